@@ -1,0 +1,160 @@
+//! Test support for checking this project against tools nobody here wrote.
+//!
+//! Policy: an oracle is looked up on `PATH` and at its Debian path. When it is missing:
+//! - with `ORACLES=required` (set by `scripts/test` and CI) the test fails;
+//! - otherwise the test is skipped, and the reason is written straight to the process's stderr
+//!   (past libtest's output capture), so a skip is never silent.
+//!
+//! Use [`require!`] at the top of a test: it yields the oracle's path or returns from the test.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub mod iga64;
+pub mod ocloc;
+
+pub use platform::Platform;
+
+/// An external tool or file tests compare against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Oracle {
+    /// Intel's EU assembler/disassembler (Debian `libigc-tools`).
+    Iga64,
+    /// Intel's offline OpenCL compiler (Debian `intel-opencl-icd`).
+    Ocloc,
+    /// The kernel's DRM uAPI headers `drm/i915_drm.h` and `drm/xe_drm.h` (Debian `linux-libc-dev`
+    /// 6.12 from bookworm-backports). The path found is the include directory holding `drm/`.
+    UapiHeaders,
+}
+
+impl Oracle {
+    fn describe(self) -> &'static str {
+        match self {
+            Oracle::Iga64 => "iga64 (Debian package libigc-tools)",
+            Oracle::Ocloc => "ocloc (Debian package intel-opencl-icd)",
+            Oracle::UapiHeaders => {
+                "drm/i915_drm.h and drm/xe_drm.h (linux-libc-dev 6.12 from bookworm-backports)"
+            }
+        }
+    }
+
+    /// Where the oracle is on this machine, if anywhere.
+    pub fn locate(self) -> Option<PathBuf> {
+        match self {
+            Oracle::Iga64 => find_program("iga64", &["/usr/bin/iga64"]),
+            Oracle::Ocloc => find_program("ocloc", &["/usr/bin/ocloc"]),
+            Oracle::UapiHeaders => {
+                let dirs = std::env::var_os("UAPI_INCLUDE_DIR")
+                    .map(PathBuf::from)
+                    .into_iter()
+                    .chain([PathBuf::from("/usr/include")]);
+                dirs.into_iter().find(|d| {
+                    d.join("drm/i915_drm.h").is_file() && d.join("drm/xe_drm.h").is_file()
+                })
+            }
+        }
+    }
+}
+
+fn find_program(name: &str, debian_paths: &[&str]) -> Option<PathBuf> {
+    let on_path = std::env::var_os("PATH")
+        .map(|p| {
+            std::env::split_paths(&p)
+                .map(|d| d.join(name))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    on_path
+        .into_iter()
+        .chain(debian_paths.iter().map(PathBuf::from))
+        .find(|p| is_executable(p))
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    p.metadata()
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// True when the environment demands every oracle (`ORACLES=required`).
+pub fn required() -> bool {
+    std::env::var("ORACLES")
+        .map(|v| v == "required")
+        .unwrap_or(false)
+}
+
+/// Applies the policy: the oracle's path, or `None` after printing why the caller should skip.
+///
+/// # Panics
+/// When the oracle is missing and `ORACLES=required`: that is the test failing, on purpose.
+pub fn get(oracle: Oracle, test: &str) -> Option<PathBuf> {
+    if let Some(p) = oracle.locate() {
+        return Some(p);
+    }
+    let why = format!("{} not found", oracle.describe());
+    if required() {
+        panic!("{test}: {why}, and ORACLES=required: run scripts/setup-oracles");
+    }
+    skip(test, &why);
+    None
+}
+
+/// Prints a skip notice that libtest's capture does not swallow.
+pub fn skip(test: &str, why: &str) {
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIP {test}: {why} (set ORACLES=required to make this fail)"
+    );
+}
+
+/// Yields the oracle's path, or returns from the enclosing test after printing a skip reason.
+#[macro_export]
+macro_rules! require {
+    ($oracle:expr) => {
+        match $crate::get(
+            $oracle,
+            concat!(module_path!(), " (", file!(), ":", line!(), ")"),
+        ) {
+            Some(path) => path,
+            None => return,
+        }
+    };
+}
+
+/// Runs a command and returns its stdout, or a message with its stderr.
+pub(crate) fn run(cmd: &mut Command) -> Result<Vec<u8>, String> {
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{cmd:?} failed ({}):\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(out.stdout)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_program_is_not_found() {
+        assert_eq!(
+            find_program("no-such-oracle-here", &["/nonexistent/x"]),
+            None
+        );
+    }
+
+    #[test]
+    fn required_flag_reads_environment() {
+        // Only observes; the variable is owned by the test runner.
+        let expect = std::env::var("ORACLES").as_deref() == Ok("required");
+        assert_eq!(required(), expect);
+    }
+}
