@@ -1,0 +1,1 @@
+//! batchbuffer (being written).

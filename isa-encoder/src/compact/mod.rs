@@ -1,0 +1,1 @@
+//! Compaction tables and the compact <-> native bit mapping (being written).

@@ -1,0 +1,1 @@
+//! Send-message descriptors: decoding and building (being written).

@@ -1,0 +1,1 @@
+//! kmd-iface (being written).
