@@ -1,0 +1,233 @@
+//! The device-file seam: the one trait every ioctl and mmap goes through.
+//!
+//! A [`DeviceFile`] behaves like an open DRM render node. `ioctl` takes the request number (which
+//! encodes direction and argument size, as `_IOWR` builds it) and the argument struct's bytes, read
+//! and written in place like the kernel's `copy_from_user`/`copy_to_user` on the user's struct.
+//! Pointers *inside* the struct (arrays, extension chains, user pointers) are addresses in this
+//! process, exactly as on the real kernel; a simulator reads them with a fault-checked copy and
+//! answers `EFAULT` for bad ones.
+//!
+//! `mmap` maps a range at a fake offset a GEM mmap-offset ioctl returned. The returned
+//! [`Mapping`] keeps the memory alive; for the simulator it *is* the memory the GPU sees.
+
+use std::fmt;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
+
+pub use nix::errno::Errno;
+
+/// An open DRM device (real render node or simulator).
+pub trait DeviceFile: Send + Sync + fmt::Debug {
+    /// `ioctl(fd, request, arg)`. `arg.len()` is the size encoded in `request`. Returns the ioctl's
+    /// non-negative return value, or the errno it failed with. EINTR/EAGAIN retrying is the
+    /// caller's (the safe wrappers') job, as with libdrm's `drmIoctl`.
+    fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno>;
+
+    /// `mmap(NULL, len, PROT_READ|PROT_WRITE, MAP_SHARED, fd, offset)`.
+    fn mmap(&self, offset: u64, len: usize) -> Result<Mapping, Errno>;
+}
+
+/// Memory that backs a [`Mapping`].
+///
+/// # Safety
+/// `as_ptr()` must point to `len()` bytes that stay valid for reads and writes, at the same
+/// address, for as long as the backing value lives. Other parties (the GPU, a simulator thread) may
+/// access the bytes concurrently; `Mapping` only touches them through raw copies and atomics.
+pub unsafe trait MapBacking: Send + Sync {
+    fn as_ptr(&self) -> *mut u8;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// An access outside a mapping, or a misaligned atomic access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "access of {len} bytes at offset {offset:#x} outside a {size:#x}-byte mapping or misaligned"
+)]
+pub struct MapAccessError {
+    pub offset: usize,
+    pub len: usize,
+    pub size: usize,
+}
+
+/// A CPU mapping of GPU-visible memory.
+///
+/// Reads and writes are bounds-checked copies. Values the GPU writes while the CPU polls (fence
+/// values, post-sync data) are read with [`Mapping::load_u32`]/[`Mapping::load_u64`], which are
+/// atomic acquire loads, never plain references.
+#[derive(Clone)]
+pub struct Mapping {
+    backing: Arc<dyn MapBacking>,
+}
+
+impl fmt::Debug for Mapping {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Mapping")
+            .field("ptr", &self.as_ptr())
+            .field("len", &self.len())
+            .finish()
+    }
+}
+
+impl Mapping {
+    pub fn new(backing: Arc<dyn MapBacking>) -> Self {
+        Mapping { backing }
+    }
+
+    pub fn len(&self) -> usize {
+        self.backing.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The mapping's first byte, for code that hands the address to the kernel (e.g. userptr).
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.backing.as_ptr()
+    }
+
+    fn check(&self, offset: usize, len: usize, align: usize) -> Result<*mut u8, MapAccessError> {
+        let err = MapAccessError {
+            offset,
+            len,
+            size: self.len(),
+        };
+        let end = offset.checked_add(len).ok_or(err)?;
+        if end > self.len() {
+            return Err(err);
+        }
+        // SAFETY: offset + len <= len(), so the pointer stays inside the backing allocation.
+        let p = unsafe { self.as_ptr().add(offset) };
+        if !(p as usize).is_multiple_of(align) {
+            return Err(err);
+        }
+        Ok(p)
+    }
+
+    /// Copies `dst.len()` bytes out of the mapping, starting at `offset`.
+    pub fn read(&self, offset: usize, dst: &mut [u8]) -> Result<(), MapAccessError> {
+        let p = self.check(offset, dst.len(), 1)?;
+        // SAFETY: `check` proved [p, p+len) lies in the backing, which MapBacking keeps valid; dst
+        // is a distinct Rust allocation, so the ranges cannot overlap.
+        unsafe { std::ptr::copy_nonoverlapping(p, dst.as_mut_ptr(), dst.len()) };
+        Ok(())
+    }
+
+    /// Copies `src` into the mapping at `offset`.
+    pub fn write(&self, offset: usize, src: &[u8]) -> Result<(), MapAccessError> {
+        let p = self.check(offset, src.len(), 1)?;
+        // SAFETY: as in `read`, with the roles of source and destination swapped.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), p, src.len()) };
+        Ok(())
+    }
+
+    /// Atomic acquire load of a naturally aligned u32 the GPU may be writing.
+    pub fn load_u32(&self, offset: usize) -> Result<u32, MapAccessError> {
+        let p = self.check(offset, 4, 4)?;
+        // SAFETY: in bounds and 4-byte aligned (checked); AtomicU32 has u32's layout, and the
+        // memory is only accessed atomically or by raw copies, never through Rust references.
+        Ok(unsafe { AtomicU32::from_ptr(p.cast()) }.load(Ordering::Acquire))
+    }
+
+    /// Atomic acquire load of a naturally aligned u64 the GPU may be writing.
+    pub fn load_u64(&self, offset: usize) -> Result<u64, MapAccessError> {
+        let p = self.check(offset, 8, 8)?;
+        // SAFETY: as in `load_u32`, for 8 bytes and 8-byte alignment.
+        Ok(unsafe { AtomicU64::from_ptr(p.cast()) }.load(Ordering::Acquire))
+    }
+
+    /// Atomic release store of a naturally aligned u64 (e.g. resetting a user-fence slot).
+    pub fn store_u64(&self, offset: usize, value: u64) -> Result<(), MapAccessError> {
+        let p = self.check(offset, 8, 8)?;
+        // SAFETY: as in `load_u64`.
+        unsafe { AtomicU64::from_ptr(p.cast()) }.store(value, Ordering::Release);
+        Ok(())
+    }
+}
+
+/// Anonymous, page-aligned memory usable as a mapping's backing (the simulator's BO pages, tests).
+pub struct HeapBacking {
+    ptr: std::ptr::NonNull<u8>,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: HeapBacking owns its allocation exclusively; all access goes through raw pointers that
+// Mapping bounds-checks, so sharing it across threads is no different from sharing a GPU buffer.
+unsafe impl Send for HeapBacking {}
+// SAFETY: see Send above.
+unsafe impl Sync for HeapBacking {}
+
+impl HeapBacking {
+    /// Zero-filled memory of `len` bytes, aligned to 4096. `None` if `len` is zero or too large.
+    pub fn zeroed(len: usize) -> Option<Self> {
+        if len == 0 {
+            return None;
+        }
+        let layout = std::alloc::Layout::from_size_align(len, 4096).ok()?;
+        // SAFETY: layout has non-zero size (checked above).
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        std::ptr::NonNull::new(raw).map(|ptr| HeapBacking { ptr, layout })
+    }
+}
+
+impl Drop for HeapBacking {
+    fn drop(&mut self) {
+        // SAFETY: ptr was allocated in `zeroed` with exactly this layout and is freed only here.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) };
+    }
+}
+
+// SAFETY: the allocation lives, unmoved, until Drop, and is `layout.size()` bytes long.
+unsafe impl MapBacking for HeapBacking {
+    fn as_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+    fn len(&self) -> usize {
+        self.layout.size()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mapping(len: usize) -> Mapping {
+        Mapping::new(Arc::new(HeapBacking::zeroed(len).unwrap()))
+    }
+
+    #[test]
+    fn read_back_what_was_written() {
+        let m = mapping(8192);
+        m.write(4090, &[1, 2, 3, 4, 5, 6]).unwrap();
+        let mut b = [0u8; 6];
+        m.read(4090, &mut b).unwrap();
+        assert_eq!(b, [1, 2, 3, 4, 5, 6]);
+        assert_eq!(m.load_u32(4092).unwrap(), u32::from_le_bytes([3, 4, 5, 6]));
+    }
+
+    #[test]
+    fn out_of_range_and_misaligned_are_errors() {
+        let m = mapping(4096);
+        assert!(m.write(4095, &[0, 0]).is_err());
+        assert!(m.read(usize::MAX, &mut [0]).is_err());
+        assert!(m.load_u32(2).is_err());
+        assert!(m.load_u64(4092).is_err());
+        assert!(m.load_u64(4088).is_ok());
+    }
+
+    #[test]
+    fn clones_share_memory() {
+        let a = mapping(4096);
+        let b = a.clone();
+        a.store_u64(8, 0xdead_beef_0000_0001).unwrap();
+        assert_eq!(b.load_u64(8).unwrap(), 0xdead_beef_0000_0001);
+    }
+
+    #[test]
+    fn zero_length_backing_is_refused() {
+        assert!(HeapBacking::zeroed(0).is_none());
+    }
+}
