@@ -1,0 +1,135 @@
+//! Gen12LP / Xe-HPG field positions and value tables (bit numbers are inclusive `lo, hi`).
+
+use crate::model::DataType;
+
+/// Register-operand type codes (4 bits; ternary uses the low 3 bits plus an exec-type bit).
+pub const TYPES: [(DataType, u8); 13] = [
+    (DataType::Ub, 0x0),
+    (DataType::Uw, 0x1),
+    (DataType::Ud, 0x2),
+    (DataType::Uq, 0x3),
+    (DataType::B, 0x4),
+    (DataType::W, 0x5),
+    (DataType::D, 0x6),
+    (DataType::Q, 0x7),
+    (DataType::Hf, 0x9),
+    (DataType::F, 0xA),
+    (DataType::Df, 0xB),
+    (DataType::Bf, 0xD),
+    (DataType::Tf32, 0xE),
+];
+
+/// Immediate-only type codes: packed vectors reuse the byte codes (no byte immediates exist).
+pub const IMM_TYPES: [(DataType, u8); 3] =
+    [(DataType::Uv, 0x0), (DataType::V, 0x4), (DataType::Vf, 0x8)];
+
+/// HorzStride encoding -> stride.
+pub const HSTRIDES: [u8; 4] = [0, 1, 2, 4];
+/// Width encoding -> width.
+pub const WIDTHS: [u8; 5] = [1, 2, 4, 8, 16];
+/// VertStride encoding -> stride (0xF is VxH, indirect only).
+pub const VSTRIDES: [u8; 7] = [0, 1, 2, 4, 8, 16, 32];
+pub const VSTRIDE_VXH: u64 = 0xF;
+/// Align1 ternary src0/src1 2-bit VertStride encoding -> stride.
+pub const T_VSTRIDES: [u8; 4] = [0, 1, 4, 8];
+
+/// Where a non-ternary source's fields sit.
+pub struct SrcFields {
+    pub reg: (u32, u32),
+    /// Byte subregister; for indirect operands the address immediate spans
+    /// `subreg.0 - 1 ..= reg.1 - 4` and the a0 subregister `reg.1 - 3 ..= reg.1`.
+    pub subreg: (u32, u32),
+    pub file: u32,
+    pub addr_mode: u32,
+    pub hstride: (u32, u32),
+    pub width: (u32, u32),
+    pub vstride: (u32, u32),
+    pub abs: u32,
+    pub neg: u32,
+}
+
+pub const SRC0: SrcFields = SrcFields {
+    reg: (72, 79),
+    subreg: (67, 71),
+    file: 66,
+    addr_mode: 80,
+    hstride: (64, 65),
+    width: (81, 83),
+    vstride: (84, 87),
+    abs: 44,
+    neg: 45,
+};
+
+pub const SRC1: SrcFields = SrcFields {
+    reg: (104, 111),
+    subreg: (99, 103),
+    file: 98,
+    addr_mode: 112,
+    hstride: (96, 97),
+    width: (113, 115),
+    vstride: (116, 119),
+    abs: 120,
+    neg: 121,
+};
+
+/// Where an align1 ternary source's fields sit.
+pub struct TernarySrcFields {
+    pub reg: (u32, u32),
+    pub subreg: (u32, u32),
+    pub file: u32,
+    /// Bit that marks an immediate (src1 cannot be one).
+    pub is_imm: Option<u32>,
+    /// 16-bit immediate position.
+    pub imm: (u32, u32),
+    pub hstride: (u32, u32),
+    /// (high bit, low bit) of the 2-bit vertical stride; src2 has none.
+    pub vstride: Option<(u32, u32)>,
+    /// 3-bit type.
+    pub ty: (u32, u32),
+    pub abs: u32,
+    pub neg: u32,
+}
+
+pub const T_SRCS: [TernarySrcFields; 3] = [
+    TernarySrcFields {
+        reg: (72, 79),
+        subreg: (67, 71),
+        file: 66,
+        is_imm: Some(46),
+        imm: (64, 79),
+        hstride: (64, 65),
+        vstride: Some((43, 35)),
+        ty: (40, 42),
+        abs: 44,
+        neg: 45,
+    },
+    TernarySrcFields {
+        reg: (104, 111),
+        subreg: (99, 103),
+        file: 98,
+        is_imm: None,
+        imm: (0, 0),
+        hstride: (96, 97),
+        vstride: Some((91, 83)),
+        ty: (88, 90),
+        abs: 86,
+        neg: 87,
+    },
+    TernarySrcFields {
+        reg: (120, 127),
+        subreg: (115, 119),
+        file: 114,
+        is_imm: Some(47),
+        imm: (112, 127),
+        hstride: (112, 113),
+        vstride: None,
+        ty: (80, 82),
+        abs: 84,
+        neg: 85,
+    },
+];
+
+/// Per platform ([`platform::Platform::ALL`] order): is a send's src1 length its own field
+/// (bits 103:99, printed `r12:2`) instead of ex_desc[10:6]? True on Xe-HPG for immediate
+/// extended descriptors.
+pub const SEND_SRC1_LEN_SEPARATE: [bool; 4] = [false, false, false, true];
