@@ -2,5 +2,42 @@
 //!
 //! Every ioctl and mmap goes through [`seam::DeviceFile`]: the real DRM file is one implementation,
 //! the simulator (crate `sim`) the other, so the same i915/xe code paths run against both.
+//!
+//! Layout: `*/uapi.rs` hold the `#[repr(C)]` structs, ioctl numbers and constants, each checked
+//! against the installed kernel headers by `tests/layout_vs_headers.rs`.
 
+#[cfg(not(target_pointer_width = "64"))]
+compile_error!("the uAPI structs model C pointers as u64: 64-bit targets only");
+
+pub mod drm_core;
+pub mod i915;
+pub mod ioc;
+pub mod layout;
+pub mod pci;
 pub mod seam;
+pub mod xe;
+
+/// Every uAPI struct layout the crate defines.
+pub fn all_structs() -> impl Iterator<Item = &'static layout::StructLayout> {
+    [
+        drm_core::uapi::STRUCTS,
+        i915::uapi::STRUCTS,
+        xe::uapi::STRUCTS,
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// Every ioctl the crate defines.
+pub fn all_ioctls() -> impl Iterator<Item = &'static ioc::IoctlInfo> {
+    [drm_core::uapi::IOCTLS, i915::uapi::IOCTLS, xe::uapi::IOCTLS]
+        .into_iter()
+        .flatten()
+}
+
+/// Every header constant the crate defines.
+pub fn all_consts() -> impl Iterator<Item = &'static layout::ConstValue> {
+    [drm_core::uapi::CONSTS, i915::uapi::CONSTS, xe::uapi::CONSTS]
+        .into_iter()
+        .flatten()
+}

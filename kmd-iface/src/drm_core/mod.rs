@@ -1,0 +1,3 @@
+//! Core DRM ioctls shared by i915 and xe.
+
+pub mod uapi;

@@ -1,0 +1,3 @@
+//! The i915 kernel driver's uAPI.
+
+pub mod uapi;

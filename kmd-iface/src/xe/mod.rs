@@ -1,0 +1,3 @@
+//! The xe kernel driver's uAPI.
+
+pub mod uapi;
