@@ -1,0 +1,210 @@
+//! MI commands: batch control, register and memory writes, semaphores.
+
+use super::enums::*;
+use crate::layout::Kind;
+
+packet! {
+    /// MI_NOOP.
+    MiNoop = "MI_NOOP" {
+        len: [G9 | G11 | G12 | G125 => 1],
+        header: [
+            "MI Command Opcode" (0, 23, 28) [ALL] = 0,
+            "Command Type" (0, 29, 31) [ALL] = 0,
+        ],
+        length: [],
+        fields: [
+            identification_number: u32 as Uint "Identification Number" [ALL => (0, 0, 21)],
+            identification_number_register_write_enable: bool as Bool "Identification Number Register Write Enable" [ALL => (0, 22, 22)],
+        ],
+    }
+}
+
+packet! {
+    /// MI_BATCH_BUFFER_END.
+    MiBatchBufferEnd = "MI_BATCH_BUFFER_END" {
+        len: [G9 | G11 | G12 | G125 => 1],
+        header: [
+            "MI Command Opcode" (0, 23, 28) [ALL] = 10,
+            "Command Type" (0, 29, 31) [ALL] = 0,
+        ],
+        length: [],
+        fields: [
+            end_context: bool as Bool "End Context" [G11 | G12 | G125 => (0, 0, 0)],
+        ],
+    }
+}
+
+packet! {
+    /// MI_BATCH_BUFFER_START.
+    MiBatchBufferStart = "MI_BATCH_BUFFER_START" {
+        len: [G9 | G11 | G12 | G125 => 3],
+        header: [
+            "MI Command Opcode" (0, 23, 28) [ALL] = 49,
+            "Command Type" (0, 29, 31) [ALL] = 0,
+        ],
+        length: ["DWord Length" (0, 0, 7) bias 2],
+        fields: [
+            address_space_indicator: AddressSpaceIndicator as Enum "Address Space Indicator" [ALL => (0, 8, 8)],
+            resource_streamer_enable: bool as Bool "Resource Streamer Enable" [ALL => (0, 10, 10)],
+            predication_enable: bool as Bool "Predication Enable" [ALL => (0, 15, 15)],
+            add_offset_enable: bool as Bool "Add Offset Enable" [G9 => (0, 16, 16)],
+            second_level_batch_buffer: SecondLevelBatchBuffer as Enum "Second Level Batch Buffer" [ALL => (0, 22, 22)],
+            batch_buffer_start_address: u64 as Address "Batch Buffer Start Address" [ALL => (1, 2, 63)],
+        ],
+    }
+}
+
+packet! {
+    /// MI_LOAD_REGISTER_IMM.
+    MiLoadRegisterImm = "MI_LOAD_REGISTER_IMM" {
+        len: [G9 | G11 | G12 | G125 => 3],
+        header: [
+            "MI Command Opcode" (0, 23, 28) [ALL] = 34,
+            "Command Type" (0, 29, 31) [ALL] = 0,
+        ],
+        length: ["DWord Length" (0, 0, 7) bias 2],
+        fields: [
+            byte_write_disables: u32 as Uint "Byte Write Disables" [ALL => (0, 8, 11)],
+            register_offset: u32 as Offset "Register Offset" [ALL => (1, 2, 22)],
+            data_dword: u32 as Uint "Data DWord" [ALL => (2, 0, 31)],
+            add_cs_mmio_start_offset: u32 as Uint "Add CS MMIO Start Offset" [G11 | G12 | G125 => (0, 19, 19)],
+        ],
+    }
+}
+
+packet! {
+    /// MI_LOAD_REGISTER_REG.
+    MiLoadRegisterReg = "MI_LOAD_REGISTER_REG" {
+        len: [G9 | G11 | G12 | G125 => 3],
+        header: [
+            "MI Command Opcode" (0, 23, 28) [ALL] = 42,
+            "Command Type" (0, 29, 31) [ALL] = 0,
+        ],
+        length: ["DWord Length" (0, 0, 7) bias 2],
+        fields: [
+            source_register_address: u32 as Offset "Source Register Address" [ALL => (1, 2, 22)],
+            destination_register_address: u32 as Offset "Destination Register Address" [ALL => (2, 2, 22)],
+            add_cs_mmio_start_offset_source: u32 as Uint "Add CS MMIO Start Offset Source" [G11 | G12 | G125 => (0, 18, 18)],
+            add_cs_mmio_start_offset_destination: u32 as Uint "Add CS MMIO Start Offset Destination" [G11 | G12 | G125 => (0, 19, 19)],
+        ],
+    }
+}
+
+packet! {
+    /// MI_LOAD_REGISTER_MEM.
+    MiLoadRegisterMem = "MI_LOAD_REGISTER_MEM" {
+        len: [G9 | G11 | G12 | G125 => 4],
+        header: [
+            "MI Command Opcode" (0, 23, 28) [ALL] = 41,
+            "Command Type" (0, 29, 31) [ALL] = 0,
+        ],
+        length: ["DWord Length" (0, 0, 7) bias 2],
+        fields: [
+            async_mode_enable: bool as Bool "Async Mode Enable" [ALL => (0, 21, 21)],
+            use_global_gtt: bool as Bool "Use Global GTT" [ALL => (0, 22, 22)],
+            register_address: u32 as Offset "Register Address" [ALL => (1, 2, 22)],
+            memory_address: u64 as Address "Memory Address" [ALL => (2, 2, 63)],
+            add_cs_mmio_start_offset: u32 as Uint "Add CS MMIO Start Offset" [G11 | G12 | G125 => (0, 19, 19)],
+            add_loop_variable: u32 as Uint "Add Loop Variable" [G11 | G12 | G125 => (0, 20, 20)],
+        ],
+    }
+}
+
+packet! {
+    /// MI_STORE_REGISTER_MEM.
+    MiStoreRegisterMem = "MI_STORE_REGISTER_MEM" {
+        len: [G9 | G11 | G12 | G125 => 4],
+        header: [
+            "MI Command Opcode" (0, 23, 28) [ALL] = 36,
+            "Command Type" (0, 29, 31) [ALL] = 0,
+        ],
+        length: ["DWord Length" (0, 0, 7) bias 2],
+        fields: [
+            predicate_enable: bool as Bool "Predicate Enable" [ALL => (0, 21, 21)],
+            use_global_gtt: bool as Bool "Use Global GTT" [ALL => (0, 22, 22)],
+            register_address: u32 as Offset "Register Address" [ALL => (1, 2, 22)],
+            memory_address: u64 as Address "Memory Address" [ALL => (2, 2, 63)],
+            add_cs_mmio_start_offset: u32 as Uint "Add CS MMIO Start Offset" [G11 | G12 | G125 => (0, 19, 19)],
+        ],
+    }
+}
+
+packet! {
+    /// MI_STORE_DATA_IMM.
+    MiStoreDataImm = "MI_STORE_DATA_IMM" {
+        len: [G9 | G11 | G12 | G125 => 4],
+        header: [
+            "MI Command Opcode" (0, 23, 28) [ALL] = 32,
+            "Command Type" (0, 29, 31) [ALL] = 0,
+        ],
+        length: ["DWord Length" (0, 0, 9) bias 2],
+        fields: [
+            store_qword: u32 as Uint "Store Qword" [ALL => (0, 21, 21)],
+            use_global_gtt: bool as Bool "Use Global GTT" [ALL => (0, 22, 22)],
+            core_mode_enable: u32 as Uint "Core Mode Enable" [ALL => (1, 0, 0)],
+            address: u64 as Address "Address" [ALL => (1, 2, 47)],
+            immediate_data: u64 as Uint "Immediate Data" [ALL => (3, 0, 63)],
+            force_write_completion_check: bool as Bool "Force Write Completion Check " [G12 | G125 => (0, 10, 10)],
+        ],
+        dyn_len(s) => if s.store_qword != 0 { 5 } else { 4 },
+    }
+}
+
+packet! {
+    /// MI_SEMAPHORE_WAIT.
+    MiSemaphoreWait = "MI_SEMAPHORE_WAIT" {
+        len: [G9 | G11 | G12 | G125 => 4],
+        header: [
+            "MI Command Opcode" (0, 23, 28) [ALL] = 28,
+            "Command Type" (0, 29, 31) [ALL] = 0,
+        ],
+        length: ["DWord Length" (0, 0, 7) bias 2],
+        fields: [
+            compare_operation: CompareOperation as Enum "Compare Operation" [ALL => (0, 12, 14)],
+            wait_mode: WaitMode as Enum "Wait Mode" [ALL => (0, 15, 15)],
+            register_poll_mode: bool as Bool "Register Poll Mode" [ALL => (0, 16, 16)],
+            memory_type: MemoryType as Enum "Memory Type" [ALL => (0, 22, 22)],
+            semaphore_data_dword: u32 as Uint "Semaphore Data Dword" [ALL => (1, 0, 31)],
+            semaphore_address: u64 as Address "Semaphore Address" [ALL => (2, 2, 63)],
+        ],
+    }
+}
+
+packet! {
+    /// MI_ARB_CHECK.
+    MiArbCheck = "MI_ARB_CHECK" {
+        len: [G9 | G11 | G12 | G125 => 1],
+        header: [
+            "MI Command Opcode" (0, 23, 28) [ALL] = 5,
+            "Command Type" (0, 29, 31) [ALL] = 0,
+        ],
+        length: [],
+        fields: [
+            pre_parser_disable: bool as Bool "Pre-Parser Disable" [G12 | G125 => (0, 0, 0)],
+            pre_parser_disable_mask: bool as Bool "Pre-Parser Disable Mask" [G12 | G125 => (0, 8, 8)],
+        ],
+    }
+}
+
+impl MiLoadRegisterImm {
+    /// Every (register offset, data) pair of an MI_LOAD_REGISTER_IMM, which may load several
+    /// registers: genxml's trailing group repeats the first pair's layout every two dwords.
+    pub fn pairs(
+        p: platform::Platform,
+        dw: &[u32],
+    ) -> Result<impl Iterator<Item = (u32, u32)> + '_, crate::Error> {
+        use crate::codec::{begin_unpack, Packet};
+        let body = begin_unpack(Self::LAYOUT, p, dw)?;
+        let offset = Self::LAYOUT
+            .field("Register Offset")
+            .and_then(|f| f.loc(p))
+            .map(|l| crate::layout::Loc::new(0, l.lo, l.hi));
+        Ok(body
+            .get(1..)
+            .unwrap_or(&[])
+            .chunks_exact(2)
+            .filter_map(move |c| {
+                offset.map(|l| (crate::value::get_u64(Kind::Offset, l, c) as u32, c[1]))
+            }))
+    }
+}

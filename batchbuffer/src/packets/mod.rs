@@ -1,0 +1,18 @@
+//! Every packet and memory struct, declared once with its layout on each generation.
+//!
+//! The declarations mirror genxml (names, dword and bit ranges) and are checked against it by
+//! `tests/genxml_crosscheck.rs`.
+
+pub mod enums;
+pub mod mi;
+pub mod pipe_control;
+pub mod state;
+pub mod surface;
+pub mod walker;
+
+pub use enums::*;
+pub use mi::*;
+pub use pipe_control::*;
+pub use state::*;
+pub use surface::*;
+pub use walker::*;
