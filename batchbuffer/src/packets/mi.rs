@@ -4,7 +4,7 @@ use super::enums::*;
 use crate::layout::Kind;
 
 packet! {
-    /// MI_NOOP.
+    /// MI_NOOP: Does nothing; pads batches and can write its identification number.
     MiNoop = "MI_NOOP" {
         len: [G9 | G11 | G12 | G125 => 1],
         header: [
@@ -20,7 +20,7 @@ packet! {
 }
 
 packet! {
-    /// MI_BATCH_BUFFER_END.
+    /// MI_BATCH_BUFFER_END: Ends the current batch buffer.
     MiBatchBufferEnd = "MI_BATCH_BUFFER_END" {
         len: [G9 | G11 | G12 | G125 => 1],
         header: [
@@ -35,7 +35,7 @@ packet! {
 }
 
 packet! {
-    /// MI_BATCH_BUFFER_START.
+    /// MI_BATCH_BUFFER_START: Jumps to (or calls, as a second-level batch) another batch buffer.
     MiBatchBufferStart = "MI_BATCH_BUFFER_START" {
         len: [G9 | G11 | G12 | G125 => 3],
         header: [
@@ -55,7 +55,7 @@ packet! {
 }
 
 packet! {
-    /// MI_LOAD_REGISTER_IMM.
+    /// MI_LOAD_REGISTER_IMM: Writes an immediate dword to an MMIO register (more pairs may follow: see `pairs`).
     MiLoadRegisterImm = "MI_LOAD_REGISTER_IMM" {
         len: [G9 | G11 | G12 | G125 => 3],
         header: [
@@ -73,7 +73,7 @@ packet! {
 }
 
 packet! {
-    /// MI_LOAD_REGISTER_REG.
+    /// MI_LOAD_REGISTER_REG: Copies one MMIO register to another.
     MiLoadRegisterReg = "MI_LOAD_REGISTER_REG" {
         len: [G9 | G11 | G12 | G125 => 3],
         header: [
@@ -91,7 +91,7 @@ packet! {
 }
 
 packet! {
-    /// MI_LOAD_REGISTER_MEM.
+    /// MI_LOAD_REGISTER_MEM: Loads an MMIO register from memory.
     MiLoadRegisterMem = "MI_LOAD_REGISTER_MEM" {
         len: [G9 | G11 | G12 | G125 => 4],
         header: [
@@ -111,7 +111,7 @@ packet! {
 }
 
 packet! {
-    /// MI_STORE_REGISTER_MEM.
+    /// MI_STORE_REGISTER_MEM: Stores an MMIO register to memory.
     MiStoreRegisterMem = "MI_STORE_REGISTER_MEM" {
         len: [G9 | G11 | G12 | G125 => 4],
         header: [
@@ -130,7 +130,7 @@ packet! {
 }
 
 packet! {
-    /// MI_STORE_DATA_IMM.
+    /// MI_STORE_DATA_IMM: Stores an immediate dword (4-dword form) or qword (5-dword form, Store Qword) to memory.
     MiStoreDataImm = "MI_STORE_DATA_IMM" {
         len: [G9 | G11 | G12 | G125 => 4],
         header: [
@@ -151,7 +151,7 @@ packet! {
 }
 
 packet! {
-    /// MI_SEMAPHORE_WAIT.
+    /// MI_SEMAPHORE_WAIT: Waits until a memory dword compares true against inline data.
     MiSemaphoreWait = "MI_SEMAPHORE_WAIT" {
         len: [G9 | G11 | G12 | G125 => 4],
         header: [
@@ -171,7 +171,7 @@ packet! {
 }
 
 packet! {
-    /// MI_ARB_CHECK.
+    /// MI_ARB_CHECK: A preemption/arbitration point.
     MiArbCheck = "MI_ARB_CHECK" {
         len: [G9 | G11 | G12 | G125 => 1],
         header: [

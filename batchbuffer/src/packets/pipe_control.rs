@@ -3,7 +3,7 @@
 use super::enums::*;
 
 packet! {
-    /// PIPE_CONTROL.
+    /// PIPE_CONTROL: Synchronises the pipeline: flushes, invalidations, stalls and an optional post-sync write.
     PipeControl = "PIPE_CONTROL" {
         len: [G9 | G11 | G12 | G125 => 6],
         header: [

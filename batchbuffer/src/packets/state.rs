@@ -4,7 +4,7 @@
 use super::enums::*;
 
 packet! {
-    /// PIPELINE_SELECT.
+    /// PIPELINE_SELECT: Selects the 3D, media or GPGPU pipeline (Mask Bits enable the fields being written).
     PipelineSelect = "PIPELINE_SELECT" {
         len: [G9 | G11 | G12 | G125 => 1],
         header: [
@@ -25,7 +25,7 @@ packet! {
 }
 
 packet! {
-    /// STATE_BASE_ADDRESS.
+    /// STATE_BASE_ADDRESS: Base addresses, sizes and MOCS of the general, surface, dynamic, indirect and instruction state heaps.
     StateBaseAddress = "STATE_BASE_ADDRESS" {
         len: [G9 => 19, G11 | G12 | G125 => 22],
         header: [
@@ -74,7 +74,7 @@ packet! {
 }
 
 packet! {
-    /// STATE_COMPUTE_MODE.
+    /// STATE_COMPUTE_MODE: Xe-HPG compute-engine modes (large GRF, thread limits), each with its mask bit.
     StateComputeMode = "STATE_COMPUTE_MODE" {
         len: [G125 => 2],
         header: [
@@ -106,7 +106,7 @@ packet! {
 }
 
 packet! {
-    /// 3DSTATE_BINDING_TABLE_POOL_ALLOC.
+    /// 3DSTATE_BINDING_TABLE_POOL_ALLOC: Base and size of the binding table pool.
     BindingTablePoolAlloc = "3DSTATE_BINDING_TABLE_POOL_ALLOC" {
         len: [G9 | G11 | G12 | G125 => 4],
         header: [
@@ -126,7 +126,7 @@ packet! {
 }
 
 packet! {
-    /// STATE_SIP.
+    /// STATE_SIP: Address of the system instruction pointer (exception/debug handler).
     StateSip = "STATE_SIP" {
         len: [G9 | G11 | G12 | G125 => 3],
         header: [
@@ -143,7 +143,7 @@ packet! {
 }
 
 packet! {
-    /// MEDIA_VFE_STATE.
+    /// MEDIA_VFE_STATE: Gen9–Gen12LP media/GPGPU front end: scratch, thread limits, URB and CURBE sizes.
     MediaVfeState = "MEDIA_VFE_STATE" {
         len: [G9 | G11 | G12 => 9],
         header: [
@@ -189,7 +189,7 @@ packet! {
 }
 
 packet! {
-    /// CFE_STATE.
+    /// CFE_STATE: Xe-HPG compute front end: scratch, thread limits, walker count.
     CfeState = "CFE_STATE" {
         len: [G125 => 6],
         header: [
@@ -212,7 +212,7 @@ packet! {
 }
 
 packet! {
-    /// MEDIA_CURBE_LOAD.
+    /// MEDIA_CURBE_LOAD: Loads the constant URB (cross-thread payload) from the indirect/dynamic state heap.
     MediaCurbeLoad = "MEDIA_CURBE_LOAD" {
         len: [G9 | G11 | G12 => 4],
         header: [
@@ -230,7 +230,7 @@ packet! {
 }
 
 packet! {
-    /// MEDIA_INTERFACE_DESCRIPTOR_LOAD.
+    /// MEDIA_INTERFACE_DESCRIPTOR_LOAD: Loads interface descriptors from the dynamic state heap.
     MediaInterfaceDescriptorLoad = "MEDIA_INTERFACE_DESCRIPTOR_LOAD" {
         len: [G9 | G11 | G12 => 4],
         header: [
@@ -248,7 +248,7 @@ packet! {
 }
 
 packet! {
-    /// INTERFACE_DESCRIPTOR_DATA.
+    /// INTERFACE_DESCRIPTOR_DATA: Per-kernel dispatch state: kernel start, binding table, SLM, barriers, threads per group.
     InterfaceDescriptorData = "INTERFACE_DESCRIPTOR_DATA" {
         len: [G9 | G11 | G12 | G125 => 8],
         header: [

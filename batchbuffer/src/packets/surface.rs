@@ -3,7 +3,7 @@
 use super::enums::*;
 
 packet! {
-    /// RENDER_SURFACE_STATE.
+    /// RENDER_SURFACE_STATE: Surface state: the buffer and linear-2D fields data port messages and bounds checks read.
     RenderSurfaceState = "RENDER_SURFACE_STATE" {
         len: [G9 | G11 | G12 | G125 => 16],
         header: [
@@ -47,7 +47,7 @@ packet! {
 }
 
 packet! {
-    /// BINDING_TABLE_STATE.
+    /// BINDING_TABLE_STATE: One binding table entry: a surface state offset.
     BindingTableState = "BINDING_TABLE_STATE" {
         len: [G9 | G11 | G12 | G125 => 1],
         header: [

@@ -5,7 +5,7 @@ use super::enums::*;
 use super::state::InterfaceDescriptorData;
 
 packet! {
-    /// GPGPU_WALKER.
+    /// GPGPU_WALKER: Gen9–Gen12LP compute dispatch over a 3D grid of thread groups.
     GpgpuWalker = "GPGPU_WALKER" {
         len: [G9 | G11 | G12 => 15],
         header: [
@@ -38,7 +38,7 @@ packet! {
 }
 
 packet! {
-    /// MEDIA_STATE_FLUSH.
+    /// MEDIA_STATE_FLUSH: Waits for media/GPGPU state to be consumed before it is changed.
     MediaStateFlush = "MEDIA_STATE_FLUSH" {
         len: [G9 | G11 | G12 => 2],
         header: [
@@ -57,7 +57,7 @@ packet! {
 }
 
 packet! {
-    /// COMPUTE_WALKER.
+    /// COMPUTE_WALKER: Xe-HPG compute dispatch; its body carries the inline interface descriptor and post-sync.
     ComputeWalker = "COMPUTE_WALKER" {
         len: [G125 => 39],
         header: [
@@ -79,7 +79,7 @@ packet! {
 }
 
 packet! {
-    /// COMPUTE_WALKER_BODY.
+    /// COMPUTE_WALKER_BODY: Everything in COMPUTE_WALKER after its header dword.
     ComputeWalkerBody = "COMPUTE_WALKER_BODY" {
         len: [G125 => 38],
         header: [
@@ -120,7 +120,7 @@ packet! {
 }
 
 packet! {
-    /// POSTSYNC_DATA.
+    /// POSTSYNC_DATA: COMPUTE_WALKER post-sync operation: a write of immediate data or a timestamp.
     PostsyncData = "POSTSYNC_DATA" {
         len: [G125 => 5],
         header: [
