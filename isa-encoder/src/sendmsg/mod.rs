@@ -9,6 +9,15 @@
 
 use platform::Platform;
 
+pub mod build;
+mod fields;
+pub mod gateway;
+pub mod hdc;
+pub mod lsc;
+pub mod sfid;
+
+pub use sfid::Sfid;
+
 /// A descriptor operand: an immediate, or an address subregister `a0.N` holding it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DescValue {
@@ -39,9 +48,71 @@ pub struct SendDescription {
 }
 
 /// The comment iga64 prints after `// ` on a send line, e.g.
-/// `wr:1h+0, rd:2; oword aligned block read x4`. `None` when iga64 prints no comment.
-/// Never panics: reserved or unknown descriptors give iga64's own `?` text.
+/// `wr:1h+0, rd:2; oword aligned block read x4`. Never panics: reserved or unknown descriptors
+/// give iga64's own `?` text. `None` when this module does not model the message (sampler,
+/// render cache, URB, typed surface, DCRO, CCS, ray-tracing messages) or the SFID field is not
+/// one `platform` assigns.
 pub fn describe(msg: &SendDescription) -> Option<String> {
-    let _ = msg;
-    None
+    let p = msg.platform;
+    let mut out = String::from("wr:");
+    let (mlen, rlen) = match msg.desc {
+        DescValue::Imm(d) => (
+            fields::bits(d, 25, 4).to_string(),
+            fields::bits(d, 20, 5).to_string(),
+        ),
+        DescValue::A0(r) => (format!("a0.{r}[28:25]"), format!("a0.{r}[24:20]")),
+    };
+    out.push_str(&mlen);
+    let sfid = msg.sfid.and_then(|bits| Sfid::decode(p, bits));
+    let header_bit = matches!(msg.desc, DescValue::Imm(d) if fields::bits(d, 19, 1) != 0);
+    if header_bit && !sfid.is_some_and(Sfid::is_lsc) {
+        out.push('h');
+    }
+    out.push('+');
+    match (msg.src1_len, msg.ex_desc) {
+        (Some(n), _) => out.push_str(&n.to_string()),
+        (None, DescValue::Imm(x)) => out.push_str(&fields::bits(x, 6, 5).to_string()),
+        (None, DescValue::A0(r)) => out.push_str(&format!("a0.{r}[10:6]")),
+    }
+    out.push_str(", rd:");
+    out.push_str(&rlen);
+    if p < Platform::Tgllp {
+        match msg.ex_desc {
+            DescValue::A0(r) => out.push_str(&format!("; sfid a0.{r}[3:0]")),
+            DescValue::Imm(x) => {
+                out.push_str("; ");
+                out.push_str(sfid::gen9_comment_name((x & 0xF) as u8));
+            }
+        }
+    }
+    let DescValue::Imm(desc) = msg.desc else {
+        return Some(out);
+    };
+    let text = match sfid {
+        None => "?".to_string(),
+        Some(s) => message_text(p, s, msg.exec_size, desc, msg.ex_desc)?,
+    };
+    out.push_str("; ");
+    out.push_str(&text);
+    Some(out)
+}
+
+/// The message part of the comment, after the payload sizes (and, before Gen12, the SFID).
+fn message_text(
+    p: Platform,
+    sfid: Sfid,
+    exec_size: u8,
+    desc: u32,
+    ex_desc: DescValue,
+) -> Option<String> {
+    match sfid {
+        Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro => hdc::describe(p, sfid, desc),
+        Sfid::Ugm | Sfid::Ugml | Sfid::Slm | Sfid::Tgm => {
+            lsc::describe(sfid, exec_size, desc, ex_desc)
+        }
+        Sfid::Gateway => Some(gateway::describe_gateway(desc)),
+        Sfid::ThreadSpawner => Some(gateway::describe_spawner(desc)),
+        Sfid::Null | Sfid::Vme | Sfid::PixelInterpolator | Sfid::Cre => Some("?".into()),
+        Sfid::Sampler | Sfid::RenderCache | Sfid::Urb | Sfid::Btd | Sfid::Rta => None,
+    }
 }
