@@ -1,0 +1,264 @@
+//! The typed description of one kernel, the same whichever ocloc format it came from.
+
+/// A place in the cross-thread data: `size` bytes at byte `offset`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Slot {
+    pub offset: u32,
+    pub size: u32,
+}
+
+/// Which address space a pointer argument points into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AddressSpace {
+    Global,
+    Constant,
+}
+
+/// Image dimensionality (patch tokens' `IMAGE_MEMORY_OBJECT_TYPE`, zeinfo's `image_type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ImageType {
+    Buffer,
+    Image1D,
+    Image1DArray,
+    Image2D,
+    Image2DArray,
+    Image3D,
+    Cube,
+    CubeArray,
+    Image2DDepth,
+    Image2DArrayDepth,
+    Image2DMsaa,
+    Image2DMsaaDepth,
+    Image2DArrayMsaa,
+    Image2DArrayMsaaDepth,
+    Image2DMedia,
+    Image2DMediaBlock,
+    /// A type neither format's table names.
+    Unknown,
+}
+
+/// Per-argument values the driver writes into cross-thread data for images and samplers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ArgParam {
+    ImageWidth,
+    ImageHeight,
+    ImageDepth,
+    ImageChannelDataType,
+    ImageChannelOrder,
+    ImageArraySize,
+    ImageNumSamples,
+    ImageNumMipLevels,
+    FlatImageBaseOffset,
+    FlatImageWidth,
+    FlatImageHeight,
+    FlatImagePitch,
+    SamplerAddressMode,
+    SamplerNormalizedCoords,
+    SamplerSnapWa,
+}
+
+/// One piece of a by-value argument: `size` bytes from byte `source_offset` of the argument
+/// go to cross-thread `offset` (structs may be split).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ValuePiece {
+    pub offset: u32,
+    pub size: u32,
+    pub source_offset: u32,
+}
+
+/// What a kernel argument is and where the driver puts it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A scalar, vector or struct passed by value.
+    Value { pieces: Vec<ValuePiece> },
+    /// A `global` or `constant` pointer.
+    Buffer {
+        space: AddressSpace,
+        /// Where the 64-bit (or 32-bit) GPU address goes, when the kernel addresses it statelessly.
+        stateless: Option<Slot>,
+        /// Binding-table index of its surface state, when the kernel accesses it statefully.
+        bti: Option<u32>,
+        /// Where the buffer's offset from its surface base goes (stateful with offsets).
+        buffer_offset: Option<Slot>,
+    },
+    /// A `local` pointer: the driver allocates SLM and writes the offset into `slm_offset`.
+    Local { slm_offset: Slot, alignment: u32 },
+    /// An image object.
+    Image {
+        image_type: ImageType,
+        writable: bool,
+        bti: Option<u32>,
+        params: Vec<(ArgParam, Slot)>,
+    },
+    /// A sampler: its index in the sampler state table.
+    Sampler {
+        index: u32,
+        params: Vec<(ArgParam, Slot)>,
+    },
+}
+
+/// One explicit kernel argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelArg {
+    pub index: u32,
+    pub kind: ArgKind,
+}
+
+/// Values the driver supplies that are not kernel arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ImplicitKind {
+    GlobalOffset,
+    LocalSize,
+    GlobalSize,
+    NumGroups,
+    WorkDim,
+    EnqueuedLocalSize,
+    /// Base address of the stateless private-memory buffer.
+    PrivateBase,
+    PrintfBuffer,
+    /// Base of the program's constant data (`.data.const`).
+    ConstantBase,
+    /// Base of the program's global data (`.data.global`).
+    GlobalBase,
+    SyncBuffer,
+    ImplicitArgBuffer,
+    MaxWorkGroupSize,
+    PreferredWorkGroupMultiple,
+    SimdSize,
+}
+
+/// One implicit value: element `dim` (0 for scalars) of `kind`, `size` bytes at `offset`.
+/// Three-component values are always listed one 4-byte element per dimension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Implicit {
+    pub kind: ImplicitKind,
+    pub dim: u8,
+    pub offset: u32,
+    pub size: u32,
+}
+
+/// The per-thread part of the payload (what each hardware thread gets besides cross-thread data).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PerThreadPayload {
+    /// Local IDs are delivered for dimensions `0..local_id_dims`.
+    pub local_id_dims: u8,
+    /// Local IDs are packed (one 2-byte ID per lane per dimension, no GRF padding).
+    pub packed: bool,
+    /// Bytes of local IDs per dimension (each dimension padded to whole 32-byte GRFs unless packed).
+    pub bytes_per_dim: u32,
+    /// Bytes of per-thread data each thread is given.
+    pub size: u32,
+    /// The payload starts with a 32-byte header GRF.
+    pub header: bool,
+    /// The hardware generates local IDs (no per-thread data is loaded).
+    pub hw_generated_local_ids: bool,
+}
+
+/// One entry of the binding table: BTI `index` points to the surface state at `ssh_offset`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BindingTableEntry {
+    pub index: u32,
+    pub ssh_offset: u32,
+}
+
+/// Kernel-argument metadata (`-cl-kernel-arg-info` style strings).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ArgInfo {
+    pub index: u32,
+    pub name: String,
+    pub type_name: String,
+    pub address_qualifier: String,
+    pub access_qualifier: String,
+    pub type_qualifiers: String,
+}
+
+/// Scratch and private memory a kernel needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MemoryNeeds {
+    /// Per-thread scratch space of slot 0 (spill/fill and stack), in bytes.
+    pub scratch: u32,
+    /// Per-thread scratch space of slot 1, in bytes.
+    pub scratch_slot1: u32,
+    /// Stateless private memory, in bytes.
+    pub private: u32,
+    /// `private` is per SIMT lane (true) or per hardware thread (false).
+    pub private_is_simt: bool,
+}
+
+/// How a relocation in a kernel's ISA is to be patched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelocKind {
+    /// Full 64-bit address.
+    Address64,
+    /// Low 32 bits of the address.
+    Address32Lo,
+    /// High 32 bits of the address.
+    Address32Hi,
+    /// Offset of the per-thread payload.
+    PerThreadPayloadOffset,
+    /// A type this parser does not know.
+    Other(u32),
+}
+
+/// A place in the ISA that must be patched with a symbol's address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IsaRelocation {
+    pub offset: u64,
+    pub kind: RelocKind,
+    pub symbol: String,
+    pub addend: i64,
+}
+
+/// One kernel from an ocloc binary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kernel {
+    pub name: String,
+    /// The kernel heap: ISA as ocloc stores it (with its trailing prefetch padding).
+    pub isa: Vec<u8>,
+    /// ISA length without the padding.
+    pub isa_unpadded_size: u32,
+    /// SIMD width the kernel was compiled for (8, 16 or 32): its subgroup size.
+    pub simd_size: u32,
+    /// `intel_reqd_sub_group_size`, or 0 when the source did not require one.
+    pub required_subgroup_size: u32,
+    /// `reqd_work_group_size`, when given.
+    pub required_work_group_size: Option<[u32; 3]>,
+    /// GRF registers per thread, when the binary says.
+    pub grf_count: Option<u32>,
+    /// Number of named barriers the kernel uses (0: none; patch tokens only say 0 or 1).
+    pub barrier_count: u32,
+    /// Inline SLM (`local` variables declared in the kernel), in bytes.
+    pub slm_size: u32,
+    pub memory: MemoryNeeds,
+    pub args: Vec<KernelArg>,
+    /// Implicit values, sorted by (kind, offset).
+    pub implicit: Vec<Implicit>,
+    /// Bytes of cross-thread data the kernel reads.
+    pub cross_thread_size: u32,
+    pub per_thread: PerThreadPayload,
+    pub binding_table: Vec<BindingTableEntry>,
+    /// Initial surface state heap (patch tokens ship one; zebin leaves it to the driver).
+    pub surface_state_heap: Vec<u8>,
+    /// Initial dynamic state heap (sampler states).
+    pub dynamic_state_heap: Vec<u8>,
+    pub arg_info: Vec<ArgInfo>,
+    /// Relocations of the ISA (zebin; empty for patch tokens).
+    pub isa_relocations: Vec<IsaRelocation>,
+}
+
+impl Kernel {
+    /// The argument with source index `index`.
+    pub fn arg(&self, index: u32) -> Option<&KernelArg> {
+        self.args.iter().find(|a| a.index == index)
+    }
+
+    /// Offsets of `kind`, one per (dimension, occurrence).
+    pub fn implicit_of(&self, kind: ImplicitKind) -> impl Iterator<Item = &Implicit> {
+        self.implicit.iter().filter(move |i| i.kind == kind)
+    }
+
+    /// True when the kernel uses a work-group barrier.
+    pub fn has_barriers(&self) -> bool {
+        self.barrier_count > 0
+    }
+}

@@ -1,0 +1,99 @@
+//! Kernels from ocloc's device binaries, in both of its formats:
+//! - the patch-token format (ocloc's default in Debian's 22.43): [`patchtokens`];
+//! - zebin, an ELF with a `.ze_info` YAML description (`--format zebin`): [`zebin`].
+//!
+//! Both become the same [`Program`] of [`Kernel`]s. Malformed input gives a [`ProgramError`]
+//! naming the structure, its file offset and the problem; nothing here panics on input.
+
+mod bytes;
+mod elf;
+mod error;
+mod kernel;
+pub mod patchtokens;
+mod queries;
+mod targets;
+pub mod zebin;
+
+pub use error::{ProgramError, Result};
+pub use kernel::*;
+pub use queries::QueryError;
+
+use platform::Platform;
+
+/// Which of ocloc's formats a binary uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    PatchTokens,
+    Zebin,
+}
+
+/// A program-scope data segment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Segment {
+    /// `global` variables (`.data.global`).
+    Global,
+    /// `constant` data (`.data.const`).
+    Constant,
+}
+
+/// A pointer stored in a data segment: add `target`'s GPU base address plus `addend` to the
+/// 64-bit value at `offset` of `segment`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DataRelocation {
+    pub segment: Segment,
+    pub offset: u64,
+    pub target: Segment,
+    pub addend: u64,
+}
+
+/// Everything one ocloc output holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Program {
+    pub format: Format,
+    /// The target, when the binary names one of ours.
+    pub platform: Option<Platform>,
+    pub kernels: Vec<Kernel>,
+    /// Initial contents of the constant surface.
+    pub constant_data: Vec<u8>,
+    /// Initial contents of the global-variable surface.
+    pub global_data: Vec<u8>,
+    pub data_relocations: Vec<DataRelocation>,
+}
+
+impl Program {
+    /// The kernel called `name`.
+    pub fn kernel(&self, name: &str) -> Option<&Kernel> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+}
+
+/// Which format `file` is in, from its first bytes.
+pub fn detect(file: &[u8]) -> Result<Format> {
+    if file.starts_with(&patchtokens::tokens::MAGIC_CL.to_le_bytes()) {
+        return Ok(Format::PatchTokens);
+    }
+    if !elf::is_elf(file) {
+        return Err(ProgramError::UnknownFormat(
+            "neither an ELF file nor a patch-token program (no \\x7fELF or CTNI magic)".into(),
+        ));
+    }
+    let view = elf::ElfView::parse(file)?;
+    if view.e_type == patchtokens::ET_OPENCL_EXECUTABLE {
+        Ok(Format::PatchTokens)
+    } else if view.e_machine == zebin::EM_INTELGT {
+        Ok(Format::Zebin)
+    } else {
+        Err(ProgramError::UnknownFormat(format!(
+            "ELF type {:#06x}, machine {} is neither ocloc's container nor zebin",
+            view.e_type, view.e_machine
+        )))
+    }
+}
+
+/// Parses an ocloc output in either format.
+pub fn parse(file: &[u8]) -> Result<Program> {
+    match detect(file)? {
+        Format::PatchTokens => patchtokens::parse(file),
+        Format::Zebin => zebin::parse(file),
+    }
+}

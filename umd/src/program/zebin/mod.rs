@@ -1,0 +1,134 @@
+//! zebin: an ELF (e_machine EM_INTELGT) with one `.text.<kernel>` per kernel, data sections,
+//! symbols, relocations and the `.ze_info` YAML that describes each kernel.
+
+mod decode;
+pub mod zeinfo;
+
+use super::elf::{ElfView, Section};
+use super::error::{ProgramError, Result};
+use super::{targets, DataRelocation, Format, Program, Segment};
+
+/// `e_machine` of zebin (EM_INTELGT).
+pub const EM_INTELGT: u16 = 205;
+/// Section type of `.ze_info` (SHT_ZEBIN_ZEINFO).
+pub const SHT_ZEBIN_ZEINFO: u32 = 0xff00_0011;
+/// Note type carrying PRODUCT_FAMILY in `.note.intelgt.compat`.
+const NOTE_PRODUCT_FAMILY: u32 = 1;
+/// zebin relocation type R_ZE_SYM_ADDR (a 64-bit address).
+pub(crate) const R_ZE_SYM_ADDR: u32 = 1;
+
+/// The YAML text of `.ze_info`, with its file offset.
+pub fn ze_info_text(file: &[u8]) -> Result<(&str, usize)> {
+    let elf = ElfView::parse(file)?;
+    let sec = ze_info_section(&elf)?;
+    let text = std::str::from_utf8(sec.data).map_err(|e| ProgramError::ZeInfo {
+        offset: sec.offset + e.valid_up_to(),
+        message: "not UTF-8".into(),
+    })?;
+    Ok((text, sec.offset))
+}
+
+fn ze_info_section<'e, 'a>(elf: &'e ElfView<'a>) -> Result<&'e Section<'a>> {
+    elf.by_type(SHT_ZEBIN_ZEINFO)
+        .next()
+        .or_else(|| elf.by_name(".ze_info"))
+        .ok_or_else(|| ProgramError::Elf {
+            context: "zebin".into(),
+            message: "no .ze_info section".into(),
+        })
+}
+
+/// Parses a zebin.
+pub fn parse(file: &[u8]) -> Result<Program> {
+    let elf = ElfView::parse(file)?;
+    let (text, offset) = ze_info_text(file)?;
+    let info: zeinfo::ZeInfo = serde_norway::from_str(text).map_err(|e| ProgramError::ZeInfo {
+        offset: offset + e.location().map_or(0, |l| l.index()),
+        message: e.to_string(),
+    })?;
+    let symbols = elf.symbols(file)?;
+    let mut program = Program {
+        format: Format::Zebin,
+        platform: product_family(&elf).and_then(targets::from_product_family),
+        kernels: Vec::with_capacity(info.kernels.len()),
+        constant_data: data_of(&elf, ".data.const"),
+        global_data: data_of(&elf, ".data.global"),
+        data_relocations: Vec::new(),
+    };
+    for (segment, name) in [
+        (Segment::Global, ".data.global"),
+        (Segment::Constant, ".data.const"),
+    ] {
+        for rel_name in [format!(".rel{name}"), format!(".rela{name}")] {
+            let Some(sec) = elf.by_name(&rel_name) else {
+                continue;
+            };
+            for r in elf.relocations(file, sec)? {
+                let target = symbols
+                    .get(r.symbol)
+                    .and_then(|s| elf.sections.get(s.section).map(|sec| (sec, s.value)));
+                let Some((target_sec, value)) = target else {
+                    return Err(ProgramError::Elf {
+                        context: format!("relocation at {:#x} of `{rel_name}`", r.offset),
+                        message: format!("symbol {} is not defined in a section", r.symbol),
+                    });
+                };
+                let target = if target_sec.name.starts_with(".data.const") {
+                    Segment::Constant
+                } else {
+                    Segment::Global
+                };
+                if r.r_type != R_ZE_SYM_ADDR {
+                    return Err(ProgramError::Elf {
+                        context: format!("relocation at {:#x} of `{rel_name}`", r.offset),
+                        message: format!(
+                            "type {} in a data section (only R_ZE_SYM_ADDR is defined there)",
+                            r.r_type
+                        ),
+                    });
+                }
+                program.data_relocations.push(DataRelocation {
+                    segment,
+                    offset: r.offset,
+                    target,
+                    addend: value.wrapping_add(r.addend as u64),
+                });
+            }
+        }
+    }
+    for zk in &info.kernels {
+        let misc = info.kernels_misc_info.iter().find(|m| m.name == zk.name);
+        program
+            .kernels
+            .push(decode::kernel(file, &elf, &symbols, zk, misc)?);
+    }
+    Ok(program)
+}
+
+fn data_of(elf: &ElfView<'_>, name: &str) -> Vec<u8> {
+    elf.by_name(name)
+        .map(|s| s.data.to_vec())
+        .unwrap_or_default()
+}
+
+/// PRODUCT_FAMILY from the IntelGT compatibility note, if present and well-formed.
+fn product_family(elf: &ElfView<'_>) -> Option<u32> {
+    let note = elf.by_name(".note.intelgt.compat")?;
+    let d = note.data;
+    let mut pos = 0usize;
+    let u32_at = |p: usize| -> Option<u32> {
+        d.get(p..p.checked_add(4)?)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    while pos + 12 <= d.len() {
+        let namesz = u32_at(pos)? as usize;
+        let descsz = u32_at(pos + 4)? as usize;
+        let ty = u32_at(pos + 8)?;
+        let desc = pos + 12 + namesz.checked_add(3)? / 4 * 4;
+        if ty == NOTE_PRODUCT_FAMILY && descsz >= 4 {
+            return u32_at(desc);
+        }
+        pos = desc.checked_add(descsz.checked_add(3)? / 4 * 4)?;
+    }
+    None
+}
