@@ -9,13 +9,19 @@
 #[cfg(not(target_pointer_width = "64"))]
 compile_error!("the uAPI structs model C pointers as u64: 64-bit targets only");
 
+pub mod blob;
+pub mod call;
 pub mod drm_core;
+pub mod error;
+pub mod hwconfig;
 pub mod i915;
 pub mod ioc;
 pub mod layout;
 pub mod pci;
 pub mod seam;
 pub mod xe;
+
+pub use error::{Error, Result};
 
 /// Every uAPI struct layout the crate defines.
 pub fn all_structs() -> impl Iterator<Item = &'static layout::StructLayout> {

@@ -1,3 +1,12 @@
 //! Core DRM ioctls shared by i915 and xe.
 
+pub mod gem;
+pub mod syncobj;
 pub mod uapi;
+pub mod version;
+
+pub use gem::{gem_close, prime_fd_to_handle, prime_handle_to_fd};
+pub use syncobj::{
+    syncobj_create, syncobj_destroy, syncobj_reset, syncobj_signal, syncobj_wait, SyncobjWait,
+};
+pub use version::{version, Version};
