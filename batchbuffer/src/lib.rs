@@ -35,6 +35,7 @@
 #[macro_use]
 mod macros;
 
+pub mod builder;
 pub mod codec;
 pub mod error;
 pub mod identify;

@@ -1,0 +1,403 @@
+//! One dispatch: state written to the heaps (surface states, binding table, interface
+//! descriptor, payload) and the walker, derived from a description.
+
+use super::heap::{Batch, Heap};
+use super::platform_data::{gen_data, WalkerKind};
+use super::walker_math::{
+    grfs_per_channel, slm_encoding, walker_math, write_local_ids, Simd, WalkerMath,
+};
+use super::BuildError;
+use crate::codec::Packet;
+use crate::packets::*;
+use platform::Platform;
+
+/// Bytes in one GRF, the unit payload lengths are counted in.
+const GRF_BYTES: usize = 32;
+/// Dwords of COMPUTE_WALKER inline data.
+const INLINE_DWORDS: usize = 8;
+
+/// Where each work-item's local ID comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LocalIds {
+    /// The kernel reads no local IDs.
+    None,
+    /// The runtime writes them as per-thread payload (x, then y, then z blocks).
+    Runtime {
+        /// Channels the kernel reads (1 = x, 2 = x and y, 3 = x, y and z).
+        channels: u32,
+    },
+    /// Xe-HPG generates them (COMPUTE_WALKER Generate Local ID, Emit Local, Walk Order).
+    Hardware {
+        /// Channels to emit (1–3).
+        channels: u32,
+        /// Dimension order the hardware walks.
+        walk_order: WalkOrder,
+    },
+}
+
+/// What to dispatch.
+#[derive(Debug, Clone, Copy)]
+pub struct DispatchDesc<'a> {
+    /// Kernel offset from the Instruction Base Address (64-byte aligned).
+    pub kernel_offset: u64,
+    /// SIMD width: `intel_reqd_sub_group_size` when given, else the binary's.
+    pub simd: Simd,
+    /// Work-group size (each ≥ 1, product ≤ 1024).
+    pub local_size: [u32; 3],
+    /// Number of work-groups per dimension.
+    pub group_count: [u32; 3],
+    /// First work-group ID per dimension.
+    pub group_start: [u32; 3],
+    /// Cross-thread payload (kernel arguments, implicit args), dwords.
+    pub cross_thread: &'a [u32],
+    /// Local-ID delivery.
+    pub local_ids: LocalIds,
+    /// Xe-HPG: pass the first 8 cross-thread dwords as COMPUTE_WALKER inline data.
+    pub inline_data: bool,
+    /// Shared local memory per group in bytes.
+    pub slm_bytes: u32,
+    /// Named barriers the kernel uses (0 or 1 for OpenCL work-group barriers).
+    pub barriers: u32,
+    /// Surfaces, bound at binding table index 0.. in order.
+    pub surfaces: &'a [RenderSurfaceState],
+}
+
+/// The caller's state heaps, each at a fixed GPU address.
+#[derive(Debug)]
+pub struct Heaps<'a> {
+    /// Surface states and binding tables (Surface State Base Address).
+    pub surface: Heap<'a>,
+    /// Interface descriptors (Dynamic State Base Address).
+    pub dynamic: Heap<'a>,
+    /// Walker payload (Indirect Object Base Address).
+    pub indirect: Heap<'a>,
+}
+
+/// A dispatch whose state is already in the heaps: emitting it only packs the walker.
+#[derive(Debug, Clone, Copy)]
+pub enum Prepared {
+    /// Gen9–Gen12LP: load the interface descriptor, then walk.
+    Gpgpu {
+        /// Loads the descriptor written to the dynamic heap.
+        load: MediaInterfaceDescriptorLoad,
+        /// The walker.
+        walker: GpgpuWalker,
+    },
+    /// Xe-HPG: the walker carries its descriptor.
+    Compute {
+        /// The walker.
+        walker: ComputeWalker,
+    },
+}
+
+impl Prepared {
+    /// Sets the group counts of an already prepared dispatch.
+    pub fn set_group_count(&mut self, count: [u32; 3]) {
+        match self {
+            Prepared::Gpgpu { walker, .. } => {
+                walker.thread_group_id_x_dimension = count[0];
+                walker.thread_group_id_y_dimension = count[1];
+                walker.thread_group_id_z_dimension = count[2];
+            }
+            Prepared::Compute { walker } => {
+                walker.body.thread_group_id_x_dimension = count[0];
+                walker.body.thread_group_id_y_dimension = count[1];
+                walker.body.thread_group_id_z_dimension = count[2];
+            }
+        }
+    }
+
+    /// Emits the dispatch: on Gen9–Gen12LP MEDIA_STATE_FLUSH, MEDIA_INTERFACE_DESCRIPTOR_LOAD,
+    /// GPGPU_WALKER, MEDIA_STATE_FLUSH; on Xe-HPG COMPUTE_WALKER.
+    #[inline]
+    pub fn emit(&self, p: Platform, batch: &mut Batch) -> Result<(), BuildError> {
+        match self {
+            Prepared::Gpgpu { load, walker } => {
+                batch.emit(p, &MediaStateFlush::default())?;
+                batch.emit(p, load)?;
+                batch.emit(p, walker)?;
+                batch.emit(p, &MediaStateFlush::default())
+            }
+            Prepared::Compute { walker } => batch.emit(p, walker),
+        }
+    }
+}
+
+/// Writes the dispatch's state into the heaps and derives its walker.
+pub fn prepare(p: Platform, heaps: &mut Heaps, d: &DispatchDesc) -> Result<Prepared, BuildError> {
+    let g = gen_data(p);
+    let math = walker_math(d.simd, d.local_size, g.full_mask_is_simd_width)?;
+    let bt = write_binding_table(p, &mut heaps.surface, d.surfaces)?;
+    let hw_ids = match (d.local_ids, g.walker) {
+        (LocalIds::Hardware { .. }, WalkerKind::Gpgpu) => {
+            return Err(BuildError::Unsupported(
+                "hardware local IDs need COMPUTE_WALKER (Xe-HPG)",
+            ))
+        }
+        (
+            LocalIds::Hardware {
+                channels,
+                walk_order,
+            },
+            _,
+        ) => Some((check_channels(channels)?, walk_order)),
+        _ => None,
+    };
+    let inline = d.inline_data && g.walker == WalkerKind::Compute;
+    let (inline_part, indirect_ct) = if inline {
+        d.cross_thread
+            .split_at(d.cross_thread.len().min(INLINE_DWORDS))
+    } else {
+        (&[][..], d.cross_thread)
+    };
+    let payload = write_payload(&mut heaps.indirect, d, &math, indirect_ct)?;
+    let idd = InterfaceDescriptorData {
+        kernel_start_pointer: d.kernel_offset,
+        denorm_mode: DenormMode::Setbykernel,
+        binding_table_pointer: bt.offset,
+        binding_table_entry_count: bt.count.min(31),
+        number_of_threads_in_gpgpu_thread_group: math.threads,
+        shared_local_memory_size: slm_size(slm_encoding(d.slm_bytes)?),
+        barrier_enable: d.barriers > 0,
+        number_of_barriers: barriers(p, d.barriers)?,
+        cross_thread_constant_data_read_length: payload.cross_thread_grfs,
+        constant_urb_entry_read_length: payload.per_thread_grfs,
+        ..Default::default()
+    };
+    let idd = clear_absent_idd_fields(p, idd);
+    match g.walker {
+        WalkerKind::Gpgpu => {
+            let (at, mem) = heaps.dynamic.alloc(8, 64)?;
+            idd.pack(p, mem)?;
+            Ok(Prepared::Gpgpu {
+                load: MediaInterfaceDescriptorLoad {
+                    interface_descriptor_total_length: 32,
+                    interface_descriptor_data_start_address: at,
+                },
+                walker: GpgpuWalker {
+                    indirect_data_length: payload.bytes,
+                    indirect_data_start_address: payload.offset,
+                    thread_width_counter_maximum: math.thread_width_counter_max,
+                    simd_size: d.simd.field(),
+                    thread_group_id_starting_x: d.group_start[0],
+                    thread_group_id_starting_y: d.group_start[1],
+                    thread_group_id_starting_resume_z: d.group_start[2],
+                    thread_group_id_x_dimension: d.group_count[0],
+                    thread_group_id_y_dimension: d.group_count[1],
+                    thread_group_id_z_dimension: d.group_count[2],
+                    right_execution_mask: math.right_mask,
+                    bottom_execution_mask: math.bottom_mask,
+                    ..Default::default()
+                },
+            })
+        }
+        WalkerKind::Compute => {
+            let mut inline_data = [0u32; INLINE_DWORDS];
+            inline_data[..inline_part.len()].copy_from_slice(inline_part);
+            let (emit_local, walk_order, local_max) = match hw_ids {
+                Some((channels, order)) => {
+                    (emit_local(channels), order, d.local_size.map(|n| n - 1))
+                }
+                None => (EmitLocal::EmitNone, WalkOrder::Walk012, [0; 3]),
+            };
+            let simd = d.simd.field();
+            Ok(Prepared::Compute {
+                walker: ComputeWalker {
+                    body: ComputeWalkerBody {
+                        indirect_data_length: payload.bytes,
+                        indirect_data_start_address: payload.offset,
+                        message_simd: message_simd(simd),
+                        walk_order,
+                        emit_inline_parameter: inline,
+                        emit_local,
+                        generate_local_id: hw_ids.is_some(),
+                        simd_size: simd,
+                        execution_mask: math.right_mask,
+                        local_x_maximum: local_max[0],
+                        local_y_maximum: local_max[1],
+                        local_z_maximum: local_max[2],
+                        thread_group_id_x_dimension: d.group_count[0],
+                        thread_group_id_y_dimension: d.group_count[1],
+                        thread_group_id_z_dimension: d.group_count[2],
+                        thread_group_id_starting_x: d.group_start[0],
+                        thread_group_id_starting_y: d.group_start[1],
+                        thread_group_id_starting_z: d.group_start[2],
+                        interface_descriptor: idd,
+                        inline_data,
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                },
+            })
+        }
+    }
+}
+
+fn check_channels(channels: u32) -> Result<u32, BuildError> {
+    if (1..=3).contains(&channels) {
+        Ok(channels)
+    } else {
+        Err(BuildError::BadLocalIdChannels(channels))
+    }
+}
+
+fn emit_local(channels: u32) -> EmitLocal {
+    match channels {
+        1 => EmitLocal::EmitX,
+        2 => EmitLocal::EmitXy,
+        _ => EmitLocal::EmitXyz,
+    }
+}
+
+/// Xe-HPG Message SIMD follows the dispatch SIMD (NEO copies one into the other).
+fn message_simd(s: SimdSize) -> MessageSimd {
+    match s {
+        SimdSize::Simd8 => MessageSimd::Simd8,
+        SimdSize::Simd16 => MessageSimd::Simd16,
+        SimdSize::Simd32 => MessageSimd::Simd32,
+    }
+}
+
+fn slm_size(code: u32) -> SharedLocalMemorySize {
+    SharedLocalMemorySize::VARIANTS
+        .iter()
+        .copied()
+        .find(|v| *v as u32 == code)
+        .unwrap_or(SharedLocalMemorySize::Encodes0k)
+}
+
+/// Xe-HPG counts barriers (Number Of Barriers); earlier generations only enable one.
+fn barriers(p: Platform, n: u32) -> Result<NumberOfBarriers, BuildError> {
+    let has_count = InterfaceDescriptorData::LAYOUT
+        .field("Number Of Barriers")
+        .is_some_and(|f| f.loc(p).is_some());
+    match (n, has_count) {
+        (0, _) => Ok(NumberOfBarriers::None),
+        (1, true) => Ok(NumberOfBarriers::B1),
+        (1, false) => Ok(NumberOfBarriers::None),
+        (other, _) => Err(BuildError::Unsupported(if other > 1 {
+            "more than one barrier"
+        } else {
+            "barrier count"
+        })),
+    }
+}
+
+/// Clears descriptor fields the generation lacks, so one description serves every generation
+/// (`Barrier Enable` before Xe-HPG, payload read lengths that Xe-HPG dropped).
+fn clear_absent_idd_fields(
+    p: Platform,
+    mut idd: InterfaceDescriptorData,
+) -> InterfaceDescriptorData {
+    let has = |name: &str| {
+        InterfaceDescriptorData::LAYOUT
+            .field(name)
+            .is_some_and(|f| f.loc(p).is_some())
+    };
+    if !has("Barrier Enable") {
+        idd.barrier_enable = false;
+    }
+    if !has("Cross-Thread Constant Data Read Length") {
+        idd.cross_thread_constant_data_read_length = 0;
+    }
+    if !has("Constant URB Entry Read Length") {
+        idd.constant_urb_entry_read_length = 0;
+    }
+    if !has("Denorm Mode") {
+        idd.denorm_mode = DenormMode::Ftz;
+    }
+    idd
+}
+
+struct BindingTable {
+    offset: u32,
+    count: u32,
+}
+
+/// Surface states (64-byte aligned) then the binding table (64-byte aligned) in the surface
+/// heap; entries hold surface state offsets from Surface State Base Address.
+fn write_binding_table(
+    p: Platform,
+    heap: &mut Heap,
+    surfaces: &[RenderSurfaceState],
+) -> Result<BindingTable, BuildError> {
+    if surfaces.is_empty() {
+        return Ok(BindingTable {
+            offset: 0,
+            count: 0,
+        });
+    }
+    if surfaces.len() > 240 {
+        return Err(BuildError::Unsupported(
+            "more than 240 binding table entries",
+        ));
+    }
+    let mut offsets = [0u32; 240];
+    for (s, slot) in surfaces.iter().zip(offsets.iter_mut()) {
+        let (at, mem) = heap.alloc(16, 64)?;
+        s.pack(p, mem)?;
+        *slot = at;
+    }
+    let (bt, mem) = heap.alloc(surfaces.len(), 64)?;
+    for (i, &off) in offsets[..surfaces.len()].iter().enumerate() {
+        BindingTableState {
+            surface_state_pointer: off,
+        }
+        .pack(p, &mut mem[i..])?;
+    }
+    Ok(BindingTable {
+        offset: bt,
+        count: surfaces.len() as u32,
+    })
+}
+
+struct Payload {
+    offset: u32,
+    bytes: u32,
+    cross_thread_grfs: u32,
+    per_thread_grfs: u32,
+}
+
+/// Cross-thread data (padded to whole GRFs) followed by one per-thread block per thread.
+fn write_payload(
+    heap: &mut Heap,
+    d: &DispatchDesc,
+    math: &WalkerMath,
+    cross_thread: &[u32],
+) -> Result<Payload, BuildError> {
+    let grf_dw = GRF_BYTES / 4;
+    let ct_grfs = cross_thread.len().div_ceil(grf_dw);
+    let channels = match d.local_ids {
+        LocalIds::Runtime { channels } => check_channels(channels)?,
+        _ => 0,
+    };
+    let pt_grfs = (channels * grfs_per_channel(d.simd)) as usize;
+    let pt_dw = pt_grfs * grf_dw;
+    let total_dw = ct_grfs * grf_dw + pt_dw * math.threads as usize;
+    if total_dw == 0 {
+        return Ok(Payload {
+            offset: 0,
+            bytes: 0,
+            cross_thread_grfs: 0,
+            per_thread_grfs: 0,
+        });
+    }
+    let bytes = (total_dw * 4) as u32;
+    if bytes >= 1 << 17 {
+        return Err(BuildError::PayloadTooLarge(bytes));
+    }
+    let (offset, mem) = heap.alloc(total_dw, 64)?;
+    let (ct, pt) = mem.split_at_mut(ct_grfs * grf_dw);
+    ct[..cross_thread.len()].copy_from_slice(cross_thread);
+    if pt_dw > 0 {
+        for (t, block) in pt.chunks_exact_mut(pt_dw).enumerate() {
+            write_local_ids(d.simd, d.local_size, t as u32, channels, block);
+        }
+    }
+    Ok(Payload {
+        offset,
+        bytes,
+        cross_thread_grfs: ct_grfs as u32,
+        per_thread_grfs: pt_grfs as u32,
+    })
+}

@@ -1,0 +1,227 @@
+//! The command sequences around dispatches: the preamble each generation needs before a walker,
+//! and the completion signal.
+
+use super::dispatch::{prepare, DispatchDesc, Heaps};
+use super::heap::Batch;
+use super::platform_data::{gen_data, mocs_wb, GenData, WalkerKind};
+use super::walker_math::scratch_encoding;
+use super::BuildError;
+use crate::codec::Packet;
+use crate::packets::*;
+use platform::Platform;
+
+/// Front-end (VFE/CFE) settings shared by every dispatch of a batch.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FrontEnd {
+    /// Scratch bytes per thread (0 for none).
+    pub scratch_per_thread: u32,
+    /// Scratch space, as an offset from General State Base Address (1 KiB aligned).
+    pub scratch_offset: u64,
+}
+
+/// Heap base addresses and sizes for STATE_BASE_ADDRESS.
+#[derive(Debug, Clone, Copy)]
+struct Bases {
+    general: u64,
+    surface: u64,
+    dynamic: (u64, usize),
+    indirect: (u64, usize),
+    instruction: (u64, usize),
+}
+
+/// Builds batches for one generation.
+#[derive(Debug, Clone, Copy)]
+pub struct Builder {
+    p: Platform,
+    g: &'static GenData,
+}
+
+/// A `PIPE_CONTROL` field exists on this generation.
+fn pc_has(p: Platform, name: &str) -> bool {
+    PipeControl::LAYOUT
+        .field(name)
+        .is_some_and(|f| f.loc(p).is_some())
+}
+
+/// Pages of 4 KiB covering `bytes`, for the Buffer Size fields.
+fn pages(bytes: usize) -> u32 {
+    bytes.div_ceil(4096) as u32
+}
+
+impl Builder {
+    /// A builder for `p`.
+    pub fn new(p: Platform) -> Self {
+        Builder { p, g: gen_data(p) }
+    }
+
+    /// The generation.
+    pub fn platform(&self) -> Platform {
+        self.p
+    }
+
+    /// Pipeline select, base addresses and front-end state. `general_base` and
+    /// `instruction_base` (with the kernel heap's size) complete the heaps' addresses.
+    pub fn preamble(
+        &self,
+        batch: &mut Batch,
+        heaps: &Heaps,
+        general_base: u64,
+        instruction: (u64, usize),
+        fe: FrontEnd,
+    ) -> Result<(), BuildError> {
+        let p = self.p;
+        let bases = Bases {
+            general: general_base,
+            surface: heaps.surface.gpu_base,
+            dynamic: (heaps.dynamic.gpu_base, heaps.dynamic.size()),
+            indirect: (heaps.indirect.gpu_base, heaps.indirect.size()),
+            instruction,
+        };
+        batch.emit(
+            p,
+            &PipeControl {
+                command_streamer_stall_enable: true,
+                ..Default::default()
+            },
+        )?;
+        // Mask Bits 1:0 let Pipeline Selection through (the Gen9+ write mask).
+        batch.emit(
+            p,
+            &PipelineSelect {
+                pipeline_selection: PipelineSelection::Gpgpu,
+                mask_bits: 0x3,
+                ..Default::default()
+            },
+        )?;
+        if self.g.walker == WalkerKind::Compute {
+            batch.emit(
+                p,
+                &StateComputeMode {
+                    large_grf_mode: false,
+                    large_grf_mode_mask: true,
+                    ..Default::default()
+                },
+            )?;
+            if fe.scratch_per_thread != 0 {
+                return Err(BuildError::Unsupported(
+                    "scratch on Xe-HPG (needs a scratch surface state)",
+                ));
+            }
+            batch.emit(
+                p,
+                &CfeState {
+                    // CFE counts threads; MEDIA_VFE_STATE below counts them minus one.
+                    maximum_number_of_threads: self.g.max_threads,
+                    ..Default::default()
+                },
+            )?;
+        }
+        batch.emit(p, &self.state_base_address(&bases))?;
+        if self.g.walker == WalkerKind::Compute {
+            batch.emit(
+                p,
+                &BindingTablePoolAlloc {
+                    mocs: mocs_wb(p),
+                    binding_table_pool_base_address: bases.surface,
+                    binding_table_pool_buffer_size: pages(heaps.surface.size()),
+                    ..Default::default()
+                },
+            )?;
+        }
+        // New base addresses invalidate cached state.
+        batch.emit(
+            p,
+            &PipeControl {
+                command_streamer_stall_enable: true,
+                state_cache_invalidation_enable: true,
+                texture_cache_invalidation_enable: true,
+                constant_cache_invalidation_enable: true,
+                instruction_cache_invalidate_enable: true,
+                ..Default::default()
+            },
+        )?;
+        if self.g.walker == WalkerKind::Gpgpu {
+            batch.emit(
+                p,
+                &MediaVfeState {
+                    per_thread_scratch_space: scratch_encoding(fe.scratch_per_thread)?,
+                    scratch_space_base_pointer: if fe.scratch_per_thread != 0 {
+                        fe.scratch_offset
+                    } else {
+                        0
+                    },
+                    maximum_number_of_threads: self.g.max_threads - 1,
+                    // NEO's and IGT's values: one URB entry of 0x782 rows, no CURBE.
+                    number_of_urb_entries: 1,
+                    urb_entry_allocation_size: 0x782,
+                    ..Default::default()
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    fn state_base_address(&self, b: &Bases) -> StateBaseAddress {
+        let m = mocs_wb(self.p);
+        StateBaseAddress {
+            general_state_base_address_modify_enable: true,
+            general_state_mocs: m,
+            general_state_base_address: b.general,
+            general_state_buffer_size_modify_enable: true,
+            general_state_buffer_size: 0xFFFFF,
+            stateless_data_port_access_mocs: m,
+            surface_state_base_address_modify_enable: true,
+            surface_state_mocs: m,
+            surface_state_base_address: b.surface,
+            dynamic_state_base_address_modify_enable: true,
+            dynamic_state_mocs: m,
+            dynamic_state_base_address: b.dynamic.0,
+            dynamic_state_buffer_size_modify_enable: true,
+            dynamic_state_buffer_size: pages(b.dynamic.1),
+            indirect_object_base_address_modify_enable: true,
+            indirect_object_mocs: m,
+            indirect_object_base_address: b.indirect.0,
+            indirect_object_buffer_size_modify_enable: true,
+            indirect_object_buffer_size: pages(b.indirect.1),
+            instruction_base_address_modify_enable: true,
+            instruction_mocs: m,
+            instruction_base_address: b.instruction.0,
+            instruction_buffer_size_modify_enable: true,
+            instruction_buffer_size: pages(b.instruction.1),
+            ..Default::default()
+        }
+    }
+
+    /// Writes one dispatch's state into `heaps` and its walker into `batch`.
+    pub fn dispatch(
+        &self,
+        batch: &mut Batch,
+        heaps: &mut Heaps,
+        d: &DispatchDesc,
+    ) -> Result<(), BuildError> {
+        prepare(self.p, heaps, d)?.emit(self.p, batch)
+    }
+
+    /// Waits for the dispatches, flushes their writes, writes `value` (64 bits) to `fence`
+    /// (PIPE_CONTROL post-sync), and ends the batch.
+    pub fn finish(&self, batch: &mut Batch, fence: u64, value: u64) -> Result<(), BuildError> {
+        let p = self.p;
+        batch.emit(
+            p,
+            &PipeControl {
+                command_streamer_stall_enable: true,
+                dc_flush_enable: true,
+                hdc_pipeline_flush_enable: pc_has(p, "HDC Pipeline Flush Enable"),
+                untyped_data_port_cache_flush_enable: pc_has(
+                    p,
+                    "Untyped Data Port Cache Flush Enable",
+                ),
+                post_sync_operation: PostSyncOperation::WriteImmediateData,
+                address: fence,
+                immediate_data: value,
+                ..Default::default()
+            },
+        )?;
+        batch.emit(p, &MiBatchBufferEnd::default())
+    }
+}
