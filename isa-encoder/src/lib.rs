@@ -19,10 +19,13 @@
 /// Compaction: 64-bit compacted forms <-> 128-bit native forms, bit to bit, per platform tables.
 pub mod compact;
 pub mod error;
+pub mod kernel;
 pub mod model;
 pub mod native;
 /// Send-message descriptors: what a send's SFID/descriptor/extended descriptor mean, and builders.
 pub mod sendmsg;
+pub mod text;
 
 pub use error::{AsmError, DecodeError, EncodeError, KernelDecodeError};
 pub use model::Instruction;
+pub use text::disassemble;

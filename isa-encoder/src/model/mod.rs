@@ -5,6 +5,7 @@
 //! differences live in the tables next to each enum ([`opcode::OPCODES`], [`sfid`]) and in the
 //! native codecs' field tables, never in this model's types.
 
+pub mod bfn;
 pub mod inst;
 pub mod opcode;
 pub mod operand;

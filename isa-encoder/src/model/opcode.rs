@@ -123,7 +123,7 @@ opcodes! {
     Lrp     "lrp"     Ternary [y(0x5c), y(0x5c), y(0x5c), N],
     Madm    "madm"    Ternary [y(0x5d), y(0x5d), y(0x5d), y(0x5d)],
     Nop     "nop"     Nullary [y(0x7e), y(0x7e), y(0x60), y(0x60)],
-    Bfn     "bfn"     Ternary [N, N, N, y(0x5f)],
+    Bfn     "bfn"     Ternary [N, N, N, y(0x6b)],
 }
 
 impl Opcode {

@@ -84,7 +84,7 @@ pub const ARFS: &[ArfInfo] = &[
         file: RegFile::ChannelEnable,
         name: "ce",
         nibble: 0x4,
-        numbered: true,
+        numbered: false,
         has_subregs: false,
     },
     ArfInfo {

@@ -241,9 +241,20 @@ fn decode_ternary(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
     if b.bit(33) {
         i.opts |= InstOpts::ACC_WR_EN;
     }
+    let bfn = i.opcode == Opcode::Bfn;
+    if bfn {
+        i.func = Subfunction::Bfn(
+            ((b.get(BFN_FC_HI.0, BFN_FC_HI.1) << 4) | b.get(BFN_FC_LO.0, BFN_FC_LO.1)) as u8,
+        );
+    }
     for (k, f) in T_SRCS.iter().enumerate() {
         let ty = ty3(b.get(f.ty.0, f.ty.1))?;
-        let modifier = src_mod(b.bit(f.abs), b.bit(f.neg));
+        // bfn reuses src1/src2's modifier bits for its function.
+        let modifier = if bfn && k > 0 {
+            SrcMod::None
+        } else {
+            src_mod(b.bit(f.abs), b.bit(f.neg))
+        };
         let op = if f.is_imm.is_some_and(|bit| b.bit(bit)) {
             Operand::Imm(Immediate {
                 bits: b.get(f.imm.0, f.imm.1),
@@ -274,7 +285,7 @@ fn decode_ternary(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
         i.src[k] = Some(op);
     }
     let fc = b.get(92, 95) as u8;
-    if fc != 0 {
+    if fc != 0 && !bfn {
         i.cond_mod = Some(CondMod::from_encoding(fc).ok_or(ill("CondMod", fc as u64))?);
     }
     Ok(())
@@ -646,8 +657,10 @@ fn encode_ternary(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
             }
             Operand::Reg(r) => {
                 let (abs, neg) = mod_bits(r.modifier);
-                b.set_bit(f.abs, abs);
-                b.set_bit(f.neg, neg);
+                if abs || neg {
+                    b.set_bit(f.abs, abs);
+                    b.set_bit(f.neg, neg);
+                }
                 let Addressing::Direct(reg) = r.addr else {
                     return Err(EncodeError::Unencodable("indirect ternary source".into()));
                 };
@@ -666,7 +679,10 @@ fn encode_ternary(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
             }
         }
     }
-    if let Some(c) = i.cond_mod {
+    if let Subfunction::Bfn(v) = i.func {
+        put(b, BFN_FC_HI.0, BFN_FC_HI.1, (v >> 4) as u64, "BfnFC")?;
+        put(b, BFN_FC_LO.0, BFN_FC_LO.1, (v & 0xF) as u64, "BfnFC")?;
+    } else if let Some(c) = i.cond_mod {
         put(b, 92, 95, c as u64, "CondMod")?;
     }
     Ok(())

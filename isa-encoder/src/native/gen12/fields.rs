@@ -133,3 +133,8 @@ pub const T_SRCS: [TernarySrcFields; 3] = [
 /// (bits 103:99, printed `r12:2`) instead of ex_desc[10:6]? True on Xe-HPG for immediate
 /// extended descriptors.
 pub const SEND_SRC1_LEN_SEPARATE: [bool; 4] = [false, false, false, true];
+
+/// `bfn`'s 8-bit function: high nibble in the CondMod field, low nibble over src1/src2's
+/// source-modifier bits.
+pub const BFN_FC_HI: (u32, u32) = (92, 95);
+pub const BFN_FC_LO: (u32, u32) = (84, 87);

@@ -1,0 +1,51 @@
+//! IGA syntax: the printer (equal to `iga64 -d` byte for byte) and the parser.
+
+pub mod float;
+pub mod print;
+pub mod syntax;
+
+use std::collections::BTreeSet;
+
+use platform::Platform;
+
+use crate::error::KernelDecodeError;
+use crate::kernel::{decode_kernel, Decoded};
+
+/// The PCs iga64 puts a label on: 0, every branch target, and the instruction after a branch
+/// or an EOT send.
+fn block_starts(insts: &[Decoded]) -> BTreeSet<i64> {
+    let mut starts = BTreeSet::new();
+    starts.insert(0);
+    for (k, d) in insts.iter().enumerate() {
+        let i = &d.inst;
+        for off in [i.branch.jip, i.branch.uip].into_iter().flatten() {
+            starts.insert(d.pc as i64 + off as i64);
+        }
+        if syntax::ends_block(i.opcode) || print::is_eot(i) {
+            if let Some(next) = insts.get(k + 1) {
+                starts.insert(next.pc as i64);
+            }
+        }
+    }
+    starts
+}
+
+/// Formats decoded instructions as iga64 does, with `L<pc>:` block labels.
+pub fn format_kernel(platform: Platform, insts: &[Decoded]) -> String {
+    let starts = block_starts(insts);
+    let mut out = String::with_capacity(insts.len() * 100);
+    for d in insts {
+        if starts.contains(&(d.pc as i64)) {
+            out.push_str(&print::label(d.pc as i64));
+            out.push_str(":\n");
+        }
+        print::format_instruction(&mut out, platform, &d.inst, d.pc);
+        out.push('\n');
+    }
+    out
+}
+
+/// Disassembles a kernel's bytes to the text `iga64 -d -p=<platform>` prints.
+pub fn disassemble(platform: Platform, bytes: &[u8]) -> Result<String, KernelDecodeError> {
+    Ok(format_kernel(platform, &decode_kernel(platform, bytes)?))
+}

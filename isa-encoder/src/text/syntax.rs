@@ -1,0 +1,54 @@
+//! Syntax facts the printer and the parser share: which opcodes omit parts, column widths.
+
+use platform::Platform;
+
+use crate::model::{Opcode, Shape};
+
+/// iga64's preferred column widths (its formatter pads each column to these and lets later
+/// columns absorb earlier overflow).
+pub mod cols {
+    pub const PREDICATION: usize = 7;
+    pub const OPCODE_EXEC: usize = 13;
+    pub const FLAG_MOD: usize = 9;
+    pub const DST: usize = 12;
+    pub const SRC: usize = 16;
+    pub const SEND_DST: usize = 7;
+    pub const SEND_SRC: usize = 6;
+    pub const SEND_DESC: usize = 10;
+}
+
+/// Opcodes whose execution size and offset are implicit, so `(1|M0)` is not written.
+const IMPLICIT_EXEC: [Opcode; 5] = [
+    Opcode::Illegal,
+    Opcode::Nop,
+    Opcode::Sync,
+    Opcode::Jmpi,
+    Opcode::Wait,
+];
+
+/// Logic opcodes: a negate source modifier means bitwise not, written `~`.
+const LOGIC: [Opcode; 4] = [Opcode::And, Opcode::Or, Opcode::Xor, Opcode::Not];
+
+/// Per platform ([`Platform::ALL`] order): branches carry no operand types or regions in the
+/// syntax ("simplified branches", Gen12+).
+const SIMPLIFIED_BRANCHES: [bool; 4] = [false, false, true, true];
+
+/// True if `(N|Mk)` is not printed for `op`.
+pub fn implicit_exec(op: Opcode) -> bool {
+    IMPLICIT_EXEC.contains(&op)
+}
+
+/// True if `op`'s negate modifier prints as `~`.
+pub fn is_logic(op: Opcode) -> bool {
+    LOGIC.contains(&op)
+}
+
+/// True if branches on `platform` print labels and registers without types/regions.
+pub fn simplified_branches(platform: Platform) -> bool {
+    SIMPLIFIED_BRANCHES[platform as usize]
+}
+
+/// True if the instruction ends a basic block: iga64 starts a new label after it.
+pub fn ends_block(op: Opcode) -> bool {
+    op.shape() == Shape::Branch
+}
