@@ -52,6 +52,9 @@ pub enum Error {
     /// A CPU access outside a mapping.
     #[error(transparent)]
     Map(#[from] MapAccessError),
+    /// The path is not a DRM render node (not a DRM character device, or a primary/control node).
+    #[error("{} is not a DRM render node", path.display())]
+    NotRenderNode { path: PathBuf },
     /// Opening a device node failed.
     #[error("cannot open {}: {errno}", path.display())]
     Open { path: PathBuf, errno: Errno },

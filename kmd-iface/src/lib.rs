@@ -11,6 +11,7 @@ compile_error!("the uAPI structs model C pointers as u64: 64-bit targets only");
 
 pub mod blob;
 pub mod call;
+pub mod discovery;
 pub mod drm_core;
 pub mod error;
 pub mod hwconfig;
@@ -18,6 +19,7 @@ pub mod i915;
 pub mod ioc;
 pub mod layout;
 pub mod pci;
+pub mod render_node;
 pub mod seam;
 pub mod xe;
 
