@@ -19,3 +19,19 @@ pub const fn with_bits(word: u32, off: u32, len: u32, value: u32) -> u32 {
     };
     (word & !mask) | ((value << off) & mask)
 }
+
+/// Typed messages: iga64 appends which coordinates (u, v, r, lod) the address payload of
+/// `mlen` (desc\[28:25\]) registers holds, assuming one GRF-padded block of `lanes` addresses
+/// of `addr_bits` each per coordinate.
+pub fn append_coordinates(text: &mut String, desc: u32, lanes: u32, addr_bits: u32) {
+    const COORDS: [&str; 4] = ["u", "u,v", "u,v,r", "u,v,r,lod"];
+    let mlen = bits(desc, 25, 4);
+    let regs_per_coord = (lanes * addr_bits / 256).max(1);
+    if let Some(c) = (mlen / regs_per_coord)
+        .checked_sub(1)
+        .and_then(|i| COORDS.get(i as usize))
+    {
+        text.push_str("; ");
+        text.push_str(c);
+    }
+}

@@ -10,7 +10,7 @@
 
 use platform::Platform;
 
-use super::fields::bits;
+use super::fields::{append_coordinates, bits};
 use super::sfid::Sfid;
 
 /// Message type field, desc\[18:14\].
@@ -45,8 +45,16 @@ pub enum Kind {
     A64IntAtomic,
     /// Media block: read/write, vertical line stride override \[10:8\].
     MediaBlock { read: bool },
-    /// Typed surface messages: decoded by iga64 with coordinate hints this module does not model.
-    NotModeled,
+    /// Typed surface read/write: slot group \[13:12\], channel-disable mask \[11:8\]; always
+    /// SIMD8. iga64 appends the coordinates the payload holds.
+    Typed { name: &'static str, status: bool },
+    /// Typed atomic counter: op \[11:8\], SIMD8 when \[12\] is set; coordinates appended.
+    TypedCounter(&'static str),
+    /// Typed atomic: slot group high when \[12\] is set, op \[11:8\]; SIMD8.
+    TypedAtomic {
+        name: &'static str,
+        coordinates: bool,
+    },
 }
 
 /// One message type of one HDC shared function.
@@ -90,15 +98,15 @@ pub const MESSAGES: &[Row] = &[
     row(Sfid::Dc1, 0x02, Kind::IntAtomic("atomic int32")),
     Row { sfid: Sfid::Dc1, msg_type: 0x03, kind: Kind::IntAtomic("atomic int16"), since: Platform::Tgllp },
     row(Sfid::Dc1, 0x04, Kind::MediaBlock { read: true }),
-    row(Sfid::Dc1, 0x05, Kind::NotModeled),
-    row(Sfid::Dc1, 0x06, Kind::NotModeled),
-    row(Sfid::Dc1, 0x07, Kind::NotModeled),
+    row(Sfid::Dc1, 0x05, Kind::Typed { name: "typed surface read", status: false }),
+    row(Sfid::Dc1, 0x06, Kind::TypedAtomic { name: "atomic 32-bit integer", coordinates: false }),
+    row(Sfid::Dc1, 0x07, Kind::TypedAtomic { name: "atomic 16-bit integer", coordinates: true }),
     row(Sfid::Dc1, 0x09, Kind::Untyped("untyped surface write")),
     row(Sfid::Dc1, 0x0A, Kind::MediaBlock { read: false }),
-    row(Sfid::Dc1, 0x0B, Kind::NotModeled),
-    row(Sfid::Dc1, 0x0C, Kind::NotModeled),
-    row(Sfid::Dc1, 0x0D, Kind::NotModeled),
-    row(Sfid::Dc1, 0x0E, Kind::NotModeled),
+    row(Sfid::Dc1, 0x0B, Kind::TypedCounter("atomic 32-bit counter")),
+    row(Sfid::Dc1, 0x0C, Kind::TypedCounter("atomic 16-bit counter")),
+    row(Sfid::Dc1, 0x0D, Kind::Typed { name: "typed surface write", status: false }),
+    row(Sfid::Dc1, 0x0E, Kind::Typed { name: "typed surface read", status: true }),
     row(Sfid::Dc1, 0x10, Kind::A64Scattered { read: true }),
     row(Sfid::Dc1, 0x11, Kind::Untyped("a64 untyped surface read")),
     row(Sfid::Dc1, 0x12, Kind::A64IntAtomic),
@@ -314,8 +322,8 @@ fn float_atomic(name: &str, data_bits: u32, desc: u32) -> Option<String> {
 }
 
 /// What iga64 prints for an HDC message: `Some("?")` for descriptors it cannot name, `None` for
-/// messages this module does not model (typed surface messages, DCRO).
-pub fn describe(platform: Platform, sfid: Sfid, desc: u32) -> Option<String> {
+/// DCRO messages (not modeled). `exec_size` caps the lanes of typed coordinate hints.
+pub fn describe(platform: Platform, sfid: Sfid, exec_size: u8, desc: u32) -> Option<String> {
     let msg_type = bits(desc, MSG_TYPE.0, MSG_TYPE.1);
     let row = MESSAGES
         .iter()
@@ -335,6 +343,8 @@ pub fn describe(platform: Platform, sfid: Sfid, desc: u32) -> Option<String> {
     if platform < row.since {
         return Some("?".into());
     }
+    // iga64 caps a message's SIMD width at the instruction's execution size.
+    let lanes = u32::from(exec_size);
     let text = match row.kind {
         Kind::OwBlock(name) => ow_block(name, desc),
         Kind::AlignedBlockRead => {
@@ -380,7 +390,37 @@ pub fn describe(platform: Platform, sfid: Sfid, desc: u32) -> Option<String> {
             )
         }
         Kind::MediaBlock { read } => media_block(read, desc),
-        Kind::NotModeled => return None,
+        Kind::Typed { name, status } => {
+            let mut s = name.to_string();
+            if bits(desc, 12, 2) == 2 {
+                s.push_str(" (high slot group)");
+            }
+            if status {
+                s.push_str(" returning status");
+            }
+            s.push(' ');
+            s.push_str(&channels(desc));
+            append_coordinates(&mut s, desc, 8.min(lanes), 32);
+            s
+        }
+        Kind::TypedCounter(name) => {
+            let simd = if bits(desc, 12, 1) != 0 { 8 } else { 16 };
+            let mut s = format!("typed {name} {}", INT_ATOMIC_OPS[bits(desc, 8, 4) as usize]);
+            append_coordinates(&mut s, desc, simd.min(lanes), 32);
+            s
+        }
+        Kind::TypedAtomic { name, coordinates } => {
+            let op = INT_ATOMIC_OPS[bits(desc, 8, 4) as usize];
+            let mut s = if bits(desc, 12, 1) != 0 {
+                format!("typed_sgh {name} (slot group high) {op}")
+            } else {
+                format!("typed {name} {op}")
+            };
+            if coordinates {
+                append_coordinates(&mut s, desc, 8.min(lanes), 32);
+            }
+            s
+        }
     };
     Some(if text.is_empty() { "?".into() } else { text })
 }

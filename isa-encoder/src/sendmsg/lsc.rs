@@ -10,7 +10,7 @@
 //! \[8:7\] address size, \[5:0\] opcode. Extended descriptor: \[31:24\] BTI, or \[31:11\]
 //! surface-state offset, \[10:6\] src1 length (iga64 prints it as the `r7:2` suffix instead).
 
-use super::fields::bits;
+use super::fields::{append_coordinates, bits};
 use super::sfid::Sfid;
 use super::DescValue;
 
@@ -212,11 +212,14 @@ pub fn describe(sfid: Sfid, exec_size: u8, desc: u32, ex_desc: DescValue) -> Opt
         }
         Class::ReadState => {
             let at = bits(desc, ADDR_TYPE.0, ADDR_TYPE.1);
-            Some(if at == ADDR_FLAT {
+            let mut text = if at == ADDR_FLAT {
                 op.description.into()
             } else {
                 format!("read_state.{sfid_name}.{}", surface(at, ex_desc))
-            })
+            };
+            // One SIMD1 A64 address payload: each register holds one coordinate.
+            append_coordinates(&mut text, desc, 1, 64);
+            Some(text)
         }
         _ => Some(message(op, sfid, exec_size, desc, ex_desc)),
     }
@@ -302,18 +305,8 @@ fn message(op: &Op, sfid: Sfid, exec_size: u8, desc: u32, ex_desc: DescValue) ->
         op.description.to_string()
     };
     // Typed quad and atomic messages: iga64 appends the coordinates the address payload holds.
-    let uvr = sfid == Sfid::Tgm && (quad || op.class == Class::Atomic);
-    let mlen = bits(desc, 25, 4);
-    if uvr && mlen > 0 {
-        let regs_per_coord = (u32::from(exec_size) * addr_bits / 256).max(1);
-        const COORDS: [&str; 4] = ["u", "u,v", "u,v,r", "u,v,r,lod"];
-        if let Some(c) = (mlen / regs_per_coord)
-            .checked_sub(1)
-            .and_then(|i| COORDS.get(i as usize))
-        {
-            text.push_str("; ");
-            text.push_str(c);
-        }
+    if sfid == Sfid::Tgm && (quad || op.class == Class::Atomic) {
+        append_coordinates(&mut text, desc, u32::from(exec_size), addr_bits);
     }
     text
 }

@@ -50,7 +50,7 @@ pub struct SendDescription {
 /// The comment iga64 prints after `// ` on a send line, e.g.
 /// `wr:1h+0, rd:2; oword aligned block read x4`. Never panics: reserved or unknown descriptors
 /// give iga64's own `?` text. `None` when this module does not model the message (sampler,
-/// render cache, URB, typed surface, DCRO, CCS, ray-tracing messages) or the SFID field is not
+/// render cache, URB, DCRO, CCS, ray-tracing messages) or the SFID field is not
 /// one `platform` assigns.
 pub fn describe(msg: &SendDescription) -> Option<String> {
     let p = msg.platform;
@@ -106,7 +106,7 @@ fn message_text(
     ex_desc: DescValue,
 ) -> Option<String> {
     match sfid {
-        Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro => hdc::describe(p, sfid, desc),
+        Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro => hdc::describe(p, sfid, exec_size, desc),
         Sfid::Ugm | Sfid::Ugml | Sfid::Slm | Sfid::Tgm => {
             lsc::describe(sfid, exec_size, desc, ex_desc)
         }

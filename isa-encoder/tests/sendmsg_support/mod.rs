@@ -69,7 +69,7 @@ pub fn listed_sends(p: Platform, listing: &str) -> Vec<ListedSend> {
     let mut out = Vec::new();
     for line in listing.lines() {
         let (code, comment) = match line.split_once(" // ") {
-            Some((c, m)) => (c, Some(m.trim_end().to_string())),
+            Some((c, m)) => (c, Some(m.trim_end_matches('\r').to_string())),
             None => (line, None),
         };
         let toks: Vec<&str> = code.split_whitespace().collect();
