@@ -39,6 +39,13 @@ pub enum Error {
     /// An array or size does not fit the uAPI field that carries it.
     #[error("{what}: {len} does not fit the uAPI field")]
     TooLarge { what: &'static str, len: usize },
+    /// Two arrays that go together have different lengths.
+    #[error("{what}: {got} given for {expected}")]
+    Mismatch {
+        what: &'static str,
+        expected: usize,
+        got: usize,
+    },
     /// A call that needs at least one element got none.
     #[error("{what} must not be empty")]
     Empty { what: &'static str },

@@ -75,4 +75,17 @@ mod tests {
         assert_eq!(drm_iow(0x09, 8), 0x4008_6409);
         assert_eq!(arg_size(0xC010_6446), 16);
     }
+
+    #[test]
+    fn every_request_number_names_one_ioctl() {
+        let mut all: Vec<(u64, &str)> = crate::all_ioctls().map(|i| (i.request, i.name)).collect();
+        let n = all.len();
+        all.sort();
+        all.dedup_by_key(|(r, _)| *r);
+        assert_eq!(all.len(), n, "two ioctls share a request number");
+        for i in crate::all_ioctls() {
+            assert_eq!(arg_size(i.request), i.arg_size, "{}", i.name);
+            assert_eq!(ioctl_name(i.request), Some(i.name));
+        }
+    }
 }

@@ -413,3 +413,37 @@ fn vm_context_param_and_reset_stats_round_trip() {
         ]
     );
 }
+
+#[test]
+fn params_reads_each_getparam_and_treats_unknown_features_as_absent() {
+    let (fake, i915) = device();
+    let answers: [(i32, Result<i32, Errno>); 9] = [
+        (I915_PARAM_CHIPSET_ID, Ok(0x9A49)),
+        (I915_PARAM_REVISION, Ok(1)),
+        (I915_PARAM_EU_TOTAL, Ok(96)),
+        (I915_PARAM_SUBSLICE_TOTAL, Ok(6)),
+        (I915_PARAM_CS_TIMESTAMP_FREQUENCY, Ok(19_200_000)),
+        (I915_PARAM_HAS_EXEC_SOFTPIN, Ok(1)),
+        (I915_PARAM_HAS_EXEC_FENCE_ARRAY, Ok(1)),
+        (I915_PARAM_HAS_EXEC_TIMELINE_FENCES, Ok(0)),
+        (I915_PARAM_HAS_USERPTR_PROBE, Err(Errno::EINVAL)),
+    ];
+    for (param, answer) in answers {
+        fake.on(move |a: &mut drm_i915_getparam| {
+            assert_eq!(a.param, param);
+            let v = answer?;
+            // SAFETY: `value` is the wrapper's int for this call.
+            unsafe { write_user(a.value, &v.to_ne_bytes()) };
+            Ok(0)
+        });
+    }
+    let p = i915.params().unwrap();
+    assert_eq!(
+        (p.chipset_id, p.revision, p.eu_total, p.subslice_total),
+        (0x9A49, 1, 96, 6)
+    );
+    assert_eq!(p.cs_timestamp_frequency, 19_200_000);
+    assert!(p.has_exec_softpin && p.has_exec_fence_array);
+    assert!(!p.has_exec_timeline_fences && !p.has_userptr_probe);
+    assert!(fake.script_is_done());
+}

@@ -392,3 +392,53 @@ fn gem_close_and_prime() {
         "DRM_IOCTL_PRIME_FD_TO_HANDLE failed: EBADF: Bad file number (fd 99)"
     );
 }
+
+#[test]
+fn timeline_syncobj_calls_pass_handles_and_points() {
+    let fake = FakeDevice::new();
+    fake.on(|a: &mut drm_syncobj_timeline_array| {
+        assert_eq!(a.count_handles, 2);
+        // SAFETY: handles/points are the wrapper's 2-entry arrays.
+        let (h, p) = unsafe { (read_user(a.handles, 8), read_user(a.points, 16)) };
+        assert_eq!(h, [1, 0, 0, 0, 2, 0, 0, 0]);
+        assert_eq!(p[..8], 10u64.to_ne_bytes());
+        assert_eq!(p[8..], 20u64.to_ne_bytes());
+        Ok(0)
+    });
+    fake.on(|a: &mut drm_syncobj_timeline_array| {
+        // SAFETY: `points` is the wrapper's 1-entry output array.
+        unsafe { write_user(a.points, &42u64.to_ne_bytes()) };
+        Ok(0)
+    });
+    fake.on(|a: &mut drm_syncobj_handle| {
+        assert_eq!(
+            (a.handle, a.flags),
+            (1, DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE)
+        );
+        a.fd = 50;
+        Ok(0)
+    });
+    drm_core::syncobj_timeline_signal(&*fake, &[1, 2], &[10, 20]).unwrap();
+    assert_eq!(drm_core::syncobj_query(&*fake, &[1]).unwrap(), [42]);
+    assert_eq!(
+        drm_core::syncobj_handle_to_fd(&*fake, 1, DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE)
+            .unwrap(),
+        50
+    );
+    assert_eq!(
+        drm_core::syncobj_timeline_signal(&*fake, &[1, 2], &[10]),
+        Err(Error::Mismatch {
+            what: "timeline points per syncobj handle",
+            expected: 2,
+            got: 1
+        })
+    );
+    assert_eq!(
+        fake.requests(),
+        [
+            DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL,
+            DRM_IOCTL_SYNCOBJ_QUERY,
+            DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD
+        ]
+    );
+}

@@ -72,3 +72,69 @@ pub fn syncobj_signal(dev: &dyn DeviceFile, handles: &[u32]) -> Result<()> {
 pub fn syncobj_reset(dev: &dyn DeviceFile, handles: &[u32]) -> Result<()> {
     array_op(dev, DRM_IOCTL_SYNCOBJ_RESET, handles)
 }
+
+/// `DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD`: exports a syncobj as an fd, or its fence as a sync_file with
+/// `DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE`.
+pub fn syncobj_handle_to_fd(dev: &dyn DeviceFile, handle: u32, flags: u32) -> Result<i32> {
+    let mut arg = drm_syncobj_handle {
+        handle,
+        flags,
+        fd: -1,
+        pad: 0,
+    };
+    ioctl(dev, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &mut arg)
+        .map_err(|e| e.context(|| format!("syncobj {handle}")))?;
+    Ok(arg.fd)
+}
+
+/// `DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE`: imports a syncobj fd, or with
+/// `DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE` a sync_file into the existing `handle`.
+pub fn syncobj_fd_to_handle(dev: &dyn DeviceFile, fd: i32, flags: u32, handle: u32) -> Result<u32> {
+    let mut arg = drm_syncobj_handle {
+        handle,
+        flags,
+        fd,
+        pad: 0,
+    };
+    ioctl(dev, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &mut arg)
+        .map_err(|e| e.context(|| format!("fd {fd}")))?;
+    Ok(arg.handle)
+}
+
+/// `DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL`: signals `points[i]` of `handles[i]`.
+pub fn syncobj_timeline_signal(
+    dev: &dyn DeviceFile,
+    handles: &[u32],
+    points: &[u64],
+) -> Result<()> {
+    if handles.len() != points.len() {
+        return Err(crate::Error::Mismatch {
+            what: "timeline points per syncobj handle",
+            expected: handles.len(),
+            got: points.len(),
+        });
+    }
+    let mut arg = drm_syncobj_timeline_array {
+        handles: addr_of(handles),
+        points: addr_of(points),
+        count_handles: to_u32("syncobj handles", handles.len())?,
+        flags: 0,
+    };
+    ioctl(dev, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL, &mut arg)
+        .map_err(|e| e.context(|| format!("handles {handles:?}")))?;
+    Ok(())
+}
+
+/// `DRM_IOCTL_SYNCOBJ_QUERY`: the last signalled point of each timeline syncobj.
+pub fn syncobj_query(dev: &dyn DeviceFile, handles: &[u32]) -> Result<Vec<u64>> {
+    let mut points = vec![0u64; handles.len()];
+    let mut arg = drm_syncobj_timeline_array {
+        handles: addr_of(handles),
+        points: crate::call::addr_of_mut(&mut points),
+        count_handles: to_u32("syncobj handles", handles.len())?,
+        flags: 0,
+    };
+    ioctl(dev, DRM_IOCTL_SYNCOBJ_QUERY, &mut arg)
+        .map_err(|e| e.context(|| format!("handles {handles:?}")))?;
+    Ok(points)
+}
