@@ -1,0 +1,207 @@
+//! The simulated devices: one row per platform, every device fact the simulator reports.
+//!
+//! Sources: topology and threads per EU from Mesa's `intel_device_info.c` (skl GT2, icl GT2,
+//! tgl GT2, dg2 G10 with 32 Xe-cores as the kernel's topology query reports them); the command
+//! streamer timestamp frequency from Mesa (Gen9: 12 MHz) and the kernel, which on Gen11+ derives
+//! it from the 19.2 MHz reference crystal; engine MMIO bases from the kernel's `intel_engine_cs.c`.
+//! The PCI ids come from `kmd_iface::pci` so they live in one place.
+
+use platform::Platform;
+
+use crate::Kmd;
+
+/// An engine class the simulator models. Its uAPI number is a personality's business.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EngineClass {
+    Render,
+    Compute,
+}
+
+/// One hardware engine (a command streamer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineDesc {
+    pub class: EngineClass,
+    pub instance: u16,
+    /// Base of the engine's MMIO registers (RING_TIMESTAMP is at base + 0x358).
+    pub mmio_base: u32,
+    /// Short name used in error states (rcs0, ccs0).
+    pub name: &'static str,
+}
+
+const RCS0: EngineDesc = EngineDesc {
+    class: EngineClass::Render,
+    instance: 0,
+    mmio_base: 0x2000,
+    name: "rcs0",
+};
+const CCS0: EngineDesc = EngineDesc {
+    class: EngineClass::Compute,
+    instance: 0,
+    mmio_base: 0x1a000,
+    name: "ccs0",
+};
+
+/// Slices, subslices and EUs as the kernel's topology query reports them. From Gen12 on the
+/// kernel's "subslice" is a dual-subslice (Xe-core on Xe-HPG).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Topology {
+    pub slices: u32,
+    pub subslices_per_slice: u32,
+    pub eus_per_subslice: u32,
+    pub threads_per_eu: u32,
+}
+
+impl Topology {
+    pub fn eu_total(&self) -> u32 {
+        self.slices * self.subslices_per_slice * self.eus_per_subslice
+    }
+
+    pub fn subslice_total(&self) -> u32 {
+        self.slices * self.subslices_per_slice
+    }
+}
+
+/// Everything the simulator reports about one device.
+#[derive(Debug)]
+pub struct DeviceInfo {
+    pub platform: Platform,
+    /// The kernel drivers that support this platform.
+    pub kmds: &'static [Kmd],
+    pub topology: Topology,
+    /// Command streamer timestamp (RING_TIMESTAMP) frequency.
+    pub timestamp_hz: u64,
+    pub engines: &'static [EngineDesc],
+    /// Discrete parts have device-local memory besides system memory.
+    pub has_local_memory: bool,
+    /// The GuC provides a hardware-configuration table (i915 QUERY_HWCONFIG_BLOB).
+    pub has_hwconfig: bool,
+    /// Bytes of memory each region advertises (the simulator allocates from host memory).
+    pub region_size: u64,
+}
+
+const GIB: u64 = 1 << 30;
+
+static DEVICES: [DeviceInfo; 4] = [
+    DeviceInfo {
+        platform: Platform::Skl,
+        kmds: &[Kmd::I915],
+        topology: Topology {
+            slices: 1,
+            subslices_per_slice: 3,
+            eus_per_subslice: 8,
+            threads_per_eu: 7,
+        },
+        timestamp_hz: 12_000_000,
+        engines: &[RCS0],
+        has_local_memory: false,
+        has_hwconfig: false,
+        region_size: 4 * GIB,
+    },
+    DeviceInfo {
+        platform: Platform::Icllp,
+        kmds: &[Kmd::I915],
+        topology: Topology {
+            slices: 1,
+            subslices_per_slice: 8,
+            eus_per_subslice: 8,
+            threads_per_eu: 7,
+        },
+        timestamp_hz: 19_200_000,
+        engines: &[RCS0],
+        has_local_memory: false,
+        has_hwconfig: false,
+        region_size: 4 * GIB,
+    },
+    DeviceInfo {
+        platform: Platform::Tgllp,
+        kmds: &[Kmd::I915, Kmd::Xe],
+        topology: Topology {
+            slices: 1,
+            subslices_per_slice: 6,
+            eus_per_subslice: 16,
+            threads_per_eu: 7,
+        },
+        timestamp_hz: 19_200_000,
+        engines: &[RCS0],
+        has_local_memory: false,
+        has_hwconfig: false,
+        region_size: 4 * GIB,
+    },
+    DeviceInfo {
+        platform: Platform::Dg2,
+        kmds: &[Kmd::I915, Kmd::Xe],
+        topology: Topology {
+            slices: 1,
+            subslices_per_slice: 32,
+            eus_per_subslice: 16,
+            threads_per_eu: 8,
+        },
+        timestamp_hz: 19_200_000,
+        engines: &[RCS0, CCS0],
+        has_local_memory: true,
+        has_hwconfig: true,
+        region_size: 4 * GIB,
+    },
+];
+
+impl DeviceInfo {
+    /// The simulated device for `platform`.
+    pub fn get(platform: Platform) -> &'static DeviceInfo {
+        // DEVICES is ordered like Platform's discriminants (checked by a test).
+        &DEVICES[platform as usize]
+    }
+
+    pub fn supports(&self, kmd: Kmd) -> bool {
+        self.kmds.contains(&kmd)
+    }
+
+    pub fn engine(&self, class: EngineClass, instance: u16) -> Option<&'static EngineDesc> {
+        self.engines
+            .iter()
+            .find(|e| e.class == class && e.instance == instance)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_order_matches_platform() {
+        for p in Platform::ALL {
+            assert_eq!(DeviceInfo::get(p).platform, p);
+        }
+    }
+
+    #[test]
+    fn xe_only_from_gen12() {
+        for p in Platform::ALL {
+            let d = DeviceInfo::get(p);
+            assert!(d.supports(Kmd::I915));
+            assert_eq!(d.supports(Kmd::Xe), p >= Platform::Tgllp, "{p}");
+        }
+    }
+
+    #[test]
+    fn eu_counts_match_the_marketed_parts() {
+        // HD 530 (skl GT2): 24 EUs; Iris Plus G7 (icl GT2): 64; Iris Xe (tgl GT2): 96;
+        // Arc A770 (ACM-G10): 512.
+        let eus: Vec<u32> = Platform::ALL
+            .iter()
+            .map(|&p| DeviceInfo::get(p).topology.eu_total())
+            .collect();
+        assert_eq!(eus, [24, 64, 96, 512]);
+    }
+
+    #[test]
+    fn only_dg2_has_a_compute_engine() {
+        for p in Platform::ALL {
+            let d = DeviceInfo::get(p);
+            assert!(d.engine(EngineClass::Render, 0).is_some());
+            assert_eq!(
+                d.engine(EngineClass::Compute, 0).is_some(),
+                p == Platform::Dg2
+            );
+        }
+    }
+}

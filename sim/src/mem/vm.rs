@@ -1,0 +1,452 @@
+//! One GPU virtual address space: a page-granular map from 48-bit GPU VAs to BO pages.
+//!
+//! Bindings are kept as page-aligned ranges ordered by start address, which is a page table with
+//! every run of consecutive PTEs onto consecutive BO pages stored once. Lookups find the binding
+//! covering a page in O(log n); accesses that straddle bindings are split per binding.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use super::Bo;
+
+/// GPU page size: every binding starts and ends on it.
+pub const PAGE_SIZE: u64 = 4096;
+/// Width of a GPU virtual address (4-level PPGTT).
+pub const VA_BITS: u32 = 48;
+const VA_LIMIT: u64 = 1 << VA_BITS;
+
+/// The direction of a faulting access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+/// A GPU access that no binding covers (or a write to a read-only binding).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("GPU page fault: {access:?} of {len} bytes at {address:#x}")]
+pub struct GpuFault {
+    /// The first byte of the access that has no valid translation.
+    pub address: u64,
+    pub len: usize,
+    pub access: Access,
+}
+
+/// Why a bind or unbind was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum BindError {
+    #[error("address {0:#x}, size or BO offset is not 4 KiB aligned, or the size is zero")]
+    Unaligned(u64),
+    #[error("range {start:#x}+{len:#x} does not fit the 48-bit address space or the BO")]
+    OutOfRange { start: u64, len: u64 },
+    #[error("range {start:#x}+{len:#x} overlaps an existing binding at {existing:#x}")]
+    Overlap { start: u64, len: u64, existing: u64 },
+}
+
+/// A run of GPU pages mapped onto consecutive pages of one BO.
+#[derive(Clone)]
+pub struct Binding {
+    pub start: u64,
+    pub len: u64,
+    pub bo: Arc<Bo>,
+    pub bo_offset: u64,
+    pub read_only: bool,
+}
+
+impl Binding {
+    fn end(&self) -> u64 {
+        self.start + self.len
+    }
+}
+
+impl fmt::Debug for Binding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:#x}..{:#x} -> bo@{:p}+{:#x}{}",
+            self.start,
+            self.end(),
+            Arc::as_ptr(&self.bo),
+            self.bo_offset,
+            if self.read_only { " ro" } else { "" }
+        )
+    }
+}
+
+/// A GPU virtual address space.
+#[derive(Debug, Default)]
+pub struct AddressSpace {
+    map: BTreeMap<u64, Binding>,
+    /// Unbound pages hit a scratch page (reads return zero, writes vanish) instead of faulting
+    /// (xe's DRM_XE_VM_CREATE_FLAG_SCRATCH_PAGE).
+    scratch: bool,
+}
+
+impl AddressSpace {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An address space whose unbound pages are backed by a scratch page.
+    pub fn with_scratch_page() -> Self {
+        AddressSpace {
+            scratch: true,
+            ..Self::default()
+        }
+    }
+
+    /// Maps `[start, start+len)` onto `bo` from `bo_offset`. The range must be free.
+    pub fn bind(
+        &mut self,
+        start: u64,
+        len: u64,
+        bo: Arc<Bo>,
+        bo_offset: u64,
+        read_only: bool,
+    ) -> Result<(), BindError> {
+        if len == 0 || !(start | len | bo_offset).is_multiple_of(PAGE_SIZE) {
+            return Err(BindError::Unaligned(start));
+        }
+        let end = start.checked_add(len).filter(|&e| e <= VA_LIMIT);
+        let bo_end = bo_offset.checked_add(len).filter(|&e| e <= bo.size());
+        if end.is_none() || bo_end.is_none() {
+            return Err(BindError::OutOfRange { start, len });
+        }
+        if let Some(existing) = self.first_overlap(start, len) {
+            return Err(BindError::Overlap {
+                start,
+                len,
+                existing,
+            });
+        }
+        self.map.insert(
+            start,
+            Binding {
+                start,
+                len,
+                bo,
+                bo_offset,
+                read_only,
+            },
+        );
+        Ok(())
+    }
+
+    /// Start of the first binding that intersects `[start, start+len)`, if any.
+    pub fn first_overlap(&self, start: u64, len: u64) -> Option<u64> {
+        let end = start.saturating_add(len);
+        if let Some((_, b)) = self.map.range(..=start).next_back() {
+            if b.end() > start {
+                return Some(b.start);
+            }
+        }
+        self.map.range(start..end).next().map(|(&s, _)| s)
+    }
+
+    /// Removes every mapping of pages in `[start, start+len)`, splitting bindings that straddle
+    /// the range's edges. Unmapped pages in the range are not an error (as xe's UNMAP).
+    pub fn unbind(&mut self, start: u64, len: u64) -> Result<(), BindError> {
+        if len == 0 || !(start | len).is_multiple_of(PAGE_SIZE) {
+            return Err(BindError::Unaligned(start));
+        }
+        let end = start
+            .checked_add(len)
+            .filter(|&e| e <= VA_LIMIT)
+            .ok_or(BindError::OutOfRange { start, len })?;
+        let hit: Vec<u64> = self
+            .map
+            .range(..end)
+            .rev()
+            .take_while(|(_, b)| b.end() > start)
+            .map(|(&s, _)| s)
+            .collect();
+        for s in hit {
+            let Some(b) = self.map.remove(&s) else {
+                continue;
+            };
+            if b.start < start {
+                let keep = Binding {
+                    len: start - b.start,
+                    ..b.clone()
+                };
+                self.map.insert(keep.start, keep);
+            }
+            if b.end() > end {
+                let cut = end - b.start;
+                let keep = Binding {
+                    start: end,
+                    len: b.len - cut,
+                    bo_offset: b.bo_offset + cut,
+                    ..b.clone()
+                };
+                self.map.insert(keep.start, keep);
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes every binding of `bo` (its handle was closed, or it is being re-pinned).
+    pub fn unbind_bo(&mut self, bo: &Arc<Bo>) {
+        self.map.retain(|_, b| !Arc::ptr_eq(&b.bo, bo));
+    }
+
+    /// The bindings of `bo`, lowest address first.
+    pub fn bindings_of<'a>(&'a self, bo: &'a Arc<Bo>) -> impl Iterator<Item = &'a Binding> + 'a {
+        self.map.values().filter(move |b| Arc::ptr_eq(&b.bo, bo))
+    }
+
+    /// All bindings, lowest address first.
+    pub fn bindings(&self) -> impl Iterator<Item = &Binding> {
+        self.map.values()
+    }
+
+    /// The binding containing `va` (already reduced to 48 bits).
+    fn lookup(&self, va: u64) -> Option<&Binding> {
+        self.map
+            .range(..=va)
+            .next_back()
+            .map(|(_, b)| b)
+            .filter(|b| b.end() > va)
+    }
+
+    /// Visits the contiguous pieces of `[va, va+len)`: (binding or None for the scratch page,
+    /// offset in BO, piece start, piece length). Stops with a fault at the first byte without a
+    /// valid translation.
+    fn walk(
+        &self,
+        va: u64,
+        len: usize,
+        access: Access,
+        mut f: impl FnMut(Option<&Binding>, u64, usize, usize),
+    ) -> Result<(), GpuFault> {
+        let va = va & (VA_LIMIT - 1);
+        let mut done = 0usize;
+        while done < len {
+            let addr = va + done as u64;
+            let fault = GpuFault {
+                address: addr,
+                len: len - done,
+                access,
+            };
+            if addr >= VA_LIMIT {
+                return Err(fault);
+            }
+            let Some(b) = self.lookup(addr) else {
+                if !self.scratch {
+                    return Err(fault);
+                }
+                let next = self
+                    .map
+                    .range(addr..)
+                    .next()
+                    .map_or(VA_LIMIT, |(&s, _)| s)
+                    .min((addr | (PAGE_SIZE - 1)) + 1);
+                let piece = usize::try_from(next - addr)
+                    .unwrap_or(usize::MAX)
+                    .min(len - done);
+                f(None, 0, done, piece);
+                done += piece;
+                continue;
+            };
+            if access == Access::Write && b.read_only {
+                return Err(fault);
+            }
+            let avail = usize::try_from(b.end() - addr).unwrap_or(usize::MAX);
+            let piece = avail.min(len - done);
+            f(Some(b), b.bo_offset + (addr - b.start), done, piece);
+            done += piece;
+        }
+        Ok(())
+    }
+
+    /// Copies GPU memory at `va` into `dst`. Nothing is read unless every byte is mapped.
+    pub fn read(&self, va: u64, dst: &mut [u8]) -> Result<(), GpuFault> {
+        self.walk(va, dst.len(), Access::Read, |_, _, _, _| {})?;
+        let mut res = Ok(());
+        self.walk(va, dst.len(), Access::Read, |b, off, at, n| {
+            let piece = &mut dst[at..at + n];
+            match b {
+                None => piece.fill(0),
+                Some(b) => {
+                    if b.bo.read(off, piece).is_err() {
+                        res = Err(GpuFault {
+                            address: va + at as u64,
+                            len: n,
+                            access: Access::Read,
+                        });
+                    }
+                }
+            }
+        })?;
+        res
+    }
+
+    /// Copies `src` to GPU memory at `va`. Nothing is written unless every byte is mapped.
+    pub fn write(&self, va: u64, src: &[u8]) -> Result<(), GpuFault> {
+        self.walk(va, src.len(), Access::Write, |_, _, _, _| {})?;
+        let mut res = Ok(());
+        self.walk(va, src.len(), Access::Write, |b, off, at, n| {
+            let Some(b) = b else { return };
+            if b.bo.write(off, &src[at..at + n]).is_err() {
+                res = Err(GpuFault {
+                    address: va + at as u64,
+                    len: n,
+                    access: Access::Write,
+                });
+            }
+        })?;
+        res
+    }
+
+    pub fn read_u32(&self, va: u64) -> Result<u32, GpuFault> {
+        let mut b = [0u8; 4];
+        self.read(va, &mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    pub fn read_u64(&self, va: u64) -> Result<u64, GpuFault> {
+        let mut b = [0u8; 8];
+        self.read(va, &mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    pub fn write_u32(&self, va: u64, v: u32) -> Result<(), GpuFault> {
+        self.write(va, &v.to_le_bytes())
+    }
+
+    pub fn write_u64(&self, va: u64, v: u64) -> Result<(), GpuFault> {
+        self.write(va, &v.to_le_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bo(pages: u64) -> Arc<Bo> {
+        Bo::new(pages * PAGE_SIZE).unwrap()
+    }
+
+    #[test]
+    fn read_write_through_bindings_lands_in_bo_pages() {
+        let mut vm = AddressSpace::new();
+        let b = bo(2);
+        vm.bind(0x10000, 0x1000, b.clone(), 0x1000, false).unwrap();
+        vm.write_u32(0x10008, 0xdead_beef).unwrap();
+        assert_eq!(b.mapping().load_u32(0x1008).unwrap(), 0xdead_beef);
+        assert_eq!(vm.read_u32(0x10008).unwrap(), 0xdead_beef);
+    }
+
+    #[test]
+    fn one_bo_in_two_vms_is_one_memory() {
+        let (mut a, mut c) = (AddressSpace::new(), AddressSpace::new());
+        let b = bo(1);
+        a.bind(0x1000, 0x1000, b.clone(), 0, false).unwrap();
+        c.bind(0x7fff_0000_0000, 0x1000, b.clone(), 0, false)
+            .unwrap();
+        a.write_u64(0x1010, 42).unwrap();
+        assert_eq!(c.read_u64(0x7fff_0000_0010).unwrap(), 42);
+    }
+
+    #[test]
+    fn unbound_access_faults_with_the_first_bad_address() {
+        let mut vm = AddressSpace::new();
+        vm.bind(0x1000, 0x1000, bo(1), 0, false).unwrap();
+        let err = vm.write(0x1ffc, &[0u8; 8]).unwrap_err();
+        assert_eq!(err.address, 0x2000);
+        assert_eq!(err.access, Access::Write);
+        // Nothing was written to the mapped half.
+        assert_eq!(vm.read_u32(0x1ffc).unwrap(), 0);
+        assert_eq!(vm.read_u32(0x0).unwrap_err().address, 0);
+        assert!(vm.read_u32(VA_LIMIT - 2).is_err());
+    }
+
+    #[test]
+    fn accesses_span_adjacent_bindings() {
+        let mut vm = AddressSpace::new();
+        let (x, y) = (bo(1), bo(1));
+        vm.bind(0x1000, 0x1000, x.clone(), 0, false).unwrap();
+        vm.bind(0x2000, 0x1000, y.clone(), 0, false).unwrap();
+        vm.write_u64(0x1ffc, 0x1111_2222_3333_4444).unwrap();
+        assert_eq!(x.mapping().load_u32(0xffc).unwrap(), 0x3333_4444);
+        assert_eq!(y.mapping().load_u32(0).unwrap(), 0x1111_2222);
+    }
+
+    #[test]
+    fn bind_rules() {
+        let mut vm = AddressSpace::new();
+        let b = bo(4);
+        assert!(matches!(
+            vm.bind(0x1001, 0x1000, b.clone(), 0, false),
+            Err(BindError::Unaligned(_))
+        ));
+        assert!(matches!(
+            vm.bind(0x1000, 0, b.clone(), 0, false),
+            Err(BindError::Unaligned(_))
+        ));
+        assert!(matches!(
+            vm.bind(0x1000, 0x5000, b.clone(), 0, false),
+            Err(BindError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            vm.bind(VA_LIMIT - 0x1000, 0x2000, b.clone(), 0, false),
+            Err(BindError::OutOfRange { .. })
+        ));
+        vm.bind(0x4000, 0x2000, b.clone(), 0, false).unwrap();
+        for (s, l) in [(0x3000, 0x2000), (0x5000, 0x1000), (0x4000, 0x4000)] {
+            assert!(matches!(
+                vm.bind(s, l, b.clone(), 0, false),
+                Err(BindError::Overlap {
+                    existing: 0x4000,
+                    ..
+                })
+            ));
+        }
+        vm.bind(0x6000, 0x1000, b.clone(), 0, false).unwrap();
+        vm.bind(0x3000, 0x1000, b, 0, false).unwrap();
+    }
+
+    #[test]
+    fn partial_unbind_splits() {
+        let mut vm = AddressSpace::new();
+        let b = bo(4);
+        vm.bind(0x10000, 0x4000, b.clone(), 0, false).unwrap();
+        vm.write_u32(0x13000, 7).unwrap();
+        vm.unbind(0x11000, 0x2000).unwrap();
+        assert!(vm.read_u32(0x10000).is_ok());
+        assert_eq!(vm.read_u32(0x11000).unwrap_err().address, 0x11000);
+        assert_eq!(vm.read_u32(0x12ffc).unwrap_err().address, 0x12ffc);
+        assert_eq!(vm.read_u32(0x13000).unwrap(), 7);
+        vm.unbind(0, 0x100000).unwrap();
+        assert_eq!(vm.bindings().count(), 0);
+    }
+
+    #[test]
+    fn read_only_bindings_fault_on_write() {
+        let mut vm = AddressSpace::new();
+        vm.bind(0x1000, 0x1000, bo(1), 0, true).unwrap();
+        assert!(vm.read_u32(0x1000).is_ok());
+        assert_eq!(vm.write_u32(0x1000, 1).unwrap_err().access, Access::Write);
+    }
+
+    #[test]
+    fn scratch_page_absorbs_unbound_accesses() {
+        let mut vm = AddressSpace::with_scratch_page();
+        let b = bo(1);
+        vm.bind(0x2000, 0x1000, b.clone(), 0, false).unwrap();
+        vm.write(0x1ff8, &[0xffu8; 16]).unwrap();
+        assert_eq!(b.mapping().load_u64(0).unwrap(), u64::MAX);
+        assert_eq!(vm.read_u64(0x1ff8).unwrap(), 0);
+        assert_eq!(vm.read_u32(0x5000_0000).unwrap(), 0);
+    }
+
+    #[test]
+    fn high_address_bits_are_ignored_like_the_hardware() {
+        let mut vm = AddressSpace::new();
+        vm.bind(0xffff_f000_0000, 0x1000, bo(1), 0, false).unwrap();
+        // Canonical (sign-extended) form of the same address.
+        vm.write_u32(0xffff_ffff_f000_0000, 5).unwrap();
+        assert_eq!(vm.read_u32(0xffff_f000_0000).unwrap(), 5);
+    }
+}
