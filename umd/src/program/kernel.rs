@@ -262,3 +262,22 @@ impl Kernel {
         self.barrier_count > 0
     }
 }
+
+/// Sorts by-value pieces and joins neighbours that are contiguous on both sides, so one copy
+/// is described one way whichever format split it.
+pub(crate) fn normalize_pieces(pieces: &mut Vec<ValuePiece>) {
+    pieces.sort();
+    let mut out: Vec<ValuePiece> = Vec::with_capacity(pieces.len());
+    for p in pieces.drain(..) {
+        match out.last_mut() {
+            Some(l)
+                if l.offset.checked_add(l.size) == Some(p.offset)
+                    && l.source_offset.checked_add(l.size) == Some(p.source_offset) =>
+            {
+                l.size += p.size
+            }
+            _ => out.push(p),
+        }
+    }
+    *pieces = out;
+}

@@ -73,7 +73,8 @@ pub fn kernel(raw: &RawKernel<'_>) -> Result<Kernel> {
                     tok.field(2)?,
                 );
                 k.memory.private = tok.field(3)?;
-                k.memory.private_is_simt = tok.field(4)? != 0;
+                // Per-lane or per-thread only means something when there is private memory.
+                k.memory.private_is_simt = k.memory.private != 0 && tok.field(4)? != 0;
             }
             t::ALLOCATE_STATELESS_PRINTF_SURFACE => push_slot(
                 &mut implicit,
@@ -307,7 +308,7 @@ fn finish_args(
                 alignment,
             }
         } else {
-            a.pieces.sort();
+            normalize_pieces(&mut a.pieces);
             ArgKind::Value { pieces: a.pieces }
         };
         out.push(KernelArg { index, kind });

@@ -374,7 +374,7 @@ fn finish_arg(
         slm_alignment,
     }) = a.pointer
     else {
-        a.pieces.sort();
+        normalize_pieces(&mut a.pieces);
         return Ok(ArgKind::Value { pieces: a.pieces });
     };
     let stateless = if mode == "stateless" {

@@ -14,6 +14,8 @@ pub const EM_INTELGT: u16 = 205;
 pub const SHT_ZEBIN_ZEINFO: u32 = 0xff00_0011;
 /// Note type carrying PRODUCT_FAMILY in `.note.intelgt.compat`.
 const NOTE_PRODUCT_FAMILY: u32 = 1;
+/// The pseudo-kernel holding a program's non-kernel functions; not a kernel one can launch.
+const EXTERNAL_FUNCTIONS: &str = "Intel_Symbol_Table_Void_Program";
 /// zebin relocation type R_ZE_SYM_ADDR (a 64-bit address).
 pub(crate) const R_ZE_SYM_ADDR: u32 = 1;
 
@@ -96,7 +98,7 @@ pub fn parse(file: &[u8]) -> Result<Program> {
             }
         }
     }
-    for zk in &info.kernels {
+    for zk in info.kernels.iter().filter(|k| k.name != EXTERNAL_FUNCTIONS) {
         let misc = info.kernels_misc_info.iter().find(|m| m.name == zk.name);
         program
             .kernels
