@@ -17,6 +17,7 @@
 //! - `text`: the IGA-syntax printer and parser.
 
 /// Compaction: 64-bit compacted forms <-> 128-bit native forms, bit to bit, per platform tables.
+pub mod asm;
 pub mod compact;
 pub mod error;
 pub mod kernel;
@@ -26,6 +27,7 @@ pub mod native;
 pub mod sendmsg;
 pub mod text;
 
+pub use asm::assemble;
 pub use error::{AsmError, DecodeError, EncodeError, KernelDecodeError};
 pub use model::Instruction;
 pub use text::disassemble;

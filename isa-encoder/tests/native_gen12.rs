@@ -1,7 +1,9 @@
 //! Gen12LP and Xe-HPG native codec and printer against iga64, independent of compaction:
 //! every Corpus A heap is re-assembled by iga64 with `-Xforce-no-compact`, then
 //! - our disassembly of those native bytes equals `iga64 -d` of them, and
-//! - decoding and re-encoding every instruction gives back the same 16 bytes.
+//! - decoding and re-encoding every instruction gives back the same 16 bytes,
+//! - assembling iga64's text with our assembler gives back the same bytes, and
+//! - iga64 -a of our text gives back the same bytes.
 
 mod common;
 
@@ -25,8 +27,26 @@ fn check(platform: Platform) {
                 if let Some(d) = common::first_diff(&ours, &want) {
                     failures.push(format!("{}: disassembly differs at {d}", h.name));
                 }
+                match iga64::asm(&iga, platform, &ours, &[]) {
+                    Ok(b) if b == native_bytes => {}
+                    Ok(_) => failures.push(format!("{}: iga64 -a of our text differs", h.name)),
+                    Err(e) => failures.push(format!("{}: iga64 -a of our text: {e}", h.name)),
+                }
             }
             Err(e) => failures.push(format!("{}: {e}", h.name)),
+        }
+        match isa_encoder::assemble(platform, &want) {
+            Ok(b) if b == native_bytes => {}
+            Ok(b) => {
+                let at = b.iter().zip(&native_bytes).position(|(x, y)| x != y);
+                failures.push(format!(
+                    "{}: our assembly differs (len {} vs {}, first byte {at:?})",
+                    h.name,
+                    b.len(),
+                    native_bytes.len()
+                ))
+            }
+            Err(e) => failures.push(format!("{}: our assembler: {e}", h.name)),
         }
         if let Ok(insts) = decode_kernel(platform, &native_bytes) {
             for d in insts {

@@ -1,6 +1,7 @@
 //! IGA syntax: the printer (equal to `iga64 -d` byte for byte) and the parser.
 
 pub mod float;
+pub mod parse;
 pub mod print;
 pub mod syntax;
 

@@ -1,0 +1,821 @@
+//! Parses IGA-syntax text (what `iga64 -d` prints, and what `iga64 -a` reads) into the model.
+//!
+//! Errors carry 1-based line:column positions; nothing here panics on any input.
+
+use std::collections::HashMap;
+
+use platform::Platform;
+
+use super::float;
+use super::syntax;
+use crate::error::AsmError;
+use crate::model::sfid::sfid_from_name;
+use crate::model::{
+    bfn, Addressing, CondMod, DataType, DistPipe, ExecSize, FlagReg, Immediate, InstOpts,
+    Instruction, MathFn, Opcode, Operand, PredCtrl, Predicate, Reg, RegFile, RegOperand, Region,
+    SendDesc, SendInfo, Shape, SrcMod, Subfunction, Swsb, SyncFn, TokenMode, ARFS, INST_OPT_NAMES,
+};
+
+/// A parsed instruction whose branch targets may still be label names.
+#[derive(Debug, Clone)]
+pub struct ParsedInst {
+    pub inst: Instruction,
+    /// Label names for JIP / UIP with their positions, resolved once addresses are known.
+    pub jip: Option<(String, usize, usize)>,
+    pub uip: Option<(String, usize, usize)>,
+    pub line: usize,
+}
+
+/// A whole parsed program: instructions and the label -> instruction-index map.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    pub insts: Vec<ParsedInst>,
+    pub labels: HashMap<String, usize>,
+}
+
+type R<T> = Result<T, AsmError>;
+
+fn err(line: usize, column: usize, message: impl Into<String>) -> AsmError {
+    AsmError {
+        line,
+        column,
+        message: message.into(),
+    }
+}
+
+/// A whitespace-separated token with its 1-based column.
+#[derive(Debug, Clone, Copy)]
+struct Tok<'a> {
+    text: &'a str,
+    col: usize,
+}
+
+/// Splits a line into tokens; `{...}` is one token even with spaces inside.
+fn tokenize(line: &str) -> Vec<Tok<'_>> {
+    let b = line.as_bytes();
+    let mut toks = Vec::new();
+    let mut k = 0;
+    while k < b.len() {
+        if b[k].is_ascii_whitespace() {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        if b[k] == b'{' {
+            while k < b.len() && b[k] != b'}' {
+                k += 1;
+            }
+            k = (k + 1).min(b.len());
+        } else {
+            while k < b.len() && !b[k].is_ascii_whitespace() && b[k] != b'{' {
+                k += 1;
+            }
+        }
+        if let Some(text) = line.get(start..k) {
+            toks.push(Tok {
+                text,
+                col: start + 1,
+            });
+        }
+    }
+    toks
+}
+
+fn parse_u32(s: &str) -> Option<u32> {
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u32::from_str_radix(h, 16).ok()
+    } else {
+        s.parse().ok()
+    }
+}
+
+/// A register name with optional number and subregister: `r12.3`, `acc0`, `null`, `sp.0`.
+fn parse_reg(s: &str) -> Option<Reg> {
+    let (name_num, sub) = match s.split_once('.') {
+        Some((a, b)) => (a, Some(b.parse::<u8>().ok()?)),
+        None => (s, None),
+    };
+    let digits = name_num.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let name = &name_num[..name_num.len() - digits.len()];
+    let num = if digits.is_empty() {
+        0
+    } else {
+        digits.parse::<u8>().ok()?
+    };
+    let file = if name == "r" {
+        if digits.is_empty() {
+            return None;
+        }
+        RegFile::Grf
+    } else {
+        let a = ARFS.iter().find(|a| a.name == name)?;
+        if num > 0xF {
+            return None;
+        }
+        a.file
+    };
+    Some(Reg {
+        file,
+        num,
+        sub: sub.unwrap_or(0),
+    })
+}
+
+fn parse_region(s: &str) -> Option<Region> {
+    let inner = s.strip_prefix('<')?.strip_suffix('>')?;
+    let num = |t: &str| t.parse::<u8>().ok();
+    if let Some((v, rest)) = inner.split_once(';') {
+        if let Some((w, h)) = rest.split_once(',') {
+            Some(Region::full(num(v)?, num(w)?, num(h)?))
+        } else {
+            Some(Region::vh(num(v)?, num(rest)?))
+        }
+    } else if let Some((w, h)) = inner.split_once(',') {
+        Some(Region::wh(num(w)?, num(h)?))
+    } else {
+        Some(Region::h(num(inner)?))
+    }
+}
+
+/// Splits `body:type` at the last ':' when what follows is a type name.
+fn split_type(s: &str) -> (&str, Option<DataType>) {
+    if let Some((body, t)) = s.rsplit_once(':') {
+        if let Some(ty) = DataType::from_syntax(t) {
+            return (body, Some(ty));
+        }
+    }
+    (s, None)
+}
+
+fn parse_float_text(s: &str) -> Option<f64> {
+    let (neg, t) = match s.strip_prefix('-') {
+        Some(t) => (true, t),
+        None => (false, s),
+    };
+    let v = if t == "inf" {
+        f64::INFINITY
+    } else {
+        if !t.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+            return None;
+        }
+        t.parse::<f64>().ok()?
+    };
+    Some(if neg { -v } else { v })
+}
+
+/// `qnan(0x..)` / `snan(0x..)` with optional '-': (sign, quiet, payload).
+fn parse_nan(s: &str) -> Option<(bool, bool, u64)> {
+    let (neg, t) = match s.strip_prefix('-') {
+        Some(t) => (true, t),
+        None => (false, s),
+    };
+    let (quiet, rest) = if let Some(r) = t.strip_prefix("qnan(") {
+        (true, r)
+    } else {
+        (false, t.strip_prefix("snan(")?)
+    };
+    let hex = rest.strip_suffix(')')?;
+    let v = u64::from_str_radix(hex.strip_prefix("0x")?, 16).ok()?;
+    Some((neg, quiet, v))
+}
+
+fn parse_int(s: &str) -> Option<i128> {
+    let (neg, t) = match s.strip_prefix('-') {
+        Some(t) => (true, t),
+        None => (false, s),
+    };
+    let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        i128::from_str_radix(h, 16).ok()?
+    } else {
+        if !t.bytes().all(|c| c.is_ascii_digit()) || t.is_empty() {
+            return None;
+        }
+        t.parse::<i128>().ok()?
+    };
+    Some(if neg { -v } else { v })
+}
+
+/// An immediate's bits for its type; `None` if the text is not a value of that type.
+fn imm_bits(text: &str, ty: DataType) -> Option<u64> {
+    let hex = text.starts_with("0x") || text.starts_with("0X");
+    match ty {
+        DataType::F | DataType::Df | DataType::Hf if !hex => {
+            if let Some((neg, quiet, payload)) = parse_nan(text) {
+                return Some(match ty {
+                    DataType::F => {
+                        (u64::from(neg) << 31)
+                            | 0x7F80_0000
+                            | (u64::from(quiet) << 22)
+                            | (payload & 0x3F_FFFF)
+                    }
+                    DataType::Df => {
+                        (u64::from(neg) << 63)
+                            | 0x7FF0_0000_0000_0000
+                            | (u64::from(quiet) << 51)
+                            | (payload & ((1 << 51) - 1))
+                    }
+                    _ => {
+                        (u64::from(neg) << 15)
+                            | 0x7C00
+                            | (u64::from(quiet) << 9)
+                            | (payload & 0x1FF)
+                    }
+                });
+            }
+            let v = parse_float_text(text)?;
+            Some(match ty {
+                DataType::F => (v as f32).to_bits() as u64,
+                DataType::Df => v.to_bits(),
+                _ => float::f32_to_half(v as f32)? as u64,
+            })
+        }
+        _ => {
+            let v = parse_int(text)?;
+            let bits = ty.bits().clamp(16, 64);
+            let (lo, hi) = if bits == 64 {
+                (i64::MIN as i128, u64::MAX as i128)
+            } else {
+                (-(1i128 << (bits - 1)), (1i128 << bits) - 1)
+            };
+            if v < lo || v > hi {
+                return None;
+            }
+            let mask = if bits == 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            };
+            Some((v as i64 as u64) & mask)
+        }
+    }
+}
+
+struct LineParser<'a> {
+    platform: Platform,
+    line: usize,
+    toks: Vec<Tok<'a>>,
+    pos: usize,
+}
+
+impl<'a> LineParser<'a> {
+    fn peek(&self) -> Option<Tok<'a>> {
+        self.toks.get(self.pos).copied()
+    }
+    fn next(&mut self) -> Option<Tok<'a>> {
+        let t = self.peek();
+        self.pos += 1;
+        t
+    }
+    fn e(&self, t: Tok, msg: impl Into<String>) -> AsmError {
+        err(self.line, t.col, msg)
+    }
+
+    fn predication(&mut self, i: &mut Instruction) -> R<()> {
+        let Some(t) = self.peek() else { return Ok(()) };
+        let Some(inner) = t.text.strip_prefix('(').and_then(|s| s.strip_suffix(')')) else {
+            return Ok(());
+        };
+        self.pos += 1;
+        let mut rest = inner;
+        if let Some(r) = rest.strip_prefix('W') {
+            i.no_mask = true;
+            rest = r.strip_prefix('&').unwrap_or(r);
+            if rest.is_empty() {
+                return Ok(());
+            }
+        }
+        let invert = if let Some(r) = rest.strip_prefix('~') {
+            rest = r;
+            true
+        } else {
+            false
+        };
+        let body = rest
+            .strip_prefix('f')
+            .ok_or_else(|| self.e(t, format!("bad predication '{}'", t.text)))?;
+        let mut parts = body.splitn(3, '.');
+        let num = parts.next().and_then(|p| p.parse::<u8>().ok());
+        let sub = parts.next().and_then(|p| p.parse::<u8>().ok());
+        let ctrl_txt = parts.next().map(|p| format!(".{p}")).unwrap_or_default();
+        let (Some(num), Some(sub)) = (num, sub) else {
+            return Err(self.e(t, format!("bad flag register in '{}'", t.text)));
+        };
+        let ctrl = PredCtrl::from_syntax(&ctrl_txt)
+            .ok_or_else(|| self.e(t, format!("unknown predicate control '{ctrl_txt}'")))?;
+        i.flag = FlagReg { num, sub };
+        i.predicate = Some(Predicate { ctrl, invert });
+        Ok(())
+    }
+
+    fn mnemonic(&mut self) -> R<Instruction> {
+        let t = self
+            .next()
+            .ok_or_else(|| err(self.line, 1, "expected an instruction"))?;
+        let (base, sub) = match t.text.split_once('.') {
+            Some((b, s)) => (b, Some(s)),
+            None => (t.text, None),
+        };
+        let op = Opcode::from_mnemonic(self.platform, base)
+            .ok_or_else(|| self.e(t, format!("unknown mnemonic '{base}' on {}", self.platform)))?;
+        let mut i = Instruction::new(op);
+        if let Some(sub) = sub {
+            i.func = match op {
+                Opcode::Math => Subfunction::Math(
+                    MathFn::from_syntax(sub)
+                        .ok_or_else(|| self.e(t, format!("unknown math function '{sub}'")))?,
+                ),
+                Opcode::Sync => Subfunction::Sync(
+                    SyncFn::from_syntax(sub)
+                        .ok_or_else(|| self.e(t, format!("unknown sync function '{sub}'")))?,
+                ),
+                Opcode::Bfn => Subfunction::Bfn(
+                    bfn::from_expression(sub)
+                        .or_else(|| {
+                            sub.strip_prefix("0x")
+                                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                        })
+                        .ok_or_else(|| self.e(t, format!("unknown bfn function '{sub}'")))?,
+                ),
+                Opcode::Send | Opcode::Sendc => {
+                    let sfid = sfid_from_name(self.platform, sub).ok_or_else(|| {
+                        self.e(t, format!("unknown SFID '{sub}' on {}", self.platform))
+                    })?;
+                    i.send = Some(SendInfo {
+                        sfid,
+                        desc: SendDesc::Imm(0),
+                        ex_desc: SendDesc::Imm(0),
+                        src1_len: None,
+                    });
+                    Subfunction::None
+                }
+                _ if op.is_branch() && sub == "b" => Subfunction::BranchCtrl,
+                _ => return Err(self.e(t, format!("'{base}' takes no subfunction '.{sub}'"))),
+            };
+        } else if matches!(op, Opcode::Math | Opcode::Sync | Opcode::Bfn) {
+            return Err(self.e(t, format!("'{base}' needs a subfunction")));
+        }
+        Ok(i)
+    }
+
+    fn exec_info(&mut self, i: &mut Instruction) -> R<()> {
+        let Some(t) = self.peek() else { return Ok(()) };
+        let Some(inner) = t.text.strip_prefix('(').and_then(|s| s.strip_suffix(')')) else {
+            return Ok(());
+        };
+        let Some((n, m)) = inner.split_once('|') else {
+            return Ok(());
+        };
+        self.pos += 1;
+        i.exec_size = n
+            .parse::<u32>()
+            .ok()
+            .and_then(ExecSize::from_channels)
+            .ok_or_else(|| self.e(t, format!("bad execution size '{n}'")))?;
+        i.chan_offset = m
+            .strip_prefix('M')
+            .and_then(|v| v.parse::<u8>().ok())
+            .filter(|v| v % 4 == 0 && *v <= 28)
+            .ok_or_else(|| self.e(t, format!("bad channel offset '{m}'")))?;
+        Ok(())
+    }
+
+    fn flag_modifier(&mut self, i: &mut Instruction) -> R<()> {
+        let Some(t) = self.peek() else { return Ok(()) };
+        let Some(rest) = t.text.strip_prefix('(') else {
+            return Ok(());
+        };
+        let Some((c, flag)) = rest.split_once(')') else {
+            return Ok(());
+        };
+        let Some(cm) = CondMod::from_syntax(c) else {
+            return Ok(());
+        };
+        self.pos += 1;
+        let f = flag.strip_prefix('f').and_then(|f| f.split_once('.'));
+        let (Some(num), Some(sub)) = (
+            f.and_then(|f| f.0.parse::<u8>().ok()),
+            f.and_then(|f| f.1.parse::<u8>().ok()),
+        ) else {
+            return Err(self.e(t, format!("bad flag register in '{}'", t.text)));
+        };
+        i.cond_mod = Some(cm);
+        i.flag = FlagReg { num, sub };
+        Ok(())
+    }
+
+    fn options(&self, t: Tok, i: &mut Instruction) -> R<()> {
+        let inner = t
+            .text
+            .strip_prefix('{')
+            .and_then(|s| s.strip_suffix('}'))
+            .ok_or_else(|| self.e(t, "unterminated '{'"))?;
+        for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            if let Some((o, _)) = INST_OPT_NAMES.iter().find(|(_, n)| *n == part) {
+                i.opts |= *o;
+            } else if let Some(tok) = part.strip_prefix('$') {
+                let (n, mode) = match tok.split_once('.') {
+                    Some((n, "dst")) => (n, TokenMode::Dst),
+                    Some((n, "src")) => (n, TokenMode::Src),
+                    None => (tok, TokenMode::Set),
+                    _ => return Err(self.e(t, format!("bad SBID token '{part}'"))),
+                };
+                let n = n
+                    .parse::<u8>()
+                    .map_err(|_| self.e(t, format!("bad SBID token '{part}'")))?;
+                i.swsb.token = Some((n, mode));
+            } else if let Some((p, d)) = part.split_once('@') {
+                let pipe = [
+                    DistPipe::Any,
+                    DistPipe::All,
+                    DistPipe::Float,
+                    DistPipe::Int,
+                    DistPipe::Long,
+                    DistPipe::Math,
+                ]
+                .into_iter()
+                .find(|x| x.prefix() == p)
+                .ok_or_else(|| self.e(t, format!("bad distance pipe '{p}@'")))?;
+                let d = d
+                    .parse::<u8>()
+                    .map_err(|_| self.e(t, format!("bad register distance '{part}'")))?;
+                i.swsb.dist = Some((pipe, d));
+            } else {
+                return Err(self.e(t, format!("unknown instruction option '{part}'")));
+            }
+        }
+        Ok(())
+    }
+
+    /// A register operand body (no modifier): direct or indirect, region, type.
+    fn reg_operand(&self, t: Tok, body: &str, dst: bool) -> R<RegOperand> {
+        let (body, ty) = split_type(body);
+        let (reg_txt, region_txt) = match body.find('<') {
+            Some(k) => (&body[..k], Some(&body[k..])),
+            None => (body, None),
+        };
+        let addr = if let Some(ind) = reg_txt.strip_prefix("r[") {
+            let ind = ind
+                .strip_suffix(']')
+                .ok_or_else(|| self.e(t, "unterminated indirect register"))?;
+            let (a, off) = match ind.split_once(',') {
+                Some((a, o)) => (a, o.parse::<i16>().ok()),
+                None => (ind, Some(0)),
+            };
+            let sub = a.strip_prefix("a0.").and_then(|s| s.parse::<u8>().ok());
+            let (Some(addr_sub), Some(offset)) = (sub, off) else {
+                return Err(self.e(t, format!("bad indirect register '{reg_txt}'")));
+            };
+            Addressing::Indirect { addr_sub, offset }
+        } else {
+            Addressing::Direct(
+                parse_reg(reg_txt).ok_or_else(|| self.e(t, format!("bad register '{reg_txt}'")))?,
+            )
+        };
+        let region = match region_txt {
+            Some(r) => parse_region(r).ok_or_else(|| self.e(t, format!("bad region '{r}'")))?,
+            None if dst => Region::h(1),
+            None => Region::full(0, 1, 0),
+        };
+        let ty = ty.ok_or_else(|| self.e(t, format!("operand '{}' needs a type", t.text)))?;
+        Ok(RegOperand {
+            addr,
+            region,
+            ty,
+            modifier: SrcMod::None,
+        })
+    }
+
+    fn dst(&self, t: Tok, i: &mut Instruction) -> R<Operand> {
+        let body = match t.text.strip_prefix("(sat)") {
+            Some(b) => {
+                i.saturate = true;
+                b
+            }
+            None => t.text,
+        };
+        Ok(Operand::Reg(self.reg_operand(t, body, true)?))
+    }
+
+    fn src(&self, t: Tok, logic: bool) -> R<Operand> {
+        let text = t.text;
+        // Immediate?
+        let (body, ty) = split_type(text);
+        let first = body.as_bytes().first().copied().unwrap_or(0);
+        let looks_imm = first.is_ascii_digit()
+            || (first == b'-' && !body.starts_with("-r") && !body.starts_with("-(abs)"))
+            || body.starts_with("inf")
+            || body.starts_with("qnan")
+            || body.starts_with("snan");
+        if looks_imm && !body.contains('<') {
+            let ty = ty.ok_or_else(|| self.e(t, format!("immediate '{text}' needs a type")))?;
+            let bits = imm_bits(body, ty)
+                .ok_or_else(|| self.e(t, format!("'{body}' is not a :{} value", ty.syntax())))?;
+            return Ok(Operand::Imm(Immediate { bits, ty }));
+        }
+        let (modifier, rest) = if let Some(r) = text.strip_prefix("-(abs)") {
+            (SrcMod::NegAbs, r)
+        } else if let Some(r) = text.strip_prefix("(abs)") {
+            (SrcMod::Abs, r)
+        } else if let Some(r) = text.strip_prefix('-') {
+            (SrcMod::Neg, r)
+        } else if let Some(r) = text.strip_prefix('~') {
+            if !logic {
+                return Err(self.e(t, "'~' is only for logic instructions"));
+            }
+            (SrcMod::Neg, r)
+        } else {
+            (SrcMod::None, text)
+        };
+        let mut r = self.reg_operand(t, rest, false)?;
+        r.modifier = modifier;
+        Ok(Operand::Reg(r))
+    }
+
+    /// A send payload register: `r12`, `null`, `r12:2` (12p71 src1 length), `r6:w` (Gen9 type).
+    fn send_reg(&self, t: Tok) -> R<(Operand, Option<u8>)> {
+        let (body, ty) = split_type(t.text);
+        let (body, len) = match body.rsplit_once(':') {
+            Some((b, l)) => (
+                b,
+                Some(
+                    l.parse::<u8>()
+                        .map_err(|_| self.e(t, format!("bad payload length '{l}'")))?,
+                ),
+            ),
+            None => (body, None),
+        };
+        let reg = parse_reg(body).ok_or_else(|| self.e(t, format!("bad register '{body}'")))?;
+        Ok((
+            Operand::direct(reg, Region::h(1), ty.unwrap_or(DataType::Ud)),
+            len,
+        ))
+    }
+
+    fn desc(&self, t: Tok) -> R<SendDesc> {
+        if let Some(sub) = t.text.strip_prefix("a0.") {
+            return sub
+                .parse::<u8>()
+                .map(SendDesc::Reg)
+                .map_err(|_| self.e(t, format!("bad descriptor register '{}'", t.text)));
+        }
+        parse_u32(t.text)
+            .map(SendDesc::Imm)
+            .ok_or_else(|| self.e(t, format!("bad descriptor '{}'", t.text)))
+    }
+
+    fn expect(&mut self, what: &str) -> R<Tok<'a>> {
+        match self.peek() {
+            Some(t) if !t.text.starts_with('{') => {
+                self.pos += 1;
+                Ok(t)
+            }
+            Some(t) => Err(self.e(t, format!("expected {what}"))),
+            None => Err(err(
+                self.line,
+                self.toks.last().map_or(1, |t| t.col + t.text.len()),
+                format!("expected {what}"),
+            )),
+        }
+    }
+
+    fn operands(&mut self, i: &mut Instruction, p: &mut ParsedInst) -> R<()> {
+        let op = i.opcode;
+        match op.shape() {
+            Shape::Nullary => {}
+            Shape::Unary | Shape::Binary | Shape::Ternary => {
+                let t = self.expect("a destination")?;
+                i.dst = Some(self.dst(t, i)?);
+                let n = match (op.shape(), i.func) {
+                    (Shape::Unary, _) => 1,
+                    (Shape::Binary, Subfunction::Math(f)) if !f.is_binary() => 1,
+                    (Shape::Binary, _) => 2,
+                    _ => 3,
+                };
+                for k in 0..n {
+                    let t = self.expect(&format!("source {k}"))?;
+                    let mut s = self.src(t, syntax::is_logic(op))?;
+                    if let Operand::Imm(imm) = &mut s {
+                        // A 16-bit immediate in a 32-bit field is written twice (as iga64 does).
+                        if imm.ty.bits() == 16 && op.shape() != Shape::Ternary {
+                            imm.bits |= imm.bits << 16;
+                        }
+                    }
+                    i.src[k] = Some(s);
+                }
+            }
+            Shape::Send => self.send_operands(i)?,
+            Shape::Branch => {
+                while let Some(t) = self.peek() {
+                    if t.text.starts_with('{') {
+                        break;
+                    }
+                    self.pos += 1;
+                    if let Some(reg) = parse_reg(t.text) {
+                        let o = Operand::direct(reg, Region::h(1), DataType::Ud);
+                        if matches!(op, Opcode::Call | Opcode::Calla) && i.dst.is_none() {
+                            i.dst = Some(o);
+                        } else {
+                            i.src[0] = Some(o);
+                        }
+                    } else if p.jip.is_none() {
+                        p.jip = Some((t.text.to_string(), self.line, t.col));
+                    } else if p.uip.is_none() {
+                        p.uip = Some((t.text.to_string(), self.line, t.col));
+                    } else {
+                        return Err(self.e(t, "too many branch targets"));
+                    }
+                }
+            }
+            Shape::Sync | Shape::Wait => {
+                let t = self.expect("a source")?;
+                i.src[0] = Some(
+                    if let Some(set) = t.text.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
+                        let mut mask = 0u64;
+                        for id in set.split(',') {
+                            let n = id
+                                .strip_prefix('$')
+                                .and_then(|n| n.parse::<u32>().ok())
+                                .filter(|n| *n < 32)
+                                .ok_or_else(|| self.e(t, format!("bad SBID '{id}'")))?;
+                            mask |= 1 << n;
+                        }
+                        Operand::Imm(Immediate {
+                            bits: mask,
+                            ty: DataType::Ud,
+                        })
+                    } else if t.text == "null" {
+                        Operand::direct(Reg::NULL, Region::full(0, 1, 0), DataType::Ub)
+                    } else {
+                        self.src(t, false)?
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn send_operands(&mut self, i: &mut Instruction) -> R<()> {
+        let gen12 = self.platform.has_swsb();
+        let t = self.expect("a send destination")?;
+        let (dst, _) = self.send_reg(t)?;
+        i.dst = Some(dst);
+        let t = self.expect("send source 0")?;
+        i.src[0] = Some(self.send_reg(t)?.0);
+        let mut src1_len = None;
+        if gen12 || matches!(i.opcode, Opcode::Sends | Opcode::Sendsc) {
+            let t = self.expect("send source 1")?;
+            let (s1, len) = self.send_reg(t)?;
+            i.src[1] = Some(s1);
+            src1_len = len;
+        }
+        let t = self.expect("an extended descriptor")?;
+        let ex_desc = self.desc(t)?;
+        let t = self.expect("a descriptor")?;
+        let desc = self.desc(t)?;
+        let sfid = match (i.send, ex_desc) {
+            (Some(s), _) => s.sfid,
+            (None, SendDesc::Imm(x)) => (x & 0xF) as u8,
+            (None, SendDesc::Reg(_)) => 0,
+        };
+        i.send = Some(SendInfo {
+            sfid,
+            desc,
+            ex_desc,
+            src1_len,
+        });
+        Ok(())
+    }
+}
+
+fn is_label_def(s: &str) -> Option<&str> {
+    let name = s.strip_suffix(':')?;
+    let ok = !name.is_empty()
+        && name
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.')
+        && !name.as_bytes()[0].is_ascii_digit();
+    ok.then_some(name)
+}
+
+/// Parses a whole program.
+pub fn parse_program(platform: Platform, text: &str) -> R<Program> {
+    let mut prog = Program::default();
+    for (ln, raw) in text.lines().enumerate() {
+        let line_no = ln + 1;
+        let code = match raw.find("//") {
+            Some(k) => &raw[..k],
+            None => raw,
+        };
+        let mut toks = tokenize(code);
+        // Label definitions (possibly followed by an instruction).
+        while let Some(name) = toks.first().and_then(|t| is_label_def(t.text)) {
+            if prog
+                .labels
+                .insert(name.to_string(), prog.insts.len())
+                .is_some()
+            {
+                return Err(err(
+                    line_no,
+                    toks[0].col,
+                    format!("label '{name}' defined twice"),
+                ));
+            }
+            toks.remove(0);
+        }
+        if toks.is_empty() {
+            continue;
+        }
+        let mut lp = LineParser {
+            platform,
+            line: line_no,
+            toks,
+            pos: 0,
+        };
+        let mut pre = Instruction::new(Opcode::Nop);
+        lp.predication(&mut pre)?;
+        let mut i = lp.mnemonic()?;
+        i.no_mask = pre.no_mask;
+        i.predicate = pre.predicate;
+        i.flag = pre.flag;
+        lp.exec_info(&mut i)?;
+        lp.flag_modifier(&mut i)?;
+        if i.opcode == Opcode::Sync {
+            // The implicit null destination, as encoded.
+            i.dst = None;
+        }
+        let mut p = ParsedInst {
+            inst: i,
+            jip: None,
+            uip: None,
+            line: line_no,
+        };
+        let mut inst = p.inst;
+        lp.operands(&mut inst, &mut p)?;
+        if let Some(t) = lp.next() {
+            if t.text.starts_with('{') {
+                lp.options(t, &mut inst)?;
+                if let Some(extra) = lp.next() {
+                    return Err(lp.e(extra, format!("unexpected '{}'", extra.text)));
+                }
+            } else {
+                return Err(lp.e(t, format!("unexpected '{}'", t.text)));
+            }
+        }
+        if !platform.has_swsb() && inst.swsb != Swsb::default() {
+            return Err(err(
+                line_no,
+                1,
+                format!("no SWSB annotations on {platform}"),
+            ));
+        }
+        p.inst = inst;
+        prog.insts.push(p);
+    }
+    Ok(prog)
+}
+
+/// Byte size of an instruction in the kernel.
+pub fn inst_size(i: &Instruction) -> u32 {
+    if i.opts.contains(InstOpts::COMPACTED) {
+        8
+    } else {
+        16
+    }
+}
+
+/// Resolves label references into relative branch offsets; returns each instruction's PC.
+pub fn resolve_labels(prog: &mut Program) -> R<Vec<u32>> {
+    let mut pcs = Vec::with_capacity(prog.insts.len() + 1);
+    let mut pc = 0u32;
+    for p in &prog.insts {
+        pcs.push(pc);
+        pc += inst_size(&p.inst);
+    }
+    pcs.push(pc);
+    let target = |name: &str, line: usize, col: usize| -> R<i64> {
+        if let Some(&k) = prog.labels.get(name) {
+            return Ok(pcs[k] as i64);
+        }
+        // iga64 labels are L<pc> / L_N<pc>; accept them even if undefined only when defined.
+        Err(err(line, col, format!("undefined label '{name}'")))
+    };
+    let mut resolved = Vec::with_capacity(prog.insts.len());
+    for (k, p) in prog.insts.iter().enumerate() {
+        let here = pcs[k] as i64;
+        let jip = match &p.jip {
+            Some((n, l, c)) => Some((target(n, *l, *c)? - here) as i32),
+            None => None,
+        };
+        let uip = match &p.uip {
+            Some((n, l, c)) => Some((target(n, *l, *c)? - here) as i32),
+            None => None,
+        };
+        resolved.push((jip, uip));
+    }
+    for (p, (jip, uip)) in prog.insts.iter_mut().zip(resolved) {
+        p.inst.branch.jip = jip;
+        p.inst.branch.uip = uip;
+    }
+    pcs.pop();
+    Ok(pcs)
+}
