@@ -62,6 +62,9 @@ pub enum Error {
     /// The path is not a DRM render node (not a DRM character device, or a primary/control node).
     #[error("{} is not a DRM render node", path.display())]
     NotRenderNode { path: PathBuf },
+    /// The file's DRM driver is neither i915 nor xe.
+    #[error("DRM driver {name:?} is neither i915 nor xe")]
+    UnsupportedDriver { name: String },
     /// Opening a device node failed.
     #[error("cannot open {}: {errno}", path.display())]
     Open { path: PathBuf, errno: Errno },

@@ -17,6 +17,7 @@ pub mod error;
 pub mod hwconfig;
 pub mod i915;
 pub mod ioc;
+pub mod kmd;
 pub mod layout;
 pub mod pci;
 pub mod render_node;
@@ -24,6 +25,7 @@ pub mod seam;
 pub mod xe;
 
 pub use error::{Error, Result};
+pub use kmd::Kmd;
 
 /// Every uAPI struct layout the crate defines.
 pub fn all_structs() -> impl Iterator<Item = &'static layout::StructLayout> {

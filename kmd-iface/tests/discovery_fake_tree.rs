@@ -144,3 +144,14 @@ fn files_that_are_not_render_nodes_are_refused() {
         Err(Error::NotRenderNode { .. })
     ));
 }
+
+#[test]
+fn kmd_picks_the_wrapper_by_driver_name() {
+    use kmd_iface::Kmd;
+    assert_eq!(Kmd::new(answering("xe")).unwrap().driver(), Driver::Xe);
+    assert_eq!(Kmd::new(answering("i915")).unwrap().driver(), Driver::I915);
+    assert!(matches!(
+        Kmd::new(answering("amdgpu")),
+        Err(Error::UnsupportedDriver { name }) if name == "amdgpu"
+    ));
+}
