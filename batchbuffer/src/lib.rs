@@ -37,6 +37,7 @@ mod macros;
 
 pub mod builder;
 pub mod codec;
+pub mod decode;
 pub mod error;
 pub mod identify;
 pub mod layout;
