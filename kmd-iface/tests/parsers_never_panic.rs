@@ -2,7 +2,9 @@
 //! beyond the blob are refused without allocating for them.
 
 use kmd_iface::hwconfig::parse_hwconfig;
-use kmd_iface::i915::query::{parse_engine_info, parse_memory_regions, parse_topology};
+use kmd_iface::i915::query::{
+    parse_engine_info, parse_guc_submission_version, parse_memory_regions, parse_topology,
+};
 use kmd_iface::xe::query::*;
 use kmd_iface::Error;
 use proptest::prelude::*;
@@ -18,6 +20,8 @@ fn run_all(bytes: &[u8]) {
     let _ = parse_gt_topology(bytes);
     let _ = parse_engine_cycles(bytes);
     let _ = parse_hwconfig(bytes);
+    let _ = parse_uc_fw_version(bytes);
+    let _ = parse_guc_submission_version(bytes);
 }
 
 proptest! {

@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use std::process::Command;
 
 use kmd_iface::hwconfig::parse_hwconfig;
-use kmd_iface::i915::query::{parse_engine_info, parse_memory_regions, parse_topology};
+use kmd_iface::i915::query::{
+    parse_engine_info, parse_guc_submission_version, parse_memory_regions, parse_topology,
+};
 use kmd_iface::xe::query::*;
 
 const BUILDER: &str = r#"
@@ -114,6 +116,13 @@ int main(void) {
         c->clockid = 1; c->width = 36;
         c->engine_cycles = 123456; c->cpu_timestamp = 999; c->cpu_delta = 7;
         dump("xe_cycles", sizeof *c); }
+    {   struct drm_xe_query_uc_fw_version *v = (void *)buf;
+        v->uc_type = XE_QUERY_UC_TYPE_HUC;
+        v->branch_ver = 1; v->major_ver = 8; v->minor_ver = 4; v->patch_ver = 3;
+        dump("xe_uc_fw", sizeof *v); }
+    {   struct drm_i915_query_guc_submission_version *v = (void *)buf;
+        v->branch = 0; v->major = 1; v->minor = 13; v->patch = 2;
+        dump("i915_guc_version", sizeof *v); }
     {   unsigned int *h = (void *)buf; int n = 0;
         h[n++] = 1; h[n++] = 1; h[n++] = 2;               /* key 1: [2] */
         h[n++] = 9; h[n++] = 3; h[n++] = 4; h[n++] = 5; h[n++] = 6;  /* key 9: [4, 5, 6] */
@@ -250,6 +259,20 @@ fn parsers_read_blobs_the_headers_lay_out() {
     );
     assert_eq!((cy.cpu_timestamp, cy.cpu_delta), (999, 7));
 
+    let uc = parse_uc_fw_version(&b["xe_uc_fw"]).unwrap();
+    assert_eq!(
+        (
+            uc.uc_type,
+            uc.branch_ver,
+            uc.major_ver,
+            uc.minor_ver,
+            uc.patch_ver
+        ),
+        (1, 1, 8, 4, 3)
+    );
+    let guc = parse_guc_submission_version(&b["i915_guc_version"]).unwrap();
+    assert_eq!((guc.branch, guc.major, guc.minor, guc.patch), (0, 1, 13, 2));
+
     let hw = parse_hwconfig(&b["hwconfig"]).unwrap();
     let pairs: Vec<(u32, Vec<u32>)> = hw.into_iter().map(|a| (a.key, a.values)).collect();
     assert_eq!(pairs, [(1, vec![2]), (9, vec![4, 5, 6]), (12, vec![])]);
@@ -259,7 +282,11 @@ fn parsers_read_blobs_the_headers_lay_out() {
 fn every_truncation_and_extension_of_a_header_blob_is_an_error() {
     let Some(b) = blobs() else { return };
     type Parser = fn(&[u8]) -> bool;
-    let parsers: [(&str, Parser); 9] = [
+    let parsers: [(&str, Parser); 11] = [
+        ("xe_uc_fw", |x| parse_uc_fw_version(x).is_ok()),
+        ("i915_guc_version", |x| {
+            parse_guc_submission_version(x).is_ok()
+        }),
         ("i915_engines", |x| parse_engine_info(x).is_ok()),
         ("i915_regions", |x| parse_memory_regions(x).is_ok()),
         ("i915_topology", |x| parse_topology(x).is_ok()),

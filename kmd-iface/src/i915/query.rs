@@ -169,6 +169,14 @@ pub fn parse_topology(bytes: &[u8]) -> Result<Topology> {
     Ok(topo)
 }
 
+/// Parses a `drm_i915_query_guc_submission_version` reply.
+pub fn parse_guc_submission_version(bytes: &[u8]) -> Result<drm_i915_query_guc_submission_version> {
+    let blob = Blob::new("i915 GuC submission version", bytes);
+    let v = blob.read(0)?;
+    blob.expect_end(size_of::<drm_i915_query_guc_submission_version>())?;
+    Ok(v)
+}
+
 impl I915 {
     /// One query item, sized by a first call with `length` 0 and filled by a second.
     pub fn query(&self, query_id: u64, flags: u32) -> Result<Vec<u8>> {
@@ -234,6 +242,11 @@ impl I915 {
 
     pub fn topology(&self) -> Result<Topology> {
         parse_topology(&self.query(DRM_I915_QUERY_TOPOLOGY_INFO, 0)?)
+    }
+
+    /// The GuC submission interface version (GuC-submission platforms; others answer ENODEV).
+    pub fn guc_submission_version(&self) -> Result<drm_i915_query_guc_submission_version> {
+        parse_guc_submission_version(&self.query(DRM_I915_QUERY_GUC_SUBMISSION_VERSION, 0)?)
     }
 
     /// The GuC hwconfig table (Gen12.5+; earlier parts answer the item with ENODEV).

@@ -207,6 +207,13 @@ uapi_structs! { STRUCTS;
         /// The rest of that union's `rsvd1[8]`.
         rsvd1_rest: [u64; 6],
     }
+    /// `DRM_I915_QUERY_GUC_SUBMISSION_VERSION` reply.
+    struct drm_i915_query_guc_submission_version {
+        branch: u32,
+        major: u32,
+        minor: u32,
+        patch: u32,
+    }
     /// `DRM_I915_QUERY_MEMORY_REGIONS` reply header; `num_regions` entries follow.
     struct drm_i915_query_memory_regions {
         num_regions: u32,

@@ -128,6 +128,13 @@ pub fn parse_engine_cycles(bytes: &[u8]) -> Result<drm_xe_query_engine_cycles> {
     Ok(v)
 }
 
+pub fn parse_uc_fw_version(bytes: &[u8]) -> Result<drm_xe_query_uc_fw_version> {
+    let blob = Blob::new("xe uC firmware version", bytes);
+    let v = blob.read(0)?;
+    blob.expect_end(size_of::<drm_xe_query_uc_fw_version>())?;
+    Ok(v)
+}
+
 impl Xe {
     /// One query: a first call with `size` 0 returns the size, a second fills the buffer. `input`
     /// pre-fills the buffer for queries that take arguments in it (ENGINE_CYCLES).
@@ -204,5 +211,15 @@ impl Xe {
             ..Default::default()
         };
         parse_engine_cycles(&self.query(DRM_XE_DEVICE_QUERY_ENGINE_CYCLES, input.as_bytes())?)
+    }
+
+    /// The firmware version of a microcontroller (`XE_QUERY_UC_TYPE_GUC_SUBMISSION` gives the
+    /// GuC submission interface version, `XE_QUERY_UC_TYPE_HUC` the HuC's).
+    pub fn uc_fw_version(&self, uc_type: u16) -> Result<drm_xe_query_uc_fw_version> {
+        let input = drm_xe_query_uc_fw_version {
+            uc_type,
+            ..Default::default()
+        };
+        parse_uc_fw_version(&self.query(DRM_XE_DEVICE_QUERY_UC_FW_VERSION, input.as_bytes())?)
     }
 }

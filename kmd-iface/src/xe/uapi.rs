@@ -94,6 +94,17 @@ uapi_structs! { STRUCTS;
         cpu_timestamp: u64,
         cpu_delta: u64,
     }
+    /// `DRM_XE_DEVICE_QUERY_UC_FW_VERSION`: `uc_type` is the input.
+    struct drm_xe_query_uc_fw_version {
+        uc_type: u16,
+        pad: u16,
+        branch_ver: u32,
+        major_ver: u32,
+        minor_ver: u32,
+        patch_ver: u32,
+        pad2: u32,
+        reserved: u64,
+    }
     /// `DRM_IOCTL_XE_DEVICE_QUERY`: `size` 0 asks for the size; `data` is the reply buffer.
     struct drm_xe_device_query {
         extensions: u64,
@@ -286,6 +297,8 @@ uapi_consts! { CONSTS;
     DRM_XE_TOPO_L3_BANK: u16 = 3;
     DRM_XE_TOPO_EU_PER_DSS: u16 = 4;
     DRM_XE_TOPO_SIMD16_EU_PER_DSS: u16 = 5;
+    XE_QUERY_UC_TYPE_GUC_SUBMISSION: u16 = 0;
+    XE_QUERY_UC_TYPE_HUC: u16 = 1;
     DRM_XE_DEVICE_QUERY_ENGINES: u32 = 0;
     DRM_XE_DEVICE_QUERY_MEM_REGIONS: u32 = 1;
     DRM_XE_DEVICE_QUERY_CONFIG: u32 = 2;
