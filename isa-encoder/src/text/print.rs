@@ -233,7 +233,7 @@ impl Ctx<'_> {
                 line.s(&reg_text(&reg, false));
             }
             if k == 1 {
-                if let Some(len) = i.send.and_then(|s| s.src1_len) {
+                if let Some(len) = self.src1_len() {
                     let _ = write!(line.out, ":{len}");
                 }
             }
@@ -334,12 +334,21 @@ impl Ctx<'_> {
             exec_size: i.exec_size.channels() as u8,
             desc: dv(s.desc),
             ex_desc: dv(s.ex_desc),
-            src1_len: s.src1_len,
+            src1_len: self.src1_len(),
         });
         if let Some(t) = text {
             line.s(" // ");
             line.s(&t);
         }
+    }
+
+    /// The send's separate src1 length as iga64 shows it: 0 whenever src1 is null.
+    fn src1_len(&self) -> Option<u8> {
+        let len = self.inst.send?.src1_len?;
+        let null = self.inst.src[1]
+            .and_then(|o| o.reg())
+            .is_some_and(|r| r.is_null());
+        Some(if null { 0 } else { len })
     }
 
     fn mnemonic(&self) -> String {
