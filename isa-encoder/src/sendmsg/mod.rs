@@ -15,6 +15,7 @@ pub mod gateway;
 pub mod hdc;
 pub mod lsc;
 pub mod sfid;
+pub mod subgroup;
 
 pub use sfid::Sfid;
 
