@@ -23,12 +23,22 @@ fn block_starts(insts: &[Decoded]) -> BTreeSet<i64> {
             starts.insert(d.pc as i64 + off as i64);
         }
         if syntax::ends_block(i.opcode) || print::is_eot(i) {
-            if let Some(next) = insts.get(k + 1) {
-                starts.insert(next.pc as i64);
-            }
+            // Also past the last instruction: iga64 then ends with an empty block's label.
+            let next = insts
+                .get(k + 1)
+                .map_or(d.pc as i64 + size(i), |n| n.pc as i64);
+            starts.insert(next);
         }
     }
     starts
+}
+
+fn size(i: &crate::model::Instruction) -> i64 {
+    if i.is_compacted() {
+        8
+    } else {
+        16
+    }
 }
 
 /// Formats decoded instructions as iga64 does, with `L<pc>:` block labels.
@@ -42,6 +52,13 @@ pub fn format_kernel(platform: Platform, insts: &[Decoded]) -> String {
         }
         print::format_instruction(&mut out, platform, &d.inst, d.pc);
         out.push('\n');
+    }
+    if let Some(last) = insts.last() {
+        let end = last.pc as i64 + size(&last.inst);
+        if starts.contains(&end) {
+            out.push_str(&print::label(end));
+            out.push_str(":\n");
+        }
     }
     out
 }
