@@ -51,9 +51,20 @@ fn family_desc(kind: u8, raw: u32, pick: u32) -> (Sfid, u32) {
         Sfid::Slm,
         Sfid::Ugm,
     ];
-    match kind % 7 {
+    match kind % 10 {
         // Any shared function (messages describe() declines are skipped by the comparison).
         6 => (ALL_SFIDS[(pick as usize) % ALL_SFIDS.len()], base),
+        7 => (Sfid::Sampler, raw & 0x7FFF_FFFF),
+        // URB opcodes 7..=9 are assigned.
+        8 => (Sfid::Urb, set(base, 0, 4, 6 + pick % 5)),
+        9 => {
+            const DCRO_TYPES: [u32; 10] =
+                [0x00, 0x01, 0x03, 0x09, 0x0C, 0x0D, 0x17, 0x18, 0x19, 0x1F];
+            (
+                Sfid::Dcro,
+                set(base, 14, 5, DCRO_TYPES[(pick as usize) % DCRO_TYPES.len()]),
+            )
+        }
         0 => (
             Sfid::Dc0,
             set(base, 14, 5, DC0_TYPES[(pick as usize) % DC0_TYPES.len()]),
@@ -93,7 +104,7 @@ fn sends_for(p: Platform, raw: &[(u8, u32, u32, u32, u8, u8)]) -> Vec<Send> {
             } else {
                 family_desc(kind, d, pick)
             };
-            let sfid = if p < Platform::Dg2 && kind % 7 == 6 {
+            let sfid = if p < Platform::Dg2 && kind % 11 == 10 {
                 Sfid::ThreadSpawner
             } else {
                 sfid

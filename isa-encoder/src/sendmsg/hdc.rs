@@ -75,7 +75,7 @@ const fn row(sfid: Sfid, msg_type: u32, kind: Kind) -> Row {
     }
 }
 
-/// Every HDC message type iga64 names (DC0 and DC1; DC2 has none).
+/// Every HDC message type iga64 names (DC0, DC1, DCRO; DC2 has none).
 #[rustfmt::skip]
 pub const MESSAGES: &[Row] = &[
     // DC0
@@ -119,6 +119,16 @@ pub const MESSAGES: &[Row] = &[
     Row { sfid: Sfid::Dc1, msg_type: 0x1C, kind: Kind::FloatAtomic { name: "untyped half-float atomic", data_bits: 16 }, since: Platform::Tgllp },
     row(Sfid::Dc1, 0x1D, Kind::FloatAtomic { name: "a64 float atomic", data_bits: 32 }),
     Row { sfid: Sfid::Dc1, msg_type: 0x1E, kind: Kind::FloatAtomic { name: "a64 untyped half-float atomic", data_bits: 16 }, since: Platform::Tgllp },
+    // DCRO (constant cache and, from Xe, compression-state messages)
+    row(Sfid::Dcro, 0x00, Kind::OwBlock("constant oword block read")),
+    row(Sfid::Dcro, 0x01, Kind::OwBlock("constant aligned oword block read")),
+    row(Sfid::Dcro, 0x03, Kind::NameOnly("constant dword gathering read")),
+    row(Sfid::Dcro, 0x09, Kind::NameOnly("untyped surface uncompressed write")),
+    row(Sfid::Dcro, 0x0C, Kind::NameOnly("typed surface CCS update message")),
+    row(Sfid::Dcro, 0x0D, Kind::NameOnly("typed surface uncompressed write")),
+    row(Sfid::Dcro, 0x17, Kind::NameOnly("A64 page CCS update operation")),
+    row(Sfid::Dcro, 0x18, Kind::NameOnly("A64 untyped surface CCS operation")),
+    row(Sfid::Dcro, 0x19, Kind::NameOnly("A64 untyped surface uncompressed write")),
 ];
 
 /// OWord counts of the block-size field \[10:8\]: (OWords, suffix); 16 needs Xe-HPG but iga64
@@ -321,27 +331,28 @@ fn float_atomic(name: &str, data_bits: u32, desc: u32) -> Option<String> {
     ))
 }
 
-/// What iga64 prints for an HDC message: `Some("?")` for descriptors it cannot name, `None` for
-/// DCRO messages (not modeled). `exec_size` caps the lanes of typed coordinate hints.
-pub fn describe(platform: Platform, sfid: Sfid, exec_size: u8, desc: u32) -> Option<String> {
+/// What iga64 prints for an HDC message (`?` for descriptors it cannot name). `exec_size` caps
+/// the lanes of typed coordinate hints.
+pub fn describe(platform: Platform, sfid: Sfid, exec_size: u8, desc: u32) -> String {
     let msg_type = bits(desc, MSG_TYPE.0, MSG_TYPE.1);
     let row = MESSAGES
         .iter()
         .find(|r| r.sfid == sfid && r.msg_type == msg_type);
     let Some(row) = row else {
         return match sfid {
-            Sfid::Dcro => None,
             // DC0 types with bit 18 set are HWord scratch block messages; bit 17 picks write.
-            Sfid::Dc0 if bits(desc, 18, 1) != 0 => Some(if bits(desc, 17, 1) == 0 {
-                format!("hword scratch block read x{}", 1u32 << bits(desc, 12, 2))
-            } else {
-                format!("hword scratch block write x{}", 1u32 << bits(desc, 12, 2))
-            }),
-            _ => Some("?".into()),
+            Sfid::Dc0 if bits(desc, 18, 1) != 0 => {
+                if bits(desc, 17, 1) == 0 {
+                    format!("hword scratch block read x{}", 1u32 << bits(desc, 12, 2))
+                } else {
+                    format!("hword scratch block write x{}", 1u32 << bits(desc, 12, 2))
+                }
+            }
+            _ => "?".into(),
         };
     };
     if platform < row.since {
-        return Some("?".into());
+        return "?".into();
     }
     // iga64 caps a message's SIMD width at the instruction's execution size.
     let lanes = u32::from(exec_size);
@@ -422,5 +433,9 @@ pub fn describe(platform: Platform, sfid: Sfid, exec_size: u8, desc: u32) -> Opt
             s
         }
     };
-    Some(if text.is_empty() { "?".into() } else { text })
+    if text.is_empty() {
+        "?".into()
+    } else {
+        text
+    }
 }

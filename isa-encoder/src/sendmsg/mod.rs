@@ -14,6 +14,7 @@ mod fields;
 pub mod gateway;
 pub mod hdc;
 pub mod lsc;
+pub mod other;
 pub mod sfid;
 pub mod subgroup;
 
@@ -50,9 +51,8 @@ pub struct SendDescription {
 
 /// The comment iga64 prints after `// ` on a send line, e.g.
 /// `wr:1h+0, rd:2; oword aligned block read x4`. Never panics: reserved or unknown descriptors
-/// give iga64's own `?` text. `None` when this module does not model the message (sampler,
-/// render cache, URB, DCRO, CCS, ray-tracing messages) or the SFID field is not
-/// one `platform` assigns.
+/// give iga64's own `?` text. `None` when this module does not model the message (render
+/// cache, CCS, ray-tracing messages).
 pub fn describe(msg: &SendDescription) -> Option<String> {
     let p = msg.platform;
     let mut out = String::from("wr:");
@@ -107,13 +107,17 @@ fn message_text(
     ex_desc: DescValue,
 ) -> Option<String> {
     match sfid {
-        Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro => hdc::describe(p, sfid, exec_size, desc),
+        Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro => {
+            Some(hdc::describe(p, sfid, exec_size, desc))
+        }
         Sfid::Ugm | Sfid::Ugml | Sfid::Slm | Sfid::Tgm => {
             lsc::describe(sfid, exec_size, desc, ex_desc)
         }
         Sfid::Gateway => Some(gateway::describe_gateway(desc)),
         Sfid::ThreadSpawner => Some(gateway::describe_spawner(desc)),
         Sfid::Null | Sfid::Vme | Sfid::PixelInterpolator | Sfid::Cre => Some("?".into()),
-        Sfid::Sampler | Sfid::RenderCache | Sfid::Urb | Sfid::Btd | Sfid::Rta => None,
+        Sfid::Sampler => Some(other::describe_sampler(p, desc)),
+        Sfid::Urb => Some(other::describe_urb(desc)),
+        Sfid::RenderCache | Sfid::Btd | Sfid::Rta => None,
     }
 }
