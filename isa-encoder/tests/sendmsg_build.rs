@@ -5,7 +5,7 @@
 mod sendmsg_support;
 
 use isa_encoder::sendmsg::build::*;
-use isa_encoder::sendmsg::Sfid;
+use isa_encoder::sendmsg::{describe, DescValue, SendDescription, Sfid};
 use oracles::{require, Oracle};
 use platform::Platform;
 use sendmsg_support::{compare_listing, iga_round_trip, listed_sends, Send};
@@ -296,6 +296,29 @@ fn built_messages_are_what_iga64_names() {
         bad.len(),
         bad.join("\n")
     );
+}
+
+/// Without iga64: describe() of each built message names what the builder intended (the same
+/// expectations the oracle test above checks against iga64).
+#[test]
+fn built_messages_describe_as_intended() {
+    for p in Platform::ALL {
+        for (m, exec_size, want) in cases(p) {
+            let msg = SendDescription {
+                platform: p,
+                sfid: m.sfid_bits(p),
+                exec_size,
+                desc: DescValue::Imm(m.desc),
+                ex_desc: DescValue::Imm(m.ex_desc_text(p)),
+                src1_len: (p >= Platform::Dg2).then_some(m.src1_len),
+            };
+            let text = describe(&msg).unwrap_or_default();
+            assert!(
+                text.ends_with(&format!("; {want}")),
+                "{p}: {text:?} should name {want:?}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -48,7 +48,7 @@ pub enum Class {
     LoadStatus,
     Fence,
     ReadState,
-    /// Compression-state control: not modeled.
+    /// Compression-state control: page/sector clear/uncompress in \[19:17\].
     Ccs,
 }
 
@@ -189,15 +189,15 @@ fn surface(addr_type: u32, ex_desc: DescValue) -> String {
     }
 }
 
-/// The LSC message text: its syntax, or iga64's description when the descriptor is invalid;
-/// `None` for CCS (not modeled). `exec_size` and `mlen` feed the typed coordinate hint.
+/// The LSC message text: its syntax, or iga64's description when the descriptor is invalid.
+/// `exec_size` feeds the typed coordinate hint.
 pub fn describe(sfid: Sfid, exec_size: u8, desc: u32, ex_desc: DescValue) -> Option<String> {
     let Some(op) = find_op(bits(desc, OPCODE.0, OPCODE.1)) else {
         return Some("?".into());
     };
     let sfid_name = sfid.mnemonic();
     match op.class {
-        Class::Ccs => None,
+        Class::Ccs => Some(ccs(sfid, desc, ex_desc)),
         Class::Fence => {
             let flush = FENCE_FLUSHES[bits(desc, FENCE_FLUSH.0, FENCE_FLUSH.1) as usize];
             let scope = FENCE_SCOPES[bits(desc, FENCE_SCOPE.0, FENCE_SCOPE.1) as usize];
@@ -223,6 +223,37 @@ pub fn describe(sfid: Sfid, exec_size: u8, desc: u32, ex_desc: DescValue) -> Opt
         }
         _ => Some(message(op, sfid, exec_size, desc, ex_desc)),
     }
+}
+
+/// CCS operations \[19:17\]: (mnemonic suffix, description, page operation).
+const CCS_OPS: [(&str, &str, bool); 4] = [
+    ("_pc", " page clear (64k)", true),
+    ("_sc", " sector clear (2-cachelines)", false),
+    ("_pu", " page uncompress (64k)", true),
+    ("_su", " sector uncompress (2-cachelines)", false),
+];
+
+fn ccs(sfid: Sfid, desc: u32, ex_desc: DescValue) -> String {
+    let at = bits(desc, ADDR_TYPE.0, ADDR_TYPE.1);
+    let Some(&(suffix, what, page)) = CCS_OPS.get(bits(desc, CACHE.0, CACHE.1) as usize) else {
+        return "compression-state controlinvalid ccs sop".into();
+    };
+    // Page operations take one flat A64 address; sector operations are vector messages that
+    // iga64 always spells `.a32`.
+    let valid = !page || (at == ADDR_FLAT && bits(desc, ADDR_SIZE.0, ADDR_SIZE.1) == 3);
+    if !valid {
+        return format!("compression-state control{what}");
+    }
+    let mut s = format!("ccs{suffix}.{}", sfid.mnemonic());
+    if !page {
+        s.push_str(".a32");
+    }
+    let surf = surface(at, ex_desc);
+    if !surf.is_empty() {
+        s.push('.');
+        s.push_str(&surf);
+    }
+    s
 }
 
 fn message(op: &Op, sfid: Sfid, exec_size: u8, desc: u32, ex_desc: DescValue) -> String {

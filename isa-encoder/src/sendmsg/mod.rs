@@ -52,7 +52,7 @@ pub struct SendDescription {
 /// The comment iga64 prints after `// ` on a send line, e.g.
 /// `wr:1h+0, rd:2; oword aligned block read x4`. Never panics: reserved or unknown descriptors
 /// give iga64's own `?` text. `None` when this module does not model the message (render
-/// cache, CCS, ray-tracing messages).
+/// cache and the Xe-HPG ray-tracing units BTD and RTA: nothing here emits or meets them).
 pub fn describe(msg: &SendDescription) -> Option<String> {
     let p = msg.platform;
     let mut out = String::from("wr:");
