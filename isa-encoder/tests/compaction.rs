@@ -420,3 +420,57 @@ proptest! {
         }
     }
 }
+
+/// Hand-picked forms the corpus may miss: every immediate type, branches, wait/sync, math.
+#[test]
+fn special_forms_match_iga64_autocompact() {
+    let iga = oracles::require!(Oracle::Iga64);
+    let common = "\
+(W) mov (8|M0) r1.0<1>:ud 0x5:ud
+(W) mov (8|M0) r1.0<1>:ud 0x12345:ud
+(W) mov (8|M0) r1.0<1>:d -3:d
+(W) mov (8|M0) r1.0<1>:d -70000:d
+(W) mov (8|M0) r1.0<1>:w -3:w
+(W) mov (8|M0) r1.0<1>:uw 0x7FF:uw
+(W) mov (8|M0) r1.0<1>:uw 0xFFFF:uw
+(W) mov (8|M0) r1.0<1>:f 0.0:f
+(W) mov (8|M0) r1.0<1>:f 1.0:f
+(W) mov (8|M0) r1.0<1>:f 1.5:f
+(W) mov (8|M0) r1.0<1>:f 0x3F800001:f
+(W) mov (8|M0) r1.0<1>:hf 1.0:hf
+(W) mov (8|M0) r1.0<1>:f 0x3F800000:vf
+(W) mov (8|M0) r1.0<1>:uw 0x12345678:uv
+(W) mov (8|M0) r1.0<1>:w 0x7:v
+(W) mov (8|M0) r1.0<1>:uq 0x5:uq
+(W) add (8|M0) r1.0<1>:d r2.0<8;8,1>:d 100:d
+(W) add (8|M0) r1.0<1>:d r2.0<8;8,1>:d -100:w
+(W) sel (8|M0) (lt)f0.0 r1.0<1>:f r2.0<8;8,1>:f 0.0:f
+(W) mov (1|M0) r1.3<1>:ud 0x1F:ud
+(W) not (8|M0) r1.0<1>:ud r2.0<8;8,1>:ud
+(W) math.inv (8|M0) r1.0<1>:f r2.0<8;8,1>:f
+(W) math.pow (8|M0) r1.0<1>:f r2.0<8;8,1>:f r3.0<8;8,1>:f
+(W) jmpi (1|M0) L0
+L0:
+";
+    let extra = |p: Platform| {
+        match p {
+        Platform::Skl | Platform::Icllp => {
+            "(W) wait n0.0<0;1,0>:ud\n(W) mov (8|M0) r1.0<1>:df 0x0:df\n(W) mad (8|M0) r1.0<1>:f r2.0<4;1>:f r3.0<4;1>:f r4.0<4;1>:f\n"
+        }
+        Platform::Tgllp | Platform::Dg2 => {
+            "(W) sync.nop null\n(W) sync.allrd\n(W) sync.nop null {@1}\n(W) mad (8|M0) r1.0<1>:f r2.0<1;0>:f r3.0<1;0>:f r4.0<1>:f\n"
+        }
+    }
+    };
+    for p in Platform::ALL {
+        let text = format!("{common}{}", extra(p));
+        let (lines, _) = keep_assemblable(
+            &iga,
+            p,
+            text.lines().map(str::to_string).collect(),
+            vec![(); text.lines().count()],
+        );
+        let (total, compacted) = check_decisions(&iga, p, &(lines.join("\n") + "\n"));
+        assert!(total > 20 && compacted > 5, "{p}: {compacted}/{total}");
+    }
+}
