@@ -61,10 +61,33 @@ impl Topology {
     }
 }
 
+/// Keys of the GuC hardware-configuration table (`INTEL_HWCONFIG_*`, the kernel's
+/// `intel_hwconfig_types.h`).
+pub mod hwconfig_key {
+    pub const MAX_SLICES_SUPPORTED: u32 = 1;
+    pub const MAX_DUAL_SUBSLICES_SUPPORTED: u32 = 2;
+    pub const MAX_NUM_EU_PER_DSS: u32 = 3;
+    pub const NUM_THREADS_PER_EU: u32 = 15;
+    pub const MAX_RCS: u32 = 23;
+    pub const MAX_CCS: u32 = 24;
+}
+
 /// Everything the simulator reports about one device.
 #[derive(Debug)]
 pub struct DeviceInfo {
     pub platform: Platform,
+    /// The PCI device id reported (one of `kmd_iface::pci::PCI_IDS` for this platform).
+    pub pci_id: u16,
+    /// PCI revision id.
+    pub revision: u8,
+    /// Graphics IP version (major, minor) as xe reports it.
+    pub ip_version: (u16, u16),
+    /// The GuC hardware-configuration table as (key, value) pairs; empty without a GuC table.
+    pub hwconfig: &'static [(u32, u32)],
+    /// i915: highest PAT index `I915_GEM_CREATE_EXT_SET_PAT` accepts.
+    pub i915_max_pat_index: u32,
+    /// xe: number of PAT table entries VM_BIND's pat_index may name.
+    pub xe_pat_entries: u16,
     /// The kernel drivers that support this platform.
     pub kmds: &'static [Kmd],
     pub topology: Topology,
@@ -73,17 +96,32 @@ pub struct DeviceInfo {
     pub engines: &'static [EngineDesc],
     /// Discrete parts have device-local memory besides system memory.
     pub has_local_memory: bool,
-    /// The GuC provides a hardware-configuration table (i915 QUERY_HWCONFIG_BLOB).
-    pub has_hwconfig: bool,
     /// Bytes of memory each region advertises (the simulator allocates from host memory).
     pub region_size: u64,
 }
 
 const GIB: u64 = 1 << 30;
 
+/// ACM-G10 (Arc A770): 8 slices of 4 Xe-cores with 16 vector engines each, 8 threads per
+/// engine; one render and four compute command streamers.
+const DG2_G10_HWCONFIG: &[(u32, u32)] = &[
+    (hwconfig_key::MAX_SLICES_SUPPORTED, 8),
+    (hwconfig_key::MAX_DUAL_SUBSLICES_SUPPORTED, 32),
+    (hwconfig_key::MAX_NUM_EU_PER_DSS, 16),
+    (hwconfig_key::NUM_THREADS_PER_EU, 8),
+    (hwconfig_key::MAX_RCS, 1),
+    (hwconfig_key::MAX_CCS, 4),
+];
+
 static DEVICES: [DeviceInfo; 4] = [
     DeviceInfo {
         platform: Platform::Skl,
+        pci_id: 0x1912,
+        revision: 0,
+        ip_version: (9, 0),
+        hwconfig: &[],
+        i915_max_pat_index: 3,
+        xe_pat_entries: 8,
         kmds: &[Kmd::I915],
         topology: Topology {
             slices: 1,
@@ -94,11 +132,16 @@ static DEVICES: [DeviceInfo; 4] = [
         timestamp_hz: 12_000_000,
         engines: &[RCS0],
         has_local_memory: false,
-        has_hwconfig: false,
         region_size: 4 * GIB,
     },
     DeviceInfo {
         platform: Platform::Icllp,
+        pci_id: 0x8a52,
+        revision: 0,
+        ip_version: (11, 0),
+        hwconfig: &[],
+        i915_max_pat_index: 3,
+        xe_pat_entries: 8,
         kmds: &[Kmd::I915],
         topology: Topology {
             slices: 1,
@@ -109,11 +152,16 @@ static DEVICES: [DeviceInfo; 4] = [
         timestamp_hz: 19_200_000,
         engines: &[RCS0],
         has_local_memory: false,
-        has_hwconfig: false,
         region_size: 4 * GIB,
     },
     DeviceInfo {
         platform: Platform::Tgllp,
+        pci_id: 0x9a49,
+        revision: 0,
+        ip_version: (12, 0),
+        hwconfig: &[],
+        i915_max_pat_index: 3,
+        xe_pat_entries: 8,
         kmds: &[Kmd::I915, Kmd::Xe],
         topology: Topology {
             slices: 1,
@@ -124,11 +172,16 @@ static DEVICES: [DeviceInfo; 4] = [
         timestamp_hz: 19_200_000,
         engines: &[RCS0],
         has_local_memory: false,
-        has_hwconfig: false,
         region_size: 4 * GIB,
     },
     DeviceInfo {
         platform: Platform::Dg2,
+        pci_id: 0x56a0,
+        revision: 0,
+        ip_version: (12, 55),
+        hwconfig: DG2_G10_HWCONFIG,
+        i915_max_pat_index: 3,
+        xe_pat_entries: 8,
         kmds: &[Kmd::I915, Kmd::Xe],
         topology: Topology {
             slices: 1,
@@ -139,7 +192,6 @@ static DEVICES: [DeviceInfo; 4] = [
         timestamp_hz: 19_200_000,
         engines: &[RCS0, CCS0],
         has_local_memory: true,
-        has_hwconfig: true,
         region_size: 4 * GIB,
     },
 ];
@@ -153,6 +205,15 @@ impl DeviceInfo {
 
     pub fn supports(&self, kmd: Kmd) -> bool {
         self.kmds.contains(&kmd)
+    }
+
+    /// The GuC hardware-configuration table as the kernel returns it: `key, 1, value` dwords.
+    pub fn hwconfig_blob(&self) -> Vec<u8> {
+        self.hwconfig
+            .iter()
+            .flat_map(|&(k, v)| [k, 1, v])
+            .flat_map(u32::to_le_bytes)
+            .collect()
     }
 
     pub fn engine(&self, class: EngineClass, instance: u16) -> Option<&'static EngineDesc> {
@@ -171,6 +232,31 @@ mod tests {
         for p in Platform::ALL {
             assert_eq!(DeviceInfo::get(p).platform, p);
         }
+    }
+
+    #[test]
+    fn pci_ids_are_the_platforms_own() {
+        for p in Platform::ALL {
+            let d = DeviceInfo::get(p);
+            let id = kmd_iface::pci::platform_for(d.pci_id).expect("known PCI id");
+            assert_eq!(id.platform, p);
+        }
+    }
+
+    #[test]
+    fn hwconfig_agrees_with_the_topology() {
+        let d = DeviceInfo::get(Platform::Dg2);
+        let attrs = kmd_iface::hwconfig::parse_hwconfig(&d.hwconfig_blob()).unwrap();
+        let get = |k| attrs.iter().find(|a| a.key == k).map(|a| a.values.clone());
+        assert_eq!(
+            get(hwconfig_key::MAX_DUAL_SUBSLICES_SUPPORTED),
+            Some(vec![d.topology.subslice_total()])
+        );
+        assert_eq!(
+            get(hwconfig_key::NUM_THREADS_PER_EU),
+            Some(vec![d.topology.threads_per_eu])
+        );
+        assert!(DeviceInfo::get(Platform::Tgllp).hwconfig_blob().is_empty());
     }
 
     #[test]

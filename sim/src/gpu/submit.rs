@@ -107,15 +107,27 @@ impl Gpu {
         match ring.submit(run) {
             Ok(()) => fence.signal(None),
             Err(e) => {
-                let id = self
-                    .errors
-                    .capture(ring.desc.name, ctx.id, e.head, batch, e.kind);
-                ctx.banned = true;
-                ctx.guilty += 1;
+                let id = self.report(engine, ctx, e.head, batch, e.kind);
                 fence.signal(Some(id));
             }
         }
         fence
+    }
+
+    /// Captures a GPU error of `ctx` on `engine` at `head` and resets: the context is banned and
+    /// charged. Returns the error's id.
+    pub fn report(
+        &mut self,
+        engine: usize,
+        ctx: &mut HwContext,
+        head: u64,
+        batch: u64,
+        kind: super::GpuErrorKind,
+    ) -> u64 {
+        let name = self.info.engines.get(engine).map_or("?", |e| e.name);
+        ctx.banned = true;
+        ctx.guilty += 1;
+        self.errors.capture(name, ctx.id, head, batch, kind)
     }
 }
 

@@ -50,6 +50,11 @@ impl Syncobj {
         Some(status)
     }
 
+    /// The highest point submitted so far (SYNCOBJ_QUERY with LAST_SUBMITTED).
+    pub fn last_point(&self) -> u64 {
+        self.points.keys().next_back().copied().unwrap_or(0)
+    }
+
     /// The highest signalled point with every earlier point signalled (SYNCOBJ_QUERY).
     pub fn signaled_point(&self) -> u64 {
         let mut last = 0;

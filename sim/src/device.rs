@@ -1,0 +1,226 @@
+//! The simulated device file: one open render node of a freshly powered-on simulated GPU.
+
+use std::fmt;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use kmd_iface::seam::{DeviceFile, Errno, Mapping};
+use platform::Platform;
+
+use crate::cs::{Budget, NoWalkerExecutor, WalkerExecutor};
+use crate::device_info::DeviceInfo;
+use crate::gem::GemTable;
+use crate::gpu::{Gpu, GpuErrorRecord};
+use crate::sync::SyncobjTable;
+use crate::{i915, xe, Kmd};
+
+/// How a simulated device is built.
+#[derive(Clone)]
+pub struct SimConfig {
+    /// The hang watchdog's limits per submission.
+    pub budget: Budget,
+    /// Who runs GPGPU_WALKER/COMPUTE_WALKER (the EU interpreter). Without one, every walker is a
+    /// reported GPU error.
+    pub walker: Arc<dyn WalkerExecutor>,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            budget: Budget::default(),
+            walker: Arc::new(NoWalkerExecutor),
+        }
+    }
+}
+
+/// Why a simulated device could not be opened.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpenError {
+    #[error("the {kmd:?} kernel driver does not support {platform} (xe starts at Gen12LP)")]
+    Unsupported { platform: Platform, kmd: Kmd },
+    #[error("cannot allocate the simulated device's memory")]
+    NoMemory,
+}
+
+/// Opens a render node of a new simulated `platform` GPU driven by `kmd`, as a
+/// [`DeviceFile`] for kmd-iface's i915 or xe code.
+///
+/// ```
+/// use kmd_iface::seam::DeviceFile;
+/// let dev = sim::open(platform::Platform::Tgllp, sim::Kmd::Xe).unwrap();
+/// let _: &dyn DeviceFile = dev.as_ref();
+/// assert!(sim::open(platform::Platform::Skl, sim::Kmd::Xe).is_err());
+/// ```
+pub fn open(platform: Platform, kmd: Kmd) -> Result<Arc<dyn DeviceFile>, OpenError> {
+    Ok(open_device(platform, kmd, SimConfig::default())?)
+}
+
+/// Like [`open`], with a configuration, returning the concrete device (for its error state).
+pub fn open_device(
+    platform: Platform,
+    kmd: Kmd,
+    config: SimConfig,
+) -> Result<Arc<SimDevice>, OpenError> {
+    let info = DeviceInfo::get(platform);
+    if !info.supports(kmd) {
+        return Err(OpenError::Unsupported { platform, kmd });
+    }
+    let gpu = Gpu::new(info, config.budget, config.walker).map_err(|_| OpenError::NoMemory)?;
+    let mut state = State {
+        gpu,
+        gem: GemTable::default(),
+        syncobjs: SyncobjTable::default(),
+        i915: i915::State::default(),
+        xe: xe::State::default(),
+    };
+    if kmd == Kmd::I915 {
+        state.i915.open();
+    }
+    Ok(Arc::new(SimDevice {
+        kmd,
+        info,
+        state: Mutex::new(state),
+        changed: Condvar::new(),
+    }))
+}
+
+/// Everything one open file of the simulated device holds.
+pub(crate) struct State {
+    pub gpu: Gpu,
+    pub gem: GemTable,
+    pub syncobjs: SyncobjTable,
+    pub i915: i915::State,
+    pub xe: xe::State,
+}
+
+/// A simulated GPU's render node.
+pub struct SimDevice {
+    kmd: Kmd,
+    info: &'static DeviceInfo,
+    state: Mutex<State>,
+    /// Notified whenever a fence signals or a syncobj changes; every waiter sleeps on it.
+    changed: Condvar,
+}
+
+impl fmt::Debug for SimDevice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SimDevice")
+            .field("platform", &self.info.platform)
+            .field("kmd", &self.kmd)
+            .finish()
+    }
+}
+
+/// When a wait gives up.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Deadline {
+    Never,
+    At(Instant),
+}
+
+impl Deadline {
+    /// A relative timeout in ns; negative means forever (i915 GEM_WAIT, xe WAIT_USER_FENCE).
+    pub fn relative_ns(ns: i64) -> Deadline {
+        match u64::try_from(ns) {
+            Err(_) => Deadline::Never,
+            Ok(ns) => Instant::now()
+                .checked_add(Duration::from_nanos(ns))
+                .map_or(Deadline::Never, Deadline::At),
+        }
+    }
+
+    /// An absolute CLOCK_MONOTONIC time in ns (syncobj waits, xe ABSTIME).
+    pub fn monotonic_ns(ns: i64) -> Deadline {
+        let now = nix::time::clock_gettime(nix::time::ClockId::CLOCK_MONOTONIC)
+            .map(|t| t.tv_sec() as i128 * 1_000_000_000 + t.tv_nsec() as i128)
+            .unwrap_or(0);
+        let left = (ns as i128 - now).clamp(0, i64::MAX as i128) as i64;
+        Deadline::relative_ns(left)
+    }
+
+    /// Nanoseconds left (0 once passed, i64::MAX for never).
+    pub fn remaining_ns(self) -> i64 {
+        match self {
+            Deadline::Never => i64::MAX,
+            Deadline::At(t) => {
+                i64::try_from(t.saturating_duration_since(Instant::now()).as_nanos())
+                    .unwrap_or(i64::MAX)
+            }
+        }
+    }
+}
+
+impl SimDevice {
+    pub fn platform(&self) -> Platform {
+        self.info.platform
+    }
+
+    pub fn kmd(&self) -> Kmd {
+        self.kmd
+    }
+
+    pub fn info(&self) -> &'static DeviceInfo {
+        self.info
+    }
+
+    /// The captured GPU error states, oldest first (what `/sys/class/drm/card*/error` shows on
+    /// a real device). Each record's `Display` is a one-line report.
+    pub fn error_states(&self) -> Vec<GpuErrorRecord> {
+        self.lock().gpu.errors.records().to_vec()
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock would be a simulator bug; the state stays usable.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Wakes every waiter to re-check its condition.
+    pub(crate) fn notify(&self) {
+        self.changed.notify_all();
+    }
+
+    /// Sleeps until `check` yields a value or an error, or the deadline passes (ETIME).
+    /// `poll` bounds each sleep for conditions on user memory, which no notification covers.
+    pub(crate) fn wait_until<T>(
+        &self,
+        deadline: Deadline,
+        poll: Option<Duration>,
+        mut check: impl FnMut(&mut State) -> Result<Option<T>, Errno>,
+    ) -> Result<T, Errno> {
+        let mut st = self.lock();
+        loop {
+            if let Some(v) = check(&mut st)? {
+                return Ok(v);
+            }
+            let left = match deadline {
+                Deadline::Never => Duration::from_secs(3600),
+                Deadline::At(t) => {
+                    let left = t.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return Err(Errno::ETIME);
+                    }
+                    left
+                }
+            };
+            let step = poll.map_or(left, |p| p.min(left));
+            st = self
+                .changed
+                .wait_timeout(st, step)
+                .map(|(g, _)| g)
+                .unwrap_or_else(|e| e.into_inner().0);
+        }
+    }
+}
+
+impl DeviceFile for SimDevice {
+    fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
+        match self.kmd {
+            Kmd::I915 => i915::ioctl(self, request, arg),
+            Kmd::Xe => xe::ioctl(self, request, arg),
+        }
+    }
+
+    fn mmap(&self, offset: u64, len: usize) -> Result<Mapping, Errno> {
+        self.lock().gem.mapping(offset, len)
+    }
+}

@@ -1,0 +1,274 @@
+//! The core DRM ioctls both personalities answer: VERSION, GEM_CLOSE and the SYNCOBJ family,
+//! with the DRM core's argument checks (`drm_ioctl.c`, `drm_gem.c`, `drm_syncobj.c`).
+
+use kmd_iface::drm_core::uapi::*;
+use kmd_iface::seam::Errno;
+
+use crate::device::{Deadline, SimDevice, State};
+use crate::ioctl::{drm_nr, with_arg};
+use crate::sync::{Fence, FenceStatus};
+use crate::user;
+
+/// Handles `request` if it is a core DRM ioctl. `on_close` runs after a GEM handle is dropped
+/// (i915 unbinds the object from the file's VMs).
+pub(crate) fn ioctl(
+    dev: &SimDevice,
+    request: u64,
+    arg: &mut [u8],
+    driver_name: &str,
+    on_close: fn(&mut State, &crate::gem::GemObject),
+) -> Option<Result<i32, Errno>> {
+    let nr = drm_nr(request)?;
+    let is = |table: u64| drm_nr(table) == Some(nr);
+    Some(if is(DRM_IOCTL_VERSION) {
+        with_arg(request, DRM_IOCTL_VERSION, arg, |v| version(v, driver_name))
+    } else if is(DRM_IOCTL_GEM_CLOSE) {
+        with_arg(
+            request,
+            DRM_IOCTL_GEM_CLOSE,
+            arg,
+            |c: &mut drm_gem_close| {
+                if c.pad != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let mut st = dev.lock();
+                // drm_gem_handle_delete answers EINVAL, not ENOENT, for an unknown handle.
+                let obj = st.gem.close(c.handle).map_err(|_| Errno::EINVAL)?;
+                on_close(&mut st, &obj);
+                Ok(0)
+            },
+        )
+    } else if is(DRM_IOCTL_SYNCOBJ_CREATE) {
+        with_arg(
+            request,
+            DRM_IOCTL_SYNCOBJ_CREATE,
+            arg,
+            |c: &mut drm_syncobj_create| {
+                if c.flags & !DRM_SYNCOBJ_CREATE_SIGNALED != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                c.handle = dev
+                    .lock()
+                    .syncobjs
+                    .create(c.flags & DRM_SYNCOBJ_CREATE_SIGNALED != 0);
+                Ok(0)
+            },
+        )
+    } else if is(DRM_IOCTL_SYNCOBJ_DESTROY) {
+        with_arg(
+            request,
+            DRM_IOCTL_SYNCOBJ_DESTROY,
+            arg,
+            |d: &mut drm_syncobj_destroy| {
+                if d.pad != 0 || !dev.lock().syncobjs.destroy(d.handle) {
+                    return Err(Errno::EINVAL);
+                }
+                Ok(0)
+            },
+        )
+    } else if is(DRM_IOCTL_SYNCOBJ_WAIT) {
+        with_arg(
+            request,
+            DRM_IOCTL_SYNCOBJ_WAIT,
+            arg,
+            |w: &mut drm_syncobj_wait| {
+                let allowed = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL
+                    | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT
+                    | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_DEADLINE;
+                if w.flags & !allowed != 0 || w.pad != 0 || w.count_handles == 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let handles: Vec<u32> = user::read_array(w.handles, w.count_handles as usize)?;
+                let points = vec![0; handles.len()];
+                w.first_signaled = wait(dev, &handles, &points, w.flags, w.timeout_nsec)?;
+                Ok(0)
+            },
+        )
+    } else if is(DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT) {
+        with_arg(
+            request,
+            DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT,
+            arg,
+            |w: &mut drm_syncobj_timeline_wait| {
+                let allowed = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL
+                    | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT
+                    | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE
+                    | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_DEADLINE;
+                if w.flags & !allowed != 0 || w.pad != 0 || w.count_handles == 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let n = w.count_handles as usize;
+                let handles: Vec<u32> = user::read_array(w.handles, n)?;
+                let points: Vec<u64> = user::read_array(w.points, n)?;
+                w.first_signaled = wait(dev, &handles, &points, w.flags, w.timeout_nsec)?;
+                Ok(0)
+            },
+        )
+    } else if is(DRM_IOCTL_SYNCOBJ_RESET) || is(DRM_IOCTL_SYNCOBJ_SIGNAL) {
+        let signal = is(DRM_IOCTL_SYNCOBJ_SIGNAL);
+        with_arg(
+            request,
+            DRM_IOCTL_SYNCOBJ_RESET,
+            arg,
+            |a: &mut drm_syncobj_array| {
+                if a.pad != 0 || a.count_handles == 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let handles: Vec<u32> = user::read_array(a.handles, a.count_handles as usize)?;
+                let mut st = dev.lock();
+                if !handles.iter().all(|h| st.syncobjs.contains(*h)) {
+                    return Err(Errno::ENOENT);
+                }
+                for h in handles {
+                    if let Some(s) = st.syncobjs.get_mut(h) {
+                        s.replace(signal.then(Fence::signaled));
+                    }
+                }
+                drop(st);
+                dev.notify();
+                Ok(0)
+            },
+        )
+    } else if is(DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL) || is(DRM_IOCTL_SYNCOBJ_QUERY) {
+        let signal = is(DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL);
+        with_arg(
+            request,
+            DRM_IOCTL_SYNCOBJ_QUERY,
+            arg,
+            |a: &mut drm_syncobj_timeline_array| timeline(dev, a, signal),
+        )
+    } else {
+        return None;
+    })
+}
+
+/// DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED (drm.h).
+const QUERY_LAST_SUBMITTED: u32 = 1 << 0;
+
+fn timeline(
+    dev: &SimDevice,
+    a: &mut drm_syncobj_timeline_array,
+    signal: bool,
+) -> Result<i32, Errno> {
+    let allowed = if signal { 0 } else { QUERY_LAST_SUBMITTED };
+    if a.flags & !allowed != 0 || a.count_handles == 0 {
+        return Err(Errno::EINVAL);
+    }
+    let n = a.count_handles as usize;
+    let handles: Vec<u32> = user::read_array(a.handles, n)?;
+    let mut st = dev.lock();
+    if !handles.iter().all(|h| st.syncobjs.contains(*h)) {
+        return Err(Errno::ENOENT);
+    }
+    if signal {
+        let points: Vec<u64> = user::read_array(a.points, n)?;
+        for (h, p) in handles.iter().zip(points) {
+            if let Some(s) = st.syncobjs.get_mut(*h) {
+                match p {
+                    0 => s.replace(Some(Fence::signaled())),
+                    p => s.add_point(p, Fence::signaled()),
+                }
+            }
+        }
+        drop(st);
+        dev.notify();
+        return Ok(0);
+    }
+    let points: Vec<u64> = handles
+        .iter()
+        .filter_map(|h| st.syncobjs.get(*h))
+        .map(|s| {
+            if a.flags & QUERY_LAST_SUBMITTED != 0 {
+                s.last_point()
+            } else {
+                s.signaled_point()
+            }
+        })
+        .collect();
+    drop(st);
+    let bytes: Vec<u8> = points.iter().flat_map(|p| p.to_ne_bytes()).collect();
+    user::write(a.points, &bytes)?;
+    Ok(0)
+}
+
+/// `drm_syncobj_array_wait`: returns the index of the first signalled syncobj.
+fn wait(
+    dev: &SimDevice,
+    handles: &[u32],
+    points: &[u64],
+    flags: u32,
+    timeout_nsec: i64,
+) -> Result<u32, Errno> {
+    let all = flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL != 0;
+    let for_submit = flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT != 0;
+    let available = flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE != 0;
+    {
+        let st = dev.lock();
+        for (h, p) in handles.iter().zip(points) {
+            let s = st.syncobjs.get(*h).ok_or(Errno::ENOENT)?;
+            if !for_submit && s.point_status(*p).is_none() {
+                return Err(Errno::EINVAL);
+            }
+        }
+    }
+    dev.wait_until(Deadline::monotonic_ns(timeout_nsec), None, |st| {
+        let mut first = None;
+        let mut done = 0;
+        for (i, (h, p)) in handles.iter().zip(points).enumerate() {
+            let s = st.syncobjs.get(*h).ok_or(Errno::ENOENT)?;
+            let ready = match s.point_status(*p) {
+                None => false,
+                Some(_) if available => true,
+                Some(FenceStatus::Pending) => false,
+                Some(_) => true,
+            };
+            if ready {
+                done += 1;
+                first.get_or_insert(i as u32);
+            }
+        }
+        Ok(if all {
+            (done == handles.len()).then_some(0)
+        } else {
+            first
+        })
+    })
+}
+
+fn version(v: &mut drm_version, name: &str) -> Result<i32, Errno> {
+    // The drivers' DRIVER_MAJOR/MINOR/DATE/DESC.
+    let (major, minor, date, desc) = match name {
+        "i915" => (1, 6, "20201103", "Intel Graphics"),
+        _ => (1, 1, "20230201", "Intel Xe2 Graphics"),
+    };
+    v.version_major = major;
+    v.version_minor = minor;
+    v.version_patchlevel = 0;
+    copy_field(&mut v.name_len, v.name, name)?;
+    copy_field(&mut v.date_len, v.date, date)?;
+    copy_field(&mut v.desc_len, v.desc, desc)?;
+    Ok(0)
+}
+
+/// `drm_copy_field`: copies what fits, reports the full length.
+fn copy_field(len: &mut u64, buf: u64, value: &str) -> Result<(), Errno> {
+    let n = (value.len() as u64).min(*len) as usize;
+    *len = value.len() as u64;
+    if n > 0 && buf != 0 {
+        user::write(buf, &value.as_bytes()[..n])?;
+    }
+    Ok(())
+}
+
+/// Records `fence` in every syncobj of `handles` (the personalities' out-syncs). Timeline
+/// points go through `points` (0 = binary).
+pub(crate) fn signal_syncobjs(st: &mut State, outs: &[(u32, u64)], fence: &std::sync::Arc<Fence>) {
+    for &(h, p) in outs {
+        if let Some(s) = st.syncobjs.get_mut(h) {
+            match p {
+                0 => s.replace(Some(fence.clone())),
+                p => s.add_point(p, fence.clone()),
+            }
+        }
+    }
+}

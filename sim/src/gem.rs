@@ -1,0 +1,133 @@
+//! A file's GEM handles and their fake mmap offsets.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use kmd_iface::seam::{Errno, Mapping};
+
+use crate::mem::{Bo, BoError, PAGE_SIZE};
+use crate::sync::Fence;
+
+/// One GEM handle's object.
+#[derive(Debug)]
+pub struct GemObject {
+    pub bo: Arc<Bo>,
+    /// The last request that used the object (busy/wait track it).
+    pub last: Option<Arc<Fence>>,
+    /// Alignment the object's GPU bindings need (xe VRAM on DG2: 64 KiB).
+    pub min_page: u64,
+    /// xe: the VM an object created with `vm_id` is private to.
+    pub private_vm: Option<u32>,
+    /// Memory region instance the object lives in (for queries' accounting).
+    pub region: u16,
+    mmap_offset: Option<u64>,
+}
+
+/// First fake mmap offset handed out (the kernel's offsets also start high and page aligned).
+const FIRST_OFFSET: u64 = 1 << 32;
+
+#[derive(Debug)]
+pub struct GemTable {
+    next_handle: u32,
+    objects: HashMap<u32, GemObject>,
+    next_offset: u64,
+    mmaps: BTreeMap<u64, Arc<Bo>>,
+    /// Bytes allocated per region instance.
+    pub used: HashMap<u16, u64>,
+}
+
+impl Default for GemTable {
+    fn default() -> Self {
+        GemTable {
+            next_handle: 0,
+            objects: HashMap::new(),
+            next_offset: FIRST_OFFSET,
+            mmaps: BTreeMap::new(),
+            used: HashMap::new(),
+        }
+    }
+}
+
+/// Rounds a requested size up to whole pages of `page`; `None` when it overflows.
+pub fn round_size(size: u64, page: u64) -> Option<u64> {
+    size.checked_add(page - 1).map(|s| s / page * page)
+}
+
+impl GemTable {
+    /// Creates an object of `size` bytes (a multiple of `min_page`) and returns its handle.
+    pub fn create(
+        &mut self,
+        size: u64,
+        min_page: u64,
+        region: u16,
+        private_vm: Option<u32>,
+    ) -> Result<u32, Errno> {
+        let bo = Bo::new(size).map_err(|e| match e {
+            BoError::BadSize(_) => Errno::EINVAL,
+            BoError::NoMemory(_) => Errno::ENOMEM,
+        })?;
+        loop {
+            self.next_handle = self.next_handle.wrapping_add(1).max(1);
+            if !self.objects.contains_key(&self.next_handle) {
+                break;
+            }
+        }
+        *self.used.entry(region).or_default() += size;
+        self.objects.insert(
+            self.next_handle,
+            GemObject {
+                bo,
+                last: None,
+                min_page,
+                private_vm,
+                region,
+                mmap_offset: None,
+            },
+        );
+        Ok(self.next_handle)
+    }
+
+    pub fn get(&self, handle: u32) -> Result<&GemObject, Errno> {
+        self.objects.get(&handle).ok_or(Errno::ENOENT)
+    }
+
+    pub fn get_mut(&mut self, handle: u32) -> Result<&mut GemObject, Errno> {
+        self.objects.get_mut(&handle).ok_or(Errno::ENOENT)
+    }
+
+    /// Drops a handle. Bindings and mappings that hold the memory keep it alive.
+    pub fn close(&mut self, handle: u32) -> Result<GemObject, Errno> {
+        let obj = self.objects.remove(&handle).ok_or(Errno::ENOENT)?;
+        if let Some(off) = obj.mmap_offset {
+            self.mmaps.remove(&off);
+        }
+        if let Some(u) = self.used.get_mut(&obj.region) {
+            *u = u.saturating_sub(obj.bo.size());
+        }
+        Ok(obj)
+    }
+
+    /// The object's fake mmap offset, assigned on first use.
+    pub fn mmap_offset(&mut self, handle: u32) -> Result<u64, Errno> {
+        let obj = self.objects.get_mut(&handle).ok_or(Errno::ENOENT)?;
+        if let Some(off) = obj.mmap_offset {
+            return Ok(off);
+        }
+        let off = self.next_offset;
+        self.next_offset = off
+            .checked_add(obj.bo.size() + PAGE_SIZE)
+            .ok_or(Errno::ENOMEM)?;
+        obj.mmap_offset = Some(off);
+        self.mmaps.insert(off, obj.bo.clone());
+        Ok(off)
+    }
+
+    /// `mmap(offset, len)`: the object whose fake offset is `offset`; `len` may not exceed it.
+    pub fn mapping(&self, offset: u64, len: usize) -> Result<Mapping, Errno> {
+        let bo = self.mmaps.get(&offset).ok_or(Errno::EINVAL)?;
+        if len == 0 || len as u64 > bo.size() {
+            return Err(Errno::EINVAL);
+        }
+        Ok(bo.mapping())
+    }
+}

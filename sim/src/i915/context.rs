@@ -1,0 +1,217 @@
+//! VMs, contexts (with their VM and engine map), context parameters and reset statistics.
+
+use std::sync::{Arc, RwLock};
+
+use kmd_iface::i915::uapi::*;
+use kmd_iface::seam::Errno;
+
+use super::{Context, State};
+use crate::device::SimDevice;
+use crate::device_info::EngineClass;
+use crate::mem::AddressSpace;
+use crate::user;
+
+/// `I915_ENGINE_CLASS_INVALID` / `I915_ENGINE_CLASS_INVALID_NONE`: a hole in an engine map.
+const CLASS_INVALID: u16 = u16::MAX;
+const INSTANCE_NONE: u16 = u16::MAX;
+const MAX_EXTENSIONS: usize = 512;
+
+pub(crate) fn vm_create(dev: &SimDevice, a: &mut drm_i915_gem_vm_control) -> Result<i32, Errno> {
+    if a.flags != 0 || a.extensions != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let vm = Arc::new(RwLock::new(AddressSpace::new()));
+    a.vm_id = dev.lock().i915.new_vm(vm);
+    Ok(0)
+}
+
+pub(crate) fn vm_destroy(dev: &SimDevice, a: &mut drm_i915_gem_vm_control) -> Result<i32, Errno> {
+    if a.flags != 0 || a.extensions != 0 {
+        return Err(Errno::EINVAL);
+    }
+    // Contexts using the VM keep it alive.
+    dev.lock()
+        .i915
+        .vms
+        .remove(&a.vm_id)
+        .map(|_| 0)
+        .ok_or(Errno::ENOENT)
+}
+
+/// Parameters a context is being created or updated with.
+fn apply_param(
+    st: &mut State,
+    dev: &SimDevice,
+    ctx: &mut Context,
+    p: &drm_i915_gem_context_param,
+) -> Result<(), Errno> {
+    let scalar = |v: u64| {
+        if p.size != 0 {
+            Err(Errno::EINVAL)
+        } else {
+            Ok(v)
+        }
+    };
+    match p.param {
+        I915_CONTEXT_PARAM_VM => {
+            let id = u32::try_from(scalar(p.value)?).map_err(|_| Errno::ENOENT)?;
+            ctx.vm = st.vms.get(&id).ok_or(Errno::ENOENT)?.clone();
+        }
+        I915_CONTEXT_PARAM_ENGINES => ctx.engines = engine_map(dev, p)?,
+        I915_CONTEXT_PARAM_RECOVERABLE => ctx.recoverable = scalar(p.value)? != 0,
+        I915_CONTEXT_PARAM_BANNABLE => ctx.bannable = scalar(p.value)? != 0,
+        I915_CONTEXT_PARAM_PRIORITY => {
+            // I915_CONTEXT_MAX_USER_PRIORITY / MIN: +-1023.
+            let v = scalar(p.value)? as i64;
+            if !(-1023..=1023).contains(&v) {
+                return Err(Errno::EINVAL);
+            }
+            ctx.priority = v;
+        }
+        _ => return Err(Errno::EINVAL),
+    }
+    Ok(())
+}
+
+/// Reads an I915_CONTEXT_PARAM_ENGINES value: a header then `(size - 8) / 4` engines.
+fn engine_map(
+    dev: &SimDevice,
+    p: &drm_i915_gem_context_param,
+) -> Result<Option<Vec<Option<usize>>>, Errno> {
+    if p.size == 0 {
+        return Ok(None);
+    }
+    let hdr = std::mem::size_of::<i915_context_param_engines>() as u32;
+    let entry = std::mem::size_of::<i915_engine_class_instance>() as u32;
+    if p.size < hdr || !(p.size - hdr).is_multiple_of(entry) {
+        return Err(Errno::EINVAL);
+    }
+    let head: i915_context_param_engines = user::read_val(p.value)?;
+    // Load-balancing and bonding extensions are not simulated.
+    if head.extensions != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let n = ((p.size - hdr) / entry) as usize;
+    let list: Vec<i915_engine_class_instance> = user::read_array(p.value + u64::from(hdr), n)?;
+    let info = dev.info();
+    list.iter()
+        .map(|e| {
+            if e.engine_class == CLASS_INVALID && e.engine_instance == INSTANCE_NONE {
+                return Ok(None);
+            }
+            let class = match e.engine_class {
+                I915_ENGINE_CLASS_RENDER => EngineClass::Render,
+                I915_ENGINE_CLASS_COMPUTE => EngineClass::Compute,
+                _ => return Err(Errno::ENOENT),
+            };
+            info.engines
+                .iter()
+                .position(|d| d.class == class && d.instance == e.engine_instance)
+                .map(Some)
+                .ok_or(Errno::ENOENT)
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+pub(crate) fn create(
+    dev: &SimDevice,
+    a: &mut drm_i915_gem_context_create_ext,
+) -> Result<i32, Errno> {
+    let known =
+        I915_CONTEXT_CREATE_FLAGS_USE_EXTENSIONS | I915_CONTEXT_CREATE_FLAGS_SINGLE_TIMELINE;
+    if a.flags & !known != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let mut guard = dev.lock();
+    let st = &mut guard.i915;
+    let vm = Arc::new(RwLock::new(AddressSpace::new()));
+    let mut ctx = Context::new(0, vm);
+    if a.flags & I915_CONTEXT_CREATE_FLAGS_USE_EXTENSIONS != 0 {
+        let mut next = a.extensions;
+        let mut seen = 0;
+        while next != 0 {
+            seen += 1;
+            if seen > MAX_EXTENSIONS {
+                return Err(Errno::E2BIG);
+            }
+            let ext: i915_user_extension = user::read_val(next)?;
+            if ext.flags != 0 || ext.rsvd.iter().any(|&r| r != 0) {
+                return Err(Errno::EINVAL);
+            }
+            if ext.name != I915_CONTEXT_CREATE_EXT_SETPARAM {
+                return Err(Errno::EINVAL);
+            }
+            let sp: drm_i915_gem_context_create_ext_setparam = user::read_val(next)?;
+            if sp.param.ctx_id != 0 {
+                return Err(Errno::EINVAL);
+            }
+            apply_param(st, dev, &mut ctx, &sp.param)?;
+            next = ext.next_extension;
+        }
+    } else if a.extensions != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let id = st.new_context_id();
+    ctx.hw.id = id;
+    st.contexts.insert(id, ctx);
+    a.ctx_id = id;
+    Ok(0)
+}
+
+pub(crate) fn destroy(dev: &SimDevice, a: &mut drm_i915_gem_context_destroy) -> Result<i32, Errno> {
+    if a.pad != 0 {
+        return Err(Errno::EINVAL);
+    }
+    if a.ctx_id == 0 {
+        return Err(Errno::ENOENT);
+    }
+    dev.lock()
+        .i915
+        .contexts
+        .remove(&a.ctx_id)
+        .map(|_| 0)
+        .ok_or(Errno::ENOENT)
+}
+
+pub(crate) fn setparam(dev: &SimDevice, a: &mut drm_i915_gem_context_param) -> Result<i32, Errno> {
+    let mut guard = dev.lock();
+    let st = &mut guard.i915;
+    let mut ctx = st.contexts.remove(&a.ctx_id).ok_or(Errno::ENOENT)?;
+    let r = apply_param(st, dev, &mut ctx, a);
+    st.contexts.insert(a.ctx_id, ctx);
+    r.map(|_| 0)
+}
+
+pub(crate) fn getparam(dev: &SimDevice, a: &mut drm_i915_gem_context_param) -> Result<i32, Errno> {
+    let mut guard = dev.lock();
+    let st = &mut guard.i915;
+    let ctx = st.contexts.get(&a.ctx_id).ok_or(Errno::ENOENT)?;
+    a.size = 0;
+    a.value = match a.param {
+        I915_CONTEXT_PARAM_RECOVERABLE => ctx.recoverable.into(),
+        I915_CONTEXT_PARAM_BANNABLE => ctx.bannable.into(),
+        I915_CONTEXT_PARAM_PRIORITY => ctx.priority as u64,
+        // Like the kernel, hands out a new VM id for the context's address space.
+        I915_CONTEXT_PARAM_VM => {
+            let vm = ctx.vm.clone();
+            u64::from(st.new_vm(vm))
+        }
+        _ => return Err(Errno::EINVAL),
+    };
+    Ok(0)
+}
+
+/// GET_RESET_STATS. `reset_count` is the device's; the kernel reveals it only to CAP_SYS_ADMIN,
+/// the simulator to everyone.
+pub(crate) fn reset_stats(dev: &SimDevice, a: &mut drm_i915_reset_stats) -> Result<i32, Errno> {
+    if a.flags != 0 || a.pad != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let st = dev.lock();
+    let ctx = st.i915.contexts.get(&a.ctx_id).ok_or(Errno::ENOENT)?;
+    a.reset_count = u32::try_from(st.gpu.errors.reset_count()).unwrap_or(u32::MAX);
+    a.batch_active = ctx.hw.guilty;
+    a.batch_pending = ctx.hw.innocent;
+    Ok(0)
+}

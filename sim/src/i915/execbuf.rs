@@ -1,0 +1,301 @@
+//! EXECBUFFER2: softpinned (or kernel-placed) objects, syncobj fences, one batch per call.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use kmd_iface::i915::uapi::*;
+use kmd_iface::seam::Errno;
+
+use super::{read_vm, write_vm, Context};
+use crate::device::{SimDevice, State};
+use crate::mem::{AddressSpace, Bo, PAGE_SIZE, VA_BITS};
+use crate::user;
+
+/// Every execbuf flag bit the uAPI defines (up to I915_EXEC_USE_EXTENSIONS).
+const KNOWN_FLAGS: u64 = (I915_EXEC_USE_EXTENSIONS << 1) - 1;
+/// Every exec-object flag bit the uAPI defines (up to EXEC_OBJECT_CAPTURE).
+const KNOWN_OBJECT_FLAGS: u64 = (EXEC_OBJECT_CAPTURE << 1) - 1;
+/// Without EXEC_OBJECT_SUPPORTS_48B_ADDRESS an object must sit below 4 GiB.
+const LOW_4G: u64 = 1 << 32;
+const VA_LIMIT: u64 = 1 << VA_BITS;
+/// Where the kernel starts placing objects that are not softpinned.
+const PLACEMENT_START: u64 = 0x10_0000;
+
+/// `gen8_canonical_addr`: bit 47 sign-extended.
+fn canonical(a: u64) -> u64 {
+    (((a << 16) as i64) >> 16) as u64
+}
+
+struct Object {
+    handle: u32,
+    bo: Arc<Bo>,
+    /// Softpin address (48-bit form) and size of the range the object needs.
+    pin: Option<u64>,
+    size: u64,
+    alignment: u64,
+    low_4g: bool,
+}
+
+pub(crate) fn execbuffer2(
+    dev: &SimDevice,
+    eb: &mut drm_i915_gem_execbuffer2,
+) -> Result<i32, Errno> {
+    let flags = eb.flags;
+    if flags & !KNOWN_FLAGS != 0 {
+        return Err(Errno::EINVAL);
+    }
+    // sync_file in/out fences and timeline-fence extensions are not simulated
+    // (GETPARAM HAS_EXEC_FENCE and HAS_EXEC_TIMELINE_FENCES report 0).
+    if flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_OUT | I915_EXEC_FENCE_SUBMIT) != 0
+        || flags & I915_EXEC_USE_EXTENSIONS != 0
+    {
+        return Err(Errno::EINVAL);
+    }
+    let fence_array = flags & I915_EXEC_FENCE_ARRAY != 0;
+    if eb.buffer_count == 0
+        || eb.DR1 != 0
+        || eb.DR4 != 0
+        || eb.rsvd2 != 0
+        || eb.rsvd1 >> 32 != 0
+        || (!fence_array && (eb.num_cliprects != 0 || eb.cliprects_ptr != 0))
+        || !(eb.batch_start_offset | eb.batch_len).is_multiple_of(8)
+    {
+        return Err(Errno::EINVAL);
+    }
+    let entries: Vec<drm_i915_gem_exec_object2> =
+        user::read_array(eb.buffers_ptr, eb.buffer_count as usize)?;
+    let fences: Vec<drm_i915_gem_exec_fence> = if fence_array {
+        user::read_array(eb.cliprects_ptr, eb.num_cliprects as usize)?
+    } else {
+        Vec::new()
+    };
+
+    let mut guard = dev.lock();
+    let st = &mut *guard;
+    let ctx_id = eb.rsvd1 as u32;
+    let ctx = st.i915.contexts.get(&ctx_id).ok_or(Errno::ENOENT)?;
+    if ctx.hw.banned {
+        return Err(Errno::EIO);
+    }
+    let engine = select_engine(st, ctx, flags & I915_EXEC_RING_MASK)?;
+    let objects = validate_objects(st, &entries)?;
+    check_fences(st, &fences)?;
+    let batch_idx = if flags & I915_EXEC_BATCH_FIRST != 0 {
+        0
+    } else {
+        objects.len() - 1
+    };
+    let batch = &objects[batch_idx];
+    let start = u64::from(eb.batch_start_offset);
+    let len = match eb.batch_len {
+        0 => batch.bo.size().saturating_sub(start),
+        l => u64::from(l),
+    };
+    if len == 0 || start + len > batch.bo.size() {
+        return Err(Errno::EINVAL);
+    }
+
+    let vm = ctx.vm.clone();
+    let addresses = place(&mut write_vm(&vm), &objects)?;
+    // Tell the user where everything is (the kernel writes the canonical addresses back).
+    for (i, addr) in addresses.iter().enumerate() {
+        let at = eb.buffers_ptr
+            + (i * std::mem::size_of::<drm_i915_gem_exec_object2>()
+                + std::mem::offset_of!(drm_i915_gem_exec_object2, offset)) as u64;
+        let _ = user::write_val(at, &canonical(*addr));
+    }
+    let batch_va = addresses[batch_idx] + start;
+
+    let State {
+        gpu,
+        gem,
+        i915,
+        syncobjs: _,
+        ..
+    } = st;
+    let ctx = i915.contexts.get_mut(&ctx_id).ok_or(Errno::ENOENT)?;
+    let fence = gpu.submit(engine, &mut ctx.hw, &read_vm(&vm), batch_va);
+    for o in &objects {
+        if let Ok(obj) = gem.get_mut(o.handle) {
+            obj.last = Some(fence.clone());
+        }
+    }
+    let outs: Vec<(u32, u64)> = fences
+        .iter()
+        .filter(|f| f.flags & I915_EXEC_FENCE_SIGNAL != 0)
+        .map(|f| (f.handle, 0))
+        .collect();
+    crate::drm::signal_syncobjs(st, &outs, &fence);
+    drop(guard);
+    dev.notify();
+    Ok(0)
+}
+
+/// The engine an execbuf runs on: an index into the context's engine map, or the legacy
+/// selectors (DEFAULT and RENDER both mean the render engine).
+fn select_engine(st: &State, ctx: &Context, ring: u64) -> Result<usize, Errno> {
+    match &ctx.engines {
+        Some(map) => map
+            .get(ring as usize)
+            .copied()
+            .flatten()
+            .ok_or(Errno::EINVAL),
+        None if ring == I915_EXEC_DEFAULT || ring == I915_EXEC_RENDER => st
+            .gpu
+            .engine_index(crate::device_info::EngineClass::Render, 0)
+            .ok_or(Errno::EINVAL),
+        None => Err(Errno::EINVAL),
+    }
+}
+
+fn validate_objects(
+    st: &State,
+    entries: &[drm_i915_gem_exec_object2],
+) -> Result<Vec<Object>, Errno> {
+    let mut seen = HashSet::new();
+    let mut objects = Vec::with_capacity(entries.len());
+    for e in entries {
+        if e.flags & !KNOWN_OBJECT_FLAGS != 0
+            || e.rsvd2 != 0
+            // Relocations are not simulated (as on DG2 and later, where i915 rejects them).
+            || e.relocation_count != 0
+            || (e.alignment != 0 && !e.alignment.is_power_of_two())
+            || (e.flags & EXEC_OBJECT_PAD_TO_SIZE == 0 && e.pad_to_size != 0)
+            || e.pad_to_size % PAGE_SIZE != 0
+        {
+            return Err(Errno::EINVAL);
+        }
+        let obj = st.gem.get(e.handle)?;
+        if !seen.insert(e.handle) {
+            return Err(Errno::EINVAL);
+        }
+        let size = obj.bo.size().max(e.pad_to_size);
+        let low_4g = e.flags & EXEC_OBJECT_SUPPORTS_48B_ADDRESS == 0;
+        let pin = if e.flags & EXEC_OBJECT_PINNED != 0 {
+            let addr = e.offset & !(PAGE_SIZE - 1);
+            if canonical(addr) != e.offset {
+                return Err(Errno::EINVAL);
+            }
+            let addr = addr & (VA_LIMIT - 1);
+            let end = addr.checked_add(size).ok_or(Errno::EINVAL)?;
+            if end > VA_LIMIT || (low_4g && end > LOW_4G) {
+                return Err(Errno::EINVAL);
+            }
+            if e.alignment != 0 && !addr.is_multiple_of(e.alignment) {
+                return Err(Errno::EINVAL);
+            }
+            Some(addr)
+        } else {
+            None
+        };
+        objects.push(Object {
+            handle: e.handle,
+            bo: obj.bo.clone(),
+            pin,
+            size,
+            alignment: e.alignment.max(PAGE_SIZE),
+            low_4g,
+        });
+    }
+    // Softpinned ranges of one execbuf may not overlap.
+    let mut pins: Vec<(u64, u64)> = objects
+        .iter()
+        .filter_map(|o| o.pin.map(|a| (a, a + o.size)))
+        .collect();
+    pins.sort_unstable();
+    if pins.windows(2).any(|w| w[1].0 < w[0].1) {
+        return Err(Errno::EINVAL);
+    }
+    Ok(objects)
+}
+
+fn check_fences(st: &State, fences: &[drm_i915_gem_exec_fence]) -> Result<(), Errno> {
+    for f in fences {
+        if f.flags & !(I915_EXEC_FENCE_WAIT | I915_EXEC_FENCE_SIGNAL) != 0 {
+            return Err(Errno::EINVAL);
+        }
+        let s = st.syncobjs.get(f.handle).ok_or(Errno::ENOENT)?;
+        // Waiting on a syncobj nobody has submitted to is an error, not a wait.
+        if f.flags & I915_EXEC_FENCE_WAIT != 0 && s.fence().is_none() {
+            return Err(Errno::EINVAL);
+        }
+    }
+    Ok(())
+}
+
+/// Binds every object in `vm` (keeping existing placements that fit, evicting other objects
+/// from softpinned ranges) and returns each object's address.
+fn place(vm: &mut AddressSpace, objects: &[Object]) -> Result<Vec<u64>, Errno> {
+    let mut out = Vec::with_capacity(objects.len());
+    for o in objects {
+        let current = vm
+            .bindings_of(&o.bo)
+            .find(|b| b.bo_offset == 0 && b.len == o.size)
+            .map(|b| b.start);
+        let addr = match (o.pin, current) {
+            (Some(p), Some(c)) if p == c => p,
+            (Some(p), _) => {
+                vm.unbind_bo(&o.bo);
+                // Evict whatever else occupies the range (objects of this execbuf cannot: their
+                // pins were checked not to overlap, and unpinned ones are placed afterwards).
+                vm.unbind(p, o.size).map_err(|_| Errno::EINVAL)?;
+                vm.bind(p, o.size, o.bo.clone(), 0, false)
+                    .map_err(|_| Errno::EINVAL)?;
+                p
+            }
+            (None, Some(c)) if !o.low_4g || c + o.size <= LOW_4G => c,
+            (None, _) => {
+                vm.unbind_bo(&o.bo);
+                let limit = if o.low_4g { LOW_4G } else { VA_LIMIT };
+                let a = free_range(vm, o.size, o.alignment, limit).ok_or(Errno::ENOSPC)?;
+                vm.bind(a, o.size, o.bo.clone(), 0, false)
+                    .map_err(|_| Errno::ENOSPC)?;
+                a
+            }
+        };
+        out.push(addr);
+    }
+    Ok(out)
+}
+
+/// First-fit search for `size` free bytes aligned to `align` below `limit`.
+fn free_range(vm: &AddressSpace, size: u64, align: u64, limit: u64) -> Option<u64> {
+    let mut cand = PLACEMENT_START;
+    for b in vm.bindings() {
+        cand = cand.checked_add(align - 1)? / align * align;
+        if cand + size <= b.start {
+            break;
+        }
+        cand = cand.max(b.start + b.len);
+    }
+    cand = cand.checked_add(align - 1)? / align * align;
+    (cand.checked_add(size)? <= limit).then_some(cand)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_form_sign_extends_bit_47() {
+        assert_eq!(canonical(0x0000_8000_0000_0000), 0xffff_8000_0000_0000);
+        assert_eq!(canonical(0x0000_7fff_ffff_f000), 0x0000_7fff_ffff_f000);
+    }
+
+    #[test]
+    fn free_range_skips_bindings() {
+        let mut vm = AddressSpace::new();
+        let bo = Bo::new(0x2000).unwrap();
+        vm.bind(PLACEMENT_START, 0x2000, bo.clone(), 0, false)
+            .unwrap();
+        assert_eq!(
+            free_range(&vm, 0x1000, 0x1000, LOW_4G),
+            Some(PLACEMENT_START + 0x2000)
+        );
+        assert_eq!(
+            free_range(&vm, 0x1000, 0x10000, LOW_4G),
+            Some(PLACEMENT_START + 0x10000)
+        );
+        assert_eq!(free_range(&vm, LOW_4G, 0x1000, LOW_4G), None);
+    }
+}

@@ -1,0 +1,164 @@
+//! GEM objects: create (plain and with extensions), mmap offsets, domains, wait and busy.
+
+use kmd_iface::i915::uapi::*;
+use kmd_iface::seam::Errno;
+
+use crate::device::{Deadline, SimDevice};
+use crate::gem::round_size;
+use crate::mem::PAGE_SIZE;
+use crate::sync::FenceStatus;
+use crate::user;
+
+/// Key of a memory region in the file's usage accounting.
+pub(crate) fn region_key(class: u16, instance: u16) -> u16 {
+    class << 8 | instance
+}
+
+/// Longest extension chain walked before giving up (the kernel's i915_user_extensions: E2BIG).
+const MAX_EXTENSIONS: usize = 512;
+
+pub(crate) fn create(dev: &SimDevice, a: &mut drm_i915_gem_create) -> Result<i32, Errno> {
+    if a.pad != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let size = checked_size(a.size)?;
+    let key = region_key(I915_MEMORY_CLASS_SYSTEM, 0);
+    a.handle = dev.lock().gem.create(size, PAGE_SIZE, key, None)?;
+    a.size = size;
+    Ok(0)
+}
+
+fn checked_size(size: u64) -> Result<u64, Errno> {
+    match round_size(size, PAGE_SIZE) {
+        Some(0) | None => Err(Errno::EINVAL),
+        Some(s) => Ok(s),
+    }
+}
+
+pub(crate) fn create_ext(dev: &SimDevice, a: &mut drm_i915_gem_create_ext) -> Result<i32, Errno> {
+    let info = dev.info();
+    if a.flags & !I915_GEM_CREATE_EXT_FLAG_NEEDS_CPU_ACCESS != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let size = checked_size(a.size)?;
+    let mut placement = None;
+    let mut next = a.extensions;
+    let mut seen = 0;
+    while next != 0 {
+        seen += 1;
+        if seen > MAX_EXTENSIONS {
+            return Err(Errno::E2BIG);
+        }
+        let ext: i915_user_extension = user::read_val(next)?;
+        if ext.flags != 0 || ext.rsvd.iter().any(|&r| r != 0) {
+            return Err(Errno::EINVAL);
+        }
+        match ext.name {
+            I915_GEM_CREATE_EXT_MEMORY_REGIONS => {
+                if placement.is_some() {
+                    return Err(Errno::EINVAL);
+                }
+                let m: drm_i915_gem_create_ext_memory_regions = user::read_val(next)?;
+                if m.pad != 0 || m.num_regions == 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let regions: Vec<drm_i915_gem_memory_class_instance> =
+                    user::read_array(m.regions, m.num_regions as usize)?;
+                for r in &regions {
+                    let known = r.memory_instance == 0
+                        && (r.memory_class == I915_MEMORY_CLASS_SYSTEM
+                            || (r.memory_class == I915_MEMORY_CLASS_DEVICE
+                                && info.has_local_memory));
+                    if !known {
+                        return Err(Errno::EINVAL);
+                    }
+                }
+                let first = regions[0];
+                placement = Some(region_key(first.memory_class, first.memory_instance));
+            }
+            I915_GEM_CREATE_EXT_SET_PAT => {
+                let p: drm_i915_gem_create_ext_set_pat = user::read_val(next)?;
+                if p.rsvd != 0 || p.pat_index > info.i915_max_pat_index {
+                    return Err(Errno::EINVAL);
+                }
+            }
+            // Protected content needs a PXP session the simulator does not have.
+            I915_GEM_CREATE_EXT_PROTECTED_CONTENT => return Err(Errno::ENODEV),
+            _ => return Err(Errno::EINVAL),
+        }
+        next = ext.next_extension;
+    }
+    let key = placement.unwrap_or(region_key(I915_MEMORY_CLASS_SYSTEM, 0));
+    a.handle = dev.lock().gem.create(size, PAGE_SIZE, key, None)?;
+    a.size = size;
+    Ok(0)
+}
+
+pub(crate) fn mmap_offset(dev: &SimDevice, a: &mut drm_i915_gem_mmap_offset) -> Result<i32, Errno> {
+    if a.extensions != 0 || a.pad != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let discrete = dev.info().has_local_memory;
+    match a.flags {
+        // Discrete parts only take FIXED; integrated ones everything but FIXED.
+        I915_MMAP_OFFSET_FIXED if discrete => {}
+        I915_MMAP_OFFSET_GTT | I915_MMAP_OFFSET_WC | I915_MMAP_OFFSET_WB | I915_MMAP_OFFSET_UC
+            if !discrete => {}
+        I915_MMAP_OFFSET_GTT..=I915_MMAP_OFFSET_FIXED => return Err(Errno::ENODEV),
+        _ => return Err(Errno::EINVAL),
+    }
+    a.offset = dev.lock().gem.mmap_offset(a.handle)?;
+    Ok(0)
+}
+
+pub(crate) fn set_domain(dev: &SimDevice, a: &mut drm_i915_gem_set_domain) -> Result<i32, Errno> {
+    let cpu_domains = I915_GEM_DOMAIN_CPU | I915_GEM_DOMAIN_GTT | I915_GEM_DOMAIN_WC;
+    if (a.read_domains | a.write_domain) & !cpu_domains != 0
+        || (a.write_domain != 0 && a.read_domains != a.write_domain)
+    {
+        return Err(Errno::EINVAL);
+    }
+    // Moving to a CPU domain waits for the GPU; a failed request does not fail the move.
+    dev.wait_until(Deadline::Never, None, |st| {
+        let obj = st.gem.get(a.handle)?;
+        Ok(match obj.last.as_ref().map(|f| f.status()) {
+            Some(FenceStatus::Pending) => None,
+            _ => Some(0),
+        })
+    })
+}
+
+/// GEM_WAIT. A request that ended in a GPU error makes the wait fail with EIO, so the error
+/// reaches the caller (the kernel itself would report it through the fence's status).
+pub(crate) fn wait(dev: &SimDevice, a: &mut drm_i915_gem_wait) -> Result<i32, Errno> {
+    if a.flags != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let deadline = Deadline::relative_ns(a.timeout_ns);
+    let r = dev.wait_until(deadline, None, |st| {
+        let obj = st.gem.get(a.bo_handle)?;
+        match obj.last.as_ref().map(|f| f.status()) {
+            Some(FenceStatus::Pending) => Ok(None),
+            Some(FenceStatus::Error { .. }) => Err(Errno::EIO),
+            _ => Ok(Some(0)),
+        }
+    });
+    if a.timeout_ns > 0 {
+        a.timeout_ns = deadline.remaining_ns();
+    }
+    r
+}
+
+pub(crate) fn busy(dev: &SimDevice, a: &mut drm_i915_gem_busy) -> Result<i32, Errno> {
+    let st = dev.lock();
+    let obj = st.gem.get(a.handle)?;
+    // Busy objects report the engine class in the write half and a read bit per class.
+    a.busy = match obj.last.as_ref().map(|f| f.status()) {
+        Some(FenceStatus::Pending) => {
+            let class = u32::from(I915_ENGINE_CLASS_RENDER);
+            (1 << (16 + class)) | class
+        }
+        _ => 0,
+    };
+    Ok(0)
+}

@@ -1,0 +1,150 @@
+//! The xe personality: the xe driver's ioctls with its argument checks (`XE_IOCTL_DBG` sites).
+
+mod exec;
+mod gem;
+mod query;
+mod queue;
+mod sync;
+mod vm;
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+use kmd_iface::seam::Errno;
+use kmd_iface::xe::uapi::*;
+
+use crate::device::{SimDevice, State as DevState};
+use crate::device_info::{DeviceInfo, EngineClass};
+use crate::gem::GemObject;
+use crate::gpu::HwContext;
+use crate::ioctl::{drm_nr, with_arg};
+use crate::mem::{AddressSpace, PAGE_SIZE};
+
+pub(crate) type Vm = Arc<RwLock<AddressSpace>>;
+
+pub(crate) struct XeVm {
+    pub space: Vm,
+    /// Long-running mode: exec queues signal only user fences.
+    pub lr: bool,
+}
+
+pub(crate) struct Queue {
+    pub hw: HwContext,
+    pub vm_id: u32,
+    pub vm: Vm,
+    pub lr: bool,
+    /// Index of the engine the queue runs on.
+    pub engine: usize,
+}
+
+/// The xe file's VMs and exec queues.
+#[derive(Default)]
+pub(crate) struct State {
+    vms: HashMap<u32, XeVm>,
+    next_vm: u32,
+    queues: HashMap<u32, Queue>,
+    next_queue: u32,
+}
+
+fn next_id<T>(next: &mut u32, map: &HashMap<u32, T>) -> u32 {
+    loop {
+        *next = next.wrapping_add(1).max(1);
+        if !map.contains_key(next) {
+            return *next;
+        }
+    }
+}
+
+/// A memory region as xe numbers them: instance 0 is system memory, 1 the first VRAM.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Region {
+    pub class: u16,
+    pub instance: u16,
+    pub min_page: u64,
+}
+
+/// DG2 maps VRAM with 64 KiB GPU pages, so VRAM objects and their bindings need that alignment.
+const DG2_VRAM_PAGE: u64 = 64 << 10;
+
+pub(crate) fn regions(info: &DeviceInfo) -> Vec<Region> {
+    let mut r = vec![Region {
+        class: DRM_XE_MEM_REGION_CLASS_SYSMEM,
+        instance: 0,
+        min_page: PAGE_SIZE,
+    }];
+    if info.has_local_memory {
+        r.push(Region {
+            class: DRM_XE_MEM_REGION_CLASS_VRAM,
+            instance: 1,
+            min_page: DG2_VRAM_PAGE,
+        });
+    }
+    r
+}
+
+pub(crate) fn uapi_class(c: EngineClass) -> u16 {
+    match c {
+        EngineClass::Render => DRM_XE_ENGINE_CLASS_RENDER,
+        EngineClass::Compute => DRM_XE_ENGINE_CLASS_COMPUTE,
+    }
+}
+
+pub(crate) fn vm_read(vm: &Vm) -> std::sync::RwLockReadGuard<'_, AddressSpace> {
+    vm.read().unwrap_or_else(|e| e.into_inner())
+}
+
+pub(crate) fn vm_write(vm: &Vm) -> std::sync::RwLockWriteGuard<'_, AddressSpace> {
+    vm.write().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Closing an xe GEM handle leaves its VM bindings (which hold the memory) in place.
+fn on_close(_: &mut DevState, _: &GemObject) {}
+
+pub(crate) fn ioctl(dev: &SimDevice, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
+    if let Some(r) = crate::drm::ioctl(dev, request, arg, "xe", on_close) {
+        return r;
+    }
+    let nr = drm_nr(request).ok_or(Errno::ENOTTY)?;
+    let is = |table: u64| drm_nr(table) == Some(nr);
+    if is(DRM_IOCTL_XE_DEVICE_QUERY) {
+        with_arg(request, DRM_IOCTL_XE_DEVICE_QUERY, arg, |a| {
+            query::query(dev, a)
+        })
+    } else if is(DRM_IOCTL_XE_GEM_CREATE) {
+        with_arg(request, DRM_IOCTL_XE_GEM_CREATE, arg, |a| {
+            gem::create(dev, a)
+        })
+    } else if is(DRM_IOCTL_XE_GEM_MMAP_OFFSET) {
+        with_arg(request, DRM_IOCTL_XE_GEM_MMAP_OFFSET, arg, |a| {
+            gem::mmap_offset(dev, a)
+        })
+    } else if is(DRM_IOCTL_XE_VM_CREATE) {
+        with_arg(request, DRM_IOCTL_XE_VM_CREATE, arg, |a| vm::create(dev, a))
+    } else if is(DRM_IOCTL_XE_VM_DESTROY) {
+        with_arg(request, DRM_IOCTL_XE_VM_DESTROY, arg, |a| {
+            vm::destroy(dev, a)
+        })
+    } else if is(DRM_IOCTL_XE_VM_BIND) {
+        with_arg(request, DRM_IOCTL_XE_VM_BIND, arg, |a| vm::bind(dev, a))
+    } else if is(DRM_IOCTL_XE_EXEC_QUEUE_CREATE) {
+        with_arg(request, DRM_IOCTL_XE_EXEC_QUEUE_CREATE, arg, |a| {
+            queue::create(dev, a)
+        })
+    } else if is(DRM_IOCTL_XE_EXEC_QUEUE_DESTROY) {
+        with_arg(request, DRM_IOCTL_XE_EXEC_QUEUE_DESTROY, arg, |a| {
+            queue::destroy(dev, a)
+        })
+    } else if is(DRM_IOCTL_XE_EXEC_QUEUE_GET_PROPERTY) {
+        with_arg(request, DRM_IOCTL_XE_EXEC_QUEUE_GET_PROPERTY, arg, |a| {
+            queue::get_property(dev, a)
+        })
+    } else if is(DRM_IOCTL_XE_EXEC) {
+        with_arg(request, DRM_IOCTL_XE_EXEC, arg, |a| exec::exec(dev, a))
+    } else if is(DRM_IOCTL_XE_WAIT_USER_FENCE) {
+        with_arg(request, DRM_IOCTL_XE_WAIT_USER_FENCE, arg, |a| {
+            exec::wait_user_fence(dev, a)
+        })
+    } else {
+        Err(Errno::EINVAL)
+    }
+}

@@ -1,0 +1,221 @@
+//! VM_CREATE, VM_DESTROY and VM_BIND.
+
+use std::sync::{Arc, RwLock};
+
+use kmd_iface::seam::Errno;
+use kmd_iface::xe::uapi::*;
+
+use super::sync::{self, Sync};
+use super::{next_id, vm_write, XeVm};
+use crate::device::SimDevice;
+use crate::mem::{AddressSpace, PAGE_SIZE, VA_BITS};
+use crate::sync::Fence;
+use crate::user;
+
+const VM_SIZE: u64 = 1 << VA_BITS;
+
+pub(crate) fn create(dev: &SimDevice, a: &mut drm_xe_vm_create) -> Result<i32, Errno> {
+    let known = DRM_XE_VM_CREATE_FLAG_SCRATCH_PAGE
+        | DRM_XE_VM_CREATE_FLAG_LR_MODE
+        | DRM_XE_VM_CREATE_FLAG_FAULT_MODE;
+    if a.extensions != 0 || a.reserved.iter().any(|&r| r != 0) || a.flags & !known != 0 {
+        return Err(Errno::EINVAL);
+    }
+    // Recoverable page faults need unified shared memory, which Gen12LP and DG2 lack.
+    if a.flags & DRM_XE_VM_CREATE_FLAG_FAULT_MODE != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let space = if a.flags & DRM_XE_VM_CREATE_FLAG_SCRATCH_PAGE != 0 {
+        AddressSpace::with_scratch_page()
+    } else {
+        AddressSpace::new()
+    };
+    let mut st = dev.lock();
+    let xe = &mut st.xe;
+    let id = next_id(&mut xe.next_vm, &xe.vms);
+    xe.vms.insert(
+        id,
+        XeVm {
+            space: Arc::new(RwLock::new(space)),
+            lr: a.flags & DRM_XE_VM_CREATE_FLAG_LR_MODE != 0,
+        },
+    );
+    a.vm_id = id;
+    Ok(0)
+}
+
+pub(crate) fn destroy(dev: &SimDevice, a: &mut drm_xe_vm_destroy) -> Result<i32, Errno> {
+    if a.pad != 0 || a.reserved.iter().any(|&r| r != 0) {
+        return Err(Errno::EINVAL);
+    }
+    let mut st = dev.lock();
+    let vm = st.xe.vms.get(&a.vm_id).ok_or(Errno::ENOENT)?;
+    // Long-running exec queues pin their VM.
+    if vm.lr && st.xe.queues.values().any(|q| q.vm_id == a.vm_id) {
+        return Err(Errno::EBUSY);
+    }
+    st.xe.vms.remove(&a.vm_id);
+    Ok(0)
+}
+
+/// A checked bind operation, ready to apply.
+enum Op {
+    Map {
+        addr: u64,
+        range: u64,
+        bo: Arc<crate::mem::Bo>,
+        offset: u64,
+        read_only: bool,
+    },
+    Unmap {
+        addr: u64,
+        range: u64,
+    },
+    UnmapAll {
+        bo: Arc<crate::mem::Bo>,
+    },
+    Prefetch,
+}
+
+pub(crate) fn bind(dev: &SimDevice, a: &mut drm_xe_vm_bind) -> Result<i32, Errno> {
+    if a.extensions != 0
+        || a.pad != 0
+        || a.pad2 != 0
+        || a.reserved.iter().any(|&r| r != 0)
+        || a.num_binds == 0
+    {
+        return Err(Errno::EINVAL);
+    }
+    let ops: Vec<drm_xe_vm_bind_op> = if a.num_binds == 1 {
+        vec![a.bind]
+    } else {
+        user::read_array(a.vector_of_binds(), a.num_binds as usize)?
+    };
+    let info = dev.info();
+    let mut st = dev.lock();
+    // Bind queues (exec queues of the VM_BIND class) are not simulated: binds run at once.
+    if a.exec_queue_id != 0 {
+        return Err(Errno::ENOENT);
+    }
+    let vm = st.xe.vms.get(&a.vm_id).ok_or(Errno::EINVAL)?;
+    let space = vm.space.clone();
+    let syncs = sync::parse(&st, a.syncs, a.num_syncs, false)?;
+    let mut checked = Vec::with_capacity(ops.len());
+    for op in &ops {
+        checked.push(check_op(&st, info.xe_pat_entries, a.vm_id, op)?);
+    }
+    {
+        let mut vm = vm_write(&space);
+        for op in checked {
+            match op {
+                Op::Map {
+                    addr,
+                    range,
+                    bo,
+                    offset,
+                    read_only,
+                } => {
+                    // A map over existing mappings replaces them (GPUVA remap).
+                    vm.unbind(addr, range).map_err(|_| Errno::EINVAL)?;
+                    vm.bind(addr, range, bo, offset, read_only)
+                        .map_err(|_| Errno::EINVAL)?;
+                }
+                Op::Unmap { addr, range } => {
+                    vm.unbind(addr, range).map_err(|_| Errno::EINVAL)?;
+                }
+                Op::UnmapAll { bo } => vm.unbind_bo(&bo),
+                Op::Prefetch => {}
+            }
+        }
+    }
+    // Binds complete immediately: signal syncobjs and write user fences (CPU addresses here).
+    let fence = Fence::signaled();
+    sync::signal(&mut st, &syncs, &fence);
+    drop(st);
+    for s in &syncs {
+        if let Sync::UserFence { addr, value } = *s {
+            user::write_val(addr, &value)?;
+        }
+    }
+    dev.notify();
+    Ok(0)
+}
+
+fn check_op(
+    st: &crate::device::State,
+    pat_entries: u16,
+    vm_id: u32,
+    op: &drm_xe_vm_bind_op,
+) -> Result<Op, Errno> {
+    let known_flags = DRM_XE_VM_BIND_FLAG_READONLY
+        | DRM_XE_VM_BIND_FLAG_IMMEDIATE
+        | DRM_XE_VM_BIND_FLAG_NULL
+        | DRM_XE_VM_BIND_FLAG_DUMPABLE;
+    if op.extensions != 0
+        || op.pad != 0
+        || op.pad2 != 0
+        || op.reserved.iter().any(|&r| r != 0)
+        || op.flags & !known_flags != 0
+        || op.op > DRM_XE_VM_BIND_OP_PREFETCH
+        || op.pat_index >= pat_entries
+    {
+        return Err(Errno::EINVAL);
+    }
+    let null = op.flags & DRM_XE_VM_BIND_FLAG_NULL != 0;
+    if op.op != DRM_XE_VM_BIND_OP_UNMAP_ALL
+        && (op.range == 0
+            || !(op.addr | op.range | op.obj_offset).is_multiple_of(PAGE_SIZE)
+            || op.range > VM_SIZE
+            || op.addr > VM_SIZE - op.range)
+        {
+            return Err(Errno::EINVAL);
+        }
+    match op.op {
+        DRM_XE_VM_BIND_OP_MAP => {
+            // Sparse (NULL) bindings are not simulated.
+            if null {
+                return Err(Errno::EOPNOTSUPP);
+            }
+            let obj = st.gem.get(op.obj)?;
+            if obj.private_vm.is_some_and(|v| v != vm_id)
+                || !(op.addr | op.range | op.obj_offset).is_multiple_of(obj.min_page)
+                || op
+                    .obj_offset
+                    .checked_add(op.range)
+                    .is_none_or(|e| e > obj.bo.size())
+            {
+                return Err(Errno::EINVAL);
+            }
+            Ok(Op::Map {
+                addr: op.addr,
+                range: op.range,
+                bo: obj.bo.clone(),
+                offset: op.obj_offset,
+                read_only: op.flags & DRM_XE_VM_BIND_FLAG_READONLY != 0,
+            })
+        }
+        DRM_XE_VM_BIND_OP_UNMAP | DRM_XE_VM_BIND_OP_PREFETCH => {
+            if op.obj != 0 || null || (op.op == DRM_XE_VM_BIND_OP_UNMAP && op.obj_offset != 0) {
+                return Err(Errno::EINVAL);
+            }
+            Ok(if op.op == DRM_XE_VM_BIND_OP_UNMAP {
+                Op::Unmap {
+                    addr: op.addr,
+                    range: op.range,
+                }
+            } else {
+                Op::Prefetch
+            })
+        }
+        DRM_XE_VM_BIND_OP_UNMAP_ALL => {
+            if op.obj == 0 || null || op.addr != 0 || op.range != 0 || op.obj_offset != 0 {
+                return Err(Errno::EINVAL);
+            }
+            Ok(Op::UnmapAll {
+                bo: st.gem.get(op.obj)?.bo.clone(),
+            })
+        }
+        // Userptr bindings (GPU access to plain process memory) are not simulated.
+        _ => Err(Errno::EOPNOTSUPP),
+    }
+}
