@@ -59,3 +59,49 @@ impl Kernel {
         Ok(work_items(local)?.div_ceil(self.simd_size.max(1) as usize))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{MemoryNeeds, PerThreadPayload};
+
+    fn kernel(simd: u32, required: u32, scratch: u32) -> Kernel {
+        Kernel {
+            name: "k".into(),
+            isa: Vec::new(),
+            isa_unpadded_size: 0,
+            simd_size: simd,
+            required_subgroup_size: required,
+            required_work_group_size: None,
+            grf_count: None,
+            barrier_count: 0,
+            slm_size: 0,
+            memory: MemoryNeeds {
+                scratch,
+                ..MemoryNeeds::default()
+            },
+            args: Vec::new(),
+            implicit: Vec::new(),
+            cross_thread_size: 0,
+            per_thread: PerThreadPayload::default(),
+            binding_table: Vec::new(),
+            surface_state_heap: Vec::new(),
+            dynamic_state_heap: Vec::new(),
+            arg_info: Vec::new(),
+            isa_relocations: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn counts_round_up_partial_subgroups() {
+        let k = kernel(16, 16, 0);
+        assert_eq!(k.sub_group_count_for_ndrange(&[16]), Ok(1));
+        assert_eq!(k.sub_group_count_for_ndrange(&[17]), Ok(2));
+        assert_eq!(k.sub_group_count_for_ndrange(&[5, 5]), Ok(2));
+        assert_eq!(k.sub_group_count_for_ndrange(&[7, 5, 3]), Ok(7));
+        assert_eq!(k.max_sub_group_size_for_ndrange(&[5]), Ok(16));
+        assert_eq!(k.compile_sub_group_size(), 16);
+        assert_eq!(kernel(8, 0, 0).compile_sub_group_size(), 0);
+        assert_eq!(kernel(8, 0, 1024).spill_mem_size(), 1024);
+    }
+}

@@ -54,7 +54,7 @@ pub fn corpus(ocloc: &Path) -> &'static [Compiled] {
             let file = path.file_name().unwrap().to_string_lossy().into_owned();
             for platform in platforms_of(&source) {
                 let build = |format| {
-                    ocloc::compile(ocloc, platform, &source, OPTIONS, format)
+                    compile_cached(ocloc, platform, &source, format)
                         .unwrap_or_else(|e| panic!("{file} for {platform}: {e}"))
                 };
                 out.push(Compiled {
@@ -68,6 +68,33 @@ pub fn corpus(ocloc: &Path) -> &'static [Compiled] {
         }
         out
     })
+}
+
+/// `ocloc::compile` with `OPTIONS`, remembered in the build's scratch directory across test
+/// binaries and runs (keyed by the source, the target, the format and the ocloc binary).
+pub fn compile_cached(
+    ocloc: &Path,
+    platform: Platform,
+    source: &str,
+    format: Format,
+) -> Result<Vec<u8>, String> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (source, platform, format == Format::Zebin, OPTIONS).hash(&mut h);
+    if let Ok(m) = std::fs::metadata(ocloc) {
+        (m.len(), m.modified().ok()).hash(&mut h);
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("umd-ocloc-corpus");
+    let path = dir.join(format!("{:016x}.bin", h.finish()));
+    if let Ok(bytes) = std::fs::read(&path) {
+        return Ok(bytes);
+    }
+    let bytes = ocloc::compile(ocloc, platform, source, OPTIONS, format)?;
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let tmp = tempfile::NamedTempFile::new_in(&dir).map_err(|e| e.to_string())?;
+    std::fs::write(tmp.path(), &bytes).map_err(|e| e.to_string())?;
+    tmp.persist(&path).map_err(|e| e.to_string())?;
+    Ok(bytes)
 }
 
 /// What `intel_reqd_sub_group_size(N)` the source puts on kernel `name`, if any.
