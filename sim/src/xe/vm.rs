@@ -167,9 +167,9 @@ fn check_op(
             || !(op.addr | op.range | op.obj_offset).is_multiple_of(PAGE_SIZE)
             || op.range > VM_SIZE
             || op.addr > VM_SIZE - op.range)
-        {
-            return Err(Errno::EINVAL);
-        }
+    {
+        return Err(Errno::EINVAL);
+    }
     match op.op {
         DRM_XE_VM_BIND_OP_MAP => {
             // Sparse (NULL) bindings are not simulated.

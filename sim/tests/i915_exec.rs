@@ -1,0 +1,309 @@
+//! IGT-style i915 tests (gem_exec_basic, gem_exec_store, reset/fault/hang, queries) on every
+//! simulated i915 platform, through kmd-iface's i915 wrappers only.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::*;
+use kmd_iface::drm_core::{syncobj_create, syncobj_wait, SyncobjWait};
+use kmd_iface::i915::uapi::*;
+use kmd_iface::i915::{ContextParams, Execbuf, MmapMode, PinnedObject, I915};
+use kmd_iface::seam::Errno;
+use platform::Platform;
+use sim::device_info::DeviceInfo;
+use sim::gpu::{GpuErrorKind, HangReason};
+use sim::Kmd;
+
+const BATCH_VA: u64 = 0x10_0000;
+const TARGET_VA: u64 = 0x20_0000;
+
+fn i915(p: Platform) -> (std::sync::Arc<sim::SimDevice>, I915) {
+    let (dev, file) = open(p, Kmd::I915);
+    let kmd = kmd_iface::Kmd::new(file).unwrap();
+    let kmd_iface::Kmd::I915(i) = kmd else {
+        panic!("VERSION did not say i915")
+    };
+    (dev, i)
+}
+
+fn mmap_mode(p: Platform) -> MmapMode {
+    if DeviceInfo::get(p).has_local_memory {
+        MmapMode::Fixed
+    } else {
+        MmapMode::Wb
+    }
+}
+
+fn write_bo(d: &I915, p: Platform, handle: u32, bytes: &[u8]) {
+    let m = d.gem_mmap(handle, 4096, mmap_mode(p)).unwrap();
+    m.write(0, bytes).unwrap();
+}
+
+fn pinned(batch: u32, target: Option<u32>) -> Vec<PinnedObject> {
+    let mut v = vec![PinnedObject {
+        handle: batch,
+        gpu_address: BATCH_VA,
+        write: false,
+    }];
+    if let Some(t) = target {
+        v.push(PinnedObject {
+            handle: t,
+            gpu_address: TARGET_VA,
+            write: true,
+        });
+    }
+    v
+}
+
+#[test]
+fn gem_exec_basic() {
+    for p in platforms(Kmd::I915) {
+        let (_, d) = i915(p);
+        let bo = d.gem_create(4096).unwrap();
+        write_bo(&d, p, bo.handle, &end_batch(p));
+        d.execbuffer2(&Execbuf {
+            objects: &pinned(bo.handle, None),
+            engine: I915_EXEC_RENDER,
+            ..Default::default()
+        })
+        .unwrap();
+        assert!(d.gem_wait(bo.handle, -1).unwrap(), "{p}");
+        assert!(!d.gem_busy(bo.handle).unwrap().busy);
+        d.gem_close(bo.handle).unwrap();
+    }
+}
+
+/// Stores through every engine of a context with its own VM and engine map.
+#[test]
+fn gem_exec_store() {
+    for p in platforms(Kmd::I915) {
+        let (_, d) = i915(p);
+        let vm = d.vm_create().unwrap();
+        let engines: Vec<i915_engine_class_instance> = d
+            .engine_info()
+            .unwrap()
+            .iter()
+            .map(|e| i915_engine_class_instance {
+                engine_class: e.class,
+                engine_instance: e.instance,
+            })
+            .collect();
+        let ctx = d
+            .context_create(&ContextParams {
+                vm_id: Some(vm),
+                engines: Some(engines.clone()),
+                single_timeline: false,
+            })
+            .unwrap();
+        for (i, _) in engines.iter().enumerate() {
+            let batch = d.gem_create(4096).unwrap().handle;
+            let target = d.gem_create(4096).unwrap().handle;
+            let value = 0xc0de_0000 + i as u32;
+            write_bo(&d, p, batch, &store_batch(p, TARGET_VA + 16, value));
+            d.execbuffer2(&Execbuf {
+                objects: &pinned(batch, Some(target)),
+                ctx_id: ctx,
+                engine: i as u64,
+                ..Default::default()
+            })
+            .unwrap();
+            assert!(d.gem_wait(target, 1_000_000_000).unwrap());
+            d.gem_set_domain(target, I915_GEM_DOMAIN_CPU, 0).unwrap();
+            let m = d.gem_mmap(target, 4096, mmap_mode(p)).unwrap();
+            assert_eq!(m.load_u32(16).unwrap(), value, "{p} engine {i}");
+            d.gem_close(batch).unwrap();
+            d.gem_close(target).unwrap();
+        }
+        d.context_destroy(ctx).unwrap();
+        d.vm_destroy(vm).unwrap();
+    }
+}
+
+#[test]
+fn one_bo_shared_by_two_vms() {
+    let p = Platform::Tgllp;
+    let (_, d) = i915(p);
+    let target = d.gem_create(4096).unwrap().handle;
+    for (k, vm_addr) in [(1u32, TARGET_VA), (2, 0x7_0000_0000)] {
+        let vm = d.vm_create().unwrap();
+        let ctx = d
+            .context_create(&ContextParams {
+                vm_id: Some(vm),
+                ..Default::default()
+            })
+            .unwrap();
+        let batch = d.gem_create(4096).unwrap().handle;
+        write_bo(&d, p, batch, &store_batch(p, vm_addr + 4 * u64::from(k), k));
+        let objs = [
+            PinnedObject {
+                handle: batch,
+                gpu_address: BATCH_VA,
+                write: false,
+            },
+            PinnedObject {
+                handle: target,
+                gpu_address: vm_addr,
+                write: true,
+            },
+        ];
+        d.execbuffer2(&Execbuf {
+            objects: &objs,
+            ctx_id: ctx,
+            ..Default::default()
+        })
+        .unwrap();
+        assert!(d.gem_wait(target, -1).unwrap());
+    }
+    let m = d.gem_mmap(target, 4096, MmapMode::Wb).unwrap();
+    assert_eq!((m.load_u32(4).unwrap(), m.load_u32(8).unwrap()), (1, 2));
+}
+
+#[test]
+fn syncobj_out_fence_signals() {
+    let p = Platform::Dg2;
+    let (_, d) = i915(p);
+    let s = syncobj_create(d.file(), 0).unwrap();
+    let bo = d.gem_create(4096).unwrap().handle;
+    write_bo(&d, p, bo, &end_batch(p));
+    // Waiting on a syncobj nobody signalled yet is an error without WAIT_FOR_SUBMIT.
+    assert!(syncobj_wait(d.file(), &[s], 0, 0).is_err());
+    let fences = [drm_i915_gem_exec_fence {
+        handle: s,
+        flags: I915_EXEC_FENCE_SIGNAL,
+    }];
+    d.execbuffer2(&Execbuf {
+        objects: &pinned(bo, None),
+        fences: &fences,
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(
+        syncobj_wait(d.file(), &[s], i64::MAX, 0).unwrap(),
+        SyncobjWait::Signaled { first_signaled: 0 }
+    );
+    // The next submission can wait on it.
+    let fences = [drm_i915_gem_exec_fence {
+        handle: s,
+        flags: I915_EXEC_FENCE_WAIT,
+    }];
+    d.execbuffer2(&Execbuf {
+        objects: &pinned(bo, None),
+        fences: &fences,
+        ..Default::default()
+    })
+    .unwrap();
+}
+
+/// A store to an unbound address: a reported fault with its address, EIO on wait, the context
+/// banned, and a fresh context still works.
+#[test]
+fn fault_is_reported_and_fresh_context_works() {
+    for p in platforms(Kmd::I915) {
+        let (dev, d) = i915(p);
+        let ctx = d.context_create(&ContextParams::default()).unwrap();
+        let batch = d.gem_create(4096).unwrap().handle;
+        let bad = 0xdead_0000;
+        write_bo(&d, p, batch, &store_batch(p, bad, 1));
+        let eb = Execbuf {
+            objects: &pinned(batch, None),
+            ctx_id: ctx,
+            ..Default::default()
+        };
+        d.execbuffer2(&eb).unwrap();
+        let err = d.gem_wait(batch, -1).unwrap_err();
+        assert_eq!(err.errno(), Some(Errno::EIO), "{p}");
+        let errors = dev.error_states();
+        assert_eq!(errors.len(), 1);
+        match &errors[0].kind {
+            GpuErrorKind::PageFault(f) => assert_eq!(f.address, bad),
+            k => panic!("{p}: {k:?}"),
+        }
+        assert_eq!((errors[0].engine, errors[0].head), ("rcs0", BATCH_VA));
+        let text = errors[0].to_string();
+        assert!(
+            text.contains("0xdead0000") && text.contains("rcs0"),
+            "{text}"
+        );
+        let stats = d.reset_stats(ctx).unwrap();
+        assert_eq!((stats.batch_active, stats.reset_count), (1, 1));
+        // Banned.
+        assert_eq!(d.execbuffer2(&eb).unwrap_err().errno(), Some(Errno::EIO));
+        // A fresh context works, the default context was never charged.
+        assert_eq!(d.reset_stats(0).unwrap().batch_active, 0);
+        let ctx2 = d.context_create(&ContextParams::default()).unwrap();
+        let target = d.gem_create(4096).unwrap().handle;
+        write_bo(&d, p, batch, &store_batch(p, TARGET_VA, 77));
+        d.execbuffer2(&Execbuf {
+            objects: &pinned(batch, Some(target)),
+            ctx_id: ctx2,
+            ..Default::default()
+        })
+        .unwrap();
+        assert!(d.gem_wait(target, -1).unwrap());
+        let m = d.gem_mmap(target, 4096, mmap_mode(p)).unwrap();
+        assert_eq!(m.load_u32(0).unwrap(), 77);
+    }
+}
+
+/// A batch jumping to itself forever is reported as a hang within bounded time.
+#[test]
+fn endless_batch_is_a_hang() {
+    for p in platforms(Kmd::I915) {
+        let (dev, d) = i915(p);
+        let batch = d.gem_create(4096).unwrap().handle;
+        write_bo(&d, p, batch, &self_loop(p, BATCH_VA));
+        let start = Instant::now();
+        d.execbuffer2(&Execbuf {
+            objects: &pinned(batch, None),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(d.gem_wait(batch, -1).unwrap_err().errno(), Some(Errno::EIO));
+        assert!(start.elapsed() < Duration::from_secs(10), "{p}");
+        let e = &dev.error_states()[0];
+        assert!(matches!(
+            e.kind,
+            GpuErrorKind::Hang(HangReason::Watchdog { .. })
+        ));
+        assert_eq!(e.head, BATCH_VA);
+        assert_eq!(d.reset_stats(0).unwrap().batch_active, 1);
+    }
+}
+
+#[test]
+fn params_and_queries_describe_the_simulated_part() {
+    for p in platforms(Kmd::I915) {
+        let (_, d) = i915(p);
+        let info = DeviceInfo::get(p);
+        let params = d.params().unwrap();
+        let id = kmd_iface::pci::platform_for(params.chipset_id).unwrap();
+        assert_eq!(id.platform, p);
+        assert_eq!(params.eu_total as u32, info.topology.eu_total());
+        assert_eq!(params.cs_timestamp_frequency as u64, info.timestamp_hz);
+        assert!(params.has_exec_softpin && params.has_exec_fence_array);
+        let topo = d.topology().unwrap();
+        assert_eq!(topo.eu_total() as u32, info.topology.eu_total());
+        assert_eq!(topo.subslice_total() as u32, info.topology.subslice_total());
+        let engines = d.engine_info().unwrap();
+        assert_eq!(engines.len(), info.engines.len());
+        assert_eq!(engines[0].class, I915_ENGINE_CLASS_RENDER);
+        let has_ccs = engines.iter().any(|e| e.class == I915_ENGINE_CLASS_COMPUTE);
+        assert_eq!(has_ccs, p == Platform::Dg2);
+        let regions = d.memory_regions().unwrap();
+        assert_eq!(regions.len(), if info.has_local_memory { 2 } else { 1 });
+        match d.hwconfig() {
+            Ok(attrs) => assert!(p == Platform::Dg2 && !attrs.is_empty()),
+            Err(e) => assert!(matches!(
+                e,
+                kmd_iface::Error::QueryItem {
+                    errno: Errno::ENODEV,
+                    ..
+                }
+            )),
+        }
+        let t0 = d.gpu_timestamp().unwrap();
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(d.gpu_timestamp().unwrap() > t0);
+    }
+}
