@@ -168,6 +168,28 @@ fn zebin_matches_ze_info_text() {
             );
             assert_eq!(k.slm_size as u64, t.env("slm_size").unwrap_or(0), "{ctx}");
             assert_eq!(k.grf_count.map(u64::from), t.env("grf_count"), "{ctx}");
+            let pt = &k.per_thread;
+            assert_eq!(
+                pt.offset_to_skip_per_thread_data_load as u64,
+                t.env("offset_to_skip_per_thread_data_load").unwrap_or(0),
+                "{ctx}"
+            );
+            assert_eq!(
+                pt.pass_inline_data,
+                t.env("inline_data_payload_size").unwrap_or(0) > 0,
+                "{ctx}"
+            );
+            let wg = t
+                .env
+                .iter()
+                .find(|(k, _)| k == "required_work_group_size")
+                .map(|(_, v)| {
+                    v.trim_matches(['[', ']', ' '])
+                        .split(',')
+                        .map(|d| d.trim().parse().unwrap())
+                        .collect::<Vec<u32>>()
+                });
+            assert_eq!(k.required_work_group_size.map(|w| w.to_vec()), wg, "{ctx}");
             let reqd = t.env("required_sub_group_size").or_else(|| {
                 t.attributes
                     .iter()

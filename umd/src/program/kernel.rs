@@ -152,6 +152,15 @@ pub struct PerThreadPayload {
     pub header: bool,
     /// The hardware generates local IDs (no per-thread data is loaded).
     pub hw_generated_local_ids: bool,
+    /// The first GRF of cross-thread data is passed as the walker's inline data (Xe-HPG).
+    pub pass_inline_data: bool,
+    /// Byte offset into the ISA where execution starts when the per-thread data is already
+    /// loaded (the kernel's prologue that loads it is skipped).
+    pub offset_to_skip_per_thread_data_load: u32,
+    /// Byte offset into the ISA that skips the prologue setting FFID/GP (patch tokens only).
+    pub offset_to_skip_set_ffid_gp: u32,
+    /// Patch tokens: the thread gets one unused per-thread GRF though it reads no local IDs.
+    pub unused_grf: bool,
 }
 
 /// One entry of the binding table: BTI `index` points to the surface state at `ssh_offset`.

@@ -330,6 +330,10 @@ fn per_thread(tok: &RawToken<'_>, simd: u32) -> Result<PerThreadPayload> {
         size: if header { GRF_BYTES } else { 0 } + channels * bytes_per_dim,
         header,
         hw_generated_local_ids: tok.field(16)? != 0,
+        pass_inline_data: tok.field(14)? != 0,
+        offset_to_skip_per_thread_data_load: tok.field(12)?,
+        offset_to_skip_set_ffid_gp: tok.field(13)?,
+        unused_grf: tok.field(6)? != 0,
     })
 }
 

@@ -115,7 +115,12 @@ pub fn kernel(
         });
     }
 
-    let mut per_thread = PerThreadPayload::default();
+    let mut per_thread = PerThreadPayload {
+        pass_inline_data: env.inline_data_payload_size > 0,
+        offset_to_skip_per_thread_data_load: env.offset_to_skip_per_thread_data_load,
+        offset_to_skip_set_ffid_gp: env.offset_to_skip_set_ffid_gp,
+        ..PerThreadPayload::default()
+    };
     for p in &zk.per_thread_payload_arguments {
         let packed = match p.arg_type.as_str() {
             "local_id" => false,
@@ -144,14 +149,10 @@ pub fn kernel(
                 ),
             ));
         }
-        per_thread = PerThreadPayload {
-            local_id_dims: dims as u8,
-            packed,
-            bytes_per_dim,
-            size: p.offset.saturating_add(p.size),
-            header: false,
-            hw_generated_local_ids: false,
-        };
+        per_thread.local_id_dims = dims as u8;
+        per_thread.packed = packed;
+        per_thread.bytes_per_dim = bytes_per_dim;
+        per_thread.size = p.offset.saturating_add(p.size);
     }
 
     let mut memory = MemoryNeeds {

@@ -52,6 +52,10 @@ pub struct ExecutionEnv {
     pub has_no_stateless_write: bool,
     #[serde(default)]
     pub offset_to_skip_per_thread_data_load: u32,
+    #[serde(default)]
+    pub offset_to_skip_set_ffid_gp: u32,
+    #[serde(default)]
+    pub inline_data_payload_size: u32,
 }
 
 #[derive(Debug, Deserialize)]
