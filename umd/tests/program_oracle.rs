@@ -435,3 +435,95 @@ fn simd_follows_required_subgroup_size() {
         "the corpus covers every required size"
     );
 }
+
+/// zebin relocations (ISA and data) are the ones binutils' `readelf -r` lists, with the same
+/// offsets, types and symbols; ISA relocations name the data segment of their symbol.
+#[test]
+fn zebin_relocations_match_readelf() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let Some(readelf) = ["/usr/bin/readelf", "/bin/readelf"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+    else {
+        oracles::skip(
+            "zebin_relocations_match_readelf",
+            "binutils' readelf not installed",
+        );
+        return;
+    };
+    let mut seen = 0;
+    for c in corpus(&ocloc) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("z.bin");
+        std::fs::write(&path, &c.zebin).unwrap();
+        let out = std::process::Command::new(readelf)
+            .arg("-rW")
+            .arg(&path)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        // (section, offset, type, symbol) for every entry readelf prints.
+        let mut theirs = Vec::new();
+        let mut section = String::new();
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix("Relocation section '") {
+                section = rest.split('\'').next().unwrap().to_string();
+            } else if let Some(ty) = line.split("unrecognized: ").nth(1) {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let ty: u32 = ty.split_whitespace().next().unwrap().parse().unwrap();
+                let offset = u64::from_str_radix(words[0], 16).unwrap();
+                theirs.push((
+                    section.clone(),
+                    offset,
+                    ty,
+                    words.last().unwrap().to_string(),
+                ));
+            }
+        }
+        let prog = program::parse(&c.zebin).unwrap();
+        let mut ours = Vec::new();
+        for k in &prog.kernels {
+            for r in &k.isa_relocations {
+                let ty = match r.kind {
+                    program::RelocKind::Address64 => 1,
+                    program::RelocKind::Address32Lo => 2,
+                    program::RelocKind::Address32Hi => 3,
+                    program::RelocKind::PerThreadPayloadOffset => 4,
+                    program::RelocKind::Other(t) => t,
+                };
+                assert!(
+                    r.segment.is_some(),
+                    "{}: {} relocates to {} outside the data",
+                    c.file,
+                    k.name,
+                    r.symbol
+                );
+                ours.push((
+                    format!(".rel.text.{}", k.name),
+                    r.offset,
+                    ty,
+                    r.symbol.clone(),
+                ));
+            }
+        }
+        let data_rels = theirs
+            .iter()
+            .filter(|t| t.0.starts_with(".rel.data"))
+            .count();
+        theirs.retain(|t| {
+            t.0.starts_with(".rel.text.") && t.0 != ".rel.text.Intel_Symbol_Table_Void_Program"
+        });
+        theirs.sort();
+        ours.sort();
+        assert_eq!(ours, theirs, "{} on {}", c.file, c.platform);
+        assert_eq!(
+            prog.data_relocations.len(),
+            data_rels,
+            "{} on {}",
+            c.file,
+            c.platform
+        );
+        seen += ours.len();
+    }
+    assert!(seen > 0, "the corpus has relocated kernels");
+}

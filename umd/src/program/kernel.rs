@@ -209,12 +209,17 @@ pub enum RelocKind {
     Other(u32),
 }
 
-/// A place in the ISA that must be patched with a symbol's address.
+/// A place in the ISA that must be patched with a symbol's address: the base of `segment`
+/// plus `symbol_offset` plus `addend`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IsaRelocation {
     pub offset: u64,
     pub kind: RelocKind,
     pub symbol: String,
+    /// The program data segment the symbol lives in (None: not a data symbol).
+    pub segment: Option<crate::program::Segment>,
+    /// The symbol's offset in its segment (`st_value`).
+    pub symbol_offset: u64,
     pub addend: i64,
 }
 

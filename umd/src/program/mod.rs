@@ -34,6 +34,21 @@ pub enum Segment {
     Global,
     /// `constant` data (`.data.const`).
     Constant,
+    /// String literals, e.g. printf formats (zebin's `.data.const.string`; patch-token binaries
+    /// keep them in the constant data).
+    ConstString,
+}
+
+impl Segment {
+    /// The segment a zebin section holds.
+    pub(crate) fn of_section(name: &str) -> Option<Segment> {
+        match name {
+            ".data.global" => Some(Segment::Global),
+            ".data.const" => Some(Segment::Constant),
+            ".data.const.string" => Some(Segment::ConstString),
+            _ => None,
+        }
+    }
 }
 
 /// A pointer stored in a data segment: add `target`'s GPU base address plus `addend` to the
@@ -57,6 +72,8 @@ pub struct Program {
     pub constant_data: Vec<u8>,
     /// Initial contents of the global-variable surface.
     pub global_data: Vec<u8>,
+    /// String literals (zebin only; empty for patch tokens, which put them in `constant_data`).
+    pub string_data: Vec<u8>,
     pub data_relocations: Vec<DataRelocation>,
 }
 

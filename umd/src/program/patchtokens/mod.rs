@@ -46,6 +46,7 @@ pub fn parse(file: &[u8]) -> Result<Program> {
         kernels: Vec::with_capacity(raw.kernels.len()),
         constant_data: Vec::new(),
         global_data: Vec::new(),
+        string_data: Vec::new(),
         data_relocations: Vec::new(),
     };
     for tok in &raw.tokens {

@@ -7,6 +7,7 @@ use crate::program::elf::{ElfView, Symbol};
 use crate::program::error::{invalid, ProgramError, Result};
 use crate::program::kernel::*;
 use crate::program::patchtokens::grf_padded;
+use crate::program::Segment;
 
 /// Bytes of one RENDER_SURFACE_STATE: zebin leaves the heap to the driver, which lays surface
 /// states out in BTI order at this stride (as patch-token binaries do).
@@ -197,6 +198,11 @@ pub fn kernel(
                     other => RelocKind::Other(other),
                 },
                 symbol: symbol.name.clone(),
+                segment: elf
+                    .sections
+                    .get(symbol.section)
+                    .and_then(|s| Segment::of_section(&s.name)),
+                symbol_offset: symbol.value,
                 addend: r.addend,
             });
         }

@@ -55,6 +55,7 @@ pub fn parse(file: &[u8]) -> Result<Program> {
         kernels: Vec::with_capacity(info.kernels.len()),
         constant_data: data_of(&elf, ".data.const"),
         global_data: data_of(&elf, ".data.global"),
+        string_data: data_of(&elf, ".data.const.string"),
         data_relocations: Vec::new(),
     };
     for (segment, name) in [
@@ -75,10 +76,14 @@ pub fn parse(file: &[u8]) -> Result<Program> {
                         message: format!("symbol {} is not defined in a section", r.symbol),
                     });
                 };
-                let target = if target_sec.name.starts_with(".data.const") {
-                    Segment::Constant
-                } else {
-                    Segment::Global
+                let Some(target) = Segment::of_section(&target_sec.name) else {
+                    return Err(ProgramError::Elf {
+                        context: format!("relocation at {:#x} of `{rel_name}`", r.offset),
+                        message: format!(
+                            "target section `{}` is not a data segment",
+                            target_sec.name
+                        ),
+                    });
                 };
                 if r.r_type != R_ZE_SYM_ADDR {
                     return Err(ProgramError::Elf {
