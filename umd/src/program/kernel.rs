@@ -286,7 +286,8 @@ pub(crate) fn normalize_pieces(pieces: &mut Vec<ValuePiece>) {
         match out.last_mut() {
             Some(l)
                 if l.offset.checked_add(l.size) == Some(p.offset)
-                    && l.source_offset.checked_add(l.size) == Some(p.source_offset) =>
+                    && l.source_offset.checked_add(l.size) == Some(p.source_offset)
+                    && l.size.checked_add(p.size).is_some() =>
             {
                 l.size += p.size
             }
@@ -294,4 +295,32 @@ pub(crate) fn normalize_pieces(pieces: &mut Vec<ValuePiece>) {
         }
     }
     *pieces = out;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_join_only_when_contiguous_on_both_sides() {
+        let p = |offset, size, source_offset| ValuePiece {
+            offset,
+            size,
+            source_offset,
+        };
+        let mut v = vec![p(8, 4, 4), p(0, 4, 0), p(4, 4, 8), p(12, 4, 0)];
+        normalize_pieces(&mut v);
+        assert_eq!(v, vec![p(0, 4, 0), p(4, 4, 8), p(8, 4, 4), p(12, 4, 0)]);
+        let mut v = vec![p(0, 4, 0), p(4, 8, 4), p(12, 4, 12)];
+        normalize_pieces(&mut v);
+        assert_eq!(v, vec![p(0, 16, 0)]);
+        // Sizes that would overflow stay apart instead of wrapping.
+        let mut v = vec![
+            p(0, u32::MAX - 1, 0),
+            p(u32::MAX - 1, 1, u32::MAX - 1),
+            p(u32::MAX, 5, u32::MAX),
+        ];
+        normalize_pieces(&mut v);
+        assert_eq!(v.len(), 2);
+    }
 }

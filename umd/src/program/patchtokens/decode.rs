@@ -341,7 +341,7 @@ fn per_thread(tok: &RawToken<'_>, simd: u32) -> Result<PerThreadPayload> {
 pub(crate) const GRF_BYTES: u32 = 32;
 
 pub(crate) fn grf_padded(bytes: u32) -> u32 {
-    bytes.div_ceil(GRF_BYTES) * GRF_BYTES
+    bytes.div_ceil(GRF_BYTES).saturating_mul(GRF_BYTES)
 }
 
 /// `IMAGE_MEMORY_OBJECT_TYPE` in patch_list.h order.
