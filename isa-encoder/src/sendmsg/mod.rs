@@ -6,6 +6,10 @@
 //! returns the text after `// `. On 12p71 the default `iga64 -d` still prints LSC messages as raw
 //! `send.ugm`/`send.slm` lines; their `load.ugm.d32x16t.a32...` spelling appears only in that
 //! comment (the `-Xprint-ldst` pseudo-instruction form is not iga64's default).
+//!
+//! Layout: one declarative table per message family ([`sfid`], [`hdc`], [`lsc`], [`gateway`],
+//! [`other`]); typed builders in [`build`]; the subgroup block built-ins' choice of messages per
+//! platform in [`subgroup`].
 
 use platform::Platform;
 
@@ -51,8 +55,10 @@ pub struct SendDescription {
 
 /// The comment iga64 prints after `// ` on a send line, e.g.
 /// `wr:1h+0, rd:2; oword aligned block read x4`. Never panics: reserved or unknown descriptors
-/// give iga64's own `?` text. `None` when this module does not model the message (render
-/// cache and the Xe-HPG ray-tracing units BTD and RTA: nothing here emits or meets them).
+/// give iga64's own `?` text. The text is iga64's byte for byte, including the trailing space
+/// it leaves after some descriptions (e.g. `synchronized `). `None` when this module does not
+/// model the message (render cache and the Xe-HPG ray-tracing units BTD and RTA: nothing here
+/// emits or meets them).
 pub fn describe(msg: &SendDescription) -> Option<String> {
     let p = msg.platform;
     let mut out = String::from("wr:");
