@@ -118,7 +118,12 @@ fn sends_for(p: Platform, raw: &[(u8, u32, u32, u32, u8, u8)]) -> Vec<Send> {
             };
             Send {
                 sfid,
-                exec_size: [1, 8, 16][exec as usize % 3],
+                // SIMD32 sends exist on Xe-HPG only.
+                exec_size: if p >= Platform::Dg2 {
+                    [1, 2, 4, 8, 16, 32][exec as usize % 6]
+                } else {
+                    [1, 2, 4, 8, 16][exec as usize % 5]
+                },
                 desc,
                 ex_desc,
                 src1_len: xlen % 4,
