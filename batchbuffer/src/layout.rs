@@ -211,3 +211,19 @@ pub fn or_bits(dw: &mut [u32], loc: Loc, v: u64) -> bool {
     }
     true
 }
+
+/// Replaces the bits at `loc` with `v` (truncated to the field's width); bits past the end of
+/// `dw` are dropped.
+pub fn write_bits(dw: &mut [u32], loc: Loc, v: u64) {
+    let (start, end) = (loc.start(), loc.end());
+    let mut bit = start;
+    while bit <= end && bit - start < 64 {
+        let off = bit % 32;
+        let n = (32 - off).min(end - bit + 1);
+        let m = (low_mask(n) as u32) << off;
+        if let Some(w) = dw.get_mut((bit / 32) as usize) {
+            *w = (*w & !m) | ((((v >> (bit - start)) & low_mask(n)) as u32) << off);
+        }
+        bit += n;
+    }
+}

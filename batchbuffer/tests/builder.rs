@@ -338,3 +338,50 @@ fn linear_2d_surface_fields() {
         assert_eq!((r.tile_mode, r.surface_format), (0, 0xD7));
     }
 }
+
+#[test]
+fn prepared_dispatch_repeats_with_new_group_counts() {
+    for p in Platform::ALL {
+        let (mut s, mut dy, mut ind) = (vec![0; 1024], vec![0; 256], vec![0; 4096]);
+        let mut heaps = Heaps {
+            surface: Heap::new("surface", SURFACE_BASE, &mut s),
+            dynamic: Heap::new("dynamic", DYNAMIC_BASE, &mut dy),
+            indirect: Heap::new("indirect", INDIRECT_BASE, &mut ind),
+        };
+        let mut prepared = prepare(p, &mut heaps, &desc(&[], &[1, 2])).unwrap();
+        let mut mem = vec![0u32; 256];
+        let mut batch = Batch::new(&mut mem);
+        prepared.emit(&mut batch).unwrap();
+        prepared.set_group_count([7, 8, 9]);
+        prepared.emit(&mut batch).unwrap();
+        let words = batch.as_slice().to_vec();
+        let cmds = walk(p, &words);
+        let walkers: Vec<_> = cmds
+            .iter()
+            .filter(|c| matches!(c.1, PacketId::GpgpuWalker | PacketId::ComputeWalker))
+            .map(|c| c.0)
+            .collect();
+        let dims = |at: usize| -> [u32; 3] {
+            if p == Dg2 {
+                let w = batchbuffer::ComputeWalker::unpack(p, &words[at..])
+                    .unwrap()
+                    .body;
+                [
+                    w.thread_group_id_x_dimension,
+                    w.thread_group_id_y_dimension,
+                    w.thread_group_id_z_dimension,
+                ]
+            } else {
+                let w = batchbuffer::GpgpuWalker::unpack(p, &words[at..]).unwrap();
+                [
+                    w.thread_group_id_x_dimension,
+                    w.thread_group_id_y_dimension,
+                    w.thread_group_id_z_dimension,
+                ]
+            }
+        };
+        assert_eq!(walkers.len(), 2, "{p}");
+        assert_eq!(dims(walkers[0]), [4, 2, 1], "{p}");
+        assert_eq!(dims(walkers[1]), [7, 8, 9], "{p}");
+    }
+}

@@ -8,6 +8,7 @@ use super::walker_math::{
 };
 use super::BuildError;
 use crate::codec::Packet;
+use crate::layout::{write_bits, Layout, Loc};
 use crate::packets::*;
 use platform::Platform;
 
@@ -73,53 +74,49 @@ pub struct Heaps<'a> {
     pub indirect: Heap<'a>,
 }
 
-/// A dispatch whose state is already in the heaps: emitting it only packs the walker.
+/// Dwords of the longest pre-packed dispatch (COMPUTE_WALKER is 39).
+const MAX_PREPARED: usize = 48;
+
+/// A dispatch whose state is already in the heaps and whose commands are already packed:
+/// emitting it copies the dwords (pre-baked state), so repeated dispatches cost a copy.
 #[derive(Debug, Clone, Copy)]
-pub enum Prepared {
-    /// Gen9–Gen12LP: load the interface descriptor, then walk.
-    Gpgpu {
-        /// Loads the descriptor written to the dynamic heap.
-        load: MediaInterfaceDescriptorLoad,
-        /// The walker.
-        walker: GpgpuWalker,
-    },
-    /// Xe-HPG: the walker carries its descriptor.
-    Compute {
-        /// The walker.
-        walker: ComputeWalker,
-    },
+pub struct Prepared {
+    words: [u32; MAX_PREPARED],
+    len: usize,
+    /// Thread Group ID X/Y/Z Dimension, located inside `words`.
+    group_count_at: [Loc; 3],
 }
 
 impl Prepared {
-    /// Sets the group counts of an already prepared dispatch.
+    /// The packed commands: on Gen9–Gen12LP MEDIA_STATE_FLUSH, MEDIA_INTERFACE_DESCRIPTOR_LOAD,
+    /// GPGPU_WALKER, MEDIA_STATE_FLUSH; on Xe-HPG COMPUTE_WALKER.
+    pub fn commands(&self) -> &[u32] {
+        &self.words[..self.len]
+    }
+
+    /// Changes the group counts of the packed walker in place.
     pub fn set_group_count(&mut self, count: [u32; 3]) {
-        match self {
-            Prepared::Gpgpu { walker, .. } => {
-                walker.thread_group_id_x_dimension = count[0];
-                walker.thread_group_id_y_dimension = count[1];
-                walker.thread_group_id_z_dimension = count[2];
-            }
-            Prepared::Compute { walker } => {
-                walker.body.thread_group_id_x_dimension = count[0];
-                walker.body.thread_group_id_y_dimension = count[1];
-                walker.body.thread_group_id_z_dimension = count[2];
-            }
+        for (loc, v) in self.group_count_at.iter().zip(count) {
+            write_bits(&mut self.words, *loc, v as u64);
         }
     }
 
-    /// Emits the dispatch: on Gen9–Gen12LP MEDIA_STATE_FLUSH, MEDIA_INTERFACE_DESCRIPTOR_LOAD,
-    /// GPGPU_WALKER, MEDIA_STATE_FLUSH; on Xe-HPG COMPUTE_WALKER.
+    /// Appends the dispatch's commands to `batch`.
     #[inline]
-    pub fn emit(&self, p: Platform, batch: &mut Batch) -> Result<(), BuildError> {
-        match self {
-            Prepared::Gpgpu { load, walker } => {
-                batch.emit(p, &MediaStateFlush::default())?;
-                batch.emit(p, load)?;
-                batch.emit(p, walker)?;
-                batch.emit(p, &MediaStateFlush::default())
-            }
-            Prepared::Compute { walker } => batch.emit(p, walker),
-        }
+    pub fn emit(&self, batch: &mut Batch) -> Result<(), BuildError> {
+        batch.extend(self.commands())
+    }
+}
+
+/// Where a walker field sits inside the packed words, following nested structs by name.
+fn locate(p: Platform, layout: &'static Layout, path: &[&str], base: u16) -> Option<Loc> {
+    let (first, rest) = path.split_first()?;
+    let f = layout.field(first)?;
+    let loc = f.loc(p)?;
+    match (rest.is_empty(), f.nested) {
+        (true, _) => Some(Loc::new(base + loc.dw, loc.lo, loc.hi)),
+        (false, Some(n)) => locate(p, n, rest, base + loc.dw),
+        (false, None) => None,
     }
 }
 
@@ -165,16 +162,29 @@ pub fn prepare(p: Platform, heaps: &mut Heaps, d: &DispatchDesc) -> Result<Prepa
         ..Default::default()
     };
     let idd = clear_absent_idd_fields(p, idd);
-    match g.walker {
+    let mut words = [0u32; MAX_PREPARED];
+    let mut cmds = Batch::new(&mut words);
+    let dims = [
+        "Thread Group ID X Dimension",
+        "Thread Group ID Y Dimension",
+        "Thread Group ID Z Dimension",
+    ];
+    let group_count_at = match g.walker {
         WalkerKind::Gpgpu => {
             let (at, mem) = heaps.dynamic.alloc(8, 64)?;
             idd.pack(p, mem)?;
-            Ok(Prepared::Gpgpu {
-                load: MediaInterfaceDescriptorLoad {
+            cmds.emit(p, &MediaStateFlush::default())?;
+            cmds.emit(
+                p,
+                &MediaInterfaceDescriptorLoad {
                     interface_descriptor_total_length: 32,
                     interface_descriptor_data_start_address: at,
                 },
-                walker: GpgpuWalker {
+            )?;
+            let walker_at = cmds.len() as u16;
+            cmds.emit(
+                p,
+                &GpgpuWalker {
                     indirect_data_length: payload.bytes,
                     indirect_data_start_address: payload.offset,
                     thread_width_counter_maximum: math.thread_width_counter_max,
@@ -189,7 +199,9 @@ pub fn prepare(p: Platform, heaps: &mut Heaps, d: &DispatchDesc) -> Result<Prepa
                     bottom_execution_mask: math.bottom_mask,
                     ..Default::default()
                 },
-            })
+            )?;
+            cmds.emit(p, &MediaStateFlush::default())?;
+            dims.map(|d| locate(p, GpgpuWalker::LAYOUT, &[d], walker_at))
         }
         WalkerKind::Compute => {
             let mut inline_data = [0u32; INLINE_DWORDS];
@@ -201,8 +213,9 @@ pub fn prepare(p: Platform, heaps: &mut Heaps, d: &DispatchDesc) -> Result<Prepa
                 None => (EmitLocal::EmitNone, WalkOrder::Walk012, [0; 3]),
             };
             let simd = d.simd.field();
-            Ok(Prepared::Compute {
-                walker: ComputeWalker {
+            cmds.emit(
+                p,
+                &ComputeWalker {
                     body: ComputeWalkerBody {
                         indirect_data_length: payload.bytes,
                         indirect_data_start_address: payload.offset,
@@ -228,9 +241,21 @@ pub fn prepare(p: Platform, heaps: &mut Heaps, d: &DispatchDesc) -> Result<Prepa
                     },
                     ..Default::default()
                 },
-            })
+            )?;
+            dims.map(|d| locate(p, ComputeWalker::LAYOUT, &["body", d], 0))
         }
-    }
+    };
+    let len = cmds.len();
+    let missing = BuildError::Unsupported("walker without group dimensions");
+    Ok(Prepared {
+        words,
+        len,
+        group_count_at: [
+            group_count_at[0].ok_or(missing.clone())?,
+            group_count_at[1].ok_or(missing.clone())?,
+            group_count_at[2].ok_or(missing)?,
+        ],
+    })
 }
 
 fn check_channels(channels: u32) -> Result<u32, BuildError> {

@@ -30,6 +30,20 @@ impl<'a> Batch<'a> {
         self.pos += n;
         Ok(())
     }
+    /// Appends already packed commands.
+    #[inline]
+    pub fn extend(&mut self, words: &[u32]) -> Result<(), BuildError> {
+        let room = self.mem.len() - self.pos;
+        let dst = self.mem[self.pos..]
+            .get_mut(..words.len())
+            .ok_or(BuildError::BatchFull {
+                need: words.len(),
+                room,
+            })?;
+        dst.copy_from_slice(words);
+        self.pos += words.len();
+        Ok(())
+    }
     /// Dwords written so far.
     pub fn len(&self) -> usize {
         self.pos

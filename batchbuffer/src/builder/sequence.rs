@@ -199,7 +199,7 @@ impl Builder {
         heaps: &mut Heaps,
         d: &DispatchDesc,
     ) -> Result<(), BuildError> {
-        prepare(self.p, heaps, d)?.emit(self.p, batch)
+        prepare(self.p, heaps, d)?.emit(batch)
     }
 
     /// Waits for the dispatches, flushes their writes, writes `value` (64 bits) to `fence`
