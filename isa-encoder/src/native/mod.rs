@@ -20,6 +20,7 @@
 
 pub mod bits;
 pub mod gen12;
+pub mod gen9_11;
 
 pub use bits::Bits;
 
