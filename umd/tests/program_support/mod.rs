@@ -23,13 +23,25 @@ fn kernels_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels")
 }
 
-/// Platforms a corpus file is for: all, unless its first line says `// platforms: a b`.
-fn platforms_of(source: &str) -> Vec<Platform> {
-    match source
+/// A `// key: value` line among a corpus file's leading comments.
+fn header<'s>(source: &'s str, key: &str) -> Option<&'s str> {
+    source
         .lines()
-        .next()
-        .and_then(|l| l.strip_prefix("// platforms:"))
-    {
+        .take_while(|l| l.starts_with("//"))
+        .find_map(|l| l.strip_prefix("// ")?.strip_prefix(key)?.strip_prefix(':'))
+}
+
+/// The ocloc options for a corpus file: `OPTIONS` plus what it asks for with `// options: ...`.
+pub fn options_of(source: &str) -> String {
+    match header(source, "options") {
+        Some(extra) => format!("{OPTIONS} {}", extra.trim()),
+        None => OPTIONS.to_string(),
+    }
+}
+
+/// Platforms a corpus file is for: all, unless it says `// platforms: a b`.
+fn platforms_of(source: &str) -> Vec<Platform> {
+    match header(source, "platforms") {
         Some(list) => list
             .split_whitespace()
             .map(|p| p.parse().expect("platform name in corpus header"))
@@ -70,7 +82,7 @@ pub fn corpus(ocloc: &Path) -> &'static [Compiled] {
     })
 }
 
-/// `ocloc::compile` with `OPTIONS`, remembered in the build's scratch directory across test
+/// `ocloc::compile` with the file's options, remembered in the build's scratch directory across test
 /// binaries and runs (keyed by the source, the target, the format and the ocloc binary).
 pub fn compile_cached(
     ocloc: &Path,
@@ -80,7 +92,8 @@ pub fn compile_cached(
 ) -> Result<Vec<u8>, String> {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    (source, platform, format == Format::Zebin, OPTIONS).hash(&mut h);
+    let options = options_of(source);
+    (source, platform, format == Format::Zebin, &options).hash(&mut h);
     if let Ok(m) = std::fs::metadata(ocloc) {
         (m.len(), m.modified().ok()).hash(&mut h);
     }
@@ -89,7 +102,7 @@ pub fn compile_cached(
     if let Ok(bytes) = std::fs::read(&path) {
         return Ok(bytes);
     }
-    let bytes = ocloc::compile(ocloc, platform, source, OPTIONS, format)?;
+    let bytes = ocloc::compile(ocloc, platform, source, &options, format)?;
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let tmp = tempfile::NamedTempFile::new_in(&dir).map_err(|e| e.to_string())?;
     std::fs::write(tmp.path(), &bytes).map_err(|e| e.to_string())?;

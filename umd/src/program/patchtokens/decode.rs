@@ -13,7 +13,6 @@ use crate::program::kernel::*;
 struct ArgParts {
     pieces: Vec<ValuePiece>,
     buffer: Option<(AddressSpace, Option<Slot>, Option<u32>)>,
-    stateful: bool,
     buffer_offset: Option<Slot>,
     local: Option<(Slot, u32)>,
     image: Option<(ImageType, bool, u32)>,
@@ -105,7 +104,6 @@ pub fn kernel(raw: &RawKernel<'_>) -> Result<Kernel> {
             t::GLOBAL_MEMORY_OBJECT_KERNEL_ARGUMENT => {
                 let a = args.entry(tok.field(0)?).or_default();
                 a.buffer = Some((AddressSpace::Global, None, Some(tok.field(1)?)));
-                a.stateful = true;
             }
             t::STATELESS_GLOBAL_MEMORY_OBJECT_KERNEL_ARGUMENT
             | t::STATELESS_CONSTANT_MEMORY_OBJECT_KERNEL_ARGUMENT => {
@@ -250,7 +248,6 @@ fn data_parameter(
             args.entry(arg).or_default().local = Some((slot, source_offset))
         }
         dp::BUFFER_OFFSET => args.entry(arg).or_default().buffer_offset = Some(slot),
-        dp::BUFFER_STATEFUL => args.entry(arg).or_default().stateful = true,
         // Values the driver never supplies on these platforms (VME, device enqueue, stage-in).
         _ => {}
     }
@@ -276,11 +273,7 @@ fn finish_args(
             ArgKind::Buffer {
                 space,
                 stateless,
-                bti: if a.stateful {
-                    ssh.and_then(bti_of)
-                } else {
-                    None
-                },
+                bti: ssh.and_then(bti_of),
                 buffer_offset: a.buffer_offset,
             }
         } else if let Some((image_type, writable, ssh)) = a.image {

@@ -15,7 +15,6 @@ const SURFACE_STATE_SIZE: u32 = 64;
 
 /// What `arg_bypointer` says about an argument.
 struct Pointer {
-    addrmode: String,
     addrspace: String,
     access: Option<String>,
     image_type: Option<String>,
@@ -345,8 +344,11 @@ fn payload_argument(
             source_offset: p.source_offset,
         }),
         "arg_bypointer" => {
+            // A buffer may be listed twice, stateful and stateless, in either order.
+            if p.addrmode.as_deref() == Some("stateless") {
+                a.stateless = Some(slot);
+            }
             a.pointer = Some(Pointer {
-                addrmode: p.addrmode.clone().unwrap_or_default(),
                 addrspace: p.addrspace.clone().unwrap_or_default(),
                 access: p.access_type.clone(),
                 image_type: p.image_type.clone(),
@@ -373,7 +375,6 @@ fn finish_arg(
 ) -> std::result::Result<ArgKind, String> {
     a.params.sort();
     let Some(Pointer {
-        addrmode: mode,
         addrspace: space,
         access,
         image_type,
@@ -384,11 +385,7 @@ fn finish_arg(
         normalize_pieces(&mut a.pieces);
         return Ok(ArgKind::Value { pieces: a.pieces });
     };
-    let stateless = if mode == "stateless" {
-        Some(slot)
-    } else {
-        a.stateless
-    };
+    let stateless = a.stateless;
     Ok(match space.as_str() {
         "global" | "constant" => ArgKind::Buffer {
             space: if space == "global" {
