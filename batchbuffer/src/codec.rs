@@ -18,6 +18,10 @@ pub trait Packet: Sized {
     fn unpack(p: Platform, dw: &[u32]) -> Result<Self, Error>;
 }
 
+fn is_header(k: Kind) -> bool {
+    matches!(k, Kind::Const(_) | Kind::Length(_))
+}
+
 /// The packet's default length on `p`, or the not-on-platform error.
 pub fn base_len(l: &'static Layout, p: Platform) -> Result<usize, Error> {
     l.len_on(p).ok_or(Error::NotOnPlatform {
@@ -41,7 +45,8 @@ pub fn begin_pack<'a>(
         have,
     })?;
     out.fill(0);
-    for f in l.fields {
+    // The macro lists header and length fields first.
+    for f in l.fields.iter().take_while(|f| is_header(f.kind)) {
         let Some(loc) = f.loc(p) else { continue };
         let v = match f.kind {
             Kind::Const(v) => v,
@@ -85,7 +90,7 @@ pub fn begin_unpack<'a>(
         need: len,
         have: dw.len(),
     })?;
-    for f in l.fields {
+    for f in l.fields.iter().take_while(|f| is_header(f.kind)) {
         if let (Kind::Const(expected), Some(loc)) = (f.kind, f.loc(p)) {
             let found = read_bits(body, loc);
             if found != expected {

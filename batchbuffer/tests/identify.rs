@@ -211,3 +211,23 @@ fn load_register_imm_with_several_pairs() {
     assert_eq!(got, vec![(0x2580, 1), (0xE4F0, 2)]);
     assert_eq!(identify(Platform::Tgllp, &dw).map(|i| i.len), Ok(5));
 }
+
+#[test]
+fn header_fields_come_first() {
+    // Packing and header checks stop at the first non-header field.
+    for &id in PacketId::ALL {
+        let kinds: Vec<_> = id.layout().fields.iter().map(|f| f.kind).collect();
+        let headers = kinds
+            .iter()
+            .take_while(|k| matches!(k, Kind::Const(_) | Kind::Length(_)))
+            .count();
+        assert!(
+            kinds[headers..]
+                .iter()
+                .all(|k| !matches!(k, Kind::Const(_) | Kind::Length(_))),
+            "{}",
+            id.name()
+        );
+        assert_eq!(id.is_command(), headers > 0, "{}", id.name());
+    }
+}
