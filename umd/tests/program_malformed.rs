@@ -255,6 +255,22 @@ fn corrupt_zebin_gives_specific_errors() {
         }
         other => panic!("{other:?}"),
     }
+    let version = text
+        .lines()
+        .find(|l| l.starts_with("version:"))
+        .unwrap()
+        .to_string();
+    let future = version.replacen("'1.", "'9.", 1);
+    match program::parse(&patch(zb, version.as_bytes(), future.as_bytes())).unwrap_err() {
+        ProgramError::ZeInfo {
+            offset: at,
+            message,
+        } => {
+            assert_eq!(at, offset);
+            assert!(message.starts_with("zeinfo version 9."), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
     let garbage = patch(zb, b"kernels:", b"kernels{");
     assert!(matches!(
         program::parse(&garbage),

@@ -8,6 +8,7 @@
 mod bytes;
 mod elf;
 mod error;
+mod hw;
 mod kernel;
 pub mod patchtokens;
 mod queries;

@@ -6,6 +6,7 @@ use super::raw::{RawKernel, RawToken};
 use super::tokens::{self as t, data as dp};
 use crate::program::bytes::{c_string, Bytes};
 use crate::program::error::{invalid, Result};
+use crate::program::hw::{grf_padded, GRF_BYTES, SAMPLER_STATE_SIZE};
 use crate::program::kernel::*;
 
 /// Per-argument facts gathered while walking the tokens (they may come in any order).
@@ -292,7 +293,7 @@ fn finish_args(
                 )
             })?;
             ArgKind::Sampler {
-                index: rel / t::SAMPLER_STATE_SIZE,
+                index: rel / SAMPLER_STATE_SIZE,
                 params: a.params,
             }
         } else if let Some((slm_offset, alignment)) = a.local {
@@ -328,13 +329,6 @@ fn per_thread(tok: &RawToken<'_>, simd: u32) -> Result<PerThreadPayload> {
         offset_to_skip_set_ffid_gp: tok.field(13)?,
         unused_grf: tok.field(6)? != 0,
     })
-}
-
-/// Bytes of one general register on these platforms.
-pub(crate) const GRF_BYTES: u32 = 32;
-
-pub(crate) fn grf_padded(bytes: u32) -> u32 {
-    bytes.div_ceil(GRF_BYTES).saturating_mul(GRF_BYTES)
 }
 
 /// `IMAGE_MEMORY_OBJECT_TYPE` in patch_list.h order.

@@ -2,7 +2,6 @@
 //! headers, heaps and patch tokens.
 
 mod decode;
-pub(crate) use decode::grf_padded;
 pub mod raw;
 pub mod tokens;
 

@@ -108,7 +108,3 @@ pub mod data {
     pub const FLAT_IMAGE_PITCH: u32 = 47;
     pub const IMPL_ARG_BUFFER: u32 = 49;
 }
-
-/// Bytes of one SAMPLER_STATE in the dynamic state heap (a sampler's index is its offset
-/// from the sampler state array divided by this).
-pub const SAMPLER_STATE_SIZE: u32 = 16;

@@ -5,13 +5,9 @@ use std::collections::BTreeMap;
 use super::zeinfo::{MiscInfo, PayloadArgument, ZeKernel};
 use crate::program::elf::{ElfView, Symbol};
 use crate::program::error::{invalid, ProgramError, Result};
+use crate::program::hw::{grf_padded, SURFACE_STATE_SIZE};
 use crate::program::kernel::*;
-use crate::program::patchtokens::grf_padded;
 use crate::program::Segment;
-
-/// Bytes of one RENDER_SURFACE_STATE: zebin leaves the heap to the driver, which lays surface
-/// states out in BTI order at this stride (as patch-token binaries do).
-const SURFACE_STATE_SIZE: u32 = 64;
 
 /// What `arg_bypointer` says about an argument.
 struct Pointer {

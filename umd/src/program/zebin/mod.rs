@@ -48,6 +48,7 @@ pub fn parse(file: &[u8]) -> Result<Program> {
         offset: offset + e.location().map_or(0, |l| l.index()),
         message: e.to_string(),
     })?;
+    check_version(info.version.as_deref(), offset)?;
     let symbols = elf.symbols(file)?;
     let mut program = Program {
         format: Format::Zebin,
@@ -110,6 +111,22 @@ pub fn parse(file: &[u8]) -> Result<Program> {
             .push(decode::kernel(file, &elf, &symbols, zk, misc)?);
     }
     Ok(program)
+}
+
+/// zeinfo versions are `major.minor`; a new major may change meanings we rely on.
+const SUPPORTED_MAJOR: &str = "1";
+
+fn check_version(version: Option<&str>, offset: usize) -> Result<()> {
+    match version {
+        None => Ok(()),
+        Some(v) if v.split('.').next() == Some(SUPPORTED_MAJOR) => Ok(()),
+        Some(v) => Err(ProgramError::ZeInfo {
+            offset,
+            message: format!(
+                "zeinfo version {v} (this parser reads major version {SUPPORTED_MAJOR})"
+            ),
+        }),
+    }
 }
 
 fn data_of(elf: &ElfView<'_>, name: &str) -> Vec<u8> {
