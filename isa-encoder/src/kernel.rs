@@ -2,7 +2,7 @@
 
 use platform::Platform;
 
-use crate::error::{DecodeError, KernelDecodeError};
+use crate::error::{DecodeError, EncodeError, KernelDecodeError};
 use crate::model::{InstOpts, Instruction};
 use crate::native;
 
@@ -18,10 +18,7 @@ pub struct Decoded {
 
 /// Expands an 8-byte compacted instruction to its native form.
 fn expand(platform: Platform, word: &[u8; 8]) -> Result<[u8; 16], DecodeError> {
-    let _ = (platform, word);
-    Err(DecodeError::Compaction(
-        "the compaction tables (crate::compact) are not in this build yet".into(),
-    ))
+    crate::compact::expand(platform, word).map_err(|e| DecodeError::Compaction(e.to_string()))
 }
 
 /// Decodes every instruction of a kernel. Stops at the first undecodable one and reports its
@@ -61,6 +58,39 @@ pub fn decode_kernel(platform: Platform, bytes: &[u8]) -> Result<Vec<Decoded>, K
             inst,
         });
         pc += len;
+    }
+    Ok(out)
+}
+
+/// Encodes one instruction as it sits in a kernel: compacted (8 bytes) if it is marked
+/// [`InstOpts::COMPACTED`] — an error if the platform's tables cannot express it, as in
+/// iga64 — else native (16 bytes).
+pub fn encode_into(
+    platform: Platform,
+    inst: &Instruction,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    let native = native::encode(platform, inst)?;
+    if inst.is_compacted() {
+        let c = crate::compact::compact(platform, &native).ok_or_else(|| {
+            EncodeError::Unencodable(format!(
+                "{} has no compacted form on {platform}",
+                inst.opcode.mnemonic()
+            ))
+        })?;
+        out.extend_from_slice(&c);
+    } else {
+        out.extend_from_slice(&native);
+    }
+    Ok(())
+}
+
+/// Encodes decoded instructions back into kernel bytes; the error names the failing
+/// instruction's byte address.
+pub fn encode_kernel(platform: Platform, insts: &[Decoded]) -> Result<Vec<u8>, (u32, EncodeError)> {
+    let mut out = Vec::with_capacity(insts.len() * 16);
+    for d in insts {
+        encode_into(platform, &d.inst, &mut out).map_err(|e| (d.pc, e))?;
     }
     Ok(out)
 }

@@ -12,11 +12,9 @@
 //! [`InstOpts::COMPACTED`](crate::model::InstOpts) itself. `encode` always produces the native
 //! form with bit 29 clear. [`Bits`] gives both codecs field access by bit range.
 //!
-//! Families: [`gen12`] covers Gen12LP (12p1) and Xe-HPG (12p71). The Gen9/Gen11 codec lives in
-//! `gen9_11.rs` (or `gen9_11/`), written separately: its author adds the single line
-//! `pub mod gen9_11;` below the `pub mod gen12;` line, exposing `decode` and `encode` with the
-//! signatures above, and [`codec`] then routes Skl/Icllp to it. Until then [`codec`] answers
-//! `None` for those platforms and every caller reports [`DecodeError::NoCodec`].
+//! Families: [`gen12`] covers Gen12LP (12p1) and Xe-HPG (12p71); [`gen9_11`] covers Gen9 and
+//! Gen11. A build without a family's codec answers `None` from [`codec`] and callers report
+//! [`DecodeError::NoCodec`].
 
 pub mod bits;
 pub mod gen12;
@@ -43,7 +41,10 @@ pub fn codec(platform: Platform) -> Option<Codec> {
             decode: gen12::decode,
             encode: gen12::encode,
         }),
-        Platform::Skl | Platform::Icllp => None,
+        Platform::Skl | Platform::Icllp => Some(Codec {
+            decode: gen9_11::decode,
+            encode: gen9_11::encode,
+        }),
     }
 }
 

@@ -47,7 +47,7 @@ pub fn format_kernel(platform: Platform, insts: &[Decoded]) -> String {
     let mut out = String::with_capacity(insts.len() * 100);
     for d in insts {
         if starts.contains(&(d.pc as i64)) {
-            out.push_str(&print::label(d.pc as i64));
+            print::push_label(&mut out, d.pc as i64);
             out.push_str(":\n");
         }
         print::format_instruction(&mut out, platform, &d.inst, d.pc);

@@ -37,11 +37,6 @@ impl<'a> Line<'a> {
     fn s(&mut self, t: &str) {
         self.out.push_str(t);
     }
-    /// Text that does not count towards the current column's width.
-    fn raw(&mut self, t: &str) {
-        self.out.push_str(t);
-        self.hidden += t.len();
-    }
     fn start(&mut self, width: usize) {
         self.col_start = Some((self.out.len(), width, self.hidden));
     }
@@ -61,7 +56,19 @@ impl<'a> Line<'a> {
         }
     }
     fn spaces(&mut self, n: usize) {
-        self.out.extend(std::iter::repeat_n(' ', n));
+        const SP: &str = "                                                                ";
+        let mut n = n;
+        while n > 0 {
+            let k = n.min(SP.len());
+            self.out.push_str(&SP[..k]);
+            n -= k;
+        }
+    }
+    /// Appends uncounted text produced by `f`.
+    fn raw_with(&mut self, f: impl FnOnce(&mut String)) {
+        let before = self.out.len();
+        f(self.out);
+        self.hidden += self.out.len() - before;
     }
     /// An empty column (pads, repaying debt).
     fn empty(&mut self, width: usize) {
@@ -71,74 +78,130 @@ impl<'a> Line<'a> {
 }
 
 /// `L{pc}`, or `L_N{-pc}` for a negative target.
-pub fn label(pc: i64) -> String {
+pub fn push_label(out: &mut String, pc: i64) {
+    out.push('L');
     if pc < 0 {
-        format!("L_N{}", -pc)
-    } else {
-        format!("L{pc}")
+        out.push_str("_N");
+    }
+    push_dec(out, pc.abs());
+}
+
+/// `L{pc}`, or `L_N{-pc}` for a negative target.
+pub fn label(pc: i64) -> String {
+    let mut s = String::new();
+    push_label(&mut s, pc);
+    s
+}
+
+/// Appends `v` in decimal.
+fn push_dec(out: &mut String, v: i64) {
+    if v < 0 {
+        out.push('-');
+    }
+    let mut n = v.unsigned_abs();
+    let mut buf = [0u8; 20];
+    let mut k = buf.len();
+    loop {
+        k -= 1;
+        buf[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &buf[k..] {
+        out.push(d as char);
     }
 }
 
-fn reg_text(r: &Reg, with_sub: bool) -> String {
-    let mut s = String::new();
+/// Appends `0x` and `v` in upper-case hex, zero-padded to `width` digits.
+fn push_hex(out: &mut String, v: u64, width: usize) {
+    out.push_str("0x");
+    let digits = ((64 - v.leading_zeros() as usize).div_ceil(4))
+        .max(1)
+        .max(width);
+    for k in (0..digits).rev() {
+        let d = ((v >> (4 * k)) & 0xF) as u8;
+        out.push(if d < 10 { b'0' + d } else { b'A' + d - 10 } as char);
+    }
+}
+
+fn push_reg(out: &mut String, r: &Reg, with_sub: bool) {
     match r.file {
         RegFile::Grf => {
-            let _ = write!(s, "r{}", r.num);
+            out.push('r');
+            push_dec(out, r.num as i64);
             if with_sub || r.sub != 0 {
-                let _ = write!(s, ".{}", r.sub);
+                out.push('.');
+                push_dec(out, r.sub as i64);
             }
         }
         f => {
             let Some(a) = f.arf() else {
-                return "???".into();
+                out.push_str("???");
+                return;
             };
-            s.push_str(a.name);
+            out.push_str(a.name);
             if a.numbered || r.num != 0 {
-                let _ = write!(s, "{}", r.num);
+                push_dec(out, r.num as i64);
             }
             if (with_sub && a.has_subregs) || r.sub != 0 {
-                let _ = write!(s, ".{}", r.sub);
+                out.push('.');
+                push_dec(out, r.sub as i64);
             }
         }
     }
-    s
 }
 
-fn indirect_text(addr_sub: u8, offset: i16) -> String {
+fn push_indirect(out: &mut String, addr_sub: u8, offset: i16) {
+    out.push_str("r[a0.");
+    push_dec(out, addr_sub as i64);
     if offset != 0 {
-        format!("r[a0.{addr_sub},{offset}]")
-    } else {
-        format!("r[a0.{addr_sub}]")
+        out.push(',');
+        push_dec(out, offset as i64);
     }
+    out.push(']');
 }
 
-fn region_text(rg: &Region) -> String {
-    match (rg.vstride, rg.width) {
-        (Some(v), Some(w)) => format!("<{v};{w},{}>", rg.hstride),
-        (Some(v), None) => format!("<{v};{}>", rg.hstride),
-        (None, Some(w)) => format!("<{w},{}>", rg.hstride),
-        (None, None) => format!("<{}>", rg.hstride),
+fn push_region(out: &mut String, rg: &Region) {
+    out.push('<');
+    if let Some(v) = rg.vstride {
+        push_dec(out, v as i64);
+        out.push(';');
+    }
+    if let Some(w) = rg.width {
+        push_dec(out, w as i64);
+        out.push(',');
+    }
+    push_dec(out, rg.hstride as i64);
+    out.push('>');
+}
+
+/// Appends the immediate's value text (without type).
+pub fn push_imm(out: &mut String, imm: &Immediate) {
+    let b = imm.bits;
+    match imm.ty {
+        DataType::B => push_dec(out, b as u8 as i8 as i64),
+        DataType::W => push_dec(out, b as u16 as i16 as i64),
+        DataType::D => push_dec(out, b as u32 as i32 as i64),
+        DataType::Q => push_dec(out, b as i64),
+        DataType::Ub => push_hex(out, b as u8 as u64, 0),
+        DataType::Uw | DataType::Bf => push_hex(out, b as u16 as u64, 0),
+        DataType::Hf => out.push_str(&float::format_f16(b as u16)),
+        DataType::F => out.push_str(&float::format_f32(b as u32)),
+        DataType::Df => out.push_str(&float::format_f64(b)),
+        DataType::Ud | DataType::V | DataType::Uv | DataType::Vf | DataType::Tf32 => {
+            push_hex(out, b as u32 as u64, 0)
+        }
+        _ => push_hex(out, b, 0),
     }
 }
 
 /// The immediate's value text (without type).
 pub fn imm_value(imm: &Immediate) -> String {
-    let b = imm.bits;
-    match imm.ty {
-        DataType::B => format!("{}", b as u8 as i8),
-        DataType::W => format!("{}", b as u16 as i16),
-        DataType::D => format!("{}", b as u32 as i32),
-        DataType::Q => format!("{}", b as i64),
-        DataType::Ub => format!("0x{:X}", b as u8),
-        DataType::Uw | DataType::Bf => format!("0x{:X}", b as u16),
-        DataType::Hf => float::format_f16(b as u16),
-        DataType::F => float::format_f32(b as u32),
-        DataType::Df => float::format_f64(b),
-        DataType::Ud | DataType::V | DataType::Uv | DataType::Vf | DataType::Tf32 => {
-            format!("0x{:X}", b as u32)
-        }
-        _ => format!("0x{b:X}"),
-    }
+    let mut s = String::new();
+    push_imm(&mut s, imm);
+    s
 }
 
 fn src_mod_text(op: Opcode, m: SrcMod) -> &'static str {
@@ -180,17 +243,17 @@ impl Ctx<'_> {
         match dst {
             Operand::Reg(r) => {
                 match r.addr {
-                    Addressing::Direct(reg) => line.s(&reg_text(&reg, !self.is_send())),
+                    Addressing::Direct(reg) => push_reg(line.out, &reg, !self.is_send()),
                     Addressing::Indirect { addr_sub, offset } => {
-                        line.s(&indirect_text(addr_sub, offset))
+                        push_indirect(line.out, addr_sub, offset)
                     }
                 }
                 // Sends and branches have an implicit destination region.
                 if !self.is_send() && !self.branchy() {
-                    line.s(&region_text(&Region::h(r.region.hstride)));
+                    push_region(line.out, &Region::h(r.region.hstride));
                 }
                 let implicit_ty = if self.is_send() {
-                    Some(DataType::Ud)
+                    syntax::send_dst_implicit_type(i.opcode)
                 } else if self.branchy() && syntax::simplified_branches(self.platform) {
                     Some(r.ty)
                 } else {
@@ -201,7 +264,7 @@ impl Ctx<'_> {
                     line.s(r.ty.syntax());
                 }
             }
-            Operand::Imm(imm) => line.raw(&imm_value(&imm)),
+            Operand::Imm(imm) => line.raw_with(|o| push_imm(o, &imm)),
         }
         line.finish();
     }
@@ -216,7 +279,7 @@ impl Ctx<'_> {
         });
         match op {
             Operand::Imm(imm) => {
-                line.raw(&imm_value(&imm));
+                line.raw_with(|o| push_imm(o, &imm));
                 line.s(":");
                 line.s(imm.ty.syntax());
             }
@@ -230,7 +293,7 @@ impl Ctx<'_> {
         if self.is_send() {
             let reg = r.addr;
             if let Addressing::Direct(reg) = reg {
-                line.s(&reg_text(&reg, false));
+                push_reg(line.out, &reg, false);
             }
             if k == 1 {
                 if let Some(len) = self.src1_len() {
@@ -245,15 +308,15 @@ impl Ctx<'_> {
         }
         line.s(src_mod_text(i.opcode, r.modifier));
         match r.addr {
-            Addressing::Direct(reg) => line.s(&reg_text(&reg, true)),
-            Addressing::Indirect { addr_sub, offset } => line.s(&indirect_text(addr_sub, offset)),
+            Addressing::Direct(reg) => push_reg(line.out, &reg, true),
+            Addressing::Indirect { addr_sub, offset } => push_indirect(line.out, addr_sub, offset),
         }
         let simplified = self.branchy() && syntax::simplified_branches(self.platform);
         let is_sync_null = i.opcode == Opcode::Sync && r.addr == Addressing::Direct(Reg::NULL);
         if self.branchy() || is_sync_null {
             // Implicit regions (and, on simplified-branch platforms, types).
         } else {
-            line.s(&region_text(&r.region));
+            push_region(line.out, &r.region);
         }
         if !simplified && !is_sync_null {
             line.s(":");
@@ -267,15 +330,16 @@ impl Ctx<'_> {
         } else {
             cols::SRC
         });
-        line.raw(&label(self.pc + off as i64));
+        line.raw_with(|o| push_label(o, self.pc + off as i64));
         line.finish();
     }
 
     fn send_desc(&self, line: &mut Line, d: SendDesc, width8: bool) {
         line.start(cols::SEND_DESC);
         match d {
-            SendDesc::Imm(v) if width8 => line.raw(&format!("0x{v:08X}")),
-            SendDesc::Imm(v) => line.raw(&format!("0x{v:X}")),
+            SendDesc::Imm(v) => {
+                line.raw_with(|o| push_hex(o, v as u64, if width8 { 8 } else { 0 }))
+            }
             SendDesc::Reg(s) => {
                 let _ = write!(line.out, "a0.{s}");
             }
@@ -285,35 +349,41 @@ impl Ctx<'_> {
 
     fn opts(&self, line: &mut Line) {
         let i = self.inst;
-        let mut parts: Vec<String> = INST_OPT_NAMES
-            .iter()
-            .filter(|(o, _)| i.opts.contains(*o))
-            .map(|(_, n)| n.to_string())
-            .collect();
+        if i.opts.is_empty() && i.swsb.is_empty() {
+            return;
+        }
+        line.s(" {");
+        let mut first = true;
+        let mut sep = |line: &mut Line| {
+            if !first {
+                line.s(",");
+            }
+            first = false;
+        };
+        for (o, n) in INST_OPT_NAMES {
+            if i.opts.contains(*o) {
+                sep(line);
+                line.s(n);
+            }
+        }
         let sw = &i.swsb;
-        let mut dep = String::new();
         if let Some((pipe, d)) = sw.dist {
-            let _ = write!(dep, "{}@{d}", pipe.prefix());
+            sep(line);
+            line.s(pipe.prefix());
+            line.s("@");
+            push_dec(line.out, d as i64);
         }
         if let Some((n, mode)) = sw.token {
-            if !dep.is_empty() {
-                dep.push(',');
-            }
-            let _ = write!(dep, "${n}");
-            dep.push_str(match mode {
+            sep(line);
+            line.s("$");
+            push_dec(line.out, n as i64);
+            line.s(match mode {
                 crate::model::TokenMode::Set => "",
                 crate::model::TokenMode::Dst => ".dst",
                 crate::model::TokenMode::Src => ".src",
             });
         }
-        if !dep.is_empty() {
-            parts.push(dep);
-        }
-        if !parts.is_empty() {
-            line.s(" {");
-            line.s(&parts.join(","));
-            line.s("}");
-        }
+        line.s("}");
     }
 
     fn comment(&self, line: &mut Line) {
@@ -351,9 +421,9 @@ impl Ctx<'_> {
         Some(if null { 0 } else { len })
     }
 
-    fn mnemonic(&self) -> String {
+    fn mnemonic(&self, m: &mut String) {
         let i = self.inst;
-        let mut m = i.opcode.mnemonic().to_string();
+        m.push_str(i.opcode.mnemonic());
         match i.func {
             Subfunction::Math(f) => {
                 m.push('.');
@@ -369,7 +439,10 @@ impl Ctx<'_> {
                 m.push_str(crate::model::bfn::expression(v));
             }
             Subfunction::Dpas { depth, repeat } => {
-                let _ = write!(m, ".{depth}x{repeat}");
+                m.push('.');
+                push_dec(m, depth as i64);
+                m.push('x');
+                push_dec(m, repeat as i64);
             }
             Subfunction::None => {}
         }
@@ -377,7 +450,6 @@ impl Ctx<'_> {
             m.push('.');
             m.push_str(crate::model::sfid::sfid_name(self.platform, s.sfid).unwrap_or("???"));
         }
-        m
     }
 
     fn line(&self, out: &mut String) {
@@ -411,23 +483,36 @@ impl Ctx<'_> {
         line.s(" ");
         // Mnemonic and execution size.
         line.start(cols::OPCODE_EXEC);
-        line.s(&self.mnemonic());
+        self.mnemonic(line.out);
         line.s(" ");
         if !syntax::implicit_exec(i.opcode) {
-            let _ = write!(line.out, "({}|M{})", i.exec_size.channels(), i.chan_offset);
+            line.s("(");
+            push_dec(line.out, i.exec_size.channels() as i64);
+            line.s("|M");
+            push_dec(line.out, i.chan_offset as i64);
+            line.s(")");
         }
         line.finish();
         line.s(" ");
         // Flag modifier.
         line.start(cols::FLAG_MOD);
         if let (Some(c), false) = (i.cond_mod, self.is_send()) {
-            let _ = write!(line.out, "({})", c.syntax());
-            let _ = write!(line.out, "f{}.{}", i.flag.num, i.flag.sub);
+            line.s("(");
+            line.s(c.syntax());
+            line.s(")f");
+            push_dec(line.out, i.flag.num as i64);
+            line.s(".");
+            push_dec(line.out, i.flag.sub as i64);
         }
         line.finish();
 
-        let targets: Vec<i32> = [i.branch.jip, i.branch.uip].into_iter().flatten().collect();
-        let n_srcs = i.src_count() + targets.len();
+        let mut targets = [0i32; 2];
+        let mut n_targets = 0;
+        for t in [i.branch.jip, i.branch.uip].into_iter().flatten() {
+            targets[n_targets] = t;
+            n_targets += 1;
+        }
+        let n_srcs = i.src_count() + n_targets;
         let has_opts = !i.opts.is_empty() || !i.swsb.is_empty();
         if i.dst.is_some() {
             line.s("  ");

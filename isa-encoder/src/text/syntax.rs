@@ -33,6 +33,16 @@ const LOGIC: [Opcode; 4] = [Opcode::And, Opcode::Or, Opcode::Xor, Opcode::Not];
 /// syntax ("simplified branches", Gen12+).
 const SIMPLIFIED_BRANCHES: [bool; 4] = [false, false, true, true];
 
+/// Send destinations whose type iga64 leaves out when it is `:ud` (split sends always print it).
+const SEND_DST_IMPLICIT_UD: [Opcode; 2] = [Opcode::Send, Opcode::Sendc];
+
+/// The destination type iga64 omits on a send, if any.
+pub fn send_dst_implicit_type(op: Opcode) -> Option<crate::model::DataType> {
+    SEND_DST_IMPLICIT_UD
+        .contains(&op)
+        .then_some(crate::model::DataType::Ud)
+}
+
 /// True if `(N|Mk)` is not printed for `op`.
 pub fn implicit_exec(op: Opcode) -> bool {
     IMPLICIT_EXEC.contains(&op)
