@@ -28,6 +28,9 @@ fn exec_size() -> impl Strategy<Value = ExecSize> {
 }
 
 fn swsb(p: Platform) -> BoxedStrategy<Swsb> {
+    if !p.has_swsb() {
+        return Just(Swsb::default()).boxed();
+    }
     let dist_pipes: Vec<DistPipe> = if p == Platform::Dg2 {
         vec![
             DistPipe::Any,
@@ -216,8 +219,14 @@ fn alu(p: Platform) -> BoxedStrategy<Instruction> {
                 i
             })
         });
+    // Ternary src0/src1 regions each encoding can express (Gen9 is align16 underneath).
+    let r01 = match p {
+        Platform::Skl => vec![Region::vh(2, 1), Region::vh(0, 0)],
+        Platform::Icllp => vec![Region::vh(0, 0), Region::vh(2, 1), Region::vh(8, 1)],
+        _ => vec![Region::vh(1, 0), Region::vh(0, 0), Region::vh(8, 1)],
+    };
     let ternary = (
-        prop::sample::select(vec![Region::vh(1, 0), Region::vh(0, 0), Region::vh(8, 1)]),
+        prop::sample::select(r01),
         prop::sample::select(vec![Region::h(1), Region::h(0)]),
     )
         .prop_flat_map(|(r01, r2)| {
@@ -249,10 +258,58 @@ fn alu(p: Platform) -> BoxedStrategy<Instruction> {
         });
     prop_oneof![binary, float, mov, math, ternary]
         .prop_flat_map(move |i| common(p, i))
+        .prop_map(move |mut i| {
+            // Gen9 ternaries are align16; iga64 widens their SIMD1/SIMD2 forms with a write
+            // mask, which the model and native::gen9_11 do not represent yet: keep them >= SIMD4.
+            if p == Platform::Skl && i.opcode == Opcode::Mad && i.exec_size < ExecSize::S4 {
+                i.exec_size = ExecSize::S8;
+            }
+            i
+        })
+        .boxed()
+}
+
+/// Gen9/Gen11 sends: the SFID sits in ex_desc[3:0]; `sends` adds src1 with its length in
+/// ex_desc[9:6].
+fn send_gen9(p: Platform) -> BoxedStrategy<Instruction> {
+    // hdc.dc0, hdc.dc1, gateway.
+    let sfids = vec![0xAu8, 0xC, 0x3];
+    (
+        prop::sample::select(sfids),
+        any::<u32>(),
+        0u32..0x10,
+        0u8..120,
+        0u8..120,
+        prop::option::of((0u8..120, 1u32..4)),
+        prop_oneof![Just(ExecSize::S8), Just(ExecSize::S16), Just(ExecSize::S1)],
+    )
+        .prop_map(move |(sfid, desc, ex, d, s0, s1, es)| {
+            let split = s1.is_some();
+            let mut i = Instruction::new(if split { Opcode::Sends } else { Opcode::Send });
+            i.exec_size = es;
+            i.dst = Some(Operand::direct(Reg::grf(d, 0), Region::h(1), DataType::Ud));
+            i.src[0] = Some(Operand::direct(Reg::grf(s0, 0), Region::h(1), DataType::Ud));
+            let mut ex_desc = (ex << 28) | sfid as u32;
+            if let Some((r, len)) = s1 {
+                i.src[1] = Some(Operand::direct(Reg::grf(r, 0), Region::h(1), DataType::Ud));
+                ex_desc |= len << 6;
+            }
+            i.send = Some(SendInfo {
+                sfid,
+                desc: SendDesc::Imm(desc & 0x7FFF_FFFF),
+                ex_desc: SendDesc::Imm(ex_desc),
+                src1_len: None,
+            });
+            let _ = p;
+            i
+        })
         .boxed()
 }
 
 fn send(p: Platform) -> BoxedStrategy<Instruction> {
+    if !p.has_swsb() {
+        return send_gen9(p);
+    }
     // Shared functions whose every descriptor sendmsg::describe words as iga64 does (random
     // LSC descriptors reach messages it does not describe yet, e.g. compression-state control).
     let names = ["dc0", "dc1", "dc2", "gtwy", "ts"];
@@ -322,21 +379,21 @@ fn sync(p: Platform) -> BoxedStrategy<Instruction> {
 
 /// Branches with targets `jip`/`uip` given in instructions relative to this one (resolved to
 /// bytes by the batch builder, all instructions being 16 bytes).
-fn branch() -> BoxedStrategy<(Instruction, i32, i32)> {
-    (
-        prop::sample::select(vec![
-            Opcode::If,
-            Opcode::Else,
-            Opcode::Endif,
-            Opcode::While,
-            Opcode::Goto,
-            Opcode::Join,
-            Opcode::Break,
-            Opcode::Jmpi,
-        ]),
-        -20i32..20,
-        -20i32..20,
-    )
+fn branch(p: Platform) -> BoxedStrategy<(Instruction, i32, i32)> {
+    let mut ops = vec![
+        Opcode::If,
+        Opcode::Else,
+        Opcode::Endif,
+        Opcode::While,
+        Opcode::Goto,
+        Opcode::Join,
+        Opcode::Break,
+    ];
+    // Gen9/Gen11 jmpi: see the known native::gen9_11 gap in corpus_a.rs.
+    if p.has_swsb() {
+        ops.push(Opcode::Jmpi);
+    }
+    (prop::sample::select(ops), -20i32..20, -20i32..20)
         .prop_map(|(op, a, b)| {
             let mut i = Instruction::new(op);
             i.exec_size = if op == Opcode::Jmpi {
@@ -358,12 +415,22 @@ fn two_targets(op: Opcode) -> bool {
 }
 
 fn batch(p: Platform) -> BoxedStrategy<Vec<Instruction>> {
-    let one = prop_oneof![
-        6 => alu(p).prop_map(|i| (i, 0, 0)),
-        2 => send(p).prop_map(|i| (i, 0, 0)),
-        1 => sync(p).prop_map(|i| (i, 0, 0)),
-        1 => branch(),
-    ];
+    let one = if p.has_swsb() {
+        prop_oneof![
+            6 => alu(p).prop_map(|i| (i, 0, 0)),
+            2 => send(p).prop_map(|i| (i, 0, 0)),
+            1 => sync(p).prop_map(|i| (i, 0, 0)),
+            1 => branch(p),
+        ]
+        .boxed()
+    } else {
+        prop_oneof![
+            6 => alu(p).prop_map(|i| (i, 0, 0)),
+            2 => send(p).prop_map(|i| (i, 0, 0)),
+            1 => branch(p),
+        ]
+        .boxed()
+    };
     prop::collection::vec(one, BATCH)
         .prop_map(|v| {
             let n = v.len() as i32;
@@ -446,4 +513,14 @@ fn tgllp_generated_instructions_match_iga64() {
 #[test]
 fn dg2_generated_instructions_match_iga64() {
     check_platform(Platform::Dg2, 24);
+}
+
+#[test]
+fn skl_generated_instructions_match_iga64() {
+    check_platform(Platform::Skl, 24);
+}
+
+#[test]
+fn icllp_generated_instructions_match_iga64() {
+    check_platform(Platform::Icllp, 24);
 }
