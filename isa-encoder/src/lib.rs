@@ -1,22 +1,25 @@
 //! The EU instruction set of Gen9, Gen11, Gen12LP and Xe-HPG: an instruction model, native and
 //! compacted binary codecs per platform, and an IGA-syntax assembler/disassembler whose text
-//! equals `iga64 -d`.
+//! equals `iga64 -d` byte for byte (columns included).
+//!
+//! Entry points: [`disassemble`] (kernel bytes -> text), [`assemble`] (text -> kernel bytes),
+//! [`kernel::decode_kernel`] / [`kernel::encode_kernel`] (bytes <-> model, compaction kept as
+//! each instruction's `Compacted` option), [`native::decode`] / [`native::encode`] (one
+//! 128-bit instruction).
 //!
 //! Layout:
 //! - [`model`]: the platform-independent instruction model (opcodes with per-platform numbers,
-//!   operands, regions, SWSB, send fields, branch targets).
-//! - [`native`]: 128-bit codecs. `native::gen12` (Gen12LP, Xe-HPG) is here; the Gen9/Gen11 codec
-//!   plugs in as `native::gen9_11` (see that module's docs for the contract).
+//!   operands, regions, SWSB, send fields, branch targets as offsets from the instruction).
+//! - [`native`]: 128-bit codecs: `native::gen12` (Gen12LP, Xe-HPG), `native::gen9_11`.
 //! - [`compact`]: 64-bit compacted <-> 128-bit native, bit to bit, per-platform tables.
-//!   The kernel decoder calls `compact::expand(platform, &[u8; 8]) -> Result<[u8; 16], _>` for
-//!   every word whose CompactControl bit (29) is set, and the encoder calls
-//!   `compact::compact(platform, &[u8; 16]) -> Option<[u8; 8]>` wherever iga64 compacts.
+//!   [`kernel`] calls `compact::expand` for every word whose CompactControl bit (29) is set and
+//!   `compact::compact` for every instruction marked `{Compacted}`, as iga64 does.
 //! - [`sendmsg`]: what a send's descriptors mean. The printer ends every send line with
 //!   `// {text}` where `text = sendmsg::describe(&SendDescription { platform, sfid, exec_size,
 //!   desc, ex_desc, src1_len })`, exactly as iga64 does; see `text::print`.
-//! - `text`: the IGA-syntax printer and parser.
+//! - [`text`]: the IGA-syntax printer and parser; [`asm`]: the assembler on top of them.
+//! - `src/bin/isa.rs`: the `isa asm|disasm -p P FILE` command.
 
-/// Compaction: 64-bit compacted forms <-> 128-bit native forms, bit to bit, per platform tables.
 pub mod asm;
 pub mod compact;
 pub mod error;

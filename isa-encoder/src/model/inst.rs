@@ -265,7 +265,7 @@ pub enum SendDesc {
 /// The fields only sends have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SendInfo {
-    /// Shared function ID (4 bits). On Gen9/Gen11 it is also ex_desc[3:0] (they must agree).
+    /// Shared function ID (4 bits). On Gen9/Gen11 it is also `ex_desc[3:0]` (they must agree).
     pub sfid: u8,
     /// Message descriptor.
     pub desc: SendDesc,

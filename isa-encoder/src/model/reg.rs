@@ -42,7 +42,7 @@ pub enum RegFile {
 pub struct ArfInfo {
     pub file: RegFile,
     pub name: &'static str,
-    /// Bits [7:4] of the encoded ARF register number.
+    /// Bits `[7:4]` of the encoded ARF register number.
     pub nibble: u8,
     /// IGA prints `name` followed by the register number (`acc0`, `f1`), else the name alone.
     pub numbered: bool,

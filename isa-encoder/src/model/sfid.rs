@@ -1,5 +1,5 @@
 //! Shared-function IDs and the mnemonic suffix IGA gives them on Gen12+ (`send.dc1`).
-//! Gen9/Gen11 print a bare `send`: the SFID sits in ex_desc[3:0] there.
+//! Gen9/Gen11 print a bare `send`: the SFID sits in `ex_desc[3:0]` there.
 
 use platform::Platform;
 
