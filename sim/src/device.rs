@@ -22,6 +22,9 @@ pub struct SimConfig {
     /// Who runs GPGPU_WALKER/COMPUTE_WALKER (the EU interpreter). Without one, every walker is a
     /// reported GPU error.
     pub walker: Arc<dyn WalkerExecutor>,
+    /// Caps every blocking wait (GEM_WAIT, SYNCOBJ_WAIT, WAIT_USER_FENCE): a longer wait ends
+    /// with ETIME at the cap. For fuzzing, where an "infinite" timeout would stall the run.
+    pub wait_limit: Option<Duration>,
 }
 
 impl Default for SimConfig {
@@ -29,6 +32,7 @@ impl Default for SimConfig {
         SimConfig {
             budget: Budget::default(),
             walker: Arc::new(NoWalkerExecutor),
+            wait_limit: None,
         }
     }
 }
@@ -66,6 +70,7 @@ pub fn open_device(
         return Err(OpenError::Unsupported { platform, kmd });
     }
     let gpu = Gpu::new(info, config.budget, config.walker).map_err(|_| OpenError::NoMemory)?;
+    let wait_limit = config.wait_limit;
     let mut state = State {
         gpu,
         gem: GemTable::default(),
@@ -81,6 +86,7 @@ pub fn open_device(
         info,
         state: Mutex::new(state),
         changed: Condvar::new(),
+        wait_limit,
     }))
 }
 
@@ -100,6 +106,7 @@ pub struct SimDevice {
     state: Mutex<State>,
     /// Notified whenever a fence signals or a syncobj changes; every waiter sleeps on it.
     changed: Condvar,
+    wait_limit: Option<Duration>,
 }
 
 impl fmt::Debug for SimDevice {
@@ -187,6 +194,11 @@ impl SimDevice {
         poll: Option<Duration>,
         mut check: impl FnMut(&mut State) -> Result<Option<T>, Errno>,
     ) -> Result<T, Errno> {
+        let deadline = match (self.wait_limit, deadline) {
+            (None, d) => d,
+            (Some(l), Deadline::Never) => Deadline::At(Instant::now() + l),
+            (Some(l), Deadline::At(t)) => Deadline::At(t.min(Instant::now() + l)),
+        };
         let mut st = self.lock();
         loop {
             if let Some(v) = check(&mut st)? {

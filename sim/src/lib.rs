@@ -24,6 +24,7 @@ pub mod cs;
 mod device;
 pub mod device_info;
 mod drm;
+pub mod fuzz;
 mod gem;
 pub mod gpu;
 mod i915;

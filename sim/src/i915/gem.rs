@@ -22,6 +22,9 @@ pub(crate) fn create(dev: &SimDevice, a: &mut drm_i915_gem_create) -> Result<i32
         return Err(Errno::EINVAL);
     }
     let size = checked_size(a.size)?;
+    if size > dev.info().region_size {
+        return Err(Errno::E2BIG);
+    }
     let key = region_key(I915_MEMORY_CLASS_SYSTEM, 0);
     a.handle = dev.lock().gem.create(size, PAGE_SIZE, key, None)?;
     a.size = size;
@@ -41,6 +44,10 @@ pub(crate) fn create_ext(dev: &SimDevice, a: &mut drm_i915_gem_create_ext) -> Re
         return Err(Errno::EINVAL);
     }
     let size = checked_size(a.size)?;
+    // Larger than the region: the kernel answers E2BIG.
+    if size > info.region_size {
+        return Err(Errno::E2BIG);
+    }
     let mut placement = None;
     let mut next = a.extensions;
     let mut seen = 0;

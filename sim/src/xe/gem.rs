@@ -43,6 +43,10 @@ pub(crate) fn create(dev: &SimDevice, a: &mut drm_xe_gem_create) -> Result<i32, 
     {
         return Err(Errno::EINVAL);
     }
+    // More than the region holds: TTM cannot place it.
+    if a.size > dev.info().region_size {
+        return Err(Errno::ENOMEM);
+    }
     let mut st = dev.lock();
     let private = match a.vm_id {
         0 => None,
