@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use kmd_iface::seam::{HeapBacking, MapAccessError, Mapping};
+use kmd_iface::seam::{MapAccessError, MapBacking, Mapping};
+use memmap2::MmapMut;
 
 use super::PAGE_SIZE;
 
@@ -28,9 +29,9 @@ impl Bo {
             return Err(BoError::BadSize(size));
         }
         let len = usize::try_from(size).map_err(|_| BoError::NoMemory(size))?;
-        let backing = HeapBacking::zeroed(len).ok_or(BoError::NoMemory(size))?;
+        let map = MmapMut::map_anon(len).map_err(|_| BoError::NoMemory(size))?;
         Ok(Arc::new(Bo {
-            mem: Mapping::new(Arc::new(backing)),
+            mem: Mapping::new(Arc::new(AnonBacking(map))),
         }))
     }
 
@@ -49,6 +50,21 @@ impl Bo {
 
     pub fn write(&self, offset: u64, src: &[u8]) -> Result<(), MapAccessError> {
         self.mem.write(to_usize(offset), src)
+    }
+}
+
+/// Anonymous shared-nothing mmap: pages are zero and cost nothing until first touched, so a
+/// large BO is as cheap as on the kernel, which also allocates backing pages lazily.
+struct AnonBacking(MmapMut);
+
+// SAFETY: the mapping stays at one address, readable and writable, for `len()` bytes until the
+// MmapMut is dropped with the backing; Mapping only reaches it through raw copies and atomics.
+unsafe impl MapBacking for AnonBacking {
+    fn as_ptr(&self) -> *mut u8 {
+        self.0.as_ptr().cast_mut()
+    }
+    fn len(&self) -> usize {
+        self.0.len()
     }
 }
 
