@@ -1,5 +1,9 @@
 //! Compute command packets for Gen9, Gen11, Gen12LP and Xe-HPG.
 //!
+//! Three parts: [`packets`] (every compute packet, declared once per generation), [`builder`]
+//! (programs dispatches into caller memory, deriving the walker from the SIMD width) and
+//! [`decode`] (bytes to a Mesa-style listing; also the `decode-batch` binary).
+//!
 //! # Packets
 //! Each packet (and memory struct such as `INTERFACE_DESCRIPTOR_DATA`) is declared once in
 //! [`packets`] with the `packet!` DSL: a Rust struct whose fields carry genxml's names, plus a

@@ -385,3 +385,24 @@ fn prepared_dispatch_repeats_with_new_group_counts() {
         assert_eq!(dims(walkers[1]), [7, 8, 9], "{p}");
     }
 }
+
+#[test]
+fn built_batches_decode_cleanly() {
+    use batchbuffer::decode::{decode_to_string, Mode};
+    for p in Platform::ALL {
+        let surfaces = [buffer_surface(p, 0x4000_0000, 64).unwrap()];
+        let b = build(p, &desc(&surfaces, &[1, 2, 3])).unwrap();
+        let bytes: Vec<u8> = b.batch.iter().flat_map(|d| d.to_le_bytes()).collect();
+        let (text, stats) = decode_to_string(p, &bytes, Mode::Full);
+        assert_eq!((stats.unknown, stats.truncated), (0, false), "{p}\n{text}");
+        assert!(text.contains("    Pipeline Selection: 2 (GPGPU)\n"), "{p}");
+        let walker = if p == Dg2 {
+            "COMPUTE_WALKER"
+        } else {
+            "GPGPU_WALKER"
+        };
+        assert!(text.contains(walker), "{p}");
+        let last = text.lines().rfind(|l| l.starts_with("0x")).unwrap();
+        assert!(last.ends_with(": MI_BATCH_BUFFER_END"), "{p}: {last}");
+    }
+}
