@@ -310,9 +310,10 @@ fn send(p: Platform) -> BoxedStrategy<Instruction> {
     if !p.has_swsb() {
         return send_gen9(p);
     }
-    // Shared functions whose every descriptor sendmsg::describe words as iga64 does (random
-    // LSC descriptors reach messages it does not describe yet, e.g. compression-state control).
-    let names = ["dc0", "dc1", "dc2", "gtwy", "ts"];
+    // The shared functions this stack emits or meets (data ports, LSC, gateway, spawner).
+    let names = [
+        "dc0", "dc1", "dc2", "dcro", "gtwy", "ugm", "slm", "tgm", "ts",
+    ];
     let sfids: Vec<u8> = names
         .iter()
         .filter_map(|n| isa_encoder::model::sfid::sfid_from_name(p, n))
