@@ -170,6 +170,24 @@ fn check_fields(p: Platform, i: &Instruction, line: &str) {
         assert!(line.contains(&f), "{p}: {f} in {line}");
     }
     assert_eq!(line.contains("(sat)"), i.saturate, "{p}: {line}");
+    // With `-n`, iga64 prints branch targets as byte offsets from the branch itself.
+    for target in [i.branch.jip, i.branch.uip].into_iter().flatten() {
+        assert!(
+            toks.contains(&target.to_string().as_str()),
+            "{p}: target {target} in {line}"
+        );
+    }
+    for (opt, name) in [
+        (InstOpts::NO_PREEMPT, "NoPreempt"),
+        (InstOpts::SWITCH, "Switch"),
+        (InstOpts::ATOMIC, "Atomic"),
+    ] {
+        assert_eq!(
+            i.opts.contains(opt),
+            line.contains(name),
+            "{p}: {name} in {line}"
+        );
+    }
     if !i.opcode.is_branch() {
         assert_eq!(
             line.contains("AccWrEn"),
@@ -266,7 +284,13 @@ L2:
 illegal
 ";
     for p in [Platform::Skl, Platform::Icllp] {
-        let bytes = oracles::iga64::asm(&iga, p, text, &["-Xforce-no-compact"]).unwrap();
+        let extra = match p {
+            // ThreadCtrl 3; iga64 rejects it on Gen9.
+            Platform::Icllp => "(W) mov (8|M0) r1.0<1>:ud r2.0<8;8,1>:ud {NoPreempt}\n",
+            _ => "",
+        };
+        let text = format!("{extra}{text}");
+        let bytes = oracles::iga64::asm(&iga, p, &text, &["-Xforce-no-compact"]).unwrap();
         let lines = disasm_lines(&iga, p, &bytes);
         let lines: Vec<&String> = lines.iter().collect();
         for (k, chunk) in bytes.chunks(16).enumerate() {

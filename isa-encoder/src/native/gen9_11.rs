@@ -157,11 +157,9 @@ pub fn decode(platform: Platform, bytes: &[u8; 16]) -> Result<Instruction, Decod
             i.opts |= opt;
         }
     }
-    match b.get(THREAD_CTRL.0, THREAD_CTRL.1) {
-        0 => {}
-        THREAD_ATOMIC => i.opts |= InstOpts::ATOMIC,
-        THREAD_SWITCH => i.opts |= InstOpts::SWITCH,
-        v => return Err(ill("ThreadCtrl", v)),
+    let tc = b.get(THREAD_CTRL.0, THREAD_CTRL.1);
+    if tc != 0 {
+        i.opts |= lookup(THREAD_CTRLS[gen(platform)], tc).ok_or(ill("ThreadCtrl", tc))?;
     }
     match opcode.shape() {
         Shape::Nullary => {}
@@ -558,7 +556,7 @@ fn decode_branch(_platform: Platform, b: &Bits, i: &mut Instruction) -> Result<(
         BranchForm::Jip => i.branch.jip = Some(jip),
         BranchForm::Jmpi => {
             if b.get(SRC1.file.0, SRC1.file.1) == FILE_IMM {
-                i.branch.jip = Some(jip);
+                i.branch.jip = Some(jip.wrapping_add(JMPI_IP_BIAS));
             } else {
                 i.src[0] = Some(send_operand(
                     true,
@@ -682,16 +680,15 @@ pub fn encode(platform: Platform, i: &Instruction) -> Result<[u8; 16], EncodeErr
     b.set_bit(DEBUG, i.opts.contains(InstOpts::BREAKPOINT));
     b.set_bit(NO_DD_CLR, i.opts.contains(InstOpts::NO_DD_CLR));
     b.set_bit(NO_DD_CHK, i.opts.contains(InstOpts::NO_DD_CHK));
-    let thread = match (
-        i.opts.contains(InstOpts::ATOMIC),
-        i.opts.contains(InstOpts::SWITCH),
-    ) {
-        (false, false) => 0,
-        (true, false) => THREAD_ATOMIC,
-        (false, true) => THREAD_SWITCH,
-        (true, true) => return Err(unsupported("both Atomic and Switch")),
-    };
-    put(&mut b, THREAD_CTRL, thread, "ThreadCtrl")?;
+    let table = THREAD_CTRLS[gen(platform)];
+    let all = table.iter().fold(InstOpts::empty(), |a, (o, _)| a | *o);
+    let thread = i.opts & (all | InstOpts::NO_PREEMPT);
+    if !thread.is_empty() {
+        let code = code_of(table, thread).ok_or_else(|| {
+            unsupported("thread control: one of Atomic/Switch (and NoPreempt on Gen11)")
+        })?;
+        put(&mut b, THREAD_CTRL, code, "ThreadCtrl")?;
+    }
     match i.opcode.shape() {
         Shape::Nullary => {}
         Shape::Unary | Shape::Binary => encode_basic(platform, &mut b, i)?,
@@ -1122,7 +1119,7 @@ fn encode_branch(platform: Platform, b: &mut Bits, i: &Instruction) -> Result<()
             put(b, SRC0.reg, ARF_IP, "Src0RegNum")?;
             if let Some(j) = i.branch.jip {
                 imm_d(b, &SRC1)?;
-                put(b, IMM, j as u32 as u64, "JIP")?;
+                put(b, IMM, j.wrapping_sub(JMPI_IP_BIAS) as u32 as u64, "JIP")?;
             } else {
                 let (r, _) = operand_reg(i.src[0], "jmpi target register")?;
                 put(b, SRC1.file, FILE_GRF, "Src1RegFile")?;

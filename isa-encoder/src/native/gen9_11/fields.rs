@@ -3,7 +3,7 @@
 //! and were checked bit for bit against `iga64 -a` (see `tests/native_gen9_11.rs`); where the
 //! two platforms differ the tables have one entry per platform (`[gen9, gen11]`).
 
-use crate::model::DataType;
+use crate::model::{DataType, InstOpts};
 
 /// Register type codes (4 bits), `[gen9, gen11]`: Gen11 renumbered the 64-bit and half types.
 pub const REG_TYPES: [[(DataType, u8); 11]; 2] = [
@@ -121,9 +121,20 @@ pub const FLAG_SUB: u32 = 32;
 pub const FLAG_NUM: u32 = 33;
 pub const NO_MASK: u32 = 34;
 
-/// ThreadCtrl values.
-pub const THREAD_ATOMIC: u64 = 1;
-pub const THREAD_SWITCH: u64 = 2;
+/// ThreadCtrl values and the options they print as, `[gen9, gen11]` (iga64 accepts
+/// `{NoPreempt}` on Gen11 only).
+pub const THREAD_CTRLS: [&[(InstOpts, u8)]; 2] = [
+    &[(InstOpts::ATOMIC, 1), (InstOpts::SWITCH, 2)],
+    &[
+        (InstOpts::ATOMIC, 1),
+        (InstOpts::SWITCH, 2),
+        (InstOpts::NO_PREEMPT, 3),
+    ],
+];
+
+/// Gen9/Gen11 `jmpi` encodes its target relative to the next (native, 16-byte) instruction;
+/// IGA and the model count from the jmpi itself.
+pub const JMPI_IP_BIAS: i32 = 16;
 
 /// Destination of the two-source format.
 pub const DST_FILE: (u32, u32) = (35, 36);
