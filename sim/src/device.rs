@@ -11,7 +11,7 @@ use crate::cs::{Budget, NoWalkerExecutor, WalkerExecutor};
 use crate::device_info::DeviceInfo;
 use crate::gem::GemTable;
 use crate::gpu::{Gpu, GpuErrorRecord};
-use crate::sync::SyncobjTable;
+use crate::sync::{SyncFiles, SyncobjTable};
 use crate::{i915, xe, Kmd};
 
 /// How a simulated device is built.
@@ -75,6 +75,7 @@ pub fn open_device(
         gpu,
         gem: GemTable::default(),
         syncobjs: SyncobjTable::default(),
+        sync_files: SyncFiles::default(),
         i915: i915::State::default(),
         xe: xe::State::default(),
     };
@@ -95,6 +96,7 @@ pub(crate) struct State {
     pub gpu: Gpu,
     pub gem: GemTable,
     pub syncobjs: SyncobjTable,
+    pub sync_files: SyncFiles,
     pub i915: i915::State,
     pub xe: xe::State,
 }

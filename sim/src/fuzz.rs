@@ -78,7 +78,7 @@ pub fn run(data: &[u8]) {
     let Ok(dev) = open_device(p, kmd, config()) else {
         return;
     };
-    let file: Arc<dyn DeviceFile> = dev;
+    let file: Arc<dyn DeviceFile> = dev.clone();
     let mut input = Input { data: rest };
     let mut scratch = vec![0u8; SCRATCH];
     let seed = input.take(SEED);
@@ -114,4 +114,8 @@ pub fn run(data: &[u8]) {
     }
     // The scratch buffer must outlive every ioctl that may have written into it.
     drop(scratch);
+    // Out-fence fds belong to the caller, which is us: close them so runs do not pile them up.
+    for fd in dev.lock().sync_files.exported() {
+        let _ = nix::unistd::close(fd);
+    }
 }

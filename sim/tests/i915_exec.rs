@@ -307,3 +307,46 @@ fn params_and_queries_describe_the_simulated_part() {
         assert!(d.gpu_timestamp().unwrap() > t0);
     }
 }
+
+/// Out-fences are fds that poll readable once the batch is done, and come back as in-fences.
+#[test]
+fn sync_file_out_fence_round_trips() {
+    use std::os::fd::{AsFd, FromRawFd, OwnedFd};
+    for p in platforms(Kmd::I915) {
+        let (_, d) = i915(p);
+        assert!(d.has(I915_PARAM_HAS_EXEC_FENCE).unwrap());
+        let bo = d.gem_create(4096).unwrap().handle;
+        write_bo(&d, p, bo, &end_batch(p));
+        let objs = pinned(bo, None);
+        let fd = d
+            .execbuffer2(&Execbuf {
+                objects: &objs,
+                out_fence: true,
+                ..Default::default()
+            })
+            .unwrap()
+            .unwrap();
+        // SAFETY: the out-fence fd is ours to own and close.
+        let owned = unsafe { OwnedFd::from_raw_fd(fd) };
+        let mut pfd = [nix::poll::PollFd::new(
+            owned.as_fd(),
+            nix::poll::PollFlags::POLLIN,
+        )];
+        assert_eq!(nix::poll::poll(&mut pfd, 1000u16), Ok(1), "{p}");
+        d.execbuffer2(&Execbuf {
+            objects: &objs,
+            in_fence: Some(fd),
+            ..Default::default()
+        })
+        .unwrap();
+        // Any other file is not a fence.
+        let err = d
+            .execbuffer2(&Execbuf {
+                objects: &objs,
+                in_fence: Some(0),
+                ..Default::default()
+            })
+            .unwrap_err();
+        assert_eq!(err.errno(), Some(Errno::EINVAL));
+    }
+}

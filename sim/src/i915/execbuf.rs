@@ -44,18 +44,19 @@ pub(crate) fn execbuffer2(
     if flags & !KNOWN_FLAGS != 0 {
         return Err(Errno::EINVAL);
     }
-    // sync_file in/out fences and timeline-fence extensions are not simulated
-    // (GETPARAM HAS_EXEC_FENCE and HAS_EXEC_TIMELINE_FENCES report 0).
-    if flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_OUT | I915_EXEC_FENCE_SUBMIT) != 0
-        || flags & I915_EXEC_USE_EXTENSIONS != 0
+    // Timeline-fence extensions are not simulated (HAS_EXEC_TIMELINE_FENCES reports 0); an
+    // in-fence is either waited for or a submit fence, not both.
+    if flags & I915_EXEC_USE_EXTENSIONS != 0
+        || (flags & I915_EXEC_FENCE_IN != 0 && flags & I915_EXEC_FENCE_SUBMIT != 0)
     {
         return Err(Errno::EINVAL);
     }
+    let in_fence = flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT) != 0;
     let fence_array = flags & I915_EXEC_FENCE_ARRAY != 0;
     if eb.buffer_count == 0
         || eb.DR1 != 0
         || eb.DR4 != 0
-        || eb.rsvd2 != 0
+        || (!in_fence && eb.rsvd2 != 0)
         || eb.rsvd1 >> 32 != 0
         || (!fence_array && (eb.num_cliprects != 0 || eb.cliprects_ptr != 0))
         || !(eb.batch_start_offset | eb.batch_len).is_multiple_of(8)
@@ -80,6 +81,11 @@ pub(crate) fn execbuffer2(
     let engine = select_engine(st, ctx, flags & I915_EXEC_RING_MASK)?;
     let objects = validate_objects(st, &entries)?;
     check_fences(st, &fences)?;
+    // Every fence is signalled by the time its fd exists, so there is nothing to wait for;
+    // the fd must still be one of ours.
+    if in_fence {
+        st.sync_files.import(eb.rsvd2 as u32 as i32)?;
+    }
     let batch_idx = if flags & I915_EXEC_BATCH_FIRST != 0 {
         0
     } else {
@@ -126,6 +132,10 @@ pub(crate) fn execbuffer2(
         .map(|f| (f.handle, 0))
         .collect();
     crate::drm::signal_syncobjs(st, &outs, &fence);
+    if flags & I915_EXEC_FENCE_OUT != 0 {
+        let fd = st.sync_files.export(fence)?;
+        eb.rsvd2 = (eb.rsvd2 & 0xffff_ffff) | u64::from(fd as u32) << 32;
+    }
     drop(guard);
     dev.notify();
     Ok(0)

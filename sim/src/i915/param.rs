@@ -34,9 +34,10 @@ pub(crate) fn value(info: &DeviceInfo, param: i32) -> Option<i32> {
         | I915_PARAM_HAS_EXEC_HANDLE_LUT
         | I915_PARAM_HAS_EXEC_BATCH_FIRST
         | I915_PARAM_HAS_EXEC_FENCE_ARRAY
-        | I915_PARAM_HAS_CONTEXT_ISOLATION => 1,
-        // In-fences and out-fences as sync_file fds and timeline fences are not simulated.
-        I915_PARAM_HAS_EXEC_FENCE | I915_PARAM_HAS_EXEC_TIMELINE_FENCES => 0,
+        | I915_PARAM_HAS_CONTEXT_ISOLATION
+        | I915_PARAM_HAS_EXEC_FENCE => 1,
+        // Timeline fences (execbuf extensions) are not simulated.
+        I915_PARAM_HAS_EXEC_TIMELINE_FENCES => 0,
         I915_PARAM_HAS_EXEC_CAPTURE => 1,
         I915_PARAM_HAS_SCHEDULER => SCHEDULER_ENABLED,
         I915_PARAM_MMAP_GTT_VERSION => MMAP_GTT_VERSION,

@@ -4,7 +4,9 @@
 //! whenever a fence signals or a syncobj changes, so fences themselves only hold their status.
 
 mod fence;
+mod sync_file;
 mod syncobj;
 
 pub use fence::{Fence, FenceStatus};
+pub use sync_file::SyncFiles;
 pub use syncobj::{Syncobj, SyncobjTable};
