@@ -279,6 +279,9 @@ sends (16|M0) r10:ud r112 null a0.2 a0.0
 (W) mov (8|M0) r1.0<1>:df 0x3FF0000000000000:df
 (f1.1.any8h) add (8|M8) (sat)r4.2<2>:f -(abs)r5.1<4;2,2>:f 1.5:f {NoDDClr,NoDDChk,Switch}
 math.pow (8|M0) r1.0<1>:f r2.0<8;8,1>:f r3.0<8;8,1>:f {AccWrEn}
+mad (1|M0) r1.0<1>:f r2.0<2;1>:f r3.0<2;1>:f r4.0<1>:f
+mad (2|M0) r1.2<1>:f r2.0<2;1>:f r3.0<2;1>:f r4.0<1>:f
+(W) mad (1|M0) (sat)r1.1<1>:df r2.1<2;1>:df -r3.0<0;0>:df r4.1<1>:df
 nop
 L2:
 illegal
@@ -287,7 +290,8 @@ illegal
         let extra = match p {
             // ThreadCtrl 3; iga64 rejects it on Gen9.
             Platform::Icllp => "(W) mov (8|M0) r1.0<1>:ud r2.0<8;8,1>:ud {NoPreempt}\n",
-            _ => "",
+            // Gen9 encodes SIMD1 align16 with a write mask; Gen11's align1 needs qword dsts.
+            _ => "mad (1|M0) r1.5<1>:f r2.3<0;0>:f r3.2<2;1>:f r4.1<1>:f\n",
         };
         let text = format!("{extra}{text}");
         let bytes = oracles::iga64::asm(&iga, p, &text, &["-Xforce-no-compact"]).unwrap();

@@ -296,21 +296,38 @@ fn decode_basic(platform: Platform, b: &Bits, i: &mut Instruction) -> Result<(),
     Ok(())
 }
 
-fn decode_a16(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
-    if b.get(A16_DST_WRITEMASK.0, A16_DST_WRITEMASK.1) != A16_WRITEMASK_ALL {
-        return Err(ill(
-            "Align16WriteMask",
-            b.get(A16_DST_WRITEMASK.0, A16_DST_WRITEMASK.1),
-        ));
+/// IGA writes a SIMD1 align16 instruction as one 16-byte row (4 dwords or 2 qwords) with a
+/// write mask picking the element: (mask, dword offset) -> element-aligned byte subregister.
+fn simd1_mask(elem: u8, offset_dwords: u64) -> Option<(ExecSize, u64)> {
+    match elem {
+        4 => Some((ExecSize::S4, 1 << (offset_dwords % 4))),
+        8 if offset_dwords.is_multiple_of(2) => Some((ExecSize::S2, 0x3 << (offset_dwords % 4))),
+        _ => None,
     }
+}
+
+fn decode_a16(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
     let dst_code = b.get(A16_DST_TYPE.0, A16_DST_TYPE.1);
     let dty = lookup(&A16_TYPES, dst_code).ok_or(ill("DstType", dst_code))?;
     let src_code = b.get(A16_SRC_TYPE.0, A16_SRC_TYPE.1);
     let sty = lookup(&A16_TYPES, src_code).ok_or(ill("SrcType", src_code))?;
+    let mut dst_dwords = b.get(A16_DST_SUBREG.0, A16_DST_SUBREG.1);
+    let mask = b.get(A16_DST_WRITEMASK.0, A16_DST_WRITEMASK.1);
+    if mask != A16_WRITEMASK_ALL {
+        let elem = elem_bytes(dty);
+        let offset = (0..4)
+            .find(|&o| simd1_mask(elem, o) == Some((i.exec_size, mask)))
+            .ok_or(ill("Align16WriteMask", mask))?;
+        if !dst_dwords.is_multiple_of(4) {
+            return Err(ill("Align16DstSubReg", dst_dwords));
+        }
+        i.exec_size = ExecSize::S1;
+        dst_dwords += offset;
+    }
     let dst_reg = reg_from(
         true,
         b.get(T_DST_REG.0, T_DST_REG.1) as u8,
-        (b.get(A16_DST_SUBREG.0, A16_DST_SUBREG.1) * 4) as u8,
+        (dst_dwords * 4) as u8,
         dty,
     )?;
     i.dst = Some(Operand::direct(dst_reg, Region::h(1), dty));
@@ -322,13 +339,16 @@ fn decode_a16(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
             _ => sty,
         };
         let swz = b.get(A16_SWIZZLE[k].0, A16_SWIZZLE[k].1);
-        if swz != A16_SWIZZLE_XYZW {
-            return Err(ill("Align16Swizzle", swz));
-        }
+        let wide = ty.is_64bit();
+        let rep = match (b.bit(A16_REP_CTRL[k]), swz) {
+            (true, A16_SWIZZLE_XYZW) if !wide => true,
+            (false, A16_SWIZZLE_XYZW) => false,
+            (false, A16_SWIZZLE_SCALAR64) if wide => true,
+            _ => return Err(ill("Align16Swizzle", swz)),
+        };
         if b.bit(A16_SUBREG_HI[k]) {
             return Err(ill("Align16SubRegHigh", 1));
         }
-        let rep = b.bit(A16_REP_CTRL[k]);
         // IGA's align1 spelling of align16 sources: replicated scalars and full registers.
         let region = match (k, rep) {
             (2, true) => Region::h(0),
@@ -851,8 +871,16 @@ fn encode_a16(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
     let code = |ty| code_of(&A16_TYPES, ty).ok_or_else(|| unsupported("align16 type"));
     put(b, A16_DST_TYPE, code(dst.ty)?, "DstType")?;
     put(b, T_DST_REG, nr, "DstRegNum")?;
-    put(b, A16_DST_SUBREG, sub / 4, "DstSubRegNum")?;
-    put(b, A16_DST_WRITEMASK, A16_WRITEMASK_ALL, "WriteMask")?;
+    if i.exec_size == ExecSize::S1 {
+        let (hw_size, mask) = simd1_mask(elem_bytes(dst.ty), sub / 4)
+            .ok_or_else(|| unsupported("SIMD1 align16 destination of this type"))?;
+        put(b, EXEC_SIZE, u64::from(hw_size.encoding()), "ExecSize")?;
+        put(b, A16_DST_SUBREG, (sub / 4) & !3, "DstSubRegNum")?;
+        put(b, A16_DST_WRITEMASK, mask, "WriteMask")?;
+    } else {
+        put(b, A16_DST_SUBREG, sub / 4, "DstSubRegNum")?;
+        put(b, A16_DST_WRITEMASK, A16_WRITEMASK_ALL, "WriteMask")?;
+    }
     encode_flags_sat(b, i);
     let src_ty = ternary_src(i, 0)?.ty();
     put(b, A16_SRC_TYPE, code(src_ty)?, "SrcType")?;
@@ -891,8 +919,14 @@ fn encode_a16(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
             ) => false,
             _ => return Err(unsupported("align16 region other than <2;1>/<0;0>")),
         };
-        b.set_bit(A16_REP_CTRL[k], rep);
-        put(b, A16_SWIZZLE[k], A16_SWIZZLE_XYZW, "Swizzle")?;
+        let wide = r.ty.is_64bit();
+        b.set_bit(A16_REP_CTRL[k], rep && !wide);
+        let swz = if rep && wide {
+            A16_SWIZZLE_SCALAR64
+        } else {
+            A16_SWIZZLE_XYZW
+        };
+        put(b, A16_SWIZZLE[k], swz, "Swizzle")?;
         put(b, T_SRC_REG[k], nr, "SrcRegNum")?;
         put(b, A16_SUBREG[k], sub / 4, "SrcSubRegNum")?;
         let (abs, neg) = mod_bits(r.modifier);
