@@ -450,6 +450,10 @@ fn special_forms_match_iga64_autocompact() {
 (W) math.inv (8|M0) r1.0<1>:f r2.0<8;8,1>:f
 (W) math.pow (8|M0) r1.0<1>:f r2.0<8;8,1>:f r3.0<8;8,1>:f
 (W) jmpi (1|M0) L0
+(W) brd (1|M0) L0
+(W) brc (1|M0) L0 L0
+(W) calla (1|M0) r3.0 0x40
+(W) ret (1|M0) r3.0
 L0:
 ";
     let extra = |p: Platform| {
@@ -471,6 +475,6 @@ L0:
             vec![(); text.lines().count()],
         );
         let (total, compacted) = check_decisions(&iga, p, &(lines.join("\n") + "\n"));
-        assert!(total > 20 && compacted > 5, "{p}: {compacted}/{total}");
+        assert!(total > 24 && compacted > 5, "{p}: {compacted}/{total}");
     }
 }
