@@ -367,6 +367,11 @@ fn i915_unaligned_addresses_are_einval() {
         exec_with(f, &[pinned(h, 0x20000)], |eb| eb.batch_start_offset = 4),
         Err(Errno::EINVAL)
     );
+    // Padding larger than the address space.
+    let mut o = pinned(h, 0);
+    o.flags = EXEC_OBJECT_PAD_TO_SIZE | EXEC_OBJECT_SUPPORTS_48B_ADDRESS;
+    o.pad_to_size = !0xfff;
+    assert_eq!(exec_with(f, &[o], |_| {}), Err(Errno::EINVAL));
     // Above 4 GiB without the 48-bit flag.
     let mut o = pinned(h, 0x1_0000_0000);
     o.flags &= !EXEC_OBJECT_SUPPORTS_48B_ADDRESS;

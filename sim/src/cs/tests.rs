@@ -353,3 +353,30 @@ fn state_is_recorded_and_walkers_go_to_the_executor() {
     assert_eq!(r.compute.pipeline, Some(PipelineSelection::Gpgpu));
     assert_eq!(r.compute.get(PacketId::StateBaseAddress), Some(&sba[..]));
 }
+
+#[test]
+fn semaphore_wait_sees_a_cpu_write_made_while_it_polls() {
+    let p = Platform::Tgllp;
+    let mut r = Rig::new(p);
+    let mut b = pack(
+        p,
+        &MiSemaphoreWait {
+            compare_operation: CompareOperation::SadEqualSdd,
+            wait_mode: WaitMode::PollingMode,
+            semaphore_data_dword: 1,
+            semaphore_address: DATA + 0x200,
+            ..Default::default()
+        },
+    );
+    b.extend(sdi(p, DATA, 0x5e));
+    b.extend(end(p));
+    r.put(0, &b);
+    let cpu = r.data.mapping();
+    let writer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(30));
+        cpu.write(0x200, &1u32.to_le_bytes()).unwrap();
+    });
+    r.run(Budget::default()).unwrap();
+    writer.join().unwrap();
+    assert_eq!(r.data_u32(0), 0x5e);
+}

@@ -180,6 +180,10 @@ fn validate_objects(
             return Err(Errno::EINVAL);
         }
         let size = obj.bo.size().max(e.pad_to_size);
+        // Padding beyond the address space can never be placed.
+        if size > VA_LIMIT {
+            return Err(Errno::EINVAL);
+        }
         let low_4g = e.flags & EXEC_OBJECT_SUPPORTS_48B_ADDRESS == 0;
         let pin = if e.flags & EXEC_OBJECT_PINNED != 0 {
             let addr = e.offset & !(PAGE_SIZE - 1);
@@ -273,7 +277,7 @@ fn free_range(vm: &AddressSpace, size: u64, align: u64, limit: u64) -> Option<u6
     let mut cand = PLACEMENT_START;
     for b in vm.bindings() {
         cand = cand.checked_add(align - 1)? / align * align;
-        if cand + size <= b.start {
+        if cand.checked_add(size)? <= b.start {
             break;
         }
         cand = cand.max(b.start + b.len);

@@ -201,14 +201,18 @@ fn engine_cycles(dev: &SimDevice, q: &mut drm_xe_device_query) -> Result<i32, Er
         11 => ClockId::CLOCK_TAI,
         _ => return Err(Errno::EINVAL),
     };
-    let ns = |t: nix::sys::time::TimeSpec| t.tv_sec() as u64 * 1_000_000_000 + t.tv_nsec() as u64;
+    let ns = |t: nix::sys::time::TimeSpec| {
+        (t.tv_sec() as u64)
+            .wrapping_mul(1_000_000_000)
+            .wrapping_add(t.tv_nsec() as u64)
+    };
     let before = ns(clock_gettime(clock)?);
     let ticks = dev.lock().gpu.clock.ticks();
     let after = ns(clock_gettime(clock)?);
     c.engine_cycles = ticks & ((1u64 << TIMESTAMP_BITS) - 1);
     c.width = TIMESTAMP_BITS;
     c.cpu_timestamp = before;
-    c.cpu_delta = after - before;
+    c.cpu_delta = after.saturating_sub(before);
     user::write_val(q.data, &c)?;
     Ok(0)
 }
