@@ -19,6 +19,18 @@
 //! Execution is synchronous: a submission runs to completion (or to a fault or hang) inside the
 //! EXECBUFFER2/EXEC ioctl; waits, busy queries, syncobjs and user fences then behave as they do
 //! once the hardware has finished.
+//!
+//! Where the simulator knowingly differs from the kernel drivers:
+//! - i915 GEM_WAIT on an object whose last request hit a GPU error fails with EIO (the kernel
+//!   returns 0 and reports the error only through fence status), so errors reach the caller;
+//!   GET_RESET_STATS shows the reset count to every caller, not only CAP_SYS_ADMIN.
+//! - The first GPU error bans the context (i915 does so for non-recoverable contexts, which is
+//!   what compute drivers create; xe always).
+//! - i915 out-fences are pollable eventfds standing in for sync_files.
+//! - Not simulated, and refused with an error: i915 relocations (EINVAL, as on DG2), userptr
+//!   objects, timeline-fence execbuf extensions, engine load balancing; xe MAP_USERPTR and NULL
+//!   (sparse) binds (EOPNOTSUPP), bind exec queues, parallel (width > 1) queues, fault-mode VMs;
+//!   PRIME export/import.
 
 pub mod cs;
 mod device;
