@@ -270,6 +270,11 @@ halt (16|M0) L1 L2
 (W) jmpi (1|M0) r2.0
 call (1|M0) r3.0 L2
 (W) ret (1|M0) r3.0
+(W) brd (1|M0) L2
+(W) brc (1|M0) L2 L2
+(W) calla (1|M0) r3.0 0x40
+(W) brd (1|M0) r5.0
+(W) brc (1|M0) r6.0
 (W) wait n0.0:ud
 send (16|M0) r114:w r116 0x1234002A 0x04210501 {EOT}
 send (16|M0) r114:ud r116:uw 0xA a0.0

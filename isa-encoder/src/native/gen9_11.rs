@@ -4,7 +4,7 @@
 //! operands), unary `send`/`sendc` and split `sends`/`sendsc`, and the three-source format —
 //! align16 on Gen9, align1 on Gen11. Field positions and value tables are in `fields.rs`.
 //! Not representable in the shared model and reported as errors: align16 two-source
-//! instructions, math-macro (`.mme`) operands, and `brd`/`brc`/`calla`.
+//! instructions and math-macro (`.mme`) operands.
 
 mod fields;
 
@@ -540,7 +540,12 @@ enum BranchForm {
     Jip,
     Jmpi,
     Call,
+    Calla,
     Ret,
+    /// brd: JIP or a register.
+    Brd,
+    /// brc: JIP and UIP, or a register.
+    Brc,
 }
 
 fn branch_form(op: Opcode) -> Option<BranchForm> {
@@ -551,7 +556,10 @@ fn branch_form(op: Opcode) -> Option<BranchForm> {
         Opcode::Endif | Opcode::While | Opcode::Join => BranchForm::Jip,
         Opcode::Jmpi => BranchForm::Jmpi,
         Opcode::Call => BranchForm::Call,
+        Opcode::Calla => BranchForm::Calla,
         Opcode::Ret => BranchForm::Ret,
+        Opcode::Brd => BranchForm::Brd,
+        Opcode::Brc => BranchForm::Brc,
         _ => return None,
     })
 }
@@ -585,7 +593,21 @@ fn decode_branch(_platform: Platform, b: &Bits, i: &mut Instruction) -> Result<(
                 )?);
             }
         }
-        BranchForm::Call => {
+        BranchForm::Brd | BranchForm::Brc => {
+            if b.get(SRC0.file.0, SRC0.file.1) == FILE_IMM {
+                i.branch.jip = Some(jip);
+                if form == BranchForm::Brc {
+                    i.branch.uip = Some(b.get(IMM_LOW64.0, IMM_LOW64.1) as u32 as i32);
+                }
+            } else {
+                i.src[0] = Some(send_operand(
+                    true,
+                    b.get(SRC0.reg.0, SRC0.reg.1),
+                    DataType::D,
+                )?);
+            }
+        }
+        BranchForm::Call | BranchForm::Calla => {
             i.dst = Some(send_operand(
                 true,
                 b.get(DST_REG.0, DST_REG.1),
@@ -1161,12 +1183,37 @@ fn encode_branch(platform: Platform, b: &mut Bits, i: &Instruction) -> Result<()
                 put(b, SRC1.reg, u64::from(r.num), "Src1RegNum")?;
             }
         }
-        BranchForm::Call => {
+        BranchForm::Brd | BranchForm::Brc => {
+            put(b, DST_REG, ARF_IP, "DstRegNum")?;
+            put(b, DST_TYPE, 1, "DstType")?;
+            if let Some(j) = i.branch.jip {
+                imm_d(b, &SRC0)?;
+                put(b, IMM, j as u32 as u64, "JIP")?;
+                if form == BranchForm::Brc {
+                    let uip = i.branch.uip.ok_or_else(|| missing("UIP"))?;
+                    put(b, IMM_LOW64, uip as u32 as u64, "UIP")?;
+                }
+            } else {
+                let (r, _) = operand_reg(i.src[0], "branch register")?;
+                put(b, SRC0.file, FILE_GRF, "Src0RegFile")?;
+                put(b, SRC0.ty, 1, "Src0Type")?;
+                put(b, SRC0.reg, u64::from(r.num), "Src0RegNum")?;
+                if form == BranchForm::Brc {
+                    implicit_src0_region(b, BRC_REG_SRC0_REGION)?;
+                }
+            }
+        }
+        BranchForm::Call | BranchForm::Calla => {
             let (r, _) = operand_reg(i.dst, "call destination")?;
             put(b, DST_FILE, FILE_GRF, "DstRegFile")?;
             put(b, DST_TYPE, 1, "DstType")?;
             put(b, DST_REG, u64::from(r.num), "DstRegNum")?;
-            implicit_src0_region(b, CALL_SRC0_REGION[gen(platform)])?;
+            let region = if form == BranchForm::Call {
+                CALL_SRC0_REGION
+            } else {
+                CALLA_SRC0_REGION
+            };
+            implicit_src0_region(b, region[gen(platform)])?;
             imm_d(b, &SRC1)?;
             put(b, IMM, jip(i)? as u32 as u64, "JIP")?;
         }

@@ -272,6 +272,10 @@ pub const SENDS_EXDESC_HI: (u32, u32) = (80, 95);
 /// `<2;2,1>` everywhere except Gen11's call, `<2;4,1>`.
 pub const CALL_SRC0_REGION: [(u64, u64, u64); 2] = [(1, 1, 2), (1, 2, 2)];
 pub const RET_SRC0_REGION: [(u64, u64, u64); 2] = [(1, 1, 2), (1, 1, 2)];
+/// `calla`'s implicit src0 region: `<2;2,1>` on Gen9, none on Gen11. `brc r..` carries
+/// `<2;2,1>` on both, `brd r..` none.
+pub const CALLA_SRC0_REGION: [(u64, u64, u64); 2] = [(1, 1, 2), (0, 0, 0)];
+pub const BRC_REG_SRC0_REGION: (u64, u64, u64) = (1, 1, 2);
 
 /// ARF register numbers the implicit branch operands use.
 pub const ARF_IP: u64 = 0xA0;
