@@ -36,6 +36,7 @@ pub mod cs;
 mod device;
 pub mod device_info;
 mod drm;
+pub mod eu;
 pub mod fuzz;
 mod gem;
 pub mod gpu;

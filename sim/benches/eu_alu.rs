@@ -1,0 +1,86 @@
+//! EU interpreter throughput in lane-ops/s: straight-line SIMD16 float `mad`/`add` and integer
+//! `add`/`mul` sequences (assembled with isa-encoder's assembler), run to EOT per iteration.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use platform::Platform;
+use sim::eu::{run, MemFault, Memory, Program, Status, Surface, Thread};
+
+struct NoMem;
+
+impl Memory for NoMem {
+    fn read(&mut self, addr: u64, _: &mut [u8]) -> Result<(), MemFault> {
+        Err(MemFault { address: addr })
+    }
+    fn write(&mut self, addr: u64, _: &[u8]) -> Result<(), MemFault> {
+        Err(MemFault { address: addr })
+    }
+    fn slm_read(&mut self, o: u32, _: &mut [u8]) -> Result<(), MemFault> {
+        Err(MemFault {
+            address: u64::from(o),
+        })
+    }
+    fn slm_write(&mut self, o: u32, _: &[u8]) -> Result<(), MemFault> {
+        Err(MemFault {
+            address: u64::from(o),
+        })
+    }
+    fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
+        Err(MemFault {
+            address: u64::from(bti),
+        })
+    }
+    fn surface_state(&mut self, o: u32) -> Result<Surface, MemFault> {
+        Err(MemFault {
+            address: u64::from(o),
+        })
+    }
+}
+
+const BODY: usize = 512;
+
+fn kernel(lines: [&str; 2]) -> Program {
+    let mut text = String::new();
+    for i in 0..BODY {
+        text.push_str(lines[i % 2]);
+        text.push('\n');
+    }
+    text.push_str("send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}\n");
+    let bytes = isa_encoder::assemble(Platform::Tgllp, &text).expect("assembles");
+    Program::decode(Platform::Tgllp, &bytes)
+}
+
+fn bench(c: &mut Criterion) {
+    let cases = [
+        (
+            "f32_mad_add_simd16",
+            [
+                "mad (16|M0) r10.0<1>:f r10.0<1;0>:f r12.0<1;0>:f r14.0<1>:f",
+                "add (16|M0) r16.0<1>:f r10.0<8;8,1>:f r12.0<8;8,1>:f",
+            ],
+        ),
+        (
+            "d_add_mul_simd16",
+            [
+                "add (16|M0) r10.0<1>:d r10.0<8;8,1>:d r12.0<8;8,1>:d",
+                "mul (16|M0) r16.0<1>:d r10.0<8;8,1>:d r12.0<16;8,2>:w",
+            ],
+        ),
+    ];
+    let mut g = c.benchmark_group("eu_alu");
+    g.throughput(Throughput::Elements((BODY * 16) as u64));
+    for (name, lines) in cases {
+        let prog = kernel(lines);
+        let mut t = Thread::new(0xffff);
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                t.restart(0xffff);
+                let st = run(&mut t, &prog, &mut NoMem, u64::MAX).expect("runs");
+                assert_eq!(st, Status::Ended);
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

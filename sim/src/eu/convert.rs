@@ -1,0 +1,124 @@
+//! IEEE half and bfloat16 conversions (round to nearest even), and the packed vector
+//! immediates `:v`, `:uv`, `:vf`.
+
+/// IEEE binary16 bits to f32 (exact).
+pub fn f16_to_f32(h: u16) -> f32 {
+    let sign = u32::from(h >> 15) << 31;
+    let exp = u32::from((h >> 10) & 0x1f);
+    let man = u32::from(h & 0x3ff);
+    let bits = match (exp, man) {
+        (0, 0) => sign,
+        (0, m) => {
+            // Subnormal: value = m * 2^-24.
+            let v = m as f32 * f32::from_bits(0x3380_0000);
+            return if sign != 0 { -v } else { v };
+        }
+        (0x1f, 0) => sign | 0x7f80_0000,
+        (0x1f, m) => sign | 0x7fc0_0000 | (m << 13),
+        (e, m) => sign | ((e + 112) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
+}
+
+/// f32 to IEEE binary16 bits, round to nearest even; NaN stays NaN.
+pub fn f32_to_f16(f: f32) -> u16 {
+    let x = f.to_bits();
+    let sign = ((x >> 16) & 0x8000) as u16;
+    let exp = ((x >> 23) & 0xff) as i32;
+    let man = x & 0x7f_ffff;
+    if exp == 0xff {
+        return sign
+            | 0x7c00
+            | if man != 0 {
+                0x200 | (man >> 13) as u16
+            } else {
+                0
+            };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = man | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = 1u32 << (shift - 1);
+        let rem = m & ((1u32 << shift) - 1);
+        let mut r = m >> shift;
+        if rem > half || (rem == half && r & 1 == 1) {
+            r += 1;
+        }
+        return sign | r as u16;
+    }
+    let mut r = ((e as u32) << 10) | (man >> 13);
+    let rem = man & 0x1fff;
+    if rem > 0x1000 || (rem == 0x1000 && r & 1 == 1) {
+        r += 1;
+    }
+    sign | r as u16
+}
+
+/// bfloat16 bits to f32.
+pub fn bf16_to_f32(b: u16) -> f32 {
+    f32::from_bits(u32::from(b) << 16)
+}
+
+/// f32 to bfloat16, round to nearest even.
+pub fn f32_to_bf16(f: f32) -> u16 {
+    let x = f.to_bits();
+    if f.is_nan() {
+        return ((x >> 16) | 0x40) as u16;
+    }
+    let round = 0x7fff + ((x >> 16) & 1);
+    (x.wrapping_add(round) >> 16) as u16
+}
+
+/// The restricted 8-bit float of `:vf` immediates: sign, 3-bit exponent (bias 3), 4-bit
+/// mantissa, no denormals; only the all-zero magnitude is zero.
+pub fn vf_to_f32(b: u8) -> f32 {
+    let sign = if b & 0x80 != 0 { -1.0 } else { 1.0 };
+    if b & 0x7f == 0 {
+        return sign * 0.0;
+    }
+    let exp = i32::from((b >> 4) & 7);
+    let man = f32::from(b & 0xf);
+    sign * (1.0 + man / 16.0) * 2f32.powi(exp - 3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_round_trips_every_value() {
+        for h in 0..=u16::MAX {
+            let f = f16_to_f32(h);
+            if f.is_nan() {
+                assert!(f16_to_f32(f32_to_f16(f)).is_nan());
+            } else {
+                assert_eq!(f32_to_f16(f), h, "{h:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn half_rounds_to_nearest_even() {
+        // 1 + 2^-11 is halfway between 1 and the next half (1 + 2^-10): ties to even (1.0).
+        assert_eq!(f32_to_f16(1.0 + 2f32.powi(-11)), 0x3c00);
+        assert_eq!(f32_to_f16(1.0 + 3.0 * 2f32.powi(-11)), 0x3c02);
+        assert_eq!(f32_to_f16(65520.0), 0x7c00);
+    }
+
+    #[test]
+    fn vf_values_from_the_prm_table() {
+        // PRM "Restricted float": 0x30 = 1.0, 0x40 = 2.0, 0x38 = 1.5, 0xb0 = -1.0.
+        assert_eq!(vf_to_f32(0x30), 1.0);
+        assert_eq!(vf_to_f32(0x40), 2.0);
+        assert_eq!(vf_to_f32(0x38), 1.5);
+        assert_eq!(vf_to_f32(0xb0), -1.0);
+        assert_eq!(vf_to_f32(0x00), 0.0);
+    }
+}

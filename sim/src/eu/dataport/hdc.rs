@@ -1,0 +1,338 @@
+//! Legacy data-port (HDC) messages: OWord block, untyped surface, byte/dword scattered, A64
+//! block/untyped/scattered, atomics, fences. Descriptor fields as in
+//! `isa_encoder::sendmsg::hdc`: \[19\] header present, \[18:14\] message type, \[13:8\] message
+//! control, \[7:0\] binding table index.
+
+use isa_encoder::sendmsg::Sfid;
+
+use super::media;
+use super::{aligned, atomic_at, mem_read, mem_write, AtomicOp, Memory, Msg, Space};
+use crate::eu::error::EuErrorKind;
+use crate::eu::regfile::REG_BYTES;
+
+/// Binding-table index of shared local memory.
+const BTI_SLM: u32 = 254;
+
+/// OWords per block-size code \[10:8\] (1L and 1H both move one OWord).
+const OWORDS: [usize; 8] = [1, 1, 2, 4, 8, 16, 0, 0];
+
+/// HDC integer atomic operations by desc\[11:8\]; 0 (64-bit compare-exchange) is not modeled.
+const INT_ATOMICS: [Option<AtomicOp>; 16] = [
+    None,
+    Some(AtomicOp::And),
+    Some(AtomicOp::Or),
+    Some(AtomicOp::Xor),
+    Some(AtomicOp::Mov),
+    Some(AtomicOp::Inc),
+    Some(AtomicOp::Dec),
+    Some(AtomicOp::Add),
+    Some(AtomicOp::Sub),
+    Some(AtomicOp::RevSub),
+    Some(AtomicOp::Imax),
+    Some(AtomicOp::Imin),
+    Some(AtomicOp::Umax),
+    Some(AtomicOp::Umin),
+    Some(AtomicOp::Cmpxchg),
+    Some(AtomicOp::PreDec),
+];
+
+/// Where a 32-bit offset of a BTI message lands: (space, base, size limit).
+struct Target {
+    space: Space,
+    base: u64,
+    limit: u64,
+}
+
+fn bti_target(msg: &Msg, mem: &mut dyn Memory) -> Result<Target, EuErrorKind> {
+    let bti = msg.desc & 0xff;
+    if bti == BTI_SLM {
+        return Ok(Target {
+            space: Space::Slm,
+            base: 0,
+            limit: u64::MAX,
+        });
+    }
+    let s = mem.surface(bti)?;
+    Ok(Target {
+        space: Space::Global,
+        base: s.base,
+        limit: s.width,
+    })
+}
+
+impl Target {
+    /// Reads `buf` at `offset`; out-of-bounds buffer reads return zeros (surface bounds).
+    fn read(&self, mem: &mut dyn Memory, offset: u64, buf: &mut [u8]) -> Result<(), EuErrorKind> {
+        if offset + buf.len() as u64 > self.limit {
+            buf.fill(0);
+            return Ok(());
+        }
+        mem_read(mem, self.space, self.base.wrapping_add(offset), buf)
+    }
+    /// Writes `data` at `offset`; out-of-bounds buffer writes are dropped.
+    fn write(&self, mem: &mut dyn Memory, offset: u64, data: &[u8]) -> Result<(), EuErrorKind> {
+        if offset + data.len() as u64 > self.limit {
+            return Ok(());
+        }
+        mem_write(mem, self.space, self.base.wrapping_add(offset), data)
+    }
+}
+
+/// Lanes of an untyped/scattered message from its SIMD-mode bits.
+fn simd_lanes(msg: &Msg, simd16: bool) -> usize {
+    if simd16 {
+        16
+    } else {
+        8.min(msg.n.max(1))
+    }
+}
+
+fn header_bytes(msg: &Msg) -> usize {
+    if msg.field(19, 1) != 0 {
+        REG_BYTES
+    } else {
+        0
+    }
+}
+
+/// Bytes of one per-lane block of `elem` bytes, padded to whole registers.
+fn block(lanes: usize, elem: usize) -> usize {
+    (lanes * elem).div_ceil(REG_BYTES) * REG_BYTES
+}
+
+pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
+    let ty = msg.field(14, 5);
+    match (sfid, ty) {
+        (Sfid::Dc0, 0x00 | 0x01) => oword_read_bti(msg, mem, ty == 0x01),
+        (Sfid::Dc0, 0x08) => oword_write_bti(msg, mem),
+        (Sfid::Dc0, 0x03) => dword_scattered(msg, mem, false),
+        (Sfid::Dc0, 0x0B) => dword_scattered(msg, mem, true),
+        (Sfid::Dc0, 0x04) => byte_scattered(msg, mem, false),
+        (Sfid::Dc0, 0x0C) => byte_scattered(msg, mem, true),
+        (Sfid::Dc0, 0x07) => {
+            mem.fence();
+            Ok(())
+        }
+        (Sfid::Dc1, 0x01) => untyped(msg, mem, false, false),
+        (Sfid::Dc1, 0x09) => untyped(msg, mem, true, false),
+        (Sfid::Dc1, 0x11) => untyped(msg, mem, false, true),
+        (Sfid::Dc1, 0x19) => untyped(msg, mem, true, true),
+        (Sfid::Dc1, 0x10) => a64_scattered(msg, mem, false),
+        (Sfid::Dc1, 0x1A) => a64_scattered(msg, mem, true),
+        (Sfid::Dc1, 0x14) => a64_block(msg, mem, false),
+        (Sfid::Dc1, 0x15) => a64_block(msg, mem, true),
+        (Sfid::Dc1, 0x02) => atomic(msg, mem, false),
+        (Sfid::Dc1, 0x12) => atomic(msg, mem, true),
+        (Sfid::Dc1, 0x04) => media::read(msg, mem),
+        (Sfid::Dc1, 0x0A) => media::write(msg, mem),
+        _ => Err(EuErrorKind::Unsupported(format!(
+            "{sfid:?} message type {ty:#x} (desc {:#010x})",
+            msg.desc
+        ))),
+    }
+}
+
+/// OWord block read through a binding table entry: header dword 2 is the byte offset.
+/// `unaligned` (type 1) needs DWord alignment, the aligned form OWord alignment.
+fn oword_read_bti(msg: &mut Msg, mem: &mut dyn Memory, unaligned: bool) -> Result<(), EuErrorKind> {
+    let target = bti_target(msg, mem)?;
+    let off = u64::from(msg.u32_at(8));
+    aligned(
+        target.base.wrapping_add(off),
+        if unaligned { 4 } else { 16 },
+    )?;
+    let code = msg.field(8, 3) as usize;
+    let bytes = OWORDS[code] * 16;
+    let mut buf = vec![0u8; bytes];
+    target.read(mem, off, &mut buf)?;
+    // 1H: the single OWord lands in the high half of the register.
+    let at = if code == 1 { 16 } else { 0 };
+    msg.put(at, &buf);
+    Ok(())
+}
+
+fn oword_write_bti(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
+    let target = bti_target(msg, mem)?;
+    let off = u64::from(msg.u32_at(8));
+    aligned(target.base.wrapping_add(off), 16)?;
+    let code = msg.field(8, 3) as usize;
+    let bytes = OWORDS[code] * 16;
+    let src = if code == 1 { REG_BYTES + 16 } else { REG_BYTES };
+    let data = msg.data(src, bytes).to_vec();
+    target.write(mem, off, &data)
+}
+
+fn dword_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
+    let target = bti_target(msg, mem)?;
+    let lanes = simd_lanes(msg, msg.field(8, 1) != 0);
+    let h = header_bytes(msg);
+    let data_at = h + block(lanes, 4);
+    for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
+        let off = u64::from(msg.u32_at(h + 4 * i));
+        aligned(off, 4)?;
+        if write {
+            let d = msg.data(data_at + 4 * i, 4).to_vec();
+            target.write(mem, off, &d)?;
+        } else {
+            let mut b = [0u8; 4];
+            target.read(mem, off, &mut b)?;
+            msg.put(4 * i, &b);
+        }
+    }
+    Ok(())
+}
+
+fn byte_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
+    let target = bti_target(msg, mem)?;
+    let lanes = simd_lanes(msg, msg.field(8, 1) != 0);
+    let size = 1usize << msg.field(10, 2).min(2);
+    let h = header_bytes(msg);
+    let data_at = h + block(lanes, 4);
+    for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
+        let off = u64::from(msg.u32_at(h + 4 * i));
+        aligned(off, size as u32)?;
+        if write {
+            let d = msg.data(data_at + 4 * i, size).to_vec();
+            target.write(mem, off, &d)?;
+        } else {
+            let mut b = [0u8; 4];
+            target.read(mem, off, &mut b[..size])?;
+            msg.put(4 * i, &b);
+        }
+    }
+    Ok(())
+}
+
+/// Untyped surface read/write (BTI or A64): channel-disable mask \[11:8\], SIMD mode \[13:12\]
+/// (1 = SIMD16, 2 = SIMD8). Each enabled channel is one DWord per lane, one block per channel.
+fn untyped(msg: &mut Msg, mem: &mut dyn Memory, write: bool, a64: bool) -> Result<(), EuErrorKind> {
+    let lanes = simd_lanes(msg, msg.field(12, 2) == 1);
+    let chans = (0..4).filter(|c| msg.field(8, 4) >> c & 1 == 0).count();
+    let h = header_bytes(msg);
+    let addr_bytes = if a64 { 8 } else { 4 };
+    let data_at = if write {
+        h + block(lanes, addr_bytes)
+    } else {
+        0
+    };
+    let target = if a64 {
+        Target {
+            space: Space::Global,
+            base: 0,
+            limit: u64::MAX,
+        }
+    } else {
+        bti_target(msg, mem)?
+    };
+    for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
+        let addr = if a64 {
+            msg.u64_at(h + 8 * i)
+        } else {
+            u64::from(msg.u32_at(h + 4 * i))
+        };
+        aligned(target.base.wrapping_add(addr), 4)?;
+        for c in 0..chans {
+            let a = addr + 4 * c as u64;
+            let slot = c * block(lanes, 4) + 4 * i;
+            if write {
+                let d = msg.data(data_at + slot, 4).to_vec();
+                target.write(mem, a, &d)?;
+            } else {
+                let mut b = [0u8; 4];
+                target.read(mem, a, &mut b)?;
+                msg.put(slot, &b);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A64 scattered: sub-type \[9:8\] (0 byte, 1 dword, 2 qword), size or count \[11:10\],
+/// SIMD16 \[12\].
+fn a64_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
+    let lanes = simd_lanes(msg, msg.field(12, 1) != 0);
+    let sub = msg.field(8, 2);
+    let (size, slot) = match sub {
+        0 | 3 => (1usize << msg.field(10, 2).min(2), 4usize),
+        1 => (4, 4),
+        _ => (8, 8),
+    };
+    let h = header_bytes(msg);
+    let data_at = h + block(lanes, 8);
+    for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
+        let addr = msg.u64_at(h + 8 * i);
+        aligned(addr, size as u32)?;
+        if write {
+            let d = msg.data(data_at + slot * i, size).to_vec();
+            mem.write(addr, &d)?;
+        } else {
+            let mut b = [0u8; 8];
+            mem.read(addr, &mut b[..size])?;
+            msg.put(slot * i, &b[..slot]);
+        }
+    }
+    Ok(())
+}
+
+/// A64 OWord block: the header's first QWord is the address; sub-type \[12:11\]: 0 aligned
+/// (16 bytes), 1 unaligned (DWord), 3 HWords.
+fn a64_block(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
+    let addr = msg.u64_at(0);
+    let sub = msg.field(11, 2);
+    let code = msg.field(8, 3) as usize;
+    let bytes = if sub == 3 {
+        32usize << code
+    } else {
+        OWORDS[code] * 16
+    };
+    aligned(addr, if sub == 1 && !write { 4 } else { 16 })?;
+    if write {
+        let data = msg.data(REG_BYTES, bytes).to_vec();
+        mem.write(addr, &data)?;
+    } else {
+        let mut buf = vec![0u8; bytes];
+        mem.read(addr, &mut buf)?;
+        msg.put(if code == 1 && sub != 3 { 16 } else { 0 }, &buf);
+    }
+    Ok(())
+}
+
+/// Untyped (BTI) and A64 32-bit integer atomics: op \[11:8\], return \[13\]; untyped SIMD8 when
+/// \[12\] is set, A64 always SIMD8 (and \[12\] selects 64-bit data, not modeled).
+fn atomic(msg: &mut Msg, mem: &mut dyn Memory, a64: bool) -> Result<(), EuErrorKind> {
+    let op = INT_ATOMICS[msg.field(8, 4) as usize]
+        .ok_or_else(|| EuErrorKind::Unsupported("64-bit compare-exchange atomic".into()))?;
+    if a64 && msg.field(12, 1) != 0 {
+        return Err(EuErrorKind::Unsupported("64-bit A64 atomics".into()));
+    }
+    let lanes = if a64 {
+        8
+    } else {
+        simd_lanes(msg, msg.field(12, 1) == 0)
+    };
+    let h = header_bytes(msg);
+    let addr_bytes = if a64 { 8 } else { 4 };
+    let src0 = h + block(lanes, addr_bytes);
+    let src1 = src0 + block(lanes, 4);
+    let target = if a64 {
+        Target {
+            space: Space::Global,
+            base: 0,
+            limit: u64::MAX,
+        }
+    } else {
+        bti_target(msg, mem)?
+    };
+    for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
+        let off = if a64 {
+            msg.u64_at(h + 8 * i)
+        } else {
+            u64::from(msg.u32_at(h + 4 * i))
+        };
+        let a = msg.u32_at(src0 + 4 * i);
+        let b = msg.u32_at(src1 + 4 * i);
+        let old = atomic_at(mem, target.space, target.base.wrapping_add(off), op, a, b)?;
+        msg.put(4 * i, &old.to_le_bytes());
+    }
+    Ok(())
+}

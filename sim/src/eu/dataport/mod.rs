@@ -1,0 +1,319 @@
+//! The data port: the memory seam the simulator implements ([`Memory`]) and the send messages
+//! that reach it. Which message a send is comes from isa-encoder's descriptor tables
+//! (`isa_encoder::sendmsg`); this module gives each one its effect.
+//!
+//! A message reads its payload (src0's `mlen` registers followed by src1's), performs the
+//! accesses of its enabled lanes and writes `rlen` response registers. Lanes the execution mask
+//! disables neither access memory nor change their response bytes.
+
+mod hdc;
+mod lsc;
+mod media;
+
+use isa_encoder::model::SendDesc;
+use isa_encoder::sendmsg::{gateway, Sfid};
+use platform::Platform;
+
+use crate::eu::error::{EuErrorKind, MemFault};
+use crate::eu::program::Inst;
+use crate::eu::regfile::{Thread, A0, GRF_REGS, REG_BYTES};
+
+/// A surface the binding table (or a surface-state offset) names, as the data port needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Surface {
+    /// GPU virtual address of byte 0.
+    pub base: u64,
+    /// Bytes per row (buffers: the buffer's size in bytes).
+    pub width: u64,
+    /// Rows (buffers: 1).
+    pub height: u32,
+    /// Bytes from one row to the next.
+    pub pitch: u64,
+}
+
+impl Surface {
+    /// A buffer of `size` bytes at `base`.
+    pub fn buffer(base: u64, size: u64) -> Surface {
+        Surface {
+            base,
+            width: size,
+            height: 1,
+            pitch: size,
+        }
+    }
+}
+
+/// The memory a thread's messages reach. The simulator implements it on a VM's address space,
+/// its binding tables and the thread group's shared local memory; tests implement it on a
+/// vector. All methods report the first faulting address instead of failing any other way.
+pub trait Memory {
+    /// Reads `buf.len()` bytes at GPU virtual address `addr`.
+    fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault>;
+    /// Writes `data` at GPU virtual address `addr`.
+    fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault>;
+    /// Reads the thread group's shared local memory at byte `offset`.
+    fn slm_read(&mut self, offset: u32, buf: &mut [u8]) -> Result<(), MemFault>;
+    /// Writes shared local memory at byte `offset`.
+    fn slm_write(&mut self, offset: u32, data: &[u8]) -> Result<(), MemFault>;
+    /// The surface at binding-table index `bti` (the dispatch's binding table and its
+    /// RENDER_SURFACE_STATE). Stateless indices 255 and 253 name the general-state heap: the
+    /// implementation returns a buffer at the General State Base Address spanning the VM.
+    fn surface(&mut self, bti: u32) -> Result<Surface, MemFault>;
+    /// The surface whose RENDER_SURFACE_STATE is at `offset` in the surface-state heap (LSC
+    /// surface-state and bindless addressing).
+    fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault>;
+    /// The thread signalled the gateway barrier of its thread group.
+    fn barrier_signal(&mut self) {}
+    /// A memory fence: the simulator's memory is coherent, so this only orders.
+    fn fence(&mut self) {}
+}
+
+/// What a send did that the run loop must act on.
+pub struct Outcome {
+    pub eot: bool,
+}
+
+/// A message's decoded frame: descriptors, payload and response buffer.
+pub(crate) struct Msg {
+    pub desc: u32,
+    pub ex_desc: u32,
+    /// src0 then src1 registers, contiguous.
+    pub payload: Vec<u8>,
+    /// `rlen` registers, pre-filled with the destination's current contents.
+    pub resp: Vec<u8>,
+    /// Execution size and enabled lanes.
+    pub n: usize,
+    pub mask: u32,
+}
+
+impl Msg {
+    pub fn field(&self, off: u32, len: u32) -> u32 {
+        (self.desc >> off) & ((1u32 << len) - 1)
+    }
+    pub fn u32_at(&self, byte: usize) -> u32 {
+        self.payload
+            .get(byte..byte + 4)
+            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    pub fn u64_at(&self, byte: usize) -> u64 {
+        u64::from(self.u32_at(byte)) | u64::from(self.u32_at(byte + 4)) << 32
+    }
+    pub fn lanes(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.n).filter(|i| self.mask >> i & 1 != 0)
+    }
+    pub fn put(&mut self, byte: usize, data: &[u8]) {
+        if let Some(s) = self.resp.get_mut(byte..byte + data.len()) {
+            s.copy_from_slice(data);
+        }
+    }
+    pub fn data(&self, byte: usize, len: usize) -> &[u8] {
+        self.payload.get(byte..byte + len).unwrap_or(&[])
+    }
+}
+
+fn regs(t: &Thread, first: u8, count: usize) -> Result<&[u8], EuErrorKind> {
+    let start = first as usize * REG_BYTES;
+    let end = start + count * REG_BYTES;
+    if first as usize + count > GRF_REGS {
+        return Err(EuErrorKind::RegisterOutOfRange {
+            file: "the GRF",
+            byte: end as u32,
+        });
+    }
+    Ok(&t.file[start..end])
+}
+
+fn desc_value(t: &Thread, d: SendDesc) -> u32 {
+    match d {
+        SendDesc::Imm(v) => v,
+        SendDesc::Reg(sub) => {
+            let at = A0 + sub as usize * 4;
+            u32::from_le_bytes([t.file[at], t.file[at + 1], t.file[at + 2], t.file[at + 3]])
+        }
+    }
+}
+
+/// Executes a send on the lanes in `mask`.
+pub fn execute(
+    t: &mut Thread,
+    platform: Platform,
+    inst: &Inst,
+    mask: u32,
+    mem: &mut dyn Memory,
+) -> Result<Outcome, EuErrorKind> {
+    let plan = inst
+        .send
+        .ok_or_else(|| EuErrorKind::Illegal("send without a plan".into()))?;
+    let desc = desc_value(t, plan.desc);
+    let ex_desc = desc_value(t, plan.ex_desc);
+    let mlen = (desc >> 25 & 0xf) as usize;
+    let rlen = (desc >> 20 & 0x1f) as usize;
+    let ex_mlen = plan
+        .src1_len
+        .map_or((ex_desc >> 6 & 0x1f) as usize, usize::from);
+    let mut payload = regs(t, plan.src0_reg, mlen)?.to_vec();
+    if let Some(r) = plan.src1_reg {
+        payload.extend_from_slice(regs(t, r, ex_mlen)?);
+    }
+    let resp = match plan.dst_reg {
+        Some(r) => regs(t, r, rlen)?.to_vec(),
+        None => vec![0; rlen * REG_BYTES],
+    };
+    let sfid = Sfid::decode(platform, plan.sfid)
+        .ok_or_else(|| EuErrorKind::Illegal(format!("SFID {} on {platform}", plan.sfid)))?;
+    let mut msg = Msg {
+        desc,
+        ex_desc,
+        payload,
+        resp,
+        n: inst.n as usize,
+        mask,
+    };
+    match sfid {
+        Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro => hdc::execute(&mut msg, sfid, mem)?,
+        Sfid::Ugm | Sfid::Ugml | Sfid::Slm => lsc::execute(&mut msg, sfid, mem)?,
+        Sfid::Gateway => {
+            if desc & 7 == gateway::GATEWAY_BARRIER {
+                t.barrier_pending = true;
+                mem.barrier_signal();
+            }
+        }
+        Sfid::ThreadSpawner | Sfid::Null => {}
+        other => {
+            return Err(EuErrorKind::Unsupported(format!(
+                "messages to shared function {other:?}"
+            )))
+        }
+    }
+    if let Some(r) = plan.dst_reg {
+        let start = r as usize * REG_BYTES;
+        t.file[start..start + msg.resp.len()].copy_from_slice(&msg.resp);
+    }
+    Ok(Outcome { eot: plan.eot })
+}
+
+/// Checks `addr` against an alignment.
+pub(crate) fn aligned(addr: u64, align: u32) -> Result<(), EuErrorKind> {
+    if !addr.is_multiple_of(u64::from(align)) {
+        return Err(EuErrorKind::Misaligned {
+            address: addr,
+            align,
+        });
+    }
+    Ok(())
+}
+
+/// The integer atomic operations of the HDC encoding (desc\[11:8\]); LSC maps onto them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AtomicOp {
+    And,
+    Or,
+    Xor,
+    Mov,
+    Inc,
+    Dec,
+    Add,
+    Sub,
+    RevSub,
+    Imax,
+    Imin,
+    Umax,
+    Umin,
+    Cmpxchg,
+    PreDec,
+    Fadd,
+    Fsub,
+    Fmin,
+    Fmax,
+    Load,
+}
+
+/// One 32-bit atomic: the new memory value from the old one and the operands.
+pub(crate) fn atomic32(op: AtomicOp, old: u32, a: u32, b: u32) -> u32 {
+    let f = |x: u32| f32::from_bits(x);
+    match op {
+        AtomicOp::And => old & a,
+        AtomicOp::Or => old | a,
+        AtomicOp::Xor => old ^ a,
+        AtomicOp::Mov => a,
+        AtomicOp::Inc => old.wrapping_add(1),
+        AtomicOp::Dec | AtomicOp::PreDec => old.wrapping_sub(1),
+        AtomicOp::Add => old.wrapping_add(a),
+        AtomicOp::Sub => old.wrapping_sub(a),
+        AtomicOp::RevSub => a.wrapping_sub(old),
+        AtomicOp::Imax => (old as i32).max(a as i32) as u32,
+        AtomicOp::Imin => (old as i32).min(a as i32) as u32,
+        AtomicOp::Umax => old.max(a),
+        AtomicOp::Umin => old.min(a),
+        AtomicOp::Cmpxchg => {
+            if old == a {
+                b
+            } else {
+                old
+            }
+        }
+        AtomicOp::Fadd => (f(old) + f(a)).to_bits(),
+        AtomicOp::Fsub => (f(old) - f(a)).to_bits(),
+        AtomicOp::Fmin => f(old).min(f(a)).to_bits(),
+        AtomicOp::Fmax => f(old).max(f(a)).to_bits(),
+        AtomicOp::Load => old,
+    }
+}
+
+/// Memory behind one address: global VA or shared local memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Space {
+    Global,
+    Slm,
+}
+
+pub(crate) fn mem_read(
+    mem: &mut dyn Memory,
+    space: Space,
+    addr: u64,
+    buf: &mut [u8],
+) -> Result<(), EuErrorKind> {
+    match space {
+        Space::Global => mem.read(addr, buf)?,
+        Space::Slm => {
+            let off = u32::try_from(addr).map_err(|_| EuErrorKind::PageFault { address: addr })?;
+            mem.slm_read(off, buf)?
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn mem_write(
+    mem: &mut dyn Memory,
+    space: Space,
+    addr: u64,
+    data: &[u8],
+) -> Result<(), EuErrorKind> {
+    match space {
+        Space::Global => mem.write(addr, data)?,
+        Space::Slm => {
+            let off = u32::try_from(addr).map_err(|_| EuErrorKind::PageFault { address: addr })?;
+            mem.slm_write(off, data)?
+        }
+    }
+    Ok(())
+}
+
+/// A 32-bit atomic at `addr` returning the old value.
+pub(crate) fn atomic_at(
+    mem: &mut dyn Memory,
+    space: Space,
+    addr: u64,
+    op: AtomicOp,
+    a: u32,
+    b: u32,
+) -> Result<u32, EuErrorKind> {
+    aligned(addr, 4)?;
+    let mut old = [0u8; 4];
+    mem_read(mem, space, addr, &mut old)?;
+    let old = u32::from_le_bytes(old);
+    if op != AtomicOp::Load {
+        mem_write(mem, space, addr, &atomic32(op, old, a, b).to_le_bytes())?;
+    }
+    Ok(old)
+}

@@ -1,0 +1,290 @@
+//! The run loop: execution masks, predication, per-channel control flow and dispatch to the
+//! ALU and send handlers.
+//!
+//! Control flow follows the hardware's per-channel instruction pointers: every channel that
+//! is not at the current instruction waits at the instruction it branched to. After a branch
+//! the thread continues at the smallest instruction any live channel waits at, and a channel
+//! rejoins when sequential execution reaches its instruction. With JIP/UIP as the compiler sets
+//! them this gives `if`/`else`/`endif`, `while`/`break`/`cont`, `goto`/`join` and `halt` their
+//! architectural meaning without a mask stack.
+
+pub mod alu;
+pub mod lanes;
+
+use isa_encoder::model::{Opcode, PredCtrl, Shape, Subfunction, SyncFn};
+
+use crate::eu::dataport::{self, Memory};
+use crate::eu::error::{EuError, EuErrorKind};
+use crate::eu::program::{Inst, Program, Target};
+use crate::eu::regfile::{Thread, CE, TM0};
+
+/// Why [`run`] returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// The thread sent its end-of-thread message (or every channel halted).
+    Ended,
+    /// The thread waits at a gateway barrier; call [`Thread::release_barrier`] once every
+    /// thread of its group arrived, then [`run`] again.
+    Barrier,
+    /// The instruction budget ran out; [`run`] again to continue (a watchdog decides when a
+    /// thread is hung).
+    Budget,
+}
+
+enum Flow {
+    Next,
+    Jumped,
+    Ended,
+    Wait,
+}
+
+fn lane_mask(n: u8) -> u32 {
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
+    }
+}
+
+/// The predicate per lane (all ones without predication).
+fn predicate(t: &Thread, inst: &Inst) -> u32 {
+    let Some(p) = inst.pred else {
+        return u32::MAX;
+    };
+    let rot = u32::from(inst.flag_base) + u32::from(inst.chan_off);
+    let f = t.flags().rotate_right(rot);
+    let group = match p.ctrl {
+        PredCtrl::Normal | PredCtrl::AnyV | PredCtrl::AllV => 0,
+        PredCtrl::Any2h | PredCtrl::All2h => 2,
+        PredCtrl::Any4h | PredCtrl::All4h => 4,
+        PredCtrl::Any8h | PredCtrl::All8h => 8,
+        PredCtrl::Any16h | PredCtrl::All16h => 16,
+        PredCtrl::Any32h | PredCtrl::All32h => 32,
+    };
+    let bits = if group == 0 {
+        f as u32
+    } else {
+        let all = matches!(
+            p.ctrl,
+            PredCtrl::All2h
+                | PredCtrl::All4h
+                | PredCtrl::All8h
+                | PredCtrl::All16h
+                | PredCtrl::All32h
+        );
+        let gm = if group == 32 {
+            u64::from(u32::MAX)
+        } else {
+            (1u64 << group) - 1
+        };
+        let mut out = 0u32;
+        let mut start = 0;
+        while start < u32::from(inst.n.max(1)) {
+            let g = (f >> start) & gm;
+            let v = if all { g == gm } else { g != 0 };
+            if v {
+                out |= (gm as u32) << start;
+            }
+            start += group;
+        }
+        out
+    };
+    if p.invert {
+        !bits
+    } else {
+        bits
+    }
+}
+
+/// Picks the next instruction after a branch: the smallest one any live channel waits at.
+fn reschedule(t: &mut Thread) {
+    let mut min = u32::MAX;
+    let mut live = t.live;
+    while live != 0 {
+        let c = live.trailing_zeros() as usize;
+        live &= live - 1;
+        min = min.min(t.pcip[c]);
+    }
+    t.ip = min;
+    let (mut active, mut wake) = (0u32, u32::MAX);
+    let mut live = t.live;
+    while live != 0 {
+        let c = live.trailing_zeros() as usize;
+        live &= live - 1;
+        if t.pcip[c] == min {
+            active |= 1 << c;
+            t.pcip[c] = u32::MAX;
+        } else {
+            wake = wake.min(t.pcip[c]);
+        }
+    }
+    t.active = active;
+    t.next_wake = wake;
+}
+
+/// Moves to the next instruction, letting waiting channels rejoin when it is theirs.
+fn advance(t: &mut Thread) {
+    t.ip += 1;
+    if t.ip >= t.next_wake {
+        let mut a = t.active;
+        while a != 0 {
+            let c = a.trailing_zeros() as usize;
+            a &= a - 1;
+            t.pcip[c] = t.ip;
+        }
+        reschedule(t);
+    }
+}
+
+fn resolve(target: Option<Target>, what: &str) -> Result<u32, EuErrorKind> {
+    match target {
+        Some(Ok(i)) => Ok(i),
+        Some(Err(t)) => Err(EuErrorKind::BadBranchTarget { target: t }),
+        None => Err(EuErrorKind::Illegal(format!("branch without {what}"))),
+    }
+}
+
+fn branch(
+    t: &mut Thread,
+    prog: &Program,
+    inst: &Inst,
+    enabled: u32,
+    pred: u32,
+) -> Result<Flow, EuErrorKind> {
+    let next = t.ip + 1;
+    let off = u32::from(inst.chan_off);
+    let a = (enabled << off) & t.active;
+    let p = (pred << off) & a;
+    let (jump, to) = match inst.opcode {
+        Opcode::If => (a & !p, resolve(inst.jip, "JIP")?),
+        Opcode::Else => (a, resolve(inst.jip, "JIP")?),
+        Opcode::Endif | Opcode::Join => (0, next),
+        Opcode::While => (p, resolve(inst.jip, "JIP")?),
+        Opcode::Break | Opcode::Cont | Opcode::Goto | Opcode::Halt => {
+            (p, resolve(inst.uip.or(inst.jip), "UIP")?)
+        }
+        Opcode::Jmpi => {
+            // jmpi is scalar: lane 0's predicate moves every active channel.
+            let take = inst.pred.is_none() || pred & 1 != 0;
+            (if take { t.active } else { 0 }, resolve(inst.jip, "JIP")?)
+        }
+        Opcode::Call | Opcode::Calla => {
+            let ret = prog.insts.get(next as usize).map_or(u32::MAX, |i| i.pc);
+            let mut v = [0i64; 32];
+            v[0] = i64::from(ret);
+            lanes::store_int(t, &inst.dst, 1, 1, &v, false)?;
+            (t.active, resolve(inst.jip, "JIP")?)
+        }
+        Opcode::Ret => {
+            let v = lanes::load_int(t, &inst.src[0], 1, false)?;
+            let pc = v[0] as u32;
+            let to = prog.index_of(pc).ok_or(EuErrorKind::BadBranchTarget {
+                target: i64::from(pc),
+            })?;
+            (t.active, to)
+        }
+        other => {
+            return Err(EuErrorKind::Unsupported(format!(
+                "branch {}",
+                other.mnemonic()
+            )))
+        }
+    };
+    let mut act = t.active;
+    while act != 0 {
+        let c = act.trailing_zeros() as usize;
+        act &= act - 1;
+        t.pcip[c] = if jump >> c & 1 != 0 { to } else { next };
+    }
+    reschedule(t);
+    if t.live == 0 || t.ip == u32::MAX {
+        t.ended = true;
+        return Ok(Flow::Ended);
+    }
+    Ok(Flow::Jumped)
+}
+
+fn step(
+    t: &mut Thread,
+    prog: &Program,
+    inst: &Inst,
+    mem: &mut dyn Memory,
+) -> Result<Flow, EuErrorKind> {
+    let lanes = lane_mask(inst.n);
+    let enabled = if inst.no_mask {
+        lanes
+    } else {
+        (t.active >> inst.chan_off) & lanes
+    };
+    if inst.reads_ce {
+        t.file[CE..CE + 4].copy_from_slice(&t.active.to_le_bytes());
+    }
+    let pred = predicate(t, inst);
+    match inst.opcode.shape() {
+        Shape::Branch => branch(t, prog, inst, enabled, pred),
+        Shape::Send => {
+            let out = dataport::execute(t, prog.platform, inst, enabled & pred, mem)?;
+            if out.eot {
+                t.ended = true;
+                return Ok(Flow::Ended);
+            }
+            Ok(Flow::Next)
+        }
+        Shape::Nullary if inst.opcode == Opcode::Illegal => {
+            Err(EuErrorKind::Illegal("the illegal opcode".into()))
+        }
+        Shape::Nullary => Ok(Flow::Next),
+        Shape::Sync => {
+            if inst.func == Subfunction::Sync(SyncFn::Bar) && t.barrier_pending {
+                return Ok(Flow::Wait);
+            }
+            Ok(Flow::Next)
+        }
+        Shape::Wait => {
+            if t.barrier_pending {
+                return Ok(Flow::Wait);
+            }
+            Ok(Flow::Next)
+        }
+        Shape::Unary | Shape::Binary | Shape::Ternary => {
+            alu::exec(t, inst, enabled, pred).map(|()| Flow::Next)
+        }
+    }
+}
+
+/// Runs `t` on `prog` until it ends, waits at a barrier, or has executed `budget`
+/// instructions. Errors carry the failing instruction's byte offset; the thread is left as it
+/// was when the error happened.
+pub fn run(
+    t: &mut Thread,
+    prog: &Program,
+    mem: &mut dyn Memory,
+    budget: u64,
+) -> Result<Status, EuError> {
+    if t.ended {
+        return Ok(Status::Ended);
+    }
+    t.file[TM0..TM0 + 8].copy_from_slice(&t.executed.to_le_bytes());
+    let mut left = budget;
+    loop {
+        let Some(inst) = prog.insts.get(t.ip as usize) else {
+            let end = prog.insts.last().map_or(0, |i| i.pc + 16);
+            return Err(EuErrorKind::RanOffEnd.at(end));
+        };
+        if left == 0 {
+            return Ok(Status::Budget);
+        }
+        left -= 1;
+        t.executed += 1;
+        if let Some(e) = &inst.invalid {
+            return Err(e.clone().at(inst.pc));
+        }
+        match step(t, prog, inst, mem) {
+            Ok(Flow::Next) => advance(t),
+            Ok(Flow::Jumped) => {}
+            Ok(Flow::Ended) => return Ok(Status::Ended),
+            Ok(Flow::Wait) => return Ok(Status::Barrier),
+            Err(k) => return Err(k.at(inst.pc)),
+        }
+    }
+}

@@ -1,0 +1,302 @@
+//! Kernels pre-decoded once into an executable form: per instruction, the resolved operands,
+//! masks, branch targets as instruction indices and the send plan. [`ProgramCache`] keeps one
+//! per kernel address.
+
+pub mod operand;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use isa_encoder::kernel::{decode_kernel, Decoded};
+use isa_encoder::model::{
+    CondMod, DataType, InstOpts, Instruction, Opcode, Operand, Predicate, RegFile, SendDesc, Shape,
+    Subfunction,
+};
+use platform::Platform;
+
+use crate::eu::error::{EuError, EuErrorKind};
+pub use operand::{type_bytes, Loc, Opnd};
+
+/// The numeric domain an ALU instruction computes in (from its source types).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Domain {
+    /// Integers, sign- or zero-extended to 64 bits.
+    Int,
+    /// `:f`, `:hf`, `:bf` and `:vf` sources (f32 arithmetic).
+    F32,
+    /// A `:df` source.
+    F64,
+}
+
+/// A branch target: an instruction index, or the byte offset that is not an instruction.
+pub type Target = Result<u32, i64>;
+
+/// What a send needs besides its operands.
+#[derive(Debug, Clone, Copy)]
+pub struct SendPlan {
+    pub sfid: u8,
+    pub desc: SendDesc,
+    pub ex_desc: SendDesc,
+    pub src1_len: Option<u8>,
+    /// First GRF of the response, `None` for `null`.
+    pub dst_reg: Option<u8>,
+    pub src0_reg: u8,
+    /// Second payload's first GRF (split sends), `None` when absent or `null`.
+    pub src1_reg: Option<u8>,
+    pub eot: bool,
+}
+
+/// One executable instruction.
+#[derive(Debug, Clone)]
+pub struct Inst {
+    /// Byte offset in the kernel.
+    pub pc: u32,
+    pub opcode: Opcode,
+    pub func: Subfunction,
+    /// Channels (1..=32) and the first channel (`M0`..`M28`).
+    pub n: u8,
+    pub chan_off: u8,
+    pub no_mask: bool,
+    pub pred: Option<Predicate>,
+    /// Bit of the 64-bit flag file where this instruction's flag register starts.
+    pub flag_base: u8,
+    pub cond: Option<CondMod>,
+    pub sat: bool,
+    pub acc_wr: bool,
+    /// The implicit accumulator operand (typed like the destination; `:ud` for carries).
+    pub acc: Opnd,
+    pub dst: Opnd,
+    pub src: [Opnd; 3],
+    pub nsrc: u8,
+    pub domain: Domain,
+    /// A `:uq` source: integer comparisons are unsigned 64-bit.
+    pub unsigned64: bool,
+    pub jip: Option<Target>,
+    pub uip: Option<Target>,
+    pub send: Option<SendPlan>,
+    /// Reads `ce0`: the interpreter refreshes it before executing.
+    pub reads_ce: bool,
+    /// Why this instruction cannot execute (reported when reached, not before).
+    pub invalid: Option<EuErrorKind>,
+}
+
+/// A pre-decoded kernel.
+#[derive(Debug, Clone)]
+pub struct Program {
+    pub platform: Platform,
+    pub insts: Vec<Inst>,
+}
+
+impl Program {
+    /// Decodes `bytes` (a kernel starting at its first instruction). Bytes after the last
+    /// decodable instruction become one invalid instruction that reports the decode error if
+    /// control ever reaches it.
+    pub fn decode(platform: Platform, bytes: &[u8]) -> Program {
+        let (decoded, tail) = match decode_kernel(platform, bytes) {
+            Ok(d) => (d, None),
+            Err(e) => {
+                let prefix = decode_kernel(platform, &bytes[..e.offset]).unwrap_or_default();
+                (prefix, Some((e.offset as u32, e.error.to_string())))
+            }
+        };
+        let pcs: Vec<u32> = decoded.iter().map(|d| d.pc).collect();
+        let mut insts: Vec<Inst> = decoded.iter().map(|d| lower(platform, d, &pcs)).collect();
+        if let Some((pc, msg)) = tail {
+            let mut bad = placeholder(pc);
+            bad.invalid = Some(EuErrorKind::Decode(msg));
+            insts.push(bad);
+        }
+        Program { platform, insts }
+    }
+
+    /// The instruction index at byte offset `pc`.
+    pub fn index_of(&self, pc: u32) -> Option<u32> {
+        self.insts
+            .binary_search_by_key(&pc, |i| i.pc)
+            .ok()
+            .map(|i| i as u32)
+    }
+}
+
+fn placeholder(pc: u32) -> Inst {
+    Inst {
+        pc,
+        opcode: Opcode::Illegal,
+        func: Subfunction::None,
+        n: 1,
+        chan_off: 0,
+        no_mask: false,
+        pred: None,
+        flag_base: 0,
+        cond: None,
+        sat: false,
+        acc_wr: false,
+        acc: Opnd::ABSENT,
+        dst: Opnd::ABSENT,
+        src: [Opnd::ABSENT; 3],
+        nsrc: 0,
+        domain: Domain::Int,
+        unsigned64: false,
+        jip: None,
+        uip: None,
+        send: None,
+        reads_ce: false,
+        invalid: None,
+    }
+}
+
+fn target(pcs: &[u32], pc: u32, rel: i32, absolute: bool) -> Target {
+    let t = if absolute {
+        i64::from(rel)
+    } else {
+        i64::from(pc) + i64::from(rel)
+    };
+    u32::try_from(t)
+        .ok()
+        .and_then(|t| pcs.binary_search(&t).ok())
+        .map(|i| i as u32)
+        .ok_or(t)
+}
+
+fn domain_of(srcs: &[Option<Operand>]) -> Domain {
+    let tys = srcs.iter().flatten().map(|s| s.ty());
+    let mut d = Domain::Int;
+    for t in tys {
+        match t {
+            DataType::Df => return Domain::F64,
+            t if t.is_float() => d = Domain::F32,
+            _ => {}
+        }
+    }
+    d
+}
+
+fn reg_of(op: &Option<Operand>) -> Result<Option<u8>, EuErrorKind> {
+    match op {
+        None => Ok(None),
+        Some(o) => match o.reg() {
+            Some(r) if r.file == RegFile::Grf => Ok(Some(r.num)),
+            Some(r) if r.file == RegFile::Null => Ok(None),
+            _ => Err(EuErrorKind::Illegal(
+                "send operands must be direct GRF registers".into(),
+            )),
+        },
+    }
+}
+
+fn send_plan(inst: &Instruction) -> Result<SendPlan, EuErrorKind> {
+    let info = inst
+        .send
+        .ok_or_else(|| EuErrorKind::Illegal("send without descriptors".into()))?;
+    Ok(SendPlan {
+        sfid: info.sfid,
+        desc: info.desc,
+        ex_desc: info.ex_desc,
+        src1_len: info.src1_len,
+        dst_reg: reg_of(&inst.dst)?,
+        src0_reg: reg_of(&inst.src[0])?
+            .ok_or_else(|| EuErrorKind::Illegal("send payload is null".into()))?,
+        src1_reg: reg_of(&inst.src[1])?,
+        eot: inst.opts.contains(InstOpts::EOT),
+    })
+}
+
+fn reads_arf(inst: &Instruction, file: RegFile) -> bool {
+    inst.src
+        .iter()
+        .flatten()
+        .any(|s| s.reg().is_some_and(|r| r.file == file))
+}
+
+/// One decoded instruction to its executable form.
+fn lower(platform: Platform, d: &Decoded, pcs: &[u32]) -> Inst {
+    let i = &d.inst;
+    let mut out = placeholder(d.pc);
+    out.opcode = i.opcode;
+    out.func = i.func;
+    out.n = i.exec_size.channels() as u8;
+    out.chan_off = i.chan_offset;
+    out.no_mask = i.no_mask;
+    out.pred = i.predicate;
+    out.flag_base = (i.flag.num * 32 + i.flag.sub * 16) & 63;
+    out.cond = i.cond_mod;
+    out.sat = i.saturate;
+    out.acc_wr = i.opts.contains(InstOpts::ACC_WR_EN);
+    out.reads_ce = reads_arf(i, RegFile::ChannelEnable);
+    let _ = platform;
+    let lanes = out.n as usize;
+    let result = (|| -> Result<(), EuErrorKind> {
+        match i.opcode.shape() {
+            Shape::Branch => {
+                let absolute = i.opcode == Opcode::Calla;
+                out.jip = i.branch.jip.map(|r| target(pcs, d.pc, r, absolute));
+                out.uip = i.branch.uip.map(|r| target(pcs, d.pc, r, false));
+                if let Some(dst) = &i.dst {
+                    out.dst = operand::resolve(dst, lanes)?;
+                }
+                if let Some(src) = &i.src[0] {
+                    out.src[0] = operand::resolve(src, lanes)?;
+                    out.nsrc = 1;
+                }
+            }
+            Shape::Send => out.send = Some(send_plan(i)?),
+            Shape::Nullary | Shape::Sync | Shape::Wait => {}
+            Shape::Unary | Shape::Binary | Shape::Ternary => {
+                out.domain = domain_of(&i.src);
+                out.unsigned64 = i.src.iter().flatten().any(|s| s.ty() == DataType::Uq);
+                if let Some(dst) = &i.dst {
+                    out.dst = operand::resolve(dst, lanes)?;
+                }
+                out.acc = operand::accumulator(match i.opcode {
+                    Opcode::Addc | Opcode::Subb => DataType::Ud,
+                    _ => out.dst.ty,
+                });
+                for (k, s) in i.src.iter().enumerate() {
+                    if let Some(s) = s {
+                        out.src[k] = operand::resolve(s, lanes)?;
+                        out.nsrc = k as u8 + 1;
+                    }
+                }
+            }
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        out.invalid = Some(e);
+    }
+    out
+}
+
+/// Pre-decoded kernels by kernel address, so each kernel decodes once however many threads
+/// and walkers run it.
+#[derive(Default)]
+pub struct ProgramCache {
+    map: HashMap<(Platform, u64), Arc<Program>>,
+}
+
+impl ProgramCache {
+    pub fn new() -> ProgramCache {
+        ProgramCache::default()
+    }
+
+    /// The program at kernel address `addr`, decoding `bytes()` on first use. The caller
+    /// invalidates entries whose memory it rewrites ([`ProgramCache::invalidate`]).
+    pub fn get_or_decode(
+        &mut self,
+        platform: Platform,
+        addr: u64,
+        bytes: impl FnOnce() -> Result<Vec<u8>, EuError>,
+    ) -> Result<Arc<Program>, EuError> {
+        if let Some(p) = self.map.get(&(platform, addr)) {
+            return Ok(p.clone());
+        }
+        let p = Arc::new(Program::decode(platform, &bytes()?));
+        self.map.insert((platform, addr), p.clone());
+        Ok(p)
+    }
+
+    /// Forgets every cached kernel (e.g. when kernel memory changed).
+    pub fn invalidate(&mut self) {
+        self.map.clear();
+    }
+}

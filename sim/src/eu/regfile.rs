@@ -1,0 +1,184 @@
+//! A hardware thread's registers: the GRF and the architecture registers, laid out in one byte
+//! array so that every operand (GRF or ARF) pre-decodes to byte offsets into the same file.
+//!
+//! Layout (bytes): GRF r0..r127 (32 bytes each), then a0 (16 x 16-bit subregisters), acc0..acc7
+//! (32 bytes each), f0 and f1 (32 bits each), ce0, sr0, cr0, n0, tm0, ip, and a zero area that
+//! `null` sources read.
+
+use isa_encoder::model::RegFile;
+
+/// Bytes per register on Gen9..Xe-HPG.
+pub const REG_BYTES: usize = 32;
+/// GRF registers per thread (the corpus uses no larger GRF mode).
+pub const GRF_REGS: usize = 128;
+/// GRF size in bytes.
+pub const GRF_BYTES: usize = REG_BYTES * GRF_REGS;
+
+/// One architecture register file's place in the thread's byte file.
+pub struct ArfSlot {
+    pub file: RegFile,
+    pub name: &'static str,
+    pub start: usize,
+    /// Bytes one register number spans (`acc1` starts `stride` after `acc0`).
+    pub stride: usize,
+    pub len: usize,
+}
+
+const fn slot(
+    file: RegFile,
+    name: &'static str,
+    start: usize,
+    stride: usize,
+    len: usize,
+) -> ArfSlot {
+    ArfSlot {
+        file,
+        name,
+        start,
+        stride,
+        len,
+    }
+}
+
+pub const A0: usize = GRF_BYTES;
+pub const ACC: usize = A0 + 32;
+pub const FLAG: usize = ACC + 8 * 32;
+pub const CE: usize = FLAG + 32;
+pub const SR0: usize = CE + 32;
+pub const CR0: usize = SR0 + 32;
+pub const N0: usize = CR0 + 32;
+pub const TM0: usize = N0 + 32;
+pub const IP: usize = TM0 + 32;
+/// `null` reads as zeros: a region as large as the widest operand footprint (32 lanes x 8
+/// bytes x stride 4).
+pub const ZERO: usize = IP + 32;
+pub const ZERO_LEN: usize = 32 * 8 * 4;
+/// Total bytes, with slack so an 8-byte read at any validated offset stays inside.
+pub const FILE_BYTES: usize = ZERO + ZERO_LEN + 8;
+
+/// The architecture registers the interpreter models, and where they live.
+#[rustfmt::skip]
+pub const ARF_SLOTS: &[ArfSlot] = &[
+    slot(RegFile::Address, "a0", A0, 32, 32),
+    slot(RegFile::Acc, "acc", ACC, 32, 8 * 32),
+    slot(RegFile::Flag, "f", FLAG, 4, 8),
+    slot(RegFile::ChannelEnable, "ce0", CE, 4, 4),
+    slot(RegFile::State, "sr0", SR0, 16, 16),
+    slot(RegFile::Control, "cr0", CR0, 16, 16),
+    slot(RegFile::Notification, "n0", N0, 16, 16),
+    slot(RegFile::Timestamp, "tm0", TM0, 16, 16),
+    slot(RegFile::Ip, "ip", IP, 4, 4),
+];
+
+/// The slot of an ARF, or `None` if the interpreter does not model it.
+pub fn arf_slot(file: RegFile) -> Option<&'static ArfSlot> {
+    ARF_SLOTS.iter().find(|s| s.file == file)
+}
+
+/// Per-thread state: registers, channel masks and the per-channel instruction pointers.
+#[derive(Clone)]
+pub struct Thread {
+    pub(crate) file: Box<[u8]>,
+    /// Current instruction (index into the program).
+    pub(crate) ip: u32,
+    /// Channels that are still running (dispatch mask minus halted channels).
+    pub(crate) live: u32,
+    /// Channels executing at `ip`.
+    pub(crate) active: u32,
+    /// Where each waiting channel resumes (instruction index); `u32::MAX` for none.
+    pub(crate) pcip: [u32; 32],
+    /// The smallest `pcip` of a waiting channel.
+    pub(crate) next_wake: u32,
+    pub(crate) ended: bool,
+    /// A gateway barrier was signalled and not yet released by the dispatcher.
+    pub(crate) barrier_pending: bool,
+    /// Instructions executed so far (also what `tm0` reads).
+    pub(crate) executed: u64,
+}
+
+impl Thread {
+    /// A thread whose channels `dispatch_mask` are enabled (bit n = channel n), all registers
+    /// zero, starting at the kernel's first instruction.
+    pub fn new(dispatch_mask: u32) -> Thread {
+        Thread {
+            file: vec![0u8; FILE_BYTES].into_boxed_slice(),
+            ip: 0,
+            live: dispatch_mask,
+            active: dispatch_mask,
+            pcip: [u32::MAX; 32],
+            next_wake: u32::MAX,
+            ended: dispatch_mask == 0,
+            barrier_pending: false,
+            executed: 0,
+        }
+    }
+
+    /// Restarts the thread at the kernel's first instruction with `dispatch_mask`, keeping the
+    /// register contents (a dispatcher reusing one thread object overwrites the payload).
+    pub fn restart(&mut self, dispatch_mask: u32) {
+        self.ip = 0;
+        self.live = dispatch_mask;
+        self.active = dispatch_mask;
+        self.pcip = [u32::MAX; 32];
+        self.next_wake = u32::MAX;
+        self.ended = dispatch_mask == 0;
+        self.barrier_pending = false;
+    }
+
+    /// The GRF as bytes (r0 at 0, 32 bytes per register).
+    pub fn grf(&self) -> &[u8] {
+        &self.file[..GRF_BYTES]
+    }
+
+    /// The GRF, writable (the dispatcher loads r0 and the payload here).
+    pub fn grf_mut(&mut self) -> &mut [u8] {
+        &mut self.file[..GRF_BYTES]
+    }
+
+    /// Dword `sub` of GRF register `reg` (0 outside the GRF).
+    pub fn grf_u32(&self, reg: usize, sub: usize) -> u32 {
+        let at = reg * REG_BYTES + sub * 4;
+        self.file
+            .get(at..at + 4)
+            .filter(|_| at + 4 <= GRF_BYTES)
+            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// The flag registers f0.0, f0.1, f1.0, f1.1 as one 64-bit value (f0.0 in bits 15:0).
+    pub fn flags(&self) -> u64 {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&self.file[FLAG..FLAG + 8]);
+        u64::from_le_bytes(b)
+    }
+
+    pub(crate) fn set_flags(&mut self, v: u64) {
+        self.file[FLAG..FLAG + 8].copy_from_slice(&v.to_le_bytes());
+    }
+
+    /// Writes the state register sr0 (dispatch sets the thread's EU/slot identifiers).
+    pub fn set_sr0(&mut self, dwords: [u32; 4]) {
+        for (i, d) in dwords.iter().enumerate() {
+            self.file[SR0 + 4 * i..SR0 + 4 * i + 4].copy_from_slice(&d.to_le_bytes());
+        }
+    }
+
+    /// True once the thread sent its end-of-thread message or all its channels halted.
+    pub fn is_ended(&self) -> bool {
+        self.ended
+    }
+
+    /// True while the thread waits at a barrier the dispatcher has not released.
+    pub fn barrier_pending(&self) -> bool {
+        self.barrier_pending
+    }
+
+    /// Releases the thread from its gateway barrier (all threads of its group arrived).
+    pub fn release_barrier(&mut self) {
+        self.barrier_pending = false;
+    }
+
+    /// Instructions executed so far.
+    pub fn instructions_executed(&self) -> u64 {
+        self.executed
+    }
+}
