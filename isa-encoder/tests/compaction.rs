@@ -478,3 +478,27 @@ L0:
         assert!(total > 24 && compacted > 5, "{p}: {compacted}/{total}");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 2000,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Arbitrary words never panic either way, and whatever compacts re-expands to its input.
+    #[test]
+    fn arbitrary_words_never_panic(word in any::<u64>(), native in any::<u128>(), p in 0usize..4) {
+        let p = Platform::ALL[p];
+        if let Ok(n) = expand(p, &word.to_le_bytes()) {
+            prop_assert_eq!(n[3] & 0x20, 0, "expansion has CmptCtrl clear");
+            if let Some(c) = compact(p, &n) {
+                prop_assert_eq!(expand(p, &c), Ok(n));
+            }
+        }
+        let bytes = native.to_le_bytes();
+        if let Some(c) = compact(p, &bytes) {
+            prop_assert_eq!(expand(p, &c), Ok(bytes));
+        }
+    }
+}
