@@ -35,6 +35,10 @@ fn in_place(kind: Kind) -> bool {
 }
 
 pub fn put_u64(v: u64, kind: Kind, loc: Loc, dw: &mut [u32]) -> Result<(), Problem> {
+    // Most fields of a packet are zero, and the packet is zeroed before fields are placed.
+    if v == 0 {
+        return Ok(());
+    }
     let w = loc.width();
     let raw = if in_place(kind) {
         let align = 1u64 << loc.lo;
