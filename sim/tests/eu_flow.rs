@@ -1,0 +1,143 @@
+//! Per-channel control flow (if/else/endif, while/break, jmpi), dispatch masks, channel
+//! offsets and indirect register addressing, on programs assembled by iga64.
+
+#[path = "eu_support.rs"]
+mod support;
+
+use sim::eu::{run, Status, Thread};
+use support::*;
+
+const FLOW: &str = "
+        mov (16|M0) r10.0<1>:d 0x0:d
+        mov (16|M0) r12.0<1>:d 0x0:d
+        cmp (16|M0) (lt)f0.0 null<1>:d r2.0<8;8,1>:d 0x8:d
+        (f0.0) if (16|M0) ELSE1 ENDIF1
+        add (16|M0) r14.0<1>:d r2.0<8;8,1>:d 0x64:d
+        else (16|M0) ENDIF1 ENDIF1
+ELSE1:
+        add (16|M0) r14.0<1>:d r2.0<8;8,1>:d 0xc8:d
+ENDIF1:
+        endif (16|M0) LOOP
+LOOP:
+        add (16|M0) r12.0<1>:d r12.0<8;8,1>:d r10.0<8;8,1>:d
+        add (16|M0) r10.0<1>:d r10.0<8;8,1>:d 0x1:d
+        cmp (16|M0) (gt)f0.1 null<1>:d r12.0<8;8,1>:d 0x14:d
+        (f0.1) break (16|M0) WHILE1 ENDLOOP
+        cmp (16|M0) (lt)f0.1 null<1>:d r10.0<8;8,1>:d r4.0<8;8,1>:d
+WHILE1:
+        (f0.1) while (16|M0) LOOP
+ENDLOOP:
+        (W) jmpi SKIP
+        mov (16|M0) r12.0<1>:d 0x0:d
+SKIP:
+        add (8|M8) r16.0<1>:d r2.0<8;8,1>:d 0x1:d
+";
+
+#[test]
+fn if_else_loops_break_jmpi_with_a_partial_dispatch_mask() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let a: Vec<u32> = (0..16).map(|i| (i * 5 % 13) as u32).collect();
+    let n: Vec<u32> = (0..16).map(|i| (i % 9) as u32).collect();
+    let mask = 0x3fffu32;
+    for p in GEN12 {
+        let prog = program(&iga, p, FLOW);
+        let mut mem = TestMem::new(0x1000, 0x1000);
+        let mut t = Thread::new(mask);
+        set_u32s(&mut t, 2, &a);
+        set_u32s(&mut t, 4, &n);
+        set_u32s(&mut t, 14, &[0xdead; 16]);
+        set_u32s(&mut t, 16, &[0xbeef; 8]);
+        assert_eq!(
+            run(&mut t, &prog, &mut mem, 100_000).unwrap(),
+            Status::Ended
+        );
+        for i in 0..16 {
+            if mask >> i & 1 == 0 {
+                assert_eq!(
+                    t.grf_u32(14 + i / 8, i % 8),
+                    0xdead,
+                    "{p} lane {i} disabled"
+                );
+                continue;
+            }
+            let want = if a[i] < 8 { a[i] + 100 } else { a[i] + 200 };
+            assert_eq!(t.grf_u32(14 + i / 8, i % 8), want, "{p} if/else lane {i}");
+            // do { sum += cnt; cnt++; if (sum > 20) break; } while (cnt < n)
+            let (mut cnt, mut sum) = (0u32, 0u32);
+            loop {
+                sum += cnt;
+                cnt += 1;
+                if sum > 20 || cnt >= n[i] {
+                    break;
+                }
+            }
+            assert_eq!(t.grf_u32(10 + i / 8, i % 8), cnt, "{p} loop count lane {i}");
+            assert_eq!(
+                t.grf_u32(12 + i / 8, i % 8),
+                sum,
+                "{p} jmpi skipped the clear, lane {i}"
+            );
+        }
+        // (8|M8): lanes 8..13 are channels 8..13 and read r2.0.. as their region says.
+        for i in 0..8 {
+            let want = if 8 + i < 14 { a[i] + 1 } else { 0xbeef };
+            assert_eq!(t.grf_u32(16, i), want, "{p} M8 lane {i}");
+        }
+    }
+}
+
+#[test]
+fn indirect_addressing_one_address_and_vxh() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let body = "
+        (W) mov (1|M0) a0.0<1>:uw 0x40:uw
+        mov (8|M0) r20.0<1>:ud r[a0.0,4]<8;8,1>:ud
+        (W) mov (8|M0) a0.0<1>:uw r6.0<8;8,1>:uw
+        mov (8|M0) r21.0<1>:ud r[a0.0]<1,0>:ud
+        (W) mov (1|M0) a0.0<1>:uw 0x2c0:uw
+        mov (8|M0) r[a0.0,0x20]<1>:ud r2.0<8;8,1>:ud
+        ";
+    let a = values(16, 2);
+    // Word lane i: the byte address of r2.(7 - i).
+    let addrs: Vec<u32> = (0..4)
+        .map(|k| (64 + 4 * (7 - 2 * k)) | ((64 + 4 * (6 - 2 * k)) << 16))
+        .collect();
+    for p in GEN12 {
+        let prog = program(&iga, p, body);
+        let mut mem = TestMem::new(0x1000, 0x1000);
+        let t = run_on(&prog, 8, &mut mem, |t| {
+            set_u32s(t, 2, &a);
+            set_u32s(t, 6, &addrs);
+        })
+        .unwrap();
+        for i in 0..8 {
+            assert_eq!(t.grf_u32(20, i), a[i + 1], "{p} 1x1 lane {i}");
+            assert_eq!(t.grf_u32(21, i), a[7 - i], "{p} VxH lane {i}");
+            assert_eq!(t.grf_u32(23, i), a[i], "{p} indirect dst lane {i}");
+        }
+    }
+}
+
+#[test]
+fn indirect_access_outside_the_grf_is_an_error_with_the_offset() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let body = "
+        (W) mov (1|M0) a0.0<1>:uw 0xfe0:uw
+        mov (8|M0) r20.0<1>:ud r[a0.0,0x20]<8;8,1>:ud
+        ";
+    for p in GEN12 {
+        let prog = program(&iga, p, body);
+        let mut mem = TestMem::new(0x1000, 0x1000);
+        let e = run_on(&prog, 8, &mut mem, |_| {})
+            .err()
+            .expect("out of range");
+        assert_eq!(e.offset, 16, "{p}: {e}");
+        assert!(
+            matches!(
+                e.kind,
+                sim::eu::EuErrorKind::RegisterOutOfRange { byte: 0x1000, .. }
+            ),
+            "{p}: {e}"
+        );
+    }
+}
