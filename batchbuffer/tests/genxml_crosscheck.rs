@@ -3,7 +3,7 @@
 //! values, DWord Length bias and default, packet length, and that fields and packets we say a
 //! generation lacks are absent there too. Skips with a reason when the folder is missing.
 
-use batchbuffer::{Kind, Layout, PacketId};
+use batchbuffer::{FieldDesc, Kind, Layout, PacketId};
 use platform::Platform;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -13,6 +13,14 @@ struct Item {
     attrs: HashMap<String, String>,
     /// name -> (start, end, type, default); groups become one entry spanning the whole group.
     fields: HashMap<String, (u32, u32, String, Option<String>)>,
+    /// name -> the field's `<value>` list (name, value).
+    values: HashMap<String, Vec<(String, u64)>>,
+}
+
+/// One flattened genxml file: instructions and structs, and top-level enums.
+struct Gen {
+    items: HashMap<String, Item>,
+    enums: HashMap<String, Vec<(String, u64)>>,
 }
 
 fn unescape(s: &str) -> String {
@@ -36,9 +44,12 @@ fn attrs(line: &str) -> HashMap<String, String> {
     m
 }
 
-/// Instructions and structs of one flattened genxml file, by name.
-fn parse(text: &str) -> HashMap<String, Item> {
+/// Instructions, structs and enums of one flattened genxml file, by name.
+fn parse(text: &str) -> Gen {
     let mut items = HashMap::new();
+    let mut enums: HashMap<String, Vec<(String, u64)>> = HashMap::new();
+    let mut cur_enum: Option<String> = None;
+    let mut cur_field: Option<String> = None;
     let mut cur: Option<(String, Item)> = None;
     let mut group: Option<(u32, u32, u32)> = None; // count, start, size
     for line in text.lines().map(str::trim) {
@@ -61,11 +72,28 @@ fn parse(text: &str) -> HashMap<String, Item> {
             group = Some((n("count"), n("start"), n("size")));
         } else if line.starts_with("</group>") {
             group = None;
+        } else if line.starts_with("<enum ") {
+            cur_enum = Some(attrs(line)["name"].clone());
+        } else if line.starts_with("</enum>") {
+            cur_enum = None;
+        } else if line.starts_with("<value ") {
+            let a = attrs(line);
+            let v = (a["name"].clone(), number(&a["value"]));
+            match (cur.as_mut(), &cur_field, &cur_enum) {
+                (Some((_, it)), Some(f), _) => it.values.entry(f.clone()).or_default().push(v),
+                (None, _, Some(e)) => enums.entry(e.clone()).or_default().push(v),
+                _ => {}
+            }
+        } else if line.starts_with("</field>") {
+            cur_field = None;
         } else if line.starts_with("<field ") {
             let Some((_, it)) = cur.as_mut() else {
                 continue;
             };
             let a = attrs(line);
+            if !line.ends_with("/>") && group.is_none() {
+                cur_field = Some(a["name"].clone());
+            }
             let (mut s, mut e) = (
                 a["start"].parse::<u32>().unwrap(),
                 a["end"].parse().unwrap(),
@@ -85,14 +113,60 @@ fn parse(text: &str) -> HashMap<String, Item> {
             ));
         }
     }
-    items
+    Gen { items, enums }
+}
+
+/// genxml numbers are decimal or 0x-prefixed hex.
+fn number(s: &str) -> u64 {
+    match s.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16).unwrap(),
+        None => s.parse().unwrap(),
+    }
 }
 
 fn genxml_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference/genxml")
 }
 
-fn check_layout(l: &Layout, p: Platform, it: &Item, errors: &mut Vec<String>) -> usize {
+/// Every value genxml lists for an enum field (inline, or through a top-level enum type) must be
+/// in our list with the same number.
+fn check_values(
+    l: &Layout,
+    f: &FieldDesc,
+    p: Platform,
+    it: &Item,
+    g: &Gen,
+    errors: &mut Vec<String>,
+) -> usize {
+    let ty = &it.fields[f.name].2;
+    let Some(theirs) = it.values.get(f.name).or_else(|| g.enums.get(ty)) else {
+        errors.push(format!(
+            "{}.{} on {p}: enum without genxml values",
+            l.name, f.name
+        ));
+        return 0;
+    };
+    for (name, v) in theirs {
+        if f.value_name(*v) != Some(name.as_str()) {
+            errors.push(format!(
+                "{}.{} on {p}: genxml {name}={v}, ours {:?}",
+                l.name,
+                f.name,
+                f.value_name(*v)
+            ));
+        }
+    }
+    theirs.len()
+}
+
+fn check_layout(
+    l: &Layout,
+    p: Platform,
+    it: &Item,
+    g: &Gen,
+    errors: &mut Vec<String>,
+    values: &mut usize,
+) -> usize {
     let mut checked = 0;
     let len = l.len_on(p).unwrap();
     let xml_len: usize = it.attrs["length"].parse().unwrap();
@@ -149,6 +223,7 @@ fn check_layout(l: &Layout, p: Platform, it: &Item, errors: &mut Vec<String>) ->
             Kind::Offset if ty != "offset" => {
                 errors.push(format!("{}.{} on {p}: offset, genxml {ty}", l.name, f.name))
             }
+            Kind::Enum => *values += check_values(l, f, p, it, g, errors),
             _ => {}
         }
     }
@@ -167,13 +242,17 @@ fn every_field_matches_genxml() {
     }
     let mut errors = Vec::new();
     let mut checked = 0;
+    let mut values = 0;
     for p in Platform::ALL {
         let text = std::fs::read_to_string(dir.join(format!("gen{}.xml", p.verx10()))).unwrap();
-        let items = parse(&text);
+        let g = parse(&text);
+        let items = &g.items;
         for &id in PacketId::ALL {
             let l = id.layout();
             match (l.len_on(p), items.get(l.name)) {
-                (Some(_), Some(it)) => checked += check_layout(l, p, it, &mut errors),
+                (Some(_), Some(it)) => {
+                    checked += check_layout(l, p, it, &g, &mut errors, &mut values)
+                }
                 (Some(_), None) => errors.push(format!("{} on {p}: not in genxml", l.name)),
                 (None, Some(_)) => errors.push(format!("{} on {p}: genxml has it", l.name)),
                 (None, None) => {}
@@ -186,6 +265,6 @@ fn every_field_matches_genxml() {
         errors.len(),
         errors.join("\n")
     );
-    eprintln!("genxml cross-check: {checked} field placements checked");
+    eprintln!("genxml cross-check: {checked} field placements and {values} enum values checked");
     assert!(checked > 500, "only {checked} fields checked");
 }
