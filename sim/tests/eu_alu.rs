@@ -1,5 +1,7 @@
 //! ALU semantics: programs in IGA syntax assembled by iga64, run by the interpreter, checked
 //! against the PRM's definitions computed here in plain Rust.
+// Lanes index several parallel arrays at once.
+#![allow(clippy::needless_range_loop)]
 
 #[path = "eu_support.rs"]
 mod support;

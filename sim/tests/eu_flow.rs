@@ -1,5 +1,7 @@
 //! Per-channel control flow (if/else/endif, while/break, jmpi), dispatch masks, channel
 //! offsets and indirect register addressing, on programs assembled by iga64.
+// Lanes index several parallel arrays at once.
+#![allow(clippy::needless_range_loop)]
 
 #[path = "eu_support.rs"]
 mod support;
