@@ -60,7 +60,7 @@ pub enum Error {
     },
 }
 
-/// Why [`crate::identify`] could not name the command at the start of a slice.
+/// Why [`crate::identify()`] could not name the command at the start of a slice.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IdentifyError {
     /// There is no header dword at all.

@@ -20,7 +20,7 @@
 //! when packing.
 //!
 //! # Identifying commands (stable API)
-//! [`identify`]`(platform, &[u32])` looks at the header dword at the start of the slice and
+//! [`identify()`]`(platform, &[u32])` looks at the header dword at the start of the slice and
 //! returns an [`Identified`]: which [`PacketId`] it is and its length in dwords (the header's
 //! DWord Length plus the packet's bias, or the fixed length of one-dword commands). It fails with
 //! [`IdentifyError::Empty`], [`IdentifyError::UnknownOpcode`] or [`IdentifyError::Truncated`]
