@@ -2,7 +2,7 @@
 //!
 //! Three parts: [`packets`] (every compute packet, declared once per generation), [`builder`]
 //! (programs dispatches into caller memory, deriving the walker from the SIMD width) and
-//! [`decode`] (bytes to a Mesa-style listing; also the `decode-batch` binary).
+//! [`decode`] (bytes to a Mesa-style listing, behind `intel-gpu-run decode-batch`).
 //!
 //! # Packets
 //! Each packet (and memory struct such as `INTERFACE_DESCRIPTOR_DATA`) is declared once in
