@@ -103,7 +103,7 @@ fn block(lanes: usize, elem: usize) -> usize {
 pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
     let ty = msg.field(14, 5);
     match (sfid, ty) {
-        (Sfid::Dc0, 0x00 | 0x01) => oword_read_bti(msg, mem, ty == 0x01),
+        (Sfid::Dc0, 0x00 | 0x01) => oword_read_bti(msg, mem, ty == 0x00),
         (Sfid::Dc0, 0x08) => oword_write_bti(msg, mem),
         (Sfid::Dc0, 0x03) => dword_scattered(msg, mem, false),
         (Sfid::Dc0, 0x0B) => dword_scattered(msg, mem, true),
@@ -133,7 +133,8 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
 }
 
 /// OWord block read through a binding table entry: header dword 2 is the byte offset.
-/// `unaligned` (type 1) needs DWord alignment, the aligned form OWord alignment.
+/// Type 0 (iga64: "oword block read") needs DWord alignment, type 1 ("oword aligned block
+/// read") OWord alignment.
 fn oword_read_bti(msg: &mut Msg, mem: &mut dyn Memory, unaligned: bool) -> Result<(), EuErrorKind> {
     let target = bti_target(msg, mem)?;
     let off = u64::from(msg.u32_at(8));
@@ -274,8 +275,9 @@ fn a64_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(),
     Ok(())
 }
 
-/// A64 OWord block: the header's first QWord is the address; sub-type \[12:11\]: 0 aligned
-/// (16 bytes), 1 unaligned (DWord), 3 HWords.
+/// A64 OWord block: the header's first QWord is the address; sub-type \[12:11\] as iga64
+/// names it: 0 unaligned (DWord-aligned reads), 1 aligned (16 bytes), 3 HWords. Writes always
+/// need 16-byte alignment.
 fn a64_block(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
     let addr = msg.u64_at(0);
     let sub = msg.field(11, 2);
@@ -285,7 +287,7 @@ fn a64_block(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuE
     } else {
         OWORDS[code] * 16
     };
-    aligned(addr, if sub == 1 && !write { 4 } else { 16 })?;
+    aligned(addr, if sub == 0 && !write { 4 } else { 16 })?;
     if write {
         let data = msg.data(REG_BYTES, bytes).to_vec();
         mem.write(addr, &data)?;

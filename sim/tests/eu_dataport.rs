@@ -1,0 +1,228 @@
+//! Send messages against a test memory: HDC A64 untyped and block messages and media block
+//! IO on Gen12LP, LSC on Xe-HPG, faults and misalignment. Descriptors are the ones iga64
+//! describes in each comment.
+
+// Lanes index several parallel arrays at once.
+#![allow(clippy::needless_range_loop)]
+
+#[path = "eu_support.rs"]
+mod support;
+
+use platform::Platform;
+use sim::eu::{EuErrorKind, Surface};
+use support::*;
+
+const BASE: u64 = 0x10_0000;
+
+/// Lane i's 64-bit address `base + 4 * i` in the two-dword layout of an A64 payload.
+fn a64_addrs(base: u64, lanes: usize, stride: u64) -> Vec<u32> {
+    (0..lanes)
+        .flat_map(|i| {
+            let a = base + stride * i as u64;
+            [a as u32, (a >> 32) as u32]
+        })
+        .collect()
+}
+
+#[test]
+fn a64_untyped_write_and_read_with_a_predicate_mask() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let body = "
+        cmp (8|M0) (ne)f0.0 null<1>:d r5.0<8;8,1>:d 0x3:d
+        (f0.0) send.dc1 (8|M0) null r2 r4 0x40 0x04066EFD
+        send.dc1 (8|M0) r10 r2 null 0x0 0x04146EFD
+        ";
+    let prog = program(&iga, Platform::Tgllp, body);
+    let mut mem = TestMem::new(BASE, 0x1000);
+    mem.put_u32s(BASE, &[0x5555; 8]);
+    let data = values(8, 4);
+    let t = run_on(&prog, 8, &mut mem, |t| {
+        set_u32s(t, 2, &a64_addrs(BASE, 8, 4));
+        set_u32s(t, 4, &data);
+        set_u32s(t, 5, &[0, 1, 2, 3, 4, 5, 6, 7]);
+    })
+    .unwrap();
+    for i in 0..8 {
+        let want = if i == 3 { 0x5555 } else { data[i] };
+        assert_eq!(mem.u32_at(BASE + 4 * i as u64), want, "memory lane {i}");
+        assert_eq!(t.grf_u32(10, i), want, "read back lane {i}");
+    }
+}
+
+#[test]
+fn a64_oword_block_reads_and_their_alignment_rules() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let unaligned = "send.dc1 (8|M0) r12 r2 null 0x0 0x022D03FD";
+    let aligned = "send.dc1 (8|M0) r12 r2 null 0x0 0x022D0BFD";
+    let mut mem = TestMem::new(BASE, 0x1000);
+    let words = values(32, 6);
+    mem.put_u32s(BASE, &words);
+    // Unaligned form from a DWord-aligned address: 4 OWords = 16 dwords.
+    let prog = program(&iga, Platform::Tgllp, unaligned);
+    let t = run_on(&prog, 8, &mut mem, |t| {
+        set_u32s(t, 2, &a64_addrs(BASE + 4, 1, 0))
+    })
+    .unwrap();
+    assert_eq!(u32s(&t, 12, 16), words[1..17].to_vec());
+    // The aligned form faults on the same address with its alignment.
+    let prog = program(&iga, Platform::Tgllp, aligned);
+    let e = run_on(&prog, 8, &mut mem, |t| {
+        set_u32s(t, 2, &a64_addrs(BASE + 4, 1, 0))
+    })
+    .err()
+    .expect("misaligned");
+    assert_eq!(e.offset, 0);
+    assert_eq!(
+        e.kind,
+        EuErrorKind::Misaligned {
+            address: BASE + 4,
+            align: 16
+        }
+    );
+    let t = run_on(&prog, 8, &mut mem, |t| {
+        set_u32s(t, 2, &a64_addrs(BASE + 16, 1, 0))
+    })
+    .unwrap();
+    assert_eq!(u32s(&t, 12, 16), words[4..20].to_vec());
+}
+
+#[test]
+fn writes_outside_the_address_space_fault_with_offset_and_address() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let body = "
+        mov (8|M0) r4.0<1>:ud 0x1:ud
+        send.dc1 (8|M0) null r2 r4 0x40 0x04066EFD
+        ";
+    let prog = program(&iga, Platform::Tgllp, body);
+    let mut mem = TestMem::new(BASE, 0x1000);
+    let bad = BASE + 0x1000 - 8;
+    let e = run_on(&prog, 8, &mut mem, |t| {
+        set_u32s(t, 2, &a64_addrs(bad, 8, 4))
+    })
+    .err()
+    .expect("fault");
+    assert_eq!(e.offset, 16);
+    // Lanes 0 and 1 are inside; lane 2's address is the first outside.
+    assert_eq!(
+        e.kind,
+        EuErrorKind::PageFault {
+            address: BASE + 0x1000
+        }
+    );
+}
+
+/// A 16x4-uint surface (64-byte rows) at BASE, binding-table index 1.
+fn image(mem: &mut TestMem) -> Vec<u32> {
+    mem.surfaces.insert(
+        1,
+        Surface {
+            base: BASE,
+            width: 64,
+            height: 4,
+            pitch: 64,
+        },
+    );
+    let px: Vec<u32> = (0..64).map(|i| 0x1000 + i).collect();
+    mem.put_u32s(BASE, &px);
+    px
+}
+
+#[test]
+fn media_block_read_clamps_to_the_edge_in_uints() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let prog = program(
+        &iga,
+        Platform::Tgllp,
+        "send.dc1 (8|M0) r12 r2 null 0x0 0x02290001",
+    );
+    let mut mem = TestMem::new(BASE, 0x1000);
+    let px = image(&mut mem);
+    // 8 uints wide from x = 12 uints, 2 rows from y = 3: columns past 15 and row 4 clamp.
+    let t = run_on(&prog, 8, &mut mem, |t| {
+        set_u32s(t, 2, &[48, 3, 31 | 1 << 16])
+    })
+    .unwrap();
+    for row in 0..2 {
+        for k in 0..8 {
+            let (x, y) = ((12 + k).min(15), (3 + row).min(3));
+            assert_eq!(t.grf_u32(12 + row, k), px[y * 16 + x], "row {row} uint {k}");
+        }
+    }
+    // Negative coordinates clamp to column and row 0.
+    let t = run_on(&prog, 8, &mut mem, |t| {
+        set_u32s(t, 2, &[(-8i32) as u32, (-1i32) as u32, 31 | 1 << 16])
+    })
+    .unwrap();
+    for k in 0..8 {
+        let x = (k as i64 - 2).max(0) as usize;
+        assert_eq!(t.grf_u32(12, k), px[x], "row -1 uint {k}");
+        assert_eq!(t.grf_u32(13, k), px[x], "row 0 uint {k}");
+    }
+}
+
+#[test]
+fn media_block_write_drops_what_falls_outside() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let prog = program(
+        &iga,
+        Platform::Tgllp,
+        "send.dc1 (8|M0) null r2 r4 0x80 0x020A8001",
+    );
+    let mut mem = TestMem::new(BASE, 0x1000);
+    let px = image(&mut mem);
+    // 4 uints wide at x = 14 uints, rows 3 and 4 (rows padded to 16 bytes in the payload).
+    run_on(&prog, 8, &mut mem, |t| {
+        set_u32s(t, 2, &[56, 3, 15 | 1 << 16]);
+        set_u32s(t, 4, &[0xa0, 0xa1, 0xa2, 0xa3, 0xb0, 0xb1, 0xb2, 0xb3]);
+    })
+    .unwrap();
+    let at = |x: u64, y: u64| mem.u32_at(BASE + y * 64 + 4 * x);
+    assert_eq!((at(14, 3), at(15, 3)), (0xa0, 0xa1));
+    assert_eq!(at(0, 3), px[48], "no wrap into the row");
+    assert_eq!(mem.u32_at(BASE + 4 * 64), 0, "nothing past the last row");
+}
+
+#[test]
+fn lsc_load_store_transposed_slm_and_atomics_on_xe_hpg() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let body = "
+        send.ugm (16|M0) null r2 r6:2 0x0 0x08000584
+        send.ugm (16|M0) r10 r2 null:0 0x0 0x08200580
+        send.ugm (1|M0) r12 r2 null:0 0x0 0x0210C580
+        send.slm (16|M0) null r14 r6:2 0x0 0x04000504
+        send.slm (16|M0) r16 r14 null:0 0x0 0x04200500
+        send.ugm (16|M0) r18 r2 r6:2 0x0 0x0820058C
+        ";
+    let prog = program(&iga, Platform::Dg2, body);
+    let mut mem = TestMem::new(BASE, 0x1000);
+    let data = values(16, 8);
+    let offs: Vec<u32> = (0..16).map(|i| 0x100 + 4 * (15 - i)).collect();
+    let t = run_on(&prog, 16, &mut mem, |t| {
+        set_u32s(t, 2, &a64_addrs(BASE, 16, 4));
+        set_u32s(t, 6, &data);
+        set_u32s(t, 14, &offs);
+    })
+    .unwrap();
+    for i in 0..16 {
+        assert_eq!(t.grf_u32(10 + i / 8, i % 8), data[i], "load lane {i}");
+        assert_eq!(t.grf_u32(16 + i / 8, i % 8), data[i], "slm lane {i}");
+        let slm = 0x100 + 4 * (15 - i);
+        assert_eq!(
+            u32::from_le_bytes(mem.slm[slm..slm + 4].try_into().unwrap()),
+            data[i],
+            "slm store lane {i}"
+        );
+        assert_eq!(
+            t.grf_u32(18 + i / 8, i % 8),
+            data[i],
+            "atomic returns the old value {i}"
+        );
+        assert_eq!(
+            mem.u32_at(BASE + 4 * i as u64),
+            data[i].wrapping_add(data[i]),
+            "iadd {i}"
+        );
+    }
+    // Transposed: lane 0's address, eight consecutive dwords.
+    assert_eq!(u32s(&t, 12, 8), data[..8].to_vec());
+}
