@@ -1,5 +1,7 @@
 //! Opcodes, their mnemonics, operand shapes and per-platform opcode numbers (one table).
 
+use std::sync::OnceLock;
+
 use platform::Platform;
 
 /// How an instruction's operands are laid out; selects the encoding format and the syntax.
@@ -149,10 +151,21 @@ impl Opcode {
 
     /// The opcode whose number on `platform` is `number`.
     pub fn from_number(platform: Platform, number: u8) -> Option<Opcode> {
-        OPCODES
-            .iter()
-            .find(|r| r.3[platform as usize] == Some(number))
-            .map(|r| r.0)
+        // A per-platform reverse index of OPCODES, built once (decoding looks this up for every
+        // instruction).
+        static BY_NUMBER: OnceLock<[[Option<Opcode>; 128]; 4]> = OnceLock::new();
+        let t = BY_NUMBER.get_or_init(|| {
+            let mut t = [[None; 128]; 4];
+            for r in OPCODES {
+                for (p, n) in r.3.iter().enumerate() {
+                    if let Some(n) = n {
+                        t[p][(*n & 0x7F) as usize] = Some(r.0);
+                    }
+                }
+            }
+            t
+        });
+        t[platform as usize].get(number as usize).copied().flatten()
     }
 
     /// The opcode spelled `mnemonic` that exists on `platform`.

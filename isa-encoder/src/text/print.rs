@@ -109,8 +109,11 @@ fn push_dec(out: &mut String, v: i64) {
             break;
         }
     }
+    // Digits are ASCII, so every index is a char boundary.
+    const DIGITS: &str = "0123456789";
     for &d in &buf[k..] {
-        out.push(d as char);
+        let d = (d - b'0') as usize;
+        out.push_str(&DIGITS[d..=d]);
     }
 }
 
