@@ -612,9 +612,12 @@ pub fn exec(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
                 hi[i] = (p >> 32) as i64;
                 lo[i] = p as i64;
             }
-            if inst.acc_wr {
-                store_int(t, &inst.acc, n, mask, &lo, false)?;
+            // With AccWrEn, mach leaves the high DWord in dst and the low one in acc (MulH);
+            // without it IGC's `mul acc0, x, y:uw; mach dst, x, y` idiom yields the low DWord.
+            if !inst.acc_wr {
+                return finish_int(t, inst, mask, &lo);
             }
+            store_int(t, &inst.acc, n, mask, &lo, false)?;
             let plain = Inst {
                 acc_wr: false,
                 ..inst.clone()

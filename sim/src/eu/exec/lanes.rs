@@ -84,10 +84,28 @@ fn source<'a>(t: &'a Thread, o: &'a Opnd, n: usize) -> Result<(&'a [u8], Lanes<u
     })
 }
 
+/// Fills `$out[..n]` from the operand: one slice walk for consecutive lanes, one read for
+/// scalars, else a gather over the lane offsets.
 macro_rules! load_loop {
-    ($b:expr, $offs:expr, $n:expr, $out:expr, $N:literal, $conv:expr) => {
-        for i in 0..$n {
-            $out[i] = $conv(rd::<$N>($b, $offs[i]));
+    ($o:expr, $b:expr, $offs:expr, $n:expr, $out:expr, $N:literal, $conv:expr) => {
+        if let (Some(s), Loc::File) = ($o.contig, $o.loc) {
+            let s = s as usize;
+            if let Some(bytes) = $b.get(s..s + $n * $N) {
+                for (d, c) in $out.iter_mut().zip(bytes.chunks_exact($N)) {
+                    let mut a = [0u8; $N];
+                    a.copy_from_slice(c);
+                    *d = $conv(a);
+                }
+            }
+        } else if $o.scalar {
+            let v = $conv(rd::<$N>($b, $offs[0]));
+            for d in $out.iter_mut().take($n) {
+                *d = v;
+            }
+        } else {
+            for i in 0..$n {
+                $out[i] = $conv(rd::<$N>($b, $offs[i]));
+            }
         }
     };
 }
@@ -98,19 +116,19 @@ pub fn load_int(t: &Thread, o: &Opnd, n: usize, logic: bool) -> Result<Lanes<i64
     let (b, offs) = source(t, o, n)?;
     let mut out = [0i64; 32];
     match o.ty {
-        DataType::Ub => load_loop!(b, offs, n, out, 1, |x: [u8; 1]| i64::from(x[0])),
-        DataType::B => load_loop!(b, offs, n, out, 1, |x: [u8; 1]| i64::from(x[0] as i8)),
-        DataType::Uw => load_loop!(b, offs, n, out, 2, |x| i64::from(u16::from_le_bytes(x))),
-        DataType::W => load_loop!(b, offs, n, out, 2, |x| i64::from(i16::from_le_bytes(x))),
-        DataType::Ud => load_loop!(b, offs, n, out, 4, |x| i64::from(u32::from_le_bytes(x))),
-        DataType::D => load_loop!(b, offs, n, out, 4, |x| i64::from(i32::from_le_bytes(x))),
+        DataType::Ub => load_loop!(o, b, offs, n, out, 1, |x: [u8; 1]| i64::from(x[0])),
+        DataType::B => load_loop!(o, b, offs, n, out, 1, |x: [u8; 1]| i64::from(x[0] as i8)),
+        DataType::Uw => load_loop!(o, b, offs, n, out, 2, |x| i64::from(u16::from_le_bytes(x))),
+        DataType::W => load_loop!(o, b, offs, n, out, 2, |x| i64::from(i16::from_le_bytes(x))),
+        DataType::Ud => load_loop!(o, b, offs, n, out, 4, |x| i64::from(u32::from_le_bytes(x))),
+        DataType::D => load_loop!(o, b, offs, n, out, 4, |x| i64::from(i32::from_le_bytes(x))),
         DataType::Uq | DataType::Q => {
-            load_loop!(b, offs, n, out, 8, i64::from_le_bytes)
+            load_loop!(o, b, offs, n, out, 8, i64::from_le_bytes)
         }
-        DataType::F => load_loop!(b, offs, n, out, 4, |x| f32::from_le_bytes(x) as i64),
-        DataType::Hf => load_loop!(b, offs, n, out, 2, |x| f16_to_f32(u16::from_le_bytes(x))
+        DataType::F => load_loop!(o, b, offs, n, out, 4, |x| f32::from_le_bytes(x) as i64),
+        DataType::Hf => load_loop!(o, b, offs, n, out, 2, |x| f16_to_f32(u16::from_le_bytes(x))
             as i64),
-        DataType::Df => load_loop!(b, offs, n, out, 8, |x| f64::from_le_bytes(x) as i64),
+        DataType::Df => load_loop!(o, b, offs, n, out, 8, |x| f64::from_le_bytes(x) as i64),
         other => return Err(unsupported_type(other)),
     }
     match (o.modifier, logic) {
@@ -135,18 +153,20 @@ pub fn load_f32(t: &Thread, o: &Opnd, n: usize) -> Result<Lanes<f32>, EuErrorKin
     let (b, offs) = source(t, o, n)?;
     let mut out = [0f32; 32];
     match o.ty {
-        DataType::F => load_loop!(b, offs, n, out, 4, f32::from_le_bytes),
-        DataType::Hf => load_loop!(b, offs, n, out, 2, |x| f16_to_f32(u16::from_le_bytes(x))),
-        DataType::Bf => load_loop!(b, offs, n, out, 2, |x| bf16_to_f32(u16::from_le_bytes(x))),
-        DataType::Df => load_loop!(b, offs, n, out, 8, |x| f64::from_le_bytes(x) as f32),
-        DataType::Ub => load_loop!(b, offs, n, out, 1, |x: [u8; 1]| f32::from(x[0])),
-        DataType::B => load_loop!(b, offs, n, out, 1, |x: [u8; 1]| f32::from(x[0] as i8)),
-        DataType::Uw => load_loop!(b, offs, n, out, 2, |x| f32::from(u16::from_le_bytes(x))),
-        DataType::W => load_loop!(b, offs, n, out, 2, |x| f32::from(i16::from_le_bytes(x))),
-        DataType::Ud => load_loop!(b, offs, n, out, 4, |x| u32::from_le_bytes(x) as f32),
-        DataType::D => load_loop!(b, offs, n, out, 4, |x| i32::from_le_bytes(x) as f32),
-        DataType::Uq => load_loop!(b, offs, n, out, 8, |x| u64::from_le_bytes(x) as f32),
-        DataType::Q => load_loop!(b, offs, n, out, 8, |x| i64::from_le_bytes(x) as f32),
+        DataType::F => load_loop!(o, b, offs, n, out, 4, f32::from_le_bytes),
+        DataType::Hf => load_loop!(o, b, offs, n, out, 2, |x| f16_to_f32(u16::from_le_bytes(x))),
+        DataType::Bf => load_loop!(o, b, offs, n, out, 2, |x| bf16_to_f32(u16::from_le_bytes(
+            x
+        ))),
+        DataType::Df => load_loop!(o, b, offs, n, out, 8, |x| f64::from_le_bytes(x) as f32),
+        DataType::Ub => load_loop!(o, b, offs, n, out, 1, |x: [u8; 1]| f32::from(x[0])),
+        DataType::B => load_loop!(o, b, offs, n, out, 1, |x: [u8; 1]| f32::from(x[0] as i8)),
+        DataType::Uw => load_loop!(o, b, offs, n, out, 2, |x| f32::from(u16::from_le_bytes(x))),
+        DataType::W => load_loop!(o, b, offs, n, out, 2, |x| f32::from(i16::from_le_bytes(x))),
+        DataType::Ud => load_loop!(o, b, offs, n, out, 4, |x| u32::from_le_bytes(x) as f32),
+        DataType::D => load_loop!(o, b, offs, n, out, 4, |x| i32::from_le_bytes(x) as f32),
+        DataType::Uq => load_loop!(o, b, offs, n, out, 8, |x| u64::from_le_bytes(x) as f32),
+        DataType::Q => load_loop!(o, b, offs, n, out, 8, |x| i64::from_le_bytes(x) as f32),
         other => return Err(unsupported_type(other)),
     }
     match o.modifier {
@@ -163,19 +183,19 @@ pub fn load_f64(t: &Thread, o: &Opnd, n: usize) -> Result<Lanes<f64>, EuErrorKin
     let (b, offs) = source(t, o, n)?;
     let mut out = [0f64; 32];
     match o.ty {
-        DataType::Df => load_loop!(b, offs, n, out, 8, f64::from_le_bytes),
-        DataType::F => load_loop!(b, offs, n, out, 4, |x| f64::from(f32::from_le_bytes(x))),
-        DataType::Hf => load_loop!(b, offs, n, out, 2, |x| f64::from(f16_to_f32(
+        DataType::Df => load_loop!(o, b, offs, n, out, 8, f64::from_le_bytes),
+        DataType::F => load_loop!(o, b, offs, n, out, 4, |x| f64::from(f32::from_le_bytes(x))),
+        DataType::Hf => load_loop!(o, b, offs, n, out, 2, |x| f64::from(f16_to_f32(
             u16::from_le_bytes(x)
         ))),
-        DataType::Ud => load_loop!(b, offs, n, out, 4, |x| f64::from(u32::from_le_bytes(x))),
-        DataType::D => load_loop!(b, offs, n, out, 4, |x| f64::from(i32::from_le_bytes(x))),
-        DataType::Uq => load_loop!(b, offs, n, out, 8, |x| u64::from_le_bytes(x) as f64),
-        DataType::Q => load_loop!(b, offs, n, out, 8, |x| i64::from_le_bytes(x) as f64),
-        DataType::Uw => load_loop!(b, offs, n, out, 2, |x| f64::from(u16::from_le_bytes(x))),
-        DataType::W => load_loop!(b, offs, n, out, 2, |x| f64::from(i16::from_le_bytes(x))),
-        DataType::Ub => load_loop!(b, offs, n, out, 1, |x: [u8; 1]| f64::from(x[0])),
-        DataType::B => load_loop!(b, offs, n, out, 1, |x: [u8; 1]| f64::from(x[0] as i8)),
+        DataType::Ud => load_loop!(o, b, offs, n, out, 4, |x| f64::from(u32::from_le_bytes(x))),
+        DataType::D => load_loop!(o, b, offs, n, out, 4, |x| f64::from(i32::from_le_bytes(x))),
+        DataType::Uq => load_loop!(o, b, offs, n, out, 8, |x| u64::from_le_bytes(x) as f64),
+        DataType::Q => load_loop!(o, b, offs, n, out, 8, |x| i64::from_le_bytes(x) as f64),
+        DataType::Uw => load_loop!(o, b, offs, n, out, 2, |x| f64::from(u16::from_le_bytes(x))),
+        DataType::W => load_loop!(o, b, offs, n, out, 2, |x| f64::from(i16::from_le_bytes(x))),
+        DataType::Ub => load_loop!(o, b, offs, n, out, 1, |x: [u8; 1]| f64::from(x[0])),
+        DataType::B => load_loop!(o, b, offs, n, out, 1, |x: [u8; 1]| f64::from(x[0] as i8)),
         other => return Err(unsupported_type(other)),
     }
     match o.modifier {
@@ -200,14 +220,30 @@ fn dest(t: &Thread, d: &Opnd, n: usize) -> Result<Option<Lanes<u16>>, EuErrorKin
     })
 }
 
+/// Writes the enabled lanes: one slice walk when every lane is enabled and consecutive.
 macro_rules! store_loop {
-    ($t:expr, $offs:expr, $n:expr, $mask:expr, $vals:expr, $conv:expr) => {
-        for i in 0..$n {
-            if $mask >> i & 1 != 0 {
-                wr(&mut $t.file, $offs[i], $conv($vals[i]));
+    ($t:expr, $d:expr, $offs:expr, $n:expr, $mask:expr, $vals:expr, $conv:expr) => {{
+        let conv = $conv;
+        let full = $n >= 32 || $mask & ((1u32 << $n) - 1) == (1u32 << $n) - 1;
+        match ($d.contig, $d.loc, full) {
+            (Some(s), Loc::File, true) => {
+                let s = s as usize;
+                let size = std::mem::size_of_val(&conv($vals[0]));
+                if let Some(bytes) = $t.file.get_mut(s..s + $n * size) {
+                    for (c, v) in bytes.chunks_exact_mut(size).zip($vals.iter()) {
+                        c.copy_from_slice(&conv(*v));
+                    }
+                }
+            }
+            _ => {
+                for i in 0..$n {
+                    if $mask >> i & 1 != 0 {
+                        wr(&mut $t.file, $offs[i], conv($vals[i]));
+                    }
+                }
             }
         }
-    };
+    }};
 }
 
 /// An integer converted to the destination integer type: saturated if `sat`, else wrapped.
@@ -249,31 +285,35 @@ pub fn store_int(
     let ty = d.ty;
     match ty {
         DataType::Ub | DataType::B => {
-            store_loop!(t, offs, n, mask, vals, |v| [int_to_type(ty, v, sat) as u8])
+            store_loop!(t, d, offs, n, mask, vals, |v| [
+                int_to_type(ty, v, sat) as u8
+            ])
         }
         DataType::Uw | DataType::W => {
-            store_loop!(t, offs, n, mask, vals, |v| (int_to_type(ty, v, sat) as u16)
+            store_loop!(t, d, offs, n, mask, vals, |v| (int_to_type(ty, v, sat)
+                as u16)
                 .to_le_bytes())
         }
         DataType::Ud | DataType::D => {
-            store_loop!(t, offs, n, mask, vals, |v| (int_to_type(ty, v, sat) as u32)
+            store_loop!(t, d, offs, n, mask, vals, |v| (int_to_type(ty, v, sat)
+                as u32)
                 .to_le_bytes())
         }
         DataType::Uq | DataType::Q => {
-            store_loop!(t, offs, n, mask, vals, |v| int_to_type(ty, v, sat)
+            store_loop!(t, d, offs, n, mask, vals, |v| int_to_type(ty, v, sat)
                 .to_le_bytes())
         }
-        DataType::F => store_loop!(t, offs, n, mask, vals, |v| sat_f32(v as f32, sat)
+        DataType::F => store_loop!(t, d, offs, n, mask, vals, |v| sat_f32(v as f32, sat)
             .to_le_bytes()),
-        DataType::Hf => store_loop!(t, offs, n, mask, vals, |v| f32_to_f16(sat_f32(
+        DataType::Hf => store_loop!(t, d, offs, n, mask, vals, |v| f32_to_f16(sat_f32(
             v as f32, sat
         ))
         .to_le_bytes()),
-        DataType::Bf => store_loop!(t, offs, n, mask, vals, |v| f32_to_bf16(sat_f32(
+        DataType::Bf => store_loop!(t, d, offs, n, mask, vals, |v| f32_to_bf16(sat_f32(
             v as f32, sat
         ))
         .to_le_bytes()),
-        DataType::Df => store_loop!(t, offs, n, mask, vals, |v| sat_f64(v as f64, sat)
+        DataType::Df => store_loop!(t, d, offs, n, mask, vals, |v| sat_f64(v as f64, sat)
             .to_le_bytes()),
         other => return Err(unsupported_type(other)),
     }
@@ -317,21 +357,21 @@ pub fn store_f32(
         return Ok(());
     };
     match d.ty {
-        DataType::F => store_loop!(t, offs, n, mask, vals, |v| sat_f32(v, sat).to_le_bytes()),
-        DataType::Hf => store_loop!(t, offs, n, mask, vals, |v| f32_to_f16(sat_f32(v, sat))
+        DataType::F => store_loop!(t, d, offs, n, mask, vals, |v| sat_f32(v, sat).to_le_bytes()),
+        DataType::Hf => store_loop!(t, d, offs, n, mask, vals, |v| f32_to_f16(sat_f32(v, sat))
             .to_le_bytes()),
-        DataType::Bf => store_loop!(t, offs, n, mask, vals, |v| f32_to_bf16(sat_f32(v, sat))
+        DataType::Bf => store_loop!(t, d, offs, n, mask, vals, |v| f32_to_bf16(sat_f32(v, sat))
             .to_le_bytes()),
-        DataType::Df => store_loop!(t, offs, n, mask, vals, |v| f64::from(sat_f32(v, sat))
+        DataType::Df => store_loop!(t, d, offs, n, mask, vals, |v| f64::from(sat_f32(v, sat))
             .to_le_bytes()),
-        DataType::Ub => store_loop!(t, offs, n, mask, vals, |v: f32| [v as u8]),
-        DataType::B => store_loop!(t, offs, n, mask, vals, |v: f32| [v as i8 as u8]),
-        DataType::Uw => store_loop!(t, offs, n, mask, vals, |v: f32| (v as u16).to_le_bytes()),
-        DataType::W => store_loop!(t, offs, n, mask, vals, |v: f32| (v as i16).to_le_bytes()),
-        DataType::Ud => store_loop!(t, offs, n, mask, vals, |v: f32| (v as u32).to_le_bytes()),
-        DataType::D => store_loop!(t, offs, n, mask, vals, |v: f32| (v as i32).to_le_bytes()),
-        DataType::Uq => store_loop!(t, offs, n, mask, vals, |v: f32| (v as u64).to_le_bytes()),
-        DataType::Q => store_loop!(t, offs, n, mask, vals, |v: f32| (v as i64).to_le_bytes()),
+        DataType::Ub => store_loop!(t, d, offs, n, mask, vals, |v: f32| [v as u8]),
+        DataType::B => store_loop!(t, d, offs, n, mask, vals, |v: f32| [v as i8 as u8]),
+        DataType::Uw => store_loop!(t, d, offs, n, mask, vals, |v: f32| (v as u16).to_le_bytes()),
+        DataType::W => store_loop!(t, d, offs, n, mask, vals, |v: f32| (v as i16).to_le_bytes()),
+        DataType::Ud => store_loop!(t, d, offs, n, mask, vals, |v: f32| (v as u32).to_le_bytes()),
+        DataType::D => store_loop!(t, d, offs, n, mask, vals, |v: f32| (v as i32).to_le_bytes()),
+        DataType::Uq => store_loop!(t, d, offs, n, mask, vals, |v: f32| (v as u64).to_le_bytes()),
+        DataType::Q => store_loop!(t, d, offs, n, mask, vals, |v: f32| (v as i64).to_le_bytes()),
         other => return Err(unsupported_type(other)),
     }
     Ok(())
@@ -350,21 +390,21 @@ pub fn store_f64(
         return Ok(());
     };
     match d.ty {
-        DataType::Df => store_loop!(t, offs, n, mask, vals, |v| sat_f64(v, sat).to_le_bytes()),
-        DataType::F => store_loop!(t, offs, n, mask, vals, |v| (sat_f64(v, sat) as f32)
+        DataType::Df => store_loop!(t, d, offs, n, mask, vals, |v| sat_f64(v, sat).to_le_bytes()),
+        DataType::F => store_loop!(t, d, offs, n, mask, vals, |v| (sat_f64(v, sat) as f32)
             .to_le_bytes()),
-        DataType::Hf => store_loop!(t, offs, n, mask, vals, |v| f32_to_f16(
+        DataType::Hf => store_loop!(t, d, offs, n, mask, vals, |v| f32_to_f16(
             sat_f64(v, sat) as f32
         )
         .to_le_bytes()),
-        DataType::Ub => store_loop!(t, offs, n, mask, vals, |v: f64| [v as u8]),
-        DataType::B => store_loop!(t, offs, n, mask, vals, |v: f64| [v as i8 as u8]),
-        DataType::Uw => store_loop!(t, offs, n, mask, vals, |v: f64| (v as u16).to_le_bytes()),
-        DataType::W => store_loop!(t, offs, n, mask, vals, |v: f64| (v as i16).to_le_bytes()),
-        DataType::Ud => store_loop!(t, offs, n, mask, vals, |v: f64| (v as u32).to_le_bytes()),
-        DataType::D => store_loop!(t, offs, n, mask, vals, |v: f64| (v as i32).to_le_bytes()),
-        DataType::Uq => store_loop!(t, offs, n, mask, vals, |v: f64| (v as u64).to_le_bytes()),
-        DataType::Q => store_loop!(t, offs, n, mask, vals, |v: f64| (v as i64).to_le_bytes()),
+        DataType::Ub => store_loop!(t, d, offs, n, mask, vals, |v: f64| [v as u8]),
+        DataType::B => store_loop!(t, d, offs, n, mask, vals, |v: f64| [v as i8 as u8]),
+        DataType::Uw => store_loop!(t, d, offs, n, mask, vals, |v: f64| (v as u16).to_le_bytes()),
+        DataType::W => store_loop!(t, d, offs, n, mask, vals, |v: f64| (v as i16).to_le_bytes()),
+        DataType::Ud => store_loop!(t, d, offs, n, mask, vals, |v: f64| (v as u32).to_le_bytes()),
+        DataType::D => store_loop!(t, d, offs, n, mask, vals, |v: f64| (v as i32).to_le_bytes()),
+        DataType::Uq => store_loop!(t, d, offs, n, mask, vals, |v: f64| (v as u64).to_le_bytes()),
+        DataType::Q => store_loop!(t, d, offs, n, mask, vals, |v: f64| (v as i64).to_le_bytes()),
         other => return Err(unsupported_type(other)),
     }
     Ok(())
@@ -382,10 +422,10 @@ pub fn store_bits(
         return Ok(());
     };
     match type_bytes(d.ty) {
-        1 => store_loop!(t, offs, n, mask, vals, |v: u64| [v as u8]),
-        2 => store_loop!(t, offs, n, mask, vals, |v: u64| (v as u16).to_le_bytes()),
-        4 => store_loop!(t, offs, n, mask, vals, |v: u64| (v as u32).to_le_bytes()),
-        _ => store_loop!(t, offs, n, mask, vals, |v: u64| v.to_le_bytes()),
+        1 => store_loop!(t, d, offs, n, mask, vals, |v: u64| [v as u8]),
+        2 => store_loop!(t, d, offs, n, mask, vals, |v: u64| (v as u16).to_le_bytes()),
+        4 => store_loop!(t, d, offs, n, mask, vals, |v: u64| (v as u32).to_le_bytes()),
+        _ => store_loop!(t, d, offs, n, mask, vals, |v: u64| v.to_le_bytes()),
     }
     Ok(())
 }

@@ -34,6 +34,11 @@ pub struct Opnd {
     pub offs: [u16; 32],
     pub modifier: SrcMod,
     pub imm: [u8; 16],
+    /// Lanes are consecutive elements from this byte offset (direct operands only): the
+    /// handlers then move whole slices.
+    pub contig: Option<u16>,
+    /// Every lane reads the same element (scalar regions, scalar immediates).
+    pub scalar: bool,
 }
 
 impl Opnd {
@@ -43,6 +48,8 @@ impl Opnd {
         offs: [ZERO as u16; 32],
         modifier: SrcMod::None,
         imm: [0; 16],
+        contig: None,
+        scalar: true,
     };
 
     /// True for a direct `null` operand.
@@ -99,6 +106,8 @@ pub fn resolve(op: &Operand, lanes: usize) -> Result<Opnd, EuErrorKind> {
                 offs: [0; 32],
                 modifier: r.modifier,
                 imm: [0; 16],
+                contig: None,
+                scalar: false,
             };
             match r.addr {
                 Addressing::Direct(reg) if reg.file == RegFile::Null => {
@@ -116,6 +125,14 @@ pub fn resolve(op: &Operand, lanes: usize) -> Result<Opnd, EuErrorKind> {
                             });
                         }
                         out.offs[i] = at as u16;
+                    }
+                    let first = out.offs[0] as usize;
+                    let lanes_at = |f: &dyn Fn(usize) -> usize| {
+                        (0..lanes).all(|i| out.offs[i] as usize == f(i))
+                    };
+                    out.scalar = lanes_at(&|_| first);
+                    if lanes_at(&|i| first + i * size) {
+                        out.contig = Some(first as u16);
                     }
                 }
                 Addressing::Indirect { addr_sub, offset } => {
@@ -145,6 +162,8 @@ fn immediate(imm: &Immediate) -> Opnd {
         offs: [0; 32],
         modifier: SrcMod::None,
         imm: [0; 16],
+        contig: None,
+        scalar: !matches!(imm.ty, DataType::V | DataType::Uv | DataType::Vf),
     };
     match imm.ty {
         DataType::V | DataType::Uv => {
@@ -195,5 +214,7 @@ pub fn accumulator(ty: DataType) -> Opnd {
         offs,
         modifier: SrcMod::None,
         imm: [0; 16],
+        contig: Some(offs[0]),
+        scalar: false,
     }
 }
