@@ -292,6 +292,9 @@ bitflags::bitflags! {
         const EOT = 1 << 8;
         const NO_SRC_DEP_SET = 1 << 9;
         const SERIALIZE = 1 << 10;
+        /// Xe-HPG send: extended bindless surface offset; src1's length then is its own field
+        /// even with an `a0` extended descriptor.
+        const EX_BSO = 1 << 11;
     }
 }
 
@@ -302,6 +305,7 @@ pub const INST_OPT_NAMES: &[(InstOpts, &str)] = &[
     (InstOpts::BREAKPOINT, "Breakpoint"),
     (InstOpts::COMPACTED, "Compacted"),
     (InstOpts::EOT, "EOT"),
+    (InstOpts::EX_BSO, "ExBSO"),
     (InstOpts::NO_DD_CHK, "NoDDChk"),
     (InstOpts::NO_DD_CLR, "NoDDClr"),
     (InstOpts::NO_PREEMPT, "NoPreempt"),

@@ -315,8 +315,13 @@ fn decode_send(platform: Platform, b: &Bits, i: &mut Instruction) -> Result<(), 
         )
     };
     let src1_split = SEND_SRC1_LEN_SEPARATE[platform as usize];
+    let ex_bso = SEND_HAS_EX_BSO[platform as usize] && b.bit(SEND_EX_BSO);
+    if ex_bso {
+        i.opts |= InstOpts::EX_BSO;
+    }
     let (ex_desc, src1_len) = if b.bit(49) {
-        (SendDesc::Reg(b.get(40, 42) as u8 * 2), None)
+        let len = ex_bso.then(|| b.get(99, 103) as u8);
+        (SendDesc::Reg(b.get(40, 42) as u8), len)
     } else {
         let hi = (b.get(124, 127) << 28)
             | (b.get(96, 97) << 26)
@@ -722,13 +727,14 @@ fn encode_send(platform: Platform, b: &mut Bits, i: &Instruction) -> Result<(), 
     let split = SEND_SRC1_LEN_SEPARATE[platform as usize];
     match s.ex_desc {
         SendDesc::Reg(sub) => {
-            if sub % 2 != 0 {
-                return Err(EncodeError::Unencodable(
-                    "ex_desc must be an even a0 subregister".into(),
-                ));
-            }
             b.set_bit(49, true);
-            put(b, 40, 42, (sub / 2) as u64, "ExDescAddrSubReg")?;
+            put(b, 40, 42, sub as u64, "ExDescAddrSubReg")?;
+            if i.opts.contains(InstOpts::EX_BSO) {
+                if !SEND_HAS_EX_BSO[platform as usize] {
+                    return Err(EncodeError::Unencodable(format!("ExBSO on {platform}")));
+                }
+                b.set_bit(SEND_EX_BSO, true);
+            }
             if let Some(l) = s.src1_len {
                 put(b, 99, 103, l as u64, "Src1Len")?;
             }

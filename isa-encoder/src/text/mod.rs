@@ -20,7 +20,7 @@ fn block_starts(insts: &[Decoded]) -> BTreeSet<i64> {
     for (k, d) in insts.iter().enumerate() {
         let i = &d.inst;
         for off in [i.branch.jip, i.branch.uip].into_iter().flatten() {
-            starts.insert(d.pc as i64 + off as i64);
+            starts.insert(syntax::target_pc(i.opcode, d.pc as i64, off));
         }
         if syntax::ends_block(i.opcode) || print::is_eot(i) {
             // Also past the last instruction: iga64 then ends with an empty block's label.

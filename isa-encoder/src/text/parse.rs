@@ -802,12 +802,13 @@ pub fn resolve_labels(prog: &mut Program) -> R<Vec<u32>> {
     let mut resolved = Vec::with_capacity(prog.insts.len());
     for (k, p) in prog.insts.iter().enumerate() {
         let here = pcs[k] as i64;
+        let op = p.inst.opcode;
         let jip = match &p.jip {
-            Some((n, l, c)) => Some((target(n, *l, *c)? - here) as i32),
+            Some((n, l, c)) => Some(syntax::target_operand(op, here, target(n, *l, *c)?) as i32),
             None => None,
         };
         let uip = match &p.uip {
-            Some((n, l, c)) => Some((target(n, *l, *c)? - here) as i32),
+            Some((n, l, c)) => Some(syntax::target_operand(op, here, target(n, *l, *c)?) as i32),
             None => None,
         };
         resolved.push((jip, uip));

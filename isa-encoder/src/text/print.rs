@@ -333,7 +333,8 @@ impl Ctx<'_> {
         } else {
             cols::SRC
         });
-        line.raw_with(|o| push_label(o, self.pc + off as i64));
+        let target = syntax::target_pc(self.inst.opcode, self.pc, off);
+        line.raw_with(|o| push_label(o, target));
         line.finish();
     }
 

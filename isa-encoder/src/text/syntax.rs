@@ -62,3 +62,24 @@ pub fn simplified_branches(platform: Platform) -> bool {
 pub fn ends_block(op: Opcode) -> bool {
     op.shape() == Shape::Branch
 }
+
+/// Branches whose JIP is an absolute address rather than an offset from the instruction.
+const ABSOLUTE_TARGET: [Opcode; 1] = [Opcode::Calla];
+
+/// The byte address a branch operand `off` of instruction `op` at `pc` refers to.
+pub fn target_pc(op: Opcode, pc: i64, off: i32) -> i64 {
+    if ABSOLUTE_TARGET.contains(&op) {
+        off as i64
+    } else {
+        pc + off as i64
+    }
+}
+
+/// The branch operand that makes instruction `op` at `pc` refer to address `target`.
+pub fn target_operand(op: Opcode, pc: i64, target: i64) -> i64 {
+    if ABSOLUTE_TARGET.contains(&op) {
+        target
+    } else {
+        target - pc
+    }
+}

@@ -138,3 +138,7 @@ pub const SEND_SRC1_LEN_SEPARATE: [bool; 4] = [false, false, false, true];
 /// source-modifier bits.
 pub const BFN_FC_HI: (u32, u32) = (92, 95);
 pub const BFN_FC_LO: (u32, u32) = (84, 87);
+
+/// Per platform: whether sends have the ExBSO bit (Xe-HPG), and where it is.
+pub const SEND_HAS_EX_BSO: [bool; 4] = [false, false, false, true];
+pub const SEND_EX_BSO: u32 = 39;
