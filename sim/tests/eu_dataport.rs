@@ -52,8 +52,10 @@ fn a64_untyped_write_and_read_with_a_predicate_mask() {
 #[test]
 fn a64_oword_block_reads_and_their_alignment_rules() {
     let iga = oracles::require!(oracles::Oracle::Iga64);
-    let unaligned = "send.dc1 (8|M0) r12 r2 null 0x0 0x022D03FD";
-    let aligned = "send.dc1 (8|M0) r12 r2 null 0x0 0x022D0BFD";
+    // Sub-type 1 (iga64: "aligned") is what IGC emits for 4-byte-aligned subgroup block reads;
+    // sub-type 0 needs 16 bytes.
+    let unaligned = "send.dc1 (8|M0) r12 r2 null 0x0 0x022D0BFD";
+    let aligned = "send.dc1 (8|M0) r12 r2 null 0x0 0x022D03FD";
     let mut mem = TestMem::new(BASE, 0x1000);
     let words = values(32, 6);
     mem.put_u32s(BASE, &words);

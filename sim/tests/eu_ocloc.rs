@@ -189,27 +189,63 @@ fn dispatch(
         }
     }
     for g in 0..groups {
-        for tid in 0..threads {
-            let first = tid * simd;
-            let lanes = (local as usize - first).min(simd);
-            let mask = if lanes == 32 {
-                u32::MAX
-            } else {
-                (1u32 << lanes) - 1
-            };
-            let mut t = Thread::new(mask);
-            set_u32s(&mut t, 0, &[indirect as u32, g, 0, 0, tid as u32, 0, 0, 0]);
-            if k.inline_bytes > 0 {
-                t.grf_mut()[32..32 + k.inline_bytes].copy_from_slice(&ctd[..k.inline_bytes]);
-            } else {
-                t.grf_mut()[32..32 + k.local_id_bytes].copy_from_slice(&ptd(first));
-                let at = 32 + k.local_id_bytes;
-                t.grf_mut()[at..at + ctd.len()].copy_from_slice(ctd);
+        // The group's threads run round-robin; a barrier releases once all have reached it.
+        let mut group: Vec<Thread> = (0..threads)
+            .map(|tid| {
+                let first = tid * simd;
+                let lanes = (local as usize - first).min(simd);
+                let mask = if lanes == 32 {
+                    u32::MAX
+                } else {
+                    (1u32 << lanes) - 1
+                };
+                let mut t = Thread::new(mask);
+                // r0: the indirect data address (Xe-HPG), the group id in DWord 1 and the thread's
+                // index in its group in DWord 2 bits 7:0 (the Xe-HPG prologue reads `r0.4:uw`).
+                set_u32s(&mut t, 0, &[indirect as u32, g, tid as u32, 0, 0, 0, 0, 0]);
+                if k.inline_bytes > 0 {
+                    t.grf_mut()[32..32 + k.inline_bytes].copy_from_slice(&ctd[..k.inline_bytes]);
+                } else {
+                    t.grf_mut()[32..32 + k.local_id_bytes].copy_from_slice(&ptd(first));
+                    let at = 32 + k.local_id_bytes;
+                    t.grf_mut()[at..at + ctd.len()].copy_from_slice(ctd);
+                }
+                t
+            })
+            .collect();
+        mem.slm.fill(0);
+        for _round in 0..1000 {
+            for t in group.iter_mut() {
+                let st = run(t, &prog, mem, 1_000_000).unwrap_or_else(|e| panic!("{p}: {e}"));
+                assert_ne!(st, Status::Budget, "{p}: hung");
             }
-            let st = run(&mut t, &prog, mem, 1_000_000).unwrap_or_else(|e| panic!("{p}: {e}"));
-            assert_eq!(st, Status::Ended, "{p}");
+            if group.iter().all(|t| t.is_ended()) {
+                break;
+            }
+            assert!(
+                group.iter().all(|t| t.is_ended() || t.barrier_pending()),
+                "{p}"
+            );
+            group.iter_mut().for_each(|t| t.release_barrier());
         }
+        assert!(
+            group.iter().all(|t| t.is_ended()),
+            "{p}: group {g} never ended"
+        );
     }
+}
+
+/// Compiles `src` for `p` and returns its kernel `name`.
+fn compile(ocloc: &std::path::Path, p: Platform, src: &str, name: &str) -> ZeKernel {
+    let bin = oracles::ocloc::compile(
+        ocloc,
+        p,
+        src,
+        "-cl-std=CL2.0",
+        oracles::ocloc::Format::Zebin,
+    )
+    .unwrap_or_else(|e| panic!("{p}: {e}"));
+    ze_kernel(&bin, name)
 }
 
 #[test]
@@ -255,3 +291,80 @@ fn igc_buffer_kernel_matches_the_cpu_reference() {
 }
 
 const BASE: u64 = 0x20_0000;
+
+#[test]
+fn igc_subgroup_shuffle_reduce_and_block_io() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let src = "__attribute__((intel_reqd_sub_group_size(16)))
+    __kernel void sg(__global uint *a, __global uint *b) {
+        uint i = get_global_id(0);
+        uint x = intel_sub_group_block_read(a + get_group_id(0) * 16);
+        uint s = intel_sub_group_shuffle(x, (get_sub_group_local_id() + 3) & 15);
+        uint r = sub_group_reduce_add(x);
+        uint m = sub_group_reduce_max(x);
+        b[i] = s;
+        b[64 + i] = r;
+        b[128 + i] = m;
+        intel_sub_group_block_write(b + 192 + get_group_id(0) * 16, x ^ 0x5a5a);
+    }";
+    for p in [Platform::Tgllp, Platform::Dg2] {
+        let k = compile(&ocloc, p, src, "sg");
+        let n = 64usize;
+        let (a_at, b_at) = (BASE, BASE + 0x1000);
+        let mut mem = TestMem::new(BASE, 0x8000);
+        let a: Vec<u32> = values(n, 21).iter().map(|v| v & 0xffff).collect();
+        mem.put_u32s(a_at, &a);
+        dispatch(
+            p,
+            &k,
+            &mut mem,
+            4,
+            16,
+            &[(a_at, 4 * n as u64), (b_at, 4 * 256)],
+        );
+        for i in 0..n {
+            let g = i / 16;
+            let sub = &a[g * 16..g * 16 + 16];
+            let b = |j: usize| mem.u32_at(b_at + 4 * j as u64);
+            assert_eq!(b(i), sub[(i % 16 + 3) & 15], "{p} shuffle {i}");
+            assert_eq!(b(64 + i), sub.iter().sum::<u32>(), "{p} reduce_add {i}");
+            assert_eq!(b(128 + i), *sub.iter().max().unwrap(), "{p} reduce_max {i}");
+            assert_eq!(b(192 + i), a[i] ^ 0x5a5a, "{p} block write {i}");
+        }
+    }
+}
+
+#[test]
+fn igc_local_memory_and_barrier() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let src = "__attribute__((intel_reqd_sub_group_size(16)))
+    __kernel void rev(__global const uint *a, __global uint *b, __local uint *tmp) {
+        uint l = get_local_id(0);
+        uint n = get_local_size(0);
+        tmp[l] = a[get_global_id(0)] + 1;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        b[get_global_id(0)] = tmp[n - 1 - l];
+    }";
+    for p in [Platform::Tgllp, Platform::Dg2] {
+        let k = compile(&ocloc, p, src, "rev");
+        let n = 128usize;
+        let (a_at, b_at) = (BASE, BASE + 0x1000);
+        let mut mem = TestMem::new(BASE, 0x8000);
+        let a = values(n, 31);
+        mem.put_u32s(a_at, &a);
+        dispatch(
+            p,
+            &k,
+            &mut mem,
+            2,
+            64,
+            &[(a_at, 4 * n as u64), (b_at, 4 * n as u64), (0, 0)],
+        );
+
+        for i in 0..n {
+            let (g, l) = (i / 64, i % 64);
+            let want = a[g * 64 + 63 - l].wrapping_add(1);
+            assert_eq!(mem.u32_at(b_at + 4 * i as u64), want, "{p} b[{i}]");
+        }
+    }
+}

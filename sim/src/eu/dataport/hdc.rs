@@ -103,7 +103,7 @@ fn block(lanes: usize, elem: usize) -> usize {
 pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
     let ty = msg.field(14, 5);
     match (sfid, ty) {
-        (Sfid::Dc0, 0x00 | 0x01) => oword_read_bti(msg, mem, ty == 0x00),
+        (Sfid::Dc0, 0x00 | 0x01) => oword_read_bti(msg, mem, ty == 0x01),
         (Sfid::Dc0, 0x08) => oword_write_bti(msg, mem),
         (Sfid::Dc0, 0x03) => dword_scattered(msg, mem, false),
         (Sfid::Dc0, 0x0B) => dword_scattered(msg, mem, true),
@@ -132,9 +132,10 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
     }
 }
 
-/// OWord block read through a binding table entry: header dword 2 is the byte offset.
-/// Type 0 (iga64: "oword block read") needs DWord alignment, type 1 ("oword aligned block
-/// read") OWord alignment.
+/// OWord block read through a binding table entry. Type 1 takes a byte offset in header
+/// DWord 2 and needs DWord alignment (IGC emits it for `intel_sub_group_block_read`, whose
+/// pointer need only be 4-byte aligned); type 0 takes the offset in OWords. iga64 prints type 1
+/// as "oword aligned block read": its names do not follow the alignment rule.
 fn oword_read_bti(msg: &mut Msg, mem: &mut dyn Memory, unaligned: bool) -> Result<(), EuErrorKind> {
     let target = bti_target(msg, mem)?;
     let off = u64::from(msg.u32_at(8));
@@ -152,9 +153,11 @@ fn oword_read_bti(msg: &mut Msg, mem: &mut dyn Memory, unaligned: bool) -> Resul
     Ok(())
 }
 
+/// OWord block write: header DWord 2 is the offset in OWords (IGC shifts the byte offset
+/// right by 4).
 fn oword_write_bti(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
     let target = bti_target(msg, mem)?;
-    let off = u64::from(msg.u32_at(8));
+    let off = u64::from(msg.u32_at(8)) * 16;
     aligned(target.base.wrapping_add(off), 16)?;
     let code = msg.field(8, 3) as usize;
     let bytes = OWORDS[code] * 16;
@@ -275,9 +278,9 @@ fn a64_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(),
     Ok(())
 }
 
-/// A64 OWord block: the header's first QWord is the address; sub-type \[12:11\] as iga64
-/// names it: 0 unaligned (DWord-aligned reads), 1 aligned (16 bytes), 3 HWords. Writes always
-/// need 16-byte alignment.
+/// A64 OWord block: the header's first QWord is the byte address; sub-type \[12:11\]: 1 reads
+/// from DWord-aligned addresses, 0 needs 16 bytes (IGC emits 1 for subgroup block reads and 0
+/// for block writes, though iga64 names 1 "aligned"), 3 moves HWords. Writes always need 16.
 fn a64_block(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
     let addr = msg.u64_at(0);
     let sub = msg.field(11, 2);
@@ -287,7 +290,7 @@ fn a64_block(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuE
     } else {
         OWORDS[code] * 16
     };
-    aligned(addr, if sub == 0 && !write { 4 } else { 16 })?;
+    aligned(addr, if sub == 1 && !write { 4 } else { 16 })?;
     if write {
         let data = msg.data(REG_BYTES, bytes).to_vec();
         mem.write(addr, &data)?;
