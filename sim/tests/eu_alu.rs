@@ -155,7 +155,7 @@ fn compare_flags_predication_and_select() {
         ";
     let a = values(16, 0);
     let b = values(16, 5);
-    for p in GEN12 {
+    for p in ALL {
         let prog = program(&iga, p, body);
         let mut mem = TestMem::new(0x1000, 0x1000);
         let t = run_on(&prog, 16, &mut mem, |t| {

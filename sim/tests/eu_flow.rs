@@ -41,7 +41,7 @@ fn if_else_loops_break_jmpi_with_a_partial_dispatch_mask() {
     let a: Vec<u32> = (0..16).map(|i| (i * 5 % 13) as u32).collect();
     let n: Vec<u32> = (0..16).map(|i| (i % 9) as u32).collect();
     let mask = 0x3fffu32;
-    for p in GEN12 {
+    for p in ALL {
         let prog = program(&iga, p, FLOW);
         let mut mem = TestMem::new(0x1000, 0x1000);
         let mut t = Thread::new(mask);
@@ -104,7 +104,7 @@ fn indirect_addressing_one_address_and_vxh() {
     let addrs: Vec<u32> = (0..4)
         .map(|k| (64 + 4 * (7 - 2 * k)) | ((64 + 4 * (6 - 2 * k)) << 16))
         .collect();
-    for p in GEN12 {
+    for p in ALL {
         let prog = program(&iga, p, body);
         let mut mem = TestMem::new(0x1000, 0x1000);
         let t = run_on(&prog, 8, &mut mem, |t| {
@@ -127,7 +127,7 @@ fn indirect_access_outside_the_grf_is_an_error_with_the_offset() {
         (W) mov (1|M0) a0.0<1>:uw 0xfe0:uw
         mov (8|M0) r20.0<1>:ud r[a0.0,0x20]<8;8,1>:ud
         ";
-    for p in GEN12 {
+    for p in ALL {
         let prog = program(&iga, p, body);
         let mut mem = TestMem::new(0x1000, 0x1000);
         let e = run_on(&prog, 8, &mut mem, |_| {})

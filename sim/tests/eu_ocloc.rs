@@ -255,7 +255,12 @@ fn igc_buffer_kernel_matches_the_cpu_reference() {
         size_t i = get_global_id(0);
         b[i] = a[i] * k + (int)i;
     }";
-    for p in [Platform::Tgllp, Platform::Dg2] {
+    for p in [
+        Platform::Skl,
+        Platform::Icllp,
+        Platform::Tgllp,
+        Platform::Dg2,
+    ] {
         let bin = oracles::ocloc::compile(
             &ocloc,
             p,
@@ -307,7 +312,12 @@ fn igc_subgroup_shuffle_reduce_and_block_io() {
         b[128 + i] = m;
         intel_sub_group_block_write(b + 192 + get_group_id(0) * 16, x ^ 0x5a5a);
     }";
-    for p in [Platform::Tgllp, Platform::Dg2] {
+    for p in [
+        Platform::Skl,
+        Platform::Icllp,
+        Platform::Tgllp,
+        Platform::Dg2,
+    ] {
         let k = compile(&ocloc, p, src, "sg");
         let n = 64usize;
         let (a_at, b_at) = (BASE, BASE + 0x1000);
@@ -345,7 +355,12 @@ fn igc_local_memory_and_barrier() {
         barrier(CLK_LOCAL_MEM_FENCE);
         b[get_global_id(0)] = tmp[n - 1 - l];
     }";
-    for p in [Platform::Tgllp, Platform::Dg2] {
+    for p in [
+        Platform::Skl,
+        Platform::Icllp,
+        Platform::Tgllp,
+        Platform::Dg2,
+    ] {
         let k = compile(&ocloc, p, src, "rev");
         let n = 128usize;
         let (a_at, b_at) = (BASE, BASE + 0x1000);

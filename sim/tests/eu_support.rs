@@ -184,3 +184,11 @@ pub fn values(n: usize, seed: u32) -> Vec<u32> {
 
 /// The platforms whose native codec is in isa-encoder.
 pub const GEN12: [Platform; 2] = [Platform::Tgllp, Platform::Dg2];
+
+/// Every platform (Gen9/Gen11 decode through isa-encoder's gen9_11 codec).
+pub const ALL: [Platform; 4] = [
+    Platform::Skl,
+    Platform::Icllp,
+    Platform::Tgllp,
+    Platform::Dg2,
+];
