@@ -143,3 +143,72 @@ fn indirect_access_outside_the_grf_is_an_error_with_the_offset() {
         );
     }
 }
+
+#[test]
+fn an_endless_loop_returns_budget_and_resumes() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let body = "
+LOOP:
+        add (8|M0) r10.0<1>:d r10.0<8;8,1>:d 0x1:d
+        (W) jmpi LOOP
+        ";
+    for p in ALL {
+        let prog = program(&iga, p, body);
+        let mut mem = TestMem::new(0x1000, 0x1000);
+        let mut t = Thread::new(0xff);
+        assert_eq!(
+            run(&mut t, &prog, &mut mem, 1000).unwrap(),
+            Status::Budget,
+            "{p}"
+        );
+        assert_eq!(
+            run(&mut t, &prog, &mut mem, 1000).unwrap(),
+            Status::Budget,
+            "{p}"
+        );
+        // 2000 instructions: 1000 adds.
+        assert_eq!(t.grf_u32(10, 0), 1000, "{p}");
+        assert_eq!(t.instructions_executed(), 2000, "{p}");
+    }
+}
+
+/// Bit-flipped kernels (from a valid one) decode and run to an end, a budget or an error,
+/// never a panic.
+#[test]
+fn mutated_kernels_never_panic() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for p in ALL {
+        let text = format!("{FLOW}\n{}", eot(p));
+        let good = oracles::iga64::asm(&iga, p, &text, &[]).unwrap();
+        let mut outcomes = [0usize; 3];
+        for _ in 0..400 {
+            let mut bytes = good.clone();
+            for _ in 0..1 + next() % 6 {
+                let bit = (next() % (bytes.len() as u64 * 8)) as usize;
+                bytes[bit / 8] ^= 1 << (bit % 8);
+            }
+            let prog = sim::eu::Program::decode(p, &bytes);
+            let mut mem = TestMem::new(0x1000, 0x1000);
+            let mut t = Thread::new((next() as u32) | 1);
+            for r in 2..40 {
+                set_u32s(&mut t, r, &values(8, r as u32));
+            }
+            match run(&mut t, &prog, &mut mem, 5000) {
+                Ok(Status::Ended) => outcomes[0] += 1,
+                Ok(_) => outcomes[1] += 1,
+                Err(e) => {
+                    assert!(e.offset as usize <= bytes.len(), "{p}: {e}");
+                    outcomes[2] += 1
+                }
+            }
+        }
+        eprintln!("{p}: ended/budget/error = {outcomes:?}");
+    }
+}

@@ -63,7 +63,7 @@ fn bti_target(msg: &Msg, mem: &mut dyn Memory) -> Result<Target, EuErrorKind> {
 impl Target {
     /// Reads `buf` at `offset`; out-of-bounds buffer reads return zeros (surface bounds).
     fn read(&self, mem: &mut dyn Memory, offset: u64, buf: &mut [u8]) -> Result<(), EuErrorKind> {
-        if offset + buf.len() as u64 > self.limit {
+        if offset.saturating_add(buf.len() as u64) > self.limit {
             buf.fill(0);
             return Ok(());
         }
@@ -71,7 +71,7 @@ impl Target {
     }
     /// Writes `data` at `offset`; out-of-bounds buffer writes are dropped.
     fn write(&self, mem: &mut dyn Memory, offset: u64, data: &[u8]) -> Result<(), EuErrorKind> {
-        if offset + data.len() as u64 > self.limit {
+        if offset.saturating_add(data.len() as u64) > self.limit {
             return Ok(());
         }
         mem_write(mem, self.space, self.base.wrapping_add(offset), data)
@@ -236,7 +236,7 @@ fn untyped(msg: &mut Msg, mem: &mut dyn Memory, write: bool, a64: bool) -> Resul
         };
         aligned(target.base.wrapping_add(addr), 4)?;
         for c in 0..chans {
-            let a = addr + 4 * c as u64;
+            let a = addr.wrapping_add(4 * c as u64);
             let slot = c * block(lanes, 4) + 4 * i;
             if write {
                 let d = msg.data(data_at + slot, 4).to_vec();

@@ -42,7 +42,11 @@ pub(super) fn read(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKin
         for k in (0..b.width).step_by(4) {
             let col = ((b.x + k as i64).div_euclid(4)).clamp(0, row_uints - 1) as u64;
             let mut v = [0u8; 4];
-            mem_read(mem, Space::Global, s.base + y * s.pitch + col * 4, &mut v)?;
+            let at = s
+                .base
+                .wrapping_add(y.wrapping_mul(s.pitch))
+                .wrapping_add(col * 4);
+            mem_read(mem, Space::Global, at, &mut v)?;
             let n = 4.min(b.width - k);
             msg.put(r * b.pitch + k, &v[..n]);
         }

@@ -127,7 +127,8 @@ fn desc_value(t: &Thread, d: SendDesc) -> u32 {
     match d {
         SendDesc::Imm(v) => v,
         SendDesc::Reg(sub) => {
-            let at = A0 + sub as usize * 4;
+            // a0 holds eight DWords; larger subregister numbers wrap as the 3-bit field does.
+            let at = A0 + (sub as usize & 7) * 4;
             u32::from_le_bytes([t.file[at], t.file[at + 1], t.file[at + 2], t.file[at + 3]])
         }
     }

@@ -596,7 +596,9 @@ pub fn exec(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
         Opcode::Add3 => int_op(t, inst, mask, false, |[a, b, c]| {
             a.wrapping_add(b).wrapping_add(c)
         }),
-        Opcode::Avg => int_op(t, inst, mask, false, |[a, b]| (a + b + 1) >> 1),
+        Opcode::Avg => int_op(t, inst, mask, false, |[a, b]| {
+            ((i128::from(a) + i128::from(b) + 1) >> 1) as i64
+        }),
         Opcode::Mach => {
             let s = signed(inst.src[0].ty) || signed(inst.src[1].ty);
             let n = inst.n as usize;
