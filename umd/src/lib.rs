@@ -2,3 +2,15 @@
 //! subgroup queries that depend only on the compiled kernel.
 
 pub mod program;
+
+pub mod blockio;
+pub mod device;
+pub mod dispatch;
+pub mod error;
+pub mod image;
+pub mod kernel;
+pub mod memory;
+pub mod ndrange;
+pub mod payload;
+
+pub use error::{Error, Result};

@@ -1,0 +1,82 @@
+//! The GPU virtual-address heap: every BO is softpinned at an address handed out here.
+
+/// First address handed out: keeps address 0 (and the first 2 MiB) unmapped, so a null or small
+/// pointer dereference is a GPU fault, not a silent access.
+pub const HEAP_START: u64 = 0x20_0000;
+/// End of the heap: the 48-bit address space's canonical lower half.
+pub const HEAP_END: u64 = 1 << 47;
+
+/// First-fit allocator over free ranges, merging neighbours on free.
+#[derive(Debug)]
+pub struct VaHeap {
+    /// Free ranges (start, len), sorted by start, never touching each other.
+    free: Vec<(u64, u64)>,
+    align: u64,
+}
+
+impl VaHeap {
+    /// A heap whose addresses and sizes are multiples of `align` (a power of two: 4 KiB pages,
+    /// 64 KiB on parts that need it).
+    pub fn new(align: u64) -> Self {
+        VaHeap {
+            free: vec![(HEAP_START, HEAP_END - HEAP_START)],
+            align: align.max(4096).next_power_of_two(),
+        }
+    }
+
+    /// The allocation granule.
+    pub fn align(&self) -> u64 {
+        self.align
+    }
+
+    /// `size` rounded up to the granule.
+    pub fn round(&self, size: u64) -> Option<u64> {
+        size.max(1).checked_next_multiple_of(self.align)
+    }
+
+    /// Reserves `size` bytes (rounded up to the granule); `None` when the space is exhausted.
+    pub fn alloc(&mut self, size: u64) -> Option<(u64, u64)> {
+        let size = self.round(size)?;
+        let i = self.free.iter().position(|&(_, len)| len >= size)?;
+        let (start, len) = self.free[i];
+        if len == size {
+            self.free.remove(i);
+        } else {
+            self.free[i] = (start + size, len - size);
+        }
+        Some((start, size))
+    }
+
+    /// Returns a range from [`VaHeap::alloc`].
+    pub fn free(&mut self, start: u64, size: u64) {
+        let i = self.free.partition_point(|&(s, _)| s < start);
+        self.free.insert(i, (start, size));
+        if i + 1 < self.free.len() && start + size == self.free[i + 1].0 {
+            self.free[i].1 += self.free[i + 1].1;
+            self.free.remove(i + 1);
+        }
+        if i > 0 && self.free[i - 1].0 + self.free[i - 1].1 == start {
+            self.free[i - 1].1 += self.free[i].1;
+            self.free.remove(i);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_aligned_disjoint_and_reused() {
+        let mut h = VaHeap::new(64 << 10);
+        let a = h.alloc(1).unwrap();
+        let b = h.alloc(70 << 10).unwrap();
+        assert_eq!(a, (HEAP_START, 64 << 10));
+        assert_eq!(b, (HEAP_START + (64 << 10), 128 << 10));
+        h.free(a.0, a.1);
+        h.free(b.0, b.1);
+        assert_eq!(h.free, vec![(HEAP_START, HEAP_END - HEAP_START)]);
+        assert_eq!(h.alloc(4096).unwrap().0, HEAP_START);
+        assert!(h.alloc(HEAP_END).is_none());
+    }
+}

@@ -1,0 +1,242 @@
+//! One dispatch end to end: allocate the kernel's ISA, state heaps and batch; program the
+//! walkers with batchbuffer's builder; submit through i915 or xe; wait; check the PIPE_CONTROL
+//! post-sync fence; report GPU faults and hangs.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use batchbuffer::builder::{
+    gen_data, Batch, Builder, DispatchDesc, FrontEnd, Heap, Heaps, LocalIds, Simd,
+};
+use batchbuffer::WalkOrder;
+
+use crate::device::{Device, ExecObject, Outcome};
+use crate::error::{Error, Result};
+use crate::kernel::{Description, Kernel};
+use crate::memory::Bo;
+use crate::ndrange::NdRange;
+use crate::payload::{build, check_args, ArgValue, DriverAddresses};
+
+/// Layout of the per-dispatch arena BO: batch, then the three state heaps, then the fence.
+const BATCH_BYTES: usize = 64 << 10;
+const SURFACE_BYTES: usize = 64 << 10;
+const DYNAMIC_BYTES: usize = 16 << 10;
+const INDIRECT_BYTES: usize = 256 << 10;
+const FENCE_BYTES: usize = 4 << 10;
+const SURFACE_AT: usize = BATCH_BYTES;
+const DYNAMIC_AT: usize = SURFACE_AT + SURFACE_BYTES;
+const INDIRECT_AT: usize = DYNAMIC_AT + DYNAMIC_BYTES;
+const FENCE_AT: usize = INDIRECT_AT + INDIRECT_BYTES;
+const ARENA_BYTES: usize = FENCE_AT + FENCE_BYTES;
+
+/// Post-sync values: unique per dispatch so a stale fence is never mistaken for this one.
+static NEXT_FENCE: AtomicU64 = AtomicU64::new(0x1000);
+
+/// What a finished dispatch reports.
+#[derive(Debug, Clone)]
+pub struct DispatchReport {
+    pub range: NdRange,
+    pub simd: u32,
+    /// Walkers programmed (more than one when the last groups are partial).
+    pub walkers: usize,
+    /// GPU address of the primary batch.
+    pub batch_address: u64,
+    /// The primary batch's bytes, as submitted.
+    pub batch: Vec<u8>,
+    /// Wall time from submission to the fence landing.
+    pub elapsed: Duration,
+}
+
+fn words_to_bytes(w: &[u32]) -> Vec<u8> {
+    w.iter().flat_map(|d| d.to_le_bytes()).collect()
+}
+
+/// Scratch bytes per thread the front end can express: a power of two from 1 KiB.
+fn scratch_per_thread(bytes: u32) -> u32 {
+    if bytes == 0 {
+        0
+    } else {
+        bytes.next_power_of_two().max(1024)
+    }
+}
+
+impl Device {
+    /// Runs `kernel` over `range` with `args` and waits for it.
+    pub fn dispatch(
+        &self,
+        kernel: &Kernel,
+        range: &NdRange,
+        args: &[ArgValue],
+    ) -> Result<DispatchReport> {
+        let p = self.platform();
+        if kernel.platform != p {
+            return Err(Error::Argument(format!(
+                "kernel {} is for {}, the device is {}",
+                kernel.name, kernel.platform, p
+            )));
+        }
+        check_args(kernel, args)?;
+        let g = gen_data(p);
+        let simd = Simd::from_lanes(kernel.simd)?;
+
+        // The ISA, in its own BO at Instruction Base Address.
+        let isa = self.alloc_bo(kernel.isa.len() as u64)?;
+        isa.map.write(0, &kernel.isa)?;
+
+        // Driver allocations the kernel may need.
+        let mut extra: Vec<std::sync::Arc<Bo>> = Vec::new();
+        let (mut fe, mut driver) = (FrontEnd::default(), DriverAddresses::default());
+        let (local_ids, inline, slm, barriers) = match &kernel.description {
+            Description::Raw => (LocalIds::Runtime { channels: 3 }, false, 0, 0),
+            Description::Ocloc(k) => {
+                let per_thread = scratch_per_thread(k.memory.scratch);
+                if per_thread > 0 {
+                    let bo = self.alloc_bo(per_thread as u64 * g.max_threads as u64)?;
+                    fe = FrontEnd {
+                        scratch_per_thread: per_thread,
+                        // General State Base Address is 0, so the offset is the address.
+                        scratch_offset: bo.gpu_address,
+                    };
+                    extra.push(bo);
+                }
+                if k.memory.private > 0 {
+                    let per_thread = k.memory.private as u64
+                        * if k.memory.private_is_simt {
+                            kernel.simd as u64
+                        } else {
+                            1
+                        };
+                    let bo = self.alloc_bo(per_thread * g.max_threads as u64)?;
+                    driver.private_base = bo.gpu_address;
+                    extra.push(bo);
+                }
+                let dims = k.per_thread.local_id_dims as u32;
+                let ids = match (dims, k.per_thread.hw_generated_local_ids) {
+                    (0, _) => LocalIds::None,
+                    (c, true) => LocalIds::Hardware {
+                        channels: c,
+                        walk_order: WalkOrder::Walk012,
+                    },
+                    (c, false) => LocalIds::Runtime { channels: c },
+                };
+                (
+                    ids,
+                    k.per_thread.pass_inline_data,
+                    k.slm_size,
+                    k.barrier_count,
+                )
+            }
+        };
+
+        // Build the batch and heaps in host memory, then copy them into the arena BO.
+        let arena = self.alloc_bo(ARENA_BYTES as u64)?;
+        let base = arena.gpu_address;
+        let mut batch_mem = vec![0u32; BATCH_BYTES / 4];
+        let mut surf = vec![0u32; SURFACE_BYTES / 4];
+        let mut dynm = vec![0u32; DYNAMIC_BYTES / 4];
+        let mut indr = vec![0u32; INDIRECT_BYTES / 4];
+        let fence_value = NEXT_FENCE.fetch_add(1, Ordering::Relaxed);
+        let regions = range.regions();
+        let batch_len = {
+            let mut heaps = Heaps {
+                surface: Heap::new("surface", base + SURFACE_AT as u64, &mut surf),
+                dynamic: Heap::new("dynamic", base + DYNAMIC_AT as u64, &mut dynm),
+                indirect: Heap::new("indirect", base + INDIRECT_AT as u64, &mut indr),
+            };
+            let mut batch = Batch::new(&mut batch_mem);
+            let b = Builder::new(p);
+            b.preamble(
+                &mut batch,
+                &heaps,
+                0,
+                (isa.gpu_address, isa.size as usize),
+                fe,
+            )?;
+            for region in &regions {
+                let (cross_thread, surfaces) = build(kernel, range, region, args, driver)?;
+                b.dispatch(
+                    &mut batch,
+                    &mut heaps,
+                    &DispatchDesc {
+                        kernel_offset: 0,
+                        simd,
+                        local_size: region.local,
+                        // The walker's group dimension is where iteration ends (start + count).
+                        group_count: [0, 1, 2]
+                            .map(|d| region.group_start[d] + region.group_count[d]),
+                        group_start: region.group_start,
+                        cross_thread: &cross_thread,
+                        local_ids,
+                        inline_data: inline,
+                        slm_bytes: slm,
+                        barriers,
+                        surfaces: &surfaces,
+                    },
+                )?;
+            }
+            b.finish(&mut batch, base + FENCE_AT as u64, fence_value)?;
+            batch.len()
+        };
+        let batch_bytes = words_to_bytes(&batch_mem[..batch_len]);
+        arena.map.write(0, &batch_bytes)?;
+        arena.map.write(SURFACE_AT, &words_to_bytes(&surf))?;
+        arena.map.write(DYNAMIC_AT, &words_to_bytes(&dynm))?;
+        arena.map.write(INDIRECT_AT, &words_to_bytes(&indr))?;
+
+        let mut objects: Vec<ExecObject> = Vec::new();
+        objects.extend(arena.exec_object(true));
+        objects.extend(isa.exec_object(false));
+        objects.extend(extra.iter().filter_map(|b| b.exec_object(true)));
+        for a in args {
+            let bo = match a {
+                ArgValue::Buffer(b) => &b.bo,
+                ArgValue::Image(i) => &i.buffer().bo,
+                ArgValue::Value(_) => continue,
+            };
+            if !objects.iter().any(|o| o.handle == bo.handle) {
+                objects.extend(bo.exec_object(true));
+            }
+        }
+        let start = Instant::now();
+        let outcome = self.inner.backend().submit(&objects)?;
+        let elapsed = start.elapsed();
+        let landed = arena.map.load_u64(FENCE_AT)? == fence_value;
+        match (outcome, landed) {
+            (Outcome::Done, true) => Ok(DispatchReport {
+                range: *range,
+                simd: kernel.simd,
+                walkers: regions.len(),
+                batch_address: base,
+                batch: batch_bytes,
+                elapsed,
+            }),
+            _ => Err(self.inner.explain_failure(base)),
+        }
+    }
+
+    /// Submits a caller-built batch (`commands`, ending in MI_BATCH_BUFFER_END) that signals
+    /// completion by writing `fence_value` (64 bits) at `fence_offset` of the batch BO, whose
+    /// address is passed to `commands`. For tests of the submission and error paths.
+    pub fn submit_raw(
+        &self,
+        commands: impl FnOnce(u64) -> Vec<u8>,
+        fence_offset: usize,
+        fence_value: u64,
+    ) -> Result<u64> {
+        let bo = self.alloc_bo(ARENA_BYTES as u64)?;
+        let bytes = commands(bo.gpu_address);
+        if fence_offset < bytes.len() || fence_offset + 8 > ARENA_BYTES {
+            return Err(Error::OutOfRange(format!(
+                "fence offset {fence_offset:#x} overlaps the batch or leaves the BO"
+            )));
+        }
+        bo.map.write(0, &bytes)?;
+        let objects: Vec<ExecObject> = bo.exec_object(true).into_iter().collect();
+        let outcome = self.inner.backend().submit(&objects)?;
+        let landed = bo.map.load_u64(fence_offset)? == fence_value;
+        match (outcome, landed) {
+            (Outcome::Done, true) => Ok(bo.gpu_address),
+            _ => Err(self.inner.explain_failure(bo.gpu_address)),
+        }
+    }
+}

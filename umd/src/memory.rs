@@ -1,0 +1,210 @@
+//! Buffers: GEM BOs softpinned at addresses from the device's VA heap, sub-buffers, and host
+//! memory wrapped as userptr BOs.
+
+use std::sync::Arc;
+
+use kmd_iface::seam::Mapping;
+
+use crate::blockio::{BlockAccess, Rule};
+use crate::device::{Caching, Device, ExecObject, Inner};
+use crate::error::{Error, Result};
+
+/// One kernel BO (or userptr range) and its GPU address; freed on drop.
+#[derive(Debug)]
+pub(crate) struct Bo {
+    dev: Arc<Inner>,
+    pub handle: u32,
+    pub gpu_address: u64,
+    pub size: u64,
+    pub map: Mapping,
+    pub caching: Caching,
+    pub userptr: bool,
+}
+
+impl Drop for Bo {
+    fn drop(&mut self) {
+        self.dev
+            .backend()
+            .release(self.handle, self.gpu_address, self.size);
+        self.dev.va().free(self.gpu_address, self.size);
+    }
+}
+
+impl Bo {
+    /// How a submission lists it (userptr ranges on xe have no handle: they are bound already).
+    pub fn exec_object(&self, write: bool) -> Option<ExecObject> {
+        (self.handle != 0).then_some(ExecObject {
+            handle: self.handle,
+            gpu_address: self.gpu_address,
+            write,
+        })
+    }
+}
+
+impl Device {
+    /// A new BO of at least `size` bytes, zero-filled.
+    pub(crate) fn alloc_bo(&self, size: u64) -> Result<Arc<Bo>> {
+        let (gpu_address, size) = self.inner.va().alloc(size).ok_or_else(|| {
+            Error::OutOfRange(format!("no GPU address space left for {size} bytes"))
+        })?;
+        let raw = match self.inner.backend().create(size, gpu_address) {
+            Ok(r) => r,
+            Err(e) => {
+                self.inner.va().free(gpu_address, size);
+                return Err(e);
+            }
+        };
+        Ok(Arc::new(Bo {
+            dev: self.inner.clone(),
+            handle: raw.handle,
+            gpu_address,
+            size,
+            map: raw.map,
+            caching: raw.caching,
+            userptr: false,
+        }))
+    }
+
+    /// A zero-filled buffer of `size` bytes.
+    pub fn create_buffer(&self, size: u64) -> Result<Buffer> {
+        if size == 0 {
+            return Err(Error::OutOfRange("a buffer needs at least one byte".into()));
+        }
+        Ok(Buffer {
+            bo: self.alloc_bo(size)?,
+            offset: 0,
+            size,
+        })
+    }
+
+    /// Wraps host memory (a page-aligned mapping whose length is a multiple of the device's
+    /// page granule) as a buffer the GPU accesses in place (userptr).
+    pub fn create_buffer_from_host(&self, host: Mapping) -> Result<Buffer> {
+        let granule = self.inner.va().align();
+        if !(host.as_ptr() as u64).is_multiple_of(4096)
+            || host.is_empty()
+            || !(host.len() as u64).is_multiple_of(granule)
+        {
+            return Err(Error::OutOfRange(format!(
+                "host memory at {:p} of {:#x} bytes is not page aligned or not a multiple of {granule:#x} bytes",
+                host.as_ptr(),
+                host.len()
+            )));
+        }
+        let size = host.len() as u64;
+        let (gpu_address, size) = self
+            .inner
+            .va()
+            .alloc(size)
+            .ok_or_else(|| Error::OutOfRange("no GPU address space left".into()))?;
+        let handle = match self.inner.backend().userptr(&host, gpu_address) {
+            Ok(h) => h,
+            Err(e) => {
+                self.inner.va().free(gpu_address, size);
+                return Err(e);
+            }
+        };
+        Ok(Buffer {
+            bo: Arc::new(Bo {
+                dev: self.inner.clone(),
+                handle,
+                gpu_address,
+                size,
+                map: host,
+                caching: Caching::Wb,
+                userptr: true,
+            }),
+            offset: 0,
+            size,
+        })
+    }
+}
+
+/// A range of GPU memory kernels read and write.
+#[derive(Debug, Clone)]
+pub struct Buffer {
+    pub(crate) bo: Arc<Bo>,
+    offset: u64,
+    size: u64,
+}
+
+impl Buffer {
+    /// GPU address of the first byte.
+    pub fn gpu_address(&self) -> u64 {
+        self.bo.gpu_address + self.offset
+    }
+
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// The CPU caching of its mapping.
+    pub fn caching(&self) -> Caching {
+        self.bo.caching
+    }
+
+    /// True for a host-memory (userptr) buffer.
+    pub fn is_host_memory(&self) -> bool {
+        self.bo.userptr
+    }
+
+    /// Offset of this buffer inside its BO (non-zero for sub-buffers).
+    pub fn origin(&self) -> u64 {
+        self.offset
+    }
+
+    fn range(&self, offset: u64, len: usize) -> Result<usize> {
+        match offset.checked_add(len as u64) {
+            Some(end) if end <= self.size => Ok((self.offset + offset) as usize),
+            _ => Err(Error::OutOfRange(format!(
+                "{len} bytes at offset {offset:#x} exceed a buffer of {:#x} bytes",
+                self.size
+            ))),
+        }
+    }
+
+    pub fn write(&self, offset: u64, bytes: &[u8]) -> Result<()> {
+        let at = self.range(offset, bytes.len())?;
+        Ok(self.bo.map.write(at, bytes)?)
+    }
+
+    pub fn read(&self, offset: u64, out: &mut [u8]) -> Result<()> {
+        let at = self.range(offset, out.len())?;
+        Ok(self.bo.map.read(at, out)?)
+    }
+
+    /// The whole buffer's bytes.
+    pub fn to_vec(&self) -> Result<Vec<u8>> {
+        let mut v = vec![0; self.size as usize];
+        self.read(0, &mut v)?;
+        Ok(v)
+    }
+
+    /// A sub-buffer of `size` bytes at `origin`. `block` says it is used for subgroup block
+    /// reads or writes, whose origin rules (multiples of 4 and 16 bytes) are then enforced.
+    pub fn sub_buffer(&self, origin: u64, size: u64, block: Option<BlockAccess>) -> Result<Buffer> {
+        if size == 0 {
+            return Err(Error::OutOfRange(
+                "a sub-buffer needs at least one byte".into(),
+            ));
+        }
+        self.range(origin, size as usize)?;
+        if let Some(access) = block {
+            Rule::sub_buffer(access).check_aligned("sub-buffer origin", origin)?;
+        }
+        Ok(Buffer {
+            bo: self.bo.clone(),
+            offset: self.offset + origin,
+            size,
+        })
+    }
+
+    /// The GPU address of byte `offset`, checked as a pointer passed to a subgroup block read
+    /// or write (4- and 16-byte alignment).
+    pub fn block_pointer(&self, offset: u64, access: BlockAccess) -> Result<u64> {
+        self.range(offset, 0)?;
+        let address = self.gpu_address() + offset;
+        Rule::pointer(access).check_aligned("block IO pointer", address)?;
+        Ok(address)
+    }
+}

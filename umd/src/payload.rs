@@ -1,0 +1,287 @@
+//! Cross-thread data and binding tables: where each argument and implicit value goes, for ocloc
+//! kernels (from the binary's description) and raw kernels (the fixed ABI in [`crate::kernel`]).
+
+use batchbuffer::builder::{buffer_surface, surface_type};
+use batchbuffer::RenderSurfaceState;
+use platform::Platform;
+
+use crate::error::{Error, Result};
+use crate::image::Image;
+use crate::kernel::{ArgSlot, Description, Kernel};
+use crate::memory::Buffer;
+use crate::ndrange::{NdRange, Region};
+use crate::program::{ArgKind, ArgParam, ImplicitKind};
+
+/// One argument's value.
+#[derive(Debug, Clone)]
+pub enum ArgValue {
+    Buffer(Buffer),
+    Image(Image),
+    /// A by-value argument's bytes (little-endian).
+    Value(Vec<u8>),
+}
+
+impl ArgValue {
+    fn describe(&self) -> String {
+        match self {
+            ArgValue::Buffer(_) => "a buffer".into(),
+            ArgValue::Image(_) => "an image".into(),
+            ArgValue::Value(v) => format!("a {}-byte value", v.len()),
+        }
+    }
+}
+
+/// GPU addresses of the driver's own allocations the payload refers to.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DriverAddresses {
+    pub private_base: u64,
+}
+
+/// Checks `args` against the kernel's signature: count and kind of each.
+pub fn check_args(kernel: &Kernel, args: &[ArgValue]) -> Result<()> {
+    let Some(sig) = kernel.signature() else {
+        return Ok(());
+    };
+    if sig.len() != args.len() {
+        return Err(Error::Argument(format!(
+            "kernel {} takes {} arguments, {} given",
+            kernel.name,
+            sig.len(),
+            args.len()
+        )));
+    }
+    for (i, (slot, arg)) in sig.iter().zip(args).enumerate() {
+        let ok = match (slot, arg) {
+            (ArgSlot::Buffer, ArgValue::Buffer(_)) | (ArgSlot::Image, ArgValue::Image(_)) => true,
+            (ArgSlot::Value(n), ArgValue::Value(v)) => *n as usize == v.len(),
+            _ => false,
+        };
+        if !ok {
+            return Err(Error::Argument(format!(
+                "argument {i} of kernel {} is {slot}, given {}",
+                kernel.name,
+                arg.describe()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Little-endian `value` truncated to `size` bytes at `offset`.
+fn put(buf: &mut [u8], offset: u32, size: u32, value: u64) -> Result<()> {
+    let (o, s) = (offset as usize, size.min(8) as usize);
+    let dst = buf.get_mut(o..o + s).ok_or_else(|| {
+        Error::Argument(format!(
+            "payload slot {offset}+{size} is outside the cross-thread data"
+        ))
+    })?;
+    dst.copy_from_slice(&value.to_le_bytes()[..s]);
+    Ok(())
+}
+
+/// CL channel order and data type values images report to kernels (`get_image_channel_*`).
+fn cl_image_params(img: &Image) -> (u64, u64) {
+    use crate::image::ImageFormat::*;
+    // cl.h: CL_R 0x10B0, CL_RGBA 0x10B5; CL_UNSIGNED_INT8/16/32 0x10DA/B/C, CL_FLOAT 0x10DE.
+    match img.format {
+        R8ui => (0x10B0, 0x10DA),
+        R16ui => (0x10B0, 0x10DB),
+        R32ui => (0x10B0, 0x10DC),
+        R32f => (0x10B0, 0x10DE),
+        Rgba8ui => (0x10B5, 0x10DA),
+        Rgba16ui => (0x10B5, 0x10DB),
+        Rgba32ui => (0x10B5, 0x10DC),
+    }
+}
+
+fn null_surface() -> RenderSurfaceState {
+    RenderSurfaceState {
+        surface_type: surface_type::NULL,
+        surface_format: batchbuffer::builder::format::RAW,
+        ..Default::default()
+    }
+}
+
+/// The surface state describing `arg`.
+fn surface_of(p: Platform, arg: &ArgValue) -> Result<RenderSurfaceState> {
+    match arg {
+        ArgValue::Buffer(b) => Ok(buffer_surface(p, b.gpu_address(), b.size())?),
+        ArgValue::Image(i) => i.surface_state(p),
+        ArgValue::Value(_) => Ok(null_surface()),
+    }
+}
+
+fn address_of(arg: &ArgValue) -> u64 {
+    match arg {
+        ArgValue::Buffer(b) => b.gpu_address(),
+        ArgValue::Image(i) => i.buffer().gpu_address(),
+        ArgValue::Value(_) => 0,
+    }
+}
+
+/// Bytes of raw-ABI cross-thread data before the arguments.
+pub const RAW_HEADER_BYTES: usize = 64;
+
+/// The cross-thread data (as dwords) and binding table of one region of a dispatch.
+pub fn build(
+    kernel: &Kernel,
+    range: &NdRange,
+    region: &Region,
+    args: &[ArgValue],
+    driver: DriverAddresses,
+) -> Result<(Vec<u32>, Vec<RenderSurfaceState>)> {
+    let p = kernel.platform;
+    let groups = range.groups();
+    let (bytes, surfaces) = match &kernel.description {
+        Description::Raw => {
+            let mut ct = vec![0u8; RAW_HEADER_BYTES + 8 * args.len()];
+            // Each header row is three u32s, one per dimension.
+            let rows = [
+                (0, range.global),
+                (12, region.local),
+                (24, groups),
+                (52, range.local),
+            ];
+            for (at, values) in rows {
+                for (d, v) in values.into_iter().enumerate() {
+                    put(&mut ct, at + 4 * d as u32, 4, v as u64)?;
+                }
+            }
+            put(&mut ct, 48, 4, range.dims as u64)?;
+            let mut surfaces = Vec::with_capacity(args.len());
+            for (i, a) in args.iter().enumerate() {
+                let at = (RAW_HEADER_BYTES + 8 * i) as u32;
+                match a {
+                    ArgValue::Value(v) => {
+                        let n = v.len().min(8);
+                        ct[at as usize..at as usize + n].copy_from_slice(&v[..n]);
+                    }
+                    other => put(&mut ct, at, 8, address_of(other))?,
+                }
+                surfaces.push(surface_of(p, a)?);
+            }
+            (ct, surfaces)
+        }
+        Description::Ocloc(k) => {
+            let mut ct = vec![0u8; k.cross_thread_size as usize];
+            let mut surfaces: Vec<RenderSurfaceState> = Vec::new();
+            let mut bind = |bti: u32, s: RenderSurfaceState| {
+                let i = bti as usize;
+                if surfaces.len() <= i {
+                    surfaces.resize(i + 1, null_surface());
+                }
+                surfaces[i] = s;
+            };
+            for a in &k.args {
+                let value = args
+                    .get(a.index as usize)
+                    .ok_or_else(|| Error::Argument(format!("argument {} is missing", a.index)))?;
+                match (&a.kind, value) {
+                    (
+                        ArgKind::Buffer {
+                            stateless,
+                            bti,
+                            buffer_offset,
+                            ..
+                        },
+                        ArgValue::Buffer(b),
+                    ) => {
+                        if let Some(s) = stateless {
+                            put(&mut ct, s.offset, s.size, b.gpu_address())?;
+                        }
+                        if let Some(o) = buffer_offset {
+                            put(&mut ct, o.offset, o.size, 0)?;
+                        }
+                        if let Some(bti) = bti {
+                            bind(*bti, buffer_surface(p, b.gpu_address(), b.size())?);
+                        }
+                    }
+                    (ArgKind::Value { pieces }, ArgValue::Value(v)) => {
+                        for piece in pieces {
+                            let src = v
+                                .get(
+                                    piece.source_offset as usize
+                                        ..(piece.source_offset + piece.size) as usize,
+                                )
+                                .ok_or_else(|| {
+                                    Error::Argument(format!("argument {} is too short", a.index))
+                                })?;
+                            let dst = ct
+                                .get_mut(
+                                    piece.offset as usize..(piece.offset + piece.size) as usize,
+                                )
+                                .ok_or_else(|| {
+                                    Error::Argument(format!(
+                                        "argument {} lies outside the cross-thread data",
+                                        a.index
+                                    ))
+                                })?;
+                            dst.copy_from_slice(src);
+                        }
+                    }
+                    (ArgKind::Image { bti, params, .. }, ArgValue::Image(img)) => {
+                        if let Some(bti) = bti {
+                            bind(*bti, img.surface_state(p)?);
+                        }
+                        let (order, dtype) = cl_image_params(img);
+                        for (param, slot) in params {
+                            let v = match param {
+                                ArgParam::ImageWidth => img.width as u64,
+                                ArgParam::ImageHeight => img.height as u64,
+                                ArgParam::ImageDepth => 1,
+                                ArgParam::ImageChannelDataType => dtype,
+                                ArgParam::ImageChannelOrder => order,
+                                ArgParam::FlatImageBaseOffset => img.buffer().gpu_address(),
+                                // Flat sizes are stored minus one, as the media block messages read them.
+                                ArgParam::FlatImageWidth => img.row_bytes() as u64 - 1,
+                                ArgParam::FlatImageHeight => img.height as u64 - 1,
+                                ArgParam::FlatImagePitch => img.pitch as u64 - 1,
+                                _ => 0,
+                            };
+                            put(&mut ct, slot.offset, slot.size, v)?;
+                        }
+                    }
+                    (kind, _) => {
+                        return Err(Error::Argument(format!(
+                            "argument {}: {kind:?} cannot be given {}",
+                            a.index,
+                            value.describe()
+                        )))
+                    }
+                }
+            }
+            for imp in &k.implicit {
+                let d = imp.dim.min(2) as usize;
+                let v = match imp.kind {
+                    ImplicitKind::GlobalOffset => 0,
+                    ImplicitKind::LocalSize => region.local[d] as u64,
+                    ImplicitKind::EnqueuedLocalSize => range.local[d] as u64,
+                    ImplicitKind::GlobalSize => range.global[d] as u64,
+                    ImplicitKind::NumGroups => groups[d] as u64,
+                    ImplicitKind::WorkDim => range.dims as u64,
+                    ImplicitKind::SimdSize => kernel.simd as u64,
+                    ImplicitKind::MaxWorkGroupSize => batchbuffer::builder::MAX_LOCAL_TOTAL as u64,
+                    ImplicitKind::PreferredWorkGroupMultiple => kernel.simd as u64,
+                    ImplicitKind::PrivateBase => driver.private_base,
+                    other => {
+                        return Err(Error::Unsupported(format!(
+                            "kernel {} needs {other:?}, which this driver does not provide yet",
+                            kernel.name
+                        )))
+                    }
+                };
+                put(&mut ct, imp.offset, imp.size, v)?;
+            }
+            (ct, surfaces)
+        }
+    };
+    let words = bytes
+        .chunks(4)
+        .map(|c| {
+            let mut w = [0u8; 4];
+            w[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(w)
+        })
+        .collect();
+    Ok((words, surfaces))
+}
