@@ -14,6 +14,13 @@ use isa_encoder::native;
 use oracles::{iga64, Oracle};
 use platform::Platform;
 
+/// Heaps whose instructions the model cannot express yet, with the reason.
+const NOT_YET: &[(Platform, &str, &str)] = &[(
+    Platform::Skl,
+    "math.cl/fp64",
+    "Gen9 align16 two-source instructions and math-macro operands (.mme, (eo)) are not modelled",
+)];
+
 fn check(platform: Platform) {
     assert!(
         native::codec(platform).is_some(),
@@ -25,6 +32,13 @@ fn check(platform: Platform) {
     let mut failures = Vec::new();
     let mut notes = Vec::new();
     for h in &heaps {
+        if let Some((_, _, why)) = NOT_YET
+            .iter()
+            .find(|(p, name, _)| *p == platform && *name == h.name)
+        {
+            eprintln!("NOT CHECKED {platform} {}: {why}", h.name);
+            continue;
+        }
         let want = iga64::disasm(&iga, platform, &h.bytes, &[]).expect("iga64 -d");
         // ocloc pads heaps (iga64 drops a short zero tail), and a few bits iga64 does not print
         // (e.g. BranchCtrl on a Gen9 `while`) do not survive text. The bytes text can reach
@@ -85,13 +99,11 @@ fn check(platform: Platform) {
 }
 
 #[test]
-#[ignore = "native::gen9_11 gaps: Gen9/11 jmpi JIP is taken relative to the jmpi itself (iga64: next instruction), ThreadCtrl=3 and Align16 two-source forms are rejected, math-macro (.mme) operands unsupported"]
 fn skl_corpus_a() {
     check(Platform::Skl);
 }
 
 #[test]
-#[ignore = "native::gen9_11 gaps: Gen9/11 jmpi JIP is taken relative to the jmpi itself (iga64: next instruction), ThreadCtrl=3 and Align16 two-source forms are rejected, math-macro (.mme) operands unsupported"]
 fn icllp_corpus_a() {
     check(Platform::Icllp);
 }

@@ -258,14 +258,6 @@ fn alu(p: Platform) -> BoxedStrategy<Instruction> {
         });
     prop_oneof![binary, float, mov, math, ternary]
         .prop_flat_map(move |i| common(p, i))
-        .prop_map(move |mut i| {
-            // Gen9 ternaries are align16; iga64 widens their SIMD1/SIMD2 forms with a write
-            // mask, which the model and native::gen9_11 do not represent yet: keep them >= SIMD4.
-            if p == Platform::Skl && i.opcode == Opcode::Mad && i.exec_size < ExecSize::S4 {
-                i.exec_size = ExecSize::S8;
-            }
-            i
-        })
         .boxed()
 }
 
@@ -380,8 +372,8 @@ fn sync(p: Platform) -> BoxedStrategy<Instruction> {
 
 /// Branches with targets `jip`/`uip` given in instructions relative to this one (resolved to
 /// bytes by the batch builder, all instructions being 16 bytes).
-fn branch(p: Platform) -> BoxedStrategy<(Instruction, i32, i32)> {
-    let mut ops = vec![
+fn branch() -> BoxedStrategy<(Instruction, i32, i32)> {
+    let ops = vec![
         Opcode::If,
         Opcode::Else,
         Opcode::Endif,
@@ -389,11 +381,8 @@ fn branch(p: Platform) -> BoxedStrategy<(Instruction, i32, i32)> {
         Opcode::Goto,
         Opcode::Join,
         Opcode::Break,
+        Opcode::Jmpi,
     ];
-    // Gen9/Gen11 jmpi: see the known native::gen9_11 gap in corpus_a.rs.
-    if p.has_swsb() {
-        ops.push(Opcode::Jmpi);
-    }
     (prop::sample::select(ops), -20i32..20, -20i32..20)
         .prop_map(|(op, a, b)| {
             let mut i = Instruction::new(op);
@@ -421,14 +410,14 @@ fn batch(p: Platform) -> BoxedStrategy<Vec<Instruction>> {
             6 => alu(p).prop_map(|i| (i, 0, 0)),
             2 => send(p).prop_map(|i| (i, 0, 0)),
             1 => sync(p).prop_map(|i| (i, 0, 0)),
-            1 => branch(p),
+            1 => branch(),
         ]
         .boxed()
     } else {
         prop_oneof![
             6 => alu(p).prop_map(|i| (i, 0, 0)),
             2 => send(p).prop_map(|i| (i, 0, 0)),
-            1 => branch(p),
+            1 => branch(),
         ]
         .boxed()
     };

@@ -348,7 +348,7 @@ impl<'a> LineParser<'a> {
                     });
                     Subfunction::None
                 }
-                _ if op.is_branch() && sub == "b" => Subfunction::BranchCtrl,
+                _ if syntax::shows_branch_ctrl(op) && sub == "b" => Subfunction::BranchCtrl,
                 _ => return Err(self.e(t, format!("'{base}' takes no subfunction '.{sub}'"))),
             };
         } else if matches!(op, Opcode::Math | Opcode::Sync | Opcode::Bfn) {

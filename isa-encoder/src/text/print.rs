@@ -353,7 +353,7 @@ impl Ctx<'_> {
 
     fn opts(&self, line: &mut Line) {
         let i = self.inst;
-        if i.opts.is_empty() && i.swsb.is_empty() {
+        if !self.has_opts() {
             return;
         }
         line.s(" {");
@@ -364,8 +364,15 @@ impl Ctx<'_> {
             }
             first = false;
         };
+        // On branches the AccWrEn bit is BranchCtrl (shown, if at all, as `.b`).
+        let hidden = if i.opcode.is_branch() {
+            InstOpts::ACC_WR_EN
+        } else {
+            InstOpts::empty()
+        };
+        let shown = i.opts - hidden;
         for (o, n) in INST_OPT_NAMES {
-            if i.opts.contains(*o) {
+            if shown.contains(*o) {
                 sep(line);
                 line.s(n);
             }
@@ -437,7 +444,8 @@ impl Ctx<'_> {
                 m.push('.');
                 m.push_str(f.syntax());
             }
-            Subfunction::BranchCtrl => m.push_str(".b"),
+            Subfunction::BranchCtrl if syntax::shows_branch_ctrl(i.opcode) => m.push_str(".b"),
+            Subfunction::BranchCtrl => {}
             Subfunction::Bfn(v) => {
                 m.push('.');
                 m.push_str(crate::model::bfn::expression(v));
@@ -517,7 +525,7 @@ impl Ctx<'_> {
             n_targets += 1;
         }
         let n_srcs = i.src_count() + n_targets;
-        let has_opts = !i.opts.is_empty() || !i.swsb.is_empty();
+        let has_opts = self.has_opts();
         if i.dst.is_some() {
             line.s("  ");
             self.dst(&mut line);
@@ -563,6 +571,16 @@ impl Ctx<'_> {
         }
         self.opts(&mut line);
         self.comment(&mut line);
+    }
+
+    /// True if `{...}` follows (AccWrEn on a branch is the hidden BranchCtrl bit).
+    fn has_opts(&self) -> bool {
+        let i = self.inst;
+        let mut o = i.opts;
+        if i.opcode.is_branch() {
+            o -= InstOpts::ACC_WR_EN;
+        }
+        !o.is_empty() || !i.swsb.is_empty()
     }
 
     fn is_sync_set(&self) -> bool {

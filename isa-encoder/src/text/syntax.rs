@@ -83,3 +83,12 @@ pub fn target_operand(op: Opcode, pc: i64, target: i64) -> i64 {
         target - pc
     }
 }
+
+/// Branches whose BranchCtrl bit iga64 shows (as `.b`); on the others the bit (which shares its
+/// position with AccWrEn) is not printed at all.
+const BRANCH_CTRL: [Opcode; 3] = [Opcode::If, Opcode::Else, Opcode::Goto];
+
+/// True if `op.b` is how iga64 writes `op` with BranchCtrl set.
+pub fn shows_branch_ctrl(op: Opcode) -> bool {
+    BRANCH_CTRL.contains(&op)
+}
