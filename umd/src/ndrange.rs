@@ -232,10 +232,15 @@ mod tests {
             NdRange::new(&[1024], None, 16, None).unwrap().local,
             [256, 1, 1]
         );
-        // 17 is prime: SIMD-wide groups with a partial last one rather than groups of 1.
+        // A small prime fits one group; a prime above the limit gets SIMD-multiple groups with
+        // a partial last one rather than groups of 1.
         assert_eq!(
             NdRange::new(&[17], None, 16, None).unwrap().local,
-            [16, 1, 1]
+            [17, 1, 1]
+        );
+        assert_eq!(
+            NdRange::new(&[257], None, 16, None).unwrap().local,
+            [256, 1, 1]
         );
         assert_eq!(
             NdRange::new(&[8], None, 16, Some([4, 2, 1])).unwrap().local,
