@@ -159,11 +159,12 @@ pub(crate) fn wait(dev: &SimDevice, a: &mut drm_i915_gem_wait) -> Result<i32, Er
 pub(crate) fn busy(dev: &SimDevice, a: &mut drm_i915_gem_busy) -> Result<i32, Errno> {
     let st = dev.lock();
     let obj = st.gem.get(a.handle)?;
-    // Busy objects report the engine class in the write half and a read bit per class.
+    // Busy objects report the writing engine's class + 1 in the low half and a read bit per
+    // class in the high half.
     a.busy = match obj.last.as_ref().map(|f| f.status()) {
         Some(FenceStatus::Pending) => {
             let class = u32::from(I915_ENGINE_CLASS_RENDER);
-            (1 << (16 + class)) | class
+            (1 << (16 + class)) | (class + 1)
         }
         _ => 0,
     };
