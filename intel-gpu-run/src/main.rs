@@ -1,7 +1,7 @@
 //! `intel-gpu-run`: the command-line face of the stack.
 //!
-//! Subcommands present: `asm`, `disasm`, `decode-batch`. `run` and `devices` arrive with the umd
-//! crate; until then they are absent (clap reports them as unknown), not faked.
+//! Subcommands: `run` (a kernel on a device: hardware or the simulator), `devices`, `asm`,
+//! `disasm`, `decode-batch`.
 //! Every failure is one line on stderr, `intel-gpu-run: <what>`, and a non-zero exit.
 
 use std::path::{Path, PathBuf};
@@ -9,6 +9,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use platform::Platform;
+
+mod argspec;
+mod run;
 
 #[derive(Parser)]
 #[command(
@@ -23,6 +26,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
+    /// Run a kernel (ocloc binary, .asm or .krn) on a device and show its outputs.
+    Run(run::RunArgs),
+    /// List hardware and simulated devices.
+    Devices,
     /// IGA-syntax text -> raw kernel bytes (what `iga64 -a` writes).
     Asm {
         /// Platform: skl, icllp, tgllp, dg2/acm-g10, or IGA's 9, 11, 12p1, 12p71.
@@ -56,6 +63,8 @@ fn read(path: &Path) -> Result<Vec<u8>, String> {
 
 fn run(cmd: Cmd) -> Result<(), String> {
     match cmd {
+        Cmd::Run(a) => run::run(a),
+        Cmd::Devices => run::devices(),
         Cmd::Asm {
             platform,
             file,

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use batchbuffer::builder::{
-    gen_data, Batch, Builder, DispatchDesc, FrontEnd, Heap, Heaps, LocalIds, Simd,
+    gen_data, Batch, Builder, DispatchDesc, FrontEnd, Heap, Heaps, LocalIds, Simd, WalkerKind,
 };
 use batchbuffer::WalkOrder;
 
@@ -145,10 +145,18 @@ impl Device {
             };
             let mut batch = Batch::new(&mut batch_mem);
             let b = Builder::new(p);
+            // COMPUTE_WALKER's Indirect Data Start Address is General State Base relative (the
+            // kernel's payload prologue reads it through the General-State-relative stateless
+            // BTI), so there General State Base is the indirect heap; before Xe-HPG it is 0
+            // (A64 stateless addresses are absolute either way).
+            let general_base = match g.walker {
+                WalkerKind::Compute => heaps.indirect.gpu_base,
+                WalkerKind::Gpgpu => 0,
+            };
             b.preamble(
                 &mut batch,
                 &heaps,
-                0,
+                general_base,
                 (isa.gpu_address, isa.size as usize),
                 fe,
             )?;

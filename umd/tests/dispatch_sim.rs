@@ -1,0 +1,191 @@
+//! Dispatches on the simulator through i915 and xe.
+//!
+//! The simulator does not execute walkers yet (no EU executor is wired to its command streamer:
+//! `sim::cs::NoWalkerExecutor` reports every walker as a GPU error). So:
+//! - the walker programming and the completion path are checked with a recording executor that
+//!   captures each walker the command streamer reaches and lets the batch run on to its
+//!   PIPE_CONTROL post-sync fence;
+//! - the end-to-end result tests run against the default simulator and print `BLOCKED` with
+//!   the missing piece while it reports "no EU executor"; they check results once it doesn't.
+
+use std::sync::{Arc, Mutex};
+
+use batchbuffer::{ComputeWalker, GpgpuWalker, Packet, PacketId};
+use platform::Platform;
+use sim::cs::{Walker, WalkerExecutor};
+use umd::device::{Device, KmdChoice};
+use umd::kernel::Kernel;
+use umd::ndrange::NdRange;
+use umd::payload::ArgValue;
+use umd::Error;
+
+fn combos() -> Vec<(Platform, KmdChoice)> {
+    Platform::ALL
+        .iter()
+        .flat_map(|&p| umd::device::sim_kmds(p).into_iter().map(move |k| (p, k)))
+        .collect()
+}
+
+/// An end-of-thread kernel in IGA syntax for `p` (the spawner EOT message differs per
+/// generation: SFID in ex_desc on Gen9/11, `.ts` on Gen12LP, the gateway on Xe-HPG).
+fn eot_asm(p: Platform) -> &'static str {
+    match p {
+        Platform::Skl | Platform::Icllp => include_str!("data/eot_gen9.asm"),
+        Platform::Tgllp => include_str!("data/eot_gen12lp.asm"),
+        Platform::Dg2 => include_str!("data/eot_xehpg.asm"),
+    }
+}
+
+/// One walker as the command streamer saw it: (start, end, right mask) for x, y.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Seen {
+    start: [u32; 2],
+    end: [u32; 2],
+    mask: u32,
+}
+
+#[derive(Default)]
+struct Recorder(Mutex<Vec<Seen>>);
+
+impl WalkerExecutor for Recorder {
+    fn dispatch(&self, w: &Walker<'_>) -> Result<(), sim::gpu::GpuErrorKind> {
+        let seen = if w.packet == PacketId::GpgpuWalker {
+            let g = GpgpuWalker::unpack(w.platform, w.dwords).unwrap();
+            Seen {
+                start: [g.thread_group_id_starting_x, g.thread_group_id_starting_y],
+                end: [g.thread_group_id_x_dimension, g.thread_group_id_y_dimension],
+                mask: g.right_execution_mask,
+            }
+        } else {
+            let c = ComputeWalker::unpack(w.platform, w.dwords).unwrap().body;
+            Seen {
+                start: [c.thread_group_id_starting_x, c.thread_group_id_starting_y],
+                end: [c.thread_group_id_x_dimension, c.thread_group_id_y_dimension],
+                mask: c.execution_mask,
+            }
+        };
+        self.0.lock().unwrap().push(seen);
+        Ok(())
+    }
+}
+
+/// Non-uniform 2D range: 10×7 in 4×3 groups is 2×2 full groups, a partial column (x: 2 wide),
+/// a partial row (y: 1 high) and a partial corner; partial groups get a partial right mask.
+#[test]
+fn non_uniform_ranges_run_as_one_walker_per_region_and_complete() {
+    for (p, k) in combos() {
+        let rec = Arc::new(Recorder::default());
+        let cfg = sim::SimConfig {
+            walker: rec.clone(),
+            ..Default::default()
+        };
+        let d = Device::open_sim_with(p, Some(k), cfg).unwrap();
+        let kernel = Kernel::from_asm(p, eot_asm(p), 8, "eot").unwrap();
+        let range = NdRange::new(&[10, 7], Some(&[4, 3]), kernel.simd, None).unwrap();
+        let report = d
+            .dispatch(&kernel, &range, &[])
+            .unwrap_or_else(|e| panic!("{p} {k:?}: {e}"));
+        assert_eq!(report.walkers, 4);
+        let seen = rec.0.lock().unwrap().clone();
+        // Group counts are 3×3: x groups 0..2 full, 2 partial; y groups 0..2 full, 2 partial.
+        let lanes = |n: u32| (1u32 << n) - 1;
+        let want = [
+            // full: 12 items in 2 SIMD8 threads, last thread 4 lanes.
+            ([0, 0], [2, 2], lanes(4)),
+            // partial y: 4×1 = 4 items.
+            ([0, 2], [2, 3], lanes(4)),
+            // partial x: 2×3 = 6 items.
+            ([2, 0], [3, 2], lanes(6)),
+            // corner: 2×1 = 2 items.
+            ([2, 2], [3, 3], lanes(2)),
+        ];
+        assert_eq!(seen.len(), 4, "{p} {k:?}");
+        for (s, (start, end, mask)) in seen.iter().zip(want) {
+            assert_eq!((s.start, s.end, s.mask), (start, end, mask), "{p} {k:?}");
+        }
+        // The same device runs the next dispatch.
+        let uniform = NdRange::new(&[64], Some(&[16]), 8, None).unwrap();
+        assert_eq!(d.dispatch(&kernel, &uniform, &[]).unwrap().walkers, 1);
+    }
+}
+
+/// The primary batch reported is what was submitted: it decodes cleanly and holds the walkers.
+#[test]
+fn reported_batch_decodes_and_holds_the_walkers() {
+    for (p, k) in combos() {
+        let cfg = sim::SimConfig {
+            walker: Arc::new(Recorder::default()),
+            ..Default::default()
+        };
+        let d = Device::open_sim_with(p, Some(k), cfg).unwrap();
+        let kernel = Kernel::from_asm(p, eot_asm(p), 16, "eot").unwrap();
+        let range = NdRange::new(&[100], Some(&[16]), 16, None).unwrap();
+        let r = d.dispatch(&kernel, &range, &[]).unwrap();
+        let (text, stats) =
+            batchbuffer::decode::decode_to_string(p, &r.batch, batchbuffer::decode::Mode::Summary);
+        assert_eq!((stats.unknown, stats.truncated), (0, false), "{text}");
+        let walker = if p == Platform::Dg2 {
+            "COMPUTE_WALKER"
+        } else {
+            "GPGPU_WALKER"
+        };
+        assert_eq!(text.matches(walker).count(), 2, "{text}");
+        assert!(text.contains("PIPE_CONTROL") && text.contains("MI_BATCH_BUFFER_END"));
+        assert!(r.batch_address != 0 && r.batch_address.is_multiple_of(4096));
+    }
+}
+
+#[test]
+fn a_walker_the_simulator_cannot_run_is_a_reported_hang_and_the_device_survives() {
+    for (p, k) in combos() {
+        let d = Device::open_sim(p, Some(k)).unwrap();
+        let kernel = Kernel::from_asm(p, eot_asm(p), 8, "eot").unwrap();
+        let range = NdRange::new(&[8], None, 8, None).unwrap();
+        match d.dispatch(&kernel, &range, &[]) {
+            Err(Error::GpuHang(msg)) if msg.contains("no EU executor") => {
+                // And the next dispatch is accepted and fails the same way (not "banned").
+                let again = d.dispatch(&kernel, &range, &[]).unwrap_err();
+                assert!(again.to_string().contains("no EU executor"), "{again}");
+            }
+            Ok(_) => eprintln!("{p} {k:?}: the simulator executes walkers now"),
+            Err(e) => panic!("{p} {k:?}: {e}"),
+        }
+    }
+}
+
+/// End to end: `out[i] = i * scale` from an ocloc-compiled kernel. Live once the simulator
+/// executes walkers.
+#[test]
+fn fill_kernel_end_to_end() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let src = include_str!("../../intel-gpu-run/examples/fill.cl");
+    for (p, k) in combos() {
+        let bin = oracles::ocloc::compile(&ocloc, p, src, "", oracles::ocloc::Format::PatchTokens)
+            .unwrap();
+        let kernel = Kernel::from_ocloc(&bin, Some("fill"), None).unwrap();
+        assert_eq!(kernel.simd, 16);
+        let d = Device::open_sim(p, Some(k)).unwrap();
+        let out = d.create_buffer(4 * 100).unwrap();
+        let range = NdRange::new(&[100], None, kernel.simd, None).unwrap();
+        let args = [
+            ArgValue::Buffer(out.clone()),
+            ArgValue::Value(3u32.to_le_bytes().to_vec()),
+        ];
+        match d.dispatch(&kernel, &range, &args) {
+            Err(Error::GpuHang(msg)) if msg.contains("no EU executor") => {
+                eprintln!(
+                    "BLOCKED fill_kernel_end_to_end {p} {k:?}: needs walker execution in the \
+                     simulator (sim::cs::WalkerExecutor glue to the EU interpreter)"
+                );
+                continue;
+            }
+            Err(e) => panic!("{p} {k:?}: {e}"),
+            Ok(_) => {}
+        }
+        let bytes = out.to_vec().unwrap();
+        for i in 0..100u32 {
+            let v = u32::from_le_bytes(bytes[4 * i as usize..][..4].try_into().unwrap());
+            assert_eq!(v, 3 * i, "{p} {k:?} out[{i}]");
+        }
+    }
+}
