@@ -65,8 +65,11 @@ fn apply(bin: &mut Vec<u8>, m: &Mutation) {
     let at = |f: f64, len: usize| ((f * len as f64) as usize).min(len.saturating_sub(1));
     match m {
         Mutation::Byte(f, b) => {
+            // An earlier truncation may have emptied the binary.
             let i = at(*f, bin.len());
-            bin[i] = *b;
+            if let Some(byte) = bin.get_mut(i) {
+                *byte = *b;
+            }
         }
         Mutation::Word(f, w) => {
             let i = at(*f, bin.len()) & !3;
