@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 use kmd_iface::seam::{DeviceFile, Errno, Mapping};
 use platform::Platform;
 
-use crate::cs::{Budget, NoWalkerExecutor, WalkerExecutor};
+use crate::cs::{Budget, WalkerExecutor};
 use crate::device_info::DeviceInfo;
+use crate::dispatch::EuExecutor;
 use crate::gem::GemTable;
 use crate::gpu::{Gpu, GpuErrorRecord};
 use crate::sync::{SyncFiles, SyncobjTable};
@@ -19,8 +20,8 @@ use crate::{i915, xe, Kmd};
 pub struct SimConfig {
     /// The hang watchdog's limits per submission.
     pub budget: Budget,
-    /// Who runs GPGPU_WALKER/COMPUTE_WALKER (the EU interpreter). Without one, every walker is a
-    /// reported GPU error.
+    /// Who runs GPGPU_WALKER/COMPUTE_WALKER: the EU interpreter ([`EuExecutor`]) by default;
+    /// [`crate::cs::NoWalkerExecutor`] makes every walker a reported GPU error.
     pub walker: Arc<dyn WalkerExecutor>,
     /// Caps every blocking wait (GEM_WAIT, SYNCOBJ_WAIT, WAIT_USER_FENCE): a longer wait ends
     /// with ETIME at the cap. For fuzzing, where an "infinite" timeout would stall the run.
@@ -31,7 +32,7 @@ impl Default for SimConfig {
     fn default() -> Self {
         SimConfig {
             budget: Budget::default(),
-            walker: Arc::new(NoWalkerExecutor),
+            walker: Arc::new(EuExecutor::default()),
             wait_limit: None,
         }
     }

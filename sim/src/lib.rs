@@ -35,6 +35,7 @@
 pub mod cs;
 mod device;
 pub mod device_info;
+pub mod dispatch;
 mod drm;
 pub mod eu;
 pub mod fuzz;

@@ -1,0 +1,67 @@
+//! Fetching a kernel's bytes from the instruction heap and decoding them once per address.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use platform::Platform;
+
+use crate::eu::{Program, ProgramCache};
+use crate::mem::{AddressSpace, PAGE_SIZE};
+
+/// Longest kernel fetched (IGC kernels are a few KiB; this bounds a runaway scan).
+const MAX_KERNEL_BYTES: usize = 1 << 20;
+/// CompactControl (bit 29 of the first dword): an 8-byte compacted instruction.
+const COMPACT_BIT: u8 = 1 << 5;
+
+/// Reads the kernel at `addr`: instructions up to and including the first all-zero native
+/// instruction (opcode 0 is `illegal`, which is where IGC's padding starts), or up to the
+/// first unmapped page.
+pub fn fetch(vm: &AddressSpace, addr: u64) -> Vec<u8> {
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut pc = 0usize;
+    loop {
+        // Keep at least one whole instruction buffered past `pc`.
+        while bytes.len() < pc + 16 && bytes.len() < MAX_KERNEL_BYTES {
+            let at = addr + bytes.len() as u64;
+            let in_page = PAGE_SIZE - at % PAGE_SIZE;
+            let mut chunk = vec![0u8; in_page as usize];
+            if vm.read(at, &mut chunk).is_err() {
+                return bytes;
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        let Some(inst) = bytes.get(pc..pc + 16) else {
+            return bytes;
+        };
+        if inst[3] & COMPACT_BIT != 0 {
+            pc += 8;
+        } else if inst.iter().all(|&b| b == 0) {
+            bytes.truncate(pc + 16);
+            return bytes;
+        } else {
+            pc += 16;
+        }
+    }
+}
+
+/// Decoded kernels by address, re-decoded when the bytes at an address change.
+#[derive(Default)]
+pub struct Kernels {
+    cache: ProgramCache,
+    bytes: HashMap<(Platform, u64), Vec<u8>>,
+}
+
+impl Kernels {
+    pub fn get(&mut self, p: Platform, vm: &AddressSpace, addr: u64) -> Arc<Program> {
+        let bytes = fetch(vm, addr);
+        if self.bytes.get(&(p, addr)) != Some(&bytes) {
+            self.cache.invalidate();
+            self.bytes.clear();
+            self.bytes.insert((p, addr), bytes.clone());
+        }
+        // The closure never fails, so neither does the lookup.
+        self.cache
+            .get_or_decode(p, addr, || Ok(bytes))
+            .unwrap_or_else(|_| Arc::new(Program::decode(p, &[])))
+    }
+}

@@ -1,0 +1,181 @@
+//! The EU's view of memory during a dispatch: the context's address space, the binding table
+//! and its RENDER_SURFACE_STATEs, and the running group's shared local memory.
+
+use std::collections::HashMap;
+
+use batchbuffer::{Packet, RenderSurfaceState};
+use platform::Platform;
+
+use super::state::Bases;
+use crate::eu::{MemFault, Memory, Surface};
+use crate::mem::{Access, AddressSpace, GpuFault, VA_BITS};
+
+/// Binding-table indices of the stateless (General State Base relative) surfaces.
+const STATELESS_BTIS: [u32; 2] = [255, 253];
+
+/// RENDER_SURFACE_STATE Surface Type values (genxml SURFTYPE_*).
+const SURFTYPE_2D: u32 = 1;
+const SURFTYPE_BUFFER: u32 = 4;
+const SURFTYPE_NULL: u32 = 7;
+
+/// Bytes per element of the surface formats 2D surfaces use (isl numbering).
+const FORMAT_BYTES: [(u32, u64); 8] = [
+    (0x1FF, 1), // RAW
+    (0x0D6, 4), // R32_SINT
+    (0x0D7, 4), // R32_UINT
+    (0x0D8, 4), // R32_FLOAT
+    (0x0C7, 4), // R8G8B8A8_UNORM
+    (0x140, 1), // R8_UNORM
+    (0x141, 1), // R8_UINT
+    (0x142, 1), // R8_SNORM
+];
+
+/// What went wrong beyond a plain address (kept for the error report).
+#[derive(Debug, Clone)]
+pub enum Refusal {
+    /// An access without a translation.
+    Fault(GpuFault),
+    /// A binding table entry or surface state the data port cannot use.
+    BadSurface(String),
+}
+
+pub struct VmMemory<'a> {
+    platform: Platform,
+    vm: &'a AddressSpace,
+    bases: Bases,
+    binding_table: u64,
+    surfaces: HashMap<u32, Surface>,
+    pub slm: Vec<u8>,
+    /// The first refusal, explaining the `MemFault` the EU reports.
+    pub refusal: Option<Refusal>,
+}
+
+impl<'a> VmMemory<'a> {
+    pub fn new(platform: Platform, vm: &'a AddressSpace, bases: Bases, bt_pointer: u32) -> Self {
+        VmMemory {
+            platform,
+            vm,
+            bases,
+            binding_table: bases.binding_tables + u64::from(bt_pointer),
+            surfaces: HashMap::new(),
+            slm: Vec::new(),
+            refusal: None,
+        }
+    }
+
+    fn refuse(&mut self, r: Refusal, address: u64) -> MemFault {
+        self.refusal.get_or_insert(r);
+        MemFault { address }
+    }
+
+    fn fault(&mut self, f: GpuFault) -> MemFault {
+        self.refuse(Refusal::Fault(f), f.address)
+    }
+
+    fn slm_range(&mut self, offset: u32, len: usize, access: Access) -> Result<usize, MemFault> {
+        let start = offset as usize;
+        if start + len > self.slm.len() {
+            return Err(self.fault(GpuFault {
+                address: u64::from(offset),
+                len,
+                access,
+            }));
+        }
+        Ok(start)
+    }
+
+    /// Reads and interprets the RENDER_SURFACE_STATE at `at`.
+    fn surface_at(&mut self, at: u64) -> Result<Surface, MemFault> {
+        let mut bytes = [0u8; 64];
+        if let Err(f) = self.vm.read(at, &mut bytes) {
+            return Err(self.fault(f));
+        }
+        let dw: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let s = match RenderSurfaceState::unpack(self.platform, &dw) {
+            Ok(s) => s,
+            Err(e) => {
+                let why = format!("RENDER_SURFACE_STATE at {at:#x}: {e}");
+                return Err(self.refuse(Refusal::BadSurface(why), at));
+            }
+        };
+        match s.surface_type {
+            SURFTYPE_BUFFER => {
+                let size =
+                    (u64::from(s.depth) << 21 | u64::from(s.height) << 7 | u64::from(s.width)) + 1;
+                Ok(Surface::buffer(s.surface_base_address, size))
+            }
+            SURFTYPE_2D => {
+                let Some(&(_, bpp)) = FORMAT_BYTES.iter().find(|(f, _)| *f == s.surface_format)
+                else {
+                    let why = format!(
+                        "RENDER_SURFACE_STATE at {at:#x}: 2D format {:#x} is not modelled",
+                        s.surface_format
+                    );
+                    return Err(self.refuse(Refusal::BadSurface(why), at));
+                };
+                Ok(Surface {
+                    base: s.surface_base_address,
+                    width: (u64::from(s.width) + 1) * bpp,
+                    height: s.height + 1,
+                    pitch: u64::from(s.surface_pitch) + 1,
+                })
+            }
+            // A null surface: reads return zeros and writes are dropped (bounds of 0 bytes).
+            SURFTYPE_NULL => Ok(Surface::buffer(0, 0)),
+            other => {
+                let why = format!(
+                    "RENDER_SURFACE_STATE at {at:#x}: surface type {other} is not modelled"
+                );
+                Err(self.refuse(Refusal::BadSurface(why), at))
+            }
+        }
+    }
+}
+
+impl Memory for VmMemory<'_> {
+    fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
+        self.vm.read(addr, buf).map_err(|f| self.fault(f))
+    }
+
+    fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        self.vm.write(addr, data).map_err(|f| self.fault(f))
+    }
+
+    fn slm_read(&mut self, offset: u32, buf: &mut [u8]) -> Result<(), MemFault> {
+        let s = self.slm_range(offset, buf.len(), Access::Read)?;
+        buf.copy_from_slice(&self.slm[s..s + buf.len()]);
+        Ok(())
+    }
+
+    fn slm_write(&mut self, offset: u32, data: &[u8]) -> Result<(), MemFault> {
+        let s = self.slm_range(offset, data.len(), Access::Write)?;
+        self.slm[s..s + data.len()].copy_from_slice(data);
+        Ok(())
+    }
+
+    fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
+        if let Some(s) = self.surfaces.get(&bti) {
+            return Ok(*s);
+        }
+        let s = if STATELESS_BTIS.contains(&bti) {
+            let general = self.bases.general;
+            Surface::buffer(general, (1u64 << VA_BITS).saturating_sub(general))
+        } else {
+            let entry_at = self.binding_table + 4 * u64::from(bti);
+            let entry = match self.vm.read_u32(entry_at) {
+                Ok(e) => e,
+                Err(f) => return Err(self.fault(f)),
+            };
+            self.surface_at(self.bases.surface + u64::from(entry & !0x3f))?
+        };
+        self.surfaces.insert(bti, s);
+        Ok(s)
+    }
+
+    fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
+        self.surface_at(self.bases.surface + u64::from(offset))
+    }
+}

@@ -1,0 +1,206 @@
+//! Thread dispatch: runs GPGPU_WALKER (Gen9–Gen12LP) and COMPUTE_WALKER (Xe-HPG) on the EU
+//! interpreter.
+//!
+//! For every thread group in the walker's range (X fastest, then Y, then Z; each range runs
+//! from the starting ID to the Dimension field, exclusive) the dispatcher creates the group's
+//! hardware threads, loads each one's r0 and payload ([`payload`]), and runs them
+//! cooperatively: each thread runs until it ends or waits at the gateway barrier; once every
+//! thread of the group has arrived (or ended) the barrier releases them. Shared local memory
+//! lives for one group. The facts per generation are in [`gen`].
+//!
+//! Errors: a memory access without a translation is a GPU page fault at its address; any
+//! other EU error is a GPU error naming the kernel, the instruction offset and (for memory)
+//! the address; a dispatch that spends its instruction or time budget is a hang naming the
+//! instruction offset each unfinished thread was at.
+
+pub mod gen;
+mod kernel;
+mod memory;
+pub mod payload;
+pub mod state;
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use batchbuffer::Operation;
+
+use crate::cs::{Walker, WalkerExecutor};
+use crate::eu::{self, EuError, EuErrorKind, Status, Thread};
+use crate::gpu::{GpuErrorKind, HangReason};
+use kernel::Kernels;
+use memory::{Refusal, VmMemory};
+use state::{resolve, slm_bytes, Dispatch};
+
+/// Limits on one walker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EuBudget {
+    /// Instructions all threads of one walker may execute together.
+    pub instructions: u64,
+    /// Wall-clock time one walker may take.
+    pub time: Duration,
+}
+
+impl Default for EuBudget {
+    /// Far above what the test corpus needs, low enough that an endless loop is reported in
+    /// about a second.
+    fn default() -> Self {
+        EuBudget {
+            instructions: 1 << 30,
+            time: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Instructions a thread runs before the scheduler looks at the budget and the other threads.
+const SLICE: u64 = 1 << 14;
+
+/// The walker executor backed by the EU interpreter.
+#[derive(Default)]
+pub struct EuExecutor {
+    budget: EuBudget,
+    kernels: Mutex<Kernels>,
+}
+
+impl EuExecutor {
+    pub fn new(budget: EuBudget) -> Self {
+        EuExecutor {
+            budget,
+            kernels: Mutex::new(Kernels::default()),
+        }
+    }
+}
+
+impl WalkerExecutor for EuExecutor {
+    fn dispatch(&self, w: &Walker<'_>) -> Result<(), GpuErrorKind> {
+        let d = resolve(w)?;
+        let prog = self
+            .kernels
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(w.platform, w.memory, d.kernel);
+        let mut run = Run {
+            w,
+            d: &d,
+            prog: &prog,
+            left: self.budget.instructions,
+            deadline: Instant::now() + self.budget.time,
+            mem: VmMemory::new(w.platform, w.memory, d.bases, d.idd.binding_table_pointer),
+        };
+        run.mem.slm = vec![0; slm_bytes(&d.idd)];
+        let mut ordinal = 0u64;
+        for z in d.group_start[2]..d.group_end[2] {
+            for y in d.group_start[1]..d.group_end[1] {
+                for x in d.group_start[0]..d.group_end[0] {
+                    run.group([x, y, z], ordinal)?;
+                    ordinal += 1;
+                }
+            }
+        }
+        if let Some(ps) = d.post_sync {
+            let v = match ps.operation {
+                Operation::WriteTimestamp => w.clock.ticks(),
+                _ => ps.immediate_data,
+            };
+            w.memory.write_u64(ps.destination_address, v)?;
+        }
+        Ok(())
+    }
+}
+
+/// One walker in progress.
+struct Run<'a, 'w> {
+    w: &'a Walker<'w>,
+    d: &'a Dispatch,
+    prog: &'a eu::Program,
+    left: u64,
+    deadline: Instant,
+    mem: VmMemory<'w>,
+}
+
+impl Run<'_, '_> {
+    fn group(&mut self, id: [u32; 3], ordinal: u64) -> Result<(), GpuErrorKind> {
+        let d = self.d;
+        let full = if d.simd >= 32 {
+            u32::MAX
+        } else {
+            (1 << d.simd) - 1
+        };
+        let n = d.threads_per_group;
+        let mut threads = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let mask = if i + 1 == n { d.last_mask } else { full };
+            let mut t = Thread::new(mask);
+            payload::load(self.w.platform, d, self.w.memory, &mut t, id, ordinal, i)?;
+            threads.push(t);
+        }
+        self.mem.slm.fill(0);
+        loop {
+            for t in threads.iter_mut() {
+                if t.is_ended() || t.barrier_pending() {
+                    continue;
+                }
+                let before = t.instructions_executed();
+                let status = eu::run(t, self.prog, &mut self.mem, SLICE.min(self.left));
+                self.left = self.left.saturating_sub(t.instructions_executed() - before);
+                match status {
+                    Ok(Status::Ended | Status::Barrier) => {}
+                    Ok(Status::Budget) => {
+                        if self.left == 0 || Instant::now() > self.deadline {
+                            return Err(self.hang(&threads));
+                        }
+                    }
+                    Err(e) => return Err(self.eu_error(e)),
+                }
+            }
+            if threads.iter().all(Thread::is_ended) {
+                return Ok(());
+            }
+            // Every thread still running is at the barrier: the gateway releases them.
+            // (A thread that ended counts as arrived.)
+            if threads.iter().all(|t| t.is_ended() || t.barrier_pending()) {
+                threads.iter_mut().for_each(Thread::release_barrier);
+            }
+        }
+    }
+
+    /// The kernel offset of the instruction thread `t` is about to execute.
+    fn offset_of(&self, t: &Thread) -> u32 {
+        self.prog
+            .insts
+            .get(t.ip as usize)
+            .map_or(u32::MAX, |i| i.pc)
+    }
+
+    fn hang(&self, threads: &[Thread]) -> GpuErrorKind {
+        let at: Vec<String> = threads
+            .iter()
+            .filter(|t| !t.is_ended())
+            .take(4)
+            .map(|t| format!("{:#x}", self.offset_of(t)))
+            .collect();
+        GpuErrorKind::Hang(HangReason::Eu {
+            detail: format!(
+                "watchdog: kernel at {:#x} did not finish within its budget; threads at \
+                 instruction offset {}",
+                self.d.kernel,
+                at.join(", ")
+            ),
+        })
+    }
+
+    fn eu_error(&mut self, e: EuError) -> GpuErrorKind {
+        let refusal = self.mem.refusal.take();
+        match (&e.kind, refusal) {
+            (EuErrorKind::PageFault { .. }, Some(Refusal::Fault(f))) => GpuErrorKind::PageFault(f),
+            (_, Some(Refusal::BadSurface(why))) => GpuErrorKind::Hang(HangReason::Eu {
+                detail: format!(
+                    "kernel at {:#x}, instruction offset {:#x}: {why}",
+                    self.d.kernel, e.offset
+                ),
+            }),
+            _ => GpuErrorKind::Hang(HangReason::Eu {
+                detail: format!("kernel at {:#x}: {e}", self.d.kernel),
+            }),
+        }
+    }
+}
