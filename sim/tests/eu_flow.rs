@@ -212,3 +212,41 @@ fn mutated_kernels_never_panic() {
         eprintln!("{p}: ended/budget/error = {outcomes:?}");
     }
 }
+
+#[test]
+fn illegal_instruction_is_an_error_at_its_offset() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    for p in ALL {
+        let prog = program(
+            &iga,
+            p,
+            "add (8|M0) r10.0<1>:d r10.0<8;8,1>:d 0x1:d\nillegal",
+        );
+        let mut mem = TestMem::new(0x1000, 0x1000);
+        let e = run_on(&prog, 8, &mut mem, |_| {}).err().expect("illegal");
+        assert_eq!(e.offset, 16, "{p}: {e}");
+        assert!(
+            matches!(e.kind, sim::eu::EuErrorKind::Illegal(_)),
+            "{p}: {e}"
+        );
+    }
+}
+
+#[test]
+fn kernels_decode_once_per_address() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let p = platform::Platform::Tgllp;
+    let bytes = oracles::iga64::asm(&iga, p, eot(p), &[]).unwrap();
+    let mut cache = sim::eu::ProgramCache::new();
+    let mut decodes = 0;
+    for addr in [0x1000u64, 0x1000, 0x2000, 0x1000] {
+        let prog = cache
+            .get_or_decode(p, addr, || {
+                decodes += 1;
+                Ok(bytes.clone())
+            })
+            .unwrap();
+        assert_eq!(prog.insts.len(), 1);
+    }
+    assert_eq!(decodes, 2);
+}
