@@ -153,39 +153,110 @@ fn a_walker_the_simulator_cannot_run_is_a_reported_hang_and_the_device_survives(
     }
 }
 
-/// End to end: `out[i] = i * scale` from an ocloc-compiled kernel. Live once the simulator
-/// executes walkers.
+/// End to end: `out[i] = i * scale` from an ocloc-compiled kernel in both of ocloc's formats,
+/// on every simulated platform and uAPI, with a global size that leaves a partial last group.
+/// Live once the simulator executes walkers.
 #[test]
 fn fill_kernel_end_to_end() {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
     let src = include_str!("../../intel-gpu-run/examples/fill.cl");
     for (p, k) in combos() {
-        let bin = oracles::ocloc::compile(&ocloc, p, src, "", oracles::ocloc::Format::PatchTokens)
-            .unwrap();
-        let kernel = Kernel::from_ocloc(&bin, Some("fill"), None).unwrap();
-        assert_eq!(kernel.simd, 16);
-        let d = Device::open_sim(p, Some(k)).unwrap();
-        let out = d.create_buffer(4 * 100).unwrap();
-        let range = NdRange::new(&[100], None, kernel.simd, None).unwrap();
-        let args = [
-            ArgValue::Buffer(out.clone()),
-            ArgValue::Value(3u32.to_le_bytes().to_vec()),
-        ];
-        match d.dispatch(&kernel, &range, &args) {
-            Err(Error::GpuHang(msg)) if msg.contains("no EU executor") => {
-                eprintln!(
-                    "BLOCKED fill_kernel_end_to_end {p} {k:?}: needs walker execution in the \
-                     simulator (sim::cs::WalkerExecutor glue to the EU interpreter)"
-                );
-                continue;
+        for format in [
+            oracles::ocloc::Format::PatchTokens,
+            oracles::ocloc::Format::Zebin,
+        ] {
+            let bin = oracles::ocloc::compile(&ocloc, p, src, "", format).unwrap();
+            let kernel = Kernel::from_ocloc(&bin, Some("fill"), Some(p)).unwrap();
+            assert_eq!(kernel.simd, 16);
+            let d = Device::open_sim(p, Some(k)).unwrap();
+            let out = d.create_buffer(4 * 100).unwrap();
+            let range = NdRange::new(&[100], Some(&[32]), kernel.simd, None).unwrap();
+            let args = [
+                ArgValue::Buffer(out.clone()),
+                ArgValue::Value(3u32.to_le_bytes().to_vec()),
+            ];
+            match d.dispatch(&kernel, &range, &args) {
+                Err(Error::GpuHang(msg)) if msg.contains("no EU executor") => {
+                    eprintln!(
+                        "BLOCKED fill_kernel_end_to_end {p} {k:?} {format:?}: needs walker \
+                         execution in the simulator (sim::cs::WalkerExecutor glue to the EU \
+                         interpreter)"
+                    );
+                    continue;
+                }
+                Err(e) => panic!("{p} {k:?} {format:?}: {e}"),
+                Ok(r) => assert_eq!(r.walkers, 2),
             }
-            Err(e) => panic!("{p} {k:?}: {e}"),
-            Ok(_) => {}
-        }
-        let bytes = out.to_vec().unwrap();
-        for i in 0..100u32 {
-            let v = u32::from_le_bytes(bytes[4 * i as usize..][..4].try_into().unwrap());
-            assert_eq!(v, 3 * i, "{p} {k:?} out[{i}]");
+            let bytes = out.to_vec().unwrap();
+            for i in 0..100u32 {
+                let v = u32::from_le_bytes(bytes[4 * i as usize..][..4].try_into().unwrap());
+                assert_eq!(v, 3 * i, "{p} {k:?} {format:?} out[{i}]");
+            }
         }
     }
+}
+
+/// The subgroup queries through the driver's kernel object, with the specs' definitions:
+/// cl_intel_required_subgroup_size (the compile size, and the max size is it for any local
+/// size) and cl_khr_subgroups (count = ceil(work-items / max size), local sizes that are not
+/// multiples of the SIMD width included).
+#[test]
+fn queries_follow_the_specs() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let plain = "kernel void k(global uint *o) { o[get_global_id(0)] = get_sub_group_size(); }";
+    for p in [Platform::Skl, Platform::Tgllp, Platform::Dg2] {
+        let bin = oracles::ocloc::compile(
+            &ocloc,
+            p,
+            include_str!("../../intel-gpu-run/examples/fill.cl"),
+            "",
+            oracles::ocloc::Format::PatchTokens,
+        )
+        .unwrap();
+        let k = Kernel::from_ocloc(&bin, None, None).unwrap();
+        assert_eq!(k.compile_sub_group_size(), 16);
+        for local in [
+            &[1usize][..],
+            &[15],
+            &[16],
+            &[17],
+            &[100],
+            &[5, 5],
+            &[7, 5, 3],
+            &[16, 16],
+        ] {
+            let items: usize = local.iter().product();
+            assert_eq!(
+                k.max_sub_group_size_for_ndrange(local).unwrap(),
+                16,
+                "{local:?}"
+            );
+            assert_eq!(
+                k.sub_group_count_for_ndrange(local).unwrap(),
+                items.div_ceil(16),
+                "{local:?}"
+            );
+        }
+        assert!(k.sub_group_count_for_ndrange(&[0]).is_err());
+        assert!(k.sub_group_count_for_ndrange(&[1, 1, 1, 1]).is_err());
+        assert_eq!(k.spill_mem_size(), 0);
+        // Without intel_reqd_sub_group_size the compile size is 0; the max is the SIMD chosen.
+        let bin =
+            oracles::ocloc::compile(&ocloc, p, plain, "", oracles::ocloc::Format::PatchTokens)
+                .unwrap();
+        let k = Kernel::from_ocloc(&bin, None, None).unwrap();
+        assert_eq!(k.compile_sub_group_size(), 0);
+        assert_eq!(
+            k.max_sub_group_size_for_ndrange(&[64]).unwrap(),
+            k.simd as usize
+        );
+        assert_eq!(
+            k.sub_group_count_for_ndrange(&[13]).unwrap(),
+            13usize.div_ceil(k.simd as usize)
+        );
+    }
+    // Raw kernels: the SIMD width given is the subgroup size; nothing is required.
+    let raw = Kernel::from_asm(Platform::Tgllp, eot_asm(Platform::Tgllp), 32, "eot").unwrap();
+    assert_eq!(raw.compile_sub_group_size(), 0);
+    assert_eq!(raw.sub_group_count_for_ndrange(&[33]).unwrap(), 2);
 }
