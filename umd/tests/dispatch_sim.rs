@@ -260,3 +260,65 @@ fn queries_follow_the_specs() {
     assert_eq!(raw.compile_sub_group_size(), 0);
     assert_eq!(raw.sub_group_count_for_ndrange(&[33]).unwrap(), 2);
 }
+
+/// Image block IO end to end (cl_intel_subgroups media block read/write): each 64-byte row of
+/// a 4-row image is read by one subgroup (one uint per work-item, no format conversion) and
+/// written, plus one, to a second image; for every contract format (elements of 1 to 4 bytes).
+#[test]
+fn image_block_io_end_to_end() {
+    use umd::image::ImageFormat;
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let src = "__attribute__((intel_reqd_sub_group_size(16)))
+        kernel void copy(read_only image2d_t a, write_only image2d_t b) {
+            int2 at = (int2)(get_group_id(0) * 64, get_global_id(1));
+            uint v = intel_sub_group_block_read(a, at);
+            intel_sub_group_block_write(b, at, v + 1);
+        }";
+    for (p, k) in combos() {
+        let bin = oracles::ocloc::compile(&ocloc, p, src, "", oracles::ocloc::Format::PatchTokens)
+            .unwrap();
+        let kernel = Kernel::from_ocloc(&bin, None, Some(p)).unwrap();
+        for fmt in [
+            ImageFormat::R8ui,
+            ImageFormat::R16ui,
+            ImageFormat::R32ui,
+            ImageFormat::Rgba8ui,
+            ImageFormat::R32f,
+        ] {
+            let d = Device::open_sim(p, Some(k)).unwrap();
+            let width = 64 / fmt.desc().bytes_per_element;
+            let a = d.create_image(width, 4, fmt).unwrap();
+            let b = d.create_image(width, 4, fmt).unwrap();
+            a.check_block_io().unwrap();
+            let input: Vec<u8> = (0..256u32).map(|i| (i * 7) as u8).collect();
+            a.write_packed(&input).unwrap();
+            let range = NdRange::new(&[16, 4], Some(&[16, 1]), 16, None).unwrap();
+            let args = [ArgValue::Image(a), ArgValue::Image(b.clone())];
+            match d.dispatch(&kernel, &range, &args) {
+                Err(Error::GpuHang(msg)) if msg.contains("no EU executor") => {
+                    eprintln!("BLOCKED image_block_io_end_to_end {p} {k:?}: no walker execution");
+                    continue;
+                }
+                Err(Error::GpuHang(msg)) if msg.contains("is not modelled") => {
+                    eprintln!(
+                        "BLOCKED image_block_io_end_to_end {p} {k:?} {fmt:?}: the simulator's \
+                         surface-format table lacks SURFACE_FORMAT {}: {msg}",
+                        fmt.desc().surface_format
+                    );
+                    continue;
+                }
+                Err(e) => panic!("{p} {k:?} {fmt:?}: {e}"),
+                Ok(_) => {}
+            }
+            let out = b.read_packed().unwrap();
+            for (i, (o, w)) in out.chunks(4).zip(input.chunks(4)).enumerate() {
+                let want = u32::from_le_bytes(w.try_into().unwrap()).wrapping_add(1);
+                assert_eq!(
+                    u32::from_le_bytes(o.try_into().unwrap()),
+                    want,
+                    "{p} {k:?} {fmt:?} element {i}"
+                );
+            }
+        }
+    }
+}
