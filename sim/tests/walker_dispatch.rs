@@ -1,0 +1,441 @@
+//! Walkers through the whole simulated path: OpenCL C compiled by ocloc, a batch built with
+//! batchbuffer's builder (GPGPU_WALKER on Gen9–Gen12LP), submitted with i915 execbuffer2
+//! through kmd-iface, and the output checked against a CPU reference from the OpenCL spec.
+//! The payload layout comes from the binary's patch tokens as `ocloc disasm -dump` prints them.
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+use batchbuffer::builder::{Batch, Builder, DispatchDesc, FrontEnd, Heap, Heaps, LocalIds, Simd};
+use kmd_iface::i915::uapi::I915_EXEC_RENDER;
+use kmd_iface::i915::{ContextParams, Execbuf, MmapMode, PinnedObject, I915};
+use oracles::ocloc::{compile, kernel_heaps, Format};
+use oracles::{require, Oracle};
+use platform::Platform;
+use sim::dispatch::{EuBudget, EuExecutor};
+use sim::gpu::{GpuErrorKind, HangReason};
+use sim::{Kmd, SimConfig, SimDevice};
+
+const BATCH: u64 = 0x10_0000;
+const SURFACE: u64 = 0x20_0000;
+const DYNAMIC: u64 = 0x30_0000;
+const INDIRECT: u64 = 0x40_0000;
+const INSTRUCTION: u64 = 0x50_0000;
+const OUTPUT: u64 = 0x60_0000;
+const FENCE: u64 = 0x70_0000;
+const HEAP_BYTES: usize = 0x1_0000;
+
+/// DATA_PARAMETER_BUFFER types (IGC's iOpenCL DATA_PARAMETER_TOKEN).
+const KERNEL_ARGUMENT: u32 = 1;
+const LOCAL_WORK_SIZE: u32 = 2;
+const GLOBAL_WORK_SIZE: u32 = 3;
+const NUM_WORK_GROUPS: u32 = 4;
+const WORK_DIMENSIONS: u32 = 5;
+const GLOBAL_WORK_OFFSET: u32 = 16;
+const ENQUEUED_LOCAL_WORK_SIZE: u32 = 28;
+/// Patch tokens (IGC's patch_list.h).
+const TOKEN_DATA_PARAMETER_BUFFER: u32 = 17;
+const TOKEN_THREAD_PAYLOAD: u32 = 22;
+const TOKEN_DATA_PARAMETER_STREAM: u32 = 25;
+const TOKEN_STATELESS_GLOBAL_ARG: u32 = 30;
+
+/// One kernel of a patch-token binary: ISA plus the payload facts the tests need.
+struct Kernel {
+    isa: Vec<u8>,
+    /// (token, dwords after Token and Size).
+    tokens: Vec<(u32, Vec<u32>)>,
+}
+
+impl Kernel {
+    fn build(ocloc: &Path, p: Platform, src: &str) -> Kernel {
+        let opts = "-cl-std=CL2.0 -cl-intel-greater-than-4GB-buffer-required";
+        let bin = compile(ocloc, p, src, opts, Format::PatchTokens).unwrap();
+        let isa = kernel_heaps(ocloc, &bin).unwrap().remove(0).bytes;
+        let dir = std::env::temp_dir().join(format!(
+            "walker-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("k.bin"), &bin).unwrap();
+        let out = Command::new(ocloc)
+            .args(["disasm", "-file"])
+            .arg(dir.join("k.bin"))
+            .arg("-dump")
+            .arg(dir.join("d"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let ptm = std::fs::read_to_string(dir.join("d/PTM.txt")).unwrap();
+        std::fs::remove_dir_all(&dir).ok();
+        Kernel {
+            isa,
+            tokens: parse_tokens(&ptm),
+        }
+    }
+
+    fn token(&self, t: u32) -> impl Iterator<Item = &Vec<u32>> {
+        self.tokens
+            .iter()
+            .filter(move |(k, _)| *k == t)
+            .map(|(_, d)| d)
+    }
+
+    /// The cross-thread data for an NDRange, with `args` at their kernel-argument offsets
+    /// (pointer arguments by argument number).
+    fn cross_thread(&self, global: [u32; 3], local: [u32; 3], args: &[u64]) -> Vec<u32> {
+        let size = self.token(TOKEN_DATA_PARAMETER_STREAM).next().unwrap()[0] as usize;
+        let mut ct = vec![0u8; size];
+        let mut put = |at: usize, v: &[u8]| ct[at..at + v.len()].copy_from_slice(v);
+        for d in self.token(TOKEN_DATA_PARAMETER_BUFFER) {
+            let (ty, arg, off, len, src) = (d[0], d[1], d[2] as usize, d[3], d[4] as usize);
+            let dim = src / 4;
+            let v: u64 = match ty {
+                KERNEL_ARGUMENT => args[arg as usize] >> (8 * src),
+                LOCAL_WORK_SIZE | ENQUEUED_LOCAL_WORK_SIZE => local[dim].into(),
+                GLOBAL_WORK_SIZE => global[dim].into(),
+                NUM_WORK_GROUPS => (global[dim] / local[dim]).into(),
+                WORK_DIMENSIONS => 2,
+                GLOBAL_WORK_OFFSET => 0,
+                other => panic!("data parameter {other} not handled by this test"),
+            };
+            put(off, &v.to_le_bytes()[..len as usize]);
+        }
+        for d in self.token(TOKEN_STATELESS_GLOBAL_ARG) {
+            let (arg, off, len) = (d[0], d[2] as usize, d[3] as usize);
+            put(off, &args[arg as usize].to_le_bytes()[..len]);
+        }
+        ct.chunks(4)
+            .map(|c| {
+                let mut b = [0u8; 4];
+                b[..c.len()].copy_from_slice(c);
+                u32::from_le_bytes(b)
+            })
+            .collect()
+    }
+
+    /// Local-ID channels the kernel reads (THREAD_PAYLOAD LocalIDX/Y/ZPresent). A kernel
+    /// without local IDs but with UnusedPerThreadConstantPresent still expects one per-thread
+    /// GRF before its cross-thread data; one channel of IDs at SIMD8/16 fills it.
+    fn local_id_channels(&self) -> u32 {
+        let t = self.token(TOKEN_THREAD_PAYLOAD).next().unwrap();
+        let ids = t[1..4].iter().filter(|&&v| v != 0).count() as u32;
+        let unused_per_thread_grf = t[6] != 0;
+        if ids == 0 && unused_per_thread_grf {
+            1
+        } else {
+            ids
+        }
+    }
+}
+
+/// `Token N` / `Size S` / `Hex ...` triples of ocloc's PTM.txt.
+fn parse_tokens(ptm: &str) -> Vec<(u32, Vec<u32>)> {
+    let mut out = Vec::new();
+    let mut token = None;
+    for line in ptm.lines().map(str::trim) {
+        if let Some(t) = line.strip_prefix("4 Token ") {
+            token = t.parse().ok();
+        } else if let Some(hex) = line.strip_prefix("Hex ") {
+            let Some(t) = token.take() else { continue };
+            let bytes: Vec<u8> = hex
+                .split_whitespace()
+                .map(|b| u8::from_str_radix(b, 16).unwrap())
+                .collect();
+            let dw = bytes
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            out.push((t, dw));
+        }
+    }
+    out
+}
+
+struct Gpu {
+    dev: Arc<SimDevice>,
+    i915: I915,
+    /// The context submissions use (a GPU error bans it, as i915 does).
+    ctx: std::cell::Cell<u32>,
+}
+
+fn gpu(p: Platform, budget: EuBudget) -> Gpu {
+    let config = SimConfig {
+        walker: Arc::new(EuExecutor::new(budget)),
+        ..SimConfig::default()
+    };
+    let dev = sim::open_device(p, Kmd::I915, config).unwrap();
+    let file: Arc<dyn kmd_iface::seam::DeviceFile> = dev.clone();
+    let kmd_iface::Kmd::I915(i915) = kmd_iface::Kmd::new(file).unwrap() else {
+        panic!("not i915")
+    };
+    Gpu {
+        dev,
+        i915,
+        ctx: 0.into(),
+    }
+}
+
+fn bytes(dw: &[u32]) -> Vec<u8> {
+    dw.iter().flat_map(|d| d.to_le_bytes()).collect()
+}
+
+/// One NDRange launch description.
+struct Launch<'a> {
+    kernel: &'a Kernel,
+    simd: Simd,
+    global: [u32; 3],
+    local: [u32; 3],
+    slm_bytes: u32,
+    barriers: u32,
+    /// Kernel arguments by number (pointers as GPU addresses).
+    args: &'a [u64],
+}
+
+impl Gpu {
+    /// Switches to a fresh context (after an error banned the current one).
+    fn new_context(&self) {
+        let ctx = self.i915.context_create(&ContextParams::default()).unwrap();
+        self.ctx.set(ctx);
+    }
+
+    fn bo(&self, bytes: &[u8], size: usize) -> u32 {
+        let bo = self.i915.gem_create(size as u64).unwrap();
+        let m = self.i915.gem_mmap(bo.handle, size, MmapMode::Wb).unwrap();
+        m.write(0, bytes).unwrap();
+        bo.handle
+    }
+
+    /// Builds and submits the launch writing to a zeroed output of `out_bytes`; returns
+    /// the output, or the execbuf/wait error.
+    fn launch(&self, p: Platform, l: &Launch, out_bytes: usize) -> Result<Vec<u8>, String> {
+        let (mut s, mut d, mut i) = (
+            vec![0u32; HEAP_BYTES / 4],
+            vec![0u32; HEAP_BYTES / 4],
+            vec![0u32; HEAP_BYTES / 4],
+        );
+        let mut heaps = Heaps {
+            surface: Heap::new("surface", SURFACE, &mut s),
+            dynamic: Heap::new("dynamic", DYNAMIC, &mut d),
+            indirect: Heap::new("indirect", INDIRECT, &mut i),
+        };
+        let mut words = vec![0u32; HEAP_BYTES / 4];
+        let mut batch = Batch::new(&mut words);
+        let b = Builder::new(p);
+        let ct = l.kernel.cross_thread(l.global, l.local, l.args);
+        b.preamble(
+            &mut batch,
+            &heaps,
+            0,
+            (INSTRUCTION, HEAP_BYTES),
+            FrontEnd::default(),
+        )
+        .unwrap();
+        let groups = [0, 1, 2].map(|k| l.global[k] / l.local[k]);
+        b.dispatch(
+            &mut batch,
+            &mut heaps,
+            &DispatchDesc {
+                kernel_offset: 0,
+                simd: l.simd,
+                local_size: l.local,
+                group_count: groups,
+                group_start: [0; 3],
+                cross_thread: &ct,
+                local_ids: match l.kernel.local_id_channels() {
+                    0 => LocalIds::None,
+                    channels => LocalIds::Runtime { channels },
+                },
+                inline_data: false,
+                slm_bytes: l.slm_bytes,
+                barriers: l.barriers,
+                surfaces: &[],
+            },
+        )
+        .unwrap();
+        b.finish(&mut batch, FENCE, 1).unwrap();
+        let objects = [
+            (BATCH, self.bo(&bytes(batch.as_slice()), HEAP_BYTES), false),
+            (SURFACE, self.bo(&bytes(&s), HEAP_BYTES), false),
+            (DYNAMIC, self.bo(&bytes(&d), HEAP_BYTES), false),
+            (INDIRECT, self.bo(&bytes(&i), HEAP_BYTES), false),
+            (INSTRUCTION, self.bo(&l.kernel.isa, HEAP_BYTES), false),
+            (OUTPUT, self.bo(&[], out_bytes.max(4096)), true),
+            (FENCE, self.bo(&[], 4096), true),
+        ];
+        let pinned: Vec<PinnedObject> = objects
+            .iter()
+            .map(|&(gpu_address, handle, write)| PinnedObject {
+                handle,
+                gpu_address,
+                write,
+            })
+            .collect();
+        self.i915
+            .execbuffer2(&Execbuf {
+                objects: &pinned,
+                engine: I915_EXEC_RENDER,
+                ctx_id: self.ctx.get(),
+                ..Default::default()
+            })
+            .map_err(|e| format!("execbuffer2: {e:?}"))?;
+        let out = objects[5].1;
+        self.i915
+            .gem_wait(out, -1)
+            .map_err(|e| format!("wait: {e:?}"))?;
+        let mut res = vec![0u8; out_bytes];
+        let m = self
+            .i915
+            .gem_mmap(out, out_bytes.max(4096), MmapMode::Wb)
+            .unwrap();
+        m.read(0, &mut res).unwrap();
+        for &(_, h, _) in &objects {
+            self.i915.gem_close(h).unwrap();
+        }
+        Ok(res)
+    }
+}
+
+fn u32s(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+const IDS: &str = r#"
+__attribute__((intel_reqd_sub_group_size(SIMD)))
+__kernel void ids(__global uint *out) {
+  uint x = get_global_id(0), y = get_global_id(1);
+  out[y * get_global_size(0) + x] = get_local_id(0) | get_local_id(1) << 8
+      | get_group_id(0) << 16 | get_group_id(1) << 24;
+}
+"#;
+
+/// get_global_id/get_local_id/get_group_id over a 2D range whose groups (6x4 = 24
+/// work-items) end in a partial thread at SIMD16 and SIMD32.
+#[test]
+fn ids_2d_with_partial_last_thread() {
+    let ocloc = require!(Oracle::Ocloc);
+    for p in [Platform::Tgllp, Platform::Skl, Platform::Icllp] {
+        for simd in [Simd::S8, Simd::S16, Simd::S32] {
+            let src = IDS.replace("SIMD", &simd.lanes().to_string());
+            let k = Kernel::build(&ocloc, p, &src);
+            let (global, local) = ([12, 8, 1], [6, 4, 1]);
+            let g = gpu(p, EuBudget::default());
+            let launch = Launch {
+                kernel: &k,
+                simd,
+                global,
+                local,
+                slm_bytes: 0,
+                barriers: 0,
+                args: &[OUTPUT],
+            };
+            let out = u32s(&g.launch(p, &launch, 12 * 8 * 4).unwrap());
+            for y in 0..8u32 {
+                for x in 0..12u32 {
+                    let want = (x % 6) | (y % 4) << 8 | (x / 6) << 16 | (y / 4) << 24;
+                    assert_eq!(
+                        out[(y * 12 + x) as usize],
+                        want,
+                        "{p} SIMD{} at ({x},{y})",
+                        simd.lanes()
+                    );
+                }
+            }
+            assert!(g.dev.error_states().is_empty());
+        }
+    }
+}
+
+const FAULT: &str = r#"
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void fault(__global uint *out, uint far) {
+  out[get_global_id(0) + far] = 1;
+}
+"#;
+
+const HANG: &str = r#"
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void hang(__global volatile uint *out) {
+  while (out[0] == 0) { out[1] += 1; }
+}
+"#;
+
+/// A store far outside the output buffer's binding is a GPU page fault at that address; an
+/// endless loop is a hang naming its instruction offset; the next dispatch on a new context
+/// still works.
+#[test]
+fn fault_and_hang_are_gpu_errors_and_the_next_dispatch_works() {
+    let ocloc = require!(Oracle::Ocloc);
+    let p = Platform::Tgllp;
+    let budget = EuBudget {
+        instructions: 1 << 20,
+        time: Duration::from_secs(5),
+    };
+    let g = gpu(p, budget);
+    let ids = Kernel::build(&ocloc, p, &IDS.replace("SIMD", "16"));
+    let good = Launch {
+        kernel: &ids,
+        simd: Simd::S16,
+        global: [12, 8, 1],
+        local: [6, 4, 1],
+        slm_bytes: 0,
+        barriers: 0,
+        args: &[OUTPUT],
+    };
+
+    let far = 0x10_0000u32;
+    let fk = Kernel::build(&ocloc, p, FAULT);
+    let fault = Launch {
+        kernel: &fk,
+        simd: Simd::S16,
+        global: [16, 1, 1],
+        local: [16, 1, 1],
+        slm_bytes: 0,
+        barriers: 0,
+        args: &[OUTPUT, far.into()],
+    };
+    let err = g.launch(p, &fault, 4096).unwrap_err();
+    let rec = g.dev.error_states().last().cloned().expect("a GPU error");
+    match &rec.kind {
+        GpuErrorKind::PageFault(f) => assert_eq!(f.address, OUTPUT + 4 * u64::from(far), "{rec}"),
+        other => panic!("expected a page fault, got {other:?} ({err})"),
+    }
+    // The error banned the context; a new one runs the next dispatch.
+    g.new_context();
+    assert_eq!(
+        g.launch(p, &good, 12 * 8 * 4).map(|o| o.len()),
+        Ok(12 * 8 * 4)
+    );
+
+    let hk = Kernel::build(&ocloc, p, HANG);
+    let hang = Launch {
+        kernel: &hk,
+        simd: Simd::S16,
+        global: [16, 1, 1],
+        local: [16, 1, 1],
+        slm_bytes: 0,
+        barriers: 0,
+        args: &[OUTPUT],
+    };
+    let err = g.launch(p, &hang, 4096).unwrap_err();
+    let rec = g.dev.error_states().last().cloned().expect("a GPU error");
+    match &rec.kind {
+        GpuErrorKind::Hang(HangReason::Eu { detail }) => {
+            assert!(
+                detail.contains("watchdog") && detail.contains("instruction offset 0x"),
+                "{detail}"
+            )
+        }
+        other => panic!("expected an EU hang, got {other:?} ({err})"),
+    }
+    g.new_context();
+    let out = u32s(&g.launch(p, &good, 12 * 8 * 4).unwrap());
+    assert_eq!(out[12 * 7 + 11], 5 | 3 << 8 | 1 << 16 | 1 << 24);
+}
