@@ -236,12 +236,12 @@ fn wrong_argument_kind_is_a_one_line_error() {
     };
     let e = fails(&run("u32:1", "u32:1"));
     assert!(
-        e.contains("argument 0 of kernel fill is a buffer, given a 4-byte value"),
+        e.contains("argument 0 of kernel fill is a buffer, given a value of 4 bytes"),
         "{e}"
     );
     let e = fails(&run("buf:32", "u64:1"));
     assert!(
-        e.contains("argument 1 of kernel fill is a 4-byte value, given a 8-byte value"),
+        e.contains("argument 1 of kernel fill is a value of 4 bytes, given a value of 8 bytes"),
         "{e}"
     );
     let e = fails(&run("buf:32", "img2d:4x4:r8ui"));

@@ -70,7 +70,7 @@ impl std::fmt::Display for ArgSlot {
         match self {
             ArgSlot::Buffer => write!(f, "a buffer"),
             ArgSlot::Image => write!(f, "an image"),
-            ArgSlot::Value(n) => write!(f, "a {n}-byte value"),
+            ArgSlot::Value(n) => write!(f, "a value of {n} bytes"),
             ArgSlot::Local => write!(f, "a local pointer"),
             ArgSlot::Sampler => write!(f, "a sampler"),
         }

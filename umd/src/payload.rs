@@ -26,7 +26,7 @@ impl ArgValue {
         match self {
             ArgValue::Buffer(_) => "a buffer".into(),
             ArgValue::Image(_) => "an image".into(),
-            ArgValue::Value(v) => format!("a {}-byte value", v.len()),
+            ArgValue::Value(v) => format!("a value of {} bytes", v.len()),
         }
     }
 }
