@@ -1,12 +1,11 @@
 //! Dispatches on the simulator through i915 and xe.
 //!
-//! The simulator does not execute walkers yet (no EU executor is wired to its command streamer:
-//! `sim::cs::NoWalkerExecutor` reports every walker as a GPU error). So:
-//! - the walker programming and the completion path are checked with a recording executor that
-//!   captures each walker the command streamer reaches and lets the batch run on to its
-//!   PIPE_CONTROL post-sync fence;
-//! - the end-to-end result tests run against the default simulator and print `BLOCKED` with
-//!   the missing piece while it reports "no EU executor"; they check results once it doesn't.
+//! - Walker programming (one walker per uniform/partial region, partial right masks) and the
+//!   completion path are checked with a recording executor that captures each walker the
+//!   command streamer reaches and lets the batch run on to its PIPE_CONTROL post-sync fence.
+//! - End-to-end results run on the default simulator (its EU interpreter executes walkers).
+//!   Where the simulator cannot run something (a simulator without a walker executor, a surface
+//!   format its table lacks) the test prints `BLOCKED` with the missing piece and goes on.
 
 use std::sync::{Arc, Mutex};
 
