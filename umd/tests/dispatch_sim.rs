@@ -326,3 +326,65 @@ fn endless_kernel_is_a_hang_and_the_next_dispatch_runs() {
             .unwrap_or_else(|e| panic!("{p} {k:?} after a hang: {e}"));
     }
 }
+
+/// A kernel storing outside every mapping: a GPU page fault naming the address, then the device
+/// runs the next dispatch.
+#[test]
+fn kernel_page_fault_names_the_address_and_the_device_survives() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let src = "__attribute__((intel_reqd_sub_group_size(16)))
+        kernel void oob(global uint *o) { o[get_global_id(0) + (1u << 26)] = 1; }";
+    for (p, k) in combos() {
+        // Stateless (A64) addressing: a stateful access out of its surface would be dropped by
+        // the bounds check instead of faulting.
+        let bin = oracles::ocloc::compile(
+            &ocloc,
+            p,
+            src,
+            "-cl-intel-greater-than-4GB-buffer-required",
+            oracles::ocloc::Format::PatchTokens,
+        )
+        .unwrap();
+        let kernel = Kernel::from_ocloc(&bin, None, Some(p)).unwrap();
+        let d = Device::open_sim(p, Some(k)).unwrap();
+        let buf = d.create_buffer(64).unwrap();
+        let range = NdRange::new(&[16], None, 16, None).unwrap();
+        let args = [ArgValue::Buffer(buf.clone())];
+        let bad = buf.gpu_address() + 4 * (1 << 26);
+        match d.dispatch(&kernel, &range, &args) {
+            Err(Error::GpuHang(msg)) if msg.contains("no EU executor") => {
+                eprintln!("BLOCKED kernel_page_fault {p} {k:?}: no walker execution");
+                continue;
+            }
+            Err(Error::GpuFault { address, .. }) => {
+                assert!(
+                    (bad..bad + 64).contains(&address),
+                    "{p} {k:?}: {address:#x} vs {bad:#x}"
+                )
+            }
+            other => panic!("{p} {k:?}: {other:?}"),
+        }
+        let fill = Kernel::from_ocloc(
+            &oracles::ocloc::compile(
+                &ocloc,
+                p,
+                include_str!("../../intel-gpu-run/examples/fill.cl"),
+                "",
+                oracles::ocloc::Format::PatchTokens,
+            )
+            .unwrap(),
+            None,
+            Some(p),
+        )
+        .unwrap();
+        let args = [
+            ArgValue::Buffer(buf.clone()),
+            ArgValue::Value(2u32.to_le_bytes().to_vec()),
+        ];
+        d.dispatch(&fill, &range, &args)
+            .unwrap_or_else(|e| panic!("{p} {k:?} after a fault: {e}"));
+        let mut w = [0u8; 4];
+        buf.read(60, &mut w).unwrap();
+        assert_eq!(u32::from_le_bytes(w), 30);
+    }
+}
