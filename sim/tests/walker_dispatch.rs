@@ -9,8 +9,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use batchbuffer::builder::{Batch, Builder, DispatchDesc, FrontEnd, Heap, Heaps, LocalIds, Simd};
+use kmd_iface::drm_core::{syncobj_create, syncobj_wait};
 use kmd_iface::i915::uapi::I915_EXEC_RENDER;
 use kmd_iface::i915::{ContextParams, Execbuf, MmapMode, PinnedObject, I915};
+use kmd_iface::seam::Mapping;
+use kmd_iface::xe::uapi::DRM_XE_GEM_CPU_CACHING_WC;
+use kmd_iface::xe::{bind_op, sync, GemCreate, Xe};
 use oracles::ocloc::{compile, kernel_heaps, Format};
 use oracles::{require, Oracle};
 use platform::Platform;
@@ -133,6 +137,11 @@ impl Kernel {
             .map_or(0, |t| t[1])
     }
 
+    /// THREAD_PAYLOAD's dwords.
+    fn thread_payload(&self) -> &[u32] {
+        self.token(TOKEN_THREAD_PAYLOAD).next().unwrap()
+    }
+
     /// Local-ID channels the kernel reads (THREAD_PAYLOAD LocalIDX/Y/ZPresent). A kernel
     /// without local IDs but with UnusedPerThreadConstantPresent still expects one per-thread
     /// GRF before its cross-thread data; one channel of IDs at SIMD8/16 fills it.
@@ -230,53 +239,9 @@ impl Gpu {
     /// Builds and submits the launch writing to a zeroed output of `out_bytes`; returns
     /// the output, or the execbuf/wait error.
     fn launch(&self, p: Platform, l: &Launch, out_bytes: usize) -> Result<Vec<u8>, String> {
-        let (mut s, mut d, mut i) = (
-            vec![0u32; HEAP_BYTES / 4],
-            vec![0u32; HEAP_BYTES / 4],
-            vec![0u32; HEAP_BYTES / 4],
-        );
-        let mut heaps = Heaps {
-            surface: Heap::new("surface", SURFACE, &mut s),
-            dynamic: Heap::new("dynamic", DYNAMIC, &mut d),
-            indirect: Heap::new("indirect", INDIRECT, &mut i),
-        };
-        let mut words = vec![0u32; HEAP_BYTES / 4];
-        let mut batch = Batch::new(&mut words);
-        let b = Builder::new(p);
-        let ct = l.kernel.cross_thread(l.global, l.local, l.args);
-        b.preamble(
-            &mut batch,
-            &heaps,
-            0,
-            (INSTRUCTION, HEAP_BYTES),
-            FrontEnd::default(),
-        )
-        .unwrap();
-        let groups = [0, 1, 2].map(|k| l.global[k] / l.local[k]);
-        b.dispatch(
-            &mut batch,
-            &mut heaps,
-            &DispatchDesc {
-                kernel_offset: 0,
-                simd: l.simd,
-                local_size: l.local,
-                group_count: groups,
-                group_start: [0; 3],
-                cross_thread: &ct,
-                local_ids: match l.kernel.local_id_channels() {
-                    0 => LocalIds::None,
-                    channels => LocalIds::Runtime { channels },
-                },
-                inline_data: false,
-                slm_bytes: l.slm_bytes.max(l.kernel.slm_bytes()),
-                barriers: l.barriers,
-                surfaces: &[],
-            },
-        )
-        .unwrap();
-        b.finish(&mut batch, FENCE, 1).unwrap();
+        let (batch, s, d, i) = build(p, l, Mode::Gpgpu);
         let objects = [
-            (BATCH, self.bo(&bytes(batch.as_slice()), HEAP_BYTES), false),
+            (BATCH, self.bo(&bytes(&batch), HEAP_BYTES), false),
             (SURFACE, self.bo(&bytes(&s), HEAP_BYTES), false),
             (DYNAMIC, self.bo(&bytes(&d), HEAP_BYTES), false),
             (INDIRECT, self.bo(&bytes(&i), HEAP_BYTES), false),
@@ -316,6 +281,80 @@ impl Gpu {
         }
         Ok(res)
     }
+}
+
+/// How the dispatch delivers its payload.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// GPGPU_WALKER: local IDs as per-thread data, all loaded by the hardware.
+    Gpgpu,
+    /// COMPUTE_WALKER with runtime local IDs: the kernel's prologue loads them.
+    ComputeRuntimeIds,
+    /// COMPUTE_WALKER generating the local IDs; the kernel starts past its prologue's
+    /// per-thread load (THREAD_PAYLOAD OffsetToSkipPerThreadDataLoad), as NEO does.
+    ComputeHwIds,
+}
+
+/// The batch and the surface, dynamic and indirect heaps of one launch.
+fn build(p: Platform, l: &Launch, mode: Mode) -> (Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>) {
+    let (mut s, mut d, mut i) = (
+        vec![0u32; HEAP_BYTES / 4],
+        vec![0u32; HEAP_BYTES / 4],
+        vec![0u32; HEAP_BYTES / 4],
+    );
+    let mut heaps = Heaps {
+        surface: Heap::new("surface", SURFACE, &mut s),
+        dynamic: Heap::new("dynamic", DYNAMIC, &mut d),
+        indirect: Heap::new("indirect", INDIRECT, &mut i),
+    };
+    let mut words = vec![0u32; HEAP_BYTES / 4];
+    let mut batch = Batch::new(&mut words);
+    let b = Builder::new(p);
+    let ct = l.kernel.cross_thread(l.global, l.local, l.args);
+    // Xe-HPG reads the indirect data relative to General State Base Address.
+    let general = if mode == Mode::Gpgpu { 0 } else { INDIRECT };
+    b.preamble(
+        &mut batch,
+        &heaps,
+        general,
+        (INSTRUCTION, HEAP_BYTES),
+        FrontEnd::default(),
+    )
+    .unwrap();
+    let groups = [0, 1, 2].map(|k| l.global[k] / l.local[k]);
+    let channels = l.kernel.local_id_channels();
+    let (kernel_offset, local_ids) = match (mode, channels) {
+        (_, 0) => (0, LocalIds::None),
+        (Mode::ComputeHwIds, channels) => (
+            u64::from(l.kernel.thread_payload()[12]),
+            LocalIds::Hardware {
+                channels,
+                walk_order: batchbuffer::WalkOrder::Walk012,
+            },
+        ),
+        (_, channels) => (0, LocalIds::Runtime { channels }),
+    };
+    b.dispatch(
+        &mut batch,
+        &mut heaps,
+        &DispatchDesc {
+            kernel_offset,
+            simd: l.simd,
+            local_size: l.local,
+            group_count: groups,
+            group_start: [0; 3],
+            cross_thread: &ct,
+            local_ids,
+            inline_data: mode != Mode::Gpgpu,
+            slm_bytes: l.slm_bytes.max(l.kernel.slm_bytes()),
+            barriers: l.barriers,
+            surfaces: &[],
+        },
+    )
+    .unwrap();
+    b.finish(&mut batch, FENCE, 1).unwrap();
+    let words = batch.as_slice().to_vec();
+    (words, s, d, i)
 }
 
 fn u32s(b: &[u8]) -> Vec<u32> {
@@ -548,6 +587,161 @@ fn subgroup_block_read_write() {
                 let want = input[i] * 2 + i as u32 % n;
                 assert_eq!(*v, want, "{p} SIMD{n} element {i}");
             }
+        }
+    }
+}
+
+/// A simulated xe device with one VM and exec queue.
+struct XeGpu {
+    dev: Arc<SimDevice>,
+    xe: Xe,
+    vm: u32,
+    queue: std::cell::Cell<u32>,
+}
+
+fn xe_gpu(p: Platform) -> XeGpu {
+    let dev = sim::open_device(p, Kmd::Xe, SimConfig::default()).unwrap();
+    let file: Arc<dyn kmd_iface::seam::DeviceFile> = dev.clone();
+    let kmd_iface::Kmd::Xe(xe) = kmd_iface::Kmd::new(file).unwrap() else {
+        panic!("not xe")
+    };
+    let vm = xe.vm_create(0).unwrap();
+    let g = XeGpu {
+        dev,
+        xe,
+        vm,
+        queue: 0.into(),
+    };
+    g.new_queue();
+    g
+}
+
+impl XeGpu {
+    fn new_queue(&self) {
+        let engine = self.xe.engines().unwrap()[0];
+        let q = self.xe.exec_queue_create(self.vm, &[engine], &[]).unwrap();
+        self.queue.set(q);
+    }
+
+    /// A BO of `size` bytes holding `bytes`, bound at `addr`.
+    fn bo(&self, addr: u64, bytes: &[u8], size: usize) -> (u32, Mapping) {
+        // Device memory comes in 64 KiB pages.
+        let size = size.next_multiple_of(0x1_0000);
+        let h = self
+            .xe
+            .gem_create(&GemCreate {
+                size: size as u64,
+                placement: 0b10,
+                flags: 0,
+                vm_id: 0,
+                cpu_caching: DRM_XE_GEM_CPU_CACHING_WC,
+            })
+            .unwrap();
+        let m = self.xe.gem_mmap(h, size).unwrap();
+        m.write(0, bytes).unwrap();
+        let s = syncobj_create(self.xe.file(), 0).unwrap();
+        self.xe
+            .vm_bind(
+                self.vm,
+                0,
+                &[bind_op::map(h, 0, addr, size as u64, 0)],
+                &[sync::syncobj(s, true)],
+            )
+            .unwrap();
+        syncobj_wait(self.xe.file(), &[s], i64::MAX, 0).unwrap();
+        (h, m)
+    }
+
+    fn launch(
+        &self,
+        p: Platform,
+        l: &Launch,
+        mode: Mode,
+        out_bytes: usize,
+    ) -> Result<Vec<u8>, String> {
+        let (batch, s, d, i) = build(p, l, mode);
+        let out_size = out_bytes.next_multiple_of(4096).max(4096);
+        let objects = [
+            self.bo(BATCH, &bytes(&batch), HEAP_BYTES),
+            self.bo(SURFACE, &bytes(&s), HEAP_BYTES),
+            self.bo(DYNAMIC, &bytes(&d), HEAP_BYTES),
+            self.bo(INDIRECT, &bytes(&i), HEAP_BYTES),
+            self.bo(INSTRUCTION, &l.kernel.isa, HEAP_BYTES),
+            self.bo(OUTPUT, &[], out_size),
+            self.bo(FENCE, &[], 4096),
+            self.bo(
+                INPUT,
+                l.input,
+                l.input.len().next_multiple_of(4096).max(4096),
+            ),
+        ];
+        let s = syncobj_create(self.xe.file(), 0).unwrap();
+        let res = self
+            .xe
+            .exec(self.queue.get(), BATCH, &[sync::syncobj(s, true)])
+            .map_err(|e| format!("exec: {e:?}"))
+            .and_then(|()| {
+                syncobj_wait(self.xe.file(), &[s], i64::MAX, 0).map_err(|e| format!("wait: {e:?}"))
+            });
+        let mut out = vec![0u8; out_bytes];
+        objects[5].1.read(0, &mut out).unwrap();
+        for (h, _) in objects {
+            self.xe.gem_close(h).unwrap();
+        }
+        res.map(|_| out)
+    }
+}
+
+/// COMPUTE_WALKER on Xe-HPG (LSC messages): the IDs kernel with runtime local IDs (the
+/// kernel's prologue loads them through r0) and with hardware-generated local IDs (the
+/// kernel starts past that load), a barrier with SLM, and subgroup block IO, all over xe.
+#[test]
+fn xe_hpg_compute_walker() {
+    let ocloc = require!(Oracle::Ocloc);
+    let p = Platform::Dg2;
+    for simd in [Simd::S8, Simd::S16, Simd::S32] {
+        let n = simd.lanes();
+        let ids = Kernel::build(&ocloc, p, &IDS.replace("SIMD", &n.to_string()));
+        for mode in [Mode::ComputeRuntimeIds, Mode::ComputeHwIds] {
+            let g = xe_gpu(p);
+            let launch = Launch {
+                kernel: &ids,
+                simd,
+                global: [12, 8, 1],
+                local: [6, 4, 1],
+                slm_bytes: 0,
+                barriers: 0,
+                args: &[OUTPUT],
+                input: &[],
+            };
+            let out = u32s(&g.launch(p, &launch, mode, 12 * 8 * 4).unwrap());
+            for y in 0..8u32 {
+                for x in 0..12u32 {
+                    let want = (x % 6) | (y % 4) << 8 | (x / 6) << 16 | (y / 4) << 24;
+                    assert_eq!(out[(y * 12 + x) as usize], want, "SIMD{n} at ({x},{y})");
+                }
+            }
+            assert!(g.dev.error_states().is_empty());
+        }
+        let bar = Kernel::build(&ocloc, p, &BARRIER.replace("SIMD", &n.to_string()));
+        let g = xe_gpu(p);
+        let launch = Launch {
+            kernel: &bar,
+            simd,
+            global: [192, 1, 1],
+            local: [64, 1, 1],
+            slm_bytes: 0,
+            barriers: 1,
+            args: &[OUTPUT],
+            input: &[],
+        };
+        let out = u32s(
+            &g.launch(p, &launch, Mode::ComputeRuntimeIds, 192 * 4)
+                .unwrap(),
+        );
+        for (i, v) in out.iter().enumerate() {
+            let (grp, l) = (i as u32 / 64, i as u32 % 64);
+            assert_eq!(*v, (63 - l) * 3 + grp, "barrier SIMD{n} item {i}");
         }
     }
 }
