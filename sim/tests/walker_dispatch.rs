@@ -557,7 +557,12 @@ __kernel void blk(__global uint *in, __global uint *out) {
 #[test]
 fn subgroup_block_read_write() {
     let ocloc = require!(Oracle::Ocloc);
-    for p in [Platform::Tgllp, Platform::Skl] {
+    for p in [
+        Platform::Tgllp,
+        Platform::Skl,
+        Platform::Icllp,
+        Platform::Dg2,
+    ] {
         for simd in [Simd::S8, Simd::S16, Simd::S32] {
             let n = simd.lanes();
             // IGC 1.0.12504 crashes on SIMD32 block reads for some targets: those cases are
@@ -571,7 +576,6 @@ fn subgroup_block_read_write() {
                 Err(e) => panic!("{e}"),
             };
             let input: Vec<u32> = (0..256).map(|i| i * 7 + 1).collect();
-            let g = gpu(p, EuBudget::default());
             let launch = Launch {
                 kernel: &k,
                 simd,
@@ -582,7 +586,12 @@ fn subgroup_block_read_write() {
                 args: &[INPUT, OUTPUT],
                 input: &bytes(&input),
             };
-            let out = u32s(&g.launch(p, &launch, 256 * 4).unwrap());
+            let out = if p == Platform::Dg2 {
+                xe_gpu(p).launch(p, &launch, Mode::ComputeRuntimeIds, 256 * 4)
+            } else {
+                gpu(p, EuBudget::default()).launch(p, &launch, 256 * 4)
+            };
+            let out = u32s(&out.unwrap());
             for (i, v) in out.iter().enumerate() {
                 let want = input[i] * 2 + i as u32 % n;
                 assert_eq!(*v, want, "{p} SIMD{n} element {i}");
@@ -744,4 +753,45 @@ fn xe_hpg_compute_walker() {
             assert_eq!(*v, (63 - l) * 3 + grp, "barrier SIMD{n} item {i}");
         }
     }
+}
+
+/// On Xe-HPG too, a store outside every binding is a page fault at its address, and a new
+/// exec queue runs the next dispatch.
+#[test]
+fn xe_hpg_fault_then_next_dispatch_works() {
+    let ocloc = require!(Oracle::Ocloc);
+    let p = Platform::Dg2;
+    let g = xe_gpu(p);
+    let far = 0x10_0000u32;
+    let fk = Kernel::build(&ocloc, p, FAULT);
+    let fault = Launch {
+        kernel: &fk,
+        simd: Simd::S16,
+        global: [16, 1, 1],
+        local: [16, 1, 1],
+        slm_bytes: 0,
+        barriers: 0,
+        args: &[OUTPUT, far.into()],
+        input: &[],
+    };
+    let _ = g.launch(p, &fault, Mode::ComputeRuntimeIds, 64);
+    let rec = g.dev.error_states().last().cloned().expect("a GPU error");
+    match &rec.kind {
+        GpuErrorKind::PageFault(f) => assert_eq!(f.address, OUTPUT + 4 * u64::from(far), "{rec}"),
+        other => panic!("expected a page fault, got {other:?}"),
+    }
+    g.new_queue();
+    let ids = Kernel::build(&ocloc, p, &IDS.replace("SIMD", "16"));
+    let good = Launch {
+        kernel: &ids,
+        simd: Simd::S16,
+        global: [12, 8, 1],
+        local: [6, 4, 1],
+        slm_bytes: 0,
+        barriers: 0,
+        args: &[OUTPUT],
+        input: &[],
+    };
+    let out = u32s(&g.launch(p, &good, Mode::ComputeHwIds, 12 * 8 * 4).unwrap());
+    assert_eq!(out[12 * 7 + 11], 5 | 3 << 8 | 1 << 16 | 1 << 24);
 }
