@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::kernel::{Description, Kernel};
 use crate::memory::Bo;
 use crate::ndrange::NdRange;
-use crate::payload::{build, check_args, ArgValue, DriverAddresses};
+use crate::payload::{build, check_args, slm_layout, ArgValue, DriverAddresses};
 
 /// Layout of the per-dispatch arena BO: batch, then the three state heaps, then the fence.
 const BATCH_BYTES: usize = 64 << 10;
@@ -86,8 +86,8 @@ impl Device {
         // Driver allocations the kernel may need.
         let mut extra: Vec<std::sync::Arc<Bo>> = Vec::new();
         let (mut fe, mut driver) = (FrontEnd::default(), DriverAddresses::default());
-        let (local_ids, inline, slm, barriers) = match &kernel.description {
-            Description::Raw => (LocalIds::Runtime { channels: 3 }, false, 0, 0),
+        let (local_ids, inline, barriers) = match &kernel.description {
+            Description::Raw => (LocalIds::Runtime { channels: 3 }, false, 0),
             Description::Ocloc(k) => {
                 let per_thread = scratch_per_thread(k.memory.scratch);
                 if per_thread > 0 {
@@ -119,14 +119,12 @@ impl Device {
                     },
                     (c, false) => LocalIds::Runtime { channels: c },
                 };
-                (
-                    ids,
-                    k.per_thread.pass_inline_data,
-                    k.slm_size,
-                    k.barrier_count,
-                )
+                (ids, k.per_thread.pass_inline_data, k.barrier_count)
             }
         };
+
+        // The kernel's own SLM plus the `local` arguments'.
+        let (_, slm_total) = slm_layout(kernel, args)?;
 
         // Build the batch and heaps in host memory, then copy them into the arena BO.
         let arena = self.alloc_bo(ARENA_BYTES as u64)?;
@@ -176,7 +174,7 @@ impl Device {
                         cross_thread: &cross_thread,
                         local_ids,
                         inline_data: inline,
-                        slm_bytes: slm,
+                        slm_bytes: slm_total,
                         barriers,
                         surfaces: &surfaces,
                     },
@@ -199,7 +197,7 @@ impl Device {
             let bo = match a {
                 ArgValue::Buffer(b) => &b.bo,
                 ArgValue::Image(i) => &i.buffer().bo,
-                ArgValue::Value(_) => continue,
+                ArgValue::Value(_) | ArgValue::Local(_) => continue,
             };
             if !objects.iter().any(|o| o.handle == bo.handle) {
                 objects.extend(bo.exec_object(true));

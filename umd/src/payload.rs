@@ -19,6 +19,8 @@ pub enum ArgValue {
     Image(Image),
     /// A by-value argument's bytes (little-endian).
     Value(Vec<u8>),
+    /// A `local` pointer to this many bytes of shared local memory.
+    Local(u32),
 }
 
 impl ArgValue {
@@ -27,6 +29,7 @@ impl ArgValue {
             ArgValue::Buffer(_) => "a buffer".into(),
             ArgValue::Image(_) => "an image".into(),
             ArgValue::Value(v) => format!("a value of {} bytes", v.len()),
+            ArgValue::Local(n) => format!("{n} bytes of local memory"),
         }
     }
 }
@@ -54,6 +57,7 @@ pub fn check_args(kernel: &Kernel, args: &[ArgValue]) -> Result<()> {
         let ok = match (slot, arg) {
             (ArgSlot::Buffer, ArgValue::Buffer(_)) | (ArgSlot::Image, ArgValue::Image(_)) => true,
             (ArgSlot::Value(n), ArgValue::Value(v)) => *n as usize == v.len(),
+            (ArgSlot::Local, ArgValue::Local(_)) => true,
             _ => false,
         };
         if !ok {
@@ -107,7 +111,7 @@ fn surface_of(p: Platform, arg: &ArgValue) -> Result<RenderSurfaceState> {
     match arg {
         ArgValue::Buffer(b) => Ok(buffer_surface(p, b.gpu_address(), b.size())?),
         ArgValue::Image(i) => i.surface_state(p),
-        ArgValue::Value(_) => Ok(null_surface()),
+        ArgValue::Value(_) | ArgValue::Local(_) => Ok(null_surface()),
     }
 }
 
@@ -115,8 +119,47 @@ fn address_of(arg: &ArgValue) -> u64 {
     match arg {
         ArgValue::Buffer(b) => b.gpu_address(),
         ArgValue::Image(i) => i.buffer().gpu_address(),
-        ArgValue::Value(_) => 0,
+        ArgValue::Value(_) | ArgValue::Local(_) => 0,
     }
+}
+
+/// Where each `local` argument's memory starts in SLM (by argument index), and the SLM a
+/// work-group needs in all: the kernel's own `local` variables first, then each argument's
+/// block at its alignment (the raw ABI aligns to 16 bytes).
+pub fn slm_layout(kernel: &Kernel, args: &[ArgValue]) -> Result<(Vec<Option<u32>>, u32)> {
+    let (mut end, align_of): (u64, Box<dyn Fn(usize) -> u64>) = match &kernel.description {
+        Description::Raw => (0, Box::new(|_| 16)),
+        Description::Ocloc(k) => {
+            let aligns: Vec<(u32, u32)> = k
+                .args
+                .iter()
+                .filter_map(|a| match a.kind {
+                    ArgKind::Local { alignment, .. } => Some((a.index, alignment.max(1))),
+                    _ => None,
+                })
+                .collect();
+            (
+                k.slm_size as u64,
+                Box::new(move |i| {
+                    aligns
+                        .iter()
+                        .find(|(j, _)| *j as usize == i)
+                        .map_or(16, |(_, a)| *a as u64)
+                }),
+            )
+        }
+    };
+    let mut offsets = vec![None; args.len()];
+    for (i, a) in args.iter().enumerate() {
+        if let ArgValue::Local(n) = a {
+            let start = end.next_multiple_of(align_of(i).next_power_of_two());
+            offsets[i] = Some(start as u32);
+            end = start + *n as u64;
+        }
+    }
+    let total =
+        u32::try_from(end).map_err(|_| Error::Argument(format!("{end} bytes of local memory")))?;
+    Ok((offsets, total))
 }
 
 /// Bytes of raw-ABI cross-thread data before the arguments.
@@ -132,6 +175,7 @@ pub fn build(
 ) -> Result<(Vec<u32>, Vec<RenderSurfaceState>)> {
     let p = kernel.platform;
     let groups = range.groups();
+    let (slm_offsets, _) = slm_layout(kernel, args)?;
     let (bytes, surfaces) = match &kernel.description {
         Description::Raw => {
             let mut ct = vec![0u8; RAW_HEADER_BYTES + 8 * args.len()];
@@ -152,6 +196,7 @@ pub fn build(
             for (i, a) in args.iter().enumerate() {
                 let at = (RAW_HEADER_BYTES + 8 * i) as u32;
                 match a {
+                    ArgValue::Local(_) => put(&mut ct, at, 8, slm_offsets[i].unwrap_or(0) as u64)?,
                     ArgValue::Value(v) => {
                         let n = v.len().min(8);
                         ct[at as usize..at as usize + n].copy_from_slice(&v[..n]);
@@ -218,6 +263,10 @@ pub fn build(
                                 })?;
                             dst.copy_from_slice(src);
                         }
+                    }
+                    (ArgKind::Local { slm_offset, .. }, ArgValue::Local(_)) => {
+                        let at = slm_offsets[a.index as usize].unwrap_or(0);
+                        put(&mut ct, slm_offset.offset, slm_offset.size, at as u64)?;
                     }
                     (ArgKind::Image { bti, params, .. }, ArgValue::Image(img)) => {
                         if let Some(bti) = bti {

@@ -388,3 +388,47 @@ fn kernel_page_fault_names_the_address_and_the_device_survives() {
         assert_eq!(u32::from_le_bytes(w), 30);
     }
 }
+
+/// `local` pointer arguments get SLM after the kernel's own; a work-group reverses its slice
+/// through local memory across a barrier.
+#[test]
+fn local_arguments_and_barriers_end_to_end() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let src = "__attribute__((intel_reqd_sub_group_size(16)))
+        kernel void rev(global uint *o, local uint *tmp) {
+            uint l = get_local_id(0), n = get_local_size(0);
+            tmp[l] = (uint)get_global_id(0);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            o[get_global_id(0)] = tmp[n - 1 - l];
+        }";
+    for (p, k) in combos() {
+        let bin = oracles::ocloc::compile(&ocloc, p, src, "", oracles::ocloc::Format::PatchTokens)
+            .unwrap();
+        let kernel = Kernel::from_ocloc(&bin, None, Some(p)).unwrap();
+        let d = Device::open_sim(p, Some(k)).unwrap();
+        let out = d.create_buffer(4 * 64).unwrap();
+        let range = NdRange::new(&[64], Some(&[32]), 16, None).unwrap();
+        let args = [ArgValue::Buffer(out.clone()), ArgValue::Local(4 * 32)];
+        match d.dispatch(&kernel, &range, &args) {
+            Err(Error::GpuHang(msg)) if msg.contains("no EU executor") => {
+                eprintln!("BLOCKED local_arguments {p} {k:?}: no walker execution");
+                continue;
+            }
+            Err(e) => panic!("{p} {k:?}: {e}"),
+            Ok(_) => {}
+        }
+        let bytes = out.to_vec().unwrap();
+        for i in 0..64u32 {
+            let v = u32::from_le_bytes(bytes[4 * i as usize..][..4].try_into().unwrap());
+            let group = i / 32;
+            assert_eq!(v, group * 32 + (31 - i % 32), "{p} {k:?} out[{i}]");
+        }
+        // Giving a buffer where the kernel takes a local pointer is a kind error.
+        let wrong = [ArgValue::Buffer(out.clone()), ArgValue::Buffer(out.clone())];
+        let e = d.dispatch(&kernel, &range, &wrong).unwrap_err();
+        assert!(
+            e.to_string().contains("is a local pointer, given a buffer"),
+            "{e}"
+        );
+    }
+}
