@@ -19,7 +19,7 @@
 //!   | 36–47  | global offset x, y, z (u32, always 0)                            |
 //!   | 48–51  | work dimension (1–3)                                             |
 //!   | 52–63  | enqueued (uniform) local size x, y, z (u32)                      |
-//!   | 64+8·i | argument i in an 8-byte slot: buffers and images as their 64-bit GPU address, scalars zero-extended |
+//!   | 64+8·i | argument i in an 8-byte slot: buffers and images as their 64-bit GPU address, scalars zero-extended, `local` arguments as their byte offset in shared local memory (each 16-byte aligned, in argument order) |
 //!
 //! - **Binding table**: argument i is bound at BTI i (buffers as RAW buffer surfaces, images as
 //!   linear 2D surfaces, scalars as null surfaces), so both stateless (A64) and stateful
