@@ -65,3 +65,37 @@ impl Kernels {
             .unwrap_or_else(|_| Arc::new(Program::decode(p, &[])))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mem::Bo;
+
+    fn vm_with(bytes: &[u8]) -> AddressSpace {
+        let bo = Bo::new(PAGE_SIZE).unwrap();
+        bo.write(0, bytes).unwrap();
+        let mut vm = AddressSpace::new();
+        vm.bind(0x1000, PAGE_SIZE, bo, 0, false).unwrap();
+        vm
+    }
+
+    #[test]
+    fn fetch_stops_after_the_first_zero_native_instruction() {
+        let mut k = vec![0x41u8; 16];
+        // An 8-byte compacted instruction whose second half would look like padding if it
+        // were read as the start of a native one.
+        k.extend_from_slice(&[1, 0, 0, COMPACT_BIT, 0, 0, 0, 0]);
+        k.extend_from_slice(&[0u8; 32]);
+        k.extend_from_slice(&[0x41u8; 16]);
+        let got = fetch(&vm_with(&k), 0x1000);
+        assert_eq!(got.len(), 16 + 8 + 16);
+        assert_eq!(&got[..24], &k[..24]);
+    }
+
+    #[test]
+    fn fetch_stops_at_an_unmapped_page() {
+        let got = fetch(&vm_with(&[0x41u8; PAGE_SIZE as usize]), 0x1000);
+        assert_eq!(got.len(), PAGE_SIZE as usize);
+        assert!(fetch(&vm_with(&[]), 0x9000).is_empty());
+    }
+}

@@ -106,3 +106,59 @@ fn write_hw_ids(out: &mut [u8], ids: &HwLocalIds, simd: u32, index: u32) -> usiz
     }
     ids.channels as usize * block
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(out: &[u8], channel: usize, lane: usize, simd: u32) -> u16 {
+        let at = channel * grfs_per_channel(simd) * GRF + 2 * lane;
+        u16::from_le_bytes([out[at], out[at + 1]])
+    }
+
+    /// Walk order lists the dimensions from fastest to slowest; channels stay x, y, z.
+    #[test]
+    fn hardware_local_ids_follow_the_walk_order() {
+        let mut out = vec![0u8; 6 * GRF];
+        let yx = HwLocalIds {
+            channels: 2,
+            size: [3, 2, 1],
+            order: [1, 0, 2],
+        };
+        assert_eq!(write_hw_ids(&mut out, &yx, 8, 0), 2 * GRF);
+        let got: Vec<(u16, u16)> = (0..6)
+            .map(|l| (ids(&out, 0, l, 8), ids(&out, 1, l, 8)))
+            .collect();
+        assert_eq!(got, [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]);
+        // Lanes past the group's last work-item stay zero.
+        assert_eq!((ids(&out, 0, 6, 8), ids(&out, 1, 7, 8)), (0, 0));
+    }
+
+    #[test]
+    fn simd32_ids_take_two_grfs_per_channel() {
+        let mut out = vec![0u8; 6 * GRF];
+        let xyz = HwLocalIds {
+            channels: 3,
+            size: [4, 4, 4],
+            order: [0, 1, 2],
+        };
+        assert_eq!(write_hw_ids(&mut out, &xyz, 32, 1), 6 * GRF);
+        // Thread 1, lane 31 is work-item 63: (3, 3, 3).
+        assert_eq!(
+            (
+                ids(&out, 0, 31, 32),
+                ids(&out, 1, 31, 32),
+                ids(&out, 2, 31, 32)
+            ),
+            (3, 3, 3)
+        );
+        assert_eq!(
+            (
+                ids(&out, 0, 0, 32),
+                ids(&out, 1, 0, 32),
+                ids(&out, 2, 0, 32)
+            ),
+            (0, 0, 2)
+        );
+    }
+}
