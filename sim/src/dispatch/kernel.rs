@@ -22,7 +22,7 @@ pub fn fetch(vm: &AddressSpace, addr: u64) -> Vec<u8> {
     loop {
         // Keep at least one whole instruction buffered past `pc`.
         while bytes.len() < pc + 16 && bytes.len() < MAX_KERNEL_BYTES {
-            let at = addr + bytes.len() as u64;
+            let at = addr.wrapping_add(bytes.len() as u64);
             let in_page = PAGE_SIZE - at % PAGE_SIZE;
             let mut chunk = vec![0u8; in_page as usize];
             if vm.read(at, &mut chunk).is_err() {

@@ -56,7 +56,7 @@ impl<'a> VmMemory<'a> {
             platform,
             vm,
             bases,
-            binding_table: bases.binding_tables + u64::from(bt_pointer),
+            binding_table: bases.binding_tables.wrapping_add(u64::from(bt_pointer)),
             surfaces: HashMap::new(),
             slm: Vec::new(),
             refusal: None,
@@ -164,18 +164,18 @@ impl Memory for VmMemory<'_> {
             let general = self.bases.general;
             Surface::buffer(general, (1u64 << VA_BITS).saturating_sub(general))
         } else {
-            let entry_at = self.binding_table + 4 * u64::from(bti);
+            let entry_at = self.binding_table.wrapping_add(4 * u64::from(bti));
             let entry = match self.vm.read_u32(entry_at) {
                 Ok(e) => e,
                 Err(f) => return Err(self.fault(f)),
             };
-            self.surface_at(self.bases.surface + u64::from(entry & !0x3f))?
+            self.surface_at(self.bases.surface.wrapping_add(u64::from(entry & !0x3f)))?
         };
         self.surfaces.insert(bti, s);
         Ok(s)
     }
 
     fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
-        self.surface_at(self.bases.surface + u64::from(offset))
+        self.surface_at(self.bases.surface.wrapping_add(u64::from(offset)))
     }
 }

@@ -91,6 +91,10 @@ impl WalkerExecutor for EuExecutor {
         for z in d.group_start[2]..d.group_end[2] {
             for y in d.group_start[1]..d.group_end[1] {
                 for x in d.group_start[0]..d.group_end[0] {
+                    // Checked per group too: a huge grid of short threads must end as well.
+                    if run.left == 0 || Instant::now() > run.deadline {
+                        return Err(run.hang(&[]));
+                    }
                     run.group([x, y, z], ordinal)?;
                     ordinal += 1;
                 }
@@ -179,12 +183,19 @@ impl Run<'_, '_> {
             .map(|t| format!("{:#x}", self.offset_of(t)))
             .collect();
         GpuErrorKind::Hang(HangReason::Eu {
-            detail: format!(
-                "watchdog: kernel at {:#x} did not finish within its budget; threads at \
-                 instruction offset {}",
-                self.d.kernel,
-                at.join(", ")
-            ),
+            detail: if at.is_empty() {
+                format!(
+                    "watchdog: kernel at {:#x} did not finish its thread groups within the budget",
+                    self.d.kernel
+                )
+            } else {
+                format!(
+                    "watchdog: kernel at {:#x} did not finish within its budget; threads at \
+                     instruction offset {}",
+                    self.d.kernel,
+                    at.join(", ")
+                )
+            },
         })
     }
 

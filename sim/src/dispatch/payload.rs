@@ -59,7 +59,7 @@ pub fn load(
     if g.loads_curbe {
         let ct = d.idd.cross_thread_constant_data_read_length as usize * GRF;
         let pt = d.idd.constant_urb_entry_read_length as usize * GRF;
-        let per_thread = d.indirect + (ct + pt * index as usize) as u64;
+        let per_thread = d.indirect.wrapping_add((ct + pt * index as usize) as u64);
         let end = at + pt + ct;
         if end > grf.len() {
             return Err(GpuFault {

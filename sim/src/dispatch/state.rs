@@ -157,9 +157,10 @@ pub fn resolve(w: &Walker<'_>) -> Result<Dispatch, GpuErrorKind> {
                 .ok_or_else(|| bad("GPGPU_WALKER without MEDIA_INTERFACE_DESCRIPTOR_LOAD"))?;
             let midl: MediaInterfaceDescriptorLoad =
                 unpack(p, "MEDIA_INTERFACE_DESCRIPTOR_LOAD", midl)?;
-            let at = bases.dynamic
-                + u64::from(midl.interface_descriptor_data_start_address)
-                + 32 * u64::from(gw.interface_descriptor_offset);
+            let at = bases
+                .dynamic
+                .wrapping_add(u64::from(midl.interface_descriptor_data_start_address))
+                .wrapping_add(32 * u64::from(gw.interface_descriptor_offset));
             let mut bytes = [0u8; 32];
             w.memory.read(at, &mut bytes)?;
             let dw: Vec<u32> = bytes
@@ -190,7 +191,7 @@ pub fn resolve(w: &Walker<'_>) -> Result<Dispatch, GpuErrorKind> {
                 ],
                 threads_per_group: threads,
                 last_mask,
-                indirect: indirect_base + u64::from(gw.indirect_data_start_address),
+                indirect: indirect_base.wrapping_add(u64::from(gw.indirect_data_start_address)),
                 indirect_offset: gw.indirect_data_start_address,
                 hw_ids: None,
                 inline: None,
@@ -242,7 +243,7 @@ pub fn resolve(w: &Walker<'_>) -> Result<Dispatch, GpuErrorKind> {
                     .interface_descriptor
                     .number_of_threads_in_gpgpu_thread_group,
                 last_mask: b.execution_mask & lane_mask(simd),
-                indirect: indirect_base + u64::from(b.indirect_data_start_address),
+                indirect: indirect_base.wrapping_add(u64::from(b.indirect_data_start_address)),
                 indirect_offset: b.indirect_data_start_address,
                 hw_ids,
                 inline: b.emit_inline_parameter.then_some(b.inline_data),
@@ -258,7 +259,7 @@ pub fn resolve(w: &Walker<'_>) -> Result<Dispatch, GpuErrorKind> {
             d.threads_per_group
         )));
     }
-    d.kernel = d.bases.instruction + d.idd.kernel_start_pointer;
+    d.kernel = d.bases.instruction.wrapping_add(d.idd.kernel_start_pointer);
     Ok(d)
 }
 
