@@ -40,6 +40,8 @@ const NUM_WORK_GROUPS: u32 = 4;
 const WORK_DIMENSIONS: u32 = 5;
 const GLOBAL_WORK_OFFSET: u32 = 16;
 const ENQUEUED_LOCAL_WORK_SIZE: u32 = 28;
+const BUFFER_OFFSET: u32 = 42;
+const BUFFER_STATEFUL: u32 = 43;
 /// Patch tokens (IGC's patch_list.h).
 const TOKEN_ALLOCATE_LOCAL_SURFACE: u32 = 15;
 const TOKEN_DATA_PARAMETER_BUFFER: u32 = 17;
@@ -61,7 +63,17 @@ impl Kernel {
 
     /// Compiles `src`, or says why IGC refused it.
     fn try_build(ocloc: &Path, p: Platform, src: &str) -> Result<Kernel, String> {
-        let opts = "-cl-std=CL2.0 -cl-intel-greater-than-4GB-buffer-required";
+        Kernel::try_build_with(
+            ocloc,
+            p,
+            src,
+            "-cl-std=CL2.0 -cl-intel-greater-than-4GB-buffer-required",
+        )
+    }
+
+    /// Compiles with ocloc `opts` (without the >4 GB flag IGC addresses buffers through
+    /// binding table entries).
+    fn try_build_with(ocloc: &Path, p: Platform, src: &str, opts: &str) -> Result<Kernel, String> {
         let bin = compile(ocloc, p, src, opts, Format::PatchTokens)?;
         let isa = kernel_heaps(ocloc, &bin).unwrap().remove(0).bytes;
         let dir = std::env::temp_dir().join(format!(
@@ -112,7 +124,8 @@ impl Kernel {
                 GLOBAL_WORK_SIZE => global[dim].into(),
                 NUM_WORK_GROUPS => (global[dim] / local[dim]).into(),
                 WORK_DIMENSIONS => 2,
-                GLOBAL_WORK_OFFSET => 0,
+                GLOBAL_WORK_OFFSET | BUFFER_OFFSET => 0,
+                BUFFER_STATEFUL => 1,
                 other => panic!("data parameter {other} not handled by this test"),
             };
             put(off, &v.to_le_bytes()[..len as usize]);
@@ -220,6 +233,8 @@ struct Launch<'a> {
     args: &'a [u64],
     /// Contents of the buffer at `INPUT`.
     input: &'a [u8],
+    /// Surfaces at binding table index 0.. (stateful kernels).
+    surfaces: &'a [batchbuffer::RenderSurfaceState],
 }
 
 impl Gpu {
@@ -348,7 +363,7 @@ fn build(p: Platform, l: &Launch, mode: Mode) -> (Vec<u32>, Vec<u32>, Vec<u32>, 
             inline_data: mode != Mode::Gpgpu,
             slm_bytes: l.slm_bytes.max(l.kernel.slm_bytes()),
             barriers: l.barriers,
-            surfaces: &[],
+            surfaces: l.surfaces,
         },
     )
     .unwrap();
@@ -392,6 +407,7 @@ fn ids_2d_with_partial_last_thread() {
                 barriers: 0,
                 args: &[OUTPUT],
                 input: &[],
+                surfaces: &[],
             };
             let out = u32s(&g.launch(p, &launch, 12 * 8 * 4).unwrap());
             for y in 0..8u32 {
@@ -446,6 +462,7 @@ fn fault_and_hang_are_gpu_errors_and_the_next_dispatch_works() {
         barriers: 0,
         args: &[OUTPUT],
         input: &[],
+        surfaces: &[],
     };
 
     let far = 0x10_0000u32;
@@ -459,6 +476,7 @@ fn fault_and_hang_are_gpu_errors_and_the_next_dispatch_works() {
         barriers: 0,
         args: &[OUTPUT, far.into()],
         input: &[],
+        surfaces: &[],
     };
     let err = g.launch(p, &fault, 4096).unwrap_err();
     let rec = g.dev.error_states().last().cloned().expect("a GPU error");
@@ -483,6 +501,7 @@ fn fault_and_hang_are_gpu_errors_and_the_next_dispatch_works() {
         barriers: 0,
         args: &[OUTPUT],
         input: &[],
+        surfaces: &[],
     };
     let err = g.launch(p, &hang, 4096).unwrap_err();
     let rec = g.dev.error_states().last().cloned().expect("a GPU error");
@@ -533,6 +552,7 @@ fn barrier_orders_shared_local_memory_across_threads() {
                 barriers: 1,
                 args: &[OUTPUT],
                 input: &[],
+                surfaces: &[],
             };
             let out = u32s(&g.launch(p, &launch, 192 * 4).unwrap());
             for (i, v) in out.iter().enumerate() {
@@ -585,6 +605,7 @@ fn subgroup_block_read_write() {
                 barriers: 0,
                 args: &[INPUT, OUTPUT],
                 input: &bytes(&input),
+                surfaces: &[],
             };
             let out = if p == Platform::Dg2 {
                 xe_gpu(p).launch(p, &launch, Mode::ComputeRuntimeIds, 256 * 4)
@@ -722,6 +743,7 @@ fn xe_hpg_compute_walker() {
                 barriers: 0,
                 args: &[OUTPUT],
                 input: &[],
+                surfaces: &[],
             };
             let out = u32s(&g.launch(p, &launch, mode, 12 * 8 * 4).unwrap());
             for y in 0..8u32 {
@@ -743,6 +765,7 @@ fn xe_hpg_compute_walker() {
             barriers: 1,
             args: &[OUTPUT],
             input: &[],
+            surfaces: &[],
         };
         let out = u32s(
             &g.launch(p, &launch, Mode::ComputeRuntimeIds, 192 * 4)
@@ -773,6 +796,7 @@ fn xe_hpg_fault_then_next_dispatch_works() {
         barriers: 0,
         args: &[OUTPUT, far.into()],
         input: &[],
+        surfaces: &[],
     };
     let _ = g.launch(p, &fault, Mode::ComputeRuntimeIds, 64);
     let rec = g.dev.error_states().last().cloned().expect("a GPU error");
@@ -791,7 +815,44 @@ fn xe_hpg_fault_then_next_dispatch_works() {
         barriers: 0,
         args: &[OUTPUT],
         input: &[],
+        surfaces: &[],
     };
     let out = u32s(&g.launch(p, &good, Mode::ComputeHwIds, 12 * 8 * 4).unwrap());
     assert_eq!(out[12 * 7 + 11], 5 | 3 << 8 | 1 << 16 | 1 << 24);
+}
+
+/// Without -cl-intel-greater-than-4GB-buffer-required IGC reaches buffers through binding
+/// table entry 0 (a RENDER_SURFACE_STATE of the output buffer): Gen12LP HDC untyped surface
+/// writes and Xe-HPG LSC BTI stores.
+#[test]
+fn stateful_buffer_through_the_binding_table() {
+    let ocloc = require!(Oracle::Ocloc);
+    for p in [Platform::Tgllp, Platform::Dg2] {
+        let k =
+            Kernel::try_build_with(&ocloc, p, &IDS.replace("SIMD", "16"), "-cl-std=CL2.0").unwrap();
+        let surface = batchbuffer::builder::buffer_surface(p, OUTPUT, 12 * 8 * 4).unwrap();
+        let launch = Launch {
+            kernel: &k,
+            simd: Simd::S16,
+            global: [12, 8, 1],
+            local: [6, 4, 1],
+            slm_bytes: 0,
+            barriers: 0,
+            args: &[OUTPUT],
+            input: &[],
+            surfaces: &[surface],
+        };
+        let out = if p == Platform::Dg2 {
+            xe_gpu(p).launch(p, &launch, Mode::ComputeHwIds, 12 * 8 * 4)
+        } else {
+            gpu(p, EuBudget::default()).launch(p, &launch, 12 * 8 * 4)
+        };
+        let out = u32s(&out.unwrap());
+        for y in 0..8u32 {
+            for x in 0..12u32 {
+                let want = (x % 6) | (y % 4) << 8 | (x / 6) << 16 | (y / 4) << 24;
+                assert_eq!(out[(y * 12 + x) as usize], want, "{p} at ({x},{y})");
+            }
+        }
+    }
 }
