@@ -778,10 +778,10 @@ fn xe_hpg_compute_walker() {
     }
 }
 
-/// On Xe-HPG too, a store outside every binding is a page fault at its address, and a new
-/// exec queue runs the next dispatch.
+/// On Xe-HPG too, a store outside every binding is a page fault at its address and an
+/// endless loop a hang naming its instruction offset; a new exec queue runs the next dispatch.
 #[test]
-fn xe_hpg_fault_then_next_dispatch_works() {
+fn xe_hpg_fault_and_hang_then_next_dispatch_works() {
     let ocloc = require!(Oracle::Ocloc);
     let p = Platform::Dg2;
     let g = xe_gpu(p);
@@ -817,6 +817,29 @@ fn xe_hpg_fault_then_next_dispatch_works() {
         input: &[],
         surfaces: &[],
     };
+    let out = u32s(&g.launch(p, &good, Mode::ComputeHwIds, 12 * 8 * 4).unwrap());
+    assert_eq!(out[12 * 7 + 11], 5 | 3 << 8 | 1 << 16 | 1 << 24);
+    let hk = Kernel::build(&ocloc, p, HANG);
+    let hang = Launch {
+        kernel: &hk,
+        simd: Simd::S16,
+        global: [16, 1, 1],
+        local: [16, 1, 1],
+        slm_bytes: 0,
+        barriers: 0,
+        args: &[OUTPUT],
+        input: &[],
+        surfaces: &[],
+    };
+    let _ = g.launch(p, &hang, Mode::ComputeRuntimeIds, 64);
+    let rec = g.dev.error_states().last().cloned().expect("a GPU error");
+    match &rec.kind {
+        GpuErrorKind::Hang(HangReason::Eu { detail }) => {
+            assert!(detail.contains("instruction offset 0x"), "{detail}")
+        }
+        other => panic!("expected an EU hang, got {other:?}"),
+    }
+    g.new_queue();
     let out = u32s(&g.launch(p, &good, Mode::ComputeHwIds, 12 * 8 * 4).unwrap());
     assert_eq!(out[12 * 7 + 11], 5 | 3 << 8 | 1 << 16 | 1 << 24);
 }
