@@ -232,7 +232,7 @@ pub fn run(a: RunArgs) -> Result<(), String> {
         }
     }
     let required = match &kernel.description {
-        umd::kernel::Description::Ocloc(k) => k.required_work_group_size,
+        umd::kernel::Description::Ocloc(k, _) => k.required_work_group_size,
         umd::kernel::Description::Raw => None,
     };
     let range = NdRange::new(&global, local.as_deref(), kernel.simd, required)

@@ -16,6 +16,8 @@ use crate::kernel::{Description, Kernel};
 use crate::memory::Bo;
 use crate::ndrange::NdRange;
 use crate::payload::{build, check_args, slm_layout, ArgValue, DriverAddresses};
+use crate::program::Segment;
+use crate::segments::relocate;
 
 /// Layout of the per-dispatch arena BO: batch, then the three state heaps, then the fence.
 const BATCH_BYTES: usize = 64 << 10;
@@ -79,16 +81,44 @@ impl Device {
         let g = gen_data(p);
         let simd = Simd::from_lanes(kernel.simd)?;
 
-        // The ISA, in its own BO at Instruction Base Address.
-        let isa = self.alloc_bo(kernel.isa.len() as u64)?;
-        isa.map.write(0, &kernel.isa)?;
-
-        // Driver allocations the kernel may need.
+        // Program-scope data, then the ISA (patched for it) in its own BO at Instruction Base
+        // Address.
         let mut extra: Vec<std::sync::Arc<Bo>> = Vec::new();
         let (mut fe, mut driver) = (FrontEnd::default(), DriverAddresses::default());
+        let mut code = kernel.isa.clone();
+        if let Description::Ocloc(k, data) = &kernel.description {
+            // Patch-token binaries may read program data through binding-table entries that
+            // belong to no argument; which segment each is, the parsed binary does not say.
+            let unbound: Vec<u32> = k
+                .binding_table
+                .iter()
+                .map(|e| e.index)
+                .filter(|i| {
+                    !k.args.iter().any(|a| match &a.kind {
+                        crate::program::ArgKind::Buffer { bti, .. }
+                        | crate::program::ArgKind::Image { bti, .. } => *bti == Some(*i),
+                        _ => false,
+                    })
+                })
+                .collect();
+            if !data.is_empty() && !unbound.is_empty() {
+                return Err(Error::Unsupported(format!(
+                    "kernel {} reads program-scope data through binding-table entries {unbound:?}, \
+                     which this driver cannot bind (the binary does not say which segment each is)",
+                    kernel.name
+                )));
+            }
+            let placed = self.place(data)?;
+            relocate(&mut code, &k.isa_relocations, &placed)?;
+            driver.constant_base = placed.base(Segment::Constant);
+            driver.global_base = placed.base(Segment::Global);
+            extra.extend(placed.bos().cloned());
+        }
+        let isa = self.alloc_bo(code.len() as u64)?;
+        isa.map.write(0, &code)?;
         let (local_ids, inline, barriers) = match &kernel.description {
             Description::Raw => (LocalIds::Runtime { channels: 3 }, false, 0),
-            Description::Ocloc(k) => {
+            Description::Ocloc(k, _) => {
                 let per_thread = scratch_per_thread(k.memory.scratch);
                 if per_thread > 0 {
                     let bo = self.alloc_bo(per_thread as u64 * g.max_threads as u64)?;

@@ -37,8 +37,9 @@ use crate::program::{self, ArgKind, ProgramError};
 /// Where a kernel's argument description comes from.
 #[derive(Debug, Clone)]
 pub enum Description {
-    /// An ocloc binary's kernel, with its full argument and payload description.
-    Ocloc(Box<program::Kernel>),
+    /// An ocloc binary's kernel, with its full argument and payload description, and its
+    /// program's data segments.
+    Ocloc(Box<program::Kernel>, Box<crate::segments::ProgramData>),
     /// A raw kernel: the fixed ABI of the module docs.
     Raw,
 }
@@ -119,22 +120,20 @@ impl Kernel {
                 )))
             }
         };
-        if !prog.constant_data.is_empty()
-            || !prog.global_data.is_empty()
-            || !prog.string_data.is_empty()
-            || !k.isa_relocations.is_empty()
-        {
-            return Err(LoadError::Other(Error::Unsupported(format!(
-                "kernel {} uses program-scope data or ISA relocations, which this driver does not place yet",
-                k.name
-            ))));
-        }
         Ok(Kernel {
             name: k.name.clone(),
             platform,
             isa: k.isa.clone(),
             simd: check_simd(k.simd_size)?,
-            description: Description::Ocloc(Box::new(k.clone())),
+            description: Description::Ocloc(
+                Box::new(k.clone()),
+                Box::new(crate::segments::ProgramData {
+                    constant: prog.constant_data.clone(),
+                    global: prog.global_data.clone(),
+                    strings: prog.string_data.clone(),
+                    relocations: prog.data_relocations.clone(),
+                }),
+            ),
         })
     }
 
@@ -165,7 +164,7 @@ impl Kernel {
     /// The argument kinds, in order, when the kernel describes them (`None` for raw kernels,
     /// which take any number of arguments).
     pub fn signature(&self) -> Option<Vec<ArgSlot>> {
-        let Description::Ocloc(k) = &self.description else {
+        let Description::Ocloc(k, _) = &self.description else {
             return None;
         };
         let n = k.args.iter().map(|a| a.index + 1).max().unwrap_or(0);
@@ -191,7 +190,7 @@ impl Kernel {
     /// CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL (0 for raw kernels, which require nothing).
     pub fn compile_sub_group_size(&self) -> usize {
         match &self.description {
-            Description::Ocloc(k) => k.compile_sub_group_size(),
+            Description::Ocloc(k, _) => k.compile_sub_group_size(),
             Description::Raw => 0,
         }
     }
@@ -199,7 +198,7 @@ impl Kernel {
     /// CL_KERNEL_SPILL_MEM_SIZE_INTEL.
     pub fn spill_mem_size(&self) -> u64 {
         match &self.description {
-            Description::Ocloc(k) => k.spill_mem_size(),
+            Description::Ocloc(k, _) => k.spill_mem_size(),
             Description::Raw => 0,
         }
     }
@@ -222,7 +221,7 @@ impl Kernel {
     /// nothing else).
     fn as_program(&self) -> std::borrow::Cow<'_, program::Kernel> {
         match &self.description {
-            Description::Ocloc(k) => std::borrow::Cow::Borrowed(k),
+            Description::Ocloc(k, _) => std::borrow::Cow::Borrowed(k),
             Description::Raw => std::borrow::Cow::Owned(program::Kernel {
                 name: self.name.clone(),
                 isa: Vec::new(),

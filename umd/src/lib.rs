@@ -12,5 +12,6 @@ pub mod kernel;
 pub mod memory;
 pub mod ndrange;
 pub mod payload;
+pub mod segments;
 
 pub use error::{Error, Result};

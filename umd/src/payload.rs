@@ -38,6 +38,8 @@ impl ArgValue {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DriverAddresses {
     pub private_base: u64,
+    pub constant_base: u64,
+    pub global_base: u64,
 }
 
 /// Checks `args` against the kernel's signature: count and kind of each.
@@ -129,7 +131,7 @@ fn address_of(arg: &ArgValue) -> u64 {
 pub fn slm_layout(kernel: &Kernel, args: &[ArgValue]) -> Result<(Vec<Option<u32>>, u32)> {
     let (mut end, align_of): (u64, Box<dyn Fn(usize) -> u64>) = match &kernel.description {
         Description::Raw => (0, Box::new(|_| 16)),
-        Description::Ocloc(k) => {
+        Description::Ocloc(k, _) => {
             let aligns: Vec<(u32, u32)> = k
                 .args
                 .iter()
@@ -207,7 +209,7 @@ pub fn build(
             }
             (ct, surfaces)
         }
-        Description::Ocloc(k) => {
+        Description::Ocloc(k, _) => {
             let mut ct = vec![0u8; k.cross_thread_size as usize];
             let mut surfaces: Vec<RenderSurfaceState> = Vec::new();
             let mut bind = |bti: u32, s: RenderSurfaceState| {
@@ -312,6 +314,8 @@ pub fn build(
                     ImplicitKind::MaxWorkGroupSize => batchbuffer::builder::MAX_LOCAL_TOTAL as u64,
                     ImplicitKind::PreferredWorkGroupMultiple => kernel.simd as u64,
                     ImplicitKind::PrivateBase => driver.private_base,
+                    ImplicitKind::ConstantBase => driver.constant_base,
+                    ImplicitKind::GlobalBase => driver.global_base,
                     other => {
                         return Err(Error::Unsupported(format!(
                             "kernel {} needs {other:?}, which this driver does not provide yet",

@@ -432,3 +432,48 @@ fn local_arguments_and_barriers_end_to_end() {
         );
     }
 }
+
+/// Program-scope `constant` and `global` data: placed, pointed to, and (zebin) relocated.
+#[test]
+fn program_scope_data_end_to_end() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let src = "constant uint table[16] = {3,1,4,1,5,9,2,6,5,3,5,8,9,7,9,3};
+        global uint counter = 40;
+        __attribute__((intel_reqd_sub_group_size(16)))
+        kernel void k(global uint *o) {
+            uint i = get_global_id(0);
+            o[i] = table[i % 16] + counter;
+        }";
+    let table = [3u32, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3];
+    for (p, k) in combos() {
+        for format in [
+            oracles::ocloc::Format::PatchTokens,
+            oracles::ocloc::Format::Zebin,
+        ] {
+            let bin = oracles::ocloc::compile(&ocloc, p, src, "-cl-std=CL2.0", format).unwrap();
+            let kernel = Kernel::from_ocloc(&bin, None, Some(p)).unwrap();
+            let d = Device::open_sim(p, Some(k)).unwrap();
+            let out = d.create_buffer(4 * 32).unwrap();
+            let range = NdRange::new(&[32], None, 16, None).unwrap();
+            match d.dispatch(&kernel, &range, &[ArgValue::Buffer(out.clone())]) {
+                Err(Error::GpuHang(msg)) if msg.contains("no EU executor") => {
+                    eprintln!("BLOCKED program_scope_data {p} {k:?}: no walker execution");
+                    continue;
+                }
+                Err(Error::Unsupported(msg)) if msg.contains("binding-table entries") => {
+                    // Refused up front, never run with an unbound surface.
+                    assert_eq!(format, oracles::ocloc::Format::PatchTokens, "{msg}");
+                    eprintln!("NOT SUPPORTED program_scope_data {p} {k:?} {format:?}: {msg}");
+                    continue;
+                }
+                Err(e) => panic!("{p} {k:?} {format:?}: {e}"),
+                Ok(_) => {}
+            }
+            let bytes = out.to_vec().unwrap();
+            for i in 0..32usize {
+                let v = u32::from_le_bytes(bytes[4 * i..][..4].try_into().unwrap());
+                assert_eq!(v, table[i % 16] + 40, "{p} {k:?} {format:?} out[{i}]");
+            }
+        }
+    }
+}
