@@ -46,6 +46,7 @@ pub mod error;
 pub mod identify;
 pub mod layout;
 pub mod packets;
+pub mod surface_format;
 pub mod value;
 
 pub use codec::Packet;

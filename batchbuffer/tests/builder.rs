@@ -321,13 +321,13 @@ fn builder_errors() {
         Err(BuildError::BatchFull { need: 6, room: 3 })
     );
     assert!(buffer_surface(Skl, 0, 0).is_err());
-    assert!(linear_2d_surface(Skl, 0, format::R8_UINT, 0, 1, 1).is_err());
+    assert!(linear_2d_surface(Skl, 0, format::R8_UINT.number, 0, 1, 1).is_err());
 }
 
 #[test]
 fn linear_2d_surface_fields() {
     for p in Platform::ALL {
-        let s = linear_2d_surface(p, 0x10_0000, format::R32_UINT, 640, 480, 2560).unwrap();
+        let s = linear_2d_surface(p, 0x10_0000, format::R32_UINT.number, 640, 480, 2560).unwrap();
         let mut dw = [0u32; 16];
         s.pack(p, &mut dw).unwrap();
         let r = RenderSurfaceState::unpack(p, &dw).unwrap();

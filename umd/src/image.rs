@@ -4,6 +4,7 @@
 use std::str::FromStr;
 
 use batchbuffer::builder::linear_2d_surface;
+use batchbuffer::surface_format as sf;
 use batchbuffer::RenderSurfaceState;
 use platform::Platform;
 
@@ -33,22 +34,23 @@ pub enum ImageFormat {
     Rgba32ui,
 }
 
-/// The format table (one place): name, SURFACE_FORMAT, bytes per element.
+/// Our image format names and the hardware surface format each one is (numbers and element
+/// sizes live in batchbuffer's one table).
 const FORMATS: [(ImageFormat, FormatDesc); 7] = [
-    (ImageFormat::R8ui, fd("r8ui", 323, 1)),
-    (ImageFormat::R16ui, fd("r16ui", 269, 2)),
-    (ImageFormat::R32ui, fd("r32ui", 215, 4)),
-    (ImageFormat::Rgba8ui, fd("rgba8ui", 203, 4)),
-    (ImageFormat::R32f, fd("r32f", 216, 4)),
-    (ImageFormat::Rgba16ui, fd("rgba16ui", 131, 8)),
-    (ImageFormat::Rgba32ui, fd("rgba32ui", 2, 16)),
+    (ImageFormat::R8ui, fd("r8ui", sf::R8_UINT)),
+    (ImageFormat::R16ui, fd("r16ui", sf::R16_UINT)),
+    (ImageFormat::R32ui, fd("r32ui", sf::R32_UINT)),
+    (ImageFormat::Rgba8ui, fd("rgba8ui", sf::R8G8B8A8_UINT)),
+    (ImageFormat::R32f, fd("r32f", sf::R32_FLOAT)),
+    (ImageFormat::Rgba16ui, fd("rgba16ui", sf::R16G16B16A16_UINT)),
+    (ImageFormat::Rgba32ui, fd("rgba32ui", sf::R32G32B32A32_UINT)),
 ];
 
-const fn fd(name: &'static str, surface_format: u32, bytes_per_element: u32) -> FormatDesc {
+const fn fd(name: &'static str, f: sf::SurfaceFormat) -> FormatDesc {
     FormatDesc {
         name,
-        surface_format,
-        bytes_per_element,
+        surface_format: f.number,
+        bytes_per_element: f.bytes_per_element,
     }
 }
 

@@ -103,7 +103,7 @@ fn cl_image_params(img: &Image) -> (u64, u64) {
 fn null_surface() -> RenderSurfaceState {
     RenderSurfaceState {
         surface_type: surface_type::NULL,
-        surface_format: batchbuffer::builder::format::RAW,
+        surface_format: batchbuffer::builder::format::RAW.number,
         ..Default::default()
     }
 }

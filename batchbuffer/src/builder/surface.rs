@@ -16,17 +16,8 @@ pub mod surface_type {
     pub const NULL: u32 = 7;
 }
 
-/// Surface format numbers (Mesa `isl_format.h`, the hardware's own numbering).
-pub mod format {
-    /// RAW: untyped byte-addressed buffers.
-    pub const RAW: u32 = 0x1FF;
-    /// R32_UINT.
-    pub const R32_UINT: u32 = 0xD7;
-    /// R8_UINT.
-    pub const R8_UINT: u32 = 0x141;
-    /// R8G8B8A8_UNORM.
-    pub const R8G8B8A8_UNORM: u32 = 0xC7;
-}
+/// Surface formats (the one table: [`crate::surface_format`]).
+pub use crate::surface_format as format;
 
 /// Largest raw buffer a surface state can describe: 2^31 bytes (31 size bits).
 pub const MAX_BUFFER_BYTES: u64 = 1 << 31;
@@ -45,7 +36,7 @@ pub fn buffer_surface(
     let g = gen_data(p);
     Ok(RenderSurfaceState {
         surface_type: surface_type::BUFFER,
-        surface_format: format::RAW,
+        surface_format: format::RAW.number,
         surface_horizontal_alignment: g.halign,
         surface_vertical_alignment: g.valign,
         width: n & 0x7F,

@@ -18,18 +18,6 @@ const SURFTYPE_2D: u32 = 1;
 const SURFTYPE_BUFFER: u32 = 4;
 const SURFTYPE_NULL: u32 = 7;
 
-/// Bytes per element of the surface formats 2D surfaces use (isl numbering).
-const FORMAT_BYTES: [(u32, u64); 8] = [
-    (0x1FF, 1), // RAW
-    (0x0D6, 4), // R32_SINT
-    (0x0D7, 4), // R32_UINT
-    (0x0D8, 4), // R32_FLOAT
-    (0x0C7, 4), // R8G8B8A8_UNORM
-    (0x140, 1), // R8_UNORM
-    (0x141, 1), // R8_UINT
-    (0x142, 1), // R8_SNORM
-];
-
 /// What went wrong beyond a plain address (kept for the error report).
 #[derive(Debug, Clone)]
 pub enum Refusal {
@@ -108,7 +96,8 @@ impl<'a> VmMemory<'a> {
                 Ok(Surface::buffer(s.surface_base_address, size))
             }
             SURFTYPE_2D => {
-                let Some(&(_, bpp)) = FORMAT_BYTES.iter().find(|(f, _)| *f == s.surface_format)
+                let Some(bpp) = batchbuffer::surface_format::by_number(s.surface_format)
+                    .map(|f| u64::from(f.bytes_per_element))
                 else {
                     let why = format!(
                         "RENDER_SURFACE_STATE at {at:#x}: 2D format {:#x} is not modelled",
