@@ -61,12 +61,12 @@ impl DeviceFile for RenderNode {
         if arg.len() != ioc::arg_size(request) {
             return Err(Errno::EINVAL);
         }
-        // SAFETY: the fd is open for the life of `self`; `arg` is a live, exclusively borrowed
-        // buffer of exactly the size the request encodes, so the kernel's copy_from_user and
-        // copy_to_user stay inside it. Pointers inside the struct are the caller's, valid for
-        // this call by the wrappers' construction.
-        let ret =
-            unsafe { nix::libc::ioctl(self.file.as_raw_fd(), request as _, arg.as_mut_ptr()) };
+        // Pointers inside the struct are the caller's, valid for this call by the wrappers'
+        // construction; the kernel copies the struct itself in and out of `arg`.
+        let fd = self.file.as_raw_fd();
+        // SAFETY: `fd` is open for the life of `self`; `arg` is live, exclusively borrowed and
+        // exactly the size the request encodes, so the kernel's copies stay inside it.
+        let ret = unsafe { nix::libc::ioctl(fd, request as _, arg.as_mut_ptr()) };
         Errno::result(ret)
     }
 
