@@ -13,10 +13,9 @@ use crate::mem::{Access, AddressSpace, GpuFault, VA_BITS};
 /// Binding-table indices of the stateless (General State Base relative) surfaces.
 const STATELESS_BTIS: [u32; 2] = [255, 253];
 
-/// RENDER_SURFACE_STATE Surface Type values (genxml SURFTYPE_*).
-const SURFTYPE_2D: u32 = 1;
-const SURFTYPE_BUFFER: u32 = 4;
-const SURFTYPE_NULL: u32 = 7;
+use batchbuffer::builder::surface_type::{
+    BUFFER as SURFTYPE_BUFFER, NULL as SURFTYPE_NULL, SURF_2D as SURFTYPE_2D,
+};
 
 /// What went wrong beyond a plain address (kept for the error report).
 #[derive(Debug, Clone)]

@@ -15,3 +15,21 @@ pub(crate) const SAMPLER_STATE_SIZE: u32 = 16;
 pub(crate) fn grf_padded(bytes: u32) -> u32 {
     bytes.div_ceil(GRF_BYTES).saturating_mul(GRF_BYTES)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use batchbuffer::{Packet, RenderSurfaceState};
+    use platform::Platform;
+
+    /// The stride must be the packet's size as batchbuffer defines it, on every generation.
+    #[test]
+    fn surface_state_size_is_the_packet_size() {
+        for p in Platform::ALL {
+            let dwords = RenderSurfaceState::LAYOUT
+                .len_on(p)
+                .expect("RENDER_SURFACE_STATE exists");
+            assert_eq!(SURFACE_STATE_SIZE as usize, dwords * 4, "{p}");
+        }
+    }
+}
