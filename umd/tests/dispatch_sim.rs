@@ -3,9 +3,8 @@
 //! - Walker programming (one walker per uniform/partial region, partial right masks) and the
 //!   completion path are checked with a recording executor that captures each walker the
 //!   command streamer reaches and lets the batch run on to its PIPE_CONTROL post-sync fence.
-//! - End-to-end results run on the default simulator (its EU interpreter executes walkers).
-//!   Where the simulator cannot run something (a simulator without a walker executor, a surface
-//!   format its table lacks) the test prints `BLOCKED` with the missing piece and goes on.
+//! - End-to-end results run on the default simulator (its EU interpreter executes walkers);
+//!   anything it cannot run is a test failure.
 
 use std::sync::{Arc, Mutex};
 
@@ -157,14 +156,6 @@ fn fill_kernel_end_to_end() {
                 ArgValue::Value(3u32.to_le_bytes().to_vec()),
             ];
             match d.dispatch(&kernel, &range, &args) {
-                Err(Error::GpuHang(msg)) if msg.contains("no EU executor") => {
-                    eprintln!(
-                        "BLOCKED fill_kernel_end_to_end {p} {k:?} {format:?}: needs walker \
-                         execution in the simulator (sim::cs::WalkerExecutor glue to the EU \
-                         interpreter)"
-                    );
-                    continue;
-                }
                 Err(e) => panic!("{p} {k:?} {format:?}: {e}"),
                 Ok(r) => assert_eq!(r.walkers, 2),
             }
@@ -275,21 +266,8 @@ fn image_block_io_end_to_end() {
             a.write_packed(&input).unwrap();
             let range = NdRange::new(&[16, 4], Some(&[16, 1]), 16, None).unwrap();
             let args = [ArgValue::Image(a), ArgValue::Image(b.clone())];
-            match d.dispatch(&kernel, &range, &args) {
-                Err(Error::GpuHang(msg)) if msg.contains("no EU executor") => {
-                    eprintln!("BLOCKED image_block_io_end_to_end {p} {k:?}: no walker execution");
-                    continue;
-                }
-                Err(Error::GpuHang(msg)) if msg.contains("is not modelled") => {
-                    eprintln!(
-                        "BLOCKED image_block_io_end_to_end {p} {k:?} {fmt:?}: the simulator's \
-                         surface-format table lacks SURFACE_FORMAT {}: {msg}",
-                        fmt.desc().surface_format
-                    );
-                    continue;
-                }
-                Err(e) => panic!("{p} {k:?} {fmt:?}: {e}"),
-                Ok(_) => {}
+            if let Err(e) = d.dispatch(&kernel, &range, &args) {
+                panic!("{p} {k:?} {fmt:?}: {e}");
             }
             let out = b.read_packed().unwrap();
             for (i, (o, w)) in out.chunks(4).zip(input.chunks(4)).enumerate() {
@@ -314,10 +292,6 @@ fn endless_kernel_is_a_hang_and_the_next_dispatch_runs() {
             Kernel::from_asm(p, include_str!("data/endless_loop.asm"), 8, "loop").unwrap();
         let range = NdRange::new(&[8], None, 8, None).unwrap();
         match d.dispatch(&looping, &range, &[]) {
-            Err(Error::GpuHang(msg)) if msg.contains("no EU executor") => {
-                eprintln!("BLOCKED endless_kernel_is_a_hang {p} {k:?}: no walker execution");
-                continue;
-            }
             Err(Error::GpuHang(msg)) => assert!(msg.contains("hang"), "{msg}"),
             other => panic!("{p} {k:?}: {other:?}"),
         }
@@ -352,10 +326,6 @@ fn kernel_page_fault_names_the_address_and_the_device_survives() {
         let args = [ArgValue::Buffer(buf.clone())];
         let bad = buf.gpu_address() + 4 * (1 << 26);
         match d.dispatch(&kernel, &range, &args) {
-            Err(Error::GpuHang(msg)) if msg.contains("no EU executor") => {
-                eprintln!("BLOCKED kernel_page_fault {p} {k:?}: no walker execution");
-                continue;
-            }
             Err(Error::GpuFault { address, .. }) => {
                 assert!(
                     (bad..bad + 64).contains(&address),
@@ -409,13 +379,8 @@ fn local_arguments_and_barriers_end_to_end() {
         let out = d.create_buffer(4 * 64).unwrap();
         let range = NdRange::new(&[64], Some(&[32]), 16, None).unwrap();
         let args = [ArgValue::Buffer(out.clone()), ArgValue::Local(4 * 32)];
-        match d.dispatch(&kernel, &range, &args) {
-            Err(Error::GpuHang(msg)) if msg.contains("no EU executor") => {
-                eprintln!("BLOCKED local_arguments {p} {k:?}: no walker execution");
-                continue;
-            }
-            Err(e) => panic!("{p} {k:?}: {e}"),
-            Ok(_) => {}
+        if let Err(e) = d.dispatch(&kernel, &range, &args) {
+            panic!("{p} {k:?}: {e}");
         }
         let bytes = out.to_vec().unwrap();
         for i in 0..64u32 {
@@ -456,10 +421,6 @@ fn program_scope_data_end_to_end() {
             let out = d.create_buffer(4 * 32).unwrap();
             let range = NdRange::new(&[32], None, 16, None).unwrap();
             match d.dispatch(&kernel, &range, &[ArgValue::Buffer(out.clone())]) {
-                Err(Error::GpuHang(msg)) if msg.contains("no EU executor") => {
-                    eprintln!("BLOCKED program_scope_data {p} {k:?}: no walker execution");
-                    continue;
-                }
                 Err(Error::Unsupported(msg)) if msg.contains("binding-table entries") => {
                     // Refused up front, never run with an unbound surface.
                     assert_eq!(format, oracles::ocloc::Format::PatchTokens, "{msg}");
