@@ -1,0 +1,53 @@
+//! The conformance corpus (crate `conformance`, tests/conformance/*.cl) through the
+//! `intel-gpu-run` binary, one process per case, as a user or script runs it: inputs and
+//! outputs as files, zebin binaries (`ocloc --format zebin`); sim:skl through i915, sim:tgllp
+//! and sim:dg2 through i915 and xe.
+
+use std::path::{Path, PathBuf};
+
+use conformance::compile::Compiler;
+use conformance::runner::{Cli, Runner};
+use oracles::ocloc::Format;
+use platform::Platform;
+use umd::device::KmdChoice;
+
+fn corpus(p: Platform, kmd: KmdChoice) {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache"));
+    let work = tempfile::tempdir().unwrap();
+    let exe = Path::new(env!("CARGO_BIN_EXE_intel-gpu-run"));
+    let report = conformance::suite::run(p, &compiler, Format::Zebin, 1, work.path(), &|| {
+        Cli::new(exe, p, kmd).map(|c| Box::new(c) as Box<dyn Runner>)
+    });
+    report.finish(&format!(
+        "{} {} via intel-gpu-run (zebin)",
+        p.name(),
+        kmd.name()
+    ));
+}
+
+#[test]
+fn skl_i915() {
+    corpus(Platform::Skl, KmdChoice::I915);
+}
+
+#[test]
+fn tgllp_i915() {
+    corpus(Platform::Tgllp, KmdChoice::I915);
+}
+
+#[test]
+fn tgllp_xe() {
+    corpus(Platform::Tgllp, KmdChoice::Xe);
+}
+
+#[test]
+fn dg2_i915() {
+    corpus(Platform::Dg2, KmdChoice::I915);
+}
+
+#[test]
+fn dg2_xe() {
+    corpus(Platform::Dg2, KmdChoice::Xe);
+}

@@ -1,0 +1,83 @@
+//! The CPU references: for each corpus macro, the cases it makes and the results the specs'
+//! text defines for them (`../shared/specs`: cl_intel_subgroups, cl_intel_subgroups_char,
+//! cl_khr_subgroups; the identities of exclusive scans are OpenCL C 2.0's, section 6.13.15).
+
+mod block;
+mod collective;
+mod queries;
+mod shuffle;
+
+use crate::case::Case;
+use crate::corpus::Instance;
+use crate::geometry::Item;
+use crate::rng::Rng;
+use crate::scalar::{pack, Scalar, Ty};
+
+/// The cases for one instance at one SIMD width.
+pub fn build(inst: &Instance, simd: u32) -> Result<Vec<Case>, String> {
+    let k = inst.kind.as_str();
+    let mut rng = Rng::for_name(&format!("{} {simd}", inst.kernel()));
+    let cases = match k {
+        _ if k.starts_with("SHUFFLE") => shuffle::cases(inst, simd, &mut rng),
+        "COLLECTIVE" | "BROADCAST" | "VOTE" => collective::cases(inst, simd, &mut rng),
+        "BLOCK_READ" | "BLOCK_WRITE" => block::buffer_cases(inst, simd, &mut rng),
+        "IMAGE_READ" | "IMAGE_WRITE" => block::image_cases(inst, simd, &mut rng),
+        "QUERIES" | "BARRIER_LOCAL" | "BARRIER_GLOBAL" | "BARRIER_SCOPED" => {
+            queries::cases(inst, simd, &mut rng)
+        }
+        _ => return Err(format!("{}: no reference for {k}", inst.line)),
+    }?;
+    Ok(cases)
+}
+
+fn param_ty(inst: &Instance, i: usize) -> Result<Ty, String> {
+    inst.params
+        .get(i)
+        .and_then(|s| Ty::parse(s))
+        .ok_or_else(|| format!("{}: parameter {i} is not a type", inst.line))
+}
+
+fn name(inst: &Instance, simd: u32, variant: &str) -> String {
+    if variant.is_empty() {
+        format!("{} simd{simd}", inst.kernel())
+    } else {
+        format!("{} simd{simd} {variant}", inst.kernel())
+    }
+}
+
+/// Per work-item values of `ty` (width components each).
+fn values(ty: Ty, n: usize, rng: &mut Rng, arith: bool) -> Vec<Vec<u64>> {
+    (0..n)
+        .map(|_| {
+            (0..ty.width)
+                .map(|_| {
+                    if arith {
+                        ty.scalar.random_arith(rng)
+                    } else {
+                        ty.scalar.random_bits(rng)
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn flat(v: &[Vec<u64>]) -> Vec<u64> {
+    v.iter().flatten().copied().collect()
+}
+
+fn bytes(s: Scalar, v: &[Vec<u64>]) -> Vec<u8> {
+    pack(s, &flat(v))
+}
+
+fn u32s(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The items of each subgroup in lane order (empty slots dropped).
+fn subgroups(items: &[Item]) -> Vec<Vec<Item>> {
+    crate::geometry::subgroups(items)
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect()
+}

@@ -1,0 +1,115 @@
+//! Compiling the corpus with ocloc: a file at a time per platform, SIMD width and format, with
+//! the instances the compiler rejects found by compiling halves. Results (binaries and
+//! rejections) are cached on disk by a hash of everything that goes into them.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use oracles::ocloc::{self, Format};
+use platform::Platform;
+
+use crate::corpus::{File, Instance};
+
+/// The outcome for one file.
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    /// Binaries, each holding the kernels of some of the instances.
+    pub binaries: Vec<(Vec<Instance>, Vec<u8>)>,
+    /// Instances ocloc rejects on their own, with its last line of output.
+    pub rejected: Vec<(Instance, String)>,
+}
+
+pub struct Compiler {
+    pub ocloc: PathBuf,
+    cache: PathBuf,
+    stamp: u64,
+}
+
+pub fn options(simd: u32) -> String {
+    format!("-DSIMD={simd} -cl-std=CL2.0")
+}
+
+impl Compiler {
+    pub fn new(ocloc: PathBuf, cache: &Path) -> Compiler {
+        let mut h = DefaultHasher::new();
+        if let Ok(m) = std::fs::metadata(&ocloc) {
+            m.len().hash(&mut h);
+            m.modified().ok().hash(&mut h);
+        }
+        ocloc.hash(&mut h);
+        let _ = std::fs::create_dir_all(cache);
+        Compiler {
+            ocloc,
+            cache: cache.to_path_buf(),
+            stamp: h.finish(),
+        }
+    }
+
+    /// One ocloc run, through the cache: the binary, or ocloc's complaint.
+    fn run(&self, p: Platform, src: &str, opts: &str, f: Format) -> Result<Vec<u8>, String> {
+        let mut h = DefaultHasher::new();
+        (self.stamp, p.ocloc_device(), src, opts, f == Format::Zebin).hash(&mut h);
+        let key = self.cache.join(format!("{:016x}", h.finish()));
+        let (ok, err) = (key.with_extension("bin"), key.with_extension("err"));
+        if let Ok(b) = std::fs::read(&ok) {
+            return Ok(b);
+        }
+        if let Ok(e) = std::fs::read_to_string(&err) {
+            return Err(e);
+        }
+        let r = ocloc::compile(&self.ocloc, p, src, opts, f);
+        let _ = match &r {
+            Ok(b) => std::fs::write(&ok, b),
+            Err(e) => std::fs::write(&err, e),
+        };
+        r
+    }
+
+    pub fn compile(&self, p: Platform, file: &File, simd: u32, f: Format) -> Compiled {
+        let mut out = Compiled {
+            binaries: Vec::new(),
+            rejected: Vec::new(),
+        };
+        let all: Vec<&Instance> = file.instances.iter().collect();
+        self.split(p, file, simd, f, &all, &mut out);
+        out
+    }
+
+    fn split(
+        &self,
+        p: Platform,
+        file: &File,
+        simd: u32,
+        f: Format,
+        part: &[&Instance],
+        out: &mut Compiled,
+    ) {
+        match self.run(p, &file.source(part), &options(simd), f) {
+            Ok(bin) => out
+                .binaries
+                .push((part.iter().map(|i| (*i).clone()).collect(), bin)),
+            Err(e) if part.len() == 1 => {
+                // With -q ocloc prints no diagnostics; what is left is its exit status
+                // (245 is IGC's "error code -11": the compiler crashed).
+                let why = e
+                    .lines()
+                    .find(|l| l.contains("error:"))
+                    .map(str::trim)
+                    .or_else(|| {
+                        e.find("exit status")
+                            .map(|i| e[i..].lines().next().unwrap_or(""))
+                    })
+                    .unwrap_or("ocloc failed")
+                    .trim_end_matches(':')
+                    .to_string();
+                out.rejected.push((part[0].clone(), why));
+            }
+            Err(_) => {
+                let (a, b) = part.split_at(part.len() / 2);
+                self.split(p, file, simd, f, a, out);
+                self.split(p, file, simd, f, b, out);
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Running a case: in process through umd, or through the `intel-gpu-run` binary.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use platform::Platform;
+use umd::device::{Device, KmdChoice};
+use umd::image::ImageFormat;
+use umd::kernel::Kernel;
+use umd::ndrange::NdRange;
+use umd::payload::ArgValue;
+
+use crate::case::{Arg, Case};
+
+/// A compiled corpus binary: its bytes and, once a runner needed one, a file holding them.
+pub struct Binary {
+    pub bytes: Vec<u8>,
+    pub path: PathBuf,
+}
+
+pub trait Runner {
+    /// The final bytes of each checked argument (buffers whole, images as packed rows).
+    fn run(&mut self, bin: &Binary, case: &Case) -> Result<Vec<Vec<u8>>, String>;
+}
+
+/// umd → batchbuffer → kmd-iface → simulator, in this process; one device for every case.
+pub struct Umd {
+    device: Device,
+    platform: Platform,
+}
+
+impl Umd {
+    pub fn new(p: Platform, kmd: KmdChoice) -> Result<Umd, String> {
+        Ok(Umd {
+            device: Device::open_sim(p, Some(kmd)).map_err(|e| e.to_string())?,
+            platform: p,
+        })
+    }
+}
+
+impl Runner for Umd {
+    fn run(&mut self, bin: &Binary, case: &Case) -> Result<Vec<Vec<u8>>, String> {
+        let d = &self.device;
+        let kernel = Kernel::from_ocloc(&bin.bytes, Some(&case.kernel), Some(self.platform))
+            .map_err(|e| e.to_string())?;
+        let e = |e: umd::Error| e.to_string();
+        let mut args = Vec::new();
+        for a in &case.args {
+            args.push(match a {
+                Arg::Buf(b) => {
+                    let buf = d.create_buffer(b.len().max(4) as u64).map_err(e)?;
+                    buf.write(0, b).map_err(e)?;
+                    ArgValue::Buffer(buf)
+                }
+                Arg::U32(v) => ArgValue::Value(v.to_le_bytes().to_vec()),
+                Arg::I32(v) => ArgValue::Value(v.to_le_bytes().to_vec()),
+                Arg::Image {
+                    width,
+                    height,
+                    format,
+                    bytes,
+                } => {
+                    let f: ImageFormat = format.parse().map_err(e)?;
+                    let im = d.create_image(*width, *height, f).map_err(e)?;
+                    im.write_packed(bytes).map_err(e)?;
+                    ArgValue::Image(im)
+                }
+            });
+        }
+        let range = NdRange::new(
+            &case.geometry.global,
+            Some(&case.geometry.local),
+            kernel.simd,
+            None,
+        )
+        .map_err(e)?;
+        d.dispatch(&kernel, &range, &args).map_err(e)?;
+        case.checks
+            .iter()
+            .map(|c| match &args[c.arg] {
+                ArgValue::Buffer(b) => b.to_vec().map_err(e),
+                ArgValue::Image(i) => i.read_packed().map_err(e),
+                _ => Err(format!("argument {} is not memory", c.arg)),
+            })
+            .collect()
+    }
+}
+
+/// `intel-gpu-run run` as a user runs it: files in, files out, one process per case.
+pub struct Cli {
+    pub exe: PathBuf,
+    pub device: String,
+    pub kmd: &'static str,
+    pub dir: tempfile::TempDir,
+}
+
+impl Cli {
+    pub fn new(exe: &Path, p: Platform, kmd: KmdChoice) -> Result<Cli, String> {
+        Ok(Cli {
+            exe: exe.to_path_buf(),
+            device: format!("sim:{}", p.name()),
+            kmd: kmd.name(),
+            dir: tempfile::tempdir().map_err(|e| e.to_string())?,
+        })
+    }
+}
+
+fn dims(v: &[u32]) -> String {
+    v.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
+impl Runner for Cli {
+    fn run(&mut self, bin: &Binary, case: &Case) -> Result<Vec<Vec<u8>>, String> {
+        let dir = self.dir.path();
+        let mut cmd = Command::new(&self.exe);
+        cmd.arg("run")
+            .arg(&bin.path)
+            .args(["--kernel", &case.kernel, "--device", &self.device])
+            .args(["--kmd", self.kmd])
+            .args(["--global", &dims(&case.geometry.global)])
+            .args(["--local", &dims(&case.geometry.local)]);
+        let mut outs = Vec::new();
+        for (i, a) in case.args.iter().enumerate() {
+            let file = dir.join(format!("arg{i}"));
+            let spec = match a {
+                Arg::Buf(b) => {
+                    std::fs::write(&file, b).map_err(|e| e.to_string())?;
+                    format!("buf:@{}", file.display())
+                }
+                Arg::U32(v) => format!("u32:{v}"),
+                Arg::I32(v) => format!("i32:{v}"),
+                Arg::Image {
+                    width,
+                    height,
+                    format,
+                    bytes,
+                } => {
+                    std::fs::write(&file, bytes).map_err(|e| e.to_string())?;
+                    format!("img2d:{width}x{height}:{format}:@{}", file.display())
+                }
+            };
+            cmd.arg("--arg").arg(spec);
+        }
+        for c in &case.checks {
+            let file = dir.join(format!("out{}", c.arg));
+            cmd.arg("--out")
+                .arg(format!("{}={}", c.arg, file.display()));
+            outs.push(file);
+        }
+        let o = cmd.output().map_err(|e| e.to_string())?;
+        if !o.status.success() {
+            return Err(format!(
+                "intel-gpu-run failed: {}",
+                String::from_utf8_lossy(&o.stderr).trim()
+            ));
+        }
+        outs.iter()
+            .map(|f| std::fs::read(f).map_err(|e| format!("{}: {e}", f.display())))
+            .collect()
+    }
+}

@@ -1,0 +1,51 @@
+//! The conformance corpus through umd → batchbuffer → kmd-iface → simulator, in process, with
+//! ocloc's default (patch-token) binaries: skl through i915; tgllp and dg2 through i915 and xe.
+
+use std::path::PathBuf;
+
+use conformance::compile::Compiler;
+use conformance::runner::{Runner, Umd};
+use oracles::ocloc::Format;
+use platform::Platform;
+use umd::device::KmdChoice;
+
+fn corpus(p: Platform, kmd: KmdChoice) {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache"));
+    let work = tempfile::tempdir().unwrap();
+    let report =
+        conformance::suite::run(p, &compiler, Format::PatchTokens, 1, work.path(), &|| {
+            Umd::new(p, kmd).map(|u| Box::new(u) as Box<dyn Runner>)
+        });
+    report.finish(&format!(
+        "{} {} via umd (patch tokens)",
+        p.name(),
+        kmd.name()
+    ));
+}
+
+#[test]
+fn skl_i915() {
+    corpus(Platform::Skl, KmdChoice::I915);
+}
+
+#[test]
+fn tgllp_i915() {
+    corpus(Platform::Tgllp, KmdChoice::I915);
+}
+
+#[test]
+fn tgllp_xe() {
+    corpus(Platform::Tgllp, KmdChoice::Xe);
+}
+
+#[test]
+fn dg2_i915() {
+    corpus(Platform::Dg2, KmdChoice::I915);
+}
+
+#[test]
+fn dg2_xe() {
+    corpus(Platform::Dg2, KmdChoice::Xe);
+}
