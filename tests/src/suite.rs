@@ -15,10 +15,10 @@ use crate::runner::{Binary, Runner};
 
 pub const SIMD_WIDTHS: [u32; 3] = [8, 16, 32];
 
-/// Platforms whose ocloc defines cl_khr_fp64 (Gen9 has fp64 hardware; Gen12LP and Xe-HPG
-/// do not), so `FP64(...)` instances are absent elsewhere and must be present here.
+/// Platforms whose ocloc defines cl_khr_fp64 (Gen9 has fp64 hardware; Gen11, Gen12LP and
+/// Xe-HPG do not), so `FP64(...)` instances must be present here and are absent elsewhere.
 fn has_fp64(p: Platform) -> bool {
-    matches!(p, Platform::Skl | Platform::Icllp)
+    matches!(p, Platform::Skl)
 }
 
 #[derive(Debug, Default)]

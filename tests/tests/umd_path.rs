@@ -1,5 +1,5 @@
 //! The conformance corpus through umd → batchbuffer → kmd-iface → simulator, in process, with
-//! ocloc's default (patch-token) binaries: skl through i915; tgllp and dg2 through i915 and xe.
+//! ocloc's default (patch-token) binaries: skl and icllp through i915; tgllp and dg2 through i915 and xe.
 
 use std::path::PathBuf;
 
@@ -28,6 +28,11 @@ fn corpus(p: Platform, kmd: KmdChoice) {
 #[test]
 fn skl_i915() {
     corpus(Platform::Skl, KmdChoice::I915);
+}
+
+#[test]
+fn icllp_i915() {
+    corpus(Platform::Icllp, KmdChoice::I915);
 }
 
 #[test]
