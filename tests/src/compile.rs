@@ -59,10 +59,16 @@ impl Compiler {
             return Err(e);
         }
         let r = ocloc::compile(&self.ocloc, p, src, opts, f);
-        let _ = match &r {
-            Ok(b) => std::fs::write(&ok, b),
-            Err(e) => std::fs::write(&err, e),
+        // Tests running at the same time may want the same entry: write aside, then rename
+        // (atomic), so nobody reads half a file.
+        let (path, bytes) = match &r {
+            Ok(b) => (&ok, b.as_slice()),
+            Err(e) => (&err, e.as_bytes()),
         };
+        let aside = path.with_extension(format!("tmp{}", std::process::id()));
+        if std::fs::write(&aside, bytes).is_ok() {
+            let _ = std::fs::rename(&aside, path);
+        }
         r
     }
 
