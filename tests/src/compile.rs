@@ -65,7 +65,11 @@ impl Compiler {
             Ok(b) => (&ok, b.as_slice()),
             Err(e) => (&err, e.as_bytes()),
         };
-        let aside = path.with_extension(format!("tmp{}", std::process::id()));
+        let aside = path.with_extension(format!(
+            "tmp{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
         if std::fs::write(&aside, bytes).is_ok() {
             let _ = std::fs::rename(&aside, path);
         }
