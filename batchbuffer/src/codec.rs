@@ -125,6 +125,18 @@ fn name_problem(l: &'static Layout, field: &'static str, pr: Problem) -> Error {
             field,
             value,
         },
+        Problem::PartialElement(dwords, stride) => Error::PartialElement {
+            packet: l.name,
+            field,
+            dwords,
+            stride,
+        },
+        Problem::TooManyElements(count, max) => Error::TooManyElements {
+            packet: l.name,
+            field,
+            count,
+            max,
+        },
         Problem::Inner(e) => e,
     }
 }

@@ -7,7 +7,7 @@
 //! listing. Decoding stops after MI_BATCH_BUFFER_END. Nothing here panics on any input.
 
 use crate::identify::{identify, PacketId};
-use crate::layout::{read_bits, Kind, Layout, Loc};
+use crate::layout::{read_bits, FieldDesc, Kind, Layout, Loc};
 use crate::value::get_u64;
 use crate::IdentifyError;
 use platform::Platform;
@@ -137,6 +137,7 @@ fn fields(p: Platform, l: &Layout, dw: &[u32], depth: usize, out: &mut dyn Write
                     fields(p, n, inner, depth + 1, out)?;
                 }
             }
+            Kind::Repeated => repeated(p, f, loc, dw, depth, out)?,
             Kind::Dwords => {
                 for i in 0..loc.width() / 32 {
                     let v = read_bits(dw, Loc::new(loc.dw + i as u16, 0, 31));
@@ -161,6 +162,37 @@ fn fields(p: Platform, l: &Layout, dw: &[u32], depth: usize, out: &mut dyn Write
                 writeln!(out, "{pad}{}: {}", f.name, read_bits(dw, loc))?
             }
         }
+    }
+    Ok(())
+}
+
+/// Every element of an open-ended trailing group, each like an embedded struct, then any
+/// dwords too few to make a whole element.
+fn repeated(
+    p: Platform,
+    f: &FieldDesc,
+    loc: Loc,
+    dw: &[u32],
+    depth: usize,
+    out: &mut dyn Write,
+) -> fmt::Result {
+    let pad = "    ".repeat(depth);
+    let step = (loc.width() / 32).max(1) as usize;
+    let tail = dw.get(loc.dw as usize..).unwrap_or(&[]);
+    let whole = tail.chunks_exact(step);
+    let partial = whole.remainder().len();
+    for (k, element) in whole.enumerate() {
+        writeln!(out, "{pad}{}[{k}]:", f.name)?;
+        if let Some(n) = f.nested {
+            fields(p, n, element, depth + 1, out)?;
+        }
+    }
+    if partial != 0 {
+        writeln!(
+            out,
+            "{pad}{}: {partial} trailing dwords, not a whole {step}-dword element",
+            f.name
+        )?;
     }
     Ok(())
 }

@@ -50,6 +50,22 @@ pub enum Error {
         field: &'static str,
         value: u64,
     },
+    /// A trailing group's dwords are not a whole number of elements.
+    #[error("{packet}: group '{field}' has {dwords} dwords, not a multiple of {stride}")]
+    PartialElement {
+        packet: &'static str,
+        field: &'static str,
+        dwords: usize,
+        stride: usize,
+    },
+    /// A trailing group holds more elements than its Rust type can.
+    #[error("{packet}: group '{field}' has {count} elements, at most {max} fit")]
+    TooManyElements {
+        packet: &'static str,
+        field: &'static str,
+        count: usize,
+        max: usize,
+    },
     /// A fixed header field (command type, opcode) holds the wrong value.
     #[error("{packet}: header field '{field}' is {found:#x}, expected {expected:#x}")]
     WrongHeader {

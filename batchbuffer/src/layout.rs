@@ -82,6 +82,10 @@ pub enum Kind {
     Struct,
     /// Consecutive whole dwords (a genxml `<group>` of one 32-bit field).
     Dwords,
+    /// An open-ended trailing group (genxml `<group count="0">`): elements laid out like the
+    /// `nested` layout, one every `width / 32` dwords from `dw` to the end of the packet, as many
+    /// as the DWord Length says.
+    Repeated,
     /// A header field with a fixed value (command type, opcodes).
     Const(u64),
     /// The header's DWord Length field: packet length in dwords minus this bias.
@@ -99,7 +103,7 @@ pub struct FieldDesc {
     pub locs: &'static [(GenSet, Loc)],
     /// Value names for [`Kind::Enum`] fields.
     pub values: &'static [(u64, &'static str)],
-    /// Layout of a [`Kind::Struct`] field.
+    /// Layout of a [`Kind::Struct`] field, or of one element of a [`Kind::Repeated`] group.
     pub nested: Option<&'static Layout>,
 }
 

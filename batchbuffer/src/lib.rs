@@ -46,6 +46,7 @@ pub mod error;
 pub mod identify;
 pub mod layout;
 pub mod packets;
+pub mod repeat;
 pub mod surface_format;
 pub mod value;
 
@@ -54,3 +55,4 @@ pub use error::{Error, IdentifyError};
 pub use identify::{identify, Identified, PacketId};
 pub use layout::{FieldDesc, GenSet, Kind, Layout, Loc};
 pub use packets::*;
+pub use repeat::Repeat;

@@ -14,6 +14,10 @@ pub enum Problem {
     Misaligned(u64, u64),
     /// Raw bits that name no enum value.
     BadEnum(u64),
+    /// A trailing group's dwords (first) are not a whole number of elements of this many dwords.
+    PartialElement(usize, usize),
+    /// A trailing group holds more elements (first) than the type can (second).
+    TooManyElements(usize, usize),
     /// An embedded struct failed.
     Inner(Error),
 }

@@ -15,7 +15,13 @@ struct Item {
     fields: HashMap<String, (u32, u32, String, Option<String>)>,
     /// name -> the field's `<value>` list (name, value).
     values: HashMap<String, Vec<(String, u64)>>,
+    /// The open-ended trailing group (`count="0"`): start, element size in bits, and its fields
+    /// with start/end relative to the element.
+    tail: Option<(u32, u32, GroupFields)>,
 }
+
+/// A group's fields: name -> (start, end, type) inside one element.
+type GroupFields = HashMap<String, (u32, u32, String)>;
 
 /// One flattened genxml file: instructions and structs, and top-level enums.
 struct Gen {
@@ -100,7 +106,10 @@ fn parse(text: &str) -> Gen {
             );
             if let Some((count, gstart, size)) = group {
                 if count == 0 {
-                    continue; // open-ended trailing group (MI_LOAD_REGISTER_IMM)
+                    let (_, _, fields) = it.tail.get_or_insert((gstart, size, HashMap::new()));
+                    let ty = a.get("type").cloned().unwrap_or_default();
+                    fields.insert(a["name"].clone(), (s, e, ty));
+                    continue;
                 }
                 s += gstart;
                 e = gstart + count * size - 1;
@@ -174,6 +183,10 @@ fn check_layout(
         errors.push(format!("{} on {p}: length {len}, genxml {xml_len}", l.name));
     }
     for f in l.fields {
+        if let (Kind::Repeated, Some(loc)) = (f.kind, f.loc(p)) {
+            checked += check_tail(l, f, loc, p, it, errors);
+            continue;
+        }
         let Some(loc) = f.loc(p) else {
             // An "mbz" (must be zero) field is as good as absent.
             if it.fields.get(f.name).is_some_and(|x| x.2 != "mbz") {
@@ -226,6 +239,64 @@ fn check_layout(
             Kind::Enum => *values += check_values(l, f, p, it, g, errors),
             _ => {}
         }
+    }
+    checked
+}
+
+/// A trailing group: same start and element size as genxml's `count="0"` group, and each
+/// element field at genxml's place inside the element.
+fn check_tail(
+    l: &Layout,
+    f: &FieldDesc,
+    loc: batchbuffer::Loc,
+    p: Platform,
+    it: &Item,
+    errors: &mut Vec<String>,
+) -> usize {
+    let Some((start, size, theirs)) = &it.tail else {
+        errors.push(format!(
+            "{}.{} on {p}: genxml has no open group",
+            l.name, f.name
+        ));
+        return 0;
+    };
+    if (loc.start(), loc.width()) != (*start, *size) {
+        errors.push(format!(
+            "{}.{} on {p}: group at {} size {}, genxml {start} size {size}",
+            l.name,
+            f.name,
+            loc.start(),
+            loc.width()
+        ));
+    }
+    let element = f.nested.expect("a group has an element layout");
+    let mut checked = 1;
+    for ef in element.fields {
+        let Some(eloc) = ef.loc(p) else { continue };
+        match theirs.get(ef.name) {
+            Some((s, e, ty)) if (eloc.start(), eloc.end()) == (*s, *e) => {
+                checked += 1;
+                if ef.kind == Kind::Offset && ty != "offset" {
+                    errors.push(format!(
+                        "{}[].{} on {p}: offset, genxml {ty}",
+                        l.name, ef.name
+                    ));
+                }
+            }
+            other => errors.push(format!(
+                "{}[].{} on {p}: we say {}..{}, genxml {other:?}",
+                l.name,
+                ef.name,
+                eloc.start(),
+                eloc.end()
+            )),
+        }
+    }
+    if theirs.len() != element.fields.len() {
+        errors.push(format!(
+            "{}[] on {p}: genxml group fields {theirs:?}",
+            l.name
+        ));
     }
     checked
 }

@@ -205,9 +205,8 @@ fn no_two_commands_share_a_header() {
 fn load_register_imm_with_several_pairs() {
     // MI_LOAD_REGISTER_IMM(2): 0x11000003, then two (offset, data) pairs.
     let dw = [0x1100_0003u32, 0x2580, 1, 0xE4F0, 2];
-    let got: Vec<_> = MiLoadRegisterImm::pairs(Platform::Tgllp, &dw)
-        .unwrap()
-        .collect();
+    let lri = MiLoadRegisterImm::unpack(Platform::Tgllp, &dw).unwrap();
+    let got: Vec<_> = lri.pairs().collect();
     assert_eq!(got, vec![(0x2580, 1), (0xE4F0, 2)]);
     assert_eq!(identify(Platform::Tgllp, &dw).map(|i| i.len), Ok(5));
 }

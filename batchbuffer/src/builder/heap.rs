@@ -3,6 +3,7 @@
 
 use super::BuildError;
 use crate::codec::Packet;
+use crate::packets::MiLoadRegisterImm;
 use platform::Platform;
 
 /// A batch buffer being filled: commands are packed straight into the caller's dwords.
@@ -28,6 +29,17 @@ impl<'a> Batch<'a> {
                 other => BuildError::Packet(other),
             })?;
         self.pos += n;
+        Ok(())
+    }
+    /// Loads every `(register offset, value)` pair in order with as few MI_LOAD_REGISTER_IMM as
+    /// fit ([`MiLoadRegisterImm::MAX_PAIRS`] each). Offsets are absolute MMIO offsets, dword
+    /// aligned. No pairs writes nothing.
+    pub fn load_registers(&mut self, p: Platform, pairs: &[(u32, u32)]) -> Result<(), BuildError> {
+        for chunk in pairs.chunks(MiLoadRegisterImm::MAX_PAIRS) {
+            let lri = MiLoadRegisterImm::from_pairs(chunk)
+                .ok_or(BuildError::Unsupported("register load chunk"))?;
+            self.emit(p, &lri)?;
+        }
         Ok(())
     }
     /// Appends already packed commands.

@@ -1,7 +1,7 @@
 //! MI commands: batch control, register and memory writes, semaphores.
 
 use super::enums::*;
-use crate::layout::Kind;
+use crate::repeat::Repeat;
 
 packet! {
     /// MI_NOOP: Does nothing; pads batches and can write its identification number.
@@ -55,7 +55,9 @@ packet! {
 }
 
 packet! {
-    /// MI_LOAD_REGISTER_IMM: Writes an immediate dword to an MMIO register (more pairs may follow: see `pairs`).
+    /// MI_LOAD_REGISTER_IMM: Writes immediate dwords to one or more MMIO registers: the first
+    /// (offset, data) pair, then `more_registers` (genxml's open-ended trailing group), as many as
+    /// DWord Length announces (up to 128 pairs in all).
     MiLoadRegisterImm = "MI_LOAD_REGISTER_IMM" {
         len: [G9 | G11 | G12 | G125 => 3],
         header: [
@@ -68,6 +70,21 @@ packet! {
             register_offset: u32 as Offset "Register Offset" [ALL => (1, 2, 22)],
             data_dword: u32 as Uint "Data DWord" [ALL => (2, 0, 31)],
             add_cs_mmio_start_offset: u32 as Uint "Add CS MMIO Start Offset" [G11 | G12 | G125 => (0, 19, 19)],
+            more_registers: Repeat<RegisterImm, 127> as Repeated "More Registers" [ALL => (3, 0, 63)],
+        ],
+        dyn_len(s) => 3 + 2 * s.more_registers.len(),
+    }
+}
+
+packet! {
+    /// One element of MI_LOAD_REGISTER_IMM's trailing group: a register and the dword to load.
+    RegisterImm = "MI_LOAD_REGISTER_IMM register" {
+        len: [G9 | G11 | G12 | G125 => 2],
+        header: [],
+        length: [],
+        fields: [
+            register_offset: u32 as Offset "Register Offset" [ALL => (0, 2, 22)],
+            data_dword: u32 as Uint "Data DWord" [ALL => (1, 0, 31)],
         ],
     }
 }
@@ -187,24 +204,38 @@ packet! {
 }
 
 impl MiLoadRegisterImm {
-    /// Every (register offset, data) pair of an MI_LOAD_REGISTER_IMM, which may load several
-    /// registers: genxml's trailing group repeats the first pair's layout every two dwords.
-    pub fn pairs(
-        p: platform::Platform,
-        dw: &[u32],
-    ) -> Result<impl Iterator<Item = (u32, u32)> + '_, crate::Error> {
-        use crate::codec::{begin_unpack, Packet};
-        let body = begin_unpack(Self::LAYOUT, p, dw)?;
-        let offset = Self::LAYOUT
-            .field("Register Offset")
-            .and_then(|f| f.loc(p))
-            .map(|l| crate::layout::Loc::new(0, l.lo, l.hi));
-        Ok(body
-            .get(1..)
-            .unwrap_or(&[])
-            .chunks_exact(2)
-            .filter_map(move |c| {
-                offset.map(|l| (crate::value::get_u64(Kind::Offset, l, c) as u32, c[1]))
-            }))
+    /// Most (register, value) pairs one packet carries: DWord Length is 8 bits, bias 2.
+    pub const MAX_PAIRS: usize = 128;
+
+    /// A packet loading every `(register offset, value)` pair in order, or `None` when there are
+    /// none or more than [`Self::MAX_PAIRS`]. Offsets are checked (dword-aligned, 23 bits) when
+    /// packing.
+    pub fn from_pairs(pairs: &[(u32, u32)]) -> Option<Self> {
+        let (&(register_offset, data_dword), rest) = pairs.split_first()?;
+        let mut more_registers = Repeat::default();
+        for &(register_offset, data_dword) in rest {
+            more_registers
+                .push(RegisterImm {
+                    register_offset,
+                    data_dword,
+                })
+                .ok()?;
+        }
+        Some(MiLoadRegisterImm {
+            register_offset,
+            data_dword,
+            more_registers,
+            ..Default::default()
+        })
+    }
+
+    /// Every (register offset, value) pair, the first one included, in load order.
+    pub fn pairs(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        std::iter::once((self.register_offset, self.data_dword)).chain(
+            self.more_registers
+                .as_slice()
+                .iter()
+                .map(|r| (r.register_offset, r.data_dword)),
+        )
     }
 }

@@ -20,6 +20,8 @@ pub fn canonicalize(l: &Layout, p: Platform, raw: &[u32], out: &mut [u32]) {
                 let at = loc.dw as usize;
                 canonicalize(f.nested.unwrap(), p, &raw[at..], &mut out[at..]);
             }
+            // The base length holds no trailing-group element (tests/load_register_imm.rs).
+            Kind::Repeated => {}
             Kind::Dwords => {
                 for i in 0..(loc.width() / 32) as usize {
                     out[loc.dw as usize + i] = raw[loc.dw as usize + i];
@@ -48,6 +50,7 @@ pub fn flat_fields(l: &Layout, p: Platform, base: u16) -> Vec<(String, Kind, Loc
         let at = Loc::new(loc.dw + base, loc.lo, loc.hi);
         match f.kind {
             Kind::Struct => v.extend(flat_fields(f.nested.unwrap(), p, at.dw)),
+            Kind::Repeated => {}
             _ => v.push((format!("{}.{}", l.name, f.name), f.kind, at)),
         }
     }
