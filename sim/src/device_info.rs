@@ -86,8 +86,15 @@ pub struct DeviceInfo {
     pub hwconfig: &'static [(u32, u32)],
     /// i915: highest PAT index `I915_GEM_CREATE_EXT_SET_PAT` accepts.
     pub i915_max_pat_index: u32,
-    /// xe: number of PAT table entries VM_BIND's pat_index may name.
-    pub xe_pat_entries: u16,
+    /// xe: the PAT table VM_BIND's pat_index names, as each entry's CPU coherency (true: at
+    /// least 1-way coherent). Userptr binds need a coherent entry.
+    pub xe_pat_coherent: &'static [bool],
+    /// i915: the PPGTT can mark pages read-only (I915_USERPTR_READ_ONLY). The kernel disables
+    /// it on Gen11 and Gen12 (incl. Xe-HPG) for an unresolved hardware issue.
+    pub ppgtt_read_only: bool,
+    /// An LLC or snooping keeps GPU accesses coherent with the CPU cache, which i915 needs for
+    /// userptr objects (every platform here: LLC on skl/icllp/tgllp, snooping on dg2).
+    pub llc_or_snoop: bool,
     /// The kernel drivers that support this platform.
     pub kmds: &'static [Kmd],
     pub topology: Topology,
@@ -101,6 +108,9 @@ pub struct DeviceInfo {
 }
 
 const GIB: u64 = 1 << 30;
+
+/// xe's PAT table for Gen12LP and DG2 (`xelp_pat_table`): WB (1-way coherent), WC, WT, UC.
+const XELP_PAT_COHERENT: &[bool] = &[true, false, false, false];
 
 /// ACM-G10 (Arc A770): 8 slices of 4 Xe-cores with 16 vector engines each, 8 threads per
 /// engine; one render and four compute command streamers.
@@ -121,7 +131,9 @@ static DEVICES: [DeviceInfo; 4] = [
         ip_version: (9, 0),
         hwconfig: &[],
         i915_max_pat_index: 3,
-        xe_pat_entries: 8,
+        xe_pat_coherent: XELP_PAT_COHERENT,
+        ppgtt_read_only: true,
+        llc_or_snoop: true,
         kmds: &[Kmd::I915],
         topology: Topology {
             slices: 1,
@@ -141,7 +153,9 @@ static DEVICES: [DeviceInfo; 4] = [
         ip_version: (11, 0),
         hwconfig: &[],
         i915_max_pat_index: 3,
-        xe_pat_entries: 8,
+        xe_pat_coherent: XELP_PAT_COHERENT,
+        ppgtt_read_only: false,
+        llc_or_snoop: true,
         kmds: &[Kmd::I915],
         topology: Topology {
             slices: 1,
@@ -161,7 +175,9 @@ static DEVICES: [DeviceInfo; 4] = [
         ip_version: (12, 0),
         hwconfig: &[],
         i915_max_pat_index: 3,
-        xe_pat_entries: 8,
+        xe_pat_coherent: XELP_PAT_COHERENT,
+        ppgtt_read_only: false,
+        llc_or_snoop: true,
         kmds: &[Kmd::I915, Kmd::Xe],
         topology: Topology {
             slices: 1,
@@ -181,7 +197,9 @@ static DEVICES: [DeviceInfo; 4] = [
         ip_version: (12, 55),
         hwconfig: DG2_G10_HWCONFIG,
         i915_max_pat_index: 3,
-        xe_pat_entries: 8,
+        xe_pat_coherent: XELP_PAT_COHERENT,
+        ppgtt_read_only: false,
+        llc_or_snoop: true,
         kmds: &[Kmd::I915, Kmd::Xe],
         topology: Topology {
             slices: 1,

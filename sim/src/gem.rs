@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use kmd_iface::seam::{Errno, Mapping};
 
-use crate::mem::{Bo, BoError, PAGE_SIZE};
+use crate::mem::{Bo, BoError, HostRange, PAGE_SIZE};
 use crate::sync::Fence;
 
 /// One GEM handle's object.
@@ -62,17 +62,27 @@ impl GemTable {
         region: u16,
         private_vm: Option<u32>,
     ) -> Result<u32, Errno> {
-        let bo = Bo::new(size).map_err(|e| match e {
-            BoError::BadSize(_) => Errno::EINVAL,
-            BoError::NoMemory(_) => Errno::ENOMEM,
-        })?;
+        let bo = Bo::new(size).map_err(bo_errno)?;
+        Ok(self.insert(bo, min_page, region, private_vm))
+    }
+
+    /// Wraps host memory as an object (i915 GEM_USERPTR); the range's checks are the caller's.
+    pub fn create_userptr(&mut self, range: HostRange, region: u16) -> Result<u32, Errno> {
+        let bo = Bo::host(range).map_err(bo_errno)?;
+        Ok(self.insert(bo, PAGE_SIZE, region, None))
+    }
+
+    fn insert(&mut self, bo: Arc<Bo>, min_page: u64, region: u16, private_vm: Option<u32>) -> u32 {
         loop {
             self.next_handle = self.next_handle.wrapping_add(1).max(1);
             if !self.objects.contains_key(&self.next_handle) {
                 break;
             }
         }
-        *self.used.entry(region).or_default() += size;
+        // Userptr pages belong to the host, not to a region.
+        if bo.host_range().is_none() {
+            *self.used.entry(region).or_default() += bo.size();
+        }
         self.objects.insert(
             self.next_handle,
             GemObject {
@@ -84,7 +94,7 @@ impl GemTable {
                 mmap_offset: None,
             },
         );
-        Ok(self.next_handle)
+        self.next_handle
     }
 
     pub fn get(&self, handle: u32) -> Result<&GemObject, Errno> {
@@ -101,15 +111,23 @@ impl GemTable {
         if let Some(off) = obj.mmap_offset {
             self.mmaps.remove(&off);
         }
-        if let Some(u) = self.used.get_mut(&obj.region) {
+        if let Some(u) = self
+            .used
+            .get_mut(&obj.region)
+            .filter(|_| obj.bo.host_range().is_none())
+        {
             *u = u.saturating_sub(obj.bo.size());
         }
         Ok(obj)
     }
 
-    /// The object's fake mmap offset, assigned on first use.
+    /// The object's fake mmap offset, assigned on first use. Userptr objects cannot be mapped
+    /// (i915's I915_GEM_OBJECT_NO_MMAP: ENODEV).
     pub fn mmap_offset(&mut self, handle: u32) -> Result<u64, Errno> {
         let obj = self.objects.get_mut(&handle).ok_or(Errno::ENOENT)?;
+        if obj.bo.host_range().is_some() {
+            return Err(Errno::ENODEV);
+        }
         if let Some(off) = obj.mmap_offset {
             return Ok(off);
         }
@@ -129,5 +147,12 @@ impl GemTable {
             return Err(Errno::EINVAL);
         }
         Ok(bo.mapping())
+    }
+}
+
+fn bo_errno(e: BoError) -> Errno {
+    match e {
+        BoError::BadSize(_) | BoError::BadHostRange { .. } => Errno::EINVAL,
+        BoError::NoMemory(_) => Errno::ENOMEM,
     }
 }

@@ -27,10 +27,13 @@
 //! - The first GPU error bans the context (i915 does so for non-recoverable contexts, which is
 //!   what compute drivers create; xe always).
 //! - i915 out-fences are pollable eventfds standing in for sync_files.
-//! - Not simulated, and refused with an error: i915 relocations (EINVAL, as on DG2), userptr
-//!   objects, timeline-fence execbuf extensions, engine load balancing; xe MAP_USERPTR and NULL
-//!   (sparse) binds (EOPNOTSUPP), bind exec queues, parallel (width > 1) queues, fault-mode VMs;
-//!   PRIME export/import.
+//! - Userptr (i915 GEM_USERPTR, xe MAP_USERPTR) BOs are the host process's own pages, reached
+//!   with fault-checked copies; there is no MMU notifier, so pages unmapped after pinning make
+//!   the next GPU access a page fault instead of failing the next submission.
+//! - Not simulated, and refused with an error: i915 relocations (EINVAL, as on DG2),
+//!   timeline-fence execbuf extensions, engine load balancing; xe NULL (sparse) binds
+//!   (EOPNOTSUPP), bind exec queues, parallel (width > 1) queues, fault-mode VMs; PRIME
+//!   export/import.
 
 pub mod cs;
 mod device;

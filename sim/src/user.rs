@@ -71,6 +71,86 @@ pub fn read_array<T: FromBytes + IntoBytes + Clone>(
     Ok(v)
 }
 
+/// What a probed range of host memory must allow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// Normal memory exists there (i915's probe_range: no holes, no PFN/mixed maps).
+    Exists,
+    /// Pages can be pinned for GPU reads.
+    Read,
+    /// Pages can be pinned for GPU reads and writes (the kernels' FOLL_WRITE pinning).
+    ReadWrite,
+}
+
+/// Checks that `[addr, addr+len)` is covered, without holes, by mappings of normal memory that
+/// allow `need`, as the kernels do before pinning userptr pages; EFAULT otherwise. The mappings
+/// come from /proc/self/maps, so nothing is touched; where it cannot be read, every page is read
+/// once instead (which checks `Exists`/`Read` only).
+pub fn probe(addr: u64, len: u64, need: Need) -> Result<(), Errno> {
+    let end = addr.checked_add(len).ok_or(Errno::EFAULT)?;
+    let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
+        let mut at = addr;
+        while at < end {
+            read(at, &mut [0u8])?;
+            at = (at | 0xfff) + 1;
+        }
+        return Ok(());
+    };
+    let mut at = addr;
+    for vma in maps.lines().filter_map(Vma::parse) {
+        if at >= end {
+            break;
+        }
+        if vma.end <= at {
+            continue;
+        }
+        if vma.start > at || !vma.allows(need) {
+            return Err(Errno::EFAULT);
+        }
+        at = vma.end;
+    }
+    if at >= end {
+        Ok(())
+    } else {
+        Err(Errno::EFAULT)
+    }
+}
+
+/// One line of /proc/self/maps: `start-end perms offset dev inode [name]`.
+struct Vma<'a> {
+    start: u64,
+    end: u64,
+    perms: &'a str,
+    name: &'a str,
+}
+
+impl<'a> Vma<'a> {
+    fn parse(line: &'a str) -> Option<Self> {
+        let mut f = line.split_whitespace();
+        let (start, end) = f.next()?.split_once('-')?;
+        let perms = f.next()?;
+        let name = f.nth(3).unwrap_or("");
+        Some(Vma {
+            start: u64::from_str_radix(start, 16).ok()?,
+            end: u64::from_str_radix(end, 16).ok()?,
+            perms,
+            name,
+        })
+    }
+
+    fn allows(&self, need: Need) -> bool {
+        // The kernel's special mappings have no struct pages (VM_PFNMAP / VM_MIXEDMAP).
+        let normal = !(self.name.starts_with("[vvar") || self.name == "[vsyscall]");
+        let b = self.perms.as_bytes();
+        normal
+            && match need {
+                Need::Exists => true,
+                Need::Read => b.first() == Some(&b'r'),
+                Need::ReadWrite => b.first() == Some(&b'r') && b.get(1) == Some(&b'w'),
+            }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,5 +173,30 @@ mod tests {
         // Read-only memory (a string literal) cannot be written.
         let ro: &'static [u8; 4] = b"abcd";
         assert_eq!(write(ro.as_ptr() as u64, b"x").unwrap_err(), Errno::EFAULT);
+    }
+
+    #[test]
+    fn probe_follows_the_process_mappings() {
+        let len = 3 * 4096;
+        let rw = memmap2::MmapMut::map_anon(len).unwrap();
+        let base = rw.as_ptr() as u64;
+        for need in [Need::Exists, Need::Read, Need::ReadWrite] {
+            probe(base, len as u64, need).unwrap();
+        }
+        let ro = memmap2::MmapMut::map_anon(4096)
+            .unwrap()
+            .make_read_only()
+            .unwrap();
+        let ro_base = ro.as_ptr() as u64;
+        probe(ro_base, 4096, Need::Read).unwrap();
+        assert_eq!(probe(ro_base, 4096, Need::ReadWrite), Err(Errno::EFAULT));
+        // Page 0 and the end of the address space are holes.
+        assert_eq!(probe(0, 4096, Need::Exists), Err(Errno::EFAULT));
+        assert_eq!(
+            probe(u64::MAX - 4095, 4096, Need::Exists),
+            Err(Errno::EFAULT)
+        );
+        assert_eq!(probe(u64::MAX, 2, Need::Exists), Err(Errno::EFAULT));
+        drop(rw);
     }
 }

@@ -179,6 +179,16 @@ fn validate_objects(
         if !seen.insert(e.handle) {
             return Err(Errno::EINVAL);
         }
+        // Userptr pages are pinned for the request: they must exist and, unless the object is
+        // read-only, be writable (get_user_pages with FOLL_WRITE), else EFAULT.
+        if let Some(r) = obj.bo.host_range() {
+            let need = if r.read_only {
+                user::Need::Read
+            } else {
+                user::Need::ReadWrite
+            };
+            user::probe(r.addr, r.len, need)?;
+        }
         let size = obj.bo.size().max(e.pad_to_size);
         // Padding beyond the address space can never be placed.
         if size > VA_LIMIT {

@@ -1,11 +1,12 @@
-//! GEM objects: create (plain and with extensions), mmap offsets, domains, wait and busy.
+//! GEM objects: create (plain and with extensions), userptr, mmap offsets, domains, wait and
+//! busy.
 
 use kmd_iface::i915::uapi::*;
 use kmd_iface::seam::Errno;
 
 use crate::device::{Deadline, SimDevice};
 use crate::gem::round_size;
-use crate::mem::PAGE_SIZE;
+use crate::mem::{HostRange, PAGE_SIZE};
 use crate::sync::FenceStatus;
 use crate::user;
 
@@ -100,6 +101,54 @@ pub(crate) fn create_ext(dev: &SimDevice, a: &mut drm_i915_gem_create_ext) -> Re
     a.size = size;
     Ok(0)
 }
+
+/// GEM_USERPTR, with the kernel's checks in its order: coherency, flags, size, page alignment
+/// of pointer and size, the user address range, UNSYNCHRONIZED (never allowed), READ_ONLY
+/// (needs PPGTT read-only pages), and with PROBE that normal memory is there. Without PROBE a
+/// bad range is found when the pages are pinned at execbuf (EFAULT there).
+pub(crate) fn userptr(dev: &SimDevice, a: &mut drm_i915_gem_userptr) -> Result<i32, Errno> {
+    let info = dev.info();
+    if !info.llc_or_snoop {
+        return Err(Errno::ENODEV);
+    }
+    if a.flags & !(I915_USERPTR_READ_ONLY | I915_USERPTR_UNSYNCHRONIZED | I915_USERPTR_PROBE) != 0 {
+        return Err(Errno::EINVAL);
+    }
+    if a.user_size > info.region_size {
+        return Err(Errno::E2BIG);
+    }
+    if a.user_size == 0 || !(a.user_ptr | a.user_size).is_multiple_of(PAGE_SIZE) {
+        return Err(Errno::EINVAL);
+    }
+    if a.user_ptr
+        .checked_add(a.user_size)
+        .is_none_or(|end| end > USER_SPACE_END)
+    {
+        return Err(Errno::EFAULT);
+    }
+    if a.flags & I915_USERPTR_UNSYNCHRONIZED != 0 {
+        return Err(Errno::ENODEV);
+    }
+    let read_only = a.flags & I915_USERPTR_READ_ONLY != 0;
+    if read_only && !info.ppgtt_read_only {
+        return Err(Errno::ENODEV);
+    }
+    if a.flags & I915_USERPTR_PROBE != 0 {
+        user::probe(a.user_ptr, a.user_size, user::Need::Exists)?;
+    }
+    let range = HostRange {
+        addr: a.user_ptr,
+        len: a.user_size,
+        read_only,
+    };
+    let key = region_key(I915_MEMORY_CLASS_SYSTEM, 0);
+    a.handle = dev.lock().gem.create_userptr(range, key)?;
+    Ok(0)
+}
+
+/// First address past x86-64 user space (the kernel's `access_ok` limit, TASK_SIZE_MAX with
+/// 4-level paging).
+const USER_SPACE_END: u64 = (1 << 47) - 4096;
 
 pub(crate) fn mmap_offset(dev: &SimDevice, a: &mut drm_i915_gem_mmap_offset) -> Result<i32, Errno> {
     if a.extensions != 0 || a.pad != 0 {

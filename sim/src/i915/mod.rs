@@ -128,6 +128,10 @@ pub(crate) fn ioctl(dev: &SimDevice, request: u64, arg: &mut [u8]) -> Result<i32
         with_arg(request, DRM_IOCTL_I915_GEM_CREATE_EXT, arg, |a| {
             gem::create_ext(dev, a)
         })
+    } else if is(DRM_IOCTL_I915_GEM_USERPTR) {
+        with_arg(request, DRM_IOCTL_I915_GEM_USERPTR, arg, |a| {
+            gem::userptr(dev, a)
+        })
     } else if is(DRM_IOCTL_I915_GEM_MMAP_OFFSET) {
         with_arg(request, DRM_IOCTL_I915_GEM_MMAP_OFFSET, arg, |a| {
             gem::mmap_offset(dev, a)

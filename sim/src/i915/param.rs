@@ -41,8 +41,7 @@ pub(crate) fn value(info: &DeviceInfo, param: i32) -> Option<i32> {
         I915_PARAM_HAS_EXEC_CAPTURE => 1,
         I915_PARAM_HAS_SCHEDULER => SCHEDULER_ENABLED,
         I915_PARAM_MMAP_GTT_VERSION => MMAP_GTT_VERSION,
-        // No userptr objects in the simulator.
-        I915_PARAM_HAS_USERPTR_PROBE => 0,
+        I915_PARAM_HAS_USERPTR_PROBE => 1,
         _ => return None,
     })
 }

@@ -1,4 +1,5 @@
-//! Buffer objects: zero-filled, page-granular memory shared by the CPU mapping and the GPU.
+//! Buffer objects: zero-filled, page-granular memory shared by the CPU mapping and the GPU, or
+//! a range of the host process's own memory (userptr).
 
 use std::sync::Arc;
 
@@ -6,6 +7,7 @@ use kmd_iface::seam::{MapAccessError, MapBacking, Mapping};
 use memmap2::MmapMut;
 
 use super::PAGE_SIZE;
+use crate::user;
 
 /// Why a BO could not be created.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -14,12 +16,42 @@ pub enum BoError {
     BadSize(u64),
     #[error("cannot allocate {0:#x} bytes for a BO")]
     NoMemory(u64),
+    #[error("host range {addr:#x}+{len:#x} is not page aligned, empty or wraps")]
+    BadHostRange { addr: u64, len: u64 },
+}
+
+/// Why a BO access failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum BoAccessError {
+    #[error(transparent)]
+    OutOfRange(#[from] MapAccessError),
+    /// The host pages behind a userptr BO are gone (unmapped, or not writable for a write).
+    #[error("host memory at {0:#x} is not accessible")]
+    HostFault(u64),
 }
 
 /// A buffer object. Its memory lives as long as any handle, binding or CPU mapping holds it.
 #[derive(Debug)]
 pub struct Bo {
-    mem: Mapping,
+    storage: Storage,
+}
+
+#[derive(Debug)]
+enum Storage {
+    /// Memory the simulator allocated; CPU mmaps of the BO show these very bytes.
+    Owned(Mapping),
+    /// The host process's pages at `addr` (i915 GEM_USERPTR, xe MAP_USERPTR). They are reached
+    /// with fault-checked copies, so pages the host unmapped become GPU faults, not crashes.
+    Host(HostRange),
+}
+
+/// A page-aligned range of the host process's address space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostRange {
+    pub addr: u64,
+    pub len: u64,
+    /// i915 I915_USERPTR_READ_ONLY: GPU writes fault.
+    pub read_only: bool,
 }
 
 impl Bo {
@@ -31,25 +63,90 @@ impl Bo {
         let len = usize::try_from(size).map_err(|_| BoError::NoMemory(size))?;
         let map = MmapMut::map_anon(len).map_err(|_| BoError::NoMemory(size))?;
         Ok(Arc::new(Bo {
-            mem: Mapping::new(Arc::new(AnonBacking(map))),
+            storage: Storage::Owned(Mapping::new(Arc::new(AnonBacking(map)))),
+        }))
+    }
+
+    /// A BO over the host's own pages (userptr). The range must be page aligned and non-empty;
+    /// whether the pages exist is the caller's check (the kernels check it at different times).
+    pub fn host(range: HostRange) -> Result<Arc<Bo>, BoError> {
+        let bad = BoError::BadHostRange {
+            addr: range.addr,
+            len: range.len,
+        };
+        if range.len == 0 || !(range.addr | range.len).is_multiple_of(PAGE_SIZE) {
+            return Err(bad);
+        }
+        range.addr.checked_add(range.len).ok_or(bad)?;
+        Ok(Arc::new(Bo {
+            storage: Storage::Host(range),
         }))
     }
 
     pub fn size(&self) -> u64 {
-        self.mem.len() as u64
+        match &self.storage {
+            Storage::Owned(m) => m.len() as u64,
+            Storage::Host(r) => r.len,
+        }
     }
 
-    /// The memory, as handed to a CPU `mmap` of this BO.
+    /// The host range of a userptr BO.
+    pub fn host_range(&self) -> Option<HostRange> {
+        match &self.storage {
+            Storage::Owned(_) => None,
+            Storage::Host(r) => Some(*r),
+        }
+    }
+
+    /// GPU bindings of this BO may not be written.
+    pub fn is_read_only(&self) -> bool {
+        self.host_range().is_some_and(|r| r.read_only)
+    }
+
+    /// The memory, as handed to a CPU `mmap` of this BO. A userptr BO has no mapping of its
+    /// own (the host already holds the pointer, and the kernels refuse to mmap such objects):
+    /// it answers an empty one, on which every access is out of range.
     pub fn mapping(&self) -> Mapping {
-        self.mem.clone()
+        match &self.storage {
+            Storage::Owned(m) => m.clone(),
+            Storage::Host(_) => Mapping::new(Arc::new(NoBacking)),
+        }
     }
 
-    pub fn read(&self, offset: u64, dst: &mut [u8]) -> Result<(), MapAccessError> {
-        self.mem.read(to_usize(offset), dst)
+    pub fn read(&self, offset: u64, dst: &mut [u8]) -> Result<(), BoAccessError> {
+        match &self.storage {
+            Storage::Owned(m) => Ok(m.read(to_usize(offset), dst)?),
+            Storage::Host(r) => {
+                let at = host_address(r, offset, dst.len())?;
+                user::read(at, dst).map_err(|_| BoAccessError::HostFault(at))
+            }
+        }
     }
 
-    pub fn write(&self, offset: u64, src: &[u8]) -> Result<(), MapAccessError> {
-        self.mem.write(to_usize(offset), src)
+    pub fn write(&self, offset: u64, src: &[u8]) -> Result<(), BoAccessError> {
+        match &self.storage {
+            Storage::Owned(m) => Ok(m.write(to_usize(offset), src)?),
+            Storage::Host(r) => {
+                let at = host_address(r, offset, src.len())?;
+                if r.read_only {
+                    return Err(BoAccessError::HostFault(at));
+                }
+                user::write(at, src).map_err(|_| BoAccessError::HostFault(at))
+            }
+        }
+    }
+}
+
+/// The host address of `len` bytes at `offset` in `r`, bounds-checked like a mapping access.
+fn host_address(r: &HostRange, offset: u64, len: usize) -> Result<u64, MapAccessError> {
+    let err = MapAccessError {
+        offset: to_usize(offset),
+        len,
+        size: to_usize(r.len),
+    };
+    match offset.checked_add(len as u64) {
+        Some(end) if end <= r.len => Ok(r.addr + offset),
+        _ => Err(err),
     }
 }
 
@@ -68,6 +165,20 @@ unsafe impl MapBacking for AnonBacking {
     }
 }
 
+/// Zero bytes: the mapping of a BO that has no CPU mapping.
+struct NoBacking;
+
+// SAFETY: a dangling, well-aligned pointer is valid for zero-byte accesses, the only ones
+// Mapping's bounds check lets through for a length of zero.
+unsafe impl MapBacking for NoBacking {
+    fn as_ptr(&self) -> *mut u8 {
+        std::ptr::NonNull::<u64>::dangling().as_ptr().cast()
+    }
+    fn len(&self) -> usize {
+        0
+    }
+}
+
 /// Offsets beyond `usize` saturate, which the mapping's bounds check then rejects.
 fn to_usize(v: u64) -> usize {
     usize::try_from(v).unwrap_or(usize::MAX)
@@ -82,6 +193,7 @@ mod tests {
         assert_eq!(Bo::new(0).unwrap_err(), BoError::BadSize(0));
         assert_eq!(Bo::new(100).unwrap_err(), BoError::BadSize(100));
         assert_eq!(Bo::new(8192).unwrap().size(), 8192);
+        assert!(Bo::new(8192).unwrap().host_range().is_none());
     }
 
     #[test]
@@ -95,5 +207,77 @@ mod tests {
         assert_eq!(b, [9]);
         assert!(bo.read(4095, &mut [0, 0]).is_err());
         assert!(bo.read(u64::MAX, &mut [0]).is_err());
+    }
+
+    /// Page-aligned host memory of `pages` pages, as an application would hand it over.
+    fn host_pages(pages: usize) -> MmapMut {
+        MmapMut::map_anon(pages * PAGE_SIZE as usize).unwrap()
+    }
+
+    #[test]
+    fn host_bos_are_the_hosts_own_bytes() {
+        let mut host = host_pages(2);
+        let addr = host.as_mut_ptr() as u64;
+        assert_eq!(addr % PAGE_SIZE, 0);
+        let bo = Bo::host(HostRange {
+            addr,
+            len: 2 * PAGE_SIZE,
+            read_only: false,
+        })
+        .unwrap();
+        assert_eq!(bo.size(), 2 * PAGE_SIZE);
+        bo.write(4095, &[7, 8]).unwrap();
+        assert_eq!(&host[4095..4097], &[7, 8]);
+        host[100] = 42;
+        let mut b = [0u8];
+        bo.read(100, &mut b).unwrap();
+        assert_eq!(b, [42]);
+        assert!(matches!(
+            bo.read(2 * PAGE_SIZE - 1, &mut [0, 0]),
+            Err(BoAccessError::OutOfRange(_))
+        ));
+        // No CPU mapping of its own.
+        assert!(bo.mapping().is_empty());
+        assert!(bo.mapping().load_u32(0).is_err());
+    }
+
+    #[test]
+    fn host_bo_rules_and_faults() {
+        let bad = |addr, len| {
+            Bo::host(HostRange {
+                addr,
+                len,
+                read_only: false,
+            })
+            .unwrap_err()
+        };
+        assert!(matches!(bad(0x1001, 0x1000), BoError::BadHostRange { .. }));
+        assert!(matches!(bad(0x1000, 0x10), BoError::BadHostRange { .. }));
+        assert!(matches!(bad(0x1000, 0), BoError::BadHostRange { .. }));
+        assert!(matches!(bad(!0xfff, 0x2000), BoError::BadHostRange { .. }));
+        // Page 0 is never mapped: the access fails instead of crashing the host.
+        let nothing = Bo::host(HostRange {
+            addr: 0,
+            len: PAGE_SIZE,
+            read_only: false,
+        })
+        .unwrap();
+        assert_eq!(
+            nothing.read(8, &mut [0u8; 4]).unwrap_err(),
+            BoAccessError::HostFault(8)
+        );
+        let host = host_pages(1);
+        let ro = Bo::host(HostRange {
+            addr: host.as_ptr() as u64,
+            len: PAGE_SIZE,
+            read_only: true,
+        })
+        .unwrap();
+        assert!(ro.is_read_only());
+        assert!(matches!(
+            ro.write(0, &[1]),
+            Err(BoAccessError::HostFault(_))
+        ));
+        assert_eq!(host[0], 0);
     }
 }

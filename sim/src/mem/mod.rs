@@ -1,11 +1,12 @@
 //! GPU memory: buffer objects and per-VM GPU virtual address spaces.
 //!
 //! A [`Bo`]'s pages are the very bytes a CPU mmap of it shows, so the GPU and the CPU see one
-//! memory. An [`AddressSpace`] maps 4 KiB pages of a 48-bit GPU VA range onto BO pages; every GPU
+//! memory; a userptr [`Bo`] is a [`HostRange`] of the host process's own pages, reached through
+//! fault-checked copies. An [`AddressSpace`] maps 4 KiB pages of a 48-bit GPU VA range onto BO pages; every GPU
 //! access goes through it and an access outside a binding is a [`GpuFault`], never a host access.
 
 mod bo;
 mod vm;
 
-pub use bo::{Bo, BoError};
+pub use bo::{Bo, BoAccessError, BoError, HostRange};
 pub use vm::{Access, AddressSpace, BindError, Binding, GpuFault, PAGE_SIZE, VA_BITS};

@@ -96,7 +96,8 @@ impl AddressSpace {
         }
     }
 
-    /// Maps `[start, start+len)` onto `bo` from `bo_offset`. The range must be free.
+    /// Maps `[start, start+len)` onto `bo` from `bo_offset`. The range must be free. A
+    /// read-only BO (a read-only userptr) is always bound read-only.
     pub fn bind(
         &mut self,
         start: u64,
@@ -120,6 +121,7 @@ impl AddressSpace {
                 existing,
             });
         }
+        let read_only = read_only || bo.is_read_only();
         self.map.insert(
             start,
             Binding {
@@ -428,6 +430,42 @@ mod tests {
         vm.bind(0x1000, 0x1000, bo(1), 0, true).unwrap();
         assert!(vm.read_u32(0x1000).is_ok());
         assert_eq!(vm.write_u32(0x1000, 1).unwrap_err().access, Access::Write);
+    }
+
+    #[test]
+    fn host_pages_behind_a_binding_fault_when_missing() {
+        use crate::mem::HostRange;
+        let mut host = memmap2::MmapMut::map_anon(PAGE_SIZE as usize).unwrap();
+        let addr = host.as_mut_ptr() as u64;
+        let mut vm = AddressSpace::new();
+        let ok = Bo::host(HostRange {
+            addr,
+            len: PAGE_SIZE,
+            read_only: false,
+        })
+        .unwrap();
+        vm.bind(0x1000, 0x1000, ok, 0, false).unwrap();
+        vm.write_u32(0x1010, 0x1234_5678).unwrap();
+        assert_eq!(&host[0x10..0x14], &[0x78, 0x56, 0x34, 0x12]);
+        // Page 0 of the host is never mapped: a GPU fault at the GPU address, no crash.
+        let gone = Bo::host(HostRange {
+            addr: 0,
+            len: PAGE_SIZE,
+            read_only: false,
+        })
+        .unwrap();
+        vm.bind(0x2000, 0x1000, gone, 0, false).unwrap();
+        let f = vm.read_u32(0x2008).unwrap_err();
+        assert_eq!((f.address, f.access), (0x2008, Access::Read));
+        let ro = Bo::host(HostRange {
+            addr,
+            len: PAGE_SIZE,
+            read_only: true,
+        })
+        .unwrap();
+        vm.bind(0x3000, 0x1000, ro, 0, false).unwrap();
+        assert_eq!(vm.write_u32(0x3000, 1).unwrap_err().access, Access::Write);
+        assert_eq!(vm.read_u32(0x3010).unwrap(), 0x1234_5678);
     }
 
     #[test]

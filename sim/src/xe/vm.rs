@@ -8,7 +8,7 @@ use kmd_iface::xe::uapi::*;
 use super::sync::{self, Sync};
 use super::{next_id, vm_write, XeVm};
 use crate::device::SimDevice;
-use crate::mem::{AddressSpace, PAGE_SIZE, VA_BITS};
+use crate::mem::{AddressSpace, Bo, HostRange, PAGE_SIZE, VA_BITS};
 use crate::sync::Fence;
 use crate::user;
 
@@ -63,7 +63,7 @@ enum Op {
     Map {
         addr: u64,
         range: u64,
-        bo: Arc<crate::mem::Bo>,
+        bo: Arc<Bo>,
         offset: u64,
         read_only: bool,
     },
@@ -72,7 +72,7 @@ enum Op {
         range: u64,
     },
     UnmapAll {
-        bo: Arc<crate::mem::Bo>,
+        bo: Arc<Bo>,
     },
     Prefetch,
 }
@@ -102,7 +102,7 @@ pub(crate) fn bind(dev: &SimDevice, a: &mut drm_xe_vm_bind) -> Result<i32, Errno
     let syncs = sync::parse(&st, a.syncs, a.num_syncs, false)?;
     let mut checked = Vec::with_capacity(ops.len());
     for op in &ops {
-        checked.push(check_op(&st, info.xe_pat_entries, a.vm_id, op)?);
+        checked.push(check_op(&st, info.xe_pat_coherent, a.vm_id, op)?);
     }
     {
         let mut vm = vm_write(&space);
@@ -143,10 +143,13 @@ pub(crate) fn bind(dev: &SimDevice, a: &mut drm_xe_vm_bind) -> Result<i32, Errno
 
 fn check_op(
     st: &crate::device::State,
-    pat_entries: u16,
+    pat_coherent: &[bool],
     vm_id: u32,
     op: &drm_xe_vm_bind_op,
 ) -> Result<Op, Errno> {
+    let coherent = *pat_coherent
+        .get(usize::from(op.pat_index))
+        .ok_or(Errno::EINVAL)?;
     let known_flags = DRM_XE_VM_BIND_FLAG_READONLY
         | DRM_XE_VM_BIND_FLAG_IMMEDIATE
         | DRM_XE_VM_BIND_FLAG_NULL
@@ -157,7 +160,6 @@ fn check_op(
         || op.reserved.iter().any(|&r| r != 0)
         || op.flags & !known_flags != 0
         || op.op > DRM_XE_VM_BIND_OP_PREFETCH
-        || op.pat_index >= pat_entries
     {
         return Err(Errno::EINVAL);
     }
@@ -215,7 +217,32 @@ fn check_op(
                 bo: st.gem.get(op.obj)?.bo.clone(),
             })
         }
-        // Userptr bindings (GPU access to plain process memory) are not simulated.
-        _ => Err(Errno::EOPNOTSUPP),
+        // Process memory: no object, a CPU-coherent PAT entry, and pages that can be pinned
+        // now (readable, and writable unless READONLY), else EFAULT.
+        _ => {
+            if op.obj != 0 || null || !coherent {
+                return Err(Errno::EINVAL);
+            }
+            let read_only = op.flags & DRM_XE_VM_BIND_FLAG_READONLY != 0;
+            let need = if read_only {
+                user::Need::Read
+            } else {
+                user::Need::ReadWrite
+            };
+            user::probe(op.obj_offset, op.range, need)?;
+            let bo = Bo::host(HostRange {
+                addr: op.obj_offset,
+                len: op.range,
+                read_only: false,
+            })
+            .map_err(|_| Errno::EINVAL)?;
+            Ok(Op::Map {
+                addr: op.addr,
+                range: op.range,
+                bo,
+                offset: 0,
+                read_only,
+            })
+        }
     }
 }
