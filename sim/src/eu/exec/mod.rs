@@ -9,6 +9,7 @@
 //! architectural meaning without a mask stack.
 
 pub mod alu;
+mod goto;
 pub mod lanes;
 
 use isa_encoder::model::{Opcode, PredCtrl, Shape, Subfunction, SyncFn};
@@ -160,9 +161,11 @@ fn branch(
         Opcode::Else => (a, resolve(inst.jip, "JIP")?),
         Opcode::Endif | Opcode::Join => (0, next),
         Opcode::While => (p, resolve(inst.jip, "JIP")?),
-        Opcode::Break | Opcode::Cont | Opcode::Goto | Opcode::Halt => {
-            (p, resolve(inst.uip.or(inst.jip), "UIP")?)
+        Opcode::Goto => {
+            let to = resolve(inst.uip.or(inst.jip), "UIP")?;
+            (goto::jumping(prog.platform, t.ip, to, a, p), to)
         }
+        Opcode::Break | Opcode::Cont | Opcode::Halt => (p, resolve(inst.uip.or(inst.jip), "UIP")?),
         Opcode::Jmpi => {
             // jmpi is scalar: lane 0's predicate moves every active channel.
             let take = inst.pred.is_none() || pred & 1 != 0;
