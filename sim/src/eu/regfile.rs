@@ -94,6 +94,10 @@ pub struct Thread {
     pub(crate) barrier_pending: bool,
     /// Instructions executed so far (also what `tm0` reads).
     pub(crate) executed: u64,
+    /// Channels whose indirect (`r[a0...]`) operands the current instruction resolves. The
+    /// others neither read nor write, so an address register pointing outside the GRF there is
+    /// no error. All ones outside an ALU instruction.
+    pub(crate) exec_lanes: u32,
 }
 
 impl Thread {
@@ -110,6 +114,7 @@ impl Thread {
             ended: dispatch_mask == 0,
             barrier_pending: false,
             executed: 0,
+            exec_lanes: u32::MAX,
         }
     }
 
@@ -123,6 +128,7 @@ impl Thread {
         self.next_wake = u32::MAX;
         self.ended = dispatch_mask == 0;
         self.barrier_pending = false;
+        self.exec_lanes = u32::MAX;
     }
 
     /// The GRF as bytes (r0 at 0, 32 bytes per register).

@@ -2,10 +2,11 @@
 //! and stores with the execution mask; the numeric domain (integer, f32, f64) is chosen once
 //! per instruction from its source types.
 
-use isa_encoder::model::{CondMod, DataType, MathFn, Opcode, Subfunction};
+use isa_encoder::model::{CondMod, DataType, MathFn, Opcode, SrcMod, Subfunction};
 
 use super::lanes::{
-    int_to_type, load_f32, load_f64, load_int, store_bits, store_f32, store_f64, store_int, Lanes,
+    int_to_type, load_bits, load_f32, load_f64, load_int, store_bits, store_f32, store_f64,
+    store_int, Lanes,
 };
 use crate::eu::error::EuErrorKind;
 use crate::eu::program::{type_bytes, Domain, Inst};
@@ -560,12 +561,44 @@ fn math(t: &mut Thread, inst: &Inst, mask: u32) -> R {
     }
 }
 
+/// PRM Vol 2a "Move": a `mov` with the same source and destination type, no source modifier
+/// and no saturation is a raw move. IGC moves packed bytes as `:hf` pairs, so a NaN pattern
+/// must come out bit for bit (a conversion would quiet it).
+fn is_raw_mov(inst: &Inst) -> bool {
+    let s = &inst.src[0];
+    s.ty == inst.dst.ty && s.modifier == SrcMod::None && !inst.sat
+}
+
+fn raw_mov(t: &mut Thread, inst: &Inst, mask: u32) -> R {
+    let n = inst.n as usize;
+    // Read before anything is written: the destination may overlap the source.
+    let bits = load_bits(t, &inst.src[0], n)?;
+    if inst.cond.is_some() || inst.acc_wr {
+        // Flags and the accumulator follow the value; the raw bits then land in dst.
+        arith!(t, inst, mask, |a| a, a)?;
+    }
+    store_bits(t, &inst.dst, n, mask, &bits)
+}
+
 /// Executes one ALU instruction on `enabled` lanes; `pred` holds the predicate per lane
 /// (all ones without predication). `sel`/`csel` use the predicate as a selector.
 pub fn exec(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
+    // Indirect operands resolve in the lanes the instruction writes: `sel`/`csel` write every
+    // enabled lane (the predicate selects), the others the predicated ones.
+    t.exec_lanes = match inst.opcode {
+        Opcode::Sel | Opcode::Csel => enabled,
+        _ => enabled & pred,
+    };
+    let r = dispatch(t, inst, enabled, pred);
+    t.exec_lanes = u32::MAX;
+    r
+}
+
+fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
     let mask = enabled & pred;
     let signed = |ty: DataType| matches!(ty, DataType::B | DataType::W | DataType::D | DataType::Q);
     match inst.opcode {
+        Opcode::Mov if is_raw_mov(inst) => raw_mov(t, inst, mask),
         Opcode::Mov => arith!(t, inst, mask, |a| a, a),
         Opcode::Sel => sel(t, inst, enabled, pred, [0, 1], [0, 1]),
         Opcode::Csel => csel(t, inst, enabled),

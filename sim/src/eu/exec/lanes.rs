@@ -6,7 +6,7 @@ use isa_encoder::model::{DataType, SrcMod};
 use crate::eu::convert::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use crate::eu::error::EuErrorKind;
 use crate::eu::program::{type_bytes, Loc, Opnd};
-use crate::eu::regfile::{Thread, A0, GRF_BYTES};
+use crate::eu::regfile::{Thread, A0, GRF_BYTES, ZERO};
 
 pub type Lanes<T> = [T; 32];
 
@@ -31,18 +31,21 @@ fn wr<const N: usize>(b: &mut [u8], o: u16, v: [u8; N]) {
     }
 }
 
-/// Byte offsets of an indirect operand's lanes, checked against the GRF.
+/// Byte offsets of an indirect operand's lanes, checked against the GRF. Only the lanes in
+/// `on` are resolved: the others point at the zero area (read as zeros, never written).
 fn indirect_offsets(
     t: &Thread,
     o: &Opnd,
     n: usize,
-    addr_sub: u8,
-    offset: i16,
-    vxh_width: u8,
+    on: u32,
+    (addr_sub, offset, vxh_width): (u8, i16, u8),
 ) -> Result<Lanes<u16>, EuErrorKind> {
     let size = type_bytes(o.ty);
-    let mut out = [0u16; 32];
+    let mut out = [ZERO as u16; 32];
     for (i, slot) in out.iter_mut().enumerate().take(n) {
+        if on >> i & 1 == 0 {
+            continue;
+        }
         let row = if vxh_width == 0 {
             0
         } else {
@@ -79,7 +82,7 @@ fn source<'a>(t: &'a Thread, o: &'a Opnd, n: usize) -> Result<(&'a [u8], Lanes<u
             vxh_width,
         } => (
             &t.file[..],
-            indirect_offsets(t, o, n, addr_sub, offset, vxh_width)?,
+            indirect_offsets(t, o, n, t.exec_lanes, (addr_sub, offset, vxh_width))?,
         ),
     })
 }
@@ -207,8 +210,22 @@ pub fn load_f64(t: &Thread, o: &Opnd, n: usize) -> Result<Lanes<f64>, EuErrorKin
     Ok(out)
 }
 
-/// The byte offsets a destination writes; `None` for `null`.
-fn dest(t: &Thread, d: &Opnd, n: usize) -> Result<Option<Lanes<u16>>, EuErrorKind> {
+/// Raw bit patterns of each lane (zero-extended to 64 bits), without conversion or source
+/// modifier: the source side of a raw move.
+pub fn load_bits(t: &Thread, o: &Opnd, n: usize) -> Result<Lanes<u64>, EuErrorKind> {
+    let (b, offs) = source(t, o, n)?;
+    let mut out = [0u64; 32];
+    match type_bytes(o.ty) {
+        1 => load_loop!(o, b, offs, n, out, 1, |x: [u8; 1]| u64::from(x[0])),
+        2 => load_loop!(o, b, offs, n, out, 2, |x| u64::from(u16::from_le_bytes(x))),
+        4 => load_loop!(o, b, offs, n, out, 4, |x| u64::from(u32::from_le_bytes(x))),
+        _ => load_loop!(o, b, offs, n, out, 8, u64::from_le_bytes),
+    }
+    Ok(out)
+}
+
+/// The byte offsets a destination writes in the lanes of `mask`; `None` for `null`.
+fn dest(t: &Thread, d: &Opnd, n: usize, mask: u32) -> Result<Option<Lanes<u16>>, EuErrorKind> {
     Ok(match d.loc {
         Loc::Null | Loc::Imm => None,
         Loc::File => Some(d.offs),
@@ -216,7 +233,13 @@ fn dest(t: &Thread, d: &Opnd, n: usize) -> Result<Option<Lanes<u16>>, EuErrorKin
             addr_sub,
             offset,
             vxh_width,
-        } => Some(indirect_offsets(t, d, n, addr_sub, offset, vxh_width)?),
+        } => Some(indirect_offsets(
+            t,
+            d,
+            n,
+            mask & t.exec_lanes,
+            (addr_sub, offset, vxh_width),
+        )?),
     })
 }
 
@@ -279,7 +302,7 @@ pub fn store_int(
     vals: &Lanes<i64>,
     sat: bool,
 ) -> Result<(), EuErrorKind> {
-    let Some(offs) = dest(t, d, n)? else {
+    let Some(offs) = dest(t, d, n, mask)? else {
         return Ok(());
     };
     let ty = d.ty;
@@ -353,7 +376,7 @@ pub fn store_f32(
     vals: &Lanes<f32>,
     sat: bool,
 ) -> Result<(), EuErrorKind> {
-    let Some(offs) = dest(t, d, n)? else {
+    let Some(offs) = dest(t, d, n, mask)? else {
         return Ok(());
     };
     match d.ty {
@@ -386,7 +409,7 @@ pub fn store_f64(
     vals: &Lanes<f64>,
     sat: bool,
 ) -> Result<(), EuErrorKind> {
-    let Some(offs) = dest(t, d, n)? else {
+    let Some(offs) = dest(t, d, n, mask)? else {
         return Ok(());
     };
     match d.ty {
@@ -418,7 +441,7 @@ pub fn store_bits(
     mask: u32,
     vals: &Lanes<u64>,
 ) -> Result<(), EuErrorKind> {
-    let Some(offs) = dest(t, d, n)? else {
+    let Some(offs) = dest(t, d, n, mask)? else {
         return Ok(());
     };
     match type_bytes(d.ty) {

@@ -101,6 +101,7 @@ impl Program {
         };
         let pcs: Vec<u32> = decoded.iter().map(|d| d.pc).collect();
         let mut insts: Vec<Inst> = decoded.iter().map(|d| lower(platform, d, &pcs)).collect();
+        resume_breaks_after_while(&mut insts);
         if let Some((pc, msg)) = tail {
             let mut bad = placeholder(pc);
             bad.invalid = Some(EuErrorKind::Decode(msg));
@@ -115,6 +116,26 @@ impl Program {
             .binary_search_by_key(&pc, |i| i.pc)
             .ok()
             .map(|i| i as u32)
+    }
+}
+
+/// From Gen7 on, `break` and `cont` both name the loop's WHILE as UIP (Mesa's brw_set_uip_jip:
+/// "Gfx7 UIP points to WHILE; Gfx6 points just after it"). Continuing channels execute that
+/// WHILE and loop back if it says so; broken channels stay disabled until the loop is done and
+/// resume after it. Resolving a break's UIP past its WHILE gives the second meaning.
+fn resume_breaks_after_while(insts: &mut [Inst]) {
+    for k in 0..insts.len() {
+        if insts[k].opcode != Opcode::Break {
+            continue;
+        }
+        if let Some(Ok(u)) = insts[k].uip {
+            if insts
+                .get(u as usize)
+                .is_some_and(|w| w.opcode == Opcode::While)
+            {
+                insts[k].uip = Some(Ok(u + 1));
+            }
+        }
     }
 }
 
