@@ -5,7 +5,9 @@
 //! multiple of 4 bytes for block reads and 16 bytes for block writes; an image created from a
 //! buffer (cl_khr_image2d_from_buffer) used with block IO needs a row pitch that is a multiple of
 //! 64 bytes and a base address aligned to 32 bytes; image block IO reads and writes elements of
-//! at most 4 bytes.
+//! at most 4 bytes. For a buffer created with CL_MEM_USE_HOST_PTR (or a sub-buffer of one), the
+//! host_ptr itself must be aligned to 32 bits for block reads and 128 bits for block writes, and
+//! to 256 bits when an image created from that buffer is used with block IO.
 
 use std::fmt;
 
@@ -28,16 +30,19 @@ pub enum Rule {
     ImageFromBufferPitch,
     ImageFromBufferBase,
     ImageBlockElementSize,
+    HostPtrBlockRead,
+    HostPtrBlockWrite,
+    ImageFromHostPtrBuffer,
 }
 
 impl Rule {
     /// The bound the rule sets, in bytes (an alignment, or the largest element).
     pub const fn bytes(self) -> u64 {
         match self {
-            Rule::BlockReadPointer | Rule::SubBufferReadOrigin => 4,
-            Rule::BlockWritePointer | Rule::SubBufferWriteOrigin => 16,
+            Rule::BlockReadPointer | Rule::SubBufferReadOrigin | Rule::HostPtrBlockRead => 4,
+            Rule::BlockWritePointer | Rule::SubBufferWriteOrigin | Rule::HostPtrBlockWrite => 16,
             Rule::ImageFromBufferPitch => 64,
-            Rule::ImageFromBufferBase => 32,
+            Rule::ImageFromBufferBase | Rule::ImageFromHostPtrBuffer => 32,
             Rule::ImageBlockElementSize => 4,
         }
     }
@@ -57,6 +62,15 @@ impl Rule {
             }
             Rule::ImageFromBufferBase => "an image from a buffer needs a 32-byte aligned base",
             Rule::ImageBlockElementSize => "image block IO is only for elements of at most 4 bytes",
+            Rule::HostPtrBlockRead => {
+                "block reads from a CL_MEM_USE_HOST_PTR buffer need a 4-byte aligned host_ptr"
+            }
+            Rule::HostPtrBlockWrite => {
+                "block writes to a CL_MEM_USE_HOST_PTR buffer need a 16-byte aligned host_ptr"
+            }
+            Rule::ImageFromHostPtrBuffer => {
+                "an image from a CL_MEM_USE_HOST_PTR buffer needs a 32-byte aligned host_ptr"
+            }
         }
     }
 
@@ -73,6 +87,14 @@ impl Rule {
         match access {
             BlockAccess::Read => Rule::SubBufferReadOrigin,
             BlockAccess::Write => Rule::SubBufferWriteOrigin,
+        }
+    }
+
+    /// The rule for the host_ptr of a CL_MEM_USE_HOST_PTR buffer used by `access`.
+    pub fn host_ptr(access: BlockAccess) -> Rule {
+        match access {
+            BlockAccess::Read => Rule::HostPtrBlockRead,
+            BlockAccess::Write => Rule::HostPtrBlockWrite,
         }
     }
 
@@ -108,6 +130,9 @@ mod tests {
             Rule::SubBufferWriteOrigin,
             Rule::ImageFromBufferPitch,
             Rule::ImageFromBufferBase,
+            Rule::HostPtrBlockRead,
+            Rule::HostPtrBlockWrite,
+            Rule::ImageFromHostPtrBuffer,
         ] {
             let bad = rule.bytes() / 2;
             let e = rule.check_aligned("x", bad).unwrap_err().to_string();

@@ -129,7 +129,8 @@ fn check_size(width: u32, height: u32) -> Result<()> {
 impl Image {
     /// An image over `buffer`'s memory (cl_khr_image2d_from_buffer). With `block_io`, the
     /// cl_intel_subgroups rules for block reads and writes of such images are enforced: row pitch
-    /// a multiple of 64 bytes, base address 32-byte aligned.
+    /// a multiple of 64 bytes, base address 32-byte aligned, and for a CL_MEM_USE_HOST_PTR buffer
+    /// a 32-byte aligned host_ptr.
     pub fn from_buffer(
         buffer: &Buffer,
         width: u32,
@@ -149,6 +150,10 @@ impl Image {
         }
         if block_io {
             Rule::ImageFromBufferPitch.check_aligned("row pitch", pitch as u64)?;
+            // The host_ptr rule first: a misaligned host_ptr also misaligns the GPU address.
+            if let Some(host) = buffer.host_ptr() {
+                Rule::ImageFromHostPtrBuffer.check_aligned("host_ptr", host)?;
+            }
             Rule::ImageFromBufferBase.check_aligned("base address", buffer.gpu_address())?;
             Self::check_format_for_block_io(format)?;
         }

@@ -74,6 +74,7 @@ impl Device {
             bo: self.alloc_bo(size)?,
             offset: 0,
             size,
+            host_ptr: None,
         })
     }
 
@@ -81,12 +82,12 @@ impl Device {
     /// page granule) as a buffer the GPU accesses in place (userptr).
     pub fn create_buffer_from_host(&self, host: Mapping) -> Result<Buffer> {
         let granule = self.inner.va().align();
-        if !(host.as_ptr() as u64).is_multiple_of(4096)
+        if !(host.as_ptr() as u64).is_multiple_of(USERPTR_PAGE)
             || host.is_empty()
             || !(host.len() as u64).is_multiple_of(granule)
         {
             return Err(Error::OutOfRange(format!(
-                "host memory at {:p} of {:#x} bytes is not page aligned or not a multiple of {granule:#x} bytes",
+                "userptr: host memory at {:p} of {:#x} bytes must start on a {USERPTR_PAGE:#x}-byte page and be a non-empty multiple of {granule:#x} bytes (i915 GEM_USERPTR / xe MAP_USERPTR)",
                 host.as_ptr(),
                 host.len()
             )));
@@ -116,9 +117,41 @@ impl Device {
             }),
             offset: 0,
             size,
+            host_ptr: None,
+        })
+    }
+
+    /// CL_MEM_USE_HOST_PTR: a buffer of `size` bytes whose storage is the host's own bytes at
+    /// `host_ptr = host.as_ptr() + offset`. The whole of `host` (page aligned, as for
+    /// [`Device::create_buffer_from_host`]) becomes a userptr BO and the buffer is its range
+    /// at `offset`, so `host_ptr` itself may have any alignment; the block IO rules on it are
+    /// checked where the buffer is used for block IO ([`Buffer::block_pointer`],
+    /// [`Buffer::sub_buffer`], images from it).
+    pub fn create_buffer_use_host_ptr(
+        &self,
+        host: Mapping,
+        offset: u64,
+        size: u64,
+    ) -> Result<Buffer> {
+        let len = host.len() as u64;
+        if size == 0 || offset.checked_add(size).is_none_or(|end| end > len) {
+            return Err(Error::OutOfRange(format!(
+                "host_ptr range {offset:#x}+{size:#x} is empty or exceeds the {len:#x}-byte host memory"
+            )));
+        }
+        let host_ptr = host.as_ptr() as u64 + offset;
+        let whole = self.create_buffer_from_host(host)?;
+        Ok(Buffer {
+            bo: whole.bo,
+            offset,
+            size,
+            host_ptr: Some(host_ptr),
         })
     }
 }
+
+/// The page size both kernels require userptr memory to be aligned to.
+const USERPTR_PAGE: u64 = 4096;
 
 /// A range of GPU memory kernels read and write.
 #[derive(Debug, Clone)]
@@ -126,6 +159,9 @@ pub struct Buffer {
     pub(crate) bo: Arc<Bo>,
     offset: u64,
     size: u64,
+    /// CL_MEM_USE_HOST_PTR: the host_ptr the buffer (or the buffer it is a sub-buffer of) was
+    /// created with.
+    host_ptr: Option<u64>,
 }
 
 impl Buffer {
@@ -146,6 +182,11 @@ impl Buffer {
     /// True for a host-memory (userptr) buffer.
     pub fn is_host_memory(&self) -> bool {
         self.bo.userptr
+    }
+
+    /// The host_ptr of the CL_MEM_USE_HOST_PTR buffer this one is (or is a sub-buffer of).
+    pub fn host_ptr(&self) -> Option<u64> {
+        self.host_ptr
     }
 
     /// Offset of this buffer inside its BO (non-zero for sub-buffers).
@@ -181,7 +222,8 @@ impl Buffer {
     }
 
     /// A sub-buffer of `size` bytes at `origin`. `block` says it is used for subgroup block
-    /// reads or writes, whose origin rules (multiples of 4 and 16 bytes) are then enforced.
+    /// reads or writes, whose origin rules (multiples of 4 and 16 bytes; for a sub-buffer of a
+    /// CL_MEM_USE_HOST_PTR buffer also the host_ptr's) are then enforced.
     pub fn sub_buffer(&self, origin: u64, size: u64, block: Option<BlockAccess>) -> Result<Buffer> {
         if size == 0 {
             return Err(Error::OutOfRange(
@@ -190,21 +232,33 @@ impl Buffer {
         }
         self.range(origin, size as usize)?;
         if let Some(access) = block {
+            self.check_host_ptr(access)?;
             Rule::sub_buffer(access).check_aligned("sub-buffer origin", origin)?;
         }
         Ok(Buffer {
             bo: self.bo.clone(),
             offset: self.offset + origin,
             size,
+            host_ptr: self.host_ptr,
         })
     }
 
     /// The GPU address of byte `offset`, checked as a pointer passed to a subgroup block read
-    /// or write (4- and 16-byte alignment).
+    /// or write (4- and 16-byte alignment; for CL_MEM_USE_HOST_PTR buffers the host_ptr too).
     pub fn block_pointer(&self, offset: u64, access: BlockAccess) -> Result<u64> {
         self.range(offset, 0)?;
         let address = self.gpu_address() + offset;
+        // The host_ptr rule first: a misaligned host_ptr also misaligns the pointer.
+        self.check_host_ptr(access)?;
         Rule::pointer(access).check_aligned("block IO pointer", address)?;
         Ok(address)
+    }
+
+    /// For a CL_MEM_USE_HOST_PTR buffer (or a sub-buffer of one), the host_ptr rule of `access`.
+    fn check_host_ptr(&self, access: BlockAccess) -> Result<()> {
+        match self.host_ptr {
+            Some(p) => Rule::host_ptr(access).check_aligned("host_ptr", p),
+            None => Ok(()),
+        }
     }
 }
