@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use batchbuffer::builder::{
-    gen_data, Batch, Builder, DispatchDesc, FrontEnd, Heap, Heaps, LocalIds, Simd, WalkerKind,
+    front_end, gen_data, Batch, Builder, DispatchDesc, Heap, Heaps, LocalIds, Simd, WalkerKind,
 };
 use batchbuffer::WalkOrder;
 
@@ -53,15 +53,6 @@ fn words_to_bytes(w: &[u32]) -> Vec<u8> {
     w.iter().flat_map(|d| d.to_le_bytes()).collect()
 }
 
-/// Scratch bytes per thread the front end can express: a power of two from 1 KiB.
-fn scratch_per_thread(bytes: u32) -> u32 {
-    if bytes == 0 {
-        0
-    } else {
-        bytes.next_power_of_two().max(1024)
-    }
-}
-
 impl Device {
     /// Runs `kernel` over `range` with `args` and waits for it.
     pub fn dispatch(
@@ -84,7 +75,7 @@ impl Device {
         // Program-scope data, then the ISA (patched for it) in its own BO at Instruction Base
         // Address.
         let mut extra: Vec<std::sync::Arc<Bo>> = Vec::new();
-        let (mut fe, mut driver) = (FrontEnd::default(), DriverAddresses::default());
+        let (mut scratch, mut driver) = (None, DriverAddresses::default());
         let mut code = kernel.isa.clone();
         if let Description::Ocloc(k, data) = &kernel.description {
             // Patch-token binaries may read program data through binding-table entries that
@@ -119,14 +110,15 @@ impl Device {
         let (local_ids, inline, barriers) = match &kernel.description {
             Description::Raw => (LocalIds::Runtime { channels: 3 }, false, 0),
             Description::Ocloc(k, _) => {
-                let per_thread = scratch_per_thread(k.memory.scratch);
-                if per_thread > 0 {
-                    let bo = self.alloc_bo(per_thread as u64 * g.max_threads as u64)?;
-                    fe = FrontEnd {
-                        scratch_per_thread: per_thread,
-                        // General State Base Address is 0, so the offset is the address.
-                        scratch_offset: bo.gpu_address,
-                    };
+                if k.memory.scratch_slot1 > 0 {
+                    return Err(Error::Unsupported(format!(
+                        "kernel {} needs {} bytes of scratch slot 1 (private scratch), which \
+                         this driver does not program",
+                        kernel.name, k.memory.scratch_slot1
+                    )));
+                }
+                if let Some((bo, space)) = self.scratch_for(k.memory.scratch)? {
+                    scratch = Some(space);
                     extra.push(bo);
                 }
                 if k.memory.private > 0 {
@@ -181,6 +173,7 @@ impl Device {
                 WalkerKind::Compute => heaps.indirect.gpu_base,
                 WalkerKind::Gpgpu => 0,
             };
+            let fe = front_end(p, &mut heaps, general_base, scratch.as_ref())?;
             b.preamble(
                 &mut batch,
                 &heaps,

@@ -12,6 +12,7 @@ pub mod kernel;
 pub mod memory;
 pub mod ndrange;
 pub mod payload;
+pub mod scratch;
 pub mod segments;
 
 pub use error::{Error, Result};

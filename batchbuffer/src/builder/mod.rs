@@ -13,6 +13,7 @@
 mod dispatch;
 mod heap;
 mod platform_data;
+mod scratch;
 mod sequence;
 mod surface;
 mod walker_math;
@@ -20,11 +21,14 @@ mod walker_math;
 pub use dispatch::{prepare, DispatchDesc, Heaps, LocalIds, Prepared};
 pub use heap::{Batch, Heap};
 pub use platform_data::{gen_data, mocs_wb, GenData, WalkerKind};
-pub use sequence::{Builder, FrontEnd};
+pub use scratch::{
+    front_end, scratch_encoding, scratch_slice_bytes, scratch_slices, scratch_surface, FrontEnd,
+    ScratchSpace,
+};
+pub use sequence::Builder;
 pub use surface::{buffer_surface, format, linear_2d_surface, surface_type, MAX_BUFFER_BYTES};
 pub use walker_math::{
-    grfs_per_channel, scratch_encoding, slm_encoding, walker_math, write_local_ids, Simd,
-    WalkerMath, MAX_LOCAL_TOTAL,
+    grfs_per_channel, slm_encoding, walker_math, write_local_ids, Simd, WalkerMath, MAX_LOCAL_TOTAL,
 };
 
 /// Why a batch could not be built.
@@ -58,6 +62,9 @@ pub enum BuildError {
     /// More scratch than a thread can have.
     #[error("{0} bytes of scratch per thread exceeds 2 MiB")]
     ScratchTooLarge(u32),
+    /// A scratch buffer the front end cannot point at.
+    #[error("bad scratch space: {0}")]
+    BadScratch(&'static str),
     /// Payload longer than the walker's Indirect Data Length field.
     #[error("payload of {0} bytes exceeds 128 KiB")]
     PayloadTooLarge(u32),

@@ -22,6 +22,9 @@ pub struct GenData {
     /// Hardware threads of the representative GT (EUs × threads per EU), for the VFE/CFE
     /// Maximum Number of Threads field (which holds the count minus one).
     pub max_threads: u32,
+    /// Hardware threads per EU (Mesa's `intel_device_info`: 7 on Gen9–Gen12LP, 8 on Xe-HPG);
+    /// scratch has one slice per hardware thread.
+    pub threads_per_eu: u32,
     /// RENDER_SURFACE_STATE Surface Horizontal/Vertical Alignment raw values for buffers and
     /// linear surfaces (HALIGN_4/VALIGN_4 before Xe-HPG; HALIGN_16/VALIGN_4 on it).
     pub halign: u32,
@@ -39,6 +42,7 @@ const DATA: [GenData; 4] = [
         walker: WalkerKind::Gpgpu,
         mocs_wb_index: 2,
         max_threads: 24 * 7,
+        threads_per_eu: 7,
         halign: 1,
         valign: 1,
         full_mask_is_simd_width: false,
@@ -48,6 +52,7 @@ const DATA: [GenData; 4] = [
         walker: WalkerKind::Gpgpu,
         mocs_wb_index: 2,
         max_threads: 64 * 7,
+        threads_per_eu: 7,
         halign: 1,
         valign: 1,
         full_mask_is_simd_width: false,
@@ -57,6 +62,7 @@ const DATA: [GenData; 4] = [
         walker: WalkerKind::Gpgpu,
         mocs_wb_index: 2,
         max_threads: 96 * 7,
+        threads_per_eu: 7,
         halign: 1,
         valign: 1,
         full_mask_is_simd_width: false,
@@ -66,6 +72,7 @@ const DATA: [GenData; 4] = [
         walker: WalkerKind::Compute,
         mocs_wb_index: 3,
         max_threads: 512 * 8,
+        threads_per_eu: 8,
         halign: 0,
         valign: 1,
         full_mask_is_simd_width: true,

@@ -4,20 +4,11 @@
 use super::dispatch::{prepare, DispatchDesc, Heaps};
 use super::heap::Batch;
 use super::platform_data::{gen_data, mocs_wb, GenData, WalkerKind};
-use super::walker_math::scratch_encoding;
+use super::scratch::{scratch_encoding, FrontEnd};
 use super::BuildError;
 use crate::codec::Packet;
 use crate::packets::*;
 use platform::Platform;
-
-/// Front-end (VFE/CFE) settings shared by every dispatch of a batch.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct FrontEnd {
-    /// Scratch bytes per thread (0 for none).
-    pub scratch_per_thread: u32,
-    /// Scratch space, as an offset from General State Base Address (1 KiB aligned).
-    pub scratch_offset: u64,
-}
 
 /// Heap base addresses and sizes for STATE_BASE_ADDRESS.
 #[derive(Debug, Clone, Copy)]
@@ -102,14 +93,20 @@ impl Builder {
                     ..Default::default()
                 },
             )?;
-            if fe.scratch_per_thread != 0 {
-                return Err(BuildError::Unsupported(
-                    "scratch on Xe-HPG (needs a scratch surface state)",
+            if !fe.scratch_surface_state.is_multiple_of(64) {
+                return Err(BuildError::BadScratch(
+                    "scratch surface state offset must be 64-byte aligned",
                 ));
             }
             batch.emit(
                 p,
                 &CfeState {
+                    // The scratch surface state's offset in 64-byte units (NEO shifts by 6).
+                    scratch_space_buffer: if fe.scratch_per_thread != 0 {
+                        fe.scratch_surface_state >> 6
+                    } else {
+                        0
+                    },
                     // CFE counts threads; MEDIA_VFE_STATE below counts them minus one.
                     maximum_number_of_threads: self.g.max_threads,
                     ..Default::default()

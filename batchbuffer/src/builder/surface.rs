@@ -12,6 +12,8 @@ pub mod surface_type {
     pub const SURF_2D: u32 = 1;
     /// SURFTYPE_BUFFER.
     pub const BUFFER: u32 = 4;
+    /// SURFTYPE_SCRATCH (Xe-HPG: the per-thread scratch space).
+    pub const SCRATCH: u32 = 6;
     /// SURFTYPE_NULL.
     pub const NULL: u32 = 7;
 }

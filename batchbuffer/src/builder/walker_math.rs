@@ -118,20 +118,6 @@ pub fn slm_encoding(bytes: u32) -> Result<u32, BuildError> {
     Ok(kib.trailing_zeros() + 1)
 }
 
-/// MEDIA_VFE_STATE Per Thread Scratch Space: log2(bytes / 1 KiB), sizes from 1 KiB to 2 MiB
-/// rounded up to a power of two.
-pub fn scratch_encoding(bytes: u32) -> Result<u32, BuildError> {
-    if bytes == 0 {
-        return Ok(0);
-    }
-    let kib = bytes.div_ceil(1024).next_power_of_two();
-    let e = kib.trailing_zeros();
-    if e > 11 {
-        return Err(BuildError::ScratchTooLarge(bytes));
-    }
-    Ok(e)
-}
-
 /// GRFs (32 bytes) one local-ID channel takes per thread: 16-bit IDs, one GRF for SIMD8/16,
 /// two for SIMD32.
 pub fn grfs_per_channel(simd: Simd) -> u32 {

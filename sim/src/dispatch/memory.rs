@@ -7,14 +7,15 @@ use batchbuffer::{Packet, RenderSurfaceState};
 use platform::Platform;
 
 use super::state::Bases;
-use crate::eu::{MemFault, Memory, Surface};
+use crate::eu::{MemFault, Memory, ScratchSurface, Surface};
 use crate::mem::{Access, AddressSpace, GpuFault, VA_BITS};
 
 /// Binding-table indices of the stateless (General State Base relative) surfaces.
 const STATELESS_BTIS: [u32; 2] = [255, 253];
 
 use batchbuffer::builder::surface_type::{
-    BUFFER as SURFTYPE_BUFFER, NULL as SURFTYPE_NULL, SURF_2D as SURFTYPE_2D,
+    BUFFER as SURFTYPE_BUFFER, NULL as SURFTYPE_NULL, SCRATCH as SURFTYPE_SCRATCH,
+    SURF_2D as SURFTYPE_2D,
 };
 
 /// What went wrong beyond a plain address (kept for the error report).
@@ -71,8 +72,8 @@ impl<'a> VmMemory<'a> {
         Ok(start)
     }
 
-    /// Reads and interprets the RENDER_SURFACE_STATE at `at`.
-    fn surface_at(&mut self, at: u64) -> Result<Surface, MemFault> {
+    /// Reads and unpacks the RENDER_SURFACE_STATE at `at`.
+    fn surface_state_at(&mut self, at: u64) -> Result<RenderSurfaceState, MemFault> {
         let mut bytes = [0u8; 64];
         if let Err(f) = self.vm.read(at, &mut bytes) {
             return Err(self.fault(f));
@@ -81,13 +82,18 @@ impl<'a> VmMemory<'a> {
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        let s = match RenderSurfaceState::unpack(self.platform, &dw) {
-            Ok(s) => s,
+        match RenderSurfaceState::unpack(self.platform, &dw) {
+            Ok(s) => Ok(s),
             Err(e) => {
                 let why = format!("RENDER_SURFACE_STATE at {at:#x}: {e}");
-                return Err(self.refuse(Refusal::BadSurface(why), at));
+                Err(self.refuse(Refusal::BadSurface(why), at))
             }
-        };
+        }
+    }
+
+    /// Reads and interprets the RENDER_SURFACE_STATE at `at`.
+    fn surface_at(&mut self, at: u64) -> Result<Surface, MemFault> {
+        let s = self.surface_state_at(at)?;
         match s.surface_type {
             SURFTYPE_BUFFER => {
                 let size =
@@ -165,5 +171,29 @@ impl Memory for VmMemory<'_> {
 
     fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
         self.surface_at(self.bases.surface.wrapping_add(u64::from(offset)))
+    }
+
+    fn general_state_base(&mut self) -> Result<u64, MemFault> {
+        Ok(self.bases.general)
+    }
+
+    fn scratch_surface(&mut self, offset: u32) -> Result<ScratchSurface, MemFault> {
+        let at = self.bases.surface.wrapping_add(u64::from(offset));
+        let s = self.surface_state_at(at)?;
+        if s.surface_type != SURFTYPE_SCRATCH {
+            let why = format!(
+                "RENDER_SURFACE_STATE at {at:#x} (CFE_STATE Scratch Space Buffer) has surface \
+                 type {}, not SURFTYPE_SCRATCH",
+                s.surface_type
+            );
+            return Err(self.refuse(Refusal::BadSurface(why), at));
+        }
+        // Slice count - 1 is split like a buffer size; the pitch is the slice size - 1.
+        let n = u64::from(s.depth) << 21 | u64::from(s.height) << 7 | u64::from(s.width);
+        Ok(ScratchSurface {
+            base: s.surface_base_address,
+            slice: u64::from(s.surface_pitch) + 1,
+            slices: n + 1,
+        })
     }
 }

@@ -14,6 +14,7 @@ use platform::Platform;
 
 use super::gen::{gen_dispatch, BARRIER_IDS, R0_BARRIER, R0_FFTID, R0_GROUP_ID};
 use super::state::{Dispatch, HwLocalIds};
+use crate::eu::dataport::scratch;
 use crate::eu::Thread;
 use crate::mem::{AddressSpace, GpuFault};
 
@@ -47,7 +48,13 @@ pub fn load(
     }
     let barrier = (ordinal % u64::from(BARRIER_IDS)) as u32;
     r0[R0_BARRIER] = barrier << g.barrier_id_shift;
-    r0[R0_FFTID] = index & 0x3ff;
+    // Scratch: the slice pointer in r0.5[31:10] above the FFTID, the size code in r0.3[3:0].
+    let slice = d
+        .scratch
+        .pointer
+        .wrapping_add(d.scratch.stride.wrapping_mul(u64::from(index)));
+    r0[R0_FFTID] = (slice as u32 & scratch::POINTER_MASK) | (index & 0x3ff);
+    r0[scratch::R0_SCRATCH_SIZE] = d.scratch.size_code & 0xf;
     if g.r0_payload_pointers {
         r0[R0_BARRIER] |= index & 0xff;
         r0[0] = d.indirect_offset & !0x3f;
@@ -110,6 +117,65 @@ fn write_hw_ids(out: &mut [u8], ids: &HwLocalIds, simd: u32, index: u32) -> usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dispatch::state::{Bases, ScratchR0};
+
+    fn dispatch(simd: u32, scratch: ScratchR0) -> Dispatch {
+        Dispatch {
+            bases: Bases::default(),
+            idd: Default::default(),
+            kernel: 0,
+            simd,
+            group_start: [0; 3],
+            group_end: [1; 3],
+            threads_per_group: 4,
+            last_mask: 0xff,
+            indirect: 0,
+            indirect_offset: 0,
+            hw_ids: None,
+            inline: None,
+            post_sync: None,
+            scratch,
+        }
+    }
+
+    /// Gen9–Gen12LP: thread i of a group gets slice base + i × slice size in r0.5[31:10]
+    /// above its FFTID, and the size code in r0.3[3:0]; Xe-HPG threads all get the scratch
+    /// surface state pointer (the slot is the FFTID).
+    #[test]
+    fn each_thread_gets_its_own_scratch_slice() {
+        let vm = AddressSpace::new();
+        let r0 = |p: Platform, d: &Dispatch, i: u32| {
+            let mut t = Thread::new(0xff);
+            load(p, d, &vm, &mut t, [0; 3], 0, i).unwrap();
+            (t.grf_u32(0, 5), t.grf_u32(0, 3))
+        };
+        let vfe = dispatch(
+            8,
+            ScratchR0 {
+                size_code: 2,
+                pointer: 0x10_0000,
+                stride: 4096,
+            },
+        );
+        for i in 0..4 {
+            assert_eq!(
+                r0(Platform::Tgllp, &vfe, i),
+                ((0x10_0000 + 4096 * i) | i, 2),
+                "thread {i}"
+            );
+        }
+        let cfe = dispatch(
+            16,
+            ScratchR0 {
+                size_code: 0,
+                pointer: 5 << 10,
+                stride: 0,
+            },
+        );
+        for i in 0..4 {
+            assert_eq!(r0(Platform::Dg2, &cfe, i), ((5 << 10) | i, 0), "thread {i}");
+        }
+    }
 
     fn ids(out: &[u8], channel: usize, lane: usize, simd: u32) -> u16 {
         let at = channel * grfs_per_channel(simd) * GRF + 2 * lane;

@@ -2,9 +2,9 @@
 //! heap bases, the interface descriptor, the thread-group range and the thread geometry.
 
 use batchbuffer::{
-    BindingTablePoolAlloc, ComputeWalker, EmitLocal, GpgpuWalker, InterfaceDescriptorData,
-    MediaInterfaceDescriptorLoad, Packet, PacketId, PostsyncData, SimdSize, StateBaseAddress,
-    WalkOrder,
+    BindingTablePoolAlloc, CfeState, ComputeWalker, EmitLocal, GpgpuWalker,
+    InterfaceDescriptorData, MediaInterfaceDescriptorLoad, MediaVfeState, Packet, PacketId,
+    PostsyncData, SimdSize, StateBaseAddress, WalkOrder,
 };
 use platform::Platform;
 
@@ -56,6 +56,42 @@ pub struct Dispatch {
     pub hw_ids: Option<HwLocalIds>,
     pub inline: Option<[u32; 8]>,
     pub post_sync: Option<PostsyncData>,
+    pub scratch: ScratchR0,
+}
+
+/// The scratch fields the dispatcher writes into r0 (see `eu::dataport::scratch`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScratchR0 {
+    /// r0.3\[3:0\]: Per Thread Scratch Space (Gen9–Gen12LP).
+    pub size_code: u32,
+    /// r0.5\[31:10\] of a group's first thread: the slice offset from General State Base
+    /// (Gen9–Gen12LP) or CFE_STATE's Scratch Space Buffer (Xe-HPG).
+    pub pointer: u64,
+    /// Added to `pointer` per thread index in the group: the slice size (Gen9–Gen12LP; Xe-HPG
+    /// threads find their slice through the scratch surface).
+    pub stride: u64,
+}
+
+/// The scratch r0 fields from the front-end state (zero when none was programmed).
+fn scratch_r0(w: &Walker<'_>) -> Result<ScratchR0, GpuErrorKind> {
+    let p = w.platform;
+    if let Some(dw) = w.state.get(PacketId::MediaVfeState) {
+        let v: MediaVfeState = unpack(p, "MEDIA_VFE_STATE", dw)?;
+        return Ok(ScratchR0 {
+            size_code: v.per_thread_scratch_space,
+            pointer: v.scratch_space_base_pointer,
+            stride: 1024 << v.per_thread_scratch_space.min(11),
+        });
+    }
+    if let Some(dw) = w.state.get(PacketId::CfeState) {
+        let c: CfeState = unpack(p, "CFE_STATE", dw)?;
+        return Ok(ScratchR0 {
+            size_code: 0,
+            pointer: u64::from(c.scratch_space_buffer) << 10,
+            stride: 0,
+        });
+    }
+    Ok(ScratchR0::default())
 }
 
 fn bad(detail: impl Into<String>) -> GpuErrorKind {
@@ -196,6 +232,7 @@ pub fn resolve(w: &Walker<'_>) -> Result<Dispatch, GpuErrorKind> {
                 hw_ids: None,
                 inline: None,
                 post_sync: None,
+                scratch: ScratchR0::default(),
                 idd,
             }
         }
@@ -248,6 +285,7 @@ pub fn resolve(w: &Walker<'_>) -> Result<Dispatch, GpuErrorKind> {
                 hw_ids,
                 inline: b.emit_inline_parameter.then_some(b.inline_data),
                 post_sync,
+                scratch: ScratchR0::default(),
                 idd: b.interface_descriptor,
             }
         }
@@ -260,6 +298,7 @@ pub fn resolve(w: &Walker<'_>) -> Result<Dispatch, GpuErrorKind> {
         )));
     }
     d.kernel = d.bases.instruction.wrapping_add(d.idd.kernel_start_pointer);
+    d.scratch = scratch_r0(w)?;
     Ok(d)
 }
 

@@ -30,6 +30,9 @@ pub enum EuErrorKind {
     /// A memory access outside the address space (or SLM), or to an unbound page.
     #[error("page fault at {address:#x}")]
     PageFault { address: u64 },
+    /// A scratch (spill/fill) access outside the thread's slice, or with no scratch surface.
+    #[error("scratch: {0}")]
+    Scratch(String),
     /// A branch whose target is not an instruction of this kernel.
     #[error("branch target {target:#x} is not an instruction")]
     BadBranchTarget { target: i64 },

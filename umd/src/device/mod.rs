@@ -173,6 +173,9 @@ impl std::fmt::Debug for Inner {
 #[derive(Debug, Clone)]
 pub struct Device {
     pub(crate) inner: Arc<Inner>,
+    /// The scratch buffer every dispatch uses, kept and grown across dispatches. Held here,
+    /// not in `Inner`, because a BO holds its `Inner`.
+    pub(crate) scratch: Arc<Mutex<crate::scratch::ScratchCache>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -276,6 +279,7 @@ impl Device {
                 sim,
                 errors_seen: Mutex::new(0),
             }),
+            scratch: Arc::default(),
         })
     }
 

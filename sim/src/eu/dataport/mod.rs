@@ -9,6 +9,7 @@
 mod hdc;
 mod lsc;
 mod media;
+pub mod scratch;
 
 use isa_encoder::model::SendDesc;
 use isa_encoder::sendmsg::{gateway, Sfid};
@@ -43,6 +44,14 @@ impl Surface {
     }
 }
 
+/// A SURFTYPE_SCRATCH surface (Xe-HPG): `slices` thread slices of `slice` bytes at `base`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScratchSurface {
+    pub base: u64,
+    pub slice: u64,
+    pub slices: u64,
+}
+
 /// The memory a thread's messages reach. The simulator implements it on a VM's address space,
 /// its binding tables and the thread group's shared local memory; tests implement it on a
 /// vector. All methods report the first faulting address instead of failing any other way.
@@ -62,6 +71,18 @@ pub trait Memory {
     /// The surface whose RENDER_SURFACE_STATE is at `offset` in the surface-state heap (LSC
     /// surface-state and bindless addressing).
     fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault>;
+    /// General State Base Address (Gen9–Gen12LP scratch is relative to it): by default the
+    /// base of the stateless binding-table index 255, which is General State relative.
+    fn general_state_base(&mut self) -> Result<u64, MemFault> {
+        self.surface(255).map(|s| s.base)
+    }
+    /// The SURFTYPE_SCRATCH surface whose state is at `offset` in the surface-state heap. The
+    /// default has none: the access faults at the offset.
+    fn scratch_surface(&mut self, offset: u32) -> Result<ScratchSurface, MemFault> {
+        Err(MemFault {
+            address: u64::from(offset),
+        })
+    }
     /// The thread signalled the gateway barrier of its thread group.
     fn barrier_signal(&mut self) {}
     /// A memory fence: the simulator's memory is coherent, so this only orders.
@@ -171,6 +192,7 @@ pub fn execute(
         mask,
     };
     match sfid {
+        Sfid::Dc0 if scratch::is_scratch(desc) => scratch::execute(&mut msg, platform, mem)?,
         Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro => hdc::execute(&mut msg, sfid, mem)?,
         Sfid::Ugm | Sfid::Ugml | Sfid::Slm => lsc::execute(&mut msg, sfid, mem)?,
         Sfid::Gateway => {
