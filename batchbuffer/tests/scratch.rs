@@ -281,6 +281,20 @@ fn unusable_scratch_buffers_are_refused() {
     ));
     assert!(bad(ScratchSpace { slice: 3072, ..ok }, 0, &mut heaps));
     assert!(bad(ScratchSpace { slices: 8, ..ok }, 0, &mut heaps));
+    // Slice offsets reach threads in the 32 bits of r0.5: the buffer must end below 4 GiB.
+    let high = ScratchSpace {
+        address: (1 << 32) - 1024 * u64::from(ok.slices),
+        ..ok
+    };
+    assert!(front_end(p, &mut heaps, 0, Some(&high)).is_ok());
+    assert!(bad(
+        ScratchSpace {
+            address: high.address + 1024,
+            ..ok
+        },
+        0,
+        &mut heaps
+    ));
     // Xe-HPG slices are 64-byte multiples.
     let dg2 = ScratchSpace {
         slice: 100,
