@@ -15,7 +15,9 @@ use crate::error::{Error, Result};
 use crate::kernel::{Description, Kernel};
 use crate::memory::Bo;
 use crate::ndrange::NdRange;
-use crate::payload::{build, check_args, slm_layout, ArgValue, DriverAddresses};
+use crate::payload::{
+    build, check_args, driver_surface_bti, slm_layout, ArgValue, DriverAddresses,
+};
 use crate::program::Segment;
 use crate::segments::relocate;
 
@@ -78,24 +80,31 @@ impl Device {
         let (mut scratch, mut driver) = (None, DriverAddresses::default());
         let mut code = kernel.isa.clone();
         if let Description::Ocloc(k, data) = &kernel.description {
-            // Patch-token binaries may read program data through binding-table entries that
-            // belong to no argument; which segment each is, the parsed binary does not say.
+            // With program data, every binding-table entry must be an argument's or a driver
+            // surface's (bound in `build`): an unknown one might be program data and would run
+            // against an unset surface.
+            let program: Vec<u32> = k
+                .driver_surfaces
+                .iter()
+                .filter_map(|s| driver_surface_bti(k, s))
+                .collect();
             let unbound: Vec<u32> = k
                 .binding_table
                 .iter()
                 .map(|e| e.index)
                 .filter(|i| {
-                    !k.args.iter().any(|a| match &a.kind {
-                        crate::program::ArgKind::Buffer { bti, .. }
-                        | crate::program::ArgKind::Image { bti, .. } => *bti == Some(*i),
-                        _ => false,
-                    })
+                    !program.contains(i)
+                        && !k.args.iter().any(|a| match &a.kind {
+                            crate::program::ArgKind::Buffer { bti, .. }
+                            | crate::program::ArgKind::Image { bti, .. } => *bti == Some(*i),
+                            _ => false,
+                        })
                 })
                 .collect();
             if !data.is_empty() && !unbound.is_empty() {
                 return Err(Error::Unsupported(format!(
-                    "kernel {} reads program-scope data through binding-table entries {unbound:?}, \
-                     which this driver cannot bind (the binary does not say which segment each is)",
+                    "kernel {} reads program-scope data and uses binding-table entries \
+                     {unbound:?} that belong to no argument or driver surface",
                     kernel.name
                 )));
             }
@@ -103,6 +112,8 @@ impl Device {
             relocate(&mut code, &k.isa_relocations, &placed)?;
             driver.constant_base = placed.base(Segment::Constant);
             driver.global_base = placed.base(Segment::Global);
+            driver.constant_size = placed.size(Segment::Constant);
+            driver.global_size = placed.size(Segment::Global);
             extra.extend(placed.bos().cloned());
         }
         let isa = self.alloc_bo(code.len() as u64)?;
@@ -130,6 +141,7 @@ impl Device {
                         };
                     let bo = self.alloc_bo(per_thread * g.max_threads as u64)?;
                     driver.private_base = bo.gpu_address;
+                    driver.private_size = bo.size;
                     extra.push(bo);
                 }
                 let dims = k.per_thread.local_id_dims as u32;

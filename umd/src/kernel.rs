@@ -242,6 +242,7 @@ impl Kernel {
                 dynamic_state_heap: Vec::new(),
                 arg_info: Vec::new(),
                 isa_relocations: Vec::new(),
+                driver_surfaces: Vec::new(),
             }),
         }
     }

@@ -10,7 +10,7 @@ use crate::image::Image;
 use crate::kernel::{ArgSlot, Description, Kernel};
 use crate::memory::Buffer;
 use crate::ndrange::{NdRange, Region};
-use crate::program::{ArgKind, ArgParam, ImplicitKind};
+use crate::program::{ArgKind, ArgParam, DriverSurface, DriverSurfaceKind, ImplicitKind};
 
 /// One argument's value.
 #[derive(Debug, Clone)]
@@ -40,6 +40,10 @@ pub struct DriverAddresses {
     pub private_base: u64,
     pub constant_base: u64,
     pub global_base: u64,
+    /// Bytes of the private, constant and global allocations (their surfaces' sizes).
+    pub private_size: u64,
+    pub constant_size: u64,
+    pub global_size: u64,
 }
 
 /// Checks `args` against the kernel's signature: count and kind of each.
@@ -301,6 +305,25 @@ pub fn build(
                     }
                 }
             }
+            // Driver allocations read through the binding table: a buffer surface over each at
+            // the BTI whose entry points at the surface's SSH offset. One the program does not
+            // have (no data, no private memory) stays a null surface.
+            for s in &k.driver_surfaces {
+                let bti = driver_surface_bti(k, s).ok_or_else(|| {
+                    Error::Argument(format!(
+                        "kernel {}: no binding-table entry points at the {:?} surface (SSH offset {:#x})",
+                        kernel.name, s.kind, s.ssh_offset
+                    ))
+                })?;
+                let (base, size) = match s.kind {
+                    DriverSurfaceKind::Constant => (driver.constant_base, driver.constant_size),
+                    DriverSurfaceKind::Global => (driver.global_base, driver.global_size),
+                    DriverSurfaceKind::Private => (driver.private_base, driver.private_size),
+                };
+                if size > 0 {
+                    bind(bti, buffer_surface(p, base, size)?);
+                }
+            }
             for imp in &k.implicit {
                 let d = imp.dim.min(2) as usize;
                 let v = match imp.kind {
@@ -337,4 +360,12 @@ pub fn build(
         })
         .collect();
     Ok((words, surfaces))
+}
+
+/// The BTI of a driver surface: the binding-table entry that points at its SSH offset.
+pub fn driver_surface_bti(k: &crate::program::Kernel, s: &DriverSurface) -> Option<u32> {
+    k.binding_table
+        .iter()
+        .find(|e| e.ssh_offset == s.ssh_offset)
+        .map(|e| e.index)
 }

@@ -47,6 +47,14 @@ impl Placed {
             .map_or(0, |(_, b)| b.gpu_address)
     }
 
+    /// Bytes of a segment's BO (0 when the program has none).
+    pub fn size(&self, s: Segment) -> u64 {
+        self.bos
+            .iter()
+            .find(|(t, _)| *t == s)
+            .map_or(0, |(_, b)| b.size)
+    }
+
     pub(crate) fn bos(&self) -> impl Iterator<Item = &Arc<Bo>> {
         self.bos.iter().map(|(_, b)| b)
     }

@@ -258,6 +258,30 @@ pub struct Kernel {
     pub arg_info: Vec<ArgInfo>,
     /// Relocations of the ISA (zebin; empty for patch tokens).
     pub isa_relocations: Vec<IsaRelocation>,
+    /// Driver-allocated memory the kernel may reach through a binding-table surface (patch
+    /// tokens name the surface-state-heap offsets of the program's constant and global data and
+    /// of private memory; zebin kernels address them statelessly, so it is empty there).
+    pub driver_surfaces: Vec<DriverSurface>,
+}
+
+/// Which driver allocation a [`DriverSurface`] covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DriverSurfaceKind {
+    /// The program's `constant` data.
+    Constant,
+    /// The program's `global` variables.
+    Global,
+    /// Private memory (all threads' slices).
+    Private,
+}
+
+/// A binding-table surface over a driver allocation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DriverSurface {
+    pub kind: DriverSurfaceKind,
+    /// Offset of its RENDER_SURFACE_STATE in the surface state heap; the binding-table entry
+    /// pointing there is the surface's BTI.
+    pub ssh_offset: u32,
 }
 
 impl Kernel {

@@ -89,6 +89,7 @@ mod tests {
             dynamic_state_heap: Vec::new(),
             arg_info: Vec::new(),
             isa_relocations: Vec::new(),
+            driver_surfaces: Vec::new(),
         }
     }
 

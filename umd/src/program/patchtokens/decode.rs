@@ -45,6 +45,7 @@ pub fn kernel(raw: &RawKernel<'_>) -> Result<Kernel> {
         dynamic_state_heap: raw.dynamic_state_heap.to_vec(),
         arg_info: Vec::new(),
         isa_relocations: Vec::new(),
+        driver_surfaces: Vec::new(),
     };
     let mut thread_payload = None;
     let mut sampler_array_offset = 0;
@@ -65,7 +66,13 @@ pub fn kernel(raw: &RawKernel<'_>) -> Result<Kernel> {
             t::MEDIA_VFE_STATE => k.memory.scratch = tok.field(1)?,
             t::MEDIA_VFE_STATE_SLOT1 => k.memory.scratch_slot1 = tok.field(1)?,
             t::DATA_PARAMETER_STREAM => k.cross_thread_size = tok.field(0)?,
+            // { surface state heap offset, data param offset, data param size, bytes per
+            // thread or lane, per-lane flag }
             t::ALLOCATE_STATELESS_PRIVATE_MEMORY => {
+                k.driver_surfaces.push(DriverSurface {
+                    kind: DriverSurfaceKind::Private,
+                    ssh_offset: tok.field(0)?,
+                });
                 push_slot(
                     &mut implicit,
                     ImplicitKind::PrivateBase,
@@ -82,18 +89,22 @@ pub fn kernel(raw: &RawKernel<'_>) -> Result<Kernel> {
                 tok.field(2)?,
                 tok.field(3)?,
             ),
-            t::ALLOCATE_STATELESS_GLOBAL_MEMORY_SURFACE_WITH_INITIALIZATION => push_slot(
-                &mut implicit,
-                ImplicitKind::GlobalBase,
-                tok.field(2)?,
-                tok.field(3)?,
-            ),
-            t::ALLOCATE_STATELESS_CONSTANT_MEMORY_SURFACE_WITH_INITIALIZATION => push_slot(
-                &mut implicit,
-                ImplicitKind::ConstantBase,
-                tok.field(2)?,
-                tok.field(3)?,
-            ),
+            // { buffer index, surface state heap offset, data param offset, data param size }:
+            // the segment's base in cross-thread data and its surface for stateful access.
+            t::ALLOCATE_STATELESS_GLOBAL_MEMORY_SURFACE_WITH_INITIALIZATION
+            | t::ALLOCATE_STATELESS_CONSTANT_MEMORY_SURFACE_WITH_INITIALIZATION => {
+                let (kind, surface) =
+                    if tok.id == t::ALLOCATE_STATELESS_GLOBAL_MEMORY_SURFACE_WITH_INITIALIZATION {
+                        (ImplicitKind::GlobalBase, DriverSurfaceKind::Global)
+                    } else {
+                        (ImplicitKind::ConstantBase, DriverSurfaceKind::Constant)
+                    };
+                push_slot(&mut implicit, kind, tok.field(2)?, tok.field(3)?);
+                k.driver_surfaces.push(DriverSurface {
+                    kind: surface,
+                    ssh_offset: tok.field(1)?,
+                });
+            }
             t::ALLOCATE_SYNC_BUFFER => push_slot(
                 &mut implicit,
                 ImplicitKind::SyncBuffer,

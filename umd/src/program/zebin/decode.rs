@@ -242,6 +242,8 @@ pub fn kernel(
         dynamic_state_heap: Vec::new(),
         arg_info,
         isa_relocations,
+        // Zebin kernels reach program data statelessly (ConstantBase/GlobalBase or relocations).
+        driver_surfaces: Vec::new(),
     })
 }
 
