@@ -7,6 +7,11 @@
 use std::fmt;
 use std::str::FromStr;
 
+/// Bytes in one general register (GRF) on every platform here, Gen9 to Xe-HPG (Xe-HPC and
+/// later double it). Register-granular sizes (payloads, message lengths, the register file)
+/// derive from this.
+pub const GRF_BYTES: u32 = 32;
+
 /// A GPU generation, named after its representative platform.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Platform {

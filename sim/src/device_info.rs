@@ -31,7 +31,7 @@ pub struct EngineDesc {
 const RCS0: EngineDesc = EngineDesc {
     class: EngineClass::Render,
     instance: 0,
-    mmio_base: 0x2000,
+    mmio_base: kmd_iface::i915::reg::RENDER_RING_BASE,
     name: "rcs0",
 };
 const CCS0: EngineDesc = EngineDesc {

@@ -13,7 +13,7 @@ use crate::packets::*;
 use platform::Platform;
 
 /// Bytes in one GRF, the unit payload lengths are counted in.
-const GRF_BYTES: usize = 32;
+const GRF_BYTES: usize = platform::GRF_BYTES as usize;
 /// Dwords of COMPUTE_WALKER inline data.
 const INLINE_DWORDS: usize = 8;
 

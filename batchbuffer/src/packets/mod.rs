@@ -3,6 +3,7 @@
 //! The declarations mirror genxml (names, dword and bit ranges) and are checked against it by
 //! `tests/genxml_crosscheck.rs`.
 
+pub mod base_address_update;
 pub mod enums;
 pub mod mi;
 pub mod pipe_control;
@@ -10,6 +11,7 @@ pub mod state;
 pub mod surface;
 pub mod walker;
 
+pub use base_address_update::*;
 pub use enums::*;
 pub use mi::*;
 pub use pipe_control::*;

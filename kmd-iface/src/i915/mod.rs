@@ -5,7 +5,7 @@ mod device;
 mod exec;
 mod gem;
 pub mod query;
-mod reg;
+pub mod reg;
 pub mod uapi;
 
 pub use context::{ContextParams, ResetStats};

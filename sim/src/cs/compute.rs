@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use batchbuffer::{PacketId, PipelineSelection};
+use batchbuffer::{Error, Packet, PacketId, PipelineSelection, StateBaseAddress};
 use platform::Platform;
 
 use crate::device_info::EngineDesc;
@@ -23,6 +23,21 @@ impl ComputeState {
     /// Records the most recent instance of a state packet.
     pub fn record(&mut self, packet: PacketId, dwords: &[u32]) {
         self.packets.insert(packet, dwords.to_vec());
+    }
+
+    /// Records a STATE_BASE_ADDRESS as the hardware applies it: fields whose Modify Enable is
+    /// clear keep what the previous one set (`StateBaseAddress::applied_over`).
+    pub fn record_base_addresses(&mut self, p: Platform, dwords: &[u32]) -> Result<(), Error> {
+        let new = StateBaseAddress::unpack(p, dwords)?;
+        let state = match self.get(PacketId::StateBaseAddress) {
+            Some(prev) => new.applied_over(p, &StateBaseAddress::unpack(p, prev)?)?,
+            None => new,
+        };
+        let mut out = vec![0; dwords.len()];
+        let len = state.pack(p, &mut out)?;
+        out.truncate(len);
+        self.packets.insert(PacketId::StateBaseAddress, out);
+        Ok(())
     }
 
     /// The last recorded dwords of `packet`, if it was programmed.
@@ -62,5 +77,66 @@ impl WalkerExecutor for NoWalkerExecutor {
         Err(crate::gpu::GpuErrorKind::Hang(HangReason::Unsupported {
             packet: format!("{} (no EU executor)", walker.packet.name()),
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sba(p: Platform, s: &StateBaseAddress) -> Vec<u32> {
+        let mut dw = vec![0; 32];
+        let n = s.pack(p, &mut dw).unwrap();
+        dw.truncate(n);
+        dw
+    }
+
+    #[test]
+    fn a_second_state_base_address_keeps_bases_it_does_not_enable() {
+        for p in Platform::ALL {
+            let mut c = ComputeState::default();
+            let first = StateBaseAddress {
+                surface_state_base_address_modify_enable: true,
+                surface_state_base_address: 0x20_0000,
+                instruction_base_address_modify_enable: true,
+                instruction_base_address: 0x50_0000,
+                instruction_buffer_size_modify_enable: true,
+                instruction_buffer_size: 16,
+                ..Default::default()
+            };
+            c.record_base_addresses(p, &sba(p, &first)).unwrap();
+            let second = StateBaseAddress {
+                general_state_base_address_modify_enable: true,
+                general_state_base_address: 0x90_0000,
+                // Not enabled: ignored.
+                instruction_base_address: 0x1000,
+                ..Default::default()
+            };
+            c.record_base_addresses(p, &sba(p, &second)).unwrap();
+            let got = StateBaseAddress::unpack(p, c.get(PacketId::StateBaseAddress).unwrap());
+            let want = StateBaseAddress {
+                general_state_base_address_modify_enable: true,
+                general_state_base_address: 0x90_0000,
+                ..first
+            };
+            assert_eq!(got, Ok(want), "{p}");
+        }
+    }
+
+    #[test]
+    fn a_malformed_state_base_address_is_an_error_and_keeps_the_state() {
+        let p = Platform::Tgllp;
+        let mut c = ComputeState::default();
+        let good = sba(
+            p,
+            &StateBaseAddress {
+                instruction_base_address_modify_enable: true,
+                instruction_base_address: 0x50_0000,
+                ..Default::default()
+            },
+        );
+        c.record_base_addresses(p, &good).unwrap();
+        assert!(c.record_base_addresses(p, &good[..4]).is_err());
+        assert_eq!(c.get(PacketId::StateBaseAddress), Some(&good[..]));
     }
 }

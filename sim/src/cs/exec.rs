@@ -1,12 +1,10 @@
 //! The command streamer's fetch-decode-execute loop over the ring and the batch buffers.
 
-use batchbuffer::layout::FieldDesc;
-use batchbuffer::value::get_u64;
 use batchbuffer::{
     identify, AddressSpaceIndicator, CompareOperation, DestinationAddressType, IdentifyError,
-    LriPostSyncOperation, MemoryType, MiBatchBufferStart, MiLoadRegisterMem, MiLoadRegisterReg,
-    MiSemaphoreWait, MiStoreDataImm, MiStoreRegisterMem, Packet, PacketId, PipeControl,
-    PipelineSelect, PostSyncOperation, SecondLevelBatchBuffer,
+    LriPostSyncOperation, MemoryType, MiBatchBufferStart, MiLoadRegisterImm, MiLoadRegisterMem,
+    MiLoadRegisterReg, MiSemaphoreWait, MiStoreDataImm, MiStoreRegisterMem, Packet, PacketId,
+    PipeControl, PipelineSelect, PostSyncOperation, SecondLevelBatchBuffer,
 };
 use platform::Platform;
 
@@ -240,6 +238,10 @@ impl Cs<'_> {
                 self.compute.pipeline = Some(ps.pipeline_selection);
                 self.compute.record(packet, cmd);
             }
+            PacketId::StateBaseAddress => self
+                .compute
+                .record_base_addresses(self.platform, cmd)
+                .map_err(|e| bad(cmd[0], e))?,
             PacketId::GpgpuWalker | PacketId::ComputeWalker => {
                 let walker = Walker {
                     platform: self.platform,
@@ -259,37 +261,16 @@ impl Cs<'_> {
         Ok(())
     }
 
-    /// MI_LOAD_REGISTER_IMM carries one or more (register, value) pairs after its header.
+    /// MI_LOAD_REGISTER_IMM loads one or more (register, value) pairs in order.
     fn load_register_imm(&mut self, cmd: &[u32]) -> Result<(), GpuErrorKind> {
-        let p = self.platform;
-        let layout = PacketId::MiLoadRegisterImm.layout();
-        let field = |name| -> Result<(&'static FieldDesc, batchbuffer::Loc), GpuErrorKind> {
-            layout
-                .field(name)
-                .and_then(|f| f.loc(p).map(|l| (f, l)))
-                .ok_or_else(|| bad(cmd[0], format!("MI_LOAD_REGISTER_IMM lacks {name}")))
-        };
-        let get = |(f, l): (&FieldDesc, batchbuffer::Loc), dw: &[u32]| get_u64(f.kind, l, dw);
-        let (reg, data, disables) = (
-            field("Register Offset")?,
-            field("Data DWord")?,
-            field("Byte Write Disables")?,
-        );
-        let cs_relative = field("Add CS MMIO Start Offset").is_ok_and(|f| get(f, cmd) != 0);
-        let disables = get(disables, cmd) as u32;
-        let pair_len = (data.1.dw - reg.1.dw + 1) as usize;
-        if cmd.len() < 1 + pair_len || !(cmd.len() - 1).is_multiple_of(pair_len) {
-            return Err(bad(cmd[0], "MI_LOAD_REGISTER_IMM with an incomplete pair"));
-        }
+        let lri = self.unpack::<MiLoadRegisterImm>(cmd)?;
         // Byte Write Disables keeps the disabled bytes' old contents.
         let keep: u32 = (0..4)
-            .filter(|b| disables & (1 << b) != 0)
+            .filter(|b| lri.byte_write_disables & (1 << b) != 0)
             .map(|b| 0xffu32 << (8 * b))
             .sum();
-        for k in 0..(cmd.len() - 1) / pair_len {
-            let pair = &cmd[k * pair_len..];
-            let r = resolve(self.engine.mmio_base, get(reg, pair) as u32, cs_relative);
-            let v = get(data, pair) as u32;
+        for (offset, v) in lri.pairs() {
+            let r = self.reg(offset, lri.add_cs_mmio_start_offset);
             let old = self.read_reg(r);
             self.write_reg(r, (old & keep) | (v & !keep));
         }
@@ -373,7 +354,7 @@ impl From<GpuFault> for CsError {
     fn from(f: GpuFault) -> Self {
         CsError {
             head: f.address,
-            kind: GpuErrorKind::PageFault(f),
+            kind: GpuErrorKind::from(f),
         }
     }
 }

@@ -8,7 +8,7 @@
 use isa_encoder::model::RegFile;
 
 /// Bytes per register on Gen9..Xe-HPG.
-pub const REG_BYTES: usize = 32;
+pub const REG_BYTES: usize = platform::GRF_BYTES as usize;
 /// GRF registers per thread (the corpus uses no larger GRF mode).
 pub const GRF_REGS: usize = 128;
 /// GRF size in bytes.

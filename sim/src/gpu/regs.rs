@@ -6,10 +6,8 @@ use std::collections::HashMap;
 
 use super::Clock;
 
-/// RING_TIMESTAMP (low dword; the high dword follows).
-pub const RING_TIMESTAMP: u32 = 0x358;
-/// RING_TIMESTAMP_UDW.
-pub const RING_TIMESTAMP_UDW: u32 = 0x35c;
+/// RING_TIMESTAMP and its high dword, as kmd-iface declares them for the uAPI's REG_READ.
+pub use kmd_iface::i915::reg::{RING_TIMESTAMP, RING_TIMESTAMP_UDW};
 /// First command streamer general purpose register (16 x 64 bits).
 pub const CS_GPR0: u32 = 0x600;
 pub const CS_GPR_COUNT: u32 = 16;

@@ -7,8 +7,11 @@ use batchbuffer::{
     AddressSpaceIndicator, MiBatchBufferEnd, MiBatchBufferStart, MiStoreDataImm, Packet,
     SecondLevelBatchBuffer,
 };
+use kmd_iface::i915::uapi::I915_EXEC_RENDER;
+use kmd_iface::i915::{ContextParams, Execbuf, MmapMode, PinnedObject, I915};
 use kmd_iface::seam::DeviceFile;
 use platform::Platform;
+use sim::cs::WalkerExecutor;
 use sim::{Kmd, SimConfig, SimDevice};
 
 /// Every (platform, driver) pair the simulator offers.
@@ -81,4 +84,103 @@ pub fn self_loop(p: Platform, addr: u64) -> Vec<u8> {
         },
     );
     bytes(&dw)
+}
+
+/// A simulated i915 device reached through kmd-iface's wrappers, with `walker` running its
+/// walkers, and the context submissions use.
+pub struct I915Gpu {
+    pub dev: Arc<SimDevice>,
+    pub i915: I915,
+    /// 0 (the default context) until [`I915Gpu::new_context`]: a GPU error bans a context.
+    pub ctx: std::cell::Cell<u32>,
+    /// FIXED on discrete parts (the only mode i915 offers there), WB on integrated ones.
+    pub mmap: MmapMode,
+}
+
+/// Opens an i915 simulator for `p` whose walkers run on `walker`.
+pub fn i915_gpu(p: Platform, walker: Arc<dyn WalkerExecutor>) -> I915Gpu {
+    let config = SimConfig {
+        walker,
+        ..SimConfig::default()
+    };
+    let dev = sim::open_device(p, Kmd::I915, config).unwrap();
+    let file: Arc<dyn DeviceFile> = dev.clone();
+    let kmd_iface::Kmd::I915(i915) = kmd_iface::Kmd::new(file).unwrap() else {
+        panic!("not i915")
+    };
+    let mmap = if dev.info().has_local_memory {
+        MmapMode::Fixed
+    } else {
+        MmapMode::Wb
+    };
+    I915Gpu {
+        dev,
+        i915,
+        ctx: 0.into(),
+        mmap,
+    }
+}
+
+/// One softpinned buffer of a submission.
+#[derive(Debug, Clone, Copy)]
+pub struct Placed {
+    pub gpu_address: u64,
+    pub handle: u32,
+    pub write: bool,
+}
+
+impl I915Gpu {
+    /// Switches to a fresh context (after an error banned the current one).
+    pub fn new_context(&self) {
+        let ctx = self.i915.context_create(&ContextParams::default()).unwrap();
+        self.ctx.set(ctx);
+    }
+
+    /// A GEM object of `size` bytes starting with `bytes`.
+    pub fn bo(&self, bytes: &[u8], size: usize) -> u32 {
+        let bo = self.i915.gem_create(size as u64).unwrap();
+        let m = self.i915.gem_mmap(bo.handle, size, self.mmap).unwrap();
+        m.write(0, bytes).unwrap();
+        bo.handle
+    }
+
+    /// Runs the batch in `objects[0]` on the render engine with every object softpinned, and
+    /// waits for `objects[wait]`.
+    pub fn exec(&self, objects: &[Placed], wait: usize) -> Result<(), String> {
+        let pinned: Vec<PinnedObject> = objects
+            .iter()
+            .map(|o| PinnedObject {
+                handle: o.handle,
+                gpu_address: o.gpu_address,
+                write: o.write,
+            })
+            .collect();
+        self.i915
+            .execbuffer2(&Execbuf {
+                objects: &pinned,
+                engine: I915_EXEC_RENDER,
+                ctx_id: self.ctx.get(),
+                ..Default::default()
+            })
+            .map_err(|e| format!("execbuffer2: {e:?}"))?;
+        self.i915
+            .gem_wait(objects[wait].handle, -1)
+            .map(|_| ())
+            .map_err(|e| format!("wait: {e:?}"))
+    }
+
+    /// The first `len` bytes of a GEM object of `size` bytes.
+    pub fn read(&self, handle: u32, len: usize, size: usize) -> Vec<u8> {
+        let mut out = vec![0u8; len];
+        let m = self.i915.gem_mmap(handle, size, self.mmap).unwrap();
+        m.read(0, &mut out).unwrap();
+        out
+    }
+
+    /// Closes every object.
+    pub fn close(&self, objects: &[Placed]) {
+        for o in objects {
+            self.i915.gem_close(o.handle).unwrap();
+        }
+    }
 }

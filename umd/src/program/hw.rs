@@ -1,7 +1,6 @@
 //! The few hardware sizes the binary formats leave implicit (the same on Gen9 to Xe-HPG).
 
-/// Bytes of one general register.
-pub(crate) const GRF_BYTES: u32 = 32;
+pub(crate) use platform::GRF_BYTES;
 
 /// Bytes of one RENDER_SURFACE_STATE: surface states sit in the heap at this stride, so a
 /// binding-table index maps to `index * SURFACE_STATE_SIZE` when the driver lays them out.

@@ -20,8 +20,7 @@ pub use hdc::*;
 pub use lsc::*;
 pub use thread::*;
 
-/// Bytes in one GRF on every platform here.
-pub(crate) const GRF_BYTES: u32 = 32;
+pub(crate) use platform::GRF_BYTES;
 /// BTI values with a special meaning in HDC descriptors.
 pub const BTI_SLM: u8 = 0xFE;
 pub const BTI_STATELESS: u8 = 0xFF;
