@@ -10,7 +10,7 @@ use std::sync::Arc;
 use common::*;
 use kmd_iface::drm_core::{syncobj_create, syncobj_wait, SyncobjWait};
 use kmd_iface::i915::uapi::*;
-use kmd_iface::i915::{Execbuf, MmapMode, PinnedObject, I915};
+use kmd_iface::i915::{Execbuf, PinnedObject, I915};
 use kmd_iface::seam::{DeviceFile, Errno, HeapBacking, Mapping};
 use kmd_iface::xe::uapi::*;
 use kmd_iface::xe::{bind_op, sync, GemCreate, Xe};
@@ -18,7 +18,6 @@ use memmap2::MmapMut;
 use platform::Platform;
 use sim::device_info::DeviceInfo;
 use sim::Kmd;
-use zerocopy::{FromBytes, IntoBytes};
 
 const BATCH_VA: u64 = 0x10_0000;
 const HOST_VA: u64 = 0x40_0000;
@@ -32,18 +31,11 @@ fn host() -> Mapping {
     Mapping::new(Arc::new(HeapBacking::zeroed(HOST_LEN).unwrap()))
 }
 
-fn call<T: IntoBytes + FromBytes>(f: &dyn DeviceFile, req: u64, a: &mut T) -> Result<i32, Errno> {
-    f.ioctl(req, a.as_mut_bytes())
-}
-
 // ---------------------------------------------------------------- i915
 
 fn i915(p: Platform) -> (Arc<dyn DeviceFile>, I915) {
     let (_, file) = open(p, Kmd::I915);
-    let kmd_iface::Kmd::I915(i) = kmd_iface::Kmd::new(file.clone()).unwrap() else {
-        panic!("VERSION did not say i915")
-    };
-    (file, i)
+    (file.clone(), i915_of(file))
 }
 
 fn userptr(f: &dyn DeviceFile, user_ptr: u64, user_size: u64, flags: u32) -> Result<u32, Errno> {
@@ -56,18 +48,10 @@ fn userptr(f: &dyn DeviceFile, user_ptr: u64, user_size: u64, flags: u32) -> Res
     call(f, DRM_IOCTL_I915_GEM_USERPTR, &mut a).map(|_| a.handle)
 }
 
-fn mmap_mode(p: Platform) -> MmapMode {
-    if DeviceInfo::get(p).has_local_memory {
-        MmapMode::Fixed
-    } else {
-        MmapMode::Wb
-    }
-}
-
 /// A batch BO holding `batch`, run with `target` softpinned at HOST_VA.
 fn run_i915(d: &I915, p: Platform, target: u32, batch: &[u8]) -> kmd_iface::Result<()> {
     let b = d.gem_create(4096).unwrap().handle;
-    d.gem_mmap(b, 4096, mmap_mode(p))
+    d.gem_mmap(b, 4096, i915_mmap_mode(p))
         .unwrap()
         .write(0, batch)
         .unwrap();
@@ -105,7 +89,7 @@ fn i915_stores_land_in_host_memory() {
         }
         // The host already has the pointer: the kernel refuses a CPU mapping (NO_MMAP), even
         // in the one mode the platform otherwise offers.
-        let e = d.gem_mmap_offset(h, mmap_mode(p)).unwrap_err();
+        let e = d.gem_mmap_offset(h, i915_mmap_mode(p)).unwrap_err();
         assert_eq!(e.errno(), Some(Errno::ENODEV), "{p}: {e}");
         d.gem_close(h).unwrap();
     }

@@ -13,18 +13,9 @@ use kmd_iface::seam::{DeviceFile, Errno};
 use kmd_iface::xe::uapi::*;
 use platform::Platform;
 use sim::Kmd;
-use zerocopy::IntoBytes;
 
 /// An address no process has mapped (the first page is never mapped).
 const BAD_PTR: u64 = 0x10;
-
-fn call<T: IntoBytes + zerocopy::FromBytes>(
-    f: &dyn DeviceFile,
-    req: u64,
-    a: &mut T,
-) -> Result<i32, Errno> {
-    f.ioctl(req, a.as_mut_bytes())
-}
 
 // ---------------------------------------------------------------- i915
 
@@ -91,19 +82,19 @@ fn i915_bad_handles_are_enoent() {
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mut mo),
-        Err(Errno::ENOENT)
+        errno(f, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mut mo),
+        Errno::ENOENT
     );
     let mut w = drm_i915_gem_wait {
         bo_handle: 99,
         ..Default::default()
     };
-    assert_eq!(call(f, DRM_IOCTL_I915_GEM_WAIT, &mut w), Err(Errno::ENOENT));
+    assert_eq!(errno(f, DRM_IOCTL_I915_GEM_WAIT, &mut w), Errno::ENOENT);
     let mut b = drm_i915_gem_busy {
         handle: 99,
         busy: 0,
     };
-    assert_eq!(call(f, DRM_IOCTL_I915_GEM_BUSY, &mut b), Err(Errno::ENOENT));
+    assert_eq!(errno(f, DRM_IOCTL_I915_GEM_BUSY, &mut b), Errno::ENOENT);
     assert_eq!(
         exec_with(f, &[pinned(99, 0x10000)], |_| {}),
         Err(Errno::ENOENT)
@@ -118,21 +109,21 @@ fn i915_bad_handles_are_enoent() {
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_I915_GET_RESET_STATS, &mut rs),
-        Err(Errno::ENOENT)
+        errno(f, DRM_IOCTL_I915_GET_RESET_STATS, &mut rs),
+        Errno::ENOENT
     );
     let mut vd = drm_i915_gem_vm_control {
         vm_id: 42,
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_I915_GEM_VM_DESTROY, &mut vd),
-        Err(Errno::ENOENT)
+        errno(f, DRM_IOCTL_I915_GEM_VM_DESTROY, &mut vd),
+        Errno::ENOENT
     );
     let mut cd = drm_i915_gem_context_destroy { ctx_id: 42, pad: 0 };
     assert_eq!(
-        call(f, DRM_IOCTL_I915_GEM_CONTEXT_DESTROY, &mut cd),
-        Err(Errno::ENOENT)
+        errno(f, DRM_IOCTL_I915_GEM_CONTEXT_DESTROY, &mut cd),
+        Errno::ENOENT
     );
     // A VM id that does not exist, given to a new context.
     let ext = drm_i915_gem_context_create_ext_setparam {
@@ -152,8 +143,8 @@ fn i915_bad_handles_are_enoent() {
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_I915_GEM_CONTEXT_CREATE_EXT, &mut cc),
-        Err(Errno::ENOENT)
+        errno(f, DRM_IOCTL_I915_GEM_CONTEXT_CREATE_EXT, &mut cc),
+        Errno::ENOENT
     );
     // A syncobj in the fence array that does not exist.
     let fences = [drm_i915_gem_exec_fence {
@@ -168,7 +159,7 @@ fn i915_bad_handles_are_enoent() {
     assert_eq!(r, Err(Errno::ENOENT));
     // GEM_CLOSE of an unknown handle is EINVAL in the DRM core, not ENOENT.
     let mut gc = drm_gem_close { handle: 99, pad: 0 };
-    assert_eq!(call(f, DRM_IOCTL_GEM_CLOSE, &mut gc), Err(Errno::EINVAL));
+    assert_eq!(errno(f, DRM_IOCTL_GEM_CLOSE, &mut gc), Errno::EINVAL);
 }
 
 #[test]
@@ -181,8 +172,8 @@ fn i915_bad_flags_are_einval() {
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_I915_GEM_CREATE_EXT, &mut c),
-        Err(Errno::EINVAL)
+        errno(f, DRM_IOCTL_I915_GEM_CREATE_EXT, &mut c),
+        Errno::EINVAL
     );
     let h = batch(f);
     assert_eq!(
@@ -197,36 +188,36 @@ fn i915_bad_flags_are_einval() {
         flags: 1,
         timeout_ns: 0,
     };
-    assert_eq!(call(f, DRM_IOCTL_I915_GEM_WAIT, &mut w), Err(Errno::EINVAL));
+    assert_eq!(errno(f, DRM_IOCTL_I915_GEM_WAIT, &mut w), Errno::EINVAL);
     let mut cc = drm_i915_gem_context_create_ext {
         flags: 1 << 7,
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_I915_GEM_CONTEXT_CREATE_EXT, &mut cc),
-        Err(Errno::EINVAL)
+        errno(f, DRM_IOCTL_I915_GEM_CONTEXT_CREATE_EXT, &mut cc),
+        Errno::EINVAL
     );
     let mut vm = drm_i915_gem_vm_control {
         flags: 1,
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_I915_GEM_VM_CREATE, &mut vm),
-        Err(Errno::EINVAL)
+        errno(f, DRM_IOCTL_I915_GEM_VM_CREATE, &mut vm),
+        Errno::EINVAL
     );
     let mut q = drm_i915_query {
         flags: 1,
         ..Default::default()
     };
-    assert_eq!(call(f, DRM_IOCTL_I915_QUERY, &mut q), Err(Errno::EINVAL));
+    assert_eq!(errno(f, DRM_IOCTL_I915_QUERY, &mut q), Errno::EINVAL);
     let mut mo = drm_i915_gem_mmap_offset {
         handle: h,
         flags: 99,
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mut mo),
-        Err(Errno::EINVAL)
+        errno(f, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mut mo),
+        Errno::EINVAL
     );
     let mut sd = drm_i915_gem_set_domain {
         handle: h,
@@ -234,26 +225,20 @@ fn i915_bad_flags_are_einval() {
         write_domain: 0,
     };
     assert_eq!(
-        call(f, DRM_IOCTL_I915_GEM_SET_DOMAIN, &mut sd),
-        Err(Errno::EINVAL)
+        errno(f, DRM_IOCTL_I915_GEM_SET_DOMAIN, &mut sd),
+        Errno::EINVAL
     );
     let mut gp = drm_i915_getparam {
         param: 9999,
         pad0: 0,
         value: 0,
     };
-    assert_eq!(
-        call(f, DRM_IOCTL_I915_GETPARAM, &mut gp),
-        Err(Errno::EINVAL)
-    );
+    assert_eq!(errno(f, DRM_IOCTL_I915_GETPARAM, &mut gp), Errno::EINVAL);
     let mut rr = drm_i915_reg_read {
         offset: 0x2000,
         val: 0,
     };
-    assert_eq!(
-        call(f, DRM_IOCTL_I915_REG_READ, &mut rr),
-        Err(Errno::EINVAL)
-    );
+    assert_eq!(errno(f, DRM_IOCTL_I915_REG_READ, &mut rr), Errno::EINVAL);
     // An ioctl number the driver does not have.
     assert_eq!(
         f.ioctl(kmd_iface::ioc::drm_iowr(0x40 + 0x3f, 16), &mut [0u8; 16]),
@@ -270,13 +255,10 @@ fn i915_nonzero_pad_and_reserved_are_einval() {
         handle: 0,
         pad: 1,
     };
-    assert_eq!(
-        call(f, DRM_IOCTL_I915_GEM_CREATE, &mut c),
-        Err(Errno::EINVAL)
-    );
+    assert_eq!(errno(f, DRM_IOCTL_I915_GEM_CREATE, &mut c), Errno::EINVAL);
     let h = batch(f);
     let mut gc = drm_gem_close { handle: h, pad: 1 };
-    assert_eq!(call(f, DRM_IOCTL_GEM_CLOSE, &mut gc), Err(Errno::EINVAL));
+    assert_eq!(errno(f, DRM_IOCTL_GEM_CLOSE, &mut gc), Errno::EINVAL);
     let mut mo = drm_i915_gem_mmap_offset {
         handle: h,
         pad: 1,
@@ -284,21 +266,21 @@ fn i915_nonzero_pad_and_reserved_are_einval() {
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mut mo),
-        Err(Errno::EINVAL)
+        errno(f, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mut mo),
+        Errno::EINVAL
     );
     let mut rs = drm_i915_reset_stats {
         pad: 1,
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_I915_GET_RESET_STATS, &mut rs),
-        Err(Errno::EINVAL)
+        errno(f, DRM_IOCTL_I915_GET_RESET_STATS, &mut rs),
+        Errno::EINVAL
     );
     let mut cd = drm_i915_gem_context_destroy { ctx_id: 0, pad: 1 };
     assert_eq!(
-        call(f, DRM_IOCTL_I915_GEM_CONTEXT_DESTROY, &mut cd),
-        Err(Errno::EINVAL)
+        errno(f, DRM_IOCTL_I915_GEM_CONTEXT_DESTROY, &mut cd),
+        Errno::EINVAL
     );
     let mut o = pinned(h, 0x10000);
     o.rsvd2 = 1;
@@ -319,8 +301,8 @@ fn i915_nonzero_pad_and_reserved_are_einval() {
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_I915_GEM_CREATE_EXT, &mut ce),
-        Err(Errno::EINVAL)
+        errno(f, DRM_IOCTL_I915_GEM_CREATE_EXT, &mut ce),
+        Errno::EINVAL
     );
 }
 
@@ -387,10 +369,7 @@ fn i915_bad_user_pointers_are_efault() {
         pad0: 0,
         value: BAD_PTR,
     };
-    assert_eq!(
-        call(f, DRM_IOCTL_I915_GETPARAM, &mut gp),
-        Err(Errno::EFAULT)
-    );
+    assert_eq!(errno(f, DRM_IOCTL_I915_GETPARAM, &mut gp), Errno::EFAULT);
     let h = batch(f);
     assert_eq!(
         exec_with(f, &[pinned(h, 0x10000)], |eb| eb.buffers_ptr = BAD_PTR),
@@ -401,7 +380,7 @@ fn i915_bad_user_pointers_are_efault() {
         flags: 0,
         items_ptr: BAD_PTR,
     };
-    assert_eq!(call(f, DRM_IOCTL_I915_QUERY, &mut q), Err(Errno::EFAULT));
+    assert_eq!(errno(f, DRM_IOCTL_I915_QUERY, &mut q), Errno::EFAULT);
     // A bad data pointer fails the item, reported in its length, not the ioctl.
     let mut item = drm_i915_query_item {
         query_id: DRM_I915_QUERY_TOPOLOGY_INFO,
@@ -422,15 +401,15 @@ fn i915_bad_user_pointers_are_efault() {
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_I915_GEM_CONTEXT_CREATE_EXT, &mut cc),
-        Err(Errno::EFAULT)
+        errno(f, DRM_IOCTL_I915_GEM_CONTEXT_CREATE_EXT, &mut cc),
+        Errno::EFAULT
     );
     let mut v = drm_version {
         name_len: 8,
         name: BAD_PTR,
         ..Default::default()
     };
-    assert_eq!(call(f, DRM_IOCTL_VERSION, &mut v), Err(Errno::EFAULT));
+    assert_eq!(errno(f, DRM_IOCTL_VERSION, &mut v), Errno::EFAULT);
 }
 
 // ---------------------------------------------------------------- xe
@@ -533,17 +512,14 @@ fn xe_bad_handles_are_enoent() {
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_XE_GEM_MMAP_OFFSET, &mut mo),
-        Err(Errno::ENOENT)
+        errno(f, DRM_IOCTL_XE_GEM_MMAP_OFFSET, &mut mo),
+        Errno::ENOENT
     );
     let mut vd = drm_xe_vm_destroy {
         vm_id: 42,
         ..Default::default()
     };
-    assert_eq!(
-        call(f, DRM_IOCTL_XE_VM_DESTROY, &mut vd),
-        Err(Errno::ENOENT)
-    );
+    assert_eq!(errno(f, DRM_IOCTL_XE_VM_DESTROY, &mut vd), Errno::ENOENT);
     let eci = drm_xe_engine_class_instance::default();
     let mut qc = drm_xe_exec_queue_create {
         width: 1,
@@ -553,8 +529,8 @@ fn xe_bad_handles_are_enoent() {
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_XE_EXEC_QUEUE_CREATE, &mut qc),
-        Err(Errno::ENOENT)
+        errno(f, DRM_IOCTL_XE_EXEC_QUEUE_CREATE, &mut qc),
+        Errno::ENOENT
     );
     let q = xe_queue(f, vm);
     assert_eq!(exec(f, q, &[out_sync(77)], |_| {}), Err(Errno::ENOENT));
@@ -563,8 +539,8 @@ fn xe_bad_handles_are_enoent() {
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_XE_EXEC_QUEUE_DESTROY, &mut qd),
-        Err(Errno::ENOENT)
+        errno(f, DRM_IOCTL_XE_EXEC_QUEUE_DESTROY, &mut qd),
+        Errno::ENOENT
     );
     let handles = [77u32];
     let mut w = drm_syncobj_wait {
@@ -572,7 +548,7 @@ fn xe_bad_handles_are_enoent() {
         count_handles: 1,
         ..Default::default()
     };
-    assert_eq!(call(f, DRM_IOCTL_SYNCOBJ_WAIT, &mut w), Err(Errno::ENOENT));
+    assert_eq!(errno(f, DRM_IOCTL_SYNCOBJ_WAIT, &mut w), Errno::ENOENT);
     // xe's VM_BIND looks its VM up with EINVAL, not ENOENT.
     assert_eq!(bind(f, 42, map_op(0, 0x10000, 0x1000)), Err(Errno::EINVAL));
 }
@@ -588,12 +564,12 @@ fn xe_bad_flags_are_einval() {
         flags: 1 << 31,
         ..Default::default()
     };
-    assert_eq!(call(f, DRM_IOCTL_XE_GEM_CREATE, &mut c), Err(Errno::EINVAL));
+    assert_eq!(errno(f, DRM_IOCTL_XE_GEM_CREATE, &mut c), Errno::EINVAL);
     let mut v = drm_xe_vm_create {
         flags: 1 << 9,
         ..Default::default()
     };
-    assert_eq!(call(f, DRM_IOCTL_XE_VM_CREATE, &mut v), Err(Errno::EINVAL));
+    assert_eq!(errno(f, DRM_IOCTL_XE_VM_CREATE, &mut v), Errno::EINVAL);
     let vm = xe_vm(f);
     let h = xe_bo(f, 4096, 1, DRM_XE_GEM_CPU_CACHING_WB).unwrap();
     let mut op = map_op(h, 0x10000, 0x1000);
@@ -612,8 +588,8 @@ fn xe_bad_flags_are_einval() {
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_XE_WAIT_USER_FENCE, &mut w),
-        Err(Errno::EINVAL)
+        errno(f, DRM_IOCTL_XE_WAIT_USER_FENCE, &mut w),
+        Errno::EINVAL
     );
     let eci = drm_xe_engine_class_instance::default();
     let mut qc = drm_xe_exec_queue_create {
@@ -625,25 +601,19 @@ fn xe_bad_flags_are_einval() {
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_XE_EXEC_QUEUE_CREATE, &mut qc),
-        Err(Errno::EINVAL)
+        errno(f, DRM_IOCTL_XE_EXEC_QUEUE_CREATE, &mut qc),
+        Errno::EINVAL
     );
     let mut cs = drm_syncobj_create {
         handle: 0,
         flags: 1 << 4,
     };
-    assert_eq!(
-        call(f, DRM_IOCTL_SYNCOBJ_CREATE, &mut cs),
-        Err(Errno::EINVAL)
-    );
+    assert_eq!(errno(f, DRM_IOCTL_SYNCOBJ_CREATE, &mut cs), Errno::EINVAL);
     let mut q = drm_xe_device_query {
         query: 99,
         ..Default::default()
     };
-    assert_eq!(
-        call(f, DRM_IOCTL_XE_DEVICE_QUERY, &mut q),
-        Err(Errno::EINVAL)
-    );
+    assert_eq!(errno(f, DRM_IOCTL_XE_DEVICE_QUERY, &mut q), Errno::EINVAL);
 }
 
 #[test]
@@ -657,7 +627,7 @@ fn xe_nonzero_pad_and_reserved_are_einval() {
         pad: [0, 1, 0],
         ..Default::default()
     };
-    assert_eq!(call(f, DRM_IOCTL_XE_GEM_CREATE, &mut c), Err(Errno::EINVAL));
+    assert_eq!(errno(f, DRM_IOCTL_XE_GEM_CREATE, &mut c), Errno::EINVAL);
     let vm = xe_vm(f);
     let h = xe_bo(f, 4096, 1, DRM_XE_GEM_CPU_CACHING_WB).unwrap();
     let mut b = drm_xe_vm_bind {
@@ -667,7 +637,7 @@ fn xe_nonzero_pad_and_reserved_are_einval() {
         reserved: [0, 1],
         ..Default::default()
     };
-    assert_eq!(call(f, DRM_IOCTL_XE_VM_BIND, &mut b), Err(Errno::EINVAL));
+    assert_eq!(errno(f, DRM_IOCTL_XE_VM_BIND, &mut b), Errno::EINVAL);
     let mut op = map_op(h, 0x10000, 0x1000);
     op.pad2 = 1;
     assert_eq!(bind(f, vm, op), Err(Errno::EINVAL));
@@ -681,29 +651,20 @@ fn xe_nonzero_pad_and_reserved_are_einval() {
         reserved: [1, 0],
         ..Default::default()
     };
-    assert_eq!(
-        call(f, DRM_IOCTL_XE_DEVICE_QUERY, &mut dq),
-        Err(Errno::EINVAL)
-    );
+    assert_eq!(errno(f, DRM_IOCTL_XE_DEVICE_QUERY, &mut dq), Errno::EINVAL);
     let mut vd = drm_xe_vm_destroy {
         vm_id: vm,
         pad: 1,
         ..Default::default()
     };
-    assert_eq!(
-        call(f, DRM_IOCTL_XE_VM_DESTROY, &mut vd),
-        Err(Errno::EINVAL)
-    );
+    assert_eq!(errno(f, DRM_IOCTL_XE_VM_DESTROY, &mut vd), Errno::EINVAL);
     let handles = [syncobj(f)];
     let mut a = drm_syncobj_array {
         handles: handles.as_ptr() as u64,
         count_handles: 1,
         pad: 1,
     };
-    assert_eq!(
-        call(f, DRM_IOCTL_SYNCOBJ_SIGNAL, &mut a),
-        Err(Errno::EINVAL)
-    );
+    assert_eq!(errno(f, DRM_IOCTL_SYNCOBJ_SIGNAL, &mut a), Errno::EINVAL);
 }
 
 #[test]
@@ -762,8 +723,8 @@ fn xe_unaligned_addresses_and_sizes_are_einval() {
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_XE_WAIT_USER_FENCE, &mut w),
-        Err(Errno::EINVAL)
+        errno(f, DRM_IOCTL_XE_WAIT_USER_FENCE, &mut w),
+        Errno::EINVAL
     );
 }
 
@@ -789,10 +750,7 @@ fn xe_bad_user_pointers_are_efault() {
         data: BAD_PTR,
         ..Default::default()
     };
-    assert_eq!(
-        call(f, DRM_IOCTL_XE_DEVICE_QUERY, &mut q),
-        Err(Errno::EFAULT)
-    );
+    assert_eq!(errno(f, DRM_IOCTL_XE_DEVICE_QUERY, &mut q), Errno::EFAULT);
     let vm = xe_vm(f);
     let q = xe_queue(f, vm);
     assert_eq!(
@@ -808,7 +766,7 @@ fn xe_bad_user_pointers_are_efault() {
         ..Default::default()
     };
     b.set_vector_of_binds(BAD_PTR);
-    assert_eq!(call(f, DRM_IOCTL_XE_VM_BIND, &mut b), Err(Errno::EFAULT));
+    assert_eq!(errno(f, DRM_IOCTL_XE_VM_BIND, &mut b), Errno::EFAULT);
     let mut w = drm_xe_wait_user_fence {
         addr: 0x1000,
         mask: u64::MAX,
@@ -816,8 +774,8 @@ fn xe_bad_user_pointers_are_efault() {
         ..Default::default()
     };
     assert_eq!(
-        call(f, DRM_IOCTL_XE_WAIT_USER_FENCE, &mut w),
-        Err(Errno::EFAULT)
+        errno(f, DRM_IOCTL_XE_WAIT_USER_FENCE, &mut w),
+        Errno::EFAULT
     );
     let eci_bad = drm_xe_exec_queue_create {
         width: 1,
@@ -828,15 +786,15 @@ fn xe_bad_user_pointers_are_efault() {
     };
     let mut qc = eci_bad;
     assert_eq!(
-        call(f, DRM_IOCTL_XE_EXEC_QUEUE_CREATE, &mut qc),
-        Err(Errno::EFAULT)
+        errno(f, DRM_IOCTL_XE_EXEC_QUEUE_CREATE, &mut qc),
+        Errno::EFAULT
     );
     let mut w = drm_syncobj_wait {
         handles: BAD_PTR,
         count_handles: 1,
         ..Default::default()
     };
-    assert_eq!(call(f, DRM_IOCTL_SYNCOBJ_WAIT, &mut w), Err(Errno::EFAULT));
+    assert_eq!(errno(f, DRM_IOCTL_SYNCOBJ_WAIT, &mut w), Errno::EFAULT);
 }
 
 #[test]

@@ -9,7 +9,7 @@ use batchbuffer::{
 };
 use kmd_iface::i915::uapi::I915_EXEC_RENDER;
 use kmd_iface::i915::{ContextParams, Execbuf, MmapMode, PinnedObject, I915};
-use kmd_iface::seam::DeviceFile;
+use kmd_iface::seam::{DeviceFile, Errno};
 use platform::Platform;
 use sim::cs::WalkerExecutor;
 use sim::{Kmd, SimConfig, SimDevice};
@@ -93,8 +93,26 @@ pub struct I915Gpu {
     pub i915: I915,
     /// 0 (the default context) until [`I915Gpu::new_context`]: a GPU error bans a context.
     pub ctx: std::cell::Cell<u32>,
-    /// FIXED on discrete parts (the only mode i915 offers there), WB on integrated ones.
+    /// [`i915_mmap_mode`] of the platform.
     pub mmap: MmapMode,
+}
+
+/// kmd-iface's i915 wrapper over a simulated device file.
+pub fn i915_of(file: Arc<dyn DeviceFile>) -> I915 {
+    let kmd_iface::Kmd::I915(i915) = kmd_iface::Kmd::new(file).unwrap() else {
+        panic!("VERSION did not say i915")
+    };
+    i915
+}
+
+/// The CPU mapping i915 offers on `p`: FIXED on discrete parts (the only one there), WB on
+/// integrated ones.
+pub fn i915_mmap_mode(p: Platform) -> MmapMode {
+    if sim::device_info::DeviceInfo::get(p).has_local_memory {
+        MmapMode::Fixed
+    } else {
+        MmapMode::Wb
+    }
 }
 
 /// Opens an i915 simulator for `p` whose walkers run on `walker`.
@@ -104,20 +122,11 @@ pub fn i915_gpu(p: Platform, walker: Arc<dyn WalkerExecutor>) -> I915Gpu {
         ..SimConfig::default()
     };
     let dev = sim::open_device(p, Kmd::I915, config).unwrap();
-    let file: Arc<dyn DeviceFile> = dev.clone();
-    let kmd_iface::Kmd::I915(i915) = kmd_iface::Kmd::new(file).unwrap() else {
-        panic!("not i915")
-    };
-    let mmap = if dev.info().has_local_memory {
-        MmapMode::Fixed
-    } else {
-        MmapMode::Wb
-    };
     I915Gpu {
+        i915: i915_of(dev.clone()),
         dev,
-        i915,
         ctx: 0.into(),
-        mmap,
+        mmap: i915_mmap_mode(p),
     }
 }
 
@@ -182,5 +191,26 @@ impl I915Gpu {
         for o in objects {
             self.i915.gem_close(o.handle).unwrap();
         }
+    }
+}
+
+/// One raw ioctl through the device-file seam, with a kmd-iface uAPI struct as its argument.
+pub fn call<T: zerocopy::IntoBytes + zerocopy::FromBytes>(
+    f: &dyn DeviceFile,
+    req: u64,
+    a: &mut T,
+) -> Result<i32, Errno> {
+    f.ioctl(req, a.as_mut_bytes())
+}
+
+/// The errno of an ioctl that must fail; its success fails the test.
+pub fn errno<T: zerocopy::IntoBytes + zerocopy::FromBytes>(
+    f: &dyn DeviceFile,
+    req: u64,
+    a: &mut T,
+) -> Errno {
+    match call(f, req, a) {
+        Ok(r) => panic!("ioctl {req:#x} returned {r}, expected an error"),
+        Err(e) => e,
     }
 }
