@@ -814,3 +814,32 @@ fn mmap_needs_a_real_offset_and_length() {
     assert_eq!(f.mmap(mo.offset, 8192).unwrap_err(), Errno::EINVAL);
     assert_eq!(f.mmap(mo.offset, 0).unwrap_err(), Errno::EINVAL);
 }
+
+#[test]
+fn i915_extension_chains_end_after_512_links() {
+    // i915_user_extensions() follows at most 512 links: a SET_PAT extension pointing at itself
+    // is valid 512 times, then E2BIG.
+    let f = i915();
+    let f = f.as_ref();
+    let mut pat = Box::new(drm_i915_gem_create_ext_set_pat {
+        base: i915_user_extension {
+            name: I915_GEM_CREATE_EXT_SET_PAT,
+            ..Default::default()
+        },
+        ..Default::default()
+    });
+    let at = &*pat as *const _ as u64;
+    pat.base.next_extension = at;
+    let mut ce = drm_i915_gem_create_ext {
+        size: 4096,
+        extensions: at,
+        ..Default::default()
+    };
+    assert_eq!(
+        errno(f, DRM_IOCTL_I915_GEM_CREATE_EXT, &mut ce),
+        Errno::E2BIG
+    );
+    // The same extension ending the chain is fine.
+    pat.base.next_extension = 0;
+    assert_eq!(call(f, DRM_IOCTL_I915_GEM_CREATE_EXT, &mut ce), Ok(0));
+}

@@ -5,7 +5,7 @@ use std::sync::{Arc, RwLock};
 use kmd_iface::i915::uapi::*;
 use kmd_iface::seam::Errno;
 
-use super::{Context, State};
+use super::{extensions, Context, State};
 use crate::device::SimDevice;
 use crate::device_info::EngineClass;
 use crate::mem::AddressSpace;
@@ -14,7 +14,6 @@ use crate::user;
 /// `I915_ENGINE_CLASS_INVALID` / `I915_ENGINE_CLASS_INVALID_NONE`: a hole in an engine map.
 const CLASS_INVALID: u16 = u16::MAX;
 const INSTANCE_NONE: u16 = u16::MAX;
-const MAX_EXTENSIONS: usize = 512;
 
 pub(crate) fn vm_create(dev: &SimDevice, a: &mut drm_i915_gem_vm_control) -> Result<i32, Errno> {
     if a.flags != 0 || a.extensions != 0 {
@@ -128,27 +127,16 @@ pub(crate) fn create(
     let vm = Arc::new(RwLock::new(AddressSpace::new()));
     let mut ctx = Context::new(0, vm);
     if a.flags & I915_CONTEXT_CREATE_FLAGS_USE_EXTENSIONS != 0 {
-        let mut next = a.extensions;
-        let mut seen = 0;
-        while next != 0 {
-            seen += 1;
-            if seen > MAX_EXTENSIONS {
-                return Err(Errno::E2BIG);
-            }
-            let ext: i915_user_extension = user::read_val(next)?;
-            if ext.flags != 0 || ext.rsvd.iter().any(|&r| r != 0) {
+        extensions::walk(a.extensions, |at, name| {
+            if name != I915_CONTEXT_CREATE_EXT_SETPARAM {
                 return Err(Errno::EINVAL);
             }
-            if ext.name != I915_CONTEXT_CREATE_EXT_SETPARAM {
-                return Err(Errno::EINVAL);
-            }
-            let sp: drm_i915_gem_context_create_ext_setparam = user::read_val(next)?;
+            let sp: drm_i915_gem_context_create_ext_setparam = user::read_val(at)?;
             if sp.param.ctx_id != 0 {
                 return Err(Errno::EINVAL);
             }
-            apply_param(st, dev, &mut ctx, &sp.param)?;
-            next = ext.next_extension;
-        }
+            apply_param(st, dev, &mut ctx, &sp.param)
+        })?;
     } else if a.extensions != 0 {
         return Err(Errno::EINVAL);
     }

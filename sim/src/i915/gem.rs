@@ -10,13 +10,12 @@ use crate::mem::{HostRange, PAGE_SIZE};
 use crate::sync::FenceStatus;
 use crate::user;
 
+use super::extensions;
+
 /// Key of a memory region in the file's usage accounting.
 pub(crate) fn region_key(class: u16, instance: u16) -> u16 {
     class << 8 | instance
 }
-
-/// Longest extension chain walked before giving up (the kernel's i915_user_extensions: E2BIG).
-const MAX_EXTENSIONS: usize = 512;
 
 pub(crate) fn create(dev: &SimDevice, a: &mut drm_i915_gem_create) -> Result<i32, Errno> {
     if a.pad != 0 {
@@ -50,23 +49,13 @@ pub(crate) fn create_ext(dev: &SimDevice, a: &mut drm_i915_gem_create_ext) -> Re
         return Err(Errno::E2BIG);
     }
     let mut placement = None;
-    let mut next = a.extensions;
-    let mut seen = 0;
-    while next != 0 {
-        seen += 1;
-        if seen > MAX_EXTENSIONS {
-            return Err(Errno::E2BIG);
-        }
-        let ext: i915_user_extension = user::read_val(next)?;
-        if ext.flags != 0 || ext.rsvd.iter().any(|&r| r != 0) {
-            return Err(Errno::EINVAL);
-        }
-        match ext.name {
+    extensions::walk(a.extensions, |at, name| {
+        match name {
             I915_GEM_CREATE_EXT_MEMORY_REGIONS => {
                 if placement.is_some() {
                     return Err(Errno::EINVAL);
                 }
-                let m: drm_i915_gem_create_ext_memory_regions = user::read_val(next)?;
+                let m: drm_i915_gem_create_ext_memory_regions = user::read_val(at)?;
                 if m.pad != 0 || m.num_regions == 0 {
                     return Err(Errno::EINVAL);
                 }
@@ -85,7 +74,7 @@ pub(crate) fn create_ext(dev: &SimDevice, a: &mut drm_i915_gem_create_ext) -> Re
                 placement = Some(region_key(first.memory_class, first.memory_instance));
             }
             I915_GEM_CREATE_EXT_SET_PAT => {
-                let p: drm_i915_gem_create_ext_set_pat = user::read_val(next)?;
+                let p: drm_i915_gem_create_ext_set_pat = user::read_val(at)?;
                 if p.rsvd != 0 || p.pat_index > info.i915_max_pat_index {
                     return Err(Errno::EINVAL);
                 }
@@ -94,8 +83,8 @@ pub(crate) fn create_ext(dev: &SimDevice, a: &mut drm_i915_gem_create_ext) -> Re
             I915_GEM_CREATE_EXT_PROTECTED_CONTENT => return Err(Errno::ENODEV),
             _ => return Err(Errno::EINVAL),
         }
-        next = ext.next_extension;
-    }
+        Ok(())
+    })?;
     let key = placement.unwrap_or(region_key(I915_MEMORY_CLASS_SYSTEM, 0));
     a.handle = dev.lock().gem.create(size, PAGE_SIZE, key, None)?;
     a.size = size;

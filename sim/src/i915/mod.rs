@@ -2,6 +2,7 @@
 
 mod context;
 mod execbuf;
+mod extensions;
 mod gem;
 mod param;
 mod query;
