@@ -421,7 +421,8 @@ proptest! {
     }
 }
 
-/// Hand-picked forms the corpus may miss: every immediate type, branches, wait/sync, math.
+/// Hand-picked forms the corpus may miss: every immediate type, branches, wait/sync, math,
+/// math macros (Gen9/Gen11) and dpas (Xe-HPG; iga64 rejects it on Gen12LP, so it is dropped).
 #[test]
 fn special_forms_match_iga64_autocompact() {
     let iga = oracles::require!(Oracle::Iga64);
@@ -459,10 +460,14 @@ L0:
     let extra = |p: Platform| {
         match p {
         Platform::Skl | Platform::Icllp => {
-            "(W) wait n0.0<0;1,0>:ud\n(W) mov (8|M0) r1.0<1>:df 0x0:df\n(W) mad (8|M0) r1.0<1>:f r2.0<4;1>:f r3.0<4;1>:f r4.0<4;1>:f\n"
+            "(W) wait n0.0<0;1,0>:ud\n(W) mov (8|M0) r1.0<1>:df 0x0:df\n(W) mad (8|M0) r1.0<1>:f r2.0<4;1>:f r3.0<4;1>:f r4.0<4;1>:f\n \
+             (W) math.rsqtm (4|M0) (eo)f1.0 r30.mme0:df r58.nomme:df\n\
+             (W) madm (4|M0) r34.mme1:df r122.nomme:df r121.nomme:df r30.mme0:df\n"
         }
         Platform::Tgllp | Platform::Dg2 => {
-            "(W) sync.nop null\n(W) sync.allrd\n(W) sync.nop null {@1}\n(W) mad (8|M0) r1.0<1>:f r2.0<1;0>:f r3.0<1;0>:f r4.0<1>:f\n"
+            "(W) sync.nop null\n(W) sync.allrd\n(W) sync.nop null {@1}\n(W) mad (8|M0) r1.0<1>:f r2.0<1;0>:f r3.0<1;0>:f r4.0<1>:f\n \
+             dpas.8x8 (8|M0) r10:f r20:f r30:hf r40.0:hf\n\
+             dpas.8x1 (8|M0) r10:d r20:d r30:b r40.0:s4\n"
         }
     }
     };

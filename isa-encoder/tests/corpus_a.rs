@@ -15,12 +15,8 @@ use oracles::{iga64, Oracle};
 use platform::Platform;
 use std::io::Write;
 
-/// Heaps whose instructions the model cannot express yet, with the reason.
-const NOT_YET: &[(Platform, &str, &str)] = &[(
-    Platform::Skl,
-    "math.cl/fp64",
-    "Gen9 align16 two-source instructions and math-macro operands (.mme, (eo)) are not modelled",
-)];
+/// Heaps whose instructions the model cannot express yet, with the reason (none now).
+const NOT_YET: &[(Platform, &str, &str)] = &[];
 
 fn check(platform: Platform) {
     assert!(

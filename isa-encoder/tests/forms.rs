@@ -4,8 +4,10 @@
 //! our disassembly equals iga64's and our assembly of iga64's text equals iga64's bytes.
 //! Also: which mnemonics exist per platform equals `iga64 -Xlist-ops`.
 
+mod common;
+
 use isa_encoder::model::OPCODES;
-use oracles::{iga64, Oracle};
+use oracles::Oracle;
 use platform::Platform;
 
 const GEN12LP: &str = "\
@@ -73,17 +75,7 @@ L0:\n\
 
 fn check(platform: Platform, text: &str) {
     let iga = oracles::require!(Oracle::Iga64);
-    let bytes = iga64::asm(&iga, platform, text, &[]).expect("iga64 -a of the sample");
-    let want = iga64::disasm(&iga, platform, &bytes, &[]).expect("iga64 -d");
-    let ours = isa_encoder::disassemble(platform, &bytes).expect("our disassembler");
-    let (w, o): (Vec<_>, Vec<_>) = (want.lines().collect(), ours.lines().collect());
-    for k in 0..w.len().max(o.len()) {
-        assert_eq!(o.get(k), w.get(k), "{platform} line {}", k + 1);
-    }
-    assert_eq!(
-        isa_encoder::assemble(platform, &want).expect("our assembler"),
-        bytes
-    );
+    common::check_text_against_iga64(&iga, platform, text);
 }
 
 #[test]

@@ -124,6 +124,9 @@ fn operand_texts(i: &Instruction) -> Vec<String> {
                 }
             }
             Operand::Imm(imm) => out.push(format!(":{}", imm.ty.syntax())),
+            Operand::Macro(m) => {
+                out.push(format!("r{}.{}:{}", m.grf, m.acc.syntax(), m.ty.syntax()))
+            }
         }
     }
     out

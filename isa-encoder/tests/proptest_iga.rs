@@ -5,9 +5,9 @@
 
 use isa_encoder::kernel::Decoded;
 use isa_encoder::model::{
-    Addressing, CondMod, DataType, DistPipe, ExecSize, FlagReg, Immediate, Instruction, MathFn,
-    Opcode, Operand, PredCtrl, Predicate, Reg, RegOperand, Region, SendDesc, SendInfo, SrcMod,
-    Subfunction, Swsb, SyncFn, TokenMode,
+    Addressing, CondMod, DataType, DistPipe, ExecSize, FlagReg, Immediate, Instruction,
+    MacroOperand, MathFn, MathMacroAcc, Opcode, Operand, PredCtrl, Predicate, Reg, RegOperand,
+    Region, SendDesc, SendInfo, SrcMod, Subfunction, Swsb, SyncFn, TokenMode,
 };
 use isa_encoder::{native, text};
 use oracles::{iga64, Oracle};
@@ -261,6 +261,65 @@ fn alu(p: Platform) -> BoxedStrategy<Instruction> {
         .boxed()
 }
 
+/// Math macros (Gen9/Gen11): `math.rsqtm`, `math.invm`, `madm` on `.mmeN` / `.nomme`
+/// operands of one float type, with source modifiers, `(sat)` on madm and the implicit `(eo)`.
+fn math_macro(p: Platform) -> BoxedStrategy<Instruction> {
+    let operand = |ty: DataType| {
+        (
+            0u8..128,
+            prop::sample::select(MathMacroAcc::ALL.to_vec()),
+            prop::sample::select(vec![SrcMod::None, SrcMod::Neg, SrcMod::Abs, SrcMod::NegAbs]),
+        )
+            .prop_map(move |(grf, acc, modifier)| MacroOperand {
+                grf,
+                acc,
+                ty,
+                modifier,
+            })
+    };
+    (
+        prop::sample::select(vec![0usize, 1, 2]),
+        prop::sample::select(vec![DataType::Df, DataType::F]),
+        any::<bool>(),
+        prop::sample::select(vec![ExecSize::S2, ExecSize::S4, ExecSize::S8]),
+        0u8..8,
+    )
+        .prop_flat_map(move |(kind, ty, sat, es, off)| {
+            (operand(ty), operand(ty), operand(ty), operand(ty)).prop_flat_map(
+                move |(d, a, b, c)| {
+                    let mut i = match kind {
+                        0 | 1 => {
+                            let mut i = Instruction::new(Opcode::Math);
+                            let f = [MathFn::Rsqtm, MathFn::Invm][kind];
+                            i.func = Subfunction::Math(f);
+                            i.cond_mod = Some(CondMod::Eo);
+                            i
+                        }
+                        _ => {
+                            let mut i = Instruction::new(Opcode::Madm);
+                            i.saturate = sat;
+                            i
+                        }
+                    };
+                    i.dst = Some(Operand::Macro(MacroOperand {
+                        modifier: SrcMod::None,
+                        ..d
+                    }));
+                    let n = kind + 1;
+                    for (k, s) in [a, b, c].into_iter().enumerate().take(n) {
+                        i.src[k] = Some(Operand::Macro(s));
+                    }
+                    common(p, i).prop_map(move |mut i| {
+                        i.exec_size = es;
+                        i.chan_offset = off * 4;
+                        i
+                    })
+                },
+            )
+        })
+        .boxed()
+}
+
 /// Gen9/Gen11 sends: the SFID sits in ex_desc[3:0]; `sends` adds src1 with its length in
 /// ex_desc[9:6].
 fn send_gen9(p: Platform) -> BoxedStrategy<Instruction> {
@@ -418,6 +477,7 @@ fn batch(p: Platform) -> BoxedStrategy<Vec<Instruction>> {
             6 => alu(p).prop_map(|i| (i, 0, 0)),
             2 => send(p).prop_map(|i| (i, 0, 0)),
             1 => branch(),
+            1 => math_macro(p).prop_map(|i| (i, 0, 0)),
         ]
         .boxed()
     };

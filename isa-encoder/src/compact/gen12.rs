@@ -135,47 +135,33 @@ const IMM: ImmSpec = ImmSpec {
     rules: &IMM_RULES,
 };
 
-const THREE_SRC_CONTROL_KEY_GEN12: [Fragment; 18] = [
-    frag(95, 92, 32),
-    frag(90, 88, 29),
-    frag(82, 80, 26),
-    frag(50, 50, 25),
-    frag(48, 48, 24),
-    frag(42, 40, 21),
-    frag(39, 39, 20),
-    frag(38, 36, 17),
-    frag(34, 34, 16),
-    frag(33, 33, 15),
-    frag(32, 32, 14),
-    frag(31, 31, 13),
-    frag(28, 28, 12),
-    frag(27, 24, 8),
-    frag(23, 23, 7),
-    frag(22, 22, 6),
-    frag(21, 19, 3),
-    frag(18, 16, 0),
-];
-/// Xe-HPG widens Dst.Type's neighbour to two bits (49:48), shifting the upper fields by one.
-const THREE_SRC_CONTROL_KEY_XEHP: [Fragment; 18] = [
-    frag(95, 92, 33),
-    frag(90, 88, 30),
-    frag(82, 80, 27),
-    frag(50, 50, 26),
-    frag(49, 48, 24),
-    frag(42, 40, 21),
-    frag(39, 39, 20),
-    frag(38, 36, 17),
-    frag(34, 34, 16),
-    frag(33, 33, 15),
-    frag(32, 32, 14),
-    frag(31, 31, 13),
-    frag(28, 28, 12),
-    frag(27, 24, 8),
-    frag(23, 23, 7),
-    frag(22, 22, 6),
-    frag(21, 19, 3),
-    frag(18, 16, 0),
-];
+/// The three-source ControlIndex key. Xe-HPG widens the field at bit 48 to two bits (49:48),
+/// which moves the four fields above it up by one.
+const fn three_src_control_key(xehp: bool) -> [Fragment; 18] {
+    let up = xehp as u8;
+    [
+        frag(95, 92, 32 + up),
+        frag(90, 88, 29 + up),
+        frag(82, 80, 26 + up),
+        frag(50, 50, 25 + up),
+        frag(48 + up, 48, 24),
+        frag(42, 40, 21),
+        frag(39, 39, 20),
+        frag(38, 36, 17),
+        frag(34, 34, 16),
+        frag(33, 33, 15),
+        frag(32, 32, 14),
+        frag(31, 31, 13),
+        frag(28, 28, 12),
+        frag(27, 24, 8),
+        frag(23, 23, 7),
+        frag(22, 22, 6),
+        frag(21, 19, 3),
+        frag(18, 16, 0),
+    ]
+}
+const THREE_SRC_CONTROL_KEY_GEN12: [Fragment; 18] = three_src_control_key(false);
+const THREE_SRC_CONTROL_KEY_XEHP: [Fragment; 18] = three_src_control_key(true);
 const THREE_SRC_SOURCE_KEY: [Fragment; 15] = [
     frag(114, 114, 20),
     frag(113, 112, 18),

@@ -1,7 +1,7 @@
 //! One EU instruction, independent of its binary encoding.
 
 use super::opcode::Opcode;
-use super::operand::Operand;
+use super::operand::{Operand, Region};
 use super::reg::FlagReg;
 use super::swsb::Swsb;
 
@@ -48,7 +48,7 @@ impl ExecSize {
     }
 }
 
-/// Conditional modifier `(eq)`, `(ne)`, …; the value is its 4-bit encoding.
+/// Conditional modifier `(eq)`, `(ne)`, …; the value is its 4-bit encoding, except `Eo`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CondMod {
     Eq = 1,
@@ -59,9 +59,12 @@ pub enum CondMod {
     Le = 6,
     Ov = 8,
     Un = 9,
+    /// `(eo)`, early out: implied by the math macros `math.invm` / `math.rsqtm`, whose
+    /// function code fills the condition-modifier field. It has no encoding of its own.
+    Eo = 0x10,
 }
 
-const COND_MODS: [(CondMod, &str); 8] = [
+const COND_MODS: [(CondMod, &str); 9] = [
     (CondMod::Eq, "eq"),
     (CondMod::Ne, "ne"),
     (CondMod::Gt, "gt"),
@@ -70,6 +73,7 @@ const COND_MODS: [(CondMod, &str); 8] = [
     (CondMod::Le, "le"),
     (CondMod::Ov, "ov"),
     (CondMod::Un, "un"),
+    (CondMod::Eo, "eo"),
 ];
 
 impl CondMod {
@@ -83,7 +87,14 @@ impl CondMod {
     }
     /// From the 4-bit field (0 = none is not a CondMod).
     pub fn from_encoding(v: u8) -> Option<CondMod> {
-        COND_MODS.iter().find(|c| c.0 as u8 == v).map(|c| c.0)
+        COND_MODS
+            .iter()
+            .find(|c| c.0.encoding() == Some(v))
+            .map(|c| c.0)
+    }
+    /// The 4-bit field value; `None` for `Eo`, which only math macros carry (implicitly).
+    pub fn encoding(self) -> Option<u8> {
+        (self != CondMod::Eo).then_some(self as u8)
     }
 }
 
@@ -254,6 +265,10 @@ pub enum Subfunction {
     },
 }
 
+/// The region every `dpas`/`dpasw` operand holds in the model: dpas operands have no region
+/// in the encoding or in IGA syntax (`r10:f`, src2 `r40.2:hf`).
+pub const DPAS_OPERAND_REGION: Region = Region::h(1);
+
 /// A send descriptor: an immediate or address register `a0.{sub}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SendDesc {
@@ -378,6 +393,37 @@ impl Instruction {
     /// Number of sources present.
     pub fn src_count(&self) -> usize {
         self.src.iter().take_while(|s| s.is_some()).count()
+    }
+
+    /// True for the math macros `madm`, `math.invm` and `math.rsqtm`, whose operands are all
+    /// [`Operand::Macro`].
+    pub fn is_math_macro(&self) -> bool {
+        self.opcode == Opcode::Madm
+            || matches!(self.func, Subfunction::Math(MathFn::Invm | MathFn::Rsqtm))
+    }
+
+    /// Checks the math-macro rules every codec shares: macro instructions take only macro
+    /// operands and no condition modifier but their implicit `(eo)`; other instructions take
+    /// neither.
+    pub fn check_math_macro(&self) -> Result<(), &'static str> {
+        let ops = self.src.iter().chain(std::iter::once(&self.dst)).flatten();
+        if self.is_math_macro() {
+            if !ops.clone().all(|o| matches!(o, Operand::Macro(_))) {
+                return Err("math-macro operands must all be rN.mmeK / rN.nomme");
+            }
+            let eo_ok = self.opcode != Opcode::Madm && self.cond_mod == Some(CondMod::Eo);
+            if self.cond_mod.is_some() && !eo_ok {
+                return Err("the only condition modifier of a math macro is its implicit (eo)");
+            }
+        } else {
+            if ops.clone().any(|o| matches!(o, Operand::Macro(_))) {
+                return Err(".mme / .nomme operands belong to madm, math.invm and math.rsqtm");
+            }
+            if self.cond_mod == Some(CondMod::Eo) {
+                return Err("(eo) belongs to math.invm and math.rsqtm");
+            }
+        }
+        Ok(())
     }
 
     /// True if the binary form is (or is to be) the 64-bit compacted one.

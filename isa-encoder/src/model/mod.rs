@@ -16,10 +16,12 @@ pub mod types;
 
 pub use inst::{
     BranchTargets, CondMod, ExecSize, InstOpts, Instruction, MathFn, PredCtrl, Predicate, SendDesc,
-    SendInfo, Subfunction, SyncFn, INST_OPT_NAMES,
+    SendInfo, Subfunction, SyncFn, DPAS_OPERAND_REGION, INST_OPT_NAMES,
 };
 pub use opcode::{Opcode, Shape, OPCODES};
-pub use operand::{Addressing, Immediate, Operand, RegOperand, Region, SrcMod};
+pub use operand::{
+    Addressing, Immediate, MacroOperand, MathMacroAcc, Operand, RegOperand, Region, SrcMod,
+};
 pub use reg::{FlagReg, Reg, RegFile, ARFS};
 pub use swsb::{DistPipe, Swsb, TokenMode};
 pub use types::DataType;

@@ -88,11 +88,82 @@ pub struct Immediate {
     pub ty: DataType,
 }
 
+/// The special accumulator a math-macro operand names: `.mme0`..`.mme7`, or `.nomme` for
+/// none. The value is the index IGA encodes (8 for `.nomme`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MathMacroAcc {
+    Mme0 = 0,
+    Mme1 = 1,
+    Mme2 = 2,
+    Mme3 = 3,
+    Mme4 = 4,
+    Mme5 = 5,
+    Mme6 = 6,
+    Mme7 = 7,
+    NoMme = 8,
+}
+
+const MATH_MACRO_ACCS: [(MathMacroAcc, &str); 9] = [
+    (MathMacroAcc::Mme0, "mme0"),
+    (MathMacroAcc::Mme1, "mme1"),
+    (MathMacroAcc::Mme2, "mme2"),
+    (MathMacroAcc::Mme3, "mme3"),
+    (MathMacroAcc::Mme4, "mme4"),
+    (MathMacroAcc::Mme5, "mme5"),
+    (MathMacroAcc::Mme6, "mme6"),
+    (MathMacroAcc::Mme7, "mme7"),
+    (MathMacroAcc::NoMme, "nomme"),
+];
+
+impl MathMacroAcc {
+    /// All selectors, by index.
+    pub const ALL: [MathMacroAcc; 9] = [
+        MathMacroAcc::Mme0,
+        MathMacroAcc::Mme1,
+        MathMacroAcc::Mme2,
+        MathMacroAcc::Mme3,
+        MathMacroAcc::Mme4,
+        MathMacroAcc::Mme5,
+        MathMacroAcc::Mme6,
+        MathMacroAcc::Mme7,
+        MathMacroAcc::NoMme,
+    ];
+    /// IGA spelling after the register (`mme3`, `nomme`).
+    pub fn syntax(self) -> &'static str {
+        MATH_MACRO_ACCS[self as usize].1
+    }
+    /// From the spelling after the register.
+    pub fn from_syntax(s: &str) -> Option<MathMacroAcc> {
+        MATH_MACRO_ACCS.iter().find(|a| a.1 == s).map(|a| a.0)
+    }
+    /// The encoded index, 0..=8.
+    pub fn index(self) -> u8 {
+        self as u8
+    }
+    /// From the encoded index.
+    pub fn from_index(v: u64) -> Option<MathMacroAcc> {
+        Self::ALL.get(usize::try_from(v).ok()?).copied()
+    }
+}
+
+/// An operand of a math-macro instruction (`madm`, `math.invm`, `math.rsqtm`): a whole GRF
+/// plus the special accumulator holding the extra precision bits, written `r30.mme2:df`.
+/// It has no subregister or region; the hardware implies them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MacroOperand {
+    pub grf: u8,
+    pub acc: MathMacroAcc,
+    pub ty: DataType,
+    pub modifier: SrcMod,
+}
+
 /// Any source or destination operand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Operand {
     Reg(RegOperand),
     Imm(Immediate),
+    /// Only in math-macro instructions, where every operand is one.
+    Macro(MacroOperand),
 }
 
 impl Operand {
@@ -111,6 +182,7 @@ impl Operand {
         match self {
             Operand::Reg(r) => r.ty,
             Operand::Imm(i) => i.ty,
+            Operand::Macro(m) => m.ty,
         }
     }
 

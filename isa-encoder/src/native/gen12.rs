@@ -3,17 +3,22 @@
 //! Field positions follow Mesa's brw_eu_inst.h Gfx12 columns; value tables (types, SWSB, SFIDs,
 //! ternary strides) were checked against `iga64 -a`/`-d` on both platforms.
 
+mod dpas;
 mod fields;
 mod swsb;
 
 use platform::Platform;
 
 use super::bits::Bits;
+use super::shared::{
+    code_of, ill, macro_operand, missing, mod_bits, put, reg_fields, reg_from, sign_extend,
+    src_mod, src_region, stride_code, table_get,
+};
 use crate::error::{DecodeError, EncodeError};
 use crate::model::{
     Addressing, CondMod, DataType, ExecSize, FlagReg, Immediate, InstOpts, Instruction, MathFn,
-    Opcode, Operand, PredCtrl, Predicate, Reg, RegFile, RegOperand, Region, SendDesc, SendInfo,
-    Shape, SrcMod, Subfunction, SyncFn,
+    Opcode, Operand, PredCtrl, Predicate, RegOperand, Region, SendDesc, SendInfo, Shape, SrcMod,
+    Subfunction, SyncFn,
 };
 use fields::*;
 
@@ -61,16 +66,28 @@ pub fn decode(platform: Platform, bytes: &[u8; 16]) -> Result<Instruction, Decod
     match opcode.shape() {
         Shape::Nullary => {}
         Shape::Unary | Shape::Binary => decode_basic(&b, &mut i)?,
+        Shape::Ternary if matches!(opcode, Opcode::Dpas | Opcode::Dpasw) => {
+            dpas::decode(&b, &mut i)?
+        }
         Shape::Ternary => decode_ternary(&b, &mut i)?,
         Shape::Send => decode_send(platform, &b, &mut i)?,
         Shape::Branch => decode_branch(&b, &mut i)?,
         Shape::Sync | Shape::Wait => decode_sync(&b, &mut i)?,
     }
+    if i.is_math_macro() {
+        // Their .mme operands are not modelled on Gen12; refuse rather than misprint.
+        return Err(ill("MathMacro", u64::from(opnum)));
+    }
+    if matches!(opcode, Opcode::Dpas | Opcode::Dpasw) {
+        // dpas leaves many three-source fields unused; iga64 ignores them, we refuse anything
+        // but the encoding it writes, so decoding never loses a bit.
+        let again = encode(platform, &i).map_err(|_| ill("Dpas", u64::from(opnum)))?;
+        let diff = (Bits::from_bytes(&again).0 ^ b.0) & !(1u128 << 29);
+        if diff != 0 {
+            return Err(ill("DpasReservedBits", diff.trailing_zeros().into()));
+        }
+    }
     Ok(i)
-}
-
-fn ill(field: &'static str, value: u64) -> DecodeError {
-    DecodeError::IllegalField { field, value }
 }
 
 fn data_type(code: u64) -> Result<DataType, DecodeError> {
@@ -90,50 +107,13 @@ fn imm_type(code: u64) -> Result<DataType, DecodeError> {
         .ok_or(ill("ImmType", code))
 }
 
-/// Element size in bytes used to turn byte subregisters into IGA's element subregisters.
-fn elem_bytes(ty: DataType) -> u8 {
-    (ty.bits() / 8).max(1) as u8
-}
-
-fn reg_from(file_grf: bool, nr: u8, sub_bytes: u8, ty: DataType) -> Result<Reg, DecodeError> {
-    let file = if file_grf {
-        RegFile::Grf
-    } else {
-        RegFile::from_arf_nibble(nr >> 4).ok_or(ill("ArfRegNum", nr as u64))?
-    };
-    let num = if file_grf { nr } else { nr & 0xF };
-    Ok(Reg {
-        file,
-        num,
-        sub: sub_bytes / elem_bytes(ty),
-    })
-}
-
-fn stride(code: u64, table: &[u8], field: &'static str) -> Result<u8, DecodeError> {
-    table.get(code as usize).copied().ok_or(ill(field, code))
-}
-
-fn src_mod(abs: bool, neg: bool) -> SrcMod {
-    match (neg, abs) {
-        (false, false) => SrcMod::None,
-        (true, false) => SrcMod::Neg,
-        (false, true) => SrcMod::Abs,
-        (true, true) => SrcMod::NegAbs,
-    }
-}
-
-fn sign_extend(v: u64, bits: u32) -> i16 {
-    let s = 64 - bits;
-    (((v << s) as i64) >> s) as i16
-}
-
 fn decode_basic(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
     let is_math = i.opcode == Opcode::Math;
     let math_binary = MathFn::from_encoding(b.get(92, 95) as u8).is_some_and(|f| f.is_binary());
     let binary = i.opcode.shape() == Shape::Binary && (!is_math || math_binary);
     // Destination.
     let dty = data_type(b.get(36, 39))?;
-    let dst_h = stride(b.get(48, 49), &HSTRIDES, "DstHorzStride")?;
+    let dst_h = table_get(b.get(48, 49), &HSTRIDES, "DstHorzStride")?;
     let dst_addr = if b.bit(35) {
         Addressing::Indirect {
             addr_sub: b.get(60, 63) as u8,
@@ -193,18 +173,8 @@ fn decode_basic(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
 
 fn decode_src(b: &Bits, f: &SrcFields, type_code: u64) -> Result<Operand, DecodeError> {
     let ty = data_type(type_code)?;
-    let v = b.get(f.vstride.0, f.vstride.1);
-    let w = stride(b.get(f.width.0, f.width.1), &WIDTHS, "Width")?;
-    let h = stride(b.get(f.hstride.0, f.hstride.1), &HSTRIDES, "HorzStride")?;
     let indirect = b.bit(f.addr_mode);
-    let region = if v == VSTRIDE_VXH {
-        if !indirect {
-            return Err(ill("VertStride", v));
-        }
-        Region::wh(w, h)
-    } else {
-        Region::full(stride(v, &VSTRIDES, "VertStride")?, w, h)
-    };
+    let region = src_region(b, [f.vstride, f.width, f.hstride], indirect)?;
     let addr = if indirect {
         Addressing::Indirect {
             addr_sub: b.get(f.reg.1 - 3, f.reg.1) as u8,
@@ -261,11 +231,11 @@ fn decode_ternary(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
                 ty,
             })
         } else {
-            let h = stride(b.get(f.hstride.0, f.hstride.1), &HSTRIDES, "HorzStride")?;
+            let h = table_get(b.get(f.hstride.0, f.hstride.1), &HSTRIDES, "HorzStride")?;
             let region = match f.vstride {
                 Some((hi, lo)) => {
                     let v = (b.get(hi, hi) << 1) | b.get(lo, lo);
-                    Region::vh(stride(v, &T_VSTRIDES, "VertStride")?, h)
+                    Region::vh(table_get(v, &T_VSTRIDES, "VertStride")?, h)
                 }
                 None => Region::h(h),
             };
@@ -386,66 +356,15 @@ fn decode_sync(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
 // Encoding
 // ---------------------------------------------------------------------------------------------
 
-fn put(b: &mut Bits, lo: u32, hi: u32, v: u64, field: &'static str) -> Result<(), EncodeError> {
-    b.set(lo, hi, v)
-        .map_err(|_| EncodeError::FieldOutOfRange { field, value: v })
-}
-
-fn code_of<T: PartialEq + Copy>(table: &[(T, u8)], v: T) -> Option<u8> {
-    table.iter().find(|t| t.0 == v).map(|t| t.1)
-}
-
 fn type_code(ty: DataType) -> Result<u64, EncodeError> {
     code_of(&TYPES, ty)
-        .map(u64::from)
         .ok_or_else(|| EncodeError::Unencodable(format!("type :{} as a register", ty.syntax())))
 }
 
 fn imm_type_code(ty: DataType) -> Result<u64, EncodeError> {
     code_of(&IMM_TYPES, ty)
         .or_else(|| code_of(&TYPES, ty))
-        .map(u64::from)
         .ok_or_else(|| EncodeError::Unencodable(format!("type :{} as an immediate", ty.syntax())))
-}
-
-fn stride_code(v: u8, table: &[u8], field: &'static str) -> Result<u64, EncodeError> {
-    table
-        .iter()
-        .position(|&x| x == v)
-        .map(|p| p as u64)
-        .ok_or(EncodeError::FieldOutOfRange {
-            field,
-            value: v as u64,
-        })
-}
-
-/// (file is GRF, encoded register number, byte subregister)
-fn reg_fields(r: &Reg, ty: DataType) -> Result<(bool, u64, u64), EncodeError> {
-    let sub = r.sub as u64 * elem_bytes(ty) as u64;
-    match r.file {
-        RegFile::Grf => Ok((true, r.num as u64, sub)),
-        f => {
-            let arf = f
-                .arf()
-                .ok_or_else(|| EncodeError::Unencodable("register".into()))?;
-            if r.num > 0xF {
-                return Err(EncodeError::FieldOutOfRange {
-                    field: "ArfRegNum",
-                    value: r.num as u64,
-                });
-            }
-            Ok((false, ((arf.nibble as u64) << 4) | r.num as u64, sub))
-        }
-    }
-}
-
-fn mod_bits(m: SrcMod) -> (bool, bool) {
-    match m {
-        SrcMod::None => (false, false),
-        SrcMod::Neg => (false, true),
-        SrcMod::Abs => (true, false),
-        SrcMod::NegAbs => (true, true),
-    }
 }
 
 /// Encodes one instruction in native Gen12LP / Xe-HPG form (bit 29 clear).
@@ -457,28 +376,39 @@ pub fn encode(platform: Platform, i: &Instruction) -> Result<[u8; 16], EncodeErr
             opcode: i.opcode.mnemonic(),
             platform,
         })?;
+    i.check_math_macro()
+        .map_err(|e| EncodeError::Unencodable(e.into()))?;
+    if i.is_math_macro() {
+        return Err(EncodeError::Unencodable(
+            "math macros (.mme operands) are not modelled on Gen12".into(),
+        ));
+    }
     let mut b = Bits::default();
-    put(&mut b, 0, 6, opnum as u64, "Opcode")?;
+    put(&mut b, (0, 6), opnum as u64, "Opcode")?;
     put(
         &mut b,
-        8,
-        15,
+        (8, 15),
         swsb::encode(platform, i.opcode, &i.swsb)? as u64,
         "SWSB",
     )?;
-    put(&mut b, 16, 18, i.exec_size.encoding() as u64, "ExecSize")?;
+    put(&mut b, (16, 18), i.exec_size.encoding() as u64, "ExecSize")?;
     if !i.chan_offset.is_multiple_of(4) || i.chan_offset > 28 {
         return Err(EncodeError::FieldOutOfRange {
             field: "ChanOff",
             value: i.chan_offset as u64,
         });
     }
-    put(&mut b, 19, 19, ((i.chan_offset / 4) & 1) as u64, "NibCtrl")?;
-    put(&mut b, 20, 21, (i.chan_offset / 8) as u64, "QtrCtrl")?;
-    put(&mut b, 22, 22, i.flag.sub as u64, "FlagSubReg")?;
-    put(&mut b, 23, 23, i.flag.num as u64, "FlagReg")?;
+    put(
+        &mut b,
+        (19, 19),
+        ((i.chan_offset / 4) & 1) as u64,
+        "NibCtrl",
+    )?;
+    put(&mut b, (20, 21), (i.chan_offset / 8) as u64, "QtrCtrl")?;
+    put(&mut b, (22, 22), i.flag.sub as u64, "FlagSubReg")?;
+    put(&mut b, (23, 23), i.flag.num as u64, "FlagReg")?;
     if let Some(p) = i.predicate {
-        put(&mut b, 24, 27, p.ctrl as u64, "PredCtrl")?;
+        put(&mut b, (24, 27), p.ctrl as u64, "PredCtrl")?;
         b.set_bit(28, p.invert);
     }
     b.set_bit(30, i.opts.contains(InstOpts::BREAKPOINT));
@@ -487,6 +417,9 @@ pub fn encode(platform: Platform, i: &Instruction) -> Result<[u8; 16], EncodeErr
     match i.opcode.shape() {
         Shape::Nullary => {}
         Shape::Unary | Shape::Binary => encode_basic(&mut b, i)?,
+        Shape::Ternary if matches!(i.opcode, Opcode::Dpas | Opcode::Dpasw) => {
+            dpas::encode(&mut b, i)?
+        }
         Shape::Ternary => encode_ternary(&mut b, i)?,
         Shape::Send => encode_send(platform, &mut b, i)?,
         Shape::Branch => encode_branch(&mut b, i)?,
@@ -495,19 +428,14 @@ pub fn encode(platform: Platform, i: &Instruction) -> Result<[u8; 16], EncodeErr
     Ok(b.to_bytes())
 }
 
-fn missing(what: &str) -> EncodeError {
-    EncodeError::Unencodable(format!("missing {what}"))
-}
-
 fn encode_basic(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
     let Some(Operand::Reg(dst)) = i.dst else {
         return Err(missing("register destination"));
     };
-    put(b, 36, 39, type_code(dst.ty)?, "DstType")?;
+    put(b, (36, 39), type_code(dst.ty)?, "DstType")?;
     put(
         b,
-        48,
-        49,
+        (48, 49),
         stride_code(dst.region.hstride, &HSTRIDES, "DstHorzStride")?,
         "DstHorzStride",
     )?;
@@ -515,13 +443,13 @@ fn encode_basic(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
         Addressing::Direct(r) => {
             let (grf, nr, sub) = reg_fields(&r, dst.ty)?;
             b.set_bit(50, grf);
-            put(b, 56, 63, nr, "DstRegNum")?;
-            put(b, 51, 55, sub, "DstSubRegNum")?;
+            put(b, (56, 63), nr, "DstRegNum")?;
+            put(b, (51, 55), sub, "DstSubRegNum")?;
         }
         Addressing::Indirect { addr_sub, offset } => {
             b.set_bit(35, true);
-            put(b, 60, 63, addr_sub as u64, "DstAddrSubReg")?;
-            put(b, 50, 59, (offset as u64) & 0x3FF, "DstAddrImm")?;
+            put(b, (60, 63), addr_sub as u64, "DstAddrSubReg")?;
+            put(b, (50, 59), (offset as u64) & 0x3FF, "DstAddrImm")?;
         }
     }
     b.set_bit(34, i.saturate);
@@ -530,34 +458,36 @@ fn encode_basic(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
     match s0 {
         Operand::Imm(imm) => {
             b.set_bit(46, true);
-            put(b, 40, 43, imm_type_code(imm.ty)?, "Src0Type")?;
-            put(b, 96, 127, imm.bits & 0xFFFF_FFFF, "Imm")?;
+            put(b, (40, 43), imm_type_code(imm.ty)?, "Src0Type")?;
+            put(b, (96, 127), imm.bits & 0xFFFF_FFFF, "Imm")?;
             if imm.ty.is_64bit() {
-                put(b, 64, 95, imm.bits >> 32, "Imm64")?;
+                put(b, (64, 95), imm.bits >> 32, "Imm64")?;
             }
         }
         Operand::Reg(r) => {
-            put(b, 40, 43, type_code(r.ty)?, "Src0Type")?;
+            put(b, (40, 43), type_code(r.ty)?, "Src0Type")?;
             encode_src(b, &SRC0, &r)?;
         }
+        Operand::Macro(_) => return Err(macro_operand()),
     }
     if let Some(s1) = i.src[1] {
         match s1 {
             Operand::Imm(imm) => {
                 b.set_bit(47, true);
-                put(b, 88, 91, imm_type_code(imm.ty)?, "Src1Type")?;
-                put(b, 96, 127, imm.bits, "Imm")?;
+                put(b, (88, 91), imm_type_code(imm.ty)?, "Src1Type")?;
+                put(b, (96, 127), imm.bits, "Imm")?;
             }
             Operand::Reg(r) => {
-                put(b, 88, 91, type_code(r.ty)?, "Src1Type")?;
+                put(b, (88, 91), type_code(r.ty)?, "Src1Type")?;
                 encode_src(b, &SRC1, &r)?;
             }
+            Operand::Macro(_) => return Err(macro_operand()),
         }
     }
     if let Subfunction::Math(f) = i.func {
-        put(b, 92, 95, f as u64, "MathFC")?;
+        put(b, (92, 95), f as u64, "MathFC")?;
     } else if let Some(c) = i.cond_mod {
-        put(b, 92, 95, c as u64, "CondMod")?;
+        put(b, (92, 95), c as u64, "CondMod")?;
     }
     Ok(())
 }
@@ -568,19 +498,17 @@ fn encode_src(b: &mut Bits, f: &SrcFields, r: &RegOperand) -> Result<(), EncodeE
         Some(v) => stride_code(v, &VSTRIDES, "VertStride")?,
         None => VSTRIDE_VXH,
     };
-    put(b, f.vstride.0, f.vstride.1, v, "VertStride")?;
+    put(b, (f.vstride.0, f.vstride.1), v, "VertStride")?;
     let w = rg.width.ok_or_else(|| missing("region width"))?;
     put(
         b,
-        f.width.0,
-        f.width.1,
+        (f.width.0, f.width.1),
         stride_code(w, &WIDTHS, "Width")?,
         "Width",
     )?;
     put(
         b,
-        f.hstride.0,
-        f.hstride.1,
+        (f.hstride.0, f.hstride.1),
         stride_code(rg.hstride, &HSTRIDES, "HorzStride")?,
         "HorzStride",
     )?;
@@ -591,16 +519,15 @@ fn encode_src(b: &mut Bits, f: &SrcFields, r: &RegOperand) -> Result<(), EncodeE
         Addressing::Direct(reg) => {
             let (grf, nr, sub) = reg_fields(&reg, r.ty)?;
             b.set_bit(f.file, grf);
-            put(b, f.reg.0, f.reg.1, nr, "SrcRegNum")?;
-            put(b, f.subreg.0, f.subreg.1, sub, "SrcSubRegNum")?;
+            put(b, (f.reg.0, f.reg.1), nr, "SrcRegNum")?;
+            put(b, (f.subreg.0, f.subreg.1), sub, "SrcSubRegNum")?;
         }
         Addressing::Indirect { addr_sub, offset } => {
             b.set_bit(f.addr_mode, true);
-            put(b, f.reg.1 - 3, f.reg.1, addr_sub as u64, "SrcAddrSubReg")?;
+            put(b, (f.reg.1 - 3, f.reg.1), addr_sub as u64, "SrcAddrSubReg")?;
             put(
                 b,
-                f.subreg.0 - 1,
-                f.reg.1 - 4,
+                (f.subreg.0 - 1, f.reg.1 - 4),
                 (offset as u64) & 0x3FF,
                 "SrcAddrImm",
             )?;
@@ -624,7 +551,7 @@ fn encode_ternary(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
         }
         Ok(c & 7)
     };
-    put(b, 36, 38, ty3(dst.ty)?, "DstType")?;
+    put(b, (36, 38), ty3(dst.ty)?, "DstType")?;
     let Addressing::Direct(dr) = dst.addr else {
         return Err(EncodeError::Unencodable(
             "indirect ternary destination".into(),
@@ -632,8 +559,8 @@ fn encode_ternary(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
     };
     let (grf, nr, sub) = reg_fields(&dr, dst.ty)?;
     b.set_bit(50, grf);
-    put(b, 56, 63, nr, "DstRegNum")?;
-    put(b, 51, 55, sub, "DstSubRegNum")?;
+    put(b, (56, 63), nr, "DstRegNum")?;
+    put(b, (51, 55), sub, "DstSubRegNum")?;
     b.set_bit(
         48,
         match dst.region.hstride {
@@ -651,14 +578,14 @@ fn encode_ternary(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
     b.set_bit(33, i.opts.contains(InstOpts::ACC_WR_EN));
     for (k, f) in T_SRCS.iter().enumerate() {
         let op = i.src[k].ok_or_else(|| missing("ternary source"))?;
-        put(b, f.ty.0, f.ty.1, ty3(op.ty())?, "SrcType")?;
+        put(b, (f.ty.0, f.ty.1), ty3(op.ty())?, "SrcType")?;
         match op {
             Operand::Imm(imm) => {
                 let bit = f
                     .is_imm
                     .ok_or_else(|| EncodeError::Unencodable("immediate in ternary src1".into()))?;
                 b.set_bit(bit, true);
-                put(b, f.imm.0, f.imm.1, imm.bits, "TernaryImm")?;
+                put(b, (f.imm.0, f.imm.1), imm.bits, "TernaryImm")?;
             }
             Operand::Reg(r) => {
                 let (abs, neg) = mod_bits(r.modifier);
@@ -671,10 +598,10 @@ fn encode_ternary(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
                 };
                 let (grf, nr, sub) = reg_fields(&reg, r.ty)?;
                 b.set_bit(f.file, grf);
-                put(b, f.reg.0, f.reg.1, nr, "SrcRegNum")?;
-                put(b, f.subreg.0, f.subreg.1, sub, "SrcSubRegNum")?;
+                put(b, (f.reg.0, f.reg.1), nr, "SrcRegNum")?;
+                put(b, (f.subreg.0, f.subreg.1), sub, "SrcSubRegNum")?;
                 let h = stride_code(r.region.hstride, &HSTRIDES, "HorzStride")?;
-                put(b, f.hstride.0, f.hstride.1, h, "HorzStride")?;
+                put(b, (f.hstride.0, f.hstride.1), h, "HorzStride")?;
                 if let Some((hi, lo)) = f.vstride {
                     let v = r.region.vstride.ok_or_else(|| missing("vertical stride"))?;
                     let v = stride_code(v, &T_VSTRIDES, "VertStride")?;
@@ -682,13 +609,14 @@ fn encode_ternary(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
                     b.set_bit(lo, v & 1 != 0);
                 }
             }
+            Operand::Macro(_) => return Err(macro_operand()),
         }
     }
     if let Subfunction::Bfn(v) = i.func {
-        put(b, BFN_FC_HI.0, BFN_FC_HI.1, (v >> 4) as u64, "BfnFC")?;
-        put(b, BFN_FC_LO.0, BFN_FC_LO.1, (v & 0xF) as u64, "BfnFC")?;
+        put(b, (BFN_FC_HI.0, BFN_FC_HI.1), (v >> 4) as u64, "BfnFC")?;
+        put(b, (BFN_FC_LO.0, BFN_FC_LO.1), (v & 0xF) as u64, "BfnFC")?;
     } else if let Some(c) = i.cond_mod {
-        put(b, 92, 95, c as u64, "CondMod")?;
+        put(b, (92, 95), c as u64, "CondMod")?;
     }
     Ok(())
 }
@@ -703,32 +631,32 @@ fn encode_send(platform: Platform, b: &mut Bits, i: &Instruction) -> Result<(), 
     let s = i.send.ok_or_else(|| missing("send descriptors"))?;
     let (g, n) = send_reg_fields(i.dst, "send destination")?;
     b.set_bit(50, g);
-    put(b, 56, 63, n, "DstRegNum")?;
+    put(b, (56, 63), n, "DstRegNum")?;
     let (g, n) = send_reg_fields(i.src[0], "send src0")?;
     b.set_bit(66, g);
-    put(b, 72, 79, n, "Src0RegNum")?;
+    put(b, (72, 79), n, "Src0RegNum")?;
     let (g, n) = send_reg_fields(i.src[1], "send src1")?;
     b.set_bit(98, g);
-    put(b, 104, 111, n, "Src1RegNum")?;
+    put(b, (104, 111), n, "Src1RegNum")?;
     b.set_bit(34, i.opts.contains(InstOpts::EOT));
-    put(b, 92, 95, s.sfid as u64, "SFID")?;
+    put(b, (92, 95), s.sfid as u64, "SFID")?;
     match s.desc {
         SendDesc::Reg(0) => b.set_bit(48, true),
         SendDesc::Reg(_) => return Err(EncodeError::Unencodable("desc must be a0.0".into())),
         SendDesc::Imm(d) => {
             let d = d as u64;
-            put(b, 122, 123, d >> 30, "Desc")?;
-            put(b, 67, 71, (d >> 25) & 0x1F, "Desc")?;
-            put(b, 51, 55, (d >> 20) & 0x1F, "Desc")?;
-            put(b, 113, 121, (d >> 11) & 0x1FF, "Desc")?;
-            put(b, 81, 91, d & 0x7FF, "Desc")?;
+            put(b, (122, 123), d >> 30, "Desc")?;
+            put(b, (67, 71), (d >> 25) & 0x1F, "Desc")?;
+            put(b, (51, 55), (d >> 20) & 0x1F, "Desc")?;
+            put(b, (113, 121), (d >> 11) & 0x1FF, "Desc")?;
+            put(b, (81, 91), d & 0x7FF, "Desc")?;
         }
     }
     let split = SEND_SRC1_LEN_SEPARATE[platform as usize];
     match s.ex_desc {
         SendDesc::Reg(sub) => {
             b.set_bit(49, true);
-            put(b, 40, 42, sub as u64, "ExDescAddrSubReg")?;
+            put(b, (40, 42), sub as u64, "ExDescAddrSubReg")?;
             if i.opts.contains(InstOpts::EX_BSO) {
                 if !SEND_HAS_EX_BSO[platform as usize] {
                     return Err(EncodeError::Unencodable(format!("ExBSO on {platform}")));
@@ -736,7 +664,7 @@ fn encode_send(platform: Platform, b: &mut Bits, i: &Instruction) -> Result<(), 
                 b.set_bit(SEND_EX_BSO, true);
             }
             if let Some(l) = s.src1_len {
-                put(b, 99, 103, l as u64, "Src1Len")?;
+                put(b, (99, 103), l as u64, "Src1Len")?;
             }
         }
         SendDesc::Imm(x) => {
@@ -747,14 +675,14 @@ fn encode_send(platform: Platform, b: &mut Bits, i: &Instruction) -> Result<(), 
                     value: x & 0x3F,
                 });
             }
-            put(b, 124, 127, x >> 28, "ExDesc")?;
-            put(b, 96, 97, (x >> 26) & 3, "ExDesc")?;
-            put(b, 64, 65, (x >> 24) & 3, "ExDesc")?;
-            put(b, 35, 47, (x >> 11) & 0x1FFF, "ExDesc")?;
+            put(b, (124, 127), x >> 28, "ExDesc")?;
+            put(b, (96, 97), (x >> 26) & 3, "ExDesc")?;
+            put(b, (64, 65), (x >> 24) & 3, "ExDesc")?;
+            put(b, (35, 47), (x >> 11) & 0x1FFF, "ExDesc")?;
             let low = (x >> 6) & 0x1F;
             match (split, s.src1_len) {
-                (true, Some(l)) if low == 0 => put(b, 99, 103, l as u64, "Src1Len")?,
-                (false, None) => put(b, 99, 103, low, "ExDesc")?,
+                (true, Some(l)) if low == 0 => put(b, (99, 103), l as u64, "Src1Len")?,
+                (false, None) => put(b, (99, 103), low, "ExDesc")?,
                 _ => {
                     return Err(EncodeError::Unencodable(
                         "src1 length must be in ex_desc (12p1) or a src1 suffix (12p71)".into(),
@@ -772,39 +700,40 @@ fn encode_branch(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
     if matches!(i.opcode, Opcode::Call | Opcode::Calla) {
         let (g, n) = send_reg_fields(i.dst, "call destination")?;
         b.set_bit(50, g);
-        put(b, 56, 63, n, "DstRegNum")?;
+        put(b, (56, 63), n, "DstRegNum")?;
     }
     if let Some(jip) = i.branch.jip {
         b.set_bit(46, true);
-        put(b, 96, 127, jip as u32 as u64, "JIP")?;
+        put(b, (96, 127), jip as u32 as u64, "JIP")?;
     } else if let Some(src) = i.src[0] {
         let (g, n) = send_reg_fields(Some(src), "branch source")?;
         b.set_bit(66, g);
-        put(b, 72, 79, n, "Src0RegNum")?;
+        put(b, (72, 79), n, "Src0RegNum")?;
     }
     if let Some(uip) = i.branch.uip {
         b.set_bit(47, true);
-        put(b, 64, 95, uip as u32 as u64, "UIP")?;
+        put(b, (64, 95), uip as u32 as u64, "UIP")?;
     }
     Ok(())
 }
 
 fn encode_sync(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
     // The implicit null destination has HorzStride 1.
-    put(b, 48, 49, 1, "DstHorzStride")?;
+    put(b, (48, 49), 1, "DstHorzStride")?;
     if let Subfunction::Sync(f) = i.func {
-        put(b, 92, 95, f as u64, "SyncFC")?;
+        put(b, (92, 95), f as u64, "SyncFC")?;
     }
     match i.src[0] {
         Some(Operand::Imm(imm)) => {
             b.set_bit(46, true);
-            put(b, 40, 43, imm_type_code(imm.ty)?, "Src0Type")?;
-            put(b, 96, 127, imm.bits, "Imm")?;
+            put(b, (40, 43), imm_type_code(imm.ty)?, "Src0Type")?;
+            put(b, (96, 127), imm.bits, "Imm")?;
         }
         Some(Operand::Reg(r)) => {
-            put(b, 40, 43, type_code(r.ty)?, "Src0Type")?;
+            put(b, (40, 43), type_code(r.ty)?, "Src0Type")?;
             encode_src(b, &SRC0, &r)?;
         }
+        Some(Operand::Macro(_)) => return Err(macro_operand()),
         None => return Err(missing("sync source")),
     }
     Ok(())

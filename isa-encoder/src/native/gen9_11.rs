@@ -3,103 +3,30 @@
 //! Formats: the two-source align1 format (also math, wait, branches with their implicit
 //! operands), unary `send`/`sendc` and split `sends`/`sendsc`, and the three-source format —
 //! align16 on Gen9, align1 on Gen11. Field positions and value tables are in `fields.rs`.
-//! Not representable in the shared model and reported as errors: align16 two-source
-//! instructions and math-macro (`.mme`) operands.
+//! Math macros (`madm`, `math.invm`, `math.rsqtm`) are in `macros.rs`. Not representable in
+//! the shared model and reported as errors: other align16 two-source instructions.
 
 mod fields;
+mod macros;
 
 use platform::Platform;
 
 use super::bits::Bits;
+use super::shared::{
+    code_of, elem_bytes, ill, lookup, macro_operand, missing, mod_bits, put, reg_fields, reg_from,
+    sign_extend, src_mod, src_region, stride_code, table_get, unsupported,
+};
 use crate::error::{DecodeError, EncodeError};
 use crate::model::{
     Addressing, CondMod, DataType, ExecSize, FlagReg, Immediate, InstOpts, Instruction, MathFn,
-    Opcode, Operand, PredCtrl, Predicate, Reg, RegFile, RegOperand, Region, SendDesc, SendInfo,
-    Shape, SrcMod, Subfunction,
+    Opcode, Operand, PredCtrl, Predicate, Reg, RegOperand, Region, SendDesc, SendInfo, Shape,
+    SrcMod, Subfunction,
 };
 use fields::*;
 
 /// Index into the `[gen9, gen11]` tables.
 fn gen(platform: Platform) -> usize {
     usize::from(platform == Platform::Icllp)
-}
-
-fn ill(field: &'static str, value: u64) -> DecodeError {
-    DecodeError::IllegalField { field, value }
-}
-
-fn unsupported(what: &str) -> EncodeError {
-    EncodeError::Unencodable(what.to_string())
-}
-
-fn lookup<T: Copy + PartialEq>(table: &[(T, u8)], code: u64) -> Option<T> {
-    table.iter().find(|t| u64::from(t.1) == code).map(|t| t.0)
-}
-
-fn code_of<T: Copy + PartialEq>(table: &[(T, u8)], v: T) -> Option<u64> {
-    table.iter().find(|t| t.0 == v).map(|t| u64::from(t.1))
-}
-
-fn elem_bytes(ty: DataType) -> u8 {
-    (ty.bits() / 8).max(1) as u8
-}
-
-fn sign_extend(v: u64, bits: u32) -> i16 {
-    let s = 64 - bits;
-    (((v << s) as i64) >> s) as i16
-}
-
-fn src_mod(abs: bool, neg: bool) -> SrcMod {
-    match (neg, abs) {
-        (false, false) => SrcMod::None,
-        (true, false) => SrcMod::Neg,
-        (false, true) => SrcMod::Abs,
-        (true, true) => SrcMod::NegAbs,
-    }
-}
-
-fn mod_bits(m: SrcMod) -> (bool, bool) {
-    match m {
-        SrcMod::None => (false, false),
-        SrcMod::Neg => (false, true),
-        SrcMod::Abs => (true, false),
-        SrcMod::NegAbs => (true, true),
-    }
-}
-
-/// A register from its file flag, encoded number and byte subregister.
-fn reg_from(grf: bool, nr: u8, sub_bytes: u8, ty: DataType) -> Result<Reg, DecodeError> {
-    let (file, num) = if grf {
-        (RegFile::Grf, nr)
-    } else {
-        (
-            RegFile::from_arf_nibble(nr >> 4).ok_or(ill("ArfRegNum", u64::from(nr)))?,
-            nr & 0xF,
-        )
-    };
-    Ok(Reg {
-        file,
-        num,
-        sub: sub_bytes / elem_bytes(ty),
-    })
-}
-
-/// (is GRF, encoded register number, byte subregister).
-fn reg_fields(r: &Reg, ty: DataType) -> Result<(bool, u64, u64), EncodeError> {
-    let sub = u64::from(r.sub) * u64::from(elem_bytes(ty));
-    match r.file {
-        RegFile::Grf => Ok((true, u64::from(r.num), sub)),
-        f => {
-            let arf = f.arf().ok_or_else(|| unsupported("register file"))?;
-            if r.num > 0xF {
-                return Err(EncodeError::FieldOutOfRange {
-                    field: "ArfRegNum",
-                    value: u64::from(r.num),
-                });
-            }
-            Ok((false, (u64::from(arf.nibble) << 4) | u64::from(r.num), sub))
-        }
-    }
 }
 
 /// True when this opcode takes a single source on this platform.
@@ -126,8 +53,13 @@ pub fn decode(platform: Platform, bytes: &[u8; 16]) -> Result<Instruction, Decod
         return Err(ill("Reserved7", 1));
     }
     let ternary = opcode.shape() == Shape::Ternary;
-    // Gen9 three-source instructions are align16 by definition; nothing else may be.
-    if b.bit(ACCESS_MODE) != (ternary && platform == Platform::Skl) {
+    let macro_fn = (opcode == Opcode::Math)
+        .then(|| MathFn::from_encoding(b.get(FUNC.0, FUNC.1) as u8))
+        .flatten()
+        .filter(|f| matches!(f, MathFn::Invm | MathFn::Rsqtm));
+    // Gen9 three-source instructions and math macros are align16; nothing else may be.
+    let align16 = platform == Platform::Skl && (ternary || macro_fn.is_some());
+    if b.bit(ACCESS_MODE) != align16 {
         return Err(ill("AccessMode", u64::from(b.bit(ACCESS_MODE))));
     }
     let es = b.get(EXEC_SIZE.0, EXEC_SIZE.1);
@@ -163,13 +95,26 @@ pub fn decode(platform: Platform, bytes: &[u8; 16]) -> Result<Instruction, Decod
     }
     match opcode.shape() {
         Shape::Nullary => {}
-        Shape::Unary | Shape::Binary => decode_basic(platform, &b, &mut i)?,
+        Shape::Unary | Shape::Binary => match macro_fn {
+            Some(f) => macros::decode_math(platform, &b, &mut i, f)?,
+            None => decode_basic(platform, &b, &mut i)?,
+        },
+        Shape::Ternary if opcode == Opcode::Madm => macros::decode_madm(platform, &b, &mut i)?,
         Shape::Ternary if platform == Platform::Skl => decode_a16(&b, &mut i)?,
         Shape::Ternary => decode_a1(&b, &mut i)?,
         Shape::Send => decode_send(platform, &b, &mut i)?,
         Shape::Branch => decode_branch(platform, &b, &mut i)?,
         Shape::Wait => decode_wait(platform, &b, &mut i)?,
         Shape::Sync => return Err(DecodeError::UnknownOpcode(opnum)),
+    }
+    if i.is_math_macro() {
+        // Math macros imply their regions and subregisters; iga64 ignores those bits, we
+        // refuse anything but the encoding it writes, so decoding never loses a bit.
+        let again = encode(platform, &i).map_err(|_| ill("MathMacro", 0))?;
+        let diff = (Bits::from_bytes(&again).0 ^ b.0) & !(1u128 << 29);
+        if diff != 0 {
+            return Err(ill("MathMacroReservedBits", diff.trailing_zeros().into()));
+        }
     }
     Ok(i)
 }
@@ -187,10 +132,6 @@ fn reg_type(platform: Platform, code: u64) -> Result<DataType, DecodeError> {
 
 fn imm_type(platform: Platform, code: u64) -> Result<DataType, DecodeError> {
     lookup(&IMM_TYPES[gen(platform)], code).ok_or(ill("ImmType", code))
-}
-
-fn table_get(code: u64, table: &[u8], field: &'static str) -> Result<u8, DecodeError> {
-    table.get(code as usize).copied().ok_or(ill(field, code))
 }
 
 fn decode_dst(platform: Platform, b: &Bits) -> Result<Operand, DecodeError> {
@@ -241,18 +182,8 @@ fn decode_src(platform: Platform, b: &Bits, f: &SrcFields) -> Result<Operand, De
         return Err(ill("SrcRegFile", file));
     }
     let ty = reg_type(platform, code)?;
-    let v = b.get(f.vstride.0, f.vstride.1);
-    let w = table_get(b.get(f.width.0, f.width.1), &WIDTHS, "Width")?;
-    let h = table_get(b.get(f.hstride.0, f.hstride.1), &HSTRIDES, "HorzStride")?;
     let indirect = b.bit(f.addr_mode);
-    let region = if v == VSTRIDE_VXH {
-        if !indirect {
-            return Err(ill("VertStride", v));
-        }
-        Region::wh(w, h)
-    } else {
-        Region::full(table_get(v, &VSTRIDES, "VertStride")?, w, h)
-    };
+    let region = src_region(b, [f.vstride, f.width, f.hstride], indirect)?;
     let addr = if indirect {
         let imm = (u64::from(b.bit(f.ia_imm9)) << 9) | b.get(f.ia_imm.0, f.ia_imm.1);
         Addressing::Indirect {
@@ -286,9 +217,6 @@ fn decode_basic(platform: Platform, b: &Bits, i: &mut Instruction) -> Result<(),
     }
     if i.opcode == Opcode::Math {
         let f = MathFn::from_encoding(fc).ok_or(ill("MathFC", u64::from(fc)))?;
-        if matches!(f, MathFn::Invm | MathFn::Rsqtm) {
-            return Err(ill("MathMacro", u64::from(fc)));
-        }
         i.func = Subfunction::Math(f);
     } else if fc != 0 {
         i.cond_mod = Some(CondMod::from_encoding(fc).ok_or(ill("CondMod", u64::from(fc)))?);
@@ -642,26 +570,6 @@ fn decode_wait(platform: Platform, b: &Bits, i: &mut Instruction) -> Result<(), 
 // Encoding
 // ---------------------------------------------------------------------------------------------
 
-fn put(b: &mut Bits, f: (u32, u32), v: u64, field: &'static str) -> Result<(), EncodeError> {
-    b.set(f.0, f.1, v)
-        .map_err(|_| EncodeError::FieldOutOfRange { field, value: v })
-}
-
-fn missing(what: &str) -> EncodeError {
-    EncodeError::Unencodable(format!("missing {what}"))
-}
-
-fn stride_code(v: u8, table: &[u8], field: &'static str) -> Result<u64, EncodeError> {
-    table
-        .iter()
-        .position(|&x| x == v)
-        .map(|p| p as u64)
-        .ok_or(EncodeError::FieldOutOfRange {
-            field,
-            value: u64::from(v),
-        })
-}
-
 fn reg_type_code(platform: Platform, ty: DataType) -> Result<u64, EncodeError> {
     code_of(&REG_TYPES[gen(platform)], ty)
         .ok_or_else(|| unsupported(&format!("type :{} in a register", ty.syntax())))
@@ -684,6 +592,7 @@ pub fn encode(platform: Platform, i: &Instruction) -> Result<[u8; 16], EncodeErr
     if !i.swsb.is_empty() {
         return Err(unsupported("software scoreboard annotations before Gen12"));
     }
+    i.check_math_macro().map_err(unsupported)?;
     let mut b = Bits::default();
     put(&mut b, (0, 6), u64::from(opnum), "Opcode")?;
     let ternary = i.opcode.shape() == Shape::Ternary;
@@ -733,7 +642,11 @@ pub fn encode(platform: Platform, i: &Instruction) -> Result<[u8; 16], EncodeErr
     }
     match i.opcode.shape() {
         Shape::Nullary => {}
+        Shape::Unary | Shape::Binary if i.is_math_macro() => {
+            macros::encode_math(platform, &mut b, i)?
+        }
         Shape::Unary | Shape::Binary => encode_basic(platform, &mut b, i)?,
+        Shape::Ternary if i.is_math_macro() => macros::encode_madm(platform, &mut b, i)?,
         Shape::Ternary if platform == Platform::Skl => encode_a16(&mut b, i)?,
         Shape::Ternary => encode_a1(&mut b, i)?,
         Shape::Send => encode_send(platform, &mut b, i)?,
@@ -794,6 +707,7 @@ fn encode_src(
     op: &Operand,
 ) -> Result<(), EncodeError> {
     match op {
+        Operand::Macro(_) => return Err(macro_operand()),
         Operand::Imm(imm) => {
             put(b, f.file, FILE_IMM, "SrcRegFile")?;
             put(b, f.ty, imm_type_code(platform, imm.ty)?, "SrcType")?;
@@ -998,6 +912,7 @@ fn encode_a1(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
         let op = ternary_src(i, k)?;
         put(b, A1_SRC_TYPE[k], code(op.ty())?, "SrcType")?;
         match op {
+            Operand::Macro(_) => return Err(macro_operand()),
             Operand::Imm(imm) => {
                 let f = A1_IMM[k].ok_or_else(|| unsupported("immediate in src1"))?;
                 b.set_bit(A1_SRC_FILE[k], true);

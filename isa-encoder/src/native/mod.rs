@@ -19,6 +19,7 @@
 pub mod bits;
 pub mod gen12;
 pub mod gen9_11;
+mod shared;
 
 pub use bits::Bits;
 

@@ -12,8 +12,9 @@ use crate::error::AsmError;
 use crate::model::sfid::sfid_from_name;
 use crate::model::{
     bfn, Addressing, CondMod, DataType, DistPipe, ExecSize, FlagReg, Immediate, InstOpts,
-    Instruction, MathFn, Opcode, Operand, PredCtrl, Predicate, Reg, RegFile, RegOperand, Region,
-    SendDesc, SendInfo, Shape, SrcMod, Subfunction, Swsb, SyncFn, TokenMode, ARFS, INST_OPT_NAMES,
+    Instruction, MacroOperand, MathFn, MathMacroAcc, Opcode, Operand, PredCtrl, Predicate, Reg,
+    RegFile, RegOperand, Region, SendDesc, SendInfo, Shape, SrcMod, Subfunction, Swsb, SyncFn,
+    TokenMode, ARFS, DPAS_OPERAND_REGION, INST_OPT_NAMES,
 };
 
 /// A parsed instruction whose branch targets may still be label names.
@@ -348,10 +349,22 @@ impl<'a> LineParser<'a> {
                     });
                     Subfunction::None
                 }
+                Opcode::Dpas | Opcode::Dpasw => {
+                    let dims = sub
+                        .split_once('x')
+                        .and_then(|(d, r)| Some((d.parse::<u8>().ok()?, r.parse::<u8>().ok()?)));
+                    let (depth, repeat) = dims.ok_or_else(|| {
+                        self.e(t, format!("expected '{base}.DEPTHxREPEAT', not '.{sub}'"))
+                    })?;
+                    Subfunction::Dpas { depth, repeat }
+                }
                 _ if syntax::shows_branch_ctrl(op) && sub == "b" => Subfunction::BranchCtrl,
                 _ => return Err(self.e(t, format!("'{base}' takes no subfunction '.{sub}'"))),
             };
-        } else if matches!(op, Opcode::Math | Opcode::Sync | Opcode::Bfn) {
+        } else if matches!(
+            op,
+            Opcode::Math | Opcode::Sync | Opcode::Bfn | Opcode::Dpas | Opcode::Dpasw
+        ) {
             return Err(self.e(t, format!("'{base}' needs a subfunction")));
         }
         Ok(i)
@@ -485,6 +498,28 @@ impl<'a> LineParser<'a> {
         })
     }
 
+    /// A math-macro operand body (no modifier), `r30.mme2:df` / `r30.nomme:df`, if it is one.
+    fn macro_operand(&self, t: Tok, body: &str) -> R<Option<MacroOperand>> {
+        let (body, ty) = split_type(body);
+        let Some((reg, acc)) = body.split_once('.') else {
+            return Ok(None);
+        };
+        let Some(acc) = MathMacroAcc::from_syntax(acc) else {
+            return Ok(None);
+        };
+        let grf = reg
+            .strip_prefix('r')
+            .and_then(|n| n.parse::<u8>().ok())
+            .ok_or_else(|| self.e(t, format!("bad math-macro register '{reg}'")))?;
+        let ty = ty.ok_or_else(|| self.e(t, format!("operand '{}' needs a type", t.text)))?;
+        Ok(Some(MacroOperand {
+            grf,
+            acc,
+            ty,
+            modifier: SrcMod::None,
+        }))
+    }
+
     fn dst(&self, t: Tok, i: &mut Instruction) -> R<Operand> {
         let body = match t.text.strip_prefix("(sat)") {
             Some(b) => {
@@ -493,6 +528,9 @@ impl<'a> LineParser<'a> {
             }
             None => t.text,
         };
+        if let Some(m) = self.macro_operand(t, body)? {
+            return Ok(Operand::Macro(m));
+        }
         Ok(Operand::Reg(self.reg_operand(t, body, true)?))
     }
 
@@ -526,6 +564,9 @@ impl<'a> LineParser<'a> {
         } else {
             (SrcMod::None, text)
         };
+        if let Some(m) = self.macro_operand(t, rest)? {
+            return Ok(Operand::Macro(MacroOperand { modifier, ..m }));
+        }
         let mut r = self.reg_operand(t, rest, false)?;
         r.modifier = modifier;
         Ok(Operand::Reg(r))
@@ -591,9 +632,16 @@ impl<'a> LineParser<'a> {
                     (Shape::Binary, _) => 2,
                     _ => 3,
                 };
+                let dpas = matches!(op, Opcode::Dpas | Opcode::Dpasw);
+                if dpas {
+                    i.dst = Some(self.dpas_operand(t, i.dst)?);
+                }
                 for k in 0..n {
                     let t = self.expect(&format!("source {k}"))?;
                     let mut s = self.src(t, syntax::is_logic(op))?;
+                    if dpas {
+                        s = self.dpas_operand(t, Some(s))?;
+                    }
                     if let Operand::Imm(imm) = &mut s {
                         // A 16-bit immediate in a 32-bit field is written twice (as iga64 does).
                         if imm.ty.bits() == 16 && op.shape() != Shape::Ternary {
@@ -652,6 +700,19 @@ impl<'a> LineParser<'a> {
             }
         }
         Ok(())
+    }
+
+    /// A dpas operand: a plain register without region (`r10:f`, `r40.2:hf`).
+    fn dpas_operand(&self, t: Tok, op: Option<Operand>) -> R<Operand> {
+        match op {
+            Some(Operand::Reg(r)) if r.modifier == SrcMod::None && !t.text.contains('<') => {
+                Ok(Operand::Reg(RegOperand {
+                    region: DPAS_OPERAND_REGION,
+                    ..r
+                }))
+            }
+            _ => Err(self.e(t, "dpas operands are registers without region or modifier")),
+        }
     }
 
     fn send_operands(&mut self, i: &mut Instruction) -> R<()> {

@@ -7,8 +7,8 @@ use platform::Platform;
 use super::float;
 use super::syntax::{self, cols};
 use crate::model::{
-    Addressing, DataType, Immediate, InstOpts, Instruction, Opcode, Operand, Reg, RegFile,
-    RegOperand, Region, SendDesc, Shape, SrcMod, Subfunction, SyncFn, INST_OPT_NAMES,
+    Addressing, DataType, Immediate, InstOpts, Instruction, MacroOperand, Opcode, Operand, Reg,
+    RegFile, RegOperand, Region, SendDesc, Shape, SrcMod, Subfunction, SyncFn, INST_OPT_NAMES,
 };
 use crate::sendmsg::{self, DescValue, SendDescription};
 
@@ -166,6 +166,16 @@ fn push_indirect(out: &mut String, addr_sub: u8, offset: i16) {
     out.push(']');
 }
 
+/// `r30.mme2:df`.
+fn push_macro(out: &mut String, m: &MacroOperand) {
+    out.push('r');
+    push_dec(out, i64::from(m.grf));
+    out.push('.');
+    out.push_str(m.acc.syntax());
+    out.push(':');
+    out.push_str(m.ty.syntax());
+}
+
 fn push_region(out: &mut String, rg: &Region) {
     out.push('<');
     if let Some(v) = rg.vstride {
@@ -228,6 +238,9 @@ impl Ctx<'_> {
     fn is_send(&self) -> bool {
         self.inst.opcode.is_send()
     }
+    fn is_dpas(&self) -> bool {
+        matches!(self.inst.opcode, Opcode::Dpas | Opcode::Dpasw)
+    }
     fn branchy(&self) -> bool {
         self.inst.opcode.is_branch()
     }
@@ -246,13 +259,14 @@ impl Ctx<'_> {
         match dst {
             Operand::Reg(r) => {
                 match r.addr {
+                    Addressing::Direct(reg) if self.is_dpas() => push_reg(line.out, &reg, false),
                     Addressing::Direct(reg) => push_reg(line.out, &reg, !self.is_send()),
                     Addressing::Indirect { addr_sub, offset } => {
                         push_indirect(line.out, addr_sub, offset)
                     }
                 }
-                // Sends and branches have an implicit destination region.
-                if !self.is_send() && !self.branchy() {
+                // Sends, branches and dpas have an implicit destination region.
+                if !self.is_send() && !self.branchy() && !self.is_dpas() {
                     push_region(line.out, &Region::h(r.region.hstride));
                 }
                 let implicit_ty = if self.is_send() {
@@ -268,6 +282,7 @@ impl Ctx<'_> {
                 }
             }
             Operand::Imm(imm) => line.raw_with(|o| push_imm(o, &imm)),
+            Operand::Macro(m) => push_macro(line.out, &m),
         }
         line.finish();
     }
@@ -287,6 +302,10 @@ impl Ctx<'_> {
                 line.s(imm.ty.syntax());
             }
             Operand::Reg(r) => self.reg_src(line, k, &r),
+            Operand::Macro(m) => {
+                line.s(src_mod_text(i.opcode, m.modifier));
+                push_macro(line.out, &m);
+            }
         }
         line.finish();
     }
@@ -307,6 +326,15 @@ impl Ctx<'_> {
                 line.s(":");
                 line.s(r.ty.syntax());
             }
+            return;
+        }
+        if self.is_dpas() {
+            // Whole registers; src2 names its subregister. No regions.
+            if let Addressing::Direct(reg) = r.addr {
+                push_reg(line.out, &reg, k == 2);
+            }
+            line.s(":");
+            line.s(r.ty.syntax());
             return;
         }
         line.s(src_mod_text(i.opcode, r.modifier));

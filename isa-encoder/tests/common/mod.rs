@@ -58,3 +58,22 @@ pub fn first_diff(a: &str, b: &str) -> Option<String> {
     }
     None
 }
+
+/// Assembles `text` with iga64, then checks that our disassembly of those bytes equals
+/// iga64's, line by line, and that our assembly of iga64's text gives the same bytes.
+/// Returns the bytes.
+pub fn check_text_against_iga64(iga: &Path, platform: Platform, text: &str) -> Vec<u8> {
+    let bytes = oracles::iga64::asm(iga, platform, text, &[]).expect("iga64 -a of the sample");
+    let want = oracles::iga64::disasm(iga, platform, &bytes, &[]).expect("iga64 -d");
+    let ours = isa_encoder::disassemble(platform, &bytes).expect("our disassembler");
+    let (w, o): (Vec<_>, Vec<_>) = (want.lines().collect(), ours.lines().collect());
+    for k in 0..w.len().max(o.len()) {
+        assert_eq!(o.get(k), w.get(k), "{platform} line {}", k + 1);
+    }
+    assert_eq!(
+        isa_encoder::assemble(platform, &want).expect("our assembler"),
+        bytes,
+        "{platform}: our assembly of iga64's text"
+    );
+    bytes
+}

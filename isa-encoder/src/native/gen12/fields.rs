@@ -23,13 +23,8 @@ pub const TYPES: [(DataType, u8); 13] = [
 pub const IMM_TYPES: [(DataType, u8); 3] =
     [(DataType::Uv, 0x0), (DataType::V, 0x4), (DataType::Vf, 0x8)];
 
-/// HorzStride encoding -> stride.
-pub const HSTRIDES: [u8; 4] = [0, 1, 2, 4];
-/// Width encoding -> width.
-pub const WIDTHS: [u8; 5] = [1, 2, 4, 8, 16];
-/// VertStride encoding -> stride (0xF is VxH, indirect only).
-pub const VSTRIDES: [u8; 7] = [0, 1, 2, 4, 8, 16, 32];
-pub const VSTRIDE_VXH: u64 = 0xF;
+/// Region encodings: shared with Gen9/Gen11.
+pub use crate::native::shared::{HSTRIDES, VSTRIDES, VSTRIDE_VXH, WIDTHS};
 /// Align1 ternary src0/src1 2-bit VertStride encoding -> stride.
 pub const T_VSTRIDES: [u8; 4] = [0, 1, 4, 8];
 
@@ -142,3 +137,17 @@ pub const BFN_FC_LO: (u32, u32) = (84, 87);
 /// Per platform: whether sends have the ExBSO bit (Xe-HPG), and where it is.
 pub const SEND_HAS_EX_BSO: [bool; 4] = [false, false, false, true];
 pub const SEND_EX_BSO: u32 = 39;
+
+/// `dpas` / `dpasw` (Xe-HPG): the three-source format without regions. The systolic depth
+/// (log2) takes the destination-stride bits, the repeat count (minus one) src0's vertical
+/// stride and modifier bits. Checked against `iga64 -a` in `tests/dpas.rs`.
+pub const DPAS_DEPTH_LOG2: (u32, u32) = (48, 49);
+pub const DPAS_REPEAT_MINUS1: (u32, u32) = (43, 45);
+/// Sub-byte precisions of src1 and src2: (4-bit flag, 2-bit flag) beside a byte type, in
+/// what are the modifier bits elsewhere.
+pub const DPAS_SUB_BYTE: [(u32, u32); 2] = [(86, 87), (84, 85)];
+/// (byte type, its 4-bit form, its 2-bit form).
+pub const DPAS_SUB_BYTE_TYPES: [(DataType, DataType, DataType); 2] = [
+    (DataType::Ub, DataType::U4, DataType::U2),
+    (DataType::B, DataType::S4, DataType::S2),
+];

@@ -31,10 +31,13 @@ const TOKEN_MODES: [(u8, TokenMode); 3] = [
 /// Which instructions count as out-of-order for a combined distance+token encoding, and the
 /// pipe their distance is printed with, per platform: (opcode, pipe on Gen12LP, pipe on
 /// Xe-HPG). A combined encoding on any other instruction means `@d,$n.dst`.
-const COMBINED: [(Opcode, DistPipe, DistPipe); 3] = [
+const COMBINED: [(Opcode, DistPipe, DistPipe); 5] = [
     (Opcode::Send, DistPipe::Any, DistPipe::All),
     (Opcode::Sendc, DistPipe::Any, DistPipe::All),
     (Opcode::Math, DistPipe::Any, DistPipe::Any),
+    // Xe-HPG only.
+    (Opcode::Dpas, DistPipe::Any, DistPipe::Any),
+    (Opcode::Dpasw, DistPipe::Any, DistPipe::Any),
 ];
 
 fn combined_pipe(platform: Platform, op: Opcode) -> Option<DistPipe> {

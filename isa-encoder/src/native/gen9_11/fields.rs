@@ -89,10 +89,7 @@ pub const A1_FLOAT_TYPES: [(DataType, u8); 3] =
     [(DataType::Hf, 0), (DataType::F, 1), (DataType::Df, 2)];
 
 /// Region encodings -> element counts.
-pub const HSTRIDES: [u8; 4] = [0, 1, 2, 4];
-pub const WIDTHS: [u8; 5] = [1, 2, 4, 8, 16];
-pub const VSTRIDES: [u8; 7] = [0, 1, 2, 4, 8, 16, 32];
-pub const VSTRIDE_VXH: u64 = 0xF;
+pub use crate::native::shared::{HSTRIDES, VSTRIDES, VSTRIDE_VXH, WIDTHS};
 /// Gen11 align1 three-source src0/src1 vertical stride (2 bits).
 pub const A1_VSTRIDES: [u8; 4] = [0, 2, 4, 8];
 
@@ -281,3 +278,51 @@ pub const BRC_REG_SRC0_REGION: (u64, u64, u64) = (1, 1, 2);
 pub const ARF_IP: u64 = 0xA0;
 pub const ARF_A0: u64 = 0x10;
 pub const ARF_N0: u64 = 0x90;
+
+/// Math macros (`math.invm`, `math.rsqtm`) in the two-source format: where the special
+/// accumulator indices sit and the implied regions. Gen9 encodes them align16 (the indices
+/// take the write mask and the low channel selects), Gen11 align1 (the indices take the
+/// subregister fields). Checked against `iga64 -a` in `tests/math_macro.rs`.
+pub struct MacroMathFormat {
+    pub align16: bool,
+    pub dst_acc: (u32, u32),
+    /// DstHorzStride code.
+    pub dst_hstride: u64,
+    pub src_acc: [(u32, u32); 2],
+    /// Source (HorzStride, Width) codes.
+    pub src_hstride_width: (u64, u64),
+    /// Source VertStride code per type.
+    pub src_vstride: [(DataType, u8); 2],
+}
+
+pub const MACRO_MATH: [MacroMathFormat; 2] = [
+    MacroMathFormat {
+        align16: true,
+        dst_acc: (48, 51),
+        dst_hstride: 0,
+        src_acc: [(64, 67), (96, 99)],
+        src_hstride_width: (0, 0),
+        src_vstride: [(DataType::Df, 2), (DataType::F, 3)],
+    },
+    MacroMathFormat {
+        align16: false,
+        dst_acc: (48, 52),
+        dst_hstride: 1,
+        src_acc: [(64, 68), (96, 100)],
+        src_hstride_width: (1, 1),
+        src_vstride: [(DataType::Df, 2), (DataType::F, 2)],
+    },
+];
+
+/// `madm` on Gen9 (align16 three-source): the indices take the destination write mask and
+/// each source's swizzle; RepCtrl and subregisters stay zero.
+pub const MACRO_A16_DST_ACC: (u32, u32) = A16_DST_WRITEMASK;
+pub const MACRO_A16_SRC_ACC: [(u32, u32); 3] = A16_SWIZZLE;
+
+/// `madm` on Gen11 (align1 three-source): the indices take the upper subregister bits
+/// (byte subregister = 2 x index); regions are implied as `<4;1>`, `<4;1>`, `<1>`, dst `<1>`.
+pub const MACRO_A1_DST_ACC: (u32, u32) = (52, 55);
+pub const MACRO_A1_SRC_ACC: [(u32, u32); 3] = [(72, 75), (93, 96), (114, 117)];
+/// (VertStride code, HorzStride code) of src0/src1; src2 has HorzStride only.
+pub const MACRO_A1_SRC_REGION: (u64, u64) = (2, 1);
+pub const MACRO_A1_SRC2_HSTRIDE: u64 = 1;

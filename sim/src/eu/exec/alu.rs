@@ -22,7 +22,8 @@ fn cond_int(c: CondMod, v: i64) -> bool {
         CondMod::Ge => v >= 0,
         CondMod::Lt => v < 0,
         CondMod::Le => v <= 0,
-        CondMod::Ov | CondMod::Un => false,
+        // (eo) only accompanies the math macros, which this EU refuses.
+        CondMod::Ov | CondMod::Un | CondMod::Eo => false,
     }
 }
 
@@ -36,6 +37,7 @@ fn cond_f(c: CondMod, v: f64) -> bool {
         CondMod::Le => v <= 0.0,
         CondMod::Ov => v.is_infinite(),
         CondMod::Un => v.is_nan(),
+        CondMod::Eo => false,
     }
 }
 
@@ -52,7 +54,8 @@ fn cmp_int(c: CondMod, a: i64, b: i64, unsigned: bool) -> bool {
         CondMod::Ge => ord.is_ge(),
         CondMod::Lt => ord.is_lt(),
         CondMod::Le => ord.is_le(),
-        CondMod::Ov | CondMod::Un => false,
+        // (eo) only accompanies the math macros, which this EU refuses.
+        CondMod::Ov | CondMod::Un | CondMod::Eo => false,
     }
 }
 
@@ -66,6 +69,7 @@ fn cmp_f(c: CondMod, a: f64, b: f64) -> bool {
         CondMod::Le => a <= b,
         CondMod::Ov => false,
         CondMod::Un => a.is_nan() || b.is_nan(),
+        CondMod::Eo => false,
     }
 }
 

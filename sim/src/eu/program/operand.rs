@@ -98,6 +98,9 @@ fn direct_base(reg: &Reg, size: usize) -> Result<(usize, usize, &'static str), E
 pub fn resolve(op: &Operand, lanes: usize) -> Result<Opnd, EuErrorKind> {
     match op {
         Operand::Imm(imm) => Ok(immediate(imm)),
+        Operand::Macro(_) => Err(EuErrorKind::Unsupported(
+            "math-macro operands (madm, math.invm, math.rsqtm)".into(),
+        )),
         Operand::Reg(r) => {
             let size = type_bytes(r.ty);
             let mut out = Opnd {

@@ -1,0 +1,152 @@
+//! Helpers both native codec families share: field errors, element and register codes,
+//! source modifiers and the two-source region rule. Field positions stay in each family's
+//! `fields.rs`.
+
+use super::Bits;
+use crate::error::{DecodeError, EncodeError};
+use crate::model::{DataType, Reg, RegFile, Region, SrcMod};
+
+/// Two-source region encodings -> element counts, the same on every platform here.
+pub const HSTRIDES: [u8; 4] = [0, 1, 2, 4];
+pub const WIDTHS: [u8; 5] = [1, 2, 4, 8, 16];
+pub const VSTRIDES: [u8; 7] = [0, 1, 2, 4, 8, 16, 32];
+/// The VertStride code of a `<w,h>` (VxH / Vx1) region, indirect operands only.
+pub const VSTRIDE_VXH: u64 = 0xF;
+
+pub(super) fn ill(field: &'static str, value: u64) -> DecodeError {
+    DecodeError::IllegalField { field, value }
+}
+
+pub(super) fn unsupported(what: &str) -> EncodeError {
+    EncodeError::Unencodable(what.to_string())
+}
+
+pub(super) fn missing(what: &str) -> EncodeError {
+    EncodeError::Unencodable(format!("missing {what}"))
+}
+
+pub(super) fn macro_operand() -> EncodeError {
+    unsupported("a math-macro operand outside a math macro")
+}
+
+/// Writes `v` to bits `lo..=hi`; an error naming `field` if it does not fit.
+pub(super) fn put(
+    b: &mut Bits,
+    (lo, hi): (u32, u32),
+    v: u64,
+    field: &'static str,
+) -> Result<(), EncodeError> {
+    b.set(lo, hi, v)
+        .map_err(|_| EncodeError::FieldOutOfRange { field, value: v })
+}
+
+/// The code of `v` in a (value, code) table.
+pub(super) fn code_of<T: Copy + PartialEq>(table: &[(T, u8)], v: T) -> Option<u64> {
+    table.iter().find(|t| t.0 == v).map(|t| u64::from(t.1))
+}
+
+/// The value of `code` in a (value, code) table.
+pub(super) fn lookup<T: Copy + PartialEq>(table: &[(T, u8)], code: u64) -> Option<T> {
+    table.iter().find(|t| u64::from(t.1) == code).map(|t| t.0)
+}
+
+/// Element size in bytes, which turns byte subregisters into IGA's element subregisters.
+pub(super) fn elem_bytes(ty: DataType) -> u8 {
+    (ty.bits() / 8).max(1) as u8
+}
+
+pub(super) fn sign_extend(v: u64, bits: u32) -> i16 {
+    let s = 64 - bits;
+    (((v << s) as i64) >> s) as i16
+}
+
+pub(super) fn src_mod(abs: bool, neg: bool) -> SrcMod {
+    match (neg, abs) {
+        (false, false) => SrcMod::None,
+        (true, false) => SrcMod::Neg,
+        (false, true) => SrcMod::Abs,
+        (true, true) => SrcMod::NegAbs,
+    }
+}
+
+/// (abs, neg) bits of a modifier.
+pub(super) fn mod_bits(m: SrcMod) -> (bool, bool) {
+    match m {
+        SrcMod::None => (false, false),
+        SrcMod::Neg => (false, true),
+        SrcMod::Abs => (true, false),
+        SrcMod::NegAbs => (true, true),
+    }
+}
+
+/// A register from its file flag, encoded number (ARF: file nibble and number) and byte
+/// subregister.
+pub(super) fn reg_from(grf: bool, nr: u8, sub_bytes: u8, ty: DataType) -> Result<Reg, DecodeError> {
+    let (file, num) = if grf {
+        (RegFile::Grf, nr)
+    } else {
+        (
+            RegFile::from_arf_nibble(nr >> 4).ok_or(ill("ArfRegNum", u64::from(nr)))?,
+            nr & 0xF,
+        )
+    };
+    Ok(Reg {
+        file,
+        num,
+        sub: sub_bytes / elem_bytes(ty),
+    })
+}
+
+/// (is GRF, encoded register number, byte subregister).
+pub(super) fn reg_fields(r: &Reg, ty: DataType) -> Result<(bool, u64, u64), EncodeError> {
+    let sub = u64::from(r.sub) * u64::from(elem_bytes(ty));
+    match r.file {
+        RegFile::Grf => Ok((true, u64::from(r.num), sub)),
+        f => {
+            let arf = f.arf().ok_or_else(|| unsupported("register file"))?;
+            if r.num > 0xF {
+                return Err(EncodeError::FieldOutOfRange {
+                    field: "ArfRegNum",
+                    value: u64::from(r.num),
+                });
+            }
+            Ok((false, (u64::from(arf.nibble) << 4) | u64::from(r.num), sub))
+        }
+    }
+}
+
+/// The element count a stride or width code stands for.
+pub(super) fn table_get(code: u64, table: &[u8], field: &'static str) -> Result<u8, DecodeError> {
+    table.get(code as usize).copied().ok_or(ill(field, code))
+}
+
+/// The code of a stride or width.
+pub(super) fn stride_code(v: u8, table: &[u8], field: &'static str) -> Result<u64, EncodeError> {
+    table
+        .iter()
+        .position(|&x| x == v)
+        .map(|p| p as u64)
+        .ok_or(EncodeError::FieldOutOfRange {
+            field,
+            value: u64::from(v),
+        })
+}
+
+/// A two-source-format source region from its (VertStride, Width, HorzStride) fields:
+/// `<v;w,h>`, or `<w,h>` for the VxH code (indirect operands only).
+pub(super) fn src_region(
+    b: &Bits,
+    [v, w, h]: [(u32, u32); 3],
+    indirect: bool,
+) -> Result<Region, DecodeError> {
+    let v = b.get(v.0, v.1);
+    let w = table_get(b.get(w.0, w.1), &WIDTHS, "Width")?;
+    let h = table_get(b.get(h.0, h.1), &HSTRIDES, "HorzStride")?;
+    if v == VSTRIDE_VXH {
+        if !indirect {
+            return Err(ill("VertStride", v));
+        }
+        return Ok(Region::wh(w, h));
+    }
+    Ok(Region::full(table_get(v, &VSTRIDES, "VertStride")?, w, h))
+}
