@@ -1,37 +1,14 @@
 //! Encoding repeated dispatches with pre-baked state: ns per dispatch (criterion) and heap
 //! allocations per dispatch (a counting global allocator). Target: ≤ 200 ns, 0 allocations.
 
+#[path = "../tests/counting_alloc/mod.rs"]
+mod counting_alloc;
+
 use batchbuffer::builder::*;
 use batchbuffer::WalkOrder;
 use criterion::{criterion_group, criterion_main, Criterion};
 use platform::Platform;
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to the system allocator unchanged; only counts calls.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        // SAFETY: same contract as our caller's.
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as our caller's.
-        unsafe { System.realloc(p, l, n) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 fn desc<'a>(
     p: Platform,
@@ -63,11 +40,11 @@ fn desc<'a>(
 /// Allocations per call of `f`, over many calls.
 fn allocs_per_call(mut f: impl FnMut()) -> f64 {
     const N: usize = 10_000;
-    let before = ALLOCS.load(Ordering::Relaxed);
+    let before = counting_alloc::allocations();
     for _ in 0..N {
         f();
     }
-    (ALLOCS.load(Ordering::Relaxed) - before) as f64 / N as f64
+    (counting_alloc::allocations() - before) as f64 / N as f64
 }
 
 fn bench(c: &mut Criterion) {

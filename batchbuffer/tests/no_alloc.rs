@@ -1,29 +1,10 @@
 //! Building a dispatch allocates nothing: a counting global allocator sees zero allocations
 //! for prepare + emit on every generation.
 
+mod counting_alloc;
+
 use batchbuffer::builder::*;
 use platform::Platform;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to the system allocator unchanged; only counts calls.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        // SAFETY: same contract as our caller's.
-        unsafe { System.dealloc(p, l) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 #[test]
 fn dispatch_does_not_allocate() {
@@ -52,7 +33,7 @@ fn dispatch_does_not_allocate() {
         };
         let mut batch = Batch::new(&mut mem);
         let builder = Builder::new(p);
-        let before = ALLOCS.load(Ordering::SeqCst);
+        let before = counting_alloc::allocations();
         builder
             .preamble(
                 &mut batch,
@@ -66,6 +47,6 @@ fn dispatch_does_not_allocate() {
             builder.dispatch(&mut batch, &mut heaps, &desc).unwrap();
         }
         builder.finish(&mut batch, 0x1000, 1).unwrap();
-        assert_eq!(ALLOCS.load(Ordering::SeqCst) - before, 0, "{p}");
+        assert_eq!(counting_alloc::allocations() - before, 0, "{p}");
     }
 }
