@@ -12,8 +12,10 @@ use super::gen::{gen_dispatch, IndirectBase};
 use crate::cs::Walker;
 use crate::gpu::{GpuErrorKind, HangReason};
 
-/// Heap base addresses as STATE_BASE_ADDRESS (and the binding table pool) set them. A base
-/// whose Modify Enable was clear reads as 0, the value after a context reset.
+/// Heap base addresses as STATE_BASE_ADDRESS (and the binding table pool) set them. The
+/// command streamer records the merged state (`ComputeState::record_base_addresses`), so a
+/// Modify Enable is clear only when no STATE_BASE_ADDRESS ever set that base: it reads as 0, the
+/// value after a context reset.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Bases {
     pub general: u64,
