@@ -41,6 +41,23 @@ where
     r
 }
 
+/// Routes a driver request to the handler whose table entry has the same command number, as
+/// `drm_ioctl` does: `route!(request, arg, dev, { DRM_IOCTL_X => handler, ... })` runs
+/// `handler(dev, &mut arg_struct)` through [`with_arg`]. Another ioctl type is ENOTTY and a
+/// command number no entry has EINVAL.
+macro_rules! route {
+    ($request:expr, $arg:expr, $dev:expr, { $($table:path => $handler:path),+ $(,)? }) => {{
+        let nr = $crate::ioctl::drm_nr($request).ok_or(Errno::ENOTTY)?;
+        $(
+            if $crate::ioctl::drm_nr($table) == Some(nr) {
+                return $crate::ioctl::with_arg($request, $table, $arg, |a| $handler($dev, a));
+            }
+        )+
+        Err(Errno::EINVAL)
+    }};
+}
+pub(crate) use route;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,7 +16,7 @@ use kmd_iface::seam::Errno;
 use crate::device::{SimDevice, State as DevState};
 use crate::gem::GemObject;
 use crate::gpu::HwContext;
-use crate::ioctl::{drm_nr, with_arg};
+use crate::ioctl::route;
 use crate::mem::AddressSpace;
 
 /// A GPU address space shared by VM ids and the contexts running in it.
@@ -112,76 +112,24 @@ pub(crate) fn ioctl(dev: &SimDevice, request: u64, arg: &mut [u8]) -> Result<i32
     if let Some(r) = crate::drm::ioctl(dev, request, arg, "i915", on_close) {
         return r;
     }
-    // drm_ioctl answers EINVAL for command numbers the driver does not have.
-    let nr = drm_nr(request).ok_or(Errno::ENOTTY)?;
-    let is = |table: u64| drm_nr(table) == Some(nr);
-    if is(DRM_IOCTL_I915_GETPARAM) {
-        with_arg(request, DRM_IOCTL_I915_GETPARAM, arg, |a| {
-            param::getparam(dev, a)
-        })
-    } else if is(DRM_IOCTL_I915_QUERY) {
-        with_arg(request, DRM_IOCTL_I915_QUERY, arg, |a| query::query(dev, a))
-    } else if is(DRM_IOCTL_I915_GEM_CREATE) {
-        with_arg(request, DRM_IOCTL_I915_GEM_CREATE, arg, |a| {
-            gem::create(dev, a)
-        })
-    } else if is(DRM_IOCTL_I915_GEM_CREATE_EXT) {
-        with_arg(request, DRM_IOCTL_I915_GEM_CREATE_EXT, arg, |a| {
-            gem::create_ext(dev, a)
-        })
-    } else if is(DRM_IOCTL_I915_GEM_USERPTR) {
-        with_arg(request, DRM_IOCTL_I915_GEM_USERPTR, arg, |a| {
-            gem::userptr(dev, a)
-        })
-    } else if is(DRM_IOCTL_I915_GEM_MMAP_OFFSET) {
-        with_arg(request, DRM_IOCTL_I915_GEM_MMAP_OFFSET, arg, |a| {
-            gem::mmap_offset(dev, a)
-        })
-    } else if is(DRM_IOCTL_I915_GEM_SET_DOMAIN) {
-        with_arg(request, DRM_IOCTL_I915_GEM_SET_DOMAIN, arg, |a| {
-            gem::set_domain(dev, a)
-        })
-    } else if is(DRM_IOCTL_I915_GEM_WAIT) {
-        with_arg(request, DRM_IOCTL_I915_GEM_WAIT, arg, |a| gem::wait(dev, a))
-    } else if is(DRM_IOCTL_I915_GEM_BUSY) {
-        with_arg(request, DRM_IOCTL_I915_GEM_BUSY, arg, |a| gem::busy(dev, a))
-    } else if is(DRM_IOCTL_I915_GEM_VM_CREATE) {
-        with_arg(request, DRM_IOCTL_I915_GEM_VM_CREATE, arg, |a| {
-            context::vm_create(dev, a)
-        })
-    } else if is(DRM_IOCTL_I915_GEM_VM_DESTROY) {
-        with_arg(request, DRM_IOCTL_I915_GEM_VM_DESTROY, arg, |a| {
-            context::vm_destroy(dev, a)
-        })
-    } else if is(DRM_IOCTL_I915_GEM_CONTEXT_CREATE_EXT) {
-        with_arg(request, DRM_IOCTL_I915_GEM_CONTEXT_CREATE_EXT, arg, |a| {
-            context::create(dev, a)
-        })
-    } else if is(DRM_IOCTL_I915_GEM_CONTEXT_DESTROY) {
-        with_arg(request, DRM_IOCTL_I915_GEM_CONTEXT_DESTROY, arg, |a| {
-            context::destroy(dev, a)
-        })
-    } else if is(DRM_IOCTL_I915_GEM_CONTEXT_SETPARAM) {
-        with_arg(request, DRM_IOCTL_I915_GEM_CONTEXT_SETPARAM, arg, |a| {
-            context::setparam(dev, a)
-        })
-    } else if is(DRM_IOCTL_I915_GEM_CONTEXT_GETPARAM) {
-        with_arg(request, DRM_IOCTL_I915_GEM_CONTEXT_GETPARAM, arg, |a| {
-            context::getparam(dev, a)
-        })
-    } else if is(DRM_IOCTL_I915_GET_RESET_STATS) {
-        with_arg(request, DRM_IOCTL_I915_GET_RESET_STATS, arg, |a| {
-            context::reset_stats(dev, a)
-        })
-    } else if is(DRM_IOCTL_I915_REG_READ) {
-        with_arg(request, DRM_IOCTL_I915_REG_READ, arg, |a| {
-            param::reg_read(dev, a)
-        })
-    } else if is(DRM_IOCTL_I915_GEM_EXECBUFFER2_WR) {
-        with_arg(request, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, arg, |a| {
-            execbuf::execbuffer2(dev, a)
-        })
-    } else {
-        Err(Errno::EINVAL)
-    }
+    route!(request, arg, dev, {
+        DRM_IOCTL_I915_GETPARAM => param::getparam,
+        DRM_IOCTL_I915_QUERY => query::query,
+        DRM_IOCTL_I915_GEM_CREATE => gem::create,
+        DRM_IOCTL_I915_GEM_CREATE_EXT => gem::create_ext,
+        DRM_IOCTL_I915_GEM_USERPTR => gem::userptr,
+        DRM_IOCTL_I915_GEM_MMAP_OFFSET => gem::mmap_offset,
+        DRM_IOCTL_I915_GEM_SET_DOMAIN => gem::set_domain,
+        DRM_IOCTL_I915_GEM_WAIT => gem::wait,
+        DRM_IOCTL_I915_GEM_BUSY => gem::busy,
+        DRM_IOCTL_I915_GEM_VM_CREATE => context::vm_create,
+        DRM_IOCTL_I915_GEM_VM_DESTROY => context::vm_destroy,
+        DRM_IOCTL_I915_GEM_CONTEXT_CREATE_EXT => context::create,
+        DRM_IOCTL_I915_GEM_CONTEXT_DESTROY => context::destroy,
+        DRM_IOCTL_I915_GEM_CONTEXT_SETPARAM => context::setparam,
+        DRM_IOCTL_I915_GEM_CONTEXT_GETPARAM => context::getparam,
+        DRM_IOCTL_I915_GET_RESET_STATS => context::reset_stats,
+        DRM_IOCTL_I915_REG_READ => param::reg_read,
+        DRM_IOCTL_I915_GEM_EXECBUFFER2_WR => execbuf::execbuffer2,
+    })
 }

@@ -17,7 +17,7 @@ use crate::device::{SimDevice, State as DevState};
 use crate::device_info::{DeviceInfo, EngineClass};
 use crate::gem::GemObject;
 use crate::gpu::HwContext;
-use crate::ioctl::{drm_nr, with_arg};
+use crate::ioctl::route;
 use crate::mem::{AddressSpace, PAGE_SIZE};
 
 pub(crate) type Vm = Arc<RwLock<AddressSpace>>;
@@ -104,47 +104,17 @@ pub(crate) fn ioctl(dev: &SimDevice, request: u64, arg: &mut [u8]) -> Result<i32
     if let Some(r) = crate::drm::ioctl(dev, request, arg, "xe", on_close) {
         return r;
     }
-    let nr = drm_nr(request).ok_or(Errno::ENOTTY)?;
-    let is = |table: u64| drm_nr(table) == Some(nr);
-    if is(DRM_IOCTL_XE_DEVICE_QUERY) {
-        with_arg(request, DRM_IOCTL_XE_DEVICE_QUERY, arg, |a| {
-            query::query(dev, a)
-        })
-    } else if is(DRM_IOCTL_XE_GEM_CREATE) {
-        with_arg(request, DRM_IOCTL_XE_GEM_CREATE, arg, |a| {
-            gem::create(dev, a)
-        })
-    } else if is(DRM_IOCTL_XE_GEM_MMAP_OFFSET) {
-        with_arg(request, DRM_IOCTL_XE_GEM_MMAP_OFFSET, arg, |a| {
-            gem::mmap_offset(dev, a)
-        })
-    } else if is(DRM_IOCTL_XE_VM_CREATE) {
-        with_arg(request, DRM_IOCTL_XE_VM_CREATE, arg, |a| vm::create(dev, a))
-    } else if is(DRM_IOCTL_XE_VM_DESTROY) {
-        with_arg(request, DRM_IOCTL_XE_VM_DESTROY, arg, |a| {
-            vm::destroy(dev, a)
-        })
-    } else if is(DRM_IOCTL_XE_VM_BIND) {
-        with_arg(request, DRM_IOCTL_XE_VM_BIND, arg, |a| vm::bind(dev, a))
-    } else if is(DRM_IOCTL_XE_EXEC_QUEUE_CREATE) {
-        with_arg(request, DRM_IOCTL_XE_EXEC_QUEUE_CREATE, arg, |a| {
-            queue::create(dev, a)
-        })
-    } else if is(DRM_IOCTL_XE_EXEC_QUEUE_DESTROY) {
-        with_arg(request, DRM_IOCTL_XE_EXEC_QUEUE_DESTROY, arg, |a| {
-            queue::destroy(dev, a)
-        })
-    } else if is(DRM_IOCTL_XE_EXEC_QUEUE_GET_PROPERTY) {
-        with_arg(request, DRM_IOCTL_XE_EXEC_QUEUE_GET_PROPERTY, arg, |a| {
-            queue::get_property(dev, a)
-        })
-    } else if is(DRM_IOCTL_XE_EXEC) {
-        with_arg(request, DRM_IOCTL_XE_EXEC, arg, |a| exec::exec(dev, a))
-    } else if is(DRM_IOCTL_XE_WAIT_USER_FENCE) {
-        with_arg(request, DRM_IOCTL_XE_WAIT_USER_FENCE, arg, |a| {
-            exec::wait_user_fence(dev, a)
-        })
-    } else {
-        Err(Errno::EINVAL)
-    }
+    route!(request, arg, dev, {
+        DRM_IOCTL_XE_DEVICE_QUERY => query::query,
+        DRM_IOCTL_XE_GEM_CREATE => gem::create,
+        DRM_IOCTL_XE_GEM_MMAP_OFFSET => gem::mmap_offset,
+        DRM_IOCTL_XE_VM_CREATE => vm::create,
+        DRM_IOCTL_XE_VM_DESTROY => vm::destroy,
+        DRM_IOCTL_XE_VM_BIND => vm::bind,
+        DRM_IOCTL_XE_EXEC_QUEUE_CREATE => queue::create,
+        DRM_IOCTL_XE_EXEC_QUEUE_DESTROY => queue::destroy,
+        DRM_IOCTL_XE_EXEC_QUEUE_GET_PROPERTY => queue::get_property,
+        DRM_IOCTL_XE_EXEC => exec::exec,
+        DRM_IOCTL_XE_WAIT_USER_FENCE => exec::wait_user_fence,
+    })
 }
