@@ -466,6 +466,7 @@ L0:
         }
         Platform::Tgllp | Platform::Dg2 => {
             "(W) sync.nop null\n(W) sync.allrd\n(W) sync.nop null {@1}\n(W) mad (8|M0) r1.0<1>:f r2.0<1;0>:f r3.0<1;0>:f r4.0<1>:f\n \
+             (W) math.invm (8|M0) (eo)f0.0 r2.mme4:f r3.mme5:f r4.mme2:f\n\
              dpas.8x8 (8|M0) r10:f r20:f r30:hf r40.0:hf\n\
              dpas.8x1 (8|M0) r10:d r20:d r30:b r40.0:s4\n"
         }

@@ -261,7 +261,7 @@ fn alu(p: Platform) -> BoxedStrategy<Instruction> {
         .boxed()
 }
 
-/// Math macros (Gen9/Gen11): `math.rsqtm`, `math.invm`, `madm` on `.mmeN` / `.nomme`
+/// Math macros: `math.rsqtm`, `math.invm`, `madm` on `.mmeN` / `.nomme`
 /// operands of one float type, with source modifiers, `(sat)` on madm and the implicit `(eo)`.
 fn math_macro(p: Platform) -> BoxedStrategy<Instruction> {
     let operand = |ty: DataType| {
@@ -277,8 +277,14 @@ fn math_macro(p: Platform) -> BoxedStrategy<Instruction> {
                 modifier,
             })
     };
+    // madm is not on Gen12LP.
+    let kinds = if Opcode::Madm.number(p).is_some() {
+        vec![0usize, 1, 2]
+    } else {
+        vec![0, 1]
+    };
     (
-        prop::sample::select(vec![0usize, 1, 2]),
+        prop::sample::select(kinds),
         prop::sample::select(vec![DataType::Df, DataType::F]),
         any::<bool>(),
         prop::sample::select(vec![ExecSize::S2, ExecSize::S4, ExecSize::S8]),
@@ -297,7 +303,8 @@ fn math_macro(p: Platform) -> BoxedStrategy<Instruction> {
                         }
                         _ => {
                             let mut i = Instruction::new(Opcode::Madm);
-                            i.saturate = sat;
+                            // iga64 keeps no `(sat)` on an Xe-HPG madm.
+                            i.saturate = sat && !p.has_swsb();
                             i
                         }
                     };
@@ -470,6 +477,7 @@ fn batch(p: Platform) -> BoxedStrategy<Vec<Instruction>> {
             2 => send(p).prop_map(|i| (i, 0, 0)),
             1 => sync(p).prop_map(|i| (i, 0, 0)),
             1 => branch(),
+            1 => math_macro(p).prop_map(|i| (i, 0, 0)),
         ]
         .boxed()
     } else {

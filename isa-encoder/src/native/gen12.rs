@@ -1,10 +1,12 @@
 //! Gen12LP (12p1) and Xe-HPG (12p71) native 128-bit encoding.
 //!
 //! Field positions follow Mesa's brw_eu_inst.h Gfx12 columns; value tables (types, SWSB, SFIDs,
-//! ternary strides) were checked against `iga64 -a`/`-d` on both platforms.
+//! ternary strides) were checked against `iga64 -a`/`-d` on both platforms. Math macros are in
+//! `macros.rs`, dpas/dpasw in `dpas.rs`.
 
 mod dpas;
 mod fields;
+mod macros;
 mod swsb;
 
 use platform::Platform;
@@ -62,10 +64,18 @@ pub fn decode(platform: Platform, bytes: &[u8; 16]) -> Result<Instruction, Decod
         i.opts |= InstOpts::ATOMIC;
     }
     i.swsb = swsb::decode(platform, opcode, b.get(8, 15) as u8)?;
+    let macro_fn = (opcode == Opcode::Math)
+        .then(|| MathFn::from_encoding(b.get(92, 95) as u8))
+        .flatten()
+        .filter(|f| matches!(f, MathFn::Invm | MathFn::Rsqtm));
 
     match opcode.shape() {
         Shape::Nullary => {}
-        Shape::Unary | Shape::Binary => decode_basic(&b, &mut i)?,
+        Shape::Unary | Shape::Binary => match macro_fn {
+            Some(f) => macros::decode_math(&b, &mut i, f)?,
+            None => decode_basic(&b, &mut i)?,
+        },
+        Shape::Ternary if opcode == Opcode::Madm => macros::decode_madm(&b, &mut i)?,
         Shape::Ternary if matches!(opcode, Opcode::Dpas | Opcode::Dpasw) => {
             dpas::decode(&b, &mut i)?
         }
@@ -74,17 +84,13 @@ pub fn decode(platform: Platform, bytes: &[u8; 16]) -> Result<Instruction, Decod
         Shape::Branch => decode_branch(&b, &mut i)?,
         Shape::Sync | Shape::Wait => decode_sync(&b, &mut i)?,
     }
-    if i.is_math_macro() {
-        // Their .mme operands are not modelled on Gen12; refuse rather than misprint.
-        return Err(ill("MathMacro", u64::from(opnum)));
-    }
-    if matches!(opcode, Opcode::Dpas | Opcode::Dpasw) {
-        // dpas leaves many three-source fields unused; iga64 ignores them, we refuse anything
-        // but the encoding it writes, so decoding never loses a bit.
-        let again = encode(platform, &i).map_err(|_| ill("Dpas", u64::from(opnum)))?;
+    if i.is_math_macro() || matches!(opcode, Opcode::Dpas | Opcode::Dpasw) {
+        // Math macros and dpas imply or leave unused many fields; iga64 ignores them, we
+        // refuse anything but the encoding it writes, so decoding never loses a bit.
+        let again = encode(platform, &i).map_err(|_| ill("Encoding", u64::from(opnum)))?;
         let diff = (Bits::from_bytes(&again).0 ^ b.0) & !(1u128 << 29);
         if diff != 0 {
-            return Err(ill("DpasReservedBits", diff.trailing_zeros().into()));
+            return Err(ill("ImpliedBits", diff.trailing_zeros().into()));
         }
     }
     Ok(i)
@@ -378,11 +384,6 @@ pub fn encode(platform: Platform, i: &Instruction) -> Result<[u8; 16], EncodeErr
         })?;
     i.check_math_macro()
         .map_err(|e| EncodeError::Unencodable(e.into()))?;
-    if i.is_math_macro() {
-        return Err(EncodeError::Unencodable(
-            "math macros (.mme operands) are not modelled on Gen12".into(),
-        ));
-    }
     let mut b = Bits::default();
     put(&mut b, (0, 6), opnum as u64, "Opcode")?;
     put(
@@ -416,7 +417,9 @@ pub fn encode(platform: Platform, i: &Instruction) -> Result<[u8; 16], EncodeErr
     b.set_bit(32, i.opts.contains(InstOpts::ATOMIC));
     match i.opcode.shape() {
         Shape::Nullary => {}
+        Shape::Unary | Shape::Binary if i.is_math_macro() => macros::encode_math(&mut b, i)?,
         Shape::Unary | Shape::Binary => encode_basic(&mut b, i)?,
+        Shape::Ternary if i.is_math_macro() => macros::encode_madm(&mut b, i)?,
         Shape::Ternary if matches!(i.opcode, Opcode::Dpas | Opcode::Dpasw) => {
             dpas::encode(&mut b, i)?
         }

@@ -151,3 +151,13 @@ pub const DPAS_SUB_BYTE_TYPES: [(DataType, DataType, DataType); 2] = [
     (DataType::Ub, DataType::U4, DataType::U2),
     (DataType::B, DataType::S4, DataType::S2),
 ];
+
+/// Math macros (`math.invm`, `math.rsqtm`; `madm` on Xe-HPG): the special accumulator index
+/// takes each operand's byte-subregister field; regions are implied. Two-source format:
+/// destination HorzStride code, source (VertStride, Width, HorzStride) codes (`<1;1,0>`).
+/// Three-source format: src0/src1 (VertStride, HorzStride) codes (`<4;1>`), src2 HorzStride
+/// code, destination `<1>`. Checked against `iga64 -a` in `tests/math_macro.rs`.
+pub const MACRO_DST_HSTRIDE: u64 = 1;
+pub const MACRO_SRC_REGION: (u64, u64, u64) = (1, 0, 0);
+pub const MACRO_T_SRC_REGION: (u64, u64) = (2, 1);
+pub const MACRO_T_SRC2_HSTRIDE: u64 = 1;
