@@ -74,6 +74,13 @@ impl<'a> Blob<'a> {
             })
     }
 
+    /// The blob as exactly one `T`: shorter or longer is malformed (fixed-size query replies).
+    pub fn exactly<T: FromBytes>(&self) -> Result<T> {
+        let v = self.read(0)?;
+        self.expect_end(size_of::<T>())?;
+        Ok(v)
+    }
+
     /// Fails if the blob is longer than the `used` bytes its header accounts for.
     pub fn expect_end(&self, used: usize) -> Result<()> {
         if self.bytes.len() > used {

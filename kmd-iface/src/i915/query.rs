@@ -171,10 +171,7 @@ pub fn parse_topology(bytes: &[u8]) -> Result<Topology> {
 
 /// Parses a `drm_i915_query_guc_submission_version` reply.
 pub fn parse_guc_submission_version(bytes: &[u8]) -> Result<drm_i915_query_guc_submission_version> {
-    let blob = Blob::new("i915 GuC submission version", bytes);
-    let v = blob.read(0)?;
-    blob.expect_end(size_of::<drm_i915_query_guc_submission_version>())?;
-    Ok(v)
+    Blob::new("i915 GuC submission version", bytes).exactly()
 }
 
 impl I915 {

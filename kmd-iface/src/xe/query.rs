@@ -122,17 +122,11 @@ pub fn parse_gt_topology(bytes: &[u8]) -> Result<Vec<TopologyMask>> {
 }
 
 pub fn parse_engine_cycles(bytes: &[u8]) -> Result<drm_xe_query_engine_cycles> {
-    let blob = Blob::new("xe engine cycles", bytes);
-    let v = blob.read(0)?;
-    blob.expect_end(size_of::<drm_xe_query_engine_cycles>())?;
-    Ok(v)
+    Blob::new("xe engine cycles", bytes).exactly()
 }
 
 pub fn parse_uc_fw_version(bytes: &[u8]) -> Result<drm_xe_query_uc_fw_version> {
-    let blob = Blob::new("xe uC firmware version", bytes);
-    let v = blob.read(0)?;
-    blob.expect_end(size_of::<drm_xe_query_uc_fw_version>())?;
-    Ok(v)
+    Blob::new("xe uC firmware version", bytes).exactly()
 }
 
 impl Xe {
