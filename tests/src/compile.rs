@@ -5,6 +5,7 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use oracles::ocloc::{self, Format};
 use platform::Platform;
@@ -20,10 +21,21 @@ pub struct Compiled {
     pub rejected: Vec<(Instance, String)>,
 }
 
+/// How ocloc turns OpenCL C into a device binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// In one step (the default).
+    Direct,
+    /// Through SPIR-V, cl_intel_spirv_subgroups' path: `-spv_only` makes the module, then
+    /// `-spirv_input` compiles it.
+    SpirV,
+}
+
 pub struct Compiler {
     pub ocloc: PathBuf,
     cache: PathBuf,
     stamp: u64,
+    route: Route,
 }
 
 pub fn options(simd: u32) -> String {
@@ -43,22 +55,63 @@ impl Compiler {
             ocloc,
             cache: cache.to_path_buf(),
             stamp: h.finish(),
+            route: Route::Direct,
         }
     }
 
-    /// One ocloc run, through the cache: the binary, or ocloc's complaint.
+    /// The same compiler, compiling by `route`.
+    pub fn with_route(self, route: Route) -> Compiler {
+        Compiler { route, ..self }
+    }
+
+    /// One compilation by the route, through the cache: the binary, or ocloc's complaint.
     fn run(&self, p: Platform, src: &str, opts: &str, f: Format) -> Result<Vec<u8>, String> {
+        let (dev, zebin) = (p.ocloc_device(), f == Format::Zebin);
+        match self.route {
+            Route::Direct => self.cached((dev, src, opts, zebin), ("bin", "err"), || {
+                ocloc::compile(&self.ocloc, p, src, opts, f)
+            }),
+            Route::SpirV => {
+                let spv = self.spirv(p, src, opts)?;
+                let key = ("spirv_input", dev, &spv, opts, zebin);
+                self.cached(key, ("bin", "err"), || {
+                    let mut args = vec!["-spirv_input"];
+                    if zebin {
+                        args.extend(["--format", "zebin"]);
+                    }
+                    run_ocloc(&self.ocloc, p, ("in.spv", &spv), opts, &args, "out")
+                })
+            }
+        }
+    }
+
+    /// The SPIR-V module ocloc makes of `src` for `p` (`-spv_only`), through the cache.
+    pub fn spirv(&self, p: Platform, src: &str, opts: &str) -> Result<Vec<u8>, String> {
+        let key = ("spv_only", p.ocloc_device(), src, opts);
+        self.cached(key, ("spv", "spverr"), || {
+            let input = ("kernel.cl", src.as_bytes());
+            run_ocloc(&self.ocloc, p, input, opts, &["-spv_only"], "out.spv")
+        })
+    }
+
+    /// `make`'s result, from the cache when an entry for (ocloc, `what`) is there.
+    fn cached(
+        &self,
+        what: impl Hash,
+        (ok, err): (&str, &str),
+        make: impl FnOnce() -> Result<Vec<u8>, String>,
+    ) -> Result<Vec<u8>, String> {
         let mut h = DefaultHasher::new();
-        (self.stamp, p.ocloc_device(), src, opts, f == Format::Zebin).hash(&mut h);
+        (self.stamp, what).hash(&mut h);
         let key = self.cache.join(format!("{:016x}", h.finish()));
-        let (ok, err) = (key.with_extension("bin"), key.with_extension("err"));
+        let (ok, err) = (key.with_extension(ok), key.with_extension(err));
         if let Ok(b) = std::fs::read(&ok) {
             return Ok(b);
         }
         if let Ok(e) = std::fs::read_to_string(&err) {
             return Err(e);
         }
-        let r = ocloc::compile(&self.ocloc, p, src, opts, f);
+        let r = make();
         // Tests running at the same time may want the same entry: write aside, then rename
         // (atomic), so nobody reads half a file.
         let (path, bytes) = match &r {
@@ -122,4 +175,44 @@ impl Compiler {
             }
         }
     }
+}
+
+/// Runs ocloc on `input` (a file name and its bytes) for `p` and returns the file `output` it
+/// writes; an error carries ocloc's exit status and output, as `oracles::ocloc::compile`'s do.
+fn run_ocloc(
+    ocloc: &Path,
+    p: Platform,
+    (name, bytes): (&str, &[u8]),
+    opts: &str,
+    args: &[&str],
+    output: &str,
+) -> Result<Vec<u8>, String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let file = dir.path().join(name);
+    std::fs::write(&file, bytes).map_err(|e| e.to_string())?;
+    let mut cmd = Command::new(ocloc);
+    cmd.arg("-q").arg("-file").arg(&file);
+    cmd.args([
+        "-device",
+        p.ocloc_device(),
+        "-output",
+        "out",
+        "-output_no_suffix",
+    ]);
+    cmd.arg("-out_dir").arg(dir.path()).args(args);
+    if !opts.is_empty() {
+        cmd.arg("-options").arg(opts);
+    }
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{cmd:?} failed ({}):\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    std::fs::read(dir.path().join(output)).map_err(|e| format!("ocloc wrote no {output}: {e}"))
 }

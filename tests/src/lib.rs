@@ -6,7 +6,8 @@
 //! SPIR-V). They are compiled with ocloc at test time for each platform at SIMD 8, 16 and 32,
 //! run on the simulator, and their outputs compared with CPU references written from the
 //! specs' text (`cases`). `tests/umd_path.rs` runs them through umd in process;
-//! intel-gpu-run's `conformance_cli` test runs the same cases through the CLI binary.
+//! intel-gpu-run's `conformance_cli` test runs the same cases through the CLI binary;
+//! `tests/spirv_path.rs` takes cl_intel_spirv_subgroups' route, through SPIR-V (`spirv`).
 
 pub mod case;
 pub mod cases;
@@ -16,4 +17,5 @@ pub mod geometry;
 pub mod rng;
 pub mod runner;
 pub mod scalar;
+pub mod spirv;
 pub mod suite;

@@ -11,6 +11,7 @@ use platform::Platform;
 
 use crate::case::Case;
 use crate::compile::Compiler;
+use crate::corpus::File;
 use crate::runner::{Binary, Runner};
 
 pub const SIMD_WIDTHS: [u32; 3] = [8, 16, 32];
@@ -74,17 +75,29 @@ pub fn run(
     work_dir: &Path,
     runner: &(dyn Fn() -> Result<Box<dyn Runner>, String> + Sync),
 ) -> Report {
+    match crate::corpus::files() {
+        Ok(files) => run_files(p, compiler, format, workers, work_dir, &files, runner),
+        Err(e) => Report {
+            failed: vec![e],
+            ..Report::default()
+        },
+    }
+}
+
+/// `run` on some of the corpus files.
+pub fn run_files(
+    p: Platform,
+    compiler: &Compiler,
+    format: Format,
+    workers: usize,
+    work_dir: &Path,
+    files: &[File],
+    runner: &(dyn Fn() -> Result<Box<dyn Runner>, String> + Sync),
+) -> Report {
     let mut report = Report::default();
     let mut binaries: Vec<Binary> = Vec::new();
     let mut work: Vec<(usize, Case)> = Vec::new();
-    let files = match crate::corpus::files() {
-        Ok(f) => f,
-        Err(e) => {
-            report.failed.push(e);
-            return report;
-        }
-    };
-    for file in &files {
+    for file in files {
         let mut rejected_widths = std::collections::HashMap::new();
         for simd in SIMD_WIDTHS {
             let compiled = compiler.compile(p, file, simd, format);
