@@ -139,10 +139,7 @@ fn decode_basic(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
         ty: dty,
         modifier: SrcMod::None,
     }));
-    i.saturate = b.bit(34);
-    if b.bit(33) {
-        i.opts |= InstOpts::ACC_WR_EN;
-    }
+    acc_wr_and_sat(b, i);
     // Source 0.
     let s0_imm = b.bit(46);
     let s0 = if s0_imm {
@@ -175,6 +172,14 @@ fn decode_basic(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
         i.cond_mod = Some(CondMod::from_encoding(fc).ok_or(ill("CondMod", fc as u64))?);
     }
     Ok(())
+}
+
+/// Saturation and AccWrEn, where the formats with a destination keep them.
+fn acc_wr_and_sat(b: &Bits, i: &mut Instruction) {
+    i.saturate = b.bit(34);
+    if b.bit(33) {
+        i.opts |= InstOpts::ACC_WR_EN;
+    }
 }
 
 fn decode_src(b: &Bits, f: &SrcFields, type_code: u64) -> Result<Operand, DecodeError> {
@@ -213,10 +218,7 @@ fn decode_ternary(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
         ty: dty,
         modifier: SrcMod::None,
     }));
-    i.saturate = b.bit(34);
-    if b.bit(33) {
-        i.opts |= InstOpts::ACC_WR_EN;
-    }
+    acc_wr_and_sat(b, i);
     let bfn = i.opcode == Opcode::Bfn;
     if bfn {
         i.func = Subfunction::Bfn(

@@ -494,6 +494,8 @@ fn branch_form(op: Opcode) -> Option<BranchForm> {
 
 fn decode_branch(_platform: Platform, b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
     let form = branch_form(i.opcode).ok_or(ill("BranchOpcode", b.get(0, 6)))?;
+    // A register operand of a branch: a GRF read as :d.
+    let grf_d = |(lo, hi): (u32, u32)| send_operand(true, b.get(lo, hi), DataType::D);
     if b.bit(ACC_WR) {
         // Only if/else/goto have a branch-control bit; elsewhere (IGC sets it on `while`) it is
         // the AccWrCtrl position, which iga64 neither prints nor writes.
@@ -514,11 +516,7 @@ fn decode_branch(_platform: Platform, b: &Bits, i: &mut Instruction) -> Result<(
             if b.get(SRC1.file.0, SRC1.file.1) == FILE_IMM {
                 i.branch.jip = Some(jip.wrapping_add(JMPI_IP_BIAS));
             } else {
-                i.src[0] = Some(send_operand(
-                    true,
-                    b.get(SRC1.reg.0, SRC1.reg.1),
-                    DataType::D,
-                )?);
+                i.src[0] = Some(grf_d(SRC1.reg)?);
             }
         }
         BranchForm::Brd | BranchForm::Brc => {
@@ -528,19 +526,11 @@ fn decode_branch(_platform: Platform, b: &Bits, i: &mut Instruction) -> Result<(
                     i.branch.uip = Some(b.get(IMM_LOW64.0, IMM_LOW64.1) as u32 as i32);
                 }
             } else {
-                i.src[0] = Some(send_operand(
-                    true,
-                    b.get(SRC0.reg.0, SRC0.reg.1),
-                    DataType::D,
-                )?);
+                i.src[0] = Some(grf_d(SRC0.reg)?);
             }
         }
         BranchForm::Call | BranchForm::Calla => {
-            i.dst = Some(send_operand(
-                true,
-                b.get(DST_REG.0, DST_REG.1),
-                DataType::D,
-            )?);
+            i.dst = Some(grf_d(DST_REG)?);
             i.branch.jip = Some(jip);
         }
         BranchForm::Ret => {

@@ -4,7 +4,7 @@
 
 use super::Bits;
 use crate::error::{DecodeError, EncodeError};
-use crate::model::{DataType, Reg, RegFile, Region, SrcMod};
+use crate::model::{DataType, MacroOperand, MathMacroAcc, Operand, Reg, RegFile, Region, SrcMod};
 
 /// Two-source region encodings -> element counts, the same on every platform here.
 pub const HSTRIDES: [u8; 4] = [0, 1, 2, 4];
@@ -149,4 +149,19 @@ pub(super) fn src_region(
         return Ok(Region::wh(w, h));
     }
     Ok(Region::full(table_get(v, &VSTRIDES, "VertStride")?, w, h))
+}
+
+/// A math-macro special accumulator index from its field.
+pub(super) fn acc_at(b: &Bits, (lo, hi): (u32, u32)) -> Result<MathMacroAcc, DecodeError> {
+    let v = b.get(lo, hi);
+    MathMacroAcc::from_index(v).ok_or(ill("MathMacroAcc", v))
+}
+
+/// The math-macro operand a macro instruction must have here.
+pub(super) fn macro_of(op: Option<Operand>) -> Result<MacroOperand, EncodeError> {
+    match op {
+        Some(Operand::Macro(m)) => Ok(m),
+        Some(_) => Err(unsupported("math-macro operand must be rN.mmeK / rN.nomme")),
+        None => Err(missing("math-macro operand")),
+    }
 }

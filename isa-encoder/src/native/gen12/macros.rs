@@ -4,13 +4,13 @@
 //! [`SRC1`], [`T_SRCS`] and the `MACRO_*` constants in `fields.rs`.
 
 use super::fields::*;
-use super::{data_type, ill, missing, mod_bits, put, src_mod, type_code};
+use super::{acc_wr_and_sat, data_type, ill, missing, mod_bits, put, src_mod, type_code};
 use crate::error::{DecodeError, EncodeError};
 use crate::model::{
-    CondMod, DataType, Instruction, MacroOperand, MathFn, MathMacroAcc, Operand, SrcMod,
-    Subfunction,
+    CondMod, DataType, Instruction, MacroOperand, MathFn, Operand, SrcMod, Subfunction,
 };
 use crate::native::shared::unsupported;
+use crate::native::shared::{acc_at, macro_of};
 use crate::native::Bits;
 
 /// Destination fields shared by both formats: file bit, register, byte subregister.
@@ -20,11 +20,6 @@ const DST_SUBREG: (u32, u32) = (51, 55);
 const SATURATE: u32 = 34;
 const ACC_WR: u32 = 33;
 const FUNC: (u32, u32) = (92, 95);
-
-fn acc_at(b: &Bits, f: (u32, u32)) -> Result<MathMacroAcc, DecodeError> {
-    let v = b.get(f.0, f.1);
-    MathMacroAcc::from_index(v).ok_or(ill("MathMacroAcc", v))
-}
 
 fn operand(
     b: &Bits,
@@ -39,14 +34,6 @@ fn operand(
         ty,
         modifier: m,
     }))
-}
-
-fn macro_of(op: Option<Operand>) -> Result<MacroOperand, EncodeError> {
-    match op {
-        Some(Operand::Macro(m)) => Ok(m),
-        Some(_) => Err(unsupported("math-macro operand must be rN.mmeK / rN.nomme")),
-        None => Err(missing("math-macro operand")),
-    }
 }
 
 fn put_operand(
@@ -84,10 +71,7 @@ fn sources(f: MathFn) -> usize {
 pub(super) fn decode_math(b: &Bits, i: &mut Instruction, f: MathFn) -> Result<(), DecodeError> {
     let dty = data_type(b.get(36, 39))?;
     i.dst = Some(operand(b, DST_REG, DST_SUBREG, dty, SrcMod::None)?);
-    i.saturate = b.bit(SATURATE);
-    if b.bit(ACC_WR) {
-        i.opts |= crate::model::InstOpts::ACC_WR_EN;
-    }
+    acc_wr_and_sat(b, i);
     for (k, (sf, ty)) in [(&SRC0, (40, 43)), (&SRC1, (88, 91))]
         .into_iter()
         .enumerate()
@@ -140,10 +124,7 @@ pub(super) fn decode_madm(b: &Bits, i: &mut Instruction) -> Result<(), DecodeErr
     let float = b.bit(39);
     let dty = ty3(b.get(36, 38), float)?;
     i.dst = Some(operand(b, DST_REG, DST_SUBREG, dty, SrcMod::None)?);
-    i.saturate = b.bit(SATURATE);
-    if b.bit(ACC_WR) {
-        i.opts |= crate::model::InstOpts::ACC_WR_EN;
-    }
+    acc_wr_and_sat(b, i);
     for (k, f) in T_SRCS.iter().enumerate() {
         let ty = ty3(b.get(f.ty.0, f.ty.1), float)?;
         let m = src_mod(b.bit(f.abs), b.bit(f.neg));

@@ -11,15 +11,9 @@ use super::{
     reg_type, reg_type_code, src_mod, unsupported,
 };
 use crate::error::{DecodeError, EncodeError};
-use crate::model::{
-    CondMod, DataType, Instruction, MacroOperand, MathFn, MathMacroAcc, Operand, Subfunction,
-};
+use crate::model::{CondMod, DataType, Instruction, MacroOperand, MathFn, Operand, Subfunction};
+use crate::native::shared::{acc_at, macro_of};
 use crate::native::Bits;
-
-fn acc_at(b: &Bits, f: (u32, u32)) -> Result<MathMacroAcc, DecodeError> {
-    let v = b.get(f.0, f.1);
-    MathMacroAcc::from_index(v).ok_or(ill("MathMacroAcc", v))
-}
 
 fn macro_op(
     b: &Bits,
@@ -42,14 +36,6 @@ fn with_mod(op: Operand, abs: bool, neg: bool) -> Operand {
             ..m
         }),
         other => other,
-    }
-}
-
-fn macro_of(op: Option<Operand>) -> Result<MacroOperand, EncodeError> {
-    match op {
-        Some(Operand::Macro(m)) => Ok(m),
-        Some(_) => Err(unsupported("math-macro operand must be rN.mmeK / rN.nomme")),
-        None => Err(missing("math-macro operand")),
     }
 }
 
