@@ -6,9 +6,9 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use batchbuffer::builder::{Batch, Builder, DispatchDesc, FrontEnd, Heap, Heaps, LocalIds, Simd};
+use batchbuffer::builder::{Batch, Builder, DispatchDesc, FrontEnd, LocalIds, Simd};
 use batchbuffer::{identify, PacketId, StateBaseAddress};
-use common::{bytes, i915_gpu, Placed};
+use common::{bytes, i915_gpu, HeapMem, Placed};
 use platform::Platform;
 use sim::cs::{Walker, WalkerExecutor};
 use sim::dispatch::state::{resolve, Bases};
@@ -38,17 +38,9 @@ impl WalkerExecutor for Recorder {
 
 /// The builder's batch with a second STATE_BASE_ADDRESS after the first, enabling only the
 /// General State base.
-fn batch(p: Platform) -> (Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>) {
-    let (mut s, mut d, mut i) = (
-        vec![0u32; HEAP_BYTES / 4],
-        vec![0u32; HEAP_BYTES / 4],
-        vec![0u32; HEAP_BYTES / 4],
-    );
-    let mut heaps = Heaps {
-        surface: Heap::new("surface", SURFACE, &mut s),
-        dynamic: Heap::new("dynamic", DYNAMIC, &mut d),
-        indirect: Heap::new("indirect", INDIRECT, &mut i),
-    };
+fn batch(p: Platform) -> (Vec<u32>, HeapMem) {
+    let mut mem = HeapMem::new(HEAP_BYTES / 4);
+    let mut heaps = mem.heaps([SURFACE, DYNAMIC, INDIRECT]);
     let mut words = vec![0u32; HEAP_BYTES / 4];
     let mut b = Batch::new(&mut words);
     let builder = Builder::new(p);
@@ -84,7 +76,7 @@ fn batch(p: Platform) -> (Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>) {
     builder.dispatch(&mut b, &mut heaps, &desc).unwrap();
     builder.finish(&mut b, FENCE, 1).unwrap();
     let words = b.as_slice().to_vec();
-    (words, s, d, i)
+    (words, mem)
 }
 
 #[test]
@@ -92,7 +84,7 @@ fn walker_uses_the_bases_a_later_state_base_address_kept() {
     for p in Platform::ALL {
         let rec = Arc::new(Recorder::default());
         let g = i915_gpu(p, rec.clone());
-        let (b, s, d, i) = batch(p);
+        let (b, mem) = batch(p);
         // The batch really holds two STATE_BASE_ADDRESS.
         let mut at = 0;
         let mut sbas = 0;
@@ -104,9 +96,9 @@ fn walker_uses_the_bases_a_later_state_base_address_kept() {
         assert_eq!(sbas, 2, "{p}");
         let objects = [
             (BATCH, g.bo(&bytes(&b), HEAP_BYTES), false),
-            (SURFACE, g.bo(&bytes(&s), HEAP_BYTES), false),
-            (DYNAMIC, g.bo(&bytes(&d), HEAP_BYTES), false),
-            (INDIRECT, g.bo(&bytes(&i), HEAP_BYTES), false),
+            (SURFACE, g.bo(&bytes(&mem.surface), HEAP_BYTES), false),
+            (DYNAMIC, g.bo(&bytes(&mem.dynamic), HEAP_BYTES), false),
+            (INDIRECT, g.bo(&bytes(&mem.indirect), HEAP_BYTES), false),
             (INSTRUCTION, g.bo(&[], HEAP_BYTES), false),
             (FENCE, g.bo(&[], 4096), true),
         ]

@@ -214,3 +214,31 @@ pub fn errno<T: zerocopy::IntoBytes + zerocopy::FromBytes>(
         Err(e) => e,
     }
 }
+
+/// Memory for the three state heaps a dispatch writes (surface, dynamic, indirect), each
+/// `dwords` long, softpinned at the given GPU addresses.
+pub struct HeapMem {
+    pub surface: Vec<u32>,
+    pub dynamic: Vec<u32>,
+    pub indirect: Vec<u32>,
+}
+
+impl HeapMem {
+    pub fn new(dwords: usize) -> HeapMem {
+        HeapMem {
+            surface: vec![0; dwords],
+            dynamic: vec![0; dwords],
+            indirect: vec![0; dwords],
+        }
+    }
+
+    /// The builder's view: heaps at `[surface, dynamic, indirect]` GPU addresses.
+    pub fn heaps(&mut self, at: [u64; 3]) -> batchbuffer::builder::Heaps<'_> {
+        use batchbuffer::builder::Heap;
+        batchbuffer::builder::Heaps {
+            surface: Heap::new("surface", at[0], &mut self.surface),
+            dynamic: Heap::new("dynamic", at[1], &mut self.dynamic),
+            indirect: Heap::new("indirect", at[2], &mut self.indirect),
+        }
+    }
+}
