@@ -13,7 +13,7 @@ use platform::Platform;
 
 use super::bits::Bits;
 use super::shared::{
-    code_of, ill, macro_operand, missing, mod_bits, put, reg_fields, reg_from, sign_extend,
+    code_of, ill, macro_operand, missing, mod_bits, put, reg_at, reg_fields, reg_from, sign_extend,
     src_mod, src_region, stride_code, table_get,
 };
 use crate::error::{DecodeError, EncodeError};
@@ -126,12 +126,7 @@ fn decode_basic(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
             offset: sign_extend(b.get(50, 59), 10),
         }
     } else {
-        Addressing::Direct(reg_from(
-            b.bit(50),
-            b.get(56, 63) as u8,
-            b.get(51, 55) as u8,
-            dty,
-        )?)
+        Addressing::Direct(reg_at(b, b.bit(50), (56, 63), (51, 55), dty)?)
     };
     i.dst = Some(Operand::Reg(RegOperand {
         addr: dst_addr,
@@ -192,12 +187,7 @@ fn decode_src(b: &Bits, f: &SrcFields, type_code: u64) -> Result<Operand, Decode
             offset: sign_extend(b.get(f.subreg.0 - 1, f.reg.1 - 4), 10),
         }
     } else {
-        Addressing::Direct(reg_from(
-            b.bit(f.file),
-            b.get(f.reg.0, f.reg.1) as u8,
-            b.get(f.subreg.0, f.subreg.1) as u8,
-            ty,
-        )?)
+        Addressing::Direct(reg_at(b, b.bit(f.file), f.reg, f.subreg, ty)?)
     };
     Ok(Operand::Reg(RegOperand {
         addr,
@@ -211,7 +201,7 @@ fn decode_ternary(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
     let float = b.bit(39);
     let ty3 = |code: u64| data_type(code | if float { 8 } else { 0 });
     let dty = ty3(b.get(36, 38))?;
-    let dst_reg = reg_from(b.bit(50), b.get(56, 63) as u8, b.get(51, 55) as u8, dty)?;
+    let dst_reg = reg_at(b, b.bit(50), (56, 63), (51, 55), dty)?;
     i.dst = Some(Operand::Reg(RegOperand {
         addr: Addressing::Direct(dst_reg),
         region: Region::h(if b.bit(48) { 2 } else { 1 }),
@@ -247,12 +237,7 @@ fn decode_ternary(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
                 }
                 None => Region::h(h),
             };
-            let reg = reg_from(
-                b.bit(f.file),
-                b.get(f.reg.0, f.reg.1) as u8,
-                b.get(f.subreg.0, f.subreg.1) as u8,
-                ty,
-            )?;
+            let reg = reg_at(b, b.bit(f.file), f.reg, f.subreg, ty)?;
             Operand::Reg(RegOperand {
                 addr: Addressing::Direct(reg),
                 region,
@@ -354,7 +339,7 @@ fn decode_sync(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
         })
     } else {
         let ty = data_type(b.get(40, 43))?;
-        let reg = reg_from(b.bit(66), b.get(72, 79) as u8, b.get(67, 71) as u8, ty)?;
+        let reg = reg_at(b, b.bit(66), (72, 79), (67, 71), ty)?;
         Operand::direct(reg, Region::full(0, 1, 0), ty)
     });
     Ok(())

@@ -13,8 +13,8 @@ use platform::Platform;
 
 use super::bits::Bits;
 use super::shared::{
-    code_of, elem_bytes, ill, lookup, macro_operand, missing, mod_bits, put, reg_fields, reg_from,
-    sign_extend, src_mod, src_region, stride_code, table_get, unsupported,
+    code_of, elem_bytes, ill, lookup, macro_operand, missing, mod_bits, put, reg_at, reg_fields,
+    reg_from, sign_extend, src_mod, src_region, stride_code, table_get, unsupported,
 };
 use crate::error::{DecodeError, EncodeError};
 use crate::model::{
@@ -152,12 +152,7 @@ fn decode_dst(platform: Platform, b: &Bits) -> Result<Operand, DecodeError> {
         if file > FILE_GRF {
             return Err(ill("DstRegFile", file));
         }
-        Addressing::Direct(reg_from(
-            file == FILE_GRF,
-            b.get(DST_REG.0, DST_REG.1) as u8,
-            b.get(DST_SUBREG.0, DST_SUBREG.1) as u8,
-            ty,
-        )?)
+        Addressing::Direct(reg_at(b, file == FILE_GRF, DST_REG, DST_SUBREG, ty)?)
     };
     Ok(Operand::Reg(RegOperand {
         addr,
@@ -191,12 +186,7 @@ fn decode_src(platform: Platform, b: &Bits, f: &SrcFields) -> Result<Operand, De
             offset: sign_extend(imm, 10),
         }
     } else {
-        Addressing::Direct(reg_from(
-            file == FILE_GRF,
-            b.get(f.reg.0, f.reg.1) as u8,
-            b.get(f.subreg.0, f.subreg.1) as u8,
-            ty,
-        )?)
+        Addressing::Direct(reg_at(b, file == FILE_GRF, f.reg, f.subreg, ty)?)
     };
     Ok(Operand::Reg(RegOperand {
         addr,
@@ -352,12 +342,7 @@ fn decode_a1(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
                     None => Region::h(h),
                 };
                 // Src1's file bit selects the accumulator.
-                let reg = reg_from(
-                    !file_bit,
-                    b.get(T_SRC_REG[k].0, T_SRC_REG[k].1) as u8,
-                    b.get(A1_SUBREG[k].0, A1_SUBREG[k].1) as u8,
-                    ty,
-                )?;
+                let reg = reg_at(b, !file_bit, T_SRC_REG[k], A1_SUBREG[k], ty)?;
                 Operand::Reg(RegOperand {
                     addr: Addressing::Direct(reg),
                     region,
@@ -546,12 +531,7 @@ fn decode_branch(_platform: Platform, b: &Bits, i: &mut Instruction) -> Result<(
 
 fn decode_wait(platform: Platform, b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
     let ty = reg_type(platform, b.get(SRC0.ty.0, SRC0.ty.1))?;
-    let reg = reg_from(
-        false,
-        b.get(SRC0.reg.0, SRC0.reg.1) as u8,
-        b.get(SRC0.subreg.0, SRC0.subreg.1) as u8,
-        ty,
-    )?;
+    let reg = reg_at(b, false, SRC0.reg, SRC0.subreg, ty)?;
     i.src[0] = Some(Operand::direct(reg, Region::full(0, 1, 0), ty));
     Ok(())
 }

@@ -97,6 +97,22 @@ pub(super) fn reg_from(grf: bool, nr: u8, sub_bytes: u8, ty: DataType) -> Result
     })
 }
 
+/// A direct register from its file flag and its register-number and byte-subregister fields.
+pub(super) fn reg_at(
+    b: &Bits,
+    grf: bool,
+    (reg_lo, reg_hi): (u32, u32),
+    (sub_lo, sub_hi): (u32, u32),
+    ty: DataType,
+) -> Result<Reg, DecodeError> {
+    reg_from(
+        grf,
+        b.get(reg_lo, reg_hi) as u8,
+        b.get(sub_lo, sub_hi) as u8,
+        ty,
+    )
+}
+
 /// (is GRF, encoded register number, byte subregister).
 pub(super) fn reg_fields(r: &Reg, ty: DataType) -> Result<(bool, u64, u64), EncodeError> {
     let sub = u64::from(r.sub) * u64::from(elem_bytes(ty));

@@ -3,7 +3,7 @@
 //! integers. Field positions are in `fields.rs` (`DPAS_*`, [`T_SRCS`]).
 
 use super::fields::*;
-use super::{ill, missing, put, reg_fields, reg_from, type_code};
+use super::{ill, missing, put, reg_at, reg_fields, type_code};
 use crate::error::{DecodeError, EncodeError};
 use crate::model::{DataType, Instruction, Operand, RegOperand, SrcMod, Subfunction};
 use crate::native::Bits;
@@ -61,12 +61,7 @@ fn operand(
     ty: DataType,
 ) -> Result<Operand, DecodeError> {
     let (file, reg, sub) = f;
-    let r = reg_from(
-        b.bit(file),
-        b.get(reg.0, reg.1) as u8,
-        b.get(sub.0, sub.1) as u8,
-        ty,
-    )?;
+    let r = reg_at(b, b.bit(file), reg, sub, ty)?;
     Ok(Operand::Reg(RegOperand {
         addr: crate::model::Addressing::Direct(r),
         region: DPAS_REGION,
