@@ -3,15 +3,16 @@
 //! through kmd-iface, and the output checked against a CPU reference from the OpenCL spec.
 //! The payload layout comes from the binary's patch tokens as `ocloc disasm -dump` prints them.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-use batchbuffer::builder::{Batch, Builder, DispatchDesc, FrontEnd, Heap, Heaps, LocalIds, Simd};
+use batchbuffer::builder::{Batch, Builder, DispatchDesc, FrontEnd, LocalIds, Simd};
+use common::{bytes, i915_gpu, HeapMem, I915Gpu, Placed};
 use kmd_iface::drm_core::{syncobj_create, syncobj_wait};
-use kmd_iface::i915::uapi::I915_EXEC_RENDER;
-use kmd_iface::i915::{ContextParams, Execbuf, MmapMode, PinnedObject, I915};
 use kmd_iface::seam::Mapping;
 use kmd_iface::xe::uapi::DRM_XE_GEM_CPU_CACHING_WC;
 use kmd_iface::xe::{bind_op, sync, GemCreate, Xe};
@@ -193,32 +194,9 @@ fn parse_tokens(ptm: &str) -> Vec<(u32, Vec<u32>)> {
     out
 }
 
-struct Gpu {
-    dev: Arc<SimDevice>,
-    i915: I915,
-    /// The context submissions use (a GPU error bans it, as i915 does).
-    ctx: std::cell::Cell<u32>,
-}
-
-fn gpu(p: Platform, budget: EuBudget) -> Gpu {
-    let config = SimConfig {
-        walker: Arc::new(EuExecutor::new(budget)),
-        ..SimConfig::default()
-    };
-    let dev = sim::open_device(p, Kmd::I915, config).unwrap();
-    let file: Arc<dyn kmd_iface::seam::DeviceFile> = dev.clone();
-    let kmd_iface::Kmd::I915(i915) = kmd_iface::Kmd::new(file).unwrap() else {
-        panic!("not i915")
-    };
-    Gpu {
-        dev,
-        i915,
-        ctx: 0.into(),
-    }
-}
-
-fn bytes(dw: &[u32]) -> Vec<u8> {
-    dw.iter().flat_map(|d| d.to_le_bytes()).collect()
+/// An i915 simulator whose walkers run on the EU interpreter with `budget`.
+fn gpu(p: Platform, budget: EuBudget) -> I915Gpu {
+    i915_gpu(p, Arc::new(EuExecutor::new(budget)))
 }
 
 /// One NDRange launch description.
@@ -237,20 +215,7 @@ struct Launch<'a> {
     surfaces: &'a [batchbuffer::RenderSurfaceState],
 }
 
-impl Gpu {
-    /// Switches to a fresh context (after an error banned the current one).
-    fn new_context(&self) {
-        let ctx = self.i915.context_create(&ContextParams::default()).unwrap();
-        self.ctx.set(ctx);
-    }
-
-    fn bo(&self, bytes: &[u8], size: usize) -> u32 {
-        let bo = self.i915.gem_create(size as u64).unwrap();
-        let m = self.i915.gem_mmap(bo.handle, size, MmapMode::Wb).unwrap();
-        m.write(0, bytes).unwrap();
-        bo.handle
-    }
-
+impl I915Gpu {
     /// Builds and submits the launch writing to a zeroed output of `out_bytes`; returns
     /// the output, or the execbuf/wait error.
     fn launch(&self, p: Platform, l: &Launch, out_bytes: usize) -> Result<Vec<u8>, String> {
@@ -264,36 +229,15 @@ impl Gpu {
             (OUTPUT, self.bo(&[], out_bytes.max(4096)), true),
             (FENCE, self.bo(&[], 4096), true),
             (INPUT, self.bo(l.input, l.input.len().max(4096)), false),
-        ];
-        let pinned: Vec<PinnedObject> = objects
-            .iter()
-            .map(|&(gpu_address, handle, write)| PinnedObject {
-                handle,
-                gpu_address,
-                write,
-            })
-            .collect();
-        self.i915
-            .execbuffer2(&Execbuf {
-                objects: &pinned,
-                engine: I915_EXEC_RENDER,
-                ctx_id: self.ctx.get(),
-                ..Default::default()
-            })
-            .map_err(|e| format!("execbuffer2: {e:?}"))?;
-        let out = objects[5].1;
-        self.i915
-            .gem_wait(out, -1)
-            .map_err(|e| format!("wait: {e:?}"))?;
-        let mut res = vec![0u8; out_bytes];
-        let m = self
-            .i915
-            .gem_mmap(out, out_bytes.max(4096), MmapMode::Wb)
-            .unwrap();
-        m.read(0, &mut res).unwrap();
-        for &(_, h, _) in &objects {
-            self.i915.gem_close(h).unwrap();
-        }
+        ]
+        .map(|(gpu_address, handle, write)| Placed {
+            gpu_address,
+            handle,
+            write,
+        });
+        self.exec(&objects, 5)?;
+        let res = self.read(objects[5].handle, out_bytes, out_bytes.max(4096));
+        self.close(&objects);
         Ok(res)
     }
 }
@@ -312,16 +256,8 @@ enum Mode {
 
 /// The batch and the surface, dynamic and indirect heaps of one launch.
 fn build(p: Platform, l: &Launch, mode: Mode) -> (Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>) {
-    let (mut s, mut d, mut i) = (
-        vec![0u32; HEAP_BYTES / 4],
-        vec![0u32; HEAP_BYTES / 4],
-        vec![0u32; HEAP_BYTES / 4],
-    );
-    let mut heaps = Heaps {
-        surface: Heap::new("surface", SURFACE, &mut s),
-        dynamic: Heap::new("dynamic", DYNAMIC, &mut d),
-        indirect: Heap::new("indirect", INDIRECT, &mut i),
-    };
+    let mut mem = HeapMem::new(HEAP_BYTES / 4);
+    let mut heaps = mem.heaps([SURFACE, DYNAMIC, INDIRECT]);
     let mut words = vec![0u32; HEAP_BYTES / 4];
     let mut batch = Batch::new(&mut words);
     let b = Builder::new(p);
@@ -369,7 +305,7 @@ fn build(p: Platform, l: &Launch, mode: Mode) -> (Vec<u32>, Vec<u32>, Vec<u32>, 
     .unwrap();
     b.finish(&mut batch, FENCE, 1).unwrap();
     let words = batch.as_slice().to_vec();
-    (words, s, d, i)
+    (words, mem.surface, mem.dynamic, mem.indirect)
 }
 
 fn u32s(b: &[u8]) -> Vec<u32> {
