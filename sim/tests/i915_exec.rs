@@ -20,23 +20,11 @@ const TARGET_VA: u64 = 0x20_0000;
 
 fn i915(p: Platform) -> (std::sync::Arc<sim::SimDevice>, I915) {
     let (dev, file) = open(p, Kmd::I915);
-    let kmd = kmd_iface::Kmd::new(file).unwrap();
-    let kmd_iface::Kmd::I915(i) = kmd else {
-        panic!("VERSION did not say i915")
-    };
-    (dev, i)
-}
-
-fn mmap_mode(p: Platform) -> MmapMode {
-    if DeviceInfo::get(p).has_local_memory {
-        MmapMode::Fixed
-    } else {
-        MmapMode::Wb
-    }
+    (dev, i915_of(file))
 }
 
 fn write_bo(d: &I915, p: Platform, handle: u32, bytes: &[u8]) {
-    let m = d.gem_mmap(handle, 4096, mmap_mode(p)).unwrap();
+    let m = d.gem_mmap(handle, 4096, i915_mmap_mode(p)).unwrap();
     m.write(0, bytes).unwrap();
 }
 
@@ -110,7 +98,7 @@ fn gem_exec_store() {
             .unwrap();
             assert!(d.gem_wait(target, 1_000_000_000).unwrap());
             d.gem_set_domain(target, I915_GEM_DOMAIN_CPU, 0).unwrap();
-            let m = d.gem_mmap(target, 4096, mmap_mode(p)).unwrap();
+            let m = d.gem_mmap(target, 4096, i915_mmap_mode(p)).unwrap();
             assert_eq!(m.load_u32(16).unwrap(), value, "{p} engine {i}");
             d.gem_close(batch).unwrap();
             d.gem_close(target).unwrap();
@@ -241,7 +229,7 @@ fn fault_is_reported_and_fresh_context_works() {
         })
         .unwrap();
         assert!(d.gem_wait(target, -1).unwrap());
-        let m = d.gem_mmap(target, 4096, mmap_mode(p)).unwrap();
+        let m = d.gem_mmap(target, 4096, i915_mmap_mode(p)).unwrap();
         assert_eq!(m.load_u32(0).unwrap(), 77);
     }
 }

@@ -13,7 +13,7 @@ use kmd_iface::i915::uapi::*;
 use kmd_iface::i915::{Execbuf, PinnedObject, I915};
 use kmd_iface::seam::{DeviceFile, Errno, HeapBacking, Mapping};
 use kmd_iface::xe::uapi::*;
-use kmd_iface::xe::{bind_op, sync, GemCreate, Xe};
+use kmd_iface::xe::{bind_op, sync, Xe};
 use memmap2::MmapMut;
 use platform::Platform;
 use sim::device_info::DeviceInfo;
@@ -180,10 +180,7 @@ fn i915_reports_userptr_probe() {
 
 fn xe(p: Platform) -> (Arc<dyn DeviceFile>, Xe) {
     let (_, file) = open(p, Kmd::Xe);
-    let kmd_iface::Kmd::Xe(x) = kmd_iface::Kmd::new(file.clone()).unwrap() else {
-        panic!("VERSION did not say xe")
-    };
-    (file, x)
+    (file.clone(), xe_of(file))
 }
 
 /// A VM with a batch BO bound at BATCH_VA and a queue on the first engine.
@@ -198,21 +195,8 @@ impl XeRun {
     fn new(p: Platform) -> (Arc<dyn DeviceFile>, XeRun) {
         let (f, x) = xe(p);
         let vm = x.vm_create(0).unwrap();
-        let vram = DeviceInfo::get(p).has_local_memory;
         let size = 64 << 10;
-        let h = x
-            .gem_create(&GemCreate {
-                size,
-                placement: if vram { 0b10 } else { 0b01 },
-                flags: 0,
-                vm_id: vm,
-                cpu_caching: if vram {
-                    DRM_XE_GEM_CPU_CACHING_WC
-                } else {
-                    DRM_XE_GEM_CPU_CACHING_WB
-                },
-            })
-            .unwrap();
+        let h = x.gem_create(&xe_local_bo(p, size, vm)).unwrap();
         let batch = x.gem_mmap(h, size as usize).unwrap();
         x.vm_bind(vm, 0, &[bind_op::map(h, 0, BATCH_VA, size, 0)], &[])
             .unwrap();

@@ -9,7 +9,7 @@ use common::*;
 use kmd_iface::drm_core::{syncobj_create, syncobj_wait, SyncobjWait};
 use kmd_iface::seam::{Errno, Mapping};
 use kmd_iface::xe::uapi::*;
-use kmd_iface::xe::{bind_op, sync, GemCreate, UserFenceWait, Xe};
+use kmd_iface::xe::{bind_op, sync, UserFenceWait, Xe};
 use platform::Platform;
 use sim::device_info::DeviceInfo;
 use sim::gpu::{GpuErrorKind, HangReason};
@@ -22,28 +22,12 @@ const BO_SIZE: u64 = 64 << 10;
 
 fn xe(p: Platform) -> (std::sync::Arc<sim::SimDevice>, Xe) {
     let (dev, file) = open(p, Kmd::Xe);
-    let kmd_iface::Kmd::Xe(x) = kmd_iface::Kmd::new(file).unwrap() else {
-        panic!("VERSION did not say xe")
-    };
-    (dev, x)
+    (dev, xe_of(file))
 }
 
 /// A BO in every region the device has (VRAM when present), CPU-mapped.
 fn bo(x: &Xe, p: Platform, vm: u32) -> (u32, Mapping) {
-    let vram = DeviceInfo::get(p).has_local_memory;
-    let h = x
-        .gem_create(&GemCreate {
-            size: BO_SIZE,
-            placement: if vram { 0b10 } else { 0b01 },
-            flags: 0,
-            vm_id: vm,
-            cpu_caching: if vram {
-                DRM_XE_GEM_CPU_CACHING_WC
-            } else {
-                DRM_XE_GEM_CPU_CACHING_WB
-            },
-        })
-        .unwrap();
+    let h = x.gem_create(&xe_local_bo(p, BO_SIZE, vm)).unwrap();
     let m = x.gem_mmap(h, BO_SIZE as usize).unwrap();
     (h, m)
 }

@@ -242,3 +242,29 @@ impl HeapMem {
         }
     }
 }
+
+/// kmd-iface's xe wrapper over a simulated device file.
+pub fn xe_of(file: Arc<dyn DeviceFile>) -> kmd_iface::xe::Xe {
+    let kmd_iface::Kmd::Xe(xe) = kmd_iface::Kmd::new(file).unwrap() else {
+        panic!("VERSION did not say xe")
+    };
+    xe
+}
+
+/// An xe BO of `size` bytes in the device's own memory: VRAM with WC caching on discrete parts,
+/// system memory with WB on integrated ones (xe refuses other combinations).
+pub fn xe_local_bo(p: Platform, size: u64, vm_id: u32) -> kmd_iface::xe::GemCreate {
+    use kmd_iface::xe::uapi::{DRM_XE_GEM_CPU_CACHING_WB, DRM_XE_GEM_CPU_CACHING_WC};
+    let vram = sim::device_info::DeviceInfo::get(p).has_local_memory;
+    kmd_iface::xe::GemCreate {
+        size,
+        placement: if vram { 0b10 } else { 0b01 },
+        flags: 0,
+        vm_id,
+        cpu_caching: if vram {
+            DRM_XE_GEM_CPU_CACHING_WC
+        } else {
+            DRM_XE_GEM_CPU_CACHING_WB
+        },
+    }
+}
