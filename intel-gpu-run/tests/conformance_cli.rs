@@ -1,7 +1,7 @@
 //! The conformance corpus (crate `conformance`, tests/conformance/*.cl) through the
 //! `intel-gpu-run` binary, one process per case, as a user or script runs it: inputs and
-//! outputs as files, zebin binaries (`ocloc --format zebin`); sim:skl through i915, sim:tgllp
-//! and sim:dg2 through i915 and xe.
+//! outputs as files, zebin binaries (`ocloc --format zebin`); sim:skl and sim:icllp through
+//! i915, sim:tgllp and sim:dg2 through i915 and xe.
 
 use std::path::{Path, PathBuf};
 
@@ -27,27 +27,4 @@ fn corpus(p: Platform, kmd: KmdChoice) {
     ));
 }
 
-#[test]
-fn skl_i915() {
-    corpus(Platform::Skl, KmdChoice::I915);
-}
-
-#[test]
-fn tgllp_i915() {
-    corpus(Platform::Tgllp, KmdChoice::I915);
-}
-
-#[test]
-fn tgllp_xe() {
-    corpus(Platform::Tgllp, KmdChoice::Xe);
-}
-
-#[test]
-fn dg2_i915() {
-    corpus(Platform::Dg2, KmdChoice::I915);
-}
-
-#[test]
-fn dg2_xe() {
-    corpus(Platform::Dg2, KmdChoice::Xe);
-}
+conformance::device_tests!(corpus);

@@ -23,28 +23,52 @@ pub fn compile(
     options: &str,
     format: Format,
 ) -> Result<Vec<u8>, String> {
+    let zebin: &[&str] = match format {
+        Format::Zebin => &["--format", "zebin"],
+        Format::PatchTokens => &[],
+    };
+    build(
+        ocloc,
+        platform,
+        ("kernel.cl", source.as_bytes()),
+        options,
+        zebin,
+        "out",
+    )
+}
+
+/// One ocloc run in a fresh directory: `input` (a file name and its bytes) is compiled for
+/// `platform` with `options` (`-options`) and `args` (e.g. `-spv_only`, `-spirv_input`), asking
+/// for output `out`; returns the bytes of the file `output` ocloc wrote there. An error carries
+/// ocloc's exit status and output.
+pub fn build(
+    ocloc: &Path,
+    platform: Platform,
+    (name, bytes): (&str, &[u8]),
+    options: &str,
+    args: &[&str],
+    output: &str,
+) -> Result<Vec<u8>, String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let src = dir.path().join("kernel.cl");
-    std::fs::write(&src, source).map_err(|e| e.to_string())?;
+    let file = dir.path().join(name);
+    std::fs::write(&file, bytes).map_err(|e| e.to_string())?;
     let mut cmd = Command::new(ocloc);
     cmd.arg("-q")
         .arg("-file")
-        .arg(&src)
+        .arg(&file)
         .arg("-device")
         .arg(platform.ocloc_device())
         .arg("-out_dir")
         .arg(dir.path())
         .arg("-output")
         .arg("out")
-        .arg("-output_no_suffix");
+        .arg("-output_no_suffix")
+        .args(args);
     if !options.is_empty() {
         cmd.arg("-options").arg(options);
     }
-    if format == Format::Zebin {
-        cmd.arg("--format").arg("zebin");
-    }
     run(&mut cmd)?;
-    std::fs::read(dir.path().join("out")).map_err(|e| format!("ocloc wrote no binary: {e}"))
+    std::fs::read(dir.path().join(output)).map_err(|e| format!("ocloc wrote no {output}: {e}"))
 }
 
 /// One kernel's ISA as `ocloc disasm -dump` extracts it from a patch-token binary.

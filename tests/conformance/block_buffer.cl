@@ -1,14 +1,6 @@
 // Subgroup block reads and writes on buffers (cl_intel_subgroups; the _ui and _uc forms of
 // cl_intel_subgroups_char).
-#pragma OPENCL EXTENSION cl_khr_fp16 : enable
-#ifdef cl_khr_fp64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#define FP64(x) x
-#else
-#define FP64(x)
-#endif
-// SIMD comes from the compile options (-DSIMD=8|16|32): every kernel requires that subgroup size.
-#define SG __attribute__((intel_reqd_sub_group_size(SIMD)))
+// common.cl comes first (the harness puts it there).
 
 // Subgroups numbered across the dispatch; subgroup s owns the block of max_sub_group_size values
 // of type V starting at element offset + s * max_sub_group_size * vec_step(V).

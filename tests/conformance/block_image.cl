@@ -1,14 +1,6 @@
 // Subgroup block reads and writes on 2D images (cl_intel_subgroups; the _ui and _uc forms of
 // cl_intel_subgroups_char). Coordinates are in bytes; no format conversion.
-#pragma OPENCL EXTENSION cl_khr_fp16 : enable
-#ifdef cl_khr_fp64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#define FP64(x) x
-#else
-#define FP64(x)
-#endif
-// SIMD comes from the compile options (-DSIMD=8|16|32): every kernel requires that subgroup size.
-#define SG __attribute__((intel_reqd_sub_group_size(SIMD)))
+// common.cl comes first (the harness puts it there).
 
 #define SUBGROUP_INDEX (get_group_id(0) * get_enqueued_num_sub_groups() + get_sub_group_id())
 // Subgroup s owns the block at byte (x0 + (s % 2) * max_sub_group_size * sizeof(S),

@@ -1,14 +1,6 @@
 // Subgroup collectives of cl_khr_subgroups / cl_intel_subgroups (broadcast, reduce, scans, any,
 // all) and their 8-bit forms from cl_intel_subgroups_char.
-#pragma OPENCL EXTENSION cl_khr_fp16 : enable
-#ifdef cl_khr_fp64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#define FP64(x) x
-#else
-#define FP64(x)
-#endif
-// SIMD comes from the compile options (-DSIMD=8|16|32): every kernel requires that subgroup size.
-#define SG __attribute__((intel_reqd_sub_group_size(SIMD)))
+// common.cl comes first (the harness puts it there).
 
 #define COLLECTIVE(T, F) SG kernel void collective_##T##_##F(global const T *x, global T *out) \
     { size_t i = get_global_id(0); out[i] = F(x[i]); }

@@ -1,13 +1,5 @@
 // Subgroup queries and sub_group_barrier (cl_khr_subgroups, cl_intel_subgroups).
-#pragma OPENCL EXTENSION cl_khr_fp16 : enable
-#ifdef cl_khr_fp64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#define FP64(x) x
-#else
-#define FP64(x)
-#endif
-// SIMD comes from the compile options (-DSIMD=8|16|32): every kernel requires that subgroup size.
-#define SG __attribute__((intel_reqd_sub_group_size(SIMD)))
+// common.cl comes first (the harness puts it there).
 
 // Eight values per work-item, at its global linear id.
 #define QUERIES() SG kernel void queries(global uint *out) { \

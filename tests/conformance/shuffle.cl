@@ -1,14 +1,6 @@
 // Subgroup shuffles of cl_intel_subgroups and cl_intel_subgroups_char, on every gentype they
 // list. Compiled by the conformance suite (tests/src); see tests/README.md.
-#pragma OPENCL EXTENSION cl_khr_fp16 : enable
-#ifdef cl_khr_fp64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#define FP64(x) x
-#else
-#define FP64(x)
-#endif
-// SIMD comes from the compile options (-DSIMD=8|16|32): every kernel requires that subgroup size.
-#define SG __attribute__((intel_reqd_sub_group_size(SIMD)))
+// common.cl comes first (the harness puts it there).
 
 // Index or delta per work-item, from a buffer.
 #define SHUFFLE(T) SG kernel void shuffle_##T(global const T *data, global const uint *c, global T *out) \

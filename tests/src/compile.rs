@@ -5,7 +5,6 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use oracles::ocloc::{self, Format};
 use platform::Platform;
@@ -79,7 +78,7 @@ impl Compiler {
                     if zebin {
                         args.extend(["--format", "zebin"]);
                     }
-                    run_ocloc(&self.ocloc, p, ("in.spv", &spv), opts, &args, "out")
+                    ocloc::build(&self.ocloc, p, ("in.spv", &spv), opts, &args, "out")
                 })
             }
         }
@@ -90,7 +89,7 @@ impl Compiler {
         let key = ("spv_only", p.ocloc_device(), src, opts);
         self.cached(key, ("spv", "spverr"), || {
             let input = ("kernel.cl", src.as_bytes());
-            run_ocloc(&self.ocloc, p, input, opts, &["-spv_only"], "out.spv")
+            ocloc::build(&self.ocloc, p, input, opts, &["-spv_only"], "out.spv")
         })
     }
 
@@ -175,44 +174,4 @@ impl Compiler {
             }
         }
     }
-}
-
-/// Runs ocloc on `input` (a file name and its bytes) for `p` and returns the file `output` it
-/// writes; an error carries ocloc's exit status and output, as `oracles::ocloc::compile`'s do.
-fn run_ocloc(
-    ocloc: &Path,
-    p: Platform,
-    (name, bytes): (&str, &[u8]),
-    opts: &str,
-    args: &[&str],
-    output: &str,
-) -> Result<Vec<u8>, String> {
-    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let file = dir.path().join(name);
-    std::fs::write(&file, bytes).map_err(|e| e.to_string())?;
-    let mut cmd = Command::new(ocloc);
-    cmd.arg("-q").arg("-file").arg(&file);
-    cmd.args([
-        "-device",
-        p.ocloc_device(),
-        "-output",
-        "out",
-        "-output_no_suffix",
-    ]);
-    cmd.arg("-out_dir").arg(dir.path()).args(args);
-    if !opts.is_empty() {
-        cmd.arg("-options").arg(opts);
-    }
-    let out = cmd
-        .output()
-        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "{cmd:?} failed ({}):\n{}{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    std::fs::read(dir.path().join(output)).map_err(|e| format!("ocloc wrote no {output}: {e}"))
 }

@@ -1,10 +1,14 @@
 //! The corpus files and their instance lines.
 //!
-//! Each `.cl` file under `tests/conformance/` is a prelude of macros that define one kernel per
+//! Each `.cl` file under `tests/conformance/` (after `common.cl`, which the harness puts first)
+//! is a prelude of macros that define one kernel per
 //! instantiation, then, after a line `// @instances`, one instantiation per line:
 //! `SHUFFLE(int4)`, `COLLECTIVE(half, sub_group_reduce_add)`, `FP64(SHUFFLE(double))` (only
 //! where the compiler defines `cl_khr_fp64`). A file is compiled whole per platform and SIMD
 //! width; an instance the compiler rejects is found by compiling parts (see `compile`).
+
+/// What every file starts with (extensions, `FP64(...)`, `SG` = the required subgroup size).
+pub const COMMON: &str = include_str!("../conformance/common.cl");
 
 /// (file name, text), embedded so the suite runs from any directory.
 pub const FILES: [(&str, &str); 5] = [
@@ -62,7 +66,8 @@ pub struct File {
 impl File {
     /// The source holding the prelude and these instances only.
     pub fn source(&self, instances: &[&Instance]) -> String {
-        let mut s = self.prelude.clone();
+        let mut s = String::from(COMMON);
+        s.push_str(&self.prelude);
         s.push_str(MARKER);
         s.push('\n');
         for i in instances {

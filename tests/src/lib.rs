@@ -19,3 +19,25 @@ pub mod runner;
 pub mod scalar;
 pub mod spirv;
 pub mod suite;
+
+pub use platform::Platform;
+pub use umd::device::KmdChoice;
+
+/// Defines one `#[test]` per simulated device the corpus runs on, each calling
+/// `$run(platform, kmd)`: sim:skl and sim:icllp through i915, sim:tgllp and sim:dg2 through
+/// i915 and xe.
+#[macro_export]
+macro_rules! device_tests {
+    ($run:ident) => {
+        $crate::device_tests!($run: skl_i915 Skl I915, icllp_i915 Icllp I915,
+            tgllp_i915 Tgllp I915, tgllp_xe Tgllp Xe, dg2_i915 Dg2 I915, dg2_xe Dg2 Xe);
+    };
+    ($run:ident: $($name:ident $p:ident $k:ident),*) => {
+        $(
+            #[test]
+            fn $name() {
+                $run($crate::Platform::$p, $crate::KmdChoice::$k);
+            }
+        )*
+    };
+}

@@ -25,32 +25,4 @@ fn corpus(p: Platform, kmd: KmdChoice) {
     ));
 }
 
-#[test]
-fn skl_i915() {
-    corpus(Platform::Skl, KmdChoice::I915);
-}
-
-#[test]
-fn icllp_i915() {
-    corpus(Platform::Icllp, KmdChoice::I915);
-}
-
-#[test]
-fn tgllp_i915() {
-    corpus(Platform::Tgllp, KmdChoice::I915);
-}
-
-#[test]
-fn tgllp_xe() {
-    corpus(Platform::Tgllp, KmdChoice::Xe);
-}
-
-#[test]
-fn dg2_i915() {
-    corpus(Platform::Dg2, KmdChoice::I915);
-}
-
-#[test]
-fn dg2_xe() {
-    corpus(Platform::Dg2, KmdChoice::Xe);
-}
+conformance::device_tests!(corpus);
