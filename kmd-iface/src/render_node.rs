@@ -18,6 +18,8 @@ use crate::seam::{DeviceFile, Errno, MapBacking, Mapping};
 pub struct RenderNode {
     file: File,
     path: PathBuf,
+    /// The character device's (major, minor), which name its sysfs directory.
+    dev: (u32, u32),
 }
 
 impl RenderNode {
@@ -37,6 +39,7 @@ impl RenderNode {
             Ok(node) if node.ty() == NodeType::Render => Ok(RenderNode {
                 file,
                 path: path.to_owned(),
+                dev: (node.major(), node.minor()),
             }),
             _ => Err(Error::NotRenderNode {
                 path: path.to_owned(),
@@ -77,6 +80,11 @@ impl DeviceFile for RenderNode {
             .map_raw(&self.file)
             .map_err(|e| Errno::from_raw(e.raw_os_error().unwrap_or(Errno::EINVAL as i32)))?;
         Ok(Mapping::new(Arc::new(MmapBacking(map))))
+    }
+
+    fn sysfs_dir(&self) -> Option<PathBuf> {
+        let (major, minor) = self.dev;
+        Some(PathBuf::from(format!("/sys/dev/char/{major}:{minor}")))
     }
 }
 

@@ -25,6 +25,13 @@ pub trait DeviceFile: Send + Sync + fmt::Debug {
 
     /// `mmap(NULL, len, PROT_READ|PROT_WRITE, MAP_SHARED, fd, offset)`.
     fn mmap(&self, offset: u64, len: usize) -> Result<Mapping, Errno>;
+
+    /// The device's sysfs directory (the render node's, e.g. `/sys/dev/char/226:128`), where
+    /// the kernel's error capture is found ([`crate::gpu_error::read_capture`]). `None` for a
+    /// device without one (the simulator keeps its own error log).
+    fn sysfs_dir(&self) -> Option<std::path::PathBuf> {
+        None
+    }
 }
 
 /// Memory that backs a [`Mapping`].
