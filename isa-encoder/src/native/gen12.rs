@@ -13,8 +13,8 @@ use platform::Platform;
 
 use super::bits::Bits;
 use super::shared::{
-    code_of, ill, macro_operand, missing, mod_bits, put, reg_at, reg_fields, reg_from, sign_extend,
-    src_mod, src_region, stride_code, table_get,
+    code_of, ill, macro_operand, missing, mod_bits, put, put_src_region_mods, reg_at, reg_fields,
+    reg_from, sign_extend, src_mod, src_region, stride_code, table_get,
 };
 use crate::error::{DecodeError, EncodeError};
 use crate::model::{
@@ -483,28 +483,13 @@ fn encode_basic(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
 }
 
 fn encode_src(b: &mut Bits, f: &SrcFields, r: &RegOperand) -> Result<(), EncodeError> {
-    let rg = r.region;
-    let v = match rg.vstride {
-        Some(v) => stride_code(v, &VSTRIDES, "VertStride")?,
-        None => VSTRIDE_VXH,
-    };
-    put(b, (f.vstride.0, f.vstride.1), v, "VertStride")?;
-    let w = rg.width.ok_or_else(|| missing("region width"))?;
-    put(
+    put_src_region_mods(
         b,
-        (f.width.0, f.width.1),
-        stride_code(w, &WIDTHS, "Width")?,
-        "Width",
+        [f.vstride, f.width, f.hstride],
+        (f.abs, f.neg),
+        r.region,
+        r.modifier,
     )?;
-    put(
-        b,
-        (f.hstride.0, f.hstride.1),
-        stride_code(rg.hstride, &HSTRIDES, "HorzStride")?,
-        "HorzStride",
-    )?;
-    let (abs, neg) = mod_bits(r.modifier);
-    b.set_bit(f.abs, abs);
-    b.set_bit(f.neg, neg);
     match r.addr {
         Addressing::Direct(reg) => {
             let (grf, nr, sub) = reg_fields(&reg, r.ty)?;

@@ -13,8 +13,9 @@ use platform::Platform;
 
 use super::bits::Bits;
 use super::shared::{
-    code_of, elem_bytes, ill, lookup, macro_operand, missing, mod_bits, put, reg_at, reg_fields,
-    reg_from, sign_extend, src_mod, src_region, stride_code, table_get, unsupported,
+    code_of, elem_bytes, ill, lookup, macro_operand, missing, mod_bits, put, put_src_region_mods,
+    reg_at, reg_fields, reg_from, sign_extend, src_mod, src_region, stride_code, table_get,
+    unsupported,
 };
 use crate::error::{DecodeError, EncodeError};
 use crate::model::{
@@ -690,23 +691,13 @@ fn encode_src(
         }
         Operand::Reg(r) => {
             put(b, f.ty, reg_type_code(platform, r.ty)?, "SrcType")?;
-            let rg = r.region;
-            let v = match rg.vstride {
-                Some(v) => stride_code(v, &VSTRIDES, "VertStride")?,
-                None => VSTRIDE_VXH,
-            };
-            put(b, f.vstride, v, "VertStride")?;
-            let w = rg.width.ok_or_else(|| missing("region width"))?;
-            put(b, f.width, stride_code(w, &WIDTHS, "Width")?, "Width")?;
-            put(
+            put_src_region_mods(
                 b,
-                f.hstride,
-                stride_code(rg.hstride, &HSTRIDES, "HorzStride")?,
-                "HorzStride",
+                [f.vstride, f.width, f.hstride],
+                (f.abs, f.neg),
+                r.region,
+                r.modifier,
             )?;
-            let (abs, neg) = mod_bits(r.modifier);
-            b.set_bit(f.abs, abs);
-            b.set_bit(f.neg, neg);
             match r.addr {
                 Addressing::Direct(reg) => {
                     let (grf, nr, sub) = reg_fields(&reg, r.ty)?;

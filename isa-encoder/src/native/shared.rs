@@ -167,6 +167,34 @@ pub(super) fn src_region(
     Ok(Region::full(table_get(v, &VSTRIDES, "VertStride")?, w, h))
 }
 
+/// Writes a two-source-format source region (the inverse of [`src_region`]) and the
+/// source's abs/neg bits.
+pub(super) fn put_src_region_mods(
+    b: &mut Bits,
+    [v, w, h]: [(u32, u32); 3],
+    (abs, neg): (u32, u32),
+    region: Region,
+    modifier: SrcMod,
+) -> Result<(), EncodeError> {
+    let vcode = match region.vstride {
+        Some(x) => stride_code(x, &VSTRIDES, "VertStride")?,
+        None => VSTRIDE_VXH,
+    };
+    put(b, v, vcode, "VertStride")?;
+    let width = region.width.ok_or_else(|| missing("region width"))?;
+    put(b, w, stride_code(width, &WIDTHS, "Width")?, "Width")?;
+    put(
+        b,
+        h,
+        stride_code(region.hstride, &HSTRIDES, "HorzStride")?,
+        "HorzStride",
+    )?;
+    let (a, n) = mod_bits(modifier);
+    b.set_bit(abs, a);
+    b.set_bit(neg, n);
+    Ok(())
+}
+
 /// A math-macro special accumulator index from its field.
 pub(super) fn acc_at(b: &Bits, (lo, hi): (u32, u32)) -> Result<MathMacroAcc, DecodeError> {
     let v = b.get(lo, hi);

@@ -23,8 +23,8 @@ pub const TYPES: [(DataType, u8); 13] = [
 pub const IMM_TYPES: [(DataType, u8); 3] =
     [(DataType::Uv, 0x0), (DataType::V, 0x4), (DataType::Vf, 0x8)];
 
-/// Region encodings: shared with Gen9/Gen11.
-pub use crate::native::shared::{HSTRIDES, VSTRIDES, VSTRIDE_VXH, WIDTHS};
+/// HorzStride codes (the whole two-source region table is in `native/shared.rs`).
+pub use crate::native::shared::HSTRIDES;
 /// Align1 ternary src0/src1 2-bit VertStride encoding -> stride.
 pub const T_VSTRIDES: [u8; 4] = [0, 1, 4, 8];
 

@@ -88,8 +88,8 @@ pub const A1_INT_TYPES: [(DataType, u8); 6] = [
 pub const A1_FLOAT_TYPES: [(DataType, u8); 3] =
     [(DataType::Hf, 0), (DataType::F, 1), (DataType::Df, 2)];
 
-/// Region encodings -> element counts.
-pub use crate::native::shared::{HSTRIDES, VSTRIDES, VSTRIDE_VXH, WIDTHS};
+/// HorzStride codes (the whole two-source region table is in `native/shared.rs`).
+pub use crate::native::shared::HSTRIDES;
 /// Gen11 align1 three-source src0/src1 vertical stride (2 bits).
 pub const A1_VSTRIDES: [u8; 4] = [0, 2, 4, 8];
 
