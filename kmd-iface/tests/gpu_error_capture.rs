@@ -85,6 +85,28 @@ fn i915_ggtt_select_bit_and_object_line_batch() {
 }
 
 #[test]
+fn i915_guc_capture_engine_nodes_give_engine_and_head() {
+    // intel_guc_capture.c: engine info then one `<REG>:  0x%08x` line per register half.
+    let text = i915_fault_text().replace(
+        "rcs0 command stream:\n  CCID:  0x00800019\n",
+        "    i915-Eng-Name: rcs0 command stream\n    i915-Eng-Inst-Class: 0x00\n\
+         \x20     ACTHD:  0x00401040\n      ACTHD_UDW:  0x00000002\n\
+         \x20     BBADDR:  0x00401041\n      BBADDR_UDW:  0x00000002\n",
+    );
+    // Only the GuC node's lines for rcs0 (drop the execlists-style ones of the base text).
+    let only_guc = text
+        .lines()
+        .filter(|l| !l.starts_with("  ACTHD: ") && !l.starts_with("  BBADDR: "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let st = i915::parse_error_state(&only_guc).unwrap();
+    let e = st.engines.iter().find(|e| e.name == "rcs0").unwrap();
+    assert_eq!(e.acthd, Some(0x2_0040_1040));
+    assert_eq!(e.bbaddr, Some(0x2_0040_1041));
+    assert!(st.culprit().is_some_and(|c| c.name == "rcs0"));
+}
+
+#[test]
 fn i915_bad_and_cut_texts_are_specific_errors() {
     assert!(matches!(i915::parse(""), Err(CaptureError::Empty { .. })));
     assert!(matches!(

@@ -6,7 +6,9 @@
 //! state), `FAULT_TLB_DATA: 0x<data1> 0x<data0>` (Gen8+), and per engine
 //! `<name> command stream:` then `  ACTHD: 0x<hi> <lo>`, `  batch: [0x<hi>_<lo>, ...]`,
 //! `  BBADDR: 0x<hi>_<lo>`, `  FAULT_REG: 0x<v>` and `  hung: <n>`; and the
-//! `<engine> --- batch = 0x<hi> <lo>` object line.
+//! `<engine> --- batch = 0x<hi> <lo>` object line. Under GuC submission the engine registers
+//! come from GuC's capture (`gt/uc/intel_guc_capture.c`): `i915-Eng-Name: <name> command
+//! stream`, then `<REG>:  0x<v>` per 32-bit register (`ACTHD` + `ACTHD_UDW`, ...).
 
 use super::text::{first_line, hex, hex_digits, malformed};
 use super::{AddressSpace, Capture, CaptureError, CaptureSource, Fault};
@@ -120,7 +122,13 @@ pub fn parse_error_state(text: &str) -> Result<ErrorState, CaptureError> {
             continue;
         }
         let bad = |k: &str, v: &str| malformed(WHAT, no, k, v);
-        if let Some(name) = line.strip_suffix(" command stream:") {
+        // Execlists print `<name> command stream:`; GuC capture nodes
+        // (intel_guc_capture.c) `    i915-Eng-Name: <name> command stream`.
+        let guc_name = line
+            .trim_start()
+            .strip_prefix("i915-Eng-Name: ")
+            .and_then(|l| l.strip_suffix(" command stream"));
+        if let Some(name) = line.strip_suffix(" command stream:").or(guc_name) {
             st.engines.push(Engine {
                 name: name.trim().to_owned(),
                 ..Default::default()
@@ -148,13 +156,35 @@ pub fn parse_error_state(text: &str) -> Result<ErrorState, CaptureError> {
         let Some(body) = line.strip_prefix("  ") else {
             continue;
         };
+        // Steered GuC registers (`<REG>[g][i]`) match no key below.
         let Some((key, v)) = body.split_once(':') else {
             continue;
         };
         let v = v.trim();
+        // GuC capture nodes print each 32-bit half as `      <REG>:  0x%08x`.
+        let low = |slot: Option<u64>| slot.unwrap_or(0) & 0xffff_ffff;
+        let high = |slot: Option<u64>| slot.unwrap_or(0) & !0xffff_ffff;
         match key.trim() {
-            "ACTHD" => e.acthd = Some(split64(v, ' ').ok_or_else(|| bad("ACTHD", v))?),
-            "BBADDR" => e.bbaddr = Some(split64(v, '_').ok_or_else(|| bad("BBADDR", v))?),
+            "ACTHD" => {
+                e.acthd = Some(match split64(v, ' ') {
+                    Some(a) => a,
+                    None => high(e.acthd) | hex(v, 8).ok_or_else(|| bad("ACTHD", v))?,
+                })
+            }
+            "BBADDR" | "RING_BBADDR" => {
+                e.bbaddr = Some(match split64(v, '_') {
+                    Some(a) => a,
+                    None => high(e.bbaddr) | hex(v, 8).ok_or_else(|| bad("BBADDR", v))?,
+                })
+            }
+            "ACTHD_UDW" => {
+                let hi = hex(v, 8).ok_or_else(|| bad("ACTHD_UDW", v))?;
+                e.acthd = Some(hi << 32 | low(e.acthd));
+            }
+            "BBADDR_UDW" | "RING_BBADDR_UDW" => {
+                let hi = hex(v, 8).ok_or_else(|| bad("BBADDR_UDW", v))?;
+                e.bbaddr = Some(hi << 32 | low(e.bbaddr));
+            }
             "batch" => {
                 let start = v
                     .strip_prefix('[')
