@@ -14,7 +14,7 @@ use crate::eu::regfile::Thread;
 
 type R = Result<(), EuErrorKind>;
 
-fn cond_int(c: CondMod, v: i64) -> bool {
+pub(crate) fn cond_int(c: CondMod, v: i64) -> bool {
     match c {
         CondMod::Eq => v == 0,
         CondMod::Ne => v != 0,
@@ -27,7 +27,7 @@ fn cond_int(c: CondMod, v: i64) -> bool {
     }
 }
 
-fn cond_f(c: CondMod, v: f64) -> bool {
+pub(crate) fn cond_f(c: CondMod, v: f64) -> bool {
     match c {
         CondMod::Eq => v == 0.0,
         CondMod::Ne => v != 0.0,
@@ -41,7 +41,7 @@ fn cond_f(c: CondMod, v: f64) -> bool {
     }
 }
 
-fn cmp_int(c: CondMod, a: i64, b: i64, unsigned: bool) -> bool {
+pub(crate) fn cmp_int(c: CondMod, a: i64, b: i64, unsigned: bool) -> bool {
     let ord = if unsigned {
         (a as u64).cmp(&(b as u64))
     } else {
@@ -59,7 +59,7 @@ fn cmp_int(c: CondMod, a: i64, b: i64, unsigned: bool) -> bool {
     }
 }
 
-fn cmp_f(c: CondMod, a: f64, b: f64) -> bool {
+pub(crate) fn cmp_f(c: CondMod, a: f64, b: f64) -> bool {
     match c {
         CondMod::Eq => a == b,
         CondMod::Ne => a != b,

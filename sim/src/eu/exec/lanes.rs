@@ -247,7 +247,9 @@ fn dest(t: &Thread, d: &Opnd, n: usize, mask: u32) -> Result<Option<Lanes<u16>>,
 macro_rules! store_loop {
     ($t:expr, $d:expr, $offs:expr, $n:expr, $mask:expr, $vals:expr, $conv:expr) => {{
         let conv = $conv;
-        let full = $n >= 32 || $mask & ((1u32 << $n) - 1) == (1u32 << $n) - 1;
+        // All n lanes enabled (at n = 32 that is every mask bit: `||` would skip the test).
+        let lanes = if $n >= 32 { u32::MAX } else { (1u32 << $n) - 1 };
+        let full = $mask & lanes == lanes;
         match ($d.contig, $d.loc, full) {
             (Some(s), Loc::File, true) => {
                 let s = s as usize;

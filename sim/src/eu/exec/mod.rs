@@ -9,6 +9,7 @@
 //! architectural meaning without a mask stack.
 
 pub mod alu;
+pub mod fast;
 mod goto;
 pub mod lanes;
 
@@ -124,6 +125,7 @@ fn reschedule(t: &mut Thread) {
 }
 
 /// Moves to the next instruction, letting waiting channels rejoin when it is theirs.
+#[inline]
 fn advance(t: &mut Thread) {
     t.ip += 1;
     if t.ip >= t.next_wake {
@@ -270,6 +272,11 @@ pub fn run(
     t.file[TM0..TM0 + 8].copy_from_slice(&t.executed.to_le_bytes());
     let mut left = budget;
     loop {
+        if left != 0 && matches!(prog.fast.get(t.ip as usize), Some(Some(_))) {
+            // A run of fast-path instructions, each counted and advanced as below.
+            left -= fast::run_block(t, prog, left);
+            continue;
+        }
         let Some(inst) = prog.insts.get(t.ip as usize) else {
             let end = prog.insts.last().map_or(0, |i| i.pc + 16);
             return Err(EuErrorKind::RanOffEnd.at(end));

@@ -2,6 +2,7 @@
 //! masks, branch targets as instruction indices and the send plan. [`ProgramCache`] keeps one
 //! per kernel address.
 
+pub mod fast;
 pub mod operand;
 
 use std::collections::HashMap;
@@ -85,6 +86,8 @@ pub struct Inst {
 pub struct Program {
     pub platform: Platform,
     pub insts: Vec<Inst>,
+    /// Per instruction, its typed fast form when it has one ([`fast::classify`]).
+    pub fast: Vec<Option<fast::Fast>>,
 }
 
 impl Program {
@@ -107,7 +110,12 @@ impl Program {
             bad.invalid = Some(EuErrorKind::Decode(msg));
             insts.push(bad);
         }
-        Program { platform, insts }
+        let fast = insts.iter().map(fast::classify).collect();
+        Program {
+            platform,
+            insts,
+            fast,
+        }
     }
 
     /// The instruction index at byte offset `pc`.

@@ -1,0 +1,494 @@
+//! The typed fast path: [`Fast`] instructions run on 32-bit lanes read straight from the
+//! register file (one slice walk for consecutive lanes, one read for scalars), computed over a
+//! fixed 32-lane array so the loops vectorise, and stored with the execution mask. Every
+//! result equals the general path's (`alu::exec`); the tests run both on random instructions.
+
+use crate::eu::program::fast::{extend, Elem, Fast, FastDst, FastOp, FastSrc, Num, Src};
+use crate::eu::program::{Inst, Program};
+use crate::eu::regfile::Thread;
+
+use super::alu::{cmp_f, cmp_int, cond_f, cond_int};
+
+type Lanes = [u32; 32];
+
+/// Runs the fast-path instructions from `t.ip` on, up to `budget` of them, stopping at the
+/// first instruction without a fast form. Each one counts and advances exactly as the run
+/// loop does. Returns how many ran.
+pub fn run_block(t: &mut Thread, prog: &Program, budget: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: `block_avx2` only requires the CPU to support AVX2 and FMA, checked just
+        // above.
+        return unsafe { block_avx2(t, prog, budget) };
+    }
+    block(t, prog, budget)
+}
+
+/// The same loop compiled for AVX2 + FMA: the lane loops become 8-wide vector code and `mad`
+/// a fused multiply-add instruction instead of a library call per lane.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn block_avx2(t: &mut Thread, prog: &Program, budget: u64) -> u64 {
+    block(t, prog, budget)
+}
+
+#[inline(always)]
+fn block(t: &mut Thread, prog: &Program, budget: u64) -> u64 {
+    let mut ran = 0;
+    while ran < budget {
+        let ip = t.ip as usize;
+        let (Some(Some(f)), Some(inst)) = (prog.fast.get(ip), prog.insts.get(ip)) else {
+            break;
+        };
+        t.executed += 1;
+        exec_body(t, f, inst);
+        super::advance(t);
+        ran += 1;
+    }
+    ran
+}
+
+#[inline(always)]
+fn lane_mask(n: u8) -> u32 {
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
+    }
+}
+
+#[inline(always)]
+fn exec_body(t: &mut Thread, f: &Fast, inst: &Inst) {
+    let lanes = lane_mask(f.n);
+    let enabled = if f.no_mask {
+        lanes
+    } else {
+        (t.active >> f.chan_off) & lanes
+    };
+    let rot = u32::from(f.flag_base) + u32::from(f.chan_off);
+    let pred = match f.pred {
+        None => u32::MAX,
+        Some(invert) => {
+            let bits = t.flags().rotate_right(rot) as u32;
+            if invert {
+                !bits
+            } else {
+                bits
+            }
+        }
+    };
+    let n = usize::from(f.n);
+    let a = load(t, &f.src[0], &inst.src[0].offs, n);
+    let (flags, store_mask, r) = match f.num {
+        Num::Int => int_op(t, f, inst, n, &a, enabled, pred),
+        Num::F32 => f32_op(t, f, inst, n, &a, enabled, pred),
+    };
+    if let Some((mask, bits)) = flags {
+        let m = u64::from(mask).rotate_left(rot);
+        let v = u64::from(bits).rotate_left(rot);
+        let old = t.flags();
+        t.set_flags((old & !m) | (v & m));
+    }
+    if let Some(d) = f.dst {
+        store(&mut t.file, d, f.dst_elem.size, n, store_mask, &r);
+    }
+}
+
+type Outcome = (Option<(u32, u32)>, u32, Lanes);
+
+/// Condition-modifier flag bits of integer results, tested as the destination type holds them.
+#[inline(always)]
+fn int_cond_bits(f: &Fast, n: usize, r: &Lanes) -> Option<u32> {
+    let c = f.cond?;
+    let e = f.dst_elem;
+    let mut bits = 0u32;
+    for (i, &v) in r.iter().enumerate().take(n) {
+        let v = extend(v, e);
+        let v = if e.signed {
+            i64::from(v as i32)
+        } else {
+            i64::from(v)
+        };
+        bits |= u32::from(cond_int(c, v)) << i;
+    }
+    Some(bits)
+}
+
+#[inline(always)]
+fn to_i64(v: u32, e: Elem) -> i64 {
+    if e.signed {
+        i64::from(v as i32)
+    } else {
+        i64::from(v)
+    }
+}
+
+#[inline(always)]
+fn zip2(a: &Lanes, b: &Lanes, op: impl Fn(u32, u32) -> u32) -> Lanes {
+    let mut r = [0u32; 32];
+    for i in 0..32 {
+        r[i] = op(a[i], b[i]);
+    }
+    r
+}
+
+#[inline(always)]
+fn int_op(
+    t: &Thread,
+    f: &Fast,
+    inst: &Inst,
+    n: usize,
+    a: &Lanes,
+    enabled: u32,
+    pred: u32,
+) -> Outcome {
+    let mask = enabled & pred;
+    let r = match f.op {
+        FastOp::Mov => *a,
+        FastOp::Not => {
+            let mut r = [0u32; 32];
+            for i in 0..32 {
+                r[i] = !a[i];
+            }
+            r
+        }
+        FastOp::Add => zip2(
+            a,
+            &load(t, &f.src[1], &inst.src[1].offs, n),
+            u32::wrapping_add,
+        ),
+        FastOp::Mul => zip2(
+            a,
+            &load(t, &f.src[1], &inst.src[1].offs, n),
+            u32::wrapping_mul,
+        ),
+        FastOp::And => zip2(a, &load(t, &f.src[1], &inst.src[1].offs, n), |x, y| x & y),
+        FastOp::Or => zip2(a, &load(t, &f.src[1], &inst.src[1].offs, n), |x, y| x | y),
+        FastOp::Xor => zip2(a, &load(t, &f.src[1], &inst.src[1].offs, n), |x, y| x ^ y),
+        FastOp::Shl => zip2(a, &load(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
+            x << (y & 31)
+        }),
+        FastOp::Shr => zip2(a, &load(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
+            x >> (y & 31)
+        }),
+        FastOp::Asr => zip2(a, &load(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
+            ((x as i32) >> (y & 31)) as u32
+        }),
+        FastOp::Mad => {
+            let (b, c) = (
+                load(t, &f.src[1], &inst.src[1].offs, n),
+                load(t, &f.src[2], &inst.src[2].offs, n),
+            );
+            let mut r = [0u32; 32];
+            for i in 0..32 {
+                r[i] = a[i].wrapping_add(b[i].wrapping_mul(c[i]));
+            }
+            r
+        }
+        FastOp::Cmp { .. } => {
+            let c = f.cond.unwrap_or(isa_encoder::model::CondMod::Eq);
+            let b = load(t, &f.src[1], &inst.src[1].offs, n);
+            let (ea, eb) = (f.src[0].elem, f.src[1].elem);
+            let mut bits = 0u32;
+            for i in 0..n {
+                bits |= u32::from(cmp_int(c, to_i64(a[i], ea), to_i64(b[i], eb), false)) << i;
+            }
+            let r = blend(bits, &[u32::MAX; 32], &[0; 32]);
+            return (Some((mask, bits)), mask, r);
+        }
+        FastOp::Sel => {
+            let b = load(t, &f.src[1], &inst.src[1].offs, n);
+            let pick = match f.cond {
+                Some(c) => {
+                    let (ea, eb) = (f.src[0].elem, f.src[1].elem);
+                    let mut bits = 0u32;
+                    for i in 0..n {
+                        bits |=
+                            u32::from(cmp_int(c, to_i64(a[i], ea), to_i64(b[i], eb), false)) << i;
+                    }
+                    bits
+                }
+                None => pred,
+            };
+            let r = blend(pick, a, &b);
+            return (None, enabled, r);
+        }
+    };
+    let flags = int_cond_bits(f, n, &r).map(|bits| (mask, bits));
+    (flags, mask, r)
+}
+
+#[inline(always)]
+fn f32_lanes(v: &Lanes) -> [f32; 32] {
+    let mut r = [0f32; 32];
+    for i in 0..32 {
+        r[i] = f32::from_bits(v[i]);
+    }
+    r
+}
+
+#[inline(always)]
+fn f32_bits(v: &[f32; 32]) -> Lanes {
+    let mut r = [0u32; 32];
+    for i in 0..32 {
+        r[i] = v[i].to_bits();
+    }
+    r
+}
+
+/// Lane i is `x[i]` where `pick` has bit i, else `y[i]`.
+#[inline(always)]
+fn blend(pick: u32, x: &Lanes, y: &Lanes) -> Lanes {
+    let mut r = [0u32; 32];
+    for i in 0..32 {
+        r[i] = if pick >> i & 1 != 0 { x[i] } else { y[i] };
+    }
+    r
+}
+
+#[inline(always)]
+fn f32_op(
+    t: &Thread,
+    f: &Fast,
+    inst: &Inst,
+    n: usize,
+    a: &Lanes,
+    enabled: u32,
+    pred: u32,
+) -> Outcome {
+    let mask = enabled & pred;
+    let x = f32_lanes(a);
+    let r: [f32; 32] = match f.op {
+        FastOp::Mov => return (float_cond(f, n, &x).map(|b| (mask, b)), mask, *a),
+        FastOp::Add => {
+            let y = f32_lanes(&load(t, &f.src[1], &inst.src[1].offs, n));
+            let mut r = [0f32; 32];
+            for i in 0..32 {
+                r[i] = x[i] + y[i];
+            }
+            r
+        }
+        FastOp::Mul => {
+            let y = f32_lanes(&load(t, &f.src[1], &inst.src[1].offs, n));
+            let mut r = [0f32; 32];
+            for i in 0..32 {
+                r[i] = x[i] * y[i];
+            }
+            r
+        }
+        FastOp::Mad => {
+            let (y, z) = (
+                f32_lanes(&load(t, &f.src[1], &inst.src[1].offs, n)),
+                f32_lanes(&load(t, &f.src[2], &inst.src[2].offs, n)),
+            );
+            let mut r = [0f32; 32];
+            for i in 0..32 {
+                r[i] = y[i].mul_add(z[i], x[i]);
+            }
+            r
+        }
+        FastOp::Cmp { nan_true } => {
+            let c = f.cond.unwrap_or(isa_encoder::model::CondMod::Eq);
+            let y = f32_lanes(&load(t, &f.src[1], &inst.src[1].offs, n));
+            let mut bits = 0u32;
+            for i in 0..n {
+                let (p, q) = (f64::from(x[i]), f64::from(y[i]));
+                let v = (nan_true && q.is_nan()) || cmp_f(c, p, q);
+                bits |= u32::from(v) << i;
+            }
+            let r = blend(bits, &[u32::MAX; 32], &[0; 32]);
+            return (Some((mask, bits)), mask, r);
+        }
+        FastOp::Sel => {
+            let b = load(t, &f.src[1], &inst.src[1].offs, n);
+            let pick = match f.cond {
+                Some(c) => {
+                    let y = f32_lanes(&b);
+                    let mut bits = 0u32;
+                    for i in 0..n {
+                        bits |= u32::from(cmp_f(c, f64::from(x[i]), f64::from(y[i]))) << i;
+                    }
+                    bits
+                }
+                None => pred,
+            };
+            let r = blend(pick, a, &b);
+            return (None, enabled, r);
+        }
+        // Classification keeps logic and shifts in the integer domain.
+        FastOp::Not
+        | FastOp::And
+        | FastOp::Or
+        | FastOp::Xor
+        | FastOp::Shl
+        | FastOp::Shr
+        | FastOp::Asr => x,
+    };
+    let flags = float_cond(f, n, &r).map(|b| (mask, b));
+    (flags, mask, f32_bits(&r))
+}
+
+#[inline(always)]
+fn float_cond(f: &Fast, n: usize, r: &[f32; 32]) -> Option<u32> {
+    let c = f.cond?;
+    let mut bits = 0u32;
+    for (i, &v) in r.iter().enumerate().take(n) {
+        bits |= u32::from(cond_f(c, f64::from(v))) << i;
+    }
+    Some(bits)
+}
+
+/// One element at byte `o`, extended to 32 bits (zero if outside the file, which
+/// classification already ruled out).
+#[inline(always)]
+fn read(b: &[u8], o: usize, e: Elem) -> u32 {
+    let v = match e.size {
+        1 => b.get(o).map_or(0, |&x| u32::from(x)),
+        2 => b
+            .get(o..o + 2)
+            .map_or(0, |s| u32::from(u16::from_le_bytes([s[0], s[1]]))),
+        _ => b
+            .get(o..o + 4)
+            .map_or(0, |s| u32::from_le_bytes([s[0], s[1], s[2], s[3]])),
+    };
+    extend(v, e)
+}
+
+/// Consecutive elements of `Z` bytes from `bytes`, extended by `ext`; SIMD8/16/32 take a
+/// fixed-length loop the compiler turns into vector code.
+#[inline(always)]
+fn contiguous<const Z: usize>(
+    bytes: &[u8],
+    out: &mut Lanes,
+    n: usize,
+    ext: impl Fn([u8; Z]) -> u32 + Copy,
+) {
+    match n {
+        8 => fixed::<Z, 8>(bytes, out, ext),
+        16 => fixed::<Z, 16>(bytes, out, ext),
+        32 => fixed::<Z, 32>(bytes, out, ext),
+        _ => {
+            for (o, c) in out.iter_mut().zip(bytes.chunks_exact(Z)) {
+                let mut a = [0u8; Z];
+                a.copy_from_slice(c);
+                *o = ext(a);
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn fixed<const Z: usize, const N: usize>(
+    bytes: &[u8],
+    out: &mut Lanes,
+    ext: impl Fn([u8; Z]) -> u32,
+) {
+    let Some(b) = bytes.get(..N * Z) else {
+        return;
+    };
+    for i in 0..N {
+        let mut a = [0u8; Z];
+        a.copy_from_slice(&b[i * Z..i * Z + Z]);
+        out[i] = ext(a);
+    }
+}
+
+/// The low `Z` bytes of the first `N` lanes, consecutively.
+#[inline(always)]
+fn store_fixed<const Z: usize, const N: usize>(bytes: &mut [u8], r: &Lanes) {
+    let Some(b) = bytes.get_mut(..N * Z) else {
+        return;
+    };
+    for i in 0..N {
+        b[i * Z..i * Z + Z].copy_from_slice(&r[i].to_le_bytes()[..Z]);
+    }
+}
+
+#[inline(always)]
+fn store_contiguous<const Z: usize>(bytes: &mut [u8], n: usize, r: &Lanes) {
+    match n {
+        8 => store_fixed::<Z, 8>(bytes, r),
+        16 => store_fixed::<Z, 16>(bytes, r),
+        32 => store_fixed::<Z, 32>(bytes, r),
+        _ => bytes
+            .chunks_exact_mut(Z)
+            .zip(r.iter())
+            .for_each(|(c, v)| c.copy_from_slice(&v.to_le_bytes()[..Z])),
+    }
+}
+
+/// A source's first `n` lanes (lanes past `n` are zero or repeat a scalar).
+#[inline(always)]
+fn load(t: &Thread, s: &FastSrc, offs: &[u16; 32], n: usize) -> Lanes {
+    let file = &t.file[..];
+    let e = s.elem;
+    let mut out = [0u32; 32];
+    match s.at {
+        Src::Imm(v) => out = [v; 32],
+        Src::Region { base, stride: 0 } => out = [read(file, usize::from(base), e); 32],
+        Src::Region { base, stride } if usize::from(stride) == usize::from(e.size) => {
+            let base = usize::from(base);
+            let Some(bytes) = file.get(base..base + n * usize::from(e.size)) else {
+                return out;
+            };
+            match (e.size, e.signed) {
+                (4, _) => contiguous::<4>(bytes, &mut out, n, u32::from_le_bytes),
+                (2, false) => {
+                    contiguous::<2>(bytes, &mut out, n, |x| u32::from(u16::from_le_bytes(x)))
+                }
+                (2, true) => {
+                    contiguous::<2>(bytes, &mut out, n, |x| i16::from_le_bytes(x) as i32 as u32)
+                }
+                (1, false) => contiguous::<1>(bytes, &mut out, n, |x| u32::from(x[0])),
+                _ => contiguous::<1>(bytes, &mut out, n, |x| x[0] as i8 as i32 as u32),
+            }
+        }
+        Src::Region { base, stride } => {
+            let (base, stride) = (usize::from(base), usize::from(stride));
+            for (i, o) in out.iter_mut().enumerate().take(n) {
+                *o = read(file, base + i * stride, e);
+            }
+        }
+        Src::Gather => {
+            for (o, &at) in out.iter_mut().zip(offs.iter()).take(n) {
+                *o = read(file, usize::from(at), e);
+            }
+        }
+    }
+    out
+}
+
+/// Writes the low `size` bytes of each lane in `mask` (one slice walk when all `n` lanes are
+/// enabled and consecutive; otherwise lane by lane in order, as the general path does).
+#[inline(always)]
+fn store(file: &mut [u8], d: FastDst, size: u8, n: usize, mask: u32, r: &Lanes) {
+    let (base, stride, size) = (
+        usize::from(d.base),
+        usize::from(d.stride),
+        usize::from(size),
+    );
+    let full = mask & lane_mask(n as u8) == lane_mask(n as u8);
+    if full && stride == size {
+        let Some(bytes) = file.get_mut(base..base + n * size) else {
+            return;
+        };
+        match size {
+            4 => store_contiguous::<4>(bytes, n, r),
+            2 => store_contiguous::<2>(bytes, n, r),
+            _ => store_contiguous::<1>(bytes, n, r),
+        }
+        return;
+    }
+    for (i, v) in r.iter().enumerate().take(n) {
+        if mask >> i & 1 == 0 {
+            continue;
+        }
+        let at = base + i * stride;
+        if let Some(c) = file.get_mut(at..at + size) {
+            c.copy_from_slice(&v.to_le_bytes()[..size]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,247 @@
+//! The fast path against the general path: random ALU instructions (assembled from IGA text),
+//! random register files, masks and flags; one run with the fast forms, one with them
+//! removed, and the whole register files must match byte for byte.
+
+use platform::Platform;
+use proptest::prelude::*;
+
+use crate::eu::{run, MemFault, Memory, Program, Status, Surface, Thread};
+
+struct NoMem;
+
+impl Memory for NoMem {
+    fn read(&mut self, addr: u64, _: &mut [u8]) -> Result<(), MemFault> {
+        Err(MemFault { address: addr })
+    }
+    fn write(&mut self, addr: u64, _: &[u8]) -> Result<(), MemFault> {
+        Err(MemFault { address: addr })
+    }
+    fn slm_read(&mut self, o: u32, _: &mut [u8]) -> Result<(), MemFault> {
+        Err(MemFault {
+            address: u64::from(o),
+        })
+    }
+    fn slm_write(&mut self, o: u32, _: &[u8]) -> Result<(), MemFault> {
+        Err(MemFault {
+            address: u64::from(o),
+        })
+    }
+    fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
+        Err(MemFault {
+            address: u64::from(bti),
+        })
+    }
+    fn surface_state(&mut self, o: u32) -> Result<Surface, MemFault> {
+        Err(MemFault {
+            address: u64::from(o),
+        })
+    }
+}
+
+const INT_TYPES: [&str; 6] = ["b", "ub", "w", "uw", "d", "ud"];
+const CONDS: [&str; 8] = ["eq", "ne", "lt", "gt", "le", "ge", "ov", "un"];
+/// Binary-source regions: consecutive, scalar, strided, and row-repeating (a gather).
+const REGIONS: [&str; 5] = ["<8;8,1>", "<1;1,0>", "<0;1,0>", "<16;8,2>", "<4;4,0>"];
+/// `mad` src0/src1 and src2 regions (Align1 ternary forms).
+const REGIONS3: [&str; 3] = ["<1;0>", "<0;0>", "<2;0>"];
+const REGIONS3_SRC2: [&str; 3] = ["<1>", "<0>", "<2>"];
+const SIZES: [(u32, u32); 8] = [
+    (1, 0),
+    (2, 0),
+    (4, 0),
+    (8, 0),
+    (8, 8),
+    (16, 0),
+    (16, 16),
+    (32, 0),
+];
+
+#[derive(Debug, Clone)]
+struct Case {
+    text: String,
+    file: Vec<u8>,
+    active: u32,
+    flags: u64,
+}
+
+fn reg(r: u32, sub: u32, region: &str, ty: &str) -> String {
+    format!("r{r}.{sub}{region}:{ty}")
+}
+
+fn imm(bits: u32, ty: &str) -> String {
+    let v = match ty {
+        "b" | "w" => i64::from(bits as u16 as i16),
+        "ub" | "uw" => i64::from(bits as u16),
+        "d" => i64::from(bits as i32),
+        _ => i64::from(bits),
+    };
+    let ty = match ty {
+        "b" => "w",
+        "ub" => "uw",
+        t => t,
+    };
+    if ty == "f" {
+        format!("0x{bits:x}:f")
+    } else {
+        format!("{v}:{ty}")
+    }
+}
+
+prop_compose! {
+    fn case()(
+        float in any::<bool>(),
+        op in 0usize..13,
+        size in 0usize..SIZES.len(),
+        tys in proptest::array::uniform4(0usize..INT_TYPES.len()),
+        regs in proptest::array::uniform4(10u32..40),
+        subs in proptest::array::uniform4(0u32..3),
+        regions in proptest::array::uniform3(0usize..REGIONS.len()),
+        dst_stride in 1u32..3,
+        imm_src in 0usize..4,
+        imm_bits in any::<u32>(),
+        cond in proptest::option::of(0usize..CONDS.len()),
+        pred in proptest::option::of(any::<bool>()),
+        flag in 0u32..4,
+        no_mask in any::<bool>(),
+        null_dst in any::<bool>(),
+        file in proptest::collection::vec(any::<u8>(), 4096),
+        active in any::<u32>(),
+        flags in any::<u64>(),
+    ) -> Case {
+        let (n, m) = SIZES[size];
+        let ops = ["mov", "add", "mul", "mad", "and", "or", "xor", "not", "shl", "shr", "asr",
+                   "cmp", "sel"];
+        let opname = if float {
+            ["mov", "add", "mul", "mad", "cmp", "cmpn", "sel"][op % 7]
+        } else {
+            ops[op]
+        };
+        let arity = match opname { "mov" | "not" => 1, "mad" => 3, _ => 2 };
+        let ty = |k: usize| if float { "f" } else { INT_TYPES[tys[k]] };
+        let mut dst_ty = ty(3);
+        if matches!(opname, "shr" | "asr") && !float {
+            // src0 must be 32-bit for the fast path; the destination any integer.
+            dst_ty = INT_TYPES[tys[3]];
+        }
+        let srcs: Vec<String> = (0..arity)
+            .map(|k| {
+                let t = if matches!(opname, "shr" | "asr") && k == 0 {
+                    if tys[0] % 2 == 0 { "d" } else { "ud" }
+                } else {
+                    ty(k)
+                };
+                let is_imm = imm_src == k + 1
+                    && (arity == 2 && k == 1 || arity == 3 && k != 1 || arity == 1);
+                if is_imm && !(arity == 3 && t == "f") && !(arity == 3 && t.ends_with('d')) {
+                    imm(imm_bits, t)
+                } else if arity == 3 {
+                    let rg = if k == 2 {
+                        REGIONS3_SRC2[regions[k] % 3]
+                    } else {
+                        REGIONS3[regions[k] % 3]
+                    };
+                    reg(regs[k], subs[k], rg, t)
+                } else {
+                    reg(regs[k], subs[k], REGIONS[regions[k]], t)
+                }
+            })
+            .collect();
+        let flag_reg = format!("f{}.{}", flag / 2, flag % 2);
+        let has_cond = cond.is_some() || matches!(opname, "cmp" | "cmpn");
+        let cond_text = if has_cond {
+            format!("({}){flag_reg} ", CONDS[cond.unwrap_or(0)])
+        } else {
+            String::new()
+        };
+        let pred_text = match (pred, no_mask) {
+            (Some(inv), true) => format!("(W&{}{flag_reg}) ", if inv { "~" } else { "" }),
+            (Some(inv), false) => format!("({}{flag_reg}) ", if inv { "~" } else { "" }),
+            (None, true) => "(W) ".to_string(),
+            (None, false) => String::new(),
+        };
+        let dst = if null_dst && has_cond {
+            format!("null<1>:{dst_ty}")
+        } else {
+            reg(regs[3], subs[3], &format!("<{dst_stride}>"), dst_ty)
+        };
+        let text = format!(
+            "{pred_text}{opname} ({n}|M{m}) {cond_text}{dst} {}\nnop\n",
+            srcs.join(" ")
+        );
+        Case { text, file, active: active | 1, flags }
+    }
+}
+
+fn thread(c: &Case) -> Thread {
+    let mut t = Thread::new(c.active);
+    t.grf_mut().copy_from_slice(&c.file);
+    t.set_flags(c.flags);
+    t
+}
+
+/// Runs the case's first instruction through `prog` (the `nop` after it keeps the run loop
+/// from running off the end); `None` when the general path refuses it.
+fn one(prog: &Program, c: &Case) -> Option<Thread> {
+    let mut t = thread(c);
+    match run(&mut t, prog, &mut NoMem, 1) {
+        Ok(Status::Budget) => Some(t),
+        _ => None,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, max_global_rejects: 100_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn fast_path_matches_general_path(c in case()) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, &c.text);
+        prop_assume!(bytes.is_ok());
+        let fast = Program::decode(Platform::Tgllp, &bytes.unwrap_or_default());
+        prop_assume!(fast.insts.len() == 2 && fast.insts[0].invalid.is_none());
+        prop_assert!(fast.fast[0].is_some(), "not on the fast path: {}", c.text);
+        let mut general = fast.clone();
+        general.fast[0] = None;
+        let g = one(&general, &c);
+        prop_assume!(g.is_some());
+        let f = one(&fast, &c).expect("fast path ran");
+        let g = g.expect("general path ran");
+        for (at, (x, y)) in g.file.iter().zip(f.file.iter()).enumerate() {
+            prop_assert_eq!(x, y, "byte {} differs for {}", at, c.text);
+        }
+    }
+}
+
+#[test]
+fn modifiers_saturation_and_wide_types_stay_on_the_general_path() {
+    for text in [
+        "add (16|M0) r10.0<1>:d -r12.0<8;8,1>:d r14.0<8;8,1>:d",
+        "add (16|M0) (sat)r10.0<1>:ud r12.0<8;8,1>:ud r14.0<8;8,1>:ud",
+        "add (8|M0) r10.0<1>:q r12.0<4;4,1>:q r14.0<4;4,1>:q",
+        "mov (16|M0) r10.0<1>:f r12.0<8;8,1>:d",
+        "add (16|M0) r10.0<1>:hf r12.0<8;8,1>:hf r14.0<8;8,1>:hf",
+        "mov (16|M0) r10.0<1>:d r[a0.0]<1,0>:d",
+        "shr (16|M0) r10.0<1>:uw r12.0<8;8,1>:uw r14.0<8;8,1>:uw",
+    ] {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect(text);
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        assert_eq!(prog.fast[0], None, "{text}");
+    }
+}
+
+#[test]
+fn common_igc_forms_take_the_fast_path() {
+    for text in [
+        "mad (16|M0) r10.0<1>:f r10.0<1;0>:f r12.0<1;0>:f r14.0<1>:f",
+        "add (16|M0) r16.0<1>:f r10.0<8;8,1>:f r12.0<8;8,1>:f",
+        "mul (16|M0) r16.0<1>:d r10.0<8;8,1>:d r12.0<16;8,2>:w",
+        "mov (16|M0) r10.0<1>:ud r2.0<8;8,1>:uw",
+        "(W) mov (1|M0) r18.0<1>:uw f1.0<0;1,0>:uw",
+        "cmp (16|M0) (lt)f0.0 null<1>:d r2.0<8;8,1>:d 0x8:d",
+        "(f0.0) sel (16|M0) r12.0<1>:f r2.0<8;8,1>:f r4.0<8;8,1>:f",
+        "shl (16|M0) r12.0<1>:d r2.0<8;8,1>:d 0x2:ud",
+    ] {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect(text);
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        assert!(prog.fast[0].is_some(), "{text}: {:?}", prog.insts[0]);
+    }
+}

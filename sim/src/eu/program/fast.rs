@@ -1,0 +1,256 @@
+//! The typed fast path's pre-decoded form. The common ALU instructions IGC emits (`mov`, `add`,
+//! `mul`, `mad`, logic, shifts, `cmp`, `sel` on 8/16/32-bit integers or `:f`, direct regions
+//! whose lanes step by a constant number of bytes, no source modifier, no saturation, no
+//! accumulator write) are classified once per kernel into a [`Fast`] that the executor runs on
+//! 32-bit lanes without the general path's per-operand conversions.
+//!
+//! Classification reads the lowered [`Inst`], so it sees exactly the operands the general path
+//! would execute; anything it does not recognise stays on the general path.
+
+use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl, SrcMod};
+
+use super::{type_bytes, Domain, Inst, Loc, Opnd};
+
+/// What a fast instruction computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FastOp {
+    Mov,
+    Add,
+    Mul,
+    Mad,
+    And,
+    Or,
+    Xor,
+    Not,
+    Shl,
+    Shr,
+    Asr,
+    /// `cmp`, or `cmpn` (`nan_true`: a NaN second source compares true).
+    Cmp {
+        nan_true: bool,
+    },
+    Sel,
+}
+
+/// The lane domain: integers computed modulo 2^32 (every destination is at most 32 bits
+/// wide, so the low bits are all the general path's 64-bit results keep), or f32.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Num {
+    Int,
+    F32,
+}
+
+/// An element in the register file: its size in bytes and whether it sign-extends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Elem {
+    pub size: u8,
+    pub signed: bool,
+}
+
+/// Where a source's lanes come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Src {
+    /// Lane i at byte `base + i * stride` of the register file (`stride` 0: a scalar).
+    Region { base: u16, stride: u16 },
+    /// Irregular lane offsets: the instruction's own `offs` for this source.
+    Gather,
+    /// A scalar immediate, already extended to 32 bits.
+    Imm(u32),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FastSrc {
+    pub at: Src,
+    pub elem: Elem,
+}
+
+/// A destination region: lane i at `base + i * stride`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FastDst {
+    pub base: u16,
+    pub stride: u16,
+}
+
+/// One instruction on the fast path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fast {
+    pub op: FastOp,
+    pub num: Num,
+    pub n: u8,
+    pub chan_off: u8,
+    pub no_mask: bool,
+    /// Predication (`Some(invert)`): the flag bits of the instruction's flag register.
+    pub pred: Option<bool>,
+    pub flag_base: u8,
+    pub cond: Option<CondMod>,
+    /// `None`: a `null` destination (flags only).
+    pub dst: Option<FastDst>,
+    /// The destination type's element (for `null` too: conditions test the value as it).
+    pub dst_elem: Elem,
+    pub src: [FastSrc; 3],
+}
+
+const UNUSED: FastSrc = FastSrc {
+    at: Src::Imm(0),
+    elem: Elem {
+        size: 4,
+        signed: false,
+    },
+};
+
+fn int_elem(ty: DataType) -> Option<Elem> {
+    let signed = match ty {
+        DataType::B | DataType::W | DataType::D => true,
+        DataType::Ub | DataType::Uw | DataType::Ud => false,
+        _ => return None,
+    };
+    Some(Elem {
+        size: type_bytes(ty) as u8,
+        signed,
+    })
+}
+
+fn f32_elem(ty: DataType) -> Option<Elem> {
+    (ty == DataType::F).then_some(Elem {
+        size: 4,
+        signed: false,
+    })
+}
+
+/// The constant byte step between the first `n` lane offsets, if there is one.
+fn step(offs: &[u16; 32], n: usize) -> Option<(u16, u16)> {
+    let base = offs[0];
+    if n < 2 {
+        return Some((base, 0));
+    }
+    let stride = offs[1].checked_sub(base)?;
+    (0..n)
+        .all(|i| usize::from(offs[i]) == usize::from(base) + i * usize::from(stride))
+        .then_some((base, stride))
+}
+
+fn source(o: &Opnd, n: usize, elem: fn(DataType) -> Option<Elem>) -> Option<FastSrc> {
+    if o.modifier != SrcMod::None {
+        return None;
+    }
+    let e = elem(o.ty)?;
+    let at = match o.loc {
+        Loc::File => match step(&o.offs, n) {
+            Some((base, stride)) => Src::Region { base, stride },
+            None => Src::Gather,
+        },
+        Loc::Imm if o.scalar => {
+            let mut b = [0u8; 4];
+            b[..usize::from(e.size)].copy_from_slice(&o.imm[..usize::from(e.size)]);
+            Src::Imm(extend(u32::from_le_bytes(b), e))
+        }
+        Loc::Imm | Loc::Null | Loc::Indirect { .. } => return None,
+    };
+    Some(FastSrc { at, elem: e })
+}
+
+/// An element's bits (zero above its size) extended to 32 bits.
+#[inline(always)]
+pub fn extend(v: u32, e: Elem) -> u32 {
+    match (e.size, e.signed) {
+        (1, true) => v as u8 as i8 as i32 as u32,
+        (1, false) => u32::from(v as u8),
+        (2, true) => v as u16 as i16 as i32 as u32,
+        (2, false) => u32::from(v as u16),
+        _ => v,
+    }
+}
+
+/// The fast form of `inst`, or `None` when only the general path executes it.
+pub fn classify(inst: &Inst) -> Option<Fast> {
+    if inst.invalid.is_some() || inst.reads_ce || inst.sat || inst.acc_wr {
+        return None;
+    }
+    let (op, arity) = match inst.opcode {
+        Opcode::Mov => (FastOp::Mov, 1),
+        Opcode::Not => (FastOp::Not, 1),
+        Opcode::Add => (FastOp::Add, 2),
+        Opcode::Mul => (FastOp::Mul, 2),
+        Opcode::And => (FastOp::And, 2),
+        Opcode::Or => (FastOp::Or, 2),
+        Opcode::Xor => (FastOp::Xor, 2),
+        Opcode::Shl => (FastOp::Shl, 2),
+        Opcode::Shr => (FastOp::Shr, 2),
+        Opcode::Asr => (FastOp::Asr, 2),
+        Opcode::Cmp if inst.cond.is_some() => (FastOp::Cmp { nan_true: false }, 2),
+        Opcode::Cmpn if inst.cond.is_some() => (FastOp::Cmp { nan_true: true }, 2),
+        Opcode::Sel => (FastOp::Sel, 2),
+        Opcode::Mad => (FastOp::Mad, 3),
+        _ => return None,
+    };
+    if usize::from(inst.nsrc) != arity {
+        return None;
+    }
+    let num = match inst.domain {
+        Domain::Int => Num::Int,
+        Domain::F32 => Num::F32,
+        Domain::F64 => return None,
+    };
+    let logic_or_shift = matches!(
+        op,
+        FastOp::And | FastOp::Or | FastOp::Xor | FastOp::Not | FastOp::Shl | FastOp::Shr
+    ) || op == FastOp::Asr;
+    if num == Num::F32 && logic_or_shift {
+        return None;
+    }
+    let elem: fn(DataType) -> Option<Elem> = match num {
+        Num::Int => int_elem,
+        Num::F32 => f32_elem,
+    };
+    let n = usize::from(inst.n);
+    let mut src = [UNUSED; 3];
+    for (k, s) in src.iter_mut().enumerate().take(arity) {
+        *s = source(&inst.src[k], n, elem)?;
+    }
+    // The general path shifts src0 at its own width: only 32-bit src0 is the u32 shift here.
+    if matches!(op, FastOp::Shr | FastOp::Asr) && src[0].elem.size != 4 {
+        return None;
+    }
+    // `cmp` stores raw all-ones/zero bits of the destination's size, whatever its type.
+    let dst_elem = match op {
+        FastOp::Cmp { .. } => {
+            let size = type_bytes(inst.dst.ty);
+            if size > 4 {
+                return None;
+            }
+            Elem {
+                size: size as u8,
+                signed: false,
+            }
+        }
+        _ => elem(inst.dst.ty)?,
+    };
+    let dst = match inst.dst.loc {
+        Loc::Null => None,
+        Loc::File => {
+            let (base, stride) = step(&inst.dst.offs, n)?;
+            Some(FastDst { base, stride })
+        }
+        Loc::Imm | Loc::Indirect { .. } => return None,
+    };
+    let pred = match inst.pred {
+        None => None,
+        Some(p) if matches!(p.ctrl, PredCtrl::Normal | PredCtrl::AnyV | PredCtrl::AllV) => {
+            Some(p.invert)
+        }
+        Some(_) => return None,
+    };
+    Some(Fast {
+        op,
+        num,
+        n: inst.n,
+        chan_off: inst.chan_off,
+        no_mask: inst.no_mask,
+        pred,
+        flag_base: inst.flag_base,
+        cond: inst.cond,
+        dst,
+        dst_elem,
+        src,
+    })
+}
