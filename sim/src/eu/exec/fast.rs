@@ -9,7 +9,8 @@ use crate::eu::regfile::Thread;
 
 use super::alu::{cmp_f, cmp_int, cond_f, cond_int};
 
-type Lanes = [u32; 32];
+/// Lane values; `L` (8, 16 or 32) is the smallest that holds the instruction's channels.
+type Lanes<const L: usize> = [u32; L];
 
 /// Runs the fast-path instructions from `t.ip` on, up to `budget` of them, stopping at the
 /// first instruction without a fast form. Each one counts and advances exactly as the run
@@ -57,8 +58,18 @@ fn lane_mask(n: u8) -> u32 {
     }
 }
 
+/// Picks the lane array length for the instruction's channel count.
 #[inline(always)]
 fn exec_body(t: &mut Thread, f: &Fast, inst: &Inst) {
+    match f.n {
+        0..=8 => exec_lanes::<8>(t, f, inst),
+        9..=16 => exec_lanes::<16>(t, f, inst),
+        _ => exec_lanes::<32>(t, f, inst),
+    }
+}
+
+#[inline(always)]
+fn exec_lanes<const L: usize>(t: &mut Thread, f: &Fast, inst: &Inst) {
     let lanes = lane_mask(f.n);
     let enabled = if f.no_mask {
         lanes
@@ -78,7 +89,7 @@ fn exec_body(t: &mut Thread, f: &Fast, inst: &Inst) {
         }
     };
     let n = usize::from(f.n);
-    let a = load(t, &f.src[0], &inst.src[0].offs, n);
+    let a = load::<L>(t, &f.src[0], &inst.src[0].offs, n);
     let (flags, store_mask, r) = match f.num {
         Num::Int => int_op(t, f, inst, n, &a, enabled, pred),
         Num::F32 => f32_op(t, f, inst, n, &a, enabled, pred),
@@ -94,11 +105,11 @@ fn exec_body(t: &mut Thread, f: &Fast, inst: &Inst) {
     }
 }
 
-type Outcome = (Option<(u32, u32)>, u32, Lanes);
+type Outcome<const L: usize> = (Option<(u32, u32)>, u32, Lanes<L>);
 
 /// Condition-modifier flag bits of integer results, tested as the destination type holds them.
 #[inline(always)]
-fn int_cond_bits(f: &Fast, n: usize, r: &Lanes) -> Option<u32> {
+fn int_cond_bits<const L: usize>(f: &Fast, n: usize, r: &Lanes<L>) -> Option<u32> {
     let c = f.cond?;
     let e = f.dst_elem;
     let mut bits = 0u32;
@@ -124,80 +135,86 @@ fn to_i64(v: u32, e: Elem) -> i64 {
 }
 
 #[inline(always)]
-fn zip2(a: &Lanes, b: &Lanes, op: impl Fn(u32, u32) -> u32) -> Lanes {
-    let mut r = [0u32; 32];
-    for i in 0..32 {
+fn zip2<const L: usize>(a: &Lanes<L>, b: &Lanes<L>, op: impl Fn(u32, u32) -> u32) -> Lanes<L> {
+    let mut r = [0u32; L];
+    for i in 0..L {
         r[i] = op(a[i], b[i]);
     }
     r
 }
 
 #[inline(always)]
-fn int_op(
+fn int_op<const L: usize>(
     t: &Thread,
     f: &Fast,
     inst: &Inst,
     n: usize,
-    a: &Lanes,
+    a: &Lanes<L>,
     enabled: u32,
     pred: u32,
-) -> Outcome {
+) -> Outcome<L> {
     let mask = enabled & pred;
     let r = match f.op {
         FastOp::Mov => *a,
         FastOp::Not => {
-            let mut r = [0u32; 32];
-            for i in 0..32 {
+            let mut r = [0u32; L];
+            for i in 0..L {
                 r[i] = !a[i];
             }
             r
         }
         FastOp::Add => zip2(
             a,
-            &load(t, &f.src[1], &inst.src[1].offs, n),
+            &load::<L>(t, &f.src[1], &inst.src[1].offs, n),
             u32::wrapping_add,
         ),
         FastOp::Mul => zip2(
             a,
-            &load(t, &f.src[1], &inst.src[1].offs, n),
+            &load::<L>(t, &f.src[1], &inst.src[1].offs, n),
             u32::wrapping_mul,
         ),
-        FastOp::And => zip2(a, &load(t, &f.src[1], &inst.src[1].offs, n), |x, y| x & y),
-        FastOp::Or => zip2(a, &load(t, &f.src[1], &inst.src[1].offs, n), |x, y| x | y),
-        FastOp::Xor => zip2(a, &load(t, &f.src[1], &inst.src[1].offs, n), |x, y| x ^ y),
-        FastOp::Shl => zip2(a, &load(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
+        FastOp::And => zip2(a, &load::<L>(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
+            x & y
+        }),
+        FastOp::Or => zip2(a, &load::<L>(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
+            x | y
+        }),
+        FastOp::Xor => zip2(a, &load::<L>(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
+            x ^ y
+        }),
+        FastOp::Shl => zip2(a, &load::<L>(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
             x << (y & 31)
         }),
-        FastOp::Shr => zip2(a, &load(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
+        FastOp::Shr => zip2(a, &load::<L>(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
             x >> (y & 31)
         }),
-        FastOp::Asr => zip2(a, &load(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
+        FastOp::Asr => zip2(a, &load::<L>(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
             ((x as i32) >> (y & 31)) as u32
         }),
         FastOp::Mad => {
             let (b, c) = (
-                load(t, &f.src[1], &inst.src[1].offs, n),
-                load(t, &f.src[2], &inst.src[2].offs, n),
+                load::<L>(t, &f.src[1], &inst.src[1].offs, n),
+                load::<L>(t, &f.src[2], &inst.src[2].offs, n),
             );
-            let mut r = [0u32; 32];
-            for i in 0..32 {
+            let mut r = [0u32; L];
+            for i in 0..L {
                 r[i] = a[i].wrapping_add(b[i].wrapping_mul(c[i]));
             }
             r
         }
         FastOp::Cmp { .. } => {
             let c = f.cond.unwrap_or(isa_encoder::model::CondMod::Eq);
-            let b = load(t, &f.src[1], &inst.src[1].offs, n);
+            let b = load::<L>(t, &f.src[1], &inst.src[1].offs, n);
             let (ea, eb) = (f.src[0].elem, f.src[1].elem);
             let mut bits = 0u32;
             for i in 0..n {
                 bits |= u32::from(cmp_int(c, to_i64(a[i], ea), to_i64(b[i], eb), false)) << i;
             }
-            let r = blend(bits, &[u32::MAX; 32], &[0; 32]);
+            let r = blend(bits, &[u32::MAX; L], &[0; L]);
             return (Some((mask, bits)), mask, r);
         }
         FastOp::Sel => {
-            let b = load(t, &f.src[1], &inst.src[1].offs, n);
+            let b = load::<L>(t, &f.src[1], &inst.src[1].offs, n);
             let pick = match f.cond {
                 Some(c) => {
                     let (ea, eb) = (f.src[0].elem, f.src[1].elem);
@@ -219,18 +236,18 @@ fn int_op(
 }
 
 #[inline(always)]
-fn f32_lanes(v: &Lanes) -> [f32; 32] {
-    let mut r = [0f32; 32];
-    for i in 0..32 {
+fn f32_lanes<const L: usize>(v: &Lanes<L>) -> [f32; L] {
+    let mut r = [0f32; L];
+    for i in 0..L {
         r[i] = f32::from_bits(v[i]);
     }
     r
 }
 
 #[inline(always)]
-fn f32_bits(v: &[f32; 32]) -> Lanes {
-    let mut r = [0u32; 32];
-    for i in 0..32 {
+fn f32_bits<const L: usize>(v: &[f32; L]) -> Lanes<L> {
+    let mut r = [0u32; L];
+    for i in 0..L {
         r[i] = v[i].to_bits();
     }
     r
@@ -238,69 +255,69 @@ fn f32_bits(v: &[f32; 32]) -> Lanes {
 
 /// Lane i is `x[i]` where `pick` has bit i, else `y[i]`.
 #[inline(always)]
-fn blend(pick: u32, x: &Lanes, y: &Lanes) -> Lanes {
-    let mut r = [0u32; 32];
-    for i in 0..32 {
+fn blend<const L: usize>(pick: u32, x: &Lanes<L>, y: &Lanes<L>) -> Lanes<L> {
+    let mut r = [0u32; L];
+    for i in 0..L {
         r[i] = if pick >> i & 1 != 0 { x[i] } else { y[i] };
     }
     r
 }
 
 #[inline(always)]
-fn f32_op(
+fn f32_op<const L: usize>(
     t: &Thread,
     f: &Fast,
     inst: &Inst,
     n: usize,
-    a: &Lanes,
+    a: &Lanes<L>,
     enabled: u32,
     pred: u32,
-) -> Outcome {
+) -> Outcome<L> {
     let mask = enabled & pred;
     let x = f32_lanes(a);
-    let r: [f32; 32] = match f.op {
+    let r: [f32; L] = match f.op {
         FastOp::Mov => return (float_cond(f, n, &x).map(|b| (mask, b)), mask, *a),
         FastOp::Add => {
-            let y = f32_lanes(&load(t, &f.src[1], &inst.src[1].offs, n));
-            let mut r = [0f32; 32];
-            for i in 0..32 {
+            let y = f32_lanes(&load::<L>(t, &f.src[1], &inst.src[1].offs, n));
+            let mut r = [0f32; L];
+            for i in 0..L {
                 r[i] = x[i] + y[i];
             }
             r
         }
         FastOp::Mul => {
-            let y = f32_lanes(&load(t, &f.src[1], &inst.src[1].offs, n));
-            let mut r = [0f32; 32];
-            for i in 0..32 {
+            let y = f32_lanes(&load::<L>(t, &f.src[1], &inst.src[1].offs, n));
+            let mut r = [0f32; L];
+            for i in 0..L {
                 r[i] = x[i] * y[i];
             }
             r
         }
         FastOp::Mad => {
             let (y, z) = (
-                f32_lanes(&load(t, &f.src[1], &inst.src[1].offs, n)),
-                f32_lanes(&load(t, &f.src[2], &inst.src[2].offs, n)),
+                f32_lanes(&load::<L>(t, &f.src[1], &inst.src[1].offs, n)),
+                f32_lanes(&load::<L>(t, &f.src[2], &inst.src[2].offs, n)),
             );
-            let mut r = [0f32; 32];
-            for i in 0..32 {
+            let mut r = [0f32; L];
+            for i in 0..L {
                 r[i] = y[i].mul_add(z[i], x[i]);
             }
             r
         }
         FastOp::Cmp { nan_true } => {
             let c = f.cond.unwrap_or(isa_encoder::model::CondMod::Eq);
-            let y = f32_lanes(&load(t, &f.src[1], &inst.src[1].offs, n));
+            let y = f32_lanes(&load::<L>(t, &f.src[1], &inst.src[1].offs, n));
             let mut bits = 0u32;
             for i in 0..n {
                 let (p, q) = (f64::from(x[i]), f64::from(y[i]));
                 let v = (nan_true && q.is_nan()) || cmp_f(c, p, q);
                 bits |= u32::from(v) << i;
             }
-            let r = blend(bits, &[u32::MAX; 32], &[0; 32]);
+            let r = blend(bits, &[u32::MAX; L], &[0; L]);
             return (Some((mask, bits)), mask, r);
         }
         FastOp::Sel => {
-            let b = load(t, &f.src[1], &inst.src[1].offs, n);
+            let b = load::<L>(t, &f.src[1], &inst.src[1].offs, n);
             let pick = match f.cond {
                 Some(c) => {
                     let y = f32_lanes(&b);
@@ -329,7 +346,7 @@ fn f32_op(
 }
 
 #[inline(always)]
-fn float_cond(f: &Fast, n: usize, r: &[f32; 32]) -> Option<u32> {
+fn float_cond<const L: usize>(f: &Fast, n: usize, r: &[f32; L]) -> Option<u32> {
     let c = f.cond?;
     let mut bits = 0u32;
     for (i, &v) in r.iter().enumerate().take(n) {
@@ -354,19 +371,17 @@ fn read(b: &[u8], o: usize, e: Elem) -> u32 {
     extend(v, e)
 }
 
-/// Consecutive elements of `Z` bytes from `bytes`, extended by `ext`; SIMD8/16/32 take a
+/// Consecutive elements of `Z` bytes from `bytes`, extended by `ext`; a full `L` lanes take a
 /// fixed-length loop the compiler turns into vector code.
 #[inline(always)]
-fn contiguous<const Z: usize>(
+fn contiguous<const Z: usize, const L: usize>(
     bytes: &[u8],
-    out: &mut Lanes,
+    out: &mut Lanes<L>,
     n: usize,
     ext: impl Fn([u8; Z]) -> u32 + Copy,
 ) {
     match n {
-        8 => fixed::<Z, 8>(bytes, out, ext),
-        16 => fixed::<Z, 16>(bytes, out, ext),
-        32 => fixed::<Z, 32>(bytes, out, ext),
+        _ if n == L => fixed::<Z, L>(bytes, out, ext),
         _ => {
             for (o, c) in out.iter_mut().zip(bytes.chunks_exact(Z)) {
                 let mut a = [0u8; Z];
@@ -378,38 +393,36 @@ fn contiguous<const Z: usize>(
 }
 
 #[inline(always)]
-fn fixed<const Z: usize, const N: usize>(
+fn fixed<const Z: usize, const L: usize>(
     bytes: &[u8],
-    out: &mut Lanes,
+    out: &mut Lanes<L>,
     ext: impl Fn([u8; Z]) -> u32,
 ) {
-    let Some(b) = bytes.get(..N * Z) else {
+    let Some(b) = bytes.get(..L * Z) else {
         return;
     };
-    for i in 0..N {
+    for i in 0..L {
         let mut a = [0u8; Z];
         a.copy_from_slice(&b[i * Z..i * Z + Z]);
         out[i] = ext(a);
     }
 }
 
-/// The low `Z` bytes of the first `N` lanes, consecutively.
+/// The low `Z` bytes of the first `L` lanes, consecutively.
 #[inline(always)]
-fn store_fixed<const Z: usize, const N: usize>(bytes: &mut [u8], r: &Lanes) {
-    let Some(b) = bytes.get_mut(..N * Z) else {
+fn store_fixed<const Z: usize, const L: usize>(bytes: &mut [u8], r: &Lanes<L>) {
+    let Some(b) = bytes.get_mut(..L * Z) else {
         return;
     };
-    for i in 0..N {
+    for i in 0..L {
         b[i * Z..i * Z + Z].copy_from_slice(&r[i].to_le_bytes()[..Z]);
     }
 }
 
 #[inline(always)]
-fn store_contiguous<const Z: usize>(bytes: &mut [u8], n: usize, r: &Lanes) {
+fn store_contiguous<const Z: usize, const L: usize>(bytes: &mut [u8], n: usize, r: &Lanes<L>) {
     match n {
-        8 => store_fixed::<Z, 8>(bytes, r),
-        16 => store_fixed::<Z, 16>(bytes, r),
-        32 => store_fixed::<Z, 32>(bytes, r),
+        _ if n == L => store_fixed::<Z, L>(bytes, r),
         _ => bytes
             .chunks_exact_mut(Z)
             .zip(r.iter())
@@ -419,28 +432,28 @@ fn store_contiguous<const Z: usize>(bytes: &mut [u8], n: usize, r: &Lanes) {
 
 /// A source's first `n` lanes (lanes past `n` are zero or repeat a scalar).
 #[inline(always)]
-fn load(t: &Thread, s: &FastSrc, offs: &[u16; 32], n: usize) -> Lanes {
+fn load<const L: usize>(t: &Thread, s: &FastSrc, offs: &[u16; 32], n: usize) -> Lanes<L> {
     let file = &t.file[..];
     let e = s.elem;
-    let mut out = [0u32; 32];
+    let mut out = [0u32; L];
     match s.at {
-        Src::Imm(v) => out = [v; 32],
-        Src::Region { base, stride: 0 } => out = [read(file, usize::from(base), e); 32],
+        Src::Imm(v) => out = [v; L],
+        Src::Region { base, stride: 0 } => out = [read(file, usize::from(base), e); L],
         Src::Region { base, stride } if usize::from(stride) == usize::from(e.size) => {
             let base = usize::from(base);
             let Some(bytes) = file.get(base..base + n * usize::from(e.size)) else {
                 return out;
             };
             match (e.size, e.signed) {
-                (4, _) => contiguous::<4>(bytes, &mut out, n, u32::from_le_bytes),
+                (4, _) => contiguous::<4, L>(bytes, &mut out, n, u32::from_le_bytes),
                 (2, false) => {
-                    contiguous::<2>(bytes, &mut out, n, |x| u32::from(u16::from_le_bytes(x)))
+                    contiguous::<2, L>(bytes, &mut out, n, |x| u32::from(u16::from_le_bytes(x)))
                 }
                 (2, true) => {
-                    contiguous::<2>(bytes, &mut out, n, |x| i16::from_le_bytes(x) as i32 as u32)
+                    contiguous::<2, L>(bytes, &mut out, n, |x| i16::from_le_bytes(x) as i32 as u32)
                 }
-                (1, false) => contiguous::<1>(bytes, &mut out, n, |x| u32::from(x[0])),
-                _ => contiguous::<1>(bytes, &mut out, n, |x| x[0] as i8 as i32 as u32),
+                (1, false) => contiguous::<1, L>(bytes, &mut out, n, |x| u32::from(x[0])),
+                _ => contiguous::<1, L>(bytes, &mut out, n, |x| x[0] as i8 as i32 as u32),
             }
         }
         Src::Region { base, stride } => {
@@ -461,7 +474,7 @@ fn load(t: &Thread, s: &FastSrc, offs: &[u16; 32], n: usize) -> Lanes {
 /// Writes the low `size` bytes of each lane in `mask` (one slice walk when all `n` lanes are
 /// enabled and consecutive; otherwise lane by lane in order, as the general path does).
 #[inline(always)]
-fn store(file: &mut [u8], d: FastDst, size: u8, n: usize, mask: u32, r: &Lanes) {
+fn store<const L: usize>(file: &mut [u8], d: FastDst, size: u8, n: usize, mask: u32, r: &Lanes<L>) {
     let (base, stride, size) = (
         usize::from(d.base),
         usize::from(d.stride),
@@ -473,9 +486,9 @@ fn store(file: &mut [u8], d: FastDst, size: u8, n: usize, mask: u32, r: &Lanes) 
             return;
         };
         match size {
-            4 => store_contiguous::<4>(bytes, n, r),
-            2 => store_contiguous::<2>(bytes, n, r),
-            _ => store_contiguous::<1>(bytes, n, r),
+            4 => store_contiguous::<4, L>(bytes, n, r),
+            2 => store_contiguous::<2, L>(bytes, n, r),
+            _ => store_contiguous::<1, L>(bytes, n, r),
         }
         return;
     }
