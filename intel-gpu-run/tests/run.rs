@@ -331,3 +331,98 @@ fn raw_kernels_need_platform_and_simd() {
     ]));
     assert!(e.contains("xe"), "{e}");
 }
+
+/// Byte offsets (iga64's own `-Xprint-pc`) of the instructions of `isa` whose iga64 text
+/// satisfies `pick`.
+fn offsets_of(
+    iga: &std::path::Path,
+    p: Platform,
+    isa: &[u8],
+    pick: impl Fn(&str) -> bool,
+) -> Vec<u32> {
+    oracles::iga64::disasm(iga, p, isa, &["-Xprint-pc"])
+        .unwrap()
+        .lines()
+        .filter_map(|l| {
+            let (pc, text) = l.trim_start().strip_prefix("/* [")?.split_once(']')?;
+            let text = text.trim_start().strip_prefix("*/")?;
+            pick(text).then(|| u32::from_str_radix(pc.trim(), 16).ok())?
+        })
+        .collect()
+}
+
+#[test]
+fn gpu_fault_is_a_one_line_error_naming_the_address_and_the_instruction() {
+    let ocloc = require!(Oracle::Ocloc);
+    let iga = require!(Oracle::Iga64);
+    let p = Platform::Tgllp;
+    // A stateless store 256 MiB past its 64-byte buffer.
+    let src = "__attribute__((intel_reqd_sub_group_size(16)))
+        kernel void oob(global uint *o) { o[get_global_id(0) + (1u << 26)] = 1; }";
+    let bin = ocloc::compile(
+        &ocloc,
+        p,
+        src,
+        "-cl-intel-greater-than-4GB-buffer-required",
+        ocloc::Format::PatchTokens,
+    )
+    .unwrap();
+    let heap = &ocloc::kernel_heaps(&ocloc, &bin).unwrap()[0].bytes;
+    let stores = offsets_of(&iga, p, heap, |t| t.contains("send") && t.contains("write"));
+    assert_eq!(stores.len(), 1);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("oob.bin");
+    std::fs::write(&file, &bin).unwrap();
+    let e = fails(&cli(&[
+        "run",
+        file.to_str().unwrap(),
+        "--device",
+        "sim:tgllp",
+        "--global",
+        "16",
+        "--arg",
+        "buf:64",
+    ]));
+    assert!(
+        e.contains("GPU page fault at 0x") && e.contains("(write)"),
+        "{e}"
+    );
+    assert!(
+        e.contains(&format!("by instruction at kernel offset {:#x}", stores[0])),
+        "{e}"
+    );
+}
+
+#[test]
+fn gpu_hang_is_a_one_line_error_naming_the_instruction() {
+    let iga = require!(Oracle::Iga64);
+    let p = Platform::Tgllp;
+    // Assembled by iga64 and run as raw ISA: the loop's offset is iga64's.
+    let text = "(W) mov (8|M0) r10.0<1>:ud 0x0:ud\n\
+                (W) mov (8|M0) r11.0<1>:ud 0x1:ud\n\
+                L_loop:\n\
+                (W) jmpi (1|M0) L_loop\n";
+    let krn = oracles::iga64::asm(&iga, p, text, &[]).unwrap();
+    let jmpi = offsets_of(&iga, p, &krn, |t| t.contains("jmpi"));
+    assert_eq!(jmpi.len(), 1);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("loop.krn");
+    std::fs::write(&file, &krn).unwrap();
+    let e = fails(&cli(&[
+        "run",
+        file.to_str().unwrap(),
+        "--platform",
+        "tgllp",
+        "--simd",
+        "8",
+        "--device",
+        "sim:tgllp",
+        "--global",
+        "8",
+    ]));
+    assert!(e.contains("GPU hang") && e.contains("watchdog"), "{e}");
+    assert!(
+        e.contains(&format!("at kernel offset {:#x}", jmpi[0])),
+        "{e}"
+    );
+}

@@ -204,7 +204,7 @@ fn fault_is_reported_and_fresh_context_works() {
         let errors = dev.error_states();
         assert_eq!(errors.len(), 1);
         match &errors[0].kind {
-            GpuErrorKind::PageFault(f) => assert_eq!(f.address, bad),
+            GpuErrorKind::PageFault { fault, by: None } => assert_eq!(fault.address, bad),
             k => panic!("{p}: {k:?}"),
         }
         assert_eq!((errors[0].engine, errors[0].head), ("rcs0", BATCH_VA));

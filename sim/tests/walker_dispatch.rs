@@ -20,6 +20,7 @@ use oracles::ocloc::{compile, kernel_heaps, Format};
 use oracles::{require, Oracle};
 use platform::Platform;
 use sim::dispatch::{EuBudget, EuExecutor};
+use sim::eu::EuErrorKind;
 use sim::gpu::{GpuErrorKind, HangReason};
 use sim::{Kmd, SimConfig, SimDevice};
 
@@ -314,6 +315,46 @@ fn u32s(b: &[u8]) -> Vec<u32> {
         .collect()
 }
 
+/// Each instruction of `isa` as iga64 disassembles it: (byte offset, text). The offsets are
+/// iga64's own (`-Xprint-pc`), independent of the simulator's decoder.
+fn listing(iga: &Path, p: Platform, isa: &[u8]) -> Vec<(u32, String)> {
+    oracles::iga64::disasm(iga, p, isa, &["-Xprint-pc"])
+        .unwrap()
+        .lines()
+        .filter_map(|l| {
+            let (pc, text) = l.trim_start().strip_prefix("/* [")?.split_once(']')?;
+            let text = text.trim_start().strip_prefix("*/")?.trim();
+            Some((u32::from_str_radix(pc.trim(), 16).ok()?, text.to_string()))
+        })
+        .collect()
+}
+
+/// The offset of the kernel's one store message (iga64 comments it as a write or a store).
+fn store_offset(listing: &[(u32, String)]) -> u32 {
+    let stores: Vec<u32> = listing
+        .iter()
+        .filter(|(_, t)| t.contains("send") && (t.contains("write") || t.contains("store")))
+        .map(|&(pc, _)| pc)
+        .collect();
+    assert_eq!(stores.len(), 1, "{listing:#?}");
+    stores[0]
+}
+
+/// The byte range of the kernel's loop: from the target of its backward branch (`while`,
+/// `goto`, `jmpi`: iga64 labels are decimal byte offsets, `L144`) to the branch itself.
+fn loop_range(listing: &[(u32, String)]) -> std::ops::RangeInclusive<u32> {
+    listing
+        .iter()
+        .find_map(|(pc, t)| {
+            t.split_whitespace()
+                .filter_map(|w| w.strip_prefix('L')?.parse::<u32>().ok())
+                .filter(|target| target <= pc)
+                .min()
+                .map(|target| target..=*pc)
+        })
+        .unwrap_or_else(|| panic!("no backward branch: {listing:#?}"))
+}
+
 const IDS: &str = r#"
 __attribute__((intel_reqd_sub_group_size(SIMD)))
 __kernel void ids(__global uint *out) {
@@ -382,6 +423,7 @@ __kernel void hang(__global volatile uint *out) {
 #[test]
 fn fault_and_hang_are_gpu_errors_and_the_next_dispatch_works() {
     let ocloc = require!(Oracle::Ocloc);
+    let iga = require!(Oracle::Iga64);
     let p = Platform::Tgllp;
     let budget = EuBudget {
         instructions: 1 << 20,
@@ -416,10 +458,21 @@ fn fault_and_hang_are_gpu_errors_and_the_next_dispatch_works() {
     };
     let err = g.launch(p, &fault, 4096).unwrap_err();
     let rec = g.dev.error_states().last().cloned().expect("a GPU error");
+    let store = store_offset(&listing(&iga, p, &fk.isa));
     match &rec.kind {
-        GpuErrorKind::PageFault(f) => assert_eq!(f.address, OUTPUT + 4 * u64::from(far), "{rec}"),
-        other => panic!("expected a page fault, got {other:?} ({err})"),
+        GpuErrorKind::PageFault {
+            fault: f,
+            by: Some(at),
+        } => {
+            assert_eq!(f.address, OUTPUT + 4 * u64::from(far), "{rec}");
+            assert_eq!((at.kernel, at.offset), (INSTRUCTION, store), "{rec}");
+        }
+        other => panic!("expected a page fault by the store, got {other:?} ({err})"),
     }
+    assert!(
+        rec.to_string().contains(&format!("offset {store:#x}")),
+        "{rec}"
+    );
     // The error banned the context; a new one runs the next dispatch.
     g.new_context();
     assert_eq!(
@@ -441,18 +494,97 @@ fn fault_and_hang_are_gpu_errors_and_the_next_dispatch_works() {
     };
     let err = g.launch(p, &hang, 4096).unwrap_err();
     let rec = g.dev.error_states().last().cloned().expect("a GPU error");
+    let in_loop = loop_range(&listing(&iga, p, &hk.isa));
     match &rec.kind {
-        GpuErrorKind::Hang(HangReason::Eu { detail }) => {
+        GpuErrorKind::Hang(HangReason::EuWatchdog { kernel, threads }) => {
+            assert_eq!(*kernel, INSTRUCTION, "{rec}");
+            assert!(!threads.is_empty(), "{rec}");
             assert!(
-                detail.contains("watchdog") && detail.contains("instruction offset 0x"),
-                "{detail}"
-            )
+                threads.iter().all(|o| in_loop.contains(o)),
+                "{in_loop:x?}: {rec}"
+            );
         }
         other => panic!("expected an EU hang, got {other:?} ({err})"),
     }
     g.new_context();
     let out = u32s(&g.launch(p, &good, 12 * 8 * 4).unwrap());
     assert_eq!(out[12 * 7 + 11], 5 | 3 << 8 | 1 << 16 | 1 << 24);
+}
+
+const MISALIGNED: &str = r#"
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void misaligned(__global uint *out) {
+  intel_sub_group_block_write((__global uint *)((__global char *)out + 4), get_sub_group_local_id());
+}
+"#;
+
+/// An illegal instruction and a block write breaking the 16-byte alignment rule
+/// (cl_intel_subgroups) are GPU errors at the instruction's offset, the write also naming its
+/// address; the offsets are where iga64 lists those instructions.
+#[test]
+fn illegal_instruction_and_misaligned_write_name_their_instruction() {
+    let ocloc = require!(Oracle::Ocloc);
+    let iga = require!(Oracle::Iga64);
+    let p = Platform::Tgllp;
+    let g = gpu(p, EuBudget::default());
+    fn launch(kernel: &Kernel) -> Launch<'_> {
+        Launch {
+            kernel,
+            simd: Simd::S16,
+            global: [16, 1, 1],
+            local: [16, 1, 1],
+            slm_bytes: 0,
+            barriers: 0,
+            args: &[OUTPUT, 0],
+            input: &[],
+            surfaces: &[],
+        }
+    }
+
+    // The fault kernel with its store replaced by zeros, which iga64 reads as `illegal`.
+    let mut k = Kernel::build(&ocloc, p, FAULT);
+    let store = store_offset(&listing(&iga, p, &k.isa));
+    k.isa[store as usize..store as usize + 16].fill(0);
+    let patched = listing(&iga, p, &k.isa);
+    assert!(
+        patched.iter().any(|(pc, t)| *pc == store && t == "illegal"),
+        "{patched:#?}"
+    );
+    let err = g.launch(p, &launch(&k), 64).unwrap_err();
+    let rec = g.dev.error_states().last().cloned().expect("a GPU error");
+    match &rec.kind {
+        GpuErrorKind::Eu {
+            at,
+            error: EuErrorKind::Illegal(_),
+        } => assert_eq!((at.kernel, at.offset), (INSTRUCTION, store), "{rec}"),
+        other => panic!("expected an illegal instruction, got {other:?} ({err})"),
+    }
+    assert!(
+        rec.to_string().contains(&format!("offset {store:#x}")),
+        "{rec}"
+    );
+
+    g.new_context();
+    let k = Kernel::build(&ocloc, p, MISALIGNED);
+    let write = store_offset(&listing(&iga, p, &k.isa));
+    let err = g.launch(p, &launch(&k), 64).unwrap_err();
+    let rec = g.dev.error_states().last().cloned().expect("a GPU error");
+    match &rec.kind {
+        GpuErrorKind::Eu {
+            at,
+            error: EuErrorKind::Misaligned { address, align: 16 },
+        } => {
+            assert_eq!((at.kernel, at.offset), (INSTRUCTION, write), "{rec}");
+            assert_eq!(*address, OUTPUT + 4, "{rec}");
+        }
+        other => panic!("expected a misaligned write, got {other:?} ({err})"),
+    }
+    let text = rec.to_string();
+    assert!(
+        text.contains(&format!("offset {write:#x}"))
+            && text.contains(&format!("{:#x}", OUTPUT + 4)),
+        "{text}"
+    );
 }
 
 const BARRIER: &str = r#"
@@ -719,6 +851,7 @@ fn xe_hpg_compute_walker() {
 #[test]
 fn xe_hpg_fault_and_hang_then_next_dispatch_works() {
     let ocloc = require!(Oracle::Ocloc);
+    let iga = require!(Oracle::Iga64);
     let p = Platform::Dg2;
     let g = xe_gpu(p);
     let far = 0x10_0000u32;
@@ -736,9 +869,16 @@ fn xe_hpg_fault_and_hang_then_next_dispatch_works() {
     };
     let _ = g.launch(p, &fault, Mode::ComputeRuntimeIds, 64);
     let rec = g.dev.error_states().last().cloned().expect("a GPU error");
+    let store = store_offset(&listing(&iga, p, &fk.isa));
     match &rec.kind {
-        GpuErrorKind::PageFault(f) => assert_eq!(f.address, OUTPUT + 4 * u64::from(far), "{rec}"),
-        other => panic!("expected a page fault, got {other:?}"),
+        GpuErrorKind::PageFault {
+            fault: f,
+            by: Some(at),
+        } => {
+            assert_eq!(f.address, OUTPUT + 4 * u64::from(far), "{rec}");
+            assert_eq!((at.kernel, at.offset), (INSTRUCTION, store), "{rec}");
+        }
+        other => panic!("expected a page fault by the store, got {other:?}"),
     }
     g.new_queue();
     let ids = Kernel::build(&ocloc, p, &IDS.replace("SIMD", "16"));
@@ -769,9 +909,15 @@ fn xe_hpg_fault_and_hang_then_next_dispatch_works() {
     };
     let _ = g.launch(p, &hang, Mode::ComputeRuntimeIds, 64);
     let rec = g.dev.error_states().last().cloned().expect("a GPU error");
+    let in_loop = loop_range(&listing(&iga, p, &hk.isa));
     match &rec.kind {
-        GpuErrorKind::Hang(HangReason::Eu { detail }) => {
-            assert!(detail.contains("instruction offset 0x"), "{detail}")
+        GpuErrorKind::Hang(HangReason::EuWatchdog { kernel, threads }) => {
+            assert_eq!(*kernel, INSTRUCTION, "{rec}");
+            assert!(!threads.is_empty(), "{rec}");
+            assert!(
+                threads.iter().all(|o| in_loop.contains(o)),
+                "{in_loop:x?}: {rec}"
+            );
         }
         other => panic!("expected an EU hang, got {other:?}"),
     }

@@ -152,7 +152,7 @@ fn fault_bans_the_queue_and_a_fresh_queue_works() {
         );
         let e = &dev.error_states()[0];
         match &e.kind {
-            GpuErrorKind::PageFault(f) => assert_eq!(f.address, bad, "{p}"),
+            GpuErrorKind::PageFault { fault, by: None } => assert_eq!(fault.address, bad, "{p}"),
             k => panic!("{k:?}"),
         }
         assert_eq!(e.context, q);

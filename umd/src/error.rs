@@ -40,12 +40,24 @@ pub enum Error {
     /// A kernel feature this driver does not provide yet.
     #[error("unsupported: {0}")]
     Unsupported(String),
-    /// The GPU reported a page fault.
-    #[error("GPU page fault at {address:#x}{detail}")]
-    GpuFault { address: u64, detail: String },
-    /// The GPU hung (or stopped on a command it cannot execute); the context was replaced.
-    #[error("GPU hang: {0}")]
-    GpuHang(String),
+    /// The GPU reported a page fault at `address`. The access and the instruction that made
+    /// it are there when the GPU error state names them (the simulator's does; a kernel
+    /// driver's reset status does not).
+    #[error("GPU page fault at {address:#x}{}{}: {detail}", access_text(.access), by_text(.by))]
+    GpuFault {
+        address: u64,
+        access: Option<FaultAccess>,
+        by: Option<KernelOffset>,
+        detail: String,
+    },
+    /// The GPU hung, or an EU thread stopped at an instruction it cannot execute (illegal,
+    /// register out of range, misaligned message); the context was replaced. `at` is that
+    /// instruction, or where a thread was when the watchdog fired, when the error state says.
+    #[error("GPU hang{}: {detail}", at_text(.at))]
+    GpuHang {
+        at: Option<KernelOffset>,
+        detail: String,
+    },
     /// The batch did not signal completion and the driver gave no reason.
     #[error("dispatch did not complete: {0}")]
     Incomplete(String),
@@ -55,3 +67,98 @@ pub enum Error {
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// An instruction of a running kernel: the GPU address the kernel starts at and the byte
+/// offset of the instruction from there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KernelOffset {
+    pub kernel: u64,
+    pub offset: u32,
+}
+
+impl std::fmt::Display for KernelOffset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "kernel offset {:#x} (kernel at {:#x})",
+            self.offset, self.kernel
+        )
+    }
+}
+
+/// The direction of a faulting access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultAccess {
+    Read,
+    Write,
+}
+
+fn access_text(a: &Option<FaultAccess>) -> &'static str {
+    match a {
+        Some(FaultAccess::Read) => " (read)",
+        Some(FaultAccess::Write) => " (write)",
+        None => "",
+    }
+}
+
+fn by_text(by: &Option<KernelOffset>) -> String {
+    by.map_or_else(String::new, |k| format!(" by instruction at {k}"))
+}
+
+fn at_text(at: &Option<KernelOffset>) -> String {
+    at.map_or_else(String::new, |k| format!(" at {k}"))
+}
+
+impl Error {
+    /// The instruction a GPU fault or hang names, if the error state gave it.
+    pub fn instruction(&self) -> Option<KernelOffset> {
+        match self {
+            Error::GpuFault { by, .. } => *by,
+            Error::GpuHang { at, .. } => *at,
+            _ => None,
+        }
+    }
+}
+
+/// What the simulator's GPU error state says, as a driver reading the error state reports
+/// it: page faults (also EU accesses the data port could not translate) with their address,
+/// everything else as a hang; both with the instruction when an EU thread was at one.
+impl From<&sim::gpu::GpuErrorRecord> for Error {
+    fn from(r: &sim::gpu::GpuErrorRecord) -> Self {
+        use sim::gpu::GpuErrorKind;
+        let by = r.kind.instruction().map(|k| KernelOffset {
+            kernel: k.kernel,
+            offset: k.offset,
+        });
+        let origin = || {
+            format!(
+                "GPU error {} on {} context {}, batch {:#x} head {:#x}",
+                r.id, r.engine, r.context, r.batch, r.head
+            )
+        };
+        match &r.kind {
+            GpuErrorKind::PageFault { fault, .. } => Error::GpuFault {
+                address: fault.address,
+                access: Some(match fault.access {
+                    sim::mem::Access::Read => FaultAccess::Read,
+                    sim::mem::Access::Write => FaultAccess::Write,
+                }),
+                by,
+                detail: origin(),
+            },
+            GpuErrorKind::Eu {
+                error: sim::eu::EuErrorKind::PageFault { address },
+                ..
+            } => Error::GpuFault {
+                address: *address,
+                access: None,
+                by,
+                detail: origin(),
+            },
+            _ => Error::GpuHang {
+                at: by,
+                detail: r.to_string(),
+            },
+        }
+    }
+}

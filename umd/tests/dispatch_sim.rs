@@ -12,6 +12,7 @@ use batchbuffer::{ComputeWalker, GpgpuWalker, Packet, PacketId};
 use platform::Platform;
 use sim::cs::{Walker, WalkerExecutor};
 use umd::device::{Device, KmdChoice};
+use umd::error::FaultAccess;
 use umd::kernel::Kernel;
 use umd::ndrange::NdRange;
 use umd::payload::ArgValue;
@@ -21,6 +22,25 @@ fn combos() -> Vec<(Platform, KmdChoice)> {
     Platform::ALL
         .iter()
         .flat_map(|&p| umd::device::sim_kmds(p).into_iter().map(move |k| (p, k)))
+        .collect()
+}
+
+/// Byte offsets (iga64's own `-Xprint-pc`) of the instructions of `isa` whose iga64 text
+/// satisfies `pick`.
+fn offsets_of(
+    iga: &std::path::Path,
+    p: Platform,
+    isa: &[u8],
+    pick: impl Fn(&str) -> bool,
+) -> Vec<u32> {
+    oracles::iga64::disasm(iga, p, isa, &["-Xprint-pc"])
+        .unwrap()
+        .lines()
+        .filter_map(|l| {
+            let (pc, text) = l.trim_start().strip_prefix("/* [")?.split_once(']')?;
+            let text = text.trim_start().strip_prefix("*/")?;
+            pick(text).then(|| u32::from_str_radix(pc.trim(), 16).ok())?
+        })
         .collect()
 }
 
@@ -286,13 +306,24 @@ fn image_block_io_end_to_end() {
 /// exec queue replaced) then runs the next dispatch to completion.
 #[test]
 fn endless_kernel_is_a_hang_and_the_next_dispatch_runs() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
     for (p, k) in combos() {
         let d = Device::open_sim(p, Some(k)).unwrap();
         let looping =
             Kernel::from_asm(p, include_str!("data/endless_loop.asm"), 8, "loop").unwrap();
         let range = NdRange::new(&[8], None, 8, None).unwrap();
+        let jmpi = offsets_of(&iga, p, &looping.isa, |t| t.contains("jmpi"));
+        assert_eq!(jmpi.len(), 1, "{p}");
         match d.dispatch(&looping, &range, &[]) {
-            Err(Error::GpuHang(msg)) => assert!(msg.contains("hang"), "{msg}"),
+            Err(e @ Error::GpuHang { at: Some(at), .. }) => {
+                assert_eq!(at.offset, jmpi[0], "{p} {k:?}: {e}");
+                let msg = e.to_string();
+                assert!(msg.contains("hang"), "{msg}");
+                assert!(
+                    msg.contains(&format!("kernel offset {:#x}", jmpi[0])),
+                    "{msg}"
+                );
+            }
             other => panic!("{p} {k:?}: {other:?}"),
         }
         let eot = Kernel::from_asm(p, eot_asm(p), 8, "eot").unwrap();
@@ -306,6 +337,7 @@ fn endless_kernel_is_a_hang_and_the_next_dispatch_runs() {
 #[test]
 fn kernel_page_fault_names_the_address_and_the_device_survives() {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let iga = oracles::require!(oracles::Oracle::Iga64);
     let src = "__attribute__((intel_reqd_sub_group_size(16)))
         kernel void oob(global uint *o) { o[get_global_id(0) + (1u << 26)] = 1; }";
     for (p, k) in combos() {
@@ -325,12 +357,32 @@ fn kernel_page_fault_names_the_address_and_the_device_survives() {
         let range = NdRange::new(&[16], None, 16, None).unwrap();
         let args = [ArgValue::Buffer(buf.clone())];
         let bad = buf.gpu_address() + 4 * (1 << 26);
+        // The store, found in the kernel heap as ocloc dumps it and iga64 lists it.
+        let heap = &oracles::ocloc::kernel_heaps(&ocloc, &bin).unwrap()[0].bytes;
+        let stores = offsets_of(&iga, p, heap, |t| {
+            t.contains("send") && (t.contains("write") || t.contains("store"))
+        });
+        assert_eq!(stores.len(), 1, "{p}");
         match d.dispatch(&kernel, &range, &args) {
-            Err(Error::GpuFault { address, .. }) => {
+            Err(
+                e @ Error::GpuFault {
+                    address,
+                    access: Some(FaultAccess::Write),
+                    by: Some(by),
+                    ..
+                },
+            ) => {
                 assert!(
                     (bad..bad + 64).contains(&address),
                     "{p} {k:?}: {address:#x} vs {bad:#x}"
-                )
+                );
+                assert_eq!(by.offset, stores[0], "{p} {k:?}: {e}");
+                let msg = e.to_string();
+                assert!(msg.contains(&format!("{address:#x} (write)")), "{msg}");
+                assert!(
+                    msg.contains(&format!("by instruction at kernel offset {:#x}", stores[0])),
+                    "{msg}"
+                );
             }
             other => panic!("{p} {k:?}: {other:?}"),
         }

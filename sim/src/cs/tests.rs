@@ -291,7 +291,7 @@ fn faults_and_bad_commands_are_reported_with_addresses() {
     let e = r.run(Budget::default()).unwrap_err();
     assert_eq!(e.head, BATCH);
     match e.kind {
-        GpuErrorKind::PageFault(f) => {
+        GpuErrorKind::PageFault { fault: f, by: None } => {
             assert_eq!((f.address, f.access), (0xdead_0000, Access::Write))
         }
         k => panic!("{k:?}"),
@@ -313,7 +313,7 @@ fn faults_and_bad_commands_are_reported_with_addresses() {
     r.put(0x1ffc, &[0]);
     let e = r.run(Budget::default()).unwrap_err();
     match e.kind {
-        GpuErrorKind::PageFault(f) => {
+        GpuErrorKind::PageFault { fault: f, by: None } => {
             assert_eq!((f.address, f.access), (BATCH + 0x2000, Access::Read))
         }
         k => panic!("{k:?}"),

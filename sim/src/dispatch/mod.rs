@@ -8,10 +8,11 @@
 //! thread of the group has arrived (or ended) the barrier releases them. Shared local memory
 //! lives for one group. The facts per generation are in [`gen`].
 //!
-//! Errors: a memory access without a translation is a GPU page fault at its address; any
-//! other EU error is a GPU error naming the kernel, the instruction offset and (for memory)
-//! the address; a dispatch that spends its instruction or time budget is a hang naming the
-//! instruction offset each unfinished thread was at.
+//! Errors carry the kernel's address and the instruction's byte offset in it
+//! ([`KernelOffset`]): a memory access without a translation is a GPU page fault at its
+//! address by that instruction; any other EU error is a GPU error at the instruction (with the
+//! address for misaligned messages); a dispatch that spends its instruction or time budget is
+//! a hang naming the offset each unfinished thread was at.
 
 pub mod gen;
 mod kernel;
@@ -26,7 +27,7 @@ use batchbuffer::Operation;
 
 use crate::cs::{Walker, WalkerExecutor};
 use crate::eu::{self, EuError, EuErrorKind, Status, Thread};
-use crate::gpu::{GpuErrorKind, HangReason};
+use crate::gpu::{GpuErrorKind, HangReason, KernelOffset};
 use kernel::Kernels;
 use memory::{Refusal, VmMemory};
 use state::{resolve, slm_bytes, Dispatch};
@@ -176,42 +177,36 @@ impl Run<'_, '_> {
     }
 
     fn hang(&self, threads: &[Thread]) -> GpuErrorKind {
-        let at: Vec<String> = threads
-            .iter()
-            .filter(|t| !t.is_ended())
-            .take(4)
-            .map(|t| format!("{:#x}", self.offset_of(t)))
-            .collect();
-        GpuErrorKind::Hang(HangReason::Eu {
-            detail: if at.is_empty() {
-                format!(
-                    "watchdog: kernel at {:#x} did not finish its thread groups within the budget",
-                    self.d.kernel
-                )
-            } else {
-                format!(
-                    "watchdog: kernel at {:#x} did not finish within its budget; threads at \
-                     instruction offset {}",
-                    self.d.kernel,
-                    at.join(", ")
-                )
-            },
+        GpuErrorKind::Hang(HangReason::EuWatchdog {
+            kernel: self.d.kernel,
+            threads: threads
+                .iter()
+                .filter(|t| !t.is_ended())
+                .take(4)
+                .map(|t| self.offset_of(t))
+                .collect(),
         })
     }
 
+    /// The GPU error for an EU error: a page fault names the instruction that made the access;
+    /// a refused binding table entry or surface state is an unusable surface.
     fn eu_error(&mut self, e: EuError) -> GpuErrorKind {
-        let refusal = self.mem.refusal.take();
-        match (&e.kind, refusal) {
-            (EuErrorKind::PageFault { .. }, Some(Refusal::Fault(f))) => GpuErrorKind::PageFault(f),
-            (_, Some(Refusal::BadSurface(why))) => GpuErrorKind::Hang(HangReason::Eu {
-                detail: format!(
-                    "kernel at {:#x}, instruction offset {:#x}: {why}",
-                    self.d.kernel, e.offset
-                ),
-            }),
-            _ => GpuErrorKind::Hang(HangReason::Eu {
-                detail: format!("kernel at {:#x}: {e}", self.d.kernel),
-            }),
+        let at = KernelOffset {
+            kernel: self.d.kernel,
+            offset: e.offset,
+        };
+        match (e.kind, self.mem.refusal.take()) {
+            (EuErrorKind::PageFault { .. }, Some(Refusal::Fault(fault))) => {
+                GpuErrorKind::PageFault {
+                    fault,
+                    by: Some(at),
+                }
+            }
+            (_, Some(Refusal::BadSurface(why))) => GpuErrorKind::Eu {
+                at,
+                error: EuErrorKind::Surface(why),
+            },
+            (error, _) => GpuErrorKind::Eu { at, error },
         }
     }
 }

@@ -30,6 +30,9 @@ pub enum EuErrorKind {
     /// A memory access outside the address space (or SLM), or to an unbound page.
     #[error("page fault at {address:#x}")]
     PageFault { address: u64 },
+    /// A binding table entry or surface state the data port cannot use.
+    #[error("unusable surface: {0}")]
+    Surface(String),
     /// A scratch (spill/fill) access outside the thread's slice, or with no scratch surface.
     #[error("scratch: {0}")]
     Scratch(String),

@@ -1,9 +1,29 @@
 //! GPU errors (page faults and hangs) and the captured error state, which reads like the
-//! kernel's error dump: what happened, on which engine and context, and where.
+//! kernel's error dump: what happened, on which engine and context, and where — for errors an
+//! EU thread raised, the kernel and the byte offset of the instruction in it.
 
 use std::fmt;
 
+use crate::eu::EuErrorKind;
 use crate::mem::{Access, GpuFault};
+
+/// Where an EU thread was: the GPU address its kernel starts at (where the thread was
+/// dispatched) and the byte offset of the instruction from there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KernelOffset {
+    pub kernel: u64,
+    pub offset: u32,
+}
+
+impl fmt::Display for KernelOffset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "instruction at offset {:#x} of the kernel at {:#x}",
+            self.offset, self.kernel
+        )
+    }
+}
 
 /// Why the command streamer stopped making progress.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,20 +36,105 @@ pub enum HangReason {
     BatchNesting { depth: usize },
     /// A packet the simulator recognises but cannot execute yet (walkers without an executor).
     Unsupported { packet: String },
-    /// An execution unit reported an error (from a walker executor).
-    Eu { detail: String },
+    /// A walker's threads spent the EU watchdog's instruction or time budget. `threads` holds
+    /// the offset each unfinished thread was at (the first few; empty when the budget ran out
+    /// between thread groups).
+    EuWatchdog { kernel: u64, threads: Vec<u32> },
 }
 
 /// What went wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GpuErrorKind {
-    PageFault(GpuFault),
+    /// An access without a translation. `by` is the instruction whose message made it; `None`
+    /// for the command streamer's and thread dispatch's own accesses.
+    PageFault {
+        fault: GpuFault,
+        by: Option<KernelOffset>,
+    },
+    /// An EU thread stopped at an instruction: illegal, a register access out of range, a
+    /// misaligned or unusable message, a branch outside the kernel.
+    Eu {
+        at: KernelOffset,
+        error: EuErrorKind,
+    },
     Hang(HangReason),
 }
 
+impl GpuErrorKind {
+    /// The instruction the error names, if an EU thread raised it (for a watchdog hang, where
+    /// the first unfinished thread was).
+    pub fn instruction(&self) -> Option<KernelOffset> {
+        match self {
+            GpuErrorKind::PageFault { by, .. } => *by,
+            GpuErrorKind::Eu { at, .. } => Some(*at),
+            GpuErrorKind::Hang(HangReason::EuWatchdog { kernel, threads }) => {
+                threads.first().map(|&offset| KernelOffset {
+                    kernel: *kernel,
+                    offset,
+                })
+            }
+            GpuErrorKind::Hang(_) => None,
+        }
+    }
+}
+
 impl From<GpuFault> for GpuErrorKind {
-    fn from(f: GpuFault) -> Self {
-        GpuErrorKind::PageFault(f)
+    fn from(fault: GpuFault) -> Self {
+        GpuErrorKind::PageFault { fault, by: None }
+    }
+}
+
+impl fmt::Display for GpuErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GpuErrorKind::PageFault { fault, by } => {
+                write!(
+                    f,
+                    "page fault on {} of {} bytes at {:#x}",
+                    match fault.access {
+                        Access::Read => "read",
+                        Access::Write => "write",
+                    },
+                    fault.len,
+                    fault.address
+                )?;
+                match by {
+                    Some(at) => write!(f, " by the {at}"),
+                    None => Ok(()),
+                }
+            }
+            GpuErrorKind::Eu { at, error } => write!(f, "EU error at the {at}: {error}"),
+            GpuErrorKind::Hang(HangReason::Watchdog { commands }) => {
+                write!(f, "hang: watchdog expired after {commands} commands")
+            }
+            GpuErrorKind::Hang(HangReason::BadCommand { header, detail }) => {
+                write!(f, "hang: bad command {header:#010x}: {detail}")
+            }
+            GpuErrorKind::Hang(HangReason::BatchNesting { depth }) => {
+                write!(f, "hang: batch buffers nested {depth} deep")
+            }
+            GpuErrorKind::Hang(HangReason::Unsupported { packet }) => {
+                write!(f, "hang: {packet} cannot be executed by this simulator")
+            }
+            GpuErrorKind::Hang(HangReason::EuWatchdog { kernel, threads })
+                if threads.is_empty() =>
+            {
+                write!(
+                    f,
+                    "hang: EU watchdog: the kernel at {kernel:#x} did not finish its thread \
+                     groups within the budget"
+                )
+            }
+            GpuErrorKind::Hang(HangReason::EuWatchdog { kernel, threads }) => {
+                let at: Vec<String> = threads.iter().map(|o| format!("{o:#x}")).collect();
+                write!(
+                    f,
+                    "hang: EU watchdog: the kernel at {kernel:#x} did not finish within the \
+                     budget; threads at instruction offset {}",
+                    at.join(", ")
+                )
+            }
+        }
     }
 }
 
@@ -53,34 +158,9 @@ impl fmt::Display for GpuErrorRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "GPU error {}: {} context {} batch {:#x} head {:#x}: ",
-            self.id, self.engine, self.context, self.batch, self.head
-        )?;
-        match &self.kind {
-            GpuErrorKind::PageFault(p) => write!(
-                f,
-                "page fault on {} of {} bytes at {:#x}",
-                match p.access {
-                    Access::Read => "read",
-                    Access::Write => "write",
-                },
-                p.len,
-                p.address
-            ),
-            GpuErrorKind::Hang(HangReason::Watchdog { commands }) => {
-                write!(f, "hang: watchdog expired after {commands} commands")
-            }
-            GpuErrorKind::Hang(HangReason::BadCommand { header, detail }) => {
-                write!(f, "hang: bad command {header:#010x}: {detail}")
-            }
-            GpuErrorKind::Hang(HangReason::BatchNesting { depth }) => {
-                write!(f, "hang: batch buffers nested {depth} deep")
-            }
-            GpuErrorKind::Hang(HangReason::Unsupported { packet }) => {
-                write!(f, "hang: {packet} cannot be executed by this simulator")
-            }
-            GpuErrorKind::Hang(HangReason::Eu { detail }) => write!(f, "hang: EU error: {detail}"),
-        }
+            "GPU error {}: {} context {} batch {:#x} head {:#x}: {}",
+            self.id, self.engine, self.context, self.batch, self.head, self.kind
+        )
     }
 }
 
@@ -147,5 +227,68 @@ mod tests {
         let hang = GpuErrorKind::Hang(HangReason::Watchdog { commands: 10 });
         assert_eq!(log.capture("ccs0", 2, 0, 0, hang), 2);
         assert_eq!(log.reset_count(), 2);
+    }
+
+    #[test]
+    fn eu_errors_name_the_kernel_and_the_instruction_offset() {
+        let at = KernelOffset {
+            kernel: 0x50_0000,
+            offset: 0x118,
+        };
+        let fault = GpuErrorKind::PageFault {
+            fault: GpuFault {
+                address: 0x1_0060_0000,
+                len: 4,
+                access: Access::Write,
+            },
+            by: Some(at),
+        };
+        let text = fault.to_string();
+        assert!(text.contains("write of 4 bytes at 0x100600000"), "{text}");
+        assert!(
+            text.contains("offset 0x118 of the kernel at 0x500000"),
+            "{text}"
+        );
+        assert_eq!(fault.instruction(), Some(at));
+
+        let misaligned = GpuErrorKind::Eu {
+            at,
+            error: EuErrorKind::Misaligned {
+                address: 0x60_0004,
+                align: 16,
+            },
+        };
+        let text = misaligned.to_string();
+        assert!(
+            text.contains("offset 0x118") && text.contains("0x600004"),
+            "{text}"
+        );
+
+        let hang = GpuErrorKind::Hang(HangReason::EuWatchdog {
+            kernel: 0x50_0000,
+            threads: vec![0x90, 0xf8],
+        });
+        assert!(hang.to_string().contains("offset 0x90, 0xf8"), "{hang}");
+        assert_eq!(
+            hang.instruction(),
+            Some(KernelOffset {
+                kernel: 0x50_0000,
+                offset: 0x90
+            })
+        );
+        let between_groups = GpuErrorKind::Hang(HangReason::EuWatchdog {
+            kernel: 0x50_0000,
+            threads: vec![],
+        });
+        assert_eq!(between_groups.instruction(), None);
+        assert_eq!(
+            GpuErrorKind::from(GpuFault {
+                address: 0,
+                len: 4,
+                access: Access::Read
+            })
+            .instruction(),
+            None
+        );
     }
 }

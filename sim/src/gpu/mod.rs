@@ -7,6 +7,6 @@ pub mod regs;
 mod submit;
 
 pub use clock::Clock;
-pub use error::{ErrorLog, GpuErrorKind, GpuErrorRecord, HangReason};
+pub use error::{ErrorLog, GpuErrorKind, GpuErrorRecord, HangReason, KernelOffset};
 pub use regs::RegisterFile;
 pub use submit::{Gpu, HwContext};

@@ -311,25 +311,25 @@ impl Inner {
                 let new = records.get(*seen..).unwrap_or_default().to_vec();
                 *seen = records.len();
                 match new.last() {
-                    Some(r) => match &r.kind {
-                        sim::gpu::GpuErrorKind::PageFault(f) => Error::GpuFault {
-                            address: f.address,
-                            detail: format!(" ({r})"),
-                        },
-                        sim::gpu::GpuErrorKind::Hang(_) => Error::GpuHang(r.to_string()),
-                    },
+                    Some(r) => Error::from(r),
                     None => Error::Incomplete(format!(
                         "batch at {batch_address:#x} failed and the simulator logged no error"
                     )),
                 }
             }
-            None => Error::GpuHang(format!(
-                "batch at {batch_address:#x} was reset by the kernel driver (fault or hang; the \
-                 kernel's error state names the address)"
-            )),
+            None => Error::GpuHang {
+                at: None,
+                detail: format!(
+                    "batch at {batch_address:#x} was reset by the kernel driver (fault or hang; \
+                     the kernel's error state names the address and instruction)"
+                ),
+            },
         };
         if let Err(e) = self.backend().recover() {
-            return Error::GpuHang(format!("{err}; and the context could not be replaced: {e}"));
+            return Error::GpuHang {
+                at: err.instruction(),
+                detail: format!("{err}; and the context could not be replaced: {e}"),
+            };
         }
         err
     }
