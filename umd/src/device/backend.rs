@@ -2,7 +2,9 @@
 //! xe (VM_BIND, exec queues). Both give the rest of the driver the same four operations: create a
 //! BO at an address, wrap host memory, submit a batch, and replace a context the kernel banned.
 
+use kmd_iface::discovery::Driver;
 use kmd_iface::drm_core::{syncobj_create, syncobj_destroy, syncobj_wait, SyncobjWait};
+use kmd_iface::gpu_error::{read_capture, Capture, CaptureError};
 use kmd_iface::i915::{uapi as i915_uapi, ContextParams, Execbuf, MmapMode, PinnedObject, I915};
 use kmd_iface::seam::{Errno, Mapping};
 use kmd_iface::xe::{bind_op, sync, uapi as xe_uapi, GemCreate, Xe};
@@ -285,5 +287,195 @@ impl XePath {
             });
         let _ = syncobj_destroy(self.dev.file(), s);
         r
+    }
+}
+
+impl Backend {
+    fn file(&self) -> &dyn kmd_iface::seam::DeviceFile {
+        match self {
+            Backend::I915(d) => d.dev.file(),
+            Backend::Xe(x) => x.dev.file(),
+        }
+    }
+
+    fn driver(&self) -> Driver {
+        match self {
+            Backend::I915(_) => Driver::I915,
+            Backend::Xe(_) => Driver::Xe,
+        }
+    }
+
+    /// What the kernel says about our context after a reset: i915's reset stats (hangs while
+    /// our batch ran), xe's exec-queue ban. Empty when the ioctl is refused.
+    fn reset_status(&self) -> String {
+        match self {
+            Backend::I915(d) => d.dev.reset_stats(d.ctx).map_or_else(
+                |_| String::new(),
+                |s| format!("; context {} guilty of {} hang(s)", d.ctx, s.batch_active),
+            ),
+            Backend::Xe(x) => x
+                .dev
+                .exec_queue_get_property(x.queue, xe_uapi::DRM_XE_EXEC_QUEUE_GET_PROPERTY_BAN)
+                .map_or_else(
+                    |_| String::new(),
+                    |b| format!("; exec queue {} banned: {}", x.queue, b != 0),
+                ),
+        }
+    }
+
+    /// After a failed submission on a kernel driver: the error the kernel's GPU error capture
+    /// (i915 error state, xe devcoredump) describes, found through the device's sysfs
+    /// directory. Call before [`Backend::recover`] replaces the context.
+    pub fn hardware_error(&self, batch_address: u64) -> crate::Error {
+        let status = self.reset_status();
+        let reset = format!("batch at {batch_address:#x} was reset by the kernel driver{status}");
+        let capture = match self.file().sysfs_dir() {
+            Some(dir) => read_capture(&dir, self.driver()),
+            None => Err(CaptureError::NotFound("a device without sysfs".into())),
+        };
+        match capture {
+            Ok(c) => error_from_capture(&c, batch_address, &reset),
+            Err(e) => crate::Error::GpuHang {
+                at: None,
+                detail: format!("{reset}; no fault address: {e}"),
+            },
+        }
+    }
+}
+
+/// A fault when the capture has an address, else a hang; the detail names the engine, batch,
+/// command-streamer head and headline, and says so when the capture is about another batch
+/// (i915 keeps the first error until it is cleared).
+fn error_from_capture(c: &Capture, batch_address: u64, reset: &str) -> crate::Error {
+    let mut detail = reset.to_owned();
+    if let Some(e) = &c.engine {
+        detail += &format!("; engine {e}");
+    }
+    if let Some(b) = c.batch_address {
+        detail += &format!(", captured batch {b:#x}");
+        // The capture's batch is where the engine's batch object starts; ours too.
+        if b != batch_address {
+            detail += " (the capture may be of an earlier error)";
+        }
+    }
+    if let Some(h) = c.acthd {
+        detail += &format!(", ACTHD {h:#x}");
+    }
+    if let Some(s) = &c.summary {
+        detail += &format!(": {s}");
+    }
+    match c.fault {
+        Some(f) => crate::Error::GpuFault {
+            address: f.address,
+            access: f.write.map(|w| {
+                if w {
+                    crate::error::FaultAccess::Write
+                } else {
+                    crate::error::FaultAccess::Read
+                }
+            }),
+            by: None,
+            detail,
+        },
+        None => crate::Error::GpuHang { at: None, detail },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+    use std::sync::Arc;
+
+    use kmd_iface::seam::{DeviceFile, Errno, Mapping};
+
+    use super::*;
+
+    /// The simulator's ioctls, with the sysfs directory of a fake tree: the hardware path.
+    #[derive(Debug)]
+    struct WithSysfs(Arc<sim::SimDevice>, PathBuf);
+
+    impl DeviceFile for WithSysfs {
+        fn ioctl(&self, request: u64, arg: &mut [u8]) -> std::result::Result<i32, Errno> {
+            self.0.ioctl(request, arg)
+        }
+        fn mmap(&self, offset: u64, len: usize) -> std::result::Result<Mapping, Errno> {
+            self.0.mmap(offset, len)
+        }
+        fn sysfs_dir(&self) -> Option<PathBuf> {
+            Some(self.1.clone())
+        }
+    }
+
+    fn backend(kmd: sim::Kmd, node: &Path) -> Backend {
+        let dev =
+            sim::open_device(platform::Platform::Tgllp, kmd, sim::SimConfig::default()).unwrap();
+        let file: Arc<dyn DeviceFile> = Arc::new(WithSysfs(dev, node.to_owned()));
+        match kmd {
+            sim::Kmd::I915 => Backend::new_i915(I915::new(file)).unwrap(),
+            sim::Kmd::Xe => Backend::new_xe(Xe::new(file)).unwrap(),
+        }
+    }
+
+    fn touch(p: &Path, text: &str) {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    // Lines laid out by i915_gpu_error.c's format strings (Linux 6.12), values ours.
+    const I915_FAULT: &str = "GPU HANG: ecode 12:1:85dffffb, in intel-gpu-run [7]\n\
+        Kernel: 6.12.9 x86_64\n\
+        FAULT_TLB_DATA: 0x00000000 0x00012345\n\
+        rcs0 command stream:\n  ACTHD: 0x00000000 00400040\n\
+        \x20 batch: [0x00000000_00400000, 0x00000000_00401000]\n\
+        \x20 FAULT_REG: 0x00000001\n  hung: 1\n";
+
+    #[test]
+    fn i915_fault_error_names_the_captured_address() {
+        let root = tempfile::tempdir().unwrap();
+        let node = root.path().join("sys/class/drm/renderD128");
+        touch(&node.join("device/drm/card0/error"), I915_FAULT);
+        let err = backend(sim::Kmd::I915, &node).hardware_error(0x40_0000);
+        match &err {
+            crate::Error::GpuFault {
+                address, detail, ..
+            } => {
+                assert_eq!(*address, 0x1234_5000);
+                assert!(detail.contains("engine rcs0"), "{detail}");
+                assert!(!detail.contains("earlier error"), "{detail}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(err.to_string().contains("0x12345000"), "{err}");
+        // Another batch than the capture's: said, not hidden.
+        let stale = backend(sim::Kmd::I915, &node).hardware_error(0x80_0000);
+        assert!(stale.to_string().contains("earlier error"), "{stale}");
+    }
+
+    #[test]
+    fn xe_hang_names_engine_and_head_and_no_capture_is_a_hang() {
+        let root = tempfile::tempdir().unwrap();
+        let node = root.path().join("renderD129");
+        let b = backend(sim::Kmd::Xe, &node);
+        match b.hardware_error(0x20_0000) {
+            crate::Error::GpuHang { detail, .. } => {
+                assert!(detail.contains("no error capture"), "{detail}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // xe_devcoredump.c / xe_sched_job.c / xe_hw_engine.c format strings, values ours.
+        touch(
+            &node.join("device/devcoredump/data"),
+            "**** Xe Device Coredump ****\nProcess: intel-gpu-run\n\n**** Job ****\n\
+             batch_addr[0]: 0x0000000000200000\n\n**** HW Engines ****\n\
+             ccs0 (physical), logical instance=0\n\tACTHD: 0x0000000000200080\n",
+        );
+        match b.hardware_error(0x20_0000) {
+            crate::Error::GpuHang { detail, .. } => {
+                assert!(detail.contains("engine ccs0"), "{detail}");
+                assert!(detail.contains("ACTHD 0x200080"), "{detail}");
+                assert!(detail.contains("banned"), "{detail}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

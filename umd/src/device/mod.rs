@@ -158,7 +158,8 @@ pub(crate) struct Inner {
     pub info: DeviceInfo,
     backend: Mutex<Backend>,
     va: Mutex<VaHeap>,
-    /// The simulator's error log (hardware reports errors in sysfs / devcoredump instead).
+    /// The simulator's error log (hardware reports errors in sysfs / devcoredump instead, read
+    /// by `Backend::hardware_error`).
     sim: Option<Arc<sim::SimDevice>>,
     errors_seen: Mutex<usize>,
 }
@@ -317,13 +318,8 @@ impl Inner {
                     )),
                 }
             }
-            None => Error::GpuHang {
-                at: None,
-                detail: format!(
-                    "batch at {batch_address:#x} was reset by the kernel driver (fault or hang; \
-                     the kernel's error state names the address and instruction)"
-                ),
-            },
+            // Hardware: the kernel's error capture (i915 error state, xe devcoredump).
+            None => self.backend().hardware_error(batch_address),
         };
         if let Err(e) = self.backend().recover() {
             return Error::GpuHang {
