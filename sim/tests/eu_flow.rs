@@ -250,3 +250,23 @@ fn kernels_decode_once_per_address() {
     }
     assert_eq!(decodes, 2);
 }
+
+/// A thread that runs past its last instruction (no EOT) is an error at the kernel's end, which
+/// iga64's compaction decides: the offset is the kernel's byte length, not last pc + 16.
+#[test]
+fn running_off_the_end_is_an_error_at_the_kernels_length() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    for p in ALL {
+        let text = "mov (8|M0) r10.0<1>:ud r11.0<8;8,1>:ud\nmov (8|M0) r12.0<1>:ud r13.0<8;8,1>:ud";
+        let bytes = oracles::iga64::asm(&iga, p, text, &["-Xautocompact"]).unwrap();
+        let prog = sim::eu::Program::decode(p, &bytes);
+        let mut mem = TestMem::new(0x1000, 0x1000);
+        let mut t = Thread::new(0xff);
+        let e = run(&mut t, &prog, &mut mem, 100).expect_err("no EOT");
+        assert!(
+            matches!(e.kind, sim::eu::EuErrorKind::RanOffEnd),
+            "{p}: {e}"
+        );
+        assert_eq!(e.offset as usize, bytes.len(), "{p}: {e}");
+    }
+}

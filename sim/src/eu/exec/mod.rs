@@ -278,8 +278,8 @@ pub fn run(
             continue;
         }
         let Some(inst) = prog.insts.get(t.ip as usize) else {
-            let end = prog.insts.last().map_or(0, |i| i.pc + 16);
-            return Err(EuErrorKind::RanOffEnd.at(end));
+            // Instructions are 8 (compacted) or 16 bytes: the kernel's length says where.
+            return Err(EuErrorKind::RanOffEnd.at(prog.end));
         };
         if left == 0 {
             return Ok(Status::Budget);

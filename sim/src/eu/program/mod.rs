@@ -88,6 +88,8 @@ pub struct Program {
     pub insts: Vec<Inst>,
     /// Per instruction, its typed fast form when it has one ([`fast::classify`]).
     pub fast: Vec<Option<fast::Fast>>,
+    /// Byte offset just past the kernel (where a thread that runs off its end is).
+    pub end: u32,
 }
 
 impl Program {
@@ -115,6 +117,7 @@ impl Program {
             platform,
             insts,
             fast,
+            end: bytes.len() as u32,
         }
     }
 
