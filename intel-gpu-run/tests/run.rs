@@ -340,14 +340,11 @@ fn offsets_of(
     isa: &[u8],
     pick: impl Fn(&str) -> bool,
 ) -> Vec<u32> {
-    oracles::iga64::disasm(iga, p, isa, &["-Xprint-pc"])
-        .unwrap()
-        .lines()
-        .filter_map(|l| {
-            let (pc, text) = l.trim_start().strip_prefix("/* [")?.split_once(']')?;
-            let text = text.trim_start().strip_prefix("*/")?;
-            pick(text).then(|| u32::from_str_radix(pc.trim(), 16).ok())?
-        })
+    let listing = oracles::iga64::listing(iga, p, isa).unwrap();
+    listing
+        .into_iter()
+        .filter(|(_, t)| pick(t))
+        .map(|(pc, _)| pc)
         .collect()
 }
 

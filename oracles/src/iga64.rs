@@ -24,6 +24,24 @@ pub fn disasm(
     String::from_utf8(out).map_err(|e| format!("iga64 printed non-UTF-8: {e}"))
 }
 
+/// Each instruction of `bytes` as iga64 disassembles it: (byte offset, text). The offsets are
+/// iga64's own (`-Xprint-pc`), independent of any decoder under test.
+pub fn listing(
+    iga64: &Path,
+    platform: Platform,
+    bytes: &[u8],
+) -> Result<Vec<(u32, String)>, String> {
+    let text = disasm(iga64, platform, bytes, &["-Xprint-pc"])?;
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            let (pc, text) = l.trim_start().strip_prefix("/* [")?.split_once(']')?;
+            let text = text.trim_start().strip_prefix("*/")?.trim();
+            Some((u32::from_str_radix(pc.trim(), 16).ok()?, text.to_string()))
+        })
+        .collect())
+}
+
 /// `iga64 -a -p=P` of IGA-syntax text: the encoded kernel bytes.
 pub fn asm(
     iga64: &Path,

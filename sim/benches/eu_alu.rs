@@ -6,38 +6,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use platform::Platform;
-use sim::eu::{run, MemFault, Memory, Program, Status, Surface, Thread};
-
-struct NoMem;
-
-impl Memory for NoMem {
-    fn read(&mut self, addr: u64, _: &mut [u8]) -> Result<(), MemFault> {
-        Err(MemFault { address: addr })
-    }
-    fn write(&mut self, addr: u64, _: &[u8]) -> Result<(), MemFault> {
-        Err(MemFault { address: addr })
-    }
-    fn slm_read(&mut self, o: u32, _: &mut [u8]) -> Result<(), MemFault> {
-        Err(MemFault {
-            address: u64::from(o),
-        })
-    }
-    fn slm_write(&mut self, o: u32, _: &[u8]) -> Result<(), MemFault> {
-        Err(MemFault {
-            address: u64::from(o),
-        })
-    }
-    fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
-        Err(MemFault {
-            address: u64::from(bti),
-        })
-    }
-    fn surface_state(&mut self, o: u32) -> Result<Surface, MemFault> {
-        Err(MemFault {
-            address: u64::from(o),
-        })
-    }
-}
+use sim::eu::{run, NoMemory, Program, Status, Thread};
 
 const BODY: usize = 512;
 
@@ -83,7 +52,7 @@ fn bench(c: &mut Criterion) {
         let start = cpu();
         for _ in 0..iters {
             t.restart(0xffff);
-            run(&mut t, &prog, &mut NoMem, u64::MAX).expect("runs");
+            run(&mut t, &prog, &mut NoMemory, u64::MAX).expect("runs");
         }
         let secs = cpu() - start;
         println!(
@@ -93,7 +62,7 @@ fn bench(c: &mut Criterion) {
         g.bench_function(name, |b| {
             b.iter(|| {
                 t.restart(0xffff);
-                let st = run(&mut t, &prog, &mut NoMem, u64::MAX).expect("runs");
+                let st = run(&mut t, &prog, &mut NoMemory, u64::MAX).expect("runs");
                 assert_eq!(st, Status::Ended);
             })
         });

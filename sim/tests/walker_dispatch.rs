@@ -315,18 +315,9 @@ fn u32s(b: &[u8]) -> Vec<u32> {
         .collect()
 }
 
-/// Each instruction of `isa` as iga64 disassembles it: (byte offset, text). The offsets are
-/// iga64's own (`-Xprint-pc`), independent of the simulator's decoder.
+/// Each instruction of `isa` as iga64 disassembles it: (byte offset, text).
 fn listing(iga: &Path, p: Platform, isa: &[u8]) -> Vec<(u32, String)> {
-    oracles::iga64::disasm(iga, p, isa, &["-Xprint-pc"])
-        .unwrap()
-        .lines()
-        .filter_map(|l| {
-            let (pc, text) = l.trim_start().strip_prefix("/* [")?.split_once(']')?;
-            let text = text.trim_start().strip_prefix("*/")?.trim();
-            Some((u32::from_str_radix(pc.trim(), 16).ok()?, text.to_string()))
-        })
-        .collect()
+    oracles::iga64::listing(iga, p, isa).unwrap()
 }
 
 /// The offset of the kernel's one store message (iga64 comments it as a write or a store).

@@ -17,7 +17,7 @@ pub mod exec;
 pub mod program;
 pub mod regfile;
 
-pub use dataport::{Memory, ScratchSurface, Surface};
+pub use dataport::{Memory, NoMemory, ScratchSurface, Surface};
 pub use error::{EuError, EuErrorKind, MemFault};
 pub use exec::{run, Status};
 pub use program::{Program, ProgramCache};

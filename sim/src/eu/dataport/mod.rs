@@ -89,6 +89,39 @@ pub trait Memory {
     fn fence(&mut self) {}
 }
 
+/// No memory at all: every access faults at the address (or offset, or index) it names. For
+/// kernels that only compute in registers: benchmarks and ALU property tests.
+pub struct NoMemory;
+
+impl Memory for NoMemory {
+    fn read(&mut self, addr: u64, _: &mut [u8]) -> Result<(), MemFault> {
+        Err(MemFault { address: addr })
+    }
+    fn write(&mut self, addr: u64, _: &[u8]) -> Result<(), MemFault> {
+        Err(MemFault { address: addr })
+    }
+    fn slm_read(&mut self, offset: u32, _: &mut [u8]) -> Result<(), MemFault> {
+        Err(MemFault {
+            address: u64::from(offset),
+        })
+    }
+    fn slm_write(&mut self, offset: u32, _: &[u8]) -> Result<(), MemFault> {
+        Err(MemFault {
+            address: u64::from(offset),
+        })
+    }
+    fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
+        Err(MemFault {
+            address: u64::from(bti),
+        })
+    }
+    fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
+        Err(MemFault {
+            address: u64::from(offset),
+        })
+    }
+}
+
 /// What a send did that the run loop must act on.
 pub struct Outcome {
     pub eot: bool,

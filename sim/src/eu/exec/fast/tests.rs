@@ -5,38 +5,7 @@
 use platform::Platform;
 use proptest::prelude::*;
 
-use crate::eu::{run, MemFault, Memory, Program, Status, Surface, Thread};
-
-struct NoMem;
-
-impl Memory for NoMem {
-    fn read(&mut self, addr: u64, _: &mut [u8]) -> Result<(), MemFault> {
-        Err(MemFault { address: addr })
-    }
-    fn write(&mut self, addr: u64, _: &[u8]) -> Result<(), MemFault> {
-        Err(MemFault { address: addr })
-    }
-    fn slm_read(&mut self, o: u32, _: &mut [u8]) -> Result<(), MemFault> {
-        Err(MemFault {
-            address: u64::from(o),
-        })
-    }
-    fn slm_write(&mut self, o: u32, _: &[u8]) -> Result<(), MemFault> {
-        Err(MemFault {
-            address: u64::from(o),
-        })
-    }
-    fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
-        Err(MemFault {
-            address: u64::from(bti),
-        })
-    }
-    fn surface_state(&mut self, o: u32) -> Result<Surface, MemFault> {
-        Err(MemFault {
-            address: u64::from(o),
-        })
-    }
-}
+use crate::eu::{run, NoMemory, Program, Status, Thread};
 
 const INT_TYPES: [&str; 6] = ["b", "ub", "w", "uw", "d", "ud"];
 const CONDS: [&str; 8] = ["eq", "ne", "lt", "gt", "le", "ge", "ov", "un"];
@@ -183,7 +152,7 @@ fn thread(c: &Case) -> Thread {
 /// from running off the end); `None` when the general path refuses it.
 fn one(prog: &Program, c: &Case) -> Option<Thread> {
     let mut t = thread(c);
-    match run(&mut t, prog, &mut NoMem, 1) {
+    match run(&mut t, prog, &mut NoMemory, 1) {
         Ok(Status::Budget) => Some(t),
         _ => None,
     }
