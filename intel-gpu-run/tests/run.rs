@@ -332,22 +332,6 @@ fn raw_kernels_need_platform_and_simd() {
     assert!(e.contains("xe"), "{e}");
 }
 
-/// Byte offsets (iga64's own `-Xprint-pc`) of the instructions of `isa` whose iga64 text
-/// satisfies `pick`.
-fn offsets_of(
-    iga: &std::path::Path,
-    p: Platform,
-    isa: &[u8],
-    pick: impl Fn(&str) -> bool,
-) -> Vec<u32> {
-    let listing = oracles::iga64::listing(iga, p, isa).unwrap();
-    listing
-        .into_iter()
-        .filter(|(_, t)| pick(t))
-        .map(|(pc, _)| pc)
-        .collect()
-}
-
 #[test]
 fn gpu_fault_is_a_one_line_error_naming_the_address_and_the_instruction() {
     let ocloc = require!(Oracle::Ocloc);
@@ -365,7 +349,9 @@ fn gpu_fault_is_a_one_line_error_naming_the_address_and_the_instruction() {
     )
     .unwrap();
     let heap = &ocloc::kernel_heaps(&ocloc, &bin).unwrap()[0].bytes;
-    let stores = offsets_of(&iga, p, heap, |t| t.contains("send") && t.contains("write"));
+    let stores =
+        oracles::iga64::offsets_of(&iga, p, heap, |t| t.contains("send") && t.contains("write"))
+            .unwrap();
     assert_eq!(stores.len(), 1);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("oob.bin");
@@ -400,7 +386,7 @@ fn gpu_hang_is_a_one_line_error_naming_the_instruction() {
                 L_loop:\n\
                 (W) jmpi (1|M0) L_loop\n";
     let krn = oracles::iga64::asm(&iga, p, text, &[]).unwrap();
-    let jmpi = offsets_of(&iga, p, &krn, |t| t.contains("jmpi"));
+    let jmpi = oracles::iga64::offsets_of(&iga, p, &krn, |t| t.contains("jmpi")).unwrap();
     assert_eq!(jmpi.len(), 1);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("loop.krn");

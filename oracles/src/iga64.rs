@@ -42,6 +42,20 @@ pub fn listing(
         .collect())
 }
 
+/// Byte offsets (iga64's own) of the instructions of `bytes` whose iga64 text satisfies `pick`.
+pub fn offsets_of(
+    iga64: &Path,
+    platform: Platform,
+    bytes: &[u8],
+    pick: impl Fn(&str) -> bool,
+) -> Result<Vec<u32>, String> {
+    Ok(listing(iga64, platform, bytes)?
+        .into_iter()
+        .filter(|(_, t)| pick(t))
+        .map(|(pc, _)| pc)
+        .collect())
+}
+
 /// `iga64 -a -p=P` of IGA-syntax text: the encoded kernel bytes.
 pub fn asm(
     iga64: &Path,

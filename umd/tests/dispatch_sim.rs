@@ -25,22 +25,6 @@ fn combos() -> Vec<(Platform, KmdChoice)> {
         .collect()
 }
 
-/// Byte offsets (iga64's own `-Xprint-pc`) of the instructions of `isa` whose iga64 text
-/// satisfies `pick`.
-fn offsets_of(
-    iga: &std::path::Path,
-    p: Platform,
-    isa: &[u8],
-    pick: impl Fn(&str) -> bool,
-) -> Vec<u32> {
-    let listing = oracles::iga64::listing(iga, p, isa).unwrap();
-    listing
-        .into_iter()
-        .filter(|(_, t)| pick(t))
-        .map(|(pc, _)| pc)
-        .collect()
-}
-
 /// An end-of-thread kernel in IGA syntax for `p` (the spawner EOT message differs per
 /// generation: SFID in ex_desc on Gen9/11, `.ts` on Gen12LP, the gateway on Xe-HPG).
 fn eot_asm(p: Platform) -> &'static str {
@@ -309,7 +293,8 @@ fn endless_kernel_is_a_hang_and_the_next_dispatch_runs() {
         let looping =
             Kernel::from_asm(p, include_str!("data/endless_loop.asm"), 8, "loop").unwrap();
         let range = NdRange::new(&[8], None, 8, None).unwrap();
-        let jmpi = offsets_of(&iga, p, &looping.isa, |t| t.contains("jmpi"));
+        let jmpi =
+            oracles::iga64::offsets_of(&iga, p, &looping.isa, |t| t.contains("jmpi")).unwrap();
         assert_eq!(jmpi.len(), 1, "{p}");
         match d.dispatch(&looping, &range, &[]) {
             Err(e @ Error::GpuHang { at: Some(at), .. }) => {
@@ -356,9 +341,10 @@ fn kernel_page_fault_names_the_address_and_the_device_survives() {
         let bad = buf.gpu_address() + 4 * (1 << 26);
         // The store, found in the kernel heap as ocloc dumps it and iga64 lists it.
         let heap = &oracles::ocloc::kernel_heaps(&ocloc, &bin).unwrap()[0].bytes;
-        let stores = offsets_of(&iga, p, heap, |t| {
+        let stores = oracles::iga64::offsets_of(&iga, p, heap, |t| {
             t.contains("send") && (t.contains("write") || t.contains("store"))
-        });
+        })
+        .unwrap();
         assert_eq!(stores.len(), 1, "{p}");
         match d.dispatch(&kernel, &range, &args) {
             Err(

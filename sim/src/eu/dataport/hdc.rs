@@ -60,6 +60,29 @@ fn bti_target(msg: &Msg, mem: &mut dyn Memory) -> Result<Target, EuErrorKind> {
     })
 }
 
+/// Where a scattered message's per-lane addresses land: A64 addresses are virtual addresses,
+/// 32-bit ones are offsets into the message's binding-table surface.
+fn lane_target(msg: &Msg, mem: &mut dyn Memory, a64: bool) -> Result<Target, EuErrorKind> {
+    if a64 {
+        Ok(Target {
+            space: Space::Global,
+            base: 0,
+            limit: u64::MAX,
+        })
+    } else {
+        bti_target(msg, mem)
+    }
+}
+
+/// Lane `i`'s address in a scattered message's address payload (after `h` header bytes).
+fn lane_address(msg: &Msg, h: usize, i: usize, a64: bool) -> u64 {
+    if a64 {
+        msg.u64_at(h + 8 * i)
+    } else {
+        u64::from(msg.u32_at(h + 4 * i))
+    }
+}
+
 impl Target {
     /// Reads `buf` at `offset`; out-of-bounds buffer reads return zeros (surface bounds).
     fn read(&self, mem: &mut dyn Memory, offset: u64, buf: &mut [u8]) -> Result<(), EuErrorKind> {
@@ -219,21 +242,9 @@ fn untyped(msg: &mut Msg, mem: &mut dyn Memory, write: bool, a64: bool) -> Resul
     } else {
         0
     };
-    let target = if a64 {
-        Target {
-            space: Space::Global,
-            base: 0,
-            limit: u64::MAX,
-        }
-    } else {
-        bti_target(msg, mem)?
-    };
+    let target = lane_target(msg, mem, a64)?;
     for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
-        let addr = if a64 {
-            msg.u64_at(h + 8 * i)
-        } else {
-            u64::from(msg.u32_at(h + 4 * i))
-        };
+        let addr = lane_address(msg, h, i, a64);
         aligned(target.base.wrapping_add(addr), 4)?;
         for c in 0..chans {
             let a = addr.wrapping_add(4 * c as u64);
@@ -319,21 +330,9 @@ fn atomic(msg: &mut Msg, mem: &mut dyn Memory, a64: bool) -> Result<(), EuErrorK
     let addr_bytes = if a64 { 8 } else { 4 };
     let src0 = h + block(lanes, addr_bytes);
     let src1 = src0 + block(lanes, 4);
-    let target = if a64 {
-        Target {
-            space: Space::Global,
-            base: 0,
-            limit: u64::MAX,
-        }
-    } else {
-        bti_target(msg, mem)?
-    };
+    let target = lane_target(msg, mem, a64)?;
     for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
-        let off = if a64 {
-            msg.u64_at(h + 8 * i)
-        } else {
-            u64::from(msg.u32_at(h + 4 * i))
-        };
+        let off = lane_address(msg, h, i, a64);
         let a = msg.u32_at(src0 + 4 * i);
         let b = msg.u32_at(src1 + 4 * i);
         let old = atomic_at(mem, target.space, target.base.wrapping_add(off), op, a, b)?;
