@@ -1,8 +1,8 @@
 //! Scratch space in the front end, per generation: MEDIA_VFE_STATE's Per Thread Scratch Space
 //! and Scratch Space Base Pointer (Gen9–Gen12LP), CFE_STATE's Scratch Space Buffer and the
 //! SURFTYPE_SCRATCH surface state it points at (Xe-HPG). The fields are read back from the
-//! batch with bit ranges taken from Mesa's genxml text (not from our packet layouts) when
-//! `../shared/reference/genxml` is present, and through the decoder's field lines always.
+//! batch with bit ranges taken from Mesa's genxml text (`third_party/genxml`, not from our packet
+//! layouts), and through the decoder's field lines.
 
 use batchbuffer::builder::*;
 use batchbuffer::decode::{decode_to_string, Mode};
@@ -65,16 +65,12 @@ fn find(p: Platform, batch: &[u32], packet: PacketId) -> Vec<u32> {
     panic!("{} not in the batch on {p}", packet.name());
 }
 
-fn genxml(p: Platform) -> Option<String> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference/genxml");
-    let file = dir.join(format!("gen{}.xml", p.verx10()));
-    match std::fs::read_to_string(&file) {
-        Ok(t) => Some(t),
-        Err(e) => {
-            eprintln!("SKIP genxml part: {} unreadable ({e})", file.display());
-            None
-        }
-    }
+/// Mesa's flattened genxml for `p`, vendored with its licence (third_party/genxml/SOURCE.txt).
+fn genxml(p: Platform) -> String {
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../third_party/genxml")
+        .join(format!("gen{}.xml", p.verx10()));
+    std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
 }
 
 /// (start, end) bit of `field` in genxml's `<instruction|struct name="item">`.
@@ -168,7 +164,7 @@ fn vfe_scratch_fields_match_genxml() {
         assert_eq!(v.per_thread_scratch_space, 3, "{p}");
         assert_eq!(v.scratch_space_base_pointer, SCRATCH_AT - GENERAL_BASE);
         // ...and through genxml's bit ranges.
-        let Some(xml) = genxml(p) else { continue };
+        let xml = genxml(p);
         let pts = xml_bits(&xml, "MEDIA_VFE_STATE", "Per Thread Scratch Space");
         assert_eq!(bits(&vfe, pts), 3, "{p}: log2(8 KiB / 1 KiB)");
         let base = xml_bits(&xml, "MEDIA_VFE_STATE", "Scratch Space Base Pointer");
@@ -199,7 +195,7 @@ fn cfe_scratch_surface_matches_genxml() {
     // Slice count rounded up to 4, minus one, split like a buffer size (NEO).
     let n = u64::from(s.width) | u64::from(s.height) << 7 | u64::from(s.depth) << 21;
     assert_eq!(n + 1, u64::from(scratch_slices(p, 0)).div_ceil(4) * 4);
-    let Some(xml) = genxml(p) else { return };
+    let xml = genxml(p);
     let f = xml_bits(&xml, "CFE_STATE", "Scratch Space Buffer");
     assert_eq!(bits(&cfe, f), u64::from(ss >> 6));
     let ty = xml_bits(&xml, "RENDER_SURFACE_STATE", "Surface Type");
