@@ -5,8 +5,9 @@
 
 use isa_encoder::sendmsg::Sfid;
 
+use super::align::{check, Access};
 use super::media;
-use super::{aligned, atomic_at, mem_read, mem_write, AtomicOp, Memory, Msg, Space};
+use super::{atomic_at, mem_read, mem_write, AtomicOp, Memory, Msg, Space};
 use crate::eu::error::EuErrorKind;
 use crate::eu::regfile::REG_BYTES;
 
@@ -162,10 +163,12 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
 fn oword_read_bti(msg: &mut Msg, mem: &mut dyn Memory, unaligned: bool) -> Result<(), EuErrorKind> {
     let target = bti_target(msg, mem)?;
     let off = u64::from(msg.u32_at(8));
-    aligned(
-        target.base.wrapping_add(off),
-        if unaligned { 4 } else { 16 },
-    )?;
+    let access = if unaligned {
+        Access::OwordBlockUnaligned
+    } else {
+        Access::OwordBlock
+    };
+    check(access, target.base.wrapping_add(off))?;
     let code = msg.field(8, 3) as usize;
     let bytes = OWORDS[code] * 16;
     let mut buf = vec![0u8; bytes];
@@ -181,7 +184,7 @@ fn oword_read_bti(msg: &mut Msg, mem: &mut dyn Memory, unaligned: bool) -> Resul
 fn oword_write_bti(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
     let target = bti_target(msg, mem)?;
     let off = u64::from(msg.u32_at(8)) * 16;
-    aligned(target.base.wrapping_add(off), 16)?;
+    check(Access::OwordBlock, target.base.wrapping_add(off))?;
     let code = msg.field(8, 3) as usize;
     let bytes = OWORDS[code] * 16;
     let src = if code == 1 { REG_BYTES + 16 } else { REG_BYTES };
@@ -196,7 +199,7 @@ fn dword_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(
     let data_at = h + block(lanes, 4);
     for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
         let off = u64::from(msg.u32_at(h + 4 * i));
-        aligned(off, 4)?;
+        check(Access::DwordScattered, off)?;
         if write {
             let d = msg.data(data_at + 4 * i, 4).to_vec();
             target.write(mem, off, &d)?;
@@ -217,7 +220,7 @@ fn byte_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<()
     let data_at = h + block(lanes, 4);
     for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
         let off = u64::from(msg.u32_at(h + 4 * i));
-        aligned(off, size as u32)?;
+        check(Access::ByteScattered, off)?;
         if write {
             let d = msg.data(data_at + 4 * i, size).to_vec();
             target.write(mem, off, &d)?;
@@ -245,7 +248,7 @@ fn untyped(msg: &mut Msg, mem: &mut dyn Memory, write: bool, a64: bool) -> Resul
     let target = lane_target(msg, mem, a64)?;
     for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
         let addr = lane_address(msg, h, i, a64);
-        aligned(target.base.wrapping_add(addr), 4)?;
+        check(Access::Untyped, target.base.wrapping_add(addr))?;
         for c in 0..chans {
             let a = addr.wrapping_add(4 * c as u64);
             let slot = c * block(lanes, 4) + 4 * i;
@@ -262,28 +265,37 @@ fn untyped(msg: &mut Msg, mem: &mut dyn Memory, write: bool, a64: bool) -> Resul
     Ok(())
 }
 
-/// A64 scattered: sub-type \[9:8\] (0 byte, 1 dword, 2 qword), size or count \[11:10\],
-/// SIMD16 \[12\].
+/// A64 scattered: sub-type \[9:8\] (0 byte, 1 dword, 2 qword), block count \[11:10\] (1, 2, 4,
+/// 8), SIMD16 \[12\]. Byte blocks are contiguous bytes in one lane slot of at least a DWord;
+/// DWord and QWord blocks are separate accesses at `addr + j * size`, block `j` of every lane
+/// in the `j`-th register block (vISA SVM_GATHER/SVM_SCATTER: `dst[j*exec_size+i]`).
 fn a64_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
     let lanes = simd_lanes(msg, msg.field(12, 1) != 0);
     let sub = msg.field(8, 2);
-    let (size, slot) = match sub {
-        0 | 3 => (1usize << msg.field(10, 2).min(2), 4usize),
-        1 => (4, 4),
-        _ => (8, 8),
+    let count = 1usize << msg.field(10, 2);
+    // (bytes per access, accesses per lane, block size the alignment rule names)
+    let (size, blocks, unit) = match sub {
+        0 | 3 => (count, 1usize, 1u32),
+        1 => (4, count, 4),
+        _ => (8, count, 8),
     };
+    let slot = size.max(4);
     let h = header_bytes(msg);
     let data_at = h + block(lanes, 8);
     for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
         let addr = msg.u64_at(h + 8 * i);
-        aligned(addr, size as u32)?;
-        if write {
-            let d = msg.data(data_at + slot * i, size).to_vec();
-            mem.write(addr, &d)?;
-        } else {
-            let mut b = [0u8; 8];
-            mem.read(addr, &mut b[..size])?;
-            msg.put(slot * i, &b[..slot]);
+        check(Access::A64Scattered { block: unit }, addr)?;
+        for j in 0..blocks {
+            let a = addr.wrapping_add((j * size) as u64);
+            let at = j * block(lanes, slot) + slot * i;
+            if write {
+                let d = msg.data(data_at + at, size).to_vec();
+                mem.write(a, &d)?;
+            } else {
+                let mut b = [0u8; 8];
+                mem.read(a, &mut b[..size])?;
+                msg.put(at, &b[..slot]);
+            }
         }
     }
     Ok(())
@@ -301,7 +313,12 @@ fn a64_block(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuE
     } else {
         OWORDS[code] * 16
     };
-    aligned(addr, if sub == 1 && !write { 4 } else { 16 })?;
+    let access = match sub {
+        3 => Access::HwordBlock,
+        1 if !write => Access::OwordBlockUnaligned,
+        _ => Access::OwordBlock,
+    };
+    check(access, addr)?;
     if write {
         let data = msg.data(REG_BYTES, bytes).to_vec();
         mem.write(addr, &data)?;

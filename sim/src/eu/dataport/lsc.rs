@@ -12,7 +12,8 @@ use isa_encoder::sendmsg::lsc::{
 };
 use isa_encoder::sendmsg::Sfid;
 
-use super::{aligned, atomic_at, mem_read, mem_write, AtomicOp, Memory, Msg, Space};
+use super::align::{check, Access};
+use super::{atomic_at, mem_read, mem_write, AtomicOp, Memory, Msg, Space};
 use crate::eu::error::EuErrorKind;
 use crate::eu::regfile::REG_BYTES;
 
@@ -95,7 +96,7 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
                     return Ok(());
                 }
                 let a = addr_of(msg, 0);
-                aligned(a, mem_b.max(4) as u32)?;
+                check(Access::LscTransposed { elem: mem_b as u32 }, a)?;
                 for (k, &e) in elems.iter().enumerate() {
                     access(
                         msg,
@@ -111,10 +112,16 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
                 }
                 return Ok(());
             }
+            let elem = mem_b as u32;
+            let lane_access = if elems.len() == 1 && !quad {
+                Access::LscLane { elem }
+            } else {
+                Access::LscVector { elem }
+            };
             let blk = pad(lanes * reg_b);
             for i in msg.lanes().collect::<Vec<_>>() {
                 let a = addr_of(msg, i);
-                aligned(a, mem_b as u32)?;
+                check(lane_access, a)?;
                 for (k, &e) in elems.iter().enumerate() {
                     let slot = k * blk + i * reg_b;
                     access(

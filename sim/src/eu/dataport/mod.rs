@@ -6,6 +6,7 @@
 //! accesses of its enabled lanes and writes `rlen` response registers. Lanes the execution mask
 //! disables neither access memory nor change their response bytes.
 
+mod align;
 mod hdc;
 mod lsc;
 mod media;
@@ -248,17 +249,6 @@ pub fn execute(
     Ok(Outcome { eot: plan.eot })
 }
 
-/// Checks `addr` against an alignment.
-pub(crate) fn aligned(addr: u64, align: u32) -> Result<(), EuErrorKind> {
-    if !addr.is_multiple_of(u64::from(align)) {
-        return Err(EuErrorKind::Misaligned {
-            address: addr,
-            align,
-        });
-    }
-    Ok(())
-}
-
 /// The integer atomic operations of the HDC encoding (desc\[11:8\]); LSC maps onto them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum AtomicOp {
@@ -364,7 +354,7 @@ pub(crate) fn atomic_at(
     a: u32,
     b: u32,
 ) -> Result<u32, EuErrorKind> {
-    aligned(addr, 4)?;
+    align::check(align::Access::Atomic32, addr)?;
     let mut old = [0u8; 4];
     mem_read(mem, space, addr, &mut old)?;
     let old = u32::from_le_bytes(old);
