@@ -7,8 +7,9 @@ use super::shuffle::{CALLS, OPS};
 use super::SHUFFLE_TYPES;
 use crate::rng::Rng;
 
-/// The big kernels, by their number of sections (at most 32: one bit of `mask` each).
-pub const BIG_KERNELS: [usize; 3] = [8, 16, 32];
+/// The big kernels: (sections, at most 32 for one bit of `mask` each; whether the types are
+/// only the 8- and 16-wide vectors, whose shuffles need the most registers).
+pub const BIG_KERNELS: [(usize, bool); 4] = [(8, false), (16, false), (32, false), (24, true)];
 
 /// Bytes per work-item a section's region holds (the widest type, float16/int16/long8).
 pub const REGION_ITEM_BYTES: usize = 64;
@@ -21,15 +22,19 @@ pub struct Section {
 }
 
 /// The sections of big kernel `k` (seeded by its number): ops in turn, types drawn from the
-/// shuffles' gentypes (double excluded: only sim:skl has cl_khr_fp64).
+/// shuffles' gentypes (double excluded: only sim:skl has cl_khr_fp64), or their wide vectors.
 pub fn plan(k: usize) -> Vec<Section> {
-    let Some(&count) = BIG_KERNELS.get(k) else {
+    let Some(&(count, wide)) = BIG_KERNELS.get(k) else {
         return Vec::new();
     };
+    let pool: Vec<&'static str> = SHUFFLE_TYPES
+        .into_iter()
+        .filter(|t| !wide || t.ends_with('8') || t.ends_with("16"))
+        .collect();
     let mut rng = Rng::for_name(&format!("big {k}"));
     (0..count)
         .map(|s| Section {
-            ty: SHUFFLE_TYPES[rng.below(SHUFFLE_TYPES.len() as u64) as usize],
+            ty: pool[rng.below(pool.len() as u64) as usize],
             op: OPS[s % OPS.len()],
         })
         .collect()
