@@ -8,7 +8,9 @@ use crate::corpus::Instance;
 use crate::geometry::{Geometry, Item};
 use crate::rng::Rng;
 
-/// The controls one case gives, per work-item, named.
+/// The controls one case gives, per work-item, named. Cases named `oob` also give some lanes
+/// an index out of range (no defined result; those lanes are not checked): a conformant
+/// device returns anything there but must still give every other lane its value.
 fn controls(
     op: Op,
     control: &str,
@@ -17,32 +19,45 @@ fn controls(
     rng: &mut Rng,
 ) -> Vec<(String, Vec<u32>)> {
     let n = items.len();
-    let two = matches!(op, Op::Down | Op::Up);
+    let m = max as u64;
     let uniform = |c: u32| (format!("c={c}"), vec![c; n]);
+    // Below this, lane `it`'s control has a defined result: for down/up the second source
+    // starts at max (down: lane + c < 2 max; up: lane - c >= -max).
+    let defined = |it: &Item| match op {
+        Op::Index => it.sg_size as u64,
+        Op::Xor => m,
+        Op::Down => 2 * m - it.lane as u64,
+        Op::Up => m + it.lane as u64 + 1,
+    };
     match control {
         "lane" => {
-            // One dispatch, a pattern per subgroup in turn: in range for the op; below
-            // 2 * max (out of range for index and xor, the second source for down/up); and
-            // one value for the whole subgroup.
-            let same: Vec<u32> = (0..n).map(|_| rng.below(max as u64) as u32).collect();
-            let c = items
+            // One dispatch, a pattern per subgroup in turn: in range of the current source;
+            // anywhere the result is defined; one value for the whole subgroup.
+            let same: Vec<u32> = (0..n).map(|_| rng.below(m) as u32).collect();
+            let mixed = items
                 .iter()
-                .map(|it| match (it.sg_index % 3, op) {
-                    (0, Op::Index) => rng.below(it.sg_size as u64) as u32,
-                    (0, _) => rng.below(max as u64) as u32,
-                    (1, _) => rng.below(2 * max as u64) as u32,
+                .map(|it| match it.sg_index % 3 {
+                    0 => rng.below(defined(it).min(m)) as u32,
+                    1 => rng.below(defined(it)) as u32,
                     _ => same[it.sg_index],
                 })
                 .collect();
-            vec![("mixed".into(), c)]
+            let oob = (0..n).map(|_| rng.below(3 * m) as u32).collect();
+            vec![("mixed".into(), mixed), ("oob".into(), oob)]
         }
         "arg" => {
-            // In range; for down/up also from the second source only (max <= c < 2 * max).
-            let mut v = vec![rng.below(max as u64) as u32];
-            if two {
-                v.push(max + rng.below(max as u64) as u32);
-            }
-            v.into_iter().map(uniform).collect()
+            // In range; for down/up also max (every lane from the second source); then one
+            // out of range for some lanes.
+            let mut v = vec![uniform(rng.below(m) as u32)];
+            let over = match op {
+                Op::Down | Op::Up => {
+                    v.push(uniform(max));
+                    max + 1 + rng.below(m - 1) as u32
+                }
+                _ => max + rng.below(m) as u32,
+            };
+            v.push((format!("c={over} oob"), vec![over; n]));
+            v
         }
         "one" => vec![uniform(1)],
         "last" => vec![uniform(max - 1)],
