@@ -100,3 +100,16 @@ fn alignment_offsets(align: usize, span: usize) -> Vec<usize> {
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::alignment_offsets;
+
+    #[test]
+    fn one_offset_of_every_alignment() {
+        // vloadn of char: 16-, 1-, 2-, 4- and 8-byte aligned; block writes: 64, 16, 32.
+        assert_eq!(alignment_offsets(1, 16), [0, 1, 2, 4, 8]);
+        assert_eq!(alignment_offsets(8, 16), [0, 8]);
+        assert_eq!(alignment_offsets(16, 64), [0, 16, 32]);
+    }
+}
