@@ -28,3 +28,28 @@ fn corpus(p: Platform, kmd: KmdChoice) {
 }
 
 conformance::device_tests!(corpus);
+
+/// Every `GENERATED_EVERY`-th instance of the generated corpus (and every big kernel): the
+/// whole cross product runs through umd (`conformance`'s `generated` test); this slice shows
+/// the CLI, zebin and a process per case agree on it.
+const GENERATED_EVERY: usize = 16;
+
+fn generated_slice(p: Platform, kmd: KmdChoice) {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache"));
+    let files = conformance::generate::slice(GENERATED_EVERY).expect("the generator's files");
+    let work = tempfile::tempdir().unwrap();
+    let exe = Path::new(env!("CARGO_BIN_EXE_intel-gpu-run"));
+    let report =
+        conformance::suite::run_files(p, &compiler, Format::Zebin, 1, work.path(), &files, &|| {
+            Cli::new(exe, p, kmd).map(|c| Box::new(c) as Box<dyn Runner>)
+        });
+    report.finish(&format!(
+        "generated slice {} {} via intel-gpu-run (zebin)",
+        p.name(),
+        kmd.name()
+    ));
+}
+
+conformance::device_tests!(generated_slice: generated_skl_i915 Skl I915, generated_dg2_xe Dg2 Xe);

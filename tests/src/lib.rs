@@ -13,6 +13,7 @@ pub mod case;
 pub mod cases;
 pub mod compile;
 pub mod corpus;
+pub mod generate;
 pub mod geometry;
 pub mod rng;
 pub mod runner;

@@ -27,6 +27,7 @@ pub trait Runner {
 pub struct Umd {
     device: Device,
     platform: Platform,
+    kmd: KmdChoice,
 }
 
 impl Umd {
@@ -34,12 +35,26 @@ impl Umd {
         Ok(Umd {
             device: Device::open_sim(p, Some(kmd)).map_err(|e| e.to_string())?,
             platform: p,
+            kmd,
         })
     }
 }
 
 impl Runner for Umd {
     fn run(&mut self, bin: &Binary, case: &Case) -> Result<Vec<Vec<u8>>, String> {
+        let r = self.run_on_device(bin, case);
+        if r.is_err() {
+            // A hang bans the context (as the kernel drivers do): later cases get a fresh
+            // device, so one failure does not fail every case after it.
+            self.device =
+                Device::open_sim(self.platform, Some(self.kmd)).map_err(|e| e.to_string())?;
+        }
+        r
+    }
+}
+
+impl Umd {
+    fn run_on_device(&mut self, bin: &Binary, case: &Case) -> Result<Vec<Vec<u8>>, String> {
         let d = &self.device;
         let kernel = Kernel::from_ocloc(&bin.bytes, Some(&case.kernel), Some(self.platform))
             .map_err(|e| e.to_string())?;

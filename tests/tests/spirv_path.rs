@@ -156,6 +156,42 @@ fn spirv_route(p: Platform, kmd: KmdChoice) {
     assert!(bad.is_empty(), "SPIR-V modules:\n{}", bad.join("\n"));
 }
 
+/// Every `GENERATED_EVERY`-th instance of the generated corpus (and every big kernel) through
+/// SPIR-V: the whole cross product runs through umd's direct route (`generated`).
+const GENERATED_EVERY: usize = 16;
+
+fn generated_slice(p: Platform, kmd: KmdChoice) {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache")).with_route(Route::SpirV);
+    let files = conformance::generate::slice(GENERATED_EVERY).expect("the generator's files");
+    let work = tempfile::tempdir().unwrap();
+    let report = suite::run_files(
+        p,
+        &compiler,
+        Format::PatchTokens,
+        1,
+        work.path(),
+        &files,
+        &|| Umd::new(p, kmd).map(|u| Box::new(u) as Box<dyn Runner>),
+    );
+    report.finish(&format!(
+        "generated slice {} {} via SPIR-V (patch tokens)",
+        p.name(),
+        kmd.name()
+    ));
+}
+
+#[test]
+fn generated_tgllp_xe() {
+    generated_slice(Platform::Tgllp, KmdChoice::Xe);
+}
+
+#[test]
+fn generated_icllp_i915() {
+    generated_slice(Platform::Icllp, KmdChoice::I915);
+}
+
 #[test]
 fn skl_i915() {
     spirv_route(Platform::Skl, KmdChoice::I915);

@@ -7,7 +7,7 @@
 //! element formats, reads outside the image return the edge (in units of uints) and writes
 //! outside are ignored.
 
-use super::{name, param_ty, values};
+use super::{alignment_offsets, name, param_ty, values};
 use crate::case::{image_bpp, Arg, Case, Check};
 use crate::corpus::Instance;
 use crate::geometry::{Geometry, Item};
@@ -29,17 +29,23 @@ fn shape(inst: &Instance) -> Result<(Scalar, usize), String> {
 
 pub fn buffer_cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, String> {
     let (s, width) = shape(inst)?;
-    let read = inst.kind == "BLOCK_READ";
+    let read = inst.kind.ends_with("BLOCK_READ");
     let geometry = Geometry::standard(simd);
     let items = geometry.items();
     let n = items.len();
     let max = simd as usize;
     let block = max * width;
     let len = geometry.subgroup_count() * block + 64;
-    // Offsets in elements: reads need 4-byte alignment, writes 16-byte.
-    let align = if read { 4 } else { 16 } / s.size();
+    // Offsets in bytes: reads need 4-byte alignment, writes 16-byte. The generated corpus
+    // takes one offset of every alignment below its span; the hand-listed one two.
+    let align = if read { 4 } else { 16 };
+    let bytes = if inst.kind.starts_with("G_") {
+        alignment_offsets(align, crate::generate::BLOCK_OFFSET_SPAN)
+    } else {
+        vec![0, align]
+    };
     let mut out = Vec::new();
-    for offset in [0, align] {
+    for offset in bytes.into_iter().map(|b| b / s.size()) {
         let at = |it: &Item, k: usize| offset + it.sg_index * block + it.lane + k * max;
         let case = if read {
             let data: Vec<u64> = (0..offset + len).map(|_| s.random_bits(rng)).collect();

@@ -2,10 +2,13 @@
 //! text defines for them (`../shared/specs`: cl_intel_subgroups, cl_intel_subgroups_char,
 //! cl_khr_subgroups; the identities of exclusive scans are OpenCL C 2.0's, section 6.13.15).
 
+mod big;
 mod block;
 mod collective;
+mod generated_shuffle;
 mod queries;
 mod shuffle;
+mod vload;
 
 use crate::case::Case;
 use crate::corpus::Instance;
@@ -21,6 +24,10 @@ pub fn build(inst: &Instance, simd: u32) -> Result<Vec<Case>, String> {
         _ if k.starts_with("SHUFFLE") => shuffle::cases(inst, simd, &mut rng),
         "COLLECTIVE" | "BROADCAST" | "VOTE" => collective::cases(inst, simd, &mut rng),
         "BLOCK_READ" | "BLOCK_WRITE" => block::buffer_cases(inst, simd, &mut rng),
+        "G_BLOCK_READ" | "G_BLOCK_WRITE" => block::buffer_cases(inst, simd, &mut rng),
+        "G_SHUFFLE" => generated_shuffle::cases(inst, simd, &mut rng),
+        "VLOAD" | "VSTORE" => vload::cases(inst, simd, &mut rng),
+        "BIG" => big::cases(inst, simd, &mut rng),
         "IMAGE_READ" | "IMAGE_WRITE" => block::image_cases(inst, simd, &mut rng),
         "QUERIES" | "BARRIER_LOCAL" | "BARRIER_GLOBAL" | "BARRIER_SCOPED" => {
             queries::cases(inst, simd, &mut rng)
@@ -80,4 +87,29 @@ fn subgroups(items: &[Item]) -> Vec<Vec<Item>> {
         .into_iter()
         .filter(|s| !s.is_empty())
         .collect()
+}
+
+/// Byte offsets of every alignment from `align` up to `span` (a power of two): 0 (aligned to
+/// `span`), then `align`, `2 * align`, ... below `span`, each aligned to itself and no more.
+fn alignment_offsets(align: usize, span: usize) -> Vec<usize> {
+    let mut v = vec![0];
+    let mut a = align.max(1);
+    while a < span {
+        v.push(a);
+        a *= 2;
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::alignment_offsets;
+
+    #[test]
+    fn one_offset_of_every_alignment() {
+        // vloadn of char: 16-, 1-, 2-, 4- and 8-byte aligned; block writes: 64, 16, 32.
+        assert_eq!(alignment_offsets(1, 16), [0, 1, 2, 4, 8]);
+        assert_eq!(alignment_offsets(8, 16), [0, 8]);
+        assert_eq!(alignment_offsets(16, 64), [0, 16, 32]);
+    }
 }

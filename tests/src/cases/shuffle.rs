@@ -8,7 +8,7 @@ use crate::geometry::Geometry;
 use crate::rng::Rng;
 
 #[derive(Clone, Copy, PartialEq)]
-enum Op {
+pub(super) enum Op {
     Index,
     Xor,
     Down,
@@ -17,7 +17,7 @@ enum Op {
 
 /// Where lane `lane`'s result comes from: (from the second source, lane), or `None` where
 /// the spec gives no defined result. `n` is the subgroup's size, `max` the maximum size.
-fn source(op: Op, lane: usize, c: u32, n: usize, max: usize) -> Option<(bool, usize)> {
+pub(super) fn source(op: Op, lane: usize, c: u32, n: usize, max: usize) -> Option<(bool, usize)> {
     let c = c as usize;
     let (second, l) = match op {
         // "the value of data for the work item identified by sub_group_local_id"

@@ -1,0 +1,111 @@
+//! The generated corpus: the cross product of the specs' built-ins, types, controls and
+//! alignments, written as corpus files (`corpus::File`) that the hand-listed corpus's harness
+//! compiles and runs. Deterministic: the same files, kernels and cases on every run.
+//!
+//! - `shuffle`: intel_sub_group_shuffle, _xor, _down, _up on every gentype of
+//!   cl_intel_subgroups and cl_intel_subgroups_char, with the control per lane (from a buffer),
+//!   uniform (a kernel argument) and constant (a literal), in range and out of range.
+//! - `vload`: vloadn / vstoren (OpenCL C 6.13.7) on char .. double, n = 2, 3, 4, 8, 16, at a
+//!   byte offset of every alignment the scalar allows (1, 2, 4, 8 and 16 bytes for char).
+//! - `block`: the buffer block reads and writes at an offset of every alignment from 4 bytes
+//!   (reads) or 16 bytes (writes) to 64.
+//! - `big`: kernels of many shuffle sections under uniform branches, with every section's
+//!   inputs live across all of them, so IGC spills and addresses registers indirectly.
+//!
+//! Every file is compiled once per platform and SIMD width, so the cost is in dispatches; the
+//! slice (`slice`) is what the CLI and SPIR-V routes run.
+
+mod big;
+mod block;
+mod shuffle;
+mod vload;
+
+pub use big::{plan as big_plan, Section, BIG_KERNELS, REGION_ITEM_BYTES as BIG_REGION_ITEM_BYTES};
+pub use block::OFFSET_SPAN as BLOCK_OFFSET_SPAN;
+pub use vload::OFFSET_SPAN as VLOAD_OFFSET_SPAN;
+
+use crate::corpus::{self, File};
+
+/// The generated files, each with its instances.
+pub fn files() -> Result<Vec<File>, String> {
+    [
+        ("gen_shuffle.cl", shuffle::text()),
+        ("gen_vload.cl", vload::text()),
+        ("gen_block.cl", block::text()),
+        ("gen_big.cl", big::text()),
+    ]
+    .into_iter()
+    .map(|(name, text)| corpus::parse(name, &text))
+    .collect()
+}
+
+/// A representative part of the generated corpus for the slower routes (a process per case
+/// through the CLI; a second ocloc step through SPIR-V): every big kernel, and every
+/// `every`-th instance of the other files, so each built-in family appears.
+pub fn slice(every: usize) -> Result<Vec<File>, String> {
+    let mut files = files()?;
+    for f in &mut files {
+        if f.name != "gen_big.cl" {
+            let keep = f.instances.iter().enumerate();
+            let keep = keep.filter(|(i, _)| i % every == 0).map(|(_, x)| x.clone());
+            f.instances = keep.collect();
+        }
+    }
+    Ok(files)
+}
+
+/// The scalar types, by name, of the shuffles' gentype lists (cl_intel_subgroups: float, int,
+/// uint with widths 1, 2, 4, 8, 16; long, ulong; half with cl_khr_fp16; double with
+/// cl_khr_fp64. cl_intel_subgroups_char adds char and uchar with widths 1, 2, 4, 8, 16).
+pub const SHUFFLE_TYPES: [&str; 28] = [
+    "char", "char2", "char4", "char8", "char16", "uchar", "uchar2", "uchar4", "uchar8", "uchar16",
+    "int", "int2", "int4", "int8", "int16", "uint", "uint2", "uint4", "uint8", "uint16", "float",
+    "float2", "float4", "float8", "float16", "long", "ulong", "half",
+];
+
+/// Kernels with this type are wrapped in `FP64(...)`: present only where cl_khr_fp64 is.
+pub const FP64_TYPE: &str = "double";
+
+/// An instance line, wrapped in `FP64(...)` when a parameter is a double type.
+fn line(kind: &str, params: &[&str]) -> String {
+    let call = format!("{kind}({})", params.join(", "));
+    if params.iter().any(|p| p.starts_with(FP64_TYPE)) {
+        format!("FP64({call})")
+    } else {
+        call
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_kernel_names_are_unique_and_files_deterministic() {
+        let a = files().unwrap();
+        let mut names = std::collections::HashSet::new();
+        for f in &a {
+            assert!(!f.instances.is_empty(), "{}", f.name);
+            for i in &f.instances {
+                assert!(names.insert(i.kernel()), "duplicate {}", i.kernel());
+            }
+        }
+        let b = files().unwrap();
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x.prelude, y.prelude);
+            assert_eq!(x.instances, y.instances);
+        }
+    }
+
+    #[test]
+    fn every_generated_instance_has_a_reference() {
+        for f in files().unwrap() {
+            for i in &f.instances {
+                for simd in crate::suite::SIMD_WIDTHS {
+                    let cases = crate::cases::build(i, simd).unwrap();
+                    assert!(!cases.is_empty(), "{}", i.line);
+                }
+            }
+        }
+    }
+}
