@@ -131,7 +131,7 @@ fn indirect_thread(mask: u32) -> Thread {
 #[test]
 fn indirect_operands_resolve_only_in_executing_channels() {
     let iga = oracles::require!(oracles::Oracle::Iga64);
-    for p in GEN12 {
+    for p in ALL {
         let prog = program(&iga, p, INDIRECT);
         let mut mem = TestMem::new(0x1000, 0x1000);
         let mut t = indirect_thread(0x1f);
@@ -180,7 +180,7 @@ fn an_executing_channel_out_of_range_is_an_error() {
         (W) mov (1|M0) a0.0<1>:uw 0xffb:uw
         mov (16|M0) r[a0.0]<1>:ub 0x55:uw
         ";
-    for p in GEN12 {
+    for p in ALL {
         let prog = program(&iga, p, body);
         let mut mem = TestMem::new(0x1000, 0x1000);
         let mut t = indirect_thread(0xffff);

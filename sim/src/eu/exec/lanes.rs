@@ -33,6 +33,9 @@ fn wr<const N: usize>(b: &mut [u8], o: u16, v: [u8; N]) {
 
 /// Byte offsets of an indirect operand's lanes, checked against the GRF. Only the lanes in
 /// `on` are resolved: the others point at the zero area (read as zeros, never written).
+/// Lanes count from the instruction's first channel: a VxH row takes the subregister the
+/// instruction encodes plus its row number, whatever the channel offset (IGC encodes `a0.8`
+/// for the M8 half of a SIMD16 move and reloads `a0.0` for an M16 half).
 fn indirect_offsets(
     t: &Thread,
     o: &Opnd,
