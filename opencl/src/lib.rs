@@ -1,0 +1,27 @@
+//! An OpenCL 3.0 installable client driver (cl_khr_icd) over umd.
+//!
+//! The ICD loader finds `clIcdGetPlatformIDsKHR` and `clGetExtensionFunctionAddress` by name;
+//! everything else is reached through the dispatch table every object begins with
+//! ([`icd`]). Devices come from `INTEL_GPU_DEVICES` ([`platform`]); programs are compiled in
+//! process by libocloc ([`compiler`]); commands run through umd's synchronous dispatch, so
+//! every command is complete when its enqueue call returns ([`queue`]).
+//!
+//! Not provided yet (their dispatch entries are NULL): images and samplers, user events and
+//! event callbacks, rect buffer commands, clCompileProgram/clLinkProgram, SVM, pipes, sub-devices,
+//! non-zero global work offsets, out-of-order queues (refused with CL_INVALID_QUEUE_PROPERTIES).
+
+#![allow(non_snake_case)]
+#![allow(clippy::missing_safety_doc)]
+
+pub mod compiler;
+pub mod context;
+pub mod device;
+pub mod facts;
+pub mod handle;
+pub mod icd;
+pub mod info;
+pub mod kernel;
+pub mod memory;
+pub mod platform;
+pub mod program;
+pub mod queue;
