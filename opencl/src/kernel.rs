@@ -554,10 +554,6 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
                 {
                     return Err(CL_INVALID_GLOBAL_OFFSET);
                 }
-                // umd's dispatch has no global offset yet: a non-zero one is refused.
-                if o.iter().any(|&x| x != 0) {
-                    return Err(CL_INVALID_GLOBAL_OFFSET);
-                }
             }
             let required = k.obj.described().and_then(|d| d.required_work_group_size);
             if let Some(l) = &local {
@@ -596,13 +592,14 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
             let empty = global.contains(&0);
             let g32: Vec<u32> = global.iter().map(|&x| x as u32).collect();
             let l32: Option<Vec<u32>> = local.map(|l| l.iter().map(|&x| x as u32).collect());
+            let o32: Vec<u32> =
+                offset.map_or(vec![0; dims], |o| o.iter().map(|&x| x as u32).collect());
             let range = if empty {
                 None
             } else {
-                Some(
-                    umd::ndrange::NdRange::new(&g32, l32.as_deref(), uk.simd, required)
-                        .map_err(|_| CL_INVALID_WORK_GROUP_SIZE)?,
-                )
+                let r = umd::ndrange::NdRange::new(&g32, l32.as_deref(), uk.simd, required)
+                    .map_err(|_| CL_INVALID_WORK_GROUP_SIZE)?;
+                Some(r.with_offset(&o32).map_err(|_| CL_INVALID_GLOBAL_OFFSET)?)
             };
             let device = &q.obj.device.obj.umd;
             // SAFETY: the application's wait list and event pointer.

@@ -8,7 +8,7 @@
 //!
 //! Not provided yet (their dispatch entries are NULL): images and samplers, user events and
 //! event callbacks, rect buffer commands, clCompileProgram/clLinkProgram, SVM, pipes, sub-devices,
-//! non-zero global work offsets, out-of-order queues (refused with CL_INVALID_QUEUE_PROPERTIES).
+//! out-of-order queues (refused with CL_INVALID_QUEUE_PROPERTIES).
 
 #![allow(non_snake_case)]
 #![allow(clippy::missing_safety_doc)]

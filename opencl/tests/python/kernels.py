@@ -96,6 +96,17 @@ def main():
     want = np.array([(i // 32) * 1000 + i % 32 for i in range(m)], dtype=np.uint32)
     check("non-uniform work-groups", np.array_equal(ids, want), ids[90:])
 
+    # A global work offset: ids run from 100 to 163.
+    ob3 = cl.Buffer(ctx, mf.WRITE_ONLY, 4 * 200)
+    cl.enqueue_fill_buffer(q, ob3, np.uint32(0xFFFFFFFF), 0, 4 * 200)
+    prg.ids(q, (64,), (16,), ob3, sb, global_offset=(100,))
+    ids = np.empty(200, dtype=np.uint32)
+    cl.enqueue_copy(q, ids, ob3)
+    want = np.full(200, 0xFFFFFFFF, dtype=np.uint32)
+    for i in range(100, 164):
+        want[i] = ((i - 100) // 16) * 1000 + (i - 100) % 16
+    check("global work offset", np.array_equal(ids, want), ids[96:104])
+
     # __local argument by size.
     ins = np.arange(256, dtype=np.int32)
     inb = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=ins)

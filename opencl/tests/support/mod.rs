@@ -6,12 +6,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The cdylib next to this test binary (`target/<profile>/`), built if it is not there.
+/// The cdylib cargo built with this test binary (`target/<profile>/deps/`, where `cargo test`
+/// leaves it; `cargo build` copies it up a level), built if it is not there.
 pub fn library() -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
-    // target/<profile>/deps/<test> -> target/<profile>
-    let profile_dir = exe.parent().and_then(Path::parent).expect("target dir");
-    let lib = profile_dir.join("libintel_gpu_opencl.so");
+    let deps = exe.parent().expect("deps dir");
+    let profile_dir = deps.parent().expect("target dir");
+    let lib = deps.join("libintel_gpu_opencl.so");
     if !lib.is_file() {
         let cargo = option_env!("CARGO").unwrap_or("cargo");
         let release = profile_dir.file_name().is_some_and(|n| n == "release");
@@ -24,7 +25,8 @@ pub fn library() -> PathBuf {
         assert!(status.success(), "cargo build -p opencl --lib failed");
     }
     assert!(lib.is_file(), "{} missing", lib.display());
-    lib
+    // The loader needs an absolute path.
+    lib.canonicalize().expect("library path")
 }
 
 /// A directory holding `intel-gpu-opencl.icd`, which names the library by absolute path.
