@@ -602,8 +602,9 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
                 Some(r.with_offset(&o32).map_err(|_| CL_INVALID_GLOBAL_OFFSET)?)
             };
             let device = &q.obj.device.obj.umd;
+            let faulted = std::cell::Cell::new(false);
             // SAFETY: the application's wait list and event pointer.
-            unsafe {
+            let r = unsafe {
                 queue::run(
                     &q,
                     CL_COMMAND_NDRANGE_KERNEL,
@@ -613,14 +614,22 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
                     || match &range {
                         None => Ok(()),
                         Some(range) => device.dispatch(uk, range, &args).map(|_| ()).map_err(|e| {
+                            // A GPU fault or hang: the context's callback gets umd's report
+                            // (address, access, kernel offset), the event a negative status.
                             crate::context::report(
                                 &q.obj.context.obj,
                                 &format!("kernel {}: {e}", k.obj.name),
                             );
+                            faulted.set(true);
                             CL_OUT_OF_RESOURCES
                         }),
                     },
                 )
+            };
+            match r {
+                // The command was accepted and ran; its event carries the failure.
+                Err(_) if faulted.get() && !event.is_null() => Ok(()),
+                r => r,
             }
         })();
         r.map_or_else(|e| e, |_| CL_SUCCESS)

@@ -23,6 +23,14 @@ typedef cl_int (*sub_group_info_khr)(cl_kernel, cl_device_id, cl_kernel_sub_grou
         }                                                                              \
     } while (0)
 
+static char notified[1024];
+static void CL_CALLBACK notify(const char *errinfo, const void *info, size_t cb, void *user) {
+    (void)info;
+    (void)cb;
+    (void)user;
+    strncpy(notified, errinfo, sizeof notified - 1);
+}
+
 static const char *source =
     "__attribute__((intel_reqd_sub_group_size(8)))\n"
     "kernel void sg(global uint* out, uint k) {\n"
@@ -30,7 +38,10 @@ static const char *source =
     "    out[i] = k * (uint)i + get_sub_group_size() * 1000000u + get_sub_group_local_id() * 10000u;\n"
     "}\n"
     "__attribute__((reqd_work_group_size(16, 1, 1)))\n"
-    "kernel void fixed(global int* out) { out[get_global_id(0)] = (int)get_local_size(0); }\n";
+    "kernel void fixed(global int* out) { out[get_global_id(0)] = (int)get_local_size(0); }\n"
+    "kernel void wild(global int* out, ulong nowhere) {\n"
+    "    ((global int*)nowhere)[get_global_id(0)] = out[0];\n"
+    "}\n";
 
 int main(void) {
     cl_int err;
@@ -207,6 +218,42 @@ int main(void) {
     clGetKernelWorkGroupInfo(fixed, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof cwg, cwg, NULL);
     EXPECT("compile work-group size", cwg[0] * 100 + cwg[1] * 10 + cwg[2], 1611);
 
+    /* A GPU page fault fails the command's event, reaches the context's callback, and leaves
+     * the context usable. */
+    cl_context fctx = clCreateContext(NULL, 1, &device, notify, NULL, &err);
+    cl_command_queue fq = clCreateCommandQueueWithProperties(fctx, device, NULL, &err);
+    cl_program fprog = clCreateProgramWithSource(fctx, 1, &source, NULL, &err);
+    EXPECT("fault program", clBuildProgram(fprog, 0, NULL, "-cl-std=CL2.0", NULL, NULL), CL_SUCCESS);
+    cl_kernel wild = clCreateKernel(fprog, "wild", &err);
+    cl_mem fbuf = clCreateBuffer(fctx, CL_MEM_READ_WRITE, 64 * 4, NULL, &err);
+    cl_ulong nowhere = 0x7f0000000000ull; /* no buffer is mapped up there */
+    clSetKernelArg(wild, 0, sizeof fbuf, &fbuf);
+    clSetKernelArg(wild, 1, sizeof nowhere, &nowhere);
+    cl_event fev;
+    global = 16;
+    EXPECT("faulting kernel enqueued", clEnqueueNDRangeKernel(fq, wild, 1, NULL, &global, NULL, 0, NULL, &fev),
+           CL_SUCCESS);
+    clGetEventInfo(fev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+    EXPECT("faulted event status is negative", st < 0, 1);
+    EXPECT("dependant refused", clEnqueueReadBuffer(fq, fbuf, CL_TRUE, 0, 4, res, 1, &fev, NULL),
+           CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    EXPECT("callback names the fault", strstr(notified, "page fault") != NULL && strstr(notified, "wild") != NULL,
+           1);
+    cl_kernel again = clCreateKernel(fprog, "fixed", &err);
+    clSetKernelArg(again, 0, sizeof fbuf, &fbuf);
+    global = 64;
+    EXPECT("context works after the fault",
+           clEnqueueNDRangeKernel(fq, again, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    clEnqueueReadBuffer(fq, fbuf, CL_TRUE, 0, sizeof fres, fres, 0, NULL, NULL);
+    EXPECT("results after the fault", fres[5], 16);
+    clReleaseEvent(fev);
+    clReleaseKernel(again);
+    clReleaseKernel(wild);
+    clReleaseMemObject(fbuf);
+    clReleaseProgram(fprog);
+    clReleaseCommandQueue(fq);
+    clReleaseContext(fctx);
+
     /* Reference counts. */
     cl_uint refs;
     clRetainKernel(k);
@@ -225,6 +272,8 @@ int main(void) {
     EXPECT("context refs", refs, 1);
     clReleaseContext(ctx);
 
+    if (failures)
+        printf("fault report: %s\n", notified);
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }
