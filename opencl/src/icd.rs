@@ -1,6 +1,7 @@
-//! cl_khr_icd: the one dispatch table every object points at, and the entry points the ICD
-//! loader looks up by name (the only symbols this library exports). Entries left NULL are
-//! functions this runtime does not provide.
+//! cl_khr_icd: the one dispatch table every object points at, and the extension-function
+//! lookup. Every core entry is filled (what is not provided answers with the specification's
+//! error, [`crate::absent`]); only the GL, EGL, Direct3D and DX9 sharing entries, of extensions
+//! no device lists, stay NULL.
 
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::LazyLock;
@@ -8,7 +9,7 @@ use std::sync::LazyLock;
 use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::*;
 
-use crate::{context, device, kernel, memory, platform, program, queue};
+use crate::{absent, context, device, kernel, memory, platform, program, queue};
 
 static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     // SAFETY: every field is an Option of a function pointer, for which all-zero is None.
@@ -72,6 +73,58 @@ static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     d.clGetKernelSubGroupInfo = Some(kernel::clGetKernelSubGroupInfo);
     d.clGetKernelSubGroupInfoKHR = Some(kernel::clGetKernelSubGroupInfo);
     d.clEnqueueNDRangeKernel = Some(kernel::clEnqueueNDRangeKernel);
+    d.clEnqueueMarker = Some(queue::clEnqueueMarker);
+    d.clEnqueueBarrier = Some(queue::clEnqueueBarrier);
+    d.clEnqueueWaitForEvents = Some(queue::clEnqueueWaitForEvents);
+    d.clSetEventCallback = Some(queue::clSetEventCallback);
+    d.clEnqueueTask = Some(kernel::clEnqueueTask);
+    d.clUnloadCompiler = Some(program::clUnloadCompiler);
+    d.clUnloadPlatformCompiler = Some(program::clUnloadPlatformCompiler);
+    d.clGetSupportedImageFormats = Some(memory::clGetSupportedImageFormats);
+    d.clCreateImage = Some(absent::clCreateImage);
+    d.clCreateImage2D = Some(absent::clCreateImage2D);
+    d.clCreateImage3D = Some(absent::clCreateImage3D);
+    d.clCreateImageWithProperties = Some(absent::clCreateImageWithProperties);
+    d.clGetImageInfo = Some(absent::clGetImageInfo);
+    d.clEnqueueReadImage = Some(absent::clEnqueueReadImage);
+    d.clEnqueueWriteImage = Some(absent::clEnqueueWriteImage);
+    d.clEnqueueCopyImage = Some(absent::clEnqueueCopyImage);
+    d.clEnqueueCopyImageToBuffer = Some(absent::clEnqueueCopyImageToBuffer);
+    d.clEnqueueCopyBufferToImage = Some(absent::clEnqueueCopyBufferToImage);
+    d.clEnqueueMapImage = Some(absent::clEnqueueMapImage);
+    d.clEnqueueFillImage = Some(absent::clEnqueueFillImage);
+    d.clCreateSampler = Some(absent::clCreateSampler);
+    d.clCreateSamplerWithProperties = Some(absent::clCreateSamplerWithProperties);
+    d.clGetSamplerInfo = Some(absent::clGetSamplerInfo);
+    d.clEnqueueSVMFree = Some(absent::clEnqueueSVMFree);
+    d.clEnqueueSVMMemcpy = Some(absent::clEnqueueSVMMemcpy);
+    d.clEnqueueSVMMemFill = Some(absent::clEnqueueSVMMemFill);
+    d.clEnqueueSVMMap = Some(absent::clEnqueueSVMMap);
+    d.clEnqueueSVMUnmap = Some(absent::clEnqueueSVMUnmap);
+    d.clEnqueueSVMMigrateMem = Some(absent::clEnqueueSVMMigrateMem);
+    d.clSetKernelArgSVMPointer = Some(absent::clSetKernelArgSVMPointer);
+    d.clSetKernelExecInfo = Some(absent::clSetKernelExecInfo);
+    d.clCreatePipe = Some(absent::clCreatePipe);
+    d.clGetPipeInfo = Some(absent::clGetPipeInfo);
+    d.clEnqueueNativeKernel = Some(absent::clEnqueueNativeKernel);
+    d.clSetDefaultDeviceCommandQueue = Some(absent::clSetDefaultDeviceCommandQueue);
+    d.clGetDeviceAndHostTimer = Some(absent::clGetDeviceAndHostTimer);
+    d.clGetHostTimer = Some(absent::clGetHostTimer);
+    d.clCreateSubDevices = Some(absent::clCreateSubDevices);
+    d.clCreateProgramWithBuiltInKernels = Some(absent::clCreateProgramWithBuiltInKernels);
+    d.clCompileProgram = Some(absent::clCompileProgram);
+    d.clLinkProgram = Some(absent::clLinkProgram);
+    d.clCreateUserEvent = Some(absent::clCreateUserEvent);
+    d.clSetUserEventStatus = Some(absent::clSetUserEventStatus);
+    d.clEnqueueReadBufferRect = Some(absent::clEnqueueReadBufferRect);
+    d.clEnqueueWriteBufferRect = Some(absent::clEnqueueWriteBufferRect);
+    d.clEnqueueCopyBufferRect = Some(absent::clEnqueueCopyBufferRect);
+    d.clSetProgramSpecializationConstant = Some(absent::clSetProgramSpecializationConstant);
+    d.clSetProgramReleaseCallback = Some(absent::clSetProgramReleaseCallback);
+    d.clSetContextDestructorCallback = Some(absent::clSetContextDestructorCallback);
+    d.clSetCommandQueueProperty = Some(absent::clSetCommandQueueProperty);
+    d.clSVMAlloc = Some(absent::clSVMAlloc);
+    d.clSVMFree = Some(absent::clSVMFree);
     d.clGetExtensionFunctionAddress = Some(clGetExtensionFunctionAddress);
     d.clGetExtensionFunctionAddressForPlatform = Some(clGetExtensionFunctionAddressForPlatform);
     d

@@ -635,3 +635,29 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
         r.map_or_else(|e| e, |_| CL_SUCCESS)
     })
 }
+
+/// OpenCL 1.x task: one work-item.
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueTask(
+    queue: cl_command_queue,
+    kernel: cl_kernel,
+    n: cl_uint,
+    wait: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    let one = [1usize];
+    // SAFETY: forwarded, with a one-item range.
+    unsafe {
+        clEnqueueNDRangeKernel(
+            queue,
+            kernel,
+            1,
+            std::ptr::null(),
+            one.as_ptr(),
+            one.as_ptr(),
+            n,
+            wait,
+            event,
+        )
+    }
+}

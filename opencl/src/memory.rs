@@ -710,3 +710,28 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
         r.map_or_else(|e| e, |_| CL_SUCCESS)
     })
 }
+
+/// No image format is supported (the devices have no image support).
+#[no_mangle]
+pub unsafe extern "C" fn clGetSupportedImageFormats(
+    context: cl_context,
+    flags: cl_mem_flags,
+    _image_type: cl_mem_object_type,
+    num_entries: cl_uint,
+    image_formats: *mut cl_image_format,
+    num_image_formats: *mut cl_uint,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        if let Err(e) = Handle::<Context>::get(context) {
+            return e;
+        }
+        if check_flags(flags).is_err() || (num_entries == 0 && !image_formats.is_null()) {
+            return CL_INVALID_VALUE;
+        }
+        if !num_image_formats.is_null() {
+            // SAFETY: the application's pointer.
+            unsafe { *num_image_formats = 0 };
+        }
+        CL_SUCCESS
+    })
+}

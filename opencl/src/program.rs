@@ -551,3 +551,17 @@ pub unsafe extern "C" fn clGetProgramBuildInfo(
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
     })
 }
+
+/// The compiler library stays loaded; unloading is a hint the specification lets us ignore.
+#[no_mangle]
+pub unsafe extern "C" fn clUnloadCompiler() -> cl_int {
+    CL_SUCCESS
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clUnloadPlatformCompiler(platform: cl_platform_id) -> cl_int {
+    if platform.is_null() {
+        return CL_INVALID_PLATFORM;
+    }
+    crate::platform::check(platform).map_or_else(|e| e, |_| CL_SUCCESS)
+}

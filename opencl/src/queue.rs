@@ -407,3 +407,80 @@ pub unsafe extern "C" fn clEnqueueBarrierWithWaitList(
             .map_or_else(|e| e, |_| CL_SUCCESS)
     })
 }
+
+/// OpenCL 1.1 marker: a marker with no wait list.
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueMarker(queue: cl_command_queue, event: *mut cl_event) -> cl_int {
+    if event.is_null() {
+        return CL_INVALID_VALUE;
+    }
+    // SAFETY: forwarded.
+    unsafe { clEnqueueMarkerWithWaitList(queue, 0, std::ptr::null(), event) }
+}
+
+/// OpenCL 1.1 barrier: every earlier command has completed already.
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueBarrier(queue: cl_command_queue) -> cl_int {
+    Handle::<Queue>::get(queue).map_or_else(|e| e, |_| CL_SUCCESS)
+}
+
+/// OpenCL 1.1 wait: the events must be valid, of the queue's context, and not failed.
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueWaitForEvents(
+    queue: cl_command_queue,
+    num_events: cl_uint,
+    event_list: *const cl_event,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let q = match Handle::<Queue>::get(queue) {
+            Ok(q) => q,
+            Err(e) => return e,
+        };
+        if num_events == 0 || event_list.is_null() {
+            return CL_INVALID_VALUE;
+        }
+        // SAFETY: the application's array.
+        match unsafe { check_wait_list(&q.obj.context, num_events, event_list) } {
+            Ok(()) => CL_SUCCESS,
+            Err(CL_INVALID_EVENT_WAIT_LIST) => CL_INVALID_EVENT,
+            Err(e) => e,
+        }
+    })
+}
+
+/// Every event is complete (or failed) from its creation, so the callback runs at once with
+/// the event's status, as the specification allows for a status already reached.
+#[no_mangle]
+pub unsafe extern "C" fn clSetEventCallback(
+    event: cl_event,
+    command_exec_callback_type: cl_int,
+    pfn_notify: Option<unsafe extern "C" fn(cl_event, cl_int, *mut c_void)>,
+    user_data: *mut c_void,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let e = match Handle::<Event>::get(event) {
+            Ok(e) => e,
+            Err(err) => return err,
+        };
+        let Some(f) = pfn_notify else {
+            return CL_INVALID_VALUE;
+        };
+        if ![CL_SUBMITTED, CL_RUNNING, CL_COMPLETE].contains(&command_exec_callback_type) {
+            return CL_INVALID_VALUE;
+        }
+        let status = e.obj.status.load(Ordering::SeqCst);
+        // SAFETY: the application's callback with its own user data.
+        unsafe {
+            f(
+                event,
+                if status < 0 {
+                    status
+                } else {
+                    command_exec_callback_type
+                },
+                user_data,
+            )
+        };
+        CL_SUCCESS
+    })
+}

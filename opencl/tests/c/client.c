@@ -31,6 +31,13 @@ static void CL_CALLBACK notify(const char *errinfo, const void *info, size_t cb,
     strncpy(notified, errinfo, sizeof notified - 1);
 }
 
+static cl_int callback_status = 1;
+static void CL_CALLBACK on_event(cl_event ev, cl_int status, void *user) {
+    (void)ev;
+    (void)user;
+    callback_status = status;
+}
+
 static const char *source =
     "__attribute__((intel_reqd_sub_group_size(8)))\n"
     "kernel void sg(global uint* out, uint k) {\n"
@@ -253,6 +260,26 @@ int main(void) {
     clReleaseProgram(fprog);
     clReleaseCommandQueue(fq);
     clReleaseContext(fctx);
+
+    /* What the platform does not have answers with the specification's error, not a crash. */
+    clCreateUserEvent(ctx, &err);
+    EXPECT("user events absent", err, CL_INVALID_OPERATION);
+    cl_image_format fmt = {CL_RGBA, CL_UNORM_INT8};
+    cl_image_desc desc = {CL_MEM_OBJECT_IMAGE2D, 4, 4, 0, 0, 0, 0, 0, 0, {NULL}};
+    clCreateImage(ctx, CL_MEM_READ_ONLY, &fmt, &desc, NULL, &err);
+    EXPECT("no image support", err, CL_INVALID_OPERATION);
+    cl_uint nformats = 99;
+    EXPECT("image formats query",
+           clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &nformats), CL_SUCCESS);
+    EXPECT("no image formats", nformats, 0);
+    EXPECT("no SVM", clSVMAlloc(ctx, CL_MEM_READ_WRITE, 64, 0) == NULL, 1);
+
+    /* An event callback on a complete event runs with CL_COMPLETE. */
+    cl_event marker;
+    EXPECT("marker", clEnqueueMarkerWithWaitList(q, 0, NULL, &marker), CL_SUCCESS);
+    EXPECT("event callback", clSetEventCallback(marker, CL_COMPLETE, on_event, NULL), CL_SUCCESS);
+    EXPECT("callback ran with CL_COMPLETE", callback_status, CL_COMPLETE);
+    clReleaseEvent(marker);
 
     /* Reference counts. */
     cl_uint refs;
