@@ -351,7 +351,14 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
                     "__read_write" | "read_write" => CL_KERNEL_ARG_ACCESS_READ_WRITE,
                     _ => CL_KERNEL_ARG_ACCESS_NONE,
                 }),
-                CL_KERNEL_ARG_TYPE_NAME => Info::Str(a.type_name.trim_end_matches(';').to_string()),
+                // Patch tokens store "type;size".
+                CL_KERNEL_ARG_TYPE_NAME => Info::Str(
+                    a.type_name
+                        .split(';')
+                        .next()
+                        .unwrap_or_default()
+                        .to_string(),
+                ),
                 CL_KERNEL_ARG_TYPE_QUALIFIER => {
                     let q = &a.type_qualifiers;
                     let mut v: u64 = 0;

@@ -152,6 +152,18 @@ def main():
             check("sub-group built-ins", False, (i, list(got[i]), want))
     check("sub-group built-ins", ok)
 
+    # Kernel argument info (-cl-kernel-arg-info), as the source declares it.
+    pi = cl.Program(ctx, SOURCE).build(options="-cl-std=CL2.0 -cl-kernel-arg-info")
+    ka = pi.axpy
+    info = [(ka.get_arg_info(i, cl.kernel_arg_info.NAME), ka.get_arg_info(i, cl.kernel_arg_info.TYPE_NAME),
+             ka.get_arg_info(i, cl.kernel_arg_info.ADDRESS_QUALIFIER)) for i in range(3)]
+    want = [("x", "float*", cl.kernel_arg_address_qualifier.GLOBAL),
+            ("y", "float*", cl.kernel_arg_address_qualifier.GLOBAL),
+            ("a", "float", cl.kernel_arg_address_qualifier.PRIVATE)]
+    check("kernel arg info", info == want, info)
+    check("const qualifier", ka.get_arg_info(0, cl.kernel_arg_info.TYPE_QUALIFIER) == cl.kernel_arg_type_qualifier.CONST,
+          ka.get_arg_info(0, cl.kernel_arg_info.TYPE_QUALIFIER))
+
     # Build failure: CL_BUILD_PROGRAM_FAILURE with the compiler's text in the log.
     bad = cl.Program(ctx, "kernel void broken(global int* p) { p[0] = undeclared_name; }")
     try:
