@@ -449,7 +449,7 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
 }
 
 // Not provided yet by this runtime: separate compilation and linking, user events (commands run
-// when enqueued, so none could wait for one), rect buffer copies, specialization constants,
+// when enqueued, so none could wait for one), specialization constants,
 // program-release and context-destructor callbacks, changing queue properties.
 
 #[no_mangle]
@@ -498,65 +498,6 @@ pub unsafe extern "C" fn clCreateUserEvent(
 pub unsafe extern "C" fn clSetUserEventStatus(
     _event: cl_event,
     _execution_status: cl_int,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueReadBufferRect(
-    _command_queue: cl_command_queue,
-    _buffer: cl_mem,
-    _blocking_read: cl_bool,
-    _buffer_origin: *const usize,
-    _host_origin: *const usize,
-    _region: *const usize,
-    _buffer_row_pitch: usize,
-    _buffer_slice_pitch: usize,
-    _host_row_pitch: usize,
-    _host_slice_pitch: usize,
-    _ptr: *mut c_void,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueWriteBufferRect(
-    _command_queue: cl_command_queue,
-    _buffer: cl_mem,
-    _blocking_write: cl_bool,
-    _buffer_origin: *const usize,
-    _host_origin: *const usize,
-    _region: *const usize,
-    _buffer_row_pitch: usize,
-    _buffer_slice_pitch: usize,
-    _host_row_pitch: usize,
-    _host_slice_pitch: usize,
-    _ptr: *const c_void,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueCopyBufferRect(
-    _command_queue: cl_command_queue,
-    _src_buffer: cl_mem,
-    _dst_buffer: cl_mem,
-    _src_origin: *const usize,
-    _dst_origin: *const usize,
-    _region: *const usize,
-    _src_row_pitch: usize,
-    _src_slice_pitch: usize,
-    _dst_row_pitch: usize,
-    _dst_slice_pitch: usize,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
 ) -> cl_int {
     CL_INVALID_OPERATION
 }

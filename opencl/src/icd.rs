@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::*;
 
-use crate::{absent, context, device, kernel, memory, platform, program, queue};
+use crate::{absent, context, device, kernel, memory, platform, program, queue, rect};
 
 static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     // SAFETY: every field is an Option of a function pointer, for which all-zero is None.
@@ -116,9 +116,9 @@ static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     d.clLinkProgram = Some(absent::clLinkProgram);
     d.clCreateUserEvent = Some(absent::clCreateUserEvent);
     d.clSetUserEventStatus = Some(absent::clSetUserEventStatus);
-    d.clEnqueueReadBufferRect = Some(absent::clEnqueueReadBufferRect);
-    d.clEnqueueWriteBufferRect = Some(absent::clEnqueueWriteBufferRect);
-    d.clEnqueueCopyBufferRect = Some(absent::clEnqueueCopyBufferRect);
+    d.clEnqueueReadBufferRect = Some(rect::clEnqueueReadBufferRect);
+    d.clEnqueueWriteBufferRect = Some(rect::clEnqueueWriteBufferRect);
+    d.clEnqueueCopyBufferRect = Some(rect::clEnqueueCopyBufferRect);
     d.clSetProgramSpecializationConstant = Some(absent::clSetProgramSpecializationConstant);
     d.clSetProgramReleaseCallback = Some(absent::clSetProgramReleaseCallback);
     d.clSetContextDestructorCallback = Some(absent::clSetContextDestructorCallback);

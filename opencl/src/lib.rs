@@ -8,7 +8,7 @@
 //! every command is complete when its enqueue call returns ([`queue`]).
 //!
 //! Not provided yet (their entry points answer with the specification's error, [`absent`]):
-//! images and samplers, user events, rect buffer commands, clCompileProgram/clLinkProgram, SVM,
+//! images and samplers, user events, clCompileProgram/clLinkProgram, SVM,
 //! pipes, sub-devices, out-of-order queues (refused with CL_INVALID_QUEUE_PROPERTIES).
 
 #![allow(non_snake_case)]
@@ -27,3 +27,4 @@ pub mod memory;
 pub mod platform;
 pub mod program;
 pub mod queue;
+pub mod rect;

@@ -376,7 +376,7 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
 type QueueAndMem = (Arc<Handle<Queue>>, Arc<Handle<Mem>>);
 
 /// The queue and buffer of a buffer command, checked against each other and the range.
-fn command(
+pub(crate) fn command(
     queue: cl_command_queue,
     mem: cl_mem,
     offset: usize,
@@ -397,7 +397,7 @@ fn command(
     Ok((q, m))
 }
 
-const EXEC_FAILED: cl_int = CL_OUT_OF_RESOURCES;
+pub(crate) const EXEC_FAILED: cl_int = CL_OUT_OF_RESOURCES;
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueReadBuffer(

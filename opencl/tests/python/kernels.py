@@ -195,6 +195,25 @@ def main():
     cl.enqueue_copy(q, got, cb)
     check("unmap writes back, copy", got[3] == 7 and got[4] == 0xABCD1234, got)
 
+    # Rect forms: an 8x8 byte image in a buffer, row pitch 8.
+    img = np.arange(64, dtype=np.uint8)
+    rb = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=img)
+    sub_img = np.zeros(6, dtype=np.uint8)
+    cl.enqueue_copy(q, sub_img, rb, buffer_origin=(2, 1), host_origin=(0, 0), region=(3, 2),
+                    buffer_pitches=(8,), host_pitches=(3,))
+    check("read rect", np.array_equal(sub_img, img.reshape(8, 8)[1:3, 2:5].ravel()), sub_img)
+    patch = np.array([200, 201, 202, 203], dtype=np.uint8)
+    cl.enqueue_copy(q, rb, patch, buffer_origin=(6, 6), host_origin=(0, 0), region=(2, 2),
+                    buffer_pitches=(8,), host_pitches=(2,))
+    want_img = img.reshape(8, 8).copy()
+    want_img[6:8, 6:8] = patch.reshape(2, 2)
+    rb2 = cl.Buffer(ctx, mf.READ_WRITE, 16)
+    cl.enqueue_copy(q, rb2, rb, src_origin=(4, 4), dst_origin=(0, 0), region=(4, 4),
+                    src_pitches=(8, 64), dst_pitches=(4, 16))
+    got = np.empty(16, dtype=np.uint8)
+    cl.enqueue_copy(q, got, rb2)
+    check("write rect then copy rect", np.array_equal(got, want_img[4:8, 4:8].ravel()), got)
+
     # CL_MEM_USE_HOST_PTR: the kernel writes the application's own memory.
     host = np.zeros(1024, dtype=np.float32)
     hb = cl.Buffer(ctx, mf.READ_WRITE | mf.USE_HOST_PTR, hostbuf=host)
