@@ -74,10 +74,15 @@ impl Kernel {
         Handle::<Device>::get(device)
     }
 
-    /// CL_KERNEL_WORK_GROUP_SIZE: the builder's limit, or the required size.
-    fn max_group(&self) -> usize {
-        match self.described().and_then(|k| k.required_work_group_size) {
-            Some(r) => r.iter().map(|&x| x as usize).product(),
+    /// CL_KERNEL_WORK_GROUP_SIZE on `d`: the required size, else the builder's limit capped by
+    /// the threads a walker can give one group at this kernel's SIMD width.
+    fn max_group(&self, d: &Device) -> usize {
+        if let Some(r) = self.described().and_then(|k| k.required_work_group_size) {
+            return r.iter().map(|&x| x as usize).product();
+        }
+        let simd = self.any().map_or(8, |k| k.simd) as usize;
+        match d.facts.max_threads_per_group {
+            Some(t) => MAX_WORK_GROUP.min(t as usize * simd),
             None => MAX_WORK_GROUP,
         }
     }
@@ -398,7 +403,7 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
             let uk = k.obj.on(&d)?;
             let described = k.obj.described();
             Ok(match param_name {
-                CL_KERNEL_WORK_GROUP_SIZE => Info::Size(k.obj.max_group()),
+                CL_KERNEL_WORK_GROUP_SIZE => Info::Size(k.obj.max_group(&d.obj)),
                 CL_KERNEL_COMPILE_WORK_GROUP_SIZE => Info::Sizes(
                     described
                         .and_then(|x| x.required_work_group_size)
@@ -490,14 +495,14 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfo(
                     let mut out = vec![0usize; dims];
                     let local = count
                         .checked_mul(simd)
-                        .filter(|&l| count > 0 && l <= k.obj.max_group());
+                        .filter(|&l| count > 0 && l <= k.obj.max_group(&d.obj));
                     if let Some(l) = local {
                         out[0] = l;
                         out[1..].fill(1);
                     }
                     Info::Sizes(out)
                 }
-                CL_KERNEL_MAX_NUM_SUB_GROUPS => Info::Size(k.obj.max_group().div_ceil(simd)),
+                CL_KERNEL_MAX_NUM_SUB_GROUPS => Info::Size(k.obj.max_group(&d.obj).div_ceil(simd)),
                 // No attribute requires a number of sub-groups in OpenCL C for this compiler.
                 CL_KERNEL_COMPILE_NUM_SUB_GROUPS => Info::Size(0),
                 CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL => Info::Size(uk.compile_sub_group_size()),
@@ -568,7 +573,7 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
                     return Err(CL_INVALID_WORK_ITEM_SIZE);
                 }
                 let total: usize = l.iter().product();
-                if total > k.obj.max_group() {
+                if total > k.obj.max_group(&q.obj.device.obj) {
                     return Err(CL_INVALID_WORK_GROUP_SIZE);
                 }
                 if let Some(r) = required {

@@ -209,6 +209,27 @@ int main(void) {
     }
     EXPECT("sub-group kernel results", ok, 1);
 
+    /* The kernel's work-group limit is one that runs correctly; beyond it is refused. */
+    size_t wg_max = 0;
+    clGetKernelWorkGroupInfo(k, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg_max, &wg_max, NULL);
+    EXPECT("work-group limit is a SIMD multiple", wg_max >= 8 && wg_max % 8 == 0 && wg_max <= 1024, 1);
+    cl_mem wide = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4 * 2048, NULL, &err);
+    clSetKernelArg(k, 0, sizeof wide, &wide);
+    global = 2 * wg_max;
+    EXPECT("largest work-group", clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &wg_max, 0, NULL, NULL), CL_SUCCESS);
+    static unsigned wres[2048];
+    clEnqueueReadBuffer(q, wide, CL_TRUE, 0, 4 * global, wres, 0, NULL, NULL);
+    ok = 1;
+    for (unsigned i = 0; i < global; i++)
+        ok &= wres[i] == 3 * i + 8 * 1000000u + (i % 8) * 10000u;
+    EXPECT("largest work-group results", ok, 1);
+    if (wg_max < 1024) {
+        size_t over = 2 * wg_max;
+        EXPECT("beyond the limit", clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &over, 0, NULL, NULL),
+               CL_INVALID_WORK_GROUP_SIZE);
+    }
+    clReleaseMemObject(wide);
+
     /* reqd_work_group_size: NULL local picks it; another size is refused. */
     cl_kernel fixed = clCreateKernel(prog, "fixed", &err);
     clSetKernelArg(fixed, 0, sizeof out, &out);
