@@ -26,6 +26,12 @@ pub enum Oracle {
     /// The kernel's DRM uAPI headers `drm/i915_drm.h` and `drm/xe_drm.h` (Debian `linux-libc-dev`
     /// 6.12 from bookworm-backports). The path found is the include directory holding `drm/`.
     UapiHeaders,
+    /// `clinfo`, which queries an OpenCL platform through the ocl-icd loader.
+    Clinfo,
+    /// Debian's `/usr/bin/python3` with PyOpenCL importable.
+    PyOpenCl,
+    /// gcc with the Khronos OpenCL headers and the ocl-icd loader to link against.
+    OpenClC,
 }
 
 impl Oracle {
@@ -35,6 +41,11 @@ impl Oracle {
             Oracle::Ocloc => "ocloc (Debian package intel-opencl-icd)",
             Oracle::UapiHeaders => {
                 "drm/i915_drm.h and drm/xe_drm.h (linux-libc-dev 6.12 from bookworm-backports)"
+            }
+            Oracle::Clinfo => "clinfo (Debian packages clinfo, ocl-icd-libopencl1)",
+            Oracle::PyOpenCl => "/usr/bin/python3 with pyopencl (Debian package python3-pyopencl)",
+            Oracle::OpenClC => {
+                "gcc, CL/cl.h and libOpenCL.so (Debian packages gcc, opencl-headers, ocl-icd-opencl-dev)"
             }
         }
     }
@@ -52,6 +63,25 @@ impl Oracle {
                 dirs.into_iter().find(|d| {
                     d.join("drm/i915_drm.h").is_file() && d.join("drm/xe_drm.h").is_file()
                 })
+            }
+            Oracle::Clinfo => find_program("clinfo", &["/usr/bin/clinfo"]),
+            Oracle::PyOpenCl => {
+                let python = PathBuf::from("/usr/bin/python3");
+                let ok = Command::new(&python)
+                    .args(["-c", "import pyopencl"])
+                    .output()
+                    .is_ok_and(|o| o.status.success());
+                ok.then_some(python)
+            }
+            Oracle::OpenClC => {
+                let headers = Path::new("/usr/include/CL/cl.h").is_file();
+                let loader = [
+                    "/usr/lib/x86_64-linux-gnu/libOpenCL.so",
+                    "/usr/lib/libOpenCL.so",
+                ]
+                .iter()
+                .any(|p| Path::new(p).exists());
+                find_program("gcc", &["/usr/bin/gcc"]).filter(|_| headers && loader)
             }
         }
     }

@@ -16,7 +16,7 @@
 //!   | 0–11   | global size x, y, z (u32 each)                                   |
 //!   | 12–23  | local size x, y, z of the work-group being run (u32; smaller for the partial last group) |
 //!   | 24–35  | number of work-groups x, y, z (u32)                              |
-//!   | 36–47  | global offset x, y, z (u32, always 0)                            |
+//!   | 36–47  | global offset x, y, z (u32; 0 unless the range has an offset)    |
 //!   | 48–51  | work dimension (1–3)                                             |
 //!   | 52–63  | enqueued (uniform) local size x, y, z (u32)                      |
 //!   | 64+8·i | argument i in an 8-byte slot: buffers and images as their 64-bit GPU address, scalars zero-extended, `local` arguments as their byte offset in shared local memory (each 16-byte aligned, in argument order) |

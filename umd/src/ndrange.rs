@@ -20,6 +20,8 @@ pub struct NdRange {
     pub global: [u32; 3],
     /// The enqueued (uniform) local size.
     pub local: [u32; 3],
+    /// The global work offset (clEnqueueNDRangeKernel's `global_work_offset`; 0 by default).
+    pub offset: [u32; 3],
 }
 
 /// One walker's share of a range.
@@ -99,7 +101,29 @@ impl NdRange {
             dims,
             global,
             local,
+            offset: [0; 3],
         })
+    }
+
+    /// The same range shifted by a global work offset (one value per dimension; IDs then run
+    /// from the offset to offset + global size - 1, which must fit in 32 bits).
+    pub fn with_offset(self, offset: &[u32]) -> Result<NdRange> {
+        if offset.len() as u32 != self.dims {
+            return Err(Error::NdRange(format!(
+                "offset has {} dimensions, the range {}",
+                offset.len(),
+                self.dims
+            )));
+        }
+        let mut o = [0; 3];
+        o[..offset.len()].copy_from_slice(offset);
+        if (0..3).any(|d| o[d].checked_add(self.global[d]).is_none()) {
+            return Err(Error::NdRange(format!(
+                "offset {offset:?} + global size {:?} exceeds 32 bits",
+                self.global
+            )));
+        }
+        Ok(NdRange { offset: o, ..self })
     }
 
     fn pick(global: [u32; 3], simd: u32) -> [u32; 3] {

@@ -190,6 +190,7 @@ pub fn build(
                 (0, range.global),
                 (12, region.local),
                 (24, groups),
+                (36, range.offset),
                 (52, range.local),
             ];
             for (at, values) in rows {
@@ -327,7 +328,7 @@ pub fn build(
             for imp in &k.implicit {
                 let d = imp.dim.min(2) as usize;
                 let v = match imp.kind {
-                    ImplicitKind::GlobalOffset => 0,
+                    ImplicitKind::GlobalOffset => range.offset[d] as u64,
                     ImplicitKind::LocalSize => region.local[d] as u64,
                     ImplicitKind::EnqueuedLocalSize => range.local[d] as u64,
                     ImplicitKind::GlobalSize => range.global[d] as u64,

@@ -1,0 +1,555 @@
+//! Entry points of functionality this platform does not have, each answering with the error the
+//! specification gives for its absence (a NULL dispatch entry would crash ocl-icd's caller).
+
+#![allow(clippy::too_many_arguments)]
+
+use std::ffi::{c_char, c_void};
+
+use opencl_sys::*;
+
+use crate::info::set_err;
+
+// Images and samplers: no device of this platform supports images (CL_DEVICE_IMAGE_SUPPORT is
+// false), which the specification answers with CL_INVALID_OPERATION.
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateImage(
+    _context: cl_context,
+    _flags: cl_mem_flags,
+    _image_format: *const cl_image_format,
+    _image_desc: *const cl_image_desc,
+    _host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    // SAFETY: the application's errcode pointer (or NULL).
+    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateImage2D(
+    _context: cl_context,
+    _flags: cl_mem_flags,
+    _image_format: *const cl_image_format,
+    _image_width: usize,
+    _image_height: usize,
+    _image_row_pitch: usize,
+    _host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    // SAFETY: the application's errcode pointer (or NULL).
+    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateImage3D(
+    _context: cl_context,
+    _flags: cl_mem_flags,
+    _image_format: *const cl_image_format,
+    _image_width: usize,
+    _image_height: usize,
+    _image_depth: usize,
+    _image_row_pitch: usize,
+    _image_slice_pitch: usize,
+    _host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    // SAFETY: the application's errcode pointer (or NULL).
+    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateImageWithProperties(
+    _context: cl_context,
+    _properties: *const cl_mem_properties,
+    _flags: cl_mem_flags,
+    _image_format: *const cl_image_format,
+    _image_desc: *const cl_image_desc,
+    _host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    // SAFETY: the application's errcode pointer (or NULL).
+    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetImageInfo(
+    _image: cl_mem,
+    _param_name: cl_image_info,
+    _param_value_size: usize,
+    _param_value: *mut c_void,
+    _param_value_size_ret: *mut usize,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReadImage(
+    _command_queue: cl_command_queue,
+    _image: cl_mem,
+    _blocking_read: cl_bool,
+    _origin: *const usize,
+    _region: *const usize,
+    _row_pitch: usize,
+    _slice_pitch: usize,
+    _ptr: *mut c_void,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueWriteImage(
+    _command_queue: cl_command_queue,
+    _image: cl_mem,
+    _blocking_write: cl_bool,
+    _origin: *const usize,
+    _region: *const usize,
+    _input_row_pitch: usize,
+    _input_slice_pitch: usize,
+    _ptr: *const c_void,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCopyImage(
+    _command_queue: cl_command_queue,
+    _src_image: cl_mem,
+    _dst_image: cl_mem,
+    _src_origin: *const usize,
+    _dst_origin: *const usize,
+    _region: *const usize,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
+    _command_queue: cl_command_queue,
+    _src_image: cl_mem,
+    _dst_buffer: cl_mem,
+    _src_origin: *const usize,
+    _region: *const usize,
+    _dst_offset: usize,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
+    _command_queue: cl_command_queue,
+    _src_buffer: cl_mem,
+    _dst_image: cl_mem,
+    _src_offset: usize,
+    _dst_origin: *const usize,
+    _region: *const usize,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueMapImage(
+    _command_queue: cl_command_queue,
+    _image: cl_mem,
+    _blocking_map: cl_bool,
+    _map_flags: cl_map_flags,
+    _origin: *const usize,
+    _region: *const usize,
+    _image_row_pitch: *mut usize,
+    _image_slice_pitch: *mut usize,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+    errcode_ret: *mut cl_int,
+) -> *mut c_void {
+    // SAFETY: the application's errcode pointer (or NULL).
+    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueFillImage(
+    _command_queue: cl_command_queue,
+    _image: cl_mem,
+    _fill_color: *const c_void,
+    _origin: *const usize,
+    _region: *const usize,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateSampler(
+    _context: cl_context,
+    _normalized_coords: cl_bool,
+    _addressing_mode: cl_addressing_mode,
+    _filter_mode: cl_filter_mode,
+    errcode_ret: *mut cl_int,
+) -> cl_sampler {
+    // SAFETY: the application's errcode pointer (or NULL).
+    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateSamplerWithProperties(
+    _context: cl_context,
+    _sampler_properties: *const cl_sampler_properties,
+    errcode_ret: *mut cl_int,
+) -> cl_sampler {
+    // SAFETY: the application's errcode pointer (or NULL).
+    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetSamplerInfo(
+    _sampler: cl_sampler,
+    _param_name: cl_sampler_info,
+    _param_value_size: usize,
+    _param_value: *mut c_void,
+    _param_value_size_ret: *mut usize,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+// Shared virtual memory: CL_DEVICE_SVM_CAPABILITIES is 0.
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMFree(
+    _command_queue: cl_command_queue,
+    _num_svm_pointers: cl_uint,
+    _svm_pointers: *mut *mut c_void,
+    _pfn_free_func: Option<
+        unsafe extern "C" fn(
+            queue: cl_command_queue,
+            num_svm_pointers: cl_uint,
+            svm_pointers: *mut *mut c_void,
+            user_data: *mut c_void,
+        ),
+    >,
+    _user_data: *mut c_void,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMMemcpy(
+    _command_queue: cl_command_queue,
+    _blocking_copy: cl_bool,
+    _dst_ptr: *mut c_void,
+    _src_ptr: *const c_void,
+    _size: usize,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMMemFill(
+    _command_queue: cl_command_queue,
+    _svm_ptr: *mut c_void,
+    _pattern: *const c_void,
+    _pattern_size: usize,
+    _size: usize,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMMap(
+    _command_queue: cl_command_queue,
+    _blocking_map: cl_bool,
+    _flags: cl_map_flags,
+    _svm_ptr: *mut c_void,
+    _size: usize,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMUnmap(
+    _command_queue: cl_command_queue,
+    _svm_ptr: *mut c_void,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueSVMMigrateMem(
+    _command_queue: cl_command_queue,
+    _num_svm_pointers: cl_uint,
+    _svm_pointers: *mut *const c_void,
+    _sizes: *const usize,
+    _flags: cl_mem_migration_flags,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clSetKernelArgSVMPointer(
+    _kernel: cl_kernel,
+    _arg_index: cl_uint,
+    _arg_value: *const c_void,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clSetKernelExecInfo(
+    _kernel: cl_kernel,
+    _param_name: cl_kernel_exec_info,
+    _param_value_size: usize,
+    _param_value: *const c_void,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+// Pipes: CL_DEVICE_PIPE_SUPPORT is false.
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreatePipe(
+    _context: cl_context,
+    _flags: cl_mem_flags,
+    _pipe_packet_size: cl_uint,
+    _pipe_max_packets: cl_uint,
+    _properties: *const cl_pipe_properties,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    // SAFETY: the application's errcode pointer (or NULL).
+    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
+    std::ptr::null_mut()
+}
+
+// Not a pipe: this platform makes none.
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetPipeInfo(
+    _pipe: cl_mem,
+    _param_name: cl_pipe_info,
+    _param_value_size: usize,
+    _param_value: *mut c_void,
+    _param_value_size_ret: *mut usize,
+) -> cl_int {
+    CL_INVALID_MEM_OBJECT
+}
+
+// Native kernels: CL_EXEC_NATIVE_KERNEL is not in CL_DEVICE_EXECUTION_CAPABILITIES.
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueNativeKernel(
+    _command_queue: cl_command_queue,
+    _user_func: Option<unsafe extern "C" fn(arg1: *mut c_void)>,
+    _args: *mut c_void,
+    _cb_args: usize,
+    _num_mem_objects: cl_uint,
+    _mem_list: *const cl_mem,
+    _args_mem_loc: *mut *const c_void,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+// On-device queues: none are supported.
+
+#[no_mangle]
+pub unsafe extern "C" fn clSetDefaultDeviceCommandQueue(
+    _context: cl_context,
+    _device: cl_device_id,
+    _command_queue: cl_command_queue,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+// Host timer synchronisation: CL_PLATFORM_HOST_TIMER_RESOLUTION is 0.
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetDeviceAndHostTimer(
+    _device: cl_device_id,
+    _device_timestamp: *mut cl_ulong,
+    _host_timestamp: *mut cl_ulong,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetHostTimer(
+    _device: cl_device_id,
+    _host_timestamp: *mut cl_ulong,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+// Sub-devices: CL_DEVICE_PARTITION_PROPERTIES lists no partition type.
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateSubDevices(
+    _in_device: cl_device_id,
+    _properties: *const cl_device_partition_property,
+    _num_devices: cl_uint,
+    _out_devices: *mut cl_device_id,
+    _num_devices_ret: *mut cl_uint,
+) -> cl_int {
+    CL_INVALID_VALUE
+}
+
+// Built-in kernels: CL_DEVICE_BUILT_IN_KERNELS is empty, so no name is one.
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
+    _context: cl_context,
+    _num_devices: cl_uint,
+    _device_list: *const cl_device_id,
+    _kernel_names: *const c_char,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    // SAFETY: the application's errcode pointer (or NULL).
+    unsafe { set_err(errcode_ret, CL_INVALID_VALUE) };
+    std::ptr::null_mut()
+}
+
+// Not provided yet by this runtime: separate compilation and linking, user events (commands run
+// when enqueued, so none could wait for one), specialization constants,
+// program-release and context-destructor callbacks, changing queue properties.
+
+#[no_mangle]
+pub unsafe extern "C" fn clCompileProgram(
+    _program: cl_program,
+    _num_devices: cl_uint,
+    _device_list: *const cl_device_id,
+    _options: *const c_char,
+    _num_input_headers: cl_uint,
+    _input_headers: *const cl_program,
+    _header_include_names: *mut *const c_char,
+    _pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+    _user_data: *mut c_void,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clLinkProgram(
+    _context: cl_context,
+    _num_devices: cl_uint,
+    _device_list: *const cl_device_id,
+    _options: *const c_char,
+    _num_input_programs: cl_uint,
+    _input_programs: *const cl_program,
+    _pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+    _user_data: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    // SAFETY: the application's errcode pointer (or NULL).
+    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateUserEvent(
+    _context: cl_context,
+    errcode_ret: *mut cl_int,
+) -> cl_event {
+    // SAFETY: the application's errcode pointer (or NULL).
+    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clSetUserEventStatus(
+    _event: cl_event,
+    _execution_status: cl_int,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clSetProgramSpecializationConstant(
+    _program: cl_program,
+    _spec_id: cl_uint,
+    _spec_size: usize,
+    _spec_value: *const c_void,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clSetProgramReleaseCallback(
+    _program: cl_program,
+    _pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+    _user_data: *mut c_void,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clSetContextDestructorCallback(
+    _context: cl_context,
+    _pfn_notify: Option<unsafe extern "C" fn(context: cl_context, user_data: *mut c_void)>,
+    _user_data: *mut c_void,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clSetCommandQueueProperty(
+    _command_queue: cl_command_queue,
+    _properties: cl_command_queue_properties,
+    _enable: cl_bool,
+    _old_properties: *mut cl_command_queue_properties,
+) -> cl_int {
+    CL_INVALID_OPERATION
+}
+
+// Shared virtual memory: allocation fails (NULL) and freeing does nothing.
+#[no_mangle]
+pub unsafe extern "C" fn clSVMAlloc(
+    _context: cl_context,
+    _flags: cl_svm_mem_flags,
+    _size: usize,
+    _alignment: cl_uint,
+) -> *mut c_void {
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clSVMFree(_context: cl_context, _svm_pointer: *mut c_void) {}

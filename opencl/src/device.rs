@@ -1,0 +1,343 @@
+//! Devices and every clGetDeviceInfo query.
+
+use std::ffi::c_void;
+
+use opencl_sys::*;
+
+use crate::facts::{facts, Facts};
+use crate::handle::{ClObject, Handle, Kind};
+use crate::info::{self, Info};
+use crate::platform::{self, version, VENDOR};
+
+/// Largest work-group (batchbuffer's walker limit).
+pub const MAX_WORK_GROUP: usize = batchbuffer::builder::MAX_LOCAL_TOTAL as usize;
+/// Shared local memory per work-group (the 64 KiB every Gen9–Xe-HPG walker can encode).
+pub const LOCAL_MEM_BYTES: u64 = 64 << 10;
+
+pub struct Device {
+    pub umd: umd::device::Device,
+    pub facts: Facts,
+}
+
+impl ClObject for Device {
+    const KIND: Kind = Kind::Device;
+    const INVALID: cl_int = CL_INVALID_DEVICE;
+}
+
+impl Device {
+    pub fn new(umd: umd::device::Device) -> Device {
+        let facts = facts(umd.platform());
+        Device { umd, facts }
+    }
+
+    /// What the device is called: the platform, the device name and whether it is simulated.
+    pub fn name(&self) -> String {
+        let i = self.umd.info();
+        let what = if i.simulated { "simulated" } else { "hardware" };
+        format!(
+            "Intel GPU {} ({}, {}, {what})",
+            i.platform.name(),
+            i.name,
+            i.kmd.name()
+        )
+    }
+
+    /// The device extensions, each with its version. Only what this runtime implements.
+    pub fn extensions(&self) -> Vec<(&'static str, u32)> {
+        let mut v = vec![
+            ("cl_khr_byte_addressable_store", version(1, 0, 0)),
+            ("cl_khr_il_program", version(1, 0, 0)),
+            ("cl_khr_subgroups", version(1, 0, 0)),
+            ("cl_intel_subgroups", version(1, 0, 0)),
+            ("cl_intel_subgroups_char", version(1, 0, 0)),
+            ("cl_intel_subgroups_short", version(1, 0, 0)),
+            ("cl_intel_required_subgroup_size", version(1, 0, 0)),
+            ("cl_intel_spirv_subgroups", version(1, 0, 0)),
+        ];
+        if self.facts.fp64 {
+            v.push(("cl_khr_fp64", version(1, 0, 0)));
+        }
+        v
+    }
+
+    /// OpenCL C 3.0 optional features this device has.
+    pub fn c_features(&self) -> Vec<(&'static str, u32)> {
+        let mut v = vec![
+            ("__opencl_c_int64", version(3, 0, 0)),
+            ("__opencl_c_subgroups", version(3, 0, 0)),
+        ];
+        if self.facts.fp64 {
+            v.push(("__opencl_c_fp64", version(3, 0, 0)));
+        }
+        v
+    }
+
+    pub fn global_mem(&self) -> u64 {
+        sim::device_info::DeviceInfo::get(self.umd.platform()).region_size
+    }
+
+    pub fn max_alloc(&self) -> u64 {
+        (self.global_mem() / 4).max(128 << 20)
+    }
+
+    pub fn max_sub_groups(&self) -> usize {
+        let min_simd = self
+            .umd
+            .info()
+            .sub_group_sizes()
+            .iter()
+            .min()
+            .copied()
+            .unwrap_or(8);
+        MAX_WORK_GROUP / min_simd
+    }
+
+    pub fn info(&self, param: cl_device_info) -> Result<Info, cl_int> {
+        let i = self.umd.info();
+        let fp64 = self.facts.fp64;
+        let double_cfg = if fp64 {
+            CL_FP_FMA
+                | CL_FP_ROUND_TO_NEAREST
+                | CL_FP_ROUND_TO_ZERO
+                | CL_FP_ROUND_TO_INF
+                | CL_FP_INF_NAN
+                | CL_FP_DENORM
+        } else {
+            0
+        };
+        let exts = self.extensions();
+        Ok(match param {
+            CL_DEVICE_TYPE => Info::Ulong(CL_DEVICE_TYPE_GPU),
+            CL_DEVICE_VENDOR_ID => Info::Uint(0x8086),
+            CL_DEVICE_MAX_COMPUTE_UNITS => Info::Uint(i.eu_count),
+            CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => Info::Uint(3),
+            CL_DEVICE_MAX_WORK_ITEM_SIZES => Info::Sizes(vec![MAX_WORK_GROUP; 3]),
+            CL_DEVICE_MAX_WORK_GROUP_SIZE => Info::Size(MAX_WORK_GROUP),
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR => {
+                Info::Uint(16)
+            }
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT | CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT => {
+                Info::Uint(8)
+            }
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT | CL_DEVICE_NATIVE_VECTOR_WIDTH_INT => {
+                Info::Uint(4)
+            }
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG => {
+                Info::Uint(1)
+            }
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT => {
+                Info::Uint(1)
+            }
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => {
+                Info::Uint(fp64 as u32)
+            }
+            // No cl_khr_fp16.
+            CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
+                Info::Uint(0)
+            }
+            CL_DEVICE_MAX_CLOCK_FREQUENCY => Info::Uint(self.facts.max_clock_mhz),
+            CL_DEVICE_ADDRESS_BITS => Info::Uint(64),
+            CL_DEVICE_MAX_MEM_ALLOC_SIZE => Info::Ulong(self.max_alloc()),
+            // Images are not provided by this runtime yet.
+            CL_DEVICE_IMAGE_SUPPORT => Info::Bool(false),
+            CL_DEVICE_MAX_READ_IMAGE_ARGS
+            | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
+            | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
+            | CL_DEVICE_MAX_SAMPLERS
+            | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
+            | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => Info::Uint(0),
+            CL_DEVICE_IMAGE2D_MAX_WIDTH
+            | CL_DEVICE_IMAGE2D_MAX_HEIGHT
+            | CL_DEVICE_IMAGE3D_MAX_WIDTH
+            | CL_DEVICE_IMAGE3D_MAX_HEIGHT
+            | CL_DEVICE_IMAGE3D_MAX_DEPTH
+            | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
+            | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => Info::Size(0),
+            CL_DEVICE_MAX_PARAMETER_SIZE => Info::Size(1024),
+            // Bits; buffers start on the VA heap's page granule, far above this.
+            CL_DEVICE_MEM_BASE_ADDR_ALIGN => Info::Uint(1024),
+            CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => Info::Uint(128),
+            CL_DEVICE_SINGLE_FP_CONFIG => Info::Ulong(CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN),
+            CL_DEVICE_DOUBLE_FP_CONFIG => Info::Ulong(double_cfg),
+            CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => Info::Uint(CL_READ_WRITE_CACHE),
+            CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => Info::Uint(64),
+            CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => Info::Ulong(self.facts.l3_bytes),
+            CL_DEVICE_GLOBAL_MEM_SIZE => Info::Ulong(self.global_mem()),
+            CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => Info::Ulong(64 << 10),
+            CL_DEVICE_MAX_CONSTANT_ARGS => Info::Uint(8),
+            CL_DEVICE_LOCAL_MEM_TYPE => Info::Uint(CL_LOCAL),
+            CL_DEVICE_LOCAL_MEM_SIZE => Info::Ulong(LOCAL_MEM_BYTES),
+            CL_DEVICE_ERROR_CORRECTION_SUPPORT => Info::Bool(false),
+            CL_DEVICE_HOST_UNIFIED_MEMORY => {
+                Info::Bool(!sim::device_info::DeviceInfo::get(i.platform).has_local_memory)
+            }
+            // Event timestamps are host nanoseconds.
+            CL_DEVICE_PROFILING_TIMER_RESOLUTION => Info::Size(1),
+            CL_DEVICE_ENDIAN_LITTLE => Info::Bool(true),
+            CL_DEVICE_AVAILABLE => Info::Bool(true),
+            CL_DEVICE_COMPILER_AVAILABLE => Info::Bool(crate::compiler::available()),
+            // clCompileProgram/clLinkProgram are not provided.
+            CL_DEVICE_LINKER_AVAILABLE => Info::Bool(false),
+            CL_DEVICE_EXECUTION_CAPABILITIES => Info::Ulong(CL_EXEC_KERNEL),
+            CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => Info::Ulong(CL_QUEUE_PROFILING_ENABLE),
+            CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => Info::Ulong(0),
+            CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
+            | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
+            | CL_DEVICE_MAX_ON_DEVICE_QUEUES
+            | CL_DEVICE_MAX_ON_DEVICE_EVENTS
+            | CL_DEVICE_MAX_PIPE_ARGS
+            | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
+            | CL_DEVICE_PIPE_MAX_PACKET_SIZE
+            | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
+            | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
+            | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => Info::Uint(0),
+            CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
+                Info::Size(0)
+            }
+            CL_DEVICE_SVM_CAPABILITIES => Info::Ulong(0),
+            CL_DEVICE_PLATFORM => Info::Ptr(platform::get().raw()),
+            CL_DEVICE_NAME => Info::Str(self.name()),
+            CL_DEVICE_VENDOR => Info::Str(VENDOR.into()),
+            CL_DRIVER_VERSION => Info::Str(env!("CARGO_PKG_VERSION").into()),
+            CL_DEVICE_PROFILE => Info::Str("FULL_PROFILE".into()),
+            CL_DEVICE_VERSION => Info::Str(format!("OpenCL 3.0 {VENDOR}")),
+            CL_DEVICE_NUMERIC_VERSION => Info::Uint(version(3, 0, 0)),
+            CL_DEVICE_OPENCL_C_VERSION => Info::Str("OpenCL C 1.2 ".into()),
+            CL_DEVICE_OPENCL_C_ALL_VERSIONS => Info::NameVersions(
+                [(1, 0), (1, 1), (1, 2), (3, 0)]
+                    .iter()
+                    .map(|&(a, b)| ("OpenCL C".to_string(), version(a, b, 0)))
+                    .collect(),
+            ),
+            CL_DEVICE_OPENCL_C_FEATURES => Info::NameVersions(
+                self.c_features()
+                    .into_iter()
+                    .map(|(n, v)| (n.to_string(), v))
+                    .collect(),
+            ),
+            CL_DEVICE_EXTENSIONS => {
+                Info::Str(exts.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(" "))
+            }
+            CL_DEVICE_EXTENSIONS_WITH_VERSION => {
+                Info::NameVersions(exts.into_iter().map(|(n, v)| (n.to_string(), v)).collect())
+            }
+            CL_DEVICE_IL_VERSION => Info::Str("SPIR-V_1.0".into()),
+            CL_DEVICE_ILS_WITH_VERSION => {
+                Info::NameVersions(vec![("SPIR-V".into(), version(1, 0, 0))])
+            }
+            CL_DEVICE_BUILT_IN_KERNELS => Info::Str(String::new()),
+            CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => Info::NameVersions(Vec::new()),
+            // printf is not provided.
+            CL_DEVICE_PRINTF_BUFFER_SIZE => Info::Size(0),
+            CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => Info::Bool(true),
+            CL_DEVICE_PARENT_DEVICE => Info::Ptr(std::ptr::null_mut()),
+            CL_DEVICE_PARTITION_MAX_SUB_DEVICES => Info::Uint(0),
+            CL_DEVICE_PARTITION_PROPERTIES => Info::Sizes(vec![0]),
+            CL_DEVICE_PARTITION_AFFINITY_DOMAIN => Info::Ulong(0),
+            CL_DEVICE_PARTITION_TYPE => Info::Sizes(Vec::new()),
+            CL_DEVICE_REFERENCE_COUNT => Info::Uint(1),
+            CL_DEVICE_MAX_NUM_SUB_GROUPS => Info::Uint(self.max_sub_groups() as u32),
+            CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => Info::Bool(false),
+            CL_DEVICE_SUB_GROUP_SIZES_INTEL => Info::Sizes(i.sub_group_sizes().to_vec()),
+            CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => {
+                Info::Ulong(CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP)
+            }
+            CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => Info::Ulong(
+                CL_DEVICE_ATOMIC_ORDER_RELAXED
+                    | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
+                    | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP,
+            ),
+            CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => Info::Bool(true),
+            CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
+            | CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT
+            | CL_DEVICE_PIPE_SUPPORT => Info::Bool(false),
+            CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => Info::Ulong(0),
+            CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
+                Info::Size(i.sub_group_sizes().iter().min().copied().unwrap_or(8))
+            }
+            CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => Info::Str("v0000-01-01-00".into()),
+            _ => return Err(CL_INVALID_VALUE),
+        })
+    }
+}
+
+/// The devices of the platform of `device_type`.
+pub fn by_type(device_type: cl_device_type) -> Result<Vec<cl_device_id>, cl_int> {
+    let known = CL_DEVICE_TYPE_DEFAULT
+        | CL_DEVICE_TYPE_CPU
+        | CL_DEVICE_TYPE_GPU
+        | CL_DEVICE_TYPE_ACCELERATOR
+        | CL_DEVICE_TYPE_CUSTOM;
+    if device_type != CL_DEVICE_TYPE_ALL && (device_type & !known != 0 || device_type == 0) {
+        return Err(CL_INVALID_DEVICE_TYPE);
+    }
+    let p = platform::get();
+    let wanted = device_type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT) != 0;
+    let all: Vec<cl_device_id> = p.obj.devices.iter().map(|d| d.raw()).collect();
+    match (wanted, all.as_slice()) {
+        (false, _) | (_, []) => Err(CL_DEVICE_NOT_FOUND),
+        // CL_DEVICE_TYPE_DEFAULT alone: one device.
+        (true, [first, ..]) if device_type == CL_DEVICE_TYPE_DEFAULT => Ok(vec![*first]),
+        (true, _) => Ok(all),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetDeviceIDs(
+    platform: cl_platform_id,
+    device_type: cl_device_type,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        if let Err(e) = platform::check(platform) {
+            return e;
+        }
+        if (num_entries == 0 && !devices.is_null()) || (devices.is_null() && num_devices.is_null())
+        {
+            return CL_INVALID_VALUE;
+        }
+        let found = match by_type(device_type) {
+            Ok(f) => f,
+            Err(e) => return e,
+        };
+        if !devices.is_null() {
+            for (k, d) in found.iter().take(num_entries as usize).enumerate() {
+                // SAFETY: the application's array of num_entries ids.
+                unsafe { *devices.add(k) = *d };
+            }
+        }
+        if !num_devices.is_null() {
+            // SAFETY: the application's pointer.
+            unsafe { *num_devices = found.len() as cl_uint };
+        }
+        CL_SUCCESS
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetDeviceInfo(
+    device: cl_device_id,
+    param_name: cl_device_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = Handle::<Device>::get(device).and_then(|d| d.obj.info(param_name));
+        // SAFETY: the application's buffers as the entry point defines them.
+        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+    })
+}
+
+/// Root devices are not reference counted (the spec: retain/release succeed and do nothing).
+#[no_mangle]
+pub unsafe extern "C" fn clRetainDevice(device: cl_device_id) -> cl_int {
+    Handle::<Device>::get(device).map_or_else(|e| e, |_| CL_SUCCESS)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clReleaseDevice(device: cl_device_id) -> cl_int {
+    Handle::<Device>::get(device).map_or_else(|e| e, |_| CL_SUCCESS)
+}

@@ -1,0 +1,48 @@
+//! Per-platform facts the OpenCL device queries report that no lower crate holds.
+
+use platform::Platform;
+
+/// What one platform's hardware has.
+#[derive(Debug, Clone, Copy)]
+pub struct Facts {
+    /// IEEE double precision in hardware (Gen9 has it; Gen11, Gen12LP and Xe-HPG dropped it,
+    /// and their ocloc builds define no cl_khr_fp64).
+    pub fp64: bool,
+    /// Maximum GPU clock in MHz of the reference part (skl GT2, icl GT2, tgl GT2, dg2-g10).
+    pub max_clock_mhz: u32,
+    /// L3 cache bytes of the reference part.
+    pub l3_bytes: u64,
+    /// Hardware threads one work-group can have, where the walker's field limits it:
+    /// GPGPU_WALKER's Thread Width Counter Maximum is 6 bits (batchbuffer's packets/walker.rs),
+    /// so 64 threads; COMPUTE_WALKER (Xe-HPG) has no such field.
+    pub max_threads_per_group: Option<u32>,
+}
+
+pub fn facts(p: Platform) -> Facts {
+    match p {
+        Platform::Skl => Facts {
+            fp64: true,
+            max_clock_mhz: 1150,
+            l3_bytes: 768 << 10,
+            max_threads_per_group: Some(64),
+        },
+        Platform::Icllp => Facts {
+            fp64: false,
+            max_clock_mhz: 1100,
+            l3_bytes: 3 << 20,
+            max_threads_per_group: Some(64),
+        },
+        Platform::Tgllp => Facts {
+            fp64: false,
+            max_clock_mhz: 1350,
+            l3_bytes: 3840 << 10,
+            max_threads_per_group: Some(64),
+        },
+        Platform::Dg2 => Facts {
+            fp64: false,
+            max_clock_mhz: 2100,
+            l3_bytes: 16 << 20,
+            max_threads_per_group: None,
+        },
+    }
+}

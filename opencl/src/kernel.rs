@@ -1,0 +1,675 @@
+//! Kernels: arguments, the kernel, work-group and sub-group queries, and
+//! clEnqueueNDRangeKernel.
+
+use std::ffi::{c_char, c_void, CStr};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+
+use opencl_sys::*;
+use umd::kernel::ArgSlot;
+use umd::payload::ArgValue;
+
+use crate::context::finish;
+use crate::device::{Device, MAX_WORK_GROUP};
+use crate::handle::{ClObject, Handle, Kind};
+use crate::info::{self, Info};
+use crate::memory::Mem;
+use crate::program::Program;
+use crate::queue::{self, Queue};
+
+#[derive(Clone)]
+pub enum Arg {
+    Mem(Arc<Handle<Mem>>),
+    Value(Vec<u8>),
+    Local(u32),
+}
+
+pub struct Kernel {
+    pub program: Arc<Handle<Program>>,
+    pub name: String,
+    /// One loaded kernel per program device that built (None where it did not).
+    pub per_device: Vec<Option<umd::kernel::Kernel>>,
+    pub signature: Vec<ArgSlot>,
+    pub args: Mutex<Vec<Option<Arg>>>,
+}
+
+impl ClObject for Kernel {
+    const KIND: Kind = Kind::Kernel;
+    const INVALID: cl_int = CL_INVALID_KERNEL;
+    fn destroyed(&self, _raw: *mut c_void) {
+        self.program
+            .obj
+            .kernels_alive
+            .fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Kernel {
+    fn any(&self) -> Option<&umd::kernel::Kernel> {
+        self.per_device.iter().flatten().next()
+    }
+
+    fn described(&self) -> Option<&umd::program::Kernel> {
+        match &self.any()?.description {
+            umd::kernel::Description::Ocloc(k, _) => Some(k),
+            umd::kernel::Description::Raw => None,
+        }
+    }
+
+    fn on(&self, d: &Arc<Handle<Device>>) -> Result<&umd::kernel::Kernel, cl_int> {
+        let k = self.program.obj.device_index(d).ok_or(CL_INVALID_DEVICE)?;
+        self.per_device[k]
+            .as_ref()
+            .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)
+    }
+
+    /// The device of a per-kernel query: `device`, or the only one when NULL.
+    fn device_for(&self, device: cl_device_id) -> Result<Arc<Handle<Device>>, cl_int> {
+        if device.is_null() {
+            return match self.program.obj.devices.as_slice() {
+                [one] => Ok(one.clone()),
+                _ => Err(CL_INVALID_DEVICE),
+            };
+        }
+        Handle::<Device>::get(device)
+    }
+
+    /// CL_KERNEL_WORK_GROUP_SIZE on `d`: the required size, else the builder's limit capped by
+    /// the threads a walker can give one group at this kernel's SIMD width.
+    fn max_group(&self, d: &Device) -> usize {
+        if let Some(r) = self.described().and_then(|k| k.required_work_group_size) {
+            return r.iter().map(|&x| x as usize).product();
+        }
+        let simd = self.any().map_or(8, |k| k.simd) as usize;
+        match d.facts.max_threads_per_group {
+            Some(t) => MAX_WORK_GROUP.min(t as usize * simd),
+            None => MAX_WORK_GROUP,
+        }
+    }
+
+    fn attributes(&self) -> String {
+        let mut v = Vec::new();
+        if let Some(k) = self.described() {
+            if let Some([x, y, z]) = k.required_work_group_size {
+                v.push(format!("reqd_work_group_size({x},{y},{z})"));
+            }
+            if k.required_subgroup_size != 0 {
+                v.push(format!(
+                    "intel_reqd_sub_group_size({})",
+                    k.required_subgroup_size
+                ));
+            }
+        }
+        v.join(" ")
+    }
+}
+
+fn create(p: &Arc<Handle<Program>>, name: &str) -> Result<cl_kernel, cl_int> {
+    let builds = p.obj.builds().clone();
+    if !builds.iter().any(|b| b.status == CL_BUILD_SUCCESS) {
+        return Err(CL_INVALID_PROGRAM_EXECUTABLE);
+    }
+    if !builds.iter().any(|b| b.kernels.iter().any(|k| k == name)) {
+        return Err(CL_INVALID_KERNEL_NAME);
+    }
+    let mut per_device = Vec::new();
+    for (b, d) in builds.iter().zip(&p.obj.devices) {
+        let k = match (&b.binary, b.status) {
+            (Some(bin), CL_BUILD_SUCCESS) => Some(
+                umd::kernel::Kernel::from_ocloc(bin, Some(name), Some(d.obj.umd.platform()))
+                    .map_err(|_| CL_INVALID_KERNEL_DEFINITION)?,
+            ),
+            _ => None,
+        };
+        per_device.push(k);
+    }
+    let signature = per_device
+        .iter()
+        .flatten()
+        .next()
+        .and_then(|k| k.signature())
+        .ok_or(CL_INVALID_KERNEL_DEFINITION)?;
+    let n = signature.len();
+    p.obj.kernels_alive.fetch_add(1, Ordering::SeqCst);
+    Ok(Handle::create(Kernel {
+        program: p.clone(),
+        name: name.into(),
+        per_device,
+        signature,
+        args: Mutex::new(vec![None; n]),
+    })
+    .0)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateKernel(
+    program: cl_program,
+    kernel_name: *const c_char,
+    errcode_ret: *mut cl_int,
+) -> cl_kernel {
+    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+        let p = Handle::<Program>::get(program)?;
+        if kernel_name.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: a NUL-terminated name.
+        let name = unsafe { CStr::from_ptr(kernel_name) }
+            .to_string_lossy()
+            .into_owned();
+        create(&p, &name)
+    });
+    // SAFETY: the application\'s errcode pointer.
+    unsafe { finish(r, errcode_ret) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateKernelsInProgram(
+    program: cl_program,
+    num_kernels: cl_uint,
+    kernels: *mut cl_kernel,
+    num_kernels_ret: *mut cl_uint,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = (|| {
+            let p = Handle::<Program>::get(program)?;
+            let names = p
+                .obj
+                .builds()
+                .iter()
+                .find(|b| b.status == CL_BUILD_SUCCESS)
+                .map(|b| b.kernels.clone())
+                .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+            if !kernels.is_null() && (num_kernels as usize) < names.len() {
+                return Err(CL_INVALID_VALUE);
+            }
+            if !kernels.is_null() {
+                for (k, n) in names.iter().enumerate() {
+                    let h = create(&p, n)?;
+                    // SAFETY: the application's array of num_kernels >= names.len() handles.
+                    unsafe { *kernels.add(k) = h };
+                }
+            }
+            if !num_kernels_ret.is_null() {
+                // SAFETY: the application's pointer.
+                unsafe { *num_kernels_ret = names.len() as cl_uint };
+            }
+            Ok(())
+        })();
+        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCloneKernel(
+    source_kernel: cl_kernel,
+    errcode_ret: *mut cl_int,
+) -> cl_kernel {
+    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+        let k = Handle::<Kernel>::get(source_kernel)?;
+        k.obj
+            .program
+            .obj
+            .kernels_alive
+            .fetch_add(1, Ordering::SeqCst);
+        let args = k.obj.args.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        Ok(Handle::create(Kernel {
+            program: k.obj.program.clone(),
+            name: k.obj.name.clone(),
+            per_device: k.obj.per_device.clone(),
+            signature: k.obj.signature.clone(),
+            args: Mutex::new(args),
+        })
+        .0)
+    });
+    // SAFETY: the application\'s errcode pointer.
+    unsafe { finish(r, errcode_ret) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clRetainKernel(k: cl_kernel) -> cl_int {
+    Handle::<Kernel>::retain(k)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clReleaseKernel(k: cl_kernel) -> cl_int {
+    Handle::<Kernel>::release(k)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clSetKernelArg(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    arg_size: usize,
+    arg_value: *const c_void,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = (|| {
+            let k = Handle::<Kernel>::get(kernel)?;
+            let slot = *k
+                .obj
+                .signature
+                .get(arg_index as usize)
+                .ok_or(CL_INVALID_ARG_INDEX)?;
+            let arg = match slot {
+                ArgSlot::Buffer => {
+                    if arg_size != std::mem::size_of::<cl_mem>() {
+                        return Err(CL_INVALID_ARG_SIZE);
+                    }
+                    if arg_value.is_null() {
+                        // NULL global pointers are not supported by umd's argument model.
+                        return Err(CL_INVALID_ARG_VALUE);
+                    }
+                    // SAFETY: arg_value points at a cl_mem (arg_size checked).
+                    let m = unsafe { *(arg_value as *const cl_mem) };
+                    let m = Handle::<Mem>::get(m)?;
+                    if !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context) {
+                        return Err(CL_INVALID_MEM_OBJECT);
+                    }
+                    Arg::Mem(m)
+                }
+                ArgSlot::Local => {
+                    if !arg_value.is_null() {
+                        return Err(CL_INVALID_ARG_VALUE);
+                    }
+                    if arg_size == 0 || arg_size as u64 > crate::device::LOCAL_MEM_BYTES {
+                        return Err(CL_INVALID_ARG_SIZE);
+                    }
+                    Arg::Local(arg_size as u32)
+                }
+                ArgSlot::Value(n) => {
+                    let n = n as usize;
+                    // A 3-component vector is passed as its 4-component size.
+                    if arg_size < n || arg_size > n.next_power_of_two().max(n) {
+                        return Err(CL_INVALID_ARG_SIZE);
+                    }
+                    if arg_value.is_null() {
+                        return Err(CL_INVALID_ARG_VALUE);
+                    }
+                    // SAFETY: `arg_size` readable bytes at arg_value.
+                    let bytes = unsafe { std::slice::from_raw_parts(arg_value as *const u8, n) };
+                    Arg::Value(bytes.to_vec())
+                }
+                // Images and samplers are not provided by this runtime.
+                ArgSlot::Image | ArgSlot::Sampler => return Err(CL_INVALID_ARG_VALUE),
+            };
+            k.obj.args.lock().unwrap_or_else(|e| e.into_inner())[arg_index as usize] = Some(arg);
+            Ok(())
+        })();
+        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelInfo(
+    kernel: cl_kernel,
+    param_name: cl_kernel_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = Handle::<Kernel>::get(kernel).and_then(|k| {
+            Ok(match param_name {
+                CL_KERNEL_FUNCTION_NAME => Info::Str(k.obj.name.clone()),
+                CL_KERNEL_NUM_ARGS => Info::Uint(k.obj.signature.len() as u32),
+                CL_KERNEL_REFERENCE_COUNT => Info::Uint(k.ref_count()),
+                CL_KERNEL_CONTEXT => Info::Ptr(k.obj.program.obj.context.raw()),
+                CL_KERNEL_PROGRAM => Info::Ptr(k.obj.program.raw()),
+                CL_KERNEL_ATTRIBUTES => Info::Str(k.obj.attributes()),
+                _ => return Err(CL_INVALID_VALUE),
+            })
+        });
+        // SAFETY: the application's buffers.
+        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelArgInfo(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    param_name: cl_kernel_arg_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = Handle::<Kernel>::get(kernel).and_then(|k| {
+            if arg_index as usize >= k.obj.signature.len() {
+                return Err(CL_INVALID_ARG_INDEX);
+            }
+            let a = k
+                .obj
+                .described()
+                .and_then(|d| d.arg_info.iter().find(|a| a.index == arg_index))
+                .ok_or(CL_KERNEL_ARG_INFO_NOT_AVAILABLE)?;
+            Ok(match param_name {
+                CL_KERNEL_ARG_ADDRESS_QUALIFIER => Info::Uint(match a.address_qualifier.as_str() {
+                    "__global" | "global" => CL_KERNEL_ARG_ADDRESS_GLOBAL,
+                    "__local" | "local" => CL_KERNEL_ARG_ADDRESS_LOCAL,
+                    "__constant" | "constant" => CL_KERNEL_ARG_ADDRESS_CONSTANT,
+                    _ => CL_KERNEL_ARG_ADDRESS_PRIVATE,
+                }),
+                CL_KERNEL_ARG_ACCESS_QUALIFIER => Info::Uint(match a.access_qualifier.as_str() {
+                    "__read_only" | "read_only" => CL_KERNEL_ARG_ACCESS_READ_ONLY,
+                    "__write_only" | "write_only" => CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
+                    "__read_write" | "read_write" => CL_KERNEL_ARG_ACCESS_READ_WRITE,
+                    _ => CL_KERNEL_ARG_ACCESS_NONE,
+                }),
+                // Patch tokens store "type;size".
+                CL_KERNEL_ARG_TYPE_NAME => Info::Str(
+                    a.type_name
+                        .split(';')
+                        .next()
+                        .unwrap_or_default()
+                        .to_string(),
+                ),
+                CL_KERNEL_ARG_TYPE_QUALIFIER => {
+                    let q = &a.type_qualifiers;
+                    let mut v: u64 = 0;
+                    for (word, bit) in [
+                        ("const", CL_KERNEL_ARG_TYPE_CONST),
+                        ("restrict", CL_KERNEL_ARG_TYPE_RESTRICT),
+                        ("volatile", CL_KERNEL_ARG_TYPE_VOLATILE),
+                        ("pipe", CL_KERNEL_ARG_TYPE_PIPE),
+                    ] {
+                        if q.split_whitespace().any(|w| w == word) {
+                            v |= bit as u64;
+                        }
+                    }
+                    Info::Ulong(v)
+                }
+                CL_KERNEL_ARG_NAME => Info::Str(a.name.clone()),
+                _ => return Err(CL_INVALID_VALUE),
+            })
+        });
+        // SAFETY: the application's buffers.
+        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param_name: cl_kernel_work_group_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = Handle::<Kernel>::get(kernel).and_then(|k| {
+            let d = k.obj.device_for(device)?;
+            let uk = k.obj.on(&d)?;
+            let described = k.obj.described();
+            Ok(match param_name {
+                CL_KERNEL_WORK_GROUP_SIZE => Info::Size(k.obj.max_group(&d.obj)),
+                CL_KERNEL_COMPILE_WORK_GROUP_SIZE => Info::Sizes(
+                    described
+                        .and_then(|x| x.required_work_group_size)
+                        .map_or([0; 3], |r| r.map(|v| v as usize))
+                        .to_vec(),
+                ),
+                CL_KERNEL_LOCAL_MEM_SIZE => {
+                    let args: u64 = k
+                        .obj
+                        .args
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .iter()
+                        .map(|a| match a {
+                            Some(Arg::Local(n)) => *n as u64,
+                            _ => 0,
+                        })
+                        .sum();
+                    Info::Ulong(described.map_or(0, |x| x.slm_size as u64) + args)
+                }
+                CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Info::Size(uk.simd as usize),
+                CL_KERNEL_PRIVATE_MEM_SIZE => Info::Ulong(described.map_or(0, |x| {
+                    let m = x.memory;
+                    let per_item = if m.private_is_simt {
+                        m.private
+                    } else {
+                        m.private / x.simd_size.max(1)
+                    };
+                    (per_item + m.scratch / x.simd_size.max(1)) as u64
+                })),
+                CL_KERNEL_SPILL_MEM_SIZE_INTEL => Info::Ulong(uk.spill_mem_size()),
+                // Only for custom devices and built-in kernels.
+                CL_KERNEL_GLOBAL_WORK_SIZE => return Err(CL_INVALID_VALUE),
+                _ => return Err(CL_INVALID_VALUE),
+            })
+        });
+        // SAFETY: the application's buffers.
+        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelSubGroupInfo(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param_name: cl_kernel_sub_group_info,
+    input_value_size: usize,
+    input_value: *const c_void,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = Handle::<Kernel>::get(kernel).and_then(|k| {
+            let d = k.obj.device_for(device)?;
+            let uk = k.obj.on(&d)?;
+            let size = std::mem::size_of::<usize>();
+            // SAFETY: `input_value_size` bytes at input_value (checked non-NULL and sized).
+            let sizes = |input: *const c_void| -> Result<Vec<usize>, cl_int> {
+                if input.is_null()
+                    || input_value_size == 0
+                    || !input_value_size.is_multiple_of(size)
+                    || input_value_size / size > 3
+                {
+                    return Err(CL_INVALID_VALUE);
+                }
+                Ok(unsafe {
+                    std::slice::from_raw_parts(input as *const usize, input_value_size / size)
+                }
+                .to_vec())
+            };
+            let simd = uk.simd as usize;
+            Ok(match param_name {
+                CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => Info::Size(
+                    uk.max_sub_group_size_for_ndrange(&sizes(input_value)?)
+                        .map_err(|_| CL_INVALID_VALUE)?,
+                ),
+                CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => Info::Size(
+                    uk.sub_group_count_for_ndrange(&sizes(input_value)?)
+                        .map_err(|_| CL_INVALID_VALUE)?,
+                ),
+                CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
+                    if input_value.is_null() || input_value_size != size {
+                        return Err(CL_INVALID_VALUE);
+                    }
+                    // SAFETY: one size_t (checked).
+                    let count = unsafe { *(input_value as *const usize) };
+                    let dims = (param_value_size / size).clamp(1, 3);
+                    let mut out = vec![0usize; dims];
+                    let local = count
+                        .checked_mul(simd)
+                        .filter(|&l| count > 0 && l <= k.obj.max_group(&d.obj));
+                    if let Some(l) = local {
+                        out[0] = l;
+                        out[1..].fill(1);
+                    }
+                    Info::Sizes(out)
+                }
+                CL_KERNEL_MAX_NUM_SUB_GROUPS => Info::Size(k.obj.max_group(&d.obj).div_ceil(simd)),
+                // No attribute requires a number of sub-groups in OpenCL C for this compiler.
+                CL_KERNEL_COMPILE_NUM_SUB_GROUPS => Info::Size(0),
+                CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL => Info::Size(uk.compile_sub_group_size()),
+                _ => return Err(CL_INVALID_VALUE),
+            })
+        });
+        // SAFETY: the application's buffers.
+        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+    })
+}
+
+/// `n` size_t values at `p` as u32s: None for NULL; `err` when one does not fit.
+///
+/// # Safety
+/// `p` NULL or `n` valid elements.
+unsafe fn sizes(p: *const usize, n: usize, err: cl_int) -> Result<Option<Vec<usize>>, cl_int> {
+    if p.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: forwarded.
+    let v = unsafe { std::slice::from_raw_parts(p, n) }.to_vec();
+    if v.iter().any(|&x| x > u32::MAX as usize) {
+        return Err(err);
+    }
+    Ok(Some(v))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueNDRangeKernel(
+    queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const usize,
+    global_work_size: *const usize,
+    local_work_size: *const usize,
+    n: cl_uint,
+    wait: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = (|| {
+            let q = Handle::<Queue>::get(queue)?;
+            let k = Handle::<Kernel>::get(kernel)?;
+            if !Arc::ptr_eq(&q.obj.context, &k.obj.program.obj.context) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+            let uk = k.obj.on(&q.obj.device)?;
+            if !(1..=3).contains(&work_dim) {
+                return Err(CL_INVALID_WORK_DIMENSION);
+            }
+            let dims = work_dim as usize;
+            // SAFETY: the application's arrays of work_dim elements.
+            let global = unsafe { sizes(global_work_size, dims, CL_INVALID_GLOBAL_WORK_SIZE) }?
+                .ok_or(CL_INVALID_VALUE)?;
+            let offset = unsafe { sizes(global_work_offset, dims, CL_INVALID_GLOBAL_OFFSET) }?;
+            let local = unsafe { sizes(local_work_size, dims, CL_INVALID_WORK_ITEM_SIZE) }?;
+            if let Some(o) = &offset {
+                if o.iter()
+                    .zip(&global)
+                    .any(|(o, g)| o.checked_add(*g).is_none_or(|e| e > u32::MAX as usize))
+                {
+                    return Err(CL_INVALID_GLOBAL_OFFSET);
+                }
+            }
+            let required = k.obj.described().and_then(|d| d.required_work_group_size);
+            if let Some(l) = &local {
+                if l.contains(&0) || l.iter().any(|&x| x > MAX_WORK_GROUP) {
+                    return Err(CL_INVALID_WORK_ITEM_SIZE);
+                }
+                let total: usize = l.iter().product();
+                if total > k.obj.max_group(&q.obj.device.obj) {
+                    return Err(CL_INVALID_WORK_GROUP_SIZE);
+                }
+                if let Some(r) = required {
+                    let mut padded = [1u32; 3];
+                    for (d, v) in l.iter().enumerate() {
+                        padded[d] = *v as u32;
+                    }
+                    if padded != r {
+                        return Err(CL_INVALID_WORK_GROUP_SIZE);
+                    }
+                }
+            }
+            let args: Vec<ArgValue> = {
+                let set = k.obj.args.lock().unwrap_or_else(|e| e.into_inner());
+                set.iter()
+                    .map(|a| match a {
+                        None => Err(CL_INVALID_KERNEL_ARGS),
+                        Some(Arg::Mem(m)) if !Arc::ptr_eq(&m.obj.device, &q.obj.device) => {
+                            Err(CL_INVALID_OPERATION)
+                        }
+                        Some(Arg::Mem(m)) => Ok(ArgValue::Buffer(m.obj.buffer.clone())),
+                        Some(Arg::Value(v)) => Ok(ArgValue::Value(v.clone())),
+                        Some(Arg::Local(n)) => Ok(ArgValue::Local(*n)),
+                    })
+                    .collect::<Result<_, _>>()?
+            };
+            // OpenCL 2.1+: a zero global size runs nothing.
+            let empty = global.contains(&0);
+            let g32: Vec<u32> = global.iter().map(|&x| x as u32).collect();
+            let l32: Option<Vec<u32>> = local.map(|l| l.iter().map(|&x| x as u32).collect());
+            let o32: Vec<u32> =
+                offset.map_or(vec![0; dims], |o| o.iter().map(|&x| x as u32).collect());
+            let range = if empty {
+                None
+            } else {
+                let r = umd::ndrange::NdRange::new(&g32, l32.as_deref(), uk.simd, required)
+                    .map_err(|_| CL_INVALID_WORK_GROUP_SIZE)?;
+                Some(r.with_offset(&o32).map_err(|_| CL_INVALID_GLOBAL_OFFSET)?)
+            };
+            let device = &q.obj.device.obj.umd;
+            let faulted = std::cell::Cell::new(false);
+            // SAFETY: the application's wait list and event pointer.
+            let r = unsafe {
+                queue::run(
+                    &q,
+                    CL_COMMAND_NDRANGE_KERNEL,
+                    n,
+                    wait,
+                    event,
+                    || match &range {
+                        None => Ok(()),
+                        Some(range) => device.dispatch(uk, range, &args).map(|_| ()).map_err(|e| {
+                            // A GPU fault or hang: the context's callback gets umd's report
+                            // (address, access, kernel offset), the event a negative status.
+                            crate::context::report(
+                                &q.obj.context.obj,
+                                &format!("kernel {}: {e}", k.obj.name),
+                            );
+                            faulted.set(true);
+                            CL_OUT_OF_RESOURCES
+                        }),
+                    },
+                )
+            };
+            match r {
+                // The command was accepted and ran; its event carries the failure.
+                Err(_) if faulted.get() && !event.is_null() => Ok(()),
+                r => r,
+            }
+        })();
+        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    })
+}
+
+/// OpenCL 1.x task: one work-item.
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueTask(
+    queue: cl_command_queue,
+    kernel: cl_kernel,
+    n: cl_uint,
+    wait: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    let one = [1usize];
+    // SAFETY: forwarded, with a one-item range.
+    unsafe {
+        clEnqueueNDRangeKernel(
+            queue,
+            kernel,
+            1,
+            std::ptr::null(),
+            one.as_ptr(),
+            one.as_ptr(),
+            n,
+            wait,
+            event,
+        )
+    }
+}

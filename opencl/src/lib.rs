@@ -1,0 +1,30 @@
+//! An OpenCL 3.0 installable client driver (cl_khr_icd) over umd.
+//!
+//! The ICD loader finds `clIcdGetPlatformIDsKHR`, `clGetExtensionFunctionAddress` and (ocl-icd)
+//! `clGetPlatformInfo` by name; every entry point is exported, bound to this library's own
+//! definitions (`-Bsymbolic`, build.rs), and reached through the dispatch table every object
+//! begins with ([`icd`]). Devices come from `INTEL_GPU_DEVICES` ([`platform`]); programs are compiled in
+//! process by libocloc ([`compiler`]); commands run through umd's synchronous dispatch, so
+//! every command is complete when its enqueue call returns ([`queue`]).
+//!
+//! Not provided yet (their entry points answer with the specification's error, [`absent`]):
+//! images and samplers, user events, clCompileProgram/clLinkProgram, SVM,
+//! pipes, sub-devices, out-of-order queues (refused with CL_INVALID_QUEUE_PROPERTIES).
+
+#![allow(non_snake_case)]
+#![allow(clippy::missing_safety_doc)]
+
+pub mod absent;
+pub mod compiler;
+pub mod context;
+pub mod device;
+pub mod facts;
+pub mod handle;
+pub mod icd;
+pub mod info;
+pub mod kernel;
+pub mod memory;
+pub mod platform;
+pub mod program;
+pub mod queue;
+pub mod rect;

@@ -1,0 +1,737 @@
+//! Buffers: flags, host pointers (CL_MEM_USE_HOST_PTR over umd's userptr buffers), sub-buffers,
+//! and the buffer commands (read, write, copy, fill, map, unmap).
+
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::sync::{Arc, Mutex};
+
+use kmd_iface::seam::{MapBacking, Mapping};
+use opencl_sys::*;
+
+use crate::context::{finish, Context};
+use crate::device::Device;
+use crate::handle::{ClObject, Handle, Kind};
+use crate::info::{self, Info};
+use crate::queue::{self, Queue};
+
+/// A live clEnqueueMapBuffer region: the host copy handed out, where it maps to, and
+/// whether it is written back on unmap.
+struct MapRegion {
+    copy: Option<Box<[u8]>>,
+    offset: usize,
+    write: bool,
+}
+
+pub struct Mem {
+    pub context: Arc<Handle<Context>>,
+    /// The device the storage lives on (the context's first).
+    pub device: Arc<Handle<Device>>,
+    pub buffer: umd::memory::Buffer,
+    pub flags: cl_mem_flags,
+    pub size: usize,
+    pub host_ptr: *mut c_void,
+    pub parent: Option<Arc<Handle<Mem>>>,
+    pub offset: usize,
+    maps: Mutex<HashMap<usize, MapRegion>>,
+    destructors: Mutex<Vec<(unsafe extern "C" fn(cl_mem, *mut c_void), *mut c_void)>>,
+}
+
+// SAFETY: `host_ptr` is the application's address, only reported back or used by umd's
+// userptr buffer; destructor user data is the application's, passed back untouched.
+unsafe impl Send for Mem {}
+// SAFETY: as above; the mutable parts are behind mutexes.
+unsafe impl Sync for Mem {}
+
+impl ClObject for Mem {
+    const KIND: Kind = Kind::Mem;
+    const INVALID: cl_int = CL_INVALID_MEM_OBJECT;
+    fn destroyed(&self, raw: *mut c_void) {
+        self.run_destructors(raw);
+    }
+}
+
+impl Mem {
+    /// Runs the destructor callbacks, most recently registered first (the spec's order).
+    fn run_destructors(&self, me: cl_mem) {
+        let callbacks =
+            std::mem::take(&mut *self.destructors.lock().unwrap_or_else(|e| e.into_inner()));
+        for (f, data) in callbacks.into_iter().rev() {
+            // SAFETY: the application's callback with its own user data.
+            unsafe { f(me, data) };
+        }
+    }
+}
+
+/// Application memory wrapped for userptr: page-aligned, whole pages.
+struct HostPages {
+    ptr: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the application guarantees `host_ptr` stays valid while the buffer lives
+// (CL_MEM_USE_HOST_PTR's contract), and the pages around it belong to the same mappings.
+unsafe impl MapBacking for HostPages {
+    fn as_ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+// SAFETY: plain addresses.
+unsafe impl Send for HostPages {}
+// SAFETY: plain addresses.
+unsafe impl Sync for HostPages {}
+
+const PAGE: usize = 4096;
+
+fn use_host_ptr(
+    dev: &umd::device::Device,
+    host: *mut c_void,
+    size: usize,
+) -> Result<umd::memory::Buffer, cl_int> {
+    let start = host as usize & !(PAGE - 1);
+    let offset = host as usize - start;
+    // The xe granule on discrete parts is 64 KiB; try the page first.
+    let mut last = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    for granule in [PAGE, 64 << 10] {
+        let len = (offset + size).next_multiple_of(granule);
+        let map = Mapping::new(Arc::new(HostPages {
+            ptr: start as *mut u8,
+            len,
+        }));
+        match dev.create_buffer_use_host_ptr(map, offset as u64, size as u64) {
+            Ok(b) => return Ok(b),
+            Err(_) => last = CL_MEM_OBJECT_ALLOCATION_FAILURE,
+        }
+    }
+    Err(last)
+}
+
+fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
+    let known = CL_MEM_READ_WRITE
+        | CL_MEM_WRITE_ONLY
+        | CL_MEM_READ_ONLY
+        | CL_MEM_USE_HOST_PTR
+        | CL_MEM_ALLOC_HOST_PTR
+        | CL_MEM_COPY_HOST_PTR
+        | CL_MEM_HOST_WRITE_ONLY
+        | CL_MEM_HOST_READ_ONLY
+        | CL_MEM_HOST_NO_ACCESS;
+    let access = (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)).count_ones();
+    let host = (flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
+        .count_ones();
+    let use_with_other = flags & CL_MEM_USE_HOST_PTR != 0
+        && flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0;
+    if flags & !known != 0 || access > 1 || host > 1 || use_with_other {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok(())
+}
+
+fn create_buffer(
+    context: cl_context,
+    mut flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+) -> Result<cl_mem, cl_int> {
+    let c = Handle::<Context>::get(context)?;
+    check_flags(flags)?;
+    let wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0;
+    if wants_ptr == host_ptr.is_null() {
+        return Err(CL_INVALID_HOST_PTR);
+    }
+    let device = c.obj.devices.first().cloned().ok_or(CL_INVALID_CONTEXT)?;
+    if size == 0 || size as u64 > device.obj.max_alloc() {
+        return Err(CL_INVALID_BUFFER_SIZE);
+    }
+    if flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY) == 0 {
+        flags |= CL_MEM_READ_WRITE;
+    }
+    let buffer = if flags & CL_MEM_USE_HOST_PTR != 0 {
+        use_host_ptr(&device.obj.umd, host_ptr, size)?
+    } else {
+        let b = device
+            .obj
+            .umd
+            .create_buffer(size as u64)
+            .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
+        if flags & CL_MEM_COPY_HOST_PTR != 0 {
+            // SAFETY: the application passes `size` readable bytes at host_ptr.
+            let src = unsafe { std::slice::from_raw_parts(host_ptr as *const u8, size) };
+            b.write(0, src).map_err(|_| CL_OUT_OF_RESOURCES)?;
+        }
+        b
+    };
+    let host_ptr = if flags & CL_MEM_USE_HOST_PTR != 0 {
+        host_ptr
+    } else {
+        std::ptr::null_mut()
+    };
+    Ok(Handle::create(Mem {
+        context: c,
+        device,
+        buffer,
+        flags,
+        size,
+        host_ptr,
+        parent: None,
+        offset: 0,
+        maps: Mutex::default(),
+        destructors: Mutex::default(),
+    })
+    .0)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateBuffer(
+    context: cl_context,
+    flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+        create_buffer(context, flags, size, host_ptr)
+    });
+    // SAFETY: the application\'s errcode pointer.
+    unsafe { finish(r, errcode_ret) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateBufferWithProperties(
+    context: cl_context,
+    properties: *const cl_mem_properties,
+    flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+        // No buffer property is supported: only an empty list is accepted.
+        // SAFETY: the list, when given, starts with a key.
+        if !properties.is_null() && unsafe { *properties } != 0 {
+            return Err(CL_INVALID_PROPERTY);
+        }
+        create_buffer(context, flags, size, host_ptr)
+    });
+    // SAFETY: the application\'s errcode pointer.
+    unsafe { finish(r, errcode_ret) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateSubBuffer(
+    buffer: cl_mem,
+    mut flags: cl_mem_flags,
+    create_type: cl_buffer_create_type,
+    create_info: *const c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+        let parent = Handle::<Mem>::get(buffer)?;
+        if parent.obj.parent.is_some() {
+            return Err(CL_INVALID_MEM_OBJECT);
+        }
+        check_flags(flags)?;
+        if flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        let pf = parent.obj.flags;
+        let access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+        if flags & access == 0 {
+            flags |= pf & access;
+        } else if (pf & CL_MEM_WRITE_ONLY != 0
+            && flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY) != 0)
+            || (pf & CL_MEM_READ_ONLY != 0 && flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY) != 0)
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        let host = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+        if flags & host == 0 {
+            flags |= pf & host;
+        } else if pf & host != 0 && flags & host != pf & host {
+            return Err(CL_INVALID_VALUE);
+        }
+        flags |= pf & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+        if create_type != CL_BUFFER_CREATE_TYPE_REGION || create_info.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: CL_BUFFER_CREATE_TYPE_REGION points at a cl_buffer_region.
+        let region = unsafe { *(create_info as *const cl_buffer_region) };
+        if region.size == 0 {
+            return Err(CL_INVALID_BUFFER_SIZE);
+        }
+        if region
+            .origin
+            .checked_add(region.size)
+            .is_none_or(|end| end > parent.obj.size)
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // CL_DEVICE_MEM_BASE_ADDR_ALIGN is in bits.
+        let align = match parent.obj.device.obj.info(CL_DEVICE_MEM_BASE_ADDR_ALIGN) {
+            Ok(Info::Uint(bits)) => bits as usize / 8,
+            _ => 1,
+        };
+        if !region.origin.is_multiple_of(align) {
+            return Err(CL_MISALIGNED_SUB_BUFFER_OFFSET);
+        }
+        let buffer = parent
+            .obj
+            .buffer
+            .sub_buffer(region.origin as u64, region.size as u64, None)
+            .map_err(|_| CL_INVALID_VALUE)?;
+        let host_ptr = if parent.obj.host_ptr.is_null() {
+            std::ptr::null_mut()
+        } else {
+            // SAFETY: inside the application's host allocation (range checked above).
+            unsafe { parent.obj.host_ptr.cast::<u8>().add(region.origin).cast() }
+        };
+        Ok(Handle::create(Mem {
+            context: parent.obj.context.clone(),
+            device: parent.obj.device.clone(),
+            buffer,
+            flags,
+            size: region.size,
+            host_ptr,
+            parent: Some(parent.clone()),
+            offset: region.origin,
+            maps: Mutex::default(),
+            destructors: Mutex::default(),
+        })
+        .0)
+    });
+    // SAFETY: the application\'s errcode pointer.
+    unsafe { finish(r, errcode_ret) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clRetainMemObject(m: cl_mem) -> cl_int {
+    Handle::<Mem>::retain(m)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clReleaseMemObject(m: cl_mem) -> cl_int {
+    Handle::<Mem>::release(m)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clSetMemObjectDestructorCallback(
+    memobj: cl_mem,
+    pfn_notify: Option<unsafe extern "C" fn(cl_mem, *mut c_void)>,
+    user_data: *mut c_void,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let m = match Handle::<Mem>::get(memobj) {
+            Ok(m) => m,
+            Err(e) => return e,
+        };
+        let Some(f) = pfn_notify else {
+            return CL_INVALID_VALUE;
+        };
+        m.obj
+            .destructors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((f, user_data));
+        CL_SUCCESS
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetMemObjectInfo(
+    memobj: cl_mem,
+    param_name: cl_mem_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = Handle::<Mem>::get(memobj).and_then(|m| {
+            let o = &m.obj;
+            Ok(match param_name {
+                CL_MEM_TYPE => Info::Uint(CL_MEM_OBJECT_BUFFER),
+                CL_MEM_FLAGS => Info::Ulong(o.flags),
+                CL_MEM_SIZE => Info::Size(o.size),
+                CL_MEM_HOST_PTR => Info::Ptr(o.host_ptr),
+                CL_MEM_MAP_COUNT => {
+                    Info::Uint(o.maps.lock().unwrap_or_else(|e| e.into_inner()).len() as u32)
+                }
+                CL_MEM_REFERENCE_COUNT => Info::Uint(m.ref_count()),
+                CL_MEM_CONTEXT => Info::Ptr(o.context.raw()),
+                CL_MEM_ASSOCIATED_MEMOBJECT => {
+                    Info::Ptr(o.parent.as_ref().map_or(std::ptr::null_mut(), |p| p.raw()))
+                }
+                CL_MEM_OFFSET => Info::Size(o.offset),
+                CL_MEM_USES_SVM_POINTER => Info::Bool(false),
+                CL_MEM_PROPERTIES => Info::Ulongs(Vec::new()),
+                _ => return Err(CL_INVALID_VALUE),
+            })
+        });
+        // SAFETY: the application's buffers.
+        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+    })
+}
+
+type QueueAndMem = (Arc<Handle<Queue>>, Arc<Handle<Mem>>);
+
+/// The queue and buffer of a buffer command, checked against each other and the range.
+pub(crate) fn command(
+    queue: cl_command_queue,
+    mem: cl_mem,
+    offset: usize,
+    size: usize,
+) -> Result<QueueAndMem, cl_int> {
+    let q = Handle::<Queue>::get(queue)?;
+    let m = Handle::<Mem>::get(mem)?;
+    if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    if !Arc::ptr_eq(&q.obj.device, &m.obj.device) {
+        // Buffers live on their context's first device; migration is not provided.
+        return Err(CL_INVALID_OPERATION);
+    }
+    if offset.checked_add(size).is_none_or(|end| end > m.obj.size) {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok((q, m))
+}
+
+pub(crate) const EXEC_FAILED: cl_int = CL_OUT_OF_RESOURCES;
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReadBuffer(
+    queue: cl_command_queue,
+    buffer: cl_mem,
+    _blocking: cl_bool,
+    offset: usize,
+    size: usize,
+    ptr: *mut c_void,
+    n: cl_uint,
+    wait: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let (q, m) = match command(queue, buffer, offset, size) {
+            Ok(x) => x,
+            Err(e) => return e,
+        };
+        if ptr.is_null() || size == 0 {
+            return CL_INVALID_VALUE;
+        }
+        if m.obj.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0 {
+            return CL_INVALID_OPERATION;
+        }
+        // SAFETY: the application's `size` writable bytes at ptr; wait list and event as given.
+        let out = unsafe { std::slice::from_raw_parts_mut(ptr as *mut u8, size) };
+        unsafe {
+            queue::run(&q, CL_COMMAND_READ_BUFFER, n, wait, event, || {
+                m.obj
+                    .buffer
+                    .read(offset as u64, out)
+                    .map_err(|_| EXEC_FAILED)
+            })
+        }
+        .map_or_else(|e| e, |_| CL_SUCCESS)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueWriteBuffer(
+    queue: cl_command_queue,
+    buffer: cl_mem,
+    _blocking: cl_bool,
+    offset: usize,
+    size: usize,
+    ptr: *const c_void,
+    n: cl_uint,
+    wait: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let (q, m) = match command(queue, buffer, offset, size) {
+            Ok(x) => x,
+            Err(e) => return e,
+        };
+        if ptr.is_null() || size == 0 {
+            return CL_INVALID_VALUE;
+        }
+        if m.obj.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0 {
+            return CL_INVALID_OPERATION;
+        }
+        // SAFETY: the application's `size` readable bytes at ptr; wait list and event as given.
+        let src = unsafe { std::slice::from_raw_parts(ptr as *const u8, size) };
+        unsafe {
+            queue::run(&q, CL_COMMAND_WRITE_BUFFER, n, wait, event, || {
+                m.obj
+                    .buffer
+                    .write(offset as u64, src)
+                    .map_err(|_| EXEC_FAILED)
+            })
+        }
+        .map_or_else(|e| e, |_| CL_SUCCESS)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCopyBuffer(
+    queue: cl_command_queue,
+    src: cl_mem,
+    dst: cl_mem,
+    src_offset: usize,
+    dst_offset: usize,
+    size: usize,
+    n: cl_uint,
+    wait: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = (|| {
+            let (q, s) = command(queue, src, src_offset, size)?;
+            let (_, d) = command(queue, dst, dst_offset, size)?;
+            if size == 0 {
+                return Err(CL_INVALID_VALUE);
+            }
+            let same = s.obj.buffer.gpu_address() == d.obj.buffer.gpu_address()
+                || (s.obj.buffer.gpu_address() < d.obj.buffer.gpu_address() + d.obj.size as u64
+                    && d.obj.buffer.gpu_address() < s.obj.buffer.gpu_address() + s.obj.size as u64);
+            if same {
+                let (a, b) = (
+                    s.obj.buffer.gpu_address() + src_offset as u64,
+                    d.obj.buffer.gpu_address() + dst_offset as u64,
+                );
+                if a < b + size as u64 && b < a + size as u64 {
+                    return Err(CL_MEM_COPY_OVERLAP);
+                }
+            }
+            // SAFETY: the application's wait list and event pointer.
+            unsafe {
+                queue::run(&q, CL_COMMAND_COPY_BUFFER, n, wait, event, || {
+                    let mut tmp = vec![0u8; size];
+                    s.obj
+                        .buffer
+                        .read(src_offset as u64, &mut tmp)
+                        .map_err(|_| EXEC_FAILED)?;
+                    d.obj
+                        .buffer
+                        .write(dst_offset as u64, &tmp)
+                        .map_err(|_| EXEC_FAILED)
+                })
+            }
+        })();
+        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueFillBuffer(
+    queue: cl_command_queue,
+    buffer: cl_mem,
+    pattern: *const c_void,
+    pattern_size: usize,
+    offset: usize,
+    size: usize,
+    n: cl_uint,
+    wait: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = (|| {
+            let (q, m) = command(queue, buffer, offset, size)?;
+            if pattern.is_null()
+                || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128)
+                || !offset.is_multiple_of(pattern_size)
+                || !size.is_multiple_of(pattern_size)
+            {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: the application's pattern of pattern_size bytes.
+            let pat = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
+            let bytes: Vec<u8> = pat.iter().copied().cycle().take(size).collect();
+            // SAFETY: the application's wait list and event pointer.
+            unsafe {
+                queue::run(&q, CL_COMMAND_FILL_BUFFER, n, wait, event, || {
+                    m.obj
+                        .buffer
+                        .write(offset as u64, &bytes)
+                        .map_err(|_| EXEC_FAILED)
+                })
+            }
+        })();
+        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueMapBuffer(
+    queue: cl_command_queue,
+    buffer: cl_mem,
+    _blocking: cl_bool,
+    map_flags: cl_map_flags,
+    offset: usize,
+    size: usize,
+    n: cl_uint,
+    wait: *const cl_event,
+    event: *mut cl_event,
+    errcode_ret: *mut cl_int,
+) -> *mut c_void {
+    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+        let (q, m) = command(queue, buffer, offset, size)?;
+        if size == 0
+            || map_flags & !(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        if map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0
+            && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        let f = m.obj.flags;
+        if (map_flags & CL_MAP_READ != 0
+            && f & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
+            || (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0
+                && f & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
+        {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let write = map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0;
+        // SAFETY: the application's wait list and event pointer.
+        unsafe {
+            queue::run(&q, CL_COMMAND_MAP_BUFFER, n, wait, event, || {
+                let region = if m.obj.host_ptr.is_null() {
+                    let mut copy = vec![0u8; size].into_boxed_slice();
+                    m.obj
+                        .buffer
+                        .read(offset as u64, &mut copy)
+                        .map_err(|_| EXEC_FAILED)?;
+                    MapRegion {
+                        copy: Some(copy),
+                        offset,
+                        write,
+                    }
+                } else {
+                    // CL_MEM_USE_HOST_PTR: the storage is the host memory itself.
+                    MapRegion {
+                        copy: None,
+                        offset,
+                        write,
+                    }
+                };
+                let ptr = match &region.copy {
+                    Some(c) => c.as_ptr() as *mut c_void,
+                    // SAFETY: inside the application's host allocation (range checked).
+                    None => m.obj.host_ptr.cast::<u8>().add(offset).cast(),
+                };
+                let mut maps = m.obj.maps.lock().unwrap_or_else(|e| e.into_inner());
+                // A second map of the same host pointer (USE_HOST_PTR) is counted once.
+                maps.insert(ptr as usize, region);
+                Ok(ptr)
+            })
+        }
+    });
+    // SAFETY: the application\'s errcode pointer.
+    unsafe { finish(r, errcode_ret) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueUnmapMemObject(
+    queue: cl_command_queue,
+    memobj: cl_mem,
+    mapped_ptr: *mut c_void,
+    n: cl_uint,
+    wait: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = (|| {
+            let (q, m) = command(queue, memobj, 0, 0)?;
+            let region = m
+                .obj
+                .maps
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&(mapped_ptr as usize))
+                .ok_or(CL_INVALID_VALUE)?;
+            // SAFETY: the application's wait list and event pointer.
+            unsafe {
+                queue::run(&q, CL_COMMAND_UNMAP_MEM_OBJECT, n, wait, event, || {
+                    match (&region.copy, region.write) {
+                        (Some(copy), true) => m
+                            .obj
+                            .buffer
+                            .write(region.offset as u64, copy)
+                            .map_err(|_| EXEC_FAILED),
+                        _ => Ok(()),
+                    }
+                })
+            }
+        })();
+        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    })
+}
+
+/// Every buffer lives on its one device: migration has nothing to move.
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
+    queue: cl_command_queue,
+    num_mem_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    flags: cl_mem_migration_flags,
+    n: cl_uint,
+    wait: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = (|| {
+            let q = Handle::<Queue>::get(queue)?;
+            if num_mem_objects == 0
+                || flags & !(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)
+                    != 0
+            {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: the application's array.
+            for mem in unsafe { info::slice(mem_objects, num_mem_objects as usize) }? {
+                command(queue, *mem, 0, 0)?;
+            }
+            // SAFETY: the application's wait list and event pointer.
+            unsafe {
+                queue::run(
+                    &q,
+                    CL_COMMAND_MIGRATE_MEM_OBJECTS,
+                    n,
+                    wait,
+                    event,
+                    || Ok(()),
+                )
+            }
+        })();
+        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    })
+}
+
+/// No image format is supported (the devices have no image support).
+#[no_mangle]
+pub unsafe extern "C" fn clGetSupportedImageFormats(
+    context: cl_context,
+    flags: cl_mem_flags,
+    _image_type: cl_mem_object_type,
+    num_entries: cl_uint,
+    image_formats: *mut cl_image_format,
+    num_image_formats: *mut cl_uint,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        if let Err(e) = Handle::<Context>::get(context) {
+            return e;
+        }
+        if check_flags(flags).is_err() || (num_entries == 0 && !image_formats.is_null()) {
+            return CL_INVALID_VALUE;
+        }
+        if !num_image_formats.is_null() {
+            // SAFETY: the application's pointer.
+            unsafe { *num_image_formats = 0 };
+        }
+        CL_SUCCESS
+    })
+}

@@ -1,0 +1,327 @@
+/* A C client of the ICD through the ocl-icd loader: runs kernels, asks the sub-group queries,
+ * and passes bad input, expecting the error codes the OpenCL 3.0 API specification gives for
+ * each entry point. Prints one line per failed check and a summary; exits 1 on any failure. */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures, checks;
+
+/* cl_khr_subgroups' entry point, looked up by name (the header's own typedef is deprecated). */
+typedef cl_int (*sub_group_info_khr)(cl_kernel, cl_device_id, cl_kernel_sub_group_info, size_t, const void *,
+                                     size_t, void *, size_t *);
+
+#define EXPECT(what, got, want)                                                        \
+    do {                                                                               \
+        long long g_ = (long long)(got), w_ = (long long)(want);                       \
+        checks++;                                                                      \
+        if (g_ != w_) {                                                                \
+            failures++;                                                                \
+            printf("FAIL %s: got %lld, want %lld (line %d)\n", what, g_, w_, __LINE__); \
+        }                                                                              \
+    } while (0)
+
+static char notified[1024];
+static void CL_CALLBACK notify(const char *errinfo, const void *info, size_t cb, void *user) {
+    (void)info;
+    (void)cb;
+    (void)user;
+    strncpy(notified, errinfo, sizeof notified - 1);
+}
+
+static cl_int callback_status = 1;
+static void CL_CALLBACK on_event(cl_event ev, cl_int status, void *user) {
+    (void)ev;
+    (void)user;
+    callback_status = status;
+}
+
+static const char *source =
+    "__attribute__((intel_reqd_sub_group_size(8)))\n"
+    "kernel void sg(global uint* out, uint k) {\n"
+    "    size_t i = get_global_id(0);\n"
+    "    out[i] = k * (uint)i + get_sub_group_size() * 1000000u + get_sub_group_local_id() * 10000u;\n"
+    "}\n"
+    "__attribute__((reqd_work_group_size(16, 1, 1)))\n"
+    "kernel void fixed(global int* out) { out[get_global_id(0)] = (int)get_local_size(0); }\n"
+    "kernel void wild(global int* out, ulong nowhere) {\n"
+    "    ((global int*)nowhere)[get_global_id(0)] = out[0];\n"
+    "}\n";
+
+int main(void) {
+    cl_int err;
+    cl_platform_id platform;
+    cl_device_id device;
+    EXPECT("clGetPlatformIDs", clGetPlatformIDs(1, &platform, NULL), CL_SUCCESS);
+    EXPECT("clGetDeviceIDs", clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL), CL_SUCCESS);
+    EXPECT("no CPU device", clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL), CL_DEVICE_NOT_FOUND);
+    clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL);
+
+    cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    EXPECT("clCreateContext", err, CL_SUCCESS);
+    cl_command_queue q = clCreateCommandQueueWithProperties(
+        ctx, device, (cl_queue_properties[]){CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0}, &err);
+    EXPECT("profiling queue", err, CL_SUCCESS);
+
+    /* Out-of-order queues are not supported: CL_INVALID_QUEUE_PROPERTIES. */
+    cl_command_queue ooo = clCreateCommandQueueWithProperties(
+        ctx, device, (cl_queue_properties[]){CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0},
+        &err);
+    EXPECT("out-of-order queue refused", err, CL_INVALID_QUEUE_PROPERTIES);
+    EXPECT("no queue returned", ooo == NULL, 1);
+
+    /* Device queries: a context is not a device; unknown parameter; short buffer. */
+    cl_uint u;
+    EXPECT("context as device", clGetDeviceInfo((cl_device_id)ctx, CL_DEVICE_VENDOR_ID, 4, &u, NULL),
+           CL_INVALID_DEVICE);
+    EXPECT("unknown device query", clGetDeviceInfo(device, 0x7fff, 4, &u, NULL), CL_INVALID_VALUE);
+    char name[2];
+    EXPECT("short buffer", clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name, name, NULL), CL_INVALID_VALUE);
+    size_t sg_sizes[8], sg_bytes = 0;
+    EXPECT("sub-group sizes",
+           clGetDeviceInfo(device, CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sg_sizes, sg_sizes, &sg_bytes),
+           CL_SUCCESS);
+    EXPECT("three sizes", sg_bytes, 3 * sizeof(size_t));
+    EXPECT("8", sg_sizes[0], 8);
+    EXPECT("16", sg_sizes[1], 16);
+    EXPECT("32", sg_sizes[2], 32);
+
+    /* Buffers: bad sizes, flags and host pointers. */
+    clCreateBuffer(ctx, CL_MEM_READ_WRITE, 0, NULL, &err);
+    EXPECT("zero-size buffer", err, CL_INVALID_BUFFER_SIZE);
+    clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, 64, NULL, &err);
+    EXPECT("read-only and write-only", err, CL_INVALID_VALUE);
+    clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 64, NULL, &err);
+    EXPECT("USE_HOST_PTR without a pointer", err, CL_INVALID_HOST_PTR);
+    int host[4] = {0};
+    clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, host, &err);
+    EXPECT("pointer without USE/COPY_HOST_PTR", err, CL_INVALID_HOST_PTR);
+
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 * 4, NULL, &err);
+    EXPECT("buffer", err, CL_SUCCESS);
+    cl_buffer_region odd = {4, 16};
+    clCreateSubBuffer(out, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &odd, &err);
+    EXPECT("misaligned sub-buffer", err, CL_MISALIGNED_SUB_BUFFER_OFFSET);
+    cl_buffer_region region = {128, 128};
+    cl_mem sub = clCreateSubBuffer(out, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    EXPECT("sub-buffer", err, CL_SUCCESS);
+    unsigned big[128];
+    EXPECT("read past the end", clEnqueueReadBuffer(q, out, CL_TRUE, 8, 64 * 4, big, 0, NULL, NULL),
+           CL_INVALID_VALUE);
+
+    /* Programs. */
+    cl_program bad = clCreateProgramWithSource(ctx, 1, (const char *[]){"kernel void k() { nope(); }"}, NULL, &err);
+    EXPECT("bad program created", err, CL_SUCCESS);
+    EXPECT("build failure", clBuildProgram(bad, 1, &device, "", NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    char log[4096] = "";
+    clGetProgramBuildInfo(bad, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    EXPECT("log names the error", strstr(log, "nope") != NULL && strstr(log, "error") != NULL, 1);
+    cl_build_status status;
+    clGetProgramBuildInfo(bad, device, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL);
+    EXPECT("build status", status, CL_BUILD_ERROR);
+    clCreateKernel(bad, "k", &err);
+    EXPECT("kernel of a failed build", err, CL_INVALID_PROGRAM_EXECUTABLE);
+    clReleaseProgram(bad);
+
+    const unsigned char garbage[] = "not a device binary";
+    const unsigned char *gp = garbage;
+    size_t glen = sizeof garbage;
+    cl_int bstatus = 0;
+    clCreateProgramWithBinary(ctx, 1, &device, &glen, &gp, &bstatus, &err);
+    EXPECT("garbage binary", err, CL_INVALID_BINARY);
+    EXPECT("garbage binary status", bstatus, CL_INVALID_BINARY);
+    clCreateProgramWithIL(ctx, garbage, sizeof garbage, &err);
+    EXPECT("garbage IL", err, CL_INVALID_VALUE);
+
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
+    EXPECT("clBuildProgram", clBuildProgram(prog, 0, NULL, "-cl-std=CL2.0", NULL, NULL), CL_SUCCESS);
+    clCreateKernel(prog, "missing", &err);
+    EXPECT("unknown kernel name", err, CL_INVALID_KERNEL_NAME);
+    cl_kernel k = clCreateKernel(prog, "sg", &err);
+    EXPECT("clCreateKernel", err, CL_SUCCESS);
+
+    /* Sub-group queries: cl_intel_required_subgroup_size, OpenCL 2.1 and cl_khr_subgroups. */
+    size_t v = 0, local = 64, count = 3, lsz[3] = {0};
+    EXPECT("compile sub-group size query",
+           clGetKernelSubGroupInfo(k, device, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, NULL, sizeof v, &v, NULL),
+           CL_SUCCESS);
+    EXPECT("compile sub-group size", v, 8);
+    clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof local, &local, sizeof v, &v,
+                            NULL);
+    EXPECT("sub-groups in 64 items", v, 8);
+    clGetKernelSubGroupInfo(k, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count, &count, sizeof lsz,
+                            lsz, NULL);
+    EXPECT("local size for 3 sub-groups", lsz[0], 24);
+    sub_group_info_khr khr = (sub_group_info_khr)clGetExtensionFunctionAddressForPlatform(
+        platform, "clGetKernelSubGroupInfoKHR");
+    EXPECT("cl_khr_subgroups entry point", khr != NULL, 1);
+    if (khr) {
+        khr(k, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR, sizeof local, &local, sizeof v, &v, NULL);
+        EXPECT("max sub-group size (KHR)", v, 8);
+    }
+    clGetKernelWorkGroupInfo(k, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof v, &v, NULL);
+    EXPECT("preferred multiple", v, 8);
+
+    /* Arguments. */
+    cl_uint kval = 3;
+    EXPECT("arg index", clSetKernelArg(k, 9, sizeof kval, &kval), CL_INVALID_ARG_INDEX);
+    EXPECT("arg size", clSetKernelArg(k, 1, 2, &kval), CL_INVALID_ARG_SIZE);
+    size_t global = 64;
+    EXPECT("args not set", clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL),
+           CL_INVALID_KERNEL_ARGS);
+    EXPECT("set buffer", clSetKernelArg(k, 0, sizeof sub, &sub), CL_SUCCESS);
+    EXPECT("set value", clSetKernelArg(k, 1, sizeof kval, &kval), CL_SUCCESS);
+    EXPECT("work_dim 0", clEnqueueNDRangeKernel(q, k, 0, NULL, &global, NULL, 0, NULL, NULL),
+           CL_INVALID_WORK_DIMENSION);
+    size_t huge_local = 2048;
+    EXPECT("local too large", clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &huge_local, 0, NULL, NULL),
+           CL_INVALID_WORK_ITEM_SIZE);
+
+    /* Run on the sub-buffer (items 32..63 of `out`), NULL local size, with an event. */
+    cl_event ev;
+    global = 32;
+    EXPECT("NDRange", clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, &ev), CL_SUCCESS);
+    EXPECT("finish", clFinish(q), CL_SUCCESS);
+    cl_int st;
+    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+    EXPECT("event complete", st, CL_COMPLETE);
+    cl_ulong t0 = 0, t1 = 0;
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+    EXPECT("start <= end", t0 <= t1 && t1 != 0, 1);
+    cl_command_type type;
+    clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL);
+    EXPECT("event type", type, CL_COMMAND_NDRANGE_KERNEL);
+    EXPECT("wait", clWaitForEvents(1, &ev), CL_SUCCESS);
+    unsigned res[64];
+    EXPECT("read", clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof res, res, 1, &ev, NULL), CL_SUCCESS);
+    clReleaseEvent(ev);
+    int ok = 1;
+    for (unsigned i = 0; i < 64; i++) {
+        unsigned want = i < 32 ? 0 : 3 * (i - 32) + 8 * 1000000u + ((i - 32) % 8) * 10000u;
+        if (res[i] != want) {
+            printf("FAIL sub-group kernel item %u: got %u, want %u\n", i, res[i], want);
+            ok = 0;
+            break;
+        }
+    }
+    EXPECT("sub-group kernel results", ok, 1);
+
+    /* The kernel's work-group limit is one that runs correctly; beyond it is refused. */
+    size_t wg_max = 0;
+    clGetKernelWorkGroupInfo(k, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg_max, &wg_max, NULL);
+    EXPECT("work-group limit is a SIMD multiple", wg_max >= 8 && wg_max % 8 == 0 && wg_max <= 1024, 1);
+    cl_mem wide = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4 * 2048, NULL, &err);
+    clSetKernelArg(k, 0, sizeof wide, &wide);
+    global = 2 * wg_max;
+    EXPECT("largest work-group", clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &wg_max, 0, NULL, NULL), CL_SUCCESS);
+    static unsigned wres[2048];
+    clEnqueueReadBuffer(q, wide, CL_TRUE, 0, 4 * global, wres, 0, NULL, NULL);
+    ok = 1;
+    for (unsigned i = 0; i < global; i++)
+        ok &= wres[i] == 3 * i + 8 * 1000000u + (i % 8) * 10000u;
+    EXPECT("largest work-group results", ok, 1);
+    if (wg_max < 1024) {
+        size_t over = 2 * wg_max;
+        EXPECT("beyond the limit", clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &over, 0, NULL, NULL),
+               CL_INVALID_WORK_GROUP_SIZE);
+    }
+    clReleaseMemObject(wide);
+
+    /* reqd_work_group_size: NULL local picks it; another size is refused. */
+    cl_kernel fixed = clCreateKernel(prog, "fixed", &err);
+    clSetKernelArg(fixed, 0, sizeof out, &out);
+    size_t l8 = 8;
+    global = 64;
+    EXPECT("wrong local for reqd_work_group_size",
+           clEnqueueNDRangeKernel(q, fixed, 1, NULL, &global, &l8, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+    EXPECT("NULL local with reqd_work_group_size",
+           clEnqueueNDRangeKernel(q, fixed, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    int fres[64];
+    clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof fres, fres, 0, NULL, NULL);
+    EXPECT("local size 16", fres[0] == 16 && fres[63] == 16, 1);
+    size_t cwg[3];
+    clGetKernelWorkGroupInfo(fixed, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof cwg, cwg, NULL);
+    EXPECT("compile work-group size", cwg[0] * 100 + cwg[1] * 10 + cwg[2], 1611);
+
+    /* A GPU page fault fails the command's event, reaches the context's callback, and leaves
+     * the context usable. */
+    cl_context fctx = clCreateContext(NULL, 1, &device, notify, NULL, &err);
+    cl_command_queue fq = clCreateCommandQueueWithProperties(fctx, device, NULL, &err);
+    cl_program fprog = clCreateProgramWithSource(fctx, 1, &source, NULL, &err);
+    EXPECT("fault program", clBuildProgram(fprog, 0, NULL, "-cl-std=CL2.0", NULL, NULL), CL_SUCCESS);
+    cl_kernel wild = clCreateKernel(fprog, "wild", &err);
+    cl_mem fbuf = clCreateBuffer(fctx, CL_MEM_READ_WRITE, 64 * 4, NULL, &err);
+    cl_ulong nowhere = 0x7f0000000000ull; /* no buffer is mapped up there */
+    clSetKernelArg(wild, 0, sizeof fbuf, &fbuf);
+    clSetKernelArg(wild, 1, sizeof nowhere, &nowhere);
+    cl_event fev;
+    global = 16;
+    EXPECT("faulting kernel enqueued", clEnqueueNDRangeKernel(fq, wild, 1, NULL, &global, NULL, 0, NULL, &fev),
+           CL_SUCCESS);
+    clGetEventInfo(fev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+    EXPECT("faulted event status is negative", st < 0, 1);
+    EXPECT("dependant refused", clEnqueueReadBuffer(fq, fbuf, CL_TRUE, 0, 4, res, 1, &fev, NULL),
+           CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    EXPECT("callback names the fault", strstr(notified, "page fault") != NULL && strstr(notified, "wild") != NULL,
+           1);
+    cl_kernel again = clCreateKernel(fprog, "fixed", &err);
+    clSetKernelArg(again, 0, sizeof fbuf, &fbuf);
+    global = 64;
+    EXPECT("context works after the fault",
+           clEnqueueNDRangeKernel(fq, again, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    clEnqueueReadBuffer(fq, fbuf, CL_TRUE, 0, sizeof fres, fres, 0, NULL, NULL);
+    EXPECT("results after the fault", fres[5], 16);
+    clReleaseEvent(fev);
+    clReleaseKernel(again);
+    clReleaseKernel(wild);
+    clReleaseMemObject(fbuf);
+    clReleaseProgram(fprog);
+    clReleaseCommandQueue(fq);
+    clReleaseContext(fctx);
+
+    /* What the platform does not have answers with the specification's error, not a crash. */
+    clCreateUserEvent(ctx, &err);
+    EXPECT("user events absent", err, CL_INVALID_OPERATION);
+    cl_image_format fmt = {CL_RGBA, CL_UNORM_INT8};
+    cl_image_desc desc = {CL_MEM_OBJECT_IMAGE2D, 4, 4, 0, 0, 0, 0, 0, 0, {NULL}};
+    clCreateImage(ctx, CL_MEM_READ_ONLY, &fmt, &desc, NULL, &err);
+    EXPECT("no image support", err, CL_INVALID_OPERATION);
+    cl_uint nformats = 99;
+    EXPECT("image formats query",
+           clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &nformats), CL_SUCCESS);
+    EXPECT("no image formats", nformats, 0);
+    EXPECT("no SVM", clSVMAlloc(ctx, CL_MEM_READ_WRITE, 64, 0) == NULL, 1);
+
+    /* An event callback on a complete event runs with CL_COMPLETE. */
+    cl_event marker;
+    EXPECT("marker", clEnqueueMarkerWithWaitList(q, 0, NULL, &marker), CL_SUCCESS);
+    EXPECT("event callback", clSetEventCallback(marker, CL_COMPLETE, on_event, NULL), CL_SUCCESS);
+    EXPECT("callback ran with CL_COMPLETE", callback_status, CL_COMPLETE);
+    clReleaseEvent(marker);
+
+    /* Reference counts. */
+    cl_uint refs;
+    clRetainKernel(k);
+    clGetKernelInfo(k, CL_KERNEL_REFERENCE_COUNT, sizeof refs, &refs, NULL);
+    EXPECT("retained kernel", refs, 2);
+    clReleaseKernel(k);
+    clReleaseKernel(k);
+    clReleaseKernel(fixed);
+    /* A program with no kernels left can be rebuilt. */
+    EXPECT("rebuild", clBuildProgram(prog, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    clReleaseProgram(prog);
+    clReleaseMemObject(sub);
+    clReleaseMemObject(out);
+    clReleaseCommandQueue(q);
+    clGetContextInfo(ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof refs, &refs, NULL);
+    EXPECT("context refs", refs, 1);
+    clReleaseContext(ctx);
+
+    if (failures)
+        printf("fault report: %s\n", notified);
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,26 @@
+//! A C client compiled by gcc against the Khronos headers and linked with the ocl-icd loader:
+//! kernels, sub-group queries and the specification's error codes for bad input, on every
+//! simulated device.
+
+mod support;
+
+use oracles::{require, Oracle};
+
+#[test]
+fn c_client_on_each_simulated_device() {
+    let gcc = require!(Oracle::OpenClC);
+    let icd = support::icd();
+    let exe = icd.dir.path().join("client");
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/c/client.c");
+    support::run(
+        std::process::Command::new(&gcc)
+            .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-o"])
+            .arg(&exe)
+            .arg(src)
+            .arg("-lOpenCL"),
+    );
+    for dev in support::SIM_DEVICES {
+        let out = support::run(&mut support::command(&exe, &icd, dev));
+        assert!(out.contains(", 0 failed"), "{dev}:\n{out}");
+    }
+}

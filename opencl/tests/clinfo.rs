@@ -1,0 +1,132 @@
+//! clinfo (through Debian's ocl-icd loader) on every simulated device: one platform, the
+//! device, every query answered without an error, and the extension list matching what
+//! Intel's compiler (the ocloc oracle) defines for that device.
+
+mod support;
+
+use oracles::{require, Oracle, Platform};
+
+/// Whether ocloc defines the OpenCL C macro `name` when compiling for `p`.
+fn ocloc_defines(ocloc: &std::path::Path, p: Platform, name: &str) -> bool {
+    let src = format!("#ifndef {name}\n#error {name} is not defined\n#endif\nkernel void k(global int* p) {{ p[0] = 1; }}\n");
+    oracles::ocloc::compile(
+        ocloc,
+        p,
+        &src,
+        "-cl-std=CL2.0",
+        oracles::ocloc::Format::PatchTokens,
+    )
+    .is_ok()
+}
+
+/// The lines clinfo prints for a failed query.
+fn error_lines(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|l| {
+            let l = l.to_ascii_lowercase();
+            l.contains("<error")
+                || l.contains("error -")
+                || l.contains("invalid")
+                || l.contains("failed")
+        })
+        .collect()
+}
+
+fn field<'a>(out: &'a str, name: &str) -> Option<&'a str> {
+    out.lines()
+        .find_map(|l| l.trim_start().strip_prefix(name).map(str::trim))
+}
+
+#[test]
+fn clinfo_on_each_simulated_device() {
+    let clinfo = require!(Oracle::Clinfo);
+    let ocloc = require!(Oracle::Ocloc);
+    let icd = support::icd();
+    for dev in support::SIM_DEVICES {
+        let p: Platform = dev.trim_start_matches("sim:").parse().unwrap();
+        let out = support::run(&mut support::command(&clinfo, &icd, dev));
+        assert_eq!(error_lines(&out), Vec::<&str>::new(), "{dev}:\n{out}");
+        assert_eq!(
+            field(&out, "Number of platforms"),
+            Some("1"),
+            "{dev}:\n{out}"
+        );
+        assert_eq!(field(&out, "Number of devices"), Some("1"), "{dev}:\n{out}");
+        let name = field(&out, "Device Name").unwrap();
+        assert!(
+            name.contains("simulated") && name.contains(dev),
+            "{dev}: {name}"
+        );
+        assert_eq!(
+            field(&out, "Sub-group sizes (Intel)"),
+            Some("8, 16, 32"),
+            "{dev}"
+        );
+        assert_eq!(
+            field(&out, "Device Version"),
+            Some("OpenCL 3.0 intel-gpu-compute")
+        );
+        // clinfo builds a kernel to ask its preferred work-group multiple: a SIMD width.
+        let multiple = field(&out, "Preferred work group size multiple (kernel)").unwrap();
+        assert!(["8", "16", "32"].contains(&multiple), "{dev}: {multiple}");
+        let exts: Vec<&str> = field(&out, "Device Extensions")
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        // fp64 exactly where Intel's compiler has it.
+        assert_eq!(
+            exts.contains(&"cl_khr_fp64"),
+            ocloc_defines(&ocloc, p, "cl_khr_fp64"),
+            "{dev}: cl_khr_fp64 in {exts:?}"
+        );
+        // Every OpenCL C extension listed is one ocloc defines for the device.
+        for e in exts
+            .iter()
+            .filter(|e| **e != "cl_khr_il_program" && **e != "cl_intel_spirv_subgroups")
+        {
+            assert!(
+                ocloc_defines(&ocloc, p, e),
+                "{dev}: {e} listed but ocloc does not define it"
+            );
+        }
+    }
+}
+
+#[test]
+fn clinfo_lists_every_device_of_the_variable_and_loads_through_a_vendors_directory() {
+    let clinfo = require!(Oracle::Clinfo);
+    let icd = support::icd();
+    let list = "sim:skl,sim:tgllp@xe,sim:dg2@i915";
+    let mut cmd = support::command(&clinfo, &icd, list);
+    // OCL_ICD_VENDORS naming the directory instead of the file.
+    cmd.env("OCL_ICD_VENDORS", icd.dir.path());
+    let out = support::run(&mut cmd);
+    assert_eq!(error_lines(&out), Vec::<&str>::new(), "{out}");
+    assert_eq!(field(&out, "Number of devices"), Some("3"), "{out}");
+    let names: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("Device Name").map(str::trim))
+        .collect();
+    for want in ["sim:skl, i915", "sim:tgllp, xe", "sim:dg2, i915"] {
+        assert!(
+            names.iter().any(|n| n.contains(want)),
+            "{want} not in {names:?}"
+        );
+    }
+}
+
+#[test]
+fn bad_device_entries_are_skipped_with_a_reason() {
+    let clinfo = require!(Oracle::Clinfo);
+    let icd = support::icd();
+    // xe does not drive Gen9 (the simulator offers i915 only there), and `sim:nope` is no device.
+    let mut cmd = support::command(&clinfo, &icd, "sim:skl@xe,sim:nope,sim:icllp");
+    let out = cmd.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(field(&stdout, "Number of devices"), Some("1"), "{stdout}");
+    assert!(
+        stderr.contains("sim:skl@xe") && stderr.contains("sim:nope"),
+        "{stderr}"
+    );
+}

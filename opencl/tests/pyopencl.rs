@@ -1,0 +1,41 @@
+//! PyOpenCL (Debian's python3-pyopencl under /usr/bin/python3) through the ocl-icd loader on
+//! every simulated device: kernels built from OpenCL C and from SPIR-V (made by the ocloc
+//! oracle's `-spv_only`), results checked against CPU references in `python/kernels.py`.
+
+mod support;
+
+use oracles::{require, Oracle, Platform};
+
+const AXPY: &str = "kernel void axpy(global const float* x, global float* y, float a) {
+    size_t i = get_global_id(0);
+    y[i] = a * x[i] + y[i];
+}
+";
+
+#[test]
+fn pyopencl_runs_kernels_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let ocloc = require!(Oracle::Ocloc);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/kernels.py");
+    for dev in support::SIM_DEVICES {
+        let p: Platform = dev.trim_start_matches("sim:").parse().unwrap();
+        let spv = oracles::ocloc::build(
+            &ocloc,
+            p,
+            ("axpy.cl", AXPY.as_bytes()),
+            "",
+            &["-spv_only"],
+            "out.spv",
+        )
+        .expect("ocloc -spv_only");
+        let spv_file = icd.dir.path().join(format!("axpy-{}.spv", p.name()));
+        std::fs::write(&spv_file, spv).unwrap();
+        let mut cmd = support::command(&python, &icd, dev);
+        cmd.arg(script).arg(&spv_file);
+        let out = support::run(&mut cmd);
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        assert!(out.contains("ok   program from SPIR-V"), "{dev}:\n{out}");
+        assert!(out.contains("ok   sub-group built-ins"), "{dev}:\n{out}");
+    }
+}

@@ -1,0 +1,68 @@
+//! Test support: the ICD library built by this workspace and an `.icd` file naming it, so
+//! the ocl-icd loader loads this driver alone.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The cdylib cargo built with this test binary (`target/<profile>/deps/`, where `cargo test`
+/// leaves it; `cargo build` copies it up a level), built if it is not there.
+pub fn library() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let deps = exe.parent().expect("deps dir");
+    let profile_dir = deps.parent().expect("target dir");
+    let lib = deps.join("libintel_gpu_opencl.so");
+    if !lib.is_file() {
+        let cargo = option_env!("CARGO").unwrap_or("cargo");
+        let release = profile_dir.file_name().is_some_and(|n| n == "release");
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "-p", "opencl", "--lib"]);
+        if release {
+            cmd.arg("--release");
+        }
+        let status = cmd.status().expect("run cargo build");
+        assert!(status.success(), "cargo build -p opencl --lib failed");
+    }
+    assert!(lib.is_file(), "{} missing", lib.display());
+    // The loader needs an absolute path.
+    lib.canonicalize().expect("library path")
+}
+
+/// A directory holding `intel-gpu-opencl.icd`, which names the library by absolute path.
+pub struct Icd {
+    pub dir: tempfile::TempDir,
+    pub file: PathBuf,
+}
+
+pub fn icd() -> Icd {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("intel-gpu-opencl.icd");
+    std::fs::write(&file, format!("{}\n", library().display())).expect("write .icd");
+    Icd { dir, file }
+}
+
+/// A command with the loader pointed at this ICD alone and the given devices.
+pub fn command(program: &Path, icd: &Icd, devices: &str) -> Command {
+    let mut cmd = Command::new(program);
+    cmd.env("OCL_ICD_VENDORS", &icd.file)
+        .env("INTEL_GPU_DEVICES", devices);
+    cmd
+}
+
+/// Runs `cmd`, returning stdout; panics with everything it printed when it fails.
+pub fn run(cmd: &mut Command) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    stdout
+}
+
+pub const SIM_DEVICES: [&str; 4] = ["sim:skl", "sim:icllp", "sim:tgllp", "sim:dg2"];
