@@ -2,8 +2,6 @@
 //!
 //! Errors carry 1-based line:column positions; nothing here panics on any input.
 
-use std::collections::HashMap;
-
 use platform::Platform;
 
 use super::float;
@@ -16,23 +14,6 @@ use crate::model::{
     RegFile, RegOperand, Region, SendDesc, SendInfo, Shape, SrcMod, Subfunction, Swsb, SyncFn,
     TokenMode, ARFS, DPAS_OPERAND_REGION, INST_OPT_NAMES,
 };
-
-/// A parsed instruction whose branch targets may still be label names.
-#[derive(Debug, Clone)]
-pub struct ParsedInst {
-    pub inst: Instruction,
-    /// Label names for JIP / UIP with their positions, resolved once addresses are known.
-    pub jip: Option<(String, usize, usize)>,
-    pub uip: Option<(String, usize, usize)>,
-    pub line: usize,
-}
-
-/// A whole parsed program: instructions and the label -> instruction-index map.
-#[derive(Debug, Clone, Default)]
-pub struct Program {
-    pub insts: Vec<ParsedInst>,
-    pub labels: HashMap<String, usize>,
-}
 
 type R<T> = Result<T, AsmError>;
 
@@ -669,7 +650,7 @@ impl<'a> LineParser<'a, '_> {
         }
     }
 
-    fn operands(&mut self, i: &mut Instruction, p: &mut ParsedInst) -> R<()> {
+    fn operands(&mut self, i: &mut Instruction, p: &mut LineInst<'a>) -> R<()> {
         let op = i.opcode;
         match op.shape() {
             Shape::Nullary => {}
@@ -716,9 +697,9 @@ impl<'a> LineParser<'a, '_> {
                             i.src[0] = Some(o);
                         }
                     } else if p.jip.is_none() {
-                        p.jip = Some((t.text.to_string(), self.line, t.col));
+                        p.jip = Some((t.text, t.col));
                     } else if p.uip.is_none() {
-                        p.uip = Some((t.text.to_string(), self.line, t.col));
+                        p.uip = Some((t.text, t.col));
                     } else {
                         return Err(self.e(t, "too many branch targets"));
                     }
@@ -808,9 +789,25 @@ fn is_label_def(s: &str) -> Option<&str> {
     ok.then_some(name)
 }
 
-/// Parses a whole program.
-pub fn parse_program(platform: Platform, text: &str) -> R<Program> {
-    let mut prog = Program::default();
+/// One instruction line, its branch targets still label names (with their columns), borrowed
+/// from the text.
+#[derive(Debug, Clone)]
+pub struct LineInst<'t> {
+    pub inst: Instruction,
+    pub jip: Option<(&'t str, usize)>,
+    pub uip: Option<(&'t str, usize)>,
+    pub line: usize,
+}
+
+/// Parses `text` line by line without keeping it: `label(name, line, column)` for each label
+/// definition, `inst` for each instruction, in text order. Stops at the first error, its own or
+/// one a callback returns.
+pub fn parse_lines<'t>(
+    platform: Platform,
+    text: &'t str,
+    mut label: impl FnMut(&'t str, usize, usize) -> R<()>,
+    mut inst: impl FnMut(LineInst<'t>) -> R<()>,
+) -> R<()> {
     let mut line_toks = Vec::new();
     let (mut at, mut line_no) = (0, 0);
     while at < text.len() {
@@ -819,17 +816,7 @@ pub fn parse_program(platform: Platform, text: &str) -> R<Program> {
         let mut toks = &line_toks[..];
         // Label definitions (possibly followed by an instruction).
         while let Some(name) = toks.first().and_then(|t| is_label_def(t.text)) {
-            if prog
-                .labels
-                .insert(name.to_string(), prog.insts.len())
-                .is_some()
-            {
-                return Err(err(
-                    line_no,
-                    toks[0].col,
-                    format!("label '{name}' defined twice"),
-                ));
-            }
+            label(name, line_no, toks[0].col)?;
             toks = &toks[1..];
         }
         if toks.is_empty() {
@@ -853,17 +840,16 @@ pub fn parse_program(platform: Platform, text: &str) -> R<Program> {
             // The implicit null destination, as encoded.
             i.dst = None;
         }
-        let mut p = ParsedInst {
+        let mut p = LineInst {
             inst: i,
             jip: None,
             uip: None,
             line: line_no,
         };
-        let mut inst = p.inst;
-        lp.operands(&mut inst, &mut p)?;
+        lp.operands(&mut i, &mut p)?;
         if let Some(t) = lp.next() {
             if t.text.starts_with('{') {
-                lp.options(t, &mut inst)?;
+                lp.options(t, &mut i)?;
                 if let Some(extra) = lp.next() {
                     return Err(lp.e(extra, format!("unexpected '{}'", extra.text)));
                 }
@@ -871,17 +857,27 @@ pub fn parse_program(platform: Platform, text: &str) -> R<Program> {
                 return Err(lp.e(t, format!("unexpected '{}'", t.text)));
             }
         }
-        if !platform.has_swsb() && inst.swsb != Swsb::default() {
+        if !platform.has_swsb() && i.swsb != Swsb::default() {
             return Err(err(
                 line_no,
                 1,
                 format!("no SWSB annotations on {platform}"),
             ));
         }
-        p.inst = inst;
-        prog.insts.push(p);
+        p.inst = i;
+        inst(p)?;
     }
-    Ok(prog)
+    Ok(())
+}
+
+/// The error for a label defined twice.
+pub fn label_defined_twice(name: &str, line: usize, column: usize) -> AsmError {
+    err(line, column, format!("label '{name}' defined twice"))
+}
+
+/// The error for a branch to a label nowhere defined.
+pub fn undefined_label(name: &str, line: usize, column: usize) -> AsmError {
+    err(line, column, format!("undefined label '{name}'"))
 }
 
 /// Byte size of an instruction in the kernel.
@@ -891,42 +887,4 @@ pub fn inst_size(i: &Instruction) -> u32 {
     } else {
         16
     }
-}
-
-/// Resolves label references into relative branch offsets; returns each instruction's PC.
-pub fn resolve_labels(prog: &mut Program) -> R<Vec<u32>> {
-    let mut pcs = Vec::with_capacity(prog.insts.len() + 1);
-    let mut pc = 0u32;
-    for p in &prog.insts {
-        pcs.push(pc);
-        pc += inst_size(&p.inst);
-    }
-    pcs.push(pc);
-    let target = |name: &str, line: usize, col: usize| -> R<i64> {
-        if let Some(&k) = prog.labels.get(name) {
-            return Ok(pcs[k] as i64);
-        }
-        // iga64 labels are L<pc> / L_N<pc>; accept them even if undefined only when defined.
-        Err(err(line, col, format!("undefined label '{name}'")))
-    };
-    let mut resolved = Vec::with_capacity(prog.insts.len());
-    for (k, p) in prog.insts.iter().enumerate() {
-        let here = pcs[k] as i64;
-        let op = p.inst.opcode;
-        let jip = match &p.jip {
-            Some((n, l, c)) => Some(syntax::target_operand(op, here, target(n, *l, *c)?) as i32),
-            None => None,
-        };
-        let uip = match &p.uip {
-            Some((n, l, c)) => Some(syntax::target_operand(op, here, target(n, *l, *c)?) as i32),
-            None => None,
-        };
-        resolved.push((jip, uip));
-    }
-    for (p, (jip, uip)) in prog.insts.iter_mut().zip(resolved) {
-        p.inst.branch.jip = jip;
-        p.inst.branch.uip = uip;
-    }
-    pcs.pop();
-    Ok(pcs)
 }
