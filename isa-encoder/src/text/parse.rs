@@ -7,6 +7,7 @@ use platform::Platform;
 use super::float;
 use super::syntax;
 use crate::error::AsmError;
+use crate::model::name_eq;
 use crate::model::sfid::sfid_from_name;
 use crate::model::{
     bfn, Addressing, CondMod, DataType, DistPipe, ExecSize, FlagReg, Immediate, InstOpts,
@@ -61,6 +62,10 @@ fn next_line<'a>(text: &'a str, mut k: usize, toks: &mut Vec<Tok<'a>>) -> usize 
     let class = |k: usize| CLASS[usize::from(b[k])];
     let comment = |k: usize| b[k] == b'/' && b.get(k + 1) == Some(&b'/');
     loop {
+        // iga64 pads its columns with runs of spaces: skip them eight at a time.
+        while b.get(k..k + 8) == Some(&b"        "[..]) {
+            k += 8;
+        }
         while k < b.len() && class(k) == SPACE {
             k += 1;
         }
@@ -139,7 +144,7 @@ fn parse_reg(s: &str) -> Option<Reg> {
         }
         RegFile::Grf
     } else {
-        let a = ARFS.iter().find(|a| a.name == name)?;
+        let a = ARFS.iter().find(|a| name_eq(a.name, name))?;
         if num > 0xF {
             return None;
         }
@@ -453,7 +458,7 @@ impl<'a> LineParser<'a, '_> {
             .and_then(|s| s.strip_suffix('}'))
             .ok_or_else(|| self.e(t, "unterminated '{'"))?;
         for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            if let Some((o, _)) = INST_OPT_NAMES.iter().find(|(_, n)| *n == part) {
+            if let Some((o, _)) = INST_OPT_NAMES.iter().find(|(_, n)| name_eq(n, part)) {
                 i.opts |= *o;
             } else if let Some(tok) = part.strip_prefix('$') {
                 let (n, mode) = match split1(tok, b'.') {

@@ -507,13 +507,11 @@ impl Ctx<'_> {
                 if p.invert {
                     line.s("~");
                 }
-                let _ = write!(
-                    line.out,
-                    "f{}.{}{}",
-                    i.flag.num,
-                    i.flag.sub,
-                    p.ctrl.syntax()
-                );
+                line.s("f");
+                push_dec(line.out, i64::from(i.flag.num));
+                line.s(".");
+                push_dec(line.out, i64::from(i.flag.sub));
+                line.s(p.ctrl.syntax());
             }
             line.s(")");
         }
