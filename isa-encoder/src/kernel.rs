@@ -3,7 +3,7 @@
 use platform::Platform;
 
 use crate::error::{DecodeError, EncodeError, KernelDecodeError};
-use crate::model::{InstOpts, Instruction};
+use crate::model::{InstOpts, Instruction, Opcode};
 use crate::native;
 
 /// CompactControl: bit 29 of the first dword marks an 8-byte compacted instruction.
@@ -21,43 +21,92 @@ fn expand(platform: Platform, word: &[u8; 8]) -> Result<[u8; 16], DecodeError> {
     crate::compact::expand(platform, word).map_err(|e| DecodeError::Compaction(e.to_string()))
 }
 
+/// One instruction's bytes in a kernel, not decoded yet: 8 if compacted, else 16.
+#[derive(Debug, Clone, Copy)]
+pub struct Frame<'a> {
+    pub pc: usize,
+    pub bytes: &'a [u8],
+}
+
+impl Frame<'_> {
+    pub fn is_compacted(&self) -> bool {
+        self.bytes.len() == 8
+    }
+
+    /// The opcode, read without decoding: bits [6:0] in both forms on every platform.
+    pub fn opcode(&self, platform: Platform) -> Option<Opcode> {
+        Opcode::from_number(platform, self.bytes[0] & 0x7F)
+    }
+
+    /// Decodes the instruction (expanding a compacted one first).
+    pub fn decode(&self, platform: Platform) -> Result<Instruction, KernelDecodeError> {
+        let at = |error| KernelDecodeError {
+            offset: self.pc,
+            error,
+        };
+        let mut native_bits = [0u8; 16];
+        if let Ok(word) = <&[u8; 8]>::try_from(self.bytes) {
+            native_bits = expand(platform, word).map_err(at)?;
+        } else {
+            native_bits.copy_from_slice(self.bytes);
+        }
+        let mut inst = native::decode(platform, &native_bits).map_err(at)?;
+        if self.is_compacted() {
+            inst.opts |= InstOpts::COMPACTED;
+        }
+        Ok(inst)
+    }
+}
+
+/// Splits a kernel into its instructions' bytes, as [`decode_kernel`] walks it: an error for
+/// a truncated instruction, and the end at a short all-zero tail (padding).
+pub fn frames(bytes: &[u8]) -> impl Iterator<Item = Result<Frame<'_>, KernelDecodeError>> {
+    let mut pc = 0usize;
+    std::iter::from_fn(move || {
+        let rest = bytes.get(pc..).filter(|r| !r.is_empty())?;
+        let here = pc;
+        let at = |error| KernelDecodeError {
+            offset: here,
+            error,
+        };
+        let len = if rest.len() < 8 {
+            Err(DecodeError::Truncated(rest.len(), 8))
+        } else if rest[3] & (1 << (COMPACT_CONTROL_BIT - 24)) != 0 {
+            Ok(8)
+        } else if rest.len() < 16 {
+            Err(DecodeError::Truncated(rest.len(), 16))
+        } else {
+            Ok(16)
+        };
+        let len = match len {
+            Ok(len) => len,
+            Err(e) => {
+                // Nothing follows an unframed tail.
+                pc = bytes.len();
+                // iga64 ignores a short all-zero tail as padding (with a warning).
+                let padding = rest.len() >= 8 && rest.iter().all(|&b| b == 0);
+                return (!padding).then(|| Err(at(e)));
+            }
+        };
+        let f = Frame {
+            pc,
+            bytes: &rest[..len],
+        };
+        pc += len;
+        Some(Ok(f))
+    })
+}
+
 /// Decodes every instruction of a kernel. Stops at the first undecodable one and reports its
 /// byte offset.
 pub fn decode_kernel(platform: Platform, bytes: &[u8]) -> Result<Vec<Decoded>, KernelDecodeError> {
     let mut out = Vec::with_capacity(bytes.len() / 12);
-    let mut pc = 0usize;
-    while pc < bytes.len() {
-        let at = |error| KernelDecodeError { offset: pc, error };
-        let rest = &bytes[pc..];
-        if rest.len() < 8 {
-            return Err(at(DecodeError::Truncated(rest.len(), 8)));
-        }
-        let compacted = rest[3] & (1 << (COMPACT_CONTROL_BIT - 24)) != 0;
-        let (native_bits, len) = if compacted {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(&rest[..8]);
-            (expand(platform, &w).map_err(at)?, 8)
-        } else {
-            if rest.len() < 16 {
-                // iga64 ignores a short all-zero tail as padding (with a warning).
-                if rest.iter().all(|&b| b == 0) {
-                    break;
-                }
-                return Err(at(DecodeError::Truncated(rest.len(), 16)));
-            }
-            let mut w = [0u8; 16];
-            w.copy_from_slice(&rest[..16]);
-            (w, 16)
-        };
-        let mut inst = native::decode(platform, &native_bits).map_err(at)?;
-        if compacted {
-            inst.opts |= InstOpts::COMPACTED;
-        }
+    for f in frames(bytes) {
+        let f = f?;
         out.push(Decoded {
-            pc: pc as u32,
-            inst,
+            pc: f.pc as u32,
+            inst: f.decode(platform)?,
         });
-        pc += len;
     }
     Ok(out)
 }

@@ -5,13 +5,8 @@
 pub(super) type Range = (u8, u8);
 
 pub(super) fn mask(r: Range) -> u128 {
-    let width = u32::from(r.0 - r.1 + 1);
-    let ones = if width >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << width) - 1
-    };
-    ones << r.1
+    // Shifting all-ones right leaves `width` ones without a branch for the 128-bit case.
+    (u128::MAX >> (127 - (r.0 - r.1))) << r.1
 }
 
 pub(super) fn get(word: u128, r: Range) -> u128 {

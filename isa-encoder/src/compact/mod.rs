@@ -14,6 +14,7 @@ mod bits;
 mod gen12;
 mod gen9_11;
 mod layout;
+mod placed;
 mod tables_gen12;
 mod tables_gen9_11;
 
@@ -21,6 +22,7 @@ use platform::Platform;
 
 use bits::{get, set, width, Range};
 use layout::{ImmOperand, ImmRule, ImmSpec, Layout, Scheme, CMPT_CONTROL, OPCODE};
+use placed::{placed, PlacedLayout};
 
 /// Why a 64-bit word does not expand.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -60,7 +62,7 @@ pub fn expand(platform: Platform, compacted: &[u8; 8]) -> Result<[u8; 16], Compa
     if s.no_compacted_form.contains(&opcode) {
         return Err(CompactError::NoCompactedForm { opcode, platform });
     }
-    Ok(expand_word(s, c).to_le_bytes())
+    Ok(expand_word(platform, s, c).to_le_bytes())
 }
 
 /// Compacts a native instruction when the platform's tables can represent every one of its
@@ -75,24 +77,22 @@ pub fn compact(platform: Platform, native: &[u8; 16]) -> Option<[u8; 8]> {
     if s.no_compacted_form.contains(&opcode) {
         return None;
     }
-    let layout = layout_for(s, opcode);
+    let (layout, fields) = layout_for(platform, s, opcode);
     let imm = layout.imm.as_ref().and_then(|spec| immediate(spec, n));
     let dont_care = unused_fields(s, imm, n);
     let mut c = 0u128;
-    for field in layout.index {
+    for (field, placed) in layout.index.iter().zip(fields) {
         if imm.is_some() && field.absent_with_imm {
             continue;
         }
-        let (mut key, mut care) = (0u64, 0u64);
-        for f in field.fragments {
-            if (imm.is_some() && f.under_imm) || dont_care.contains(&f.native) {
-                continue;
+        let mut care = 0u128;
+        for &(m, under_imm, range) in &placed.fragments {
+            if !((imm.is_some() && under_imm) || dont_care.contains(&range)) {
+                care |= m;
             }
-            let ones = (1u64 << width(f.native)) - 1;
-            key |= (get(n, f.native) as u64) << f.shift;
-            care |= ones << f.shift;
         }
-        let index = field.table.iter().position(|&e| e & care == key)?;
+        let key = n & care;
+        let index = placed.entries.iter().position(|&e| e & care == key)?;
         c = set(c, field.compact, index as u128);
     }
     for d in layout.direct {
@@ -109,25 +109,28 @@ pub fn compact(platform: Platform, native: &[u8; 16]) -> Option<[u8; 8]> {
     c = set(c, CMPT_CONTROL, 1);
     // Compacting is searching; the expansion is the definition. Anything the tables cannot
     // reproduce (reserved bits, unmapped high register bits) stays native.
-    (expand_word(s, c) == n).then(|| (c as u64).to_le_bytes())
+    (expand_word(platform, s, c) == n).then(|| (c as u64).to_le_bytes())
 }
 
-fn layout_for(s: &Scheme, opcode: u8) -> &Layout {
-    match &s.three_src {
-        Some((opcodes, layout)) if opcodes.contains(&opcode) => layout,
-        _ => &s.two_src,
+/// The layout an opcode's compacted form uses, with its placed index tables.
+fn layout_for(
+    platform: Platform,
+    s: &'static Scheme,
+    opcode: u8,
+) -> (&'static Layout, &'static PlacedLayout) {
+    let placed = placed(platform, s);
+    match (&s.three_src, &placed.three_src) {
+        (Some((opcodes, layout)), Some(fields)) if opcodes.contains(&opcode) => (layout, fields),
+        _ => (&s.two_src, &placed.two_src),
     }
 }
 
-fn expand_word(s: &Scheme, c: u128) -> u128 {
+fn expand_word(platform: Platform, s: &'static Scheme, c: u128) -> u128 {
     let opcode = get(c, OPCODE) as u8;
-    let layout = layout_for(s, opcode);
+    let (layout, fields) = layout_for(platform, s, opcode);
     let mut n = 0u128;
-    for field in layout.index {
-        let entry = u128::from(field.table[get(c, field.compact) as usize]);
-        for f in field.fragments {
-            n = set(n, f.native, entry >> f.shift);
-        }
+    for (field, placed) in layout.index.iter().zip(fields) {
+        n = (n & !placed.mask) | placed.entries[get(c, field.compact) as usize];
     }
     for d in layout.direct {
         n = set(n, d.native, get(c, d.compact));

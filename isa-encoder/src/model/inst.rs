@@ -83,7 +83,10 @@ impl CondMod {
     }
     /// From IGA spelling.
     pub fn from_syntax(s: &str) -> Option<CondMod> {
-        COND_MODS.iter().find(|c| c.1 == s).map(|c| c.0)
+        COND_MODS
+            .iter()
+            .find(|c| super::name_eq(c.1, s))
+            .map(|c| c.0)
     }
     /// From the 4-bit field (0 = none is not a CondMod).
     pub fn from_encoding(v: u8) -> Option<CondMod> {
@@ -140,7 +143,10 @@ impl PredCtrl {
     }
     /// From the suffix (including the leading '.', or empty).
     pub fn from_syntax(s: &str) -> Option<PredCtrl> {
-        PRED_CTRLS.iter().find(|c| c.1 == s).map(|c| c.0)
+        PRED_CTRLS
+            .iter()
+            .find(|c| super::name_eq(c.1, s))
+            .map(|c| c.0)
     }
     /// From the 4-bit field (0 = no predication is not a PredCtrl).
     pub fn from_encoding(v: u8) -> Option<PredCtrl> {
@@ -198,7 +204,10 @@ impl MathFn {
     }
     /// From the spelling after `math.`.
     pub fn from_syntax(s: &str) -> Option<MathFn> {
-        MATH_FNS.iter().find(|c| c.1 == s).map(|c| c.0)
+        MATH_FNS
+            .iter()
+            .find(|c| super::name_eq(c.1, s))
+            .map(|c| c.0)
     }
     /// From the 4-bit field.
     pub fn from_encoding(v: u8) -> Option<MathFn> {
@@ -238,7 +247,10 @@ impl SyncFn {
     }
     /// From the spelling after `sync.`.
     pub fn from_syntax(s: &str) -> Option<SyncFn> {
-        SYNC_FNS.iter().find(|c| c.1 == s).map(|c| c.0)
+        SYNC_FNS
+            .iter()
+            .find(|c| super::name_eq(c.1, s))
+            .map(|c| c.0)
     }
     /// From the 4-bit field.
     pub fn from_encoding(v: u8) -> Option<SyncFn> {

@@ -25,3 +25,10 @@ pub use operand::{
 pub use reg::{FlagReg, Reg, RegFile, ARFS};
 pub use swsb::{DistPipe, Swsb, TokenMode};
 pub use types::DataType;
+
+/// `a == b` for the short names of the model's tables, compared byte by byte in line: the
+/// assembler looks names up for every operand, and `==` on `str` calls `memcmp` for each row of
+/// equal length.
+pub(crate) fn name_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}

@@ -171,7 +171,7 @@ impl Opcode {
     pub fn from_mnemonic(platform: Platform, mnemonic: &str) -> Option<Opcode> {
         OPCODES
             .iter()
-            .find(|r| r.1 == mnemonic && r.3[platform as usize].is_some())
+            .find(|r| super::name_eq(r.1, mnemonic) && r.3[platform as usize].is_some())
             .map(|r| r.0)
     }
 

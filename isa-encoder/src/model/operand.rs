@@ -134,7 +134,10 @@ impl MathMacroAcc {
     }
     /// From the spelling after the register.
     pub fn from_syntax(s: &str) -> Option<MathMacroAcc> {
-        MATH_MACRO_ACCS.iter().find(|a| a.1 == s).map(|a| a.0)
+        MATH_MACRO_ACCS
+            .iter()
+            .find(|a| super::name_eq(a.1, s))
+            .map(|a| a.0)
     }
     /// The encoded index, 0..=8.
     pub fn index(self) -> u8 {

@@ -67,7 +67,7 @@ impl DataType {
 
     /// Parses an IGA type spelling without ':'.
     pub fn from_syntax(s: &str) -> Option<DataType> {
-        TYPES.iter().find(|t| t.1 == s).map(|t| t.0)
+        TYPES.iter().find(|t| super::name_eq(t.1, s)).map(|t| t.0)
     }
 
     /// True for the floating-point types.

@@ -5,35 +5,31 @@ pub mod parse;
 pub mod print;
 pub mod syntax;
 
-use std::collections::BTreeSet;
-
 use platform::Platform;
 
 use crate::error::KernelDecodeError;
-use crate::kernel::{decode_kernel, Decoded};
+use crate::kernel::{decode_kernel, frames, Decoded};
+use crate::model::{Instruction, Shape};
 
-/// The PCs iga64 puts a label on: 0, every branch target, and the instruction after a branch
-/// or an EOT send.
-fn block_starts(insts: &[Decoded]) -> BTreeSet<i64> {
-    let mut starts = BTreeSet::new();
-    starts.insert(0);
-    for (k, d) in insts.iter().enumerate() {
-        let i = &d.inst;
+/// The PCs iga64 puts a label on, sorted: 0, every branch target, and the instruction after a
+/// branch or an EOT send. `insts` gives each instruction with its PC and the PC after it.
+fn block_starts<'i>(insts: impl Iterator<Item = (i64, i64, &'i Instruction)>) -> Vec<i64> {
+    let mut starts = vec![0];
+    for (pc, next, i) in insts {
         for off in [i.branch.jip, i.branch.uip].into_iter().flatten() {
-            starts.insert(syntax::target_pc(i.opcode, d.pc as i64, off));
+            starts.push(syntax::target_pc(i.opcode, pc, off));
         }
         if syntax::ends_block(i.opcode) || print::is_eot(i) {
             // Also past the last instruction: iga64 then ends with an empty block's label.
-            let next = insts
-                .get(k + 1)
-                .map_or(d.pc as i64 + size(i), |n| n.pc as i64);
-            starts.insert(next);
+            starts.push(next);
         }
     }
+    starts.sort_unstable();
+    starts.dedup();
     starts
 }
 
-fn size(i: &crate::model::Instruction) -> i64 {
+fn size(i: &Instruction) -> i64 {
     if i.is_compacted() {
         8
     } else {
@@ -41,29 +37,89 @@ fn size(i: &crate::model::Instruction) -> i64 {
     }
 }
 
+/// Prints instructions in PC order with their block labels.
+struct Printer<'s> {
+    platform: Platform,
+    out: String,
+    starts: &'s [i64],
+}
+
+impl Printer<'_> {
+    fn inst(&mut self, pc: u32, inst: &Instruction) {
+        let pc64 = i64::from(pc);
+        if self.starts.binary_search(&pc64).is_ok() {
+            print::push_label(&mut self.out, pc64);
+            self.out.push_str(":\n");
+        }
+        print::format_instruction(&mut self.out, self.platform, inst, pc);
+        self.out.push('\n');
+    }
+
+    /// The label after the last instruction, if a block starts there.
+    fn end(mut self, end: i64) -> String {
+        if self.starts.binary_search(&end).is_ok() {
+            print::push_label(&mut self.out, end);
+            self.out.push_str(":\n");
+        }
+        self.out
+    }
+}
+
 /// Formats decoded instructions as iga64 does, with `L<pc>:` block labels.
 pub fn format_kernel(platform: Platform, insts: &[Decoded]) -> String {
-    let starts = block_starts(insts);
-    let mut out = String::with_capacity(insts.len() * 100);
+    let starts = block_starts(insts.iter().enumerate().map(|(k, d)| {
+        let pc = i64::from(d.pc);
+        let next = insts
+            .get(k + 1)
+            .map_or(pc + size(&d.inst), |n| i64::from(n.pc));
+        (pc, next, &d.inst)
+    }));
+    let mut p = Printer {
+        platform,
+        out: String::with_capacity(insts.len() * 100),
+        starts: &starts,
+    };
     for d in insts {
-        if starts.contains(&(d.pc as i64)) {
-            print::push_label(&mut out, d.pc as i64);
-            out.push_str(":\n");
-        }
-        print::format_instruction(&mut out, platform, &d.inst, d.pc);
-        out.push('\n');
+        p.inst(d.pc, &d.inst);
     }
-    if let Some(last) = insts.last() {
-        let end = last.pc as i64 + size(&last.inst);
-        if starts.contains(&end) {
-            out.push_str(&print::label(end));
-            out.push_str(":\n");
-        }
+    match insts.last() {
+        Some(last) => p.end(i64::from(last.pc) + size(&last.inst)),
+        None => p.out,
     }
-    out
 }
 
 /// Disassembles a kernel's bytes to the text `iga64 -d -p=<platform>` prints.
+///
+/// Two passes over the bytes, keeping no instruction list: the first decodes only the
+/// branches and sends (the instructions that start blocks), the second decodes and prints
+/// every instruction.
 pub fn disassemble(platform: Platform, bytes: &[u8]) -> Result<String, KernelDecodeError> {
-    Ok(format_kernel(platform, &decode_kernel(platform, bytes)?))
+    let mut marks = Vec::new();
+    for f in frames(bytes) {
+        let Ok(f) = f else {
+            // Report the first error exactly as decoding the whole kernel does.
+            return Ok(format_kernel(platform, &decode_kernel(platform, bytes)?));
+        };
+        let shape = f.opcode(platform).map(|op| op.shape());
+        if matches!(shape, Some(Shape::Branch | Shape::Send)) {
+            let Ok(inst) = f.decode(platform) else {
+                return Ok(format_kernel(platform, &decode_kernel(platform, bytes)?));
+            };
+            marks.push((f.pc as i64, (f.pc + f.bytes.len()) as i64, inst));
+        }
+    }
+    let starts = block_starts(marks.iter().map(|(pc, next, i)| (*pc, *next, i)));
+    let mut p = Printer {
+        platform,
+        // iga64's text is about seven times the size of the binary.
+        out: String::with_capacity(bytes.len() * 8),
+        starts: &starts,
+    };
+    let mut end = 0;
+    for f in frames(bytes) {
+        let f = f?;
+        p.inst(f.pc as u32, &f.decode(platform)?);
+        end = (f.pc + f.bytes.len()) as i64;
+    }
+    Ok(if end == 0 { p.out } else { p.end(end) })
 }

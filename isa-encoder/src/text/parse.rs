@@ -2,13 +2,12 @@
 //!
 //! Errors carry 1-based line:column positions; nothing here panics on any input.
 
-use std::collections::HashMap;
-
 use platform::Platform;
 
 use super::float;
 use super::syntax;
 use crate::error::AsmError;
+use crate::model::name_eq;
 use crate::model::sfid::sfid_from_name;
 use crate::model::{
     bfn, Addressing, CondMod, DataType, DistPipe, ExecSize, FlagReg, Immediate, InstOpts,
@@ -16,23 +15,6 @@ use crate::model::{
     RegFile, RegOperand, Region, SendDesc, SendInfo, Shape, SrcMod, Subfunction, Swsb, SyncFn,
     TokenMode, ARFS, DPAS_OPERAND_REGION, INST_OPT_NAMES,
 };
-
-/// A parsed instruction whose branch targets may still be label names.
-#[derive(Debug, Clone)]
-pub struct ParsedInst {
-    pub inst: Instruction,
-    /// Label names for JIP / UIP with their positions, resolved once addresses are known.
-    pub jip: Option<(String, usize, usize)>,
-    pub uip: Option<(String, usize, usize)>,
-    pub line: usize,
-}
-
-/// A whole parsed program: instructions and the label -> instruction-index map.
-#[derive(Debug, Clone, Default)]
-pub struct Program {
-    pub insts: Vec<ParsedInst>,
-    pub labels: HashMap<String, usize>,
-}
 
 type R<T> = Result<T, AsmError>;
 
@@ -51,35 +33,88 @@ struct Tok<'a> {
     col: usize,
 }
 
-/// Splits a line into tokens; `{...}` is one token even with spaces inside.
-fn tokenize(line: &str) -> Vec<Tok<'_>> {
-    let b = line.as_bytes();
-    let mut toks = Vec::new();
-    let mut k = 0;
-    while k < b.len() {
-        if b[k].is_ascii_whitespace() {
+/// Byte classes for [`next_line`]: one table look-up per byte.
+const OTHER: u8 = 0;
+const SPACE: u8 = 1;
+const NEWLINE: u8 = 2;
+const SLASH: u8 = 3;
+const BRACE: u8 = 4;
+/// Whitespace as `u8::is_ascii_whitespace` has it.
+const CLASS: [u8; 256] = {
+    let mut c = [OTHER; 256];
+    c[b' ' as usize] = SPACE;
+    c[b'\t' as usize] = SPACE;
+    c[0x0C] = SPACE;
+    c[b'\r' as usize] = SPACE;
+    c[b'\n' as usize] = NEWLINE;
+    c[b'{' as usize] = BRACE;
+    c[b'/' as usize] = SLASH;
+    c
+};
+
+/// Splits the line of `text` starting at byte `k` into `toks` (cleared first), up to a `//`
+/// comment, and returns where the next line starts. `{...}` is one token even with spaces
+/// inside. One pass over the bytes finds both the tokens and the line's end.
+fn next_line<'a>(text: &'a str, mut k: usize, toks: &mut Vec<Tok<'a>>) -> usize {
+    toks.clear();
+    let b = text.as_bytes();
+    let line_start = k;
+    let class = |k: usize| CLASS[usize::from(b[k])];
+    let comment = |k: usize| b[k] == b'/' && b.get(k + 1) == Some(&b'/');
+    loop {
+        // iga64 pads its columns with runs of spaces: skip them eight at a time.
+        while b.get(k..k + 8) == Some(&b"        "[..]) {
+            k += 8;
+        }
+        while k < b.len() && class(k) == SPACE {
             k += 1;
-            continue;
+        }
+        if k >= b.len() {
+            return k;
+        }
+        if class(k) == NEWLINE {
+            return k + 1;
+        }
+        if comment(k) {
+            return b[k..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(b.len(), |n| k + n + 1);
         }
         let start = k;
-        if b[k] == b'{' {
-            while k < b.len() && b[k] != b'}' {
+        k += 1;
+        if class(start) == BRACE {
+            while k < b.len() && b[k] != b'}' && b[k] != b'\n' && !comment(k) {
                 k += 1;
             }
-            k = (k + 1).min(b.len());
+            if b.get(k) == Some(&b'}') {
+                k += 1;
+            }
         } else {
-            while k < b.len() && !b[k].is_ascii_whitespace() && b[k] != b'{' {
+            while k < b.len() && (class(k) == OTHER || (class(k) == SLASH && !comment(k))) {
                 k += 1;
             }
         }
-        if let Some(text) = line.get(start..k) {
+        if let Some(t) = text.get(start..k) {
             toks.push(Tok {
-                text,
-                col: start + 1,
+                text: t,
+                col: start - line_start + 1,
             });
         }
     }
-    toks
+}
+
+/// `s.split_once(c)` for an ASCII `c`, by a plain byte loop: operands are a few bytes long,
+/// too short for a memchr search to pay off.
+fn split1(s: &str, c: u8) -> Option<(&str, &str)> {
+    let k = s.bytes().position(|b| b == c)?;
+    Some((s.get(..k)?, s.get(k + 1..)?))
+}
+
+/// `s.rsplit_once(c)` for an ASCII `c`, as [`split1`].
+fn rsplit1(s: &str, c: u8) -> Option<(&str, &str)> {
+    let k = s.bytes().rposition(|b| b == c)?;
+    Some((s.get(..k)?, s.get(k + 1..)?))
 }
 
 fn parse_u32(s: &str) -> Option<u32> {
@@ -92,12 +127,12 @@ fn parse_u32(s: &str) -> Option<u32> {
 
 /// A register name with optional number and subregister: `r12.3`, `acc0`, `null`, `sp.0`.
 fn parse_reg(s: &str) -> Option<Reg> {
-    let (name_num, sub) = match s.split_once('.') {
+    let (name_num, sub) = match split1(s, b'.') {
         Some((a, b)) => (a, Some(b.parse::<u8>().ok()?)),
         None => (s, None),
     };
-    let digits = name_num.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-    let name = &name_num[..name_num.len() - digits.len()];
+    let alpha = name_num.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let (name, digits) = name_num.split_at(alpha);
     let num = if digits.is_empty() {
         0
     } else {
@@ -109,7 +144,7 @@ fn parse_reg(s: &str) -> Option<Reg> {
         }
         RegFile::Grf
     } else {
-        let a = ARFS.iter().find(|a| a.name == name)?;
+        let a = ARFS.iter().find(|a| name_eq(a.name, name))?;
         if num > 0xF {
             return None;
         }
@@ -125,13 +160,13 @@ fn parse_reg(s: &str) -> Option<Reg> {
 fn parse_region(s: &str) -> Option<Region> {
     let inner = s.strip_prefix('<')?.strip_suffix('>')?;
     let num = |t: &str| t.parse::<u8>().ok();
-    if let Some((v, rest)) = inner.split_once(';') {
-        if let Some((w, h)) = rest.split_once(',') {
+    if let Some((v, rest)) = split1(inner, b';') {
+        if let Some((w, h)) = split1(rest, b',') {
             Some(Region::full(num(v)?, num(w)?, num(h)?))
         } else {
             Some(Region::vh(num(v)?, num(rest)?))
         }
-    } else if let Some((w, h)) = inner.split_once(',') {
+    } else if let Some((w, h)) = split1(inner, b',') {
         Some(Region::wh(num(w)?, num(h)?))
     } else {
         Some(Region::h(num(inner)?))
@@ -140,7 +175,7 @@ fn parse_region(s: &str) -> Option<Region> {
 
 /// Splits `body:type` at the last ':' when what follows is a type name.
 fn split_type(s: &str) -> (&str, Option<DataType>) {
-    if let Some((body, t)) = s.rsplit_once(':') {
+    if let Some((body, t)) = rsplit1(s, b':') {
         if let Some(ty) = DataType::from_syntax(t) {
             return (body, Some(ty));
         }
@@ -251,14 +286,14 @@ fn imm_bits(text: &str, ty: DataType) -> Option<u64> {
     }
 }
 
-struct LineParser<'a> {
+struct LineParser<'a, 't> {
     platform: Platform,
     line: usize,
-    toks: Vec<Tok<'a>>,
+    toks: &'t [Tok<'a>],
     pos: usize,
 }
 
-impl<'a> LineParser<'a> {
+impl<'a> LineParser<'a, '_> {
     fn peek(&self) -> Option<Tok<'a>> {
         self.toks.get(self.pos).copied()
     }
@@ -312,7 +347,7 @@ impl<'a> LineParser<'a> {
         let t = self
             .next()
             .ok_or_else(|| err(self.line, 1, "expected an instruction"))?;
-        let (base, sub) = match t.text.split_once('.') {
+        let (base, sub) = match split1(t.text, b'.') {
             Some((b, s)) => (b, Some(s)),
             None => (t.text, None),
         };
@@ -375,7 +410,7 @@ impl<'a> LineParser<'a> {
         let Some(inner) = t.text.strip_prefix('(').and_then(|s| s.strip_suffix(')')) else {
             return Ok(());
         };
-        let Some((n, m)) = inner.split_once('|') else {
+        let Some((n, m)) = split1(inner, b'|') else {
             return Ok(());
         };
         self.pos += 1;
@@ -397,14 +432,14 @@ impl<'a> LineParser<'a> {
         let Some(rest) = t.text.strip_prefix('(') else {
             return Ok(());
         };
-        let Some((c, flag)) = rest.split_once(')') else {
+        let Some((c, flag)) = split1(rest, b')') else {
             return Ok(());
         };
         let Some(cm) = CondMod::from_syntax(c) else {
             return Ok(());
         };
         self.pos += 1;
-        let f = flag.strip_prefix('f').and_then(|f| f.split_once('.'));
+        let f = flag.strip_prefix('f').and_then(|f| split1(f, b'.'));
         let (Some(num), Some(sub)) = (
             f.and_then(|f| f.0.parse::<u8>().ok()),
             f.and_then(|f| f.1.parse::<u8>().ok()),
@@ -423,10 +458,10 @@ impl<'a> LineParser<'a> {
             .and_then(|s| s.strip_suffix('}'))
             .ok_or_else(|| self.e(t, "unterminated '{'"))?;
         for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            if let Some((o, _)) = INST_OPT_NAMES.iter().find(|(_, n)| *n == part) {
+            if let Some((o, _)) = INST_OPT_NAMES.iter().find(|(_, n)| name_eq(n, part)) {
                 i.opts |= *o;
             } else if let Some(tok) = part.strip_prefix('$') {
-                let (n, mode) = match tok.split_once('.') {
+                let (n, mode) = match split1(tok, b'.') {
                     Some((n, "dst")) => (n, TokenMode::Dst),
                     Some((n, "src")) => (n, TokenMode::Src),
                     None => (tok, TokenMode::Set),
@@ -436,7 +471,7 @@ impl<'a> LineParser<'a> {
                     .parse::<u8>()
                     .map_err(|_| self.e(t, format!("bad SBID token '{part}'")))?;
                 i.swsb.token = Some((n, mode));
-            } else if let Some((p, d)) = part.split_once('@') {
+            } else if let Some((p, d)) = split1(part, b'@') {
                 let pipe = [
                     DistPipe::Any,
                     DistPipe::All,
@@ -460,9 +495,9 @@ impl<'a> LineParser<'a> {
     }
 
     /// A register operand body (no modifier): direct or indirect, region, type.
-    fn reg_operand(&self, t: Tok, body: &str, dst: bool) -> R<RegOperand> {
-        let (body, ty) = split_type(body);
-        let (reg_txt, region_txt) = match body.find('<') {
+    /// `body` is the operand without modifier or type; `ty` its type, if it had one.
+    fn reg_operand(&self, t: Tok, body: &str, ty: Option<DataType>, dst: bool) -> R<RegOperand> {
+        let (reg_txt, region_txt) = match body.bytes().position(|b| b == b'<') {
             Some(k) => (&body[..k], Some(&body[k..])),
             None => (body, None),
         };
@@ -470,7 +505,7 @@ impl<'a> LineParser<'a> {
             let ind = ind
                 .strip_suffix(']')
                 .ok_or_else(|| self.e(t, "unterminated indirect register"))?;
-            let (a, off) = match ind.split_once(',') {
+            let (a, off) = match split1(ind, b',') {
                 Some((a, o)) => (a, o.parse::<i16>().ok()),
                 None => (ind, Some(0)),
             };
@@ -499,9 +534,8 @@ impl<'a> LineParser<'a> {
     }
 
     /// A math-macro operand body (no modifier), `r30.mme2:df` / `r30.nomme:df`, if it is one.
-    fn macro_operand(&self, t: Tok, body: &str) -> R<Option<MacroOperand>> {
-        let (body, ty) = split_type(body);
-        let Some((reg, acc)) = body.split_once('.') else {
+    fn macro_operand(&self, t: Tok, body: &str, ty: Option<DataType>) -> R<Option<MacroOperand>> {
+        let Some((reg, acc)) = split1(body, b'.') else {
             return Ok(None);
         };
         let Some(acc) = MathMacroAcc::from_syntax(acc) else {
@@ -528,10 +562,11 @@ impl<'a> LineParser<'a> {
             }
             None => t.text,
         };
-        if let Some(m) = self.macro_operand(t, body)? {
+        let (body, ty) = split_type(body);
+        if let Some(m) = self.macro_operand(t, body, ty)? {
             return Ok(Operand::Macro(m));
         }
-        Ok(Operand::Reg(self.reg_operand(t, body, true)?))
+        Ok(Operand::Reg(self.reg_operand(t, body, ty, true)?))
     }
 
     fn src(&self, t: Tok, logic: bool) -> R<Operand> {
@@ -544,30 +579,31 @@ impl<'a> LineParser<'a> {
             || body.starts_with("inf")
             || body.starts_with("qnan")
             || body.starts_with("snan");
-        if looks_imm && !body.contains('<') {
+        if looks_imm && !body.bytes().any(|b| b == b'<') {
             let ty = ty.ok_or_else(|| self.e(t, format!("immediate '{text}' needs a type")))?;
             let bits = imm_bits(body, ty)
                 .ok_or_else(|| self.e(t, format!("'{body}' is not a :{} value", ty.syntax())))?;
             return Ok(Operand::Imm(Immediate { bits, ty }));
         }
-        let (modifier, rest) = if let Some(r) = text.strip_prefix("-(abs)") {
+        // The type was split off the end; the modifier is at the start.
+        let (modifier, rest) = if let Some(r) = body.strip_prefix("-(abs)") {
             (SrcMod::NegAbs, r)
-        } else if let Some(r) = text.strip_prefix("(abs)") {
+        } else if let Some(r) = body.strip_prefix("(abs)") {
             (SrcMod::Abs, r)
-        } else if let Some(r) = text.strip_prefix('-') {
+        } else if let Some(r) = body.strip_prefix('-') {
             (SrcMod::Neg, r)
-        } else if let Some(r) = text.strip_prefix('~') {
+        } else if let Some(r) = body.strip_prefix('~') {
             if !logic {
                 return Err(self.e(t, "'~' is only for logic instructions"));
             }
             (SrcMod::Neg, r)
         } else {
-            (SrcMod::None, text)
+            (SrcMod::None, body)
         };
-        if let Some(m) = self.macro_operand(t, rest)? {
+        if let Some(m) = self.macro_operand(t, rest, ty)? {
             return Ok(Operand::Macro(MacroOperand { modifier, ..m }));
         }
-        let mut r = self.reg_operand(t, rest, false)?;
+        let mut r = self.reg_operand(t, rest, ty, false)?;
         r.modifier = modifier;
         Ok(Operand::Reg(r))
     }
@@ -575,7 +611,7 @@ impl<'a> LineParser<'a> {
     /// A send payload register: `r12`, `null`, `r12:2` (12p71 src1 length), `r6:w` (Gen9 type).
     fn send_reg(&self, t: Tok) -> R<(Operand, Option<u8>)> {
         let (body, ty) = split_type(t.text);
-        let (body, len) = match body.rsplit_once(':') {
+        let (body, len) = match rsplit1(body, b':') {
             Some((b, l)) => (
                 b,
                 Some(
@@ -619,7 +655,7 @@ impl<'a> LineParser<'a> {
         }
     }
 
-    fn operands(&mut self, i: &mut Instruction, p: &mut ParsedInst) -> R<()> {
+    fn operands(&mut self, i: &mut Instruction, p: &mut LineInst<'a>) -> R<()> {
         let op = i.opcode;
         match op.shape() {
             Shape::Nullary => {}
@@ -637,7 +673,7 @@ impl<'a> LineParser<'a> {
                     i.dst = Some(self.dpas_operand(t, i.dst)?);
                 }
                 for k in 0..n {
-                    let t = self.expect(&format!("source {k}"))?;
+                    let t = self.expect(["source 0", "source 1", "source 2"][k])?;
                     let mut s = self.src(t, syntax::is_logic(op))?;
                     if dpas {
                         s = self.dpas_operand(t, Some(s))?;
@@ -666,9 +702,9 @@ impl<'a> LineParser<'a> {
                             i.src[0] = Some(o);
                         }
                     } else if p.jip.is_none() {
-                        p.jip = Some((t.text.to_string(), self.line, t.col));
+                        p.jip = Some((t.text, t.col));
                     } else if p.uip.is_none() {
-                        p.uip = Some((t.text.to_string(), self.line, t.col));
+                        p.uip = Some((t.text, t.col));
                     } else {
                         return Err(self.e(t, "too many branch targets"));
                     }
@@ -758,30 +794,35 @@ fn is_label_def(s: &str) -> Option<&str> {
     ok.then_some(name)
 }
 
-/// Parses a whole program.
-pub fn parse_program(platform: Platform, text: &str) -> R<Program> {
-    let mut prog = Program::default();
-    for (ln, raw) in text.lines().enumerate() {
-        let line_no = ln + 1;
-        let code = match raw.find("//") {
-            Some(k) => &raw[..k],
-            None => raw,
-        };
-        let mut toks = tokenize(code);
+/// One instruction line, its branch targets still label names (with their columns), borrowed
+/// from the text.
+#[derive(Debug, Clone)]
+pub struct LineInst<'t> {
+    pub inst: Instruction,
+    pub jip: Option<(&'t str, usize)>,
+    pub uip: Option<(&'t str, usize)>,
+    pub line: usize,
+}
+
+/// Parses `text` line by line without keeping it: `label(name, line, column)` for each label
+/// definition, `inst` for each instruction, in text order. Stops at the first error, its own or
+/// one a callback returns.
+pub fn parse_lines<'t>(
+    platform: Platform,
+    text: &'t str,
+    mut label: impl FnMut(&'t str, usize, usize) -> R<()>,
+    mut inst: impl FnMut(LineInst<'t>) -> R<()>,
+) -> R<()> {
+    let mut line_toks = Vec::new();
+    let (mut at, mut line_no) = (0, 0);
+    while at < text.len() {
+        line_no += 1;
+        at = next_line(text, at, &mut line_toks);
+        let mut toks = &line_toks[..];
         // Label definitions (possibly followed by an instruction).
         while let Some(name) = toks.first().and_then(|t| is_label_def(t.text)) {
-            if prog
-                .labels
-                .insert(name.to_string(), prog.insts.len())
-                .is_some()
-            {
-                return Err(err(
-                    line_no,
-                    toks[0].col,
-                    format!("label '{name}' defined twice"),
-                ));
-            }
-            toks.remove(0);
+            label(name, line_no, toks[0].col)?;
+            toks = &toks[1..];
         }
         if toks.is_empty() {
             continue;
@@ -804,17 +845,16 @@ pub fn parse_program(platform: Platform, text: &str) -> R<Program> {
             // The implicit null destination, as encoded.
             i.dst = None;
         }
-        let mut p = ParsedInst {
+        let mut p = LineInst {
             inst: i,
             jip: None,
             uip: None,
             line: line_no,
         };
-        let mut inst = p.inst;
-        lp.operands(&mut inst, &mut p)?;
+        lp.operands(&mut i, &mut p)?;
         if let Some(t) = lp.next() {
             if t.text.starts_with('{') {
-                lp.options(t, &mut inst)?;
+                lp.options(t, &mut i)?;
                 if let Some(extra) = lp.next() {
                     return Err(lp.e(extra, format!("unexpected '{}'", extra.text)));
                 }
@@ -822,17 +862,27 @@ pub fn parse_program(platform: Platform, text: &str) -> R<Program> {
                 return Err(lp.e(t, format!("unexpected '{}'", t.text)));
             }
         }
-        if !platform.has_swsb() && inst.swsb != Swsb::default() {
+        if !platform.has_swsb() && i.swsb != Swsb::default() {
             return Err(err(
                 line_no,
                 1,
                 format!("no SWSB annotations on {platform}"),
             ));
         }
-        p.inst = inst;
-        prog.insts.push(p);
+        p.inst = i;
+        inst(p)?;
     }
-    Ok(prog)
+    Ok(())
+}
+
+/// The error for a label defined twice.
+pub fn label_defined_twice(name: &str, line: usize, column: usize) -> AsmError {
+    err(line, column, format!("label '{name}' defined twice"))
+}
+
+/// The error for a branch to a label nowhere defined.
+pub fn undefined_label(name: &str, line: usize, column: usize) -> AsmError {
+    err(line, column, format!("undefined label '{name}'"))
 }
 
 /// Byte size of an instruction in the kernel.
@@ -842,42 +892,4 @@ pub fn inst_size(i: &Instruction) -> u32 {
     } else {
         16
     }
-}
-
-/// Resolves label references into relative branch offsets; returns each instruction's PC.
-pub fn resolve_labels(prog: &mut Program) -> R<Vec<u32>> {
-    let mut pcs = Vec::with_capacity(prog.insts.len() + 1);
-    let mut pc = 0u32;
-    for p in &prog.insts {
-        pcs.push(pc);
-        pc += inst_size(&p.inst);
-    }
-    pcs.push(pc);
-    let target = |name: &str, line: usize, col: usize| -> R<i64> {
-        if let Some(&k) = prog.labels.get(name) {
-            return Ok(pcs[k] as i64);
-        }
-        // iga64 labels are L<pc> / L_N<pc>; accept them even if undefined only when defined.
-        Err(err(line, col, format!("undefined label '{name}'")))
-    };
-    let mut resolved = Vec::with_capacity(prog.insts.len());
-    for (k, p) in prog.insts.iter().enumerate() {
-        let here = pcs[k] as i64;
-        let op = p.inst.opcode;
-        let jip = match &p.jip {
-            Some((n, l, c)) => Some(syntax::target_operand(op, here, target(n, *l, *c)?) as i32),
-            None => None,
-        };
-        let uip = match &p.uip {
-            Some((n, l, c)) => Some(syntax::target_operand(op, here, target(n, *l, *c)?) as i32),
-            None => None,
-        };
-        resolved.push((jip, uip));
-    }
-    for (p, (jip, uip)) in prog.insts.iter_mut().zip(resolved) {
-        p.inst.branch.jip = jip;
-        p.inst.branch.uip = uip;
-    }
-    pcs.pop();
-    Ok(pcs)
 }

@@ -99,22 +99,20 @@ fn push_dec(out: &mut String, v: i64) {
         out.push('-');
     }
     let mut n = v.unsigned_abs();
+    if n < 10 {
+        // Register numbers, strides, exec sizes: most numbers printed are one digit.
+        out.push(char::from(b'0' + n as u8));
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut k = buf.len();
-    loop {
+    while n > 0 {
         k -= 1;
         buf[k] = b'0' + (n % 10) as u8;
         n /= 10;
-        if n == 0 {
-            break;
-        }
     }
-    // Digits are ASCII, so every index is a char boundary.
-    const DIGITS: &str = "0123456789";
-    for &d in &buf[k..] {
-        let d = (d - b'0') as usize;
-        out.push_str(&DIGITS[d..=d]);
-    }
+    // ASCII digits only: always valid UTF-8.
+    out.push_str(std::str::from_utf8(&buf[k..]).unwrap_or_default());
 }
 
 /// Appends `0x` and `v` in upper-case hex, zero-padded to `width` digits.
@@ -509,13 +507,11 @@ impl Ctx<'_> {
                 if p.invert {
                     line.s("~");
                 }
-                let _ = write!(
-                    line.out,
-                    "f{}.{}{}",
-                    i.flag.num,
-                    i.flag.sub,
-                    p.ctrl.syntax()
-                );
+                line.s("f");
+                push_dec(line.out, i64::from(i.flag.num));
+                line.s(".");
+                push_dec(line.out, i64::from(i.flag.sub));
+                line.s(p.ctrl.syntax());
             }
             line.s(")");
         }
