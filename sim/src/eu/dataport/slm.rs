@@ -10,7 +10,12 @@
 //! (`IGC/VectorCompiler/include/GenX.h`, `SlmNullProtection` and `SlmNullProtectionMask =
 //! 0xf0000000`): the hardware never allocates SLM that far, so the tag is not part of the
 //! address. A group allocates at most 64 KiB of SLM on every simulated generation (genxml
-//! INTERFACE_DESCRIPTOR_DATA, Shared Local Memory Size, largest encoding "64K").
+//! INTERFACE_DESCRIPTOR_DATA, Shared Local Memory Size, largest encoding "64K"). Debian's
+//! ocloc (IGC 1.0.12504) sends tagged offsets in HDC byte scattered, untyped and atomic
+//! messages to binding-table index 0xFE on Gen9–Gen12LP and in LSC `*.slm` messages on Xe-HPG
+//! (`umd/tests/local_memory_sim.rs` checks both). Mesa keeps its tag out of the offset (nir.h,
+//! `nir_address_format_62bit_generic`: a shared pointer is a 32-bit offset, the address space
+//! in the top bits of the 64-bit value), so only IGC relies on this.
 //!
 //! The bits below the tag are the address. What the hardware does with an offset past the
 //! group's allocation is not specified ("Out-of-bound SLM accesses have undefined behavior",
