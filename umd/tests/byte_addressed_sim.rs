@@ -5,25 +5,17 @@
 //! the data port takes at any byte address. The reference is the OpenCL C spec's definition:
 //! `vloadn(i, p)` reads the n elements at `p + i * n`, `vstoren(v, i, p)` writes them there.
 
+mod byte_addressed_support;
+
+use byte_addressed_support::{sends, Buffers, Tools, OFFSETS, TYPES, WIDTHS};
 use platform::Platform;
 use umd::device::Device;
 use umd::kernel::Kernel;
 use umd::ndrange::NdRange;
-use umd::payload::ArgValue;
 
 const SRC: &str = include_str!("data/vload_vstore.cl");
-/// Element types of the kernels (name, bytes) and vector widths.
-const TYPES: [(&str, usize); 5] = [
-    ("char", 1),
-    ("uchar", 1),
-    ("short", 2),
-    ("ushort", 2),
-    ("int", 4),
-];
-const WIDTHS: [usize; 5] = [2, 3, 4, 8, 16];
-/// Work-items per dispatch and the element offsets tried (byte offsets 0..3 for char).
+/// Work-items per dispatch.
 const ITEMS: usize = 32;
-const OFFSETS: [usize; 4] = [0, 1, 2, 3];
 
 /// The two addressing models: ocloc's default (binding table) and stateless only.
 const MODES: [(&str, &str); 2] = [
@@ -43,23 +35,6 @@ fn reference(a: &[u8], b: &[u8], elem: usize, n: usize, off: usize) -> Vec<u8> {
         }
     }
     out
-}
-
-struct Tools {
-    ocloc: std::path::PathBuf,
-    iga: std::path::PathBuf,
-}
-
-/// The send instructions of kernel `name` in `bin`, as iga64 prints them from ocloc's own dump.
-fn sends(tools: &Tools, bin: &[u8], name: &str, p: Platform) -> Vec<String> {
-    let heaps = oracles::ocloc::kernel_heaps(&tools.ocloc, bin).unwrap();
-    let heap = heaps.iter().find(|h| h.name == name).expect(name);
-    oracles::iga64::listing(&tools.iga, p, &heap.bytes)
-        .unwrap()
-        .into_iter()
-        .map(|(_, t)| t)
-        .filter(|t| t.contains("send"))
-        .collect()
 }
 
 /// The kernels have the shape of the issue: a 2-byte byte-addressed read and write for
@@ -112,35 +87,15 @@ fn vload_vstore_at_every_offset_on_every_device() {
             for k in umd::device::sim_kmds(p) {
                 let d = Device::open_sim(p, Some(k)).unwrap();
                 for (ty, elem) in TYPES {
-                    // Room for the widest vector at the largest offset.
-                    let bytes = (ITEMS * 16 + OFFSETS.len()) * elem;
-                    let a_init: Vec<u8> = (0..bytes).map(|i| (i * 37 + 11) as u8).collect();
-                    let b_init: Vec<u8> = (0..bytes).map(|i| (i * 101 + 7) as u8).collect();
-                    let (a, b) = (
-                        d.create_buffer(bytes as u64).unwrap(),
-                        d.create_buffer(bytes as u64).unwrap(),
-                    );
-                    a.write(0, &a_init).unwrap();
+                    let bufs = Buffers::new(&d, ITEMS, elem);
                     for n in WIDTHS {
                         let name = format!("copy_{ty}{n}");
                         let kernel = Kernel::from_ocloc(&bin, Some(&name), Some(p)).unwrap();
                         let range = NdRange::new(&[ITEMS as u32], None, kernel.simd, None).unwrap();
                         for off in OFFSETS {
-                            b.write(0, &b_init).unwrap();
-                            let args = [
-                                ArgValue::Buffer(a.clone()),
-                                ArgValue::Buffer(b.clone()),
-                                ArgValue::Value((off as u32).to_le_bytes().to_vec()),
-                            ];
+                            let want = reference(&bufs.a_init, &bufs.b_init, elem, n, off);
                             let what = format!("{p} {k:?} {mode} {name} offset {off}");
-                            if let Err(e) = d.dispatch(&kernel, &range, &args) {
-                                panic!("{what}: {e}");
-                            }
-                            let want = reference(&a_init, &b_init, elem, n, off);
-                            let got = b.to_vec().unwrap();
-                            if let Some(at) = (0..bytes).find(|&i| got[i] != want[i]) {
-                                panic!("{what}: byte {at} is {:#x}, want {:#x}", got[at], want[at]);
-                            }
+                            bufs.run(&d, (&kernel, &range), off, &[], &want, &what);
                         }
                     }
                 }

@@ -48,7 +48,7 @@ fn bti_target(msg: &Msg, mem: &mut dyn Memory) -> Result<Target, EuErrorKind> {
     let bti = msg.desc & 0xff;
     if bti == BTI_SLM {
         return Ok(Target {
-            space: Space::Slm,
+            space: Space::Slm(msg.platform),
             base: 0,
             limit: u64::MAX,
         });

@@ -63,7 +63,7 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
     let addr_b = (addr_bits / 8) as usize;
     // Base and space: flat (global VA or SLM offset) or through a surface.
     let (space, base) = match (sfid, f(msg, ADDR_TYPE)) {
-        (Sfid::Slm, _) => (Space::Slm, 0u64),
+        (Sfid::Slm, _) => (Space::Slm(msg.platform), 0u64),
         (_, ADDR_BTI) => (
             Space::Global,
             mem.surface((msg.ex_desc >> EX_BTI.0) & 0xff)?.base,

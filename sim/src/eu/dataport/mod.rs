@@ -11,6 +11,7 @@ mod hdc;
 mod lsc;
 mod media;
 pub mod scratch;
+mod slm;
 
 use isa_encoder::model::SendDesc;
 use isa_encoder::sendmsg::{gateway, Sfid};
@@ -139,6 +140,7 @@ pub(crate) struct Msg {
     /// Execution size and enabled lanes.
     pub n: usize,
     pub mask: u32,
+    pub platform: Platform,
 }
 
 impl Msg {
@@ -224,6 +226,7 @@ pub fn execute(
         resp,
         n: inst.n as usize,
         mask,
+        platform,
     };
     match sfid {
         Sfid::Dc0 if scratch::is_scratch(desc) => scratch::execute(&mut msg, platform, mem)?,
@@ -306,11 +309,17 @@ pub(crate) fn atomic32(op: AtomicOp, old: u32, a: u32, b: u32) -> u32 {
     }
 }
 
-/// Memory behind one address: global VA or shared local memory.
+/// Memory behind one address: global VA or the shared local memory of a platform's group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Space {
     Global,
-    Slm,
+    Slm(Platform),
+}
+
+/// The SLM byte a message's 32-bit SLM offset `addr` addresses (see [`slm`]).
+fn slm_offset(p: Platform, addr: u64) -> Result<u32, EuErrorKind> {
+    let off = u32::try_from(addr).map_err(|_| EuErrorKind::PageFault { address: addr })?;
+    Ok(slm::address(p, off))
 }
 
 pub(crate) fn mem_read(
@@ -321,10 +330,7 @@ pub(crate) fn mem_read(
 ) -> Result<(), EuErrorKind> {
     match space {
         Space::Global => mem.read(addr, buf)?,
-        Space::Slm => {
-            let off = u32::try_from(addr).map_err(|_| EuErrorKind::PageFault { address: addr })?;
-            mem.slm_read(off, buf)?
-        }
+        Space::Slm(p) => mem.slm_read(slm_offset(p, addr)?, buf)?,
     }
     Ok(())
 }
@@ -337,10 +343,7 @@ pub(crate) fn mem_write(
 ) -> Result<(), EuErrorKind> {
     match space {
         Space::Global => mem.write(addr, data)?,
-        Space::Slm => {
-            let off = u32::try_from(addr).map_err(|_| EuErrorKind::PageFault { address: addr })?;
-            mem.slm_write(off, data)?
-        }
+        Space::Slm(p) => mem.slm_write(slm_offset(p, addr)?, data)?,
     }
     Ok(())
 }
