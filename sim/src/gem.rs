@@ -8,13 +8,22 @@ use kmd_iface::seam::{Errno, Mapping};
 use crate::mem::{Bo, BoError, HostRange, PAGE_SIZE};
 use crate::sync::{Fence, FenceStatus};
 
+/// A request using an object: its fence, the engine (index) it runs on and whether it writes
+/// the object (EXEC_OBJECT_WRITE).
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub fence: Arc<Fence>,
+    pub engine: usize,
+    pub write: bool,
+}
+
 /// One GEM handle's object.
 #[derive(Debug)]
 pub struct GemObject {
     pub bo: Arc<Bo>,
     /// The requests using the object that were still running when the newest was added (the
     /// fences of its reservation object, which busy and wait look at).
-    pub requests: Vec<Arc<Fence>>,
+    pub requests: Vec<Request>,
     /// Alignment the object's GPU bindings need (xe VRAM on DG2: 64 KiB).
     pub min_page: u64,
     /// xe: the VM an object created with `vm_id` is private to.
@@ -26,14 +35,14 @@ pub struct GemObject {
 
 impl GemObject {
     /// Adds a request using the object, forgetting those that have signalled.
-    pub fn track(&mut self, fence: Arc<Fence>) {
-        self.requests.retain(|f| !f.is_signaled());
-        self.requests.push(fence);
+    pub fn track(&mut self, request: Request) {
+        self.requests.retain(|r| !r.fence.is_signaled());
+        self.requests.push(request);
     }
 
     /// Pending while any request is; else the error of one that failed; `None` when idle.
     pub fn status(&self) -> Option<FenceStatus> {
-        let all: Vec<FenceStatus> = self.requests.iter().map(|f| f.status()).collect();
+        let all: Vec<FenceStatus> = self.requests.iter().map(|r| r.fence.status()).collect();
         all.iter()
             .find(|s| **s == FenceStatus::Pending)
             .or_else(|| all.iter().find(|s| matches!(s, FenceStatus::Error { .. })))

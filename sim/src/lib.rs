@@ -31,8 +31,6 @@
 //! - i915 out-fences are pollable eventfds standing in for sync_files.
 //! - xe VM_BIND runs at once, without waiting for its in-syncs; an exec's job sees the VM as
 //!   it was at EXEC (binds after it are not visible to it, unbinds do not affect it).
-//! - GEM_BUSY reports every object of a running request as written and read by the render
-//!   engine class.
 //! - Userptr (i915 GEM_USERPTR, xe MAP_USERPTR) BOs are the host process's own pages, reached
 //!   with fault-checked copies; there is no MMU notifier, so pages unmapped after pinning make
 //!   the next GPU access a page fault instead of failing the next submission.

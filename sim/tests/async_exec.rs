@@ -310,10 +310,22 @@ fn i915_busy_buffer_and_gem_wait_timeout() {
         let out = r.exec(0, 0, None, true).unwrap();
         let busy = r.i915.gem_busy(r.data).unwrap();
         assert!(busy.busy, "{p}");
-        // Written by the render engine (class 0, reported as class + 1), read by it too.
+        // Written by the render engine (I915_ENGINE_CLASS_RENDER = 0, reported as class + 1),
+        // and read by it (bit 16 + class).
         assert_eq!(
             (busy.writing_class_plus_one, busy.reading_classes),
             (1, 1),
+            "{p}"
+        );
+        // The batch is only read.
+        let batch = r.i915.gem_busy(r.batch).unwrap();
+        assert_eq!(
+            (
+                batch.busy,
+                batch.writing_class_plus_one,
+                batch.reading_classes
+            ),
+            (true, 0, 1),
             "{p}"
         );
         assert!(!readable(out), "{p}");

@@ -8,6 +8,7 @@ use kmd_iface::seam::Errno;
 
 use super::{read_vm, write_vm, Context};
 use crate::device::{SimDevice, State};
+use crate::gem::Request;
 use crate::gpu::Job;
 use crate::mem::{AddressSpace, Bo, PAGE_SIZE, VA_BITS};
 use crate::sync::Fence;
@@ -36,6 +37,7 @@ struct Object {
     size: u64,
     alignment: u64,
     low_4g: bool,
+    write: bool,
 }
 
 pub(crate) fn execbuffer2(
@@ -133,7 +135,11 @@ pub(crate) fn execbuffer2(
     let fence = gpu.submit(&mut ctx.hw, job);
     for o in &objects {
         if let Ok(obj) = gem.get_mut(o.handle) {
-            obj.track(fence.clone());
+            obj.track(Request {
+                fence: fence.clone(),
+                engine,
+                write: o.write,
+            });
         }
     }
     let outs: Vec<(u32, u64)> = fences
@@ -229,6 +235,7 @@ fn validate_objects(
             size,
             alignment: e.alignment.max(PAGE_SIZE),
             low_4g,
+            write: e.flags & EXEC_OBJECT_WRITE != 0,
         });
     }
     // Softpinned ranges of one execbuf may not overlap.
