@@ -192,8 +192,6 @@ impl Gpu {
                 .spawn(move || worker(&shared, &status, id, rx));
             tx
         });
-        let engine = job.engine;
-        let batch = job.batch;
         if let Err(e) = queue.send((job, fence.clone())) {
             let (job, fence) = e.0;
             let err = CsError {
@@ -202,7 +200,9 @@ impl Gpu {
                     packet: "a request (the simulator could not start the context's thread)".into(),
                 }),
             };
-            let id = self.shared.report(engine, &ctx.status, ctx.id, batch, err);
+            let id = self
+                .shared
+                .report(job.engine, &ctx.status, ctx.id, job.batch, err);
             fence.signal(Some(id));
             self.shared.doorbell.ring();
         }
@@ -236,7 +236,23 @@ fn worker(shared: &Shared, status: &ContextStatus, id: u32, jobs: Receiver<(Job,
             Some(error) => fence.signal(Some(error)),
             None => {
                 fence.start();
-                let result = run(shared, &mut image, &job);
+                // A simulator bug must fail the request, not leave its fence pending forever.
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    run(shared, &mut image, &job)
+                }))
+                .unwrap_or_else(|p| {
+                    let why = p
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| p.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    Err(CsError {
+                        head: job.batch,
+                        kind: GpuErrorKind::Hang(HangReason::Unsupported {
+                            packet: format!("a request (the simulator panicked: {why})"),
+                        }),
+                    })
+                });
                 match result {
                     Ok(()) => fence.signal(None),
                     Err(e) => {
