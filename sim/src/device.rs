@@ -1,7 +1,7 @@
 //! The simulated device file: one open render node of a freshly powered-on simulated GPU.
 
 use std::fmt;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use kmd_iface::seam::{DeviceFile, Errno, Mapping};
@@ -12,7 +12,7 @@ use crate::device_info::DeviceInfo;
 use crate::dispatch::EuExecutor;
 use crate::gem::GemTable;
 use crate::gpu::{Gpu, GpuErrorRecord};
-use crate::sync::{SyncFiles, SyncobjTable};
+use crate::sync::{Doorbell, SyncFiles, SyncobjTable};
 use crate::{i915, xe, Kmd};
 
 /// How a simulated device is built.
@@ -72,6 +72,7 @@ pub fn open_device(
     }
     let gpu = Gpu::new(info, config.budget, config.walker).map_err(|_| OpenError::NoMemory)?;
     let wait_limit = config.wait_limit;
+    let doorbell = gpu.doorbell().clone();
     let mut state = State {
         gpu,
         gem: GemTable::default(),
@@ -87,7 +88,7 @@ pub fn open_device(
         kmd,
         info,
         state: Mutex::new(state),
-        changed: Condvar::new(),
+        doorbell,
         wait_limit,
     }))
 }
@@ -107,8 +108,8 @@ pub struct SimDevice {
     kmd: Kmd,
     info: &'static DeviceInfo,
     state: Mutex<State>,
-    /// Notified whenever a fence signals or a syncobj changes; every waiter sleeps on it.
-    changed: Condvar,
+    /// Rung whenever a fence signals or a syncobj changes; every waiter sleeps on it.
+    doorbell: Arc<Doorbell>,
     wait_limit: Option<Duration>,
 }
 
@@ -176,7 +177,7 @@ impl SimDevice {
     /// The captured GPU error states, oldest first (what `/sys/class/drm/card*/error` shows on
     /// a real device). Each record's `Display` is a one-line report.
     pub fn error_states(&self) -> Vec<GpuErrorRecord> {
-        self.lock().gpu.errors.records().to_vec()
+        self.lock().gpu.errors().records().to_vec()
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
@@ -186,7 +187,7 @@ impl SimDevice {
 
     /// Wakes every waiter to re-check its condition.
     pub(crate) fn notify(&self) {
-        self.changed.notify_all();
+        self.doorbell.ring();
     }
 
     /// Sleeps until `check` yields a value or an error, or the deadline passes (ETIME).
@@ -202,9 +203,9 @@ impl SimDevice {
             (Some(l), Deadline::Never) => Deadline::At(Instant::now() + l),
             (Some(l), Deadline::At(t)) => Deadline::At(t.min(Instant::now() + l)),
         };
-        let mut st = self.lock();
         loop {
-            if let Some(v) = check(&mut st)? {
+            let seen = self.doorbell.count();
+            if let Some(v) = check(&mut self.lock())? {
                 return Ok(v);
             }
             let left = match deadline {
@@ -217,12 +218,7 @@ impl SimDevice {
                     left
                 }
             };
-            let step = poll.map_or(left, |p| p.min(left));
-            st = self
-                .changed
-                .wait_timeout(st, step)
-                .map(|(g, _)| g)
-                .unwrap_or_else(|e| e.into_inner().0);
+            self.doorbell.wait(seen, poll.map_or(left, |p| p.min(left)));
         }
     }
 }

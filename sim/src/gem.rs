@@ -6,14 +6,24 @@ use std::sync::Arc;
 use kmd_iface::seam::{Errno, Mapping};
 
 use crate::mem::{Bo, BoError, HostRange, PAGE_SIZE};
-use crate::sync::Fence;
+use crate::sync::{Fence, FenceStatus};
+
+/// A request using an object: its fence, the engine (index) it runs on and whether it writes
+/// the object (EXEC_OBJECT_WRITE).
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub fence: Arc<Fence>,
+    pub engine: usize,
+    pub write: bool,
+}
 
 /// One GEM handle's object.
 #[derive(Debug)]
 pub struct GemObject {
     pub bo: Arc<Bo>,
-    /// The last request that used the object (busy/wait track it).
-    pub last: Option<Arc<Fence>>,
+    /// The requests using the object that were still running when the newest was added (the
+    /// fences of its reservation object, which busy and wait look at).
+    pub requests: Vec<Request>,
     /// Alignment the object's GPU bindings need (xe VRAM on DG2: 64 KiB).
     pub min_page: u64,
     /// xe: the VM an object created with `vm_id` is private to.
@@ -21,6 +31,24 @@ pub struct GemObject {
     /// Memory region instance the object lives in (for queries' accounting).
     pub region: u16,
     mmap_offset: Option<u64>,
+}
+
+impl GemObject {
+    /// Adds a request using the object, forgetting those that have signalled.
+    pub fn track(&mut self, request: Request) {
+        self.requests.retain(|r| !r.fence.is_signaled());
+        self.requests.push(request);
+    }
+
+    /// Pending while any request is; else the error of one that failed; `None` when idle.
+    pub fn status(&self) -> Option<FenceStatus> {
+        let all: Vec<FenceStatus> = self.requests.iter().map(|r| r.fence.status()).collect();
+        all.iter()
+            .find(|s| **s == FenceStatus::Pending)
+            .or_else(|| all.iter().find(|s| matches!(s, FenceStatus::Error { .. })))
+            .or(all.first())
+            .copied()
+    }
 }
 
 /// First fake mmap offset handed out (the kernel's offsets also start high and page aligned).
@@ -87,7 +115,7 @@ impl GemTable {
             self.next_handle,
             GemObject {
                 bo,
-                last: None,
+                requests: Vec::new(),
                 min_page,
                 private_vm,
                 region,

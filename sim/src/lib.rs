@@ -16,9 +16,11 @@
 //! - [`sync`]: fences and DRM syncobjs.
 //! - `i915`, `xe`: the two personalities. [`device_info`]: the simulated parts.
 //!
-//! Execution is synchronous: a submission runs to completion (or to a fault or hang) inside the
-//! EXECBUFFER2/EXEC ioctl; waits, busy queries, syncobjs and user fences then behave as they do
-//! once the hardware has finished.
+//! The GPU runs beside the CPU: EXECBUFFER2/EXEC return once the request is queued, and each
+//! hardware context runs its requests in order on its own host thread ([`gpu`]); GEM_BUSY,
+//! GEM_WAIT, syncobj waits (with WAIT_FOR_SUBMIT), in/out fences and user fences see requests
+//! pending until they finish, and a context blocked on MI_SEMAPHORE_WAIT is released by
+//! another context's batch.
 //!
 //! Where the simulator knowingly differs from the kernel drivers:
 //! - i915 GEM_WAIT on an object whose last request hit a GPU error fails with EIO (the kernel
@@ -27,6 +29,8 @@
 //! - The first GPU error bans the context (i915 does so for non-recoverable contexts, which is
 //!   what compute drivers create; xe always).
 //! - i915 out-fences are pollable eventfds standing in for sync_files.
+//! - xe VM_BIND runs at once, without waiting for its in-syncs; an exec's job sees the VM as
+//!   it was at EXEC (binds after it are not visible to it, unbinds do not affect it).
 //! - Userptr (i915 GEM_USERPTR, xe MAP_USERPTR) BOs are the host process's own pages, reached
 //!   with fault-checked copies; there is no MMU notifier, so pages unmapped after pinning make
 //!   the next GPU access a page fault instead of failing the next submission.

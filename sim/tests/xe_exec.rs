@@ -183,7 +183,10 @@ fn endless_batch_is_a_hang() {
         let q = x.exec_queue_create(vm, &engines(&x)[..1], &[]).unwrap();
         bm.write(0, &self_loop(p, BATCH_VA)).unwrap();
         let start = Instant::now();
-        x.exec(q, BATCH_VA, &[]).unwrap();
+        let s = syncobj_create(x.file(), 0).unwrap();
+        x.exec(q, BATCH_VA, &[sync::syncobj(s, true)]).unwrap();
+        // The wait ends once the reset has signalled the job's fence (with its error).
+        syncobj_wait(x.file(), &[s], i64::MAX, 0).unwrap();
         assert!(start.elapsed() < Duration::from_secs(10));
         assert!(matches!(
             dev.error_states()[0].kind,
@@ -205,13 +208,16 @@ fn scratch_page_vm_absorbs_stray_stores() {
     bind(&x, vm, batch, BATCH_VA);
     let q = x.exec_queue_create(vm, &engines(&x)[..1], &[]).unwrap();
     bm.write(0, &store_batch(p, 0x7f00_0000, 1)).unwrap();
-    x.exec(q, BATCH_VA, &[]).unwrap();
+    let s = syncobj_create(x.file(), 0).unwrap();
+    x.exec(q, BATCH_VA, &[sync::syncobj(s, true)]).unwrap();
+    syncobj_wait(x.file(), &[s], i64::MAX, 0).unwrap();
     assert!(dev.error_states().is_empty());
     // Unmapping the batch makes the next exec fault on the fetch... into the scratch page,
     // which reads as MI_NOOPs up to the page end and then more scratch: a hang, not a fault.
     x.vm_bind(vm, 0, &[bind_op::unmap(BATCH_VA, BO_SIZE)], &[])
         .unwrap();
-    x.exec(q, BATCH_VA, &[]).unwrap();
+    x.exec(q, BATCH_VA, &[sync::syncobj(s, true)]).unwrap();
+    syncobj_wait(x.file(), &[s], i64::MAX, 0).unwrap();
     assert!(matches!(
         dev.error_states()[0].kind,
         GpuErrorKind::Hang(HangReason::Watchdog { .. })

@@ -9,4 +9,4 @@ mod submit;
 pub use clock::Clock;
 pub use error::{ErrorLog, GpuErrorKind, GpuErrorRecord, HangReason, KernelOffset};
 pub use regs::RegisterFile;
-pub use submit::{Gpu, HwContext};
+pub use submit::{Gpu, HwContext, Job};

@@ -1,32 +1,109 @@
-//! The GPU as the personalities drive it: engines with their rings, hardware contexts, and the
-//! reset path that turns a fault or hang into an error record, a banned context and a failed
-//! fence while every other context keeps running.
+//! The GPU as the personalities drive it: engines, hardware contexts that run their requests on
+//! their own host thread, and the reset path that turns a fault or hang into an error record, a
+//! banned context and a failed fence while every other context keeps running.
+//!
+//! Submission only queues: EXECBUFFER2 and EXEC return once the request is on its context's
+//! queue. Each hardware context (i915 context, xe exec queue) has a worker thread that takes its
+//! requests in submission order, waits for their in-fences, runs them through the context's own
+//! ring (as execlists and GuC submission give each logical context its ring) and signals their
+//! fences. Contexts run side by side, as the kernel's schedulers interleave them on an engine,
+//! so a context blocked on MI_SEMAPHORE_WAIT never holds up the context that releases it. A
+//! request's result depends only on its batch and memory, never on host scheduling.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
-use crate::cs::{Budget, ComputeState, EngineRing, RingRun, WalkerExecutor};
+use crate::cs::{Budget, ComputeState, CsError, EngineRing, RingRun, WalkerExecutor};
 use crate::device_info::{DeviceInfo, EngineClass};
 use crate::mem::{AddressSpace, BoError};
-use crate::sync::Fence;
+use crate::sync::{Doorbell, Fence, FenceStatus};
 
-use super::{Clock, ErrorLog, RegisterFile};
+use super::{Clock, ErrorLog, GpuErrorKind, HangReason, RegisterFile};
 
-/// A hardware context (i915 context or xe exec queue): its saved engine state and its record
-/// of resets.
+/// What every context's worker shares with the device.
+pub(crate) struct Shared {
+    info: &'static DeviceInfo,
+    clock: Clock,
+    budget: Budget,
+    walker: Arc<dyn WalkerExecutor>,
+    errors: Mutex<ErrorLog>,
+    doorbell: Arc<Doorbell>,
+}
+
+impl Shared {
+    /// Captures a GPU error of context `ctx` on `engine` and resets it: the context is banned
+    /// and charged. Returns the error's id.
+    fn report(&self, engine: usize, ctx: &ContextStatus, id: u32, batch: u64, e: CsError) -> u64 {
+        let name = self.info.engines.get(engine).map_or("?", |e| e.name);
+        let mut log = self.errors.lock().unwrap_or_else(|e| e.into_inner());
+        let error = log.capture(name, id, e.head, batch, e.kind);
+        ctx.ban(error);
+        error
+    }
+
+    /// Blocks until `ready` holds for every fence.
+    fn wait_for(&self, fences: &[Arc<Fence>], ready: impl Fn(&Fence) -> bool) {
+        loop {
+            let seen = self.doorbell.count();
+            if fences.iter().all(|f| ready(f)) {
+                return;
+            }
+            self.doorbell.wait(seen, Duration::from_millis(100));
+        }
+    }
+}
+
+/// A context's reset record, shared by the uAPI side and the context's worker.
+#[derive(Debug, Default)]
+struct ContextStatus {
+    banned: AtomicBool,
+    /// The error that banned the context; requests queued behind it are cancelled with it.
+    ban_error: AtomicU64,
+    /// Requests of this context that caused a reset (i915 `batch_active`).
+    guilty: AtomicU32,
+}
+
+impl ContextStatus {
+    fn ban(&self, error: u64) {
+        self.guilty.fetch_add(1, Ordering::SeqCst);
+        self.ban_error.store(error, Ordering::SeqCst);
+        self.banned.store(true, Ordering::SeqCst);
+    }
+
+    fn ban_error(&self) -> Option<u64> {
+        self.banned
+            .load(Ordering::SeqCst)
+            .then(|| self.ban_error.load(Ordering::SeqCst))
+    }
+}
+
+/// One request: a batch for one engine of a context.
+pub struct Job {
+    pub engine: usize,
+    /// The address space as it was at submission: the objects the request uses stay bound
+    /// until it retires, as the kernel keeps their VMAs (i915) or orders unbinds after the
+    /// job (xe).
+    pub vm: AddressSpace,
+    pub batch: u64,
+    /// In-fences: the batch starts once they have signalled; one that failed cancels it with
+    /// its error, as the kernel propagates a fence error to the requests awaiting it.
+    pub after: Vec<Arc<Fence>>,
+    /// Submit fences (I915_EXEC_FENCE_SUBMIT): the batch starts once their requests started.
+    pub with: Vec<Arc<Fence>>,
+    /// xe's user fence: (GPU address, value) written through the VM after the batch.
+    pub user_fence: Option<(u64, u64)>,
+}
+
+/// A hardware context (i915 context or xe exec queue): its record of resets and the queue into
+/// its worker, which owns the context image (registers, compute state, ring per engine).
 #[derive(Debug, Default)]
 pub struct HwContext {
     /// The uAPI id, for error records.
     pub id: u32,
-    /// Banned contexts accept no more work (i915: EIO, xe: ECANCELED).
-    pub banned: bool,
-    /// Requests of this context that caused a reset (i915 `batch_active`).
-    pub guilty: u32,
-    /// Requests of this context lost to another context's reset (i915 `batch_pending`); always
-    /// zero here because execution is synchronous and nothing is queued behind a hang.
-    pub innocent: u32,
-    /// Register and compute state per engine index (the context image).
-    regs: Vec<RegisterFile>,
-    compute: Vec<ComputeState>,
+    status: Arc<ContextStatus>,
+    queue: Option<Sender<(Job, Arc<Fence>)>>,
 }
 
 impl HwContext {
@@ -36,16 +113,29 @@ impl HwContext {
             ..Default::default()
         }
     }
+
+    /// Banned contexts accept no more work (i915: EIO, xe: ECANCELED).
+    pub fn banned(&self) -> bool {
+        self.status.banned.load(Ordering::SeqCst)
+    }
+
+    /// Requests of this context that caused a reset (i915 `batch_active`).
+    pub fn guilty(&self) -> u32 {
+        self.status.guilty.load(Ordering::SeqCst)
+    }
+
+    /// Requests of this context lost to another context's reset (i915 `batch_pending`): always
+    /// zero, since a reset here is of the guilty context alone (GuC's per-context reset).
+    pub fn innocent(&self) -> u32 {
+        0
+    }
 }
 
 /// The device's engines and everything they share.
 pub struct Gpu {
     pub info: &'static DeviceInfo,
     pub clock: Clock,
-    pub errors: ErrorLog,
-    rings: Vec<EngineRing>,
-    budget: Budget,
-    walker: Arc<dyn WalkerExecutor>,
+    shared: Arc<Shared>,
 }
 
 impl Gpu {
@@ -54,19 +144,29 @@ impl Gpu {
         budget: Budget,
         walker: Arc<dyn WalkerExecutor>,
     ) -> Result<Self, BoError> {
-        let rings = info
-            .engines
-            .iter()
-            .map(EngineRing::new)
-            .collect::<Result<_, _>>()?;
+        let clock = Clock::new(info.timestamp_hz);
         Ok(Gpu {
             info,
-            clock: Clock::new(info.timestamp_hz),
-            errors: ErrorLog::default(),
-            rings,
-            budget,
-            walker,
+            clock,
+            shared: Arc::new(Shared {
+                info,
+                clock,
+                budget,
+                walker,
+                errors: Mutex::new(ErrorLog::default()),
+                doorbell: Arc::new(Doorbell::default()),
+            }),
         })
+    }
+
+    /// The error log (what the kernel's error capture shows).
+    pub fn errors(&self) -> MutexGuard<'_, ErrorLog> {
+        self.shared.errors.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The bell rung whenever a request's fence signals.
+    pub fn doorbell(&self) -> &Arc<Doorbell> {
+        &self.shared.doorbell
     }
 
     /// Index of the engine `class`/`instance`, if the device has it.
@@ -77,58 +177,134 @@ impl Gpu {
             .position(|e| e.class == class && e.instance == instance)
     }
 
-    /// Runs the batch at `batch` in `vm` on engine `engine` for `ctx`. Execution is synchronous:
-    /// the returned fence is already signalled, with the error id if the GPU faulted or hung, in
-    /// which case the context is banned and charged with the reset.
-    pub fn submit(
-        &mut self,
-        engine: usize,
-        ctx: &mut HwContext,
-        vm: &AddressSpace,
-        batch: u64,
-    ) -> Arc<Fence> {
+    /// Queues `job` on `ctx` and returns its fence, pending until the request has run (or was
+    /// cancelled). A request that faults or hangs signals its fence with the error's id, bans
+    /// the context and cancels the requests queued behind it.
+    pub fn submit(&mut self, ctx: &mut HwContext, job: Job) -> Arc<Fence> {
         let fence = Fence::new();
-        let Some(ring) = self.rings.get_mut(engine) else {
-            return fence;
-        };
-        let n = self.info.engines.len();
-        ctx.regs.resize_with(n, Default::default);
-        ctx.compute.resize_with(n, Default::default);
-        let run = RingRun {
-            platform: self.info.platform,
-            clock: &self.clock,
-            ppgtt: vm,
-            regs: &mut ctx.regs[engine],
-            compute: &mut ctx.compute[engine],
-            walker: self.walker.as_ref(),
-            budget: self.budget,
-            batch,
-        };
-        match ring.submit(run) {
-            Ok(()) => fence.signal(None),
-            Err(e) => {
-                let id = self.report(engine, ctx, e.head, batch, e.kind);
-                fence.signal(Some(id));
-            }
+        let queue = ctx.queue.get_or_insert_with(|| {
+            let (tx, rx) = channel();
+            let (shared, status, id) = (self.shared.clone(), ctx.status.clone(), ctx.id);
+            // Without a thread the receiver is dropped with the closure and the send below
+            // fails: each request is then reported as a hang, never silently left pending.
+            let _ = std::thread::Builder::new()
+                .name(format!("sim-ctx-{id}"))
+                .spawn(move || worker(&shared, &status, id, rx));
+            tx
+        });
+        if let Err(e) = queue.send((job, fence.clone())) {
+            let (job, fence) = e.0;
+            let err = CsError {
+                head: job.batch,
+                kind: GpuErrorKind::Hang(HangReason::Unsupported {
+                    packet: "a request (the simulator could not start the context's thread)".into(),
+                }),
+            };
+            let id = self
+                .shared
+                .report(job.engine, &ctx.status, ctx.id, job.batch, err);
+            fence.signal(Some(id));
+            self.shared.doorbell.ring();
         }
         fence
     }
+}
 
-    /// Captures a GPU error of `ctx` on `engine` at `head` and resets: the context is banned and
-    /// charged. Returns the error's id.
-    pub fn report(
-        &mut self,
-        engine: usize,
-        ctx: &mut HwContext,
-        head: u64,
-        batch: u64,
-        kind: super::GpuErrorKind,
-    ) -> u64 {
-        let name = self.info.engines.get(engine).map_or("?", |e| e.name);
-        ctx.banned = true;
-        ctx.guilty += 1;
-        self.errors.capture(name, ctx.id, head, batch, kind)
+/// The context image: what a context's requests leave behind for the next one.
+struct Image {
+    regs: Vec<RegisterFile>,
+    compute: Vec<ComputeState>,
+    rings: Vec<Option<EngineRing>>,
+}
+
+/// A context's worker: runs its requests in submission order until the context is gone.
+fn worker(shared: &Shared, status: &ContextStatus, id: u32, jobs: Receiver<(Job, Arc<Fence>)>) {
+    let n = shared.info.engines.len();
+    let mut image = Image {
+        regs: vec![RegisterFile::default(); n],
+        compute: vec![ComputeState::default(); n],
+        rings: (0..n).map(|_| None).collect(),
+    };
+    for (job, fence) in jobs {
+        shared.wait_for(&job.after, Fence::is_signaled);
+        shared.wait_for(&job.with, Fence::is_started);
+        let failed_in = job.after.iter().find_map(|f| match f.status() {
+            FenceStatus::Error { error_id } => Some(error_id),
+            _ => None,
+        });
+        match failed_in.or_else(|| status.ban_error()) {
+            Some(error) => fence.signal(Some(error)),
+            None => {
+                fence.start();
+                // A simulator bug must fail the request, not leave its fence pending forever.
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    run(shared, &mut image, &job)
+                }))
+                .unwrap_or_else(|p| {
+                    let why = p
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| p.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    Err(CsError {
+                        head: job.batch,
+                        kind: GpuErrorKind::Hang(HangReason::Unsupported {
+                            packet: format!("a request (the simulator panicked: {why})"),
+                        }),
+                    })
+                });
+                match result {
+                    Ok(()) => fence.signal(None),
+                    Err(e) => {
+                        let error = shared.report(job.engine, status, id, job.batch, e);
+                        fence.signal(Some(error));
+                    }
+                }
+            }
+        }
+        shared.doorbell.ring();
     }
+}
+
+/// Runs one request on the context's ring for its engine, then writes its user fence.
+fn run(shared: &Shared, image: &mut Image, job: &Job) -> Result<(), CsError> {
+    let e = job.engine;
+    let (Some(desc), Some(slot)) = (shared.info.engines.get(e), image.rings.get_mut(e)) else {
+        return Err(CsError {
+            head: job.batch,
+            kind: GpuErrorKind::Hang(HangReason::Unsupported {
+                packet: format!("a request for engine {e}, which the device lacks"),
+            }),
+        });
+    };
+    let ring = match slot {
+        Some(r) => r,
+        None => slot.insert(EngineRing::new(desc).map_err(|b| CsError {
+            head: job.batch,
+            kind: GpuErrorKind::Hang(HangReason::BadCommand {
+                header: 0,
+                detail: format!("cannot allocate the context's ring: {b}"),
+            }),
+        })?),
+    };
+    ring.submit(RingRun {
+        platform: shared.info.platform,
+        clock: &shared.clock,
+        ppgtt: &job.vm,
+        regs: &mut image.regs[e],
+        compute: &mut image.compute[e],
+        walker: shared.walker.as_ref(),
+        budget: shared.budget,
+        batch: job.batch,
+    })?;
+    // The kernel's ring writes the user fence after the batch, through the queue's VM.
+    if let Some((addr, value)) = job.user_fence {
+        job.vm.write_u64(addr, value).map_err(|f| CsError {
+            head: addr,
+            kind: GpuErrorKind::from(f),
+        })?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -136,8 +312,18 @@ mod tests {
     use super::*;
     use crate::cs::NoWalkerExecutor;
     use crate::mem::Bo;
-    use crate::sync::FenceStatus;
     use platform::Platform;
+
+    fn wait(gpu: &Gpu, f: &Fence) -> FenceStatus {
+        while !f.is_signaled() {
+            let seen = gpu.doorbell().count();
+            if f.is_signaled() {
+                break;
+            }
+            gpu.doorbell().wait(seen, Duration::from_millis(100));
+        }
+        f.status()
+    }
 
     #[test]
     fn a_hang_bans_only_the_guilty_context() {
@@ -149,14 +335,25 @@ mod tests {
         // 0x1000: an unknown command; 0x1800: MI_BATCH_BUFFER_END.
         bo.write(0, &0x1f80_0000u32.to_le_bytes()).unwrap();
         bo.write(0x800, &0x0500_0000u32.to_le_bytes()).unwrap();
+        let job = |batch| Job {
+            engine: 0,
+            vm: vm.clone(),
+            batch,
+            after: vec![],
+            with: vec![],
+            user_fence: None,
+        };
         let (mut bad, mut good) = (HwContext::new(1), HwContext::new(2));
-        let f = gpu.submit(0, &mut bad, &vm, 0x1000);
-        assert_eq!(f.status(), FenceStatus::Error { error_id: 1 });
-        assert!(bad.banned && bad.guilty == 1);
-        let f = gpu.submit(0, &mut good, &vm, 0x1800);
-        assert_eq!(f.status(), FenceStatus::Signaled);
-        assert!(!good.banned);
-        let rec = &gpu.errors.records()[0];
+        let f = gpu.submit(&mut bad, job(0x1000));
+        // Queued behind the hang: cancelled with its error.
+        let behind = gpu.submit(&mut bad, job(0x1800));
+        assert_eq!(wait(&gpu, &f), FenceStatus::Error { error_id: 1 });
+        assert_eq!(wait(&gpu, &behind), FenceStatus::Error { error_id: 1 });
+        assert!(bad.banned() && bad.guilty() == 1);
+        let f = gpu.submit(&mut good, job(0x1800));
+        assert_eq!(wait(&gpu, &f), FenceStatus::Signaled);
+        assert!(!good.banned());
+        let rec = gpu.errors().records()[0].clone();
         assert_eq!((rec.engine, rec.context, rec.head), ("rcs0", 1, 0x1000));
     }
 }

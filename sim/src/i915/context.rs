@@ -198,8 +198,8 @@ pub(crate) fn reset_stats(dev: &SimDevice, a: &mut drm_i915_reset_stats) -> Resu
     }
     let st = dev.lock();
     let ctx = st.i915.contexts.get(&a.ctx_id).ok_or(Errno::ENOENT)?;
-    a.reset_count = u32::try_from(st.gpu.errors.reset_count()).unwrap_or(u32::MAX);
-    a.batch_active = ctx.hw.guilty;
-    a.batch_pending = ctx.hw.innocent;
+    a.reset_count = u32::try_from(st.gpu.errors().reset_count()).unwrap_or(u32::MAX);
+    a.batch_active = ctx.hw.guilty();
+    a.batch_pending = ctx.hw.innocent();
     Ok(0)
 }

@@ -8,7 +8,10 @@ use kmd_iface::seam::Errno;
 
 use super::{read_vm, write_vm, Context};
 use crate::device::{SimDevice, State};
+use crate::gem::Request;
+use crate::gpu::Job;
 use crate::mem::{AddressSpace, Bo, PAGE_SIZE, VA_BITS};
+use crate::sync::Fence;
 use crate::user;
 
 /// Every execbuf flag bit the uAPI defines (up to I915_EXEC_USE_EXTENSIONS).
@@ -34,6 +37,7 @@ struct Object {
     size: u64,
     alignment: u64,
     low_4g: bool,
+    write: bool,
 }
 
 pub(crate) fn execbuffer2(
@@ -75,16 +79,22 @@ pub(crate) fn execbuffer2(
     let st = &mut *guard;
     let ctx_id = eb.rsvd1 as u32;
     let ctx = st.i915.contexts.get(&ctx_id).ok_or(Errno::ENOENT)?;
-    if ctx.hw.banned {
+    if ctx.hw.banned() {
         return Err(Errno::EIO);
     }
     let engine = select_engine(st, ctx, flags & I915_EXEC_RING_MASK)?;
     let objects = validate_objects(st, &entries)?;
-    check_fences(st, &fences)?;
-    // Every fence is signalled by the time its fd exists, so there is nothing to wait for;
-    // the fd must still be one of ours.
+    // The request starts once its in-fences have signalled (FENCE_IN, syncobjs to wait for) or,
+    // for I915_EXEC_FENCE_SUBMIT, once the fence's own request has started.
+    let mut after = check_fences(st, &fences)?;
+    let mut with = Vec::new();
     if in_fence {
-        st.sync_files.import(eb.rsvd2 as u32 as i32)?;
+        let f = st.sync_files.import(eb.rsvd2 as u32 as i32)?;
+        if flags & I915_EXEC_FENCE_SUBMIT != 0 {
+            with.push(f);
+        } else {
+            after.push(f);
+        }
     }
     let batch_idx = if flags & I915_EXEC_BATCH_FIRST != 0 {
         0
@@ -112,18 +122,24 @@ pub(crate) fn execbuffer2(
     }
     let batch_va = addresses[batch_idx] + start;
 
-    let State {
-        gpu,
-        gem,
-        i915,
-        syncobjs: _,
-        ..
-    } = st;
+    let job = Job {
+        engine,
+        vm: read_vm(&vm).clone(),
+        batch: batch_va,
+        after,
+        with,
+        user_fence: None,
+    };
+    let State { gpu, gem, i915, .. } = st;
     let ctx = i915.contexts.get_mut(&ctx_id).ok_or(Errno::ENOENT)?;
-    let fence = gpu.submit(engine, &mut ctx.hw, &read_vm(&vm), batch_va);
+    let fence = gpu.submit(&mut ctx.hw, job);
     for o in &objects {
         if let Ok(obj) = gem.get_mut(o.handle) {
-            obj.last = Some(fence.clone());
+            obj.track(Request {
+                fence: fence.clone(),
+                engine,
+                write: o.write,
+            });
         }
     }
     let outs: Vec<(u32, u64)> = fences
@@ -219,6 +235,7 @@ fn validate_objects(
             size,
             alignment: e.alignment.max(PAGE_SIZE),
             low_4g,
+            write: e.flags & EXEC_OBJECT_WRITE != 0,
         });
     }
     // Softpinned ranges of one execbuf may not overlap.
@@ -233,18 +250,20 @@ fn validate_objects(
     Ok(objects)
 }
 
-fn check_fences(st: &State, fences: &[drm_i915_gem_exec_fence]) -> Result<(), Errno> {
+/// Checks the fence array and returns the fences to wait for.
+fn check_fences(st: &State, fences: &[drm_i915_gem_exec_fence]) -> Result<Vec<Arc<Fence>>, Errno> {
+    let mut wait = Vec::new();
     for f in fences {
         if f.flags & !(I915_EXEC_FENCE_WAIT | I915_EXEC_FENCE_SIGNAL) != 0 {
             return Err(Errno::EINVAL);
         }
         let s = st.syncobjs.get(f.handle).ok_or(Errno::ENOENT)?;
         // Waiting on a syncobj nobody has submitted to is an error, not a wait.
-        if f.flags & I915_EXEC_FENCE_WAIT != 0 && s.fence().is_none() {
-            return Err(Errno::EINVAL);
+        if f.flags & I915_EXEC_FENCE_WAIT != 0 {
+            wait.push(s.fence().ok_or(Errno::EINVAL)?.clone());
         }
     }
-    Ok(())
+    Ok(wait)
 }
 
 /// Binds every object in `vm` (keeping existing placements that fit, evicting other objects

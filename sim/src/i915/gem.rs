@@ -166,7 +166,7 @@ pub(crate) fn set_domain(dev: &SimDevice, a: &mut drm_i915_gem_set_domain) -> Re
     // Moving to a CPU domain waits for the GPU; a failed request does not fail the move.
     dev.wait_until(Deadline::Never, None, |st| {
         let obj = st.gem.get(a.handle)?;
-        Ok(match obj.last.as_ref().map(|f| f.status()) {
+        Ok(match obj.status() {
             Some(FenceStatus::Pending) => None,
             _ => Some(0),
         })
@@ -182,7 +182,7 @@ pub(crate) fn wait(dev: &SimDevice, a: &mut drm_i915_gem_wait) -> Result<i32, Er
     let deadline = Deadline::relative_ns(a.timeout_ns);
     let r = dev.wait_until(deadline, None, |st| {
         let obj = st.gem.get(a.bo_handle)?;
-        match obj.last.as_ref().map(|f| f.status()) {
+        match obj.status() {
             Some(FenceStatus::Pending) => Ok(None),
             Some(FenceStatus::Error { .. }) => Err(Errno::EIO),
             _ => Ok(Some(0)),
@@ -197,14 +197,19 @@ pub(crate) fn wait(dev: &SimDevice, a: &mut drm_i915_gem_wait) -> Result<i32, Er
 pub(crate) fn busy(dev: &SimDevice, a: &mut drm_i915_gem_busy) -> Result<i32, Errno> {
     let st = dev.lock();
     let obj = st.gem.get(a.handle)?;
-    // Busy objects report the writing engine's class + 1 in the low half and a read bit per
-    // class in the high half.
-    a.busy = match obj.last.as_ref().map(|f| f.status()) {
-        Some(FenceStatus::Pending) => {
-            let class = u32::from(I915_ENGINE_CLASS_RENDER);
-            (1 << (16 + class)) | (class + 1)
-        }
-        _ => 0,
+    // i915_gem_busy.c: a read bit (0x10000 << uabi class) per engine class still using the
+    // object; the last writer's class + 1 in the low half.
+    let class = |engine: usize| {
+        let e = dev.info().engines.get(engine);
+        e.map_or(0, |e| u32::from(super::query::uapi_class(e.class)))
     };
+    a.busy = 0;
+    for r in obj.requests.iter().filter(|r| !r.fence.is_signaled()) {
+        let c = class(r.engine);
+        a.busy |= 0x1_0000 << c;
+        if r.write {
+            a.busy = (a.busy & !0xffff) | (c + 1);
+        }
+    }
     Ok(0)
 }

@@ -74,8 +74,8 @@ impl fmt::Debug for Binding {
     }
 }
 
-/// A GPU virtual address space.
-#[derive(Debug, Default)]
+/// A GPU virtual address space. Cloning it snapshots the bindings (the BOs are shared).
+#[derive(Debug, Default, Clone)]
 pub struct AddressSpace {
     map: BTreeMap<u64, Binding>,
     /// Unbound pages hit a scratch page (reads return zero, writes vanish) instead of faulting

@@ -1,11 +1,11 @@
 //! i915's sync_file in/out fences (I915_EXEC_FENCE_IN/OUT). The simulator has no kernel to
-//! create real sync_files, so an out-fence is an eventfd that is readable (POLLIN) once the
-//! fence has signalled, which is what waiters on a sync_file poll for; the fd is the caller's
-//! to close. Only fds handed out here are accepted back as in-fences: anything else is EINVAL,
+//! create real sync_files, so an out-fence is an eventfd that becomes readable (POLLIN) when the
+//! fence signals, which is what waiters on a sync_file poll for; the fd is the caller's to
+//! close. Only fds handed out here are accepted back as in-fences: anything else is EINVAL,
 //! as the kernel answers for a file that is not a sync_file.
 
 use std::collections::HashMap;
-use std::os::fd::{IntoRawFd, RawFd};
+use std::os::fd::{IntoRawFd, OwnedFd, RawFd};
 use std::sync::Arc;
 
 use kmd_iface::seam::Errno;
@@ -25,13 +25,17 @@ fn inode(fd: RawFd) -> Option<u64> {
 }
 
 impl SyncFiles {
-    /// A new fd for `fence` (already signalled: execution is synchronous).
+    /// A new fd for `fence`, readable once the fence signals.
     pub fn export(&mut self, fence: Arc<Fence>) -> Result<RawFd, Errno> {
         // Forget fds the user has closed (or whose number now names another file).
         self.files.retain(|&fd, (ino, _)| inode(fd) == Some(*ino));
-        let value = u32::from(fence.is_signaled());
-        let efd = EventFd::from_value_and_flags(value, EfdFlags::EFD_CLOEXEC)?;
-        let fd = std::os::fd::OwnedFd::from(efd).into_raw_fd();
+        let efd = OwnedFd::from(EventFd::from_value_and_flags(0, EfdFlags::EFD_CLOEXEC)?);
+        // Our own reference to the eventfd, written when the fence signals and then closed.
+        let ours = efd.try_clone().map_err(|_| Errno::EMFILE)?;
+        fence.on_signal(move |_| {
+            let _ = nix::unistd::write(&ours, &1u64.to_ne_bytes());
+        });
+        let fd = efd.into_raw_fd();
         let ino = inode(fd).ok_or(Errno::EBADF)?;
         self.files.insert(fd, (ino, fence));
         Ok(fd)
@@ -58,20 +62,27 @@ impl SyncFiles {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::fd::{BorrowedFd, FromRawFd, OwnedFd};
+    use std::os::fd::{BorrowedFd, FromRawFd};
 
-    #[test]
-    fn exported_fds_poll_ready_and_come_back() {
-        let mut s = SyncFiles::default();
-        let f = Fence::signaled();
-        let fd = s.export(f.clone()).unwrap();
-        // SAFETY: fd was just created by export and is open.
+    fn readable(fd: RawFd) -> bool {
+        // SAFETY: the tests only poll fds export just created and has not closed.
         let b = unsafe { BorrowedFd::borrow_raw(fd) };
         let mut pfd = [nix::poll::PollFd::new(b, nix::poll::PollFlags::POLLIN)];
-        assert_eq!(
-            nix::poll::poll(&mut pfd, nix::poll::PollTimeout::ZERO),
-            Ok(1)
-        );
+        nix::poll::poll(&mut pfd, nix::poll::PollTimeout::ZERO) == Ok(1)
+    }
+
+    #[test]
+    fn exported_fds_poll_ready_once_signalled_and_come_back() {
+        let mut s = SyncFiles::default();
+        let f = Fence::new();
+        let fd = s.export(f.clone()).unwrap();
+        assert!(!readable(fd));
+        f.signal(None);
+        assert!(readable(fd));
+        let done = s.export(Fence::signaled()).unwrap();
+        assert!(readable(done));
+        // SAFETY: we own done (export hands ownership to the caller) and close it once.
+        drop(unsafe { OwnedFd::from_raw_fd(done) });
         assert!(Arc::ptr_eq(&s.import(fd).unwrap(), &f));
         assert_eq!(s.import(0).unwrap_err(), Errno::EINVAL);
         // SAFETY: we own fd (export hands ownership to the caller) and close it once.

@@ -50,6 +50,21 @@ impl Syncobj {
         Some(status)
     }
 
+    /// The fences point `point` waits for (the chain up to the first point >= it; point 0: the
+    /// binary fence), `None` while the point is not yet submitted.
+    pub fn point_fences(&self, point: u64) -> Option<Vec<Arc<Fence>>> {
+        if point == 0 {
+            return self.fence.clone().map(|f| vec![f]);
+        }
+        let (&first, _) = self.points.range(point..).next()?;
+        Some(
+            self.points
+                .range(..=first)
+                .map(|(_, f)| f.clone())
+                .collect(),
+        )
+    }
+
     /// The highest point submitted so far (SYNCOBJ_QUERY with LAST_SUBMITTED).
     pub fn last_point(&self) -> u64 {
         self.points.keys().next_back().copied().unwrap_or(0)
@@ -142,6 +157,8 @@ mod tests {
         b.signal(None);
         // Point 3 is decided by point 5, which waits for point 2 too.
         assert_eq!(s.point_status(3), Some(FenceStatus::Pending));
+        assert_eq!(s.point_fences(3).map(|f| f.len()), Some(2));
+        assert!(s.point_fences(6).is_none());
         assert_eq!(s.signaled_point(), 0);
         a.signal(None);
         assert_eq!(s.point_status(3), Some(FenceStatus::Signaled));

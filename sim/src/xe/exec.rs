@@ -8,8 +8,7 @@ use kmd_iface::xe::uapi::*;
 use super::sync::{self, Sync};
 use super::vm_read;
 use crate::device::{Deadline, SimDevice, State};
-use crate::gpu::GpuErrorKind;
-use crate::sync::FenceStatus;
+use crate::gpu::Job;
 use crate::user;
 
 pub(crate) fn exec(dev: &SimDevice, a: &mut drm_xe_exec) -> Result<i32, Errno> {
@@ -23,27 +22,30 @@ pub(crate) fn exec(dev: &SimDevice, a: &mut drm_xe_exec) -> Result<i32, Errno> {
     if a.num_batch_buffer != 1 {
         return Err(Errno::EINVAL);
     }
-    if q.hw.banned {
+    if q.hw.banned() {
         return Err(Errno::ECANCELED);
     }
     let syncs = sync::parse(st, a.syncs, a.num_syncs, q.lr)?;
-    let (vm, engine) = (q.vm.clone(), q.engine);
+    let job = Job {
+        engine: q.engine,
+        vm: vm_read(&q.vm).clone(),
+        batch: a.address,
+        after: syncs
+            .iter()
+            .filter_map(|s| match s {
+                Sync::Wait(f) => Some(f.clone()),
+                _ => None,
+            })
+            .collect(),
+        with: Vec::new(),
+        user_fence: syncs.iter().find_map(|s| match *s {
+            Sync::UserFence { addr, value } => Some((addr, value)),
+            _ => None,
+        }),
+    };
     let State { gpu, xe, .. } = st;
     let q = xe.queues.get_mut(&a.exec_queue_id).ok_or(Errno::ENOENT)?;
-    let space = vm_read(&vm);
-    let fence = gpu.submit(engine, &mut q.hw, &space, a.address);
-    // The kernel's ring writes the user fence after the batch, through the queue's VM.
-    if fence.status() == FenceStatus::Signaled {
-        for s in &syncs {
-            if let Sync::UserFence { addr, value } = *s {
-                if let Err(f) = space.write_u64(addr, value) {
-                    let id = gpu.report(engine, &mut q.hw, addr, a.address, GpuErrorKind::from(f));
-                    fence.signal(Some(id));
-                }
-            }
-        }
-    }
-    drop(space);
+    let fence = gpu.submit(&mut q.hw, job);
     sync::signal(st, &syncs, &fence);
     drop(guard);
     dev.notify();
@@ -93,7 +95,7 @@ pub(crate) fn wait_user_fence(
         }
         // A queue that was reset will never write the fence.
         match st.xe.queues.get(&a.exec_queue_id) {
-            Some(q) if q.hw.banned => Err(Errno::EIO),
+            Some(q) if q.hw.banned() => Err(Errno::EIO),
             _ => Ok(None),
         }
     });

@@ -108,7 +108,7 @@ pub(crate) fn get_property(
     let st = dev.lock();
     let q = st.xe.queues.get(&a.exec_queue_id).ok_or(Errno::ENOENT)?;
     match a.property {
-        DRM_XE_EXEC_QUEUE_GET_PROPERTY_BAN => a.value = q.hw.banned.into(),
+        DRM_XE_EXEC_QUEUE_GET_PROPERTY_BAN => a.value = q.hw.banned().into(),
         _ => return Err(Errno::EINVAL),
     }
     Ok(0)

@@ -10,17 +10,19 @@ use crate::sync::Fence;
 use crate::user;
 
 /// A checked sync entry.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) enum Sync {
+    /// Wait for this fence (a syncobj in-fence) before starting.
+    Wait(Arc<Fence>),
     /// Signal syncobj `handle` (at timeline `point`, 0 for binary).
     Signal { handle: u32, point: u64 },
     /// Write `value` to the user fence at `addr` (a GPU VA for EXEC, a CPU pointer for VM_BIND).
     UserFence { addr: u64, value: u64 },
 }
 
-/// Reads and checks `num` syncs at `ptr`. In-fences must already have a fence (they are all
-/// signalled by the time anyone sees them, since execution is synchronous). `lr` forbids
-/// syncobj out-fences (long-running VMs signal only user fences).
+/// Reads and checks `num` syncs at `ptr`. In-fences must already have a fence (the kernel's
+/// `drm_syncobj_find_fence` fails with EINVAL otherwise). `lr` forbids syncobj out-fences
+/// (long-running VMs signal only user fences).
 pub(crate) fn parse(st: &State, ptr: u64, num: u32, lr: bool) -> Result<Vec<Sync>, Errno> {
     if num > DRM_XE_MAX_SYNCS {
         return Err(Errno::EINVAL);
@@ -56,8 +58,9 @@ pub(crate) fn parse(st: &State, ptr: u64, num: u32, lr: bool) -> Result<Vec<Sync
                         handle,
                         point: s.timeline_value,
                     });
-                } else if obj.point_status(s.timeline_value).is_none() {
-                    return Err(Errno::EINVAL);
+                } else {
+                    let fences = obj.point_fences(s.timeline_value).ok_or(Errno::EINVAL)?;
+                    out.extend(fences.into_iter().map(Sync::Wait));
                 }
             }
             DRM_XE_SYNC_TYPE_USER_FENCE => {
@@ -85,7 +88,7 @@ pub(crate) fn signal(st: &mut State, syncs: &[Sync], fence: &Arc<Fence>) {
         .iter()
         .filter_map(|s| match *s {
             Sync::Signal { handle, point } => Some((handle, point)),
-            Sync::UserFence { .. } => None,
+            Sync::UserFence { .. } | Sync::Wait(_) => None,
         })
         .collect();
     crate::drm::signal_syncobjs(st, &outs, fence);

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use batchbuffer::{
-    AddressSpaceIndicator, MiBatchBufferEnd, MiBatchBufferStart, MiStoreDataImm, Packet,
-    SecondLevelBatchBuffer,
+    AddressSpaceIndicator, CompareOperation, MiBatchBufferEnd, MiBatchBufferStart, MiSemaphoreWait,
+    MiStoreDataImm, Packet, SecondLevelBatchBuffer, WaitMode,
 };
 use kmd_iface::i915::uapi::I915_EXEC_RENDER;
 use kmd_iface::i915::{ContextParams, Execbuf, MmapMode, PinnedObject, I915};
@@ -61,6 +61,26 @@ pub fn store_batch(p: Platform, addr: u64, value: u32) -> Vec<u8> {
     );
     pack(p, &mut dw, &MiBatchBufferEnd::default());
     bytes(&dw)
+}
+
+/// MI_SEMAPHORE_WAIT until the dword at `sem` equals 1, then MI_STORE_DATA_IMM of `value` to
+/// `addr` and MI_BATCH_BUFFER_END: a batch that stays busy until someone releases it.
+pub fn semaphore_store_batch(p: Platform, sem: u64, addr: u64, value: u32) -> Vec<u8> {
+    let mut dw = Vec::new();
+    pack(
+        p,
+        &mut dw,
+        &MiSemaphoreWait {
+            compare_operation: CompareOperation::SadEqualSdd,
+            wait_mode: WaitMode::PollingMode,
+            semaphore_data_dword: 1,
+            semaphore_address: sem,
+            ..Default::default()
+        },
+    );
+    let mut out = bytes(&dw);
+    out.extend(store_batch(p, addr, value));
+    out
 }
 
 /// Just MI_BATCH_BUFFER_END (gem_exec_basic's batch).
