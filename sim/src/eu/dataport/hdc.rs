@@ -234,10 +234,12 @@ fn byte_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<()
 }
 
 /// Untyped surface read/write (BTI or A64): channel-disable mask \[11:8\], SIMD mode \[13:12\]
-/// (1 = SIMD16, 2 = SIMD8). Each enabled channel is one DWord per lane, one block per channel.
+/// (1 = SIMD16, 2 = SIMD8). Channel `c` (X, Y, Z, W) is the DWord at `address + 4c`; each
+/// enabled one is one DWord per lane, packed one block per enabled channel (IGC reads
+/// `ld[i]` and `ld[i + 2]` with X and Z alone).
 fn untyped(msg: &mut Msg, mem: &mut dyn Memory, write: bool, a64: bool) -> Result<(), EuErrorKind> {
     let lanes = simd_lanes(msg, msg.field(12, 2) == 1);
-    let chans = (0..4).filter(|c| msg.field(8, 4) >> c & 1 == 0).count();
+    let chans: Vec<u64> = (0..4).filter(|c| msg.field(8, 4) >> c & 1 == 0).collect();
     let h = header_bytes(msg);
     let addr_bytes = if a64 { 8 } else { 4 };
     let data_at = if write {
@@ -249,9 +251,9 @@ fn untyped(msg: &mut Msg, mem: &mut dyn Memory, write: bool, a64: bool) -> Resul
     for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
         let addr = lane_address(msg, h, i, a64);
         check(Access::Untyped, target.base.wrapping_add(addr))?;
-        for c in 0..chans {
-            let a = addr.wrapping_add(4 * c as u64);
-            let slot = c * block(lanes, 4) + 4 * i;
+        for (k, &c) in chans.iter().enumerate() {
+            let a = addr.wrapping_add(4 * c);
+            let slot = k * block(lanes, 4) + 4 * i;
             if write {
                 let d = msg.data(data_at + slot, 4).to_vec();
                 target.write(mem, a, &d)?;
