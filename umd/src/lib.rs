@@ -9,6 +9,7 @@ pub mod dispatch;
 pub mod error;
 pub mod image;
 pub mod kernel;
+pub mod limits;
 pub mod memory;
 pub mod ndrange;
 pub mod payload;
