@@ -7,6 +7,7 @@ pub mod blockio;
 pub mod device;
 pub mod dispatch;
 pub mod error;
+pub mod fuzz;
 pub mod image;
 pub mod kernel;
 pub mod limits;

@@ -313,3 +313,22 @@ fn every_corpus_kernel_passes_the_checks() {
         }
     }
 }
+
+/// The fuzz harness (`umd::fuzz`, the `dispatch` target) on real binaries with one field
+/// patched by its structure-aware mutation: none may panic, and the unpatched input runs.
+#[test]
+fn field_patched_binaries_never_panic() {
+    for format in [Format::PatchTokens, Format::Zebin] {
+        let Some(bin) = compile(Platform::Tgllp, format) else {
+            return;
+        };
+        let input: Vec<u8> = umd::fuzz::SEED_HEADER.iter().chain(&bin).copied().collect();
+        let r = umd::fuzz::run(&input);
+        assert!(matches!(r, Some(Ok(()))), "{format:?}: {r:?}");
+        for seed in 0..100 {
+            let mut m = input.clone();
+            assert!(umd::fuzz::mutate_field(&mut m, seed), "{format:?}");
+            umd::fuzz::dispatch(&m);
+        }
+    }
+}
