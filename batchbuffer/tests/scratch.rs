@@ -137,6 +137,8 @@ fn slice_sizes_follow_each_generation() {
     assert!(scratch_slice_bytes(Platform::Dg2, (1 << 18) + 1).is_err());
     for p in Platform::ALL {
         assert_eq!(scratch_slice_bytes(p, 0), Ok(0));
+        // A binary's hostile size is refused, not rounded past u32 (that overflowed on Xe-HPG).
+        assert!(scratch_slice_bytes(p, u32::MAX).is_err(), "{p}");
     }
 }
 

@@ -70,6 +70,11 @@ impl Device {
                 kernel.name, kernel.platform, p
             )));
         }
+        // Both are public structs: a hand-built one is checked as a parsed one was.
+        range.validate()?;
+        if let Description::Ocloc(k, _) = &kernel.description {
+            crate::limits::check_kernel(k, p)?;
+        }
         check_args(kernel, args)?;
         let g = gen_data(p);
         let simd = Simd::from_lanes(kernel.simd)?;

@@ -37,6 +37,11 @@ pub enum Error {
     /// The ND-range is not valid for this kernel.
     #[error("{0}")]
     NdRange(String),
+    /// A kernel's description (from its binary) asks for something the hardware or this
+    /// driver cannot give: a zero or oversized work-group, too much SLM or scratch, a payload
+    /// slot outside the cross-thread data, an out-of-range binding-table index.
+    #[error("kernel {kernel}: {problem}")]
+    BadKernel { kernel: String, problem: String },
     /// A kernel feature this driver does not provide yet.
     #[error("unsupported: {0}")]
     Unsupported(String),

@@ -120,6 +120,7 @@ impl Kernel {
                 )))
             }
         };
+        crate::limits::check_kernel(k, platform)?;
         Ok(Kernel {
             name: k.name.clone(),
             platform,

@@ -90,19 +90,41 @@ impl NdRange {
             (None, Some(r)) => r,
             (None, None) => Self::pick(global, simd),
         };
-        let total: u64 = local.iter().map(|&l| l as u64).product();
-        if total > batchbuffer::builder::MAX_LOCAL_TOTAL as u64 {
-            return Err(Error::NdRange(format!(
-                "work-group {local:?} has {total} work-items, more than {}",
-                batchbuffer::builder::MAX_LOCAL_TOTAL
-            )));
-        }
-        Ok(NdRange {
+        let range = NdRange {
             dims,
             global,
             local,
             offset: [0; 3],
-        })
+        };
+        range.validate()?;
+        Ok(range)
+    }
+
+    /// Checks the fields (also of a range built without [`NdRange::new`]): 1 to 3 dimensions,
+    /// no zero size (a kernel's required work-group size included) and a work-group within
+    /// the hardware's limit.
+    pub fn validate(&self) -> Result<()> {
+        if !(1..=3).contains(&self.dims) {
+            return Err(Error::NdRange(format!(
+                "an ND-range has 1 to 3 dimensions, not {}",
+                self.dims
+            )));
+        }
+        if self.global.contains(&0) || self.local.contains(&0) {
+            return Err(Error::NdRange(format!(
+                "global size {:?} or work-group size {:?} has a zero dimension",
+                self.global, self.local
+            )));
+        }
+        let total: u64 = self.local.iter().map(|&l| l as u64).product();
+        if total > batchbuffer::builder::MAX_LOCAL_TOTAL as u64 {
+            return Err(Error::NdRange(format!(
+                "work-group {:?} has {total} work-items, more than {}",
+                self.local,
+                batchbuffer::builder::MAX_LOCAL_TOTAL
+            )));
+        }
+        Ok(())
     }
 
     /// The same range shifted by a global work offset (one value per dimension; IDs then run
@@ -280,5 +302,13 @@ mod tests {
         assert!(NdRange::new(&[8, 8], Some(&[8]), 8, None).is_err());
         assert!(NdRange::new(&[64], Some(&[2048]), 8, None).is_err());
         assert!(NdRange::new(&[8], Some(&[8]), 8, Some([4, 1, 1])).is_err());
+        // A binary's required size of zero (issue 13: divided by zero in `regions`).
+        assert!(NdRange::new(&[64], None, 16, Some([0, 1, 1])).is_err());
+        let hand_built = NdRange {
+            dims: 1,
+            global: [64, 1, 1],
+            local: [0, 1, 1],
+        };
+        assert!(hand_built.validate().is_err());
     }
 }

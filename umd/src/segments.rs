@@ -116,9 +116,12 @@ pub fn relocate(isa: &mut [u8], relocs: &[IsaRelocation], placed: &Placed) -> Re
             }
         };
         let at = r.offset as usize;
-        let dst = isa.get_mut(at..at + len).ok_or_else(|| {
-            Error::Argument(format!("ISA relocation at {at:#x} is outside the kernel"))
-        })?;
+        let dst = at
+            .checked_add(len)
+            .and_then(|end| isa.get_mut(at..end))
+            .ok_or_else(|| {
+                Error::Argument(format!("ISA relocation at {at:#x} is outside the kernel"))
+            })?;
         dst.copy_from_slice(&bytes[..len]);
     }
     Ok(())

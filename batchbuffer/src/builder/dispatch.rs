@@ -16,6 +16,11 @@ use platform::Platform;
 const GRF_BYTES: usize = platform::GRF_BYTES as usize;
 /// Dwords of COMPUTE_WALKER inline data.
 const INLINE_DWORDS: usize = 8;
+/// Binding-table entries a dispatch may use: indices 240-255 are reserved for special
+/// surfaces (SLM, stateless).
+pub const MAX_BINDING_TABLE_ENTRIES: usize = 240;
+/// Largest walker payload (cross-thread plus per-thread data): Indirect Data Length is 17 bits.
+pub const MAX_INDIRECT_DATA_BYTES: u32 = (1 << 17) - 1;
 
 /// Where each work-item's local ID comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -352,12 +357,12 @@ fn write_binding_table(
             count: 0,
         });
     }
-    if surfaces.len() > 240 {
+    if surfaces.len() > MAX_BINDING_TABLE_ENTRIES {
         return Err(BuildError::Unsupported(
             "more than 240 binding table entries",
         ));
     }
-    let mut offsets = [0u32; 240];
+    let mut offsets = [0u32; MAX_BINDING_TABLE_ENTRIES];
     for (s, slot) in surfaces.iter().zip(offsets.iter_mut()) {
         let (at, mem) = heap.alloc(16, 64)?;
         s.pack(p, mem)?;
@@ -407,8 +412,8 @@ fn write_payload(
             per_thread_grfs: 0,
         });
     }
-    let bytes = (total_dw * 4) as u32;
-    if bytes >= 1 << 17 {
+    let bytes = u32::try_from(total_dw * 4).unwrap_or(u32::MAX);
+    if bytes > MAX_INDIRECT_DATA_BYTES {
         return Err(BuildError::PayloadTooLarge(bytes));
     }
     let (offset, mem) = heap.alloc(total_dw, 64)?;

@@ -18,7 +18,10 @@ mod sequence;
 mod surface;
 mod walker_math;
 
-pub use dispatch::{prepare, DispatchDesc, Heaps, LocalIds, Prepared};
+pub use dispatch::{
+    prepare, DispatchDesc, Heaps, LocalIds, Prepared, MAX_BINDING_TABLE_ENTRIES,
+    MAX_INDIRECT_DATA_BYTES,
+};
 pub use heap::{Batch, Heap};
 pub use platform_data::{gen_data, mocs_wb, GenData, WalkerKind};
 pub use scratch::{

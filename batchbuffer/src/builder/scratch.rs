@@ -45,17 +45,18 @@ pub fn scratch_slice_bytes(p: Platform, bytes: u32) -> Result<u32, BuildError> {
     if bytes == 0 {
         return Ok(0);
     }
-    let (slice, max) = match gen_data(p).walker {
-        WalkerKind::Gpgpu => (bytes.max(1024).next_power_of_two(), MAX_VFE_SLICE),
-        WalkerKind::Compute => (
-            bytes.div_ceil(SURFACE_SLICE_ALIGN) * SURFACE_SLICE_ALIGN,
-            MAX_SURFACE_SLICE,
-        ),
+    let max = match gen_data(p).walker {
+        WalkerKind::Gpgpu => MAX_VFE_SLICE,
+        WalkerKind::Compute => MAX_SURFACE_SLICE,
     };
+    // Checked before rounding: rounding a hostile size up would overflow.
     if bytes > max {
         return Err(BuildError::ScratchTooLarge(bytes));
     }
-    Ok(slice)
+    Ok(match gen_data(p).walker {
+        WalkerKind::Gpgpu => bytes.max(1024).next_power_of_two(),
+        WalkerKind::Compute => bytes.div_ceil(SURFACE_SLICE_ALIGN) * SURFACE_SLICE_ALIGN,
+    })
 }
 
 /// Slices a scratch buffer needs on a device with `eu_count` EUs: one per hardware thread
