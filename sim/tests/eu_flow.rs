@@ -121,30 +121,6 @@ fn indirect_addressing_one_address_and_vxh() {
 }
 
 #[test]
-fn indirect_access_outside_the_grf_is_an_error_with_the_offset() {
-    let iga = oracles::require!(oracles::Oracle::Iga64);
-    let body = "
-        (W) mov (1|M0) a0.0<1>:uw 0xfe0:uw
-        mov (8|M0) r20.0<1>:ud r[a0.0,0x20]<8;8,1>:ud
-        ";
-    for p in ALL {
-        let prog = program(&iga, p, body);
-        let mut mem = TestMem::new(0x1000, 0x1000);
-        let e = run_on(&prog, 8, &mut mem, |_| {})
-            .err()
-            .expect("out of range");
-        assert_eq!(e.offset, 16, "{p}: {e}");
-        assert!(
-            matches!(
-                e.kind,
-                sim::eu::EuErrorKind::RegisterOutOfRange { byte: 0x1000, .. }
-            ),
-            "{p}: {e}"
-        );
-    }
-}
-
-#[test]
 fn an_endless_loop_returns_budget_and_resumes() {
     let iga = oracles::require!(oracles::Oracle::Iga64);
     let body = "

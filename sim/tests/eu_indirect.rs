@@ -208,3 +208,102 @@ fn vxh_rows_past_a0_15_are_an_error() {
         );
     }
 }
+
+/// Addresses past r127 (a0 up to 0xffff, or a negative immediate) for sources and
+/// destinations, element by element.
+const WRAP: &str = "
+        (W) mov (1|M0) a0.0<1>:uw 0xfd0:uw
+        mov (8|M0) r20.0<1>:ud r[a0.0,32]<8;8,1>:ud
+        (W) mov (1|M0) a0.1<1>:uw 0x10:uw
+        mov (8|M0) r21.0<1>:ud r[a0.1,-32]<8;8,1>:ud
+        (W) mov (1|M0) a0.0<1>:uw 0x1040:uw
+        (W) mov (1|M0) a0.1<1>:uw 0x1ffc:uw
+        (W) mov (1|M0) a0.2<1>:uw 0xfffc:uw
+        (W) mov (1|M0) a0.3<1>:uw 0x2000:uw
+        (W) mov (1|M0) a0.4<1>:uw 0x1004:uw
+        (W) mov (1|M0) a0.5<1>:uw 0x3ff0:uw
+        (W) mov (1|M0) a0.6<1>:uw 0x8000:uw
+        (W) mov (1|M0) a0.7<1>:uw 0xf00c:uw
+        mov (8|M0) r22.0<1>:ud r[a0.0]<1,0>:ud
+        mov (8|M0) r23.0<1>:ud r[a0.0,-8]<1,0>:ud
+        (W) mov (1|M0) a0.8<1>:uw 0x1fe0:uw
+        mov (8|M0) r[a0.8]<1>:ud r30.0<8;8,1>:ud
+        (W) mov (1|M0) a0.9<1>:uw 0x20:uw
+        mov (8|M0) r[a0.9,-48]<1>:ud r31.0<8;8,1>:ud
+";
+
+/// The EU keeps an indirect GRF address's low 12 bits (regfile `GRF_ADDR_BITS`: 128
+/// registers of 32 bytes), computed per element; there is no exception for a register
+/// address. So 0xff0 + 4i runs from r127 into r0, and a0 = 0x1040 is r2.
+#[test]
+fn addresses_past_the_grf_wrap_per_element() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let a0 = [
+        0x1040usize,
+        0x1ffc,
+        0xfffc,
+        0x2000,
+        0x1004,
+        0x3ff0,
+        0x8000,
+        0xf00c,
+    ];
+    let wrap = |a: usize| a % 0x1000;
+    for p in ALL {
+        let prog = program(&iga, p, WRAP);
+        let mut mem = TestMem::new(0x1000, 0x1000);
+        let mut before = Vec::new();
+        let t = run_on(&prog, 8, &mut mem, |t| {
+            set_u32s(t, 0, &values(1024, 13));
+            before = t.grf().to_vec();
+        })
+        .unwrap_or_else(|e| panic!("{p}: {e}"));
+        let b = &before;
+        let lanes = |f: &dyn Fn(usize) -> usize| (0..8).map(f).collect::<Vec<_>>();
+        let across = lanes(&|i| wrap(0xff0 + 4 * i));
+        check(&t, b, p, "1x1 +imm from r127 into r0", 20 * 32, &across, 4);
+        check(&t, b, p, "1x1 -imm below r0", 21 * 32, &across, 4);
+        let vx1 = lanes(&|i| wrap(a0[i]));
+        check(&t, b, p, "Vx1 a0 past the GRF", 22 * 32, &vx1, 4);
+        let vx1_neg = lanes(&|i| wrap(a0[i] + 0x1000 - 8));
+        check(&t, b, p, "Vx1 a0 past the GRF -imm", 23 * 32, &vx1_neg, 4);
+        // 0x1fe0 is r127; then 0x20 - 48 = -16 writes r127.16..31 and r0.0..15.
+        let mut r127 = u32s_of(b, 30, 4);
+        r127.extend(u32s_of(b, 31, 4));
+        assert_eq!(u32s(&t, 127, 8), r127, "{p} dst at 0x1fe0 and 0xff0");
+        assert_eq!(
+            u32s(&t, 0, 4),
+            u32s_of(b, 31, 8)[4..],
+            "{p} dst wraps into r0"
+        );
+        assert_eq!(
+            u32s(&t, 0, 8)[4..],
+            u32s_of(b, 0, 8)[4..],
+            "{p} r0.16.. kept"
+        );
+    }
+}
+
+/// An element that would straddle the end of the GRF is not aligned to its size: the
+/// interpreter reports it rather than inventing bytes.
+#[test]
+fn an_unaligned_element_across_the_grf_end_is_an_error() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let body = "
+        (W) mov (1|M0) a0.0<1>:uw 0xffe:uw
+        mov (8|M0) r20.0<1>:ud r[a0.0]<1,0>:ud
+    ";
+    for p in ALL {
+        let prog = program(&iga, p, body);
+        let mut mem = TestMem::new(0x1000, 0x1000);
+        let e = run_on(&prog, 8, &mut mem, |_| {}).err().expect("straddles");
+        assert_eq!(
+            e.kind,
+            EuErrorKind::RegisterOutOfRange {
+                file: "the GRF",
+                byte: 0xffe
+            },
+            "{p}"
+        );
+    }
+}

@@ -8,7 +8,7 @@
 #[path = "eu_support.rs"]
 mod support;
 
-use sim::eu::{run, EuErrorKind, Status, Thread};
+use sim::eu::{run, Status, Thread};
 use support::*;
 
 /// Half-precision bit patterns: signalling and quiet NaNs of both signs (the `:hf` view of
@@ -126,8 +126,7 @@ fn indirect_thread(mask: u32) -> Thread {
 
 /// PRM "Register Region Restrictions"/"Indirect Register Addressing": the address register
 /// gives each executing channel's operand address. Channels that do not execute (outside the
-/// dispatch mask, M16 of a 5-channel thread, predicated off) access nothing, so their
-/// out-of-range addresses are no error; an executing channel's is.
+/// dispatch mask, M16 of a 5-channel thread, predicated off) access nothing.
 #[test]
 fn indirect_operands_resolve_only_in_executing_channels() {
     let iga = oracles::require!(oracles::Oracle::Iga64);
@@ -149,51 +148,38 @@ fn indirect_operands_resolve_only_in_executing_channels() {
             "{p} M16: no lane runs"
         );
         assert_eq!(u32s(&t, 22, 4), gathered, "{p} predicated gather");
-        // The scatter writes bytes 0xffb..0xfff: r127.27..31.
+        // The scatter's lanes 0..4 write bytes 0xffb..0xfff: r127.27..31.
         assert_eq!(t.grf_u32(127, 6) >> 24, 0x55, "{p} scatter lane 0");
         assert_eq!(t.grf_u32(127, 7), 0x5555_5555, "{p} scatter lanes 1..4");
-
-        // Every channel dispatched: lane 5 of the first gather reads past the GRF.
-        let mut t = indirect_thread(u32::MAX);
-        let err = run(&mut t, &prog, &mut mem, 1000).unwrap_err();
-        assert_eq!(err.offset, prog.insts[1].pc, "{p}");
-        assert_eq!(
-            err.kind,
-            EuErrorKind::RegisterOutOfRange {
-                file: "the GRF",
-                byte: 0x1004
-            },
-            "{p}"
-        );
     }
 }
 
-/// The predicated gather passes with every channel dispatched (lanes 5.. predicated off) and
-/// the scatter's lane 5 at byte 0x1000 is the first executing channel out of range.
+/// An executing channel's address past the 4 KiB GRF keeps its low 12 bits (regfile
+/// `GRF_ADDR_BITS`): 0x1004 reads r0.4, and the scatter from 0xffb wraps after r127 into r0.
 #[test]
-fn an_executing_channel_out_of_range_is_an_error() {
+fn executing_channels_past_the_grf_wrap_to_r0() {
     let iga = oracles::require!(oracles::Oracle::Iga64);
-    let body = "
-        (W) mov (16|M0) a0.0<1>:uw r2.0<1;1,0>:uw
-        (W) mov (1|M0) f0.0<1>:uw 0x1f:uw
-        (f0.0) mov (16|M0) r22.0<1>:b r[a0.0]<1,0>:b
-        (W) mov (1|M0) a0.0<1>:uw 0xffb:uw
-        mov (16|M0) r[a0.0]<1>:ub 0x55:uw
-        ";
     for p in ALL {
-        let prog = program(&iga, p, body);
+        let prog = program(&iga, p, INDIRECT);
         let mut mem = TestMem::new(0x1000, 0x1000);
-        let mut t = indirect_thread(0xffff);
-        let err = run(&mut t, &prog, &mut mem, 1000).unwrap_err();
-        assert_eq!(err.offset, prog.insts[4].pc, "{p}");
+        let mut t = indirect_thread(u32::MAX);
+        set_u32s(&mut t, 0, &[0, 0x77]);
         assert_eq!(
-            err.kind,
-            EuErrorKind::RegisterOutOfRange {
-                file: "the GRF",
-                byte: 0x1000
-            },
+            run(&mut t, &prog, &mut mem, 1000).unwrap(),
+            Status::Ended,
             "{p}"
         );
-        assert_eq!(t.grf_u32(22, 0), 0x4433_2211, "{p} gather ran");
+        let wrapped = [0x4433_2211, 0x7777_7755, 0x7777_7777, 0x7777_7777];
+        assert_eq!(u32s(&t, 20, 4), wrapped, "{p} lanes 5.. read r0.4");
+        assert_eq!(u32s(&t, 21, 4), wrapped, "{p} M16 half, a0.0.. again");
+        assert_eq!(
+            u32s(&t, 22, 4),
+            [0x4433_2211, 0x55, 0, 0],
+            "{p} predicated gather"
+        );
+        // Scatter lanes 0..4 write r127.27..31, lanes 5..15 r0.0..10.
+        assert_eq!(t.grf_u32(127, 7), 0x5555_5555, "{p} scatter lanes 1..4");
+        assert_eq!(t.grf()[..11], [0x55; 11], "{p} scatter lanes 5..15");
+        assert_eq!(t.grf()[11], 0, "{p} r0.11 untouched");
     }
 }

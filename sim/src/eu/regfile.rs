@@ -13,6 +13,13 @@ pub const REG_BYTES: usize = platform::GRF_BYTES as usize;
 pub const GRF_REGS: usize = 128;
 /// GRF size in bytes.
 pub const GRF_BYTES: usize = REG_BYTES * GRF_REGS;
+/// Low bits of an indirect GRF byte address (a0 + immediate + element offset) the EU decodes;
+/// higher bits are dropped, so an address past the last register wraps to r0. The EU has no
+/// exception for a register address (its exceptions are illegal opcode, software exception,
+/// breakpoint, ...), and IGC forms shuffle addresses from unmasked indices, so this wrap is
+/// what an out-of-range shuffle lane reads. It spans the decoded GRF: 12 bits for 128
+/// registers of 32 bytes on every platform modelled here (a 256-register mode would be 13).
+pub const GRF_ADDR_BITS: u32 = GRF_BYTES.trailing_zeros();
 
 /// One architecture register file's place in the thread's byte file.
 pub struct ArfSlot {

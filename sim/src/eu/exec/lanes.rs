@@ -6,7 +6,7 @@ use isa_encoder::model::{DataType, SrcMod};
 use crate::eu::convert::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use crate::eu::error::EuErrorKind;
 use crate::eu::program::{type_bytes, Loc, Opnd};
-use crate::eu::regfile::{Thread, A0, GRF_BYTES, ZERO};
+use crate::eu::regfile::{Thread, A0, GRF_ADDR_BITS, GRF_BYTES, ZERO};
 
 pub type Lanes<T> = [T; 32];
 
@@ -31,7 +31,7 @@ fn wr<const N: usize>(b: &mut [u8], o: u16, v: [u8; N]) {
     }
 }
 
-/// Byte offsets of an indirect operand's lanes, checked against the GRF. Only the lanes in
+/// Byte offsets of an indirect operand's lanes, wrapped to the GRF as the EU decodes them. Only the lanes in
 /// `on` are resolved: the others point at the zero area (read as zeros, never written).
 /// Lanes count from the instruction's first channel: a VxH row takes the subregister the
 /// instruction encodes plus its row number, whatever the channel offset (IGC encodes `a0.8`
@@ -62,8 +62,11 @@ fn indirect_offsets(
             });
         }
         let a = u16::from_le_bytes(rd::<2>(&t.file, (A0 + sub * 2) as u16));
-        let at = i64::from(a) + i64::from(offset) + i64::from(o.offs[i]);
-        if at < 0 || at as usize + size > GRF_BYTES {
+        // Each element's address is computed and wrapped on its own (GRF_ADDR_BITS).
+        let at = (i64::from(a) + i64::from(offset) + i64::from(o.offs[i]))
+            & ((1i64 << GRF_ADDR_BITS) - 1);
+        // Only an element not aligned to its size can still run off the end.
+        if at as usize + size > GRF_BYTES {
             return Err(EuErrorKind::RegisterOutOfRange {
                 file: "the GRF",
                 byte: at as u32,
