@@ -12,10 +12,6 @@ pub struct Facts {
     pub max_clock_mhz: u32,
     /// L3 cache bytes of the reference part.
     pub l3_bytes: u64,
-    /// Hardware threads one work-group can have, where the walker's field limits it:
-    /// GPGPU_WALKER's Thread Width Counter Maximum is 6 bits (batchbuffer's packets/walker.rs),
-    /// so 64 threads; COMPUTE_WALKER (Xe-HPG) has no such field.
-    pub max_threads_per_group: Option<u32>,
 }
 
 pub fn facts(p: Platform) -> Facts {
@@ -24,25 +20,21 @@ pub fn facts(p: Platform) -> Facts {
             fp64: true,
             max_clock_mhz: 1150,
             l3_bytes: 768 << 10,
-            max_threads_per_group: Some(64),
         },
         Platform::Icllp => Facts {
             fp64: false,
             max_clock_mhz: 1100,
             l3_bytes: 3 << 20,
-            max_threads_per_group: Some(64),
         },
         Platform::Tgllp => Facts {
             fp64: false,
             max_clock_mhz: 1350,
             l3_bytes: 3840 << 10,
-            max_threads_per_group: Some(64),
         },
         Platform::Dg2 => Facts {
             fp64: false,
             max_clock_mhz: 2100,
             l3_bytes: 16 << 20,
-            max_threads_per_group: None,
         },
     }
 }

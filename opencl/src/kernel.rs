@@ -80,11 +80,13 @@ impl Kernel {
         if let Some(r) = self.described().and_then(|k| k.required_work_group_size) {
             return r.iter().map(|&x| x as usize).product();
         }
-        let simd = self.any().map_or(8, |k| k.simd) as usize;
-        match d.facts.max_threads_per_group {
-            Some(t) => MAX_WORK_GROUP.min(t as usize * simd),
-            None => MAX_WORK_GROUP,
-        }
+        // umd's limit (from the walker's thread-count fields); SIMD8, the narrowest and so the
+        // smallest, for a kernel with no dispatch width.
+        let p = d.umd.platform();
+        let simd = self.any().map_or(8, |k| k.simd);
+        umd::ndrange::max_work_group(p, simd)
+            .or_else(|_| umd::ndrange::max_work_group(p, 8))
+            .map_or(0, |n| MAX_WORK_GROUP.min(n as usize))
     }
 
     fn attributes(&self) -> String {

@@ -78,6 +78,7 @@ impl Device {
         check_args(kernel, args)?;
         let g = gen_data(p);
         let simd = Simd::from_lanes(kernel.simd)?;
+        range.check_fits(p, kernel.simd)?;
 
         // Program-scope data, then the ISA (patched for it) in its own BO at Instruction Base
         // Address.

@@ -7,6 +7,8 @@
 //! partial ones end in a partial right execution mask (batchbuffer's walker math).
 
 use crate::error::{Error, Result};
+use batchbuffer::builder::{max_local_total, max_threads_per_group, Simd};
+use platform::Platform;
 
 /// Work-items the driver puts in one work-group when it picks the size.
 pub const AUTO_GROUP_LIMIT: u32 = 256;
@@ -201,6 +203,30 @@ impl NdRange {
             }
         }
         out
+    }
+}
+
+/// Work-items one work-group of a `simd`-lane kernel can have on `p`: batchbuffer's limit from
+/// the walker's thread-count fields, the one source umd and the OpenCL ICD use.
+pub fn max_work_group(p: Platform, simd: u32) -> Result<u32> {
+    Ok(max_local_total(p, Simd::from_lanes(simd)?))
+}
+
+impl NdRange {
+    /// Refuses a range whose work-groups need more hardware threads than `p` gives one group
+    /// at `simd` lanes (the walker would otherwise be refused while the batch is built).
+    pub fn check_fits(&self, p: Platform, simd: u32) -> Result<()> {
+        let max = max_work_group(p, simd)?;
+        let total: u64 = self.local.iter().map(|&l| l as u64).product();
+        if total > max as u64 {
+            return Err(Error::NdRange(format!(
+                "work-group {:?} has {total} work-items; a SIMD{simd} kernel on {p} can have \
+                 at most {max} ({} threads per group)",
+                self.local,
+                max_threads_per_group(p)
+            )));
+        }
+        Ok(())
     }
 }
 

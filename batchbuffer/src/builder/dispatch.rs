@@ -1,6 +1,7 @@
 //! One dispatch: state written to the heaps (surface states, binding table, interface
 //! descriptor, payload) and the walker, derived from a description.
 
+use super::group_limits::max_threads_per_group;
 use super::heap::{Batch, Heap};
 use super::platform_data::{gen_data, WalkerKind};
 use super::walker_math::{
@@ -129,6 +130,16 @@ fn locate(p: Platform, layout: &'static Layout, path: &[&str], base: u16) -> Opt
 pub fn prepare(p: Platform, heaps: &mut Heaps, d: &DispatchDesc) -> Result<Prepared, BuildError> {
     let g = gen_data(p);
     let math = walker_math(d.simd, d.local_size, g.full_mask_is_simd_width)?;
+    let max = max_threads_per_group(p);
+    if math.threads > max {
+        return Err(BuildError::GroupTooLarge {
+            local: d.local_size,
+            simd: d.simd.lanes(),
+            threads: math.threads,
+            max,
+            platform: p,
+        });
+    }
     let bt = write_binding_table(p, &mut heaps.surface, d.surfaces)?;
     let hw_ids = match (d.local_ids, g.walker) {
         (LocalIds::Hardware { .. }, WalkerKind::Gpgpu) => {

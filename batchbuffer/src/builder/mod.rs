@@ -11,6 +11,7 @@
 //! MI_BATCH_BUFFER_END). The per-generation sequences follow NEO and IGT's compute batches.
 
 mod dispatch;
+mod group_limits;
 mod heap;
 mod platform_data;
 mod scratch;
@@ -22,6 +23,7 @@ pub use dispatch::{
     prepare, DispatchDesc, Heaps, LocalIds, Prepared, MAX_BINDING_TABLE_ENTRIES,
     MAX_INDIRECT_DATA_BYTES,
 };
+pub use group_limits::{max_local_total, max_threads_per_group};
 pub use heap::{Batch, Heap};
 pub use platform_data::{gen_data, mocs_wb, GenData, WalkerKind};
 pub use scratch::{
@@ -56,6 +58,15 @@ pub enum BuildError {
     /// A zero dimension or more than 1024 work-items.
     #[error("local size {0:?} is not 1..=1024 work-items with every dimension >= 1")]
     BadLocalSize([u32; 3]),
+    /// A work-group needing more hardware threads than one group can have on the platform.
+    #[error("local size {local:?} at SIMD{simd} needs {threads} threads, {platform} allows {max} per group")]
+    GroupTooLarge {
+        local: [u32; 3],
+        simd: u32,
+        threads: u32,
+        max: u32,
+        platform: platform::Platform,
+    },
     /// Local-ID channels outside 1..=3.
     #[error("{0} local-ID channels (expected 1 to 3)")]
     BadLocalIdChannels(u32),

@@ -33,6 +33,10 @@ pub struct GenData {
     /// Right execution mask with no remainder lanes: NEO writes all 32 ones for GPGPU_WALKER
     /// and a mask of the SIMD width for COMPUTE_WALKER.
     pub full_mask_is_simd_width: bool,
+    /// Hardware threads one thread group may have, before the walker's field widths cap it
+    /// (see `group_limits`): 64 for GPGPU_WALKER compute on Gen9–Gen12LP; on Xe-HPG one Xe
+    /// core's threads (16 EUs × 8), where a group with barriers or SLM must stay.
+    pub group_threads: u32,
 }
 
 /// The table, ordered like [`Platform`].
@@ -46,6 +50,7 @@ const DATA: [GenData; 4] = [
         halign: 1,
         valign: 1,
         full_mask_is_simd_width: false,
+        group_threads: 64,
     },
     // Ice Lake GT2: 64 EUs × 7 threads.
     GenData {
@@ -56,6 +61,7 @@ const DATA: [GenData; 4] = [
         halign: 1,
         valign: 1,
         full_mask_is_simd_width: false,
+        group_threads: 64,
     },
     // Tiger Lake GT2: 96 EUs × 7 threads.
     GenData {
@@ -66,6 +72,7 @@ const DATA: [GenData; 4] = [
         halign: 1,
         valign: 1,
         full_mask_is_simd_width: false,
+        group_threads: 64,
     },
     // DG2-512 (ACM-G10): 512 EUs × 8 threads.
     GenData {
@@ -76,6 +83,7 @@ const DATA: [GenData; 4] = [
         halign: 0,
         valign: 1,
         full_mask_is_simd_width: true,
+        group_threads: 16 * 8,
     },
 ];
 
