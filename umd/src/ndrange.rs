@@ -334,6 +334,7 @@ mod tests {
             dims: 1,
             global: [64, 1, 1],
             local: [0, 1, 1],
+            offset: [0; 3],
         };
         assert!(hand_built.validate().is_err());
     }
