@@ -1,5 +1,6 @@
 //! Running a case: in process through umd, or through the `intel-gpu-run` binary.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -12,10 +13,11 @@ use umd::payload::ArgValue;
 
 use crate::case::{Arg, Case};
 
-/// A compiled corpus binary: its bytes and, once a runner needed one, a file holding them.
+/// A compiled corpus binary: its bytes, a file holding them, and the program parsed once.
 pub struct Binary {
     pub bytes: Vec<u8>,
     pub path: PathBuf,
+    pub program: umd::program::Program,
 }
 
 pub trait Runner {
@@ -23,10 +25,12 @@ pub trait Runner {
     fn run(&mut self, bin: &Binary, case: &Case) -> Result<Vec<Vec<u8>>, String>;
 }
 
-/// umd → batchbuffer → kmd-iface → simulator, in this process; one device for every case.
+/// umd → batchbuffer → kmd-iface → simulator, in this process; one device for every case,
+/// each kernel taken from its parsed binary (and uploaded) once.
 pub struct Umd {
     device: Device,
     platform: Platform,
+    kernels: HashMap<(PathBuf, String), Kernel>,
 }
 
 impl Umd {
@@ -34,6 +38,7 @@ impl Umd {
         Ok(Umd {
             device: Device::open_sim(p, Some(kmd)).map_err(|e| e.to_string())?,
             platform: p,
+            kernels: HashMap::new(),
         })
     }
 }
@@ -41,8 +46,15 @@ impl Umd {
 impl Runner for Umd {
     fn run(&mut self, bin: &Binary, case: &Case) -> Result<Vec<Vec<u8>>, String> {
         let d = &self.device;
-        let kernel = Kernel::from_ocloc(&bin.bytes, Some(&case.kernel), Some(self.platform))
-            .map_err(|e| e.to_string())?;
+        let key = (bin.path.clone(), case.kernel.clone());
+        let kernel = match self.kernels.get(&key) {
+            Some(k) => k,
+            None => {
+                let k = Kernel::from_program(&bin.program, Some(&case.kernel), Some(self.platform))
+                    .map_err(|e| e.to_string())?;
+                self.kernels.entry(key).or_insert(k)
+            }
+        };
         let e = |e: umd::Error| e.to_string();
         let mut args = Vec::new();
         for a in &case.args {
@@ -74,7 +86,7 @@ impl Runner for Umd {
             None,
         )
         .map_err(e)?;
-        d.dispatch(&kernel, &range, &args).map_err(e)?;
+        d.dispatch(kernel, &range, &args).map_err(e)?;
         case.checks
             .iter()
             .map(|c| match &args[c.arg] {
