@@ -151,6 +151,7 @@ pub(crate) struct Inner {
     #[cfg(feature = "sim")]
     sim: Option<Arc<sim::SimDevice>>,
     /// Simulator error records already reported by a submission.
+    #[cfg(feature = "sim")]
     errors_reported: Mutex<Vec<u64>>,
     /// Every live queue, to hand over held work when a host event is signalled.
     queues: Mutex<Vec<Weak<QueueInner>>>,
@@ -282,6 +283,7 @@ impl Device {
             va: Mutex::new(va),
             #[cfg(feature = "sim")]
             sim,
+            #[cfg(feature = "sim")]
             errors_reported: Mutex::default(),
             queues: Mutex::default(),
         });

@@ -4,7 +4,7 @@
 #[cfg(feature = "sim")]
 pub use with::*;
 #[cfg(not(feature = "sim"))]
-pub use without::*;
+pub(crate) use without::*;
 
 #[cfg(feature = "sim")]
 mod with {
