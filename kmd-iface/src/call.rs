@@ -8,7 +8,7 @@ use crate::seam::{DeviceFile, Errno};
 
 /// Runs `request` with `arg` read and written in place, retrying EINTR and EAGAIN as libdrm's
 /// `drmIoctl` does (without a bound: the kernel returns them for transient conditions only).
-pub fn ioctl<T: IntoBytes + FromBytes>(
+pub(crate) fn ioctl<T: IntoBytes + FromBytes>(
     dev: &dyn DeviceFile,
     request: u64,
     arg: &mut T,

@@ -1,5 +1,6 @@
 //! Running a case: in process through umd, or through the `intel-gpu-run` binary.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -12,10 +13,11 @@ use umd::payload::ArgValue;
 
 use crate::case::{Arg, Case};
 
-/// A compiled corpus binary: its bytes and, once a runner needed one, a file holding them.
+/// A compiled corpus binary: its bytes, a file holding them, and the program parsed once.
 pub struct Binary {
     pub bytes: Vec<u8>,
     pub path: PathBuf,
+    pub program: umd::program::Program,
 }
 
 pub trait Runner {
@@ -23,11 +25,13 @@ pub trait Runner {
     fn run(&mut self, bin: &Binary, case: &Case) -> Result<Vec<Vec<u8>>, String>;
 }
 
-/// umd → batchbuffer → kmd-iface → simulator, in this process; one device for every case.
+/// umd → batchbuffer → kmd-iface → simulator, in this process; one device for every case,
+/// each kernel taken from its parsed binary (and uploaded) once.
 pub struct Umd {
     device: Device,
     platform: Platform,
     kmd: KmdChoice,
+    kernels: HashMap<(PathBuf, String), Kernel>,
 }
 
 impl Umd {
@@ -36,6 +40,7 @@ impl Umd {
             device: Device::open_sim(p, Some(kmd)).map_err(|e| e.to_string())?,
             platform: p,
             kmd,
+            kernels: HashMap::new(),
         })
     }
 }
@@ -45,9 +50,11 @@ impl Runner for Umd {
         let r = self.run_on_device(bin, case);
         if r.is_err() {
             // A hang bans the context (as the kernel drivers do): later cases get a fresh
-            // device, so one failure does not fail every case after it.
+            // device (and kernels uploaded to it), so one failure does not fail every case
+            // after it.
             self.device =
                 Device::open_sim(self.platform, Some(self.kmd)).map_err(|e| e.to_string())?;
+            self.kernels.clear();
         }
         r
     }
@@ -56,8 +63,15 @@ impl Runner for Umd {
 impl Umd {
     fn run_on_device(&mut self, bin: &Binary, case: &Case) -> Result<Vec<Vec<u8>>, String> {
         let d = &self.device;
-        let kernel = Kernel::from_ocloc(&bin.bytes, Some(&case.kernel), Some(self.platform))
-            .map_err(|e| e.to_string())?;
+        let key = (bin.path.clone(), case.kernel.clone());
+        let kernel = match self.kernels.get(&key) {
+            Some(k) => k,
+            None => {
+                let k = Kernel::from_program(&bin.program, Some(&case.kernel), Some(self.platform))
+                    .map_err(|e| e.to_string())?;
+                self.kernels.entry(key).or_insert(k)
+            }
+        };
         let e = |e: umd::Error| e.to_string();
         let mut args = Vec::new();
         for a in &case.args {
@@ -89,7 +103,7 @@ impl Umd {
             None,
         )
         .map_err(e)?;
-        d.dispatch(&kernel, &range, &args).map_err(e)?;
+        d.dispatch(kernel, &range, &args).map_err(e)?;
         case.checks
             .iter()
             .map(|c| match &args[c.arg] {

@@ -139,7 +139,11 @@ pub fn run_files(
                 if let Err(e) = std::fs::write(&path, &bytes) {
                     report.failed.push(format!("{}: {e}", path.display()));
                 }
-                binaries.push(Binary { bytes, path });
+                binaries.push(Binary {
+                    bytes,
+                    path,
+                    program: prog,
+                });
             }
         }
         for (k, n) in rejected_widths {

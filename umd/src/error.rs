@@ -4,15 +4,16 @@ use thiserror::Error;
 
 use crate::blockio::Rule;
 
-/// Why a device, buffer, image, kernel or dispatch operation failed.
-#[derive(Debug, Error)]
+/// Why a device, buffer, image, kernel or dispatch operation failed. Cloneable: every waiter
+/// on a failed submission's event gets its error.
+#[derive(Debug, Clone, Error)]
 pub enum Error {
     /// A device name that is neither `auto`, `sim:<platform>` nor a path.
     #[error("unknown device `{0}` (expected auto, sim:<platform> or a render node path)")]
     BadDeviceName(String),
-    /// The simulator refused to open (e.g. xe on Gen9).
+    /// The simulator refused to open (e.g. xe on Gen9), or the driver was built without it.
     #[error("cannot open the simulator: {0}")]
-    Sim(#[from] sim::OpenError),
+    Sim(String),
     /// The kernel driver refused an ioctl.
     #[error("kernel driver: {0}")]
     Kmd(#[from] kmd_iface::Error),
@@ -63,6 +64,9 @@ pub enum Error {
         at: Option<KernelOffset>,
         detail: String,
     },
+    /// A submission did not run because an event it waited for failed.
+    #[error("not run: a dependency failed: {0}")]
+    DependencyFailed(String),
     /// The batch did not signal completion and the driver gave no reason.
     #[error("dispatch did not complete: {0}")]
     Incomplete(String),
@@ -128,8 +132,9 @@ impl Error {
 /// What the simulator's GPU error state says, as a driver reading the error state reports
 /// it: page faults (also EU accesses the data port could not translate) with their address,
 /// everything else as a hang; both with the instruction when an EU thread was at one.
-impl From<&sim::gpu::GpuErrorRecord> for Error {
-    fn from(r: &sim::gpu::GpuErrorRecord) -> Self {
+#[cfg(feature = "sim")]
+impl Error {
+    pub(crate) fn from_sim_record(r: &sim::gpu::GpuErrorRecord) -> Self {
         use sim::gpu::GpuErrorKind;
         let by = r.kind.instruction().map(|k| KernelOffset {
             kernel: k.kernel,

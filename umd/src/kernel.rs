@@ -53,6 +53,8 @@ pub struct Kernel {
     /// Dispatch width (its subgroup size).
     pub simd: u32,
     pub description: Description,
+    /// Its copies on devices (shared by clones).
+    pub(crate) residence: crate::resident::Residence,
 }
 
 /// What kind of value an argument takes.
@@ -96,7 +98,16 @@ impl Kernel {
         name: Option<&str>,
         platform: Option<Platform>,
     ) -> std::result::Result<Kernel, LoadError> {
-        let prog = program::parse(file)?;
+        Self::from_program(&program::parse(file)?, name, platform)
+    }
+
+    /// The kernel `name` (default: the only one) of a parsed ocloc binary: parse a binary
+    /// once with [`program::parse`] and take each of its kernels from it.
+    pub fn from_program(
+        prog: &program::Program,
+        name: Option<&str>,
+        platform: Option<Platform>,
+    ) -> std::result::Result<Kernel, LoadError> {
         let names: Vec<&str> = prog.kernels.iter().map(|k| k.name.as_str()).collect();
         let k = match name {
             Some(n) => prog
@@ -135,6 +146,7 @@ impl Kernel {
                     relocations: prog.data_relocations.clone(),
                 }),
             ),
+            residence: Default::default(),
         })
     }
 
@@ -159,6 +171,7 @@ impl Kernel {
             isa,
             simd: check_simd(simd)?,
             description: Description::Raw,
+            residence: Default::default(),
         })
     }
 

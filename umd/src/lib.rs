@@ -1,5 +1,7 @@
-//! The user-mode driver. So far: kernels from ocloc's device binaries ([`program`]) and the
-//! subgroup queries that depend only on the compiled kernel.
+//! The user-mode driver: devices ([`device`]), buffers and images ([`memory`], [`image`]),
+//! kernels from ocloc's device binaries, assembly or raw ISA ([`kernel`], [`program`]), and
+//! dispatch: synchronous ([`device::Device::dispatch`]) or asynchronous on queues with events,
+//! dependencies and host events ([`queue`]).
 
 pub mod program;
 
@@ -14,6 +16,8 @@ pub mod limits;
 pub mod memory;
 pub mod ndrange;
 pub mod payload;
+pub mod queue;
+mod resident;
 pub mod scratch;
 pub mod segments;
 

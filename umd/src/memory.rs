@@ -31,6 +31,11 @@ impl Drop for Bo {
 }
 
 impl Bo {
+    /// True when it belongs to `dev`.
+    pub fn on(&self, dev: &Arc<Inner>) -> bool {
+        Arc::ptr_eq(&self.dev, dev)
+    }
+
     /// How a submission lists it (userptr ranges on xe have no handle: they are bound already).
     pub fn exec_object(&self, write: bool) -> Option<ExecObject> {
         (self.handle != 0).then_some(ExecObject {
@@ -41,21 +46,21 @@ impl Bo {
     }
 }
 
-impl Device {
+impl Inner {
     /// A new BO of at least `size` bytes, zero-filled.
-    pub(crate) fn alloc_bo(&self, size: u64) -> Result<Arc<Bo>> {
-        let (gpu_address, size) = self.inner.va().alloc(size).ok_or_else(|| {
+    pub(crate) fn alloc_bo(self: &Arc<Self>, size: u64) -> Result<Arc<Bo>> {
+        let (gpu_address, size) = self.va().alloc(size).ok_or_else(|| {
             Error::OutOfRange(format!("no GPU address space left for {size} bytes"))
         })?;
-        let raw = match self.inner.backend().create(size, gpu_address) {
+        let raw = match self.backend().create(size, gpu_address) {
             Ok(r) => r,
             Err(e) => {
-                self.inner.va().free(gpu_address, size);
+                self.va().free(gpu_address, size);
                 return Err(e);
             }
         };
         Ok(Arc::new(Bo {
-            dev: self.inner.clone(),
+            dev: self.clone(),
             handle: raw.handle,
             gpu_address,
             size,
@@ -63,6 +68,13 @@ impl Device {
             caching: raw.caching,
             userptr: false,
         }))
+    }
+}
+
+impl Device {
+    /// A new BO of at least `size` bytes, zero-filled.
+    pub(crate) fn alloc_bo(&self, size: u64) -> Result<Arc<Bo>> {
+        self.inner.alloc_bo(size)
     }
 
     /// A zero-filled buffer of `size` bytes.

@@ -1,12 +1,13 @@
-//! Scratch space: where IGC spills registers. One buffer per device with a slice for every
-//! hardware thread the device can run (EUs × threads per EU, as NEO sizes it), kept across
-//! dispatches and replaced by a bigger one only when a kernel needs larger slices.
+//! Scratch space: where IGC spills registers. One buffer per queue (its work runs in order, so
+//! its dispatches never run at once) with a slice for every hardware thread the device can run
+//! (EUs × threads per EU, as NEO sizes it), kept across dispatches and replaced by a bigger one
+//! only when a kernel needs larger slices.
 
 use std::sync::Arc;
 
 use batchbuffer::builder::{scratch_slice_bytes, scratch_slices, ScratchSpace};
 
-use crate::device::Device;
+use crate::device::{Device, Inner};
 use crate::error::Result;
 use crate::memory::Bo;
 
@@ -17,26 +18,29 @@ pub(crate) struct ScratchCache {
     space: Option<ScratchSpace>,
 }
 
-impl Device {
+impl ScratchCache {
     /// The scratch space for a kernel needing `bytes` per thread (None when it needs none):
-    /// the device's buffer, first allocated or grown here. The returned BO must be part of
+    /// the queue's buffer, first allocated or grown here. The returned BO must be part of
     /// the submission.
-    pub(crate) fn scratch_for(&self, bytes: u32) -> Result<Option<(Arc<Bo>, ScratchSpace)>> {
+    pub(crate) fn get(
+        &mut self,
+        dev: &Arc<Inner>,
+        bytes: u32,
+    ) -> Result<Option<(Arc<Bo>, ScratchSpace)>> {
         if bytes == 0 {
             return Ok(None);
         }
-        let p = self.platform();
+        let p = dev.info.platform;
         let slice = scratch_slice_bytes(p, bytes)?;
-        let slices = scratch_slices(p, self.info().eu_count);
-        let mut cache = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
+        let slices = scratch_slices(p, dev.info.eu_count);
+        let cache = self;
         if let (Some(bo), Some(space)) = (&cache.bo, cache.space) {
             if space.slice >= slice && space.slices >= slices {
                 return Ok(Some((bo.clone(), space)));
             }
         }
-        // Dispatches wait for completion, so the old buffer is idle: dropping our reference
-        // frees it once no submission of ours holds it.
-        let bo = self.alloc_bo(u64::from(slice) * u64::from(slices))?;
+        // Submissions still running keep the old buffer alive until they retire.
+        let bo = dev.alloc_bo(u64::from(slice) * u64::from(slices))?;
         let space = ScratchSpace {
             address: bo.gpu_address,
             slice,
@@ -48,9 +52,12 @@ impl Device {
         };
         Ok(Some((bo, space)))
     }
+}
 
-    /// The scratch space dispatches use now: None before the first kernel that spills.
+impl Device {
+    /// The scratch space the default queue's dispatches use now: None before the first
+    /// kernel that spills.
     pub fn scratch_space(&self) -> Option<ScratchSpace> {
-        self.scratch.lock().unwrap_or_else(|e| e.into_inner()).space
+        self.queue.inner.lock().scratch.space
     }
 }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::device::Device;
+use crate::device::Inner;
 use crate::error::{Error, Result};
 use crate::memory::Bo;
 use crate::program::{DataRelocation, IsaRelocation, RelocKind, Segment};
@@ -60,9 +60,9 @@ impl Placed {
     }
 }
 
-impl Device {
+impl Inner {
     /// Copies each non-empty segment into its own BO and patches the pointers between them.
-    pub(crate) fn place(&self, data: &ProgramData) -> Result<Placed> {
+    pub(crate) fn place(self: &Arc<Self>, data: &ProgramData) -> Result<Placed> {
         let mut placed = Placed::default();
         for s in [Segment::Constant, Segment::Global, Segment::ConstString] {
             let bytes = data.bytes(s);

@@ -29,6 +29,13 @@ pub enum SyncobjWait {
     TimedOut,
 }
 
+/// Now on `CLOCK_MONOTONIC`, in nanoseconds: the clock syncobj wait deadlines are on.
+pub fn monotonic_now_ns() -> i64 {
+    nix::time::clock_gettime(nix::time::ClockId::CLOCK_MONOTONIC)
+        .map(|t| t.tv_sec().saturating_mul(1_000_000_000) + t.tv_nsec())
+        .unwrap_or(0)
+}
+
 /// `DRM_IOCTL_SYNCOBJ_WAIT` on `handles` until the absolute `timeout_nsec`
 /// (`flags`: `DRM_SYNCOBJ_WAIT_FLAGS_*`).
 pub fn syncobj_wait(

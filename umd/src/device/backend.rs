@@ -1,8 +1,10 @@
 //! The two kernel-driver paths a device is reached through: i915 (execbuffer2 with softpin) and
-//! xe (VM_BIND, exec queues). Both give the rest of the driver the same four operations: create a
-//! BO at an address, wrap host memory, submit a batch, and replace a context the kernel banned.
+//! xe (VM_BIND, exec queues). Both give the rest of the driver the same operations: create a BO
+//! at an address, wrap host memory, create a context per queue, submit a batch with syncobjs to
+//! wait on and signal, and wait for syncobjs.
 
 use kmd_iface::discovery::Driver;
+use kmd_iface::drm_core::uapi::DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL;
 use kmd_iface::drm_core::{syncobj_create, syncobj_destroy, syncobj_wait, SyncobjWait};
 use kmd_iface::gpu_error::{read_capture, Capture, CaptureError};
 use kmd_iface::i915::{uapi as i915_uapi, ContextParams, Execbuf, MmapMode, PinnedObject, I915};
@@ -35,36 +37,37 @@ pub struct ExecObject {
     pub write: bool,
 }
 
-/// What the kernel said about a submission once it was waited for.
+/// What the kernel said when a batch was handed to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
-    /// The wait succeeded (the fence value still has to be checked).
-    Done,
-    /// The kernel reported the batch failed (EIO: reset after a fault or hang).
-    Failed,
+    /// Queued: its out-syncobj signals when the kernel retires it.
+    Submitted,
+    /// The context (i915: EIO) or exec queue (xe: ECANCELED) was banned after an earlier
+    /// failure; nothing was queued.
+    Banned,
 }
 
-/// The i915 path: one VM, one context on the render engine.
+/// The i915 path: one VM; each queue has its own context on the render engine.
 #[derive(Debug)]
 pub struct I915Path {
     pub dev: I915,
     vm: u32,
-    ctx: u32,
     local_memory: bool,
 }
 
-/// The xe path: one VM, one exec queue on a render (else compute) engine.
+/// The xe path: one VM; each queue has its own exec queue on a render (else compute) engine.
 #[derive(Debug)]
 pub struct XePath {
     pub dev: Xe,
     vm: u32,
-    queue: u32,
     engine: xe_uapi::drm_xe_engine_class_instance,
     /// Placement mask and caching for new BOs.
     placement: u32,
     caching: Caching,
 }
 
+/// The device's kernel-driver state. Immutable once opened (contexts belong to queues), so
+/// threads share it without a lock: allocation never waits behind a submission.
 #[derive(Debug)]
 pub enum Backend {
     I915(I915Path),
@@ -75,14 +78,9 @@ impl Backend {
     pub fn new_i915(dev: I915) -> Result<Backend> {
         let local_memory = dev.memory_regions()?.len() > 1;
         let vm = dev.vm_create()?;
-        let ctx = dev.context_create(&ContextParams {
-            vm_id: Some(vm),
-            ..Default::default()
-        })?;
         Ok(Backend::I915(I915Path {
             dev,
             vm,
-            ctx,
             local_memory,
         }))
     }
@@ -112,15 +110,33 @@ impl Backend {
             }
         };
         let vm = dev.vm_create(0)?;
-        let queue = dev.exec_queue_create(vm, &[engine], &[])?;
         Ok(Backend::Xe(XePath {
             dev,
             vm,
-            queue,
             engine,
             placement,
             caching,
         }))
+    }
+
+    /// A new context (i915) or exec queue (xe) in the device's VM, for one queue.
+    pub fn context_create(&self) -> Result<u32> {
+        Ok(match self {
+            Backend::I915(d) => d.dev.context_create(&ContextParams {
+                vm_id: Some(d.vm),
+                ..Default::default()
+            })?,
+            Backend::Xe(x) => x.dev.exec_queue_create(x.vm, &[x.engine], &[])?,
+        })
+    }
+
+    /// Destroys a context from [`Backend::context_create`].
+    pub fn context_destroy(&self, ctx: u32) {
+        // An error means the id is already gone; nothing is left to free.
+        let _ = match self {
+            Backend::I915(d) => d.dev.context_destroy(ctx),
+            Backend::Xe(x) => x.dev.exec_queue_destroy(ctx),
+        };
     }
 
     /// Smallest BO and VA granule the kernel accepts.
@@ -128,6 +144,20 @@ impl Backend {
         match self {
             Backend::I915(_) => Ok(4096),
             Backend::Xe(x) => Ok(x.dev.config()?.min_alignment().unwrap_or(4096)),
+        }
+    }
+
+    /// End of the GPU VA range BOs may be placed in: below the canonical hole of xe's
+    /// `DRM_XE_QUERY_CONFIG_VA_BITS`; on i915 the 48-bit PPGTT every supported platform has.
+    pub fn va_end(&self) -> Result<u64> {
+        match self {
+            Backend::I915(_) => Ok(super::va::HEAP_END),
+            Backend::Xe(x) => match x.dev.config()?.va_bits() {
+                Some(bits @ 32..=64) => Ok(1u64 << (bits - 1)),
+                other => Err(crate::Error::Unsupported(format!(
+                    "xe reports {other:?} VA bits"
+                ))),
+            },
         }
     }
 
@@ -189,7 +219,8 @@ impl Backend {
         }
     }
 
-    /// Releases a BO (or userptr range) at `gpu_address`.
+    /// Releases a BO (or userptr range) at `gpu_address`. The kernel keeps a BO a running
+    /// batch uses until the batch retires, so this never waits for the GPU.
     pub fn release(&self, handle: u32, gpu_address: u64, size: u64) {
         // Errors here mean the handle is already gone; nothing is left to free.
         match self {
@@ -205,8 +236,39 @@ impl Backend {
         }
     }
 
-    /// Submits the batch at `objects[0]` and waits for the kernel to retire it.
-    pub fn submit(&self, objects: &[ExecObject]) -> Result<Outcome> {
+    /// A new binary syncobj, unsignalled.
+    pub fn syncobj(&self) -> Result<u32> {
+        Ok(syncobj_create(self.file(), 0)?)
+    }
+
+    pub fn syncobj_destroy(&self, handle: u32) {
+        // An error means the handle is already gone.
+        let _ = syncobj_destroy(self.file(), handle);
+    }
+
+    /// Waits until every syncobj in `handles` has signalled or the absolute CLOCK_MONOTONIC
+    /// `deadline_ns` passes: `true` when they have.
+    pub fn wait(&self, handles: &[u32], deadline_ns: i64) -> Result<bool> {
+        match syncobj_wait(
+            self.file(),
+            handles,
+            deadline_ns,
+            DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL,
+        )? {
+            SyncobjWait::Signaled { .. } => Ok(true),
+            SyncobjWait::TimedOut => Ok(false),
+        }
+    }
+
+    /// Queues the batch at `objects[0]` on context `ctx`, after the syncobjs in `waits`;
+    /// `signal` is signalled when it retires. Returns without waiting for the GPU.
+    pub fn submit(
+        &self,
+        ctx: u32,
+        objects: &[ExecObject],
+        waits: &[u32],
+        signal: u32,
+    ) -> Result<Outcome> {
         let batch = objects
             .first()
             .ok_or_else(|| crate::Error::Unsupported("a submission without a batch".into()))?;
@@ -220,56 +282,38 @@ impl Backend {
                         write: o.write,
                     })
                     .collect();
-                d.dev.execbuffer2(&Execbuf {
+                let fences: Vec<i915_uapi::drm_i915_gem_exec_fence> = waits
+                    .iter()
+                    .map(|&handle| (handle, i915_uapi::I915_EXEC_FENCE_WAIT))
+                    .chain(std::iter::once((signal, i915_uapi::I915_EXEC_FENCE_SIGNAL)))
+                    .map(|(handle, flags)| i915_uapi::drm_i915_gem_exec_fence { handle, flags })
+                    .collect();
+                let r = d.dev.execbuffer2(&Execbuf {
                     objects: &pinned,
-                    ctx_id: d.ctx,
+                    ctx_id: ctx,
                     engine: i915_uapi::I915_EXEC_RENDER,
+                    fences: &fences,
                     ..Default::default()
-                })?;
-                match d.dev.gem_wait(batch.handle, -1) {
-                    Ok(_) => Ok(Outcome::Done),
-                    Err(e) if e.errno() == Some(Errno::EIO) => Ok(Outcome::Failed),
+                });
+                match r {
+                    Ok(_) => Ok(Outcome::Submitted),
+                    Err(e) if e.errno() == Some(Errno::EIO) => Ok(Outcome::Banned),
                     Err(e) => Err(e.into()),
                 }
             }
             Backend::Xe(x) => {
-                let s = syncobj_create(x.dev.file(), 0)?;
-                let r = x
-                    .dev
-                    .exec(x.queue, batch.gpu_address, &[sync::syncobj(s, true)]);
-                let out = match r {
-                    Ok(()) => match syncobj_wait(x.dev.file(), &[s], i64::MAX, 0) {
-                        Ok(SyncobjWait::Signaled { .. }) => Ok(Outcome::Done),
-                        Ok(SyncobjWait::TimedOut) => Ok(Outcome::Failed),
-                        Err(e) if e.errno() == Some(Errno::EIO) => Ok(Outcome::Failed),
-                        Err(e) => Err(e.into()),
-                    },
-                    Err(e) if e.errno() == Some(Errno::ECANCELED) => Ok(Outcome::Failed),
+                let syncs: Vec<xe_uapi::drm_xe_sync> = waits
+                    .iter()
+                    .map(|&h| sync::syncobj(h, false))
+                    .chain(std::iter::once(sync::syncobj(signal, true)))
+                    .collect();
+                match x.dev.exec(ctx, batch.gpu_address, &syncs) {
+                    Ok(()) => Ok(Outcome::Submitted),
+                    Err(e) if e.errno() == Some(Errno::ECANCELED) => Ok(Outcome::Banned),
                     Err(e) => Err(e.into()),
-                };
-                let _ = syncobj_destroy(x.dev.file(), s);
-                out
+                }
             }
         }
-    }
-
-    /// After a failed submission: replaces the context (i915) or exec queue (xe), which the
-    /// kernel bans after a fault or hang, so the next dispatch runs.
-    pub fn recover(&mut self) -> Result<()> {
-        match self {
-            Backend::I915(d) => {
-                let _ = d.dev.context_destroy(d.ctx);
-                d.ctx = d.dev.context_create(&ContextParams {
-                    vm_id: Some(d.vm),
-                    ..Default::default()
-                })?;
-            }
-            Backend::Xe(x) => {
-                let _ = x.dev.exec_queue_destroy(x.queue);
-                x.queue = x.dev.exec_queue_create(x.vm, &[x.engine], &[])?;
-            }
-        }
-        Ok(())
     }
 }
 
@@ -307,27 +351,28 @@ impl Backend {
 
     /// What the kernel says about our context after a reset: i915's reset stats (hangs while
     /// our batch ran), xe's exec-queue ban. Empty when the ioctl is refused.
-    fn reset_status(&self) -> String {
+    fn reset_status(&self, ctx: u32) -> String {
         match self {
-            Backend::I915(d) => d.dev.reset_stats(d.ctx).map_or_else(
+            Backend::I915(d) => d.dev.reset_stats(ctx).map_or_else(
                 |_| String::new(),
-                |s| format!("; context {} guilty of {} hang(s)", d.ctx, s.batch_active),
+                |s| format!("; context {ctx} guilty of {} hang(s)", s.batch_active),
             ),
             Backend::Xe(x) => x
                 .dev
-                .exec_queue_get_property(x.queue, xe_uapi::DRM_XE_EXEC_QUEUE_GET_PROPERTY_BAN)
+                .exec_queue_get_property(ctx, xe_uapi::DRM_XE_EXEC_QUEUE_GET_PROPERTY_BAN)
                 .map_or_else(
                     |_| String::new(),
-                    |b| format!("; exec queue {} banned: {}", x.queue, b != 0),
+                    |b| format!("; exec queue {ctx} banned: {}", b != 0),
                 ),
         }
     }
 
     /// After a failed submission on a kernel driver: the error the kernel's GPU error capture
     /// (i915 error state, xe devcoredump) describes, found through the device's sysfs
-    /// directory. Call before [`Backend::recover`] replaces the context.
-    pub fn hardware_error(&self, batch_address: u64) -> crate::Error {
-        let status = self.reset_status();
+    /// directory. `ctx` is the context (i915) or exec queue (xe) the batch ran on; call
+    /// before it is replaced.
+    pub fn hardware_error(&self, ctx: u32, batch_address: u64) -> crate::Error {
+        let status = self.reset_status(ctx);
         let reset = format!("batch at {batch_address:#x} was reset by the kernel driver{status}");
         let capture = match self.file().sysfs_dir() {
             Some(dir) => read_capture(&dir, self.driver()),
@@ -381,7 +426,7 @@ fn error_from_capture(c: &Capture, batch_address: u64, reset: &str) -> crate::Er
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "sim"))]
 mod tests {
     use std::path::{Path, PathBuf};
     use std::sync::Arc;
@@ -434,7 +479,9 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let node = root.path().join("sys/class/drm/renderD128");
         touch(&node.join("device/drm/card0/error"), I915_FAULT);
-        let err = backend(sim::Kmd::I915, &node).hardware_error(0x40_0000);
+        let b = backend(sim::Kmd::I915, &node);
+        let ctx = b.context_create().unwrap();
+        let err = b.hardware_error(ctx, 0x40_0000);
         match &err {
             crate::Error::GpuFault {
                 address, detail, ..
@@ -447,7 +494,7 @@ mod tests {
         }
         assert!(err.to_string().contains("0x12345000"), "{err}");
         // Another batch than the capture's: said, not hidden.
-        let stale = backend(sim::Kmd::I915, &node).hardware_error(0x80_0000);
+        let stale = b.hardware_error(ctx, 0x80_0000);
         assert!(stale.to_string().contains("earlier error"), "{stale}");
     }
 
@@ -456,7 +503,8 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let node = root.path().join("renderD129");
         let b = backend(sim::Kmd::Xe, &node);
-        match b.hardware_error(0x20_0000) {
+        let q = b.context_create().unwrap();
+        match b.hardware_error(q, 0x20_0000) {
             crate::Error::GpuHang { detail, .. } => {
                 assert!(detail.contains("no error capture"), "{detail}")
             }
@@ -469,7 +517,7 @@ mod tests {
              batch_addr[0]: 0x0000000000200000\n\n**** HW Engines ****\n\
              ccs0 (physical), logical instance=0\n\tACTHD: 0x0000000000200080\n",
         );
-        match b.hardware_error(0x20_0000) {
+        match b.hardware_error(q, 0x20_0000) {
             crate::Error::GpuHang { detail, .. } => {
                 assert!(detail.contains("engine ccs0"), "{detail}");
                 assert!(detail.contains("ACTHD 0x200080"), "{detail}");

@@ -1,15 +1,17 @@
 //! Devices: a render node or the simulator, reached through i915 or xe.
 //!
 //! [`DeviceSpec`] names a device as the CLI does: `auto`, `sim:<platform>` or a render node
-//! path. [`Device::open`] resolves it, picks the kernel-driver uAPI and sets up one VM and one
-//! context (i915) or exec queue (xe) that every dispatch of the device runs in.
+//! path. [`Device::open`] resolves it, picks the kernel-driver uAPI and sets up the VM every
+//! queue of the device runs in, and the default queue of the synchronous calls (see
+//! [`crate::queue`]).
 
 mod backend;
+mod simulated;
 mod va;
 
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use kmd_iface::discovery::Driver;
 use kmd_iface::Kmd;
@@ -17,9 +19,12 @@ use platform::Platform;
 
 pub(crate) use backend::Backend;
 pub use backend::{Caching, ExecObject, Outcome};
+#[cfg(feature = "sim")]
+pub use simulated::sim_kmds;
 pub use va::VaHeap;
 
 use crate::error::{Error, Result};
+use crate::queue::{Queue, QueueInner};
 
 /// CL_DEVICE_SUB_GROUP_SIZES_INTEL: the SIMD widths a kernel can be compiled for, on every
 /// platform this driver supports (Gen9 to Xe-HPG all dispatch SIMD8, SIMD16 and SIMD32).
@@ -74,24 +79,6 @@ impl KmdChoice {
             Driver::Xe => KmdChoice::Xe,
         }
     }
-    fn sim(self) -> sim::Kmd {
-        match self {
-            KmdChoice::I915 => sim::Kmd::I915,
-            KmdChoice::Xe => sim::Kmd::Xe,
-        }
-    }
-}
-
-/// The kernel drivers the simulator offers for `p` (i915 everywhere, xe from Gen12LP).
-pub fn sim_kmds(p: Platform) -> Vec<KmdChoice> {
-    sim::device_info::DeviceInfo::get(p)
-        .kmds
-        .iter()
-        .map(|k| match k {
-            sim::Kmd::I915 => KmdChoice::I915,
-            sim::Kmd::Xe => KmdChoice::Xe,
-        })
-        .collect()
 }
 
 /// One entry of [`list`].
@@ -124,6 +111,7 @@ pub fn list() -> Vec<Listed> {
             });
         }
     }
+    #[cfg(feature = "sim")]
     for p in Platform::ALL {
         out.push(Listed {
             name: format!("sim:{}", p.name()),
@@ -156,12 +144,17 @@ impl DeviceInfo {
 
 pub(crate) struct Inner {
     pub info: DeviceInfo,
-    backend: Mutex<Backend>,
+    backend: Backend,
     va: Mutex<VaHeap>,
     /// The simulator's error log (hardware reports errors in sysfs / devcoredump instead, read
     /// by `Backend::hardware_error`).
+    #[cfg(feature = "sim")]
     sim: Option<Arc<sim::SimDevice>>,
-    errors_seen: Mutex<usize>,
+    /// Simulator error records already reported by a submission.
+    #[cfg(feature = "sim")]
+    errors_reported: Mutex<Vec<u64>>,
+    /// Every live queue, to hand over held work when a host event is signalled.
+    queues: Mutex<Vec<Weak<QueueInner>>>,
 }
 
 impl std::fmt::Debug for Inner {
@@ -171,17 +164,52 @@ impl std::fmt::Debug for Inner {
 }
 
 /// An open device. Cloning shares it.
+///
+/// `Send + Sync`: threads share a device and each may allocate, create queues and submit.
 #[derive(Debug, Clone)]
 pub struct Device {
     pub(crate) inner: Arc<Inner>,
-    /// The scratch buffer every dispatch uses, kept and grown across dispatches. Held here,
-    /// not in `Inner`, because a BO holds its `Inner`.
-    pub(crate) scratch: Arc<Mutex<crate::scratch::ScratchCache>>,
+    /// The queue of the synchronous calls ([`Device::dispatch`], [`Device::submit_raw`]).
+    pub(crate) queue: Queue,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic elsewhere cannot leave these in a torn state (every update is one assignment).
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `auto`'s render node: the first Intel one. None only when there is no render node to
+/// consider, so the simulator never stands in for a GPU that is there: a node that cannot be
+/// opened or asked is an error naming it and the errno, and so is an Intel GPU outside the
+/// supported platforms.
+fn auto_node() -> Result<Option<kmd_iface::discovery::Found>> {
+    use kmd_iface::discovery::{discover, Skipped};
+    let d = discover().map_err(|e| Error::Node {
+        path: "/dev/dri".into(),
+        reason: format!("cannot be listed: {e}"),
+    })?;
+    if let Some((path, Skipped::Failed(e))) = d
+        .skipped
+        .iter()
+        .find(|(_, s)| matches!(s, Skipped::Failed(_)))
+    {
+        return Err(Error::Node {
+            path: path.display().to_string(),
+            reason: format!("cannot be opened: {e}"),
+        });
+    }
+    let mut found = d.found.into_iter();
+    match found.next() {
+        None => Ok(None),
+        Some(f) if f.pci.is_some() => Ok(Some(f)),
+        Some(f) => Err(match f.device_id {
+            Some(id) => Error::UnknownDeviceId(id),
+            None => Error::Node {
+                path: f.path.display().to_string(),
+                reason: "sysfs does not give its PCI device id".into(),
+            },
+        }),
+    }
 }
 
 impl Device {
@@ -197,41 +225,18 @@ impl Device {
                 let file = kmd_iface::render_node::RenderNode::open_shared(path)?;
                 Self::open_file(path.display().to_string(), file, kmd, None)
             }
-            DeviceSpec::Auto => {
-                let found = kmd_iface::discovery::discover()
-                    .ok()
-                    .and_then(|d| d.found.into_iter().find(|f| f.pci.is_some()));
-                match found {
-                    Some(f) => Self::open_file(f.path.display().to_string(), f.file, kmd, None),
-                    None => Self::open_sim(kernel_platform.unwrap_or(Platform::Tgllp), kmd),
-                }
-            }
+            DeviceSpec::Auto => match auto_node()? {
+                Some(f) => Self::open_file(f.path.display().to_string(), f.file, kmd, None),
+                None => Self::open_sim(kernel_platform.unwrap_or(Platform::Tgllp), kmd),
+            },
         }
     }
 
-    /// Opens a new simulated `p` through `kmd` (default i915, which every platform offers).
-    pub fn open_sim(p: Platform, kmd: Option<KmdChoice>) -> Result<Device> {
-        Self::open_sim_with(p, kmd, sim::SimConfig::default())
-    }
-
-    /// Like [`Device::open_sim`] with a simulator configuration (watchdog budget, walker
-    /// executor).
-    pub fn open_sim_with(
-        p: Platform,
-        kmd: Option<KmdChoice>,
-        config: sim::SimConfig,
-    ) -> Result<Device> {
-        let k = kmd.unwrap_or(KmdChoice::I915);
-        let dev = sim::open_device(p, k.sim(), config)?;
-        let file: Arc<dyn kmd_iface::seam::DeviceFile> = dev.clone();
-        Self::open_file(format!("sim:{}", p.name()), file, kmd, Some(dev))
-    }
-
-    fn open_file(
+    pub(crate) fn open_file(
         name: String,
         file: Arc<dyn kmd_iface::seam::DeviceFile>,
         want: Option<KmdChoice>,
-        sim: Option<Arc<sim::SimDevice>>,
+        sim: Option<simulated::Log>,
     ) -> Result<Device> {
         let kmd = Kmd::new(file)?;
         let got = KmdChoice::of(kmd.driver());
@@ -265,23 +270,25 @@ impl Device {
         let platform = kmd_iface::pci::platform_for(device_id)
             .ok_or(Error::UnknownDeviceId(device_id))?
             .platform;
-        let granule = backend.granule()?;
-        Ok(Device {
-            inner: Arc::new(Inner {
-                info: DeviceInfo {
-                    name,
-                    platform,
-                    kmd: got,
-                    eu_count,
-                    simulated: sim.is_some(),
-                },
-                backend: Mutex::new(backend),
-                va: Mutex::new(VaHeap::new(granule)),
-                sim,
-                errors_seen: Mutex::new(0),
-            }),
-            scratch: Arc::default(),
-        })
+        let va = VaHeap::with_end(backend.granule()?, backend.va_end()?);
+        let inner = Arc::new(Inner {
+            info: DeviceInfo {
+                name,
+                platform,
+                kmd: got,
+                eu_count,
+                simulated: sim.is_some(),
+            },
+            backend,
+            va: Mutex::new(va),
+            #[cfg(feature = "sim")]
+            sim,
+            #[cfg(feature = "sim")]
+            errors_reported: Mutex::default(),
+            queues: Mutex::default(),
+        });
+        let queue = Queue::new(&inner)?;
+        Ok(Device { inner, queue })
     }
 
     pub fn info(&self) -> &DeviceInfo {
@@ -294,39 +301,46 @@ impl Device {
 }
 
 impl Inner {
-    pub(crate) fn backend(&self) -> MutexGuard<'_, Backend> {
-        lock(&self.backend)
+    pub(crate) fn backend(&self) -> &Backend {
+        &self.backend
     }
 
     pub(crate) fn va(&self) -> MutexGuard<'_, VaHeap> {
         lock(&self.va)
     }
 
-    /// Turns a failed submission into an error naming what the GPU reported, and replaces the
-    /// banned context so the device stays usable.
-    pub(crate) fn explain_failure(&self, batch_address: u64) -> Error {
-        let err = match &self.sim {
-            Some(sim) => {
-                let records = sim.error_states();
-                let mut seen = lock(&self.errors_seen);
-                let new = records.get(*seen..).unwrap_or_default().to_vec();
-                *seen = records.len();
-                match new.last() {
-                    Some(r) => Error::from(r),
-                    None => Error::Incomplete(format!(
-                        "batch at {batch_address:#x} failed and the simulator logged no error"
-                    )),
-                }
+    pub(crate) fn register_queue(&self, q: &Arc<QueueInner>) {
+        let mut qs = lock(&self.queues);
+        qs.retain(|w| w.strong_count() > 0);
+        qs.push(Arc::downgrade(q));
+    }
+
+    /// Hands held work to the kernel on every queue until none moves (work on one queue may
+    /// be what another's waits for).
+    pub(crate) fn flush_queues(&self) {
+        loop {
+            let live: Vec<Arc<QueueInner>> = lock(&self.queues)
+                .iter()
+                .filter_map(Weak::upgrade)
+                .collect();
+            let mut progress = false;
+            for q in live {
+                progress |= q.flush();
             }
-            // Hardware: the kernel's error capture (i915 error state, xe devcoredump).
-            None => self.backend().hardware_error(batch_address),
-        };
-        if let Err(e) = self.backend().recover() {
-            return Error::GpuHang {
-                at: err.instruction(),
-                detail: format!("{err}; and the context could not be replaced: {e}"),
-            };
+            if !progress {
+                break;
+            }
         }
-        err
+    }
+
+    /// The error of a batch whose syncobj signalled without its fence landing: what the GPU
+    /// reported for it (the simulator's error log, else the kernel's error capture).
+    pub(crate) fn explain_failure(&self, ctx: u32, batch_address: u64) -> Error {
+        #[cfg(feature = "sim")]
+        if let Some(sim) = &self.sim {
+            return simulated::explain(sim, &mut lock(&self.errors_reported), batch_address);
+        }
+        // Hardware: the kernel's error capture (i915 error state, xe devcoredump).
+        self.backend().hardware_error(ctx, batch_address)
     }
 }

@@ -18,8 +18,14 @@ impl VaHeap {
     /// A heap whose addresses and sizes are multiples of `align` (a power of two: 4 KiB pages,
     /// 64 KiB on parts that need it).
     pub fn new(align: u64) -> Self {
+        Self::with_end(align, HEAP_END)
+    }
+
+    /// As [`VaHeap::new`], ending at `end` (the device's VA range; at most [`HEAP_END`]).
+    pub fn with_end(align: u64, end: u64) -> Self {
+        let end = end.min(HEAP_END);
         VaHeap {
-            free: vec![(HEAP_START, HEAP_END - HEAP_START)],
+            free: vec![(HEAP_START, end.saturating_sub(HEAP_START))],
             align: align.max(4096).next_power_of_two(),
         }
     }

@@ -1,0 +1,325 @@
+//! Queues and asynchronous submission: the API a runtime (an OpenCL ICD) drives.
+//!
+//! - A [`Queue`] owns its own kernel-driver context (i915) or exec queue (xe) in the device's
+//!   VM. Work on one queue runs in submission order; queues of one device, and threads on one
+//!   queue, submit without waiting for each other's GPU work (a queue's lock covers building
+//!   and handing over a batch, never the GPU's run).
+//! - [`Queue::dispatch`] and [`Queue::submit_raw`] return an [`Event`] as soon as the batch is
+//!   submitted. An event can be polled, waited on with a timeout, and named in `wait_for` of
+//!   later submissions on any queue of the device: the kernel waits for it (i915
+//!   `I915_EXEC_FENCE_ARRAY`, xe exec syncs), never the CPU.
+//! - [`Device::host_event`] makes an event the host signals ([`Event::signal`]) or fails
+//!   ([`Event::fail`]). Work that depends on one is held by its queue (with everything queued
+//!   behind it, to keep the order) and handed to the kernel when it is signalled.
+//! - A failure (GPU fault, hang, a failed dependency) is reported by the event of the
+//!   submission that caused it, with its own detail; other queues carry on. When the kernel
+//!   has banned the queue's context (i915 refuses it with EIO, xe with ECANCELED), the queue
+//!   replaces it for its later work.
+//! - A kernel's ISA is uploaded once per device and kept while the kernel lives; the batch,
+//!   state heaps and fence come from a per-queue pool of arenas reused once their batch
+//!   retires; private memory and scratch are per queue (its work runs in order) and grown on
+//!   demand. The steady-state work of a dispatch is writing the payload and a short batch.
+//!
+//! [`Device::dispatch`] and [`Device::submit_raw`] are the same on the device's default
+//! queue followed by a wait.
+//!
+//! `Send + Sync`: [`Device`], [`Queue`], [`Event`], [`crate::memory::Buffer`],
+//! [`crate::image::Image`] and [`crate::kernel::Kernel`] are all `Send + Sync` (tested by
+//! `tests/queues_sim.rs`).
+
+pub(crate) mod arena;
+mod event;
+
+use std::collections::VecDeque;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+pub use event::{Event, Status};
+
+pub(crate) use arena::{Staging, ARENA_BYTES, FENCE_AT};
+pub(crate) use event::Fence;
+use event::{DepState, Flight, State, Work};
+
+use crate::device::{Device, ExecObject, Inner, Outcome};
+use crate::error::{Error, Result};
+use crate::memory::Bo;
+use crate::scratch::ScratchCache;
+
+/// A batch ready to hand to the kernel, and what must live until it retires.
+#[derive(Debug)]
+pub(crate) struct Ready {
+    pub objects: Vec<ExecObject>,
+    pub fence: Fence,
+    pub keep: Vec<Arc<Bo>>,
+    /// An arena to return to the pool once the batch retired.
+    pub arena: Option<Arc<Bo>>,
+}
+
+/// A submission the queue holds until its dependencies are submitted.
+#[derive(Debug)]
+struct HeldWork {
+    work: Arc<Work>,
+    ready: Ready,
+    deps: Vec<Event>,
+}
+
+/// A submitted batch's resources, kept until it retires.
+#[derive(Debug)]
+struct InFlight {
+    work: Arc<Work>,
+    _keep: Vec<Arc<Bo>>,
+    arena: Option<Arc<Bo>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct QueueState {
+    ctx: u32,
+    held: VecDeque<HeldWork>,
+    in_flight: VecDeque<InFlight>,
+    /// Arenas whose batches retired.
+    free_arenas: Vec<Arc<Bo>>,
+    pub scratch: ScratchCache,
+    /// Private memory (per-thread `__private` arrays IGC did not keep in registers).
+    pub private: Option<Arc<Bo>>,
+    /// Host memory the batch and heaps are built in before one copy to the arena.
+    pub staging: Staging,
+}
+
+#[derive(Debug)]
+pub(crate) struct QueueInner {
+    pub dev: Arc<Inner>,
+    state: Mutex<QueueState>,
+}
+
+/// A submission queue of a device. Cloning shares it; it is released (after its work
+/// retires) when the last clone goes.
+#[derive(Debug, Clone)]
+pub struct Queue {
+    pub(crate) inner: Arc<QueueInner>,
+}
+
+impl Device {
+    /// A new queue with its own context (i915) or exec queue (xe).
+    pub fn create_queue(&self) -> Result<Queue> {
+        Queue::new(&self.inner)
+    }
+
+    /// A host event: dependants wait until [`Event::signal`].
+    pub fn host_event(&self) -> Event {
+        Event(Work::new(self.inner.clone(), State::Host))
+    }
+}
+
+impl Queue {
+    pub(crate) fn new(dev: &Arc<Inner>) -> Result<Queue> {
+        let ctx = dev.backend().context_create()?;
+        let inner = Arc::new(QueueInner {
+            dev: dev.clone(),
+            state: Mutex::new(QueueState {
+                ctx,
+                held: VecDeque::new(),
+                in_flight: VecDeque::new(),
+                free_arenas: Vec::new(),
+                scratch: ScratchCache::default(),
+                private: None,
+                staging: Staging::default(),
+            }),
+        });
+        dev.register_queue(&inner);
+        Ok(Queue { inner })
+    }
+
+    /// Waits for everything submitted so far. Returns the first failure among them.
+    pub fn finish(&self) -> Result<()> {
+        let works: Vec<Event> = {
+            let st = self.inner.lock();
+            st.held
+                .iter()
+                .map(|h| Event(h.work.clone()))
+                .chain(st.in_flight.iter().map(|f| Event(f.work.clone())))
+                .collect()
+        };
+        let mut first = Ok(());
+        for w in works {
+            if let Err(e) = w.wait(None) {
+                if first.is_ok() {
+                    first = Err(e);
+                }
+            }
+        }
+        self.inner.lock().reap();
+        first
+    }
+
+    /// Whether both name the same queue.
+    pub fn same(&self, other: &Queue) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+impl QueueInner {
+    pub fn lock(&self) -> MutexGuard<'_, QueueState> {
+        // A panic while building a batch leaves at most an unused arena behind.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Hands `ready` to the kernel after `deps`, or holds it until they are submitted.
+    /// Called with the queue locked, so work enters the queue in submission order.
+    pub fn enqueue(&self, st: &mut QueueState, ready: Ready, deps: &[Event]) -> Result<Event> {
+        for d in deps {
+            if !Arc::ptr_eq(&d.0.dev, &self.dev) {
+                return Err(Error::Argument(
+                    "a dependency is an event of another device".into(),
+                ));
+            }
+        }
+        let work = Work::new(self.dev.clone(), State::Held);
+        let held = HeldWork {
+            work: work.clone(),
+            ready,
+            deps: deps.to_vec(),
+        };
+        if st.held.is_empty() {
+            // A failure is the event's to report.
+            if let Ok(Some(h)) = st.try_submit(&self.dev, held) {
+                st.held.push_back(h);
+            }
+        } else {
+            st.held.push_back(held);
+        }
+        Ok(Event(work))
+    }
+
+    /// Submits held work whose dependencies are now submitted; true if any was.
+    pub fn flush(&self) -> bool {
+        let mut st = self.lock();
+        let mut progress = false;
+        while let Some(h) = st.held.pop_front() {
+            match st.try_submit(&self.dev, h) {
+                Ok(None) => progress = true,
+                Ok(Some(h)) => {
+                    st.held.push_front(h);
+                    break;
+                }
+                // The work's own event carries the error; later work goes on.
+                Err(_) => progress = true,
+            }
+        }
+        progress
+    }
+
+    /// An arena from the pool (reaping retired batches first), else a new one.
+    pub fn arena(&self, st: &mut QueueState) -> Result<Arc<Bo>> {
+        if st.free_arenas.is_empty() {
+            st.reap();
+        }
+        match st.free_arenas.pop() {
+            Some(a) => Ok(a),
+            None => self.dev.alloc_bo(ARENA_BYTES as u64),
+        }
+    }
+}
+
+impl QueueState {
+    /// Submits `h` if every dependency is submitted (returns None), else gives it back. A
+    /// failed dependency or submission fails `h`'s event (and returns the error too).
+    fn try_submit(&mut self, dev: &Arc<Inner>, h: HeldWork) -> Result<Option<HeldWork>> {
+        let mut waits = Vec::new();
+        for d in &h.deps {
+            // A dependency that already failed is known now; one still running is the
+            // kernel's to order (and to skip this work if it fails).
+            let _ = d.poll();
+            match d.0.dependency() {
+                Ok(Some(s)) => waits.push(s),
+                Ok(None) => {}
+                Err(DepState::Pending) => return Ok(Some(h)),
+                Err(DepState::Failed(why)) => {
+                    let e = Error::DependencyFailed(why);
+                    h.work.set(State::Failed(e.clone()));
+                    self.recycle(h.ready.arena);
+                    return Err(e);
+                }
+            }
+        }
+        match self.submit(dev, &h.work, h.ready, &waits, h.deps) {
+            Ok(()) => Ok(None),
+            Err(e) => {
+                h.work.set(State::Failed(e.clone()));
+                Err(e)
+            }
+        }
+    }
+
+    fn submit(
+        &mut self,
+        dev: &Arc<Inner>,
+        work: &Arc<Work>,
+        ready: Ready,
+        waits: &[u32],
+        deps: Vec<Event>,
+    ) -> Result<()> {
+        let b = dev.backend();
+        let syncobj = b.syncobj()?;
+        work.syncobj.store(syncobj, Ordering::Release);
+        let mut outcome = b.submit(self.ctx, &ready.objects, waits, syncobj)?;
+        if outcome == Outcome::Banned {
+            // The kernel banned the context after an earlier failure (reported by that
+            // submission's event); a new one takes this and later work.
+            let fresh = b.context_create()?;
+            b.context_destroy(std::mem::replace(&mut self.ctx, fresh));
+            outcome = b.submit(self.ctx, &ready.objects, waits, syncobj)?;
+        }
+        if outcome == Outcome::Banned {
+            return Err(Error::Incomplete(format!(
+                "the kernel refused a new context too for batch {:#x}",
+                ready.objects.first().map_or(0, |o| o.gpu_address)
+            )));
+        }
+        let batch_address = ready.objects.first().map_or(0, |o| o.gpu_address);
+        work.set(State::Submitted(Flight {
+            fence: ready.fence,
+            ctx: self.ctx,
+            batch_address,
+            deps,
+        }));
+        self.in_flight.push_back(InFlight {
+            work: work.clone(),
+            _keep: ready.keep,
+            arena: ready.arena,
+        });
+        Ok(())
+    }
+
+    fn recycle(&mut self, arena: Option<Arc<Bo>>) {
+        self.free_arenas.extend(arena);
+    }
+
+    /// Frees the resources of retired batches, oldest first (the queue runs in order): one
+    /// syncobj check for a batch nobody has waited for.
+    fn reap(&mut self) {
+        while let Some(f) = self.in_flight.front() {
+            if !Event(f.work.clone()).poll().unwrap_or(true) {
+                break;
+            }
+            if let Some(f) = self.in_flight.pop_front() {
+                self.free_arenas.extend(f.arena);
+            }
+        }
+    }
+}
+
+impl Drop for QueueInner {
+    fn drop(&mut self) {
+        let st = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        for h in st.held.drain(..) {
+            h.work.set(State::Failed(Error::DependencyFailed(
+                "its queue was released before its dependencies were met".into(),
+            )));
+        }
+        // The kernel must be done with every batch before its context and arenas go.
+        for f in st.in_flight.drain(..) {
+            let _ = Event(f.work).wait(None);
+        }
+        self.dev.backend().context_destroy(st.ctx);
+    }
+}
