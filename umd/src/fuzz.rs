@@ -1,7 +1,8 @@
 //! Drives the whole path of a device binary — parse, kernel, ND-range, batch, dispatch on the
 //! simulator — with arbitrary bytes: the cargo-fuzz target `dispatch` (umd/fuzz) and the tests
 //! feed it inputs; whatever they hold, nothing may panic, and a kernel that never ends is a
-//! reported GPU hang within milliseconds (the simulator's watchdogs are cut short).
+//! reported GPU hang within milliseconds (the simulator's watchdogs count commands and
+//! instructions, cut short).
 //!
 //! Input layout: a [`HEADER`]-byte run description, then the binary (either ocloc format).
 //! - byte 0: bits 0–1 dimensions − 1 (3 counts as 3 dimensions), bits 2–3 the platform used
@@ -35,9 +36,12 @@ pub const HEADER: usize = 16;
 /// driver picks the local size, 256-byte buffers, 64 bytes per `local` argument, 8×8 images.
 pub const SEED_HEADER: [u8; HEADER] = [0, 64, 0, 1, 1, 1, 1, 1, 0, 1, 4, 8, 8, 3, 0, 0];
 
-/// Small limits so endless batches and kernels cost milliseconds, not seconds.
+/// Small limits so endless batches and kernels cost milliseconds, not seconds: the command and
+/// instruction counts catch them whatever the host's load; the host-time limits are a backstop.
+/// Waits are capped well above those limits: the simulated GPU runs on its own thread, so a
+/// shorter cap would report a healthy dispatch as failed.
 fn sim_config() -> sim::SimConfig {
-    let time = Duration::from_millis(20);
+    let time = Duration::from_millis(250);
     sim::SimConfig {
         budget: sim::cs::Budget {
             commands: 20_000,
@@ -47,7 +51,7 @@ fn sim_config() -> sim::SimConfig {
             instructions: 1 << 20,
             time,
         })),
-        wait_limit: Some(Duration::from_millis(1)),
+        wait_limit: Some(Duration::from_secs(2)),
     }
 }
 
