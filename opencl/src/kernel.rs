@@ -472,6 +472,8 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfo(
                 {
                     return Err(CL_INVALID_VALUE);
                 }
+                // SAFETY: the application passes input_value_size bytes at `input` (checked
+                // non-null above); a whole number of size_t values, at most three.
                 Ok(unsafe {
                     std::slice::from_raw_parts(input as *const usize, input_value_size / size)
                 }
@@ -559,7 +561,9 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
             // SAFETY: the application's arrays of work_dim elements.
             let global = unsafe { sizes(global_work_size, dims, CL_INVALID_GLOBAL_WORK_SIZE) }?
                 .ok_or(CL_INVALID_VALUE)?;
+            // SAFETY: as above, the application's work_dim-element arrays (or NULL).
             let offset = unsafe { sizes(global_work_offset, dims, CL_INVALID_GLOBAL_OFFSET) }?;
+            // SAFETY: as above.
             let local = unsafe { sizes(local_work_size, dims, CL_INVALID_WORK_ITEM_SIZE) }?;
             if let Some(o) = &offset {
                 if o.iter()

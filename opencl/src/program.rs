@@ -187,6 +187,7 @@ pub unsafe extern "C" fn clCreateProgramWithSource(
             let len = if lengths.is_null() {
                 0
             } else {
+                // SAFETY: a non-NULL lengths array has `count` entries (clCreateProgramWithSource).
                 unsafe { *lengths.add(k) }
             };
             let bytes = if len == 0 {

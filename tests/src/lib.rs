@@ -1,7 +1,7 @@
 //! The subgroup conformance corpus and its harness.
 //!
-//! `tests/conformance/*.cl` hold OpenCL C kernels for every built-in of the specs in
-//! `../shared/specs` (cl_intel_subgroups, cl_intel_subgroups_char, cl_khr_subgroups,
+//! `tests/conformance/*.cl` hold OpenCL C kernels for every built-in of the extension specs
+//! (cl_intel_subgroups, cl_intel_subgroups_char, cl_khr_subgroups,
 //! cl_intel_required_subgroup_size; cl_intel_spirv_subgroups exposes the same operations to
 //! SPIR-V). They are compiled with ocloc at test time for each platform at SIMD 8, 16 and 32,
 //! run on the simulator, and their outputs compared with CPU references written from the
