@@ -1,5 +1,6 @@
 //! The CPU references: for each corpus macro, the cases it makes and the results the specs'
-//! text defines for them (cl_intel_subgroups, cl_intel_subgroups_char, cl_khr_subgroups; the identities of exclusive scans are OpenCL C 2.0's, section 6.13.15).
+//! text defines for them (cl_intel_subgroups, cl_intel_subgroups_char, cl_khr_subgroups; the
+//! identities of exclusive scans are OpenCL C 2.0's, section 6.13.15).
 
 mod big;
 mod block;
