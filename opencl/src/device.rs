@@ -54,7 +54,7 @@ impl Device {
             ("cl_intel_required_subgroup_size", version(1, 0, 0)),
             ("cl_intel_spirv_subgroups", version(1, 0, 0)),
         ];
-        if self.facts.fp64 {
+        if self.umd.platform().has_fp64() {
             v.push(("cl_khr_fp64", version(1, 0, 0)));
         }
         v
@@ -66,7 +66,7 @@ impl Device {
             ("__opencl_c_int64", version(3, 0, 0)),
             ("__opencl_c_subgroups", version(3, 0, 0)),
         ];
-        if self.facts.fp64 {
+        if self.umd.platform().has_fp64() {
             v.push(("__opencl_c_fp64", version(3, 0, 0)));
         }
         v
@@ -94,7 +94,7 @@ impl Device {
 
     pub fn info(&self, param: cl_device_info) -> Result<Info, cl_int> {
         let i = self.umd.info();
-        let fp64 = self.facts.fp64;
+        let fp64 = self.umd.platform().has_fp64();
         let double_cfg = if fp64 {
             CL_FP_FMA
                 | CL_FP_ROUND_TO_NEAREST

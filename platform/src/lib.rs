@@ -76,6 +76,12 @@ const NAMES: [Names; 4] = [
 ];
 
 impl Platform {
+    /// IEEE double precision in the EUs: Gen9 has it; Gen11, Gen12LP and Xe-HPG dropped it, and
+    /// ocloc defines cl_khr_fp64 only for Gen9 here.
+    pub fn has_fp64(self) -> bool {
+        matches!(self, Platform::Skl)
+    }
+
     /// All supported platforms, oldest first.
     pub const ALL: [Platform; 4] = [
         Platform::Skl,

@@ -16,12 +16,6 @@ use crate::runner::{Binary, Runner};
 
 pub const SIMD_WIDTHS: [u32; 3] = [8, 16, 32];
 
-/// Platforms whose ocloc defines cl_khr_fp64 (Gen9 has fp64 hardware; Gen11, Gen12LP and
-/// Xe-HPG do not), so `FP64(...)` instances must be present here and are absent elsewhere.
-fn has_fp64(p: Platform) -> bool {
-    matches!(p, Platform::Skl)
-}
-
 #[derive(Debug, Default)]
 pub struct Report {
     pub passed: usize,
@@ -118,7 +112,7 @@ pub fn run_files(
                 let index = binaries.len();
                 for inst in &instances {
                     if prog.kernel(&inst.kernel()).is_none() {
-                        if inst.fp64 && !has_fp64(p) {
+                        if inst.fp64 && !p.has_fp64() {
                             report.absent += 1;
                         } else {
                             report.failed.push(format!(
