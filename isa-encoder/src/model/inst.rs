@@ -83,10 +83,9 @@ impl CondMod {
     }
     /// From IGA spelling.
     pub fn from_syntax(s: &str) -> Option<CondMod> {
-        COND_MODS
-            .iter()
-            .find(|c| super::name_eq(c.1, s))
-            .map(|c| c.0)
+        const KEYS: [u64; COND_MODS.len()] = super::name_keys!(COND_MODS, |c| c.1);
+        let k = super::name_key(s)?;
+        KEYS.iter().position(|&x| x == k).map(|i| COND_MODS[i].0)
     }
     /// From the 4-bit field (0 = none is not a CondMod).
     pub fn from_encoding(v: u8) -> Option<CondMod> {

@@ -169,10 +169,12 @@ impl Opcode {
 
     /// The opcode spelled `mnemonic` that exists on `platform`.
     pub fn from_mnemonic(platform: Platform, mnemonic: &str) -> Option<Opcode> {
-        OPCODES
-            .iter()
-            .find(|r| super::name_eq(r.1, mnemonic) && r.3[platform as usize].is_some())
-            .map(|r| r.0)
+        const KEYS: [u64; OPCODES.len()] = super::name_keys!(OPCODES, |r| r.1);
+        let k = super::name_key(mnemonic)?;
+        KEYS.iter()
+            .zip(OPCODES)
+            .find(|(&x, r)| x == k && r.3[platform as usize].is_some())
+            .map(|(_, r)| r.0)
     }
 
     /// send, sendc, sends, sendsc.

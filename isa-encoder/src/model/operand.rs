@@ -134,10 +134,11 @@ impl MathMacroAcc {
     }
     /// From the spelling after the register.
     pub fn from_syntax(s: &str) -> Option<MathMacroAcc> {
-        MATH_MACRO_ACCS
-            .iter()
-            .find(|a| super::name_eq(a.1, s))
-            .map(|a| a.0)
+        const KEYS: [u64; MATH_MACRO_ACCS.len()] = super::name_keys!(MATH_MACRO_ACCS, |a| a.1);
+        let k = super::name_key(s)?;
+        KEYS.iter()
+            .position(|&x| x == k)
+            .map(|i| MATH_MACRO_ACCS[i].0)
     }
     /// The encoded index, 0..=8.
     pub fn index(self) -> u8 {

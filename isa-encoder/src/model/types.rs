@@ -67,7 +67,9 @@ impl DataType {
 
     /// Parses an IGA type spelling without ':'.
     pub fn from_syntax(s: &str) -> Option<DataType> {
-        TYPES.iter().find(|t| super::name_eq(t.1, s)).map(|t| t.0)
+        const KEYS: [u64; TYPES.len()] = super::name_keys!(TYPES, |t| t.1);
+        let k = super::name_key(s)?;
+        KEYS.iter().position(|&x| x == k).map(|i| TYPES[i].0)
     }
 
     /// True for the floating-point types.

@@ -1,8 +1,10 @@
 //! IGA syntax: the printer (equal to `iga64 -d` byte for byte) and the parser.
 
 pub mod float;
+mod grf_operand;
 pub mod parse;
 pub mod print;
+mod scan;
 pub mod syntax;
 
 use platform::Platform;

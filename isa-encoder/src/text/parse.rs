@@ -5,6 +5,8 @@
 use platform::Platform;
 
 use super::float;
+use super::grf_operand::grf_operand;
+use super::scan::{next_line, Tok};
 use super::syntax;
 use crate::error::AsmError;
 use crate::model::name_eq;
@@ -26,84 +28,6 @@ fn err(line: usize, column: usize, message: impl Into<String>) -> AsmError {
     }
 }
 
-/// A whitespace-separated token with its 1-based column.
-#[derive(Debug, Clone, Copy)]
-struct Tok<'a> {
-    text: &'a str,
-    col: usize,
-}
-
-/// Byte classes for [`next_line`]: one table look-up per byte.
-const OTHER: u8 = 0;
-const SPACE: u8 = 1;
-const NEWLINE: u8 = 2;
-const SLASH: u8 = 3;
-const BRACE: u8 = 4;
-/// Whitespace as `u8::is_ascii_whitespace` has it.
-const CLASS: [u8; 256] = {
-    let mut c = [OTHER; 256];
-    c[b' ' as usize] = SPACE;
-    c[b'\t' as usize] = SPACE;
-    c[0x0C] = SPACE;
-    c[b'\r' as usize] = SPACE;
-    c[b'\n' as usize] = NEWLINE;
-    c[b'{' as usize] = BRACE;
-    c[b'/' as usize] = SLASH;
-    c
-};
-
-/// Splits the line of `text` starting at byte `k` into `toks` (cleared first), up to a `//`
-/// comment, and returns where the next line starts. `{...}` is one token even with spaces
-/// inside. One pass over the bytes finds both the tokens and the line's end.
-fn next_line<'a>(text: &'a str, mut k: usize, toks: &mut Vec<Tok<'a>>) -> usize {
-    toks.clear();
-    let b = text.as_bytes();
-    let line_start = k;
-    let class = |k: usize| CLASS[usize::from(b[k])];
-    let comment = |k: usize| b[k] == b'/' && b.get(k + 1) == Some(&b'/');
-    loop {
-        // iga64 pads its columns with runs of spaces: skip them eight at a time.
-        while b.get(k..k + 8) == Some(&b"        "[..]) {
-            k += 8;
-        }
-        while k < b.len() && class(k) == SPACE {
-            k += 1;
-        }
-        if k >= b.len() {
-            return k;
-        }
-        if class(k) == NEWLINE {
-            return k + 1;
-        }
-        if comment(k) {
-            return b[k..]
-                .iter()
-                .position(|&c| c == b'\n')
-                .map_or(b.len(), |n| k + n + 1);
-        }
-        let start = k;
-        k += 1;
-        if class(start) == BRACE {
-            while k < b.len() && b[k] != b'}' && b[k] != b'\n' && !comment(k) {
-                k += 1;
-            }
-            if b.get(k) == Some(&b'}') {
-                k += 1;
-            }
-        } else {
-            while k < b.len() && (class(k) == OTHER || (class(k) == SLASH && !comment(k))) {
-                k += 1;
-            }
-        }
-        if let Some(t) = text.get(start..k) {
-            toks.push(Tok {
-                text: t,
-                col: start - line_start + 1,
-            });
-        }
-    }
-}
-
 /// `s.split_once(c)` for an ASCII `c`, by a plain byte loop: operands are a few bytes long,
 /// too short for a memchr search to pay off.
 fn split1(s: &str, c: u8) -> Option<(&str, &str)> {
@@ -117,6 +41,26 @@ fn rsplit1(s: &str, c: u8) -> Option<(&str, &str)> {
     Some((s.get(..k)?, s.get(k + 1..)?))
 }
 
+/// A decimal `u8` (digits only: no sign), without the generic `str::parse` machinery, which
+/// registers, subregisters, regions and execution sizes would otherwise each go through.
+fn dec_u8(s: &str) -> Option<u8> {
+    if s.is_empty() {
+        return None;
+    }
+    let mut v = 0u32;
+    for c in s.bytes() {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v * 10 + u32::from(d);
+        if v > 255 {
+            return None;
+        }
+    }
+    Some(v as u8)
+}
+
 fn parse_u32(s: &str) -> Option<u32> {
     if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
         u32::from_str_radix(h, 16).ok()
@@ -128,7 +72,7 @@ fn parse_u32(s: &str) -> Option<u32> {
 /// A register name with optional number and subregister: `r12.3`, `acc0`, `null`, `sp.0`.
 fn parse_reg(s: &str) -> Option<Reg> {
     let (name_num, sub) = match split1(s, b'.') {
-        Some((a, b)) => (a, Some(b.parse::<u8>().ok()?)),
+        Some((a, b)) => (a, Some(dec_u8(b)?)),
         None => (s, None),
     };
     let alpha = name_num.bytes().take_while(u8::is_ascii_alphabetic).count();
@@ -136,7 +80,7 @@ fn parse_reg(s: &str) -> Option<Reg> {
     let num = if digits.is_empty() {
         0
     } else {
-        digits.parse::<u8>().ok()?
+        dec_u8(digits)?
     };
     let file = if name == "r" {
         if digits.is_empty() {
@@ -159,7 +103,7 @@ fn parse_reg(s: &str) -> Option<Reg> {
 
 fn parse_region(s: &str) -> Option<Region> {
     let inner = s.strip_prefix('<')?.strip_suffix('>')?;
-    let num = |t: &str| t.parse::<u8>().ok();
+    let num = dec_u8;
     if let Some((v, rest)) = split1(inner, b';') {
         if let Some((w, h)) = split1(rest, b',') {
             Some(Region::full(num(v)?, num(w)?, num(h)?))
@@ -330,8 +274,8 @@ impl<'a> LineParser<'a, '_> {
             .strip_prefix('f')
             .ok_or_else(|| self.e(t, format!("bad predication '{}'", t.text)))?;
         let mut parts = body.splitn(3, '.');
-        let num = parts.next().and_then(|p| p.parse::<u8>().ok());
-        let sub = parts.next().and_then(|p| p.parse::<u8>().ok());
+        let num = parts.next().and_then(dec_u8);
+        let sub = parts.next().and_then(dec_u8);
         let ctrl_txt = parts.next().map(|p| format!(".{p}")).unwrap_or_default();
         let (Some(num), Some(sub)) = (num, sub) else {
             return Err(self.e(t, format!("bad flag register in '{}'", t.text)));
@@ -387,7 +331,7 @@ impl<'a> LineParser<'a, '_> {
                 Opcode::Dpas | Opcode::Dpasw => {
                     let dims = sub
                         .split_once('x')
-                        .and_then(|(d, r)| Some((d.parse::<u8>().ok()?, r.parse::<u8>().ok()?)));
+                        .and_then(|(d, r)| Some((dec_u8(d)?, dec_u8(r)?)));
                     let (depth, repeat) = dims.ok_or_else(|| {
                         self.e(t, format!("expected '{base}.DEPTHxREPEAT', not '.{sub}'"))
                     })?;
@@ -414,14 +358,12 @@ impl<'a> LineParser<'a, '_> {
             return Ok(());
         };
         self.pos += 1;
-        i.exec_size = n
-            .parse::<u32>()
-            .ok()
-            .and_then(ExecSize::from_channels)
+        i.exec_size = dec_u8(n)
+            .and_then(|n| ExecSize::from_channels(n.into()))
             .ok_or_else(|| self.e(t, format!("bad execution size '{n}'")))?;
         i.chan_offset = m
             .strip_prefix('M')
-            .and_then(|v| v.parse::<u8>().ok())
+            .and_then(dec_u8)
             .filter(|v| v % 4 == 0 && *v <= 28)
             .ok_or_else(|| self.e(t, format!("bad channel offset '{m}'")))?;
         Ok(())
@@ -440,10 +382,8 @@ impl<'a> LineParser<'a, '_> {
         };
         self.pos += 1;
         let f = flag.strip_prefix('f').and_then(|f| split1(f, b'.'));
-        let (Some(num), Some(sub)) = (
-            f.and_then(|f| f.0.parse::<u8>().ok()),
-            f.and_then(|f| f.1.parse::<u8>().ok()),
-        ) else {
+        let (Some(num), Some(sub)) = (f.and_then(|f| dec_u8(f.0)), f.and_then(|f| dec_u8(f.1)))
+        else {
             return Err(self.e(t, format!("bad flag register in '{}'", t.text)));
         };
         i.cond_mod = Some(cm);
@@ -509,7 +449,7 @@ impl<'a> LineParser<'a, '_> {
                 Some((a, o)) => (a, o.parse::<i16>().ok()),
                 None => (ind, Some(0)),
             };
-            let sub = a.strip_prefix("a0.").and_then(|s| s.parse::<u8>().ok());
+            let sub = a.strip_prefix("a0.").and_then(dec_u8);
             let (Some(addr_sub), Some(offset)) = (sub, off) else {
                 return Err(self.e(t, format!("bad indirect register '{reg_txt}'")));
             };
@@ -543,7 +483,7 @@ impl<'a> LineParser<'a, '_> {
         };
         let grf = reg
             .strip_prefix('r')
-            .and_then(|n| n.parse::<u8>().ok())
+            .and_then(dec_u8)
             .ok_or_else(|| self.e(t, format!("bad math-macro register '{reg}'")))?;
         let ty = ty.ok_or_else(|| self.e(t, format!("operand '{}' needs a type", t.text)))?;
         Ok(Some(MacroOperand {
@@ -562,6 +502,9 @@ impl<'a> LineParser<'a, '_> {
             }
             None => t.text,
         };
+        if let Some(r) = grf_operand(body, true, false) {
+            return Ok(Operand::Reg(r));
+        }
         let (body, ty) = split_type(body);
         if let Some(m) = self.macro_operand(t, body, ty)? {
             return Ok(Operand::Macro(m));
@@ -570,6 +513,14 @@ impl<'a> LineParser<'a, '_> {
     }
 
     fn src(&self, t: Tok, logic: bool) -> R<Operand> {
+        match grf_operand(t.text, false, logic) {
+            Some(r) => Ok(Operand::Reg(r)),
+            None => self.src_general(t, logic),
+        }
+    }
+
+    /// A source operand of any form (the common direct GRF one is [`grf_operand`]'s).
+    fn src_general(&self, t: Tok, logic: bool) -> R<Operand> {
         let text = t.text;
         // Immediate?
         let (body, ty) = split_type(text);
@@ -891,5 +842,71 @@ pub fn inst_size(i: &Instruction) -> u32 {
         8
     } else {
         16
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every operand text the one-pass GRF reader accepts reads the same through the general
+    /// parser, for sources (logic or not) and destinations.
+    #[test]
+    fn grf_fast_path_agrees_with_the_general_parser() {
+        let regs = [
+            "r0", "r12", "r127", "r255", "r256", "r1.3", "r07.015", "r", "r.1",
+        ];
+        let regions = [
+            "",
+            "<1>",
+            "<0;1,0>",
+            "<8;8,1>",
+            "<4;1>",
+            "<1,0>",
+            "<16;16,1",
+            "<1;2,3,4>",
+            "<x>",
+        ];
+        let types = [":f", ":ud", ":hf", ":tf32", ":q", "", ":", ":zz", ":f:f"];
+        let mods = ["", "-", "~", "(abs)", "-(abs)", "--"];
+        let lp = LineParser {
+            platform: Platform::Dg2,
+            line: 1,
+            toks: &[],
+            pos: 0,
+        };
+        let mut accepted = 0;
+        for m in mods {
+            for r in regs {
+                for g in regions {
+                    for ty in types {
+                        let text = format!("{m}{r}{g}{ty}");
+                        let t = Tok {
+                            text: &text,
+                            col: 1,
+                        };
+                        for logic in [false, true] {
+                            if let Some(fast) = grf_operand(&text, false, logic) {
+                                accepted += 1;
+                                assert_eq!(
+                                    lp.src_general(t, logic),
+                                    Ok(Operand::Reg(fast)),
+                                    "{text}"
+                                );
+                            }
+                        }
+                        if let Some(fast) = grf_operand(&text, true, false) {
+                            let mut i = Instruction::new(Opcode::Mov);
+                            let general = lp
+                                .reg_operand(t, split_type(&text).0, split_type(&text).1, true)
+                                .map(Operand::Reg);
+                            assert_eq!(general, Ok(Operand::Reg(fast)), "{text}");
+                            assert_eq!(lp.dst(t, &mut i), general, "{text}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(accepted > 500, "{accepted}");
     }
 }

@@ -1,0 +1,216 @@
+//! Splits assembly text into lines of whitespace-separated tokens, eight bytes at a time.
+//!
+//! iga64 pads its columns with long runs of spaces and its tokens are short, so the scanner
+//! looks at a 64-bit word per step (SWAR): the first byte that is not a space, or the first
+//! byte that may end a token, is found with a few word operations instead of a test per byte.
+
+/// A whitespace-separated token with its 1-based column.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Tok<'a> {
+    pub text: &'a str,
+    pub col: usize,
+}
+
+/// Byte classes: one table look-up per byte where the word-wise search needs confirming.
+const OTHER: u8 = 0;
+const SPACE: u8 = 1;
+const NEWLINE: u8 = 2;
+const SLASH: u8 = 3;
+const BRACE: u8 = 4;
+/// Whitespace as `u8::is_ascii_whitespace` has it.
+const CLASS: [u8; 256] = {
+    let mut c = [OTHER; 256];
+    c[b' ' as usize] = SPACE;
+    c[b'\t' as usize] = SPACE;
+    c[0x0C] = SPACE;
+    c[b'\r' as usize] = SPACE;
+    c[b'\n' as usize] = NEWLINE;
+    c[b'{' as usize] = BRACE;
+    c[b'/' as usize] = SLASH;
+    c
+};
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `x` below `n` (`n` <= 128). Borrows may flag bytes above the
+/// first one found, never below it, so only the lowest flag is exact — the one used here.
+fn bytes_below(x: u64, n: u8) -> u64 {
+    x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS
+}
+
+/// The high bit of each byte of `x` equal to `c` (lowest flag exact, as above).
+fn bytes_equal(x: u64, c: u8) -> u64 {
+    bytes_below(x ^ (ONES * u64::from(c)), 1)
+}
+
+/// The eight bytes at `k`, if there are eight.
+fn word(b: &[u8], k: usize) -> Option<u64> {
+    let w: [u8; 8] = b.get(k..k + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(w))
+}
+
+/// The first byte at or after `k` that is not a space (' '; other whitespace is left to the
+/// caller's byte test).
+fn skip_spaces(b: &[u8], mut k: usize) -> usize {
+    while let Some(w) = word(b, k) {
+        let other = w ^ (ONES * u64::from(b' '));
+        if other != 0 {
+            return k + (other.trailing_zeros() / 8) as usize;
+        }
+        k += 8;
+    }
+    while b.get(k) == Some(&b' ') {
+        k += 1;
+    }
+    k
+}
+
+/// The first byte at or after `k` that may end a plain token: whitespace or another control
+/// byte, '{' or '/'. The caller confirms it with [`CLASS`].
+fn token_end_candidate(b: &[u8], mut k: usize) -> usize {
+    while let Some(w) = word(b, k) {
+        let hit = bytes_below(w, b' ' + 1) | bytes_equal(w, b'{') | bytes_equal(w, b'/');
+        if hit != 0 {
+            return k + (hit.trailing_zeros() / 8) as usize;
+        }
+        k += 8;
+    }
+    while k < b.len() && !(b[k] <= b' ' || b[k] == b'{' || b[k] == b'/') {
+        k += 1;
+    }
+    k
+}
+
+/// Splits the line of `text` starting at byte `k` into `toks` (cleared first), up to a `//`
+/// comment, and returns where the next line starts. `{...}` is one token even with spaces
+/// inside. One pass over the bytes finds both the tokens and the line's end.
+pub(super) fn next_line<'a>(text: &'a str, mut k: usize, toks: &mut Vec<Tok<'a>>) -> usize {
+    toks.clear();
+    let b = text.as_bytes();
+    let line_start = k;
+    let class = |k: usize| CLASS[usize::from(b[k])];
+    let comment = |k: usize| b[k] == b'/' && b.get(k + 1) == Some(&b'/');
+    loop {
+        k = skip_spaces(b, k);
+        while k < b.len() && class(k) == SPACE {
+            k = skip_spaces(b, k + 1);
+        }
+        if k >= b.len() {
+            return k;
+        }
+        if class(k) == NEWLINE {
+            return k + 1;
+        }
+        if comment(k) {
+            return b[k..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(b.len(), |n| k + n + 1);
+        }
+        let start = k;
+        k += 1;
+        if class(start) == BRACE {
+            while k < b.len() && b[k] != b'}' && b[k] != b'\n' && !comment(k) {
+                k += 1;
+            }
+            if b.get(k) == Some(&b'}') {
+                k += 1;
+            }
+        } else {
+            loop {
+                k = token_end_candidate(b, k);
+                // Control bytes other than whitespace, and a '/' not starting a comment,
+                // belong to the token.
+                if k < b.len() && (class(k) == OTHER || (class(k) == SLASH && !comment(k))) {
+                    k += 1;
+                } else {
+                    break;
+                }
+            }
+        }
+        if let Some(t) = text.get(start..k) {
+            toks.push(Tok {
+                text: t,
+                col: start - line_start + 1,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain definition the word-wise scanner must agree with.
+    fn reference(text: &str) -> Vec<Vec<(String, usize)>> {
+        let mut lines = Vec::new();
+        for line in text.split('\n') {
+            let line = match line.find("//") {
+                Some(c) => &line[..c],
+                None => line,
+            };
+            let b = line.as_bytes();
+            let mut toks = Vec::new();
+            let mut k = 0;
+            while k < b.len() {
+                if b[k].is_ascii_whitespace() {
+                    k += 1;
+                    continue;
+                }
+                let start = k;
+                if b[k] == b'{' {
+                    k = line[k..].find('}').map_or(b.len(), |e| k + e + 1);
+                } else {
+                    k += 1;
+                    while k < b.len() && !b[k].is_ascii_whitespace() && b[k] != b'{' {
+                        k += 1;
+                    }
+                }
+                toks.push((line[start..k].to_string(), start + 1));
+            }
+            lines.push(toks);
+        }
+        lines
+    }
+
+    fn scanned(text: &str) -> Vec<Vec<(String, usize)>> {
+        let mut lines = Vec::new();
+        let mut toks = Vec::new();
+        let mut at = 0;
+        while at < text.len() {
+            at = next_line(text, at, &mut toks);
+            lines.push(toks.iter().map(|t| (t.text.to_string(), t.col)).collect());
+        }
+        // A text ending in '\n' has no further (empty) line.
+        if text.is_empty() || text.ends_with('\n') {
+            lines.push(Vec::new());
+        }
+        lines
+    }
+
+    #[test]
+    fn agrees_with_the_plain_definition() {
+        let samples = [
+            "",
+            "        mov (16|M0)              r10.0<1>:f    r2.0<1;1,0>:f                    {Compacted}\n",
+            "(W)     send.dc0 (1|M0)  null r3 null 0x0 0x2000 {$1}   // a comment\nL16:\n",
+            "a/b c//d\n\t\tx\x01y {A, B} z{q}\r\n{unterminated",
+            "                                        x",
+            "       \t   tab   after   spaces          \x0c  formfeed/",
+            "é ünïcode  r1 // é\nnext",
+        ];
+        for s in samples {
+            assert_eq!(scanned(s), reference(s), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn word_searches_find_the_first_byte() {
+        let w = u64::from_le_bytes(*b"ab{d/ \nh");
+        assert_eq!(bytes_equal(w, b'{').trailing_zeros() / 8, 2);
+        assert_eq!(bytes_equal(w, b'/').trailing_zeros() / 8, 4);
+        assert_eq!(bytes_below(w, b' ' + 1).trailing_zeros() / 8, 5);
+        assert_eq!(bytes_equal(w, b'z'), 0);
+    }
+}
