@@ -8,12 +8,12 @@
 //! undefined label, else the first instruction that does not encode.
 
 use std::cell::Cell;
-use std::collections::HashMap;
 
 use platform::Platform;
 
 use crate::error::{AsmError, EncodeError};
 use crate::kernel::encode_into;
+use crate::model::FastMap;
 use crate::text::parse::{inst_size, label_defined_twice, parse_lines, undefined_label, LineInst};
 use crate::text::syntax;
 
@@ -30,7 +30,7 @@ pub fn assemble(platform: Platform, text: &str) -> Result<Vec<u8>, AsmError> {
     // iga64's text takes about seven bytes per byte of binary.
     let mut out = Vec::with_capacity(text.len() / 6);
     let pc = Cell::new(0u32);
-    let mut labels: HashMap<&str, u32> = HashMap::new();
+    let mut labels: FastMap<&str, u32> = FastMap::default();
     // Branches to labels: their address (where their bytes go), and the parsed line.
     let mut pending: Vec<(u32, LineInst)> = Vec::new();
     // The first instruction (not pending) that did not encode; nothing is encoded after it.

@@ -170,11 +170,9 @@ impl Opcode {
     /// The opcode spelled `mnemonic` that exists on `platform`.
     pub fn from_mnemonic(platform: Platform, mnemonic: &str) -> Option<Opcode> {
         const KEYS: [u64; OPCODES.len()] = super::name_keys!(OPCODES, |r| r.1);
-        let k = super::name_key(mnemonic)?;
-        KEYS.iter()
-            .zip(OPCODES)
-            .find(|(&x, r)| x == k && r.3[platform as usize].is_some())
-            .map(|(_, r)| r.0)
+        const INDEX: super::KeyIndex<1024> = super::KeyIndex::new(&KEYS);
+        let row = &OPCODES[INDEX.row(&KEYS, super::name_key(mnemonic)?)?];
+        row.3[platform as usize].map(|_| row.0)
     }
 
     /// send, sendc, sends, sendsc.
@@ -191,6 +189,20 @@ impl Opcode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mnemonics_are_unique_and_found() {
+        let keys = super::super::name_keys!(OPCODES, |r| r.1);
+        for (k, key) in keys.iter().enumerate() {
+            assert!(!keys[..k].contains(key), "{}", OPCODES[k].1);
+        }
+        for p in Platform::ALL {
+            for r in OPCODES {
+                let found = Opcode::from_mnemonic(p, r.1);
+                assert_eq!(found, r.3[p as usize].map(|_| r.0), "{p} {}", r.1);
+            }
+        }
+    }
 
     #[test]
     fn table_order_matches_enum() {

@@ -68,8 +68,8 @@ impl DataType {
     /// Parses an IGA type spelling without ':'.
     pub fn from_syntax(s: &str) -> Option<DataType> {
         const KEYS: [u64; TYPES.len()] = super::name_keys!(TYPES, |t| t.1);
-        let k = super::name_key(s)?;
-        KEYS.iter().position(|&x| x == k).map(|i| TYPES[i].0)
+        const INDEX: super::KeyIndex<128> = super::KeyIndex::new(&KEYS);
+        INDEX.row(&KEYS, super::name_key(s)?).map(|i| TYPES[i].0)
     }
 
     /// True for the floating-point types.

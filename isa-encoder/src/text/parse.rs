@@ -252,6 +252,12 @@ impl<'a> LineParser<'a, '_> {
 
     fn predication(&mut self, i: &mut Instruction) -> R<()> {
         let Some(t) = self.peek() else { return Ok(()) };
+        if t.text == "(W)" {
+            // The common case, without the general path's splitting.
+            self.pos += 1;
+            i.no_mask = true;
+            return Ok(());
+        }
         let Some(inner) = t.text.strip_prefix('(').and_then(|s| s.strip_suffix(')')) else {
             return Ok(());
         };
@@ -397,39 +403,56 @@ impl<'a> LineParser<'a, '_> {
             .strip_prefix('{')
             .and_then(|s| s.strip_suffix('}'))
             .ok_or_else(|| self.e(t, "unterminated '{'"))?;
-        for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            if let Some((o, _)) = INST_OPT_NAMES.iter().find(|(_, n)| name_eq(n, part)) {
-                i.opts |= *o;
-            } else if let Some(tok) = part.strip_prefix('$') {
-                let (n, mode) = match split1(tok, b'.') {
-                    Some((n, "dst")) => (n, TokenMode::Dst),
-                    Some((n, "src")) => (n, TokenMode::Src),
-                    None => (tok, TokenMode::Set),
-                    _ => return Err(self.e(t, format!("bad SBID token '{part}'"))),
-                };
-                let n = n
-                    .parse::<u8>()
-                    .map_err(|_| self.e(t, format!("bad SBID token '{part}'")))?;
-                i.swsb.token = Some((n, mode));
-            } else if let Some((p, d)) = split1(part, b'@') {
-                let pipe = [
-                    DistPipe::Any,
-                    DistPipe::All,
-                    DistPipe::Float,
-                    DistPipe::Int,
-                    DistPipe::Long,
-                    DistPipe::Math,
-                ]
-                .into_iter()
-                .find(|x| x.prefix() == p)
-                .ok_or_else(|| self.e(t, format!("bad distance pipe '{p}@'")))?;
-                let d = d
-                    .parse::<u8>()
-                    .map_err(|_| self.e(t, format!("bad register distance '{part}'")))?;
-                i.swsb.dist = Some((pipe, d));
-            } else {
-                return Err(self.e(t, format!("unknown instruction option '{part}'")));
+        let mut rest = Some(inner);
+        while let Some(list) = rest {
+            let part = match split1(list, b',') {
+                Some((part, more)) => {
+                    rest = Some(more);
+                    part
+                }
+                None => {
+                    rest = None;
+                    list
+                }
+            };
+            let part = part.trim();
+            if !part.is_empty() {
+                self.option(t, part, i)?;
             }
+        }
+        Ok(())
+    }
+
+    /// One option of `{...}`: SWSB annotations (`$3`, `$3.dst`, `F@1`) or an option name.
+    fn option(&self, t: Tok, part: &str, i: &mut Instruction) -> R<()> {
+        if let Some(tok) = part.strip_prefix('$') {
+            let (n, mode) = match split1(tok, b'.') {
+                Some((n, "dst")) => (n, TokenMode::Dst),
+                Some((n, "src")) => (n, TokenMode::Src),
+                None => (tok, TokenMode::Set),
+                _ => return Err(self.e(t, format!("bad SBID token '{part}'"))),
+            };
+            let n = dec_u8(n).ok_or_else(|| self.e(t, format!("bad SBID token '{part}'")))?;
+            i.swsb.token = Some((n, mode));
+        } else if let Some((p, d)) = split1(part, b'@') {
+            let pipe = [
+                DistPipe::Any,
+                DistPipe::All,
+                DistPipe::Float,
+                DistPipe::Int,
+                DistPipe::Long,
+                DistPipe::Math,
+            ]
+            .into_iter()
+            .find(|x| name_eq(x.prefix(), p))
+            .ok_or_else(|| self.e(t, format!("bad distance pipe '{p}@'")))?;
+            let d =
+                dec_u8(d).ok_or_else(|| self.e(t, format!("bad register distance '{part}'")))?;
+            i.swsb.dist = Some((pipe, d));
+        } else if let Some((o, _)) = INST_OPT_NAMES.iter().find(|(_, n)| name_eq(n, part)) {
+            i.opts |= *o;
+        } else {
+            return Err(self.e(t, format!("unknown instruction option '{part}'")));
         }
         Ok(())
     }

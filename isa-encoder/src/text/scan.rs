@@ -89,45 +89,44 @@ pub(super) fn next_line<'a>(text: &'a str, mut k: usize, toks: &mut Vec<Tok<'a>>
     toks.clear();
     let b = text.as_bytes();
     let line_start = k;
-    let class = |k: usize| CLASS[usize::from(b[k])];
     let comment = |k: usize| b[k] == b'/' && b.get(k + 1) == Some(&b'/');
     loop {
         k = skip_spaces(b, k);
-        while k < b.len() && class(k) == SPACE {
-            k = skip_spaces(b, k + 1);
-        }
-        if k >= b.len() {
+        let Some(&c) = b.get(k) else {
             return k;
-        }
-        if class(k) == NEWLINE {
-            return k + 1;
-        }
-        if comment(k) {
-            return b[k..]
-                .iter()
-                .position(|&c| c == b'\n')
-                .map_or(b.len(), |n| k + n + 1);
-        }
+        };
         let start = k;
-        k += 1;
-        if class(start) == BRACE {
-            while k < b.len() && b[k] != b'}' && b[k] != b'\n' && !comment(k) {
+        match CLASS[usize::from(c)] {
+            SPACE => {
                 k += 1;
+                continue;
             }
-            if b.get(k) == Some(&b'}') {
+            NEWLINE => return k + 1,
+            SLASH if comment(k) => {
+                return b[k..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .map_or(b.len(), |n| k + n + 1);
+            }
+            BRACE => {
                 k += 1;
-            }
-        } else {
-            loop {
-                k = token_end_candidate(b, k);
-                // Control bytes other than whitespace, and a '/' not starting a comment,
-                // belong to the token.
-                if k < b.len() && (class(k) == OTHER || (class(k) == SLASH && !comment(k))) {
+                while k < b.len() && b[k] != b'}' && b[k] != b'\n' && !comment(k) {
                     k += 1;
-                } else {
-                    break;
+                }
+                if b.get(k) == Some(&b'}') {
+                    k += 1;
                 }
             }
+            _ => loop {
+                k = token_end_candidate(b, k + 1);
+                // Control bytes other than whitespace, and a '/' not starting a comment,
+                // belong to the token.
+                match b.get(k).map(|&c| CLASS[usize::from(c)]) {
+                    Some(OTHER) => {}
+                    Some(SLASH) if !comment(k) => {}
+                    _ => break,
+                }
+            },
         }
         if let Some(t) = text.get(start..k) {
             toks.push(Tok {
