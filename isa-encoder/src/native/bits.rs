@@ -4,6 +4,11 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FieldOverflow;
 
+/// The low `w` bits set, for 1 <= `w` <= 64.
+fn ones(w: u32) -> u64 {
+    u64::MAX >> (64 - w)
+}
+
 /// 128 instruction bits, little-endian as stored in a kernel (bit 0 = byte 0 bit 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Bits(pub u128);
@@ -21,8 +26,16 @@ impl Bits {
 
     /// Bits `lo..=hi` (inclusive, as the PRM and IGA write field positions).
     pub fn get(&self, lo: u32, hi: u32) -> u64 {
+        // Most fields lie in one 64-bit half, where a shift is one instruction instead of the
+        // several a variable 128-bit shift takes.
         let w = hi - lo + 1;
-        ((self.0 >> lo) & ((1u128 << w) - 1)) as u64
+        if hi < 64 {
+            ((self.0 as u64) >> lo) & ones(w)
+        } else if lo >= 64 {
+            ((self.0 >> 64) as u64 >> (lo - 64)) & ones(w)
+        } else {
+            ((self.0 >> lo) & ((1u128 << w) - 1)) as u64
+        }
     }
 
     /// One bit.
@@ -33,23 +46,65 @@ impl Bits {
     /// Sets bits `lo..=hi` to `v`; an error if `v` does not fit (nothing is written then).
     pub fn set(&mut self, lo: u32, hi: u32, v: u64) -> Result<(), FieldOverflow> {
         let w = hi - lo + 1;
-        let mask = (1u128 << w) - 1;
-        if (v as u128) & !mask != 0 {
+        if w < 64 && v >> w != 0 {
             return Err(FieldOverflow);
         }
-        self.0 = (self.0 & !(mask << lo)) | ((v as u128) << lo);
+        // As in `get`: within one half, 64-bit shifts.
+        if hi < 64 {
+            let half = ((self.0 as u64) & !(ones(w) << lo)) | (v << lo);
+            self.0 = (self.0 & !u128::from(u64::MAX)) | u128::from(half);
+        } else if lo >= 64 {
+            let at = lo - 64;
+            let half = (((self.0 >> 64) as u64) & !(ones(w) << at)) | (v << at);
+            self.0 = (self.0 & u128::from(u64::MAX)) | (u128::from(half) << 64);
+        } else {
+            let mask = (1u128 << w) - 1;
+            self.0 = (self.0 & !(mask << lo)) | ((v as u128) << lo);
+        }
         Ok(())
     }
 
     /// Sets one bit.
     pub fn set_bit(&mut self, b: u32, v: bool) {
-        self.0 = (self.0 & !(1u128 << b)) | ((v as u128) << b);
+        // A one-bit field always fits.
+        let _ = self.set(b, b, u64::from(v));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The 128-bit definitions the half-word forms must agree with.
+    fn get_ref(b: u128, lo: u32, hi: u32) -> u64 {
+        ((b >> lo) & ((1u128 << (hi - lo + 1)) - 1)) as u64
+    }
+
+    #[test]
+    fn halves_agree_with_128_bit_shifts() {
+        let words = [0u128, u128::MAX, 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210];
+        for lo in 0..128 {
+            for hi in lo..128.min(lo + 64) {
+                let w = hi - lo + 1;
+                for word in words {
+                    let b = Bits(word);
+                    assert_eq!(b.get(lo, hi), get_ref(word, lo, hi), "{lo}..{hi}");
+                    for v in [0u64, 1, 0x5a5a_5a5a_5a5a_5a5a, u64::MAX] {
+                        let mut b = Bits(word);
+                        let fits = w == 64 || v >> w == 0;
+                        assert_eq!(b.set(lo, hi, v).is_ok(), fits, "{lo}..{hi}");
+                        let mask = ((1u128 << w) - 1) << lo;
+                        let want = if fits {
+                            (word & !mask) | (u128::from(v) << lo)
+                        } else {
+                            word
+                        };
+                        assert_eq!(b.0, want, "{lo}..{hi} {v:#x}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn fields_round_trip() {

@@ -71,16 +71,22 @@ pub(super) fn grf_operand(text: &str, dst: bool, logic: bool) -> Option<RegOpera
         b: text.as_bytes(),
         k: 0,
     };
-    let modifier = if dst {
-        SrcMod::None
-    } else if c.eat_str(b"-(abs)") {
-        SrcMod::NegAbs
-    } else if c.eat_str(b"(abs)") {
-        SrcMod::Abs
-    } else if c.eat(b'-') || (logic && c.eat(b'~')) {
-        SrcMod::Neg
-    } else {
-        SrcMod::None
+    let modifier = match c.b.first() {
+        _ if dst => SrcMod::None,
+        Some(b'-') => {
+            c.k = 1;
+            if c.eat_str(b"(abs)") {
+                SrcMod::NegAbs
+            } else {
+                SrcMod::Neg
+            }
+        }
+        Some(b'(') if c.eat_str(b"(abs)") => SrcMod::Abs,
+        Some(b'~') if logic => {
+            c.k = 1;
+            SrcMod::Neg
+        }
+        _ => SrcMod::None,
     };
     if !c.eat(b'r') {
         return None;
