@@ -179,7 +179,10 @@ impl Device {
             // clCompileProgram/clLinkProgram are not provided.
             CL_DEVICE_LINKER_AVAILABLE => Info::Bool(false),
             CL_DEVICE_EXECUTION_CAPABILITIES => Info::Ulong(CL_EXEC_KERNEL),
-            CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => Info::Ulong(CL_QUEUE_PROFILING_ENABLE),
+            // Out-of-order queues are accepted and run in order, honouring every wait list.
+            CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => {
+                Info::Ulong(CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+            }
             CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => Info::Ulong(0),
             CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
             | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
