@@ -171,8 +171,12 @@ impl Device {
             CL_DEVICE_HOST_UNIFIED_MEMORY => {
                 Info::Bool(!sim::device_info::DeviceInfo::get(i.platform).has_local_memory)
             }
-            // Event timestamps are host nanoseconds.
-            CL_DEVICE_PROFILING_TIMER_RESOLUTION => Info::Size(1),
+            // A kernel's START and END come from the GPU's timestamp counter: one tick.
+            CL_DEVICE_PROFILING_TIMER_RESOLUTION => Info::Size(
+                self.umd
+                    .gpu_clock()
+                    .map_or(1, |c| c.resolution_ns().max(1) as usize),
+            ),
             CL_DEVICE_ENDIAN_LITTLE => Info::Bool(true),
             CL_DEVICE_AVAILABLE => Info::Bool(true),
             CL_DEVICE_COMPILER_AVAILABLE => Info::Bool(crate::compiler::available()),

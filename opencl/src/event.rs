@@ -10,7 +10,6 @@
 use std::ffi::c_void;
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
-use std::time::Instant;
 
 use opencl_sys::*;
 
@@ -53,10 +52,10 @@ impl ClObject for Event {
     const INVALID: cl_int = CL_INVALID_EVENT;
 }
 
-/// Nanoseconds on the host's monotonic clock since the driver was loaded.
+/// Nanoseconds on the host's CLOCK_MONOTONIC: the clock every profiling time is on (GPU
+/// timestamps are converted to it).
 pub fn now_ns() -> u64 {
-    static START: OnceLock<Instant> = OnceLock::new();
-    START.get_or_init(Instant::now).elapsed().as_nanos() as u64
+    u64::try_from(kmd_iface::drm_core::monotonic_now_ns()).unwrap_or(0)
 }
 
 type Job = Box<dyn FnOnce() + Send>;
@@ -126,11 +125,15 @@ impl Event {
         st.status
     }
 
-    /// Records the GPU's start and end (host-clock nanoseconds), before the completion.
+    /// Records the GPU's start and end (host-clock nanoseconds) when the completion is seen.
+    /// The clocks' correlation has a small error either way: the times are kept between the
+    /// submission and now, so commands of a queue never appear to overlap.
     pub fn set_gpu_times(&self, start: u64, end: u64) {
+        let now = now_ns();
         let mut st = self.lock();
-        st.times.start = start;
-        st.times.end = end;
+        let t = &mut st.times;
+        t.end = end.min(now).max(t.submit);
+        t.start = start.max(t.submit).min(t.end);
     }
 }
 

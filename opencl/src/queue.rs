@@ -19,9 +19,11 @@
 //!   replaces a banned context, so the queue and other queues carry on.
 //!
 //! Out-of-order queues (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) are accepted and run the same
-//! way, in order, which honours every wait list and barrier. Profiling times are host
-//! nanoseconds ([`crate::event::now_ns`]): START when the command's turn on the GPU (or the
-//! thread) came, END when its completion was seen.
+//! way, in order, which honours every wait list and barrier. Profiling times are
+//! CLOCK_MONOTONIC nanoseconds ([`crate::event::now_ns`]). A kernel's START and END are the
+//! GPU timestamps its batch writes around its walkers (PIPE_CONTROL "Write Timestamp"),
+//! converted with the device's timestamp frequency and a GPU/host clock correlation taken
+//! when the queue was created; other commands' are when the queue's thread ran them.
 
 use std::collections::VecDeque;
 use std::ffi::c_void;
@@ -124,6 +126,8 @@ struct ExecState {
 /// The part of a queue its thread shares.
 struct Exec {
     umd: umd::queue::Queue,
+    /// Places the GPU's timestamps on the host clock (None if the device could not be read).
+    clock: Option<umd::device::GpuClock>,
     device: Arc<Handle<Device>>,
     context: Arc<Handle<Context>>,
     state: Mutex<ExecState>,
@@ -173,7 +177,15 @@ impl Exec {
         let Some(f) = flight.front() else { return };
         let status = match f.done.wait(slice) {
             Ok(false) => return,
-            Ok(true) => CL_COMPLETE,
+            Ok(true) => {
+                let gpu = |t| self.clock.and_then(|c| c.host_ns_of(t));
+                if let Some((s, e)) = f.done.gpu_ticks() {
+                    if let (Some(s), Some(e)) = (gpu(s), gpu(e)) {
+                        f.event.obj.set_gpu_times(s.max(0) as u64, e.max(0) as u64);
+                    }
+                }
+                CL_COMPLETE
+            }
             Err(e) => {
                 // Before the event fails, so whoever waits for it sees the report too.
                 crate::context::report(
@@ -364,6 +376,7 @@ fn create_queue(
     let umd = d.obj.umd.create_queue().map_err(|_| CL_OUT_OF_RESOURCES)?;
     let exec = Arc::new(Exec {
         umd,
+        clock: d.obj.umd.gpu_clock().ok(),
         device: d.clone(),
         context: c.clone(),
         state: Mutex::new(ExecState {

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -228,6 +229,11 @@ int main(void) {
             ordered = 0;
     }
     EXPECT("profiling times ordered", ordered, 1);
+    /* Kernels' START/END come from the GPU's timestamp counter: the resolution is its tick. */
+    size_t resolution = 0;
+    clGetDeviceInfo(device, CL_DEVICE_PROFILING_TIMER_RESOLUTION, sizeof resolution, &resolution, NULL);
+    const char *want_res = getenv("EXPECT_TIMER_RESOLUTION_NS");
+    EXPECT("timer resolution is the GPU tick", resolution, want_res ? atol(want_res) : -1);
     EXPECT("start after the gate opened: not at enqueue", p[0][2] > p[0][0], 1);
     clReleaseEvent(e_add);
     clReleaseEvent(e_mul);
@@ -273,7 +279,8 @@ int main(void) {
     EXPECT("marker on the user event", clEnqueueMarkerWithWaitList(q2, 1, &bad, &m1), CL_SUCCESS);
     clSetEventCallback(d1, CL_COMPLETE, record, NULL);
     EXPECT("fail the user event", clSetUserEventStatus(bad, -1234), CL_SUCCESS);
-    EXPECT("wait reports the failure", clWaitForEvents(1, &d2), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    EXPECT("wait reports the failure", clWaitForEvents(2, (cl_event[]){d2, m1}),
+           CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     EXPECT("user event status", status_of(bad), -1234);
     EXPECT("dependant failed", status_of(d1), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     EXPECT("its dependant failed", status_of(d2), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
