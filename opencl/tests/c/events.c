@@ -1,7 +1,7 @@
 /* The execution model through the ocl-icd loader: asynchronous enqueues, in-order queues,
  * wait lists across queues, user events (complete and failed), event callbacks on a runtime
- * thread, markers and barriers, profiling order, out-of-order queues, and a GPU fault on one
- * queue while another works. Expected values are the OpenCL 3.0 API specification's.
+ * thread, markers and barriers, profiling order, out-of-order queues, and a GPU fault and a
+ * GPU hang on one queue while another works. Expected values are the OpenCL 3.0 API specification's.
  * A user event gates the commands whose status is checked while pending, so nothing here
  * depends on how fast the device runs. Prints one line per failed check and a summary. */
 #define CL_TARGET_OPENCL_VERSION 300
@@ -97,6 +97,7 @@ static void CL_CALLBACK notify(const char *errinfo, const void *info, size_t cb,
 static const char *source =
     "kernel void add(global int* a, int v) { a[get_global_id(0)] += v; }\n"
     "kernel void mul(global int* a, int v) { a[get_global_id(0)] *= v; }\n"
+    "kernel void spin(global volatile int* a) { while (a[get_global_id(0)] == 0) { } }\n"
     "kernel void wild(global int* a, ulong nowhere) {\n"
     "    ((global int*)nowhere)[get_global_id(0)] = a[0];\n"
     "}\n";
@@ -384,6 +385,36 @@ int main(void) {
     clReleaseEvent(fault);
     clReleaseEvent(dep);
     clReleaseKernel(wild);
+
+    /* A GPU hang on q2 (a kernel spinning on memory nobody writes) fails that kernel and its
+     * dependant, reaches the context's callback; q works meanwhile and q2 afterwards. */
+    cl_kernel spin = clCreateKernel(prog, "spin", &err);
+    cl_mem flags = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, zero, &err);
+    clSetKernelArg(spin, 0, sizeof flags, &flags);
+    cl_event hang, after_hang;
+    atomic_store(&notifications, 0);
+    global = 8;
+    EXPECT("hanging kernel enqueued", clEnqueueNDRangeKernel(q2, spin, 1, NULL, &global, NULL, 0, NULL, &hang),
+           CL_SUCCESS);
+    EXPECT("its dependant", run(q2, add, buf, 1, 1, &hang, &after_hang), CL_SUCCESS);
+    clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, sizeof zero, zero, 0, NULL, NULL);
+    EXPECT("q runs beside the hang", run(q, add, buf, 3, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT("q reads", clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT("q's result", all_equal(got, 3), 1);
+    EXPECT("wait on the hang", clWaitForEvents(1, &after_hang), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    EXPECT("hung kernel's status is negative", status_of(hang) < 0, 1);
+    EXPECT("hang's dependant", status_of(after_hang), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    EXPECT("hang notified", atomic_load(&notifications) >= 1, 1);
+    EXPECT("report names the hang and the kernel", strstr(notified, "GPU hang") != NULL && strstr(notified, "spin") != NULL,
+           1);
+    EXPECT("report gives the instruction offset", strstr(notified, "kernel offset 0x") != NULL, 1);
+    EXPECT("q2 works after the hang", run(q2, add, buf, 4, 0, NULL, NULL), CL_SUCCESS);
+    clEnqueueReadBuffer(q2, buf, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+    EXPECT("3 + 4", all_equal(got, 7), 1);
+    clReleaseEvent(hang);
+    clReleaseEvent(after_hang);
+    clReleaseKernel(spin);
+    clReleaseMemObject(flags);
 
     /* Release order: the queue and buffer go while a command on them is pending; it still
      * runs and completes. */
