@@ -1,8 +1,7 @@
 //! The execution model through the ocl-icd loader, from a C client compiled by gcc: queued
 //! commands, in-order queues, wait lists across queues, user events, callbacks, markers and
-//! barriers, profiling order, out-of-order queues, and a GPU fault and a hang beside a working
-//! queue, on
-//! every simulated device.
+//! barriers, profiling order, out-of-order queues, a GPU fault and a hang beside a working
+//! queue, and threads enqueuing at once, on every simulated device.
 
 mod support;
 

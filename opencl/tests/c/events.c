@@ -1,7 +1,7 @@
 /* The execution model through the ocl-icd loader: asynchronous enqueues, in-order queues,
  * wait lists across queues, user events (complete and failed), event callbacks on a runtime
  * thread, markers and barriers, profiling order, out-of-order queues, and a GPU fault and a
- * GPU hang on one queue while another works. Expected values are the OpenCL 3.0 API specification's.
+ * GPU hang on one queue while another works, and threads enqueuing at once. Expected values are the OpenCL 3.0 API specification's.
  * A user event gates the commands whose status is checked while pending, so nothing here
  * depends on how fast the device runs. Prints one line per failed check and a summary. */
 #define CL_TARGET_OPENCL_VERSION 300
@@ -110,6 +110,42 @@ static cl_int run(cl_command_queue q, cl_kernel k, cl_mem buf, int v, cl_uint n,
     clSetKernelArg(k, 0, sizeof buf, &buf);
     clSetKernelArg(k, 1, sizeof v, &v);
     return clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, n, wait, ev);
+}
+
+/* One of several threads enqueuing on a shared queue and on their own. */
+struct worker {
+    cl_context ctx;
+    cl_device_id device;
+    cl_program prog;
+    cl_command_queue shared;
+    cl_mem shared_buf;
+    int ok;
+};
+
+static void *enqueue_from_thread(void *arg) {
+    struct worker *w = arg;
+    cl_int err;
+    /* Kernel objects are not shared between threads setting arguments (the spec's rule). */
+    cl_kernel k = clCreateKernel(w->prog, "add", &err);
+    cl_command_queue own = clCreateCommandQueueWithProperties(w->ctx, w->device, NULL, &err);
+    int zero[N] = {0}, got[N], one = 1;
+    cl_mem mine = clCreateBuffer(w->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, zero, &err);
+    size_t global = N;
+    w->ok = err == CL_SUCCESS;
+    clSetKernelArg(k, 1, sizeof one, &one);
+    for (int i = 0; i < 10; i++) {
+        clSetKernelArg(k, 0, sizeof w->shared_buf, &w->shared_buf);
+        w->ok &= clEnqueueNDRangeKernel(w->shared, k, 1, NULL, &global, NULL, 0, NULL, NULL) == CL_SUCCESS;
+        clSetKernelArg(k, 0, sizeof mine, &mine);
+        w->ok &= clEnqueueNDRangeKernel(own, k, 1, NULL, &global, NULL, 0, NULL, NULL) == CL_SUCCESS;
+    }
+    w->ok &= clEnqueueReadBuffer(own, mine, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL) == CL_SUCCESS;
+    for (int i = 0; i < N; i++)
+        w->ok &= got[i] == 10;
+    clReleaseMemObject(mine);
+    clReleaseCommandQueue(own);
+    clReleaseKernel(k);
+    return NULL;
 }
 
 static int all_equal(const int *a, int want) {
@@ -415,6 +451,24 @@ int main(void) {
     clReleaseEvent(after_hang);
     clReleaseKernel(spin);
     clReleaseMemObject(flags);
+
+    /* Four threads enqueue at once on q (in order: every add lands) and on queues of their own. */
+    clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, sizeof zero, zero, 0, NULL, NULL);
+    struct worker workers[4];
+    pthread_t threads[4];
+    for (int i = 0; i < 4; i++) {
+        workers[i] = (struct worker){ctx, device, prog, q, buf, 0};
+        pthread_create(&threads[i], NULL, enqueue_from_thread, &workers[i]);
+    }
+    int threads_ok = 1;
+    for (int i = 0; i < 4; i++) {
+        pthread_join(threads[i], NULL);
+        threads_ok &= workers[i].ok;
+    }
+    EXPECT("each thread's own queue", threads_ok, 1);
+    EXPECT("finish the shared queue", clFinish(q), CL_SUCCESS);
+    clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+    EXPECT("40 adds on the shared queue", all_equal(got, 40), 1);
 
     /* Release order: the queue and buffer go while a command on them is pending; it still
      * runs and completes. */
