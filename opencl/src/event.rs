@@ -45,6 +45,9 @@ pub struct Event {
     pub command: cl_command_type,
     state: Mutex<State>,
     changed: Condvar,
+    /// A kernel's umd event once submitted: later kernels on the same device name it as a
+    /// dependency, so the GPU orders them without the host waiting.
+    gpu: OnceLock<umd::queue::Event>,
 }
 
 impl ClObject for Event {
@@ -100,7 +103,16 @@ impl Event {
                 callbacks: Vec::new(),
             }),
             changed: Condvar::new(),
+            gpu: OnceLock::new(),
         }
+    }
+
+    pub fn set_gpu(&self, e: umd::queue::Event) {
+        let _ = self.gpu.set(e);
+    }
+
+    pub fn gpu(&self) -> Option<&umd::queue::Event> {
+        self.gpu.get()
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -118,8 +130,13 @@ impl Event {
 
     /// Blocks until the event is complete or failed; returns its final status.
     pub fn wait(&self) -> cl_int {
+        self.wait_for(CL_COMPLETE)
+    }
+
+    /// Blocks until the status is `status` or later (or failed); returns it.
+    pub fn wait_for(&self, status: cl_int) -> cl_int {
         let mut st = self.lock();
-        while st.status > CL_COMPLETE {
+        while st.status > status {
             st = self.changed.wait(st).unwrap_or_else(|e| e.into_inner());
         }
         st.status

@@ -6,9 +6,11 @@
 //! which wait for their event as the specification says.
 //!
 //! The thread runs the queue's commands in order:
-//! - a kernel whose wait list is complete is handed to umd at once (CL_SUBMITTED) without
-//!   waiting for the kernels before it: umd's queue keeps their order on the GPU, and a
-//!   kernel is CL_RUNNING once everything before it has completed;
+//! - a kernel whose wait list is complete, or holds kernels already submitted on the same
+//!   device (any queue), is handed to umd at once (CL_SUBMITTED) without waiting for the
+//!   kernels before it: umd's queue keeps their order on the GPU and makes it wait for the
+//!   other queues' kernels; a kernel is CL_RUNNING once everything before it in its queue has
+//!   completed;
 //! - anything else (buffer reads, writes, copies, fills, maps on the host; markers and
 //!   barriers), and a kernel whose wait list is not complete, first waits for every earlier
 //!   command of the queue and for its wait list;
@@ -114,6 +116,8 @@ struct Flight {
     event: Arc<Handle<Event>>,
     done: umd::queue::Event,
     _run: KernelRun,
+    /// Its wait list, kept alive while the GPU waits on their umd events.
+    _deps: Vec<Arc<Handle<Event>>>,
 }
 
 struct ExecState {
@@ -186,6 +190,8 @@ impl Exec {
                 }
                 CL_COMPLETE
             }
+            // A dependency of another queue failed on the GPU: this kernel did not run.
+            Err(umd::Error::DependencyFailed(_)) => CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
             Err(e) => {
                 // Before the event fails, so whoever waits for it sees the report too.
                 crate::context::report(
@@ -210,8 +216,39 @@ impl Exec {
     }
 
     fn run(&self, flight: &mut VecDeque<Flight>, c: Command) {
-        let ready = c.deps.iter().all(|d| d.obj.status() == CL_COMPLETE);
-        if !(ready && matches!(c.work, Work::Kernel(_))) {
+        // A kernel goes to the GPU at once when each event it waits for is complete or is a
+        // kernel of this device (any queue): the GPU waits for those itself, once they are
+        // submitted.
+        let mut gpu_deps = Vec::new();
+        let mut ready = matches!(c.work, Work::Kernel(_));
+        for d in &c.deps {
+            if !ready {
+                break;
+            }
+            let kernel_here = d.obj.command == CL_COMMAND_NDRANGE_KERNEL
+                && d.obj
+                    .queue
+                    .as_ref()
+                    .is_some_and(|q| Arc::ptr_eq(&q.obj.device, &self.device));
+            if !kernel_here {
+                ready = d.obj.status() == CL_COMPLETE;
+                continue;
+            }
+            if d.obj.status() > CL_SUBMITTED {
+                // Settle this queue's kernels first: whoever waits for them must not wait
+                // for another queue too.
+                self.drain(flight);
+                d.obj.wait_for(CL_SUBMITTED);
+            }
+            match (d.obj.gpu(), d.obj.status()) {
+                (_, CL_COMPLETE) => {}
+                (Some(g), s) if s > CL_COMPLETE => gpu_deps.push(g.clone()),
+                // Failed: refused below.
+                _ => ready = false,
+            }
+        }
+        if !ready {
+            gpu_deps.clear();
             // Everything before it, then its wait list.
             self.drain(flight);
             for d in &c.deps {
@@ -237,11 +274,12 @@ impl Exec {
                     .map_err(|e| format!("not built for the device ({e})"))
                     .and_then(|uk| {
                         self.umd
-                            .dispatch(uk, &k.range, &k.args, &[])
+                            .dispatch(uk, &k.range, &k.args, &gpu_deps)
                             .map_err(|e| e.to_string())
                     });
                 match submitted {
                     Ok(done) => {
+                        c.event.obj.set_gpu(done.clone());
                         set_status(&c.event, CL_SUBMITTED);
                         if flight.is_empty() {
                             set_status(&c.event, CL_RUNNING);
@@ -250,6 +288,7 @@ impl Exec {
                             event: c.event,
                             done,
                             _run: k,
+                            _deps: c.deps,
                         });
                     }
                     Err(why) => {

@@ -98,6 +98,7 @@ static const char *source =
     "kernel void add(global int* a, int v) { a[get_global_id(0)] += v; }\n"
     "kernel void mul(global int* a, int v) { a[get_global_id(0)] *= v; }\n"
     "kernel void spin(global volatile int* a) { while (a[get_global_id(0)] == 0) { } }\n"
+    "kernel void count(global volatile int* a, int n) { while (a[get_global_id(0)] < n) a[get_global_id(0)]++; }\n"
     "kernel void wild(global int* a, ulong nowhere) {\n"
     "    ((global int*)nowhere)[get_global_id(0)] = a[0];\n"
     "}\n";
@@ -293,6 +294,26 @@ int main(void) {
     clReleaseEvent(e_first);
     clReleaseEvent(e_second);
     clReleaseEvent(gate2);
+
+    /* A kernel waiting for a running kernel of another queue is handed to the GPU at once: the
+     * GPU, not the host, waits (it is submitted while the other still runs), and runs after. */
+    cl_kernel count = clCreateKernel(prog, "count", &err);
+    cl_event slow, next;
+    clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, sizeof zero, zero, 0, NULL, NULL);
+    EXPECT("slow kernel", run(q, count, buf, 5000, 0, NULL, &slow), CL_SUCCESS);
+    EXPECT("its dependant on q2", run(q2, add, buf, 1, 1, &slow, &next), CL_SUCCESS);
+    sleep_ms(20);
+    cl_int s_next = status_of(next), s_slow = status_of(slow);
+    EXPECT("slow kernel still running when checked", s_slow > CL_COMPLETE, 1);
+    EXPECT("dependant already with the GPU", s_next == CL_SUBMITTED || s_next == CL_RUNNING, 1);
+    EXPECT("dependant completes", clWaitForEvents(1, &next), CL_SUCCESS);
+    clEnqueueReadBuffer(q2, buf, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+    EXPECT("it ran after: 5000 + 1", all_equal(got, 5001), 1);
+    if (!all_equal(got, 5001))
+        printf("got %d %d %d, slow %d\n", got[0], got[1], got[63], status_of(slow));
+    clReleaseEvent(slow);
+    clReleaseEvent(next);
+    clReleaseKernel(count);
 
     /* An event of another context is refused in a wait list. */
     cl_context other = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
