@@ -448,8 +448,7 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
     std::ptr::null_mut()
 }
 
-// Not provided yet by this runtime: separate compilation and linking, user events (commands run
-// when enqueued, so none could wait for one), specialization constants,
+// Not provided yet by this runtime: separate compilation and linking, specialization constants,
 // program-release and context-destructor callbacks, changing queue properties.
 
 #[no_mangle]
@@ -482,24 +481,6 @@ pub unsafe extern "C" fn clLinkProgram(
     // SAFETY: the application's errcode pointer (or NULL).
     unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
     std::ptr::null_mut()
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateUserEvent(
-    _context: cl_context,
-    errcode_ret: *mut cl_int,
-) -> cl_event {
-    // SAFETY: the application's errcode pointer (or NULL).
-    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
-    std::ptr::null_mut()
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clSetUserEventStatus(
-    _event: cl_event,
-    _execution_status: cl_int,
-) -> cl_int {
-    CL_INVALID_OPERATION
 }
 
 #[no_mangle]

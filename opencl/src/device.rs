@@ -171,15 +171,22 @@ impl Device {
             CL_DEVICE_HOST_UNIFIED_MEMORY => {
                 Info::Bool(!sim::device_info::DeviceInfo::get(i.platform).has_local_memory)
             }
-            // Event timestamps are host nanoseconds.
-            CL_DEVICE_PROFILING_TIMER_RESOLUTION => Info::Size(1),
+            // A kernel's START and END come from the GPU's timestamp counter: one tick.
+            CL_DEVICE_PROFILING_TIMER_RESOLUTION => Info::Size(
+                self.umd
+                    .gpu_clock()
+                    .map_or(1, |c| c.resolution_ns().max(1) as usize),
+            ),
             CL_DEVICE_ENDIAN_LITTLE => Info::Bool(true),
             CL_DEVICE_AVAILABLE => Info::Bool(true),
             CL_DEVICE_COMPILER_AVAILABLE => Info::Bool(crate::compiler::available()),
             // clCompileProgram/clLinkProgram are not provided.
             CL_DEVICE_LINKER_AVAILABLE => Info::Bool(false),
             CL_DEVICE_EXECUTION_CAPABILITIES => Info::Ulong(CL_EXEC_KERNEL),
-            CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => Info::Ulong(CL_QUEUE_PROFILING_ENABLE),
+            // Out-of-order queues are accepted and run in order, honouring every wait list.
+            CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => {
+                Info::Ulong(CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+            }
             CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => Info::Ulong(0),
             CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
             | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::*;
 
-use crate::{absent, context, device, kernel, memory, platform, program, queue, rect};
+use crate::{absent, context, device, event, kernel, memory, platform, program, queue, rect};
 
 static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     // SAFETY: every field is an Option of a function pointer, for which all-zero is None.
@@ -32,11 +32,11 @@ static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     d.clGetCommandQueueInfo = Some(queue::clGetCommandQueueInfo);
     d.clFlush = Some(queue::clFlush);
     d.clFinish = Some(queue::clFinish);
-    d.clWaitForEvents = Some(queue::clWaitForEvents);
-    d.clGetEventInfo = Some(queue::clGetEventInfo);
-    d.clRetainEvent = Some(queue::clRetainEvent);
-    d.clReleaseEvent = Some(queue::clReleaseEvent);
-    d.clGetEventProfilingInfo = Some(queue::clGetEventProfilingInfo);
+    d.clWaitForEvents = Some(event::clWaitForEvents);
+    d.clGetEventInfo = Some(event::clGetEventInfo);
+    d.clRetainEvent = Some(event::clRetainEvent);
+    d.clReleaseEvent = Some(event::clReleaseEvent);
+    d.clGetEventProfilingInfo = Some(event::clGetEventProfilingInfo);
     d.clEnqueueMarkerWithWaitList = Some(queue::clEnqueueMarkerWithWaitList);
     d.clEnqueueBarrierWithWaitList = Some(queue::clEnqueueBarrierWithWaitList);
     d.clCreateBuffer = Some(memory::clCreateBuffer);
@@ -76,7 +76,7 @@ static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     d.clEnqueueMarker = Some(queue::clEnqueueMarker);
     d.clEnqueueBarrier = Some(queue::clEnqueueBarrier);
     d.clEnqueueWaitForEvents = Some(queue::clEnqueueWaitForEvents);
-    d.clSetEventCallback = Some(queue::clSetEventCallback);
+    d.clSetEventCallback = Some(event::clSetEventCallback);
     d.clEnqueueTask = Some(kernel::clEnqueueTask);
     d.clUnloadCompiler = Some(program::clUnloadCompiler);
     d.clUnloadPlatformCompiler = Some(program::clUnloadPlatformCompiler);
@@ -114,8 +114,8 @@ static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     d.clCreateProgramWithBuiltInKernels = Some(absent::clCreateProgramWithBuiltInKernels);
     d.clCompileProgram = Some(absent::clCompileProgram);
     d.clLinkProgram = Some(absent::clLinkProgram);
-    d.clCreateUserEvent = Some(absent::clCreateUserEvent);
-    d.clSetUserEventStatus = Some(absent::clSetUserEventStatus);
+    d.clCreateUserEvent = Some(event::clCreateUserEvent);
+    d.clSetUserEventStatus = Some(event::clSetUserEventStatus);
     d.clEnqueueReadBufferRect = Some(rect::clEnqueueReadBufferRect);
     d.clEnqueueWriteBufferRect = Some(rect::clEnqueueWriteBufferRect);
     d.clEnqueueCopyBufferRect = Some(rect::clEnqueueCopyBufferRect);

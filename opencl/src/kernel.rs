@@ -56,7 +56,7 @@ impl Kernel {
         }
     }
 
-    fn on(&self, d: &Arc<Handle<Device>>) -> Result<&umd::kernel::Kernel, cl_int> {
+    pub(crate) fn on(&self, d: &Arc<Handle<Device>>) -> Result<&umd::kernel::Kernel, cl_int> {
         let k = self.program.obj.device_index(d).ok_or(CL_INVALID_DEVICE)?;
         self.per_device[k]
             .as_ref()
@@ -592,6 +592,7 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
                     }
                 }
             }
+            let mut mems = Vec::new();
             let args: Vec<ArgValue> = {
                 let set = k.obj.args.lock().unwrap_or_else(|e| e.into_inner());
                 set.iter()
@@ -600,7 +601,10 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
                         Some(Arg::Mem(m)) if !Arc::ptr_eq(&m.obj.device, &q.obj.device) => {
                             Err(CL_INVALID_OPERATION)
                         }
-                        Some(Arg::Mem(m)) => Ok(ArgValue::Buffer(m.obj.buffer.clone())),
+                        Some(Arg::Mem(m)) => {
+                            mems.push(m.clone());
+                            Ok(ArgValue::Buffer(m.obj.buffer.clone()))
+                        }
                         Some(Arg::Value(v)) => Ok(ArgValue::Value(v.clone())),
                         Some(Arg::Local(n)) => Ok(ArgValue::Local(*n)),
                     })
@@ -612,43 +616,21 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
             let l32: Option<Vec<u32>> = local.map(|l| l.iter().map(|&x| x as u32).collect());
             let o32: Vec<u32> =
                 offset.map_or(vec![0; dims], |o| o.iter().map(|&x| x as u32).collect());
-            let range = if empty {
-                None
+            let work = if empty {
+                queue::Work::Nothing
             } else {
                 let r = umd::ndrange::NdRange::new(&g32, l32.as_deref(), uk.simd, required)
                     .map_err(|_| CL_INVALID_WORK_GROUP_SIZE)?;
-                Some(r.with_offset(&o32).map_err(|_| CL_INVALID_GLOBAL_OFFSET)?)
+                queue::Work::Kernel(queue::KernelRun {
+                    kernel: k.clone(),
+                    range: r.with_offset(&o32).map_err(|_| CL_INVALID_GLOBAL_OFFSET)?,
+                    args,
+                    mems,
+                })
             };
-            let device = &q.obj.device.obj.umd;
-            let faulted = std::cell::Cell::new(false);
+            // A GPU fault or hang fails the event and reaches the context's callback.
             // SAFETY: the application's wait list and event pointer.
-            let r = unsafe {
-                queue::run(
-                    &q,
-                    CL_COMMAND_NDRANGE_KERNEL,
-                    n,
-                    wait,
-                    event,
-                    || match &range {
-                        None => Ok(()),
-                        Some(range) => device.dispatch(uk, range, &args).map(|_| ()).map_err(|e| {
-                            // A GPU fault or hang: the context's callback gets umd's report
-                            // (address, access, kernel offset), the event a negative status.
-                            crate::context::report(
-                                &q.obj.context.obj,
-                                &format!("kernel {}: {e}", k.obj.name),
-                            );
-                            faulted.set(true);
-                            CL_OUT_OF_RESOURCES
-                        }),
-                    },
-                )
-            };
-            match r {
-                // The command was accepted and ran; its event carries the failure.
-                Err(_) if faulted.get() && !event.is_null() => Ok(()),
-                r => r,
-            }
+            unsafe { queue::enqueue(&q, CL_COMMAND_NDRANGE_KERNEL, n, wait, event, false, work) }
         })();
         r.map_or_else(|e| e, |_| CL_SUCCESS)
     })

@@ -4,12 +4,13 @@
 //! `clGetPlatformInfo` by name; every entry point is exported, bound to this library's own
 //! definitions (`-Bsymbolic`, build.rs), and reached through the dispatch table every object
 //! begins with ([`icd`]). Devices come from `INTEL_GPU_DEVICES` ([`platform`]); programs are compiled in
-//! process by libocloc ([`compiler`]); commands run through umd's synchronous dispatch, so
-//! every command is complete when its enqueue call returns ([`queue`]).
+//! process by libocloc ([`compiler`]); commands run asynchronously, in order, on a thread per
+//! queue over a umd queue ([`queue`]), their events ([`event`]) moving through the statuses
+//! and firing callbacks on a runtime thread.
 //!
 //! Not provided yet (their entry points answer with the specification's error, [`absent`]):
-//! images and samplers, user events, clCompileProgram/clLinkProgram, SVM,
-//! pipes, sub-devices, out-of-order queues (refused with CL_INVALID_QUEUE_PROPERTIES).
+//! images and samplers, clCompileProgram/clLinkProgram, SVM, pipes, sub-devices. Out-of-order
+//! queues are accepted and executed in order.
 
 #![allow(non_snake_case)]
 #![allow(clippy::missing_safety_doc)]
@@ -18,6 +19,7 @@ pub mod absent;
 pub mod compiler;
 pub mod context;
 pub mod device;
+pub mod event;
 pub mod facts;
 pub mod handle;
 pub mod icd;

@@ -1,6 +1,7 @@
 //! Buffers: flags, host pointers (CL_MEM_USE_HOST_PTR over umd's userptr buffers), sub-buffers,
 //! and the buffer commands (read, write, copy, fill, map, unmap).
 
+use std::cell::UnsafeCell;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex};
@@ -17,9 +18,35 @@ use crate::queue::{self, Queue};
 /// A live clEnqueueMapBuffer region: the host copy handed out, where it maps to, and
 /// whether it is written back on unmap.
 struct MapRegion {
-    copy: Option<Box<[u8]>>,
+    copy: Option<Arc<MapCopy>>,
     offset: usize,
     write: bool,
+}
+
+/// The host copy a map hands out: the command fills it, the application reads and writes it
+/// through the pointer, the unmap command writes it back; each holds it while it runs.
+struct MapCopy {
+    bytes: Box<[UnsafeCell<u8>]>,
+    len: usize,
+}
+
+// SAFETY: the bytes are reached only through `ptr`, by one command at a time or by the
+// application between a map's completion and its unmap (the specification's rule).
+unsafe impl Send for MapCopy {}
+// SAFETY: as above.
+unsafe impl Sync for MapCopy {}
+
+impl MapCopy {
+    fn new(len: usize) -> MapCopy {
+        MapCopy {
+            bytes: (0..len).map(|_| UnsafeCell::new(0)).collect(),
+            len,
+        }
+    }
+
+    fn ptr(&self) -> *mut u8 {
+        UnsafeCell::raw_get(self.bytes.as_ptr())
+    }
 }
 
 pub struct Mem {
@@ -403,7 +430,7 @@ pub(crate) const EXEC_FAILED: cl_int = CL_OUT_OF_RESOURCES;
 pub unsafe extern "C" fn clEnqueueReadBuffer(
     queue: cl_command_queue,
     buffer: cl_mem,
-    _blocking: cl_bool,
+    blocking: cl_bool,
     offset: usize,
     size: usize,
     ptr: *mut c_void,
@@ -422,15 +449,26 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
         if m.obj.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0 {
             return CL_INVALID_OPERATION;
         }
-        // SAFETY: the application's `size` writable bytes at ptr; wait list and event as given.
-        let out = unsafe { std::slice::from_raw_parts_mut(ptr as *mut u8, size) };
+        let dst = queue::HostPtr(ptr as usize);
+        let work = queue::Work::Host(Box::new(move || {
+            // SAFETY: the application's `size` writable bytes at ptr, until completion.
+            let out = unsafe { dst.bytes_mut(0, size) };
+            m.obj
+                .buffer
+                .read(offset as u64, out)
+                .map_err(|_| EXEC_FAILED)
+        }));
+        // SAFETY: the application's wait list and event pointer.
         unsafe {
-            queue::run(&q, CL_COMMAND_READ_BUFFER, n, wait, event, || {
-                m.obj
-                    .buffer
-                    .read(offset as u64, out)
-                    .map_err(|_| EXEC_FAILED)
-            })
+            queue::enqueue(
+                &q,
+                CL_COMMAND_READ_BUFFER,
+                n,
+                wait,
+                event,
+                blocking != CL_FALSE,
+                work,
+            )
         }
         .map_or_else(|e| e, |_| CL_SUCCESS)
     })
@@ -440,7 +478,7 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
 pub unsafe extern "C" fn clEnqueueWriteBuffer(
     queue: cl_command_queue,
     buffer: cl_mem,
-    _blocking: cl_bool,
+    blocking: cl_bool,
     offset: usize,
     size: usize,
     ptr: *const c_void,
@@ -459,15 +497,26 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
         if m.obj.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0 {
             return CL_INVALID_OPERATION;
         }
-        // SAFETY: the application's `size` readable bytes at ptr; wait list and event as given.
-        let src = unsafe { std::slice::from_raw_parts(ptr as *const u8, size) };
+        let src = queue::HostPtr(ptr as usize);
+        let work = queue::Work::Host(Box::new(move || {
+            // SAFETY: the application's `size` bytes at ptr, unchanged until completion.
+            let bytes = unsafe { src.bytes_mut(0, size) };
+            m.obj
+                .buffer
+                .write(offset as u64, bytes)
+                .map_err(|_| EXEC_FAILED)
+        }));
+        // SAFETY: the application's wait list and event pointer.
         unsafe {
-            queue::run(&q, CL_COMMAND_WRITE_BUFFER, n, wait, event, || {
-                m.obj
-                    .buffer
-                    .write(offset as u64, src)
-                    .map_err(|_| EXEC_FAILED)
-            })
+            queue::enqueue(
+                &q,
+                CL_COMMAND_WRITE_BUFFER,
+                n,
+                wait,
+                event,
+                blocking != CL_FALSE,
+                work,
+            )
         }
         .map_or_else(|e| e, |_| CL_SUCCESS)
     })
@@ -504,20 +553,19 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
                     return Err(CL_MEM_COPY_OVERLAP);
                 }
             }
+            let work = queue::Work::Host(Box::new(move || {
+                let mut tmp = vec![0u8; size];
+                s.obj
+                    .buffer
+                    .read(src_offset as u64, &mut tmp)
+                    .map_err(|_| EXEC_FAILED)?;
+                d.obj
+                    .buffer
+                    .write(dst_offset as u64, &tmp)
+                    .map_err(|_| EXEC_FAILED)
+            }));
             // SAFETY: the application's wait list and event pointer.
-            unsafe {
-                queue::run(&q, CL_COMMAND_COPY_BUFFER, n, wait, event, || {
-                    let mut tmp = vec![0u8; size];
-                    s.obj
-                        .buffer
-                        .read(src_offset as u64, &mut tmp)
-                        .map_err(|_| EXEC_FAILED)?;
-                    d.obj
-                        .buffer
-                        .write(dst_offset as u64, &tmp)
-                        .map_err(|_| EXEC_FAILED)
-                })
-            }
+            unsafe { queue::enqueue(&q, CL_COMMAND_COPY_BUFFER, n, wait, event, false, work) }
         })();
         r.map_or_else(|e| e, |_| CL_SUCCESS)
     })
@@ -548,15 +596,14 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
             // SAFETY: the application's pattern of pattern_size bytes.
             let pat = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
             let bytes: Vec<u8> = pat.iter().copied().cycle().take(size).collect();
+            let work = queue::Work::Host(Box::new(move || {
+                m.obj
+                    .buffer
+                    .write(offset as u64, &bytes)
+                    .map_err(|_| EXEC_FAILED)
+            }));
             // SAFETY: the application's wait list and event pointer.
-            unsafe {
-                queue::run(&q, CL_COMMAND_FILL_BUFFER, n, wait, event, || {
-                    m.obj
-                        .buffer
-                        .write(offset as u64, &bytes)
-                        .map_err(|_| EXEC_FAILED)
-                })
-            }
+            unsafe { queue::enqueue(&q, CL_COMMAND_FILL_BUFFER, n, wait, event, false, work) }
         })();
         r.map_or_else(|e| e, |_| CL_SUCCESS)
     })
@@ -566,7 +613,7 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
 pub unsafe extern "C" fn clEnqueueMapBuffer(
     queue: cl_command_queue,
     buffer: cl_mem,
-    _blocking: cl_bool,
+    blocking: cl_bool,
     map_flags: cl_map_flags,
     offset: usize,
     size: usize,
@@ -596,38 +643,72 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
             return Err(CL_INVALID_OPERATION);
         }
         let write = map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0;
-        // SAFETY: the application's wait list and event pointer.
-        unsafe {
-            queue::run(&q, CL_COMMAND_MAP_BUFFER, n, wait, event, || {
-                let region = if m.obj.host_ptr.is_null() {
-                    let mut copy = vec![0u8; size].into_boxed_slice();
-                    m.obj
+        let (ptr, work) = if m.obj.host_ptr.is_null() {
+            // A host copy, filled by the command (not for a write-invalidate map).
+            let copy = Arc::new(MapCopy::new(size));
+            let ptr = copy.ptr() as *mut c_void;
+            let work = if map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0 {
+                queue::Work::Nothing
+            } else {
+                let (mm, into) = (m.clone(), copy.clone());
+                queue::Work::Host(Box::new(move || {
+                    // SAFETY: the copy is alive (`into`) and the application does not touch
+                    // it before the map completes.
+                    let out = unsafe { std::slice::from_raw_parts_mut(into.ptr(), size) };
+                    mm.obj
                         .buffer
-                        .read(offset as u64, &mut copy)
-                        .map_err(|_| EXEC_FAILED)?;
-                    MapRegion {
-                        copy: Some(copy),
-                        offset,
-                        write,
-                    }
-                } else {
-                    // CL_MEM_USE_HOST_PTR: the storage is the host memory itself.
-                    MapRegion {
-                        copy: None,
-                        offset,
-                        write,
-                    }
-                };
-                let ptr = match &region.copy {
-                    Some(c) => c.as_ptr() as *mut c_void,
-                    // SAFETY: inside the application's host allocation (range checked).
-                    None => m.obj.host_ptr.cast::<u8>().add(offset).cast(),
-                };
-                let mut maps = m.obj.maps.lock().unwrap_or_else(|e| e.into_inner());
-                // A second map of the same host pointer (USE_HOST_PTR) is counted once.
-                maps.insert(ptr as usize, region);
-                Ok(ptr)
-            })
+                        .read(offset as u64, out)
+                        .map_err(|_| EXEC_FAILED)
+                }))
+            };
+            let mut maps = m.obj.maps.lock().unwrap_or_else(|e| e.into_inner());
+            maps.insert(
+                ptr as usize,
+                MapRegion {
+                    copy: Some(copy),
+                    offset,
+                    write,
+                },
+            );
+            (ptr, work)
+        } else {
+            // CL_MEM_USE_HOST_PTR: the storage is the host memory itself.
+            // SAFETY: inside the application's host allocation (range checked).
+            let ptr: *mut c_void = unsafe { m.obj.host_ptr.cast::<u8>().add(offset).cast() };
+            let mut maps = m.obj.maps.lock().unwrap_or_else(|e| e.into_inner());
+            // A second map of the same host pointer is counted once.
+            maps.insert(
+                ptr as usize,
+                MapRegion {
+                    copy: None,
+                    offset,
+                    write,
+                },
+            );
+            (ptr, queue::Work::Nothing)
+        };
+        // SAFETY: the application's wait list and event pointer.
+        let r = unsafe {
+            queue::enqueue(
+                &q,
+                CL_COMMAND_MAP_BUFFER,
+                n,
+                wait,
+                event,
+                blocking != CL_FALSE,
+                work,
+            )
+        };
+        match r {
+            Ok(()) => Ok(ptr),
+            Err(e) => {
+                m.obj
+                    .maps
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(&(ptr as usize));
+                Err(e)
+            }
         }
     });
     // SAFETY: the application\'s errcode pointer.
@@ -653,19 +734,22 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
                 .unwrap_or_else(|e| e.into_inner())
                 .remove(&(mapped_ptr as usize))
                 .ok_or(CL_INVALID_VALUE)?;
-            // SAFETY: the application's wait list and event pointer.
-            unsafe {
-                queue::run(&q, CL_COMMAND_UNMAP_MEM_OBJECT, n, wait, event, || {
-                    match (&region.copy, region.write) {
-                        (Some(copy), true) => m
-                            .obj
+            let work = match (region.copy, region.write) {
+                (Some(copy), true) => {
+                    let mm = m.clone();
+                    queue::Work::Host(Box::new(move || {
+                        // SAFETY: the copy is alive; the application is done with it.
+                        let bytes = unsafe { std::slice::from_raw_parts(copy.ptr(), copy.len) };
+                        mm.obj
                             .buffer
-                            .write(region.offset as u64, copy)
-                            .map_err(|_| EXEC_FAILED),
-                        _ => Ok(()),
-                    }
-                })
-            }
+                            .write(region.offset as u64, bytes)
+                            .map_err(|_| EXEC_FAILED)
+                    }))
+                }
+                _ => queue::Work::Nothing,
+            };
+            // SAFETY: the application's wait list and event pointer.
+            unsafe { queue::enqueue(&q, CL_COMMAND_UNMAP_MEM_OBJECT, n, wait, event, false, work) }
         })();
         r.map_or_else(|e| e, |_| CL_SUCCESS)
     })
@@ -697,13 +781,14 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
             }
             // SAFETY: the application's wait list and event pointer.
             unsafe {
-                queue::run(
+                queue::enqueue(
                     &q,
                     CL_COMMAND_MIGRATE_MEM_OBJECTS,
                     n,
                     wait,
                     event,
-                    || Ok(()),
+                    false,
+                    queue::Work::Nothing,
                 )
             }
         })();

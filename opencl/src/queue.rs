@@ -1,20 +1,53 @@
-//! Command queues and events.
+//! Command queues and their execution.
 //!
-//! Commands run when they are enqueued, through umd's synchronous dispatch, so a queue is
-//! in order by construction and every event is complete (or failed) when its enqueue call
-//! returns. Profiling timestamps are host nanoseconds around the command.
+//! Each queue has a runtime thread and a umd queue (its own kernel-driver context). An
+//! enqueue checks its arguments, creates the command's event (CL_QUEUED) and hands the
+//! command to the thread; it returns then, except for blocking reads, writes and maps,
+//! which wait for their event as the specification says.
+//!
+//! The thread runs the queue's commands in order:
+//! - a kernel whose wait list is complete, or holds kernels already submitted on the same
+//!   device (any queue), is handed to umd at once (CL_SUBMITTED) without waiting for the
+//!   kernels before it: umd's queue keeps their order on the GPU and makes it wait for the
+//!   other queues' kernels; a kernel is CL_RUNNING once everything before it in its queue has
+//!   completed;
+//! - anything else (buffer reads, writes, copies, fills, maps on the host; markers and
+//!   barriers), and a kernel whose wait list is not complete, first waits for every earlier
+//!   command of the queue and for its wait list;
+//! - a command whose wait list holds a failed event does not run: its event fails with
+//!   CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+//! - a GPU fault or hang fails that kernel's event (CL_OUT_OF_RESOURCES) after the context's
+//!   notify callback got umd's report (address, access, kernel, instruction offset); umd
+//!   replaces a banned context, so the queue and other queues carry on.
+//!
+//! Out-of-order queues (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) are accepted and run the same
+//! way, in order, which honours every wait list and barrier. Profiling times are
+//! CLOCK_MONOTONIC nanoseconds ([`crate::event::now_ns`]). A kernel's START and END are the
+//! GPU timestamps its batch writes around its walkers (PIPE_CONTROL "Write Timestamp"),
+//! converted with the device's timestamp frequency and a GPU/host clock correlation taken
+//! when the queue was created; other commands' are when the queue's thread ran them.
 
+use std::collections::VecDeque;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Duration;
 
 use opencl_sys::*;
+use umd::payload::ArgValue;
 
 use crate::context::{finish, Context};
 use crate::device::Device;
+use crate::event::{self, set_status, Event};
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
+use crate::kernel::Kernel;
+use crate::memory::Mem;
+
+// The event entry points lived here before events had their own module.
+pub use crate::event::{
+    clGetEventInfo, clGetEventProfilingInfo, clReleaseEvent, clRetainEvent, clSetEventCallback,
+    clWaitForEvents,
+};
 
 pub struct Queue {
     pub context: Arc<Handle<Context>>,
@@ -22,6 +55,7 @@ pub struct Queue {
     pub properties: cl_command_queue_properties,
     /// The property list given to clCreateCommandQueueWithProperties (CL_QUEUE_PROPERTIES_ARRAY).
     pub property_list: Vec<cl_queue_properties>,
+    exec: Arc<Exec>,
 }
 
 impl ClObject for Queue {
@@ -29,102 +63,322 @@ impl ClObject for Queue {
     const INVALID: cl_int = CL_INVALID_COMMAND_QUEUE;
 }
 
-#[derive(Default, Clone, Copy)]
-pub struct Times {
-    pub queued: u64,
-    pub submit: u64,
-    pub start: u64,
-    pub end: u64,
-}
-
-pub struct Event {
-    pub context: Arc<Handle<Context>>,
-    pub queue: Option<Arc<Handle<Queue>>>,
-    pub command: cl_command_type,
-    pub status: AtomicI32,
-    pub times: Mutex<Times>,
-}
-
-impl ClObject for Event {
-    const KIND: Kind = Kind::Event;
-    const INVALID: cl_int = CL_INVALID_EVENT;
-}
-
-/// Nanoseconds on the host's monotonic clock since the driver was loaded.
-pub fn now_ns() -> u64 {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed().as_nanos() as u64
-}
-
-/// Checks an event wait list: every event valid and of the queue's context; one that failed
-/// fails the command.
-///
-/// # Safety
-/// `list` NULL or `n` valid handles.
-pub unsafe fn check_wait_list(
-    context: &Arc<Handle<Context>>,
-    n: cl_uint,
-    list: *const cl_event,
-) -> Result<(), cl_int> {
-    if (n == 0) != list.is_null() {
-        return Err(CL_INVALID_EVENT_WAIT_LIST);
+impl Drop for Queue {
+    /// The thread finishes what was enqueued, then ends.
+    fn drop(&mut self) {
+        self.exec.lock().closing = true;
+        self.exec.wake.notify_all();
     }
-    // SAFETY: the caller's array.
-    let events =
-        unsafe { info::slice(list, n as usize) }.map_err(|_| CL_INVALID_EVENT_WAIT_LIST)?;
-    let mut failed = false;
-    for e in events {
-        let e = Handle::<Event>::get(*e).map_err(|_| CL_INVALID_EVENT_WAIT_LIST)?;
-        if !Arc::ptr_eq(&e.obj.context, context) {
-            return Err(CL_INVALID_CONTEXT);
+}
+
+/// What a command does once its turn came.
+pub enum Work {
+    /// Runs on the queue's thread; an error becomes the event's (negative) status.
+    Host(Box<dyn FnOnce() -> Result<(), cl_int> + Send>),
+    Kernel(KernelRun),
+    /// Markers, barriers, migrations: only their place in the order.
+    Nothing,
+}
+
+/// An application address a command reads or writes on the queue's thread. The application
+/// keeps it valid until the command completes: the specification's rule for non-blocking
+/// commands; blocking ones wait for completion before returning.
+#[derive(Clone, Copy)]
+pub struct HostPtr(pub usize);
+
+impl HostPtr {
+    /// # Safety
+    /// `len` bytes at `at` past the address are the application's, writable, and nothing
+    /// else uses them while the slice lives.
+    pub unsafe fn bytes_mut<'a>(self, at: usize, len: usize) -> &'a mut [u8] {
+        // SAFETY: the caller's contract.
+        unsafe { std::slice::from_raw_parts_mut((self.0 + at) as *mut u8, len) }
+    }
+}
+
+/// A kernel with its arguments as they were when it was enqueued.
+pub struct KernelRun {
+    pub kernel: Arc<Handle<Kernel>>,
+    pub range: umd::ndrange::NdRange,
+    pub args: Vec<ArgValue>,
+    /// The buffers' CL objects: they (and their destructor callbacks) outlive the command.
+    pub mems: Vec<Arc<Handle<Mem>>>,
+}
+
+struct Command {
+    event: Arc<Handle<Event>>,
+    deps: Vec<Arc<Handle<Event>>>,
+    work: Work,
+}
+
+/// A kernel umd has, until its event completes.
+struct Flight {
+    event: Arc<Handle<Event>>,
+    done: umd::queue::Event,
+    _run: KernelRun,
+    /// Its wait list, kept alive while the GPU waits on their umd events.
+    _deps: Vec<Arc<Handle<Event>>>,
+}
+
+struct ExecState {
+    pending: VecDeque<Command>,
+    /// Commands enqueued and not yet complete (or failed).
+    unfinished: usize,
+    closing: bool,
+}
+
+/// The part of a queue its thread shares.
+struct Exec {
+    umd: umd::queue::Queue,
+    /// Places the GPU's timestamps on the host clock (None if the device could not be read).
+    clock: Option<umd::device::GpuClock>,
+    device: Arc<Handle<Device>>,
+    context: Arc<Handle<Context>>,
+    state: Mutex<ExecState>,
+    /// The thread waits here for commands.
+    wake: Condvar,
+    /// clFinish waits here for `unfinished` to reach 0.
+    idle: Condvar,
+}
+
+/// How long the thread waits for a running kernel before looking for new commands to submit.
+const POLL_SLICE: Duration = Duration::from_millis(2);
+
+impl Exec {
+    fn lock(&self) -> MutexGuard<'_, ExecState> {
+        // Every update is a single field change: a panic cannot tear the state.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn done(&self) {
+        let mut st = self.lock();
+        st.unfinished -= 1;
+        if st.unfinished == 0 {
+            self.idle.notify_all();
         }
-        failed |= e.obj.status.load(Ordering::SeqCst) < 0;
     }
-    if failed {
-        return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+
+    fn finish(&self) {
+        let mut st = self.lock();
+        while st.unfinished > 0 {
+            st = self.idle.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
     }
-    Ok(())
+
+    /// Ends `e` with `status` and counts it done.
+    fn end(&self, e: &Arc<Handle<Event>>, status: cl_int) {
+        if status == CL_COMPLETE {
+            set_status(e, CL_SUBMITTED);
+            set_status(e, CL_RUNNING);
+        }
+        set_status(e, status);
+        self.done();
+    }
+
+    /// Waits (at most `slice`, None: until it is done) for the oldest kernel in flight and
+    /// settles its event; the next one is then running.
+    fn retire(&self, flight: &mut VecDeque<Flight>, slice: Option<Duration>) {
+        let Some(f) = flight.front() else { return };
+        let status = match f.done.wait(slice) {
+            Ok(false) => return,
+            Ok(true) => {
+                let gpu = |t| self.clock.and_then(|c| c.host_ns_of(t));
+                if let Some((s, e)) = f.done.gpu_ticks() {
+                    if let (Some(s), Some(e)) = (gpu(s), gpu(e)) {
+                        f.event.obj.set_gpu_times(s.max(0) as u64, e.max(0) as u64);
+                    }
+                }
+                CL_COMPLETE
+            }
+            // A dependency of another queue failed on the GPU: this kernel did not run.
+            Err(umd::Error::DependencyFailed(_)) => CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+            Err(e) => {
+                // Before the event fails, so whoever waits for it sees the report too.
+                crate::context::report(
+                    &self.context.obj,
+                    &format!("kernel {}: {e}", f._run.kernel.obj.name),
+                );
+                CL_OUT_OF_RESOURCES
+            }
+        };
+        if let Some(f) = flight.pop_front() {
+            self.end(&f.event, status);
+        }
+        if let Some(next) = flight.front() {
+            set_status(&next.event, CL_RUNNING);
+        }
+    }
+
+    fn drain(&self, flight: &mut VecDeque<Flight>) {
+        while !flight.is_empty() {
+            self.retire(flight, None);
+        }
+    }
+
+    fn run(&self, flight: &mut VecDeque<Flight>, c: Command) {
+        // A kernel goes to the GPU at once when each event it waits for is complete or is a
+        // kernel of this device (any queue): the GPU waits for those itself, once they are
+        // submitted.
+        let mut gpu_deps = Vec::new();
+        let mut ready = matches!(c.work, Work::Kernel(_));
+        for d in &c.deps {
+            if !ready {
+                break;
+            }
+            let kernel_here = d.obj.command == CL_COMMAND_NDRANGE_KERNEL
+                && d.obj
+                    .queue
+                    .as_ref()
+                    .is_some_and(|q| Arc::ptr_eq(&q.obj.device, &self.device));
+            if !kernel_here {
+                ready = d.obj.status() == CL_COMPLETE;
+                continue;
+            }
+            if d.obj.status() > CL_SUBMITTED {
+                // Settle this queue's kernels first: whoever waits for them must not wait
+                // for another queue too.
+                self.drain(flight);
+                d.obj.wait_for(CL_SUBMITTED);
+            }
+            match (d.obj.gpu(), d.obj.status()) {
+                (_, CL_COMPLETE) => {}
+                (Some(g), s) if s > CL_COMPLETE => gpu_deps.push(g.clone()),
+                // Failed: refused below.
+                _ => ready = false,
+            }
+        }
+        if !ready {
+            gpu_deps.clear();
+            // Everything before it, then its wait list.
+            self.drain(flight);
+            for d in &c.deps {
+                d.obj.wait();
+            }
+        }
+        if c.deps.iter().any(|d| d.obj.status() < 0) {
+            self.end(&c.event, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+            return;
+        }
+        match c.work {
+            Work::Nothing => self.end(&c.event, CL_COMPLETE),
+            Work::Host(f) => {
+                set_status(&c.event, CL_SUBMITTED);
+                set_status(&c.event, CL_RUNNING);
+                self.end(&c.event, f().err().unwrap_or(CL_COMPLETE));
+            }
+            Work::Kernel(k) => {
+                let submitted = k
+                    .kernel
+                    .obj
+                    .on(&self.device)
+                    .map_err(|e| format!("not built for the device ({e})"))
+                    .and_then(|uk| {
+                        self.umd
+                            .dispatch(uk, &k.range, &k.args, &gpu_deps)
+                            .map_err(|e| e.to_string())
+                    });
+                match submitted {
+                    Ok(done) => {
+                        c.event.obj.set_gpu(done.clone());
+                        set_status(&c.event, CL_SUBMITTED);
+                        if flight.is_empty() {
+                            set_status(&c.event, CL_RUNNING);
+                        }
+                        flight.push_back(Flight {
+                            event: c.event,
+                            done,
+                            _run: k,
+                            _deps: c.deps,
+                        });
+                    }
+                    Err(why) => {
+                        crate::context::report(
+                            &self.context.obj,
+                            &format!("kernel {}: {why}", k.kernel.obj.name),
+                        );
+                        self.end(&c.event, CL_OUT_OF_RESOURCES);
+                    }
+                }
+            }
+        }
+    }
 }
 
-/// Runs one command on `queue`: checks the wait list, runs `body`, and hands out an event
-/// when asked for one (failed with the command's error status if `body` failed at run time).
+/// The queue's thread: takes commands in order; between them, settles finished kernels.
+fn worker(x: Arc<Exec>) {
+    let mut flight: VecDeque<Flight> = VecDeque::new();
+    loop {
+        let next = {
+            let mut st = x.lock();
+            loop {
+                if let Some(c) = st.pending.pop_front() {
+                    break Some(c);
+                }
+                if !flight.is_empty() {
+                    break None;
+                }
+                if st.closing {
+                    return;
+                }
+                st = x.wake.wait(st).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        match next {
+            Some(c) => x.run(&mut flight, c),
+            None => x.retire(&mut flight, Some(POLL_SLICE)),
+        }
+    }
+}
+
+/// Enqueues one command on `queue` after the events of the wait list; hands out its event
+/// when asked for one; with `blocking`, returns once it completed (its error if it failed).
 ///
 /// # Safety
 /// `wait`/`n_wait` and `event` as the enqueue entry points define them.
-pub unsafe fn run<T>(
+pub unsafe fn enqueue(
     queue: &Arc<Handle<Queue>>,
     command: cl_command_type,
     n_wait: cl_uint,
     wait: *const cl_event,
     event: *mut cl_event,
-    body: impl FnOnce() -> Result<T, cl_int>,
-) -> Result<T, cl_int> {
+    blocking: bool,
+    work: Work,
+) -> Result<(), cl_int> {
     // SAFETY: forwarded.
-    unsafe { check_wait_list(&queue.obj.context, n_wait, wait) }?;
-    let queued = now_ns();
-    let r = body();
-    let end = now_ns();
-    if !event.is_null() {
-        let status = match &r {
-            Ok(_) => CL_COMPLETE,
-            Err(e) => *e,
-        };
-        let (raw, _) = Handle::create(Event {
-            context: queue.obj.context.clone(),
-            queue: Some(queue.clone()),
-            command,
-            status: AtomicI32::new(status),
-            times: Mutex::new(Times {
-                queued,
-                submit: queued,
-                start: queued,
-                end,
-            }),
+    let deps = unsafe { event::wait_list(&queue.obj.context, n_wait, wait) }?;
+    if blocking && deps.iter().any(|d| d.obj.status() < 0) {
+        return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    }
+    let (raw, ev) = Handle::create(Event::new(
+        queue.obj.context.clone(),
+        Some(queue.clone()),
+        command,
+        CL_QUEUED,
+    ));
+    let x = &queue.obj.exec;
+    {
+        let mut st = x.lock();
+        st.pending.push_back(Command {
+            event: ev.clone(),
+            deps,
+            work,
         });
+        st.unfinished += 1;
+    }
+    x.wake.notify_one();
+    let status = if blocking { ev.obj.wait() } else { CL_SUCCESS };
+    if event.is_null() || status < 0 {
+        // The command keeps its own reference.
+        Handle::<Event>::release(raw);
+    } else {
         // SAFETY: the application's event pointer.
         unsafe { *event = raw };
     }
-    r
+    if status < 0 {
+        Err(status)
+    } else {
+        Ok(())
+    }
 }
 
 fn queue_props(device: &Device, props: cl_command_queue_properties) -> Result<(), cl_int> {
@@ -140,7 +394,7 @@ fn queue_props(device: &Device, props: cl_command_queue_properties) -> Result<()
         _ => 0,
     };
     if props & !supported != 0 {
-        // Out-of-order and on-device queues are not supported.
+        // On-device queues are not supported.
         return Err(CL_INVALID_QUEUE_PROPERTIES);
     }
     Ok(())
@@ -158,11 +412,31 @@ fn create_queue(
         return Err(CL_INVALID_DEVICE);
     }
     queue_props(&d.obj, props)?;
+    let umd = d.obj.umd.create_queue().map_err(|_| CL_OUT_OF_RESOURCES)?;
+    let exec = Arc::new(Exec {
+        umd,
+        clock: d.obj.umd.gpu_clock().ok(),
+        device: d.clone(),
+        context: c.clone(),
+        state: Mutex::new(ExecState {
+            pending: VecDeque::new(),
+            unfinished: 0,
+            closing: false,
+        }),
+        wake: Condvar::new(),
+        idle: Condvar::new(),
+    });
+    let thread_exec = exec.clone();
+    std::thread::Builder::new()
+        .name("cl-queue".into())
+        .spawn(move || worker(thread_exec))
+        .map_err(|_| CL_OUT_OF_RESOURCES)?;
     Ok(Handle::create(Queue {
         context: c,
         device: d,
         properties: props,
         property_list,
+        exec,
     })
     .0)
 }
@@ -254,127 +528,32 @@ pub unsafe extern "C" fn clGetCommandQueueInfo(
     })
 }
 
-/// Every command has run when it was enqueued: flush and finish only check the queue.
+/// Every command is handed to the queue's thread when it is enqueued.
 #[no_mangle]
 pub unsafe extern "C" fn clFlush(q: cl_command_queue) -> cl_int {
     Handle::<Queue>::get(q).map_or_else(|e| e, |_| CL_SUCCESS)
 }
 
+/// Waits until every command enqueued so far completed (or failed).
 #[no_mangle]
 pub unsafe extern "C" fn clFinish(q: cl_command_queue) -> cl_int {
-    Handle::<Queue>::get(q).map_or_else(|e| e, |_| CL_SUCCESS)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clWaitForEvents(
-    num_events: cl_uint,
-    event_list: *const cl_event,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        if num_events == 0 || event_list.is_null() {
-            return CL_INVALID_VALUE;
-        }
-        // SAFETY: the application's array.
-        let events = match unsafe { info::slice(event_list, num_events as usize) } {
-            Ok(e) => e,
-            Err(e) => return e,
-        };
-        let mut context = None;
-        let mut failed = false;
-        for e in events {
-            let e = match Handle::<Event>::get(*e) {
-                Ok(e) => e,
-                Err(err) => return err,
-            };
-            let c = context.get_or_insert_with(|| e.obj.context.clone());
-            if !Arc::ptr_eq(c, &e.obj.context) {
-                return CL_INVALID_CONTEXT;
-            }
-            failed |= e.obj.status.load(Ordering::SeqCst) < 0;
-        }
-        if failed {
-            CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
-        } else {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || match Handle::<Queue>::get(q) {
+        Ok(q) => {
+            q.obj.exec.finish();
             CL_SUCCESS
         }
+        Err(e) => e,
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clRetainEvent(e: cl_event) -> cl_int {
-    Handle::<Event>::retain(e)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseEvent(e: cl_event) -> cl_int {
-    Handle::<Event>::release(e)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clGetEventInfo(
-    event: cl_event,
-    param_name: cl_event_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let r = Handle::<Event>::get(event).and_then(|e| {
-            Ok(match param_name {
-                CL_EVENT_COMMAND_QUEUE => Info::Ptr(
-                    e.obj
-                        .queue
-                        .as_ref()
-                        .map_or(std::ptr::null_mut(), |q| q.raw()),
-                ),
-                CL_EVENT_CONTEXT => Info::Ptr(e.obj.context.raw()),
-                CL_EVENT_COMMAND_TYPE => Info::Uint(e.obj.command),
-                CL_EVENT_COMMAND_EXECUTION_STATUS => Info::Int(e.obj.status.load(Ordering::SeqCst)),
-                CL_EVENT_REFERENCE_COUNT => Info::Uint(e.ref_count()),
-                _ => return Err(CL_INVALID_VALUE),
-            })
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clGetEventProfilingInfo(
-    event: cl_event,
-    param_name: cl_profiling_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let r = Handle::<Event>::get(event).and_then(|e| {
-            let profiled = e
-                .obj
-                .queue
-                .as_ref()
-                .is_some_and(|q| q.obj.properties & CL_QUEUE_PROFILING_ENABLE != 0);
-            if !profiled || e.obj.status.load(Ordering::SeqCst) != CL_COMPLETE {
-                return Err(CL_PROFILING_INFO_NOT_AVAILABLE);
-            }
-            let t = *e.obj.times.lock().unwrap_or_else(|p| p.into_inner());
-            Ok(Info::Ulong(match param_name {
-                CL_PROFILING_COMMAND_QUEUED => t.queued,
-                CL_PROFILING_COMMAND_SUBMIT => t.submit,
-                CL_PROFILING_COMMAND_START => t.start,
-                CL_PROFILING_COMMAND_END | CL_PROFILING_COMMAND_COMPLETE => t.end,
-                _ => return Err(CL_INVALID_VALUE),
-            }))
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
-}
-
-/// Markers and barriers: with every command complete on return, they complete at once.
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueMarkerWithWaitList(
+/// A marker or barrier: complete once its wait list, or (empty list) every earlier command,
+/// is. The queue runs in order, so both wait for every earlier command.
+///
+/// # Safety
+/// As the entry points'.
+unsafe fn order(
     queue: cl_command_queue,
+    command: cl_command_type,
     n: cl_uint,
     wait: *const cl_event,
     event: *mut cl_event,
@@ -385,9 +564,20 @@ pub unsafe extern "C" fn clEnqueueMarkerWithWaitList(
             Err(e) => return e,
         };
         // SAFETY: the application's wait list and event pointer.
-        unsafe { run(&q, CL_COMMAND_MARKER, n, wait, event, || Ok(())) }
+        unsafe { enqueue(&q, command, n, wait, event, false, Work::Nothing) }
             .map_or_else(|e| e, |_| CL_SUCCESS)
     })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueMarkerWithWaitList(
+    queue: cl_command_queue,
+    n: cl_uint,
+    wait: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    // SAFETY: forwarded.
+    unsafe { order(queue, CL_COMMAND_MARKER, n, wait, event) }
 }
 
 #[no_mangle]
@@ -397,34 +587,36 @@ pub unsafe extern "C" fn clEnqueueBarrierWithWaitList(
     wait: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let q = match Handle::<Queue>::get(queue) {
-            Ok(q) => q,
-            Err(e) => return e,
-        };
-        // SAFETY: the application's wait list and event pointer.
-        unsafe { run(&q, CL_COMMAND_BARRIER, n, wait, event, || Ok(())) }
-            .map_or_else(|e| e, |_| CL_SUCCESS)
-    })
+    // SAFETY: forwarded.
+    unsafe { order(queue, CL_COMMAND_BARRIER, n, wait, event) }
 }
 
-/// OpenCL 1.1 marker: a marker with no wait list.
+/// OpenCL 1.1 marker: a marker with no wait list, whose event is required.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueMarker(queue: cl_command_queue, event: *mut cl_event) -> cl_int {
-    if event.is_null() {
+    if Handle::<Queue>::get(queue).is_ok() && event.is_null() {
         return CL_INVALID_VALUE;
     }
     // SAFETY: forwarded.
-    unsafe { clEnqueueMarkerWithWaitList(queue, 0, std::ptr::null(), event) }
+    unsafe { order(queue, CL_COMMAND_MARKER, 0, std::ptr::null(), event) }
 }
 
-/// OpenCL 1.1 barrier: every earlier command has completed already.
+/// OpenCL 1.1 barrier: later commands wait for every earlier one.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueBarrier(queue: cl_command_queue) -> cl_int {
-    Handle::<Queue>::get(queue).map_or_else(|e| e, |_| CL_SUCCESS)
+    // SAFETY: no wait list, no event.
+    unsafe {
+        order(
+            queue,
+            CL_COMMAND_BARRIER,
+            0,
+            std::ptr::null(),
+            std::ptr::null_mut(),
+        )
+    }
 }
 
-/// OpenCL 1.1 wait: the events must be valid, of the queue's context, and not failed.
+/// OpenCL 1.1 wait: later commands of the queue wait for these events (a barrier on them).
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueWaitForEvents(
     queue: cl_command_queue,
@@ -432,55 +624,24 @@ pub unsafe extern "C" fn clEnqueueWaitForEvents(
     event_list: *const cl_event,
 ) -> cl_int {
     info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let q = match Handle::<Queue>::get(queue) {
-            Ok(q) => q,
-            Err(e) => return e,
-        };
+        if let Err(e) = Handle::<Queue>::get(queue) {
+            return e;
+        }
         if num_events == 0 || event_list.is_null() {
             return CL_INVALID_VALUE;
         }
         // SAFETY: the application's array.
-        match unsafe { check_wait_list(&q.obj.context, num_events, event_list) } {
-            Ok(()) => CL_SUCCESS,
-            Err(CL_INVALID_EVENT_WAIT_LIST) => CL_INVALID_EVENT,
-            Err(e) => e,
-        }
-    })
-}
-
-/// Every event is complete (or failed) from its creation, so the callback runs at once with
-/// the event's status, as the specification allows for a status already reached.
-#[no_mangle]
-pub unsafe extern "C" fn clSetEventCallback(
-    event: cl_event,
-    command_exec_callback_type: cl_int,
-    pfn_notify: Option<unsafe extern "C" fn(cl_event, cl_int, *mut c_void)>,
-    user_data: *mut c_void,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let e = match Handle::<Event>::get(event) {
-            Ok(e) => e,
-            Err(err) => return err,
-        };
-        let Some(f) = pfn_notify else {
-            return CL_INVALID_VALUE;
-        };
-        if ![CL_SUBMITTED, CL_RUNNING, CL_COMPLETE].contains(&command_exec_callback_type) {
-            return CL_INVALID_VALUE;
-        }
-        let status = e.obj.status.load(Ordering::SeqCst);
-        // SAFETY: the application's callback with its own user data.
-        unsafe {
-            f(
-                event,
-                if status < 0 {
-                    status
-                } else {
-                    command_exec_callback_type
-                },
-                user_data,
+        match unsafe {
+            order(
+                queue,
+                CL_COMMAND_BARRIER,
+                num_events,
+                event_list,
+                std::ptr::null_mut(),
             )
-        };
-        CL_SUCCESS
+        } {
+            CL_INVALID_EVENT_WAIT_LIST => CL_INVALID_EVENT,
+            e => e,
+        }
     })
 }

@@ -97,6 +97,7 @@ unsafe fn host_rect(
     region: *const usize,
     pitches: [usize; 4],
     ptr: *mut c_void,
+    blocking: bool,
     n: cl_uint,
     wait: *const cl_event,
     event: *mut cl_event,
@@ -129,38 +130,39 @@ unsafe fn host_rect(
     } else {
         CL_COMMAND_WRITE_BUFFER_RECT
     };
-    // SAFETY: the application's wait list and event pointer.
-    unsafe {
-        queue::run(&q, command, n, wait, event, || {
-            for (y, z) in rows(region) {
-                let (bat, hat) = (
-                    b.at(y, z).ok_or(CL_INVALID_VALUE)?,
-                    h.at(y, z).ok_or(CL_INVALID_VALUE)?,
-                );
-                // SAFETY: the application's host memory covers the host side of the region.
-                let host = std::slice::from_raw_parts_mut(ptr.cast::<u8>().add(hat), region[0]);
-                if to_host {
-                    m.obj
-                        .buffer
-                        .read(bat as u64, host)
-                        .map_err(|_| EXEC_FAILED)?;
-                } else {
-                    m.obj
-                        .buffer
-                        .write(bat as u64, host)
-                        .map_err(|_| EXEC_FAILED)?;
-                }
+    let host_ptr = queue::HostPtr(ptr as usize);
+    let work = queue::Work::Host(Box::new(move || {
+        for (y, z) in rows(region) {
+            let (bat, hat) = (
+                b.at(y, z).ok_or(CL_INVALID_VALUE)?,
+                h.at(y, z).ok_or(CL_INVALID_VALUE)?,
+            );
+            // SAFETY: the application's host memory covers the host side of the region
+            // until the command completes.
+            let host = unsafe { host_ptr.bytes_mut(hat, region[0]) };
+            if to_host {
+                m.obj
+                    .buffer
+                    .read(bat as u64, host)
+                    .map_err(|_| EXEC_FAILED)?;
+            } else {
+                m.obj
+                    .buffer
+                    .write(bat as u64, host)
+                    .map_err(|_| EXEC_FAILED)?;
             }
-            Ok(())
-        })
-    }
+        }
+        Ok(())
+    }));
+    // SAFETY: the application's wait list and event pointer.
+    unsafe { queue::enqueue(&q, command, n, wait, event, blocking, work) }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueReadBufferRect(
     queue: cl_command_queue,
     buffer: cl_mem,
-    _blocking: cl_bool,
+    blocking: cl_bool,
     buffer_origin: *const usize,
     host_origin: *const usize,
     region: *const usize,
@@ -191,6 +193,7 @@ pub unsafe extern "C" fn clEnqueueReadBufferRect(
                 region,
                 pitches,
                 ptr,
+                blocking != CL_FALSE,
                 n,
                 wait,
                 event,
@@ -204,7 +207,7 @@ pub unsafe extern "C" fn clEnqueueReadBufferRect(
 pub unsafe extern "C" fn clEnqueueWriteBufferRect(
     queue: cl_command_queue,
     buffer: cl_mem,
-    _blocking: cl_bool,
+    blocking: cl_bool,
     buffer_origin: *const usize,
     host_origin: *const usize,
     region: *const usize,
@@ -235,6 +238,7 @@ pub unsafe extern "C" fn clEnqueueWriteBufferRect(
                 region,
                 pitches,
                 ptr.cast_mut(),
+                blocking != CL_FALSE,
                 n,
                 wait,
                 event,
@@ -284,27 +288,26 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
                     return Err(CL_MEM_COPY_OVERLAP);
                 }
             }
+            let work = queue::Work::Host(Box::new(move || {
+                let mut row = vec![0u8; region[0]];
+                for (y, z) in rows(region) {
+                    let (sat, dat) = (
+                        src.at(y, z).ok_or(CL_INVALID_VALUE)?,
+                        dst.at(y, z).ok_or(CL_INVALID_VALUE)?,
+                    );
+                    s.obj
+                        .buffer
+                        .read(sat as u64, &mut row)
+                        .map_err(|_| EXEC_FAILED)?;
+                    d.obj
+                        .buffer
+                        .write(dat as u64, &row)
+                        .map_err(|_| EXEC_FAILED)?;
+                }
+                Ok(())
+            }));
             // SAFETY: the application's wait list and event pointer.
-            unsafe {
-                queue::run(&q, CL_COMMAND_COPY_BUFFER_RECT, n, wait, event, || {
-                    let mut row = vec![0u8; region[0]];
-                    for (y, z) in rows(region) {
-                        let (sat, dat) = (
-                            src.at(y, z).ok_or(CL_INVALID_VALUE)?,
-                            dst.at(y, z).ok_or(CL_INVALID_VALUE)?,
-                        );
-                        s.obj
-                            .buffer
-                            .read(sat as u64, &mut row)
-                            .map_err(|_| EXEC_FAILED)?;
-                        d.obj
-                            .buffer
-                            .write(dat as u64, &row)
-                            .map_err(|_| EXEC_FAILED)?;
-                    }
-                    Ok(())
-                })
-            }
+            unsafe { queue::enqueue(&q, CL_COMMAND_COPY_BUFFER_RECT, n, wait, event, false, work) }
         })();
         r.map_or_else(|e| e, |_| CL_SUCCESS)
     })

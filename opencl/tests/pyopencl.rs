@@ -39,3 +39,20 @@ fn pyopencl_runs_kernels_on_each_simulated_device() {
         assert!(out.contains("ok   sub-group built-ins"), "{dev}:\n{out}");
     }
 }
+
+/// The execution model from PyOpenCL: user events, in-order and out-of-order queues, callbacks,
+/// failed dependencies, markers, barriers and profiling (`python/events.py`).
+#[test]
+fn pyopencl_execution_model_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/events.py");
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        assert!(
+            out.contains("ok   kernel behind the barrier ran"),
+            "{dev}:\n{out}"
+        );
+    }
+}

@@ -19,7 +19,7 @@ use crate::kernel::{Description, Kernel};
 use crate::memory::Bo;
 use crate::ndrange::NdRange;
 use crate::payload::{build, check_args, slm_layout, ArgValue};
-use crate::queue::arena::{DYNAMIC_AT, INDIRECT_AT, SURFACE_AT};
+use crate::queue::arena::{DYNAMIC_AT, END_TICKS_AT, INDIRECT_AT, START_TICKS_AT, SURFACE_AT};
 use crate::queue::{Event, Fence, Queue, Ready, ARENA_BYTES, FENCE_AT};
 
 /// Post-sync values: unique per dispatch so a stale fence is never mistaken for this one.
@@ -188,6 +188,7 @@ impl Queue {
             (resident.isa.gpu_address, resident.isa.size as usize),
             fe,
         )?;
+        b.timestamp(&mut batch, base + START_TICKS_AT as u64)?;
         for region in &regions {
             let (cross_thread, surfaces) = build(kernel, range, region, args, driver)?;
             b.dispatch(
@@ -209,6 +210,7 @@ impl Queue {
                 },
             )?;
         }
+        b.timestamp(&mut batch, base + END_TICKS_AT as u64)?;
         b.finish(&mut batch, base + FENCE_AT as u64, fence_value)?;
         // Only what was written goes to the arena (heap allocations are zeroed as handed out).
         let batch_words = batch.as_slice();
@@ -230,8 +232,10 @@ impl Queue {
         write_words(&arena, SURFACE_AT, &s.surface[..su])?;
         write_words(&arena, DYNAMIC_AT, &s.dynamic[..du])?;
         write_words(&arena, INDIRECT_AT, &s.indirect[..iu])?;
-        // Reset the slot: a reused arena holds its last batch's value.
+        // Reset the slots: a reused arena holds its last batch's values.
         arena.map.store_u64(FENCE_AT, 0)?;
+        arena.map.store_u64(START_TICKS_AT, 0)?;
+        arena.map.store_u64(END_TICKS_AT, 0)?;
 
         let mut objects: Vec<ExecObject> = Vec::with_capacity(keep.len() + 1 + args.len());
         objects.extend(arena.exec_object(true));
@@ -254,6 +258,7 @@ impl Queue {
                 bo: arena.clone(),
                 offset: FENCE_AT,
                 value: fence_value,
+                ticks: Some((START_TICKS_AT, END_TICKS_AT)),
             },
             keep,
             arena: Some(arena),
@@ -290,6 +295,7 @@ impl Queue {
                 bo,
                 offset: fence_offset,
                 value: fence_value,
+                ticks: None,
             },
             keep: Vec::new(),
             arena: None,

@@ -199,6 +199,22 @@ impl Builder {
         prepare(self.p, heaps, d)?.emit(batch)
     }
 
+    /// Writes the command streamer's timestamp (64 bits, RING_TIMESTAMP ticks) to `address`
+    /// once every command before it has completed (PIPE_CONTROL post-sync "Write Timestamp"
+    /// with a command streamer stall): before the walkers it is their start, after them
+    /// their end.
+    pub fn timestamp(&self, batch: &mut Batch, address: u64) -> Result<(), BuildError> {
+        batch.emit(
+            self.p,
+            &PipeControl {
+                command_streamer_stall_enable: true,
+                post_sync_operation: PostSyncOperation::WriteTimestamp,
+                address,
+                ..Default::default()
+            },
+        )
+    }
+
     /// Waits for the dispatches, flushes their writes, writes `value` (64 bits) to `fence`
     /// (PIPE_CONTROL post-sync), and ends the batch.
     pub fn finish(&self, batch: &mut Batch, fence: u64, value: u64) -> Result<(), BuildError> {

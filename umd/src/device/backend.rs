@@ -37,6 +37,41 @@ pub struct ExecObject {
     pub write: bool,
 }
 
+/// A GPU timestamp and the host time it was read at, to place GPU timestamps on the host's
+/// clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GpuClock {
+    /// RING_TIMESTAMP ticks per second (i915 CS_TIMESTAMP_FREQUENCY, xe's GT reference clock).
+    pub hz: u64,
+    pub ticks: u64,
+    /// CLOCK_MONOTONIC nanoseconds when `ticks` was read.
+    pub host_ns: i64,
+    /// Bits of the counter (it wraps there).
+    pub width: u32,
+}
+
+impl GpuClock {
+    /// `ticks` (read from the same counter within half its wrap period) as CLOCK_MONOTONIC
+    /// nanoseconds; None without a frequency.
+    pub fn host_ns_of(&self, ticks: u64) -> Option<i64> {
+        if self.hz == 0 {
+            return None;
+        }
+        let shift = 64 - self.width.clamp(1, 64);
+        // The difference, sign-extended from the counter's width.
+        let delta = ((ticks.wrapping_sub(self.ticks) << shift) as i64) >> shift;
+        let ns = i128::from(delta) * 1_000_000_000 / i128::from(self.hz);
+        i64::try_from(i128::from(self.host_ns) + ns).ok()
+    }
+
+    /// Nanoseconds per tick, rounded (CL_DEVICE_PROFILING_TIMER_RESOLUTION).
+    pub fn resolution_ns(&self) -> u64 {
+        (1_000_000_000 + self.hz / 2)
+            .checked_div(self.hz)
+            .unwrap_or(0)
+    }
+}
+
 /// What the kernel said when a batch was handed to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -365,6 +400,41 @@ impl Backend {
                     |b| format!("; exec queue {ctx} banned: {}", b != 0),
                 ),
         }
+    }
+
+    /// The GPU timestamp now, with the CLOCK_MONOTONIC time it was read at: i915 reads the
+    /// render engine's RING_TIMESTAMP (REG_READ) between two host clock reads; xe's
+    /// ENGINE_CYCLES query correlates them itself.
+    pub fn gpu_clock(&self) -> Result<GpuClock> {
+        Ok(match self {
+            Backend::I915(d) => {
+                let hz = d.dev.params()?.cs_timestamp_frequency;
+                let before = kmd_iface::drm_core::monotonic_now_ns();
+                let ticks = d.dev.gpu_timestamp()?;
+                let after = kmd_iface::drm_core::monotonic_now_ns();
+                GpuClock {
+                    hz: u64::try_from(hz).unwrap_or(0),
+                    ticks,
+                    host_ns: before + (after - before) / 2,
+                    width: 64,
+                }
+            }
+            Backend::Xe(d) => {
+                let hz = d
+                    .dev
+                    .gt_list()?
+                    .first()
+                    .map_or(0, |g| u64::from(g.reference_clock));
+                let c = d.dev.engine_cycles(d.engine, nix::libc::CLOCK_MONOTONIC)?;
+                GpuClock {
+                    hz,
+                    ticks: c.engine_cycles,
+                    host_ns: i64::try_from(c.cpu_timestamp.saturating_add(c.cpu_delta / 2))
+                        .unwrap_or(i64::MAX),
+                    width: c.width.clamp(1, 64),
+                }
+            }
+        })
     }
 
     /// After a failed submission on a kernel driver: the error the kernel's GPU error capture

@@ -18,7 +18,7 @@ use kmd_iface::Kmd;
 use platform::Platform;
 
 pub(crate) use backend::Backend;
-pub use backend::{Caching, ExecObject, Outcome};
+pub use backend::{Caching, ExecObject, GpuClock, Outcome};
 #[cfg(feature = "sim")]
 pub use simulated::sim_kmds;
 pub use va::VaHeap;
@@ -297,6 +297,12 @@ impl Device {
 
     pub fn platform(&self) -> Platform {
         self.inner.info.platform
+    }
+
+    /// The GPU timestamp now and the host time it was read at, with its frequency: converts
+    /// [`crate::queue::Event::gpu_ticks`] to host time.
+    pub fn gpu_clock(&self) -> Result<GpuClock> {
+        self.inner.backend().gpu_clock()
     }
 }
 

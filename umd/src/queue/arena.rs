@@ -12,6 +12,10 @@ pub const DYNAMIC_AT: usize = SURFACE_AT + SURFACE_BYTES;
 pub const INDIRECT_AT: usize = DYNAMIC_AT + DYNAMIC_BYTES;
 pub const FENCE_AT: usize = INDIRECT_AT + INDIRECT_BYTES;
 pub const ARENA_BYTES: usize = FENCE_AT + FENCE_BYTES;
+/// In the fence page: the GPU timestamps a dispatch's batch writes before and after its
+/// walkers (64 bits each).
+pub const START_TICKS_AT: usize = FENCE_AT + 64;
+pub const END_TICKS_AT: usize = FENCE_AT + 72;
 
 /// Host memory for building one batch and its heaps, kept by a queue across dispatches.
 #[derive(Debug)]

@@ -2,7 +2,7 @@
 //! polled, waited on with a timeout, and named as dependencies of later submissions.
 
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::device::Inner;
@@ -17,11 +17,19 @@ pub(crate) struct Fence {
     pub bo: Arc<Bo>,
     pub offset: usize,
     pub value: u64,
+    /// Where in `bo` the batch writes the GPU timestamps before and after its work, if it does.
+    pub ticks: Option<(usize, usize)>,
 }
 
 impl Fence {
     pub fn landed(&self) -> bool {
         self.bo.map.load_u64(self.offset) == Ok(self.value)
+    }
+
+    /// The timestamps the batch wrote (read once it landed: the BO is reused afterwards).
+    fn ticks(&self) -> Option<(u64, u64)> {
+        let (s, e) = self.ticks?;
+        Some((self.bo.map.load_u64(s).ok()?, self.bo.map.load_u64(e).ok()?))
     }
 }
 
@@ -57,6 +65,8 @@ pub(crate) struct Work {
     pub syncobj: AtomicU32,
     /// Woken when the state leaves `Host` or `Held`.
     pub moved: Condvar,
+    /// The GPU timestamps around the batch's work, once it completed.
+    gpu_ticks: OnceLock<(u64, u64)>,
 }
 
 impl Drop for Work {
@@ -76,6 +86,7 @@ impl Work {
             state: Mutex::new(state),
             syncobj: AtomicU32::new(0),
             moved: Condvar::new(),
+            gpu_ticks: OnceLock::new(),
         })
     }
 
@@ -98,7 +109,12 @@ impl Work {
                 _ => None,
             });
             let new = match (f.fence.landed(), failed_dep) {
-                (true, _) => State::Complete,
+                (true, _) => {
+                    if let Some(t) = f.fence.ticks() {
+                        let _ = self.gpu_ticks.set(t);
+                    }
+                    State::Complete
+                }
                 (false, Some(why)) => State::Failed(Error::DependencyFailed(why)),
                 (false, None) => State::Failed(self.dev.explain_failure(f.ctx, f.batch_address)),
             };
@@ -248,6 +264,13 @@ impl Event {
         self.0.moved.notify_all();
         self.0.dev.flush_queues();
         Ok(())
+    }
+
+    /// The GPU's timestamps (RING_TIMESTAMP ticks, see [`crate::device::Device::gpu_clock`])
+    /// written just before and just after a dispatch's walkers, once it completed. None for
+    /// host events, raw batches and work not complete.
+    pub fn gpu_ticks(&self) -> Option<(u64, u64)> {
+        self.0.gpu_ticks.get().copied()
     }
 
     /// True when both name the same event.
