@@ -230,6 +230,14 @@ fn imm_bits(text: &str, ty: DataType) -> Option<u64> {
     }
 }
 
+/// What the predication token sets, before the instruction exists.
+#[derive(Default)]
+struct Pred {
+    no_mask: bool,
+    predicate: Option<Predicate>,
+    flag: FlagReg,
+}
+
 struct LineParser<'a, 't> {
     platform: Platform,
     line: usize,
@@ -250,7 +258,7 @@ impl<'a> LineParser<'a, '_> {
         err(self.line, t.col, msg)
     }
 
-    fn predication(&mut self, i: &mut Instruction) -> R<()> {
+    fn predication(&mut self, i: &mut Pred) -> R<()> {
         let Some(t) = self.peek() else { return Ok(()) };
         if t.text == "(W)" {
             // The common case, without the general path's splitting.
@@ -629,7 +637,10 @@ impl<'a> LineParser<'a, '_> {
         }
     }
 
-    fn operands(&mut self, i: &mut Instruction, p: &mut LineInst<'a>) -> R<()> {
+    fn operands(&mut self, p: &mut LineInst<'a>) -> R<()> {
+        let LineInst {
+            inst: i, jip, uip, ..
+        } = p;
         let op = i.opcode;
         match op.shape() {
             Shape::Nullary => {}
@@ -675,10 +686,10 @@ impl<'a> LineParser<'a, '_> {
                         } else {
                             i.src[0] = Some(o);
                         }
-                    } else if p.jip.is_none() {
-                        p.jip = Some((t.text, t.col));
-                    } else if p.uip.is_none() {
-                        p.uip = Some((t.text, t.col));
+                    } else if jip.is_none() {
+                        *jip = Some((t.text, t.col));
+                    } else if uip.is_none() {
+                        *uip = Some((t.text, t.col));
                     } else {
                         return Err(self.e(t, "too many branch targets"));
                     }
@@ -807,28 +818,31 @@ pub fn parse_lines<'t>(
             toks,
             pos: 0,
         };
-        let mut pre = Instruction::new(Opcode::Nop);
+        let mut pre = Pred::default();
         lp.predication(&mut pre)?;
-        let mut i = lp.mnemonic()?;
-        i.no_mask = pre.no_mask;
-        i.predicate = pre.predicate;
-        i.flag = pre.flag;
-        lp.exec_info(&mut i)?;
-        lp.flag_modifier(&mut i)?;
-        if i.opcode == Opcode::Sync {
-            // The implicit null destination, as encoded.
-            i.dst = None;
-        }
+        // The instruction is built in place, in the line that is handed on: an `Instruction`
+        // is large enough for its copies to show in a profile.
         let mut p = LineInst {
-            inst: i,
+            inst: lp.mnemonic()?,
             jip: None,
             uip: None,
             line: line_no,
         };
-        lp.operands(&mut i, &mut p)?;
+        let i = &mut p.inst;
+        i.no_mask = pre.no_mask;
+        i.predicate = pre.predicate;
+        i.flag = pre.flag;
+        lp.exec_info(i)?;
+        lp.flag_modifier(i)?;
+        if i.opcode == Opcode::Sync {
+            // The implicit null destination, as encoded.
+            i.dst = None;
+        }
+        lp.operands(&mut p)?;
+        let i = &mut p.inst;
         if let Some(t) = lp.next() {
             if t.text.starts_with('{') {
-                lp.options(t, &mut i)?;
+                lp.options(t, i)?;
                 if let Some(extra) = lp.next() {
                     return Err(lp.e(extra, format!("unexpected '{}'", extra.text)));
                 }
@@ -843,7 +857,6 @@ pub fn parse_lines<'t>(
                 format!("no SWSB annotations on {platform}"),
             ));
         }
-        p.inst = i;
         inst(p)?;
     }
     Ok(())
