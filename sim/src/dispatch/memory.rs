@@ -2,6 +2,7 @@
 //! and its RENDER_SURFACE_STATEs, and the running group's shared local memory.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 use batchbuffer::{Packet, RenderSurfaceState};
 use platform::Platform;
@@ -36,11 +37,20 @@ pub struct VmMemory<'a> {
     pub slm: Vec<u8>,
     /// The first refusal, explaining the `MemFault` the EU reports.
     pub refusal: Option<Refusal>,
+    /// Held across each global atomic: the walker's other groups may run on other host threads.
+    atomics: &'a Mutex<()>,
 }
 
 impl<'a> VmMemory<'a> {
-    pub fn new(platform: Platform, vm: &'a AddressSpace, bases: Bases, bt_pointer: u32) -> Self {
+    pub fn new(
+        platform: Platform,
+        vm: &'a AddressSpace,
+        bases: Bases,
+        bt_pointer: u32,
+        atomics: &'a Mutex<()>,
+    ) -> Self {
         VmMemory {
+            atomics,
             platform,
             vm,
             bases,
@@ -136,6 +146,22 @@ impl Memory for VmMemory<'_> {
 
     fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
         self.vm.write(addr, data).map_err(|f| self.fault(f))
+    }
+
+    fn atomic_u32(
+        &mut self,
+        addr: u64,
+        update: &dyn Fn(u32) -> Option<u32>,
+    ) -> Result<u32, MemFault> {
+        let lock = self.atomics;
+        let _held = lock.lock().unwrap_or_else(|e| e.into_inner());
+        let mut old = [0u8; 4];
+        self.read(addr, &mut old)?;
+        let old = u32::from_le_bytes(old);
+        if let Some(new) = update(old) {
+            self.write(addr, &new.to_le_bytes())?;
+        }
+        Ok(old)
     }
 
     fn slm_read(&mut self, offset: u32, buf: &mut [u8]) -> Result<(), MemFault> {

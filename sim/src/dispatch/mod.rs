@@ -6,7 +6,9 @@
 //! hardware threads, loads each one's r0 and payload ([`payload`]), and runs them
 //! cooperatively: each thread runs until it ends or waits at the gateway barrier; once every
 //! thread of the group has arrived (or ended) the barrier releases them. Shared local memory
-//! lives for one group. The facts per generation are in [`gen`].
+//! lives for one group. Groups run on a pool of host threads, a group's threads all on one
+//! ([`pool`]: the memory a walker leaves does not depend on how many). The facts per
+//! generation are in [`gen`].
 //!
 //! Errors carry the kernel's address and the instruction's byte offset in it
 //! ([`KernelOffset`]): a memory access without a translation is a GPU page fault at its
@@ -18,10 +20,12 @@ pub mod gen;
 mod kernel;
 mod memory;
 pub mod payload;
+mod pool;
 pub mod state;
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use batchbuffer::Operation;
 
@@ -30,7 +34,8 @@ use crate::eu::{self, EuError, EuErrorKind, Status, Thread};
 use crate::gpu::{GpuErrorKind, HangReason, KernelOffset};
 use kernel::Kernels;
 use memory::{Refusal, VmMemory};
-use state::{resolve, slm_bytes, Dispatch};
+use pool::Shared;
+use state::{resolve, Dispatch};
 
 /// Limits on one walker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,19 +60,36 @@ impl Default for EuBudget {
 /// Instructions a thread runs before the scheduler looks at the budget and the other threads.
 const SLICE: u64 = 1 << 14;
 
-/// The walker executor backed by the EU interpreter.
+/// The walker executor backed by the EU interpreter. The thread groups of a walker run on a
+/// pool of host threads ([`pool`]).
 #[derive(Default)]
 pub struct EuExecutor {
     budget: EuBudget,
     kernels: Mutex<Kernels>,
+    /// Host threads per walker; 0: one per host core ([`std::thread::available_parallelism`]).
+    host_threads: usize,
+    /// EU instructions the walkers that completed executed, all threads together.
+    executed: AtomicU64,
 }
 
 impl EuExecutor {
     pub fn new(budget: EuBudget) -> Self {
         EuExecutor {
             budget,
-            kernels: Mutex::new(Kernels::default()),
+            ..EuExecutor::default()
         }
+    }
+
+    /// Runs each walker's thread groups on at most `n` host threads (0: one per host core).
+    /// Results do not depend on `n`; see [`pool`].
+    pub fn with_host_threads(mut self, n: usize) -> Self {
+        self.host_threads = n;
+        self
+    }
+
+    /// EU instructions executed by every walker that completed so far (for benchmarks).
+    pub fn instructions_executed(&self) -> u64 {
+        self.executed.load(Ordering::Relaxed)
     }
 }
 
@@ -79,28 +101,8 @@ impl WalkerExecutor for EuExecutor {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(w.platform, w.memory, d.kernel);
-        let mut run = Run {
-            w,
-            d: &d,
-            prog: &prog,
-            left: self.budget.instructions,
-            deadline: Instant::now() + self.budget.time,
-            mem: VmMemory::new(w.platform, w.memory, d.bases, d.idd.binding_table_pointer),
-        };
-        run.mem.slm = vec![0; slm_bytes(&d.idd)];
-        let mut ordinal = 0u64;
-        for z in d.group_start[2]..d.group_end[2] {
-            for y in d.group_start[1]..d.group_end[1] {
-                for x in d.group_start[0]..d.group_end[0] {
-                    // Checked per group too: a huge grid of short threads must end as well.
-                    if run.left == 0 || Instant::now() > run.deadline {
-                        return Err(run.hang(&[]));
-                    }
-                    run.group([x, y, z], ordinal)?;
-                    ordinal += 1;
-                }
-            }
-        }
+        let n = pool::run_groups(w, &d, &prog, self.budget, self.host_threads)?;
+        self.executed.fetch_add(n, Ordering::Relaxed);
         if let Some(ps) = d.post_sync {
             let v = match ps.operation {
                 Operation::WriteTimestamp => w.clock.ticks(),
@@ -112,14 +114,13 @@ impl WalkerExecutor for EuExecutor {
     }
 }
 
-/// One walker in progress.
+/// The groups one host thread runs: its own data-port view and shared local memory.
 struct Run<'a, 'w> {
     w: &'a Walker<'w>,
     d: &'a Dispatch,
     prog: &'a eu::Program,
-    left: u64,
-    deadline: Instant,
-    mem: VmMemory<'w>,
+    shared: &'a Shared,
+    mem: VmMemory<'a>,
 }
 
 impl Run<'_, '_> {
@@ -145,12 +146,12 @@ impl Run<'_, '_> {
                     continue;
                 }
                 let before = t.instructions_executed();
-                let status = eu::run(t, self.prog, &mut self.mem, SLICE.min(self.left));
-                self.left = self.left.saturating_sub(t.instructions_executed() - before);
+                let status = eu::run(t, self.prog, &mut self.mem, SLICE.min(self.shared.left()));
+                self.shared.spend(t.instructions_executed() - before);
                 match status {
                     Ok(Status::Ended | Status::Barrier) => {}
                     Ok(Status::Budget) => {
-                        if self.left == 0 || Instant::now() > self.deadline {
+                        if self.shared.exhausted() {
                             return Err(self.hang(&threads));
                         }
                     }

@@ -85,6 +85,23 @@ pub trait Memory {
             address: u64::from(offset),
         })
     }
+    /// A 32-bit read-modify-write of global memory at `addr`: reads the old word, writes
+    /// `update(old)` when that gives a value, and returns the old word. Implementations whose
+    /// memory other host threads reach (groups of one walker running in parallel) make it
+    /// indivisible; the default is a plain read then write.
+    fn atomic_u32(
+        &mut self,
+        addr: u64,
+        update: &dyn Fn(u32) -> Option<u32>,
+    ) -> Result<u32, MemFault> {
+        let mut old = [0u8; 4];
+        self.read(addr, &mut old)?;
+        let old = u32::from_le_bytes(old);
+        if let Some(new) = update(old) {
+            self.write(addr, &new.to_le_bytes())?;
+        }
+        Ok(old)
+    }
     /// The thread signalled the gateway barrier of its thread group.
     fn barrier_signal(&mut self) {}
     /// A memory fence: the simulator's memory is coherent, so this only orders.
@@ -358,11 +375,17 @@ pub(crate) fn atomic_at(
     b: u32,
 ) -> Result<u32, EuErrorKind> {
     align::check(align::Access::Atomic32, addr)?;
+    let update = |old| (op != AtomicOp::Load).then(|| atomic32(op, old, a, b));
+    if space == Space::Global {
+        // Other groups of the walker may run on other host threads: one indivisible access.
+        return Ok(mem.atomic_u32(addr, &update)?);
+    }
+    // Shared local memory belongs to one group, whose threads run on one host thread.
     let mut old = [0u8; 4];
     mem_read(mem, space, addr, &mut old)?;
     let old = u32::from_le_bytes(old);
-    if op != AtomicOp::Load {
-        mem_write(mem, space, addr, &atomic32(op, old, a, b).to_le_bytes())?;
+    if let Some(new) = update(old) {
+        mem_write(mem, space, addr, &new.to_le_bytes())?;
     }
     Ok(old)
 }

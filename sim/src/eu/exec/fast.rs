@@ -89,6 +89,9 @@ fn exec_lanes<const L: usize>(t: &mut Thread, f: &Fast, inst: &Inst) {
         }
     };
     let n = usize::from(f.n);
+    if f.word && n == L && word::<L>(t, f, enabled & pred) {
+        return;
+    }
     let a = load::<L>(t, &f.src[0], &inst.src[0].offs, n);
     let (flags, store_mask, r) = match f.num {
         Num::Int => int_op(t, f, inst, n, &a, enabled, pred),
@@ -103,6 +106,181 @@ fn exec_lanes<const L: usize>(t: &mut Thread, f: &Fast, inst: &Inst) {
     if let Some(d) = f.dst {
         store(&mut t.file, d, f.dst_elem.size, n, store_mask, &r);
     }
+}
+
+/// A source of the word form: a row of `L` DWords, or one value for every lane.
+enum Word<const L: usize> {
+    Row(Lanes<L>),
+    One(u32),
+}
+
+/// The row of `L` DWords at byte `base`.
+#[inline(always)]
+fn row<const L: usize>(file: &[u8], base: usize) -> Option<Lanes<L>> {
+    let b = file.get(base..base + 4 * L)?;
+    let mut r = [0u32; L];
+    for (o, c) in r.iter_mut().zip(b.chunks_exact(4)) {
+        *o = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    }
+    Some(r)
+}
+
+#[inline(always)]
+fn word_src<const L: usize>(file: &[u8], s: &FastSrc) -> Option<Word<L>> {
+    match s.at {
+        Src::Imm(v) => Some(Word::One(v)),
+        Src::Region { base, stride: 0 } => Some(Word::One(read(file, usize::from(base), s.elem))),
+        Src::Region { base, .. } => row(file, usize::from(base)).map(Word::Row),
+        Src::Gather => None,
+    }
+}
+
+/// Binds `$g` to a lane getter of the word source `$w` (a row or one value) and evaluates
+/// `$body` with it: each combination of rows and values is its own loop, so a value is
+/// broadcast in registers instead of being spread into an array first.
+macro_rules! with_lanes {
+    ($w:expr, |$g:ident| $body:expr) => {
+        match $w {
+            Word::Row(r) => {
+                let $g = |i: usize| r[i];
+                $body
+            }
+            Word::One(v) => {
+                let $g = |_: usize| v;
+                $body
+            }
+        }
+    };
+}
+
+/// Lane results of a word-form operation, `None` for an operation it does not cover.
+// Indexed loops over the constant `L`, as in the rest of this file: the form the measured
+// vector code came from.
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
+fn word_op<const L: usize>(
+    op: FastOp,
+    num: Num,
+    a: impl Fn(usize) -> u32,
+    b: impl Fn(usize) -> u32,
+    c: impl Fn(usize) -> u32,
+) -> Option<Lanes<L>> {
+    let f = f32::from_bits;
+    let mut r = [0u32; L];
+    match (num, op) {
+        (_, FastOp::Mov) => {
+            for i in 0..L {
+                r[i] = a(i);
+            }
+        }
+        (Num::Int, FastOp::Not) => {
+            for i in 0..L {
+                r[i] = !a(i);
+            }
+        }
+        (Num::Int, FastOp::Add) => {
+            for i in 0..L {
+                r[i] = a(i).wrapping_add(b(i));
+            }
+        }
+        (Num::Int, FastOp::Mul) => {
+            for i in 0..L {
+                r[i] = a(i).wrapping_mul(b(i));
+            }
+        }
+        (Num::Int, FastOp::Mad) => {
+            for i in 0..L {
+                r[i] = a(i).wrapping_add(b(i).wrapping_mul(c(i)));
+            }
+        }
+        (Num::Int, FastOp::And) => {
+            for i in 0..L {
+                r[i] = a(i) & b(i);
+            }
+        }
+        (Num::Int, FastOp::Or) => {
+            for i in 0..L {
+                r[i] = a(i) | b(i);
+            }
+        }
+        (Num::Int, FastOp::Xor) => {
+            for i in 0..L {
+                r[i] = a(i) ^ b(i);
+            }
+        }
+        (Num::Int, FastOp::Shl) => {
+            for i in 0..L {
+                r[i] = a(i) << (b(i) & 31);
+            }
+        }
+        (Num::Int, FastOp::Shr) => {
+            for i in 0..L {
+                r[i] = a(i) >> (b(i) & 31);
+            }
+        }
+        (Num::Int, FastOp::Asr) => {
+            for i in 0..L {
+                r[i] = ((a(i) as i32) >> (b(i) & 31)) as u32;
+            }
+        }
+        (Num::F32, FastOp::Add) => {
+            for i in 0..L {
+                r[i] = (f(a(i)) + f(b(i))).to_bits();
+            }
+        }
+        (Num::F32, FastOp::Mul) => {
+            for i in 0..L {
+                r[i] = (f(a(i)) * f(b(i))).to_bits();
+            }
+        }
+        (Num::F32, FastOp::Mad) => {
+            for i in 0..L {
+                r[i] = f(b(i)).mul_add(f(c(i)), f(a(i))).to_bits();
+            }
+        }
+        _ => return None,
+    }
+    Some(r)
+}
+
+/// The word form ([`Fast::word`]) with all `L` channels: every source read as a whole row or
+/// one value, the result computed and written back as one row (lanes outside `mask` keep
+/// their bytes). Returns false, having changed nothing, when it does not apply.
+#[inline(always)]
+fn word<const L: usize>(t: &mut Thread, f: &Fast, mask: u32) -> bool {
+    let Some(d) = f.dst else {
+        return false;
+    };
+    let file = &t.file[..];
+    let (Some(a), Some(b), Some(c)) = (
+        word_src::<L>(file, &f.src[0]),
+        word_src::<L>(file, &f.src[1]),
+        word_src::<L>(file, &f.src[2]),
+    ) else {
+        return false;
+    };
+    let r = with_lanes!(a, |ga| with_lanes!(b, |gb| with_lanes!(
+        c,
+        |gc| word_op::<L>(f.op, f.num, ga, gb, gc)
+    )));
+    let Some(mut r) = r else {
+        return false;
+    };
+    let base = usize::from(d.base);
+    let Some(out) = t.file.get_mut(base..base + 4 * L) else {
+        return false;
+    };
+    if mask & lane_mask(L as u8) != lane_mask(L as u8) {
+        for (i, (v, c)) in r.iter_mut().zip(out.chunks_exact(4)).enumerate() {
+            if mask >> i & 1 == 0 {
+                *v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            }
+        }
+    }
+    for (c, v) in out.chunks_exact_mut(4).zip(r.iter()) {
+        c.copy_from_slice(&v.to_le_bytes());
+    }
+    true
 }
 
 type Outcome<const L: usize> = (Option<(u32, u32)>, u32, Lanes<L>);

@@ -88,6 +88,10 @@ pub struct Fast {
     /// The destination type's element (for `null` too: conditions test the value as it).
     pub dst_elem: Elem,
     pub src: [FastSrc; 3],
+    /// The word form: no condition, 32-bit elements everywhere, a destination of consecutive
+    /// DWords, and each source consecutive DWords or one value (a scalar region or an
+    /// immediate). The executor computes it straight from the register file's rows.
+    pub word: bool,
 }
 
 const UNUSED: FastSrc = FastSrc {
@@ -240,6 +244,13 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         }
         Some(_) => return None,
     };
+    let word = inst.cond.is_none()
+        && !matches!(op, FastOp::Cmp { .. } | FastOp::Sel)
+        && dst_elem.size == 4
+        && dst.is_some_and(|d| d.stride == 4)
+        && src.iter().take(arity).all(|s| {
+            s.elem.size == 4 && matches!(s.at, Src::Imm(_) | Src::Region { stride: 0 | 4, .. })
+        });
     Some(Fast {
         op,
         num,
@@ -252,5 +263,6 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         dst,
         dst_elem,
         src,
+        word,
     })
 }

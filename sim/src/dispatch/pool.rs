@@ -1,0 +1,187 @@
+//! The thread groups of one walker on a pool of host threads.
+//!
+//! Each host thread takes the next group in walker order (X fastest, then Y, then Z) and runs
+//! all of that group's EU threads itself, so a group's barriers and shared local memory never
+//! cross host threads. Groups share only global memory, where the hardware does not order them
+//! either: plain accesses of different groups are unordered, and global atomics are indivisible
+//! (`Memory::atomic_u32`, one lock per walker). Whatever the number of host threads, a walker
+//! whose groups do not race on plain memory leaves the same memory image.
+//!
+//! Errors: the walker reports the failing group that comes first in walker order, as a
+//! sequential walk would. Groups after it may already have run (as on hardware, where groups
+//! run concurrently); groups not yet started when it fails are not started.
+//!
+//! A kernel with scratch messages runs on one host thread: the simulator gives thread `i` of a
+//! group the scratch slice `i`, which concurrently running groups would share.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use isa_encoder::model::SendDesc;
+use isa_encoder::sendmsg::Sfid;
+
+use super::memory::VmMemory;
+use super::state::{slm_bytes, Dispatch};
+use super::{EuBudget, Run};
+use crate::cs::Walker;
+use crate::eu::dataport::scratch;
+use crate::eu::Program;
+use crate::gpu::GpuErrorKind;
+
+/// What the host threads of one walker share.
+pub(super) struct Shared {
+    /// The next group ordinal to take.
+    next: AtomicU64,
+    /// Instructions left for the whole walker.
+    left: AtomicU64,
+    deadline: Instant,
+    /// The first failing group in walker order: (ordinal, error).
+    failed: Mutex<Option<(u64, GpuErrorKind)>>,
+    /// Groups after this ordinal are not started (the first failure so far).
+    stop_after: AtomicU64,
+    /// Serialises global atomics.
+    atomics: Mutex<()>,
+}
+
+impl Shared {
+    pub(super) fn left(&self) -> u64 {
+        self.left.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn spend(&self, n: u64) {
+        // The closure always returns Some, so the update always succeeds.
+        let _ = self
+            .left
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |l| {
+                Some(l.saturating_sub(n))
+            });
+    }
+
+    /// The instruction or time budget is spent.
+    pub(super) fn exhausted(&self) -> bool {
+        self.left() == 0 || Instant::now() > self.deadline
+    }
+
+    fn fail(&self, ordinal: u64, e: GpuErrorKind) {
+        let mut f = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+        if f.as_ref().is_none_or(|(o, _)| ordinal < *o) {
+            *f = Some((ordinal, e));
+        }
+        self.stop_after.fetch_min(ordinal, Ordering::Relaxed);
+    }
+}
+
+/// Whether `prog` may send a scratch block message (a DC0 send whose descriptor says scratch,
+/// or whose descriptor is only known at run time).
+fn uses_scratch(prog: &Program) -> bool {
+    prog.insts.iter().filter_map(|i| i.send).any(|s| {
+        Sfid::decode(prog.platform, s.sfid) == Some(Sfid::Dc0)
+            && match s.desc {
+                SendDesc::Imm(d) => scratch::is_scratch(d),
+                SendDesc::Reg(_) => true,
+            }
+    })
+}
+
+/// Host threads for `requested` (0: one per host core).
+fn pool_size(requested: usize) -> usize {
+    match requested {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// Runs every thread group of the walker on up to `host_threads` host threads; returns the
+/// instructions they executed.
+pub(super) fn run_groups(
+    w: &Walker<'_>,
+    d: &Dispatch,
+    prog: &Program,
+    budget: EuBudget,
+    host_threads: usize,
+) -> Result<u64, GpuErrorKind> {
+    let dims: [u64; 3] =
+        [0, 1, 2].map(|k| u64::from(d.group_end[k].saturating_sub(d.group_start[k])));
+    let total = dims[0].saturating_mul(dims[1]).saturating_mul(dims[2]);
+    let shared = Shared {
+        next: AtomicU64::new(0),
+        left: AtomicU64::new(budget.instructions),
+        deadline: Instant::now() + budget.time,
+        failed: Mutex::new(None),
+        stop_after: AtomicU64::new(u64::MAX),
+        atomics: Mutex::new(()),
+    };
+    let workers = if uses_scratch(prog) {
+        1
+    } else {
+        pool_size(host_threads).min(usize::try_from(total).unwrap_or(usize::MAX))
+    };
+    let work = || worker(w, d, prog, &shared, dims, total);
+    if workers <= 1 {
+        work();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 1..workers {
+                s.spawn(work);
+            }
+            work();
+        });
+    }
+    let left = shared.left();
+    match shared
+        .failed
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+    {
+        Some((_, e)) => Err(e),
+        None => Ok(budget.instructions - left),
+    }
+}
+
+/// One host thread: takes groups until none is left or one failed before the next.
+fn worker(
+    w: &Walker<'_>,
+    d: &Dispatch,
+    prog: &Program,
+    shared: &Shared,
+    dims: [u64; 3],
+    total: u64,
+) {
+    let mut run = Run {
+        w,
+        d,
+        prog,
+        shared,
+        mem: VmMemory::new(
+            w.platform,
+            w.memory,
+            d.bases,
+            d.idd.binding_table_pointer,
+            &shared.atomics,
+        ),
+    };
+    run.mem.slm = vec![0; slm_bytes(&d.idd)];
+    loop {
+        let ordinal = shared.next.fetch_add(1, Ordering::Relaxed);
+        if ordinal >= total || ordinal > shared.stop_after.load(Ordering::Relaxed) {
+            return;
+        }
+        let at = |k: usize, div: u64| (ordinal / div % dims[k]) as u32;
+        let id = [
+            d.group_start[0] + at(0, 1),
+            d.group_start[1] + at(1, dims[0]),
+            d.group_start[2] + at(2, dims[0] * dims[1]),
+        ];
+        // Checked per group too: a huge grid of short threads must end as well.
+        let res = if shared.exhausted() {
+            Err(run.hang(&[]))
+        } else {
+            run.group(id, ordinal)
+        };
+        if let Err(e) = res {
+            shared.fail(ordinal, e);
+            return;
+        }
+    }
+}

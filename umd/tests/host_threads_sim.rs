@@ -1,0 +1,206 @@
+//! The simulator runs a walker's thread groups on a pool of host threads; the memory a dispatch
+//! leaves must not depend on how many. Each kernel (ocloc-compiled OpenCL C: global atomics
+//! from every work item, a work-group barrier with shared local memory, divergent control flow)
+//! runs on a simulator with one host thread and on ones with 2 and 4, and the output buffers
+//! are compared bit for bit. The one-thread image is also checked against a CPU reference, so
+//! a dispatch that did nothing cannot pass.
+
+use std::sync::Arc;
+
+use oracles::ocloc::{compile, Format};
+use platform::Platform;
+use sim::dispatch::{EuBudget, EuExecutor};
+use umd::device::{Device, KmdChoice};
+use umd::kernel::Kernel;
+use umd::ndrange::NdRange;
+use umd::payload::ArgValue;
+
+const SOURCE: &str = r#"
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void atomics(__global const uint *in, __global uint *hist, __global int *minmax,
+                      __global uint *count) {
+  uint v = in[get_global_id(0)];
+  atomic_add(&hist[v & 63], v >> 6);
+  atomic_inc(&hist[64 + (v % 7)]);
+  atomic_min(&minmax[0], (int)v - 5000);
+  atomic_max(&minmax[1], (int)(v ^ 0x5a5a));
+  atomic_or(&count[0], 1u << (v & 31));
+  atomic_xor(&count[1], v);
+  if (v & 1) atomic_sub(&count[2], v);
+}
+
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void slm_sum(__global const uint *in, __global uint *out, __local uint *ld) {
+  uint l = get_local_id(0), n = get_local_size(0);
+  ld[l] = in[get_global_id(0)] * 3 + l;
+  for (uint c = n / 2; c > 0; c /= 2) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l < c) ld[l] += ld[l + c];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = ld[(l * 7) % n] ^ ld[0];
+}
+
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void branchy(__global const uint *in, __global uint *out) {
+  uint x = in[get_global_id(0)], acc = 0;
+  for (uint i = 0; i < (x & 15); i++) {
+    if ((x >> i) & 1) acc += x * i; else acc ^= acc << 3;
+  }
+  out[get_global_id(0)] = acc;
+}
+"#;
+
+const ITEMS: usize = 4096;
+const LOCAL: usize = 128;
+
+fn words(n: usize) -> Vec<u32> {
+    (0..n as u32)
+        .map(|i| {
+            let x = (i + 1).wrapping_mul(0x9e37_79b9);
+            (x ^ (x >> 13)) % 40_000
+        })
+        .collect()
+}
+
+fn bytes(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+fn u32s(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// CPU references for the one-thread run, from the OpenCL C above.
+fn atomics_reference(vals: &[u32]) -> Vec<u32> {
+    let mut hist = [0u32; 71];
+    let (mut mn, mut mx) = (i32::MAX, i32::MIN);
+    let mut count = [0u32, 0, 0];
+    for &v in vals {
+        hist[(v & 63) as usize] += v >> 6;
+        hist[64 + (v % 7) as usize] += 1;
+        mn = mn.min(v as i32 - 5000);
+        mx = mx.max((v ^ 0x5a5a) as i32);
+        count[0] |= 1 << (v & 31);
+        count[1] ^= v;
+        if v & 1 != 0 {
+            count[2] = count[2].wrapping_sub(v);
+        }
+    }
+    let mut out = hist.to_vec();
+    out.extend([mn as u32, mx as u32]);
+    out.extend(count);
+    out
+}
+
+fn slm_reference(vals: &[u32]) -> Vec<u32> {
+    vals.chunks(LOCAL)
+        .flat_map(|g| {
+            let mut ld: Vec<u32> = g
+                .iter()
+                .enumerate()
+                .map(|(l, v)| v.wrapping_mul(3).wrapping_add(l as u32))
+                .collect();
+            let mut c = LOCAL / 2;
+            while c > 0 {
+                for l in 0..c {
+                    ld[l] = ld[l].wrapping_add(ld[l + c]);
+                }
+                c /= 2;
+            }
+            (0..LOCAL)
+                .map(|l| ld[(l * 7) % LOCAL] ^ ld[0])
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+fn branchy_reference(vals: &[u32]) -> Vec<u32> {
+    vals.iter()
+        .map(|&x| {
+            let mut acc = 0u32;
+            for i in 0..(x & 15) {
+                if (x >> i) & 1 != 0 {
+                    acc = acc.wrapping_add(x.wrapping_mul(i));
+                } else {
+                    acc ^= acc << 3;
+                }
+            }
+            acc
+        })
+        .collect()
+}
+
+/// Runs the three kernels on a simulator with `host_threads` host threads per walker; returns
+/// every output buffer's bytes.
+fn run(p: Platform, kmd: KmdChoice, bin: &[u8], host_threads: usize) -> Vec<Vec<u8>> {
+    let cfg = sim::SimConfig {
+        walker: Arc::new(EuExecutor::new(EuBudget::default()).with_host_threads(host_threads)),
+        ..Default::default()
+    };
+    let d = Device::open_sim_with(p, Some(kmd), cfg).unwrap();
+    let vals = words(ITEMS);
+    let input = d.create_buffer((ITEMS * 4) as u64).unwrap();
+    input.write(0, &bytes(&vals)).unwrap();
+    let range = NdRange::new(&[ITEMS as u32], Some(&[LOCAL as u32]), 16, None).unwrap();
+    let kernel = |name| Kernel::from_ocloc(bin, Some(name), Some(p)).unwrap();
+    let buffer = |init: &[u32]| {
+        let b = d.create_buffer((init.len() * 4) as u64).unwrap();
+        b.write(0, &bytes(init)).unwrap();
+        b
+    };
+
+    let hist = buffer(&[0; 71]);
+    let minmax = buffer(&[i32::MAX as u32, i32::MIN as u32]);
+    let count = buffer(&[0; 3]);
+    let args = [
+        ArgValue::Buffer(input.clone()),
+        ArgValue::Buffer(hist.clone()),
+        ArgValue::Buffer(minmax.clone()),
+        ArgValue::Buffer(count.clone()),
+    ];
+    d.dispatch(&kernel("atomics"), &range, &args).unwrap();
+
+    let sums = buffer(&[0xa5a5_a5a5; ITEMS]);
+    let args = [
+        ArgValue::Buffer(input.clone()),
+        ArgValue::Buffer(sums.clone()),
+        ArgValue::Local((LOCAL * 4) as u32),
+    ];
+    d.dispatch(&kernel("slm_sum"), &range, &args).unwrap();
+
+    let branchy = buffer(&[0xa5a5_a5a5; ITEMS]);
+    let args = [ArgValue::Buffer(input), ArgValue::Buffer(branchy.clone())];
+    d.dispatch(&kernel("branchy"), &range, &args).unwrap();
+
+    [hist, minmax, count, sums, branchy]
+        .iter()
+        .map(|b| b.to_vec().unwrap())
+        .collect()
+}
+
+#[test]
+fn memory_image_does_not_depend_on_host_threads() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    for (p, kmd) in [
+        (Platform::Tgllp, KmdChoice::I915),
+        (Platform::Dg2, KmdChoice::Xe),
+    ] {
+        let bin = compile(&ocloc, p, SOURCE, "-cl-std=CL2.0", Format::PatchTokens)
+            .unwrap_or_else(|e| panic!("ocloc {p}: {e}"));
+        let one = run(p, kmd, &bin, 1);
+        let vals = words(ITEMS);
+        let atomics: Vec<u32> = one[..3].iter().flat_map(|b| u32s(b)).collect();
+        assert_eq!(atomics, atomics_reference(&vals), "{p} atomics");
+        assert_eq!(u32s(&one[3]), slm_reference(&vals), "{p} slm_sum");
+        assert_eq!(u32s(&one[4]), branchy_reference(&vals), "{p} branchy");
+        for n in [2, 4] {
+            assert!(
+                run(p, kmd, &bin, n) == one,
+                "{p}: {n} host threads differ from one"
+            );
+        }
+    }
+}
