@@ -75,7 +75,8 @@ pub fn open_device(
     }
     let sysfs =
         Arc::new(SysfsTree::create(info, kmd).map_err(|e| OpenError::Sysfs(e.to_string()))?);
-    let gpu = Gpu::new(info, config.budget, config.walker).map_err(|_| OpenError::NoMemory)?;
+    let gpu = Gpu::new(info, config.budget, config.walker, Some(sysfs.clone()))
+        .map_err(|_| OpenError::NoMemory)?;
     let wait_limit = config.wait_limit;
     let doorbell = gpu.doorbell().clone();
     let mut state = State {

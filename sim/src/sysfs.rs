@@ -79,6 +79,9 @@ pub mod i915_defaults {
     pub const STOP_TIMEOUT_MS: u64 = 100;
     /// CONFIG_DRM_I915_TIMESLICE_DURATION, ms.
     pub const TIMESLICE_MS: u64 = 1;
+    /// CONFIG_DRM_I915_REQUEST_TIMEOUT, ms: the `request_timeout_ms` module parameter's
+    /// default (a module parameter, outside the device's tree; not a knob here).
+    pub const REQUEST_TIMEOUT_MS: u64 = 20_000;
 }
 
 /// xe defaults (Linux 6.12 `xe_hw_engine.c`, `Kconfig.profile`).
@@ -184,6 +187,8 @@ pub struct SysfsTree {
     kmd: Kmd,
     /// The capture text last published, to tell a user's write (a clear) from it.
     published: Mutex<Option<String>>,
+    /// The last accepted value of each property file read, what a refused write leaves.
+    accepted: Mutex<std::collections::HashMap<String, u64>>,
 }
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -212,6 +217,7 @@ impl SysfsTree {
             root,
             kmd,
             published: Mutex::new(None),
+            accepted: Mutex::default(),
         };
         // On failure the half-made tree goes with `tree`'s Drop.
         tree.populate(info)?;
@@ -331,6 +337,11 @@ impl SysfsTree {
         Ok(())
     }
 
+    /// The kernel driver whose tree this is.
+    pub fn kmd(&self) -> Kmd {
+        self.kmd
+    }
+
     /// The render node's directory (what `/sys/dev/char/226:128` resolves to).
     pub fn node_dir(&self) -> &Path {
         &self.node
@@ -399,20 +410,21 @@ impl SysfsTree {
         Ok(true)
     }
 
-    /// The value of the property file `rel` (relative to the PCI device directory), as a
-    /// kernel-side reader would see it after the writes so far. A value the kernel would have
-    /// refused is put back to `previous`, and `previous` is returned.
-    pub fn property(&self, rel: &str, p: &Property, previous: u64) -> u64 {
-        self.property_in(rel, p.min, p.max, previous)
-    }
-
-    fn property_in(&self, rel: &str, min: u64, max: u64, previous: u64) -> u64 {
+    /// The value of the property file `rel` (relative to the PCI device directory) as the
+    /// kernel holds it after the writes so far: a value the kernel would have refused (not a
+    /// number, outside `min..=max`) is put back to the last accepted one (first: `default`).
+    fn property_in(&self, rel: &str, min: u64, max: u64, default: u64) -> u64 {
+        let mut accepted = self.accepted.lock().unwrap_or_else(|e| e.into_inner());
+        let previous = *accepted.get(rel).unwrap_or(&default);
         let path = self.pci.join(rel);
         let parsed = fs::read_to_string(&path)
             .ok()
             .and_then(|t| parse_kstrtoull(t.trim_end_matches('\n')));
         match parsed {
-            Some(v) if (min..=max).contains(&v) => v,
+            Some(v) if (min..=max).contains(&v) => {
+                accepted.insert(rel.to_owned(), v);
+                v
+            }
             _ => {
                 let _ = write(&path, &format!("{previous}\n"));
                 previous
@@ -421,18 +433,19 @@ impl SysfsTree {
     }
 
     /// The engine property `p` of i915 engine `name` (`card0/engine/<name>/<file>`).
-    pub fn i915_engine_property(&self, name: &str, p: &Property, previous: u64) -> u64 {
-        self.property(&format!("drm/card0/engine/{name}/{}", p.file), p, previous)
+    pub fn i915_engine_property(&self, name: &str, p: &Property) -> u64 {
+        let rel = format!("drm/card0/engine/{name}/{}", p.file);
+        self.property_in(&rel, p.min, p.max, p.default)
     }
 
     /// The xe class property `p` of `class` (`tile0/gt0/engines/<class>/<file>`), bounded by
     /// the class's `_min`/`_max` files as `xe_hw_engine_class_sysfs.c` bounds a write.
-    pub fn xe_class_property(&self, class: EngineClass, p: &Property, previous: u64) -> u64 {
+    pub fn xe_class_property(&self, class: EngineClass, p: &Property) -> u64 {
         let dir = format!("tile0/gt0/engines/{}", xe_class_name(class));
         let (min_f, max_f) = xe_bound_files(p.file);
         let min = self.property_in(&format!("{dir}/{min_f}"), p.min, p.max, p.min);
         let max = self.property_in(&format!("{dir}/{max_f}"), min, p.max, p.max);
-        self.property_in(&format!("{dir}/{}", p.file), min, max, previous)
+        self.property_in(&format!("{dir}/{}", p.file), min, max, p.default)
     }
 }
 
@@ -483,10 +496,13 @@ mod tests {
         let p = &XE_CLASS_PROPERTIES[0];
         let file = t.pci_dir().join("tile0/gt0/engines/rcs/job_timeout_ms");
         fs::write(&file, "20000\n").unwrap(); // above job_timeout_max
-        assert_eq!(t.xe_class_property(EngineClass::Render, p, 5000), 5000);
+        assert_eq!(t.xe_class_property(EngineClass::Render, p), 5000);
         assert_eq!(read(&file), "5000\n");
         fs::write(&file, "250").unwrap();
-        assert_eq!(t.xe_class_property(EngineClass::Render, p, 5000), 250);
+        assert_eq!(t.xe_class_property(EngineClass::Render, p), 250);
+        fs::write(&file, "soon").unwrap();
+        assert_eq!(t.xe_class_property(EngineClass::Render, p), 250);
+        assert_eq!(read(&file), "250\n");
         let root = t.root().to_owned();
         drop(t);
         assert!(!root.exists());

@@ -18,6 +18,7 @@ pub mod gen;
 mod kernel;
 mod memory;
 pub mod payload;
+pub mod progress;
 pub mod state;
 
 use std::sync::Mutex;
@@ -30,9 +31,12 @@ use crate::eu::{self, EuError, EuErrorKind, Status, Thread};
 use crate::gpu::{GpuErrorKind, HangReason, KernelOffset};
 use kernel::Kernels;
 use memory::{Refusal, VmMemory};
+use progress::{Cycles, Progress, Reset};
 use state::{resolve, slm_bytes, Dispatch};
 
-/// Limits on one walker.
+/// The simulator's own limits on one walker, behind the kernel drivers' hang rules (which
+/// count simulated GPU time, [`progress`]): for fuzzing, and for loops no rule ends (i915 with
+/// its heartbeat off) or ends only after more simulated seconds than is worth interpreting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EuBudget {
     /// Instructions all threads of one walker may execute together.
@@ -42,12 +46,13 @@ pub struct EuBudget {
 }
 
 impl Default for EuBudget {
-    /// Far above what the test corpus needs, low enough that an endless loop is reported in
-    /// about a second.
+    /// 2^36 instructions or two minutes of host time: well past any kernel the drivers' rules
+    /// let finish in their default seconds of GPU time at the cost model's rate... except the
+    /// longest; a kernel stopped here is reported as a hang by the simulator's backstop.
     fn default() -> Self {
         EuBudget {
-            instructions: 1 << 30,
-            time: Duration::from_secs(1),
+            instructions: 1 << 36,
+            time: Duration::from_secs(120),
         }
     }
 }
@@ -85,6 +90,7 @@ impl WalkerExecutor for EuExecutor {
             prog: &prog,
             left: self.budget.instructions,
             deadline: Instant::now() + self.budget.time,
+            progress: Progress::new(w.timer, w.platform, d.threads_per_group),
             mem: VmMemory::new(w.platform, w.memory, d.bases, d.idd.binding_table_pointer),
         };
         run.mem.slm = vec![0; slm_bytes(&d.idd)];
@@ -95,6 +101,10 @@ impl WalkerExecutor for EuExecutor {
                     // Checked per group too: a huge grid of short threads must end as well.
                     if run.left == 0 || Instant::now() > run.deadline {
                         return Err(run.hang(&[]));
+                    }
+                    // Gen9's stretch is the whole walker: its rule may expire between groups.
+                    if let Err(r) = run.progress.check(Some(0)) {
+                        return Err(run.timeout(r, &[]));
                     }
                     run.group([x, y, z], ordinal)?;
                     ordinal += 1;
@@ -119,6 +129,7 @@ struct Run<'a, 'w> {
     prog: &'a eu::Program,
     left: u64,
     deadline: Instant,
+    progress: Progress<'w>,
     mem: VmMemory<'w>,
 }
 
@@ -139,8 +150,11 @@ impl Run<'_, '_> {
             threads.push(t);
         }
         self.mem.slm.fill(0);
+        let mut cycles = Cycles::new(threads.len());
         loop {
-            for t in threads.iter_mut() {
+            // Whether every thread that ran this round came back to an earlier state.
+            let mut endless = true;
+            for (i, t) in threads.iter_mut().enumerate() {
                 if t.is_ended() || t.barrier_pending() {
                     continue;
                 }
@@ -148,17 +162,27 @@ impl Run<'_, '_> {
                 let status = eu::run(t, self.prog, &mut self.mem, SLICE.min(self.left));
                 self.left = self.left.saturating_sub(t.instructions_executed() - before);
                 match status {
-                    Ok(Status::Ended | Status::Barrier) => {}
+                    Ok(Status::Ended | Status::Barrier) => endless = false,
                     Ok(Status::Budget) => {
                         if self.left == 0 || Instant::now() > self.deadline {
                             return Err(self.hang(&threads));
                         }
+                        endless &= cycles.repeats(i, t);
                     }
                     Err(e) => return Err(self.eu_error(e)),
                 }
             }
+            let longest = threads
+                .iter()
+                .map(Thread::instructions_executed)
+                .max()
+                .unwrap_or(0);
             if threads.iter().all(Thread::is_ended) {
+                self.progress.group_done(longest);
                 return Ok(());
+            }
+            if let Err(r) = self.progress.check((!endless).then_some(longest)) {
+                return Err(self.timeout(r, &threads));
             }
             // Every thread still running is at the barrier: the gateway releases them.
             // (A thread that ended counts as arrived.)
@@ -174,6 +198,23 @@ impl Run<'_, '_> {
             .insts
             .get(t.ip as usize)
             .map_or(u32::MAX, |i| i.pc)
+    }
+
+    /// The kernel driver's hang rule reset the engine (or the simulator proved an endless
+    /// loop no rule ends).
+    fn timeout(&self, r: Reset, threads: &[Thread]) -> GpuErrorKind {
+        GpuErrorKind::Hang(HangReason::Timeout {
+            rule: self.w.timer.rule.describe(),
+            at_ns: r.at_ns,
+            kernel: self.d.kernel,
+            threads: threads
+                .iter()
+                .filter(|t| !t.is_ended())
+                .take(4)
+                .map(|t| self.offset_of(t))
+                .collect(),
+            endless: r.endless,
+        })
     }
 
     fn hang(&self, threads: &[Thread]) -> GpuErrorKind {
