@@ -46,9 +46,8 @@ pub struct EuBudget {
 }
 
 impl Default for EuBudget {
-    /// 2^36 instructions or two minutes of host time: well past any kernel the drivers' rules
-    /// let finish in their default seconds of GPU time at the cost model's rate... except the
-    /// longest; a kernel stopped here is reported as a hang by the simulator's backstop.
+    /// 2^36 instructions (137 s of one thread's simulated time, past every default rule) or two
+    /// minutes of host time; a kernel stopped here is reported as a hang by the backstop.
     fn default() -> Self {
         EuBudget {
             instructions: 1 << 36,

@@ -4,8 +4,6 @@
 
 #[cfg(feature = "sim")]
 pub use with::*;
-#[cfg(not(feature = "sim"))]
-pub(crate) use without::*;
 
 #[cfg(feature = "sim")]
 mod with {
