@@ -403,7 +403,7 @@ fn gpu_hang_is_a_one_line_error_naming_the_instruction() {
         "--global",
         "8",
     ]));
-    assert!(e.contains("GPU hang") && e.contains("watchdog"), "{e}");
+    assert!(e.contains("GPU hang") && e.contains("heartbeat"), "{e}");
     assert!(
         e.contains(&format!("at kernel offset {:#x}", jmpi[0])),
         "{e}"

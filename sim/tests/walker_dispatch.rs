@@ -487,7 +487,13 @@ fn fault_and_hang_are_gpu_errors_and_the_next_dispatch_works() {
     let rec = g.dev.error_states().last().cloned().expect("a GPU error");
     let in_loop = loop_range(&listing(&iga, p, &hk.isa));
     match &rec.kind {
-        GpuErrorKind::Hang(HangReason::EuWatchdog { kernel, threads }) => {
+        // The loop reads back what it wrote: either the instruction budget runs out, or the
+        // dispatcher finds the thread repeating itself (memory it reads never changes) and
+        // i915's heartbeat rule resets it.
+        GpuErrorKind::Hang(HangReason::EuWatchdog { kernel, threads })
+        | GpuErrorKind::Hang(HangReason::Timeout {
+            kernel, threads, ..
+        }) => {
             assert_eq!(*kernel, INSTRUCTION, "{rec}");
             assert!(!threads.is_empty(), "{rec}");
             assert!(
@@ -898,11 +904,21 @@ fn xe_hpg_fault_and_hang_then_next_dispatch_works() {
         input: &[],
         surfaces: &[],
     };
+    // xe's job timeout (5 s of simulated GPU time by default) shortened to 1 ms for the
+    // exec queue created next, so the counting loop is reset within a few host milliseconds.
+    for class in ["rcs", "ccs"] {
+        let engines = g.dev.sysfs_dir().join("device/tile0/gt0/engines");
+        std::fs::write(engines.join(class).join("job_timeout_ms"), "1").unwrap();
+    }
+    g.new_queue();
     let _ = g.launch(p, &hang, Mode::ComputeRuntimeIds, 64);
     let rec = g.dev.error_states().last().cloned().expect("a GPU error");
     let in_loop = loop_range(&listing(&iga, p, &hk.isa));
     match &rec.kind {
-        GpuErrorKind::Hang(HangReason::EuWatchdog { kernel, threads }) => {
+        GpuErrorKind::Hang(HangReason::Timeout {
+            kernel, threads, ..
+        }) => {
+            assert!(rec.to_string().contains("xe job timeout (1 ms)"), "{rec}");
             assert_eq!(*kernel, INSTRUCTION, "{rec}");
             assert!(!threads.is_empty(), "{rec}");
             assert!(

@@ -48,7 +48,13 @@ fn bench(c: &mut Criterion) {
             walker: Arc::new(Idle),
             ..Default::default()
         };
-        let d = Device::open_sim_with(p, Some(k), cfg).expect("simulator");
+        let kmd = match k {
+            KmdChoice::I915 => sim::Kmd::I915,
+            KmdChoice::Xe => sim::Kmd::Xe,
+        };
+        let file = sim::open_device(p, kmd, cfg).expect("simulator");
+        let d =
+            Device::open_device_file(format!("sim:{}", p.name()), file, Some(k)).expect("device");
         let q = d.create_queue().expect("queue");
         let kernel = Kernel::from_asm(p, eot(p), 16, "eot").expect("kernel");
         let buf = d.create_buffer(1 << 20).expect("buffer");

@@ -47,8 +47,8 @@ pub enum Error {
     #[error("unsupported: {0}")]
     Unsupported(String),
     /// The GPU reported a page fault at `address`. The access and the instruction that made
-    /// it are there when the GPU error state names them (the simulator's does; a kernel
-    /// driver's reset status does not).
+    /// it are there when the error capture names them (the simulator's does; a kernel's
+    /// capture gives the page, and on xe the access).
     #[error("GPU page fault at {address:#x}{}{}: {detail}", access_text(.access), by_text(.by))]
     GpuFault {
         address: u64,
@@ -125,50 +125,6 @@ impl Error {
             Error::GpuFault { by, .. } => *by,
             Error::GpuHang { at, .. } => *at,
             _ => None,
-        }
-    }
-}
-
-/// What the simulator's GPU error state says, as a driver reading the error state reports
-/// it: page faults (also EU accesses the data port could not translate) with their address,
-/// everything else as a hang; both with the instruction when an EU thread was at one.
-#[cfg(feature = "sim")]
-impl Error {
-    pub(crate) fn from_sim_record(r: &sim::gpu::GpuErrorRecord) -> Self {
-        use sim::gpu::GpuErrorKind;
-        let by = r.kind.instruction().map(|k| KernelOffset {
-            kernel: k.kernel,
-            offset: k.offset,
-        });
-        let origin = || {
-            format!(
-                "GPU error {} on {} context {}, batch {:#x} head {:#x}",
-                r.id, r.engine, r.context, r.batch, r.head
-            )
-        };
-        match &r.kind {
-            GpuErrorKind::PageFault { fault, .. } => Error::GpuFault {
-                address: fault.address,
-                access: Some(match fault.access {
-                    sim::mem::Access::Read => FaultAccess::Read,
-                    sim::mem::Access::Write => FaultAccess::Write,
-                }),
-                by,
-                detail: origin(),
-            },
-            GpuErrorKind::Eu {
-                error: sim::eu::EuErrorKind::PageFault { address },
-                ..
-            } => Error::GpuFault {
-                address: *address,
-                access: None,
-                by,
-                detail: origin(),
-            },
-            _ => Error::GpuHang {
-                at: by,
-                detail: r.to_string(),
-            },
         }
     }
 }

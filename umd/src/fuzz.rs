@@ -85,7 +85,13 @@ pub fn run(data: &[u8]) -> Option<crate::Result<()>> {
     let local = (h[0] & 0x10 != 0).then_some(&local[..dims]);
     let range = NdRange::new(&global[..dims], local, kernel.simd, required).ok()?;
     let kmd = (h[0] & 0x20 != 0).then_some(KmdChoice::Xe);
-    let device = Device::open_sim_with(kernel.platform, kmd, sim_config()).ok()?;
+    let sim_kmd = match kmd {
+        Some(KmdChoice::Xe) => sim::Kmd::Xe,
+        _ => sim::Kmd::I915,
+    };
+    let file = sim::open_device(kernel.platform, sim_kmd, sim_config()).ok()?;
+    let name = format!("sim:{}", kernel.platform.name());
+    let device = Device::open_device_file(name, file, kmd).ok()?;
     let sig = kernel.signature().unwrap_or_default();
     let mut args = Vec::with_capacity(sig.len());
     for slot in sig {

@@ -9,6 +9,7 @@ pub mod blockio;
 pub mod device;
 pub mod dispatch;
 pub mod error;
+#[cfg(feature = "sim")]
 pub mod fuzz;
 pub mod image;
 pub mod kernel;

@@ -18,6 +18,16 @@ use umd::ndrange::NdRange;
 use umd::payload::ArgValue;
 use umd::Error;
 
+/// A simulated device with a configuration of the test's, opened as any device file.
+fn open_with(p: Platform, k: KmdChoice, cfg: sim::SimConfig) -> Device {
+    let kmd = match k {
+        KmdChoice::I915 => sim::Kmd::I915,
+        KmdChoice::Xe => sim::Kmd::Xe,
+    };
+    let dev = sim::open_device(p, kmd, cfg).unwrap();
+    Device::open_device_file(format!("sim:{}", p.name()), dev, Some(k)).unwrap()
+}
+
 fn combos() -> Vec<(Platform, KmdChoice)> {
     Platform::ALL
         .iter()
@@ -78,7 +88,7 @@ fn non_uniform_ranges_run_as_one_walker_per_region_and_complete() {
             walker: rec.clone(),
             ..Default::default()
         };
-        let d = Device::open_sim_with(p, Some(k), cfg).unwrap();
+        let d = open_with(p, k, cfg);
         let kernel = Kernel::from_asm(p, eot_asm(p), 8, "eot").unwrap();
         let range = NdRange::new(&[10, 7], Some(&[4, 3]), kernel.simd, None).unwrap();
         let report = d
@@ -116,7 +126,7 @@ fn reported_batch_decodes_and_holds_the_walkers() {
             walker: Arc::new(Recorder::default()),
             ..Default::default()
         };
-        let d = Device::open_sim_with(p, Some(k), cfg).unwrap();
+        let d = open_with(p, k, cfg);
         let kernel = Kernel::from_asm(p, eot_asm(p), 16, "eot").unwrap();
         let range = NdRange::new(&[100], Some(&[16]), 16, None).unwrap();
         let r = d.dispatch(&kernel, &range, &[]).unwrap();

@@ -41,6 +41,8 @@ pub struct ErrorState {
     /// `(data1, data0)` as printed.
     pub fault_tlb_data: Option<(u32, u32)>,
     pub engines: Vec<Engine>,
+    /// The simulator's own lines.
+    pub simulator: super::simulator::Extension,
 }
 
 impl ErrorState {
@@ -75,14 +77,17 @@ impl ErrorState {
 
     pub fn capture(&self) -> Capture {
         let engine = self.culprit();
-        Capture {
+        let mut c = Capture {
             source: Some(CaptureSource::I915ErrorState),
             summary: self.message.clone(),
             engine: engine.map(|e| e.name.clone()),
             fault: self.fault(),
             batch_address: engine.and_then(|e| e.batch.or(e.bbaddr)),
             acthd: engine.and_then(|e| e.acthd),
-        }
+            instruction: None,
+        };
+        self.simulator.apply(&mut c);
+        c
     }
 }
 
@@ -119,6 +124,9 @@ pub fn parse_error_state(text: &str) -> Result<ErrorState, CaptureError> {
             continue;
         }
         if !seen_kernel {
+            continue;
+        }
+        if st.simulator.feed(WHAT, no, line)? {
             continue;
         }
         let bad = |k: &str, v: &str| malformed(WHAT, no, k, v);

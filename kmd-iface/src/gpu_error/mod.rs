@@ -7,9 +7,11 @@
 //! [`Capture`] and finds them under a render node's sysfs directory ([`sysfs`]).
 //!
 //! Neither capture records an EU instruction pointer: what they give is the command
-//! streamer's active head (ACTHD), the batch address and, for page faults, the address.
+//! streamer's active head (ACTHD), the batch address and, for page faults, the address. The
+//! simulator adds lines of its own for the EU instruction and the exact fault ([`simulator`]).
 
 pub mod i915;
+pub mod simulator;
 pub mod sysfs;
 pub mod xe;
 
@@ -59,6 +61,15 @@ pub struct Capture {
     pub batch_address: Option<u64>,
     /// The command streamer's active head: the address of the command it was executing.
     pub acthd: Option<u64>,
+    /// The EU instruction the error names (only the simulator's captures say).
+    pub instruction: Option<EuInstruction>,
+}
+
+/// An EU instruction: the GPU address its kernel starts at and its byte offset from there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EuInstruction {
+    pub kernel: u64,
+    pub offset: u32,
 }
 
 /// Why a capture could not be used.

@@ -39,6 +39,8 @@ pub struct Coredump {
     pub engines: Vec<Engine>,
     /// A page-fault report inside the dump (later kernels add one; 6.12 does not).
     pub fault: Option<PagefaultReport>,
+    /// The simulator's own lines.
+    pub simulator: super::simulator::Extension,
 }
 
 /// A page fault as xe reports it.
@@ -62,7 +64,7 @@ impl Coredump {
 
     pub fn capture(&self) -> Capture {
         let engine = self.culprit();
-        Capture {
+        let mut c = Capture {
             source: Some(CaptureSource::XeDevcoredump),
             summary: match (&self.reason, &self.process) {
                 (Some(r), Some(p)) => Some(format!("{r} ({p})")),
@@ -80,7 +82,10 @@ impl Coredump {
                 .copied()
                 .or_else(|| engine.and_then(|e| e.bbaddr)),
             acthd: engine.and_then(|e| e.acthd),
-        }
+            instruction: None,
+        };
+        self.simulator.apply(&mut c);
+        c
     }
 }
 
@@ -101,6 +106,7 @@ impl PagefaultReport {
             fault: Some(self.fault()),
             batch_address: None,
             acthd: None,
+            instruction: None,
         }
     }
 }
@@ -218,7 +224,7 @@ pub fn parse_devcoredump(text: &str) -> Result<Coredump, CaptureError> {
             continue;
         }
         let t = line.trim();
-        if faults.feed(WHAT, no, t)? {
+        if faults.feed(WHAT, no, t)? || d.simulator.feed(WHAT, no, t)? {
             continue;
         }
         let bad = |k: &str, v: &str| malformed(WHAT, no, k, v);

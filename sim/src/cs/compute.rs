@@ -59,6 +59,8 @@ pub struct Walker<'a> {
     /// The context's GPU address space: every memory access of the kernel goes through it.
     pub memory: &'a AddressSpace,
     pub clock: &'a Clock,
+    /// The request's simulated GPU time and the kernel driver's hang rule.
+    pub timer: &'a super::GpuTimer,
 }
 
 /// Runs walkers. The command streamer calls it synchronously; a returned error is a GPU error

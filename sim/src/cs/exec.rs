@@ -47,6 +47,7 @@ pub(crate) struct Cs<'a> {
     pub compute: &'a mut ComputeState,
     pub walker: &'a dyn WalkerExecutor,
     pub watchdog: Watchdog,
+    pub timer: &'a super::GpuTimer,
     /// The ring's GGTT range; fetches past its end wrap to its start.
     pub ring: std::ops::Range<u64>,
 }
@@ -252,6 +253,7 @@ impl Cs<'_> {
                     state: self.compute,
                     memory: self.ppgtt,
                     clock: self.clock,
+                    timer: self.timer,
                 };
                 self.walker.dispatch(&walker)?;
             }

@@ -12,7 +12,7 @@ mod watchdog;
 pub use compute::{ComputeState, NoWalkerExecutor, Walker, WalkerExecutor};
 pub use exec::{CsError, Space};
 pub use ring::{EngineRing, RingRun};
-pub use watchdog::{Budget, Watchdog};
+pub use watchdog::{Budget, GpuTimer, HangRule, Watchdog};
 
 #[cfg(test)]
 mod tests;

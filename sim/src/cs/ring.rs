@@ -44,6 +44,7 @@ pub struct RingRun<'a> {
     pub compute: &'a mut ComputeState,
     pub walker: &'a dyn WalkerExecutor,
     pub budget: Budget,
+    pub timer: &'a super::GpuTimer,
     pub batch: u64,
 }
 
@@ -100,6 +101,7 @@ impl EngineRing {
             compute: run.compute,
             walker: run.walker,
             watchdog: Watchdog::start(run.budget),
+            timer: run.timer,
             ring: RING_GGTT..RING_GGTT + RING_SIZE,
         };
         cs.run(head, tail)?;

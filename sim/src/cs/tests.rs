@@ -60,6 +60,7 @@ impl Rig {
             compute: &mut self.compute,
             walker: &NoWalkerExecutor,
             budget,
+            timer: &super::GpuTimer::new(super::HangRule::None),
             batch: BATCH,
         })
     }

@@ -21,6 +21,7 @@ mod kernel;
 mod memory;
 pub mod payload;
 mod pool;
+pub mod progress;
 pub mod state;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -35,9 +36,12 @@ use crate::gpu::{GpuErrorKind, HangReason, KernelOffset};
 use kernel::Kernels;
 use memory::{Refusal, VmMemory};
 use pool::Shared;
+use progress::{Cycles, Reset};
 use state::{resolve, Dispatch};
 
-/// Limits on one walker.
+/// The simulator's own limits on one walker, behind the kernel drivers' hang rules (which
+/// count simulated GPU time, [`progress`]): for fuzzing, and for loops no rule ends (i915 with
+/// its heartbeat off) or ends only after more simulated seconds than is worth interpreting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EuBudget {
     /// Instructions all threads of one walker may execute together.
@@ -47,12 +51,12 @@ pub struct EuBudget {
 }
 
 impl Default for EuBudget {
-    /// Far above what the test corpus needs, low enough that an endless loop is reported in
-    /// about a second.
+    /// 2^36 instructions (137 s of one thread's simulated time, past every default rule) or two
+    /// minutes of host time; a kernel stopped here is reported as a hang by the backstop.
     fn default() -> Self {
         EuBudget {
-            instructions: 1 << 30,
-            time: Duration::from_secs(1),
+            instructions: 1 << 36,
+            time: Duration::from_secs(120),
         }
     }
 }
@@ -119,7 +123,7 @@ struct Run<'a, 'w> {
     w: &'a Walker<'w>,
     d: &'a Dispatch,
     prog: &'a eu::Program,
-    shared: &'a Shared,
+    shared: &'a Shared<'w>,
     mem: VmMemory<'a>,
 }
 
@@ -140,8 +144,11 @@ impl Run<'_, '_> {
             threads.push(t);
         }
         self.mem.slm.fill(0);
+        let mut cycles = Cycles::new(threads.len());
         loop {
-            for t in threads.iter_mut() {
+            // Whether every thread that ran this round came back to an earlier state.
+            let mut endless = true;
+            for (i, t) in threads.iter_mut().enumerate() {
                 if t.is_ended() || t.barrier_pending() {
                     continue;
                 }
@@ -149,17 +156,27 @@ impl Run<'_, '_> {
                 let status = eu::run(t, self.prog, &mut self.mem, SLICE.min(self.shared.left()));
                 self.shared.spend(t.instructions_executed() - before);
                 match status {
-                    Ok(Status::Ended | Status::Barrier) => {}
+                    Ok(Status::Ended | Status::Barrier) => endless = false,
                     Ok(Status::Budget) => {
                         if self.shared.exhausted() {
                             return Err(self.hang(&threads));
                         }
+                        endless &= cycles.repeats(i, t);
                     }
                     Err(e) => return Err(self.eu_error(e)),
                 }
             }
+            let longest = threads
+                .iter()
+                .map(Thread::instructions_executed)
+                .max()
+                .unwrap_or(0);
             if threads.iter().all(Thread::is_ended) {
+                self.shared.progress.group_done(ordinal, longest);
                 return Ok(());
+            }
+            if let Err(r) = self.shared.progress.check((!endless).then_some(longest)) {
+                return Err(self.timeout(r, &threads));
             }
             // Every thread still running is at the barrier: the gateway releases them.
             // (A thread that ended counts as arrived.)
@@ -175,6 +192,18 @@ impl Run<'_, '_> {
             .insts
             .get(t.ip as usize)
             .map_or(u32::MAX, |i| i.pc)
+    }
+
+    /// The kernel driver's hang rule reset the engine (or the simulator proved an endless
+    /// loop no rule ends).
+    fn timeout(&self, r: Reset, threads: &[Thread]) -> GpuErrorKind {
+        let offsets = threads
+            .iter()
+            .filter(|t| !t.is_ended())
+            .take(4)
+            .map(|t| self.offset_of(t))
+            .collect();
+        timeout(self.w, self.d, r, offsets)
     }
 
     fn hang(&self, threads: &[Thread]) -> GpuErrorKind {
@@ -210,4 +239,16 @@ impl Run<'_, '_> {
             (error, _) => GpuErrorKind::Eu { at, error },
         }
     }
+}
+
+/// The kernel driver's hang rule reset the engine while the walker ran; `threads`: the
+/// offsets unfinished threads were at, where known.
+fn timeout(w: &Walker<'_>, d: &Dispatch, r: Reset, threads: Vec<u32>) -> GpuErrorKind {
+    GpuErrorKind::Hang(HangReason::Timeout {
+        rule: w.timer.rule.describe(),
+        at_ns: r.at_ns,
+        kernel: d.kernel,
+        threads,
+        endless: r.endless,
+    })
 }

@@ -22,15 +22,18 @@ use isa_encoder::model::SendDesc;
 use isa_encoder::sendmsg::Sfid;
 
 use super::memory::VmMemory;
+use super::progress::Progress;
 use super::state::{slm_bytes, Dispatch};
-use super::{EuBudget, Run};
+use super::{timeout, EuBudget, Run};
 use crate::cs::Walker;
 use crate::eu::dataport::scratch;
 use crate::eu::Program;
 use crate::gpu::GpuErrorKind;
 
 /// What the host threads of one walker share.
-pub(super) struct Shared {
+pub(super) struct Shared<'w> {
+    /// The walker's simulated time and the kernel driver's hang rule.
+    pub(super) progress: Progress<'w>,
     /// The next group ordinal to take.
     next: AtomicU64,
     /// Instructions left for the whole walker.
@@ -44,7 +47,7 @@ pub(super) struct Shared {
     atomics: Mutex<()>,
 }
 
-impl Shared {
+impl Shared<'_> {
     pub(super) fn left(&self) -> u64 {
         self.left.load(Ordering::Relaxed)
     }
@@ -105,6 +108,7 @@ pub(super) fn run_groups(
         [0, 1, 2].map(|k| u64::from(d.group_end[k].saturating_sub(d.group_start[k])));
     let total = dims[0].saturating_mul(dims[1]).saturating_mul(dims[2]);
     let shared = Shared {
+        progress: Progress::new(w.timer, w.platform, d.threads_per_group),
         next: AtomicU64::new(0),
         left: AtomicU64::new(budget.instructions),
         deadline: Instant::now() + budget.time,
@@ -129,14 +133,20 @@ pub(super) fn run_groups(
         });
     }
     let left = shared.left();
-    match shared
+    if let Some((_, e)) = shared
         .failed
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
     {
-        Some((_, e)) => Err(e),
-        None => Ok(budget.instructions - left),
+        return Err(e);
     }
+    // The groups' times in walker order against the hang rule (the running checks see only
+    // part of that order).
+    shared
+        .progress
+        .finish()
+        .map_err(|r| timeout(w, d, r, Vec::new()))?;
+    Ok(budget.instructions - left)
 }
 
 /// One host thread: takes groups until none is left or one failed before the next.
@@ -144,7 +154,7 @@ fn worker(
     w: &Walker<'_>,
     d: &Dispatch,
     prog: &Program,
-    shared: &Shared,
+    shared: &Shared<'_>,
     dims: [u64; 3],
     total: u64,
 ) {
@@ -176,6 +186,9 @@ fn worker(
         // Checked per group too: a huge grid of short threads must end as well.
         let res = if shared.exhausted() {
             Err(run.hang(&[]))
+        } else if let Err(r) = shared.progress.check(Some(0)) {
+            // Gen9's stretch is the whole walker: its rule may expire between groups.
+            Err(run.timeout(r, &[]))
         } else {
             run.group(id, ordinal)
         };

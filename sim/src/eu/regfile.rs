@@ -194,4 +194,22 @@ impl Thread {
     pub fn instructions_executed(&self) -> u64 {
         self.executed
     }
+
+    /// Whether the thread is in exactly the state `other` is in (registers, instruction,
+    /// channel state), the count of executed instructions aside (and `tm0`, which shows it):
+    /// a thread that comes back to a state it was in repeats itself unless the memory it
+    /// reads changes (or it reads `tm0`, which makes the states differ).
+    pub fn same_state(&self, other: &Thread) -> bool {
+        let (a, b) = (&self.file, &other.file);
+        let tm0 = TM0..TM0 + 16;
+        self.ip == other.ip
+            && self.live == other.live
+            && self.active == other.active
+            && self.pcip == other.pcip
+            && self.next_wake == other.next_wake
+            && self.ended == other.ended
+            && self.barrier_pending == other.barrier_pending
+            && a.get(..tm0.start) == b.get(..tm0.start)
+            && a.get(tm0.end..) == b.get(tm0.end..)
+    }
 }

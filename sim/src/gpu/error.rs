@@ -40,6 +40,17 @@ pub enum HangReason {
     /// the offset each unfinished thread was at (the first few; empty when the budget ran out
     /// between thread groups).
     EuWatchdog { kernel: u64, threads: Vec<u32> },
+    /// The kernel driver's hang rule reset the engine while a walker's threads ran: `rule`
+    /// names it, `at_ns` is when (simulated GPU time since the request began), `threads`
+    /// the offsets unfinished threads were at; `endless` when the simulator proved the
+    /// threads loop forever (it then skips ahead to the reset).
+    Timeout {
+        rule: String,
+        at_ns: u64,
+        kernel: u64,
+        threads: Vec<u32>,
+        endless: bool,
+    },
 }
 
 /// What went wrong.
@@ -67,12 +78,13 @@ impl GpuErrorKind {
         match self {
             GpuErrorKind::PageFault { by, .. } => *by,
             GpuErrorKind::Eu { at, .. } => Some(*at),
-            GpuErrorKind::Hang(HangReason::EuWatchdog { kernel, threads }) => {
-                threads.first().map(|&offset| KernelOffset {
-                    kernel: *kernel,
-                    offset,
-                })
-            }
+            GpuErrorKind::Hang(HangReason::EuWatchdog { kernel, threads })
+            | GpuErrorKind::Hang(HangReason::Timeout {
+                kernel, threads, ..
+            }) => threads.first().map(|&offset| KernelOffset {
+                kernel: *kernel,
+                offset,
+            }),
             GpuErrorKind::Hang(_) => None,
         }
     }
@@ -115,6 +127,29 @@ impl fmt::Display for GpuErrorKind {
             }
             GpuErrorKind::Hang(HangReason::Unsupported { packet }) => {
                 write!(f, "hang: {packet} cannot be executed by this simulator")
+            }
+            GpuErrorKind::Hang(HangReason::Timeout {
+                rule,
+                at_ns,
+                kernel,
+                threads,
+                endless,
+            }) => {
+                let at: Vec<String> = threads.iter().map(|o| format!("{o:#x}")).collect();
+                write!(
+                    f,
+                    "hang: reset by the {rule} after {}.{:03} ms of GPU time: the kernel at \
+                     {kernel:#x} did not finish",
+                    at_ns / 1_000_000,
+                    at_ns / 1000 % 1000
+                )?;
+                if *endless {
+                    write!(f, " (its threads loop forever)")?;
+                }
+                if !at.is_empty() {
+                    write!(f, "; threads at instruction offset {}", at.join(", "))?;
+                }
+                Ok(())
             }
             GpuErrorKind::Hang(HangReason::EuWatchdog { kernel, threads })
                 if threads.is_empty() =>

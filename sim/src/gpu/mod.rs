@@ -1,6 +1,7 @@
 //! GPU-side state shared by both personalities: engines and hardware contexts, the timestamp
 //! clock, engine registers and the error log.
 
+pub mod capture;
 mod clock;
 mod error;
 pub mod regs;

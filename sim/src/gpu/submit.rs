@@ -15,10 +15,14 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use crate::cs::{Budget, ComputeState, CsError, EngineRing, RingRun, WalkerExecutor};
+use crate::cs::{
+    Budget, ComputeState, CsError, EngineRing, GpuTimer, HangRule, RingRun, WalkerExecutor,
+};
 use crate::device_info::{DeviceInfo, EngineClass};
 use crate::mem::{AddressSpace, BoError};
 use crate::sync::{Doorbell, Fence, FenceStatus};
+use crate::sysfs::SysfsTree;
+use crate::Kmd;
 
 use super::{Clock, ErrorLog, GpuErrorKind, HangReason, RegisterFile};
 
@@ -30,6 +34,8 @@ pub(crate) struct Shared {
     walker: Arc<dyn WalkerExecutor>,
     errors: Mutex<ErrorLog>,
     doorbell: Arc<Doorbell>,
+    /// Where errors are published as the kernel driver publishes them (none for a bare GPU).
+    sysfs: Option<Arc<SysfsTree>>,
 }
 
 impl Shared {
@@ -39,8 +45,52 @@ impl Shared {
         let name = self.info.engines.get(engine).map_or("?", |e| e.name);
         let mut log = self.errors.lock().unwrap_or_else(|e| e.into_inner());
         let error = log.capture(name, id, e.head, batch, e.kind);
+        if let (Some(tree), Some(rec)) = (&self.sysfs, log.records().last()) {
+            let text = match tree.kmd() {
+                Kmd::I915 => super::capture::i915_error_state(self.info, rec),
+                Kmd::Xe => super::capture::xe_devcoredump(self.info, rec),
+            };
+            // A capture that cannot be written leaves the reader with "no capture", which it
+            // reports as such: the error itself is still signalled on the fence.
+            let _ = tree.publish(&text);
+        }
         ctx.ban(error);
         error
+    }
+
+    /// The kernel driver's hang rule for a request of context `ctx` on engine `e`: i915's
+    /// engine properties as the sysfs tree holds them now (a write takes effect at the next
+    /// request), xe's exec queue timeout.
+    fn hang_rule(&self, ctx: &ContextStatus, e: usize) -> HangRule {
+        const MS: u64 = 1_000_000;
+        let (Some(tree), Some(desc)) = (&self.sysfs, self.info.engines.get(e)) else {
+            return HangRule::None;
+        };
+        match tree.kmd() {
+            Kmd::I915 => {
+                let props = crate::sysfs::i915_engine_properties(self.info, desc.class);
+                HangRule::I915 {
+                    heartbeat_ns: tree
+                        .i915_engine_property(desc.name, &props[0])
+                        .saturating_mul(MS),
+                    preempt_timeout_ns: tree
+                        .i915_engine_property(desc.name, &props[1])
+                        .saturating_mul(MS),
+                    request_timeout_ns: crate::sysfs::i915_defaults::REQUEST_TIMEOUT_MS * MS,
+                }
+            }
+            Kmd::Xe => match ctx.job_timeout_ms.load(Ordering::SeqCst) {
+                NO_JOB_TIMEOUT => HangRule::None,
+                0 => HangRule::Xe {
+                    job_timeout_ns: tree
+                        .xe_class_property(desc.class, &crate::sysfs::XE_CLASS_PROPERTIES[0])
+                        .saturating_mul(MS),
+                },
+                ms => HangRule::Xe {
+                    job_timeout_ns: ms.saturating_mul(MS),
+                },
+            },
+        }
     }
 
     /// Blocks until `ready` holds for every fence.
@@ -63,7 +113,13 @@ struct ContextStatus {
     ban_error: AtomicU64,
     /// Requests of this context that caused a reset (i915 `batch_active`).
     guilty: AtomicU32,
+    /// xe: the exec queue's job timeout in ms, fixed at creation (`NO_JOB_TIMEOUT` for
+    /// long-running queues); 0 for i915 contexts.
+    job_timeout_ms: AtomicU64,
 }
+
+/// A long-running xe queue's job timeout: none.
+const NO_JOB_TIMEOUT: u64 = u64::MAX;
 
 impl ContextStatus {
     fn ban(&self, error: u64) {
@@ -114,6 +170,14 @@ impl HwContext {
         }
     }
 
+    /// xe: the exec queue's job timeout (`None`: a long-running queue, which has none), as
+    /// `xe_exec_queue_create` copies it from the engine class when the queue is made.
+    pub fn set_job_timeout_ms(&mut self, ms: Option<u64>) {
+        self.status
+            .job_timeout_ms
+            .store(ms.unwrap_or(NO_JOB_TIMEOUT), Ordering::SeqCst);
+    }
+
     /// Banned contexts accept no more work (i915: EIO, xe: ECANCELED).
     pub fn banned(&self) -> bool {
         self.status.banned.load(Ordering::SeqCst)
@@ -143,6 +207,7 @@ impl Gpu {
         info: &'static DeviceInfo,
         budget: Budget,
         walker: Arc<dyn WalkerExecutor>,
+        sysfs: Option<Arc<SysfsTree>>,
     ) -> Result<Self, BoError> {
         let clock = Clock::new(info.timestamp_hz);
         Ok(Gpu {
@@ -155,6 +220,7 @@ impl Gpu {
                 walker,
                 errors: Mutex::new(ErrorLog::default()),
                 doorbell: Arc::new(Doorbell::default()),
+                sysfs,
             }),
         })
     }
@@ -237,8 +303,9 @@ fn worker(shared: &Shared, status: &ContextStatus, id: u32, jobs: Receiver<(Job,
             None => {
                 fence.start();
                 // A simulator bug must fail the request, not leave its fence pending forever.
+                let timer = GpuTimer::new(shared.hang_rule(status, job.engine));
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    run(shared, &mut image, &job)
+                    run(shared, &mut image, &job, &timer)
                 }))
                 .unwrap_or_else(|p| {
                     let why = p
@@ -267,7 +334,7 @@ fn worker(shared: &Shared, status: &ContextStatus, id: u32, jobs: Receiver<(Job,
 }
 
 /// Runs one request on the context's ring for its engine, then writes its user fence.
-fn run(shared: &Shared, image: &mut Image, job: &Job) -> Result<(), CsError> {
+fn run(shared: &Shared, image: &mut Image, job: &Job, timer: &GpuTimer) -> Result<(), CsError> {
     let e = job.engine;
     let (Some(desc), Some(slot)) = (shared.info.engines.get(e), image.rings.get_mut(e)) else {
         return Err(CsError {
@@ -295,6 +362,7 @@ fn run(shared: &Shared, image: &mut Image, job: &Job) -> Result<(), CsError> {
         compute: &mut image.compute[e],
         walker: shared.walker.as_ref(),
         budget: shared.budget,
+        timer,
         batch: job.batch,
     })?;
     // The kernel's ring writes the user fence after the batch, through the queue's VM.
@@ -328,7 +396,7 @@ mod tests {
     #[test]
     fn a_hang_bans_only_the_guilty_context() {
         let info = DeviceInfo::get(Platform::Tgllp);
-        let mut gpu = Gpu::new(info, Budget::default(), Arc::new(NoWalkerExecutor)).unwrap();
+        let mut gpu = Gpu::new(info, Budget::default(), Arc::new(NoWalkerExecutor), None).unwrap();
         let mut vm = AddressSpace::new();
         let bo = Bo::new(4096).unwrap();
         vm.bind(0x1000, 4096, bo.clone(), 0, false).unwrap();

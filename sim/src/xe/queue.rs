@@ -39,15 +39,22 @@ pub(crate) fn create(dev: &SimDevice, a: &mut drm_xe_exec_queue_create) -> Resul
     if a.width != 1 || engines.iter().any(|&e| info.engines[e].class != class) {
         return Err(Errno::EINVAL);
     }
+    // xe_exec_queue_create: the queue takes its class's job timeout as it is now; long-running
+    // queues have none.
+    let class_timeout = dev
+        .sysfs()
+        .xe_class_property(class, &crate::sysfs::XE_CLASS_PROPERTIES[0]);
     let mut st = dev.lock();
     let vm = st.xe.vms.get(&a.vm_id).ok_or(Errno::ENOENT)?;
     let (space, lr) = (vm.space.clone(), vm.lr);
     let xe = &mut st.xe;
     let id = next_id(&mut xe.next_queue, &xe.queues);
+    let mut hw = HwContext::new(id);
+    hw.set_job_timeout_ms((!lr).then_some(class_timeout));
     xe.queues.insert(
         id,
         Queue {
-            hw: HwContext::new(id),
+            hw,
             vm_id: a.vm_id,
             vm: space,
             lr,

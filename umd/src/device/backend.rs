@@ -6,7 +6,7 @@
 use kmd_iface::discovery::Driver;
 use kmd_iface::drm_core::uapi::DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL;
 use kmd_iface::drm_core::{syncobj_create, syncobj_destroy, syncobj_wait, SyncobjWait};
-use kmd_iface::gpu_error::{read_capture, Capture, CaptureError};
+use kmd_iface::gpu_error::{capture_path, read_capture, Capture, CaptureError};
 use kmd_iface::i915::{uapi as i915_uapi, ContextParams, Execbuf, MmapMode, PinnedObject, I915};
 use kmd_iface::seam::{Errno, Mapping};
 use kmd_iface::xe::{bind_op, sync, uapi as xe_uapi, GemCreate, Xe};
@@ -445,7 +445,19 @@ impl Backend {
         let status = self.reset_status(ctx);
         let reset = format!("batch at {batch_address:#x} was reset by the kernel driver{status}");
         let capture = match self.file().sysfs_dir() {
-            Some(dir) => read_capture(&dir, self.driver()),
+            Some(dir) => {
+                let c = read_capture(&dir, self.driver());
+                // The kernel keeps one capture until it is cleared (i915: a write to `error`;
+                // xe: a write to the devcoredump's `data`); clear it so the next error is
+                // captured. Needs root on a real system; without it the next report may be
+                // of this error, which error_from_capture says.
+                if c.is_ok() {
+                    if let Some(path) = capture_path(&dir, self.driver()) {
+                        let _ = std::fs::write(path, "1");
+                    }
+                }
+                c
+            }
             None => Err(CaptureError::NotFound("a device without sysfs".into())),
         };
         match capture {
@@ -479,6 +491,10 @@ fn error_from_capture(c: &Capture, batch_address: u64, reset: &str) -> crate::Er
     if let Some(s) = &c.summary {
         detail += &format!(": {s}");
     }
+    let at = c.instruction.map(|i| crate::error::KernelOffset {
+        kernel: i.kernel,
+        offset: i.offset,
+    });
     match c.fault {
         Some(f) => crate::Error::GpuFault {
             address: f.address,
@@ -489,10 +505,10 @@ fn error_from_capture(c: &Capture, batch_address: u64, reset: &str) -> crate::Er
                     crate::error::FaultAccess::Read
                 }
             }),
-            by: None,
+            by: at,
             detail,
         },
-        None => crate::Error::GpuHang { at: None, detail },
+        None => crate::Error::GpuHang { at, detail },
     }
 }
 
@@ -563,6 +579,12 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(err.to_string().contains("0x12345000"), "{err}");
+        // Reading clears the capture (as a write to `error` does), so the next error is kept.
+        assert_eq!(
+            std::fs::read_to_string(node.join("device/drm/card0/error")).unwrap(),
+            "1"
+        );
+        touch(&node.join("device/drm/card0/error"), I915_FAULT);
         // Another batch than the capture's: said, not hidden.
         let stale = b.hardware_error(ctx, 0x80_0000);
         assert!(stale.to_string().contains("earlier error"), "{stale}");

@@ -146,13 +146,6 @@ pub(crate) struct Inner {
     pub info: DeviceInfo,
     backend: Backend,
     va: Mutex<VaHeap>,
-    /// The simulator's error log (hardware reports errors in sysfs / devcoredump instead, read
-    /// by `Backend::hardware_error`).
-    #[cfg(feature = "sim")]
-    sim: Option<Arc<sim::SimDevice>>,
-    /// Simulator error records already reported by a submission.
-    #[cfg(feature = "sim")]
-    errors_reported: Mutex<Vec<u64>>,
     /// Every live queue, to hand over held work when a host event is signalled.
     queues: Mutex<Vec<Weak<QueueInner>>>,
 }
@@ -223,20 +216,31 @@ impl Device {
             DeviceSpec::Sim(p) => Self::open_sim(*p, kmd),
             DeviceSpec::Node(path) => {
                 let file = kmd_iface::render_node::RenderNode::open_shared(path)?;
-                Self::open_file(path.display().to_string(), file, kmd, None)
+                Self::open_file(path.display().to_string(), file, kmd)
             }
             DeviceSpec::Auto => match auto_node()? {
-                Some(f) => Self::open_file(f.path.display().to_string(), f.file, kmd, None),
+                Some(f) => Self::open_file(f.path.display().to_string(), f.file, kmd),
                 None => Self::open_sim(kernel_platform.unwrap_or(Platform::Tgllp), kmd),
             },
         }
+    }
+
+    /// Opens a device through an already open device file: a render node, or a simulated one
+    /// (`sim::open_device` with a configuration of the caller's). `name` is what the device is
+    /// called in reports; a name starting with `sim:` marks it simulated. Faults and hangs are
+    /// read from the file's sysfs directory, as on hardware.
+    pub fn open_device_file(
+        name: impl Into<String>,
+        file: Arc<dyn kmd_iface::seam::DeviceFile>,
+        kmd: Option<KmdChoice>,
+    ) -> Result<Device> {
+        Self::open_file(name.into(), file, kmd)
     }
 
     pub(crate) fn open_file(
         name: String,
         file: Arc<dyn kmd_iface::seam::DeviceFile>,
         want: Option<KmdChoice>,
-        sim: Option<simulated::Log>,
     ) -> Result<Device> {
         let kmd = Kmd::new(file)?;
         let got = KmdChoice::of(kmd.driver());
@@ -273,18 +277,14 @@ impl Device {
         let va = VaHeap::with_end(backend.granule()?, backend.va_end()?);
         let inner = Arc::new(Inner {
             info: DeviceInfo {
+                simulated: name.starts_with("sim:"),
                 name,
                 platform,
                 kmd: got,
                 eu_count,
-                simulated: sim.is_some(),
             },
             backend,
             va: Mutex::new(va),
-            #[cfg(feature = "sim")]
-            sim,
-            #[cfg(feature = "sim")]
-            errors_reported: Mutex::default(),
             queues: Mutex::default(),
         });
         let queue = Queue::new(&inner)?;
@@ -339,14 +339,10 @@ impl Inner {
         }
     }
 
-    /// The error of a batch whose syncobj signalled without its fence landing: what the GPU
-    /// reported for it (the simulator's error log, else the kernel's error capture).
+    /// The error of a batch whose syncobj signalled without its fence landing: what the
+    /// kernel driver's error capture (i915 error state, xe devcoredump) reports for it, on
+    /// hardware and on the simulator alike.
     pub(crate) fn explain_failure(&self, ctx: u32, batch_address: u64) -> Error {
-        #[cfg(feature = "sim")]
-        if let Some(sim) = &self.sim {
-            return simulated::explain(sim, &mut lock(&self.errors_reported), batch_address);
-        }
-        // Hardware: the kernel's error capture (i915 error state, xe devcoredump).
         self.backend().hardware_error(ctx, batch_address)
     }
 }

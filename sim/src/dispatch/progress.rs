@@ -1,0 +1,263 @@
+//! A walker's progress in simulated GPU time, by a cost model of the work its EU threads
+//! executed, checked against the kernel driver's hang rule ([`crate::cs::HangRule`]); and the
+//! proof that a thread group loops forever, which lets the simulator skip ahead to the reset
+//! instead of interpreting billions of instructions.
+//!
+//! The cost model (deterministic: it counts instructions, never host time):
+//! - an EU thread retires one instruction every [`NS_PER_INSTRUCTION`] ns;
+//! - the threads of a group run side by side: a group takes as long as its longest thread;
+//! - the device holds `EUs × threads per EU / threads per group` groups at once (at least
+//!   one), so a walker takes the sum of its groups' times divided by that;
+//! - command streamer work costs nothing (endless batch chains meet the command budget).
+//!
+//! Preemption points, where an i915 heartbeat pulse gets through: between commands, and from
+//! Gen11 on between thread groups (thread-group preemption; Gen12 has no mid-thread
+//! preemption, and umd installs no system routine that mid-thread preemption needs on Gen11).
+//! On Gen9 i915 sets command-level GPGPU preemption (`WaDisableGPGPUMidCmdPreemption`,
+//! `intel_workarounds.c`): a whole walker is one stretch.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use platform::Platform;
+
+use crate::cs::GpuTimer;
+use crate::device_info::DeviceInfo;
+use crate::eu::Thread;
+
+/// Simulated nanoseconds per instruction of one EU thread (about two cycles of a 1 GHz EU).
+pub const NS_PER_INSTRUCTION: u64 = 2;
+
+/// Whether the engine can be preempted between a walker's thread groups on `p`.
+fn thread_group_preemption(p: Platform) -> bool {
+    !matches!(p, Platform::Skl)
+}
+
+/// Why the engine was reset: when (ns since the request began) and whether the group was
+/// proven endless.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reset {
+    pub at_ns: u64,
+    pub endless: bool,
+}
+
+/// One walker's simulated time, shared by the host threads that run its groups.
+///
+/// Groups may finish in any order on the host; the simulated schedule is still the walker
+/// order: group `g` starts at the sum of the times of groups `0..g` divided by the groups the
+/// device holds at once. The verdict is taken in that order as the finished prefix grows, so
+/// whether (and where) the rule resets the engine does not depend on host scheduling. While a
+/// group runs it is checked against a lower bound of its start (the finished prefix), which
+/// only ever reports a reset that the ordered verdict also reaches.
+pub struct Progress<'a> {
+    timer: &'a GpuTimer,
+    walker_start: u64,
+    concurrent: u128,
+    per_group: bool,
+    done: Mutex<Done>,
+}
+
+/// Groups finished so far.
+#[derive(Default)]
+struct Done {
+    /// Every group below this ordinal finished.
+    frontier: u64,
+    /// Sum of the times (ns) of the groups below `frontier`.
+    prefix_ns: u128,
+    /// Finished groups at or past `frontier`: ordinal → time (ns).
+    later: BTreeMap<u64, u128>,
+    /// The first reset in walker order, once the prefix reaches it.
+    reset: Option<Reset>,
+}
+
+impl<'a> Progress<'a> {
+    pub fn new(timer: &'a GpuTimer, p: Platform, threads_per_group: u32) -> Self {
+        let t = DeviceInfo::get(p).topology;
+        let slots = u128::from(t.eu_total()) * u128::from(t.threads_per_eu);
+        Progress {
+            timer,
+            walker_start: timer.now_ns(),
+            concurrent: (slots / u128::from(threads_per_group.max(1))).max(1),
+            per_group: thread_group_preemption(p),
+            done: Mutex::new(Done::default()),
+        }
+    }
+
+    fn done(&self) -> std::sync::MutexGuard<'_, Done> {
+        self.done.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Simulated time after groups totalling `sum_ns` ran.
+    fn after(&self, sum_ns: u128) -> u64 {
+        let done = u64::try_from(sum_ns / self.concurrent).unwrap_or(u64::MAX);
+        self.walker_start.saturating_add(done)
+    }
+
+    /// The reset, if any, for a group starting at `start` whose threads executed at most
+    /// `max_instructions` (`None`: proven to loop forever).
+    fn verdict(&self, start: u64, max_instructions: Option<u64>) -> Result<(), Reset> {
+        let stretch = if self.per_group {
+            start
+        } else {
+            self.walker_start
+        };
+        let now =
+            max_instructions.map(|n| start.saturating_add(n.saturating_mul(NS_PER_INSTRUCTION)));
+        match (self.timer.rule.reset_at(stretch), now) {
+            (Some(reset), Some(now)) if now > reset => Err(Reset {
+                at_ns: reset,
+                endless: false,
+            }),
+            (Some(reset), None) => Err(Reset {
+                at_ns: reset,
+                endless: true,
+            }),
+            (None, None) => Err(Reset {
+                at_ns: start,
+                endless: true,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Checks a running group, whose threads executed at most `max_instructions`
+    /// so far (`None`: proven to loop forever). `Err` once the kernel driver would have reset
+    /// the engine; a proven endless loop that no rule ends is reset by the simulator's
+    /// backstop.
+    pub fn check(&self, max_instructions: Option<u64>) -> Result<(), Reset> {
+        let start = {
+            let d = self.done();
+            // A reset earlier in walker order: sequentially this group never ran.
+            if let Some(r) = d.reset {
+                return Err(r);
+            }
+            self.after(d.prefix_ns)
+        };
+        self.verdict(start, max_instructions)
+    }
+
+    /// Group `ordinal` finished after its longest thread executed `max_instructions`.
+    pub fn group_done(&self, ordinal: u64, max_instructions: u64) {
+        let ns = u128::from(max_instructions) * u128::from(NS_PER_INSTRUCTION);
+        let mut d = self.done();
+        d.later.insert(ordinal, ns);
+        while let Some(ns) = {
+            let f = d.frontier;
+            d.later.remove(&f)
+        } {
+            let start = self.after(d.prefix_ns);
+            if d.reset.is_none() {
+                let n = u64::try_from(ns / u128::from(NS_PER_INSTRUCTION)).unwrap_or(u64::MAX);
+                d.reset = self.verdict(start, Some(n)).err();
+            }
+            d.prefix_ns += ns;
+            d.frontier += 1;
+        }
+        self.timer.advance_to(self.after(d.prefix_ns));
+    }
+
+    /// After every group finished: the first reset in walker order, if the rule reached one.
+    pub fn finish(&self) -> Result<(), Reset> {
+        self.done().reset.map_or(Ok(()), Err)
+    }
+}
+
+/// Finds threads that came back to an earlier state (Brent's cycle detection on the state at
+/// each scheduling slice's end).
+#[derive(Default)]
+pub struct Cycles {
+    saved: Vec<Option<Thread>>,
+    power: Vec<u64>,
+    lam: Vec<u64>,
+}
+
+impl Cycles {
+    pub fn new(threads: usize) -> Self {
+        Cycles {
+            saved: vec![None; threads],
+            power: vec![1; threads],
+            lam: vec![0; threads],
+        }
+    }
+
+    /// Records thread `i`'s state at the end of a full slice; true when it repeats a state
+    /// seen at an earlier slice's end.
+    pub fn repeats(&mut self, i: usize, t: &Thread) -> bool {
+        let (Some(saved), Some(power), Some(lam)) = (
+            self.saved.get_mut(i),
+            self.power.get_mut(i),
+            self.lam.get_mut(i),
+        ) else {
+            return false;
+        };
+        if saved.as_ref().is_some_and(|s| s.same_state(t)) {
+            return true;
+        }
+        *lam += 1;
+        if saved.is_none() || *lam == *power {
+            *saved = Some(t.clone());
+            *power = power.saturating_mul(2);
+            *lam = 0;
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cs::HangRule;
+
+    #[test]
+    fn a_group_longer_than_the_timeout_is_reset_and_groups_share_the_device() {
+        let ms = 1_000_000;
+        let t = GpuTimer::new(HangRule::Xe { job_timeout_ns: ms });
+        // tgllp: 96 EUs × 7 threads; 16 threads a group: 42 groups at once.
+        let p = Progress::new(&t, Platform::Tgllp, 16);
+        assert_eq!(p.check(Some(ms / NS_PER_INSTRUCTION)), Ok(()));
+        assert_eq!(
+            p.check(Some(ms / NS_PER_INSTRUCTION + 1)),
+            Err(Reset {
+                at_ns: ms,
+                endless: false
+            })
+        );
+        p.group_done(0, 42 * 1000);
+        assert_eq!(t.now_ns(), 1000 * NS_PER_INSTRUCTION);
+        assert!(p.check(None).unwrap_err().endless);
+        assert_eq!(p.finish(), Ok(()));
+    }
+
+    #[test]
+    fn the_verdict_follows_walker_order_whatever_order_groups_finish_in() {
+        let ms = 1_000_000;
+        // skl (one stretch per walker): 24 EUs × 7 threads / 168 threads a group = 1 at once.
+        let verdict = |order: &[u64]| {
+            let t = GpuTimer::new(HangRule::Xe { job_timeout_ns: ms });
+            let p = Progress::new(&t, Platform::Skl, 168);
+            for &g in order {
+                // Group 0 is short, groups 1 and 2 take 0.4 ms each, group 3 0.3 ms.
+                let n = [10, 200_000, 200_000, 150_000][g as usize];
+                p.group_done(g, n);
+            }
+            (p.finish(), t.now_ns())
+        };
+        let ordered = verdict(&[0, 1, 2, 3]);
+        assert_eq!(ordered.0.unwrap_err().at_ns, ms);
+        assert_eq!(verdict(&[3, 1, 0, 2]), ordered);
+        assert_eq!(verdict(&[2, 3, 1, 0]), ordered);
+    }
+
+    #[test]
+    fn a_thread_spinning_in_place_repeats() {
+        let mut c = Cycles::new(1);
+        let t = Thread::new(0xff);
+        assert!(!c.repeats(0, &t));
+        assert!(c.repeats(0, &t));
+        let mut other = Cycles::new(1);
+        let mut u = t.clone();
+        assert!(!other.repeats(0, &u));
+        u.ip = 3;
+        assert!(!other.repeats(0, &u));
+    }
+}
