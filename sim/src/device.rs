@@ -13,6 +13,7 @@ use crate::dispatch::EuExecutor;
 use crate::gem::GemTable;
 use crate::gpu::{Gpu, GpuErrorRecord};
 use crate::sync::{Doorbell, SyncFiles, SyncobjTable};
+use crate::sysfs::SysfsTree;
 use crate::{i915, xe, Kmd};
 
 /// How a simulated device is built.
@@ -45,6 +46,8 @@ pub enum OpenError {
     Unsupported { platform: Platform, kmd: Kmd },
     #[error("cannot allocate the simulated device's memory")]
     NoMemory,
+    #[error("cannot create the simulated device's sysfs tree: {0}")]
+    Sysfs(String),
 }
 
 /// Opens a render node of a new simulated `platform` GPU driven by `kmd`, as a
@@ -70,6 +73,8 @@ pub fn open_device(
     if !info.supports(kmd) {
         return Err(OpenError::Unsupported { platform, kmd });
     }
+    let sysfs =
+        Arc::new(SysfsTree::create(info, kmd).map_err(|e| OpenError::Sysfs(e.to_string()))?);
     let gpu = Gpu::new(info, config.budget, config.walker).map_err(|_| OpenError::NoMemory)?;
     let wait_limit = config.wait_limit;
     let doorbell = gpu.doorbell().clone();
@@ -90,6 +95,7 @@ pub fn open_device(
         state: Mutex::new(state),
         doorbell,
         wait_limit,
+        sysfs,
     }))
 }
 
@@ -111,6 +117,8 @@ pub struct SimDevice {
     /// Rung whenever a fence signals or a syncobj changes; every waiter sleeps on it.
     doorbell: Arc<Doorbell>,
     wait_limit: Option<Duration>,
+    /// The node's sysfs directory (PCI ids, error capture, engine properties).
+    sysfs: Arc<SysfsTree>,
 }
 
 impl fmt::Debug for SimDevice {
@@ -180,6 +188,17 @@ impl SimDevice {
         self.lock().gpu.errors().records().to_vec()
     }
 
+    /// The render node's sysfs directory, laid out as the kernel driver's (see
+    /// [`crate::sysfs`]); removed when the device is dropped.
+    pub fn sysfs_dir(&self) -> &std::path::Path {
+        self.sysfs.node_dir()
+    }
+
+    /// The whole simulated sysfs tree.
+    pub fn sysfs(&self) -> &SysfsTree {
+        &self.sysfs
+    }
+
     pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
         // A panic while holding the lock would be a simulator bug; the state stays usable.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
@@ -233,5 +252,12 @@ impl DeviceFile for SimDevice {
 
     fn mmap(&self, offset: u64, len: usize) -> Result<Mapping, Errno> {
         self.lock().gem.mapping(offset, len)
+    }
+
+    /// The node's directory in the simulated sysfs tree, with the writes made to it so far
+    /// applied (a cleared capture reads as cleared).
+    fn sysfs_dir(&self) -> Option<std::path::PathBuf> {
+        self.sysfs.sync();
+        Some(self.sysfs.node_dir().to_owned())
     }
 }

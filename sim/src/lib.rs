@@ -52,6 +52,7 @@ mod i915;
 mod ioctl;
 pub mod mem;
 pub mod sync;
+pub mod sysfs;
 mod user;
 mod xe;
 
