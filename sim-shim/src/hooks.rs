@@ -129,6 +129,7 @@ fn open_node(flags: c_int) -> c_int {
         Ok(d) => d,
         Err(sim::OpenError::NoMemory) => return fail(Errno::ENOMEM),
         Err(sim::OpenError::Unsupported { .. }) => return fail(Errno::ENODEV),
+        Err(sim::OpenError::Sysfs(_)) => return fail(Errno::EIO),
     };
     let mut efd_flags = 0;
     if flags & libc::O_CLOEXEC != 0 {
