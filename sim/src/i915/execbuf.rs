@@ -196,7 +196,7 @@ fn validate_objects(
             // Relocations are not simulated (as on DG2 and later, where i915 rejects them).
             || e.relocation_count != 0
             || (e.alignment != 0 && !e.alignment.is_power_of_two())
-            || pad_to_size(e) % PAGE_SIZE != 0
+            || !pad_to_size(e).is_multiple_of(PAGE_SIZE)
         {
             return Err(Errno::EINVAL);
         }
