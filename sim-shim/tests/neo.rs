@@ -113,9 +113,10 @@ fn pyopencl_kernel_runs_correctly_through_neo() {
     }
 }
 
-/// Not reached on dg2: NEO's first batch on the compute engine never completes in the
-/// simulator (the command streamer's watchdog reports a hang; NEO then fails buffer creation
-/// with OUT_OF_RESOURCES). See firmware-notes/simulator.md, "Fidelity list".
+/// Not reached on dg2: NEO's batch stops at an MI_SEMAPHORE_WAIT (polling, SAD != 1, PPGTT)
+/// whose dword stays 1, until the command streamer's watchdog reports a hang; NEO then fails
+/// buffer creation with OUT_OF_RESOURCES (also with EnableDirectSubmission=0). See
+/// firmware-notes/simulator.md, "Fidelity list".
 #[test]
 fn pyopencl_on_dg2_stops_at_a_gpu_hang() {
     let dir = tempfile::tempdir().unwrap();
