@@ -44,6 +44,8 @@ registry!(
     MiStoreDataImm,
     MiSemaphoreWait,
     MiArbCheck,
+    MiAtomic,
+    MiPredicate,
     PipeControl,
     PipelineSelect,
     StateBaseAddress,

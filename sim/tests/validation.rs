@@ -354,6 +354,11 @@ fn i915_unaligned_addresses_are_einval() {
     o.flags = EXEC_OBJECT_PAD_TO_SIZE | EXEC_OBJECT_SUPPORTS_48B_ADDRESS;
     o.pad_to_size = !0xfff;
     assert_eq!(exec_with(f, &[o], |_| {}), Err(Errno::EINVAL));
+    // Without EXEC_OBJECT_PAD_TO_SIZE the field is rsvd1, ignored (NEO puts its context id
+    // there).
+    let mut o = pinned(h, 0x20000);
+    o.pad_to_size = 1;
+    assert_eq!(exec_with(f, &[o], |_| {}), Ok(0));
     // Above 4 GiB without the 48-bit flag.
     let mut o = pinned(h, 0x1_0000_0000);
     o.flags &= !EXEC_OBJECT_SUPPORTS_48B_ADDRESS;

@@ -354,3 +354,79 @@ field_enum! {
         Alpha = 7 "ALPHA",
     }
 }
+
+field_enum! {
+    /// genxml's top-level Atomic_OPCODE (MI_ATOMIC): 4-byte, 8-byte and 16-byte operations.
+    AtomicOpcode {
+        And = 0x01 "AND",
+        Or = 0x02 "OR",
+        Xor = 0x03 "XOR",
+        Move = 0x04 "MOVE",
+        Inc = 0x05 "INC",
+        Dec = 0x06 "DEC",
+        Add = 0x07 "ADD",
+        Sub = 0x08 "SUB",
+        Rsub = 0x09 "RSUB",
+        Imax = 0x0a "IMAX",
+        Imin = 0x0b "IMIN",
+        Umax = 0x0c "UMAX",
+        Umin = 0x0d "UMIN",
+        CmpWr = 0x0e "CMP_WR",
+        Predec = 0x0f "PREDEC",
+        And8b = 0x21 "AND8B",
+        Or8b = 0x22 "OR8B",
+        Xor8b = 0x23 "XOR8B",
+        Move8b = 0x24 "MOVE8B",
+        Inc8b = 0x25 "INC8B",
+        Dec8b = 0x26 "DEC8B",
+        Add8b = 0x27 "ADD8B",
+        Sub8b = 0x28 "SUB8B",
+        Rsub8b = 0x29 "RSUB8B",
+        Imax8b = 0x2a "IMAX8B",
+        Imin8b = 0x2b "IMIN8B",
+        Umax8b = 0x2c "UMAX8B",
+        Umin8b = 0x2d "UMIN8B",
+        CmpWr8b = 0x2e "CMP_WR8B",
+        Predec8b = 0x2f "PREDEC8B",
+        CmpWr16b = 0x4e "CMP_WR16B",
+    }
+}
+
+field_enum! {
+    /// genxml values of MI_ATOMIC's Data Size.
+    AtomicDataSize {
+        Dword = 0 "DWORD",
+        Qword = 1 "QWORD",
+        Octword = 2 "OCTWORD",
+        Reserved = 3 "RESERVED",
+    }
+}
+
+field_enum! {
+    /// genxml values of MI_PREDICATE's Compare Operation.
+    PredicateCompare {
+        True = 0 "TRUE",
+        False = 1 "FALSE",
+        SrcsEqual = 2 "SRCS_EQUAL",
+        DeltasEqual = 3 "DELTAS_EQUAL",
+    }
+}
+
+field_enum! {
+    /// genxml values of MI_PREDICATE's Combine Operation.
+    PredicateCombine {
+        Set = 0 "SET",
+        And = 1 "AND",
+        Or = 2 "OR",
+        Xor = 3 "XOR",
+    }
+}
+
+field_enum! {
+    /// genxml values of MI_PREDICATE's Load Operation (1 is reserved).
+    PredicateLoad {
+        Keep = 0 "KEEP",
+        Load = 2 "LOAD",
+        Loadinv = 3 "LOADINV",
+    }
+}

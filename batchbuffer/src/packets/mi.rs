@@ -239,3 +239,54 @@ impl MiLoadRegisterImm {
         )
     }
 }
+
+packet! {
+    /// MI_ATOMIC: An atomic read-modify-write of a dword or qword in memory by the command
+    /// streamer. Operands are inline (`inline_data`, the 11-dword form) or absent (3 dwords).
+    MiAtomic = "MI_ATOMIC" {
+        len: [G9 | G11 | G12 | G125 => 3],
+        header: [
+            "MI Command Opcode" (0, 23, 28) [ALL] = 47,
+            "Command Type" (0, 29, 31) [ALL] = 0,
+        ],
+        length: ["DWord Length" (0, 0, 7) bias 2],
+        fields: [
+            atomic_opcode: AtomicOpcode as Enum "ATOMIC OPCODE" [ALL => (0, 8, 15)],
+            return_data_control: bool as Bool "Return Data Control" [ALL => (0, 16, 16)],
+            cs_stall: bool as Bool "CS STALL" [ALL => (0, 17, 17)],
+            inline_data: bool as Bool "Inline Data" [ALL => (0, 18, 18)],
+            data_size: AtomicDataSize as Enum "Data Size" [ALL => (0, 19, 20)],
+            post_sync_operation: bool as Bool "Post-Sync Operation" [ALL => (0, 21, 21)],
+            memory_type: MemoryType as Enum "Memory Type" [ALL => (0, 22, 22)],
+            memory_address: u64 as Address "Memory Address" [ALL => (1, 2, 47)],
+            operand1_data_dword_0: u32 as Uint "Operand1 Data Dword 0" [ALL => (3, 0, 31)],
+            operand2_data_dword_0: u32 as Uint "Operand2 Data Dword 0" [ALL => (4, 0, 31)],
+            operand1_data_dword_1: u32 as Uint "Operand1 Data Dword 1" [ALL => (5, 0, 31)],
+            operand2_data_dword_1: u32 as Uint "Operand2 Data Dword 1" [ALL => (6, 0, 31)],
+            operand1_data_dword_2: u32 as Uint "Operand1 Data Dword 2" [ALL => (7, 0, 31)],
+            operand2_data_dword_2: u32 as Uint "Operand2 Data Dword 2" [ALL => (8, 0, 31)],
+            operand1_data_dword_3: u32 as Uint "Operand1 Data Dword 3" [ALL => (9, 0, 31)],
+            operand2_data_dword_3: u32 as Uint "Operand2 Data Dword 3" [ALL => (10, 0, 31)],
+        ],
+        dyn_len(s) => if s.inline_data { 11 } else { 3 },
+    }
+}
+
+packet! {
+    /// MI_PREDICATE: Computes the command streamer's predicate from MI_PREDICATE_SRC0/SRC1 and
+    /// combines it with the current one; walkers, MI_BATCH_BUFFER_START and
+    /// MI_STORE_REGISTER_MEM with Predicate Enable run only while it is set.
+    MiPredicate = "MI_PREDICATE" {
+        len: [G9 | G11 | G12 | G125 => 1],
+        header: [
+            "MI Command Opcode" (0, 23, 28) [ALL] = 12,
+            "Command Type" (0, 29, 31) [ALL] = 0,
+        ],
+        length: [],
+        fields: [
+            compare_operation: PredicateCompare as Enum "Compare Operation" [ALL => (0, 0, 1)],
+            combine_operation: PredicateCombine as Enum "Combine Operation" [ALL => (0, 3, 4)],
+            load_operation: PredicateLoad as Enum "Load Operation" [ALL => (0, 6, 7)],
+        ],
+    }
+}

@@ -74,9 +74,12 @@ packet! {
 }
 
 packet! {
-    /// STATE_COMPUTE_MODE: Xe-HPG compute-engine modes (large GRF, thread limits), each with its mask bit.
+    /// STATE_COMPUTE_MODE: compute modes (coherency, L1 behaviour; on Xe-HPG also large GRF and
+    /// thread limits), each with its mask bit. Mesa's gen120.xml lacks the Gen12LP form, which
+    /// NEO emits on TGL: its layout is NEO 22.43's `hw_cmds_generated_gen12lp.inl` (one Mask
+    /// field over bits 16-31, a field's mask bit being its own bit + 16).
     StateComputeMode = "STATE_COMPUTE_MODE" {
-        len: [G125 => 2],
+        len: [G12 | G125 => 2],
         header: [
             "3D Command Sub Opcode" (0, 16, 23) [ALL] = 5,
             "3D Command Opcode" (0, 24, 26) [ALL] = 1,
@@ -85,22 +88,26 @@ packet! {
         ],
         length: ["DWord Length" (0, 0, 7) bias 2],
         fields: [
-            z_pass_async_compute_thread_limit: ZPassAsyncComputeThreadLimit as Enum "Z Pass Async Compute Thread Limit" [ALL => (1, 0, 2)],
-            force_non_coherent_dg2: ForceNonCoherentDg2 as Enum "Force Non-Coherent DG2" [ALL => (1, 3, 4)],
-            fast_clear_disabled_on_compressed_surface: bool as Bool "Fast Clear Disabled on Compressed Surface" [ALL => (1, 5, 5)],
-            disable_slm_read_merge_optimization: bool as Bool "Disable SLM Read Merge Optimization" [ALL => (1, 6, 6)],
-            pixel_async_compute_thread_limit: PixelAsyncComputeThreadLimit as Enum "Pixel Async Compute Thread Limit" [ALL => (1, 7, 9)],
-            disable_atomic_on_clear_data: bool as Bool "Disable Atomic on Clear Data" [ALL => (1, 11, 11)],
-            disable_l1_invalidate_for_non_l1_cacheable_writes: bool as Bool "Disable L1 Invalidate for non-L1-cacheable Writes" [ALL => (1, 13, 13)],
-            large_grf_mode: bool as Bool "Large GRF Mode" [ALL => (1, 15, 15)],
-            z_pass_async_compute_thread_limit_mask: u32 as Uint "Z Pass Async Compute Thread Limit Mask" [ALL => (1, 16, 18)],
-            force_non_coherent_dg2_mask: u32 as Uint "Force Non-Coherent DG2 Mask" [ALL => (1, 19, 20)],
-            fast_clear_disabled_on_compressed_surface_mask: bool as Bool "Fast Clear Disabled on Compressed Surface Mask" [ALL => (1, 21, 21)],
-            disable_slm_read_merge_optimization_mask: bool as Bool "Disable SLM Read Merge Optimization Mask" [ALL => (1, 22, 22)],
-            pixel_async_compute_thread_limit_mask: u32 as Uint "Pixel Async Compute Thread Limit Mask" [ALL => (1, 23, 25)],
-            disable_atomic_on_clear_data_mask: bool as Bool "Disable Atomic on Clear Data Mask" [ALL => (1, 27, 27)],
-            disable_l1_invalidate_for_non_l1_cacheable_writes_mask: bool as Bool "Disable L1 Invalidate for non-L1-cacheable Writes Mask" [ALL => (1, 29, 29)],
-            large_grf_mode_mask: bool as Bool "Large GRF Mode Mask" [ALL => (1, 31, 31)],
+            z_pass_async_compute_thread_limit: ZPassAsyncComputeThreadLimit as Enum "Z Pass Async Compute Thread Limit" [G125 => (1, 0, 2)],
+            force_non_coherent_dg2: ForceNonCoherentDg2 as Enum "Force Non-Coherent DG2" [G12 | G125 => (1, 3, 4)],
+            fast_clear_disabled_on_compressed_surface: bool as Bool "Fast Clear Disabled on Compressed Surface" [G125 => (1, 5, 5)],
+            disable_slm_read_merge_optimization: bool as Bool "Disable SLM Read Merge Optimization" [G125 => (1, 6, 6)],
+            pixel_async_compute_thread_limit: PixelAsyncComputeThreadLimit as Enum "Pixel Async Compute Thread Limit" [G125 => (1, 7, 9)],
+            disable_atomic_on_clear_data: bool as Bool "Disable Atomic on Clear Data" [G125 => (1, 11, 11)],
+            disable_l1_invalidate_for_non_l1_cacheable_writes: bool as Bool "Disable L1 Invalidate for non-L1-cacheable Writes" [G12 | G125 => (1, 13, 13)],
+            large_grf_mode: bool as Bool "Large GRF Mode" [G125 => (1, 15, 15)],
+            z_pass_async_compute_thread_limit_mask: u32 as Uint "Z Pass Async Compute Thread Limit Mask" [G125 => (1, 16, 18)],
+            force_non_coherent_dg2_mask: u32 as Uint "Force Non-Coherent DG2 Mask" [G12 | G125 => (1, 19, 20)],
+            fast_clear_disabled_on_compressed_surface_mask: bool as Bool "Fast Clear Disabled on Compressed Surface Mask" [G125 => (1, 21, 21)],
+            disable_slm_read_merge_optimization_mask: bool as Bool "Disable SLM Read Merge Optimization Mask" [G125 => (1, 22, 22)],
+            pixel_async_compute_thread_limit_mask: u32 as Uint "Pixel Async Compute Thread Limit Mask" [G125 => (1, 23, 25)],
+            disable_atomic_on_clear_data_mask: bool as Bool "Disable Atomic on Clear Data Mask" [G125 => (1, 27, 27)],
+            disable_l1_invalidate_for_non_l1_cacheable_writes_mask: bool as Bool "Disable L1 Invalidate for non-L1-cacheable Writes Mask" [G12 | G125 => (1, 29, 29)],
+            large_grf_mode_mask: bool as Bool "Large GRF Mode Mask" [G125 => (1, 31, 31)],
+            binding_table_alignment: bool as Bool "Binding Table Alignment" [G12 => (1, 10, 10)],
+            coherent_access_l1_cache_disable: bool as Bool "Coherent Access L1 Cache Disable" [G12 => (1, 12, 12)],
+            binding_table_alignment_mask: bool as Bool "Binding Table Alignment Mask" [G12 => (1, 26, 26)],
+            coherent_access_l1_cache_disable_mask: bool as Bool "Coherent Access L1 Cache Disable Mask" [G12 => (1, 28, 28)],
         ],
     }
 }

@@ -142,6 +142,16 @@ uapi_structs! { STRUCTS;
         offset: u64,
         val: u64,
     }
+    /// `I915_CONTEXT_PARAM_SSEU`'s value: one engine's slice/subslice/EU configuration.
+    struct drm_i915_gem_context_param_sseu {
+        engine: i915_engine_class_instance,
+        flags: u32,
+        slice_mask: u64,
+        subslice_mask: u64,
+        min_eus_per_subslice: u16,
+        max_eus_per_subslice: u16,
+        rsvd: u32,
+    }
     struct drm_i915_reset_stats {
         ctx_id: u32,
         flags: u32,
@@ -255,6 +265,8 @@ uapi_consts! { CONSTS;
     I915_PARAM_SUBSLICE_TOTAL: i32 = 33;
     I915_PARAM_EU_TOTAL: i32 = 34;
     I915_PARAM_HAS_EXEC_SOFTPIN: i32 = 37;
+    I915_PARAM_HAS_POOLED_EU: i32 = 38;
+    I915_PARAM_MIN_EU_IN_POOL: i32 = 39;
     I915_PARAM_MMAP_GTT_VERSION: i32 = 40;
     I915_PARAM_HAS_SCHEDULER: i32 = 41;
     I915_PARAM_HAS_EXEC_FENCE: i32 = 44;
@@ -297,11 +309,15 @@ uapi_consts! { CONSTS;
     I915_CONTEXT_CREATE_FLAGS_USE_EXTENSIONS: u32 = 1 << 0;
     I915_CONTEXT_CREATE_FLAGS_SINGLE_TIMELINE: u32 = 1 << 1;
     I915_CONTEXT_CREATE_EXT_SETPARAM: u32 = 0;
+    I915_CONTEXT_PARAM_GTT_SIZE: u64 = 0x3;
     I915_CONTEXT_PARAM_BANNABLE: u64 = 0x5;
     I915_CONTEXT_PARAM_PRIORITY: u64 = 0x6;
+    I915_CONTEXT_PARAM_SSEU: u64 = 0x7;
     I915_CONTEXT_PARAM_RECOVERABLE: u64 = 0x8;
     I915_CONTEXT_PARAM_VM: u64 = 0x9;
     I915_CONTEXT_PARAM_ENGINES: u64 = 0xa;
+    I915_CONTEXT_PARAM_PERSISTENCE: u64 = 0xb;
+    I915_CONTEXT_SSEU_FLAG_ENGINE_INDEX: u32 = 1 << 0;
     // Exec objects.
     EXEC_OBJECT_NEEDS_FENCE: u64 = 1 << 0;
     EXEC_OBJECT_NEEDS_GTT: u64 = 1 << 1;

@@ -1,14 +1,18 @@
 //! The command streamer's fetch-decode-execute loop over the ring and the batch buffers.
 
 use batchbuffer::{
-    identify, AddressSpaceIndicator, CompareOperation, DestinationAddressType, IdentifyError,
-    LriPostSyncOperation, MemoryType, MiBatchBufferStart, MiLoadRegisterImm, MiLoadRegisterMem,
-    MiLoadRegisterReg, MiSemaphoreWait, MiStoreDataImm, MiStoreRegisterMem, Packet, PacketId,
-    PipeControl, PipelineSelect, PostSyncOperation, SecondLevelBatchBuffer,
+    identify, AddressSpaceIndicator, CompareOperation, ComputeWalker, DestinationAddressType,
+    GpgpuWalker, IdentifyError, LriPostSyncOperation, MemoryType, MiAtomic, MiBatchBufferStart,
+    MiLoadRegisterImm, MiLoadRegisterMem, MiLoadRegisterReg, MiPredicate, MiSemaphoreWait,
+    MiStoreDataImm, MiStoreRegisterMem, Packet, PacketId, PipeControl, PipelineSelect,
+    PostSyncOperation, SecondLevelBatchBuffer,
 };
 use platform::Platform;
 
 use super::compute::{ComputeState, Walker, WalkerExecutor};
+use super::mi_ops::{
+    predicate, AtomicOp, AtomicProblem, MI_PREDICATE_RESULT, MI_PREDICATE_SRC0, MI_PREDICATE_SRC1,
+};
 use super::watchdog::Watchdog;
 use crate::device_info::EngineDesc;
 use crate::gpu::regs::resolve;
@@ -106,10 +110,10 @@ impl Cs<'_> {
                 },
                 PacketId::MiBatchBufferStart => {
                     let bbs = self.unpack::<MiBatchBufferStart>(cmd).map_err(err)?;
-                    if bbs.predication_enable {
-                        return Err(err(GpuErrorKind::Hang(HangReason::Unsupported {
-                            packet: "predicated MI_BATCH_BUFFER_START".into(),
-                        })));
+                    // A predicated start whose predicate is clear is skipped.
+                    if bbs.predication_enable && !self.predicate() {
+                        pc += step;
+                        continue;
                     }
                     let second =
                         bbs.second_level_batch_buffer == SecondLevelBatchBuffer::SecondLevelBatch;
@@ -227,12 +231,17 @@ impl Cs<'_> {
             }
             PacketId::MiStoreRegisterMem => {
                 let srm = self.unpack::<MiStoreRegisterMem>(cmd)?;
+                if srm.predicate_enable && !self.predicate() {
+                    return Ok(());
+                }
                 let r = self.reg(srm.register_address, srm.add_cs_mmio_start_offset);
                 let v = self.read_reg(r);
                 self.target(space, srm.use_global_gtt)
                     .write_u32(srm.memory_address, v)?;
             }
             PacketId::MiSemaphoreWait => self.semaphore_wait(space, cmd)?,
+            PacketId::MiAtomic => self.atomic(space, cmd)?,
+            PacketId::MiPredicate => self.mi_predicate(cmd)?,
             PacketId::PipeControl => self.pipe_control(space, cmd)?,
             PacketId::PipelineSelect => {
                 let ps = self.unpack::<PipelineSelect>(cmd)?;
@@ -244,6 +253,9 @@ impl Cs<'_> {
                 .record_base_addresses(self.platform, cmd)
                 .map_err(|e| bad(cmd[0], e))?,
             PacketId::GpgpuWalker | PacketId::ComputeWalker => {
+                if self.walker_predicated(packet, cmd)? && !self.predicate() {
+                    return Ok(());
+                }
                 let walker = Walker {
                     platform: self.platform,
                     engine: self.engine,
@@ -275,6 +287,64 @@ impl Cs<'_> {
             let r = self.reg(offset, lri.add_cs_mmio_start_offset);
             let old = self.read_reg(r);
             self.write_reg(r, (old & keep) | (v & !keep));
+        }
+        Ok(())
+    }
+
+    /// The command streamer's predicate (MI_PREDICATE_RESULT bit 0).
+    fn predicate(&self) -> bool {
+        self.read_reg(MI_PREDICATE_RESULT) & 1 != 0
+    }
+
+    /// Whether a walker has Predicate Enable set.
+    fn walker_predicated(&self, packet: PacketId, cmd: &[u32]) -> Result<bool, GpuErrorKind> {
+        Ok(match packet {
+            PacketId::GpgpuWalker => self.unpack::<GpgpuWalker>(cmd)?.predicate_enable,
+            _ => self.unpack::<ComputeWalker>(cmd)?.predicate_enable,
+        })
+    }
+
+    fn read_reg64(&self, offset: u32) -> u64 {
+        u64::from(self.read_reg(offset)) | u64::from(self.read_reg(offset + 4)) << 32
+    }
+
+    fn mi_predicate(&mut self, cmd: &[u32]) -> Result<(), GpuErrorKind> {
+        let mp = self.unpack::<MiPredicate>(cmd)?;
+        let src0 = self.read_reg64(MI_PREDICATE_SRC0);
+        let src1 = self.read_reg64(MI_PREDICATE_SRC1);
+        let p = predicate(
+            self.predicate(),
+            mp.compare_operation,
+            mp.load_operation,
+            mp.combine_operation,
+            src0,
+            src1,
+        )
+        .ok_or_else(|| {
+            GpuErrorKind::Hang(HangReason::Unsupported {
+                packet: "MI_PREDICATE with DELTAS_EQUAL".into(),
+            })
+        })?;
+        self.write_reg(MI_PREDICATE_RESULT, p.into());
+        Ok(())
+    }
+
+    fn atomic(&mut self, space: Space, cmd: &[u32]) -> Result<(), GpuErrorKind> {
+        let a = self.unpack::<MiAtomic>(cmd)?;
+        let op = AtomicOp::of(&a).map_err(|p| match p {
+            AtomicProblem::Bad(d) => bad(cmd[0], d),
+            AtomicProblem::Unsupported(packet) => {
+                GpuErrorKind::Hang(HangReason::Unsupported { packet })
+            }
+        })?;
+        let mem = self.target(space, a.memory_type == MemoryType::GlobalGraphicsAddress);
+        let at = a.memory_address;
+        if op.bytes == 8 {
+            let old = mem.read_u64(at)?;
+            mem.write_u64(at, op.apply(old))?;
+        } else {
+            let old = mem.read_u32(at)?;
+            mem.write_u32(at, op.apply(old.into()) as u32)?;
         }
         Ok(())
     }

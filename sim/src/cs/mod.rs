@@ -6,6 +6,7 @@
 
 mod compute;
 mod exec;
+mod mi_ops;
 mod ring;
 mod watchdog;
 

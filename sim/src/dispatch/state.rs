@@ -184,9 +184,10 @@ pub fn resolve(w: &Walker<'_>) -> Result<Dispatch, GpuErrorKind> {
     let mut d = match w.packet {
         PacketId::GpgpuWalker => {
             let gw: GpgpuWalker = unpack(p, "GPGPU_WALKER", w.dwords)?;
-            if gw.indirect_parameter_enable || gw.predicate_enable {
+            // Predication is the command streamer's: a predicated walker reaching here runs.
+            if gw.indirect_parameter_enable {
                 return Err(GpuErrorKind::Hang(HangReason::Unsupported {
-                    packet: "GPGPU_WALKER with indirect parameters or predication".into(),
+                    packet: "GPGPU_WALKER with indirect parameters".into(),
                 }));
             }
             let midl = w
@@ -240,9 +241,9 @@ pub fn resolve(w: &Walker<'_>) -> Result<Dispatch, GpuErrorKind> {
         }
         PacketId::ComputeWalker => {
             let cw: ComputeWalker = unpack(p, "COMPUTE_WALKER", w.dwords)?;
-            if cw.indirect_parameter_enable || cw.predicate_enable {
+            if cw.indirect_parameter_enable {
                 return Err(GpuErrorKind::Hang(HangReason::Unsupported {
-                    packet: "COMPUTE_WALKER with indirect parameters or predication".into(),
+                    packet: "COMPUTE_WALKER with indirect parameters".into(),
                 }));
             }
             let b = cw.body;

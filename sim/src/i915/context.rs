@@ -59,6 +59,11 @@ fn apply_param(
         I915_CONTEXT_PARAM_ENGINES => ctx.engines = engine_map(dev, p)?,
         I915_CONTEXT_PARAM_RECOVERABLE => ctx.recoverable = scalar(p.value)? != 0,
         I915_CONTEXT_PARAM_BANNABLE => ctx.bannable = scalar(p.value)? != 0,
+        I915_CONTEXT_PARAM_PERSISTENCE => ctx.persistent = scalar(p.value)? != 0,
+        // Reconfiguring slices is Gen11's VME use case only; the kernel refuses it elsewhere
+        // (ENODEV) and the simulator refuses it everywhere (icllp's RPCS rules are not
+        // simulated).
+        I915_CONTEXT_PARAM_SSEU => return Err(Errno::ENODEV),
         I915_CONTEXT_PARAM_PRIORITY => {
             // I915_CONTEXT_MAX_USER_PRIORITY / MIN: +-1023.
             let v = scalar(p.value)? as i64;
@@ -171,15 +176,84 @@ pub(crate) fn setparam(dev: &SimDevice, a: &mut drm_i915_gem_context_param) -> R
     r.map(|_| 0)
 }
 
+/// The i915 GTT size of a full 48-bit PPGTT (`vm->total`).
+const PPGTT_TOTAL: u64 = 1 << 48;
+
+/// GETPARAM of I915_CONTEXT_PARAM_SSEU (the kernel's `get_sseu`): a zero size asks for the
+/// struct's size; the engine is named by class/instance, or by index into the context's engine
+/// map with I915_CONTEXT_SSEU_FLAG_ENGINE_INDEX (which a map requires). The render engine
+/// reports the whole device (`intel_sseu_from_device_info`); other engines have none.
+fn get_sseu(
+    dev: &SimDevice,
+    ctx: &Context,
+    a: &mut drm_i915_gem_context_param,
+) -> Result<(), Errno> {
+    let size = std::mem::size_of::<drm_i915_gem_context_param_sseu>() as u32;
+    if a.size == 0 {
+        a.size = size;
+        return Ok(());
+    }
+    if a.size < size {
+        return Err(Errno::EINVAL);
+    }
+    let mut s: drm_i915_gem_context_param_sseu = user::read_val(a.value)?;
+    if s.rsvd != 0 || s.flags & !I915_CONTEXT_SSEU_FLAG_ENGINE_INDEX != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let by_index = s.flags & I915_CONTEXT_SSEU_FLAG_ENGINE_INDEX != 0;
+    let info = dev.info();
+    let engine = match (&ctx.engines, by_index) {
+        (Some(map), true) => map
+            .get(usize::from(s.engine.engine_instance))
+            .copied()
+            .flatten(),
+        (None, false) => {
+            let class = match s.engine.engine_class {
+                I915_ENGINE_CLASS_RENDER => Some(EngineClass::Render),
+                I915_ENGINE_CLASS_COMPUTE => Some(EngineClass::Compute),
+                _ => None,
+            };
+            info.engines
+                .iter()
+                .position(|d| Some(d.class) == class && d.instance == s.engine.engine_instance)
+        }
+        _ => None,
+    }
+    .ok_or(Errno::EINVAL)?;
+    let t = &info.topology;
+    let (slices, subslices, eus) = if info.engines[engine].class == EngineClass::Render {
+        (
+            (1u64 << t.slices) - 1,
+            (1u64 << t.subslices_per_slice) - 1,
+            t.eus_per_subslice as u16,
+        )
+    } else {
+        (0, 0, 0)
+    };
+    s.slice_mask = slices;
+    s.subslice_mask = subslices;
+    s.min_eus_per_subslice = eus;
+    s.max_eus_per_subslice = eus;
+    user::write_val(a.value, &s)?;
+    a.size = size;
+    Ok(())
+}
+
 pub(crate) fn getparam(dev: &SimDevice, a: &mut drm_i915_gem_context_param) -> Result<i32, Errno> {
     let mut guard = dev.lock();
     let st = &mut guard.i915;
     let ctx = st.contexts.get(&a.ctx_id).ok_or(Errno::ENOENT)?;
+    if a.param == I915_CONTEXT_PARAM_SSEU {
+        get_sseu(dev, ctx, a)?;
+        return Ok(0);
+    }
     a.size = 0;
     a.value = match a.param {
         I915_CONTEXT_PARAM_RECOVERABLE => ctx.recoverable.into(),
         I915_CONTEXT_PARAM_BANNABLE => ctx.bannable.into(),
         I915_CONTEXT_PARAM_PRIORITY => ctx.priority as u64,
+        I915_CONTEXT_PARAM_PERSISTENCE => ctx.persistent.into(),
+        I915_CONTEXT_PARAM_GTT_SIZE => PPGTT_TOTAL,
         // Like the kernel, hands out a new VM id for the context's address space.
         I915_CONTEXT_PARAM_VM => {
             let vm = ctx.vm.clone();

@@ -174,6 +174,16 @@ fn select_engine(st: &State, ctx: &Context, ring: u64) -> Result<usize, Errno> {
     }
 }
 
+/// `pad_to_size` counts only with EXEC_OBJECT_PAD_TO_SIZE; without it the field is `rsvd1`
+/// (a union), which `eb_validate_vma` clears unchecked (NEO stores its context id there).
+fn pad_to_size(e: &drm_i915_gem_exec_object2) -> u64 {
+    if e.flags & EXEC_OBJECT_PAD_TO_SIZE != 0 {
+        e.pad_to_size
+    } else {
+        0
+    }
+}
+
 fn validate_objects(
     st: &State,
     entries: &[drm_i915_gem_exec_object2],
@@ -186,8 +196,7 @@ fn validate_objects(
             // Relocations are not simulated (as on DG2 and later, where i915 rejects them).
             || e.relocation_count != 0
             || (e.alignment != 0 && !e.alignment.is_power_of_two())
-            || (e.flags & EXEC_OBJECT_PAD_TO_SIZE == 0 && e.pad_to_size != 0)
-            || e.pad_to_size % PAGE_SIZE != 0
+            || !pad_to_size(e).is_multiple_of(PAGE_SIZE)
         {
             return Err(Errno::EINVAL);
         }
@@ -205,7 +214,7 @@ fn validate_objects(
             };
             user::probe(r.addr, r.len, need)?;
         }
-        let size = obj.bo.size().max(e.pad_to_size);
+        let size = obj.bo.size().max(pad_to_size(e));
         // Padding beyond the address space can never be placed.
         if size > VA_LIMIT {
             return Err(Errno::EINVAL);

@@ -32,6 +32,8 @@ pub(crate) struct Context {
     pub recoverable: bool,
     pub bannable: bool,
     pub priority: i64,
+    /// I915_CONTEXT_PARAM_PERSISTENCE: contexts are persistent unless the user clears it.
+    pub persistent: bool,
 }
 
 impl Context {
@@ -43,6 +45,7 @@ impl Context {
             recoverable: true,
             bannable: true,
             priority: 0,
+            persistent: true,
         }
     }
 }

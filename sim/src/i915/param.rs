@@ -42,6 +42,8 @@ pub(crate) fn value(info: &DeviceInfo, param: i32) -> Option<i32> {
         I915_PARAM_HAS_SCHEDULER => SCHEDULER_ENABLED,
         I915_PARAM_MMAP_GTT_VERSION => MMAP_GTT_VERSION,
         I915_PARAM_HAS_USERPTR_PROBE => 1,
+        // EU pooling exists only on Broxton (HAS_POOLED_EU, sseu->min_eu_in_pool).
+        I915_PARAM_HAS_POOLED_EU | I915_PARAM_MIN_EU_IN_POOL => 0,
         _ => return None,
     })
 }

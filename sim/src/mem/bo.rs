@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use kmd_iface::seam::{MapAccessError, MapBacking, Mapping};
-use memmap2::MmapMut;
+use memmap2::{MmapOptions, MmapRaw};
 
 use super::PAGE_SIZE;
 use crate::user;
@@ -38,7 +38,10 @@ pub struct Bo {
 
 #[derive(Debug)]
 enum Storage {
-    /// Memory the simulator allocated; CPU mmaps of the BO show these very bytes.
+    /// Memory the simulator allocated; CPU mmaps of the BO show these very bytes. The pages
+    /// are a shared mapping of a memfd, so a second mapping of them (`mremap` with an old size
+    /// of 0, as the preload shim does for a process's `mmap` of the render node) is the same
+    /// memory, not a copy.
     Owned(Mapping),
     /// The host process's pages at `addr` (i915 GEM_USERPTR, xe MAP_USERPTR). They are reached
     /// with fault-checked copies, so pages the host unmapped become GPU faults, not crashes.
@@ -61,9 +64,9 @@ impl Bo {
             return Err(BoError::BadSize(size));
         }
         let len = usize::try_from(size).map_err(|_| BoError::NoMemory(size))?;
-        let map = MmapMut::map_anon(len).map_err(|_| BoError::NoMemory(size))?;
+        let map = shared_pages(len).ok_or(BoError::NoMemory(size))?;
         Ok(Arc::new(Bo {
-            storage: Storage::Owned(Mapping::new(Arc::new(AnonBacking(map)))),
+            storage: Storage::Owned(Mapping::new(Arc::new(SharedBacking(map)))),
         }))
     }
 
@@ -150,15 +153,24 @@ fn host_address(r: &HostRange, offset: u64, len: usize) -> Result<u64, MapAccess
     }
 }
 
-/// Anonymous shared-nothing mmap: pages are zero and cost nothing until first touched, so a
-/// large BO is as cheap as on the kernel, which also allocates backing pages lazily.
-struct AnonBacking(MmapMut);
+/// `len` zeroed bytes: a MAP_SHARED mapping of a fresh memfd of that size. Pages cost nothing
+/// until first touched, so a large BO is as cheap as on the kernel, which also allocates
+/// backing pages lazily. The memfd is closed once mapped; the mapping keeps the pages.
+fn shared_pages(len: usize) -> Option<MmapRaw> {
+    use nix::sys::memfd::{memfd_create, MemFdCreateFlag};
+    let fd = memfd_create(c"intel-gpu-sim-bo", MemFdCreateFlag::MFD_CLOEXEC).ok()?;
+    nix::unistd::ftruncate(&fd, i64::try_from(len).ok()?).ok()?;
+    MmapOptions::new().len(len).map_raw(&fd).ok()
+}
+
+/// A BO's own pages (see [`shared_pages`]).
+struct SharedBacking(MmapRaw);
 
 // SAFETY: the mapping stays at one address, readable and writable, for `len()` bytes until the
-// MmapMut is dropped with the backing; Mapping only reaches it through raw copies and atomics.
-unsafe impl MapBacking for AnonBacking {
+// MmapRaw is dropped with the backing; Mapping only reaches it through raw copies and atomics.
+unsafe impl MapBacking for SharedBacking {
     fn as_ptr(&self) -> *mut u8 {
-        self.0.as_ptr().cast_mut()
+        self.0.as_mut_ptr()
     }
     fn len(&self) -> usize {
         self.0.len()
@@ -187,6 +199,7 @@ fn to_usize(v: u64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use memmap2::MmapMut;
 
     #[test]
     fn sizes_must_be_whole_pages() {

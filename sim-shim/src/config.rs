@@ -1,0 +1,74 @@
+//! `INTEL_GPU_SIM=<platform>[@i915|@xe]`: which simulated GPU the process sees.
+
+use platform::Platform;
+use sim::device_info::DeviceInfo;
+use sim::Kmd;
+
+/// The simulated GPU behind `/dev/dri/renderD128`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    pub platform: Platform,
+    pub kmd: Kmd,
+}
+
+/// The variable's name.
+pub const VAR: &str = "INTEL_GPU_SIM";
+
+/// Unset means tgllp behind i915.
+pub const DEFAULT: Config = Config {
+    platform: Platform::Tgllp,
+    kmd: Kmd::I915,
+};
+
+/// Parses the variable's value (`None`: unset).
+pub fn parse(value: Option<&str>) -> Result<Config, String> {
+    let Some(value) = value else {
+        return Ok(DEFAULT);
+    };
+    let (name, kmd) = match value.split_once('@') {
+        None => (value, Kmd::I915),
+        Some((name, "i915")) => (name, Kmd::I915),
+        Some((name, "xe")) => (name, Kmd::Xe),
+        Some((_, other)) => {
+            return Err(format!(
+                "{VAR}={value}: unknown kernel driver '{other}' (expected i915 or xe)"
+            ))
+        }
+    };
+    let platform: Platform = name.parse().map_err(|e| format!("{VAR}={value}: {e}"))?;
+    if !DeviceInfo::get(platform).supports(kmd) {
+        return Err(format!(
+            "{VAR}={value}: the {kmd:?} kernel driver does not support {platform}"
+        ));
+    }
+    Ok(Config { platform, kmd })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values() {
+        assert_eq!(parse(None), Ok(DEFAULT));
+        assert_eq!(
+            parse(Some("dg2@xe")),
+            Ok(Config {
+                platform: Platform::Dg2,
+                kmd: Kmd::Xe
+            })
+        );
+        assert_eq!(
+            parse(Some("skl")),
+            Ok(Config {
+                platform: Platform::Skl,
+                kmd: Kmd::I915
+            })
+        );
+        assert!(parse(Some("skl@xe"))
+            .unwrap_err()
+            .contains("does not support"));
+        assert!(parse(Some("tgllp@amdgpu")).unwrap_err().contains("amdgpu"));
+        assert!(parse(Some("gen99")).is_err());
+    }
+}

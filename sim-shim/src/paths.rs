@@ -1,0 +1,192 @@
+//! The paths the shim fakes and the host tree that serves them.
+//!
+//! Everything at or below one of [`ROOTS`] is looked up in the shim's own directory tree (a
+//! temporary directory per process): `/dev/dri` holds only the simulated render node and its
+//! `by-path` link, and the sysfs entries are the kernel's symlinks (`/sys/dev/char/226:128` →
+//! `../../devices/pci0000:00/0000:00:02.0/drm/renderD128`, …), so `readlink` and `realpath`
+//! give the paths a real machine gives. The PCI device directory itself is the simulated
+//! device's own sysfs tree.
+
+use std::io;
+use std::os::unix::fs::{symlink, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+/// The render node's character device numbers (DRM major, first render minor).
+pub const DRM_MAJOR: u32 = 226;
+pub const RENDER_MINOR: u32 = 128;
+
+pub const RENDER_NODE: &str = "/dev/dri/renderD128";
+pub const BY_PATH: &str = "/dev/dri/by-path/pci-0000:00:02.0-render";
+/// Where the kernel puts the PCI device's sysfs directory.
+pub const PCI_DEVICE_DIR: &str = "/sys/devices/pci0000:00/0000:00:02.0";
+
+/// Roots of the faked trees.
+pub const ROOTS: &[&str] = &[
+    "/dev/dri",
+    "/sys/dev/char/226:128",
+    "/sys/class/drm",
+    "/sys/bus/pci/devices/0000:00:02.0",
+    PCI_DEVICE_DIR,
+];
+
+/// The kernel's symlinks, relative as the kernel writes them: (link, target).
+const LINKS: &[(&str, &str)] = &[
+    (BY_PATH, "../renderD128"),
+    (
+        "/sys/dev/char/226:128",
+        "../../devices/pci0000:00/0000:00:02.0/drm/renderD128",
+    ),
+    (
+        "/sys/class/drm/renderD128",
+        "../../devices/pci0000:00/0000:00:02.0/drm/renderD128",
+    ),
+    (
+        "/sys/class/drm/card0",
+        "../../devices/pci0000:00/0000:00:02.0/drm/card0",
+    ),
+    (
+        "/sys/bus/pci/devices/0000:00:02.0",
+        "../../../devices/pci0000:00/0000:00:02.0",
+    ),
+];
+
+/// `path` made absolute-canonical lexically (no `.`, `..`, repeated or trailing `/`); `None`
+/// for a relative path.
+pub fn normalize(path: &str) -> Option<String> {
+    if !path.starts_with('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for c in path.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            c => parts.push(c),
+        }
+    }
+    Some(format!("/{}", parts.join("/")))
+}
+
+/// Whether a normalized path is one the shim serves.
+pub fn is_faked(norm: &str) -> bool {
+    ROOTS.iter().any(|r| {
+        norm.strip_prefix(r)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
+}
+
+/// The per-process host tree.
+#[derive(Debug)]
+pub struct Tree {
+    root: PathBuf,
+}
+
+impl Tree {
+    /// Builds the tree in a new directory under `parent`.
+    pub fn create(parent: &Path) -> io::Result<Tree> {
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let root = parent.join(format!("intel-gpu-sim-shim.{}.{stamp}", std::process::id()));
+        std::fs::create_dir(&root)?;
+        // Canonical, so that `realpath` results inside it can be mapped back.
+        let tree = Tree {
+            root: std::fs::canonicalize(&root)?,
+        };
+        std::fs::create_dir_all(tree.host("/dev/dri/by-path"))?;
+        // The node's stand-in: a regular file whose stat the shim turns into a character device.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o666)
+            .open(tree.host(RENDER_NODE))?;
+        for dir in ["/sys/dev/char", "/sys/class/drm", "/sys/bus/pci/devices"] {
+            std::fs::create_dir_all(tree.host(dir))?;
+        }
+        std::fs::create_dir_all(tree.host("/sys/devices/pci0000:00"))?;
+        for (link, target) in LINKS {
+            symlink(target, tree.host(link))?;
+        }
+        Ok(tree)
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The host path serving a normalized faked path.
+    pub fn host(&self, norm: &str) -> PathBuf {
+        self.root.join(norm.trim_start_matches('/'))
+    }
+
+    /// The render node's stand-in file.
+    pub fn node(&self) -> PathBuf {
+        self.host(RENDER_NODE)
+    }
+
+    /// The faked path a host path inside the tree (or inside the device's sysfs tree `device`)
+    /// stands for.
+    pub fn to_virtual(&self, host: &Path, device: Option<&Path>) -> Option<String> {
+        if let Ok(rest) = host.strip_prefix(&self.root) {
+            return Some(format!("/{}", rest.to_str()?));
+        }
+        let rest = host.strip_prefix(device?).ok()?.to_str()?;
+        Some(if rest.is_empty() {
+            PCI_DEVICE_DIR.to_owned()
+        } else {
+            format!("{PCI_DEVICE_DIR}/{rest}")
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalized_paths() {
+        assert_eq!(normalize("/dev//dri/./renderD128/").unwrap(), RENDER_NODE);
+        assert_eq!(
+            normalize("/dev/dri/by-path/../renderD128").unwrap(),
+            RENDER_NODE
+        );
+        assert_eq!(normalize("/").unwrap(), "/");
+        assert!(normalize("dev/dri").is_none());
+    }
+
+    #[test]
+    fn faked_roots_only() {
+        assert!(is_faked("/dev/dri"));
+        assert!(is_faked(RENDER_NODE));
+        assert!(is_faked("/sys/class/drm/card0/error"));
+        assert!(!is_faked("/dev/drix"));
+        assert!(!is_faked("/dev/null"));
+        assert!(!is_faked("/sys/dev/char/226:1280"));
+        assert!(!is_faked("/sys/devices/pci0000:00/0000:00:02.1"));
+    }
+
+    #[test]
+    fn tree_has_the_kernels_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = Tree::create(dir.path()).unwrap();
+        assert_eq!(
+            std::fs::read_link(t.host(BY_PATH)).unwrap(),
+            Path::new("../renderD128")
+        );
+        assert_eq!(
+            std::fs::canonicalize(t.host(BY_PATH)).unwrap(),
+            std::fs::canonicalize(t.node()).unwrap()
+        );
+        let names: Vec<String> = std::fs::read_dir(t.host("/dev/dri"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert_eq!(
+            t.to_virtual(&t.host("/sys/class/drm"), None).unwrap(),
+            "/sys/class/drm"
+        );
+    }
+}

@@ -1,0 +1,201 @@
+/* A C program driving the render node through the C library only, as a driver would:
+ * directory listing, stat, open, DRM_IOCTL_VERSION, and on i915 a GEM buffer written through
+ * mmap by the CPU and by the GPU (MI_STORE_DATA_IMM), dup, poll, fork and the sysfs-free
+ * parts of /dev. Usage: node_client i915|xe. Prints "ok" lines; exits non-zero at the first
+ * failure. Struct layouts and ioctl numbers come from the kernel's uAPI headers. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <drm/drm.h>
+#include <drm/i915_drm.h>
+
+#define CHECK(c)                                                                    \
+    do {                                                                            \
+        if (!(c)) {                                                                 \
+            fprintf(stderr, "FAIL %s:%d: %s (errno %d)\n", __FILE__, __LINE__, #c, \
+                    errno);                                                         \
+            exit(1);                                                                \
+        }                                                                           \
+    } while (0)
+
+static const char *node = "/dev/dri/renderD128";
+
+static void check_dev_dri(void) {
+    DIR *d = opendir("/dev/dri");
+    CHECK(d);
+    int render = 0, by_path = 0, other = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (!strcmp(e->d_name, "renderD128"))
+            render++;
+        else if (!strcmp(e->d_name, "by-path"))
+            by_path++;
+        else
+            other++;
+    }
+    closedir(d);
+    CHECK(render == 1 && by_path == 1 && other == 0);
+
+    struct stat st;
+    CHECK(stat(node, &st) == 0);
+    CHECK(S_ISCHR(st.st_mode) && major(st.st_rdev) == 226 && minor(st.st_rdev) == 128);
+    const char *link = "/dev/dri/by-path/pci-0000:00:02.0-render";
+    CHECK(stat(link, &st) == 0 && S_ISCHR(st.st_mode));
+    CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    char buf[PATH_MAX];
+    ssize_t n = readlink(link, buf, sizeof buf - 1);
+    CHECK(n > 0);
+    buf[n] = 0;
+    CHECK(!strcmp(buf, "../renderD128"));
+    CHECK(realpath(link, buf) && !strcmp(buf, node));
+    CHECK(access(node, R_OK | W_OK) == 0);
+    printf("ok /dev/dri\n");
+}
+
+static int open_node(void) {
+    int fd = open(node, O_RDWR | O_CLOEXEC);
+    CHECK(fd >= 0);
+    struct stat st;
+    CHECK(fstat(fd, &st) == 0);
+    CHECK(S_ISCHR(st.st_mode) && st.st_rdev == makedev(226, 128));
+    char path[64], buf[PATH_MAX];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(path, buf, sizeof buf - 1);
+    CHECK(n > 0);
+    buf[n] = 0;
+    CHECK(!strcmp(buf, node));
+    return fd;
+}
+
+static void check_version(int fd, const char *want) {
+    char name[32] = {0};
+    struct drm_version v = {0};
+    v.name = name;
+    v.name_len = sizeof name - 1;
+    CHECK(ioctl(fd, DRM_IOCTL_VERSION, &v) == 0);
+    CHECK(!strcmp(name, want));
+    printf("ok version %s\n", name);
+}
+
+/* A BO the CPU fills with a batch and the GPU writes a value into. */
+static void check_i915_bo(int fd) {
+    struct drm_i915_gem_create create = {.size = 8192};
+    CHECK(ioctl(fd, DRM_IOCTL_I915_GEM_CREATE, &create) == 0);
+    struct drm_i915_gem_mmap_offset mo = {.handle = create.handle,
+                                          .flags = I915_MMAP_OFFSET_WB};
+    if (ioctl(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo) != 0) {
+        /* Discrete parts take only FIXED (ENODEV for the others). */
+        CHECK(errno == ENODEV);
+        mo.flags = I915_MMAP_OFFSET_FIXED;
+        CHECK(ioctl(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo) == 0);
+    }
+    uint32_t *cpu = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd, mo.offset);
+    CHECK(cpu != MAP_FAILED);
+    uint32_t *again = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, mo.offset);
+    CHECK(again != MAP_FAILED);
+    cpu[7] = 0x1234;
+    CHECK(again[7] == 0x1234);
+    CHECK(munmap(again, 4096) == 0);
+    /* A bad offset is refused as the kernel refuses it. */
+    CHECK(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, mo.offset + (1u << 30)) == MAP_FAILED);
+
+    /* Batch at 0x10000 (page 0 of the BO), target dword at 0x11000 (page 1). */
+    const uint64_t gpu = 0x10000, target = gpu + 4096;
+    uint32_t *b = cpu;
+    *b++ = (0x20u << 23) | 2; /* MI_STORE_DATA_IMM, qword address, one dword */
+    *b++ = (uint32_t)target;
+    *b++ = (uint32_t)(target >> 32);
+    *b++ = 0xc0ffee;
+    *b++ = 0x0Au << 23; /* MI_BATCH_BUFFER_END */
+    struct drm_i915_gem_exec_object2 obj = {
+        .handle = create.handle,
+        .offset = gpu,
+        .flags = EXEC_OBJECT_PINNED | EXEC_OBJECT_WRITE | EXEC_OBJECT_SUPPORTS_48B_ADDRESS,
+    };
+    struct drm_i915_gem_execbuffer2 eb = {
+        .buffers_ptr = (uintptr_t)&obj,
+        .buffer_count = 1,
+        .batch_len = 4096,
+        .flags = I915_EXEC_RENDER | I915_EXEC_NO_RELOC,
+    };
+    CHECK(ioctl(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb) == 0);
+    struct drm_i915_gem_wait w = {.bo_handle = create.handle, .timeout_ns = 10000000000};
+    CHECK(ioctl(fd, DRM_IOCTL_I915_GEM_WAIT, &w) == 0);
+    CHECK(cpu[1024] == 0xc0ffee);
+    printf("ok bo cpu+gpu\n");
+
+    /* A mapping outlives the handle, as on the kernel. */
+    struct drm_gem_close gc = {.handle = create.handle};
+    CHECK(ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc) == 0);
+    CHECK(cpu[1024] == 0xc0ffee);
+    CHECK(munmap(cpu, 8192) == 0);
+}
+
+int main(int argc, char **argv) {
+    const char *kmd = argc > 1 ? argv[1] : "i915";
+    check_dev_dri();
+    int fd = open_node();
+    check_version(fd, kmd);
+
+    /* Bad argument pointers are EFAULT, not a crash. */
+    errno = 0;
+    CHECK(ioctl(fd, DRM_IOCTL_VERSION, (void *)8) == -1 && errno == EFAULT);
+
+    if (!strcmp(kmd, "i915"))
+        check_i915_bo(fd);
+
+    /* A render node with no events is never readable. */
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    CHECK(poll(&p, 1, 0) == 0);
+
+    /* dup shares the file; the original can go. */
+    int d = dup(fd);
+    CHECK(d >= 0 && close(fd) == 0);
+    check_version(d, kmd);
+    int d2 = fcntl(d, F_DUPFD_CLOEXEC, 100);
+    CHECK(d2 >= 100);
+    check_version(d2, kmd);
+    CHECK(close(d2) == 0);
+
+    /* Not a render node after close: the number is an ordinary (closed) fd again. */
+    errno = 0;
+    CHECK(ioctl(d2, DRM_IOCTL_VERSION, &(struct drm_version){0}) == -1 && errno == EBADF);
+
+    fflush(stdout);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        /* The inherited file's GPU stayed in the parent; a new open works. */
+        struct drm_version v = {0};
+        if (ioctl(d, DRM_IOCTL_VERSION, &v) != -1 || errno != EIO)
+            _exit(2);
+        int f = open(node, O_RDWR);
+        if (f < 0)
+            _exit(3);
+        check_version(f, kmd);
+        _exit(0);
+    }
+    int status;
+    CHECK(waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    check_version(d, kmd);
+    printf("ok fork\n");
+    CHECK(close(d) == 0);
+    printf("all ok\n");
+    return 0;
+}
