@@ -12,7 +12,7 @@ use std::sync::{Arc, Once};
 
 use kmd_iface::seam::{DeviceFile, Errno};
 use nix::libc::{self, mode_t, off_t, size_t, ssize_t, DIR, FILE};
-use sim::{SimConfig, SimDevice};
+use sim::SimDevice;
 
 use crate::paths::{self, BY_PATH, DRM_MAJOR, RENDER_MINOR, RENDER_NODE};
 use crate::real::real;
@@ -52,6 +52,8 @@ fn faked_base(dirfd: c_int) -> Option<String> {
     } else {
         std::fs::read_link(format!("/proc/self/fd/{dirfd}")).ok()?
     };
+    // Only the shim's own tree: a directory inside the device's sysfs tree is the real one, and
+    // relative paths from it need no redirection.
     shim.tree.to_virtual(&base, None)
 }
 
@@ -84,6 +86,9 @@ unsafe fn target(dirfd: c_int, path: *const c_char, follow: bool) -> Target {
     let Some(shim) = state::shim() else {
         return Target::Pass;
     };
+    if norm.starts_with("/sys/") {
+        state::ensure_shown(shim);
+    }
     let host = shim.tree.host(&norm);
     let Ok(host) = CString::new(host.as_os_str().as_bytes()) else {
         return Target::Pass;
@@ -125,11 +130,9 @@ fn open_node(flags: c_int) -> c_int {
             )
         };
     });
-    let dev = match sim::open_device(shim.config.platform, shim.config.kmd, SimConfig::default()) {
+    let dev = match state::device_for_open(shim) {
         Ok(d) => d,
-        Err(sim::OpenError::NoMemory) => return fail(Errno::ENOMEM),
-        Err(sim::OpenError::Unsupported { .. }) => return fail(Errno::ENODEV),
-        Err(sim::OpenError::Sysfs(_)) => return fail(Errno::EIO),
+        Err(e) => return fail(e),
     };
     let mut efd_flags = 0;
     if flags & libc::O_CLOEXEC != 0 {
@@ -148,10 +151,7 @@ fn open_node(flags: c_int) -> c_int {
         set_errno(e);
         return -1;
     }
-    t.insert(fd, Node::Live(dev.clone()));
-    let old = t.newest.replace(dev);
-    drop(t);
-    drop(old);
+    t.insert(fd, Node::Live(dev));
     fd
 }
 
@@ -761,7 +761,7 @@ pub unsafe extern "C" fn realpath(path: *const c_char, resolved: *mut c_char) ->
     let found = unsafe { CStr::from_ptr(tmp.as_ptr()) };
     let found = Path::new(std::ffi::OsStr::from_bytes(found.to_bytes()));
     let shown = state::shim_if_set()
-        .and_then(|s| s.tree.to_virtual(found, None))
+        .and_then(|s| s.tree.to_virtual(found, state::device_dir().as_deref()))
         .map_or_else(|| found.as_os_str().as_bytes().to_vec(), String::into_bytes);
     if shown.len() >= libc::PATH_MAX as usize {
         set_errno(libc::ENAMETOOLONG);

@@ -126,6 +126,16 @@ impl Tree {
         self.host(RENDER_NODE)
     }
 
+    /// Points the PCI device directory at `dir` (the simulated device's own sysfs tree),
+    /// replacing the previous device's atomically.
+    pub fn set_device_dir(&self, dir: &Path) -> io::Result<()> {
+        let link = self.host(PCI_DEVICE_DIR);
+        let tmp = link.with_extension("new");
+        let _ = std::fs::remove_file(&tmp);
+        symlink(dir, &tmp)?;
+        std::fs::rename(&tmp, &link)
+    }
+
     /// The faked path a host path inside the tree (or inside the device's sysfs tree `device`)
     /// stands for.
     pub fn to_virtual(&self, host: &Path, device: Option<&Path>) -> Option<String> {
@@ -184,6 +194,15 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         assert_eq!(names.len(), 2, "{names:?}");
+        let dev = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dev.path().join("drm/renderD128")).unwrap();
+        t.set_device_dir(dev.path()).unwrap();
+        let real = std::fs::canonicalize(t.host("/sys/dev/char/226:128")).unwrap();
+        let devdir = std::fs::canonicalize(dev.path()).unwrap();
+        assert_eq!(
+            t.to_virtual(&real, Some(&devdir)).unwrap(),
+            "/sys/devices/pci0000:00/0000:00:02.0/drm/renderD128"
+        );
         assert_eq!(
             t.to_virtual(&t.host("/sys/class/drm"), None).unwrap(),
             "/sys/class/drm"

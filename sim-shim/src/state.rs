@@ -15,7 +15,8 @@ use std::os::raw::c_int;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-use sim::SimDevice;
+use kmd_iface::seam::Errno;
+use sim::{SimConfig, SimDevice};
 
 use crate::config::{self, Config};
 use crate::paths::Tree;
@@ -65,11 +66,21 @@ pub enum Node {
     Forked,
 }
 
+/// The device the faked sysfs shows.
+pub struct Shown {
+    pub dev: Arc<SimDevice>,
+    /// Its PCI directory, canonical (to map `realpath` results back).
+    pub pci_dir: PathBuf,
+    /// Not yet handed to an `open`: made for a sysfs read before any open, and given to the
+    /// first open, so that discovery reads the ids of the GPU it then opens.
+    pub spare: bool,
+}
+
 #[derive(Default)]
 pub struct Table {
     fds: HashMap<c_int, Node>,
-    /// The newest device, kept alive for its sysfs tree (which the faked sysfs shows).
-    pub newest: Option<Arc<SimDevice>>,
+    /// The newest device, kept alive for its sysfs tree.
+    pub shown: Option<Shown>,
 }
 
 impl Table {
@@ -104,6 +115,70 @@ pub fn node(fd: c_int) -> Option<Node> {
     table().get(fd)
 }
 
+/// The shown device's canonical PCI directory.
+pub fn device_dir() -> Option<PathBuf> {
+    table().shown.as_ref().map(|s| s.pci_dir.clone())
+}
+
+/// A new simulated GPU of the configured kind.
+fn new_device(shim: &Shim) -> Result<Arc<SimDevice>, Errno> {
+    sim::open_device(shim.config.platform, shim.config.kmd, SimConfig::default()).map_err(|e| {
+        match e {
+            sim::OpenError::NoMemory => Errno::ENOMEM,
+            sim::OpenError::Unsupported { .. } | sim::OpenError::Sysfs(_) => Errno::ENODEV,
+        }
+    })
+}
+
+/// Makes `dev` the shown device: the faked PCI directory becomes its sysfs tree. Returns the
+/// previous one, to be dropped after the lock is released.
+fn show(t: &mut Table, shim: &Shim, dev: Arc<SimDevice>, spare: bool) -> Option<Shown> {
+    let pci = dev.sysfs().pci_dir();
+    let pci_dir = std::fs::canonicalize(pci).unwrap_or_else(|_| pci.to_owned());
+    // A failure leaves the link dangling: sysfs reads then fail with ENOENT, as for a device
+    // without those files.
+    let _ = shim.tree.set_device_dir(&pci_dir);
+    t.shown.replace(Shown {
+        dev,
+        pci_dir,
+        spare,
+    })
+}
+
+/// The device for a new `open` of the node: the spare one if a sysfs read made it, else a
+/// new one, which sysfs then shows.
+pub fn device_for_open(shim: &Shim) -> Result<Arc<SimDevice>, Errno> {
+    {
+        let mut t = table();
+        if let Some(s) = t.shown.as_mut().filter(|s| s.spare) {
+            s.spare = false;
+            return Ok(s.dev.clone());
+        }
+    }
+    // Made outside the lock: building a device calls the shim's own hooks.
+    let dev = new_device(shim)?;
+    let old = show(&mut table(), shim, dev.clone(), false);
+    drop(old);
+    Ok(dev)
+}
+
+/// Before a sysfs path is used: some device must be shown.
+pub fn ensure_shown(shim: &Shim) {
+    if table().shown.is_some() {
+        return;
+    }
+    let Ok(dev) = new_device(shim) else {
+        return;
+    };
+    let mut t = table();
+    if t.shown.is_none() {
+        show(&mut t, shim, dev, true);
+    } else {
+        drop(t);
+        drop(dev);
+    }
+}
+
 thread_local! {
     static HELD: RefCell<Option<MutexGuard<'static, Table>>> = const { RefCell::new(None) };
 }
@@ -128,8 +203,8 @@ pub extern "C" fn after_fork_child() {
                     std::mem::forget(dev);
                 }
             }
-            if let Some(dev) = t.newest.take() {
-                std::mem::forget(dev);
+            if let Some(shown) = t.shown.take() {
+                std::mem::forget(shown.dev);
             }
         }
     });
@@ -139,6 +214,27 @@ pub extern "C" fn after_fork_child() {
 static MADE: OnceLock<(PathBuf, u32)> = OnceLock::new();
 
 extern "C" fn remove_tree() {
+    // Devices still open at exit are never dropped (statics are not): their sysfs trees go
+    // here, first (a path inside one maps back through the shim's tree while that exists). A
+    // forked child's inherited devices are the parent's and stay.
+    if let Some(m) = TABLE.get() {
+        // Collected under the lock, removed after it: removing calls the shim's own hooks.
+        let roots: Vec<PathBuf> = match m.try_lock() {
+            Ok(t) => {
+                let live = t.fds.values().filter_map(|n| match n {
+                    Node::Live(d) => Some(d),
+                    Node::Forked => None,
+                });
+                live.chain(t.shown.as_ref().map(|s| &s.dev))
+                    .map(|d| d.sysfs().root().to_owned())
+                    .collect()
+            }
+            Err(_) => Vec::new(),
+        };
+        for root in roots {
+            let _ = std::fs::remove_dir_all(root);
+        }
+    }
     if let Some((dir, pid)) = MADE.get() {
         if *pid == std::process::id() {
             let _ = std::fs::remove_dir_all(dir);

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use oracles::Oracle;
+use platform::Platform;
 
 /// The shim cargo built for this test (`target/<profile>/deps/`), built if absent.
 fn library() -> PathBuf {
@@ -70,13 +71,13 @@ fn node_client_on_every_platform_and_kmd() {
     let Some(exe) = build_client(dir.path()) else {
         return;
     };
-    for (sim, kmd) in [
-        ("skl", "i915"),
-        ("icllp@i915", "i915"),
-        ("tgllp@i915", "i915"),
-        ("tgllp@xe", "xe"),
-        ("dg2@i915", "i915"),
-        ("dg2@xe", "xe"),
+    for (sim, platform, kmd) in [
+        ("skl", Platform::Skl, "i915"),
+        ("icllp@i915", Platform::Icllp, "i915"),
+        ("tgllp@i915", Platform::Tgllp, "i915"),
+        ("tgllp@xe", Platform::Tgllp, "xe"),
+        ("dg2@i915", Platform::Dg2, "i915"),
+        ("dg2@xe", Platform::Dg2, "xe"),
     ] {
         let (ok, text) = run(&exe, sim, kmd);
         assert!(ok && text.contains("all ok"), "{sim}:\n{text}");
@@ -84,6 +85,14 @@ fn node_client_on_every_platform_and_kmd() {
             text.contains("ok bo cpu+gpu") || kmd == "xe",
             "{sim}:\n{text}"
         );
+        // The PCI id sysfs gives is one the kernel's table assigns to the platform.
+        let id = text
+            .lines()
+            .find_map(|l| l.strip_prefix("sysfs device 0x"))
+            .and_then(|h| u16::from_str_radix(h.trim(), 16).ok())
+            .unwrap_or_else(|| panic!("{sim}: no PCI id in\n{text}"));
+        let pci = kmd_iface::pci::platform_for(id);
+        assert_eq!(pci.map(|p| p.platform), Some(platform), "{sim}: {id:#x}");
     }
 }
 

@@ -31,17 +31,57 @@ pub struct Umd {
     device: Device,
     platform: Platform,
     kmd: KmdChoice,
+    via: Via,
     kernels: HashMap<(PathBuf, String), Kernel>,
+}
+
+/// Where a [`Umd`] runner's device comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// umd's in-process simulator (`sim:<platform>`).
+    Sim,
+    /// The render node umd's discovery finds (`DeviceSpec::Auto`): real `open`/`ioctl`/`mmap`
+    /// through kmd-iface. The simulator fallback is refused, and the node must be the platform
+    /// and kernel driver asked for.
+    Node,
 }
 
 impl Umd {
     pub fn new(p: Platform, kmd: KmdChoice) -> Result<Umd, String> {
+        Self::via(p, kmd, Via::Sim)
+    }
+
+    pub fn via(p: Platform, kmd: KmdChoice, via: Via) -> Result<Umd, String> {
         Ok(Umd {
-            device: Device::open_sim(p, Some(kmd)).map_err(|e| e.to_string())?,
+            device: open(p, kmd, via)?,
             platform: p,
             kmd,
+            via,
             kernels: HashMap::new(),
         })
+    }
+}
+
+fn open(p: Platform, kmd: KmdChoice, via: Via) -> Result<Device, String> {
+    match via {
+        Via::Sim => Device::open_sim(p, Some(kmd)).map_err(|e| e.to_string()),
+        Via::Node => {
+            let d = Device::open(&umd::device::DeviceSpec::Auto, Some(kmd), None)
+                .map_err(|e| e.to_string())?;
+            let info = d.info();
+            if info.simulated || info.platform != p || info.kmd != kmd {
+                return Err(format!(
+                    "discovery gave {} ({}, {}, simulated: {}), not a {} {} render node",
+                    info.name,
+                    info.platform,
+                    info.kmd.name(),
+                    info.simulated,
+                    p,
+                    kmd.name()
+                ));
+            }
+            Ok(d)
+        }
     }
 }
 
@@ -52,8 +92,7 @@ impl Runner for Umd {
             // A hang bans the context (as the kernel drivers do): later cases get a fresh
             // device (and kernels uploaded to it), so one failure does not fail every case
             // after it.
-            self.device =
-                Device::open_sim(self.platform, Some(self.kmd)).map_err(|e| e.to_string())?;
+            self.device = open(self.platform, self.kmd, self.via)?;
             self.kernels.clear();
         }
         r

@@ -67,6 +67,58 @@ static void check_dev_dri(void) {
     printf("ok /dev/dri\n");
 }
 
+static void read_line(const char *path, char *buf, size_t size) {
+    FILE *f = fopen(path, "r");
+    CHECK(f);
+    CHECK(fgets(buf, (int)size, f));
+    fclose(f);
+}
+
+/* The node's sysfs as the kernel lays it out: the char-device link, the class and bus links,
+ * the PCI attributes. Prints the PCI device id for the caller to check. */
+static void check_sysfs(const char *kmd) {
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/sys/dev/char/226:128", buf, sizeof buf - 1);
+    CHECK(n > 0);
+    buf[n] = 0;
+    CHECK(!strcmp(buf, "../../devices/pci0000:00/0000:00:02.0/drm/renderD128"));
+    CHECK(realpath("/sys/dev/char/226:128", buf));
+    CHECK(!strcmp(buf, "/sys/devices/pci0000:00/0000:00:02.0/drm/renderD128"));
+    CHECK(realpath("/sys/class/drm/renderD128/device", buf));
+    CHECK(!strcmp(buf, "/sys/devices/pci0000:00/0000:00:02.0"));
+    CHECK(realpath("/sys/bus/pci/devices/0000:00:02.0", buf));
+    CHECK(!strcmp(buf, "/sys/devices/pci0000:00/0000:00:02.0"));
+    struct stat st;
+    CHECK(stat("/sys/dev/char/226:128/device/drm", &st) == 0 && S_ISDIR(st.st_mode));
+
+    DIR *d = opendir("/sys/class/drm");
+    CHECK(d);
+    int card = 0, render = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        card += !strcmp(e->d_name, "card0");
+        render += !strcmp(e->d_name, "renderD128");
+    }
+    closedir(d);
+    CHECK(card == 1 && render == 1);
+
+    read_line("/sys/class/drm/renderD128/device/vendor", buf, sizeof buf);
+    CHECK(!strcmp(buf, "0x8086\n"));
+    char dev[32];
+    read_line("/sys/bus/pci/devices/0000:00:02.0/device", dev, sizeof dev);
+    read_line("/sys/dev/char/226:128/device/device", buf, sizeof buf);
+    CHECK(!strcmp(buf, dev));
+    read_line("/sys/dev/char/226:128/dev", buf, sizeof buf);
+    CHECK(!strcmp(buf, "226:128\n"));
+    if (!strcmp(kmd, "i915")) {
+        read_line("/sys/class/drm/card0/error", buf, sizeof buf);
+        CHECK(!strcmp(buf, "No error state collected\n"));
+    } else {
+        CHECK(access("/sys/class/drm/card0/device/devcoredump/data", F_OK) != 0);
+    }
+    printf("sysfs device %s", dev);
+}
+
 static int open_node(void) {
     int fd = open(node, O_RDWR | O_CLOEXEC);
     CHECK(fd >= 0);
@@ -149,6 +201,7 @@ static void check_i915_bo(int fd) {
 int main(int argc, char **argv) {
     const char *kmd = argc > 1 ? argv[1] : "i915";
     check_dev_dri();
+    check_sysfs(kmd);
     int fd = open_node();
     check_version(fd, kmd);
 
