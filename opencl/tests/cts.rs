@@ -362,6 +362,8 @@ const API: &[&str] = &[
     "binary_create",
     "binary_get",
     "bool_type",
+    "clone_kernel_with_buf_image_kernels",
+    "clone_kernel_with_different_args",
     "clone_kernel_with_no_args",
     "consistency_2d_image_from_buffer",
     "consistency_3d_image_writes",
@@ -415,6 +417,7 @@ const API: &[&str] = &[
     "min_max_language_version",
     "min_max_local_mem_size",
     "min_max_mem_alloc_size",
+    "min_max_parameter_size",
     "min_max_queue_properties",
     "min_max_single_fp_config",
     "min_max_thread_dimensions",
@@ -460,6 +463,7 @@ const API: &[&str] = &[
     "set_kernel_arg_by_index",
     "set_kernel_arg_constant",
     "set_kernel_arg_struct_array",
+    "sub_group_dispatch",
 ];
 
 #[test]
