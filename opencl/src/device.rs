@@ -47,13 +47,15 @@ impl Device {
         let mut v = vec![
             ("cl_khr_byte_addressable_store", version(1, 0, 0)),
             ("cl_khr_il_program", version(1, 0, 0)),
-            ("cl_khr_subgroups", version(1, 0, 0)),
             ("cl_intel_subgroups", version(1, 0, 0)),
             ("cl_intel_subgroups_char", version(1, 0, 0)),
             ("cl_intel_subgroups_short", version(1, 0, 0)),
             ("cl_intel_required_subgroup_size", version(1, 0, 0)),
             ("cl_intel_spirv_subgroups", version(1, 0, 0)),
         ];
+        if self.facts.independent_forward_progress {
+            v.push(("cl_khr_subgroups", version(1, 0, 0)));
+        }
         if self.umd.platform().has_fp64() {
             v.push(("cl_khr_fp64", version(1, 0, 0)));
         }
@@ -244,7 +246,9 @@ impl Device {
             CL_DEVICE_PARTITION_TYPE => Info::Sizes(Vec::new()),
             CL_DEVICE_REFERENCE_COUNT => Info::Uint(1),
             CL_DEVICE_MAX_NUM_SUB_GROUPS => Info::Uint(self.max_sub_groups() as u32),
-            CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => Info::Bool(false),
+            CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => {
+                Info::Bool(self.facts.independent_forward_progress)
+            }
             CL_DEVICE_SUB_GROUP_SIZES_INTEL => Info::Sizes(i.sub_group_sizes().to_vec()),
             CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => {
                 Info::Ulong(CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP)

@@ -810,6 +810,8 @@ pub unsafe extern "C" fn clGetSupportedImageFormats(
         if let Err(e) = Handle::<Context>::get(context) {
             return e;
         }
+        // CL_MEM_KERNEL_READ_AND_WRITE exists for this query alone (OpenCL 3.0, 5.3.2.2).
+        let flags = flags & !CL_MEM_KERNEL_READ_AND_WRITE;
         if check_flags(flags).is_err() || (num_entries == 0 && !image_formats.is_null()) {
             return CL_INVALID_VALUE;
         }

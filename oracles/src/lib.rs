@@ -32,6 +32,9 @@ pub enum Oracle {
     PyOpenCl,
     /// gcc with the Khronos OpenCL headers and the ocl-icd loader to link against.
     OpenClC,
+    /// cmake and g++, which build Khronos' OpenCL-CTS (vendored under `third_party/`), and the
+    /// ocl-icd loader it links against. The path found is cmake's.
+    CtsBuild,
 }
 
 impl Oracle {
@@ -46,6 +49,9 @@ impl Oracle {
             Oracle::PyOpenCl => "/usr/bin/python3 with pyopencl (Debian package python3-pyopencl)",
             Oracle::OpenClC => {
                 "gcc, CL/cl.h and libOpenCL.so (Debian packages gcc, opencl-headers, ocl-icd-opencl-dev)"
+            }
+            Oracle::CtsBuild => {
+                "cmake, g++ and libOpenCL.so (Debian packages cmake, g++, ocl-icd-opencl-dev)"
             }
         }
     }
@@ -82,6 +88,11 @@ impl Oracle {
                 .iter()
                 .any(|p| Path::new(p).exists());
                 find_program("gcc", &["/usr/bin/gcc"]).filter(|_| headers && loader)
+            }
+            Oracle::CtsBuild => {
+                let gxx = find_program("g++", &["/usr/bin/g++"]).is_some();
+                let loader = Path::new("/usr/lib/x86_64-linux-gnu/libOpenCL.so").exists();
+                find_program("cmake", &["/usr/bin/cmake"]).filter(|_| gxx && loader)
             }
         }
     }

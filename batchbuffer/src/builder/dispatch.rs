@@ -28,6 +28,10 @@ pub const MAX_INDIRECT_DATA_BYTES: u32 = (1 << 17) - 1;
 pub enum LocalIds {
     /// The kernel reads no local IDs.
     None,
+    /// The kernel reads no local IDs, yet its payload reserves one per-thread GRF ahead of the
+    /// cross-thread data (IGC's patch-token flag `UnusedPerThreadConstantPresent`; Intel's
+    /// runtime counts that GRF in the per-thread payload size too). Written as zeros.
+    UnusedGrf,
     /// The runtime writes them as per-thread payload (x, then y, then z blocks).
     Runtime {
         /// Channels the kernel reads (1 = x, 2 = x and y, 3 = x, y and z).
@@ -412,7 +416,10 @@ fn write_payload(
         LocalIds::Runtime { channels } => check_channels(channels)?,
         _ => 0,
     };
-    let pt_grfs = (channels * grfs_per_channel(d.simd)) as usize;
+    let pt_grfs = match d.local_ids {
+        LocalIds::UnusedGrf => 1,
+        _ => (channels * grfs_per_channel(d.simd)) as usize,
+    };
     let pt_dw = pt_grfs * grf_dw;
     let total_dw = ct_grfs * grf_dw + pt_dw * math.threads as usize;
     if total_dw == 0 {
@@ -430,10 +437,12 @@ fn write_payload(
     let (offset, mem) = heap.alloc(total_dw, 64)?;
     let (ct, pt) = mem.split_at_mut(ct_grfs * grf_dw);
     ct[..cross_thread.len()].copy_from_slice(cross_thread);
-    if pt_dw > 0 {
+    if channels > 0 {
         for (t, block) in pt.chunks_exact_mut(pt_dw).enumerate() {
             write_local_ids(d.simd, d.local_size, t as u32, channels, block);
         }
+    } else {
+        pt.fill(0);
     }
     Ok(Payload {
         offset,

@@ -102,12 +102,15 @@ impl Target {
     }
 }
 
-/// Lanes of an untyped/scattered message from its SIMD-mode bits.
-fn simd_lanes(msg: &Msg, simd16: bool) -> usize {
+/// Lanes of an untyped/scattered message from its SIMD-mode bits. The SIMD mode, not the
+/// instruction's execution size, lays out the payload: a `(1|M0)` SIMD8 A64 write (IGC's store
+/// of a uniform value) still carries eight address slots before its data. The execution size
+/// and mask only select which lanes access memory (`Msg::lanes`).
+fn simd_lanes(simd16: bool) -> usize {
     if simd16 {
         16
     } else {
-        8.min(msg.n.max(1))
+        8
     }
 }
 
@@ -194,7 +197,7 @@ fn oword_write_bti(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKin
 
 fn dword_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
     let target = bti_target(msg, mem)?;
-    let lanes = simd_lanes(msg, msg.field(8, 1) != 0);
+    let lanes = simd_lanes(msg.field(8, 1) != 0);
     let h = header_bytes(msg);
     let data_at = h + block(lanes, 4);
     for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
@@ -214,7 +217,7 @@ fn dword_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(
 
 fn byte_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
     let target = bti_target(msg, mem)?;
-    let lanes = simd_lanes(msg, msg.field(8, 1) != 0);
+    let lanes = simd_lanes(msg.field(8, 1) != 0);
     let size = 1usize << msg.field(10, 2).min(2);
     let h = header_bytes(msg);
     let data_at = h + block(lanes, 4);
@@ -238,7 +241,7 @@ fn byte_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<()
 /// enabled one is one DWord per lane, packed one block per enabled channel (IGC reads
 /// `ld[i]` and `ld[i + 2]` with X and Z alone).
 fn untyped(msg: &mut Msg, mem: &mut dyn Memory, write: bool, a64: bool) -> Result<(), EuErrorKind> {
-    let lanes = simd_lanes(msg, msg.field(12, 2) == 1);
+    let lanes = simd_lanes(msg.field(12, 2) == 1);
     let chans: Vec<u64> = (0..4).filter(|c| msg.field(8, 4) >> c & 1 == 0).collect();
     let h = header_bytes(msg);
     let addr_bytes = if a64 { 8 } else { 4 };
@@ -272,7 +275,7 @@ fn untyped(msg: &mut Msg, mem: &mut dyn Memory, write: bool, a64: bool) -> Resul
 /// DWord and QWord blocks are separate accesses at `addr + j * size`, block `j` of every lane
 /// in the `j`-th register block (vISA SVM_GATHER/SVM_SCATTER: `dst[j*exec_size+i]`).
 fn a64_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
-    let lanes = simd_lanes(msg, msg.field(12, 1) != 0);
+    let lanes = simd_lanes(msg.field(12, 1) != 0);
     let sub = msg.field(8, 2);
     let count = 1usize << msg.field(10, 2);
     // (bytes per access, accesses per lane, block size the alignment rule names)
@@ -343,7 +346,7 @@ fn atomic(msg: &mut Msg, mem: &mut dyn Memory, a64: bool) -> Result<(), EuErrorK
     let lanes = if a64 {
         8
     } else {
-        simd_lanes(msg, msg.field(12, 1) == 0)
+        simd_lanes(msg.field(12, 1) == 0)
     };
     let h = header_bytes(msg);
     let addr_bytes = if a64 { 8 } else { 4 };
