@@ -127,7 +127,9 @@ fn run_sim(bin: &[u8], case: &Case, host_threads: usize) -> Result<SimResult, St
         walker: exec.clone(),
         ..Default::default()
     };
-    let d = Device::open_sim_with(p, Some(KmdChoice::I915), cfg).map_err(err)?;
+    let dev = sim::open_device(p, sim::Kmd::I915, cfg).map_err(err)?;
+    let d = Device::open_device_file(format!("sim:{}", p.name()), dev, Some(KmdChoice::I915))
+        .map_err(err)?;
     let kernel = Kernel::from_ocloc(bin, Some(case.name), Some(p)).map_err(err)?;
     let range = NdRange::new(&[ITEMS], Some(&[LOCAL]), kernel.simd, None).map_err(err)?;
     let mut out = None;

@@ -140,7 +140,12 @@ fn run(p: Platform, kmd: KmdChoice, bin: &[u8], host_threads: usize) -> Vec<Vec<
         walker: Arc::new(EuExecutor::new(EuBudget::default()).with_host_threads(host_threads)),
         ..Default::default()
     };
-    let d = Device::open_sim_with(p, Some(kmd), cfg).unwrap();
+    let k = match kmd {
+        KmdChoice::I915 => sim::Kmd::I915,
+        KmdChoice::Xe => sim::Kmd::Xe,
+    };
+    let dev = sim::open_device(p, k, cfg).unwrap();
+    let d = Device::open_device_file(format!("sim:{}", p.name()), dev, Some(kmd)).unwrap();
     let vals = words(ITEMS);
     let input = d.create_buffer((ITEMS * 4) as u64).unwrap();
     input.write(0, &bytes(&vals)).unwrap();
