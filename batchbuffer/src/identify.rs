@@ -5,6 +5,7 @@ use crate::error::{Error, IdentifyError};
 use crate::layout::Layout;
 use crate::packets::*;
 use platform::Platform;
+use std::sync::OnceLock;
 
 macro_rules! registry {
     ($($id:ident),+ $(,)?) => {
@@ -100,14 +101,32 @@ pub struct Identified {
     pub len: usize,
 }
 
+/// Every command on `p` with its header's (mask, value), in [`PacketId::ALL`] order: derived
+/// from the layouts once per process, as walking every layout's fields for every dword made
+/// decoding a long batch of unknown headers slow.
+fn header_table(p: Platform) -> &'static [(PacketId, u32, u32)] {
+    static TABLE: OnceLock<[Vec<(PacketId, u32, u32)>; 4]> = OnceLock::new();
+    let tables = TABLE.get_or_init(|| {
+        Platform::ALL.map(|q| {
+            PacketId::commands(q)
+                .map(|id| {
+                    let (mask, value) = id.layout().header_match(q);
+                    (id, mask, value)
+                })
+                .collect()
+        })
+    });
+    // Platform::ALL lists the platforms in the order of their discriminants.
+    &tables[p as usize]
+}
+
 /// Names the command whose header is `dw[0]` and checks that its announced length fits in `dw`.
 pub fn identify(p: Platform, dw: &[u32]) -> Result<Identified, IdentifyError> {
     let header = *dw.first().ok_or(IdentifyError::Empty)?;
-    let packet = PacketId::commands(p)
-        .find(|id| {
-            let (mask, value) = id.layout().header_match(p);
-            header & mask == value
-        })
+    let packet = header_table(p)
+        .iter()
+        .find(|&&(_, mask, value)| header & mask == value)
+        .map(|&(id, _, _)| id)
         .ok_or(IdentifyError::UnknownOpcode {
             header,
             platform: p,

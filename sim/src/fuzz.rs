@@ -10,19 +10,27 @@
 //!
 //! Argument words whose top 16 bits are 0xaaaa become pointers into the scratch buffer, so
 //! inputs can reach code behind valid user pointers; all other words stay as given (almost
-//! always unmapped addresses, which must give EFAULT).
+//! always unmapped addresses, which must give EFAULT). The scratch buffer is followed by an
+//! inaccessible guard, so an ioctl told to copy past its end gets EFAULT, as from the kernel:
+//! on plain heap memory the simulator's user copies (like the kernel's) would overwrite
+//! whatever lies behind it.
 
-use std::sync::Arc;
+use std::num::NonZeroUsize;
+use std::ptr::NonNull;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use kmd_iface::ioc::arg_size;
 use kmd_iface::seam::DeviceFile;
+use nix::sys::mman::{mmap_anonymous, mprotect, MapFlags, ProtFlags};
 use platform::Platform;
 
 use crate::cs::Budget;
 use crate::{open_device, Kmd, SimConfig};
 
 const SCRATCH: usize = 64 << 10;
+/// Inaccessible bytes after the scratch buffer (a whole number of pages on any host).
+const GUARD: usize = 64 << 10;
 const SEED: usize = 256;
 const POINTER_TAG: u64 = 0xaaaa;
 const MAX_ARG: usize = 4096;
@@ -68,6 +76,25 @@ impl Input<'_> {
     }
 }
 
+/// The scratch buffer's address: one anonymous mapping per process with a guard after it,
+/// never unmapped (the simulated GPU, on its own thread, may still copy into user memory for
+/// an earlier input's work), reached only through the simulator's user copies. None when the
+/// host refuses the mapping.
+fn scratch() -> Option<u64> {
+    static BASE: OnceLock<Option<u64>> = OnceLock::new();
+    *BASE.get_or_init(|| {
+        let rw = ProtFlags::PROT_READ | ProtFlags::PROT_WRITE;
+        let len = NonZeroUsize::new(SCRATCH + GUARD)?;
+        // SAFETY: a new private anonymous mapping at an address the kernel picks overlaps no
+        // memory anything else owns; it is never unmapped and never dereferenced here.
+        let at = unsafe { mmap_anonymous(None, len, rw, MapFlags::MAP_PRIVATE) }.ok()?;
+        let guard = NonNull::new((at.as_ptr() as usize + SCRATCH) as *mut std::ffi::c_void)?;
+        // SAFETY: `guard` is the tail of the mapping just made, which nothing references.
+        unsafe { mprotect(guard, GUARD, ProtFlags::PROT_NONE) }.ok()?;
+        Some(at.as_ptr() as u64)
+    })
+}
+
 /// Runs one input against a fresh simulated device.
 pub fn run(data: &[u8]) {
     let Some((&pick, rest)) = data.split_first() else {
@@ -80,10 +107,15 @@ pub fn run(data: &[u8]) {
     };
     let file: Arc<dyn DeviceFile> = dev.clone();
     let mut input = Input { data: rest };
-    let mut scratch = vec![0u8; SCRATCH];
+    let Some(base) = scratch() else {
+        return;
+    };
+    let mut fill = vec![0u8; SCRATCH];
     let seed = input.take(SEED);
-    scratch[..seed.len()].copy_from_slice(seed);
-    let base = scratch.as_mut_ptr() as u64;
+    fill[..seed.len()].copy_from_slice(seed);
+    if crate::user::write(base, &fill).is_err() {
+        return;
+    }
     let known: Vec<u64> = kmd_iface::all_ioctls().map(|i| i.request).collect();
     while !input.data.is_empty() {
         let tag = input.take(1)[0];
@@ -112,8 +144,6 @@ pub fn run(data: &[u8]) {
         }
         let _ = file.ioctl(request, &mut arg);
     }
-    // The scratch buffer must outlive every ioctl that may have written into it.
-    drop(scratch);
     // Out-fence fds belong to the caller, which is us: close them so runs do not pile them up.
     for fd in dev.lock().sync_files.exported() {
         let _ = nix::unistd::close(fd);
