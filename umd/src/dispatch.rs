@@ -146,6 +146,7 @@ impl Queue {
                 }
                 let dims = k.per_thread.local_id_dims as u32;
                 let ids = match (dims, k.per_thread.hw_generated_local_ids) {
+                    (0, _) if k.per_thread.unused_grf => LocalIds::UnusedGrf,
                     (0, _) => LocalIds::None,
                     (c, true) => LocalIds::Hardware {
                         channels: c,

@@ -28,6 +28,11 @@ pub const MAX_INDIRECT_DATA_BYTES: u32 = (1 << 17) - 1;
 pub enum LocalIds {
     /// The kernel reads no local IDs.
     None,
+    /// The kernel reads no local IDs, yet each thread's payload has one per-thread GRF before
+    /// its cross-thread data (patch-token THREAD_PAYLOAD UnusedPerThreadConstantPresent: IGC
+    /// places the arguments after it, and NEO adds one GRF to the per-thread payload size for
+    /// it). The runtime writes it as zeros.
+    UnusedGrf,
     /// The runtime writes them as per-thread payload (x, then y, then z blocks).
     Runtime {
         /// Channels the kernel reads (1 = x, 2 = x and y, 3 = x, y and z).
@@ -412,7 +417,10 @@ fn write_payload(
         LocalIds::Runtime { channels } => check_channels(channels)?,
         _ => 0,
     };
-    let pt_grfs = (channels * grfs_per_channel(d.simd)) as usize;
+    let pt_grfs = match d.local_ids {
+        LocalIds::UnusedGrf => 1,
+        _ => (channels * grfs_per_channel(d.simd)) as usize,
+    };
     let pt_dw = pt_grfs * grf_dw;
     let total_dw = ct_grfs * grf_dw + pt_dw * math.threads as usize;
     if total_dw == 0 {

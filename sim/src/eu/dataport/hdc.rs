@@ -102,12 +102,16 @@ impl Target {
     }
 }
 
-/// Lanes of an untyped/scattered message from its SIMD-mode bits.
-fn simd_lanes(msg: &Msg, simd16: bool) -> usize {
+/// Lanes of an untyped/scattered message from its SIMD-mode bits. The payload has the SIMD
+/// mode's layout whatever the instruction's execution size: a SIMD8 A64 message at `(1|M0)`
+/// still carries 8 QWord addresses (two GRFs; IGC gives it message length 2) before its data,
+/// and the execution mask only disables channels (PRM Vol 2d "Data Port" message payloads are
+/// defined per SIMD mode; NEO/IGC's SIMD1 uniform stores rely on it).
+fn simd_lanes(_msg: &Msg, simd16: bool) -> usize {
     if simd16 {
         16
     } else {
-        8.min(msg.n.max(1))
+        8
     }
 }
 
