@@ -1,9 +1,12 @@
 //! Kernels whose loads and stores are uniform (the same constant index in every work-item):
-//! scalar loads of the 8- to 32-bit integer types and float through `global` and `constant`
-//! pointers, and a kernel argument used only uniformly. Compiled by ocloc (patch tokens) and run on every simulated platform and
-//! kernel driver. Such kernels read no local IDs; IGC then asks (patch tokens) for one unused
-//! per-thread GRF before the arguments, which the dispatch must provide or the arguments are
-//! read one GRF early (a null buffer address: a page fault at 0x0).
+//! scalar and vector (widths 1..16) loads of every integer and floating type through `global`
+//! and `constant` pointers, and a kernel argument used only uniformly. Compiled by ocloc in
+//! both formats and run on every simulated platform and kernel driver. Such kernels read no
+//! local IDs; IGC then asks (patch tokens) for one unused per-thread GRF before the arguments,
+//! which the dispatch must provide or the arguments are read one GRF early (a null buffer
+//! address: a page fault at 0x0). IGC also lowers them to SIMD1/SIMD2 data-port messages
+//! (whose payload keeps the SIMD8 layout) and to `:uv` immediates interleaved for DWord
+//! destinations.
 //!
 //! References are the OpenCL C semantics: `vloadn(i, p)` reads the n elements at `p + i * n`,
 //! `vstoren(v, i, p)` writes them there, integer `+` wraps in the element type (the usual
@@ -17,18 +20,19 @@ use umd::ndrange::NdRange;
 use umd::payload::ArgValue;
 
 /// (OpenCL C type, bytes, floating point).
-/// 64-bit types and wider vectors are absent: they still fail on the simulator (issue 13,
-/// uniform class: IGC's `:uv` immediates with a DWord destination, 64-bit uniform loads).
-const TYPES: [(&str, usize, bool); 7] = [
+const TYPES: [(&str, usize, bool); 10] = [
     ("char", 1, false),
     ("uchar", 1, false),
     ("short", 2, false),
     ("ushort", 2, false),
     ("int", 4, false),
     ("uint", 4, false),
+    ("long", 8, false),
+    ("ulong", 8, false),
     ("float", 4, true),
+    ("double", 8, true),
 ];
-const WIDTHS: [usize; 1] = [1];
+const WIDTHS: [usize; 6] = [1, 2, 3, 4, 8, 16];
 /// Work-items: all of them do the same uniform accesses.
 const ITEMS: u32 = 16;
 /// Elements in each buffer (room for index 3 of a 16-wide vector).
@@ -119,8 +123,22 @@ fn filled(d: &Device, elem: usize, float: bool, seed: usize) -> (Buffer, Vec<u8>
     (b, bytes)
 }
 
-fn run_typed(d: &Device, bin: &[u8], p: Platform, what: &str) {
-    for (t, elem, float) in types(p) {
+/// Cases that still fail on the simulator and are left out until fixed (issue 13): zebin
+/// binaries on Gen9–Gen12LP fault at 0x0 (their arguments are read from the wrong GRF), and
+/// on Xe-HPG a by-value `char`/`short` argument stored uniformly comes back wrong.
+fn still_open(p: Platform, format: oracles::ocloc::Format, elem: usize) -> bool {
+    (format == oracles::ocloc::Format::Zebin && p != Platform::Dg2)
+        || (p == Platform::Dg2 && elem < 4)
+}
+
+fn run_typed(
+    d: &Device,
+    bin: &[u8],
+    (p, format): (Platform, oracles::ocloc::Format),
+    what: &str,
+    failed: &mut Vec<String>,
+) {
+    for (t, elem, float) in types(p).filter(|&(_, elem, _)| !still_open(p, format, elem)) {
         for n in WIDTHS {
             let name = format!("u_{}", vec_name(t, n));
             let kernel = Kernel::from_ocloc(bin, Some(&name), Some(p)).unwrap();
@@ -137,7 +155,8 @@ fn run_typed(d: &Device, bin: &[u8], p: Platform, what: &str) {
                 ArgValue::Value([k.clone(), vec![0; 4usize.saturating_sub(elem)]].concat()),
             ];
             if let Err(e) = d.dispatch(&kernel, &range, &args) {
-                panic!("{what} {name}: {e}");
+                failed.push(format!("{what} {name}: {e}"));
+                continue;
             }
             for j in 0..n {
                 let at = |i: usize| i * elem..(i + 1) * elem;
@@ -146,7 +165,10 @@ fn run_typed(d: &Device, bin: &[u8], p: Platform, what: &str) {
             }
             want[..elem].copy_from_slice(&k);
             let got = out.to_vec().unwrap();
-            assert_eq!(got, want, "{what} {name}");
+            if got != want {
+                let at = (0..want.len()).find(|&i| got[i] != want[i]).unwrap_or(0);
+                failed.push(format!("{what} {name}: wrong data from byte {at}"));
+            }
         }
     }
 }
@@ -154,17 +176,25 @@ fn run_typed(d: &Device, bin: &[u8], p: Platform, what: &str) {
 #[test]
 fn uniform_loads_and_stores_on_every_device() {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
-    // dg2 is absent: its uniform char stores still give wrong data (issue 13).
-    for p in [Platform::Skl, Platform::Icllp, Platform::Tgllp] {
+    let mut failed = Vec::new();
+    for p in Platform::ALL {
         let src = source(p);
-        // Zebin is absent: on skl its uniform kernels still fault at 0x0 (issue 13).
-        for format in [oracles::ocloc::Format::PatchTokens] {
+        for format in [
+            oracles::ocloc::Format::PatchTokens,
+            oracles::ocloc::Format::Zebin,
+        ] {
             let bin = oracles::ocloc::compile(&ocloc, p, &src, "", format).unwrap();
             for k in umd::device::sim_kmds(p) {
                 let d = Device::open_sim(p, Some(k)).unwrap();
                 let what = format!("{p} {k:?} {format:?}");
-                run_typed(&d, &bin, p, &what);
+                run_typed(&d, &bin, (p, format), &what, &mut failed);
             }
         }
     }
+    assert!(
+        failed.is_empty(),
+        "{} failures:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
 }
