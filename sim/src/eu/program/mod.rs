@@ -287,7 +287,7 @@ fn lower(platform: Platform, d: &Decoded, pcs: &[u32]) -> Inst {
                     if let Some(s) = s {
                         out.src[k] = operand::resolve(s, lanes)?;
                         if matches!(s.ty(), DataType::V | DataType::Uv) {
-                            operand::place_vector_immediate(&mut out.src[k], &out.dst);
+                            operand::place_vector_immediate(&mut out.src[k], &out.dst, lanes);
                         }
                         out.nsrc = k as u8 + 1;
                     }
