@@ -168,7 +168,7 @@ pub fn prepare(p: Platform, heaps: &mut Heaps, d: &DispatchDesc) -> Result<Prepa
     } else {
         (&[][..], d.cross_thread)
     };
-    let payload = write_payload(&mut heaps.indirect, d, &math, indirect_ct)?;
+    let payload = write_payload(&mut heaps.indirect, d, &math, indirect_ct, g.walker)?;
     let idd = InterfaceDescriptorData {
         kernel_start_pointer: d.kernel_offset,
         denorm_mode: DenormMode::Setbykernel,
@@ -410,6 +410,7 @@ fn write_payload(
     d: &DispatchDesc,
     math: &WalkerMath,
     cross_thread: &[u32],
+    walker: WalkerKind,
 ) -> Result<Payload, BuildError> {
     let grf_dw = GRF_BYTES / 4;
     let ct_grfs = cross_thread.len().div_ceil(grf_dw);
@@ -417,10 +418,17 @@ fn write_payload(
         LocalIds::Runtime { channels } => check_channels(channels)?,
         _ => 0,
     };
-    let pt_grfs = match d.local_ids {
+    let mut pt_grfs = match d.local_ids {
         LocalIds::UnusedGrf => 1,
         _ => (channels * grfs_per_channel(d.simd)) as usize,
     };
+    // GPGPU_WALKER threads with cross-thread data get at least one GRF of per-thread data
+    // (Constant URB Entry Read Length ≥ 1): IGC places the arguments after it even when the
+    // kernel reads no local IDs, and NEO's Gen9–Gen12LP interface descriptor sets the length
+    // to max(per-thread GRFs, 1) for it (zebin carries no flag for this GRF).
+    if walker == WalkerKind::Gpgpu && ct_grfs > 0 {
+        pt_grfs = pt_grfs.max(1);
+    }
     let pt_dw = pt_grfs * grf_dw;
     let total_dw = ct_grfs * grf_dw + pt_dw * math.threads as usize;
     if total_dw == 0 {
