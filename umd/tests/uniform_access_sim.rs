@@ -1,6 +1,6 @@
 //! Kernels whose loads and stores are uniform (the same constant index in every work-item):
 //! scalar and vector (widths 1..16) loads of every integer and floating type through `global`
-//! and `constant` pointers, and a kernel argument used only uniformly. Compiled by ocloc in
+//! and `constant` pointers, a kernel argument used only uniformly, and a loop whose bound is loaded from memory. Compiled by ocloc in
 //! both formats and run on every simulated platform and kernel driver. Such kernels read no
 //! local IDs; IGC then asks (patch tokens) for one unused per-thread GRF before the arguments,
 //! which the dispatch must provide or the arguments are read one GRF early (a null buffer
@@ -73,6 +73,13 @@ fn source(p: Platform) -> String {
             ));
         }
     }
+    // A uniform loop whose bound comes from memory, summing a prefix of `a`.
+    s.push_str(
+        "kernel void uniform_loop(global const int* a, global int* out) {\n\
+         int n = a[0]; int s = 0;\n\
+         for (int i = 0; i < n; i++) s += a[1 + i];\n\
+         out[1] = s; out[2] = n; }\n",
+    );
     s
 }
 
@@ -171,6 +178,36 @@ fn run_typed(
     }
 }
 
+/// `uniform_loop` for several bounds: `out[1]` is the sum of `a[1..=n]`, `out[2]` is `n`.
+fn run_loop(d: &Device, bin: &[u8], p: Platform, what: &str, failed: &mut Vec<String>) {
+    let kernel = Kernel::from_ocloc(bin, Some("uniform_loop"), Some(p)).unwrap();
+    let range = NdRange::new(&[ITEMS], None, kernel.simd, None).unwrap();
+    for n in [0i32, 1, 7, 40] {
+        let mut a: Vec<i32> = (0..ELEMS as i32).map(|i| i * 3 - 50).collect();
+        a[0] = n;
+        let a_buf = d.create_buffer(4 * ELEMS as u64).unwrap();
+        let bytes: Vec<u8> = a.iter().flat_map(|v| v.to_le_bytes()).collect();
+        a_buf.write(0, &bytes).unwrap();
+        let out = d.create_buffer(16).unwrap();
+        out.write(0, &[0u8; 16]).unwrap();
+        let args = [ArgValue::Buffer(a_buf), ArgValue::Buffer(out.clone())];
+        if let Err(e) = d.dispatch(&kernel, &range, &args) {
+            failed.push(format!("{what} uniform_loop n={n}: {e}"));
+            continue;
+        }
+        let sum: i32 = a[1..1 + n as usize].iter().sum();
+        let got = out.to_vec().unwrap();
+        let word = |i: usize| i32::from_le_bytes(got[4 * i..4 * i + 4].try_into().unwrap());
+        if [word(0), word(1), word(2)] != [0, sum, n] {
+            failed.push(format!(
+                "{what} uniform_loop n={n}: got {:?}, want {:?}",
+                [word(0), word(1), word(2)],
+                [0, sum, n]
+            ));
+        }
+    }
+}
+
 #[test]
 fn uniform_loads_and_stores_on_every_device() {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
@@ -186,6 +223,7 @@ fn uniform_loads_and_stores_on_every_device() {
                 let d = Device::open_sim(p, Some(k)).unwrap();
                 let what = format!("{p} {k:?} {format:?}");
                 run_typed(&d, &bin, (p, format), &what, &mut failed);
+                run_loop(&d, &bin, p, &what, &mut failed);
             }
         }
     }
