@@ -9,6 +9,7 @@ pub mod blockio;
 pub mod device;
 pub mod dispatch;
 pub mod error;
+/// Needs the simulator: it dispatches on a simulated device with short watchdogs.
 #[cfg(feature = "sim")]
 pub mod fuzz;
 pub mod image;

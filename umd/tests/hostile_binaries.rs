@@ -316,6 +316,7 @@ fn every_corpus_kernel_passes_the_checks() {
 
 /// The fuzz harness (`umd::fuzz`, the `dispatch` target) on real binaries with one field
 /// patched by its structure-aware mutation: none may panic, and the unpatched input runs.
+#[cfg(feature = "sim")]
 #[test]
 fn field_patched_binaries_never_panic() {
     for format in [Format::PatchTokens, Format::Zebin] {

@@ -28,9 +28,10 @@ pub const MAX_INDIRECT_DATA_BYTES: u32 = (1 << 17) - 1;
 pub enum LocalIds {
     /// The kernel reads no local IDs.
     None,
-    /// The kernel reads no local IDs, yet its payload reserves one per-thread GRF ahead of the
-    /// cross-thread data (IGC's patch-token flag `UnusedPerThreadConstantPresent`; Intel's
-    /// runtime counts that GRF in the per-thread payload size too). Written as zeros.
+    /// The kernel reads no local IDs, yet each thread's payload has one per-thread GRF before
+    /// its cross-thread data (patch-token THREAD_PAYLOAD UnusedPerThreadConstantPresent: IGC
+    /// places the arguments after it, and NEO adds one GRF to the per-thread payload size for
+    /// it). The runtime writes it as zeros.
     UnusedGrf,
     /// The runtime writes them as per-thread payload (x, then y, then z blocks).
     Runtime {
@@ -167,7 +168,7 @@ pub fn prepare(p: Platform, heaps: &mut Heaps, d: &DispatchDesc) -> Result<Prepa
     } else {
         (&[][..], d.cross_thread)
     };
-    let payload = write_payload(&mut heaps.indirect, d, &math, indirect_ct)?;
+    let payload = write_payload(&mut heaps.indirect, d, &math, indirect_ct, g.walker)?;
     let idd = InterfaceDescriptorData {
         kernel_start_pointer: d.kernel_offset,
         denorm_mode: DenormMode::Setbykernel,
@@ -409,6 +410,7 @@ fn write_payload(
     d: &DispatchDesc,
     math: &WalkerMath,
     cross_thread: &[u32],
+    walker: WalkerKind,
 ) -> Result<Payload, BuildError> {
     let grf_dw = GRF_BYTES / 4;
     let ct_grfs = cross_thread.len().div_ceil(grf_dw);
@@ -416,10 +418,17 @@ fn write_payload(
         LocalIds::Runtime { channels } => check_channels(channels)?,
         _ => 0,
     };
-    let pt_grfs = match d.local_ids {
+    let mut pt_grfs = match d.local_ids {
         LocalIds::UnusedGrf => 1,
         _ => (channels * grfs_per_channel(d.simd)) as usize,
     };
+    // GPGPU_WALKER threads with cross-thread data get at least one GRF of per-thread data
+    // (Constant URB Entry Read Length ≥ 1): IGC places the arguments after it even when the
+    // kernel reads no local IDs, and NEO's Gen9–Gen12LP interface descriptor sets the length
+    // to max(per-thread GRFs, 1) for it (zebin carries no flag for this GRF).
+    if walker == WalkerKind::Gpgpu && ct_grfs > 0 {
+        pt_grfs = pt_grfs.max(1);
+    }
     let pt_dw = pt_grfs * grf_dw;
     let total_dw = ct_grfs * grf_dw + pt_dw * math.threads as usize;
     if total_dw == 0 {

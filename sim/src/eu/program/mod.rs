@@ -286,6 +286,9 @@ fn lower(platform: Platform, d: &Decoded, pcs: &[u32]) -> Inst {
                 for (k, s) in i.src.iter().enumerate() {
                     if let Some(s) = s {
                         out.src[k] = operand::resolve(s, lanes)?;
+                        if matches!(s.ty(), DataType::V | DataType::Uv) {
+                            operand::place_vector_immediate(&mut out.src[k], &out.dst, lanes);
+                        }
                         out.nsrc = k as u8 + 1;
                     }
                 }

@@ -203,6 +203,30 @@ fn immediate(imm: &Immediate) -> Opnd {
     out
 }
 
+/// Places a `:v`/`:uv` immediate's elements by destination position: the hardware takes a
+/// packed integer vector in word units of the destination (the PRM's rule that its destination
+/// stride be a word), so lane `i` of a destination `dst_stride` bytes apart reads element
+/// `i * dst_stride / 2`. IGC relies on it: for a DWord destination below SIMD8 it interleaves
+/// the vector, `mov (2) r1.0<1>:d 0x21:uv` becoming `0x0201:uv` (vISA HWConformity
+/// `fixDstAlignmentWithVectorImm`). A word destination keeps element `i`; so does a wider
+/// destination whose lanes would run past the eight elements (IGC never emits that form: the
+/// PRM leaves it undefined, and lanes keep cycling through the elements).
+pub fn place_vector_immediate(src: &mut Opnd, dst: &Opnd, lanes: usize) {
+    if src.loc != Loc::Imm || src.scalar || !matches!(src.ty, DataType::W | DataType::Uw) {
+        return;
+    }
+    if !matches!(dst.loc, Loc::File | Loc::Indirect { .. }) {
+        return;
+    }
+    let stride = usize::from(dst.offs[1].wrapping_sub(dst.offs[0]));
+    if stride == 2 || stride == 0 || lanes.saturating_sub(1) * stride / 2 >= 8 {
+        return;
+    }
+    for (i, o) in src.offs.iter_mut().enumerate() {
+        *o = (((i * stride / 2) % 8) * 2) as u16;
+    }
+}
+
 /// The implicit accumulator destination of `addc`/`subb`/`mach` and `AccWrEn`: lane i at
 /// `acc0` + i elements of `ty`.
 pub fn accumulator(ty: DataType) -> Opnd {
