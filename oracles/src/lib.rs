@@ -13,6 +13,7 @@ use std::process::Command;
 
 pub mod iga64;
 pub mod ocloc;
+pub mod workspace;
 
 pub use platform::Platform;
 

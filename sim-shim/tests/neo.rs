@@ -15,25 +15,9 @@ use platform::Platform;
 /// Where Debian's intel-opencl-icd (the package that also ships ocloc) installs NEO.
 const NEO: &str = "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so";
 
-/// The shim cargo built for this test (`target/<profile>/deps/`), built if absent.
+/// The shim library cargo built for this test profile.
 fn library() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let deps = exe.parent().expect("deps dir");
-    let lib = deps.join("libintel_gpu_sim_shim.so");
-    if !lib.is_file() {
-        let cargo = option_env!("CARGO").unwrap_or("cargo");
-        let release = deps
-            .parent()
-            .and_then(|p| p.file_name())
-            .is_some_and(|n| n == "release");
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "-p", "sim-shim", "--lib"]);
-        if release {
-            cmd.arg("--release");
-        }
-        assert!(cmd.status().expect("run cargo build").success());
-    }
-    lib.canonicalize().expect("shim library")
+    oracles::workspace::cdylib("sim-shim", "libintel_gpu_sim_shim.so")
 }
 
 /// A `.icd` file naming NEO, or None (skipped per the oracle policy) without intel-opencl-icd.

@@ -70,25 +70,9 @@ fn run_on_node(ocloc: PathBuf, p: Platform, kmd: KmdChoice) {
     ));
 }
 
-/// The shim library, built if this profile has not built it yet.
+/// The shim library cargo built for this test profile.
 fn shim_library() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let deps = exe.parent().expect("deps dir");
-    let lib = deps.join("libintel_gpu_sim_shim.so");
-    if !lib.is_file() {
-        let cargo = option_env!("CARGO").unwrap_or("cargo");
-        let release = deps
-            .parent()
-            .and_then(|p| p.file_name())
-            .is_some_and(|n| n == "release");
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "-p", "sim-shim", "--lib"]);
-        if release {
-            cmd.arg("--release");
-        }
-        assert!(cmd.status().expect("run cargo build").success());
-    }
-    lib.canonicalize().expect("the shim library")
+    oracles::workspace::cdylib("sim-shim", "libintel_gpu_sim_shim.so")
 }
 
 #[test]

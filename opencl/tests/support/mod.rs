@@ -6,27 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The cdylib cargo built with this test binary (`target/<profile>/deps/`, where `cargo test`
-/// leaves it; `cargo build` copies it up a level), built if it is not there.
+/// The ICD cargo built with this test binary (`target/<profile>/deps/`).
 pub fn library() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let deps = exe.parent().expect("deps dir");
-    let profile_dir = deps.parent().expect("target dir");
-    let lib = deps.join("libintel_gpu_opencl.so");
-    if !lib.is_file() {
-        let cargo = option_env!("CARGO").unwrap_or("cargo");
-        let release = profile_dir.file_name().is_some_and(|n| n == "release");
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "-p", "opencl", "--lib"]);
-        if release {
-            cmd.arg("--release");
-        }
-        let status = cmd.status().expect("run cargo build");
-        assert!(status.success(), "cargo build -p opencl --lib failed");
-    }
-    assert!(lib.is_file(), "{} missing", lib.display());
-    // The loader needs an absolute path.
-    lib.canonicalize().expect("library path")
+    oracles::workspace::cdylib("opencl", "libintel_gpu_opencl.so")
 }
 
 /// A directory holding `intel-gpu-opencl.icd`, which names the library by absolute path.

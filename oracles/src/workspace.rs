@@ -1,0 +1,32 @@
+//! Libraries this workspace builds that tests load into other processes (the OpenCL ICD, the
+//! render-node shim): found where cargo put them for the running test binary's profile.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The cdylib `file` of workspace package `package`, as an absolute path (loaders and
+/// `LD_PRELOAD` need one). `cargo test` leaves it in `target/<profile>/deps/` next to the test
+/// binary; when it is not there (a test run of another package alone) it is built first.
+///
+/// Panics when it cannot be found or built: that is a broken test set-up, not a skip.
+pub fn cdylib(package: &str, file: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let deps = exe.parent().expect("deps dir");
+    let lib = deps.join(file);
+    if !lib.is_file() {
+        let cargo = option_env!("CARGO").unwrap_or("cargo");
+        let release = deps
+            .parent()
+            .and_then(|p| p.file_name())
+            .is_some_and(|n| n == "release");
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "-p", package, "--lib"]);
+        if release {
+            cmd.arg("--release");
+        }
+        let status = cmd.status().expect("run cargo build");
+        assert!(status.success(), "cargo build -p {package} --lib failed");
+    }
+    assert!(lib.is_file(), "{} missing", lib.display());
+    lib.canonicalize().expect("library path")
+}
