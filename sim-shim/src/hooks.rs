@@ -638,9 +638,11 @@ pub unsafe extern "C" fn statx(
     } else {
         // SAFETY: C's contract, handed on.
         match unsafe { target(dirfd, path, flags & libc::AT_SYMLINK_NOFOLLOW == 0) } {
+            // SAFETY: the caller's arguments, handed on.
             Target::Pass => return unsafe { real(dirfd, path, flags, mask, buf) },
             Target::Host(h) => {
-                return unsafe { real(libc::AT_FDCWD, h.as_ptr(), flags, mask, buf) }
+                // SAFETY: `h` is a NUL-terminated host path; the rest are the caller's.
+                return unsafe { real(libc::AT_FDCWD, h.as_ptr(), flags, mask, buf) };
             }
             Target::Node(h) => Some(h),
         }
