@@ -163,6 +163,29 @@ fn media_block_read_clamps_to_the_edge_in_uints() {
 }
 
 #[test]
+fn media_block_read_starts_at_any_byte_inside_the_row() {
+    // cl_intel_subgroups: the image block read "may read from any arbitrary byte offset".
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let prog = program(
+        &iga,
+        Platform::Tgllp,
+        "send.dc1 (8|M0) r12 r2 null 0x0 0x02290001",
+    );
+    let mut mem = TestMem::new(BASE, 0x1000);
+    image(&mut mem);
+    let byte =
+        |x: u64, y: u64| mem.u32_at(BASE + y * 64 + (x & !3)).to_le_bytes()[(x & 3) as usize];
+    let bytes: Vec<u8> = (0..2 * 64).map(|i| byte(i % 64, i / 64)).collect();
+    // 8 uints wide from byte 5 of row 1: every uint from its own (unaligned) address.
+    let t = run_on(&prog, 8, &mut mem, |t| set_u32s(t, 2, &[5, 1, 31])).unwrap();
+    for k in 0..8 {
+        let at = 64 + 5 + 4 * k;
+        let want = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        assert_eq!(t.grf_u32(12, k), want, "uint {k}");
+    }
+}
+
+#[test]
 fn media_block_write_drops_what_falls_outside() {
     let iga = oracles::require!(oracles::Oracle::Iga64);
     let prog = program(

@@ -20,7 +20,8 @@ pub enum Arg {
 }
 
 /// The image formats the corpus uses: (name, bytes per element).
-pub const IMAGE_FORMATS: [(&str, u32); 3] = [("r8ui", 1), ("r32ui", 4), ("rgba8ui", 4)];
+pub const IMAGE_FORMATS: [(&str, u32); 4] =
+    [("r8ui", 1), ("r16ui", 2), ("r32ui", 4), ("rgba8ui", 4)];
 
 pub fn image_bpp(format: &str) -> u32 {
     IMAGE_FORMATS

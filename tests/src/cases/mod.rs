@@ -5,6 +5,9 @@
 mod big;
 mod block;
 mod collective;
+mod generated_collective;
+mod generated_image;
+mod generated_queries;
 mod generated_shuffle;
 mod queries;
 mod shuffle;
@@ -26,6 +29,11 @@ pub fn build(inst: &Instance, simd: u32) -> Result<Vec<Case>, String> {
         "BLOCK_READ" | "BLOCK_WRITE" => block::buffer_cases(inst, simd, &mut rng),
         "G_BLOCK_READ" | "G_BLOCK_WRITE" => block::buffer_cases(inst, simd, &mut rng),
         "G_SHUFFLE" => generated_shuffle::cases(inst, simd, &mut rng),
+        _ if k.starts_with("G_BROADCAST") || k == "G_COLLECTIVE" || k == "G_VOTE" => {
+            generated_collective::cases(inst, simd, &mut rng)
+        }
+        "G_IMAGE_READ" | "G_IMAGE_WRITE" => generated_image::cases(inst, simd, &mut rng),
+        "G_QUERY" => generated_queries::cases(inst, simd, &mut rng),
         "VLOAD" | "VSTORE" => vload::cases(inst, simd, &mut rng),
         "BIG" => big::cases(inst, simd, &mut rng),
         "IMAGE_READ" | "IMAGE_WRITE" => block::image_cases(inst, simd, &mut rng),

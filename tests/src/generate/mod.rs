@@ -11,12 +11,19 @@
 //!   (reads) or 16 bytes (writes) to 64.
 //! - `big`: kernels of many shuffle sections under uniform branches, with every section's
 //!   inputs live across all of them, so IGC spills and addresses registers indirectly.
+//! - `collective`: broadcast (id as argument, per lane, literal), reduce and scans on every
+//!   scalar type of the specs (`intel_` forms for char, uchar, short, ushort), any and all.
+//! - `block_image`: the image block reads and writes, every form (plain, _ui, _us, _uc).
+//! - `queries`: each subgroup query in its own kernel (the ranges are the references').
 //!
 //! Every file is compiled once per platform and SIMD width, so the cost is in dispatches; the
 //! slice (`slice`) is what the CLI and SPIR-V routes run.
 
 mod big;
 mod block;
+mod block_image;
+mod collective;
+mod queries;
 mod shuffle;
 mod vload;
 
@@ -33,6 +40,9 @@ pub fn files() -> Result<Vec<File>, String> {
         ("gen_vload.cl", vload::text()),
         ("gen_block.cl", block::text()),
         ("gen_big.cl", big::text()),
+        ("gen_collective.cl", collective::text()),
+        ("gen_block_image.cl", block_image::text()),
+        ("gen_queries.cl", queries::text()),
     ]
     .into_iter()
     .map(|(name, text)| corpus::parse(name, &text))

@@ -6,7 +6,8 @@
 //!
 //! Bounds follow cl_intel_subgroups ("bounds-check to the image width in units of uints"):
 //! a read outside the surface returns the nearest edge uint (clamp to edge), a write outside it
-//! is dropped, both decided per uint.
+//! is dropped, both decided per uint. Reads "may read from any arbitrary byte offset": a uint
+//! of the block that lies inside its row is read at its own byte address, aligned or not.
 
 use super::{mem_read, mem_write, Memory, Msg, Space};
 use crate::eu::error::EuErrorKind;
@@ -40,14 +41,20 @@ pub(super) fn read(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKin
     for r in 0..b.height {
         let y = (b.y + r as i64).clamp(0, rows - 1) as u64;
         for k in (0..b.width).step_by(4) {
-            let col = ((b.x + k as i64).div_euclid(4)).clamp(0, row_uints - 1) as u64;
+            let n = 4.min(b.width - k);
+            let x = b.x + k as i64;
+            // Inside the row: the bytes at x; outside: the edge uint.
+            let offset = if x >= 0 && x + n as i64 <= s.width as i64 {
+                x as u64
+            } else {
+                x.div_euclid(4).clamp(0, row_uints - 1) as u64 * 4
+            };
             let mut v = [0u8; 4];
             let at = s
                 .base
                 .wrapping_add(y.wrapping_mul(s.pitch))
-                .wrapping_add(col * 4);
-            mem_read(mem, Space::Global, at, &mut v)?;
-            let n = 4.min(b.width - k);
+                .wrapping_add(offset);
+            mem_read(mem, Space::Global, at, &mut v[..n])?;
             msg.put(r * b.pitch + k, &v[..n]);
         }
     }
