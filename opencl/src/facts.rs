@@ -10,14 +10,16 @@ pub struct Facts {
     pub max_clock_mhz: u32,
     /// L3 cache bytes of the reference part.
     pub l3_bytes: u64,
-    /// Whether this runtime reports independent forward progress of sub-groups
-    /// (`CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS`). The OpenCL 3.0 API specification
-    /// requires it of every device that reports cl_khr_subgroups, so it also decides that
-    /// extension (OpenCL 3.0 core sub-groups do not need it). Gen12LP and Xe-HPG run EU threads
-    /// in fused pairs and do not give it (Intel's runtime, NEO, reports it only where EUs are not
-    /// fused). Gen9 and Gen11 hardware would, but it is not reported yet: the CTS `ifp` kernel,
-    /// whose sub-groups spin on each other, is stopped by the simulator's EU watchdog on skl.
-    /// Reported only where shown to work.
+    /// Whether sub-groups of a work-group make independent forward progress
+    /// (`CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS`): a sub-group spinning on a value
+    /// another sub-group of its work-group will store does not stop that one from running. The
+    /// OpenCL 3.0 API specification requires it of every device reporting cl_khr_subgroups, so
+    /// it also decides that extension (OpenCL 3.0 core sub-groups do not need it). Intel's
+    /// runtime (NEO) takes it from each platform's capability table
+    /// (`supportsIndependentForwardProgress`): true for Gen9 and Gen11, whose EUs each run their
+    /// own threads; false for Gen12LP and Xe-HPG, which run EU threads in fused pairs sharing one
+    /// instruction stream (NEO's `fusedEuEnabled`), where a spinning thread can hold its partner.
+    /// `opencl/tests/neo_subgroup_facts.rs` checks the value against NEO's on skl and tgllp.
     pub independent_forward_progress: bool,
 }
 
@@ -26,12 +28,12 @@ pub fn facts(p: Platform) -> Facts {
         Platform::Skl => Facts {
             max_clock_mhz: 1150,
             l3_bytes: 768 << 10,
-            independent_forward_progress: false,
+            independent_forward_progress: true,
         },
         Platform::Icllp => Facts {
             max_clock_mhz: 1100,
             l3_bytes: 3 << 20,
-            independent_forward_progress: false,
+            independent_forward_progress: true,
         },
         Platform::Tgllp => Facts {
             max_clock_mhz: 1350,

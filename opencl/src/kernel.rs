@@ -30,6 +30,11 @@ pub struct Kernel {
     /// One loaded kernel per program device that built (None where it did not).
     pub per_device: Vec<Option<umd::kernel::Kernel>>,
     pub signature: Vec<ArgSlot>,
+    /// Declared size of each by-value argument's type (`type;size` in the argument metadata),
+    /// None where the binary carries no metadata.
+    pub declared_sizes: Vec<Option<usize>>,
+    /// clGetKernelArgInfo answers (the application asked for `-cl-kernel-arg-info`).
+    pub arg_info: bool,
     pub args: Mutex<Vec<Option<Arg>>>,
 }
 
@@ -132,15 +137,56 @@ fn create(p: &Arc<Handle<Program>>, name: &str) -> Result<cl_kernel, cl_int> {
         .and_then(|k| k.signature())
         .ok_or(CL_INVALID_KERNEL_DEFINITION)?;
     let n = signature.len();
+    let declared_sizes = per_device
+        .iter()
+        .flatten()
+        .next()
+        .map(|k| declared_sizes(k, n))
+        .unwrap_or_else(|| vec![None; n]);
+    let arg_info = builds
+        .iter()
+        .any(|b| b.status == CL_BUILD_SUCCESS && b.arg_info);
     p.obj.kernels_alive.fetch_add(1, Ordering::SeqCst);
     Ok(Handle::create(Kernel {
         program: p.clone(),
         name: name.into(),
         per_device,
         signature,
+        declared_sizes,
+        arg_info,
         args: Mutex::new(vec![None; n]),
     })
     .0)
+}
+
+/// The declared size of each of `n` arguments from the binary's argument metadata, whose type
+/// strings are `type;size` (patch-token KERNEL_ARGUMENT_INFO and zebin kernels_misc_info alike).
+fn declared_sizes(k: &umd::kernel::Kernel, n: usize) -> Vec<Option<usize>> {
+    let mut out = vec![None; n];
+    if let umd::kernel::Description::Ocloc(d, _) = &k.description {
+        for a in &d.arg_info {
+            let size = a
+                .type_name
+                .rsplit_once(';')
+                .and_then(|(_, s)| s.trim().parse::<usize>().ok());
+            if let Some(slot) = out.get_mut(a.index as usize) {
+                *slot = size;
+            }
+        }
+    }
+    out
+}
+
+/// Whether `arg_size` bytes may be given for a by-value argument whose payload slot holds
+/// `slot` bytes and whose type is `declared` bytes when the metadata says.
+fn value_size_ok(arg_size: usize, slot: usize, declared: Option<usize>) -> bool {
+    match declared {
+        // The OpenCL type's size (a 3-component vector counts as 4): IGC may give a char or
+        // short a wider slot, but the application passes sizeof(cl_char) / sizeof(cl_short).
+        Some(d) => arg_size == d,
+        // No metadata: anything up to the slot (a 3-component vector as its 4-component size).
+        None => arg_size > 0 && arg_size <= slot.next_power_of_two().max(slot),
+    }
 }
 
 #[no_mangle]
@@ -219,6 +265,8 @@ pub unsafe extern "C" fn clCloneKernel(
             name: k.obj.name.clone(),
             per_device: k.obj.per_device.clone(),
             signature: k.obj.signature.clone(),
+            declared_sizes: k.obj.declared_sizes.clone(),
+            arg_info: k.obj.arg_info,
             args: Mutex::new(args),
         })
         .0)
@@ -280,16 +328,21 @@ pub unsafe extern "C" fn clSetKernelArg(
                 }
                 ArgSlot::Value(n) => {
                     let n = n as usize;
-                    // A 3-component vector is passed as its 4-component size.
-                    if arg_size < n || arg_size > n.next_power_of_two().max(n) {
+                    let declared = k.obj.declared_sizes.get(arg_index as usize).copied();
+                    if !value_size_ok(arg_size, n, declared.flatten()) {
                         return Err(CL_INVALID_ARG_SIZE);
                     }
                     if arg_value.is_null() {
                         return Err(CL_INVALID_ARG_VALUE);
                     }
-                    // SAFETY: `arg_size` readable bytes at arg_value.
-                    let bytes = unsafe { std::slice::from_raw_parts(arg_value as *const u8, n) };
-                    Arg::Value(bytes.to_vec())
+                    // The slot's bytes the application gave; the rest of a widened slot is 0.
+                    let given = arg_size.min(n);
+                    // SAFETY: `arg_size` >= `given` readable bytes at arg_value.
+                    let bytes =
+                        unsafe { std::slice::from_raw_parts(arg_value as *const u8, given) };
+                    let mut v = bytes.to_vec();
+                    v.resize(n, 0);
+                    Arg::Value(v)
                 }
                 // Images and samplers are not provided by this runtime.
                 ArgSlot::Image | ArgSlot::Sampler => return Err(CL_INVALID_ARG_VALUE),
@@ -339,6 +392,9 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
         let r = Handle::<Kernel>::get(kernel).and_then(|k| {
             if arg_index as usize >= k.obj.signature.len() {
                 return Err(CL_INVALID_ARG_INDEX);
+            }
+            if !k.obj.arg_info {
+                return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
             }
             let a = k
                 .obj

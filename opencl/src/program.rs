@@ -29,6 +29,11 @@ pub struct Build {
     /// The device binary (ocloc's output, or what the application gave).
     pub binary: Option<Arc<Vec<u8>>>,
     pub kernels: Vec<String>,
+    /// clGetKernelArgInfo may answer: the application built with `-cl-kernel-arg-info` (a
+    /// program from a binary answers only when the binary carries the information too). Our
+    /// builds from source and IL always carry it, because clSetKernelArg needs each by-value
+    /// argument's declared size, so the option alone decides what the application sees.
+    pub arg_info: bool,
 }
 
 impl Build {
@@ -39,8 +44,18 @@ impl Build {
             log: String::new(),
             binary: None,
             kernels: Vec::new(),
+            arg_info: false,
         }
     }
+}
+
+/// The build option asking the compiler for argument metadata (names, qualifiers and
+/// `type;size` strings).
+const ARG_INFO_OPTION: &str = "-cl-kernel-arg-info";
+
+/// Whether the application's options ask for argument information.
+fn asks_arg_info(options: &str) -> bool {
+    options.split_whitespace().any(|w| w == ARG_INFO_OPTION)
 }
 
 pub struct Program {
@@ -102,9 +117,14 @@ fn compile(
     if spirv {
         args.push("-spirv_input");
     }
-    if !options.trim().is_empty() {
-        args.extend(["-options", options]);
-    }
+    // Always with argument metadata: the declared size of every by-value argument (IGC widens
+    // char/short ones to 4-byte payload slots) decides what clSetKernelArg accepts.
+    let options = if asks_arg_info(options) {
+        options.to_string()
+    } else {
+        format!("{options} {ARG_INFO_OPTION}")
+    };
+    args.extend(["-options", options.trim()]);
     // ocloc reads an OpenCL C source as a C string.
     let mut data = input.to_vec();
     if !spirv {
@@ -307,6 +327,7 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
                         log: String::new(),
                         binary: Some(Arc::new(bytes)),
                         kernels,
+                        arg_info: false,
                     });
                     CL_SUCCESS
                 }
@@ -382,6 +403,7 @@ fn build(
                         log: format!("{log}\nthe compiled binary cannot be loaded: {e}"),
                         binary: None,
                         kernels: Vec::new(),
+                        arg_info: false,
                     };
                     continue;
                 }
@@ -395,6 +417,7 @@ fn build(
             log,
             binary: if ok { binary } else { None },
             kernels,
+            arg_info: asks_arg_info(options),
         };
     }
     if failed {

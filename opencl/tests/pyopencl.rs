@@ -56,3 +56,25 @@ fn pyopencl_execution_model_on_each_simulated_device() {
         );
     }
 }
+
+/// By-value char, uchar, short, ushort, char2, char3 (and half where reported) arguments set
+/// with their OpenCL type's size, the wrong sizes refused, and argument information only on
+/// request (`python/small_args.py`), on every simulated device.
+#[test]
+fn pyopencl_small_by_value_arguments_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/small_args.py");
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        assert!(
+            out.contains("ok   char, short, uchar, char2, ushort, char3 arguments"),
+            "{dev}:\n{out}"
+        );
+        assert!(
+            out.contains("ok   arg type names with -cl-kernel-arg-info"),
+            "{dev}:\n{out}"
+        );
+    }
+}

@@ -6,7 +6,8 @@
 //! which the dispatch must provide or the arguments are read one GRF early (a null buffer
 //! address: a page fault at 0x0). IGC also lowers them to SIMD1/SIMD2 data-port messages
 //! (whose payload keeps the SIMD8 layout) and to `:uv` immediates interleaved for DWord
-//! destinations.
+//! destinations. On Xe-HPG (ocloc's `acm-g10`) a uniform `char`/`short` store is a `(1|M0)` LSC
+//! A64 store whose address block is still two registers, with the data in src1 after them.
 //!
 //! References are the OpenCL C semantics: `vloadn(i, p)` reads the n elements at `p + i * n`,
 //! `vstoren(v, i, p)` writes them there, integer `+` wraps in the element type (the usual
@@ -130,20 +131,14 @@ fn filled(d: &Device, elem: usize, float: bool, seed: usize) -> (Buffer, Vec<u8>
     (b, bytes)
 }
 
-/// Cases that still fail on the simulator and are left out until fixed (issue 13): on Xe-HPG
-/// a by-value `char`/`short` argument stored uniformly comes back wrong.
-fn still_open(p: Platform, _format: oracles::ocloc::Format, elem: usize) -> bool {
-    p == Platform::Dg2 && elem < 4
-}
-
 fn run_typed(
     d: &Device,
     bin: &[u8],
-    (p, format): (Platform, oracles::ocloc::Format),
+    (p, _format): (Platform, oracles::ocloc::Format),
     what: &str,
     failed: &mut Vec<String>,
 ) {
-    for (t, elem, float) in types(p).filter(|&(_, elem, _)| !still_open(p, format, elem)) {
+    for (t, elem, float) in types(p) {
         for n in WIDTHS {
             let name = format!("u_{}", vec_name(t, n));
             let kernel = Kernel::from_ocloc(bin, Some(&name), Some(p)).unwrap();

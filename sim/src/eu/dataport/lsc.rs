@@ -81,7 +81,16 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
         };
         base.wrapping_add(raw)
     };
-    let data_at = pad(lanes * addr_b);
+    // The payload is laid out for the message's SIMD mode, not its execution size: a `(1|M0)`
+    // A64 store (IGC's store of a uniform value on Xe-HPG) has two address registers, eight
+    // lanes' worth. So the lanes of the layout come from src0's length, and store data and
+    // atomic operands start in src1, after src0's `mlen` registers.
+    let layout_lanes = if transposed {
+        1
+    } else {
+        (msg.mlen * REG_BYTES / addr_b).max(lanes)
+    };
+    let data_at = msg.mlen * REG_BYTES;
     match op.class {
         Class::Load | Class::Store | Class::LoadQuad | Class::StoreQuad => {
             let quad = matches!(op.class, Class::LoadQuad | Class::StoreQuad);
@@ -118,7 +127,7 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
             } else {
                 Access::LscVector { elem }
             };
-            let blk = pad(lanes * reg_b);
+            let blk = pad(layout_lanes * reg_b);
             for i in msg.lanes().collect::<Vec<_>>() {
                 let a = addr_of(msg, i);
                 check(lane_access, a)?;
@@ -150,7 +159,7 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
                     "LSC atomics other than 32-bit".into(),
                 ));
             }
-            let blk = pad(lanes * 4);
+            let blk = pad(layout_lanes * 4);
             for i in msg.lanes().collect::<Vec<_>>() {
                 let a = addr_of(msg, i);
                 let x = msg.u32_at(data_at + 4 * i);

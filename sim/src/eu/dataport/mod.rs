@@ -152,6 +152,8 @@ pub(crate) struct Msg {
     pub ex_desc: u32,
     /// src0 then src1 registers, contiguous.
     pub payload: Vec<u8>,
+    /// src0's registers (`mlen`): src1 starts at byte `mlen * REG_BYTES` of the payload.
+    pub mlen: usize,
     /// `rlen` registers, pre-filled with the destination's current contents.
     pub resp: Vec<u8>,
     /// Execution size and enabled lanes.
@@ -237,6 +239,7 @@ pub fn execute(
     let sfid = Sfid::decode(platform, plan.sfid)
         .ok_or_else(|| EuErrorKind::Illegal(format!("SFID {} on {platform}", plan.sfid)))?;
     let mut msg = Msg {
+        mlen,
         desc,
         ex_desc,
         payload,

@@ -1,0 +1,98 @@
+//! The sub-group facts this ICD reports against Intel's own runtime (NEO, Debian
+//! `intel-opencl-icd`) on the same simulated GPU: NEO runs under the simulator shim
+//! (`LD_PRELOAD` of `libintel_gpu_sim_shim.so`, `INTEL_GPU_SIM=<platform>@i915`), this ICD on
+//! `sim:<platform>`, both queried by the same `clinfo`. Compared on skl (Gen9) and tgllp
+//! (Gen12LP): whether cl_khr_subgroups is in the device's extension list, independent forward
+//! progress and the sub-group sizes. Skipped (by the oracle policy) only without NEO.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use oracles::{Oracle, Platform};
+
+/// Where Debian's intel-opencl-icd (the package that also ships ocloc) installs NEO.
+const NEO: &str = "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so";
+
+/// The sub-group facts of one device, from clinfo's human-readable output.
+#[derive(Debug, PartialEq, Eq)]
+struct Facts {
+    khr_subgroups: bool,
+    independent_forward_progress: String,
+    sub_group_sizes: String,
+}
+
+/// The value after `label` on its line of `text` (clinfo pads labels with spaces).
+fn value<'a>(text: &'a str, label: &str) -> Option<&'a str> {
+    text.lines()
+        .find_map(|l| l.trim_start().strip_prefix(label).map(str::trim))
+}
+
+fn facts(text: &str) -> Facts {
+    let field = |label: &str| {
+        value(text, label)
+            .unwrap_or_else(|| panic!("no `{label}` in clinfo's output:\n{text}"))
+            .to_string()
+    };
+    Facts {
+        khr_subgroups: field("Device Extensions")
+            .split_whitespace()
+            .any(|e| e == "cl_khr_subgroups"),
+        independent_forward_progress: field("Sub-group independent forward progress"),
+        sub_group_sizes: field("Sub-group sizes (Intel)"),
+    }
+}
+
+fn clinfo(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("run clinfo");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\n{text}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+fn neo_icd(dir: &Path) -> Option<PathBuf> {
+    oracles::get(Oracle::Ocloc, "NEO sub-group facts")?;
+    assert!(
+        Path::new(NEO).is_file(),
+        "{NEO} missing although intel-opencl-icd's ocloc is installed"
+    );
+    let icd = dir.join("neo.icd");
+    std::fs::write(&icd, format!("{NEO}\n")).unwrap();
+    Some(icd)
+}
+
+#[test]
+fn sub_group_facts_match_neo_on_skl_and_tgllp() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(neo) = neo_icd(dir.path()) else {
+        return;
+    };
+    let Some(clinfo_exe) = oracles::get(Oracle::Clinfo, "NEO sub-group facts") else {
+        return;
+    };
+    let shim = oracles::workspace::cdylib("sim-shim", "libintel_gpu_sim_shim.so");
+    let ours = support::icd();
+    for p in [Platform::Skl, Platform::Tgllp] {
+        let theirs = facts(&clinfo(
+            Command::new(&clinfo_exe)
+                .env("LD_PRELOAD", &shim)
+                .env("INTEL_GPU_SIM", format!("{}@i915", p.name()))
+                .env("OCL_ICD_VENDORS", &neo)
+                .env_remove("NEOReadDebugKeys"),
+        ));
+        let mine = facts(&clinfo(&mut support::command(
+            &clinfo_exe,
+            &ours,
+            &format!("sim:{}", p.name()),
+        )));
+        assert_eq!(mine, theirs, "{p}: ours (left) against NEO's (right)");
+        // The hardware fact itself: Gen9 gives it, fused-EU Gen12LP does not.
+        assert_eq!(mine.khr_subgroups, p == Platform::Skl, "{p}: {mine:?}");
+    }
+}
