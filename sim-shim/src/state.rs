@@ -125,7 +125,7 @@ fn new_device(shim: &Shim) -> Result<Arc<SimDevice>, Errno> {
     sim::open_device(shim.config.platform, shim.config.kmd, SimConfig::default()).map_err(|e| {
         match e {
             sim::OpenError::NoMemory => Errno::ENOMEM,
-            sim::OpenError::Unsupported { .. } | sim::OpenError::Sysfs(_) => Errno::ENODEV,
+            sim::OpenError::Unsupported { .. } => Errno::ENODEV,
         }
     })
 }

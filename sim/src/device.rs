@@ -46,8 +46,6 @@ pub enum OpenError {
     Unsupported { platform: Platform, kmd: Kmd },
     #[error("cannot allocate the simulated device's memory")]
     NoMemory,
-    #[error("cannot create the simulated device's sysfs tree: {0}")]
-    Sysfs(String),
 }
 
 /// Opens a render node of a new simulated `platform` GPU driven by `kmd`, as a
@@ -73,8 +71,7 @@ pub fn open_device(
     if !info.supports(kmd) {
         return Err(OpenError::Unsupported { platform, kmd });
     }
-    let sysfs =
-        Arc::new(SysfsTree::create(info, kmd).map_err(|e| OpenError::Sysfs(e.to_string()))?);
+    let sysfs = Arc::new(SysfsTree::new(info, kmd));
     let gpu = Gpu::new(info, config.budget, config.walker, Some(sysfs.clone()))
         .map_err(|_| OpenError::NoMemory)?;
     let wait_limit = config.wait_limit;

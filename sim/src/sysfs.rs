@@ -26,6 +26,11 @@
 //! xe's `Kconfig.profile`; xe's devcoredump from `drivers/base/devcoredump.c` (a write to
 //! `data` deletes the dump).
 //!
+//! The directory is made on first use (a path asked for, a capture published), not when the
+//! device opens: most devices are opened, used and dropped without anyone looking at their
+//! sysfs, and writing ~100 files per open was most of the cost of opening one. A tree nobody
+//! has looked at cannot have been written to, so its properties read as their defaults.
+//!
 //! What the simulator cannot do with plain files: react to a write when it happens. It applies
 //! writes when it next looks ([`SysfsTree::sync`]): a capture file whose text is no longer the
 //! one it published was written, and is cleared as the kernel would have; a property file is
@@ -36,7 +41,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use crate::device_info::{DeviceInfo, EngineClass};
 use crate::Kmd;
@@ -178,13 +183,16 @@ pub fn xe_class_name(class: EngineClass) -> &'static str {
 /// Why the tree could not be made.
 pub type Result<T> = std::result::Result<T, io::Error>;
 
-/// One simulated device's sysfs directory; removed when dropped.
+/// One simulated device's sysfs directory, made on first use and removed when dropped.
 #[derive(Debug)]
 pub struct SysfsTree {
     root: PathBuf,
     node: PathBuf,
     pci: PathBuf,
     kmd: Kmd,
+    info: &'static DeviceInfo,
+    /// Set once the directory was made (or making it failed, with the error's text).
+    made: OnceLock<std::result::Result<(), String>>,
     /// The capture text last published, to tell a user's write (a clear) from it.
     published: Mutex<Option<String>>,
     /// The last accepted value of each property file read, what a refused write leaves.
@@ -198,30 +206,40 @@ fn write(path: &Path, text: &str) -> Result<()> {
 }
 
 impl SysfsTree {
-    /// Materialises the tree of a `kmd` device `info` under the system's temporary directory.
-    pub fn create(info: &DeviceInfo, kmd: Kmd) -> Result<SysfsTree> {
-        let base = std::env::temp_dir();
-        let root = loop {
-            let n = NEXT.fetch_add(1, Ordering::Relaxed);
-            let dir = base.join(format!("intel-gpu-sim-{}-{n}", std::process::id()));
-            match fs::create_dir(&dir) {
-                Ok(()) => break dir,
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(e),
-            }
-        };
+    /// The tree of a `kmd` device `info`, named under the system's temporary directory; nothing
+    /// is written until [`SysfsTree::materialize`] (or a path accessor) makes it.
+    pub fn new(info: &'static DeviceInfo, kmd: Kmd) -> SysfsTree {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let root = std::env::temp_dir().join(format!("intel-gpu-sim-{}-{n}", std::process::id()));
         let pci = root.join("devices/pci0000:00").join(PCI_SLOT);
-        let tree = SysfsTree {
+        SysfsTree {
             node: pci.join("drm").join(format!("renderD{RENDER_MINOR}")),
             pci,
             root,
             kmd,
+            info,
+            made: OnceLock::new(),
             published: Mutex::new(None),
             accepted: Mutex::default(),
-        };
-        // On failure the half-made tree goes with `tree`'s Drop.
-        tree.populate(info)?;
-        Ok(tree)
+        }
+    }
+
+    /// Makes the directory if it is not made yet. The name holds this process's id and a
+    /// counter, so a directory already there was left by an earlier process that had the same
+    /// id; it is replaced. A failure is kept: later calls report it again.
+    pub fn materialize(&self) -> Result<()> {
+        let made = self.made.get_or_init(|| {
+            let _ = fs::remove_dir_all(&self.root);
+            fs::create_dir(&self.root)
+                .and_then(|()| self.populate(self.info))
+                .map_err(|e| format!("{}: {e}", self.root.display()))
+        });
+        made.clone().map_err(io::Error::other)
+    }
+
+    /// Whether the directory was made.
+    pub fn is_made(&self) -> bool {
+        matches!(self.made.get(), Some(Ok(())))
     }
 
     fn populate(&self, info: &DeviceInfo) -> Result<()> {
@@ -342,18 +360,25 @@ impl SysfsTree {
         self.kmd
     }
 
-    /// The render node's directory (what `/sys/dev/char/226:128` resolves to).
+    /// The render node's directory (what `/sys/dev/char/226:128` resolves to), made first. If
+    /// it cannot be made, reading files under the path fails as for a missing attribute; the
+    /// reason is [`SysfsTree::materialize`]'s error.
     pub fn node_dir(&self) -> &Path {
+        let _ = self.materialize();
         &self.node
     }
 
-    /// The tree's root: `class/drm`, `dev/char` and `devices` are under it.
+    /// The tree's root: `class/drm`, `dev/char` and `devices` are under it. Made first, as
+    /// [`SysfsTree::node_dir`].
     pub fn root(&self) -> &Path {
+        let _ = self.materialize();
         &self.root
     }
 
-    /// The PCI device's directory (the node's `device`).
+    /// The PCI device's directory (the node's `device`). Made first, as
+    /// [`SysfsTree::node_dir`].
     pub fn pci_dir(&self) -> &Path {
+        let _ = self.materialize();
         &self.pci
     }
 
@@ -393,6 +418,7 @@ impl SysfsTree {
     /// held (i915 keeps the first error until it is cleared; devcoredump keeps one dump per
     /// device until it is read and cleared). Returns whether it was published.
     pub fn publish(&self, text: &str) -> Result<bool> {
+        self.materialize()?;
         self.sync();
         let mut published = self.published.lock().unwrap_or_else(|e| e.into_inner());
         if published.is_some() {
@@ -416,6 +442,10 @@ impl SysfsTree {
     fn property_in(&self, rel: &str, min: u64, max: u64, default: u64) -> u64 {
         let mut accepted = self.accepted.lock().unwrap_or_else(|e| e.into_inner());
         let previous = *accepted.get(rel).unwrap_or(&default);
+        if !self.is_made() {
+            // Nobody has had the path, so nobody has written the file.
+            return previous;
+        }
         let path = self.pci.join(rel);
         let parsed = fs::read_to_string(&path)
             .ok()
@@ -466,6 +496,9 @@ fn symlink(target: impl AsRef<Path>, link: &Path) -> Result<()> {
 
 impl Drop for SysfsTree {
     fn drop(&mut self) {
+        if self.made.get().is_none() {
+            return;
+        }
         // Best effort: a temporary directory someone else removed is already gone.
         let _ = fs::remove_dir_all(&self.root);
     }
@@ -481,6 +514,28 @@ mod tests {
     }
 
     #[test]
+    fn made_on_first_use_only() {
+        let info = DeviceInfo::get(Platform::Tgllp);
+        let t = SysfsTree::new(info, Kmd::I915);
+        let root = t.root.clone();
+        // Properties of a tree nobody has looked at are the defaults, and reading them makes
+        // nothing.
+        let props = i915_engine_properties(info, EngineClass::Render);
+        let want = props[0].default;
+        assert_eq!(t.i915_engine_property("rcs0", &props[0]), want);
+        assert!(!root.exists() && !t.is_made());
+        drop(t);
+        assert!(!root.exists());
+        // Asking for a path makes it; dropping removes it.
+        let t = SysfsTree::new(info, Kmd::I915);
+        let node = t.node_dir().to_owned();
+        assert_eq!(read(&node.join("dev")), "226:128\n");
+        let root = t.root.clone();
+        drop(t);
+        assert!(!root.exists());
+    }
+
+    #[test]
     fn kstrtoull_bases() {
         assert_eq!(parse_kstrtoull("100"), Some(100));
         assert_eq!(parse_kstrtoull("0x10"), Some(16));
@@ -492,7 +547,7 @@ mod tests {
 
     #[test]
     fn refused_writes_are_put_back() {
-        let t = SysfsTree::create(DeviceInfo::get(Platform::Tgllp), Kmd::Xe).unwrap();
+        let t = SysfsTree::new(DeviceInfo::get(Platform::Tgllp), Kmd::Xe);
         let p = &XE_CLASS_PROPERTIES[0];
         let file = t.pci_dir().join("tile0/gt0/engines/rcs/job_timeout_ms");
         fs::write(&file, "20000\n").unwrap(); // above job_timeout_max
