@@ -14,6 +14,10 @@ pub struct Config {
 /// The variable's name.
 pub const VAR: &str = "INTEL_GPU_SIM";
 
+/// A directory: when set, every request's executed batch commands are written there
+/// (`sim::SimConfig::command_log`), one file per request, for `intel-gpu-run decode-batch`.
+pub const COMMAND_LOG_VAR: &str = "INTEL_GPU_SIM_COMMAND_LOG";
+
 /// Unset means tgllp behind i915.
 pub const DEFAULT: Config = Config {
     platform: Platform::Tgllp,

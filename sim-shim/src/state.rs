@@ -122,11 +122,13 @@ pub fn device_dir() -> Option<PathBuf> {
 
 /// A new simulated GPU of the configured kind.
 fn new_device(shim: &Shim) -> Result<Arc<SimDevice>, Errno> {
-    sim::open_device(shim.config.platform, shim.config.kmd, SimConfig::default()).map_err(|e| {
-        match e {
-            sim::OpenError::NoMemory => Errno::ENOMEM,
-            sim::OpenError::Unsupported { .. } => Errno::ENODEV,
-        }
+    let config = SimConfig {
+        command_log: std::env::var_os(config::COMMAND_LOG_VAR).map(PathBuf::from),
+        ..SimConfig::default()
+    };
+    sim::open_device(shim.config.platform, shim.config.kmd, config).map_err(|e| match e {
+        sim::OpenError::NoMemory => Errno::ENOMEM,
+        sim::OpenError::Unsupported { .. } => Errno::ENODEV,
     })
 }
 

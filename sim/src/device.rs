@@ -27,6 +27,10 @@ pub struct SimConfig {
     /// Caps every blocking wait (GEM_WAIT, SYNCOBJ_WAIT, WAIT_USER_FENCE): a longer wait ends
     /// with ETIME at the cap. For fuzzing, where an "infinite" timeout would stall the run.
     pub wait_limit: Option<Duration>,
+    /// A directory to write every request's executed batch commands to (`<n>-<engine>.bin`:
+    /// each command's dwords in the order the command streamer ran them, following chained
+    /// and second-level batches), for `intel-gpu-run decode-batch`. None: nothing written.
+    pub command_log: Option<std::path::PathBuf>,
 }
 
 impl Default for SimConfig {
@@ -35,6 +39,7 @@ impl Default for SimConfig {
             budget: Budget::default(),
             walker: Arc::new(EuExecutor::default()),
             wait_limit: None,
+            command_log: None,
         }
     }
 }
@@ -73,7 +78,8 @@ pub fn open_device(
     }
     let sysfs = Arc::new(SysfsTree::new(info, kmd));
     let gpu = Gpu::new(info, config.budget, config.walker, Some(sysfs.clone()))
-        .map_err(|_| OpenError::NoMemory)?;
+        .map_err(|_| OpenError::NoMemory)?
+        .with_command_log(config.command_log);
     let wait_limit = config.wait_limit;
     let doorbell = gpu.doorbell().clone();
     let mut state = State {

@@ -13,11 +13,14 @@ use umd::payload::ArgValue;
 
 use crate::case::{Arg, Case};
 
-/// A compiled corpus binary: its bytes, a file holding them, and the program parsed once.
+/// A compiled corpus binary: its bytes, a file holding them, and the program parsed once; and
+/// the OpenCL C source and build options ocloc made it from (for runtimes that compile).
 pub struct Binary {
     pub bytes: Vec<u8>,
     pub path: PathBuf,
     pub program: umd::program::Program,
+    pub source: String,
+    pub options: String,
 }
 
 pub trait Runner {

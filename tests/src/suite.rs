@@ -133,10 +133,13 @@ pub fn run_files(
                 if let Err(e) = std::fs::write(&path, &bytes) {
                     report.failed.push(format!("{}: {e}", path.display()));
                 }
+                let refs: Vec<&crate::corpus::Instance> = instances.iter().collect();
                 binaries.push(Binary {
                     bytes,
                     path,
                     program: prog,
+                    source: file.source(&refs),
+                    options: crate::compile::options(simd),
                 });
             }
         }

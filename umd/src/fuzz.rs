@@ -52,6 +52,7 @@ fn sim_config() -> sim::SimConfig {
             time,
         })),
         wait_limit: Some(Duration::from_secs(2)),
+        command_log: None,
     }
 }
 

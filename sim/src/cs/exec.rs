@@ -54,6 +54,8 @@ pub(crate) struct Cs<'a> {
     pub timer: &'a super::GpuTimer,
     /// The ring's GGTT range; fetches past its end wrap to its start.
     pub ring: std::ops::Range<u64>,
+    /// Receives each batch command's dwords as it executes (the kernel's ring commands not).
+    pub log: Option<&'a mut Vec<u32>>,
 }
 
 /// Result of executing one command: where to go next.
@@ -103,6 +105,9 @@ impl Cs<'_> {
             let id = identify(self.platform, &dw).map_err(|e| err(bad(header, e)))?;
             let cmd = &dw[..id.len];
             let step = (id.len * 4) as u64;
+            if let (Space::Ppgtt, Some(log)) = (space, self.log.as_deref_mut()) {
+                log.extend_from_slice(cmd);
+            }
             let flow = match id.packet {
                 PacketId::MiBatchBufferEnd => match stack.pop() {
                     Some(ret) => Flow::Jump(ret),

@@ -46,6 +46,8 @@ pub struct RingRun<'a> {
     pub budget: Budget,
     pub timer: &'a super::GpuTimer,
     pub batch: u64,
+    /// Receives the dwords of every batch command executed (`SimConfig::command_log`).
+    pub log: Option<&'a mut Vec<u32>>,
 }
 
 impl EngineRing {
@@ -103,6 +105,7 @@ impl EngineRing {
             watchdog: Watchdog::start(run.budget),
             timer: run.timer,
             ring: RING_GGTT..RING_GGTT + RING_SIZE,
+            log: run.log,
         };
         cs.run(head, tail)?;
         if self.completed_seqno() != seqno {

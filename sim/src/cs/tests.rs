@@ -52,6 +52,10 @@ impl Rig {
     }
 
     fn run(&mut self, budget: Budget) -> Result<(), CsError> {
+        self.run_logged(budget, None)
+    }
+
+    fn run_logged(&mut self, budget: Budget, log: Option<&mut Vec<u32>>) -> Result<(), CsError> {
         self.ring.submit(RingRun {
             platform: self.p,
             clock: &self.clock,
@@ -62,6 +66,7 @@ impl Rig {
             budget,
             timer: &super::GpuTimer::new(super::HangRule::None),
             batch: BATCH,
+            log,
         })
     }
 
@@ -380,4 +385,23 @@ fn semaphore_wait_sees_a_cpu_write_made_while_it_polls() {
     r.run(Budget::default()).unwrap();
     writer.join().unwrap();
     assert_eq!(r.data_u32(0), 0x5e);
+}
+
+#[test]
+fn the_command_log_holds_the_executed_batch_commands_in_order() {
+    let p = Platform::Tgllp;
+    let mut rig = Rig::new(p);
+    // batch: SDI, jump (first level) to 0x800, where: SDI, END. The dwords between are skipped.
+    let first = [sdi(p, DATA, 1), bb_start(p, BATCH + 0x800, false)].concat();
+    rig.put(0, &first);
+    rig.put(first.len() as u64 * 4, &sdi(p, DATA + 4, 99));
+    let second = [sdi(p, DATA + 8, 2), end(p)].concat();
+    rig.put(0x800, &second);
+    let mut log = Vec::new();
+    rig.run_logged(Budget::default(), Some(&mut log)).unwrap();
+    assert_eq!(log, [first, second].concat());
+    assert_eq!(
+        (rig.data_u32(0), rig.data_u32(4), rig.data_u32(8)),
+        (1, 0, 2)
+    );
 }

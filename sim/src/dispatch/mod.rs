@@ -21,14 +21,13 @@ mod kernel;
 mod memory;
 pub mod payload;
 mod pool;
+pub mod post_sync;
 pub mod progress;
 pub mod state;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
-
-use batchbuffer::Operation;
 
 use crate::cs::{Walker, WalkerExecutor};
 use crate::eu::{self, EuError, EuErrorKind, Status, Thread};
@@ -105,14 +104,11 @@ impl WalkerExecutor for EuExecutor {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(w.platform, w.memory, d.kernel);
+        let start = w.clock.ticks();
         let n = pool::run_groups(w, &d, &prog, self.budget, self.host_threads)?;
         self.executed.fetch_add(n, Ordering::Relaxed);
         if let Some(ps) = d.post_sync {
-            let v = match ps.operation {
-                Operation::WriteTimestamp => w.clock.ticks(),
-                _ => ps.immediate_data,
-            };
-            w.memory.write_u64(ps.destination_address, v)?;
+            post_sync::write(&ps, w.memory, w.clock, start)?;
         }
         Ok(())
     }

@@ -36,6 +36,8 @@ pub(crate) struct Shared {
     doorbell: Arc<Doorbell>,
     /// Where errors are published as the kernel driver publishes them (none for a bare GPU).
     sysfs: Option<Arc<SysfsTree>>,
+    /// Where each request's executed commands go (`SimConfig::command_log`), and the count.
+    command_log: Option<(std::path::PathBuf, AtomicU64)>,
 }
 
 impl Shared {
@@ -221,8 +223,17 @@ impl Gpu {
                 errors: Mutex::new(ErrorLog::default()),
                 doorbell: Arc::new(Doorbell::default()),
                 sysfs,
+                command_log: None,
             }),
         })
+    }
+
+    /// The same GPU, writing each request's executed commands into `dir` (before any request).
+    pub fn with_command_log(mut self, dir: Option<std::path::PathBuf>) -> Self {
+        if let Some(shared) = Arc::get_mut(&mut self.shared) {
+            shared.command_log = dir.map(|d| (d, AtomicU64::new(0)));
+        }
+        self
     }
 
     /// The error log (what the kernel's error capture shows).
@@ -354,7 +365,8 @@ fn run(shared: &Shared, image: &mut Image, job: &Job, timer: &GpuTimer) -> Resul
             }),
         })?),
     };
-    ring.submit(RingRun {
+    let mut log = shared.command_log.as_ref().map(|_| Vec::new());
+    let done = ring.submit(RingRun {
         platform: shared.info.platform,
         clock: &shared.clock,
         ppgtt: &job.vm,
@@ -364,7 +376,15 @@ fn run(shared: &Shared, image: &mut Image, job: &Job, timer: &GpuTimer) -> Resul
         budget: shared.budget,
         timer,
         batch: job.batch,
-    })?;
+        log: log.as_mut(),
+    });
+    if let (Some((dir, n)), Some(dwords)) = (&shared.command_log, log) {
+        let n = n.fetch_add(1, Ordering::Relaxed);
+        let bytes: Vec<u8> = dwords.iter().flat_map(|d| d.to_le_bytes()).collect();
+        // A log that cannot be written is a debugging aid lost, not a GPU error.
+        let _ = std::fs::write(dir.join(format!("{n:04}-{}.bin", desc.name)), bytes);
+    }
+    done?;
     // The kernel's ring writes the user fence after the batch, through the queue's VM.
     if let Some((addr, value)) = job.user_fence {
         job.vm.write_u64(addr, value).map_err(|f| CsError {
