@@ -5,6 +5,12 @@ pub const DRM_IOCTL_BASE: u8 = b'd';
 /// First driver-private ioctl number (`DRM_COMMAND_BASE`).
 pub const DRM_COMMAND_BASE: u32 = 0x40;
 
+/// `DRM_IO(nr)`: an ioctl without an argument.
+#[allow(clippy::unnecessary_cast)]
+pub const fn drm_io(nr: u32) -> u64 {
+    nix::request_code_none!(DRM_IOCTL_BASE, nr) as u64
+}
+
 /// `DRM_IOW(nr, T)` for an argument of `size` bytes.
 // nix's request type is c_ulong on glibc but c_int elsewhere: the casts are not always no-ops.
 #[allow(clippy::unnecessary_cast)]

@@ -36,6 +36,9 @@ pub enum Oracle {
     /// cmake and g++, which build Khronos' OpenCL-CTS (vendored under `third_party/`), and the
     /// ocl-icd loader it links against. The path found is cmake's.
     CtsBuild,
+    /// IGT's tools (Debian `intel-gpu-tools`): `intel_gem_info` and the benchmark binaries. The
+    /// path found is the benchmarks' directory.
+    Igt,
 }
 
 impl Oracle {
@@ -53,6 +56,9 @@ impl Oracle {
             }
             Oracle::CtsBuild => {
                 "cmake, g++ and libOpenCL.so (Debian packages cmake, g++, ocl-icd-opencl-dev)"
+            }
+            Oracle::Igt => {
+                "/usr/libexec/igt-gpu-tools/benchmarks and intel_gem_info (Debian package intel-gpu-tools)"
             }
         }
     }
@@ -94,6 +100,11 @@ impl Oracle {
                 let gxx = find_program("g++", &["/usr/bin/g++"]).is_some();
                 let loader = Path::new("/usr/lib/x86_64-linux-gnu/libOpenCL.so").exists();
                 find_program("cmake", &["/usr/bin/cmake"]).filter(|_| gxx && loader)
+            }
+            Oracle::Igt => {
+                let dir = PathBuf::from("/usr/libexec/igt-gpu-tools/benchmarks");
+                let info = find_program("intel_gem_info", &["/usr/bin/intel_gem_info"]).is_some();
+                (info && dir.is_dir()).then_some(dir)
             }
         }
     }

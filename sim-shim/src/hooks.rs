@@ -14,9 +14,9 @@ use kmd_iface::seam::{DeviceFile, Errno};
 use nix::libc::{self, mode_t, off_t, size_t, ssize_t, DIR, FILE};
 use sim::SimDevice;
 
-use crate::paths::{self, BY_PATH, DRM_MAJOR, RENDER_MINOR, RENDER_NODE};
+use crate::paths::{self, Minor, DRM_MAJOR};
 use crate::real::real;
-use crate::state::{self, Node};
+use crate::state::{self, DrmFile, Node};
 
 fn set_errno(e: c_int) {
     // SAFETY: __errno_location returns this thread's errno slot, valid for the thread's life.
@@ -40,8 +40,8 @@ enum Target {
     Pass,
     /// A faked path, served by this host path.
     Host(CString),
-    /// The simulated render node (its stand-in file on the host).
-    Node(CString),
+    /// A simulated node (its stand-in file on the host).
+    Node(CString, Minor),
 }
 
 /// The directory a relative path is resolved against, as a faked path, if it is one.
@@ -93,24 +93,23 @@ unsafe fn target(dirfd: c_int, path: *const c_char, follow: bool) -> Target {
     let Ok(host) = CString::new(host.as_os_str().as_bytes()) else {
         return Target::Pass;
     };
-    if norm == RENDER_NODE || (follow && norm == BY_PATH) {
-        Target::Node(host)
-    } else {
-        Target::Host(host)
+    match Minor::of_path(&norm, follow) {
+        Some(m) => Target::Node(host, m),
+        None => Target::Host(host),
     }
 }
 
-/// The stand-in file of the node, for stat calls on a node fd.
-fn node_host() -> Option<CString> {
+/// The stand-in file of a node, for stat calls on a node fd.
+fn node_host(minor: Minor) -> Option<CString> {
     let shim = state::shim_if_set()?;
-    CString::new(shim.tree.node().as_os_str().as_bytes()).ok()
+    CString::new(shim.tree.node(minor).as_os_str().as_bytes()).ok()
 }
 
 static ATFORK: Once = Once::new();
 
-/// Opens a new simulated GPU: a fresh eventfd (pollable, never readable, like a render node
-/// with no events) stands for it.
-fn open_node(flags: c_int) -> c_int {
+/// Opens a new simulated GPU through node `minor`: a fresh eventfd (pollable, never readable,
+/// like a DRM node with no events) stands for it.
+fn open_node(flags: c_int, minor: Minor) -> c_int {
     if flags & (libc::O_CREAT | libc::O_EXCL) == libc::O_CREAT | libc::O_EXCL {
         return fail(Errno::EEXIST);
     }
@@ -151,7 +150,7 @@ fn open_node(flags: c_int) -> c_int {
         set_errno(e);
         return -1;
     }
-    t.insert(fd, Node::Live(dev));
+    t.insert(fd, Node::Live(dev, Arc::new(DrmFile::new(minor))));
     fd
 }
 
@@ -165,7 +164,7 @@ unsafe fn openat_impl(dirfd: c_int, path: *const c_char, flags: c_int, mode: mod
     match unsafe { target(dirfd, path, flags & libc::O_NOFOLLOW == 0) } {
         Target::Pass => unsafe { real(dirfd, path, flags, mode as c_int) },
         Target::Host(h) => unsafe { real(libc::AT_FDCWD, h.as_ptr(), flags, mode as c_int) },
-        Target::Node(_) => open_node(flags),
+        Target::Node(_, minor) => open_node(flags, minor),
     }
 }
 
@@ -360,8 +359,11 @@ fn node_ioctl(dev: &SimDevice, request: c_ulong, arg: *mut c_void) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn ioctl(fd: c_int, request: c_ulong, arg: *mut c_void) -> c_int {
     match state::node(fd) {
-        Some(Node::Live(dev)) => node_ioctl(&dev, request, arg),
-        Some(Node::Forked) => fail(Errno::EIO),
+        Some(Node::Live(dev, file)) => match crate::drm_file::ioctl(&file, request) {
+            Some(r) => r.unwrap_or_else(fail),
+            None => node_ioctl(&dev, request, arg),
+        },
+        Some(Node::Forked(_)) => fail(Errno::EIO),
         None => {
             let Some(real) = real!(ioctl: fn(c_int, c_ulong; ...) -> c_int) else {
                 return fail(Errno::ENOSYS);
@@ -426,8 +428,8 @@ fn mmap_impl(
     offset: off_t,
 ) -> *mut c_void {
     match state::node(fd).filter(|_| flags & libc::MAP_ANONYMOUS == 0) {
-        Some(Node::Live(dev)) => node_mmap(&dev, addr, len, prot, flags, offset),
-        Some(Node::Forked) => {
+        Some(Node::Live(dev, _)) => node_mmap(&dev, addr, len, prot, flags, offset),
+        Some(Node::Forked(_)) => {
             set_errno(libc::EIO);
             libc::MAP_FAILED
         }
@@ -468,13 +470,13 @@ pub extern "C" fn mmap64(
     mmap_impl(addr, len, prot, flags, fd, offset)
 }
 
-/// Makes a stat of the stand-in file read as the render node's character device.
+/// Makes a stat of a stand-in file read as its node's character device.
 macro_rules! as_node {
-    ($buf:expr) => {{
+    ($buf:expr, $minor:expr) => {{
         // SAFETY: `$buf` is the caller's stat buffer, just filled by a successful stat.
         let b = unsafe { &mut *$buf };
         b.st_mode = libc::S_IFCHR | 0o666;
-        b.st_rdev = libc::makedev(DRM_MAJOR, RENDER_MINOR);
+        b.st_rdev = libc::makedev(DRM_MAJOR, $minor.number());
         b.st_size = 0;
         b.st_blocks = 0;
     }};
@@ -519,11 +521,11 @@ macro_rules! stat_family {
             match unsafe { target(dirfd, path, follow) } {
                 Target::Pass => unsafe { real(dirfd, path, buf, flags) },
                 Target::Host(h) => unsafe { real(libc::AT_FDCWD, h.as_ptr(), buf, flags) },
-                Target::Node(h) => {
+                Target::Node(h, minor) => {
                     // SAFETY: as above.
                     let r = unsafe { real(libc::AT_FDCWD, h.as_ptr(), buf, flags) };
                     if r == 0 {
-                        as_node!(buf);
+                        as_node!(buf, minor);
                     }
                     r
                 }
@@ -535,8 +537,8 @@ macro_rules! stat_family {
             let Some(real) = real!($fstat: fn(c_int, *mut $ty) -> c_int) else {
                 return fail(Errno::ENOSYS);
             };
-            if state::node(fd).is_some() {
-                let Some(h) = node_host() else {
+            if let Some(minor) = state::node(fd).map(|n| n.minor()) {
+                let Some(h) = node_host(minor) else {
                     return fail(Errno::EBADF);
                 };
                 let Some(at) = real!($at: fn(c_int, *const c_char, *mut $ty, c_int) -> c_int)
@@ -546,7 +548,7 @@ macro_rules! stat_family {
                 // SAFETY: `h` is NUL-terminated; `buf` is the caller's stat buffer.
                 let r = unsafe { at(libc::AT_FDCWD, h.as_ptr(), buf, 0) };
                 if r == 0 {
-                    as_node!(buf);
+                    as_node!(buf, minor);
                 }
                 return r;
             }
@@ -631,7 +633,7 @@ pub unsafe extern "C" fn statx(
     let empty = !path.is_null() && unsafe { *path } == 0;
     let node = if empty && flags & libc::AT_EMPTY_PATH != 0 {
         match state::node(dirfd) {
-            Some(_) => node_host(),
+            Some(n) => node_host(n.minor()).map(|h| (h, n.minor())),
             // SAFETY: the caller's arguments, handed on.
             None => return unsafe { real(dirfd, path, flags, mask, buf) },
         }
@@ -644,10 +646,10 @@ pub unsafe extern "C" fn statx(
                 // SAFETY: `h` is a NUL-terminated host path; the rest are the caller's.
                 return unsafe { real(libc::AT_FDCWD, h.as_ptr(), flags, mask, buf) };
             }
-            Target::Node(h) => Some(h),
+            Target::Node(h, minor) => Some((h, minor)),
         }
     };
-    let Some(h) = node else {
+    let Some((h, minor)) = node else {
         return fail(Errno::EBADF);
     };
     // SAFETY: `h` is NUL-terminated, `buf` the caller's statx buffer.
@@ -665,7 +667,7 @@ pub unsafe extern "C" fn statx(
         let b = unsafe { &mut *buf };
         b.stx_mode = (libc::S_IFCHR | 0o666) as u16;
         b.stx_rdev_major = DRM_MAJOR;
-        b.stx_rdev_minor = RENDER_MINOR;
+        b.stx_rdev_minor = minor.number();
         b.stx_size = 0;
         b.stx_blocks = 0;
     }
@@ -685,7 +687,7 @@ pub unsafe extern "C" fn faccessat(
     // SAFETY: C's contract, handed on.
     match unsafe { target(dirfd, path, flags & libc::AT_SYMLINK_NOFOLLOW == 0) } {
         Target::Pass => unsafe { real(dirfd, path, mode, flags) },
-        Target::Host(h) | Target::Node(h) => unsafe {
+        Target::Host(h) | Target::Node(h, _) => unsafe {
             real(libc::AT_FDCWD, h.as_ptr(), mode, flags)
         },
     }
@@ -725,15 +727,17 @@ pub unsafe extern "C" fn readlinkat(
             .and_then(|n| std::str::from_utf8(n).ok())
             .and_then(|n| n.parse::<c_int>().ok())
         {
-            if state::node(fd).is_some() {
-                return put_link(RENDER_NODE.as_bytes(), buf, size);
+            if let Some(n) = state::node(fd) {
+                return put_link(n.minor().node().as_bytes(), buf, size);
             }
         }
     }
     // SAFETY: C's contract, handed on.
     match unsafe { target(dirfd, path, false) } {
         Target::Pass => unsafe { real(dirfd, path, buf, size) },
-        Target::Host(h) | Target::Node(h) => unsafe { real(libc::AT_FDCWD, h.as_ptr(), buf, size) },
+        Target::Host(h) | Target::Node(h, _) => unsafe {
+            real(libc::AT_FDCWD, h.as_ptr(), buf, size)
+        },
     }
 }
 
@@ -752,7 +756,7 @@ pub unsafe extern "C" fn realpath(path: *const c_char, resolved: *mut c_char) ->
     // SAFETY: C's contract, handed on.
     let host = match unsafe { target(libc::AT_FDCWD, path, true) } {
         Target::Pass => return unsafe { real(path, resolved) },
-        Target::Host(h) | Target::Node(h) => h,
+        Target::Host(h) | Target::Node(h, _) => h,
     };
     let mut tmp = vec![0 as c_char; libc::PATH_MAX as usize];
     // SAFETY: `host` is NUL-terminated; `tmp` has PATH_MAX bytes.
@@ -798,7 +802,7 @@ pub unsafe extern "C" fn opendir(path: *const c_char) -> *mut DIR {
     match unsafe { target(libc::AT_FDCWD, path, true) } {
         Target::Pass => unsafe { real(path) },
         Target::Host(h) => unsafe { real(h.as_ptr()) },
-        Target::Node(_) => {
+        Target::Node(..) => {
             set_errno(libc::ENOTDIR);
             std::ptr::null_mut()
         }
@@ -833,14 +837,14 @@ unsafe fn fopen_impl(path: *const c_char, mode: *const c_char, sixty_four: bool)
     match unsafe { target(libc::AT_FDCWD, path, true) } {
         Target::Pass => unsafe { real(path, mode) },
         Target::Host(h) => unsafe { real(h.as_ptr(), mode) },
-        Target::Node(_) => {
+        Target::Node(_, minor) => {
             if mode.is_null() {
                 set_errno(libc::EINVAL);
                 return std::ptr::null_mut();
             }
             // SAFETY: non-null, NUL-terminated by C's contract.
             let flags = fopen_flags(unsafe { CStr::from_ptr(mode) }.to_bytes());
-            let fd = open_node(flags);
+            let fd = open_node(flags, minor);
             if fd < 0 {
                 return std::ptr::null_mut();
             }

@@ -1,8 +1,9 @@
 //! An `LD_PRELOAD` library that makes the simulator a render node.
 //!
 //! Under `LD_PRELOAD=libintel_gpu_sim_shim.so` with `INTEL_GPU_SIM=<platform>[@i915|@xe]`
-//! (unset: `tgllp@i915`), the process sees one Intel GPU at `/dev/dri/renderD128` (and
-//! `/dev/dri/by-path/pci-0000:00:02.0-render`) and nothing else under `/dev/dri`. Opening it
+//! (unset: `tgllp@i915`), the process sees one Intel GPU at `/dev/dri/renderD128` and its
+//! primary node `/dev/dri/card0` (and their `/dev/dri/by-path` links) and nothing else under
+//! `/dev/dri`, plus the module's `/sys/module/<driver>/initstate` and debugfs `dri/0`. Opening it
 //! gives a real fd (an eventfd: `poll`/`select`/`close` behave, it is never readable) whose
 //! `fstat` is the character device 226:128; `ioctl`s on it go to [`sim::SimDevice`], and
 //! `mmap` at a GEM mmap offset maps the simulator's own pages of that BO (see `hooks`), so
@@ -14,6 +15,7 @@
 #![cfg_attr(test, allow(dead_code, unused_imports, unused_macros))]
 
 mod config;
+mod drm_file;
 #[cfg(not(test))]
 mod hooks;
 mod paths;

@@ -11,19 +11,74 @@ use std::io;
 use std::os::unix::fs::{symlink, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-/// The render node's character device numbers (DRM major, first render minor).
+/// The DRM character devices' major number.
 pub const DRM_MAJOR: u32 = 226;
+
+/// The two DRM minors the kernel registers for a GPU with a render engine: the primary node
+/// (`cardN`, minors 0..63) and the render node (`renderD128 + N`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Minor {
+    Primary,
+    Render,
+}
+
+impl Minor {
+    /// The device file.
+    pub fn node(self) -> &'static str {
+        match self {
+            Minor::Primary => CARD_NODE,
+            Minor::Render => RENDER_NODE,
+        }
+    }
+
+    /// Its `/dev/dri/by-path` link (udev's `pci-<slot>-card` / `-render`).
+    pub fn by_path(self) -> &'static str {
+        match self {
+            Minor::Primary => CARD_BY_PATH,
+            Minor::Render => BY_PATH,
+        }
+    }
+
+    /// The minor number (`drm_minor_alloc`: primary 0, render 128 for the first GPU).
+    pub fn number(self) -> u32 {
+        match self {
+            Minor::Primary => 0,
+            Minor::Render => RENDER_MINOR,
+        }
+    }
+
+    /// The minor a normalized faked path opens, if it is a node (`follow`: through the
+    /// `by-path` links too).
+    pub fn of_path(norm: &str, follow: bool) -> Option<Minor> {
+        [Minor::Primary, Minor::Render]
+            .into_iter()
+            .find(|m| norm == m.node() || (follow && norm == m.by_path()))
+    }
+}
+
 pub const RENDER_MINOR: u32 = 128;
 
 pub const RENDER_NODE: &str = "/dev/dri/renderD128";
 pub const BY_PATH: &str = "/dev/dri/by-path/pci-0000:00:02.0-render";
+pub const CARD_NODE: &str = "/dev/dri/card0";
+pub const CARD_BY_PATH: &str = "/dev/dri/by-path/pci-0000:00:02.0-card";
+/// The DRM core's debugfs directory (debugfs mounted where systemd mounts it).
+pub const DEBUGFS_DRI: &str = "/sys/kernel/debug/dri";
+/// i915's debugfs file that drops its caches (and waits for idle) on a write of `DROP_*`
+/// flags (`i915_debugfs.c`, `i915_drop_caches_set`).
+pub const DROP_CACHES: &str = "/sys/kernel/debug/dri/0/i915_gem_drop_caches";
+
 /// Where the kernel puts the PCI device's sysfs directory.
 pub const PCI_DEVICE_DIR: &str = "/sys/devices/pci0000:00/0000:00:02.0";
 
 /// Roots of the faked trees.
 pub const ROOTS: &[&str] = &[
     "/dev/dri",
+    "/sys/dev/char/226:0",
     "/sys/dev/char/226:128",
+    "/sys/module/i915",
+    "/sys/module/xe",
+    DEBUGFS_DRI,
     "/sys/class/drm",
     "/sys/bus/pci/devices/0000:00:02.0",
     PCI_DEVICE_DIR,
@@ -32,6 +87,11 @@ pub const ROOTS: &[&str] = &[
 /// The kernel's symlinks, relative as the kernel writes them: (link, target).
 const LINKS: &[(&str, &str)] = &[
     (BY_PATH, "../renderD128"),
+    (CARD_BY_PATH, "../card0"),
+    (
+        "/sys/dev/char/226:0",
+        "../../devices/pci0000:00/0000:00:02.0/drm/card0",
+    ),
     (
         "/sys/dev/char/226:128",
         "../../devices/pci0000:00/0000:00:02.0/drm/renderD128",
@@ -84,8 +144,9 @@ pub struct Tree {
 }
 
 impl Tree {
-    /// Builds the tree in a new directory under `parent`.
-    pub fn create(parent: &Path) -> io::Result<Tree> {
+    /// Builds the tree in a new directory under `parent`, with `/sys/module/<module>` for the
+    /// kernel driver (`i915` or `xe`) that is loaded.
+    pub fn create(parent: &Path, module: &str) -> io::Result<Tree> {
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());
@@ -96,12 +157,31 @@ impl Tree {
             root: std::fs::canonicalize(&root)?,
         };
         std::fs::create_dir_all(tree.host("/dev/dri/by-path"))?;
-        // The node's stand-in: a regular file whose stat the shim turns into a character device.
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o666)
-            .open(tree.host(RENDER_NODE))?;
+        // The nodes' stand-ins: regular files whose stat the shim turns into character devices.
+        for node in [CARD_NODE, RENDER_NODE] {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o666)
+                .open(tree.host(node))?;
+        }
+        // A loaded module's directory; `initstate` is what kmod reads to tell it is live
+        // (`kernel/module/sysfs.c`).
+        let module_dir = tree.host(&format!("/sys/module/{module}"));
+        std::fs::create_dir_all(&module_dir)?;
+        std::fs::write(module_dir.join("initstate"), "live\n")?;
+        // The primary minor's debugfs directory: `name` as `drm_name_info` prints it for a
+        // PCI device (no master has set a unique name), and i915's drop-caches knob, which
+        // reads back every flag it takes (`DROP_ALL`, 0x1ff in Linux 6.12).
+        let debugfs = tree.host(&format!("{DEBUGFS_DRI}/0"));
+        std::fs::create_dir_all(&debugfs)?;
+        std::fs::write(
+            debugfs.join("name"),
+            format!("{module} dev=0000:00:02.0 unique=0000:00:02.0\n"),
+        )?;
+        if module == "i915" {
+            std::fs::write(tree.host(DROP_CACHES), "0x000001ff\n")?;
+        }
         for dir in ["/sys/dev/char", "/sys/class/drm", "/sys/bus/pci/devices"] {
             std::fs::create_dir_all(tree.host(dir))?;
         }
@@ -121,9 +201,9 @@ impl Tree {
         self.root.join(norm.trim_start_matches('/'))
     }
 
-    /// The render node's stand-in file.
-    pub fn node(&self) -> PathBuf {
-        self.host(RENDER_NODE)
+    /// A node's stand-in file.
+    pub fn node(&self, minor: Minor) -> PathBuf {
+        self.host(minor.node())
     }
 
     /// Points the PCI device directory at `dir` (the simulated device's own sysfs tree),
@@ -180,20 +260,29 @@ mod tests {
     #[test]
     fn tree_has_the_kernels_links() {
         let dir = tempfile::tempdir().unwrap();
-        let t = Tree::create(dir.path()).unwrap();
+        let t = Tree::create(dir.path(), "i915").unwrap();
         assert_eq!(
             std::fs::read_link(t.host(BY_PATH)).unwrap(),
             Path::new("../renderD128")
         );
         assert_eq!(
             std::fs::canonicalize(t.host(BY_PATH)).unwrap(),
-            std::fs::canonicalize(t.node()).unwrap()
+            std::fs::canonicalize(t.node(Minor::Render)).unwrap()
         );
+        assert_eq!(
+            std::fs::canonicalize(t.host(CARD_BY_PATH)).unwrap(),
+            std::fs::canonicalize(t.node(Minor::Primary)).unwrap()
+        );
+        assert_eq!(
+            std::fs::read_to_string(t.host("/sys/module/i915/initstate")).unwrap(),
+            "live\n"
+        );
+        assert!(!t.host("/sys/module/xe").exists());
         let names: Vec<String> = std::fs::read_dir(t.host("/dev/dri"))
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
-        assert_eq!(names.len(), 2, "{names:?}");
+        assert_eq!(names.len(), 3, "{names:?}");
         let dev = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dev.path().join("drm/renderD128")).unwrap();
         t.set_device_dir(dev.path()).unwrap();

@@ -19,7 +19,7 @@ use kmd_iface::seam::Errno;
 use sim::{SimConfig, SimDevice};
 
 use crate::config::{self, Config};
-use crate::paths::Tree;
+use crate::paths::{Minor, Tree};
 
 /// The configured shim, or `None` when the configuration is bad (the process then sees the
 /// real machine; the reason is printed once on stderr).
@@ -35,7 +35,11 @@ pub fn shim() -> Option<&'static Shim> {
     SHIM.get_or_init(|| {
         let value = std::env::var(config::VAR).ok();
         let built = config::parse(value.as_deref()).and_then(|config| {
-            Tree::create(&std::env::temp_dir())
+            let module = match config.kmd {
+                sim::Kmd::I915 => "i915",
+                sim::Kmd::Xe => "xe",
+            };
+            Tree::create(&std::env::temp_dir(), module)
                 .map(|tree| Shim { config, tree })
                 .map_err(|e| format!("cannot build the /dev/dri and sysfs tree: {e}"))
         });
@@ -58,12 +62,38 @@ pub fn shim_if_set() -> Option<&'static Shim> {
     SHIM.get().and_then(Option::as_ref)
 }
 
-/// What a simulated render-node fd refers to.
+/// What a simulated node fd refers to.
 #[derive(Clone)]
 pub enum Node {
-    Live(Arc<SimDevice>),
+    Live(Arc<SimDevice>, Arc<DrmFile>),
     /// Inherited across `fork`: the GPU's threads stayed in the parent.
-    Forked,
+    Forked(Minor),
+}
+
+impl Node {
+    pub fn minor(&self) -> Minor {
+        match self {
+            Node::Live(_, f) => f.minor,
+            Node::Forked(m) => *m,
+        }
+    }
+}
+
+/// The DRM file an `open` made, shared by its `dup`s: which node it was opened through, and
+/// whether it is its GPU's DRM master (`drm_master_open`: the first opener of a primary node
+/// becomes master; every `open` here is its GPU's first).
+pub struct DrmFile {
+    pub minor: Minor,
+    pub master: std::sync::atomic::AtomicBool,
+}
+
+impl DrmFile {
+    pub fn new(minor: Minor) -> DrmFile {
+        DrmFile {
+            minor,
+            master: (minor == Minor::Primary).into(),
+        }
+    }
 }
 
 /// The device the faked sysfs shows.
@@ -201,7 +231,8 @@ pub extern "C" fn after_fork_child() {
     HELD.with(|h| {
         if let Some(mut t) = h.borrow_mut().take() {
             for node in t.fds.values_mut() {
-                if let Node::Live(dev) = std::mem::replace(node, Node::Forked) {
+                let forked = Node::Forked(node.minor());
+                if let Node::Live(dev, _) = std::mem::replace(node, forked) {
                     std::mem::forget(dev);
                 }
             }
@@ -224,8 +255,8 @@ extern "C" fn remove_tree() {
         let roots: Vec<PathBuf> = match m.try_lock() {
             Ok(t) => {
                 let live = t.fds.values().filter_map(|n| match n {
-                    Node::Live(d) => Some(d),
-                    Node::Forked => None,
+                    Node::Live(d, _) => Some(d),
+                    Node::Forked(_) => None,
                 });
                 live.chain(t.shown.as_ref().map(|s| &s.dev))
                     .map(|d| d.sysfs().root().to_owned())
@@ -245,9 +276,13 @@ extern "C" fn remove_tree() {
 }
 
 fn remove_at_exit(dir: PathBuf) {
-    if MADE.set((dir, std::process::id())).is_ok() {
-        // SAFETY: registers a plain `extern "C" fn()` that touches only a static; atexit has no
-        // other precondition. (Failure only leaves the directory behind.)
-        unsafe { nix::libc::atexit(remove_tree) };
-    }
+    let _ = MADE.set((dir, std::process::id()));
 }
+
+/// The removal runs as the library's ELF destructor: those run from `_dl_fini`, which the
+/// dynamic loader registered before anything else, so after every exit handler of the program
+/// and its libraries, which may still use the tree (IGT's writes debugfs's
+/// `i915_gem_drop_caches` and reopens the node).
+#[used]
+#[link_section = ".fini_array"]
+static REMOVE_AT_EXIT: extern "C" fn() = remove_tree;

@@ -95,6 +95,9 @@ pub struct DeviceInfo {
     /// An LLC or snooping keeps GPU accesses coherent with the CPU cache, which i915 needs for
     /// userptr objects (every platform here: LLC on skl/icllp/tgllp, snooping on dg2).
     pub llc_or_snoop: bool,
+    /// i915 answers GEM_PREAD/GEM_PWRITE (`i915_gem.c`: refused with EOPNOTSUPP on every
+    /// platform after TGL-LP, i.e. Gen12 other than Tiger Lake).
+    pub i915_pread_pwrite: bool,
     /// The kernel drivers that support this platform.
     pub kmds: &'static [Kmd],
     pub topology: Topology,
@@ -134,6 +137,7 @@ static DEVICES: [DeviceInfo; 4] = [
         xe_pat_coherent: XELP_PAT_COHERENT,
         ppgtt_read_only: true,
         llc_or_snoop: true,
+        i915_pread_pwrite: true,
         kmds: &[Kmd::I915],
         topology: Topology {
             slices: 1,
@@ -156,6 +160,7 @@ static DEVICES: [DeviceInfo; 4] = [
         xe_pat_coherent: XELP_PAT_COHERENT,
         ppgtt_read_only: false,
         llc_or_snoop: true,
+        i915_pread_pwrite: true,
         kmds: &[Kmd::I915],
         topology: Topology {
             slices: 1,
@@ -178,6 +183,7 @@ static DEVICES: [DeviceInfo; 4] = [
         xe_pat_coherent: XELP_PAT_COHERENT,
         ppgtt_read_only: false,
         llc_or_snoop: true,
+        i915_pread_pwrite: true,
         kmds: &[Kmd::I915, Kmd::Xe],
         topology: Topology {
             slices: 1,
@@ -200,6 +206,7 @@ static DEVICES: [DeviceInfo; 4] = [
         xe_pat_coherent: XELP_PAT_COHERENT,
         ppgtt_read_only: false,
         llc_or_snoop: true,
+        i915_pread_pwrite: false,
         kmds: &[Kmd::I915, Kmd::Xe],
         topology: Topology {
             slices: 1,

@@ -30,6 +30,9 @@ pub struct GemObject {
     pub private_vm: Option<u32>,
     /// Memory region instance the object lives in (for queries' accounting).
     pub region: u16,
+    /// i915: the caching mode GEM_SET_CACHING chose (`None`: the kernel's default). The
+    /// simulator's memory is coherent whatever the mode; GEM_GET_CACHING reports it.
+    pub i915_caching: Option<u32>,
     mmap_offset: Option<u64>,
 }
 
@@ -119,6 +122,7 @@ impl GemTable {
                 min_page,
                 private_vm,
                 region,
+                i915_caching: None,
                 mmap_offset: None,
             },
         );

@@ -417,6 +417,131 @@ fn i915_bad_user_pointers_are_efault() {
     assert_eq!(errno(f, DRM_IOCTL_VERSION, &mut v), Errno::EFAULT);
 }
 
+/// GEM_PREAD/PWRITE, SW_FINISH and SET/GET_CACHING with `i915_gem.c`'s checks: a copy round
+/// trip, then each error in the kernel's order; on DG2 PREAD/PWRITE are EOPNOTSUPP and the
+/// caching ioctls ENODEV.
+#[test]
+fn i915_pread_pwrite_sw_finish_and_caching() {
+    let f = i915();
+    let f = &*f;
+    let h = create(f);
+    let data: Vec<u8> = (0..64u8).collect();
+    let mut w = drm_i915_gem_pwrite {
+        handle: h,
+        offset: 100,
+        size: 64,
+        data_ptr: data.as_ptr() as u64,
+        ..Default::default()
+    };
+    assert_eq!(call(f, DRM_IOCTL_I915_GEM_PWRITE, &mut w), Ok(0));
+    let mut back = vec![0u8; 64];
+    let mut r = drm_i915_gem_pread {
+        handle: h,
+        offset: 100,
+        size: 64,
+        data_ptr: back.as_mut_ptr() as u64,
+        ..Default::default()
+    };
+    assert_eq!(call(f, DRM_IOCTL_I915_GEM_PREAD, &mut r), Ok(0));
+    assert_eq!(back, data);
+    // An empty copy succeeds before any other check; then the user range, the handle, the
+    // object's bounds.
+    let mut empty = drm_i915_gem_pread { handle: 999, ..r };
+    empty.size = 0;
+    assert_eq!(call(f, DRM_IOCTL_I915_GEM_PREAD, &mut empty), Ok(0));
+    let mut bad = drm_i915_gem_pwrite {
+        data_ptr: u64::MAX - 8,
+        ..w
+    };
+    assert_eq!(
+        call(f, DRM_IOCTL_I915_GEM_PWRITE, &mut bad),
+        Err(Errno::EFAULT)
+    );
+    let mut bad = drm_i915_gem_pwrite { handle: 999, ..w };
+    assert_eq!(
+        call(f, DRM_IOCTL_I915_GEM_PWRITE, &mut bad),
+        Err(Errno::ENOENT)
+    );
+    let mut bad = drm_i915_gem_pread {
+        offset: 4096 - 63,
+        ..r
+    };
+    assert_eq!(
+        call(f, DRM_IOCTL_I915_GEM_PREAD, &mut bad),
+        Err(Errno::EINVAL)
+    );
+    let mut bad = drm_i915_gem_pwrite {
+        data_ptr: BAD_PTR,
+        ..w
+    };
+    assert_eq!(
+        call(f, DRM_IOCTL_I915_GEM_PWRITE, &mut bad),
+        Err(Errno::EFAULT)
+    );
+
+    let mut fin = drm_i915_gem_sw_finish { handle: 0 };
+    assert_eq!(
+        call(f, DRM_IOCTL_I915_GEM_SW_FINISH, &mut fin),
+        Err(Errno::ENOENT)
+    );
+    fin.handle = h;
+    assert_eq!(call(f, DRM_IOCTL_I915_GEM_SW_FINISH, &mut fin), Ok(0));
+
+    let mut c = drm_i915_gem_caching {
+        handle: h,
+        caching: 0,
+    };
+    assert_eq!(call(f, DRM_IOCTL_I915_GEM_GET_CACHING, &mut c), Ok(0));
+    assert_eq!(c.caching, I915_CACHING_CACHED);
+    c.caching = I915_CACHING_NONE;
+    assert_eq!(call(f, DRM_IOCTL_I915_GEM_SET_CACHING, &mut c), Ok(0));
+    c.caching = 7;
+    assert_eq!(call(f, DRM_IOCTL_I915_GEM_GET_CACHING, &mut c), Ok(0));
+    assert_eq!(c.caching, I915_CACHING_NONE);
+    // DISPLAY is uncached without write-through; an unknown mode is EINVAL before the lookup.
+    c.caching = I915_CACHING_DISPLAY;
+    assert_eq!(call(f, DRM_IOCTL_I915_GEM_SET_CACHING, &mut c), Ok(0));
+    let mut bad = drm_i915_gem_caching {
+        handle: 999,
+        caching: 3,
+    };
+    assert_eq!(
+        call(f, DRM_IOCTL_I915_GEM_SET_CACHING, &mut bad),
+        Err(Errno::EINVAL)
+    );
+    bad.caching = I915_CACHING_CACHED;
+    assert_eq!(
+        call(f, DRM_IOCTL_I915_GEM_SET_CACHING, &mut bad),
+        Err(Errno::ENOENT)
+    );
+
+    let dg2 = open(Platform::Dg2, Kmd::I915).1;
+    let dg2 = &*dg2;
+    let h = create(dg2);
+    let mut w = drm_i915_gem_pwrite { handle: h, ..w };
+    assert_eq!(
+        call(dg2, DRM_IOCTL_I915_GEM_PWRITE, &mut w),
+        Err(Errno::EOPNOTSUPP)
+    );
+    let mut r = drm_i915_gem_pread { handle: h, ..r };
+    assert_eq!(
+        call(dg2, DRM_IOCTL_I915_GEM_PREAD, &mut r),
+        Err(Errno::EOPNOTSUPP)
+    );
+    let mut c = drm_i915_gem_caching {
+        handle: h,
+        caching: 0,
+    };
+    assert_eq!(
+        call(dg2, DRM_IOCTL_I915_GEM_GET_CACHING, &mut c),
+        Err(Errno::ENODEV)
+    );
+    assert_eq!(
+        call(dg2, DRM_IOCTL_I915_GEM_SET_CACHING, &mut c),
+        Err(Errno::ENODEV)
+    );
+}
+
 // ---------------------------------------------------------------- xe
 
 fn xe(p: Platform) -> Arc<dyn DeviceFile> {

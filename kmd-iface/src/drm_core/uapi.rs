@@ -1,4 +1,5 @@
-//! Core DRM uAPI (`drm/drm.h`) the compute path uses: VERSION, GEM_CLOSE, PRIME, SYNCOBJ_*.
+//! Core DRM uAPI (`drm/drm.h`) the compute path uses: VERSION, GEM_CLOSE, PRIME, SYNCOBJ_*,
+//! and the argument-less SET_MASTER/DROP_MASTER (constants: they have no argument struct).
 //!
 //! The `drm` crate's calls take a real file descriptor (`AsFd`) and its `drm-sys` structs do not
 //! implement zerocopy's traits, so neither can travel through the [`DeviceFile`] seam to the
@@ -106,6 +107,10 @@ ioctls! { IOCTLS;
 }
 
 uapi_consts! { CONSTS;
+    /// `DRM_IO(0x1e)`: become the device's DRM master again (primary nodes only).
+    DRM_IOCTL_SET_MASTER: u64 = crate::ioc::drm_io(0x1e);
+    /// `DRM_IO(0x1f)`: stop being its master.
+    DRM_IOCTL_DROP_MASTER: u64 = crate::ioc::drm_io(0x1f);
     DRM_COMMAND_BASE: u32 = crate::ioc::DRM_COMMAND_BASE;
     DRM_CLOEXEC: u32 = nix::libc::O_CLOEXEC as u32;
     DRM_RDWR: u32 = nix::libc::O_RDWR as u32;

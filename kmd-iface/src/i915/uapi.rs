@@ -59,6 +59,31 @@ uapi_structs! { STRUCTS;
         flags: u64,
         extensions: u64,
     }
+    /// `DRM_IOCTL_I915_GEM_PREAD`: copies `size` bytes at `offset` of the object to `data_ptr`.
+    struct drm_i915_gem_pread {
+        handle: u32,
+        pad: u32,
+        offset: u64,
+        size: u64,
+        data_ptr: u64,
+    }
+    /// `DRM_IOCTL_I915_GEM_PWRITE`: copies `size` bytes from `data_ptr` to `offset` of the object.
+    struct drm_i915_gem_pwrite {
+        handle: u32,
+        pad: u32,
+        offset: u64,
+        size: u64,
+        data_ptr: u64,
+    }
+    /// `DRM_IOCTL_I915_GEM_SW_FINISH`.
+    struct drm_i915_gem_sw_finish {
+        handle: u32,
+    }
+    /// `DRM_IOCTL_I915_GEM_{SET,GET}_CACHING`: `caching` is an `I915_CACHING_*` mode.
+    struct drm_i915_gem_caching {
+        handle: u32,
+        caching: u32,
+    }
     struct drm_i915_gem_set_domain {
         handle: u32,
         read_domains: u32,
@@ -236,7 +261,12 @@ ioctls! { IOCTLS;
     DRM_IOCTL_I915_GETPARAM = drm_iowr(DRM_COMMAND_BASE + 0x06, drm_i915_getparam);
     DRM_IOCTL_I915_GEM_BUSY = drm_iowr(DRM_COMMAND_BASE + 0x17, drm_i915_gem_busy);
     DRM_IOCTL_I915_GEM_CREATE = drm_iowr(DRM_COMMAND_BASE + 0x1b, drm_i915_gem_create);
+    DRM_IOCTL_I915_GEM_PREAD = drm_iow(DRM_COMMAND_BASE + 0x1c, drm_i915_gem_pread);
+    DRM_IOCTL_I915_GEM_PWRITE = drm_iow(DRM_COMMAND_BASE + 0x1d, drm_i915_gem_pwrite);
     DRM_IOCTL_I915_GEM_SET_DOMAIN = drm_iow(DRM_COMMAND_BASE + 0x1f, drm_i915_gem_set_domain);
+    DRM_IOCTL_I915_GEM_SW_FINISH = drm_iow(DRM_COMMAND_BASE + 0x20, drm_i915_gem_sw_finish);
+    DRM_IOCTL_I915_GEM_SET_CACHING = drm_iow(DRM_COMMAND_BASE + 0x2f, drm_i915_gem_caching);
+    DRM_IOCTL_I915_GEM_GET_CACHING = drm_iowr(DRM_COMMAND_BASE + 0x30, drm_i915_gem_caching);
     DRM_IOCTL_I915_GEM_MMAP_OFFSET = drm_iowr(DRM_COMMAND_BASE + 0x24, drm_i915_gem_mmap_offset);
     DRM_IOCTL_I915_GEM_EXECBUFFER2 = drm_iow(DRM_COMMAND_BASE + 0x29, drm_i915_gem_execbuffer2);
     DRM_IOCTL_I915_GEM_EXECBUFFER2_WR = drm_iowr(DRM_COMMAND_BASE + 0x29, drm_i915_gem_execbuffer2);
@@ -302,6 +332,9 @@ uapi_consts! { CONSTS;
     I915_MMAP_OFFSET_FIXED: u64 = 4;
     // Domains.
     I915_GEM_DOMAIN_CPU: u32 = 0x0000_0001;
+    I915_CACHING_NONE: u32 = 0;
+    I915_CACHING_CACHED: u32 = 1;
+    I915_CACHING_DISPLAY: u32 = 2;
     I915_GEM_DOMAIN_RENDER: u32 = 0x0000_0002;
     I915_GEM_DOMAIN_GTT: u32 = 0x0000_0040;
     I915_GEM_DOMAIN_WC: u32 = 0x0000_0080;

@@ -1,6 +1,7 @@
 /* A C program driving the render node through the C library only, as a driver would:
- * directory listing, stat, open, DRM_IOCTL_VERSION, and on i915 a GEM buffer written through
- * mmap by the CPU and by the GPU (MI_STORE_DATA_IMM), dup, poll, fork and the sysfs-free
+ * directory listing, stat, open, DRM_IOCTL_VERSION, the primary node and DRM master, and on
+ * i915 a GEM buffer written through mmap by the CPU and by the GPU (MI_STORE_DATA_IMM), dup,
+ * poll, fork and the sysfs-free
  * parts of /dev. Usage: node_client i915|xe. Prints "ok" lines; exits non-zero at the first
  * failure. Struct layouts and ioctl numbers come from the kernel's uAPI headers. */
 #define _GNU_SOURCE
@@ -36,20 +37,22 @@ static const char *node = "/dev/dri/renderD128";
 static void check_dev_dri(void) {
     DIR *d = opendir("/dev/dri");
     CHECK(d);
-    int render = 0, by_path = 0, other = 0;
+    int render = 0, card = 0, by_path = 0, other = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
             continue;
         if (!strcmp(e->d_name, "renderD128"))
             render++;
+        else if (!strcmp(e->d_name, "card0"))
+            card++;
         else if (!strcmp(e->d_name, "by-path"))
             by_path++;
         else
             other++;
     }
     closedir(d);
-    CHECK(render == 1 && by_path == 1 && other == 0);
+    CHECK(render == 1 && card == 1 && by_path == 1 && other == 0);
 
     struct stat st;
     CHECK(stat(node, &st) == 0);
@@ -198,12 +201,52 @@ static void check_i915_bo(int fd) {
     CHECK(munmap(cpu, 8192) == 0);
 }
 
+/* The primary node: character device 226:0, the same driver behind it, and DRM master as
+ * drm_auth.c gives it: the first opener of a primary node is master (SET_MASTER is then a
+ * no-op), DROP_MASTER drops it once (EINVAL after), SET_MASTER retakes it (its own process,
+ * was_master); a render-node file gets EACCES for both (not DRM_RENDER_ALLOW). */
+static void check_card(int render_fd, const char *kmd) {
+    struct stat st;
+    CHECK(stat("/dev/dri/card0", &st) == 0);
+    CHECK(S_ISCHR(st.st_mode) && major(st.st_rdev) == 226 && minor(st.st_rdev) == 0);
+    char buf[PATH_MAX];
+    CHECK(realpath("/dev/dri/by-path/pci-0000:00:02.0-card", buf));
+    CHECK(!strcmp(buf, "/dev/dri/card0"));
+    ssize_t n = readlink("/sys/dev/char/226:0", buf, sizeof buf - 1);
+    CHECK(n > 0);
+    buf[n] = 0;
+    CHECK(!strcmp(buf, "../../devices/pci0000:00/0000:00:02.0/drm/card0"));
+    char line[64];
+    read_line("/sys/dev/char/226:0/dev", line, sizeof line);
+    CHECK(!strcmp(line, "226:0\n"));
+    read_line(!strcmp(kmd, "xe") ? "/sys/module/xe/initstate" : "/sys/module/i915/initstate",
+              line, sizeof line);
+    CHECK(!strcmp(line, "live\n"));
+
+    int fd = open("/dev/dri/card0", O_RDWR | O_CLOEXEC);
+    CHECK(fd >= 0);
+    CHECK(fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && minor(st.st_rdev) == 0);
+    check_version(fd, kmd);
+    CHECK(ioctl(fd, DRM_IOCTL_SET_MASTER, 0) == 0);
+    CHECK(ioctl(fd, DRM_IOCTL_DROP_MASTER, 0) == 0);
+    errno = 0;
+    CHECK(ioctl(fd, DRM_IOCTL_DROP_MASTER, 0) == -1 && errno == EINVAL);
+    CHECK(ioctl(fd, DRM_IOCTL_SET_MASTER, 0) == 0);
+    CHECK(close(fd) == 0);
+    errno = 0;
+    CHECK(ioctl(render_fd, DRM_IOCTL_SET_MASTER, 0) == -1 && errno == EACCES);
+    errno = 0;
+    CHECK(ioctl(render_fd, DRM_IOCTL_DROP_MASTER, 0) == -1 && errno == EACCES);
+    printf("ok card0\n");
+}
+
 int main(int argc, char **argv) {
     const char *kmd = argc > 1 ? argv[1] : "i915";
     check_dev_dri();
     check_sysfs(kmd);
     int fd = open_node();
     check_version(fd, kmd);
+    check_card(fd, kmd);
 
     /* Bad argument pointers are EFAULT, not a crash. */
     errno = 0;

@@ -1,5 +1,5 @@
-//! GEM objects: create (plain and with extensions), userptr, mmap offsets, domains, wait and
-//! busy.
+//! GEM objects: create (plain and with extensions), userptr, mmap offsets, domains, wait,
+//! busy, pread and pwrite.
 
 use kmd_iface::i915::uapi::*;
 use kmd_iface::seam::Errno;
@@ -211,5 +211,127 @@ pub(crate) fn busy(dev: &SimDevice, a: &mut drm_i915_gem_busy) -> Result<i32, Er
             a.busy = (a.busy & !0xffff) | (c + 1);
         }
     }
+    Ok(0)
+}
+
+/// GEM_PREAD and GEM_PWRITE, with `i915_gem_pread_ioctl`/`i915_gem_pwrite_ioctl`'s checks in
+/// their order: the platform (refused after TGL-LP), an empty copy (done), the user range
+/// (`access_ok`), the handle, the object's bounds, a read-only object for writes. The copy
+/// waits for the GPU first: a read for its writers, a write for every user (I915_WAIT_ALL);
+/// a request that failed does not fail the copy.
+fn copy_checks(
+    dev: &SimDevice,
+    handle: u32,
+    offset: u64,
+    size: u64,
+    data_ptr: u64,
+) -> Result<Option<std::sync::Arc<crate::mem::Bo>>, Errno> {
+    if !dev.info().i915_pread_pwrite {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    if size == 0 {
+        return Ok(None);
+    }
+    if data_ptr
+        .checked_add(size)
+        .is_none_or(|end| end > USER_SPACE_END)
+    {
+        return Err(Errno::EFAULT);
+    }
+    let bo = dev.lock().gem.get(handle)?.bo.clone();
+    if offset.checked_add(size).is_none_or(|end| end > bo.size()) {
+        return Err(Errno::EINVAL);
+    }
+    Ok(Some(bo))
+}
+
+/// Sleeps until no request of `handle` that `counts` selects is running.
+fn wait_idle(
+    dev: &SimDevice,
+    handle: u32,
+    counts: fn(&crate::gem::Request) -> bool,
+) -> Result<(), Errno> {
+    dev.wait_until(Deadline::Never, None, |st| {
+        let obj = st.gem.get(handle)?;
+        let busy = obj
+            .requests
+            .iter()
+            .any(|r| counts(r) && !r.fence.is_signaled());
+        Ok((!busy).then_some(()))
+    })
+}
+
+pub(crate) fn pread(dev: &SimDevice, a: &mut drm_i915_gem_pread) -> Result<i32, Errno> {
+    let Some(bo) = copy_checks(dev, a.handle, a.offset, a.size, a.data_ptr)? else {
+        return Ok(0);
+    };
+    wait_idle(dev, a.handle, |r| r.write)?;
+    let len = usize::try_from(a.size).map_err(|_| Errno::EINVAL)?;
+    let mut data = vec![0u8; len];
+    bo.read(a.offset, &mut data).map_err(|_| Errno::EFAULT)?;
+    user::write(a.data_ptr, &data)?;
+    Ok(0)
+}
+
+pub(crate) fn pwrite(dev: &SimDevice, a: &mut drm_i915_gem_pwrite) -> Result<i32, Errno> {
+    let Some(bo) = copy_checks(dev, a.handle, a.offset, a.size, a.data_ptr)? else {
+        return Ok(0);
+    };
+    if bo.is_read_only() {
+        return Err(Errno::EINVAL);
+    }
+    wait_idle(dev, a.handle, |_| true)?;
+    let len = usize::try_from(a.size).map_err(|_| Errno::EINVAL)?;
+    let mut data = vec![0u8; len];
+    user::read(a.data_ptr, &mut data)?;
+    bo.write(a.offset, &data).map_err(|_| Errno::EFAULT)?;
+    Ok(0)
+}
+
+/// GEM_SW_FINISH: only looks the object up (it flushes display scanout objects, which the
+/// simulator has none of); `intel_gem_info` probes GEM with it on handle 0 and wants ENOENT.
+pub(crate) fn sw_finish(dev: &SimDevice, a: &mut drm_i915_gem_sw_finish) -> Result<i32, Errno> {
+    dev.lock().gem.get(a.handle)?;
+    Ok(0)
+}
+
+/// GEM_SET_CACHING, in `i915_gem_set_caching_ioctl`'s order: refused on discrete parts, the
+/// mode (DISPLAY is write-through only where the platform has WT, none here; CACHED needs an
+/// LLC or snooping), the handle; a userptr object takes only CACHED. Not modelled: the
+/// EOPNOTSUPP for objects created with I915_GEM_CREATE_EXT_SET_PAT.
+pub(crate) fn set_caching(dev: &SimDevice, a: &mut drm_i915_gem_caching) -> Result<i32, Errno> {
+    let info = dev.info();
+    if info.has_local_memory {
+        return Err(Errno::ENODEV);
+    }
+    let mode = match a.caching {
+        I915_CACHING_NONE | I915_CACHING_DISPLAY => I915_CACHING_NONE,
+        I915_CACHING_CACHED if info.llc_or_snoop => I915_CACHING_CACHED,
+        I915_CACHING_CACHED => return Err(Errno::ENODEV),
+        _ => return Err(Errno::EINVAL),
+    };
+    let mut st = dev.lock();
+    let obj = st.gem.get_mut(a.handle)?;
+    if obj.bo.host_range().is_some() {
+        return if mode == I915_CACHING_CACHED {
+            Ok(0)
+        } else {
+            Err(Errno::ENXIO)
+        };
+    }
+    obj.i915_caching = Some(mode);
+    Ok(0)
+}
+
+/// GEM_GET_CACHING: refused on discrete parts; the mode set, else the kernel's default, LLC
+/// (CACHED) for shmem objects on the integrated platforms here (all have an LLC) and for
+/// userptr objects.
+pub(crate) fn get_caching(dev: &SimDevice, a: &mut drm_i915_gem_caching) -> Result<i32, Errno> {
+    if dev.info().has_local_memory {
+        return Err(Errno::ENODEV);
+    }
+    let st = dev.lock();
+    let obj = st.gem.get(a.handle)?;
+    a.caching = obj.i915_caching.unwrap_or(I915_CACHING_CACHED);
     Ok(0)
 }
