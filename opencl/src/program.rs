@@ -29,17 +29,34 @@ pub struct Build {
     /// The device binary (ocloc's output, or what the application gave).
     pub binary: Option<Arc<Vec<u8>>>,
     pub kernels: Vec<String>,
+    /// A compiled object or library (clCompileProgram, clLinkProgram `-create-library`), in
+    /// place of a device binary.
+    pub ir: Option<Arc<crate::link::Ir>>,
 }
 
 impl Build {
-    fn none() -> Build {
+    pub(crate) fn none() -> Build {
         Build {
             status: CL_BUILD_NONE,
             options: String::new(),
             log: String::new(),
             binary: None,
             kernels: Vec::new(),
+            ir: None,
         }
+    }
+
+    /// An executable for its device: a device binary, built or given.
+    pub fn executable(&self) -> bool {
+        self.status == CL_BUILD_SUCCESS && self.binary.is_some()
+    }
+
+    /// What CL_PROGRAM_BINARIES holds for the device: the device binary or the IR.
+    pub fn program_binary(&self) -> Option<&[u8]> {
+        self.binary
+            .as_deref()
+            .map(|b| b.as_slice())
+            .or(self.ir.as_ref().map(|ir| ir.bytes.as_slice()))
     }
 }
 
@@ -137,7 +154,7 @@ fn compile(
 }
 
 /// The kernel names of a binary for `device`, or why it is not one.
-fn check_binary(device: &Device, bytes: &[u8]) -> Result<Vec<String>, String> {
+pub(crate) fn check_binary(device: &Device, bytes: &[u8]) -> Result<Vec<String>, String> {
     let prog = umd::program::parse(bytes).map_err(|e| e.to_string())?;
     if let Some(p) = prog.platform.filter(|p| *p != device.umd.platform()) {
         return Err(format!(
@@ -148,7 +165,7 @@ fn check_binary(device: &Device, bytes: &[u8]) -> Result<Vec<String>, String> {
     Ok(prog.kernels.iter().map(|k| k.name.clone()).collect())
 }
 
-fn create(
+pub(crate) fn create(
     context: Arc<Handle<Context>>,
     devices: Vec<Arc<Handle<Device>>>,
     origin: Origin,
@@ -247,7 +264,7 @@ pub unsafe extern "C" fn clCreateProgramWithIL(
 ///
 /// # Safety
 /// `list` NULL or `n` valid elements.
-unsafe fn device_list(
+pub(crate) unsafe fn device_list(
     context: &Context,
     n: cl_uint,
     list: *const cl_device_id,
@@ -307,6 +324,7 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
                         log: String::new(),
                         binary: Some(Arc::new(bytes)),
                         kernels,
+                        ir: None,
                     });
                     CL_SUCCESS
                 }
@@ -382,6 +400,7 @@ fn build(
                         log: format!("{log}\nthe compiled binary cannot be loaded: {e}"),
                         binary: None,
                         kernels: Vec::new(),
+                        ir: None,
                     };
                     continue;
                 }
@@ -395,6 +414,7 @@ fn build(
             log,
             binary: if ok { binary } else { None },
             kernels,
+            ir: None,
         };
     }
     if failed {
@@ -470,7 +490,7 @@ pub unsafe extern "C" fn clGetProgramInfo(
                 for (k, b) in builds.iter().enumerate() {
                     // SAFETY: the application's array of n pointers.
                     let dst = unsafe { *ptrs.add(k) };
-                    if let (false, Some(bin)) = (dst.is_null(), &b.binary) {
+                    if let (false, Some(bin)) = (dst.is_null(), b.program_binary()) {
                         // SAFETY: the application sized it from CL_PROGRAM_BINARY_SIZES.
                         unsafe { std::ptr::copy_nonoverlapping(bin.as_ptr(), dst, bin.len()) };
                     }
@@ -498,11 +518,11 @@ pub unsafe extern "C" fn clGetProgramInfo(
             CL_PROGRAM_BINARY_SIZES => Info::Sizes(
                 builds
                     .iter()
-                    .map(|b| b.binary.as_ref().map_or(0, |b| b.len()))
+                    .map(|b| b.program_binary().map_or(0, |b| b.len()))
                     .collect(),
             ),
             CL_PROGRAM_NUM_KERNELS | CL_PROGRAM_KERNEL_NAMES => {
-                let Some(b) = built.filter(|b| b.status == CL_BUILD_SUCCESS) else {
+                let Some(b) = built.filter(|b| b.executable()) else {
                     return CL_INVALID_PROGRAM_EXECUTABLE;
                 };
                 if param_name == CL_PROGRAM_NUM_KERNELS {
@@ -540,9 +560,10 @@ pub unsafe extern "C" fn clGetProgramBuildInfo(
                 CL_PROGRAM_BUILD_STATUS => Info::Int(b.status),
                 CL_PROGRAM_BUILD_OPTIONS => Info::Str(b.options),
                 CL_PROGRAM_BUILD_LOG => Info::Str(b.log),
-                CL_PROGRAM_BINARY_TYPE => Info::Uint(match (&b.binary, b.status) {
+                CL_PROGRAM_BINARY_TYPE => Info::Uint(match (&b.binary, &b.ir) {
                     (Some(_), _) => CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
-                    _ => CL_PROGRAM_BINARY_TYPE_NONE,
+                    (None, Some(ir)) => ir.kind,
+                    (None, None) => CL_PROGRAM_BINARY_TYPE_NONE,
                 }),
                 CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => Info::Size(0),
                 _ => return Err(CL_INVALID_VALUE),
