@@ -103,6 +103,18 @@ pub fn linkage(spirv: &[u8]) -> Result<(BTreeSet<String>, BTreeSet<String>), Str
     Ok((exports, imports))
 }
 
+/// A compiled object given back by the application (clCreateProgramWithBinary): SPIR-V whose
+/// linkage can be read; `None` for anything else.
+pub fn object_from_binary(bytes: &[u8]) -> Option<Ir> {
+    let (exports, imports) = linkage(bytes).ok()?;
+    Some(Ir {
+        kind: CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+        bytes: bytes.to_vec(),
+        exports,
+        imports,
+    })
+}
+
 /// A private directory holding the input headers under their include names; removed on drop.
 struct HeaderDir(PathBuf);
 
@@ -523,8 +535,9 @@ pub unsafe extern "C" fn clLinkProgram(
                 .iter()
                 .map(|p| {
                     p.obj.device_index(d).and_then(|k| {
+                        // Compiled or linked (SUCCESS), or given as a binary (NONE).
                         let b = &p.obj.builds()[k];
-                        b.ir.clone().filter(|_| b.status == CL_BUILD_SUCCESS)
+                        b.ir.clone().filter(|_| b.status != CL_BUILD_ERROR)
                     })
                 })
                 .collect();

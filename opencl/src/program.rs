@@ -316,6 +316,18 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
             }
             // SAFETY: `len` bytes at p.
             let bytes = unsafe { std::slice::from_raw_parts(p, len) }.to_vec();
+            // A compiled object (CL_PROGRAM_BINARIES of clCompileProgram's result) is SPIR-V.
+            if let Some(ir) = crate::link::object_from_binary(&bytes) {
+                builds.push(Build {
+                    ir: Some(Arc::new(ir)),
+                    ..Build::none()
+                });
+                if !binary_status.is_null() {
+                    // SAFETY: the application's array of num_devices statuses.
+                    unsafe { *binary_status.add(k) = CL_SUCCESS };
+                }
+                continue;
+            }
             let status = match check_binary(&d.obj, &bytes) {
                 Ok(kernels) => {
                     builds.push(Build {

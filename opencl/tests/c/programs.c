@@ -145,6 +145,13 @@ int main(void) {
     /* A compiled object is SPIR-V: its magic number 0x07230203 (SPIR-V specification 2.3). */
     unsigned magic = bin[0] | bin[1] << 8 | bin[2] << 16 | (unsigned)bin[3] << 24;
     EXPECT("compiled object is SPIR-V", magic, 0x07230203);
+    /* The compiled object round-trips through clCreateProgramWithBinary and links. */
+    const unsigned char *cbin = bin;
+    cl_int bstatus = 99;
+    cl_program main_again = clCreateProgramWithBinary(ctx, 1, &dev, &size, &cbin, &bstatus, &err);
+    EXPECT("clCreateProgramWithBinary of a compiled object", err, CL_SUCCESS);
+    EXPECT("binary status", bstatus, CL_SUCCESS);
+    EXPECT("from binary: binary type", binary_type(main_again), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
     free(bin);
 
     /* Link both into an executable, with a callback on the new program. */
@@ -166,6 +173,12 @@ int main(void) {
     EXPECT("clLinkProgram object + library", err, CL_SUCCESS);
     EXPECT("object + library: binary type", binary_type(exe2), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     run_and_check(exe2, "kernel of an object and a library: out[i] = 3 * i + 5");
+    cl_program again[2] = {main_again, helper_obj};
+    cl_program exe3 = clLinkProgram(ctx, 1, &dev, NULL, 2, again, NULL, NULL, &err);
+    EXPECT("clLinkProgram of a compiled object from its binary", err, CL_SUCCESS);
+    run_and_check(exe3, "kernel of an object from its binary: out[i] = 3 * i + 5");
+    clReleaseProgram(exe3);
+    clReleaseProgram(main_again);
 
     /* Errors. An undefined function: the link fails, the program holds the log. */
     cl_program alone = clLinkProgram(ctx, 1, &dev, NULL, 1, &main_obj, NULL, NULL, &err);
