@@ -493,6 +493,25 @@ fn link_device(device: &Device, inputs: &[Arc<Ir>], opts: &LinkOptions, text: &s
     }
 }
 
+/// clBuildProgram of a compiled object given as a binary: the object linked alone; the math
+/// options among `options` go on to the compiler.
+pub fn executable(device: &Device, ir: &Arc<Ir>, options: &str) -> Build {
+    let math = options
+        .split_whitespace()
+        .filter(|t| link_options(t).is_ok_and(|o| !o.math.is_empty()))
+        .map(String::from)
+        .collect();
+    link_device(
+        device,
+        std::slice::from_ref(ir),
+        &LinkOptions {
+            library: false,
+            math,
+        },
+        options,
+    )
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn clLinkProgram(
     context: cl_context,

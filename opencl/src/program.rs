@@ -393,10 +393,17 @@ fn build(
             Origin::Source(s) => compile(device, s.as_bytes(), false, options),
             Origin::Il(il) => compile(device, il, true, options),
             Origin::Binary => {
-                let b = prog.builds()[k].binary.clone();
-                match b {
-                    Some(b) => (true, String::new(), Some(b)),
-                    None => return Err(CL_INVALID_BINARY),
+                let b = prog.builds()[k].clone();
+                match (b.binary, b.ir) {
+                    (Some(b), _) => (true, String::new(), Some(b)),
+                    // A compiled object given as a binary is linked alone into an executable.
+                    (None, Some(ir)) if ir.kind == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT => {
+                        let built = crate::link::executable(device, &ir, options);
+                        failed |= built.status != CL_BUILD_SUCCESS;
+                        prog.builds()[k] = built;
+                        continue;
+                    }
+                    _ => return Err(CL_INVALID_BINARY),
                 }
             }
         };

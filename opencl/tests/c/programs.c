@@ -177,6 +177,9 @@ int main(void) {
     cl_program exe3 = clLinkProgram(ctx, 1, &dev, NULL, 2, again, NULL, NULL, &err);
     EXPECT("clLinkProgram of a compiled object from its binary", err, CL_SUCCESS);
     run_and_check(exe3, "kernel of an object from its binary: out[i] = 3 * i + 5");
+    EXPECT("clBuildProgram of an object calling an undefined function",
+           clBuildProgram(main_again, 1, &dev, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    EXPECT("its log names the function", log_has(main_again, "helper"), 1);
     clReleaseProgram(exe3);
     clReleaseProgram(main_again);
 
@@ -250,6 +253,24 @@ int main(void) {
     EXPECT("compile once the kernel is released",
            clCompileProgram(plain, 1, &dev, NULL, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
     EXPECT("recompiled: binary type", binary_type(plain), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+    /* clBuildProgram of compiled objects given as binaries: a complete one builds and runs its
+     * kernel; one calling an undefined function fails. */
+    size_t psize = 0;
+    clGetProgramInfo(plain, CL_PROGRAM_BINARY_SIZES, sizeof psize, &psize, NULL);
+    unsigned char *pbin = calloc(psize + 1, 1);
+    clGetProgramInfo(plain, CL_PROGRAM_BINARIES, sizeof pbin, &pbin, NULL);
+    const unsigned char *cpbin = pbin;
+    cl_program from_obj = clCreateProgramWithBinary(ctx, 1, &dev, &psize, &cpbin, NULL, &err);
+    EXPECT("clCreateProgramWithBinary of a complete object", err, CL_SUCCESS);
+    EXPECT("clBuildProgram of a complete object",
+           clBuildProgram(from_obj, 1, &dev, "-cl-fast-relaxed-math", NULL, NULL), CL_SUCCESS);
+    EXPECT("built object: binary type", binary_type(from_obj), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    pk = clCreateKernel(from_obj, "p", &err);
+    EXPECT("kernel of the built object", err, CL_SUCCESS);
+    if (pk)
+        clReleaseKernel(pk);
+    clReleaseProgram(from_obj);
+    free(pbin);
 
     clReleaseKernel(k);
     clReleaseProgram(plain);
