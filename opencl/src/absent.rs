@@ -452,38 +452,6 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
 // program-release and context-destructor callbacks, changing queue properties.
 
 #[no_mangle]
-pub unsafe extern "C" fn clCompileProgram(
-    _program: cl_program,
-    _num_devices: cl_uint,
-    _device_list: *const cl_device_id,
-    _options: *const c_char,
-    _num_input_headers: cl_uint,
-    _input_headers: *const cl_program,
-    _header_include_names: *mut *const c_char,
-    _pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
-    _user_data: *mut c_void,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clLinkProgram(
-    _context: cl_context,
-    _num_devices: cl_uint,
-    _device_list: *const cl_device_id,
-    _options: *const c_char,
-    _num_input_programs: cl_uint,
-    _input_programs: *const cl_program,
-    _pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
-    _user_data: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_program {
-    // SAFETY: the application's errcode pointer (or NULL).
-    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
-    std::ptr::null_mut()
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn clSetProgramSpecializationConstant(
     _program: cl_program,
     _spec_id: cl_uint,

@@ -63,6 +63,12 @@ pub struct Outcome {
 
 /// Runs ocloc with `args` (after the program name) over the in-memory `source` named `name`.
 pub fn invoke(args: &[&str], name: &str, source: &[u8]) -> Result<Outcome, String> {
+    invoke_files(args, &[(name, source)])
+}
+
+/// Runs ocloc with `args` over in-memory input files, each (name, contents); `ocloc link`
+/// takes several.
+pub fn invoke_files(args: &[&str], inputs: &[(&str, &[u8])]) -> Result<Outcome, String> {
     let lib = library()?;
     // SAFETY: the symbol types are ocloc_api.h's declarations.
     let (invoke, free): (Symbol<Invoke>, Symbol<FreeOutput>) = unsafe {
@@ -76,10 +82,13 @@ pub fn invoke(args: &[&str], name: &str, source: &[u8]) -> Result<Outcome, Strin
         .map(|a| CString::new(a).map_err(|_| format!("option `{a}` contains a NUL byte")))
         .collect::<Result<_, _>>()?;
     let argv: Vec<*const c_char> = c_args.iter().map(|a| a.as_ptr()).collect();
-    let c_name = CString::new(name).map_err(|_| "source name contains a NUL byte".to_string())?;
-    let data = [source.as_ptr()];
-    let lens = [source.len() as u64];
-    let names = [c_name.as_ptr()];
+    let c_names: Vec<CString> = inputs
+        .iter()
+        .map(|(n, _)| CString::new(*n).map_err(|_| "input name contains a NUL byte".to_string()))
+        .collect::<Result<_, _>>()?;
+    let data: Vec<*const u8> = inputs.iter().map(|(_, d)| d.as_ptr()).collect();
+    let lens: Vec<u64> = inputs.iter().map(|(_, d)| d.len() as u64).collect();
+    let names: Vec<*const c_char> = c_names.iter().map(|n| n.as_ptr()).collect();
     let mut n: u32 = 0;
     let mut outs: *mut *mut u8 = std::ptr::null_mut();
     let mut out_lens: *mut u64 = std::ptr::null_mut();
@@ -90,7 +99,7 @@ pub fn invoke(args: &[&str], name: &str, source: &[u8]) -> Result<Outcome, Strin
         invoke(
             argv.len() as u32,
             argv.as_ptr(),
-            1,
+            inputs.len() as u32,
             data.as_ptr(),
             lens.as_ptr(),
             names.as_ptr(),

@@ -182,8 +182,8 @@ impl Device {
             CL_DEVICE_ENDIAN_LITTLE => Info::Bool(true),
             CL_DEVICE_AVAILABLE => Info::Bool(true),
             CL_DEVICE_COMPILER_AVAILABLE => Info::Bool(crate::compiler::available()),
-            // clCompileProgram/clLinkProgram are not provided.
-            CL_DEVICE_LINKER_AVAILABLE => Info::Bool(false),
+            // clLinkProgram runs ocloc's linker, in the same library as the compiler.
+            CL_DEVICE_LINKER_AVAILABLE => Info::Bool(crate::compiler::available()),
             CL_DEVICE_EXECUTION_CAPABILITIES => Info::Ulong(CL_EXEC_KERNEL),
             // Out-of-order queues are accepted and run in order, honouring every wait list.
             CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => {

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::*;
 
-use crate::{absent, context, device, event, kernel, memory, platform, program, queue, rect};
+use crate::{absent, context, device, event, kernel, link, memory, platform, program, queue, rect};
 
 static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     // SAFETY: every field is an Option of a function pointer, for which all-zero is None.
@@ -112,8 +112,8 @@ static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     d.clGetHostTimer = Some(absent::clGetHostTimer);
     d.clCreateSubDevices = Some(absent::clCreateSubDevices);
     d.clCreateProgramWithBuiltInKernels = Some(absent::clCreateProgramWithBuiltInKernels);
-    d.clCompileProgram = Some(absent::clCompileProgram);
-    d.clLinkProgram = Some(absent::clLinkProgram);
+    d.clCompileProgram = Some(link::clCompileProgram);
+    d.clLinkProgram = Some(link::clLinkProgram);
     d.clCreateUserEvent = Some(event::clCreateUserEvent);
     d.clSetUserEventStatus = Some(event::clSetUserEventStatus);
     d.clEnqueueReadBufferRect = Some(rect::clEnqueueReadBufferRect);

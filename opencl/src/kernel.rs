@@ -113,7 +113,7 @@ impl Kernel {
 
 fn create(p: &Arc<Handle<Program>>, name: &str) -> Result<cl_kernel, cl_int> {
     let builds = p.obj.builds().clone();
-    if !builds.iter().any(|b| b.status == CL_BUILD_SUCCESS) {
+    if !builds.iter().any(|b| b.executable()) {
         return Err(CL_INVALID_PROGRAM_EXECUTABLE);
     }
     if !builds.iter().any(|b| b.kernels.iter().any(|k| k == name)) {
@@ -224,7 +224,7 @@ pub unsafe extern "C" fn clCreateKernelsInProgram(
                 .obj
                 .builds()
                 .iter()
-                .find(|b| b.status == CL_BUILD_SUCCESS)
+                .find(|b| b.executable())
                 .map(|b| b.kernels.clone())
                 .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
             if !kernels.is_null() && (num_kernels as usize) < names.len() {

@@ -3,14 +3,14 @@
 //! The ICD loader finds `clIcdGetPlatformIDsKHR`, `clGetExtensionFunctionAddress` and (ocl-icd)
 //! `clGetPlatformInfo` by name; every entry point is exported, bound to this library's own
 //! definitions (`-Bsymbolic`, build.rs), and reached through the dispatch table every object
-//! begins with ([`icd`]). Devices come from `INTEL_GPU_DEVICES` ([`platform`]); programs are compiled in
-//! process by libocloc ([`compiler`]); commands run asynchronously, in order, on a thread per
-//! queue over a umd queue ([`queue`]), their events ([`event`]) moving through the statuses
-//! and firing callbacks on a runtime thread.
+//! begins with ([`icd`]). Devices come from `INTEL_GPU_DEVICES` ([`platform`]); programs are
+//! compiled in process by libocloc ([`compiler`]), also separately and then linked ([`link`]);
+//! commands run asynchronously, in order, on a thread per queue over a umd queue ([`queue`]),
+//! their events ([`event`]) moving through the statuses and firing callbacks on a runtime thread.
 //!
 //! Not provided yet (their entry points answer with the specification's error, [`absent`]):
-//! images and samplers, clCompileProgram/clLinkProgram, SVM, pipes, sub-devices. Out-of-order
-//! queues are accepted and executed in order.
+//! images and samplers, SVM, pipes, sub-devices. Out-of-order queues are accepted and executed
+//! in order.
 
 #![allow(non_snake_case)]
 #![allow(clippy::missing_safety_doc)]
@@ -25,6 +25,7 @@ pub mod handle;
 pub mod icd;
 pub mod info;
 pub mod kernel;
+pub mod link;
 pub mod memory;
 pub mod platform;
 pub mod program;

@@ -34,10 +34,13 @@ pub struct Build {
     /// builds from source and IL always carry it, because clSetKernelArg needs each by-value
     /// argument's declared size, so the option alone decides what the application sees.
     pub arg_info: bool,
+    /// A compiled object or library (clCompileProgram, clLinkProgram `-create-library`), in
+    /// place of a device binary.
+    pub ir: Option<Arc<crate::link::Ir>>,
 }
 
 impl Build {
-    fn none() -> Build {
+    pub(crate) fn none() -> Build {
         Build {
             status: CL_BUILD_NONE,
             options: String::new(),
@@ -45,7 +48,21 @@ impl Build {
             binary: None,
             kernels: Vec::new(),
             arg_info: false,
+            ir: None,
         }
+    }
+
+    /// An executable for its device: a device binary, built or given.
+    pub fn executable(&self) -> bool {
+        self.status == CL_BUILD_SUCCESS && self.binary.is_some()
+    }
+
+    /// What CL_PROGRAM_BINARIES holds for the device: the device binary or the IR.
+    pub fn program_binary(&self) -> Option<&[u8]> {
+        self.binary
+            .as_deref()
+            .map(|b| b.as_slice())
+            .or(self.ir.as_ref().map(|ir| ir.bytes.as_slice()))
     }
 }
 
@@ -157,7 +174,7 @@ fn compile(
 }
 
 /// The kernel names of a binary for `device`, or why it is not one.
-fn check_binary(device: &Device, bytes: &[u8]) -> Result<Vec<String>, String> {
+pub(crate) fn check_binary(device: &Device, bytes: &[u8]) -> Result<Vec<String>, String> {
     let prog = umd::program::parse(bytes).map_err(|e| e.to_string())?;
     if let Some(p) = prog.platform.filter(|p| *p != device.umd.platform()) {
         return Err(format!(
@@ -168,7 +185,7 @@ fn check_binary(device: &Device, bytes: &[u8]) -> Result<Vec<String>, String> {
     Ok(prog.kernels.iter().map(|k| k.name.clone()).collect())
 }
 
-fn create(
+pub(crate) fn create(
     context: Arc<Handle<Context>>,
     devices: Vec<Arc<Handle<Device>>>,
     origin: Origin,
@@ -267,7 +284,7 @@ pub unsafe extern "C" fn clCreateProgramWithIL(
 ///
 /// # Safety
 /// `list` NULL or `n` valid elements.
-unsafe fn device_list(
+pub(crate) unsafe fn device_list(
     context: &Context,
     n: cl_uint,
     list: *const cl_device_id,
@@ -319,6 +336,18 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
             }
             // SAFETY: `len` bytes at p.
             let bytes = unsafe { std::slice::from_raw_parts(p, len) }.to_vec();
+            // A compiled object (CL_PROGRAM_BINARIES of clCompileProgram's result) is SPIR-V.
+            if let Some(ir) = crate::link::object_from_binary(&bytes) {
+                builds.push(Build {
+                    ir: Some(Arc::new(ir)),
+                    ..Build::none()
+                });
+                if !binary_status.is_null() {
+                    // SAFETY: the application's array of num_devices statuses.
+                    unsafe { *binary_status.add(k) = CL_SUCCESS };
+                }
+                continue;
+            }
             let status = match check_binary(&d.obj, &bytes) {
                 Ok(kernels) => {
                     builds.push(Build {
@@ -328,6 +357,7 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
                         binary: Some(Arc::new(bytes)),
                         kernels,
                         arg_info: false,
+                        ir: None,
                     });
                     CL_SUCCESS
                 }
@@ -384,10 +414,17 @@ fn build(
             Origin::Source(s) => compile(device, s.as_bytes(), false, options),
             Origin::Il(il) => compile(device, il, true, options),
             Origin::Binary => {
-                let b = prog.builds()[k].binary.clone();
-                match b {
-                    Some(b) => (true, String::new(), Some(b)),
-                    None => return Err(CL_INVALID_BINARY),
+                let b = prog.builds()[k].clone();
+                match (b.binary, b.ir) {
+                    (Some(b), _) => (true, String::new(), Some(b)),
+                    // A compiled object given as a binary is linked alone into an executable.
+                    (None, Some(ir)) if ir.kind == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT => {
+                        let built = crate::link::executable(device, &ir, options);
+                        failed |= built.status != CL_BUILD_SUCCESS;
+                        prog.builds()[k] = built;
+                        continue;
+                    }
+                    _ => return Err(CL_INVALID_BINARY),
                 }
             }
         };
@@ -404,6 +441,7 @@ fn build(
                         binary: None,
                         kernels: Vec::new(),
                         arg_info: false,
+                        ir: None,
                     };
                     continue;
                 }
@@ -418,6 +456,7 @@ fn build(
             binary: if ok { binary } else { None },
             kernels,
             arg_info: asks_arg_info(options),
+            ir: None,
         };
     }
     if failed {
@@ -493,7 +532,7 @@ pub unsafe extern "C" fn clGetProgramInfo(
                 for (k, b) in builds.iter().enumerate() {
                     // SAFETY: the application's array of n pointers.
                     let dst = unsafe { *ptrs.add(k) };
-                    if let (false, Some(bin)) = (dst.is_null(), &b.binary) {
+                    if let (false, Some(bin)) = (dst.is_null(), b.program_binary()) {
                         // SAFETY: the application sized it from CL_PROGRAM_BINARY_SIZES.
                         unsafe { std::ptr::copy_nonoverlapping(bin.as_ptr(), dst, bin.len()) };
                     }
@@ -521,11 +560,11 @@ pub unsafe extern "C" fn clGetProgramInfo(
             CL_PROGRAM_BINARY_SIZES => Info::Sizes(
                 builds
                     .iter()
-                    .map(|b| b.binary.as_ref().map_or(0, |b| b.len()))
+                    .map(|b| b.program_binary().map_or(0, |b| b.len()))
                     .collect(),
             ),
             CL_PROGRAM_NUM_KERNELS | CL_PROGRAM_KERNEL_NAMES => {
-                let Some(b) = built.filter(|b| b.status == CL_BUILD_SUCCESS) else {
+                let Some(b) = built.filter(|b| b.executable()) else {
                     return CL_INVALID_PROGRAM_EXECUTABLE;
                 };
                 if param_name == CL_PROGRAM_NUM_KERNELS {
@@ -563,9 +602,10 @@ pub unsafe extern "C" fn clGetProgramBuildInfo(
                 CL_PROGRAM_BUILD_STATUS => Info::Int(b.status),
                 CL_PROGRAM_BUILD_OPTIONS => Info::Str(b.options),
                 CL_PROGRAM_BUILD_LOG => Info::Str(b.log),
-                CL_PROGRAM_BINARY_TYPE => Info::Uint(match (&b.binary, b.status) {
+                CL_PROGRAM_BINARY_TYPE => Info::Uint(match (&b.binary, &b.ir) {
                     (Some(_), _) => CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
-                    _ => CL_PROGRAM_BINARY_TYPE_NONE,
+                    (None, Some(ir)) => ir.kind,
+                    (None, None) => CL_PROGRAM_BINARY_TYPE_NONE,
                 }),
                 CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => Info::Size(0),
                 _ => return Err(CL_INVALID_VALUE),
