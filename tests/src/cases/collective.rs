@@ -9,7 +9,7 @@ use crate::rng::Rng;
 use crate::scalar::{pack, Scalar};
 
 #[derive(Clone, Copy)]
-enum Shape {
+pub(super) enum Shape {
     Reduce,
     Inclusive,
     Exclusive,
@@ -19,7 +19,7 @@ enum Shape {
 type Op = fn(Scalar, u64, u64) -> u64;
 type Identity = fn(Scalar) -> u64;
 
-fn parse_fn(f: &str) -> Option<(Shape, Op, Identity)> {
+pub(super) fn parse_fn(f: &str) -> Option<(Shape, Op, Identity)> {
     let f = f.strip_prefix("intel_").unwrap_or(f);
     let rest = f.strip_prefix("sub_group_")?;
     let (shape, op) = rest.rsplit_once('_')?;

@@ -11,17 +11,29 @@
 //!   (reads) or 16 bytes (writes) to 64.
 //! - `big`: kernels of many shuffle sections under uniform branches, with every section's
 //!   inputs live across all of them, so IGC spills and addresses registers indirectly.
+//! - `uniform`: loads and stores at an index uniform across the dispatch (a literal, an
+//!   argument, loaded from memory) on every scalar and vector type, `global` and `constant`,
+//!   in kernels that read no local ids and ones that do.
+//! - `mixed`: big kernels whose sections, each under its own bit of a uniform `mask`, mix
+//!   shuffles, broadcast/reduce/scan, block reads and writes, vloadn/vstoren at odd offsets
+//!   and uniform loads.
 //!
 //! Every file is compiled once per platform and SIMD width, so the cost is in dispatches; the
 //! slice (`slice`) is what the CLI and SPIR-V routes run.
 
 mod big;
 mod block;
+mod mixed;
 mod shuffle;
+mod uniform;
 mod vload;
 
 pub use big::{plan as big_plan, Section, BIG_KERNELS, REGION_ITEM_BYTES as BIG_REGION_ITEM_BYTES};
 pub use block::OFFSET_SPAN as BLOCK_OFFSET_SPAN;
+pub use mixed::{
+    plan as mixed_plan, present as mixed_present, Kind as MixedKind, ITEM_BYTES as MIXED_ITEM_BYTES,
+};
+pub use uniform::ELEMENTS as UNIFORM_ELEMENTS;
 pub use vload::OFFSET_SPAN as VLOAD_OFFSET_SPAN;
 
 use crate::corpus::{self, File};
@@ -33,6 +45,8 @@ pub fn files() -> Result<Vec<File>, String> {
         ("gen_vload.cl", vload::text()),
         ("gen_block.cl", block::text()),
         ("gen_big.cl", big::text()),
+        ("gen_uniform.cl", uniform::text()),
+        ("gen_mixed.cl", mixed::text()),
     ]
     .into_iter()
     .map(|(name, text)| corpus::parse(name, &text))
@@ -40,12 +54,15 @@ pub fn files() -> Result<Vec<File>, String> {
 }
 
 /// A representative part of the generated corpus for the slower routes (a process per case
-/// through the CLI; a second ocloc step through SPIR-V): every big kernel, and every
-/// `every`-th instance of the other files, so each built-in family appears.
+/// through the CLI; a second ocloc step through SPIR-V): every big and mixed kernel, and every
+/// `every`-th instance of the other files, so each built-in family appears. gen_uniform.cl
+/// is left out: its by-value vector arguments have no `intel-gpu-run --arg` kind (the mixed
+/// big kernels' uniform sections carry the class onto these routes).
 pub fn slice(every: usize) -> Result<Vec<File>, String> {
     let mut files = files()?;
+    files.retain(|f| f.name != "gen_uniform.cl");
     for f in &mut files {
-        if f.name != "gen_big.cl" {
+        if !matches!(f.name, "gen_big.cl" | "gen_mixed.cl") {
             let keep = f.instances.iter().enumerate();
             let keep = keep.filter(|(i, _)| i % every == 0).map(|(_, x)| x.clone());
             f.instances = keep.collect();
