@@ -294,3 +294,28 @@ pub fn text() -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_mixed_kernel_has_every_kind_of_section_and_fits_the_mask() {
+        let kinds = |k: &Kind| std::mem::discriminant(k);
+        for (k, &count) in MIXED_KERNELS.iter().enumerate() {
+            let plan = plan(k);
+            assert_eq!(plan.len(), count);
+            assert!(count <= 32, "one bit of `mask` per section");
+            for want in CYCLE {
+                assert!(
+                    plan.iter().any(|s| kinds(&s.kind) == kinds(&want)),
+                    "mixed {k} lacks {want:?}"
+                );
+            }
+            let text = kernel(k);
+            for s in &plan {
+                assert!(text.contains(&function(s)), "{}", function(s));
+            }
+        }
+    }
+}
