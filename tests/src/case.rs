@@ -10,6 +10,10 @@ pub enum Arg {
     Buf(Vec<u8>),
     U32(u32),
     I32(i32),
+    /// A by-value argument of any type, as its little-endian bytes (OpenCL C's size; a
+    /// runner zero-fills the rest of a larger slot the compiler gave it, as clSetKernelArg
+    /// does for promoted `char`/`short` arguments).
+    Bytes(Vec<u8>),
     /// A linear 2D image; `format` is an `intel-gpu-run` format name; rows packed.
     Image {
         width: u32,

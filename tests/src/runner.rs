@@ -125,6 +125,17 @@ impl Umd {
                 }
                 Arg::U32(v) => ArgValue::Value(v.to_le_bytes().to_vec()),
                 Arg::I32(v) => ArgValue::Value(v.to_le_bytes().to_vec()),
+                Arg::Bytes(v) => {
+                    let slot = match kernel.signature().and_then(|s| s.get(args.len()).copied()) {
+                        Some(umd::kernel::ArgSlot::Value(n)) => n as usize,
+                        _ => v.len(),
+                    };
+                    let mut v = v.clone();
+                    if slot > v.len() {
+                        v.resize(slot, 0);
+                    }
+                    ArgValue::Value(v)
+                }
                 Arg::Image {
                     width,
                     height,
@@ -200,6 +211,22 @@ impl Runner for Cli {
                 }
                 Arg::U32(v) => format!("u32:{v}"),
                 Arg::I32(v) => format!("i32:{v}"),
+                Arg::Bytes(v) => {
+                    let kind = match v.len() {
+                        1 => "u8",
+                        2 => "u16",
+                        4 => "u32",
+                        8 => "u64",
+                        n => {
+                            return Err(format!(
+                                "a by-value argument of {n} bytes has no intel-gpu-run --arg kind"
+                            ))
+                        }
+                    };
+                    let mut word = [0u8; 8];
+                    word[..v.len()].copy_from_slice(v);
+                    format!("{kind}:{:#x}", u64::from_le_bytes(word))
+                }
                 Arg::Image {
                     width,
                     height,

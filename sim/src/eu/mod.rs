@@ -16,6 +16,7 @@ pub mod error;
 pub mod exec;
 pub mod program;
 pub mod regfile;
+pub mod rounding;
 
 pub use dataport::{Memory, NoMemory, ScratchSurface, Surface};
 pub use error::{EuError, EuErrorKind, MemFault};

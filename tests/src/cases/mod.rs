@@ -9,8 +9,10 @@ mod generated_collective;
 mod generated_image;
 mod generated_queries;
 mod generated_shuffle;
+mod mixed;
 mod queries;
 mod shuffle;
+mod uniform;
 mod vload;
 
 use crate::case::Case;
@@ -36,6 +38,8 @@ pub fn build(inst: &Instance, simd: u32) -> Result<Vec<Case>, String> {
         "G_QUERY" => generated_queries::cases(inst, simd, &mut rng),
         "VLOAD" | "VSTORE" => vload::cases(inst, simd, &mut rng),
         "BIG" => big::cases(inst, simd, &mut rng),
+        "UNIFORM" => uniform::cases(inst, simd, &mut rng),
+        "MIXED" => mixed::cases(inst, simd, &mut rng),
         "IMAGE_READ" | "IMAGE_WRITE" => block::image_cases(inst, simd, &mut rng),
         "QUERIES" | "BARRIER_LOCAL" | "BARRIER_GLOBAL" | "BARRIER_SCOPED" => {
             queries::cases(inst, simd, &mut rng)

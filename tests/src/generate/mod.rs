@@ -15,6 +15,12 @@
 //!   scalar type of the specs (`intel_` forms for char, uchar, short, ushort), any and all.
 //! - `block_image`: the image block reads and writes, every form (plain, _ui, _us, _uc).
 //! - `queries`: each subgroup query in its own kernel (the ranges are the references').
+//! - `uniform`: loads and stores at an index uniform across the dispatch (a literal, an
+//!   argument, loaded from memory) on every scalar and vector type, `global` and `constant`,
+//!   in kernels that read no local ids and ones that do.
+//! - `mixed`: big kernels whose sections, each under its own bit of a uniform `mask`, mix
+//!   shuffles, broadcast/reduce/scan, block reads and writes, vloadn/vstoren at odd offsets
+//!   and uniform loads.
 //!
 //! Every file is compiled once per platform and SIMD width, so the cost is in dispatches; the
 //! slice (`slice`) is what the CLI and SPIR-V routes run.
@@ -24,11 +30,17 @@ mod block;
 mod block_image;
 mod collective;
 mod queries;
+mod mixed;
 mod shuffle;
+mod uniform;
 mod vload;
 
 pub use big::{plan as big_plan, Section, BIG_KERNELS, REGION_ITEM_BYTES as BIG_REGION_ITEM_BYTES};
 pub use block::OFFSET_SPAN as BLOCK_OFFSET_SPAN;
+pub use mixed::{
+    plan as mixed_plan, present as mixed_present, Kind as MixedKind, ITEM_BYTES as MIXED_ITEM_BYTES,
+};
+pub use uniform::ELEMENTS as UNIFORM_ELEMENTS;
 pub use vload::OFFSET_SPAN as VLOAD_OFFSET_SPAN;
 
 use crate::corpus::{self, File};
@@ -43,6 +55,8 @@ pub fn files() -> Result<Vec<File>, String> {
         ("gen_collective.cl", collective::text()),
         ("gen_block_image.cl", block_image::text()),
         ("gen_queries.cl", queries::text()),
+        ("gen_uniform.cl", uniform::text()),
+        ("gen_mixed.cl", mixed::text()),
     ]
     .into_iter()
     .map(|(name, text)| corpus::parse(name, &text))
@@ -50,12 +64,15 @@ pub fn files() -> Result<Vec<File>, String> {
 }
 
 /// A representative part of the generated corpus for the slower routes (a process per case
-/// through the CLI; a second ocloc step through SPIR-V): every big kernel, and every
-/// `every`-th instance of the other files, so each built-in family appears.
+/// through the CLI; a second ocloc step through SPIR-V): every big and mixed kernel, and every
+/// `every`-th instance of the other files, so each built-in family appears. gen_uniform.cl
+/// is left out: its by-value vector arguments have no `intel-gpu-run --arg` kind (the mixed
+/// big kernels' uniform sections carry the class onto these routes).
 pub fn slice(every: usize) -> Result<Vec<File>, String> {
     let mut files = files()?;
+    files.retain(|f| f.name != "gen_uniform.cl");
     for f in &mut files {
-        if f.name != "gen_big.cl" {
+        if !matches!(f.name, "gen_big.cl" | "gen_mixed.cl") {
             let keep = f.instances.iter().enumerate();
             let keep = keep.filter(|(i, _)| i % every == 0).map(|(_, x)| x.clone());
             f.instances = keep.collect();

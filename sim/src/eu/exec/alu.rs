@@ -11,6 +11,7 @@ use super::lanes::{
 use crate::eu::error::EuErrorKind;
 use crate::eu::program::{type_bytes, Domain, Inst};
 use crate::eu::regfile::Thread;
+use crate::eu::rounding::Rounding;
 
 type R = Result<(), EuErrorKind>;
 
@@ -153,6 +154,17 @@ macro_rules! arith {
                 }
                 finish_int($t, $inst, $mask, &r)
             }
+            Domain::F32 if Rounding::of($t) != Rounding::NearestEven => {
+                // A directed rounding mode: computed in double precision, rounded once.
+                let mode = Rounding::of($t);
+                let x = load_f64($t, &$inst.src[0], n)?;
+                let mut r = [0f32; 32];
+                for i in 0..n {
+                    let $a = x[i];
+                    r[i] = mode.to_f32($flt);
+                }
+                finish_f32($t, $inst, $mask, &r)
+            }
             Domain::F32 => {
                 let x = load_f32($t, &$inst.src[0], n)?;
                 let mut r = [0f32; 32];
@@ -185,6 +197,18 @@ macro_rules! arith {
                     r[i] = $int;
                 }
                 finish_int($t, $inst, $mask, &r)
+            }
+            Domain::F32 if Rounding::of($t) != Rounding::NearestEven => {
+                // A directed rounding mode: computed in double precision, rounded once.
+                let mode = Rounding::of($t);
+                let x = load_f64($t, &$inst.src[0], n)?;
+                let y = load_f64($t, &$inst.src[1], n)?;
+                let mut r = [0f32; 32];
+                for i in 0..n {
+                    let ($a, $b) = (x[i], y[i]);
+                    r[i] = mode.to_f32($flt);
+                }
+                finish_f32($t, $inst, $mask, &r)
             }
             Domain::F32 => {
                 let x = load_f32($t, &$inst.src[0], n)?;
@@ -257,6 +281,23 @@ fn float_op<const S: usize>(
             *out = f64op(a);
         }
         return finish_f64(t, inst, mask, &r);
+    }
+    let mode = Rounding::of(t);
+    if mode != Rounding::NearestEven {
+        // A directed rounding mode: computed in double precision, rounded once.
+        let mut ld = [[0f64; 32]; S];
+        for (k, l) in ld.iter_mut().enumerate() {
+            *l = load_f64(t, &inst.src[k], n)?;
+        }
+        let mut r = [0f32; 32];
+        for (i, out) in r.iter_mut().enumerate().take(n) {
+            let mut a = [0f64; S];
+            for k in 0..S {
+                a[k] = ld[k][i];
+            }
+            *out = mode.to_f32(f64op(a));
+        }
+        return finish_f32(t, inst, mask, &r);
     }
     let mut ld = [[0f32; 32]; S];
     for (k, l) in ld.iter_mut().enumerate() {

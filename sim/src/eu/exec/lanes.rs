@@ -7,6 +7,7 @@ use crate::eu::convert::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use crate::eu::error::EuErrorKind;
 use crate::eu::program::{type_bytes, Loc, Opnd};
 use crate::eu::regfile::{Thread, A0, GRF_ADDR_BITS, GRF_BYTES, ZERO};
+use crate::eu::rounding::Rounding;
 
 pub type Lanes<T> = [T; 32];
 
@@ -334,8 +335,15 @@ pub fn store_int(
             store_loop!(t, d, offs, n, mask, vals, |v| int_to_type(ty, v, sat)
                 .to_le_bytes())
         }
-        DataType::F => store_loop!(t, d, offs, n, mask, vals, |v| sat_f32(v as f32, sat)
-            .to_le_bytes()),
+        DataType::F => {
+            // Integer to single precision rounds in cr0's mode (`rounding`).
+            let mode = Rounding::of(t);
+            store_loop!(t, d, offs, n, mask, vals, |v| sat_f32(
+                mode.to_f32(v as f64),
+                sat
+            )
+            .to_le_bytes())
+        }
         DataType::Hf => store_loop!(t, d, offs, n, mask, vals, |v| f32_to_f16(sat_f32(
             v as f32, sat
         ))

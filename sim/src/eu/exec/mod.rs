@@ -19,6 +19,7 @@ use crate::eu::dataport::{self, Memory};
 use crate::eu::error::{EuError, EuErrorKind};
 use crate::eu::program::{Inst, Program, Target};
 use crate::eu::regfile::{Thread, CE, TM0};
+use crate::eu::rounding::Rounding;
 
 /// Why [`run`] returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -272,7 +273,11 @@ pub fn run(
     t.file[TM0..TM0 + 8].copy_from_slice(&t.executed.to_le_bytes());
     let mut left = budget;
     loop {
-        if left != 0 && matches!(prog.fast.get(t.ip as usize), Some(Some(_))) {
+        // The fast path rounds to nearest: a directed mode in cr0 takes the interpreter.
+        if left != 0
+            && matches!(prog.fast.get(t.ip as usize), Some(Some(_)))
+            && Rounding::of(t) == Rounding::NearestEven
+        {
             // A run of fast-path instructions, each counted and advanced as below.
             left -= fast::run_block(t, prog, left);
             continue;

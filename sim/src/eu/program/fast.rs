@@ -10,6 +10,7 @@
 use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl, SrcMod};
 
 use super::{type_bytes, Domain, Inst, Loc, Opnd};
+use crate::eu::regfile::CR0;
 
 /// What a fast instruction computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,6 +169,12 @@ pub fn extend(v: u32, e: Elem) -> u32 {
 /// The fast form of `inst`, or `None` when only the general path executes it.
 pub fn classify(inst: &Inst) -> Option<Fast> {
     if inst.invalid.is_some() || inst.reads_ce || inst.sat || inst.acc_wr {
+        return None;
+    }
+    // A write to cr0 may change the rounding mode, which the fast path does not follow: it
+    // ends a fast run so the next instruction sees the new mode (`rounding`).
+    let cr0 = CR0 as u16..(CR0 + 16) as u16;
+    if inst.dst.loc == Loc::File && cr0.contains(&inst.dst.offs[0]) {
         return None;
     }
     let (op, arity) = match inst.opcode {
