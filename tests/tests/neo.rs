@@ -329,7 +329,7 @@ impl Neo {
                     image: Some([w, h]),
                 }))
             }
-            Arg::U32(_) | Arg::I32(_) => Ok(None),
+            Arg::U32(_) | Arg::I32(_) | Arg::Bytes(_) => Ok(None),
         }
     }
 
@@ -342,12 +342,14 @@ impl Neo {
             .collect::<Result<Vec<_>, _>>()?;
         for (i, (a, m)) in case.args.iter().zip(&mems).enumerate() {
             let value = match a {
-                Arg::U32(v) => v.to_le_bytes(),
-                Arg::I32(v) => v.to_le_bytes(),
-                _ => [0; 4],
+                Arg::U32(v) => v.to_le_bytes().to_vec(),
+                Arg::I32(v) => v.to_le_bytes().to_vec(),
+                // clSetKernelArg takes a by-value argument at its OpenCL C size.
+                Arg::Bytes(v) => v.clone(),
+                _ => Vec::new(),
             };
-            // SAFETY: a cl_mem argument passes the handle's address and size; a 32-bit
-            // value its four bytes.
+            // SAFETY: a cl_mem argument passes the handle's address and size; a by-value
+            // argument its bytes and their count.
             let err = unsafe {
                 match m {
                     Some(m) => (self.api.clSetKernelArg)(
@@ -356,9 +358,12 @@ impl Neo {
                         std::mem::size_of::<cl_mem>(),
                         (&m.mem as *const cl_mem).cast(),
                     ),
-                    None => {
-                        (self.api.clSetKernelArg)(kernel, i as cl_uint, 4, value.as_ptr().cast())
-                    }
+                    None => (self.api.clSetKernelArg)(
+                        kernel,
+                        i as cl_uint,
+                        value.len(),
+                        value.as_ptr().cast(),
+                    ),
                 }
             };
             check(&format!("clSetKernelArg {i}"), err)?;
