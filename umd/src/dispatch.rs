@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::kernel::{Description, Kernel};
 use crate::memory::Bo;
 use crate::ndrange::NdRange;
-use crate::payload::{build, check_args, slm_layout, ArgValue};
+use crate::payload::{build, check_args, slm_layout_into, ArgValue};
 use crate::queue::arena::{DYNAMIC_AT, END_TICKS_AT, INDIRECT_AT, START_TICKS_AT, SURFACE_AT};
 use crate::queue::{Event, Fence, Queue, Ready, ARENA_BYTES, FENCE_AT};
 
@@ -100,12 +100,13 @@ impl Queue {
         range.check_fits(p, kernel.simd)?;
         let resident = kernel.resident(dev)?;
         let mut driver = resident.driver;
-        let mut keep: Vec<Arc<Bo>> = Vec::with_capacity(4 + args.len());
-        keep.push(resident.isa.clone());
-        keep.extend(resident.placed.bos().cloned());
 
         let mut st = q.lock();
         let st = &mut *st;
+        // Vectors of earlier submissions, emptied: no allocation in steady state.
+        let mut keep: Vec<Arc<Bo>> = st.spare_keep();
+        keep.push(resident.isa.clone());
+        keep.extend(resident.placed.bos().cloned());
         let mut scratch = None;
         let (local_ids, inline, barriers) = match &kernel.description {
             Description::Raw => (LocalIds::Runtime { channels: 3 }, false, 0),
@@ -159,13 +160,13 @@ impl Queue {
         };
 
         // The kernel's own SLM plus the `local` arguments'.
-        let (_, slm_total) = slm_layout(kernel, args)?;
+        let slm_total = slm_layout_into(kernel, args, &mut st.slm_offsets)?;
 
         let arena = q.arena(st)?;
         let base = arena.gpu_address;
         let fence_value = NEXT_FENCE.fetch_add(1, Ordering::Relaxed);
         let regions = range.regions();
-        let s = &mut st.staging;
+        let (s, payload, slm_offsets) = (&mut st.staging, &mut st.payload, &st.slm_offsets);
         let mut heaps = Heaps {
             surface: Heap::new("surface", base + SURFACE_AT as u64, &mut s.surface),
             dynamic: Heap::new("dynamic", base + DYNAMIC_AT as u64, &mut s.dynamic),
@@ -191,7 +192,7 @@ impl Queue {
         )?;
         b.timestamp(&mut batch, base + START_TICKS_AT as u64)?;
         for region in &regions {
-            let (cross_thread, surfaces) = build(kernel, range, region, args, driver)?;
+            build(kernel, range, region, args, driver, slm_offsets, payload)?;
             b.dispatch(
                 &mut batch,
                 &mut heaps,
@@ -202,12 +203,12 @@ impl Queue {
                     // The walker's group dimension is where iteration ends (start + count).
                     group_count: [0, 1, 2].map(|d| region.group_start[d] + region.group_count[d]),
                     group_start: region.group_start,
-                    cross_thread: &cross_thread,
+                    cross_thread: &payload.words,
                     local_ids,
                     inline_data: inline,
                     slm_bytes: slm_total,
                     barriers,
-                    surfaces: &surfaces,
+                    surfaces: &payload.surfaces,
                 },
             )?;
         }
@@ -238,7 +239,7 @@ impl Queue {
         arena.map.store_u64(START_TICKS_AT, 0)?;
         arena.map.store_u64(END_TICKS_AT, 0)?;
 
-        let mut objects: Vec<ExecObject> = Vec::with_capacity(keep.len() + 1 + args.len());
+        let mut objects: Vec<ExecObject> = st.spare_objects();
         objects.extend(arena.exec_object(true));
         objects.extend(resident.isa.exec_object(false));
         objects.extend(keep[1..].iter().filter_map(|b| b.exec_object(true)));

@@ -37,6 +37,29 @@ pub struct Region {
     pub group_count: [u32; 3],
 }
 
+/// The walkers of a range: at most a full and a partial part per dimension, so at most eight,
+/// held without a heap allocation.
+#[derive(Debug, Clone, Copy)]
+pub struct Regions {
+    items: [Region; 8],
+    len: usize,
+}
+
+impl std::ops::Deref for Regions {
+    type Target = [Region];
+    fn deref(&self) -> &[Region] {
+        &self.items[..self.len]
+    }
+}
+
+impl<'a> IntoIterator for &'a Regions {
+    type Item = &'a Region;
+    type IntoIter = std::slice::Iter<'a, Region>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
 fn pad(v: &[u32]) -> Result<[u32; 3]> {
     if v.is_empty() || v.len() > 3 {
         return Err(Error::NdRange(format!(
@@ -173,32 +196,39 @@ impl NdRange {
     }
 
     /// The walkers that cover the range: the uniform groups first, then the partial ones.
-    pub fn regions(&self) -> Vec<Region> {
+    pub fn regions(&self) -> Regions {
         // Per dimension: (start, count, local) of the full groups and of the partial group.
-        let parts: Vec<Vec<(u32, u32, u32)>> = (0..3)
-            .map(|d| {
-                let (g, l) = (self.global[d], self.local[d]);
-                let full = g / l;
-                let rem = g % l;
-                let mut v = Vec::new();
-                if full > 0 {
-                    v.push((0, full, l));
-                }
-                if rem > 0 {
-                    v.push((full, 1, rem));
-                }
-                v
-            })
-            .collect();
-        let mut out = Vec::new();
-        for x in &parts[0] {
-            for y in &parts[1] {
-                for z in &parts[2] {
-                    out.push(Region {
+        let mut parts = [[(0u32, 0u32, 0u32); 2]; 3];
+        let mut lens = [0usize; 3];
+        for d in 0..3 {
+            let (g, l) = (self.global[d], self.local[d]);
+            let (full, rem) = (g / l, g % l);
+            if full > 0 {
+                parts[d][lens[d]] = (0, full, l);
+                lens[d] += 1;
+            }
+            if rem > 0 {
+                parts[d][lens[d]] = (full, 1, rem);
+                lens[d] += 1;
+            }
+        }
+        let mut out = Regions {
+            items: [Region {
+                local: [0; 3],
+                group_start: [0; 3],
+                group_count: [0; 3],
+            }; 8],
+            len: 0,
+        };
+        for x in &parts[0][..lens[0]] {
+            for y in &parts[1][..lens[1]] {
+                for z in &parts[2][..lens[2]] {
+                    out.items[out.len] = Region {
                         local: [x.2, y.2, z.2],
                         group_start: [x.0, y.0, z.0],
                         group_count: [x.1, y.1, z.1],
-                    });
+                    };
+                    out.len += 1;
                 }
             }
         }
@@ -238,7 +268,7 @@ mod tests {
     /// only the last group of a dimension is smaller (OpenCL 2.0 non-uniform work-groups).
     fn check_cover(r: &NdRange) {
         let mut hits = vec![0u8; (r.global[0] * r.global[1] * r.global[2]) as usize];
-        for reg in r.regions() {
+        for reg in r.regions().iter() {
             for d in 0..3 {
                 if reg.local[d] != r.local[d] {
                     assert_eq!(reg.group_start[d], r.global[d] / r.local[d]);

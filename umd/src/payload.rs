@@ -133,58 +133,86 @@ fn address_of(arg: &ArgValue) -> u64 {
 /// work-group needs in all: the kernel's own `local` variables first, then each argument's
 /// block at its alignment (the raw ABI aligns to 16 bytes).
 pub fn slm_layout(kernel: &Kernel, args: &[ArgValue]) -> Result<(Vec<Option<u32>>, u32)> {
-    let (mut end, align_of): (u64, Box<dyn Fn(usize) -> u64>) = match &kernel.description {
-        Description::Raw => (0, Box::new(|_| 16)),
-        Description::Ocloc(k, _) => {
-            let aligns: Vec<(u32, u32)> = k
-                .args
-                .iter()
-                .filter_map(|a| match a.kind {
-                    ArgKind::Local { alignment, .. } => Some((a.index, alignment.max(1))),
-                    _ => None,
-                })
-                .collect();
-            (
-                k.slm_size as u64,
-                Box::new(move |i| {
-                    aligns
-                        .iter()
-                        .find(|(j, _)| *j as usize == i)
-                        .map_or(16, |(_, a)| *a as u64)
-                }),
-            )
-        }
+    let mut offsets = Vec::new();
+    let total = slm_layout_into(kernel, args, &mut offsets)?;
+    Ok((offsets, total))
+}
+
+/// [`slm_layout`] into `offsets` (cleared first, its capacity reused by the next dispatch).
+pub fn slm_layout_into(
+    kernel: &Kernel,
+    args: &[ArgValue],
+    offsets: &mut Vec<Option<u32>>,
+) -> Result<u32> {
+    let mut end = match &kernel.description {
+        Description::Raw => 0,
+        Description::Ocloc(k, _) => k.slm_size as u64,
     };
-    let mut offsets = vec![None; args.len()];
+    offsets.clear();
+    offsets.resize(args.len(), None);
     for (i, a) in args.iter().enumerate() {
         if let ArgValue::Local(n) = a {
-            let start = end.next_multiple_of(align_of(i).next_power_of_two());
+            let start = end.next_multiple_of(local_alignment(kernel, i).next_power_of_two());
             offsets[i] = Some(start as u32);
             end = start + *n as u64;
         }
     }
-    let total =
-        u32::try_from(end).map_err(|_| Error::Argument(format!("{end} bytes of local memory")))?;
-    Ok((offsets, total))
+    u32::try_from(end).map_err(|_| Error::Argument(format!("{end} bytes of local memory")))
+}
+
+/// The alignment of `local` argument `i`: the binary's, else 16 bytes (the raw ABI's).
+fn local_alignment(kernel: &Kernel, i: usize) -> u64 {
+    match &kernel.description {
+        Description::Raw => 16,
+        Description::Ocloc(k, _) => k
+            .args
+            .iter()
+            .find_map(|a| match a.kind {
+                ArgKind::Local { alignment, .. } if a.index as usize == i => {
+                    Some(alignment.max(1) as u64)
+                }
+                _ => None,
+            })
+            .unwrap_or(16),
+    }
+}
+
+/// One region's payload, built in place: a queue keeps one and reuses its memory.
+#[derive(Debug, Default)]
+pub struct Payload {
+    /// The cross-thread data as bytes, then as the dwords the walker takes.
+    bytes: Vec<u8>,
+    pub words: Vec<u32>,
+    /// The binding table's surfaces by index.
+    pub surfaces: Vec<RenderSurfaceState>,
 }
 
 /// Bytes of raw-ABI cross-thread data before the arguments.
 pub const RAW_HEADER_BYTES: usize = 64;
 
-/// The cross-thread data (as dwords) and binding table of one region of a dispatch.
+/// The cross-thread data (as dwords) and binding table of one region of a dispatch, into
+/// `out`; `slm_offsets` is [`slm_layout`]'s.
 pub fn build(
     kernel: &Kernel,
     range: &NdRange,
     region: &Region,
     args: &[ArgValue],
     driver: DriverAddresses,
-) -> Result<(Vec<u32>, Vec<RenderSurfaceState>)> {
+    slm_offsets: &[Option<u32>],
+    out: &mut Payload,
+) -> Result<()> {
     let p = kernel.platform;
     let groups = range.groups();
-    let (slm_offsets, _) = slm_layout(kernel, args)?;
-    let (bytes, surfaces) = match &kernel.description {
+    let Payload {
+        bytes: ct,
+        words,
+        surfaces,
+    } = out;
+    ct.clear();
+    surfaces.clear();
+    match &kernel.description {
         Description::Raw => {
-            let mut ct = vec![0u8; RAW_HEADER_BYTES + 8 * args.len()];
+            ct.resize(RAW_HEADER_BYTES + 8 * args.len(), 0);
             // Each header row is three u32s, one per dimension.
             let rows = [
                 (0, range.global),
@@ -195,28 +223,30 @@ pub fn build(
             ];
             for (at, values) in rows {
                 for (d, v) in values.into_iter().enumerate() {
-                    put(&mut ct, at + 4 * d as u32, 4, v as u64)?;
+                    put(ct, at + 4 * d as u32, 4, v as u64)?;
                 }
             }
-            put(&mut ct, 48, 4, range.dims as u64)?;
-            let mut surfaces = Vec::with_capacity(args.len());
+            put(ct, 48, 4, range.dims as u64)?;
             for (i, a) in args.iter().enumerate() {
                 let at = (RAW_HEADER_BYTES + 8 * i) as u32;
                 match a {
-                    ArgValue::Local(_) => put(&mut ct, at, 8, slm_offsets[i].unwrap_or(0) as u64)?,
+                    ArgValue::Local(_) => put(
+                        ct,
+                        at,
+                        8,
+                        slm_offsets.get(i).copied().flatten().unwrap_or(0) as u64,
+                    )?,
                     ArgValue::Value(v) => {
                         let n = v.len().min(8);
                         ct[at as usize..at as usize + n].copy_from_slice(&v[..n]);
                     }
-                    other => put(&mut ct, at, 8, address_of(other))?,
+                    other => put(ct, at, 8, address_of(other))?,
                 }
                 surfaces.push(surface_of(p, a)?);
             }
-            (ct, surfaces)
         }
         Description::Ocloc(k, _) => {
-            let mut ct = vec![0u8; k.cross_thread_size as usize];
-            let mut surfaces: Vec<RenderSurfaceState> = Vec::new();
+            ct.resize(k.cross_thread_size as usize, 0);
             let mut bind = |bti: u32, s: RenderSurfaceState| {
                 let i = bti as usize;
                 if surfaces.len() <= i {
@@ -239,10 +269,10 @@ pub fn build(
                         ArgValue::Buffer(b),
                     ) => {
                         if let Some(s) = stateless {
-                            put(&mut ct, s.offset, s.size, b.gpu_address())?;
+                            put(ct, s.offset, s.size, b.gpu_address())?;
                         }
                         if let Some(o) = buffer_offset {
-                            put(&mut ct, o.offset, o.size, 0)?;
+                            put(ct, o.offset, o.size, 0)?;
                         }
                         if let Some(bti) = bti {
                             bind(*bti, buffer_surface(p, b.gpu_address(), b.size())?);
@@ -272,8 +302,12 @@ pub fn build(
                         }
                     }
                     (ArgKind::Local { slm_offset, .. }, ArgValue::Local(_)) => {
-                        let at = slm_offsets[a.index as usize].unwrap_or(0);
-                        put(&mut ct, slm_offset.offset, slm_offset.size, at as u64)?;
+                        let at = slm_offsets
+                            .get(a.index as usize)
+                            .copied()
+                            .flatten()
+                            .unwrap_or(0);
+                        put(ct, slm_offset.offset, slm_offset.size, at as u64)?;
                     }
                     (ArgKind::Image { bti, params, .. }, ArgValue::Image(img)) => {
                         if let Some(bti) = bti {
@@ -294,7 +328,7 @@ pub fn build(
                                 ArgParam::FlatImagePitch => img.pitch as u64 - 1,
                                 _ => 0,
                             };
-                            put(&mut ct, slot.offset, slot.size, v)?;
+                            put(ct, slot.offset, slot.size, v)?;
                         }
                     }
                     (kind, _) => {
@@ -347,20 +381,17 @@ pub fn build(
                         )))
                     }
                 };
-                put(&mut ct, imp.offset, imp.size, v)?;
+                put(ct, imp.offset, imp.size, v)?;
             }
-            (ct, surfaces)
         }
-    };
-    let words = bytes
-        .chunks(4)
-        .map(|c| {
-            let mut w = [0u8; 4];
-            w[..c.len()].copy_from_slice(c);
-            u32::from_le_bytes(w)
-        })
-        .collect();
-    Ok((words, surfaces))
+    }
+    words.clear();
+    words.extend(ct.chunks(4).map(|c| {
+        let mut w = [0u8; 4];
+        w[..c.len()].copy_from_slice(c);
+        u32::from_le_bytes(w)
+    }));
+    Ok(())
 }
 
 /// The BTI of a driver surface: the binding-table entry that points at its SSH offset.

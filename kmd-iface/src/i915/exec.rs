@@ -3,7 +3,7 @@
 
 use super::device::I915;
 use super::uapi::*;
-use crate::call::{addr_of, ioctl, to_u32};
+use crate::call::{addr_of, addr_of_mut, ioctl, to_u32};
 use crate::error::Result;
 
 /// One buffer of a submission, pinned at `gpu_address` in the context's VM.
@@ -34,26 +34,34 @@ pub struct Execbuf<'a> {
 }
 
 impl Execbuf<'_> {
-    /// The exec-object array the kernel reads.
-    fn exec_objects(&self) -> Vec<drm_i915_gem_exec_object2> {
-        self.objects
-            .iter()
-            .map(|o| drm_i915_gem_exec_object2 {
-                handle: o.handle,
-                offset: o.gpu_address,
-                flags: EXEC_OBJECT_PINNED
-                    | EXEC_OBJECT_SUPPORTS_48B_ADDRESS
-                    | if o.write { EXEC_OBJECT_WRITE } else { 0 },
-                ..Default::default()
-            })
-            .collect()
+    /// The exec-object array the kernel reads, into `out` (cleared first).
+    fn exec_objects(&self, out: &mut Vec<drm_i915_gem_exec_object2>) {
+        out.clear();
+        out.extend(self.objects.iter().map(|o| drm_i915_gem_exec_object2 {
+            handle: o.handle,
+            offset: o.gpu_address,
+            flags: EXEC_OBJECT_PINNED
+                | EXEC_OBJECT_SUPPORTS_48B_ADDRESS
+                | if o.write { EXEC_OBJECT_WRITE } else { 0 },
+            ..Default::default()
+        }));
     }
 }
 
 impl I915 {
     /// Submits `eb`; returns the out-fence fd when one was asked for.
     pub fn execbuffer2(&self, eb: &Execbuf) -> Result<Option<i32>> {
-        let objects = eb.exec_objects();
+        self.execbuffer2_reusing(eb, &mut Vec::new())
+    }
+
+    /// [`I915::execbuffer2`] building the kernel's exec-object array in `objects`, whose
+    /// memory a caller submitting often keeps from one call to the next.
+    pub fn execbuffer2_reusing(
+        &self,
+        eb: &Execbuf,
+        objects: &mut Vec<drm_i915_gem_exec_object2>,
+    ) -> Result<Option<i32>> {
+        eb.exec_objects(objects);
         let mut flags =
             eb.engine | I915_EXEC_NO_RELOC | I915_EXEC_HANDLE_LUT | I915_EXEC_BATCH_FIRST;
         let mut rsvd2 = 0u64;
@@ -72,7 +80,8 @@ impl I915 {
             (to_u32("exec fences", eb.fences.len())?, addr_of(eb.fences))
         };
         let mut arg = drm_i915_gem_execbuffer2 {
-            buffers_ptr: addr_of(&objects),
+            // The kernel writes each object's address back into the array.
+            buffers_ptr: addr_of_mut(objects),
             buffer_count: to_u32("exec objects", objects.len())?,
             batch_start_offset: eb.batch_start_offset,
             batch_len: eb.batch_len,

@@ -113,8 +113,13 @@ pub(crate) fn execbuffer2(
 
     let vm = ctx.vm.clone();
     let addresses = place(&mut write_vm(&vm), &objects)?;
-    // Tell the user where everything is (the kernel writes the canonical addresses back).
+    // Tell the user where an object is when that is not where the user said it was: the
+    // kernel writes back (in canonical form) only entries whose offset differs from the
+    // placement (`eb_reserve_vma` sets UPDATE and __EXEC_HAS_RELOC, Linux 6.12).
     for (i, addr) in addresses.iter().enumerate() {
+        if entries.get(i).is_some_and(|e| e.offset == *addr) {
+            continue;
+        }
         let at = eb.buffers_ptr
             + (i * std::mem::size_of::<drm_i915_gem_exec_object2>()
                 + std::mem::offset_of!(drm_i915_gem_exec_object2, offset)) as u64;

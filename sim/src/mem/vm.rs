@@ -74,10 +74,12 @@ impl fmt::Debug for Binding {
     }
 }
 
-/// A GPU virtual address space. Cloning it snapshots the bindings (the BOs are shared).
+/// A GPU virtual address space. Cloning it snapshots the bindings (the BOs are shared): the
+/// map is shared until one side changes it, so the snapshot every submission takes costs no
+/// copy, and a bind copies the map only while a request still holds an older snapshot.
 #[derive(Debug, Default, Clone)]
 pub struct AddressSpace {
-    map: BTreeMap<u64, Binding>,
+    map: Arc<BTreeMap<u64, Binding>>,
     /// Unbound pages hit a scratch page (reads return zero, writes vanish) instead of faulting
     /// (xe's DRM_XE_VM_CREATE_FLAG_SCRATCH_PAGE).
     scratch: bool,
@@ -122,7 +124,7 @@ impl AddressSpace {
             });
         }
         let read_only = read_only || bo.is_read_only();
-        self.map.insert(
+        Arc::make_mut(&mut self.map).insert(
             start,
             Binding {
                 start,
@@ -164,7 +166,7 @@ impl AddressSpace {
             .map(|(&s, _)| s)
             .collect();
         for s in hit {
-            let Some(b) = self.map.remove(&s) else {
+            let Some(b) = Arc::make_mut(&mut self.map).remove(&s) else {
                 continue;
             };
             if b.start < start {
@@ -172,7 +174,7 @@ impl AddressSpace {
                     len: start - b.start,
                     ..b.clone()
                 };
-                self.map.insert(keep.start, keep);
+                Arc::make_mut(&mut self.map).insert(keep.start, keep);
             }
             if b.end() > end {
                 let cut = end - b.start;
@@ -182,7 +184,7 @@ impl AddressSpace {
                     bo_offset: b.bo_offset + cut,
                     ..b.clone()
                 };
-                self.map.insert(keep.start, keep);
+                Arc::make_mut(&mut self.map).insert(keep.start, keep);
             }
         }
         Ok(())
@@ -190,7 +192,10 @@ impl AddressSpace {
 
     /// Removes every binding of `bo` (its handle was closed, or it is being re-pinned).
     pub fn unbind_bo(&mut self, bo: &Arc<Bo>) {
-        self.map.retain(|_, b| !Arc::ptr_eq(&b.bo, bo));
+        // Unchanged maps stay shared with the snapshots of running requests.
+        if self.map.values().any(|b| Arc::ptr_eq(&b.bo, bo)) {
+            Arc::make_mut(&mut self.map).retain(|_, b| !Arc::ptr_eq(&b.bo, bo));
+        }
     }
 
     /// The bindings of `bo`, lowest address first.

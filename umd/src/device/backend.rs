@@ -72,6 +72,16 @@ impl GpuClock {
     }
 }
 
+/// The kernel-driver argument arrays of a submission, kept by a queue so that submitting
+/// allocates nothing once they have grown to its usual sizes.
+#[derive(Debug, Default)]
+pub struct SubmitScratch {
+    pinned: Vec<PinnedObject>,
+    exec_objects: Vec<i915_uapi::drm_i915_gem_exec_object2>,
+    fences: Vec<i915_uapi::drm_i915_gem_exec_fence>,
+    syncs: Vec<xe_uapi::drm_xe_sync>,
+}
+
 /// What the kernel said when a batch was handed to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -296,40 +306,54 @@ impl Backend {
     }
 
     /// Queues the batch at `objects[0]` on context `ctx`, after the syncobjs in `waits`;
-    /// `signal` is signalled when it retires. Returns without waiting for the GPU.
+    /// `signal` is signalled when it retires (the kernel replaces a fence it already has).
+    /// Returns without waiting for the GPU. The argument arrays are built in `scratch`.
     pub fn submit(
         &self,
         ctx: u32,
         objects: &[ExecObject],
         waits: &[u32],
         signal: u32,
+        scratch: &mut SubmitScratch,
     ) -> Result<Outcome> {
         let batch = objects
             .first()
             .ok_or_else(|| crate::Error::Unsupported("a submission without a batch".into()))?;
         match self {
             Backend::I915(d) => {
-                let pinned: Vec<PinnedObject> = objects
-                    .iter()
-                    .map(|o| PinnedObject {
-                        handle: o.handle,
-                        gpu_address: o.gpu_address,
-                        write: o.write,
-                    })
-                    .collect();
-                let fences: Vec<i915_uapi::drm_i915_gem_exec_fence> = waits
-                    .iter()
-                    .map(|&handle| (handle, i915_uapi::I915_EXEC_FENCE_WAIT))
-                    .chain(std::iter::once((signal, i915_uapi::I915_EXEC_FENCE_SIGNAL)))
-                    .map(|(handle, flags)| i915_uapi::drm_i915_gem_exec_fence { handle, flags })
-                    .collect();
-                let r = d.dev.execbuffer2(&Execbuf {
-                    objects: &pinned,
-                    ctx_id: ctx,
-                    engine: i915_uapi::I915_EXEC_RENDER,
-                    fences: &fences,
-                    ..Default::default()
-                });
+                let SubmitScratch {
+                    pinned,
+                    exec_objects,
+                    fences,
+                    ..
+                } = scratch;
+                pinned.clear();
+                pinned.extend(objects.iter().map(|o| PinnedObject {
+                    handle: o.handle,
+                    gpu_address: o.gpu_address,
+                    write: o.write,
+                }));
+                fences.clear();
+                fences.extend(
+                    waits
+                        .iter()
+                        .map(|&handle| (handle, i915_uapi::I915_EXEC_FENCE_WAIT))
+                        .chain(std::iter::once((signal, i915_uapi::I915_EXEC_FENCE_SIGNAL)))
+                        .map(|(handle, flags)| i915_uapi::drm_i915_gem_exec_fence {
+                            handle,
+                            flags,
+                        }),
+                );
+                let r = d.dev.execbuffer2_reusing(
+                    &Execbuf {
+                        objects: pinned,
+                        ctx_id: ctx,
+                        engine: i915_uapi::I915_EXEC_RENDER,
+                        fences,
+                        ..Default::default()
+                    },
+                    exec_objects,
+                );
                 match r {
                     Ok(_) => Ok(Outcome::Submitted),
                     Err(e) if e.errno() == Some(Errno::EIO) => Ok(Outcome::Banned),
@@ -337,12 +361,15 @@ impl Backend {
                 }
             }
             Backend::Xe(x) => {
-                let syncs: Vec<xe_uapi::drm_xe_sync> = waits
-                    .iter()
-                    .map(|&h| sync::syncobj(h, false))
-                    .chain(std::iter::once(sync::syncobj(signal, true)))
-                    .collect();
-                match x.dev.exec(ctx, batch.gpu_address, &syncs) {
+                let syncs = &mut scratch.syncs;
+                syncs.clear();
+                syncs.extend(
+                    waits
+                        .iter()
+                        .map(|&h| sync::syncobj(h, false))
+                        .chain(std::iter::once(sync::syncobj(signal, true))),
+                );
+                match x.dev.exec(ctx, batch.gpu_address, syncs) {
                     Ok(()) => Ok(Outcome::Submitted),
                     Err(e) if e.errno() == Some(Errno::ECANCELED) => Ok(Outcome::Banned),
                     Err(e) => Err(e.into()),

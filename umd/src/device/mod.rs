@@ -18,6 +18,7 @@ use kmd_iface::Kmd;
 use platform::Platform;
 
 pub(crate) use backend::Backend;
+pub(crate) use backend::SubmitScratch;
 pub use backend::{Caching, ExecObject, GpuClock, Outcome};
 #[cfg(feature = "sim")]
 pub use simulated::sim_kmds;

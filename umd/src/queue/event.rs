@@ -90,6 +90,13 @@ impl Work {
         })
     }
 
+    /// Makes a retired work nobody else holds ready for another submission, keeping its
+    /// syncobj (the kernel replaces its fence when the next batch is submitted with it).
+    pub fn reset(&mut self) {
+        *self.state.get_mut().unwrap_or_else(|e| e.into_inner()) = State::Held;
+        self.gpu_ticks = OnceLock::new();
+    }
+
     pub fn lock(&self) -> MutexGuard<'_, State> {
         // Every update is one assignment: a panic elsewhere cannot leave it torn.
         self.state.lock().unwrap_or_else(|e| e.into_inner())

@@ -18,7 +18,10 @@
 //! - A kernel's ISA is uploaded once per device and kept while the kernel lives; the batch,
 //!   state heaps and fence come from a per-queue pool of arenas reused once their batch
 //!   retires; private memory and scratch are per queue (its work runs in order) and grown on
-//!   demand. The steady-state work of a dispatch is writing the payload and a short batch.
+//!   demand. The steady-state work of a dispatch is writing the payload and a short batch;
+//!   it allocates nothing (payload, exec-object and kernel-driver argument arrays live in the
+//!   queue, and a retired submission nobody holds is reused with its syncobj, whose fence the
+//!   kernel replaces at the next submission).
 //!
 //! [`Device::dispatch`] and [`Device::submit_raw`] are the same on the device's default
 //! queue followed by a wait.
@@ -40,9 +43,10 @@ pub(crate) use arena::{Staging, ARENA_BYTES, FENCE_AT};
 pub(crate) use event::Fence;
 use event::{DepState, Flight, State, Work};
 
-use crate::device::{Device, ExecObject, Inner, Outcome};
+use crate::device::{Device, ExecObject, Inner, Outcome, SubmitScratch};
 use crate::error::{Error, Result};
 use crate::memory::Bo;
+use crate::payload::Payload;
 use crate::scratch::ScratchCache;
 
 /// A batch ready to hand to the kernel, and what must live until it retires.
@@ -67,7 +71,7 @@ struct HeldWork {
 #[derive(Debug)]
 struct InFlight {
     work: Arc<Work>,
-    _keep: Vec<Arc<Bo>>,
+    keep: Vec<Arc<Bo>>,
     arena: Option<Arc<Bo>>,
 }
 
@@ -83,6 +87,16 @@ pub(crate) struct QueueState {
     pub private: Option<Arc<Bo>>,
     /// Host memory the batch and heaps are built in before one copy to the arena.
     pub staging: Staging,
+    /// A dispatch's payload and SLM offsets, built in memory kept from the last one.
+    pub payload: Payload,
+    pub slm_offsets: Vec<Option<u32>>,
+    /// Emptied vectors and retired works (each with its syncobj) for the next submissions:
+    /// a dispatch in steady state allocates nothing and creates no syncobj.
+    spare_keep: Vec<Vec<Arc<Bo>>>,
+    spare_objects: Vec<Vec<ExecObject>>,
+    spare_works: Vec<Arc<Work>>,
+    /// The kernel-driver argument arrays of a submission, reused.
+    submit: SubmitScratch,
 }
 
 #[derive(Debug)]
@@ -123,6 +137,12 @@ impl Queue {
                 scratch: ScratchCache::default(),
                 private: None,
                 staging: Staging::default(),
+                payload: Payload::default(),
+                slm_offsets: Vec::new(),
+                spare_keep: Vec::new(),
+                spare_objects: Vec::new(),
+                spare_works: Vec::new(),
+                submit: SubmitScratch::default(),
             }),
         });
         dev.register_queue(&inner);
@@ -173,7 +193,10 @@ impl QueueInner {
                 ));
             }
         }
-        let work = Work::new(self.dev.clone(), State::Held);
+        let work = match st.spare_works.pop() {
+            Some(w) => w,
+            None => Work::new(self.dev.clone(), State::Held),
+        };
         let held = HeldWork {
             work: work.clone(),
             ready,
@@ -259,15 +282,22 @@ impl QueueState {
         deps: Vec<Event>,
     ) -> Result<()> {
         let b = dev.backend();
-        let syncobj = b.syncobj()?;
-        work.syncobj.store(syncobj, Ordering::Release);
-        let mut outcome = b.submit(self.ctx, &ready.objects, waits, syncobj)?;
+        // A reused work keeps its syncobj: the kernel replaces its fence at the submission.
+        let syncobj = match work.syncobj.load(Ordering::Acquire) {
+            0 => {
+                let s = b.syncobj()?;
+                work.syncobj.store(s, Ordering::Release);
+                s
+            }
+            s => s,
+        };
+        let mut outcome = b.submit(self.ctx, &ready.objects, waits, syncobj, &mut self.submit)?;
         if outcome == Outcome::Banned {
             // The kernel banned the context after an earlier failure (reported by that
             // submission's event); a new one takes this and later work.
             let fresh = b.context_create()?;
             b.context_destroy(std::mem::replace(&mut self.ctx, fresh));
-            outcome = b.submit(self.ctx, &ready.objects, waits, syncobj)?;
+            outcome = b.submit(self.ctx, &ready.objects, waits, syncobj, &mut self.submit)?;
         }
         if outcome == Outcome::Banned {
             return Err(Error::Incomplete(format!(
@@ -276,6 +306,9 @@ impl QueueState {
             )));
         }
         let batch_address = ready.objects.first().map_or(0, |o| o.gpu_address);
+        let mut objects = ready.objects;
+        objects.clear();
+        self.spare_objects.push(objects);
         work.set(State::Submitted(Flight {
             fence: ready.fence,
             ctx: self.ctx,
@@ -284,7 +317,7 @@ impl QueueState {
         }));
         self.in_flight.push_back(InFlight {
             work: work.clone(),
-            _keep: ready.keep,
+            keep: ready.keep,
             arena: ready.arena,
         });
         Ok(())
@@ -292,6 +325,16 @@ impl QueueState {
 
     fn recycle(&mut self, arena: Option<Arc<Bo>>) {
         self.free_arenas.extend(arena);
+    }
+
+    /// An empty vector for a submission's objects to keep alive.
+    pub fn spare_keep(&mut self) -> Vec<Arc<Bo>> {
+        self.spare_keep.pop().unwrap_or_default()
+    }
+
+    /// An empty vector for a submission's exec objects.
+    pub fn spare_objects(&mut self) -> Vec<ExecObject> {
+        self.spare_objects.pop().unwrap_or_default()
     }
 
     /// Frees the resources of retired batches, oldest first (the queue runs in order): one
@@ -303,6 +346,15 @@ impl QueueState {
             }
             if let Some(f) = self.in_flight.pop_front() {
                 self.free_arenas.extend(f.arena);
+                let mut keep = f.keep;
+                keep.clear();
+                self.spare_keep.push(keep);
+                // Nobody else holds the work (its events are gone): reuse it and its syncobj.
+                let mut work = f.work;
+                if let Some(w) = Arc::get_mut(&mut work) {
+                    w.reset();
+                    self.spare_works.push(work);
+                }
             }
         }
     }
