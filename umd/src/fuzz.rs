@@ -64,6 +64,10 @@ fn sim_config() -> sim::SimConfig {
     }
 }
 
+/// The simulated device files [`sim_file`] keeps.
+type Files = Vec<((Platform, sim::Kmd), Arc<sim::SimDevice>)>;
+static FILES: Mutex<Files> = Mutex::new(Vec::new());
+
 /// The simulated device file for `platform` and `kmd`, opened once per process and shared by
 /// every input (each input still opens its own [`Device`] on it: its own VM, context, queue,
 /// buffers, scratch and kernel uploads, all released when the input ends). A new file per
@@ -73,8 +77,6 @@ fn sim_config() -> sim::SimConfig {
 /// before a failed fence signals, so no input reads another's) and the decoded-kernel cache
 /// (keyed by the kernel's bytes, so an input runs exactly its own code).
 fn sim_file(platform: Platform, kmd: sim::Kmd) -> Option<Arc<sim::SimDevice>> {
-    type Files = Vec<((Platform, sim::Kmd), Arc<sim::SimDevice>)>;
-    static FILES: Mutex<Files> = Mutex::new(Vec::new());
     let mut files = FILES.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, f)) = files.iter().find(|(k, _)| *k == (platform, kmd)) {
         return Some(f.clone());
@@ -82,6 +84,13 @@ fn sim_file(platform: Platform, kmd: sim::Kmd) -> Option<Arc<sim::SimDevice>> {
     let f = sim::open_device(platform, kmd, sim_config()).ok()?;
     files.push(((platform, kmd), f.clone()));
     Some(f)
+}
+
+/// Closes the shared device files, which deletes their sysfs trees (a process that ends with
+/// them open leaves the trees in the temporary directory). Inputs run later open new ones.
+pub fn release_devices() {
+    let files: Files = std::mem::take(&mut *FILES.lock().unwrap_or_else(|e| e.into_inner()));
+    drop(files);
 }
 
 /// Runs one input; every failure is an error value, dropped here.

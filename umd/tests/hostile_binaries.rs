@@ -332,6 +332,7 @@ fn field_patched_binaries_never_panic() {
             umd::fuzz::dispatch(&m);
         }
     }
+    umd::fuzz::release_devices();
 }
 
 /// The fuzz seed header with 64 KiB buffers (so no corpus kernel reads past its buffer).
@@ -392,4 +393,5 @@ fn corpus_kernels_finish_within_the_fuzz_watchdog() {
         Some(Err(e)) => assert!(e.to_string().to_lowercase().contains("watchdog"), "{e}"),
         other => panic!("spill.cl with n = 0x03030303: {other:?}"),
     }
+    umd::fuzz::release_devices();
 }
