@@ -158,6 +158,12 @@ fn required_work_group_size_must_be_a_work_group() {
             patch_token(&mut bin, tokens::EXECUTION_ENVIRONMENT, 0, x);
             assert_bad_kernel(run(&bin, p), "required work-group size");
         }
+        // 2^32 - 1 in every dimension: the product overflowed a u64 (found by the fuzzer).
+        let mut bin = pt.clone();
+        for field in 0..3 {
+            patch_token(&mut bin, tokens::EXECUTION_ENVIRONMENT, field, u32::MAX);
+        }
+        assert_bad_kernel(run(&bin, p), "required work-group size");
         let mut zebin = compile(p, Format::Zebin).unwrap();
         patch_text(&mut zebin, "[ 16, 1, 1 ]", "[  0, 1, 1 ]");
         assert_bad_kernel(run(&zebin, p), "required work-group size");
