@@ -17,7 +17,7 @@
 //! [`mutate_field`] is the fuzzer's structure-aware mutation: it overwrites one field of the
 //! binary with a boundary value, so inputs get past parsing into the driver.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use platform::Platform;
@@ -36,24 +36,62 @@ pub const HEADER: usize = 16;
 /// driver picks the local size, 256-byte buffers, 64 bytes per `local` argument, 8×8 images.
 pub const SEED_HEADER: [u8; HEADER] = [0, 64, 0, 1, 1, 1, 1, 1, 0, 1, 4, 8, 8, 3, 0, 0];
 
-/// Small limits so endless batches and kernels cost milliseconds, not seconds: the command and
-/// instruction counts catch them whatever the host's load; the host-time limits are a backstop.
-/// Waits are capped well above those limits: the simulated GPU runs on its own thread, so a
-/// shorter cap would report a healthy dispatch as failed.
+/// Small limits so endless batches and kernels cost well under a millisecond, not seconds:
+/// the command and instruction counts catch them whatever the host's load; the host-time
+/// limits are a backstop. Waits are capped well above those limits: the simulated GPU runs on
+/// its own thread, so a shorter cap would report a healthy dispatch as failed.
+///
+/// 2^14 instructions per walker (each region of the ND-range is its own walker): every corpus
+/// kernel runs to its end on 64 work-items within it (`corpus_kernels_finish_within_the_fuzz_
+/// watchdog` in tests/hostile_binaries.rs), so every instruction a kernel reaches still runs,
+/// and every range bigger than that, or endless, still ends in the watchdog's hang; the high
+/// group IDs of a big range are still reached by the walkers of its partial groups, which
+/// start there. One host thread per walker: results do not depend on the number
+/// (`sim::dispatch`'s pool), and a pool started per input costs more than most kernels.
 fn sim_config() -> sim::SimConfig {
     let time = Duration::from_millis(250);
+    let eu = sim::dispatch::EuExecutor::new(sim::dispatch::EuBudget {
+        instructions: 1 << 14,
+        time,
+    });
     sim::SimConfig {
         budget: sim::cs::Budget {
             commands: 20_000,
             time,
         },
-        walker: Arc::new(sim::dispatch::EuExecutor::new(sim::dispatch::EuBudget {
-            instructions: 1 << 20,
-            time,
-        })),
+        walker: Arc::new(eu.with_host_threads(1)),
         wait_limit: Some(Duration::from_secs(2)),
         command_log: None,
     }
+}
+
+/// The simulated device files [`sim_file`] keeps.
+type Files = Vec<((Platform, sim::Kmd), Arc<sim::SimDevice>)>;
+static FILES: Mutex<Files> = Mutex::new(Vec::new());
+
+/// The simulated device file for `platform` and `kmd`, opened once per process and shared by
+/// every input (each input still opens its own [`Device`] on it: its own VM, context, queue,
+/// buffers, scratch and kernel uploads, all released when the input ends). A new file per
+/// input would create and delete its sysfs tree (dozens of files and directories), which cost
+/// more than everything else an input does. What the file keeps between inputs is what a
+/// kernel driver keeps between two programs on one render node: the error capture (rewritten
+/// before a failed fence signals, so no input reads another's) and the decoded-kernel cache
+/// (keyed by the kernel's bytes, so an input runs exactly its own code).
+fn sim_file(platform: Platform, kmd: sim::Kmd) -> Option<Arc<sim::SimDevice>> {
+    let mut files = FILES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, f)) = files.iter().find(|(k, _)| *k == (platform, kmd)) {
+        return Some(f.clone());
+    }
+    let f = sim::open_device(platform, kmd, sim_config()).ok()?;
+    files.push(((platform, kmd), f.clone()));
+    Some(f)
+}
+
+/// Closes the shared device files, which deletes their sysfs trees (a process that ends with
+/// them open leaves the trees in the temporary directory). Inputs run later open new ones.
+pub fn release_devices() {
+    let files: Files = std::mem::take(&mut *FILES.lock().unwrap_or_else(|e| e.into_inner()));
+    drop(files);
 }
 
 /// Runs one input; every failure is an error value, dropped here.
@@ -78,7 +116,7 @@ pub fn run(data: &[u8]) -> Option<crate::Result<()>> {
     let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
     let name = *names.get(h[14] as usize % names.len().max(1))?;
     let platform = program.platform.unwrap_or(fallback);
-    let kernel = Kernel::from_ocloc(bin, Some(name), Some(platform)).ok()?;
+    let kernel = Kernel::from_program(&program, Some(name), Some(platform)).ok()?;
     let required = match &kernel.description {
         crate::kernel::Description::Ocloc(k, _) => k.required_work_group_size,
         crate::kernel::Description::Raw => None,
@@ -90,7 +128,7 @@ pub fn run(data: &[u8]) -> Option<crate::Result<()>> {
         Some(KmdChoice::Xe) => sim::Kmd::Xe,
         _ => sim::Kmd::I915,
     };
-    let file = sim::open_device(kernel.platform, sim_kmd, sim_config()).ok()?;
+    let file = sim_file(kernel.platform, sim_kmd)?;
     let name = format!("sim:{}", kernel.platform.name());
     let device = Device::open_device_file(name, file, kmd).ok()?;
     let sig = kernel.signature().unwrap_or_default();
@@ -177,7 +215,15 @@ pub fn mutate_field(data: &mut [u8], seed: u32) -> bool {
         bin[at..at + 4].copy_from_slice(&value.to_le_bytes());
         return true;
     }
-    let numbers = yaml_numbers(bin);
+    // Only `.ze_info` holds such numbers (scanning the whole file, mostly ISA, would cost more
+    // than running the input); a file without one fails parsing whatever its numbers say.
+    let Ok((text, at)) = crate::program::zebin::ze_info_text(bin) else {
+        return false;
+    };
+    let numbers: Vec<(usize, usize)> = yaml_numbers(text.as_bytes())
+        .into_iter()
+        .map(|(s, e)| (at + s, at + e))
+        .collect();
     if numbers.is_empty() {
         return false;
     }

@@ -37,7 +37,11 @@ pub fn check_kernel(k: &Kernel, p: Platform) -> Result<()> {
         )));
     }
     if let Some(wg) = k.required_work_group_size {
-        let total: u64 = wg.iter().map(|&d| u64::from(d)).product();
+        // Three u32s can overflow a u64 (the fuzzer found 2^32 - 1 in every dimension).
+        let total = wg
+            .iter()
+            .try_fold(1u64, |t, &d| t.checked_mul(u64::from(d)))
+            .unwrap_or(u64::MAX);
         if wg.contains(&0) || total > u64::from(MAX_LOCAL_TOTAL) {
             return Err(bad(format!(
                 "required work-group size {wg:?} is not 1 to {MAX_LOCAL_TOTAL} work-items \

@@ -158,6 +158,12 @@ fn required_work_group_size_must_be_a_work_group() {
             patch_token(&mut bin, tokens::EXECUTION_ENVIRONMENT, 0, x);
             assert_bad_kernel(run(&bin, p), "required work-group size");
         }
+        // 2^32 - 1 in every dimension: the product overflowed a u64 (found by the fuzzer).
+        let mut bin = pt.clone();
+        for field in 0..3 {
+            patch_token(&mut bin, tokens::EXECUTION_ENVIRONMENT, field, u32::MAX);
+        }
+        assert_bad_kernel(run(&bin, p), "required work-group size");
         let mut zebin = compile(p, Format::Zebin).unwrap();
         patch_text(&mut zebin, "[ 16, 1, 1 ]", "[  0, 1, 1 ]");
         assert_bad_kernel(run(&zebin, p), "required work-group size");
@@ -332,4 +338,66 @@ fn field_patched_binaries_never_panic() {
             umd::fuzz::dispatch(&m);
         }
     }
+    umd::fuzz::release_devices();
+}
+
+/// The fuzz seed header with 64 KiB buffers (so no corpus kernel reads past its buffer).
+#[cfg(feature = "sim")]
+fn big_buffers() -> [u8; umd::fuzz::HEADER] {
+    let mut h = umd::fuzz::SEED_HEADER;
+    h[8] = 0xff;
+    h[9] = 0xff;
+    h
+}
+
+/// The fuzz harness's watchdog (2^14 EU instructions per walker) is no shorter than a real
+/// kernel: every kernel of the test corpus, for every platform and in both formats, run by
+/// `umd::fuzz::run` on its seed header (64 work-items) with 64 KiB buffers and zeroed by-value
+/// arguments (so no loop bound is huge), ends without the watchdog: every instruction it
+/// reaches runs.
+#[cfg(feature = "sim")]
+#[test]
+fn corpus_kernels_finish_within_the_fuzz_watchdog() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let (mut ran, mut finished) = (0, 0);
+    for c in program_support::corpus(&ocloc) {
+        for bin in [&c.patch_tokens, &c.zebin] {
+            let kernels = umd::program::parse(bin).unwrap().kernels.len();
+            for k in 0..kernels {
+                let mut header = big_buffers();
+                header[13] = 0;
+                header[14] = k as u8;
+                let input: Vec<u8> = header.iter().chain(bin.iter()).copied().collect();
+                match umd::fuzz::run(&input) {
+                    Some(Ok(())) => finished += 1,
+                    Some(Err(e)) => {
+                        let text = e.to_string();
+                        assert!(
+                            !text.to_lowercase().contains("watchdog"),
+                            "{} kernel {k} on {}: {text}",
+                            c.file,
+                            c.platform
+                        );
+                    }
+                    None => {}
+                }
+                ran += 1;
+            }
+        }
+    }
+    // Most run to their end; the others stop on what the seed header does not give them (a
+    // printf buffer, a sampler, image coordinates in range), never on the watchdog.
+    assert!(finished * 2 > ran, "{finished} of {ran} finished");
+    // The check sees the watchdog: spill.cl's loops run its by-value `n` times, and the seed
+    // header's fill byte makes that 0x03030303.
+    let spill = program_support::corpus(&ocloc)
+        .iter()
+        .find(|c| c.file == "spill.cl")
+        .expect("spill.cl in the corpus");
+    let input: Vec<u8> = big_buffers().iter().chain(&spill.zebin).copied().collect();
+    match umd::fuzz::run(&input) {
+        Some(Err(e)) => assert!(e.to_string().to_lowercase().contains("watchdog"), "{e}"),
+        other => panic!("spill.cl with n = 0x03030303: {other:?}"),
+    }
+    umd::fuzz::release_devices();
 }

@@ -184,6 +184,16 @@ impl Backend {
         };
     }
 
+    /// Destroys the device's VM, once nothing in it is used any more (the device is dropped):
+    /// the kernel frees it with the file, but a file shared by several devices outlives each.
+    pub fn vm_destroy(&self) {
+        // An error means the VM is already gone; nothing is left to free.
+        let _ = match self {
+            Backend::I915(d) => d.dev.vm_destroy(d.vm),
+            Backend::Xe(x) => x.dev.vm_destroy(x.vm),
+        };
+    }
+
     /// Smallest BO and VA granule the kernel accepts.
     pub fn granule(&self) -> Result<u64> {
         match self {

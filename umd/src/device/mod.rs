@@ -151,6 +151,14 @@ pub(crate) struct Inner {
     queues: Mutex<Vec<Weak<QueueInner>>>,
 }
 
+impl Drop for Inner {
+    /// Last of the device to go (every buffer, kernel upload and queue holds it), so its VM
+    /// is empty by now.
+    fn drop(&mut self) {
+        self.backend.vm_destroy();
+    }
+}
+
 impl std::fmt::Debug for Inner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Device").field("info", &self.info).finish()
