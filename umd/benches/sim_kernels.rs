@@ -5,8 +5,9 @@
 //! `data/subgroups.cl`: sub-group block IO, shuffles and a sub-group reduction) is compiled by
 //! ocloc for Gen12LP when the bench starts and dispatched through umd on sim:tgllp (i915), each
 //! walker on one host thread and on one per host core. For each it prints the median wall time
-//! per dispatch (synchronous: build, submit, run, wait) of 5 and the simulator's lane-ops/s:
-//! EU instructions executed times the SIMD width, per second of that wall time.
+//! per dispatch (synchronous: build, submit, run, wait) of 5, the process's CPU time per
+//! dispatch (median; on a shared machine the figure that compares) and the simulator's
+//! lane-ops/s: EU instructions executed times the SIMD width, per second of that wall time.
 //!
 //! Then the portable kernels run on PoCL (Debian `pocl-opencl-icd`, through PyOpenCL, only
 //! the PoCL ICD visible) with the same sizes and inputs, timed the same way (enqueue and finish,
@@ -103,6 +104,12 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
+/// CPU time the process (all its threads) used so far.
+fn cpu_time() -> Duration {
+    use nix::time::{clock_gettime, ClockId};
+    clock_gettime(ClockId::CLOCK_PROCESS_CPUTIME_ID).map_or(Duration::ZERO, Duration::from)
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -110,6 +117,9 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 struct SimResult {
     time: Duration,
+    /// CPU time of the whole process per dispatch (median): on a loaded machine the figure
+    /// that still compares (wall time then mostly waits for a core).
+    cpu: Duration,
     lane_ops_per_s: f64,
     output: Vec<u8>,
 }
@@ -160,17 +170,19 @@ fn run_sim(bin: &[u8], case: &Case, host_threads: usize) -> Result<SimResult, St
     d.dispatch(&kernel, &range, &args).map_err(err)?;
     // SAXPY updates its output in place: every run starts from the same zeroed output.
     let zero = vec![0u8; out.size() as usize];
-    let (mut times, before) = (Vec::new(), exec.instructions_executed());
+    let (mut times, mut cpus, before) = (Vec::new(), Vec::new(), exec.instructions_executed());
     for _ in 0..RUNS {
         out.write(0, &zero).map_err(err)?;
-        let start = Instant::now();
+        let (start, cpu) = (Instant::now(), cpu_time());
         d.dispatch(&kernel, &range, &args).map_err(err)?;
         times.push(start.elapsed());
+        cpus.push(cpu_time().saturating_sub(cpu));
     }
     let insts = (exec.instructions_executed() - before) / RUNS as u64;
     let time = median(times);
     Ok(SimResult {
         time,
+        cpu: median(cpus),
         lane_ops_per_s: (insts * u64::from(kernel.simd)) as f64 / time.as_secs_f64(),
         output: out.to_vec().map_err(err)?,
     })
@@ -309,10 +321,11 @@ fn main() {
                 match run_sim(&bin, case, threads) {
                     Ok(r) => {
                         line += &format!(
-                            " | {} host thread{}: {:>8.2} ms/dispatch {:>7.1} M lane-ops/s",
+                            " | {} host thread{}: {:>8.2} ms/dispatch ({:>7.2} ms CPU) {:>7.1} M lane-ops/s",
                             if threads == 0 { cores } else { 1 },
                             if threads == 1 { " " } else { "s" },
                             r.time.as_secs_f64() * 1e3,
+                            r.cpu.as_secs_f64() * 1e3,
                             r.lane_ops_per_s / 1e6
                         );
                         if threads == 0 {

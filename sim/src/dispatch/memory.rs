@@ -9,7 +9,10 @@ use platform::Platform;
 
 use super::state::Bases;
 use crate::eu::{MemFault, Memory, ScratchSurface, Surface};
-use crate::mem::{Access, AddressSpace, GpuFault, VA_BITS};
+use crate::mem::{Access, AddressSpace, Binding, GpuFault, VA_BITS};
+
+/// The bits of a GPU virtual address the page tables translate.
+const VA_MASK: u64 = (1 << VA_BITS) - 1;
 
 /// Binding-table indices of the stateless (General State Base relative) surfaces.
 const STATELESS_BTIS: [u32; 2] = [255, 253];
@@ -39,6 +42,9 @@ pub struct VmMemory<'a> {
     pub refusal: Option<Refusal>,
     /// Held across each global atomic: the walker's other groups may run on other host threads.
     atomics: &'a Mutex<()>,
+    /// The binding the last access went through: a message's lanes nearly always hit the
+    /// same buffer, so they skip the address space's map walk.
+    last: Option<&'a Binding>,
 }
 
 impl<'a> VmMemory<'a> {
@@ -58,7 +64,17 @@ impl<'a> VmMemory<'a> {
             surfaces: HashMap::new(),
             slm: Vec::new(),
             refusal: None,
+            last: None,
         }
+    }
+
+    /// The cached binding when it maps all of `[va, va+len)` (`va` reduced to 48 bits) for
+    /// this access, and the offset in its BO.
+    fn cached(&self, va: u64, len: usize, write: bool) -> Option<(&'a Binding, u64)> {
+        let b = self.last?;
+        let end = va.checked_add(len as u64)?;
+        (va >= b.start && end <= b.start + b.len && !(write && b.read_only))
+            .then(|| (b, b.bo_offset + (va - b.start)))
     }
 
     fn refuse(&mut self, r: Refusal, address: u64) -> MemFault {
@@ -141,11 +157,68 @@ impl<'a> VmMemory<'a> {
 
 impl Memory for VmMemory<'_> {
     fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
+        if self.read_all(addr, buf) {
+            return Ok(());
+        }
+        // The address space says what the failed access is.
         self.vm.read(addr, buf).map_err(|f| self.fault(f))
     }
 
     fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        if self.write_all(addr, data) {
+            return Ok(());
+        }
         self.vm.write(addr, data).map_err(|f| self.fault(f))
+    }
+
+    fn read_all(&mut self, addr: u64, buf: &mut [u8]) -> bool {
+        let va = addr & VA_MASK;
+        if let Some((b, off)) = self.cached(va, buf.len(), false) {
+            if b.bo.read(off, buf).is_ok() {
+                return true;
+            }
+        }
+        let ok = self.vm.read(addr, buf).is_ok();
+        if ok {
+            self.last = self.vm.binding_at(va);
+        }
+        ok
+    }
+
+    fn write_all(&mut self, addr: u64, data: &[u8]) -> bool {
+        let va = addr & VA_MASK;
+        if let Some((b, off)) = self.cached(va, data.len(), true) {
+            if b.bo.write(off, data).is_ok() {
+                return true;
+            }
+        }
+        let ok = self.vm.write(addr, data).is_ok();
+        if ok {
+            self.last = self.vm.binding_at(va);
+        }
+        ok
+    }
+
+    fn slm_read_all(&mut self, offset: u32, buf: &mut [u8]) -> bool {
+        let start = offset as usize;
+        match self.slm.get(start..start + buf.len()) {
+            Some(s) => {
+                buf.copy_from_slice(s);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn slm_write_all(&mut self, offset: u32, data: &[u8]) -> bool {
+        let start = offset as usize;
+        match self.slm.get_mut(start..start + data.len()) {
+            Some(s) => {
+                s.copy_from_slice(data);
+                true
+            }
+            None => false,
+        }
     }
 
     fn atomic_u32(

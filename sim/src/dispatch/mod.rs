@@ -121,10 +121,27 @@ struct Run<'a, 'w> {
     prog: &'a eu::Program,
     shared: &'a Shared<'w>,
     mem: VmMemory<'a>,
+    /// The EU threads of the group being run, reused group after group (reset to zero
+    /// registers each time, so nothing of an earlier group shows).
+    threads: Vec<Thread>,
+    /// The GRF registers payloads loaded so far wrote (bit r = register r).
+    payload_regs: u128,
 }
 
 impl Run<'_, '_> {
     fn group(&mut self, id: [u32; 3], ordinal: u64) -> Result<(), GpuErrorKind> {
+        let mut threads = std::mem::take(&mut self.threads);
+        let res = self.run_group(&mut threads, id, ordinal);
+        self.threads = threads;
+        res
+    }
+
+    fn run_group(
+        &mut self,
+        threads: &mut Vec<Thread>,
+        id: [u32; 3],
+        ordinal: u64,
+    ) -> Result<(), GpuErrorKind> {
         let d = self.d;
         let full = if d.simd >= 32 {
             u32::MAX
@@ -132,13 +149,22 @@ impl Run<'_, '_> {
             (1 << d.simd) - 1
         };
         let n = d.threads_per_group;
-        let mut threads = Vec::with_capacity(n as usize);
+        threads.truncate(n as usize);
+        // A reused thread ran this program with this payload layout: only registers those
+        // wrote can be non-zero.
+        let dirty = self.prog.grf_writes | self.payload_regs;
         for i in 0..n {
             let mask = if i + 1 == n { d.last_mask } else { full };
-            let mut t = Thread::new(mask);
-            payload::load(self.w.platform, d, self.w.memory, &mut t, id, ordinal, i)?;
-            threads.push(t);
+            match threads.get_mut(i as usize) {
+                Some(t) => t.reset_regs(mask, dirty),
+                None => threads.push(Thread::new(mask)),
+            }
+            if let Some(t) = threads.get_mut(i as usize) {
+                self.payload_regs |=
+                    payload::load(self.w.platform, d, self.w.memory, t, id, ordinal, i)?;
+            }
         }
+        let threads = &mut threads[..];
         self.mem.slm.fill(0);
         let mut cycles = Cycles::new(threads.len());
         loop {
@@ -155,7 +181,7 @@ impl Run<'_, '_> {
                     Ok(Status::Ended | Status::Barrier) => endless = false,
                     Ok(Status::Budget) => {
                         if self.shared.exhausted() {
-                            return Err(self.hang(&threads));
+                            return Err(self.hang(threads));
                         }
                         endless &= cycles.repeats(i, t);
                     }
@@ -172,7 +198,7 @@ impl Run<'_, '_> {
                 return Ok(());
             }
             if let Err(r) = self.shared.progress.check((!endless).then_some(longest)) {
-                return Err(self.timeout(r, &threads));
+                return Err(self.timeout(r, threads));
             }
             // Every thread still running is at the barrier: the gateway releases them.
             // (A thread that ended counts as arrived.)

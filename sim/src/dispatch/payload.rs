@@ -29,7 +29,9 @@ pub fn grfs_per_channel(simd: u32) -> usize {
     }
 }
 
-/// Fills `t`'s GRF for thread `index` of the group `group` (`ordinal` counts groups).
+/// Fills `t`'s GRF for thread `index` of the group `group` (`ordinal` counts groups). Only
+/// the r0 header and payload bytes are written: `t` comes zeroed ([`Thread::new`] or
+/// [`Thread::reset`]). Returns the GRF registers it wrote (bit r = register r).
 pub fn load(
     p: Platform,
     d: &Dispatch,
@@ -38,10 +40,9 @@ pub fn load(
     group: [u32; 3],
     ordinal: u64,
     index: u32,
-) -> Result<(), GpuFault> {
+) -> Result<u128, GpuFault> {
     let g = gen_dispatch(p);
     let grf = t.grf_mut();
-    grf.fill(0);
     let mut r0 = [0u32; 8];
     for (dim, &dw) in R0_GROUP_ID.iter().enumerate() {
         r0[dw] = group[dim];
@@ -78,6 +79,7 @@ pub fn load(
         vm.read(per_thread, &mut grf[at..at + pt])?;
         at += pt;
         vm.read(d.indirect, &mut grf[at..at + ct])?;
+        at += ct;
     } else {
         if let Some(ids) = &d.hw_ids {
             at += write_hw_ids(&mut grf[at..], ids, d.simd, index);
@@ -86,9 +88,11 @@ pub fn load(
             for (i, v) in inline.iter().enumerate() {
                 grf[at + 4 * i..at + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
             }
+            at += 4 * inline.len();
         }
     }
-    Ok(())
+    let regs = at.div_ceil(GRF).min(128);
+    Ok((0..regs).fold(0u128, |m, r| m | 1 << r))
 }
 
 /// Writes the local IDs thread `index` of a group gets; returns the bytes written. Lane `l`

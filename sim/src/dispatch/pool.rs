@@ -170,6 +170,8 @@ fn worker(
             d.idd.binding_table_pointer,
             &shared.atomics,
         ),
+        threads: Vec::new(),
+        payload_regs: 0,
     };
     run.mem.slm = vec![0; slm_bytes(&d.idd)];
     loop {

@@ -105,6 +105,10 @@ pub struct Thread {
     /// others neither read nor write, so an address register pointing outside the GRF there is
     /// no error. All ones outside an ALU instruction.
     pub(crate) exec_lanes: u32,
+    /// A send's payload and response buffers, kept so that messages after the first reuse
+    /// their memory instead of allocating (contents are meaningless between sends).
+    pub(crate) msg_payload: Vec<u8>,
+    pub(crate) msg_resp: Vec<u8>,
 }
 
 impl Thread {
@@ -122,7 +126,38 @@ impl Thread {
             barrier_pending: false,
             executed: 0,
             exec_lanes: u32::MAX,
+            msg_payload: Vec::new(),
+            msg_resp: Vec::new(),
         }
+    }
+
+    /// Makes this thread what [`Thread::new`] gives for `dispatch_mask` (every register zero,
+    /// nothing executed) without allocating: a dispatcher reuses its thread objects.
+    pub fn reset(&mut self, dispatch_mask: u32) {
+        self.reset_regs(dispatch_mask, u128::MAX);
+    }
+
+    /// [`Thread::reset`] when only the GRF registers in `grf` (bit r = register r) can be
+    /// non-zero: clears those and every architecture register, leaving the others as they
+    /// are (zero, for a thread whose earlier runs wrote nothing outside `grf`).
+    pub fn reset_regs(&mut self, dispatch_mask: u32, grf: u128) {
+        if grf == u128::MAX {
+            self.file.fill(0);
+        } else {
+            let mut m = grf;
+            while m != 0 {
+                let r = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if let Some(b) = self.file.get_mut(r * REG_BYTES..(r + 1) * REG_BYTES) {
+                    b.fill(0);
+                }
+            }
+            if let Some(arf) = self.file.get_mut(GRF_BYTES..) {
+                arf.fill(0);
+            }
+        }
+        self.executed = 0;
+        self.restart(dispatch_mask);
     }
 
     /// Restarts the thread at the kernel's first instruction with `dispatch_mask`, keeping the

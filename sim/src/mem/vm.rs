@@ -208,6 +208,12 @@ impl AddressSpace {
         self.map.values()
     }
 
+    /// The binding containing `va` (its high bits ignored, as the hardware does): callers
+    /// that access the same buffer many times keep it instead of walking the map each time.
+    pub fn binding_at(&self, va: u64) -> Option<&Binding> {
+        self.lookup(va & (VA_LIMIT - 1))
+    }
+
     /// The binding containing `va` (already reduced to 48 bits).
     fn lookup(&self, va: u64) -> Option<&Binding> {
         self.map

@@ -7,7 +7,10 @@ use isa_encoder::sendmsg::Sfid;
 
 use super::align::{check, Access};
 use super::media;
-use super::{atomic_at, mem_read, mem_write, AtomicOp, Memory, Msg, Space};
+use super::{
+    atomic_at, lanes_of, mem_read, mem_read_all, mem_write, mem_write_all, AtomicOp, Memory, Msg,
+    Space,
+};
 use crate::eu::error::EuErrorKind;
 use crate::eu::regfile::REG_BYTES;
 
@@ -93,6 +96,21 @@ impl Target {
         }
         mem_read(mem, self.space, self.base.wrapping_add(offset), buf)
     }
+    /// Reads `buf` at `offset` in one access when it is all in bounds and mapped (see
+    /// [`mem_read_all`]).
+    fn read_all(&self, mem: &mut dyn Memory, offset: u64, buf: &mut [u8]) -> bool {
+        offset
+            .checked_add(buf.len() as u64)
+            .is_some_and(|end| end <= self.limit)
+            && mem_read_all(mem, self.space, self.base.wrapping_add(offset), buf)
+    }
+    /// Writes `data` at `offset` in one access when it is all in bounds and mapped.
+    fn write_all(&self, mem: &mut dyn Memory, offset: u64, data: &[u8]) -> bool {
+        offset
+            .checked_add(data.len() as u64)
+            .is_some_and(|end| end <= self.limit)
+            && mem_write_all(mem, self.space, self.base.wrapping_add(offset), data)
+    }
     /// Writes `data` at `offset`; out-of-bounds buffer writes are dropped.
     fn write(&self, mem: &mut dyn Memory, offset: u64, data: &[u8]) -> Result<(), EuErrorKind> {
         if offset.saturating_add(data.len() as u64) > self.limit {
@@ -102,10 +120,23 @@ impl Target {
     }
 }
 
+/// The first lane's address when all `lanes` lanes are enabled and their addresses step by
+/// one DWord without wrapping.
+fn dword_run(msg: &Msg, h: usize, lanes: usize, a64: bool) -> Option<u64> {
+    if msg.n < lanes || msg.lane_bits(lanes).count_ones() as usize != lanes {
+        return None;
+    }
+    let first = lane_address(msg, h, 0, a64);
+    first.checked_add(4 * lanes as u64)?;
+    (1..lanes)
+        .all(|i| lane_address(msg, h, i, a64) == first + 4 * i as u64)
+        .then_some(first)
+}
+
 /// Lanes of an untyped/scattered message from its SIMD-mode bits. The SIMD mode, not the
 /// instruction's execution size, lays out the payload: a `(1|M0)` SIMD8 A64 write (IGC's store
 /// of a uniform value) still carries eight address slots before its data. The execution size
-/// and mask only select which lanes access memory (`Msg::lanes`).
+/// and mask only select which lanes access memory (`Msg::lane_bits`).
 fn simd_lanes(simd16: bool) -> usize {
     if simd16 {
         16
@@ -174,12 +205,9 @@ fn oword_read_bti(msg: &mut Msg, mem: &mut dyn Memory, unaligned: bool) -> Resul
     check(access, target.base.wrapping_add(off))?;
     let code = msg.field(8, 3) as usize;
     let bytes = OWORDS[code] * 16;
-    let mut buf = vec![0u8; bytes];
-    target.read(mem, off, &mut buf)?;
     // 1H: the single OWord lands in the high half of the register.
     let at = if code == 1 { 16 } else { 0 };
-    msg.put(at, &buf);
-    Ok(())
+    msg.fill_resp(at, bytes, |buf| target.read(mem, off, buf))
 }
 
 /// OWord block write: header DWord 2 is the offset in OWords (IGC shifts the byte offset
@@ -191,8 +219,7 @@ fn oword_write_bti(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKin
     let code = msg.field(8, 3) as usize;
     let bytes = OWORDS[code] * 16;
     let src = if code == 1 { REG_BYTES + 16 } else { REG_BYTES };
-    let data = msg.data(src, bytes).to_vec();
-    target.write(mem, off, &data)
+    target.write(mem, off, msg.data(src, bytes))
 }
 
 fn dword_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
@@ -200,12 +227,11 @@ fn dword_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(
     let lanes = simd_lanes(msg.field(8, 1) != 0);
     let h = header_bytes(msg);
     let data_at = h + block(lanes, 4);
-    for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
+    for i in lanes_of(msg.lane_bits(lanes)) {
         let off = u64::from(msg.u32_at(h + 4 * i));
         check(Access::DwordScattered, off)?;
         if write {
-            let d = msg.data(data_at + 4 * i, 4).to_vec();
-            target.write(mem, off, &d)?;
+            target.write(mem, off, msg.data(data_at + 4 * i, 4))?;
         } else {
             let mut b = [0u8; 4];
             target.read(mem, off, &mut b)?;
@@ -221,12 +247,11 @@ fn byte_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<()
     let size = 1usize << msg.field(10, 2).min(2);
     let h = header_bytes(msg);
     let data_at = h + block(lanes, 4);
-    for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
+    for i in lanes_of(msg.lane_bits(lanes)) {
         let off = u64::from(msg.u32_at(h + 4 * i));
         check(Access::ByteScattered, off)?;
         if write {
-            let d = msg.data(data_at + 4 * i, size).to_vec();
-            target.write(mem, off, &d)?;
+            target.write(mem, off, msg.data(data_at + 4 * i, size))?;
         } else {
             let mut b = [0u8; 4];
             target.read(mem, off, &mut b[..size])?;
@@ -242,7 +267,8 @@ fn byte_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<()
 /// `ld[i]` and `ld[i + 2]` with X and Z alone).
 fn untyped(msg: &mut Msg, mem: &mut dyn Memory, write: bool, a64: bool) -> Result<(), EuErrorKind> {
     let lanes = simd_lanes(msg.field(12, 2) == 1);
-    let chans: Vec<u64> = (0..4).filter(|c| msg.field(8, 4) >> c & 1 == 0).collect();
+    // Enabled channels: desc[11:8] disables.
+    let chans = !msg.field(8, 4) & 0xf;
     let h = header_bytes(msg);
     let addr_bytes = if a64 { 8 } else { 4 };
     let data_at = if write {
@@ -251,15 +277,36 @@ fn untyped(msg: &mut Msg, mem: &mut dyn Memory, write: bool, a64: bool) -> Resul
         0
     };
     let target = lane_target(msg, mem, a64)?;
-    for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
+    // One channel, every lane enabled at consecutive DWord addresses (a work-item-indexed
+    // buffer): one access of the whole run does what the loop below does lane by lane.
+    if chans.count_ones() == 1 {
+        if let Some(first) = dword_run(msg, h, lanes, a64) {
+            // The lanes step by 4: all are aligned when the first is.
+            let aligned = check(Access::Untyped, target.base.wrapping_add(first)).is_ok();
+            let a = first.wrapping_add(4 * u64::from(chans.trailing_zeros()));
+            let len = 4 * lanes;
+            let data = msg.data(data_at, len);
+            let done = aligned
+                && if write {
+                    data.len() == len && target.write_all(mem, a, data)
+                } else {
+                    msg.resp
+                        .get_mut(..len)
+                        .is_some_and(|b| target.read_all(mem, a, b))
+                };
+            if done {
+                return Ok(());
+            }
+        }
+    }
+    for i in lanes_of(msg.lane_bits(lanes)) {
         let addr = lane_address(msg, h, i, a64);
         check(Access::Untyped, target.base.wrapping_add(addr))?;
-        for (k, &c) in chans.iter().enumerate() {
-            let a = addr.wrapping_add(4 * c);
+        for (k, c) in lanes_of(chans).enumerate() {
+            let a = addr.wrapping_add(4 * c as u64);
             let slot = k * block(lanes, 4) + 4 * i;
             if write {
-                let d = msg.data(data_at + slot, 4).to_vec();
-                target.write(mem, a, &d)?;
+                target.write(mem, a, msg.data(data_at + slot, 4))?;
             } else {
                 let mut b = [0u8; 4];
                 target.read(mem, a, &mut b)?;
@@ -287,15 +334,14 @@ fn a64_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(),
     let slot = size.max(4);
     let h = header_bytes(msg);
     let data_at = h + block(lanes, 8);
-    for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
+    for i in lanes_of(msg.lane_bits(lanes)) {
         let addr = msg.u64_at(h + 8 * i);
         check(Access::A64Scattered { block: unit }, addr)?;
         for j in 0..blocks {
             let a = addr.wrapping_add((j * size) as u64);
             let at = j * block(lanes, slot) + slot * i;
             if write {
-                let d = msg.data(data_at + at, size).to_vec();
-                mem.write(a, &d)?;
+                mem.write(a, msg.data(data_at + at, size))?;
             } else {
                 let mut b = [0u8; 8];
                 mem.read(a, &mut b[..size])?;
@@ -325,12 +371,10 @@ fn a64_block(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuE
     };
     check(access, addr)?;
     if write {
-        let data = msg.data(REG_BYTES, bytes).to_vec();
-        mem.write(addr, &data)?;
+        mem.write(addr, msg.data(REG_BYTES, bytes))?;
     } else {
-        let mut buf = vec![0u8; bytes];
-        mem.read(addr, &mut buf)?;
-        msg.put(if code == 1 && sub != 3 { 16 } else { 0 }, &buf);
+        let at = if code == 1 && sub != 3 { 16 } else { 0 };
+        msg.fill_resp(at, bytes, |buf| mem.read(addr, buf))?;
     }
     Ok(())
 }
@@ -353,7 +397,7 @@ fn atomic(msg: &mut Msg, mem: &mut dyn Memory, a64: bool) -> Result<(), EuErrorK
     let src0 = h + block(lanes, addr_bytes);
     let src1 = src0 + block(lanes, 4);
     let target = lane_target(msg, mem, a64)?;
-    for i in msg.lanes().filter(|&i| i < lanes).collect::<Vec<_>>() {
+    for i in lanes_of(msg.lane_bits(lanes)) {
         let off = lane_address(msg, h, i, a64);
         let a = msg.u32_at(src0 + 4 * i);
         let b = msg.u32_at(src1 + 4 * i);

@@ -13,7 +13,7 @@ use isa_encoder::sendmsg::lsc::{
 use isa_encoder::sendmsg::Sfid;
 
 use super::align::{check, Access};
-use super::{atomic_at, mem_read, mem_write, AtomicOp, Memory, Msg, Space};
+use super::{atomic_at, lanes_of, mem_read, mem_write, AtomicOp, Memory, Msg, Space};
 use crate::eu::error::EuErrorKind;
 use crate::eu::regfile::REG_BYTES;
 
@@ -128,7 +128,7 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
                 Access::LscVector { elem }
             };
             let blk = pad(layout_lanes * reg_b);
-            for i in msg.lanes().collect::<Vec<_>>() {
+            for i in lanes_of(msg.lane_bits(32)) {
                 let a = addr_of(msg, i);
                 check(lane_access, a)?;
                 for (k, &e) in elems.iter().enumerate() {
@@ -160,7 +160,7 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
                 ));
             }
             let blk = pad(layout_lanes * 4);
-            for i in msg.lanes().collect::<Vec<_>>() {
+            for i in lanes_of(msg.lane_bits(32)) {
                 let a = addr_of(msg, i);
                 let x = msg.u32_at(data_at + 4 * i);
                 let y = msg.u32_at(data_at + blk + 4 * i);
@@ -187,8 +187,7 @@ fn access(
     store: bool,
 ) -> Result<(), EuErrorKind> {
     if store {
-        let d = msg.data(data_at, mem_b).to_vec();
-        mem_write(mem, space, addr, &d)
+        mem_write(mem, space, addr, msg.data(data_at, mem_b))
     } else {
         let mut b = [0u8; 8];
         mem_read(mem, space, addr, &mut b[..mem_b])?;

@@ -75,12 +75,11 @@ pub(super) fn write(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKi
             if x < 0 || x + n as i64 > s.width as i64 {
                 continue;
             }
-            let data = msg.data(REG_BYTES + r * b.pitch + k, n).to_vec();
             mem_write(
                 mem,
                 Space::Global,
                 s.base + y as u64 * s.pitch + x as u64,
-                &data,
+                msg.data(REG_BYTES + r * b.pitch + k, n),
             )?;
         }
     }

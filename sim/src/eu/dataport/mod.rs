@@ -102,6 +102,27 @@ pub trait Memory {
         }
         Ok(old)
     }
+    /// Reads like [`Memory::read`] when every byte is mapped and returns true; otherwise
+    /// returns false having recorded nothing (the caller then makes the accesses one by one
+    /// and reports the fault they meet). The default never reads: every access goes one by
+    /// one.
+    fn read_all(&mut self, _addr: u64, _buf: &mut [u8]) -> bool {
+        false
+    }
+    /// Writes like [`Memory::write`] when every byte is mapped and writable and returns true;
+    /// otherwise false, as [`Memory::read_all`] (bytes it wrote the one-by-one accesses write
+    /// again).
+    fn write_all(&mut self, _addr: u64, _data: &[u8]) -> bool {
+        false
+    }
+    /// [`Memory::read_all`] for shared local memory.
+    fn slm_read_all(&mut self, _offset: u32, _buf: &mut [u8]) -> bool {
+        false
+    }
+    /// [`Memory::write_all`] for shared local memory.
+    fn slm_write_all(&mut self, _offset: u32, _data: &[u8]) -> bool {
+        false
+    }
     /// The thread signalled the gateway barrier of its thread group.
     fn barrier_signal(&mut self) {}
     /// A memory fence: the simulator's memory is coherent, so this only orders.
@@ -174,17 +195,45 @@ impl Msg {
     pub fn u64_at(&self, byte: usize) -> u64 {
         u64::from(self.u32_at(byte)) | u64::from(self.u32_at(byte + 4)) << 32
     }
-    pub fn lanes(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.n).filter(|i| self.mask >> i & 1 != 0)
+    /// The enabled lanes below `limit` as bits (lane i = bit i); [`lanes_of`] walks them
+    /// without borrowing the message.
+    pub fn lane_bits(&self, limit: usize) -> u32 {
+        let n = self.n.min(limit);
+        let all = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+        self.mask & all
     }
     pub fn put(&mut self, byte: usize, data: &[u8]) {
         if let Some(s) = self.resp.get_mut(byte..byte + data.len()) {
             s.copy_from_slice(data);
         }
     }
+    /// Runs `fill` on the `len` response bytes at `byte`; when the response is shorter, on a
+    /// scratch buffer whose bytes are then dropped (as [`Msg::put`] drops them).
+    pub fn fill_resp<E>(
+        &mut self,
+        byte: usize,
+        len: usize,
+        fill: impl FnOnce(&mut [u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        match self.resp.get_mut(byte..byte + len) {
+            Some(s) => fill(s),
+            None => fill(&mut vec![0u8; len]),
+        }
+    }
     pub fn data(&self, byte: usize, len: usize) -> &[u8] {
         self.payload.get(byte..byte + len).unwrap_or(&[])
     }
+}
+
+/// The lanes whose bits are set in `bits`, lowest first.
+pub(crate) fn lanes_of(mut bits: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            i
+        })
+    })
 }
 
 fn regs(t: &Thread, first: u8, count: usize) -> Result<&[u8], EuErrorKind> {
@@ -228,14 +277,19 @@ pub fn execute(
     let ex_mlen = plan
         .src1_len
         .map_or((ex_desc >> 6 & 0x1f) as usize, usize::from);
-    let mut payload = regs(t, plan.src0_reg, mlen)?.to_vec();
+    // The thread's message buffers (taken, and given back below; an error drops them).
+    let mut payload = std::mem::take(&mut t.msg_payload);
+    payload.clear();
+    payload.extend_from_slice(regs(t, plan.src0_reg, mlen)?);
     if let Some(r) = plan.src1_reg {
         payload.extend_from_slice(regs(t, r, ex_mlen)?);
     }
-    let resp = match plan.dst_reg {
-        Some(r) => regs(t, r, rlen)?.to_vec(),
-        None => vec![0; rlen * REG_BYTES],
-    };
+    let mut resp = std::mem::take(&mut t.msg_resp);
+    resp.clear();
+    match plan.dst_reg {
+        Some(r) => resp.extend_from_slice(regs(t, r, rlen)?),
+        None => resp.resize(rlen * REG_BYTES, 0),
+    }
     let sfid = Sfid::decode(platform, plan.sfid)
         .ok_or_else(|| EuErrorKind::Illegal(format!("SFID {} on {platform}", plan.sfid)))?;
     let mut msg = Msg {
@@ -269,6 +323,8 @@ pub fn execute(
         let start = r as usize * REG_BYTES;
         t.file[start..start + msg.resp.len()].copy_from_slice(&msg.resp);
     }
+    t.msg_payload = msg.payload;
+    t.msg_resp = msg.resp;
     Ok(Outcome { eot: plan.eot })
 }
 
@@ -366,6 +422,33 @@ pub(crate) fn mem_write(
         Space::Slm(p) => mem.slm_write(slm_offset(p, addr)?, data)?,
     }
     Ok(())
+}
+
+/// The SLM byte offset of a run of `len` message bytes from `addr`, when the run's bytes are
+/// consecutive SLM bytes too (no carry into the bits [`slm`] drops).
+fn slm_run(p: Platform, addr: u64, len: usize) -> Option<u32> {
+    let off = u32::try_from(addr).ok()?;
+    let last = u32::try_from(addr.checked_add(len.checked_sub(1)? as u64)?).ok()?;
+    let at = slm::address(p, off);
+    (slm::address(p, last) == at.wrapping_add(last - off)).then_some(at)
+}
+
+/// One access of `buf.len()` bytes at `addr` that the per-element accesses would make
+/// piece by piece: true when it succeeded, false (nothing recorded) when the caller must
+/// take it apart.
+pub(crate) fn mem_read_all(mem: &mut dyn Memory, space: Space, addr: u64, buf: &mut [u8]) -> bool {
+    match space {
+        Space::Global => mem.read_all(addr, buf),
+        Space::Slm(p) => slm_run(p, addr, buf.len()).is_some_and(|o| mem.slm_read_all(o, buf)),
+    }
+}
+
+/// [`mem_read_all`] for writes.
+pub(crate) fn mem_write_all(mem: &mut dyn Memory, space: Space, addr: u64, data: &[u8]) -> bool {
+    match space {
+        Space::Global => mem.write_all(addr, data),
+        Space::Slm(p) => slm_run(p, addr, data.len()).is_some_and(|o| mem.slm_write_all(o, data)),
+    }
 }
 
 /// A 32-bit atomic at `addr` returning the old value.

@@ -107,14 +107,14 @@ pub(super) fn execute(msg: &mut Msg, p: Platform, mem: &mut dyn Memory) -> Resul
         if msg.mask == 0 {
             return Ok(());
         }
-        let data = msg.data(REG_BYTES, bytes).to_vec();
+        let data = msg.data(REG_BYTES, bytes);
         if data.len() != bytes {
             return Err(EuErrorKind::Illegal(format!(
                 "scratch write of {bytes} bytes with {} payload bytes",
                 data.len()
             )));
         }
-        mem.write(at, &data)?;
+        mem.write(at, data)?;
     } else {
         if msg.resp.len() < bytes {
             return Err(EuErrorKind::Illegal(format!(
@@ -122,9 +122,7 @@ pub(super) fn execute(msg: &mut Msg, p: Platform, mem: &mut dyn Memory) -> Resul
                 msg.resp.len()
             )));
         }
-        let mut buf = vec![0u8; bytes];
-        mem.read(at, &mut buf)?;
-        msg.put(0, &buf);
+        msg.fill_resp(0, bytes, |buf| mem.read(at, buf))?;
     }
     Ok(())
 }

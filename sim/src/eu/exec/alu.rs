@@ -84,6 +84,12 @@ pub fn write_flags(t: &mut Thread, inst: &Inst, mask: u32, bits: u32) {
 }
 
 fn finish_int(t: &mut Thread, inst: &Inst, mask: u32, r: &Lanes<i64>) -> R {
+    finish_int_acc(t, inst, mask, r, inst.acc_wr)
+}
+
+/// [`finish_int`] with the accumulator write decided by the caller (`mach` and `addc`/`subb`
+/// write the accumulator themselves).
+fn finish_int_acc(t: &mut Thread, inst: &Inst, mask: u32, r: &Lanes<i64>, acc_wr: bool) -> R {
     let n = inst.n as usize;
     if let Some(c) = inst.cond {
         let ty = inst.dst.ty;
@@ -100,7 +106,7 @@ fn finish_int(t: &mut Thread, inst: &Inst, mask: u32, r: &Lanes<i64>) -> R {
         write_flags(t, inst, mask, bits);
     }
     store_int(t, &inst.dst, n, mask, r, inst.sat)?;
-    if inst.acc_wr {
+    if acc_wr {
         store_int(t, &inst.acc, n, mask, r, false)?;
     }
     Ok(())
@@ -382,16 +388,18 @@ fn cmp(t: &mut Thread, inst: &Inst, mask: u32, nan_true: bool) -> R {
     store_bits(t, &inst.dst, inst.n as usize, mask, &v)
 }
 
-/// `sel`: the predicate or the conditional comparison picks src0 (true) or src1 per lane.
+/// `sel`: the predicate or the conditional comparison (`cond`) picks src0 (true) or src1 per
+/// lane.
 fn sel(
     t: &mut Thread,
     inst: &Inst,
+    cond: Option<CondMod>,
     enabled: u32,
     pred: u32,
     pick_src: [usize; 2],
     cond_src: [usize; 2],
 ) -> R {
-    let pick = match inst.cond {
+    let pick = match cond {
         Some(c) => compare(t, inst, c, cond_src[0], cond_src[1], false)?,
         None => pred,
     };
@@ -453,11 +461,7 @@ fn csel(t: &mut Thread, inst: &Inst, mask: u32) -> R {
             b
         }
     };
-    let plain = Inst {
-        cond: None,
-        ..inst.clone()
-    };
-    sel(t, &plain, mask, z, [0, 1], [0, 1])
+    sel(t, inst, None, mask, z, [0, 1], [0, 1])
 }
 
 fn shift(t: &mut Thread, inst: &Inst, mask: u32) -> R {
@@ -645,7 +649,7 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
     match inst.opcode {
         Opcode::Mov if is_raw_mov(inst) => raw_mov(t, inst, mask),
         Opcode::Mov => arith!(t, inst, mask, |a| a, a),
-        Opcode::Sel => sel(t, inst, enabled, pred, [0, 1], [0, 1]),
+        Opcode::Sel => sel(t, inst, inst.cond, enabled, pred, [0, 1], [0, 1]),
         Opcode::Csel => csel(t, inst, enabled),
         Opcode::Add => arith!(t, inst, mask, |a, b| a.wrapping_add(b), a + b),
         Opcode::Mul => arith!(t, inst, mask, |a, b| a.wrapping_mul(b), a * b),
@@ -698,11 +702,7 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
                 return finish_int(t, inst, mask, &lo);
             }
             store_int(t, &inst.acc, n, mask, &lo, false)?;
-            let plain = Inst {
-                acc_wr: false,
-                ..inst.clone()
-            };
-            finish_int(t, &plain, mask, &hi)
+            finish_int_acc(t, inst, mask, &hi, false)
         }
         Opcode::Mac => {
             let n = inst.n as usize;
@@ -746,11 +746,7 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
                 carry[i] = i64::from(c);
             }
             store_int(t, &inst.acc, n, mask, &carry, false)?;
-            let plain = Inst {
-                acc_wr: false,
-                ..inst.clone()
-            };
-            finish_int(t, &plain, mask, &r)
+            finish_int_acc(t, inst, mask, &r, false)
         }
         Opcode::And => int_op(t, inst, mask, true, |[a, b]| a & b),
         Opcode::Or => int_op(t, inst, mask, true, |[a, b]| a | b),

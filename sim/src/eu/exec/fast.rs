@@ -79,14 +79,7 @@ fn exec_lanes<const L: usize>(t: &mut Thread, f: &Fast, inst: &Inst) {
     let rot = u32::from(f.flag_base) + u32::from(f.chan_off);
     let pred = match f.pred {
         None => u32::MAX,
-        Some(invert) => {
-            let bits = t.flags().rotate_right(rot) as u32;
-            if invert {
-                !bits
-            } else {
-                bits
-            }
-        }
+        Some(p) => super::predicate_bits(t.flags(), p, rot, f.n),
     };
     let n = usize::from(f.n);
     if f.word && n == L && word::<L>(t, f, enabled & pred) {
@@ -408,6 +401,17 @@ fn int_op<const L: usize>(
             let r = blend(pick, a, &b);
             return (None, enabled, r);
         }
+        FastOp::Csel => {
+            let b = load::<L>(t, &f.src[1], &inst.src[1].offs, n);
+            let z = load::<L>(t, &f.src[2], &inst.src[2].offs, n);
+            let c = f.cond.unwrap_or(isa_encoder::model::CondMod::Eq);
+            let ez = f.src[2].elem;
+            let mut pick = 0u32;
+            for (i, &v) in z.iter().enumerate().take(n) {
+                pick |= u32::from(cond_int(c, to_i64(v, ez))) << i;
+            }
+            return (None, enabled, blend(pick, a, &b));
+        }
     };
     let flags = int_cond_bits(f, n, &r).map(|bits| (mask, bits));
     (flags, mask, r)
@@ -509,6 +513,16 @@ fn f32_op<const L: usize>(
             };
             let r = blend(pick, a, &b);
             return (None, enabled, r);
+        }
+        FastOp::Csel => {
+            let b = load::<L>(t, &f.src[1], &inst.src[1].offs, n);
+            let z = f32_lanes(&load::<L>(t, &f.src[2], &inst.src[2].offs, n));
+            let c = f.cond.unwrap_or(isa_encoder::model::CondMod::Eq);
+            let mut pick = 0u32;
+            for (i, &v) in z.iter().enumerate().take(n) {
+                pick |= u32::from(cond_f(c, f64::from(v))) << i;
+            }
+            return (None, enabled, blend(pick, a, &b));
         }
         // Classification keeps logic and shifts in the integer domain.
         FastOp::Not

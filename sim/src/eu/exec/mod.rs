@@ -13,7 +13,7 @@ pub mod fast;
 mod goto;
 pub mod lanes;
 
-use isa_encoder::model::{Opcode, PredCtrl, Shape, Subfunction, SyncFn};
+use isa_encoder::model::{Opcode, PredCtrl, Predicate, Shape, Subfunction, SyncFn};
 
 use crate::eu::dataport::{self, Memory};
 use crate::eu::error::{EuError, EuErrorKind};
@@ -51,11 +51,22 @@ fn lane_mask(n: u8) -> u32 {
 
 /// The predicate per lane (all ones without predication).
 fn predicate(t: &Thread, inst: &Inst) -> u32 {
-    let Some(p) = inst.pred else {
-        return u32::MAX;
-    };
-    let rot = u32::from(inst.flag_base) + u32::from(inst.chan_off);
-    let f = t.flags().rotate_right(rot);
+    match inst.pred {
+        None => u32::MAX,
+        Some(p) => predicate_bits(
+            t.flags(),
+            p,
+            u32::from(inst.flag_base) + u32::from(inst.chan_off),
+            inst.n,
+        ),
+    }
+}
+
+/// The predicate per lane of an `n`-channel instruction whose flag register starts `rot` bits
+/// into the flag file `flags`.
+#[inline]
+pub(crate) fn predicate_bits(flags: u64, p: Predicate, rot: u32, n: u8) -> u32 {
+    let f = flags.rotate_right(rot);
     let group = match p.ctrl {
         PredCtrl::Normal | PredCtrl::AnyV | PredCtrl::AllV => 0,
         PredCtrl::Any2h | PredCtrl::All2h => 2,
@@ -82,7 +93,7 @@ fn predicate(t: &Thread, inst: &Inst) -> u32 {
         };
         let mut out = 0u32;
         let mut start = 0;
-        while start < u32::from(inst.n.max(1)) {
+        while start < u32::from(n.max(1)) {
             let g = (f >> start) & gm;
             let v = if all { g == gm } else { g != 0 };
             if v {

@@ -7,7 +7,7 @@
 //! Classification reads the lowered [`Inst`], so it sees exactly the operands the general path
 //! would execute; anything it does not recognise stays on the general path.
 
-use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl, SrcMod};
+use isa_encoder::model::{CondMod, DataType, Opcode, Predicate, SrcMod};
 
 use super::{type_bytes, Domain, Inst, Loc, Opnd};
 use crate::eu::regfile::CR0;
@@ -31,6 +31,8 @@ pub enum FastOp {
         nan_true: bool,
     },
     Sel,
+    /// `csel`: src2 tested by the condition picks src0 or src1 (no flag write).
+    Csel,
 }
 
 /// The lane domain: integers computed modulo 2^32 (every destination is at most 32 bits
@@ -80,8 +82,9 @@ pub struct Fast {
     pub n: u8,
     pub chan_off: u8,
     pub no_mask: bool,
-    /// Predication (`Some(invert)`): the flag bits of the instruction's flag register.
-    pub pred: Option<bool>,
+    /// Predication: the flag bits of the instruction's flag register, per channel or per
+    /// group of channels (`.any32h` ...), as the general path computes it.
+    pub pred: Option<Predicate>,
     pub flag_base: u8,
     pub cond: Option<CondMod>,
     /// `None`: a `null` destination (flags only).
@@ -112,6 +115,15 @@ fn int_elem(ty: DataType) -> Option<Elem> {
     Some(Elem {
         size: type_bytes(ty) as u8,
         signed,
+    })
+}
+
+/// The bits of a 1-, 2- or 4-byte element, whatever its type (raw moves).
+fn raw_elem(ty: DataType) -> Option<Elem> {
+    use DataType::*;
+    matches!(ty, Ub | B | Uw | W | Ud | D | Hf | Bf | F).then_some(Elem {
+        size: type_bytes(ty) as u8,
+        signed: false,
     })
 }
 
@@ -192,12 +204,25 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         Opcode::Cmpn if inst.cond.is_some() => (FastOp::Cmp { nan_true: true }, 2),
         Opcode::Sel => (FastOp::Sel, 2),
         Opcode::Mad => (FastOp::Mad, 3),
+        // Without AccWrEn `mach` leaves the low DWord of the product in dst (IGC's
+        // `mul acc0; mach` idiom for a 32-bit multiply): a 32-bit `mul`. It reads no
+        // accumulator on the general path either.
+        Opcode::Mach if inst.domain == Domain::Int => (FastOp::Mul, 2),
+        Opcode::Csel if inst.cond.is_some() => (FastOp::Csel, 3),
         _ => return None,
     };
     if usize::from(inst.nsrc) != arity {
         return None;
     }
+    // A raw `mov` (same type in and out, no modifier, no condition) copies bits of any
+    // element size up to a DWord (`:hf`, `:bf` included): the integer lanes do exactly that.
+    let raw = op == FastOp::Mov
+        && inst.cond.is_none()
+        && inst.src[0].ty == inst.dst.ty
+        && inst.src[0].modifier == SrcMod::None
+        && type_bytes(inst.dst.ty) <= 4;
     let num = match inst.domain {
+        _ if raw => Num::Int,
         Domain::Int => Num::Int,
         Domain::F32 => Num::F32,
         Domain::F64 => return None,
@@ -210,6 +235,7 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         return None;
     }
     let elem: fn(DataType) -> Option<Elem> = match num {
+        _ if raw => raw_elem,
         Num::Int => int_elem,
         Num::F32 => f32_elem,
     };
@@ -244,15 +270,9 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         }
         Loc::Imm | Loc::Indirect { .. } => return None,
     };
-    let pred = match inst.pred {
-        None => None,
-        Some(p) if matches!(p.ctrl, PredCtrl::Normal | PredCtrl::AnyV | PredCtrl::AllV) => {
-            Some(p.invert)
-        }
-        Some(_) => return None,
-    };
+    let pred = inst.pred;
     let word = inst.cond.is_none()
-        && !matches!(op, FastOp::Cmp { .. } | FastOp::Sel)
+        && !matches!(op, FastOp::Cmp { .. } | FastOp::Sel | FastOp::Csel)
         && dst_elem.size == 4
         && dst.is_some_and(|d| d.stride == 4)
         && src.iter().take(arity).all(|s| {

@@ -16,6 +16,7 @@ use isa_encoder::model::{
 use platform::Platform;
 
 use crate::eu::error::{EuError, EuErrorKind};
+use crate::eu::regfile::{GRF_BYTES, GRF_REGS, REG_BYTES};
 pub use operand::{type_bytes, Loc, Opnd};
 
 /// The numeric domain an ALU instruction computes in (from its source types).
@@ -90,6 +91,9 @@ pub struct Program {
     pub fast: Vec<Option<fast::Fast>>,
     /// Byte offset just past the kernel (where a thread that runs off its end is).
     pub end: u32,
+    /// The GRF registers (bit r = register r) some instruction may write: a dispatcher that
+    /// reuses a thread object for this program clears only these and the payload's.
+    pub grf_writes: u128,
 }
 
 impl Program {
@@ -113,11 +117,13 @@ impl Program {
             insts.push(bad);
         }
         let fast = insts.iter().map(fast::classify).collect();
+        let grf_writes = grf_writes(&insts);
         Program {
             platform,
             insts,
             fast,
             end: bytes.len() as u32,
+            grf_writes,
         }
     }
 
@@ -128,6 +134,44 @@ impl Program {
             .ok()
             .map(|i| i as u32)
     }
+}
+
+/// Registers `first..first + count` (clipped to the GRF) as bits.
+fn grf_range(first: usize, count: usize) -> u128 {
+    (first..(first + count).min(GRF_REGS)).fold(0, |m, r| m | 1 << r)
+}
+
+/// The GRF registers any of `insts` may write: destination lanes, send responses (31
+/// registers when the descriptor is only known at run time), everything for an indirect
+/// destination. Architecture registers are not counted (a reused thread clears them all).
+fn grf_writes(insts: &[Inst]) -> u128 {
+    let mut m = 0u128;
+    for i in insts {
+        if let Some(s) = i.send {
+            if let Some(r) = s.dst_reg {
+                let rlen = match s.desc {
+                    SendDesc::Imm(d) => (d >> 20 & 0x1f) as usize,
+                    SendDesc::Reg(_) => 31,
+                };
+                m |= grf_range(usize::from(r), rlen);
+            }
+        }
+        match i.dst.loc {
+            Loc::File => {
+                let size = type_bytes(i.dst.ty);
+                for &o in i.dst.offs.iter().take(usize::from(i.n.max(1))) {
+                    let (a, b) = (usize::from(o), usize::from(o) + size - 1);
+                    if a < GRF_BYTES {
+                        let last = (b / REG_BYTES).min(GRF_REGS - 1);
+                        m |= grf_range(a / REG_BYTES, last + 1 - a / REG_BYTES);
+                    }
+                }
+            }
+            Loc::Indirect { .. } => return u128::MAX,
+            Loc::Imm | Loc::Null => {}
+        }
+    }
+    m
 }
 
 /// From Gen7 on, `break` and `cont` both name the loop's WHILE as UIP (Mesa's brw_set_uip_jip:

@@ -14,6 +14,8 @@ const REGIONS: [&str; 5] = ["<8;8,1>", "<1;1,0>", "<0;1,0>", "<16;8,2>", "<4;4,0
 /// `mad` src0/src1 and src2 regions (Align1 ternary forms).
 const REGIONS3: [&str; 3] = ["<1;0>", "<0;0>", "<2;0>"];
 const REGIONS3_SRC2: [&str; 3] = ["<1>", "<0>", "<2>"];
+/// Predicate controls: per channel, and any/all over groups of channels.
+const PRED_CTRLS: [&str; 7] = ["", "", ".any2h", ".all4h", ".any8h", ".all16h", ".any32h"];
 const SIZES: [(u32, u32); 8] = [
     (1, 0),
     (2, 0),
@@ -59,7 +61,7 @@ fn imm(bits: u32, ty: &str) -> String {
 prop_compose! {
     fn case()(
         float in any::<bool>(),
-        op in 0usize..13,
+        op in 0usize..15,
         size in 0usize..SIZES.len(),
         tys in proptest::array::uniform4(0usize..INT_TYPES.len()),
         regs in proptest::array::uniform4(10u32..40),
@@ -70,6 +72,8 @@ prop_compose! {
         imm_bits in any::<u32>(),
         cond in proptest::option::of(0usize..CONDS.len()),
         pred in proptest::option::of(any::<bool>()),
+        pred_ctrl in 0usize..PRED_CTRLS.len(),
+        raw_ty in 0usize..3,
         flag in 0u32..4,
         no_mask in any::<bool>(),
         null_dst in any::<bool>(),
@@ -79,15 +83,23 @@ prop_compose! {
     ) -> Case {
         let (n, m) = SIZES[size];
         let ops = ["mov", "add", "mul", "mad", "and", "or", "xor", "not", "shl", "shr", "asr",
-                   "cmp", "sel"];
+                   "cmp", "sel", "mach", "csel"];
         let opname = if float {
-            ["mov", "add", "mul", "mad", "cmp", "cmpn", "sel"][op % 7]
+            ["mov", "add", "mul", "mad", "cmp", "cmpn", "sel", "csel"][op % 8]
         } else {
             ops[op]
         };
-        let arity = match opname { "mov" | "not" => 1, "mad" => 3, _ => 2 };
-        let ty = |k: usize| if float { "f" } else { INT_TYPES[tys[k]] };
-        let mut dst_ty = ty(3);
+        let arity = match opname { "mov" | "not" => 1, "mad" | "csel" => 3, _ => 2 };
+        // Raw moves of half-precision bit patterns.
+        let raw = opname == "mov" && raw_ty > 0;
+        let ty = |k: usize| if raw {
+            ["hf", "bf"][raw_ty - 1]
+        } else if float {
+            "f"
+        } else {
+            INT_TYPES[tys[k]]
+        };
+        let mut dst_ty = if raw { ty(0) } else { ty(3) };
         if matches!(opname, "shr" | "asr") && !float {
             // src0 must be 32-bit for the fast path; the destination any integer.
             dst_ty = INT_TYPES[tys[3]];
@@ -101,7 +113,9 @@ prop_compose! {
                 };
                 let is_imm = imm_src == k + 1
                     && (arity == 2 && k == 1 || arity == 3 && k != 1 || arity == 1);
-                if is_imm && !(arity == 3 && t == "f") && !(arity == 3 && t.ends_with('d')) {
+                // No half-precision immediates (raw moves), no :f or :*d ternary immediates.
+                let imm_ok = !(t == "hf" || t == "bf" || arity == 3 && (t == "f" || t.ends_with('d')));
+                if is_imm && imm_ok {
                     imm(imm_bits, t)
                 } else if arity == 3 {
                     let rg = if k == 2 {
@@ -116,15 +130,18 @@ prop_compose! {
             })
             .collect();
         let flag_reg = format!("f{}.{}", flag / 2, flag % 2);
-        let has_cond = cond.is_some() || matches!(opname, "cmp" | "cmpn");
+        // A raw move with a condition computes the flags from values: the general path's.
+        let has_cond =
+            (cond.is_some() && !raw) || matches!(opname, "cmp" | "cmpn" | "csel");
         let cond_text = if has_cond {
             format!("({}){flag_reg} ", CONDS[cond.unwrap_or(0)])
         } else {
             String::new()
         };
+        let ctrl = PRED_CTRLS[pred_ctrl];
         let pred_text = match (pred, no_mask) {
-            (Some(inv), true) => format!("(W&{}{flag_reg}) ", if inv { "~" } else { "" }),
-            (Some(inv), false) => format!("({}{flag_reg}) ", if inv { "~" } else { "" }),
+            (Some(inv), true) => format!("(W&{}{flag_reg}{ctrl}) ", if inv { "~" } else { "" }),
+            (Some(inv), false) => format!("({}{flag_reg}{ctrl}) ", if inv { "~" } else { "" }),
             (None, true) => "(W) ".to_string(),
             (None, false) => String::new(),
         };
@@ -208,6 +225,10 @@ fn common_igc_forms_take_the_fast_path() {
         "cmp (16|M0) (lt)f0.0 null<1>:d r2.0<8;8,1>:d 0x8:d",
         "(f0.0) sel (16|M0) r12.0<1>:f r2.0<8;8,1>:f r4.0<8;8,1>:f",
         "shl (16|M0) r12.0<1>:d r2.0<8;8,1>:d 0x2:ud",
+        "mach (8|M0) r16.0<1>:d r10.0<8;8,1>:d r3.1<0;1,0>:d",
+        "(W) csel (4|M0) (eq)f0.0 r0.0<1>:w r0.0<4;1>:w r0.0<4;1>:w r0.0<1>:w",
+        "(W) mov (1|M0) r3.8<1>:hf 0x1:hf",
+        "(W&f0.0.any32h) shr (1|M0) r4.1<1>:d r4.0<0;1,0>:ud 1:w",
     ] {
         let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect(text);
         let prog = Program::decode(Platform::Tgllp, &bytes);
