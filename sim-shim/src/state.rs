@@ -156,10 +156,16 @@ fn new_device(shim: &Shim) -> Result<Arc<SimDevice>, Errno> {
         command_log: std::env::var_os(config::COMMAND_LOG_VAR).map(PathBuf::from),
         ..SimConfig::default()
     };
-    sim::open_device(shim.config.platform, shim.config.kmd, config).map_err(|e| match e {
-        sim::OpenError::NoMemory => Errno::ENOMEM,
-        sim::OpenError::Unsupported { .. } => Errno::ENODEV,
-    })
+    let dev =
+        sim::open_device(shim.config.platform, shim.config.kmd, config).map_err(|e| match e {
+            sim::OpenError::NoMemory => Errno::ENOMEM,
+            sim::OpenError::Unsupported { .. } => Errno::ENODEV,
+        })?;
+    // The shim shows every device's sysfs tree. The simulator makes a tree on first use, and
+    // making it calls the shim's own hooks (open, close), which take the table's lock: make
+    // it here, before any caller holds that lock.
+    dev.sysfs().materialize().map_err(|_| Errno::ENODEV)?;
+    Ok(dev)
 }
 
 /// Makes `dev` the shown device: the faked PCI directory becomes its sysfs tree. Returns the
