@@ -10,15 +10,7 @@ use oracles::{require, Oracle};
 fn c_client_on_each_simulated_device() {
     let gcc = require!(Oracle::OpenClC);
     let icd = support::icd();
-    let exe = icd.dir.path().join("client");
-    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/c/client.c");
-    support::run(
-        std::process::Command::new(&gcc)
-            .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-o"])
-            .arg(&exe)
-            .arg(src)
-            .arg("-lOpenCL"),
-    );
+    let exe = support::compile_c(&gcc, &icd, "client");
     for dev in support::SIM_DEVICES {
         let out = support::run(&mut support::command(&exe, &icd, dev));
         assert!(out.contains(", 0 failed"), "{dev}:\n{out}");

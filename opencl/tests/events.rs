@@ -11,15 +11,7 @@ use oracles::{require, Oracle};
 fn events_on_each_simulated_device() {
     let gcc = require!(Oracle::OpenClC);
     let icd = support::icd();
-    let exe = icd.dir.path().join("events");
-    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/c/events.c");
-    support::run(
-        std::process::Command::new(&gcc)
-            .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pthread", "-o"])
-            .arg(&exe)
-            .arg(src)
-            .arg("-lOpenCL"),
-    );
+    let exe = support::compile_c(&gcc, &icd, "events");
     for dev in support::SIM_DEVICES {
         // One tick of the command streamer timestamp, rounded: Gen9 counts at 12 MHz, the
         // later platforms at the 19.2 MHz crystal (Mesa's and the kernel's frequencies).

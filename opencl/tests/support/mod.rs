@@ -47,4 +47,17 @@ pub fn run(cmd: &mut Command) -> String {
     stdout
 }
 
+/// Compiles `tests/c/<name>.c` with `gcc` (strict warnings, linked with the loader) into
+/// `icd`'s directory; returns the executable.
+pub fn compile_c(gcc: &Path, icd: &Icd, name: &str) -> PathBuf {
+    let exe = icd.dir.path().join(name);
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/c/{name}.c"));
+    run(Command::new(gcc)
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pthread", "-o"])
+        .arg(&exe)
+        .arg(src)
+        .arg("-lOpenCL"));
+    exe
+}
+
 pub const SIM_DEVICES: [&str; 4] = ["sim:skl", "sim:icllp", "sim:tgllp", "sim:dg2"];
