@@ -1,8 +1,13 @@
 //! Subgroup block reads and writes (cl_intel_subgroups 6.13.X "Sub Group Read and Write
-//! Functions"; _ui and _uc forms of cl_intel_subgroups_char).
+//! Functions"; _ui and _uc forms of cl_intel_subgroups_char, _us of cl_intel_subgroups_short).
 //!
 //! Buffers: value k of a work-item is element `lane + k * max_sub_group_size` of its
-//! subgroup's block. Images: value k of a work-item is the element of its type at byte
+//! subgroup's block (`p[sub_group_local_id + k * max_sub_group_size]`, so a lane reads or
+//! writes the sizeof(S) bytes at byte `(lane + k * max) * sizeof(S)` past `p`, for every S);
+//! every spec requires `p` 4-byte aligned for reads and 16-byte aligned for writes, whatever
+//! S is, so the offsets are byte offsets of those alignments converted to elements.
+//!
+//! Images: value k of a work-item is the element of its type at byte
 //! `x + lane * sizeof(S)` of row `y + k`, read without format conversion; for 4-byte
 //! element formats, reads outside the image return the edge (in units of uints) and writes
 //! outside are ignored.

@@ -1,8 +1,7 @@
-//! Buffer block reads and writes (cl_intel_subgroups, _ui and _uc of cl_intel_subgroups_char)
-//! at every legal alignment: the references take an offset of every alignment from 4 bytes
-//! (reads) or 16 bytes (writes) to `OFFSET_SPAN`.
-
-use super::line;
+//! Buffer block reads and writes, every form of `block_forms` (cl_intel_subgroups; _ui and _uc
+//! of cl_intel_subgroups_char, _us of cl_intel_subgroups_short) at every legal alignment: the
+//! references take an offset of every alignment from 4 bytes (reads) or 16 bytes (writes) to
+//! `OFFSET_SPAN`.
 
 /// The widest alignment offsets are varied over (a cache line; offset 0 stands for it).
 pub const OFFSET_SPAN: usize = 64;
@@ -17,37 +16,12 @@ const PRELUDE: &str = r#"// Generated (tests/src/generate/block.rs): buffer bloc
     { F(BLOCK(S, V, out), in[get_global_id(0)]); }
 "#;
 
-/// (scalar, function suffixes and their widths) of the specs' buffer forms.
-const FORMS: [(&str, &[(&str, u32)]); 3] = [
-    ("uint", &[("", 1), ("2", 2), ("4", 4), ("8", 8)]),
-    ("uint", &[("_ui", 1), ("_ui2", 2), ("_ui4", 4), ("_ui8", 8)]),
-    (
-        "uchar",
-        &[
-            ("_uc", 1),
-            ("_uc2", 2),
-            ("_uc4", 4),
-            ("_uc8", 8),
-            ("_uc16", 16),
-        ],
-    ),
-];
-
 pub fn text() -> String {
     let mut s = String::from(PRELUDE);
     s.push_str("// @instances\n");
-    for (dir, kind) in [("read", "G_BLOCK_READ"), ("write", "G_BLOCK_WRITE")] {
-        for (scalar, forms) in FORMS {
-            for (suffix, width) in forms {
-                let v = match width {
-                    1 => scalar.to_string(),
-                    w => format!("{scalar}{w}"),
-                };
-                let f = format!("intel_sub_group_block_{dir}{suffix}");
-                s.push_str(&line(kind, &[scalar, &v, &f]));
-                s.push('\n');
-            }
-        }
-    }
+    s.push_str(&super::block_forms::instances(
+        "G_BLOCK_READ",
+        "G_BLOCK_WRITE",
+    ));
     s
 }

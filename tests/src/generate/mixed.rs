@@ -69,7 +69,7 @@ const COLLECTIVE_TYPES: [&str; 8] = [
     "char", "uchar", "int", "uint", "long", "ulong", "half", "float",
 ];
 
-/// Block value types: uint (plain block functions) and uchar (`_uc`).
+/// Block value types: uint (plain block functions) and uchar (`_uc`), forms of `block_forms`.
 const BLOCK_TYPES: [&str; 9] = [
     "uint", "uint2", "uint4", "uint8", "uchar", "uchar2", "uchar4", "uchar8", "uchar16",
 ];
@@ -206,8 +206,8 @@ pub fn function(sec: &Section) -> String {
             } else {
                 "write"
             };
-            let uc = if s == "uchar" { "_uc" } else { "" };
-            format!("intel_sub_group_block_{dir}{uc}{}", width_of(sec.ty))
+            // BLOCK_TYPES holds only types the forms table has.
+            super::block_forms::function_for(dir, sec.ty).unwrap_or_default()
         }
         _ => String::new(),
     }
@@ -298,6 +298,16 @@ pub fn text() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_block_type_has_a_form() {
+        for t in BLOCK_TYPES {
+            assert!(
+                super::super::block_forms::function_for("read", t).is_some(),
+                "{t}"
+            );
+        }
+    }
 
     #[test]
     fn every_mixed_kernel_has_every_kind_of_section_and_fits_the_mask() {

@@ -7,8 +7,9 @@
 //!   uniform (a kernel argument) and constant (a literal), in range and out of range.
 //! - `vload`: vloadn / vstoren (OpenCL C 6.13.7) on char .. double, n = 2, 3, 4, 8, 16, at a
 //!   byte offset of every alignment the scalar allows (1, 2, 4, 8 and 16 bytes for char).
-//! - `block`: the buffer block reads and writes at an offset of every alignment from 4 bytes
-//!   (reads) or 16 bytes (writes) to 64.
+//! - `block_forms`: the block read and write forms, one table for buffers and images.
+//! - `block`: the buffer block reads and writes, every form (plain, _ui, _us, _uc), at an
+//!   offset of every alignment from 4 bytes (reads) or 16 bytes (writes) to 64.
 //! - `big`: kernels of many shuffle sections under uniform branches, with every section's
 //!   inputs live across all of them, so IGC spills and addresses registers indirectly.
 //! - `collective`: broadcast (id as argument, per lane, literal), reduce and scans on every
@@ -27,6 +28,7 @@
 
 mod big;
 mod block;
+mod block_forms;
 mod block_image;
 mod collective;
 mod mixed;
