@@ -3,6 +3,7 @@
 //! so all of them are live at once: at SIMD 16 and 32 IGC spills, and the per-lane shuffles
 //! address registers indirectly in a large register file, the way real kernels make it.
 
+use super::sections::{copy_out, file, load};
 use super::shuffle::{CALLS, OPS};
 use super::SHUFFLE_TYPES;
 use crate::rng::Rng;
@@ -49,11 +50,9 @@ fn kernel(k: usize) -> String {
         "#define BIG_{k} SG kernel void big_{k}(global const uchar *in, global const uint *c, uint mask, uint stride, global uchar *out) \\\n{{ size_t i = get_global_id(0); uint ci = c[i]; \\\n"
     );
     for (j, x) in sections.iter().enumerate() {
-        let (a, b) = (2 * j, 2 * j + 1);
-        s.push_str(&format!(
-            "  {t} a{j} = ((global const {t} *)(in + {a} * stride))[i]; {t} b{j} = ((global const {t} *)(in + {b} * stride))[i]; \\\n",
-            t = x.ty
-        ));
+        let a = load(x.ty, &format!("a{j}"), 2 * j);
+        let b = load(x.ty, &format!("b{j}"), 2 * j + 1);
+        s.push_str(&format!("  {a} {b} \\\n"));
     }
     for (j, x) in sections.iter().enumerate() {
         s.push_str(&format!(
@@ -63,29 +62,14 @@ fn kernel(k: usize) -> String {
             op = x.op
         ));
     }
-    for (j, x) in sections.iter().enumerate() {
-        s.push_str(&format!(
-            "  if (mask & (1u << {j})) ((global {t} *)(out + {r} * stride))[i] = a{j}; \\\n",
-            t = x.ty,
-            r = 2 * j + 1
-        ));
-    }
+    s.push_str(&copy_out(sections.iter().map(|x| x.ty)));
     s.push_str("}\n");
     s
 }
 
 pub fn text() -> String {
-    let mut s = String::from(
-        "// Generated (tests/src/generate/big.rs): kernels of many shuffle sections.\n",
+    let header = format!(
+        "// Generated (tests/src/generate/big.rs): kernels of many shuffle sections.\n{CALLS}"
     );
-    s.push_str(CALLS);
-    s.push_str("#define BIG(k) BIG_##k\n");
-    for k in 0..BIG_KERNELS.len() {
-        s.push_str(&kernel(k));
-    }
-    s.push_str("// @instances\n");
-    for k in 0..BIG_KERNELS.len() {
-        s.push_str(&format!("BIG({k})\n"));
-    }
-    s
+    file(&header, "BIG", BIG_KERNELS.len(), kernel)
 }

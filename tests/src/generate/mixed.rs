@@ -6,6 +6,7 @@
 //! last, so all of them are live at once: at SIMD 32 IGC spills and addresses registers
 //! indirectly, as it does for real kernels.
 
+use super::sections::{copy_out, file, load};
 use super::shuffle::{CALLS, OPS};
 use super::SHUFFLE_TYPES;
 use crate::rng::Rng;
@@ -222,14 +223,12 @@ fn kernel(k: usize) -> String {
         "#define MIXED_{k} SG kernel void mixed_{k}(global const uchar *in, global const uint *c, global const uint *u, uint mask, uint stride, global uchar *out) \\\n{{ size_t i = get_global_id(0); uint ci = c[i]; \\\n  uint sgi = get_group_id(0) * get_enqueued_num_sub_groups() + get_sub_group_id(); \\\n"
     );
     for (j, x) in sections.iter().enumerate() {
-        let (t, d, a) = (x.ty, 2 * j, 2 * j + 1);
         s.push_str(&format!(
-            "  {t} a{j} = ((global const {t} *)(in + {a} * stride))[i]; \\\n"
+            "  {} \\\n",
+            load(x.ty, &format!("a{j}"), 2 * j + 1)
         ));
         if matches!(x.kind, Kind::Shuffle(_)) {
-            s.push_str(&format!(
-                "  {t} b{j} = ((global const {t} *)(in + {d} * stride))[i]; \\\n"
-            ));
+            s.push_str(&format!("  {} \\\n", load(x.ty, &format!("b{j}"), 2 * j)));
         }
     }
     for (j, x) in sections.iter().enumerate() {
@@ -267,32 +266,16 @@ fn kernel(k: usize) -> String {
         };
         s.push_str(&format!("  if (mask & (1u << {j})) {{ {body} }} \\\n"));
     }
-    for (j, x) in sections.iter().enumerate() {
-        s.push_str(&format!(
-            "  if (mask & (1u << {j})) ((global {t} *)(out + {r} * stride))[i] = a{j}; \\\n",
-            t = x.ty,
-            r = 2 * j + 1
-        ));
-    }
+    s.push_str(&copy_out(sections.iter().map(|x| x.ty)));
     s.push_str("}\n");
     s
 }
 
 pub fn text() -> String {
-    let mut s = String::from(
-        "// Generated (tests/src/generate/mixed.rs): big kernels of mixed sections.\n",
+    let header = format!(
+        "// Generated (tests/src/generate/mixed.rs): big kernels of mixed sections.\n{CALLS}{BLOCK_IO}"
     );
-    s.push_str(CALLS);
-    s.push_str(BLOCK_IO);
-    s.push_str("#define MIXED(k) MIXED_##k\n");
-    for k in 0..MIXED_KERNELS.len() {
-        s.push_str(&kernel(k));
-    }
-    s.push_str("// @instances\n");
-    for k in 0..MIXED_KERNELS.len() {
-        s.push_str(&format!("MIXED({k})\n"));
-    }
-    s
+    file(&header, "MIXED", MIXED_KERNELS.len(), kernel)
 }
 
 #[cfg(test)]

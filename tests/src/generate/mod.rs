@@ -33,6 +33,7 @@ mod block_image;
 mod collective;
 mod mixed;
 mod queries;
+mod sections;
 mod shuffle;
 mod uniform;
 mod vload;
