@@ -2,6 +2,7 @@
 //! sources with the per-lane control (the spec text as `shuffle::source` reads it), and its
 //! copy region holds its first source; disabled sections write nothing.
 
+use super::sections::{self, Regions};
 use super::shuffle::{source, Op};
 use super::{name, subgroups, u32s, values};
 use crate::case::{Arg, Case, Check};
@@ -11,22 +12,8 @@ use crate::geometry::Geometry;
 use crate::rng::Rng;
 use crate::scalar::{Scalar, Ty};
 
-fn op(name: &str) -> Option<Op> {
-    Some(match name {
-        "index" => Op::Index,
-        "xor" => Op::Xor,
-        "down" => Op::Down,
-        "up" => Op::Up,
-        _ => return None,
-    })
-}
-
 pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, String> {
-    let k: usize = inst
-        .params
-        .first()
-        .and_then(|p| p.parse().ok())
-        .ok_or_else(|| format!("{}: no kernel number", inst.line))?;
+    let k = sections::kernel_number(inst)?;
     let plan = big_plan(k);
     if plan.is_empty() {
         return Err(format!("{}: no such big kernel", inst.line));
@@ -43,65 +30,55 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
         .map(|it| rng.below(it.sg_size as u64) as u32)
         .collect();
     let mut input = vec![0u8; regions * stride];
-    let mut result = vec![0u8; regions * stride];
-    // Per section: the bytes of its result and copy regions, None where undefined.
-    let mut want: Vec<Option<u64>> = vec![Some(0); regions * stride];
-    let mut enabled_by_section = Vec::new();
+    let mut expect = Vec::new();
     for (j, sec) in plan.iter().enumerate() {
         let ty = Ty::parse(sec.ty).ok_or_else(|| format!("big {k}: type {}", sec.ty))?;
-        let op = op(sec.op).ok_or_else(|| format!("big {k}: op {}", sec.op))?;
+        let op = Op::named(sec.op).ok_or_else(|| format!("big {k}: op {}", sec.op))?;
         let size = ty.size();
         let (a, b) = (values(ty, n, rng, false), values(ty, n, rng, false));
-        let put = |buf: &mut [u8], region: usize, g: usize, v: &[u64]| {
+        // Element g of a region (as bytes), `to` of length `stride`.
+        let put = |to: &mut [u8], g: usize, v: &[u64]| {
             let mut bytes = Vec::with_capacity(size);
             for x in v {
                 ty.scalar.write(*x, &mut bytes);
             }
-            let at = region * stride + g * size;
-            buf[at..at + size].copy_from_slice(&bytes);
+            to[g * size..(g + 1) * size].copy_from_slice(&bytes);
         };
         for g in 0..n {
-            put(&mut input, 2 * j, g, &a[g]);
-            put(&mut input, 2 * j + 1, g, &b[g]);
+            put(&mut input[2 * j * stride..], g, &a[g]);
+            put(&mut input[(2 * j + 1) * stride..], g, &b[g]);
         }
-        let mut res = vec![None; regions * stride];
+        let mut result = vec![0u8; stride];
+        let mut copy = vec![0u8; stride];
+        let mut defined = vec![true; stride];
         for sg in subgroups(&items) {
             for it in &sg {
                 let g = it.global_linear;
-                let src = source(op, it.lane, c[g], sg.len(), max);
-                if let Some((second, l)) = src {
-                    let s = sg[l].global_linear;
-                    put(&mut result, 2 * j, g, if second { &b[s] } else { &a[s] });
-                    for x in 0..size {
-                        res[2 * j * stride + g * size + x] = Some(());
+                match source(op, it.lane, c[g], sg.len(), max) {
+                    Some((second, l)) => {
+                        let s = sg[l].global_linear;
+                        put(&mut result, g, if second { &b[s] } else { &a[s] });
                     }
+                    None => defined[g * size..(g + 1) * size].fill(false),
                 }
-                put(&mut result, 2 * j + 1, g, &a[g]);
+                put(&mut copy, g, &a[g]);
             }
         }
-        enabled_by_section.push((j, size, res));
+        let bytes = |v: &[u8]| v.iter().map(|&x| Some(x as u64)).collect::<Vec<_>>();
+        let mut result = bytes(&result);
+        for (r, d) in result.iter_mut().zip(&defined) {
+            if !d {
+                *r = None;
+            }
+        }
+        expect.push(Regions {
+            result,
+            copy: bytes(&copy),
+        });
     }
-    let all = if plan.len() == 32 {
-        u32::MAX
-    } else {
-        (1u32 << plan.len()) - 1
-    };
+    let all = sections::all(plan.len());
     let mut out = Vec::new();
     for (variant, mask) in [("all", all), ("alternate", all & 0x5555_5555)] {
-        let mut w = want.clone();
-        for (j, size, res) in &enabled_by_section {
-            if mask & (1 << j) == 0 {
-                continue;
-            }
-            for g in 0..n {
-                for x in 0..*size {
-                    let r = 2 * j * stride + g * size + x;
-                    w[r] = res[r].map(|()| result[r] as u64);
-                    let copy = (2 * j + 1) * stride + g * size + x;
-                    w[copy] = Some(result[copy] as u64);
-                }
-            }
-        }
         out.push(Case {
             name: name(inst, simd, variant),
             kernel: inst.kernel(),
@@ -116,10 +93,9 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
             checks: vec![Check {
                 arg: 4,
                 scalar: Scalar::Uchar,
-                want: w,
+                want: sections::want(&expect, stride, mask),
             }],
         });
     }
-    want.clear();
     Ok(out)
 }

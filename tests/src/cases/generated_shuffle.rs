@@ -68,13 +68,11 @@ fn controls(
 
 pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, String> {
     let bad = || format!("{}: unknown op or control", inst.line);
-    let op = match inst.params.first().map(String::as_str) {
-        Some("index") => Op::Index,
-        Some("xor") => Op::Xor,
-        Some("down") => Op::Down,
-        Some("up") => Op::Up,
-        _ => return Err(bad()),
-    };
+    let op = inst
+        .params
+        .first()
+        .and_then(|p| Op::named(p))
+        .ok_or_else(bad)?;
     let control = inst.params.get(1).ok_or_else(bad)?.as_str();
     let ty = param_ty(inst, 2)?;
     let geometry = Geometry::standard(simd);

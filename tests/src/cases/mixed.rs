@@ -6,6 +6,7 @@
 //! section writes nothing, and nothing writes outside what the enabled sections name.
 
 use super::collective::{parse_fn, Shape};
+use super::sections::{self, Regions};
 use super::shuffle::{source, Op};
 use super::{name, subgroups, u32s};
 use crate::case::{Arg, Case, Check};
@@ -15,29 +16,15 @@ use crate::geometry::Geometry;
 use crate::rng::Rng;
 use crate::scalar::{Scalar, Ty};
 
-fn op(name: &str) -> Option<Op> {
-    Some(match name {
-        "index" => Op::Index,
-        "xor" => Op::Xor,
-        "down" => Op::Down,
-        "up" => Op::Up,
-        _ => return None,
-    })
-}
-
-/// One section's expectations: region 2j of `out` as scalars, and the uniform word `u[j]`.
-struct Expect {
-    s: Scalar,
-    data: Vec<Option<u64>>,
-    copy: Vec<Option<u64>>,
+/// Scalars of `s` (None: undefined) as their little-endian bytes.
+fn scalar_bytes(s: Scalar, v: &[Option<u64>]) -> Vec<Option<u64>> {
+    v.iter()
+        .flat_map(|x| (0..s.size()).map(move |b| x.map(|x| x.to_le_bytes()[b] as u64)))
+        .collect()
 }
 
 pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, String> {
-    let k: usize = inst
-        .params
-        .first()
-        .and_then(|p| p.parse().ok())
-        .ok_or_else(|| format!("{}: no kernel number", inst.line))?;
+    let k = sections::kernel_number(inst)?;
     let plan = mixed_plan(k);
     if plan.is_empty() {
         return Err(format!("{}: no such mixed kernel", inst.line));
@@ -89,7 +76,7 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
         };
         match sec.kind {
             Kind::Shuffle(o) => {
-                let o = op(o).ok_or_else(bad)?;
+                let o = Op::named(o).ok_or_else(bad)?;
                 for sg in &sgs {
                     for it in sg {
                         let g = it.global_linear;
@@ -211,13 +198,12 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
         for g in 0..n {
             lane_value(&mut copy, g, &|comp| a(g, comp));
         }
-        expect.push(Expect { s, data, copy });
+        expect.push(Regions {
+            result: scalar_bytes(s, &data),
+            copy: scalar_bytes(s, &copy),
+        });
     }
-    let all = if plan.len() == 32 {
-        u32::MAX
-    } else {
-        (1u32 << plan.len()) - 1
-    };
+    let all = sections::all(plan.len());
     let mut masks = vec![
         ("all".to_string(), all),
         ("alternate".into(), all & 0x5555_5555),
@@ -228,20 +214,6 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
     }
     let mut out = Vec::new();
     for (variant, mask) in masks {
-        let mut want: Vec<Option<u64>> = vec![Some(0); regions * stride];
-        for (j, e) in expect.iter().enumerate() {
-            if mask & (1 << j) == 0 {
-                continue;
-            }
-            for (r, v) in [(2 * j, &e.data), (2 * j + 1, &e.copy)] {
-                for (i, x) in v.iter().enumerate() {
-                    let bytes = x.map(|x| x.to_le_bytes());
-                    for b in 0..e.s.size() {
-                        want[r * stride + i * e.s.size() + b] = bytes.map(|y| y[b] as u64);
-                    }
-                }
-            }
-        }
         out.push(Case {
             name: name(inst, simd, &variant),
             kernel: inst.kernel(),
@@ -257,7 +229,7 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
             checks: vec![Check {
                 arg: 5,
                 scalar: Scalar::Uchar,
-                want,
+                want: sections::want(&expect, stride, mask),
             }],
         });
     }

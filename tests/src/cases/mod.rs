@@ -11,6 +11,7 @@ mod generated_queries;
 mod generated_shuffle;
 mod mixed;
 mod queries;
+mod sections;
 mod shuffle;
 mod uniform;
 mod vload;

@@ -15,6 +15,19 @@ pub(super) enum Op {
     Up,
 }
 
+impl Op {
+    /// The op of a generated kernel's name for it (`generate::shuffle::OPS`).
+    pub(super) fn named(name: &str) -> Option<Op> {
+        Some(match name {
+            "index" => Op::Index,
+            "xor" => Op::Xor,
+            "down" => Op::Down,
+            "up" => Op::Up,
+            _ => return None,
+        })
+    }
+}
+
 /// Where lane `lane`'s result comes from: (from the second source, lane), or `None` where
 /// the spec gives no defined result. `n` is the subgroup's size, `max` the maximum size.
 pub(super) fn source(op: Op, lane: usize, c: u32, n: usize, max: usize) -> Option<(bool, usize)> {
