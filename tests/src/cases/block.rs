@@ -159,10 +159,10 @@ pub fn image_cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case
         let bpp = image_bpp(l.format) as usize;
         let size = l.width_bytes * l.height;
         let clamps = bpp == 4;
-        // Byte address in the packed image of the element of `it`, value k, or None outside.
-        let at = |it: &Item, lane: usize, k: usize| -> (usize, usize) {
-            let x = l.x0 + (it.sg_index % 2) * block_bytes + lane * s.size();
-            let y = l.y0 + (it.sg_index / 2) * width + k;
+        // Byte coordinate (x, y) of value k of a lane of subgroup `sg`.
+        let at = |sg: usize, lane: usize, k: usize| -> (usize, usize) {
+            let x = l.x0 + (sg % 2) * block_bytes + lane * s.size();
+            let y = l.y0 + (sg / 2) * width + k;
             (x, y)
         };
         let inside = |x: usize, y: usize| x + s.size() <= l.width_bytes && y < l.height;
@@ -172,7 +172,7 @@ pub fn image_cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case
             let mut want = vec![None; n * width];
             for it in &items {
                 for k in 0..width {
-                    let (mut x, mut y) = at(it, it.lane, k);
+                    let (mut x, mut y) = at(it.sg_index, it.lane, k);
                     if clamps {
                         // The edge uint of the row, the edge row.
                         x = x.min(l.width_bytes - 4);
@@ -204,21 +204,10 @@ pub fn image_cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case
             let ty = param_ty(inst, 1)?;
             let v = values(ty, n, rng, false);
             let mut want = vec![Some(0u64); size];
-            for sg in super::subgroups(&items) {
-                for lane in 0..max {
-                    for k in 0..width {
-                        let (x, y) = at(&sg[0], lane, k);
-                        if !inside(x, y) {
-                            continue;
-                        }
-                        // Lanes a partial subgroup lacks: undefined.
-                        let bytes = sg.get(lane).map(|o| v[o.global_linear][k].to_le_bytes());
-                        for b in 0..s.size() {
-                            want[y * l.width_bytes + x + b] = bytes.map(|v| v[b] as u64);
-                        }
-                    }
-                }
-            }
+            image_block_written(&mut want, &items, &v, s, (max, width), |sg, lane, k| {
+                let (x, y) = at(sg, lane, k);
+                inside(x, y).then(|| y * l.width_bytes + x)
+            });
             Case {
                 name,
                 kernel: inst.kernel(),
@@ -239,6 +228,33 @@ pub fn image_cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case
         out.push(case);
     }
     Ok(out)
+}
+
+/// What an image block write leaves in the packed image `want`: in every subgroup each of
+/// the `max` (max_sub_group_size) lanes writes its value k (k < `width`) at `at(subgroup's
+/// sg_index, lane, k)`, the byte index of an element inside the image (None: outside, left as
+/// it is); the lanes a partial subgroup lacks write undefined bytes.
+pub(super) fn image_block_written(
+    want: &mut [Option<u64>],
+    items: &[Item],
+    v: &[Vec<u64>],
+    s: Scalar,
+    (max, width): (usize, usize),
+    at: impl Fn(usize, usize, usize) -> Option<usize>,
+) {
+    for sg in super::subgroups(items) {
+        for lane in 0..max {
+            for k in 0..width {
+                let Some(i) = at(sg[0].sg_index, lane, k) else {
+                    continue;
+                };
+                let bytes = sg.get(lane).map(|o| v[o.global_linear][k].to_le_bytes());
+                for (b, to) in want.iter_mut().skip(i).take(s.size()).enumerate() {
+                    *to = bytes.map(|v| v[b] as u64);
+                }
+            }
+        }
+    }
 }
 
 fn image_arg(l: &Layout, bpp: usize, bytes: Vec<u8>) -> Arg {

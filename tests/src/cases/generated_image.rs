@@ -10,7 +10,8 @@
 //! the bytes the in-bounds stores write. Reads may start at any byte, writes at a multiple
 //! of four bytes.
 
-use super::{name, param_ty, subgroups, values};
+use super::block::image_block_written;
+use super::{name, param_ty, values};
 use crate::case::{image_bpp, Arg, Case, Check};
 use crate::corpus::Instance;
 use crate::geometry::Geometry;
@@ -132,22 +133,10 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
             // write undefined.
             let crosses = bpp < 4 && l.name == "across";
             let mut want = vec![if crosses { None } else { Some(0u64) }; size];
-            for sg in subgroups(&items) {
-                let index_sg = sg[0].sg_index;
-                for lane in 0..max {
-                    for k in 0..width {
-                        let (x, y) = at(index_sg, lane, k);
-                        if !inside(x, y) {
-                            continue;
-                        }
-                        // Lanes a partial subgroup lacks: undefined.
-                        let bytes = sg.get(lane).map(|o| v[o.global_linear][k].to_le_bytes());
-                        for b in 0..s.size() {
-                            want[index(x, y) + b] = bytes.map(|v| v[b] as u64);
-                        }
-                    }
-                }
-            }
+            image_block_written(&mut want, &items, &v, s, (max, width), |sg, lane, k| {
+                let (x, y) = at(sg, lane, k);
+                inside(x, y).then(|| index(x, y))
+            });
             Case {
                 name,
                 kernel: inst.kernel(),
