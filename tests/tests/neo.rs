@@ -34,9 +34,10 @@ const CHILD: &str = "CONFORMANCE_NEO_CHILD";
 /// Every how many instances of a file the default slice takes.
 const EVERY: usize = 8;
 
-/// NEO 22.43 drives i915 only. The flag: whether the run reaches the end (skl does not yet:
-/// the first case's kernel page-faults on a write at a host address and NEO aborts; see the
-/// fidelity list in `firmware-notes/simulator.md`). The test fails when that changes.
+/// NEO 22.43 drives i915 only. The flag: whether the run reaches the end (skl does not yet: the
+/// first kernel that spills page-faults, because the simulator takes the scratch slice from the
+/// message header, where IGC puts data; see the fidelity list in
+/// `firmware-notes/simulator.md`). The test fails when that changes.
 const UNDER_SHIM: [(&str, Platform, bool); 3] = [
     ("skl@i915", Platform::Skl, false),
     ("tgllp@i915", Platform::Tgllp, true),
