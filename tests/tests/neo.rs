@@ -34,20 +34,26 @@ const CHILD: &str = "CONFORMANCE_NEO_CHILD";
 /// Every how many instances of a file the default slice takes.
 const EVERY: usize = 8;
 
-/// NEO 22.43 drives i915 only. The flag: whether the run reaches the end (skl does not yet:
-/// the first case's kernel page-faults on a write at a host address and NEO aborts; see the
-/// fidelity list in `firmware-notes/simulator.md`). The test fails when that changes.
+/// NEO 22.43 drives i915 only. The flag: whether the run reaches the end (skl does not yet: the
+/// first kernel that spills page-faults, because the simulator takes the scratch slice from the
+/// message header, where IGC puts data; see the fidelity list in
+/// `firmware-notes/simulator.md`). The test fails when that changes.
 const UNDER_SHIM: [(&str, Platform, bool); 3] = [
     ("skl@i915", Platform::Skl, false),
     ("tgllp@i915", Platform::Tgllp, true),
     ("dg2@i915", Platform::Dg2, true),
 ];
 
-/// Failures through NEO that are known and not yet explained (the fidelity list has them): on
-/// dg2 the 3D `queries` cases (ids by local linear order come back permuted; umd's runs of the
-/// same kernels on the same simulator pass). Each must still fail, so the test notices a fix.
+/// Failures through NEO that are known (the fidelity list explains them): on dg2 the 2D and 3D
+/// `queries` cases. NEO has the hardware generate local IDs and picks, per walker, a Walk Order
+/// whose faster dimensions are powers of two (201 for the 6x4 groups: y fastest; 021 and 201 for
+/// the 3D ones), so those sub-groups are not runs of consecutive local linear ids, which the
+/// corpus's references assume (OpenCL leaves that mapping to the implementation). Each must still
+/// fail, so the test notices a change.
 fn known(p: Platform, failure: &str) -> bool {
-    p == Platform::Dg2 && failure.starts_with("queries simd") && failure.contains(" 3d:")
+    p == Platform::Dg2
+        && failure.starts_with("queries simd")
+        && (failure.contains(" 2d:") || failure.contains(" 3d:"))
 }
 
 macro_rules! api {
@@ -500,8 +506,8 @@ fn run_through_neo(ocloc: PathBuf, p: Platform) {
     for f in &expected {
         eprintln!("  known difference (fidelity list): {f}");
     }
-    // queries.cl's 3D case at SIMD 8, 16 and 32.
-    let want_known = if p == Platform::Dg2 { 3 } else { 0 };
+    // queries.cl's 2D and 3D cases at SIMD 8, 16 and 32.
+    let want_known = if p == Platform::Dg2 { 6 } else { 0 };
     if std::env::var_os("CONFORMANCE_FILTER").is_none() {
         assert_eq!(
             expected.len(),

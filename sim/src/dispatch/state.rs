@@ -305,16 +305,26 @@ pub fn resolve(w: &Walker<'_>) -> Result<Dispatch, GpuErrorKind> {
     Ok(d)
 }
 
-/// Walk Order: the dimensions from fastest to slowest varying.
+/// Walk Order as the dimensions from fastest to slowest varying. The code's digits *abc* are the
+/// ranks of x, y and z in the walk (0 = fastest), not the dimensions in walk order: "Walk 201"
+/// walks y fastest, then z, then x. The two readings differ only for 120 and 201 (the other
+/// four are their own inverses). Source: the hardware table NEO keeps for COMPUTE_WALKER
+/// (`HwWalkOrderHelper::compatibleDimensionOrders`, value 3 = {z, x, y}, 4 = {y, z, x}), which
+/// its walker encoding selects from when the hardware generates local IDs.
 fn walk_order(w: WalkOrder) -> [usize; 3] {
-    match w {
+    let ranks = match w {
         WalkOrder::Walk012 => [0, 1, 2],
         WalkOrder::Walk021 => [0, 2, 1],
         WalkOrder::Walk102 => [1, 0, 2],
         WalkOrder::Walk120 => [1, 2, 0],
         WalkOrder::Walk201 => [2, 0, 1],
         WalkOrder::Walk210 => [2, 1, 0],
+    };
+    let mut order = [0; 3];
+    for (dim, rank) in ranks.into_iter().enumerate() {
+        order[rank] = dim;
     }
+    order
 }
 
 /// Bytes of shared local memory an interface descriptor's SLM size code gives a group.
@@ -322,5 +332,28 @@ pub fn slm_bytes(idd: &InterfaceDescriptorData) -> usize {
     match idd.shared_local_memory_size as u32 {
         0 => 0,
         code => 1024 << (code - 1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each code's walk, fastest dimension first, as NEO's hardware table lists them
+    /// (`HwWalkOrderHelper::compatibleDimensionOrders`, indexed by the field's value).
+    #[test]
+    fn walk_order_digits_are_the_ranks_of_x_y_z() {
+        let (x, y, z) = (0, 1, 2);
+        let table = [
+            (WalkOrder::Walk012, [x, y, z]),
+            (WalkOrder::Walk021, [x, z, y]),
+            (WalkOrder::Walk102, [y, x, z]),
+            (WalkOrder::Walk120, [z, x, y]),
+            (WalkOrder::Walk201, [y, z, x]),
+            (WalkOrder::Walk210, [z, y, x]),
+        ];
+        for (code, want) in table {
+            assert_eq!(walk_order(code), want, "{code:?}");
+        }
     }
 }
