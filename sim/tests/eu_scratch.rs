@@ -1,6 +1,6 @@
 //! HWord scratch block messages (IGC's spill and fill) on the EU interpreter, assembled by
-//! iga64 in the forms IGC emits per platform: the slice comes from the header's copy of r0
-//! (Gen9–Gen12LP: General State Base + r0.5\[31:10\], size code in r0.3\[3:0\]; Xe-HPG: the
+//! iga64 in the forms IGC emits per platform: the slice comes from r0 as the thread was
+//! dispatched, not from the header (Gen9–Gen12LP: General State Base + r0.5\[31:10\], size code in r0.3\[3:0\]; Xe-HPG: the
 //! SURFTYPE_SCRATCH surface named by r0.5\[31:10\] and the thread's slot in r0.5\[9:0\]), and a
 //! block leaving the slice is an EU error, not an access.
 
@@ -18,23 +18,31 @@ const MEM_BYTES: usize = 0x8000;
 /// Copy r0 into the header, write r10-r11 (two HWords) at HWord `wr`, read two HWords at
 /// HWord `rd` into r20-r21.
 fn spill_fill(p: Platform, wr: u32, rd: u32) -> String {
+    format!(
+        "(W) mov (8|M0) r6.0<1>:ud r0.0<1;1,0>:ud\n{}",
+        spill_fill_headers(p, wr, rd, 6, 6)
+    )
+}
+
+/// The write and read of [`spill_fill`] with header registers `hw` and `hr`.
+fn spill_fill_headers(p: Platform, wr: u32, rd: u32, hw: u32, hr: u32) -> String {
     let write = 0x020F_1000 | wr;
     let read = 0x022C_1000 | rd;
     let (w, r) = match p {
         Platform::Skl | Platform::Icllp => (
-            format!("sends (16|M0) null:uw r6 r10 0x8A {write:#010X}"),
-            format!("send (16|M0) r20:uw r6 0xA {read:#010X}"),
+            format!("sends (16|M0) null:uw r{hw} r10 0x8A {write:#010X}"),
+            format!("send (16|M0) r20:uw r{hr} 0xA {read:#010X}"),
         ),
         Platform::Tgllp => (
-            format!("send.dc0 (16|M0) null r6 r10 0x80 {write:#010X}"),
-            format!("send.dc0 (16|M0) r20 r6 null 0x0 {read:#010X}"),
+            format!("send.dc0 (16|M0) null r{hw} r10 0x80 {write:#010X}"),
+            format!("send.dc0 (16|M0) r20 r{hr} null 0x0 {read:#010X}"),
         ),
         Platform::Dg2 => (
-            format!("send.dc0 (16|M0) null r6 r10:2 0x0 {write:#010X}"),
-            format!("send.dc0 (16|M0) r20 r6 null:0 0x0 {read:#010X}"),
+            format!("send.dc0 (16|M0) null r{hw} r10:2 0x0 {write:#010X}"),
+            format!("send.dc0 (16|M0) r20 r{hr} null:0 0x0 {read:#010X}"),
         ),
     };
-    format!("(W) mov (8|M0) r6.0<1>:ud r0.0<1;1,0>:ud\n{w}\n{r}\n")
+    format!("{w}\n{r}\n")
 }
 
 fn set_dw(t: &mut Thread, reg: usize, dw: usize, v: u32) {
@@ -121,6 +129,40 @@ fn general_state_slices_on_gen9_to_gen12lp() {
             );
             // The write past the slice did not reach the neighbouring slice.
             assert_eq!(mem.u32_at(0x2800), 0, "{p}");
+        }
+    }
+}
+
+/// IGC's spill code on platforms without LSC passes the spilled data itself as the header (and
+/// any register as a fill's header): the slice is the one the thread was dispatched with, even
+/// after the kernel overwrites r0.
+#[test]
+fn the_header_does_not_locate_the_slice() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    for p in [Platform::Skl, Platform::Icllp, Platform::Tgllp] {
+        let text = format!(
+            "(W) mov (8|M0) r0.0<1>:ud 0x0:ud\n{}",
+            spill_fill_headers(p, 4, 4, 10, 30)
+        );
+        let prog = program(&iga, p, &text);
+        let mut mem = TestMem::new(MEM_BASE, MEM_BYTES);
+        let t = run_on(&prog, 16, &mut mem, |t| {
+            set_dw(t, 0, 5, 0x2000);
+            set_dw(t, 0, 3, 1);
+            payload(t);
+            for d in 0..8 {
+                set_dw(t, 30, d, 0x5A5A_0000 | d as u32);
+            }
+        })
+        .unwrap_or_else(|e| panic!("{p}: {e}"));
+        for i in 0..16u64 {
+            let want = 0xA000_0000 | i as u32;
+            assert_eq!(mem.u32_at(0x2000 + 128 + 4 * i), want, "{p} dword {i}");
+            assert_eq!(
+                dw(&t, 20 + i as usize / 8, i as usize % 8),
+                want,
+                "{p} r20 {i}"
+            );
         }
     }
 }

@@ -109,6 +109,9 @@ pub struct Thread {
     /// their memory instead of allocating (contents are meaningless between sends).
     pub(crate) msg_payload: Vec<u8>,
     pub(crate) msg_resp: Vec<u8>,
+    /// r0's DWords 3 and 5 as the thread started (its scratch slice: size code and pointer).
+    /// The hardware keeps these from dispatch; a scratch message's header does not supply them.
+    pub(crate) dispatched_scratch: [u32; 2],
 }
 
 impl Thread {
@@ -128,6 +131,7 @@ impl Thread {
             exec_lanes: u32::MAX,
             msg_payload: Vec::new(),
             msg_resp: Vec::new(),
+            dispatched_scratch: [0; 2],
         }
     }
 

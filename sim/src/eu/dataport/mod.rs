@@ -303,7 +303,9 @@ pub fn execute(
         platform,
     };
     match sfid {
-        Sfid::Dc0 if scratch::is_scratch(desc) => scratch::execute(&mut msg, platform, mem)?,
+        Sfid::Dc0 if scratch::is_scratch(desc) => {
+            scratch::execute(&mut msg, t.dispatched_scratch, platform, mem)?
+        }
         Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro => hdc::execute(&mut msg, sfid, mem)?,
         Sfid::Ugm | Sfid::Ugml | Sfid::Slm => lsc::execute(&mut msg, sfid, mem)?,
         Sfid::Gateway => {

@@ -3,8 +3,11 @@
 //!
 //! Descriptor (iga's `tryDecodeDC0ScratchBlock`, IGC's spill manager): \[11:0\] offset in
 //! HWords (32 bytes) from the start of the thread's slice, \[13:12\] block size (1, 2, 4 or 8
-//! HWords), \[17\] write, \[18\] scratch. The header (always present: IGC copies r0) carries what
-//! the thread dispatcher put in r0:
+//! HWords), \[17\] write, \[18\] scratch. The header must be present but its contents do not
+//! locate the slice: IGC's spill code on every platform without LSC passes the spilled data
+//! itself as the header (vISA's spill manager), and those kernels run on the hardware, which
+//! keeps the slice the thread was dispatched with. So the slice comes from r0 as the thread
+//! started ([`Thread`](crate::eu::Thread) keeps DWords 3 and 5):
 //! - Gen9–Gen12LP ([`ScratchStyle::GeneralState`]): DWord 5 \[31:10\] is the thread's slice as an
 //!   offset from General State Base Address, DWord 3 \[3:0\] the slice size as log2(bytes / 1 KiB).
 //! - Xe-HPG ([`ScratchStyle::Surface`]): DWord 5 \[31:10\] is CFE_STATE's Scratch Space Buffer,
@@ -62,14 +65,14 @@ struct Slice {
     bytes: u64,
 }
 
-fn slice(msg: &Msg, p: Platform, mem: &mut dyn Memory) -> Result<Slice, EuErrorKind> {
-    let dw5 = msg.u32_at(4 * R0_SCRATCH_POINTER);
+fn slice(dispatched: [u32; 2], p: Platform, mem: &mut dyn Memory) -> Result<Slice, EuErrorKind> {
+    let [dw3, dw5] = dispatched;
     match style(p) {
         ScratchStyle::GeneralState => {
             let general = mem.general_state_base()?;
             Ok(Slice {
                 base: general.wrapping_add(u64::from(dw5 & POINTER_MASK)),
-                bytes: 1024 << (msg.u32_at(4 * R0_SCRATCH_SIZE) & 0xf),
+                bytes: 1024 << (dw3 & 0xf),
             })
         }
         ScratchStyle::Surface => {
@@ -89,12 +92,18 @@ fn slice(msg: &Msg, p: Platform, mem: &mut dyn Memory) -> Result<Slice, EuErrorK
     }
 }
 
-/// Executes a HWord scratch block read or write.
-pub(super) fn execute(msg: &mut Msg, p: Platform, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
+/// Executes a HWord scratch block read or write for a thread dispatched with r0 DWords 3 and 5
+/// `dispatched`.
+pub(super) fn execute(
+    msg: &mut Msg,
+    dispatched: [u32; 2],
+    p: Platform,
+    mem: &mut dyn Memory,
+) -> Result<(), EuErrorKind> {
     let offset = u64::from(msg.field(0, 12)) * REG_BYTES as u64;
     let bytes = REG_BYTES << msg.field(12, 2);
     let write = msg.field(17, 1) != 0;
-    let s = slice(msg, p, mem)?;
+    let s = slice(dispatched, p, mem)?;
     if offset + bytes as u64 > s.bytes {
         return Err(EuErrorKind::Scratch(format!(
             "{} of {bytes} bytes at offset {offset:#x} leaves the thread's {}-byte slice",

@@ -15,7 +15,7 @@ pub mod lanes;
 
 use isa_encoder::model::{Opcode, PredCtrl, Predicate, Shape, Subfunction, SyncFn};
 
-use crate::eu::dataport::{self, Memory};
+use crate::eu::dataport::{self, scratch, Memory};
 use crate::eu::error::{EuError, EuErrorKind};
 use crate::eu::program::{Inst, Program, Target};
 use crate::eu::regfile::{Thread, CE, TM0};
@@ -282,6 +282,14 @@ pub fn run(
         return Ok(Status::Ended);
     }
     t.file[TM0..TM0 + 8].copy_from_slice(&t.executed.to_le_bytes());
+    if t.executed == 0 {
+        // The thread starts: keep the scratch fields it was dispatched with, as the hardware
+        // does (scratch messages take the slice from here, whatever their header holds).
+        t.dispatched_scratch = [
+            t.grf_u32(0, scratch::R0_SCRATCH_SIZE),
+            t.grf_u32(0, scratch::R0_SCRATCH_POINTER),
+        ];
+    }
     let mut left = budget;
     loop {
         // The fast path rounds to nearest: a directed mode in cr0 takes the interpreter.
