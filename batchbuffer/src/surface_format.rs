@@ -3,6 +3,46 @@
 //! use. The one place these numbers live: the batch builder, the simulator's data port and the
 //! UMD's images all read them from here.
 
+/// How a channel's bits read as a number (Mesa's `isl_base_type` names the same kinds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChannelType {
+    /// Unsigned normalized: `v / (2^bits - 1)`.
+    Unorm,
+    /// Signed normalized: `max(v / (2^(bits-1) - 1), -1)`.
+    Snorm,
+    Uint,
+    Sint,
+    /// IEEE float (16 or 32 bits).
+    Float,
+    /// Untyped bytes (RAW): no channels.
+    Raw,
+}
+
+/// Which channels a format stores, in memory order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChannelOrder {
+    R,
+    Rg,
+    Rgba,
+    /// B, G, R, A in memory.
+    Bgra,
+    /// RAW: no channels.
+    None,
+}
+
+impl ChannelOrder {
+    /// For each stored channel in memory order, the RGBA channel (0 R .. 3 A) it is.
+    pub fn channels(self) -> &'static [usize] {
+        match self {
+            ChannelOrder::R => &[0],
+            ChannelOrder::Rg => &[0, 1],
+            ChannelOrder::Rgba => &[0, 1, 2, 3],
+            ChannelOrder::Bgra => &[2, 1, 0, 3],
+            ChannelOrder::None => &[],
+        }
+    }
+}
+
 /// One surface format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SurfaceFormat {
@@ -12,41 +52,116 @@ pub struct SurfaceFormat {
     pub number: u32,
     /// Bytes per element (RAW: byte-addressed, so 1).
     pub bytes_per_element: u32,
+    /// The channels stored and their type; every channel has `bytes_per_element / channels`
+    /// bytes.
+    pub order: ChannelOrder,
+    pub channel_type: ChannelType,
 }
 
-const fn f(name: &'static str, number: u32, bytes_per_element: u32) -> SurfaceFormat {
+impl SurfaceFormat {
+    /// Bits of one channel (0 for RAW).
+    pub fn channel_bits(&self) -> u32 {
+        match self.order.channels().len() {
+            0 => 0,
+            n => self.bytes_per_element * 8 / n as u32,
+        }
+    }
+}
+
+const fn f(
+    name: &'static str,
+    number: u32,
+    bytes_per_element: u32,
+    order: ChannelOrder,
+    channel_type: ChannelType,
+) -> SurfaceFormat {
     SurfaceFormat {
         name,
         number,
         bytes_per_element,
+        order,
+        channel_type,
     }
 }
 
-pub const R32G32B32A32_UINT: SurfaceFormat = f("R32G32B32A32_UINT", 2, 16);
-pub const R16G16B16A16_UINT: SurfaceFormat = f("R16G16B16A16_UINT", 131, 8);
-pub const R8G8B8A8_UNORM: SurfaceFormat = f("R8G8B8A8_UNORM", 199, 4);
-pub const R8G8B8A8_UINT: SurfaceFormat = f("R8G8B8A8_UINT", 203, 4);
-pub const R32_SINT: SurfaceFormat = f("R32_SINT", 214, 4);
-pub const R32_UINT: SurfaceFormat = f("R32_UINT", 215, 4);
-pub const R32_FLOAT: SurfaceFormat = f("R32_FLOAT", 216, 4);
-pub const R16_UINT: SurfaceFormat = f("R16_UINT", 269, 2);
-pub const R8_UNORM: SurfaceFormat = f("R8_UNORM", 320, 1);
-pub const R8_SNORM: SurfaceFormat = f("R8_SNORM", 321, 1);
-pub const R8_SINT: SurfaceFormat = f("R8_SINT", 322, 1);
-pub const R8_UINT: SurfaceFormat = f("R8_UINT", 323, 1);
+use ChannelOrder::{Bgra, Rg, Rgba, R};
+use ChannelType::{Float, Sint, Snorm, Uint, Unorm};
+
+pub const R32G32B32A32_FLOAT: SurfaceFormat = f("R32G32B32A32_FLOAT", 0, 16, Rgba, Float);
+pub const R32G32B32A32_SINT: SurfaceFormat = f("R32G32B32A32_SINT", 1, 16, Rgba, Sint);
+pub const R32G32B32A32_UINT: SurfaceFormat = f("R32G32B32A32_UINT", 2, 16, Rgba, Uint);
+pub const R16G16B16A16_UNORM: SurfaceFormat = f("R16G16B16A16_UNORM", 128, 8, Rgba, Unorm);
+pub const R16G16B16A16_SNORM: SurfaceFormat = f("R16G16B16A16_SNORM", 129, 8, Rgba, Snorm);
+pub const R16G16B16A16_SINT: SurfaceFormat = f("R16G16B16A16_SINT", 130, 8, Rgba, Sint);
+pub const R16G16B16A16_UINT: SurfaceFormat = f("R16G16B16A16_UINT", 131, 8, Rgba, Uint);
+pub const R16G16B16A16_FLOAT: SurfaceFormat = f("R16G16B16A16_FLOAT", 132, 8, Rgba, Float);
+pub const R32G32_FLOAT: SurfaceFormat = f("R32G32_FLOAT", 133, 8, Rg, Float);
+pub const R32G32_SINT: SurfaceFormat = f("R32G32_SINT", 134, 8, Rg, Sint);
+pub const R32G32_UINT: SurfaceFormat = f("R32G32_UINT", 135, 8, Rg, Uint);
+pub const B8G8R8A8_UNORM: SurfaceFormat = f("B8G8R8A8_UNORM", 192, 4, Bgra, Unorm);
+pub const R8G8B8A8_UNORM: SurfaceFormat = f("R8G8B8A8_UNORM", 199, 4, Rgba, Unorm);
+pub const R8G8B8A8_SNORM: SurfaceFormat = f("R8G8B8A8_SNORM", 201, 4, Rgba, Snorm);
+pub const R8G8B8A8_SINT: SurfaceFormat = f("R8G8B8A8_SINT", 202, 4, Rgba, Sint);
+pub const R8G8B8A8_UINT: SurfaceFormat = f("R8G8B8A8_UINT", 203, 4, Rgba, Uint);
+pub const R16G16_UNORM: SurfaceFormat = f("R16G16_UNORM", 204, 4, Rg, Unorm);
+pub const R16G16_SNORM: SurfaceFormat = f("R16G16_SNORM", 205, 4, Rg, Snorm);
+pub const R16G16_SINT: SurfaceFormat = f("R16G16_SINT", 206, 4, Rg, Sint);
+pub const R16G16_UINT: SurfaceFormat = f("R16G16_UINT", 207, 4, Rg, Uint);
+pub const R16G16_FLOAT: SurfaceFormat = f("R16G16_FLOAT", 208, 4, Rg, Float);
+pub const R32_SINT: SurfaceFormat = f("R32_SINT", 214, 4, R, Sint);
+pub const R32_UINT: SurfaceFormat = f("R32_UINT", 215, 4, R, Uint);
+pub const R32_FLOAT: SurfaceFormat = f("R32_FLOAT", 216, 4, R, Float);
+pub const R8G8_UNORM: SurfaceFormat = f("R8G8_UNORM", 262, 2, Rg, Unorm);
+pub const R8G8_SNORM: SurfaceFormat = f("R8G8_SNORM", 263, 2, Rg, Snorm);
+pub const R8G8_SINT: SurfaceFormat = f("R8G8_SINT", 264, 2, Rg, Sint);
+pub const R8G8_UINT: SurfaceFormat = f("R8G8_UINT", 265, 2, Rg, Uint);
+pub const R16_UNORM: SurfaceFormat = f("R16_UNORM", 266, 2, R, Unorm);
+pub const R16_SNORM: SurfaceFormat = f("R16_SNORM", 267, 2, R, Snorm);
+pub const R16_SINT: SurfaceFormat = f("R16_SINT", 268, 2, R, Sint);
+pub const R16_UINT: SurfaceFormat = f("R16_UINT", 269, 2, R, Uint);
+pub const R16_FLOAT: SurfaceFormat = f("R16_FLOAT", 270, 2, R, Float);
+pub const R8_UNORM: SurfaceFormat = f("R8_UNORM", 320, 1, R, Unorm);
+pub const R8_SNORM: SurfaceFormat = f("R8_SNORM", 321, 1, R, Snorm);
+pub const R8_SINT: SurfaceFormat = f("R8_SINT", 322, 1, R, Sint);
+pub const R8_UINT: SurfaceFormat = f("R8_UINT", 323, 1, R, Uint);
 /// Untyped, byte-addressed buffers.
-pub const RAW: SurfaceFormat = f("RAW", 511, 1);
+pub const RAW: SurfaceFormat = f("RAW", 511, 1, ChannelOrder::None, ChannelType::Raw);
 
 /// Every format this table knows.
-pub const ALL: [SurfaceFormat; 13] = [
+pub const ALL: [SurfaceFormat; 38] = [
+    R32G32B32A32_FLOAT,
+    R32G32B32A32_SINT,
     R32G32B32A32_UINT,
+    R16G16B16A16_UNORM,
+    R16G16B16A16_SNORM,
+    R16G16B16A16_SINT,
     R16G16B16A16_UINT,
+    R16G16B16A16_FLOAT,
+    R32G32_FLOAT,
+    R32G32_SINT,
+    R32G32_UINT,
+    B8G8R8A8_UNORM,
     R8G8B8A8_UNORM,
+    R8G8B8A8_SNORM,
+    R8G8B8A8_SINT,
     R8G8B8A8_UINT,
+    R16G16_UNORM,
+    R16G16_SNORM,
+    R16G16_SINT,
+    R16G16_UINT,
+    R16G16_FLOAT,
     R32_SINT,
     R32_UINT,
     R32_FLOAT,
+    R8G8_UNORM,
+    R8G8_SNORM,
+    R8G8_SINT,
+    R8G8_UINT,
+    R16_UNORM,
+    R16_SNORM,
+    R16_SINT,
     R16_UINT,
+    R16_FLOAT,
     R8_UNORM,
     R8_SNORM,
     R8_SINT,
@@ -64,6 +179,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn element_size_is_channels_times_channel_size() {
+        // The name says the channels and their bits: R16G16_UNORM is two 16-bit channels.
+        for fmt in ALL.iter().filter(|f| f.order != ChannelOrder::None) {
+            let bits: u32 = fmt
+                .name
+                .split('_')
+                .next()
+                .unwrap()
+                .split(['R', 'G', 'B', 'A'])
+                .filter(|s| !s.is_empty())
+                .map(|s| s.parse::<u32>().unwrap())
+                .sum();
+            assert_eq!(bits, fmt.bytes_per_element * 8, "{}", fmt.name);
+            assert_eq!(
+                fmt.channel_bits() * fmt.order.channels().len() as u32,
+                bits,
+                "{}",
+                fmt.name
+            );
+        }
+    }
+
+    #[test]
     fn numbers_are_unique_and_fit_the_field() {
         for (i, a) in ALL.iter().enumerate() {
             // Surface Format is 9 bits wide on Gen12.5 (bits 26:18), 10 bits before.
@@ -78,6 +216,7 @@ mod tests {
     fn lookup_by_number() {
         assert_eq!(by_number(323), Some(R8_UINT));
         assert_eq!(by_number(321).map(|f| f.name), Some("R8_SNORM"));
-        assert_eq!(by_number(0), None);
+        assert_eq!(by_number(0), Some(R32G32B32A32_FLOAT));
+        assert_eq!(by_number(3), None);
     }
 }

@@ -122,6 +122,7 @@ fn image(mem: &mut TestMem) -> Vec<u32> {
             width: 64,
             height: 4,
             pitch: 64,
+            image: None,
         },
     );
     let px: Vec<u32> = (0..64).map(|i| 0x1000 + i).collect();

@@ -8,8 +8,12 @@ use platform::Platform;
 
 /// genxml SURFACE_TYPE values.
 pub mod surface_type {
+    /// SURFTYPE_1D.
+    pub const SURF_1D: u32 = 0;
     /// SURFTYPE_2D.
     pub const SURF_2D: u32 = 1;
+    /// SURFTYPE_3D.
+    pub const SURF_3D: u32 = 2;
     /// SURFTYPE_BUFFER.
     pub const BUFFER: u32 = 4;
     /// SURFTYPE_SCRATCH (Xe-HPG: the per-thread scratch space).

@@ -8,7 +8,7 @@ use batchbuffer::{Packet, RenderSurfaceState};
 use platform::Platform;
 
 use super::state::Bases;
-use crate::eu::{MemFault, Memory, ScratchSurface, Surface};
+use crate::eu::{ImageSurface, MemFault, Memory, ScratchSurface, Surface};
 use crate::mem::{Access, AddressSpace, Binding, GpuFault, VA_BITS};
 
 /// The bits of a GPU virtual address the page tables translate.
@@ -19,7 +19,7 @@ const STATELESS_BTIS: [u32; 2] = [255, 253];
 
 use batchbuffer::builder::surface_type::{
     BUFFER as SURFTYPE_BUFFER, NULL as SURFTYPE_NULL, SCRATCH as SURFTYPE_SCRATCH,
-    SURF_2D as SURFTYPE_2D,
+    SURF_1D as SURFTYPE_1D, SURF_2D as SURFTYPE_2D, SURF_3D as SURFTYPE_3D,
 };
 
 /// What went wrong beyond a plain address (kept for the error report).
@@ -126,21 +126,55 @@ impl<'a> VmMemory<'a> {
                     (u64::from(s.depth) << 21 | u64::from(s.height) << 7 | u64::from(s.width)) + 1;
                 Ok(Surface::buffer(s.surface_base_address, size))
             }
-            SURFTYPE_2D => {
-                let Some(bpp) = batchbuffer::surface_format::by_number(s.surface_format)
-                    .map(|f| u64::from(f.bytes_per_element))
-                else {
+            SURFTYPE_1D | SURFTYPE_2D | SURFTYPE_3D => {
+                let Some(format) = batchbuffer::surface_format::by_number(s.surface_format) else {
                     let why = format!(
-                        "RENDER_SURFACE_STATE at {at:#x}: 2D format {:#x} is not modelled",
+                        "RENDER_SURFACE_STATE at {at:#x}: format {:#x} is not modelled",
                         s.surface_format
                     );
                     return Err(self.refuse(Refusal::BadSurface(why), at));
                 };
+                if s.tile_mode != 0 {
+                    let why = format!(
+                        "RENDER_SURFACE_STATE at {at:#x}: tile mode {} (only linear surfaces \
+                         are modelled)",
+                        s.tile_mode
+                    );
+                    return Err(self.refuse(Refusal::BadSurface(why), at));
+                }
+                let bpp = u64::from(format.bytes_per_element);
+                let dims: u8 = match s.surface_type {
+                    SURFTYPE_1D => 1,
+                    SURFTYPE_2D => 2,
+                    _ => 3,
+                };
+                // genxml: Width, Height and Depth hold size - 1; a 1D surface has one row. Depth
+                // is the 3D depth or, with Surface Array, the number of layers.
+                let width = s.width + 1;
+                let height = if dims == 1 { 1 } else { s.height + 1 };
+                let layered = dims == 3 || s.surface_array;
+                let depth = if layered { s.depth + 1 } else { 1 };
+                let pitch = u64::from(s.surface_pitch) + 1;
+                // Surface QPitch: rows from one layer (or 3D slice) to the next; a linear
+                // surface that leaves it 0 packs its layers height rows apart.
+                let rows = if s.surface_qpitch == 0 {
+                    u64::from(height)
+                } else {
+                    u64::from(s.surface_qpitch)
+                };
                 Ok(Surface {
                     base: s.surface_base_address,
-                    width: (u64::from(s.width) + 1) * bpp,
-                    height: s.height + 1,
-                    pitch: u64::from(s.surface_pitch) + 1,
+                    width: u64::from(width) * bpp,
+                    height,
+                    pitch,
+                    image: Some(ImageSurface {
+                        format,
+                        dims,
+                        array: s.surface_array && dims < 3,
+                        size: [width, height, depth],
+                        slice_pitch: rows * pitch,
+                        row_pitch: pitch,
+                    }),
                 })
             }
             // A null surface: reads return zeros and writes are dropped (bounds of 0 bytes).

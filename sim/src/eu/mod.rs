@@ -18,7 +18,7 @@ pub mod program;
 pub mod regfile;
 pub mod rounding;
 
-pub use dataport::{Memory, NoMemory, ScratchSurface, Surface};
+pub use dataport::{ImageSurface, Memory, NoMemory, ScratchSurface, Surface};
 pub use error::{EuError, EuErrorKind, MemFault};
 pub use exec::{run, Status};
 pub use program::{Program, ProgramCache};

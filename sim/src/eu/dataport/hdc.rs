@@ -181,6 +181,8 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
         (Sfid::Dc1, 0x15) => a64_block(msg, mem, true),
         (Sfid::Dc1, 0x02) => atomic(msg, mem, false),
         (Sfid::Dc1, 0x12) => atomic(msg, mem, true),
+        (Sfid::Dc1, 0x05) => super::typed::execute(msg, mem, false),
+        (Sfid::Dc1, 0x0D) => super::typed::execute(msg, mem, true),
         (Sfid::Dc1, 0x04) => media::read(msg, mem),
         (Sfid::Dc1, 0x0A) => media::write(msg, mem),
         _ => Err(EuErrorKind::Unsupported(format!(

@@ -10,8 +10,11 @@ mod align;
 mod hdc;
 mod lsc;
 mod media;
+mod sampler;
 pub mod scratch;
 mod slm;
+mod texel;
+mod typed;
 
 use isa_encoder::model::SendDesc;
 use isa_encoder::sendmsg::{gateway, Sfid};
@@ -32,6 +35,8 @@ pub struct Surface {
     pub height: u32,
     /// Bytes from one row to the next.
     pub pitch: u64,
+    /// What typed messages and the sampler need of a 1D/2D/3D surface (None for buffers).
+    pub image: Option<ImageSurface>,
 }
 
 impl Surface {
@@ -42,8 +47,27 @@ impl Surface {
             width: size,
             height: 1,
             pitch: size,
+            image: None,
         }
     }
+}
+
+/// A linear 1D, 2D or 3D surface (or an array of 1D/2D ones) as typed messages and the
+/// sampler address it: texel (u, v, r) of an image is at
+/// `base + r * slice_pitch + v * pitch + u * bytes_per_element`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImageSurface {
+    pub format: batchbuffer::surface_format::SurfaceFormat,
+    /// 1, 2 or 3.
+    pub dims: u8,
+    /// An array of 1D or 2D images: the coordinate after the last dimension is the layer.
+    pub array: bool,
+    /// Texels in each dimension: width, height (1 for 1D), depth (3D) or layers (arrays).
+    pub size: [u32; 3],
+    /// Bytes from one 3D slice or array layer to the next.
+    pub slice_pitch: u64,
+    /// Bytes from one row to the next.
+    pub row_pitch: u64,
 }
 
 /// A SURFTYPE_SCRATCH surface (Xe-HPG): `slices` thread slices of `slice` bytes at `base`.
@@ -308,6 +332,7 @@ pub fn execute(
         }
         Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro => hdc::execute(&mut msg, sfid, mem)?,
         Sfid::Ugm | Sfid::Ugml | Sfid::Slm => lsc::execute(&mut msg, sfid, mem)?,
+        Sfid::Sampler => sampler::execute(&mut msg, mem)?,
         Sfid::Gateway => {
             if desc & 7 == gateway::GATEWAY_BARRIER {
                 t.barrier_pending = true;

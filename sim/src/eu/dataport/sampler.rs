@@ -1,0 +1,91 @@
+//! The sampler's unfiltered loads: `ld` (message type 0x07) and `ld_lz` (0x1A, LOD 0), which
+//! IGC emits for `read_image*` with integer coordinates and no sampler (and with a sampler
+//! whose filter is nearest and coordinates unnormalized, when the coordinates are integers).
+//! Filtering messages (`sample` and the rest) are absent: they fail as unsupported.
+//!
+//! Descriptor (isa-encoder `sendmsg::other`): \[30\] 16-bit return, \[29\],\[18:17\] SIMD mode
+//! (1 SIMD8, 2 SIMD16), \[16:12\] message type, \[19\] header, \[11:8\] sampler index (unused by
+//! loads), \[7:0\] binding table index. Parameters after the optional header, one per SIMD
+//! width of DWords, in the order Gen9+ defines: `ld` U, V, LOD, R; `ld_lz` U, V, R (absent
+//! trailing ones are 0). With a header, DWord 2 bits \[15:12\] disable R, G, B, A in the
+//! response; the response packs the enabled channels, one SIMD width of DWords each. An
+//! address out of bounds returns 0 in every channel (as typed reads do).
+
+use crate::eu::error::EuErrorKind;
+use crate::eu::regfile::REG_BYTES;
+
+use super::typed::texel_offset;
+use super::{lanes_of, mem_read, texel, Memory, Msg, Space};
+
+const LD: u32 = 0x07;
+const LD_LZ: u32 = 0x1A;
+
+pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
+    let op = msg.field(12, 5);
+    let mode = msg.field(17, 2) | msg.field(29, 1) << 2;
+    let lanes = match mode {
+        1 => 8,
+        2 => 16,
+        _ => {
+            return Err(EuErrorKind::Unsupported(format!(
+                "sampler SIMD mode {mode} (desc {:#010x})",
+                msg.desc
+            )))
+        }
+    };
+    if msg.field(30, 1) != 0 {
+        return Err(EuErrorKind::Unsupported(
+            "sampler messages with 16-bit return".into(),
+        ));
+    }
+    if op != LD && op != LD_LZ {
+        return Err(EuErrorKind::Unsupported(format!(
+            "sampler message type {op:#x} (only the unfiltered loads ld and ld_lz are modelled)"
+        )));
+    }
+    let bti = msg.desc & 0xff;
+    let surface = mem.surface(bti)?;
+    let Some(img) = surface.image else {
+        return Err(EuErrorKind::Surface(format!(
+            "sampler load of binding table index {bti}: not a 1D, 2D or 3D surface"
+        )));
+    };
+    let header = msg.field(19, 1) != 0;
+    let h = if header { REG_BYTES } else { 0 };
+    let chans = if header {
+        !(msg.u32_at(8) >> 12) & 0xf
+    } else {
+        0xf
+    };
+    let width = 4 * lanes;
+    let params = msg.payload.len().saturating_sub(h) / width;
+    let bpe = img.format.bytes_per_element as usize;
+    let mut buf = [0u8; 16];
+    for i in lanes_of(msg.lane_bits(lanes)) {
+        let p = |j: usize| {
+            if j < params {
+                msg.u32_at(h + j * width + 4 * i)
+            } else {
+                0
+            }
+        };
+        // (u, v, r, lod)
+        let c = if op == LD {
+            [p(0), p(1), p(3), p(2)]
+        } else {
+            [p(0), p(1), p(2), 0]
+        };
+        let value = match texel_offset(&img, c) {
+            Some(off) => {
+                let b = &mut buf[..bpe];
+                mem_read(mem, Space::Global, surface.base.wrapping_add(off), b)?;
+                texel::decode(&img.format, b)
+            }
+            None => [0; 4],
+        };
+        for (k, ch) in lanes_of(chans).enumerate() {
+            msg.put(k * width + 4 * i, &value[ch].to_le_bytes());
+        }
+    }
+    Ok(())
+}
