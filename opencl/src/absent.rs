@@ -449,7 +449,7 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
 }
 
 // Not provided yet by this runtime: separate compilation and linking, specialization constants,
-// program-release and context-destructor callbacks, changing queue properties.
+// program-release callbacks, changing queue properties.
 
 #[no_mangle]
 pub unsafe extern "C" fn clSetProgramSpecializationConstant(
@@ -465,15 +465,6 @@ pub unsafe extern "C" fn clSetProgramSpecializationConstant(
 pub unsafe extern "C" fn clSetProgramReleaseCallback(
     _program: cl_program,
     _pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
-    _user_data: *mut c_void,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clSetContextDestructorCallback(
-    _context: cl_context,
-    _pfn_notify: Option<unsafe extern "C" fn(context: cl_context, user_data: *mut c_void)>,
     _user_data: *mut c_void,
 ) -> cl_int {
     CL_INVALID_OPERATION

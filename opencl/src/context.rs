@@ -1,7 +1,7 @@
 //! Contexts.
 
 use std::ffi::c_void;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use opencl_sys::*;
 
@@ -13,10 +13,15 @@ use crate::platform;
 /// clCreateContext's pfn_notify.
 pub type Notify = unsafe extern "C" fn(*const std::ffi::c_char, *const c_void, usize, *mut c_void);
 
+/// clSetContextDestructorCallback's pfn_notify.
+pub type Destructor = unsafe extern "C" fn(cl_context, *mut c_void);
+
 pub struct Context {
     pub devices: Vec<Arc<Handle<Device>>>,
     pub properties: Vec<cl_context_properties>,
     notify: Option<(Notify, usize)>,
+    /// Destructor callbacks with their user data (an address), in registration order.
+    destructors: Mutex<Vec<(Destructor, usize)>>,
 }
 
 /// Tells the context's notify callback, if any, about an error (a GPU fault or hang).
@@ -31,6 +36,17 @@ pub fn report(c: &Context, what: &str) {
 impl ClObject for Context {
     const KIND: Kind = Kind::Context;
     const INVALID: cl_int = CL_INVALID_CONTEXT;
+    /// The context is destroyed once the application released it and every object made in
+    /// it (each holds the context) is gone: its destructor callbacks run then, most recently
+    /// registered first (OpenCL 3.0, clSetContextDestructorCallback).
+    fn destroyed(&self, raw: *mut c_void) {
+        let callbacks =
+            std::mem::take(&mut *self.destructors.lock().unwrap_or_else(|e| e.into_inner()));
+        for (f, data) in callbacks.into_iter().rev() {
+            // SAFETY: the application's callback with its own user data.
+            unsafe { f(raw as cl_context, data as *mut c_void) };
+        }
+    }
 }
 
 impl Context {
@@ -86,6 +102,7 @@ fn create(
         devices,
         properties: props,
         notify,
+        destructors: Mutex::default(),
     })
     .0
 }
@@ -171,6 +188,29 @@ pub unsafe extern "C" fn clRetainContext(c: cl_context) -> cl_int {
 #[no_mangle]
 pub unsafe extern "C" fn clReleaseContext(c: cl_context) -> cl_int {
     Handle::<Context>::release(c)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clSetContextDestructorCallback(
+    context: cl_context,
+    pfn_notify: Option<Destructor>,
+    user_data: *mut c_void,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let c = match Handle::<Context>::get(context) {
+            Ok(c) => c,
+            Err(e) => return e,
+        };
+        let Some(f) = pfn_notify else {
+            return CL_INVALID_VALUE;
+        };
+        c.obj
+            .destructors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((f, user_data as usize));
+        CL_SUCCESS
+    })
 }
 
 #[no_mangle]

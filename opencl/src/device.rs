@@ -45,6 +45,13 @@ impl Device {
     /// The device extensions, each with its version. Only what this runtime implements.
     pub fn extensions(&self) -> Vec<(&'static str, u32)> {
         let mut v = vec![
+            // OpenCL 1.1 made these four core; a device with the features still reports their
+            // names (OpenCL 3.0 extension specification, "cl_khr_*_int32_*_atomics"). IGC
+            // compiles the atom_* built-ins to the data port's atomic messages.
+            ("cl_khr_global_int32_base_atomics", version(1, 0, 0)),
+            ("cl_khr_global_int32_extended_atomics", version(1, 0, 0)),
+            ("cl_khr_local_int32_base_atomics", version(1, 0, 0)),
+            ("cl_khr_local_int32_extended_atomics", version(1, 0, 0)),
             ("cl_khr_byte_addressable_store", version(1, 0, 0)),
             ("cl_khr_il_program", version(1, 0, 0)),
             ("cl_intel_subgroups", version(1, 0, 0)),

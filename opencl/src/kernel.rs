@@ -3,7 +3,7 @@
 
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 use opencl_sys::*;
 use umd::kernel::ArgSlot;
@@ -19,7 +19,13 @@ use crate::queue::{self, Queue};
 
 #[derive(Clone)]
 pub enum Arg {
-    Mem(Arc<Handle<Mem>>),
+    /// A buffer, not retained: OpenCL 3.0's clSetKernelArg says a kernel does not update the
+    /// reference count of the memory objects set as its arguments (the application keeps
+    /// them alive; releasing the last reference destroys the buffer and runs its destructor
+    /// callbacks even while it is still set here).
+    Mem(Weak<Handle<Mem>>),
+    /// A NULL buffer: the kernel sees a NULL global pointer (clSetKernelArg, OpenCL 3.0).
+    NullMem,
     Value(Vec<u8>),
     Local(u32),
 }
@@ -94,18 +100,29 @@ impl Kernel {
             .map_or(0, |n| MAX_WORK_GROUP.min(n as usize))
     }
 
+    /// CL_KERNEL_ATTRIBUTES: the source attributes as the compiler recorded them
+    /// (vec_type_hint, work_group_size_hint, reqd_work_group_size, ...), plus the two the
+    /// binary gives as numbers when its attribute text lacks them.
     fn attributes(&self) -> String {
-        let mut v = Vec::new();
-        if let Some(k) = self.described() {
-            if let Some([x, y, z]) = k.required_work_group_size {
+        let Some(k) = self.described() else {
+            return String::new();
+        };
+        let mut v: Vec<String> = k
+            .attributes
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        let has = |v: &[String], name: &str| v.iter().any(|a| a.starts_with(name));
+        if let Some([x, y, z]) = k.required_work_group_size {
+            if !has(&v, "reqd_work_group_size(") {
                 v.push(format!("reqd_work_group_size({x},{y},{z})"));
             }
-            if k.required_subgroup_size != 0 {
-                v.push(format!(
-                    "intel_reqd_sub_group_size({})",
-                    k.required_subgroup_size
-                ));
-            }
+        }
+        if k.required_subgroup_size != 0 && !has(&v, "intel_reqd_sub_group_size(") {
+            v.push(format!(
+                "intel_reqd_sub_group_size({})",
+                k.required_subgroup_size
+            ));
         }
         v.join(" ")
     }
@@ -305,17 +322,23 @@ pub unsafe extern "C" fn clSetKernelArg(
                     if arg_size != std::mem::size_of::<cl_mem>() {
                         return Err(CL_INVALID_ARG_SIZE);
                     }
-                    if arg_value.is_null() {
-                        // NULL global pointers are not supported by umd's argument model.
-                        return Err(CL_INVALID_ARG_VALUE);
+                    // A NULL arg_value, or one pointing at a NULL cl_mem, gives the kernel a
+                    // NULL pointer (the specification's rule for buffer arguments).
+                    let m = if arg_value.is_null() {
+                        std::ptr::null_mut()
+                    } else {
+                        // SAFETY: arg_value points at a cl_mem (arg_size checked).
+                        unsafe { *(arg_value as *const cl_mem) }
+                    };
+                    if m.is_null() {
+                        Arg::NullMem
+                    } else {
+                        let m = Handle::<Mem>::get(m)?;
+                        if !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context) {
+                            return Err(CL_INVALID_MEM_OBJECT);
+                        }
+                        Arg::Mem(Arc::downgrade(&m))
                     }
-                    // SAFETY: arg_value points at a cl_mem (arg_size checked).
-                    let m = unsafe { *(arg_value as *const cl_mem) };
-                    let m = Handle::<Mem>::get(m)?;
-                    if !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context) {
-                        return Err(CL_INVALID_MEM_OBJECT);
-                    }
-                    Arg::Mem(m)
                 }
                 ArgSlot::Local => {
                     if !arg_value.is_null() {
@@ -616,7 +639,9 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
             let dims = work_dim as usize;
             // SAFETY: the application's arrays of work_dim elements.
             let global = unsafe { sizes(global_work_size, dims, CL_INVALID_GLOBAL_WORK_SIZE) }?
-                .ok_or(CL_INVALID_VALUE)?;
+                // OpenCL 2.1+: a NULL global size, like a zero one, runs nothing (the
+                // command still completes its event).
+                .unwrap_or_else(|| vec![0; dims]);
             // SAFETY: as above, the application's work_dim-element arrays (or NULL).
             let offset = unsafe { sizes(global_work_offset, dims, CL_INVALID_GLOBAL_OFFSET) }?;
             // SAFETY: as above.
@@ -654,13 +679,16 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
                 set.iter()
                     .map(|a| match a {
                         None => Err(CL_INVALID_KERNEL_ARGS),
-                        Some(Arg::Mem(m)) if !Arc::ptr_eq(&m.obj.device, &q.obj.device) => {
-                            Err(CL_INVALID_OPERATION)
-                        }
                         Some(Arg::Mem(m)) => {
+                            // A buffer destroyed since it was set is no argument any more.
+                            let m = m.upgrade().ok_or(CL_INVALID_KERNEL_ARGS)?;
+                            if !Arc::ptr_eq(&m.obj.device, &q.obj.device) {
+                                return Err(CL_INVALID_OPERATION);
+                            }
                             mems.push(m.clone());
                             Ok(ArgValue::Buffer(m.obj.buffer.clone()))
                         }
+                        Some(Arg::NullMem) => Ok(ArgValue::NullBuffer),
                         Some(Arg::Value(v)) => Ok(ArgValue::Value(v.clone())),
                         Some(Arg::Local(n)) => Ok(ArgValue::Local(*n)),
                     })

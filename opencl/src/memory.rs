@@ -59,6 +59,9 @@ pub struct Mem {
     pub host_ptr: *mut c_void,
     pub parent: Option<Arc<Handle<Mem>>>,
     pub offset: usize,
+    /// The property list given to clCreateBufferWithProperties, with its terminating 0;
+    /// empty for NULL, clCreateBuffer and sub-buffers (what CL_MEM_PROPERTIES returns).
+    properties: Vec<cl_mem_properties>,
     maps: Mutex<HashMap<usize, MapRegion>>,
     destructors: Mutex<Vec<(unsafe extern "C" fn(cl_mem, *mut c_void), *mut c_void)>>,
 }
@@ -158,6 +161,7 @@ fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
 
 fn create_buffer(
     context: cl_context,
+    properties: Vec<cl_mem_properties>,
     mut flags: cl_mem_flags,
     size: usize,
     host_ptr: *mut c_void,
@@ -204,6 +208,7 @@ fn create_buffer(
         host_ptr,
         parent: None,
         offset: 0,
+        properties,
         maps: Mutex::default(),
         destructors: Mutex::default(),
     })
@@ -219,7 +224,7 @@ pub unsafe extern "C" fn clCreateBuffer(
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
     let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
-        create_buffer(context, flags, size, host_ptr)
+        create_buffer(context, Vec::new(), flags, size, host_ptr)
     });
     // SAFETY: the application\'s errcode pointer.
     unsafe { finish(r, errcode_ret) }
@@ -240,7 +245,12 @@ pub unsafe extern "C" fn clCreateBufferWithProperties(
         if !properties.is_null() && unsafe { *properties } != 0 {
             return Err(CL_INVALID_PROPERTY);
         }
-        create_buffer(context, flags, size, host_ptr)
+        let list = if properties.is_null() {
+            Vec::new()
+        } else {
+            vec![0]
+        };
+        create_buffer(context, list, flags, size, host_ptr)
     });
     // SAFETY: the application\'s errcode pointer.
     unsafe { finish(r, errcode_ret) }
@@ -273,10 +283,20 @@ pub unsafe extern "C" fn clCreateSubBuffer(
         {
             return Err(CL_INVALID_VALUE);
         }
+        // A sub-buffer may narrow the host's access (to none, or to what the parent allows)
+        // but not widen it (clCreateSubBuffer's CL_INVALID_VALUE cases).
         let host = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+        let widens =
+            |parent: cl_mem_flags, asked: cl_mem_flags| pf & parent != 0 && flags & asked != 0;
         if flags & host == 0 {
             flags |= pf & host;
-        } else if pf & host != 0 && flags & host != pf & host {
+        } else if widens(CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY)
+            || widens(CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_WRITE_ONLY)
+            || widens(
+                CL_MEM_HOST_NO_ACCESS,
+                CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY,
+            )
+        {
             return Err(CL_INVALID_VALUE);
         }
         flags |= pf & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR);
@@ -323,6 +343,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
             host_ptr,
             parent: Some(parent.clone()),
             offset: region.origin,
+            properties: Vec::new(),
             maps: Mutex::default(),
             destructors: Mutex::default(),
         })
@@ -391,7 +412,7 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
                 }
                 CL_MEM_OFFSET => Info::Size(o.offset),
                 CL_MEM_USES_SVM_POINTER => Info::Bool(false),
-                CL_MEM_PROPERTIES => Info::Ulongs(Vec::new()),
+                CL_MEM_PROPERTIES => Info::Ulongs(o.properties.clone()),
                 _ => return Err(CL_INVALID_VALUE),
             })
         });

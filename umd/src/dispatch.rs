@@ -247,7 +247,7 @@ impl Queue {
             let bo = match a {
                 ArgValue::Buffer(b) => &b.bo,
                 ArgValue::Image(i) => &i.buffer().bo,
-                ArgValue::Value(_) | ArgValue::Local(_) => continue,
+                ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) => continue,
             };
             if !objects.iter().any(|o| o.handle == bo.handle) {
                 objects.extend(bo.exec_object(true));

@@ -243,6 +243,7 @@ impl Kernel {
                 simd_size: self.simd,
                 required_subgroup_size: 0,
                 required_work_group_size: None,
+                attributes: String::new(),
                 grf_count: None,
                 barrier_count: 0,
                 slm_size: 0,

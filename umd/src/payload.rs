@@ -16,6 +16,8 @@ use crate::program::{ArgKind, ArgParam, DriverSurface, DriverSurfaceKind, Implic
 #[derive(Debug, Clone)]
 pub enum ArgValue {
     Buffer(Buffer),
+    /// A NULL global pointer (OpenCL's NULL `cl_mem` argument): address 0, a null surface.
+    NullBuffer,
     Image(Image),
     /// A by-value argument's bytes (little-endian).
     Value(Vec<u8>),
@@ -27,6 +29,7 @@ impl ArgValue {
     fn describe(&self) -> String {
         match self {
             ArgValue::Buffer(_) => "a buffer".into(),
+            ArgValue::NullBuffer => "a NULL buffer".into(),
             ArgValue::Image(_) => "an image".into(),
             ArgValue::Value(v) => format!("a value of {} bytes", v.len()),
             ArgValue::Local(n) => format!("{n} bytes of local memory"),
@@ -61,7 +64,8 @@ pub fn check_args(kernel: &Kernel, args: &[ArgValue]) -> Result<()> {
     }
     for (i, (slot, arg)) in sig.iter().zip(args).enumerate() {
         let ok = match (slot, arg) {
-            (ArgSlot::Buffer, ArgValue::Buffer(_)) | (ArgSlot::Image, ArgValue::Image(_)) => true,
+            (ArgSlot::Buffer, ArgValue::Buffer(_) | ArgValue::NullBuffer)
+            | (ArgSlot::Image, ArgValue::Image(_)) => true,
             (ArgSlot::Value(n), ArgValue::Value(v)) => *n as usize == v.len(),
             (ArgSlot::Local, ArgValue::Local(_)) => true,
             _ => false,
@@ -117,7 +121,7 @@ fn surface_of(p: Platform, arg: &ArgValue) -> Result<RenderSurfaceState> {
     match arg {
         ArgValue::Buffer(b) => Ok(buffer_surface(p, b.gpu_address(), b.size())?),
         ArgValue::Image(i) => i.surface_state(p),
-        ArgValue::Value(_) | ArgValue::Local(_) => Ok(null_surface()),
+        ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) => Ok(null_surface()),
     }
 }
 
@@ -125,7 +129,7 @@ fn address_of(arg: &ArgValue) -> u64 {
     match arg {
         ArgValue::Buffer(b) => b.gpu_address(),
         ArgValue::Image(i) => i.buffer().gpu_address(),
-        ArgValue::Value(_) | ArgValue::Local(_) => 0,
+        ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) => 0,
     }
 }
 
@@ -276,6 +280,22 @@ pub fn build(
                         }
                         if let Some(bti) = bti {
                             bind(*bti, buffer_surface(p, b.gpu_address(), b.size())?);
+                        }
+                    }
+                    (
+                        ArgKind::Buffer {
+                            stateless,
+                            bti,
+                            buffer_offset,
+                            ..
+                        },
+                        ArgValue::NullBuffer,
+                    ) => {
+                        for s in [stateless, buffer_offset].into_iter().flatten() {
+                            put(ct, s.offset, s.size, 0)?;
+                        }
+                        if let Some(bti) = bti {
+                            bind(*bti, null_surface());
                         }
                     }
                     (ArgKind::Value { pieces }, ArgValue::Value(v)) => {

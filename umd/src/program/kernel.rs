@@ -237,6 +237,10 @@ pub struct Kernel {
     pub required_subgroup_size: u32,
     /// `reqd_work_group_size`, when given.
     pub required_work_group_size: Option<[u32; 3]>,
+    /// The kernel's attributes as the compiler lists them, space-separated
+    /// (`vec_type_hint(uint4) reqd_work_group_size(8,1,1) work_group_size_hint(4,1,1)`);
+    /// empty when it has none. What OpenCL's CL_KERNEL_ATTRIBUTES returns.
+    pub attributes: String,
     /// GRF registers per thread, when the binary says.
     pub grf_count: Option<u32>,
     /// Number of named barriers the kernel uses (0: none; patch tokens only say 0 or 1).

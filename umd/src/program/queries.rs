@@ -73,6 +73,7 @@ mod tests {
             simd_size: simd,
             required_subgroup_size: required,
             required_work_group_size: None,
+            attributes: String::new(),
             grf_count: None,
             barrier_count: 0,
             slm_size: 0,

@@ -32,6 +32,7 @@ pub fn kernel(raw: &RawKernel<'_>) -> Result<Kernel> {
         simd_size: 0,
         required_subgroup_size: 0,
         required_work_group_size: None,
+        attributes: String::new(),
         grf_count: None,
         barrier_count: 0,
         slm_size: 0,
@@ -375,6 +376,7 @@ fn attributes(tok: &RawToken<'_>, k: &mut Kernel) -> Result<()> {
         Bytes::new(tok.body, tok.offset + t::ITEM_HEADER_SIZE)
             .slice(4, len as usize, &|| t::name(tok.id))?;
     let text = c_string(text.data);
+    k.attributes = text.trim().to_string();
     if let Some(v) = attribute_value(&text, "intel_reqd_sub_group_size") {
         k.required_subgroup_size = v.trim().parse().map_err(|_| {
             invalid(

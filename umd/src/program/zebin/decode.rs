@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::zeinfo::{MiscInfo, PayloadArgument, ZeKernel};
+use super::zeinfo::{MiscInfo, PayloadArgument, UserAttributes, ZeKernel};
 use crate::program::elf::{ElfView, Symbol};
 use crate::program::error::{invalid, ProgramError, Result};
 use crate::program::hw::{grf_padded, SURFACE_STATE_SIZE};
@@ -229,6 +229,7 @@ pub fn kernel(
         simd_size: env.simd_size,
         required_subgroup_size,
         required_work_group_size,
+        attributes: attribute_text(&zk.user_attributes),
         grf_count: env.grf_count,
         barrier_count: env.barrier_count,
         slm_size: env.slm_size,
@@ -245,6 +246,26 @@ pub fn kernel(
         // Zebin kernels reach program data statelessly (ConstantBase/GlobalBase or relocations).
         driver_surfaces: Vec::new(),
     })
+}
+
+/// The source attributes `.ze_info` records, in the compiler's space-separated form (what the
+/// patch-token format's attribute string holds).
+fn attribute_text(u: &UserAttributes) -> String {
+    let dims = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+    let mut out = Vec::new();
+    if let Some(t) = &u.vec_type_hint {
+        out.push(format!("vec_type_hint({t})"));
+    }
+    if let Some(v) = &u.reqd_work_group_size {
+        out.push(format!("reqd_work_group_size({})", dims(v)));
+    }
+    if let Some(v) = &u.work_group_size_hint {
+        out.push(format!("work_group_size_hint({})", dims(v)));
+    }
+    if let Some(n) = u.intel_reqd_sub_group_size {
+        out.push(format!("intel_reqd_sub_group_size({n})"));
+    }
+    out.join(" ")
 }
 
 /// Three-component implicit values, split into one 4-byte element per dimension.

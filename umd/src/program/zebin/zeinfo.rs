@@ -32,6 +32,8 @@ pub struct ZeKernel {
 pub struct UserAttributes {
     pub intel_reqd_sub_group_size: Option<u32>,
     pub reqd_work_group_size: Option<Vec<u32>>,
+    pub work_group_size_hint: Option<Vec<u32>>,
+    pub vec_type_hint: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
