@@ -42,6 +42,42 @@ pub struct Kernel {
     /// clGetKernelArgInfo answers (the application asked for `-cl-kernel-arg-info`).
     pub arg_info: bool,
     pub args: Mutex<Vec<Option<Arg>>>,
+    /// The arguments as an enqueue hands them to its command, made at the first enqueue
+    /// after a clSetKernelArg and shared by the commands until the next one (locked after
+    /// `args`). Weak: only commands hold it, as a kernel does not retain its buffers.
+    pub snapshot: Mutex<Weak<ArgSnapshot>>,
+}
+
+/// A kernel's arguments as they were when it was enqueued.
+pub struct ArgSnapshot {
+    pub values: Vec<ArgValue>,
+    /// The buffers' CL objects: they (and their destructor callbacks) outlive the command.
+    pub mems: Vec<Arc<Handle<Mem>>>,
+}
+
+impl ArgSnapshot {
+    /// The snapshot of `set`, or CL_INVALID_KERNEL_ARGS when an argument is not set or its
+    /// buffer is gone.
+    fn of(set: &[Option<Arg>]) -> Result<ArgSnapshot, cl_int> {
+        let mut mems = Vec::new();
+        let values = set
+            .iter()
+            .map(|a| match a {
+                None => Err(CL_INVALID_KERNEL_ARGS),
+                Some(Arg::Mem(m)) => {
+                    // A buffer destroyed since it was set is no argument any more.
+                    let m = m.upgrade().ok_or(CL_INVALID_KERNEL_ARGS)?;
+                    let buffer = m.obj.buffer.clone();
+                    mems.push(m);
+                    Ok(ArgValue::Buffer(buffer))
+                }
+                Some(Arg::NullMem) => Ok(ArgValue::NullBuffer),
+                Some(Arg::Value(v)) => Ok(ArgValue::Value(v.clone())),
+                Some(Arg::Local(n)) => Ok(ArgValue::Local(*n)),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(ArgSnapshot { values, mems })
+    }
 }
 
 impl ClObject for Kernel {
@@ -172,6 +208,7 @@ fn create(p: &Arc<Handle<Program>>, name: &str) -> Result<cl_kernel, cl_int> {
         declared_sizes,
         arg_info,
         args: Mutex::new(vec![None; n]),
+        snapshot: Mutex::new(Weak::new()),
     })
     .0)
 }
@@ -285,6 +322,7 @@ pub unsafe extern "C" fn clCloneKernel(
             declared_sizes: k.obj.declared_sizes.clone(),
             arg_info: k.obj.arg_info,
             args: Mutex::new(args),
+            snapshot: Mutex::new(Weak::new()),
         })
         .0)
     });
@@ -370,7 +408,10 @@ pub unsafe extern "C" fn clSetKernelArg(
                 // Images and samplers are not provided by this runtime.
                 ArgSlot::Image | ArgSlot::Sampler => return Err(CL_INVALID_ARG_VALUE),
             };
-            k.obj.args.lock().unwrap_or_else(|e| e.into_inner())[arg_index as usize] = Some(arg);
+            let mut set = k.obj.args.lock().unwrap_or_else(|e| e.into_inner());
+            set[arg_index as usize] = Some(arg);
+            // Commands already enqueued keep the snapshot they took.
+            *k.obj.snapshot.lock().unwrap_or_else(|e| e.into_inner()) = Weak::new();
             Ok(())
         })();
         r.map_or_else(|e| e, |_| CL_SUCCESS)
@@ -597,19 +638,22 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfo(
     })
 }
 
-/// `n` size_t values at `p` as u32s: None for NULL; `err` when one does not fit.
+/// `n` (1 to 3) size_t values at `p`, then zeros: None for NULL; `err` when one does not fit
+/// in a u32.
 ///
 /// # Safety
 /// `p` NULL or `n` valid elements.
-unsafe fn sizes(p: *const usize, n: usize, err: cl_int) -> Result<Option<Vec<usize>>, cl_int> {
+unsafe fn sizes(p: *const usize, n: usize, err: cl_int) -> Result<Option<[usize; 3]>, cl_int> {
     if p.is_null() {
         return Ok(None);
     }
     // SAFETY: forwarded.
-    let v = unsafe { std::slice::from_raw_parts(p, n) }.to_vec();
-    if v.iter().any(|&x| x > u32::MAX as usize) {
+    let given = unsafe { std::slice::from_raw_parts(p, n) };
+    if given.iter().any(|&x| x > u32::MAX as usize) {
         return Err(err);
     }
+    let mut v = [0; 3];
+    v[..n].copy_from_slice(given);
     Ok(Some(v))
 }
 
@@ -641,21 +685,24 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
             let global = unsafe { sizes(global_work_size, dims, CL_INVALID_GLOBAL_WORK_SIZE) }?
                 // OpenCL 2.1+: a NULL global size, like a zero one, runs nothing (the
                 // command still completes its event).
-                .unwrap_or_else(|| vec![0; dims]);
+                .unwrap_or([0; 3]);
+            let global = &global[..dims];
             // SAFETY: as above, the application's work_dim-element arrays (or NULL).
             let offset = unsafe { sizes(global_work_offset, dims, CL_INVALID_GLOBAL_OFFSET) }?;
             // SAFETY: as above.
             let local = unsafe { sizes(local_work_size, dims, CL_INVALID_WORK_ITEM_SIZE) }?;
-            if let Some(o) = &offset {
+            let local = local.as_ref().map(|l| &l[..dims]);
+            let offset = offset.as_ref().map(|o| &o[..dims]);
+            if let Some(o) = offset {
                 if o.iter()
-                    .zip(&global)
+                    .zip(global)
                     .any(|(o, g)| o.checked_add(*g).is_none_or(|e| e > u32::MAX as usize))
                 {
                     return Err(CL_INVALID_GLOBAL_OFFSET);
                 }
             }
             let required = k.obj.described().and_then(|d| d.required_work_group_size);
-            if let Some(l) = &local {
+            if let Some(l) = local {
                 if l.contains(&0) || l.iter().any(|&x| x > MAX_WORK_GROUP) {
                     return Err(CL_INVALID_WORK_ITEM_SIZE);
                 }
@@ -673,43 +720,53 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
                     }
                 }
             }
-            let mut mems = Vec::new();
-            let args: Vec<ArgValue> = {
+            // The arguments as set now; unchanged since the last enqueue, its snapshot.
+            let args = {
                 let set = k.obj.args.lock().unwrap_or_else(|e| e.into_inner());
-                set.iter()
-                    .map(|a| match a {
-                        None => Err(CL_INVALID_KERNEL_ARGS),
-                        Some(Arg::Mem(m)) => {
-                            // A buffer destroyed since it was set is no argument any more.
-                            let m = m.upgrade().ok_or(CL_INVALID_KERNEL_ARGS)?;
-                            if !Arc::ptr_eq(&m.obj.device, &q.obj.device) {
-                                return Err(CL_INVALID_OPERATION);
-                            }
-                            mems.push(m.clone());
-                            Ok(ArgValue::Buffer(m.obj.buffer.clone()))
-                        }
-                        Some(Arg::NullMem) => Ok(ArgValue::NullBuffer),
-                        Some(Arg::Value(v)) => Ok(ArgValue::Value(v.clone())),
-                        Some(Arg::Local(n)) => Ok(ArgValue::Local(*n)),
-                    })
-                    .collect::<Result<_, _>>()?
+                let mut cached = k.obj.snapshot.lock().unwrap_or_else(|e| e.into_inner());
+                match cached.upgrade() {
+                    Some(s) => s,
+                    None => {
+                        let s = Arc::new(ArgSnapshot::of(&set)?);
+                        *cached = Arc::downgrade(&s);
+                        s
+                    }
+                }
             };
+            if args
+                .mems
+                .iter()
+                .any(|m| !Arc::ptr_eq(&m.obj.device, &q.obj.device))
+            {
+                return Err(CL_INVALID_OPERATION);
+            }
             // OpenCL 2.1+: a zero global size runs nothing.
             let empty = global.contains(&0);
-            let g32: Vec<u32> = global.iter().map(|&x| x as u32).collect();
-            let l32: Option<Vec<u32>> = local.map(|l| l.iter().map(|&x| x as u32).collect());
-            let o32: Vec<u32> =
-                offset.map_or(vec![0; dims], |o| o.iter().map(|&x| x as u32).collect());
+            let u32s = |v: &[usize]| {
+                let mut out = [0u32; 3];
+                for (o, &x) in out.iter_mut().zip(v) {
+                    *o = x as u32;
+                }
+                out
+            };
+            let (g32, o32) = (u32s(global), offset.map_or([0; 3], u32s));
+            let l32 = local.map(u32s);
             let work = if empty {
                 queue::Work::Nothing
             } else {
-                let r = umd::ndrange::NdRange::new(&g32, l32.as_deref(), uk.simd, required)
-                    .map_err(|_| CL_INVALID_WORK_GROUP_SIZE)?;
+                let r = umd::ndrange::NdRange::new(
+                    &g32[..dims],
+                    l32.as_ref().map(|l| &l[..dims]),
+                    uk.simd,
+                    required,
+                )
+                .map_err(|_| CL_INVALID_WORK_GROUP_SIZE)?;
                 queue::Work::Kernel(queue::KernelRun {
                     kernel: k.clone(),
-                    range: r.with_offset(&o32).map_err(|_| CL_INVALID_GLOBAL_OFFSET)?,
+                    range: r
+                        .with_offset(&o32[..dims])
+                        .map_err(|_| CL_INVALID_GLOBAL_OFFSET)?,
                     args,
-                    mems,
                 })
             };
             // A GPU fault or hang fails the event and reaches the context's callback.

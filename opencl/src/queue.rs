@@ -33,15 +33,13 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use opencl_sys::*;
-use umd::payload::ArgValue;
 
 use crate::context::{finish, Context};
 use crate::device::Device;
 use crate::event::{self, set_status, Event};
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
-use crate::kernel::Kernel;
-use crate::memory::Mem;
+use crate::kernel::{ArgSnapshot, Kernel};
 
 // The event entry points lived here before events had their own module.
 pub use crate::event::{
@@ -100,20 +98,20 @@ impl HostPtr {
 pub struct KernelRun {
     pub kernel: Arc<Handle<Kernel>>,
     pub range: umd::ndrange::NdRange,
-    pub args: Vec<ArgValue>,
-    /// The buffers' CL objects: they (and their destructor callbacks) outlive the command.
-    pub mems: Vec<Arc<Handle<Mem>>>,
+    pub args: Arc<ArgSnapshot>,
 }
 
 struct Command {
-    event: Arc<Handle<Event>>,
+    /// None when nobody can ask about it: the application asked for no event and does not
+    /// wait for it (it completes like any other command; clFinish counts it).
+    event: Option<Arc<Handle<Event>>>,
     deps: Vec<Arc<Handle<Event>>>,
     work: Work,
 }
 
 /// A kernel umd has, until its event completes.
 struct Flight {
-    event: Arc<Handle<Event>>,
+    event: Option<Arc<Handle<Event>>>,
     done: umd::queue::Event,
     _run: KernelRun,
     /// Its wait list, kept alive while the GPU waits on their umd events.
@@ -166,12 +164,14 @@ impl Exec {
     }
 
     /// Ends `e` with `status` and counts it done.
-    fn end(&self, e: &Arc<Handle<Event>>, status: cl_int) {
-        if status == CL_COMPLETE {
-            set_status(e, CL_SUBMITTED);
-            set_status(e, CL_RUNNING);
+    fn end(&self, e: &Option<Arc<Handle<Event>>>, status: cl_int) {
+        if let Some(e) = e {
+            if status == CL_COMPLETE {
+                set_status(e, CL_SUBMITTED);
+                set_status(e, CL_RUNNING);
+            }
+            set_status(e, status);
         }
-        set_status(e, status);
         self.done();
     }
 
@@ -183,9 +183,9 @@ impl Exec {
             Ok(false) => return,
             Ok(true) => {
                 let gpu = |t| self.clock.and_then(|c| c.host_ns_of(t));
-                if let Some((s, e)) = f.done.gpu_ticks() {
+                if let (Some(ev), Some((s, e))) = (&f.event, f.done.gpu_ticks()) {
                     if let (Some(s), Some(e)) = (gpu(s), gpu(e)) {
-                        f.event.obj.set_gpu_times(s.max(0) as u64, e.max(0) as u64);
+                        ev.obj.set_gpu_times(s.max(0) as u64, e.max(0) as u64);
                     }
                 }
                 CL_COMPLETE
@@ -204,8 +204,8 @@ impl Exec {
         if let Some(f) = flight.pop_front() {
             self.end(&f.event, status);
         }
-        if let Some(next) = flight.front() {
-            set_status(&next.event, CL_RUNNING);
+        if let Some(next) = flight.front().and_then(|f| f.event.as_ref()) {
+            set_status(next, CL_RUNNING);
         }
     }
 
@@ -262,8 +262,10 @@ impl Exec {
         match c.work {
             Work::Nothing => self.end(&c.event, CL_COMPLETE),
             Work::Host(f) => {
-                set_status(&c.event, CL_SUBMITTED);
-                set_status(&c.event, CL_RUNNING);
+                if let Some(e) = &c.event {
+                    set_status(e, CL_SUBMITTED);
+                    set_status(e, CL_RUNNING);
+                }
                 self.end(&c.event, f().err().unwrap_or(CL_COMPLETE));
             }
             Work::Kernel(k) => {
@@ -274,15 +276,17 @@ impl Exec {
                     .map_err(|e| format!("not built for the device ({e})"))
                     .and_then(|uk| {
                         self.umd
-                            .dispatch(uk, &k.range, &k.args, &gpu_deps)
+                            .dispatch(uk, &k.range, &k.args.values, &gpu_deps)
                             .map_err(|e| e.to_string())
                     });
                 match submitted {
                     Ok(done) => {
-                        c.event.obj.set_gpu(done.clone());
-                        set_status(&c.event, CL_SUBMITTED);
-                        if flight.is_empty() {
-                            set_status(&c.event, CL_RUNNING);
+                        if let Some(e) = &c.event {
+                            e.obj.set_gpu(done.clone());
+                            set_status(e, CL_SUBMITTED);
+                            if flight.is_empty() {
+                                set_status(e, CL_RUNNING);
+                            }
                         }
                         flight.push_back(Flight {
                             event: c.event,
@@ -349,23 +353,29 @@ pub unsafe fn enqueue(
     if blocking && deps.iter().any(|d| d.obj.status() < 0) {
         return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     }
-    let (raw, ev) = Handle::create(Event::new(
-        queue.obj.context.clone(),
-        Some(queue.clone()),
-        command,
-        CL_QUEUED,
-    ));
+    // An event only where someone can see it: the application's, or a blocking call's.
+    let ev = (blocking || !event.is_null()).then(|| {
+        Handle::create(Event::new(
+            queue.obj.context.clone(),
+            Some(queue.clone()),
+            command,
+            CL_QUEUED,
+        ))
+    });
     let x = &queue.obj.exec;
     {
         let mut st = x.lock();
         st.pending.push_back(Command {
-            event: ev.clone(),
+            event: ev.as_ref().map(|(_, e)| e.clone()),
             deps,
             work,
         });
         st.unfinished += 1;
     }
     x.wake.notify_one();
+    let Some((raw, ev)) = ev else {
+        return Ok(());
+    };
     let status = if blocking { ev.obj.wait() } else { CL_SUCCESS };
     if event.is_null() || status < 0 {
         // The command keeps its own reference.

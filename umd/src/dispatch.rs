@@ -4,14 +4,14 @@
 //! post-sync fence landing once the kernel retires the batch (see [`crate::queue`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 use batchbuffer::builder::{
-    front_end, gen_data, scratch_slices, Batch, Builder, DispatchDesc, Heap, Heaps, LocalIds, Simd,
-    WalkerKind,
+    front_end, gen_data, scratch_slices, Batch, Builder, DispatchDesc, Heap, Heaps, LocalIds,
+    ScratchSpace, Simd, WalkerKind,
 };
-use batchbuffer::WalkOrder;
+use batchbuffer::{RenderSurfaceState, WalkOrder};
 
 use crate::device::{Device, ExecObject};
 use crate::error::{Error, Result};
@@ -45,6 +45,47 @@ struct Built {
     walkers: usize,
     batch_address: u64,
     batch: Vec<u8>,
+}
+
+/// What an arena holds from the last batch built in it. A dispatch whose inputs equal the
+/// arena's last ones (the same kernel, range, arguments and scratch: a runtime enqueueing a
+/// kernel again) finds its batch and heaps already in place and rewrites only the fence
+/// value, instead of encoding the state and copying it into the arena again.
+#[derive(Debug)]
+pub(crate) struct ArenaMemo {
+    /// The arena. Weak: a memo never keeps an arena alive, and the arena's allocation, which
+    /// identifies it, is not reused while the memo lives (a GPU address could be).
+    arena: Weak<Bo>,
+    /// The inputs the arena's batch and heaps were built from.
+    key: BatchKey,
+    /// Byte offset in the arena of the completion's 64-bit fence value.
+    fence_value_at: usize,
+    /// Dwords of the batch.
+    batch_dwords: usize,
+}
+
+/// Everything a dispatch's batch and heaps are encoded from besides the arena's own
+/// addresses and the fence value. A queue keeps one and refills it for each dispatch.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct BatchKey {
+    fixed: Option<Fixed>,
+    /// Per walker: its region (local size, group start, group count), the length of its
+    /// payload, the payload's dwords and its number of surfaces.
+    words: Vec<u32>,
+    /// Per walker: its binding-table surfaces.
+    surfaces: Vec<RenderSurfaceState>,
+}
+
+/// A batch's inputs shared by its walkers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Fixed {
+    isa: (u64, usize),
+    simd: u32,
+    local_ids: LocalIds,
+    inline: bool,
+    barriers: u32,
+    slm_bytes: u32,
+    scratch: Option<ScratchSpace>,
 }
 
 fn words_to_bytes(w: &[u32]) -> Vec<u8> {
@@ -166,74 +207,155 @@ impl Queue {
         let base = arena.gpu_address;
         let fence_value = NEXT_FENCE.fetch_add(1, Ordering::Relaxed);
         let regions = range.regions();
-        let (s, payload, slm_offsets) = (&mut st.staging, &mut st.payload, &st.slm_offsets);
-        let mut heaps = Heaps {
-            surface: Heap::new("surface", base + SURFACE_AT as u64, &mut s.surface),
-            dynamic: Heap::new("dynamic", base + DYNAMIC_AT as u64, &mut s.dynamic),
-            indirect: Heap::new("indirect", base + INDIRECT_AT as u64, &mut s.indirect),
-        };
-        let mut batch = Batch::new(&mut s.batch);
-        let b = Builder::new(p);
-        // COMPUTE_WALKER's Indirect Data Start Address is General State Base relative (the
-        // kernel's payload prologue reads it through the General-State-relative stateless
-        // BTI), so there General State Base is the indirect heap; before Xe-HPG it is 0
-        // (A64 stateless addresses are absolute either way).
-        let general_base = match g.walker {
-            WalkerKind::Compute => heaps.indirect.gpu_base,
-            WalkerKind::Gpgpu => 0,
-        };
-        let fe = front_end(p, &mut heaps, general_base, scratch.as_ref())?;
-        b.preamble(
-            &mut batch,
-            &heaps,
-            general_base,
-            (resident.isa.gpu_address, resident.isa.size as usize),
-            fe,
-        )?;
-        b.timestamp(&mut batch, base + START_TICKS_AT as u64)?;
-        for region in &regions {
+        let crate::queue::QueueState {
+            staging: s,
+            payload,
+            slm_offsets,
+            key,
+            memos,
+            ..
+        } = st;
+        // The batch's inputs; each walker's payload and surfaces are built into the key.
+        key.words.clear();
+        key.surfaces.clear();
+        key.fixed = Some(Fixed {
+            isa: (resident.isa.gpu_address, resident.isa.size as usize),
+            simd: kernel.simd,
+            local_ids,
+            inline,
+            barriers,
+            slm_bytes: slm_total,
+            scratch,
+        });
+        let mut spans = [(0usize, 0usize, 0usize, 0usize); 8];
+        for (region, span) in regions.iter().zip(spans.iter_mut()) {
             build(kernel, range, region, args, driver, slm_offsets, payload)?;
-            b.dispatch(
-                &mut batch,
-                &mut heaps,
-                &DispatchDesc {
-                    kernel_offset: 0,
-                    simd,
-                    local_size: region.local,
-                    // The walker's group dimension is where iteration ends (start + count).
-                    group_count: [0, 1, 2].map(|d| region.group_start[d] + region.group_count[d]),
-                    group_start: region.group_start,
-                    cross_thread: &payload.words,
-                    local_ids,
-                    inline_data: inline,
-                    slm_bytes: slm_total,
-                    barriers,
-                    surfaces: &payload.surfaces,
-                },
-            )?;
+            key.words.extend(region.local);
+            key.words.extend(region.group_start);
+            key.words.extend(region.group_count);
+            key.words.push(payload.words.len() as u32);
+            let w = key.words.len();
+            key.words.extend_from_slice(&payload.words);
+            key.words.push(payload.surfaces.len() as u32);
+            let f = key.surfaces.len();
+            key.surfaces.extend_from_slice(&payload.surfaces);
+            *span = (w, w + payload.words.len(), f, key.surfaces.len());
         }
-        b.timestamp(&mut batch, base + END_TICKS_AT as u64)?;
-        b.finish(&mut batch, base + FENCE_AT as u64, fence_value)?;
-        // Only what was written goes to the arena (heap allocations are zeroed as handed out).
-        let batch_words = batch.as_slice();
-        write_words(&arena, 0, batch_words)?;
-        let (su, du, iu) = (
-            heaps.surface.used() / 4,
-            heaps.dynamic.used() / 4,
-            heaps.indirect.used() / 4,
-        );
-        let built = Built {
-            walkers: regions.len(),
-            batch_address: base,
-            batch: if keep_batch {
-                words_to_bytes(batch_words)
-            } else {
-                Vec::new()
-            },
+        let memo = memos
+            .iter()
+            .position(|m| std::ptr::eq(m.arena.as_ptr(), Arc::as_ptr(&arena)));
+        let built = match memo.filter(|&i| memos[i].key == *key) {
+            Some(i) => {
+                // The arena already holds this batch and its heaps: only the fence value
+                // changes.
+                let m = &memos[i];
+                arena
+                    .map
+                    .write(m.fence_value_at, &fence_value.to_le_bytes())?;
+                let mut batch = Vec::new();
+                if keep_batch {
+                    batch.resize(m.batch_dwords * 4, 0);
+                    arena.map.read(0, &mut batch)?;
+                }
+                Built {
+                    walkers: regions.len(),
+                    batch_address: base,
+                    batch,
+                }
+            }
+            None => {
+                // What the arena held is about to be overwritten.
+                let old = memo.map(|i| memos.swap_remove(i));
+                let mut heaps = Heaps {
+                    surface: Heap::new("surface", base + SURFACE_AT as u64, &mut s.surface),
+                    dynamic: Heap::new("dynamic", base + DYNAMIC_AT as u64, &mut s.dynamic),
+                    indirect: Heap::new("indirect", base + INDIRECT_AT as u64, &mut s.indirect),
+                };
+                let mut batch = Batch::new(&mut s.batch);
+                let b = Builder::new(p);
+                // COMPUTE_WALKER's Indirect Data Start Address is General State Base relative
+                // (the kernel's payload prologue reads it through the General-State-relative
+                // stateless BTI), so there General State Base is the indirect heap; before
+                // Xe-HPG it is 0 (A64 stateless addresses are absolute either way).
+                let general_base = match g.walker {
+                    WalkerKind::Compute => heaps.indirect.gpu_base,
+                    WalkerKind::Gpgpu => 0,
+                };
+                let fe = front_end(p, &mut heaps, general_base, scratch.as_ref())?;
+                b.preamble(
+                    &mut batch,
+                    &heaps,
+                    general_base,
+                    (resident.isa.gpu_address, resident.isa.size as usize),
+                    fe,
+                )?;
+                b.timestamp(&mut batch, base + START_TICKS_AT as u64)?;
+                for (region, &(w0, w1, f0, f1)) in regions.iter().zip(&spans) {
+                    b.dispatch(
+                        &mut batch,
+                        &mut heaps,
+                        &DispatchDesc {
+                            kernel_offset: 0,
+                            simd,
+                            local_size: region.local,
+                            // The walker's group dimension is where iteration ends (start +
+                            // count).
+                            group_count: [0, 1, 2]
+                                .map(|d| region.group_start[d] + region.group_count[d]),
+                            group_start: region.group_start,
+                            cross_thread: &key.words[w0..w1],
+                            local_ids,
+                            inline_data: inline,
+                            slm_bytes: slm_total,
+                            barriers,
+                            surfaces: &key.surfaces[f0..f1],
+                        },
+                    )?;
+                }
+                b.timestamp(&mut batch, base + END_TICKS_AT as u64)?;
+                let fence_value_at = b.finish_value_at().map(|v| 4 * (batch.len() + v));
+                b.finish(&mut batch, base + FENCE_AT as u64, fence_value)?;
+                // Only what was written goes to the arena (heap allocations are zeroed as
+                // handed out).
+                let batch_words = batch.as_slice();
+                write_words(&arena, 0, batch_words)?;
+                let (su, du, iu) = (
+                    heaps.surface.used() / 4,
+                    heaps.dynamic.used() / 4,
+                    heaps.indirect.used() / 4,
+                );
+                let built = Built {
+                    walkers: regions.len(),
+                    batch_address: base,
+                    batch: if keep_batch {
+                        words_to_bytes(batch_words)
+                    } else {
+                        Vec::new()
+                    },
+                };
+                let batch_dwords = batch_words.len();
+                write_words(&arena, SURFACE_AT, &s.surface[..su])?;
+                write_words(&arena, DYNAMIC_AT, &s.dynamic[..du])?;
+                write_words(&arena, INDIRECT_AT, &s.indirect[..iu])?;
+                // The arena now holds this key's batch; the key's vectors change places
+                // with the replaced memo's (no allocation once both have grown).
+                if let Some(fence_value_at) = fence_value_at {
+                    // Memos of arenas freed since (after a failed submission).
+                    memos.retain(|m| m.arena.strong_count() > 0);
+                    let mut m = old.unwrap_or(ArenaMemo {
+                        arena: Arc::downgrade(&arena),
+                        key: BatchKey::default(),
+                        fence_value_at,
+                        batch_dwords,
+                    });
+                    m.fence_value_at = fence_value_at;
+                    m.batch_dwords = batch_dwords;
+                    std::mem::swap(&mut m.key, key);
+                    memos.push(m);
+                }
+                built
+            }
         };
-        write_words(&arena, SURFACE_AT, &s.surface[..su])?;
-        write_words(&arena, DYNAMIC_AT, &s.dynamic[..du])?;
-        write_words(&arena, INDIRECT_AT, &s.indirect[..iu])?;
         // Reset the slots: a reused arena holds its last batch's values.
         arena.map.store_u64(FENCE_AT, 0)?;
         arena.map.store_u64(START_TICKS_AT, 0)?;

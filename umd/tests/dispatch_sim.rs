@@ -179,6 +179,62 @@ fn fill_kernel_end_to_end() {
     }
 }
 
+/// A queue keeps what each arena's last batch was built from: the same dispatch again reuses
+/// the batch and heaps already in the arena and rewrites only the fence value; a changed
+/// argument (value or buffer) encodes them again. Each run's output is checked (the buffer is
+/// overwritten first), and a repeated dispatch's batch differs from the one before it only in
+/// the fence value (one or two dwords).
+#[test]
+fn repeated_dispatch_reuses_the_arena_and_changed_arguments_rebuild_it() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let src = include_str!("../../intel-gpu-run/examples/fill.cl");
+    for (p, k) in combos() {
+        let bin =
+            oracles::ocloc::compile(&ocloc, p, src, "", oracles::ocloc::Format::Zebin).unwrap();
+        let kernel = Kernel::from_ocloc(&bin, Some("fill"), Some(p)).unwrap();
+        let d = Device::open_sim(p, Some(k)).unwrap();
+        let bufs = [d.create_buffer(400).unwrap(), d.create_buffer(400).unwrap()];
+        let range = NdRange::new(&[100], Some(&[32]), kernel.simd, None).unwrap();
+        let mut last: Option<Vec<u8>> = None;
+        // (buffer, scale, the same as the dispatch before)
+        let runs = [
+            (0, 3u32, false),
+            (0, 3, true),
+            (0, 5, false),
+            (1, 5, false),
+            (1, 5, true),
+            (0, 3, false),
+        ];
+        for (b, scale, same) in runs {
+            let out = &bufs[b];
+            out.write(0, &[0xff; 400]).unwrap();
+            let args = [
+                ArgValue::Buffer(out.clone()),
+                ArgValue::Value(scale.to_le_bytes().to_vec()),
+            ];
+            let r = d.dispatch(&kernel, &range, &args).unwrap();
+            let bytes = out.to_vec().unwrap();
+            for i in 0..100u32 {
+                let v = u32::from_le_bytes(bytes[4 * i as usize..][..4].try_into().unwrap());
+                assert_eq!(v, scale * i, "{p} {k:?} buffer {b} scale {scale} out[{i}]");
+            }
+            if let (true, Some(prev)) = (same, &last) {
+                assert_eq!(prev.len(), r.batch.len(), "{p} {k:?}");
+                let changed = prev
+                    .chunks(4)
+                    .zip(r.batch.chunks(4))
+                    .filter(|(x, y)| x != y)
+                    .count();
+                assert!(
+                    (1..=2).contains(&changed),
+                    "{p} {k:?}: {changed} dwords differ"
+                );
+            }
+            last = Some(r.batch);
+        }
+    }
+}
+
 /// The subgroup queries through the driver's kernel object, with the specs' definitions:
 /// cl_intel_required_subgroup_size (the compile size, and the max size is it for any local
 /// size) and cl_khr_subgroups (count = ceil(work-items / max size), local sizes that are not

@@ -237,4 +237,12 @@ impl Builder {
         )?;
         batch.emit(p, &MiBatchBufferEnd::default())
     }
+
+    /// Where [`Builder::finish`] puts its fence value: the dword, counted from the first
+    /// dword `finish` emits, that starts the 64-bit value (little-endian, dword-aligned).
+    /// A caller that keeps a finished batch can change only that value for its next run.
+    pub fn finish_value_at(&self) -> Option<usize> {
+        let loc = PipeControl::LAYOUT.field("Immediate Data")?.loc(self.p)?;
+        (loc.lo == 0 && loc.width() == 64).then_some(loc.dw as usize)
+    }
 }

@@ -21,7 +21,9 @@
 //!   demand. The steady-state work of a dispatch is writing the payload and a short batch;
 //!   it allocates nothing (payload, exec-object and kernel-driver argument arrays live in the
 //!   queue, and a retired submission nobody holds is reused with its syncobj, whose fence the
-//!   kernel replaces at the next submission).
+//!   kernel replaces at the next submission). Each arena remembers what its last batch was
+//!   built from: the same dispatch again (kernel, range, arguments, scratch) rewrites only
+//!   the fence value in the batch already there.
 //!
 //! [`Device::dispatch`] and [`Device::submit_raw`] are the same on the device's default
 //! queue followed by a wait.
@@ -44,6 +46,7 @@ pub(crate) use event::Fence;
 use event::{DepState, Flight, State, Work};
 
 use crate::device::{Device, ExecObject, Inner, Outcome, SubmitScratch};
+use crate::dispatch::{ArenaMemo, BatchKey};
 use crate::error::{Error, Result};
 use crate::memory::Bo;
 use crate::payload::Payload;
@@ -90,6 +93,10 @@ pub(crate) struct QueueState {
     /// A dispatch's payload and SLM offsets, built in memory kept from the last one.
     pub payload: Payload,
     pub slm_offsets: Vec<Option<u32>>,
+    /// The inputs of the dispatch being built, and what each arena holds from its last
+    /// batch (see [`crate::dispatch`]).
+    pub key: BatchKey,
+    pub memos: Vec<ArenaMemo>,
     /// Emptied vectors and retired works (each with its syncobj) for the next submissions:
     /// a dispatch in steady state allocates nothing and creates no syncobj.
     spare_keep: Vec<Vec<Arc<Bo>>>,
@@ -139,6 +146,8 @@ impl Queue {
                 staging: Staging::default(),
                 payload: Payload::default(),
                 slm_offsets: Vec::new(),
+                key: BatchKey::default(),
+                memos: Vec::new(),
                 spare_keep: Vec::new(),
                 spare_objects: Vec::new(),
                 spare_works: Vec::new(),
