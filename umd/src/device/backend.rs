@@ -563,8 +563,9 @@ mod tests {
     struct WithSysfs(Arc<sim::SimDevice>, PathBuf);
 
     impl DeviceFile for WithSysfs {
-        fn ioctl(&self, request: u64, arg: &mut [u8]) -> std::result::Result<i32, Errno> {
-            self.0.ioctl(request, arg)
+        unsafe fn ioctl(&self, request: u64, arg: &mut [u8]) -> std::result::Result<i32, Errno> {
+            // SAFETY: forwarded unchanged under the caller's contract.
+            unsafe { self.0.ioctl(request, arg) }
         }
         fn mmap(&self, offset: u64, len: usize) -> std::result::Result<Mapping, Errno> {
             self.0.mmap(offset, len)
