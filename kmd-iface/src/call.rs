@@ -8,6 +8,10 @@ use crate::seam::{DeviceFile, Errno};
 
 /// Runs `request` with `arg` read and written in place, retrying EINTR and EAGAIN as libdrm's
 /// `drmIoctl` does (without a bound: the kernel returns them for transient conditions only).
+///
+/// Crate-private: only the typed wrappers call it, and each fills the pointer fields of `arg`
+/// from Rust values that live across the call (`addr_of`/`addr_of_mut` of borrowed slices,
+/// extension structs on its stack), which is [`DeviceFile::ioctl`]'s safety contract.
 pub(crate) fn ioctl<T: IntoBytes + FromBytes>(
     dev: &dyn DeviceFile,
     request: u64,
@@ -23,7 +27,10 @@ pub(crate) fn ioctl<T: IntoBytes + FromBytes>(
         });
     }
     loop {
-        match dev.ioctl(request, bytes) {
+        // SAFETY: the typed wrappers are this function's only callers, and each points the
+        // struct's pointer fields at values it keeps alive and unborrowed for the call (see
+        // above); the size matches the request (checked).
+        match unsafe { dev.ioctl(request, bytes) } {
             Err(Errno::EINTR | Errno::EAGAIN) => continue,
             Err(errno) => {
                 return Err(Error::Ioctl {

@@ -58,14 +58,14 @@ impl RenderNode {
 }
 
 impl DeviceFile for RenderNode {
-    fn ioctl(&self, request: u64, arg: &mut [u8]) -> std::result::Result<i32, Errno> {
+    unsafe fn ioctl(&self, request: u64, arg: &mut [u8]) -> std::result::Result<i32, Errno> {
         // The kernel copies exactly the size encoded in the request in and out of `arg`; a
         // shorter buffer would let it write past the slice.
         if arg.len() != ioc::arg_size(request) {
             return Err(Errno::EINVAL);
         }
-        // Pointers inside the struct are the caller's, valid for this call by the wrappers'
-        // construction; the kernel copies the struct itself in and out of `arg`.
+        // Pointers inside the struct are the caller's, valid for this call by this
+        // function's contract; the kernel copies the struct itself in and out of `arg`.
         let fd = self.file.as_raw_fd();
         // SAFETY: `fd` is open for the life of `self`; `arg` is live, exclusively borrowed and
         // exactly the size the request encodes, so the kernel's copies stay inside it.

@@ -21,7 +21,19 @@ pub trait DeviceFile: Send + Sync + fmt::Debug {
     /// `ioctl(fd, request, arg)`. `arg.len()` is the size encoded in `request`. Returns the ioctl's
     /// non-negative return value, or the errno it failed with. EINTR/EAGAIN retrying is the
     /// caller's (the safe wrappers') job, as with libdrm's `drmIoctl`.
-    fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno>;
+    ///
+    /// Programs use the typed wrappers ([`crate::i915`], [`crate::xe`], [`crate::drm_core`]),
+    /// which build every pointer a request carries from live Rust values; this raw form is
+    /// for forwarding (a preload shim, a metering wrapper) and for implementations.
+    ///
+    /// # Safety
+    /// The kernel driver reads and writes through every pointer the request's struct in `arg`
+    /// holds (arrays, user-extension chains, user pointers, out-values), as the uAPI defines
+    /// for `request`. Each must point to memory valid for those accesses, of the sizes the
+    /// struct's counts give, not otherwise borrowed, for the duration of the call (for
+    /// userptr objects: for as long as the object lives). A wrong pointer lets the kernel (or
+    /// the simulator, which writes with `process_vm_writev`) overwrite this process's memory.
+    unsafe fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno>;
 
     /// `mmap(NULL, len, PROT_READ|PROT_WRITE, MAP_SHARED, fd, offset)`.
     fn mmap(&self, offset: u64, len: usize) -> Result<Mapping, Errno>;

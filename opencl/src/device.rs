@@ -9,8 +9,6 @@ use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
 use crate::platform::{self, version, VENDOR};
 
-/// Largest work-group (batchbuffer's walker limit).
-pub const MAX_WORK_GROUP: usize = batchbuffer::builder::MAX_LOCAL_TOTAL as usize;
 /// Shared local memory per work-group (the 64 KiB every Gen9–Xe-HPG walker can encode).
 pub const LOCAL_MEM_BYTES: u64 = 64 << 10;
 
@@ -98,7 +96,12 @@ impl Device {
             .min()
             .copied()
             .unwrap_or(8);
-        MAX_WORK_GROUP / min_simd
+        self.max_work_group() / min_simd
+    }
+
+    /// CL_DEVICE_MAX_WORK_GROUP_SIZE: umd's, from the device's topology.
+    pub fn max_work_group(&self) -> usize {
+        self.umd.info().max_work_group_size() as usize
     }
 
     pub fn info(&self, param: cl_device_info) -> Result<Info, cl_int> {
@@ -120,8 +123,8 @@ impl Device {
             CL_DEVICE_VENDOR_ID => Info::Uint(0x8086),
             CL_DEVICE_MAX_COMPUTE_UNITS => Info::Uint(i.eu_count),
             CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => Info::Uint(3),
-            CL_DEVICE_MAX_WORK_ITEM_SIZES => Info::Sizes(vec![MAX_WORK_GROUP; 3]),
-            CL_DEVICE_MAX_WORK_GROUP_SIZE => Info::Size(MAX_WORK_GROUP),
+            CL_DEVICE_MAX_WORK_ITEM_SIZES => Info::Sizes(vec![self.max_work_group(); 3]),
+            CL_DEVICE_MAX_WORK_GROUP_SIZE => Info::Size(self.max_work_group()),
             CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR => {
                 Info::Uint(16)
             }

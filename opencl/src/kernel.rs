@@ -10,7 +10,7 @@ use umd::kernel::ArgSlot;
 use umd::payload::ArgValue;
 
 use crate::context::finish;
-use crate::device::{Device, MAX_WORK_GROUP};
+use crate::device::Device;
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
 use crate::memory::Mem;
@@ -121,19 +121,19 @@ impl Kernel {
         Handle::<Device>::get(device)
     }
 
-    /// CL_KERNEL_WORK_GROUP_SIZE on `d`: the required size, else the builder's limit capped by
-    /// the threads a walker can give one group at this kernel's SIMD width.
+    /// CL_KERNEL_WORK_GROUP_SIZE on `d`: the required size, else umd's limit for this kernel's
+    /// SIMD width on the device (its topology and the walker's thread count).
     fn max_group(&self, d: &Device) -> usize {
         if let Some(r) = self.described().and_then(|k| k.required_work_group_size) {
             return r.iter().map(|&x| x as usize).product();
         }
-        // umd's limit (from the walker's thread-count fields); SIMD8, the narrowest and so the
-        // smallest, for a kernel with no dispatch width.
-        let p = d.umd.platform();
+        // SIMD8, the narrowest and so the smallest, for a kernel with no dispatch width.
+        let info = d.umd.info();
         let simd = self.any().map_or(8, |k| k.simd);
-        umd::ndrange::max_work_group(p, simd)
-            .or_else(|_| umd::ndrange::max_work_group(p, 8))
-            .map_or(0, |n| MAX_WORK_GROUP.min(n as usize))
+        match info.kernel_work_group_size(simd) {
+            0 => info.kernel_work_group_size(8) as usize,
+            n => n as usize,
+        }
     }
 
     /// CL_KERNEL_ATTRIBUTES: the source attributes as the compiler recorded them
@@ -703,7 +703,7 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
             }
             let required = k.obj.described().and_then(|d| d.required_work_group_size);
             if let Some(l) = local {
-                if l.contains(&0) || l.iter().any(|&x| x > MAX_WORK_GROUP) {
+                if l.contains(&0) || l.iter().any(|&x| x > q.obj.device.obj.max_work_group()) {
                     return Err(CL_INVALID_WORK_ITEM_SIZE);
                 }
                 let total: usize = l.iter().product();

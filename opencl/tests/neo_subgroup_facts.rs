@@ -3,7 +3,8 @@
 //! (`LD_PRELOAD` of `libintel_gpu_sim_shim.so`, `INTEL_GPU_SIM=<platform>@i915`), this ICD on
 //! `sim:<platform>`, both queried by the same `clinfo`. Compared on skl (Gen9) and tgllp
 //! (Gen12LP): whether cl_khr_subgroups is in the device's extension list, independent forward
-//! progress and the sub-group sizes. Skipped (by the oracle policy) only without NEO.
+//! progress, the sub-group sizes, and the largest work-group (NEO: 256 on skl, 512 on tgllp,
+//! from the EUs and subslices the kernel driver reports). Skipped (by the oracle policy) only without NEO.
 
 mod support;
 
@@ -21,6 +22,9 @@ struct Facts {
     khr_subgroups: bool,
     independent_forward_progress: String,
     sub_group_sizes: String,
+    /// CL_DEVICE_MAX_WORK_GROUP_SIZE and CL_DEVICE_MAX_WORK_ITEM_SIZES (the topology's).
+    max_work_group_size: String,
+    max_work_item_sizes: String,
 }
 
 /// The value after `label` on its line of `text` (clinfo pads labels with spaces).
@@ -41,6 +45,8 @@ fn facts(text: &str) -> Facts {
             .any(|e| e == "cl_khr_subgroups"),
         independent_forward_progress: field("Sub-group independent forward progress"),
         sub_group_sizes: field("Sub-group sizes (Intel)"),
+        max_work_group_size: field("Max work group size"),
+        max_work_item_sizes: field("Max work item sizes"),
     }
 }
 

@@ -343,7 +343,10 @@ fn node_ioctl(dev: &SimDevice, request: c_ulong, arg: *mut c_void) -> c_int {
             _ => return fail(Errno::EFAULT),
         }
     }
-    let r = dev.ioctl(req, &mut buf);
+    // SAFETY: the application called ioctl(2) with this struct: the pointers inside it are
+    // its own, valid for the call by ioctl(2)'s contract with it, exactly as the kernel would
+    // receive them.
+    let r = unsafe { dev.ioctl(req, &mut buf) };
     if size > 0 && dir & 2 != 0 {
         match process_vm_writev(me, &[IoSlice::new(&buf)], &remote) {
             Ok(n) if n == size => {}

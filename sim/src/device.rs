@@ -247,7 +247,10 @@ impl SimDevice {
 }
 
 impl DeviceFile for SimDevice {
-    fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
+    /// Pointers in `arg` are read and written with `process_vm_readv`/`process_vm_writev`
+    /// ([`crate::user`]): unmapped ones answer `EFAULT`, mapped ones are the caller's
+    /// responsibility, as the trait's contract says.
+    unsafe fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
         match self.kmd {
             Kmd::I915 => i915::ioctl(self, request, arg),
             Kmd::Xe => xe::ioctl(self, request, arg),

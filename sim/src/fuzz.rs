@@ -142,7 +142,10 @@ pub fn run(data: &[u8]) {
                 w.copy_from_slice(&at.to_le_bytes());
             }
         }
-        let _ = file.ioctl(request, &mut arg);
+        // SAFETY: every word of `arg` that looks like a pointer was steered into the scratch
+        // pages above (mapped, owned by this function, borrowed by nothing); any other value
+        // is an address the simulator fault-checks and answers EFAULT for, or a scalar.
+        let _ = unsafe { file.ioctl(request, &mut arg) };
     }
     // Out-fence fds belong to the caller, which is us: close them so runs do not pile them up.
     for fd in dev.lock().sync_files.exported() {

@@ -18,6 +18,13 @@ use crate::program::{ArgKind, ArgParam, Kernel, Slot};
 /// this driver offers the minimum.
 pub const MAX_KERNEL_ARGS: u32 = 1024;
 
+/// GRF registers an EU thread has as this driver dispatches, on every platform: 128. Xe-HPG
+/// can give a thread 256 (STATE_COMPUTE_MODE's Large GRF Mode, with half the threads per EU);
+/// this driver does not program that mode, so a kernel compiled for 256 registers (zebin
+/// `grf_count: 256`, ocloc `-ze-opt-large-register-file`) is refused rather than run with
+/// registers it does not have.
+pub const DISPATCH_GRF_REGISTERS: u32 = 128;
+
 /// Checks what kernel `k` asks for on `p`.
 pub fn check_kernel(k: &Kernel, p: Platform) -> Result<()> {
     let bad = |problem: String| Error::BadKernel {
@@ -48,6 +55,12 @@ pub fn check_kernel(k: &Kernel, p: Platform) -> Result<()> {
                  with every dimension at least 1"
             )));
         }
+    }
+    if let Some(grf) = k.grf_count.filter(|&g| g > DISPATCH_GRF_REGISTERS) {
+        return Err(bad(format!(
+            "it needs {grf} GRF registers per thread; this driver dispatches \
+             {DISPATCH_GRF_REGISTERS} (large-GRF mode is not supported)"
+        )));
     }
     slm_encoding(k.slm_size).map_err(|e| bad(e.to_string()))?;
     scratch_slice_bytes(p, k.memory.scratch).map_err(|e| bad(e.to_string()))?;

@@ -27,9 +27,10 @@ struct Metered {
 }
 
 impl DeviceFile for Metered {
-    fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
+    unsafe fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
         let a = counting_alloc::thread_allocations();
-        let r = self.inner.ioctl(request, arg);
+        // SAFETY: forwarded unchanged under the caller's contract.
+        let r = unsafe { self.inner.ioctl(request, arg) };
         self.allocs
             .fetch_add(counting_alloc::thread_allocations() - a, Ordering::Relaxed);
         r

@@ -85,7 +85,7 @@ impl FakeDevice {
 }
 
 impl DeviceFile for FakeDevice {
-    fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
+    unsafe fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
         self.calls.lock().unwrap().push(Call {
             request,
             arg: arg.to_vec(),

@@ -128,7 +128,11 @@ def main():
     # Sub-groups: intel_reqd_sub_group_size(16), NULL local size.
     k = prg.sub_groups
     # (PyOpenCL has no CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL; the C client asks it.)
-    check("max sub-groups", k.get_sub_group_info(dev, cl.kernel_sub_group_info.MAX_NUM_SUB_GROUPS) == 1024 // 16)
+    # The kernel's largest work-group in SIMD16 sub-groups (the device's topology sets it:
+    # 256 work-items on skl/icllp, 512 on tgllp, 1024 on dg2, as Intel's runtime reports).
+    wg = k.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, dev)
+    check("kernel work-group within the device's", 0 < wg <= dev.max_work_group_size, wg)
+    check("max sub-groups", k.get_sub_group_info(dev, cl.kernel_sub_group_info.MAX_NUM_SUB_GROUPS) == wg // 16)
     check("max sub-group size for ndrange",
           k.get_sub_group_info(dev, cl.kernel_sub_group_info.MAX_SUB_GROUP_SIZE_FOR_NDRANGE, (64,)) == 16)
     check("sub-group count for ndrange",

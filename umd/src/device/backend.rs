@@ -202,18 +202,32 @@ impl Backend {
         }
     }
 
-    /// End of the GPU VA range BOs may be placed in: below the canonical hole of xe's
-    /// `DRM_XE_QUERY_CONFIG_VA_BITS`; on i915 the 48-bit PPGTT every supported platform has.
+    /// End of the GPU VA range BOs may be placed in, as the kernel driver reports it: i915's
+    /// `I915_CONTEXT_PARAM_GTT_SIZE` (of the default context; every full-PPGTT VM has the
+    /// same size), xe's `DRM_XE_QUERY_CONFIG_VA_BITS`; below the canonical hole of a 48-bit
+    /// or larger range (the heap ends at [`super::va::HEAP_END`]).
     pub fn va_end(&self) -> Result<u64> {
-        match self {
-            Backend::I915(_) => Ok(super::va::HEAP_END),
+        let size = match self {
+            Backend::I915(d) => d
+                .dev
+                .context_getparam(0, kmd_iface::i915::uapi::I915_CONTEXT_PARAM_GTT_SIZE)?,
             Backend::Xe(x) => match x.dev.config()?.va_bits() {
-                Some(bits @ 32..=64) => Ok(1u64 << (bits - 1)),
-                other => Err(crate::Error::Unsupported(format!(
-                    "xe reports {other:?} VA bits"
-                ))),
+                Some(64) => u64::MAX,
+                Some(bits @ 32..=63) => 1u64 << bits,
+                other => {
+                    return Err(crate::Error::Unsupported(format!(
+                        "xe reports {other:?} VA bits"
+                    )))
+                }
             },
+        };
+        if size <= super::va::HEAP_START {
+            return Err(crate::Error::Unsupported(format!(
+                "the kernel driver reports a {size:#x}-byte GPU VA range, no room for buffers"
+            )));
         }
+        // A 48-bit (or wider) range is canonical: its upper half is the kernel's.
+        Ok(if size >= 1 << 48 { size / 2 } else { size })
     }
 
     /// A new BO of `size` bytes (a granule multiple), mapped for the CPU and, on xe, bound at
@@ -563,8 +577,9 @@ mod tests {
     struct WithSysfs(Arc<sim::SimDevice>, PathBuf);
 
     impl DeviceFile for WithSysfs {
-        fn ioctl(&self, request: u64, arg: &mut [u8]) -> std::result::Result<i32, Errno> {
-            self.0.ioctl(request, arg)
+        unsafe fn ioctl(&self, request: u64, arg: &mut [u8]) -> std::result::Result<i32, Errno> {
+            // SAFETY: forwarded unchanged under the caller's contract.
+            unsafe { self.0.ioctl(request, arg) }
         }
         fn mmap(&self, offset: u64, len: usize) -> std::result::Result<Mapping, Errno> {
             self.0.mmap(offset, len)

@@ -6,6 +6,7 @@
 //! [`crate::queue`]).
 
 mod backend;
+mod group_size;
 mod simulated;
 mod va;
 
@@ -133,6 +134,9 @@ pub struct DeviceInfo {
     pub platform: Platform,
     pub kmd: KmdChoice,
     pub eu_count: u32,
+    /// Subslices the kernel driver reports (dual-subslices from Gen12 on, Xe-cores on
+    /// Xe-HPG): a work-group runs in one (see [`DeviceInfo::max_work_group_size`]).
+    pub subslice_count: u32,
     pub simulated: bool,
 }
 
@@ -259,11 +263,12 @@ impl Device {
                 reason: format!("is driven by {}, not {}", got.name(), w.name()),
             });
         }
-        let (device_id, eu_count, backend) = match kmd {
+        let (device_id, eu_count, subslice_count, backend) = match kmd {
             Kmd::I915(d) => {
                 let params = d.params()?;
                 let eu = params.eu_total.max(0) as u32;
-                (params.chipset_id, eu, Backend::new_i915(d)?)
+                let ss = params.subslice_total.max(0) as u32;
+                (params.chipset_id, eu, ss, Backend::new_i915(d)?)
             }
             Kmd::Xe(x) => {
                 let id = x.config()?.device_id().unwrap_or(0);
@@ -277,7 +282,7 @@ impl Device {
                 use kmd_iface::xe::uapi::*;
                 let dss = count(DRM_XE_TOPO_DSS_GEOMETRY).max(count(DRM_XE_TOPO_DSS_COMPUTE));
                 let eu_per = count(DRM_XE_TOPO_EU_PER_DSS) + count(DRM_XE_TOPO_SIMD16_EU_PER_DSS);
-                (id, dss * eu_per, Backend::new_xe(x)?)
+                (id, dss * eu_per, dss, Backend::new_xe(x)?)
             }
         };
         let platform = kmd_iface::pci::platform_for(device_id)
@@ -291,6 +296,7 @@ impl Device {
                 platform,
                 kmd: got,
                 eu_count,
+                subslice_count,
             },
             backend,
             va: Mutex::new(va),
