@@ -324,8 +324,13 @@ pub extern "C" fn fcntl64(fd: c_int, cmd: c_int, arg: c_ulong) -> c_int {
 }
 
 /// The kernel's copy of an ioctl argument: `_IOC_WRITE` args are copied in, `_IOC_READ` args
-/// copied back out (also on failure, as drm_ioctl does), through fault-checked copies.
-fn node_ioctl(dev: &SimDevice, request: c_ulong, arg: *mut c_void) -> c_int {
+/// copied back out (also on failure, as drm_ioctl does), through fault-checked copies; `run`
+/// is the ioctl on the copy.
+fn node_ioctl(
+    request: c_ulong,
+    arg: *mut c_void,
+    run: impl FnOnce(u64, &mut [u8]) -> Result<i32, Errno>,
+) -> c_int {
     use nix::sys::uio::{process_vm_readv, process_vm_writev, RemoteIoVec};
     use std::io::{IoSlice, IoSliceMut};
     let req: u64 = request;
@@ -343,10 +348,7 @@ fn node_ioctl(dev: &SimDevice, request: c_ulong, arg: *mut c_void) -> c_int {
             _ => return fail(Errno::EFAULT),
         }
     }
-    // SAFETY: the application called ioctl(2) with this struct: the pointers inside it are
-    // its own, valid for the call by ioctl(2)'s contract with it, exactly as the kernel would
-    // receive them.
-    let r = unsafe { dev.ioctl(req, &mut buf) };
+    let r = run(req, &mut buf);
     if size > 0 && dir & 2 != 0 {
         match process_vm_writev(me, &[IoSlice::new(&buf)], &remote) {
             Ok(n) if n == size => {}
@@ -364,9 +366,15 @@ pub unsafe extern "C" fn ioctl(fd: c_int, request: c_ulong, arg: *mut c_void) ->
     match state::node(fd) {
         Some(Node::Live(dev, file)) => match crate::drm_file::ioctl(&file, request) {
             Some(r) => r.unwrap_or_else(fail),
-            None => node_ioctl(&dev, request, arg),
+            // SAFETY: the application called ioctl(2) with this struct: the pointers inside
+            // it are its own, valid for the call by ioctl(2)'s contract with it, exactly as
+            // the kernel would receive them.
+            None => node_ioctl(request, arg, |req, buf| unsafe { dev.ioctl(req, buf) }),
         },
-        Some(Node::Forked(_)) => fail(Errno::EIO),
+        Some(Node::Forked(_, Some(channel))) => {
+            node_ioctl(request, arg, |req, buf| channel.ioctl(req, buf))
+        }
+        Some(Node::Forked(_, None)) => fail(Errno::EIO),
         None => {
             let Some(real) = real!(ioctl: fn(c_int, c_ulong; ...) -> c_int) else {
                 return fail(Errno::ENOSYS);
@@ -398,14 +406,77 @@ fn node_mmap(
         Ok(m) => m,
         Err(e) => return failed(e),
     };
+    // SAFETY: `mapping` keeps at least `len` bytes of MAP_SHARED pages alive for the call.
+    unsafe { duplicate(mapping.as_ptr().cast(), addr, len, prot, flags) }
+}
+
+/// A forked child's `mmap` of its parent's BO (see `fork`): a second mapping of the pages this
+/// process inherited, or a mapping of the BO's memfd.
+fn forked_mmap(
+    channel: &crate::fork::Channel,
+    addr: *mut c_void,
+    len: size_t,
+    prot: c_int,
+    flags: c_int,
+    offset: off_t,
+) -> *mut c_void {
+    use crate::fork::Pages;
+    let failed = |e: Errno| {
+        set_errno(e as c_int);
+        libc::MAP_FAILED
+    };
+    let Ok(offset) = u64::try_from(offset) else {
+        return failed(Errno::EINVAL);
+    };
+    match channel.mmap(offset, len) {
+        Err(e) => failed(e),
+        // SAFETY: the parent answered that its BO's pages, at least `len` bytes, are mapped
+        // shared at `src` in this process too (an inherited mapping this process leaked
+        // rather than unmapped at the fork).
+        Ok(Pages::Inherited(src)) => unsafe {
+            duplicate(src as *mut c_void, addr, len, prot, flags)
+        },
+        Ok(Pages::Fd(fd)) => {
+            let Some(real) =
+                real!(mmap: fn(*mut c_void, size_t, c_int, c_int, c_int, off_t) -> *mut c_void)
+            else {
+                set_errno(libc::ENOSYS);
+                return libc::MAP_FAILED;
+            };
+            // SAFETY: the caller's address, length, protection and flags, on the BO's memfd
+            // (which the parent sized to the BO) from its start.
+            let p = unsafe { real(addr, len, prot, flags, fd, 0) };
+            let e = errno();
+            if let Some(close) = real!(close: fn(c_int) -> c_int) {
+                // SAFETY: the memfd came to us with the answer; the mapping keeps the pages.
+                unsafe { close(fd) };
+            }
+            set_errno(e);
+            p
+        }
+    }
+}
+
+/// Maps the `len` shared bytes at `src` a second time, as `mmap` with `addr`, `prot` and
+/// `flags` would place them: `mremap` with an old size of 0 duplicates a shared mapping.
+///
+/// # Safety
+/// `src` starts at least `len` bytes of a live MAP_SHARED mapping.
+unsafe fn duplicate(
+    src: *mut c_void,
+    addr: *mut c_void,
+    len: size_t,
+    prot: c_int,
+    flags: c_int,
+) -> *mut c_void {
     let mut how = libc::MREMAP_MAYMOVE;
     if flags & libc::MAP_FIXED != 0 {
         how |= libc::MREMAP_FIXED;
     }
-    // SAFETY: the source is a live MAP_SHARED mapping (the BO's pages, at least `len` bytes,
-    // kept alive by `mapping` for the call); an old size of 0 duplicates it rather than moving
-    // it. With MAP_FIXED the caller asked for `addr` to be replaced, as mmap would.
-    let p = unsafe { libc::mremap(mapping.as_ptr().cast(), 0, len, how, addr) };
+    // SAFETY: the source is a live MAP_SHARED mapping of at least `len` bytes (the caller's
+    // contract); an old size of 0 duplicates it rather than moving it. With MAP_FIXED the
+    // caller asked for `addr` to be replaced, as mmap would.
+    let p = unsafe { libc::mremap(src, 0, len, how, addr) };
     if p == libc::MAP_FAILED {
         return p;
     }
@@ -432,7 +503,10 @@ fn mmap_impl(
 ) -> *mut c_void {
     match state::node(fd).filter(|_| flags & libc::MAP_ANONYMOUS == 0) {
         Some(Node::Live(dev, _)) => node_mmap(&dev, addr, len, prot, flags, offset),
-        Some(Node::Forked(_)) => {
+        Some(Node::Forked(_, Some(channel))) => {
+            forked_mmap(&channel, addr, len, prot, flags, offset)
+        }
+        Some(Node::Forked(_, None)) => {
             set_errno(libc::EIO);
             libc::MAP_FAILED
         }

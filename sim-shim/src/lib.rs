@@ -16,6 +16,7 @@
 
 mod config;
 mod drm_file;
+mod fork;
 #[cfg(not(test))]
 mod hooks;
 mod paths;

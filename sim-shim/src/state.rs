@@ -19,6 +19,7 @@ use kmd_iface::seam::Errno;
 use sim::{SimConfig, SimDevice};
 
 use crate::config::{self, Config};
+use crate::fork::{self, Channel, Pending};
 use crate::paths::{Minor, Tree};
 
 /// The configured shim, or `None` when the configuration is bad (the process then sees the
@@ -66,15 +67,17 @@ pub fn shim_if_set() -> Option<&'static Shim> {
 #[derive(Clone)]
 pub enum Node {
     Live(Arc<SimDevice>, Arc<DrmFile>),
-    /// Inherited across `fork`: the GPU's threads stayed in the parent.
-    Forked(Minor),
+    /// Inherited across `fork`: the GPU's threads stayed in the parent, which serves this
+    /// process's requests on the channel (see `fork`); `None` where there is none (an fd
+    /// inherited from a process that itself inherited it).
+    Forked(Minor, Option<Arc<Channel>>),
 }
 
 impl Node {
     pub fn minor(&self) -> Minor {
         match self {
             Node::Live(_, f) => f.minor,
-            Node::Forked(m) => *m,
+            Node::Forked(m, _) => *m,
         }
     }
 }
@@ -217,36 +220,92 @@ pub fn ensure_shown(shim: &Shim) {
     }
 }
 
-thread_local! {
-    static HELD: RefCell<Option<MutexGuard<'static, Table>>> = const { RefCell::new(None) };
+/// What the fork handlers hold from prepare to parent/child: the table (no other thread may
+/// change it while the process forks), the list of served channels, and the channels made
+/// for this fork.
+struct Held {
+    table: MutexGuard<'static, Table>,
+    served: MutexGuard<'static, Vec<c_int>>,
+    pending: Vec<Pending>,
 }
 
-/// `pthread_atfork` prepare: no other thread may hold the table while the process forks.
+thread_local! {
+    static HELD: RefCell<Option<Held>> = const { RefCell::new(None) };
+}
+
+/// `pthread_atfork` prepare: a channel (and a thread serving it) for every open DRM file, so
+/// the child can keep using it; then the table is held while the process forks. The channels
+/// are made before the lock is taken: starting a thread may call the shim's hooks.
 pub extern "C" fn before_fork() {
-    let g = table();
-    HELD.with(|h| *h.borrow_mut() = Some(g));
+    let mut files: Vec<(Arc<SimDevice>, Arc<DrmFile>)> = Vec::new();
+    for node in table().fds.values() {
+        if let Node::Live(dev, file) = node {
+            if !files.iter().any(|(_, f)| Arc::ptr_eq(f, file)) {
+                files.push((dev.clone(), file.clone()));
+            }
+        }
+    }
+    let mut pending = Vec::new();
+    if !files.is_empty() {
+        let serial = sim::share_bo_pages();
+        for (dev, file) in files {
+            // Without a channel, the child's fds of that file answer EIO.
+            if let Ok(p) = fork::open_channel(dev, file, serial) {
+                pending.push(p);
+            }
+        }
+    }
+    let table = table();
+    let served = fork::hold_served();
+    HELD.with(|h| {
+        *h.borrow_mut() = Some(Held {
+            table,
+            served,
+            pending,
+        })
+    });
 }
 
 pub extern "C" fn after_fork_parent() {
-    HELD.with(|h| drop(h.borrow_mut().take()));
+    if let Some(held) = HELD.with(|h| h.borrow_mut().take()) {
+        for p in held.pending {
+            p.close();
+        }
+    }
 }
 
-/// In the child, the simulated GPUs' threads do not exist: inherited fds answer EIO, and
-/// their devices are leaked rather than dropped (dropping would wait for those threads).
+/// In the child, the simulated GPUs' threads do not exist: inherited fds forward to the
+/// parent through the channels made for this fork, and the devices are leaked rather than
+/// dropped (dropping would wait for those threads; their BO mappings stay, being what the
+/// parent's BOs older than the fork are mapped at here).
 pub extern "C" fn after_fork_child() {
-    HELD.with(|h| {
-        if let Some(mut t) = h.borrow_mut().take() {
-            for node in t.fds.values_mut() {
-                let forked = Node::Forked(node.minor());
-                if let Node::Live(dev, _) = std::mem::replace(node, forked) {
-                    std::mem::forget(dev);
-                }
-            }
-            if let Some(shown) = t.shown.take() {
-                std::mem::forget(shown.dev);
-            }
+    let Some(mut held) = HELD.with(|h| h.borrow_mut().take()) else {
+        return;
+    };
+    fork::close_inherited_served(&mut held.served);
+    let mut channels: Vec<(Arc<DrmFile>, Arc<Channel>)> = held
+        .pending
+        .drain(..)
+        .map(|p| (p.file.clone(), p.into_channel()))
+        .collect();
+    let t = &mut held.table;
+    for node in t.fds.values_mut() {
+        let channel = match &*node {
+            Node::Live(_, file) => channels
+                .iter()
+                .find(|(f, _)| Arc::ptr_eq(f, file))
+                .map(|(_, c)| c.clone()),
+            Node::Forked(..) => None,
+        };
+        let forked = Node::Forked(node.minor(), channel);
+        if let Node::Live(dev, _) = std::mem::replace(node, forked) {
+            std::mem::forget(dev);
         }
-    });
+    }
+    channels.clear();
+    if let Some(shown) = t.shown.take() {
+        std::mem::forget(shown.dev);
+    }
 }
 
 /// The tree's directory and the process that made it (a forked child must not remove it).
@@ -262,7 +321,7 @@ extern "C" fn remove_tree() {
             Ok(t) => {
                 let live = t.fds.values().filter_map(|n| match n {
                     Node::Live(d, _) => Some(d),
-                    Node::Forked(_) => None,
+                    Node::Forked(..) => None,
                 });
                 live.chain(t.shown.as_ref().map(|s| &s.dev))
                     .map(|d| d.sysfs().root().to_owned())

@@ -203,6 +203,12 @@ impl SimDevice {
         &self.sysfs
     }
 
+    /// The pages an `mmap` at GEM mmap offset `offset` would map, for a forked child of this
+    /// process to map too (see [`crate::share_bo_pages`]).
+    pub fn shared_pages(&self, offset: u64, len: usize) -> Result<crate::SharedPages, Errno> {
+        self.lock().gem.shared_pages(offset, len)
+    }
+
     pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
         // A panic while holding the lock would be a simulator bug; the state stays usable.
         self.state.lock().unwrap_or_else(|e| e.into_inner())

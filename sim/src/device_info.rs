@@ -98,6 +98,9 @@ pub struct DeviceInfo {
     /// i915 answers GEM_PREAD/GEM_PWRITE (`i915_gem.c`: refused with EOPNOTSUPP on every
     /// platform after TGL-LP, i.e. Gen12 other than Tiger Lake).
     pub i915_pread_pwrite: bool,
+    /// i915 applies execbuf relocations (`eb_validate_vma`: refused with EINVAL on every
+    /// platform after TGL-LP, i.e. Gen12 other than Tiger Lake).
+    pub i915_relocations: bool,
     /// The kernel drivers that support this platform.
     pub kmds: &'static [Kmd],
     pub topology: Topology,
@@ -138,6 +141,7 @@ static DEVICES: [DeviceInfo; 4] = [
         ppgtt_read_only: true,
         llc_or_snoop: true,
         i915_pread_pwrite: true,
+        i915_relocations: true,
         kmds: &[Kmd::I915],
         topology: Topology {
             slices: 1,
@@ -161,6 +165,7 @@ static DEVICES: [DeviceInfo; 4] = [
         ppgtt_read_only: false,
         llc_or_snoop: true,
         i915_pread_pwrite: true,
+        i915_relocations: true,
         kmds: &[Kmd::I915],
         topology: Topology {
             slices: 1,
@@ -184,6 +189,7 @@ static DEVICES: [DeviceInfo; 4] = [
         ppgtt_read_only: false,
         llc_or_snoop: true,
         i915_pread_pwrite: true,
+        i915_relocations: true,
         kmds: &[Kmd::I915, Kmd::Xe],
         topology: Topology {
             slices: 1,
@@ -207,6 +213,7 @@ static DEVICES: [DeviceInfo; 4] = [
         ppgtt_read_only: false,
         llc_or_snoop: true,
         i915_pread_pwrite: false,
+        i915_relocations: false,
         kmds: &[Kmd::I915, Kmd::Xe],
         topology: Topology {
             slices: 1,

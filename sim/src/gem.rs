@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use kmd_iface::seam::{Errno, Mapping};
 
-use crate::mem::{Bo, BoError, HostRange, PAGE_SIZE};
+use crate::mem::{Bo, BoError, HostRange, SharedPages, PAGE_SIZE};
 use crate::sync::{Fence, FenceStatus};
 
 /// A request using an object: its fence, the engine (index) it runs on and whether it writes
@@ -179,6 +179,16 @@ impl GemTable {
             return Err(Errno::EINVAL);
         }
         Ok(bo.mapping())
+    }
+
+    /// The pages behind mmap offset `offset`, for another process to map (see
+    /// [`crate::mem::share_bo_pages`]); `len` is checked as for [`Self::mapping`].
+    pub fn shared_pages(&self, offset: u64, len: usize) -> Result<SharedPages, Errno> {
+        let bo = self.mmaps.get(&offset).ok_or(Errno::EINVAL)?;
+        if len == 0 || len as u64 > bo.size() {
+            return Err(Errno::EINVAL);
+        }
+        bo.shared_pages().ok_or(Errno::EINVAL)
     }
 }
 

@@ -34,8 +34,9 @@
 //! - Userptr (i915 GEM_USERPTR, xe MAP_USERPTR) BOs are the host process's own pages, reached
 //!   with fault-checked copies; there is no MMU notifier, so pages unmapped after pinning make
 //!   the next GPU access a page fault instead of failing the next submission.
-//! - Not simulated, and refused with an error: i915 relocations (EINVAL, as on DG2),
-//!   timeline-fence execbuf extensions, engine load balancing; xe NULL (sparse) binds
+//! - i915 relocations are applied as the kernel does up to TGL-LP and refused (EINVAL) on DG2
+//!   (`i915::reloc`).
+//! - Not simulated, and refused with an error: timeline-fence execbuf extensions, engine load balancing; xe NULL (sparse) binds
 //!   (EOPNOTSUPP), bind exec queues, parallel (width > 1) queues, fault-mode VMs; PRIME
 //!   export/import.
 
@@ -57,6 +58,8 @@ mod user;
 mod xe;
 
 pub use device::{open, open_device, OpenError, SimConfig, SimDevice};
+pub use mem::{share_bo_pages, SharedPages};
+pub use user::on_behalf_of;
 
 /// The kernel driver a simulated device file speaks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,8 +1,11 @@
 //! Access to pointers found inside ioctl arguments, the way the kernel's `copy_from_user` and
-//! `copy_to_user` do it: through `process_vm_readv`/`process_vm_writev` on our own pid, which
-//! fail with EFAULT on unmapped memory instead of crashing. A raw user pointer is never
-//! dereferenced.
+//! `copy_to_user` do it: through `process_vm_readv`/`process_vm_writev`, which fail with EFAULT
+//! on unmapped memory instead of crashing. A raw user pointer is never dereferenced.
+//!
+//! The pointers are the calling process's: our own, or, while [`on_behalf_of`] runs an ioctl
+//! a forked child forwarded to the process that holds the simulated GPU, the child's.
 
+use std::cell::Cell;
 use std::io::{IoSlice, IoSliceMut};
 
 use kmd_iface::seam::Errno;
@@ -19,14 +22,48 @@ fn remote(addr: u64, len: usize) -> Result<RemoteIoVec, Errno> {
     Ok(RemoteIoVec { base, len })
 }
 
+thread_local! {
+    /// The process an ioctl running on this thread came from; `None`: our own.
+    static CALLER: Cell<Option<i32>> = const { Cell::new(None) };
+}
+
+/// Runs `f` (an ioctl) with user pointers referring to process `pid`'s memory: how the
+/// process holding a simulated GPU serves an ioctl a forked child issued on an inherited fd
+/// (the kernel's file is shared; the pointers are the caller's). Userptr objects made during
+/// `f` keep referring to that process.
+pub fn on_behalf_of<R>(pid: i32, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<i32>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CALLER.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(CALLER.with(|c| c.replace(Some(pid))));
+    f()
+}
+
+/// The process whose memory the running ioctl's pointers refer to (`None`: ours).
+pub(crate) fn caller() -> Option<i32> {
+    CALLER.with(Cell::get)
+}
+
+fn pid_of(process: Option<i32>) -> Pid {
+    process.map_or_else(Pid::this, Pid::from_raw)
+}
+
 /// `copy_from_user`: fills `dst` from user address `addr`.
 pub fn read(addr: u64, dst: &mut [u8]) -> Result<(), Errno> {
+    read_in(caller(), addr, dst)
+}
+
+/// Fills `dst` from address `addr` of `process` (`None`: ours).
+pub(crate) fn read_in(process: Option<i32>, addr: u64, dst: &mut [u8]) -> Result<(), Errno> {
     if dst.is_empty() {
         return Ok(());
     }
     let len = dst.len();
     let r = remote(addr, len)?;
-    match process_vm_readv(Pid::this(), &mut [IoSliceMut::new(dst)], &[r]) {
+    match process_vm_readv(pid_of(process), &mut [IoSliceMut::new(dst)], &[r]) {
         Ok(n) if n == len => Ok(()),
         _ => Err(Errno::EFAULT),
     }
@@ -34,11 +71,16 @@ pub fn read(addr: u64, dst: &mut [u8]) -> Result<(), Errno> {
 
 /// `copy_to_user`: writes `src` to user address `addr`.
 pub fn write(addr: u64, src: &[u8]) -> Result<(), Errno> {
+    write_in(caller(), addr, src)
+}
+
+/// Writes `src` to address `addr` of `process` (`None`: ours).
+pub(crate) fn write_in(process: Option<i32>, addr: u64, src: &[u8]) -> Result<(), Errno> {
     if src.is_empty() {
         return Ok(());
     }
     let r = remote(addr, src.len())?;
-    match process_vm_writev(Pid::this(), &[IoSlice::new(src)], &[r]) {
+    match process_vm_writev(pid_of(process), &[IoSlice::new(src)], &[r]) {
         Ok(n) if n == src.len() => Ok(()),
         _ => Err(Errno::EFAULT),
     }
@@ -84,11 +126,15 @@ pub enum Need {
 
 /// Checks that `[addr, addr+len)` is covered, without holes, by mappings of normal memory that
 /// allow `need`, as the kernels do before pinning userptr pages; EFAULT otherwise. The mappings
-/// come from /proc/self/maps, so nothing is touched; where it cannot be read, every page is read
-/// once instead (which checks `Exists`/`Read` only).
+/// come from the calling process's /proc/<pid>/maps, so nothing is touched; where it cannot be
+/// read, every page is read once instead (which checks `Exists`/`Read` only).
 pub fn probe(addr: u64, len: u64, need: Need) -> Result<(), Errno> {
     let end = addr.checked_add(len).ok_or(Errno::EFAULT)?;
-    let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
+    let maps = match caller() {
+        None => std::fs::read_to_string("/proc/self/maps"),
+        Some(pid) => std::fs::read_to_string(format!("/proc/{pid}/maps")),
+    };
+    let Ok(maps) = maps else {
         let mut at = addr;
         while at < end {
             read(at, &mut [0u8])?;

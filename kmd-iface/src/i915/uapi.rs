@@ -134,6 +134,16 @@ uapi_structs! { STRUCTS;
         pad_to_size: u64,
         rsvd2: u64,
     }
+    /// One relocation of an execbuf object (refused after TGL-LP): the GPU address of
+    /// `target_handle` plus `delta` is written at `offset` of the object.
+    struct drm_i915_gem_relocation_entry {
+        target_handle: u32,
+        delta: u32,
+        offset: u64,
+        presumed_offset: u64,
+        read_domains: u32,
+        write_domain: u32,
+    }
     /// An entry of the `I915_EXEC_FENCE_ARRAY` array (syncobj handle + WAIT/SIGNAL).
     struct drm_i915_gem_exec_fence {
         handle: u32,
@@ -336,6 +346,10 @@ uapi_consts! { CONSTS;
     I915_CACHING_CACHED: u32 = 1;
     I915_CACHING_DISPLAY: u32 = 2;
     I915_GEM_DOMAIN_RENDER: u32 = 0x0000_0002;
+    I915_GEM_DOMAIN_SAMPLER: u32 = 0x0000_0004;
+    I915_GEM_DOMAIN_COMMAND: u32 = 0x0000_0008;
+    I915_GEM_DOMAIN_INSTRUCTION: u32 = 0x0000_0010;
+    I915_GEM_DOMAIN_VERTEX: u32 = 0x0000_0020;
     I915_GEM_DOMAIN_GTT: u32 = 0x0000_0040;
     I915_GEM_DOMAIN_WC: u32 = 0x0000_0080;
     // Contexts.

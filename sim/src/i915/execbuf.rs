@@ -6,7 +6,7 @@ use std::sync::Arc;
 use kmd_iface::i915::uapi::*;
 use kmd_iface::seam::Errno;
 
-use super::{read_vm, write_vm, Context};
+use super::{read_vm, reloc, write_vm, Context};
 use crate::device::{SimDevice, State};
 use crate::gem::Request;
 use crate::gpu::Job;
@@ -83,7 +83,7 @@ pub(crate) fn execbuffer2(
         return Err(Errno::EIO);
     }
     let engine = select_engine(st, ctx, flags & I915_EXEC_RING_MASK)?;
-    let objects = validate_objects(st, &entries)?;
+    let mut objects = validate_objects(st, &entries, dev.info().i915_relocations)?;
     // The request starts once its in-fences have signalled (FENCE_IN, syncobjs to wait for) or,
     // for I915_EXEC_FENCE_SUBMIT, once the fence's own request has started.
     let mut after = check_fences(st, &fences)?;
@@ -113,6 +113,39 @@ pub(crate) fn execbuffer2(
 
     let vm = ctx.vm.clone();
     let addresses = place(&mut write_vm(&vm), &objects)?;
+    // Relocations, unless NO_RELOC promised them all current and nothing moved.
+    let moved = entries
+        .iter()
+        .zip(&addresses)
+        .any(|(e, a)| e.offset & (VA_LIMIT - 1) != *a);
+    let relocs = entries.iter().any(|e| e.relocation_count != 0);
+    if relocs && (flags & I915_EXEC_NO_RELOC == 0 || moved) {
+        let bos: Vec<&Bo> = objects.iter().map(|o| &*o.bo).collect();
+        let lut = flags & I915_EXEC_HANDLE_LUT != 0;
+        let plan = reloc::plan(&entries, &bos, &addresses, lut, canonical)?;
+        // The CPU writes only into objects the GPU is done with: wait, then start over.
+        let busy: Vec<u32> = plan
+            .patches
+            .iter()
+            .map(|p| objects[p.object].handle)
+            .filter(|&h| {
+                st.gem
+                    .get(h)
+                    .is_ok_and(|o| o.requests.iter().any(|r| !r.fence.is_signaled()))
+            })
+            .collect();
+        if !busy.is_empty() {
+            drop(guard);
+            for h in busy {
+                super::gem::wait_idle(dev, h, |_| true)?;
+            }
+            return execbuffer2(dev, eb);
+        }
+        reloc::apply(&plan, &bos)?;
+        for &w in &plan.written {
+            objects[w].write = true;
+        }
+    }
     // Tell the user where an object is when that is not where the user said it was: the
     // kernel writes back (in canonical form) only entries whose offset differs from the
     // placement (`eb_reserve_vma` sets UPDATE and __EXEC_HAS_RELOC, Linux 6.12).
@@ -192,14 +225,14 @@ fn pad_to_size(e: &drm_i915_gem_exec_object2) -> u64 {
 fn validate_objects(
     st: &State,
     entries: &[drm_i915_gem_exec_object2],
+    relocations: bool,
 ) -> Result<Vec<Object>, Errno> {
     let mut seen = HashSet::new();
     let mut objects = Vec::with_capacity(entries.len());
     for e in entries {
         if e.flags & !KNOWN_OBJECT_FLAGS != 0
             || e.rsvd2 != 0
-            // Relocations are not simulated (as on DG2 and later, where i915 rejects them).
-            || e.relocation_count != 0
+            || (e.relocation_count != 0 && !relocations)
             || (e.alignment != 0 && !e.alignment.is_power_of_two())
             || !pad_to_size(e).is_multiple_of(PAGE_SIZE)
         {

@@ -246,7 +246,7 @@ fn copy_checks(
 }
 
 /// Sleeps until no request of `handle` that `counts` selects is running.
-fn wait_idle(
+pub(super) fn wait_idle(
     dev: &SimDevice,
     handle: u32,
     counts: fn(&crate::gem::Request) -> bool,

@@ -6,6 +6,7 @@ mod extensions;
 mod gem;
 mod param;
 mod query;
+mod reloc;
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};

@@ -1,6 +1,8 @@
 //! Buffer objects: zero-filled, page-granular memory shared by the CPU mapping and the GPU, or
 //! a range of the host process's own memory (userptr).
 
+use std::os::fd::{AsFd, OwnedFd};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use kmd_iface::seam::{MapAccessError, MapBacking, Mapping};
@@ -34,6 +36,8 @@ pub enum BoAccessError {
 #[derive(Debug)]
 pub struct Bo {
     storage: Storage,
+    /// Creation order of owned BOs (see [`share_bo_pages`]).
+    serial: u64,
 }
 
 #[derive(Debug)]
@@ -42,10 +46,39 @@ enum Storage {
     /// are a shared mapping of a memfd, so a second mapping of them (`mremap` with an old size
     /// of 0, as the preload shim does for a process's `mmap` of the render node) is the same
     /// memory, not a copy.
-    Owned(Mapping),
-    /// The host process's pages at `addr` (i915 GEM_USERPTR, xe MAP_USERPTR). They are reached
-    /// with fault-checked copies, so pages the host unmapped become GPU faults, not crashes.
-    Host(HostRange),
+    /// The memfd behind them is kept only for BOs made after [`share_bo_pages`], which other
+    /// processes then map.
+    Owned(Mapping, Option<OwnedFd>),
+    /// The host process's pages at `addr` (i915 GEM_USERPTR, xe MAP_USERPTR), in the process
+    /// whose ioctl made the BO (`None`: ours; see `user::on_behalf_of`). They are reached with
+    /// fault-checked copies, so pages the host unmapped become GPU faults, not crashes.
+    Host(HostRange, Option<i32>),
+}
+
+/// The next owned BO's serial.
+static NEXT_SERIAL: AtomicU64 = AtomicU64::new(1);
+/// Whether new owned BOs keep their memfd (set once by [`share_bo_pages`]).
+static KEEP_FDS: AtomicBool = AtomicBool::new(false);
+
+/// From now on, every new BO keeps the memfd its pages are mapped from, so that a forked
+/// child can map them too ([`SharedPages::fd`]); BOs made before share them already, being
+/// `MAP_SHARED` mappings the child inherits. Returns the serial of the first BO made after
+/// this call: a BO whose serial is lower existed, mapped, before it.
+pub fn share_bo_pages() -> u64 {
+    KEEP_FDS.store(true, Ordering::SeqCst);
+    NEXT_SERIAL.load(Ordering::SeqCst)
+}
+
+/// How another process of the same family can map a BO's pages.
+#[derive(Debug)]
+pub struct SharedPages {
+    /// Where they are mapped in this process (and, for a BO older than a fork, in the child).
+    pub addr: usize,
+    pub len: usize,
+    /// The BO's serial, to compare with [`share_bo_pages`]'s answer at the fork.
+    pub serial: u64,
+    /// A new fd of the memfd behind them, for BOs made after [`share_bo_pages`].
+    pub fd: Option<OwnedFd>,
 }
 
 /// A page-aligned range of the host process's address space.
@@ -64,10 +97,31 @@ impl Bo {
             return Err(BoError::BadSize(size));
         }
         let len = usize::try_from(size).map_err(|_| BoError::NoMemory(size))?;
-        let map = shared_pages(len).ok_or(BoError::NoMemory(size))?;
+        let (map, fd) = shared_pages(len).ok_or(BoError::NoMemory(size))?;
+        // The serial is taken after the pages are mapped, and the flag read after the serial:
+        // a BO numbered below `share_bo_pages`'s answer was mapped before that call, and one
+        // numbered at or above it sees the flag set.
+        let serial = NEXT_SERIAL.fetch_add(1, Ordering::SeqCst);
+        let fd = KEEP_FDS.load(Ordering::SeqCst).then_some(fd);
         Ok(Arc::new(Bo {
-            storage: Storage::Owned(Mapping::new(Arc::new(SharedBacking(map)))),
+            storage: Storage::Owned(Mapping::new(Arc::new(SharedBacking(map))), fd),
+            serial,
         }))
+    }
+
+    /// How another process may map this BO's pages; `None` for a userptr BO.
+    pub fn shared_pages(&self) -> Option<SharedPages> {
+        match &self.storage {
+            Storage::Owned(m, fd) => Some(SharedPages {
+                addr: m.as_ptr() as usize,
+                len: m.len(),
+                serial: self.serial,
+                fd: fd
+                    .as_ref()
+                    .and_then(|f| f.as_fd().try_clone_to_owned().ok()),
+            }),
+            Storage::Host(..) => None,
+        }
     }
 
     /// A BO over the host's own pages (userptr). The range must be page aligned and non-empty;
@@ -82,22 +136,23 @@ impl Bo {
         }
         range.addr.checked_add(range.len).ok_or(bad)?;
         Ok(Arc::new(Bo {
-            storage: Storage::Host(range),
+            storage: Storage::Host(range, user::caller()),
+            serial: 0,
         }))
     }
 
     pub fn size(&self) -> u64 {
         match &self.storage {
-            Storage::Owned(m) => m.len() as u64,
-            Storage::Host(r) => r.len,
+            Storage::Owned(m, _) => m.len() as u64,
+            Storage::Host(r, _) => r.len,
         }
     }
 
     /// The host range of a userptr BO.
     pub fn host_range(&self) -> Option<HostRange> {
         match &self.storage {
-            Storage::Owned(_) => None,
-            Storage::Host(r) => Some(*r),
+            Storage::Owned(..) => None,
+            Storage::Host(r, _) => Some(*r),
         }
     }
 
@@ -111,30 +166,30 @@ impl Bo {
     /// it answers an empty one, on which every access is out of range.
     pub fn mapping(&self) -> Mapping {
         match &self.storage {
-            Storage::Owned(m) => m.clone(),
-            Storage::Host(_) => Mapping::new(Arc::new(NoBacking)),
+            Storage::Owned(m, _) => m.clone(),
+            Storage::Host(..) => Mapping::new(Arc::new(NoBacking)),
         }
     }
 
     pub fn read(&self, offset: u64, dst: &mut [u8]) -> Result<(), BoAccessError> {
         match &self.storage {
-            Storage::Owned(m) => Ok(m.read(to_usize(offset), dst)?),
-            Storage::Host(r) => {
+            Storage::Owned(m, _) => Ok(m.read(to_usize(offset), dst)?),
+            Storage::Host(r, process) => {
                 let at = host_address(r, offset, dst.len())?;
-                user::read(at, dst).map_err(|_| BoAccessError::HostFault(at))
+                user::read_in(*process, at, dst).map_err(|_| BoAccessError::HostFault(at))
             }
         }
     }
 
     pub fn write(&self, offset: u64, src: &[u8]) -> Result<(), BoAccessError> {
         match &self.storage {
-            Storage::Owned(m) => Ok(m.write(to_usize(offset), src)?),
-            Storage::Host(r) => {
+            Storage::Owned(m, _) => Ok(m.write(to_usize(offset), src)?),
+            Storage::Host(r, process) => {
                 let at = host_address(r, offset, src.len())?;
                 if r.read_only {
                     return Err(BoAccessError::HostFault(at));
                 }
-                user::write(at, src).map_err(|_| BoAccessError::HostFault(at))
+                user::write_in(*process, at, src).map_err(|_| BoAccessError::HostFault(at))
             }
         }
     }
@@ -153,14 +208,15 @@ fn host_address(r: &HostRange, offset: u64, len: usize) -> Result<u64, MapAccess
     }
 }
 
-/// `len` zeroed bytes: a MAP_SHARED mapping of a fresh memfd of that size. Pages cost nothing
-/// until first touched, so a large BO is as cheap as on the kernel, which also allocates
-/// backing pages lazily. The memfd is closed once mapped; the mapping keeps the pages.
-fn shared_pages(len: usize) -> Option<MmapRaw> {
+/// `len` zeroed bytes: a MAP_SHARED mapping of a fresh memfd of that size, and the memfd.
+/// Pages cost nothing until first touched, so a large BO is as cheap as on the kernel, which
+/// also allocates backing pages lazily. Once the memfd is closed the mapping keeps the pages.
+fn shared_pages(len: usize) -> Option<(MmapRaw, OwnedFd)> {
     use nix::sys::memfd::{memfd_create, MemFdCreateFlag};
     let fd = memfd_create(c"intel-gpu-sim-bo", MemFdCreateFlag::MFD_CLOEXEC).ok()?;
     nix::unistd::ftruncate(&fd, i64::try_from(len).ok()?).ok()?;
-    MmapOptions::new().len(len).map_raw(&fd).ok()
+    let map = MmapOptions::new().len(len).map_raw(&fd).ok()?;
+    Some((map, fd))
 }
 
 /// A BO's own pages (see [`shared_pages`]).

@@ -8,5 +8,5 @@
 mod bo;
 mod vm;
 
-pub use bo::{Bo, BoAccessError, BoError, HostRange};
+pub use bo::{share_bo_pages, Bo, BoAccessError, BoError, HostRange, SharedPages};
 pub use vm::{Access, AddressSpace, BindError, Binding, GpuFault, PAGE_SIZE, VA_BITS};
