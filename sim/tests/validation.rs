@@ -418,6 +418,76 @@ fn i915_bad_user_pointers_are_efault() {
     assert_eq!(errno(f, DRM_IOCTL_VERSION, &mut v), Errno::EFAULT);
 }
 
+/// A GEM_PREAD/PWRITE of a whole 1 MiB object round-trips every byte (the copy goes through a
+/// bounded buffer, never one the caller's size decides), and a read that runs into an unmapped
+/// page part-way is EFAULT with the bytes before the fault copied, as the kernel's
+/// page-by-page copy leaves them.
+#[test]
+fn i915_pread_pwrite_of_a_large_object() {
+    let f = i915();
+    let f = &*f;
+    let mut c = drm_i915_gem_create {
+        size: 1 << 20,
+        ..Default::default()
+    };
+    call(f, DRM_IOCTL_I915_GEM_CREATE, &mut c).unwrap();
+    let data: Vec<u8> = (0..1u32 << 20).map(|i| (i * 7 + i / 4096) as u8).collect();
+    let mut w = drm_i915_gem_pwrite {
+        handle: c.handle,
+        offset: 0,
+        size: data.len() as u64,
+        data_ptr: data.as_ptr() as u64,
+        ..Default::default()
+    };
+    assert_eq!(call(f, DRM_IOCTL_I915_GEM_PWRITE, &mut w), Ok(0));
+    let mut back = vec![0u8; data.len()];
+    let mut r = drm_i915_gem_pread {
+        handle: c.handle,
+        offset: 0,
+        size: back.len() as u64,
+        data_ptr: back.as_mut_ptr() as u64,
+        ..Default::default()
+    };
+    assert_eq!(call(f, DRM_IOCTL_I915_GEM_PREAD, &mut r), Ok(0));
+    assert!(back == data, "the 1 MiB round trip differs");
+
+    // Three readable pages, then an inaccessible one: a read of all four copies the three.
+    let page = 4096usize;
+    use nix::sys::mman::{mmap_anonymous, mprotect, munmap, MapFlags, ProtFlags};
+    let len = std::num::NonZeroUsize::new(4 * page).unwrap();
+    // SAFETY: a fresh anonymous mapping of four pages, unmapped below; nothing else uses it.
+    let map = unsafe {
+        mmap_anonymous(
+            None,
+            len,
+            ProtFlags::PROT_READ | ProtFlags::PROT_WRITE,
+            MapFlags::MAP_PRIVATE,
+        )
+    }
+    .unwrap();
+    // SAFETY: the fourth page of the mapping made above.
+    unsafe { mprotect(map.byte_add(3 * page), page, ProtFlags::PROT_NONE) }.unwrap();
+    let mut r = drm_i915_gem_pread {
+        handle: c.handle,
+        offset: 0,
+        size: 4 * page as u64,
+        data_ptr: map.as_ptr() as u64,
+        ..Default::default()
+    };
+    assert_eq!(
+        call(f, DRM_IOCTL_I915_GEM_PREAD, &mut r),
+        Err(Errno::EFAULT)
+    );
+    // SAFETY: the first three pages are readable and were written by the copy.
+    let got = unsafe { std::slice::from_raw_parts(map.as_ptr().cast::<u8>(), 3 * page) };
+    assert!(
+        got == &data[..3 * page],
+        "the pages before the fault were not copied"
+    );
+    // SAFETY: the mapping made above, no longer used.
+    unsafe { munmap(map, 4 * page) }.unwrap();
+}
+
 /// GEM_PREAD/PWRITE, SW_FINISH and SET/GET_CACHING with `i915_gem.c`'s checks: a copy round
 /// trip, then each error in the kernel's order; on DG2 PREAD/PWRITE are EOPNOTSUPP and the
 /// caching ioctls ENODEV.

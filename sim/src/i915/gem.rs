@@ -266,10 +266,12 @@ pub(crate) fn pread(dev: &SimDevice, a: &mut drm_i915_gem_pread) -> Result<i32, 
         return Ok(0);
     };
     wait_idle(dev, a.handle, |r| r.write)?;
-    let len = usize::try_from(a.size).map_err(|_| Errno::EINVAL)?;
-    let mut data = vec![0u8; len];
-    bo.read(a.offset, &mut data).map_err(|_| Errno::EFAULT)?;
-    user::write(a.data_ptr, &data)?;
+    let mut buf = [0u8; COPY_CHUNK];
+    for (at, n) in chunks(a.size) {
+        let part = &mut buf[..n];
+        bo.read(a.offset + at, part).map_err(|_| Errno::EFAULT)?;
+        user::write(a.data_ptr + at, part)?;
+    }
     Ok(0)
 }
 
@@ -281,11 +283,25 @@ pub(crate) fn pwrite(dev: &SimDevice, a: &mut drm_i915_gem_pwrite) -> Result<i32
         return Err(Errno::EINVAL);
     }
     wait_idle(dev, a.handle, |_| true)?;
-    let len = usize::try_from(a.size).map_err(|_| Errno::EINVAL)?;
-    let mut data = vec![0u8; len];
-    user::read(a.data_ptr, &mut data)?;
-    bo.write(a.offset, &data).map_err(|_| Errno::EFAULT)?;
+    let mut buf = [0u8; COPY_CHUNK];
+    for (at, n) in chunks(a.size) {
+        let part = &mut buf[..n];
+        user::read(a.data_ptr + at, part)?;
+        bo.write(a.offset + at, part).map_err(|_| Errno::EFAULT)?;
+    }
     Ok(0)
+}
+
+/// GEM_PREAD/PWRITE copy through a bounded buffer, as the kernel copies page by page: the
+/// size is the caller's (up to the whole object), so it never sizes an allocation, and a
+/// fault part-way leaves the bytes before it copied, as with the kernel.
+const COPY_CHUNK: usize = 16 << 10;
+
+/// (offset, length) of each chunk of a `size`-byte copy.
+fn chunks(size: u64) -> impl Iterator<Item = (u64, usize)> {
+    (0..size)
+        .step_by(COPY_CHUNK)
+        .map(move |at| (at, (size - at).min(COPY_CHUNK as u64) as usize))
 }
 
 /// GEM_SW_FINISH: only looks the object up (it flushes display scanout objects, which the
