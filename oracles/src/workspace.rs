@@ -5,15 +5,17 @@ use std::path::PathBuf;
 use std::process::Command;
 
 /// The cdylib `file` of workspace package `package`, as an absolute path (loaders and
-/// `LD_PRELOAD` need one). `cargo test` leaves it in `target/<profile>/deps/` next to the test
-/// binary; when it is not there (a test run of another package alone) it is built first.
+/// `LD_PRELOAD` need one), in `target/<profile>/deps/` next to the test binary. It is always
+/// brought up to date with `cargo build -p <package> --lib` first (a no-op when it is): `cargo
+/// test` does not rebuild the library of a cdylib-only package, so a copy left by an earlier
+/// build would otherwise be tested in place of the current sources.
 ///
 /// Panics when it cannot be found or built: that is a broken test set-up, not a skip.
 pub fn cdylib(package: &str, file: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
     let deps = exe.parent().expect("deps dir");
     let lib = deps.join(file);
-    if !lib.is_file() {
+    {
         let cargo = option_env!("CARGO").unwrap_or("cargo");
         let release = deps
             .parent()
