@@ -226,9 +226,13 @@ int main(void) {
     for (unsigned i = 0; i < global; i++)
         ok &= wres[i] == 3 * i + 8 * 1000000u + (i % 8) * 10000u;
     EXPECT("largest work-group results", ok, 1);
-    if (wg_max < 1024) {
-        size_t over = 2 * wg_max;
-        EXPECT("beyond the limit", clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &over, 0, NULL, NULL),
+    {
+        /* Twice the kernel's limit in total, each dimension within CL_DEVICE_MAX_WORK_ITEM_SIZES
+           (which may equal the limit: then a 1D local size of twice it is also
+           CL_INVALID_WORK_ITEM_SIZE, and the spec orders neither error first). */
+        size_t over_global[2] = {2 * wg_max, 2}, over[2] = {wg_max, 2};
+        EXPECT("beyond the limit",
+               clEnqueueNDRangeKernel(q, k, 2, NULL, over_global, over, 0, NULL, NULL),
                CL_INVALID_WORK_GROUP_SIZE);
     }
     clReleaseMemObject(wide);
