@@ -385,6 +385,12 @@ pub unsafe extern "C" fn ioctl(fd: c_int, request: c_ulong, arg: *mut c_void) ->
     }
 }
 
+/// mmap's failure: errno set, MAP_FAILED returned.
+fn map_failed(e: Errno) -> *mut c_void {
+    set_errno(e as c_int);
+    libc::MAP_FAILED
+}
+
 /// Maps a BO into the process: a second mapping of the simulator's own (shared) pages, made by
 /// `mremap` with an old size of 0, so CPU and GPU see the same memory.
 fn node_mmap(
@@ -395,16 +401,12 @@ fn node_mmap(
     flags: c_int,
     offset: off_t,
 ) -> *mut c_void {
-    let failed = |e: Errno| {
-        set_errno(e as c_int);
-        libc::MAP_FAILED
-    };
     let Ok(offset) = u64::try_from(offset) else {
-        return failed(Errno::EINVAL);
+        return map_failed(Errno::EINVAL);
     };
     let mapping = match dev.mmap(offset, len) {
         Ok(m) => m,
-        Err(e) => return failed(e),
+        Err(e) => return map_failed(e),
     };
     // SAFETY: `mapping` keeps at least `len` bytes of MAP_SHARED pages alive for the call.
     unsafe { duplicate(mapping.as_ptr().cast(), addr, len, prot, flags) }
@@ -421,15 +423,11 @@ fn forked_mmap(
     offset: off_t,
 ) -> *mut c_void {
     use crate::fork::Pages;
-    let failed = |e: Errno| {
-        set_errno(e as c_int);
-        libc::MAP_FAILED
-    };
     let Ok(offset) = u64::try_from(offset) else {
-        return failed(Errno::EINVAL);
+        return map_failed(Errno::EINVAL);
     };
     match channel.mmap(offset, len) {
-        Err(e) => failed(e),
+        Err(e) => map_failed(e),
         // SAFETY: the parent answered that its BO's pages, at least `len` bytes, are mapped
         // shared at `src` in this process too (an inherited mapping this process leaked
         // rather than unmapped at the fork).
@@ -440,8 +438,7 @@ fn forked_mmap(
             let Some(real) =
                 real!(mmap: fn(*mut c_void, size_t, c_int, c_int, c_int, off_t) -> *mut c_void)
             else {
-                set_errno(libc::ENOSYS);
-                return libc::MAP_FAILED;
+                return map_failed(Errno::ENOSYS);
             };
             // SAFETY: the caller's address, length, protection and flags, on the BO's memfd
             // (which the parent sized to the BO) from its start.
