@@ -7,12 +7,13 @@
 //! ones a parse-everything-first assembler gives: the first text error, else the first
 //! undefined label, else the first instruction that does not encode.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use platform::Platform;
 
 use crate::error::{AsmError, EncodeError};
 use crate::kernel::encode_into;
+use crate::memo::Memo;
 use crate::model::FastMap;
 use crate::text::parse::{inst_size, label_defined_twice, parse_lines, undefined_label, LineInst};
 use crate::text::syntax;
@@ -25,16 +26,25 @@ fn encode_error(line: usize, e: EncodeError) -> AsmError {
     }
 }
 
+/// An instruction's bytes, as a line of text assembled: 8 (compacted) or 16.
+#[derive(Clone, Copy)]
+struct Assembled {
+    bytes: [u8; 16],
+    len: u8,
+}
+
 /// Assembles `text` for `platform`.
 pub fn assemble(platform: Platform, text: &str) -> Result<Vec<u8>, AsmError> {
     // iga64's text takes about seven bytes per byte of binary.
-    let mut out = Vec::with_capacity(text.len() / 6);
+    let out = RefCell::new(Vec::with_capacity(text.len() / 6));
     let pc = Cell::new(0u32);
     let mut labels: FastMap<&str, u32> = FastMap::default();
     // Branches to labels: their address (where their bytes go), and the parsed line.
     let mut pending: Vec<(u32, LineInst)> = Vec::new();
     // The first instruction (not pending) that did not encode; nothing is encoded after it.
-    let mut failed: Option<AsmError> = None;
+    let failed: RefCell<Option<AsmError>> = RefCell::new(None);
+    // Lines seen before (without labels or branch targets), and their bytes.
+    let memo: RefCell<Memo<&str, Assembled>> = RefCell::new(Memo::new());
     parse_lines(
         platform,
         text,
@@ -42,23 +52,55 @@ pub fn assemble(platform: Platform, text: &str) -> Result<Vec<u8>, AsmError> {
             Some(_) => Err(label_defined_twice(name, line, col)),
             None => Ok(()),
         },
-        |p| {
+        |p, key| {
             let here = pc.get();
             pc.set(here + inst_size(&p.inst));
+            let mut out = out.borrow_mut();
+            let mut failed = failed.borrow_mut();
             if p.jip.is_some() || p.uip.is_some() {
                 // Until something fails to encode, `out` ends at `here`.
                 if failed.is_none() {
-                    out.resize(out.len() + inst_size(&p.inst) as usize, 0);
+                    let len = out.len() + inst_size(&p.inst) as usize;
+                    out.resize(len, 0);
                 }
                 pending.push((here, p));
             } else if failed.is_none() {
-                if let Err(e) = encode_into(platform, &p.inst, &mut out) {
-                    failed = Some(encode_error(p.line, e));
+                let start = out.len();
+                match encode_into(platform, &p.inst, &mut out) {
+                    Ok(()) => {
+                        if let (Some(key), Some(done)) = (key, out.get(start..)) {
+                            let mut a = Assembled {
+                                bytes: [0; 16],
+                                len: done.len() as u8,
+                            };
+                            if let Some(slot) = a.bytes.get_mut(..done.len()) {
+                                slot.copy_from_slice(done);
+                                memo.borrow_mut().insert(key, a);
+                            }
+                        }
+                    }
+                    Err(e) => *failed = Some(encode_error(p.line, e)),
                 }
             }
             Ok(())
         },
+        |key, _line| {
+            // After a failure the full path runs (it still parses, reporting text errors).
+            if failed.borrow().is_some() {
+                return false;
+            }
+            let mut memo = memo.borrow_mut();
+            let Some(a) = memo.get(&key) else {
+                return false;
+            };
+            let bytes = a.bytes.get(..usize::from(a.len)).unwrap_or_default();
+            pc.set(pc.get() + u32::from(a.len));
+            out.borrow_mut().extend_from_slice(bytes);
+            true
+        },
     )?;
+    let mut out = out.into_inner();
+    let failed = failed.into_inner();
     let target = |(name, col): (&str, usize), line| {
         labels
             .get(name)

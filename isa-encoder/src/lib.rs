@@ -24,6 +24,7 @@ pub mod asm;
 pub mod compact;
 pub mod error;
 pub mod kernel;
+mod memo;
 pub mod model;
 pub mod native;
 /// Send-message descriptors: what a send's SFID/descriptor/extended descriptor mean, and builders.

@@ -22,7 +22,7 @@ use platform::Platform;
 
 use bits::{get, set, width, Range};
 use layout::{ImmOperand, ImmRule, ImmSpec, Layout, Scheme, CMPT_CONTROL, OPCODE};
-use placed::{placed, PlacedLayout};
+use placed::{placed, Care, PlacedLayout};
 
 /// Why a 64-bit word does not expand.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -79,20 +79,24 @@ pub fn compact(platform: Platform, native: &[u8; 16]) -> Option<[u8; 8]> {
     }
     let (layout, fields) = layout_for(platform, s, opcode);
     let imm = layout.imm.as_ref().and_then(|spec| immediate(spec, n));
-    let dont_care = unused_fields(s, imm, n);
+    let case = match imm {
+        Some((0, _, _)) => Care::ImmSrc0,
+        Some(_) => Care::ImmSrc1,
+        None if has_no_src1(s, n) => Care::NoSrc1,
+        None => Care::All,
+    };
     let mut c = 0u128;
     for (field, placed) in layout.index.iter().zip(fields) {
         if imm.is_some() && field.absent_with_imm {
             continue;
         }
-        let mut care = 0u128;
-        for &(m, under_imm, range) in &placed.fragments {
-            if !((imm.is_some() && under_imm) || dont_care.contains(&range)) {
-                care |= m;
-            }
-        }
+        let care = placed.care[case as usize];
         let key = n & care;
-        let index = placed.entries.iter().position(|&e| e & care == key)?;
+        let index = if care == placed.mask {
+            placed.find_exact(key)?
+        } else {
+            placed.entries.iter().position(|&e| e & care == key)?
+        };
         c = set(c, field.compact, index as u128);
     }
     for d in layout.direct {
@@ -100,7 +104,7 @@ pub fn compact(platform: Platform, native: &[u8; 16]) -> Option<[u8; 8]> {
             c = set(c, d.compact, get(n, d.native));
         }
     }
-    if let (Some(spec), Some((_, ty))) = (&layout.imm, imm) {
+    if let (Some(spec), Some((_, _, ty))) = (&layout.imm, imm) {
         let value = get(n, spec.native) as u32;
         let bits = compact_imm_bits(spec);
         let code = narrow_imm(rule(spec, ty), value, bits)?;
@@ -136,7 +140,7 @@ fn expand_word(platform: Platform, s: &'static Scheme, c: u128) -> u128 {
         n = set(n, d.native, get(c, d.compact));
     }
     let imm = layout.imm.as_ref().and_then(|spec| immediate(spec, n));
-    if let (Some(spec), Some((_, ty))) = (&layout.imm, imm) {
+    if let (Some(spec), Some((_, _, ty))) = (&layout.imm, imm) {
         let code = read_imm(spec, c);
         let value = widen_imm(rule(spec, ty), code, compact_imm_bits(spec));
         n = set(n, spec.native, u128::from(value));
@@ -149,9 +153,9 @@ fn expand_word(platform: Platform, s: &'static Scheme, c: u128) -> u128 {
 
 /// Native fields the instruction does not use (an immediate's operand fields, or src1 of a
 /// single-source instruction): iga64 writes them as zero and ignores them when compacting.
-fn unused_fields(s: &Scheme, imm: Option<(&ImmOperand, u8)>, n: u128) -> &'static [Range] {
+fn unused_fields(s: &Scheme, imm: Option<(usize, &ImmOperand, u8)>, n: u128) -> &'static [Range] {
     match imm {
-        Some((operand, _)) => operand.unused,
+        Some((_, operand, _)) => operand.unused,
         None if has_no_src1(s, n) => s.src1_fields,
         None => &[],
     }
@@ -169,12 +173,14 @@ fn has_no_src1(s: &Scheme, n: u128) -> bool {
     }
 }
 
-/// The immediate operand and its type code, if the instruction has one.
-fn immediate(spec: &ImmSpec, n: u128) -> Option<(&ImmOperand, u8)> {
+/// The immediate operand (its index: 0 for src0, 1 for src1) and its type code, if the
+/// instruction has one.
+fn immediate(spec: &ImmSpec, n: u128) -> Option<(usize, &ImmOperand, u8)> {
     spec.operands
         .iter()
-        .find(|o| get(n, o.is_imm) == o.value)
-        .map(|o| (o, get(n, o.ty) as u8))
+        .enumerate()
+        .find(|(_, o)| get(n, o.is_imm) == o.value)
+        .map(|(k, o)| (k, o, get(n, o.ty) as u8))
 }
 
 fn rule(spec: &ImmSpec, ty: u8) -> ImmRule {

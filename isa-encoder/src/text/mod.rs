@@ -11,6 +11,7 @@ use platform::Platform;
 
 use crate::error::KernelDecodeError;
 use crate::kernel::{decode_kernel, frames, Decoded};
+use crate::memo::Memo;
 use crate::model::{Instruction, Shape};
 
 /// The PCs iga64 puts a label on, sorted: 0, every branch target, and the instruction after a
@@ -48,13 +49,18 @@ struct Printer<'s> {
 
 impl Printer<'_> {
     fn inst(&mut self, pc: u32, inst: &Instruction) {
+        self.label(pc);
+        print::format_instruction(&mut self.out, self.platform, inst, pc);
+        self.out.push('\n');
+    }
+
+    /// The block label at `pc`, if a block starts there.
+    fn label(&mut self, pc: u32) {
         let pc64 = i64::from(pc);
         if self.starts.binary_search(&pc64).is_ok() {
             print::push_label(&mut self.out, pc64);
             self.out.push_str(":\n");
         }
-        print::format_instruction(&mut self.out, self.platform, inst, pc);
-        self.out.push('\n');
     }
 
     /// The label after the last instruction, if a block starts there.
@@ -118,10 +124,35 @@ pub fn disassemble(platform: Platform, bytes: &[u8]) -> Result<String, KernelDec
         starts: &starts,
     };
     let mut end = 0;
+    // Instruction words printed before (without branch targets, whose text depends on their
+    // address), and where their text is in `seen`.
+    let mut memo: Memo<u128, (usize, usize)> = Memo::new();
+    let mut seen = String::new();
     for f in frames(bytes) {
         let f = f?;
-        p.inst(f.pc as u32, &f.decode(platform)?);
         end = (f.pc + f.bytes.len()) as i64;
+        let pc = f.pc as u32;
+        p.label(pc);
+        // A compacted word has CmptCtrl (bit 29) set, a native one clear: keys never collide.
+        let key = f
+            .bytes
+            .iter()
+            .rev()
+            .fold(0u128, |k, &b| k << 8 | u128::from(b));
+        if let Some(text) = memo.get(&key).and_then(|&(at, len)| seen.get(at..at + len)) {
+            p.out.push_str(text);
+            p.out.push('\n');
+            continue;
+        }
+        let inst = f.decode(platform)?;
+        let start = p.out.len();
+        print::format_instruction(&mut p.out, platform, &inst, pc);
+        if memo.is_on() && inst.branch.jip.is_none() && inst.branch.uip.is_none() {
+            let text = p.out.get(start..).unwrap_or_default();
+            memo.insert(key, (seen.len(), text.len()));
+            seen.push_str(text);
+        }
+        p.out.push('\n');
     }
     Ok(if end == 0 { p.out } else { p.end(end) })
 }

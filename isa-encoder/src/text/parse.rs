@@ -6,7 +6,7 @@ use platform::Platform;
 
 use super::float;
 use super::grf_operand::grf_operand;
-use super::scan::{next_line, Tok};
+use super::scan::{line_end, next_line, Tok};
 use super::syntax;
 use crate::error::AsmError;
 use crate::model::name_eq;
@@ -792,22 +792,37 @@ pub struct LineInst<'t> {
 /// Parses `text` line by line without keeping it: `label(name, line, column)` for each label
 /// definition, `inst` for each instruction, in text order. Stops at the first error, its own or
 /// one a callback returns.
+///
+/// Before a line is parsed, `known(text, line)` is offered its whole text (without the
+/// newline): when it returns true, the caller has dealt with the line (from a memo of an
+/// earlier equal line) and it is skipped. `inst` gets the same text along with the
+/// instruction, or `None` when the line also defines labels.
 pub fn parse_lines<'t>(
     platform: Platform,
     text: &'t str,
     mut label: impl FnMut(&'t str, usize, usize) -> R<()>,
-    mut inst: impl FnMut(LineInst<'t>) -> R<()>,
+    mut inst: impl FnMut(LineInst<'t>, Option<&'t str>) -> R<()>,
+    mut known: impl FnMut(&'t str, usize) -> bool,
 ) -> R<()> {
     let mut line_toks = Vec::new();
     let (mut at, mut line_no) = (0, 0);
     while at < text.len() {
         line_no += 1;
+        let end = line_end(text.as_bytes(), at);
+        // Lines start after a '\n' and end at one (or at the end): always on char boundaries.
+        let whole = text.get(at..end).unwrap_or_default();
+        if known(whole, line_no) {
+            at = (end + 1).min(text.len());
+            continue;
+        }
         at = next_line(text, at, &mut line_toks);
         let mut toks = &line_toks[..];
+        let mut key = Some(whole);
         // Label definitions (possibly followed by an instruction).
         while let Some(name) = toks.first().and_then(|t| is_label_def(t.text)) {
             label(name, line_no, toks[0].col)?;
             toks = &toks[1..];
+            key = None;
         }
         if toks.is_empty() {
             continue;
@@ -857,7 +872,7 @@ pub fn parse_lines<'t>(
                 format!("no SWSB annotations on {platform}"),
             ));
         }
-        inst(p)?;
+        inst(p, key)?;
     }
     Ok(())
 }

@@ -1,8 +1,9 @@
-//! Splits assembly text into lines of whitespace-separated tokens, eight bytes at a time.
+//! Splits assembly text into lines of whitespace-separated tokens, 64 bytes at a time.
 //!
 //! iga64 pads its columns with long runs of spaces and its tokens are short, so the scanner
-//! looks at a 64-bit word per step (SWAR): the first byte that is not a space, or the first
-//! byte that may end a token, is found with a few word operations instead of a test per byte.
+//! classifies a 64-byte window at once into bit masks (SSE2 compares on x86_64): each token's
+//! start and end are then the lowest set bit of a mask. The rare tokens that need a closer
+//! look (`{...}`, a '/') are read a 64-bit word per step (SWAR).
 
 /// A whitespace-separated token with its 1-based column.
 #[derive(Debug, Clone, Copy)]
@@ -77,12 +78,6 @@ fn find(
     (k, None)
 }
 
-/// The first byte at or after `k` that is not a space (' '; other whitespace is left to the
-/// caller's class test).
-fn skip_spaces(b: &[u8], k: usize) -> (usize, Option<u8>) {
-    find(b, k, |w| w ^ (ONES * u64::from(b' ')), |c| c != b' ')
-}
-
 /// The first byte at or after `k` that may end a plain token: whitespace or another control
 /// byte, '{' or '/'. The caller confirms it with [`CLASS`].
 fn token_end_candidate(b: &[u8], k: usize) -> (usize, Option<u8>) {
@@ -105,63 +100,236 @@ fn brace_end_candidate(b: &[u8], k: usize) -> (usize, Option<u8>) {
     )
 }
 
+/// The bytes of a 64-byte window of the text, as bit masks (bit `i` for byte `i`).
+struct Window {
+    /// Whitespace other than newline: ' ', '\t', '\x0C', '\r' (and padding past the end).
+    blank: u64,
+    /// '\n'.
+    newline: u64,
+    /// '{' and '/', which start tokens of their own or comments.
+    special: u64,
+}
+
+/// Per byte of `w`: (is it at most ' ', is it ' ', is it '{' or '/'), as bit masks.
+#[cfg(target_arch = "x86_64")]
+fn classify(w: &[u8; 64]) -> (u64, u64, u64) {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    let (mut low, mut space, mut special) = (0u64, 0u64, 0u64);
+    for (k, part) in w.chunks_exact(16).enumerate() {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always
+        // available; the load reads the 16 bytes of `part` (an unaligned load is allowed).
+        let (l, s, x) = unsafe {
+            let v = _mm_loadu_si128(part.as_ptr().cast::<__m128i>());
+            let sp = _mm_set1_epi8(b' ' as i8);
+            let l = _mm_cmpeq_epi8(_mm_min_epu8(v, sp), v);
+            let s = _mm_cmpeq_epi8(v, sp);
+            let x = _mm_or_si128(
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'{' as i8)),
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'/' as i8)),
+            );
+            (
+                _mm_movemask_epi8(l) as u16,
+                _mm_movemask_epi8(s) as u16,
+                _mm_movemask_epi8(x) as u16,
+            )
+        };
+        low |= u64::from(l) << (16 * k);
+        space |= u64::from(s) << (16 * k);
+        special |= u64::from(x) << (16 * k);
+    }
+    (low, space, special)
+}
+
+/// Per byte of `w`: (is it at most ' ', is it ' ', is it '{' or '/'), as bit masks.
+#[cfg(not(target_arch = "x86_64"))]
+fn classify(w: &[u8; 64]) -> (u64, u64, u64) {
+    let (mut low, mut space, mut special) = (0u64, 0u64, 0u64);
+    for (k, &c) in w.iter().enumerate() {
+        low |= u64::from(c <= b' ') << k;
+        space |= u64::from(c == b' ') << k;
+        special |= u64::from(c == b'{' || c == b'/') << k;
+    }
+    (low, space, special)
+}
+
+impl Window {
+    /// The 64 bytes from `k`; past the end of `b` the window holds spaces.
+    fn at(b: &[u8], k: usize) -> Window {
+        let (low, space, special) = match b.get(k..k + 64) {
+            Some(w) => classify(w.try_into().unwrap_or(&[b' '; 64])),
+            None => {
+                let mut w = [b' '; 64];
+                let rest = b.get(k..).unwrap_or_default();
+                w[..rest.len()].copy_from_slice(rest);
+                classify(&w)
+            }
+        };
+        let mut w = Window {
+            blank: space,
+            newline: 0,
+            special,
+        };
+        // Control bytes are rare (a newline a line): sort them by the byte class table.
+        let mut other = low & !space;
+        while other != 0 {
+            let i = other.trailing_zeros() as usize;
+            other &= other - 1;
+            match b.get(k + i).map(|&c| CLASS[usize::from(c)]) {
+                Some(SPACE) => w.blank |= 1 << i,
+                Some(NEWLINE) => w.newline |= 1 << i,
+                _ => {}
+            }
+        }
+        w
+    }
+}
+
+/// Where the line starting at `k` ends: its '\n', or the end of `b`.
+pub(super) fn line_end(b: &[u8], mut k: usize) -> usize {
+    while let Some(w) = b.get(k..k + 64) {
+        let (low, space, _) = classify(w.try_into().unwrap_or(&[b' '; 64]));
+        // Control bytes other than spaces are few (a newline a line): check each.
+        let mut c = low & !space;
+        while c != 0 {
+            let i = c.trailing_zeros() as usize;
+            if w.get(i) == Some(&b'\n') {
+                return k + i;
+            }
+            c &= c - 1;
+        }
+        k += 64;
+    }
+    let k = k.min(b.len());
+    b[k..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(b.len(), |n| k + n)
+}
+
+/// The bits at and above `i` (none for `i` >= 64).
+fn from_bit(i: u32) -> u64 {
+    u64::MAX.checked_shl(i).unwrap_or(0)
+}
+
 /// Splits the line of `text` starting at byte `k` into `toks` (cleared first), up to a `//`
 /// comment, and returns where the next line starts. `{...}` is one token even with spaces
 /// inside. One pass over the bytes finds both the tokens and the line's end.
-pub(super) fn next_line<'a>(text: &'a str, mut k: usize, toks: &mut Vec<Tok<'a>>) -> usize {
+///
+/// The bytes are looked at 64 at a time ([`Window`]): the start of each token and its end
+/// come from bit masks. Tokens that begin with '{' or '/', or run on past a '/' that starts
+/// no comment, are read byte-wise ([`scalar_token`]).
+pub(super) fn next_line<'a>(text: &'a str, k: usize, toks: &mut Vec<Tok<'a>>) -> usize {
     toks.clear();
     let b = text.as_bytes();
     let line_start = k;
-    let comment = |k: usize| b.get(k + 1) == Some(&b'/');
+    // The window's first byte, and the first byte in it not yet consumed.
+    let mut base = k;
+    let mut w = Window::at(b, base);
+    let mut from = 0u32;
     loop {
-        let (at, c) = skip_spaces(b, k);
-        k = at;
-        let Some(c) = c else {
-            return k;
-        };
-        let start = k;
-        match CLASS[usize::from(c)] {
-            SPACE => {
-                k += 1;
-                continue;
+        let nonblank = !w.blank & from_bit(from);
+        if nonblank == 0 {
+            base += 64;
+            if base >= b.len() {
+                return b.len();
             }
-            NEWLINE => return k + 1,
-            SLASH if comment(k) => {
-                return b[k..]
-                    .iter()
-                    .position(|&c| c == b'\n')
-                    .map_or(b.len(), |n| k + n + 1);
-            }
-            BRACE => loop {
-                let (at, c) = brace_end_candidate(b, k + 1);
-                k = at;
-                match c {
-                    Some(b'}') => {
-                        k += 1;
-                        break;
-                    }
-                    Some(b'/') if !comment(k) => {}
-                    _ => break,
-                }
-            },
-            _ => loop {
-                let (at, c) = token_end_candidate(b, k + 1);
-                k = at;
-                // Control bytes other than whitespace, and a '/' not starting a comment,
-                // belong to the token.
-                match c.map(|c| CLASS[usize::from(c)]) {
-                    Some(OTHER) => {}
-                    Some(SLASH) if !comment(k) => {}
-                    _ => break,
-                }
-            },
+            w = Window::at(b, base);
+            from = 0;
+            continue;
         }
-        if let Some(t) = text.get(start..k) {
+        let s = nonblank.trailing_zeros();
+        let start = base + s as usize;
+        if start >= b.len() {
+            return b.len();
+        }
+        if w.newline & (1 << s) != 0 {
+            return start + 1;
+        }
+        let end = if w.special & (1 << s) != 0 {
+            match scalar_token(b, start) {
+                Some(end) => end,
+                // A comment: the line ends at the next newline.
+                None => {
+                    return b[start..]
+                        .iter()
+                        .position(|&c| c == b'\n')
+                        .map_or(b.len(), |n| start + n + 1)
+                }
+            }
+        } else {
+            let stop = (w.blank | w.newline | w.special) & from_bit(s + 1);
+            if stop == 0 {
+                if s == 0 {
+                    // Longer than a window.
+                    scalar_token(b, start).unwrap_or(b.len())
+                } else {
+                    // Runs past the window: look again from the token's start.
+                    base = start;
+                    w = Window::at(b, base);
+                    from = 0;
+                    continue;
+                }
+            } else {
+                let e = stop.trailing_zeros();
+                let end = base + e as usize;
+                if w.special & (1 << e) != 0 && b.get(end) == Some(&b'/') && !comment(b, end) {
+                    // A '/' inside the token.
+                    scalar_token(b, start).unwrap_or(b.len())
+                } else {
+                    end.min(b.len())
+                }
+            }
+        };
+        if let Some(t) = text.get(start..end) {
             toks.push(Tok {
                 text: t,
                 col: start - line_start + 1,
             });
         }
+        if end >= base + 64 {
+            base = end;
+            w = Window::at(b, base);
+            from = 0;
+        } else {
+            from = (end - base) as u32;
+        }
+    }
+}
+
+/// True if a comment starts at `k` (`b[k]` is '/').
+fn comment(b: &[u8], k: usize) -> bool {
+    b.get(k + 1) == Some(&b'/')
+}
+
+/// The end of the token starting at `k` (not whitespace), byte by byte; `None` if a comment
+/// starts there instead.
+fn scalar_token(b: &[u8], mut k: usize) -> Option<usize> {
+    let c = *b.get(k)?;
+    match CLASS[usize::from(c)] {
+        SLASH if comment(b, k) => None,
+        BRACE => loop {
+            let (at, c) = brace_end_candidate(b, k + 1);
+            k = at;
+            match c {
+                Some(b'}') => return Some(k + 1),
+                Some(b'/') if !comment(b, k) => {}
+                _ => return Some(k),
+            }
+        },
+        _ => loop {
+            let (at, c) = token_end_candidate(b, k + 1);
+            k = at;
+            // Control bytes other than whitespace, and a '/' not starting a comment,
+            // belong to the token.
+            match c.map(|c| CLASS[usize::from(c)]) {
+                Some(OTHER) => {}
+                Some(SLASH) if !comment(b, k) => {}
+                _ => return Some(k),
+            }
+        },
     }
 }
 
@@ -251,6 +419,57 @@ mod tests {
                 text.push_str(alphabet[(seed % alphabet.len() as u64) as usize]);
             }
             assert_eq!(scanned(&text), reference(&text), "{text:?}");
+        }
+    }
+
+    /// Lines longer than the 64-byte window, tokens across its edges and past the end.
+    #[test]
+    fn agrees_with_the_plain_definition_on_long_random_lines() {
+        let alphabet = [
+            " ",
+            "                ",
+            "                                  ",
+            "\n",
+            "\t",
+            "{",
+            "}",
+            "/",
+            "//",
+            "r12.0<8;8,1>:f",
+            "(W)",
+            "{Compacted, $3.dst}",
+            "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789",
+            "\x01",
+            "\x0b",
+            "é",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            for _ in 0..seed % 60 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                text.push_str(alphabet[(seed % alphabet.len() as u64) as usize]);
+            }
+            assert_eq!(scanned(&text), reference(&text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn line_ends_are_where_the_scanner_ends_lines() {
+        let text = "a b\n\n   x {y z} // c\r\n".repeat(9) + &" ".repeat(70) + "\t\x01q";
+        let mut toks = Vec::new();
+        let mut at = 0;
+        while at < text.len() {
+            let end = line_end(text.as_bytes(), at);
+            let next = next_line(&text, at, &mut toks);
+            assert_eq!((end + 1).min(text.len()), next, "{at}");
+            assert!(end == text.len() || text.as_bytes()[end] == b'\n');
+            at = next;
         }
     }
 
