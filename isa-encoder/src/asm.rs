@@ -15,7 +15,9 @@ use crate::error::{AsmError, EncodeError};
 use crate::kernel::encode_into;
 use crate::memo::Memo;
 use crate::model::FastMap;
-use crate::text::parse::{inst_size, label_defined_twice, parse_lines, undefined_label, LineInst};
+use crate::text::parse::{
+    inst_size, label_defined_twice, parse_lines, undefined_label, Known, LineInst,
+};
 use crate::text::syntax;
 
 fn encode_error(line: usize, e: EncodeError) -> AsmError {
@@ -85,18 +87,21 @@ pub fn assemble(platform: Platform, text: &str) -> Result<Vec<u8>, AsmError> {
             Ok(())
         },
         |key, _line| {
+            let mut memo = memo.borrow_mut();
+            if !memo.is_on() {
+                return Known::StopAsking;
+            }
             // After a failure the full path runs (it still parses, reporting text errors).
             if failed.borrow().is_some() {
-                return false;
+                return Known::Parse;
             }
-            let mut memo = memo.borrow_mut();
             let Some(a) = memo.get(&key) else {
-                return false;
+                return Known::Parse;
             };
             let bytes = a.bytes.get(..usize::from(a.len)).unwrap_or_default();
             pc.set(pc.get() + u32::from(a.len));
             out.borrow_mut().extend_from_slice(bytes);
-            true
+            Known::Done
         },
     )?;
     let mut out = out.into_inner();

@@ -134,12 +134,13 @@ pub fn disassemble(platform: Platform, bytes: &[u8]) -> Result<String, KernelDec
         let pc = f.pc as u32;
         p.label(pc);
         // A compacted word has CmptCtrl (bit 29) set, a native one clear: keys never collide.
-        let key = f
-            .bytes
-            .iter()
-            .rev()
-            .fold(0u128, |k, &b| k << 8 | u128::from(b));
-        if let Some(text) = memo.get(&key).and_then(|&(at, len)| seen.get(at..at + len)) {
+        let key = match (<[u8; 16]>::try_from(f.bytes), <[u8; 8]>::try_from(f.bytes)) {
+            (Ok(native), _) => Some(u128::from_le_bytes(native)),
+            (_, Ok(compacted)) => Some(u128::from(u64::from_le_bytes(compacted))),
+            _ => None,
+        };
+        let known = key.and_then(|k| memo.get(&k).copied());
+        if let Some(text) = known.and_then(|(at, len)| seen.get(at..at + len)) {
             p.out.push_str(text);
             p.out.push('\n');
             continue;
@@ -147,7 +148,8 @@ pub fn disassemble(platform: Platform, bytes: &[u8]) -> Result<String, KernelDec
         let inst = f.decode(platform)?;
         let start = p.out.len();
         print::format_instruction(&mut p.out, platform, &inst, pc);
-        if memo.is_on() && inst.branch.jip.is_none() && inst.branch.uip.is_none() {
+        let no_targets = inst.branch.jip.is_none() && inst.branch.uip.is_none();
+        if let (Some(key), true) = (key, no_targets && memo.is_on()) {
             let text = p.out.get(start..).unwrap_or_default();
             memo.insert(key, (seen.len(), text.len()));
             seen.push_str(text);

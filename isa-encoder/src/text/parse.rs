@@ -789,35 +789,52 @@ pub struct LineInst<'t> {
     pub line: usize,
 }
 
+/// What the caller of [`parse_lines`] says of a line before it is parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Known {
+    /// The caller has dealt with the line (from a memo of an earlier equal line): skip it.
+    Done,
+    /// Parse it.
+    Parse,
+    /// Parse it and every line after it without asking (and without line texts for `inst`).
+    StopAsking,
+}
+
 /// Parses `text` line by line without keeping it: `label(name, line, column)` for each label
 /// definition, `inst` for each instruction, in text order. Stops at the first error, its own or
 /// one a callback returns.
 ///
 /// Before a line is parsed, `known(text, line)` is offered its whole text (without the
-/// newline): when it returns true, the caller has dealt with the line (from a memo of an
-/// earlier equal line) and it is skipped. `inst` gets the same text along with the
-/// instruction, or `None` when the line also defines labels.
+/// newline), until it answers [`Known::StopAsking`]. `inst` gets the same text along with the
+/// instruction, or `None` when the line also defines labels (or after `StopAsking`).
 pub fn parse_lines<'t>(
     platform: Platform,
     text: &'t str,
     mut label: impl FnMut(&'t str, usize, usize) -> R<()>,
     mut inst: impl FnMut(LineInst<'t>, Option<&'t str>) -> R<()>,
-    mut known: impl FnMut(&'t str, usize) -> bool,
+    mut known: impl FnMut(&'t str, usize) -> Known,
 ) -> R<()> {
     let mut line_toks = Vec::new();
     let (mut at, mut line_no) = (0, 0);
+    let mut asking = true;
     while at < text.len() {
         line_no += 1;
-        let end = line_end(text.as_bytes(), at);
-        // Lines start after a '\n' and end at one (or at the end): always on char boundaries.
-        let whole = text.get(at..end).unwrap_or_default();
-        if known(whole, line_no) {
-            at = (end + 1).min(text.len());
-            continue;
+        let mut key = None;
+        if asking {
+            let end = line_end(text.as_bytes(), at);
+            // Lines start after a '\n' and end at one (or at the end): on char boundaries.
+            let whole = text.get(at..end).unwrap_or_default();
+            match known(whole, line_no) {
+                Known::Done => {
+                    at = (end + 1).min(text.len());
+                    continue;
+                }
+                Known::Parse => key = Some(whole),
+                Known::StopAsking => asking = false,
+            }
         }
         at = next_line(text, at, &mut line_toks);
         let mut toks = &line_toks[..];
-        let mut key = Some(whole);
         // Label definitions (possibly followed by an instruction).
         while let Some(name) = toks.first().and_then(|t| is_label_def(t.text)) {
             label(name, line_no, toks[0].col)?;

@@ -104,6 +104,11 @@ fn push_dec(out: &mut String, v: i64) {
         out.push(char::from(b'0' + n as u8));
         return;
     }
+    if n < 100 {
+        out.push(char::from(b'0' + (n / 10) as u8));
+        out.push(char::from(b'0' + (n % 10) as u8));
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut k = buf.len();
     while n > 0 {
@@ -111,8 +116,10 @@ fn push_dec(out: &mut String, v: i64) {
         buf[k] = b'0' + (n % 10) as u8;
         n /= 10;
     }
-    // ASCII digits only: always valid UTF-8.
-    out.push_str(std::str::from_utf8(&buf[k..]).unwrap_or_default());
+    // Digit by digit: no UTF-8 check of the buffer.
+    for &d in &buf[k..] {
+        out.push(char::from(d));
+    }
 }
 
 /// Appends `0x` and `v` in upper-case hex, zero-padded to `width` digits.
