@@ -54,3 +54,51 @@ fn a_repeated_line_after_a_failure_still_reports_the_first_error() {
     let e = isa_encoder::assemble(p, &format!("{good}{bad}{good}nonsense\n")).unwrap_err();
     assert_eq!(e.line, 4, "{e}");
 }
+
+/// Lines drawn at random from a pool (plain, compacted, branches, labels, lines that fail to
+/// parse or to encode) assemble to the same bytes, or fail on the same line, as the same text
+/// with every line indented differently (so no line equals an earlier one and none comes from
+/// the memo). Long enough for the memo's probation to pass.
+#[test]
+fn remembered_lines_assemble_as_unremembered_ones() {
+    let p = Platform::Tgllp;
+    let pool = [
+        "mov (16|M0)              r10.0<1>:f    r2.0<1;1,0>:f",
+        "add (16|M0)              r12.0<1>:f    r10.0<1;1,0>:f    1.0:f               {Compacted}",
+        "(W)     mov (8|M0)               r127.0<1>:ud  r0.0<1;1,0>:ud",
+        "(W)     jmpi                                 L0",
+        "(W)     jmpi                                 L64",
+        "mul (16|M0)              r20.0<1>:d    r4.0<1;1,0>:d     r6.0<1;1,0>:d",
+        "mov (16|M0)              r10.0<1>:q    r2.0<1;1,0>:q   {Compacted}",
+        "nonsense",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for round in 0..40 {
+        let mut repeated = String::from("L0:\n");
+        let mut distinct = String::from("L0:\n");
+        let lines = 300 + next() % 5000;
+        for k in 0..lines {
+            // Few failing lines, so that most texts assemble.
+            let pick = next() as usize % if round % 4 == 0 { pool.len() } else { 6 };
+            let line = pool[pick];
+            repeated.push_str(line);
+            repeated.push('\n');
+            distinct.push_str(&" ".repeat(k as usize + 1));
+            distinct.push_str(line);
+            distinct.push('\n');
+            if k == 3 {
+                repeated.push_str("L64:\n");
+                distinct.push_str("L64:\n");
+            }
+        }
+        let a = isa_encoder::assemble(p, &repeated).map_err(|e| e.line);
+        let b = isa_encoder::assemble(p, &distinct).map_err(|e| e.line);
+        assert_eq!(a, b, "round {round}");
+    }
+}
