@@ -112,10 +112,12 @@ fn run(cmd: Cmd) -> Result<(), String> {
             std::fs::write(&out, bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))
         }
         Cmd::Disasm { platform, file } => {
-            let text = isa_encoder::disassemble(platform, &map(&file)?)
-                .map_err(|e| format!("{}: {e}", file.display()))?;
-            print!("{text}");
-            Ok(())
+            // Written in pieces as it is made; nothing is written for bytes that do not decode.
+            let mut out = std::io::stdout().lock();
+            isa_encoder::disassemble_to(platform, &map(&file)?, &mut out).map_err(|e| match e {
+                isa_encoder::DisassembleToError::Decode(e) => format!("{}: {e}", file.display()),
+                isa_encoder::DisassembleToError::Write(e) => format!("cannot write the text: {e}"),
+            })
         }
         Cmd::DecodeBatch {
             platform,

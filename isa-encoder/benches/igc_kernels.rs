@@ -122,18 +122,22 @@ fn codec_process(args: &[String]) -> i32 {
             return 1;
         }
     };
-    let out = match dir.as_str() {
+    let done = match dir.as_str() {
         "asm" => std::str::from_utf8(&bytes)
             .map_err(|e| e.to_string())
-            .and_then(|t| isa_encoder::assemble(p, t).map_err(|e| e.to_string())),
-        "disasm" => isa_encoder::disassemble(p, &bytes)
-            .map(String::into_bytes)
-            .map_err(|e| e.to_string()),
+            .and_then(|t| isa_encoder::assemble(p, t).map_err(|e| e.to_string()))
+            .and_then(|o| std::fs::write(output, o).map_err(|e| e.to_string())),
+        // As `intel-gpu-run disasm` does: the text is written in pieces as it is made.
+        "disasm" => std::fs::File::create(output)
+            .map_err(|e| e.to_string())
+            .and_then(|mut f| {
+                isa_encoder::disassemble_to(p, &bytes, &mut f).map_err(|e| e.to_string())
+            }),
         _ => Err(format!("unknown direction {dir}")),
     };
-    match out.map(|o| std::fs::write(output, o).map_err(|e| e.to_string())) {
-        Ok(Ok(())) => 0,
-        Ok(Err(e)) | Err(e) => {
+    match done {
+        Ok(()) => 0,
+        Err(e) => {
             eprintln!("{e}");
             1
         }

@@ -2,10 +2,10 @@
 //! compacted binary codecs per platform, and an IGA-syntax assembler/disassembler whose text
 //! equals `iga64 -d` byte for byte (columns included).
 //!
-//! Entry points: [`disassemble`] (kernel bytes -> text), [`assemble`] (text -> kernel bytes),
-//! [`kernel::decode_kernel`] / [`kernel::encode_kernel`] (bytes <-> model, compaction kept as
-//! each instruction's `Compacted` option), [`native::decode`] / [`native::encode`] (one
-//! 128-bit instruction).
+//! Entry points: [`disassemble`] (kernel bytes -> text; [`disassemble_to`] writes it in pieces),
+//! [`assemble`] (text -> kernel bytes), [`kernel::decode_kernel`] / [`kernel::encode_kernel`]
+//! (bytes <-> model, compaction kept as each instruction's `Compacted` option),
+//! [`native::decode`] / [`native::encode`] (one 128-bit instruction).
 //!
 //! Layout:
 //! - [`model`]: the platform-independent instruction model (opcodes with per-platform numbers,
@@ -34,4 +34,4 @@ pub mod text;
 pub use asm::assemble;
 pub use error::{AsmError, DecodeError, EncodeError, KernelDecodeError};
 pub use model::Instruction;
-pub use text::disassemble;
+pub use text::{disassemble, disassemble_to, DisassembleToError};

@@ -38,6 +38,9 @@ fn repeated_lines_assemble_and_print_as_iga64_does() {
         isa_encoder::disassemble(p, &twice).expect("disassembles"),
         text
     );
+    let mut written = Vec::new();
+    isa_encoder::disassemble_to(p, &twice, &mut written).expect("disassembles");
+    assert_eq!(String::from_utf8(written).expect("UTF-8"), text);
     assert_eq!(isa_encoder::assemble(p, &text).expect("assembles"), twice);
 }
 
@@ -101,4 +104,22 @@ fn remembered_lines_assemble_as_unremembered_ones() {
         let b = isa_encoder::assemble(p, &distinct).map_err(|e| e.line);
         assert_eq!(a, b, "round {round}");
     }
+}
+
+/// `disassemble_to` decodes everything before it writes: bytes that stop decoding part-way
+/// (here an instruction cut short after a long kernel) give the error and no text at all.
+#[test]
+fn disassemble_to_writes_nothing_for_bytes_that_do_not_decode() {
+    let p = Platform::Tgllp;
+    let good = isa_encoder::assemble(p, TGLLP).expect("assembles");
+    let mut bytes = good.repeat(2000);
+    bytes.extend_from_slice(&good[..12]);
+    let mut written = Vec::new();
+    let e = isa_encoder::disassemble_to(p, &bytes, &mut written).unwrap_err();
+    let want = isa_encoder::disassemble(p, &bytes).unwrap_err();
+    assert!(
+        matches!(&e, isa_encoder::DisassembleToError::Decode(d) if *d == want),
+        "{e}"
+    );
+    assert!(written.is_empty());
 }

@@ -10,9 +10,9 @@ pub mod syntax;
 use platform::Platform;
 
 use crate::error::KernelDecodeError;
-use crate::kernel::{decode_kernel, frames, Decoded};
+use crate::kernel::{frames, Decoded};
 use crate::memo::Memo;
-use crate::model::{Instruction, Shape};
+use crate::model::Instruction;
 
 /// The PCs iga64 puts a label on, sorted: 0, every branch target, and the instruction after a
 /// branch or an EOT send. `insts` gives each instruction with its PC and the PC after it.
@@ -97,64 +97,146 @@ pub fn format_kernel(platform: Platform, insts: &[Decoded]) -> String {
 }
 
 /// Disassembles a kernel's bytes to the text `iga64 -d -p=<platform>` prints.
-///
-/// Two passes over the bytes, keeping no instruction list: the first decodes only the
-/// branches and sends (the instructions that start blocks), the second decodes and prints
-/// every instruction.
 pub fn disassemble(platform: Platform, bytes: &[u8]) -> Result<String, KernelDecodeError> {
-    let mut marks = Vec::new();
-    for f in frames(bytes) {
-        let Ok(f) = f else {
-            // Report the first error exactly as decoding the whole kernel does.
-            return Ok(format_kernel(platform, &decode_kernel(platform, bytes)?));
-        };
-        let shape = f.opcode(platform).map(|op| op.shape());
-        if matches!(shape, Some(Shape::Branch | Shape::Send)) {
-            let Ok(inst) = f.decode(platform) else {
-                return Ok(format_kernel(platform, &decode_kernel(platform, bytes)?));
-            };
-            marks.push((f.pc as i64, (f.pc + f.bytes.len()) as i64, inst));
+    // iga64's text is about seven times the size of the binary.
+    let mut out = String::with_capacity(bytes.len() * 8);
+    disassemble_with(platform, bytes, |t| {
+        out.push_str(t);
+        Ok::<(), std::convert::Infallible>(())
+    })
+    .map_err(|e| match e {
+        Emitted::Decode(e) => e,
+        Emitted::Sink(never) => match never {},
+    })?;
+    Ok(out)
+}
+
+/// Why [`disassemble_to`] stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum DisassembleToError {
+    /// The bytes do not decode; nothing was written.
+    #[error(transparent)]
+    Decode(#[from] KernelDecodeError),
+    /// Writing the text failed.
+    #[error("writing the text: {0}")]
+    Write(#[from] std::io::Error),
+}
+
+/// [`disassemble`], writing the text to `w` in pieces of at most 256 KiB instead of building it
+/// in memory. Every instruction is decoded before anything is written, so text is written only
+/// for a kernel that decodes.
+pub fn disassemble_to(
+    platform: Platform,
+    bytes: &[u8],
+    w: &mut impl std::io::Write,
+) -> Result<(), DisassembleToError> {
+    const PIECE: usize = 256 * 1024;
+    let mut buf = String::with_capacity(PIECE + 4096);
+    disassemble_with(platform, bytes, |t| {
+        buf.push_str(t);
+        if buf.len() >= PIECE {
+            w.write_all(buf.as_bytes())?;
+            buf.clear();
         }
-    }
-    let starts = block_starts(marks.iter().map(|(pc, next, i)| (*pc, *next, i)));
-    let mut p = Printer {
-        platform,
-        // iga64's text is about seven times the size of the binary.
-        out: String::with_capacity(bytes.len() * 8),
-        starts: &starts,
-    };
+        Ok::<(), std::io::Error>(())
+    })
+    .map_err(|e| match e {
+        Emitted::Decode(e) => DisassembleToError::Decode(e),
+        Emitted::Sink(e) => DisassembleToError::Write(e),
+    })?;
+    w.write_all(buf.as_bytes())?;
+    w.flush()?;
+    Ok(())
+}
+
+/// A decode error (before any text is emitted) or the sink's.
+enum Emitted<E> {
+    Decode(KernelDecodeError),
+    Sink(E),
+}
+
+/// One printed instruction: its address and where its text is in the text arena.
+struct Printed {
+    pc: u32,
+    at: usize,
+    len: usize,
+}
+
+/// Disassembles `bytes`, handing the text to `emit` in order, in pieces.
+///
+/// The first pass decodes and prints every instruction into an arena, each distinct
+/// instruction word once (a repeated word without branch targets reuses the text of its first
+/// occurrence: IGC's kernels repeat most of theirs), and collects the block starts; a decode
+/// error ends it before anything is emitted. The second pass emits the block labels and the
+/// instructions' texts.
+fn disassemble_with<E>(
+    platform: Platform,
+    bytes: &[u8],
+    mut emit: impl FnMut(&str) -> Result<(), E>,
+) -> Result<(), Emitted<E>> {
+    let mut arena = String::new();
+    let mut printed: Vec<Printed> = Vec::with_capacity(bytes.len() / 12);
+    let mut starts = vec![0i64];
+    // Instruction words printed before (no branch targets): their text in the arena and
+    // whether a block starts after them (EOT).
+    let mut memo: Memo<u128, (usize, usize, bool)> = Memo::new();
     let mut end = 0;
-    // Instruction words printed before (without branch targets, whose text depends on their
-    // address), and where their text is in `seen`.
-    let mut memo: Memo<u128, (usize, usize)> = Memo::new();
-    let mut seen = String::new();
     for f in frames(bytes) {
-        let f = f?;
-        end = (f.pc + f.bytes.len()) as i64;
+        let f = f.map_err(Emitted::Decode)?;
         let pc = f.pc as u32;
-        p.label(pc);
+        end = (f.pc + f.bytes.len()) as i64;
         // A compacted word has CmptCtrl (bit 29) set, a native one clear: keys never collide.
         let key = match (<[u8; 16]>::try_from(f.bytes), <[u8; 8]>::try_from(f.bytes)) {
             (Ok(native), _) => Some(u128::from_le_bytes(native)),
             (_, Ok(compacted)) => Some(u128::from(u64::from_le_bytes(compacted))),
             _ => None,
         };
-        let known = key.and_then(|k| memo.get(&k).copied());
-        if let Some(text) = known.and_then(|(at, len)| seen.get(at..at + len)) {
-            p.out.push_str(text);
-            p.out.push('\n');
+        if let Some((at, len, ends)) = key.and_then(|k| memo.get(&k).copied()) {
+            printed.push(Printed { pc, at, len });
+            if ends {
+                starts.push(end);
+            }
             continue;
         }
-        let inst = f.decode(platform)?;
-        let start = p.out.len();
-        print::format_instruction(&mut p.out, platform, &inst, pc);
-        let no_targets = inst.branch.jip.is_none() && inst.branch.uip.is_none();
-        if let (Some(key), true) = (key, no_targets && memo.is_on()) {
-            let text = p.out.get(start..).unwrap_or_default();
-            memo.insert(key, (seen.len(), text.len()));
-            seen.push_str(text);
+        let inst = f.decode(platform).map_err(Emitted::Decode)?;
+        let ends_here = syntax::ends_block(inst.opcode) || print::is_eot(&inst);
+        for off in [inst.branch.jip, inst.branch.uip].into_iter().flatten() {
+            starts.push(syntax::target_pc(inst.opcode, i64::from(pc), off));
         }
-        p.out.push('\n');
+        if ends_here {
+            // Also past the last instruction: iga64 then ends with an empty block's label.
+            starts.push(end);
+        }
+        let at = arena.len();
+        print::format_instruction(&mut arena, platform, &inst, pc);
+        let len = arena.len() - at;
+        printed.push(Printed { pc, at, len });
+        let no_targets = inst.branch.jip.is_none() && inst.branch.uip.is_none();
+        if let (Some(key), true) = (key, no_targets) {
+            memo.insert(key, (at, len, ends_here));
+        }
     }
-    Ok(if end == 0 { p.out } else { p.end(end) })
+    starts.sort_unstable();
+    starts.dedup();
+    let sink = Emitted::Sink;
+    let mut label = String::new();
+    let mut emit_label = |pc: i64, emit: &mut dyn FnMut(&str) -> Result<(), E>| {
+        if starts.binary_search(&pc).is_ok() {
+            label.clear();
+            print::push_label(&mut label, pc);
+            label.push_str(":\n");
+            emit(&label)?;
+        }
+        Ok(())
+    };
+    for p in &printed {
+        emit_label(i64::from(p.pc), &mut emit).map_err(sink)?;
+        let text = arena.get(p.at..p.at + p.len).unwrap_or_default();
+        emit(text).map_err(sink)?;
+        emit("\n").map_err(sink)?;
+    }
+    if end != 0 {
+        emit_label(end, &mut emit).map_err(sink)?;
+    }
+    Ok(())
 }
