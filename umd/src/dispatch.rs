@@ -258,7 +258,7 @@ impl Queue {
         check_args(kernel, args)?;
         let g = gen_data(p);
         let simd = Simd::from_lanes(kernel.simd)?;
-        range.check_fits(p, kernel.simd)?;
+        range.check_fits(&dev.info, kernel.simd)?;
         let resident = kernel.resident(dev)?;
         let mut driver = resident.driver;
 
