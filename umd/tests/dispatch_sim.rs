@@ -243,10 +243,23 @@ fn repeated_dispatch_reuses_the_arena_and_changed_arguments_rebuild_it() {
 fn changed_dispatch_patches_the_arena_as_a_fresh_build_writes_it() {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
     let src = include_str!("../../intel-gpu-run/examples/fill.cl");
-    for (p, k) in combos() {
-        let bin =
-            oracles::ocloc::compile(&ocloc, p, src, "", oracles::ocloc::Format::Zebin).unwrap();
+    // Patch-token kernels reach their buffer through a binding-table surface (so a changed
+    // buffer changes a surface state), zebin kernels statelessly.
+    let mut stateful = 0;
+    let formats = [
+        oracles::ocloc::Format::Zebin,
+        oracles::ocloc::Format::PatchTokens,
+    ];
+    for ((p, k), format) in combos().into_iter().flat_map(|c| formats.map(|f| (c, f))) {
+        let bin = oracles::ocloc::compile(&ocloc, p, src, "", format).unwrap();
         let kernel = Kernel::from_ocloc(&bin, Some("fill"), Some(p)).unwrap();
+        if let umd::kernel::Description::Ocloc(d, _) = kernel.description() {
+            stateful += d
+                .args
+                .iter()
+                .filter(|a| matches!(a.kind, umd::program::ArgKind::Buffer { bti: Some(_), .. }))
+                .count();
+        }
         // The fence value's dwords: the finishing PIPE_CONTROL's Immediate Data, before
         // MI_BATCH_BUFFER_END.
         let pc = batchbuffer::PipeControl::default().packed_len(p).unwrap();
@@ -279,7 +292,9 @@ fn changed_dispatch_patches_the_arena_as_a_fresh_build_writes_it() {
         };
         let (d, bufs) = open();
         for (b, scale, global, local) in runs {
-            let ctx = format!("{p} {k:?} buffer {b} scale {scale} global {global} local {local}");
+            let ctx = format!(
+                "{p} {k:?} {format:?} buffer {b} scale {scale} global {global} local {local}"
+            );
             let range = NdRange::new(&[global], Some(&[local]), kernel.simd, None).unwrap();
             let run = |d: &Device, out: &umd::memory::Buffer| {
                 out.write(0, &[0xff; 1024]).unwrap();
@@ -306,6 +321,7 @@ fn changed_dispatch_patches_the_arena_as_a_fresh_build_writes_it() {
             assert_eq!(masked(&patched), masked(&fresh), "{ctx}");
         }
     }
+    assert!(stateful > 0, "no kernel bound its buffer through a surface");
 }
 
 /// The subgroup queries through the driver's kernel object, with the specs' definitions:
