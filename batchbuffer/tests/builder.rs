@@ -386,6 +386,61 @@ fn prepared_dispatch_repeats_with_new_group_counts() {
     }
 }
 
+/// A prepared dispatch changed in place (group range, inline data, the indirect payload and
+/// surface states at the offsets it reports) equals the new dispatch prepared afresh: commands
+/// and all three heaps, on every platform, with and without inline data.
+#[test]
+fn prepared_dispatch_patched_in_place_equals_a_fresh_one() {
+    for p in Platform::ALL {
+        for (inline, ct_len) in [(false, 3), (true, 3), (true, 12), (false, 12)] {
+            let old_ct: Vec<u32> = (0..ct_len).map(|i| 0xA000 + i).collect();
+            let new_ct: Vec<u32> = (0..ct_len).map(|i| 0xB000 + 3 * i).collect();
+            let old_s = [
+                buffer_surface(p, 0x4000_0000, 1000).unwrap(),
+                buffer_surface(p, 0x8000_0000, 1 << 20).unwrap(),
+            ];
+            let new_s = [old_s[0], buffer_surface(p, 0x9000_0000, 4096).unwrap()];
+            let with = |s, ct, start, count| DispatchDesc {
+                inline_data: inline,
+                group_start: start,
+                group_count: count,
+                ..desc(s, ct)
+            };
+            let (mut s1, mut d1, mut i1) = (vec![0; 1024], vec![0; 256], vec![0; 4096]);
+            let (mut s2, mut d2, mut i2) = (vec![0; 1024], vec![0; 256], vec![0; 4096]);
+            let mut patched = {
+                let mut heaps = Heaps {
+                    surface: Heap::new("surface", SURFACE_BASE, &mut s1),
+                    dynamic: Heap::new("dynamic", DYNAMIC_BASE, &mut d1),
+                    indirect: Heap::new("indirect", INDIRECT_BASE, &mut i1),
+                };
+                prepare(p, &mut heaps, &with(&old_s, &old_ct, [0; 3], [4, 2, 1])).unwrap()
+            };
+            let fresh = {
+                let mut heaps = Heaps {
+                    surface: Heap::new("surface", SURFACE_BASE, &mut s2),
+                    dynamic: Heap::new("dynamic", DYNAMIC_BASE, &mut d2),
+                    indirect: Heap::new("indirect", INDIRECT_BASE, &mut i2),
+                };
+                prepare(p, &mut heaps, &with(&new_s, &new_ct, [1, 2, 3], [5, 6, 7])).unwrap()
+            };
+            let ctx = format!("{p} inline {inline} cross-thread {ct_len}");
+            patched.set_group_start([1, 2, 3]);
+            patched.set_group_count([5, 6, 7]);
+            let (inl, ind) = patched.split_cross_thread(&new_ct).unwrap();
+            assert!(patched.set_inline_data(inl), "{ctx}");
+            let at = patched.payload_offset() as usize / 4;
+            i1[at..at + ind.len()].copy_from_slice(ind);
+            let at = patched.surface_state_offset(1).unwrap() as usize / 4;
+            new_s[1].pack(p, &mut s1[at..at + 16]).unwrap();
+            assert_eq!(patched.surface_state_offset(2), None, "{ctx}");
+            assert_eq!(patched.split_cross_thread(&new_ct[1..]), None, "{ctx}");
+            assert_eq!(patched.commands(), fresh.commands(), "{ctx}");
+            assert_eq!((s1, d1, i1), (s2, d2, i2), "{ctx}");
+        }
+    }
+}
+
 #[test]
 fn built_batches_decode_cleanly() {
     use batchbuffer::decode::{decode_to_string, Mode};

@@ -231,13 +231,13 @@ pub fn run(a: RunArgs) -> Result<(), String> {
             ));
         }
     }
-    let required = match &kernel.description {
+    let required = match kernel.description() {
         umd::kernel::Description::Ocloc(k, _) => k.required_work_group_size,
         umd::kernel::Description::Raw => None,
     };
     let range = NdRange::new(&global, local.as_deref(), kernel.simd, required)
         .map_err(|e| e.to_string())?;
-    let device = Device::open(&spec, kmd_choice(&a.kmd), Some(kernel.platform))
+    let device = Device::open(&spec, kmd_choice(&a.kmd), Some(kernel.platform()))
         .map_err(|e| e.to_string())?;
     let args = make_args(&device, &a.args)?;
     let report = device

@@ -33,6 +33,9 @@ pub trait DeviceFile: Send + Sync + fmt::Debug {
     /// struct's counts give, not otherwise borrowed, for the duration of the call (for
     /// userptr objects: for as long as the object lives). A wrong pointer lets the kernel (or
     /// the simulator, which writes with `process_vm_writev`) overwrite this process's memory.
+    /// An implementation that answers a request returning a file descriptor
+    /// (`PRIME_HANDLE_TO_FD`, `SYNCOBJ_HANDLE_TO_FD`) with success hands out a new descriptor
+    /// of this process that nothing else owns: the wrappers take ownership of it.
     unsafe fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno>;
 
     /// `mmap(NULL, len, PROT_READ|PROT_WRITE, MAP_SHARED, fd, offset)`.

@@ -2,6 +2,8 @@
 
 mod support;
 
+use std::os::fd::{AsFd, AsRawFd, IntoRawFd, OwnedFd};
+
 use kmd_iface::drm_core::{self, uapi::*, SyncobjWait};
 use kmd_iface::seam::Errno;
 use kmd_iface::xe::uapi::*;
@@ -367,35 +369,54 @@ fn gem_close_and_prime() {
         assert_eq!(a.handle, 3);
         Ok(0)
     });
-    fake.on(|a: &mut drm_prime_handle| {
+    // The exported descriptor is a real one the wrapper then owns (and closes).
+    let exported = new_fd();
+    let raw = exported.as_raw_fd();
+    let mut exported = Some(exported);
+    fake.on(move |a: &mut drm_prime_handle| {
         assert_eq!((a.handle, a.flags), (3, DRM_CLOEXEC | DRM_RDWR));
-        a.fd = 40;
+        a.fd = exported.take().map_or(-1, IntoRawFd::into_raw_fd);
         Ok(0)
     });
     fake.fail(Errno::EBADF);
     drm_core::gem_close(&*fake, 3).unwrap();
-    assert_eq!(
-        drm_core::prime_handle_to_fd(&*fake, 3, DRM_CLOEXEC | DRM_RDWR).unwrap(),
-        40
-    );
-    let err = drm_core::prime_fd_to_handle(&*fake, 99).unwrap_err();
+    let fd = drm_core::prime_handle_to_fd(&*fake, 3, DRM_CLOEXEC | DRM_RDWR).unwrap();
+    assert_eq!(fd.as_raw_fd(), raw);
+    let err = drm_core::prime_fd_to_handle(&*fake, fd.as_fd()).unwrap_err();
     assert_eq!(
         err,
         Error::Ioctl {
             op: "DRM_IOCTL_PRIME_FD_TO_HANDLE",
             errno: Errno::EBADF,
-            context: "fd 99".into()
+            context: format!("fd {raw}")
         }
     );
     assert_eq!(
         err.to_string(),
-        "DRM_IOCTL_PRIME_FD_TO_HANDLE failed: EBADF: Bad file number (fd 99)"
+        format!("DRM_IOCTL_PRIME_FD_TO_HANDLE failed: EBADF: Bad file number (fd {raw})")
     );
+    // Success with no descriptor is a malformed reply, not an fd to own.
+    fake.on(|a: &mut drm_prime_handle| {
+        a.fd = -1;
+        Ok(0)
+    });
+    assert!(matches!(
+        drm_core::prime_handle_to_fd(&*fake, 3, DRM_CLOEXEC),
+        Err(Error::Malformed { .. })
+    ));
+}
+
+/// A descriptor of this process nothing else owns.
+fn new_fd() -> OwnedFd {
+    std::fs::File::open("/dev/null").unwrap().into()
 }
 
 #[test]
 fn timeline_syncobj_calls_pass_handles_and_points() {
     let fake = FakeDevice::new();
+    let synced = new_fd();
+    let synced_raw = synced.as_raw_fd();
+    let mut synced = Some(synced);
     fake.on(|a: &mut drm_syncobj_timeline_array| {
         assert_eq!(a.count_handles, 2);
         // SAFETY: handles/points are the wrapper's 2-entry arrays.
@@ -410,20 +431,21 @@ fn timeline_syncobj_calls_pass_handles_and_points() {
         unsafe { write_user(a.points, &42u64.to_ne_bytes()) };
         Ok(0)
     });
-    fake.on(|a: &mut drm_syncobj_handle| {
+    fake.on(move |a: &mut drm_syncobj_handle| {
         assert_eq!(
             (a.handle, a.flags),
             (1, DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE)
         );
-        a.fd = 50;
+        a.fd = synced.take().map_or(-1, IntoRawFd::into_raw_fd);
         Ok(0)
     });
     drm_core::syncobj_timeline_signal(&*fake, &[1, 2], &[10, 20]).unwrap();
     assert_eq!(drm_core::syncobj_query(&*fake, &[1]).unwrap(), [42]);
     assert_eq!(
         drm_core::syncobj_handle_to_fd(&*fake, 1, DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE)
-            .unwrap(),
-        50
+            .unwrap()
+            .as_raw_fd(),
+        synced_raw
     );
     assert_eq!(
         drm_core::syncobj_timeline_signal(&*fake, &[1, 2], &[10]),

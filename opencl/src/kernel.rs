@@ -97,7 +97,7 @@ impl Kernel {
     }
 
     fn described(&self) -> Option<&umd::program::Kernel> {
-        match &self.any()?.description {
+        match self.any()?.description() {
             umd::kernel::Description::Ocloc(k, _) => Some(k),
             umd::kernel::Description::Raw => None,
         }
@@ -217,7 +217,7 @@ fn create(p: &Arc<Handle<Program>>, name: &str) -> Result<cl_kernel, cl_int> {
 /// strings are `type;size` (patch-token KERNEL_ARGUMENT_INFO and zebin kernels_misc_info alike).
 fn declared_sizes(k: &umd::kernel::Kernel, n: usize) -> Vec<Option<usize>> {
     let mut out = vec![None; n];
-    if let umd::kernel::Description::Ocloc(d, _) = &k.description {
+    if let umd::kernel::Description::Ocloc(d, _) = k.description() {
         for a in &d.arg_info {
             let size = a
                 .type_name

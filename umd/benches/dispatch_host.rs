@@ -11,6 +11,11 @@
 //! kernel's: per device, the median of the whole call, of the driver's part and of the ioctls,
 //! and heap allocations per dispatch on the calling thread, split the same way.
 //!
+//! Two cases: the same dispatch repeated (the arena's batch is reused as it is), and a
+//! changed dispatch, where each call differs from the one before in its buffer argument, its
+//! scalar argument and its global size (so the walker's group count) with the kernel and
+//! local size the same, as a runtime enqueueing one kernel over different data does.
+//!
 //! `cargo bench -p umd --bench dispatch_host`
 
 #[path = "../../batchbuffer/tests/counting_alloc/mod.rs"]
@@ -101,65 +106,85 @@ fn bench(c: &mut Criterion) {
             .expect("device");
         let q = d.create_queue().expect("queue");
         let kernel = Kernel::from_asm(p, eot(p), 16, "eot").expect("kernel");
-        let buf = d.create_buffer(1 << 20).expect("buffer");
-        let args = [
-            ArgValue::Buffer(buf),
-            ArgValue::Value(3u32.to_le_bytes().to_vec()),
+        let bufs = [
+            d.create_buffer(1 << 20).expect("buffer"),
+            d.create_buffer(1 << 20).expect("buffer"),
         ];
-        let range = NdRange::new(&[1 << 16], Some(&[64]), 16, None).expect("range");
-        // Warm: kernel resident, arenas pooled, staging allocated.
-        for _ in 0..16 {
-            q.dispatch(&kernel, &range, &args, &[])
-                .and_then(|e| e.wait(None))
-                .expect("dispatch");
-        }
-
-        // Each dispatch timed and counted alone; the wait is outside.
-        const N: usize = 5000;
-        let (mut total, mut ioctl) = (Vec::with_capacity(N), Vec::with_capacity(N));
-        let (mut allocs, mut kernel_allocs) = (0, 0);
-        for _ in 0..N {
-            let (ns, ka) = (
-                file.ns.load(Ordering::Relaxed),
-                file.allocs.load(Ordering::Relaxed),
-            );
-            let a = counting_alloc::thread_allocations();
-            let start = Instant::now();
-            let e = q.dispatch(&kernel, &range, &args, &[]).expect("dispatch");
-            let t = start.elapsed();
-            allocs += counting_alloc::thread_allocations() - a;
-            kernel_allocs += file.allocs.load(Ordering::Relaxed) - ka;
-            total.push(t.as_nanos() as f64);
-            ioctl.push((file.ns.load(Ordering::Relaxed) - ns) as f64);
-            e.wait(None).expect("complete");
-        }
-        let mut driver: Vec<f64> = total.iter().zip(&ioctl).map(|(t, i)| t - i).collect();
-        let per = |n: usize| n as f64 / N as f64;
-        eprintln!(
-            "{p} {}: median {:.2} µs per dispatch = driver {:.2} µs + simulated kernel's \
-             ioctls {:.2} µs; heap allocations per dispatch {:.2} = driver {:.2} + simulated \
-             kernel {:.2}",
-            k.name(),
-            median(&mut total) / 1e3,
-            median(&mut driver) / 1e3,
-            median(&mut ioctl) / 1e3,
-            per(allocs),
-            per(allocs - kernel_allocs),
-            per(kernel_allocs),
-        );
-
-        c.bench_function(&format!("{p}_{}/dispatch_host_cost", k.name()), |b| {
-            b.iter_custom(|iters| {
-                let mut t = Duration::ZERO;
-                for _ in 0..iters {
-                    let start = Instant::now();
-                    let e = q.dispatch(&kernel, &range, &args, &[]).expect("dispatch");
-                    t += start.elapsed();
-                    e.wait(None).expect("complete");
-                }
-                t
+        // Four dispatches, each differing from the one before in buffer, scalar and global
+        // size (built beforehand: the bench's own allocations stay out of the count).
+        let inputs: Vec<(NdRange, [ArgValue; 2])> = (0..4u32)
+            .map(|i| {
+                let range =
+                    NdRange::new(&[(1 << 16) >> (i % 2)], Some(&[64]), 16, None).expect("range");
+                let args = [
+                    ArgValue::Buffer(bufs[i as usize % 2].clone()),
+                    ArgValue::Value((3 + i).to_le_bytes().to_vec()),
+                ];
+                (range, args)
             })
-        });
+            .collect();
+        for (case, step) in [("repeated", 0), ("changed", 1)] {
+            let input = |i: usize| &inputs[(i * step) % inputs.len()];
+            // Warm: kernel resident, arenas pooled, staging allocated.
+            for i in 0..16 {
+                let (range, args) = input(i);
+                q.dispatch(&kernel, range, args, &[])
+                    .and_then(|e| e.wait(None))
+                    .expect("dispatch");
+            }
+
+            // Each dispatch timed and counted alone; the wait is outside.
+            const N: usize = 5000;
+            let (mut total, mut ioctl) = (Vec::with_capacity(N), Vec::with_capacity(N));
+            let (mut allocs, mut kernel_allocs) = (0, 0);
+            for i in 0..N {
+                let (range, args) = input(i);
+                let (ns, ka) = (
+                    file.ns.load(Ordering::Relaxed),
+                    file.allocs.load(Ordering::Relaxed),
+                );
+                let a = counting_alloc::thread_allocations();
+                let start = Instant::now();
+                let e = q.dispatch(&kernel, range, args, &[]).expect("dispatch");
+                let t = start.elapsed();
+                allocs += counting_alloc::thread_allocations() - a;
+                kernel_allocs += file.allocs.load(Ordering::Relaxed) - ka;
+                total.push(t.as_nanos() as f64);
+                ioctl.push((file.ns.load(Ordering::Relaxed) - ns) as f64);
+                e.wait(None).expect("complete");
+            }
+            let mut driver: Vec<f64> = total.iter().zip(&ioctl).map(|(t, i)| t - i).collect();
+            let per = |n: usize| n as f64 / N as f64;
+            eprintln!(
+                "{p} {} {case}: median {:.2} µs per dispatch = driver {:.2} µs + simulated \
+                 kernel's ioctls {:.2} µs; heap allocations per dispatch {:.2} = driver {:.2} \
+                 + simulated kernel {:.2}",
+                k.name(),
+                median(&mut total) / 1e3,
+                median(&mut driver) / 1e3,
+                median(&mut ioctl) / 1e3,
+                per(allocs),
+                per(allocs - kernel_allocs),
+                per(kernel_allocs),
+            );
+
+            c.bench_function(
+                &format!("{p}_{}/dispatch_host_cost_{case}", k.name()),
+                |b| {
+                    b.iter_custom(|iters| {
+                        let mut t = Duration::ZERO;
+                        for i in 0..iters as usize {
+                            let (range, args) = input(i);
+                            let start = Instant::now();
+                            let e = q.dispatch(&kernel, range, args, &[]).expect("dispatch");
+                            t += start.elapsed();
+                            e.wait(None).expect("complete");
+                        }
+                        t
+                    })
+                },
+            );
+        }
     }
 }
 

@@ -4,14 +4,15 @@
 //! post-sync fence landing once the kernel retires the batch (see [`crate::queue`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
 use batchbuffer::builder::{
-    front_end, gen_data, scratch_slices, Batch, Builder, DispatchDesc, Heap, Heaps, LocalIds,
-    ScratchSpace, Simd, WalkerKind,
+    front_end, gen_data, prepare, scratch_slices, Batch, BuildError, Builder, DispatchDesc, Heap,
+    Heaps, LocalIds, Prepared, ScratchSpace, Simd, WalkerKind, SURFACE_STATE_STRIDE,
 };
-use batchbuffer::{RenderSurfaceState, WalkOrder};
+use batchbuffer::{Packet, RenderSurfaceState, WalkOrder};
+use platform::Platform;
 
 use crate::device::{Device, ExecObject};
 use crate::error::{Error, Result};
@@ -50,7 +51,10 @@ struct Built {
 /// What an arena holds from the last batch built in it. A dispatch whose inputs equal the
 /// arena's last ones (the same kernel, range, arguments and scratch: a runtime enqueueing a
 /// kernel again) finds its batch and heaps already in place and rewrites only the fence
-/// value, instead of encoding the state and copying it into the arena again.
+/// value, instead of encoding the state and copying it into the arena again. One that
+/// differs only in what the walkers' packed state leaves in place (argument values and
+/// addresses, surfaces, the group range for the same local size) rewrites just those dwords:
+/// the payload's, the changed surface states' and the walker commands'.
 #[derive(Debug)]
 pub(crate) struct ArenaMemo {
     /// The arena. Weak: a memo never keeps an arena alive, and the arena's allocation, which
@@ -62,6 +66,9 @@ pub(crate) struct ArenaMemo {
     fence_value_at: usize,
     /// Dwords of the batch.
     batch_dwords: usize,
+    /// Per walker: where its commands start in the batch (dwords), and their packed form
+    /// with where its changeable parts are.
+    walkers: Vec<(usize, Prepared)>,
 }
 
 /// Everything a dispatch's batch and heaps are encoded from besides the arena's own
@@ -69,11 +76,126 @@ pub(crate) struct ArenaMemo {
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct BatchKey {
     fixed: Option<Fixed>,
-    /// Per walker: its region (local size, group start, group count), the length of its
-    /// payload, the payload's dwords and its number of surfaces.
+    walkers: Vec<WalkerKey>,
+    /// The walkers' payload dwords, one after another.
     words: Vec<u32>,
-    /// Per walker: its binding-table surfaces.
+    /// The walkers' binding-table surfaces, one after another.
     surfaces: Vec<RenderSurfaceState>,
+}
+
+/// One walker's region and where its payload and surfaces are in the key.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct WalkerKey {
+    local: [u32; 3],
+    group_start: [u32; 3],
+    group_count: [u32; 3],
+    words: (usize, usize),
+    surfaces: (usize, usize),
+}
+
+impl WalkerKey {
+    /// The walker's group dimension is where iteration ends (start + count).
+    fn group_end(&self) -> [u32; 3] {
+        [0, 1, 2].map(|d| self.group_start[d] + self.group_count[d])
+    }
+}
+
+impl BatchKey {
+    /// Whether a batch built from `self` becomes `new`'s by rewriting the walkers' payload,
+    /// surface states and group range: the same fixed inputs, walkers, local sizes, payload
+    /// lengths and surface counts (so every heap allocation and packed field but those stays).
+    fn patchable_to(&self, new: &BatchKey) -> bool {
+        self.fixed == new.fixed
+            && self.walkers.len() == new.walkers.len()
+            && self
+                .walkers
+                .iter()
+                .zip(&new.walkers)
+                .all(|(a, b)| a.local == b.local && a.words == b.words && a.surfaces == b.surfaces)
+    }
+}
+
+/// The dword where RENDER_SURFACE_STATE's Surface Base Address starts on `p`, when it fills
+/// two whole dwords (so writing the new address there is the whole change).
+fn surface_address_dword(p: Platform) -> Option<usize> {
+    static AT: OnceLock<[Option<usize>; 4]> = OnceLock::new();
+    AT.get_or_init(|| {
+        Platform::ALL.map(|q| {
+            let loc = RenderSurfaceState::LAYOUT
+                .field("Surface Base Address")?
+                .loc(q)?;
+            (loc.lo == 0 && loc.width() == 64).then_some(loc.dw as usize)
+        })
+    })[p as usize]
+}
+
+/// Rewrites in `arena` what differs between the batch `m` holds and the one `new` describes
+/// (which [`BatchKey::patchable_to`] allows), and makes `m` describe `new`'s walkers.
+fn patch(p: Platform, arena: &Bo, m: &mut ArenaMemo, new: &BatchKey) -> Result<()> {
+    let ArenaMemo { key, walkers, .. } = m;
+    for ((batch_at, prepared), (old, w)) in
+        walkers.iter_mut().zip(key.walkers.iter().zip(&new.walkers))
+    {
+        let mut commands = false;
+        if (old.group_start, old.group_count) != (w.group_start, w.group_count) {
+            prepared.set_group_start(w.group_start);
+            prepared.set_group_count(w.group_end());
+            commands = true;
+        }
+        let (was, now) = (
+            &key.words[old.words.0..old.words.1],
+            &new.words[w.words.0..w.words.1],
+        );
+        if was != now {
+            let lost = || Error::OutOfRange("a walker's payload no longer fits its batch".into());
+            let ((was_inline, was_indirect), (inline, indirect)) = (
+                prepared.split_cross_thread(was).ok_or_else(lost)?,
+                prepared.split_cross_thread(now).ok_or_else(lost)?,
+            );
+            if was_inline != inline {
+                prepared.set_inline_data(inline);
+                commands = true;
+            }
+            if was_indirect != indirect {
+                let at = INDIRECT_AT + prepared.payload_offset() as usize;
+                write_words(arena, at, indirect)?;
+            }
+        }
+        if commands {
+            write_words(arena, 4 * *batch_at, prepared.commands())?;
+        }
+        let (was, now) = (
+            &key.surfaces[old.surfaces.0..old.surfaces.1],
+            &new.surfaces[w.surfaces.0..w.surfaces.1],
+        );
+        for (i, (a, b)) in was.iter().zip(now).enumerate() {
+            if a == b {
+                continue;
+            }
+            let at = SURFACE_AT
+                + prepared.surface_state_offset(i).ok_or_else(|| {
+                    Error::OutOfRange("a walker's surface no longer fits its batch".into())
+                })? as usize;
+            // Another buffer of the same size: only the address moves.
+            let moved = RenderSurfaceState {
+                surface_base_address: b.surface_base_address,
+                ..*a
+            };
+            match surface_address_dword(p) {
+                Some(dw) if moved == *b => {
+                    arena
+                        .map
+                        .write(at + 4 * dw, &b.surface_base_address.to_le_bytes())?;
+                }
+                _ => {
+                    let mut state = [0u32; SURFACE_STATE_STRIDE as usize / 4];
+                    b.pack(p, &mut state).map_err(BuildError::from)?;
+                    write_words(arena, at, &state)?;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A batch's inputs shared by its walkers.
@@ -130,15 +252,13 @@ impl Queue {
                 kernel.name, kernel.platform, p
             )));
         }
-        // Both are public structs: a hand-built one is checked as a parsed one was.
+        // A public struct: a hand-built range is checked as a parsed one was. A kernel's
+        // description was checked when it was made (its fields are private).
         range.validate()?;
-        if let Description::Ocloc(k, _) = &kernel.description {
-            crate::limits::check_kernel(k, p)?;
-        }
         check_args(kernel, args)?;
         let g = gen_data(p);
         let simd = Simd::from_lanes(kernel.simd)?;
-        range.check_fits(p, kernel.simd)?;
+        range.check_fits(&dev.info, kernel.simd)?;
         let resident = kernel.resident(dev)?;
         let mut driver = resident.driver;
 
@@ -216,6 +336,7 @@ impl Queue {
             ..
         } = st;
         // The batch's inputs; each walker's payload and surfaces are built into the key.
+        key.walkers.clear();
         key.words.clear();
         key.surfaces.clear();
         key.fixed = Some(Fixed {
@@ -227,28 +348,36 @@ impl Queue {
             slm_bytes: slm_total,
             scratch,
         });
-        let mut spans = [(0usize, 0usize, 0usize, 0usize); 8];
-        for (region, span) in regions.iter().zip(spans.iter_mut()) {
+        for region in regions.iter() {
             build(kernel, range, region, args, driver, slm_offsets, payload)?;
-            key.words.extend(region.local);
-            key.words.extend(region.group_start);
-            key.words.extend(region.group_count);
-            key.words.push(payload.words.len() as u32);
-            let w = key.words.len();
+            let (w, f) = (key.words.len(), key.surfaces.len());
             key.words.extend_from_slice(&payload.words);
-            key.words.push(payload.surfaces.len() as u32);
-            let f = key.surfaces.len();
             key.surfaces.extend_from_slice(&payload.surfaces);
-            *span = (w, w + payload.words.len(), f, key.surfaces.len());
+            key.walkers.push(WalkerKey {
+                local: region.local,
+                group_start: region.group_start,
+                group_count: region.group_count,
+                words: (w, key.words.len()),
+                surfaces: (f, key.surfaces.len()),
+            });
         }
         let memo = memos
             .iter()
             .position(|m| std::ptr::eq(m.arena.as_ptr(), Arc::as_ptr(&arena)));
-        let built = match memo.filter(|&i| memos[i].key == *key) {
-            Some(i) => {
-                // The arena already holds this batch and its heaps: only the fence value
-                // changes.
-                let m = &memos[i];
+        let reuse = memo.and_then(|i| {
+            let same = memos[i].key == *key;
+            (same || memos[i].key.patchable_to(key)).then_some((i, same))
+        });
+        let built = match reuse {
+            Some((i, same)) => {
+                // The arena already holds this batch and its heaps, or one that differs in
+                // what `patch` rewrites; then the fence value changes. Out of the list while
+                // patched: a failure leaves the arena's contents unknown, and no memo.
+                let mut m = memos.swap_remove(i);
+                if !same {
+                    patch(p, &arena, &mut m, key)?;
+                    std::mem::swap(&mut m.key, key);
+                }
                 arena
                     .map
                     .write(m.fence_value_at, &fence_value.to_le_bytes())?;
@@ -257,6 +386,7 @@ impl Queue {
                     batch.resize(m.batch_dwords * 4, 0);
                     arena.map.read(0, &mut batch)?;
                 }
+                memos.push(m);
                 Built {
                     walkers: regions.len(),
                     batch_address: base,
@@ -265,7 +395,12 @@ impl Queue {
             }
             None => {
                 // What the arena held is about to be overwritten.
-                let old = memo.map(|i| memos.swap_remove(i));
+                let mut old = memo.map(|i| memos.swap_remove(i));
+                let mut placed = old
+                    .as_mut()
+                    .map(|m| std::mem::take(&mut m.walkers))
+                    .unwrap_or_default();
+                placed.clear();
                 let mut heaps = Heaps {
                     surface: Heap::new("surface", base + SURFACE_AT as u64, &mut s.surface),
                     dynamic: Heap::new("dynamic", base + DYNAMIC_AT as u64, &mut s.dynamic),
@@ -290,27 +425,26 @@ impl Queue {
                     fe,
                 )?;
                 b.timestamp(&mut batch, base + START_TICKS_AT as u64)?;
-                for (region, &(w0, w1, f0, f1)) in regions.iter().zip(&spans) {
-                    b.dispatch(
-                        &mut batch,
+                for w in &key.walkers {
+                    let prepared = prepare(
+                        p,
                         &mut heaps,
                         &DispatchDesc {
                             kernel_offset: 0,
                             simd,
-                            local_size: region.local,
-                            // The walker's group dimension is where iteration ends (start +
-                            // count).
-                            group_count: [0, 1, 2]
-                                .map(|d| region.group_start[d] + region.group_count[d]),
-                            group_start: region.group_start,
-                            cross_thread: &key.words[w0..w1],
+                            local_size: w.local,
+                            group_count: w.group_end(),
+                            group_start: w.group_start,
+                            cross_thread: &key.words[w.words.0..w.words.1],
                             local_ids,
                             inline_data: inline,
                             slm_bytes: slm_total,
                             barriers,
-                            surfaces: &key.surfaces[f0..f1],
+                            surfaces: &key.surfaces[w.surfaces.0..w.surfaces.1],
                         },
                     )?;
+                    placed.push((batch.len(), prepared));
+                    prepared.emit(&mut batch)?;
                 }
                 b.timestamp(&mut batch, base + END_TICKS_AT as u64)?;
                 let fence_value_at = b.finish_value_at().map(|v| 4 * (batch.len() + v));
@@ -347,9 +481,11 @@ impl Queue {
                         key: BatchKey::default(),
                         fence_value_at,
                         batch_dwords,
+                        walkers: Vec::new(),
                     });
                     m.fence_value_at = fence_value_at;
                     m.batch_dwords = batch_dwords;
+                    m.walkers = placed;
                     std::mem::swap(&mut m.key, key);
                     memos.push(m);
                 }

@@ -44,15 +44,17 @@ pub enum Description {
     Raw,
 }
 
-/// A kernel ready to dispatch.
+/// A kernel ready to dispatch. Its platform, ISA and description are fixed when it is made
+/// (and a binary's description checked then, by [`crate::limits::check_kernel`]), so a
+/// dispatch neither checks them again nor compares the ISA with its uploaded copy.
 #[derive(Debug, Clone)]
 pub struct Kernel {
     pub name: String,
-    pub platform: Platform,
-    pub isa: Vec<u8>,
+    pub(crate) platform: Platform,
+    pub(crate) isa: Vec<u8>,
     /// Dispatch width (its subgroup size).
     pub simd: u32,
-    pub description: Description,
+    pub(crate) description: Description,
     /// Its copies on devices (shared by clones).
     pub(crate) residence: crate::resident::Residence,
 }
@@ -91,6 +93,21 @@ fn check_simd(simd: u32) -> Result<u32> {
 }
 
 impl Kernel {
+    /// The platform it was built for.
+    pub fn platform(&self) -> Platform {
+        self.platform
+    }
+
+    /// Its ISA as loaded (before relocation for program data).
+    pub fn isa(&self) -> &[u8] {
+        &self.isa
+    }
+
+    /// Its argument and payload description.
+    pub fn description(&self) -> &Description {
+        &self.description
+    }
+
     /// The kernel `name` (default: the only one) of an ocloc binary. `platform` is used when
     /// the binary does not name its target.
     pub fn from_ocloc(

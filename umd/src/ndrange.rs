@@ -6,6 +6,7 @@
 //! a range is run as up to 2^dims walkers ("regions"), each with its own local size; the
 //! partial ones end in a partial right execution mask (batchbuffer's walker math).
 
+use crate::device::DeviceInfo;
 use crate::error::{Error, Result};
 use batchbuffer::builder::{max_local_total, max_threads_per_group, Simd};
 use platform::Platform;
@@ -243,17 +244,23 @@ pub fn max_work_group(p: Platform, simd: u32) -> Result<u32> {
 }
 
 impl NdRange {
-    /// Refuses a range whose work-groups need more hardware threads than `p` gives one group
-    /// at `simd` lanes (the walker would otherwise be refused while the batch is built).
-    pub fn check_fits(&self, p: Platform, simd: u32) -> Result<()> {
-        let max = max_work_group(p, simd)?;
+    /// Refuses a range whose work-groups need more hardware threads than `dev` gives one
+    /// group at `simd` lanes: the walker's limit and one subslice's threads
+    /// ([`DeviceInfo::max_group_items`]); the walker would otherwise be refused while the
+    /// batch is built, or a group be dispatched across more threads than a subslice has.
+    pub fn check_fits(&self, dev: &DeviceInfo, simd: u32) -> Result<()> {
+        let max = dev.max_group_items(simd)?;
         let total: u64 = self.local.iter().map(|&l| l as u64).product();
         if total > max as u64 {
+            let p = dev.platform;
             return Err(Error::NdRange(format!(
-                "work-group {:?} has {total} work-items; a SIMD{simd} kernel on {p} can have \
-                 at most {max} ({} threads per group)",
+                "work-group {:?} has {total} work-items; a SIMD{simd} kernel on {} can have \
+                 at most {max} ({} threads per group: the walker's {}, a subslice's {})",
                 self.local,
-                max_threads_per_group(p)
+                dev.name,
+                max / simd,
+                max_threads_per_group(p),
+                dev.threads_per_subslice(),
             )));
         }
         Ok(())

@@ -15,8 +15,6 @@ use crate::segments::{relocate, Placed};
 /// One device's copy of a kernel.
 #[derive(Debug)]
 pub(crate) struct Resident {
-    /// The ISA it was uploaded from (a kernel's public fields may be changed afterwards).
-    source: Vec<u8>,
     pub isa: Arc<Bo>,
     /// The program's data segments; their BOs are part of every submission.
     pub placed: Placed,
@@ -31,11 +29,9 @@ impl Kernel {
     /// This kernel on `dev`: uploaded on first use, reused afterwards.
     pub(crate) fn resident(&self, dev: &Arc<Inner>) -> Result<Arc<Resident>> {
         let mut list = self.residence.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = list.iter().position(|r| r.isa.on(dev)) {
-            if list[i].source == self.isa {
-                return Ok(list[i].clone());
-            }
-            list.swap_remove(i);
+        // A kernel's ISA does not change after it is made: the copy on `dev` stays right.
+        if let Some(r) = list.iter().find(|r| r.isa.on(dev)) {
+            return Ok(r.clone());
         }
         let r = Arc::new(upload(self, dev)?);
         list.push(r.clone());
@@ -87,7 +83,6 @@ fn upload(kernel: &Kernel, dev: &Arc<Inner>) -> Result<Resident> {
     let isa = dev.alloc_bo(code.len() as u64)?;
     isa.map.write(0, &code)?;
     Ok(Resident {
-        source: kernel.isa.clone(),
         isa,
         placed,
         driver,

@@ -1,7 +1,9 @@
 //! The largest work-group per SIMD width runs correctly on the simulator, and one work-item
-//! more is refused with an ND-range error before any batch is built: 64 threads per group on
-//! Gen9–Gen12LP (GPGPU_WALKER's 6-bit Thread Width Counter Maximum), 1024 work-items on
-//! Xe-HPG. Kernels compiled by ocloc; results checked against the kernel's definition.
+//! more is refused with an ND-range error before any batch is built. A group's threads are
+//! at most one subslice's (the simulated skl and icllp GT2: 8 EUs × 7 threads = 56) and what
+//! the walker can count: 64 threads on Gen9–Gen12LP (GPGPU_WALKER's 6-bit Thread Width
+//! Counter Maximum; a Gen12LP dual-subslice holds 112), 1024 work-items on Xe-HPG. Kernels
+//! compiled by ocloc; results checked against the kernel's definition.
 
 mod program_support;
 
@@ -9,7 +11,7 @@ use oracles::ocloc::Format;
 use platform::Platform;
 use umd::device::{sim_kmds, Device};
 use umd::kernel::Kernel;
-use umd::ndrange::{max_work_group, NdRange};
+use umd::ndrange::NdRange;
 use umd::payload::ArgValue;
 use umd::Error;
 
@@ -45,8 +47,12 @@ fn largest_group_runs_and_one_item_more_is_refused() {
         for (name, simd) in [("mirror8", 8), ("mirror16", 16), ("mirror32", 32)] {
             let kernel = Kernel::from_ocloc(&bin, Some(name), Some(p)).unwrap();
             assert_eq!(kernel.simd, simd, "{p} {name}");
-            let max = max_work_group(p, simd).unwrap();
-            let threads = if p == Platform::Dg2 { 128 } else { 64 };
+            let max = d.info().max_group_items(simd).unwrap();
+            let threads = match p {
+                Platform::Skl | Platform::Icllp => 56,
+                Platform::Tgllp => 64,
+                Platform::Dg2 => 128,
+            };
             assert_eq!(max, (threads * simd).min(1024), "{p} {name}");
             let got = run(&d, &kernel, max).unwrap_or_else(|e| panic!("{p} {name}: {e}"));
             let wrong: Vec<_> = (0..GROUPS * max)

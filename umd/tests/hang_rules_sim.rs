@@ -70,7 +70,7 @@ fn endless_loop_is_reset_by_the_drivers_rule_with_its_offset() {
             let looping =
                 Kernel::from_asm(p, include_str!("data/endless_loop.asm"), 8, "loop").unwrap();
             let jmpi =
-                oracles::iga64::offsets_of(&iga, p, &looping.isa, |t| t.contains("jmpi")).unwrap();
+                oracles::iga64::offsets_of(&iga, p, looping.isa(), |t| t.contains("jmpi")).unwrap();
             let range = NdRange::new(&[8], None, 8, None).unwrap();
             match d.dispatch(&looping, &range, &[]) {
                 Err(e @ Error::GpuHang { at: Some(at), .. }) => {
@@ -106,7 +106,7 @@ fn shortened_knobs_catch_a_kernel_the_defaults_let_finish() {
             o[get_global_id(0)] = a;
         }";
     let kernel = build(&ocloc, p, src);
-    let heap = &kernel.isa;
+    let heap = kernel.isa();
     let listing = oracles::iga64::offsets_of(&iga, p, heap, |_| true).unwrap();
     let range = NdRange::new(&[16], None, 16, None).unwrap();
     for k in [KmdChoice::I915, KmdChoice::Xe] {

@@ -91,7 +91,7 @@ fn run(bin: &[u8], p: Platform) -> Result<Vec<u32>, Error> {
         Err(LoadError::Other(e)) => return Err(e),
         Err(other) => panic!("the patched binary should parse: {other}"),
     };
-    let required = match &kernel.description {
+    let required = match kernel.description() {
         Description::Ocloc(k, _) => k.required_work_group_size,
         Description::Raw => None,
     };

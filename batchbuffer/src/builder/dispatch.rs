@@ -90,13 +90,30 @@ const MAX_PREPARED: usize = 48;
 
 /// A dispatch whose state is already in the heaps and whose commands are already packed:
 /// emitting it copies the dwords (pre-baked state), so repeated dispatches cost a copy.
+/// It also says where its changeable parts went (group range, cross-thread data, surface
+/// states), so a caller that keeps the heaps and batch can change those in place.
 #[derive(Debug, Clone, Copy)]
 pub struct Prepared {
     words: [u32; MAX_PREPARED],
     len: usize,
     /// Thread Group ID X/Y/Z Dimension, located inside `words`.
     group_count_at: [Loc; 3],
+    /// Thread Group ID Starting X/Y/Z, located inside `words`.
+    group_start_at: [Loc; 3],
+    /// COMPUTE_WALKER Inline Data's first dword inside `words`, when the walker carries it.
+    inline_at: Option<usize>,
+    /// Cross-thread dwords carried inline, then in the indirect heap.
+    cross_thread_split: (usize, usize),
+    /// Indirect-heap offset of the payload (its cross-thread part comes first).
+    payload_offset: u32,
+    /// Surface-heap offset of the first surface state; the others follow every
+    /// [`SURFACE_STATE_STRIDE`] bytes.
+    surface_states_at: u32,
+    surfaces: usize,
 }
+
+/// Bytes between consecutive surface states of one dispatch (16 dwords, 64-byte aligned).
+pub const SURFACE_STATE_STRIDE: u32 = 64;
 
 impl Prepared {
     /// The packed commands: on Gen9–Gen12LP MEDIA_STATE_FLUSH, MEDIA_INTERFACE_DESCRIPTOR_LOAD,
@@ -110,6 +127,49 @@ impl Prepared {
         for (loc, v) in self.group_count_at.iter().zip(count) {
             write_bits(&mut self.words, *loc, v as u64);
         }
+    }
+
+    /// Changes the first group IDs of the packed walker in place.
+    pub fn set_group_start(&mut self, start: [u32; 3]) {
+        for (loc, v) in self.group_start_at.iter().zip(start) {
+            write_bits(&mut self.words, *loc, v as u64);
+        }
+    }
+
+    /// Splits cross-thread data of the length this dispatch was prepared with into the part
+    /// the walker carries inline and the part in the indirect heap (at
+    /// [`Prepared::payload_offset`]). `None` when the length differs.
+    pub fn split_cross_thread<'a>(
+        &self,
+        cross_thread: &'a [u32],
+    ) -> Option<(&'a [u32], &'a [u32])> {
+        let (inline, indirect) = self.cross_thread_split;
+        (cross_thread.len() == inline + indirect).then(|| cross_thread.split_at(inline))
+    }
+
+    /// Replaces the walker's inline data (the first part of [`Prepared::split_cross_thread`]);
+    /// the dwords after `data` are zero. False when the walker carries none or `data` is
+    /// longer than it.
+    pub fn set_inline_data(&mut self, data: &[u32]) -> bool {
+        match self.inline_at {
+            Some(at) if data.len() <= INLINE_DWORDS => {
+                let dst = &mut self.words[at..at + INLINE_DWORDS];
+                dst[..data.len()].copy_from_slice(data);
+                dst[data.len()..].fill(0);
+                true
+            }
+            _ => data.is_empty(),
+        }
+    }
+
+    /// Where the payload is in the indirect heap (offset from its base).
+    pub fn payload_offset(&self) -> u32 {
+        self.payload_offset
+    }
+
+    /// Where surface `i`'s state is in the surface heap (offset from its base).
+    pub fn surface_state_offset(&self, i: usize) -> Option<u32> {
+        (i < self.surfaces).then(|| self.surface_states_at + i as u32 * SURFACE_STATE_STRIDE)
     }
 
     /// Appends the dispatch's commands to `batch`.
@@ -190,7 +250,7 @@ pub fn prepare(p: Platform, heaps: &mut Heaps, d: &DispatchDesc) -> Result<Prepa
         "Thread Group ID Y Dimension",
         "Thread Group ID Z Dimension",
     ];
-    let group_count_at = match g.walker {
+    let (group_count_at, group_start_at, inline_at) = match g.walker {
         WalkerKind::Gpgpu => {
             let (at, mem) = heaps.dynamic.alloc(8, 64)?;
             idd.pack(p, mem)?;
@@ -222,7 +282,17 @@ pub fn prepare(p: Platform, heaps: &mut Heaps, d: &DispatchDesc) -> Result<Prepa
                 },
             )?;
             cmds.emit(p, &MediaStateFlush::default())?;
-            dims.map(|d| locate(p, GpgpuWalker::LAYOUT, &[d], walker_at))
+            let at = |d: &str| locate(p, GpgpuWalker::LAYOUT, &[d], walker_at);
+            (
+                dims.map(at),
+                [
+                    "Thread Group ID Starting X",
+                    "Thread Group ID Starting Y",
+                    "Thread Group ID Starting/Resume Z",
+                ]
+                .map(at),
+                None,
+            )
         }
         WalkerKind::Compute => {
             let mut inline_data = [0u32; INLINE_DWORDS];
@@ -263,19 +333,49 @@ pub fn prepare(p: Platform, heaps: &mut Heaps, d: &DispatchDesc) -> Result<Prepa
                     ..Default::default()
                 },
             )?;
-            dims.map(|d| locate(p, ComputeWalker::LAYOUT, &["body", d], 0))
+            let at = |d: &str| locate(p, ComputeWalker::LAYOUT, &["body", d], 0);
+            let inline_at = match inline {
+                true => Some(
+                    at("Inline Data")
+                        .filter(|l| l.lo == 0 && l.width() == 32 * INLINE_DWORDS as u32)
+                        .ok_or(BuildError::Unsupported(
+                            "COMPUTE_WALKER without inline data",
+                        ))?
+                        .dw as usize,
+                ),
+                false => None,
+            };
+            (
+                dims.map(at),
+                [
+                    "Thread Group ID Starting X",
+                    "Thread Group ID Starting Y",
+                    "Thread Group ID Starting Z",
+                ]
+                .map(at),
+                inline_at,
+            )
         }
     };
     let len = cmds.len();
-    let missing = BuildError::Unsupported("walker without group dimensions");
+    let found = |locs: [Option<Loc>; 3]| -> Result<[Loc; 3], BuildError> {
+        let missing = BuildError::Unsupported("walker without group dimensions");
+        Ok([
+            locs[0].ok_or(missing.clone())?,
+            locs[1].ok_or(missing.clone())?,
+            locs[2].ok_or(missing)?,
+        ])
+    };
     Ok(Prepared {
         words,
         len,
-        group_count_at: [
-            group_count_at[0].ok_or(missing.clone())?,
-            group_count_at[1].ok_or(missing.clone())?,
-            group_count_at[2].ok_or(missing)?,
-        ],
+        group_count_at: found(group_count_at)?,
+        group_start_at: found(group_start_at)?,
+        inline_at,
+        cross_thread_split: (inline_part.len(), indirect_ct.len()),
+        payload_offset: payload.offset,
+        surface_states_at: bt.states_at,
+        surfaces: d.surfaces.len(),
     })
 }
 
@@ -358,6 +458,8 @@ fn clear_absent_idd_fields(
 struct BindingTable {
     offset: u32,
     count: u32,
+    /// The first surface state's offset.
+    states_at: u32,
 }
 
 /// Surface states (64-byte aligned) then the binding table (64-byte aligned) in the surface
@@ -371,6 +473,7 @@ fn write_binding_table(
         return Ok(BindingTable {
             offset: 0,
             count: 0,
+            states_at: 0,
         });
     }
     if surfaces.len() > MAX_BINDING_TABLE_ENTRIES {
@@ -379,11 +482,15 @@ fn write_binding_table(
         ));
     }
     let mut offsets = [0u32; MAX_BINDING_TABLE_ENTRIES];
+    let stride = SURFACE_STATE_STRIDE as usize;
     for (s, slot) in surfaces.iter().zip(offsets.iter_mut()) {
-        let (at, mem) = heap.alloc(16, 64)?;
+        let (at, mem) = heap.alloc(stride / 4, stride)?;
         s.pack(p, mem)?;
         *slot = at;
     }
+    // Consecutive allocations of a whole aligned unit are adjacent: one offset and the
+    // stride locate every state.
+    let states_at = offsets[0];
     let (bt, mem) = heap.alloc(surfaces.len(), 64)?;
     for (i, &off) in offsets[..surfaces.len()].iter().enumerate() {
         BindingTableState {
@@ -394,6 +501,7 @@ fn write_binding_table(
     Ok(BindingTable {
         offset: bt,
         count: surfaces.len() as u32,
+        states_at,
     })
 }
 

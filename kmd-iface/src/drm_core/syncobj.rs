@@ -82,7 +82,11 @@ pub fn syncobj_reset(dev: &dyn DeviceFile, handles: &[u32]) -> Result<()> {
 
 /// `DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD`: exports a syncobj as an fd, or its fence as a sync_file with
 /// `DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE`.
-pub fn syncobj_handle_to_fd(dev: &dyn DeviceFile, handle: u32, flags: u32) -> Result<i32> {
+pub fn syncobj_handle_to_fd(
+    dev: &dyn DeviceFile,
+    handle: u32,
+    flags: u32,
+) -> Result<std::os::fd::OwnedFd> {
     let mut arg = drm_syncobj_handle {
         handle,
         flags,
@@ -91,12 +95,18 @@ pub fn syncobj_handle_to_fd(dev: &dyn DeviceFile, handle: u32, flags: u32) -> Re
     };
     ioctl(dev, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &mut arg)
         .map_err(|e| e.context(|| format!("syncobj {handle}")))?;
-    Ok(arg.fd)
+    super::gem::take_fd("DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD", arg.fd)
 }
 
 /// `DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE`: imports a syncobj fd, or with
 /// `DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE` a sync_file into the existing `handle`.
-pub fn syncobj_fd_to_handle(dev: &dyn DeviceFile, fd: i32, flags: u32, handle: u32) -> Result<u32> {
+pub fn syncobj_fd_to_handle(
+    dev: &dyn DeviceFile,
+    fd: std::os::fd::BorrowedFd<'_>,
+    flags: u32,
+    handle: u32,
+) -> Result<u32> {
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&fd);
     let mut arg = drm_syncobj_handle {
         handle,
         flags,

@@ -4,6 +4,7 @@ mod device;
 mod exec;
 mod exec_queue;
 mod gem;
+pub mod pat;
 pub mod query;
 pub mod uapi;
 mod vm;

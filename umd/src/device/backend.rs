@@ -21,6 +21,16 @@ pub enum Caching {
     Wc,
 }
 
+impl Caching {
+    /// xe's `DRM_XE_GEM_CPU_CACHING_*` for it.
+    fn xe_cpu_caching(self) -> u16 {
+        match self {
+            Caching::Wb => xe_uapi::DRM_XE_GEM_CPU_CACHING_WB,
+            Caching::Wc => xe_uapi::DRM_XE_GEM_CPU_CACHING_WC,
+        }
+    }
+}
+
 /// A BO's kernel handle and CPU view.
 #[derive(Debug, Clone)]
 pub struct RawBo {
@@ -109,6 +119,10 @@ pub struct XePath {
     /// Placement mask and caching for new BOs.
     placement: u32,
     caching: Caching,
+    /// VM_BIND pat_index for BOs (for their CPU caching) and for userptr ranges (CPU
+    /// write-back memory, which needs a coherent entry): see `kmd_iface::xe::pat`.
+    bo_pat: u16,
+    userptr_pat: u16,
 }
 
 /// The device's kernel-driver state. Immutable once opened (contexts belong to queues), so
@@ -130,7 +144,7 @@ impl Backend {
         }))
     }
 
-    pub fn new_xe(dev: Xe) -> Result<Backend> {
+    pub fn new_xe(dev: Xe, platform: platform::Platform) -> Result<Backend> {
         let engines = dev.engines()?;
         let pick = |class| engines.iter().find(|e| e.engine_class == class).copied();
         let engine = pick(xe_uapi::DRM_XE_ENGINE_CLASS_RENDER)
@@ -154,6 +168,15 @@ impl Backend {
                 ))
             }
         };
+        let pat = |cpu_caching| {
+            kmd_iface::xe::pat::index_for(platform, cpu_caching).ok_or_else(|| {
+                crate::Error::Unsupported(format!(
+                    "xe on {platform}: no PAT entry for CPU caching mode {cpu_caching}"
+                ))
+            })
+        };
+        let bo_pat = pat(caching.xe_cpu_caching())?;
+        let userptr_pat = pat(xe_uapi::DRM_XE_GEM_CPU_CACHING_WB)?;
         let vm = dev.vm_create(0)?;
         Ok(Backend::Xe(XePath {
             dev,
@@ -161,6 +184,8 @@ impl Backend {
             engine,
             placement,
             caching,
+            bo_pat,
+            userptr_pat,
         }))
     }
 
@@ -255,13 +280,10 @@ impl Backend {
                     placement: x.placement,
                     flags: 0,
                     vm_id: x.vm,
-                    cpu_caching: match x.caching {
-                        Caching::Wb => xe_uapi::DRM_XE_GEM_CPU_CACHING_WB,
-                        Caching::Wc => xe_uapi::DRM_XE_GEM_CPU_CACHING_WC,
-                    },
+                    cpu_caching: x.caching.xe_cpu_caching(),
                 })?;
                 let map = x.dev.gem_mmap(handle, size as usize)?;
-                x.bind(bind_op::map(handle, 0, gpu_address, size, 0))?;
+                x.bind(bind_op::map(handle, 0, gpu_address, size, x.bo_pat))?;
                 Ok(RawBo {
                     handle,
                     map,
@@ -281,7 +303,7 @@ impl Backend {
                     map.as_ptr() as u64,
                     gpu_address,
                     map.len() as u64,
-                    0,
+                    x.userptr_pat,
                 ))?;
                 Ok(0)
             }
@@ -595,7 +617,7 @@ mod tests {
         let file: Arc<dyn DeviceFile> = Arc::new(WithSysfs(dev, node.to_owned()));
         match kmd {
             sim::Kmd::I915 => Backend::new_i915(I915::new(file)).unwrap(),
-            sim::Kmd::Xe => Backend::new_xe(Xe::new(file)).unwrap(),
+            sim::Kmd::Xe => Backend::new_xe(Xe::new(file), platform::Platform::Tgllp).unwrap(),
         }
     }
 

@@ -35,6 +35,17 @@ impl DeviceInfo {
             .saturating_mul(self.threads_per_eu())
     }
 
+    /// Work-items one work-group of a `simd`-lane kernel can have on this device, as the
+    /// hardware allows: the walker's limit ([`max_work_group`]) and one subslice's threads
+    /// times `simd` (the walker's alone when the kernel driver reported no subslice).
+    pub fn max_group_items(&self, simd: u32) -> crate::error::Result<u32> {
+        let walker = max_work_group(self.platform, simd)?;
+        Ok(match self.threads_per_subslice() {
+            0 => walker,
+            t => walker.min(t.saturating_mul(simd)),
+        })
+    }
+
     /// CL_DEVICE_MAX_WORK_GROUP_SIZE (and each of CL_DEVICE_MAX_WORK_ITEM_SIZES): one
     /// subslice's threads at the narrowest SIMD width, as a power of two, at most 1024 and
     /// at most what a walker dispatches (see the module docs).
@@ -116,6 +127,29 @@ mod tests {
         assert_eq!(gt(Platform::Tgllp, 96, 6).kernel_work_group_size(8), 512);
         assert_eq!(gt(Platform::Tgllp, 96, 6).kernel_work_group_size(32), 512);
         assert_eq!(gt(Platform::Dg2, 512, 32).kernel_work_group_size(16), 1024);
+    }
+
+    /// What a dispatch may have: one subslice's threads (Gen9/Gen11 GT2: 8 EUs × 7 threads
+    /// = 56, below GPGPU_WALKER's 64), the walker's 64 threads on Gen12LP (a dual-subslice
+    /// holds 16 × 7 = 112), Xe-HPG's 1024 work-items (an Xe-core holds 16 × 8 = 128 threads).
+    #[test]
+    fn dispatch_maximum_is_the_walkers_within_one_subslice() {
+        let skl = gt(Platform::Skl, 24, 3);
+        assert_eq!(skl.max_group_items(8).unwrap(), 56 * 8);
+        assert_eq!(skl.max_group_items(16).unwrap(), 56 * 16);
+        assert_eq!(skl.max_group_items(32).unwrap(), 1024);
+        assert_eq!(
+            gt(Platform::Icllp, 64, 8).max_group_items(16).unwrap(),
+            56 * 16
+        );
+        assert_eq!(
+            gt(Platform::Tgllp, 96, 6).max_group_items(8).unwrap(),
+            64 * 8
+        );
+        assert_eq!(gt(Platform::Dg2, 512, 32).max_group_items(8).unwrap(), 1024);
+        assert_eq!(gt(Platform::Skl, 1, 1).max_group_items(16).unwrap(), 7 * 16);
+        assert_eq!(gt(Platform::Skl, 24, 0).max_group_items(8).unwrap(), 64 * 8);
+        assert!(skl.max_group_items(12).is_err());
     }
 
     #[test]

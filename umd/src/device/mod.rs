@@ -282,7 +282,10 @@ impl Device {
                 use kmd_iface::xe::uapi::*;
                 let dss = count(DRM_XE_TOPO_DSS_GEOMETRY).max(count(DRM_XE_TOPO_DSS_COMPUTE));
                 let eu_per = count(DRM_XE_TOPO_EU_PER_DSS) + count(DRM_XE_TOPO_SIMD16_EU_PER_DSS);
-                (id, dss * eu_per, dss, Backend::new_xe(x)?)
+                let p = kmd_iface::pci::platform_for(id)
+                    .ok_or(Error::UnknownDeviceId(id))?
+                    .platform;
+                (id, dss * eu_per, dss, Backend::new_xe(x, p)?)
             }
         };
         let platform = kmd_iface::pci::platform_for(device_id)

@@ -23,7 +23,9 @@
 //!   queue, and a retired submission nobody holds is reused with its syncobj, whose fence the
 //!   kernel replaces at the next submission). Each arena remembers what its last batch was
 //!   built from: the same dispatch again (kernel, range, arguments, scratch) rewrites only
-//!   the fence value in the batch already there.
+//!   the fence value in the batch already there; one with other arguments or group counts
+//!   (same kernel and local size) rewrites only the payload, surface states and walker
+//!   commands that changed.
 //!
 //! [`Device::dispatch`] and [`Device::submit_raw`] are the same on the device's default
 //! queue followed by a wait.
