@@ -339,6 +339,69 @@ fn linear_2d_surface_fields() {
     }
 }
 
+/// Image surfaces: a 2D array and a 3D image put the layer distance in Surface QPitch shifted
+/// right by 2 (Mesa's isl: `SurfaceQPitch = get_qpitch(surf) >> 2`), a 1D array its distance
+/// in texels; Depth holds layers or depth minus one. Shapes the fields cannot hold are refused.
+#[test]
+fn linear_image_surface_fields() {
+    let img = |surface_type, array, [width, height, depth]: [u32; 3], qpitch| LinearImage {
+        surface_type,
+        array,
+        format: format::R8G8B8A8_UNORM.number,
+        width,
+        height,
+        depth,
+        pitch: 64,
+        qpitch,
+    };
+    let cases = [
+        (
+            img(surface_type::SURF_2D, true, [9, 5, 3], 8),
+            (1, true, 2, 2),
+        ),
+        (
+            img(surface_type::SURF_3D, false, [9, 5, 3], 8),
+            (2, false, 2, 2),
+        ),
+        (
+            img(surface_type::SURF_1D, true, [9, 1, 4], 16),
+            (0, true, 3, 4),
+        ),
+        (
+            img(surface_type::SURF_1D, false, [9, 1, 1], 0),
+            (0, false, 0, 0),
+        ),
+    ];
+    for p in Platform::ALL {
+        for (shape, (ty, array, depth, qpitch)) in cases {
+            let s = linear_image_surface(p, 0x10_0000, &shape).unwrap();
+            let mut dw = [0u32; 16];
+            s.pack(p, &mut dw).unwrap();
+            let r = RenderSurfaceState::unpack(p, &dw).unwrap();
+            assert_eq!(
+                (r.surface_type, r.surface_array, r.depth, r.surface_qpitch),
+                (ty, array, depth, qpitch),
+                "{p} {shape:?}"
+            );
+            assert_eq!(
+                (r.width, r.height, r.surface_format),
+                (8, shape.height - 1, 199)
+            );
+        }
+        for bad in [
+            img(surface_type::SURF_2D, true, [9, 5, 3], 6),
+            img(surface_type::SURF_2D, true, [9, 5, 3], 0),
+            img(surface_type::SURF_1D, false, [9, 2, 1], 0),
+            img(surface_type::SURF_3D, true, [9, 5, 3], 8),
+            img(surface_type::SURF_2D, false, [0, 5, 1], 0),
+            img(surface_type::SURF_3D, false, [9, 5, 4096], 8),
+            img(surface_type::BUFFER, false, [9, 5, 1], 0),
+        ] {
+            assert!(linear_image_surface(p, 0, &bad).is_err(), "{p} {bad:?}");
+        }
+    }
+}
+
 #[test]
 fn prepared_dispatch_repeats_with_new_group_counts() {
     for p in Platform::ALL {

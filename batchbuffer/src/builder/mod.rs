@@ -31,7 +31,10 @@ pub use scratch::{
     ScratchSpace,
 };
 pub use sequence::Builder;
-pub use surface::{buffer_surface, format, linear_2d_surface, surface_type, MAX_BUFFER_BYTES};
+pub use surface::{
+    buffer_surface, format, linear_2d_surface, linear_image_surface, surface_type, LinearImage,
+    MAX_BUFFER_BYTES, QPITCH_UNIT,
+};
 pub use walker_math::{
     grfs_per_channel, slm_encoding, walker_math, write_local_ids, Simd, WalkerMath, MAX_LOCAL_TOTAL,
 };

@@ -155,12 +155,16 @@ impl<'a> VmMemory<'a> {
                 let layered = dims == 3 || s.surface_array;
                 let depth = if layered { s.depth + 1 } else { 1 };
                 let pitch = u64::from(s.surface_pitch) + 1;
-                // Surface QPitch: rows from one layer (or 3D slice) to the next; a linear
-                // surface that leaves it 0 packs its layers height rows apart.
-                let rows = if s.surface_qpitch == 0 {
-                    u64::from(height)
-                } else {
-                    u64::from(s.surface_qpitch)
+                // Surface QPitch holds the distance from one layer (or 3D slice) to the next
+                // shifted right by 2 (Mesa's isl: `get_qpitch() >> 2`): in rows, or for 1D
+                // arrays in texels, as Gen9+ lays 1D layers out along one row (Surface Pitch is
+                // then ignored). A linear surface that leaves it 0 packs its layers height rows
+                // apart.
+                let slice_pitch = match (s.surface_qpitch, dims) {
+                    (0, 1) => u64::from(width) * bpp,
+                    (0, _) => u64::from(height) * pitch,
+                    (q, 1) => u64::from(q) * 4 * bpp,
+                    (q, _) => u64::from(q) * 4 * pitch,
                 };
                 Ok(Surface {
                     base: s.surface_base_address,
@@ -172,7 +176,7 @@ impl<'a> VmMemory<'a> {
                         dims,
                         array: s.surface_array && dims < 3,
                         size: [width, height, depth],
-                        slice_pitch: rows * pitch,
+                        slice_pitch,
                         row_pitch: pitch,
                     }),
                 })

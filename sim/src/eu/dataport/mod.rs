@@ -332,6 +332,7 @@ pub fn execute(
         }
         Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro => hdc::execute(&mut msg, sfid, mem)?,
         Sfid::Ugm | Sfid::Ugml | Sfid::Slm => lsc::execute(&mut msg, sfid, mem)?,
+        Sfid::Tgm => lsc::execute_tgm(&mut msg, mem)?,
         Sfid::Sampler => sampler::execute(&mut msg, mem)?,
         Sfid::Gateway => {
             if desc & 7 == gateway::GATEWAY_BARRIER {
