@@ -95,17 +95,10 @@ fn put(buf: &mut [u8], offset: u32, size: u32, value: u64) -> Result<()> {
 
 /// CL channel order and data type values images report to kernels (`get_image_channel_*`).
 fn cl_image_params(img: &Image) -> (u64, u64) {
-    use crate::image::ImageFormat::*;
-    // cl.h: CL_R 0x10B0, CL_RGBA 0x10B5; CL_UNSIGNED_INT8/16/32 0x10DA/B/C, CL_FLOAT 0x10DE.
-    match img.format {
-        R8ui => (0x10B0, 0x10DA),
-        R16ui => (0x10B0, 0x10DB),
-        R32ui => (0x10B0, 0x10DC),
-        R32f => (0x10B0, 0x10DE),
-        Rgba8ui => (0x10B5, 0x10DA),
-        Rgba16ui => (0x10B5, 0x10DB),
-        Rgba32ui => (0x10B5, 0x10DC),
-    }
+    (
+        u64::from(img.format.order() as u32),
+        u64::from(img.format.data_type() as u32),
+    )
 }
 
 fn null_surface() -> RenderSurfaceState {
@@ -338,7 +331,8 @@ pub fn build(
                             let v = match param {
                                 ArgParam::ImageWidth => img.width as u64,
                                 ArgParam::ImageHeight => img.height as u64,
-                                ArgParam::ImageDepth => 1,
+                                ArgParam::ImageDepth => img.depth as u64,
+                                ArgParam::ImageArraySize => img.array_size as u64,
                                 ArgParam::ImageChannelDataType => dtype,
                                 ArgParam::ImageChannelOrder => order,
                                 ArgParam::FlatImageBaseOffset => img.buffer().gpu_address(),
