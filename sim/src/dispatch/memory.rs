@@ -8,7 +8,9 @@ use batchbuffer::{Packet, RenderSurfaceState};
 use platform::Platform;
 
 use super::state::Bases;
-use crate::eu::{ImageSurface, MemFault, Memory, ScratchSurface, Surface};
+use crate::eu::{
+    ImageSurface, MemFault, Memory, Sampler, ScratchSurface, Surface, SAMPLER_STATE_BYTES,
+};
 use crate::mem::{Access, AddressSpace, Binding, GpuFault, VA_BITS};
 
 /// The bits of a GPU virtual address the page tables translate.
@@ -36,6 +38,9 @@ pub struct VmMemory<'a> {
     vm: &'a AddressSpace,
     bases: Bases,
     binding_table: u64,
+    /// The dispatch's SAMPLER_STATE table (Dynamic State Base + the descriptor's Sampler State
+    /// Pointer).
+    sampler_table: u64,
     surfaces: HashMap<u32, Surface>,
     pub slm: Vec<u8>,
     /// The first refusal, explaining the `MemFault` the EU reports.
@@ -53,6 +58,7 @@ impl<'a> VmMemory<'a> {
         vm: &'a AddressSpace,
         bases: Bases,
         bt_pointer: u32,
+        sampler_pointer: u32,
         atomics: &'a Mutex<()>,
     ) -> Self {
         VmMemory {
@@ -61,6 +67,7 @@ impl<'a> VmMemory<'a> {
             vm,
             bases,
             binding_table: bases.binding_tables.wrapping_add(u64::from(bt_pointer)),
+            sampler_table: bases.dynamic.wrapping_add(u64::from(sampler_pointer)),
             surfaces: HashMap::new(),
             slm: Vec::new(),
             refusal: None,
@@ -304,6 +311,35 @@ impl Memory for VmMemory<'_> {
         };
         self.surfaces.insert(bti, s);
         Ok(s)
+    }
+
+    fn sampler(&mut self, index: u32) -> Result<Sampler, MemFault> {
+        let at = self
+            .sampler_table
+            .wrapping_add(u64::from(index) * SAMPLER_STATE_BYTES);
+        let mut b = [0u8; 16];
+        self.read(at, &mut b)?;
+        let state: [u32; 4] = std::array::from_fn(|i| {
+            u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+        });
+        let decoded = batchbuffer::SamplerState::unpack(self.platform, &state).map_err(|e| {
+            let why = format!("SAMPLER_STATE at {at:#x}: {e}");
+            self.refuse(Refusal::BadSurface(why), at)
+        })?;
+        // SAMPLER_BORDER_COLOR_STATE: its first four DWords are the R, G, B, A border values
+        // (as 32-bit floats or integers, read as the surface's channel type).
+        let border_at = self
+            .bases
+            .dynamic
+            .wrapping_add(u64::from(decoded.border_color_pointer));
+        self.read(border_at, &mut b)?;
+        let border = std::array::from_fn(|i| {
+            u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+        });
+        Ok(Sampler {
+            state: decoded,
+            border,
+        })
     }
 
     fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
