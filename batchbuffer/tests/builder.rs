@@ -80,6 +80,7 @@ fn desc<'a>(surfaces: &'a [RenderSurfaceState], ct: &'a [u32]) -> DispatchDesc<'
         slm_bytes: 4096,
         barriers: 1,
         surfaces,
+        samplers: None,
     }
 }
 

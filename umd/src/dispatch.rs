@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use batchbuffer::builder::{
     front_end, gen_data, scratch_slices, Batch, Builder, DispatchDesc, Heap, Heaps, LocalIds,
-    ScratchSpace, Simd, WalkerKind,
+    SamplerTable, ScratchSpace, Simd, WalkerKind,
 };
 use batchbuffer::{RenderSurfaceState, WalkOrder};
 
@@ -74,6 +74,10 @@ pub(crate) struct BatchKey {
     words: Vec<u32>,
     /// Per walker: its binding-table surfaces.
     surfaces: Vec<RenderSurfaceState>,
+    /// The sampler table (the kernel's dynamic state heap with its sampler arguments): its
+    /// location and count, then its DWords; empty without samplers.
+    samplers: Option<(u32, u32)>,
+    dsh: Vec<u32>,
 }
 
 /// A batch's inputs shared by its walkers.
@@ -218,6 +222,11 @@ impl Queue {
         // The batch's inputs; each walker's payload and surfaces are built into the key.
         key.words.clear();
         key.surfaces.clear();
+        key.dsh.clear();
+        key.samplers = match &kernel.description {
+            Description::Ocloc(k, _) => k.sampler_array,
+            _ => None,
+        };
         key.fixed = Some(Fixed {
             isa: (resident.isa.gpu_address, resident.isa.size as usize),
             simd: kernel.simd,
@@ -240,6 +249,8 @@ impl Queue {
             let f = key.surfaces.len();
             key.surfaces.extend_from_slice(&payload.surfaces);
             *span = (w, w + payload.words.len(), f, key.surfaces.len());
+            // The same for every region (it depends on the arguments only).
+            key.dsh.clone_from(&payload.dsh);
         }
         let memo = memos
             .iter()
@@ -309,6 +320,11 @@ impl Queue {
                             slm_bytes: slm_total,
                             barriers,
                             surfaces: &key.surfaces[f0..f1],
+                            samplers: key.samplers.map(|(array_offset, count)| SamplerTable {
+                                heap: &key.dsh,
+                                array_offset,
+                                count,
+                            }),
                         },
                     )?;
                 }
@@ -369,7 +385,10 @@ impl Queue {
             let bo = match a {
                 ArgValue::Buffer(b) => &b.bo,
                 ArgValue::Image(i) => &i.buffer().bo,
-                ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) => continue,
+                ArgValue::NullBuffer
+                | ArgValue::Value(_)
+                | ArgValue::Local(_)
+                | ArgValue::Sampler(_) => continue,
             };
             if !objects.iter().any(|o| o.handle == bo.handle) {
                 objects.extend(bo.exec_object(true));

@@ -2,7 +2,7 @@
 //! kernels (from the binary's description) and raw kernels (the fixed ABI in [`crate::kernel`]).
 
 use batchbuffer::builder::{buffer_surface, surface_type};
-use batchbuffer::RenderSurfaceState;
+use batchbuffer::{Packet, RenderSurfaceState, SamplerState};
 use platform::Platform;
 
 use crate::error::{Error, Result};
@@ -11,6 +11,7 @@ use crate::kernel::{ArgSlot, Description, Kernel};
 use crate::memory::Buffer;
 use crate::ndrange::{NdRange, Region};
 use crate::program::{ArgKind, ArgParam, DriverSurface, DriverSurfaceKind, ImplicitKind};
+use crate::sampler::Sampler;
 
 /// One argument's value.
 #[derive(Debug, Clone)]
@@ -23,6 +24,8 @@ pub enum ArgValue {
     Value(Vec<u8>),
     /// A `local` pointer to this many bytes of shared local memory.
     Local(u32),
+    /// A `sampler_t`.
+    Sampler(Sampler),
 }
 
 impl ArgValue {
@@ -33,6 +36,7 @@ impl ArgValue {
             ArgValue::Image(_) => "an image".into(),
             ArgValue::Value(v) => format!("a value of {} bytes", v.len()),
             ArgValue::Local(n) => format!("{n} bytes of local memory"),
+            ArgValue::Sampler(_) => "a sampler".into(),
         }
     }
 }
@@ -67,7 +71,7 @@ pub fn check_args(kernel: &Kernel, args: &[ArgValue]) -> Result<()> {
             (ArgSlot::Buffer, ArgValue::Buffer(_) | ArgValue::NullBuffer)
             | (ArgSlot::Image, ArgValue::Image(_)) => true,
             (ArgSlot::Value(n), ArgValue::Value(v)) => *n as usize == v.len(),
-            (ArgSlot::Local, ArgValue::Local(_)) => true,
+            (ArgSlot::Local, ArgValue::Local(_)) | (ArgSlot::Sampler, ArgValue::Sampler(_)) => true,
             _ => false,
         };
         if !ok {
@@ -114,7 +118,9 @@ fn surface_of(p: Platform, arg: &ArgValue) -> Result<RenderSurfaceState> {
     match arg {
         ArgValue::Buffer(b) => Ok(buffer_surface(p, b.gpu_address(), b.size())?),
         ArgValue::Image(i) => i.surface_state(p),
-        ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) => Ok(null_surface()),
+        ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) | ArgValue::Sampler(_) => {
+            Ok(null_surface())
+        }
     }
 }
 
@@ -122,7 +128,7 @@ fn address_of(arg: &ArgValue) -> u64 {
     match arg {
         ArgValue::Buffer(b) => b.gpu_address(),
         ArgValue::Image(i) => i.buffer().gpu_address(),
-        ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) => 0,
+        ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) | ArgValue::Sampler(_) => 0,
     }
 }
 
@@ -182,6 +188,9 @@ pub struct Payload {
     pub words: Vec<u32>,
     /// The binding table's surfaces by index.
     pub surfaces: Vec<RenderSurfaceState>,
+    /// The kernel's dynamic state heap with its sampler arguments' states written in (as
+    /// DWords); empty for kernels without samplers.
+    pub dsh: Vec<u32>,
 }
 
 /// Bytes of raw-ABI cross-thread data before the arguments.
@@ -204,9 +213,11 @@ pub fn build(
         bytes: ct,
         words,
         surfaces,
+        dsh,
     } = out;
     ct.clear();
     surfaces.clear();
+    dsh.clear();
     match &kernel.description {
         Description::Raw => {
             ct.resize(RAW_HEADER_BYTES + 8 * args.len(), 0);
@@ -244,6 +255,13 @@ pub fn build(
         }
         Description::Ocloc(k, _) => {
             ct.resize(k.cross_thread_size as usize, 0);
+            if k.sampler_array.is_some() {
+                dsh.extend(
+                    k.dynamic_state_heap
+                        .chunks(4)
+                        .map(|c| c.iter().rev().fold(0u32, |w, &b| w << 8 | u32::from(b))),
+                );
+            }
             let mut bind = |bti: u32, s: RenderSurfaceState| {
                 let i = bti as usize;
                 if surfaces.len() <= i {
@@ -321,6 +339,36 @@ pub fn build(
                             .flatten()
                             .unwrap_or(0);
                         put(ct, slm_offset.offset, slm_offset.size, at as u64)?;
+                    }
+                    (ArgKind::Sampler { index, params }, ArgValue::Sampler(smp)) => {
+                        let (array, count) = k.sampler_array.ok_or_else(|| {
+                            Error::Argument(format!(
+                                "argument {}: a sampler, but the kernel has no sampler states",
+                                a.index
+                            ))
+                        })?;
+                        let at = (array / 4 + 4 * index) as usize;
+                        let Some(words) = dsh.get_mut(at..at + 4).filter(|_| *index < count) else {
+                            return Err(Error::Argument(format!(
+                                "argument {}: sampler {index} outside the kernel's {count}",
+                                a.index
+                            )));
+                        };
+                        let base = SamplerState::unpack(p, words)
+                            .map_err(|e| Error::Argument(format!("argument {}: {e}", a.index)))?;
+                        smp.state(base)
+                            .pack(p, words)
+                            .map_err(|e| Error::Argument(format!("argument {}: {e}", a.index)))?;
+                        for (param, slot) in params {
+                            let v = match param {
+                                ArgParam::SamplerAddressMode => smp.address_mode_param(),
+                                ArgParam::SamplerNormalizedCoords => smp.normalized_param(),
+                                // No coordinate-snapping workaround: the simulated sampler
+                                // needs none.
+                                _ => 0,
+                            };
+                            put(ct, slot.offset, slot.size, v)?;
+                        }
                     }
                     (ArgKind::Image { bti, params, .. }, ArgValue::Image(img)) => {
                         if let Some(bti) = bti {

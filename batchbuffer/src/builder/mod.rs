@@ -20,7 +20,7 @@ mod surface;
 mod walker_math;
 
 pub use dispatch::{
-    prepare, DispatchDesc, Heaps, LocalIds, Prepared, MAX_BINDING_TABLE_ENTRIES,
+    prepare, DispatchDesc, Heaps, LocalIds, Prepared, SamplerTable, MAX_BINDING_TABLE_ENTRIES,
     MAX_INDIRECT_DATA_BYTES,
 };
 pub use group_limits::{max_local_total, max_threads_per_group};
