@@ -403,6 +403,65 @@ fn linear_image_surface_fields() {
     }
 }
 
+/// A kernel's sampler table goes into the dynamic state heap: the interface descriptor points
+/// at its SAMPLER_STATEs with the count's genxml encoding, and each Border Color Pointer is
+/// moved from the table's start to Dynamic State Base Address. Tables the descriptor cannot
+/// describe (none, more than 16, past the heap, misaligned) are refused.
+#[test]
+fn sampler_table_in_the_dynamic_state() {
+    let p = Tgllp;
+    let mut heap = vec![0u32; 24];
+    heap[..4].copy_from_slice(&[1, 2, 3, 4]);
+    for i in 0..2 {
+        let s = SamplerState {
+            min_mode_filter: 1,
+            mag_mode_filter: 1,
+            tcx_address_control_mode: i,
+            ..Default::default()
+        };
+        s.pack(p, &mut heap[16 + 4 * i as usize..20 + 4 * i as usize])
+            .unwrap();
+    }
+    let table = SamplerTable {
+        heap: &heap,
+        array_offset: 64,
+        count: 2,
+    };
+    let d = DispatchDesc {
+        samplers: Some(table),
+        ..desc(&[], &[])
+    };
+    let b = build(p, &d).unwrap();
+    let cmds = walk(p, &b.batch);
+    let at = find(&cmds, PacketId::MediaInterfaceDescriptorLoad);
+    let load = MediaInterfaceDescriptorLoad::unpack(p, &b.batch[at..]).unwrap();
+    let idd_at = load.interface_descriptor_data_start_address as usize / 4;
+    let idd = InterfaceDescriptorData::unpack(p, &b.dynamic[idd_at..]).unwrap();
+    assert_eq!(idd.sampler_count, SamplerCount::Between1And4SamplersUsed);
+    let table_at = idd.sampler_state_pointer as usize - 64;
+    for i in 0..2 {
+        let dw = idd.sampler_state_pointer as usize / 4 + 4 * i;
+        let s = SamplerState::unpack(p, &b.dynamic[dw..dw + 4]).unwrap();
+        assert_eq!(
+            (s.min_mode_filter, s.tcx_address_control_mode),
+            (1, i as u32)
+        );
+        assert_eq!(s.border_color_pointer as usize, table_at);
+        assert_eq!(&b.dynamic[table_at / 4..table_at / 4 + 4], &[1, 2, 3, 4]);
+    }
+    for (count, array_offset) in [(0, 64), (17, 0), (2, 80), (1 << 30, 64), (2, 48)] {
+        let d = DispatchDesc {
+            samplers: Some(SamplerTable {
+                heap: &heap,
+                array_offset,
+                count,
+            }),
+            ..desc(&[], &[])
+        };
+        assert!(build(p, &d).is_err(), "{count} at {array_offset}");
+    }
+}
+
 #[test]
 fn prepared_dispatch_repeats_with_new_group_counts() {
     for p in Platform::ALL {

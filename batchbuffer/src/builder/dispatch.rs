@@ -99,11 +99,11 @@ fn write_samplers(
     heap: &mut Heap,
     t: &SamplerTable,
 ) -> Result<(u32, SamplerCount), BuildError> {
-    let end = t.array_offset as usize + (t.count * SAMPLER_STATE_BYTES) as usize;
+    let end = u64::from(t.array_offset) + u64::from(t.count) * u64::from(SAMPLER_STATE_BYTES);
     if t.count == 0
         || t.count > MAX_SAMPLERS
         || !t.array_offset.is_multiple_of(32)
-        || end > t.heap.len() * 4
+        || end > t.heap.len() as u64 * 4
     {
         return Err(BuildError::Unsupported(
             "sampler table: 1..=16 samplers, 32-byte aligned, inside its heap",
