@@ -34,6 +34,7 @@ fn desc<'a>(
         slm_bytes: 0,
         barriers: 0,
         surfaces,
+        samplers: None,
     }
 }
 

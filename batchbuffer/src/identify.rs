@@ -65,6 +65,7 @@ registry!(
     PostsyncData,
     RenderSurfaceState,
     BindingTableState,
+    SamplerState,
 );
 
 impl PacketId {

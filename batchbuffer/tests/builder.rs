@@ -80,6 +80,7 @@ fn desc<'a>(surfaces: &'a [RenderSurfaceState], ct: &'a [u32]) -> DispatchDesc<'
         slm_bytes: 4096,
         barriers: 1,
         surfaces,
+        samplers: None,
     }
 }
 
@@ -336,6 +337,128 @@ fn linear_2d_surface_fields() {
             (1, 639, 479, 2559)
         );
         assert_eq!((r.tile_mode, r.surface_format), (0, 0xD7));
+    }
+}
+
+/// Image surfaces: a 2D array and a 3D image put the layer distance in Surface QPitch shifted
+/// right by 2 (Mesa's isl: `SurfaceQPitch = get_qpitch(surf) >> 2`), a 1D array its distance
+/// in texels; Depth holds layers or depth minus one. Shapes the fields cannot hold are refused.
+#[test]
+fn linear_image_surface_fields() {
+    let img = |surface_type, array, [width, height, depth]: [u32; 3], qpitch| LinearImage {
+        surface_type,
+        array,
+        format: format::R8G8B8A8_UNORM.number,
+        width,
+        height,
+        depth,
+        pitch: 64,
+        qpitch,
+    };
+    let cases = [
+        (
+            img(surface_type::SURF_2D, true, [9, 5, 3], 8),
+            (1, true, 2, 2),
+        ),
+        (
+            img(surface_type::SURF_3D, false, [9, 5, 3], 8),
+            (2, false, 2, 2),
+        ),
+        (
+            img(surface_type::SURF_1D, true, [9, 1, 4], 16),
+            (0, true, 3, 4),
+        ),
+        (
+            img(surface_type::SURF_1D, false, [9, 1, 1], 0),
+            (0, false, 0, 0),
+        ),
+    ];
+    for p in Platform::ALL {
+        for (shape, (ty, array, depth, qpitch)) in cases {
+            let s = linear_image_surface(p, 0x10_0000, &shape).unwrap();
+            let mut dw = [0u32; 16];
+            s.pack(p, &mut dw).unwrap();
+            let r = RenderSurfaceState::unpack(p, &dw).unwrap();
+            assert_eq!(
+                (r.surface_type, r.surface_array, r.depth, r.surface_qpitch),
+                (ty, array, depth, qpitch),
+                "{p} {shape:?}"
+            );
+            assert_eq!(
+                (r.width, r.height, r.surface_format),
+                (8, shape.height - 1, 199)
+            );
+        }
+        for bad in [
+            img(surface_type::SURF_2D, true, [9, 5, 3], 6),
+            img(surface_type::SURF_2D, true, [9, 5, 3], 0),
+            img(surface_type::SURF_1D, false, [9, 2, 1], 0),
+            img(surface_type::SURF_3D, true, [9, 5, 3], 8),
+            img(surface_type::SURF_2D, false, [0, 5, 1], 0),
+            img(surface_type::SURF_3D, false, [9, 5, 4096], 8),
+            img(surface_type::BUFFER, false, [9, 5, 1], 0),
+        ] {
+            assert!(linear_image_surface(p, 0, &bad).is_err(), "{p} {bad:?}");
+        }
+    }
+}
+
+/// A kernel's sampler table goes into the dynamic state heap: the interface descriptor points
+/// at its SAMPLER_STATEs with the count's genxml encoding, and each Border Color Pointer is
+/// moved from the table's start to Dynamic State Base Address. Tables the descriptor cannot
+/// describe (none, more than 16, past the heap, misaligned) are refused.
+#[test]
+fn sampler_table_in_the_dynamic_state() {
+    let p = Tgllp;
+    let mut heap = vec![0u32; 24];
+    heap[..4].copy_from_slice(&[1, 2, 3, 4]);
+    for i in 0..2 {
+        let s = SamplerState {
+            min_mode_filter: 1,
+            mag_mode_filter: 1,
+            tcx_address_control_mode: i,
+            ..Default::default()
+        };
+        s.pack(p, &mut heap[16 + 4 * i as usize..20 + 4 * i as usize])
+            .unwrap();
+    }
+    let table = SamplerTable {
+        heap: &heap,
+        array_offset: 64,
+        count: 2,
+    };
+    let d = DispatchDesc {
+        samplers: Some(table),
+        ..desc(&[], &[])
+    };
+    let b = build(p, &d).unwrap();
+    let cmds = walk(p, &b.batch);
+    let at = find(&cmds, PacketId::MediaInterfaceDescriptorLoad);
+    let load = MediaInterfaceDescriptorLoad::unpack(p, &b.batch[at..]).unwrap();
+    let idd_at = load.interface_descriptor_data_start_address as usize / 4;
+    let idd = InterfaceDescriptorData::unpack(p, &b.dynamic[idd_at..]).unwrap();
+    assert_eq!(idd.sampler_count, SamplerCount::Between1And4SamplersUsed);
+    let table_at = idd.sampler_state_pointer as usize - 64;
+    for i in 0..2 {
+        let dw = idd.sampler_state_pointer as usize / 4 + 4 * i;
+        let s = SamplerState::unpack(p, &b.dynamic[dw..dw + 4]).unwrap();
+        assert_eq!(
+            (s.min_mode_filter, s.tcx_address_control_mode),
+            (1, i as u32)
+        );
+        assert_eq!(s.border_color_pointer as usize, table_at);
+        assert_eq!(&b.dynamic[table_at / 4..table_at / 4 + 4], &[1, 2, 3, 4]);
+    }
+    for (count, array_offset) in [(0, 64), (17, 0), (2, 80), (1 << 30, 64), (2, 48)] {
+        let d = DispatchDesc {
+            samplers: Some(SamplerTable {
+                heap: &heap,
+                array_offset,
+                count,
+            }),
+            ..desc(&[], &[])
+        };
+        assert!(build(p, &d).is_err(), "{count} at {array_offset}");
     }
 }
 

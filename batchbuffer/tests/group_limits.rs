@@ -139,6 +139,7 @@ fn dispatch(p: Platform, simd: Simd, items: u32) -> Result<Vec<u32>, BuildError>
         slm_bytes: 0,
         barriers: 1,
         surfaces: &[],
+        samplers: None,
     };
     Ok(prepare(p, &mut heaps, &d)?.commands().to_vec())
 }

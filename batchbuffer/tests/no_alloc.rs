@@ -30,6 +30,7 @@ fn dispatch_does_not_allocate() {
             slm_bytes: 1024,
             barriers: 1,
             surfaces: &surfaces,
+            samplers: None,
         };
         let mut batch = Batch::new(&mut mem);
         let builder = Builder::new(p);

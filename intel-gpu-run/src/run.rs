@@ -166,7 +166,9 @@ fn arg_bytes(a: &ArgValue) -> Result<Option<Vec<u8>>, String> {
     Ok(match a {
         ArgValue::Buffer(b) => Some(b.to_vec().map_err(|e| e.to_string())?),
         ArgValue::Image(i) => Some(i.read_packed().map_err(|e: umd::Error| e.to_string())?),
-        ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) => None,
+        ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) | ArgValue::Sampler(_) => {
+            None
+        }
     })
 }
 

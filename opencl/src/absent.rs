@@ -10,7 +10,8 @@ use opencl_sys::*;
 use crate::info::set_err;
 
 // Images and samplers: no device of this platform supports images (CL_DEVICE_IMAGE_SUPPORT is
-// false), which the specification answers with CL_INVALID_OPERATION.
+// false), which the specification answers with CL_INVALID_OPERATION. umd has images and
+// samplers (umd::image, umd::sampler); these entry points over them are not written yet.
 
 #[no_mangle]
 pub unsafe extern "C" fn clCreateImage(

@@ -72,6 +72,7 @@ fn batch(p: Platform) -> (Vec<u32>, HeapMem) {
         slm_bytes: 0,
         barriers: 0,
         surfaces: &[],
+        samplers: None,
     };
     builder.dispatch(&mut b, &mut heaps, &desc).unwrap();
     builder.finish(&mut b, FENCE, 1).unwrap();

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use platform::Platform;
-use sim::eu::{run, EuError, MemFault, Memory, Program, Status, Surface, Thread};
+use sim::eu::{run, EuError, MemFault, Memory, Program, Sampler, Status, Surface, Thread};
 
 /// One mapped range of GPU memory, SLM and a binding table of surfaces.
 pub struct TestMem {
@@ -14,6 +14,8 @@ pub struct TestMem {
     pub bytes: Vec<u8>,
     pub slm: Vec<u8>,
     pub surfaces: HashMap<u32, Surface>,
+    /// The sampler table, by sampler index.
+    pub samplers: HashMap<u32, Sampler>,
     pub barriers: u32,
 }
 
@@ -24,6 +26,7 @@ impl TestMem {
             bytes: vec![0; size],
             slm: vec![0; 64 * 1024],
             surfaces: HashMap::new(),
+            samplers: HashMap::new(),
             barriers: 0,
         }
     }
@@ -90,6 +93,11 @@ impl Memory for TestMem {
     }
     fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
         self.surface(offset >> 6)
+    }
+    fn sampler(&mut self, index: u32) -> Result<Sampler, MemFault> {
+        self.samplers.get(&index).copied().ok_or(MemFault {
+            address: u64::from(index),
+        })
     }
     fn barrier_signal(&mut self) {
         self.barriers += 1;

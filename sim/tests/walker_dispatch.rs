@@ -301,6 +301,7 @@ fn build(p: Platform, l: &Launch, mode: Mode) -> (Vec<u32>, Vec<u32>, Vec<u32>, 
             slm_bytes: l.slm_bytes.max(l.kernel.slm_bytes()),
             barriers: l.barriers,
             surfaces: l.surfaces,
+            samplers: None,
         },
     )
     .unwrap();

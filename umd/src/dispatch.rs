@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use batchbuffer::builder::{
     front_end, gen_data, prepare, scratch_slices, Batch, BuildError, Builder, DispatchDesc, Heap,
-    Heaps, LocalIds, Prepared, ScratchSpace, Simd, WalkerKind, SURFACE_STATE_STRIDE,
+    Heaps, LocalIds, Prepared, SamplerTable, ScratchSpace, Simd, WalkerKind, SURFACE_STATE_STRIDE,
 };
 use batchbuffer::{Packet, RenderSurfaceState, WalkOrder};
 use platform::Platform;
@@ -81,6 +81,10 @@ pub(crate) struct BatchKey {
     words: Vec<u32>,
     /// The walkers' binding-table surfaces, one after another.
     surfaces: Vec<RenderSurfaceState>,
+    /// The sampler table (the kernel's dynamic state heap with its sampler arguments): its
+    /// location and count, then its DWords; empty without samplers.
+    samplers: Option<(u32, u32)>,
+    dsh: Vec<u32>,
 }
 
 /// One walker's region and where its payload and surfaces are in the key.
@@ -102,10 +106,13 @@ impl WalkerKey {
 
 impl BatchKey {
     /// Whether a batch built from `self` becomes `new`'s by rewriting the walkers' payload,
-    /// surface states and group range: the same fixed inputs, walkers, local sizes, payload
-    /// lengths and surface counts (so every heap allocation and packed field but those stays).
+    /// surface states and group range: the same fixed inputs, samplers, walkers, local sizes,
+    /// payload lengths and surface counts (so every heap allocation and packed field but those
+    /// stays; `patch` does not rewrite the dynamic state's sampler table).
     fn patchable_to(&self, new: &BatchKey) -> bool {
         self.fixed == new.fixed
+            && self.samplers == new.samplers
+            && self.dsh == new.dsh
             && self.walkers.len() == new.walkers.len()
             && self
                 .walkers
@@ -339,6 +346,11 @@ impl Queue {
         key.walkers.clear();
         key.words.clear();
         key.surfaces.clear();
+        key.dsh.clear();
+        key.samplers = match &kernel.description {
+            Description::Ocloc(k, _) => k.sampler_array,
+            _ => None,
+        };
         key.fixed = Some(Fixed {
             isa: (resident.isa.gpu_address, resident.isa.size as usize),
             simd: kernel.simd,
@@ -360,6 +372,8 @@ impl Queue {
                 words: (w, key.words.len()),
                 surfaces: (f, key.surfaces.len()),
             });
+            // The same for every region (it depends on the arguments only).
+            key.dsh.clone_from(&payload.dsh);
         }
         let memo = memos
             .iter()
@@ -441,6 +455,11 @@ impl Queue {
                             slm_bytes: slm_total,
                             barriers,
                             surfaces: &key.surfaces[w.surfaces.0..w.surfaces.1],
+                            samplers: key.samplers.map(|(array_offset, count)| SamplerTable {
+                                heap: &key.dsh,
+                                array_offset,
+                                count,
+                            }),
                         },
                     )?;
                     placed.push((batch.len(), prepared));
@@ -505,7 +524,10 @@ impl Queue {
             let bo = match a {
                 ArgValue::Buffer(b) => &b.bo,
                 ArgValue::Image(i) => &i.buffer().bo,
-                ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) => continue,
+                ArgValue::NullBuffer
+                | ArgValue::Value(_)
+                | ArgValue::Local(_)
+                | ArgValue::Sampler(_) => continue,
             };
             if !objects.iter().any(|o| o.handle == bo.handle) {
                 objects.extend(bo.exec_object(true));

@@ -1,9 +1,10 @@
-//! Linear (untiled) 2D images: a buffer, a format and a pitch, described to kernels by a
-//! RENDER_SURFACE_STATE from batchbuffer.
+//! Linear (untiled) images, 1D, 2D, 1D/2D arrays and 3D: a buffer, an OpenCL format, a row
+//! pitch and a layer pitch, described to kernels by a RENDER_SURFACE_STATE from batchbuffer.
+//! Samplers are absent (the simulator has no filtering `sample` message).
 
 use std::str::FromStr;
 
-use batchbuffer::builder::linear_2d_surface;
+use batchbuffer::builder::{linear_image_surface, surface_type, LinearImage, QPITCH_UNIT};
 use batchbuffer::surface_format as sf;
 use batchbuffer::RenderSurfaceState;
 use platform::Platform;
@@ -22,108 +23,332 @@ pub struct FormatDesc {
     pub bytes_per_element: u32,
 }
 
-/// Image formats.
+/// OpenCL image channel orders umd images have, with their `cl_channel_order` values (cl.h).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ImageFormat {
-    R8ui,
-    R16ui,
-    R32ui,
-    Rgba8ui,
-    R32f,
-    Rgba16ui,
-    Rgba32ui,
+#[repr(u32)]
+pub enum ChannelOrder {
+    R = 0x10B0,
+    Rg = 0x10B2,
+    Rgba = 0x10B5,
+    Bgra = 0x10B6,
 }
 
-/// Our image format names and the hardware surface format each one is (numbers and element
-/// sizes live in batchbuffer's one table).
-const FORMATS: [(ImageFormat, FormatDesc); 7] = [
-    (ImageFormat::R8ui, fd("r8ui", sf::R8_UINT)),
-    (ImageFormat::R16ui, fd("r16ui", sf::R16_UINT)),
-    (ImageFormat::R32ui, fd("r32ui", sf::R32_UINT)),
-    (ImageFormat::Rgba8ui, fd("rgba8ui", sf::R8G8B8A8_UINT)),
-    (ImageFormat::R32f, fd("r32f", sf::R32_FLOAT)),
-    (ImageFormat::Rgba16ui, fd("rgba16ui", sf::R16G16B16A16_UINT)),
-    (ImageFormat::Rgba32ui, fd("rgba32ui", sf::R32G32B32A32_UINT)),
-];
+/// OpenCL image channel data types umd images have, with their `cl_channel_type` values (cl.h).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum ChannelType {
+    SnormInt8 = 0x10D0,
+    SnormInt16 = 0x10D1,
+    UnormInt8 = 0x10D2,
+    UnormInt16 = 0x10D3,
+    SignedInt8 = 0x10D7,
+    SignedInt16 = 0x10D8,
+    SignedInt32 = 0x10D9,
+    UnsignedInt8 = 0x10DA,
+    UnsignedInt16 = 0x10DB,
+    UnsignedInt32 = 0x10DC,
+    HalfFloat = 0x10DD,
+    Float = 0x10DE,
+}
 
-const fn fd(name: &'static str, f: sf::SurfaceFormat) -> FormatDesc {
-    FormatDesc {
+/// One row of the format table.
+struct Row {
+    order: ChannelOrder,
+    data_type: ChannelType,
+    name: &'static str,
+    surface: sf::SurfaceFormat,
+}
+
+const fn row(
+    order: ChannelOrder,
+    data_type: ChannelType,
+    name: &'static str,
+    surface: sf::SurfaceFormat,
+) -> Row {
+    Row {
+        order,
+        data_type,
         name,
-        surface_format: f.number,
-        bytes_per_element: f.bytes_per_element,
+        surface,
+    }
+}
+
+/// The one table: each OpenCL (channel order, channel data type) umd images support, our name
+/// for it (GL's naming: no suffix UNORM, `_snorm`, `i`/`ui` integers, `f` float) and the
+/// hardware surface format it is (numbers and sizes: batchbuffer's SURFACE_FORMAT table). The
+/// OpenCL 3.0 minimum list for read-only and write-only images (R, RG, RGBA in every type
+/// above, BGRA UNORM_INT8) is all of it.
+const FORMATS: [Row; 37] = {
+    use ChannelOrder::*;
+    use ChannelType::*;
+    [
+        row(R, UnormInt8, "r8", sf::R8_UNORM),
+        row(R, UnormInt16, "r16", sf::R16_UNORM),
+        row(R, SnormInt8, "r8_snorm", sf::R8_SNORM),
+        row(R, SnormInt16, "r16_snorm", sf::R16_SNORM),
+        row(R, SignedInt8, "r8i", sf::R8_SINT),
+        row(R, SignedInt16, "r16i", sf::R16_SINT),
+        row(R, SignedInt32, "r32i", sf::R32_SINT),
+        row(R, UnsignedInt8, "r8ui", sf::R8_UINT),
+        row(R, UnsignedInt16, "r16ui", sf::R16_UINT),
+        row(R, UnsignedInt32, "r32ui", sf::R32_UINT),
+        row(R, HalfFloat, "r16f", sf::R16_FLOAT),
+        row(R, Float, "r32f", sf::R32_FLOAT),
+        row(Rg, UnormInt8, "rg8", sf::R8G8_UNORM),
+        row(Rg, UnormInt16, "rg16", sf::R16G16_UNORM),
+        row(Rg, SnormInt8, "rg8_snorm", sf::R8G8_SNORM),
+        row(Rg, SnormInt16, "rg16_snorm", sf::R16G16_SNORM),
+        row(Rg, SignedInt8, "rg8i", sf::R8G8_SINT),
+        row(Rg, SignedInt16, "rg16i", sf::R16G16_SINT),
+        row(Rg, SignedInt32, "rg32i", sf::R32G32_SINT),
+        row(Rg, UnsignedInt8, "rg8ui", sf::R8G8_UINT),
+        row(Rg, UnsignedInt16, "rg16ui", sf::R16G16_UINT),
+        row(Rg, UnsignedInt32, "rg32ui", sf::R32G32_UINT),
+        row(Rg, HalfFloat, "rg16f", sf::R16G16_FLOAT),
+        row(Rg, Float, "rg32f", sf::R32G32_FLOAT),
+        row(Rgba, UnormInt8, "rgba8", sf::R8G8B8A8_UNORM),
+        row(Rgba, UnormInt16, "rgba16", sf::R16G16B16A16_UNORM),
+        row(Rgba, SnormInt8, "rgba8_snorm", sf::R8G8B8A8_SNORM),
+        row(Rgba, SnormInt16, "rgba16_snorm", sf::R16G16B16A16_SNORM),
+        row(Rgba, SignedInt8, "rgba8i", sf::R8G8B8A8_SINT),
+        row(Rgba, SignedInt16, "rgba16i", sf::R16G16B16A16_SINT),
+        row(Rgba, SignedInt32, "rgba32i", sf::R32G32B32A32_SINT),
+        row(Rgba, UnsignedInt8, "rgba8ui", sf::R8G8B8A8_UINT),
+        row(Rgba, UnsignedInt16, "rgba16ui", sf::R16G16B16A16_UINT),
+        row(Rgba, UnsignedInt32, "rgba32ui", sf::R32G32B32A32_UINT),
+        row(Rgba, HalfFloat, "rgba16f", sf::R16G16B16A16_FLOAT),
+        row(Rgba, Float, "rgba32f", sf::R32G32B32A32_FLOAT),
+        row(Bgra, UnormInt8, "bgra8", sf::B8G8R8A8_UNORM),
+    ]
+};
+
+/// An image format: a row of the format table.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ImageFormat(u8);
+
+/// The table row of (order, type); only for the constants below (a missing row fails the
+/// build).
+const fn at(order: ChannelOrder, data_type: ChannelType) -> ImageFormat {
+    let mut i = 0;
+    while i < FORMATS.len() {
+        if FORMATS[i].order as u32 == order as u32
+            && FORMATS[i].data_type as u32 == data_type as u32
+        {
+            return ImageFormat(i as u8);
+        }
+        i += 1;
+    }
+    panic!("format not in the table")
+}
+
+#[allow(non_upper_case_globals)]
+impl ImageFormat {
+    pub const R8ui: ImageFormat = at(ChannelOrder::R, ChannelType::UnsignedInt8);
+    pub const R16ui: ImageFormat = at(ChannelOrder::R, ChannelType::UnsignedInt16);
+    pub const R32ui: ImageFormat = at(ChannelOrder::R, ChannelType::UnsignedInt32);
+    pub const R32f: ImageFormat = at(ChannelOrder::R, ChannelType::Float);
+    pub const Rgba8ui: ImageFormat = at(ChannelOrder::Rgba, ChannelType::UnsignedInt8);
+    pub const Rgba16ui: ImageFormat = at(ChannelOrder::Rgba, ChannelType::UnsignedInt16);
+    pub const Rgba32ui: ImageFormat = at(ChannelOrder::Rgba, ChannelType::UnsignedInt32);
+    pub const Rgba8: ImageFormat = at(ChannelOrder::Rgba, ChannelType::UnormInt8);
+}
+
+impl std::fmt::Debug for ImageFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.row().name)
     }
 }
 
 impl ImageFormat {
+    fn row(self) -> &'static Row {
+        &FORMATS[usize::from(self.0)]
+    }
+
     /// Every format, in table order.
     pub fn all() -> impl Iterator<Item = ImageFormat> {
-        FORMATS.iter().map(|(f, _)| *f)
+        (0..FORMATS.len() as u8).map(ImageFormat)
+    }
+
+    /// The format of an OpenCL (channel order, channel data type), if umd has it.
+    pub fn new(order: ChannelOrder, data_type: ChannelType) -> Option<ImageFormat> {
+        Self::all().find(|f| f.order() == order && f.data_type() == data_type)
+    }
+
+    /// The format of the `cl_channel_order` and `cl_channel_type` values, if umd has it.
+    pub fn from_cl(order: u32, data_type: u32) -> Option<ImageFormat> {
+        Self::all().find(|f| f.order() as u32 == order && f.data_type() as u32 == data_type)
+    }
+
+    pub fn order(self) -> ChannelOrder {
+        self.row().order
+    }
+
+    pub fn data_type(self) -> ChannelType {
+        self.row().data_type
+    }
+
+    /// The hardware surface format.
+    pub fn surface(self) -> sf::SurfaceFormat {
+        self.row().surface
     }
 
     pub fn desc(self) -> FormatDesc {
-        FORMATS
-            .iter()
-            .find(|(f, _)| *f == self)
-            .map(|(_, d)| *d)
-            .unwrap_or(FORMATS[0].1)
+        let r = self.row();
+        FormatDesc {
+            name: r.name,
+            surface_format: r.surface.number,
+            bytes_per_element: r.surface.bytes_per_element,
+        }
     }
 }
 
 impl FromStr for ImageFormat {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        FORMATS
-            .iter()
-            .find(|(_, d)| d.name == s)
-            .map(|(f, _)| *f)
-            .ok_or_else(|| {
-                Error::Argument(format!(
-                    "unknown image format `{s}` (expected one of {})",
-                    FORMATS.map(|(_, d)| d.name).join(", ")
-                ))
-            })
-    }
-}
-
-/// Row pitch of images the driver allocates: rows start 64 bytes apart at least, which also
-/// satisfies the block-IO pitch rule.
-const PITCH_ALIGN: u32 = 64;
-
-/// A linear 2D image.
-#[derive(Debug, Clone)]
-pub struct Image {
-    buffer: Buffer,
-    pub width: u32,
-    pub height: u32,
-    pub format: ImageFormat,
-    /// Bytes from one row to the next.
-    pub pitch: u32,
-}
-
-impl Device {
-    /// A zero-filled `width` × `height` image.
-    pub fn create_image(&self, width: u32, height: u32, format: ImageFormat) -> Result<Image> {
-        check_size(width, height)?;
-        let row = width * format.desc().bytes_per_element;
-        let pitch = row.next_multiple_of(PITCH_ALIGN);
-        let buffer = self.create_buffer(pitch as u64 * height as u64)?;
-        Ok(Image {
-            buffer,
-            width,
-            height,
-            format,
-            pitch,
+        Self::all().find(|f| f.row().name == s).ok_or_else(|| {
+            Error::Argument(format!(
+                "unknown image format `{s}` (expected one of {})",
+                FORMATS.map(|r| r.name).join(", ")
+            ))
         })
     }
 }
 
-fn check_size(width: u32, height: u32) -> Result<()> {
-    if width == 0 || height == 0 || width > 1 << 14 || height > 1 << 14 {
-        return Err(Error::OutOfRange(format!(
-            "image of {width}x{height}: each side must be 1..=16384"
-        )));
+/// The kinds of image (OpenCL's `cl_mem_object_type` for images, less image buffers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ImageType {
+    D1,
+    D1Array,
+    D2,
+    D2Array,
+    D3,
+}
+
+impl ImageType {
+    /// Dimensions of one layer.
+    pub fn dims(self) -> u32 {
+        match self {
+            ImageType::D1 | ImageType::D1Array => 1,
+            ImageType::D2 | ImageType::D2Array => 2,
+            ImageType::D3 => 3,
+        }
     }
-    Ok(())
+
+    pub fn is_array(self) -> bool {
+        matches!(self, ImageType::D1Array | ImageType::D2Array)
+    }
+}
+
+/// An image's type and size. `height` is 1 for 1D images, `depth` 1 except for 3D images,
+/// `array_size` 1 except for arrays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImageDesc {
+    pub ty: ImageType,
+    pub width: u32,
+    pub height: u32,
+    pub depth: u32,
+    pub array_size: u32,
+}
+
+/// Largest width and height (the surface state's 14-bit fields) and largest 3D depth and
+/// array size (its 11-bit Depth field).
+pub const MAX_2D_SIZE: u32 = 1 << 14;
+pub const MAX_DEPTH: u32 = 1 << 11;
+
+impl ImageDesc {
+    /// A 2D image.
+    pub fn d2(width: u32, height: u32) -> ImageDesc {
+        ImageDesc {
+            ty: ImageType::D2,
+            width,
+            height,
+            depth: 1,
+            array_size: 1,
+        }
+    }
+
+    fn check(&self) -> Result<()> {
+        let t = self.ty;
+        let fits = (1..=MAX_2D_SIZE).contains(&self.width)
+            && (1..=MAX_2D_SIZE).contains(&self.height)
+            && (1..=MAX_DEPTH).contains(&self.depth)
+            && (1..=MAX_DEPTH).contains(&self.array_size)
+            && (t.dims() >= 2 || self.height == 1)
+            && (t == ImageType::D3 || self.depth == 1)
+            && (t.is_array() || self.array_size == 1);
+        if fits {
+            Ok(())
+        } else {
+            Err(Error::OutOfRange(format!(
+                "{t:?} image of {}x{}x{} with {} layers: width and height must be 1..={MAX_2D_SIZE} \
+                 (height 1 for 1D), depth (3D only) and layers (arrays only) 1..={MAX_DEPTH}",
+                self.width, self.height, self.depth, self.array_size
+            )))
+        }
+    }
+
+    /// Slices a host sees: 3D depth or array layers.
+    pub fn slices(&self) -> u32 {
+        self.depth * self.array_size
+    }
+}
+
+/// Row pitch of images the driver allocates: rows start 64 bytes apart at least, which also
+/// satisfies the block-IO pitch rule. 1D array layers are as far apart (a multiple of 4
+/// texels for every element size up to 16 bytes, as Surface QPitch needs).
+const PITCH_ALIGN: u32 = 64;
+
+/// A linear image.
+#[derive(Debug, Clone)]
+pub struct Image {
+    buffer: Buffer,
+    pub ty: ImageType,
+    pub width: u32,
+    pub height: u32,
+    /// 3D depth (1 otherwise).
+    pub depth: u32,
+    /// Layers of an array (1 otherwise).
+    pub array_size: u32,
+    pub format: ImageFormat,
+    /// Bytes from one row to the next.
+    pub pitch: u32,
+    /// Bytes from one 3D slice or array layer to the next.
+    pub slice_pitch: u64,
+}
+
+impl Device {
+    /// A zero-filled `width` × `height` 2D image.
+    pub fn create_image(&self, width: u32, height: u32, format: ImageFormat) -> Result<Image> {
+        self.create_image_desc(&ImageDesc::d2(width, height), format)
+    }
+
+    /// A zero-filled image of any type. Rows are [`PITCH_ALIGN`]-byte aligned; layers and 3D
+    /// slices are the height rounded up to a multiple of 4 rows apart (Surface QPitch's unit),
+    /// 1D array layers one pitch apart.
+    pub fn create_image_desc(&self, desc: &ImageDesc, format: ImageFormat) -> Result<Image> {
+        desc.check()?;
+        let row = desc.width * format.desc().bytes_per_element;
+        let pitch = row.next_multiple_of(PITCH_ALIGN);
+        let slice_pitch = if desc.ty.dims() == 1 {
+            u64::from(pitch)
+        } else {
+            u64::from(desc.height.next_multiple_of(QPITCH_UNIT)) * u64::from(pitch)
+        };
+        let last = u64::from(desc.height) * u64::from(pitch);
+        let bytes = (u64::from(desc.slices()) - 1) * slice_pitch + last;
+        let buffer = self.create_buffer(bytes)?;
+        Ok(Image {
+            buffer,
+            ty: desc.ty,
+            width: desc.width,
+            height: desc.height,
+            depth: desc.depth,
+            array_size: desc.array_size,
+            format,
+            pitch,
+            slice_pitch,
+        })
+    }
 }
 
 impl Image {
@@ -139,7 +364,7 @@ impl Image {
         pitch: u32,
         block_io: bool,
     ) -> Result<Image> {
-        check_size(width, height)?;
+        ImageDesc::d2(width, height).check()?;
         let row = width * format.desc().bytes_per_element;
         if pitch < row || pitch as u64 * height as u64 > buffer.size() {
             return Err(Error::OutOfRange(format!(
@@ -159,10 +384,14 @@ impl Image {
         }
         Ok(Image {
             buffer: buffer.clone(),
+            ty: ImageType::D2,
             width,
             height,
+            depth: 1,
+            array_size: 1,
             format,
             pitch,
+            slice_pitch: u64::from(pitch) * u64::from(height),
         })
     }
 
@@ -192,21 +421,39 @@ impl Image {
         (self.width * self.format.desc().bytes_per_element) as usize
     }
 
-    /// Writes `rows` (packed: `row_bytes()` each, `height` of them) into the image.
+    /// Bytes of the image packed: `row_bytes()` per row, `height` rows per slice, then the
+    /// next 3D slice or array layer.
+    pub fn packed_bytes(&self) -> usize {
+        self.row_bytes() * self.height as usize * (self.depth * self.array_size) as usize
+    }
+
+    /// Byte offset of each row in memory, in packed order.
+    fn row_offsets(&self) -> impl Iterator<Item = u64> + '_ {
+        let slices = u64::from(self.depth * self.array_size);
+        (0..slices).flat_map(move |z| {
+            (0..u64::from(self.height))
+                .map(move |y| z * self.slice_pitch + y * u64::from(self.pitch))
+        })
+    }
+
+    /// Writes `rows` (packed, [`Image::packed_bytes`] of them) into the image.
     pub fn write_packed(&self, rows: &[u8]) -> Result<()> {
         let rb = self.row_bytes();
-        if rows.len() != rb * self.height as usize {
+        if rows.len() != self.packed_bytes() {
             return Err(Error::Argument(format!(
-                "image data of {} bytes; a {}x{} {} image needs {} bytes",
+                "image data of {} bytes; a {:?} {}x{}x{} image of {} layers in {} needs {} bytes",
                 rows.len(),
+                self.ty,
                 self.width,
                 self.height,
+                self.depth,
+                self.array_size,
                 self.format.desc().name,
-                rb * self.height as usize
+                self.packed_bytes()
             )));
         }
-        for (y, row) in rows.chunks_exact(rb).enumerate() {
-            self.buffer.write(y as u64 * self.pitch as u64, row)?;
+        for (row, at) in rows.chunks_exact(rb).zip(self.row_offsets()) {
+            self.buffer.write(at, row)?;
         }
         Ok(())
     }
@@ -214,22 +461,39 @@ impl Image {
     /// The image's rows, packed.
     pub fn read_packed(&self) -> Result<Vec<u8>> {
         let rb = self.row_bytes();
-        let mut out = vec![0; rb * self.height as usize];
-        for (y, row) in out.chunks_exact_mut(rb).enumerate() {
-            self.buffer.read(y as u64 * self.pitch as u64, row)?;
+        let mut out = vec![0; self.packed_bytes()];
+        for (row, at) in out.chunks_exact_mut(rb).zip(self.row_offsets()) {
+            self.buffer.read(at, row)?;
         }
         Ok(out)
     }
 
     /// The image's RENDER_SURFACE_STATE on `p`.
     pub fn surface_state(&self, p: Platform) -> Result<RenderSurfaceState> {
-        Ok(linear_2d_surface(
-            p,
-            self.buffer.gpu_address(),
-            self.format.desc().surface_format,
-            self.width,
-            self.height,
-            self.pitch,
-        )?)
+        let (surface_type, layers) = match self.ty {
+            ImageType::D1 | ImageType::D1Array => (surface_type::SURF_1D, self.array_size),
+            ImageType::D2 | ImageType::D2Array => (surface_type::SURF_2D, self.array_size),
+            ImageType::D3 => (surface_type::SURF_3D, self.depth),
+        };
+        let bpe = u64::from(self.format.desc().bytes_per_element);
+        // Layer distance in the field's units: texels for 1D, rows otherwise.
+        let qpitch = if !(self.ty.is_array() || self.ty == ImageType::D3) {
+            0
+        } else if self.ty.dims() == 1 {
+            self.slice_pitch / bpe
+        } else {
+            self.slice_pitch / u64::from(self.pitch)
+        };
+        let shape = LinearImage {
+            surface_type,
+            array: self.ty.is_array(),
+            format: self.format.desc().surface_format,
+            width: self.width,
+            height: self.height,
+            depth: layers,
+            pitch: self.pitch,
+            qpitch: u32::try_from(qpitch).unwrap_or(u32::MAX),
+        };
+        Ok(linear_image_surface(p, self.buffer.gpu_address(), &shape)?)
     }
 }

@@ -20,6 +20,7 @@ pub mod ndrange;
 pub mod payload;
 pub mod queue;
 mod resident;
+pub mod sampler;
 pub mod scratch;
 pub mod segments;
 

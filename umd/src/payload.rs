@@ -2,7 +2,7 @@
 //! kernels (from the binary's description) and raw kernels (the fixed ABI in [`crate::kernel`]).
 
 use batchbuffer::builder::{buffer_surface, surface_type};
-use batchbuffer::RenderSurfaceState;
+use batchbuffer::{Packet, RenderSurfaceState, SamplerState};
 use platform::Platform;
 
 use crate::error::{Error, Result};
@@ -11,6 +11,7 @@ use crate::kernel::{ArgSlot, Description, Kernel};
 use crate::memory::Buffer;
 use crate::ndrange::{NdRange, Region};
 use crate::program::{ArgKind, ArgParam, DriverSurface, DriverSurfaceKind, ImplicitKind};
+use crate::sampler::Sampler;
 
 /// One argument's value.
 #[derive(Debug, Clone)]
@@ -23,6 +24,8 @@ pub enum ArgValue {
     Value(Vec<u8>),
     /// A `local` pointer to this many bytes of shared local memory.
     Local(u32),
+    /// A `sampler_t`.
+    Sampler(Sampler),
 }
 
 impl ArgValue {
@@ -33,6 +36,7 @@ impl ArgValue {
             ArgValue::Image(_) => "an image".into(),
             ArgValue::Value(v) => format!("a value of {} bytes", v.len()),
             ArgValue::Local(n) => format!("{n} bytes of local memory"),
+            ArgValue::Sampler(_) => "a sampler".into(),
         }
     }
 }
@@ -67,7 +71,7 @@ pub fn check_args(kernel: &Kernel, args: &[ArgValue]) -> Result<()> {
             (ArgSlot::Buffer, ArgValue::Buffer(_) | ArgValue::NullBuffer)
             | (ArgSlot::Image, ArgValue::Image(_)) => true,
             (ArgSlot::Value(n), ArgValue::Value(v)) => *n as usize == v.len(),
-            (ArgSlot::Local, ArgValue::Local(_)) => true,
+            (ArgSlot::Local, ArgValue::Local(_)) | (ArgSlot::Sampler, ArgValue::Sampler(_)) => true,
             _ => false,
         };
         if !ok {
@@ -95,17 +99,10 @@ fn put(buf: &mut [u8], offset: u32, size: u32, value: u64) -> Result<()> {
 
 /// CL channel order and data type values images report to kernels (`get_image_channel_*`).
 fn cl_image_params(img: &Image) -> (u64, u64) {
-    use crate::image::ImageFormat::*;
-    // cl.h: CL_R 0x10B0, CL_RGBA 0x10B5; CL_UNSIGNED_INT8/16/32 0x10DA/B/C, CL_FLOAT 0x10DE.
-    match img.format {
-        R8ui => (0x10B0, 0x10DA),
-        R16ui => (0x10B0, 0x10DB),
-        R32ui => (0x10B0, 0x10DC),
-        R32f => (0x10B0, 0x10DE),
-        Rgba8ui => (0x10B5, 0x10DA),
-        Rgba16ui => (0x10B5, 0x10DB),
-        Rgba32ui => (0x10B5, 0x10DC),
-    }
+    (
+        u64::from(img.format.order() as u32),
+        u64::from(img.format.data_type() as u32),
+    )
 }
 
 fn null_surface() -> RenderSurfaceState {
@@ -121,7 +118,9 @@ fn surface_of(p: Platform, arg: &ArgValue) -> Result<RenderSurfaceState> {
     match arg {
         ArgValue::Buffer(b) => Ok(buffer_surface(p, b.gpu_address(), b.size())?),
         ArgValue::Image(i) => i.surface_state(p),
-        ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) => Ok(null_surface()),
+        ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) | ArgValue::Sampler(_) => {
+            Ok(null_surface())
+        }
     }
 }
 
@@ -129,7 +128,7 @@ fn address_of(arg: &ArgValue) -> u64 {
     match arg {
         ArgValue::Buffer(b) => b.gpu_address(),
         ArgValue::Image(i) => i.buffer().gpu_address(),
-        ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) => 0,
+        ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) | ArgValue::Sampler(_) => 0,
     }
 }
 
@@ -189,6 +188,9 @@ pub struct Payload {
     pub words: Vec<u32>,
     /// The binding table's surfaces by index.
     pub surfaces: Vec<RenderSurfaceState>,
+    /// The kernel's dynamic state heap with its sampler arguments' states written in (as
+    /// DWords); empty for kernels without samplers.
+    pub dsh: Vec<u32>,
 }
 
 /// Bytes of raw-ABI cross-thread data before the arguments.
@@ -211,9 +213,11 @@ pub fn build(
         bytes: ct,
         words,
         surfaces,
+        dsh,
     } = out;
     ct.clear();
     surfaces.clear();
+    dsh.clear();
     match &kernel.description {
         Description::Raw => {
             ct.resize(RAW_HEADER_BYTES + 8 * args.len(), 0);
@@ -251,6 +255,13 @@ pub fn build(
         }
         Description::Ocloc(k, _) => {
             ct.resize(k.cross_thread_size as usize, 0);
+            if k.sampler_array.is_some() {
+                dsh.extend(
+                    k.dynamic_state_heap
+                        .chunks(4)
+                        .map(|c| c.iter().rev().fold(0u32, |w, &b| w << 8 | u32::from(b))),
+                );
+            }
             let mut bind = |bti: u32, s: RenderSurfaceState| {
                 let i = bti as usize;
                 if surfaces.len() <= i {
@@ -329,6 +340,36 @@ pub fn build(
                             .unwrap_or(0);
                         put(ct, slm_offset.offset, slm_offset.size, at as u64)?;
                     }
+                    (ArgKind::Sampler { index, params }, ArgValue::Sampler(smp)) => {
+                        let (array, count) = k.sampler_array.ok_or_else(|| {
+                            Error::Argument(format!(
+                                "argument {}: a sampler, but the kernel has no sampler states",
+                                a.index
+                            ))
+                        })?;
+                        let at = (array / 4 + 4 * index) as usize;
+                        let Some(words) = dsh.get_mut(at..at + 4).filter(|_| *index < count) else {
+                            return Err(Error::Argument(format!(
+                                "argument {}: sampler {index} outside the kernel's {count}",
+                                a.index
+                            )));
+                        };
+                        let base = SamplerState::unpack(p, words)
+                            .map_err(|e| Error::Argument(format!("argument {}: {e}", a.index)))?;
+                        smp.state(base)
+                            .pack(p, words)
+                            .map_err(|e| Error::Argument(format!("argument {}: {e}", a.index)))?;
+                        for (param, slot) in params {
+                            let v = match param {
+                                ArgParam::SamplerAddressMode => smp.address_mode_param(),
+                                ArgParam::SamplerNormalizedCoords => smp.normalized_param(),
+                                // No coordinate-snapping workaround: the simulated sampler
+                                // needs none.
+                                _ => 0,
+                            };
+                            put(ct, slot.offset, slot.size, v)?;
+                        }
+                    }
                     (ArgKind::Image { bti, params, .. }, ArgValue::Image(img)) => {
                         if let Some(bti) = bti {
                             bind(*bti, img.surface_state(p)?);
@@ -338,7 +379,8 @@ pub fn build(
                             let v = match param {
                                 ArgParam::ImageWidth => img.width as u64,
                                 ArgParam::ImageHeight => img.height as u64,
-                                ArgParam::ImageDepth => 1,
+                                ArgParam::ImageDepth => img.depth as u64,
+                                ArgParam::ImageArraySize => img.array_size as u64,
                                 ArgParam::ImageChannelDataType => dtype,
                                 ArgParam::ImageChannelOrder => order,
                                 ArgParam::FlatImageBaseOffset => img.buffer().gpu_address(),

@@ -72,6 +72,58 @@ pub struct DispatchDesc<'a> {
     pub barriers: u32,
     /// Surfaces, bound at binding table index 0.. in order.
     pub surfaces: &'a [RenderSurfaceState],
+    /// The kernel's sampler states, if it samples.
+    pub samplers: Option<SamplerTable<'a>>,
+}
+
+/// A kernel's dynamic state for the sampler: `heap` (a whole number of DWords) holds `count`
+/// SAMPLER_STATEs from `array_offset` and the border colors their Border Color Pointers
+/// name, relative to the start of `heap` (as an ocloc binary's dynamic state heap has them).
+/// The builder copies it into the dynamic state heap and makes those pointers relative to
+/// Dynamic State Base Address.
+#[derive(Debug, Clone, Copy)]
+pub struct SamplerTable<'a> {
+    pub heap: &'a [u32],
+    pub array_offset: u32,
+    pub count: u32,
+}
+
+/// Bytes of one SAMPLER_STATE.
+const SAMPLER_STATE_BYTES: u32 = 16;
+/// The most samplers an interface descriptor's Sampler Count describes.
+const MAX_SAMPLERS: u32 = 16;
+
+/// Copies `t` into the dynamic state heap; returns the Sampler State Pointer and Sampler Count.
+fn write_samplers(
+    p: Platform,
+    heap: &mut Heap,
+    t: &SamplerTable,
+) -> Result<(u32, SamplerCount), BuildError> {
+    let end = u64::from(t.array_offset) + u64::from(t.count) * u64::from(SAMPLER_STATE_BYTES);
+    if t.count == 0
+        || t.count > MAX_SAMPLERS
+        || !t.array_offset.is_multiple_of(32)
+        || end > t.heap.len() as u64 * 4
+    {
+        return Err(BuildError::Unsupported(
+            "sampler table: 1..=16 samplers, 32-byte aligned, inside its heap",
+        ));
+    }
+    let (at, mem) = heap.alloc(t.heap.len(), 64)?;
+    mem.copy_from_slice(t.heap);
+    for i in 0..t.count as usize {
+        let dw = t.array_offset as usize / 4 + 4 * i;
+        let mut s = SamplerState::unpack(p, &mem[dw..dw + 4])?;
+        s.border_color_pointer = s.border_color_pointer.wrapping_add(at);
+        s.pack(p, &mut mem[dw..dw + 4])?;
+    }
+    let count = match t.count {
+        1..=4 => SamplerCount::Between1And4SamplersUsed,
+        5..=8 => SamplerCount::Between5And8SamplersUsed,
+        9..=12 => SamplerCount::Between9And12SamplersUsed,
+        _ => SamplerCount::Between13And16SamplersUsed,
+    };
+    Ok((at + t.array_offset, count))
 }
 
 /// The caller's state heaps, each at a fixed GPU address.
@@ -229,7 +281,13 @@ pub fn prepare(p: Platform, heaps: &mut Heaps, d: &DispatchDesc) -> Result<Prepa
         (&[][..], d.cross_thread)
     };
     let payload = write_payload(&mut heaps.indirect, d, &math, indirect_ct, g.walker)?;
+    let (sampler_state_pointer, sampler_count) = match &d.samplers {
+        Some(t) => write_samplers(p, &mut heaps.dynamic, t)?,
+        None => (0, SamplerCount::NoSamplersUsed),
+    };
     let idd = InterfaceDescriptorData {
+        sampler_state_pointer,
+        sampler_count,
         kernel_start_pointer: d.kernel_offset,
         denorm_mode: DenormMode::Setbykernel,
         binding_table_pointer: bt.offset,

@@ -20,7 +20,7 @@ mod surface;
 mod walker_math;
 
 pub use dispatch::{
-    prepare, DispatchDesc, Heaps, LocalIds, Prepared, MAX_BINDING_TABLE_ENTRIES,
+    prepare, DispatchDesc, Heaps, LocalIds, Prepared, SamplerTable, MAX_BINDING_TABLE_ENTRIES,
     MAX_INDIRECT_DATA_BYTES, SURFACE_STATE_STRIDE,
 };
 pub use group_limits::{max_local_total, max_threads_per_group};
@@ -31,7 +31,10 @@ pub use scratch::{
     ScratchSpace,
 };
 pub use sequence::Builder;
-pub use surface::{buffer_surface, format, linear_2d_surface, surface_type, MAX_BUFFER_BYTES};
+pub use surface::{
+    buffer_surface, format, linear_2d_surface, linear_image_surface, surface_type, LinearImage,
+    MAX_BUFFER_BYTES, QPITCH_UNIT,
+};
 pub use walker_math::{
     grfs_per_channel, slm_encoding, walker_math, write_local_ids, Simd, WalkerMath, MAX_LOCAL_TOTAL,
 };

@@ -1,5 +1,6 @@
-//! RENDER_SURFACE_STATE for the two surface kinds compute kernels use: raw buffers and linear
-//! 2D surfaces (media block IO), with the size fields bounds checks read.
+//! RENDER_SURFACE_STATE for the surface kinds compute kernels use: raw buffers, linear 2D
+//! surfaces (media block IO) and linear images (1D, 2D, their arrays, 3D), with the size
+//! fields bounds checks read.
 
 use super::platform_data::{gen_data, mocs_wb};
 use super::BuildError;
@@ -79,6 +80,77 @@ pub fn linear_2d_surface(
         width: width - 1,
         height: height - 1,
         surface_pitch: pitch - 1,
+        mocs: mocs_wb(p),
+        surface_base_address: address,
+        ..identity_swizzle()
+    })
+}
+
+/// The shape of a linear image surface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinearImage {
+    /// [`surface_type::SURF_1D`], [`surface_type::SURF_2D`] or [`surface_type::SURF_3D`].
+    pub surface_type: u32,
+    /// A 1D or 2D array (`depth` is then the number of layers).
+    pub array: bool,
+    pub format: u32,
+    /// Texels per row, rows (1 for 1D), 3D depth or array layers (1 otherwise).
+    pub width: u32,
+    pub height: u32,
+    pub depth: u32,
+    /// Bytes from one row to the next (ignored by the hardware for 1D surfaces).
+    pub pitch: u32,
+    /// Distance from one array layer or 3D slice to the next: rows for 2D and 3D, texels for
+    /// 1D arrays (Gen9+ lays 1D layers out along a row). A multiple of 4 ([`QPITCH_UNIT`]).
+    pub qpitch: u32,
+}
+
+/// Surface QPitch counts in units of 4 (rows, or texels for 1D): the field holds the layer
+/// distance shifted right by 2, so the distance must be a multiple of 4 (which VALIGN_4 asks
+/// of it too).
+pub const QPITCH_UNIT: u32 = 4;
+
+/// A linear image. Sizes are stored minus one; Depth holds the 3D depth or the array layers.
+pub fn linear_image_surface(
+    p: Platform,
+    address: u64,
+    img: &LinearImage,
+) -> Result<RenderSurfaceState, BuildError> {
+    use surface_type::*;
+    let layered = img.surface_type == SURF_3D || img.array;
+    // Field limits: Width and Height 14 bits, Depth 11 bits (3D depth at most 2048), Surface
+    // Pitch 18 bits, Surface QPitch 15 bits.
+    let ok = match img.surface_type {
+        SURF_1D => img.height == 1 && (img.array || img.depth == 1),
+        SURF_2D => img.array || img.depth == 1,
+        SURF_3D => !img.array,
+        _ => false,
+    } && (1..=1 << 14).contains(&img.width)
+        && (1..=1 << 14).contains(&img.height)
+        && (1..=1 << 11).contains(&img.depth)
+        && (1..=1 << 18).contains(&img.pitch)
+        && img.qpitch.is_multiple_of(QPITCH_UNIT)
+        && img.qpitch / QPITCH_UNIT < 1 << 15
+        && (!layered || img.qpitch > 0);
+    if !ok {
+        return Err(BuildError::BadSurface(
+            "image shape out of the surface state's range (type, sizes, pitch, qpitch)",
+        ));
+    }
+    let g = gen_data(p);
+    Ok(RenderSurfaceState {
+        surface_type: img.surface_type,
+        surface_array: img.array,
+        surface_format: img.format,
+        surface_horizontal_alignment: g.halign,
+        surface_vertical_alignment: g.valign,
+        surface_qpitch: if layered { img.qpitch / QPITCH_UNIT } else { 0 },
+        width: img.width - 1,
+        height: img.height - 1,
+        depth: img.depth - 1,
+        // The layers typed writes may address (Mesa sets it for storage images too).
+        render_target_view_extent: img.depth - 1,
+        surface_pitch: img.pitch - 1,
         mocs: mocs_wb(p),
         surface_base_address: address,
         ..identity_swizzle()

@@ -8,7 +8,9 @@ use batchbuffer::{Packet, RenderSurfaceState};
 use platform::Platform;
 
 use super::state::Bases;
-use crate::eu::{ImageSurface, MemFault, Memory, ScratchSurface, Surface};
+use crate::eu::{
+    ImageSurface, MemFault, Memory, Sampler, ScratchSurface, Surface, SAMPLER_STATE_BYTES,
+};
 use crate::mem::{Access, AddressSpace, Binding, GpuFault, VA_BITS};
 
 /// The bits of a GPU virtual address the page tables translate.
@@ -36,6 +38,9 @@ pub struct VmMemory<'a> {
     vm: &'a AddressSpace,
     bases: Bases,
     binding_table: u64,
+    /// The dispatch's SAMPLER_STATE table (Dynamic State Base + the descriptor's Sampler State
+    /// Pointer).
+    sampler_table: u64,
     surfaces: HashMap<u32, Surface>,
     pub slm: Vec<u8>,
     /// The first refusal, explaining the `MemFault` the EU reports.
@@ -53,6 +58,7 @@ impl<'a> VmMemory<'a> {
         vm: &'a AddressSpace,
         bases: Bases,
         bt_pointer: u32,
+        sampler_pointer: u32,
         atomics: &'a Mutex<()>,
     ) -> Self {
         VmMemory {
@@ -61,6 +67,7 @@ impl<'a> VmMemory<'a> {
             vm,
             bases,
             binding_table: bases.binding_tables.wrapping_add(u64::from(bt_pointer)),
+            sampler_table: bases.dynamic.wrapping_add(u64::from(sampler_pointer)),
             surfaces: HashMap::new(),
             slm: Vec::new(),
             refusal: None,
@@ -155,12 +162,16 @@ impl<'a> VmMemory<'a> {
                 let layered = dims == 3 || s.surface_array;
                 let depth = if layered { s.depth + 1 } else { 1 };
                 let pitch = u64::from(s.surface_pitch) + 1;
-                // Surface QPitch: rows from one layer (or 3D slice) to the next; a linear
-                // surface that leaves it 0 packs its layers height rows apart.
-                let rows = if s.surface_qpitch == 0 {
-                    u64::from(height)
-                } else {
-                    u64::from(s.surface_qpitch)
+                // Surface QPitch holds the distance from one layer (or 3D slice) to the next
+                // shifted right by 2 (Mesa's isl: `get_qpitch() >> 2`): in rows, or for 1D
+                // arrays in texels, as Gen9+ lays 1D layers out along one row (Surface Pitch is
+                // then ignored). A linear surface that leaves it 0 packs its layers height rows
+                // apart.
+                let slice_pitch = match (s.surface_qpitch, dims) {
+                    (0, 1) => u64::from(width) * bpp,
+                    (0, _) => u64::from(height) * pitch,
+                    (q, 1) => u64::from(q) * 4 * bpp,
+                    (q, _) => u64::from(q) * 4 * pitch,
                 };
                 Ok(Surface {
                     base: s.surface_base_address,
@@ -172,7 +183,7 @@ impl<'a> VmMemory<'a> {
                         dims,
                         array: s.surface_array && dims < 3,
                         size: [width, height, depth],
-                        slice_pitch: rows * pitch,
+                        slice_pitch,
                         row_pitch: pitch,
                     }),
                 })
@@ -300,6 +311,35 @@ impl Memory for VmMemory<'_> {
         };
         self.surfaces.insert(bti, s);
         Ok(s)
+    }
+
+    fn sampler(&mut self, index: u32) -> Result<Sampler, MemFault> {
+        let at = self
+            .sampler_table
+            .wrapping_add(u64::from(index) * SAMPLER_STATE_BYTES);
+        let mut b = [0u8; 16];
+        self.read(at, &mut b)?;
+        let state: [u32; 4] = std::array::from_fn(|i| {
+            u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+        });
+        let decoded = batchbuffer::SamplerState::unpack(self.platform, &state).map_err(|e| {
+            let why = format!("SAMPLER_STATE at {at:#x}: {e}");
+            self.refuse(Refusal::BadSurface(why), at)
+        })?;
+        // SAMPLER_BORDER_COLOR_STATE: its first four DWords are the R, G, B, A border values
+        // (as 32-bit floats or integers, read as the surface's channel type).
+        let border_at = self
+            .bases
+            .dynamic
+            .wrapping_add(u64::from(decoded.border_color_pointer));
+        self.read(border_at, &mut b)?;
+        let border = std::array::from_fn(|i| {
+            u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+        });
+        Ok(Sampler {
+            state: decoded,
+            border,
+        })
     }
 
     fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {

@@ -168,6 +168,7 @@ fn worker(
             w.memory,
             d.bases,
             d.idd.binding_table_pointer,
+            d.idd.sampler_state_pointer,
             &shared.atomics,
         ),
         threads: Vec::new(),

@@ -18,7 +18,9 @@ pub mod program;
 pub mod regfile;
 pub mod rounding;
 
-pub use dataport::{ImageSurface, Memory, NoMemory, ScratchSurface, Surface};
+pub use dataport::{
+    ImageSurface, Memory, NoMemory, Sampler, ScratchSurface, Surface, SAMPLER_STATE_BYTES,
+};
 pub use error::{EuError, EuErrorKind, MemFault};
 pub use exec::{run, Status};
 pub use program::{Program, ProgramCache};

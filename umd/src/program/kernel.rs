@@ -259,6 +259,9 @@ pub struct Kernel {
     pub surface_state_heap: Vec<u8>,
     /// Initial dynamic state heap (sampler states).
     pub dynamic_state_heap: Vec<u8>,
+    /// Where the sampler states are in `dynamic_state_heap` and how many (patch tokens'
+    /// SAMPLER_STATE_ARRAY: byte offset, count); None for kernels that do not sample.
+    pub sampler_array: Option<(u32, u32)>,
     pub arg_info: Vec<ArgInfo>,
     /// Relocations of the ISA (zebin; empty for patch tokens).
     pub isa_relocations: Vec<IsaRelocation>,

@@ -88,6 +88,7 @@ mod tests {
             binding_table: Vec::new(),
             surface_state_heap: Vec::new(),
             dynamic_state_heap: Vec::new(),
+            sampler_array: None,
             arg_info: Vec::new(),
             isa_relocations: Vec::new(),
             driver_surfaces: Vec::new(),

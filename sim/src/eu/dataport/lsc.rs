@@ -47,6 +47,22 @@ fn pad(bytes: usize) -> usize {
     bytes.div_ceil(REG_BYTES) * REG_BYTES
 }
 
+/// A message to LSC's typed global memory (TGM, Xe-HPG). Only its fence is modelled (IGC ends
+/// kernels that write images with `fence.tgm`; their writes are HDC typed writes); typed loads,
+/// stores and atomics through TGM are absent and fail as unsupported.
+pub(super) fn execute_tgm(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
+    let code = f(msg, OPCODE);
+    let op = find_op(code).ok_or_else(|| EuErrorKind::Illegal(format!("LSC opcode {code:#x}")))?;
+    if op.class == Class::Fence {
+        mem.fence();
+        return Ok(());
+    }
+    Err(EuErrorKind::Unsupported(format!(
+        "LSC typed (tgm) {} (only fence.tgm is modelled)",
+        op.mnemonic
+    )))
+}
+
 pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
     let code = f(msg, OPCODE);
     let op = find_op(code).ok_or_else(|| EuErrorKind::Illegal(format!("LSC opcode {code:#x}")))?;

@@ -7,6 +7,7 @@
 //! disables neither access memory nor change their response bytes.
 
 mod align;
+mod filter;
 mod hdc;
 mod lsc;
 mod media;
@@ -70,6 +71,17 @@ pub struct ImageSurface {
     pub row_pitch: u64,
 }
 
+/// One sampler of the dispatch's sampler table: its SAMPLER_STATE and the R, G, B, A values of
+/// its SAMPLER_BORDER_COLOR_STATE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sampler {
+    pub state: batchbuffer::SamplerState,
+    pub border: [u32; 4],
+}
+
+/// Bytes of one SAMPLER_STATE: the message's sampler index steps through the table by this.
+pub const SAMPLER_STATE_BYTES: u64 = 16;
+
 /// A SURFTYPE_SCRATCH surface (Xe-HPG): `slices` thread slices of `slice` bytes at `base`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScratchSurface {
@@ -94,6 +106,14 @@ pub trait Memory {
     /// RENDER_SURFACE_STATE). Stateless indices 255 and 253 name the general-state heap: the
     /// implementation returns a buffer at the General State Base Address spanning the VM.
     fn surface(&mut self, bti: u32) -> Result<Surface, MemFault>;
+    /// The sampler at `index` of the dispatch's sampler table (Dynamic State Base Address +
+    /// the interface descriptor's Sampler State Pointer). The default has none: the access
+    /// faults at the index.
+    fn sampler(&mut self, index: u32) -> Result<Sampler, MemFault> {
+        Err(MemFault {
+            address: u64::from(index),
+        })
+    }
     /// The surface whose RENDER_SURFACE_STATE is at `offset` in the surface-state heap (LSC
     /// surface-state and bindless addressing).
     fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault>;
@@ -332,6 +352,7 @@ pub fn execute(
         }
         Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro => hdc::execute(&mut msg, sfid, mem)?,
         Sfid::Ugm | Sfid::Ugml | Sfid::Slm => lsc::execute(&mut msg, sfid, mem)?,
+        Sfid::Tgm => lsc::execute_tgm(&mut msg, mem)?,
         Sfid::Sampler => sampler::execute(&mut msg, mem)?,
         Sfid::Gateway => {
             if desc & 7 == gateway::GATEWAY_BARRIER {

@@ -1,7 +1,9 @@
 //! The sampler's unfiltered loads: `ld` (message type 0x07) and `ld_lz` (0x1A, LOD 0), which
 //! IGC emits for `read_image*` with integer coordinates and no sampler (and with a sampler
-//! whose filter is nearest and coordinates unnormalized, when the coordinates are integers).
-//! Filtering messages (`sample` and the rest) are absent: they fail as unsupported.
+//! whose filter is nearest and coordinates unnormalized, when the coordinates are integers);
+//! and `sample_lz` (0x18, LOD 0) and `sample_l` (0x02), which IGC emits for `read_image*`
+//! with a sampler and float coordinates (see `filter`). Other messages (`sample` with
+//! derivatives, gathers, comparisons) are absent: they fail as unsupported.
 //!
 //! Descriptor (isa-encoder `sendmsg::other`): \[30\] 16-bit return, \[29\],\[18:17\] SIMD mode
 //! (1 SIMD8, 2 SIMD16), \[16:12\] message type, \[19\] header, \[11:8\] sampler index (unused by
@@ -11,14 +13,26 @@
 //! response; the response packs the enabled channels, one SIMD width of DWords each. An
 //! address out of bounds returns 0 in every channel (as typed reads do).
 
+use platform::Platform;
+
 use crate::eu::error::EuErrorKind;
 use crate::eu::regfile::REG_BYTES;
 
 use super::typed::texel_offset;
-use super::{lanes_of, mem_read, texel, Memory, Msg, Space};
+use super::{filter, lanes_of, mem_read, texel, Memory, Msg, Space};
 
 const LD: u32 = 0x07;
 const LD_LZ: u32 = 0x1A;
+const SAMPLE_LZ: u32 = 0x18;
+const SAMPLE_L: u32 = 0x02;
+
+/// Where `sample_l`'s LOD parameter is: after U, V, R before Xe-HPG, first on Xe-HPG (IGC's
+/// dg2 code sends LOD in src0 and U, V in src1). The surfaces have one level, which every
+/// LOD clamps to; with the min and mag filters equal (the only sampler states modelled) the
+/// LOD selects nothing, so `sample_l` samples like `sample_lz`.
+fn sample_l_lod_first(p: Platform) -> bool {
+    matches!(p, Platform::Dg2)
+}
 
 pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
     let op = msg.field(12, 5);
@@ -38,9 +52,9 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuError
             "sampler messages with 16-bit return".into(),
         ));
     }
-    if op != LD && op != LD_LZ {
+    if ![LD, LD_LZ, SAMPLE_LZ, SAMPLE_L].contains(&op) {
         return Err(EuErrorKind::Unsupported(format!(
-            "sampler message type {op:#x} (only the unfiltered loads ld and ld_lz are modelled)"
+            "sampler message type {op:#x} (only ld, ld_lz, sample_lz and sample_l are modelled)"
         )));
     }
     let bti = msg.desc & 0xff;
@@ -59,6 +73,12 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuError
     };
     let width = 4 * lanes;
     let params = msg.payload.len().saturating_sub(h) / width;
+    let first = usize::from(op == SAMPLE_L && sample_l_lod_first(msg.platform));
+    let sampler = if op == SAMPLE_LZ || op == SAMPLE_L {
+        Some(filter::Sampling::new(&mem.sampler(msg.field(8, 4))?, &img)?)
+    } else {
+        None
+    };
     let bpe = img.format.bytes_per_element as usize;
     let mut buf = [0u8; 16];
     for i in lanes_of(msg.lane_bits(lanes)) {
@@ -69,6 +89,21 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuError
                 0
             }
         };
+        if let Some(smp) = &sampler {
+            let c = [p(first), p(first + 1), p(first + 2)].map(f32::from_bits);
+            let value = smp.sample(c, |t| {
+                let Some(off) = texel_offset(&img, [t[0], t[1], t[2], 0]) else {
+                    return Ok([0; 4]);
+                };
+                let b = &mut buf[..bpe];
+                mem_read(mem, Space::Global, surface.base.wrapping_add(off), b)?;
+                Ok(texel::decode(&img.format, b))
+            })?;
+            for (k, ch) in lanes_of(chans).enumerate() {
+                msg.put(k * width + 4 * i, &value[ch].to_le_bytes());
+            }
+            continue;
+        }
         // (u, v, r, lod)
         let c = if op == LD {
             [p(0), p(1), p(3), p(2)]

@@ -44,6 +44,7 @@ pub fn kernel(raw: &RawKernel<'_>) -> Result<Kernel> {
         binding_table: Vec::new(),
         surface_state_heap: raw.surface_state_heap.to_vec(),
         dynamic_state_heap: raw.dynamic_state_heap.to_vec(),
+        sampler_array: None,
         arg_info: Vec::new(),
         isa_relocations: Vec::new(),
         driver_surfaces: Vec::new(),
@@ -62,7 +63,12 @@ pub fn kernel(raw: &RawKernel<'_>) -> Result<Kernel> {
             }
             t::THREAD_PAYLOAD => thread_payload = Some(tok),
             t::BINDING_TABLE_STATE => k.binding_table = binding_table(tok, raw.surface_state_heap)?,
-            t::SAMPLER_STATE_ARRAY => sampler_array_offset = tok.field(0)?,
+            t::SAMPLER_STATE_ARRAY => {
+                // { offset, count, border color offset }
+                sampler_array_offset = tok.field(0)?;
+                let count = tok.field(1)?;
+                k.sampler_array = (count > 0).then_some((sampler_array_offset, count));
+            }
             t::ALLOCATE_LOCAL_SURFACE => k.slm_size = tok.field(1)?,
             t::MEDIA_VFE_STATE => k.memory.scratch = tok.field(1)?,
             t::MEDIA_VFE_STATE_SLOT1 => k.memory.scratch_slot1 = tok.field(1)?,

@@ -241,6 +241,7 @@ pub fn kernel(
         binding_table,
         surface_state_heap: Vec::new(),
         dynamic_state_heap: Vec::new(),
+        sampler_array: None,
         arg_info,
         isa_relocations,
         // Zebin kernels reach program data statelessly (ConstantBase/GlobalBase or relocations).

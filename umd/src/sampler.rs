@@ -1,0 +1,93 @@
+//! OpenCL samplers: the addressing mode, filter and coordinate normalization of a `sampler_t`,
+//! as the SAMPLER_STATE fields the hardware reads (genxml names) and the values IGC's kernels
+//! read from their sampler parameters.
+
+use batchbuffer::SamplerState;
+
+/// `cl_addressing_mode`, with its cl.h value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum AddressingMode {
+    None = 0x1130,
+    ClampToEdge = 0x1131,
+    Clamp = 0x1132,
+    Repeat = 0x1133,
+    MirroredRepeat = 0x1134,
+}
+
+/// `cl_filter_mode`, with its cl.h value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum FilterMode {
+    Nearest = 0x1140,
+    Linear = 0x1141,
+}
+
+/// A sampler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Sampler {
+    pub normalized: bool,
+    pub addressing: AddressingMode,
+    pub filter: FilterMode,
+}
+
+/// The one table: each addressing mode's genxml Texture Coordinate Mode (CLAMP is the
+/// border color, CLAMP_TO_EDGE the edge texel; NONE leaves out-of-range reads undefined, so
+/// it takes the border like NEO's) and the value IGC's kernels compare their sampler address
+/// mode parameter with (NEO's `SamplerPatchValues`).
+const ADDRESSING: [(AddressingMode, u32, u32); 5] = [
+    (AddressingMode::None, 4, 0),
+    (AddressingMode::Clamp, 4, 1),
+    (AddressingMode::ClampToEdge, 2, 2),
+    (AddressingMode::Repeat, 0, 3),
+    (AddressingMode::MirroredRepeat, 1, 4),
+];
+
+/// genxml MAPFILTER_NEAREST / MAPFILTER_LINEAR.
+const MAPFILTER_NEAREST: u32 = 0;
+const MAPFILTER_LINEAR: u32 = 1;
+
+/// IGC's normalized-coordinates parameter value for normalized samplers (0 otherwise).
+const NORMALIZED_COORDS_TRUE: u64 = 8;
+
+impl Sampler {
+    fn addressing_row(self) -> (u32, u32) {
+        ADDRESSING
+            .iter()
+            .find(|(m, _, _)| *m == self.addressing)
+            .map(|&(_, tcm, patch)| (tcm, patch))
+            .unwrap_or((4, 0))
+    }
+
+    /// This sampler written over `base` (whose Border Color Pointer it keeps).
+    pub fn state(self, base: SamplerState) -> SamplerState {
+        let (tcm, _) = self.addressing_row();
+        let filter = match self.filter {
+            FilterMode::Nearest => MAPFILTER_NEAREST,
+            FilterMode::Linear => MAPFILTER_LINEAR,
+        };
+        SamplerState {
+            min_mode_filter: filter,
+            mag_mode_filter: filter,
+            tcx_address_control_mode: tcm,
+            tcy_address_control_mode: tcm,
+            tcz_address_control_mode: tcm,
+            non_normalized_coordinate_enable: !self.normalized,
+            ..base
+        }
+    }
+
+    /// The sampler address mode kernel parameter.
+    pub fn address_mode_param(self) -> u64 {
+        u64::from(self.addressing_row().1)
+    }
+
+    /// The normalized-coordinates kernel parameter.
+    pub fn normalized_param(self) -> u64 {
+        if self.normalized {
+            NORMALIZED_COORDS_TRUE
+        } else {
+            0
+        }
+    }
+}

@@ -1,0 +1,409 @@
+//! `read_image*`/`write_image*` without a sampler, compiled by ocloc and run through umd on
+//! every simulated platform and kernel driver, for every format of umd's table and every image
+//! type (1D, 1D array, 2D, 2D array, 3D). IGC reads with the sampler's `ld_lz` and writes with
+//! the data port's typed surface write (iga64 names both in the listing this test checks
+//! first). Expected texels come from the OpenCL C specification's conversion rules, written
+//! here from its text and the format's OpenCL channel order and data type (not from the
+//! simulator's tables): normalized channels read as `c / (2^n - 1)` (signed:
+//! `max(c / (2^(n-1) - 1), -1)`) and are written as `convert_<type>_sat_rte(f * (2^n - 1))`,
+//! integer writes saturate (`convert_<type>_sat`), half writes round to nearest even, missing
+//! channels read as 0 and alpha as 1, CL_BGRA stores B, G, R, A. Writes outside the image are
+//! dropped (PRM: typed writes out of bounds are discarded), so the row padding stays zero.
+//! The cl.h values of umd's channel orders and types are checked against the OpenCL headers.
+
+use platform::Platform;
+use umd::device::Device;
+use umd::image::{ChannelOrder, ChannelType, Image, ImageDesc, ImageFormat, ImageType};
+use umd::kernel::Kernel;
+use umd::ndrange::NdRange;
+use umd::payload::ArgValue;
+
+const SRC: &str = r#"
+#pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable
+kernel void add_ui(read_only image2d_t src, write_only image2d_t dst) {
+  int2 c = (int2)(get_global_id(0), get_global_id(1));
+  write_imageui(dst, c, read_imageui(src, c) + (uint4)(1, 2, 3, 4));
+}
+kernel void sub_i(read_only image2d_t src, write_only image2d_t dst) {
+  int2 c = (int2)(get_global_id(0), get_global_id(1));
+  write_imagei(dst, c, read_imagei(src, c) - (int4)(100, 0, -100, 1));
+}
+kernel void scale_f(read_only image2d_t src, write_only image2d_t dst, float k) {
+  int2 c = (int2)(get_global_id(0), get_global_id(1));
+  write_imagef(dst, c, read_imagef(src, c) * k);
+}
+kernel void fill(write_only image2d_t dst) {
+  int2 c = (int2)(get_global_id(0), get_global_id(1));
+  write_imageui(dst, c, (uint4)(c.x + 1, c.y + 1, 0, 0));
+}
+kernel void add_1d(read_only image1d_t src, write_only image1d_t dst) {
+  int c = get_global_id(0);
+  write_imageui(dst, c, read_imageui(src, c) + (uint4)(1, 2, 3, 4));
+}
+kernel void add_1d_array(read_only image1d_array_t src, write_only image1d_array_t dst) {
+  int2 c = (int2)(get_global_id(0), get_global_id(1));
+  write_imageui(dst, c, read_imageui(src, c) + (uint4)(1, 2, 3, 4));
+}
+kernel void add_2d_array(read_only image2d_array_t src, write_only image2d_array_t dst) {
+  int4 c = (int4)(get_global_id(0), get_global_id(1), get_global_id(2), 0);
+  write_imageui(dst, c, read_imageui(src, c) + (uint4)(1, 2, 3, 4));
+}
+kernel void add_3d(read_only image3d_t src, write_only image3d_t dst) {
+  int4 c = (int4)(get_global_id(0), get_global_id(1), get_global_id(2), 0);
+  write_imageui(dst, c, read_imageui(src, c) + (uint4)(1, 2, 3, 4));
+}
+"#;
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Kind {
+    Uint,
+    Sint,
+    Unorm,
+    Snorm,
+    Float,
+}
+
+/// A format as OpenCL describes it: the RGBA channel of each stored channel in memory order
+/// (CL_BGRA stores B, G, R, A), bytes per channel, how a channel's bits read.
+fn layout(f: ImageFormat) -> (&'static [usize], usize, Kind) {
+    use ChannelType::*;
+    let chans: &[usize] = match f.order() {
+        ChannelOrder::R => &[0],
+        ChannelOrder::Rg => &[0, 1],
+        ChannelOrder::Rgba => &[0, 1, 2, 3],
+        ChannelOrder::Bgra => &[2, 1, 0, 3],
+    };
+    let (size, kind) = match f.data_type() {
+        SnormInt8 => (1, Kind::Snorm),
+        SnormInt16 => (2, Kind::Snorm),
+        UnormInt8 => (1, Kind::Unorm),
+        UnormInt16 => (2, Kind::Unorm),
+        SignedInt8 => (1, Kind::Sint),
+        SignedInt16 => (2, Kind::Sint),
+        SignedInt32 => (4, Kind::Sint),
+        UnsignedInt8 => (1, Kind::Uint),
+        UnsignedInt16 => (2, Kind::Uint),
+        UnsignedInt32 => (4, Kind::Uint),
+        HalfFloat => (2, Kind::Float),
+        Float => (4, Kind::Float),
+    };
+    (chans, size, kind)
+}
+
+fn half_to_f32(h: u16) -> f32 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = i32::from(h >> 10 & 0x1f);
+    let m = f32::from(h & 0x3ff);
+    sign * match e {
+        0 => m * 2f32.powi(-24),
+        31 if m == 0.0 => f32::INFINITY,
+        31 => f32::NAN,
+        _ => (1.0 + m / 1024.0) * 2f32.powi(e - 15),
+    }
+}
+
+/// f32 to half, round to nearest even, for the finite normal values this test writes.
+fn f32_to_half(f: f32) -> u16 {
+    let b = f.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let e = ((b >> 23) & 0xff) as i32 - 127 + 15;
+    let m = b & 0x7f_ffff;
+    assert!((1..31).contains(&e), "{f} is not a normal half");
+    let mut h = (e as u32) << 10 | m >> 13;
+    let rest = m & 0x1fff;
+    if rest > 0x1000 || (rest == 0x1000 && h & 1 == 1) {
+        h += 1;
+    }
+    sign | h as u16
+}
+
+/// Texel bytes to (R, G, B, A) as the kernel sees them: integers, or floats as f64.
+fn read(f: ImageFormat, bytes: &[u8]) -> [f64; 4] {
+    let (chans, size, kind) = layout(f);
+    let mut out = [0.0, 0.0, 0.0, 1.0];
+    for (k, &c) in chans.iter().enumerate() {
+        let mut w = [0u8; 4];
+        w[..size].copy_from_slice(&bytes[k * size..(k + 1) * size]);
+        let raw = u32::from_le_bytes(w);
+        let bits = 8 * size as u32;
+        let signed = if bits == 32 {
+            raw as i32
+        } else {
+            ((raw << (32 - bits)) as i32) >> (32 - bits)
+        };
+        out[c] = match kind {
+            Kind::Uint => f64::from(raw),
+            Kind::Sint => f64::from(signed),
+            Kind::Unorm => f64::from(raw as f32 / ((1u64 << bits) - 1) as f32),
+            Kind::Snorm => f64::from((signed as f32 / ((1u32 << (bits - 1)) - 1) as f32).max(-1.0)),
+            Kind::Float if size == 2 => f64::from(half_to_f32(raw as u16)),
+            Kind::Float => f64::from(f32::from_bits(raw)),
+        };
+    }
+    out
+}
+
+/// (R, G, B, A) as `write_image*` stores them in `f`.
+fn write(f: ImageFormat, v: [f64; 4]) -> Vec<u8> {
+    let (chans, size, kind) = layout(f);
+    let mut out = Vec::new();
+    for &c in chans {
+        let bits = 8 * size as u32;
+        let max = ((1u64 << bits) - 1) as f64;
+        let smax = ((1u64 << (bits - 1)) - 1) as f64;
+        let raw: u32 = match kind {
+            Kind::Uint => v[c].clamp(0.0, max) as u32,
+            Kind::Sint => v[c].clamp(-smax - 1.0, smax) as i32 as u32,
+            Kind::Unorm => ((v[c] as f32).clamp(0.0, 1.0) * max as f32).round_ties_even() as u32,
+            Kind::Snorm => {
+                ((v[c] as f32).clamp(-1.0, 1.0) * smax as f32).round_ties_even() as i32 as u32
+            }
+            Kind::Float if size == 2 => u32::from(f32_to_half(v[c] as f32)),
+            Kind::Float => (v[c] as f32).to_bits(),
+        };
+        out.extend_from_slice(&raw.to_le_bytes()[..size]);
+    }
+    out
+}
+
+/// What a kernel does to a texel's (R, G, B, A).
+type Op = dyn Fn([f64; 4]) -> [f64; 4];
+
+const W: u32 = 16;
+const H: u32 = 4;
+
+/// Packed input texels for `n` texels of `f`.
+fn input(f: ImageFormat, n: usize) -> Vec<u8> {
+    let bpe = f.desc().bytes_per_element as usize;
+    let bytes = n * bpe;
+    match layout(f) {
+        // Finite values: halves between 1 and 2, floats from small numbers.
+        (_, 2, Kind::Float) => (0..bytes / 2)
+            .flat_map(|i| (0x3c00u16 + (i as u16 * 13 % 0x3ff)).to_le_bytes())
+            .collect(),
+        (_, _, Kind::Float) => (0..bytes / 4)
+            .flat_map(|i| (i as f32 * 0.37 - 5.0).to_bits().to_le_bytes())
+            .collect(),
+        _ => (0..bytes).map(|i| (i * 151 % 256) as u8).collect(),
+    }
+}
+
+/// Runs `kernel` from a `desc` image of `f` filled with [`input`] to a second one; returns
+/// the second one's texels, packed.
+fn run(
+    d: &Device,
+    kernel: &Kernel,
+    desc: &ImageDesc,
+    f: ImageFormat,
+    extra: Vec<ArgValue>,
+) -> Result<Vec<u8>, String> {
+    let src = d.create_image_desc(desc, f).map_err(|e| e.to_string())?;
+    let dst = d.create_image_desc(desc, f).map_err(|e| e.to_string())?;
+    let n = src.packed_bytes() / f.desc().bytes_per_element as usize;
+    src.write_packed(&input(f, n)).map_err(|e| e.to_string())?;
+    let global: Vec<u32> = match desc.ty {
+        ImageType::D1 => vec![desc.width],
+        ImageType::D1Array => vec![desc.width, desc.array_size],
+        ImageType::D2 => vec![desc.width, desc.height],
+        ImageType::D2Array => vec![desc.width, desc.height, desc.array_size],
+        ImageType::D3 => vec![desc.width, desc.height, desc.depth],
+    };
+    let range = NdRange::new(&global, None, kernel.simd, None).map_err(|e| e.to_string())?;
+    let mut args = vec![ArgValue::Image(src), ArgValue::Image(dst.clone())];
+    args.extend(extra);
+    d.dispatch(kernel, &range, &args)
+        .map_err(|e| e.to_string())?;
+    dst.read_packed().map_err(|e| e.to_string())
+}
+
+/// Compares `got` with `op` applied to every input texel; the first mismatch goes to `failed`.
+fn check(
+    f: ImageFormat,
+    got: &[u8],
+    op: impl Fn([f64; 4]) -> [f64; 4],
+    what: &str,
+    failed: &mut Vec<String>,
+) {
+    let bpe = f.desc().bytes_per_element as usize;
+    let inp = input(f, got.len() / bpe);
+    for (i, (g, x)) in got.chunks(bpe).zip(inp.chunks(bpe)).enumerate() {
+        let want = write(f, op(read(f, x)));
+        if g != want.as_slice() {
+            failed.push(format!("{what} {f:?} texel {i}: got {g:?}, want {want:?}"));
+            return;
+        }
+    }
+}
+
+#[test]
+fn read_and_write_image_built_ins_for_every_format_and_image_type() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let mut failed = Vec::new();
+    // Xe-HPG too: for these kernels IGC emits the same HDC typed writes and sampler loads there
+    // (ending with an LSC `fence.tgm`), no LSC typed loads or stores.
+    for p in Platform::ALL {
+        let bin = oracles::ocloc::compile(&ocloc, p, SRC, "", oracles::ocloc::Format::PatchTokens)
+            .unwrap();
+        // What IGC chose: the sampler's ld_lz for the read, typed writes for the write.
+        let heaps = oracles::ocloc::kernel_heaps(&ocloc, &bin).unwrap();
+        for name in ["add_ui", "add_1d", "add_1d_array", "add_2d_array", "add_3d"] {
+            let heap = heaps.iter().find(|h| h.name == name).unwrap();
+            let text: Vec<String> = oracles::iga64::listing(&iga, p, &heap.bytes)
+                .unwrap()
+                .into_iter()
+                .map(|(_, t)| t)
+                .collect();
+            assert!(
+                text.iter()
+                    .any(|t| t.contains("sample load with lod forced to 0")),
+                "{p} {name}: {text:#?}"
+            );
+            assert!(
+                text.iter().any(|t| t.contains("typed surface write")),
+                "{p} {name}: {text:#?}"
+            );
+        }
+        let kernel = |name: &str| Kernel::from_ocloc(&bin, Some(name), Some(p)).unwrap();
+        let (add_ui, sub_i, scale_f, fill) = (
+            kernel("add_ui"),
+            kernel("sub_i"),
+            kernel("scale_f"),
+            kernel("fill"),
+        );
+        let d2 = ImageDesc::d2(W, H);
+        for k in umd::device::sim_kmds(p) {
+            let d = Device::open_sim(p, Some(k)).unwrap();
+            let what = format!("{p} {k:?}");
+            let k = 1.5f32;
+            for f in ImageFormat::all() {
+                let (kernel, extra, op): (_, _, Box<Op>) = match layout(f).2 {
+                    Kind::Uint => (
+                        &add_ui,
+                        vec![],
+                        Box::new(|v| [v[0] + 1.0, v[1] + 2.0, v[2] + 3.0, v[3] + 4.0]),
+                    ),
+                    Kind::Sint => (
+                        &sub_i,
+                        vec![],
+                        Box::new(|v| [v[0] - 100.0, v[1], v[2] + 100.0, v[3] - 1.0]),
+                    ),
+                    _ => (
+                        &scale_f,
+                        vec![ArgValue::Value(k.to_le_bytes().to_vec())],
+                        Box::new(move |v: [f64; 4]| v.map(|c| f64::from(c as f32 * k))),
+                    ),
+                };
+                match run(&d, kernel, &d2, f, extra) {
+                    Ok(got) => check(f, &got, op, &what, &mut failed),
+                    Err(e) => failed.push(format!("{what} {f:?}: {e}")),
+                }
+            }
+            // Every image type, with an unsigned and a 16-byte format.
+            let shapes = [
+                ("add_1d", ImageType::D1, [37, 1, 1, 1]),
+                ("add_1d_array", ImageType::D1Array, [37, 1, 1, 3]),
+                ("add_2d_array", ImageType::D2Array, [9, 5, 1, 3]),
+                ("add_3d", ImageType::D3, [9, 5, 3, 1]),
+            ];
+            for (name, ty, [width, height, depth, array_size]) in shapes {
+                let kern = kernel(name);
+                let desc = ImageDesc {
+                    ty,
+                    width,
+                    height,
+                    depth,
+                    array_size,
+                };
+                for f in [ImageFormat::R8ui, ImageFormat::Rgba32ui] {
+                    match run(&d, &kern, &desc, f, vec![]) {
+                        Ok(got) => check(
+                            f,
+                            &got,
+                            |v| [v[0] + 1.0, v[1] + 2.0, v[2] + 3.0, v[3] + 4.0],
+                            &format!("{what} {name}"),
+                            &mut failed,
+                        ),
+                        Err(e) => failed.push(format!("{what} {name} {f:?}: {e}")),
+                    }
+                }
+            }
+            // A 5x3 image written by a 16x4 range: the texels outside are dropped.
+            let img: Image = d.create_image(5, 3, ImageFormat::Rgba8ui).unwrap();
+            let range = NdRange::new(&[W, H], None, fill.simd, None).unwrap();
+            match d.dispatch(&fill, &range, &[ArgValue::Image(img.clone())]) {
+                Ok(_) => {
+                    let all = img.buffer().to_vec().unwrap();
+                    let mut want = vec![0u8; all.len()];
+                    for y in 0..3usize {
+                        for x in 0..5usize {
+                            let at = y * img.pitch as usize + 4 * x;
+                            want[at..at + 4].copy_from_slice(&[x as u8 + 1, y as u8 + 1, 0, 0]);
+                        }
+                    }
+                    if all != want {
+                        failed.push(format!("{what} fill past the edge: {all:?}"));
+                    }
+                }
+                Err(e) => failed.push(format!("{what} fill: {e}")),
+            }
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} failures:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+/// The `cl_channel_order`/`cl_channel_type` values umd reports to kernels
+/// (`get_image_channel_order`/`_data_type`) and the ICD reports, against Debian's OpenCL
+/// headers.
+#[test]
+fn channel_order_and_type_values_are_cl_h_s() {
+    let header = "/usr/include/CL/cl.h";
+    let Ok(text) = std::fs::read_to_string(header) else {
+        let why = format!("{header} (Debian opencl-c-headers) not found");
+        assert!(!oracles::required(), "{why}, and ORACLES=required");
+        oracles::skip("channel_order_and_type_values_are_cl_h_s", &why);
+        return;
+    };
+    let value = |name: &str| -> u32 {
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(name) && l.starts_with("#define"))
+            .unwrap_or_else(|| panic!("{name} not in {header}"));
+        let v = line.split_whitespace().nth(2).unwrap();
+        u32::from_str_radix(v.trim_start_matches("0x"), 16).unwrap()
+    };
+    let mut seen = 0;
+    for f in ImageFormat::all() {
+        let order = format!("CL_{}", format!("{:?}", f.order()).to_uppercase());
+        let ty = match f.data_type() {
+            ChannelType::SnormInt8 => "CL_SNORM_INT8",
+            ChannelType::SnormInt16 => "CL_SNORM_INT16",
+            ChannelType::UnormInt8 => "CL_UNORM_INT8",
+            ChannelType::UnormInt16 => "CL_UNORM_INT16",
+            ChannelType::SignedInt8 => "CL_SIGNED_INT8",
+            ChannelType::SignedInt16 => "CL_SIGNED_INT16",
+            ChannelType::SignedInt32 => "CL_SIGNED_INT32",
+            ChannelType::UnsignedInt8 => "CL_UNSIGNED_INT8",
+            ChannelType::UnsignedInt16 => "CL_UNSIGNED_INT16",
+            ChannelType::UnsignedInt32 => "CL_UNSIGNED_INT32",
+            ChannelType::HalfFloat => "CL_HALF_FLOAT",
+            ChannelType::Float => "CL_FLOAT",
+        };
+        assert_eq!(f.order() as u32, value(&order), "{f:?}");
+        assert_eq!(f.data_type() as u32, value(ty), "{f:?}");
+        assert_eq!(
+            ImageFormat::from_cl(value(&order), value(ty)),
+            Some(f),
+            "{f:?}"
+        );
+        seen += 1;
+    }
+    // OpenCL 3.0's minimum list for read-only and write-only images: R, RG and RGBA in the
+    // twelve types, BGRA in UNORM_INT8.
+    assert_eq!(seen, 37);
+}
