@@ -217,7 +217,7 @@ fn serve(sock: Socket, dev: Arc<SimDevice>, file: Arc<DrmFile>, fork_serial: u64
                 let r = if carries_fd(request, arg) {
                     Err(Errno::EOPNOTSUPP)
                 } else {
-                    match crate::drm_file::ioctl(&file, request) {
+                    match crate::drm_file::ioctl(&file, request, crate::drm_file::cap_sys_admin()) {
                         Some(r) => r,
                         // SAFETY: the child called ioctl(2) with this struct; its pointers
                         // are the child's, valid for the call by ioctl(2)'s contract, and the

@@ -46,6 +46,7 @@ pub mod device_info;
 pub mod dispatch;
 mod drm;
 pub mod eu;
+pub mod flink;
 pub mod fuzz;
 mod gem;
 pub mod gpu;
@@ -57,7 +58,7 @@ pub mod sysfs;
 mod user;
 mod xe;
 
-pub use device::{open, open_device, OpenError, SimConfig, SimDevice};
+pub use device::{open, open_device, OpenError, SimConfig, SimDevice, SimGpu};
 pub use mem::{share_bo_pages, SharedPages};
 pub use user::on_behalf_of;
 

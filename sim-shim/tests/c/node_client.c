@@ -1,6 +1,7 @@
 /* A C program driving the render node through the C library only, as a driver would:
  * directory listing, stat, open, DRM_IOCTL_VERSION, the primary node and DRM master, and on
- * i915 a GEM buffer written through mmap by the CPU and by the GPU (MI_STORE_DATA_IMM), dup,
+ * i915 a GEM buffer written through mmap by the CPU and by the GPU (MI_STORE_DATA_IMM), global
+ * GEM names between two files (FLINK/GEM_OPEN), dup,
  * poll, fork and the sysfs-free
  * parts of /dev. Usage: node_client i915|xe. Prints "ok" lines; exits non-zero at the first
  * failure. Struct layouts and ioctl numbers come from the kernel's uAPI headers. */
@@ -240,6 +241,64 @@ static void check_card(int render_fd, const char *kmd) {
     printf("ok card0\n");
 }
 
+/* Global GEM names between two files of the one GPU (drm_gem.c): FLINK and GEM_OPEN are
+ * DRM_AUTH without DRM_RENDER_ALLOW, so EACCES on the render node; on card0 the first file is
+ * master (authenticated), a second one is authenticated only with CAP_SYS_ADMIN (root). */
+static void check_flink(int render_fd) {
+    struct drm_i915_gem_create create = {.size = 4096};
+    CHECK(ioctl(render_fd, DRM_IOCTL_I915_GEM_CREATE, &create) == 0);
+    struct drm_gem_flink fl = {.handle = create.handle};
+    errno = 0;
+    CHECK(ioctl(render_fd, DRM_IOCTL_GEM_FLINK, &fl) == -1 && errno == EACCES);
+
+    int a = open("/dev/dri/card0", O_RDWR), b = open("/dev/dri/card0", O_RDWR);
+    CHECK(a >= 0 && b >= 0);
+    struct drm_i915_gem_create ca = {.size = 8192};
+    CHECK(ioctl(a, DRM_IOCTL_I915_GEM_CREATE, &ca) == 0);
+    fl.handle = ca.handle;
+    CHECK(ioctl(a, DRM_IOCTL_GEM_FLINK, &fl) == 0 && fl.name > 0);
+    struct drm_gem_flink again = {.handle = ca.handle};
+    CHECK(ioctl(a, DRM_IOCTL_GEM_FLINK, &again) == 0 && again.name == fl.name);
+    struct drm_gem_open go = {.name = fl.name};
+    if (ioctl(b, DRM_IOCTL_GEM_OPEN, &go) != 0) {
+        CHECK(errno == EACCES && geteuid() != 0);
+        printf("ok flink (GEM_OPEN on a second card0 file needs CAP_SYS_ADMIN)\n");
+        CHECK(close(a) == 0 && close(b) == 0);
+        return;
+    }
+    CHECK(go.size == 8192 && go.handle != 0);
+    /* The same pages through both files. */
+    uint32_t *pa = NULL, *pb = NULL;
+    for (int i = 0; i < 2; i++) {
+        int f = i ? b : a;
+        struct drm_i915_gem_mmap_offset mo = {.handle = i ? go.handle : ca.handle,
+                                              .flags = I915_MMAP_OFFSET_WB};
+        if (ioctl(f, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo) != 0) {
+            CHECK(errno == ENODEV);
+            mo.flags = I915_MMAP_OFFSET_FIXED;
+            CHECK(ioctl(f, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo) == 0);
+        }
+        uint32_t *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, f, mo.offset);
+        CHECK(p != MAP_FAILED);
+        *(i ? &pb : &pa) = p;
+    }
+    pa[1500] = 0xf1a6;
+    CHECK(pb[1500] == 0xf1a6);
+    CHECK(munmap(pa, 8192) == 0 && munmap(pb, 8192) == 0);
+    /* The name lasts while any handle does. */
+    struct drm_gem_close gc = {.handle = ca.handle};
+    CHECK(ioctl(a, DRM_IOCTL_GEM_CLOSE, &gc) == 0);
+    struct drm_gem_open go2 = {.name = fl.name};
+    CHECK(ioctl(a, DRM_IOCTL_GEM_OPEN, &go2) == 0);
+    gc.handle = go2.handle;
+    CHECK(ioctl(a, DRM_IOCTL_GEM_CLOSE, &gc) == 0);
+    CHECK(close(b) == 0); /* its handle goes with the file */
+    errno = 0;
+    CHECK(ioctl(a, DRM_IOCTL_GEM_OPEN, &go2) == -1 && errno == ENOENT);
+    CHECK(close(a) == 0);
+    printf("ok flink\n");
+}
+
 int main(int argc, char **argv) {
     const char *kmd = argc > 1 ? argv[1] : "i915";
     check_dev_dri();
@@ -252,8 +311,10 @@ int main(int argc, char **argv) {
     errno = 0;
     CHECK(ioctl(fd, DRM_IOCTL_VERSION, (void *)8) == -1 && errno == EFAULT);
 
-    if (!strcmp(kmd, "i915"))
+    if (!strcmp(kmd, "i915")) {
         check_i915_bo(fd);
+        check_flink(fd);
+    }
 
     /* A render node with no events is never readable. */
     struct pollfd p = {.fd = fd, .events = POLLIN};
