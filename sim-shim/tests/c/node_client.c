@@ -299,6 +299,67 @@ static void check_flink(int render_fd) {
     printf("ok flink\n");
 }
 
+/* An empty batch on `fd` with sync-file fences (i915_drm.h: FENCE_IN fd in rsvd2's low half,
+ * FENCE_OUT fd returned in its high half by the _WR ioctl). Returns the ioctl's errno (0 on
+ * success) and the out-fence in *out. */
+static int fenced_exec(int fd, uint32_t handle, uint64_t flags, int in, int *out) {
+    struct drm_i915_gem_exec_object2 obj = {
+        .handle = handle,
+        .offset = 0x10000,
+        .flags = EXEC_OBJECT_PINNED | EXEC_OBJECT_SUPPORTS_48B_ADDRESS,
+    };
+    struct drm_i915_gem_execbuffer2 eb = {
+        .buffers_ptr = (uintptr_t)&obj,
+        .buffer_count = 1,
+        .batch_len = 4096,
+        .flags = I915_EXEC_RENDER | I915_EXEC_NO_RELOC | flags,
+        .rsvd2 = (uint32_t)in,
+    };
+    if (ioctl(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &eb) != 0)
+        return errno;
+    if (out)
+        *out = (int)(eb.rsvd2 >> 32);
+    return 0;
+}
+
+/* Execbuf fences on `fd`, the same in the process that opened it and in a forked child: an
+ * out-fence is a pollable fd that becomes readable when the batch is done, it is accepted
+ * back as an in-fence (FENCE_IN, FENCE_SUBMIT), and an fd that is not a sync file is EINVAL.
+ * (A dup of an out-fence is not accepted: the simulator knows it by the fd number.) */
+static void check_fences(int fd) {
+    struct drm_i915_gem_create create = {.size = 4096};
+    CHECK(ioctl(fd, DRM_IOCTL_I915_GEM_CREATE, &create) == 0);
+    struct drm_i915_gem_mmap_offset mo = {.handle = create.handle,
+                                          .flags = I915_MMAP_OFFSET_WB};
+    if (ioctl(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo) != 0) {
+        CHECK(errno == ENODEV);
+        mo.flags = I915_MMAP_OFFSET_FIXED;
+        CHECK(ioctl(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo) == 0);
+    }
+    uint32_t *cpu = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, mo.offset);
+    CHECK(cpu != MAP_FAILED);
+    cpu[0] = 0x0Au << 23; /* MI_BATCH_BUFFER_END */
+    CHECK(munmap(cpu, 4096) == 0);
+
+    int out = -1;
+    CHECK(fenced_exec(fd, create.handle, I915_EXEC_FENCE_OUT, 0, &out) == 0 && out >= 0);
+    struct pollfd p = {.fd = out, .events = POLLIN};
+    CHECK(poll(&p, 1, 10000) == 1);
+    int again = -1;
+    CHECK(fenced_exec(fd, create.handle, I915_EXEC_FENCE_IN | I915_EXEC_FENCE_OUT, out, &again) == 0);
+    CHECK(again >= 0 && again != out);
+    CHECK(fenced_exec(fd, create.handle, I915_EXEC_FENCE_SUBMIT, out, NULL) == 0);
+    int pipefd[2];
+    CHECK(pipe(pipefd) == 0);
+    CHECK(fenced_exec(fd, create.handle, I915_EXEC_FENCE_IN, pipefd[0], NULL) == EINVAL);
+    p.fd = again;
+    CHECK(poll(&p, 1, 10000) == 1);
+    CHECK(close(pipefd[0]) == 0 && close(pipefd[1]) == 0);
+    CHECK(close(again) == 0 && close(out) == 0);
+    struct drm_gem_close gc = {.handle = create.handle};
+    CHECK(ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc) == 0);
+}
+
 int main(int argc, char **argv) {
     const char *kmd = argc > 1 ? argv[1] : "i915";
     check_dev_dri();
@@ -314,6 +375,8 @@ int main(int argc, char **argv) {
     if (!strcmp(kmd, "i915")) {
         check_i915_bo(fd);
         check_flink(fd);
+        check_fences(fd);
+        printf("ok fences\n");
     }
 
     /* A render node with no events is never readable. */
@@ -340,6 +403,8 @@ int main(int argc, char **argv) {
         /* The inherited file is the parent's open file, as with the kernel: its requests
            reach the parent's simulated GPU (the shim forwards them); a new open works too. */
         check_version(d, kmd);
+        if (!strcmp(kmd, "i915"))
+            check_fences(d);
         int f = open(node, O_RDWR);
         if (f < 0)
             _exit(3);
@@ -350,7 +415,7 @@ int main(int argc, char **argv) {
     CHECK(waitpid(pid, &status, 0) == pid);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     check_version(d, kmd);
-    printf("ok fork\n");
+    printf("ok fork%s\n", strcmp(kmd, "i915") ? "" : " (with fences in the child)");
     CHECK(close(d) == 0);
     printf("all ok\n");
     return 0;
