@@ -14,10 +14,16 @@
 //! thread ends when the child closes its last copy of the socket (closing the fd, exiting or
 //! `exec`), and keeps the GPU alive until then, as the child's reference to the file does.
 //!
+//! An i915 execbuf's sync-file fences travel as fds (`SCM_RIGHTS`): the child's in-fence fd
+//! goes with the request and stands in the argument for the call in the parent; an out-fence
+//! comes back as a new fd of the child, and the parent keeps its own copy open until the
+//! channel closes, so that the child can pass it back as an in-fence: the parent finds its own
+//! fd of the same file (`kcmp`) and hands the simulator that number.
+//!
 //! Not forwarded (answered `EOPNOTSUPP` in the child, listed in firmware-notes/simulator.md):
-//! ioctls that pass an fd of the caller's process in or out (PRIME and syncobj fd
-//! import/export, i915 execbuffer fences), and any use of an inherited fd by a grandchild (a
-//! child that forks again); such an fd answers `EIO` there.
+//! PRIME and syncobj fd import/export (which the simulator does not answer in any process),
+//! and any use of an inherited fd by a grandchild (a child that forks again); such an fd
+//! answers `EIO` there.
 
 use std::os::raw::{c_int, c_void};
 use std::sync::{Arc, Mutex};
@@ -157,24 +163,68 @@ fn head(words: [u64; 4]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_ne_bytes()).collect()
 }
 
-/// Whether `request` with argument `arg` passes an fd of the caller's process in or out.
-fn carries_fd(request: u64, arg: &[u8]) -> bool {
-    if [
+/// Whether `request` passes an fd in or out that the channel does not carry (PRIME and
+/// syncobj fds, which the simulator does not answer in any process).
+fn unforwarded_fd(request: u64) -> bool {
+    [
         DRM_IOCTL_PRIME_HANDLE_TO_FD,
         DRM_IOCTL_PRIME_FD_TO_HANDLE,
         DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD,
         DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE,
     ]
     .contains(&request)
-    {
-        return true;
+}
+
+/// An i915 execbuf's sync-file fences: its in-fence fd (FENCE_IN or FENCE_SUBMIT, the low
+/// half of `rsvd2`) and whether it returns an out-fence (FENCE_OUT, the high half).
+struct Fences {
+    fd_in: Option<c_int>,
+    out: bool,
+}
+
+const RSVD2: usize = std::mem::offset_of!(drm_i915_gem_execbuffer2, rsvd2);
+
+fn fences(request: u64, arg: &[u8]) -> Fences {
+    let none = Fences {
+        fd_in: None,
+        out: false,
+    };
+    if request != DRM_IOCTL_I915_GEM_EXECBUFFER2 && request != DRM_IOCTL_I915_GEM_EXECBUFFER2_WR {
+        return none;
     }
-    if request == DRM_IOCTL_I915_GEM_EXECBUFFER2 || request == DRM_IOCTL_I915_GEM_EXECBUFFER2_WR {
-        let at = std::mem::offset_of!(drm_i915_gem_execbuffer2, flags);
-        let flags = arg.get(at..at + 8).map_or(0, |b| word(b, 0));
-        return flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_OUT | I915_EXEC_FENCE_SUBMIT) != 0;
+    let at = std::mem::offset_of!(drm_i915_gem_execbuffer2, flags);
+    let (Some(flags), Some(rsvd2)) = (arg.get(at..at + 8), arg.get(RSVD2..RSVD2 + 8)) else {
+        return none;
+    };
+    let (flags, rsvd2) = (word(flags, 0), word(rsvd2, 0));
+    Fences {
+        fd_in: (flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT) != 0)
+            .then_some(rsvd2 as u32 as c_int),
+        out: flags & I915_EXEC_FENCE_OUT != 0,
     }
-    false
+}
+
+/// Whether two fds of this process refer to the same open file (`kcmp(KCMP_FILE)`; false
+/// where the kernel refuses it).
+fn same_file(a: c_int, b: c_int) -> bool {
+    const KCMP_FILE: c_int = 0;
+    // SAFETY: getpid has no preconditions.
+    let pid = unsafe { libc::getpid() };
+    // SAFETY: kcmp takes integers only and reads no memory of ours.
+    unsafe { libc::syscall(libc::SYS_kcmp, pid, pid, KCMP_FILE, a, b) == 0 }
+}
+
+/// Writes the low (`high` false) or high half of an execbuf argument's `rsvd2`.
+fn set_rsvd2_half(arg: &mut [u8], high: bool, fd: c_int) {
+    let at = RSVD2 + if high { 4 } else { 0 };
+    if let Some(b) = arg.get_mut(at..at + 4) {
+        b.copy_from_slice(&fd.to_ne_bytes());
+    }
+}
+
+fn rsvd2_high(arg: &[u8]) -> Option<c_int> {
+    let b = arg.get(RSVD2 + 4..RSVD2 + 8)?;
+    Some(c_int::from_ne_bytes(b.try_into().ok()?))
 }
 
 /// The parents' ends of the channels this process serves. A child closes its copies (they are
@@ -201,10 +251,12 @@ pub fn close_inherited_served(list: &mut Vec<c_int>) {
 /// The parent's side of one child's channel: serves until the child's end is closed.
 fn serve(sock: Socket, dev: Arc<SimDevice>, file: Arc<DrmFile>, fork_serial: u64) {
     let mut buf = vec![0u8; HEAD + MAX_ARG];
+    // The out-fences sent to the child, kept open here while the child may pass them back:
+    // the simulator knows a sync file by the fd number it gave out in this process.
+    let mut out_fences: Vec<Socket> = Vec::new();
     while let Some((n, fd)) = recv(sock.0, &mut buf) {
-        if let Some(fd) = fd {
-            real_close(fd);
-        }
+        // An in-fence the child sent: this process's fd of the same file, for the call.
+        let received = fd.map(Socket);
         if n < HEAD {
             break;
         }
@@ -214,10 +266,17 @@ fn serve(sock: Socket, dev: Arc<SimDevice>, file: Arc<DrmFile>, fork_serial: u64
             IOCTL => {
                 let request = word(&buf, 1);
                 let arg = &mut buf[HEAD..n];
-                let r = if carries_fd(request, arg) {
+                let f = fences(request, arg);
+                let r = if unforwarded_fd(request) || (f.fd_in.is_some() != received.is_some()) {
                     Err(Errno::EOPNOTSUPP)
                 } else {
-                    match crate::drm_file::ioctl(&file, request) {
+                    if let Some(r) = &received {
+                        // One of the out-fences this channel gave the child is known to the
+                        // simulator by this process's fd of it.
+                        let ours = out_fences.iter().find(|o| same_file(o.0, r.0));
+                        set_rsvd2_half(arg, false, ours.unwrap_or(r).0);
+                    }
+                    match crate::drm_file::ioctl(&file, request, crate::drm_file::cap_sys_admin()) {
                         Some(r) => r,
                         // SAFETY: the child called ioctl(2) with this struct; its pointers
                         // are the child's, valid for the call by ioctl(2)'s contract, and the
@@ -225,10 +284,17 @@ fn serve(sock: Socket, dev: Arc<SimDevice>, file: Arc<DrmFile>, fork_serial: u64
                         None => sim::on_behalf_of(pid, || unsafe { dev.ioctl(request, arg) }),
                     }
                 };
+                drop(received);
+                let out = match (&r, f.out) {
+                    (Ok(_), true) => rsvd2_high(&buf[HEAD..n]),
+                    _ => None,
+                };
                 let result = r.map_or_else(|e| -(e as i64), i64::from);
-                let mut msg = head([result as u64, 0, 0, 0]);
+                let mut msg = head([result as u64, 0, u64::from(out.is_some()), 0]);
                 msg.extend_from_slice(&buf[HEAD..n]);
-                send(sock.0, &msg, None)
+                let sent = send(sock.0, &msg, out);
+                out_fences.extend(out.map(Socket));
+                sent
             }
             MMAP => {
                 let (offset, len) = (word(&buf, 1), word(&buf, 2));
@@ -260,6 +326,7 @@ fn serve(sock: Socket, dev: Arc<SimDevice>, file: Arc<DrmFile>, fork_serial: u64
             break;
         }
     }
+    drop(out_fences);
     {
         let mut list = served();
         list.retain(|&fd| fd != sock.0);
@@ -284,28 +351,46 @@ pub enum Pages {
 }
 
 impl Channel {
-    fn exchange(&self, msg: &[u8], reply: &mut [u8]) -> Result<(usize, Option<c_int>), Errno> {
+    fn exchange(
+        &self,
+        msg: &[u8],
+        fd: Option<c_int>,
+        reply: &mut [u8],
+    ) -> Result<(usize, Option<c_int>), Errno> {
         let sock = self.sock.lock().unwrap_or_else(|e| e.into_inner());
-        send(sock.0, msg, None)?;
+        send(sock.0, msg, fd)?;
         recv(sock.0, reply).ok_or(Errno::EIO)
     }
 
     /// Forwards an ioctl: `arg` is its argument as copied in; it holds the argument to copy
-    /// back out afterwards, also on failure.
+    /// back out afterwards, also on failure. An execbuf's in-fence fd goes along
+    /// (`SCM_RIGHTS`); its out-fence comes back the same way, as a new fd of this process.
     pub fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
         let me = u64::from(std::process::id());
         let mut msg = head([u64::from(IOCTL) | me << 32, request, 0, 0]);
         msg.extend_from_slice(arg);
-        let mut reply = vec![0u8; HEAD + arg.len()];
-        let (n, fd) = self.exchange(&msg, &mut reply)?;
-        if let Some(fd) = fd {
-            real_close(fd);
+        let f = fences(request, arg);
+        if f.fd_in.is_some_and(|fd| fd < 0) {
+            // Not an fd: the kernel's sync_file_get_fence fails (EINVAL) before any work.
+            return Err(Errno::EINVAL);
         }
+        let mut reply = vec![0u8; HEAD + arg.len()];
+        let (n, fd) = self.exchange(&msg, f.fd_in, &mut reply)?;
         if n != reply.len() {
+            if let Some(fd) = fd {
+                real_close(fd);
+            }
             return Err(Errno::EIO);
         }
         arg.copy_from_slice(&reply[HEAD..]);
-        result(word(&reply, 0))
+        let r = result(word(&reply, 0));
+        match fd {
+            Some(fd) if r.is_ok() && f.out => set_rsvd2_half(arg, true, fd),
+            Some(fd) => real_close(fd),
+            None if r.is_ok() && f.out => return Err(Errno::EIO),
+            None => {}
+        }
+        r
     }
 
     /// Asks how to map `len` bytes at GEM mmap offset `offset`.
@@ -313,7 +398,7 @@ impl Channel {
         let me = u64::from(std::process::id());
         let msg = head([u64::from(MMAP) | me << 32, offset, len as u64, 0]);
         let mut reply = [0u8; HEAD];
-        let (n, fd) = self.exchange(&msg, &mut reply)?;
+        let (n, fd) = self.exchange(&msg, None, &mut reply)?;
         let r = result(word(&reply, 0));
         match (n, r, fd) {
             (HEAD, Ok(_), Some(fd)) if word(&reply, 2) == 1 => Ok(Pages::Fd(fd)),

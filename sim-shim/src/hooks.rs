@@ -16,7 +16,7 @@ use sim::SimDevice;
 
 use crate::paths::{self, Minor, DRM_MAJOR};
 use crate::real::real;
-use crate::state::{self, DrmFile, Node};
+use crate::state::{self, Node};
 
 fn set_errno(e: c_int) {
     // SAFETY: __errno_location returns this thread's errno slot, valid for the thread's life.
@@ -107,8 +107,8 @@ fn node_host(minor: Minor) -> Option<CString> {
 
 static ATFORK: Once = Once::new();
 
-/// Opens a new simulated GPU through node `minor`: a fresh eventfd (pollable, never readable,
-/// like a DRM node with no events) stands for it.
+/// Opens a new DRM file of the simulated GPU through node `minor`: a fresh eventfd (pollable,
+/// never readable, like a DRM node with no events) stands for it.
 fn open_node(flags: c_int, minor: Minor) -> c_int {
     if flags & (libc::O_CREAT | libc::O_EXCL) == libc::O_CREAT | libc::O_EXCL {
         return fail(Errno::EEXIST);
@@ -129,7 +129,7 @@ fn open_node(flags: c_int, minor: Minor) -> c_int {
             )
         };
     });
-    let dev = match state::device_for_open(shim) {
+    let (dev, file) = match state::file_for_open(shim, minor) {
         Ok(d) => d,
         Err(e) => return fail(e),
     };
@@ -146,11 +146,11 @@ fn open_node(flags: c_int, minor: Minor) -> c_int {
     if fd < 0 {
         let e = errno();
         drop(t);
-        drop(dev);
+        drop((dev, file));
         set_errno(e);
         return -1;
     }
-    t.insert(fd, Node::Live(dev, Arc::new(DrmFile::new(minor))));
+    t.insert(fd, Node::Live(dev, Arc::new(file)));
     fd
 }
 
@@ -364,13 +364,15 @@ fn node_ioctl(
 #[no_mangle]
 pub unsafe extern "C" fn ioctl(fd: c_int, request: c_ulong, arg: *mut c_void) -> c_int {
     match state::node(fd) {
-        Some(Node::Live(dev, file)) => match crate::drm_file::ioctl(&file, request) {
-            Some(r) => r.unwrap_or_else(fail),
-            // SAFETY: the application called ioctl(2) with this struct: the pointers inside
-            // it are its own, valid for the call by ioctl(2)'s contract with it, exactly as
-            // the kernel would receive them.
-            None => node_ioctl(request, arg, |req, buf| unsafe { dev.ioctl(req, buf) }),
-        },
+        Some(Node::Live(dev, file)) => {
+            match crate::drm_file::ioctl(&file, request, crate::drm_file::cap_sys_admin()) {
+                Some(r) => r.unwrap_or_else(fail),
+                // SAFETY: the application called ioctl(2) with this struct: the pointers inside
+                // it are its own, valid for the call by ioctl(2)'s contract with it, exactly as
+                // the kernel would receive them.
+                None => node_ioctl(request, arg, |req, buf| unsafe { dev.ioctl(req, buf) }),
+            }
+        }
         Some(Node::Forked(_, Some(channel))) => {
             node_ioctl(request, arg, |req, buf| channel.ioctl(req, buf))
         }

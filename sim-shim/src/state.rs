@@ -1,9 +1,9 @@
 //! Process-wide state: the configuration, the host tree, and which fds are simulated render
 //! nodes.
 //!
-//! Every `open` of the render node is a new simulated GPU with its own DRM file (the simulator
-//! has one file per GPU), so two opens share no GEM handles, as two opens of a real node do
-//! not; `dup` and `fcntl(F_DUPFD)` share the file. The GPU lives until its last fd closes.
+//! The process has one simulated GPU (made on first use, kept until exit). Every `open` of a
+//! node is a new DRM file of it, so two opens share no GEM handles but the same GPU, as two
+//! opens of a real node; `dup` and `fcntl(F_DUPFD)` share the file.
 //!
 //! Locking: the fd table's lock is held only around the real `close`/`dup`/`eventfd` calls
 //! and table updates, never while the simulator runs (its threads call back into the shim's
@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use kmd_iface::seam::Errno;
-use sim::{SimConfig, SimDevice};
+use sim::{SimConfig, SimDevice, SimGpu};
 
 use crate::config::{self, Config};
 use crate::fork::{self, Channel, Pending};
@@ -82,31 +82,18 @@ impl Node {
     }
 }
 
-/// The DRM file an `open` made, shared by its `dup`s: which node it was opened through, and
-/// whether it is its GPU's DRM master (`drm_master_open`: the first opener of a primary node
-/// becomes master; every `open` here is its GPU's first).
-pub struct DrmFile {
-    pub minor: Minor,
-    pub master: std::sync::atomic::AtomicBool,
-}
+pub use crate::drm_file::DrmFile;
+use crate::drm_file::MasterSlot;
 
-impl DrmFile {
-    pub fn new(minor: Minor) -> DrmFile {
-        DrmFile {
-            minor,
-            master: (minor == Minor::Primary).into(),
-        }
-    }
-}
-
-/// The device the faked sysfs shows.
+/// The process's simulated GPU, which the faked sysfs shows and every `open` of a node opens
+/// a file of. Made by the first `open` or sysfs read, so that discovery reads the ids of the
+/// GPU it then opens; it lives as long as the process (a forked child makes its own).
 pub struct Shown {
-    pub dev: Arc<SimDevice>,
+    pub gpu: SimGpu,
+    /// Which of its files is DRM master.
+    pub master: Arc<MasterSlot>,
     /// Its PCI directory, canonical (to map `realpath` results back).
     pub pci_dir: PathBuf,
-    /// Not yet handed to an `open`: made for a sysfs read before any open, and given to the
-    /// first open, so that discovery reads the ids of the GPU it then opens.
-    pub spare: bool,
 }
 
 #[derive(Default)]
@@ -154,70 +141,61 @@ pub fn device_dir() -> Option<PathBuf> {
 }
 
 /// A new simulated GPU of the configured kind.
-fn new_device(shim: &Shim) -> Result<Arc<SimDevice>, Errno> {
+fn new_gpu(shim: &Shim) -> Result<SimGpu, Errno> {
     let config = SimConfig {
         command_log: std::env::var_os(config::COMMAND_LOG_VAR).map(PathBuf::from),
         ..SimConfig::default()
     };
-    let dev =
-        sim::open_device(shim.config.platform, shim.config.kmd, config).map_err(|e| match e {
-            sim::OpenError::NoMemory => Errno::ENOMEM,
-            sim::OpenError::Unsupported { .. } => Errno::ENODEV,
-        })?;
-    // The shim shows every device's sysfs tree. The simulator makes a tree on first use, and
+    let gpu = SimGpu::new(shim.config.platform, shim.config.kmd, config).map_err(|e| match e {
+        sim::OpenError::NoMemory => Errno::ENOMEM,
+        sim::OpenError::Unsupported { .. } => Errno::ENODEV,
+    })?;
+    // The shim shows the GPU's sysfs tree. The simulator makes a tree on first use, and
     // making it calls the shim's own hooks (open, close), which take the table's lock: make
     // it here, before any caller holds that lock.
-    dev.sysfs().materialize().map_err(|_| Errno::ENODEV)?;
-    Ok(dev)
+    gpu.sysfs().materialize().map_err(|_| Errno::ENODEV)?;
+    Ok(gpu)
 }
 
-/// Makes `dev` the shown device: the faked PCI directory becomes its sysfs tree. Returns the
-/// previous one, to be dropped after the lock is released.
-fn show(t: &mut Table, shim: &Shim, dev: Arc<SimDevice>, spare: bool) -> Option<Shown> {
-    let pci = dev.sysfs().pci_dir();
+/// The shown GPU, made (outside the table's lock: building one calls the shim's own hooks)
+/// and shown if there is none yet.
+fn shown_gpu(shim: &Shim) -> Result<(SimGpu, Arc<MasterSlot>), Errno> {
+    if let Some(s) = table().shown.as_ref() {
+        return Ok((s.gpu.clone(), s.master.clone()));
+    }
+    let gpu = new_gpu(shim)?;
+    let pci = gpu.sysfs().pci_dir();
     let pci_dir = std::fs::canonicalize(pci).unwrap_or_else(|_| pci.to_owned());
+    let mut t = table();
+    if let Some(s) = t.shown.as_ref() {
+        // Another thread showed one meanwhile; this one goes (after the lock is released).
+        let found = (s.gpu.clone(), s.master.clone());
+        drop(t);
+        drop(gpu);
+        return Ok(found);
+    }
     // A failure leaves the link dangling: sysfs reads then fail with ENOENT, as for a device
     // without those files.
     let _ = shim.tree.set_device_dir(&pci_dir);
-    t.shown.replace(Shown {
-        dev,
+    let master = Arc::<MasterSlot>::default();
+    t.shown = Some(Shown {
+        gpu: gpu.clone(),
+        master: master.clone(),
         pci_dir,
-        spare,
-    })
+    });
+    Ok((gpu, master))
 }
 
-/// The device for a new `open` of the node: the spare one if a sysfs read made it, else a
-/// new one, which sysfs then shows.
-pub fn device_for_open(shim: &Shim) -> Result<Arc<SimDevice>, Errno> {
-    {
-        let mut t = table();
-        if let Some(s) = t.shown.as_mut().filter(|s| s.spare) {
-            s.spare = false;
-            return Ok(s.dev.clone());
-        }
-    }
-    // Made outside the lock: building a device calls the shim's own hooks.
-    let dev = new_device(shim)?;
-    let old = show(&mut table(), shim, dev.clone(), false);
-    drop(old);
-    Ok(dev)
+/// A new DRM file of the process's GPU for an `open` of the node `minor`.
+pub fn file_for_open(shim: &Shim, minor: Minor) -> Result<(Arc<SimDevice>, DrmFile), Errno> {
+    let admin = crate::drm_file::cap_sys_admin();
+    let (gpu, master) = shown_gpu(shim)?;
+    Ok((gpu.open_file(), DrmFile::new(minor, master, admin)))
 }
 
 /// Before a sysfs path is used: some device must be shown.
 pub fn ensure_shown(shim: &Shim) {
-    if table().shown.is_some() {
-        return;
-    }
-    let Ok(dev) = new_device(shim) else {
-        return;
-    };
-    let mut t = table();
-    if t.shown.is_none() {
-        show(&mut t, shim, dev, true);
-    } else {
-        drop(t);
-        drop(dev);
-    }
+    let _ = shown_gpu(shim);
 }
 
 /// What the fork handlers hold from prepare to parent/child: the table (no other thread may
@@ -304,7 +282,7 @@ pub extern "C" fn after_fork_child() {
     }
     channels.clear();
     if let Some(shown) = t.shown.take() {
-        std::mem::forget(shown.dev);
+        std::mem::forget(shown.gpu);
     }
 }
 
@@ -323,8 +301,8 @@ extern "C" fn remove_tree() {
                     Node::Live(d, _) => Some(d),
                     Node::Forked(..) => None,
                 });
-                live.chain(t.shown.as_ref().map(|s| &s.dev))
-                    .map(|d| d.sysfs().root().to_owned())
+                live.map(|d| d.sysfs().root().to_owned())
+                    .chain(t.shown.as_ref().map(|s| s.gpu.sysfs().root().to_owned()))
                     .collect()
             }
             Err(_) => Vec::new(),

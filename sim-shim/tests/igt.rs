@@ -150,6 +150,30 @@ fn igt_tools_that_apply_run_to_completion() {
             tool: "gem_busy",
             args: &["-r", "1"],
         },
+        // Empty batches on a GEM_FLINKed object that every file (each its own `open` of
+        // card0) GEM_OPENs: µs per batch, with a context per batch ("create"), and from
+        // forked children ("-f": a child's files forward to the parent's GPU).
+        Run {
+            sim: "tgllp@i915",
+            tool: "gem_exec_ctx",
+            args: &["-r", "1", "-b", "default"],
+        },
+        Run {
+            sim: "tgllp@i915",
+            tool: "gem_exec_ctx",
+            args: &["-r", "1", "-s", "-b", "create"],
+        },
+        Run {
+            sim: "skl@i915",
+            tool: "gem_exec_ctx",
+            args: &["-r", "1", "-f", "-b", "switch"],
+        },
+        // Relocated batches, its default parameters: one time per line.
+        Run {
+            sim: "tgllp@i915",
+            tool: "gem_exec_reloc",
+            args: &[],
+        },
     ];
     let results = run_all(&runs, &benchmarks);
     for (r, (o, out, err)) in runs.iter().zip(&results) {
@@ -168,7 +192,14 @@ fn igt_tools_that_apply_run_to_completion() {
                 assert!(n.len() == 1 && n[0] > 0.0, "{name}:\n{out}\n{err}");
             }
             "gem_create" => assert_eq!(numbers(out).len(), 12, "{name}:\n{out}\n{err}"),
-            "gem_exec_nop" | "gem_busy" => {
+            "gem_exec_reloc" => {
+                let n = numbers(out);
+                assert!(
+                    !n.is_empty() && n.iter().all(|t| *t > 0.0),
+                    "{name}:\n{out}\n{err}"
+                );
+            }
+            "gem_exec_nop" | "gem_busy" | "gem_exec_ctx" => {
                 let n = numbers(out);
                 assert!(n.len() == 1 && n[0] > 0.0, "{name}:\n{out}\n{err}");
             }
@@ -210,16 +241,28 @@ fn igt_benchmarks_that_stop_stop_where_the_fidelity_list_says() {
         return;
     };
     // (run, exit code, what the output must contain)
-    let stops: [(Run, i32, &[&str]); 2] = [
-        // GEM_FLINK (global names) is not simulated: EINVAL.
+    let stops: [(Run, i32, &[&str]); 3] = [
+        // Its CPU mapping is the legacy GEM_MMAP ioctl, which the simulator does not answer
+        // (ENODEV); past it, it would copy on the blitter (I915_EXEC_BLT), which no simulated
+        // platform has.
         (
             Run {
                 sim: "tgllp@i915",
-                tool: "gem_exec_ctx",
+                tool: "gem_blt",
                 args: &["-r", "1"],
             },
             IGT_FAIL,
-            &["function gem_flink", "Last errno: 22"],
+            &["function gem_mmap__cpu", "Last errno: 19"],
+        ),
+        // XY_SRC_COPY_BLT batches on I915_EXEC_BLT: no blitter engine, EINVAL.
+        (
+            Run {
+                sim: "tgllp@i915",
+                tool: "intel_upload_blit_small",
+                args: &[],
+            },
+            IGT_FAIL,
+            &["function gem_execbuf", "error: -22 != 0"],
         ),
         // It reads the timestamp register through the PCI BAR; it stops before, finding no
         // `subsystem` link in the PCI device's sysfs directory.

@@ -1,4 +1,5 @@
-//! The simulated device file: one open render node of a freshly powered-on simulated GPU.
+//! A simulated GPU ([`SimGpu`]) and its open DRM files ([`SimDevice`]): each `open` of the
+//! node is a new file of the same GPU, as on the kernel.
 
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -10,6 +11,7 @@ use platform::Platform;
 use crate::cs::{Budget, WalkerExecutor};
 use crate::device_info::DeviceInfo;
 use crate::dispatch::EuExecutor;
+use crate::flink::Names;
 use crate::gem::GemTable;
 use crate::gpu::{Gpu, GpuErrorRecord};
 use crate::sync::{Doorbell, SyncFiles, SyncobjTable};
@@ -72,35 +74,83 @@ pub fn open_device(
     kmd: Kmd,
     config: SimConfig,
 ) -> Result<Arc<SimDevice>, OpenError> {
-    let info = DeviceInfo::get(platform);
-    if !info.supports(kmd) {
-        return Err(OpenError::Unsupported { platform, kmd });
+    Ok(SimGpu::new(platform, kmd, config)?.open_file())
+}
+
+/// A simulated GPU: what all its DRM files share (engines, memory of named objects, the error
+/// log, the sysfs tree, the global GEM names). A clone is another handle to the same GPU.
+#[derive(Clone)]
+pub struct SimGpu {
+    kmd: Kmd,
+    info: &'static DeviceInfo,
+    gpu: Gpu,
+    doorbell: Arc<Doorbell>,
+    wait_limit: Option<Duration>,
+    sysfs: Arc<SysfsTree>,
+    names: Names,
+}
+
+impl SimGpu {
+    /// A freshly powered-on simulated `platform` GPU driven by `kmd`, with no file open yet.
+    pub fn new(platform: Platform, kmd: Kmd, config: SimConfig) -> Result<SimGpu, OpenError> {
+        let info = DeviceInfo::get(platform);
+        if !info.supports(kmd) {
+            return Err(OpenError::Unsupported { platform, kmd });
+        }
+        let sysfs = Arc::new(SysfsTree::new(info, kmd));
+        let gpu = Gpu::new(info, config.budget, config.walker, Some(sysfs.clone()))
+            .map_err(|_| OpenError::NoMemory)?
+            .with_command_log(config.command_log);
+        let doorbell = gpu.doorbell().clone();
+        Ok(SimGpu {
+            kmd,
+            info,
+            gpu,
+            doorbell,
+            wait_limit: config.wait_limit,
+            sysfs,
+            names: Names::default(),
+        })
     }
-    let sysfs = Arc::new(SysfsTree::new(info, kmd));
-    let gpu = Gpu::new(info, config.budget, config.walker, Some(sysfs.clone()))
-        .map_err(|_| OpenError::NoMemory)?
-        .with_command_log(config.command_log);
-    let wait_limit = config.wait_limit;
-    let doorbell = gpu.doorbell().clone();
-    let mut state = State {
-        gpu,
-        gem: GemTable::default(),
-        syncobjs: SyncobjTable::default(),
-        sync_files: SyncFiles::default(),
-        i915: i915::State::default(),
-        xe: xe::State::default(),
-    };
-    if kmd == Kmd::I915 {
-        state.i915.open();
+
+    /// Opens a new DRM file of this GPU (as the kernel's `drm_open`): its own GEM handles,
+    /// syncobjs, contexts or exec queues and VMs; objects pass between files by global name.
+    pub fn open_file(&self) -> Arc<SimDevice> {
+        let mut state = State {
+            gpu: self.gpu.clone(),
+            gem: GemTable::default(),
+            syncobjs: SyncobjTable::default(),
+            sync_files: SyncFiles::default(),
+            i915: i915::State::default(),
+            xe: xe::State::default(),
+        };
+        if self.kmd == Kmd::I915 {
+            state.i915.open();
+        }
+        Arc::new(SimDevice {
+            kmd: self.kmd,
+            info: self.info,
+            state: Mutex::new(state),
+            doorbell: self.doorbell.clone(),
+            wait_limit: self.wait_limit,
+            sysfs: self.sysfs.clone(),
+            names: self.names.clone(),
+        })
     }
-    Ok(Arc::new(SimDevice {
-        kmd,
-        info,
-        state: Mutex::new(state),
-        doorbell,
-        wait_limit,
-        sysfs,
-    }))
+
+    pub fn platform(&self) -> Platform {
+        self.info.platform
+    }
+
+    /// The whole simulated sysfs tree.
+    pub fn sysfs(&self) -> &SysfsTree {
+        &self.sysfs
+    }
+
+    /// The captured GPU error states, oldest first.
+    pub fn error_states(&self) -> Vec<GpuErrorRecord> {
+        self.gpu.errors().records().to_vec()
+    }
 }
 
 /// Everything one open file of the simulated device holds.
@@ -113,7 +163,7 @@ pub(crate) struct State {
     pub xe: xe::State,
 }
 
-/// A simulated GPU's render node.
+/// One open DRM file of a simulated GPU (see [`SimGpu::open_file`]).
 pub struct SimDevice {
     kmd: Kmd,
     info: &'static DeviceInfo,
@@ -123,6 +173,8 @@ pub struct SimDevice {
     wait_limit: Option<Duration>,
     /// The node's sysfs directory (PCI ids, error capture, engine properties).
     sysfs: Arc<SysfsTree>,
+    /// The GPU's global GEM names.
+    names: Names,
 }
 
 impl fmt::Debug for SimDevice {
@@ -184,6 +236,23 @@ impl SimDevice {
 
     pub fn info(&self) -> &'static DeviceInfo {
         self.info
+    }
+
+    /// The GPU this file belongs to, for opening more files of it.
+    pub fn gpu(&self) -> SimGpu {
+        SimGpu {
+            kmd: self.kmd,
+            info: self.info,
+            gpu: self.lock().gpu.clone(),
+            doorbell: self.doorbell.clone(),
+            wait_limit: self.wait_limit,
+            sysfs: self.sysfs.clone(),
+            names: self.names.clone(),
+        }
+    }
+
+    pub(crate) fn names(&self) -> &Names {
+        &self.names
     }
 
     /// The captured GPU error states, oldest first (what `/sys/class/drm/card*/error` shows on

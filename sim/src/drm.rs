@@ -1,4 +1,5 @@
-//! The core DRM ioctls both personalities answer: VERSION, GEM_CLOSE and the SYNCOBJ family,
+//! The core DRM ioctls both personalities answer: VERSION, GEM_CLOSE, GEM_FLINK/GEM_OPEN
+//! (global names, [`crate::flink`]) and the SYNCOBJ family,
 //! with the DRM core's argument checks (`drm_ioctl.c`, `drm_gem.c`, `drm_syncobj.c`).
 
 use kmd_iface::drm_core::uapi::*;
@@ -38,6 +39,25 @@ pub(crate) fn ioctl(
                 Ok(0)
             },
         )
+    } else if is(DRM_IOCTL_GEM_FLINK) {
+        with_arg(
+            request,
+            DRM_IOCTL_GEM_FLINK,
+            arg,
+            |f: &mut drm_gem_flink| {
+                f.name = flink(dev, f.handle)?;
+                Ok(0)
+            },
+        )
+    } else if is(DRM_IOCTL_GEM_OPEN) {
+        with_arg(request, DRM_IOCTL_GEM_OPEN, arg, |o: &mut drm_gem_open| {
+            // Looked up before the file's lock is taken: a named entry's drop takes the name
+            // table's lock while a file's lock is held.
+            let named = crate::flink::open(dev.names(), o.name)?;
+            o.size = named.bo.size();
+            o.handle = dev.lock().gem.open_named(named);
+            Ok(0)
+        })
     } else if is(DRM_IOCTL_SYNCOBJ_CREATE) {
         with_arg(
             request,
@@ -140,6 +160,27 @@ pub(crate) fn ioctl(
     } else {
         return None;
     })
+}
+
+/// `drm_gem_flink_ioctl`: the object's name, given on first use; ENOENT for an unknown handle.
+/// (Which files may call it, DRM_AUTH on the primary node only, is the node's rule: the
+/// simulator answers as for an authenticated client.)
+fn flink(dev: &SimDevice, handle: u32) -> Result<u32, Errno> {
+    let mut st = dev.lock();
+    let obj = st.gem.get_mut(handle)?;
+    if let Some(n) = &obj.named {
+        return Ok(n.name);
+    }
+    let named = crate::flink::name(
+        dev.names(),
+        obj.bo.clone(),
+        obj.min_page,
+        obj.region,
+        obj.private_vm,
+    )?;
+    let name = named.name;
+    obj.named = Some(named);
+    Ok(name)
 }
 
 /// DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED (drm.h).

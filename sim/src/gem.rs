@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use kmd_iface::seam::{Errno, Mapping};
 
+use crate::flink::Named;
 use crate::mem::{Bo, BoError, HostRange, SharedPages, PAGE_SIZE};
 use crate::sync::{Fence, FenceStatus};
 
@@ -33,6 +34,10 @@ pub struct GemObject {
     /// i915: the caching mode GEM_SET_CACHING chose (`None`: the kernel's default). The
     /// simulator's memory is coherent whatever the mode; GEM_GET_CACHING reports it.
     pub i915_caching: Option<u32>,
+    /// Its global name (GEM_FLINK), shared by every handle of the object in any file.
+    pub named: Option<Arc<Named>>,
+    /// Counted in the table's `used` (created here, not userptr).
+    counted: bool,
     mmap_offset: Option<u64>,
 }
 
@@ -103,19 +108,45 @@ impl GemTable {
         Ok(self.insert(bo, PAGE_SIZE, region, None))
     }
 
-    fn insert(&mut self, bo: Arc<Bo>, min_page: u64, region: u16, private_vm: Option<u32>) -> u32 {
+    /// A new handle of a named object (GEM_OPEN). Its memory is counted in the region of the
+    /// file that created it, not again here.
+    pub fn open_named(&mut self, named: Arc<Named>) -> u32 {
+        let handle = self.new_handle();
+        self.objects.insert(
+            handle,
+            GemObject {
+                bo: named.bo.clone(),
+                requests: Vec::new(),
+                min_page: named.min_page,
+                private_vm: named.private_vm,
+                region: named.region,
+                i915_caching: None,
+                named: Some(named),
+                counted: false,
+                mmap_offset: None,
+            },
+        );
+        handle
+    }
+
+    fn new_handle(&mut self) -> u32 {
         loop {
             self.next_handle = self.next_handle.wrapping_add(1).max(1);
             if !self.objects.contains_key(&self.next_handle) {
-                break;
+                return self.next_handle;
             }
         }
+    }
+
+    fn insert(&mut self, bo: Arc<Bo>, min_page: u64, region: u16, private_vm: Option<u32>) -> u32 {
+        let handle = self.new_handle();
         // Userptr pages belong to the host, not to a region.
-        if bo.host_range().is_none() {
+        let counted = bo.host_range().is_none();
+        if counted {
             *self.used.entry(region).or_default() += bo.size();
         }
         self.objects.insert(
-            self.next_handle,
+            handle,
             GemObject {
                 bo,
                 requests: Vec::new(),
@@ -123,10 +154,12 @@ impl GemTable {
                 private_vm,
                 region,
                 i915_caching: None,
+                named: None,
+                counted,
                 mmap_offset: None,
             },
         );
-        self.next_handle
+        handle
     }
 
     pub fn get(&self, handle: u32) -> Result<&GemObject, Errno> {
@@ -143,11 +176,7 @@ impl GemTable {
         if let Some(off) = obj.mmap_offset {
             self.mmaps.remove(&off);
         }
-        if let Some(u) = self
-            .used
-            .get_mut(&obj.region)
-            .filter(|_| obj.bo.host_range().is_none())
-        {
+        if let Some(u) = self.used.get_mut(&obj.region).filter(|_| obj.counted) {
             *u = u.saturating_sub(obj.bo.size());
         }
         Ok(obj)

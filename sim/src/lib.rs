@@ -28,7 +28,8 @@
 //!   GET_RESET_STATS shows the reset count to every caller, not only CAP_SYS_ADMIN.
 //! - The first GPU error bans the context (i915 does so for non-recoverable contexts, which is
 //!   what compute drivers create; xe always).
-//! - i915 out-fences are pollable eventfds standing in for sync_files.
+//! - i915 out-fences are pollable eventfds standing in for sync_files, known by the fd number
+//!   handed out (a dup of one is refused as an in-fence).
 //! - xe VM_BIND runs at once, without waiting for its in-syncs; an exec's job sees the VM as
 //!   it was at EXEC (binds after it are not visible to it, unbinds do not affect it).
 //! - Userptr (i915 GEM_USERPTR, xe MAP_USERPTR) BOs are the host process's own pages, reached
@@ -46,6 +47,7 @@ pub mod device_info;
 pub mod dispatch;
 mod drm;
 pub mod eu;
+pub mod flink;
 pub mod fuzz;
 mod gem;
 pub mod gpu;
@@ -57,7 +59,7 @@ pub mod sysfs;
 mod user;
 mod xe;
 
-pub use device::{open, open_device, OpenError, SimConfig, SimDevice};
+pub use device::{open, open_device, OpenError, SimConfig, SimDevice, SimGpu};
 pub use mem::{share_bo_pages, SharedPages};
 pub use user::on_behalf_of;
 

@@ -7,6 +7,8 @@
 //! and dg2 (i915 and xe), each child seeing that GPU as `/dev/dri/renderD128`. By default a
 //! slice runs (every [`EVERY`]th instance of each corpus file, at SIMD 8, 16 and 32);
 //! `HIL_FULL=1` runs the whole corpus. `CONFORMANCE_FILTER` narrows cases as elsewhere.
+//! Before the corpus, a hang and a GPU page fault on the same path must be reported from the
+//! kernel driver's error capture, with work after each still running ([`faults_and_hangs`]).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -45,7 +47,125 @@ fn files() -> Vec<conformance::corpus::File> {
     files
 }
 
+/// The eot-only kernel of `p` (umd's test data).
+fn eot_asm(p: Platform) -> &'static str {
+    match p {
+        Platform::Skl | Platform::Icllp => include_str!("../../umd/tests/data/eot_gen9.asm"),
+        Platform::Tgllp => include_str!("../../umd/tests/data/eot_gen12lp.asm"),
+        Platform::Dg2 => include_str!("../../umd/tests/data/eot_xehpg.asm"),
+    }
+}
+
+/// A kernel that never ends and one that stores outside every mapping, through the render
+/// node: umd reports each from the kernel driver's error capture (i915 error state, xe
+/// devcoredump; the shim's simulated GPU writes them in those formats), and work after each
+/// still runs. A kernel's capture names the faulting page; the simulator's also the byte, the
+/// access and the instruction, which are then checked too (`exact`).
+fn faults_and_hangs(ocloc: &std::path::Path, p: Platform, kmd: KmdChoice, exact: bool) {
+    use umd::device::{Device, DeviceSpec};
+    use umd::error::FaultAccess;
+    use umd::kernel::Kernel;
+    use umd::ndrange::NdRange;
+    use umd::payload::ArgValue;
+    use umd::Error;
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let d = Device::open(&DeviceSpec::Auto, Some(kmd), None).expect("the render node opens");
+    assert!(
+        !d.info().simulated,
+        "{}: not the render node",
+        d.info().name
+    );
+
+    let looping = Kernel::from_asm(
+        p,
+        include_str!("../../umd/tests/data/endless_loop.asm"),
+        8,
+        "loop",
+    )
+    .unwrap();
+    let jmpi = oracles::iga64::offsets_of(&iga, p, &looping.isa, |t| t.contains("jmpi")).unwrap();
+    let range = NdRange::new(&[8], None, 8, None).unwrap();
+    match d.dispatch(&looping, &range, &[]) {
+        Err(Error::GpuHang { at, .. }) if !exact || at.map(|a| a.offset) == Some(jmpi[0]) => {}
+        other => panic!("{p} {kmd:?} endless kernel: {other:?}"),
+    }
+    let eot = Kernel::from_asm(p, eot_asm(p), 8, "eot").unwrap();
+    d.dispatch(&eot, &range, &[])
+        .unwrap_or_else(|e| panic!("{p} {kmd:?} after a hang: {e}"));
+
+    let src = "__attribute__((intel_reqd_sub_group_size(16)))
+        kernel void oob(global uint *o) { o[get_global_id(0) + (1u << 26)] = 1; }";
+    let bin = oracles::ocloc::compile(
+        ocloc,
+        p,
+        src,
+        "-cl-intel-greater-than-4GB-buffer-required",
+        Format::PatchTokens,
+    )
+    .unwrap();
+    let heap = &oracles::ocloc::kernel_heaps(ocloc, &bin).unwrap()[0].bytes;
+    let stores = oracles::iga64::offsets_of(&iga, p, heap, |t| {
+        t.contains("send") && (t.contains("write") || t.contains("store"))
+    })
+    .unwrap();
+    let oob = Kernel::from_ocloc(&bin, None, Some(p)).unwrap();
+    let buf = d.create_buffer(64).unwrap();
+    let bad = buf.gpu_address() + 4 * (1 << 26);
+    let range = NdRange::new(&[16], None, 16, None).unwrap();
+    match d.dispatch(&oob, &range, &[ArgValue::Buffer(buf.clone())]) {
+        Err(Error::GpuFault {
+            address,
+            access,
+            by,
+            ..
+        }) => {
+            assert_eq!(
+                address >> 12,
+                bad >> 12,
+                "{p} {kmd:?}: {address:#x} vs {bad:#x}"
+            );
+            if exact {
+                assert!(
+                    (bad..bad + 64).contains(&address),
+                    "{address:#x} vs {bad:#x}"
+                );
+                assert_eq!(access, Some(FaultAccess::Write), "{p} {kmd:?}");
+                assert_eq!(by.map(|b| b.offset), Some(stores[0]), "{p} {kmd:?}");
+            }
+        }
+        other => panic!("{p} {kmd:?} out-of-bounds store: {other:?}"),
+    }
+    let fill = Kernel::from_ocloc(
+        &oracles::ocloc::compile(
+            ocloc,
+            p,
+            include_str!("../../intel-gpu-run/examples/fill.cl"),
+            "",
+            Format::PatchTokens,
+        )
+        .unwrap(),
+        None,
+        Some(p),
+    )
+    .unwrap();
+    let args = [
+        ArgValue::Buffer(buf.clone()),
+        ArgValue::Value(2u32.to_le_bytes().to_vec()),
+    ];
+    d.dispatch(&fill, &range, &args)
+        .unwrap_or_else(|e| panic!("{p} {kmd:?} after a fault: {e}"));
+    let mut w = [0u8; 4];
+    buf.read(60, &mut w).unwrap();
+    assert_eq!(u32::from_le_bytes(w), 30, "{p} {kmd:?}");
+    eprintln!(
+        "{} {}: hang and page fault reported from the capture",
+        p.name(),
+        kmd.name()
+    );
+}
+
 fn run_on_node(ocloc: PathBuf, p: Platform, kmd: KmdChoice) {
+    faults_and_hangs(&ocloc, p, kmd, std::env::var_os(CHILD).is_some());
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache"));
     let work = tempfile::tempdir().unwrap();

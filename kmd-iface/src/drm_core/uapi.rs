@@ -1,4 +1,5 @@
-//! Core DRM uAPI (`drm/drm.h`) the compute path uses: VERSION, GEM_CLOSE, PRIME, SYNCOBJ_*,
+//! Core DRM uAPI (`drm/drm.h`) the compute path uses: VERSION, GEM_CLOSE, GEM_FLINK/GEM_OPEN
+//! (global names, which the simulator answers), PRIME, SYNCOBJ_*,
 //! and the argument-less SET_MASTER/DROP_MASTER (constants: they have no argument struct).
 //!
 //! The `drm` crate's calls take a real file descriptor (`AsFd`) and its `drm-sys` structs do not
@@ -29,6 +30,17 @@ uapi_structs! { STRUCTS;
     struct drm_gem_close {
         handle: u32,
         pad: u32,
+    }
+    /// `DRM_IOCTL_GEM_FLINK`: a global name for a handle's object (primary node only).
+    struct drm_gem_flink {
+        handle: u32,
+        name: u32,
+    }
+    /// `DRM_IOCTL_GEM_OPEN`: a new handle (and the size) of the object a global name names.
+    struct drm_gem_open {
+        name: u32,
+        handle: u32,
+        size: u64,
     }
     /// `DRM_IOCTL_PRIME_HANDLE_TO_FD` / `DRM_IOCTL_PRIME_FD_TO_HANDLE`.
     struct drm_prime_handle {
@@ -92,6 +104,8 @@ uapi_structs! { STRUCTS;
 ioctls! { IOCTLS;
     DRM_IOCTL_VERSION = drm_iowr(0x00, drm_version);
     DRM_IOCTL_GEM_CLOSE = drm_iow(0x09, drm_gem_close);
+    DRM_IOCTL_GEM_FLINK = drm_iowr(0x0a, drm_gem_flink);
+    DRM_IOCTL_GEM_OPEN = drm_iowr(0x0b, drm_gem_open);
     DRM_IOCTL_PRIME_HANDLE_TO_FD = drm_iowr(0x2d, drm_prime_handle);
     DRM_IOCTL_PRIME_FD_TO_HANDLE = drm_iowr(0x2e, drm_prime_handle);
     DRM_IOCTL_SYNCOBJ_CREATE = drm_iowr(0xBF, drm_syncobj_create);

@@ -1,6 +1,7 @@
 /* A C program driving the render node through the C library only, as a driver would:
  * directory listing, stat, open, DRM_IOCTL_VERSION, the primary node and DRM master, and on
- * i915 a GEM buffer written through mmap by the CPU and by the GPU (MI_STORE_DATA_IMM), dup,
+ * i915 a GEM buffer written through mmap by the CPU and by the GPU (MI_STORE_DATA_IMM), global
+ * GEM names between two files (FLINK/GEM_OPEN), dup,
  * poll, fork and the sysfs-free
  * parts of /dev. Usage: node_client i915|xe. Prints "ok" lines; exits non-zero at the first
  * failure. Struct layouts and ioctl numbers come from the kernel's uAPI headers. */
@@ -240,6 +241,125 @@ static void check_card(int render_fd, const char *kmd) {
     printf("ok card0\n");
 }
 
+/* Global GEM names between two files of the one GPU (drm_gem.c): FLINK and GEM_OPEN are
+ * DRM_AUTH without DRM_RENDER_ALLOW, so EACCES on the render node; on card0 the first file is
+ * master (authenticated), a second one is authenticated only with CAP_SYS_ADMIN (root). */
+static void check_flink(int render_fd) {
+    struct drm_i915_gem_create create = {.size = 4096};
+    CHECK(ioctl(render_fd, DRM_IOCTL_I915_GEM_CREATE, &create) == 0);
+    struct drm_gem_flink fl = {.handle = create.handle};
+    errno = 0;
+    CHECK(ioctl(render_fd, DRM_IOCTL_GEM_FLINK, &fl) == -1 && errno == EACCES);
+
+    int a = open("/dev/dri/card0", O_RDWR), b = open("/dev/dri/card0", O_RDWR);
+    CHECK(a >= 0 && b >= 0);
+    struct drm_i915_gem_create ca = {.size = 8192};
+    CHECK(ioctl(a, DRM_IOCTL_I915_GEM_CREATE, &ca) == 0);
+    fl.handle = ca.handle;
+    CHECK(ioctl(a, DRM_IOCTL_GEM_FLINK, &fl) == 0 && fl.name > 0);
+    struct drm_gem_flink again = {.handle = ca.handle};
+    CHECK(ioctl(a, DRM_IOCTL_GEM_FLINK, &again) == 0 && again.name == fl.name);
+    struct drm_gem_open go = {.name = fl.name};
+    if (ioctl(b, DRM_IOCTL_GEM_OPEN, &go) != 0) {
+        CHECK(errno == EACCES && geteuid() != 0);
+        printf("ok flink (GEM_OPEN on a second card0 file needs CAP_SYS_ADMIN)\n");
+        CHECK(close(a) == 0 && close(b) == 0);
+        return;
+    }
+    CHECK(go.size == 8192 && go.handle != 0);
+    /* The same pages through both files. */
+    uint32_t *pa = NULL, *pb = NULL;
+    for (int i = 0; i < 2; i++) {
+        int f = i ? b : a;
+        struct drm_i915_gem_mmap_offset mo = {.handle = i ? go.handle : ca.handle,
+                                              .flags = I915_MMAP_OFFSET_WB};
+        if (ioctl(f, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo) != 0) {
+            CHECK(errno == ENODEV);
+            mo.flags = I915_MMAP_OFFSET_FIXED;
+            CHECK(ioctl(f, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo) == 0);
+        }
+        uint32_t *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, f, mo.offset);
+        CHECK(p != MAP_FAILED);
+        *(i ? &pb : &pa) = p;
+    }
+    pa[1500] = 0xf1a6;
+    CHECK(pb[1500] == 0xf1a6);
+    CHECK(munmap(pa, 8192) == 0 && munmap(pb, 8192) == 0);
+    /* The name lasts while any handle does. */
+    struct drm_gem_close gc = {.handle = ca.handle};
+    CHECK(ioctl(a, DRM_IOCTL_GEM_CLOSE, &gc) == 0);
+    struct drm_gem_open go2 = {.name = fl.name};
+    CHECK(ioctl(a, DRM_IOCTL_GEM_OPEN, &go2) == 0);
+    gc.handle = go2.handle;
+    CHECK(ioctl(a, DRM_IOCTL_GEM_CLOSE, &gc) == 0);
+    CHECK(close(b) == 0); /* its handle goes with the file */
+    errno = 0;
+    CHECK(ioctl(a, DRM_IOCTL_GEM_OPEN, &go2) == -1 && errno == ENOENT);
+    CHECK(close(a) == 0);
+    printf("ok flink\n");
+}
+
+/* An empty batch on `fd` with sync-file fences (i915_drm.h: FENCE_IN fd in rsvd2's low half,
+ * FENCE_OUT fd returned in its high half by the _WR ioctl). Returns the ioctl's errno (0 on
+ * success) and the out-fence in *out. */
+static int fenced_exec(int fd, uint32_t handle, uint64_t flags, int in, int *out) {
+    struct drm_i915_gem_exec_object2 obj = {
+        .handle = handle,
+        .offset = 0x10000,
+        .flags = EXEC_OBJECT_PINNED | EXEC_OBJECT_SUPPORTS_48B_ADDRESS,
+    };
+    struct drm_i915_gem_execbuffer2 eb = {
+        .buffers_ptr = (uintptr_t)&obj,
+        .buffer_count = 1,
+        .batch_len = 4096,
+        .flags = I915_EXEC_RENDER | I915_EXEC_NO_RELOC | flags,
+        .rsvd2 = (uint32_t)in,
+    };
+    if (ioctl(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &eb) != 0)
+        return errno;
+    if (out)
+        *out = (int)(eb.rsvd2 >> 32);
+    return 0;
+}
+
+/* Execbuf fences on `fd`, the same in the process that opened it and in a forked child: an
+ * out-fence is a pollable fd that becomes readable when the batch is done, it is accepted
+ * back as an in-fence (FENCE_IN, FENCE_SUBMIT), and an fd that is not a sync file is EINVAL.
+ * (A dup of an out-fence is not accepted: the simulator knows it by the fd number.) */
+static void check_fences(int fd) {
+    struct drm_i915_gem_create create = {.size = 4096};
+    CHECK(ioctl(fd, DRM_IOCTL_I915_GEM_CREATE, &create) == 0);
+    struct drm_i915_gem_mmap_offset mo = {.handle = create.handle,
+                                          .flags = I915_MMAP_OFFSET_WB};
+    if (ioctl(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo) != 0) {
+        CHECK(errno == ENODEV);
+        mo.flags = I915_MMAP_OFFSET_FIXED;
+        CHECK(ioctl(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo) == 0);
+    }
+    uint32_t *cpu = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, mo.offset);
+    CHECK(cpu != MAP_FAILED);
+    cpu[0] = 0x0Au << 23; /* MI_BATCH_BUFFER_END */
+    CHECK(munmap(cpu, 4096) == 0);
+
+    int out = -1;
+    CHECK(fenced_exec(fd, create.handle, I915_EXEC_FENCE_OUT, 0, &out) == 0 && out >= 0);
+    struct pollfd p = {.fd = out, .events = POLLIN};
+    CHECK(poll(&p, 1, 10000) == 1);
+    int again = -1;
+    CHECK(fenced_exec(fd, create.handle, I915_EXEC_FENCE_IN | I915_EXEC_FENCE_OUT, out, &again) == 0);
+    CHECK(again >= 0 && again != out);
+    CHECK(fenced_exec(fd, create.handle, I915_EXEC_FENCE_SUBMIT, out, NULL) == 0);
+    int pipefd[2];
+    CHECK(pipe(pipefd) == 0);
+    CHECK(fenced_exec(fd, create.handle, I915_EXEC_FENCE_IN, pipefd[0], NULL) == EINVAL);
+    p.fd = again;
+    CHECK(poll(&p, 1, 10000) == 1);
+    CHECK(close(pipefd[0]) == 0 && close(pipefd[1]) == 0);
+    CHECK(close(again) == 0 && close(out) == 0);
+    struct drm_gem_close gc = {.handle = create.handle};
+    CHECK(ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc) == 0);
+}
+
 int main(int argc, char **argv) {
     const char *kmd = argc > 1 ? argv[1] : "i915";
     check_dev_dri();
@@ -252,8 +372,12 @@ int main(int argc, char **argv) {
     errno = 0;
     CHECK(ioctl(fd, DRM_IOCTL_VERSION, (void *)8) == -1 && errno == EFAULT);
 
-    if (!strcmp(kmd, "i915"))
+    if (!strcmp(kmd, "i915")) {
         check_i915_bo(fd);
+        check_flink(fd);
+        check_fences(fd);
+        printf("ok fences\n");
+    }
 
     /* A render node with no events is never readable. */
     struct pollfd p = {.fd = fd, .events = POLLIN};
@@ -279,6 +403,8 @@ int main(int argc, char **argv) {
         /* The inherited file is the parent's open file, as with the kernel: its requests
            reach the parent's simulated GPU (the shim forwards them); a new open works too. */
         check_version(d, kmd);
+        if (!strcmp(kmd, "i915"))
+            check_fences(d);
         int f = open(node, O_RDWR);
         if (f < 0)
             _exit(3);
@@ -289,7 +415,7 @@ int main(int argc, char **argv) {
     CHECK(waitpid(pid, &status, 0) == pid);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     check_version(d, kmd);
-    printf("ok fork\n");
+    printf("ok fork%s\n", strcmp(kmd, "i915") ? "" : " (with fences in the child)");
     CHECK(close(d) == 0);
     printf("all ok\n");
     return 0;

@@ -197,7 +197,9 @@ impl HwContext {
     }
 }
 
-/// The device's engines and everything they share.
+/// The device's engines and everything they share. A clone is another handle to the same
+/// GPU (each DRM file of the device holds one).
+#[derive(Clone)]
 pub struct Gpu {
     pub info: &'static DeviceInfo,
     pub clock: Clock,
