@@ -283,11 +283,14 @@ pub fn run(
     }
     t.file[TM0..TM0 + 8].copy_from_slice(&t.executed.to_le_bytes());
     let mut left = budget;
+    // The fast path rounds to nearest: a directed mode in cr0 takes the interpreter. cr0 is
+    // read before each fast run only when the mode can be directed: the thread starts so or
+    // the program may change it.
+    let follow_cr0 = prog.sets_rounding || Rounding::of(t) != Rounding::NearestEven;
     loop {
-        // The fast path rounds to nearest: a directed mode in cr0 takes the interpreter.
         if left != 0
             && matches!(prog.fast.get(t.ip as usize), Some(Some(_)))
-            && Rounding::of(t) == Rounding::NearestEven
+            && (!follow_cr0 || Rounding::of(t) == Rounding::NearestEven)
         {
             // A run of fast-path instructions, each counted and advanced as below.
             left -= fast::run_block(t, prog, left);

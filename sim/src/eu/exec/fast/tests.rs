@@ -235,3 +235,46 @@ fn common_igc_forms_take_the_fast_path() {
         assert!(prog.fast[0].is_some(), "{text}: {:?}", prog.insts[0]);
     }
 }
+
+/// 2^24 + 3 lies between the singles 2^24 + 2 and 2^24 + 4: nearest-even gives 2^24 + 4,
+/// toward zero 2^24 + 2 (IEEE 754 directed rounding; cr0.0 bits 5:4 = 11b).
+fn add_after(prologue: &str, cr0: u32) -> (bool, f32) {
+    let text = format!("{prologue}\nadd (16|M0) r10.0<1>:f r12.0<8;8,1>:f r14.0<8;8,1>:f\nnop\n");
+    let bytes = isa_encoder::assemble(Platform::Tgllp, &text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let mut t = Thread::new(0xffff);
+    for r in 0..16 {
+        t.grf_mut()[12 * 32 + 4 * r..][..4].copy_from_slice(&16_777_216f32.to_le_bytes());
+        t.grf_mut()[14 * 32 + 4 * r..][..4].copy_from_slice(&3f32.to_le_bytes());
+    }
+    t.file[crate::eu::regfile::CR0..][..4].copy_from_slice(&cr0.to_le_bytes());
+    let steps = prog.insts.len() as u64 - 1;
+    assert!(matches!(
+        run(&mut t, &prog, &mut NoMemory, steps),
+        Ok(Status::Budget)
+    ));
+    (prog.sets_rounding, f32::from_bits(t.grf_u32(10, 15)))
+}
+
+#[test]
+fn the_fast_path_follows_a_rounding_mode_the_program_or_the_thread_sets() {
+    // IGC's prologue keeps the field: cr0 is not re-read, and the mode stays nearest-even.
+    assert_eq!(
+        add_after("(W) or (1|M0) cr0.0<1>:ud cr0.0<0;1,0>:ud 0x4C0:uw", 0),
+        (false, 16_777_220.0)
+    );
+    // IGC's switch to toward-zero around its division emulation.
+    assert_eq!(
+        add_after("(W) xor (1|M0) cr0.0<1>:ud cr0.0<0;1,0>:ud 0x30:uw", 0),
+        (true, 16_777_218.0)
+    );
+    assert_eq!(
+        add_after(
+            "(W) and (1|M0) cr0.0<1>:ud cr0.0<0;1,0>:ud 0xffffffcf:ud",
+            0x30
+        ),
+        (true, 16_777_220.0)
+    );
+    // A thread that starts toward-zero, with a program that does not touch cr0.
+    assert_eq!(add_after("nop", 0x30), (false, 16_777_218.0));
+}
