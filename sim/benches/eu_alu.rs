@@ -3,6 +3,8 @@
 //!
 //! Criterion reports wall-clock throughput; on a shared machine that understates the
 //! interpreter, so each case also prints lane-ops per second of this thread's CPU time.
+//! `EU_ALU_FIXED=1` runs only that fixed loop (2000 runs per case) and skips criterion: a fixed
+//! amount of work whose instruction count `valgrind --tool=callgrind` can compare between builds.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use platform::Platform;
@@ -38,6 +40,7 @@ fn bench(c: &mut Criterion) {
             ],
         ),
     ];
+    let fixed_only = std::env::var_os("EU_ALU_FIXED").is_some();
     let mut g = c.benchmark_group("eu_alu");
     g.throughput(Throughput::Elements((BODY * 16) as u64));
     for (name, lines) in cases {
@@ -59,6 +62,9 @@ fn bench(c: &mut Criterion) {
             "eu_alu/{name}: {:.1} M lane-ops per CPU-second",
             (iters * BODY * 16) as f64 / secs / 1e6
         );
+        if fixed_only {
+            continue;
+        }
         g.bench_function(name, |b| {
             b.iter(|| {
                 t.restart(0xffff);

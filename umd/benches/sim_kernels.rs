@@ -15,6 +15,10 @@
 //! outputs are bit-identical. A missing ocloc or PoCL prints why and skips that part.
 //!
 //! `cargo bench -p umd --bench sim_kernels`
+//!
+//! For instruction counts (`valgrind --tool=callgrind`, repeatable on a shared machine):
+//! `SIM_KERNELS_CASES=saxpy,branchy` runs only those cases, `SIM_KERNELS_THREADS=1` (or `0`,
+//! one per core) only that host-thread setting; with either set PoCL is not run.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -303,6 +307,21 @@ fn main() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let portable_path = dir.path().join("portable.cl");
     std::fs::write(&portable_path, PORTABLE).expect("write the kernel source");
+    let only_cases = std::env::var("SIM_KERNELS_CASES").ok();
+    let only_threads = std::env::var("SIM_KERNELS_THREADS").ok();
+    let thread_settings: Vec<usize> = match only_threads.as_deref().map(str::parse) {
+        Some(Ok(t)) => vec![t],
+        Some(Err(_)) => {
+            println!("SIM_KERNELS_THREADS must be a number (0: one per core)");
+            return;
+        }
+        None => vec![1, 0],
+    };
+    let wanted = |name: &str| {
+        only_cases
+            .as_deref()
+            .is_none_or(|l| l.split(',').any(|c| c == name))
+    };
     let mut sim_all = Vec::new();
     for (src, opts, portable) in [
         (PORTABLE, "-cl-std=CL2.0", true),
@@ -315,9 +334,12 @@ fn main() {
                 continue;
             }
         };
-        for case in CASES.iter().filter(|c| c.portable == portable) {
+        for case in CASES
+            .iter()
+            .filter(|c| c.portable == portable && wanted(c.name))
+        {
             let mut line = format!("{:<14}", case.name);
-            for threads in [1, 0] {
+            for &threads in &thread_settings {
                 match run_sim(&bin, case, threads) {
                     Ok(r) => {
                         line += &format!(
@@ -337,6 +359,9 @@ fn main() {
             }
             println!("{line}");
         }
+    }
+    if only_cases.is_some() || only_threads.is_some() {
+        return;
     }
     match run_pocl(&portable_path) {
         Err(e) => println!("SKIP PoCL side by side: {e}"),

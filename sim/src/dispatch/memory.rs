@@ -1,7 +1,6 @@
 //! The EU's view of memory during a dispatch: the context's address space, the binding table
 //! and its RENDER_SURFACE_STATEs, and the running group's shared local memory.
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 
 use batchbuffer::{Packet, RenderSurfaceState};
@@ -18,6 +17,14 @@ const VA_MASK: u64 = (1 << VA_BITS) - 1;
 
 /// Binding-table indices of the stateless (General State Base relative) surfaces.
 const STATELESS_BTIS: [u32; 2] = [255, 253];
+
+/// Binding-table indices a message can name (an 8-bit descriptor field): the surfaces
+/// cache holds one entry per index.
+const BTI_COUNT: usize = 256;
+
+/// Bindings remembered by the last accesses: a kernel streams through a few buffers at once
+/// (SAXPY reads two and writes one), so one entry would miss at every other message.
+const RECENT_BINDINGS: usize = 4;
 
 use batchbuffer::builder::surface_type::{
     BUFFER as SURFTYPE_BUFFER, NULL as SURFTYPE_NULL, SCRATCH as SURFTYPE_SCRATCH,
@@ -41,15 +48,16 @@ pub struct VmMemory<'a> {
     /// The dispatch's SAMPLER_STATE table (Dynamic State Base + the descriptor's Sampler State
     /// Pointer).
     sampler_table: u64,
-    surfaces: HashMap<u32, Surface>,
+    /// Surfaces by binding-table index, looked up once per dispatch and host thread.
+    surfaces: Vec<Option<Surface>>,
     pub slm: Vec<u8>,
     /// The first refusal, explaining the `MemFault` the EU reports.
     pub refusal: Option<Refusal>,
     /// Held across each global atomic: the walker's other groups may run on other host threads.
     atomics: &'a Mutex<()>,
-    /// The binding the last access went through: a message's lanes nearly always hit the
-    /// same buffer, so they skip the address space's map walk.
-    last: Option<&'a Binding>,
+    /// The bindings the last accesses went through, most recent first: a message's lanes
+    /// nearly always hit one of a few buffers, so they skip the address space's map walk.
+    recent: [Option<&'a Binding>; RECENT_BINDINGS],
 }
 
 impl<'a> VmMemory<'a> {
@@ -68,20 +76,29 @@ impl<'a> VmMemory<'a> {
             bases,
             binding_table: bases.binding_tables.wrapping_add(u64::from(bt_pointer)),
             sampler_table: bases.dynamic.wrapping_add(u64::from(sampler_pointer)),
-            surfaces: HashMap::new(),
+            surfaces: Vec::new(),
             slm: Vec::new(),
             refusal: None,
-            last: None,
+            recent: [None; RECENT_BINDINGS],
         }
     }
 
-    /// The cached binding when it maps all of `[va, va+len)` (`va` reduced to 48 bits) for
+    /// A remembered binding that maps all of `[va, va+len)` (`va` reduced to 48 bits) for
     /// this access, and the offset in its BO.
     fn cached(&self, va: u64, len: usize, write: bool) -> Option<(&'a Binding, u64)> {
-        let b = self.last?;
         let end = va.checked_add(len as u64)?;
-        (va >= b.start && end <= b.start + b.len && !(write && b.read_only))
-            .then(|| (b, b.bo_offset + (va - b.start)))
+        self.recent.iter().flatten().find_map(|&b| {
+            (va >= b.start && end <= b.start + b.len && !(write && b.read_only))
+                .then(|| (b, b.bo_offset + (va - b.start)))
+        })
+    }
+
+    /// Remembers the binding of `va` (after an access through the address space succeeded).
+    fn remember(&mut self, va: u64) {
+        if let Some(b) = self.vm.binding_at(va) {
+            self.recent.rotate_right(1);
+            self.recent[0] = Some(b);
+        }
     }
 
     fn refuse(&mut self, r: Refusal, address: u64) -> MemFault {
@@ -225,7 +242,7 @@ impl Memory for VmMemory<'_> {
         }
         let ok = self.vm.read(addr, buf).is_ok();
         if ok {
-            self.last = self.vm.binding_at(va);
+            self.remember(va);
         }
         ok
     }
@@ -239,7 +256,7 @@ impl Memory for VmMemory<'_> {
         }
         let ok = self.vm.write(addr, data).is_ok();
         if ok {
-            self.last = self.vm.binding_at(va);
+            self.remember(va);
         }
         ok
     }
@@ -295,7 +312,8 @@ impl Memory for VmMemory<'_> {
     }
 
     fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
-        if let Some(s) = self.surfaces.get(&bti) {
+        let slot = bti as usize;
+        if let Some(Some(s)) = self.surfaces.get(slot) {
             return Ok(*s);
         }
         let s = if STATELESS_BTIS.contains(&bti) {
@@ -309,7 +327,12 @@ impl Memory for VmMemory<'_> {
             };
             self.surface_at(self.bases.surface.wrapping_add(u64::from(entry & !0x3f)))?
         };
-        self.surfaces.insert(bti, s);
+        if slot < BTI_COUNT {
+            if self.surfaces.len() <= slot {
+                self.surfaces.resize(slot + 1, None);
+            }
+            self.surfaces[slot] = Some(s);
+        }
         Ok(s)
     }
 

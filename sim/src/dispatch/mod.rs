@@ -126,19 +126,24 @@ struct Run<'a, 'w> {
     threads: Vec<Thread>,
     /// The GRF registers payloads loaded so far wrote (bit r = register r).
     payload_regs: u128,
+    /// The group's cycle detector, kept to reuse its memory.
+    cycles: Cycles,
 }
 
 impl Run<'_, '_> {
     fn group(&mut self, id: [u32; 3], ordinal: u64) -> Result<(), GpuErrorKind> {
         let mut threads = std::mem::take(&mut self.threads);
-        let res = self.run_group(&mut threads, id, ordinal);
+        let mut cycles = std::mem::take(&mut self.cycles);
+        let res = self.run_group(&mut threads, &mut cycles, id, ordinal);
         self.threads = threads;
+        self.cycles = cycles;
         res
     }
 
     fn run_group(
         &mut self,
         threads: &mut Vec<Thread>,
+        cycles: &mut Cycles,
         id: [u32; 3],
         ordinal: u64,
     ) -> Result<(), GpuErrorKind> {
@@ -160,13 +165,21 @@ impl Run<'_, '_> {
                 None => threads.push(Thread::new(mask)),
             }
             if let Some(t) = threads.get_mut(i as usize) {
-                self.payload_regs |=
-                    payload::load(self.w.platform, d, self.w.memory, t, id, ordinal, i)?;
+                self.payload_regs |= payload::load(
+                    self.w.platform,
+                    d,
+                    self.w.memory,
+                    self.shared.indirect.as_ref(),
+                    t,
+                    id,
+                    ordinal,
+                    i,
+                )?;
             }
         }
         let threads = &mut threads[..];
         self.mem.slm.fill(0);
-        let mut cycles = Cycles::new(threads.len());
+        cycles.reset(threads.len());
         loop {
             // Whether every thread that ran this round came back to an earlier state.
             let mut endless = true;

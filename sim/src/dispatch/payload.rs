@@ -29,13 +29,77 @@ pub fn grfs_per_channel(simd: u32) -> usize {
     }
 }
 
+/// The indirect data of a walker's group read once: the cross-thread data, then one block per
+/// thread of a group, as they lie in memory (Gen9–Gen12LP). Every group of the walker loads
+/// the same bytes, so its threads copy from here instead of walking the address space twice
+/// per thread. The walker's threads are taken not to write their own indirect data (IGC's code
+/// never does; on hardware a later group could see the old or the new bytes).
+pub struct IndirectData {
+    start: u64,
+    bytes: Vec<u8>,
+}
+
+/// Indirect data read ahead only up to this size; a larger walker reads per thread.
+const INDIRECT_AHEAD_MAX: usize = 1 << 20;
+
+impl IndirectData {
+    /// Reads the indirect data of `d`'s threads; `None` when the platform does not load it,
+    /// it is larger than [`INDIRECT_AHEAD_MAX`], or any of it cannot be read (each thread then
+    /// reads its own, and a fault is reported as that thread's).
+    pub fn read(p: Platform, d: &Dispatch, vm: &AddressSpace) -> Option<IndirectData> {
+        if !gen_dispatch(p).loads_curbe {
+            return None;
+        }
+        let ct = d.idd.cross_thread_constant_data_read_length as usize * GRF;
+        let pt = d.idd.constant_urb_entry_read_length as usize * GRF;
+        let len = pt
+            .checked_mul(d.threads_per_group as usize)?
+            .checked_add(ct)?;
+        if len > INDIRECT_AHEAD_MAX || d.indirect.checked_add(len as u64).is_none() {
+            return None;
+        }
+        let mut bytes = vec![0; len];
+        vm.read(d.indirect, &mut bytes).ok()?;
+        Some(IndirectData {
+            start: d.indirect,
+            bytes,
+        })
+    }
+
+    /// The bytes at `[va, va+len)` when they were read ahead.
+    fn get(&self, va: u64, len: usize) -> Option<&[u8]> {
+        let at = usize::try_from(va.checked_sub(self.start)?).ok()?;
+        self.bytes.get(at..at.checked_add(len)?)
+    }
+}
+
+/// Reads `dst.len()` bytes at `va`, from `ahead` when it holds them.
+fn read_indirect(
+    vm: &AddressSpace,
+    ahead: Option<&IndirectData>,
+    va: u64,
+    dst: &mut [u8],
+) -> Result<(), GpuFault> {
+    match ahead.and_then(|a| a.get(va, dst.len())) {
+        Some(b) => {
+            dst.copy_from_slice(b);
+            Ok(())
+        }
+        None => vm.read(va, dst),
+    }
+}
+
 /// Fills `t`'s GRF for thread `index` of the group `group` (`ordinal` counts groups). Only
 /// the r0 header and payload bytes are written: `t` comes zeroed ([`Thread::new`] or
-/// [`Thread::reset`]). Returns the GRF registers it wrote (bit r = register r).
+/// [`Thread::reset`]). `ahead`: the walker's indirect data when it was read ahead
+/// ([`IndirectData::read`]); what a thread loads is the same either way. Returns the GRF
+/// registers it wrote (bit r = register r).
+#[allow(clippy::too_many_arguments)]
 pub fn load(
     p: Platform,
     d: &Dispatch,
     vm: &AddressSpace,
+    ahead: Option<&IndirectData>,
     t: &mut Thread,
     group: [u32; 3],
     ordinal: u64,
@@ -76,9 +140,9 @@ pub fn load(
                 access: crate::mem::Access::Read,
             });
         }
-        vm.read(per_thread, &mut grf[at..at + pt])?;
+        read_indirect(vm, ahead, per_thread, &mut grf[at..at + pt])?;
         at += pt;
-        vm.read(d.indirect, &mut grf[at..at + ct])?;
+        read_indirect(vm, ahead, d.indirect, &mut grf[at..at + ct])?;
         at += ct;
     } else {
         if let Some(ids) = &d.hw_ids {
@@ -150,7 +214,7 @@ mod tests {
         let vm = AddressSpace::new();
         let r0 = |p: Platform, d: &Dispatch, i: u32| {
             let mut t = Thread::new(0xff);
-            load(p, d, &vm, &mut t, [0; 3], 0, i).unwrap();
+            load(p, d, &vm, None, &mut t, [0; 3], 0, i).unwrap();
             (t.grf_u32(0, 5), t.grf_u32(0, 3))
         };
         let vfe = dispatch(
@@ -179,6 +243,47 @@ mod tests {
         for i in 0..4 {
             assert_eq!(r0(Platform::Dg2, &cfe, i), ((5 << 10) | i, 0), "thread {i}");
         }
+    }
+
+    /// Threads loaded from the read-ahead indirect data get the GRF they get from the address
+    /// space; a walker whose indirect data is not all mapped reads per thread and faults there.
+    #[test]
+    fn read_ahead_indirect_data_loads_the_same_payload() {
+        let mut vm = AddressSpace::new();
+        let bo = crate::mem::Bo::new(0x1000).unwrap();
+        vm.bind(0x4000, 0x1000, bo, 0, false).unwrap();
+        let bytes: Vec<u8> = (0..0x1000u32).map(|i| (i * 7 + 3) as u8).collect();
+        vm.write(0x4000, &bytes).unwrap();
+        let mut d = dispatch(8, ScratchR0::default());
+        d.idd.cross_thread_constant_data_read_length = 2;
+        d.idd.constant_urb_entry_read_length = 3;
+        d.indirect = 0x4040;
+        let ahead = IndirectData::read(Platform::Tgllp, &d, &vm).expect("all mapped");
+        for i in 0..d.threads_per_group {
+            let mut a = Thread::new(0xff);
+            let mut b = Thread::new(0xff);
+            let wa = load(Platform::Tgllp, &d, &vm, None, &mut a, [1, 2, 3], 5, i).unwrap();
+            let wb = load(
+                Platform::Tgllp,
+                &d,
+                &vm,
+                Some(&ahead),
+                &mut b,
+                [1, 2, 3],
+                5,
+                i,
+            )
+            .unwrap();
+            assert_eq!(wa, wb);
+            assert_eq!(a.grf(), b.grf(), "thread {i}");
+        }
+        // 2 cross-thread GRFs + 4 threads x 3 GRFs from 0x4fc0 run past the mapping.
+        d.indirect = 0x4fc0;
+        assert!(IndirectData::read(Platform::Tgllp, &d, &vm).is_none());
+        let mut t = Thread::new(0xff);
+        assert!(load(Platform::Tgllp, &d, &vm, None, &mut t, [0; 3], 0, 0).is_err());
+        // Xe-HPG threads do not load indirect data.
+        assert!(IndirectData::read(Platform::Dg2, &d, &vm).is_none());
     }
 
     fn ids(out: &[u8], channel: usize, lane: usize, simd: u32) -> u16 {

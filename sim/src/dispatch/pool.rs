@@ -22,7 +22,8 @@ use isa_encoder::model::SendDesc;
 use isa_encoder::sendmsg::Sfid;
 
 use super::memory::VmMemory;
-use super::progress::Progress;
+use super::payload::IndirectData;
+use super::progress::{Cycles, Progress};
 use super::state::{slm_bytes, Dispatch};
 use super::{timeout, EuBudget, Run};
 use crate::cs::Walker;
@@ -45,6 +46,8 @@ pub(super) struct Shared<'w> {
     stop_after: AtomicU64,
     /// Serialises global atomics.
     atomics: Mutex<()>,
+    /// The threads' indirect data, read once for the walker.
+    pub(super) indirect: Option<IndirectData>,
 }
 
 impl Shared<'_> {
@@ -115,6 +118,7 @@ pub(super) fn run_groups(
         failed: Mutex::new(None),
         stop_after: AtomicU64::new(u64::MAX),
         atomics: Mutex::new(()),
+        indirect: IndirectData::read(w.platform, d, w.memory),
     };
     let workers = if uses_scratch(prog) {
         1
@@ -173,6 +177,7 @@ fn worker(
         ),
         threads: Vec::new(),
         payload_regs: 0,
+        cycles: Cycles::default(),
     };
     run.mem.slm = vec![0; slm_bytes(&d.idd)];
     loop {

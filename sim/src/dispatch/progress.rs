@@ -180,6 +180,16 @@ impl Cycles {
         }
     }
 
+    /// Forgets every thread's states and tracks `threads` threads, keeping the memory.
+    pub fn reset(&mut self, threads: usize) {
+        self.saved.clear();
+        self.saved.resize(threads, None);
+        self.power.clear();
+        self.power.resize(threads, 1);
+        self.lam.clear();
+        self.lam.resize(threads, 0);
+    }
+
     /// Records thread `i`'s state at the end of a full slice; true when it repeats a state
     /// seen at an earlier slice's end.
     pub fn repeats(&mut self, i: usize, t: &Thread) -> bool {

@@ -7,6 +7,8 @@
 
 use isa_encoder::model::RegFile;
 
+use super::exec::waits::Waits;
+
 /// Bytes per register on Gen9..Xe-HPG.
 pub const REG_BYTES: usize = platform::GRF_BYTES as usize;
 /// GRF registers per thread (the corpus uses no larger GRF mode).
@@ -92,9 +94,9 @@ pub struct Thread {
     pub(crate) live: u32,
     /// Channels executing at `ip`.
     pub(crate) active: u32,
-    /// Where each waiting channel resumes (instruction index); `u32::MAX` for none.
-    pub(crate) pcip: [u32; 32],
-    /// The smallest `pcip` of a waiting channel.
+    /// The channels not executing at `ip`, by the instruction each resumes at.
+    pub(crate) waits: Waits,
+    /// The first instruction a channel waits at (`u32::MAX`: none).
     pub(crate) next_wake: u32,
     pub(crate) ended: bool,
     /// A gateway barrier was signalled and not yet released by the dispatcher.
@@ -123,7 +125,7 @@ impl Thread {
             ip: 0,
             live: dispatch_mask,
             active: dispatch_mask,
-            pcip: [u32::MAX; 32],
+            waits: Waits::EMPTY,
             next_wake: u32::MAX,
             ended: dispatch_mask == 0,
             barrier_pending: false,
@@ -170,7 +172,7 @@ impl Thread {
         self.ip = 0;
         self.live = dispatch_mask;
         self.active = dispatch_mask;
-        self.pcip = [u32::MAX; 32];
+        self.waits = Waits::EMPTY;
         self.next_wake = u32::MAX;
         self.ended = dispatch_mask == 0;
         self.barrier_pending = false;
@@ -244,7 +246,7 @@ impl Thread {
         self.ip == other.ip
             && self.live == other.live
             && self.active == other.active
-            && self.pcip == other.pcip
+            && self.waits == other.waits
             && self.next_wake == other.next_wake
             && self.ended == other.ended
             && self.barrier_pending == other.barrier_pending

@@ -14,6 +14,8 @@ use super::regfile::{Thread, CR0};
 /// cr0.0's rounding mode field.
 const FIELD_SHIFT: u32 = 4;
 const FIELD_MASK: u32 = 0b11;
+/// The field's bits in cr0.0 (all in its low byte).
+pub(crate) const FIELD_BITS: u32 = FIELD_MASK << FIELD_SHIFT;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rounding {

@@ -92,9 +92,11 @@ pub struct Fast {
     /// The destination type's element (for `null` too: conditions test the value as it).
     pub dst_elem: Elem,
     pub src: [FastSrc; 3],
-    /// The word form: no condition, 32-bit elements everywhere, a destination of consecutive
+    /// The word form: 32-bit elements everywhere, a `null` destination or one of consecutive
     /// DWords, and each source consecutive DWords or one value (a scalar region or an
-    /// immediate). The executor computes it straight from the register file's rows.
+    /// immediate); not `csel`, and integer `cmp`/conditional `sel` only on sources of the
+    /// same signedness. The executor computes it straight from the register file's rows,
+    /// condition flags included.
     pub word: bool,
 }
 
@@ -271,10 +273,13 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         Loc::Imm | Loc::Indirect { .. } => return None,
     };
     let pred = inst.pred;
-    let word = inst.cond.is_none()
-        && !matches!(op, FastOp::Cmp { .. } | FastOp::Sel | FastOp::Csel)
+    // Integer `cmp` and conditional `sel` compare each source by its own signedness: the word
+    // form covers sources that agree.
+    let compares = matches!(op, FastOp::Cmp { .. }) || (op == FastOp::Sel && inst.cond.is_some());
+    let word = op != FastOp::Csel
+        && !(compares && num == Num::Int && src[0].elem.signed != src[1].elem.signed)
         && dst_elem.size == 4
-        && dst.is_some_and(|d| d.stride == 4)
+        && dst.is_none_or(|d| d.stride == 4)
         && src.iter().take(arity).all(|s| {
             s.elem.size == 4 && matches!(s.at, Src::Imm(_) | Src::Region { stride: 0 | 4, .. })
         });

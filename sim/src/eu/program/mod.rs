@@ -11,12 +11,13 @@ use std::sync::Arc;
 use isa_encoder::kernel::{decode_kernel, Decoded};
 use isa_encoder::model::{
     CondMod, DataType, InstOpts, Instruction, Opcode, Operand, Predicate, RegFile, SendDesc, Shape,
-    Subfunction,
+    SrcMod, Subfunction,
 };
 use platform::Platform;
 
 use crate::eu::error::{EuError, EuErrorKind};
-use crate::eu::regfile::{GRF_BYTES, GRF_REGS, REG_BYTES};
+use crate::eu::regfile::{CR0, GRF_BYTES, GRF_REGS, REG_BYTES};
+use crate::eu::rounding;
 pub use operand::{type_bytes, Loc, Opnd};
 
 /// The numeric domain an ALU instruction computes in (from its source types).
@@ -94,6 +95,9 @@ pub struct Program {
     /// The GRF registers (bit r = register r) some instruction may write: a dispatcher that
     /// reuses a thread object for this program clears only these and the payload's.
     pub grf_writes: u128,
+    /// Some instruction may change cr0.0's rounding-mode field ([`sets_rounding`]): only then
+    /// does the run loop read cr0 before each run of fast-path instructions.
+    pub sets_rounding: bool,
 }
 
 impl Program {
@@ -118,12 +122,14 @@ impl Program {
         }
         let fast = insts.iter().map(fast::classify).collect();
         let grf_writes = grf_writes(&insts);
+        let sets_rounding = insts.iter().any(sets_rounding);
         Program {
             platform,
             insts,
             fast,
             end: bytes.len() as u32,
             grf_writes,
+            sets_rounding,
         }
     }
 
@@ -172,6 +178,41 @@ fn grf_writes(insts: &[Inst]) -> u128 {
         }
     }
     m
+}
+
+/// Whether `i` may change cr0.0's rounding-mode field: any write of cr0.0's low byte (where
+/// the field is) or through an indirect destination, except IGC's prologue form
+/// `or cr0.0, cr0.0, imm` with the field's bits clear in `imm` (and `and` with them set),
+/// which leaves the field as it is.
+fn sets_rounding(i: &Inst) -> bool {
+    let size = type_bytes(i.dst.ty);
+    let writes = match i.dst.loc {
+        Loc::File => i
+            .dst
+            .offs
+            .iter()
+            .take(usize::from(i.n.max(1)))
+            .any(|&o| (usize::from(o)..usize::from(o) + size).contains(&CR0)),
+        Loc::Indirect { .. } => true,
+        Loc::Imm | Loc::Null => false,
+    };
+    if !writes || i.sat || i.nsrc != 2 || i.src[0].modifier != SrcMod::None {
+        return writes;
+    }
+    let keeps_field = |field_bits: u32| {
+        i.dst.offs[0] == CR0 as u16
+            && i.src[0].loc == Loc::File
+            && i.src[0].scalar
+            && i.src[0].offs[0] == CR0 as u16
+            && i.src[1].loc == Loc::Imm
+            && i.src[1].scalar
+            && u32::from(i.src[1].imm[0]) & rounding::FIELD_BITS == field_bits
+    };
+    match i.opcode {
+        Opcode::Or => !keeps_field(0),
+        Opcode::And => !keeps_field(rounding::FIELD_BITS),
+        _ => true,
+    }
 }
 
 /// From Gen7 on, `break` and `cont` both name the loop's WHILE as UIP (Mesa's brw_set_uip_jip:

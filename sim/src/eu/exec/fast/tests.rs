@@ -77,6 +77,7 @@ prop_compose! {
         flag in 0u32..4,
         no_mask in any::<bool>(),
         null_dst in any::<bool>(),
+        dword in any::<bool>(),
         file in proptest::collection::vec(any::<u8>(), 4096),
         active in any::<u32>(),
         flags in any::<u64>(),
@@ -96,6 +97,9 @@ prop_compose! {
             ["hf", "bf"][raw_ty - 1]
         } else if float {
             "f"
+        } else if dword {
+            // 32-bit integers everywhere: the word form's operands (row, scalar, immediate).
+            INT_TYPES[4 + tys[k] % 2]
         } else {
             INT_TYPES[tys[k]]
         };
@@ -229,9 +233,87 @@ fn common_igc_forms_take_the_fast_path() {
         "(W) csel (4|M0) (eq)f0.0 r0.0<1>:w r0.0<4;1>:w r0.0<4;1>:w r0.0<1>:w",
         "(W) mov (1|M0) r3.8<1>:hf 0x1:hf",
         "(W&f0.0.any32h) shr (1|M0) r4.1<1>:d r4.0<0;1,0>:ud 1:w",
+        "and (16|M0) (eq)f1.0 null<1>:d r10.0<8;8,1>:d r3.3<0;1,0>:d",
+        "cmp (16|M0) (lt)f0.1 null<1>:d r3.1<0;1,0>:ud r12.0<8;8,1>:ud",
+        "(f1.0) sel (16|M0) r14.0<1>:d r18.0<8;8,1>:d r16.0<8;8,1>:d",
     ] {
         let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect(text);
         let prog = Program::decode(Platform::Tgllp, &bytes);
         assert!(prog.fast[0].is_some(), "{text}: {:?}", prog.insts[0]);
     }
+}
+
+#[test]
+fn conditions_cmp_and_sel_on_dword_rows_take_the_word_form() {
+    // The loop body of IGC's code for a divergent loop (umd's sim_kernels bench, `branchy`).
+    for (text, word) in [
+        (
+            "and (16|M0) (eq)f1.0 null<1>:d r10.0<8;8,1>:d r3.3<0;1,0>:d",
+            true,
+        ),
+        (
+            "cmp (16|M0) (lt)f0.1 null<1>:d r3.1<0;1,0>:ud r12.0<8;8,1>:ud",
+            true,
+        ),
+        (
+            "(f1.0) sel (16|M0) r14.0<1>:d r18.0<8;8,1>:d r16.0<8;8,1>:d",
+            true,
+        ),
+        ("sel (16|M0) (ge)f0.0 r14.0<1>:f r18.0<8;8,1>:f 0x0:f", true),
+        (
+            "cmp (16|M0) (lt)f0.1 r20.0<1>:d r3.1<0;1,0>:d r12.0<8;8,1>:ud",
+            false,
+        ),
+        (
+            "cmp (16|M0) (lt)f0.1 r20.0<1>:w r3.1<0;1,0>:d r12.0<8;8,1>:d",
+            false,
+        ),
+    ] {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect(text);
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        assert_eq!(prog.fast[0].map(|f| f.word), Some(word), "{text}");
+    }
+}
+
+/// 2^24 + 3 lies between the singles 2^24 + 2 and 2^24 + 4: nearest-even gives 2^24 + 4,
+/// toward zero 2^24 + 2 (IEEE 754 directed rounding; cr0.0 bits 5:4 = 11b).
+fn add_after(prologue: &str, cr0: u32) -> (bool, f32) {
+    let text = format!("{prologue}\nadd (16|M0) r10.0<1>:f r12.0<8;8,1>:f r14.0<8;8,1>:f\nnop\n");
+    let bytes = isa_encoder::assemble(Platform::Tgllp, &text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let mut t = Thread::new(0xffff);
+    for r in 0..16 {
+        t.grf_mut()[12 * 32 + 4 * r..][..4].copy_from_slice(&16_777_216f32.to_le_bytes());
+        t.grf_mut()[14 * 32 + 4 * r..][..4].copy_from_slice(&3f32.to_le_bytes());
+    }
+    t.file[crate::eu::regfile::CR0..][..4].copy_from_slice(&cr0.to_le_bytes());
+    let steps = prog.insts.len() as u64 - 1;
+    assert!(matches!(
+        run(&mut t, &prog, &mut NoMemory, steps),
+        Ok(Status::Budget)
+    ));
+    (prog.sets_rounding, f32::from_bits(t.grf_u32(10, 15)))
+}
+
+#[test]
+fn the_fast_path_follows_a_rounding_mode_the_program_or_the_thread_sets() {
+    // IGC's prologue keeps the field: cr0 is not re-read, and the mode stays nearest-even.
+    assert_eq!(
+        add_after("(W) or (1|M0) cr0.0<1>:ud cr0.0<0;1,0>:ud 0x4C0:uw", 0),
+        (false, 16_777_220.0)
+    );
+    // IGC's switch to toward-zero around its division emulation.
+    assert_eq!(
+        add_after("(W) xor (1|M0) cr0.0<1>:ud cr0.0<0;1,0>:ud 0x30:uw", 0),
+        (true, 16_777_218.0)
+    );
+    assert_eq!(
+        add_after(
+            "(W) and (1|M0) cr0.0<1>:ud cr0.0<0;1,0>:ud 0xffffffcf:ud",
+            0x30
+        ),
+        (true, 16_777_220.0)
+    );
+    // A thread that starts toward-zero, with a program that does not touch cr0.
+    assert_eq!(add_after("nop", 0x30), (false, 16_777_218.0));
 }
