@@ -46,7 +46,8 @@ pub fn assemble(platform: Platform, text: &str) -> Result<Vec<u8>, AsmError> {
     // The first instruction (not pending) that did not encode; nothing is encoded after it.
     let failed: RefCell<Option<AsmError>> = RefCell::new(None);
     // Lines seen before (without labels or branch targets), and their bytes.
-    let memo: RefCell<Memo<&str, Assembled>> = RefCell::new(Memo::new());
+    // iga64's lines are about 90 bytes long.
+    let memo: RefCell<Memo<&str, Assembled>> = RefCell::new(Memo::with_capacity(text.len() / 90));
     parse_lines(
         platform,
         text,
@@ -65,7 +66,7 @@ pub fn assemble(platform: Platform, text: &str) -> Result<Vec<u8>, AsmError> {
                     let len = out.len() + inst_size(&p.inst) as usize;
                     out.resize(len, 0);
                 }
-                pending.push((here, p));
+                pending.push((here, p.clone()));
             } else if failed.is_none() {
                 let start = out.len();
                 match encode_into(platform, &p.inst, &mut out) {

@@ -75,7 +75,7 @@ impl BuildHasher for Seed {
 }
 
 /// Look-ups after which a table checks that it pays, and the share of hits it needs then.
-const PROBATION: u32 = 4096;
+const PROBATION: u32 = 1024;
 const MIN_HIT_SHARE: u32 = 8;
 
 /// A memo table: key -> value, with hit counting and switching off.
@@ -87,9 +87,12 @@ pub(crate) struct Memo<K, V> {
 }
 
 impl<K: std::hash::Hash + Eq, V> Memo<K, V> {
-    pub fn new() -> Self {
+    /// A table with room for `n` entries, at most as many as its probation can insert: growing
+    /// it by rehashing costs more than the look-ups on text with few repeats.
+    pub fn with_capacity(n: usize) -> Self {
+        let n = n.min(PROBATION as usize);
         Memo {
-            map: HashMap::with_hasher(Seed::default()),
+            map: HashMap::with_capacity_and_hasher(n, Seed::default()),
             lookups: 0,
             hits: 0,
             on: true,
@@ -142,13 +145,13 @@ mod tests {
 
     #[test]
     fn a_table_of_distinct_keys_switches_off_and_keeps_answering_none() {
-        let mut m: Memo<u32, u32> = Memo::new();
+        let mut m: Memo<u32, u32> = Memo::with_capacity(0);
         for k in 0..PROBATION * 2 {
             assert_eq!(m.get(&k), None);
             m.insert(k, k);
         }
         assert!(!m.is_on());
-        let mut m: Memo<u32, u32> = Memo::new();
+        let mut m: Memo<u32, u32> = Memo::with_capacity(0);
         m.insert(7, 70);
         for _ in 0..PROBATION * 2 {
             assert_eq!(m.get(&7), Some(&70));

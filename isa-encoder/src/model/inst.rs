@@ -44,7 +44,9 @@ impl ExecSize {
 
     /// From a channel count.
     pub fn from_channels(n: u32) -> Option<ExecSize> {
-        Self::ALL.iter().copied().find(|e| e.channels() == n)
+        // By index: `ALL` is in encoding order, the log2 of the channel count.
+        let e = Self::ALL.get(n.trailing_zeros() as usize).copied()?;
+        (e.channels() == n).then_some(e)
     }
 }
 

@@ -179,7 +179,7 @@ fn disassemble_with<E>(
     let mut starts = vec![0i64];
     // Instruction words printed before (no branch targets): their text in the arena and
     // whether a block starts after them (EOT).
-    let mut memo: Memo<u128, (usize, usize, bool)> = Memo::new();
+    let mut memo: Memo<u128, (usize, usize, bool)> = Memo::with_capacity(bytes.len() / 16);
     let mut end = 0;
     for f in frames(bytes) {
         let f = f.map_err(Emitted::Decode)?;

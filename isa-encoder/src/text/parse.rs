@@ -365,13 +365,17 @@ impl<'a> LineParser<'a, '_> {
 
     fn exec_info(&mut self, i: &mut Instruction) -> R<()> {
         let Some(t) = self.peek() else { return Ok(()) };
-        let Some(inner) = t.text.strip_prefix('(').and_then(|s| s.strip_suffix(')')) else {
+        // Byte by byte: `(` size `|M` offset `)`.
+        let [b'(', inner @ .., b')'] = t.text.as_bytes() else {
             return Ok(());
         };
-        let Some((n, m)) = split1(inner, b'|') else {
+        let Some(bar) = inner.iter().position(|&c| c == b'|') else {
             return Ok(());
         };
         self.pos += 1;
+        // Byte `bar + 1` is the '|' and the last one the ')', both ASCII: char boundaries.
+        let n = t.text.get(1..bar + 1).unwrap_or_default();
+        let m = t.text.get(bar + 2..t.text.len() - 1).unwrap_or_default();
         i.exec_size = dec_u8(n)
             .and_then(|n| ExecSize::from_channels(n.into()))
             .ok_or_else(|| self.e(t, format!("bad execution size '{n}'")))?;
@@ -423,7 +427,7 @@ impl<'a> LineParser<'a, '_> {
                     list
                 }
             };
-            let part = part.trim();
+            let part = part.trim_ascii();
             if !part.is_empty() {
                 self.option(t, part, i)?;
             }
@@ -811,7 +815,7 @@ pub fn parse_lines<'t>(
     platform: Platform,
     text: &'t str,
     mut label: impl FnMut(&'t str, usize, usize) -> R<()>,
-    mut inst: impl FnMut(LineInst<'t>, Option<&'t str>) -> R<()>,
+    mut inst: impl FnMut(&LineInst<'t>, Option<&'t str>) -> R<()>,
     mut known: impl FnMut(&'t str, usize) -> Known,
 ) -> R<()> {
     let mut line_toks = Vec::new();
@@ -889,7 +893,7 @@ pub fn parse_lines<'t>(
                 format!("no SWSB annotations on {platform}"),
             ));
         }
-        inst(p, key)?;
+        inst(&p, key)?;
     }
     Ok(())
 }
