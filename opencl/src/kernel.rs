@@ -41,6 +41,9 @@ pub struct Kernel {
     pub declared_sizes: Vec<Option<usize>>,
     /// clGetKernelArgInfo answers (the application asked for `-cl-kernel-arg-info`).
     pub arg_info: bool,
+    /// Per program device: built with `-cl-uniform-work-group-size`, so an ND-range must be
+    /// whole work-groups (clEnqueueNDRangeKernel, OpenCL 3.0).
+    pub uniform_groups: Vec<bool>,
     pub args: Mutex<Vec<Option<Arg>>>,
     /// The arguments as an enqueue hands them to its command, made at the first enqueue
     /// after a clSetKernelArg and shared by the commands until the next one (locked after
@@ -244,6 +247,14 @@ fn create(p: &Arc<Handle<Program>>, name: &str) -> Result<cl_kernel, cl_int> {
     let arg_info = builds
         .iter()
         .any(|b| b.status == CL_BUILD_SUCCESS && b.arg_info);
+    let uniform_groups = builds
+        .iter()
+        .map(|b| {
+            b.options
+                .split_whitespace()
+                .any(|w| w == "-cl-uniform-work-group-size")
+        })
+        .collect();
     p.obj.kernels_alive.fetch_add(1, Ordering::SeqCst);
     Ok(Handle::create(Kernel {
         program: p.clone(),
@@ -252,6 +263,7 @@ fn create(p: &Arc<Handle<Program>>, name: &str) -> Result<cl_kernel, cl_int> {
         signature,
         declared_sizes,
         arg_info,
+        uniform_groups,
         args: Mutex::new(vec![None; n]),
         snapshot: Mutex::new(None),
     })
@@ -366,6 +378,7 @@ pub unsafe extern "C" fn clCloneKernel(
             signature: k.obj.signature.clone(),
             declared_sizes: k.obj.declared_sizes.clone(),
             arg_info: k.obj.arg_info,
+            uniform_groups: k.obj.uniform_groups.clone(),
             args: Mutex::new(args),
             snapshot: Mutex::new(None),
         })
@@ -753,6 +766,16 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
                 }
                 let total: usize = l.iter().product();
                 if total > k.obj.max_group(&q.obj.device.obj) {
+                    return Err(CL_INVALID_WORK_GROUP_SIZE);
+                }
+                let uniform = k
+                    .obj
+                    .program
+                    .obj
+                    .device_index(&q.obj.device)
+                    .and_then(|d| k.obj.uniform_groups.get(d))
+                    .is_some_and(|&u| u);
+                if uniform && global.iter().zip(l).any(|(g, l)| g % l != 0) {
                     return Err(CL_INVALID_WORK_GROUP_SIZE);
                 }
                 if let Some(r) = required {

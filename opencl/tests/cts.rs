@@ -122,13 +122,6 @@ const KNOWN_FAIL: &[(&str, &str, &str, &str)] = &[
     (
         "test_compiler",
         "sim:tgllp",
-        "options_uniform_work_group_size",
-        "-cl-uniform-work-group-size is passed to the compiler but clEnqueueNDRangeKernel does \
-         not refuse a non-uniform ND-range for such a program (CL_INVALID_WORK_GROUP_SIZE)",
-    ),
-    (
-        "test_compiler",
-        "sim:tgllp",
         "features_macro",
         "ocloc defines every OpenCL C 3.0 feature macro the device's IGC supports (generic \
          address space, images, program-scope globals, device-scope atomics, work-group \
@@ -626,6 +619,7 @@ const COMPILER: &[&str] = &[
     "options_build_macro_existence",
     "options_include_directory",
     "options_denorm_cache",
+    "options_uniform_work_group_size",
     "preprocessor_define_udef",
     "preprocessor_include",
     "preprocessor_line_error",
