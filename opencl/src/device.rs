@@ -12,6 +12,16 @@ use crate::platform::{self, version, VENDOR};
 /// Shared local memory per work-group (the 64 KiB every Gen9–Xe-HPG walker can encode).
 pub const LOCAL_MEM_BYTES: u64 = 64 << 10;
 
+/// CL_DEVICE_HALF_FP_CONFIG (cl_khr_fp16): what NEO reports on every platform. The EU's HF
+/// math takes the rounding mode from cr0 (all four IEEE modes), keeps HF denormals when cr0's
+/// HF denorm bit is set (IGC sets it) and has a fused mad.
+pub const HALF_FP_CONFIG: cl_device_fp_config = CL_FP_ROUND_TO_NEAREST
+    | CL_FP_ROUND_TO_ZERO
+    | CL_FP_ROUND_TO_INF
+    | CL_FP_INF_NAN
+    | CL_FP_DENORM
+    | CL_FP_FMA;
+
 pub struct Device {
     pub umd: umd::device::Device,
     pub facts: Facts,
@@ -57,6 +67,8 @@ impl Device {
             ("cl_intel_subgroups_short", version(1, 0, 0)),
             ("cl_intel_required_subgroup_size", version(1, 0, 0)),
             ("cl_intel_spirv_subgroups", version(1, 0, 0)),
+            // Every Gen9-Xe-HPG EU computes in HF (IEEE binary16); NEO reports it on all four.
+            ("cl_khr_fp16", version(1, 0, 0)),
         ];
         if self.facts.independent_forward_progress {
             v.push(("cl_khr_subgroups", version(1, 0, 0)));
@@ -72,6 +84,7 @@ impl Device {
         let mut v = vec![
             ("__opencl_c_int64", version(3, 0, 0)),
             ("__opencl_c_subgroups", version(3, 0, 0)),
+            ("__opencl_c_fp16", version(3, 0, 0)),
         ];
         if self.umd.platform().has_fp64() {
             v.push(("__opencl_c_fp64", version(3, 0, 0)));
@@ -143,9 +156,9 @@ impl Device {
             CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => {
                 Info::Uint(fp64 as u32)
             }
-            // No cl_khr_fp16.
+            // cl_khr_fp16: NEO reports 8 for both on every platform.
             CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
-                Info::Uint(0)
+                Info::Uint(8)
             }
             CL_DEVICE_MAX_CLOCK_FREQUENCY => Info::Uint(self.facts.max_clock_mhz),
             CL_DEVICE_ADDRESS_BITS => Info::Uint(64),
@@ -171,6 +184,7 @@ impl Device {
             CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => Info::Uint(128),
             CL_DEVICE_SINGLE_FP_CONFIG => Info::Ulong(CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN),
             CL_DEVICE_DOUBLE_FP_CONFIG => Info::Ulong(double_cfg),
+            CL_DEVICE_HALF_FP_CONFIG => Info::Ulong(HALF_FP_CONFIG),
             CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => Info::Uint(CL_READ_WRITE_CACHE),
             CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => Info::Uint(64),
             CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => Info::Ulong(self.facts.l3_bytes),

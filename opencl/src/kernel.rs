@@ -2,7 +2,7 @@
 //! clEnqueueNDRangeKernel.
 
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 use opencl_sys::*;
@@ -41,18 +41,37 @@ pub struct Kernel {
     pub declared_sizes: Vec<Option<usize>>,
     /// clGetKernelArgInfo answers (the application asked for `-cl-kernel-arg-info`).
     pub arg_info: bool,
+    /// Per program device: built with `-cl-uniform-work-group-size`, so an ND-range must be
+    /// whole work-groups (clEnqueueNDRangeKernel, OpenCL 3.0).
+    pub uniform_groups: Vec<bool>,
     pub args: Mutex<Vec<Option<Arg>>>,
     /// The arguments as an enqueue hands them to its command, made at the first enqueue
     /// after a clSetKernelArg and shared by the commands until the next one (locked after
-    /// `args`). Weak: only commands hold it, as a kernel does not retain its buffers.
-    pub snapshot: Mutex<Weak<ArgSnapshot>>,
+    /// `args`), with the count of destroyed buffers ([`buffers_destroyed`]) when it was made.
+    /// It names its buffers weakly, as a kernel does not retain them; each command holds
+    /// them ([`HeldMems`]).
+    pub snapshot: Mutex<Option<(u64, Arc<ArgSnapshot>)>>,
+}
+
+/// How many buffers have been destroyed: a kernel's cached [`ArgSnapshot`] made before the
+/// count changed may hold the storage of a buffer that is gone, and is made again (which also
+/// lets that storage go).
+static BUFFERS_DESTROYED: AtomicU64 = AtomicU64::new(0);
+
+/// Called when a memory object is destroyed.
+pub fn buffer_destroyed() {
+    BUFFERS_DESTROYED.fetch_add(1, Ordering::SeqCst);
+}
+
+fn buffers_destroyed() -> u64 {
+    BUFFERS_DESTROYED.load(Ordering::SeqCst)
 }
 
 /// A kernel's arguments as they were when it was enqueued.
 pub struct ArgSnapshot {
     pub values: Vec<ArgValue>,
-    /// The buffers' CL objects: they (and their destructor callbacks) outlive the command.
-    pub mems: Vec<Arc<Handle<Mem>>>,
+    /// The buffers' CL objects, weakly: the command that runs the snapshot holds them.
+    pub mems: Vec<Weak<Handle<Mem>>>,
 }
 
 impl ArgSnapshot {
@@ -64,12 +83,11 @@ impl ArgSnapshot {
             .iter()
             .map(|a| match a {
                 None => Err(CL_INVALID_KERNEL_ARGS),
-                Some(Arg::Mem(m)) => {
+                Some(Arg::Mem(w)) => {
                     // A buffer destroyed since it was set is no argument any more.
-                    let m = m.upgrade().ok_or(CL_INVALID_KERNEL_ARGS)?;
-                    let buffer = m.obj.buffer.clone();
-                    mems.push(m);
-                    Ok(ArgValue::Buffer(buffer))
+                    let m = w.upgrade().ok_or(CL_INVALID_KERNEL_ARGS)?;
+                    mems.push(w.clone());
+                    Ok(ArgValue::Buffer(m.obj.buffer.clone()))
                 }
                 Some(Arg::NullMem) => Ok(ArgValue::NullBuffer),
                 Some(Arg::Value(v)) => Ok(ArgValue::Value(v.clone())),
@@ -77,6 +95,36 @@ impl ArgSnapshot {
             })
             .collect::<Result<_, _>>()?;
         Ok(ArgSnapshot { values, mems })
+    }
+
+    /// The snapshot's buffers, held for a command; CL_INVALID_KERNEL_ARGS if one is gone.
+    fn hold(&self) -> Result<HeldMems, cl_int> {
+        let mut held = HeldMems::default();
+        for w in &self.mems {
+            held.push(w.upgrade().ok_or(CL_INVALID_KERNEL_ARGS)?);
+        }
+        Ok(held)
+    }
+}
+
+/// Buffers a command holds while it runs, so they (and their destructor callbacks) outlive
+/// it. Most kernels take a few: those are held in place, and only more need the heap.
+#[derive(Default)]
+pub struct HeldMems {
+    inline: [Option<Arc<Handle<Mem>>>; 8],
+    more: Vec<Arc<Handle<Mem>>>,
+}
+
+impl HeldMems {
+    fn push(&mut self, m: Arc<Handle<Mem>>) {
+        match self.inline.iter_mut().find(|s| s.is_none()) {
+            Some(slot) => *slot = Some(m),
+            None => self.more.push(m),
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<Handle<Mem>>> {
+        self.inline.iter().flatten().chain(&self.more)
     }
 }
 
@@ -199,6 +247,14 @@ fn create(p: &Arc<Handle<Program>>, name: &str) -> Result<cl_kernel, cl_int> {
     let arg_info = builds
         .iter()
         .any(|b| b.status == CL_BUILD_SUCCESS && b.arg_info);
+    let uniform_groups = builds
+        .iter()
+        .map(|b| {
+            b.options
+                .split_whitespace()
+                .any(|w| w == "-cl-uniform-work-group-size")
+        })
+        .collect();
     p.obj.kernels_alive.fetch_add(1, Ordering::SeqCst);
     Ok(Handle::create(Kernel {
         program: p.clone(),
@@ -207,8 +263,9 @@ fn create(p: &Arc<Handle<Program>>, name: &str) -> Result<cl_kernel, cl_int> {
         signature,
         declared_sizes,
         arg_info,
+        uniform_groups,
         args: Mutex::new(vec![None; n]),
-        snapshot: Mutex::new(Weak::new()),
+        snapshot: Mutex::new(None),
     })
     .0)
 }
@@ -321,8 +378,9 @@ pub unsafe extern "C" fn clCloneKernel(
             signature: k.obj.signature.clone(),
             declared_sizes: k.obj.declared_sizes.clone(),
             arg_info: k.obj.arg_info,
+            uniform_groups: k.obj.uniform_groups.clone(),
             args: Mutex::new(args),
-            snapshot: Mutex::new(Weak::new()),
+            snapshot: Mutex::new(None),
         })
         .0)
     });
@@ -411,7 +469,7 @@ pub unsafe extern "C" fn clSetKernelArg(
             let mut set = k.obj.args.lock().unwrap_or_else(|e| e.into_inner());
             set[arg_index as usize] = Some(arg);
             // Commands already enqueued keep the snapshot they took.
-            *k.obj.snapshot.lock().unwrap_or_else(|e| e.into_inner()) = Weak::new();
+            *k.obj.snapshot.lock().unwrap_or_else(|e| e.into_inner()) = None;
             Ok(())
         })();
         r.map_or_else(|e| e, |_| CL_SUCCESS)
@@ -710,6 +768,16 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
                 if total > k.obj.max_group(&q.obj.device.obj) {
                     return Err(CL_INVALID_WORK_GROUP_SIZE);
                 }
+                let uniform = k
+                    .obj
+                    .program
+                    .obj
+                    .device_index(&q.obj.device)
+                    .and_then(|d| k.obj.uniform_groups.get(d))
+                    .is_some_and(|&u| u);
+                if uniform && global.iter().zip(l).any(|(g, l)| g % l != 0) {
+                    return Err(CL_INVALID_WORK_GROUP_SIZE);
+                }
                 if let Some(r) = required {
                     let mut padded = [1u32; 3];
                     for (d, v) in l.iter().enumerate() {
@@ -720,21 +788,28 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
                     }
                 }
             }
-            // The arguments as set now; unchanged since the last enqueue, its snapshot.
-            let args = {
+            // The arguments as set now; unchanged since the last enqueue (and no buffer
+            // destroyed since), its snapshot.
+            let (args, mems) = {
                 let set = k.obj.args.lock().unwrap_or_else(|e| e.into_inner());
                 let mut cached = k.obj.snapshot.lock().unwrap_or_else(|e| e.into_inner());
-                match cached.upgrade() {
-                    Some(s) => s,
+                let epoch = buffers_destroyed();
+                let reuse = cached
+                    .as_ref()
+                    .filter(|(made, _)| *made == epoch)
+                    .and_then(|(_, s)| Some((s.clone(), s.hold().ok()?)));
+                match reuse {
+                    Some(r) => r,
                     None => {
+                        *cached = None;
                         let s = Arc::new(ArgSnapshot::of(&set)?);
-                        *cached = Arc::downgrade(&s);
-                        s
+                        let held = s.hold()?;
+                        *cached = Some((epoch, s.clone()));
+                        (s, held)
                     }
                 }
             };
-            if args
-                .mems
+            if mems
                 .iter()
                 .any(|m| !Arc::ptr_eq(&m.obj.device, &q.obj.device))
             {
@@ -767,6 +842,7 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
                         .with_offset(&o32[..dims])
                         .map_err(|_| CL_INVALID_GLOBAL_OFFSET)?,
                     args,
+                    mems,
                 })
             };
             // A GPU fault or hang fails the event and reaches the context's callback.

@@ -76,6 +76,7 @@ impl ClObject for Mem {
     const KIND: Kind = Kind::Mem;
     const INVALID: cl_int = CL_INVALID_MEM_OBJECT;
     fn destroyed(&self, raw: *mut c_void) {
+        crate::kernel::buffer_destroyed();
         self.run_destructors(raw);
     }
 }

@@ -39,7 +39,7 @@ use crate::device::Device;
 use crate::event::{self, set_status, Event};
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
-use crate::kernel::{ArgSnapshot, Kernel};
+use crate::kernel::{ArgSnapshot, HeldMems, Kernel};
 
 // The event entry points lived here before events had their own module.
 pub use crate::event::{
@@ -99,6 +99,8 @@ pub struct KernelRun {
     pub kernel: Arc<Handle<Kernel>>,
     pub range: umd::ndrange::NdRange,
     pub args: Arc<ArgSnapshot>,
+    /// The snapshot's buffers, held until the command completes.
+    pub mems: HeldMems,
 }
 
 struct Command {

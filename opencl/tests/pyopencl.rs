@@ -78,3 +78,25 @@ fn pyopencl_small_by_value_arguments_on_each_simulated_device() {
         );
     }
 }
+
+/// cl_khr_fp16 on every simulated device: the extension and its queries, and half arithmetic,
+/// conversions in each rounding mode and sub-group reductions against numpy's float16
+/// (`python/half.py`).
+#[test]
+fn pyopencl_half_precision_matches_numpy_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/half.py");
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        for line in [
+            "ok   half fma as numpy float16",
+            "ok   convert_half_rtz as numpy",
+            "ok   convert_half_rtn as numpy",
+            "ok   sub_group_reduce_add(half)",
+        ] {
+            assert!(out.contains(line), "{dev}: no {line:?}:\n{out}");
+        }
+    }
+}

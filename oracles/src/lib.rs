@@ -55,7 +55,8 @@ impl Oracle {
                 "gcc, CL/cl.h and libOpenCL.so (Debian packages gcc, opencl-headers, ocl-icd-opencl-dev)"
             }
             Oracle::CtsBuild => {
-                "cmake, g++ and libOpenCL.so (Debian packages cmake, g++, ocl-icd-opencl-dev)"
+                "cmake, g++, libOpenCL.so and spirv-as/spirv-val (Debian packages cmake, g++, \
+                 ocl-icd-opencl-dev, spirv-tools)"
             }
             Oracle::Igt => {
                 "/usr/libexec/igt-gpu-tools/benchmarks and intel_gem_info (Debian package intel-gpu-tools)"
@@ -99,7 +100,11 @@ impl Oracle {
             Oracle::CtsBuild => {
                 let gxx = find_program("g++", &["/usr/bin/g++"]).is_some();
                 let loader = Path::new("/usr/lib/x86_64-linux-gnu/libOpenCL.so").exists();
-                find_program("cmake", &["/usr/bin/cmake"]).filter(|_| gxx && loader)
+                // test_compiler's build assembles and validates its SPIR-V with these.
+                let spirv = ["spirv-as", "spirv-val"]
+                    .iter()
+                    .all(|t| find_program(t, &[&format!("/usr/bin/{t}")]).is_some());
+                find_program("cmake", &["/usr/bin/cmake"]).filter(|_| gxx && loader && spirv)
             }
             Oracle::Igt => {
                 let dir = PathBuf::from("/usr/libexec/igt-gpu-tools/benchmarks");

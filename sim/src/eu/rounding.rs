@@ -4,11 +4,17 @@
 //! (`xor cr0.0, cr0.0, 0x30`) around its integer-division emulation, whose quotient estimate
 //! must not exceed the true quotient; rounding to nearest there gives wrong remainders.
 //!
-//! The interpreter honours the mode for single-precision results (arithmetic and conversions
-//! to `:f`), computed in double precision and rounded once in the mode (a three-source
-//! result may differ from a fused single rounding when the double result is itself
-//! inexact). Half- and double-precision results round to nearest.
+//! The interpreter honours the mode for single- and half-precision results (arithmetic and
+//! conversions to `:f` and `:hf`), computed in double precision and rounded once in the mode
+//! (a three-source result may differ from a fused single rounding when the double result is
+//! itself inexact). Double-precision results round to nearest.
+//!
+//! A half result is the double value rounded to single in the same direction and then to
+//! half: for the directed modes two roundings the same way equal one (the half grid is part of
+//! the single grid); to nearest, the single step rounds to odd, which keeps the second
+//! rounding exact (24 bits ≥ 11 + 2).
 
+use super::convert::{f16_to_f32, f32_to_f16};
 use super::regfile::{Thread, CR0};
 
 /// cr0.0's rounding mode field.
@@ -65,6 +71,59 @@ impl Rounding {
     }
 }
 
+impl Rounding {
+    /// `x` rounded to IEEE half precision in this mode (bits); NaN stays NaN.
+    pub fn to_f16(self, x: f64) -> u16 {
+        if x.is_nan() {
+            return f32_to_f16(x as f32);
+        }
+        if self == Rounding::NearestEven {
+            // Round to odd at single precision, then to nearest half.
+            let r = Rounding::TowardZero.to_f32(x);
+            let odd = if f64::from(r) == x {
+                r
+            } else {
+                f32::from_bits(r.to_bits() | 1)
+            };
+            return f32_to_f16(odd);
+        }
+        let y = self.to_f32(x);
+        let h = f32_to_f16(y);
+        let v = f16_to_f32(h);
+        if v == y {
+            return h;
+        }
+        let above = v > y;
+        match self {
+            Rounding::Up if !above => f16_next_up(h),
+            Rounding::Down if above => f16_next_down(h),
+            Rounding::TowardZero if v.abs() > y.abs() => {
+                if v > 0.0 {
+                    f16_next_down(h)
+                } else {
+                    f16_next_up(h)
+                }
+            }
+            _ => h,
+        }
+    }
+}
+
+/// The next half toward +inf (`h` not NaN).
+fn f16_next_up(h: u16) -> u16 {
+    match h {
+        0x7c00 => h,
+        0x0000 | 0x8000 => 0x0001,
+        _ if h & 0x8000 == 0 => h + 1,
+        _ => h - 1,
+    }
+}
+
+/// The next half toward -inf (`h` not NaN).
+fn f16_next_down(h: u16) -> u16 {
+    f16_next_up(h ^ 0x8000) ^ 0x8000
+}
+
 /// The next single-precision value toward -inf.
 fn next_down(v: f32) -> f32 {
     -next_up(-v)
@@ -85,6 +144,7 @@ fn next_up(v: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::Rounding::*;
+    use crate::eu::convert::f16_to_f32;
 
     #[test]
     fn directed_modes_round_an_inexact_value_the_way_they_name() {
@@ -100,5 +160,35 @@ mod tests {
         // Exact values and overflow toward zero.
         assert_eq!(TowardZero.to_f32(0.5), 0.5);
         assert_eq!(TowardZero.to_f32(1e300), f32::MAX);
+    }
+
+    #[test]
+    fn half_results_round_once_in_each_mode() {
+        // 1 + 2^-11 + 2^-30 lies just above the tie between the halves 1.0 (0x3c00) and
+        // 1 + 2^-10 (0x3c01): to nearest it is 0x3c01 (IEEE 754 roundTiesToEven only breaks
+        // exact ties); rounding it to single first would make it the tie and give 0x3c00.
+        let x = 1.0 + 2f64.powi(-11) + 2f64.powi(-30);
+        assert_eq!(NearestEven.to_f16(x), 0x3c01);
+        assert_eq!(TowardZero.to_f16(x), 0x3c00);
+        assert_eq!(Down.to_f16(x), 0x3c00);
+        assert_eq!(Up.to_f16(x), 0x3c01);
+        assert_eq!(TowardZero.to_f16(-x), 0xbc00);
+        assert_eq!(Down.to_f16(-x), 0xbc01);
+        assert_eq!(Up.to_f16(-x), 0xbc00);
+        // Ties to even, exact values, overflow (65504 is the largest half), the smallest
+        // subnormal (2^-24), and signed zero.
+        assert_eq!(NearestEven.to_f16(1.0 + 2f64.powi(-11)), 0x3c00);
+        assert_eq!(TowardZero.to_f16(0.5), 0x3800);
+        assert_eq!(NearestEven.to_f16(65520.0), 0x7c00);
+        assert_eq!(TowardZero.to_f16(65520.0), 0x7bff);
+        assert_eq!(Down.to_f16(1e300), 0x7bff);
+        assert_eq!(Up.to_f16(65504.5), 0x7c00);
+        assert_eq!(Down.to_f16(-65504.5), 0xfc00);
+        assert_eq!(Up.to_f16(2f64.powi(-30)), 0x0001);
+        assert_eq!(TowardZero.to_f16(2f64.powi(-30)), 0x0000);
+        assert_eq!(Down.to_f16(-(2f64.powi(-30))), 0x8001);
+        assert_eq!(Up.to_f16(-(2f64.powi(-30))), 0x8000);
+        assert_eq!(NearestEven.to_f16(-0.0), 0x8000);
+        assert!(f16_to_f32(TowardZero.to_f16(f64::NAN)).is_nan());
     }
 }

@@ -273,7 +273,9 @@ fn float_op<const S: usize>(
     f64op: impl Fn([f64; S]) -> f64,
 ) -> R {
     let n = inst.n as usize;
-    if inst.domain == Domain::F64 {
+    // A half result is computed in double precision and rounded once (`Rounding::to_f16`):
+    // half operands' products are exact there, so mad is fused as IEEE fma.
+    if inst.domain == Domain::F64 || inst.dst.ty == DataType::Hf {
         let mut ld = [[0f64; 32]; S];
         for (k, l) in ld.iter_mut().enumerate() {
             *l = load_f64(t, &inst.src[k], n)?;

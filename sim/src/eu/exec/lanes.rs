@@ -3,7 +3,7 @@
 
 use isa_encoder::model::{DataType, SrcMod};
 
-use crate::eu::convert::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
+use crate::eu::convert::{bf16_to_f32, f16_to_f32, f32_to_bf16};
 use crate::eu::error::EuErrorKind;
 use crate::eu::program::{type_bytes, Loc, Opnd};
 use crate::eu::regfile::{Thread, A0, GRF_ADDR_BITS, GRF_BYTES, ZERO};
@@ -344,10 +344,12 @@ pub fn store_int(
             )
             .to_le_bytes())
         }
-        DataType::Hf => store_loop!(t, d, offs, n, mask, vals, |v| f32_to_f16(sat_f32(
-            v as f32, sat
-        ))
-        .to_le_bytes()),
+        DataType::Hf => {
+            let mode = Rounding::of(t);
+            store_loop!(t, d, offs, n, mask, vals, |v| mode
+                .to_f16(sat_f64(v as f64, sat))
+                .to_le_bytes())
+        }
         DataType::Bf => store_loop!(t, d, offs, n, mask, vals, |v| f32_to_bf16(sat_f32(
             v as f32, sat
         ))
@@ -397,8 +399,12 @@ pub fn store_f32(
     };
     match d.ty {
         DataType::F => store_loop!(t, d, offs, n, mask, vals, |v| sat_f32(v, sat).to_le_bytes()),
-        DataType::Hf => store_loop!(t, d, offs, n, mask, vals, |v| f32_to_f16(sat_f32(v, sat))
-            .to_le_bytes()),
+        DataType::Hf => {
+            let mode = Rounding::of(t);
+            store_loop!(t, d, offs, n, mask, vals, |v| mode
+                .to_f16(f64::from(sat_f32(v, sat)))
+                .to_le_bytes())
+        }
         DataType::Bf => store_loop!(t, d, offs, n, mask, vals, |v| f32_to_bf16(sat_f32(v, sat))
             .to_le_bytes()),
         DataType::Df => store_loop!(t, d, offs, n, mask, vals, |v| f64::from(sat_f32(v, sat))
@@ -432,10 +438,12 @@ pub fn store_f64(
         DataType::Df => store_loop!(t, d, offs, n, mask, vals, |v| sat_f64(v, sat).to_le_bytes()),
         DataType::F => store_loop!(t, d, offs, n, mask, vals, |v| (sat_f64(v, sat) as f32)
             .to_le_bytes()),
-        DataType::Hf => store_loop!(t, d, offs, n, mask, vals, |v| f32_to_f16(
-            sat_f64(v, sat) as f32
-        )
-        .to_le_bytes()),
+        DataType::Hf => {
+            let mode = Rounding::of(t);
+            store_loop!(t, d, offs, n, mask, vals, |v| mode
+                .to_f16(sat_f64(v, sat))
+                .to_le_bytes())
+        }
         DataType::Ub => store_loop!(t, d, offs, n, mask, vals, |v: f64| [v as u8]),
         DataType::B => store_loop!(t, d, offs, n, mask, vals, |v: f64| [v as i8 as u8]),
         DataType::Uw => store_loop!(t, d, offs, n, mask, vals, |v: f64| (v as u16).to_le_bytes()),
