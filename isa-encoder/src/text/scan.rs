@@ -406,20 +406,7 @@ mod tests {
             " ", " ", " ", "        ", "\t", "\n", "\r", "\x0c", "{", "}", "/", "//", "a", "r1",
             ":f", "\x01", "é", "(W)", ",",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..3000 {
-            let mut text = String::new();
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            for _ in 0..seed % 40 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                text.push_str(alphabet[(seed % alphabet.len() as u64) as usize]);
-            }
-            assert_eq!(scanned(&text), reference(&text), "{text:?}");
-        }
+        agrees_on_random_texts(&alphabet, 0x2545_f491_4f6c_dd1d, 40);
     }
 
     /// Lines longer than the 64-byte window, tokens across its edges and past the end.
@@ -443,17 +430,22 @@ mod tests {
             "\x0b",
             "é",
         ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..3000 {
-            let mut text = String::new();
+        agrees_on_random_texts(&alphabet, 0x9e37_79b9_7f4a_7c15, 60);
+    }
+
+    /// 3000 texts of up to `max_pieces` pieces drawn from `alphabet` (xorshift from `seed`)
+    /// scan as the plain definition does.
+    fn agrees_on_random_texts(alphabet: &[&str], mut seed: u64, max_pieces: u64) {
+        let mut next = || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            for _ in 0..seed % 60 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                text.push_str(alphabet[(seed % alphabet.len() as u64) as usize]);
+            seed
+        };
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..next() % max_pieces {
+                text.push_str(alphabet[(next() % alphabet.len() as u64) as usize]);
             }
             assert_eq!(scanned(&text), reference(&text), "{text:?}");
         }
