@@ -83,7 +83,7 @@ fn faults_and_hangs(ocloc: &std::path::Path, p: Platform, kmd: KmdChoice, exact:
         "loop",
     )
     .unwrap();
-    let jmpi = oracles::iga64::offsets_of(&iga, p, &looping.isa, |t| t.contains("jmpi")).unwrap();
+    let jmpi = oracles::iga64::offsets_of(&iga, p, looping.isa(), |t| t.contains("jmpi")).unwrap();
     let range = NdRange::new(&[8], None, 8, None).unwrap();
     match d.dispatch(&looping, &range, &[]) {
         Err(Error::GpuHang { at, .. }) if !exact || at.map(|a| a.offset) == Some(jmpi[0]) => {}
