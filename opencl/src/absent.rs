@@ -9,9 +9,9 @@ use opencl_sys::*;
 
 use crate::info::set_err;
 
-// Images and samplers: no device of this platform supports images (CL_DEVICE_IMAGE_SUPPORT is
-// false), which the specification answers with CL_INVALID_OPERATION. umd has images and
-// samplers (umd::image, umd::sampler); these entry points over them are not written yet.
+// Images: no device of this platform supports images (CL_DEVICE_IMAGE_SUPPORT is false), which
+// the specification answers with CL_INVALID_OPERATION. umd has images (umd::image); these entry
+// points over them are not written yet. Samplers are objects of their own (crate::sampler).
 
 #[no_mangle]
 pub unsafe extern "C" fn clCreateImage(
@@ -196,41 +196,6 @@ pub unsafe extern "C" fn clEnqueueFillImage(
     _num_events_in_wait_list: cl_uint,
     _event_wait_list: *const cl_event,
     _event: *mut cl_event,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateSampler(
-    _context: cl_context,
-    _normalized_coords: cl_bool,
-    _addressing_mode: cl_addressing_mode,
-    _filter_mode: cl_filter_mode,
-    errcode_ret: *mut cl_int,
-) -> cl_sampler {
-    // SAFETY: the application's errcode pointer (or NULL).
-    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
-    std::ptr::null_mut()
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateSamplerWithProperties(
-    _context: cl_context,
-    _sampler_properties: *const cl_sampler_properties,
-    errcode_ret: *mut cl_int,
-) -> cl_sampler {
-    // SAFETY: the application's errcode pointer (or NULL).
-    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
-    std::ptr::null_mut()
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clGetSamplerInfo(
-    _sampler: cl_sampler,
-    _param_name: cl_sampler_info,
-    _param_value_size: usize,
-    _param_value: *mut c_void,
-    _param_value_size_ret: *mut usize,
 ) -> cl_int {
     CL_INVALID_OPERATION
 }

@@ -38,6 +38,13 @@ impl Device {
         Device { umd, facts }
     }
 
+    /// CL_DEVICE_IMAGE_SUPPORT: false on every device, as this runtime has no image objects
+    /// yet (clCreateImage and the image commands are in `absent`), so the image limits are 0
+    /// and samplers are refused with CL_INVALID_OPERATION.
+    pub fn image_support(&self) -> bool {
+        false
+    }
+
     /// What the device is called: the platform, the device name and whether it is simulated.
     pub fn name(&self) -> String {
         let i = self.umd.info();
@@ -163,8 +170,7 @@ impl Device {
             CL_DEVICE_MAX_CLOCK_FREQUENCY => Info::Uint(self.facts.max_clock_mhz),
             CL_DEVICE_ADDRESS_BITS => Info::Uint(64),
             CL_DEVICE_MAX_MEM_ALLOC_SIZE => Info::Ulong(self.max_alloc()),
-            // Images are not provided by this runtime yet.
-            CL_DEVICE_IMAGE_SUPPORT => Info::Bool(false),
+            CL_DEVICE_IMAGE_SUPPORT => Info::Bool(self.image_support()),
             CL_DEVICE_MAX_READ_IMAGE_ARGS
             | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
             | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS

@@ -9,7 +9,9 @@ use std::sync::LazyLock;
 use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::*;
 
-use crate::{absent, context, device, event, kernel, link, memory, platform, program, queue, rect};
+use crate::{
+    absent, context, device, event, kernel, link, memory, platform, program, queue, rect, sampler,
+};
 
 static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     // SAFETY: every field is an Option of a function pointer, for which all-zero is None.
@@ -93,9 +95,11 @@ static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     d.clEnqueueCopyBufferToImage = Some(absent::clEnqueueCopyBufferToImage);
     d.clEnqueueMapImage = Some(absent::clEnqueueMapImage);
     d.clEnqueueFillImage = Some(absent::clEnqueueFillImage);
-    d.clCreateSampler = Some(absent::clCreateSampler);
-    d.clCreateSamplerWithProperties = Some(absent::clCreateSamplerWithProperties);
-    d.clGetSamplerInfo = Some(absent::clGetSamplerInfo);
+    d.clCreateSampler = Some(sampler::clCreateSampler);
+    d.clCreateSamplerWithProperties = Some(sampler::clCreateSamplerWithProperties);
+    d.clRetainSampler = Some(sampler::clRetainSampler);
+    d.clReleaseSampler = Some(sampler::clReleaseSampler);
+    d.clGetSamplerInfo = Some(sampler::clGetSamplerInfo);
     d.clEnqueueSVMFree = Some(absent::clEnqueueSVMFree);
     d.clEnqueueSVMMemcpy = Some(absent::clEnqueueSVMMemcpy);
     d.clEnqueueSVMMemFill = Some(absent::clEnqueueSVMMemFill);

@@ -9,7 +9,8 @@
 //! their events ([`event`]) moving through the statuses and firing callbacks on a runtime thread.
 //!
 //! Not provided yet (their entry points answer with the specification's error, [`absent`]):
-//! images and samplers, SVM, pipes, sub-devices. Out-of-order queues are accepted and executed
+//! images (and so samplers: [`sampler`] refuses them while no device supports images), SVM,
+//! pipes, sub-devices. Out-of-order queues are accepted and executed
 //! in order.
 
 #![allow(non_snake_case)]
@@ -31,3 +32,4 @@ pub mod platform;
 pub mod program;
 pub mod queue;
 pub mod rect;
+pub mod sampler;

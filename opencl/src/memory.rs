@@ -823,7 +823,7 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
 pub unsafe extern "C" fn clGetSupportedImageFormats(
     context: cl_context,
     flags: cl_mem_flags,
-    _image_type: cl_mem_object_type,
+    image_type: cl_mem_object_type,
     num_entries: cl_uint,
     image_formats: *mut cl_image_format,
     num_image_formats: *mut cl_uint,
@@ -834,7 +834,18 @@ pub unsafe extern "C" fn clGetSupportedImageFormats(
         }
         // CL_MEM_KERNEL_READ_AND_WRITE exists for this query alone (OpenCL 3.0, 5.3.2.2).
         let flags = flags & !CL_MEM_KERNEL_READ_AND_WRITE;
-        if check_flags(flags).is_err() || (num_entries == 0 && !image_formats.is_null()) {
+        let image_types = [
+            CL_MEM_OBJECT_IMAGE1D,
+            CL_MEM_OBJECT_IMAGE1D_BUFFER,
+            CL_MEM_OBJECT_IMAGE1D_ARRAY,
+            CL_MEM_OBJECT_IMAGE2D,
+            CL_MEM_OBJECT_IMAGE2D_ARRAY,
+            CL_MEM_OBJECT_IMAGE3D,
+        ];
+        if check_flags(flags).is_err()
+            || !image_types.contains(&image_type)
+            || (num_entries == 0 && !image_formats.is_null())
+        {
             return CL_INVALID_VALUE;
         }
         if !num_image_formats.is_null() {
