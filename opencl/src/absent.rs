@@ -9,83 +9,9 @@ use opencl_sys::*;
 
 use crate::info::set_err;
 
-// Images: no device of this platform supports images (CL_DEVICE_IMAGE_SUPPORT is false), which
-// the specification answers with CL_INVALID_OPERATION. umd has images (umd::image); these entry
-// points over them are not written yet. Samplers are objects of their own (crate::sampler).
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateImage(
-    _context: cl_context,
-    _flags: cl_mem_flags,
-    _image_format: *const cl_image_format,
-    _image_desc: *const cl_image_desc,
-    _host_ptr: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    // SAFETY: the application's errcode pointer (or NULL).
-    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
-    std::ptr::null_mut()
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateImage2D(
-    _context: cl_context,
-    _flags: cl_mem_flags,
-    _image_format: *const cl_image_format,
-    _image_width: usize,
-    _image_height: usize,
-    _image_row_pitch: usize,
-    _host_ptr: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    // SAFETY: the application's errcode pointer (or NULL).
-    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
-    std::ptr::null_mut()
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateImage3D(
-    _context: cl_context,
-    _flags: cl_mem_flags,
-    _image_format: *const cl_image_format,
-    _image_width: usize,
-    _image_height: usize,
-    _image_depth: usize,
-    _image_row_pitch: usize,
-    _image_slice_pitch: usize,
-    _host_ptr: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    // SAFETY: the application's errcode pointer (or NULL).
-    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
-    std::ptr::null_mut()
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCreateImageWithProperties(
-    _context: cl_context,
-    _properties: *const cl_mem_properties,
-    _flags: cl_mem_flags,
-    _image_format: *const cl_image_format,
-    _image_desc: *const cl_image_desc,
-    _host_ptr: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    // SAFETY: the application's errcode pointer (or NULL).
-    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
-    std::ptr::null_mut()
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clGetImageInfo(
-    _image: cl_mem,
-    _param_name: cl_image_info,
-    _param_value_size: usize,
-    _param_value: *mut c_void,
-    _param_value_size_ret: *mut usize,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
+// Image commands: no device of this platform supports images (CL_DEVICE_IMAGE_SUPPORT is
+// false), which the specification answers with CL_INVALID_OPERATION. Image objects are
+// crate::image's, samplers crate::sampler's; these commands over them are not written yet.
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueReadImage(

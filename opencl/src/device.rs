@@ -38,9 +38,10 @@ impl Device {
         Device { umd, facts }
     }
 
-    /// CL_DEVICE_IMAGE_SUPPORT: false on every device, as this runtime has no image objects
-    /// yet (clCreateImage and the image commands are in `absent`), so the image limits are 0
-    /// and samplers are refused with CL_INVALID_OPERATION.
+    /// CL_DEVICE_IMAGE_SUPPORT: false on every device, as this runtime has image objects but
+    /// not yet the image commands (read, write, copy, fill, map: `absent`) nor image1d_buffer,
+    /// so the image limits are 0 and images and samplers are refused with
+    /// CL_INVALID_OPERATION.
     pub fn image_support(&self) -> bool {
         false
     }

@@ -10,7 +10,8 @@ use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::*;
 
 use crate::{
-    absent, context, device, event, kernel, link, memory, platform, program, queue, rect, sampler,
+    absent, context, device, event, image, kernel, link, memory, platform, program, queue, rect,
+    sampler,
 };
 
 static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
@@ -83,11 +84,11 @@ static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     d.clUnloadCompiler = Some(program::clUnloadCompiler);
     d.clUnloadPlatformCompiler = Some(program::clUnloadPlatformCompiler);
     d.clGetSupportedImageFormats = Some(memory::clGetSupportedImageFormats);
-    d.clCreateImage = Some(absent::clCreateImage);
-    d.clCreateImage2D = Some(absent::clCreateImage2D);
-    d.clCreateImage3D = Some(absent::clCreateImage3D);
-    d.clCreateImageWithProperties = Some(absent::clCreateImageWithProperties);
-    d.clGetImageInfo = Some(absent::clGetImageInfo);
+    d.clCreateImage = Some(image::clCreateImage);
+    d.clCreateImage2D = Some(image::clCreateImage2D);
+    d.clCreateImage3D = Some(image::clCreateImage3D);
+    d.clCreateImageWithProperties = Some(image::clCreateImageWithProperties);
+    d.clGetImageInfo = Some(image::clGetImageInfo);
     d.clEnqueueReadImage = Some(absent::clEnqueueReadImage);
     d.clEnqueueWriteImage = Some(absent::clEnqueueWriteImage);
     d.clEnqueueCopyImage = Some(absent::clEnqueueCopyImage);

@@ -90,7 +90,10 @@ impl ArgSnapshot {
                     // A buffer destroyed since it was set is no argument any more.
                     let m = w.upgrade().ok_or(CL_INVALID_KERNEL_ARGS)?;
                     mems.push(w.clone());
-                    Ok(ArgValue::Buffer(m.obj.buffer.clone()))
+                    Ok(match &m.obj.image {
+                        Some(i) => ArgValue::Image(i.image.clone()),
+                        None => ArgValue::Buffer(m.obj.buffer.clone()),
+                    })
                 }
                 Some(Arg::NullMem) => Ok(ArgValue::NullBuffer),
                 Some(Arg::Value(v)) => Ok(ArgValue::Value(v.clone())),
@@ -434,7 +437,9 @@ pub unsafe extern "C" fn clSetKernelArg(
                         Arg::NullMem
                     } else {
                         let m = Handle::<Mem>::get(m)?;
-                        if !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context) {
+                        if m.obj.image.is_some()
+                            || !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context)
+                        {
                             return Err(CL_INVALID_MEM_OBJECT);
                         }
                         Arg::Mem(Arc::downgrade(&m))
@@ -481,8 +486,22 @@ pub unsafe extern "C" fn clSetKernelArg(
                     }
                     Arg::Sampler(s.obj.sampler)
                 }
-                // Image objects are not provided by this runtime.
-                ArgSlot::Image => return Err(CL_INVALID_ARG_VALUE),
+                ArgSlot::Image => {
+                    if arg_size != std::mem::size_of::<cl_mem>() {
+                        return Err(CL_INVALID_ARG_SIZE);
+                    }
+                    if arg_value.is_null() {
+                        return Err(CL_INVALID_ARG_VALUE);
+                    }
+                    // SAFETY: arg_value points at a cl_mem (arg_size checked).
+                    let m = Handle::<Mem>::get(unsafe { *(arg_value as *const cl_mem) })?;
+                    if m.obj.image.is_none()
+                        || !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context)
+                    {
+                        return Err(CL_INVALID_MEM_OBJECT);
+                    }
+                    Arg::Mem(Arc::downgrade(&m))
+                }
             };
             let mut set = k.obj.args.lock().unwrap_or_else(|e| e.into_inner());
             set[arg_index as usize] = Some(arg);

@@ -59,6 +59,8 @@ pub struct Mem {
     pub host_ptr: *mut c_void,
     pub parent: Option<Arc<Handle<Mem>>>,
     pub offset: usize,
+    /// The image, for an image object (None for buffers).
+    pub image: Option<crate::image::ClImage>,
     /// The property list given to clCreateBufferWithProperties, with its terminating 0;
     /// empty for NULL, clCreateBuffer and sub-buffers (what CL_MEM_PROPERTIES returns).
     properties: Vec<cl_mem_properties>,
@@ -82,6 +84,32 @@ impl ClObject for Mem {
 }
 
 impl Mem {
+    /// An image object's handle.
+    pub(crate) fn new_image(
+        context: Arc<Handle<Context>>,
+        device: Arc<Handle<Device>>,
+        flags: cl_mem_flags,
+        size: usize,
+        properties: Vec<cl_mem_properties>,
+        image: crate::image::ClImage,
+    ) -> cl_mem {
+        Handle::create(Mem {
+            context,
+            device,
+            buffer: image.image.buffer().clone(),
+            flags,
+            size,
+            host_ptr: std::ptr::null_mut(),
+            parent: None,
+            offset: 0,
+            image: Some(image),
+            properties,
+            maps: Mutex::default(),
+            destructors: Mutex::default(),
+        })
+        .0
+    }
+
     /// Runs the destructor callbacks, most recently registered first (the spec's order).
     fn run_destructors(&self, me: cl_mem) {
         let callbacks =
@@ -139,7 +167,7 @@ fn use_host_ptr(
     Err(last)
 }
 
-fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
+pub(crate) fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
     let known = CL_MEM_READ_WRITE
         | CL_MEM_WRITE_ONLY
         | CL_MEM_READ_ONLY
@@ -160,6 +188,15 @@ fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
     Ok(())
 }
 
+/// `flags` with CL_MEM_READ_WRITE when they name no kernel access (the default).
+pub(crate) fn default_access(flags: cl_mem_flags) -> cl_mem_flags {
+    if flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY) == 0 {
+        flags | CL_MEM_READ_WRITE
+    } else {
+        flags
+    }
+}
+
 fn create_buffer(
     context: cl_context,
     properties: Vec<cl_mem_properties>,
@@ -177,9 +214,7 @@ fn create_buffer(
     if size == 0 || size as u64 > device.obj.max_alloc() {
         return Err(CL_INVALID_BUFFER_SIZE);
     }
-    if flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY) == 0 {
-        flags |= CL_MEM_READ_WRITE;
-    }
+    flags = default_access(flags);
     let buffer = if flags & CL_MEM_USE_HOST_PTR != 0 {
         use_host_ptr(&device.obj.umd, host_ptr, size)?
     } else {
@@ -209,6 +244,7 @@ fn create_buffer(
         host_ptr,
         parent: None,
         offset: 0,
+        image: None,
         properties,
         maps: Mutex::default(),
         destructors: Mutex::default(),
@@ -267,7 +303,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
 ) -> cl_mem {
     let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
         let parent = Handle::<Mem>::get(buffer)?;
-        if parent.obj.parent.is_some() {
+        if parent.obj.parent.is_some() || parent.obj.image.is_some() {
             return Err(CL_INVALID_MEM_OBJECT);
         }
         check_flags(flags)?;
@@ -344,6 +380,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
             host_ptr,
             parent: Some(parent.clone()),
             offset: region.origin,
+            image: None,
             properties: Vec::new(),
             maps: Mutex::default(),
             destructors: Mutex::default(),
@@ -399,7 +436,11 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
         let r = Handle::<Mem>::get(memobj).and_then(|m| {
             let o = &m.obj;
             Ok(match param_name {
-                CL_MEM_TYPE => Info::Uint(CL_MEM_OBJECT_BUFFER),
+                CL_MEM_TYPE => Info::Uint(
+                    o.image
+                        .as_ref()
+                        .map_or(CL_MEM_OBJECT_BUFFER, |i| i.object_type),
+                ),
                 CL_MEM_FLAGS => Info::Ulong(o.flags),
                 CL_MEM_SIZE => Info::Size(o.size),
                 CL_MEM_HOST_PTR => Info::Ptr(o.host_ptr),
@@ -433,6 +474,10 @@ pub(crate) fn command(
 ) -> Result<QueueAndMem, cl_int> {
     let q = Handle::<Queue>::get(queue)?;
     let m = Handle::<Mem>::get(mem)?;
+    if m.obj.image.is_some() {
+        // Buffer commands take buffers; the image commands are not provided.
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
     if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
         return Err(CL_INVALID_CONTEXT);
     }

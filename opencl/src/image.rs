@@ -1,0 +1,464 @@
+//! Image memory objects over `umd::image`: the checks of clCreateImage (OpenCL 3.0, 5.3.1),
+//! clGetImageInfo, and the image a kernel argument hands to umd.
+//!
+//! No device supports images yet (`Device::image_support`), so the entry points answer a
+//! well-formed request with CL_INVALID_OPERATION as the specification requires; the arguments
+//! are checked first, so a bad one gets its own error. Not provided: image1d_buffer images and
+//! 2D images from buffers or images (`mem_object`), CL_MEM_USE_HOST_PTR images, mip-maps and
+//! multi-sampling, and the image commands (read, write, copy, fill, map: `absent`).
+
+use std::ffi::c_void;
+use std::sync::Arc;
+
+use opencl_sys::*;
+use umd::image::{ImageDesc, ImageFormat, ImageType, MAX_2D_SIZE, MAX_DEPTH};
+
+use crate::context::{finish, Context};
+use crate::handle::Handle;
+use crate::info::{self, Info};
+use crate::memory::{check_flags, default_access, Mem};
+
+/// An image object's description beside its umd image.
+#[derive(Debug, Clone)]
+pub struct ClImage {
+    pub image: umd::image::Image,
+    pub object_type: cl_mem_object_type,
+    pub order: cl_channel_order,
+    pub data_type: cl_channel_type,
+}
+
+/// Image types and their umd kinds (image1d_buffer has none: not provided).
+const TYPES: [(cl_mem_object_type, ImageType); 5] = [
+    (CL_MEM_OBJECT_IMAGE1D, ImageType::D1),
+    (CL_MEM_OBJECT_IMAGE1D_ARRAY, ImageType::D1Array),
+    (CL_MEM_OBJECT_IMAGE2D, ImageType::D2),
+    (CL_MEM_OBJECT_IMAGE2D_ARRAY, ImageType::D2Array),
+    (CL_MEM_OBJECT_IMAGE3D, ImageType::D3),
+];
+
+/// Which channel orders a channel data type may have (OpenCL 3.0, tables "List of supported
+/// Image Channel Order Values" and "List of supported Image Channel Data Types", their
+/// footnotes on packed and depth types; CL_DEPTH_STENCIL and CL_UNORM_INT24 belong to
+/// extensions this platform does not have). A pair outside it is no image format at all
+/// (CL_INVALID_IMAGE_FORMAT_DESCRIPTOR); one inside it that umd's table lacks is a format not
+/// supported (CL_IMAGE_FORMAT_NOT_SUPPORTED).
+fn format_is_valid(order: cl_channel_order, ty: cl_channel_type) -> bool {
+    const PLAIN: [cl_channel_order; 8] =
+        [CL_R, CL_A, CL_RG, CL_RA, CL_RGBA, CL_Rx, CL_RGx, CL_RGBx];
+    const BYTES: [cl_channel_type; 4] = [
+        CL_UNORM_INT8,
+        CL_SNORM_INT8,
+        CL_SIGNED_INT8,
+        CL_UNSIGNED_INT8,
+    ];
+    const NORM_OR_FLOAT: [cl_channel_type; 6] = [
+        CL_UNORM_INT8,
+        CL_UNORM_INT16,
+        CL_SNORM_INT8,
+        CL_SNORM_INT16,
+        CL_HALF_FLOAT,
+        CL_FLOAT,
+    ];
+    const OTHERS: [cl_channel_type; 9] = [
+        CL_UNORM_INT16,
+        CL_SNORM_INT16,
+        CL_SIGNED_INT16,
+        CL_UNSIGNED_INT16,
+        CL_SIGNED_INT32,
+        CL_UNSIGNED_INT32,
+        CL_HALF_FLOAT,
+        CL_FLOAT,
+        CL_UNORM_INT8,
+    ];
+    let packed_rgb = [CL_UNORM_SHORT_565, CL_UNORM_SHORT_555, CL_UNORM_INT_101010];
+    let srgb = [CL_sRGB, CL_sRGBx, CL_sRGBA, CL_sBGRA];
+    if packed_rgb.contains(&ty) {
+        order == CL_RGB || order == CL_RGBx
+    } else if ty == CL_UNORM_INT_101010_2 {
+        order == CL_RGBA
+    } else if order == CL_INTENSITY || order == CL_LUMINANCE {
+        NORM_OR_FLOAT.contains(&ty)
+    } else if order == CL_DEPTH {
+        ty == CL_UNORM_INT16 || ty == CL_FLOAT
+    } else if srgb.contains(&order) {
+        ty == CL_UNORM_INT8
+    } else if [CL_BGRA, CL_ARGB, CL_ABGR].contains(&order) {
+        BYTES.contains(&ty)
+    } else {
+        PLAIN.contains(&order) && (BYTES.contains(&ty) || OTHERS.contains(&ty))
+    }
+}
+
+/// The umd format of `format`, or the specification's error.
+pub fn format_of(format: Option<&cl_image_format>) -> Result<ImageFormat, cl_int> {
+    let f = format.ok_or(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)?;
+    let (order, ty) = (f.image_channel_order, f.image_channel_data_type);
+    if !format_is_valid(order, ty) {
+        return Err(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+    }
+    ImageFormat::from_cl(order, ty).ok_or(CL_IMAGE_FORMAT_NOT_SUPPORTED)
+}
+
+/// A checked image description: umd's, and the host pitches `host_ptr` is read with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checked {
+    pub desc: ImageDesc,
+    pub object_type: cl_mem_object_type,
+    pub host_row_pitch: usize,
+    pub host_slice_pitch: usize,
+}
+
+/// `d` checked against OpenCL 3.0's rules for clCreateImage: CL_INVALID_IMAGE_DESCRIPTOR for
+/// a type that is not an image type, a zero dimension, mip-maps or samples, a buffer where
+/// none belongs or pitches that do not fit; CL_INVALID_IMAGE_SIZE past the largest image umd
+/// describes (a surface's 14-bit width and height, 11-bit depth and array size);
+/// CL_INVALID_OPERATION for image types this runtime does not provide.
+pub fn check_desc(
+    d: Option<&cl_image_desc>,
+    element: usize,
+    has_host_ptr: bool,
+) -> Result<Checked, cl_int> {
+    let d = d.ok_or(CL_INVALID_IMAGE_DESCRIPTOR)?;
+    if d.image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER {
+        return Err(CL_INVALID_OPERATION);
+    }
+    let ty = TYPES
+        .iter()
+        .find(|(t, _)| *t == d.image_type)
+        .map(|&(_, k)| k)
+        .ok_or(CL_INVALID_IMAGE_DESCRIPTOR)?;
+    if d.num_mip_levels != 0 || d.num_samples != 0 {
+        return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+    }
+    if !d.buffer.is_null() {
+        // A 2D image from a buffer or image (cl_khr_image2d_from_buffer): not provided.
+        return Err(if ty == ImageType::D2 {
+            CL_INVALID_OPERATION
+        } else {
+            CL_INVALID_IMAGE_DESCRIPTOR
+        });
+    }
+    // Dimensions the type does not have are ignored (the specification's text per field).
+    let height = if ty.dims() >= 2 { d.image_height } else { 1 };
+    let depth = if ty == ImageType::D3 {
+        d.image_depth
+    } else {
+        1
+    };
+    let layers = if ty.is_array() { d.image_array_size } else { 1 };
+    if [d.image_width, height, depth, layers].contains(&0) {
+        return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+    }
+    let big = |v: usize, max: u32| v > max as usize;
+    if big(d.image_width, MAX_2D_SIZE)
+        || big(height, MAX_2D_SIZE)
+        || big(depth, MAX_DEPTH)
+        || big(layers, MAX_DEPTH)
+    {
+        return Err(CL_INVALID_IMAGE_SIZE);
+    }
+    // Pitches: 0 without a host pointer; with one, 0 (packed) or at least the packed size and
+    // a multiple of the element size.
+    let row = d.image_width * element;
+    let slice_rows = if ty.dims() == 1 { 1 } else { height };
+    let has_slices = ty.is_array() || ty == ImageType::D3;
+    if !has_host_ptr && (d.image_row_pitch != 0 || d.image_slice_pitch != 0) {
+        return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+    }
+    let row_pitch = match d.image_row_pitch {
+        0 => row,
+        p if p < row || p % element != 0 => return Err(CL_INVALID_IMAGE_DESCRIPTOR),
+        p => p,
+    };
+    let packed_slice = row_pitch * slice_rows;
+    let slice_pitch = match d.image_slice_pitch {
+        0 => packed_slice,
+        p if has_slices && (p < packed_slice || p % row_pitch != 0) => {
+            return Err(CL_INVALID_IMAGE_DESCRIPTOR)
+        }
+        p if has_slices => p,
+        // Ignored for images without slices.
+        _ => packed_slice,
+    };
+    Ok(Checked {
+        desc: ImageDesc {
+            ty,
+            width: d.image_width as u32,
+            height: height as u32,
+            depth: depth as u32,
+            array_size: layers as u32,
+        },
+        object_type: d.image_type,
+        host_row_pitch: row_pitch,
+        host_slice_pitch: slice_pitch,
+    })
+}
+
+/// Checks everything clCreateImage checks before the image-support rule; returns the format
+/// and description.
+fn checked(
+    flags: cl_mem_flags,
+    format: *const cl_image_format,
+    desc: *const cl_image_desc,
+    host_ptr: *mut c_void,
+) -> Result<(ImageFormat, Checked), cl_int> {
+    check_flags(flags)?;
+    // SAFETY: the application's format (or NULL).
+    let f = format_of(unsafe { format.as_ref() })?;
+    let element = f.desc().bytes_per_element as usize;
+    // SAFETY: the application's description (or NULL).
+    let c = check_desc(unsafe { desc.as_ref() }, element, !host_ptr.is_null())?;
+    let wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0;
+    if wants_ptr == host_ptr.is_null() {
+        return Err(CL_INVALID_HOST_PTR);
+    }
+    if flags & CL_MEM_USE_HOST_PTR != 0 {
+        // Images over the application's memory are not provided.
+        return Err(CL_INVALID_OPERATION);
+    }
+    Ok((f, c))
+}
+
+/// An image in `c`, filled from `host_ptr` when given (CL_MEM_COPY_HOST_PTR), past the
+/// image-support rule.
+///
+/// # Safety
+/// `host_ptr` NULL or readable for the image at the checked pitches.
+pub unsafe fn create(
+    c: Arc<Handle<Context>>,
+    properties: Vec<cl_mem_properties>,
+    flags: cl_mem_flags,
+    format: ImageFormat,
+    checked: &Checked,
+    host_ptr: *mut c_void,
+) -> Result<cl_mem, cl_int> {
+    let device = c.obj.devices.first().cloned().ok_or(CL_INVALID_CONTEXT)?;
+    let image = device
+        .obj
+        .umd
+        .create_image_desc(&checked.desc, format)
+        .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
+    if !host_ptr.is_null() {
+        let d = &checked.desc;
+        let rb = image.row_bytes();
+        let mut packed = Vec::with_capacity(image.packed_bytes());
+        for z in 0..d.slices() as usize {
+            for y in 0..d.height as usize {
+                let at = z * checked.host_slice_pitch + y * checked.host_row_pitch;
+                // SAFETY: the caller's host_ptr holds the image at these pitches.
+                let row =
+                    unsafe { std::slice::from_raw_parts((host_ptr as *const u8).add(at), rb) };
+                packed.extend_from_slice(row);
+            }
+        }
+        image
+            .write_packed(&packed)
+            .map_err(|_| CL_OUT_OF_RESOURCES)?;
+    }
+    let size = image.buffer().size() as usize;
+    let order = format.order() as u32;
+    let data_type = format.data_type() as u32;
+    let cl = ClImage {
+        image,
+        object_type: checked.object_type,
+        order,
+        data_type,
+    };
+    Ok(Mem::new_image(
+        c,
+        device,
+        default_access(flags),
+        size,
+        properties,
+        cl,
+    ))
+}
+
+fn create_image(
+    context: cl_context,
+    properties: Vec<cl_mem_properties>,
+    flags: cl_mem_flags,
+    format: *const cl_image_format,
+    desc: *const cl_image_desc,
+    host_ptr: *mut c_void,
+) -> Result<cl_mem, cl_int> {
+    let c = Handle::<Context>::get(context)?;
+    let (f, checked) = checked(flags, format, desc, host_ptr)?;
+    if !c.obj.devices.iter().any(|d| d.obj.image_support()) {
+        return Err(CL_INVALID_OPERATION);
+    }
+    // SAFETY: host_ptr, when given, holds the image the description checked.
+    unsafe { create(c, properties, flags, f, &checked, host_ptr) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateImage(
+    context: cl_context,
+    flags: cl_mem_flags,
+    image_format: *const cl_image_format,
+    image_desc: *const cl_image_desc,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+        create_image(
+            context,
+            Vec::new(),
+            flags,
+            image_format,
+            image_desc,
+            host_ptr,
+        )
+    });
+    // SAFETY: the application's errcode pointer.
+    unsafe { finish(r, errcode_ret) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateImageWithProperties(
+    context: cl_context,
+    properties: *const cl_mem_properties,
+    flags: cl_mem_flags,
+    image_format: *const cl_image_format,
+    image_desc: *const cl_image_desc,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+        // No image property is supported: only an empty list is accepted.
+        // SAFETY: the list, when given, starts with a key.
+        if !properties.is_null() && unsafe { *properties } != 0 {
+            return Err(CL_INVALID_PROPERTY);
+        }
+        let list = if properties.is_null() {
+            Vec::new()
+        } else {
+            vec![0]
+        };
+        create_image(context, list, flags, image_format, image_desc, host_ptr)
+    });
+    // SAFETY: the application's errcode pointer.
+    unsafe { finish(r, errcode_ret) }
+}
+
+/// clCreateImage2D and clCreateImage3D (OpenCL 1.1) call a zero width, height or depth
+/// CL_INVALID_IMAGE_SIZE where clCreateImage calls the description invalid.
+///
+/// # Safety
+/// `errcode_ret` NULL or valid.
+unsafe fn zero_size_error(errcode_ret: *mut cl_int, d: &cl_image_desc) {
+    let zero = d.image_width == 0
+        || d.image_height == 0
+        || (d.image_type == CL_MEM_OBJECT_IMAGE3D && d.image_depth == 0);
+    // SAFETY: the caller's pointer.
+    if zero && !errcode_ret.is_null() && unsafe { *errcode_ret } == CL_INVALID_IMAGE_DESCRIPTOR {
+        // SAFETY: as above.
+        unsafe { *errcode_ret = CL_INVALID_IMAGE_SIZE };
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateImage2D(
+    context: cl_context,
+    flags: cl_mem_flags,
+    image_format: *const cl_image_format,
+    image_width: usize,
+    image_height: usize,
+    image_row_pitch: usize,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    let desc = cl_image_desc {
+        image_type: CL_MEM_OBJECT_IMAGE2D,
+        image_width,
+        image_height,
+        image_depth: 0,
+        image_array_size: 0,
+        image_row_pitch,
+        image_slice_pitch: 0,
+        num_mip_levels: 0,
+        num_samples: 0,
+        buffer: std::ptr::null_mut(),
+    };
+    // SAFETY: forwarded application arguments.
+    let m = unsafe { clCreateImage(context, flags, image_format, &desc, host_ptr, errcode_ret) };
+    // SAFETY: the application's errcode pointer.
+    unsafe { zero_size_error(errcode_ret, &desc) };
+    m
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateImage3D(
+    context: cl_context,
+    flags: cl_mem_flags,
+    image_format: *const cl_image_format,
+    image_width: usize,
+    image_height: usize,
+    image_depth: usize,
+    image_row_pitch: usize,
+    image_slice_pitch: usize,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    let desc = cl_image_desc {
+        image_type: CL_MEM_OBJECT_IMAGE3D,
+        image_width,
+        image_height,
+        image_depth,
+        image_array_size: 0,
+        image_row_pitch,
+        image_slice_pitch,
+        num_mip_levels: 0,
+        num_samples: 0,
+        buffer: std::ptr::null_mut(),
+    };
+    // SAFETY: forwarded application arguments.
+    let m = unsafe { clCreateImage(context, flags, image_format, &desc, host_ptr, errcode_ret) };
+    // SAFETY: the application's errcode pointer.
+    unsafe { zero_size_error(errcode_ret, &desc) };
+    m
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetImageInfo(
+    image: cl_mem,
+    param_name: cl_image_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = Handle::<Mem>::get(image).and_then(|m| {
+            let im = m.obj.image.as_ref().ok_or(CL_INVALID_MEM_OBJECT)?;
+            let i = &im.image;
+            let slices = i.ty.is_array() || i.ty == ImageType::D3;
+            Ok(match param_name {
+                CL_IMAGE_FORMAT => Info::Uints(vec![im.order, im.data_type]),
+                CL_IMAGE_ELEMENT_SIZE => Info::Size(i.format.desc().bytes_per_element as usize),
+                CL_IMAGE_ROW_PITCH => Info::Size(i.pitch as usize),
+                CL_IMAGE_SLICE_PITCH => Info::Size(if slices { i.slice_pitch as usize } else { 0 }),
+                CL_IMAGE_WIDTH => Info::Size(i.width as usize),
+                CL_IMAGE_HEIGHT => Info::Size(if i.ty.dims() >= 2 {
+                    i.height as usize
+                } else {
+                    0
+                }),
+                CL_IMAGE_DEPTH => Info::Size(if i.ty == ImageType::D3 {
+                    i.depth as usize
+                } else {
+                    0
+                }),
+                CL_IMAGE_ARRAY_SIZE => Info::Size(if i.ty.is_array() {
+                    i.array_size as usize
+                } else {
+                    0
+                }),
+                CL_IMAGE_BUFFER => Info::Ptr(std::ptr::null_mut()),
+                CL_IMAGE_NUM_MIP_LEVELS | CL_IMAGE_NUM_SAMPLES => Info::Uint(0),
+                _ => return Err(CL_INVALID_VALUE),
+            })
+        });
+        // SAFETY: the application's buffers.
+        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+    })
+}
