@@ -14,40 +14,6 @@ use crate::info::set_err;
 // crate::image's, samplers crate::sampler's; these commands over them are not written yet.
 
 #[no_mangle]
-pub unsafe extern "C" fn clEnqueueReadImage(
-    _command_queue: cl_command_queue,
-    _image: cl_mem,
-    _blocking_read: cl_bool,
-    _origin: *const usize,
-    _region: *const usize,
-    _row_pitch: usize,
-    _slice_pitch: usize,
-    _ptr: *mut c_void,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueWriteImage(
-    _command_queue: cl_command_queue,
-    _image: cl_mem,
-    _blocking_write: cl_bool,
-    _origin: *const usize,
-    _region: *const usize,
-    _input_row_pitch: usize,
-    _input_slice_pitch: usize,
-    _ptr: *const c_void,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn clEnqueueCopyImage(
     _command_queue: cl_command_queue,
     _src_image: cl_mem,

@@ -5,7 +5,7 @@
 //! well-formed request with CL_INVALID_OPERATION as the specification requires; the arguments
 //! are checked first, so a bad one gets its own error. Not provided: image1d_buffer images and
 //! 2D images from buffers or images (`mem_object`), CL_MEM_USE_HOST_PTR images, mip-maps and
-//! multi-sampling, and the image commands (read, write, copy, fill, map: `absent`).
+//! multi-sampling, and the image commands but read and write (copy, fill, map: `absent`).
 
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -16,7 +16,8 @@ use umd::image::{ImageDesc, ImageFormat, ImageType, MAX_2D_SIZE, MAX_DEPTH};
 use crate::context::{finish, Context};
 use crate::handle::Handle;
 use crate::info::{self, Info};
-use crate::memory::{check_flags, default_access, Mem};
+use crate::memory::{check_flags, default_access, Mem, EXEC_FAILED};
+use crate::queue::{self, HostPtr, Queue, Work};
 
 /// An image object's description beside its umd image.
 #[derive(Debug, Clone)]
@@ -460,5 +461,262 @@ pub unsafe extern "C" fn clGetImageInfo(
         });
         // SAFETY: the application's buffers.
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+    })
+}
+
+/// Where a host-side image region lies: its origin and size as (x, y, slice) in the umd
+/// image's rows and slices (a 1D array's layer is its slice), and the host pitches.
+struct Region {
+    origin: [usize; 3],
+    size: [usize; 3],
+    row_pitch: usize,
+    slice_pitch: usize,
+}
+
+/// The region of `origin`/`region` in `im`, with the host pitches, or CL_INVALID_VALUE
+/// (OpenCL 3.0, clEnqueueReadImage: NULL origin or region, a zero region, a region outside
+/// the image or not of its type, pitches smaller than the region's rows and slices).
+///
+/// # Safety
+/// `origin` and `region` NULL or three readable size_t each.
+unsafe fn region(
+    im: &umd::image::Image,
+    origin: *const usize,
+    region: *const usize,
+    row_pitch: usize,
+    slice_pitch: usize,
+) -> Result<Region, cl_int> {
+    // SAFETY: the caller's arrays.
+    let (o, r) = unsafe { (info::slice(origin, 3)?, info::slice(region, 3)?) };
+    if origin.is_null() || region.is_null() || r.contains(&0) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // (x, y, slice) of the image; unused coordinates must be origin 0 and region 1.
+    let (oo, rr, extent, unused) = match im.ty {
+        ImageType::D1 => ([o[0], 0, 0], [r[0], 1, 1], [im.width, 1, 1], 1..3),
+        ImageType::D1Array => (
+            [o[0], 0, o[1]],
+            [r[0], 1, r[1]],
+            [im.width, 1, im.array_size],
+            2..3,
+        ),
+        ImageType::D2 => (
+            [o[0], o[1], 0],
+            [r[0], r[1], 1],
+            [im.width, im.height, 1],
+            2..3,
+        ),
+        ImageType::D2Array => (
+            [o[0], o[1], o[2]],
+            [r[0], r[1], r[2]],
+            [im.width, im.height, im.array_size],
+            3..3,
+        ),
+        ImageType::D3 => (
+            [o[0], o[1], o[2]],
+            [r[0], r[1], r[2]],
+            [im.width, im.height, im.depth],
+            3..3,
+        ),
+    };
+    if unused.clone().any(|i| o[i] != 0 || r[i] != 1) {
+        return Err(CL_INVALID_VALUE);
+    }
+    for i in 0..3 {
+        if oo[i]
+            .checked_add(rr[i])
+            .is_none_or(|end| end > extent[i] as usize)
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+    }
+    let row = rr[0] * im.format.desc().bytes_per_element as usize;
+    let row_pitch = match row_pitch {
+        0 => row,
+        p if p < row => return Err(CL_INVALID_VALUE),
+        p => p,
+    };
+    let packed_slice = row_pitch * rr[1];
+    let slice_pitch = match slice_pitch {
+        0 => packed_slice,
+        p if p < packed_slice => return Err(CL_INVALID_VALUE),
+        p => p,
+    };
+    Ok(Region {
+        origin: oo,
+        size: rr,
+        row_pitch,
+        slice_pitch,
+    })
+}
+
+type QueueAndImage = (Arc<Handle<Queue>>, Arc<Handle<Mem>>);
+
+/// The queue and image of an image command, checked against each other.
+fn image_command(queue: cl_command_queue, image: cl_mem) -> Result<QueueAndImage, cl_int> {
+    let q = Handle::<Queue>::get(queue)?;
+    let m = Handle::<Mem>::get(image)?;
+    if m.obj.image.is_none() {
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
+    if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    if !Arc::ptr_eq(&q.obj.device, &m.obj.device) {
+        // Images live on their context's first device; migration is not provided.
+        return Err(CL_INVALID_OPERATION);
+    }
+    Ok((q, m))
+}
+
+/// Copies between the image's rows in `m` and the host rows at `host`: into the host when
+/// `read`.
+fn copy_rows(m: &Mem, g: &Region, host: HostPtr, read: bool) -> Result<(), cl_int> {
+    let Some(im) = m.image.as_ref().map(|i| &i.image) else {
+        return Err(CL_INVALID_MEM_OBJECT);
+    };
+    let elem = im.format.desc().bytes_per_element as u64;
+    let row = g.size[0] * elem as usize;
+    for s in 0..g.size[2] {
+        for y in 0..g.size[1] {
+            let at = (g.origin[2] + s) as u64 * im.slice_pitch
+                + (g.origin[1] + y) as u64 * u64::from(im.pitch)
+                + g.origin[0] as u64 * elem;
+            // SAFETY: the application's rows at its pitches, until the command completes.
+            let bytes = unsafe { host.bytes_mut(s * g.slice_pitch + y * g.row_pitch, row) };
+            let r = if read {
+                im.buffer().read(at, bytes)
+            } else {
+                im.buffer().write(at, bytes)
+            };
+            r.map_err(|_| EXEC_FAILED)?;
+        }
+    }
+    Ok(())
+}
+
+/// clEnqueueReadImage and clEnqueueWriteImage, on the queue's thread after their
+/// dependencies. An image exists only on an image-capable device (clCreateImage refuses
+/// others), so the commands' own CL_INVALID_OPERATION for such devices cannot arise.
+///
+/// # Safety
+/// The application's arguments.
+#[allow(clippy::too_many_arguments)]
+unsafe fn read_write(
+    queue: cl_command_queue,
+    image: cl_mem,
+    blocking: cl_bool,
+    origin: *const usize,
+    reg: *const usize,
+    row_pitch: usize,
+    slice_pitch: usize,
+    ptr: *mut c_void,
+    wait: (cl_uint, *const cl_event),
+    event: *mut cl_event,
+    read: bool,
+) -> Result<(), cl_int> {
+    let (q, m) = image_command(queue, image)?;
+    let im = &m.obj.image.as_ref().ok_or(CL_INVALID_MEM_OBJECT)?.image;
+    // SAFETY: the application's origin and region.
+    let g = unsafe { region(im, origin, reg, row_pitch, slice_pitch) }?;
+    if ptr.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    let refused = if read {
+        CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS
+    } else {
+        CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS
+    };
+    if m.obj.flags & refused != 0 {
+        return Err(CL_INVALID_OPERATION);
+    }
+    let host = HostPtr(ptr as usize);
+    let work = Work::Host(Box::new(move || copy_rows(&m.obj, &g, host, read)));
+    let command = if read {
+        CL_COMMAND_READ_IMAGE
+    } else {
+        CL_COMMAND_WRITE_IMAGE
+    };
+    // SAFETY: the application's wait list and event pointer.
+    unsafe {
+        queue::enqueue(
+            &q,
+            command,
+            wait.0,
+            wait.1,
+            event,
+            blocking != CL_FALSE,
+            work,
+        )
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueReadImage(
+    command_queue: cl_command_queue,
+    image: cl_mem,
+    blocking_read: cl_bool,
+    origin: *const usize,
+    region: *const usize,
+    row_pitch: usize,
+    slice_pitch: usize,
+    ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        // SAFETY: the application's arguments.
+        unsafe {
+            read_write(
+                command_queue,
+                image,
+                blocking_read,
+                origin,
+                region,
+                row_pitch,
+                slice_pitch,
+                ptr,
+                (num_events_in_wait_list, event_wait_list),
+                event,
+                true,
+            )
+        }
+        .map_or_else(|e| e, |_| CL_SUCCESS)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueWriteImage(
+    command_queue: cl_command_queue,
+    image: cl_mem,
+    blocking_write: cl_bool,
+    origin: *const usize,
+    region: *const usize,
+    input_row_pitch: usize,
+    input_slice_pitch: usize,
+    ptr: *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        // SAFETY: the application's arguments; a write only reads from ptr.
+        unsafe {
+            read_write(
+                command_queue,
+                image,
+                blocking_write,
+                origin,
+                region,
+                input_row_pitch,
+                input_slice_pitch,
+                ptr as *mut c_void,
+                (num_events_in_wait_list, event_wait_list),
+                event,
+                false,
+            )
+        }
+        .map_or_else(|e| e, |_| CL_SUCCESS)
     })
 }

@@ -521,3 +521,145 @@ fn image_kernel_arguments_and_sampling() {
         memory::clReleaseMemObject(img);
     }
 }
+
+/// clEnqueueWriteImage of a region with padded host pitches into a 3D image, read back whole
+/// (packed) with clEnqueueReadImage; and the commands' errors.
+#[test]
+fn read_and_write_image_regions() {
+    let (dev, ctx) = context();
+    let r32ui = cl_image_format {
+        image_channel_order: CL_R,
+        image_channel_data_type: CL_UNSIGNED_INT32,
+    };
+    let d = cl_image_desc {
+        image_type: CL_MEM_OBJECT_IMAGE3D,
+        image_depth: 2,
+        ..desc2d(5, 3, 0)
+    };
+    let f = format_of(Some(&r32ui)).unwrap();
+    let checked = check_desc(Some(&d), 4, false).unwrap();
+    // SAFETY: no host pointer.
+    let img = unsafe {
+        image::create(
+            Handle::get(ctx).unwrap(),
+            Vec::new(),
+            0,
+            f,
+            &checked,
+            null_mut(),
+        )
+    }
+    .unwrap();
+    let mut err = 0;
+    // Host rows of 4 texels (one of padding), slices of 3 rows (one of padding).
+    let (row_pitch, slice_pitch) = (16usize, 48usize);
+    let host: Vec<u32> = (0..24).map(|i| 1000 + i).collect();
+    let origin = [1usize, 1, 0];
+    let reg = [3usize, 2, 2];
+    // SAFETY: valid pointers; the wrong arguments are deliberate.
+    unsafe {
+        let q = queue::clCreateCommandQueue(ctx, dev, 0, &mut err);
+        assert_eq!(err, CL_SUCCESS);
+        let hp = host.as_ptr().cast();
+        let w = |o: *const usize, r: *const usize, rp: usize, p: *const c_void| {
+            image::clEnqueueWriteImage(
+                q,
+                img,
+                CL_TRUE,
+                o,
+                r,
+                rp,
+                slice_pitch,
+                p,
+                0,
+                null(),
+                null_mut(),
+            )
+        };
+        assert_eq!(w(null(), reg.as_ptr(), row_pitch, hp), CL_INVALID_VALUE);
+        assert_eq!(
+            w(origin.as_ptr(), [3usize, 3, 2].as_ptr(), row_pitch, hp),
+            CL_INVALID_VALUE
+        );
+        assert_eq!(
+            w(origin.as_ptr(), [3usize, 2, 0].as_ptr(), row_pitch, hp),
+            CL_INVALID_VALUE
+        );
+        assert_eq!(w(origin.as_ptr(), reg.as_ptr(), 8, hp), CL_INVALID_VALUE);
+        assert_eq!(
+            w(origin.as_ptr(), reg.as_ptr(), row_pitch, null()),
+            CL_INVALID_VALUE
+        );
+        let buf = memory::clCreateBuffer(ctx, 0, 64, null_mut(), &mut err);
+        assert_eq!(
+            image::clEnqueueWriteImage(
+                q,
+                buf,
+                CL_TRUE,
+                origin.as_ptr(),
+                reg.as_ptr(),
+                0,
+                0,
+                hp,
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_INVALID_MEM_OBJECT
+        );
+        assert_eq!(w(origin.as_ptr(), reg.as_ptr(), row_pitch, hp), CL_SUCCESS);
+        let mut back = vec![0u32; 5 * 3 * 2];
+        assert_eq!(
+            image::clEnqueueReadImage(
+                q,
+                img,
+                CL_TRUE,
+                [0usize; 3].as_ptr(),
+                [5usize, 3, 2].as_ptr(),
+                0,
+                0,
+                back.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        for z in 0..2 {
+            for y in 0..3 {
+                for x in 0..5 {
+                    let inside = (1..4).contains(&x) && (1..3).contains(&y);
+                    let want = if inside {
+                        host[z * slice_pitch / 4 + (y - 1) * row_pitch / 4 + (x - 1)]
+                    } else {
+                        0
+                    };
+                    assert_eq!(back[z * 15 + y * 5 + x], want, "texel ({x}, {y}, {z})");
+                }
+            }
+        }
+        // A 2D read of a 3D image's region with its third coordinate: one slice, padded rows.
+        let mut one = vec![7u32; 2 * 6];
+        assert_eq!(
+            image::clEnqueueReadImage(
+                q,
+                img,
+                CL_TRUE,
+                [2usize, 1, 1].as_ptr(),
+                [2usize, 2, 1].as_ptr(),
+                24,
+                0,
+                one.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        assert_eq!(&one[0..2], &host[12 + 1..12 + 3]);
+        assert_eq!(&one[2..6], &[7; 4]);
+        assert_eq!(&one[6..8], &host[12 + 4 + 1..12 + 4 + 3]);
+        memory::clReleaseMemObject(buf);
+        memory::clReleaseMemObject(img);
+    }
+}
