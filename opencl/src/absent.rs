@@ -14,51 +14,6 @@ use crate::info::set_err;
 // crate::image's, samplers crate::sampler's; these commands over them are not written yet.
 
 #[no_mangle]
-pub unsafe extern "C" fn clEnqueueCopyImage(
-    _command_queue: cl_command_queue,
-    _src_image: cl_mem,
-    _dst_image: cl_mem,
-    _src_origin: *const usize,
-    _dst_origin: *const usize,
-    _region: *const usize,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
-    _command_queue: cl_command_queue,
-    _src_image: cl_mem,
-    _dst_buffer: cl_mem,
-    _src_origin: *const usize,
-    _region: *const usize,
-    _dst_offset: usize,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
-    _command_queue: cl_command_queue,
-    _src_buffer: cl_mem,
-    _dst_image: cl_mem,
-    _src_offset: usize,
-    _dst_origin: *const usize,
-    _region: *const usize,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn clEnqueueMapImage(
     _command_queue: cl_command_queue,
     _image: cl_mem,

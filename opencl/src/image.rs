@@ -5,7 +5,7 @@
 //! well-formed request with CL_INVALID_OPERATION as the specification requires; the arguments
 //! are checked first, so a bad one gets its own error. Not provided: image1d_buffer images and
 //! 2D images from buffers or images (`mem_object`), CL_MEM_USE_HOST_PTR images, mip-maps and
-//! multi-sampling, and the image commands but read and write (copy, fill, map: `absent`).
+//! multi-sampling, and clEnqueueFillImage and clEnqueueMapImage (`absent`).
 
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -718,5 +718,183 @@ pub unsafe extern "C" fn clEnqueueWriteImage(
             )
         }
         .map_or_else(|e| e, |_| CL_SUCCESS)
+    })
+}
+
+impl Region {
+    /// Bytes of the region packed.
+    fn packed_bytes(&self) -> usize {
+        self.slice_pitch * self.size[2]
+    }
+
+    /// Whether two regions of one image share a texel.
+    fn overlaps(&self, o: &Region) -> bool {
+        (0..3).all(|i| {
+            self.origin[i] < o.origin[i] + o.size[i] && o.origin[i] < self.origin[i] + self.size[i]
+        })
+    }
+}
+
+/// The image region of `m`, packed.
+fn gather(m: &Mem, g: &Region) -> Result<Vec<u8>, cl_int> {
+    let mut v = vec![0u8; g.packed_bytes()];
+    copy_rows(m, g, HostPtr(v.as_mut_ptr() as usize), true)?;
+    Ok(v)
+}
+
+/// `packed` (the region's bytes, packed) into the image region of `m`.
+fn scatter(m: &Mem, g: &Region, packed: &[u8]) -> Result<(), cl_int> {
+    if packed.len() != g.packed_bytes() {
+        return Err(EXEC_FAILED);
+    }
+    // A write only reads the host rows.
+    copy_rows(m, g, HostPtr(packed.as_ptr() as usize), false)
+}
+
+/// The image of `m` (an image object).
+fn umd_image(m: &Mem) -> Result<&umd::image::Image, cl_int> {
+    m.image
+        .as_ref()
+        .map(|i| &i.image)
+        .ok_or(CL_INVALID_MEM_OBJECT)
+}
+
+/// clEnqueueCopyImage, clEnqueueCopyImageToBuffer and clEnqueueCopyBufferToImage, on the
+/// queue's thread after their dependencies (a copy through host memory).
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCopyImage(
+    command_queue: cl_command_queue,
+    src_image: cl_mem,
+    dst_image: cl_mem,
+    src_origin: *const usize,
+    dst_origin: *const usize,
+    region: *const usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = (|| {
+            let (q, src) = image_command(command_queue, src_image)?;
+            let (_, dst) = image_command(command_queue, dst_image)?;
+            let (si, di) = (umd_image(&src.obj)?, umd_image(&dst.obj)?);
+            if si.format != di.format {
+                return Err(CL_IMAGE_FORMAT_MISMATCH);
+            }
+            // SAFETY: the application's origins and region.
+            let gs = unsafe { self::region(si, src_origin, region, 0, 0) }?;
+            // SAFETY: as above.
+            let gd = unsafe { self::region(di, dst_origin, region, 0, 0) }?;
+            if gs.packed_bytes() != gd.packed_bytes() {
+                return Err(CL_INVALID_VALUE);
+            }
+            if Arc::ptr_eq(&src, &dst) && gs.overlaps(&gd) {
+                return Err(CL_MEM_COPY_OVERLAP);
+            }
+            let work = Work::Host(Box::new(move || {
+                let v = gather(&src.obj, &gs)?;
+                scatter(&dst.obj, &gd, &v)
+            }));
+            // SAFETY: the application's wait list and event pointer.
+            unsafe {
+                queue::enqueue(
+                    &q,
+                    CL_COMMAND_COPY_IMAGE,
+                    num_events_in_wait_list,
+                    event_wait_list,
+                    event,
+                    false,
+                    work,
+                )
+            }
+        })();
+        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
+    command_queue: cl_command_queue,
+    src_image: cl_mem,
+    dst_buffer: cl_mem,
+    src_origin: *const usize,
+    region: *const usize,
+    dst_offset: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = (|| {
+            let (q, src) = image_command(command_queue, src_image)?;
+            // SAFETY: the application's origin and region.
+            let g = unsafe { self::region(umd_image(&src.obj)?, src_origin, region, 0, 0) }?;
+            let (_, dst) =
+                crate::memory::command(command_queue, dst_buffer, dst_offset, g.packed_bytes())?;
+            let work = Work::Host(Box::new(move || {
+                let v = gather(&src.obj, &g)?;
+                dst.obj
+                    .buffer
+                    .write(dst_offset as u64, &v)
+                    .map_err(|_| EXEC_FAILED)
+            }));
+            // SAFETY: the application's wait list and event pointer.
+            unsafe {
+                queue::enqueue(
+                    &q,
+                    CL_COMMAND_COPY_IMAGE_TO_BUFFER,
+                    num_events_in_wait_list,
+                    event_wait_list,
+                    event,
+                    false,
+                    work,
+                )
+            }
+        })();
+        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
+    command_queue: cl_command_queue,
+    src_buffer: cl_mem,
+    dst_image: cl_mem,
+    src_offset: usize,
+    dst_origin: *const usize,
+    region: *const usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = (|| {
+            let (q, dst) = image_command(command_queue, dst_image)?;
+            // SAFETY: the application's origin and region.
+            let g = unsafe { self::region(umd_image(&dst.obj)?, dst_origin, region, 0, 0) }?;
+            let (_, src) =
+                crate::memory::command(command_queue, src_buffer, src_offset, g.packed_bytes())?;
+            let work = Work::Host(Box::new(move || {
+                let mut v = vec![0u8; g.packed_bytes()];
+                src.obj
+                    .buffer
+                    .read(src_offset as u64, &mut v)
+                    .map_err(|_| EXEC_FAILED)?;
+                scatter(&dst.obj, &g, &v)
+            }));
+            // SAFETY: the application's wait list and event pointer.
+            unsafe {
+                queue::enqueue(
+                    &q,
+                    CL_COMMAND_COPY_BUFFER_TO_IMAGE,
+                    num_events_in_wait_list,
+                    event_wait_list,
+                    event,
+                    false,
+                    work,
+                )
+            }
+        })();
+        r.map_or_else(|e| e, |_| CL_SUCCESS)
     })
 }

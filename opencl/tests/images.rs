@@ -663,3 +663,207 @@ fn read_and_write_image_regions() {
         memory::clReleaseMemObject(img);
     }
 }
+
+/// clEnqueueCopyImage (3D → 2D), clEnqueueCopyImageToBuffer and clEnqueueCopyBufferToImage
+/// against the texels written, and their errors.
+#[test]
+fn copies_between_images_and_buffers() {
+    let (dev, ctx) = context();
+    let r32ui = cl_image_format {
+        image_channel_order: CL_R,
+        image_channel_data_type: CL_UNSIGNED_INT32,
+    };
+    let f = format_of(Some(&r32ui)).unwrap();
+    let make = |d: cl_image_desc, host: &mut [u32]| {
+        let checked = check_desc(Some(&d), 4, true).unwrap();
+        // SAFETY: host holds the image packed.
+        unsafe {
+            image::create(
+                Handle::get(ctx).unwrap(),
+                Vec::new(),
+                CL_MEM_COPY_HOST_PTR,
+                f,
+                &checked,
+                host.as_mut_ptr().cast(),
+            )
+        }
+        .unwrap()
+    };
+    // A 4×3×2 3D image of texel (x, y, z) = 100z + 10y + x, and an empty 3×2 2D image.
+    let mut t3: Vec<u32> = (0..24)
+        .map(|i| (i / 12) * 100 + (i % 12 / 4) * 10 + i % 4)
+        .collect();
+    let a = make(
+        cl_image_desc {
+            image_type: CL_MEM_OBJECT_IMAGE3D,
+            image_depth: 2,
+            ..desc2d(4, 3, 0)
+        },
+        &mut t3,
+    );
+    let mut t2 = vec![0u32; 6];
+    let b = make(desc2d(3, 2, 0), &mut t2);
+    let rgba = cl_image_format {
+        image_channel_order: CL_RGBA,
+        image_channel_data_type: CL_UNSIGNED_INT8,
+    };
+    let fr = format_of(Some(&rgba)).unwrap();
+    let cr = check_desc(Some(&desc2d(3, 2, 0)), 4, false).unwrap();
+    // SAFETY: no host pointer.
+    let other = unsafe {
+        image::create(
+            Handle::get(ctx).unwrap(),
+            Vec::new(),
+            0,
+            fr,
+            &cr,
+            null_mut(),
+        )
+    }
+    .unwrap();
+    let mut err = 0;
+    // SAFETY: valid pointers; the wrong arguments are deliberate.
+    unsafe {
+        let q = queue::clCreateCommandQueue(ctx, dev, 0, &mut err);
+        let copy = |s, d, so: [usize; 3], dor: [usize; 3], r: [usize; 3]| {
+            image::clEnqueueCopyImage(
+                q,
+                s,
+                d,
+                so.as_ptr(),
+                dor.as_ptr(),
+                r.as_ptr(),
+                0,
+                null(),
+                null_mut(),
+            )
+        };
+        assert_eq!(
+            copy(a, other, [0; 3], [0; 3], [3, 2, 1]),
+            CL_IMAGE_FORMAT_MISMATCH
+        );
+        assert_eq!(
+            copy(a, a, [0, 0, 0], [1, 1, 0], [2, 2, 1]),
+            CL_MEM_COPY_OVERLAP
+        );
+        assert_eq!(
+            copy(a, b, [1, 1, 1], [0, 0, 0], [3, 2, 2]),
+            CL_INVALID_VALUE
+        );
+        assert_eq!(copy(a, b, [1, 1, 1], [0, 0, 0], [3, 2, 1]), CL_SUCCESS);
+        let mut back = [0u32; 6];
+        assert_eq!(
+            image::clEnqueueReadImage(
+                q,
+                b,
+                CL_TRUE,
+                [0usize; 3].as_ptr(),
+                [3usize, 2, 1].as_ptr(),
+                0,
+                0,
+                back.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        assert_eq!(back, [111, 112, 113, 121, 122, 123]);
+        // Image → buffer at an offset, buffer → image.
+        let buf = memory::clCreateBuffer(ctx, 0, 64, null_mut(), &mut err);
+        let o = [0usize, 2, 0];
+        let r = [4usize, 1, 2];
+        assert_eq!(
+            image::clEnqueueCopyImageToBuffer(
+                q,
+                a,
+                buf,
+                o.as_ptr(),
+                r.as_ptr(),
+                60,
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_INVALID_VALUE
+        );
+        assert_eq!(
+            image::clEnqueueCopyImageToBuffer(
+                q,
+                buf,
+                buf,
+                o.as_ptr(),
+                r.as_ptr(),
+                0,
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_INVALID_MEM_OBJECT
+        );
+        assert_eq!(
+            image::clEnqueueCopyImageToBuffer(
+                q,
+                a,
+                buf,
+                o.as_ptr(),
+                r.as_ptr(),
+                8,
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        let mut words = [0u32; 16];
+        assert_eq!(
+            memory::clEnqueueReadBuffer(
+                q,
+                buf,
+                CL_TRUE,
+                0,
+                64,
+                words.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        assert_eq!(&words[2..10], &[20, 21, 22, 23, 120, 121, 122, 123]);
+        assert_eq!(
+            image::clEnqueueCopyBufferToImage(
+                q,
+                buf,
+                b,
+                8,
+                [0usize, 1, 0].as_ptr(),
+                [3usize, 1, 1].as_ptr(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            image::clEnqueueReadImage(
+                q,
+                b,
+                CL_TRUE,
+                [0usize; 3].as_ptr(),
+                [3usize, 2, 1].as_ptr(),
+                0,
+                0,
+                back.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        assert_eq!(back, [111, 112, 113, 20, 21, 22]);
+        for m in [a, b, other, buf] {
+            memory::clReleaseMemObject(m);
+        }
+    }
+}
