@@ -14,26 +14,6 @@ use crate::info::set_err;
 // crate::image's, samplers crate::sampler's; these commands over them are not written yet.
 
 #[no_mangle]
-pub unsafe extern "C" fn clEnqueueMapImage(
-    _command_queue: cl_command_queue,
-    _image: cl_mem,
-    _blocking_map: cl_bool,
-    _map_flags: cl_map_flags,
-    _origin: *const usize,
-    _region: *const usize,
-    _image_row_pitch: *mut usize,
-    _image_slice_pitch: *mut usize,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-    errcode_ret: *mut cl_int,
-) -> *mut c_void {
-    // SAFETY: the application's errcode pointer (or NULL).
-    unsafe { set_err(errcode_ret, CL_INVALID_OPERATION) };
-    std::ptr::null_mut()
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn clEnqueueFillImage(
     _command_queue: cl_command_queue,
     _image: cl_mem,

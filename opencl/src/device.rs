@@ -39,7 +39,7 @@ impl Device {
     }
 
     /// CL_DEVICE_IMAGE_SUPPORT: false on every device, as this runtime has image objects but
-    /// not yet clEnqueueFillImage and clEnqueueMapImage (`absent`) nor image1d_buffer,
+    /// not yet clEnqueueFillImage (`absent`) nor image1d_buffer,
     /// so the image limits are 0 and images and samplers are refused with
     /// CL_INVALID_OPERATION.
     pub fn image_support(&self) -> bool {

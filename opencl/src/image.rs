@@ -5,7 +5,7 @@
 //! well-formed request with CL_INVALID_OPERATION as the specification requires; the arguments
 //! are checked first, so a bad one gets its own error. Not provided: image1d_buffer images and
 //! 2D images from buffers or images (`mem_object`), CL_MEM_USE_HOST_PTR images, mip-maps and
-//! multi-sampling, and clEnqueueFillImage and clEnqueueMapImage (`absent`).
+//! multi-sampling, and clEnqueueFillImage (`absent`).
 
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -466,7 +466,8 @@ pub unsafe extern "C" fn clGetImageInfo(
 
 /// Where a host-side image region lies: its origin and size as (x, y, slice) in the umd
 /// image's rows and slices (a 1D array's layer is its slice), and the host pitches.
-struct Region {
+#[derive(Debug, Clone)]
+pub(crate) struct Region {
     origin: [usize; 3],
     size: [usize; 3],
     row_pitch: usize,
@@ -723,7 +724,7 @@ pub unsafe extern "C" fn clEnqueueWriteImage(
 
 impl Region {
     /// Bytes of the region packed.
-    fn packed_bytes(&self) -> usize {
+    pub(crate) fn packed_bytes(&self) -> usize {
         self.slice_pitch * self.size[2]
     }
 
@@ -736,14 +737,14 @@ impl Region {
 }
 
 /// The image region of `m`, packed.
-fn gather(m: &Mem, g: &Region) -> Result<Vec<u8>, cl_int> {
+pub(crate) fn gather(m: &Mem, g: &Region) -> Result<Vec<u8>, cl_int> {
     let mut v = vec![0u8; g.packed_bytes()];
     copy_rows(m, g, HostPtr(v.as_mut_ptr() as usize), true)?;
     Ok(v)
 }
 
 /// `packed` (the region's bytes, packed) into the image region of `m`.
-fn scatter(m: &Mem, g: &Region, packed: &[u8]) -> Result<(), cl_int> {
+pub(crate) fn scatter(m: &Mem, g: &Region, packed: &[u8]) -> Result<(), cl_int> {
     if packed.len() != g.packed_bytes() {
         return Err(EXEC_FAILED);
     }
@@ -897,4 +898,54 @@ pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
         })();
         r.map_or_else(|e| e, |_| CL_SUCCESS)
     })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueMapImage(
+    command_queue: cl_command_queue,
+    image: cl_mem,
+    blocking_map: cl_bool,
+    map_flags: cl_map_flags,
+    origin: *const usize,
+    region: *const usize,
+    image_row_pitch: *mut usize,
+    image_slice_pitch: *mut usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+    errcode_ret: *mut cl_int,
+) -> *mut c_void {
+    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+        let (q, m) = image_command(command_queue, image)?;
+        let im = umd_image(&m.obj)?;
+        // SAFETY: the application's origin and region.
+        let g = unsafe { self::region(im, origin, region, 0, 0) }?;
+        let slices = im.ty.is_array() || im.ty == ImageType::D3;
+        if image_row_pitch.is_null() || (slices && image_slice_pitch.is_null()) {
+            return Err(CL_INVALID_VALUE);
+        }
+        let (row, slice) = (g.row_pitch, if slices { g.slice_pitch } else { 0 });
+        // SAFETY: the application's wait list and event pointer.
+        let ptr = unsafe {
+            crate::memory::map_image(
+                &q,
+                m,
+                blocking_map != CL_FALSE,
+                map_flags,
+                g,
+                (num_events_in_wait_list, event_wait_list),
+                event,
+            )
+        }?;
+        // SAFETY: the application's pitch pointers (checked above where required).
+        unsafe {
+            *image_row_pitch = row;
+            if !image_slice_pitch.is_null() {
+                *image_slice_pitch = slice;
+            }
+        }
+        Ok(ptr)
+    });
+    // SAFETY: the application's errcode pointer.
+    unsafe { finish(r, errcode_ret) }
 }

@@ -21,6 +21,8 @@ struct MapRegion {
     copy: Option<Arc<MapCopy>>,
     offset: usize,
     write: bool,
+    /// The image region a map of an image covers (its copy is the region packed).
+    image: Option<crate::image::Region>,
 }
 
 /// The host copy a map hands out: the command fills it, the application reads and writes it
@@ -676,6 +678,90 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
     })
 }
 
+/// Whether a map with `map_flags` of memory with `mem_flags` writes, or the specification's
+/// error (CL_INVALID_VALUE for unknown or conflicting map flags, CL_INVALID_OPERATION against
+/// the host-access flags).
+fn map_access(map_flags: cl_map_flags, f: cl_mem_flags) -> Result<bool, cl_int> {
+    if map_flags & !(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0 {
+        return Err(CL_INVALID_VALUE);
+    }
+    if map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0
+        && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0
+    {
+        return Err(CL_INVALID_VALUE);
+    }
+    if (map_flags & CL_MAP_READ != 0 && f & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
+        || (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0
+            && f & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
+    {
+        return Err(CL_INVALID_OPERATION);
+    }
+    Ok(map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0)
+}
+
+/// clEnqueueMapImage's map of the image region `g` of `m` (queue and image checked): a host
+/// copy of the region packed, filled by the command unless the map invalidates it.
+///
+/// # Safety
+/// The application's wait list and event pointer.
+pub(crate) unsafe fn map_image(
+    q: &Arc<Handle<Queue>>,
+    m: Arc<Handle<Mem>>,
+    blocking: bool,
+    map_flags: cl_map_flags,
+    g: crate::image::Region,
+    wait: (cl_uint, *const cl_event),
+    event: *mut cl_event,
+) -> Result<*mut c_void, cl_int> {
+    let write = map_access(map_flags, m.obj.flags)?;
+    let copy = Arc::new(MapCopy::new(g.packed_bytes()));
+    let ptr = copy.ptr() as *mut c_void;
+    let work = if map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0 {
+        queue::Work::Nothing
+    } else {
+        let (mm, into, gg) = (m.clone(), copy.clone(), g.clone());
+        queue::Work::Host(Box::new(move || {
+            let v = crate::image::gather(&mm.obj, &gg)?;
+            // SAFETY: the copy is alive (`into`), of the region's size, and the application
+            // does not touch it before the map completes.
+            unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), into.ptr(), v.len()) };
+            Ok(())
+        }))
+    };
+    m.obj.maps.lock().unwrap_or_else(|e| e.into_inner()).insert(
+        ptr as usize,
+        MapRegion {
+            copy: Some(copy),
+            offset: 0,
+            write,
+            image: Some(g),
+        },
+    );
+    // SAFETY: forwarded.
+    let r = unsafe {
+        queue::enqueue(
+            q,
+            CL_COMMAND_MAP_IMAGE,
+            wait.0,
+            wait.1,
+            event,
+            blocking,
+            work,
+        )
+    };
+    match r {
+        Ok(()) => Ok(ptr),
+        Err(e) => {
+            m.obj
+                .maps
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&(ptr as usize));
+            Err(e)
+        }
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueMapBuffer(
     queue: cl_command_queue,
@@ -691,25 +777,10 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
 ) -> *mut c_void {
     let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
         let (q, m) = command(queue, buffer, offset, size)?;
-        if size == 0
-            || map_flags & !(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0
-        {
+        if size == 0 {
             return Err(CL_INVALID_VALUE);
         }
-        if map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0
-            && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-        let f = m.obj.flags;
-        if (map_flags & CL_MAP_READ != 0
-            && f & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
-            || (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0
-                && f & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
-        {
-            return Err(CL_INVALID_OPERATION);
-        }
-        let write = map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0;
+        let write = map_access(map_flags, m.obj.flags)?;
         let (ptr, work) = if m.obj.host_ptr.is_null() {
             // A host copy, filled by the command (not for a write-invalidate map).
             let copy = Arc::new(MapCopy::new(size));
@@ -735,6 +806,7 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
                     copy: Some(copy),
                     offset,
                     write,
+                    image: None,
                 },
             );
             (ptr, work)
@@ -750,6 +822,7 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
                     copy: None,
                     offset,
                     write,
+                    image: None,
                 },
             );
             (ptr, queue::Work::Nothing)
@@ -793,7 +866,15 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
 ) -> cl_int {
     info::guard(CL_OUT_OF_HOST_MEMORY, || {
         let r = (|| {
-            let (q, m) = command(queue, memobj, 0, 0)?;
+            // Buffers and images alike.
+            let q = Handle::<Queue>::get(queue)?;
+            let m = Handle::<Mem>::get(memobj)?;
+            if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+            if !Arc::ptr_eq(&q.obj.device, &m.obj.device) {
+                return Err(CL_INVALID_OPERATION);
+            }
             let region = m
                 .obj
                 .maps
@@ -807,10 +888,14 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
                     queue::Work::Host(Box::new(move || {
                         // SAFETY: the copy is alive; the application is done with it.
                         let bytes = unsafe { std::slice::from_raw_parts(copy.ptr(), copy.len) };
-                        mm.obj
-                            .buffer
-                            .write(region.offset as u64, bytes)
-                            .map_err(|_| EXEC_FAILED)
+                        match &region.image {
+                            Some(g) => crate::image::scatter(&mm.obj, g, bytes),
+                            None => mm
+                                .obj
+                                .buffer
+                                .write(region.offset as u64, bytes)
+                                .map_err(|_| EXEC_FAILED),
+                        }
                     }))
                 }
                 _ => queue::Work::Nothing,

@@ -867,3 +867,114 @@ fn copies_between_images_and_buffers() {
         }
     }
 }
+
+/// clEnqueueMapImage of a 2D region for reading and writing, the pitch it reports, a change
+/// written back by clEnqueueUnmapMemObject, and the map's errors.
+#[test]
+fn map_and_unmap_an_image_region() {
+    let (dev, ctx) = context();
+    let r32ui = cl_image_format {
+        image_channel_order: CL_R,
+        image_channel_data_type: CL_UNSIGNED_INT32,
+    };
+    let f = format_of(Some(&r32ui)).unwrap();
+    let checked = check_desc(Some(&desc2d(4, 3, 0)), 4, true).unwrap();
+    let mut host: Vec<u32> = (0..12).collect();
+    // SAFETY: host holds the image packed.
+    let img = unsafe {
+        image::create(
+            Handle::get(ctx).unwrap(),
+            Vec::new(),
+            CL_MEM_COPY_HOST_PTR,
+            f,
+            &checked,
+            host.as_mut_ptr().cast(),
+        )
+    }
+    .unwrap();
+    let mut err = 0;
+    // SAFETY: valid pointers; the wrong arguments are deliberate.
+    unsafe {
+        let q = queue::clCreateCommandQueue(ctx, dev, 0, &mut err);
+        let (o, r) = ([1usize, 1, 0], [2usize, 2, 1]);
+        let mut row_pitch = 0usize;
+        let p = image::clEnqueueMapImage(
+            q,
+            img,
+            CL_TRUE,
+            CL_MAP_READ,
+            o.as_ptr(),
+            r.as_ptr(),
+            null_mut(),
+            null_mut(),
+            0,
+            null(),
+            null_mut(),
+            &mut err,
+        );
+        assert!(p.is_null());
+        assert_eq!(err, CL_INVALID_VALUE);
+        image::clEnqueueMapImage(
+            q,
+            img,
+            CL_TRUE,
+            CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION,
+            o.as_ptr(),
+            r.as_ptr(),
+            &mut row_pitch,
+            null_mut(),
+            0,
+            null(),
+            null_mut(),
+            &mut err,
+        );
+        assert_eq!(err, CL_INVALID_VALUE);
+        let p = image::clEnqueueMapImage(
+            q,
+            img,
+            CL_TRUE,
+            CL_MAP_READ | CL_MAP_WRITE,
+            o.as_ptr(),
+            r.as_ptr(),
+            &mut row_pitch,
+            null_mut(),
+            0,
+            null(),
+            null_mut(),
+            &mut err,
+        );
+        assert_eq!(err, CL_SUCCESS);
+        assert!(row_pitch >= 8);
+        let at = |x: usize, y: usize| (p as *mut u8).add(y * row_pitch + x * 4) as *mut u32;
+        assert_eq!([*at(0, 0), *at(1, 0), *at(0, 1), *at(1, 1)], [5, 6, 9, 10]);
+        *at(1, 1) = 77;
+        assert_eq!(
+            memory::clEnqueueUnmapMemObject(q, img, p, 0, null(), null_mut()),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            memory::clEnqueueUnmapMemObject(q, img, p, 0, null(), null_mut()),
+            CL_INVALID_VALUE
+        );
+        let mut back = [0u32; 12];
+        assert_eq!(
+            image::clEnqueueReadImage(
+                q,
+                img,
+                CL_TRUE,
+                [0usize; 3].as_ptr(),
+                [4usize, 3, 1].as_ptr(),
+                0,
+                0,
+                back.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        host[10] = 77;
+        assert_eq!(back.to_vec(), host);
+        memory::clReleaseMemObject(img);
+    }
+}
