@@ -9,9 +9,9 @@ use opencl_sys::*;
 
 use crate::info::set_err;
 
-// Image commands: no device of this platform supports images (CL_DEVICE_IMAGE_SUPPORT is
-// false), which the specification answers with CL_INVALID_OPERATION. Image objects are
-// crate::image's, samplers crate::sampler's; these commands over them are not written yet.
+// Image fill: not written yet (it needs the fill colour encoded in each image format). Image
+// objects and the other image commands are crate::image's, samplers crate::sampler's; no
+// device supports images (CL_DEVICE_IMAGE_SUPPORT is false) until this one is written too.
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueFillImage(
