@@ -9,24 +9,6 @@ use opencl_sys::*;
 
 use crate::info::set_err;
 
-// Image fill: not written yet (it needs the fill colour encoded in each image format). Image
-// objects and the other image commands are crate::image's, samplers crate::sampler's; no
-// device supports images (CL_DEVICE_IMAGE_SUPPORT is false) until this one is written too.
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueFillImage(
-    _command_queue: cl_command_queue,
-    _image: cl_mem,
-    _fill_color: *const c_void,
-    _origin: *const usize,
-    _region: *const usize,
-    _num_events_in_wait_list: cl_uint,
-    _event_wait_list: *const cl_event,
-    _event: *mut cl_event,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
-
 // Shared virtual memory: CL_DEVICE_SVM_CAPABILITIES is 0.
 
 #[no_mangle]

@@ -5,7 +5,7 @@
 //! well-formed request with CL_INVALID_OPERATION as the specification requires; the arguments
 //! are checked first, so a bad one gets its own error. Not provided: image1d_buffer images and
 //! 2D images from buffers or images (`mem_object`), CL_MEM_USE_HOST_PTR images, mip-maps and
-//! multi-sampling, and clEnqueueFillImage (`absent`).
+//! multi-sampling.
 
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -948,4 +948,98 @@ pub unsafe extern "C" fn clEnqueueMapImage(
     });
     // SAFETY: the application's errcode pointer.
     unsafe { finish(r, errcode_ret) }
+}
+
+/// One texel of `format` holding `color`, the clEnqueueFillImage colour: four floats for
+/// normalized and floating-point types, four ints or uints for the integer types, converted
+/// by OpenCL 3.0's conversion rules (normalized: clamped, scaled and rounded to nearest even;
+/// integers: saturated; half: rounded to nearest even), channels in the order's memory order.
+pub fn fill_texel(format: ImageFormat, color: [u8; 16]) -> Vec<u8> {
+    use umd::image::{ChannelOrder as O, ChannelType as T};
+    let word = |c: usize| {
+        [
+            color[4 * c],
+            color[4 * c + 1],
+            color[4 * c + 2],
+            color[4 * c + 3],
+        ]
+    };
+    let f = |c: usize| f32::from_ne_bytes(word(c));
+    let i = |c: usize| i32::from_ne_bytes(word(c));
+    let u = |c: usize| u32::from_ne_bytes(word(c));
+    let norm = |x: f32, lo: f32, scale: f32| {
+        let x = if x.is_nan() { 0.0 } else { x.clamp(lo, 1.0) };
+        (x * scale).round_ties_even() as i32
+    };
+    let channels: &[usize] = match format.order() {
+        O::R => &[0],
+        O::Rg => &[0, 1],
+        O::Rgba => &[0, 1, 2, 3],
+        O::Bgra => &[2, 1, 0, 3],
+    };
+    let mut out = Vec::new();
+    for &c in channels {
+        match format.data_type() {
+            T::UnormInt8 => out.push(norm(f(c), 0.0, 255.0) as u8),
+            T::UnormInt16 => out.extend((norm(f(c), 0.0, 65535.0) as u16).to_le_bytes()),
+            T::SnormInt8 => out.push(norm(f(c), -1.0, 127.0) as i8 as u8),
+            T::SnormInt16 => out.extend((norm(f(c), -1.0, 32767.0) as i16).to_le_bytes()),
+            T::SignedInt8 => out.push(i(c).clamp(-128, 127) as i8 as u8),
+            T::SignedInt16 => out.extend((i(c).clamp(-32768, 32767) as i16).to_le_bytes()),
+            T::SignedInt32 => out.extend(i(c).to_le_bytes()),
+            T::UnsignedInt8 => out.push(u(c).min(255) as u8),
+            T::UnsignedInt16 => out.extend((u(c).min(65535) as u16).to_le_bytes()),
+            T::UnsignedInt32 => out.extend(u(c).to_le_bytes()),
+            T::HalfFloat => out.extend(sim::eu::convert::f32_to_f16(f(c)).to_le_bytes()),
+            T::Float => out.extend(f(c).to_le_bytes()),
+        }
+    }
+    out
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueFillImage(
+    command_queue: cl_command_queue,
+    image: cl_mem,
+    fill_color: *const c_void,
+    origin: *const usize,
+    region: *const usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = (|| {
+            let (q, m) = image_command(command_queue, image)?;
+            let im = umd_image(&m.obj)?;
+            // SAFETY: the application's origin and region.
+            let g = unsafe { self::region(im, origin, region, 0, 0) }?;
+            if fill_color.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            let mut color = [0u8; 16];
+            // SAFETY: the application's four-component colour (16 bytes).
+            unsafe {
+                std::ptr::copy_nonoverlapping(fill_color.cast::<u8>(), color.as_mut_ptr(), 16)
+            };
+            let texel = fill_texel(im.format, color);
+            let work = Work::Host(Box::new(move || {
+                let packed = texel.repeat(g.packed_bytes() / texel.len());
+                scatter(&m.obj, &g, &packed)
+            }));
+            // SAFETY: the application's wait list and event pointer.
+            unsafe {
+                queue::enqueue(
+                    &q,
+                    CL_COMMAND_FILL_IMAGE,
+                    num_events_in_wait_list,
+                    event_wait_list,
+                    event,
+                    false,
+                    work,
+                )
+            }
+        })();
+        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    })
 }

@@ -978,3 +978,151 @@ fn map_and_unmap_an_image_region() {
         memory::clReleaseMemObject(img);
     }
 }
+
+fn color_f(v: [f32; 4]) -> [u8; 16] {
+    let mut c = [0u8; 16];
+    for (i, x) in v.iter().enumerate() {
+        c[4 * i..4 * i + 4].copy_from_slice(&x.to_ne_bytes());
+    }
+    c
+}
+
+/// The fill colour's conversion (OpenCL 3.0 conversion rules) and clEnqueueFillImage of a
+/// region, read back.
+#[test]
+fn fill_image_converts_the_colour_and_fills_the_region() {
+    let fmt = |o, t| {
+        format_of(Some(&cl_image_format {
+            image_channel_order: o,
+            image_channel_data_type: t,
+        }))
+        .unwrap()
+    };
+    // 0.5 × 255 = 127.5 rounds to even 128; 0.25 × 255 = 63.75 → 64; clamped 1.2 → 255, -0.3 → 0.
+    let c = color_f([0.5, 1.2, -0.3, 0.25]);
+    assert_eq!(
+        image::fill_texel(fmt(CL_RGBA, CL_UNORM_INT8), c),
+        [128, 255, 0, 64]
+    );
+    assert_eq!(
+        image::fill_texel(fmt(CL_BGRA, CL_UNORM_INT8), c),
+        [0, 255, 128, 64]
+    );
+    // snorm: -0.3 × 127 = -38.1 → -38.
+    assert_eq!(image::fill_texel(fmt(CL_RG, CL_SNORM_INT8), c), [64, 127]);
+    assert_eq!(
+        image::fill_texel(fmt(CL_RGBA, CL_SNORM_INT8), c)[2],
+        (-38i8) as u8
+    );
+    // Half: 1.5 is 0x3E00.
+    assert_eq!(
+        image::fill_texel(fmt(CL_R, CL_HALF_FLOAT), color_f([1.5, 0.0, 0.0, 0.0])),
+        [0x00, 0x3E]
+    );
+    let mut ints = [0u8; 16];
+    for (k, v) in [300i32, -200, 7, -1].iter().enumerate() {
+        ints[4 * k..4 * k + 4].copy_from_slice(&v.to_ne_bytes());
+    }
+    // Saturated to the channel type.
+    assert_eq!(
+        image::fill_texel(fmt(CL_RGBA, CL_SIGNED_INT8), ints),
+        [127, 128, 7, 255]
+    );
+    assert_eq!(
+        image::fill_texel(fmt(CL_RG, CL_UNSIGNED_INT8), ints),
+        [255, 255]
+    );
+
+    let (dev, ctx) = context();
+    let f = fmt(CL_RGBA, CL_UNORM_INT8);
+    let checked = check_desc(Some(&desc2d(4, 3, 0)), 4, false).unwrap();
+    // SAFETY: no host pointer.
+    let img = unsafe {
+        image::create(
+            Handle::get(ctx).unwrap(),
+            Vec::new(),
+            0,
+            f,
+            &checked,
+            null_mut(),
+        )
+    }
+    .unwrap();
+    let mut err = 0;
+    // SAFETY: valid pointers; the wrong arguments are deliberate.
+    unsafe {
+        let q = queue::clCreateCommandQueue(ctx, dev, 0, &mut err);
+        let (o, r) = ([1usize, 1, 0], [3usize, 2, 1]);
+        assert_eq!(
+            image::clEnqueueFillImage(
+                q,
+                img,
+                null(),
+                o.as_ptr(),
+                r.as_ptr(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_INVALID_VALUE
+        );
+        assert_eq!(
+            image::clEnqueueFillImage(
+                q,
+                img,
+                c.as_ptr().cast(),
+                o.as_ptr(),
+                [4usize, 2, 1].as_ptr(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_INVALID_VALUE
+        );
+        assert_eq!(
+            image::clEnqueueFillImage(
+                q,
+                img,
+                c.as_ptr().cast(),
+                o.as_ptr(),
+                r.as_ptr(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        let mut back = [0u8; 48];
+        assert_eq!(
+            image::clEnqueueReadImage(
+                q,
+                img,
+                CL_TRUE,
+                [0usize; 3].as_ptr(),
+                [4usize, 3, 1].as_ptr(),
+                0,
+                0,
+                back.as_mut_ptr().cast(),
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        for y in 0..3 {
+            for x in 0..4 {
+                let want: [u8; 4] = if x >= 1 && y >= 1 {
+                    [128, 255, 0, 64]
+                } else {
+                    [0; 4]
+                };
+                assert_eq!(
+                    back[(y * 4 + x) * 4..(y * 4 + x) * 4 + 4],
+                    want,
+                    "texel ({x}, {y})"
+                );
+            }
+        }
+        memory::clReleaseMemObject(img);
+    }
+}
