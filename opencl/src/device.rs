@@ -40,8 +40,8 @@ impl Device {
 
     /// CL_DEVICE_IMAGE_SUPPORT: false on every device. The image objects, commands and
     /// samplers are written (`image`, `sampler`), but OpenCL 3.0's minimum for an image-capable
-    /// device also needs image1d_buffer images, which are not; so the image limits are 0 and images and samplers are refused with
-    /// CL_INVALID_OPERATION.
+    /// device also needs image1d_buffer images, which are not; so the image limits are 0 and
+    /// images and samplers are refused with CL_INVALID_OPERATION.
     pub fn image_support(&self) -> bool {
         false
     }
