@@ -38,6 +38,14 @@ impl Device {
         Device { umd, facts }
     }
 
+    /// CL_DEVICE_IMAGE_SUPPORT: false on every device. The image objects, commands and
+    /// samplers are written (`image`, `sampler`), but OpenCL 3.0's minimum for an image-capable
+    /// device also needs image1d_buffer images, which are not; so the image limits are 0 and
+    /// images and samplers are refused with CL_INVALID_OPERATION.
+    pub fn image_support(&self) -> bool {
+        false
+    }
+
     /// What the device is called: the platform, the device name and whether it is simulated.
     pub fn name(&self) -> String {
         let i = self.umd.info();
@@ -163,8 +171,7 @@ impl Device {
             CL_DEVICE_MAX_CLOCK_FREQUENCY => Info::Uint(self.facts.max_clock_mhz),
             CL_DEVICE_ADDRESS_BITS => Info::Uint(64),
             CL_DEVICE_MAX_MEM_ALLOC_SIZE => Info::Ulong(self.max_alloc()),
-            // Images are not provided by this runtime yet.
-            CL_DEVICE_IMAGE_SUPPORT => Info::Bool(false),
+            CL_DEVICE_IMAGE_SUPPORT => Info::Bool(self.image_support()),
             CL_DEVICE_MAX_READ_IMAGE_ARGS
             | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
             | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS

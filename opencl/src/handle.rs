@@ -22,6 +22,7 @@ pub enum Kind {
     Program,
     Kernel,
     Event,
+    Sampler,
 }
 
 /// A CL object type: its kind and the error a bad handle of it gets.

@@ -9,7 +9,10 @@ use std::sync::LazyLock;
 use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::*;
 
-use crate::{absent, context, device, event, kernel, link, memory, platform, program, queue, rect};
+use crate::{
+    absent, context, device, event, image, kernel, link, memory, platform, program, queue, rect,
+    sampler,
+};
 
 static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     // SAFETY: every field is an Option of a function pointer, for which all-zero is None.
@@ -81,21 +84,23 @@ static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     d.clUnloadCompiler = Some(program::clUnloadCompiler);
     d.clUnloadPlatformCompiler = Some(program::clUnloadPlatformCompiler);
     d.clGetSupportedImageFormats = Some(memory::clGetSupportedImageFormats);
-    d.clCreateImage = Some(absent::clCreateImage);
-    d.clCreateImage2D = Some(absent::clCreateImage2D);
-    d.clCreateImage3D = Some(absent::clCreateImage3D);
-    d.clCreateImageWithProperties = Some(absent::clCreateImageWithProperties);
-    d.clGetImageInfo = Some(absent::clGetImageInfo);
-    d.clEnqueueReadImage = Some(absent::clEnqueueReadImage);
-    d.clEnqueueWriteImage = Some(absent::clEnqueueWriteImage);
-    d.clEnqueueCopyImage = Some(absent::clEnqueueCopyImage);
-    d.clEnqueueCopyImageToBuffer = Some(absent::clEnqueueCopyImageToBuffer);
-    d.clEnqueueCopyBufferToImage = Some(absent::clEnqueueCopyBufferToImage);
-    d.clEnqueueMapImage = Some(absent::clEnqueueMapImage);
-    d.clEnqueueFillImage = Some(absent::clEnqueueFillImage);
-    d.clCreateSampler = Some(absent::clCreateSampler);
-    d.clCreateSamplerWithProperties = Some(absent::clCreateSamplerWithProperties);
-    d.clGetSamplerInfo = Some(absent::clGetSamplerInfo);
+    d.clCreateImage = Some(image::clCreateImage);
+    d.clCreateImage2D = Some(image::clCreateImage2D);
+    d.clCreateImage3D = Some(image::clCreateImage3D);
+    d.clCreateImageWithProperties = Some(image::clCreateImageWithProperties);
+    d.clGetImageInfo = Some(image::clGetImageInfo);
+    d.clEnqueueReadImage = Some(image::clEnqueueReadImage);
+    d.clEnqueueWriteImage = Some(image::clEnqueueWriteImage);
+    d.clEnqueueCopyImage = Some(image::clEnqueueCopyImage);
+    d.clEnqueueCopyImageToBuffer = Some(image::clEnqueueCopyImageToBuffer);
+    d.clEnqueueCopyBufferToImage = Some(image::clEnqueueCopyBufferToImage);
+    d.clEnqueueMapImage = Some(image::clEnqueueMapImage);
+    d.clEnqueueFillImage = Some(image::clEnqueueFillImage);
+    d.clCreateSampler = Some(sampler::clCreateSampler);
+    d.clCreateSamplerWithProperties = Some(sampler::clCreateSamplerWithProperties);
+    d.clRetainSampler = Some(sampler::clRetainSampler);
+    d.clReleaseSampler = Some(sampler::clReleaseSampler);
+    d.clGetSamplerInfo = Some(sampler::clGetSamplerInfo);
     d.clEnqueueSVMFree = Some(absent::clEnqueueSVMFree);
     d.clEnqueueSVMMemcpy = Some(absent::clEnqueueSVMMemcpy);
     d.clEnqueueSVMMemFill = Some(absent::clEnqueueSVMMemFill);

@@ -16,6 +16,7 @@ use crate::info::{self, Info};
 use crate::memory::Mem;
 use crate::program::Program;
 use crate::queue::{self, Queue};
+use crate::sampler::Sampler;
 
 #[derive(Clone)]
 pub enum Arg {
@@ -28,6 +29,8 @@ pub enum Arg {
     NullMem,
     Value(Vec<u8>),
     Local(u32),
+    /// A sampler's description (a value: the sampler object may go once it is set).
+    Sampler(umd::sampler::Sampler),
 }
 
 pub struct Kernel {
@@ -87,11 +90,15 @@ impl ArgSnapshot {
                     // A buffer destroyed since it was set is no argument any more.
                     let m = w.upgrade().ok_or(CL_INVALID_KERNEL_ARGS)?;
                     mems.push(w.clone());
-                    Ok(ArgValue::Buffer(m.obj.buffer.clone()))
+                    Ok(match &m.obj.image {
+                        Some(i) => ArgValue::Image(i.image.clone()),
+                        None => ArgValue::Buffer(m.obj.buffer.clone()),
+                    })
                 }
                 Some(Arg::NullMem) => Ok(ArgValue::NullBuffer),
                 Some(Arg::Value(v)) => Ok(ArgValue::Value(v.clone())),
                 Some(Arg::Local(n)) => Ok(ArgValue::Local(*n)),
+                Some(Arg::Sampler(s)) => Ok(ArgValue::Sampler(*s)),
             })
             .collect::<Result<_, _>>()?;
         Ok(ArgSnapshot { values, mems })
@@ -430,7 +437,9 @@ pub unsafe extern "C" fn clSetKernelArg(
                         Arg::NullMem
                     } else {
                         let m = Handle::<Mem>::get(m)?;
-                        if !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context) {
+                        if m.obj.image.is_some()
+                            || !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context)
+                        {
                             return Err(CL_INVALID_MEM_OBJECT);
                         }
                         Arg::Mem(Arc::downgrade(&m))
@@ -463,8 +472,36 @@ pub unsafe extern "C" fn clSetKernelArg(
                     v.resize(n, 0);
                     Arg::Value(v)
                 }
-                // Images and samplers are not provided by this runtime.
-                ArgSlot::Image | ArgSlot::Sampler => return Err(CL_INVALID_ARG_VALUE),
+                ArgSlot::Sampler => {
+                    if arg_size != std::mem::size_of::<cl_sampler>() {
+                        return Err(CL_INVALID_ARG_SIZE);
+                    }
+                    if arg_value.is_null() {
+                        return Err(CL_INVALID_ARG_VALUE);
+                    }
+                    // SAFETY: arg_value points at a cl_sampler (arg_size checked).
+                    let s = Handle::<Sampler>::get(unsafe { *(arg_value as *const cl_sampler) })?;
+                    if !Arc::ptr_eq(&s.obj.context, &k.obj.program.obj.context) {
+                        return Err(CL_INVALID_SAMPLER);
+                    }
+                    Arg::Sampler(s.obj.sampler)
+                }
+                ArgSlot::Image => {
+                    if arg_size != std::mem::size_of::<cl_mem>() {
+                        return Err(CL_INVALID_ARG_SIZE);
+                    }
+                    if arg_value.is_null() {
+                        return Err(CL_INVALID_ARG_VALUE);
+                    }
+                    // SAFETY: arg_value points at a cl_mem (arg_size checked).
+                    let m = Handle::<Mem>::get(unsafe { *(arg_value as *const cl_mem) })?;
+                    if m.obj.image.is_none()
+                        || !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context)
+                    {
+                        return Err(CL_INVALID_MEM_OBJECT);
+                    }
+                    Arg::Mem(Arc::downgrade(&m))
+                }
             };
             let mut set = k.obj.args.lock().unwrap_or_else(|e| e.into_inner());
             set[arg_index as usize] = Some(arg);

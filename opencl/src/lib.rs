@@ -9,7 +9,8 @@
 //! their events ([`event`]) moving through the statuses and firing callbacks on a runtime thread.
 //!
 //! Not provided yet (their entry points answer with the specification's error, [`absent`]):
-//! images and samplers, SVM, pipes, sub-devices. Out-of-order queues are accepted and executed
+//! image commands, and so image support (the [`image`] and [`sampler`] objects are refused while
+//! no device supports images), SVM, pipes, sub-devices. Out-of-order queues are accepted and executed
 //! in order.
 
 #![allow(non_snake_case)]
@@ -23,6 +24,7 @@ pub mod event;
 pub mod facts;
 pub mod handle;
 pub mod icd;
+pub mod image;
 pub mod info;
 pub mod kernel;
 pub mod link;
@@ -31,3 +33,4 @@ pub mod platform;
 pub mod program;
 pub mod queue;
 pub mod rect;
+pub mod sampler;

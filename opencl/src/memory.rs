@@ -21,6 +21,8 @@ struct MapRegion {
     copy: Option<Arc<MapCopy>>,
     offset: usize,
     write: bool,
+    /// The image region a map of an image covers (its copy is the region packed).
+    image: Option<crate::image::Region>,
 }
 
 /// The host copy a map hands out: the command fills it, the application reads and writes it
@@ -59,6 +61,8 @@ pub struct Mem {
     pub host_ptr: *mut c_void,
     pub parent: Option<Arc<Handle<Mem>>>,
     pub offset: usize,
+    /// The image, for an image object (None for buffers).
+    pub image: Option<crate::image::ClImage>,
     /// The property list given to clCreateBufferWithProperties, with its terminating 0;
     /// empty for NULL, clCreateBuffer and sub-buffers (what CL_MEM_PROPERTIES returns).
     properties: Vec<cl_mem_properties>,
@@ -82,6 +86,32 @@ impl ClObject for Mem {
 }
 
 impl Mem {
+    /// An image object's handle.
+    pub(crate) fn new_image(
+        context: Arc<Handle<Context>>,
+        device: Arc<Handle<Device>>,
+        flags: cl_mem_flags,
+        size: usize,
+        properties: Vec<cl_mem_properties>,
+        image: crate::image::ClImage,
+    ) -> cl_mem {
+        Handle::create(Mem {
+            context,
+            device,
+            buffer: image.image.buffer().clone(),
+            flags,
+            size,
+            host_ptr: std::ptr::null_mut(),
+            parent: None,
+            offset: 0,
+            image: Some(image),
+            properties,
+            maps: Mutex::default(),
+            destructors: Mutex::default(),
+        })
+        .0
+    }
+
     /// Runs the destructor callbacks, most recently registered first (the spec's order).
     fn run_destructors(&self, me: cl_mem) {
         let callbacks =
@@ -139,7 +169,7 @@ fn use_host_ptr(
     Err(last)
 }
 
-fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
+pub(crate) fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
     let known = CL_MEM_READ_WRITE
         | CL_MEM_WRITE_ONLY
         | CL_MEM_READ_ONLY
@@ -160,6 +190,15 @@ fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
     Ok(())
 }
 
+/// `flags` with CL_MEM_READ_WRITE when they name no kernel access (the default).
+pub(crate) fn default_access(flags: cl_mem_flags) -> cl_mem_flags {
+    if flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY) == 0 {
+        flags | CL_MEM_READ_WRITE
+    } else {
+        flags
+    }
+}
+
 fn create_buffer(
     context: cl_context,
     properties: Vec<cl_mem_properties>,
@@ -177,9 +216,7 @@ fn create_buffer(
     if size == 0 || size as u64 > device.obj.max_alloc() {
         return Err(CL_INVALID_BUFFER_SIZE);
     }
-    if flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY) == 0 {
-        flags |= CL_MEM_READ_WRITE;
-    }
+    flags = default_access(flags);
     let buffer = if flags & CL_MEM_USE_HOST_PTR != 0 {
         use_host_ptr(&device.obj.umd, host_ptr, size)?
     } else {
@@ -209,6 +246,7 @@ fn create_buffer(
         host_ptr,
         parent: None,
         offset: 0,
+        image: None,
         properties,
         maps: Mutex::default(),
         destructors: Mutex::default(),
@@ -267,7 +305,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
 ) -> cl_mem {
     let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
         let parent = Handle::<Mem>::get(buffer)?;
-        if parent.obj.parent.is_some() {
+        if parent.obj.parent.is_some() || parent.obj.image.is_some() {
             return Err(CL_INVALID_MEM_OBJECT);
         }
         check_flags(flags)?;
@@ -344,6 +382,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
             host_ptr,
             parent: Some(parent.clone()),
             offset: region.origin,
+            image: None,
             properties: Vec::new(),
             maps: Mutex::default(),
             destructors: Mutex::default(),
@@ -399,7 +438,11 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
         let r = Handle::<Mem>::get(memobj).and_then(|m| {
             let o = &m.obj;
             Ok(match param_name {
-                CL_MEM_TYPE => Info::Uint(CL_MEM_OBJECT_BUFFER),
+                CL_MEM_TYPE => Info::Uint(
+                    o.image
+                        .as_ref()
+                        .map_or(CL_MEM_OBJECT_BUFFER, |i| i.object_type),
+                ),
                 CL_MEM_FLAGS => Info::Ulong(o.flags),
                 CL_MEM_SIZE => Info::Size(o.size),
                 CL_MEM_HOST_PTR => Info::Ptr(o.host_ptr),
@@ -433,6 +476,10 @@ pub(crate) fn command(
 ) -> Result<QueueAndMem, cl_int> {
     let q = Handle::<Queue>::get(queue)?;
     let m = Handle::<Mem>::get(mem)?;
+    if m.obj.image.is_some() {
+        // Buffer commands take buffers; the image commands are not provided.
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
     if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
         return Err(CL_INVALID_CONTEXT);
     }
@@ -631,6 +678,90 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
     })
 }
 
+/// Whether a map with `map_flags` of memory with `mem_flags` writes, or the specification's
+/// error (CL_INVALID_VALUE for unknown or conflicting map flags, CL_INVALID_OPERATION against
+/// the host-access flags).
+fn map_access(map_flags: cl_map_flags, f: cl_mem_flags) -> Result<bool, cl_int> {
+    if map_flags & !(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0 {
+        return Err(CL_INVALID_VALUE);
+    }
+    if map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0
+        && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0
+    {
+        return Err(CL_INVALID_VALUE);
+    }
+    if (map_flags & CL_MAP_READ != 0 && f & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
+        || (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0
+            && f & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
+    {
+        return Err(CL_INVALID_OPERATION);
+    }
+    Ok(map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0)
+}
+
+/// clEnqueueMapImage's map of the image region `g` of `m` (queue and image checked): a host
+/// copy of the region packed, filled by the command unless the map invalidates it.
+///
+/// # Safety
+/// The application's wait list and event pointer.
+pub(crate) unsafe fn map_image(
+    q: &Arc<Handle<Queue>>,
+    m: Arc<Handle<Mem>>,
+    blocking: bool,
+    map_flags: cl_map_flags,
+    g: crate::image::Region,
+    wait: (cl_uint, *const cl_event),
+    event: *mut cl_event,
+) -> Result<*mut c_void, cl_int> {
+    let write = map_access(map_flags, m.obj.flags)?;
+    let copy = Arc::new(MapCopy::new(g.packed_bytes()));
+    let ptr = copy.ptr() as *mut c_void;
+    let work = if map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0 {
+        queue::Work::Nothing
+    } else {
+        let (mm, into, gg) = (m.clone(), copy.clone(), g.clone());
+        queue::Work::Host(Box::new(move || {
+            let v = crate::image::gather(&mm.obj, &gg)?;
+            // SAFETY: the copy is alive (`into`), of the region's size, and the application
+            // does not touch it before the map completes.
+            unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), into.ptr(), v.len()) };
+            Ok(())
+        }))
+    };
+    m.obj.maps.lock().unwrap_or_else(|e| e.into_inner()).insert(
+        ptr as usize,
+        MapRegion {
+            copy: Some(copy),
+            offset: 0,
+            write,
+            image: Some(g),
+        },
+    );
+    // SAFETY: forwarded.
+    let r = unsafe {
+        queue::enqueue(
+            q,
+            CL_COMMAND_MAP_IMAGE,
+            wait.0,
+            wait.1,
+            event,
+            blocking,
+            work,
+        )
+    };
+    match r {
+        Ok(()) => Ok(ptr),
+        Err(e) => {
+            m.obj
+                .maps
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&(ptr as usize));
+            Err(e)
+        }
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueMapBuffer(
     queue: cl_command_queue,
@@ -646,25 +777,10 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
 ) -> *mut c_void {
     let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
         let (q, m) = command(queue, buffer, offset, size)?;
-        if size == 0
-            || map_flags & !(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0
-        {
+        if size == 0 {
             return Err(CL_INVALID_VALUE);
         }
-        if map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0
-            && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-        let f = m.obj.flags;
-        if (map_flags & CL_MAP_READ != 0
-            && f & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
-            || (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0
-                && f & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
-        {
-            return Err(CL_INVALID_OPERATION);
-        }
-        let write = map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0;
+        let write = map_access(map_flags, m.obj.flags)?;
         let (ptr, work) = if m.obj.host_ptr.is_null() {
             // A host copy, filled by the command (not for a write-invalidate map).
             let copy = Arc::new(MapCopy::new(size));
@@ -690,6 +806,7 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
                     copy: Some(copy),
                     offset,
                     write,
+                    image: None,
                 },
             );
             (ptr, work)
@@ -705,6 +822,7 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
                     copy: None,
                     offset,
                     write,
+                    image: None,
                 },
             );
             (ptr, queue::Work::Nothing)
@@ -748,7 +866,15 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
 ) -> cl_int {
     info::guard(CL_OUT_OF_HOST_MEMORY, || {
         let r = (|| {
-            let (q, m) = command(queue, memobj, 0, 0)?;
+            // Buffers and images alike.
+            let q = Handle::<Queue>::get(queue)?;
+            let m = Handle::<Mem>::get(memobj)?;
+            if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+            if !Arc::ptr_eq(&q.obj.device, &m.obj.device) {
+                return Err(CL_INVALID_OPERATION);
+            }
             let region = m
                 .obj
                 .maps
@@ -762,10 +888,14 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
                     queue::Work::Host(Box::new(move || {
                         // SAFETY: the copy is alive; the application is done with it.
                         let bytes = unsafe { std::slice::from_raw_parts(copy.ptr(), copy.len) };
-                        mm.obj
-                            .buffer
-                            .write(region.offset as u64, bytes)
-                            .map_err(|_| EXEC_FAILED)
+                        match &region.image {
+                            Some(g) => crate::image::scatter(&mm.obj, g, bytes),
+                            None => mm
+                                .obj
+                                .buffer
+                                .write(region.offset as u64, bytes)
+                                .map_err(|_| EXEC_FAILED),
+                        }
                     }))
                 }
                 _ => queue::Work::Nothing,
@@ -823,7 +953,7 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
 pub unsafe extern "C" fn clGetSupportedImageFormats(
     context: cl_context,
     flags: cl_mem_flags,
-    _image_type: cl_mem_object_type,
+    image_type: cl_mem_object_type,
     num_entries: cl_uint,
     image_formats: *mut cl_image_format,
     num_image_formats: *mut cl_uint,
@@ -834,7 +964,18 @@ pub unsafe extern "C" fn clGetSupportedImageFormats(
         }
         // CL_MEM_KERNEL_READ_AND_WRITE exists for this query alone (OpenCL 3.0, 5.3.2.2).
         let flags = flags & !CL_MEM_KERNEL_READ_AND_WRITE;
-        if check_flags(flags).is_err() || (num_entries == 0 && !image_formats.is_null()) {
+        let image_types = [
+            CL_MEM_OBJECT_IMAGE1D,
+            CL_MEM_OBJECT_IMAGE1D_BUFFER,
+            CL_MEM_OBJECT_IMAGE1D_ARRAY,
+            CL_MEM_OBJECT_IMAGE2D,
+            CL_MEM_OBJECT_IMAGE2D_ARRAY,
+            CL_MEM_OBJECT_IMAGE3D,
+        ];
+        if check_flags(flags).is_err()
+            || !image_types.contains(&image_type)
+            || (num_entries == 0 && !image_formats.is_null())
+        {
             return CL_INVALID_VALUE;
         }
         if !num_image_formats.is_null() {
