@@ -86,9 +86,6 @@ pub struct DeviceInfo {
     pub hwconfig: &'static [(u32, u32)],
     /// i915: highest PAT index `I915_GEM_CREATE_EXT_SET_PAT` accepts.
     pub i915_max_pat_index: u32,
-    /// xe: the PAT table VM_BIND's pat_index names, as each entry's CPU coherency (true: at
-    /// least 1-way coherent). Userptr binds need a coherent entry.
-    pub xe_pat_coherent: &'static [bool],
     /// i915: the PPGTT can mark pages read-only (I915_USERPTR_READ_ONLY). The kernel disables
     /// it on Gen11 and Gen12 (incl. Xe-HPG) for an unresolved hardware issue.
     pub ppgtt_read_only: bool,
@@ -115,9 +112,6 @@ pub struct DeviceInfo {
 
 const GIB: u64 = 1 << 30;
 
-/// xe's PAT table for Gen12LP and DG2 (`xelp_pat_table`): WB (1-way coherent), WC, WT, UC.
-const XELP_PAT_COHERENT: &[bool] = &[true, false, false, false];
-
 /// ACM-G10 (Arc A770): 8 slices of 4 Xe-cores with 16 vector engines each, 8 threads per
 /// engine; one render and four compute command streamers.
 const DG2_G10_HWCONFIG: &[(u32, u32)] = &[
@@ -137,7 +131,6 @@ static DEVICES: [DeviceInfo; 4] = [
         ip_version: (9, 0),
         hwconfig: &[],
         i915_max_pat_index: 3,
-        xe_pat_coherent: XELP_PAT_COHERENT,
         ppgtt_read_only: true,
         llc_or_snoop: true,
         i915_pread_pwrite: true,
@@ -161,7 +154,6 @@ static DEVICES: [DeviceInfo; 4] = [
         ip_version: (11, 0),
         hwconfig: &[],
         i915_max_pat_index: 3,
-        xe_pat_coherent: XELP_PAT_COHERENT,
         ppgtt_read_only: false,
         llc_or_snoop: true,
         i915_pread_pwrite: true,
@@ -185,7 +177,6 @@ static DEVICES: [DeviceInfo; 4] = [
         ip_version: (12, 0),
         hwconfig: &[],
         i915_max_pat_index: 3,
-        xe_pat_coherent: XELP_PAT_COHERENT,
         ppgtt_read_only: false,
         llc_or_snoop: true,
         i915_pread_pwrite: true,
@@ -209,7 +200,6 @@ static DEVICES: [DeviceInfo; 4] = [
         ip_version: (12, 55),
         hwconfig: DG2_G10_HWCONFIG,
         i915_max_pat_index: 3,
-        xe_pat_coherent: XELP_PAT_COHERENT,
         ppgtt_read_only: false,
         llc_or_snoop: true,
         i915_pread_pwrite: false,

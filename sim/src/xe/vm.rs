@@ -3,6 +3,7 @@
 use std::sync::{Arc, RwLock};
 
 use kmd_iface::seam::Errno;
+use kmd_iface::xe::pat;
 use kmd_iface::xe::uapi::*;
 
 use super::sync::{self, Sync};
@@ -102,7 +103,7 @@ pub(crate) fn bind(dev: &SimDevice, a: &mut drm_xe_vm_bind) -> Result<i32, Errno
     let syncs = sync::parse(&st, a.syncs, a.num_syncs, false)?;
     let mut checked = Vec::with_capacity(ops.len());
     for op in &ops {
-        checked.push(check_op(&st, info.xe_pat_coherent, a.vm_id, op)?);
+        checked.push(check_op(&st, pat::table(info.platform), a.vm_id, op)?);
     }
     {
         let mut vm = vm_write(&space);
@@ -143,13 +144,14 @@ pub(crate) fn bind(dev: &SimDevice, a: &mut drm_xe_vm_bind) -> Result<i32, Errno
 
 fn check_op(
     st: &crate::device::State,
-    pat_coherent: &[bool],
+    pat: &[pat::PatEntry],
     vm_id: u32,
     op: &drm_xe_vm_bind_op,
 ) -> Result<Op, Errno> {
-    let coherent = *pat_coherent
+    let coherent = pat
         .get(usize::from(op.pat_index))
-        .ok_or(Errno::EINVAL)?;
+        .ok_or(Errno::EINVAL)?
+        .coherent;
     let known_flags = DRM_XE_VM_BIND_FLAG_READONLY
         | DRM_XE_VM_BIND_FLAG_IMMEDIATE
         | DRM_XE_VM_BIND_FLAG_NULL
