@@ -326,16 +326,8 @@ pub unsafe extern "C" fn clCreateImageWithProperties(
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
     let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
-        // No image property is supported: only an empty list is accepted.
-        // SAFETY: the list, when given, starts with a key.
-        if !properties.is_null() && unsafe { *properties } != 0 {
-            return Err(CL_INVALID_PROPERTY);
-        }
-        let list = if properties.is_null() {
-            Vec::new()
-        } else {
-            vec![0]
-        };
+        // SAFETY: the application's properties list.
+        let list = unsafe { crate::memory::no_properties(properties) }?;
         create_image(context, list, flags, image_format, image_desc, host_ptr)
     });
     // SAFETY: the application's errcode pointer.
@@ -774,42 +766,39 @@ pub unsafe extern "C" fn clEnqueueCopyImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let r = (|| {
-            let (q, src) = image_command(command_queue, src_image)?;
-            let (_, dst) = image_command(command_queue, dst_image)?;
-            let (si, di) = (umd_image(&src.obj)?, umd_image(&dst.obj)?);
-            if si.format != di.format {
-                return Err(CL_IMAGE_FORMAT_MISMATCH);
-            }
-            // SAFETY: the application's origins and region.
-            let gs = unsafe { self::region(si, src_origin, region, 0, 0) }?;
-            // SAFETY: as above.
-            let gd = unsafe { self::region(di, dst_origin, region, 0, 0) }?;
-            if gs.packed_bytes() != gd.packed_bytes() {
-                return Err(CL_INVALID_VALUE);
-            }
-            if Arc::ptr_eq(&src, &dst) && gs.overlaps(&gd) {
-                return Err(CL_MEM_COPY_OVERLAP);
-            }
-            let work = Work::Host(Box::new(move || {
-                let v = gather(&src.obj, &gs)?;
-                scatter(&dst.obj, &gd, &v)
-            }));
-            // SAFETY: the application's wait list and event pointer.
-            unsafe {
-                queue::enqueue(
-                    &q,
-                    CL_COMMAND_COPY_IMAGE,
-                    num_events_in_wait_list,
-                    event_wait_list,
-                    event,
-                    false,
-                    work,
-                )
-            }
-        })();
-        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    info::status(|| {
+        let (q, src) = image_command(command_queue, src_image)?;
+        let (_, dst) = image_command(command_queue, dst_image)?;
+        let (si, di) = (umd_image(&src.obj)?, umd_image(&dst.obj)?);
+        if si.format != di.format {
+            return Err(CL_IMAGE_FORMAT_MISMATCH);
+        }
+        // SAFETY: the application's origins and region.
+        let gs = unsafe { self::region(si, src_origin, region, 0, 0) }?;
+        // SAFETY: as above.
+        let gd = unsafe { self::region(di, dst_origin, region, 0, 0) }?;
+        if gs.packed_bytes() != gd.packed_bytes() {
+            return Err(CL_INVALID_VALUE);
+        }
+        if Arc::ptr_eq(&src, &dst) && gs.overlaps(&gd) {
+            return Err(CL_MEM_COPY_OVERLAP);
+        }
+        let work = Work::Host(Box::new(move || {
+            let v = gather(&src.obj, &gs)?;
+            scatter(&dst.obj, &gd, &v)
+        }));
+        // SAFETY: the application's wait list and event pointer.
+        unsafe {
+            queue::enqueue(
+                &q,
+                CL_COMMAND_COPY_IMAGE,
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+                false,
+                work,
+            )
+        }
     })
 }
 
@@ -825,34 +814,31 @@ pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let r = (|| {
-            let (q, src) = image_command(command_queue, src_image)?;
-            // SAFETY: the application's origin and region.
-            let g = unsafe { self::region(umd_image(&src.obj)?, src_origin, region, 0, 0) }?;
-            let (_, dst) =
-                crate::memory::command(command_queue, dst_buffer, dst_offset, g.packed_bytes())?;
-            let work = Work::Host(Box::new(move || {
-                let v = gather(&src.obj, &g)?;
-                dst.obj
-                    .buffer
-                    .write(dst_offset as u64, &v)
-                    .map_err(|_| EXEC_FAILED)
-            }));
-            // SAFETY: the application's wait list and event pointer.
-            unsafe {
-                queue::enqueue(
-                    &q,
-                    CL_COMMAND_COPY_IMAGE_TO_BUFFER,
-                    num_events_in_wait_list,
-                    event_wait_list,
-                    event,
-                    false,
-                    work,
-                )
-            }
-        })();
-        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    info::status(|| {
+        let (q, src) = image_command(command_queue, src_image)?;
+        // SAFETY: the application's origin and region.
+        let g = unsafe { self::region(umd_image(&src.obj)?, src_origin, region, 0, 0) }?;
+        let (_, dst) =
+            crate::memory::command(command_queue, dst_buffer, dst_offset, g.packed_bytes())?;
+        let work = Work::Host(Box::new(move || {
+            let v = gather(&src.obj, &g)?;
+            dst.obj
+                .buffer
+                .write(dst_offset as u64, &v)
+                .map_err(|_| EXEC_FAILED)
+        }));
+        // SAFETY: the application's wait list and event pointer.
+        unsafe {
+            queue::enqueue(
+                &q,
+                CL_COMMAND_COPY_IMAGE_TO_BUFFER,
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+                false,
+                work,
+            )
+        }
     })
 }
 
@@ -868,35 +854,32 @@ pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let r = (|| {
-            let (q, dst) = image_command(command_queue, dst_image)?;
-            // SAFETY: the application's origin and region.
-            let g = unsafe { self::region(umd_image(&dst.obj)?, dst_origin, region, 0, 0) }?;
-            let (_, src) =
-                crate::memory::command(command_queue, src_buffer, src_offset, g.packed_bytes())?;
-            let work = Work::Host(Box::new(move || {
-                let mut v = vec![0u8; g.packed_bytes()];
-                src.obj
-                    .buffer
-                    .read(src_offset as u64, &mut v)
-                    .map_err(|_| EXEC_FAILED)?;
-                scatter(&dst.obj, &g, &v)
-            }));
-            // SAFETY: the application's wait list and event pointer.
-            unsafe {
-                queue::enqueue(
-                    &q,
-                    CL_COMMAND_COPY_BUFFER_TO_IMAGE,
-                    num_events_in_wait_list,
-                    event_wait_list,
-                    event,
-                    false,
-                    work,
-                )
-            }
-        })();
-        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    info::status(|| {
+        let (q, dst) = image_command(command_queue, dst_image)?;
+        // SAFETY: the application's origin and region.
+        let g = unsafe { self::region(umd_image(&dst.obj)?, dst_origin, region, 0, 0) }?;
+        let (_, src) =
+            crate::memory::command(command_queue, src_buffer, src_offset, g.packed_bytes())?;
+        let work = Work::Host(Box::new(move || {
+            let mut v = vec![0u8; g.packed_bytes()];
+            src.obj
+                .buffer
+                .read(src_offset as u64, &mut v)
+                .map_err(|_| EXEC_FAILED)?;
+            scatter(&dst.obj, &g, &v)
+        }));
+        // SAFETY: the application's wait list and event pointer.
+        unsafe {
+            queue::enqueue(
+                &q,
+                CL_COMMAND_COPY_BUFFER_TO_IMAGE,
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+                false,
+                work,
+            )
+        }
     })
 }
 
@@ -1008,38 +991,33 @@ pub unsafe extern "C" fn clEnqueueFillImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let r = (|| {
-            let (q, m) = image_command(command_queue, image)?;
-            let im = umd_image(&m.obj)?;
-            // SAFETY: the application's origin and region.
-            let g = unsafe { self::region(im, origin, region, 0, 0) }?;
-            if fill_color.is_null() {
-                return Err(CL_INVALID_VALUE);
-            }
-            let mut color = [0u8; 16];
-            // SAFETY: the application's four-component colour (16 bytes).
-            unsafe {
-                std::ptr::copy_nonoverlapping(fill_color.cast::<u8>(), color.as_mut_ptr(), 16)
-            };
-            let texel = fill_texel(im.format, color);
-            let work = Work::Host(Box::new(move || {
-                let packed = texel.repeat(g.packed_bytes() / texel.len());
-                scatter(&m.obj, &g, &packed)
-            }));
-            // SAFETY: the application's wait list and event pointer.
-            unsafe {
-                queue::enqueue(
-                    &q,
-                    CL_COMMAND_FILL_IMAGE,
-                    num_events_in_wait_list,
-                    event_wait_list,
-                    event,
-                    false,
-                    work,
-                )
-            }
-        })();
-        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    info::status(|| {
+        let (q, m) = image_command(command_queue, image)?;
+        let im = umd_image(&m.obj)?;
+        // SAFETY: the application's origin and region.
+        let g = unsafe { self::region(im, origin, region, 0, 0) }?;
+        if fill_color.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let mut color = [0u8; 16];
+        // SAFETY: the application's four-component colour (16 bytes).
+        unsafe { std::ptr::copy_nonoverlapping(fill_color.cast::<u8>(), color.as_mut_ptr(), 16) };
+        let texel = fill_texel(im.format, color);
+        let work = Work::Host(Box::new(move || {
+            let packed = texel.repeat(g.packed_bytes() / texel.len());
+            scatter(&m.obj, &g, &packed)
+        }));
+        // SAFETY: the application's wait list and event pointer.
+        unsafe {
+            queue::enqueue(
+                &q,
+                CL_COMMAND_FILL_IMAGE,
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+                false,
+                work,
+            )
+        }
     })
 }

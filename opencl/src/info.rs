@@ -3,7 +3,10 @@
 
 use std::ffi::c_void;
 
-use opencl_sys::{cl_int, cl_name_version, CL_INVALID_VALUE, CL_NAME_VERSION_MAX_NAME_SIZE};
+use opencl_sys::{
+    cl_int, cl_name_version, CL_INVALID_VALUE, CL_NAME_VERSION_MAX_NAME_SIZE,
+    CL_OUT_OF_HOST_MEMORY, CL_SUCCESS,
+};
 
 /// One query's answer.
 pub enum Info {
@@ -114,6 +117,14 @@ pub unsafe fn set_err(errcode_ret: *mut cl_int, e: cl_int) {
 /// crosses into C.
 pub fn guard<R>(on_panic: R, f: impl FnOnce() -> R) -> R {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or(on_panic)
+}
+
+/// An entry point that returns only a status: `f`'s error code, CL_SUCCESS for `Ok`, and
+/// CL_OUT_OF_HOST_MEMORY if it panics (see [`guard`]).
+pub fn status(f: impl FnOnce() -> Result<(), cl_int>) -> cl_int {
+    guard(CL_OUT_OF_HOST_MEMORY, || {
+        f().map_or_else(|e| e, |()| CL_SUCCESS)
+    })
 }
 
 /// `n` elements at `p` as a slice (empty when `n` is 0); CL_INVALID_VALUE for a NULL pointer

@@ -229,127 +229,121 @@ pub unsafe extern "C" fn clCompileProgram(
     pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
     user_data: *mut c_void,
 ) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let r = (|| {
-            let p = Handle::<Program>::get(program)?;
-            if pfn_notify.is_none() && !user_data.is_null() {
-                return Err(CL_INVALID_VALUE);
-            }
-            if (num_input_headers == 0)
-                != (input_headers.is_null() && header_include_names.is_null())
-                || (num_input_headers != 0
-                    && (input_headers.is_null() || header_include_names.is_null()))
-            {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: the application's device array.
-            let devices =
-                unsafe { self::device_list(&p.obj.context.obj, num_devices, device_list) }?;
-            let targets: Vec<usize> = match devices {
-                None => (0..p.obj.devices.len()).collect(),
-                Some(list) => list
-                    .iter()
-                    .map(|d| p.obj.device_index(d).ok_or(CL_INVALID_DEVICE))
-                    .collect::<Result<_, _>>()?,
+    info::status(|| {
+        let p = Handle::<Program>::get(program)?;
+        if pfn_notify.is_none() && !user_data.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        if (num_input_headers == 0) != (input_headers.is_null() && header_include_names.is_null())
+            || (num_input_headers != 0
+                && (input_headers.is_null() || header_include_names.is_null()))
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: the application's device array.
+        let devices = unsafe { self::device_list(&p.obj.context.obj, num_devices, device_list) }?;
+        let targets: Vec<usize> = match devices {
+            None => (0..p.obj.devices.len()).collect(),
+            Some(list) => list
+                .iter()
+                .map(|d| p.obj.device_index(d).ok_or(CL_INVALID_DEVICE))
+                .collect::<Result<_, _>>()?,
+        };
+        let mut headers = Vec::new();
+        if num_input_headers != 0 {
+            // SAFETY: the application's arrays of num_input_headers elements.
+            let (progs, names) = unsafe {
+                (
+                    info::slice(input_headers, num_input_headers as usize)?,
+                    info::slice(
+                        header_include_names as *const *const c_char,
+                        num_input_headers as usize,
+                    )?,
+                )
             };
-            let mut headers = Vec::new();
-            if num_input_headers != 0 {
-                // SAFETY: the application's arrays of num_input_headers elements.
-                let (progs, names) = unsafe {
-                    (
-                        info::slice(input_headers, num_input_headers as usize)?,
-                        info::slice(
-                            header_include_names as *const *const c_char,
-                            num_input_headers as usize,
-                        )?,
-                    )
+            for (h, n) in progs.iter().zip(names) {
+                let h = Handle::<Program>::get(*h)?;
+                if n.is_null() {
+                    return Err(CL_INVALID_VALUE);
+                }
+                // SAFETY: a NUL-terminated include name.
+                let name = unsafe { CStr::from_ptr(*n) }.to_string_lossy().into_owned();
+                if !valid_include_name(&name) {
+                    return Err(CL_INVALID_VALUE);
+                }
+                let Origin::Source(text) = &h.obj.origin else {
+                    return Err(CL_INVALID_OPERATION);
                 };
-                for (h, n) in progs.iter().zip(names) {
-                    let h = Handle::<Program>::get(*h)?;
-                    if n.is_null() {
-                        return Err(CL_INVALID_VALUE);
-                    }
-                    // SAFETY: a NUL-terminated include name.
-                    let name = unsafe { CStr::from_ptr(*n) }.to_string_lossy().into_owned();
-                    if !valid_include_name(&name) {
-                        return Err(CL_INVALID_VALUE);
-                    }
-                    let Origin::Source(text) = &h.obj.origin else {
-                        return Err(CL_INVALID_OPERATION);
-                    };
-                    headers.push((name, text.clone()));
-                }
+                headers.push((name, text.clone()));
             }
-            if p.obj.kernels_alive.load(Ordering::SeqCst) > 0 {
-                return Err(CL_INVALID_OPERATION);
+        }
+        if p.obj.kernels_alive.load(Ordering::SeqCst) > 0 {
+            return Err(CL_INVALID_OPERATION);
+        }
+        // SAFETY: the application's option string.
+        let opts = unsafe { self::options(options) };
+        let result = match &p.obj.origin {
+            Origin::Binary => return Err(CL_INVALID_OPERATION),
+            Origin::Il(il) => {
+                // The IL is the compiled object.
+                let (ok, log, ir) = match linkage(il) {
+                    Ok((exports, imports)) => (
+                        true,
+                        String::new(),
+                        Some(Arc::new(Ir {
+                            kind: CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+                            bytes: il.clone(),
+                            exports,
+                            imports,
+                        })),
+                    ),
+                    Err(e) => (false, e, None),
+                };
+                vec![(ok, log, ir); targets.len()]
             }
-            // SAFETY: the application's option string.
-            let opts = unsafe { self::options(options) };
-            let result = match &p.obj.origin {
-                Origin::Binary => return Err(CL_INVALID_OPERATION),
-                Origin::Il(il) => {
-                    // The IL is the compiled object.
-                    let (ok, log, ir) = match linkage(il) {
-                        Ok((exports, imports)) => (
-                            true,
-                            String::new(),
-                            Some(Arc::new(Ir {
-                                kind: CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
-                                bytes: il.clone(),
-                                exports,
-                                imports,
-                            })),
-                        ),
-                        Err(e) => (false, e, None),
-                    };
-                    vec![(ok, log, ir); targets.len()]
-                }
-                Origin::Source(source) => {
-                    let dir = header_dir(&headers)?;
-                    let full = format!("{opts} -I {}", dir.0.display());
-                    // SPIR-V differs by device only through its macros: one compile per target.
-                    let mut by_target: HashMap<&str, (bool, String, Option<Arc<Ir>>)> =
-                        HashMap::new();
-                    targets
-                        .iter()
-                        .map(|k| {
-                            let d = &p.obj.devices[*k].obj;
-                            by_target
-                                .entry(d.umd.platform().ocloc_device())
-                                .or_insert_with(|| {
-                                    let (log, ir) = compile_object(d, source, &full);
-                                    (ir.is_some(), log, ir.map(Arc::new))
-                                })
-                                .clone()
-                        })
-                        .collect()
-                }
-            };
-            let mut failed = false;
-            {
-                let mut builds = p.obj.builds();
-                for (k, (ok, log, ir)) in targets.iter().zip(result) {
-                    failed |= !ok;
-                    builds[*k] = Build {
-                        status: if ok { CL_BUILD_SUCCESS } else { CL_BUILD_ERROR },
-                        options: opts.clone(),
-                        ir,
-                        log,
-                        ..Build::none()
-                    };
-                }
+            Origin::Source(source) => {
+                let dir = header_dir(&headers)?;
+                let full = format!("{opts} -I {}", dir.0.display());
+                // SPIR-V differs by device only through its macros: one compile per target.
+                let mut by_target: HashMap<&str, (bool, String, Option<Arc<Ir>>)> = HashMap::new();
+                targets
+                    .iter()
+                    .map(|k| {
+                        let d = &p.obj.devices[*k].obj;
+                        by_target
+                            .entry(d.umd.platform().ocloc_device())
+                            .or_insert_with(|| {
+                                let (log, ir) = compile_object(d, source, &full);
+                                (ir.is_some(), log, ir.map(Arc::new))
+                            })
+                            .clone()
+                    })
+                    .collect()
             }
-            if let Some(f) = pfn_notify {
-                // SAFETY: the application's callback with its own data.
-                unsafe { f(program, user_data) };
+        };
+        let mut failed = false;
+        {
+            let mut builds = p.obj.builds();
+            for (k, (ok, log, ir)) in targets.iter().zip(result) {
+                failed |= !ok;
+                builds[*k] = Build {
+                    status: if ok { CL_BUILD_SUCCESS } else { CL_BUILD_ERROR },
+                    options: opts.clone(),
+                    ir,
+                    log,
+                    ..Build::none()
+                };
             }
-            if failed {
-                Err(CL_COMPILE_PROGRAM_FAILURE)
-            } else {
-                Ok(())
-            }
-        })();
-        r.map_or_else(|e| e, |_| CL_SUCCESS)
+        }
+        if let Some(f) = pfn_notify {
+            // SAFETY: the application's callback with its own data.
+            unsafe { f(program, user_data) };
+        }
+        if failed {
+            Err(CL_COMPILE_PROGRAM_FAILURE)
+        } else {
+            Ok(())
+        }
     })
 }
 

@@ -269,6 +269,24 @@ pub unsafe extern "C" fn clCreateBuffer(
     unsafe { finish(r, errcode_ret) }
 }
 
+/// A `*WithProperties` list where no property is supported: NULL or an empty list, which
+/// CL_MEM_PROPERTIES reports back (`[]` or `[0]`); any key is CL_INVALID_PROPERTY.
+///
+/// # Safety
+/// When non-NULL, `properties` must point to at least one element.
+pub(crate) unsafe fn no_properties(
+    properties: *const cl_mem_properties,
+) -> Result<Vec<cl_mem_properties>, cl_int> {
+    if properties.is_null() {
+        return Ok(Vec::new());
+    }
+    // SAFETY: the caller's promise.
+    match unsafe { *properties } {
+        0 => Ok(vec![0]),
+        _ => Err(CL_INVALID_PROPERTY),
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn clCreateBufferWithProperties(
     context: cl_context,
@@ -279,16 +297,8 @@ pub unsafe extern "C" fn clCreateBufferWithProperties(
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
     let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
-        // No buffer property is supported: only an empty list is accepted.
-        // SAFETY: the list, when given, starts with a key.
-        if !properties.is_null() && unsafe { *properties } != 0 {
-            return Err(CL_INVALID_PROPERTY);
-        }
-        let list = if properties.is_null() {
-            Vec::new()
-        } else {
-            vec![0]
-        };
+        // SAFETY: the application's properties list.
+        let list = unsafe { no_properties(properties) }?;
         create_buffer(context, list, flags, size, host_ptr)
     });
     // SAFETY: the application\'s errcode pointer.
@@ -603,40 +613,37 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
     wait: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let r = (|| {
-            let (q, s) = command(queue, src, src_offset, size)?;
-            let (_, d) = command(queue, dst, dst_offset, size)?;
-            if size == 0 {
-                return Err(CL_INVALID_VALUE);
+    info::status(|| {
+        let (q, s) = command(queue, src, src_offset, size)?;
+        let (_, d) = command(queue, dst, dst_offset, size)?;
+        if size == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        let same = s.obj.buffer.gpu_address() == d.obj.buffer.gpu_address()
+            || (s.obj.buffer.gpu_address() < d.obj.buffer.gpu_address() + d.obj.size as u64
+                && d.obj.buffer.gpu_address() < s.obj.buffer.gpu_address() + s.obj.size as u64);
+        if same {
+            let (a, b) = (
+                s.obj.buffer.gpu_address() + src_offset as u64,
+                d.obj.buffer.gpu_address() + dst_offset as u64,
+            );
+            if a < b + size as u64 && b < a + size as u64 {
+                return Err(CL_MEM_COPY_OVERLAP);
             }
-            let same = s.obj.buffer.gpu_address() == d.obj.buffer.gpu_address()
-                || (s.obj.buffer.gpu_address() < d.obj.buffer.gpu_address() + d.obj.size as u64
-                    && d.obj.buffer.gpu_address() < s.obj.buffer.gpu_address() + s.obj.size as u64);
-            if same {
-                let (a, b) = (
-                    s.obj.buffer.gpu_address() + src_offset as u64,
-                    d.obj.buffer.gpu_address() + dst_offset as u64,
-                );
-                if a < b + size as u64 && b < a + size as u64 {
-                    return Err(CL_MEM_COPY_OVERLAP);
-                }
-            }
-            let work = queue::Work::Host(Box::new(move || {
-                let mut tmp = vec![0u8; size];
-                s.obj
-                    .buffer
-                    .read(src_offset as u64, &mut tmp)
-                    .map_err(|_| EXEC_FAILED)?;
-                d.obj
-                    .buffer
-                    .write(dst_offset as u64, &tmp)
-                    .map_err(|_| EXEC_FAILED)
-            }));
-            // SAFETY: the application's wait list and event pointer.
-            unsafe { queue::enqueue(&q, CL_COMMAND_COPY_BUFFER, n, wait, event, false, work) }
-        })();
-        r.map_or_else(|e| e, |_| CL_SUCCESS)
+        }
+        let work = queue::Work::Host(Box::new(move || {
+            let mut tmp = vec![0u8; size];
+            s.obj
+                .buffer
+                .read(src_offset as u64, &mut tmp)
+                .map_err(|_| EXEC_FAILED)?;
+            d.obj
+                .buffer
+                .write(dst_offset as u64, &tmp)
+                .map_err(|_| EXEC_FAILED)
+        }));
+        // SAFETY: the application's wait list and event pointer.
+        unsafe { queue::enqueue(&q, CL_COMMAND_COPY_BUFFER, n, wait, event, false, work) }
     })
 }
 
@@ -652,29 +659,26 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
     wait: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let r = (|| {
-            let (q, m) = command(queue, buffer, offset, size)?;
-            if pattern.is_null()
-                || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128)
-                || !offset.is_multiple_of(pattern_size)
-                || !size.is_multiple_of(pattern_size)
-            {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: the application's pattern of pattern_size bytes.
-            let pat = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
-            let bytes: Vec<u8> = pat.iter().copied().cycle().take(size).collect();
-            let work = queue::Work::Host(Box::new(move || {
-                m.obj
-                    .buffer
-                    .write(offset as u64, &bytes)
-                    .map_err(|_| EXEC_FAILED)
-            }));
-            // SAFETY: the application's wait list and event pointer.
-            unsafe { queue::enqueue(&q, CL_COMMAND_FILL_BUFFER, n, wait, event, false, work) }
-        })();
-        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    info::status(|| {
+        let (q, m) = command(queue, buffer, offset, size)?;
+        if pattern.is_null()
+            || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128)
+            || !offset.is_multiple_of(pattern_size)
+            || !size.is_multiple_of(pattern_size)
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: the application's pattern of pattern_size bytes.
+        let pat = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
+        let bytes: Vec<u8> = pat.iter().copied().cycle().take(size).collect();
+        let work = queue::Work::Host(Box::new(move || {
+            m.obj
+                .buffer
+                .write(offset as u64, &bytes)
+                .map_err(|_| EXEC_FAILED)
+        }));
+        // SAFETY: the application's wait list and event pointer.
+        unsafe { queue::enqueue(&q, CL_COMMAND_FILL_BUFFER, n, wait, event, false, work) }
     })
 }
 
@@ -864,46 +868,43 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
     wait: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let r = (|| {
-            // Buffers and images alike.
-            let q = Handle::<Queue>::get(queue)?;
-            let m = Handle::<Mem>::get(memobj)?;
-            if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
-                return Err(CL_INVALID_CONTEXT);
+    info::status(|| {
+        // Buffers and images alike.
+        let q = Handle::<Queue>::get(queue)?;
+        let m = Handle::<Mem>::get(memobj)?;
+        if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
+            return Err(CL_INVALID_CONTEXT);
+        }
+        if !Arc::ptr_eq(&q.obj.device, &m.obj.device) {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let region = m
+            .obj
+            .maps
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&(mapped_ptr as usize))
+            .ok_or(CL_INVALID_VALUE)?;
+        let work = match (region.copy, region.write) {
+            (Some(copy), true) => {
+                let mm = m.clone();
+                queue::Work::Host(Box::new(move || {
+                    // SAFETY: the copy is alive; the application is done with it.
+                    let bytes = unsafe { std::slice::from_raw_parts(copy.ptr(), copy.len) };
+                    match &region.image {
+                        Some(g) => crate::image::scatter(&mm.obj, g, bytes),
+                        None => mm
+                            .obj
+                            .buffer
+                            .write(region.offset as u64, bytes)
+                            .map_err(|_| EXEC_FAILED),
+                    }
+                }))
             }
-            if !Arc::ptr_eq(&q.obj.device, &m.obj.device) {
-                return Err(CL_INVALID_OPERATION);
-            }
-            let region = m
-                .obj
-                .maps
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&(mapped_ptr as usize))
-                .ok_or(CL_INVALID_VALUE)?;
-            let work = match (region.copy, region.write) {
-                (Some(copy), true) => {
-                    let mm = m.clone();
-                    queue::Work::Host(Box::new(move || {
-                        // SAFETY: the copy is alive; the application is done with it.
-                        let bytes = unsafe { std::slice::from_raw_parts(copy.ptr(), copy.len) };
-                        match &region.image {
-                            Some(g) => crate::image::scatter(&mm.obj, g, bytes),
-                            None => mm
-                                .obj
-                                .buffer
-                                .write(region.offset as u64, bytes)
-                                .map_err(|_| EXEC_FAILED),
-                        }
-                    }))
-                }
-                _ => queue::Work::Nothing,
-            };
-            // SAFETY: the application's wait list and event pointer.
-            unsafe { queue::enqueue(&q, CL_COMMAND_UNMAP_MEM_OBJECT, n, wait, event, false, work) }
-        })();
-        r.map_or_else(|e| e, |_| CL_SUCCESS)
+            _ => queue::Work::Nothing,
+        };
+        // SAFETY: the application's wait list and event pointer.
+        unsafe { queue::enqueue(&q, CL_COMMAND_UNMAP_MEM_OBJECT, n, wait, event, false, work) }
     })
 }
 
@@ -918,33 +919,29 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
     wait: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let r = (|| {
-            let q = Handle::<Queue>::get(queue)?;
-            if num_mem_objects == 0
-                || flags & !(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)
-                    != 0
-            {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: the application's array.
-            for mem in unsafe { info::slice(mem_objects, num_mem_objects as usize) }? {
-                command(queue, *mem, 0, 0)?;
-            }
-            // SAFETY: the application's wait list and event pointer.
-            unsafe {
-                queue::enqueue(
-                    &q,
-                    CL_COMMAND_MIGRATE_MEM_OBJECTS,
-                    n,
-                    wait,
-                    event,
-                    false,
-                    queue::Work::Nothing,
-                )
-            }
-        })();
-        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    info::status(|| {
+        let q = Handle::<Queue>::get(queue)?;
+        if num_mem_objects == 0
+            || flags & !(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) != 0
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: the application's array.
+        for mem in unsafe { info::slice(mem_objects, num_mem_objects as usize) }? {
+            command(queue, *mem, 0, 0)?;
+        }
+        // SAFETY: the application's wait list and event pointer.
+        unsafe {
+            queue::enqueue(
+                &q,
+                CL_COMMAND_MIGRATE_MEM_OBJECTS,
+                n,
+                wait,
+                event,
+                false,
+                queue::Work::Nothing,
+            )
+        }
     })
 }
 

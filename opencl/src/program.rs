@@ -475,31 +475,27 @@ pub unsafe extern "C" fn clBuildProgram(
     pfn_notify: Option<unsafe extern "C" fn(cl_program, *mut c_void)>,
     user_data: *mut c_void,
 ) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let r = (|| {
-            let p = Handle::<Program>::get(program)?;
-            if pfn_notify.is_none() && !user_data.is_null() {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: the application's device array.
-            let devices =
-                unsafe { self::device_list(&p.obj.context.obj, num_devices, device_list) }?;
-            let options = if options.is_null() {
-                String::new()
-            } else {
-                // SAFETY: a NUL-terminated option string.
-                unsafe { CStr::from_ptr(options) }
-                    .to_string_lossy()
-                    .into_owned()
-            };
-            let r = build(&p.obj, devices, &options);
-            if let Some(f) = pfn_notify {
-                // SAFETY: the application's callback with its own data.
-                unsafe { f(program, user_data) };
-            }
-            r
-        })();
-        r.map_or_else(|e| e, |_| CL_SUCCESS)
+    info::status(|| {
+        let p = Handle::<Program>::get(program)?;
+        if pfn_notify.is_none() && !user_data.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: the application's device array.
+        let devices = unsafe { self::device_list(&p.obj.context.obj, num_devices, device_list) }?;
+        let options = if options.is_null() {
+            String::new()
+        } else {
+            // SAFETY: a NUL-terminated option string.
+            unsafe { CStr::from_ptr(options) }
+                .to_string_lossy()
+                .into_owned()
+        };
+        let r = build(&p.obj, devices, &options);
+        if let Some(f) = pfn_notify {
+            // SAFETY: the application's callback with its own data.
+            unsafe { f(program, user_data) };
+        }
+        r
     })
 }
 

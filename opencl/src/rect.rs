@@ -264,51 +264,47 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
     wait: *const cl_event,
     event: *mut cl_event,
 ) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let r = (|| {
-            let (q, s) = command(queue, src_buffer, 0, 0)?;
-            let (_, d) = command(queue, dst_buffer, 0, 0)?;
-            // SAFETY: the application's arrays of three.
-            let (so, dor, region) =
-                unsafe { (triple(src_origin)?, triple(dst_origin)?, triple(region)?) };
-            if region.contains(&0) {
+    info::status(|| {
+        let (q, s) = command(queue, src_buffer, 0, 0)?;
+        let (_, d) = command(queue, dst_buffer, 0, 0)?;
+        // SAFETY: the application's arrays of three.
+        let (so, dor, region) =
+            unsafe { (triple(src_origin)?, triple(dst_origin)?, triple(region)?) };
+        if region.contains(&0) {
+            return Err(CL_INVALID_VALUE);
+        }
+        let src = buffer_side(&s.obj, so, region, src_row_pitch, src_slice_pitch)?;
+        let dst = buffer_side(&d.obj, dor, region, dst_row_pitch, dst_slice_pitch)?;
+        if Arc::ptr_eq(&s, &d) {
+            // The same buffer: its pitches must agree, and the regions must not overlap.
+            if src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch {
                 return Err(CL_INVALID_VALUE);
             }
-            let src = buffer_side(&s.obj, so, region, src_row_pitch, src_slice_pitch)?;
-            let dst = buffer_side(&d.obj, dor, region, dst_row_pitch, dst_slice_pitch)?;
-            if Arc::ptr_eq(&s, &d) {
-                // The same buffer: its pitches must agree, and the regions must not overlap.
-                if src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch {
-                    return Err(CL_INVALID_VALUE);
-                }
-                let extent =
-                    |x: &Side| (x.at(0, 0).unwrap_or(0), x.end(region).unwrap_or(usize::MAX));
-                let ((a0, a1), (b0, b1)) = (extent(&src), extent(&dst));
-                if a0 < b1 && b0 < a1 {
-                    return Err(CL_MEM_COPY_OVERLAP);
-                }
+            let extent = |x: &Side| (x.at(0, 0).unwrap_or(0), x.end(region).unwrap_or(usize::MAX));
+            let ((a0, a1), (b0, b1)) = (extent(&src), extent(&dst));
+            if a0 < b1 && b0 < a1 {
+                return Err(CL_MEM_COPY_OVERLAP);
             }
-            let work = queue::Work::Host(Box::new(move || {
-                let mut row = vec![0u8; region[0]];
-                for (y, z) in rows(region) {
-                    let (sat, dat) = (
-                        src.at(y, z).ok_or(CL_INVALID_VALUE)?,
-                        dst.at(y, z).ok_or(CL_INVALID_VALUE)?,
-                    );
-                    s.obj
-                        .buffer
-                        .read(sat as u64, &mut row)
-                        .map_err(|_| EXEC_FAILED)?;
-                    d.obj
-                        .buffer
-                        .write(dat as u64, &row)
-                        .map_err(|_| EXEC_FAILED)?;
-                }
-                Ok(())
-            }));
-            // SAFETY: the application's wait list and event pointer.
-            unsafe { queue::enqueue(&q, CL_COMMAND_COPY_BUFFER_RECT, n, wait, event, false, work) }
-        })();
-        r.map_or_else(|e| e, |_| CL_SUCCESS)
+        }
+        let work = queue::Work::Host(Box::new(move || {
+            let mut row = vec![0u8; region[0]];
+            for (y, z) in rows(region) {
+                let (sat, dat) = (
+                    src.at(y, z).ok_or(CL_INVALID_VALUE)?,
+                    dst.at(y, z).ok_or(CL_INVALID_VALUE)?,
+                );
+                s.obj
+                    .buffer
+                    .read(sat as u64, &mut row)
+                    .map_err(|_| EXEC_FAILED)?;
+                d.obj
+                    .buffer
+                    .write(dat as u64, &row)
+                    .map_err(|_| EXEC_FAILED)?;
+            }
+            Ok(())
+        }));
+        // SAFETY: the application's wait list and event pointer.
+        unsafe { queue::enqueue(&q, CL_COMMAND_COPY_BUFFER_RECT, n, wait, event, false, work) }
     })
 }
