@@ -29,7 +29,7 @@ fn build(p: Platform, need: u32) -> Result<Built, BuildError> {
     let scratch = ScratchSpace {
         address: SCRATCH_AT,
         slice: scratch_slice_bytes(p, need)?,
-        slices: scratch_slices(p, 0),
+        slices: DeviceLimits::representative(p).scratch_slices,
     };
     let fe;
     {
@@ -143,18 +143,6 @@ fn slice_sizes_follow_each_generation() {
 }
 
 #[test]
-fn slices_cover_every_hardware_thread() {
-    // EUs x threads per EU (7 before Xe-HPG, 8 on it), never fewer than the front end's count.
-    assert_eq!(scratch_slices(Platform::Tgllp, 96), 96 * 7);
-    assert_eq!(scratch_slices(Platform::Skl, 48), 48 * 7);
-    assert_eq!(scratch_slices(Platform::Dg2, 512), 512 * 8);
-    assert_eq!(
-        scratch_slices(Platform::Skl, 1),
-        gen_data(Platform::Skl).max_threads
-    );
-}
-
-#[test]
 fn vfe_scratch_fields_match_genxml() {
     for p in [Platform::Skl, Platform::Icllp, Platform::Tgllp] {
         let b = build(p, 5000).unwrap();
@@ -196,7 +184,10 @@ fn cfe_scratch_surface_matches_genxml() {
     assert_eq!(s.surface_pitch, 5056 - 1);
     // Slice count rounded up to 4, minus one, split like a buffer size (NEO).
     let n = u64::from(s.width) | u64::from(s.height) << 7 | u64::from(s.depth) << 21;
-    assert_eq!(n + 1, u64::from(scratch_slices(p, 0)).div_ceil(4) * 4);
+    assert_eq!(
+        n + 1,
+        u64::from(DeviceLimits::representative(p).scratch_slices).div_ceil(4) * 4
+    );
     let xml = genxml(p);
     let f = xml_bits(&xml, "CFE_STATE", "Scratch Space Buffer");
     assert_eq!(bits(&cfe, f), u64::from(ss >> 6));
@@ -258,7 +249,7 @@ fn unusable_scratch_buffers_are_refused() {
     let ok = ScratchSpace {
         address: 0x10_0000,
         slice: 1024,
-        slices: scratch_slices(p, 0),
+        slices: DeviceLimits::representative(p).scratch_slices,
     };
     let bad = |s: ScratchSpace, general: u64, heaps: &mut Heaps| {
         matches!(
@@ -267,7 +258,7 @@ fn unusable_scratch_buffers_are_refused() {
         )
     };
     assert!(front_end(p, &mut heaps, 0, Some(&ok)).is_ok());
-    // Below General State Base, misaligned, not a power of two, too few slices.
+    // Below General State Base, misaligned, not a power of two.
     assert!(bad(ok, 0x20_0000, &mut heaps));
     assert!(bad(
         ScratchSpace {
@@ -278,7 +269,6 @@ fn unusable_scratch_buffers_are_refused() {
         &mut heaps
     ));
     assert!(bad(ScratchSpace { slice: 3072, ..ok }, 0, &mut heaps));
-    assert!(bad(ScratchSpace { slices: 8, ..ok }, 0, &mut heaps));
     // Slice offsets reach threads in the 32 bits of r0.5: the buffer must end below 4 GiB.
     let high = ScratchSpace {
         address: (1 << 32) - 1024 * u64::from(ok.slices),
@@ -296,7 +286,7 @@ fn unusable_scratch_buffers_are_refused() {
     // Xe-HPG slices are 64-byte multiples.
     let dg2 = ScratchSpace {
         slice: 100,
-        slices: scratch_slices(Platform::Dg2, 0),
+        slices: DeviceLimits::representative(Platform::Dg2).scratch_slices,
         ..ok
     };
     assert!(matches!(

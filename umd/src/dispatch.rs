@@ -8,8 +8,8 @@ use std::sync::{Arc, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
 use batchbuffer::builder::{
-    front_end, gen_data, prepare, scratch_slices, Batch, BuildError, Builder, DispatchDesc, Heap,
-    Heaps, LocalIds, Prepared, SamplerTable, ScratchSpace, Simd, WalkerKind, SURFACE_STATE_STRIDE,
+    front_end, gen_data, prepare, Batch, BuildError, Builder, DispatchDesc, Heap, Heaps, LocalIds,
+    Prepared, SamplerTable, ScratchSpace, Simd, WalkerKind, SURFACE_STATE_STRIDE,
 };
 use batchbuffer::{Packet, RenderSurfaceState, WalkOrder};
 use platform::Platform;
@@ -298,7 +298,7 @@ impl Queue {
                             1
                         };
                     // A slice per hardware thread the device can run, as for scratch.
-                    let need = per_thread * u64::from(scratch_slices(p, dev.info.eu_count));
+                    let need = per_thread * u64::from(dev.info.limits.scratch_slices);
                     // The queue's work runs in order: one private buffer serves all of it,
                     // replaced by a bigger one when needed (running work keeps the old one).
                     let bo = match &st.private {
@@ -421,7 +421,7 @@ impl Queue {
                     indirect: Heap::new("indirect", base + INDIRECT_AT as u64, &mut s.indirect),
                 };
                 let mut batch = Batch::new(&mut s.batch);
-                let b = Builder::new(p);
+                let b = Builder::with_limits(p, dev.info.limits);
                 // COMPUTE_WALKER's Indirect Data Start Address is General State Base relative
                 // (the kernel's payload prologue reads it through the General-State-relative
                 // stateless BTI), so there General State Base is the indirect heap; before

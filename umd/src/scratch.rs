@@ -1,11 +1,11 @@
 //! Scratch space: where IGC spills registers. One buffer per queue (its work runs in order, so
-//! its dispatches never run at once) with a slice for every hardware thread the device can run
-//! (EUs × threads per EU, as NEO sizes it), kept across dispatches and replaced by a bigger one
+//! its dispatches never run at once) with a slice for every thread slot of the device's topology
+//! (`batchbuffer::builder::DeviceLimits`), kept across dispatches and replaced by a bigger one
 //! only when a kernel needs larger slices.
 
 use std::sync::Arc;
 
-use batchbuffer::builder::{scratch_slice_bytes, scratch_slices, ScratchSpace};
+use batchbuffer::builder::{scratch_slice_bytes, ScratchSpace};
 
 use crate::device::{Device, Inner};
 use crate::error::Result;
@@ -32,7 +32,7 @@ impl ScratchCache {
         }
         let p = dev.info.platform;
         let slice = scratch_slice_bytes(p, bytes)?;
-        let slices = scratch_slices(p, dev.info.eu_count);
+        let slices = dev.info.limits.scratch_slices;
         let cache = self;
         if let (Some(bo), Some(space)) = (&cache.bo, cache.space) {
             if space.slice >= slice && space.slices >= slices {

@@ -16,7 +16,12 @@ use platform::Platform;
 /// Threads a field of `layout` can express on `p`: `bias` is what the field holds below the
 /// count (1 for a "maximum" that holds count − 1). `None` when the packet or field is absent
 /// on `p` (field locations say `ALL` even where the packet itself does not exist).
-fn field_capacity(layout: &'static Layout, name: &str, bias: u64, p: Platform) -> Option<u64> {
+pub(super) fn field_capacity(
+    layout: &'static Layout,
+    name: &str,
+    bias: u64,
+    p: Platform,
+) -> Option<u64> {
     layout.len_on(p)?;
     let loc = layout.field(name)?.loc(p)?;
     Some(low_mask(loc.width()) + bias)

@@ -13,6 +13,7 @@
 mod dispatch;
 mod group_limits;
 mod heap;
+mod limits;
 mod platform_data;
 mod scratch;
 mod sequence;
@@ -25,10 +26,10 @@ pub use dispatch::{
 };
 pub use group_limits::{max_local_total, max_threads_per_group};
 pub use heap::{Batch, Heap};
+pub use limits::{DeviceLimits, GtTopology};
 pub use platform_data::{gen_data, mocs_wb, GenData, WalkerKind};
 pub use scratch::{
-    front_end, scratch_encoding, scratch_slice_bytes, scratch_slices, scratch_surface, FrontEnd,
-    ScratchSpace,
+    front_end, scratch_encoding, scratch_slice_bytes, scratch_surface, FrontEnd, ScratchSpace,
 };
 pub use sequence::Builder;
 pub use surface::{
@@ -82,6 +83,9 @@ pub enum BuildError {
     /// A scratch buffer the front end cannot point at.
     #[error("bad scratch space: {0}")]
     BadScratch(&'static str),
+    /// A GT topology no device has.
+    #[error("bad GT topology: {0}")]
+    BadTopology(&'static str),
     /// Payload longer than the walker's Indirect Data Length field.
     #[error("payload of {0} bytes exceeds 128 KiB")]
     PayloadTooLarge(u32),

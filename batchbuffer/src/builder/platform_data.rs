@@ -1,5 +1,6 @@
 //! Per-generation dispatch facts the builder needs, as one table.
 
+use super::limits::GtTopology;
 use platform::Platform;
 
 /// How a generation launches compute work.
@@ -19,12 +20,20 @@ pub struct GenData {
     /// Write-back MOCS table index (IGT `get_mocs_index`: I915_MOCS_CACHED on Gen9/11, 2 on
     /// Gen12, 3 on DG2). MOCS fields hold `index << 1`.
     pub mocs_wb_index: u32,
-    /// Hardware threads of the representative GT (EUs × threads per EU), for the VFE/CFE
-    /// Maximum Number of Threads field (which holds the count minus one).
-    pub max_threads: u32,
-    /// Hardware threads per EU (Mesa's `intel_device_info`: 7 on Gen9–Gen12LP, 8 on Xe-HPG);
-    /// scratch has one slice per hardware thread.
+    /// Hardware threads per EU (Mesa's `intel_device_info`: 7 on Gen9–Gen12LP, 8 on Xe-HPG).
     pub threads_per_eu: u32,
+    /// Thread slots per EU as the thread dispatcher numbers them (FFTID), which the front end's
+    /// Maximum Number of Threads and the scratch slices count: the threads per EU on Gen9 and
+    /// Xe-HPG; 8 on Gen11 and Gen12LP, whose MEDIA_VFE_STATE text (as Mesa quotes it) says "the
+    /// Maximum Number of Threads must be set to (#EU * 8) for GPGPU dispatches … the FFTID is
+    /// calculated as if there are 8 threads per EU" (NEO: `extraQuantityThreadsPerEU` 1 there).
+    pub dispatch_threads_per_eu: u32,
+    /// Scratch counts at least this many subslices per slice: Gen9's 3DSTATE_PS "Scratch Space
+    /// per slice is computed based on 4 sub-slices" (Mesa applies it to compute); 0 elsewhere.
+    pub scratch_min_subslices_per_slice: u32,
+    /// The representative GT as the kernel driver reports it, for builders made without a
+    /// device's topology ([`crate::builder::Builder::new`]).
+    pub representative: GtTopology,
     /// RENDER_SURFACE_STATE Surface Horizontal/Vertical Alignment raw values for buffers and
     /// linear surfaces (HALIGN_4/VALIGN_4 before Xe-HPG; HALIGN_16/VALIGN_4 on it).
     pub halign: u32,
@@ -41,45 +50,53 @@ pub struct GenData {
 
 /// The table, ordered like [`Platform`].
 const DATA: [GenData; 4] = [
-    // Skylake GT2: 24 EUs × 7 threads.
+    // Skylake GT2: 3 subslices of 8 EUs.
     GenData {
         walker: WalkerKind::Gpgpu,
         mocs_wb_index: 2,
-        max_threads: 24 * 7,
         threads_per_eu: 7,
+        dispatch_threads_per_eu: 7,
+        scratch_min_subslices_per_slice: 4,
+        representative: GtTopology::full(1, 3, 8),
         halign: 1,
         valign: 1,
         full_mask_is_simd_width: false,
         group_threads: 64,
     },
-    // Ice Lake GT2: 64 EUs × 7 threads.
+    // Ice Lake GT2: 8 subslices of 8 EUs.
     GenData {
         walker: WalkerKind::Gpgpu,
         mocs_wb_index: 2,
-        max_threads: 64 * 7,
         threads_per_eu: 7,
+        dispatch_threads_per_eu: 8,
+        scratch_min_subslices_per_slice: 0,
+        representative: GtTopology::full(1, 8, 8),
         halign: 1,
         valign: 1,
         full_mask_is_simd_width: false,
         group_threads: 64,
     },
-    // Tiger Lake GT2: 96 EUs × 7 threads.
+    // Tiger Lake GT2: 6 dual-subslices of 16 EUs.
     GenData {
         walker: WalkerKind::Gpgpu,
         mocs_wb_index: 2,
-        max_threads: 96 * 7,
         threads_per_eu: 7,
+        dispatch_threads_per_eu: 8,
+        scratch_min_subslices_per_slice: 0,
+        representative: GtTopology::full(1, 6, 16),
         halign: 1,
         valign: 1,
         full_mask_is_simd_width: false,
         group_threads: 64,
     },
-    // DG2-512 (ACM-G10): 512 EUs × 8 threads.
+    // DG2-512 (ACM-G10): 32 Xe-cores of 16 EUs.
     GenData {
         walker: WalkerKind::Compute,
         mocs_wb_index: 3,
-        max_threads: 512 * 8,
         threads_per_eu: 8,
+        dispatch_threads_per_eu: 8,
+        scratch_min_subslices_per_slice: 0,
+        representative: GtTopology::full(1, 32, 16),
         halign: 0,
         valign: 1,
         full_mask_is_simd_width: true,

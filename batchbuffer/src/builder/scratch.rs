@@ -35,7 +35,8 @@ pub struct ScratchSpace {
     pub address: u64,
     /// Bytes of each thread's slice, as [`scratch_slice_bytes`] rounds it.
     pub slice: u32,
-    /// Slices in the buffer: at least [`scratch_slices`] of the generation.
+    /// Slices in the buffer: at least the device's
+    /// [`DeviceLimits::scratch_slices`](super::DeviceLimits).
     pub slices: u32,
 }
 
@@ -57,14 +58,6 @@ pub fn scratch_slice_bytes(p: Platform, bytes: u32) -> Result<u32, BuildError> {
         WalkerKind::Gpgpu => bytes.max(1024).next_power_of_two(),
         WalkerKind::Compute => bytes.div_ceil(SURFACE_SLICE_ALIGN) * SURFACE_SLICE_ALIGN,
     })
-}
-
-/// Slices a scratch buffer needs on a device with `eu_count` EUs: one per hardware thread
-/// (EUs × threads per EU, as NEO's `getComputeUnitsUsedForScratch`), and never fewer than the
-/// threads the front end is told it may run.
-pub fn scratch_slices(p: Platform, eu_count: u32) -> u32 {
-    let g = gen_data(p);
-    eu_count.saturating_mul(g.threads_per_eu).max(g.max_threads)
 }
 
 /// MEDIA_VFE_STATE Per Thread Scratch Space: log2(bytes / 1 KiB), sizes from 1 KiB to 2 MiB
@@ -113,6 +106,9 @@ pub fn scratch_surface(p: Platform, s: &ScratchSpace) -> Result<RenderSurfaceSta
 pub struct FrontEnd {
     /// Scratch bytes per thread (0 for none).
     pub scratch_per_thread: u32,
+    /// Slices in the scratch buffer (checked against the device's thread slots when the
+    /// preamble is built).
+    pub scratch_slices: u32,
     /// Gen9–Gen12LP: the scratch buffer as an offset from General State Base Address (1 KiB
     /// aligned).
     pub scratch_offset: u64,
@@ -133,13 +129,7 @@ pub fn front_end(
     let Some(s) = scratch else {
         return Ok(FrontEnd::default());
     };
-    let g = gen_data(p);
-    if s.slices < g.max_threads {
-        return Err(BuildError::BadScratch(
-            "fewer scratch slices than the front end's thread count",
-        ));
-    }
-    match g.walker {
+    match gen_data(p).walker {
         WalkerKind::Gpgpu => {
             if !s.slice.is_power_of_two() || !(1024..=MAX_VFE_SLICE).contains(&s.slice) {
                 return Err(BuildError::BadScratch(
@@ -166,6 +156,7 @@ pub fn front_end(
             }
             Ok(FrontEnd {
                 scratch_per_thread: s.slice,
+                scratch_slices: s.slices,
                 scratch_offset: offset,
                 scratch_surface_state: 0,
             })
@@ -181,6 +172,7 @@ pub fn front_end(
             crate::codec::Packet::pack(&state, p, mem)?;
             Ok(FrontEnd {
                 scratch_per_thread: s.slice,
+                scratch_slices: s.slices,
                 scratch_offset: 0,
                 scratch_surface_state: at,
             })

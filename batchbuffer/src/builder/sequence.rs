@@ -3,6 +3,7 @@
 
 use super::dispatch::{prepare, DispatchDesc, Heaps};
 use super::heap::Batch;
+use super::limits::DeviceLimits;
 use super::platform_data::{gen_data, mocs_wb, GenData, WalkerKind};
 use super::scratch::{scratch_encoding, FrontEnd};
 use super::BuildError;
@@ -25,6 +26,7 @@ struct Bases {
 pub struct Builder {
     p: Platform,
     g: &'static GenData,
+    limits: DeviceLimits,
 }
 
 /// A `PIPE_CONTROL` field exists on this generation.
@@ -40,9 +42,23 @@ fn pages(bytes: usize) -> u32 {
 }
 
 impl Builder {
-    /// A builder for `p`.
+    /// A builder for `p`'s representative GT ([`DeviceLimits::representative`]).
     pub fn new(p: Platform) -> Self {
-        Builder { p, g: gen_data(p) }
+        Self::with_limits(p, DeviceLimits::representative(p))
+    }
+
+    /// A builder for a device of `p` with `limits` (from its kernel driver's topology).
+    pub fn with_limits(p: Platform, limits: DeviceLimits) -> Self {
+        Builder {
+            p,
+            g: gen_data(p),
+            limits,
+        }
+    }
+
+    /// The limits batches are built for.
+    pub fn limits(&self) -> DeviceLimits {
+        self.limits
     }
 
     /// The generation.
@@ -61,6 +77,15 @@ impl Builder {
         fe: FrontEnd,
     ) -> Result<(), BuildError> {
         let p = self.p;
+        if self.limits.front_end_threads == 0 {
+            return Err(BuildError::BadTopology("a front end of no threads"));
+        }
+        // Every thread slot the dispatcher may number needs its slice.
+        if fe.scratch_per_thread != 0 && fe.scratch_slices < self.limits.scratch_slices {
+            return Err(BuildError::BadScratch(
+                "fewer scratch slices than the device's thread slots",
+            ));
+        }
         let bases = Bases {
             general: general_base,
             surface: heaps.surface.gpu_base,
@@ -108,7 +133,7 @@ impl Builder {
                         0
                     },
                     // CFE counts threads; MEDIA_VFE_STATE below counts them minus one.
-                    maximum_number_of_threads: self.g.max_threads,
+                    maximum_number_of_threads: self.limits.front_end_threads,
                     ..Default::default()
                 },
             )?;
@@ -147,7 +172,7 @@ impl Builder {
                     } else {
                         0
                     },
-                    maximum_number_of_threads: self.g.max_threads - 1,
+                    maximum_number_of_threads: self.limits.front_end_threads.saturating_sub(1),
                     // NEO's and IGT's values: one URB entry of 0x782 rows, no CURBE.
                     number_of_urb_entries: 1,
                     urb_entry_allocation_size: 0x782,

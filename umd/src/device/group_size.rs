@@ -94,6 +94,8 @@ mod tests {
             eu_count: eus,
             subslice_count: subslices,
             simulated: true,
+            topology: gen_data(p).representative,
+            limits: batchbuffer::builder::DeviceLimits::representative(p),
         }
     }
 

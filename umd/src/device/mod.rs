@@ -8,12 +8,14 @@
 mod backend;
 mod group_size;
 mod simulated;
+mod topology;
 mod va;
 
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
+use batchbuffer::builder::{gen_data, DeviceLimits};
 use kmd_iface::discovery::Driver;
 use kmd_iface::Kmd;
 use platform::Platform;
@@ -138,6 +140,10 @@ pub struct DeviceInfo {
     /// Xe-HPG): a work-group runs in one (see [`DeviceInfo::max_work_group_size`]).
     pub subslice_count: u32,
     pub simulated: bool,
+    /// The GT topology the kernel driver reports.
+    pub topology: batchbuffer::builder::GtTopology,
+    /// The front end's thread count and the scratch slices, from `topology`.
+    pub limits: batchbuffer::builder::DeviceLimits,
 }
 
 impl DeviceInfo {
@@ -263,34 +269,26 @@ impl Device {
                 reason: format!("is driven by {}, not {}", got.name(), w.name()),
             });
         }
-        let (device_id, eu_count, subslice_count, backend) = match kmd {
+        let (device_id, backend, topo) = match kmd {
             Kmd::I915(d) => {
                 let params = d.params()?;
-                let eu = params.eu_total.max(0) as u32;
-                let ss = params.subslice_total.max(0) as u32;
-                (params.chipset_id, eu, ss, Backend::new_i915(d)?)
+                let topo = topology::from_i915(&d.topology()?);
+                (params.chipset_id, Backend::new_i915(d)?, topo)
             }
             Kmd::Xe(x) => {
                 let id = x.config()?.device_id().unwrap_or(0);
-                let topo = x.gt_topology()?;
-                let count = |kind| -> u32 {
-                    topo.iter()
-                        .filter(|t| t.gt_id == 0 && t.kind == kind)
-                        .map(|t| t.count())
-                        .sum()
-                };
-                use kmd_iface::xe::uapi::*;
-                let dss = count(DRM_XE_TOPO_DSS_GEOMETRY).max(count(DRM_XE_TOPO_DSS_COMPUTE));
-                let eu_per = count(DRM_XE_TOPO_EU_PER_DSS) + count(DRM_XE_TOPO_SIMD16_EU_PER_DSS);
                 let p = kmd_iface::pci::platform_for(id)
                     .ok_or(Error::UnknownDeviceId(id))?
                     .platform;
-                (id, dss * eu_per, dss, Backend::new_xe(x, p)?)
+                let arch_eus = gen_data(p).representative.max_eus_per_subslice;
+                let topo = topology::from_xe(&x.gt_topology()?, arch_eus);
+                (id, Backend::new_xe(x, p)?, topo)
             }
         };
         let platform = kmd_iface::pci::platform_for(device_id)
             .ok_or(Error::UnknownDeviceId(device_id))?
             .platform;
+        let limits = DeviceLimits::new(platform, &topo)?;
         let va = VaHeap::with_end(backend.granule()?, backend.va_end()?);
         let inner = Arc::new(Inner {
             info: DeviceInfo {
@@ -298,8 +296,10 @@ impl Device {
                 name,
                 platform,
                 kmd: got,
-                eu_count,
-                subslice_count,
+                eu_count: topo.eus,
+                subslice_count: topo.subslices,
+                topology: topo,
+                limits,
             },
             backend,
             va: Mutex::new(va),
