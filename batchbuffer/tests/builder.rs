@@ -412,11 +412,12 @@ fn sampler_table_in_the_dynamic_state() {
     let p = Tgllp;
     let mut heap = vec![0u32; 24];
     heap[..4].copy_from_slice(&[1, 2, 3, 4]);
+    let modes = [TextureCoordinateMode::Wrap, TextureCoordinateMode::Mirror];
     for i in 0..2 {
         let s = SamplerState {
-            min_mode_filter: 1,
-            mag_mode_filter: 1,
-            tcx_address_control_mode: i,
+            min_mode_filter: MapFilter::Linear,
+            mag_mode_filter: MapFilter::Linear,
+            tcx_address_control_mode: modes[i as usize],
             ..Default::default()
         };
         s.pack(p, &mut heap[16 + 4 * i as usize..20 + 4 * i as usize])
@@ -439,12 +440,12 @@ fn sampler_table_in_the_dynamic_state() {
     let idd = InterfaceDescriptorData::unpack(p, &b.dynamic[idd_at..]).unwrap();
     assert_eq!(idd.sampler_count, SamplerCount::Between1And4SamplersUsed);
     let table_at = idd.sampler_state_pointer as usize - 64;
-    for i in 0..2 {
+    for (i, mode) in modes.into_iter().enumerate() {
         let dw = idd.sampler_state_pointer as usize / 4 + 4 * i;
         let s = SamplerState::unpack(p, &b.dynamic[dw..dw + 4]).unwrap();
         assert_eq!(
             (s.min_mode_filter, s.tcx_address_control_mode),
-            (1, i as u32)
+            (MapFilter::Linear, mode)
         );
         assert_eq!(s.border_color_pointer as usize, table_at);
         assert_eq!(&b.dynamic[table_at / 4..table_at / 4 + 4], &[1, 2, 3, 4]);

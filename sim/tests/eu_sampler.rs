@@ -36,12 +36,13 @@ enum Address {
 }
 
 impl Address {
-    fn tcm(self) -> u32 {
+    fn tcm(self) -> batchbuffer::TextureCoordinateMode {
+        use batchbuffer::TextureCoordinateMode as Tcm;
         match self {
-            Address::Repeat => 0,         // TCM_WRAP
-            Address::MirroredRepeat => 1, // TCM_MIRROR
-            Address::ClampToEdge => 2,    // TCM_CLAMP
-            Address::Clamp => 4,          // TCM_CLAMP_BORDER
+            Address::Repeat => Tcm::Wrap,
+            Address::MirroredRepeat => Tcm::Mirror,
+            Address::ClampToEdge => Tcm::Clamp,
+            Address::Clamp => Tcm::ClampBorder,
         }
     }
 }
@@ -162,7 +163,11 @@ fn sample_lz_filters_and_addressing_modes_follow_the_opencl_formulas() {
                     mem.bytes[at..at + 20].copy_from_slice(row);
                 }
                 mem.surfaces.insert(0, image(sf::R8G8B8A8_UNORM));
-                let filter = u32::from(linear);
+                let filter = if linear {
+                    batchbuffer::MapFilter::Linear
+                } else {
+                    batchbuffer::MapFilter::Nearest
+                };
                 let state = SamplerState {
                     min_mode_filter: filter,
                     mag_mode_filter: filter,
@@ -289,8 +294,8 @@ fn border_of_a_format_without_alpha_and_integer_formats() {
         let g: Vec<u32> = (0..4).map(|k| got[k * 16 + lane]).collect();
         assert_eq!(g, want, "lane {lane}");
     }
-    mem.samplers.get_mut(&0).unwrap().state.min_mode_filter = 1;
-    mem.samplers.get_mut(&0).unwrap().state.mag_mode_filter = 1;
+    mem.samplers.get_mut(&0).unwrap().state.min_mode_filter = batchbuffer::MapFilter::Linear;
+    mem.samplers.get_mut(&0).unwrap().state.mag_mode_filter = batchbuffer::MapFilter::Linear;
     match run_on(&prog, 16, &mut mem, |_| {}) {
         Ok(_) => panic!("linear filtering of R32_UINT ran"),
         Err(e) => assert!(e.to_string().contains("linear filtering"), "{e}"),

@@ -2,7 +2,7 @@
 //! as the SAMPLER_STATE fields the hardware reads (genxml names) and the values IGC's kernels
 //! read from their sampler parameters.
 
-use batchbuffer::SamplerState;
+use batchbuffer::{MapFilter, SamplerState, TextureCoordinateMode as Tcm};
 
 /// `cl_addressing_mode`, with its cl.h value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -35,36 +35,32 @@ pub struct Sampler {
 /// border color, CLAMP_TO_EDGE the edge texel; NONE leaves out-of-range reads undefined, so
 /// it takes the border like NEO's) and the value IGC's kernels compare their sampler address
 /// mode parameter with (NEO's `SamplerPatchValues`).
-const ADDRESSING: [(AddressingMode, u32, u32); 5] = [
-    (AddressingMode::None, 4, 0),
-    (AddressingMode::Clamp, 4, 1),
-    (AddressingMode::ClampToEdge, 2, 2),
-    (AddressingMode::Repeat, 0, 3),
-    (AddressingMode::MirroredRepeat, 1, 4),
+const ADDRESSING: [(AddressingMode, Tcm, u32); 5] = [
+    (AddressingMode::None, Tcm::ClampBorder, 0),
+    (AddressingMode::Clamp, Tcm::ClampBorder, 1),
+    (AddressingMode::ClampToEdge, Tcm::Clamp, 2),
+    (AddressingMode::Repeat, Tcm::Wrap, 3),
+    (AddressingMode::MirroredRepeat, Tcm::Mirror, 4),
 ];
-
-/// genxml MAPFILTER_NEAREST / MAPFILTER_LINEAR.
-const MAPFILTER_NEAREST: u32 = 0;
-const MAPFILTER_LINEAR: u32 = 1;
 
 /// IGC's normalized-coordinates parameter value for normalized samplers (0 otherwise).
 const NORMALIZED_COORDS_TRUE: u64 = 8;
 
 impl Sampler {
-    fn addressing_row(self) -> (u32, u32) {
+    fn addressing_row(self) -> (Tcm, u32) {
         ADDRESSING
             .iter()
             .find(|(m, _, _)| *m == self.addressing)
             .map(|&(_, tcm, patch)| (tcm, patch))
-            .unwrap_or((4, 0))
+            .unwrap_or((Tcm::ClampBorder, 0))
     }
 
     /// This sampler written over `base` (whose Border Color Pointer it keeps).
     pub fn state(self, base: SamplerState) -> SamplerState {
         let (tcm, _) = self.addressing_row();
         let filter = match self.filter {
-            FilterMode::Nearest => MAPFILTER_NEAREST,
-            FilterMode::Linear => MAPFILTER_LINEAR,
+            FilterMode::Nearest => MapFilter::Nearest,
+            FilterMode::Linear => MapFilter::Linear,
         };
         SamplerState {
             min_mode_filter: filter,

@@ -430,3 +430,28 @@ field_enum! {
         Loadinv = 3 "LOADINV",
     }
 }
+
+field_enum! {
+    /// genxml values of SAMPLER_STATE's Min/Mag Mode Filter (prefix MAPFILTER).
+    MapFilter {
+        Nearest = 0 "NEAREST",
+        Linear = 1 "LINEAR",
+        Anisotropic = 2 "ANISOTROPIC",
+        Mono = 6 "MONO",
+    }
+}
+
+field_enum! {
+    /// genxml's Texture Coordinate Mode (prefix TCM), SAMPLER_STATE's TC[XYZ] Address Control
+    /// Mode. MIRROR_101 is listed from Gen11 on.
+    TextureCoordinateMode {
+        Wrap = 0 "WRAP",
+        Mirror = 1 "MIRROR",
+        Clamp = 2 "CLAMP",
+        Cube = 3 "CUBE",
+        ClampBorder = 4 "CLAMP_BORDER",
+        MirrorOnce = 5 "MIRROR_ONCE",
+        HalfBorder = 6 "HALF_BORDER",
+        Mirror101 = 7 "MIRROR_101",
+    }
+}

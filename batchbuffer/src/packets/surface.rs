@@ -67,13 +67,13 @@ packet! {
         ],
         length: [],
         fields: [
-            min_mode_filter: u32 as Uint "Min Mode Filter" [ALL => (0, 14, 16)],
-            mag_mode_filter: u32 as Uint "Mag Mode Filter" [ALL => (0, 17, 19)],
+            min_mode_filter: MapFilter as Enum "Min Mode Filter" [ALL => (0, 14, 16)],
+            mag_mode_filter: MapFilter as Enum "Mag Mode Filter" [ALL => (0, 17, 19)],
             mip_mode_filter: u32 as Uint "Mip Mode Filter" [ALL => (0, 20, 21)],
             border_color_pointer: u32 as Offset "Border Color Pointer" [G9 | G11 => (2, 6, 23), G12 | G125 => (2, 6, 31)],
-            tcz_address_control_mode: u32 as Uint "TCZ Address Control Mode" [ALL => (3, 0, 2)],
-            tcy_address_control_mode: u32 as Uint "TCY Address Control Mode" [ALL => (3, 3, 5)],
-            tcx_address_control_mode: u32 as Uint "TCX Address Control Mode" [ALL => (3, 6, 8)],
+            tcz_address_control_mode: TextureCoordinateMode as Enum "TCZ Address Control Mode" [ALL => (3, 0, 2)],
+            tcy_address_control_mode: TextureCoordinateMode as Enum "TCY Address Control Mode" [ALL => (3, 3, 5)],
+            tcx_address_control_mode: TextureCoordinateMode as Enum "TCX Address Control Mode" [ALL => (3, 6, 8)],
             non_normalized_coordinate_enable: bool as Bool "Non-normalized Coordinate Enable" [ALL => (3, 10, 10)],
         ],
     }

@@ -18,19 +18,12 @@
 //! - Linear filtering of integer formats is refused (OpenCL allows only nearest for them).
 
 use batchbuffer::surface_format::ChannelType;
+use batchbuffer::{MapFilter, TextureCoordinateMode as Tcm};
 
 use crate::eu::error::EuErrorKind;
 
 use super::{ImageSurface, Sampler};
 
-/// genxml "Texture Coordinate Mode".
-const TCM_WRAP: u32 = 0;
-const TCM_MIRROR: u32 = 1;
-const TCM_CLAMP: u32 = 2;
-const TCM_CLAMP_BORDER: u32 = 4;
-/// genxml MAPFILTER_*.
-const MAPFILTER_NEAREST: u32 = 0;
-const MAPFILTER_LINEAR: u32 = 1;
 /// Sub-texel steps of the linear filter's weights.
 const SUBTEXEL_STEPS: f32 = 256.0;
 
@@ -42,7 +35,7 @@ pub(super) struct Sampling {
     linear: bool,
     normalized: bool,
     /// Address modes of the filtered axes (X, Y, Z).
-    modes: [u32; 3],
+    modes: [Tcm; 3],
     /// Axes filtered: the surface's dimensions (the array coordinate is a layer).
     axes: usize,
     size: [u32; 3],
@@ -56,16 +49,16 @@ impl Sampling {
         let st = &s.state;
         if st.min_mode_filter != st.mag_mode_filter {
             return Err(EuErrorKind::Unsupported(format!(
-                "SAMPLER_STATE with min filter {} and mag filter {} (only equal ones are modelled)",
+                "SAMPLER_STATE with min filter {:?} and mag filter {:?} (only equal ones are modelled)",
                 st.min_mode_filter, st.mag_mode_filter
             )));
         }
         let linear = match st.min_mode_filter {
-            MAPFILTER_NEAREST => false,
-            MAPFILTER_LINEAR => true,
+            MapFilter::Nearest => false,
+            MapFilter::Linear => true,
             other => {
                 return Err(EuErrorKind::Unsupported(format!(
-                    "SAMPLER_STATE filter {other} (only NEAREST and LINEAR are modelled)"
+                    "SAMPLER_STATE filter {other:?} (only NEAREST and LINEAR are modelled)"
                 )))
             }
         };
@@ -77,10 +70,10 @@ impl Sampling {
         let axes = usize::from(img.dims);
         if let Some(m) = modes[..axes]
             .iter()
-            .find(|m| ![TCM_WRAP, TCM_MIRROR, TCM_CLAMP, TCM_CLAMP_BORDER].contains(m))
+            .find(|m| ![Tcm::Wrap, Tcm::Mirror, Tcm::Clamp, Tcm::ClampBorder].contains(m))
         {
             return Err(EuErrorKind::Unsupported(format!(
-                "texture coordinate mode {m} (WRAP, MIRROR, CLAMP and CLAMP_BORDER are modelled)"
+                "texture coordinate mode {m:?} (WRAP, MIRROR, CLAMP and CLAMP_BORDER are modelled)"
             )));
         }
         let t = img.format.channel_type;
@@ -159,13 +152,13 @@ impl Sampling {
     }
 
     /// The one (nearest) or two (linear) texels along an axis of `size` texels.
-    fn axis(&self, c: f32, size: u32, mode: u32) -> [Tap; 2] {
+    fn axis(&self, c: f32, size: u32, mode: Tcm) -> [Tap; 2] {
         let u = if self.normalized { c * size as f32 } else { c };
         let wrap = |i: i64| -> Option<u32> {
             let n = i64::from(size);
             let i = match mode {
-                TCM_WRAP => i.rem_euclid(n),
-                TCM_MIRROR => {
+                Tcm::Wrap => i.rem_euclid(n),
+                Tcm::Mirror => {
                     let m = i.rem_euclid(2 * n);
                     if m >= n {
                         2 * n - 1 - m
@@ -173,7 +166,7 @@ impl Sampling {
                         m
                     }
                 }
-                TCM_CLAMP => i.clamp(0, n - 1),
+                Tcm::Clamp => i.clamp(0, n - 1),
                 _ => {
                     if !(0..n).contains(&i) {
                         return None;
