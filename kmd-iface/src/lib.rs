@@ -14,6 +14,7 @@ pub mod call;
 pub mod discovery;
 pub mod drm_core;
 pub mod error;
+pub mod flags;
 pub mod gpu_error;
 pub mod hwconfig;
 pub mod i915;

@@ -190,7 +190,11 @@ fn gem_create_ext_chains_the_memory_regions_extension() {
         Ok(0)
     });
     let bo = i915
-        .gem_create_ext(65536, &regions, I915_GEM_CREATE_EXT_FLAG_NEEDS_CPU_ACCESS)
+        .gem_create_ext(
+            65536,
+            &regions,
+            kmd_iface::flags::i915::GemCreateExtFlags::NEEDS_CPU_ACCESS,
+        )
         .unwrap();
     assert_eq!(bo.handle, 3);
     assert_eq!(fake.requests(), [DRM_IOCTL_I915_GEM_CREATE_EXT]);

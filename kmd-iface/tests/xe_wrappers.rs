@@ -2,6 +2,7 @@
 
 mod support;
 
+use kmd_iface::flags::drm::SyncobjWaitFlags;
 use std::os::fd::{AsFd, AsRawFd, IntoRawFd, OwnedFd};
 
 use kmd_iface::drm_core::{self, uapi::*, SyncobjWait};
@@ -101,7 +102,7 @@ fn gem_create_and_mmap() {
         .gem_create(&GemCreate {
             size: 1 << 20,
             placement: 0b10,
-            flags: 0,
+            flags: kmd_iface::flags::xe::GemCreateFlags::empty(),
             vm_id: 0,
             cpu_caching: DRM_XE_GEM_CPU_CACHING_WC,
         })
@@ -341,11 +342,11 @@ fn syncobj_calls() {
         5
     );
     assert_eq!(
-        drm_core::syncobj_wait(&*fake, &[5, 6], 0, DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL).unwrap(),
+        drm_core::syncobj_wait(&*fake, &[5, 6], 0, SyncobjWaitFlags::WAIT_ALL).unwrap(),
         SyncobjWait::Signaled { first_signaled: 1 }
     );
     assert_eq!(
-        drm_core::syncobj_wait(&*fake, &[5], 0, 0).unwrap(),
+        drm_core::syncobj_wait(&*fake, &[5], 0, SyncobjWaitFlags::empty()).unwrap(),
         SyncobjWait::TimedOut
     );
     drm_core::syncobj_signal(&*fake, &[5]).unwrap();

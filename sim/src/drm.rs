@@ -3,6 +3,7 @@
 //! with the DRM core's argument checks (`drm_ioctl.c`, `drm_gem.c`, `drm_syncobj.c`).
 
 use kmd_iface::drm_core::uapi::*;
+use kmd_iface::flags::drm::SyncobjWaitFlags;
 use kmd_iface::seam::Errno;
 
 use crate::device::{Deadline, SimDevice, State};
@@ -92,15 +93,16 @@ pub(crate) fn ioctl(
             DRM_IOCTL_SYNCOBJ_WAIT,
             arg,
             |w: &mut drm_syncobj_wait| {
-                let allowed = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL
-                    | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT
-                    | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_DEADLINE;
-                if w.flags & !allowed != 0 || w.pad != 0 || w.count_handles == 0 {
+                // WAIT_AVAILABLE is for timeline points only.
+                let flags = SyncobjWaitFlags::from_bits(w.flags)
+                    .filter(|f| !f.contains(SyncobjWaitFlags::WAIT_AVAILABLE))
+                    .ok_or(Errno::EINVAL)?;
+                if w.pad != 0 || w.count_handles == 0 {
                     return Err(Errno::EINVAL);
                 }
                 let handles: Vec<u32> = user::read_array(w.handles, w.count_handles as usize)?;
                 let points = vec![0; handles.len()];
-                w.first_signaled = wait(dev, &handles, &points, w.flags, w.timeout_nsec)?;
+                w.first_signaled = wait(dev, &handles, &points, flags, w.timeout_nsec)?;
                 Ok(0)
             },
         )
@@ -110,17 +112,14 @@ pub(crate) fn ioctl(
             DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT,
             arg,
             |w: &mut drm_syncobj_timeline_wait| {
-                let allowed = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL
-                    | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT
-                    | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE
-                    | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_DEADLINE;
-                if w.flags & !allowed != 0 || w.pad != 0 || w.count_handles == 0 {
+                let flags = SyncobjWaitFlags::from_bits(w.flags).ok_or(Errno::EINVAL)?;
+                if w.pad != 0 || w.count_handles == 0 {
                     return Err(Errno::EINVAL);
                 }
                 let n = w.count_handles as usize;
                 let handles: Vec<u32> = user::read_array(w.handles, n)?;
                 let points: Vec<u64> = user::read_array(w.points, n)?;
-                w.first_signaled = wait(dev, &handles, &points, w.flags, w.timeout_nsec)?;
+                w.first_signaled = wait(dev, &handles, &points, flags, w.timeout_nsec)?;
                 Ok(0)
             },
         )
@@ -237,12 +236,12 @@ fn wait(
     dev: &SimDevice,
     handles: &[u32],
     points: &[u64],
-    flags: u32,
+    flags: SyncobjWaitFlags,
     timeout_nsec: i64,
 ) -> Result<u32, Errno> {
-    let all = flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL != 0;
-    let for_submit = flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT != 0;
-    let available = flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE != 0;
+    let all = flags.contains(SyncobjWaitFlags::WAIT_ALL);
+    let for_submit = flags.contains(SyncobjWaitFlags::WAIT_FOR_SUBMIT);
+    let available = flags.contains(SyncobjWaitFlags::WAIT_AVAILABLE);
     {
         let st = dev.lock();
         for (h, p) in handles.iter().zip(points) {

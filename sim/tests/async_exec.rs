@@ -6,12 +6,11 @@
 
 mod common;
 
+use kmd_iface::flags::drm::SyncobjWaitFlags;
+use kmd_iface::flags::xe::VmCreateFlags;
 use std::os::fd::{BorrowedFd, FromRawFd, OwnedFd};
 
 use common::*;
-use kmd_iface::drm_core::uapi::{
-    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
-};
 use kmd_iface::drm_core::{syncobj_create, syncobj_wait, SyncobjWait};
 use kmd_iface::i915::uapi::*;
 use kmd_iface::i915::{ContextParams, Execbuf, PinnedObject, I915};
@@ -45,7 +44,7 @@ struct XeRig {
 fn xe_rig(p: Platform) -> XeRig {
     let (_, file) = open(p, Kmd::Xe);
     let x = xe_of(file);
-    let vm = x.vm_create(0).unwrap();
+    let vm = x.vm_create(VmCreateFlags::empty()).unwrap();
     let mut maps = Vec::new();
     for va in [BATCH_VA, RELEASE_VA, DATA_VA] {
         let h = x.gem_create(&xe_local_bo(p, BO_SIZE, vm)).unwrap();
@@ -82,7 +81,7 @@ fn xe_syncobj_wait_times_out_until_another_queue_releases_the_semaphore() {
         // EXEC returns with the batch queued and blocked on its semaphore.
         r.x.exec(q1, BATCH_VA, &[sync::syncobj(s, true)]).unwrap();
         assert_eq!(
-            syncobj_wait(r.x.file(), &[s], in_ms(20), 0).unwrap(),
+            syncobj_wait(r.x.file(), &[s], in_ms(20), SyncobjWaitFlags::empty()).unwrap(),
             SyncobjWait::TimedOut,
             "{p}"
         );
@@ -92,13 +91,7 @@ fn xe_syncobj_wait_times_out_until_another_queue_releases_the_semaphore() {
         r.x.exec(q2, RELEASE_VA, &[sync::syncobj(s2, true)])
             .unwrap();
         assert_eq!(
-            syncobj_wait(
-                r.x.file(),
-                &[s, s2],
-                i64::MAX,
-                DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL
-            )
-            .unwrap(),
+            syncobj_wait(r.x.file(), &[s, s2], i64::MAX, SyncobjWaitFlags::WAIT_ALL).unwrap(),
             SyncobjWait::Signaled { first_signaled: 0 },
             "{p}"
         );
@@ -151,11 +144,11 @@ fn xe_in_syncobj_orders_a_job_after_another_queue() {
     )
     .unwrap();
     assert_eq!(
-        syncobj_wait(r.x.file(), &[s2], in_ms(20), 0).unwrap(),
+        syncobj_wait(r.x.file(), &[s2], in_ms(20), SyncobjWaitFlags::empty()).unwrap(),
         SyncobjWait::TimedOut
     );
     r.data.write(SEM as usize, &1u32.to_le_bytes()).unwrap();
-    syncobj_wait(r.x.file(), &[s2], i64::MAX, 0).unwrap();
+    syncobj_wait(r.x.file(), &[s2], i64::MAX, SyncobjWaitFlags::empty()).unwrap();
     assert_eq!(r.data.load_u32(OUT as usize).unwrap(), 9);
 }
 
@@ -167,7 +160,7 @@ fn wait_for_submit_waits_for_a_fence_to_appear() {
     let s = syncobj_create(r.x.file(), 0).unwrap();
     // Without WAIT_FOR_SUBMIT a syncobj with no fence is an error (drm_syncobj_array_find).
     assert_eq!(
-        syncobj_wait(r.x.file(), &[s], i64::MAX, 0)
+        syncobj_wait(r.x.file(), &[s], i64::MAX, SyncobjWaitFlags::empty())
             .unwrap_err()
             .errno(),
         Some(Errno::EINVAL)
@@ -177,7 +170,7 @@ fn wait_for_submit_waits_for_a_fence_to_appear() {
             r.x.file(),
             &[s],
             in_ms(20),
-            DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT
+            SyncobjWaitFlags::WAIT_FOR_SUBMIT
         )
         .unwrap(),
         SyncobjWait::TimedOut
@@ -188,7 +181,7 @@ fn wait_for_submit_waits_for_a_fence_to_appear() {
                 r.x.file(),
                 &[s],
                 i64::MAX,
-                DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
+                SyncobjWaitFlags::WAIT_FOR_SUBMIT,
             )
         });
         r.data.write(SEM as usize, &1u32.to_le_bytes()).unwrap();
@@ -218,7 +211,7 @@ fn a_fault_on_one_queue_leaves_another_queues_work_intact() {
         r.x.exec(good, BATCH_VA, &[sync::syncobj(sg, true)])
             .unwrap();
         r.x.exec(bad, faulting, &[sync::syncobj(sb, true)]).unwrap();
-        syncobj_wait(r.x.file(), &[sb], i64::MAX, 0).unwrap();
+        syncobj_wait(r.x.file(), &[sb], i64::MAX, SyncobjWaitFlags::empty()).unwrap();
         let ban = |q| {
             r.x.exec_queue_get_property(q, DRM_XE_EXEC_QUEUE_GET_PROPERTY_BAN)
                 .unwrap()
@@ -227,7 +220,7 @@ fn a_fault_on_one_queue_leaves_another_queues_work_intact() {
         // The good queue is still waiting for its semaphore, unharmed by the reset.
         assert_eq!(ban(good), 0, "{p}");
         r.data.write(SEM as usize, &1u32.to_le_bytes()).unwrap();
-        syncobj_wait(r.x.file(), &[sg], i64::MAX, 0).unwrap();
+        syncobj_wait(r.x.file(), &[sg], i64::MAX, SyncobjWaitFlags::empty()).unwrap();
         assert_eq!(r.data.load_u32(OUT as usize).unwrap(), 7, "{p}");
         assert_eq!(ban(good), 0, "{p}");
     }

@@ -3,6 +3,7 @@
 
 mod common;
 
+use kmd_iface::flags::drm::SyncobjWaitFlags;
 use std::time::{Duration, Instant};
 
 use common::*;
@@ -155,7 +156,7 @@ fn syncobj_out_fence_signals() {
     let bo = d.gem_create(4096).unwrap().handle;
     write_bo(&d, p, bo, &end_batch(p));
     // Waiting on a syncobj nobody signalled yet is an error without WAIT_FOR_SUBMIT.
-    assert!(syncobj_wait(d.file(), &[s], 0, 0).is_err());
+    assert!(syncobj_wait(d.file(), &[s], 0, SyncobjWaitFlags::empty()).is_err());
     let fences = [drm_i915_gem_exec_fence {
         handle: s,
         flags: I915_EXEC_FENCE_SIGNAL,
@@ -167,7 +168,7 @@ fn syncobj_out_fence_signals() {
     })
     .unwrap();
     assert_eq!(
-        syncobj_wait(d.file(), &[s], i64::MAX, 0).unwrap(),
+        syncobj_wait(d.file(), &[s], i64::MAX, SyncobjWaitFlags::empty()).unwrap(),
         SyncobjWait::Signaled { first_signaled: 0 }
     );
     // The next submission can wait on it.

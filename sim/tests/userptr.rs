@@ -5,6 +5,8 @@
 
 mod common;
 
+use kmd_iface::flags::drm::SyncobjWaitFlags;
+use kmd_iface::flags::xe::VmCreateFlags;
 use std::sync::Arc;
 
 use common::*;
@@ -194,7 +196,7 @@ struct XeRun {
 impl XeRun {
     fn new(p: Platform) -> (Arc<dyn DeviceFile>, XeRun) {
         let (f, x) = xe(p);
-        let vm = x.vm_create(0).unwrap();
+        let vm = x.vm_create(VmCreateFlags::empty()).unwrap();
         let size = 64 << 10;
         let h = x.gem_create(&xe_local_bo(p, size, vm)).unwrap();
         let batch = x.gem_mmap(h, size as usize).unwrap();
@@ -225,7 +227,7 @@ impl XeRun {
             .exec(self.queue, BATCH_VA, &[sync::syncobj(s, true)])
             .unwrap();
         matches!(
-            syncobj_wait(self.x.file(), &[s], i64::MAX, 0),
+            syncobj_wait(self.x.file(), &[s], i64::MAX, SyncobjWaitFlags::empty()),
             Ok(SyncobjWait::Signaled { .. })
         ) && self
             .x

@@ -5,6 +5,8 @@
 
 mod common;
 
+use kmd_iface::flags::drm::SyncobjWaitFlags;
+use kmd_iface::flags::xe::VmCreateFlags;
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
@@ -701,7 +703,7 @@ fn xe_gpu(p: Platform) -> XeGpu {
     let kmd_iface::Kmd::Xe(xe) = kmd_iface::Kmd::new(file).unwrap() else {
         panic!("not xe")
     };
-    let vm = xe.vm_create(0).unwrap();
+    let vm = xe.vm_create(VmCreateFlags::empty()).unwrap();
     let g = XeGpu {
         dev,
         xe,
@@ -728,7 +730,7 @@ impl XeGpu {
             .gem_create(&GemCreate {
                 size: size as u64,
                 placement: 0b10,
-                flags: 0,
+                flags: kmd_iface::flags::xe::GemCreateFlags::empty(),
                 vm_id: 0,
                 cpu_caching: DRM_XE_GEM_CPU_CACHING_WC,
             })
@@ -744,7 +746,7 @@ impl XeGpu {
                 &[sync::syncobj(s, true)],
             )
             .unwrap();
-        syncobj_wait(self.xe.file(), &[s], i64::MAX, 0).unwrap();
+        syncobj_wait(self.xe.file(), &[s], i64::MAX, SyncobjWaitFlags::empty()).unwrap();
         (h, m)
     }
 
@@ -777,7 +779,8 @@ impl XeGpu {
             .exec(self.queue.get(), BATCH, &[sync::syncobj(s, true)])
             .map_err(|e| format!("exec: {e:?}"))
             .and_then(|()| {
-                syncobj_wait(self.xe.file(), &[s], i64::MAX, 0).map_err(|e| format!("wait: {e:?}"))
+                syncobj_wait(self.xe.file(), &[s], i64::MAX, SyncobjWaitFlags::empty())
+                    .map_err(|e| format!("wait: {e:?}"))
             });
         let mut out = vec![0u8; out_bytes];
         objects[5].1.read(0, &mut out).unwrap();

@@ -3,6 +3,8 @@
 
 mod common;
 
+use kmd_iface::flags::drm::SyncobjWaitFlags;
+use kmd_iface::flags::xe::VmCreateFlags;
 use std::time::{Duration, Instant};
 
 use common::*;
@@ -42,7 +44,7 @@ fn bind(x: &Xe, vm: u32, handle: u32, addr: u64) {
     )
     .unwrap();
     assert!(matches!(
-        syncobj_wait(x.file(), &[s], i64::MAX, 0).unwrap(),
+        syncobj_wait(x.file(), &[s], i64::MAX, SyncobjWaitFlags::empty()).unwrap(),
         SyncobjWait::Signaled { .. }
     ));
 }
@@ -56,7 +58,7 @@ fn engines(x: &Xe) -> Vec<drm_xe_engine_class_instance> {
 fn xe_exec_basic() {
     for p in platforms(Kmd::Xe) {
         let (_, x) = xe(p);
-        let vm = x.vm_create(0).unwrap();
+        let vm = x.vm_create(VmCreateFlags::empty()).unwrap();
         let (batch, bm) = bo(&x, p, vm);
         let (data, dm) = bo(&x, p, 0);
         bind(&x, vm, batch, BATCH_VA);
@@ -69,7 +71,7 @@ fn xe_exec_basic() {
             let s = syncobj_create(x.file(), 0).unwrap();
             x.exec(q, BATCH_VA, &[sync::syncobj(s, true)]).unwrap();
             assert_eq!(
-                syncobj_wait(x.file(), &[s], i64::MAX, 0).unwrap(),
+                syncobj_wait(x.file(), &[s], i64::MAX, SyncobjWaitFlags::empty()).unwrap(),
                 SyncobjWait::Signaled { first_signaled: 0 },
                 "{p}"
             );
@@ -87,7 +89,7 @@ fn xe_exec_basic() {
 fn user_fence_is_written_after_the_batch() {
     for p in platforms(Kmd::Xe) {
         let (_, x) = xe(p);
-        let vm = x.vm_create(DRM_XE_VM_CREATE_FLAG_LR_MODE).unwrap();
+        let vm = x.vm_create(VmCreateFlags::LR_MODE).unwrap();
         let (batch, bm) = bo(&x, p, vm);
         let (data, dm) = bo(&x, p, vm);
         bind(&x, vm, batch, BATCH_VA);
@@ -125,7 +127,7 @@ fn user_fence_is_written_after_the_batch() {
 fn fault_bans_the_queue_and_a_fresh_queue_works() {
     for p in platforms(Kmd::Xe) {
         let (dev, x) = xe(p);
-        let vm = x.vm_create(0).unwrap();
+        let vm = x.vm_create(VmCreateFlags::empty()).unwrap();
         let (batch, bm) = bo(&x, p, vm);
         let (data, dm) = bo(&x, p, vm);
         bind(&x, vm, batch, BATCH_VA);
@@ -168,7 +170,7 @@ fn fault_bans_the_queue_and_a_fresh_queue_works() {
         bm.write(0, &store_batch(p, DATA_VA, 9)).unwrap();
         let s = syncobj_create(x.file(), 0).unwrap();
         x.exec(q2, BATCH_VA, &[sync::syncobj(s, true)]).unwrap();
-        syncobj_wait(x.file(), &[s], i64::MAX, 0).unwrap();
+        syncobj_wait(x.file(), &[s], i64::MAX, SyncobjWaitFlags::empty()).unwrap();
         assert_eq!(dm.load_u32(0).unwrap(), 9);
     }
 }
@@ -177,7 +179,7 @@ fn fault_bans_the_queue_and_a_fresh_queue_works() {
 fn endless_batch_is_a_hang() {
     for p in platforms(Kmd::Xe) {
         let (dev, x) = xe(p);
-        let vm = x.vm_create(0).unwrap();
+        let vm = x.vm_create(VmCreateFlags::empty()).unwrap();
         let (batch, bm) = bo(&x, p, vm);
         bind(&x, vm, batch, BATCH_VA);
         let q = x.exec_queue_create(vm, &engines(&x)[..1], &[]).unwrap();
@@ -186,7 +188,7 @@ fn endless_batch_is_a_hang() {
         let s = syncobj_create(x.file(), 0).unwrap();
         x.exec(q, BATCH_VA, &[sync::syncobj(s, true)]).unwrap();
         // The wait ends once the reset has signalled the job's fence (with its error).
-        syncobj_wait(x.file(), &[s], i64::MAX, 0).unwrap();
+        syncobj_wait(x.file(), &[s], i64::MAX, SyncobjWaitFlags::empty()).unwrap();
         assert!(start.elapsed() < Duration::from_secs(10));
         assert!(matches!(
             dev.error_states()[0].kind,
@@ -203,21 +205,21 @@ fn endless_batch_is_a_hang() {
 fn scratch_page_vm_absorbs_stray_stores() {
     let p = Platform::Tgllp;
     let (dev, x) = xe(p);
-    let vm = x.vm_create(DRM_XE_VM_CREATE_FLAG_SCRATCH_PAGE).unwrap();
+    let vm = x.vm_create(VmCreateFlags::SCRATCH_PAGE).unwrap();
     let (batch, bm) = bo(&x, p, vm);
     bind(&x, vm, batch, BATCH_VA);
     let q = x.exec_queue_create(vm, &engines(&x)[..1], &[]).unwrap();
     bm.write(0, &store_batch(p, 0x7f00_0000, 1)).unwrap();
     let s = syncobj_create(x.file(), 0).unwrap();
     x.exec(q, BATCH_VA, &[sync::syncobj(s, true)]).unwrap();
-    syncobj_wait(x.file(), &[s], i64::MAX, 0).unwrap();
+    syncobj_wait(x.file(), &[s], i64::MAX, SyncobjWaitFlags::empty()).unwrap();
     assert!(dev.error_states().is_empty());
     // Unmapping the batch makes the next exec fault on the fetch... into the scratch page,
     // which reads as MI_NOOPs up to the page end and then more scratch: a hang, not a fault.
     x.vm_bind(vm, 0, &[bind_op::unmap(BATCH_VA, BO_SIZE)], &[])
         .unwrap();
     x.exec(q, BATCH_VA, &[sync::syncobj(s, true)]).unwrap();
-    syncobj_wait(x.file(), &[s], i64::MAX, 0).unwrap();
+    syncobj_wait(x.file(), &[s], i64::MAX, SyncobjWaitFlags::empty()).unwrap();
     assert!(matches!(
         dev.error_states()[0].kind,
         GpuErrorKind::Hang(HangReason::Watchdog { .. })

@@ -37,18 +37,18 @@ pub fn monotonic_now_ns() -> i64 {
 }
 
 /// `DRM_IOCTL_SYNCOBJ_WAIT` on `handles` until the absolute `timeout_nsec`
-/// (`flags`: `DRM_SYNCOBJ_WAIT_FLAGS_*`).
+/// with `flags`.
 pub fn syncobj_wait(
     dev: &dyn DeviceFile,
     handles: &[u32],
     timeout_nsec: i64,
-    flags: u32,
+    flags: crate::flags::drm::SyncobjWaitFlags,
 ) -> Result<SyncobjWait> {
     let mut arg = drm_syncobj_wait {
         handles: addr_of(handles),
         timeout_nsec,
         count_handles: to_u32("syncobj handles", handles.len())?,
-        flags,
+        flags: flags.bits(),
         ..Default::default()
     };
     match ioctl(dev, DRM_IOCTL_SYNCOBJ_WAIT, &mut arg) {

@@ -7,6 +7,7 @@ use super::device::I915;
 use super::uapi::*;
 use crate::call::{ioctl, to_u32};
 use crate::error::Result;
+use crate::flags::i915::ContextCreateFlags;
 
 /// What a new context is created with (`I915_CONTEXT_CREATE_EXT_SETPARAM` extensions).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -74,16 +75,12 @@ impl I915 {
         for i in 1..exts.len() {
             exts[i - 1].base.next_extension = &exts[i] as *const _ as u64;
         }
-        let mut flags = 0;
-        if !exts.is_empty() {
-            flags |= I915_CONTEXT_CREATE_FLAGS_USE_EXTENSIONS;
-        }
-        if params.single_timeline {
-            flags |= I915_CONTEXT_CREATE_FLAGS_SINGLE_TIMELINE;
-        }
+        let mut flags = ContextCreateFlags::empty();
+        flags.set(ContextCreateFlags::USE_EXTENSIONS, !exts.is_empty());
+        flags.set(ContextCreateFlags::SINGLE_TIMELINE, params.single_timeline);
         let mut arg = drm_i915_gem_context_create_ext {
             ctx_id: 0,
-            flags,
+            flags: flags.bits(),
             extensions: exts.first().map_or(0, |e| e as *const _ as u64),
         };
         ioctl(self.file(), DRM_IOCTL_I915_GEM_CONTEXT_CREATE_EXT, &mut arg)

@@ -5,6 +5,7 @@ use super::device::I915;
 use super::uapi::*;
 use crate::call::{addr_of, addr_of_mut, ioctl, to_u32};
 use crate::error::Result;
+use crate::flags::i915::{ExecFlags, ExecObjectFlags};
 
 /// One buffer of a submission, pinned at `gpu_address` in the context's VM.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,13 +38,20 @@ impl Execbuf<'_> {
     /// The exec-object array the kernel reads, into `out` (cleared first).
     fn exec_objects(&self, out: &mut Vec<drm_i915_gem_exec_object2>) {
         out.clear();
-        out.extend(self.objects.iter().map(|o| drm_i915_gem_exec_object2 {
-            handle: o.handle,
-            offset: o.gpu_address,
-            flags: EXEC_OBJECT_PINNED
-                | EXEC_OBJECT_SUPPORTS_48B_ADDRESS
-                | if o.write { EXEC_OBJECT_WRITE } else { 0 },
-            ..Default::default()
+        out.extend(self.objects.iter().map(|o| {
+            drm_i915_gem_exec_object2 {
+                handle: o.handle,
+                offset: o.gpu_address,
+                flags: (ExecObjectFlags::PINNED
+                    | ExecObjectFlags::SUPPORTS_48B_ADDRESS
+                    | if o.write {
+                        ExecObjectFlags::WRITE
+                    } else {
+                        ExecObjectFlags::empty()
+                    })
+                .bits(),
+                ..Default::default()
+            }
         }));
     }
 }
@@ -62,21 +70,20 @@ impl I915 {
         objects: &mut Vec<drm_i915_gem_exec_object2>,
     ) -> Result<Option<i32>> {
         eb.exec_objects(objects);
-        let mut flags =
-            eb.engine | I915_EXEC_NO_RELOC | I915_EXEC_HANDLE_LUT | I915_EXEC_BATCH_FIRST;
+        let mut flags = ExecFlags::NO_RELOC | ExecFlags::HANDLE_LUT | ExecFlags::BATCH_FIRST;
         let mut rsvd2 = 0u64;
         if let Some(fd) = eb.in_fence {
-            flags |= I915_EXEC_FENCE_IN;
+            flags |= ExecFlags::FENCE_IN;
             rsvd2 = u64::from(fd as u32);
         }
         if eb.out_fence {
-            flags |= I915_EXEC_FENCE_OUT;
+            flags |= ExecFlags::FENCE_OUT;
         }
         let (num_cliprects, cliprects_ptr) = if eb.fences.is_empty() {
             (0, 0)
         } else {
             // With FENCE_ARRAY the cliprects fields carry the fence array.
-            flags |= I915_EXEC_FENCE_ARRAY;
+            flags |= ExecFlags::FENCE_ARRAY;
             (to_u32("exec fences", eb.fences.len())?, addr_of(eb.fences))
         };
         let mut arg = drm_i915_gem_execbuffer2 {
@@ -87,7 +94,8 @@ impl I915 {
             batch_len: eb.batch_len,
             num_cliprects,
             cliprects_ptr,
-            flags,
+            // The engine selector shares the field with the flags.
+            flags: eb.engine | flags.bits(),
             rsvd1: u64::from(eb.ctx_id),
             rsvd2,
             ..Default::default()

@@ -63,13 +63,12 @@ impl I915 {
     }
 
     /// `DRM_IOCTL_I915_GEM_CREATE_EXT` placed in `regions` (in order of preference) with the
-    /// `I915_GEM_CREATE_EXT_MEMORY_REGIONS` extension; `flags` e.g.
-    /// `I915_GEM_CREATE_EXT_FLAG_NEEDS_CPU_ACCESS`. No regions: no extension.
+    /// `I915_GEM_CREATE_EXT_MEMORY_REGIONS` extension, with `flags`. No regions: no extension.
     pub fn gem_create_ext(
         &self,
         size: u64,
         regions: &[drm_i915_gem_memory_class_instance],
-        flags: u32,
+        flags: crate::flags::i915::GemCreateExtFlags,
     ) -> Result<Bo> {
         let mut ext = drm_i915_gem_create_ext_memory_regions {
             base: i915_user_extension {
@@ -82,7 +81,7 @@ impl I915 {
         };
         let mut arg = drm_i915_gem_create_ext {
             size,
-            flags,
+            flags: flags.bits(),
             extensions: if regions.is_empty() {
                 0
             } else {

@@ -4,17 +4,24 @@ use super::device::Xe;
 use super::uapi::*;
 use crate::call::{addr_of, ioctl, to_u32};
 use crate::error::Result;
+use crate::flags::xe::UfenceWaitFlags;
 use crate::seam::Errno;
 
 /// Constructors for `drm_xe_sync` entries.
 pub mod sync {
     use super::super::uapi::*;
+    use crate::flags::xe::SyncFlags;
 
     /// A binary syncobj to wait on (`signal` false) or signal.
     pub fn syncobj(handle: u32, signal: bool) -> drm_xe_sync {
         let mut s = drm_xe_sync {
             r#type: DRM_XE_SYNC_TYPE_SYNCOBJ,
-            flags: if signal { DRM_XE_SYNC_FLAG_SIGNAL } else { 0 },
+            flags: if signal {
+                SyncFlags::SIGNAL
+            } else {
+                SyncFlags::empty()
+            }
+            .bits(),
             ..Default::default()
         };
         s.set_handle(handle);
@@ -34,7 +41,7 @@ pub mod sync {
     pub fn user_fence(addr: u64, value: u64) -> drm_xe_sync {
         drm_xe_sync {
             r#type: DRM_XE_SYNC_TYPE_USER_FENCE,
-            flags: DRM_XE_SYNC_FLAG_SIGNAL,
+            flags: SyncFlags::SIGNAL.bits(),
             addr,
             timeline_value: value,
             ..Default::default()
@@ -79,10 +86,11 @@ impl Xe {
             addr: w.addr,
             op: w.op,
             flags: if w.abstime {
-                DRM_XE_UFENCE_WAIT_FLAG_ABSTIME
+                UfenceWaitFlags::ABSTIME
             } else {
-                0
-            },
+                UfenceWaitFlags::empty()
+            }
+            .bits(),
             value: w.value,
             mask: w.mask,
             timeout: w.timeout,

@@ -12,8 +12,7 @@ pub struct GemCreate {
     pub size: u64,
     /// Bit mask of memory-region instances (`drm_xe_mem_region.instance`) it may live in.
     pub placement: u32,
-    /// `DRM_XE_GEM_CREATE_FLAG_*`.
-    pub flags: u32,
+    pub flags: crate::flags::xe::GemCreateFlags,
     /// Non-zero: private to this VM (cannot be exported).
     pub vm_id: u32,
     /// `DRM_XE_GEM_CPU_CACHING_WB` or `_WC` (VRAM placements require WC).
@@ -26,7 +25,7 @@ impl Xe {
         let mut arg = drm_xe_gem_create {
             size: c.size,
             placement: c.placement,
-            flags: c.flags,
+            flags: c.flags.bits(),
             vm_id: c.vm_id,
             cpu_caching: c.cpu_caching,
             ..Default::default()

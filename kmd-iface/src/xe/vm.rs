@@ -52,14 +52,14 @@ pub mod bind_op {
 }
 
 impl Xe {
-    /// `DRM_IOCTL_XE_VM_CREATE` (`flags`: `DRM_XE_VM_CREATE_FLAG_*`).
-    pub fn vm_create(&self, flags: u32) -> Result<u32> {
+    /// `DRM_IOCTL_XE_VM_CREATE` with `flags`.
+    pub fn vm_create(&self, flags: crate::flags::xe::VmCreateFlags) -> Result<u32> {
         let mut arg = drm_xe_vm_create {
-            flags,
+            flags: flags.bits(),
             ..Default::default()
         };
         ioctl(self.file(), DRM_IOCTL_XE_VM_CREATE, &mut arg)
-            .map_err(|e| e.context(|| format!("flags {flags:#x}")))?;
+            .map_err(|e| e.context(|| format!("flags {flags:?}")))?;
         Ok(arg.vm_id)
     }
 

@@ -2,6 +2,7 @@
 
 use std::sync::{Arc, RwLock};
 
+use kmd_iface::flags::i915::ContextCreateFlags;
 use kmd_iface::i915::uapi::*;
 use kmd_iface::seam::Errno;
 
@@ -122,16 +123,14 @@ pub(crate) fn create(
     dev: &SimDevice,
     a: &mut drm_i915_gem_context_create_ext,
 ) -> Result<i32, Errno> {
-    let known =
-        I915_CONTEXT_CREATE_FLAGS_USE_EXTENSIONS | I915_CONTEXT_CREATE_FLAGS_SINGLE_TIMELINE;
-    if a.flags & !known != 0 {
+    let Some(flags) = ContextCreateFlags::from_bits(a.flags) else {
         return Err(Errno::EINVAL);
-    }
+    };
     let mut guard = dev.lock();
     let st = &mut guard.i915;
     let vm = Arc::new(RwLock::new(AddressSpace::new()));
     let mut ctx = Context::new(0, vm);
-    if a.flags & I915_CONTEXT_CREATE_FLAGS_USE_EXTENSIONS != 0 {
+    if flags.contains(ContextCreateFlags::USE_EXTENSIONS) {
         extensions::walk(a.extensions, |at, name| {
             if name != I915_CONTEXT_CREATE_EXT_SETPARAM {
                 return Err(Errno::EINVAL);

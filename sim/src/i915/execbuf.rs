@@ -3,6 +3,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use kmd_iface::flags::i915::{ExecFenceFlags, ExecFlags, ExecObjectFlags};
 use kmd_iface::i915::uapi::*;
 use kmd_iface::seam::Errno;
 
@@ -14,10 +15,10 @@ use crate::mem::{AddressSpace, Bo, PAGE_SIZE, VA_BITS};
 use crate::sync::Fence;
 use crate::user;
 
-/// Every execbuf flag bit the uAPI defines (up to I915_EXEC_USE_EXTENSIONS).
-const KNOWN_FLAGS: u64 = (I915_EXEC_USE_EXTENSIONS << 1) - 1;
-/// Every exec-object flag bit the uAPI defines (up to EXEC_OBJECT_CAPTURE).
-const KNOWN_OBJECT_FLAGS: u64 = (EXEC_OBJECT_CAPTURE << 1) - 1;
+/// Every execbuf flag bit the uAPI defines (up to I915_EXEC_USE_EXTENSIONS), the engine
+/// selector and legacy bits [`ExecFlags`] leaves out included (the kernel's
+/// `__I915_EXEC_UNKNOWN_FLAGS`).
+const KNOWN_FLAGS: u64 = (ExecFlags::USE_EXTENSIONS.bits() << 1) - 1;
 /// Without EXEC_OBJECT_SUPPORTS_48B_ADDRESS an object must sit below 4 GiB.
 const LOW_4G: u64 = 1 << 32;
 const VA_LIMIT: u64 = 1 << VA_BITS;
@@ -44,19 +45,19 @@ pub(crate) fn execbuffer2(
     dev: &SimDevice,
     eb: &mut drm_i915_gem_execbuffer2,
 ) -> Result<i32, Errno> {
-    let flags = eb.flags;
-    if flags & !KNOWN_FLAGS != 0 {
+    if eb.flags & !KNOWN_FLAGS != 0 {
         return Err(Errno::EINVAL);
     }
+    let flags = ExecFlags::from_bits_truncate(eb.flags);
     // Timeline-fence extensions are not simulated (HAS_EXEC_TIMELINE_FENCES reports 0); an
     // in-fence is either waited for or a submit fence, not both.
-    if flags & I915_EXEC_USE_EXTENSIONS != 0
-        || (flags & I915_EXEC_FENCE_IN != 0 && flags & I915_EXEC_FENCE_SUBMIT != 0)
+    if flags.contains(ExecFlags::USE_EXTENSIONS)
+        || flags.contains(ExecFlags::FENCE_IN | ExecFlags::FENCE_SUBMIT)
     {
         return Err(Errno::EINVAL);
     }
-    let in_fence = flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT) != 0;
-    let fence_array = flags & I915_EXEC_FENCE_ARRAY != 0;
+    let in_fence = flags.intersects(ExecFlags::FENCE_IN | ExecFlags::FENCE_SUBMIT);
+    let fence_array = flags.contains(ExecFlags::FENCE_ARRAY);
     if eb.buffer_count == 0
         || eb.DR1 != 0
         || eb.DR4 != 0
@@ -82,7 +83,7 @@ pub(crate) fn execbuffer2(
     if ctx.hw.banned() {
         return Err(Errno::EIO);
     }
-    let engine = select_engine(st, ctx, flags & I915_EXEC_RING_MASK)?;
+    let engine = select_engine(st, ctx, eb.flags & I915_EXEC_RING_MASK)?;
     let mut objects = validate_objects(st, &entries, dev.info().i915_relocations)?;
     // The request starts once its in-fences have signalled (FENCE_IN, syncobjs to wait for) or,
     // for I915_EXEC_FENCE_SUBMIT, once the fence's own request has started.
@@ -90,13 +91,13 @@ pub(crate) fn execbuffer2(
     let mut with = Vec::new();
     if in_fence {
         let f = st.sync_files.import(eb.rsvd2 as u32 as i32)?;
-        if flags & I915_EXEC_FENCE_SUBMIT != 0 {
+        if flags.contains(ExecFlags::FENCE_SUBMIT) {
             with.push(f);
         } else {
             after.push(f);
         }
     }
-    let batch_idx = if flags & I915_EXEC_BATCH_FIRST != 0 {
+    let batch_idx = if flags.contains(ExecFlags::BATCH_FIRST) {
         0
     } else {
         objects.len() - 1
@@ -119,9 +120,9 @@ pub(crate) fn execbuffer2(
         .zip(&addresses)
         .any(|(e, a)| e.offset & (VA_LIMIT - 1) != *a);
     let relocs = entries.iter().any(|e| e.relocation_count != 0);
-    if relocs && (flags & I915_EXEC_NO_RELOC == 0 || moved) {
+    if relocs && (!flags.contains(ExecFlags::NO_RELOC) || moved) {
         let bos: Vec<&Bo> = objects.iter().map(|o| &*o.bo).collect();
-        let lut = flags & I915_EXEC_HANDLE_LUT != 0;
+        let lut = flags.contains(ExecFlags::HANDLE_LUT);
         let plan = reloc::plan(&entries, &bos, &addresses, lut, canonical)?;
         // The CPU writes only into objects the GPU is done with: wait, then start over.
         let busy: Vec<u32> = plan
@@ -182,11 +183,11 @@ pub(crate) fn execbuffer2(
     }
     let outs: Vec<(u32, u64)> = fences
         .iter()
-        .filter(|f| f.flags & I915_EXEC_FENCE_SIGNAL != 0)
+        .filter(|f| ExecFenceFlags::from_bits_retain(f.flags).contains(ExecFenceFlags::SIGNAL))
         .map(|f| (f.handle, 0))
         .collect();
     crate::drm::signal_syncobjs(st, &outs, &fence);
-    if flags & I915_EXEC_FENCE_OUT != 0 {
+    if flags.contains(ExecFlags::FENCE_OUT) {
         let fd = st.sync_files.export(fence)?;
         eb.rsvd2 = (eb.rsvd2 & 0xffff_ffff) | u64::from(fd as u32) << 32;
     }
@@ -215,7 +216,7 @@ fn select_engine(st: &State, ctx: &Context, ring: u64) -> Result<usize, Errno> {
 /// `pad_to_size` counts only with EXEC_OBJECT_PAD_TO_SIZE; without it the field is `rsvd1`
 /// (a union), which `eb_validate_vma` clears unchecked (NEO stores its context id there).
 fn pad_to_size(e: &drm_i915_gem_exec_object2) -> u64 {
-    if e.flags & EXEC_OBJECT_PAD_TO_SIZE != 0 {
+    if ExecObjectFlags::from_bits_retain(e.flags).contains(ExecObjectFlags::PAD_TO_SIZE) {
         e.pad_to_size
     } else {
         0
@@ -230,8 +231,11 @@ fn validate_objects(
     let mut seen = HashSet::new();
     let mut objects = Vec::with_capacity(entries.len());
     for e in entries {
-        if e.flags & !KNOWN_OBJECT_FLAGS != 0
-            || e.rsvd2 != 0
+        // Every exec-object flag bit the uAPI defines (up to EXEC_OBJECT_CAPTURE).
+        let Some(f) = ExecObjectFlags::from_bits(e.flags) else {
+            return Err(Errno::EINVAL);
+        };
+        if e.rsvd2 != 0
             || (e.relocation_count != 0 && !relocations)
             || (e.alignment != 0 && !e.alignment.is_power_of_two())
             || !pad_to_size(e).is_multiple_of(PAGE_SIZE)
@@ -257,8 +261,8 @@ fn validate_objects(
         if size > VA_LIMIT {
             return Err(Errno::EINVAL);
         }
-        let low_4g = e.flags & EXEC_OBJECT_SUPPORTS_48B_ADDRESS == 0;
-        let pin = if e.flags & EXEC_OBJECT_PINNED != 0 {
+        let low_4g = !f.contains(ExecObjectFlags::SUPPORTS_48B_ADDRESS);
+        let pin = if f.contains(ExecObjectFlags::PINNED) {
             let addr = e.offset & !(PAGE_SIZE - 1);
             if canonical(addr) != e.offset {
                 return Err(Errno::EINVAL);
@@ -282,7 +286,7 @@ fn validate_objects(
             size,
             alignment: e.alignment.max(PAGE_SIZE),
             low_4g,
-            write: e.flags & EXEC_OBJECT_WRITE != 0,
+            write: f.contains(ExecObjectFlags::WRITE),
         });
     }
     // Softpinned ranges of one execbuf may not overlap.
@@ -301,12 +305,12 @@ fn validate_objects(
 fn check_fences(st: &State, fences: &[drm_i915_gem_exec_fence]) -> Result<Vec<Arc<Fence>>, Errno> {
     let mut wait = Vec::new();
     for f in fences {
-        if f.flags & !(I915_EXEC_FENCE_WAIT | I915_EXEC_FENCE_SIGNAL) != 0 {
+        let Some(flags) = ExecFenceFlags::from_bits(f.flags) else {
             return Err(Errno::EINVAL);
-        }
+        };
         let s = st.syncobjs.get(f.handle).ok_or(Errno::ENOENT)?;
         // Waiting on a syncobj nobody has submitted to is an error, not a wait.
-        if f.flags & I915_EXEC_FENCE_WAIT != 0 {
+        if flags.contains(ExecFenceFlags::WAIT) {
             wait.push(s.fence().ok_or(Errno::EINVAL)?.clone());
         }
     }

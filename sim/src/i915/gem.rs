@@ -1,6 +1,7 @@
 //! GEM objects: create (plain and with extensions), userptr, mmap offsets, domains, wait,
 //! busy, pread and pwrite.
 
+use kmd_iface::flags::i915::GemCreateExtFlags;
 use kmd_iface::i915::uapi::*;
 use kmd_iface::seam::Errno;
 
@@ -40,7 +41,7 @@ fn checked_size(size: u64) -> Result<u64, Errno> {
 
 pub(crate) fn create_ext(dev: &SimDevice, a: &mut drm_i915_gem_create_ext) -> Result<i32, Errno> {
     let info = dev.info();
-    if a.flags & !I915_GEM_CREATE_EXT_FLAG_NEEDS_CPU_ACCESS != 0 {
+    if GemCreateExtFlags::from_bits(a.flags).is_none() {
         return Err(Errno::EINVAL);
     }
     let size = checked_size(a.size)?;

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use kmd_iface::flags::xe::UfenceWaitFlags;
 use kmd_iface::seam::Errno;
 use kmd_iface::xe::uapi::*;
 
@@ -59,8 +60,10 @@ pub(crate) fn wait_user_fence(
     dev: &SimDevice,
     a: &mut drm_xe_wait_user_fence,
 ) -> Result<i32, Errno> {
+    let Some(flags) = UfenceWaitFlags::from_bits(a.flags) else {
+        return Err(Errno::EINVAL);
+    };
     if a.extensions != 0
-        || a.flags & !DRM_XE_UFENCE_WAIT_FLAG_ABSTIME != 0
         || a.op > DRM_XE_UFENCE_WAIT_OP_LTE
         || a.pad != 0
         || a.pad2 != 0
@@ -69,7 +72,7 @@ pub(crate) fn wait_user_fence(
     {
         return Err(Errno::EINVAL);
     }
-    let abs = a.flags & DRM_XE_UFENCE_WAIT_FLAG_ABSTIME != 0;
+    let abs = flags.contains(UfenceWaitFlags::ABSTIME);
     if a.exec_queue_id != 0 && !dev.lock().xe.queues.contains_key(&a.exec_queue_id) {
         return Err(Errno::ENOENT);
     }

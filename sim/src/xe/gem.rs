@@ -1,5 +1,6 @@
 //! GEM_CREATE and MMAP_OFFSET.
 
+use kmd_iface::flags::xe::GemCreateFlags;
 use kmd_iface::seam::Errno;
 use kmd_iface::xe::uapi::*;
 
@@ -7,13 +8,12 @@ use super::regions;
 use crate::device::SimDevice;
 
 pub(crate) fn create(dev: &SimDevice, a: &mut drm_xe_gem_create) -> Result<i32, Errno> {
-    let known = DRM_XE_GEM_CREATE_FLAG_DEFER_BACKING
-        | DRM_XE_GEM_CREATE_FLAG_SCANOUT
-        | DRM_XE_GEM_CREATE_FLAG_NEEDS_VISIBLE_VRAM;
+    let Some(flags) = GemCreateFlags::from_bits(a.flags) else {
+        return Err(Errno::EINVAL);
+    };
     if a.extensions != 0
         || a.pad.iter().any(|&p| p != 0)
         || a.reserved.iter().any(|&r| r != 0)
-        || a.flags & !known != 0
         || a.handle != 0
         || a.size == 0
     {
@@ -39,7 +39,7 @@ pub(crate) fn create(dev: &SimDevice, a: &mut drm_xe_gem_create) -> Result<i32, 
     };
     if !caching_ok
         || !a.size.is_multiple_of(min_page)
-        || (a.flags & DRM_XE_GEM_CREATE_FLAG_NEEDS_VISIBLE_VRAM != 0 && !vram)
+        || (flags.contains(GemCreateFlags::NEEDS_VISIBLE_VRAM) && !vram)
     {
         return Err(Errno::EINVAL);
     }

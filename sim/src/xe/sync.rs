@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use kmd_iface::flags::xe::SyncFlags;
 use kmd_iface::seam::Errno;
 use kmd_iface::xe::uapi::*;
 
@@ -31,13 +32,13 @@ pub(crate) fn parse(st: &State, ptr: u64, num: u32, lr: bool) -> Result<Vec<Sync
     let mut out = Vec::new();
     let mut ufences = 0;
     for s in raw {
-        if s.extensions != 0
-            || s.flags & !DRM_XE_SYNC_FLAG_SIGNAL != 0
-            || s.reserved.iter().any(|&r| r != 0)
-        {
+        let Some(flags) = SyncFlags::from_bits(s.flags) else {
+            return Err(Errno::EINVAL);
+        };
+        if s.extensions != 0 || s.reserved.iter().any(|&r| r != 0) {
             return Err(Errno::EINVAL);
         }
-        let signal = s.flags & DRM_XE_SYNC_FLAG_SIGNAL != 0;
+        let signal = flags.contains(SyncFlags::SIGNAL);
         match s.r#type {
             DRM_XE_SYNC_TYPE_SYNCOBJ | DRM_XE_SYNC_TYPE_TIMELINE_SYNCOBJ => {
                 let timeline = s.r#type == DRM_XE_SYNC_TYPE_TIMELINE_SYNCOBJ;

@@ -2,6 +2,7 @@
 
 use std::sync::{Arc, RwLock};
 
+use kmd_iface::flags::xe::{VmBindFlags, VmCreateFlags};
 use kmd_iface::seam::Errno;
 use kmd_iface::xe::pat;
 use kmd_iface::xe::uapi::*;
@@ -16,17 +17,17 @@ use crate::user;
 const VM_SIZE: u64 = 1 << VA_BITS;
 
 pub(crate) fn create(dev: &SimDevice, a: &mut drm_xe_vm_create) -> Result<i32, Errno> {
-    let known = DRM_XE_VM_CREATE_FLAG_SCRATCH_PAGE
-        | DRM_XE_VM_CREATE_FLAG_LR_MODE
-        | DRM_XE_VM_CREATE_FLAG_FAULT_MODE;
-    if a.extensions != 0 || a.reserved.iter().any(|&r| r != 0) || a.flags & !known != 0 {
+    let Some(flags) = VmCreateFlags::from_bits(a.flags) else {
+        return Err(Errno::EINVAL);
+    };
+    if a.extensions != 0 || a.reserved.iter().any(|&r| r != 0) {
         return Err(Errno::EINVAL);
     }
     // Recoverable page faults need unified shared memory, which Gen12LP and DG2 lack.
-    if a.flags & DRM_XE_VM_CREATE_FLAG_FAULT_MODE != 0 {
+    if flags.contains(VmCreateFlags::FAULT_MODE) {
         return Err(Errno::EINVAL);
     }
-    let space = if a.flags & DRM_XE_VM_CREATE_FLAG_SCRATCH_PAGE != 0 {
+    let space = if flags.contains(VmCreateFlags::SCRATCH_PAGE) {
         AddressSpace::with_scratch_page()
     } else {
         AddressSpace::new()
@@ -38,7 +39,7 @@ pub(crate) fn create(dev: &SimDevice, a: &mut drm_xe_vm_create) -> Result<i32, E
         id,
         XeVm {
             space: Arc::new(RwLock::new(space)),
-            lr: a.flags & DRM_XE_VM_CREATE_FLAG_LR_MODE != 0,
+            lr: flags.contains(VmCreateFlags::LR_MODE),
         },
     );
     a.vm_id = id;
@@ -152,20 +153,18 @@ fn check_op(
         .get(usize::from(op.pat_index))
         .ok_or(Errno::EINVAL)?
         .coherent;
-    let known_flags = DRM_XE_VM_BIND_FLAG_READONLY
-        | DRM_XE_VM_BIND_FLAG_IMMEDIATE
-        | DRM_XE_VM_BIND_FLAG_NULL
-        | DRM_XE_VM_BIND_FLAG_DUMPABLE;
+    let Some(flags) = VmBindFlags::from_bits(op.flags) else {
+        return Err(Errno::EINVAL);
+    };
     if op.extensions != 0
         || op.pad != 0
         || op.pad2 != 0
         || op.reserved.iter().any(|&r| r != 0)
-        || op.flags & !known_flags != 0
         || op.op > DRM_XE_VM_BIND_OP_PREFETCH
     {
         return Err(Errno::EINVAL);
     }
-    let null = op.flags & DRM_XE_VM_BIND_FLAG_NULL != 0;
+    let null = flags.contains(VmBindFlags::NULL);
     if op.op != DRM_XE_VM_BIND_OP_UNMAP_ALL
         && (op.range == 0
             || !(op.addr | op.range | op.obj_offset).is_multiple_of(PAGE_SIZE)
@@ -195,7 +194,7 @@ fn check_op(
                 range: op.range,
                 bo: obj.bo.clone(),
                 offset: op.obj_offset,
-                read_only: op.flags & DRM_XE_VM_BIND_FLAG_READONLY != 0,
+                read_only: flags.contains(VmBindFlags::READONLY),
             })
         }
         DRM_XE_VM_BIND_OP_UNMAP | DRM_XE_VM_BIND_OP_PREFETCH => {
@@ -225,7 +224,7 @@ fn check_op(
             if op.obj != 0 || null || !coherent {
                 return Err(Errno::EINVAL);
             }
-            let read_only = op.flags & DRM_XE_VM_BIND_FLAG_READONLY != 0;
+            let read_only = flags.contains(VmBindFlags::READONLY);
             let need = if read_only {
                 user::Need::Read
             } else {

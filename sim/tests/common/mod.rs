@@ -282,7 +282,7 @@ pub fn xe_local_bo(p: Platform, size: u64, vm_id: u32) -> kmd_iface::xe::GemCrea
     kmd_iface::xe::GemCreate {
         size,
         placement: if vram { 0b10 } else { 0b01 },
-        flags: 0,
+        flags: kmd_iface::flags::xe::GemCreateFlags::empty(),
         vm_id,
         cpu_caching: if vram {
             DRM_XE_GEM_CPU_CACHING_WC

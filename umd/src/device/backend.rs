@@ -4,8 +4,10 @@
 //! wait on and signal, and wait for syncobjs.
 
 use kmd_iface::discovery::Driver;
-use kmd_iface::drm_core::uapi::DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL;
 use kmd_iface::drm_core::{syncobj_create, syncobj_destroy, syncobj_wait, SyncobjWait};
+use kmd_iface::flags::drm::SyncobjWaitFlags;
+use kmd_iface::flags::i915::ExecFenceFlags;
+use kmd_iface::flags::xe::{GemCreateFlags, VmCreateFlags};
 use kmd_iface::gpu_error::{capture_path, read_capture, Capture, CaptureError};
 use kmd_iface::i915::{uapi as i915_uapi, ContextParams, Execbuf, MmapMode, PinnedObject, I915};
 use kmd_iface::seam::{Errno, Mapping};
@@ -177,7 +179,7 @@ impl Backend {
         };
         let bo_pat = pat(caching.xe_cpu_caching())?;
         let userptr_pat = pat(xe_uapi::DRM_XE_GEM_CPU_CACHING_WB)?;
-        let vm = dev.vm_create(0)?;
+        let vm = dev.vm_create(VmCreateFlags::empty())?;
         Ok(Backend::Xe(XePath {
             dev,
             vm,
@@ -278,7 +280,7 @@ impl Backend {
                 let handle = x.dev.gem_create(&GemCreate {
                     size,
                     placement: x.placement,
-                    flags: 0,
+                    flags: GemCreateFlags::empty(),
                     vm_id: x.vm,
                     cpu_caching: x.caching.xe_cpu_caching(),
                 })?;
@@ -344,7 +346,7 @@ impl Backend {
             self.file(),
             handles,
             deadline_ns,
-            DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL,
+            SyncobjWaitFlags::WAIT_ALL,
         )? {
             SyncobjWait::Signaled { .. } => Ok(true),
             SyncobjWait::TimedOut => Ok(false),
@@ -383,11 +385,11 @@ impl Backend {
                 fences.extend(
                     waits
                         .iter()
-                        .map(|&handle| (handle, i915_uapi::I915_EXEC_FENCE_WAIT))
-                        .chain(std::iter::once((signal, i915_uapi::I915_EXEC_FENCE_SIGNAL)))
+                        .map(|&handle| (handle, ExecFenceFlags::WAIT))
+                        .chain(std::iter::once((signal, ExecFenceFlags::SIGNAL)))
                         .map(|(handle, flags)| i915_uapi::drm_i915_gem_exec_fence {
                             handle,
-                            flags,
+                            flags: flags.bits(),
                         }),
                 );
                 let r = d.dev.execbuffer2_reusing(
@@ -434,7 +436,7 @@ impl XePath {
             .vm_bind(self.vm, 0, &[op], &[sync::syncobj(s, true)])
             .map_err(crate::Error::from)
             .and_then(|()| {
-                syncobj_wait(self.dev.file(), &[s], i64::MAX, 0)?;
+                syncobj_wait(self.dev.file(), &[s], i64::MAX, SyncobjWaitFlags::empty())?;
                 Ok(())
             });
         let _ = syncobj_destroy(self.dev.file(), s);
