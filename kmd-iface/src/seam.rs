@@ -76,9 +76,10 @@ pub struct MapAccessError {
 
 /// A CPU mapping of GPU-visible memory.
 ///
-/// Reads and writes are bounds-checked copies. Values the GPU writes while the CPU polls (fence
-/// values, post-sync data) are read with [`Mapping::load_u32`]/[`Mapping::load_u64`], which are
-/// atomic acquire loads, never plain references.
+/// Reads and writes are bounds-checked volatile copies (the GPU may access the memory at the
+/// same time). Values the CPU polls for ordering (fence values, post-sync data, timestamps)
+/// are read with [`Mapping::load_u32`]/[`Mapping::load_u64`], atomic acquire loads; nothing
+/// makes a Rust reference to the memory.
 #[derive(Clone)]
 pub struct Mapping {
     backing: Arc<dyn MapBacking>,
@@ -129,20 +130,55 @@ impl Mapping {
         Ok(p)
     }
 
-    /// Copies `dst.len()` bytes out of the mapping, starting at `offset`.
+    /// Copies `dst.len()` bytes out of the mapping, starting at `offset`, with volatile loads:
+    /// the GPU may be writing the memory while the host reads (a buffer the host polls), so
+    /// the compiler may neither elide, merge nor tear-and-reuse these accesses.
     pub fn read(&self, offset: usize, dst: &mut [u8]) -> Result<(), MapAccessError> {
         let p = self.check(offset, dst.len(), 1)?;
-        // SAFETY: `check` proved [p, p+len) lies in the backing, which MapBacking keeps valid; dst
-        // is a distinct Rust allocation, so the ranges cannot overlap.
-        unsafe { std::ptr::copy_nonoverlapping(p, dst.as_mut_ptr(), dst.len()) };
+        let (head, words, tail) = split_aligned(p as usize, dst.len());
+        for (i, d) in dst[..head].iter_mut().enumerate() {
+            // SAFETY: `check` proved [p, p+len) lies in the backing, which MapBacking keeps
+            // valid; i < head <= len.
+            *d = unsafe { p.add(i).read_volatile() };
+        }
+        for w in 0..words {
+            let at = head + 8 * w;
+            // SAFETY: in bounds as above; p + head is 8-byte aligned (split_aligned), so each
+            // u64 at p + head + 8w is aligned and lies within [p, p+len).
+            let v = unsafe { p.add(at).cast::<u64>().read_volatile() };
+            dst[at..at + 8].copy_from_slice(&v.to_ne_bytes());
+        }
+        for i in dst.len() - tail..dst.len() {
+            // SAFETY: as for the head bytes.
+            dst[i] = unsafe { p.add(i).read_volatile() };
+        }
         Ok(())
     }
 
-    /// Copies `src` into the mapping at `offset`.
+    /// Copies `src` into the mapping at `offset` with volatile stores (the GPU may read it
+    /// concurrently, see [`Mapping::read`]).
     pub fn write(&self, offset: usize, src: &[u8]) -> Result<(), MapAccessError> {
         let p = self.check(offset, src.len(), 1)?;
-        // SAFETY: as in `read`, with the roles of source and destination swapped.
-        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), p, src.len()) };
+        let (head, words, tail) = split_aligned(p as usize, src.len());
+        for (i, &b) in src[..head].iter().enumerate() {
+            // SAFETY: as in `read`.
+            unsafe { p.add(i).write_volatile(b) };
+        }
+        for w in 0..words {
+            let at = head + 8 * w;
+            let mut v = [0u8; 8];
+            v.copy_from_slice(&src[at..at + 8]);
+            // SAFETY: as in `read`: aligned and in bounds.
+            unsafe {
+                p.add(at)
+                    .cast::<u64>()
+                    .write_volatile(u64::from_ne_bytes(v))
+            };
+        }
+        for (i, &b) in src.iter().enumerate().skip(src.len() - tail) {
+            // SAFETY: as in `read`.
+            unsafe { p.add(i).write_volatile(b) };
+        }
         Ok(())
     }
 
@@ -168,6 +204,15 @@ impl Mapping {
         unsafe { AtomicU64::from_ptr(p.cast()) }.store(value, Ordering::Release);
         Ok(())
     }
+}
+
+/// Splits `len` bytes at address `addr` into leading bytes up to 8-byte alignment, whole
+/// aligned u64 words, and trailing bytes: `(head, words, tail)` with head + 8 words + tail = len.
+fn split_aligned(addr: usize, len: usize) -> (usize, usize, usize) {
+    let head = addr.wrapping_neg() % 8;
+    let head = head.min(len);
+    let words = (len - head) / 8;
+    (head, words, len - head - 8 * words)
 }
 
 /// Anonymous, page-aligned memory usable as a mapping's backing (the simulator's BO pages, tests).
@@ -246,6 +291,34 @@ mod tests {
         let b = a.clone();
         a.store_u64(8, 0xdead_beef_0000_0001).unwrap();
         assert_eq!(b.load_u64(8).unwrap(), 0xdead_beef_0000_0001);
+    }
+
+    /// The volatile copies split into bytes and aligned words: every start and length around
+    /// the alignment boundaries copies exactly its bytes.
+    #[test]
+    fn copies_at_every_alignment() {
+        let m = mapping(4096);
+        for off in 0..17 {
+            for len in 0..41 {
+                let fill = vec![0xeeu8; 64];
+                m.write(0, &fill).unwrap();
+                let src: Vec<u8> = (0..len).map(|i| i as u8 + 1).collect();
+                m.write(off, &src).unwrap();
+                let mut all = [0u8; 64];
+                m.read(0, &mut all).unwrap();
+                for (i, &b) in all.iter().enumerate() {
+                    let want = if (off..off + len).contains(&i) {
+                        (i - off) as u8 + 1
+                    } else {
+                        0xee
+                    };
+                    assert_eq!(b, want, "offset {off}, length {len}, byte {i}");
+                }
+                let mut back = vec![0u8; len];
+                m.read(off, &mut back).unwrap();
+                assert_eq!(back, src, "offset {off}, length {len}");
+            }
+        }
     }
 
     #[test]
