@@ -34,6 +34,9 @@ pub struct GemObject {
     /// i915: the caching mode GEM_SET_CACHING chose (`None`: the kernel's default). The
     /// simulator's memory is coherent whatever the mode; GEM_GET_CACHING reports it.
     pub i915_caching: Option<u32>,
+    /// xe: the CPU caching GEM_CREATE chose (`DRM_XE_GEM_CPU_CACHING_*`); `None` for objects
+    /// not created by xe (VM_BIND then treats them as imported, possibly CPU cached).
+    pub xe_cpu_caching: Option<u16>,
     /// Its global name (GEM_FLINK), shared by every handle of the object in any file.
     pub named: Option<Arc<Named>>,
     /// Counted in the table's `used` (created here, not userptr).
@@ -121,6 +124,7 @@ impl GemTable {
                 private_vm: named.private_vm,
                 region: named.region,
                 i915_caching: None,
+                xe_cpu_caching: None,
                 named: Some(named),
                 counted: false,
                 mmap_offset: None,
@@ -154,6 +158,7 @@ impl GemTable {
                 private_vm,
                 region,
                 i915_caching: None,
+                xe_cpu_caching: None,
                 named: None,
                 counted,
                 mmap_offset: None,

@@ -55,6 +55,7 @@ pub(crate) fn create(dev: &SimDevice, a: &mut drm_xe_gem_create) -> Result<i32, 
     };
     let region = chosen.first().map_or(0, |r| r.instance);
     a.handle = st.gem.create(a.size, min_page, region, private)?;
+    st.gem.get_mut(a.handle)?.xe_cpu_caching = Some(a.cpu_caching);
     Ok(0)
 }
 

@@ -180,6 +180,14 @@ fn check_op(
                 return Err(Errno::EOPNOTSUPP);
             }
             let obj = st.gem.get(op.obj)?;
+            // xe_vm.c: a write-back (CPU cached) object, or an imported one whose CPU caching
+            // is unknown, needs a PAT entry coherent with the CPU's caches.
+            let cpu_cached = obj
+                .xe_cpu_caching
+                .is_none_or(|c| c == DRM_XE_GEM_CPU_CACHING_WB);
+            if cpu_cached && !coherent {
+                return Err(Errno::EINVAL);
+            }
             if obj.private_vm.is_some_and(|v| v != vm_id)
                 || !(op.addr | op.range | op.obj_offset).is_multiple_of(obj.min_page)
                 || op
