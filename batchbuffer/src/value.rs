@@ -118,20 +118,27 @@ impl FieldValue for i32 {
     }
 }
 
-/// Inline data: genxml groups of eight dwords (the only size the packets use).
-impl FieldValue for [u32; 8] {
-    fn put(&self, _: Platform, _: Kind, loc: Loc, dw: &mut [u32]) -> Result<(), Problem> {
-        for (i, v) in self.iter().enumerate() {
-            let at = Loc::new(loc.dw + i as u16, 0, 31);
-            put_u64(*v as u64, Kind::Dwords, at, dw)?;
+/// Genxml groups of whole dwords: COMPUTE_WALKER's eight of inline data, the blitter's four of
+/// fill colour.
+macro_rules! dword_group {
+    ($($n:literal),+) => {$(
+        impl FieldValue for [u32; $n] {
+            fn put(&self, _: Platform, _: Kind, loc: Loc, dw: &mut [u32]) -> Result<(), Problem> {
+                for (i, v) in self.iter().enumerate() {
+                    let at = Loc::new(loc.dw + i as u16, 0, 31);
+                    put_u64(*v as u64, Kind::Dwords, at, dw)?;
+                }
+                Ok(())
+            }
+            fn get(_: Platform, _: Kind, loc: Loc, dw: &[u32]) -> Result<Self, Problem> {
+                let mut out = [0u32; $n];
+                for (i, v) in out.iter_mut().enumerate() {
+                    *v = dw.get(loc.dw as usize + i).copied().unwrap_or(0);
+                }
+                Ok(out)
+            }
         }
-        Ok(())
-    }
-    fn get(_: Platform, _: Kind, loc: Loc, dw: &[u32]) -> Result<Self, Problem> {
-        let mut out = [0u32; 8];
-        for (i, v) in out.iter_mut().enumerate() {
-            *v = dw.get(loc.dw as usize + i).copied().unwrap_or(0);
-        }
-        Ok(out)
-    }
+    )+};
 }
+
+dword_group!(4, 8);

@@ -212,7 +212,7 @@ fn check_layout(
                 loc.end()
             ));
         }
-        let dflt = default.as_deref().map(|d| d.parse::<u64>().unwrap());
+        let dflt = default.as_deref().map(number);
         match f.kind {
             Kind::Const(v) if dflt != Some(v) => errors.push(format!(
                 "{}.{} on {p}: value {v}, genxml {dflt:?}",

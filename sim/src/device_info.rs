@@ -15,6 +15,8 @@ use crate::Kmd;
 pub enum EngineClass {
     Render,
     Compute,
+    /// The blitter (BCS).
+    Copy,
 }
 
 /// One hardware engine (a command streamer).
@@ -39,6 +41,13 @@ const CCS0: EngineDesc = EngineDesc {
     instance: 0,
     mmio_base: 0x1a000,
     name: "ccs0",
+};
+/// The copy engine (`BLT_RING_BASE`), on every platform here.
+const BCS0: EngineDesc = EngineDesc {
+    class: EngineClass::Copy,
+    instance: 0,
+    mmio_base: 0x22000,
+    name: "bcs0",
 };
 
 /// Slices, subslices and EUs as the kernel's topology query reports them. From Gen12 on the
@@ -143,7 +152,7 @@ static DEVICES: [DeviceInfo; 4] = [
             threads_per_eu: 7,
         },
         timestamp_hz: 12_000_000,
-        engines: &[RCS0],
+        engines: &[RCS0, BCS0],
         has_local_memory: false,
         region_size: 4 * GIB,
     },
@@ -166,7 +175,7 @@ static DEVICES: [DeviceInfo; 4] = [
             threads_per_eu: 7,
         },
         timestamp_hz: 19_200_000,
-        engines: &[RCS0],
+        engines: &[RCS0, BCS0],
         has_local_memory: false,
         region_size: 4 * GIB,
     },
@@ -189,7 +198,7 @@ static DEVICES: [DeviceInfo; 4] = [
             threads_per_eu: 7,
         },
         timestamp_hz: 19_200_000,
-        engines: &[RCS0],
+        engines: &[RCS0, BCS0],
         has_local_memory: false,
         region_size: 4 * GIB,
     },
@@ -212,7 +221,7 @@ static DEVICES: [DeviceInfo; 4] = [
             threads_per_eu: 8,
         },
         timestamp_hz: 19_200_000,
-        engines: &[RCS0, CCS0],
+        engines: &[RCS0, CCS0, BCS0],
         has_local_memory: true,
         region_size: 4 * GIB,
     },
@@ -299,6 +308,14 @@ mod tests {
             .map(|&p| DeviceInfo::get(p).topology.eu_total())
             .collect();
         assert_eq!(eus, [24, 64, 96, 512]);
+    }
+
+    #[test]
+    fn every_platform_has_a_copy_engine() {
+        for p in Platform::ALL {
+            let e = DeviceInfo::get(p).engine(EngineClass::Copy, 0);
+            assert_eq!(e.map(|e| (e.name, e.mmio_base)), Some(("bcs0", 0x22000)));
+        }
     }
 
     #[test]

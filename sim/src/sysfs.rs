@@ -177,6 +177,7 @@ pub fn xe_class_name(class: EngineClass) -> &'static str {
     match class {
         EngineClass::Render => "rcs",
         EngineClass::Compute => "ccs",
+        EngineClass::Copy => "bcs",
     }
 }
 
@@ -317,11 +318,12 @@ impl SysfsTree {
                     let class = match e.class {
                         EngineClass::Render => kmd_iface::i915::uapi::I915_ENGINE_CLASS_RENDER,
                         EngineClass::Compute => kmd_iface::i915::uapi::I915_ENGINE_CLASS_COMPUTE,
+                        EngineClass::Copy => kmd_iface::i915::uapi::I915_ENGINE_CLASS_COPY,
                     };
                     write(&dir.join("class"), &format!("{class}\n"))?;
                     write(&dir.join("instance"), &format!("{}\n", e.instance))?;
                     write(&dir.join("mmio_base"), &format!("{:#x}\n", e.mmio_base))?;
-                    // Render and compute engines have no capability bits (vcs/vecs do).
+                    // Render, compute and copy engines have no capability bits (vcs/vecs do).
                     write(&dir.join("capabilities"), "\n")?;
                     write(&dir.join("known_capabilities"), "\n")?;
                     for p in i915_engine_properties(info, e.class) {

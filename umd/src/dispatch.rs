@@ -14,7 +14,7 @@ use batchbuffer::builder::{
 use batchbuffer::{Packet, RenderSurfaceState, WalkOrder};
 use platform::Platform;
 
-use crate::device::{Device, ExecObject};
+use crate::device::{Device, Engine, ExecObject};
 use crate::error::{Error, Result};
 use crate::kernel::{Description, Kernel};
 use crate::memory::Bo;
@@ -24,7 +24,7 @@ use crate::queue::arena::{DYNAMIC_AT, END_TICKS_AT, INDIRECT_AT, START_TICKS_AT,
 use crate::queue::{Event, Fence, Queue, Ready, ARENA_BYTES, FENCE_AT};
 
 /// Post-sync values: unique per dispatch so a stale fence is never mistaken for this one.
-static NEXT_FENCE: AtomicU64 = AtomicU64::new(0x1000);
+pub(crate) static NEXT_FENCE: AtomicU64 = AtomicU64::new(0x1000);
 
 /// What a finished dispatch reports.
 #[derive(Debug, Clone)]
@@ -535,6 +535,7 @@ impl Queue {
             keep.push(bo.clone());
         }
         let ready = Ready {
+            engine: Engine::Compute,
             objects,
             fence: Fence {
                 bo: arena.clone(),
@@ -572,6 +573,7 @@ impl Queue {
         let objects: Vec<ExecObject> = bo.exec_object(true).into_iter().collect();
         let address = bo.gpu_address;
         let ready = Ready {
+            engine: Engine::Compute,
             objects,
             fence: Fence {
                 bo,

@@ -455,3 +455,29 @@ field_enum! {
         Mirror101 = 7 "MIRROR_101",
     }
 }
+
+field_enum! {
+    /// genxml values of the blitter's Color Depth (XY_BPP): bits per pixel.
+    XyColorDepth {
+        Bpp8 = 0 "8_BIT",
+        Bpp16 = 1 "16_BIT",
+        Bpp32 = 2 "32_BIT",
+        Bpp64 = 3 "64_BIT",
+        Bpp96 = 4 "96_BIT",
+        Bpp128 = 5 "128_BIT",
+    }
+}
+
+impl XyColorDepth {
+    /// Bytes per pixel.
+    pub fn bytes(self) -> usize {
+        match self {
+            XyColorDepth::Bpp8 => 1,
+            XyColorDepth::Bpp16 => 2,
+            XyColorDepth::Bpp32 => 4,
+            XyColorDepth::Bpp64 => 8,
+            XyColorDepth::Bpp96 => 12,
+            XyColorDepth::Bpp128 => 16,
+        }
+    }
+}

@@ -4,6 +4,7 @@
 //! `tests/genxml_crosscheck.rs`.
 
 pub mod base_address_update;
+pub mod blit;
 pub mod enums;
 pub mod mi;
 pub mod pipe_control;
@@ -12,6 +13,7 @@ pub mod surface;
 pub mod walker;
 
 pub use base_address_update::*;
+pub use blit::*;
 pub use enums::*;
 pub use mi::*;
 pub use pipe_control::*;

@@ -297,6 +297,7 @@ ioctls! { IOCTLS;
 uapi_consts! { CONSTS;
     // GETPARAM parameters.
     I915_PARAM_CHIPSET_ID: i32 = 4;
+    I915_PARAM_HAS_BLT: i32 = 11;
     I915_PARAM_HAS_ALIASING_PPGTT: i32 = 18;
     I915_PARAM_HAS_EXEC_NO_RELOC: i32 = 25;
     I915_PARAM_HAS_EXEC_HANDLE_LUT: i32 = 26;
@@ -378,6 +379,7 @@ uapi_consts! { CONSTS;
     I915_EXEC_RING_MASK: u64 = 0x3f;
     I915_EXEC_DEFAULT: u64 = 0;
     I915_EXEC_RENDER: u64 = 1;
+    I915_EXEC_BLT: u64 = 3;
     I915_EXEC_NO_RELOC: u64 = 1 << 11;
     I915_EXEC_HANDLE_LUT: u64 = 1 << 12;
     I915_EXEC_FENCE_IN: u64 = 1 << 16;

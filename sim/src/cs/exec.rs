@@ -64,7 +64,7 @@ enum Flow {
     Jump(u64),
 }
 
-fn bad(header: u32, detail: impl ToString) -> GpuErrorKind {
+pub(super) fn bad(header: u32, detail: impl ToString) -> GpuErrorKind {
     GpuErrorKind::Hang(HangReason::BadCommand {
         header,
         detail: detail.to_string(),
@@ -176,7 +176,7 @@ impl Cs<'_> {
 
     /// The memory a command's address field refers to: GGTT only for the kernel's own commands
     /// in the ring that ask for it.
-    fn target(&self, space: Space, global: bool) -> &AddressSpace {
+    pub(super) fn target(&self, space: Space, global: bool) -> &AddressSpace {
         if space == Space::Ggtt && global {
             self.ggtt
         } else {
@@ -204,7 +204,16 @@ impl Cs<'_> {
         cmd: &[u32],
         pc: u64,
     ) -> Result<(), GpuErrorKind> {
+        if !super::blit::engine_runs(self.platform, self.engine.class, packet) {
+            return Err(bad(
+                cmd[0],
+                format!("{} is not a command of {}", packet.name(), self.engine.name),
+            ));
+        }
         match packet {
+            PacketId::MiFlushDw | PacketId::XyFastColorBlt | PacketId::XyBlockCopyBlt => {
+                self.blit(space, packet, cmd)?
+            }
             PacketId::MiStoreDataImm => {
                 let sdi = self.unpack::<MiStoreDataImm>(cmd)?;
                 let data = field_tail(self.platform, packet, "Immediate Data", cmd)?;

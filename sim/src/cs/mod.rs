@@ -4,6 +4,7 @@
 //! Command layouts come from the `batchbuffer` crate (`identify` names a command and its length,
 //! `Packet::unpack` reads its fields); this module holds only the behaviour.
 
+mod blit;
 mod compute;
 mod exec;
 mod mi_ops;

@@ -113,6 +113,7 @@ fn xe_class(info: &DeviceInfo, engine: &str) -> (u32, &'static str) {
         .map(|e| e.class)
     {
         Some(EngineClass::Compute) => (5, "ccs"),
+        Some(EngineClass::Copy) => (3, "bcs"),
         _ => (0, "rcs"),
     }
 }

@@ -107,6 +107,7 @@ fn engine_map(
             let class = match e.engine_class {
                 I915_ENGINE_CLASS_RENDER => EngineClass::Render,
                 I915_ENGINE_CLASS_COMPUTE => EngineClass::Compute,
+                I915_ENGINE_CLASS_COPY => EngineClass::Copy,
                 _ => return Err(Errno::ENOENT),
             };
             info.engines
@@ -210,6 +211,7 @@ fn get_sseu(
             let class = match s.engine.engine_class {
                 I915_ENGINE_CLASS_RENDER => Some(EngineClass::Render),
                 I915_ENGINE_CLASS_COMPUTE => Some(EngineClass::Compute),
+                I915_ENGINE_CLASS_COPY => Some(EngineClass::Copy),
                 _ => None,
             };
             info.engines

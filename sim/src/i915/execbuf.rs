@@ -197,7 +197,7 @@ pub(crate) fn execbuffer2(
 }
 
 /// The engine an execbuf runs on: an index into the context's engine map, or the legacy
-/// selectors (DEFAULT and RENDER both mean the render engine).
+/// selectors (DEFAULT and RENDER both mean the render engine, BLT the copy engine).
 fn select_engine(st: &State, ctx: &Context, ring: u64) -> Result<usize, Errno> {
     match &ctx.engines {
         Some(map) => map
@@ -208,6 +208,10 @@ fn select_engine(st: &State, ctx: &Context, ring: u64) -> Result<usize, Errno> {
         None if ring == I915_EXEC_DEFAULT || ring == I915_EXEC_RENDER => st
             .gpu
             .engine_index(crate::device_info::EngineClass::Render, 0)
+            .ok_or(Errno::EINVAL),
+        None if ring == I915_EXEC_BLT => st
+            .gpu
+            .engine_index(crate::device_info::EngineClass::Copy, 0)
             .ok_or(Errno::EINVAL),
         None => Err(Errno::EINVAL),
     }

@@ -29,7 +29,8 @@ pub(crate) fn value(info: &DeviceInfo, param: i32) -> Option<i32> {
         // The subslice mask of slice 0, as an int (all 32 bits set reads as -1).
         I915_PARAM_SUBSLICE_MASK => ((1u64 << t.subslices_per_slice) - 1) as u32 as i32,
         I915_PARAM_CS_TIMESTAMP_FREQUENCY => sat(info.timestamp_hz),
-        I915_PARAM_HAS_EXEC_SOFTPIN
+        I915_PARAM_HAS_BLT
+        | I915_PARAM_HAS_EXEC_SOFTPIN
         | I915_PARAM_HAS_EXEC_NO_RELOC
         | I915_PARAM_HAS_EXEC_HANDLE_LUT
         | I915_PARAM_HAS_EXEC_BATCH_FIRST

@@ -14,6 +14,7 @@ pub(crate) fn uapi_class(c: EngineClass) -> u16 {
     match c {
         EngineClass::Render => I915_ENGINE_CLASS_RENDER,
         EngineClass::Compute => I915_ENGINE_CLASS_COMPUTE,
+        EngineClass::Copy => I915_ENGINE_CLASS_COPY,
     }
 }
 

@@ -86,6 +86,7 @@ pub(crate) fn uapi_class(c: EngineClass) -> u16 {
     match c {
         EngineClass::Render => DRM_XE_ENGINE_CLASS_RENDER,
         EngineClass::Compute => DRM_XE_ENGINE_CLASS_COMPUTE,
+        EngineClass::Copy => DRM_XE_ENGINE_CLASS_COPY,
     }
 }
 

@@ -176,6 +176,11 @@ impl I915Gpu {
     /// Runs the batch in `objects[0]` on the render engine with every object softpinned, and
     /// waits for `objects[wait]`.
     pub fn exec(&self, objects: &[Placed], wait: usize) -> Result<(), String> {
+        self.exec_on(I915_EXEC_RENDER, objects, wait)
+    }
+
+    /// [`Self::exec`] on the engine `engine` selects (`I915_EXEC_RENDER`, `I915_EXEC_BLT`).
+    pub fn exec_on(&self, engine: u64, objects: &[Placed], wait: usize) -> Result<(), String> {
         let pinned: Vec<PinnedObject> = objects
             .iter()
             .map(|o| PinnedObject {
@@ -187,7 +192,7 @@ impl I915Gpu {
         self.i915
             .execbuffer2(&Execbuf {
                 objects: &pinned,
-                engine: I915_EXEC_RENDER,
+                engine,
                 ctx_id: self.ctx.get(),
                 ..Default::default()
             })

@@ -104,12 +104,24 @@ pub enum Outcome {
     Banned,
 }
 
-/// The i915 path: one VM; each queue has its own context on the render engine.
+/// The engine a submission runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// The render engine (i915) or the queue's render/compute engine (xe): walkers.
+    Compute,
+    /// The copy engine (blitter).
+    Copy,
+}
+
+/// The i915 path: one VM; each queue has its own context, whose render engine runs walkers and
+/// whose copy engine (selected with `I915_EXEC_BLT`) runs blits.
 #[derive(Debug)]
 pub struct I915Path {
     pub dev: I915,
     vm: u32,
     local_memory: bool,
+    /// The engine query lists a copy engine.
+    copy: bool,
 }
 
 /// The xe path: one VM; each queue has its own exec queue on a render (else compute) engine.
@@ -118,6 +130,8 @@ pub struct XePath {
     pub dev: Xe,
     vm: u32,
     engine: xe_uapi::drm_xe_engine_class_instance,
+    /// The copy engine, if the device has one: a queue's blits get their own exec queue on it.
+    copy_engine: Option<xe_uapi::drm_xe_engine_class_instance>,
     /// Placement mask and caching for new BOs.
     placement: u32,
     caching: Caching,
@@ -138,11 +152,18 @@ pub enum Backend {
 impl Backend {
     pub fn new_i915(dev: I915) -> Result<Backend> {
         let local_memory = dev.memory_regions()?.len() > 1;
+        // Kernels without the engine query (before 4.20) have no copy engine for us.
+        let copy = dev.engine_info().is_ok_and(|engines| {
+            engines
+                .iter()
+                .any(|e| e.class == i915_uapi::I915_ENGINE_CLASS_COPY)
+        });
         let vm = dev.vm_create()?;
         Ok(Backend::I915(I915Path {
             dev,
             vm,
             local_memory,
+            copy,
         }))
     }
 
@@ -154,6 +175,7 @@ impl Backend {
             .ok_or_else(|| {
                 crate::Error::Unsupported("xe device without render or compute engines".into())
             })?;
+        let copy_engine = pick(xe_uapi::DRM_XE_ENGINE_CLASS_COPY);
         let regions = dev.mem_regions()?;
         let vram = regions
             .iter()
@@ -184,6 +206,7 @@ impl Backend {
             dev,
             vm,
             engine,
+            copy_engine,
             placement,
             caching,
             bo_pat,
@@ -200,6 +223,33 @@ impl Backend {
             })?,
             Backend::Xe(x) => x.dev.exec_queue_create(x.vm, &[x.engine], &[])?,
         })
+    }
+
+    /// Whether blits can be submitted ([`Engine::Copy`]).
+    pub fn has_copy_engine(&self) -> bool {
+        match self {
+            Backend::I915(d) => d.copy,
+            Backend::Xe(x) => x.copy_engine.is_some(),
+        }
+    }
+
+    /// The context a queue whose context is `ctx` submits blits on: the same one on i915 (its
+    /// copy engine), a new exec queue on the copy engine on xe.
+    pub fn copy_context_create(&self, ctx: u32) -> Result<u32> {
+        match self {
+            Backend::I915(_) => Ok(ctx),
+            Backend::Xe(x) => {
+                let eci = x.copy_engine.ok_or_else(|| {
+                    crate::Error::Unsupported("the device has no copy engine".into())
+                })?;
+                Ok(x.dev.exec_queue_create(x.vm, &[eci], &[])?)
+            }
+        }
+    }
+
+    /// Whether [`Backend::copy_context_create`] makes a context of its own (to destroy).
+    pub fn copy_context_is_separate(&self) -> bool {
+        matches!(self, Backend::Xe(_))
     }
 
     /// Destroys a context from [`Backend::context_create`].
@@ -359,6 +409,7 @@ impl Backend {
     pub fn submit(
         &self,
         ctx: u32,
+        engine: Engine,
         objects: &[ExecObject],
         waits: &[u32],
         signal: u32,
@@ -396,7 +447,10 @@ impl Backend {
                     &Execbuf {
                         objects: pinned,
                         ctx_id: ctx,
-                        engine: i915_uapi::I915_EXEC_RENDER,
+                        engine: match engine {
+                            Engine::Compute => i915_uapi::I915_EXEC_RENDER,
+                            Engine::Copy => i915_uapi::I915_EXEC_BLT,
+                        },
                         fences,
                         ..Default::default()
                     },

@@ -22,7 +22,7 @@ use platform::Platform;
 
 pub(crate) use backend::Backend;
 pub(crate) use backend::SubmitScratch;
-pub use backend::{Caching, ExecObject, GpuClock, Outcome};
+pub use backend::{Caching, Engine, ExecObject, GpuClock, Outcome};
 #[cfg(feature = "sim")]
 pub use simulated::sim_kmds;
 pub use va::VaHeap;

@@ -8,6 +8,10 @@
 //!   submitted. An event can be polled, waited on with a timeout, and named in `wait_for` of
 //!   later submissions on any queue of the device: the kernel waits for it (i915
 //!   `I915_EXEC_FENCE_ARRAY`, xe exec syncs), never the CPU.
+//! - [`Queue::copy_buffer`] and [`Queue::fill_buffer`] queue buffer copies and fills on the
+//!   copy engine where the platform's blitter has a packet for them (Gen12, Xe-HPG), with
+//!   events, dependencies and the queue's order as for dispatches (see `blit.rs`); elsewhere
+//!   they answer `None` and the caller copies on the CPU after the dependencies.
 //! - [`Device::host_event`] makes an event the host signals ([`Event::signal`]) or fails
 //!   ([`Event::fail`]). Work that depends on one is held by its queue (with everything queued
 //!   behind it, to keep the order) and handed to the kernel when it is signalled.
@@ -35,6 +39,7 @@
 //! `tests/queues_sim.rs`).
 
 pub(crate) mod arena;
+mod blit;
 mod event;
 
 use std::collections::VecDeque;
@@ -47,7 +52,7 @@ pub(crate) use arena::{Staging, ARENA_BYTES, FENCE_AT};
 pub(crate) use event::Fence;
 use event::{DepState, Flight, State, Work};
 
-use crate::device::{Device, ExecObject, Inner, Outcome, SubmitScratch};
+use crate::device::{Device, Engine, ExecObject, Inner, Outcome, SubmitScratch};
 use crate::dispatch::{ArenaMemo, BatchKey};
 use crate::error::{Error, Result};
 use crate::memory::Bo;
@@ -57,6 +62,8 @@ use crate::scratch::ScratchCache;
 /// A batch ready to hand to the kernel, and what must live until it retires.
 #[derive(Debug)]
 pub(crate) struct Ready {
+    /// The engine it runs on.
+    pub engine: Engine,
     pub objects: Vec<ExecObject>,
     pub fence: Fence,
     pub keep: Vec<Arc<Bo>>,
@@ -83,6 +90,11 @@ struct InFlight {
 #[derive(Debug)]
 pub(crate) struct QueueState {
     ctx: u32,
+    /// The exec queue of its blits on xe, made at the first one (i915 uses `ctx`).
+    copy_ctx: Option<u32>,
+    /// The last work handed to the kernel and its engine: work for the other engine waits for
+    /// it, which keeps the queue in order across engines.
+    last: Option<(Engine, Arc<Work>)>,
     held: VecDeque<HeldWork>,
     in_flight: VecDeque<InFlight>,
     /// Arenas whose batches retired.
@@ -140,6 +152,8 @@ impl Queue {
             dev: dev.clone(),
             state: Mutex::new(QueueState {
                 ctx,
+                copy_ctx: None,
+                last: None,
                 held: VecDeque::new(),
                 in_flight: VecDeque::new(),
                 free_arenas: Vec::new(),
@@ -275,6 +289,14 @@ impl QueueState {
                 }
             }
         }
+        // The kernel orders one context's work on one engine; across engines the queue's
+        // previous submission is an explicit dependency.
+        if let Some((engine, last)) = &self.last {
+            let s = last.syncobj.load(Ordering::Acquire);
+            if *engine != h.ready.engine && s != 0 {
+                waits.push(s);
+            }
+        }
         match self.submit(dev, &h.work, h.ready, &waits, h.deps) {
             Ok(()) => Ok(None),
             Err(e) => {
@@ -302,13 +324,28 @@ impl QueueState {
             }
             s => s,
         };
-        let mut outcome = b.submit(self.ctx, &ready.objects, waits, syncobj, &mut self.submit)?;
+        let engine = ready.engine;
+        let mut ctx = self.context_for(dev, engine)?;
+        let mut outcome = b.submit(
+            ctx,
+            engine,
+            &ready.objects,
+            waits,
+            syncobj,
+            &mut self.submit,
+        )?;
         if outcome == Outcome::Banned {
             // The kernel banned the context after an earlier failure (reported by that
             // submission's event); a new one takes this and later work.
-            let fresh = b.context_create()?;
-            b.context_destroy(std::mem::replace(&mut self.ctx, fresh));
-            outcome = b.submit(self.ctx, &ready.objects, waits, syncobj, &mut self.submit)?;
+            ctx = self.replace_context(dev, engine)?;
+            outcome = b.submit(
+                ctx,
+                engine,
+                &ready.objects,
+                waits,
+                syncobj,
+                &mut self.submit,
+            )?;
         }
         if outcome == Outcome::Banned {
             return Err(Error::Incomplete(format!(
@@ -320,9 +357,10 @@ impl QueueState {
         let mut objects = ready.objects;
         objects.clear();
         self.spare_objects.push(objects);
+        self.last = Some((engine, work.clone()));
         work.set(State::Submitted(Flight {
             fence: ready.fence,
-            ctx: self.ctx,
+            ctx,
             batch_address,
             deps,
         }));
@@ -332,6 +370,39 @@ impl QueueState {
             arena: ready.arena,
         });
         Ok(())
+    }
+
+    /// The context `engine`'s work goes to, made on first use for xe's copy engine.
+    fn context_for(&mut self, dev: &Arc<Inner>, engine: Engine) -> Result<u32> {
+        match (engine, self.copy_ctx) {
+            (Engine::Compute, _) => Ok(self.ctx),
+            (Engine::Copy, Some(c)) => Ok(c),
+            (Engine::Copy, None) => {
+                let c = dev.backend().copy_context_create(self.ctx)?;
+                if dev.backend().copy_context_is_separate() {
+                    self.copy_ctx = Some(c);
+                }
+                Ok(c)
+            }
+        }
+    }
+
+    /// Replaces the banned context of `engine` (on i915 one context serves both engines).
+    fn replace_context(&mut self, dev: &Arc<Inner>, engine: Engine) -> Result<u32> {
+        let b = dev.backend();
+        match (engine, self.copy_ctx) {
+            (Engine::Copy, Some(old)) => {
+                let fresh = b.copy_context_create(self.ctx)?;
+                b.context_destroy(old);
+                self.copy_ctx = Some(fresh);
+                Ok(fresh)
+            }
+            _ => {
+                let fresh = b.context_create()?;
+                b.context_destroy(std::mem::replace(&mut self.ctx, fresh));
+                Ok(fresh)
+            }
+        }
     }
 
     fn recycle(&mut self, arena: Option<Arc<Bo>>) {
@@ -384,5 +455,8 @@ impl Drop for QueueInner {
             let _ = Event(f.work).wait(None);
         }
         self.dev.backend().context_destroy(st.ctx);
+        if let Some(c) = st.copy_ctx {
+            self.dev.backend().context_destroy(c);
+        }
     }
 }

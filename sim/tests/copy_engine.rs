@@ -1,0 +1,402 @@
+//! The copy engine (bcs0) on every simulated platform through i915 (`I915_EXEC_BLT`) and xe
+//! (a `DRM_XE_ENGINE_CLASS_COPY` exec queue): linear copies and fills with the blitter packets
+//! of Gen12 and Xe-HPG checked against a host memcpy/memset, MI_FLUSH_DW's post-sync write, and
+//! the errors of bad blits, which reach the same error capture as bad compute batches.
+
+mod common;
+
+use std::sync::Arc;
+
+use batchbuffer::{
+    MiBatchBufferEnd, MiFlushDw, Packet, PacketId, XyBlockCopyBlt, XyColorDepth, XyFastColorBlt,
+};
+use common::*;
+use kmd_iface::drm_core::{syncobj_create, syncobj_wait};
+use kmd_iface::i915::uapi::{I915_EXEC_BLT, I915_EXEC_RENDER};
+use kmd_iface::xe::uapi::DRM_XE_ENGINE_CLASS_COPY;
+use kmd_iface::xe::{bind_op, sync};
+use platform::Platform;
+use sim::cs::NoWalkerExecutor;
+use sim::gpu::{GpuErrorKind, GpuErrorRecord, HangReason};
+use sim::Kmd;
+
+const BATCH_VA: u64 = 0x1a_0000;
+const SRC_VA: u64 = 0x40_0000;
+const DST_VA: u64 = 0x80_0000;
+/// Large enough for DG2's 64 KiB VRAM pages.
+const BO_SIZE: u64 = 64 << 10;
+
+/// What a batch left behind: the destination buffer and the device's error records.
+struct Outcome {
+    dst: Vec<u8>,
+    errors: Vec<GpuErrorRecord>,
+}
+
+/// `cmds` then MI_BATCH_BUFFER_END.
+fn batch(p: Platform, cmds: &[Vec<u32>]) -> Vec<u8> {
+    let mut dw: Vec<u32> = cmds.concat();
+    let mut end = [0u32; 1];
+    MiBatchBufferEnd::default().pack(p, &mut end).unwrap();
+    dw.push(end[0]);
+    bytes(&dw)
+}
+
+fn pack(p: Platform, pk: &impl Packet) -> Vec<u32> {
+    let mut buf = vec![0u32; 32];
+    let n = pk.pack(p, &mut buf).unwrap();
+    buf.truncate(n);
+    buf
+}
+
+/// Runs `batch` with the source buffer holding `src` on the copy engine (or the render engine)
+/// of a fresh device.
+fn run(p: Platform, kmd: Kmd, batch: &[u8], src: &[u8], copy_engine: bool) -> Outcome {
+    match kmd {
+        Kmd::I915 => {
+            let g = i915_gpu(p, Arc::new(NoWalkerExecutor));
+            let size = BO_SIZE as usize;
+            let objects = [
+                Placed {
+                    gpu_address: BATCH_VA,
+                    handle: g.bo(batch, size),
+                    write: false,
+                },
+                Placed {
+                    gpu_address: SRC_VA,
+                    handle: g.bo(src, size),
+                    write: false,
+                },
+                Placed {
+                    gpu_address: DST_VA,
+                    handle: g.bo(&[], size),
+                    write: true,
+                },
+            ];
+            let engine = if copy_engine {
+                I915_EXEC_BLT
+            } else {
+                I915_EXEC_RENDER
+            };
+            // A failed batch still completes its request; the error is in the capture.
+            let _ = g.exec_on(engine, &objects, 2);
+            Outcome {
+                dst: g.read(objects[2].handle, size, size),
+                errors: g.dev.error_states(),
+            }
+        }
+        Kmd::Xe => {
+            let (dev, file) = open(p, Kmd::Xe);
+            let x = xe_of(file);
+            let vm = x.vm_create(0).unwrap();
+            let mut maps = Vec::new();
+            for (va, init) in [(BATCH_VA, batch), (SRC_VA, src), (DST_VA, &[][..])] {
+                let h = x.gem_create(&xe_local_bo(p, BO_SIZE, vm)).unwrap();
+                let m = x.gem_mmap(h, BO_SIZE as usize).unwrap();
+                m.write(0, init).unwrap();
+                let s = syncobj_create(x.file(), 0).unwrap();
+                x.vm_bind(
+                    vm,
+                    0,
+                    &[bind_op::map(h, 0, va, BO_SIZE, 0)],
+                    &[sync::syncobj(s, true)],
+                )
+                .unwrap();
+                syncobj_wait(x.file(), &[s], i64::MAX, 0).unwrap();
+                maps.push(m);
+            }
+            let eci = x
+                .engines()
+                .unwrap()
+                .into_iter()
+                .find(|e| (e.engine_class == DRM_XE_ENGINE_CLASS_COPY) == copy_engine)
+                .expect("the engine");
+            let q = x.exec_queue_create(vm, &[eci], &[]).unwrap();
+            let s = syncobj_create(x.file(), 0).unwrap();
+            x.exec(q, BATCH_VA, &[sync::syncobj(s, true)]).unwrap();
+            let _ = syncobj_wait(x.file(), &[s], i64::MAX, 0);
+            let mut dst = vec![0u8; BO_SIZE as usize];
+            maps[2].read(0, &mut dst).unwrap();
+            Outcome {
+                dst,
+                errors: dev.error_states(),
+            }
+        }
+    }
+}
+
+/// The source's contents: bytes no two of which in a row are equal.
+fn pattern_src(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i * 7 + 3) as u8).collect()
+}
+
+/// Platforms (with their drivers) whose genxml has the Gen12 blitter packets.
+fn blit_combos() -> Vec<(Platform, Kmd)> {
+    combos()
+        .into_iter()
+        .filter(|&(p, _)| PacketId::XyBlockCopyBlt.exists_on(p))
+        .collect()
+}
+
+/// A linear copy of `len` bytes as one row of 8-bit pixels, from byte `src_off` to `dst_off`.
+fn copy_row(src_off: u64, dst_off: u64, len: i32) -> XyBlockCopyBlt {
+    XyBlockCopyBlt {
+        color_depth: XyColorDepth::Bpp8,
+        destination_pitch: len as u32 - 1,
+        destination_x2: len,
+        destination_y2: 1,
+        destination_base_address: DST_VA + dst_off,
+        source_pitch: len as u32 - 1,
+        source_base_address: SRC_VA + src_off,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn every_device_has_a_copy_engine_in_its_engine_list() {
+    for (p, kmd) in combos() {
+        let (_, file) = open(p, kmd);
+        let classes: Vec<u16> = match kmd {
+            Kmd::I915 => i915_of(file)
+                .engine_info()
+                .unwrap()
+                .iter()
+                .map(|e| e.class)
+                .collect(),
+            Kmd::Xe => xe_of(file)
+                .engines()
+                .unwrap()
+                .iter()
+                .map(|e| e.engine_class)
+                .collect(),
+        };
+        // Both uAPIs number the copy class 1.
+        assert!(classes.contains(&1), "{p} {kmd:?}: {classes:?}");
+    }
+}
+
+#[test]
+fn block_copy_of_a_range_matches_memcpy() {
+    for (p, kmd) in blit_combos() {
+        let src = pattern_src(4096);
+        // Unaligned start, end and length on both sides.
+        let (so, d_o, len) = (13u64, 1001u64, 2049i32);
+        let b = batch(p, &[pack(p, &copy_row(so, d_o, len))]);
+        let out = run(p, kmd, &b, &src, true);
+        assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
+        let mut want = vec![0u8; 4096];
+        want[d_o as usize..d_o as usize + len as usize]
+            .copy_from_slice(&src[so as usize..so as usize + len as usize]);
+        assert_eq!(&out.dst[..4096], &want[..], "{p} {kmd:?}");
+    }
+}
+
+#[test]
+fn block_copy_of_a_rectangle_follows_pitch_and_bpp() {
+    for (p, kmd) in blit_combos() {
+        let src = pattern_src(4096);
+        // 5x3 pixels of 4 bytes from (1, 2) of a 64-byte-pitch surface to (3, 1) of a
+        // 128-byte-pitch one.
+        let cmd = XyBlockCopyBlt {
+            color_depth: XyColorDepth::Bpp32,
+            destination_pitch: 127,
+            destination_x1: 3,
+            destination_y1: 1,
+            destination_x2: 8,
+            destination_y2: 4,
+            destination_base_address: DST_VA,
+            source_x1: 1,
+            source_y1: 2,
+            source_pitch: 63,
+            source_base_address: SRC_VA,
+            ..Default::default()
+        };
+        let out = run(p, kmd, &batch(p, &[pack(p, &cmd)]), &src, true);
+        assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
+        let mut want = vec![0u8; 1024];
+        for row in 0..3 {
+            let s = (2 + row) * 64 + 4;
+            let d = (1 + row) * 128 + 3 * 4;
+            want[d..d + 20].copy_from_slice(&src[s..s + 20]);
+        }
+        assert_eq!(&out.dst[..1024], &want[..], "{p} {kmd:?}");
+    }
+}
+
+#[test]
+fn fast_color_fills_with_1_to_16_byte_patterns() {
+    let depths = [
+        XyColorDepth::Bpp8,
+        XyColorDepth::Bpp16,
+        XyColorDepth::Bpp32,
+        XyColorDepth::Bpp64,
+        XyColorDepth::Bpp96,
+        XyColorDepth::Bpp128,
+    ];
+    let colour = [0x1122_3344u32, 0x5566_7788, 0x99aa_bbcc, 0xddee_ff01];
+    let colour_bytes: Vec<u8> = colour.iter().flat_map(|d| d.to_le_bytes()).collect();
+    for (p, kmd) in blit_combos() {
+        // One fill per depth, each into its own 1 KiB row, starting `pixels` in (unaligned)
+        // and covering 37 pixels; then MI_FLUSH_DW writes a completion value.
+        let mut cmds: Vec<Vec<u32>> = depths
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| {
+                let x1 = 3 + i as i32;
+                pack(
+                    p,
+                    &XyFastColorBlt {
+                        color_depth: d,
+                        destination_pitch: 1023,
+                        destination_x1: x1,
+                        destination_y1: i as i32,
+                        destination_x2: x1 + 37,
+                        destination_y2: i as i32 + 1,
+                        destination_base_address: DST_VA,
+                        fill_color: colour,
+                        ..Default::default()
+                    },
+                )
+            })
+            .collect();
+        cmds.push(pack(
+            p,
+            &MiFlushDw {
+                post_sync_operation: 1,
+                address: DST_VA + 0x8000,
+                immediate_data: 0x1234_5678_9abc_def0,
+                ..Default::default()
+            },
+        ));
+        let out = run(p, kmd, &batch(p, &cmds), &[], true);
+        assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
+        let mut want = vec![0u8; 1024 * depths.len()];
+        for (i, d) in depths.iter().enumerate() {
+            let bpp = d.bytes();
+            let start = i * 1024 + (3 + i) * bpp;
+            for (k, b) in want[start..start + 37 * bpp].iter_mut().enumerate() {
+                *b = colour_bytes[k % bpp];
+            }
+        }
+        assert_eq!(&out.dst[..want.len()], &want[..], "{p} {kmd:?}");
+        assert_eq!(
+            &out.dst[0x8000..0x8008],
+            &0x1234_5678_9abc_def0u64.to_le_bytes(),
+            "{p} {kmd:?}: MI_FLUSH_DW post-sync"
+        );
+    }
+}
+
+#[test]
+fn empty_rectangles_write_nothing() {
+    for (p, kmd) in blit_combos() {
+        let fill = XyFastColorBlt {
+            color_depth: XyColorDepth::Bpp32,
+            destination_pitch: 1023,
+            destination_x1: 5,
+            destination_x2: 5,
+            destination_y2: 4,
+            destination_base_address: DST_VA,
+            fill_color: [!0; 4],
+            ..Default::default()
+        };
+        let out = run(p, kmd, &batch(p, &[pack(p, &fill)]), &[], true);
+        assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
+        assert!(out.dst[..4096].iter().all(|&b| b == 0), "{p} {kmd:?}");
+    }
+}
+
+fn bad_command(out: &Outcome) -> String {
+    match out.errors.as_slice() {
+        [e] => match &e.kind {
+            GpuErrorKind::Hang(HangReason::BadCommand { detail, .. }) => detail.clone(),
+            GpuErrorKind::Hang(HangReason::Unsupported { packet }) => packet.clone(),
+            k => panic!("{k:?}"),
+        },
+        other => panic!("expected one error, got {other:?}"),
+    }
+}
+
+#[test]
+fn bad_blits_are_reported_with_their_reason() {
+    for (p, kmd) in blit_combos() {
+        let run1 = |cmd: Vec<u32>, copy| run(p, kmd, &batch(p, &[cmd]), &[], copy);
+        let ok = copy_row(0, 0, 64);
+        // The render engine has no blitter.
+        let e = bad_command(&run1(pack(p, &ok), false));
+        assert!(e.contains("not a command of rcs0"), "{p} {kmd:?}: {e}");
+        // Tiled surfaces are not simulated.
+        let tiled = XyBlockCopyBlt {
+            destination_tiling: 1,
+            ..ok
+        };
+        let e = bad_command(&run1(pack(p, &tiled), true));
+        assert!(e.contains("tiled"), "{p} {kmd:?}: {e}");
+        // A row wider than the pitch.
+        let wide = XyBlockCopyBlt {
+            destination_pitch: 31,
+            ..ok
+        };
+        let e = bad_command(&run1(pack(p, &wide), true));
+        assert!(e.contains("past the surface pitch"), "{p} {kmd:?}: {e}");
+        // Negative coordinates (the packets have no clip rectangle).
+        let negative = XyBlockCopyBlt {
+            source_x1: -1,
+            ..ok
+        };
+        let e = bad_command(&run1(pack(p, &negative), true));
+        assert!(e.contains("negative"), "{p} {kmd:?}: {e}");
+        // A walker-side command on the copy engine.
+        let e = bad_command(&run1(pack(p, &batchbuffer::PipeControl::default()), true));
+        assert!(e.contains("not a command of bcs0"), "{p} {kmd:?}: {e}");
+    }
+}
+
+#[test]
+fn a_blit_to_unbound_memory_is_a_page_fault_on_bcs0() {
+    for (p, kmd) in blit_combos() {
+        let cmd = XyBlockCopyBlt {
+            destination_base_address: 0x7f00_0000,
+            ..copy_row(0, 0, 64)
+        };
+        let out = run(p, kmd, &batch(p, &[pack(p, &cmd)]), &[], true);
+        match out.errors.as_slice() {
+            [e] => {
+                assert_eq!(e.engine, "bcs0", "{p} {kmd:?}");
+                assert!(
+                    matches!(&e.kind, GpuErrorKind::PageFault { fault, .. } if fault.address == 0x7f00_0000),
+                    "{p} {kmd:?}: {:?}",
+                    e.kind
+                );
+            }
+            other => panic!("{p} {kmd:?}: {other:?}"),
+        }
+    }
+}
+
+/// Gen9 and Gen11 copy engines run MI commands; genxml has no blitter packets there, so the
+/// simulator does not know them and says so.
+#[test]
+fn gen9_and_gen11_copy_engines_run_mi_commands_only() {
+    for (p, kmd) in combos()
+        .into_iter()
+        .filter(|&(p, _)| !PacketId::XyBlockCopyBlt.exists_on(p))
+    {
+        let flush = MiFlushDw {
+            post_sync_operation: 1,
+            address: DST_VA + 16,
+            immediate_data: 77,
+            ..Default::default()
+        };
+        let out = run(p, kmd, &batch(p, &[pack(p, &flush)]), &[], true);
+        assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
+        assert_eq!(&out.dst[16..24], &77u64.to_le_bytes(), "{p} {kmd:?}");
+        // XY_BLOCK_COPY_BLT's Gen12 header (client 2, opcode 0x41, 12 dwords).
+        let mut gen12 = vec![0u32; 12];
+        gen12[0] = 2 << 29 | 0x41 << 22 | 10;
+        let e = bad_command(&run(p, kmd, &batch(p, &[gen12]), &[], true));
+        assert!(
+            e.contains("unknown") || e.contains("Unknown"),
+            "{p} {kmd:?}: {e}"
+        );
+    }
+}

@@ -1,0 +1,324 @@
+//! Buffer copies and fills on the copy engine.
+//!
+//! Where the platform's blitter has a packet for the job (Gen12 and Xe-HPG: XY_BLOCK_COPY_BLT
+//! and XY_FAST_COLOR_BLT; genxml declares none for Gen9/Gen11) and the device lists a copy
+//! engine, [`Queue::copy_buffer`] and [`Queue::fill_buffer`] queue a batch on it like a
+//! dispatch: they return an [`Event`] at once, honour `wait_for` through the kernel, and keep
+//! the queue's order with its walkers (each switch of engine waits for the queue's previous
+//! submission). Otherwise they return `None` and the caller copies on the CPU once the
+//! dependencies have completed.
+//!
+//! A copy is rows of 8-bit pixels 16 KiB wide (the surface pitch), then one shorter row; a
+//! fill is rows of 4096 pixels as wide as the pattern (1, 2, 4, 8 or 16 bytes: the packet's
+//! colour depths that are powers of two), so any byte address and length works.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use batchbuffer::{
+    MiBatchBufferEnd, MiFlushDw, Packet, PacketId, XyBlockCopyBlt, XyColorDepth, XyFastColorBlt,
+};
+use platform::Platform;
+
+use super::{Event, Fence, Queue, Ready, FENCE_AT};
+use crate::device::Engine;
+use crate::dispatch::NEXT_FENCE;
+use crate::error::{Error, Result};
+use crate::memory::Buffer;
+
+/// Bytes per row of a copy (8-bit pixels): the surface pitch.
+const COPY_ROW: u64 = 16 << 10;
+/// Pixels per row of a fill.
+const FILL_ROW: u64 = 4096;
+/// Rows per blit: the coordinates are 16-bit signed.
+const MAX_ROWS: u64 = 0x7fff;
+/// MI_FLUSH_DW post-sync operation "write immediate data".
+const WRITE_IMMEDIATE: u32 = 1;
+
+/// The colour depth of a fill pattern of `n` bytes, if the blitter has one.
+fn depth_of(n: usize) -> Option<XyColorDepth> {
+    Some(match n {
+        1 => XyColorDepth::Bpp8,
+        2 => XyColorDepth::Bpp16,
+        4 => XyColorDepth::Bpp32,
+        8 => XyColorDepth::Bpp64,
+        16 => XyColorDepth::Bpp128,
+        _ => return None,
+    })
+}
+
+fn put(p: Platform, out: &mut Vec<u32>, pk: &impl Packet) -> Result<()> {
+    let mut buf = [0u32; 32];
+    let n = pk
+        .pack(p, &mut buf)
+        .map_err(|e| Error::Argument(e.to_string()))?;
+    out.extend_from_slice(&buf[..n]);
+    Ok(())
+}
+
+/// Rows of `row` units from `len` units: (full rows, the last row's length).
+fn rows(len: u64, row: u64) -> (u64, u64) {
+    (len / row, len % row)
+}
+
+/// XY_BLOCK_COPY_BLTs copying `len` bytes from `src` to `dst`.
+pub(crate) fn copy_commands(
+    p: Platform,
+    src: u64,
+    dst: u64,
+    len: u64,
+    out: &mut Vec<u32>,
+) -> Result<()> {
+    let (full, tail) = rows(len, COPY_ROW);
+    let mut done = 0;
+    let blit = |at: u64, height: u64, width: u64| XyBlockCopyBlt {
+        color_depth: XyColorDepth::Bpp8,
+        destination_pitch: (COPY_ROW - 1) as u32,
+        destination_x2: width as i32,
+        destination_y2: height as i32,
+        destination_base_address: dst + at,
+        source_pitch: (COPY_ROW - 1) as u32,
+        source_base_address: src + at,
+        ..Default::default()
+    };
+    while done < full {
+        let h = (full - done).min(MAX_ROWS);
+        put(p, out, &blit(done * COPY_ROW, h, COPY_ROW))?;
+        done += h;
+    }
+    if tail > 0 {
+        put(p, out, &blit(full * COPY_ROW, 1, tail))?;
+    }
+    Ok(())
+}
+
+/// XY_FAST_COLOR_BLTs filling `len` bytes at `dst` with `pattern` (whose length has a colour
+/// depth, and divides `len`).
+pub(crate) fn fill_commands(
+    p: Platform,
+    dst: u64,
+    len: u64,
+    pattern: &[u8],
+    out: &mut Vec<u32>,
+) -> Result<()> {
+    let depth = depth_of(pattern.len()).ok_or_else(|| {
+        Error::Argument(format!(
+            "no blitter colour depth of {} bytes",
+            pattern.len()
+        ))
+    })?;
+    let bpp = pattern.len() as u64;
+    let mut colour = [0u32; 4];
+    for (i, b) in pattern.iter().enumerate() {
+        colour[i / 4] |= u32::from(*b) << (8 * (i % 4));
+    }
+    let (full, tail) = rows(len / bpp, FILL_ROW);
+    let blit = |at: u64, height: u64, width: u64| XyFastColorBlt {
+        color_depth: depth,
+        destination_pitch: (FILL_ROW * bpp - 1) as u32,
+        destination_x2: width as i32,
+        destination_y2: height as i32,
+        destination_base_address: dst + at,
+        fill_color: colour,
+        ..Default::default()
+    };
+    let mut done = 0;
+    while done < full {
+        let h = (full - done).min(MAX_ROWS);
+        put(p, out, &blit(done * FILL_ROW * bpp, h, FILL_ROW))?;
+        done += h;
+    }
+    if tail > 0 {
+        put(p, out, &blit(full * FILL_ROW * bpp, 1, tail))?;
+    }
+    Ok(())
+}
+
+fn check_range(what: &str, b: &Buffer, offset: u64, len: u64) -> Result<()> {
+    match offset.checked_add(len) {
+        Some(end) if end <= b.size() => Ok(()),
+        _ => Err(Error::OutOfRange(format!(
+            "{what}: {len} bytes at offset {offset} leave the {}-byte buffer",
+            b.size()
+        ))),
+    }
+}
+
+impl Queue {
+    /// Whether this queue's device runs blits (see the module docs).
+    pub fn has_blitter(&self) -> bool {
+        let dev = &self.inner.dev;
+        PacketId::XyBlockCopyBlt.exists_on(dev.info.platform) && dev.backend().has_copy_engine()
+    }
+
+    /// Queues a copy of `len` bytes from `src` at `src_offset` to `dst` at `dst_offset` on the
+    /// copy engine after `wait_for`; `None` when the device has no blitter for it (copy on the
+    /// CPU after the dependencies). Overlapping ranges of one buffer are refused.
+    pub fn copy_buffer(
+        &self,
+        src: &Buffer,
+        src_offset: u64,
+        dst: &Buffer,
+        dst_offset: u64,
+        len: u64,
+        wait_for: &[Event],
+    ) -> Result<Option<Event>> {
+        check_range("copy source", src, src_offset, len)?;
+        check_range("copy destination", dst, dst_offset, len)?;
+        if len == 0 {
+            return Err(Error::Argument("a copy of 0 bytes".into()));
+        }
+        let (s, d) = (
+            src.gpu_address() + src_offset,
+            dst.gpu_address() + dst_offset,
+        );
+        if s < d + len && d < s + len {
+            return Err(Error::Argument(format!(
+                "the copy's source {s:#x} and destination {d:#x} overlap over {len} bytes"
+            )));
+        }
+        if !self.has_blitter() {
+            return Ok(None);
+        }
+        let p = self.inner.dev.info.platform;
+        let mut cmds = Vec::new();
+        copy_commands(p, s, d, len, &mut cmds)?;
+        self.blit(cmds, &[(src, false), (dst, true)], wait_for)
+            .map(Some)
+    }
+
+    /// Queues a fill of `len` bytes of `dst` from `offset` with `pattern` on the copy engine
+    /// after `wait_for`; `None` when the device has no blitter for it, or the pattern has no
+    /// blitter colour depth (fill on the CPU after the dependencies). `offset` and `len` are
+    /// multiples of the pattern's size.
+    pub fn fill_buffer(
+        &self,
+        dst: &Buffer,
+        offset: u64,
+        len: u64,
+        pattern: &[u8],
+        wait_for: &[Event],
+    ) -> Result<Option<Event>> {
+        check_range("fill", dst, offset, len)?;
+        let n = pattern.len() as u64;
+        if n == 0 || len == 0 || !offset.is_multiple_of(n) || !len.is_multiple_of(n) {
+            return Err(Error::Argument(format!(
+                "a fill of {len} bytes at {offset} with a {n}-byte pattern"
+            )));
+        }
+        if !self.has_blitter() || depth_of(pattern.len()).is_none() {
+            return Ok(None);
+        }
+        let p = self.inner.dev.info.platform;
+        let mut cmds = Vec::new();
+        fill_commands(p, dst.gpu_address() + offset, len, pattern, &mut cmds)?;
+        self.blit(cmds, &[(dst, true)], wait_for).map(Some)
+    }
+
+    /// Submits blitter commands on the copy engine, with MI_FLUSH_DW writing the fence.
+    fn blit(
+        &self,
+        mut cmds: Vec<u32>,
+        buffers: &[(&Buffer, bool)],
+        wait_for: &[Event],
+    ) -> Result<Event> {
+        let q = &self.inner;
+        let p = q.dev.info.platform;
+        let mut st = q.lock();
+        let arena = q.arena(&mut st)?;
+        let fence_value = NEXT_FENCE.fetch_add(1, Ordering::Relaxed);
+        put(
+            p,
+            &mut cmds,
+            &MiFlushDw {
+                post_sync_operation: WRITE_IMMEDIATE,
+                address: arena.gpu_address + FENCE_AT as u64,
+                immediate_data: fence_value,
+                ..Default::default()
+            },
+        )?;
+        put(p, &mut cmds, &MiBatchBufferEnd::default())?;
+        if cmds.len() * 4 > FENCE_AT {
+            st.free_arenas.push(arena);
+            return Err(Error::OutOfRange(format!(
+                "a blit batch of {} dwords does not fit the arena",
+                cmds.len()
+            )));
+        }
+        let bytes: Vec<u8> = cmds.iter().flat_map(|d| d.to_le_bytes()).collect();
+        arena.map.write(0, &bytes)?;
+        arena.map.store_u64(FENCE_AT, 0)?;
+        let mut objects = st.spare_objects();
+        objects.extend(arena.exec_object(true));
+        let mut keep = st.spare_keep();
+        for (i, (b, write)) in buffers.iter().enumerate() {
+            // Two ranges of one BO (sub-buffers) are one object, written if either is.
+            if buffers[..i].iter().any(|(o, _)| Arc::ptr_eq(&o.bo, &b.bo)) {
+                continue;
+            }
+            let write = buffers.iter().any(|(o, w)| *w && Arc::ptr_eq(&o.bo, &b.bo)) || *write;
+            objects.extend(b.bo.exec_object(write));
+            keep.push(b.bo.clone());
+        }
+        let ready = Ready {
+            engine: Engine::Copy,
+            objects,
+            fence: Fence {
+                bo: arena.clone(),
+                offset: FENCE_AT,
+                value: fence_value,
+                ticks: None,
+            },
+            keep,
+            arena: Some(arena),
+        };
+        q.enqueue(&mut st, ready, wait_for)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use batchbuffer::identify;
+
+    /// The commands' packets and lengths as `identify` reads them back.
+    fn packets(p: Platform, dw: &[u32]) -> Vec<PacketId> {
+        let mut at = 0;
+        let mut out = Vec::new();
+        while at < dw.len() {
+            let id = identify(p, &dw[at..]).unwrap();
+            out.push(id.packet);
+            at += id.len;
+        }
+        out
+    }
+
+    #[test]
+    fn a_copy_is_full_rows_then_a_tail() {
+        let p = Platform::Dg2;
+        let mut out = Vec::new();
+        copy_commands(p, 0x1000, 0x9_0000, 3 * COPY_ROW + 5, &mut out).unwrap();
+        assert_eq!(packets(p, &out), [PacketId::XyBlockCopyBlt; 2]);
+        let first = XyBlockCopyBlt::unpack(p, &out).unwrap();
+        assert_eq!(
+            (first.destination_x2, first.destination_y2),
+            (COPY_ROW as i32, 3)
+        );
+        let second = XyBlockCopyBlt::unpack(p, &out[22..]).unwrap();
+        assert_eq!((second.destination_x2, second.destination_y2), (5, 1));
+        assert_eq!(second.source_base_address, 0x1000 + 3 * COPY_ROW);
+        assert_eq!(second.destination_base_address, 0x9_0000 + 3 * COPY_ROW);
+    }
+
+    #[test]
+    fn a_fill_packs_the_pattern_little_endian() {
+        let p = Platform::Tgllp;
+        let mut out = Vec::new();
+        fill_commands(p, 0x2000, 16 * 3, &[1, 2, 3, 4, 5, 6, 7, 8], &mut out).unwrap();
+        let f = XyFastColorBlt::unpack(p, &out).unwrap();
+        assert_eq!(f.fill_color, [0x0403_0201, 0x0807_0605, 0, 0]);
+        assert_eq!(f.color_depth, XyColorDepth::Bpp64);
+        assert_eq!((f.destination_x2, f.destination_y2), (6, 1));
+        assert!(fill_commands(p, 0, 32, &[0; 32], &mut out).is_err());
+    }
+}
