@@ -12,6 +12,7 @@ use batchbuffer::{
 };
 use common::*;
 use kmd_iface::drm_core::{syncobj_create, syncobj_wait};
+use kmd_iface::flags::{drm::SyncobjWaitFlags, xe::VmCreateFlags};
 use kmd_iface::i915::uapi::{I915_EXEC_BLT, I915_EXEC_RENDER};
 use kmd_iface::xe::uapi::DRM_XE_ENGINE_CLASS_COPY;
 use kmd_iface::xe::{bind_op, sync};
@@ -87,7 +88,7 @@ fn run(p: Platform, kmd: Kmd, batch: &[u8], src: &[u8], copy_engine: bool) -> Ou
         Kmd::Xe => {
             let (dev, file) = open(p, Kmd::Xe);
             let x = xe_of(file);
-            let vm = x.vm_create(0).unwrap();
+            let vm = x.vm_create(VmCreateFlags::empty()).unwrap();
             let mut maps = Vec::new();
             for (va, init) in [(BATCH_VA, batch), (SRC_VA, src), (DST_VA, &[][..])] {
                 let h = x.gem_create(&xe_local_bo(p, BO_SIZE, vm)).unwrap();
@@ -101,7 +102,7 @@ fn run(p: Platform, kmd: Kmd, batch: &[u8], src: &[u8], copy_engine: bool) -> Ou
                     &[sync::syncobj(s, true)],
                 )
                 .unwrap();
-                syncobj_wait(x.file(), &[s], i64::MAX, 0).unwrap();
+                syncobj_wait(x.file(), &[s], i64::MAX, SyncobjWaitFlags::empty()).unwrap();
                 maps.push(m);
             }
             let eci = x
@@ -113,7 +114,7 @@ fn run(p: Platform, kmd: Kmd, batch: &[u8], src: &[u8], copy_engine: bool) -> Ou
             let q = x.exec_queue_create(vm, &[eci], &[]).unwrap();
             let s = syncobj_create(x.file(), 0).unwrap();
             x.exec(q, BATCH_VA, &[sync::syncobj(s, true)]).unwrap();
-            let _ = syncobj_wait(x.file(), &[s], i64::MAX, 0);
+            let _ = syncobj_wait(x.file(), &[s], i64::MAX, SyncobjWaitFlags::empty());
             let mut dst = vec![0u8; BO_SIZE as usize];
             maps[2].read(0, &mut dst).unwrap();
             Outcome {
