@@ -14,23 +14,25 @@
 //! thread ends when the child closes its last copy of the socket (closing the fd, exiting or
 //! `exec`), and keeps the GPU alive until then, as the child's reference to the file does.
 //!
-//! An i915 execbuf's sync-file fences travel as fds (`SCM_RIGHTS`): the child's in-fence fd
-//! goes with the request and stands in the argument for the call in the parent; an out-fence
-//! comes back as a new fd of the child, and the parent keeps its own copy open until the
-//! channel closes, so that the child can pass it back as an in-fence: the parent finds its own
-//! fd of the same file (`kcmp`) and hands the simulator that number.
+//! File descriptors an ioctl passes travel as fds (`SCM_RIGHTS`): an i915 execbuf's sync-file
+//! fences, PRIME dma-bufs and syncobj fds (opaque, and sync files). An fd the child passes in
+//! goes with the request and stands in the argument for the call in the parent (an fd the
+//! child does not have goes as -1, which the simulator refuses as the kernel refuses it); an fd
+//! the call returns comes back as a new fd of the child, and the parent keeps its own copy open
+//! until the channel closes, so that the child can pass it back: the simulator knows a sync
+//! file by the fd number it gave out in this process, so the parent finds its own fd of the
+//! same file (`kcmp`) and hands the simulator that number (dma-bufs and syncobj files are known
+//! by inode, whatever the number).
 //!
-//! Not forwarded (answered `EOPNOTSUPP` in the child, listed in firmware-notes/simulator.md):
-//! PRIME and syncobj fd import/export (which the simulator does not answer in any process),
-//! and any use of an inherited fd by a grandchild (a child that forks again); such an fd
-//! answers `EIO` there.
+//! Not forwarded: any use of an inherited fd by a grandchild (a child that forks again); such
+//! an fd answers `EIO` there.
 
 use std::os::raw::{c_int, c_void};
 use std::sync::{Arc, Mutex};
 
 use kmd_iface::drm_core::uapi::{
-    DRM_IOCTL_PRIME_FD_TO_HANDLE, DRM_IOCTL_PRIME_HANDLE_TO_FD, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE,
-    DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD,
+    drm_prime_handle, drm_syncobj_handle, DRM_IOCTL_PRIME_FD_TO_HANDLE,
+    DRM_IOCTL_PRIME_HANDLE_TO_FD, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD,
 };
 use kmd_iface::i915::uapi::{
     drm_i915_gem_execbuffer2, DRM_IOCTL_I915_GEM_EXECBUFFER2, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR,
@@ -163,45 +165,69 @@ fn head(words: [u64; 4]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_ne_bytes()).collect()
 }
 
-/// Whether `request` passes an fd in or out that the channel does not carry (PRIME and
-/// syncobj fds, which the simulator does not answer in any process).
-fn unforwarded_fd(request: u64) -> bool {
-    [
-        DRM_IOCTL_PRIME_HANDLE_TO_FD,
-        DRM_IOCTL_PRIME_FD_TO_HANDLE,
-        DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD,
-        DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE,
-    ]
-    .contains(&request)
-}
-
-/// An i915 execbuf's sync-file fences: its in-fence fd (FENCE_IN or FENCE_SUBMIT, the low
-/// half of `rsvd2`) and whether it returns an out-fence (FENCE_OUT, the high half).
-struct Fences {
-    fd_in: Option<c_int>,
-    out: bool,
+/// The fds an ioctl's argument passes: the one it takes (offset of the i32, and its value)
+/// and where the one it returns on success goes.
+struct FdArgs {
+    fd_in: Option<(usize, c_int)>,
+    out_at: Option<usize>,
 }
 
 const RSVD2: usize = std::mem::offset_of!(drm_i915_gem_execbuffer2, rsvd2);
+const PRIME_FD: usize = std::mem::offset_of!(drm_prime_handle, fd);
+const SYNCOBJ_FD: usize = std::mem::offset_of!(drm_syncobj_handle, fd);
 
-fn fences(request: u64, arg: &[u8]) -> Fences {
-    let none = Fences {
+fn read_i32(arg: &[u8], at: usize) -> Option<c_int> {
+    let b = arg.get(at..at + 4)?;
+    Some(c_int::from_ne_bytes(b.try_into().ok()?))
+}
+
+fn write_i32(arg: &mut [u8], at: usize, v: c_int) {
+    if let Some(b) = arg.get_mut(at..at + 4) {
+        b.copy_from_slice(&v.to_ne_bytes());
+    }
+}
+
+fn fd_args(request: u64, arg: &[u8]) -> FdArgs {
+    let none = FdArgs {
         fd_in: None,
-        out: false,
+        out_at: None,
     };
-    if request != DRM_IOCTL_I915_GEM_EXECBUFFER2 && request != DRM_IOCTL_I915_GEM_EXECBUFFER2_WR {
-        return none;
-    }
-    let at = std::mem::offset_of!(drm_i915_gem_execbuffer2, flags);
-    let (Some(flags), Some(rsvd2)) = (arg.get(at..at + 8), arg.get(RSVD2..RSVD2 + 8)) else {
-        return none;
+    let input = |at: usize| FdArgs {
+        fd_in: read_i32(arg, at).map(|fd| (at, fd)),
+        out_at: None,
     };
-    let (flags, rsvd2) = (word(flags, 0), word(rsvd2, 0));
-    Fences {
-        fd_in: (flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT) != 0)
-            .then_some(rsvd2 as u32 as c_int),
-        out: flags & I915_EXEC_FENCE_OUT != 0,
+    let output = |at: usize| FdArgs {
+        fd_in: None,
+        out_at: Some(at),
+    };
+    match request {
+        DRM_IOCTL_PRIME_FD_TO_HANDLE => input(PRIME_FD),
+        DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE => input(SYNCOBJ_FD),
+        DRM_IOCTL_PRIME_HANDLE_TO_FD => output(PRIME_FD),
+        DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD => output(SYNCOBJ_FD),
+        DRM_IOCTL_I915_GEM_EXECBUFFER2 | DRM_IOCTL_I915_GEM_EXECBUFFER2_WR => {
+            // The in-fence fd (FENCE_IN or FENCE_SUBMIT) is the low half of `rsvd2`, the
+            // out-fence (FENCE_OUT) its high half.
+            let at = std::mem::offset_of!(drm_i915_gem_execbuffer2, flags);
+            let (Some(flags), Some(rsvd2)) = (arg.get(at..at + 8), arg.get(RSVD2..RSVD2 + 8))
+            else {
+                return none;
+            };
+            let (flags, rsvd2) = (word(flags, 0), word(rsvd2, 0));
+            FdArgs {
+                fd_in: (flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT) != 0)
+                    .then_some((RSVD2, rsvd2 as u32 as c_int)),
+                out_at: (flags & I915_EXEC_FENCE_OUT != 0).then_some(RSVD2 + 4),
+            }
+        }
+        _ => none,
     }
+}
+
+/// Whether `fd` is open in this process.
+fn is_open(fd: c_int) -> bool {
+    // SAFETY: F_GETFD takes no argument and reads no memory.
+    fd >= 0 && unsafe { libc::fcntl(fd, libc::F_GETFD) } >= 0
 }
 
 /// Whether two fds of this process refer to the same open file (`kcmp(KCMP_FILE)`; false
@@ -212,19 +238,6 @@ fn same_file(a: c_int, b: c_int) -> bool {
     let pid = unsafe { libc::getpid() };
     // SAFETY: kcmp takes integers only and reads no memory of ours.
     unsafe { libc::syscall(libc::SYS_kcmp, pid, pid, KCMP_FILE, a, b) == 0 }
-}
-
-/// Writes the low (`high` false) or high half of an execbuf argument's `rsvd2`.
-fn set_rsvd2_half(arg: &mut [u8], high: bool, fd: c_int) {
-    let at = RSVD2 + if high { 4 } else { 0 };
-    if let Some(b) = arg.get_mut(at..at + 4) {
-        b.copy_from_slice(&fd.to_ne_bytes());
-    }
-}
-
-fn rsvd2_high(arg: &[u8]) -> Option<c_int> {
-    let b = arg.get(RSVD2 + 4..RSVD2 + 8)?;
-    Some(c_int::from_ne_bytes(b.try_into().ok()?))
 }
 
 /// The parents' ends of the channels this process serves. A child closes its copies (they are
@@ -266,15 +279,21 @@ fn serve(sock: Socket, dev: Arc<SimDevice>, file: Arc<DrmFile>, fork_serial: u64
             IOCTL => {
                 let request = word(&buf, 1);
                 let arg = &mut buf[HEAD..n];
-                let f = fences(request, arg);
-                let r = if unforwarded_fd(request) || (f.fd_in.is_some() != received.is_some()) {
-                    Err(Errno::EOPNOTSUPP)
+                let f = fd_args(request, arg);
+                let r = if f.fd_in.is_none() && received.is_some() {
+                    Err(Errno::EINVAL)
                 } else {
-                    if let Some(r) = &received {
-                        // One of the out-fences this channel gave the child is known to the
-                        // simulator by this process's fd of it.
-                        let ours = out_fences.iter().find(|o| same_file(o.0, r.0));
-                        set_rsvd2_half(arg, false, ours.unwrap_or(r).0);
+                    if let Some((at, _)) = f.fd_in {
+                        // An fd this channel gave the child is known to the simulator by this
+                        // process's fd of it; an fd the child did not have is none here.
+                        let ours = received.as_ref().map(|r| {
+                            out_fences
+                                .iter()
+                                .find(|o| same_file(o.0, r.0))
+                                .unwrap_or(r)
+                                .0
+                        });
+                        write_i32(arg, at, ours.unwrap_or(-1));
                     }
                     match crate::drm_file::ioctl(&file, request, crate::drm_file::cap_sys_admin()) {
                         Some(r) => r,
@@ -285,8 +304,8 @@ fn serve(sock: Socket, dev: Arc<SimDevice>, file: Arc<DrmFile>, fork_serial: u64
                     }
                 };
                 drop(received);
-                let out = match (&r, f.out) {
-                    (Ok(_), true) => rsvd2_high(&buf[HEAD..n]),
+                let out = match (&r, f.out_at) {
+                    (Ok(_), Some(at)) => read_i32(&buf[HEAD..n], at),
                     _ => None,
                 };
                 let result = r.map_or_else(|e| -(e as i64), i64::from);
@@ -363,19 +382,17 @@ impl Channel {
     }
 
     /// Forwards an ioctl: `arg` is its argument as copied in; it holds the argument to copy
-    /// back out afterwards, also on failure. An execbuf's in-fence fd goes along
-    /// (`SCM_RIGHTS`); its out-fence comes back the same way, as a new fd of this process.
+    /// back out afterwards, also on failure. An fd the ioctl takes goes along (`SCM_RIGHTS`;
+    /// one this process does not have goes as none); an fd it returns comes back the same way,
+    /// as a new fd of this process.
     pub fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
         let me = u64::from(std::process::id());
         let mut msg = head([u64::from(IOCTL) | me << 32, request, 0, 0]);
         msg.extend_from_slice(arg);
-        let f = fences(request, arg);
-        if f.fd_in.is_some_and(|fd| fd < 0) {
-            // Not an fd: the kernel's sync_file_get_fence fails (EINVAL) before any work.
-            return Err(Errno::EINVAL);
-        }
+        let f = fd_args(request, arg);
+        let fd_in = f.fd_in.map(|(_, fd)| fd).filter(|&fd| is_open(fd));
         let mut reply = vec![0u8; HEAD + arg.len()];
-        let (n, fd) = self.exchange(&msg, f.fd_in, &mut reply)?;
+        let (n, fd) = self.exchange(&msg, fd_in, &mut reply)?;
         if n != reply.len() {
             if let Some(fd) = fd {
                 real_close(fd);
@@ -384,11 +401,11 @@ impl Channel {
         }
         arg.copy_from_slice(&reply[HEAD..]);
         let r = result(word(&reply, 0));
-        match fd {
-            Some(fd) if r.is_ok() && f.out => set_rsvd2_half(arg, true, fd),
-            Some(fd) => real_close(fd),
-            None if r.is_ok() && f.out => return Err(Errno::EIO),
-            None => {}
+        match (fd, f.out_at) {
+            (Some(fd), Some(at)) if r.is_ok() => write_i32(arg, at, fd),
+            (Some(fd), _) => real_close(fd),
+            (None, Some(_)) if r.is_ok() => return Err(Errno::EIO),
+            (None, _) => {}
         }
         r
     }

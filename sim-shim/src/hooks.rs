@@ -510,6 +510,11 @@ fn mmap_impl(
             libc::MAP_FAILED
         }
         None => {
+            if flags & libc::MAP_ANONYMOUS == 0 {
+                if let Some(m) = dma_buf_mmap(addr, len, prot, flags, fd, offset) {
+                    return m;
+                }
+            }
             let Some(real) =
                 real!(mmap: fn(*mut c_void, size_t, c_int, c_int, c_int, off_t) -> *mut c_void)
             else {
@@ -520,6 +525,60 @@ fn mmap_impl(
             unsafe { real(addr, len, prot, flags, fd, offset) }
         }
     }
+}
+
+fn lseek_impl(fd: c_int, offset: i64, whence: c_int, sixty_four: bool) -> i64 {
+    match sim::prime::dma_buf_seek(fd, offset, whence) {
+        Some(Ok(pos)) => i64::try_from(pos).unwrap_or(i64::MAX),
+        Some(Err(e)) => i64::from(fail(e)),
+        None => {
+            let real = if sixty_four {
+                real!(lseek64: fn(c_int, i64, c_int) -> i64)
+            } else {
+                real!(lseek: fn(c_int, i64, c_int) -> i64)
+            };
+            match real {
+                // SAFETY: the caller's arguments, handed on.
+                Some(real) => unsafe { real(fd, offset, whence) },
+                None => i64::from(fail(Errno::ENOSYS)),
+            }
+        }
+    }
+}
+
+/// `lseek` of a simulated dma-buf whose file the C library cannot seek (see `sim::prime`).
+#[no_mangle]
+pub extern "C" fn lseek(fd: c_int, offset: off_t, whence: c_int) -> off_t {
+    lseek_impl(fd, offset, whence, false)
+}
+
+#[no_mangle]
+pub extern "C" fn lseek64(fd: c_int, offset: i64, whence: c_int) -> i64 {
+    lseek_impl(fd, offset, whence, true)
+}
+
+/// A `mmap` of a simulated dma-buf whose file the C library cannot map (see `sim::prime`): a
+/// second mapping of the BO's pages. `None` for any other fd.
+fn dma_buf_mmap(
+    addr: *mut c_void,
+    len: size_t,
+    prot: c_int,
+    flags: c_int,
+    fd: c_int,
+    offset: off_t,
+) -> Option<*mut c_void> {
+    let off = u64::try_from(offset).ok()?;
+    let write = prot & libc::PROT_WRITE != 0 && flags & libc::MAP_SHARED != 0;
+    Some(match sim::prime::dma_buf_mapping(fd, off, len, write)? {
+        Err(e) => map_failed(e),
+        Ok(m) if off % 4096 != 0 => {
+            drop(m);
+            map_failed(Errno::EINVAL)
+        }
+        // SAFETY: `m` keeps the BO's MAP_SHARED pages alive for the call, and
+        // dma_buf_mapping checked that `off + len` is within them.
+        Ok(m) => unsafe { duplicate(m.as_ptr().add(off as usize).cast(), addr, len, prot, flags) },
+    })
 }
 
 #[no_mangle]

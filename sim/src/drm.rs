@@ -59,6 +59,43 @@ pub(crate) fn ioctl(
             o.handle = dev.lock().gem.open_named(named);
             Ok(0)
         })
+    } else if is(DRM_IOCTL_PRIME_HANDLE_TO_FD) {
+        with_arg(
+            request,
+            DRM_IOCTL_PRIME_HANDLE_TO_FD,
+            arg,
+            |p: &mut drm_prime_handle| {
+                p.fd = prime_export(dev, p.handle, p.flags)?;
+                Ok(0)
+            },
+        )
+    } else if is(DRM_IOCTL_PRIME_FD_TO_HANDLE) {
+        with_arg(
+            request,
+            DRM_IOCTL_PRIME_FD_TO_HANDLE,
+            arg,
+            |p: &mut drm_prime_handle| {
+                p.handle = prime_import(dev, p.fd)?;
+                Ok(0)
+            },
+        )
+    } else if is(DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD) {
+        with_arg(
+            request,
+            DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD,
+            arg,
+            |h: &mut drm_syncobj_handle| {
+                h.fd = syncobj_to_fd(dev, h)?;
+                Ok(0)
+            },
+        )
+    } else if is(DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE) {
+        with_arg(
+            request,
+            DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE,
+            arg,
+            |h: &mut drm_syncobj_handle| syncobj_from_fd(dev, h),
+        )
     } else if is(DRM_IOCTL_SYNCOBJ_CREATE) {
         with_arg(
             request,
@@ -139,7 +176,7 @@ pub(crate) fn ioctl(
                     return Err(Errno::ENOENT);
                 }
                 for h in handles {
-                    if let Some(s) = st.syncobjs.get_mut(h) {
+                    if let Some(mut s) = st.syncobjs.get_mut(h) {
                         s.replace(signal.then(Fence::signaled));
                     }
                 }
@@ -173,6 +210,7 @@ fn flink(dev: &SimDevice, handle: u32) -> Result<u32, Errno> {
     let named = crate::flink::name(
         dev.names(),
         obj.bo.clone(),
+        obj.activity.clone(),
         obj.min_page,
         obj.region,
         obj.private_vm,
@@ -180,6 +218,93 @@ fn flink(dev: &SimDevice, handle: u32) -> Result<u32, Errno> {
     let name = named.name;
     obj.named = Some(named);
     Ok(name)
+}
+
+/// `drm_prime_handle_to_fd_ioctl` and `drm_gem_prime_handle_to_fd`: flags other than
+/// DRM_CLOEXEC/DRM_RDWR are EINVAL, an unknown handle ENOENT; the drivers' export refuses
+/// userptr objects (i915: EINVAL) and objects private to a VM (xe: EPERM).
+fn prime_export(dev: &SimDevice, handle: u32, flags: u32) -> Result<i32, Errno> {
+    if flags & !(DRM_CLOEXEC | DRM_RDWR) != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let mut st = dev.lock();
+    let obj = st.gem.get(handle)?;
+    if obj.bo.host_range().is_some() {
+        return Err(Errno::EINVAL);
+    }
+    if obj.private_vm.is_some() {
+        return Err(Errno::EPERM);
+    }
+    let of = crate::prime::ExportOf {
+        bo: &obj.bo,
+        activity: &obj.activity,
+        min_page: obj.min_page,
+        region: obj.region,
+    };
+    let (fd, key) = crate::prime::export(of, flags)?;
+    if st.gem.prime_handle(key).is_none() {
+        st.gem.add_prime(key, handle);
+    }
+    Ok(fd)
+}
+
+/// `drm_gem_prime_fd_to_handle`: the handle this file already has for the dma-buf, else a new
+/// handle of its object (`dma_buf_get`'s errors: EBADF, EINVAL for a file that is no
+/// dma-buf).
+fn prime_import(dev: &SimDevice, fd: i32) -> Result<u32, Errno> {
+    let buf = crate::prime::import(fd)?;
+    let named = crate::flink::name_of(dev.names(), &buf.bo);
+    let mut st = dev.lock();
+    if let Some(h) = st.gem.prime_handle(buf.key()) {
+        return Ok(h);
+    }
+    Ok(st.gem.open_imported(&buf, named))
+}
+
+/// `drm_syncobj_handle_to_fd_ioctl`: an opaque syncobj fd (unknown handle: EINVAL), or with
+/// EXPORT_SYNC_FILE a sync file of the syncobj's fence (unknown handle ENOENT, no fence
+/// EINVAL).
+fn syncobj_to_fd(dev: &SimDevice, h: &drm_syncobj_handle) -> Result<i32, Errno> {
+    if h.pad != 0 || (h.flags != 0 && h.flags != DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE) {
+        return Err(Errno::EINVAL);
+    }
+    let mut st = dev.lock();
+    if h.flags == 0 {
+        let obj = st.syncobjs.shared(h.handle).ok_or(Errno::EINVAL)?;
+        drop(st);
+        return crate::prime::export_syncobj(obj);
+    }
+    let fence = st
+        .syncobjs
+        .get(h.handle)
+        .ok_or(Errno::ENOENT)?
+        .fence()
+        .cloned()
+        .ok_or(Errno::EINVAL)?;
+    st.sync_files.export(fence)
+}
+
+/// `drm_syncobj_fd_to_handle_ioctl`: a new handle of an opaque syncobj fd's syncobj (any other
+/// fd: EINVAL), or with IMPORT_SYNC_FILE the sync file's fence put in syncobj `handle` (not a
+/// sync file: EINVAL, unknown handle ENOENT).
+fn syncobj_from_fd(dev: &SimDevice, h: &mut drm_syncobj_handle) -> Result<i32, Errno> {
+    if h.pad != 0 || (h.flags != 0 && h.flags != DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE) {
+        return Err(Errno::EINVAL);
+    }
+    if h.flags == 0 {
+        let obj = crate::prime::import_syncobj(h.fd)?;
+        h.handle = dev.lock().syncobjs.insert(obj);
+        return Ok(0);
+    }
+    let mut st = dev.lock();
+    let fence = st.sync_files.import(h.fd)?;
+    st.syncobjs
+        .get_mut(h.handle)
+        .ok_or(Errno::ENOENT)?
+        .replace(Some(fence));
+    drop(st);
+    dev.notify();
+    Ok(0)
 }
 
 /// DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED (drm.h).
@@ -203,7 +328,7 @@ fn timeline(
     if signal {
         let points: Vec<u64> = user::read_array(a.points, n)?;
         for (h, p) in handles.iter().zip(points) {
-            if let Some(s) = st.syncobjs.get_mut(*h) {
+            if let Some(mut s) = st.syncobjs.get_mut(*h) {
                 match p {
                     0 => s.replace(Some(Fence::signaled())),
                     p => s.add_point(p, Fence::signaled()),
@@ -304,7 +429,7 @@ fn copy_field(len: &mut u64, buf: u64, value: &str) -> Result<(), Errno> {
 /// points go through `points` (0 = binary).
 pub(crate) fn signal_syncobjs(st: &mut State, outs: &[(u32, u64)], fence: &std::sync::Arc<Fence>) {
     for &(h, p) in outs {
-        if let Some(s) = st.syncobjs.get_mut(h) {
+        if let Some(mut s) = st.syncobjs.get_mut(h) {
             match p {
                 0 => s.replace(Some(fence.clone())),
                 p => s.add_point(p, fence.clone()),

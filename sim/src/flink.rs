@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use kmd_iface::seam::Errno;
 
+use crate::gem::Activity;
 use crate::mem::Bo;
 
 /// What a GEM_OPEN of the name gives a file: the object's memory and the properties a handle
@@ -20,6 +21,7 @@ use crate::mem::Bo;
 pub struct Named {
     pub name: u32,
     pub bo: Arc<Bo>,
+    pub(crate) activity: Arc<Activity>,
     pub min_page: u64,
     pub region: u16,
     pub private_vm: Option<u32>,
@@ -56,9 +58,10 @@ fn lock(t: &Mutex<NameTable>) -> MutexGuard<'_, NameTable> {
 
 /// Names `bo` (a handle's object that has none yet): the lowest free name from 1 (`idr_alloc`
 /// with start 1); `ENOSPC` when every u31 name is taken.
-pub fn name(
+pub(crate) fn name(
     table: &Names,
     bo: Arc<Bo>,
+    activity: Arc<Activity>,
     min_page: u64,
     region: u16,
     private_vm: Option<u32>,
@@ -78,6 +81,7 @@ pub fn name(
     let named = Arc::new(Named {
         name,
         bo,
+        activity,
         min_page,
         region,
         private_vm,
@@ -93,6 +97,19 @@ pub fn open(table: &Names, name: u32) -> Result<Arc<Named>, Errno> {
     found.ok_or(Errno::ENOENT)
 }
 
+/// The name `bo` already has, if any (an object reached another way, e.g. by PRIME import,
+/// keeps its name).
+pub fn name_of(table: &Names, bo: &Arc<Bo>) -> Option<Arc<Named>> {
+    // Upgraded under the lock, dropped after it: dropping the last holder of an entry takes
+    // the lock.
+    let all: Vec<Arc<Named>> = lock(table)
+        .names
+        .values()
+        .filter_map(Weak::upgrade)
+        .collect();
+    all.into_iter().find(|n| Arc::ptr_eq(&n.bo, bo))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,8 +121,8 @@ mod tests {
     #[test]
     fn names_are_the_lowest_free_from_one_and_go_with_the_last_holder() {
         let t = Names::default();
-        let a = name(&t, bo(), 4096, 0, None).unwrap();
-        let b = name(&t, bo(), 4096, 0, None).unwrap();
+        let a = name(&t, bo(), Arc::default(), 4096, 0, None).unwrap();
+        let b = name(&t, bo(), Arc::default(), 4096, 0, None).unwrap();
         assert_eq!((a.name, b.name), (1, 2));
         let again = open(&t, 1).unwrap();
         assert!(Arc::ptr_eq(&again.bo, &a.bo));
@@ -114,7 +131,7 @@ mod tests {
         assert!(open(&t, 1).is_ok());
         drop(again);
         assert_eq!(open(&t, 1).unwrap_err(), Errno::ENOENT);
-        let c = name(&t, bo(), 4096, 0, None).unwrap();
+        let c = name(&t, bo(), Arc::default(), 4096, 0, None).unwrap();
         assert_eq!(c.name, 1);
         assert_eq!(open(&t, 7).unwrap_err(), Errno::ENOENT);
         drop((b, c));

@@ -1,7 +1,7 @@
 //! A file's GEM handles and their fake mmap offsets.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use kmd_iface::seam::{Errno, Mapping};
 
@@ -18,13 +18,25 @@ pub struct Request {
     pub write: bool,
 }
 
+/// The requests using an object that were still running when the newest was added: the
+/// fences of its reservation object, which busy and wait look at. One per object, shared by
+/// its handles in every file (a handle from GEM_OPEN or a PRIME import sees the requests of
+/// all files, as the kernel tracks them per object).
+#[derive(Debug, Default)]
+pub struct Activity(Mutex<Vec<Request>>);
+
+impl Activity {
+    fn lock(&self) -> MutexGuard<'_, Vec<Request>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 /// One GEM handle's object.
 #[derive(Debug)]
 pub struct GemObject {
     pub bo: Arc<Bo>,
-    /// The requests using the object that were still running when the newest was added (the
-    /// fences of its reservation object, which busy and wait look at).
-    pub requests: Vec<Request>,
+    /// The object's requests (shared with its other handles).
+    pub activity: Arc<Activity>,
     /// Alignment the object's GPU bindings need (xe VRAM on DG2: 64 KiB).
     pub min_page: u64,
     /// xe: the VM an object created with `vm_id` is private to.
@@ -46,14 +58,25 @@ pub struct GemObject {
 
 impl GemObject {
     /// Adds a request using the object, forgetting those that have signalled.
-    pub fn track(&mut self, request: Request) {
-        self.requests.retain(|r| !r.fence.is_signaled());
-        self.requests.push(request);
+    pub fn track(&self, request: Request) {
+        let mut requests = self.activity.lock();
+        requests.retain(|r| !r.fence.is_signaled());
+        requests.push(request);
+    }
+
+    /// The requests tracked (see [`Activity`]).
+    pub fn requests(&self) -> Vec<Request> {
+        self.activity.lock().clone()
     }
 
     /// Pending while any request is; else the error of one that failed; `None` when idle.
     pub fn status(&self) -> Option<FenceStatus> {
-        let all: Vec<FenceStatus> = self.requests.iter().map(|r| r.fence.status()).collect();
+        let all: Vec<FenceStatus> = self
+            .activity
+            .lock()
+            .iter()
+            .map(|r| r.fence.status())
+            .collect();
         all.iter()
             .find(|s| **s == FenceStatus::Pending)
             .or_else(|| all.iter().find(|s| matches!(s, FenceStatus::Error { .. })))
@@ -73,6 +96,9 @@ pub struct GemTable {
     mmaps: BTreeMap<u64, Arc<Bo>>,
     /// Bytes allocated per region instance.
     pub used: HashMap<u16, u64>,
+    /// The file's PRIME table (`drm_prime_file_private`): dma-bufs it exported or imported,
+    /// and the handle each came with, so importing one again gives that handle.
+    prime: HashMap<crate::prime::FileKey, u32>,
 }
 
 impl Default for GemTable {
@@ -83,6 +109,7 @@ impl Default for GemTable {
             next_offset: FIRST_OFFSET,
             mmaps: BTreeMap::new(),
             used: HashMap::new(),
+            prime: HashMap::new(),
         }
     }
 }
@@ -119,7 +146,7 @@ impl GemTable {
             handle,
             GemObject {
                 bo: named.bo.clone(),
-                requests: Vec::new(),
+                activity: named.activity.clone(),
                 min_page: named.min_page,
                 private_vm: named.private_vm,
                 region: named.region,
@@ -130,6 +157,38 @@ impl GemTable {
                 mmap_offset: None,
             },
         );
+        handle
+    }
+
+    /// The handle this file's PRIME table has for dma-buf `key`, if any.
+    pub fn prime_handle(&self, key: crate::prime::FileKey) -> Option<u32> {
+        self.prime.get(&key).copied()
+    }
+
+    /// Records that `handle` came with (or was exported as) dma-buf `key`.
+    pub fn add_prime(&mut self, key: crate::prime::FileKey, handle: u32) {
+        self.prime.insert(key, handle);
+    }
+
+    /// A new handle of an imported dma-buf's object (`drm_gem_prime_fd_to_handle`), which
+    /// carries the object's global name if it has one.
+    pub fn open_imported(&mut self, buf: &crate::prime::DmaBuf, named: Option<Arc<Named>>) -> u32 {
+        let handle = self.new_handle();
+        self.objects.insert(
+            handle,
+            GemObject {
+                bo: buf.bo.clone(),
+                activity: buf.activity.clone(),
+                min_page: buf.min_page,
+                private_vm: None,
+                region: buf.region,
+                i915_caching: None,
+                named,
+                counted: false,
+                mmap_offset: None,
+            },
+        );
+        self.prime.insert(buf.key(), handle);
         handle
     }
 
@@ -153,7 +212,7 @@ impl GemTable {
             handle,
             GemObject {
                 bo,
-                requests: Vec::new(),
+                activity: Arc::default(),
                 min_page,
                 private_vm,
                 region,
@@ -178,6 +237,8 @@ impl GemTable {
     /// Drops a handle. Bindings and mappings that hold the memory keep it alive.
     pub fn close(&mut self, handle: u32) -> Result<GemObject, Errno> {
         let obj = self.objects.remove(&handle).ok_or(Errno::ENOENT)?;
+        // drm_gem_remove_prime_handles
+        self.prime.retain(|_, h| *h != handle);
         if let Some(off) = obj.mmap_offset {
             self.mmaps.remove(&off);
         }

@@ -38,8 +38,9 @@
 //! - i915 relocations are applied as the kernel does up to TGL-LP and refused (EINVAL) on DG2
 //!   (`i915::reloc`).
 //! - Not simulated, and refused with an error: timeline-fence execbuf extensions, engine load balancing; xe NULL (sparse) binds
-//!   (EOPNOTSUPP), bind exec queues, parallel (width > 1) queues, fault-mode VMs; PRIME
-//!   export/import.
+//!   (EOPNOTSUPP), bind exec queues, parallel (width > 1) queues, fault-mode VMs.
+//! - PRIME dma-bufs and syncobj fds are real files recognised by inode ([`prime`]); a dma-buf
+//!   of a BO made before [`share_bo_pages`] is not mappable by the process's own `mmap`.
 
 pub mod cs;
 mod device;
@@ -54,6 +55,7 @@ pub mod gpu;
 mod i915;
 mod ioctl;
 pub mod mem;
+pub mod prime;
 pub mod sync;
 pub mod sysfs;
 mod user;

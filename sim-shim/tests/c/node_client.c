@@ -1,8 +1,8 @@
 /* A C program driving the render node through the C library only, as a driver would:
  * directory listing, stat, open, DRM_IOCTL_VERSION, the primary node and DRM master, and on
  * i915 a GEM buffer written through mmap by the CPU and by the GPU (MI_STORE_DATA_IMM), global
- * GEM names between two files (FLINK/GEM_OPEN), dup,
- * poll, fork and the sysfs-free
+ * GEM names between two files (FLINK/GEM_OPEN), PRIME dma-bufs and syncobj fds (opaque and
+ * sync files) between files and into a forked child, dup, poll, fork and the sysfs-free
  * parts of /dev. Usage: node_client i915|xe. Prints "ok" lines; exits non-zero at the first
  * failure. Struct layouts and ioctl numbers come from the kernel's uAPI headers. */
 #define _GNU_SOURCE
@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <drm/drm.h>
 #include <drm/i915_drm.h>
+#include <drm/xe_drm.h>
 
 #define CHECK(c)                                                                    \
     do {                                                                            \
@@ -360,6 +361,245 @@ static void check_fences(int fd) {
     CHECK(ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc) == 0);
 }
 
+/* A BO in system memory on either driver, and a CPU mapping of it through the node. */
+static uint32_t create_bo(int fd, const char *kmd, uint64_t size) {
+    if (!strcmp(kmd, "xe")) {
+        struct drm_xe_gem_create c = {
+            .size = size, .placement = 1, .cpu_caching = DRM_XE_GEM_CPU_CACHING_WB};
+        CHECK(ioctl(fd, DRM_IOCTL_XE_GEM_CREATE, &c) == 0);
+        return c.handle;
+    }
+    struct drm_i915_gem_create c = {.size = size};
+    CHECK(ioctl(fd, DRM_IOCTL_I915_GEM_CREATE, &c) == 0);
+    return c.handle;
+}
+
+static uint32_t *map_bo(int fd, const char *kmd, uint32_t handle, size_t size) {
+    uint64_t offset;
+    if (!strcmp(kmd, "xe")) {
+        struct drm_xe_gem_mmap_offset mo = {.handle = handle};
+        CHECK(ioctl(fd, DRM_IOCTL_XE_GEM_MMAP_OFFSET, &mo) == 0);
+        offset = mo.offset;
+    } else {
+        struct drm_i915_gem_mmap_offset mo = {.handle = handle, .flags = I915_MMAP_OFFSET_WB};
+        if (ioctl(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo) != 0) {
+            CHECK(errno == ENODEV);
+            mo.flags = I915_MMAP_OFFSET_FIXED;
+            CHECK(ioctl(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo) == 0);
+        }
+        offset = mo.offset;
+    }
+    uint32_t *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
+    CHECK(p != MAP_FAILED);
+    return p;
+}
+
+static int prime_export(int fd, uint32_t handle, uint32_t flags, int *out) {
+    struct drm_prime_handle p = {.handle = handle, .flags = flags, .fd = -1};
+    if (ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &p) != 0)
+        return errno;
+    *out = p.fd;
+    return 0;
+}
+
+static int prime_import(int fd, int dmabuf, uint32_t *handle) {
+    struct drm_prime_handle p = {.fd = dmabuf};
+    if (ioctl(fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p) != 0)
+        return errno;
+    *handle = p.handle;
+    return 0;
+}
+
+static void gem_close(int fd, uint32_t handle) {
+    struct drm_gem_close gc = {.handle = handle};
+    CHECK(ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc) == 0);
+}
+
+/* PRIME as drm_prime.c answers it: every export of an object is an fd of one dma-buf file
+ * (DRM_CLOEXEC per fd), importing it on the exporting file gives the exporting handle, on
+ * another file of the GPU a handle to the same memory (the same one each time), the dma-buf
+ * maps the BO's pages and its size is lseek(SEEK_END); it keeps the object alive after its
+ * last handle; bad flags EINVAL, unknown handles ENOENT, an fd that is not a dma-buf EINVAL,
+ * one that is not open EBADF. `handle` (on `fd`) is left exported as *kept. */
+static void check_prime(int fd, const char *kmd, int *kept) {
+    const size_t size = 8192;
+    uint32_t h = create_bo(fd, kmd, size);
+    uint32_t *cpu = map_bo(fd, kmd, h, size);
+    int a = -1, b = -1, c = -1;
+    CHECK(prime_export(fd, h, O_WRONLY, &a) == EINVAL);
+    CHECK(prime_export(fd, h + 1000, DRM_CLOEXEC, &a) == ENOENT);
+    CHECK(prime_export(fd, h, DRM_CLOEXEC | DRM_RDWR, &a) == 0 && a >= 0);
+    CHECK(prime_export(fd, h, 0, &b) == 0 && b >= 0 && b != a);
+    CHECK((fcntl(a, F_GETFD) & FD_CLOEXEC) && !(fcntl(b, F_GETFD) & FD_CLOEXEC));
+    struct stat sa, sb;
+    CHECK(fstat(a, &sa) == 0 && fstat(b, &sb) == 0);
+    CHECK(sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev);
+    CHECK(lseek(b, 0, SEEK_END) == (off_t)size);
+    CHECK(lseek(b, 0, SEEK_SET) == 0);
+    uint32_t back = 0;
+    CHECK(prime_import(fd, b, &back) == 0 && back == h);
+
+    int other = open(node, O_RDWR | O_CLOEXEC);
+    CHECK(other >= 0);
+    uint32_t h2 = 0, again = 0;
+    CHECK(prime_import(other, a, &h2) == 0 && h2 != 0);
+    CHECK(prime_import(other, b, &again) == 0 && again == h2);
+    uint32_t *cpu2 = map_bo(other, kmd, h2, size);
+    cpu[100] = 0xd1ab0f;
+    CHECK(cpu2[100] == 0xd1ab0f);
+    uint32_t *dm = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, a, 0);
+    CHECK(dm != MAP_FAILED);
+    CHECK(dm[100] == 0xd1ab0f);
+    dm[2000] = 0xfeed;
+    CHECK(cpu[2000] == 0xfeed && cpu2[2000] == 0xfeed);
+    CHECK(munmap(dm, size) == 0);
+    CHECK(mmap(NULL, 4 * size, PROT_READ, MAP_SHARED, a, 0) == MAP_FAILED);
+
+    /* The dma-buf keeps the object: after every handle is gone it imports again. */
+    CHECK(munmap(cpu2, size) == 0);
+    gem_close(other, h2);
+    CHECK(prime_import(other, a, &h2) == 0);
+    CHECK(prime_export(other, h2, DRM_CLOEXEC, &c) == 0);
+    CHECK(fstat(c, &sb) == 0 && sb.st_ino == sa.st_ino);
+    CHECK(close(c) == 0);
+    gem_close(other, h2);
+    CHECK(close(other) == 0);
+
+    int pipefd[2];
+    CHECK(pipe(pipefd) == 0);
+    CHECK(prime_import(fd, pipefd[0], &back) == EINVAL);
+    CHECK(close(pipefd[0]) == 0 && close(pipefd[1]) == 0);
+    CHECK(prime_import(fd, pipefd[0], &back) == EBADF);
+    CHECK(prime_import(fd, -1, &back) == EBADF);
+    CHECK(close(a) == 0);
+    CHECK(munmap(cpu, size) == 0);
+    *kept = b;
+    printf("ok prime\n");
+}
+
+static int syncobj_fd_ioctl(int fd, unsigned long req, struct drm_syncobj_handle *h) {
+    return ioctl(fd, req, h) == 0 ? 0 : errno;
+}
+
+/* Syncobj fds as drm_syncobj.c answers them: an opaque fd names the syncobj in any file (a
+ * new handle per import), a sync file holds its fence and polls readable once it signals;
+ * the argument errors of both ioctls. */
+static void check_syncobj_fds(int fd) {
+    struct drm_syncobj_create sc = {0};
+    CHECK(ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc) == 0);
+    struct drm_syncobj_handle h = {.handle = sc.handle, .fd = -1};
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h) == 0 && h.fd >= 0);
+    int opaque = h.fd;
+    CHECK(fcntl(opaque, F_GETFD) & FD_CLOEXEC);
+    /* No fence yet: nothing to put in a sync file. */
+    h = (struct drm_syncobj_handle){
+        .handle = sc.handle, .flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE};
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h) == EINVAL);
+    h.handle = sc.handle + 1000;
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h) == ENOENT);
+    h.flags = 0;
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h) == EINVAL);
+    h = (struct drm_syncobj_handle){.handle = sc.handle, .flags = 2};
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h) == EINVAL);
+    h = (struct drm_syncobj_handle){.handle = sc.handle, .pad = 1};
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h) == EINVAL);
+
+    int other = open(node, O_RDWR | O_CLOEXEC);
+    CHECK(other >= 0);
+    h = (struct drm_syncobj_handle){.fd = opaque};
+    CHECK(syncobj_fd_ioctl(other, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h) == 0 && h.handle);
+    uint32_t imported = h.handle;
+    CHECK(syncobj_fd_ioctl(other, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h) == 0);
+    CHECK(h.handle != imported);
+    struct drm_syncobj_destroy sd = {.handle = h.handle};
+    CHECK(ioctl(other, DRM_IOCTL_SYNCOBJ_DESTROY, &sd) == 0);
+    /* Signalled through one file, seen through the other. */
+    struct drm_syncobj_array sa = {.handles = (uintptr_t)&sc.handle, .count_handles = 1};
+    CHECK(ioctl(fd, DRM_IOCTL_SYNCOBJ_SIGNAL, &sa) == 0);
+    struct drm_syncobj_wait w = {.handles = (uintptr_t)&imported, .count_handles = 1};
+    CHECK(ioctl(other, DRM_IOCTL_SYNCOBJ_WAIT, &w) == 0);
+
+    h = (struct drm_syncobj_handle){
+        .handle = imported, .flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE};
+    CHECK(syncobj_fd_ioctl(other, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h) == 0 && h.fd >= 0);
+    int sync = h.fd;
+    struct pollfd p = {.fd = sync, .events = POLLIN};
+    CHECK(poll(&p, 1, 10000) == 1);
+    /* Its fence into a fresh syncobj of the first file. */
+    struct drm_syncobj_create fresh = {0};
+    CHECK(ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &fresh) == 0);
+    w.handles = (uintptr_t)&fresh.handle;
+    CHECK(ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w) == -1 && errno == EINVAL);
+    h = (struct drm_syncobj_handle){
+        .handle = fresh.handle, .flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
+        .fd = sync};
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h) == 0);
+    CHECK(ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w) == 0);
+    h.handle = fresh.handle + 1000;
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h) == ENOENT);
+    int pipefd[2];
+    CHECK(pipe(pipefd) == 0);
+    h = (struct drm_syncobj_handle){
+        .handle = fresh.handle, .flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
+        .fd = pipefd[0]};
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h) == EINVAL);
+    h.flags = 0;
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h) == EINVAL);
+    h.fd = -1;
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h) == EINVAL);
+    h = (struct drm_syncobj_handle){.fd = opaque, .pad = 1};
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h) == EINVAL);
+    CHECK(close(pipefd[0]) == 0 && close(pipefd[1]) == 0);
+    CHECK(close(sync) == 0 && close(opaque) == 0 && close(other) == 0);
+    printf("ok syncobj fds\n");
+}
+
+/* In a forked child, through the inherited file `fd`: the dma-buf fd the parent exported
+ * (`dmabuf`, inherited) imports as the parent's handle, an export made in the child imports
+ * back as the same handle, and syncobj fds go both ways. */
+static void check_fds_in_child(int fd, const char *kmd, int dmabuf) {
+    uint32_t h = 0, back = 0;
+    CHECK(prime_import(fd, dmabuf, &h) == 0 && h != 0);
+    int mine = -1;
+    CHECK(prime_export(fd, h, DRM_CLOEXEC, &mine) == 0 && mine >= 0);
+    struct stat s1, s2;
+    CHECK(fstat(mine, &s1) == 0 && fstat(dmabuf, &s2) == 0 && s1.st_ino == s2.st_ino);
+    CHECK(prime_import(fd, mine, &back) == 0 && back == h);
+    CHECK(prime_import(fd, -1, &back) == EBADF);
+    uint32_t fresh = create_bo(fd, kmd, 4096);
+    int f2 = -1;
+    CHECK(prime_export(fd, fresh, DRM_CLOEXEC | DRM_RDWR, &f2) == 0);
+    uint32_t *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, f2, 0);
+    CHECK(p != MAP_FAILED);
+    p[3] = 77;
+    uint32_t *q = map_bo(fd, kmd, fresh, 4096);
+    CHECK(q[3] == 77);
+    CHECK(munmap(p, 4096) == 0 && munmap(q, 4096) == 0 && close(f2) == 0 && close(mine) == 0);
+
+    struct drm_syncobj_create sc = {.flags = DRM_SYNCOBJ_CREATE_SIGNALED};
+    CHECK(ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc) == 0);
+    struct drm_syncobj_handle sh = {.handle = sc.handle};
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &sh) == 0);
+    struct drm_syncobj_handle in = {.fd = sh.fd};
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &in) == 0 && in.handle);
+    struct drm_syncobj_wait w = {.handles = (uintptr_t)&in.handle, .count_handles = 1};
+    CHECK(ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w) == 0);
+    struct drm_syncobj_handle sf = {
+        .handle = in.handle, .flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE};
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &sf) == 0);
+    struct pollfd pf = {.fd = sf.fd, .events = POLLIN};
+    CHECK(poll(&pf, 1, 10000) == 1);
+    struct drm_syncobj_create t = {0};
+    CHECK(ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &t) == 0);
+    struct drm_syncobj_handle imp = {
+        .handle = t.handle, .flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
+        .fd = sf.fd};
+    CHECK(syncobj_fd_ioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &imp) == 0);
+    w.handles = (uintptr_t)&t.handle;
+    CHECK(ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w) == 0);
+    CHECK(close(sh.fd) == 0 && close(sf.fd) == 0);
+}
+
 int main(int argc, char **argv) {
     const char *kmd = argc > 1 ? argv[1] : "i915";
     check_dev_dri();
@@ -378,6 +618,9 @@ int main(int argc, char **argv) {
         check_fences(fd);
         printf("ok fences\n");
     }
+    int dmabuf = -1;
+    check_prime(fd, kmd, &dmabuf);
+    check_syncobj_fds(fd);
 
     /* A render node with no events is never readable. */
     struct pollfd p = {.fd = fd, .events = POLLIN};
@@ -405,6 +648,7 @@ int main(int argc, char **argv) {
         check_version(d, kmd);
         if (!strcmp(kmd, "i915"))
             check_fences(d);
+        check_fds_in_child(d, kmd, dmabuf);
         int f = open(node, O_RDWR);
         if (f < 0)
             _exit(3);
@@ -415,7 +659,9 @@ int main(int argc, char **argv) {
     CHECK(waitpid(pid, &status, 0) == pid);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     check_version(d, kmd);
-    printf("ok fork%s\n", strcmp(kmd, "i915") ? "" : " (with fences in the child)");
+    printf("ok fork (PRIME and syncobj fds%s in the child)\n",
+           strcmp(kmd, "i915") ? "" : ", fences");
+    CHECK(close(dmabuf) == 0);
     CHECK(close(d) == 0);
     printf("all ok\n");
     return 0;

@@ -132,7 +132,7 @@ pub(crate) fn execbuffer2(
             .filter(|&h| {
                 st.gem
                     .get(h)
-                    .is_ok_and(|o| o.requests.iter().any(|r| !r.fence.is_signaled()))
+                    .is_ok_and(|o| o.requests().iter().any(|r| !r.fence.is_signaled()))
             })
             .collect();
         if !busy.is_empty() {
@@ -173,7 +173,7 @@ pub(crate) fn execbuffer2(
     let ctx = i915.contexts.get_mut(&ctx_id).ok_or(Errno::ENOENT)?;
     let fence = gpu.submit(&mut ctx.hw, job);
     for o in &objects {
-        if let Ok(obj) = gem.get_mut(o.handle) {
+        if let Ok(obj) = gem.get(o.handle) {
             obj.track(Request {
                 fence: fence.clone(),
                 engine,

@@ -205,7 +205,7 @@ pub(crate) fn busy(dev: &SimDevice, a: &mut drm_i915_gem_busy) -> Result<i32, Er
         e.map_or(0, |e| u32::from(super::query::uapi_class(e.class)))
     };
     a.busy = 0;
-    for r in obj.requests.iter().filter(|r| !r.fence.is_signaled()) {
+    for r in obj.requests().iter().filter(|r| !r.fence.is_signaled()) {
         let c = class(r.engine);
         a.busy |= 0x1_0000 << c;
         if r.write {
@@ -255,7 +255,7 @@ pub(super) fn wait_idle(
     dev.wait_until(Deadline::Never, None, |st| {
         let obj = st.gem.get(handle)?;
         let busy = obj
-            .requests
+            .requests()
             .iter()
             .any(|r| counts(r) && !r.fence.is_signaled());
         Ok((!busy).then_some(()))

@@ -124,6 +124,15 @@ impl Bo {
         }
     }
 
+    /// The memfd behind an owned BO's pages, if kept (see [`share_bo_pages`]).
+    pub fn memfd(&self) -> Option<std::os::fd::RawFd> {
+        use std::os::fd::AsRawFd;
+        match &self.storage {
+            Storage::Owned(_, fd) => fd.as_ref().map(|f| f.as_raw_fd()),
+            Storage::Host(..) => None,
+        }
+    }
+
     /// A BO over the host's own pages (userptr). The range must be page aligned and non-empty;
     /// whether the pages exist is the caller's check (the kernels check it at different times).
     pub fn host(range: HostRange) -> Result<Arc<Bo>, BoError> {

@@ -11,4 +11,4 @@ mod syncobj;
 pub use doorbell::Doorbell;
 pub use fence::{Fence, FenceStatus};
 pub use sync_file::SyncFiles;
-pub use syncobj::{Syncobj, SyncobjTable};
+pub use syncobj::{SharedSyncobj, Syncobj, SyncobjTable};

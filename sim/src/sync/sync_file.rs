@@ -1,12 +1,14 @@
-//! i915's sync_file in/out fences (I915_EXEC_FENCE_IN/OUT). The simulator has no kernel to
-//! create real sync_files, so an out-fence is an eventfd that becomes readable (POLLIN) when the
-//! fence signals, which is what waiters on a sync_file poll for; the fd is the caller's to
-//! close. Only fds handed out here are accepted back as in-fences: anything else is EINVAL,
-//! as the kernel answers for a file that is not a sync_file.
+//! sync_files: i915's in/out fences (I915_EXEC_FENCE_IN/OUT) and syncobj's
+//! EXPORT/IMPORT_SYNC_FILE. The simulator has no kernel to create real sync_files, so one is
+//! an eventfd that becomes readable (POLLIN) when the fence signals, which is what waiters on
+//! a sync_file poll for; the fd is the caller's to close. Only fds handed out here are
+//! accepted back: anything else is EINVAL, as the kernel answers for a file that is not a
+//! sync_file. They are known process-wide (a sync file of one DRM file, or GPU, is accepted by
+//! another, as the kernel's are), by fd number.
 
 use std::collections::HashMap;
 use std::os::fd::{IntoRawFd, OwnedFd, RawFd};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use kmd_iface::seam::Errno;
 use nix::sys::eventfd::{EfdFlags, EventFd};
@@ -14,10 +16,21 @@ use nix::sys::stat::fstat;
 
 use super::Fence;
 
+/// fd -> (inode of the eventfd, fence), for every sync file of the process. The inode tells a
+/// closed-and-reused fd number of another kind of file apart.
+type Files = HashMap<RawFd, (u64, Arc<Fence>)>;
+
+static FILES: Mutex<Option<Files>> = Mutex::new(None);
+
+fn files() -> MutexGuard<'static, Option<Files>> {
+    FILES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A DRM file's view of the sync files: it exports into the process-wide table and remembers
+/// its own exports (for the fuzz driver to close).
 #[derive(Debug, Default)]
 pub struct SyncFiles {
-    /// fd -> (inode of the eventfd, fence). The inode tells a closed-and-reused fd number apart.
-    files: HashMap<RawFd, (u64, Arc<Fence>)>,
+    mine: Vec<(RawFd, u64)>,
 }
 
 fn inode(fd: RawFd) -> Option<u64> {
@@ -28,7 +41,7 @@ impl SyncFiles {
     /// A new fd for `fence`, readable once the fence signals.
     pub fn export(&mut self, fence: Arc<Fence>) -> Result<RawFd, Errno> {
         // Forget fds the user has closed (or whose number now names another file).
-        self.files.retain(|&fd, (ino, _)| inode(fd) == Some(*ino));
+        self.mine.retain(|&(fd, ino)| inode(fd) == Some(ino));
         let efd = OwnedFd::from(EventFd::from_value_and_flags(0, EfdFlags::EFD_CLOEXEC)?);
         // Our own reference to the eventfd, written when the fence signals and then closed.
         let ours = efd.try_clone().map_err(|_| Errno::EMFILE)?;
@@ -37,22 +50,27 @@ impl SyncFiles {
         });
         let fd = efd.into_raw_fd();
         let ino = inode(fd).ok_or(Errno::EBADF)?;
-        self.files.insert(fd, (ino, fence));
+        let mut all = files();
+        let all = all.get_or_insert_with(HashMap::new);
+        all.retain(|&fd, (ino, _)| inode(fd) == Some(*ino));
+        all.insert(fd, (ino, fence));
+        self.mine.push((fd, ino));
         Ok(fd)
     }
 
-    /// The fds handed out and still open (the fuzz driver closes them after each input).
+    /// The fds this file handed out and still open (the fuzz driver closes them after each
+    /// input).
     pub fn exported(&self) -> Vec<RawFd> {
-        self.files
+        self.mine
             .iter()
-            .filter(|(&fd, (ino, _))| inode(fd) == Some(*ino))
-            .map(|(&fd, _)| fd)
+            .filter(|&&(fd, ino)| inode(fd) == Some(ino))
+            .map(|&(fd, _)| fd)
             .collect()
     }
 
-    /// The fence behind an fd this device exported.
+    /// The fence behind a sync file fd of this process.
     pub fn import(&self, fd: RawFd) -> Result<Arc<Fence>, Errno> {
-        match self.files.get(&fd) {
+        match files().as_ref().and_then(|m| m.get(&fd)) {
             Some((ino, f)) if inode(fd) == Some(*ino) => Ok(f.clone()),
             _ => Err(Errno::EINVAL),
         }

@@ -5,7 +5,7 @@
 //! first point >= P has signalled (the kernel's dma-fence-chain rule).
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::{Fence, FenceStatus};
 
@@ -83,25 +83,41 @@ impl Syncobj {
     }
 }
 
+/// A syncobj as handles hold it: several handles, in several files, may name one syncobj
+/// (an opaque syncobj fd imported, `drm_syncobj_fd_to_handle`).
+#[derive(Debug, Default)]
+pub struct SharedSyncobj(Mutex<Syncobj>);
+
+impl SharedSyncobj {
+    pub fn lock(&self) -> MutexGuard<'_, Syncobj> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 /// A file's syncobj handles.
 #[derive(Debug, Default)]
 pub struct SyncobjTable {
     next: u32,
-    objs: HashMap<u32, Syncobj>,
+    objs: HashMap<u32, Arc<SharedSyncobj>>,
 }
 
 impl SyncobjTable {
     /// Creates a syncobj, signalled if asked (DRM_SYNCOBJ_CREATE_SIGNALED). Handles start at 1.
     pub fn create(&mut self, signaled: bool) -> u32 {
-        self.next = self.next.wrapping_add(1).max(1);
-        while self.objs.contains_key(&self.next) {
-            self.next = self.next.wrapping_add(1).max(1);
-        }
         let mut s = Syncobj::default();
         if signaled {
             s.replace(Some(Fence::signaled()));
         }
-        self.objs.insert(self.next, s);
+        self.insert(Arc::new(SharedSyncobj(Mutex::new(s))))
+    }
+
+    /// A new handle of `obj` (the lowest free from the last one given, as `idr_alloc` from 1).
+    pub fn insert(&mut self, obj: Arc<SharedSyncobj>) -> u32 {
+        self.next = self.next.wrapping_add(1).max(1);
+        while self.objs.contains_key(&self.next) {
+            self.next = self.next.wrapping_add(1).max(1);
+        }
+        self.objs.insert(self.next, obj);
         self.next
     }
 
@@ -109,12 +125,18 @@ impl SyncobjTable {
         self.objs.remove(&handle).is_some()
     }
 
-    pub fn get(&self, handle: u32) -> Option<&Syncobj> {
-        self.objs.get(&handle)
+    /// The syncobj a handle names, locked (held briefly: never while taking a file's lock).
+    pub fn get(&self, handle: u32) -> Option<MutexGuard<'_, Syncobj>> {
+        self.objs.get(&handle).map(|s| s.lock())
     }
 
-    pub fn get_mut(&mut self, handle: u32) -> Option<&mut Syncobj> {
-        self.objs.get_mut(&handle)
+    pub fn get_mut(&mut self, handle: u32) -> Option<MutexGuard<'_, Syncobj>> {
+        self.get(handle)
+    }
+
+    /// The shared syncobj behind a handle (for an fd export).
+    pub fn shared(&self, handle: u32) -> Option<Arc<SharedSyncobj>> {
+        self.objs.get(&handle).cloned()
     }
 
     pub fn contains(&self, handle: u32) -> bool {
