@@ -11,6 +11,7 @@ mod filter;
 mod hdc;
 mod lsc;
 mod media;
+pub mod quick;
 mod sampler;
 pub mod scratch;
 mod slm;
@@ -314,6 +315,11 @@ pub fn execute(
     let plan = inst
         .send
         .ok_or_else(|| EuErrorKind::Illegal("send without a plan".into()))?;
+    if let Some(q) = plan.quick {
+        if quick::run(t, q, mask, mem) {
+            return Ok(Outcome { eot: plan.eot });
+        }
+    }
     let desc = desc_value(t, plan.desc);
     let ex_desc = desc_value(t, plan.ex_desc);
     let mlen = (desc >> 25 & 0xf) as usize;

@@ -64,6 +64,9 @@ fn lane_mask(n: u8) -> u32 {
 /// (IGC's `(1|M0)` address, flag and loop-counter arithmetic) get their own one-lane form.
 #[inline(always)]
 fn exec_body(t: &mut Thread, f: &Fast, inst: &Inst) {
+    if f.op == FastOp::Keep {
+        return;
+    }
     match f.n {
         0..=1 => exec_lanes::<1>(t, f, inst),
         2..=8 => exec_lanes::<8>(t, f, inst),
@@ -406,7 +409,7 @@ fn word<const L: usize>(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bo
             let r = with_lanes!(a, |ga| with_lanes!(b, |gb| pick_row::<L>(pick, ga, gb)));
             (r, None, enabled)
         }
-        FastOp::Csel => return false,
+        FastOp::Csel | FastOp::Keep => return false,
         op => {
             let r = with_lanes!(a, |ga| with_lanes!(b, |gb| with_lanes!(
                 c,
@@ -610,6 +613,8 @@ fn int_op<const L: usize>(
             let r = blend(pick, a, &b);
             return (None, enabled, r);
         }
+        // Stores nothing (`exec_body` returns before it gets here).
+        FastOp::Keep => return (None, 0, [0; L]),
         FastOp::Csel => {
             let b = load::<L>(t, &f.src[1], &inst.src[1].offs, n);
             let z = load::<L>(t, &f.src[2], &inst.src[2].offs, n);
@@ -723,6 +728,7 @@ fn f32_op<const L: usize>(
             let r = blend(pick, a, &b);
             return (None, enabled, r);
         }
+        FastOp::Keep => return (None, 0, [0; L]),
         FastOp::Csel => {
             let b = load::<L>(t, &f.src[1], &inst.src[1].offs, n);
             let z = f32_lanes(&load::<L>(t, &f.src[2], &inst.src[2].offs, n));

@@ -33,6 +33,11 @@ pub enum FastOp {
     Sel,
     /// `csel`: src2 tested by the condition picks src0 or src1 (no flag write).
     Csel,
+    /// Leaves registers and flags as they are: an integer `csel` whose two value sources are
+    /// its destination's own region (IGC's `csel (4|M0) (eq)f0.0 r0.0<1>:w r0.0<4;1>:w
+    /// r0.0<4;1>:w r0.0<1>:w`, a dependency marker in every loop), so either pick stores the
+    /// bytes already there.
+    Keep,
 }
 
 /// The lane domain: integers computed modulo 2^32 (every destination is at most 32 bits
@@ -92,11 +97,12 @@ pub struct Fast {
     /// The destination type's element (for `null` too: conditions test the value as it).
     pub dst_elem: Elem,
     pub src: [FastSrc; 3],
-    /// The word form: 32-bit elements everywhere, a `null` destination or one of consecutive
-    /// DWords, and each source consecutive DWords or one value (a scalar region or an
-    /// immediate); not `csel`, and integer `cmp`/conditional `sel` only on sources of the
-    /// same signedness. The executor computes it straight from the register file's rows,
-    /// condition flags included.
+    /// The word form: a `null` destination (any type for `cmp`, 32-bit otherwise) or one of
+    /// consecutive DWords (one DWord for a one-channel instruction), and each source
+    /// consecutive DWords or one value of any size (a scalar region or an immediate, read
+    /// once and extended); not `csel`, and integer `cmp`/conditional `sel` only on sources
+    /// of the same signedness. The executor computes it straight from the register file's
+    /// rows, condition flags included.
     pub word: bool,
 }
 
@@ -276,15 +282,31 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
     // Integer `cmp` and conditional `sel` compare each source by its own signedness: the word
     // form covers sources that agree.
     let compares = matches!(op, FastOp::Cmp { .. }) || (op == FastOp::Sel && inst.cond.is_some());
+    // A `null` destination's type matters only to a condition on the result: `cmp` flags
+    // come from its sources.
+    let cmp_to_null = dst.is_none() && matches!(op, FastOp::Cmp { .. });
     let word = op != FastOp::Csel
         && !(compares && num == Num::Int && src[0].elem.signed != src[1].elem.signed)
-        && dst_elem.size == 4
-        && dst.is_none_or(|d| d.stride == 4)
-        && src.iter().take(arity).all(|s| {
-            s.elem.size == 4 && matches!(s.at, Src::Imm(_) | Src::Region { stride: 0 | 4, .. })
+        && (dst_elem.size == 4 || cmp_to_null)
+        && dst.is_none_or(|d| d.stride == 4 || n == 1)
+        && src.iter().take(arity).all(|s| match s.at {
+            Src::Imm(_) | Src::Region { stride: 0, .. } => true,
+            Src::Region { stride: 4, .. } => s.elem.size == 4,
+            _ => false,
+        });
+    let keep = op == FastOp::Csel
+        && num == Num::Int
+        && src[0] == src[1]
+        && dst.is_some_and(|d| {
+            src[0].at
+                == Src::Region {
+                    base: d.base,
+                    stride: d.stride,
+                }
+                && src[0].elem.size == dst_elem.size
         });
     Some(Fast {
-        op,
+        op: if keep { FastOp::Keep } else { op },
         num,
         n: inst.n,
         chan_off: inst.chan_off,

@@ -47,6 +47,9 @@ pub struct SendPlan {
     /// Second payload's first GRF (split sends), `None` when absent or `null`.
     pub src1_reg: Option<u8>,
     pub eot: bool,
+    /// The message's classified form, when it has one (immediate descriptors, a common
+    /// message): tried before the general path.
+    pub quick: Option<crate::eu::dataport::quick::Quick>,
 }
 
 /// One executable instruction.
@@ -301,11 +304,11 @@ fn reg_of(op: &Option<Operand>) -> Result<Option<u8>, EuErrorKind> {
     }
 }
 
-fn send_plan(inst: &Instruction) -> Result<SendPlan, EuErrorKind> {
+fn send_plan(platform: Platform, inst: &Instruction, n: u8) -> Result<SendPlan, EuErrorKind> {
     let info = inst
         .send
         .ok_or_else(|| EuErrorKind::Illegal("send without descriptors".into()))?;
-    Ok(SendPlan {
+    let mut plan = SendPlan {
         sfid: info.sfid,
         desc: info.desc,
         ex_desc: info.ex_desc,
@@ -315,7 +318,10 @@ fn send_plan(inst: &Instruction) -> Result<SendPlan, EuErrorKind> {
             .ok_or_else(|| EuErrorKind::Illegal("send payload is null".into()))?,
         src1_reg: reg_of(&inst.src[1])?,
         eot: inst.opts.contains(InstOpts::EOT),
-    })
+        quick: None,
+    };
+    plan.quick = crate::eu::dataport::quick::classify(platform, &plan, n);
+    Ok(plan)
 }
 
 fn reads_arf(inst: &Instruction, file: RegFile) -> bool {
@@ -340,7 +346,6 @@ fn lower(platform: Platform, d: &Decoded, pcs: &[u32]) -> Inst {
     out.sat = i.saturate;
     out.acc_wr = i.opts.contains(InstOpts::ACC_WR_EN);
     out.reads_ce = reads_arf(i, RegFile::ChannelEnable);
-    let _ = platform;
     let lanes = out.n as usize;
     let result = (|| -> Result<(), EuErrorKind> {
         match i.opcode.shape() {
@@ -356,7 +361,7 @@ fn lower(platform: Platform, d: &Decoded, pcs: &[u32]) -> Inst {
                     out.nsrc = 1;
                 }
             }
-            Shape::Send => out.send = Some(send_plan(i)?),
+            Shape::Send => out.send = Some(send_plan(platform, i, out.n)?),
             Shape::Nullary | Shape::Sync | Shape::Wait => {}
             Shape::Unary | Shape::Binary | Shape::Ternary => {
                 out.domain = domain_of(&i.src);

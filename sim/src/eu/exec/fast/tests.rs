@@ -5,6 +5,7 @@
 use platform::Platform;
 use proptest::prelude::*;
 
+use crate::eu::program::fast::FastOp;
 use crate::eu::{run, NoMemory, Program, Status, Thread};
 
 const INT_TYPES: [&str; 6] = ["b", "ub", "w", "uw", "d", "ud"];
@@ -198,6 +199,49 @@ proptest! {
         for (at, (x, y)) in g.file.iter().zip(f.file.iter()).enumerate() {
             prop_assert_eq!(x, y, "byte {} differs for {}", at, c.text);
         }
+    }
+}
+
+prop_compose! {
+    /// IGC's flag-dependency `csel`: both value sources are the destination's own region.
+    fn keep_case()(
+        size in 0usize..4,
+        ty in 0usize..INT_TYPES.len(),
+        reg in 10u32..40,
+        sub in 0u32..3,
+        z in 10u32..40,
+        cond in 0usize..6,
+        flag in 0u32..4,
+        no_mask in any::<bool>(),
+        file in proptest::collection::vec(any::<u8>(), 4096),
+        active in any::<u32>(),
+        flags in any::<u64>(),
+    ) -> Case {
+        let n = [1, 4, 8, 16][size];
+        let ty = INT_TYPES[ty];
+        let w = if no_mask { "(W) " } else { "" };
+        let v = format!("r{reg}.{sub}");
+        let text = format!(
+            "{w}csel ({n}|M0) ({})f{}.{} {v}<1>:{ty} {v}<1;0>:{ty} {v}<1;0>:{ty} r{z}.0<1>:{ty}\nnop\n",
+            CONDS[cond], flag / 2, flag % 2,
+        );
+        Case { text, file, active: active | 1, flags }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    #[test]
+    fn csel_of_its_own_destination_matches_general_path(c in keep_case()) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, &c.text).expect("assembles");
+        let fast = Program::decode(Platform::Tgllp, &bytes);
+        prop_assert_eq!(fast.fast[0].map(|f| f.op), Some(FastOp::Keep), "{}", c.text);
+        let mut general = fast.clone();
+        general.fast[0] = None;
+        let g = one(&general, &c).expect("general path ran");
+        let f = one(&fast, &c).expect("fast path ran");
+        prop_assert!(g.file == f.file, "{}", c.text);
     }
 }
 

@@ -1,0 +1,301 @@
+//! The common sends without the general message frame. A send whose descriptors are
+//! immediates is classified once, when its kernel is pre-decoded ([`classify`]); at run time a
+//! classified send reads its addresses from the GRF, and when the enabled lanes, addresses and
+//! bounds are the common case it makes one access of the whole run straight between memory
+//! and the registers ([`run`]). Anything else (a lane off, addresses that do not step by one
+//! element, a misaligned or out-of-bounds run, memory that is not all mapped) returns `false`
+//! having changed nothing, and the general path ([`super::execute`]) executes the message, so
+//! faults, bounds and alignment errors are exactly its own.
+//!
+//! Classified: messages with no effect on registers or memory (the thread spawner's end of
+//! thread, gateway messages other than the barrier, HDC and LSC fences), one-channel untyped
+//! surface reads and writes (BTI, SLM and A64; DC1 0x01/0x09/0x11/0x19), and LSC `load`/`store`
+//! of one 32-bit element per lane (UGM, UGML, SLM; flat, BTI, A32 or A64).
+
+use isa_encoder::model::SendDesc;
+use isa_encoder::sendmsg::lsc::{
+    find_op, Class, ADDR_BTI, ADDR_FLAT, ADDR_SIZE, ADDR_TYPE, DATA_SIZE, EX_BTI, OPCODE,
+    TRANSPOSED, VECTOR,
+};
+use isa_encoder::sendmsg::{gateway, Sfid};
+use platform::Platform;
+
+use super::align::{alignment, Access};
+use super::{mem_read_all, mem_write_all, scratch, Memory, Space};
+use crate::eu::program::SendPlan;
+use crate::eu::regfile::{Thread, GRF_REGS, REG_BYTES};
+
+/// Binding-table index of shared local memory (HDC).
+const BTI_SLM: u8 = 254;
+
+/// Where a classified message's per-lane addresses point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Base {
+    /// Virtual addresses (A64, or LSC flat on UGM).
+    Flat,
+    /// Offsets into the surface at this binding-table index.
+    Bti(u8),
+    /// Shared local memory offsets (the platform's SLM address rule).
+    Slm(Platform),
+}
+
+/// A classified send.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quick {
+    /// Changes neither registers nor memory (end of thread, a non-barrier gateway message).
+    Nothing,
+    /// A fence: the memory is told, the response registers keep their contents.
+    Fence,
+    /// One DWord per lane at per-lane addresses: lane `i` accesses `base + address[i] +
+    /// chan_off`, its register DWord is `i` of the data (stores) or response (loads).
+    Lanes(Lanes),
+}
+
+/// A one-channel, 32-bit-per-lane read or write (see [`Quick::Lanes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lanes {
+    pub write: bool,
+    pub base: Base,
+    /// Lanes the payload lays out; all of them must be enabled.
+    pub lanes: u8,
+    /// Bytes per address (4 or 8).
+    pub addr_bytes: u8,
+    /// GRF byte of lane 0's address.
+    pub addr_at: u16,
+    /// Byte added to every lane's address (the enabled untyped channel times 4).
+    pub chan_off: u8,
+    /// GRF byte of lane 0's store data, or of the response.
+    pub data_at: u16,
+    /// The alignment rule of the run's first address (the general path checks it per lane).
+    pub align: u8,
+}
+
+fn imm(d: SendDesc) -> Option<u32> {
+    match d {
+        SendDesc::Imm(v) => Some(v),
+        SendDesc::Reg(_) => None,
+    }
+}
+
+/// The GRF byte of payload byte `at` (src0's `mlen` registers, then src1's `ex_mlen`) when
+/// `len` bytes from there lie in one of the two.
+fn payload_byte(
+    plan: &SendPlan,
+    mlen: usize,
+    ex_mlen: usize,
+    at: usize,
+    len: usize,
+) -> Option<u16> {
+    let src0 = mlen * REG_BYTES;
+    let grf = if at + len <= src0 {
+        usize::from(plan.src0_reg) * REG_BYTES + at
+    } else if at >= src0 && at - src0 + len <= ex_mlen * REG_BYTES {
+        usize::from(plan.src1_reg?) * REG_BYTES + at - src0
+    } else {
+        return None;
+    };
+    u16::try_from(grf).ok()
+}
+
+/// The classified form of a send of `n` channels, when it has one. Every register range the
+/// general path reads or writes must lie in the GRF (else it reports the error).
+pub fn classify(platform: Platform, plan: &SendPlan, n: u8) -> Option<Quick> {
+    let desc = imm(plan.desc)?;
+    let ex_desc = imm(plan.ex_desc)?;
+    let mlen = (desc >> 25 & 0xf) as usize;
+    let rlen = (desc >> 20 & 0x1f) as usize;
+    let ex_mlen = plan
+        .src1_len
+        .map_or((ex_desc >> 6 & 0x1f) as usize, usize::from);
+    let in_grf = |r: Option<u8>, count: usize| r.is_none_or(|r| usize::from(r) + count <= GRF_REGS);
+    if !in_grf(Some(plan.src0_reg), mlen)
+        || !in_grf(plan.src1_reg, ex_mlen)
+        || !in_grf(plan.dst_reg, rlen)
+    {
+        return None;
+    }
+    let field = |off: u32, len: u32| (desc >> off) & ((1u32 << len) - 1);
+    let resp = |len: usize| -> Option<u16> {
+        let r = plan.dst_reg?;
+        (len <= rlen * REG_BYTES).then(|| u16::from(r) * REG_BYTES as u16)
+    };
+    let sfid = Sfid::decode(platform, plan.sfid)?;
+    match sfid {
+        Sfid::ThreadSpawner | Sfid::Null => Some(Quick::Nothing),
+        Sfid::Gateway if desc & 7 != gateway::GATEWAY_BARRIER => Some(Quick::Nothing),
+        Sfid::Dc0 if !scratch::is_scratch(desc) && field(14, 5) == 0x07 => Some(Quick::Fence),
+        Sfid::Dc1 if matches!(field(14, 5), 0x01 | 0x09 | 0x11 | 0x19) => {
+            let ty = field(14, 5);
+            let write = ty & 0x08 != 0;
+            let a64 = ty & 0x10 != 0;
+            let lanes: usize = if field(12, 2) == 1 { 16 } else { 8 };
+            let chans = !field(8, 4) & 0xf;
+            if chans.count_ones() != 1 {
+                return None;
+            }
+            let h = if field(19, 1) != 0 { REG_BYTES } else { 0 };
+            let addr_bytes = if a64 { 8 } else { 4 };
+            let len = 4 * lanes;
+            let addr_at = payload_byte(plan, mlen, ex_mlen, h, lanes * addr_bytes)?;
+            let data_at = if write {
+                let block = (lanes * addr_bytes).div_ceil(REG_BYTES) * REG_BYTES;
+                payload_byte(plan, mlen, ex_mlen, h + block, len)?
+            } else {
+                resp(len)?
+            };
+            let bti = field(0, 8) as u8;
+            let base = match (a64, bti) {
+                (true, _) => Base::Flat,
+                (false, BTI_SLM) => Base::Slm(platform),
+                (false, b) => Base::Bti(b),
+            };
+            Some(Quick::Lanes(Lanes {
+                write,
+                base,
+                lanes: lanes as u8,
+                addr_bytes: addr_bytes as u8,
+                addr_at,
+                chan_off: 4 * chans.trailing_zeros() as u8,
+                data_at,
+                align: alignment(Access::Untyped) as u8,
+            }))
+        }
+        Sfid::Ugm | Sfid::Ugml | Sfid::Slm | Sfid::Tgm => {
+            let f = |(off, len): (u32, u32)| field(off, len);
+            let op = find_op(f(OPCODE))?;
+            if op.class == Class::Fence {
+                return Some(Quick::Fence);
+            }
+            if sfid == Sfid::Tgm
+                || !matches!(op.class, Class::Load | Class::Store)
+                || f(TRANSPOSED) != 0
+                || f(VECTOR) != 0
+                // d32: 32 bits in registers and in memory.
+                || f(DATA_SIZE) != 2
+            {
+                return None;
+            }
+            let addr_bytes: usize = match f(ADDR_SIZE) {
+                2 => 4,
+                3 => 8,
+                _ => return None,
+            };
+            let base = match (sfid, f(ADDR_TYPE)) {
+                (Sfid::Slm, _) => Base::Slm(platform),
+                (_, ADDR_FLAT) => Base::Flat,
+                (_, ADDR_BTI) => Base::Bti((ex_desc >> EX_BTI.0) as u8),
+                _ => return None,
+            };
+            let lanes = usize::from(n);
+            let write = op.class == Class::Store;
+            let len = 4 * lanes;
+            // The payload's lanes come from src0's length (see the general path), so a
+            // message whose layout has more lanes than it executes is left to it.
+            if mlen * REG_BYTES / addr_bytes != lanes {
+                return None;
+            }
+            let addr_at = payload_byte(plan, mlen, ex_mlen, 0, lanes * addr_bytes)?;
+            let data_at = if write {
+                payload_byte(plan, mlen, ex_mlen, mlen * REG_BYTES, len)?
+            } else {
+                resp(len)?
+            };
+            Some(Quick::Lanes(Lanes {
+                write,
+                base,
+                lanes: lanes as u8,
+                addr_bytes: addr_bytes as u8,
+                addr_at,
+                chan_off: 0,
+                data_at,
+                align: alignment(Access::LscLane { elem: 4 }) as u8,
+            }))
+        }
+        _ => None,
+    }
+}
+
+fn grf_u32(t: &Thread, at: usize) -> u32 {
+    u32::from_le_bytes([t.file[at], t.file[at + 1], t.file[at + 2], t.file[at + 3]])
+}
+
+/// Executes `q` on the lanes in `mask` when it is the common case: true when done, false
+/// (nothing changed) when the general path must execute the message.
+pub fn run(t: &mut Thread, q: Quick, mask: u32, mem: &mut dyn Memory) -> bool {
+    match q {
+        Quick::Nothing => true,
+        Quick::Fence => {
+            mem.fence();
+            true
+        }
+        Quick::Lanes(l) => lanes(t, l, mask, mem),
+    }
+}
+
+fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
+    let n = usize::from(l.lanes);
+    let all = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+    if mask & all != all {
+        return false;
+    }
+    // Consecutive DWord addresses, lane 0's first.
+    let at = usize::from(l.addr_at);
+    let first = if l.addr_bytes == 8 {
+        u64::from(grf_u32(t, at)) | u64::from(grf_u32(t, at + 4)) << 32
+    } else {
+        u64::from(grf_u32(t, at))
+    };
+    let len = 4 * n;
+    if first
+        .checked_add(len as u64 + u64::from(l.chan_off))
+        .is_none()
+    {
+        return false;
+    }
+    let step = usize::from(l.addr_bytes);
+    let consecutive = if step == 8 {
+        (1..n).all(|i| {
+            let a = at + 8 * i;
+            u64::from(grf_u32(t, a)) | u64::from(grf_u32(t, a + 4)) << 32 == first + 4 * i as u64
+        })
+    } else {
+        // A32: the lanes' values must not wrap past 2^32 either (checked by the u64 sums).
+        (1..n).all(|i| u64::from(grf_u32(t, at + 4 * i)) == first + 4 * i as u64)
+    };
+    if !consecutive {
+        return false;
+    }
+    let (space, base, limit) = match l.base {
+        Base::Flat => (Space::Global, 0, u64::MAX),
+        Base::Slm(p) => (Space::Slm(p), 0, u64::MAX),
+        Base::Bti(b) => match mem.surface(u32::from(b)) {
+            Ok(s) => (Space::Global, s.base, s.width),
+            Err(_) => return false,
+        },
+    };
+    // The lanes step by 4: all meet the rule when the first does.
+    if !base.wrapping_add(first).is_multiple_of(u64::from(l.align)) {
+        return false;
+    }
+    let off = first + u64::from(l.chan_off);
+    if off + len as u64 > limit {
+        return false;
+    }
+    let addr = base.wrapping_add(off);
+    let data = usize::from(l.data_at);
+    if l.write {
+        mem_write_all(mem, space, addr, &t.file[data..data + len])
+    } else {
+        // Through a buffer: a failed run leaves the registers as they were.
+        let mut buf = [0u8; 32 * 4];
+        let buf = &mut buf[..len];
+        if !mem_read_all(mem, space, addr, buf) {
+            return false;
+        }
+        t.file[data..data + len].copy_from_slice(buf);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests;
