@@ -350,6 +350,7 @@ fn decode_sync(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
 // Encoding
 // ---------------------------------------------------------------------------------------------
 
+#[inline(always)]
 fn type_code(ty: DataType) -> Result<u64, EncodeError> {
     const BY_TYPE: [u8; TYPE_SLOTS] = codes_by_type(&TYPES);
     code_by_type(&BY_TYPE, ty)
@@ -420,6 +421,8 @@ pub fn encode(platform: Platform, i: &Instruction) -> Result<[u8; 16], EncodeErr
     Ok(b.to_bytes())
 }
 
+// Called once per instruction: inlined.
+#[inline(always)]
 fn encode_basic(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
     let Some(Operand::Reg(dst)) = i.dst else {
         return Err(missing("register destination"));

@@ -541,6 +541,7 @@ fn decode_wait(platform: Platform, b: &Bits, i: &mut Instruction) -> Result<(), 
 // Encoding
 // ---------------------------------------------------------------------------------------------
 
+#[inline(always)]
 fn reg_type_code(platform: Platform, ty: DataType) -> Result<u64, EncodeError> {
     const BY_TYPE: [[u8; TYPE_SLOTS]; 2] =
         [codes_by_type(&REG_TYPES[0]), codes_by_type(&REG_TYPES[1])];
@@ -548,6 +549,7 @@ fn reg_type_code(platform: Platform, ty: DataType) -> Result<u64, EncodeError> {
         .ok_or_else(|| unsupported(&format!("type :{} in a register", ty.syntax())))
 }
 
+#[inline(always)]
 fn imm_type_code(platform: Platform, ty: DataType) -> Result<u64, EncodeError> {
     code_of(&IMM_TYPES[gen(platform)], ty)
         .ok_or_else(|| unsupported(&format!("type :{} as an immediate", ty.syntax())))
@@ -635,11 +637,15 @@ pub fn encode(platform: Platform, i: &Instruction) -> Result<[u8; 16], EncodeErr
     Ok(b.to_bytes())
 }
 
+// Called once per instruction: inlined.
+#[inline(always)]
 fn encode_flags_sat(b: &mut Bits, i: &Instruction) {
     b.set_bit(SATURATE, i.saturate);
     b.set_bit(ACC_WR, i.opts.contains(InstOpts::ACC_WR_EN));
 }
 
+// Called once per instruction: inlined.
+#[inline(always)]
 fn encode_dst(platform: Platform, b: &mut Bits, dst: &RegOperand) -> Result<(), EncodeError> {
     put(b, DST_TYPE, reg_type_code(platform, dst.ty)?, "DstType")?;
     put(
@@ -728,6 +734,8 @@ fn encode_src(
     Ok(())
 }
 
+// Called once per instruction: inlined.
+#[inline(always)]
 fn encode_basic(platform: Platform, b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
     let Some(Operand::Reg(dst)) = i.dst else {
         return Err(missing("register destination"));

@@ -270,8 +270,8 @@ impl Caches {
     /// Tables for a text of `len` bytes (an instruction line is about 90).
     fn for_text(len: usize) -> Caches {
         Caches {
-            dst: TokenCache::for_text(len, 256, 4, 12),
-            src: TokenCache::for_text(len, 128, 4, 13),
+            dst: TokenCache::for_text(len, 128, 4, 13),
+            src: TokenCache::for_text(len, 64, 4, 14),
             mnemonic: TokenCache::for_text(len, 2048, 4, 9),
             exec: TokenCache::for_text(len, 8192, 3, 6),
             options: TokenCache::for_text(len, 2048, 4, 9),
@@ -630,7 +630,7 @@ impl<'a> LineParser<'a, '_> {
         }))
     }
 
-    #[inline]
+    #[inline(always)]
     fn dst(&mut self, t: Tok, i: &mut Instruction) -> R<Operand> {
         let body = match t.text.strip_prefix("(sat)") {
             Some(b) => {
@@ -664,7 +664,7 @@ impl<'a> LineParser<'a, '_> {
     }
 
     /// A source operand, remembered per token text (a pure function of it and `logic`).
-    #[inline]
+    #[inline(always)]
     fn src(&mut self, t: Tok, logic: bool) -> R<Operand> {
         let kind = if logic { KIND_LOGIC_SRC } else { KIND_SRC };
         let key = TokenKey::new(self.all, t.text, kind);
