@@ -5,6 +5,7 @@
 pub struct FieldOverflow;
 
 /// The low `w` bits set, for 1 <= `w` <= 64.
+#[inline(always)]
 fn ones(w: u32) -> u64 {
     u64::MAX >> (64 - w)
 }
@@ -25,6 +26,8 @@ impl Bits {
     }
 
     /// Bits `lo..=hi` (inclusive, as the PRM and IGA write field positions).
+    // Inlined: field positions are constants at nearly every call, which then fold away.
+    #[inline(always)]
     pub fn get(&self, lo: u32, hi: u32) -> u64 {
         // Most fields lie in one 64-bit half, where a shift is one instruction instead of the
         // several a variable 128-bit shift takes.
@@ -39,11 +42,13 @@ impl Bits {
     }
 
     /// One bit.
+    #[inline(always)]
     pub fn bit(&self, b: u32) -> bool {
         self.get(b, b) != 0
     }
 
     /// Sets bits `lo..=hi` to `v`; an error if `v` does not fit (nothing is written then).
+    #[inline(always)]
     pub fn set(&mut self, lo: u32, hi: u32, v: u64) -> Result<(), FieldOverflow> {
         let w = hi - lo + 1;
         if w < 64 && v >> w != 0 {
@@ -65,6 +70,7 @@ impl Bits {
     }
 
     /// Sets one bit.
+    #[inline(always)]
     pub fn set_bit(&mut self, b: u32, v: bool) {
         // A one-bit field always fits.
         let _ = self.set(b, b, u64::from(v));

@@ -13,8 +13,9 @@ use platform::Platform;
 
 use super::bits::Bits;
 use super::shared::{
-    code_of, ill, macro_operand, missing, mod_bits, put, put_src_region_mods, reg_at, reg_fields,
-    reg_from, sign_extend, src_mod, src_region, stride_code, table_get,
+    code_by_type, code_of, codes_by_type, ill, macro_operand, missing, mod_bits, put,
+    put_src_region_mods, reg_at, reg_fields, reg_from, sign_extend, src_mod, src_region,
+    stride_code, table_get, TYPE_SLOTS,
 };
 use crate::error::{DecodeError, EncodeError};
 use crate::model::{
@@ -349,8 +350,10 @@ fn decode_sync(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
 // Encoding
 // ---------------------------------------------------------------------------------------------
 
+#[inline(always)]
 fn type_code(ty: DataType) -> Result<u64, EncodeError> {
-    code_of(&TYPES, ty)
+    const BY_TYPE: [u8; TYPE_SLOTS] = codes_by_type(&TYPES);
+    code_by_type(&BY_TYPE, ty)
         .ok_or_else(|| EncodeError::Unencodable(format!("type :{} as a register", ty.syntax())))
 }
 
@@ -418,6 +421,8 @@ pub fn encode(platform: Platform, i: &Instruction) -> Result<[u8; 16], EncodeErr
     Ok(b.to_bytes())
 }
 
+// Called once per instruction: inlined.
+#[inline(always)]
 fn encode_basic(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
     let Some(Operand::Reg(dst)) = i.dst else {
         return Err(missing("register destination"));
@@ -482,6 +487,8 @@ fn encode_basic(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
     Ok(())
 }
 
+// Inlined so that each call's field positions are constants.
+#[inline(always)]
 fn encode_src(b: &mut Bits, f: &SrcFields, r: &RegOperand) -> Result<(), EncodeError> {
     put_src_region_mods(
         b,

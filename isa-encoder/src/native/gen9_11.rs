@@ -13,9 +13,9 @@ use platform::Platform;
 
 use super::bits::Bits;
 use super::shared::{
-    code_of, elem_bytes, ill, lookup, macro_operand, missing, mod_bits, put, put_src_region_mods,
-    reg_at, reg_fields, reg_from, sign_extend, src_mod, src_region, stride_code, table_get,
-    unsupported,
+    code_by_type, code_of, codes_by_type, elem_bytes, ill, lookup, macro_operand, missing,
+    mod_bits, put, put_src_region_mods, reg_at, reg_fields, reg_from, sign_extend, src_mod,
+    src_region, stride_code, table_get, unsupported, TYPE_SLOTS,
 };
 use crate::error::{DecodeError, EncodeError};
 use crate::model::{
@@ -541,11 +541,15 @@ fn decode_wait(platform: Platform, b: &Bits, i: &mut Instruction) -> Result<(), 
 // Encoding
 // ---------------------------------------------------------------------------------------------
 
+#[inline(always)]
 fn reg_type_code(platform: Platform, ty: DataType) -> Result<u64, EncodeError> {
-    code_of(&REG_TYPES[gen(platform)], ty)
+    const BY_TYPE: [[u8; TYPE_SLOTS]; 2] =
+        [codes_by_type(&REG_TYPES[0]), codes_by_type(&REG_TYPES[1])];
+    code_by_type(&BY_TYPE[gen(platform)], ty)
         .ok_or_else(|| unsupported(&format!("type :{} in a register", ty.syntax())))
 }
 
+#[inline(always)]
 fn imm_type_code(platform: Platform, ty: DataType) -> Result<u64, EncodeError> {
     code_of(&IMM_TYPES[gen(platform)], ty)
         .ok_or_else(|| unsupported(&format!("type :{} as an immediate", ty.syntax())))
@@ -633,11 +637,15 @@ pub fn encode(platform: Platform, i: &Instruction) -> Result<[u8; 16], EncodeErr
     Ok(b.to_bytes())
 }
 
+// Called once per instruction: inlined.
+#[inline(always)]
 fn encode_flags_sat(b: &mut Bits, i: &Instruction) {
     b.set_bit(SATURATE, i.saturate);
     b.set_bit(ACC_WR, i.opts.contains(InstOpts::ACC_WR_EN));
 }
 
+// Called once per instruction: inlined.
+#[inline(always)]
 fn encode_dst(platform: Platform, b: &mut Bits, dst: &RegOperand) -> Result<(), EncodeError> {
     put(b, DST_TYPE, reg_type_code(platform, dst.ty)?, "DstType")?;
     put(
@@ -671,6 +679,8 @@ fn encode_dst(platform: Platform, b: &mut Bits, dst: &RegOperand) -> Result<(), 
     Ok(())
 }
 
+// Inlined so that each call's field positions are constants.
+#[inline(always)]
 fn encode_src(
     platform: Platform,
     b: &mut Bits,
@@ -724,6 +734,8 @@ fn encode_src(
     Ok(())
 }
 
+// Called once per instruction: inlined.
+#[inline(always)]
 fn encode_basic(platform: Platform, b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
     let Some(Operand::Reg(dst)) = i.dst else {
         return Err(missing("register destination"));

@@ -30,6 +30,7 @@ pub(super) fn macro_operand() -> EncodeError {
 }
 
 /// Writes `v` to bits `lo..=hi`; an error naming `field` if it does not fit.
+#[inline(always)]
 pub(super) fn put(
     b: &mut Bits,
     (lo, hi): (u32, u32),
@@ -43,6 +44,35 @@ pub(super) fn put(
 /// The code of `v` in a (value, code) table.
 pub(super) fn code_of<T: Copy + PartialEq>(table: &[(T, u8)], v: T) -> Option<u64> {
     table.iter().find(|t| t.0 == v).map(|t| u64::from(t.1))
+}
+
+/// A (type, code) table indexed by type, for encoding without a search: the code of each
+/// type, [`NO_CODE`] for a type the table lacks.
+pub(super) const fn codes_by_type(table: &[(DataType, u8)]) -> [u8; TYPE_SLOTS] {
+    let mut by_type = [NO_CODE; TYPE_SLOTS];
+    let mut k = 0;
+    while k < table.len() {
+        // The first row for a type wins, as in `code_of`.
+        if by_type[table[k].0 as usize] == NO_CODE {
+            by_type[table[k].0 as usize] = table[k].1;
+        }
+        k += 1;
+    }
+    by_type
+}
+
+/// Slots of a [`codes_by_type`] table: more than there are types.
+pub(super) const TYPE_SLOTS: usize = 32;
+/// No code: the type is not in the table.
+pub(super) const NO_CODE: u8 = 0xFF;
+
+/// The code of `ty` in a [`codes_by_type`] table.
+#[inline(always)]
+pub(super) fn code_by_type(by_type: &[u8; TYPE_SLOTS], ty: DataType) -> Option<u64> {
+    match by_type.get(ty as usize) {
+        Some(&c) if c != NO_CODE => Some(u64::from(c)),
+        _ => None,
+    }
 }
 
 /// The value of `code` in a (value, code) table.
@@ -70,6 +100,7 @@ pub(super) fn src_mod(abs: bool, neg: bool) -> SrcMod {
 }
 
 /// (abs, neg) bits of a modifier.
+#[inline(always)]
 pub(super) fn mod_bits(m: SrcMod) -> (bool, bool) {
     match m {
         SrcMod::None => (false, false),
@@ -114,6 +145,7 @@ pub(super) fn reg_at(
 }
 
 /// (is GRF, encoded register number, byte subregister).
+#[inline(always)]
 pub(super) fn reg_fields(r: &Reg, ty: DataType) -> Result<(bool, u64, u64), EncodeError> {
     let sub = u64::from(r.sub) * u64::from(elem_bytes(ty));
     match r.file {
@@ -137,6 +169,7 @@ pub(super) fn table_get(code: u64, table: &[u8], field: &'static str) -> Result<
 }
 
 /// The code of a stride or width.
+#[inline(always)]
 pub(super) fn stride_code(v: u8, table: &[u8], field: &'static str) -> Result<u64, EncodeError> {
     table
         .iter()
@@ -169,6 +202,7 @@ pub(super) fn src_region(
 
 /// Writes a two-source-format source region (the inverse of [`src_region`]) and the
 /// source's abs/neg bits.
+#[inline(always)]
 pub(super) fn put_src_region_mods(
     b: &mut Bits,
     [v, w, h]: [(u32, u32); 3],
@@ -207,5 +241,31 @@ pub(super) fn macro_of(op: Option<Operand>) -> Result<MacroOperand, EncodeError>
         Some(Operand::Macro(m)) => Ok(m),
         Some(_) => Err(unsupported("math-macro operand must be rN.mmeK / rN.nomme")),
         None => Err(missing("math-macro operand")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The index by type gives what the search of the table gives, for every type.
+    #[test]
+    fn codes_by_type_agree_with_the_search() {
+        let names = [
+            "ub", "b", "uw", "w", "ud", "d", "uq", "q", "hf", "f", "df", "bf", "v", "uv", "vf",
+            "u4", "s4", "u2", "s2", "tf32",
+        ];
+        let table = [
+            (DataType::F, 7),
+            (DataType::Ud, 2),
+            (DataType::F, 9),
+            (DataType::B, 0),
+        ];
+        let by_type = codes_by_type(&table);
+        for n in names {
+            let ty = DataType::from_syntax(n).expect("a type name");
+            assert!((ty as usize) < TYPE_SLOTS);
+            assert_eq!(code_by_type(&by_type, ty), code_of(&table, ty), "{n}");
+        }
     }
 }

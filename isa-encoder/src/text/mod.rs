@@ -6,6 +6,7 @@ pub mod parse;
 pub mod print;
 mod scan;
 pub mod syntax;
+mod token_cache;
 
 use platform::Platform;
 

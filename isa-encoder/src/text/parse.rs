@@ -8,6 +8,7 @@ use super::float;
 use super::grf_operand::grf_operand;
 use super::scan::{line_end, next_line, Tok};
 use super::syntax;
+use super::token_cache::{TokenCache, TokenKey};
 use crate::error::AsmError;
 use crate::model::name_eq;
 use crate::model::sfid::sfid_from_name;
@@ -238,17 +239,64 @@ struct Pred {
     flag: FlagReg,
 }
 
+/// Token kinds for [`TokenKey`]: what a token was parsed as.
+const KIND_DST: u8 = 0;
+const KIND_SRC: u8 = 1;
+const KIND_LOGIC_SRC: u8 = 2;
+const KIND_MNEMONIC: u8 = 3;
+const KIND_EXEC: u8 = 4;
+const KIND_OPTIONS: u8 = 5;
+const KIND_SEND_REG: u8 = 6;
+const KIND_DESC: u8 = 7;
+
+/// Parses of single tokens, kept for the rest of the text (see [`super::token_cache`]).
+struct Caches {
+    /// Destinations of every form, without `(sat)` ([`LineParser::dst`]'s).
+    dst: TokenCache<Operand>,
+    /// Sources of every form ([`LineParser::src`]'s), logic or not.
+    src: TokenCache<Operand>,
+    /// A mnemonic's bare instruction ([`LineParser::mnemonic`]'s).
+    mnemonic: TokenCache<Instruction>,
+    /// An execution size token's size and channel offset.
+    exec: TokenCache<(ExecSize, u8)>,
+    /// An options token's options and SWSB annotations.
+    options: TokenCache<(InstOpts, Swsb)>,
+    /// A send's payload register (with its length) and descriptors.
+    send_reg: TokenCache<(Operand, Option<u8>)>,
+    desc: TokenCache<SendDesc>,
+}
+
+impl Caches {
+    /// Tables for a text of `len` bytes (an instruction line is about 90).
+    fn for_text(len: usize) -> Caches {
+        Caches {
+            dst: TokenCache::for_text(len, 128, 4, 13),
+            src: TokenCache::for_text(len, 64, 4, 14),
+            mnemonic: TokenCache::for_text(len, 2048, 4, 9),
+            exec: TokenCache::for_text(len, 8192, 3, 6),
+            options: TokenCache::for_text(len, 2048, 4, 9),
+            send_reg: TokenCache::for_text(len, 4096, 4, 9),
+            desc: TokenCache::for_text(len, 1024, 4, 11),
+        }
+    }
+}
+
 struct LineParser<'a, 't> {
     platform: Platform,
     line: usize,
     toks: &'t [Tok<'a>],
     pos: usize,
+    /// The whole text the tokens are slices of.
+    all: &'a [u8],
+    caches: &'t mut Caches,
 }
 
 impl<'a> LineParser<'a, '_> {
+    #[inline]
     fn peek(&self) -> Option<Tok<'a>> {
         self.toks.get(self.pos).copied()
     }
+    #[inline]
     fn next(&mut self) -> Option<Tok<'a>> {
         let t = self.peek();
         self.pos += 1;
@@ -258,9 +306,10 @@ impl<'a> LineParser<'a, '_> {
         err(self.line, t.col, msg)
     }
 
+    #[inline]
     fn predication(&mut self, i: &mut Pred) -> R<()> {
         let Some(t) = self.peek() else { return Ok(()) };
-        if t.text == "(W)" {
+        if let [b'(', b'W', b')'] = t.text.as_bytes() {
             // The common case, without the general path's splitting.
             self.pos += 1;
             i.no_mask = true;
@@ -301,10 +350,24 @@ impl<'a> LineParser<'a, '_> {
         Ok(())
     }
 
+    #[inline]
     fn mnemonic(&mut self) -> R<Instruction> {
         let t = self
             .next()
             .ok_or_else(|| err(self.line, 1, "expected an instruction"))?;
+        let key = TokenKey::new(self.all, t.text, KIND_MNEMONIC);
+        if let Some(i) = key.as_ref().and_then(|k| self.caches.mnemonic.get(k)) {
+            return Ok(i);
+        }
+        let i = self.mnemonic_of(t)?;
+        if let Some(k) = key {
+            self.caches.mnemonic.put(k, i);
+        }
+        Ok(i)
+    }
+
+    /// The bare instruction a mnemonic token (with its subfunction) stands for.
+    fn mnemonic_of(&self, t: Tok) -> R<Instruction> {
         let (base, sub) = match split1(t.text, b'.') {
             Some((b, s)) => (b, Some(s)),
             None => (t.text, None),
@@ -363,8 +426,17 @@ impl<'a> LineParser<'a, '_> {
         Ok(i)
     }
 
+    #[inline]
     fn exec_info(&mut self, i: &mut Instruction) -> R<()> {
         let Some(t) = self.peek() else { return Ok(()) };
+        // A token seen before as an execution size is one.
+        let key = TokenKey::new(self.all, t.text, KIND_EXEC);
+        if let Some((size, offset)) = key.as_ref().and_then(|k| self.caches.exec.get(k)) {
+            self.pos += 1;
+            i.exec_size = size;
+            i.chan_offset = offset;
+            return Ok(());
+        }
         // Byte by byte: `(` size `|M` offset `)`.
         let [b'(', inner @ .., b')'] = t.text.as_bytes() else {
             return Ok(());
@@ -384,9 +456,13 @@ impl<'a> LineParser<'a, '_> {
             .and_then(dec_u8)
             .filter(|v| v % 4 == 0 && *v <= 28)
             .ok_or_else(|| self.e(t, format!("bad channel offset '{m}'")))?;
+        if let Some(k) = key {
+            self.caches.exec.put(k, (i.exec_size, i.chan_offset));
+        }
         Ok(())
     }
 
+    #[inline]
     fn flag_modifier(&mut self, i: &mut Instruction) -> R<()> {
         let Some(t) = self.peek() else { return Ok(()) };
         let Some(rest) = t.text.strip_prefix('(') else {
@@ -409,7 +485,32 @@ impl<'a> LineParser<'a, '_> {
         Ok(())
     }
 
-    fn options(&self, t: Tok, i: &mut Instruction) -> R<()> {
+    /// The `{...}` token: its options and SWSB annotations, remembered per token text.
+    fn options(&mut self, t: Tok, i: &mut Instruction) -> R<()> {
+        let key = TokenKey::new(self.all, t.text, KIND_OPTIONS);
+        let (opts, swsb) = match key.as_ref().and_then(|k| self.caches.options.get(k)) {
+            Some(hit) => hit,
+            None => {
+                // What the token sets, on an instruction that has none of it yet.
+                let mut fresh = Instruction::new(i.opcode);
+                self.options_into(t, &mut fresh)?;
+                if let Some(k) = key {
+                    self.caches.options.put(k, (fresh.opts, fresh.swsb));
+                }
+                (fresh.opts, fresh.swsb)
+            }
+        };
+        i.opts |= opts;
+        if swsb.token.is_some() {
+            i.swsb.token = swsb.token;
+        }
+        if swsb.dist.is_some() {
+            i.swsb.dist = swsb.dist;
+        }
+        Ok(())
+    }
+
+    fn options_into(&self, t: Tok, i: &mut Instruction) -> R<()> {
         let inner = t
             .text
             .strip_prefix('{')
@@ -529,7 +630,8 @@ impl<'a> LineParser<'a, '_> {
         }))
     }
 
-    fn dst(&self, t: Tok, i: &mut Instruction) -> R<Operand> {
+    #[inline(always)]
+    fn dst(&mut self, t: Tok, i: &mut Instruction) -> R<Operand> {
         let body = match t.text.strip_prefix("(sat)") {
             Some(b) => {
                 i.saturate = true;
@@ -537,6 +639,20 @@ impl<'a> LineParser<'a, '_> {
             }
             None => t.text,
         };
+        // What follows `(sat)` is read alike with or without it: remembered per its text.
+        let key = TokenKey::new(self.all, body, KIND_DST);
+        if let Some(o) = key.as_ref().and_then(|k| self.caches.dst.get(k)) {
+            return Ok(o);
+        }
+        let o = self.dst_body(t, body)?;
+        if let Some(k) = key {
+            self.caches.dst.put(k, o);
+        }
+        Ok(o)
+    }
+
+    /// A destination without `(sat)`.
+    fn dst_body(&self, t: Tok, body: &str) -> R<Operand> {
         if let Some(r) = grf_operand(body, true, false) {
             return Ok(Operand::Reg(r));
         }
@@ -547,11 +663,22 @@ impl<'a> LineParser<'a, '_> {
         Ok(Operand::Reg(self.reg_operand(t, body, ty, true)?))
     }
 
-    fn src(&self, t: Tok, logic: bool) -> R<Operand> {
-        match grf_operand(t.text, false, logic) {
-            Some(r) => Ok(Operand::Reg(r)),
-            None => self.src_general(t, logic),
+    /// A source operand, remembered per token text (a pure function of it and `logic`).
+    #[inline(always)]
+    fn src(&mut self, t: Tok, logic: bool) -> R<Operand> {
+        let kind = if logic { KIND_LOGIC_SRC } else { KIND_SRC };
+        let key = TokenKey::new(self.all, t.text, kind);
+        if let Some(o) = key.as_ref().and_then(|k| self.caches.src.get(k)) {
+            return Ok(o);
         }
+        let o = match grf_operand(t.text, false, logic) {
+            Some(r) => Operand::Reg(r),
+            None => self.src_general(t, logic)?,
+        };
+        if let Some(k) = key {
+            self.caches.src.put(k, o);
+        }
+        Ok(o)
     }
 
     /// A source operand of any form (the common direct GRF one is [`grf_operand`]'s).
@@ -594,8 +721,34 @@ impl<'a> LineParser<'a, '_> {
         Ok(Operand::Reg(r))
     }
 
+    /// [`Self::send_reg_of`], remembered per token text.
+    fn send_reg(&mut self, t: Tok) -> R<(Operand, Option<u8>)> {
+        let key = TokenKey::new(self.all, t.text, KIND_SEND_REG);
+        if let Some(hit) = key.as_ref().and_then(|k| self.caches.send_reg.get(k)) {
+            return Ok(hit);
+        }
+        let r = self.send_reg_of(t)?;
+        if let Some(k) = key {
+            self.caches.send_reg.put(k, r);
+        }
+        Ok(r)
+    }
+
+    /// [`Self::desc_of`], remembered per token text.
+    fn desc(&mut self, t: Tok) -> R<SendDesc> {
+        let key = TokenKey::new(self.all, t.text, KIND_DESC);
+        if let Some(hit) = key.as_ref().and_then(|k| self.caches.desc.get(k)) {
+            return Ok(hit);
+        }
+        let d = self.desc_of(t)?;
+        if let Some(k) = key {
+            self.caches.desc.put(k, d);
+        }
+        Ok(d)
+    }
+
     /// A send payload register: `r12`, `null`, `r12:2` (12p71 src1 length), `r6:w` (Gen9 type).
-    fn send_reg(&self, t: Tok) -> R<(Operand, Option<u8>)> {
+    fn send_reg_of(&self, t: Tok) -> R<(Operand, Option<u8>)> {
         let (body, ty) = split_type(t.text);
         let (body, len) = match rsplit1(body, b':') {
             Some((b, l)) => (
@@ -614,7 +767,7 @@ impl<'a> LineParser<'a, '_> {
         ))
     }
 
-    fn desc(&self, t: Tok) -> R<SendDesc> {
+    fn desc_of(&self, t: Tok) -> R<SendDesc> {
         if let Some(sub) = t.text.strip_prefix("a0.") {
             return sub
                 .parse::<u8>()
@@ -626,18 +779,27 @@ impl<'a> LineParser<'a, '_> {
             .ok_or_else(|| self.e(t, format!("bad descriptor '{}'", t.text)))
     }
 
+    #[inline]
     fn expect(&mut self, what: &str) -> R<Tok<'a>> {
         match self.peek() {
-            Some(t) if !t.text.starts_with('{') => {
+            Some(t) if t.text.as_bytes().first() != Some(&b'{') => {
                 self.pos += 1;
                 Ok(t)
             }
-            Some(t) => Err(self.e(t, format!("expected {what}"))),
-            None => Err(err(
+            _ => Err(self.expected(what)),
+        }
+    }
+
+    /// The error for a missing operand: at the options token or after the line's last token.
+    #[cold]
+    fn expected(&self, what: &str) -> AsmError {
+        match self.peek() {
+            Some(t) => self.e(t, format!("expected {what}")),
+            None => err(
                 self.line,
                 self.toks.last().map_or(1, |t| t.col + t.text.len()),
                 format!("expected {what}"),
-            )),
+            ),
         }
     }
 
@@ -819,6 +981,7 @@ pub fn parse_lines<'t>(
     mut known: impl FnMut(&'t str, usize) -> Known,
 ) -> R<()> {
     let mut line_toks = Vec::new();
+    let mut caches = Caches::for_text(text.len());
     let (mut at, mut line_no) = (0, 0);
     let mut asking = true;
     while at < text.len() {
@@ -853,6 +1016,8 @@ pub fn parse_lines<'t>(
             line: line_no,
             toks,
             pos: 0,
+            all: text.as_bytes(),
+            caches: &mut caches,
         };
         let mut pre = Pred::default();
         lp.predication(&mut pre)?;
@@ -941,11 +1106,14 @@ mod tests {
         ];
         let types = [":f", ":ud", ":hf", ":tf32", ":q", "", ":", ":zz", ":f:f"];
         let mods = ["", "-", "~", "(abs)", "-(abs)", "--"];
-        let lp = LineParser {
+        let mut caches = Caches::for_text(0);
+        let mut lp = LineParser {
             platform: Platform::Dg2,
             line: 1,
             toks: &[],
             pos: 0,
+            all: b"",
+            caches: &mut caches,
         };
         let mut accepted = 0;
         for m in mods {
