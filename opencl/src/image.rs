@@ -486,7 +486,7 @@ unsafe fn region(
     }
     // (x, y, slice) of the image; unused coordinates must be origin 0 and region 1.
     let (oo, rr, extent, unused) = match im.ty {
-        ImageType::D1 => ([o[0], 0, 0], [r[0], 1, 1], [im.width, 1, 1], 1..3),
+        ImageType::D1 | ImageType::D1Buffer => ([o[0], 0, 0], [r[0], 1, 1], [im.width, 1, 1], 1..3),
         ImageType::D1Array => (
             [o[0], 0, o[1]],
             [r[0], 1, r[1]],
