@@ -403,6 +403,39 @@ fn linear_image_surface_fields() {
     }
 }
 
+/// Typed buffers (image1d_buffer): SURFTYPE_BUFFER with the element format; the count minus
+/// one split as Mesa's isl splits it (Width = bits 6:0, Height = bits 20:7, Depth = bits 26:21),
+/// Surface Pitch the element size minus one. 0, more than 2^27 elements, RAW or a 0-byte
+/// element are refused.
+#[test]
+fn typed_buffer_surface_fields() {
+    let rgba32 = format::R32G32B32A32_UINT.number;
+    for p in Platform::ALL {
+        for (elements, (w, h, d)) in [
+            (1, (0, 0, 0)),
+            (1000, (999 & 0x7f, 999 >> 7, 0)),
+            (1 << 27, (0x7f, 0x3fff, 0x3f)),
+            ((1 << 21) + 5, (4, 0, 1)),
+        ] {
+            let s = typed_buffer_surface(p, 0x10_0010, rgba32, elements, 16).unwrap();
+            let mut dw = [0u32; 16];
+            s.pack(p, &mut dw).unwrap();
+            let r = RenderSurfaceState::unpack(p, &dw).unwrap();
+            assert_eq!(
+                (r.surface_type, r.surface_format, r.surface_pitch),
+                (surface_type::BUFFER, rgba32, 15),
+                "{p} {elements}"
+            );
+            assert_eq!((r.width, r.height, r.depth), (w, h, d), "{p} {elements}");
+            assert_eq!(r.surface_base_address, 0x10_0010);
+        }
+        assert!(typed_buffer_surface(p, 0, rgba32, 0, 16).is_err());
+        assert!(typed_buffer_surface(p, 0, rgba32, (1 << 27) + 1, 16).is_err());
+        assert!(typed_buffer_surface(p, 0, format::RAW.number, 16, 1).is_err());
+        assert!(typed_buffer_surface(p, 0, rgba32, 16, 0).is_err());
+    }
+}
+
 /// A kernel's sampler table goes into the dynamic state heap: the interface descriptor points
 /// at its SAMPLER_STATEs with the count's genxml encoding, and each Border Color Pointer is
 /// moved from the table's start to Dynamic State Base Address. Tables the descriptor cannot

@@ -3,15 +3,15 @@
 //!
 //! No device supports images yet (`Device::image_support`), so the entry points answer a
 //! well-formed request with CL_INVALID_OPERATION as the specification requires; the arguments
-//! are checked first, so a bad one gets its own error. Not provided: image1d_buffer images and
-//! 2D images from buffers or images (`mem_object`), CL_MEM_USE_HOST_PTR images, mip-maps and
-//! multi-sampling.
+//! are checked first, so a bad one gets its own error. 1D image buffers (image1d_buffer) are
+//! umd views of their buffer's memory. Not provided: 2D images from buffers or images
+//! (`mem_object`), CL_MEM_USE_HOST_PTR images, mip-maps and multi-sampling.
 
 use std::ffi::c_void;
 use std::sync::Arc;
 
 use opencl_sys::*;
-use umd::image::{ImageDesc, ImageFormat, ImageType, MAX_2D_SIZE, MAX_DEPTH};
+use umd::image::{ImageDesc, ImageFormat, ImageType, MAX_2D_SIZE, MAX_BUFFER_ELEMENTS, MAX_DEPTH};
 
 use crate::context::{finish, Context};
 use crate::handle::Handle;
@@ -28,9 +28,10 @@ pub struct ClImage {
     pub data_type: cl_channel_type,
 }
 
-/// Image types and their umd kinds (image1d_buffer has none: not provided).
-const TYPES: [(cl_mem_object_type, ImageType); 5] = [
+/// Image types and their umd kinds.
+const TYPES: [(cl_mem_object_type, ImageType); 6] = [
     (CL_MEM_OBJECT_IMAGE1D, ImageType::D1),
+    (CL_MEM_OBJECT_IMAGE1D_BUFFER, ImageType::D1Buffer),
     (CL_MEM_OBJECT_IMAGE1D_ARRAY, ImageType::D1Array),
     (CL_MEM_OBJECT_IMAGE2D, ImageType::D2),
     (CL_MEM_OBJECT_IMAGE2D_ARRAY, ImageType::D2Array),
@@ -107,13 +108,18 @@ pub struct Checked {
     pub object_type: cl_mem_object_type,
     pub host_row_pitch: usize,
     pub host_slice_pitch: usize,
+    /// The buffer of a 1D image buffer (`cl_image_desc::buffer`, not yet looked up; NULL for
+    /// other types).
+    pub buffer: cl_mem,
 }
 
 /// `d` checked against OpenCL 3.0's rules for clCreateImage: CL_INVALID_IMAGE_DESCRIPTOR for
 /// a type that is not an image type, a zero dimension, mip-maps or samples, a buffer where
 /// none belongs or pitches that do not fit; CL_INVALID_IMAGE_SIZE past the largest image umd
-/// describes (a surface's 14-bit width and height, 11-bit depth and array size);
-/// CL_INVALID_OPERATION for image types this runtime does not provide.
+/// describes (a surface's 14-bit width and height, 11-bit depth and array size; a typed
+/// buffer surface's 2^27 elements); CL_INVALID_OPERATION for image types this runtime does
+/// not provide. A 1D image buffer needs a buffer and no pitches (its memory is the buffer's);
+/// the buffer itself is checked by [`image_buffer`].
 pub fn check_desc(
     d: Option<&cl_image_desc>,
     element: usize,
@@ -121,7 +127,30 @@ pub fn check_desc(
 ) -> Result<Checked, cl_int> {
     let d = d.ok_or(CL_INVALID_IMAGE_DESCRIPTOR)?;
     if d.image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER {
-        return Err(CL_INVALID_OPERATION);
+        let no_extras = d.num_mip_levels == 0
+            && d.num_samples == 0
+            && d.image_row_pitch == 0
+            && d.image_slice_pitch == 0;
+        if d.buffer.is_null() || d.image_width == 0 || !no_extras {
+            return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
+        if d.image_width > MAX_BUFFER_ELEMENTS as usize {
+            return Err(CL_INVALID_IMAGE_SIZE);
+        }
+        let row = d.image_width * element;
+        return Ok(Checked {
+            desc: ImageDesc {
+                ty: ImageType::D1Buffer,
+                width: d.image_width as u32,
+                height: 1,
+                depth: 1,
+                array_size: 1,
+            },
+            object_type: d.image_type,
+            host_row_pitch: row,
+            host_slice_pitch: row,
+            buffer: d.buffer,
+        });
     }
     let ty = TYPES
         .iter()
@@ -192,7 +221,58 @@ pub fn check_desc(
         object_type: d.image_type,
         host_row_pitch: row_pitch,
         host_slice_pitch: slice_pitch,
+        buffer: std::ptr::null_mut(),
     })
+}
+
+/// The buffer of a 1D image buffer and the image's flags, or OpenCL 3.0's error for
+/// clCreateImage with CL_MEM_OBJECT_IMAGE1D_BUFFER: CL_INVALID_IMAGE_DESCRIPTOR when `buffer`
+/// is no buffer (an image, a released or foreign object); CL_INVALID_VALUE for
+/// CL_MEM_USE_HOST_PTR, CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR (inherited from the
+/// buffer, never given) or for kernel or host access the buffer's flags do not allow;
+/// CL_INVALID_IMAGE_SIZE when width × element size exceeds the buffer. Access flags not given
+/// are the buffer's.
+pub fn image_buffer(
+    checked: &Checked,
+    mut flags: cl_mem_flags,
+    format: ImageFormat,
+) -> Result<(Arc<Handle<Mem>>, cl_mem_flags), cl_int> {
+    let buffer = Handle::<Mem>::get(checked.buffer).map_err(|_| CL_INVALID_IMAGE_DESCRIPTOR)?;
+    if buffer.obj.image.is_some() {
+        return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+    }
+    let host_memory = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+    if flags & host_memory != 0 {
+        return Err(CL_INVALID_VALUE);
+    }
+    let bf = buffer.obj.flags;
+    // Each pair: a buffer flag, and the image flags it rules out.
+    let forbids = [
+        (CL_MEM_WRITE_ONLY, CL_MEM_READ_WRITE | CL_MEM_READ_ONLY),
+        (CL_MEM_READ_ONLY, CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY),
+        (CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY),
+        (CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_WRITE_ONLY),
+        (
+            CL_MEM_HOST_NO_ACCESS,
+            CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY,
+        ),
+    ];
+    if forbids.iter().any(|&(b, i)| bf & b != 0 && flags & i != 0) {
+        return Err(CL_INVALID_VALUE);
+    }
+    let access = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+    let host = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+    for group in [access, host] {
+        if flags & group == 0 {
+            flags |= bf & group;
+        }
+    }
+    flags |= bf & host_memory;
+    let bytes = checked.desc.width as usize * format.desc().bytes_per_element as usize;
+    if bytes > buffer.obj.size {
+        return Err(CL_INVALID_IMAGE_SIZE);
+    }
+    Ok((buffer, flags))
 }
 
 /// Checks everything clCreateImage checks before the image-support rule; returns the format
@@ -209,6 +289,14 @@ fn checked(
     let element = f.desc().bytes_per_element as usize;
     // SAFETY: the application's description (or NULL).
     let c = check_desc(unsafe { desc.as_ref() }, element, !host_ptr.is_null())?;
+    if c.object_type == CL_MEM_OBJECT_IMAGE1D_BUFFER {
+        // Its memory is the buffer's: no host pointer, no host-memory flags.
+        if !host_ptr.is_null() {
+            return Err(CL_INVALID_HOST_PTR);
+        }
+        image_buffer(&c, flags, f)?;
+        return Ok((f, c));
+    }
     let wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0;
     if wants_ptr == host_ptr.is_null() {
         return Err(CL_INVALID_HOST_PTR);
@@ -221,7 +309,8 @@ fn checked(
 }
 
 /// An image in `c`, filled from `host_ptr` when given (CL_MEM_COPY_HOST_PTR), past the
-/// image-support rule.
+/// image-support rule. A 1D image buffer is a view of its buffer (checked by
+/// [`image_buffer`]), which it keeps alive.
 ///
 /// # Safety
 /// `host_ptr` NULL or readable for the image at the checked pitches.
@@ -233,6 +322,35 @@ pub unsafe fn create(
     checked: &Checked,
     host_ptr: *mut c_void,
 ) -> Result<cl_mem, cl_int> {
+    if checked.object_type == CL_MEM_OBJECT_IMAGE1D_BUFFER {
+        if !host_ptr.is_null() {
+            return Err(CL_INVALID_HOST_PTR);
+        }
+        let (buffer, flags) = image_buffer(checked, flags, format)?;
+        let image =
+            umd::image::Image::buffer_view(&buffer.obj.buffer, 0, checked.desc.width, format)
+                .map_err(|e| match e {
+                    umd::Error::OutOfRange(_) => CL_INVALID_IMAGE_SIZE,
+                    _ => CL_INVALID_IMAGE_DESCRIPTOR,
+                })?;
+        let size = image.row_bytes();
+        let cl = ClImage {
+            image,
+            object_type: checked.object_type,
+            order: format.order() as u32,
+            data_type: format.data_type() as u32,
+        };
+        let device = buffer.obj.device.clone();
+        return Ok(Mem::new_image(
+            c,
+            device,
+            default_access(flags),
+            size,
+            properties,
+            cl,
+            Some(buffer),
+        ));
+    }
     let device = c.obj.devices.first().cloned().ok_or(CL_INVALID_CONTEXT)?;
     let image = device
         .obj
@@ -272,6 +390,7 @@ pub unsafe fn create(
         size,
         properties,
         cl,
+        None,
     ))
 }
 
@@ -446,7 +565,10 @@ pub unsafe extern "C" fn clGetImageInfo(
                 } else {
                     0
                 }),
-                CL_IMAGE_BUFFER => Info::Ptr(std::ptr::null_mut()),
+                CL_IMAGE_BUFFER => Info::Ptr(match (im.object_type, &m.obj.parent) {
+                    (CL_MEM_OBJECT_IMAGE1D_BUFFER, Some(b)) => b.raw(),
+                    _ => std::ptr::null_mut(),
+                }),
                 CL_IMAGE_NUM_MIP_LEVELS | CL_IMAGE_NUM_SAMPLES => Info::Uint(0),
                 _ => return Err(CL_INVALID_VALUE),
             })
@@ -486,7 +608,7 @@ unsafe fn region(
     }
     // (x, y, slice) of the image; unused coordinates must be origin 0 and region 1.
     let (oo, rr, extent, unused) = match im.ty {
-        ImageType::D1 => ([o[0], 0, 0], [r[0], 1, 1], [im.width, 1, 1], 1..3),
+        ImageType::D1 | ImageType::D1Buffer => ([o[0], 0, 0], [r[0], 1, 1], [im.width, 1, 1], 1..3),
         ImageType::D1Array => (
             [o[0], 0, o[1]],
             [r[0], 1, r[1]],

@@ -86,7 +86,8 @@ impl ClObject for Mem {
 }
 
 impl Mem {
-    /// An image object's handle.
+    /// An image object's handle; `buffer` is a 1D image buffer's buffer (its
+    /// CL_MEM_ASSOCIATED_MEMOBJECT, kept alive by the image).
     pub(crate) fn new_image(
         context: Arc<Handle<Context>>,
         device: Arc<Handle<Device>>,
@@ -94,6 +95,7 @@ impl Mem {
         size: usize,
         properties: Vec<cl_mem_properties>,
         image: crate::image::ClImage,
+        buffer: Option<Arc<Handle<Mem>>>,
     ) -> cl_mem {
         Handle::create(Mem {
             context,
@@ -102,7 +104,7 @@ impl Mem {
             flags,
             size,
             host_ptr: std::ptr::null_mut(),
-            parent: None,
+            parent: buffer,
             offset: 0,
             image: Some(image),
             properties,

@@ -199,12 +199,12 @@ fn descriptions_follow_the_specification() {
     };
     let c = check_desc(Some(&a1), 16, false).unwrap();
     assert_eq!((c.desc.height, c.desc.array_size), (1, 5));
-    // Not provided: image1d_buffer.
+    // image1d_buffer needs a buffer (the rest: tests/image_buffers.rs).
     let b1 = cl_image_desc {
         image_type: CL_MEM_OBJECT_IMAGE1D_BUFFER,
         ..a1
     };
-    assert_eq!(bad(b1, false), Some(CL_INVALID_OPERATION));
+    assert_eq!(bad(b1, false), Some(CL_INVALID_IMAGE_DESCRIPTOR));
 }
 
 #[test]

@@ -26,6 +26,16 @@ pub enum Error {
     /// A cl_intel_subgroups alignment rule was violated.
     #[error("{rule}: {detail}")]
     Alignment { rule: Rule, detail: String },
+    /// A 1D image buffer whose start is not aligned to its element size.
+    #[error(
+        "a 1D image buffer of {format} must start at a multiple of {align} bytes (its element \
+         size); it would start at {address:#x}"
+    )]
+    ImageBufferAlignment {
+        address: u64,
+        align: u64,
+        format: &'static str,
+    },
     /// A range outside its buffer or image.
     #[error("{0}")]
     OutOfRange(String),

@@ -1,10 +1,14 @@
 //! Linear (untiled) images, 1D, 2D, 1D/2D arrays and 3D: a buffer, an OpenCL format, a row
-//! pitch and a layer pitch, described to kernels by a RENDER_SURFACE_STATE from batchbuffer.
-//! Samplers are absent (the simulator has no filtering `sample` message).
+//! pitch and a layer pitch, described to kernels by a RENDER_SURFACE_STATE from batchbuffer;
+//! and 1D image buffers (OpenCL's image1d_buffer): a typed view of a range of a buffer, a
+//! SURFTYPE_BUFFER surface in the image's format.
 
 use std::str::FromStr;
 
-use batchbuffer::builder::{linear_image_surface, surface_type, LinearImage, QPITCH_UNIT};
+use batchbuffer::builder::{
+    linear_image_surface, surface_type, typed_buffer_surface, LinearImage,
+    MAX_TYPED_BUFFER_ELEMENTS, QPITCH_UNIT,
+};
 use batchbuffer::surface_format as sf;
 use batchbuffer::RenderSurfaceState;
 use platform::Platform;
@@ -214,10 +218,12 @@ impl FromStr for ImageFormat {
     }
 }
 
-/// The kinds of image (OpenCL's `cl_mem_object_type` for images, less image buffers).
+/// The kinds of image (OpenCL's `cl_mem_object_type` for images).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ImageType {
     D1,
+    /// A 1D image buffer (image1d_buffer): elements of a buffer, read and written in place.
+    D1Buffer,
     D1Array,
     D2,
     D2Array,
@@ -228,7 +234,7 @@ impl ImageType {
     /// Dimensions of one layer.
     pub fn dims(self) -> u32 {
         match self {
-            ImageType::D1 | ImageType::D1Array => 1,
+            ImageType::D1 | ImageType::D1Buffer | ImageType::D1Array => 1,
             ImageType::D2 | ImageType::D2Array => 2,
             ImageType::D3 => 3,
         }
@@ -255,6 +261,11 @@ pub struct ImageDesc {
 pub const MAX_2D_SIZE: u32 = 1 << 14;
 pub const MAX_DEPTH: u32 = 1 << 11;
 
+/// Most elements of a 1D image buffer: a typed buffer surface's 2^27 (batchbuffer). A
+/// device's `CL_DEVICE_IMAGE_MAX_BUFFER_SIZE` is at most this, and at most what one
+/// allocation holds in the largest elements (NEO reports its max allocation / 16).
+pub const MAX_BUFFER_ELEMENTS: u32 = MAX_TYPED_BUFFER_ELEMENTS;
+
 impl ImageDesc {
     /// A 2D image.
     pub fn d2(width: u32, height: u32) -> ImageDesc {
@@ -269,7 +280,12 @@ impl ImageDesc {
 
     fn check(&self) -> Result<()> {
         let t = self.ty;
-        let fits = (1..=MAX_2D_SIZE).contains(&self.width)
+        let max_width = if t == ImageType::D1Buffer {
+            MAX_BUFFER_ELEMENTS
+        } else {
+            MAX_2D_SIZE
+        };
+        let fits = (1..=max_width).contains(&self.width)
             && (1..=MAX_2D_SIZE).contains(&self.height)
             && (1..=MAX_DEPTH).contains(&self.depth)
             && (1..=MAX_DEPTH).contains(&self.array_size)
@@ -280,8 +296,9 @@ impl ImageDesc {
             Ok(())
         } else {
             Err(Error::OutOfRange(format!(
-                "{t:?} image of {}x{}x{} with {} layers: width and height must be 1..={MAX_2D_SIZE} \
-                 (height 1 for 1D), depth (3D only) and layers (arrays only) 1..={MAX_DEPTH}",
+                "{t:?} image of {}x{}x{} with {} layers: width 1..={max_width}, height \
+                 1..={MAX_2D_SIZE} (1 for 1D), depth (3D only) and layers (arrays only) \
+                 1..={MAX_DEPTH}",
                 self.width, self.height, self.depth, self.array_size
             )))
         }
@@ -302,6 +319,9 @@ const PITCH_ALIGN: u32 = 64;
 #[derive(Debug, Clone)]
 pub struct Image {
     buffer: Buffer,
+    /// Where the image starts in `buffer` (non-zero only for 1D image buffers over part of
+    /// one).
+    offset: u64,
     pub ty: ImageType,
     pub width: u32,
     pub height: u32,
@@ -339,6 +359,7 @@ impl Device {
         let buffer = self.create_buffer(bytes)?;
         Ok(Image {
             buffer,
+            offset: 0,
             ty: desc.ty,
             width: desc.width,
             height: desc.height,
@@ -384,6 +405,7 @@ impl Image {
         }
         Ok(Image {
             buffer: buffer.clone(),
+            offset: 0,
             ty: ImageType::D2,
             width,
             height,
@@ -392,6 +414,70 @@ impl Image {
             format,
             pitch,
             slice_pitch: u64::from(pitch) * u64::from(height),
+        })
+    }
+
+    /// The alignment, in bytes, a 1D image buffer's start needs in GPU memory: its element size
+    /// (PRM, RENDER_SURFACE_STATE Surface Base Address: a SURFTYPE_BUFFER surface's base is
+    /// naturally aligned to its element size). Every buffer and every sub-buffer at an origin
+    /// aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN satisfies it.
+    pub fn buffer_base_alignment(format: ImageFormat) -> u64 {
+        u64::from(format.desc().bytes_per_element)
+    }
+
+    /// A 1D image buffer (image1d_buffer) of `width` elements of `format` over `buffer`'s
+    /// bytes from `offset`: kernels read and write the buffer's memory in place. Errors: a
+    /// width of 0 or above [`MAX_BUFFER_ELEMENTS`], a range past the buffer's end
+    /// ([`Error::OutOfRange`]), a start not aligned to [`Image::buffer_base_alignment`]
+    /// ([`Error::ImageBufferAlignment`]).
+    pub fn buffer_view(
+        buffer: &Buffer,
+        offset: u64,
+        width: u32,
+        format: ImageFormat,
+    ) -> Result<Image> {
+        let desc = ImageDesc {
+            ty: ImageType::D1Buffer,
+            width,
+            height: 1,
+            depth: 1,
+            array_size: 1,
+        };
+        desc.check()?;
+        let bpe = format.desc().bytes_per_element;
+        let bytes = u64::from(width) * u64::from(bpe);
+        if offset
+            .checked_add(bytes)
+            .is_none_or(|end| end > buffer.size())
+        {
+            return Err(Error::OutOfRange(format!(
+                "a 1D image buffer of {width} {} elements ({bytes} bytes) at offset {offset:#x} \
+                 does not fit a buffer of {} bytes",
+                format.desc().name,
+                buffer.size()
+            )));
+        }
+        let align = Self::buffer_base_alignment(format);
+        let address = buffer.gpu_address() + offset;
+        if !address.is_multiple_of(align) {
+            return Err(Error::ImageBufferAlignment {
+                address,
+                align,
+                format: format.desc().name,
+            });
+        }
+        Ok(Image {
+            buffer: buffer.clone(),
+            offset,
+            ty: ImageType::D1Buffer,
+            width,
+            height: 1,
+            depth: 1,
+            array_size: 1,
+            format,
+            // One row: the elements.
+            pitch: width * bpe,
+            slice_pitch: bytes,
         })
     }
 
@@ -416,6 +502,16 @@ impl Image {
         &self.buffer
     }
 
+    /// Where the image starts in [`Image::buffer`] (bytes).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// GPU address of the image's first byte.
+    pub fn gpu_address(&self) -> u64 {
+        self.buffer.gpu_address() + self.offset
+    }
+
     /// Bytes per packed row.
     pub fn row_bytes(&self) -> usize {
         (self.width * self.format.desc().bytes_per_element) as usize
@@ -432,7 +528,7 @@ impl Image {
         let slices = u64::from(self.depth * self.array_size);
         (0..slices).flat_map(move |z| {
             (0..u64::from(self.height))
-                .map(move |y| z * self.slice_pitch + y * u64::from(self.pitch))
+                .map(move |y| self.offset + z * self.slice_pitch + y * u64::from(self.pitch))
         })
     }
 
@@ -470,12 +566,22 @@ impl Image {
 
     /// The image's RENDER_SURFACE_STATE on `p`.
     pub fn surface_state(&self, p: Platform) -> Result<RenderSurfaceState> {
+        let d = self.format.desc();
         let (surface_type, layers) = match self.ty {
+            ImageType::D1Buffer => {
+                return Ok(typed_buffer_surface(
+                    p,
+                    self.gpu_address(),
+                    d.surface_format,
+                    self.width,
+                    d.bytes_per_element,
+                )?)
+            }
             ImageType::D1 | ImageType::D1Array => (surface_type::SURF_1D, self.array_size),
             ImageType::D2 | ImageType::D2Array => (surface_type::SURF_2D, self.array_size),
             ImageType::D3 => (surface_type::SURF_3D, self.depth),
         };
-        let bpe = u64::from(self.format.desc().bytes_per_element);
+        let bpe = u64::from(d.bytes_per_element);
         // Layer distance in the field's units: texels for 1D, rows otherwise.
         let qpitch = if !(self.ty.is_array() || self.ty == ImageType::D3) {
             0
@@ -487,13 +593,13 @@ impl Image {
         let shape = LinearImage {
             surface_type,
             array: self.ty.is_array(),
-            format: self.format.desc().surface_format,
+            format: d.surface_format,
             width: self.width,
             height: self.height,
             depth: layers,
             pitch: self.pitch,
             qpitch: u32::try_from(qpitch).unwrap_or(u32::MAX),
         };
-        Ok(linear_image_surface(p, self.buffer.gpu_address(), &shape)?)
+        Ok(linear_image_surface(p, self.gpu_address(), &shape)?)
     }
 }

@@ -127,7 +127,7 @@ fn surface_of(p: Platform, arg: &ArgValue) -> Result<RenderSurfaceState> {
 fn address_of(arg: &ArgValue) -> u64 {
     match arg {
         ArgValue::Buffer(b) => b.gpu_address(),
-        ArgValue::Image(i) => i.buffer().gpu_address(),
+        ArgValue::Image(i) => i.gpu_address(),
         ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) | ArgValue::Sampler(_) => 0,
     }
 }
@@ -383,7 +383,7 @@ pub fn build(
                                 ArgParam::ImageArraySize => img.array_size as u64,
                                 ArgParam::ImageChannelDataType => dtype,
                                 ArgParam::ImageChannelOrder => order,
-                                ArgParam::FlatImageBaseOffset => img.buffer().gpu_address(),
+                                ArgParam::FlatImageBaseOffset => img.gpu_address(),
                                 // Flat sizes are stored minus one, as the media block messages read them.
                                 ArgParam::FlatImageWidth => img.row_bytes() as u64 - 1,
                                 ArgParam::FlatImageHeight => img.height as u64 - 1,

@@ -202,7 +202,7 @@ fn run(
     let n = src.packed_bytes() / f.desc().bytes_per_element as usize;
     src.write_packed(&input(f, n)).map_err(|e| e.to_string())?;
     let global: Vec<u32> = match desc.ty {
-        ImageType::D1 => vec![desc.width],
+        ImageType::D1 | ImageType::D1Buffer => vec![desc.width],
         ImageType::D1Array => vec![desc.width, desc.array_size],
         ImageType::D2 => vec![desc.width, desc.height],
         ImageType::D2Array => vec![desc.width, desc.height, desc.array_size],
@@ -406,4 +406,254 @@ fn channel_order_and_type_values_are_cl_h_s() {
     // OpenCL 3.0's minimum list for read-only and write-only images: R, RG and RGBA in the
     // twelve types, BGRA in UNORM_INT8.
     assert_eq!(seen, 37);
+}
+
+const BUF_SRC: &str = r#"
+kernel void add_ui(read_only image1d_buffer_t src, write_only image1d_buffer_t dst) {
+  int c = get_global_id(0);
+  write_imageui(dst, c, read_imageui(src, c) + (uint4)(1, 2, 3, 4));
+}
+kernel void sub_i(read_only image1d_buffer_t src, write_only image1d_buffer_t dst) {
+  int c = get_global_id(0);
+  write_imagei(dst, c, read_imagei(src, c) - (int4)(100, 0, -100, 1));
+}
+kernel void scale_f(read_only image1d_buffer_t src, write_only image1d_buffer_t dst, float k) {
+  int c = get_global_id(0);
+  write_imagef(dst, c, read_imagef(src, c) * k);
+}
+kernel void window(read_only image1d_buffer_t src, global uint4 *out) {
+  int c = get_global_id(0);
+  out[c] = read_imageui(src, c - 4);
+}
+kernel void fill(write_only image1d_buffer_t dst) {
+  int c = get_global_id(0);
+  write_imageui(dst, c - 4, (uint4)(c, c + 1, c + 2, c + 3));
+}
+kernel void query(read_only image1d_buffer_t src, global int *out) {
+  out[0] = get_image_width(src);
+  out[1] = get_image_channel_order(src);
+  out[2] = get_image_channel_data_type(src);
+}
+"#;
+
+/// Elements of the 1D image buffers, and where in their (larger) buffers they start: a
+/// multiple of every element size, so aligned for each format.
+const N: u32 = 37;
+const VIEW_AT: u64 = 64;
+/// What the buffers' bytes outside the views hold; kernels must leave it.
+const SENTINEL: u8 = 0xA5;
+
+/// A buffer of `VIEW_AT` + N elements + 48 bytes filled with [`SENTINEL`], and a 1D image
+/// buffer of `N` elements of `f` over it at `VIEW_AT`.
+fn view(d: &Device, f: ImageFormat) -> Result<Image, String> {
+    let bpe = u64::from(f.desc().bytes_per_element);
+    let bytes = VIEW_AT + u64::from(N) * bpe + 48;
+    let buf = d.create_buffer(bytes).map_err(|e| e.to_string())?;
+    buf.write(0, &vec![SENTINEL; bytes as usize])
+        .map_err(|e| e.to_string())?;
+    Image::buffer_view(&buf, VIEW_AT, N, f).map_err(|e| e.to_string())
+}
+
+/// The bytes of `img`'s buffer outside the view are all still [`SENTINEL`].
+fn outside_untouched(img: &Image) -> Result<bool, String> {
+    let all = img.buffer().to_vec().map_err(|e| e.to_string())?;
+    let (start, end) = (VIEW_AT as usize, VIEW_AT as usize + img.row_bytes());
+    Ok(all[..start]
+        .iter()
+        .chain(&all[end..])
+        .all(|&b| b == SENTINEL))
+}
+
+/// image1d_buffer: IGC reads it with the sampler's `ld_lz` and writes it with typed surface
+/// writes, as for image1d (iga64's listing, checked first), over a SURFTYPE_BUFFER surface.
+/// For every format of the table, a kernel reads a view at a non-zero offset of one buffer and
+/// writes a view of another: the results follow the conversion rules and the bytes around the
+/// views stay as they were. Then reads and writes at coordinates -4..N+4: out of bounds, reads
+/// return 0 in every channel and writes are dropped (PRM: out-of-bounds typed and sampler
+/// accesses to buffers). `get_image_width` and the channel queries report the view.
+#[test]
+fn image1d_buffer_views_for_every_format() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let mut failed = Vec::new();
+    for p in Platform::ALL {
+        let bin =
+            oracles::ocloc::compile(&ocloc, p, BUF_SRC, "", oracles::ocloc::Format::PatchTokens)
+                .unwrap();
+        let heaps = oracles::ocloc::kernel_heaps(&ocloc, &bin).unwrap();
+        let heap = heaps.iter().find(|h| h.name == "add_ui").unwrap();
+        let text: Vec<String> = oracles::iga64::listing(&iga, p, &heap.bytes)
+            .unwrap()
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect();
+        for what in ["sample load with lod forced to 0", "typed surface write"] {
+            assert!(text.iter().any(|t| t.contains(what)), "{p}: {text:#?}");
+        }
+        let kernel = |name: &str| Kernel::from_ocloc(&bin, Some(name), Some(p)).unwrap();
+        let (add_ui, sub_i, scale_f) = (kernel("add_ui"), kernel("sub_i"), kernel("scale_f"));
+        let (window, fill, query) = (kernel("window"), kernel("fill"), kernel("query"));
+        for km in umd::device::sim_kmds(p) {
+            let d = Device::open_sim(p, Some(km)).unwrap();
+            let what = format!("{p} {km:?} image1d_buffer");
+            let k = 1.5f32;
+            for f in ImageFormat::all() {
+                let (kernel, extra, op): (_, _, Box<Op>) = match layout(f).2 {
+                    Kind::Uint => (
+                        &add_ui,
+                        vec![],
+                        Box::new(|v| [v[0] + 1.0, v[1] + 2.0, v[2] + 3.0, v[3] + 4.0]),
+                    ),
+                    Kind::Sint => (
+                        &sub_i,
+                        vec![],
+                        Box::new(|v| [v[0] - 100.0, v[1], v[2] + 100.0, v[3] - 1.0]),
+                    ),
+                    _ => (
+                        &scale_f,
+                        vec![ArgValue::Value(k.to_le_bytes().to_vec())],
+                        Box::new(move |v: [f64; 4]| v.map(|c| f64::from(c as f32 * k))),
+                    ),
+                };
+                let run = || -> Result<(Vec<u8>, bool, bool), String> {
+                    let (src, dst) = (view(&d, f)?, view(&d, f)?);
+                    src.write_packed(&input(f, N as usize))
+                        .map_err(|e| e.to_string())?;
+                    let range =
+                        NdRange::new(&[N], None, kernel.simd, None).map_err(|e| e.to_string())?;
+                    let mut args = vec![ArgValue::Image(src.clone()), ArgValue::Image(dst.clone())];
+                    args.extend(extra);
+                    d.dispatch(kernel, &range, &args)
+                        .map_err(|e| e.to_string())?;
+                    let got = dst.read_packed().map_err(|e| e.to_string())?;
+                    Ok((got, outside_untouched(&src)?, outside_untouched(&dst)?))
+                };
+                match run() {
+                    Ok((got, src_ok, dst_ok)) => {
+                        check(f, &got, op, &what, &mut failed);
+                        if !(src_ok && dst_ok) {
+                            failed.push(format!("{what} {f:?}: bytes outside the views changed"));
+                        }
+                    }
+                    Err(e) => failed.push(format!("{what} {f:?}: {e}")),
+                }
+            }
+            // Out of bounds: global ids 0..N+8 address elements -4..N+4.
+            let range = NdRange::new(&[N + 8], None, window.simd, None).unwrap();
+            for f in [ImageFormat::R8ui, ImageFormat::Rgba32ui] {
+                let oob = || -> Result<(), String> {
+                    let src = view(&d, f)?;
+                    src.write_packed(&input(f, N as usize))
+                        .map_err(|e| e.to_string())?;
+                    let out = d
+                        .create_buffer(16 * u64::from(N + 8))
+                        .map_err(|e| e.to_string())?;
+                    d.dispatch(
+                        &window,
+                        &range,
+                        &[ArgValue::Image(src.clone()), ArgValue::Buffer(out.clone())],
+                    )
+                    .map_err(|e| e.to_string())?;
+                    let got = out.to_vec().map_err(|e| e.to_string())?;
+                    let inp = input(f, N as usize);
+                    let bpe = f.desc().bytes_per_element as usize;
+                    for (i, g) in got.chunks(16).enumerate() {
+                        let at = i as i64 - 4;
+                        let want: [u32; 4] = if (0..i64::from(N)).contains(&at) {
+                            let a = at as usize * bpe;
+                            read(f, &inp[a..a + bpe]).map(|c| c as u32)
+                        } else {
+                            [0; 4]
+                        };
+                        let want: Vec<u8> = want.iter().flat_map(|c| c.to_le_bytes()).collect();
+                        if g != want.as_slice() {
+                            return Err(format!("read of element {at}: got {g:?}, want {want:?}"));
+                        }
+                    }
+                    let dst = view(&d, f)?;
+                    d.dispatch(&fill, &range, &[ArgValue::Image(dst.clone())])
+                        .map_err(|e| e.to_string())?;
+                    let got = dst.read_packed().map_err(|e| e.to_string())?;
+                    let want: Vec<u8> = (0..N)
+                        .flat_map(|x| {
+                            let c = f64::from(x + 4);
+                            write(f, [c, c + 1.0, c + 2.0, c + 3.0])
+                        })
+                        .collect();
+                    if got != want {
+                        return Err(format!("writes: got {got:?}, want {want:?}"));
+                    }
+                    if !outside_untouched(&dst)? {
+                        return Err("writes out of bounds reached the buffer".into());
+                    }
+                    Ok(())
+                };
+                if let Err(e) = oob() {
+                    failed.push(format!("{what} {f:?} out of bounds: {e}"));
+                }
+            }
+            // The queries see the view.
+            let q = || -> Result<Vec<u8>, String> {
+                let src = view(&d, ImageFormat::Rgba16ui)?;
+                let out = d.create_buffer(12).map_err(|e| e.to_string())?;
+                let one = NdRange::new(&[1], None, query.simd, None).map_err(|e| e.to_string())?;
+                d.dispatch(
+                    &query,
+                    &one,
+                    &[ArgValue::Image(src), ArgValue::Buffer(out.clone())],
+                )
+                .map_err(|e| e.to_string())?;
+                out.to_vec().map_err(|e| e.to_string())
+            };
+            let f = ImageFormat::Rgba16ui;
+            let want: Vec<u8> = [N, f.order() as u32, f.data_type() as u32]
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect();
+            match q() {
+                Ok(got) if got == want => {}
+                Ok(got) => failed.push(format!("{what} queries: got {got:?}, want {want:?}")),
+                Err(e) => failed.push(format!("{what} queries: {e}")),
+            }
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} failures:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+/// A 1D image buffer's own errors: no elements or more than a surface holds, a range past the
+/// buffer's end, a start not aligned to the element size.
+#[test]
+fn image1d_buffer_view_errors() {
+    let d = Device::open_sim(Platform::Tgllp, None).unwrap();
+    let buf = d.create_buffer(1024).unwrap();
+    let f = ImageFormat::Rgba32ui;
+    assert_eq!(Image::buffer_base_alignment(f), 16);
+    assert_eq!(Image::buffer_base_alignment(ImageFormat::R8ui), 1);
+    assert!(Image::buffer_view(&buf, 0, 64, f).is_ok());
+    assert!(Image::buffer_view(&buf, 1008, 1, f).is_ok());
+    for (offset, width) in [(0, 0), (0, 65), (1008, 2), (u64::MAX - 8, 1)] {
+        match Image::buffer_view(&buf, offset, width, f) {
+            Err(umd::Error::OutOfRange(_)) => {}
+            other => panic!("{offset} {width}: {other:?}"),
+        }
+    }
+    assert!(matches!(
+        Image::buffer_view(
+            &buf,
+            0,
+            umd::image::MAX_BUFFER_ELEMENTS + 1,
+            ImageFormat::R8ui
+        ),
+        Err(umd::Error::OutOfRange(_))
+    ));
+    match Image::buffer_view(&buf, 8, 4, f) {
+        Err(umd::Error::ImageBufferAlignment { align: 16, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    assert!(Image::buffer_view(&buf, 3, 4, ImageFormat::R8ui).is_ok());
 }

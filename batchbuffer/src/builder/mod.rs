@@ -33,8 +33,8 @@ pub use scratch::{
 };
 pub use sequence::Builder;
 pub use surface::{
-    buffer_surface, format, linear_2d_surface, linear_image_surface, surface_type, LinearImage,
-    MAX_BUFFER_BYTES, QPITCH_UNIT,
+    buffer_surface, format, linear_2d_surface, linear_image_surface, surface_type,
+    typed_buffer_surface, LinearImage, MAX_BUFFER_BYTES, MAX_TYPED_BUFFER_ELEMENTS, QPITCH_UNIT,
 };
 pub use walker_math::{
     grfs_per_channel, slm_encoding, walker_math, write_local_ids, Simd, WalkerMath, MAX_LOCAL_TOTAL,

@@ -1,4 +1,4 @@
-//! RENDER_SURFACE_STATE for the surface kinds compute kernels use: raw buffers, linear 2D
+//! RENDER_SURFACE_STATE for the surface kinds compute kernels use: raw and typed buffers, linear 2D
 //! surfaces (media block IO) and linear images (1D, 2D, their arrays, 3D), with the size
 //! fields bounds checks read.
 
@@ -50,6 +50,48 @@ pub fn buffer_surface(
         height: (n >> 7) & 0x3FFF,
         depth: (n >> 21) & 0x3FF,
         surface_pitch: 0,
+        mocs: mocs_wb(p),
+        surface_base_address: address,
+        ..identity_swizzle()
+    })
+}
+
+/// Most elements a typed buffer surface holds: 2^27 (PRM, RENDER_SURFACE_STATE Height: "for
+/// typed buffer and structured buffer surfaces, the number of entries in the buffer ranges from
+/// 1 to 2^27"), so Depth carries 6 bits of the count.
+pub const MAX_TYPED_BUFFER_ELEMENTS: u32 = 1 << 27;
+
+/// A typed buffer (OpenCL's image1d_buffer): `elements` elements of `format`, `element_bytes`
+/// each, at `address`. The count minus one splits across Width (bits 6:0), Height (bits
+/// 20:7) and Depth (bits 26:21); Surface Pitch holds the element size minus one.
+pub fn typed_buffer_surface(
+    p: Platform,
+    address: u64,
+    format: u32,
+    elements: u32,
+    element_bytes: u32,
+) -> Result<RenderSurfaceState, BuildError> {
+    if !(1..=MAX_TYPED_BUFFER_ELEMENTS).contains(&elements) {
+        return Err(BuildError::BadSurface(
+            "a typed buffer holds 1..=2^27 elements",
+        ));
+    }
+    if !(1..=16).contains(&element_bytes) || format == format::RAW.number {
+        return Err(BuildError::BadSurface(
+            "a typed buffer has a typed format of 1..=16-byte elements",
+        ));
+    }
+    let n = elements - 1;
+    let g = gen_data(p);
+    Ok(RenderSurfaceState {
+        surface_type: surface_type::BUFFER,
+        surface_format: format,
+        surface_horizontal_alignment: g.halign,
+        surface_vertical_alignment: g.valign,
+        width: n & 0x7F,
+        height: (n >> 7) & 0x3FFF,
+        depth: (n >> 21) & 0x3F,
+        surface_pitch: element_bytes - 1,
         mocs: mocs_wb(p),
         surface_base_address: address,
         ..identity_swizzle()

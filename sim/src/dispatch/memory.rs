@@ -3,6 +3,7 @@
 
 use std::sync::Mutex;
 
+use batchbuffer::surface_format::RAW;
 use batchbuffer::{Packet, RenderSurfaceState};
 use platform::Platform;
 
@@ -145,10 +146,40 @@ impl<'a> VmMemory<'a> {
     fn surface_at(&mut self, at: u64) -> Result<Surface, MemFault> {
         let s = self.surface_state_at(at)?;
         match s.surface_type {
-            SURFTYPE_BUFFER => {
+            // A RAW buffer: its size in bytes minus one across Width, Height and Depth.
+            SURFTYPE_BUFFER if s.surface_format == RAW.number => {
                 let size =
                     (u64::from(s.depth) << 21 | u64::from(s.height) << 7 | u64::from(s.width)) + 1;
                 Ok(Surface::buffer(s.surface_base_address, size))
+            }
+            // A typed buffer (OpenCL's image1d_buffer): its element count minus one across the
+            // same fields (Depth's low 6 bits: at most 2^27 elements), elements of the surface
+            // format. Typed messages and the sampler address it as a 1D image of that many
+            // texels, so coordinates past the end read 0 and their writes are dropped.
+            SURFTYPE_BUFFER => {
+                let Some(format) = batchbuffer::surface_format::by_number(s.surface_format) else {
+                    let why = format!(
+                        "RENDER_SURFACE_STATE at {at:#x}: buffer format {:#x} is not modelled",
+                        s.surface_format
+                    );
+                    return Err(self.refuse(Refusal::BadSurface(why), at));
+                };
+                let elements = ((s.depth & 0x3F) << 21 | s.height << 7 | s.width) + 1;
+                let bpe = u64::from(format.bytes_per_element);
+                Ok(Surface {
+                    base: s.surface_base_address,
+                    width: u64::from(elements) * bpe,
+                    height: 1,
+                    pitch: u64::from(elements) * bpe,
+                    image: Some(ImageSurface {
+                        format,
+                        dims: 1,
+                        array: false,
+                        size: [elements, 1, 1],
+                        slice_pitch: u64::from(elements) * bpe,
+                        row_pitch: u64::from(elements) * bpe,
+                    }),
+                })
             }
             SURFTYPE_1D | SURFTYPE_2D | SURFTYPE_3D => {
                 let Some(format) = batchbuffer::surface_format::by_number(s.surface_format) else {

@@ -12,6 +12,8 @@
 //! enabled channel. Coordinates are unsigned: out of bounds (a coordinate at or past the
 //! surface's size, or a nonzero LOD, as the surfaces have one level) reads return 0 in every
 //! channel and writes are dropped (PRM, "Typed Surface Read/Write": out-of-bounds accesses).
+//! A typed buffer (SURFTYPE_BUFFER in a typed format: image1d_buffer) is a 1D surface of its
+//! element count here, as it is to the sampler's loads.
 
 use crate::eu::error::EuErrorKind;
 use crate::eu::regfile::REG_BYTES;
@@ -44,7 +46,8 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Resul
     let surface = mem.surface(bti)?;
     let Some(img) = surface.image else {
         return Err(EuErrorKind::Surface(format!(
-            "typed surface {} of binding table index {bti}: not a 1D, 2D or 3D surface",
+            "typed surface {} of binding table index {bti}: not a 1D, 2D, 3D or typed buffer \
+             surface",
             if write { "write" } else { "read" }
         )));
     };
