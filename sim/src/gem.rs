@@ -183,6 +183,7 @@ impl GemTable {
                 private_vm: None,
                 region: buf.region,
                 i915_caching: None,
+                xe_cpu_caching: buf.xe_cpu_caching,
                 named,
                 counted: false,
                 mmap_offset: None,

@@ -41,6 +41,8 @@ pub struct DmaBuf {
     pub(crate) activity: Arc<Activity>,
     pub min_page: u64,
     pub region: u16,
+    /// xe's CPU caching of the object (a self-import is the same object).
+    pub xe_cpu_caching: Option<u16>,
     /// The file every export of the object hands out an fd of.
     file: OwnedFd,
     key: FileKey,
@@ -175,6 +177,7 @@ pub(crate) fn export(obj: ExportOf<'_>, flags: u32) -> Result<(RawFd, FileKey), 
                 activity: obj.activity.clone(),
                 min_page: obj.min_page,
                 region: obj.region,
+                xe_cpu_caching: obj.xe_cpu_caching,
                 file,
                 key,
                 mappable,
