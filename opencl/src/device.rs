@@ -22,6 +22,91 @@ pub const HALF_FP_CONFIG: cl_device_fp_config = CL_FP_ROUND_TO_NEAREST
     | CL_FP_DENORM
     | CL_FP_FMA;
 
+/// Whether kernels may write 3D images (`__opencl_c_3d_image_writes`, cl_khr_3d_image_writes):
+/// `write_image*` to a 3D image is a typed surface write like any other (umd's
+/// `images_typed_sim` writes 3D images; `tests/python/images.py` from OpenCL).
+pub const IMAGE_3D_WRITES: bool = true;
+
+/// Whether kernels may take `read_write` images (`__opencl_c_read_write_images`): not
+/// verified on any device, so not reported (0 read-write image arguments, no formats for
+/// CL_MEM_KERNEL_READ_AND_WRITE).
+pub const READ_WRITE_IMAGES: bool = false;
+
+/// The image limits of an image-capable device (OpenCL 3.0, table "List of supported param_names
+/// by clGetDeviceInfo"; each at least the specification's minimum for a device with images).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ImageLimits {
+    pub read_args: u32,
+    pub write_args: u32,
+    pub read_write_args: u32,
+    pub samplers: u32,
+    pub width_2d: usize,
+    pub height_2d: usize,
+    pub width_3d: usize,
+    pub height_3d: usize,
+    pub depth_3d: usize,
+    pub array_size: usize,
+    pub buffer_size: usize,
+}
+
+const READ_IMAGE_ARGS: u32 = 128;
+const WRITE_IMAGE_ARGS: u32 = 64;
+const READ_WRITE_IMAGE_ARGS: u32 = 64;
+// A kernel may take every kind at its limit at once, each image in its own binding-table
+// entry. With read-write images the three minimums (256) would exceed the 240 entries.
+const _: () = assert!(
+    (READ_IMAGE_ARGS
+        + WRITE_IMAGE_ARGS
+        + if READ_WRITE_IMAGES {
+            READ_WRITE_IMAGE_ARGS
+        } else {
+            0
+        }) as usize
+        <= batchbuffer::builder::MAX_BINDING_TABLE_ENTRIES
+);
+
+/// Elements of an image1d_buffer (CL_DEVICE_IMAGE_MAX_BUFFER_SIZE): the specification's
+/// minimum, 65536.
+pub const IMAGE_MAX_BUFFER_ELEMENTS: usize = 65536;
+
+impl ImageLimits {
+    /// The limits on `p`. Sizes: the largest value RENDER_SURFACE_STATE's Width, Height and
+    /// Depth fields hold (each stores the size minus one; field widths from genxml through
+    /// batchbuffer), Depth also counting array layers. Arguments: an image takes one
+    /// binding-table entry of the 240 a dispatch has (batchbuffer's
+    /// `MAX_BINDING_TABLE_ENTRIES`); the specification's minimums (128 read, 64 write) fit in
+    /// it together, and are what is reported. Samplers: the interface descriptor's sampler table holds 16 (batchbuffer's
+    /// `MAX_SAMPLERS`).
+    pub fn of(p: ::platform::Platform) -> ImageLimits {
+        use batchbuffer::{Packet, RenderSurfaceState};
+        let field_max = |name: &str| -> usize {
+            RenderSurfaceState::LAYOUT
+                .field(name)
+                .and_then(|f| f.loc(p))
+                .map_or(0, |l| 1usize << l.width())
+        };
+        let (width, height, depth) = (field_max("Width"), field_max("Height"), field_max("Depth"));
+        let read_write_args = if READ_WRITE_IMAGES {
+            READ_WRITE_IMAGE_ARGS
+        } else {
+            0
+        };
+        ImageLimits {
+            read_args: READ_IMAGE_ARGS,
+            write_args: WRITE_IMAGE_ARGS,
+            read_write_args,
+            samplers: batchbuffer::builder::MAX_SAMPLERS,
+            width_2d: width,
+            height_2d: height,
+            width_3d: width,
+            height_3d: height,
+            depth_3d: depth,
+            array_size: depth,
+            buffer_size: IMAGE_MAX_BUFFER_ELEMENTS,
+        }
+    }
+}
+
 pub struct Device {
     pub umd: umd::device::Device,
     pub facts: Facts,
@@ -38,12 +123,18 @@ impl Device {
         Device { umd, facts }
     }
 
-    /// CL_DEVICE_IMAGE_SUPPORT: false on every device. The image objects, commands and
-    /// samplers are written (`image`, `sampler`), but OpenCL 3.0's minimum for an image-capable
-    /// device also needs image1d_buffer images, which are not; so the image limits are 0 and
-    /// images and samplers are refused with CL_INVALID_OPERATION.
+    /// CL_DEVICE_IMAGE_SUPPORT: the platform's fact (`facts::Facts::images`).
     pub fn image_support(&self) -> bool {
-        false
+        self.facts.images
+    }
+
+    /// The image limits this device reports: all zero without image support.
+    pub fn image_limits(&self) -> ImageLimits {
+        if self.image_support() {
+            ImageLimits::of(self.umd.platform())
+        } else {
+            ImageLimits::default()
+        }
     }
 
     /// What the device is called: the platform, the device name and whether it is simulated.
@@ -81,6 +172,9 @@ impl Device {
         if self.facts.independent_forward_progress {
             v.push(("cl_khr_subgroups", version(1, 0, 0)));
         }
+        if self.image_support() && IMAGE_3D_WRITES {
+            v.push(("cl_khr_3d_image_writes", version(1, 0, 0)));
+        }
         if self.umd.platform().has_fp64() {
             v.push(("cl_khr_fp64", version(1, 0, 0)));
         }
@@ -96,6 +190,15 @@ impl Device {
         ];
         if self.umd.platform().has_fp64() {
             v.push(("__opencl_c_fp64", version(3, 0, 0)));
+        }
+        if self.image_support() {
+            v.push(("__opencl_c_images", version(3, 0, 0)));
+            if IMAGE_3D_WRITES {
+                v.push(("__opencl_c_3d_image_writes", version(3, 0, 0)));
+            }
+            if READ_WRITE_IMAGES {
+                v.push(("__opencl_c_read_write_images", version(3, 0, 0)));
+            }
         }
         v
     }
@@ -139,6 +242,7 @@ impl Device {
             0
         };
         let exts = self.extensions();
+        let img = self.image_limits();
         Ok(match param {
             CL_DEVICE_TYPE => Info::Ulong(CL_DEVICE_TYPE_GPU),
             CL_DEVICE_VENDOR_ID => Info::Uint(0x8086),
@@ -172,19 +276,22 @@ impl Device {
             CL_DEVICE_ADDRESS_BITS => Info::Uint(64),
             CL_DEVICE_MAX_MEM_ALLOC_SIZE => Info::Ulong(self.max_alloc()),
             CL_DEVICE_IMAGE_SUPPORT => Info::Bool(self.image_support()),
-            CL_DEVICE_MAX_READ_IMAGE_ARGS
-            | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
-            | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
-            | CL_DEVICE_MAX_SAMPLERS
-            | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
-            | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => Info::Uint(0),
-            CL_DEVICE_IMAGE2D_MAX_WIDTH
-            | CL_DEVICE_IMAGE2D_MAX_HEIGHT
-            | CL_DEVICE_IMAGE3D_MAX_WIDTH
-            | CL_DEVICE_IMAGE3D_MAX_HEIGHT
-            | CL_DEVICE_IMAGE3D_MAX_DEPTH
-            | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
-            | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => Info::Size(0),
+            CL_DEVICE_MAX_READ_IMAGE_ARGS => Info::Uint(img.read_args),
+            CL_DEVICE_MAX_WRITE_IMAGE_ARGS => Info::Uint(img.write_args),
+            CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => Info::Uint(img.read_write_args),
+            CL_DEVICE_MAX_SAMPLERS => Info::Uint(img.samplers),
+            // Images from buffers (cl_khr_image2d_from_buffer) are not provided: both 0, as
+            // OpenCL 3.0 requires of such a device.
+            CL_DEVICE_IMAGE_PITCH_ALIGNMENT | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => {
+                Info::Uint(0)
+            }
+            CL_DEVICE_IMAGE2D_MAX_WIDTH => Info::Size(img.width_2d),
+            CL_DEVICE_IMAGE2D_MAX_HEIGHT => Info::Size(img.height_2d),
+            CL_DEVICE_IMAGE3D_MAX_WIDTH => Info::Size(img.width_3d),
+            CL_DEVICE_IMAGE3D_MAX_HEIGHT => Info::Size(img.height_3d),
+            CL_DEVICE_IMAGE3D_MAX_DEPTH => Info::Size(img.depth_3d),
+            CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => Info::Size(img.buffer_size),
+            CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => Info::Size(img.array_size),
             CL_DEVICE_MAX_PARAMETER_SIZE => Info::Size(1024),
             // Bits; buffers start on the VA heap's page granule, far above this.
             CL_DEVICE_MEM_BASE_ADDR_ALIGN => Info::Uint(1024),

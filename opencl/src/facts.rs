@@ -21,6 +21,10 @@ pub struct Facts {
     /// instruction stream (NEO's `fusedEuEnabled`), where a spinning thread can hold its partner.
     /// `opencl/tests/neo_subgroup_facts.rs` checks the value against NEO's on skl and tgllp.
     pub independent_forward_progress: bool,
+    /// Whether the device reports images (`CL_DEVICE_IMAGE_SUPPORT`): kernels' typed
+    /// `read_image*`/`write_image*` and sampler reads run there (umd's `images_typed_sim` and
+    /// `images_sampler_sim`, this crate's `tests/python/images.py`).
+    pub images: bool,
 }
 
 pub fn facts(p: Platform) -> Facts {
@@ -29,21 +33,25 @@ pub fn facts(p: Platform) -> Facts {
             max_clock_mhz: 1150,
             l3_bytes: 768 << 10,
             independent_forward_progress: true,
+            images: true,
         },
         Platform::Icllp => Facts {
             max_clock_mhz: 1100,
             l3_bytes: 3 << 20,
             independent_forward_progress: true,
+            images: true,
         },
         Platform::Tgllp => Facts {
             max_clock_mhz: 1350,
             l3_bytes: 3840 << 10,
             independent_forward_progress: false,
+            images: true,
         },
         Platform::Dg2 => Facts {
             max_clock_mhz: 2100,
             l3_bytes: 16 << 20,
             independent_forward_progress: false,
+            images: true,
         },
     }
 }

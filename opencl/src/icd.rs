@@ -10,8 +10,8 @@ use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::*;
 
 use crate::{
-    absent, context, device, event, image, kernel, link, memory, platform, program, queue, rect,
-    sampler,
+    absent, context, device, event, image, image_formats, kernel, link, memory, platform, program,
+    queue, rect, sampler,
 };
 
 static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
@@ -83,7 +83,7 @@ static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     d.clEnqueueTask = Some(kernel::clEnqueueTask);
     d.clUnloadCompiler = Some(program::clUnloadCompiler);
     d.clUnloadPlatformCompiler = Some(program::clUnloadPlatformCompiler);
-    d.clGetSupportedImageFormats = Some(memory::clGetSupportedImageFormats);
+    d.clGetSupportedImageFormats = Some(image_formats::clGetSupportedImageFormats);
     d.clCreateImage = Some(image::clCreateImage);
     d.clCreateImage2D = Some(image::clCreateImage2D);
     d.clCreateImage3D = Some(image::clCreateImage3D);

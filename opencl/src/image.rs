@@ -1,7 +1,7 @@
 //! Image memory objects over `umd::image`: the checks of clCreateImage (OpenCL 3.0, 5.3.1),
 //! clGetImageInfo, and the image a kernel argument hands to umd.
 //!
-//! No device supports images yet (`Device::image_support`), so the entry points answer a
+//! A context none of whose devices supports images (`Device::image_support`) answers a
 //! well-formed request with CL_INVALID_OPERATION as the specification requires; the arguments
 //! are checked first, so a bad one gets its own error. 1D image buffers (image1d_buffer) are
 //! umd views of their buffer's memory. Not provided: 2D images from buffers or images
@@ -26,6 +26,12 @@ pub struct ClImage {
     pub object_type: cl_mem_object_type,
     pub order: cl_channel_order,
     pub data_type: cl_channel_type,
+    /// CL_IMAGE_ROW_PITCH and CL_IMAGE_SLICE_PITCH: the pitches the application gave, else
+    /// the packed ones (width × element size; a 1D array's slice is one row, others' `height`
+    /// rows), as OpenCL 3.0 defines the queries (OpenCL-Docs #763, #777), not the device
+    /// layout's.
+    pub row_pitch: usize,
+    pub slice_pitch: usize,
 }
 
 /// Image types and their umd kinds.
@@ -89,6 +95,11 @@ fn format_is_valid(order: cl_channel_order, ty: cl_channel_type) -> bool {
     } else {
         PLAIN.contains(&order) && (BYTES.contains(&ty) || OTHERS.contains(&ty))
     }
+}
+
+/// Whether images of `image_type` are provided (a row of `TYPES`).
+pub fn provides(image_type: cl_mem_object_type) -> bool {
+    TYPES.iter().any(|(t, _)| *t == image_type)
 }
 
 /// The umd format of `format`, or the specification's error.
@@ -382,6 +393,8 @@ pub unsafe fn create(
         object_type: checked.object_type,
         order,
         data_type,
+        row_pitch: checked.host_row_pitch,
+        slice_pitch: checked.host_slice_pitch,
     };
     Ok(Mem::new_image(
         c,
@@ -547,8 +560,8 @@ pub unsafe extern "C" fn clGetImageInfo(
             Ok(match param_name {
                 CL_IMAGE_FORMAT => Info::Uints(vec![im.order, im.data_type]),
                 CL_IMAGE_ELEMENT_SIZE => Info::Size(i.format.desc().bytes_per_element as usize),
-                CL_IMAGE_ROW_PITCH => Info::Size(i.pitch as usize),
-                CL_IMAGE_SLICE_PITCH => Info::Size(if slices { i.slice_pitch as usize } else { 0 }),
+                CL_IMAGE_ROW_PITCH => Info::Size(im.row_pitch),
+                CL_IMAGE_SLICE_PITCH => Info::Size(if slices { im.slice_pitch } else { 0 }),
                 CL_IMAGE_WIDTH => Info::Size(i.width as usize),
                 CL_IMAGE_HEIGHT => Info::Size(if i.ty.dims() >= 2 {
                     i.height as usize

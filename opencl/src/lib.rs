@@ -8,9 +8,9 @@
 //! commands run asynchronously, in order, on a thread per queue over a umd queue ([`queue`]),
 //! their events ([`event`]) moving through the statuses and firing callbacks on a runtime thread.
 //!
-//! Not provided yet (their entry points answer with the specification's error, [`absent`]):
-//! image commands, and so image support (the [`image`] and [`sampler`] objects are refused while
-//! no device supports images), SVM, pipes, sub-devices. Out-of-order queues are accepted and executed
+//! Images ([`image`], [`image_formats`]) and samplers ([`sampler`]) on the devices whose
+//! platform has them (`facts::Facts::images`). Not provided yet (their entry points answer with
+//! the specification's error, [`absent`]): SVM, pipes, sub-devices. Out-of-order queues are accepted and executed
 //! in order.
 
 #![allow(non_snake_case)]
@@ -25,6 +25,7 @@ pub mod facts;
 pub mod handle;
 pub mod icd;
 pub mod image;
+pub mod image_formats;
 pub mod info;
 pub mod kernel;
 pub mod link;

@@ -328,7 +328,6 @@ fn image_kernel_arguments_and_sampling() {
     let f = format_of(Some(&RGBA_FLOAT)).unwrap();
     let checked = check_desc(Some(&d), 16, true).unwrap();
     let c = Handle::get(ctx).unwrap();
-    // The object made past the image-support rule (no device has images yet).
     // SAFETY: host holds the image at the checked pitches.
     let img = unsafe {
         image::create(
@@ -346,7 +345,9 @@ fn image_kernel_arguments_and_sampling() {
     assert_eq!(size_info(img, CL_IMAGE_DEPTH), 0);
     assert_eq!(size_info(img, CL_IMAGE_ARRAY_SIZE), 0);
     assert_eq!(size_info(img, CL_IMAGE_ELEMENT_SIZE), 16);
-    assert!(size_info(img, CL_IMAGE_ROW_PITCH) >= 64);
+    // The row pitch the image was made with (OpenCL 3.0: the application's, when given).
+    assert_eq!(size_info(img, CL_IMAGE_ROW_PITCH), pitch_floats * 4);
+    assert_eq!(size_info(img, CL_IMAGE_SLICE_PITCH), 0);
     let mut fmt = [0u32; 2];
     let mut ty = 0u32;
     // SAFETY: valid out-pointers.

@@ -100,3 +100,27 @@ fn pyopencl_half_precision_matches_numpy_on_each_simulated_device() {
         }
     }
 }
+
+/// Images and samplers (`python/images.py`): image queries at OpenCL 3.0's minimums, the
+/// minimum format list, cl.Image 2D/3D/1D-array round trips through enqueue_copy, read_imagef
+/// through nearest and linear samplers, write_imageui and 3D write_imagef, against numpy, on
+/// every simulated device reporting images.
+#[test]
+fn pyopencl_images_and_samplers_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/images.py");
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        for line in [
+            "ok   CL_DEVICE_IMAGE_SUPPORT",
+            "ok   read_imagef linear, sampler argument",
+            "ok   write_imageui to RGBA uint8",
+            "ok   write_imagef to a 3D image",
+            "ok   read_imageui from a 1D array",
+        ] {
+            assert!(out.contains(line), "{dev}: no {line:?}:\n{out}");
+        }
+    }
+}

@@ -8,7 +8,7 @@ use std::ptr::{null, null_mut};
 
 use intel_gpu_opencl::handle::Handle;
 use intel_gpu_opencl::sampler::{self, describe, from_properties};
-use intel_gpu_opencl::{context, device, kernel, memory, platform, program, queue};
+use intel_gpu_opencl::{context, device, image_formats, kernel, memory, platform, program, queue};
 use opencl_sys::*;
 use oracles::{require, Oracle};
 use umd::sampler::{AddressingMode, FilterMode};
@@ -276,7 +276,7 @@ fn supported_image_formats_refuse_a_type_that_is_no_image() {
     // SAFETY: valid out-pointers.
     unsafe {
         assert_eq!(
-            memory::clGetSupportedImageFormats(
+            image_formats::clGetSupportedImageFormats(
                 ctx,
                 CL_MEM_READ_ONLY,
                 CL_MEM_OBJECT_BUFFER,

@@ -91,7 +91,7 @@ pub struct SamplerTable<'a> {
 /// Bytes of one SAMPLER_STATE.
 const SAMPLER_STATE_BYTES: u32 = 16;
 /// The most samplers an interface descriptor's Sampler Count describes.
-const MAX_SAMPLERS: u32 = 16;
+pub const MAX_SAMPLERS: u32 = 16;
 
 /// Copies `t` into the dynamic state heap; returns the Sampler State Pointer and Sampler Count.
 fn write_samplers(

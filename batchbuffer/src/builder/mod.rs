@@ -22,7 +22,7 @@ mod walker_math;
 
 pub use dispatch::{
     prepare, DispatchDesc, Heaps, LocalIds, Prepared, SamplerTable, MAX_BINDING_TABLE_ENTRIES,
-    MAX_INDIRECT_DATA_BYTES, SURFACE_STATE_STRIDE,
+    MAX_INDIRECT_DATA_BYTES, MAX_SAMPLERS, SURFACE_STATE_STRIDE,
 };
 pub use group_limits::{max_local_total, max_threads_per_group};
 pub use heap::{Batch, Heap};
