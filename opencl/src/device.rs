@@ -65,9 +65,10 @@ const _: () = assert!(
         <= batchbuffer::builder::MAX_BINDING_TABLE_ENTRIES
 );
 
-/// Elements of an image1d_buffer (CL_DEVICE_IMAGE_MAX_BUFFER_SIZE): the specification's
-/// minimum, 65536.
-pub const IMAGE_MAX_BUFFER_ELEMENTS: usize = 65536;
+/// Elements of an image1d_buffer (CL_DEVICE_IMAGE_MAX_BUFFER_SIZE): what one SURFTYPE_BUFFER
+/// surface addresses (umd's limit, 2^27), above the specification's minimum of 65536.
+pub const IMAGE_MAX_BUFFER_ELEMENTS: usize = umd::image::MAX_BUFFER_ELEMENTS as usize;
+const _: () = assert!(IMAGE_MAX_BUFFER_ELEMENTS >= 65536);
 
 impl ImageLimits {
     /// The limits on `p`. Sizes: the largest value RENDER_SURFACE_STATE's Width, Height and

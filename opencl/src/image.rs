@@ -11,7 +11,7 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use opencl_sys::*;
-use umd::image::{ImageDesc, ImageFormat, ImageType, MAX_2D_SIZE, MAX_BUFFER_ELEMENTS, MAX_DEPTH};
+use umd::image::{ImageDesc, ImageFormat, ImageType, MAX_2D_SIZE, MAX_DEPTH};
 
 use crate::context::{finish, Context};
 use crate::handle::Handle;
@@ -145,7 +145,7 @@ pub fn check_desc(
         if d.buffer.is_null() || d.image_width == 0 || !no_extras {
             return Err(CL_INVALID_IMAGE_DESCRIPTOR);
         }
-        if d.image_width > MAX_BUFFER_ELEMENTS as usize {
+        if d.image_width > crate::device::IMAGE_MAX_BUFFER_ELEMENTS {
             return Err(CL_INVALID_IMAGE_SIZE);
         }
         let row = d.image_width * element;
