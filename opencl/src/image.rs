@@ -350,6 +350,8 @@ pub unsafe fn create(
             object_type: checked.object_type,
             order: format.order() as u32,
             data_type: format.data_type() as u32,
+            row_pitch: checked.host_row_pitch,
+            slice_pitch: checked.host_slice_pitch,
         };
         let device = buffer.obj.device.clone();
         return Ok(Mem::new_image(

@@ -240,6 +240,7 @@ fn prime_export(dev: &SimDevice, handle: u32, flags: u32) -> Result<i32, Errno> 
         activity: &obj.activity,
         min_page: obj.min_page,
         region: obj.region,
+        xe_cpu_caching: obj.xe_cpu_caching,
     };
     let (fd, key) = crate::prime::export(of, flags)?;
     if st.gem.prime_handle(key).is_none() {

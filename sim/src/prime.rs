@@ -153,6 +153,7 @@ pub struct ExportOf<'a> {
     pub activity: &'a Arc<Activity>,
     pub min_page: u64,
     pub region: u16,
+    pub xe_cpu_caching: Option<u16>,
 }
 
 /// `drm_gem_prime_handle_to_fd` once the handle is found and the driver allows the export:
@@ -312,6 +313,7 @@ mod tests {
             activity: &activity,
             min_page: 4096,
             region: 0,
+            xe_cpu_caching: None,
         };
         let (a, ka) = export(obj(), DRM_CLOEXEC).unwrap();
         let (b, kb) = export(obj(), 0).unwrap();
@@ -342,6 +344,7 @@ mod tests {
                 activity: &Arc::default(),
                 min_page: 4096,
                 region: 0,
+                xe_cpu_caching: None,
             },
             DRM_CLOEXEC | DRM_RDWR,
         )

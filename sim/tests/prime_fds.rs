@@ -15,6 +15,7 @@ use kmd_iface::drm_core::{
     prime_fd_to_handle, prime_handle_to_fd, syncobj_create, syncobj_fd_to_handle,
     syncobj_handle_to_fd, syncobj_signal, syncobj_wait, SyncobjWait,
 };
+use kmd_iface::flags::{drm::SyncobjWaitFlags, xe::VmCreateFlags};
 use kmd_iface::i915::{Execbuf, PinnedObject};
 use kmd_iface::seam::{DeviceFile, Errno, Mapping};
 use platform::Platform;
@@ -111,7 +112,7 @@ fn a_dma_buf_imports_as_the_same_object_in_every_file() {
         if kmd == Kmd::Xe {
             // xe_gem_prime_export: an object private to a VM is not exported.
             let x = xe_of(a.clone());
-            let vm = x.vm_create(0).unwrap();
+            let vm = x.vm_create(VmCreateFlags::empty()).unwrap();
             let private = create(p, kmd, &a, vm);
             assert_eq!(
                 errno(prime_handle_to_fd(&*a, private, DRM_CLOEXEC)),
@@ -165,7 +166,7 @@ fn syncobj_fds_share_the_syncobj_and_carry_its_fence() {
         );
         syncobj_signal(&*a, &[s]).unwrap();
         assert_eq!(
-            syncobj_wait(&*b, &[sb2], 0, 0).unwrap(),
+            syncobj_wait(&*b, &[sb2], 0, SyncobjWaitFlags::empty()).unwrap(),
             SyncobjWait::Signaled { first_signaled: 0 },
             "{what}: signalled through the other file"
         );
@@ -183,7 +184,7 @@ fn syncobj_fds_share_the_syncobj_and_carry_its_fence() {
         )
         .unwrap();
         assert_eq!(
-            syncobj_wait(&*a, &[fresh], 0, 0).unwrap(),
+            syncobj_wait(&*a, &[fresh], 0, SyncobjWaitFlags::empty()).unwrap(),
             SyncobjWait::Signaled { first_signaled: 0 },
             "{what}"
         );
