@@ -102,8 +102,9 @@ fn a_dma_buf_imports_as_the_same_object_in_every_file() {
             Some(Errno::EINVAL),
             "{what}: not a dma-buf"
         );
-        // SAFETY: -1 is never an open fd; the call only passes the number on.
-        let none = unsafe { BorrowedFd::borrow_raw(-1) };
+        // SAFETY: i32::MAX is above any fd limit, so never open (std refuses to borrow -1);
+        // the call only passes the number on.
+        let none = unsafe { BorrowedFd::borrow_raw(i32::MAX) };
         assert_eq!(
             errno(prime_fd_to_handle(&*a, none)),
             Some(Errno::EBADF),
