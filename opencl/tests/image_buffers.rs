@@ -6,32 +6,17 @@
 //! (CL_IMAGE_BUFFER, CL_MEM_ASSOCIATED_MEMOBJECT, inherited flags, sizes) and a kernel that
 //! reads one image buffer and writes another, seen through the buffers' own memory.
 
+mod in_process;
+use in_process::context;
+
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
 use intel_gpu_opencl::handle::Handle;
 use intel_gpu_opencl::image::{self, check_desc, format_of};
-use intel_gpu_opencl::{context, device, kernel, memory, platform, program, queue};
+use intel_gpu_opencl::{context, device, kernel, memory, program, queue};
 use opencl_sys::*;
 use oracles::{require, Oracle};
-
-fn context() -> (cl_device_id, cl_context) {
-    let (mut plat, mut dev, mut err) = (null_mut(), null_mut(), 0);
-    // SAFETY: valid out-pointers.
-    unsafe {
-        assert_eq!(
-            platform::clGetPlatformIDs(1, &mut plat, null_mut()),
-            CL_SUCCESS
-        );
-        assert_eq!(
-            device::clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &mut dev, null_mut()),
-            CL_SUCCESS
-        );
-        let ctx = context::clCreateContext(null(), 1, &dev, None, null_mut(), &mut err);
-        assert_eq!(err, CL_SUCCESS);
-        (dev, ctx)
-    }
-}
 
 const RGBA_UI16: cl_image_format = cl_image_format {
     image_channel_order: CL_RGBA,

@@ -5,8 +5,11 @@
 //! none for kernel read-and-write access (read-write images are not reported) or for a type not
 //! provided.
 
+mod in_process;
+use in_process::context;
+
 use std::ffi::c_void;
-use std::ptr::{null, null_mut};
+use std::ptr::null_mut;
 
 use ::platform::Platform;
 use intel_gpu_opencl::device::{ImageLimits, READ_WRITE_IMAGES};
@@ -14,24 +17,6 @@ use intel_gpu_opencl::image::{self, check_desc};
 use intel_gpu_opencl::image_formats::{self, supported};
 use intel_gpu_opencl::{context, device, facts, platform};
 use opencl_sys::*;
-
-fn default_device() -> (cl_device_id, cl_context) {
-    let (mut plat, mut dev, mut err) = (null_mut(), null_mut(), 0);
-    // SAFETY: valid out-pointers.
-    unsafe {
-        assert_eq!(
-            platform::clGetPlatformIDs(1, &mut plat, null_mut()),
-            CL_SUCCESS
-        );
-        assert_eq!(
-            device::clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &mut dev, null_mut()),
-            CL_SUCCESS
-        );
-        let ctx = context::clCreateContext(null(), 1, &dev, None, null_mut(), &mut err);
-        assert_eq!(err, CL_SUCCESS);
-        (dev, ctx)
-    }
-}
 
 fn query<T: Default>(dev: cl_device_id, name: cl_device_info) -> T {
     let mut v = T::default();
@@ -118,7 +103,7 @@ fn limits_reach_the_minimums_and_match_what_creation_accepts() {
 
 #[test]
 fn device_queries_report_the_limits() {
-    let (dev, ctx) = default_device();
+    let (dev, ctx) = context();
     let d = platform::get().obj.devices[0].obj.umd.platform();
     let images = facts::facts(d).images;
     assert_eq!(
@@ -239,7 +224,7 @@ fn supported_formats_per_flags_and_type() {
 
 #[test]
 fn supported_formats_entry_point_counts_and_fills() {
-    let (dev, ctx) = default_device();
+    let (dev, ctx) = context();
     let images = query::<cl_bool>(dev, CL_DEVICE_IMAGE_SUPPORT) == CL_TRUE;
     let mut n: cl_uint = 0;
     // SAFETY: valid pointers; the array holds n formats.

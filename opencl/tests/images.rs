@@ -3,13 +3,16 @@
 //! made with CL_MEM_COPY_HOST_PTR read by `read_imagef` through nearest and linear samplers
 //! on the default device, against values worked out here from the texels.
 
+mod in_process;
+use in_process::context;
+
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
 use intel_gpu_opencl::handle::Handle;
 use intel_gpu_opencl::image::{self, check_desc, format_of};
 use intel_gpu_opencl::sampler::{self, describe};
-use intel_gpu_opencl::{context, device, kernel, memory, platform, program, queue};
+use intel_gpu_opencl::{context, device, kernel, memory, program, queue};
 use opencl_sys::*;
 use oracles::{require, Oracle};
 use umd::image::ImageFormat;
@@ -17,24 +20,6 @@ use umd::image::ImageFormat;
 fn bogus() -> *mut c_void {
     static JUNK: [u64; 8] = [0x55; 8];
     JUNK.as_ptr() as *mut c_void
-}
-
-fn context() -> (cl_device_id, cl_context) {
-    let (mut plat, mut dev, mut err) = (null_mut(), null_mut(), 0);
-    // SAFETY: valid out-pointers.
-    unsafe {
-        assert_eq!(
-            platform::clGetPlatformIDs(1, &mut plat, null_mut()),
-            CL_SUCCESS
-        );
-        assert_eq!(
-            device::clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &mut dev, null_mut()),
-            CL_SUCCESS
-        );
-        let ctx = context::clCreateContext(null(), 1, &dev, None, null_mut(), &mut err);
-        assert_eq!(err, CL_SUCCESS);
-        (dev, ctx)
-    }
 }
 
 const RGBA_FLOAT: cl_image_format = cl_image_format {

@@ -3,12 +3,15 @@
 //! clReleaseSampler and clSetKernelArg (for a sampler_t argument), and a kernel taking a
 //! sampler argument run on the default device.
 
+mod in_process;
+use in_process::context;
+
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
 use intel_gpu_opencl::handle::Handle;
 use intel_gpu_opencl::sampler::{self, describe, from_properties};
-use intel_gpu_opencl::{context, device, image_formats, kernel, memory, platform, program, queue};
+use intel_gpu_opencl::{context, device, image_formats, kernel, memory, program, queue};
 use opencl_sys::*;
 use oracles::{require, Oracle};
 use umd::sampler::{AddressingMode, FilterMode};
@@ -16,25 +19,6 @@ use umd::sampler::{AddressingMode, FilterMode};
 fn bogus() -> *mut c_void {
     static JUNK: [u64; 8] = [0x55; 8];
     JUNK.as_ptr() as *mut c_void
-}
-
-/// The first device and a context on it.
-fn context() -> (cl_device_id, cl_context) {
-    let (mut plat, mut dev, mut err) = (null_mut(), null_mut(), 0);
-    // SAFETY: valid out-pointers.
-    unsafe {
-        assert_eq!(
-            platform::clGetPlatformIDs(1, &mut plat, null_mut()),
-            CL_SUCCESS
-        );
-        assert_eq!(
-            device::clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &mut dev, null_mut()),
-            CL_SUCCESS
-        );
-        let ctx = context::clCreateContext(null(), 1, &dev, None, null_mut(), &mut err);
-        assert_eq!(err, CL_SUCCESS);
-        (dev, ctx)
-    }
 }
 
 fn image_support(dev: cl_device_id) -> bool {
