@@ -633,6 +633,19 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
                 return Err(CL_MEM_COPY_OVERLAP);
             }
         }
+        if q.obj.has_blitter() {
+            let (sb, db) = (s.obj.buffer.clone(), d.obj.buffer.clone());
+            let (so, d_o, len) = (src_offset as u64, dst_offset as u64, size as u64);
+            let work = queue::Work::Blit(queue::BlitRun {
+                what: "clEnqueueCopyBuffer",
+                submit: Box::new(move |umd, deps| umd.copy_buffer(&sb, so, &db, d_o, len, deps)),
+                mems: vec![s, d],
+            });
+            // SAFETY: the application's wait list and event pointer.
+            return unsafe {
+                queue::enqueue(&q, CL_COMMAND_COPY_BUFFER, n, wait, event, false, work)
+            };
+        }
         let work = queue::Work::Host(Box::new(move || {
             let mut tmp = vec![0u8; size];
             s.obj
@@ -672,6 +685,22 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
         }
         // SAFETY: the application's pattern of pattern_size bytes.
         let pat = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
+        // The blitter fills with patterns of up to 16 bytes.
+        if q.obj.has_blitter() && pattern_size <= 16 {
+            let buf = m.obj.buffer.clone();
+            let (pattern, offset, len) = (pat.to_vec(), offset as u64, size as u64);
+            let work = queue::Work::Blit(queue::BlitRun {
+                what: "clEnqueueFillBuffer",
+                submit: Box::new(move |umd, deps| {
+                    umd.fill_buffer(&buf, offset, len, &pattern, deps)
+                }),
+                mems: vec![m],
+            });
+            // SAFETY: the application's wait list and event pointer.
+            return unsafe {
+                queue::enqueue(&q, CL_COMMAND_FILL_BUFFER, n, wait, event, false, work)
+            };
+        }
         let bytes: Vec<u8> = pat.iter().copied().cycle().take(size).collect();
         let work = queue::Work::Host(Box::new(move || {
             m.obj

@@ -56,6 +56,13 @@ pub struct Queue {
     exec: Arc<Exec>,
 }
 
+impl Queue {
+    /// Whether buffer copies and fills can go to the device's copy engine.
+    pub fn has_blitter(&self) -> bool {
+        self.exec.umd.has_blitter()
+    }
+}
+
 impl ClObject for Queue {
     const KIND: Kind = Kind::Queue;
     const INVALID: cl_int = CL_INVALID_COMMAND_QUEUE;
@@ -74,6 +81,8 @@ pub enum Work {
     /// Runs on the queue's thread; an error becomes the event's (negative) status.
     Host(Box<dyn FnOnce() -> Result<(), cl_int> + Send>),
     Kernel(KernelRun),
+    /// A buffer copy or fill on the device's copy engine, submitted like a kernel.
+    Blit(BlitRun),
     /// Markers, barriers, migrations: only their place in the order.
     Nothing,
 }
@@ -92,6 +101,35 @@ impl HostPtr {
         // SAFETY: the caller's contract.
         unsafe { std::slice::from_raw_parts_mut((self.0 + at) as *mut u8, len) }
     }
+}
+
+/// Submits a blit on the queue's umd queue after the given events.
+pub type BlitSubmit = Box<
+    dyn FnOnce(
+            &umd::queue::Queue,
+            &[umd::queue::Event],
+        ) -> Result<Option<umd::queue::Event>, umd::Error>
+        + Send,
+>;
+
+/// A buffer command for the copy engine, made only when [`Queue::has_blitter`] says it runs
+/// there (umd answers `None` otherwise, which the queue reports as a failure).
+pub struct BlitRun {
+    /// The command's name in error reports.
+    pub what: &'static str,
+    pub submit: BlitSubmit,
+    /// Its buffers, held until it completes.
+    pub mems: Vec<Arc<Handle<crate::memory::Mem>>>,
+}
+
+/// What a command umd runs holds until it completes (only kept, never read).
+enum Held {
+    Kernel {
+        _run: KernelRun,
+    },
+    Mems {
+        _mems: Vec<Arc<Handle<crate::memory::Mem>>>,
+    },
 }
 
 /// A kernel with its arguments as they were when it was enqueued.
@@ -115,7 +153,9 @@ struct Command {
 struct Flight {
     event: Option<Arc<Handle<Event>>>,
     done: umd::queue::Event,
-    _run: KernelRun,
+    /// The kernel's or command's name in error reports.
+    what: String,
+    _held: Held,
     /// Its wait list, kept alive while the GPU waits on their umd events.
     _deps: Vec<Arc<Handle<Event>>>,
 }
@@ -196,10 +236,7 @@ impl Exec {
             Err(umd::Error::DependencyFailed(_)) => CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
             Err(e) => {
                 // Before the event fails, so whoever waits for it sees the report too.
-                crate::context::report(
-                    &self.context.obj,
-                    &format!("kernel {}: {e}", f._run.kernel.obj.name),
-                );
+                crate::context::report(&self.context.obj, &format!("{}: {e}", f.what));
                 CL_OUT_OF_RESOURCES
             }
         };
@@ -222,12 +259,16 @@ impl Exec {
         // kernel of this device (any queue): the GPU waits for those itself, once they are
         // submitted.
         let mut gpu_deps = Vec::new();
-        let mut ready = matches!(c.work, Work::Kernel(_));
+        let mut ready = matches!(c.work, Work::Kernel(_) | Work::Blit(_));
         for d in &c.deps {
             if !ready {
                 break;
             }
-            let kernel_here = d.obj.command == CL_COMMAND_NDRANGE_KERNEL
+            let gpu_command = matches!(
+                d.obj.command,
+                CL_COMMAND_NDRANGE_KERNEL | CL_COMMAND_COPY_BUFFER | CL_COMMAND_FILL_BUFFER
+            );
+            let kernel_here = gpu_command
                 && d.obj
                     .queue
                     .as_ref()
@@ -293,7 +334,8 @@ impl Exec {
                         flight.push_back(Flight {
                             event: c.event,
                             done,
-                            _run: k,
+                            what: format!("kernel {}", k.kernel.obj.name),
+                            _held: Held::Kernel { _run: k },
                             _deps: c.deps,
                         });
                     }
@@ -306,6 +348,32 @@ impl Exec {
                     }
                 }
             }
+            Work::Blit(b) => match (b.submit)(&self.umd, &gpu_deps) {
+                Ok(Some(done)) => {
+                    if let Some(e) = &c.event {
+                        e.obj.set_gpu(done.clone());
+                        set_status(e, CL_SUBMITTED);
+                        if flight.is_empty() {
+                            set_status(e, CL_RUNNING);
+                        }
+                    }
+                    flight.push_back(Flight {
+                        event: c.event,
+                        done,
+                        what: b.what.to_string(),
+                        _held: Held::Mems { _mems: b.mems },
+                        _deps: c.deps,
+                    });
+                }
+                other => {
+                    let why = match other {
+                        Err(e) => e.to_string(),
+                        _ => "the device's copy engine did not take it".to_string(),
+                    };
+                    crate::context::report(&self.context.obj, &format!("{}: {why}", b.what));
+                    self.end(&c.event, CL_OUT_OF_RESOURCES);
+                }
+            },
         }
     }
 }

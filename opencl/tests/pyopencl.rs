@@ -40,6 +40,23 @@ fn pyopencl_runs_kernels_on_each_simulated_device() {
     }
 }
 
+/// Buffer copies and fills (the copy engine on tgllp and dg2, the queue's thread on skl and
+/// icllp) against numpy's memcpy/memset (`python/blit.py`).
+#[test]
+fn pyopencl_copies_and_fills_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/blit.py");
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        assert!(
+            out.contains("ok   fill on a second queue after the copy"),
+            "{dev}:\n{out}"
+        );
+    }
+}
+
 /// The execution model from PyOpenCL: user events, in-order and out-of-order queues, callbacks,
 /// failed dependencies, markers, barriers and profiling (`python/events.py`).
 #[test]

@@ -1,0 +1,82 @@
+"""PyOpenCL against the ICD's buffer copies and fills (the copy engine where the device has a
+blitter packet for them, the queue's thread otherwise): clEnqueueCopyBuffer at unaligned
+offsets, clEnqueueFillBuffer with every pattern size OpenCL allows, a copy and a fill between
+kernels on one queue and across queues, and CL_MEM_COPY_OVERLAP for overlapping ranges of one
+buffer. Expected values are numpy's memcpy/memset of the same bytes (OpenCL 3.0 API
+specification, 5.2.3). Prints one line per check; exits non-zero on a failure."""
+
+import sys
+
+import numpy as np
+import pyopencl as cl
+
+SOURCE = r"""
+kernel void add(global uchar* x, uchar b) { x[get_global_id(0)] += b; }
+"""
+
+failed = False
+
+
+def check(what, ok):
+    global failed
+    print(("ok   " if ok else "FAIL ") + what)
+    failed |= not ok
+
+
+ctx = cl.Context(cl.get_platforms()[0].get_devices())
+q = cl.CommandQueue(ctx)
+q2 = cl.CommandQueue(ctx)
+mf = cl.mem_flags
+n = 70_001
+host = (np.arange(n, dtype=np.uint64) * 37 + 11).astype(np.uint8)
+src = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host)
+dst = cl.Buffer(ctx, mf.READ_WRITE, n)
+cl.enqueue_fill_buffer(q, dst, np.uint8(0), 0, n)
+
+# Unaligned copy.
+cl.enqueue_copy(q, dst, src, byte_count=50_003, src_offset=7, dst_offset=1_001)
+want = np.zeros(n, dtype=np.uint8)
+want[1_001:51_004] = host[7:50_010]
+out = np.empty(n, dtype=np.uint8)
+cl.enqueue_copy(q, out, dst)
+check("unaligned copy equals memcpy", np.array_equal(out, want))
+
+# Every pattern size.
+for size in (1, 2, 4, 8, 16, 32, 64, 128):
+    pattern = (np.arange(size, dtype=np.uint8) + size).astype(np.uint8)
+    buf = cl.Buffer(ctx, mf.READ_WRITE, 8192)
+    cl.enqueue_fill_buffer(q, buf, np.uint8(0xEE), 0, 8192)
+    offset, length = 3 * size, 8192 - 5 * size
+    cl.enqueue_fill_buffer(q, buf, pattern, offset, length)
+    got = np.empty(8192, dtype=np.uint8)
+    cl.enqueue_copy(q, got, buf)
+    want = np.full(8192, 0xEE, dtype=np.uint8)
+    want[offset : offset + length] = np.tile(pattern, length // size)
+    check(f"fill with a {size}-byte pattern equals memset", np.array_equal(got, want))
+
+# Kernel, copy, kernel on one queue; a fill on another queue after the copy.
+prg = cl.Program(ctx, SOURCE).build()
+a = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host)
+b = cl.Buffer(ctx, mf.READ_WRITE, n)
+k1 = prg.add(q, (n,), None, a, np.uint8(1))
+c = cl.enqueue_copy(q, b, a, wait_for=[k1])
+prg.add(q, (n,), None, b, np.uint8(2))
+f = cl.enqueue_fill_buffer(q2, a, np.uint32(0x01020304), 0, 4096, wait_for=[c])
+got_b = np.empty(n, dtype=np.uint8)
+got_a = np.empty(n, dtype=np.uint8)
+cl.enqueue_copy(q, got_b, b)
+f.wait()
+cl.enqueue_copy(q2, got_a, a)
+check("kernel, copy, kernel in order", np.array_equal(got_b, host + 3))
+want_a = host + 1
+want_a[:4096] = np.tile(np.array([4, 3, 2, 1], dtype=np.uint8), 1024)
+check("fill on a second queue after the copy", np.array_equal(got_a, want_a))
+
+# Overlapping ranges of one buffer.
+try:
+    cl.enqueue_copy(q, src, src, byte_count=100, src_offset=0, dst_offset=50)
+    check("overlapping copy refused", False)
+except cl.Error as e:
+    check("overlapping copy refused", e.code == cl.status_code.MEM_COPY_OVERLAP)
+
+sys.exit(1 if failed else 0)
