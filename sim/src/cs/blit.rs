@@ -16,6 +16,7 @@ use platform::Platform;
 use super::exec::{bad, Cs, Space};
 use crate::device_info::EngineClass;
 use crate::gpu::{GpuErrorKind, HangReason};
+use crate::mem::VA_MASK;
 
 /// MI_FLUSH_DW post-sync operations (the PRM's encoding; genxml lists no values).
 const POST_SYNC_NONE: u32 = 0;
@@ -176,7 +177,7 @@ impl Cs<'_> {
             .take(rect.width as usize * bpp)
             .collect();
         let dst = Surface {
-            base: b.destination_base_address,
+            base: b.destination_base_address & VA_MASK,
             pitch: u64::from(b.destination_pitch) + 1,
         };
         self.check_row_fits(cmd[0], &rect, bpp, &dst)?;
@@ -222,11 +223,11 @@ impl Cs<'_> {
         }
         let bpp = b.color_depth.bytes();
         let dst = Surface {
-            base: b.destination_base_address,
+            base: b.destination_base_address & VA_MASK,
             pitch: u64::from(b.destination_pitch) + 1,
         };
         let src = Surface {
-            base: b.source_base_address,
+            base: b.source_base_address & VA_MASK,
             pitch: u64::from(b.source_pitch) + 1,
         };
         let src_rect = Rect {

@@ -11,10 +11,7 @@ use super::state::Bases;
 use crate::eu::{
     ImageSurface, MemFault, Memory, Sampler, ScratchSurface, Surface, SAMPLER_STATE_BYTES,
 };
-use crate::mem::{Access, AddressSpace, Binding, GpuFault, VA_BITS};
-
-/// The bits of a GPU virtual address the page tables translate.
-const VA_MASK: u64 = (1 << VA_BITS) - 1;
+use crate::mem::{Access, AddressSpace, Binding, GpuFault, VA_BITS, VA_MASK};
 
 /// Binding-table indices of the stateless (General State Base relative) surfaces.
 const STATELESS_BTIS: [u32; 2] = [255, 253];

@@ -9,4 +9,4 @@ mod bo;
 mod vm;
 
 pub use bo::{share_bo_pages, Bo, BoAccessError, BoError, HostRange, SharedPages};
-pub use vm::{Access, AddressSpace, BindError, Binding, GpuFault, PAGE_SIZE, VA_BITS};
+pub use vm::{Access, AddressSpace, BindError, Binding, GpuFault, PAGE_SIZE, VA_BITS, VA_MASK};

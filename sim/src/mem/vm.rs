@@ -14,6 +14,9 @@ use super::Bo;
 pub const PAGE_SIZE: u64 = 4096;
 /// Width of a GPU virtual address (4-level PPGTT).
 pub const VA_BITS: u32 = 48;
+/// The bits of a GPU virtual address the page tables translate: commands may carry an
+/// address in canonical form (bit 47 copied up into 63:48), which the hardware ignores.
+pub const VA_MASK: u64 = (1 << VA_BITS) - 1;
 const VA_LIMIT: u64 = 1 << VA_BITS;
 
 /// The direction of a faulting access.
