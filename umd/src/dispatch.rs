@@ -71,6 +71,14 @@ pub(crate) struct ArenaMemo {
     walkers: Vec<(usize, Prepared)>,
 }
 
+impl ArenaMemo {
+    /// Drops the memo of `arena` from `memos`: for anything that writes the arena other than a
+    /// dispatch (a blit batch), after which its batch and heaps are no longer in place.
+    pub(crate) fn forget(memos: &mut Vec<ArenaMemo>, arena: &Arc<Bo>) {
+        memos.retain(|m| !std::ptr::eq(m.arena.as_ptr(), Arc::as_ptr(arena)));
+    }
+}
+
 /// Everything a dispatch's batch and heaps are encoded from besides the arena's own
 /// addresses and the fence value. A queue keeps one and refills it for each dispatch.
 #[derive(Debug, Default, PartialEq)]

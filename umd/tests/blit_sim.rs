@@ -7,7 +7,10 @@
 use batchbuffer::{MiBatchBufferEnd, MiStoreDataImm, Packet};
 use platform::Platform;
 use umd::device::{Device, KmdChoice};
+use umd::kernel::Kernel;
 use umd::memory::Buffer;
+use umd::ndrange::NdRange;
+use umd::payload::ArgValue;
 use umd::Error;
 
 fn combos() -> Vec<(Platform, KmdChoice)> {
@@ -197,5 +200,46 @@ fn order_across_engines_queues_and_host_events() {
         gate2.signal().unwrap();
         fill.wait(None).unwrap();
         assert_eq!(&contents(&c)[64..80], &[9; 16], "{p} {k:?}");
+    }
+}
+
+/// A kernel, a fill, then the kernel again with another scalar on one queue, each waited for:
+/// the fill's batch goes into the arena the first kernel used, so the second dispatch must build
+/// its batch again rather than patch the one it remembers there (which the fill overwrote).
+/// Found by the CTS (`test_api null_required_work_group_size`: a fill's XY_FAST_COLOR_BLT ran
+/// on the render engine as the next kernel's batch).
+#[test]
+fn a_dispatch_after_a_blit_in_its_arena_runs_its_own_batch() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let src = include_str!("../../intel-gpu-run/examples/fill.cl");
+    for (p, k) in combos().into_iter().filter(|&(p, _)| has_blitter(p)) {
+        let bin =
+            oracles::ocloc::compile(&ocloc, p, src, "", oracles::ocloc::Format::Zebin).unwrap();
+        let kernel = Kernel::from_ocloc(&bin, Some("fill"), Some(p)).unwrap();
+        let d = Device::open_sim(p, Some(k)).unwrap();
+        let q = d.create_queue().unwrap();
+        let out = d.create_buffer(400).unwrap();
+        let other = d.create_buffer(4096).unwrap();
+        let range = NdRange::new(&[100], Some(&[32]), kernel.simd, None).unwrap();
+        for scale in [3u32, 5] {
+            let args = [
+                ArgValue::Buffer(out.clone()),
+                ArgValue::Value(scale.to_le_bytes().to_vec()),
+            ];
+            q.dispatch(&kernel, &range, &args, &[])
+                .unwrap()
+                .wait(None)
+                .unwrap_or_else(|e| panic!("{p} {k:?} scale {scale}: {e}"));
+            let bytes = contents(&out);
+            for i in 0..100u32 {
+                let v = u32::from_le_bytes(bytes[4 * i as usize..][..4].try_into().unwrap());
+                assert_eq!(v, scale * i, "{p} {k:?} scale {scale} out[{i}]");
+            }
+            q.fill_buffer(&other, 0, 4096, &[7; 4], &[])
+                .unwrap()
+                .unwrap()
+                .wait(None)
+                .unwrap();
+        }
     }
 }

@@ -226,6 +226,8 @@ impl Queue {
         let p = q.dev.info.platform;
         let mut st = q.lock();
         let arena = q.arena(&mut st)?;
+        // The blit overwrites whatever dispatch batch the arena held.
+        crate::dispatch::ArenaMemo::forget(&mut st.memos, &arena);
         let fence_value = NEXT_FENCE.fetch_add(1, Ordering::Relaxed);
         put(
             p,
