@@ -433,6 +433,15 @@ impl QueueState {
                 self.spare_keep.push(keep);
                 // Nobody else holds the work (its events are gone): reuse it and its syncobj.
                 let mut work = f.work;
+                // Retired: later work on the other engine need not wait for it, and `last`
+                // must not keep it from being reused.
+                if self
+                    .last
+                    .as_ref()
+                    .is_some_and(|(_, l)| Arc::ptr_eq(l, &work))
+                {
+                    self.last = None;
+                }
                 if let Some(w) = Arc::get_mut(&mut work) {
                     w.reset();
                     self.spare_works.push(work);
