@@ -612,6 +612,35 @@ fn math(t: &mut Thread, inst: &Inst, mask: u32) -> R {
     }
 }
 
+/// Two NaN sources: the result is src0's NaN, quieted. Rust leaves which NaN `a + b` gives
+/// unspecified (LLVM may swap the operands), so without this the fast path and the general
+/// path could disagree on the sign and payload.
+pub(crate) trait NanFirst: Copy {
+    fn nan_first(self, other: Self, result: Self) -> Self;
+}
+
+impl NanFirst for f32 {
+    #[inline(always)]
+    fn nan_first(self, other: f32, result: f32) -> f32 {
+        if self.is_nan() && other.is_nan() {
+            f32::from_bits(self.to_bits() | 0x0040_0000)
+        } else {
+            result
+        }
+    }
+}
+
+impl NanFirst for f64 {
+    #[inline(always)]
+    fn nan_first(self, other: f64, result: f64) -> f64 {
+        if self.is_nan() && other.is_nan() {
+            f64::from_bits(self.to_bits() | 0x0008_0000_0000_0000)
+        } else {
+            result
+        }
+    }
+}
+
 /// PRM Vol 2a "Move": a `mov` with the same source and destination type, no source modifier
 /// and no saturation is a raw move. IGC moves packed bytes as `:hf` pairs, so a NaN pattern
 /// must come out bit for bit (a conversion would quiet it).
@@ -653,8 +682,20 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
         Opcode::Mov => arith!(t, inst, mask, |a| a, a),
         Opcode::Sel => sel(t, inst, inst.cond, enabled, pred, [0, 1], [0, 1]),
         Opcode::Csel => csel(t, inst, enabled),
-        Opcode::Add => arith!(t, inst, mask, |a, b| a.wrapping_add(b), a + b),
-        Opcode::Mul => arith!(t, inst, mask, |a, b| a.wrapping_mul(b), a * b),
+        Opcode::Add => arith!(
+            t,
+            inst,
+            mask,
+            |a, b| a.wrapping_add(b),
+            a.nan_first(b, a + b)
+        ),
+        Opcode::Mul => arith!(
+            t,
+            inst,
+            mask,
+            |a, b| a.wrapping_mul(b),
+            a.nan_first(b, a * b)
+        ),
         Opcode::Mad => {
             if inst.domain == Domain::Int {
                 int_op(t, inst, mask, false, |[a, b, c]| {

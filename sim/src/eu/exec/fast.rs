@@ -9,7 +9,7 @@ use crate::eu::regfile::Thread;
 
 use isa_encoder::model::CondMod;
 
-use super::alu::{cmp_f, cmp_int, cond_f, cond_int};
+use super::alu::{cmp_f, cmp_int, cond_f, cond_int, NanFirst};
 
 /// Lane values; `L` (1, 8, 16 or 32) is the smallest that holds the instruction's channels.
 type Lanes<const L: usize> = [u32; L];
@@ -226,12 +226,12 @@ fn word_op<const L: usize>(
         }
         (Num::F32, FastOp::Add) => {
             for i in 0..L {
-                r[i] = (f(a(i)) + f(b(i))).to_bits();
+                r[i] = f(a(i)).nan_first(f(b(i)), f(a(i)) + f(b(i))).to_bits();
             }
         }
         (Num::F32, FastOp::Mul) => {
             for i in 0..L {
-                r[i] = (f(a(i)) * f(b(i))).to_bits();
+                r[i] = f(a(i)).nan_first(f(b(i)), f(a(i)) * f(b(i))).to_bits();
             }
         }
         (Num::F32, FastOp::Mad) => {
@@ -677,7 +677,7 @@ fn f32_op<const L: usize>(
             let y = f32_lanes(&load::<L>(t, &f.src[1], &inst.src[1].offs, n));
             let mut r = [0f32; L];
             for i in 0..L {
-                r[i] = x[i] + y[i];
+                r[i] = x[i].nan_first(y[i], x[i] + y[i]);
             }
             r
         }
@@ -685,7 +685,7 @@ fn f32_op<const L: usize>(
             let y = f32_lanes(&load::<L>(t, &f.src[1], &inst.src[1].offs, n));
             let mut r = [0f32; L];
             for i in 0..L {
-                r[i] = x[i] * y[i];
+                r[i] = x[i].nan_first(y[i], x[i] * y[i]);
             }
             r
         }
