@@ -20,8 +20,9 @@ fn combos() -> Vec<(Platform, KmdChoice)> {
         .collect()
 }
 
+/// Whether genxml declares the blitter's copy packet for `p` (Gen12 on).
 fn has_blitter(p: Platform) -> bool {
-    p >= Platform::Tgllp
+    batchbuffer::PacketId::XyBlockCopyBlt.exists_on(p)
 }
 
 fn source_bytes(len: usize) -> Vec<u8> {
