@@ -105,10 +105,10 @@ fn main() {
 }
 
 /// The bench's codec mode, what `intel-gpu-run asm|disasm` does: `--codec asm|disasm IGA_PLATFORM
-/// IN OUT`.
+/// IN OUT` (`asm-nomemo`: assembling without the memos).
 fn codec_process(args: &[String]) -> i32 {
     let [dir, p, input, output] = args else {
-        eprintln!("usage: --codec asm|disasm PLATFORM IN OUT");
+        eprintln!("usage: --codec asm|asm-nomemo|disasm PLATFORM IN OUT");
         return 2;
     };
     let Ok(p) = p.parse::<Platform>() else {
@@ -123,10 +123,18 @@ fn codec_process(args: &[String]) -> i32 {
         }
     };
     let done = match dir.as_str() {
-        "asm" => std::str::from_utf8(&bytes)
-            .map_err(|e| e.to_string())
-            .and_then(|t| isa_encoder::assemble(p, t).map_err(|e| e.to_string()))
-            .and_then(|o| std::fs::write(output, o).map_err(|e| e.to_string())),
+        // `asm-nomemo`: without the line and token memos, the per-line work alone.
+        "asm" | "asm-nomemo" => {
+            let memos = if dir == "asm" {
+                isa_encoder::Memos::ALL
+            } else {
+                isa_encoder::Memos::NONE
+            };
+            std::str::from_utf8(&bytes)
+                .map_err(|e| e.to_string())
+                .and_then(|t| isa_encoder::assemble_with(p, t, memos).map_err(|e| e.to_string()))
+                .and_then(|o| std::fs::write(output, o).map_err(|e| e.to_string()))
+        }
         // As `intel-gpu-run disasm` does: the text is written in pieces as it is made.
         "disasm" => std::fs::File::create(output)
             .map_err(|e| e.to_string())

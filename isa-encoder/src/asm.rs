@@ -35,8 +35,37 @@ struct Assembled {
     len: u8,
 }
 
+/// Which of the assembler's memos are used. Neither changes the result, only the time: off,
+/// every line (token) is parsed in full, which is how to measure the per-line work alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Memos {
+    /// Whole lines seen before, and their bytes (this table also switches itself off when it
+    /// finds too few repeats).
+    pub lines: bool,
+    /// Parses of single tokens (operands, mnemonics, options...), by their bytes.
+    pub tokens: bool,
+}
+
+impl Memos {
+    /// Both memos: what [`assemble`] uses.
+    pub const ALL: Memos = Memos {
+        lines: true,
+        tokens: true,
+    };
+    /// Neither.
+    pub const NONE: Memos = Memos {
+        lines: false,
+        tokens: false,
+    };
+}
+
 /// Assembles `text` for `platform`.
 pub fn assemble(platform: Platform, text: &str) -> Result<Vec<u8>, AsmError> {
+    assemble_with(platform, text, Memos::ALL)
+}
+
+/// [`assemble`] with the chosen memos (the same bytes or error whichever are used).
+pub fn assemble_with(platform: Platform, text: &str, memos: Memos) -> Result<Vec<u8>, AsmError> {
     // iga64's text takes about seven bytes per byte of binary.
     let out = RefCell::new(Vec::with_capacity(text.len() / 6));
     let pc = Cell::new(0u32);
@@ -47,10 +76,15 @@ pub fn assemble(platform: Platform, text: &str) -> Result<Vec<u8>, AsmError> {
     let failed: RefCell<Option<AsmError>> = RefCell::new(None);
     // Lines seen before (without labels or branch targets), and their bytes.
     // iga64's lines are about 90 bytes long.
-    let memo: RefCell<Memo<&str, Assembled>> = RefCell::new(Memo::with_capacity(text.len() / 90));
+    let memo: RefCell<Memo<&str, Assembled>> = RefCell::new(Memo::with_capacity(if memos.lines {
+        text.len() / 90
+    } else {
+        0
+    }));
     parse_lines(
         platform,
         text,
+        memos.tokens,
         |name, line, col| match labels.insert(name, pc.get()) {
             Some(_) => Err(label_defined_twice(name, line, col)),
             None => Ok(()),
@@ -89,7 +123,7 @@ pub fn assemble(platform: Platform, text: &str) -> Result<Vec<u8>, AsmError> {
         },
         |key, _line| {
             let mut memo = memo.borrow_mut();
-            if !memo.is_on() {
+            if !memos.lines || !memo.is_on() {
                 return Known::StopAsking;
             }
             // After a failure the full path runs (it still parses, reporting text errors).

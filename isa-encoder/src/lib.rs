@@ -31,7 +31,7 @@ pub mod native;
 pub mod sendmsg;
 pub mod text;
 
-pub use asm::assemble;
+pub use asm::{assemble, assemble_with, Memos};
 pub use error::{AsmError, DecodeError, EncodeError, KernelDecodeError};
 pub use model::Instruction;
 pub use text::{disassemble, disassemble_to, DisassembleToError};

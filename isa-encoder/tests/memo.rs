@@ -61,7 +61,7 @@ fn a_repeated_line_after_a_failure_still_reports_the_first_error() {
 /// Lines drawn at random from a pool (plain, compacted, branches, labels, lines that fail to
 /// parse or to encode) assemble to the same bytes, or fail on the same line, as the same text
 /// with every line indented differently (so no line equals an earlier one and none comes from
-/// the memo). Long enough for the memo's probation to pass.
+/// the line memo), and as with both memos off. Long enough for the memo's probation to pass.
 #[test]
 fn remembered_lines_assemble_as_unremembered_ones() {
     let p = Platform::Tgllp;
@@ -103,6 +103,10 @@ fn remembered_lines_assemble_as_unremembered_ones() {
         let a = isa_encoder::assemble(p, &repeated).map_err(|e| e.line);
         let b = isa_encoder::assemble(p, &distinct).map_err(|e| e.line);
         assert_eq!(a, b, "round {round}");
+        // Without any memo (lines nor tokens), every line parsed in full: the same again.
+        let none = isa_encoder::Memos::NONE;
+        let c = isa_encoder::assemble_with(p, &repeated, none).map_err(|e| e.line);
+        assert_eq!(a, c, "round {round}, no memos");
     }
 }
 

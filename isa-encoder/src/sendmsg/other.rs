@@ -26,7 +26,10 @@ const SAMPLER_SIMD: [(Option<&str>, Option<&str>); 8] = [
 ];
 
 /// SIMD mode 3 (SIMD32/64) reads the message type from a different table.
-const SIMD32_64: u32 = 3;
+pub const SIMD32_64: u32 = 3;
+
+/// The sampler cache flush: a message type of SIMD mode 3 (`SAMPLER_OPS_SIMD32_64`).
+pub const SAMPLER_CACHE_FLUSH: u32 = 0x1F;
 
 /// Sampler message types, desc\[16:12\].
 #[rustfmt::skip]
@@ -49,7 +52,7 @@ const SAMPLER_OPS: &[(u32, &str)] = &[
 const SAMPLER_OPS_SIMD32_64: &[(u32, &str)] = &[
     (0x00, "sample unorm"), (0x02, "sample unorm+killpix"), (0x08, "sample deinterlace"),
     (0x0A, "sample unorm+killpix for media"), (0x0B, "sample 8x8"),
-    (0x0C, "sample unorm for media"), (0x1F, "sampler cache flush"),
+    (0x0C, "sample unorm for media"), (SAMPLER_CACHE_FLUSH, "sampler cache flush"),
 ];
 
 pub fn describe_sampler(platform: Platform, desc: u32) -> String {

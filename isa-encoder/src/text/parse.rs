@@ -264,12 +264,16 @@ struct Caches {
     /// A send's payload register (with its length) and descriptors.
     send_reg: TokenCache<(Operand, Option<u8>)>,
     desc: TokenCache<SendDesc>,
+    /// False: no token is looked up or kept (every token parsed in full).
+    on: bool,
 }
 
 impl Caches {
-    /// Tables for a text of `len` bytes (an instruction line is about 90).
-    fn for_text(len: usize) -> Caches {
+    /// Tables for a text of `len` bytes (an instruction line is about 90), used if `on`.
+    fn for_text(len: usize, on: bool) -> Caches {
+        let len = if on { len } else { 0 };
         Caches {
+            on,
             dst: TokenCache::for_text(len, 128, 4, 13),
             src: TokenCache::for_text(len, 64, 4, 14),
             mnemonic: TokenCache::for_text(len, 2048, 4, 9),
@@ -302,6 +306,16 @@ impl<'a> LineParser<'a, '_> {
         self.pos += 1;
         t
     }
+    /// The memo key of a token parsed as `kind`, if the token memo is on and can hold it.
+    #[inline(always)]
+    fn key(&self, token: &str, kind: u8) -> Option<TokenKey> {
+        if self.caches.on {
+            TokenKey::new(self.all, token, kind)
+        } else {
+            None
+        }
+    }
+
     fn e(&self, t: Tok, msg: impl Into<String>) -> AsmError {
         err(self.line, t.col, msg)
     }
@@ -355,7 +369,7 @@ impl<'a> LineParser<'a, '_> {
         let t = self
             .next()
             .ok_or_else(|| err(self.line, 1, "expected an instruction"))?;
-        let key = TokenKey::new(self.all, t.text, KIND_MNEMONIC);
+        let key = self.key(t.text, KIND_MNEMONIC);
         if let Some(i) = key.as_ref().and_then(|k| self.caches.mnemonic.get(k)) {
             return Ok(i);
         }
@@ -430,7 +444,7 @@ impl<'a> LineParser<'a, '_> {
     fn exec_info(&mut self, i: &mut Instruction) -> R<()> {
         let Some(t) = self.peek() else { return Ok(()) };
         // A token seen before as an execution size is one.
-        let key = TokenKey::new(self.all, t.text, KIND_EXEC);
+        let key = self.key(t.text, KIND_EXEC);
         if let Some((size, offset)) = key.as_ref().and_then(|k| self.caches.exec.get(k)) {
             self.pos += 1;
             i.exec_size = size;
@@ -487,7 +501,7 @@ impl<'a> LineParser<'a, '_> {
 
     /// The `{...}` token: its options and SWSB annotations, remembered per token text.
     fn options(&mut self, t: Tok, i: &mut Instruction) -> R<()> {
-        let key = TokenKey::new(self.all, t.text, KIND_OPTIONS);
+        let key = self.key(t.text, KIND_OPTIONS);
         let (opts, swsb) = match key.as_ref().and_then(|k| self.caches.options.get(k)) {
             Some(hit) => hit,
             None => {
@@ -640,7 +654,7 @@ impl<'a> LineParser<'a, '_> {
             None => t.text,
         };
         // What follows `(sat)` is read alike with or without it: remembered per its text.
-        let key = TokenKey::new(self.all, body, KIND_DST);
+        let key = self.key(body, KIND_DST);
         if let Some(o) = key.as_ref().and_then(|k| self.caches.dst.get(k)) {
             return Ok(o);
         }
@@ -667,7 +681,7 @@ impl<'a> LineParser<'a, '_> {
     #[inline(always)]
     fn src(&mut self, t: Tok, logic: bool) -> R<Operand> {
         let kind = if logic { KIND_LOGIC_SRC } else { KIND_SRC };
-        let key = TokenKey::new(self.all, t.text, kind);
+        let key = self.key(t.text, kind);
         if let Some(o) = key.as_ref().and_then(|k| self.caches.src.get(k)) {
             return Ok(o);
         }
@@ -723,7 +737,7 @@ impl<'a> LineParser<'a, '_> {
 
     /// [`Self::send_reg_of`], remembered per token text.
     fn send_reg(&mut self, t: Tok) -> R<(Operand, Option<u8>)> {
-        let key = TokenKey::new(self.all, t.text, KIND_SEND_REG);
+        let key = self.key(t.text, KIND_SEND_REG);
         if let Some(hit) = key.as_ref().and_then(|k| self.caches.send_reg.get(k)) {
             return Ok(hit);
         }
@@ -736,7 +750,7 @@ impl<'a> LineParser<'a, '_> {
 
     /// [`Self::desc_of`], remembered per token text.
     fn desc(&mut self, t: Tok) -> R<SendDesc> {
-        let key = TokenKey::new(self.all, t.text, KIND_DESC);
+        let key = self.key(t.text, KIND_DESC);
         if let Some(hit) = key.as_ref().and_then(|k| self.caches.desc.get(k)) {
             return Ok(hit);
         }
@@ -973,15 +987,19 @@ pub enum Known {
 /// Before a line is parsed, `known(text, line)` is offered its whole text (without the
 /// newline), until it answers [`Known::StopAsking`]. `inst` gets the same text along with the
 /// instruction, or `None` when the line also defines labels (or after `StopAsking`).
+///
+/// `token_memo`: whether the parses of single tokens are remembered by their bytes for the
+/// rest of the text (the result is the same either way; off, each token is parsed in full).
 pub fn parse_lines<'t>(
     platform: Platform,
     text: &'t str,
+    token_memo: bool,
     mut label: impl FnMut(&'t str, usize, usize) -> R<()>,
     mut inst: impl FnMut(&LineInst<'t>, Option<&'t str>) -> R<()>,
     mut known: impl FnMut(&'t str, usize) -> Known,
 ) -> R<()> {
     let mut line_toks = Vec::new();
-    let mut caches = Caches::for_text(text.len());
+    let mut caches = Caches::for_text(text.len(), token_memo);
     let (mut at, mut line_no) = (0, 0);
     let mut asking = true;
     while at < text.len() {
@@ -1106,7 +1124,7 @@ mod tests {
         ];
         let types = [":f", ":ud", ":hf", ":tf32", ":q", "", ":", ":zz", ":f:f"];
         let mods = ["", "-", "~", "(abs)", "-(abs)", "--"];
-        let mut caches = Caches::for_text(0);
+        let mut caches = Caches::for_text(0, true);
         let mut lp = LineParser {
             platform: Platform::Dg2,
             line: 1,
