@@ -122,6 +122,7 @@ fn image(mem: &mut TestMem) -> Vec<u32> {
             width: 64,
             height: 4,
             pitch: 64,
+            tiling: sim::mem::tiling::Tiling::Linear,
             image: None,
         },
     );

@@ -54,6 +54,7 @@ fn image(format: sf::SurfaceFormat) -> Surface {
         width: u64::from(W * format.bytes_per_element),
         height: H,
         pitch,
+        tiling: sim::mem::tiling::Tiling::Linear,
         image: Some(ImageSurface {
             format,
             dims: 2,

@@ -26,6 +26,7 @@ fn image(format: sf::SurfaceFormat, dims: u8, array: bool, size: [u32; 3]) -> Su
         width: u64::from(size[0] * format.bytes_per_element),
         height: size[1],
         pitch: row,
+        tiling: sim::mem::tiling::Tiling::Linear,
         image: Some(ImageSurface {
             format,
             dims,

@@ -11,6 +11,7 @@ use super::state::Bases;
 use crate::eu::{
     ImageSurface, MemFault, Memory, Sampler, ScratchSurface, Surface, SAMPLER_STATE_BYTES,
 };
+use crate::mem::tiling::Tiling;
 use crate::mem::{Access, AddressSpace, Binding, GpuFault, VA_BITS, VA_MASK};
 
 /// Binding-table indices of the stateless (General State Base relative) surfaces.
@@ -168,6 +169,7 @@ impl<'a> VmMemory<'a> {
                     width: u64::from(elements) * bpe,
                     height: 1,
                     pitch: u64::from(elements) * bpe,
+                    tiling: Tiling::Linear,
                     image: Some(ImageSurface {
                         format,
                         dims: 1,
@@ -186,14 +188,17 @@ impl<'a> VmMemory<'a> {
                     );
                     return Err(self.refuse(Refusal::BadSurface(why), at));
                 };
-                if s.tile_mode != 0 {
-                    let why = format!(
-                        "RENDER_SURFACE_STATE at {at:#x}: tile mode {} (only linear surfaces \
-                         are modelled)",
-                        s.tile_mode
-                    );
-                    return Err(self.refuse(Refusal::BadSurface(why), at));
-                }
+                let tiling = match Tiling::from_surface_state(
+                    self.platform >= Platform::Dg2,
+                    s.tile_mode,
+                    s.tiled_resource_mode,
+                ) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        let why = format!("RENDER_SURFACE_STATE at {at:#x}: {e}");
+                        return Err(self.refuse(Refusal::BadSurface(why), at));
+                    }
+                };
                 let bpp = u64::from(format.bytes_per_element);
                 let dims: u8 = match s.surface_type {
                     SURFTYPE_1D => 1,
@@ -212,6 +217,24 @@ impl<'a> VmMemory<'a> {
                 // arrays in texels, as Gen9+ lays 1D layers out along one row (Surface Pitch is
                 // then ignored). A linear surface that leaves it 0 packs its layers height rows
                 // apart.
+                if tiling != Tiling::Linear {
+                    // Gen9+ lays a 1D surface's layers along a row; only linear is modelled. Level
+                    // 0 (the only level addressed) starts at the base: HALIGN/VALIGN place the
+                    // other levels and are already in QPitch, so they change nothing here.
+                    let why = if dims == 1 {
+                        Some(format!("a tiled 1D surface ({tiling:?})"))
+                    } else if !tiling.pitch_fits(pitch) {
+                        Some(format!(
+                            "pitch {pitch} is not a whole number of {tiling:?} tiles"
+                        ))
+                    } else {
+                        None
+                    };
+                    if let Some(why) = why {
+                        let why = format!("RENDER_SURFACE_STATE at {at:#x}: {why}");
+                        return Err(self.refuse(Refusal::BadSurface(why), at));
+                    }
+                }
                 let slice_pitch = match (s.surface_qpitch, dims) {
                     (0, 1) => u64::from(width) * bpp,
                     (0, _) => u64::from(height) * pitch,
@@ -223,6 +246,7 @@ impl<'a> VmMemory<'a> {
                     width: u64::from(width) * bpp,
                     height,
                     pitch,
+                    tiling,
                     image: Some(ImageSurface {
                         format,
                         dims,

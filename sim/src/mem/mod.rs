@@ -6,6 +6,7 @@
 //! access goes through it and an access outside a binding is a [`GpuFault`], never a host access.
 
 mod bo;
+pub mod tiling;
 mod vm;
 
 pub use bo::{share_bo_pages, Bo, BoAccessError, BoError, HostRange, SharedPages};

@@ -6,10 +6,10 @@
 //!
 //! Bounds follow cl_intel_subgroups ("bounds-check to the image width in units of uints"):
 //! a read outside the surface returns the nearest edge uint (clamp to edge), a write outside it
-//! is dropped, both decided per uint. Reads "may read from any arbitrary byte offset": a uint
+//! is dropped, both decided per uint. Rows are placed by the surface's tiling. Reads "may read from any arbitrary byte offset": a uint
 //! of the block that lies inside its row is read at its own byte address, aligned or not.
 
-use super::{mem_read, mem_write, Memory, Msg, Space};
+use super::{Memory, Msg};
 use crate::eu::error::EuErrorKind;
 use crate::eu::regfile::REG_BYTES;
 
@@ -50,11 +50,7 @@ pub(super) fn read(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKin
                 x.div_euclid(4).clamp(0, row_uints - 1) as u64 * 4
             };
             let mut v = [0u8; 4];
-            let at = s
-                .base
-                .wrapping_add(y.wrapping_mul(s.pitch))
-                .wrapping_add(offset);
-            mem_read(mem, Space::Global, at, &mut v[..n])?;
+            s.read_place(mem, s.place(offset, y), &mut v[..n])?;
             msg.put(r * b.pitch + k, &v[..n]);
         }
     }
@@ -75,10 +71,9 @@ pub(super) fn write(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKi
             if x < 0 || x + n as i64 > s.width as i64 {
                 continue;
             }
-            mem_write(
+            s.write_place(
                 mem,
-                Space::Global,
-                s.base + y as u64 * s.pitch + x as u64,
+                s.place(x as u64, y as u64),
                 msg.data(REG_BYTES + r * b.pitch + k, n),
             )?;
         }

@@ -25,6 +25,7 @@ use platform::Platform;
 use crate::eu::error::{EuErrorKind, MemFault};
 use crate::eu::program::Inst;
 use crate::eu::regfile::{Thread, A0, GRF_REGS, REG_BYTES};
+pub use crate::mem::tiling::Tiling;
 
 /// A surface the binding table (or a surface-state offset) names, as the data port needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +38,9 @@ pub struct Surface {
     pub height: u32,
     /// Bytes from one row to the next.
     pub pitch: u64,
+    /// How rows and bytes lie in memory (linear unless the surface state names a tiling; a
+    /// tiled surface's pitch is a whole number of tiles).
+    pub tiling: Tiling,
     /// What typed messages and the sampler need of a 1D/2D/3D surface (None for buffers).
     pub image: Option<ImageSurface>,
 }
@@ -49,14 +53,91 @@ impl Surface {
             width: size,
             height: 1,
             pitch: size,
+            tiling: Tiling::Linear,
             image: None,
         }
     }
 }
 
-/// A linear 1D, 2D or 3D surface (or an array of 1D/2D ones) as typed messages and the
-/// sampler address it: texel (u, v, r) of an image is at
-/// `base + r * slice_pitch + v * pitch + u * bytes_per_element`.
+/// Where a texel or a run of a row's bytes lies: an offset from a linear surface's base, or a
+/// byte column and surface row of a tiled one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    Linear(u64),
+    Tiled { x: u64, y: u64 },
+}
+
+impl Surface {
+    /// Byte column `x` of row `y`.
+    #[inline]
+    pub(crate) fn place(&self, x: u64, y: u64) -> Place {
+        match self.tiling {
+            Tiling::Linear => Place::Linear(y.wrapping_mul(self.pitch).wrapping_add(x)),
+            _ => Place::Tiled { x, y },
+        }
+    }
+
+    /// Reads `buf.len()` bytes at `at` (a tiled run stays within its row).
+    pub(crate) fn read_place(
+        &self,
+        mem: &mut dyn Memory,
+        at: Place,
+        buf: &mut [u8],
+    ) -> Result<(), EuErrorKind> {
+        match at {
+            Place::Linear(o) => mem_read(mem, Space::Global, self.base.wrapping_add(o), buf),
+            Place::Tiled { x, y } => {
+                let mut done = 0;
+                while done < buf.len() {
+                    let (xi, n) = self.tiled_run(x, done, buf.len());
+                    let addr = self
+                        .base
+                        .wrapping_add(self.tiling.offset(self.pitch, xi, y));
+                    mem_read(mem, Space::Global, addr, &mut buf[done..done + n])?;
+                    done += n;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Writes `data` at `at` (a tiled run stays within its row).
+    pub(crate) fn write_place(
+        &self,
+        mem: &mut dyn Memory,
+        at: Place,
+        data: &[u8],
+    ) -> Result<(), EuErrorKind> {
+        match at {
+            Place::Linear(o) => mem_write(mem, Space::Global, self.base.wrapping_add(o), data),
+            Place::Tiled { x, y } => {
+                let mut done = 0;
+                while done < data.len() {
+                    let (xi, n) = self.tiled_run(x, done, data.len());
+                    let addr = self
+                        .base
+                        .wrapping_add(self.tiling.offset(self.pitch, xi, y));
+                    mem_write(mem, Space::Global, addr, &data[done..done + n])?;
+                    done += n;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The byte column `done` bytes after `x` and how many bytes from it are contiguous.
+    fn tiled_run(&self, x: u64, done: usize, len: usize) -> (u64, usize) {
+        let xi = x + done as u64;
+        let n = self.tiling.run(xi).min((len - done) as u64) as usize;
+        (xi, n)
+    }
+}
+
+/// A 1D, 2D or 3D surface (or an array of 1D/2D ones) as typed messages and the sampler
+/// address it: texel (u, v, r) of a linear image is at
+/// `base + r * slice_pitch + v * pitch + u * bytes_per_element`; of a tiled one (2D, 3D or 2D
+/// arrays), at byte `u * bytes_per_element` of surface row `r * slice_pitch / pitch + v`,
+/// placed by the surface's [`Tiling`] (layers and 3D slices are QPitch rows apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImageSurface {
     pub format: batchbuffer::surface_format::SurfaceFormat,

@@ -215,10 +215,6 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8) -> Option<Quick> {
     }
 }
 
-fn grf_u32(t: &Thread, at: usize) -> u32 {
-    u32::from_le_bytes([t.file[at], t.file[at + 1], t.file[at + 2], t.file[at + 3]])
-}
-
 /// Executes `q` on the lanes in `mask` when it is the common case: true when done, false
 /// (nothing changed) when the general path must execute the message.
 pub fn run(t: &mut Thread, q: Quick, mask: u32, mem: &mut dyn Memory) -> bool {
@@ -232,37 +228,48 @@ pub fn run(t: &mut Thread, q: Quick, mask: u32, mem: &mut dyn Memory) -> bool {
     }
 }
 
+/// Lane 0's address when the `n` addresses of `bytes` each (4 or 8) from GRF byte `at` step
+/// by one DWord without wrapping (A32 values stay below 2^32). One pass over the slice
+/// without an early exit, so the loop compiles to vector code.
+fn consecutive(file: &[u8], at: usize, n: usize, bytes: u8) -> Option<u64> {
+    let span = n * usize::from(bytes);
+    let addrs = file.get(at..at + span)?;
+    if bytes == 8 {
+        let first = u64::from_le_bytes(addrs.get(..8)?.try_into().ok()?);
+        first.checked_add(4 * n as u64)?;
+        let mut diff = 0u64;
+        for (i, c) in addrs.chunks_exact(8).enumerate() {
+            let v = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            diff |= v ^ first.wrapping_add(4 * i as u64);
+        }
+        (diff == 0).then_some(first)
+    } else {
+        let first = u32::from_le_bytes(addrs.get(..4)?.try_into().ok()?);
+        u32::try_from(4 * n.checked_sub(1)?)
+            .ok()
+            .and_then(|d| first.checked_add(d))?;
+        let mut diff = 0u32;
+        for (i, c) in addrs.chunks_exact(4).enumerate() {
+            diff |= u32::from_le_bytes([c[0], c[1], c[2], c[3]]) ^ first.wrapping_add(4 * i as u32);
+        }
+        (diff == 0).then_some(u64::from(first))
+    }
+}
+
 fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
     let n = usize::from(l.lanes);
     let all = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
     if mask & all != all {
         return false;
     }
-    // Consecutive DWord addresses, lane 0's first.
-    let at = usize::from(l.addr_at);
-    let first = if l.addr_bytes == 8 {
-        u64::from(grf_u32(t, at)) | u64::from(grf_u32(t, at + 4)) << 32
-    } else {
-        u64::from(grf_u32(t, at))
+    let Some(first) = consecutive(&t.file, usize::from(l.addr_at), n, l.addr_bytes) else {
+        return false;
     };
     let len = 4 * n;
     if first
         .checked_add(len as u64 + u64::from(l.chan_off))
         .is_none()
     {
-        return false;
-    }
-    let step = usize::from(l.addr_bytes);
-    let consecutive = if step == 8 {
-        (1..n).all(|i| {
-            let a = at + 8 * i;
-            u64::from(grf_u32(t, a)) | u64::from(grf_u32(t, a + 4)) << 32 == first + 4 * i as u64
-        })
-    } else {
-        // A32: the lanes' values must not wrap past 2^32 either (checked by the u64 sums).
-        (1..n).all(|i| u64::from(grf_u32(t, at + 4 * i)) == first + 4 * i as u64)
-    };
-    if !consecutive {
         return false;
     }
     let (space, base, limit) = match l.base {

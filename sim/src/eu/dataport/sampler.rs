@@ -12,14 +12,21 @@
 //! trailing ones are 0). With a header, DWord 2 bits \[15:12\] disable R, G, B, A in the
 //! response; the response packs the enabled channels, one SIMD width of DWords each. An
 //! address out of bounds returns 0 in every channel (as typed reads do).
+//!
+//! In SIMD mode 3 (SIMD32/64) message type 0x1F is the sampler cache flush, which IGC sends
+//! after a fence in kernels with `read_write` images (their reads are sampler loads, their
+//! writes typed data-port writes). The simulated sampler reads memory directly and keeps no
+//! cache, so the flush has nothing to do; its response is only a dependency for the thread
+//! and is left as it was.
 
+use isa_encoder::sendmsg::other::{SAMPLER_CACHE_FLUSH, SIMD32_64};
 use platform::Platform;
 
 use crate::eu::error::EuErrorKind;
 use crate::eu::regfile::REG_BYTES;
 
-use super::typed::texel_offset;
-use super::{filter, lanes_of, mem_read, texel, Memory, Msg, Space};
+use super::typed::texel_place;
+use super::{filter, lanes_of, texel, Memory, Msg};
 
 const LD: u32 = 0x07;
 const LD_LZ: u32 = 0x1A;
@@ -37,6 +44,9 @@ fn sample_l_lod_first(p: Platform) -> bool {
 pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
     let op = msg.field(12, 5);
     let mode = msg.field(17, 2) | msg.field(29, 1) << 2;
+    if mode == SIMD32_64 && op == SAMPLER_CACHE_FLUSH {
+        return Ok(());
+    }
     let lanes = match mode {
         1 => 8,
         2 => 16,
@@ -92,11 +102,11 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuError
         if let Some(smp) = &sampler {
             let c = [p(first), p(first + 1), p(first + 2)].map(f32::from_bits);
             let value = smp.sample(c, |t| {
-                let Some(off) = texel_offset(&img, [t[0], t[1], t[2], 0]) else {
+                let Some(at) = texel_place(&surface, &img, [t[0], t[1], t[2], 0]) else {
                     return Ok([0; 4]);
                 };
                 let b = &mut buf[..bpe];
-                mem_read(mem, Space::Global, surface.base.wrapping_add(off), b)?;
+                surface.read_place(mem, at, b)?;
                 Ok(texel::decode(&img.format, b))
             })?;
             for (k, ch) in lanes_of(chans).enumerate() {
@@ -110,10 +120,10 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuError
         } else {
             [p(0), p(1), p(2), 0]
         };
-        let value = match texel_offset(&img, c) {
-            Some(off) => {
+        let value = match texel_place(&surface, &img, c) {
+            Some(at) => {
                 let b = &mut buf[..bpe];
-                mem_read(mem, Space::Global, surface.base.wrapping_add(off), b)?;
+                surface.read_place(mem, at, b)?;
                 texel::decode(&img.format, b)
             }
             None => [0; 4],

@@ -18,14 +18,15 @@
 use crate::eu::error::EuErrorKind;
 use crate::eu::regfile::REG_BYTES;
 
-use super::{lanes_of, mem_read, mem_write, texel, ImageSurface, Memory, Msg, Space};
+use super::{lanes_of, texel, ImageSurface, Memory, Msg, Place, Surface, Tiling};
 
 /// Lanes of a typed message.
 const LANES: usize = 8;
 
-/// Texel `(u, v, r, lod)` of `img` as a byte offset from its base, if in bounds. The
-/// coordinate after the last dimension is the layer of an array.
-pub(super) fn texel_offset(img: &ImageSurface, c: [u32; 4]) -> Option<u64> {
+/// Texel `(u, v, r, lod)` of `img` in `surface`, if in bounds. The coordinate after the last
+/// dimension is the layer of an array. On a tiled surface layer (or 3D slice) `z` starts
+/// `slice_pitch / row_pitch` rows (the QPitch) after layer `z - 1`.
+pub(super) fn texel_place(surface: &Surface, img: &ImageSurface, c: [u32; 4]) -> Option<Place> {
     let [u, v, r, lod] = c;
     let (y, z) = match (img.dims, img.array) {
         (1, false) => (0, 0),
@@ -34,10 +35,18 @@ pub(super) fn texel_offset(img: &ImageSurface, c: [u32; 4]) -> Option<u64> {
         _ => (v, r),
     };
     let [w, h, d] = img.size;
-    (u < w && y < h && z < d && lod == 0).then(|| {
-        u64::from(z) * img.slice_pitch
-            + u64::from(y) * img.row_pitch
-            + u64::from(u) * u64::from(img.format.bytes_per_element)
+    if !(u < w && y < h && z < d && lod == 0) {
+        return None;
+    }
+    let x = u64::from(u) * u64::from(img.format.bytes_per_element);
+    Some(match surface.tiling {
+        Tiling::Linear => {
+            Place::Linear(u64::from(z) * img.slice_pitch + u64::from(y) * img.row_pitch + x)
+        }
+        _ => Place::Tiled {
+            x,
+            y: u64::from(z) * (img.slice_pitch / img.row_pitch.max(1)) + u64::from(y),
+        },
     })
 }
 
@@ -74,7 +83,7 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Resul
         for (j, cj) in c.iter_mut().enumerate().take(coords) {
             *cj = msg.u32_at(h + j * REG_BYTES + 4 * i);
         }
-        let at = texel_offset(&img, c).map(|o| surface.base.wrapping_add(o));
+        let at = texel_place(&surface, &img, c);
         let buf = &mut texel[..bpe];
         if write {
             let Some(addr) = at else { continue };
@@ -86,14 +95,14 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Resul
             // Channels the message disables keep their memory bytes.
             let stored: u32 = img.format.order.channels().iter().map(|c| 1 << c).sum();
             if stored & !chans != 0 {
-                mem_read(mem, Space::Global, addr, buf)?;
+                surface.read_place(mem, addr, buf)?;
             }
             texel::encode(&img.format, value, chans, buf);
-            mem_write(mem, Space::Global, addr, buf)?;
+            surface.write_place(mem, addr, buf)?;
         } else {
             let value = match at {
                 Some(addr) => {
-                    mem_read(mem, Space::Global, addr, buf)?;
+                    surface.read_place(mem, addr, buf)?;
                     texel::decode(&img.format, buf)
                 }
                 None => [0; 4],

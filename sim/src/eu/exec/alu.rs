@@ -612,34 +612,56 @@ fn math(t: &mut Thread, inst: &Inst, mask: u32) -> R {
     }
 }
 
-/// Two NaN sources: the result is src0's NaN, quieted. Rust leaves which NaN `a + b` gives
-/// unspecified (LLVM may swap the operands), so without this the fast path and the general
-/// path could disagree on the sign and payload.
+/// Which NaN a floating-point `add`, `mul` or `mad` returns: the first NaN source in operand
+/// order (src0, then src1, then src2), quieted; without a NaN source, the arithmetic result.
+///
+/// No Intel document we can read states the EU's choice: IGC's vISA specification ("Floating
+/// Point Mode", IEEE mode) lists denormal flushing as the only deviations from IEEE-754, and
+/// IEEE 754-2008 §6.2.3 says a NaN result should carry the payload of one of the input NaNs
+/// without saying which. So this is the simulator's own deterministic pick within that rule,
+/// made in one place for the general and the fast path: Rust leaves which NaN `a + b` or
+/// `mul_add` returns unspecified (LLVM may commute the operands or pick another FMA form),
+/// and the two paths must not disagree on sign or payload.
 pub(crate) trait NanFirst: Copy {
     fn nan_first(self, other: Self, result: Self) -> Self;
+    /// `mad`: `self` is src0 (the addend), then src1 and src2 (the factors).
+    fn nan_first3(self, b: Self, c: Self, result: Self) -> Self;
 }
 
-impl NanFirst for f32 {
-    #[inline(always)]
-    fn nan_first(self, other: f32, result: f32) -> f32 {
-        if self.is_nan() && other.is_nan() {
-            f32::from_bits(self.to_bits() | 0x0040_0000)
-        } else {
-            result
+macro_rules! nan_first {
+    ($t:ty, $quiet:expr) => {
+        impl NanFirst for $t {
+            #[inline(always)]
+            fn nan_first(self, other: $t, result: $t) -> $t {
+                let q = |v: $t| <$t>::from_bits(v.to_bits() | $quiet);
+                if self.is_nan() {
+                    q(self)
+                } else if other.is_nan() {
+                    q(other)
+                } else {
+                    result
+                }
+            }
+
+            #[inline(always)]
+            fn nan_first3(self, b: $t, c: $t, result: $t) -> $t {
+                let q = |v: $t| <$t>::from_bits(v.to_bits() | $quiet);
+                if self.is_nan() {
+                    q(self)
+                } else if b.is_nan() {
+                    q(b)
+                } else if c.is_nan() {
+                    q(c)
+                } else {
+                    result
+                }
+            }
         }
-    }
+    };
 }
 
-impl NanFirst for f64 {
-    #[inline(always)]
-    fn nan_first(self, other: f64, result: f64) -> f64 {
-        if self.is_nan() && other.is_nan() {
-            f64::from_bits(self.to_bits() | 0x0008_0000_0000_0000)
-        } else {
-            result
-        }
-    }
-}
+nan_first!(f32, 0x0040_0000);
+nan_first!(f64, 0x0008_0000_0000_0000);
 
 /// PRM Vol 2a "Move": a `mov` with the same source and destination type, no source modifier
 /// and no saturation is a raw move. IGC moves packed bytes as `:hf` pairs, so a NaN pattern
@@ -706,8 +728,8 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
                     t,
                     inst,
                     mask,
-                    |[a, b, c]| b.mul_add(c, a),
-                    |[a, b, c]| b.mul_add(c, a),
+                    |[a, b, c]| a.nan_first3(b, c, b.mul_add(c, a)),
+                    |[a, b, c]| a.nan_first3(b, c, b.mul_add(c, a)),
                 )
             }
         }

@@ -236,7 +236,9 @@ fn word_op<const L: usize>(
         }
         (Num::F32, FastOp::Mad) => {
             for i in 0..L {
-                r[i] = f(b(i)).mul_add(f(c(i)), f(a(i))).to_bits();
+                r[i] = f(a(i))
+                    .nan_first3(f(b(i)), f(c(i)), f(b(i)).mul_add(f(c(i)), f(a(i))))
+                    .to_bits();
             }
         }
         _ => return None,
@@ -696,7 +698,7 @@ fn f32_op<const L: usize>(
             );
             let mut r = [0f32; L];
             for i in 0..L {
-                r[i] = y[i].mul_add(z[i], x[i]);
+                r[i] = x[i].nan_first3(y[i], z[i], y[i].mul_add(z[i], x[i]));
             }
             r
         }

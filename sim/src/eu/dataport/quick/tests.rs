@@ -255,7 +255,9 @@ const MESSAGES: &[(Platform, &str, usize, usize, Addr)] = &[
 #[derive(Debug, Clone)]
 struct Case {
     msg: usize,
-    /// 0: consecutive DWords; 1: consecutive from any byte; 2: random per lane.
+    /// 0: consecutive DWords; 1: consecutive from any byte; 2: random per lane; 3:
+    /// consecutive DWords that wrap past the top of the address (2^32 for A32 values, 2^64 for
+    /// A64), which the classified form must leave to the general path.
     pattern: u8,
     start: u64,
     lane_offs: Vec<u64>,
@@ -268,7 +270,7 @@ struct Case {
 fn case() -> impl Strategy<Value = Case> {
     (
         0..MESSAGES.len(),
-        0u8..3,
+        0u8..4,
         0u64..0x1100,
         proptest::collection::vec(0u64..0x1100, 16),
         prop_oneof![Just(u32::MAX), Just(0xffff), any::<u32>()],
@@ -295,7 +297,14 @@ fn address(c: &Case, addr: Addr, i: usize) -> u64 {
     let off = match c.pattern {
         0 => (c.start & !3) + 4 * i as u64,
         1 => c.start + 4 * i as u64,
-        _ => c.lane_offs[i],
+        2 => c.lane_offs[i],
+        // Lane 8 (or 4 for A64) is the first past the top.
+        _ => {
+            return match addr {
+                Addr::Va => (u64::MAX - 0xf).wrapping_add(4 * i as u64),
+                _ => (0xffff_ffe0u64 + 4 * i as u64) & 0xffff_ffff,
+            };
+        }
     };
     match addr {
         // Around the mapped range: some runs start before it or leave it.

@@ -361,3 +361,113 @@ fn the_fast_path_follows_a_rounding_mode_the_program_or_the_thread_sets() {
     // A thread that starts toward-zero, with a program that does not touch cr0.
     assert_eq!(add_after("nop", 0x30), (false, 16_777_218.0));
 }
+
+/// Runs `text` (one instruction and a `nop`) on 8 lanes with `srcs[k]` in r(12 + 2k), through
+/// the fast path and with it removed; returns both results from r10.
+fn f32_both_paths(text: &str, srcs: &[[u32; 8]]) -> ([u32; 8], [u32; 8]) {
+    let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+    let fast = Program::decode(Platform::Tgllp, &bytes);
+    assert!(fast.fast[0].is_some(), "not on the fast path: {text}");
+    let mut general = fast.clone();
+    general.fast[0] = None;
+    let go = |prog: &Program| {
+        let mut t = Thread::new(0xff);
+        for (k, v) in srcs.iter().enumerate() {
+            for (i, x) in v.iter().enumerate() {
+                t.grf_mut()[(12 + 2 * k) * 32 + 4 * i..][..4].copy_from_slice(&x.to_le_bytes());
+            }
+        }
+        assert!(matches!(
+            run(&mut t, prog, &mut NoMemory, 1),
+            Ok(Status::Budget)
+        ));
+        std::array::from_fn(|i| t.grf_u32(10, i))
+    };
+    (go(&fast), go(&general))
+}
+
+/// IEEE 754-2008 §6.2: an operation on a signaling NaN delivers a quiet NaN (§6.2.1: the
+/// most significant trailing-significand bit set), and §6.2.3: a NaN result carries the
+/// payload (and here the sign) of an input NaN. Which input when several are NaN is the
+/// simulator's documented pick ([`super::super::alu::NanFirst`]): src0, then src1, then src2.
+#[test]
+fn nan_sources_of_add_mul_and_mad_give_the_first_nan_quieted() {
+    const ONE: u32 = 0x3f80_0000;
+    const INF: u32 = 0x7f80_0000;
+    // Lanes: sNaN + 1, 1 + -sNaN, qNaN + -qNaN, sNaN + sNaN, 1 + 2, then numbers.
+    let a = [
+        0x7f80_0001,
+        ONE,
+        0x7fc0_0123,
+        0x7fa0_0000,
+        ONE,
+        ONE,
+        ONE,
+        ONE,
+    ];
+    let b = [
+        ONE,
+        0xff80_0002,
+        0xffc0_0456,
+        0xff80_0003,
+        0x4000_0000,
+        ONE,
+        ONE,
+        ONE,
+    ];
+    // 1 + 2 = 3 and 1 + 1 = 2; 1 x 2 = 2 and 1 x 1 = 1.
+    for (op, r, rest) in [("add", 0x4040_0000, 0x4000_0000), ("mul", 0x4000_0000, ONE)] {
+        let text = format!("{op} (8|M0) r10.0<1>:f r12.0<8;8,1>:f r14.0<8;8,1>:f\nnop\n");
+        let (f, g) = f32_both_paths(&text, &[a, b]);
+        let want = [
+            0x7fc0_0001,
+            0xffc0_0002,
+            0x7fc0_0123,
+            0x7fe0_0000,
+            r,
+            rest,
+            rest,
+            rest,
+        ];
+        assert_eq!(f, want, "{op} fast path");
+        assert_eq!(g, want, "{op} general path");
+    }
+    // mad dst = src0 + src1 * src2. Lanes: a NaN factor; NaN factors and no NaN addend (src1
+    // first); a NaN addend beside NaN factors (src0 first); 0 x inf + qNaN (the NaN, not a
+    // new one); -qNaN src2 only; 1 + 2 x 3 = 7; then 1 + 1 x 1.
+    let s0 = [ONE, ONE, 0xffa0_0007, 0x7fc0_0042, ONE, ONE, ONE, ONE];
+    let s1 = [
+        0x7f81_2345,
+        0x7f80_0011,
+        0x7fc0_0001,
+        0,
+        ONE,
+        0x4000_0000,
+        ONE,
+        ONE,
+    ];
+    let s2 = [
+        ONE,
+        0xffc0_0022,
+        0x7fc0_0002,
+        INF,
+        0xffc0_0099,
+        0x4040_0000,
+        ONE,
+        ONE,
+    ];
+    let want = [
+        0x7fc1_2345,
+        0x7fc0_0011,
+        0xffe0_0007,
+        0x7fc0_0042,
+        0xffc0_0099,
+        0x40e0_0000,
+        0x4000_0000,
+        0x4000_0000,
+    ];
+    let text = "mad (8|M0) r10.0<1>:f r12.0<1;0>:f r14.0<1;0>:f r16.0<1>:f\nnop\n";
+    let (f, g) = f32_both_paths(text, &[s0, s1, s2]);
+    assert_eq!(f, want, "mad fast path");
+    assert_eq!(g, want, "mad general path");
+}
