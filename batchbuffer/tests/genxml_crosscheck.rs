@@ -304,11 +304,24 @@ fn check_tail(
 
 /// Packets the hardware has on a generation whose Mesa genxml lacks them, with the source of
 /// our layout there (checked by `not_in_genxml_layouts_match_their_source`).
-const NOT_IN_GENXML: &[(&str, Platform, &str)] = &[(
-    "STATE_COMPUTE_MODE",
-    Platform::Tgllp,
-    "NEO 22.43 hw_cmds_generated_gen12lp.inl",
-)];
+const NOT_IN_GENXML: &[(&str, Platform, &str)] = &[
+    (
+        "STATE_COMPUTE_MODE",
+        Platform::Tgllp,
+        "NEO 22.43 hw_cmds_generated_gen12lp.inl",
+    ),
+    ("XY_SRC_COPY_BLT", Platform::Skl, KERNEL_BLT),
+    ("XY_SRC_COPY_BLT", Platform::Icllp, KERNEL_BLT),
+    ("XY_COLOR_BLT", Platform::Skl, KERNEL_BLT),
+    ("XY_COLOR_BLT", Platform::Icllp, KERNEL_BLT),
+    ("XY_FAST_COPY_BLT", Platform::Skl, KERNEL_BLT),
+    ("XY_FAST_COPY_BLT", Platform::Icllp, KERNEL_BLT),
+];
+
+/// The legacy blitter's source: Linux i915's command macros and the dwords its blit users
+/// emit; IGT's definitions are the second source (`legacy_blits_match_igt`).
+const KERNEL_BLT: &str =
+    "Linux i915 gt/intel_gpu_commands.h, gt/intel_migrate.c emit_copy/emit_clear";
 
 #[test]
 fn every_field_matches_genxml() {
@@ -350,7 +363,13 @@ fn every_field_matches_genxml() {
 #[test]
 fn not_in_genxml_layouts_match_their_source() {
     let p = Platform::Tgllp;
-    assert_eq!(NOT_IN_GENXML.len(), 1);
+    assert_eq!(
+        NOT_IN_GENXML
+            .iter()
+            .filter(|e| e.0 == "STATE_COMPUTE_MODE")
+            .count(),
+        1
+    );
     let l = PacketId::StateComputeMode.layout();
     assert_eq!(l.len_on(p), Some(2));
     let at = |name: &str| {
@@ -384,4 +403,232 @@ fn not_in_genxml_layouts_match_their_source() {
         batchbuffer::identify(p, &[0x6105_0000, 0]).map(|i| (i.packet, i.len)),
         Ok((PacketId::StateComputeMode, 2))
     );
+}
+
+/// Where a field of `id` sits on `p`: (dword, low bit, high bit).
+fn at(id: PacketId, p: Platform, name: &str) -> (u16, u16, u16) {
+    let loc = id
+        .layout()
+        .field(name)
+        .and_then(|f| f.loc(p))
+        .unwrap_or_else(|| panic!("{} has no {name} on {p}", id.name()));
+    (loc.dw, loc.lo, loc.hi)
+}
+
+/// Every legacy blit listed in NOT_IN_GENXML is one of ours, on exactly the listed platforms.
+#[test]
+fn legacy_blits_are_listed_where_they_exist() {
+    for id in [
+        PacketId::XySrcCopyBlt,
+        PacketId::XyColorBlt,
+        PacketId::XyFastCopyBlt,
+    ] {
+        for p in Platform::ALL {
+            let listed = NOT_IN_GENXML
+                .iter()
+                .any(|e| (e.0, e.1, e.2) == (id.name(), p, KERNEL_BLT));
+            assert_eq!(id.exists_on(p), listed, "{} on {p}", id.name());
+        }
+    }
+}
+
+// Linux i915 gt/intel_gpu_commands.h.
+const XY_COLOR_BLT_CMD: u32 = (2 << 29) | (0x50 << 22);
+const XY_SRC_COPY_BLT_CMD: u32 = (2 << 29) | (0x53 << 22);
+const GEN9_XY_FAST_COPY_BLT_CMD: u32 = (2 << 29) | (0x42 << 22);
+const BLT_WRITE_RGBA: u32 = (1 << 20) | (2 << 20);
+const BLT_DEPTH_32: u32 = 3 << 24;
+const BLT_ROP_SRC_COPY: u32 = 0xcc << 16;
+const BLT_ROP_COLOR_COPY: u32 = 0xf0 << 16;
+const PAGE_SIZE: u32 = 4096;
+
+/// Our packets, packed with the values the kernel's blit users program, give the kernel's
+/// dwords: `emit_copy` (XY_FAST_COPY_BLT on Gen9+, XY_SRC_COPY_BLT on Gen8+) and
+/// `emit_clear` (XY_COLOR_BLT on Gen8-11) of gt/intel_migrate.c, for a 3-page block at
+/// 64-bit addresses.
+#[test]
+fn legacy_blits_pack_as_the_kernel_emits_them() {
+    use batchbuffer::*;
+    let (src, dst, pages) = (0x1_2345_6000u64, 0x7_89ab_c000u64, 3u32);
+    let lo = |a: u64| a as u32;
+    let hi = |a: u64| (a >> 32) as u32;
+    let size_dw = (pages << 16) | (PAGE_SIZE / 4);
+    for p in [Platform::Skl, Platform::Icllp] {
+        let mut out = [0u32; 10];
+        let src_copy = XySrcCopyBlt {
+            write_rgb: true,
+            write_alpha: true,
+            color_depth: XyLegacyColorDepth::Bpp32,
+            raster_operation: 0xcc,
+            destination_pitch: PAGE_SIZE as i32,
+            destination_x2: (PAGE_SIZE / 4) as i32,
+            destination_y2: pages as i32,
+            destination_base_address: dst,
+            source_pitch: PAGE_SIZE as i32,
+            source_base_address: src,
+            ..Default::default()
+        };
+        assert_eq!(src_copy.pack(p, &mut out), Ok(10));
+        assert_eq!(
+            out,
+            [
+                XY_SRC_COPY_BLT_CMD | BLT_WRITE_RGBA | (10 - 2),
+                BLT_DEPTH_32 | BLT_ROP_SRC_COPY | PAGE_SIZE,
+                0,
+                size_dw,
+                lo(dst),
+                hi(dst),
+                0,
+                PAGE_SIZE,
+                lo(src),
+                hi(src)
+            ],
+            "XY_SRC_COPY_BLT on {p}"
+        );
+        let fast = XyFastCopyBlt {
+            color_depth: XyFastCopyColorDepth::Bpp32,
+            destination_pitch: PAGE_SIZE,
+            destination_x2: (PAGE_SIZE / 4) as i32,
+            destination_y2: pages as i32,
+            destination_base_address: dst,
+            source_pitch: PAGE_SIZE,
+            source_base_address: src,
+            ..Default::default()
+        };
+        assert_eq!(fast.pack(p, &mut out), Ok(10));
+        assert_eq!(
+            out,
+            [
+                GEN9_XY_FAST_COPY_BLT_CMD | (10 - 2),
+                BLT_DEPTH_32 | PAGE_SIZE,
+                0,
+                size_dw,
+                lo(dst),
+                hi(dst),
+                0,
+                PAGE_SIZE,
+                lo(src),
+                hi(src)
+            ],
+            "XY_FAST_COPY_BLT on {p}"
+        );
+        let colour = XyColorBlt {
+            write_rgb: true,
+            write_alpha: true,
+            color_depth: XyLegacyColorDepth::Bpp32,
+            raster_operation: 0xf0,
+            destination_pitch: PAGE_SIZE as i32,
+            destination_x2: (PAGE_SIZE / 4) as i32,
+            destination_y2: pages as i32,
+            destination_base_address: dst,
+            solid_pattern_color: 0xdead_beef,
+            ..Default::default()
+        };
+        let mut out7 = [0u32; 7];
+        assert_eq!(colour.pack(p, &mut out7), Ok(7));
+        assert_eq!(
+            out7,
+            [
+                XY_COLOR_BLT_CMD | BLT_WRITE_RGBA | (7 - 2),
+                BLT_DEPTH_32 | BLT_ROP_COLOR_COPY | PAGE_SIZE,
+                0,
+                size_dw,
+                lo(dst),
+                hi(dst),
+                0xdead_beef
+            ],
+            "XY_COLOR_BLT on {p}"
+        );
+        // And the kernel's headers identify as ours.
+        for (header, id) in [
+            (XY_SRC_COPY_BLT_CMD | 8, PacketId::XySrcCopyBlt),
+            (GEN9_XY_FAST_COPY_BLT_CMD | 8, PacketId::XyFastCopyBlt),
+            (XY_COLOR_BLT_CMD | 5, PacketId::XyColorBlt),
+        ] {
+            let mut dw = [0u32; 10];
+            dw[0] = header;
+            assert_eq!(identify(p, &dw).map(|i| i.packet), Ok(id), "{header:#x}");
+        }
+    }
+}
+
+/// Field by field against IGT, the second source: `lib/intel_reg.h` and
+/// `intel_bb_emit_blt_copy`/`src_copy_dword*` (XY_SRC_COPY_BLT), `igt_draw.c`'s blitter
+/// rectangle (XY_COLOR_BLT), and `lib/intel_blt.c`'s `struct gen12_fast_copy_data` with
+/// `fast_copy_dword0/1` and `__fast_color_depth` (XY_FAST_COPY_BLT).
+#[test]
+fn legacy_blits_match_igt() {
+    for p in [Platform::Skl, Platform::Icllp] {
+        // XY_SRC_COPY_BLT: dword0 flags, BR13 (16 bpp = 1 << 24, 32 bpp = 3 << 24, copy ROP
+        // 0xcc << 16, pitch in the low bits, checked < 1 << 15), dst x1/y1, x2/y2 as y << 16 | x,
+        // the dst address, src x1/y1, src pitch, the src address (64-bit from gen 8).
+        let id = PacketId::XySrcCopyBlt;
+        assert_eq!(id.layout().len_on(p), Some(6 + 2 * 2));
+        assert_eq!(at(id, p, "Destination Tiling Enable"), (0, 11, 11));
+        assert_eq!(at(id, p, "Source Tiling Enable"), (0, 15, 15));
+        assert_eq!(at(id, p, "Write RGB"), (0, 20, 20));
+        assert_eq!(at(id, p, "Write Alpha"), (0, 21, 21));
+        assert_eq!(at(id, p, "Destination Pitch"), (1, 0, 15));
+        assert_eq!(at(id, p, "Raster Operation"), (1, 16, 23));
+        assert_eq!(at(id, p, "Color Depth"), (1, 24, 25));
+        assert_eq!(at(id, p, "Destination X1"), (2, 0, 15));
+        assert_eq!(at(id, p, "Destination Y1"), (2, 16, 31));
+        assert_eq!(at(id, p, "Destination X2"), (3, 0, 15));
+        assert_eq!(at(id, p, "Destination Y2"), (3, 16, 31));
+        assert_eq!(at(id, p, "Destination Base Address"), (4, 0, 63));
+        assert_eq!(at(id, p, "Source X1"), (6, 0, 15));
+        assert_eq!(at(id, p, "Source Y1"), (6, 16, 31));
+        assert_eq!(at(id, p, "Source Pitch"), (7, 0, 15));
+        assert_eq!(at(id, p, "Source Base Address"), (8, 0, 63));
+        let depth = id.layout().field("Color Depth").unwrap();
+        assert_eq!(depth.value_name(1), Some("16_BIT_565"));
+        assert_eq!(depth.value_name(3), Some("32_BIT"));
+        // XY_COLOR_BLT: length 5 + 2 from gen 8, XY_COLOR_BLT_TILED 1 << 11, write alpha/RGB
+        // 21/20, depth as above, ROP 0xF0 << 16 | pitch, rectangle, address, colour.
+        let id = PacketId::XyColorBlt;
+        assert_eq!(id.layout().len_on(p), Some(5 + 2));
+        assert_eq!(at(id, p, "Destination Tiling Enable"), (0, 11, 11));
+        assert_eq!(at(id, p, "Write RGB"), (0, 20, 20));
+        assert_eq!(at(id, p, "Write Alpha"), (0, 21, 21));
+        assert_eq!(at(id, p, "Destination Pitch"), (1, 0, 15));
+        assert_eq!(at(id, p, "Raster Operation"), (1, 16, 23));
+        assert_eq!(at(id, p, "Color Depth"), (1, 24, 25));
+        assert_eq!(at(id, p, "Destination X1"), (2, 0, 15));
+        assert_eq!(at(id, p, "Destination Y2"), (3, 16, 31));
+        assert_eq!(at(id, p, "Destination Base Address"), (4, 0, 63));
+        assert_eq!(at(id, p, "Solid Pattern Color"), (6, 0, 31));
+        // XY_FAST_COPY_BLT: dw00 length 0-7, dst_tiling 13-14, src_tiling 20-21, opcode
+        // 22-28, client 29-31; dw01 dst_pitch 0-15, color_depth 24-26, the Yf bits 30 (dst)
+        // and 31 (src); dw02/03 dst rectangle; dw04-05 dst address; dw06 src x1/y1; dw07
+        // src_pitch 0-15; dw08-09 src address.
+        let id = PacketId::XyFastCopyBlt;
+        assert_eq!(id.layout().len_on(p), Some(10));
+        assert_eq!(at(id, p, "DWord Length"), (0, 0, 7));
+        assert_eq!(at(id, p, "Destination Tiling"), (0, 13, 14));
+        assert_eq!(at(id, p, "Source Tiling"), (0, 20, 21));
+        assert_eq!(at(id, p, "Opcode"), (0, 22, 28));
+        assert_eq!(at(id, p, "Client"), (0, 29, 31));
+        assert_eq!(at(id, p, "Destination Pitch"), (1, 0, 15));
+        assert_eq!(at(id, p, "Color Depth"), (1, 24, 26));
+        assert_eq!(at(id, p, "Destination Tiling Yf"), (1, 30, 30));
+        assert_eq!(at(id, p, "Source Tiling Yf"), (1, 31, 31));
+        assert_eq!(at(id, p, "Destination X1"), (2, 0, 15));
+        assert_eq!(at(id, p, "Destination Y1"), (2, 16, 31));
+        assert_eq!(at(id, p, "Destination X2"), (3, 0, 15));
+        assert_eq!(at(id, p, "Destination Y2"), (3, 16, 31));
+        assert_eq!(at(id, p, "Destination Base Address"), (4, 0, 63));
+        assert_eq!(at(id, p, "Source X1"), (6, 0, 15));
+        assert_eq!(at(id, p, "Source Y1"), (6, 16, 31));
+        assert_eq!(at(id, p, "Source Pitch"), (7, 0, 15));
+        assert_eq!(at(id, p, "Source Base Address"), (8, 0, 63));
+        let depth = id.layout().field("Color Depth").unwrap();
+        for (bpp, v) in [(8, 0), (16, 1), (32, 3), (64, 4), (128, 5)] {
+            assert_eq!(
+                depth.value_name(v),
+                Some(format!("{bpp}_BIT").as_str()),
+                "{bpp} bpp"
+            );
+        }
+        assert_eq!(depth.value_name(2), None);
+    }
 }

@@ -1,14 +1,17 @@
 //! The copy engine (bcs0) on every simulated platform through i915 (`I915_EXEC_BLT`) and xe
 //! (a `DRM_XE_ENGINE_CLASS_COPY` exec queue): linear copies and fills with the blitter packets
-//! of Gen12 and Xe-HPG checked against a host memcpy/memset, MI_FLUSH_DW's post-sync write, and
-//! the errors of bad blits, which reach the same error capture as bad compute batches.
+//! of Gen12 and Xe-HPG (XY_BLOCK_COPY_BLT, XY_FAST_COLOR_BLT) and of Gen9 and Gen11
+//! (XY_SRC_COPY_BLT, XY_COLOR_BLT, XY_FAST_COPY_BLT) checked against a host memcpy/memset,
+//! MI_FLUSH_DW's post-sync write, and the errors of bad blits, which reach the same error
+//! capture as bad compute batches.
 
 mod common;
 
 use std::sync::Arc;
 
 use batchbuffer::{
-    MiBatchBufferEnd, MiFlushDw, Packet, PacketId, XyBlockCopyBlt, XyColorDepth, XyFastColorBlt,
+    MiBatchBufferEnd, MiFlushDw, Packet, PacketId, XyBlockCopyBlt, XyColorBlt, XyColorDepth,
+    XyFastColorBlt, XyFastCopyBlt, XyFastCopyColorDepth, XyLegacyColorDepth, XySrcCopyBlt,
 };
 use common::*;
 use kmd_iface::drm_core::{syncobj_create, syncobj_wait};
@@ -363,13 +366,13 @@ fn bad_blits_are_reported_with_their_reason() {
         // The render engine has no blitter.
         let e = bad_command(&run1(pack(p, &ok), false));
         assert!(e.contains("not a command of rcs0"), "{p} {kmd:?}: {e}");
-        // Tiled surfaces are not simulated.
+        // Tiling value 3 (Tile-64 on dg2, reserved on Gen12) is not simulated.
         let tiled = XyBlockCopyBlt {
-            destination_tiling: 1,
+            destination_tiling: 3,
             ..ok
         };
         let e = bad_command(&run1(pack(p, &tiled), true));
-        assert!(e.contains("tiled"), "{p} {kmd:?}: {e}");
+        assert!(e.contains("tiling is not modelled"), "{p} {kmd:?}: {e}");
         // A row wider than the pitch.
         let wide = XyBlockCopyBlt {
             destination_pitch: 31,
@@ -412,14 +415,10 @@ fn a_blit_to_unbound_memory_is_a_page_fault_on_bcs0() {
     }
 }
 
-/// Gen9 and Gen11 copy engines run MI commands; genxml has no blitter packets there, so the
-/// simulator does not know them and says so.
+/// Gen9 and Gen11 copy engines run MI commands, and do not know Gen12's XY_BLOCK_COPY_BLT.
 #[test]
-fn gen9_and_gen11_copy_engines_run_mi_commands_only() {
-    for (p, kmd) in combos()
-        .into_iter()
-        .filter(|&(p, _)| !PacketId::XyBlockCopyBlt.exists_on(p))
-    {
+fn gen9_and_gen11_copy_engines_run_mi_commands_and_not_gen12_packets() {
+    for (p, kmd) in legacy_combos() {
         let flush = MiFlushDw {
             post_sync_operation: 1,
             address: DST_VA + 16,
@@ -437,5 +436,347 @@ fn gen9_and_gen11_copy_engines_run_mi_commands_only() {
             e.contains("unknown") || e.contains("Unknown"),
             "{p} {kmd:?}: {e}"
         );
+    }
+}
+
+/// Platforms (with their drivers) with the Gen9/Gen11 blitter packets.
+fn legacy_combos() -> Vec<(Platform, Kmd)> {
+    let out: Vec<_> = combos()
+        .into_iter()
+        .filter(|&(p, _)| PacketId::XySrcCopyBlt.exists_on(p))
+        .collect();
+    for p in [Platform::Skl, Platform::Icllp] {
+        assert!(out.iter().any(|&(q, _)| q == p), "{p}: {out:?}");
+    }
+    out
+}
+
+/// XY_SRC_COPY_BLT copying one row of `len` bytes (8-bit pixels, the copy ROP).
+fn src_copy_row(src_off: u64, dst_off: u64, len: i32) -> XySrcCopyBlt {
+    XySrcCopyBlt {
+        raster_operation: 0xcc,
+        color_depth: XyLegacyColorDepth::Bpp8,
+        destination_pitch: len,
+        destination_x2: len,
+        destination_y2: 1,
+        destination_base_address: DST_VA + dst_off,
+        source_pitch: len,
+        source_base_address: SRC_VA + src_off,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn src_copy_of_a_range_matches_memcpy() {
+    for (p, kmd) in legacy_combos() {
+        let src = pattern_src(4096);
+        let (so, d_o, len) = (13u64, 1001u64, 2049i32);
+        let b = batch(p, &[pack(p, &src_copy_row(so, d_o, len))]);
+        let out = run(p, kmd, &b, &src, true);
+        assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
+        let mut want = vec![0u8; 4096];
+        want[d_o as usize..d_o as usize + len as usize]
+            .copy_from_slice(&src[so as usize..so as usize + len as usize]);
+        assert_eq!(&out.dst[..4096], &want[..], "{p} {kmd:?}");
+    }
+}
+
+/// A 5x3 rectangle from (1, 2) of a 64-byte-pitch surface to (3, 1) of a 128-byte-pitch one,
+/// at every legacy depth (pitches in bytes, as programmed): by XY_SRC_COPY_BLT with all bytes
+/// written, and at 32 bpp with Write Alpha alone, which copies byte 3 of each pixel only.
+#[test]
+fn src_copy_of_a_rectangle_follows_pitch_depth_and_byte_mask() {
+    let depths = [
+        XyLegacyColorDepth::Bpp8,
+        XyLegacyColorDepth::Bpp16Rgb565,
+        XyLegacyColorDepth::Bpp16Argb1555,
+        XyLegacyColorDepth::Bpp32,
+    ];
+    for (p, kmd) in legacy_combos() {
+        let src = pattern_src(4096);
+        for (depth, rgb, alpha) in depths.iter().map(|&d| (d, true, true)).chain([(
+            XyLegacyColorDepth::Bpp32,
+            false,
+            true,
+        )]) {
+            let cmd = XySrcCopyBlt {
+                write_rgb: rgb,
+                write_alpha: alpha,
+                raster_operation: 0xcc,
+                color_depth: depth,
+                destination_pitch: 128,
+                destination_x1: 3,
+                destination_y1: 1,
+                destination_x2: 8,
+                destination_y2: 4,
+                destination_base_address: DST_VA,
+                source_x1: 1,
+                source_y1: 2,
+                source_pitch: 64,
+                source_base_address: SRC_VA,
+                ..Default::default()
+            };
+            let out = run(p, kmd, &batch(p, &[pack(p, &cmd)]), &src, true);
+            assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
+            let bpp = depth.bytes();
+            let mut want = vec![0u8; 1024];
+            for row in 0..3 {
+                let s = (2 + row) * 64 + bpp;
+                let d = (1 + row) * 128 + 3 * bpp;
+                for k in 0..5 * bpp {
+                    if rgb || k % 4 == 3 {
+                        want[d + k] = src[s + k];
+                    }
+                }
+            }
+            assert_eq!(&out.dst[..1024], &want[..], "{p} {kmd:?} {depth:?} {rgb}");
+        }
+    }
+}
+
+/// Raster operations over source and destination: copy, then S xor D (zero), on one row;
+/// NOT S on another.
+#[test]
+fn src_copy_applies_its_raster_operation() {
+    for (p, kmd) in legacy_combos() {
+        let src = pattern_src(256);
+        let rop = |op: u32, dst_off: u64| XySrcCopyBlt {
+            raster_operation: op,
+            ..src_copy_row(0, dst_off, 100)
+        };
+        let cmds = [
+            pack(p, &rop(0xcc, 0)),
+            pack(p, &rop(0x66, 0)),
+            pack(p, &rop(0x33, 128)),
+        ];
+        let out = run(p, kmd, &batch(p, &cmds), &src, true);
+        assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
+        assert!(out.dst[..128].iter().all(|&b| b == 0), "{p} {kmd:?}");
+        let not: Vec<u8> = src[..100].iter().map(|b| !b).collect();
+        assert_eq!(&out.dst[128..228], &not[..], "{p} {kmd:?}");
+    }
+}
+
+/// XY_COLOR_BLT at 8, 16 and 32 bpp (its depths), each into its own 1 KiB row from an
+/// unaligned pixel, 37 pixels long; a 32-bpp fill with Write RGB alone leaves byte 3.
+#[test]
+fn color_blt_fills_8_16_and_32_bit_patterns() {
+    let colour = 0x1122_3344u32;
+    let fills = [
+        (XyLegacyColorDepth::Bpp8, true, true),
+        (XyLegacyColorDepth::Bpp16Rgb565, true, true),
+        (XyLegacyColorDepth::Bpp32, true, true),
+        (XyLegacyColorDepth::Bpp32, true, false),
+    ];
+    for (p, kmd) in legacy_combos() {
+        let cmds: Vec<Vec<u32>> = fills
+            .iter()
+            .enumerate()
+            .map(|(i, &(depth, rgb, alpha))| {
+                let x1 = 3 + i as i32;
+                pack(
+                    p,
+                    &XyColorBlt {
+                        write_rgb: rgb,
+                        write_alpha: alpha,
+                        raster_operation: 0xf0,
+                        color_depth: depth,
+                        destination_pitch: 1024,
+                        destination_x1: x1,
+                        destination_y1: i as i32,
+                        destination_x2: x1 + 37,
+                        destination_y2: i as i32 + 1,
+                        destination_base_address: DST_VA,
+                        solid_pattern_color: colour,
+                        ..Default::default()
+                    },
+                )
+            })
+            .collect();
+        let out = run(p, kmd, &batch(p, &cmds), &[], true);
+        assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
+        let mut want = vec![0u8; 1024 * fills.len()];
+        for (i, &(depth, _, alpha)) in fills.iter().enumerate() {
+            let bpp = depth.bytes();
+            let start = i * 1024 + (3 + i) * bpp;
+            for (k, b) in want[start..start + 37 * bpp].iter_mut().enumerate() {
+                if alpha || k % 4 != 3 {
+                    *b = colour.to_le_bytes()[k % bpp];
+                }
+            }
+        }
+        assert_eq!(&out.dst[..want.len()], &want[..], "{p} {kmd:?}");
+    }
+}
+
+/// XY_FAST_COPY_BLT at each of its depths (1 to 16 bytes): a 5x3 rectangle between pitches.
+#[test]
+fn fast_copy_at_every_depth_matches_memcpy() {
+    let depths = [
+        XyFastCopyColorDepth::Bpp8,
+        XyFastCopyColorDepth::Bpp16,
+        XyFastCopyColorDepth::Bpp32,
+        XyFastCopyColorDepth::Bpp64,
+        XyFastCopyColorDepth::Bpp128,
+    ];
+    for (p, kmd) in legacy_combos() {
+        let src = pattern_src(4096);
+        for depth in depths {
+            let cmd = XyFastCopyBlt {
+                color_depth: depth,
+                destination_pitch: 256,
+                destination_x1: 3,
+                destination_y1: 1,
+                destination_x2: 8,
+                destination_y2: 4,
+                destination_base_address: DST_VA,
+                source_x1: 1,
+                source_y1: 2,
+                source_pitch: 128,
+                source_base_address: SRC_VA,
+                ..Default::default()
+            };
+            let out = run(p, kmd, &batch(p, &[pack(p, &cmd)]), &src, true);
+            assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
+            let bpp = depth.bytes();
+            let mut want = vec![0u8; 2048];
+            for row in 0..3 {
+                let s = (2 + row) * 128 + bpp;
+                let d = (1 + row) * 256 + 3 * bpp;
+                want[d..d + 5 * bpp].copy_from_slice(&src[s..s + 5 * bpp]);
+            }
+            assert_eq!(&out.dst[..2048], &want[..], "{p} {kmd:?} {depth:?}");
+        }
+    }
+}
+
+#[test]
+fn bad_legacy_blits_are_reported_with_their_reason() {
+    for (p, kmd) in legacy_combos() {
+        let run1 = |cmd: Vec<u32>, copy| run(p, kmd, &batch(p, &[cmd]), &[], copy);
+        let ok = src_copy_row(0, 0, 64);
+        let e = bad_command(&run1(pack(p, &ok), false));
+        assert!(e.contains("not a command of rcs0"), "{p} {kmd:?}: {e}");
+        for tiled in [
+            XySrcCopyBlt {
+                source_tiling_enable: true,
+                ..ok
+            },
+            XySrcCopyBlt {
+                destination_tiling_enable: true,
+                ..ok
+            },
+        ] {
+            let e = bad_command(&run1(pack(p, &tiled), true));
+            assert!(
+                e.contains("XY_SRC_COPY_BLT with a tiled"),
+                "{p} {kmd:?}: {e}"
+            );
+        }
+        let fast_tiled = XyFastCopyBlt {
+            source_tiling: 1,
+            destination_pitch: 64,
+            destination_x2: 64,
+            destination_y2: 1,
+            destination_base_address: DST_VA,
+            source_pitch: 64,
+            source_base_address: SRC_VA,
+            ..Default::default()
+        };
+        let e = bad_command(&run1(pack(p, &fast_tiled), true));
+        assert!(
+            e.contains("XY_FAST_COPY_BLT with a tiled"),
+            "{p} {kmd:?}: {e}"
+        );
+        let fill_tiled = XyColorBlt {
+            destination_tiling_enable: true,
+            raster_operation: 0xf0,
+            destination_pitch: 64,
+            destination_x2: 1,
+            destination_y2: 1,
+            destination_base_address: DST_VA,
+            ..Default::default()
+        };
+        let e = bad_command(&run1(pack(p, &fill_tiled), true));
+        assert!(e.contains("XY_COLOR_BLT with a tiled"), "{p} {kmd:?}: {e}");
+        // XY_SRC_COPY_BLT has no pattern, XY_COLOR_BLT no source.
+        let e = bad_command(&run1(
+            pack(
+                p,
+                &XySrcCopyBlt {
+                    raster_operation: 0xf0,
+                    ..ok
+                },
+            ),
+            true,
+        ));
+        assert!(e.contains("reads a pattern"), "{p} {kmd:?}: {e}");
+        let e = bad_command(&run1(
+            pack(
+                p,
+                &XyColorBlt {
+                    destination_tiling_enable: false,
+                    raster_operation: 0xcc,
+                    ..fill_tiled
+                },
+            ),
+            true,
+        ));
+        assert!(e.contains("reads a source"), "{p} {kmd:?}: {e}");
+        let e = bad_command(&run1(
+            pack(
+                p,
+                &XySrcCopyBlt {
+                    source_pitch: -64,
+                    ..ok
+                },
+            ),
+            true,
+        ));
+        assert!(e.contains("negative pitch"), "{p} {kmd:?}: {e}");
+        let e = bad_command(&run1(
+            pack(
+                p,
+                &XySrcCopyBlt {
+                    destination_pitch: 32,
+                    ..ok
+                },
+            ),
+            true,
+        ));
+        assert!(e.contains("past the surface pitch"), "{p} {kmd:?}: {e}");
+        // A reserved colour depth of XY_FAST_COPY_BLT (2).
+        let mut reserved = pack(
+            p,
+            &XyFastCopyBlt {
+                source_tiling: 0,
+                ..fast_tiled
+            },
+        );
+        reserved[1] |= 2 << 24;
+        let e = bad_command(&run1(reserved, true));
+        assert!(e.contains("Color Depth"), "{p} {kmd:?}: {e}");
+    }
+}
+
+#[test]
+fn a_legacy_blit_to_unbound_memory_is_a_page_fault_on_bcs0() {
+    for (p, kmd) in legacy_combos() {
+        let cmd = XySrcCopyBlt {
+            destination_base_address: 0x7f00_0000,
+            ..src_copy_row(0, 0, 64)
+        };
+        let out = run(p, kmd, &batch(p, &[pack(p, &cmd)]), &[], true);
+        match out.errors.as_slice() {
+            [e] => {
+                assert_eq!(e.engine, "bcs0", "{p} {kmd:?}");
+                assert!(
+                    matches!(&e.kind, GpuErrorKind::PageFault { fault, .. } if fault.address == 0x7f00_0000),
+                    "{p} {kmd:?}: {:?}",
+                    e.kind
+                );
+            }
+            other => panic!("{p} {kmd:?}: {other:?}"),
+        }
     }
 }

@@ -2,9 +2,10 @@
 //! every simulated platform and kernel driver, checked against a host memcpy/memset: unaligned
 //! ranges, 1- to 16-byte patterns, order within a queue across engines, dependencies across
 //! queues and on host events, and the refusals (overlap, ranges outside the buffer). Gen9 and
-//! Gen11 have no blitter packet, so there the calls answer `None` (the caller copies on the CPU).
+//! Gen11 copy with XY_SRC_COPY_BLT and fill with XY_COLOR_BLT, which has no 8- or 16-byte
+//! depth: there such fills answer `None` (the caller fills on the CPU).
 
-use batchbuffer::{MiBatchBufferEnd, MiStoreDataImm, Packet};
+use batchbuffer::{MiBatchBufferEnd, MiStoreDataImm, Packet, PacketId};
 use platform::Platform;
 use umd::device::{Device, KmdChoice};
 use umd::kernel::Kernel;
@@ -20,9 +21,29 @@ fn combos() -> Vec<(Platform, KmdChoice)> {
         .collect()
 }
 
-/// Whether genxml declares the blitter's copy packet for `p` (Gen12 on).
+/// Whether batchbuffer declares a blitter copy packet for `p`: Gen12's XY_BLOCK_COPY_BLT
+/// (genxml) or Gen9/Gen11's XY_SRC_COPY_BLT.
 fn has_blitter(p: Platform) -> bool {
-    batchbuffer::PacketId::XyBlockCopyBlt.exists_on(p)
+    PacketId::XyBlockCopyBlt.exists_on(p) || PacketId::XySrcCopyBlt.exists_on(p)
+}
+
+/// The pattern sizes the fill packet of `p` has a colour depth for: XY_FAST_COLOR_BLT's
+/// 8/16/32/64/128 bits, XY_COLOR_BLT's 8/16/32.
+fn fill_sizes(p: Platform) -> &'static [usize] {
+    if PacketId::XyFastColorBlt.exists_on(p) {
+        &[1, 2, 4, 8, 16]
+    } else {
+        &[1, 2, 4]
+    }
+}
+
+#[test]
+fn every_platform_has_a_blitter() {
+    for (p, k) in combos() {
+        assert!(has_blitter(p), "{p}");
+        let d = Device::open_sim(p, Some(k)).unwrap();
+        assert!(d.create_queue().unwrap().has_blitter(), "{p} {k:?}");
+    }
 }
 
 fn source_bytes(len: usize) -> Vec<u8> {
@@ -67,6 +88,11 @@ fn fills_match_memset_for_every_pattern_size() {
         let mut events = Vec::new();
         for (i, n) in [1usize, 2, 4, 8, 16].into_iter().enumerate() {
             let pattern: Vec<u8> = (0..n).map(|b| (0x10 * (i + 1) + b) as u8).collect();
+            if !fill_sizes(p).contains(&n) {
+                let none = q.fill_buffer(&dst, n as u64, 4 * n as u64, &pattern, &[]);
+                assert!(none.unwrap().is_none(), "{p} {k:?}: {n}-byte pattern");
+                continue;
+            }
             // Each fill in its own 16 KiB slice, starting one pattern in; the longest runs
             // past one 4096-pixel row.
             let offset = (i as u64) * (16 << 10) + n as u64;

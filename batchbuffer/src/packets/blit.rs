@@ -99,6 +99,10 @@ packet! {
             source_x_offset: u32 as Uint "Source X Offset" [G12 | G125 => (11, 0, 13)],
             source_y_offset: u32 as Uint "Source Y Offset" [G12 | G125 => (11, 16, 29)],
             source_target_memory: u32 as Uint "Source Target Memory" [G125 => (11, 31, 31)],
+            destination_lod: u32 as Uint "Destination LOD" [G125 => (17, 0, 3)],
+            destination_array_index: u32 as Uint "Destination Array Index" [G125 => (18, 21, 31)],
+            source_lod: u32 as Uint "Source LOD" [G125 => (20, 0, 3)],
+            source_array_index: u32 as Uint "Source Array Index" [G125 => (21, 21, 31)],
         ],
     }
 }

@@ -481,3 +481,50 @@ impl XyColorDepth {
         }
     }
 }
+
+field_enum! {
+    /// Colour depth of the legacy blitter's XY_SRC_COPY_BLT and XY_COLOR_BLT (BR13 bits
+    /// 24-25; the kernel's `BLT_DEPTH_*` in `gt/intel_gpu_commands.h`).
+    XyLegacyColorDepth {
+        Bpp8 = 0 "8_BIT",
+        Bpp16Rgb565 = 1 "16_BIT_565",
+        Bpp16Argb1555 = 2 "16_BIT_1555",
+        Bpp32 = 3 "32_BIT",
+    }
+}
+
+impl XyLegacyColorDepth {
+    /// Bytes per pixel.
+    pub fn bytes(self) -> usize {
+        match self {
+            XyLegacyColorDepth::Bpp8 => 1,
+            XyLegacyColorDepth::Bpp16Rgb565 | XyLegacyColorDepth::Bpp16Argb1555 => 2,
+            XyLegacyColorDepth::Bpp32 => 4,
+        }
+    }
+}
+
+field_enum! {
+    /// Colour depth of XY_FAST_COPY_BLT (dword 1 bits 24-26; IGT's
+    /// `XY_FAST_COPY_COLOR_DEPTH_*` in `lib/intel_reg.h`, the kernel's `BLT_DEPTH_32`).
+    XyFastCopyColorDepth {
+        Bpp8 = 0 "8_BIT",
+        Bpp16 = 1 "16_BIT",
+        Bpp32 = 3 "32_BIT",
+        Bpp64 = 4 "64_BIT",
+        Bpp128 = 5 "128_BIT",
+    }
+}
+
+impl XyFastCopyColorDepth {
+    /// Bytes per pixel.
+    pub fn bytes(self) -> usize {
+        match self {
+            XyFastCopyColorDepth::Bpp8 => 1,
+            XyFastCopyColorDepth::Bpp16 => 2,
+            XyFastCopyColorDepth::Bpp32 => 4,
+            XyFastCopyColorDepth::Bpp64 => 8,
+            XyFastCopyColorDepth::Bpp128 => 16,
+        }
+    }
+}

@@ -5,6 +5,7 @@
 
 pub mod base_address_update;
 pub mod blit;
+pub mod blit_legacy;
 pub mod enums;
 pub mod mi;
 pub mod pipe_control;
@@ -14,6 +15,7 @@ pub mod walker;
 
 pub use base_address_update::*;
 pub use blit::*;
+pub use blit_legacy::*;
 pub use enums::*;
 pub use mi::*;
 pub use pipe_control::*;

@@ -33,6 +33,7 @@ packet! {
             surface_min_lod: u32 as Uint "Surface Min LOD" [ALL => (5, 4, 7)],
             mip_tail_start_lod: u32 as Uint "Mip Tail Start LOD" [ALL => (5, 8, 11)],
             coherency_type: CoherencyType as Enum "Coherency Type" [G9 | G11 | G12 => (5, 14, 14)],
+            tiled_resource_mode: u32 as Uint "Tiled Resource Mode" [G9 | G11 | G12 => (5, 18, 19)],
             y_offset: u32 as Uint "Y Offset" [ALL => (5, 21, 23)],
             x_offset: u32 as Uint "X Offset" [ALL => (5, 25, 31)],
             auxiliary_surface_mode: u32 as Uint "Auxiliary Surface Mode" [ALL => (6, 0, 2)],

@@ -4,18 +4,22 @@
 //! A blit rectangle spans X1..X2 and Y1..Y2, the second corner exclusive (an empty rectangle
 //! writes nothing); pixel (x, y) of a linear surface is at `base + y * pitch + x * bytes per
 //! pixel`, the pitch field holding the pitch in bytes minus one (as IGT's `intel_blt.c` and the
-//! kernel's `intel_migrate.c` program it). The packets carry no clip rectangle: coordinates
-//! outside 0..=0x7fff are a bad command, as are tiled, compressed or offset surfaces, which the
-//! simulator does not model (reported as unsupported).
+//! kernel's `intel_migrate.c` program it, tiled or not). XY_BLOCK_COPY_BLT's surfaces may be
+//! tiled on Xe-HPG (Tile-X, Tile-4: byte `x * bytes per pixel` of row `y` placed by
+//! `mem::tiling`); Tile-64, Gen12's block-copy Tile-Y, compressed or offset surfaces and array
+//! layers or LODs other than 0 are reported as unsupported. The packets carry no clip
+//! rectangle: coordinates outside 0..=0x7fff are a bad command.
 
 use batchbuffer::{
     DestinationAddressType, MiFlushDw, Packet, PacketId, XyBlockCopyBlt, XyFastColorBlt,
 };
+// The Gen9/Gen11 packets' handlers live in `blit_legacy.rs`.
 use platform::Platform;
 
 use super::exec::{bad, Cs, Space};
 use crate::device_info::EngineClass;
 use crate::gpu::{GpuErrorKind, HangReason};
+use crate::mem::tiling::Tiling;
 use crate::mem::VA_MASK;
 
 /// MI_FLUSH_DW post-sync operations (the PRM's encoding; genxml lists no values).
@@ -28,7 +32,14 @@ const POST_SYNC_TIMESTAMP: u32 = 3;
 /// blitter commands run only on the copy engine, and pipeline state and walkers only on the
 /// render and compute engines.
 pub(crate) fn engine_runs(p: Platform, class: EngineClass, packet: PacketId) -> bool {
-    let blitter = matches!(packet, PacketId::XyBlockCopyBlt | PacketId::XyFastColorBlt);
+    let blitter = matches!(
+        packet,
+        PacketId::XyBlockCopyBlt
+            | PacketId::XyFastColorBlt
+            | PacketId::XySrcCopyBlt
+            | PacketId::XyColorBlt
+            | PacketId::XyFastCopyBlt
+    );
     let mi = packet.name().starts_with("MI_");
     match (class, packet) {
         (EngineClass::Copy, _) => mi || blitter,
@@ -38,28 +49,35 @@ pub(crate) fn engine_runs(p: Platform, class: EngineClass, packet: PacketId) -> 
     }
 }
 
-fn unsupported(what: impl Into<String>) -> GpuErrorKind {
+pub(super) fn unsupported(what: impl Into<String>) -> GpuErrorKind {
     GpuErrorKind::Hang(HangReason::Unsupported {
         packet: what.into(),
     })
 }
 
-/// One linear surface of a blit: where its rectangle's first pixel is and its pitch.
-struct Surface {
-    base: u64,
-    pitch: u64,
+/// One surface of a blit: its base, pitch and layout.
+pub(super) struct Surface {
+    pub(super) base: u64,
+    pub(super) pitch: u64,
+    pub(super) tiling: Tiling,
 }
 
 /// A checked rectangle: its first pixel and its size in pixels (possibly empty).
-struct Rect {
-    x: u64,
-    y: u64,
-    width: u64,
-    height: u64,
+pub(super) struct Rect {
+    pub(super) x: u64,
+    pub(super) y: u64,
+    pub(super) width: u64,
+    pub(super) height: u64,
 }
 
 impl Rect {
-    fn new(header: u32, x1: i32, y1: i32, x2: i32, y2: i32) -> Result<Rect, GpuErrorKind> {
+    pub(super) fn new(
+        header: u32,
+        x1: i32,
+        y1: i32,
+        x2: i32,
+        y2: i32,
+    ) -> Result<Rect, GpuErrorKind> {
         if x1 < 0 || y1 < 0 || x2 < 0 || y2 < 0 {
             return Err(bad(
                 header,
@@ -74,7 +92,7 @@ impl Rect {
         })
     }
 
-    fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.width == 0 || self.height == 0
     }
 }
@@ -91,6 +109,17 @@ fn linear(
     if tiling != 0 {
         return Err(unsupported(format!("{name} with a tiled surface")));
     }
+    plain(name, aux, compressed, x_offset, y_offset)
+}
+
+/// An uncompressed surface without X/Y offsets.
+fn plain(
+    name: &str,
+    aux: u32,
+    compressed: bool,
+    x_offset: u32,
+    y_offset: u32,
+) -> Result<(), GpuErrorKind> {
     if aux != 0 || compressed {
         return Err(unsupported(format!("{name} with a compressed surface")));
     }
@@ -98,6 +127,23 @@ fn linear(
         return Err(unsupported(format!("{name} with a surface X/Y offset")));
     }
     Ok(())
+}
+
+/// A block-copy surface's layout: linear or a tiling `mem::tiling` models, level 0 of layer 0.
+fn block_copy_layout(
+    p: Platform,
+    name: &str,
+    tiling: u32,
+    lod: u32,
+    array_index: u32,
+) -> Result<Tiling, GpuErrorKind> {
+    if lod != 0 || array_index != 0 {
+        return Err(unsupported(format!(
+            "{name} of LOD {lod}, array index {array_index} (only level 0 of layer 0 is modelled)"
+        )));
+    }
+    Tiling::from_block_copy(p >= Platform::Dg2, tiling)
+        .map_err(|e| unsupported(format!("{name}: {e}")))
 }
 
 impl Cs<'_> {
@@ -112,6 +158,9 @@ impl Cs<'_> {
             PacketId::MiFlushDw => self.flush_dw(space, cmd),
             PacketId::XyFastColorBlt => self.fast_color(cmd),
             PacketId::XyBlockCopyBlt => self.block_copy(cmd),
+            PacketId::XySrcCopyBlt => self.src_copy(cmd),
+            PacketId::XyColorBlt => self.color_blt(cmd),
+            PacketId::XyFastCopyBlt => self.fast_copy(cmd),
             other => Err(bad(
                 cmd[0],
                 format!("{} is not a blitter command", other.name()),
@@ -179,6 +228,7 @@ impl Cs<'_> {
         let dst = Surface {
             base: b.destination_base_address & VA_MASK,
             pitch: u64::from(b.destination_pitch) + 1,
+            tiling: Tiling::Linear,
         };
         self.check_row_fits(cmd[0], &rect, bpp, &dst)?;
         for y in rect.y..rect.y + rect.height {
@@ -193,21 +243,33 @@ impl Cs<'_> {
         if b.special_mode_of_operation != 0 {
             return Err(unsupported("XY_BLOCK_COPY_BLT with a special mode"));
         }
-        linear(
+        plain(
             "XY_BLOCK_COPY_BLT destination",
-            b.destination_tiling,
             b.destination_auxiliary_surface_mode,
             b.destination_compression_enable,
             b.destination_x_offset,
             b.destination_y_offset,
         )?;
-        linear(
+        plain(
             "XY_BLOCK_COPY_BLT source",
-            b.source_tiling,
             b.source_auxiliary_surface_mode,
             b.source_compression_enable,
             b.source_x_offset,
             b.source_y_offset,
+        )?;
+        let dst_tiling = block_copy_layout(
+            self.platform,
+            "XY_BLOCK_COPY_BLT destination",
+            b.destination_tiling,
+            b.destination_lod,
+            b.destination_array_index,
+        )?;
+        let src_tiling = block_copy_layout(
+            self.platform,
+            "XY_BLOCK_COPY_BLT source",
+            b.source_tiling,
+            b.source_lod,
+            b.source_array_index,
         )?;
         let rect = Rect::new(
             cmd[0],
@@ -225,10 +287,12 @@ impl Cs<'_> {
         let dst = Surface {
             base: b.destination_base_address & VA_MASK,
             pitch: u64::from(b.destination_pitch) + 1,
+            tiling: dst_tiling,
         };
         let src = Surface {
             base: b.source_base_address & VA_MASK,
             pitch: u64::from(b.source_pitch) + 1,
+            tiling: src_tiling,
         };
         let src_rect = Rect {
             x: from.x,
@@ -239,17 +303,23 @@ impl Cs<'_> {
         self.check_row_fits(cmd[0], &src_rect, bpp, &src)?;
         let mut row = vec![0u8; rect.width as usize * bpp];
         for dy in 0..rect.height {
-            let s = src.base + (from.y + dy) * src.pitch + from.x * bpp as u64;
-            let d = dst.base + (rect.y + dy) * dst.pitch + rect.x * bpp as u64;
-            self.ppgtt.read(s, &mut row)?;
-            self.ppgtt.write(d, &row)?;
+            let (sx, sy) = (from.x * bpp as u64, from.y + dy);
+            src.tiling
+                .pieces(src.pitch, sx, sy, row.len(), |at, start, n| {
+                    self.ppgtt.read(src.base + at, &mut row[start..start + n])
+                })?;
+            let (dx, dy) = (rect.x * bpp as u64, rect.y + dy);
+            dst.tiling
+                .pieces(dst.pitch, dx, dy, row.len(), |at, start, n| {
+                    self.ppgtt.write(dst.base + at, &row[start..start + n])
+                })?;
         }
         Ok(())
     }
 
     /// A row must fit in its pitch (rows of a linear surface do not overlap) and the surface in
     /// the 48-bit address space.
-    fn check_row_fits(
+    pub(super) fn check_row_fits(
         &self,
         header: u32,
         rect: &Rect,
@@ -257,16 +327,18 @@ impl Cs<'_> {
         s: &Surface,
     ) -> Result<(), GpuErrorKind> {
         let right = (rect.x + rect.width) * bpp as u64;
-        if right > s.pitch {
+        if right > s.pitch || !s.tiling.pitch_fits(s.pitch) {
             return Err(bad(
                 header,
                 format!(
-                    "blit row ends at byte {right}, past the surface pitch of {} bytes",
-                    s.pitch
+                    "blit row ends at byte {right}, past the surface pitch of {} bytes (or the \
+                     pitch is not a whole number of {:?} tiles)",
+                    s.pitch, s.tiling
                 ),
             ));
         }
-        let end = s.base + (rect.y + rect.height) * s.pitch;
+        let (_, tile_rows) = s.tiling.tile_size();
+        let end = s.base + (rect.y + rect.height).next_multiple_of(tile_rows) * s.pitch;
         if end > 1 << 48 {
             return Err(bad(
                 header,

@@ -211,9 +211,12 @@ impl Cs<'_> {
             ));
         }
         match packet {
-            PacketId::MiFlushDw | PacketId::XyFastColorBlt | PacketId::XyBlockCopyBlt => {
-                self.blit(space, packet, cmd)?
-            }
+            PacketId::MiFlushDw
+            | PacketId::XyFastColorBlt
+            | PacketId::XyBlockCopyBlt
+            | PacketId::XySrcCopyBlt
+            | PacketId::XyColorBlt
+            | PacketId::XyFastCopyBlt => self.blit(space, packet, cmd)?,
             PacketId::MiStoreDataImm => {
                 let sdi = self.unpack::<MiStoreDataImm>(cmd)?;
                 let data = field_tail(self.platform, packet, "Immediate Data", cmd)?;

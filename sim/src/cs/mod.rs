@@ -5,6 +5,7 @@
 //! `Packet::unpack` reads its fields); this module holds only the behaviour.
 
 mod blit;
+mod blit_legacy;
 mod compute;
 mod exec;
 mod mi_ops;

@@ -1,22 +1,25 @@
 //! Buffer copies and fills on the copy engine.
 //!
-//! Where the platform's blitter has a packet for the job (Gen12 and Xe-HPG: XY_BLOCK_COPY_BLT
-//! and XY_FAST_COLOR_BLT; genxml declares none for Gen9/Gen11) and the device lists a copy
-//! engine, [`Queue::copy_buffer`] and [`Queue::fill_buffer`] queue a batch on it like a
-//! dispatch: they return an [`Event`] at once, honour `wait_for` through the kernel, and keep
-//! the queue's order with its walkers (each switch of engine waits for the queue's previous
-//! submission). Otherwise they return `None` and the caller copies on the CPU once the
-//! dependencies have completed.
+//! Where the platform's blitter has a packet for the job and the device lists a copy engine,
+//! [`Queue::copy_buffer`] and [`Queue::fill_buffer`] queue a batch on it like a dispatch: they
+//! return an [`Event`] at once, honour `wait_for` through the kernel, and keep the queue's
+//! order with its walkers (each switch of engine waits for the queue's previous submission).
+//! Otherwise they return `None` and the caller copies on the CPU once the dependencies have
+//! completed. Which packets a platform uses follows from batchbuffer's packet list
+//! ([`Blitter::of`]): XY_BLOCK_COPY_BLT and XY_FAST_COLOR_BLT where genxml has them (Gen12,
+//! Xe-HPG), else XY_SRC_COPY_BLT and XY_COLOR_BLT (Gen9, Gen11).
 //!
 //! A copy is rows of 8-bit pixels 16 KiB wide (the surface pitch), then one shorter row; a
-//! fill is rows of 4096 pixels as wide as the pattern (1, 2, 4, 8 or 16 bytes: the packet's
-//! colour depths that are powers of two), so any byte address and length works.
+//! fill is rows of 4096 pixels as wide as the pattern, whose size must be a colour depth of the
+//! fill packet that is a power of two (1, 2, 4, 8 or 16 bytes for XY_FAST_COLOR_BLT; 1, 2 or 4
+//! for XY_COLOR_BLT), so any byte address and length works.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use batchbuffer::{
-    MiBatchBufferEnd, MiFlushDw, Packet, PacketId, XyBlockCopyBlt, XyColorDepth, XyFastColorBlt,
+    MiBatchBufferEnd, MiFlushDw, Packet, PacketId, XyBlockCopyBlt, XyColorBlt, XyColorDepth,
+    XyFastColorBlt, XyLegacyColorDepth, XySrcCopyBlt,
 };
 use platform::Platform;
 
@@ -35,7 +38,37 @@ const MAX_ROWS: u64 = 0x7fff;
 /// MI_FLUSH_DW post-sync operation "write immediate data".
 const WRITE_IMMEDIATE: u32 = 1;
 
-/// The colour depth of a fill pattern of `n` bytes, if the blitter has one.
+/// The copy and fill packets of a platform's blitter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Blitter {
+    /// XY_BLOCK_COPY_BLT and XY_FAST_COLOR_BLT (pitch fields hold the pitch minus one).
+    Block,
+    /// XY_SRC_COPY_BLT and XY_COLOR_BLT (pitch fields hold the pitch, signed 16-bit).
+    Legacy,
+}
+
+impl Blitter {
+    /// The packets `p` has, from batchbuffer's packet list; `None` without either set.
+    pub(crate) fn of(p: Platform) -> Option<Blitter> {
+        if PacketId::XyBlockCopyBlt.exists_on(p) && PacketId::XyFastColorBlt.exists_on(p) {
+            Some(Blitter::Block)
+        } else if PacketId::XySrcCopyBlt.exists_on(p) && PacketId::XyColorBlt.exists_on(p) {
+            Some(Blitter::Legacy)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the fill packet has a colour depth of `n` bytes.
+    pub(crate) fn fills(self, n: usize) -> bool {
+        match self {
+            Blitter::Block => depth_of(n).is_some(),
+            Blitter::Legacy => legacy_depth_of(n).is_some(),
+        }
+    }
+}
+
+/// The colour depth of a fill pattern of `n` bytes, if XY_FAST_COLOR_BLT has one.
 fn depth_of(n: usize) -> Option<XyColorDepth> {
     Some(match n {
         1 => XyColorDepth::Bpp8,
@@ -46,6 +79,22 @@ fn depth_of(n: usize) -> Option<XyColorDepth> {
         _ => return None,
     })
 }
+
+/// The colour depth of a fill pattern of `n` bytes, if XY_COLOR_BLT has one (the 16-bit
+/// depths write the colour's bits as they are).
+fn legacy_depth_of(n: usize) -> Option<XyLegacyColorDepth> {
+    Some(match n {
+        1 => XyLegacyColorDepth::Bpp8,
+        2 => XyLegacyColorDepth::Bpp16Rgb565,
+        4 => XyLegacyColorDepth::Bpp32,
+        _ => return None,
+    })
+}
+
+/// The raster operation that writes the source (XY_SRC_COPY_BLT).
+const ROP_SOURCE: u32 = 0xcc;
+/// The raster operation that writes the pattern, a solid colour (XY_COLOR_BLT).
+const ROP_PATTERN: u32 = 0xf0;
 
 fn put(p: Platform, out: &mut Vec<u32>, pk: &impl Packet) -> Result<()> {
     let mut buf = [0u32; 32];
@@ -61,7 +110,7 @@ fn rows(len: u64, row: u64) -> (u64, u64) {
     (len / row, len % row)
 }
 
-/// XY_BLOCK_COPY_BLTs copying `len` bytes from `src` to `dst`.
+/// Blits copying `len` bytes from `src` to `dst`.
 pub(crate) fn copy_commands(
     p: Platform,
     src: u64,
@@ -69,31 +118,54 @@ pub(crate) fn copy_commands(
     len: u64,
     out: &mut Vec<u32>,
 ) -> Result<()> {
+    let blitter =
+        Blitter::of(p).ok_or_else(|| Error::Argument(format!("{p} has no blitter copy packet")))?;
     let (full, tail) = rows(len, COPY_ROW);
-    let mut done = 0;
-    let blit = |at: u64, height: u64, width: u64| XyBlockCopyBlt {
-        color_depth: XyColorDepth::Bpp8,
-        destination_pitch: (COPY_ROW - 1) as u32,
-        destination_x2: width as i32,
-        destination_y2: height as i32,
-        destination_base_address: dst + at,
-        source_pitch: (COPY_ROW - 1) as u32,
-        source_base_address: src + at,
-        ..Default::default()
+    let blit = |at: u64, height: u64, width: u64, out: &mut Vec<u32>| match blitter {
+        Blitter::Block => put(
+            p,
+            out,
+            &XyBlockCopyBlt {
+                color_depth: XyColorDepth::Bpp8,
+                destination_pitch: (COPY_ROW - 1) as u32,
+                destination_x2: width as i32,
+                destination_y2: height as i32,
+                destination_base_address: dst + at,
+                source_pitch: (COPY_ROW - 1) as u32,
+                source_base_address: src + at,
+                ..Default::default()
+            },
+        ),
+        Blitter::Legacy => put(
+            p,
+            out,
+            &XySrcCopyBlt {
+                raster_operation: ROP_SOURCE,
+                color_depth: XyLegacyColorDepth::Bpp8,
+                destination_pitch: COPY_ROW as i32,
+                destination_x2: width as i32,
+                destination_y2: height as i32,
+                destination_base_address: dst + at,
+                source_pitch: COPY_ROW as i32,
+                source_base_address: src + at,
+                ..Default::default()
+            },
+        ),
     };
+    let mut done = 0;
     while done < full {
         let h = (full - done).min(MAX_ROWS);
-        put(p, out, &blit(done * COPY_ROW, h, COPY_ROW))?;
+        blit(done * COPY_ROW, h, COPY_ROW, out)?;
         done += h;
     }
     if tail > 0 {
-        put(p, out, &blit(full * COPY_ROW, 1, tail))?;
+        blit(full * COPY_ROW, 1, tail, out)?;
     }
     Ok(())
 }
 
-/// XY_FAST_COLOR_BLTs filling `len` bytes at `dst` with `pattern` (whose length has a colour
-/// depth, and divides `len`).
+/// Blits filling `len` bytes at `dst` with `pattern` (whose length is a colour depth of the
+/// platform's fill packet, and divides `len`).
 pub(crate) fn fill_commands(
     p: Platform,
     dst: u64,
@@ -101,35 +173,59 @@ pub(crate) fn fill_commands(
     pattern: &[u8],
     out: &mut Vec<u32>,
 ) -> Result<()> {
-    let depth = depth_of(pattern.len()).ok_or_else(|| {
-        Error::Argument(format!(
-            "no blitter colour depth of {} bytes",
+    let blitter =
+        Blitter::of(p).ok_or_else(|| Error::Argument(format!("{p} has no blitter fill packet")))?;
+    if !blitter.fills(pattern.len()) {
+        return Err(Error::Argument(format!(
+            "no blitter colour depth of {} bytes on {p}",
             pattern.len()
-        ))
-    })?;
+        )));
+    }
     let bpp = pattern.len() as u64;
     let mut colour = [0u32; 4];
     for (i, b) in pattern.iter().enumerate() {
         colour[i / 4] |= u32::from(*b) << (8 * (i % 4));
     }
     let (full, tail) = rows(len / bpp, FILL_ROW);
-    let blit = |at: u64, height: u64, width: u64| XyFastColorBlt {
-        color_depth: depth,
-        destination_pitch: (FILL_ROW * bpp - 1) as u32,
-        destination_x2: width as i32,
-        destination_y2: height as i32,
-        destination_base_address: dst + at,
-        fill_color: colour,
-        ..Default::default()
+    let blit = |at: u64, height: u64, width: u64, out: &mut Vec<u32>| match blitter {
+        Blitter::Block => put(
+            p,
+            out,
+            &XyFastColorBlt {
+                color_depth: depth_of(pattern.len()).unwrap_or_default(),
+                destination_pitch: (FILL_ROW * bpp - 1) as u32,
+                destination_x2: width as i32,
+                destination_y2: height as i32,
+                destination_base_address: dst + at,
+                fill_color: colour,
+                ..Default::default()
+            },
+        ),
+        Blitter::Legacy => put(
+            p,
+            out,
+            &XyColorBlt {
+                write_rgb: true,
+                write_alpha: true,
+                raster_operation: ROP_PATTERN,
+                color_depth: legacy_depth_of(pattern.len()).unwrap_or_default(),
+                destination_pitch: (FILL_ROW * bpp) as i32,
+                destination_x2: width as i32,
+                destination_y2: height as i32,
+                destination_base_address: dst + at,
+                solid_pattern_color: colour[0],
+                ..Default::default()
+            },
+        ),
     };
     let mut done = 0;
     while done < full {
         let h = (full - done).min(MAX_ROWS);
-        put(p, out, &blit(done * FILL_ROW * bpp, h, FILL_ROW))?;
+        blit(done * FILL_ROW * bpp, h, FILL_ROW, out)?;
         done += h;
     }
     if tail > 0 {
-        put(p, out, &blit(full * FILL_ROW * bpp, 1, tail))?;
+        blit(full * FILL_ROW * bpp, 1, tail, out)?;
     }
     Ok(())
 }
@@ -148,7 +244,14 @@ impl Queue {
     /// Whether this queue's device runs blits (see the module docs).
     pub fn has_blitter(&self) -> bool {
         let dev = &self.inner.dev;
-        PacketId::XyBlockCopyBlt.exists_on(dev.info.platform) && dev.backend().has_copy_engine()
+        Blitter::of(dev.info.platform).is_some() && dev.backend().has_copy_engine()
+    }
+
+    /// Whether [`Queue::fill_buffer`] runs a fill with a pattern of `pattern_len` bytes on the
+    /// copy engine (the device has a blitter whose fill packet has that colour depth).
+    pub fn blitter_fills(&self, pattern_len: usize) -> bool {
+        self.has_blitter()
+            && Blitter::of(self.inner.dev.info.platform).is_some_and(|b| b.fills(pattern_len))
     }
 
     /// Queues a copy of `len` bytes from `src` at `src_offset` to `dst` at `dst_offset` on the
@@ -189,7 +292,7 @@ impl Queue {
 
     /// Queues a fill of `len` bytes of `dst` from `offset` with `pattern` on the copy engine
     /// after `wait_for`; `None` when the device has no blitter for it, or the pattern has no
-    /// blitter colour depth (fill on the CPU after the dependencies). `offset` and `len` are
+    /// colour depth of the platform's fill packet (fill on the CPU after the dependencies). `offset` and `len` are
     /// multiples of the pattern's size.
     pub fn fill_buffer(
         &self,
@@ -206,7 +309,7 @@ impl Queue {
                 "a fill of {len} bytes at {offset} with a {n}-byte pattern"
             )));
         }
-        if !self.has_blitter() || depth_of(pattern.len()).is_none() {
+        if !self.blitter_fills(pattern.len()) {
             return Ok(None);
         }
         let p = self.inner.dev.info.platform;
@@ -322,5 +425,30 @@ mod tests {
         assert_eq!(f.color_depth, XyColorDepth::Bpp64);
         assert_eq!((f.destination_x2, f.destination_y2), (6, 1));
         assert!(fill_commands(p, 0, 32, &[0; 32], &mut out).is_err());
+    }
+
+    #[test]
+    fn gen9_and_gen11_copy_and_fill_with_the_legacy_packets() {
+        for p in [Platform::Skl, Platform::Icllp] {
+            assert_eq!(Blitter::of(p), Some(Blitter::Legacy));
+            let mut out = Vec::new();
+            copy_commands(p, 0x1000, 0x9_0000, COPY_ROW + 5, &mut out).unwrap();
+            assert_eq!(packets(p, &out), [PacketId::XySrcCopyBlt; 2]);
+            let first = XySrcCopyBlt::unpack(p, &out).unwrap();
+            assert_eq!(first.destination_pitch, COPY_ROW as i32);
+            assert_eq!(first.raster_operation, 0xcc);
+            let mut out = Vec::new();
+            fill_commands(p, 0x2000, 8, &[1, 2, 3, 4], &mut out).unwrap();
+            let f = XyColorBlt::unpack(p, &out).unwrap();
+            assert_eq!(f.solid_pattern_color, 0x0403_0201);
+            assert!(f.write_rgb && f.write_alpha);
+            assert_eq!((f.destination_x2, f.destination_y2), (2, 1));
+            // XY_COLOR_BLT has no 64- or 128-bit depth.
+            assert!(!Blitter::Legacy.fills(8) && !Blitter::Legacy.fills(16));
+            assert!(fill_commands(p, 0, 32, &[0; 8], &mut out).is_err());
+        }
+        for p in [Platform::Tgllp, Platform::Dg2] {
+            assert_eq!(Blitter::of(p), Some(Blitter::Block));
+        }
     }
 }
