@@ -27,10 +27,12 @@ pub const HALF_FP_CONFIG: cl_device_fp_config = CL_FP_ROUND_TO_NEAREST
 /// `images_typed_sim` writes 3D images; `tests/python/images.py` from OpenCL).
 pub const IMAGE_3D_WRITES: bool = true;
 
-/// Whether kernels may take `read_write` images (`__opencl_c_read_write_images`): not
-/// verified on any device, so not reported (0 read-write image arguments, no formats for
-/// CL_MEM_KERNEL_READ_AND_WRITE).
-pub const READ_WRITE_IMAGES: bool = false;
+/// Whether kernels may take `read_write` images (`__opencl_c_read_write_images`). IGC
+/// compiles their reads to sampler loads (`ld_lz`) and their writes to typed surface writes
+/// of the same binding-table entry, and `atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, ...)` to
+/// a data-port fence and a sampler cache flush, on every platform (ocloc 22.43, skl to dg2);
+/// the simulator runs all of them (`tests/python/rw_images.py` on every simulated device).
+pub const READ_WRITE_IMAGES: bool = true;
 
 /// The image limits of an image-capable device (OpenCL 3.0, table "List of supported param_names
 /// by clGetDeviceInfo"; each at least the specification's minimum for a device with images).
@@ -52,18 +54,19 @@ pub struct ImageLimits {
 const READ_IMAGE_ARGS: u32 = 128;
 const WRITE_IMAGE_ARGS: u32 = 64;
 const READ_WRITE_IMAGE_ARGS: u32 = 64;
-// A kernel may take every kind at its limit at once, each image in its own binding-table
-// entry. With read-write images the three minimums (256) would exceed the 240 entries.
+// A kernel may take read-only and write-only images at their limits at once, each in its own
+// binding-table entry. Read-write images at their limit fit as well; all three kinds at
+// their limits at once (256) would not fit the 240 entries, but no kernel takes that many:
+// CL_DEVICE_MAX_PARAMETER_SIZE (1024 bytes, 8 per image) bounds a kernel to 128 images.
 const _: () = assert!(
-    (READ_IMAGE_ARGS
-        + WRITE_IMAGE_ARGS
-        + if READ_WRITE_IMAGES {
-            READ_WRITE_IMAGE_ARGS
-        } else {
-            0
-        }) as usize
+    (READ_IMAGE_ARGS + WRITE_IMAGE_ARGS) as usize
         <= batchbuffer::builder::MAX_BINDING_TABLE_ENTRIES
+        && READ_WRITE_IMAGE_ARGS as usize <= batchbuffer::builder::MAX_BINDING_TABLE_ENTRIES
+        && MAX_PARAMETER_SIZE / 8 <= batchbuffer::builder::MAX_BINDING_TABLE_ENTRIES
 );
+
+/// CL_DEVICE_MAX_PARAMETER_SIZE: OpenCL 3.0's minimum.
+pub const MAX_PARAMETER_SIZE: usize = 1024;
 
 /// Elements of an image1d_buffer (CL_DEVICE_IMAGE_MAX_BUFFER_SIZE): what one SURFTYPE_BUFFER
 /// surface addresses (umd's limit, 2^27), above the specification's minimum of 65536.
@@ -176,6 +179,9 @@ impl Device {
         if self.image_support() && IMAGE_3D_WRITES {
             v.push(("cl_khr_3d_image_writes", version(1, 0, 0)));
         }
+        if self.image_support() {
+            v.push(("cl_khr_image2d_from_buffer", version(1, 0, 0)));
+        }
         if self.umd.platform().has_fp64() {
             v.push(("cl_khr_fp64", version(1, 0, 0)));
         }
@@ -281,11 +287,18 @@ impl Device {
             CL_DEVICE_MAX_WRITE_IMAGE_ARGS => Info::Uint(img.write_args),
             CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => Info::Uint(img.read_write_args),
             CL_DEVICE_MAX_SAMPLERS => Info::Uint(img.samplers),
-            // Images from buffers (cl_khr_image2d_from_buffer) are not provided: both 0, as
-            // OpenCL 3.0 requires of such a device.
-            CL_DEVICE_IMAGE_PITCH_ALIGNMENT | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => {
-                Info::Uint(0)
-            }
+            // Images from buffers (cl_khr_image2d_from_buffer): 0 without images, as OpenCL
+            // 3.0 requires of a device without them.
+            CL_DEVICE_IMAGE_PITCH_ALIGNMENT => Info::Uint(if self.image_support() {
+                crate::image_from_buffer::PITCH_ALIGNMENT
+            } else {
+                0
+            }),
+            CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => Info::Uint(if self.image_support() {
+                crate::image_from_buffer::BASE_ADDRESS_ALIGNMENT
+            } else {
+                0
+            }),
             CL_DEVICE_IMAGE2D_MAX_WIDTH => Info::Size(img.width_2d),
             CL_DEVICE_IMAGE2D_MAX_HEIGHT => Info::Size(img.height_2d),
             CL_DEVICE_IMAGE3D_MAX_WIDTH => Info::Size(img.width_3d),
@@ -293,7 +306,7 @@ impl Device {
             CL_DEVICE_IMAGE3D_MAX_DEPTH => Info::Size(img.depth_3d),
             CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => Info::Size(img.buffer_size),
             CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => Info::Size(img.array_size),
-            CL_DEVICE_MAX_PARAMETER_SIZE => Info::Size(1024),
+            CL_DEVICE_MAX_PARAMETER_SIZE => Info::Size(MAX_PARAMETER_SIZE),
             // Bits; buffers start on the VA heap's page granule, far above this.
             CL_DEVICE_MEM_BASE_ADDR_ALIGN => Info::Uint(1024),
             CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => Info::Uint(128),

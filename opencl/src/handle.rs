@@ -31,6 +31,9 @@ pub trait ClObject: Send + Sync + 'static {
     const INVALID: cl_int;
     /// Called when the last reference goes, with the handle value the application had.
     fn destroyed(&self, _raw: *mut c_void) {}
+    /// Called when the application's reference count reaches zero: the object is gone as far
+    /// as the API is concerned, though commands may still hold it.
+    fn released(&self) {}
 }
 
 /// The memory behind a handle. `#[repr(C)]` keeps `dispatch` at offset 0, where the loader
@@ -124,6 +127,7 @@ impl<T: ClObject> Handle<T> {
         if h.refs.fetch_sub(1, Ordering::SeqCst) == 1 {
             map.remove(&(raw as usize));
             drop(map);
+            h.obj.released();
             // SAFETY: this gives back the reference `create` leaked into `raw`, exactly once
             // (the registry entry is gone).
             drop(unsafe { Arc::from_raw(p) });

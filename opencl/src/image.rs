@@ -4,8 +4,9 @@
 //! A context none of whose devices supports images (`Device::image_support`) answers a
 //! well-formed request with CL_INVALID_OPERATION as the specification requires; the arguments
 //! are checked first, so a bad one gets its own error. 1D image buffers (image1d_buffer) are
-//! umd views of their buffer's memory. Not provided: 2D images from buffers or images
-//! (`mem_object`), CL_MEM_USE_HOST_PTR images, mip-maps and multi-sampling.
+//! umd views of their buffer's memory, and so are 2D images from buffers
+//! ([`crate::image_from_buffer`]); CL_MEM_USE_HOST_PTR images live in the application's memory
+//! ([`host`]). Not provided: 2D images from images, mip-maps and multi-sampling.
 
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -18,6 +19,8 @@ use crate::handle::Handle;
 use crate::info::{self, Info};
 use crate::memory::{check_flags, default_access, Mem, EXEC_FAILED};
 use crate::queue::{self, HostPtr, Queue, Work};
+
+pub mod host;
 
 /// An image object's description beside its umd image.
 #[derive(Debug, Clone)]
@@ -172,12 +175,12 @@ pub fn check_desc(
         return Err(CL_INVALID_IMAGE_DESCRIPTOR);
     }
     if !d.buffer.is_null() {
-        // A 2D image from a buffer or image (cl_khr_image2d_from_buffer): not provided.
-        return Err(if ty == ImageType::D2 {
-            CL_INVALID_OPERATION
+        // A 2D image from a buffer (cl_khr_image2d_from_buffer); no other type takes one.
+        return if ty == ImageType::D2 {
+            crate::image_from_buffer::check_desc(d, element)
         } else {
-            CL_INVALID_IMAGE_DESCRIPTOR
-        });
+            Err(CL_INVALID_IMAGE_DESCRIPTOR)
+        };
     }
     // Dimensions the type does not have are ignored (the specification's text per field).
     let height = if ty.dims() >= 2 { d.image_height } else { 1 };
@@ -308,13 +311,13 @@ fn checked(
         image_buffer(&c, flags, f)?;
         return Ok((f, c));
     }
+    if !c.buffer.is_null() {
+        crate::image_from_buffer::buffer(&c, flags, f, !host_ptr.is_null())?;
+        return Ok((f, c));
+    }
     let wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0;
     if wants_ptr == host_ptr.is_null() {
         return Err(CL_INVALID_HOST_PTR);
-    }
-    if flags & CL_MEM_USE_HOST_PTR != 0 {
-        // Images over the application's memory are not provided.
-        return Err(CL_INVALID_OPERATION);
     }
     Ok((f, c))
 }
@@ -363,6 +366,35 @@ pub unsafe fn create(
             cl,
             Some(buffer),
         ));
+    }
+    if !checked.buffer.is_null() {
+        let (buffer, flags) =
+            crate::image_from_buffer::buffer(checked, flags, format, !host_ptr.is_null())?;
+        let image = crate::image_from_buffer::image(&buffer.obj, checked, format)?;
+        let cl = ClImage {
+            image,
+            object_type: checked.object_type,
+            order: format.order() as u32,
+            data_type: format.data_type() as u32,
+            row_pitch: checked.host_row_pitch,
+            slice_pitch: checked.host_slice_pitch,
+        };
+        let device = buffer.obj.device.clone();
+        let size = checked.host_slice_pitch;
+        return Ok(Mem::new_image(
+            c,
+            device,
+            default_access(flags),
+            size,
+            properties,
+            cl,
+            Some(buffer),
+        ));
+    }
+    if flags & CL_MEM_USE_HOST_PTR != 0 {
+        let parts = (c, properties, default_access(flags));
+        // SAFETY: the caller's host_ptr.
+        return unsafe { host::create(parts, format, checked, host_ptr) };
     }
     let device = c.obj.devices.first().cloned().ok_or(CL_INVALID_CONTEXT)?;
     let image = device
@@ -580,8 +612,9 @@ pub unsafe extern "C" fn clGetImageInfo(
                 } else {
                     0
                 }),
+                // The buffer of a 1D image buffer or of a 2D image from a buffer.
                 CL_IMAGE_BUFFER => Info::Ptr(match (im.object_type, &m.obj.parent) {
-                    (CL_MEM_OBJECT_IMAGE1D_BUFFER, Some(b)) => b.raw(),
+                    (CL_MEM_OBJECT_IMAGE1D_BUFFER | CL_MEM_OBJECT_IMAGE2D, Some(b)) => b.raw(),
                     _ => std::ptr::null_mut(),
                 }),
                 CL_IMAGE_NUM_MIP_LEVELS | CL_IMAGE_NUM_SAMPLES => Info::Uint(0),
@@ -705,6 +738,9 @@ fn copy_rows(m: &Mem, g: &Region, host: HostPtr, read: bool) -> Result<(), cl_in
     let Some(im) = m.image.as_ref().map(|i| &i.image) else {
         return Err(CL_INVALID_MEM_OBJECT);
     };
+    if host::is_mirrored(m) {
+        return host::copy_rows(m, g, host, read);
+    }
     let elem = im.format.desc().bytes_per_element as u64;
     let row = g.size[0] * elem as usize;
     for s in 0..g.size[2] {
@@ -1044,7 +1080,8 @@ pub unsafe extern "C" fn clEnqueueMapImage(
         if image_row_pitch.is_null() || (slices && image_slice_pitch.is_null()) {
             return Err(CL_INVALID_VALUE);
         }
-        let (row, slice) = (g.row_pitch, if slices { g.slice_pitch } else { 0 });
+        let (row, slice) = host::map_pitches(&m.obj).unwrap_or((g.row_pitch, g.slice_pitch));
+        let slice = if slices { slice } else { 0 };
         // SAFETY: the application's wait list and event pointer.
         let ptr = unsafe {
             crate::memory::map_image(

@@ -2,7 +2,7 @@
 //! clEnqueueNDRangeKernel.
 
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 use opencl_sys::*;
@@ -54,6 +54,10 @@ pub struct Kernel {
     /// It names its buffers weakly, as a kernel does not retain them; each command holds
     /// them ([`HeldMems`]).
     pub snapshot: Mutex<Option<(u64, Arc<ArgSnapshot>)>>,
+    /// Counted in the program's `kernels_alive` (a program with kernels attached cannot be
+    /// rebuilt): until the application releases it, not until queued commands drop it, so a
+    /// rebuild right after clReleaseKernel and clFinish does not race the queue's clean-up.
+    pub attached: AtomicBool,
 }
 
 /// How many buffers have been destroyed: a kernel's cached [`ArgSnapshot`] made before the
@@ -138,15 +142,25 @@ impl HeldMems {
 impl ClObject for Kernel {
     const KIND: Kind = Kind::Kernel;
     const INVALID: cl_int = CL_INVALID_KERNEL;
+    fn released(&self) {
+        self.detach();
+    }
+    /// A handle dropped without clReleaseKernel (an error path) detaches here.
     fn destroyed(&self, _raw: *mut c_void) {
-        self.program
-            .obj
-            .kernels_alive
-            .fetch_sub(1, Ordering::SeqCst);
+        self.detach();
     }
 }
 
 impl Kernel {
+    fn detach(&self) {
+        if self.attached.swap(false, Ordering::SeqCst) {
+            self.program
+                .obj
+                .kernels_alive
+                .fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
     fn any(&self) -> Option<&umd::kernel::Kernel> {
         self.per_device.iter().flatten().next()
     }
@@ -273,6 +287,7 @@ fn create(p: &Arc<Handle<Program>>, name: &str) -> Result<cl_kernel, cl_int> {
         uniform_groups,
         args: Mutex::new(vec![None; n]),
         snapshot: Mutex::new(None),
+        attached: AtomicBool::new(true),
     })
     .0)
 }
@@ -385,6 +400,7 @@ pub unsafe extern "C" fn clCloneKernel(
             uniform_groups: k.obj.uniform_groups.clone(),
             args: Mutex::new(args),
             snapshot: Mutex::new(None),
+            attached: AtomicBool::new(true),
         })
         .0)
     });

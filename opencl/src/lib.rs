@@ -17,6 +17,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod absent;
+pub mod binary;
 pub mod compiler;
 pub mod context;
 pub mod device;
@@ -26,6 +27,7 @@ pub mod handle;
 pub mod icd;
 pub mod image;
 pub mod image_formats;
+pub mod image_from_buffer;
 pub mod info;
 pub mod kernel;
 pub mod link;

@@ -4,7 +4,9 @@
 //! library (`-create-library`) or, compiled by ocloc from that bitcode (`-llvm_input`), into an
 //! executable. ocloc's link resolves nothing itself, so the names each module imports and
 //! exports (SPIR-V LinkageAttributes) are tracked here and an executable whose imports are not
-//! all defined fails to link.
+//! all defined fails to link. CL_PROGRAM_BINARIES of an object or library is a container
+//! ([`crate::binary`]) carrying those names and the device, so clCreateProgramWithBinary takes
+//! it back into clLinkProgram or clBuildProgram.
 
 use std::collections::{BTreeSet, HashMap};
 use std::ffi::{c_char, c_void, CStr};
@@ -14,6 +16,7 @@ use std::sync::Arc;
 
 use opencl_sys::*;
 
+use crate::binary::{BinaryError, Container, Payload};
 use crate::compiler;
 use crate::context::{finish, Context};
 use crate::device::Device;
@@ -25,11 +28,56 @@ use crate::program::{check_binary, create, device_list, Build, Origin, Program};
 pub struct Ir {
     /// CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT or CL_PROGRAM_BINARY_TYPE_LIBRARY.
     pub kind: cl_program_binary_type,
+    /// The SPIR-V or bitcode ocloc takes.
     pub bytes: Vec<u8>,
     /// Functions and variables it defines for other modules.
     pub exports: BTreeSet<String>,
     /// Functions and variables it uses and does not define.
     pub imports: BTreeSet<String>,
+    /// What CL_PROGRAM_BINARIES gives for it: the self-describing container (`binary`).
+    pub binary: Vec<u8>,
+}
+
+impl Ir {
+    /// The IR for the device ocloc calls `target`, with its container.
+    pub fn new(
+        kind: cl_program_binary_type,
+        payload: Payload,
+        bytes: Vec<u8>,
+        exports: BTreeSet<String>,
+        imports: BTreeSet<String>,
+        target: &str,
+    ) -> Ir {
+        let container = Container {
+            kind,
+            payload,
+            target: target.to_string(),
+            exports,
+            imports,
+            bytes,
+        };
+        let binary = container.encode();
+        Ir {
+            kind,
+            bytes: container.bytes,
+            exports: container.exports,
+            imports: container.imports,
+            binary,
+        }
+    }
+
+    /// A compiled object from SPIR-V, its linkage read from the module.
+    pub fn object(spirv: Vec<u8>, target: &str) -> Result<Ir, String> {
+        let (exports, imports) = linkage(&spirv)?;
+        Ok(Ir::new(
+            CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+            Payload::SpirV,
+            spirv,
+            exports,
+            imports,
+            target,
+        ))
+    }
 }
 
 /// SPIR-V: the magic number, the opcodes and decorations read here (SPIR-V specification 3.x).
@@ -103,16 +151,29 @@ pub fn linkage(spirv: &[u8]) -> Result<(BTreeSet<String>, BTreeSet<String>), Str
     Ok((exports, imports))
 }
 
-/// A compiled object given back by the application (clCreateProgramWithBinary): SPIR-V whose
-/// linkage can be read; `None` for anything else.
-pub fn object_from_binary(bytes: &[u8]) -> Option<Ir> {
-    let (exports, imports) = linkage(bytes).ok()?;
-    Some(Ir {
-        kind: CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
-        bytes: bytes.to_vec(),
-        exports,
-        imports,
-    })
+/// A compiled object or library given back by the application (clCreateProgramWithBinary)
+/// for the device ocloc calls `target`: our container (`binary`) for that device, or bare
+/// SPIR-V (taken as a compiled object, as clCreateProgramWithIL would take it); `Ok(None)` for
+/// anything else (a device binary, perhaps).
+pub fn ir_from_binary(bytes: &[u8], target: &str) -> Result<Option<Ir>, BinaryError> {
+    if bytes.starts_with(&crate::binary::MAGIC) {
+        let c = Container::decode_for(bytes, target)?;
+        if c.payload == Payload::SpirV {
+            // The module must agree with the linkage the header claims.
+            match linkage(&c.bytes) {
+                Ok((e, i)) if e == c.exports && i == c.imports => {}
+                _ => return Err(BinaryError::PayloadBytes(Payload::SpirV)),
+            }
+        }
+        return Ok(Some(Ir {
+            kind: c.kind,
+            bytes: c.bytes,
+            exports: c.exports,
+            imports: c.imports,
+            binary: bytes.to_vec(),
+        }));
+    }
+    Ok(Ir::object(bytes.to_vec(), target).ok())
 }
 
 /// A private directory holding the input headers under their include names; removed on drop.
@@ -184,16 +245,8 @@ fn compile_object(device: &Device, source: &str, options: &str) -> (String, Opti
         Ok(out) => {
             let spv = out.files.into_iter().find(|(n, _)| n == "object.spv");
             match (out.status, spv) {
-                (0, Some((_, bytes))) => match linkage(&bytes) {
-                    Ok((exports, imports)) => (
-                        out.log,
-                        Some(Ir {
-                            kind: CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
-                            bytes,
-                            exports,
-                            imports,
-                        }),
-                    ),
+                (0, Some((_, bytes))) => match Ir::object(bytes, target) {
+                    Ok(ir) => (out.log, Some(ir)),
                     Err(e) => (
                         format!("{}\nocloc's SPIR-V is unreadable: {e}", out.log),
                         None,
@@ -282,25 +335,19 @@ pub unsafe extern "C" fn clCompileProgram(
         }
         // SAFETY: the application's option string.
         let opts = unsafe { self::options(options) };
-        let result = match &p.obj.origin {
+        let result: Vec<(bool, String, Option<Arc<Ir>>)> = match &p.obj.origin {
             Origin::Binary => return Err(CL_INVALID_OPERATION),
-            Origin::Il(il) => {
-                // The IL is the compiled object.
-                let (ok, log, ir) = match linkage(il) {
-                    Ok((exports, imports)) => (
-                        true,
-                        String::new(),
-                        Some(Arc::new(Ir {
-                            kind: CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
-                            bytes: il.clone(),
-                            exports,
-                            imports,
-                        })),
-                    ),
-                    Err(e) => (false, e, None),
-                };
-                vec![(ok, log, ir); targets.len()]
-            }
+            Origin::Il(il) => targets
+                .iter()
+                .map(|k| {
+                    // The IL is the compiled object, labelled with each device.
+                    let target = p.obj.devices[*k].obj.umd.platform().ocloc_device();
+                    match Ir::object(il.clone(), target) {
+                        Ok(ir) => (true, String::new(), Some(Arc::new(ir))),
+                        Err(e) => (false, e, None),
+                    }
+                })
+                .collect(),
             Origin::Source(source) => {
                 let dir = header_dir(&headers)?;
                 let full = format!("{opts} -I {}", dir.0.display());
@@ -436,12 +483,14 @@ fn link_device(device: &Device, inputs: &[Arc<Ir>], opts: &LinkOptions, text: &s
         return Build {
             status: CL_BUILD_SUCCESS,
             options: text.into(),
-            ir: Some(Arc::new(Ir {
-                kind: CL_PROGRAM_BINARY_TYPE_LIBRARY,
-                bytes: bitcode,
+            ir: Some(Arc::new(Ir::new(
+                CL_PROGRAM_BINARY_TYPE_LIBRARY,
+                Payload::LlvmBitcode,
+                bitcode,
                 exports,
-                imports: unresolved.into_iter().collect(),
-            })),
+                unresolved.into_iter().collect(),
+                device.umd.platform().ocloc_device(),
+            ))),
             ..Build::none()
         };
     }
@@ -491,7 +540,7 @@ fn link_device(device: &Device, inputs: &[Arc<Ir>], opts: &LinkOptions, text: &s
     }
 }
 
-/// clBuildProgram of a compiled object given as a binary: the object linked alone; the math
+/// clBuildProgram of a compiled object or library given as a binary: linked alone; the math
 /// options among `options` go on to the compiler.
 pub fn executable(device: &Device, ir: &Arc<Ir>, options: &str) -> Build {
     let math = options

@@ -85,6 +85,15 @@ impl ClObject for Mem {
     }
 }
 
+/// An image object's context, device, flags, CL_MEM_SIZE and property list.
+pub(crate) type ImageParts = (
+    Arc<Handle<Context>>,
+    Arc<Handle<Device>>,
+    cl_mem_flags,
+    usize,
+    Vec<cl_mem_properties>,
+);
+
 impl Mem {
     /// An image object's handle; `buffer` is a 1D image buffer's buffer (its
     /// CL_MEM_ASSOCIATED_MEMOBJECT, kept alive by the image).
@@ -97,13 +106,24 @@ impl Mem {
         image: crate::image::ClImage,
         buffer: Option<Arc<Handle<Mem>>>,
     ) -> cl_mem {
+        let parts = (context, device, flags, size, properties);
+        Self::new_image_at(parts, image, buffer, std::ptr::null_mut())
+    }
+
+    /// [`Mem::new_image`] of a CL_MEM_USE_HOST_PTR image: `host_ptr` is its CL_MEM_HOST_PTR.
+    pub(crate) fn new_image_at(
+        (context, device, flags, size, properties): ImageParts,
+        image: crate::image::ClImage,
+        buffer: Option<Arc<Handle<Mem>>>,
+        host_ptr: *mut c_void,
+    ) -> cl_mem {
         Handle::create(Mem {
             context,
             device,
             buffer: image.image.buffer().clone(),
             flags,
             size,
-            host_ptr: std::ptr::null_mut(),
+            host_ptr,
             parent: buffer,
             offset: 0,
             image: Some(image),
@@ -148,7 +168,7 @@ unsafe impl Sync for HostPages {}
 
 const PAGE: usize = 4096;
 
-fn use_host_ptr(
+pub(crate) fn use_host_ptr(
     dev: &umd::device::Device,
     host: *mut c_void,
     size: usize,
@@ -685,8 +705,8 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
         }
         // SAFETY: the application's pattern of pattern_size bytes.
         let pat = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
-        // The blitter fills with patterns of up to 16 bytes.
-        if q.obj.has_blitter() && pattern_size <= 16 {
+        // The blitter fills with the patterns its fill packet has a colour depth for.
+        if q.obj.blitter_fills(pattern_size) {
             let buf = m.obj.buffer.clone();
             let (pattern, offset, len) = (pat.to_vec(), offset as u64, size as u64);
             let work = queue::Work::Blit(queue::BlitRun {
@@ -749,6 +769,17 @@ pub(crate) unsafe fn map_image(
     event: *mut cl_event,
 ) -> Result<*mut c_void, cl_int> {
     let write = map_access(map_flags, m.obj.flags)?;
+    if let Some(ptr) = crate::image::host::map_ptr(&m.obj, &g) {
+        // CL_MEM_USE_HOST_PTR: the host memory is the storage; the map only orders.
+        let region = MapRegion {
+            copy: None,
+            offset: 0,
+            write,
+            image: Some(g),
+        };
+        // SAFETY: forwarded.
+        return unsafe { map_in_place(q, &m, ptr, region, blocking, wait, event) };
+    }
     let copy = Arc::new(MapCopy::new(g.packed_bytes()));
     let ptr = copy.ptr() as *mut c_void;
     let work = if map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0 {
@@ -795,6 +826,39 @@ pub(crate) unsafe fn map_image(
             Err(e)
         }
     }
+}
+
+/// A map whose pointer is the application's own memory (`region.copy` None): registers it and
+/// enqueues the map command, which has nothing to move.
+///
+/// # Safety
+/// The application's wait list and event pointer.
+unsafe fn map_in_place(
+    q: &Arc<Handle<Queue>>,
+    m: &Arc<Handle<Mem>>,
+    ptr: *mut c_void,
+    region: MapRegion,
+    blocking: bool,
+    wait: (cl_uint, *const cl_event),
+    event: *mut cl_event,
+) -> Result<*mut c_void, cl_int> {
+    let maps = || m.obj.maps.lock().unwrap_or_else(|e| e.into_inner());
+    maps().insert(ptr as usize, region);
+    // SAFETY: forwarded.
+    let r = unsafe {
+        queue::enqueue(
+            q,
+            CL_COMMAND_MAP_IMAGE,
+            wait.0,
+            wait.1,
+            event,
+            blocking,
+            queue::Work::Nothing,
+        )
+    };
+    r.map(|_| ptr).inspect_err(|_| {
+        maps().remove(&(ptr as usize));
+    })
 }
 
 #[no_mangle]

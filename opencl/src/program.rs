@@ -62,7 +62,7 @@ impl Build {
         self.binary
             .as_deref()
             .map(|b| b.as_slice())
-            .or(self.ir.as_ref().map(|ir| ir.bytes.as_slice()))
+            .or(self.ir.as_ref().map(|ir| ir.binary.as_slice()))
     }
 }
 
@@ -176,11 +176,22 @@ fn compile(
 /// The kernel names of a binary for `device`, or why it is not one.
 pub(crate) fn check_binary(device: &Device, bytes: &[u8]) -> Result<Vec<String>, String> {
     let prog = umd::program::parse(bytes).map_err(|e| e.to_string())?;
-    if let Some(p) = prog.platform.filter(|p| *p != device.umd.platform()) {
-        return Err(format!(
-            "the binary is for {p}, the device is {}",
-            device.umd.platform()
-        ));
+    // ocloc names the target in every binary it makes (patch tokens: GFXCORE_FAMILY, zebin:
+    // PRODUCT_FAMILY); one naming another platform, or none of ours, is not this device's.
+    match prog.platform {
+        Some(p) if p == device.umd.platform() => {}
+        Some(p) => {
+            return Err(format!(
+                "the binary is for {p}, the device is {}",
+                device.umd.platform()
+            ))
+        }
+        None => {
+            return Err(format!(
+                "the binary names no platform this runtime knows; the device is {}",
+                device.umd.platform()
+            ))
+        }
     }
     Ok(prog.kernels.iter().map(|k| k.name.clone()).collect())
 }
@@ -336,15 +347,28 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
             }
             // SAFETY: `len` bytes at p.
             let bytes = unsafe { std::slice::from_raw_parts(p, len) }.to_vec();
-            // A compiled object (CL_PROGRAM_BINARIES of clCompileProgram's result) is SPIR-V.
-            if let Some(ir) = crate::link::object_from_binary(&bytes) {
-                builds.push(Build {
-                    ir: Some(Arc::new(ir)),
-                    ..Build::none()
-                });
+            // A compiled object or library (CL_PROGRAM_BINARIES of clCompileProgram's or
+            // clLinkProgram -create-library's result, or bare SPIR-V).
+            let target = d.obj.umd.platform().ocloc_device();
+            let status = match crate::link::ir_from_binary(&bytes, target) {
+                Ok(Some(ir)) => {
+                    builds.push(Build {
+                        ir: Some(Arc::new(ir)),
+                        ..Build::none()
+                    });
+                    Some(CL_SUCCESS)
+                }
+                Ok(None) => None,
+                Err(_) => {
+                    all_ok = false;
+                    builds.push(Build::none());
+                    Some(CL_INVALID_BINARY)
+                }
+            };
+            if let Some(status) = status {
                 if !binary_status.is_null() {
                     // SAFETY: the application's array of num_devices statuses.
-                    unsafe { *binary_status.add(k) = CL_SUCCESS };
+                    unsafe { *binary_status.add(k) = status };
                 }
                 continue;
             }
@@ -417,14 +441,15 @@ fn build(
                 let b = prog.builds()[k].clone();
                 match (b.binary, b.ir) {
                     (Some(b), _) => (true, String::new(), Some(b)),
-                    // A compiled object given as a binary is linked alone into an executable.
-                    (None, Some(ir)) if ir.kind == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT => {
+                    // A compiled object or library given as a binary is linked alone into an
+                    // executable.
+                    (None, Some(ir)) => {
                         let built = crate::link::executable(device, &ir, options);
                         failed |= built.status != CL_BUILD_SUCCESS;
                         prog.builds()[k] = built;
                         continue;
                     }
-                    _ => return Err(CL_INVALID_BINARY),
+                    (None, None) => return Err(CL_INVALID_BINARY),
                 }
             }
         };

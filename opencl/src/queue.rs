@@ -61,6 +61,11 @@ impl Queue {
     pub fn has_blitter(&self) -> bool {
         self.exec.umd.has_blitter()
     }
+
+    /// Whether fills with a pattern of `n` bytes go to the copy engine.
+    pub fn blitter_fills(&self, n: usize) -> bool {
+        self.exec.umd.blitter_fills(n)
+    }
 }
 
 impl ClObject for Queue {
@@ -124,9 +129,8 @@ pub struct BlitRun {
 
 /// What a command umd runs holds until it completes (only kept, never read).
 enum Held {
-    Kernel {
-        _run: KernelRun,
-    },
+    /// Its mirrored CL_MEM_USE_HOST_PTR images are written back when it completes.
+    Kernel { run: KernelRun },
     Mems {
         _mems: Vec<Arc<Handle<crate::memory::Mem>>>,
     },
@@ -230,7 +234,12 @@ impl Exec {
                         ev.obj.set_gpu_times(s.max(0) as u64, e.max(0) as u64);
                     }
                 }
-                CL_COMPLETE
+                // The images kept as device copies back into the application's memory.
+                match &f._held {
+                    Held::Kernel { run } => crate::image::host::after_kernel(run.mems.iter())
+                        .map_or_else(|e| e, |_| CL_COMPLETE),
+                    Held::Mems { .. } => CL_COMPLETE,
+                }
             }
             // A dependency of another queue failed on the GPU: this kernel did not run.
             Err(umd::Error::DependencyFailed(_)) => CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
@@ -259,7 +268,13 @@ impl Exec {
         // kernel of this device (any queue): the GPU waits for those itself, once they are
         // submitted.
         let mut gpu_deps = Vec::new();
-        let mut ready = matches!(c.work, Work::Kernel(_) | Work::Blit(_));
+        // A kernel with a device-copy image waits on the host for everything before it: its
+        // copy is filled from the host memory, which must be final by then.
+        let mut ready = match &c.work {
+            Work::Kernel(k) => !crate::image::host::any_mirrored(k.mems.iter()),
+            Work::Blit(_) => true,
+            _ => false,
+        };
         for d in &c.deps {
             if !ready {
                 break;
@@ -312,6 +327,10 @@ impl Exec {
                 self.end(&c.event, f().err().unwrap_or(CL_COMPLETE));
             }
             Work::Kernel(k) => {
+                if let Err(e) = crate::image::host::before_kernel(k.mems.iter()) {
+                    self.end(&c.event, e);
+                    return;
+                }
                 let submitted = k
                     .kernel
                     .obj
@@ -335,7 +354,7 @@ impl Exec {
                             event: c.event,
                             done,
                             what: format!("kernel {}", k.kernel.obj.name),
-                            _held: Held::Kernel { _run: k },
+                            _held: Held::Kernel { run: k },
                             _deps: c.deps,
                         });
                     }

@@ -128,9 +128,29 @@ fn device_queries_report_the_limits() {
     assert_eq!(s(CL_DEVICE_IMAGE3D_MAX_DEPTH), l.depth_3d);
     assert_eq!(s(CL_DEVICE_IMAGE_MAX_ARRAY_SIZE), l.array_size);
     assert_eq!(s(CL_DEVICE_IMAGE_MAX_BUFFER_SIZE), l.buffer_size);
-    // No images from buffers (cl_khr_image2d_from_buffer): both alignments 0.
-    assert_eq!(u(CL_DEVICE_IMAGE_PITCH_ALIGNMENT), 0);
-    assert_eq!(u(CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT), 0);
+    // Images from buffers (cl_khr_image2d_from_buffer): alignments in pixels, powers of two,
+    // that give cl_intel_subgroups' image block IO its 64-byte row pitch and 32-byte host_ptr
+    // for 1-byte pixels (umd's block-IO rules); 0 and 0 without images (OpenCL 3.0).
+    let (pitch, base) = (
+        u(CL_DEVICE_IMAGE_PITCH_ALIGNMENT),
+        u(CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT),
+    );
+    if images {
+        assert!(
+            pitch.is_power_of_two() && base.is_power_of_two(),
+            "{pitch} {base}"
+        );
+        assert_eq!(
+            u64::from(pitch),
+            umd::blockio::Rule::ImageFromBufferPitch.bytes()
+        );
+        assert_eq!(
+            u64::from(base),
+            umd::blockio::Rule::ImageFromHostPtrBuffer.bytes()
+        );
+    } else {
+        assert_eq!((pitch, base), (0, 0));
+    }
     if images {
         assert_minimums(&l, d.name());
     }

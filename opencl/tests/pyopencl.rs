@@ -141,3 +141,81 @@ fn pyopencl_images_and_samplers_on_each_simulated_device() {
         }
     }
 }
+
+/// CL_MEM_USE_HOST_PTR images of every type with padded pitches (`python/host_images.py`):
+/// a kernel reads one and writes another, and the application's memory holds the result
+/// after clFinish, padding untouched, in a zero-copy layout and in one kept as a device copy;
+/// against numpy, on every simulated device.
+#[test]
+fn pyopencl_use_host_ptr_images_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/host_images.py");
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        for kind in ["1d", "1da", "2d", "2da", "3d"] {
+            for layout in ["surface", "copy"] {
+                let line =
+                    format!("ok   {kind} {layout}: a second kernel sees the host's new texels");
+                assert!(out.contains(&line), "{dev}: no {line:?}:\n{out}");
+            }
+        }
+        assert!(
+            out.contains("ok   2d copy: clEnqueueMapImage points into host memory"),
+            "{dev}:\n{out}"
+        );
+    }
+}
+
+/// 2D images from buffers (`python/image_from_buffer.py`): the extension and its alignments,
+/// a kernel's writes through the image seen in the buffer at a padded pitch (padding kept), the
+/// host's buffer writes read by kernels through the image (also over a sub-buffer, 1-byte
+/// pixels), CL_IMAGE_BUFFER/CL_MEM_ASSOCIATED_MEMOBJECT and clCreateImage's errors, against
+/// numpy, on every simulated device.
+#[test]
+fn pyopencl_images_from_buffers_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/image_from_buffer.py"
+    );
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        for line in [
+            "ok   kernel write through the image, read through the buffer",
+            "ok   row padding untouched",
+            "ok   buffer write, kernel read through the image",
+            "ok   read_imagef of R8 over a sub-buffer",
+            "ok   buffer too small: CL_INVALID_IMAGE_SIZE",
+        ] {
+            assert!(out.contains(line), "{dev}: no {line:?}:\n{out}");
+        }
+    }
+}
+
+/// read_write image arguments (`python/rw_images.py`): the feature, its limit and formats; read,
+/// modify and write the same pixel, with a fence before reading a pixel written, in 2D images
+/// of float, uint8 and int16 formats, a 3D image and an image from a buffer, against numpy, on
+/// every simulated device.
+#[test]
+fn pyopencl_read_write_images_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/rw_images.py");
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        for line in [
+            "ok   __opencl_c_read_write_images reported",
+            "ok   read after write and fence sees the write (float)",
+            "ok   read_write RGBA uint8",
+            "ok   read_write 3D RGBA float halved",
+            "ok   read_write image from a buffer, result in the buffer",
+        ] {
+            assert!(out.contains(line), "{dev}: no {line:?}:\n{out}");
+        }
+    }
+}

@@ -481,6 +481,71 @@ impl Image {
         })
     }
 
+    /// An image of any non-buffer type laid out in `buffer` from its start with the caller's
+    /// row `pitch` and `slice_pitch` (3D slice or array layer distance): OpenCL's
+    /// CL_MEM_USE_HOST_PTR images over a userptr buffer, read and written in place. Errors:
+    /// a description out of range, a 1D image buffer, a pitch below the row or not a
+    /// multiple of the element size, a slice pitch below the slice, rows past the buffer's end
+    /// ([`Error::OutOfRange`]); a start not aligned to the element size
+    /// ([`Error::ImageBufferAlignment`], the linear-surface base rule of
+    /// [`Image::buffer_base_alignment`]). Whether the surface state can describe the layout
+    /// (pitch and QPitch field ranges and units) is [`Image::surface_state`]'s answer.
+    pub fn with_layout(
+        buffer: &Buffer,
+        desc: &ImageDesc,
+        format: ImageFormat,
+        pitch: u32,
+        slice_pitch: u64,
+    ) -> Result<Image> {
+        desc.check()?;
+        let bpe = format.desc().bytes_per_element;
+        let row = desc.width * bpe;
+        let rows = if desc.ty.dims() == 1 { 1 } else { desc.height };
+        let end = (u64::from(desc.slices()) - 1) * slice_pitch
+            + u64::from(rows - 1) * u64::from(pitch)
+            + u64::from(row);
+        if desc.ty == ImageType::D1Buffer
+            || pitch < row
+            || !pitch.is_multiple_of(bpe)
+            || slice_pitch < u64::from(rows) * u64::from(pitch)
+            || end > buffer.size()
+        {
+            return Err(Error::OutOfRange(format!(
+                "a {:?} {}x{}x{} image of {} layers in {} with pitch {pitch} and slice pitch \
+                 {slice_pitch} does not fit a buffer of {} bytes (pitch at least the row and a \
+                 multiple of the element, slice pitch at least the slice, no 1D image buffer)",
+                desc.ty,
+                desc.width,
+                desc.height,
+                desc.depth,
+                desc.array_size,
+                format.desc().name,
+                buffer.size()
+            )));
+        }
+        let align = Self::buffer_base_alignment(format);
+        let address = buffer.gpu_address();
+        if !address.is_multiple_of(align) {
+            return Err(Error::ImageBufferAlignment {
+                address,
+                align,
+                format: format.desc().name,
+            });
+        }
+        Ok(Image {
+            buffer: buffer.clone(),
+            offset: 0,
+            ty: desc.ty,
+            width: desc.width,
+            height: desc.height,
+            depth: desc.depth,
+            array_size: desc.array_size,
+            format,
+            pitch,
+            slice_pitch,
+        })
+    }
+
     /// Image block reads and writes handle elements of at most 4 bytes.
     pub fn check_format_for_block_io(format: ImageFormat) -> Result<()> {
         let d = format.desc();

@@ -294,13 +294,22 @@ int main(void) {
     cl_image_format fmt = {CL_RGBA, CL_UNORM_INT8};
     cl_image_desc desc = {CL_MEM_OBJECT_IMAGE2D, 4, 4, 0, 0, 0, 0, 0, 0, {NULL}};
     /* Images are supported: a 2D image is made, and the 37 formats of OpenCL 3.0's minimum
-       list are offered; images over the application's memory are not provided. */
+       list are offered. An image over the application's memory reads back that memory. */
     cl_mem image = clCreateImage(ctx, CL_MEM_READ_ONLY, &fmt, &desc, NULL, &err);
     EXPECT("2D image", err, CL_SUCCESS);
     clReleaseMemObject(image);
-    unsigned char texels[64];
-    clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, &fmt, &desc, texels, &err);
-    EXPECT("no CL_MEM_USE_HOST_PTR images", err, CL_INVALID_OPERATION);
+    unsigned char texels[64], seen[64];
+    for (int i = 0; i < 64; i++)
+        texels[i] = (unsigned char)(i * 7 + 3);
+    cl_mem host_image =
+        clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, &fmt, &desc, texels, &err);
+    EXPECT("CL_MEM_USE_HOST_PTR image", err, CL_SUCCESS);
+    size_t origin[3] = {0, 0, 0}, region[3] = {4, 4, 1};
+    EXPECT("read the host-pointer image",
+           clEnqueueReadImage(q, host_image, CL_TRUE, origin, region, 0, 0, seen, 0, NULL, NULL),
+           CL_SUCCESS);
+    EXPECT("the host-pointer image holds the application's texels", memcmp(seen, texels, 64), 0);
+    clReleaseMemObject(host_image);
     cl_uint nformats = 0;
     EXPECT("image formats query",
            clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &nformats), CL_SUCCESS);
