@@ -12,6 +12,11 @@
 //!   and four down, row-major; each block holds 64 B cells of 16 B × 4 rows, four across and
 //!   two down, row-major; a cell's rows are 16 bytes each (Mesa isl `linear_to_tile4`'s
 //!   picture of the tile).
+//! - Tile-64 (2D, one sample): 64 KiB tiles of sixteen Tile-4 tiles, row-major in a grid
+//!   2 × 8 (1-byte elements), 4 × 4 (2 and 4 bytes) or 8 × 2 (8 and 16 bytes): GmmLib's swizzle
+//!   descriptors `INTEL_TILE_64_8` … `_128` in `CpuSwizzleBlt.c` (bits 15..12 Y Y Y X, Y Y X X,
+//!   Y X X X above Tile-4's twelve), whose tile extents, 256 × 256 elements for 8 bpp down to
+//!   64 × 64 for 128 bpp, are Mesa isl's Tile-64 extents.
 
 #[path = "eu_support.rs"]
 mod support;
@@ -65,7 +70,36 @@ const GOLDEN: &[(Tiling, u64, u64, u64, u64)] = &[
     (Tiling::Tile4, 256, 128, 0, 4096),
     (Tiling::Tile4, 256, 130, 33, 12306),
     (Tiling::Tile4, 256, 255, 63, 16383),
+    // Tile-64 of 4-byte elements (512 B × 128 rows), 2 tiles across (pitch 1024).
+    (T64_4, 1024, 0, 0, 0),
+    // byte 128: Tile-4 sub-tile 1; byte 256: sub-tile 2; row 32: sub-tile 4.
+    (T64_4, 1024, 128, 0, 4096),
+    (T64_4, 1024, 256, 0, 8192),
+    (T64_4, 1024, 0, 32, 16384),
+    (T64_4, 1024, 511, 127, 65535),
+    (T64_4, 1024, 512, 0, 65536),
+    (T64_4, 1024, 0, 128, 131072),
+    // tile 1 (65536), byte 188 row 45: sub-tile 1 + 4 * 1 (20480), Tile-4 (60, 13): block 2
+    // (1024), cell 7 (448), row 1 of it (16), byte 12.
+    (T64_4, 1024, 700, 45, 87516),
+    // 1-byte elements (256 B × 256 rows, sub-tiles 2 across), pitch 512.
+    (T64_1, 512, 128, 0, 4096),
+    (T64_1, 512, 0, 32, 8192),
+    (T64_1, 512, 255, 255, 65535),
+    (T64_1, 512, 256, 0, 65536),
+    (T64_1, 512, 0, 256, 131072),
+    // 16-byte elements (1024 B × 64 rows, sub-tiles 8 across), pitch 2048.
+    (T64_16, 2048, 128, 0, 4096),
+    (T64_16, 2048, 896, 0, 28672),
+    (T64_16, 2048, 0, 32, 32768),
+    (T64_16, 2048, 1023, 63, 65535),
+    (T64_16, 2048, 1024, 0, 65536),
+    (T64_16, 2048, 0, 64, 131072),
 ];
+
+const T64_1: Tiling = Tiling::Tile64 { log2_bpe: 0 };
+const T64_4: Tiling = Tiling::Tile64 { log2_bpe: 2 };
+const T64_16: Tiling = Tiling::Tile64 { log2_bpe: 4 };
 
 #[test]
 fn tiled_offsets_match_the_layouts_worked_by_hand() {
@@ -79,23 +113,85 @@ fn tiled_offsets_match_the_layouts_worked_by_hand() {
     assert_eq!(Tiling::Linear.offset(96, 5, 3), 3 * 96 + 5);
 }
 
+/// GmmLib's swizzle descriptors (`CpuSwizzleBlt.c`), address bit 15 first: `X`/`Y` is the next
+/// bit of the byte column/row, `o` a bit above a 4 KiB tile.
+const GMMLIB: &[(Tiling, &str)] = &[
+    (Tiling::X, "oooo YYYX XXXX XXXX"),     // INTEL_TILE_X
+    (Tiling::Y, "oooo XXXY YYYY XXXX"),     // INTEL_TILE_Y
+    (Tiling::Tile4, "oooo YYXY XXYY XXXX"), // INTEL_TILE_4
+    (T64_1, "YYYX YYXY XXYY XXXX"),         // INTEL_TILE_64_8
+    (Tiling::Tile64 { log2_bpe: 1 }, "YYXX YYXY XXYY XXXX"), // INTEL_TILE_64_16
+    (T64_4, "YYXX YYXY XXYY XXXX"),         // INTEL_TILE_64_32
+    (Tiling::Tile64 { log2_bpe: 3 }, "YXXX YYXY XXYY XXXX"), // INTEL_TILE_64_64
+    (T64_16, "YXXX YYXY XXYY XXXX"),        // INTEL_TILE_64_128
+];
+
+/// Where a descriptor puts byte `x` of row `y` inside one tile.
+fn gmmlib_offset(descriptor: &str, x: u64, y: u64) -> u64 {
+    let bits: Vec<char> = descriptor.chars().filter(|c| *c != ' ').collect();
+    let (mut xi, mut yi, mut off) = (0, 0, 0);
+    for (i, c) in bits.iter().rev().enumerate() {
+        let (v, n) = match c {
+            'X' => (x, &mut xi),
+            'Y' => (y, &mut yi),
+            _ => continue,
+        };
+        off |= ((v >> *n) & 1) << i;
+        *n += 1;
+    }
+    off
+}
+
+#[test]
+fn every_tile_byte_sits_where_gmmlib_swizzle_descriptors_put_it() {
+    for &(t, d) in GMMLIB {
+        let xs = d.matches('X').count() as u32;
+        let ys = d.matches('Y').count() as u32;
+        assert_eq!(t.tile_size(), (1 << xs, 1 << ys), "{t:?}");
+        let (w, h) = t.tile_size();
+        for y in 0..h {
+            for x in 0..w {
+                let want = gmmlib_offset(d, x, y);
+                assert_eq!(t.offset(w, x, y), want, "{t:?} ({x}, {y})");
+                // A tile to the right and one below, pitch two tiles: row-major tiles.
+                let tile = w * h;
+                assert_eq!(t.offset(2 * w, x + w, y), tile + want, "{t:?}");
+                assert_eq!(t.offset(2 * w, x, y + h), 2 * tile + want, "{t:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn tile_modes_name_the_layouts_genxml_lists() {
     // RENDER_SURFACE_STATE Tile Mode: Gen9–Gen12LP LINEAR, WMAJOR, XMAJOR, YMAJOR (Tiled
     // Resource Mode NONE, 4KB = Yf, 64KB = Ys); Xe-HPG LINEAR, TILE64, XMAJOR, TILE4.
-    assert_eq!(Tiling::from_surface_state(false, 0, 0), Ok(Tiling::Linear));
-    assert_eq!(Tiling::from_surface_state(false, 2, 0), Ok(Tiling::X));
-    assert_eq!(Tiling::from_surface_state(false, 3, 0), Ok(Tiling::Y));
-    assert_eq!(Tiling::from_surface_state(true, 3, 0), Ok(Tiling::Tile4));
-    assert_eq!(Tiling::from_surface_state(true, 2, 0), Ok(Tiling::X));
-    for (xe_hpg, mode, trm) in [(false, 1, 0), (false, 3, 1), (false, 3, 2), (true, 1, 0)] {
-        let e = Tiling::from_surface_state(xe_hpg, mode, trm).unwrap_err();
+    assert_eq!(
+        Tiling::from_surface_state(false, 0, 0, 4),
+        Ok(Tiling::Linear)
+    );
+    assert_eq!(Tiling::from_surface_state(false, 2, 0, 4), Ok(Tiling::X));
+    assert_eq!(Tiling::from_surface_state(false, 3, 0, 4), Ok(Tiling::Y));
+    assert_eq!(Tiling::from_surface_state(true, 3, 0, 4), Ok(Tiling::Tile4));
+    assert_eq!(Tiling::from_surface_state(true, 2, 0, 4), Ok(Tiling::X));
+    assert_eq!(Tiling::from_surface_state(true, 1, 0, 4), Ok(T64_4));
+    assert_eq!(Tiling::from_surface_state(true, 1, 0, 1), Ok(T64_1));
+    for (xe_hpg, mode, trm, bpe) in [
+        (false, 1, 0, 4),
+        (false, 3, 1, 4),
+        (false, 3, 2, 4),
+        // Tile-64 has no 96-bpp layout (GmmLib lists 8..128 bpp powers of two).
+        (true, 1, 0, 12),
+    ] {
+        let e = Tiling::from_surface_state(xe_hpg, mode, trm, bpe).unwrap_err();
         assert!(!e.to_string().is_empty());
     }
     // XY_BLOCK_COPY_BLT on Xe-HPG: LINEAR, X, 4, 64.
-    assert_eq!(Tiling::from_block_copy(true, 1), Ok(Tiling::X));
-    assert_eq!(Tiling::from_block_copy(true, 2), Ok(Tiling::Tile4));
-    assert!(Tiling::from_block_copy(true, 3).is_err());
+    assert_eq!(Tiling::from_block_copy(true, 1, 4), Ok(Tiling::X));
+    assert_eq!(Tiling::from_block_copy(true, 2, 4), Ok(Tiling::Tile4));
+    assert_eq!(Tiling::from_block_copy(true, 3, 16), Ok(T64_16));
+    assert!(Tiling::from_block_copy(true, 3, 12).is_err());
+    assert!(Tiling::from_block_copy(false, 1, 4).is_err());
 }
 
 const BASE: u64 = 0x40_0000;
@@ -124,6 +220,16 @@ fn reference_offset(t: Tiling, pitch: u64, x: u64, y: u64) -> u64 {
                 + cell * 64
                 + (ty % 4) * 16
                 + tx % 16
+        }
+        Tiling::Tile64 { log2_bpe } => {
+            let across = [2, 4, 4, 8, 8][usize::from(log2_bpe)];
+            let (w, h) = (128 * across, 32 * 16 / across);
+            let (tx, ty) = (x % w, y % h);
+            let sub = (ty / 32) * across + tx / 128;
+            (y / h) * pitch * h
+                + (x / w) * 65536
+                + sub * 4096
+                + reference_offset(Tiling::Tile4, 128, tx % 128, ty % 32)
         }
     }
 }
@@ -170,8 +276,13 @@ fn typed_writes_then_typed_and_media_block_reads_round_trip_through_tiled_images
         Platform::Tgllp,
         "send.dc1 (8|M0) r12 r2 null 0x0 0x02290001",
     );
-    for (t, pitch) in [(Tiling::Y, 256), (Tiling::Tile4, 256), (Tiling::X, 512)] {
-        let rows = (QPITCH_ROWS * u64::from(LAYERS)).next_multiple_of(32);
+    for (t, pitch) in [
+        (Tiling::Y, 256),
+        (Tiling::Tile4, 256),
+        (Tiling::X, 512),
+        (T64_4, 512),
+    ] {
+        let rows = (QPITCH_ROWS * u64::from(LAYERS)).next_multiple_of(t.tile_size().1);
         let mut mem = TestMem::new(BASE, (rows * pitch) as usize);
         mem.surfaces.insert(1, tiled_image(t, pitch));
         let coords: Vec<[u32; 3]> = (0..LAYERS)

@@ -4,11 +4,14 @@
 //! A blit rectangle spans X1..X2 and Y1..Y2, the second corner exclusive (an empty rectangle
 //! writes nothing); pixel (x, y) of a linear surface is at `base + y * pitch + x * bytes per
 //! pixel`, the pitch field holding the pitch in bytes minus one (as IGT's `intel_blt.c` and the
-//! kernel's `intel_migrate.c` program it, tiled or not). XY_BLOCK_COPY_BLT's surfaces may be
-//! tiled on Xe-HPG (Tile-X, Tile-4: byte `x * bytes per pixel` of row `y` placed by
-//! `mem::tiling`); Tile-64, Gen12's block-copy Tile-Y, compressed or offset surfaces and array
-//! layers or LODs other than 0 are reported as unsupported. The packets carry no clip
-//! rectangle: coordinates outside 0..=0x7fff are a bad command.
+//! kernel's `intel_migrate.c` program it). XY_BLOCK_COPY_BLT's surfaces may be tiled on Xe-HPG
+//! (Tile-X, Tile-4, Tile-64 by the Color Depth's pixel size: byte `x * bytes per pixel` of row
+//! `y` placed by `mem::tiling`); a tiled surface's pitch field holds the pitch in DWords minus
+//! one (NEO programs a tiled image's row pitch / 4; IGT's `blt_create_object` a 32-bpp tiled
+//! object's width in pixels where a linear one gets bytes). Gen12's block-copy Tile-Y,
+//! compressed or offset surfaces and array layers or LODs other than 0 are reported as
+//! unsupported. The packets carry no clip rectangle: coordinates outside 0..=0x7fff are a bad
+//! command.
 
 use batchbuffer::{
     DestinationAddressType, MiFlushDw, Packet, PacketId, XyBlockCopyBlt, XyFastColorBlt,
@@ -134,6 +137,7 @@ fn block_copy_layout(
     p: Platform,
     name: &str,
     tiling: u32,
+    bpp: usize,
     lod: u32,
     array_index: u32,
 ) -> Result<Tiling, GpuErrorKind> {
@@ -142,8 +146,14 @@ fn block_copy_layout(
             "{name} of LOD {lod}, array index {array_index} (only level 0 of layer 0 is modelled)"
         )));
     }
-    Tiling::from_block_copy(p >= Platform::Dg2, tiling)
+    Tiling::from_block_copy(p >= Platform::Dg2, tiling, bpp as u32)
         .map_err(|e| unsupported(format!("{name}: {e}")))
+}
+
+/// A block-copy pitch field in bytes: bytes minus one if linear, DWords minus one if tiled.
+fn block_copy_pitch(field: u32, tiling: Tiling) -> u64 {
+    let unit = if tiling == Tiling::Linear { 1 } else { 4 };
+    (u64::from(field) + 1) * unit
 }
 
 impl Cs<'_> {
@@ -261,6 +271,7 @@ impl Cs<'_> {
             self.platform,
             "XY_BLOCK_COPY_BLT destination",
             b.destination_tiling,
+            b.color_depth.bytes(),
             b.destination_lod,
             b.destination_array_index,
         )?;
@@ -268,6 +279,7 @@ impl Cs<'_> {
             self.platform,
             "XY_BLOCK_COPY_BLT source",
             b.source_tiling,
+            b.color_depth.bytes(),
             b.source_lod,
             b.source_array_index,
         )?;
@@ -286,12 +298,12 @@ impl Cs<'_> {
         let bpp = b.color_depth.bytes();
         let dst = Surface {
             base: b.destination_base_address & VA_MASK,
-            pitch: u64::from(b.destination_pitch) + 1,
+            pitch: block_copy_pitch(b.destination_pitch, dst_tiling),
             tiling: dst_tiling,
         };
         let src = Surface {
             base: b.source_base_address & VA_MASK,
-            pitch: u64::from(b.source_pitch) + 1,
+            pitch: block_copy_pitch(b.source_pitch, src_tiling),
             tiling: src_tiling,
         };
         let src_rect = Rect {

@@ -4,7 +4,7 @@
 use std::sync::Mutex;
 
 use batchbuffer::surface_format::RAW;
-use batchbuffer::{Packet, RenderSurfaceState};
+use batchbuffer::{NumberOfMultisamples, Packet, RenderSurfaceState};
 use platform::Platform;
 
 use super::state::Bases;
@@ -192,6 +192,7 @@ impl<'a> VmMemory<'a> {
                     self.platform >= Platform::Dg2,
                     s.tile_mode,
                     s.tiled_resource_mode,
+                    format.bytes_per_element,
                 ) {
                     Ok(t) => t,
                     Err(e) => {
@@ -221,8 +222,16 @@ impl<'a> VmMemory<'a> {
                     // Gen9+ lays a 1D surface's layers along a row; only linear is modelled. Level
                     // 0 (the only level addressed) starts at the base: HALIGN/VALIGN place the
                     // other levels and are already in QPitch, so they change nothing here.
+                    // Tile-64 of a 3D or multisampled surface has other bit orders (GmmLib's
+                    // INTEL_TILE_64_3D_* and *_MSAA* descriptors): only 2D one-sample is modelled.
+                    let tile64 = matches!(tiling, Tiling::Tile64 { .. });
                     let why = if dims == 1 {
                         Some(format!("a tiled 1D surface ({tiling:?})"))
+                    } else if tile64
+                        && (dims == 3
+                            || s.number_of_multisamples != NumberOfMultisamples::Multisamplecount1)
+                    {
+                        Some("Tile-64 of a 3D or multisampled surface is not modelled".into())
                     } else if !tiling.pitch_fits(pitch) {
                         Some(format!(
                             "pitch {pitch} is not a whole number of {tiling:?} tiles"

@@ -1,19 +1,22 @@
 //! Tiled surface layouts: where byte `x` of row `y` of a 2D surface lies in memory.
 //!
-//! A tiled surface is a row-major grid of 4 KiB tiles, `pitch / tile width` tiles across (the
-//! pitch a whole number of tiles); inside a tile, each address bit is one bit of the byte's
-//! column `u` (x within the tile) or row `v` (y within the tile). The tables below are those
-//! bit assignments, lowest address bit first, as the PRM defines the layouts (Mesa's isl tiling
-//! tests and IGT's `intel_bufops.c` state the same):
+//! A tiled surface is a row-major grid of tiles (4 KiB; 64 KiB for Tile-64), `pitch / tile
+//! width` tiles across (the pitch a whole number of tiles); inside a tile, each address bit is
+//! one bit of the byte's column `u` (x within the tile) or row `v` (y within the tile). The
+//! tables below are those bit assignments, lowest address bit first, as the PRM defines the
+//! layouts (Mesa's isl tiling tests, IGT's `intel_bufops.c` and GmmLib's swizzle descriptors in
+//! `CpuSwizzleBlt.c` state the same):
 //!
-//! | layout | tile | address bits 11..0 |
+//! | layout | tile | address bits, high to low |
 //! |---|---|---|
 //! | Tile-X | 512 B × 8 rows | v2 v1 v0 u8 … u0 (rows of 512 B) |
 //! | legacy Tile-Y | 128 B × 32 rows | u6 u5 u4 v4 … v0 u3 … u0 (16-byte OWord columns of 32 rows) |
 //! | Tile-4 (Xe-HPG) | 128 B × 32 rows | v4 v3 u6 v2 u5 u4 v1 v0 u3 … u0 (64 B blocks of 4 rows, in 512 B blocks of 8 rows) |
+//! | Tile-64 (Xe-HPG), 2D, one sample | 16 Tile-4 tiles | bits 15..12 by element size (GmmLib `INTEL_TILE_64_<bpp>`): 1 B v7 v6 v5 u7; 2 and 4 B v6 v5 u8 u7; 8 and 16 B v5 u9 u8 u7; bits 11..0 as Tile-4 |
 //!
 //! No bit-6 address swizzling: i915 reports none on Gen9 and later. The other layouts a
-//! RENDER_SURFACE_STATE can name (W-major, Tile-Yf/Ys, Tile-64) are refused by name.
+//! RENDER_SURFACE_STATE can name (W-major, Tile-Yf/Ys) are refused by name, as is Tile-64 of a
+//! 3D or multisampled surface (other bit orders) and of 12-byte elements (which it lacks).
 
 use std::fmt;
 
@@ -71,8 +74,33 @@ const TILE_4: [Bit; 12] = [
     V(4),
 ];
 
-/// Bytes of every tile modelled.
-pub const TILE_BYTES: u64 = 4096;
+/// Tile-64's address bits 12..15 after Tile-4's twelve, by log2 of the element size.
+const TILE_64_HIGH: [[Bit; 4]; 5] = [
+    [U(7), V(5), V(6), V(7)],
+    [U(7), U(8), V(5), V(6)],
+    [U(7), U(8), V(5), V(6)],
+    [U(7), U(8), U(9), V(5)],
+    [U(7), U(8), U(9), V(5)],
+];
+
+/// Tile-64's sixteen address bits for each element size (1, 2, 4, 8, 16 bytes).
+const TILE_64: [[Bit; 16]; 5] = {
+    let mut t = [[U(0); 16]; 5];
+    let mut e = 0;
+    while e < 5 {
+        let mut i = 0;
+        while i < 12 {
+            t[e][i] = TILE_4[i];
+            i += 1;
+        }
+        while i < 16 {
+            t[e][i] = TILE_64_HIGH[e][i - 12];
+            i += 1;
+        }
+        e += 1;
+    }
+    t
+};
 
 /// The memory layout of a surface.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -86,6 +114,12 @@ pub enum Tiling {
     Y,
     /// Tile-4 (Xe-HPG): 128 B × 32 rows.
     Tile4,
+    /// Tile-64 (Xe-HPG) of a 2D single-sampled surface whose elements are `1 << log2_bpe`
+    /// bytes: 64 KiB tiles, 256 × 256 elements for 1 byte down to 64 × 64 for 16.
+    Tile64 {
+        /// log2 of the bytes per element, 0..=4.
+        log2_bpe: u8,
+    },
 }
 
 /// A layout a surface names that the simulator does not model.
@@ -102,6 +136,8 @@ impl fmt::Display for UnsupportedTiling {
 #[derive(Debug, Clone, Copy)]
 enum Named {
     Is(Tiling),
+    /// Tile-64, whose bit order depends on the element size.
+    Tile64,
     Refused(&'static str),
 }
 
@@ -118,7 +154,7 @@ const RSS_GEN9_12: [Named; 4] = [
 /// RENDER_SURFACE_STATE Tile Mode values on Xe-HPG (genxml: LINEAR, TILE64, XMAJOR, TILE4).
 const RSS_XE_HPG: [Named; 4] = [
     Named::Is(Tiling::Linear),
-    Named::Refused("Tile-64"),
+    Named::Tile64,
     Named::Is(Tiling::X),
     Named::Is(Tiling::Tile4),
 ];
@@ -136,7 +172,7 @@ const BLT_XE_HPG: [Named; 4] = [
     Named::Is(Tiling::Linear),
     Named::Is(Tiling::X),
     Named::Is(Tiling::Tile4),
-    Named::Refused("Tile-64"),
+    Named::Tile64,
 ];
 
 /// XY_BLOCK_COPY_BLT tiling values on Gen12LP (genxml names LINEAR and Y only).
@@ -147,25 +183,41 @@ const BLT_GEN12: [Named; 4] = [
     Named::Refused("reserved block-copy tiling 3"),
 ];
 
-fn named(table: &[Named; 4], value: u32) -> Result<Tiling, UnsupportedTiling> {
+fn named(table: &[Named; 4], value: u32, bpe: u32) -> Result<Tiling, UnsupportedTiling> {
     match table[(value & 3) as usize] {
         Named::Is(t) => Ok(t),
+        Named::Tile64 => Tiling::tile64(bpe),
         Named::Refused(what) => Err(UnsupportedTiling(what)),
     }
 }
 
 impl Tiling {
-    /// The layout a RENDER_SURFACE_STATE names with Tile Mode `tile_mode` and (before
-    /// Xe-HPG, which has no such field: pass 0) Tiled Resource Mode `tiled_resource_mode`.
+    /// Tile-64 of a 2D single-sampled surface of `bpe`-byte elements.
+    pub fn tile64(bpe: u32) -> Result<Tiling, UnsupportedTiling> {
+        match bpe {
+            1 | 2 | 4 | 8 | 16 => Ok(Tiling::Tile64 {
+                log2_bpe: bpe.trailing_zeros() as u8,
+            }),
+            _ => Err(UnsupportedTiling(
+                "Tile-64 of elements other than 1, 2, 4, 8 or 16 bytes",
+            )),
+        }
+    }
+
+    /// The layout a RENDER_SURFACE_STATE of `bpe`-byte elements names with Tile Mode
+    /// `tile_mode` and (before Xe-HPG, which has no such field: pass 0) Tiled Resource Mode
+    /// `tiled_resource_mode`. Tile-64 is the 2D single-sample layout: the caller refuses it for
+    /// 3D and multisampled surfaces.
     pub fn from_surface_state(
         xe_hpg: bool,
         tile_mode: u32,
         tiled_resource_mode: u32,
+        bpe: u32,
     ) -> Result<Tiling, UnsupportedTiling> {
         if xe_hpg {
-            return named(&RSS_XE_HPG, tile_mode);
+            return named(&RSS_XE_HPG, tile_mode, bpe);
         }
-        let t = named(&RSS_GEN9_12, tile_mode)?;
+        let t = named(&RSS_GEN9_12, tile_mode, bpe)?;
         match (t, TILED_RESOURCE[(tiled_resource_mode & 3) as usize]) {
             (_, None) => Ok(t),
             (Tiling::Y, Some(what)) => Err(UnsupportedTiling(what)),
@@ -175,18 +227,28 @@ impl Tiling {
         }
     }
 
-    /// The layout an XY_BLOCK_COPY_BLT tiling field `value` names.
-    pub fn from_block_copy(xe_hpg: bool, value: u32) -> Result<Tiling, UnsupportedTiling> {
-        named(if xe_hpg { &BLT_XE_HPG } else { &BLT_GEN12 }, value)
+    /// The layout an XY_BLOCK_COPY_BLT tiling field `value` names for `bpe`-byte pixels.
+    pub fn from_block_copy(
+        xe_hpg: bool,
+        value: u32,
+        bpe: u32,
+    ) -> Result<Tiling, UnsupportedTiling> {
+        named(if xe_hpg { &BLT_XE_HPG } else { &BLT_GEN12 }, value, bpe)
     }
 
-    fn bits(self) -> Option<&'static [Bit; 12]> {
+    fn bits(self) -> Option<&'static [Bit]> {
         match self {
             Tiling::Linear => None,
             Tiling::X => Some(&TILE_X),
             Tiling::Y => Some(&TILE_Y),
             Tiling::Tile4 => Some(&TILE_4),
+            Tiling::Tile64 { log2_bpe } => TILE_64.get(usize::from(log2_bpe)).map(|t| &t[..]),
         }
+    }
+
+    /// Bytes of one tile (1 for linear).
+    pub fn tile_bytes(self) -> u64 {
+        self.bits().map_or(1, |b| 1 << b.len())
     }
 
     /// Tile width in bytes and height in rows (1 × 1 for linear).
@@ -195,7 +257,7 @@ impl Tiling {
             None => (1, 1),
             Some(bits) => {
                 let u = bits.iter().filter(|b| matches!(b, U(_))).count();
-                (1 << u, 1 << (12 - u))
+                (1 << u, 1 << (bits.len() - u))
             }
         }
     }
@@ -223,7 +285,7 @@ impl Tiling {
             };
             inside |= bit << i;
         }
-        (y / h) * pitch * h + (x / w) * TILE_BYTES + inside
+        (y / h) * pitch * h + (x / w) * (w * h) + inside
     }
 
     /// How many bytes from byte column `x` on lie contiguously in memory (within one row):
@@ -265,10 +327,14 @@ mod tests {
 
     #[test]
     fn every_layout_is_a_permutation_of_its_tile() {
-        for t in [Tiling::X, Tiling::Y, Tiling::Tile4] {
+        let tile64 = (0..5).map(|e| Tiling::tile64(1 << e).unwrap());
+        for t in [Tiling::X, Tiling::Y, Tiling::Tile4]
+            .into_iter()
+            .chain(tile64)
+        {
             let (w, h) = t.tile_size();
-            assert_eq!(w * h, TILE_BYTES);
-            let mut seen = vec![false; TILE_BYTES as usize];
+            assert_eq!(w * h, t.tile_bytes());
+            let mut seen = vec![false; t.tile_bytes() as usize];
             for y in 0..h {
                 for x in 0..w {
                     let o = t.offset(w, x, y) as usize;
@@ -281,7 +347,12 @@ mod tests {
 
     #[test]
     fn sixteen_byte_runs_stay_together() {
-        for t in [Tiling::X, Tiling::Y, Tiling::Tile4] {
+        for t in [
+            Tiling::X,
+            Tiling::Y,
+            Tiling::Tile4,
+            Tiling::Tile64 { log2_bpe: 2 },
+        ] {
             for y in 0..40 {
                 for x in (0..512).step_by(16) {
                     let o = t.offset(1024, x, y);
