@@ -98,13 +98,14 @@ fn pyopencl_kernel_runs_correctly_through_neo() {
     }
 }
 
-/// Images through NEO: with NEO's debug key `ForceLinearImages=1` (read because
-/// `NEOReadDebugKeys=1`) a 2D image round trip (`py/neo_image.py`) gives back the host bytes on
-/// skl, tgllp and dg2. Without the key NEO lays images out tiled (Tile-Y / Tile-4), which the
-/// simulator's typed surfaces do not model: NEO's copy kernel is reported as a GPU hang and NEO
-/// aborts on the failed GEM_WAIT. The stop is asserted so that tiling support shows up here.
+/// Images through NEO (`py/neo_image.py`): a 150 × 70 RGBA8 image's transfers (created from
+/// host memory, clEnqueueWriteImage, read back), sampler reads (`read_imageui`, `read_imagef`
+/// of UNORM_INT8) and typed writes (`write_imageui`), each checked against numpy, on skl, tgllp
+/// and dg2. Run twice: as NEO lays images out by default (tiled: GmmLib picks Tile-Y on skl and
+/// tgllp, Tile-64 on dg2, where NEO copies with XY_BLOCK_COPY_BLT) and with its debug key
+/// `ForceLinearImages=1` (read because `NEOReadDebugKeys=1`).
 #[test]
-fn image_round_trip_through_neo_needs_linear_images() {
+fn images_through_neo_are_exact_tiled_and_linear() {
     let dir = tempfile::tempdir().unwrap();
     let Some(icd) = neo_icd(dir.path(), "neo images") else {
         return;
@@ -113,27 +114,37 @@ fn image_round_trip_through_neo_needs_linear_images() {
         return;
     };
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/py/neo_image.py");
+    let checks = [
+        "copy_host_ptr",
+        "write_image",
+        "read_imageui",
+        "read_imagef",
+        "write_imageui",
+    ];
     for p in [Platform::Skl, Platform::Tgllp, Platform::Dg2] {
-        let linear = Command::new(&python)
-            .arg(script)
-            .env("LD_PRELOAD", library())
-            .env("INTEL_GPU_SIM", format!("{}@i915", p.name()))
-            .env("OCL_ICD_VENDORS", &icd)
-            .env("NEOReadDebugKeys", "1")
-            .env("ForceLinearImages", "1")
-            .output()
-            .expect("run under the shim");
-        let t = text(&linear);
-        assert!(linear.status.success(), "{p}: {t}");
-        assert!(
-            t.contains("ok   copy_host_ptr") && t.contains("ok   write_image"),
-            "{p}: {t}"
-        );
-        let tiled = under_shim(Command::new(&python).arg(script), &icd, p);
-        assert!(
-            !tiled.status.success(),
-            "{p}: tiled images now work through NEO: turn this stop into a check\n{}",
-            text(&tiled)
-        );
+        for linear in [false, true] {
+            let mut cmd = Command::new(&python);
+            cmd.arg(script);
+            if linear {
+                cmd.env("NEOReadDebugKeys", "1")
+                    .env("ForceLinearImages", "1");
+            } else {
+                cmd.env_remove("NEOReadDebugKeys");
+            }
+            let o = cmd
+                .env("LD_PRELOAD", library())
+                .env("INTEL_GPU_SIM", format!("{}@i915", p.name()))
+                .env("OCL_ICD_VENDORS", &icd)
+                .output()
+                .expect("run under the shim");
+            let t = text(&o);
+            assert!(o.status.success(), "{p} linear={linear}: {t}");
+            for c in checks {
+                assert!(
+                    t.contains(&format!("ok   {c}\n")),
+                    "{p} linear={linear}: {c}: {t}"
+                );
+            }
+        }
     }
 }
