@@ -51,7 +51,7 @@ impl SimDevice {
             return Err(Errno::EINVAL);
         }
         // vm_mmap: a file offset inside a page, or no length, is EINVAL.
-        if a.offset % PAGE_SIZE != 0 || a.size == 0 {
+        if !a.offset.is_multiple_of(PAGE_SIZE) || a.size == 0 {
             return Err(Errno::EINVAL);
         }
         let len = a.size.div_ceil(PAGE_SIZE) * PAGE_SIZE;
