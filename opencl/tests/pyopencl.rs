@@ -40,8 +40,8 @@ fn pyopencl_runs_kernels_on_each_simulated_device() {
     }
 }
 
-/// Buffer copies and fills (the copy engine on tgllp and dg2, the queue's thread on skl and
-/// icllp) against numpy's memcpy/memset (`python/blit.py`).
+/// Buffer copies, rect copies and fills (the copy engine where its packet expresses them, the
+/// queue's thread otherwise) against numpy's memcpy/memset (`python/blit.py`).
 #[test]
 fn pyopencl_copies_and_fills_on_each_simulated_device() {
     let python = require!(Oracle::PyOpenCl);
@@ -54,6 +54,7 @@ fn pyopencl_copies_and_fills_on_each_simulated_device() {
             out.contains("ok   fill on a second queue after the copy"),
             "{dev}:\n{out}"
         );
+        assert_eq!(out.matches("ok   rect copy").count(), 3, "{dev}:\n{out}");
     }
 }
 
