@@ -36,9 +36,11 @@ pub const READ_WRITE_IMAGES: bool = true;
 
 /// CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, the same on every platform: what NEO reports for
 /// devices with OpenCL 2.1 features (`ocl21FeaturesEnabled`), which IGC compiles for all of them.
-/// The simulator runs one coherent memory and models the data-port fences. All-devices scope on
-/// memory that is not SVM (none is offered) behaves as device scope (OpenCL C 3.0, "Memory
-/// Scope"). Checked against CPU references on every simulated device by `tests/python/atomics.py`.
+/// IGC brackets a device-scope seq_cst atomic with data-port fences (ocloc + iga64: HDC
+/// "synchronized global fence" on skl, `fence.ugm`/`fence.tgm` on dg2), which the simulator
+/// models over one coherent memory. All-devices scope on memory that is not SVM (none is
+/// offered) behaves as device scope (OpenCL C 3.0, "Memory Scope"). Checked against CPU
+/// references on every simulated device by `tests/python/atomics.py`.
 pub const ATOMIC_MEMORY_CAPABILITIES: cl_device_atomic_capabilities = CL_DEVICE_ATOMIC_ORDER_RELAXED
     | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
     | CL_DEVICE_ATOMIC_ORDER_SEQ_CST
