@@ -220,3 +220,21 @@ fn pyopencl_read_write_images_on_each_simulated_device() {
         }
     }
 }
+
+/// OpenCL C 3.0 atomics and fences with the orders and scopes the device reports (seq_cst,
+/// acq_rel; work-group, device, all-devices), over many work-groups, against CPU references
+/// (`python/atomics.py`), on every simulated device.
+#[test]
+fn pyopencl_seq_cst_device_scope_atomics_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/atomics.py");
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        assert!(
+            out.contains("ok   work-group scope: seq_cst local fetch_add tickets"),
+            "{dev}:\n{out}"
+        );
+    }
+}
