@@ -312,14 +312,23 @@ const NOT_IN_GENXML: &[(&str, Platform, &str)] = &[
     ),
     ("XY_SRC_COPY_BLT", Platform::Skl, KERNEL_BLT),
     ("XY_SRC_COPY_BLT", Platform::Icllp, KERNEL_BLT),
+    ("XY_SRC_COPY_BLT", Platform::Tgllp, KERNEL_BLT),
+    ("XY_SRC_COPY_BLT", Platform::Dg2, KERNEL_BLT),
     ("XY_COLOR_BLT", Platform::Skl, KERNEL_BLT),
     ("XY_COLOR_BLT", Platform::Icllp, KERNEL_BLT),
+    ("XY_COLOR_BLT", Platform::Tgllp, KERNEL_BLT),
+    ("XY_COLOR_BLT", Platform::Dg2, KERNEL_BLT),
     ("XY_FAST_COPY_BLT", Platform::Skl, KERNEL_BLT),
     ("XY_FAST_COPY_BLT", Platform::Icllp, KERNEL_BLT),
+    ("XY_FAST_COPY_BLT", Platform::Tgllp, KERNEL_BLT),
+    ("XY_FAST_COPY_BLT", Platform::Dg2, KERNEL_BLT),
 ];
 
 /// The legacy blitter's source: Linux i915's command macros and the dwords its blit users
-/// emit; IGT's definitions are the second source (`legacy_blits_match_igt`).
+/// emit; IGT's definitions are the second source (`legacy_blits_match_igt`). Which platforms
+/// have them: IGT's `lib/intel_cmds_info.c` (`gen8_cmds_info` to `gen12_dg2_cmds_info`
+/// list XY_SRC_COPY/XY_COLOR_BLT; `gen11_cmds_info` on adds XY_FAST_COPY, which i915's
+/// `emit_copy` uses from Gen9), so every simulated platform.
 const KERNEL_BLT: &str =
     "Linux i915 gt/intel_gpu_commands.h, gt/intel_migrate.c emit_copy/emit_clear";
 
@@ -453,7 +462,7 @@ fn legacy_blits_pack_as_the_kernel_emits_them() {
     let lo = |a: u64| a as u32;
     let hi = |a: u64| (a >> 32) as u32;
     let size_dw = (pages << 16) | (PAGE_SIZE / 4);
-    for p in [Platform::Skl, Platform::Icllp] {
+    for p in Platform::ALL {
         let mut out = [0u32; 10];
         let src_copy = XySrcCopyBlt {
             write_rgb: true,
@@ -558,7 +567,7 @@ fn legacy_blits_pack_as_the_kernel_emits_them() {
 /// `fast_copy_dword0/1` and `__fast_color_depth` (XY_FAST_COPY_BLT).
 #[test]
 fn legacy_blits_match_igt() {
-    for p in [Platform::Skl, Platform::Icllp] {
+    for p in Platform::ALL {
         // XY_SRC_COPY_BLT: dword0 flags, BR13 (16 bpp = 1 << 24, 32 bpp = 3 << 24, copy ROP
         // 0xcc << 16, pitch in the low bits, checked < 1 << 15), dst x1/y1, x2/y2 as y << 16 | x,
         // the dst address, src x1/y1, src pitch, the src address (64-bit from gen 8).
@@ -610,8 +619,29 @@ fn legacy_blits_match_igt() {
         assert_eq!(at(id, p, "Client"), (0, 29, 31));
         assert_eq!(at(id, p, "Destination Pitch"), (1, 0, 15));
         assert_eq!(at(id, p, "Color Depth"), (1, 24, 26));
-        assert_eq!(at(id, p, "Destination Tiling Yf"), (1, 30, 30));
-        assert_eq!(at(id, p, "Source Tiling Yf"), (1, 31, 31));
+        // Bits 30/31 are Yf on Gen9/Gen11 and "1-tile4" (`dst_type_y`/`src_type_y`, i915's
+        // XY_FAST_COPY_BLT_D1_{DST,SRC}_TILE4, set by i915 from Xe-HP) on DG2; TGL has no
+        // Tile-4 and no Yf, so neither field exists there.
+        let tile4 = p >= Platform::Dg2;
+        let yf = p <= Platform::Icllp;
+        let (dst, src) = if tile4 {
+            ("Destination Tile4", "Source Tile4")
+        } else {
+            ("Destination Tiling Yf", "Source Tiling Yf")
+        };
+        if tile4 || yf {
+            assert_eq!(at(id, p, dst), (1, 30, 30));
+            assert_eq!(at(id, p, src), (1, 31, 31));
+        }
+        for (name, has) in [
+            ("Destination Tile4", tile4),
+            ("Source Tile4", tile4),
+            ("Destination Tiling Yf", yf),
+            ("Source Tiling Yf", yf),
+        ] {
+            let f = id.layout().field(name).and_then(|f| f.loc(p));
+            assert_eq!(f.is_some(), has, "{name} on {p}");
+        }
         assert_eq!(at(id, p, "Destination X1"), (2, 0, 15));
         assert_eq!(at(id, p, "Destination Y1"), (2, 16, 31));
         assert_eq!(at(id, p, "Destination X2"), (3, 0, 15));

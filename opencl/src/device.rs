@@ -34,6 +34,45 @@ pub const IMAGE_3D_WRITES: bool = true;
 /// the simulator runs all of them (`tests/python/rw_images.py` on every simulated device).
 pub const READ_WRITE_IMAGES: bool = true;
 
+/// CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, the same on every platform: what NEO reports for
+/// devices with OpenCL 2.1 features (`ocl21FeaturesEnabled`), which IGC compiles for all of them.
+/// IGC brackets a device-scope seq_cst atomic with data-port fences (ocloc + iga64: HDC
+/// "synchronized global fence" on skl, `fence.ugm`/`fence.tgm` on dg2), which the simulator
+/// models over one coherent memory. All-devices scope on memory that is not SVM (none is
+/// offered) behaves as device scope (OpenCL C 3.0, "Memory Scope"). Checked against CPU
+/// references on every simulated device by `tests/python/atomics.py`.
+pub const ATOMIC_MEMORY_CAPABILITIES: cl_device_atomic_capabilities = CL_DEVICE_ATOMIC_ORDER_RELAXED
+    | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
+    | CL_DEVICE_ATOMIC_ORDER_SEQ_CST
+    | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP
+    | CL_DEVICE_ATOMIC_SCOPE_DEVICE
+    | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+
+/// CL_DEVICE_ATOMIC_FENCE_CAPABILITIES: the memory capabilities and work-item scope, which
+/// only fences take.
+pub const ATOMIC_FENCE_CAPABILITIES: cl_device_atomic_capabilities =
+    ATOMIC_MEMORY_CAPABILITIES | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+
+/// The OpenCL C 3.0 feature macro each atomic memory capability stands for.
+const ATOMIC_FEATURES: [(cl_device_atomic_capabilities, &str); 4] = [
+    (
+        CL_DEVICE_ATOMIC_ORDER_ACQ_REL,
+        "__opencl_c_atomic_order_acq_rel",
+    ),
+    (
+        CL_DEVICE_ATOMIC_ORDER_SEQ_CST,
+        "__opencl_c_atomic_order_seq_cst",
+    ),
+    (
+        CL_DEVICE_ATOMIC_SCOPE_DEVICE,
+        "__opencl_c_atomic_scope_device",
+    ),
+    (
+        CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES,
+        "__opencl_c_atomic_scope_all_devices",
+    ),
+];
+
 /// The image limits of an image-capable device (OpenCL 3.0, table "List of supported param_names
 /// by clGetDeviceInfo"; each at least the specification's minimum for a device with images).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -198,6 +237,11 @@ impl Device {
         if self.umd.platform().has_fp64() {
             v.push(("__opencl_c_fp64", version(3, 0, 0)));
         }
+        for (cap, name) in ATOMIC_FEATURES {
+            if ATOMIC_MEMORY_CAPABILITIES & cap != 0 {
+                v.push((name, version(3, 0, 0)));
+            }
+        }
         if self.image_support() {
             v.push(("__opencl_c_images", version(3, 0, 0)));
             if IMAGE_3D_WRITES {
@@ -208,6 +252,25 @@ impl Device {
             }
         }
         v
+    }
+
+    /// The `-cl-ext` option that tells the compiler exactly what this device has, as NEO's
+    /// internal options do: every extension, and for OpenCL C 3.0 every feature. Without it
+    /// ocloc defines the macros of everything IGC can compile (generic address space,
+    /// program-scope globals, ...), which the device does not report. Features go only to
+    /// OpenCL C 3.0 builds: in 1.2 mode `__opencl_c_read_write_images` would make ocloc's
+    /// opencl-c.h declare `read_write` image built-ins that OpenCL C 1.2 rejects.
+    pub fn compiler_extensions(&self, opencl_c_3: bool) -> String {
+        let mut names: Vec<&str> = self.extensions().iter().map(|(n, _)| *n).collect();
+        if opencl_c_3 {
+            names.extend(self.c_features().iter().map(|(n, _)| *n));
+        }
+        let mut s = String::from("-cl-ext=-all");
+        for n in names {
+            s.push_str(",+");
+            s.push_str(n);
+        }
+        s
     }
 
     pub fn global_mem(&self) -> u64 {
@@ -402,14 +465,8 @@ impl Device {
                 Info::Bool(self.facts.independent_forward_progress)
             }
             CL_DEVICE_SUB_GROUP_SIZES_INTEL => Info::Sizes(i.sub_group_sizes().to_vec()),
-            CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => {
-                Info::Ulong(CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP)
-            }
-            CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => Info::Ulong(
-                CL_DEVICE_ATOMIC_ORDER_RELAXED
-                    | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
-                    | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP,
-            ),
+            CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => Info::Ulong(ATOMIC_MEMORY_CAPABILITIES),
+            CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => Info::Ulong(ATOMIC_FENCE_CAPABILITIES),
             CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => Info::Bool(true),
             CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
             | CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT

@@ -37,6 +37,20 @@ pub struct ClImage {
     pub slice_pitch: usize,
 }
 
+impl ClImage {
+    /// `image` as the application described it in `checked`, in `format`.
+    pub fn new(image: umd::image::Image, checked: &Checked, format: ImageFormat) -> ClImage {
+        ClImage {
+            image,
+            object_type: checked.object_type,
+            order: format.order() as u32,
+            data_type: format.data_type() as u32,
+            row_pitch: checked.host_row_pitch,
+            slice_pitch: checked.host_slice_pitch,
+        }
+    }
+}
+
 /// Image types and their umd kinds.
 const TYPES: [(cl_mem_object_type, ImageType); 6] = [
     (CL_MEM_OBJECT_IMAGE1D, ImageType::D1),
@@ -348,14 +362,7 @@ pub unsafe fn create(
                     _ => CL_INVALID_IMAGE_DESCRIPTOR,
                 })?;
         let size = image.row_bytes();
-        let cl = ClImage {
-            image,
-            object_type: checked.object_type,
-            order: format.order() as u32,
-            data_type: format.data_type() as u32,
-            row_pitch: checked.host_row_pitch,
-            slice_pitch: checked.host_slice_pitch,
-        };
+        let cl = ClImage::new(image, checked, format);
         let device = buffer.obj.device.clone();
         return Ok(Mem::new_image(
             c,
@@ -371,14 +378,7 @@ pub unsafe fn create(
         let (buffer, flags) =
             crate::image_from_buffer::buffer(checked, flags, format, !host_ptr.is_null())?;
         let image = crate::image_from_buffer::image(&buffer.obj, checked, format)?;
-        let cl = ClImage {
-            image,
-            object_type: checked.object_type,
-            order: format.order() as u32,
-            data_type: format.data_type() as u32,
-            row_pitch: checked.host_row_pitch,
-            slice_pitch: checked.host_slice_pitch,
-        };
+        let cl = ClImage::new(image, checked, format);
         let device = buffer.obj.device.clone();
         let size = checked.host_slice_pitch;
         return Ok(Mem::new_image(
@@ -420,16 +420,7 @@ pub unsafe fn create(
             .map_err(|_| CL_OUT_OF_RESOURCES)?;
     }
     let size = image.buffer().size() as usize;
-    let order = format.order() as u32;
-    let data_type = format.data_type() as u32;
-    let cl = ClImage {
-        image,
-        object_type: checked.object_type,
-        order,
-        data_type,
-        row_pitch: checked.host_row_pitch,
-        slice_pitch: checked.host_slice_pitch,
-    };
+    let cl = ClImage::new(image, checked, format);
     Ok(Mem::new_image(
         c,
         device,

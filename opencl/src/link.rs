@@ -238,6 +238,8 @@ fn compile_object(device: &Device, source: &str, options: &str) -> (String, Opti
     if !options.trim().is_empty() {
         args.extend(["-options", options]);
     }
+    let internal = device.compiler_extensions(crate::program::asks_opencl_c_3(options));
+    args.extend(["-internal_options", &internal]);
     let mut data = source.as_bytes().to_vec();
     data.push(0);
     match compiler::invoke(&args, "object.cl", &data) {

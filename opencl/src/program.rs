@@ -100,7 +100,18 @@ impl Program {
     }
 }
 
-/// Compiler results by (input, options, ocloc device, SPIR-V?).
+/// Whether `options` ask for OpenCL C 3.0 or later (`-cl-std=CL3.0`): then the compiler is
+/// told the device's OpenCL C features too (NEO does the same).
+pub(crate) fn asks_opencl_c_3(options: &str) -> bool {
+    options.split_whitespace().any(|w| {
+        w.strip_prefix("-cl-std=CL")
+            .and_then(|v| v.split('.').next())
+            .and_then(|major| major.parse::<u32>().ok())
+            .is_some_and(|major| major >= 3)
+    })
+}
+
+/// Compiler results by (input, options and internal options, ocloc device, SPIR-V?).
 type CacheKey = (Vec<u8>, String, &'static str, bool);
 /// (succeeded, log, binary).
 type Compiled = (bool, String, Option<Arc<Vec<u8>>>);
@@ -114,7 +125,18 @@ fn compile(
     options: &str,
 ) -> (bool, String, Option<Arc<Vec<u8>>>) {
     let target = device.umd.platform().ocloc_device();
-    let key = (input.to_vec(), options.to_string(), target, spirv);
+    // OpenCL C's macros and built-ins follow what the device reports; SPIR-V is compiled already.
+    let internal = if spirv {
+        String::new()
+    } else {
+        device.compiler_extensions(asks_opencl_c_3(options))
+    };
+    let key = (
+        input.to_vec(),
+        format!("{options}\0{internal}"),
+        target,
+        spirv,
+    );
     if let Some(hit) = CACHE.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return hit.clone();
     }
@@ -142,6 +164,9 @@ fn compile(
         format!("{options} {ARG_INFO_OPTION}")
     };
     args.extend(["-options", options.trim()]);
+    if !internal.is_empty() {
+        args.extend(["-internal_options", &internal]);
+    }
     // ocloc reads an OpenCL C source as a C string.
     let mut data = input.to_vec();
     if !spirv {

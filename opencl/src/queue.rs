@@ -66,6 +66,16 @@ impl Queue {
     pub fn blitter_fills(&self, n: usize) -> bool {
         self.exec.umd.blitter_fills(n)
     }
+
+    /// Whether a rectangular copy between these sides goes to the copy engine.
+    pub fn blitter_copies_rect(
+        &self,
+        src: &umd::queue::RectSide,
+        dst: &umd::queue::RectSide,
+        region: [u64; 3],
+    ) -> bool {
+        self.exec.umd.blitter_copies_rect(src, dst, region)
+    }
 }
 
 impl ClObject for Queue {

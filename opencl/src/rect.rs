@@ -45,6 +45,15 @@ impl Side {
         z.checked_add(y)?.checked_add(self.origin[0])
     }
 
+    /// The side as umd's rectangular copy takes it.
+    fn umd(&self) -> umd::queue::RectSide {
+        umd::queue::RectSide {
+            origin: self.origin.map(|x| x as u64),
+            row_pitch: self.row as u64,
+            slice_pitch: self.slice as u64,
+        }
+    }
+
     /// One past the last byte the region touches.
     fn end(&self, region: [usize; 3]) -> Option<usize> {
         self.at(region[1] - 1, region[2] - 1)?
@@ -285,6 +294,31 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
             if a0 < b1 && b0 < a1 {
                 return Err(CL_MEM_COPY_OVERLAP);
             }
+        }
+        // The copy engine where its packet holds the pitches (umd's `copy_buffer_rect`) and
+        // the two spans are apart in memory (sub-buffers of one buffer may share bytes).
+        let (us, ud, r) = (src.umd(), dst.umd(), region.map(|x| x as u64));
+        let span = |m: &Mem, x: &Side| {
+            let base = m.buffer.gpu_address();
+            (
+                base + x.at(0, 0).unwrap_or(0) as u64,
+                base + x.end(region).unwrap_or(0) as u64,
+            )
+        };
+        let ((a0, a1), (b0, b1)) = (span(&s.obj, &src), span(&d.obj, &dst));
+        if (a1 <= b0 || b1 <= a0) && q.obj.blitter_copies_rect(&us, &ud, r) {
+            let (sb, db) = (s.obj.buffer.clone(), d.obj.buffer.clone());
+            let work = queue::Work::Blit(queue::BlitRun {
+                what: "clEnqueueCopyBufferRect",
+                submit: Box::new(move |umd, deps| {
+                    umd.copy_buffer_rect((&sb, us), (&db, ud), r, deps)
+                }),
+                mems: vec![s, d],
+            });
+            // SAFETY: the application's wait list and event pointer.
+            return unsafe {
+                queue::enqueue(&q, CL_COMMAND_COPY_BUFFER_RECT, n, wait, event, false, work)
+            };
         }
         let work = queue::Work::Host(Box::new(move || {
             let mut row = vec![0u8; region[0]];

@@ -129,20 +129,7 @@ const SKIPPED: &[(&str, &str, &str)] = &[
 
 /// Sub-tests that fail on a device, each with what the CTS found and why: the test asserts they
 /// still fail, so a fix is noticed and the entry removed. (suite, device, sub-test, reason)
-const KNOWN_FAIL: &[(&str, &str, &str, &str)] = &[(
-    "test_compiler",
-    "sim:tgllp",
-    "features_macro",
-    "ocloc defines every OpenCL C 3.0 feature macro the device's IGC supports (generic \
-         address space, program-scope globals, device-scope atomics, work-group collectives), \
-         while the device reports fewer: the feature set is not passed to the compiler \
-         (`-cl-ext=-all,+...` as NEO's internal options do). With read-write images reported, \
-         that list no longer breaks ocloc's opencl-c.h, but Debian's ocloc (22.43) defines \
-         __opencl_c_atomic_order_seq_cst, __opencl_c_atomic_scope_device, \
-         __opencl_c_atomic_scope_all_devices and __opencl_c_integer_dot_product_input_4x8bit \
-         even under `-cl-ext=-all`, which this ICD does not report (atomic capabilities \
-         relaxed/work-group, no cl_khr_integer_dot_product)",
-)];
+const KNOWN_FAIL: &[(&str, &str, &str, &str)] = &[];
 
 /// The vendored trees the build depends on (relative to the workspace root).
 const SOURCES: [&str; 3] = [
@@ -652,6 +639,7 @@ const COMPILER: &[&str] = &[
     "unload_build_threaded",
     "unload_build_info",
     "unload_program_binaries",
+    "features_macro",
     "features_macro_coupling",
 ];
 

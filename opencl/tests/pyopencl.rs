@@ -40,8 +40,8 @@ fn pyopencl_runs_kernels_on_each_simulated_device() {
     }
 }
 
-/// Buffer copies and fills (the copy engine on tgllp and dg2, the queue's thread on skl and
-/// icllp) against numpy's memcpy/memset (`python/blit.py`).
+/// Buffer copies, rect copies and fills (the copy engine where its packet expresses them, the
+/// queue's thread otherwise) against numpy's memcpy/memset (`python/blit.py`).
 #[test]
 fn pyopencl_copies_and_fills_on_each_simulated_device() {
     let python = require!(Oracle::PyOpenCl);
@@ -54,6 +54,7 @@ fn pyopencl_copies_and_fills_on_each_simulated_device() {
             out.contains("ok   fill on a second queue after the copy"),
             "{dev}:\n{out}"
         );
+        assert_eq!(out.matches("ok   rect copy").count(), 3, "{dev}:\n{out}");
     }
 }
 
@@ -217,5 +218,23 @@ fn pyopencl_read_write_images_on_each_simulated_device() {
         ] {
             assert!(out.contains(line), "{dev}: no {line:?}:\n{out}");
         }
+    }
+}
+
+/// OpenCL C 3.0 atomics and fences with the orders and scopes the device reports (seq_cst,
+/// acq_rel; work-group, device, all-devices), over many work-groups, against CPU references
+/// (`python/atomics.py`), on every simulated device.
+#[test]
+fn pyopencl_seq_cst_device_scope_atomics_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/atomics.py");
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        assert!(
+            out.contains("ok   work-group scope: seq_cst local fetch_add tickets"),
+            "{dev}:\n{out}"
+        );
     }
 }

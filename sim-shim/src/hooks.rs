@@ -365,6 +365,11 @@ fn node_ioctl(
 pub unsafe extern "C" fn ioctl(fd: c_int, request: c_ulong, arg: *mut c_void) -> c_int {
     match state::node(fd) {
         Some(Node::Live(dev, file)) => {
+            if request == kmd_iface::i915::uapi::DRM_IOCTL_I915_GEM_MMAP
+                && dev.kmd() == sim::Kmd::I915
+            {
+                return node_ioctl(request, arg, |_, buf| legacy_mmap(&dev, buf));
+            }
             match crate::drm_file::ioctl(&file, request, crate::drm_file::cap_sys_admin()) {
                 Some(r) => r.unwrap_or_else(fail),
                 // SAFETY: the application called ioctl(2) with this struct: the pointers inside
@@ -385,6 +390,35 @@ pub unsafe extern "C" fn ioctl(fd: c_int, request: c_ulong, arg: *mut c_void) ->
             unsafe { real(fd, request, arg) }
         }
     }
+}
+
+/// DRM_IOCTL_I915_GEM_MMAP: the simulator checks the request and names the pages
+/// (`sim::LegacyMmap`); they are mapped here, shared and read-write as i915's `vm_mmap`
+/// maps them, and the address is returned in `addr_ptr`.
+fn legacy_mmap(dev: &SimDevice, buf: &mut [u8]) -> Result<i32, Errno> {
+    use kmd_iface::i915::uapi::drm_i915_gem_mmap;
+    use zerocopy::FromBytes;
+    let a = drm_i915_gem_mmap::mut_from_bytes(buf).map_err(|_| Errno::EINVAL)?;
+    let m = dev.i915_gem_mmap(a)?;
+    if m.offset + m.len > m.pages.len() {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: `m.pages` keeps the object's MAP_SHARED pages alive for the call, and
+    // `offset + len` lies inside them (checked above).
+    let p = unsafe {
+        duplicate(
+            m.pages.as_ptr().add(m.offset).cast(),
+            std::ptr::null_mut(),
+            m.len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return Err(Errno::from_raw(errno()));
+    }
+    a.addr_ptr = p as u64;
+    Ok(0)
 }
 
 /// mmap's failure: errno set, MAP_FAILED returned.

@@ -62,6 +62,7 @@ mod user;
 mod xe;
 
 pub use device::{open, open_device, OpenError, SimConfig, SimDevice, SimGpu};
+pub use i915::LegacyMmap;
 pub use mem::{share_bo_pages, SharedPages};
 pub use user::on_behalf_of;
 

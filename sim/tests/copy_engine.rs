@@ -1,7 +1,7 @@
 //! The copy engine (bcs0) on every simulated platform through i915 (`I915_EXEC_BLT`) and xe
 //! (a `DRM_XE_ENGINE_CLASS_COPY` exec queue): linear copies and fills with the blitter packets
-//! of Gen12 and Xe-HPG (XY_BLOCK_COPY_BLT, XY_FAST_COLOR_BLT) and of Gen9 and Gen11
-//! (XY_SRC_COPY_BLT, XY_COLOR_BLT, XY_FAST_COPY_BLT) checked against a host memcpy/memset,
+//! of Gen12 and Xe-HPG (XY_BLOCK_COPY_BLT, XY_FAST_COLOR_BLT) and the legacy ones of Gen9
+//! to Xe-HPG (XY_SRC_COPY_BLT, XY_COLOR_BLT, XY_FAST_COPY_BLT) checked against a host memcpy/memset,
 //! MI_FLUSH_DW's post-sync write, and the errors of bad blits, which reach the same error
 //! capture as bad compute batches.
 
@@ -497,7 +497,10 @@ fn a_blit_to_unbound_memory_is_a_page_fault_on_bcs0() {
 /// Gen9 and Gen11 copy engines run MI commands, and do not know Gen12's XY_BLOCK_COPY_BLT.
 #[test]
 fn gen9_and_gen11_copy_engines_run_mi_commands_and_not_gen12_packets() {
-    for (p, kmd) in legacy_combos() {
+    let pre_gen12 = legacy_combos()
+        .into_iter()
+        .filter(|&(p, _)| !PacketId::XyBlockCopyBlt.exists_on(p));
+    for (p, kmd) in pre_gen12 {
         let flush = MiFlushDw {
             post_sync_operation: 1,
             address: DST_VA + 16,
@@ -518,13 +521,19 @@ fn gen9_and_gen11_copy_engines_run_mi_commands_and_not_gen12_packets() {
     }
 }
 
-/// Platforms (with their drivers) with the Gen9/Gen11 blitter packets.
+/// Platforms (with their drivers) with the legacy blitter packets: IGT's
+/// `lib/intel_cmds_info.c` gives them to every simulated platform (Gen9 to DG2).
 fn legacy_combos() -> Vec<(Platform, Kmd)> {
     let out: Vec<_> = combos()
         .into_iter()
         .filter(|&(p, _)| PacketId::XySrcCopyBlt.exists_on(p))
         .collect();
-    for p in [Platform::Skl, Platform::Icllp] {
+    for p in [
+        Platform::Skl,
+        Platform::Icllp,
+        Platform::Tgllp,
+        Platform::Dg2,
+    ] {
         assert!(out.iter().any(|&(q, _)| q == p), "{p}: {out:?}");
     }
     out
@@ -762,11 +771,26 @@ fn bad_legacy_blits_are_reported_with_their_reason() {
             source_base_address: SRC_VA,
             ..Default::default()
         };
-        let e = bad_command(&run1(pack(p, &fast_tiled), true));
-        assert!(
-            e.contains("XY_FAST_COPY_BLT with a tiled"),
-            "{p} {kmd:?}: {e}"
-        );
+        // Tile-4 (DG2's bit 30) alone is tiled as well.
+        let tile4 = XyFastCopyBlt {
+            source_tiling: 0,
+            destination_tile4: true,
+            ..fast_tiled
+        };
+        let has_tile4 = PacketId::XyFastCopyBlt
+            .layout()
+            .field("Destination Tile4")
+            .and_then(|f| f.loc(p))
+            .is_some();
+        let mut tiled = vec![fast_tiled];
+        tiled.extend(has_tile4.then_some(tile4));
+        for t in tiled {
+            let e = bad_command(&run1(pack(p, &t), true));
+            assert!(
+                e.contains("XY_FAST_COPY_BLT with a tiled"),
+                "{p} {kmd:?}: {e}"
+            );
+        }
         let fill_tiled = XyColorBlt {
             destination_tiling_enable: true,
             raster_operation: 0xf0,

@@ -52,6 +52,16 @@ uapi_structs! { STRUCTS;
         pat_index: u32,
         rsvd: u32,
     }
+    /// `DRM_IOCTL_I915_GEM_MMAP` (legacy CPU mmap): the kernel maps `size` bytes at `offset`
+    /// of the object into the caller and returns the address in `addr_ptr`.
+    struct drm_i915_gem_mmap {
+        handle: u32,
+        pad: u32,
+        offset: u64,
+        size: u64,
+        addr_ptr: u64,
+        flags: u64,
+    }
     struct drm_i915_gem_mmap_offset {
         handle: u32,
         pad: u32,
@@ -277,6 +287,7 @@ ioctls! { IOCTLS;
     DRM_IOCTL_I915_GEM_SW_FINISH = drm_iow(DRM_COMMAND_BASE + 0x20, drm_i915_gem_sw_finish);
     DRM_IOCTL_I915_GEM_SET_CACHING = drm_iow(DRM_COMMAND_BASE + 0x2f, drm_i915_gem_caching);
     DRM_IOCTL_I915_GEM_GET_CACHING = drm_iowr(DRM_COMMAND_BASE + 0x30, drm_i915_gem_caching);
+    DRM_IOCTL_I915_GEM_MMAP = drm_iowr(DRM_COMMAND_BASE + 0x1e, drm_i915_gem_mmap);
     DRM_IOCTL_I915_GEM_MMAP_OFFSET = drm_iowr(DRM_COMMAND_BASE + 0x24, drm_i915_gem_mmap_offset);
     DRM_IOCTL_I915_GEM_EXECBUFFER2 = drm_iow(DRM_COMMAND_BASE + 0x29, drm_i915_gem_execbuffer2);
     DRM_IOCTL_I915_GEM_EXECBUFFER2_WR = drm_iowr(DRM_COMMAND_BASE + 0x29, drm_i915_gem_execbuffer2);
@@ -335,6 +346,8 @@ uapi_consts! { CONSTS;
     I915_GEM_CREATE_EXT_PROTECTED_CONTENT: u32 = 1;
     I915_GEM_CREATE_EXT_SET_PAT: u32 = 2;
     I915_GEM_CREATE_EXT_FLAG_NEEDS_CPU_ACCESS: u32 = 1 << 0;
+    // GEM_MMAP flags.
+    I915_MMAP_WC: u64 = 0x1;
     // GEM_MMAP_OFFSET flags.
     I915_MMAP_OFFSET_GTT: u64 = 0;
     I915_MMAP_OFFSET_WC: u64 = 1;

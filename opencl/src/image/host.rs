@@ -79,14 +79,7 @@ pub(crate) unsafe fn create(
             .create_image_desc(&checked.desc, format)
             .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?,
     };
-    let cl = ClImage {
-        image,
-        object_type: checked.object_type,
-        order: format.order() as u32,
-        data_type: format.data_type() as u32,
-        row_pitch: checked.host_row_pitch,
-        slice_pitch: checked.host_slice_pitch,
-    };
+    let cl = ClImage::new(image, checked, format);
     let size = span(checked, format);
     let parts = (c, device, flags, size, properties);
     let mem = Mem::new_image_at(parts, cl, None, host_ptr);

@@ -304,9 +304,9 @@ int main(void) {
     cl_mem host_image =
         clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, &fmt, &desc, texels, &err);
     EXPECT("CL_MEM_USE_HOST_PTR image", err, CL_SUCCESS);
-    size_t origin[3] = {0, 0, 0}, region[3] = {4, 4, 1};
+    size_t origin[3] = {0, 0, 0}, extent[3] = {4, 4, 1};
     EXPECT("read the host-pointer image",
-           clEnqueueReadImage(q, host_image, CL_TRUE, origin, region, 0, 0, seen, 0, NULL, NULL),
+           clEnqueueReadImage(q, host_image, CL_TRUE, origin, extent, 0, 0, seen, 0, NULL, NULL),
            CL_SUCCESS);
     EXPECT("the host-pointer image holds the application's texels", memcmp(seen, texels, 64), 0);
     clReleaseMemObject(host_image);

@@ -1,8 +1,8 @@
 """PyOpenCL against the ICD's buffer copies and fills (the copy engine where the device has a
 blitter packet for them, the queue's thread otherwise): clEnqueueCopyBuffer at unaligned
 offsets, clEnqueueFillBuffer with every pattern size OpenCL allows, a copy and a fill between
-kernels on one queue and across queues, and CL_MEM_COPY_OVERLAP for overlapping ranges of one
-buffer. Expected values are numpy's memcpy/memset of the same bytes (OpenCL 3.0 API
+kernels on one queue and across queues, CL_MEM_COPY_OVERLAP for overlapping ranges of one
+buffer, and clEnqueueCopyBufferRect over odd origins and pitches. Expected values are numpy's memcpy/memset of the same bytes (OpenCL 3.0 API
 specification, 5.2.3). Prints one line per check; exits non-zero on a failure."""
 
 import sys
@@ -78,5 +78,40 @@ try:
     check("overlapping copy refused", False)
 except cl.Error as e:
     check("overlapping copy refused", e.code == cl.status_code.MEM_COPY_OVERLAP)
+
+# clEnqueueCopyBufferRect (5.2.3): byte origin[0] + origin[1] * row_pitch + origin[2] *
+# slice_pitch of each side, region[0] bytes a row; a slice pitch is a multiple of the row
+# pitch. Odd pitches and origins, a 3D region with spare rows between slices, and a
+# row pitch past XY_SRC_COPY_BLT's 16-bit field (the queue's thread copies that on Gen9/Gen11).
+def rect_ref(src, so, sp, dst, do, dp, region):
+    out = dst.copy()
+    for z in range(region[2]):
+        for y in range(region[1]):
+            a = so[0] + (so[1] + y) * sp[0] + (so[2] + z) * sp[1]
+            b = do[0] + (do[1] + y) * dp[0] + (do[2] + z) * dp[1]
+            out[b : b + region[0]] = src[a : a + region[0]]
+    return out
+
+
+m = 300_000
+rsrc = (np.arange(m, dtype=np.uint64) * 29 + 5).astype(np.uint8)
+rdst0 = (np.arange(m, dtype=np.uint64) * 3 + 1).astype(np.uint8)
+for so, sp, do, dp, region in (
+    ((3, 5, 0), (101, 0), (7, 2, 0), (67, 0), (37, 19, 1)),
+    ((1, 2, 1), (45, 45 * 10), (5, 0, 2), (33, 33 * 9), (29, 7, 5)),
+    ((9, 0, 0), (40_001, 0), (0, 1, 0), (17, 0), (13, 6, 1)),
+):
+    rs = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=rsrc)
+    rd = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=rdst0)
+    sp_ = (sp[0], sp[1] if sp[1] else sp[0] * region[1])
+    dp_ = (dp[0], dp[1] if dp[1] else dp[0] * region[1])
+    cl.enqueue_copy(
+        q, rd, rs, src_origin=so, dst_origin=do, region=region,
+        src_pitches=sp_, dst_pitches=dp_,
+    )
+    got = np.empty(m, dtype=np.uint8)
+    cl.enqueue_copy(q, got, rd)
+    want = rect_ref(rsrc, so, sp_, rdst0, do, dp_, region)
+    check(f"rect copy {region} pitches {sp_}/{dp_} equals the spec's", np.array_equal(got, want))
 
 sys.exit(1 if failed else 0)

@@ -9,10 +9,9 @@ and one it does not (base 4 bytes off the element size, 7 rows per layer: a devi
 both must look the same to the application. References are numpy's. Prints one line per
 check; exits non-zero if any failed."""
 
-import sys
-
 import numpy as np
 import pyopencl as cl
+from checks import check, finish
 
 SOURCE = r"""
 #pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable
@@ -42,16 +41,6 @@ kernel void op_3d(read_only image3d_t a, write_only image3d_t b) {
 
 ELEM = 8  # RGBA, UNSIGNED_INT16
 SENTINEL = 0xAB
-failed = False
-
-
-def check(ok, what, detail=""):
-    global failed
-    if ok:
-        print(f"ok   {what}")
-    else:
-        failed = True
-        print(f"FAIL {what} {detail}")
 
 
 class HostImage:
@@ -191,8 +180,7 @@ def main():
     for kind in ("1d", "1da", "2d", "2da", "3d"):
         for layout in ("surface", "copy"):
             run(ctx, q, prg, rng, kind, layout)
-    if failed:
-        sys.exit(1)
+    finish()
 
 
 main()

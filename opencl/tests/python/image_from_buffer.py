@@ -7,10 +7,9 @@ pitch must be a multiple of CL_DEVICE_IMAGE_PITCH_ALIGNMENT pixels, the buffer l
 the flags compatible (OpenCL 3.0, clCreateImage's errors). References are numpy's. Prints one
 line per check; exits non-zero on the first mismatch."""
 
-import sys
-
 import numpy as np
 import pyopencl as cl
+from checks import check, finish, image_2d
 
 SOURCE = r"""
 kernel void fill_ui(write_only image2d_t img) {
@@ -29,34 +28,6 @@ kernel void read_f(read_only image2d_t img, global float* out) {
 }
 """
 
-failed = False
-
-
-def check(ok, what, detail=""):
-    global failed
-    if ok:
-        print(f"ok   {what}")
-    else:
-        failed = True
-        print(f"FAIL {what} {detail}")
-
-
-# cl.Image's own constructor refuses a buffer for 2D images; the descriptor-taking constructor
-# it wraps takes one.
-_WRAPPED = [c.cell_contents for c in cl.Image.__init__.__closure__ if callable(c.cell_contents)]
-
-
-def image_2d(ctx, flags, fmt, width, height, pitch, mem):
-    desc = cl.ImageDescriptor()
-    desc.image_type = cl.mem_object_type.IMAGE2D
-    desc.shape = (width, height)
-    desc.pitches = (pitch, 0)
-    desc.num_mip_levels = 0
-    desc.num_samples = 0
-    desc.buffer = mem
-    img = cl.Image.__new__(cl.Image)
-    _WRAPPED[0](img, ctx, flags, fmt, desc, None)
-    return img
 
 
 def error_of(f):
@@ -161,8 +132,7 @@ def main():
           e)
 
     q.finish()
-    if failed:
-        sys.exit(1)
+    finish()
 
 
 main()

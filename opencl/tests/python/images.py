@@ -9,10 +9,9 @@ fraction of u - 0.5 (per axis), CLAMP_TO_EDGE clamps texel indices into the imag
 coordinates are chosen with fractions that are multiples of 1/4, so the hardware's 8-bit
 sub-texel weights are exact. Prints one line per check; exits non-zero on the first mismatch."""
 
-import sys
-
 import numpy as np
 import pyopencl as cl
+from checks import check, finish
 
 SOURCE = r"""
 #pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable
@@ -47,16 +46,6 @@ kernel void read_array(read_only image1d_array_t img, global uint4* out) {
 }
 """
 
-failed = False
-
-
-def check(ok, what, detail=""):
-    global failed
-    if ok:
-        print(f"ok   {what}")
-    else:
-        failed = True
-        print(f"FAIL {what} {detail}")
 
 
 def main():
@@ -225,8 +214,7 @@ def main():
     check(np.array_equal(back_a, arr), "1D array read back by the host")
 
     q.finish()
-    if failed:
-        sys.exit(1)
+    finish()
 
 
 main()

@@ -7,10 +7,9 @@ between a write and a later read of the same pixel by the same work-item, which 
 write. 2D images of several formats, a 3D image and a 2D image from a buffer. References are
 numpy's. Prints one line per check; exits non-zero on the first mismatch."""
 
-import sys
-
 import numpy as np
 import pyopencl as cl
+from checks import check, finish, image_2d
 
 SOURCE = r"""
 #define FENCE atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, memory_order_acq_rel, \
@@ -49,32 +48,6 @@ kernel void scale_3d(read_write image3d_t img) {
 }
 """
 
-failed = False
-
-
-def check(ok, what, detail=""):
-    global failed
-    if ok:
-        print(f"ok   {what}")
-    else:
-        failed = True
-        print(f"FAIL {what} {detail}")
-
-
-_WRAPPED = [c.cell_contents for c in cl.Image.__init__.__closure__ if callable(c.cell_contents)]
-
-
-def image_2d_from_buffer(ctx, fmt, width, height, pitch, mem):
-    desc = cl.ImageDescriptor()
-    desc.image_type = cl.mem_object_type.IMAGE2D
-    desc.shape = (width, height)
-    desc.pitches = (pitch, 0)
-    desc.num_mip_levels = 0
-    desc.num_samples = 0
-    desc.buffer = mem
-    img = cl.Image.__new__(cl.Image)
-    _WRAPPED[0](img, ctx, 0, fmt, desc, None)
-    return img
 
 
 def main():
@@ -156,7 +129,7 @@ def main():
         pitch = 64 * 16  # CL_DEVICE_IMAGE_PITCH_ALIGNMENT (64 pixels) × 16 bytes
         raw = rng.integers(-64, 64, pitch * h // 4).astype(np.float32)
         buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=raw)
-        imgb = image_2d_from_buffer(ctx, cl.ImageFormat(ch.RGBA, ty.FLOAT), w, h, pitch, buf)
+        imgb = image_2d(ctx, 0, cl.ImageFormat(ch.RGBA, ty.FLOAT), w, h, pitch, buf)
         sbufb = cl.Buffer(ctx, mf.WRITE_ONLY, seen.nbytes)
         prg.twice_f(q, (w, h), None, imgb, sbufb)
         back = np.empty_like(raw)
@@ -168,8 +141,7 @@ def main():
               "read_write image from a buffer, result in the buffer")
 
     q.finish()
-    if failed:
-        sys.exit(1)
+    finish()
 
 
 main()

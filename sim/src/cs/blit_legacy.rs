@@ -1,4 +1,4 @@
-//! The Gen9/Gen11 blitter's XY_SRC_COPY_BLT, XY_COLOR_BLT and XY_FAST_COPY_BLT on linear
+//! The legacy blitter's XY_SRC_COPY_BLT, XY_COLOR_BLT and XY_FAST_COPY_BLT on linear
 //! surfaces (`batchbuffer::packets::blit_legacy` names their sources).
 //!
 //! Rectangles are as in `blit.rs` (X1..X2, Y1..Y2, second corner exclusive), but the pitch
@@ -164,6 +164,8 @@ impl Cs<'_> {
             || b.source_tiling != 0
             || b.destination_tiling_yf
             || b.source_tiling_yf
+            || b.destination_tile4
+            || b.source_tile4
         {
             return Err(unsupported(format!("{NAME} with a tiled surface")));
         }

@@ -4,6 +4,8 @@ mod context;
 mod execbuf;
 mod extensions;
 mod gem;
+mod legacy_mmap;
+pub use legacy_mmap::LegacyMmap;
 mod param;
 mod query;
 mod reloc;

@@ -30,11 +30,11 @@ use crate::error::{Error, Result};
 use crate::memory::Buffer;
 
 /// Bytes per row of a copy (8-bit pixels): the surface pitch.
-const COPY_ROW: u64 = 16 << 10;
+pub(super) const COPY_ROW: u64 = 16 << 10;
 /// Pixels per row of a fill.
 const FILL_ROW: u64 = 4096;
 /// Rows per blit: the coordinates are 16-bit signed.
-const MAX_ROWS: u64 = 0x7fff;
+pub(super) const MAX_ROWS: u64 = 0x7fff;
 /// MI_FLUSH_DW post-sync operation "write immediate data".
 const WRITE_IMMEDIATE: u32 = 1;
 
@@ -92,11 +92,11 @@ fn legacy_depth_of(n: usize) -> Option<XyLegacyColorDepth> {
 }
 
 /// The raster operation that writes the source (XY_SRC_COPY_BLT).
-const ROP_SOURCE: u32 = 0xcc;
+pub(super) const ROP_SOURCE: u32 = 0xcc;
 /// The raster operation that writes the pattern, a solid colour (XY_COLOR_BLT).
 const ROP_PATTERN: u32 = 0xf0;
 
-fn put(p: Platform, out: &mut Vec<u32>, pk: &impl Packet) -> Result<()> {
+pub(super) fn put(p: Platform, out: &mut Vec<u32>, pk: &impl Packet) -> Result<()> {
     let mut buf = [0u32; 32];
     let n = pk
         .pack(p, &mut buf)
@@ -319,7 +319,7 @@ impl Queue {
     }
 
     /// Submits blitter commands on the copy engine, with MI_FLUSH_DW writing the fence.
-    fn blit(
+    pub(super) fn blit(
         &self,
         mut cmds: Vec<u32>,
         buffers: &[(&Buffer, bool)],

@@ -12,6 +12,8 @@
 //!   copy engine where the platform's blitter has a packet for them (Gen12, Xe-HPG), with
 //!   events, dependencies and the queue's order as for dispatches (see `blit.rs`); elsewhere
 //!   they answer `None` and the caller copies on the CPU after the dependencies.
+//! - [`Queue::copy_buffer_rect`] copies a 2D/3D region between buffers with row and slice
+//!   pitches the same way, where the copy packet's pitch field holds them (`blit_rect.rs`).
 //! - [`Device::host_event`] makes an event the host signals ([`Event::signal`]) or fails
 //!   ([`Event::fail`]). Work that depends on one is held by its queue (with everything queued
 //!   behind it, to keep the order) and handed to the kernel when it is signalled.
@@ -40,12 +42,14 @@
 
 pub(crate) mod arena;
 mod blit;
+mod blit_rect;
 mod event;
 
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+pub use blit_rect::RectSide;
 pub use event::{Event, Status};
 
 pub(crate) use arena::{Staging, ARENA_BYTES, FENCE_AT};
