@@ -200,16 +200,10 @@ fn every_device_has_a_copy_engine_in_its_engine_list() {
 #[test]
 fn block_copy_of_a_range_matches_memcpy() {
     for (p, kmd) in blit_combos() {
-        let src = pattern_src(4096);
         // Unaligned start, end and length on both sides.
         let (so, d_o, len) = (13u64, 1001u64, 2049i32);
         let b = batch(p, &[pack(p, &copy_row(so, d_o, len))]);
-        let out = run(p, kmd, &b, &src, true);
-        assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
-        let mut want = vec![0u8; 4096];
-        want[d_o as usize..d_o as usize + len as usize]
-            .copy_from_slice(&src[so as usize..so as usize + len as usize]);
-        assert_eq!(&out.dst[..4096], &want[..], "{p} {kmd:?}");
+        assert_range_copied(p, kmd, &b, (so, d_o, len));
     }
 }
 
@@ -479,18 +473,7 @@ fn a_blit_to_unbound_memory_is_a_page_fault_on_bcs0() {
             destination_base_address: 0x7f00_0000,
             ..copy_row(0, 0, 64)
         };
-        let out = run(p, kmd, &batch(p, &[pack(p, &cmd)]), &[], true);
-        match out.errors.as_slice() {
-            [e] => {
-                assert_eq!(e.engine, "bcs0", "{p} {kmd:?}");
-                assert!(
-                    matches!(&e.kind, GpuErrorKind::PageFault { fault, .. } if fault.address == 0x7f00_0000),
-                    "{p} {kmd:?}: {:?}",
-                    e.kind
-                );
-            }
-            other => panic!("{p} {kmd:?}: {other:?}"),
-        }
+        assert_page_fault_on_bcs0(p, kmd, pack(p, &cmd), 0x7f00_0000);
     }
 }
 
@@ -557,15 +540,9 @@ fn src_copy_row(src_off: u64, dst_off: u64, len: i32) -> XySrcCopyBlt {
 #[test]
 fn src_copy_of_a_range_matches_memcpy() {
     for (p, kmd) in legacy_combos() {
-        let src = pattern_src(4096);
         let (so, d_o, len) = (13u64, 1001u64, 2049i32);
         let b = batch(p, &[pack(p, &src_copy_row(so, d_o, len))]);
-        let out = run(p, kmd, &b, &src, true);
-        assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
-        let mut want = vec![0u8; 4096];
-        want[d_o as usize..d_o as usize + len as usize]
-            .copy_from_slice(&src[so as usize..so as usize + len as usize]);
-        assert_eq!(&out.dst[..4096], &want[..], "{p} {kmd:?}");
+        assert_range_copied(p, kmd, &b, (so, d_o, len));
     }
 }
 
@@ -869,17 +846,34 @@ fn a_legacy_blit_to_unbound_memory_is_a_page_fault_on_bcs0() {
             destination_base_address: 0x7f00_0000,
             ..src_copy_row(0, 0, 64)
         };
-        let out = run(p, kmd, &batch(p, &[pack(p, &cmd)]), &[], true);
-        match out.errors.as_slice() {
-            [e] => {
-                assert_eq!(e.engine, "bcs0", "{p} {kmd:?}");
-                assert!(
-                    matches!(&e.kind, GpuErrorKind::PageFault { fault, .. } if fault.address == 0x7f00_0000),
-                    "{p} {kmd:?}: {:?}",
-                    e.kind
-                );
-            }
-            other => panic!("{p} {kmd:?}: {other:?}"),
-        }
+        assert_page_fault_on_bcs0(p, kmd, pack(p, &cmd), 0x7f00_0000);
     }
+}
+
+/// Runs one blit whose destination is unbound: one error, a page fault at `address` on bcs0.
+fn assert_page_fault_on_bcs0(p: Platform, kmd: Kmd, cmd: Vec<u32>, address: u64) {
+    let out = run(p, kmd, &batch(p, &[cmd]), &[], true);
+    match out.errors.as_slice() {
+        [e] => {
+            assert_eq!(e.engine, "bcs0", "{p} {kmd:?}");
+            assert!(
+                matches!(&e.kind, GpuErrorKind::PageFault { fault, .. } if fault.address == address),
+                "{p} {kmd:?}: {:?}",
+                e.kind
+            );
+        }
+        other => panic!("{p} {kmd:?}: {other:?}"),
+    }
+}
+
+/// Runs a batch copying `len` bytes from source byte `so` to destination byte `d_o` over the
+/// 4 KiB pattern source: the destination is memcpy's result, the rest zero.
+fn assert_range_copied(p: Platform, kmd: Kmd, b: &[u8], (so, d_o, len): (u64, u64, i32)) {
+    let src = pattern_src(4096);
+    let out = run(p, kmd, b, &src, true);
+    assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
+    let mut want = vec![0u8; 4096];
+    want[d_o as usize..d_o as usize + len as usize]
+        .copy_from_slice(&src[so as usize..so as usize + len as usize]);
+    assert_eq!(&out.dst[..4096], &want[..], "{p} {kmd:?}");
 }

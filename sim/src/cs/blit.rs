@@ -65,6 +65,13 @@ pub(super) struct Surface {
     pub(super) tiling: Tiling,
 }
 
+impl Surface {
+    /// The linear address of pixel `x` of row `y` at `bpp` bytes a pixel.
+    pub(super) fn linear_at(&self, x: u64, y: u64, bpp: usize) -> u64 {
+        self.base + y * self.pitch + x * bpp as u64
+    }
+}
+
 /// A checked rectangle: its first pixel and its size in pixels (possibly empty).
 pub(super) struct Rect {
     pub(super) x: u64,
@@ -242,8 +249,7 @@ impl Cs<'_> {
         };
         self.check_row_fits(cmd[0], &rect, bpp, &dst)?;
         for y in rect.y..rect.y + rect.height {
-            let at = dst.base + y * dst.pitch + rect.x * bpp as u64;
-            self.ppgtt.write(at, &row)?;
+            self.ppgtt.write(dst.linear_at(rect.x, y, bpp), &row)?;
         }
         Ok(())
     }
@@ -283,19 +289,6 @@ impl Cs<'_> {
             b.source_lod,
             b.source_array_index,
         )?;
-        let rect = Rect::new(
-            cmd[0],
-            b.destination_x1,
-            b.destination_y1,
-            b.destination_x2,
-            b.destination_y2,
-        )?;
-        // The source rectangle has the destination's size from (Source X1, Source Y1).
-        let from = Rect::new(cmd[0], b.source_x1, b.source_y1, b.source_x1, b.source_y1)?;
-        if rect.is_empty() {
-            return Ok(());
-        }
-        let bpp = b.color_depth.bytes();
         let dst = Surface {
             base: b.destination_base_address & VA_MASK,
             pitch: block_copy_pitch(b.destination_pitch, dst_tiling),
@@ -306,13 +299,57 @@ impl Cs<'_> {
             pitch: block_copy_pitch(b.source_pitch, src_tiling),
             tiling: src_tiling,
         };
-        let src_rect = Rect {
+        let corners = [
+            b.destination_x1,
+            b.destination_y1,
+            b.destination_x2,
+            b.destination_y2,
+        ];
+        let bpp = b.color_depth.bytes();
+        let Some((rect, from)) =
+            self.copy_rects(cmd[0], corners, (b.source_x1, b.source_y1), bpp, &dst, &src)?
+        else {
+            return Ok(());
+        };
+        self.copy_rows(&src, &from, &dst, &rect, bpp)
+    }
+
+    /// The destination rectangle of a copy (X1, Y1, X2, Y2) and the source rectangle of its
+    /// size from `source` (X1, Y1), each checked against its surface; `None` when empty.
+    pub(super) fn copy_rects(
+        &self,
+        header: u32,
+        [x1, y1, x2, y2]: [i32; 4],
+        source: (i32, i32),
+        bpp: usize,
+        dst: &Surface,
+        src: &Surface,
+    ) -> Result<Option<(Rect, Rect)>, GpuErrorKind> {
+        let rect = Rect::new(header, x1, y1, x2, y2)?;
+        let from = Rect::new(header, source.0, source.1, source.0, source.1)?;
+        if rect.is_empty() {
+            return Ok(None);
+        }
+        let from = Rect {
             x: from.x,
             y: from.y,
             ..rect
         };
-        self.check_row_fits(cmd[0], &rect, bpp, &dst)?;
-        self.check_row_fits(cmd[0], &src_rect, bpp, &src)?;
+        self.check_row_fits(header, &rect, bpp, dst)?;
+        self.check_row_fits(header, &from, bpp, src)?;
+        Ok(Some((rect, from)))
+    }
+
+    /// Copies rectangle `from` of `src` to `rect` of `dst` (same size), row by row through
+    /// each surface's tiling.
+    pub(super) fn copy_rows(
+        &mut self,
+        src: &Surface,
+        from: &Rect,
+        dst: &Surface,
+        rect: &Rect,
+        bpp: usize,
+    ) -> Result<(), GpuErrorKind> {
         let mut row = vec![0u8; rect.width as usize * bpp];
         for dy in 0..rect.height {
             let (sx, sy) = (from.x * bpp as u64, from.y + dy);

@@ -80,33 +80,26 @@ impl Cs<'_> {
                 "{NAME} with raster operation {rop:#04x}, which reads a pattern"
             )));
         }
-        let rect = Rect::new(
-            cmd[0],
+        let bpp = b.color_depth.bytes();
+        let dst = surface(NAME, b.destination_base_address, b.destination_pitch)?;
+        let src = surface(NAME, b.source_base_address, b.source_pitch)?;
+        let corners = [
             b.destination_x1,
             b.destination_y1,
             b.destination_x2,
             b.destination_y2,
-        )?;
-        let from = Rect::new(cmd[0], b.source_x1, b.source_y1, b.source_x1, b.source_y1)?;
-        if rect.is_empty() {
+        ];
+        let Some((rect, from)) =
+            self.copy_rects(cmd[0], corners, (b.source_x1, b.source_y1), bpp, &dst, &src)?
+        else {
             return Ok(());
-        }
-        let bpp = b.color_depth.bytes();
-        let dst = surface(NAME, b.destination_base_address, b.destination_pitch)?;
-        let src = surface(NAME, b.source_base_address, b.source_pitch)?;
-        let src_rect = Rect {
-            x: from.x,
-            y: from.y,
-            ..rect
         };
-        self.check_row_fits(cmd[0], &rect, bpp, &dst)?;
-        self.check_row_fits(cmd[0], &src_rect, bpp, &src)?;
         let mask = byte_mask(b.color_depth, b.write_rgb, b.write_alpha);
         let mut s_row = vec![0u8; rect.width as usize * bpp];
         let mut d_row = vec![0u8; s_row.len()];
         for dy in 0..rect.height {
-            let s = src.base + (from.y + dy) * src.pitch + from.x * bpp as u64;
-            let d = dst.base + (rect.y + dy) * dst.pitch + rect.x * bpp as u64;
+            let s = src.linear_at(from.x, from.y + dy, bpp);
+            let d = dst.linear_at(rect.x, rect.y + dy, bpp);
             if uses.source {
                 self.ppgtt.read(s, &mut s_row)?;
             }
@@ -148,7 +141,7 @@ impl Cs<'_> {
         let mask = byte_mask(b.color_depth, b.write_rgb, b.write_alpha);
         let mut d_row = vec![0u8; rect.width as usize * bpp];
         for dy in 0..rect.height {
-            let d = dst.base + (rect.y + dy) * dst.pitch + rect.x * bpp as u64;
+            let d = dst.linear_at(rect.x, rect.y + dy, bpp);
             self.combine(d, &mut d_row, bpp, mask, uses.destination, |i, d| {
                 rop_byte(rop, colour[i % bpp], 0, d)
             })?;
@@ -169,43 +162,22 @@ impl Cs<'_> {
         {
             return Err(unsupported(format!("{NAME} with a tiled surface")));
         }
-        let rect = Rect::new(
-            cmd[0],
+        let bpp = b.color_depth.bytes();
+        // The pitches are 16-bit fields: no sign to lose.
+        let dst = surface(NAME, b.destination_base_address, b.destination_pitch as i32)?;
+        let src = surface(NAME, b.source_base_address, b.source_pitch as i32)?;
+        let corners = [
             b.destination_x1,
             b.destination_y1,
             b.destination_x2,
             b.destination_y2,
-        )?;
-        let from = Rect::new(cmd[0], b.source_x1, b.source_y1, b.source_x1, b.source_y1)?;
-        if rect.is_empty() {
+        ];
+        let Some((rect, from)) =
+            self.copy_rects(cmd[0], corners, (b.source_x1, b.source_y1), bpp, &dst, &src)?
+        else {
             return Ok(());
-        }
-        let bpp = b.color_depth.bytes();
-        let dst = Surface {
-            base: b.destination_base_address & VA_MASK,
-            pitch: u64::from(b.destination_pitch),
-            tiling: Tiling::Linear,
         };
-        let src = Surface {
-            base: b.source_base_address & VA_MASK,
-            pitch: u64::from(b.source_pitch),
-            tiling: Tiling::Linear,
-        };
-        let src_rect = Rect {
-            x: from.x,
-            y: from.y,
-            ..rect
-        };
-        self.check_row_fits(cmd[0], &rect, bpp, &dst)?;
-        self.check_row_fits(cmd[0], &src_rect, bpp, &src)?;
-        let mut row = vec![0u8; rect.width as usize * bpp];
-        for dy in 0..rect.height {
-            let s = src.base + (from.y + dy) * src.pitch + from.x * bpp as u64;
-            let d = dst.base + (rect.y + dy) * dst.pitch + rect.x * bpp as u64;
-            self.ppgtt.read(s, &mut row)?;
-            self.ppgtt.write(d, &row)?;
-        }
-        Ok(())
+        self.copy_rows(&src, &from, &dst, &rect, bpp)
     }
 
     /// Writes one destination row at `at`: byte `i` becomes `f(i, old byte)` where `mask`
