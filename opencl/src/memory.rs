@@ -1003,7 +1003,7 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
     })
 }
 
-/// Every buffer lives on its one device: migration has nothing to move.
+/// Every memory object lives on its one device: migration has nothing to move.
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
     queue: cl_command_queue,
@@ -1023,7 +1023,15 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
         }
         // SAFETY: the application's array.
         for mem in unsafe { info::slice(mem_objects, num_mem_objects as usize) }? {
-            command(queue, *mem, 0, 0)?;
+            // Any memory object migrates (images too), not only buffers.
+            let m = Handle::<Mem>::get(*mem)?;
+            if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+            if !Arc::ptr_eq(&q.obj.device, &m.obj.device) {
+                // Objects live on their context's first device; moving them is not provided.
+                return Err(CL_INVALID_OPERATION);
+            }
         }
         // SAFETY: the application's wait list and event pointer.
         unsafe {

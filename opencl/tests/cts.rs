@@ -7,8 +7,9 @@
 //! (`CL_CONFORMANCE_RESULTS_FILENAME`). A test passes only when every sub-test expected to pass
 //! passes and every sub-test the CTS skips is in [`SKIPPED`] with the specification's reason.
 //! Suites: `test_subgroups`, `test_computeinfo` and the passing `test_api` sub-tests on sim:skl,
-//! sim:tgllp and sim:dg2; `test_compiler` on sim:tgllp. Sub-tests that fail are listed in
-//! [`KNOWN_FAIL`] with the reason and asserted to fail. What is left: `opencl/README.md`.
+//! sim:tgllp and sim:dg2; `test_compiler` and a covering set of `test_buffers` on sim:tgllp.
+//! Sub-tests that fail are listed in [`KNOWN_FAIL`] with the reason and asserted to fail. What is
+//! left: `opencl/README.md`.
 
 mod support;
 
@@ -20,12 +21,13 @@ use std::sync::Mutex;
 use oracles::{require, Oracle};
 
 /// The CTS executables built, with their path inside the build directory.
-const SUITES: [(&str, &str); 10] = [
+const SUITES: [(&str, &str); 11] = [
     (
         "test_subgroups",
         "test_conformance/subgroups/test_subgroups",
     ),
     ("test_api", "test_conformance/api/test_api"),
+    ("test_buffers", "test_conformance/buffers/test_buffers"),
     (
         "test_computeinfo",
         "test_conformance/computeinfo/test_computeinfo",
@@ -125,6 +127,13 @@ const SKIPPED: &[(&str, &str, &str)] = &[
          optional (CL_DEVICE_PARTITION_MAX_SUB_DEVICES 0) and not offered",
     ),
     ("test_computeinfo", "pci_bus_info", NOT_IMPLEMENTED),
+    // CL_MEM_IMMUTABLE_EXT needs cl_ext_immutable_memory_objects.
+    (
+        "test_buffers",
+        "write_from_immutable_buffer_to_buffer",
+        NOT_IMPLEMENTED,
+    ),
+    ("test_buffers", "immutable_buffer_map_char", NOT_IMPLEMENTED),
 ];
 
 /// Sub-tests that fail on a device, each with what the CTS found and why: the test asserts they
@@ -718,4 +727,50 @@ fn image_get_info_tgllp() {
     let mut args = IMAGE_TYPES.to_vec();
     args.extend_from_slice(&["small_images", "CL_UNSIGNED_INT8"]);
     run_suite("test_cl_get_info", &args, "sim:tgllp", &IMAGE_TYPES);
+}
+
+/// test_buffers on sim:tgllp: copy, partial copy, fill, map for read and write, read and write
+/// (blocking, async, with barriers, random sizes), migrate, the creation flags and sub-buffers,
+/// each on one or two element types (every type passed when run: `opencl/README.md`). The
+/// suite has no rect tests at the pinned commit (those are in test_basic, not vendored).
+const BUFFERS: &[&str] = &[
+    "array_info_size",
+    "buffer_copy",
+    "buffer_partial_copy",
+    "buffer_fill_struct",
+    "buffer_fill_uchar",
+    "buffer_map_read_struct",
+    "buffer_map_read_char",
+    "buffer_map_write_struct",
+    "buffer_map_write_uchar",
+    "buffer_read_char",
+    "buffer_read_half",
+    "buffer_read_struct",
+    "buffer_read_random_size",
+    "buffer_read_async_uchar",
+    "buffer_read_array_barrier_char",
+    "buffer_write_struct",
+    "buffer_write_char",
+    "buffer_write_async_char",
+    "buffer_migrate",
+    "image_migrate",
+    "mem_read_write_flags",
+    "mem_write_only_flags",
+    "mem_read_only_flags",
+    "mem_copy_host_flags",
+    "mem_alloc_ref_flags",
+    "sub_buffers_read_write",
+    "sub_buffers_overlapping",
+];
+
+/// Wall time on the shared 2-core machine: about a minute and a half, the two sub-buffer tests
+/// (20 s each) the largest part.
+#[test]
+fn buffers_tgllp() {
+    let mut run = BUFFERS.to_vec();
+    run.extend([
+        "write_from_immutable_buffer_to_buffer",
+        "immutable_buffer_map_char",
+    ]);
+    run_suite("test_buffers", &run, "sim:tgllp", BUFFERS);
 }
