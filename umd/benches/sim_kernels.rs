@@ -19,6 +19,7 @@
 //! For instruction counts (`valgrind --tool=callgrind`, repeatable on a shared machine):
 //! `SIM_KERNELS_CASES=saxpy,branchy` runs only those cases, `SIM_KERNELS_THREADS=1` (or `0`,
 //! one per core) only that host-thread setting; with either set PoCL is not run.
+//! `SIM_KERNELS_RUNS=200` times that many dispatches instead of 5 (for `perf record`).
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -175,14 +176,15 @@ fn run_sim(bin: &[u8], case: &Case, host_threads: usize) -> Result<SimResult, St
     // SAXPY updates its output in place: every run starts from the same zeroed output.
     let zero = vec![0u8; out.size() as usize];
     let (mut times, mut cpus, before) = (Vec::new(), Vec::new(), exec.instructions_executed());
-    for _ in 0..RUNS {
+    let runs = sim_runs();
+    for _ in 0..runs {
         out.write(0, &zero).map_err(err)?;
         let (start, cpu) = (Instant::now(), cpu_time());
         d.dispatch(&kernel, &range, &args).map_err(err)?;
         times.push(start.elapsed());
         cpus.push(cpu_time().saturating_sub(cpu));
     }
-    let insts = (exec.instructions_executed() - before) / RUNS as u64;
+    let insts = (exec.instructions_executed() - before) / runs as u64;
     let time = median(times);
     Ok(SimResult {
         time,
@@ -190,6 +192,15 @@ fn run_sim(bin: &[u8], case: &Case, host_threads: usize) -> Result<SimResult, St
         lane_ops_per_s: (insts * u64::from(kernel.simd)) as f64 / time.as_secs_f64(),
         output: out.to_vec().map_err(err)?,
     })
+}
+
+/// Dispatches timed per case: `SIM_KERNELS_RUNS` (for profiles), else [`RUNS`].
+fn sim_runs() -> usize {
+    std::env::var("SIM_KERNELS_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .filter(|&r| r > 0)
+        .unwrap_or(RUNS)
 }
 
 /// PyOpenCL on PoCL: prints one line per kernel: name, median seconds, output hex digest.

@@ -397,6 +397,13 @@ impl Memory for VmMemory<'_> {
         Ok(s)
     }
 
+    fn surface_span(&mut self, bti: u32) -> Result<(u64, u64), MemFault> {
+        match self.surfaces.get(bti as usize) {
+            Some(Some(s)) => Ok((s.base, s.width)),
+            _ => self.surface(bti).map(|s| (s.base, s.width)),
+        }
+    }
+
     fn sampler(&mut self, index: u32) -> Result<Sampler, MemFault> {
         let at = self
             .sampler_table

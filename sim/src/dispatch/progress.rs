@@ -140,20 +140,31 @@ impl<'a> Progress<'a> {
     pub fn group_done(&self, ordinal: u64, max_instructions: u64) {
         let ns = u128::from(max_instructions) * u128::from(NS_PER_INSTRUCTION);
         let mut d = self.done();
-        d.later.insert(ordinal, ns);
-        while let Some(ns) = {
+        // The next group in walker order (always so on one host thread) skips the map.
+        let mut next = if ordinal == d.frontier {
+            Some(ns)
+        } else {
+            d.later.insert(ordinal, ns);
+            None
+        };
+        while let Some(ns) = next.take().or_else(|| {
             let f = d.frontier;
             d.later.remove(&f)
-        } {
-            let start = self.after(d.prefix_ns);
-            if d.reset.is_none() {
-                let n = u64::try_from(ns / u128::from(NS_PER_INSTRUCTION)).unwrap_or(u64::MAX);
-                d.reset = self.verdict(start, Some(n)).err();
-            }
-            d.prefix_ns += ns;
-            d.frontier += 1;
+        }) {
+            self.extend_prefix(&mut d, ns);
         }
         self.timer.advance_to(self.after(d.prefix_ns));
+    }
+
+    /// The group at the frontier, `ns` long, joins the finished prefix.
+    fn extend_prefix(&self, d: &mut Done, ns: u128) {
+        let start = self.after(d.prefix_ns);
+        if d.reset.is_none() {
+            let n = u64::try_from(ns / u128::from(NS_PER_INSTRUCTION)).unwrap_or(u64::MAX);
+            d.reset = self.verdict(start, Some(n)).err();
+        }
+        d.prefix_ns += ns;
+        d.frontier += 1;
     }
 
     /// After every group finished: the first reset in walker order, if the rule reached one.

@@ -23,7 +23,7 @@ use isa_encoder::sendmsg::{gateway, Sfid};
 use platform::Platform;
 
 use crate::eu::error::{EuErrorKind, MemFault};
-use crate::eu::program::Inst;
+use crate::eu::program::{Inst, SendPlan};
 use crate::eu::regfile::{Thread, A0, GRF_REGS, REG_BYTES};
 pub use crate::mem::tiling::Tiling;
 
@@ -188,6 +188,11 @@ pub trait Memory {
     /// RENDER_SURFACE_STATE). Stateless indices 255 and 253 name the general-state heap: the
     /// implementation returns a buffer at the General State Base Address spanning the VM.
     fn surface(&mut self, bti: u32) -> Result<Surface, MemFault>;
+    /// The base address and byte size ([`Surface::width`]) of the surface at `bti`, for
+    /// messages that need no more of it; implementations that cache surfaces skip the copy.
+    fn surface_span(&mut self, bti: u32) -> Result<(u64, u64), MemFault> {
+        self.surface(bti).map(|s| (s.base, s.width))
+    }
     /// The sampler at `index` of the dispatch's sampler table (Dynamic State Base Address +
     /// the interface descriptor's Sampler State Pointer). The default has none: the access
     /// faults at the index.
@@ -401,6 +406,19 @@ pub fn execute(
             return Ok(Outcome { eot: plan.eot });
         }
     }
+    execute_frame(t, platform, inst, &plan, mask, mem)
+}
+
+/// Executes a send through the general message frame (its quick form, if any, declined).
+#[inline(never)]
+pub(crate) fn execute_frame(
+    t: &mut Thread,
+    platform: Platform,
+    inst: &Inst,
+    plan: &SendPlan,
+    mask: u32,
+    mem: &mut dyn Memory,
+) -> Result<Outcome, EuErrorKind> {
     let desc = desc_value(t, plan.desc);
     let ex_desc = desc_value(t, plan.ex_desc);
     let mlen = (desc >> 25 & 0xf) as usize;

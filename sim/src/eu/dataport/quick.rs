@@ -275,8 +275,8 @@ fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
     let (space, base, limit) = match l.base {
         Base::Flat => (Space::Global, 0, u64::MAX),
         Base::Slm(p) => (Space::Slm(p), 0, u64::MAX),
-        Base::Bti(b) => match mem.surface(u32::from(b)) {
-            Ok(s) => (Space::Global, s.base, s.width),
+        Base::Bti(b) => match mem.surface_span(u32::from(b)) {
+            Ok((base, width)) => (Space::Global, base, width),
             Err(_) => return false,
         },
     };

@@ -226,7 +226,19 @@ fn step(
     match inst.opcode.shape() {
         Shape::Branch => branch(t, prog, inst, enabled, pred),
         Shape::Send => {
-            let out = dataport::execute(t, prog.platform, inst, enabled & pred, mem)?;
+            let mask = enabled & pred;
+            let out = match &inst.send {
+                // The classified form first, without the general frame's set-up.
+                Some(plan)
+                    if plan
+                        .quick
+                        .is_some_and(|q| dataport::quick::run(t, q, mask, mem)) =>
+                {
+                    dataport::Outcome { eot: plan.eot }
+                }
+                Some(plan) => dataport::execute_frame(t, prog.platform, inst, plan, mask, mem)?,
+                None => dataport::execute(t, prog.platform, inst, mask, mem)?,
+            };
             if out.eot {
                 t.ended = true;
                 return Ok(Flow::Ended);
