@@ -92,7 +92,7 @@ fn legacy_depth_of(n: usize) -> Option<XyLegacyColorDepth> {
 }
 
 /// The raster operation that writes the source (XY_SRC_COPY_BLT).
-pub(super) const ROP_SOURCE: u32 = 0xcc;
+const ROP_SOURCE: u32 = 0xcc;
 /// The raster operation that writes the pattern, a solid colour (XY_COLOR_BLT).
 const ROP_PATTERN: u32 = 0xf0;
 
@@ -103,6 +103,57 @@ pub(super) fn put(p: Platform, out: &mut Vec<u32>, pk: &impl Packet) -> Result<(
         .map_err(|e| Error::Argument(e.to_string()))?;
     out.extend_from_slice(&buf[..n]);
     Ok(())
+}
+
+/// One blit of 8-bit pixels: `width` bytes by `height` rows, each side with its own pitch.
+pub(super) struct CopyRect {
+    pub src: u64,
+    pub src_pitch: u64,
+    pub dst: u64,
+    pub dst_pitch: u64,
+    pub width: u64,
+    pub height: u64,
+}
+
+/// Appends the copy packet of `blitter` for `r` (the caller keeps width, height and pitches
+/// within the packet's fields).
+pub(super) fn copy_blit(
+    p: Platform,
+    blitter: Blitter,
+    r: &CopyRect,
+    out: &mut Vec<u32>,
+) -> Result<()> {
+    match blitter {
+        Blitter::Block => put(
+            p,
+            out,
+            &XyBlockCopyBlt {
+                color_depth: XyColorDepth::Bpp8,
+                destination_pitch: (r.dst_pitch - 1) as u32,
+                destination_x2: r.width as i32,
+                destination_y2: r.height as i32,
+                destination_base_address: r.dst,
+                source_pitch: (r.src_pitch - 1) as u32,
+                source_base_address: r.src,
+                ..Default::default()
+            },
+        ),
+        Blitter::Legacy => put(
+            p,
+            out,
+            &XySrcCopyBlt {
+                raster_operation: ROP_SOURCE,
+                color_depth: XyLegacyColorDepth::Bpp8,
+                destination_pitch: r.dst_pitch as i32,
+                destination_x2: r.width as i32,
+                destination_y2: r.height as i32,
+                destination_base_address: r.dst,
+                source_pitch: r.src_pitch as i32,
+                source_base_address: r.src,
+                ..Default::default()
+            },
+        ),
+    }
 }
 
 /// Rows of `row` units from `len` units: (full rows, the last row's length).
@@ -121,36 +172,16 @@ pub(crate) fn copy_commands(
     let blitter =
         Blitter::of(p).ok_or_else(|| Error::Argument(format!("{p} has no blitter copy packet")))?;
     let (full, tail) = rows(len, COPY_ROW);
-    let blit = |at: u64, height: u64, width: u64, out: &mut Vec<u32>| match blitter {
-        Blitter::Block => put(
-            p,
-            out,
-            &XyBlockCopyBlt {
-                color_depth: XyColorDepth::Bpp8,
-                destination_pitch: (COPY_ROW - 1) as u32,
-                destination_x2: width as i32,
-                destination_y2: height as i32,
-                destination_base_address: dst + at,
-                source_pitch: (COPY_ROW - 1) as u32,
-                source_base_address: src + at,
-                ..Default::default()
-            },
-        ),
-        Blitter::Legacy => put(
-            p,
-            out,
-            &XySrcCopyBlt {
-                raster_operation: ROP_SOURCE,
-                color_depth: XyLegacyColorDepth::Bpp8,
-                destination_pitch: COPY_ROW as i32,
-                destination_x2: width as i32,
-                destination_y2: height as i32,
-                destination_base_address: dst + at,
-                source_pitch: COPY_ROW as i32,
-                source_base_address: src + at,
-                ..Default::default()
-            },
-        ),
+    let blit = |at: u64, height: u64, width: u64, out: &mut Vec<u32>| {
+        let rect = CopyRect {
+            src: src + at,
+            src_pitch: COPY_ROW,
+            dst: dst + at,
+            dst_pitch: COPY_ROW,
+            width,
+            height,
+        };
+        copy_blit(p, blitter, &rect, out)
     };
     let mut done = 0;
     while done < full {

@@ -8,10 +8,10 @@
 //! XY_SRC_COPY_BLT's up to 32767 bytes; larger pitches, and rectangles whose batch would not
 //! fit the queue's arena, are the caller's to copy on the CPU ([`Queue::blitter_copies_rect`]).
 
-use batchbuffer::{PacketId, XyBlockCopyBlt, XyColorDepth, XyLegacyColorDepth, XySrcCopyBlt};
+use batchbuffer::PacketId;
 use platform::Platform;
 
-use super::blit::{put, Blitter, COPY_ROW, MAX_ROWS, ROP_SOURCE};
+use super::blit::{copy_blit, Blitter, CopyRect, COPY_ROW, MAX_ROWS};
 use super::{Event, Queue, FENCE_AT};
 use crate::error::{Error, Result};
 use crate::memory::Buffer;
@@ -96,38 +96,15 @@ fn rect_commands(
                 let w = (region[0] - x).min(COPY_ROW);
                 let s = src.0 + src.1.at(y, z).ok_or_else(overflow)? + x;
                 let d = dst.0 + dst.1.at(y, z).ok_or_else(overflow)? + x;
-                let (sp, dp) = (src.1.row_pitch, dst.1.row_pitch);
-                match b {
-                    Blitter::Block => put(
-                        p,
-                        out,
-                        &XyBlockCopyBlt {
-                            color_depth: XyColorDepth::Bpp8,
-                            destination_pitch: (dp - 1) as u32,
-                            destination_x2: w as i32,
-                            destination_y2: h as i32,
-                            destination_base_address: d,
-                            source_pitch: (sp - 1) as u32,
-                            source_base_address: s,
-                            ..Default::default()
-                        },
-                    )?,
-                    Blitter::Legacy => put(
-                        p,
-                        out,
-                        &XySrcCopyBlt {
-                            raster_operation: ROP_SOURCE,
-                            color_depth: XyLegacyColorDepth::Bpp8,
-                            destination_pitch: dp as i32,
-                            destination_x2: w as i32,
-                            destination_y2: h as i32,
-                            destination_base_address: d,
-                            source_pitch: sp as i32,
-                            source_base_address: s,
-                            ..Default::default()
-                        },
-                    )?,
-                }
+                let rect = CopyRect {
+                    src: s,
+                    src_pitch: src.1.row_pitch,
+                    dst: d,
+                    dst_pitch: dst.1.row_pitch,
+                    width: w,
+                    height: h,
+                };
+                copy_blit(p, b, &rect, out)?;
             }
         }
     }
