@@ -31,6 +31,9 @@ pub enum Oracle {
     Clinfo,
     /// Debian's `/usr/bin/python3` with PyOpenCL importable.
     PyOpenCl,
+    /// The same python3 with pytest and pytest-timeout too, which run PyOpenCL's own test suite
+    /// (vendored under `third_party/pyopencl-tests/`).
+    PyOpenClPytest,
     /// gcc with the Khronos OpenCL headers and the ocl-icd loader to link against.
     OpenClC,
     /// cmake and g++, which build Khronos' OpenCL-CTS (vendored under `third_party/`), and the
@@ -51,6 +54,10 @@ impl Oracle {
             }
             Oracle::Clinfo => "clinfo (Debian packages clinfo, ocl-icd-libopencl1)",
             Oracle::PyOpenCl => "/usr/bin/python3 with pyopencl (Debian package python3-pyopencl)",
+            Oracle::PyOpenClPytest => {
+                "/usr/bin/python3 with pyopencl, pytest and pytest_timeout (Debian packages \
+                 python3-pyopencl, python3-pytest, python3-pytest-timeout)"
+            }
             Oracle::OpenClC => {
                 "gcc, CL/cl.h and libOpenCL.so (Debian packages gcc, opencl-headers, ocl-icd-opencl-dev)"
             }
@@ -79,14 +86,8 @@ impl Oracle {
                 })
             }
             Oracle::Clinfo => find_program("clinfo", &["/usr/bin/clinfo"]),
-            Oracle::PyOpenCl => {
-                let python = PathBuf::from("/usr/bin/python3");
-                let ok = Command::new(&python)
-                    .args(["-c", "import pyopencl"])
-                    .output()
-                    .is_ok_and(|o| o.status.success());
-                ok.then_some(python)
-            }
+            Oracle::PyOpenCl => python_with("import pyopencl"),
+            Oracle::PyOpenClPytest => python_with("import pyopencl, pytest, pytest_timeout"),
             Oracle::OpenClC => {
                 let headers = Path::new("/usr/include/CL/cl.h").is_file();
                 let loader = [
@@ -113,6 +114,16 @@ impl Oracle {
             }
         }
     }
+}
+
+/// Debian's python3 when `imports` succeeds in it.
+fn python_with(imports: &str) -> Option<PathBuf> {
+    let python = PathBuf::from("/usr/bin/python3");
+    let ok = Command::new(&python)
+        .args(["-c", imports])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    ok.then_some(python)
 }
 
 fn find_program(name: &str, debian_paths: &[&str]) -> Option<PathBuf> {

@@ -1,0 +1,1 @@
+/* what did you expect? */
