@@ -21,13 +21,17 @@ use std::sync::Mutex;
 use oracles::{require, Oracle};
 
 /// The CTS executables built, with their path inside the build directory.
-const SUITES: [(&str, &str); 11] = [
+const SUITES: [(&str, &str); 12] = [
     (
         "test_subgroups",
         "test_conformance/subgroups/test_subgroups",
     ),
     ("test_api", "test_conformance/api/test_api"),
     ("test_buffers", "test_conformance/buffers/test_buffers"),
+    (
+        "test_c11_atomics",
+        "test_conformance/c11_atomics/test_c11_atomics",
+    ),
     (
         "test_computeinfo",
         "test_conformance/computeinfo/test_computeinfo",
