@@ -7,7 +7,8 @@
 //! (`CL_CONFORMANCE_RESULTS_FILENAME`). A test passes only when every sub-test expected to pass
 //! passes and every sub-test the CTS skips is in [`SKIPPED`] with the specification's reason.
 //! Suites: `test_subgroups`, `test_computeinfo` and the passing `test_api` sub-tests on sim:skl,
-//! sim:tgllp and sim:dg2; `test_compiler` and a covering set of `test_buffers` on sim:tgllp.
+//! sim:tgllp and sim:dg2; `test_compiler`, a covering set of `test_buffers` and
+//! `test_c11_atomics`' `atomic_flag` on sim:tgllp.
 //! Sub-tests that fail are listed in [`KNOWN_FAIL`] with the reason and asserted to fail. What is
 //! left: `opencl/README.md`.
 
@@ -777,4 +778,18 @@ fn buffers_tgllp() {
         "immutable_buffer_map_char",
     ]);
     run_suite("test_buffers", &run, "sim:tgllp", BUFFERS);
+}
+
+/// test_c11_atomics on sim:tgllp, the sub-test that fits the CI budget (each of its kernels is
+/// a separate ocloc build, so every sub-test takes minutes; the others run by hand are in
+/// `opencl/README.md`). `atomic_flag`: test_and_set/clear as locks of one critical section per
+/// work-item, in global and local memory, with acquire/release fences, at every order and
+/// scope the device reports. The harness's own options cut threads and loop counts.
+const C11_ATOMICS: &[&str] = &["atomic_flag"];
+
+#[test]
+fn c11_atomics_tgllp() {
+    let mut args = C11_ATOMICS.to_vec();
+    args.extend(["-maxDeviceThreads", "64", "-internalIterations", "100"]);
+    run_suite("test_c11_atomics", &args, "sim:tgllp", C11_ATOMICS);
 }
