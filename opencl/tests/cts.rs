@@ -7,7 +7,8 @@
 //! (`CL_CONFORMANCE_RESULTS_FILENAME`). A test passes only when every sub-test expected to pass
 //! passes and every sub-test the CTS skips is in [`SKIPPED`] with the specification's reason.
 //! Suites: `test_subgroups`, `test_computeinfo` and the passing `test_api` sub-tests on sim:skl,
-//! sim:tgllp and sim:dg2; `test_compiler` and a covering set of `test_buffers` on sim:tgllp.
+//! sim:tgllp and sim:dg2; `test_compiler`, a covering set of `test_buffers` and
+//! three `test_c11_atomics` sub-tests on sim:tgllp.
 //! Sub-tests that fail are listed in [`KNOWN_FAIL`] with the reason and asserted to fail. What is
 //! left: `opencl/README.md`.
 
@@ -21,13 +22,17 @@ use std::sync::Mutex;
 use oracles::{require, Oracle};
 
 /// The CTS executables built, with their path inside the build directory.
-const SUITES: [(&str, &str); 11] = [
+const SUITES: [(&str, &str); 12] = [
     (
         "test_subgroups",
         "test_conformance/subgroups/test_subgroups",
     ),
     ("test_api", "test_conformance/api/test_api"),
     ("test_buffers", "test_conformance/buffers/test_buffers"),
+    (
+        "test_c11_atomics",
+        "test_conformance/c11_atomics/test_c11_atomics",
+    ),
     (
         "test_computeinfo",
         "test_conformance/computeinfo/test_computeinfo",
@@ -773,4 +778,18 @@ fn buffers_tgllp() {
         "immutable_buffer_map_char",
     ]);
     run_suite("test_buffers", &run, "sim:tgllp", BUFFERS);
+}
+
+/// test_c11_atomics on sim:tgllp, with the harness's own options cutting threads and loop
+/// counts (the rest, run by hand: `opencl/README.md`). Each sub-test builds one kernel per type
+/// x order x scope x address space (global, local). `atomic_flag`: test_and_set/clear as locks
+/// of one critical section per work-item, with acquire/release fences; `atomic_init`;
+/// `atomic_fetch_min`: signed and unsigned min. About 110 s together on the loaded machine.
+const C11_ATOMICS: &[&str] = &["atomic_flag", "atomic_init", "atomic_fetch_min"];
+
+#[test]
+fn c11_atomics_tgllp() {
+    let mut args = C11_ATOMICS.to_vec();
+    args.extend(["-maxDeviceThreads", "64", "-internalIterations", "100"]);
+    run_suite("test_c11_atomics", &args, "sim:tgllp", C11_ATOMICS);
 }
