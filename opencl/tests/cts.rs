@@ -21,12 +21,13 @@ use std::sync::Mutex;
 use oracles::{require, Oracle};
 
 /// The CTS executables built, with their path inside the build directory.
-const SUITES: [(&str, &str); 11] = [
+const SUITES: [(&str, &str); 12] = [
     (
         "test_subgroups",
         "test_conformance/subgroups/test_subgroups",
     ),
     ("test_api", "test_conformance/api/test_api"),
+    ("test_basic", "test_conformance/basic/test_basic"),
     ("test_buffers", "test_conformance/buffers/test_buffers"),
     (
         "test_computeinfo",
