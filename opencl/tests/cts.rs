@@ -157,26 +157,16 @@ const SKIPPED: &[(&str, &str, &str)] = &[
 
 /// Sub-tests that fail on a device, each with what the CTS found and why: the test asserts they
 /// still fail, so a fix is noticed and the entry removed. (suite, device, sub-test, reason)
-const KNOWN_FAIL: &[(&str, &str, &str, &str)] = &[
-    (
-        "test_basic",
-        "sim:tgllp",
-        "bufferreadwriterect",
-        "the CTS's fault at the pinned commit (KhronosGroup/OpenCL-CTS issue 2765): its overlap \
-         check ignores a zero slice pitch, so it expects success from clEnqueueCopyBufferRect \
-         within one buffer, row pitch 438, slice pitch 0 (5 rows), origins (14,69,100) and \
-         (176,181,171), region 224x5x226, whose regions share 41106 bytes; CL_MEM_COPY_OVERLAP \
-         is the specification's answer",
-    ),
-    (
-        "test_basic",
-        "sim:tgllp",
-        "local_kernel_scope",
-        "the simulator stops the kernel (a kernel-scope __local array of 4096 uints filled \
-         reverse-linearly, barrier, max over the group) with a misaligned access at address 1 \
-         (a 16-byte aligned message) and the maxima read back are 0: not diagnosed yet",
-    ),
-];
+const KNOWN_FAIL: &[(&str, &str, &str, &str)] = &[(
+    "test_basic",
+    "sim:tgllp",
+    "bufferreadwriterect",
+    "the CTS's fault at the pinned commit (KhronosGroup/OpenCL-CTS issue 2765): its overlap \
+     check ignores a zero slice pitch, so it expects success from clEnqueueCopyBufferRect \
+     within one buffer, row pitch 438, slice pitch 0 (5 rows), origins (14,69,100) and \
+     (176,181,171), region 224x5x226, whose regions share 41106 bytes; CL_MEM_COPY_OVERLAP \
+     is the specification's answer",
+)];
 
 /// The vendored trees the build depends on (relative to the workspace root).
 const SOURCES: [&str; 3] = [
@@ -815,8 +805,9 @@ fn buffers_tgllp() {
 
 /// test_basic sub-tests on sim:tgllp that take seconds each: work-item functions and offsets,
 /// kernel arguments of every type, constant memory, barriers, host pointers, maps, integer
-/// math and conversions, image copies and reads, and the listed skip and known failure
-/// (every sub-test's status and time: `opencl/README.md`).
+/// math and conversions, image copies and reads, a kernel-scope __local array read back in a
+/// loop (SLM OWord block reads), and the listed skips and known failure (every sub-test's
+/// status and time: `opencl/README.md`).
 const BASIC: &[&str] = &[
     "arraycopy",
     "arrayimagecopy",
@@ -853,6 +844,7 @@ const BASIC: &[&str] = &[
     "kernel_memory_alignment_global",
     "local_arg_def",
     "local_kernel_def",
+    "local_kernel_scope",
     "local_linear_id",
     "loop",
     "mri_one",
