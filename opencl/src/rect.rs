@@ -61,6 +61,32 @@ impl Side {
     }
 }
 
+/// Whether two regions of one buffer with the same pitches share a byte: the test of the
+/// OpenCL specification's appendix "Checking for Memory Copy Overlap". Byte spans that
+/// interleave do not overlap when one region's rows fit in the other's gaps between rows, or
+/// its slices in the gaps between slices. Both sides lie inside the buffer (`buffer_side`).
+fn rects_overlap(a: &Side, b: &Side, region: [usize; 3]) -> bool {
+    let (row, slice) = (a.row, a.slice);
+    let (a0, b0) = (a.at(0, 0).unwrap_or(0), b.at(0, 0).unwrap_or(0));
+    let (a1, b1) = (a.end(region).unwrap_or(0), b.end(region).unwrap_or(0));
+    if a1 <= b0 || b1 <= a0 {
+        return false;
+    }
+    // `inner` bytes starting at `p` and at `q`, repeating every `period`: apart when one
+    // fits between the other's end and its next repetition.
+    let apart = |p: usize, q: usize, inner: usize, period: usize| {
+        (q >= p + inner && q + inner <= p + period) || (p >= q + inner && p + inner <= q + period)
+    };
+    let slice_bytes = (region[1] - 1) * row + region[0];
+    !(apart(a.origin[0] % row, b.origin[0] % row, region[0], row)
+        || apart(
+            (a.origin[1] * row + a.origin[0]) % slice,
+            (b.origin[1] * row + b.origin[0]) % slice,
+            slice_bytes,
+            slice,
+        ))
+}
+
 /// Three size_t values at `p`.
 ///
 /// # Safety
@@ -289,9 +315,7 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
             if src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch {
                 return Err(CL_INVALID_VALUE);
             }
-            let extent = |x: &Side| (x.at(0, 0).unwrap_or(0), x.end(region).unwrap_or(usize::MAX));
-            let ((a0, a1), (b0, b1)) = (extent(&src), extent(&dst));
-            if a0 < b1 && b0 < a1 {
+            if rects_overlap(&src, &dst, region) {
                 return Err(CL_MEM_COPY_OVERLAP);
             }
         }

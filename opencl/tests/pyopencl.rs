@@ -54,7 +54,12 @@ fn pyopencl_copies_and_fills_on_each_simulated_device() {
             out.contains("ok   fill on a second queue after the copy"),
             "{dev}:\n{out}"
         );
-        assert_eq!(out.matches("ok   rect copy").count(), 3, "{dev}:\n{out}");
+        assert_eq!(out.matches("ok   rect copy").count(), 5, "{dev}:\n{out}");
+        assert_eq!(
+            out.matches("ok   overlapping rect copy").count(),
+            2,
+            "{dev}:\n{out}"
+        );
     }
 }
 

@@ -253,3 +253,38 @@ fn lsc_load_store_transposed_slm_and_atomics_on_xe_hpg() {
     // Transposed: lane 0's address, eight consecutive dwords.
     assert_eq!(u32s(&t, 12, 8), data[..8].to_vec());
 }
+
+/// SLM OWord block reads (BTI 254): the aligned form's header DWord 2 counts OWords (IGC
+/// turns `localStorage[i]` in a loop into `offset >> 4` with this message, as in the CTS's
+/// test_basic local_kernel_scope); the unaligned form's counts bytes.
+#[test]
+fn slm_oword_block_read_offsets_are_owords_in_the_aligned_form() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let mut mem = TestMem::new(BASE, 0x1000);
+    let words = values(64, 9);
+    for (i, w) in words.iter().enumerate() {
+        mem.slm[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    // Aligned form, one OWord (1L), as IGC emits it for tgllp.
+    let prog = program(
+        &iga,
+        Platform::Tgllp,
+        "send.dc0 (4|M0) r12 r2 null 0x0 0x021800FE",
+    );
+    let t = run_on(&prog, 8, &mut mem, |t| {
+        set_u32s(t, 2, &[0, 0, 3, 0, 0, 0, 0, 0])
+    })
+    .unwrap();
+    assert_eq!(u32s(&t, 12, 4), words[12..16].to_vec());
+    // Unaligned form: the same header value is a byte offset (DWord aligned).
+    let prog = program(
+        &iga,
+        Platform::Tgllp,
+        "send.dc0 (4|M0) r12 r2 null 0x0 0x021840FE",
+    );
+    let t = run_on(&prog, 8, &mut mem, |t| {
+        set_u32s(t, 2, &[0, 0, 12, 0, 0, 0, 0, 0])
+    })
+    .unwrap();
+    assert_eq!(u32s(&t, 12, 4), words[3..7].to_vec());
+}

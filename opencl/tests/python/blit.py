@@ -2,8 +2,10 @@
 blitter packet for them, the queue's thread otherwise): clEnqueueCopyBuffer at unaligned
 offsets, clEnqueueFillBuffer with every pattern size OpenCL allows, a copy and a fill between
 kernels on one queue and across queues, CL_MEM_COPY_OVERLAP for overlapping ranges of one
-buffer, and clEnqueueCopyBufferRect over odd origins and pitches. Expected values are numpy's memcpy/memset of the same bytes (OpenCL 3.0 API
-specification, 5.2.3). Prints one line per check; exits non-zero on a failure."""
+buffer, and clEnqueueCopyBufferRect over odd origins and pitches, and within one buffer
+(regions whose byte spans interleave but share no byte are copied; CL_MEM_COPY_OVERLAP only
+when they share one, the API specification's appendix on copy overlap). Expected values are
+numpy's memcpy/memset of the same bytes (OpenCL 3.0 API specification, 5.2.3). Prints one line per check; exits non-zero on a failure."""
 
 import sys
 
@@ -113,5 +115,36 @@ for so, sp, do, dp, region in (
     cl.enqueue_copy(q, got, rd)
     want = rect_ref(rsrc, so, sp_, rdst0, do, dp_, region)
     check(f"rect copy {region} pitches {sp_}/{dp_} equals the spec's", np.array_equal(got, want))
+
+# Within one buffer (what the CTS's test_basic bufferreadwriterect does): the byte spans
+# interleave, the regions do not share a byte (disjoint rows, then disjoint columns), so the
+# copy runs; then regions sharing bytes are refused.
+row, slc = 64, 64 * 40
+one = (np.arange(slc * 6, dtype=np.uint64) * 13 + 7).astype(np.uint8)
+for so, do, region in (
+    ((2, 3, 0), (5, 20, 1), (50, 4, 3)),
+    ((0, 0, 0), (32, 1, 0), (30, 30, 4)),
+):
+    b = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=one)
+    cl.enqueue_copy(
+        q, b, b, src_origin=so, dst_origin=do, region=region,
+        src_pitches=(row, slc), dst_pitches=(row, slc),
+    )
+    got = np.empty(one.size, dtype=np.uint8)
+    cl.enqueue_copy(q, got, b)
+    want = rect_ref(one, so, (row, slc), one, do, (row, slc), region)
+    check(f"rect copy within one buffer {so}->{do} {region} equals the spec's",
+          np.array_equal(got, want))
+for so, do, region in (((0, 0, 0), (10, 2, 0), (30, 4, 1)), ((0, 0, 0), (0, 0, 2), (8, 8, 3))):
+    b = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=one)
+    try:
+        cl.enqueue_copy(
+            q, b, b, src_origin=so, dst_origin=do, region=region,
+            src_pitches=(row, slc), dst_pitches=(row, slc),
+        )
+        check(f"overlapping rect copy {so}->{do} {region} refused", False)
+    except cl.Error as e:
+        check(f"overlapping rect copy {so}->{do} {region} refused",
+              e.code == cl.status_code.MEM_COPY_OVERLAP)
 
 sys.exit(1 if failed else 0)

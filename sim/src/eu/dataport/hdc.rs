@@ -198,11 +198,11 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
 /// as "oword aligned block read": its names do not follow the alignment rule.
 fn oword_read_bti(msg: &mut Msg, mem: &mut dyn Memory, unaligned: bool) -> Result<(), EuErrorKind> {
     let target = bti_target(msg, mem)?;
-    let off = u64::from(msg.u32_at(8));
-    let access = if unaligned {
-        Access::OwordBlockUnaligned
+    let raw = u64::from(msg.u32_at(8));
+    let (off, access) = if unaligned {
+        (raw, Access::OwordBlockUnaligned)
     } else {
-        Access::OwordBlock
+        (raw * 16, Access::OwordBlock)
     };
     check(access, target.base.wrapping_add(off))?;
     let code = msg.field(8, 3) as usize;
