@@ -288,3 +288,48 @@ fn slm_oword_block_read_offsets_are_owords_in_the_aligned_form() {
     .unwrap();
     assert_eq!(u32s(&t, 12, 4), words[3..7].to_vec());
 }
+
+/// A buffer surface's bounds are checked per element: an OWord block straddling the surface's
+/// end returns the DWords inside it and zeros past it, and a block write stores the part inside
+/// and drops the rest (PRM, Data Port: out-of-bounds reads return zero, out-of-bounds writes are
+/// dropped). IGC relies on it: for `(int16)(vload4(0, src + 9), src[13], src[14], src[15])` on a
+/// 64-byte buffer it reads 32 bytes from byte 36 (CTS test_basic vector_creation).
+#[test]
+fn buffer_blocks_straddling_the_end_move_their_inside_part() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let mut mem = TestMem::new(BASE, 0x1000);
+    let words = values(32, 5);
+    mem.put_u32s(BASE, &words);
+    mem.surfaces.insert(1, Surface::buffer(BASE, 64));
+    // Unaligned OWord block read of two OWords (iga64: "oword aligned block read x2"), byte
+    // offset 36 in the header: DWords 9..16, of which 9..15 lie inside the 64 bytes.
+    let prog = program(
+        &iga,
+        Platform::Tgllp,
+        "send.dc0 (8|M0) r12 r2 null 0x0 0x02184201",
+    );
+    let t = run_on(&prog, 8, &mut mem, |t| {
+        set_u32s(t, 2, &[0, 0, 36, 0, 0, 0, 0, 0])
+    })
+    .unwrap();
+    let mut want = words[9..16].to_vec();
+    want.push(0);
+    assert_eq!(u32s(&t, 12, 8), want);
+    // OWord block write of two OWords at OWord offset 3 (bytes 48..80): 48..64 is stored.
+    let prog = program(
+        &iga,
+        Platform::Tgllp,
+        "send.dc0 (8|M0) null r2 null 0x0 0x040A0201",
+    );
+    let data: Vec<u32> = (0..8).map(|i| 0xa000 + i).collect();
+    run_on(&prog, 8, &mut mem, |t| {
+        set_u32s(t, 2, &[0, 0, 3, 0, 0, 0, 0, 0]);
+        set_u32s(t, 3, &data);
+    })
+    .unwrap();
+    let mut want = words[..12].to_vec();
+    want.extend_from_slice(&data[..4]);
+    want.extend_from_slice(&words[16..]);
+    let got: Vec<u32> = (0..32).map(|i| mem.u32_at(BASE + 4 * i)).collect();
+    assert_eq!(got, want);
+}

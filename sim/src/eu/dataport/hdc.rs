@@ -88,13 +88,20 @@ fn lane_address(msg: &Msg, h: usize, i: usize, a64: bool) -> u64 {
 }
 
 impl Target {
-    /// Reads `buf` at `offset`; out-of-bounds buffer reads return zeros (surface bounds).
+    /// How many of `len` bytes at `offset` lie inside the surface: the bounds check is per
+    /// element, so a block straddling the end still moves its in-bounds part (IGC reads whole
+    /// OWord blocks of which only the in-bounds part is used).
+    fn inside(&self, offset: u64, len: usize) -> usize {
+        self.limit.saturating_sub(offset).min(len as u64) as usize
+    }
+    /// Reads `buf` at `offset`; bytes past the surface's end read as zeros.
     fn read(&self, mem: &mut dyn Memory, offset: u64, buf: &mut [u8]) -> Result<(), EuErrorKind> {
-        if offset.saturating_add(buf.len() as u64) > self.limit {
-            buf.fill(0);
+        let (inside, past) = buf.split_at_mut(self.inside(offset, buf.len()));
+        past.fill(0);
+        if inside.is_empty() {
             return Ok(());
         }
-        mem_read(mem, self.space, self.base.wrapping_add(offset), buf)
+        mem_read(mem, self.space, self.base.wrapping_add(offset), inside)
     }
     /// Reads `buf` at `offset` in one access when it is all in bounds and mapped (see
     /// [`mem_read_all`]).
@@ -111,12 +118,13 @@ impl Target {
             .is_some_and(|end| end <= self.limit)
             && mem_write_all(mem, self.space, self.base.wrapping_add(offset), data)
     }
-    /// Writes `data` at `offset`; out-of-bounds buffer writes are dropped.
+    /// Writes `data` at `offset`; bytes past the surface's end are dropped.
     fn write(&self, mem: &mut dyn Memory, offset: u64, data: &[u8]) -> Result<(), EuErrorKind> {
-        if offset.saturating_add(data.len() as u64) > self.limit {
+        let inside = &data[..self.inside(offset, data.len())];
+        if inside.is_empty() {
             return Ok(());
         }
-        mem_write(mem, self.space, self.base.wrapping_add(offset), data)
+        mem_write(mem, self.space, self.base.wrapping_add(offset), inside)
     }
 }
 
