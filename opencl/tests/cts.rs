@@ -877,6 +877,7 @@ const BASIC: &[&str] = &[
     "readimage3d",
     "rw_image_access_qualifier",
     "work_item_functions",
+    "vector_creation",
 ];
 
 #[test]
