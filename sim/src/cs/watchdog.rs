@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 pub struct Budget {
     /// Commands (including semaphore polls) one submission may execute.
     pub commands: u64,
-    /// Wall-clock time one submission may take.
+    /// Host time a submission may spend polling a semaphore (MI_SEMAPHORE_WAIT).
     pub time: Duration,
 }
 
@@ -47,11 +47,12 @@ impl Watchdog {
         }
     }
 
-    /// Charges one command. `Err(commands executed)` once the budget is spent.
+    /// Charges one command. `Err(commands executed)` once the command budget is spent. Host
+    /// time is not charged here: a long legitimate batch (thousands of blits) must not become
+    /// a hang on a loaded host; only semaphore polls check [`Watchdog::out_of_time`].
     pub fn tick(&mut self) -> Result<(), u64> {
         self.used += 1;
-        let over_time = self.used.is_multiple_of(1024) && self.start.elapsed() > self.budget.time;
-        if self.used > self.budget.commands || over_time {
+        if self.used > self.budget.commands {
             return Err(self.used);
         }
         Ok(())
@@ -225,7 +226,7 @@ mod tests {
         });
         std::thread::sleep(Duration::from_millis(5));
         assert!(w.out_of_time());
-        let n = (0..2048).find_map(|_| w.tick().err());
-        assert_eq!(n, Some(1024));
+        // Commands alone never run out of time (the host's load must not make a hang).
+        assert_eq!((0..2048).find_map(|_| w.tick().err()), None);
     }
 }
