@@ -206,11 +206,10 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
 /// as "oword aligned block read": its names do not follow the alignment rule.
 fn oword_read_bti(msg: &mut Msg, mem: &mut dyn Memory, unaligned: bool) -> Result<(), EuErrorKind> {
     let target = bti_target(msg, mem)?;
-    let raw = u64::from(msg.u32_at(8));
     let (off, access) = if unaligned {
-        (raw, Access::OwordBlockUnaligned)
+        (u64::from(msg.u32_at(8)), Access::OwordBlockUnaligned)
     } else {
-        (raw * 16, Access::OwordBlock)
+        (aligned_oword_offset(msg), Access::OwordBlock)
     };
     check(access, target.base.wrapping_add(off))?;
     let code = msg.field(8, 3) as usize;
@@ -220,11 +219,17 @@ fn oword_read_bti(msg: &mut Msg, mem: &mut dyn Memory, unaligned: bool) -> Resul
     msg.fill_resp(at, bytes, |buf| target.read(mem, off, buf))
 }
 
+/// The byte offset of an aligned OWord block read or write: header DWord 2 counts OWords (the
+/// unaligned read's counts bytes).
+fn aligned_oword_offset(msg: &Msg) -> u64 {
+    u64::from(msg.u32_at(8)) * 16
+}
+
 /// OWord block write: header DWord 2 is the offset in OWords (IGC shifts the byte offset
 /// right by 4).
 fn oword_write_bti(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
     let target = bti_target(msg, mem)?;
-    let off = u64::from(msg.u32_at(8)) * 16;
+    let off = aligned_oword_offset(msg);
     check(Access::OwordBlock, target.base.wrapping_add(off))?;
     let code = msg.field(8, 3) as usize;
     let bytes = OWORDS[code] * 16;
