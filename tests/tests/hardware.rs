@@ -3,8 +3,8 @@
 //! in-process `sim:` device.
 //!
 //! On a machine with an Intel GPU the test runs on its render node. Without one it runs itself
-//! again under the simulator's preload shim (`sim-shim`, `LD_PRELOAD`) for skl (i915), tgllp
-//! and dg2 (i915 and xe), each child seeing that GPU as `/dev/dri/renderD128`. By default a
+//! again under the simulator's preload shim (`sim-shim`, `LD_PRELOAD`) for skl and icllp (i915;
+//! xe does not drive them), tgllp and dg2 (i915 and xe), each child seeing that GPU as `/dev/dri/renderD128`. By default a
 //! slice runs (every [`EVERY`]th instance of each corpus file, at SIMD 8, 16 and 32);
 //! `HIL_FULL=1` runs the whole corpus. `CONFORMANCE_FILTER` narrows cases as elsewhere.
 //! Before the corpus, a hang and a GPU page fault on the same path must be reported from the
@@ -26,8 +26,9 @@ const CHILD: &str = "CONFORMANCE_HIL_CHILD";
 const EVERY: usize = 8;
 
 /// What runs under the shim when there is no Intel GPU.
-const UNDER_SHIM: [(&str, Platform, KmdChoice); 5] = [
+const UNDER_SHIM: [(&str, Platform, KmdChoice); 6] = [
     ("skl@i915", Platform::Skl, KmdChoice::I915),
+    ("icllp@i915", Platform::Icllp, KmdChoice::I915),
     ("tgllp@i915", Platform::Tgllp, KmdChoice::I915),
     ("tgllp@xe", Platform::Tgllp, KmdChoice::Xe),
     ("dg2@i915", Platform::Dg2, KmdChoice::I915),

@@ -3,7 +3,7 @@
 //! ocloc compiles for the umd runs, built by NEO in process (clCreateProgramWithSource +
 //! clBuildProgram), run with the same inputs and checked against the same references.
 //!
-//! The test runs itself again under the simulator's preload shim (`sim-shim`) for skl, tgllp
+//! The test runs itself again under the simulator's preload shim (`sim-shim`) for skl, icllp, tgllp
 //! and dg2 via i915, each child with `OCL_ICD_VENDORS` naming a `.icd` file that holds NEO
 //! alone; no NEO debug key is set. By default a slice runs: every [`EVERY`]th instance of each
 //! corpus file (the first, then every EVERY-th after it, in file order: deterministic), at
@@ -38,8 +38,9 @@ const EVERY: usize = 8;
 /// since the simulator takes a scratch message's slice from the thread's dispatch, not from its
 /// header, where IGC's spill code puts data; the fidelity list in `firmware-notes/simulator.md`
 /// has the history). The test fails when that changes.
-const UNDER_SHIM: [(&str, Platform, bool); 3] = [
+const UNDER_SHIM: [(&str, Platform, bool); 4] = [
     ("skl@i915", Platform::Skl, true),
+    ("icllp@i915", Platform::Icllp, true),
     ("tgllp@i915", Platform::Tgllp, true),
     ("dg2@i915", Platform::Dg2, true),
 ];
