@@ -32,6 +32,7 @@ fn devices_lists_the_simulated_node_with_its_pci_id() {
     // Ids from the kernel's PCI id table (kmd-iface::pci) for the simulated parts.
     for (sim, platform, kmd) in [
         ("skl", "skl", "i915"),
+        ("icllp@i915", "icllp", "i915"),
         ("tgllp@xe", "tgllp", "xe"),
         ("dg2@i915", "dg2", "i915"),
     ] {

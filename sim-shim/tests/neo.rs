@@ -90,7 +90,7 @@ fn pyopencl_kernel_runs_correctly_through_neo() {
         return;
     };
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/py/neo_kernel.py");
-    for p in [Platform::Skl, Platform::Tgllp, Platform::Dg2] {
+    for p in Platform::ALL {
         let o = under_shim(Command::new(&python).arg(script), &icd, p);
         let t = text(&o);
         assert!(o.status.success(), "{p}: {t}");
@@ -100,9 +100,9 @@ fn pyopencl_kernel_runs_correctly_through_neo() {
 
 /// Images through NEO (`py/neo_image.py`): a 150 × 70 RGBA8 image's transfers (created from
 /// host memory, clEnqueueWriteImage, read back), sampler reads (`read_imageui`, `read_imagef`
-/// of UNORM_INT8) and typed writes (`write_imageui`), each checked against numpy, on skl, tgllp
-/// and dg2. Run twice: as NEO lays images out by default (tiled: GmmLib picks Tile-Y on skl and
-/// tgllp, Tile-64 on dg2, where NEO copies with XY_BLOCK_COPY_BLT) and with its debug key
+/// of UNORM_INT8) and typed writes (`write_imageui`), each checked against numpy, on skl,
+/// icllp, tgllp and dg2. Run twice: as NEO lays images out by default (tiled: GmmLib picks Tile-Y
+/// before Xe-HPG, Tile-64 on dg2, where NEO copies with XY_BLOCK_COPY_BLT) and with its debug key
 /// `ForceLinearImages=1` (read because `NEOReadDebugKeys=1`).
 #[test]
 fn images_through_neo_are_exact_tiled_and_linear() {
@@ -121,7 +121,7 @@ fn images_through_neo_are_exact_tiled_and_linear() {
         "read_imagef",
         "write_imageui",
     ];
-    for p in [Platform::Skl, Platform::Tgllp, Platform::Dg2] {
+    for p in Platform::ALL {
         for linear in [false, true] {
             let mut cmd = Command::new(&python);
             cmd.arg(script);
