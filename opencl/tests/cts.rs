@@ -878,6 +878,9 @@ const BASIC: &[&str] = &[
     "rw_image_access_qualifier",
     "work_item_functions",
     "vector_creation",
+    "vload_global",
+    "vstore_global",
+    "writeimage",
 ];
 
 #[test]
