@@ -200,7 +200,7 @@ fn kind_of(a: &ArgValue, spec: &ArgSpec) -> String {
 pub fn run(a: RunArgs) -> Result<(), String> {
     let spec: DeviceSpec = a.device.parse().map_err(|e: umd::Error| e.to_string())?;
     let sim_platform = match &spec {
-        DeviceSpec::Sim(p) => Some(*p),
+        DeviceSpec::Sim(p) | DeviceSpec::SimPart { platform: p, .. } => Some(*p),
         _ => None,
     };
     let (kernel, source) = load(&a, sim_platform)?;

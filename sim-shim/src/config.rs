@@ -1,7 +1,8 @@
-//! `INTEL_GPU_SIM=<platform>[@i915|@xe]`: which simulated GPU the process sees.
+//! `INTEL_GPU_SIM=<platform>[@i915|@xe]`: which simulated GPU the process sees. A fused-off part
+//! (`sim::device_info::FUSED_PARTS`, e.g. `tgllp-80eu`) stands where a platform may.
 
 use platform::Platform;
-use sim::device_info::DeviceInfo;
+use sim::device_info::{DeviceInfo, FusedPart};
 use sim::Kmd;
 
 /// The simulated GPU behind `/dev/dri/renderD128`.
@@ -9,6 +10,8 @@ use sim::Kmd;
 pub struct Config {
     pub platform: Platform,
     pub kmd: Kmd,
+    /// A fused-off part of `platform` instead of the full one.
+    pub part: Option<&'static FusedPart>,
 }
 
 /// The variable's name.
@@ -22,6 +25,7 @@ pub const COMMAND_LOG_VAR: &str = "INTEL_GPU_SIM_COMMAND_LOG";
 pub const DEFAULT: Config = Config {
     platform: Platform::Tgllp,
     kmd: Kmd::I915,
+    part: None,
 };
 
 /// Parses the variable's value (`None`: unset).
@@ -39,13 +43,23 @@ pub fn parse(value: Option<&str>) -> Result<Config, String> {
             ))
         }
     };
-    let platform: Platform = name.parse().map_err(|e| format!("{VAR}={value}: {e}"))?;
+    let (platform, part) = match FusedPart::named(name) {
+        Some(part) => (part.platform, Some(part)),
+        None => (
+            name.parse().map_err(|e| format!("{VAR}={value}: {e}"))?,
+            None,
+        ),
+    };
     if !DeviceInfo::get(platform).supports(kmd) {
         return Err(format!(
             "{VAR}={value}: the {kmd:?} kernel driver does not support {platform}"
         ));
     }
-    Ok(Config { platform, kmd })
+    Ok(Config {
+        platform,
+        kmd,
+        part,
+    })
 }
 
 #[cfg(test)]
@@ -59,16 +73,23 @@ mod tests {
             parse(Some("dg2@xe")),
             Ok(Config {
                 platform: Platform::Dg2,
-                kmd: Kmd::Xe
+                kmd: Kmd::Xe,
+                part: None,
             })
         );
         assert_eq!(
             parse(Some("skl")),
             Ok(Config {
                 platform: Platform::Skl,
-                kmd: Kmd::I915
+                kmd: Kmd::I915,
+                part: None,
             })
         );
+        let a750 = parse(Some("dg2-a750@xe")).unwrap();
+        assert_eq!((a750.platform, a750.kmd), (Platform::Dg2, Kmd::Xe));
+        assert_eq!(a750.part.map(|p| p.pci_id), Some(0x56a1));
+        assert!(parse(Some("skl-gt1@xe")).is_err());
+        assert!(parse(Some("tgllp-70eu")).is_err());
         assert!(parse(Some("skl@xe"))
             .unwrap_err()
             .contains("does not support"));

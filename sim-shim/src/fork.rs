@@ -34,9 +34,9 @@ use kmd_iface::drm_core::uapi::{
     drm_prime_handle, drm_syncobj_handle, DRM_IOCTL_PRIME_FD_TO_HANDLE,
     DRM_IOCTL_PRIME_HANDLE_TO_FD, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD,
 };
+use kmd_iface::flags::i915::ExecFlags;
 use kmd_iface::i915::uapi::{
     drm_i915_gem_execbuffer2, DRM_IOCTL_I915_GEM_EXECBUFFER2, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR,
-    I915_EXEC_FENCE_IN, I915_EXEC_FENCE_OUT, I915_EXEC_FENCE_SUBMIT,
 };
 use kmd_iface::seam::{DeviceFile, Errno};
 use nix::libc;
@@ -213,11 +213,15 @@ fn fd_args(request: u64, arg: &[u8]) -> FdArgs {
             else {
                 return none;
             };
-            let (flags, rsvd2) = (word(flags, 0), word(rsvd2, 0));
+            let (flags, rsvd2) = (
+                ExecFlags::from_bits_truncate(word(flags, 0)),
+                word(rsvd2, 0),
+            );
             FdArgs {
-                fd_in: (flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT) != 0)
+                fd_in: flags
+                    .intersects(ExecFlags::FENCE_IN | ExecFlags::FENCE_SUBMIT)
                     .then_some((RSVD2, rsvd2 as u32 as c_int)),
-                out_at: (flags & I915_EXEC_FENCE_OUT != 0).then_some(RSVD2 + 4),
+                out_at: flags.contains(ExecFlags::FENCE_OUT).then_some(RSVD2 + 4),
             }
         }
         _ => none,

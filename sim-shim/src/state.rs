@@ -144,11 +144,12 @@ pub fn device_dir() -> Option<PathBuf> {
 fn new_gpu(shim: &Shim) -> Result<SimGpu, Errno> {
     let config = SimConfig {
         command_log: std::env::var_os(config::COMMAND_LOG_VAR).map(PathBuf::from),
+        part: shim.config.part,
         ..SimConfig::default()
     };
     let gpu = SimGpu::new(shim.config.platform, shim.config.kmd, config).map_err(|e| match e {
         sim::OpenError::NoMemory => Errno::ENOMEM,
-        sim::OpenError::Unsupported { .. } => Errno::ENODEV,
+        sim::OpenError::Unsupported { .. } | sim::OpenError::NotAPart { .. } => Errno::ENODEV,
     })?;
     // The shim shows the GPU's sysfs tree. The simulator makes a tree on first use, and
     // making it calls the shim's own hooks (open, close), which take the table's lock: make

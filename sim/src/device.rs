@@ -33,6 +33,8 @@ pub struct SimConfig {
     /// each command's dwords in the order the command streamer ran them, following chained
     /// and second-level batches), for `intel-gpu-run decode-batch`. None: nothing written.
     pub command_log: Option<std::path::PathBuf>,
+    /// A fused-off part of the platform (`device_info::FUSED_PARTS`) instead of the full one.
+    pub part: Option<&'static crate::device_info::FusedPart>,
 }
 
 impl Default for SimConfig {
@@ -42,6 +44,7 @@ impl Default for SimConfig {
             walker: Arc::new(EuExecutor::default()),
             wait_limit: None,
             command_log: None,
+            part: None,
         }
     }
 }
@@ -53,6 +56,8 @@ pub enum OpenError {
     Unsupported { platform: Platform, kmd: Kmd },
     #[error("cannot allocate the simulated device's memory")]
     NoMemory,
+    #[error("{part} is not a simulated {platform} part")]
+    NotAPart { platform: Platform, part: String },
 }
 
 /// Opens a render node of a new simulated `platform` GPU driven by `kmd`, as a
@@ -93,7 +98,15 @@ pub struct SimGpu {
 impl SimGpu {
     /// A freshly powered-on simulated `platform` GPU driven by `kmd`, with no file open yet.
     pub fn new(platform: Platform, kmd: Kmd, config: SimConfig) -> Result<SimGpu, OpenError> {
-        let info = DeviceInfo::get(platform);
+        let info = match config.part {
+            None => DeviceInfo::get(platform),
+            Some(p) => DeviceInfo::of_part(p)
+                .filter(|i| i.platform == platform)
+                .ok_or_else(|| OpenError::NotAPart {
+                    platform,
+                    part: p.name.into(),
+                })?,
+        };
         if !info.supports(kmd) {
             return Err(OpenError::Unsupported { platform, kmd });
         }

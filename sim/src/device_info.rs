@@ -10,6 +10,9 @@ use platform::Platform;
 
 use crate::Kmd;
 
+mod parts;
+pub use parts::{FusedPart, FUSED_PARTS};
+
 /// An engine class the simulator models. Its uAPI number is a personality's business.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EngineClass {
@@ -50,23 +53,92 @@ const BCS0: EngineDesc = EngineDesc {
     name: "bcs0",
 };
 
-/// Slices, subslices and EUs as the kernel's topology query reports them. From Gen12 on the
-/// kernel's "subslice" is a dual-subslice (Xe-core on Xe-HPG).
+/// Slices, subslices and EUs as the kernel's topology query reports them: the largest
+/// topology (the index space fused-off parts keep their numbers in) and what is enabled in it.
+/// From Gen12 on the kernel's "subslice" is a dual-subslice (Xe-core on Xe-HPG).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Topology {
     pub slices: u32,
     pub subslices_per_slice: u32,
     pub eus_per_subslice: u32,
     pub threads_per_eu: u32,
+    /// Enabled subslices, bit `slice * subslices_per_slice + subslice`.
+    pub subslice_mask: u64,
+    /// Enabled EUs, the same in every enabled subslice (i915 reads one EU fuse register for
+    /// all subslices from Gen11 on; xe reports one EU mask per DSS).
+    pub eu_mask: u16,
+}
+
+/// `n` low bits set.
+const fn low_bits(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1 << n) - 1
+    }
 }
 
 impl Topology {
+    /// A part with nothing fused off.
+    pub const fn full(
+        slices: u32,
+        subslices_per_slice: u32,
+        eus: u32,
+        threads_per_eu: u32,
+    ) -> Self {
+        Topology {
+            slices,
+            subslices_per_slice,
+            eus_per_subslice: eus,
+            threads_per_eu,
+            subslice_mask: low_bits(slices * subslices_per_slice),
+            eu_mask: low_bits(eus) as u16,
+        }
+    }
+
+    /// The same shape with only the `subslices` and `eus` masks enabled.
+    pub const fn fused(self, subslices: u64, eus: u16) -> Self {
+        Topology {
+            subslice_mask: subslices,
+            eu_mask: eus,
+            ..self
+        }
+    }
+
+    /// Enabled EUs of one enabled subslice.
+    pub fn eus_per_enabled_subslice(&self) -> u32 {
+        self.eu_mask.count_ones()
+    }
+
     pub fn eu_total(&self) -> u32 {
-        self.slices * self.subslices_per_slice * self.eus_per_subslice
+        self.subslice_total() * self.eus_per_enabled_subslice()
     }
 
     pub fn subslice_total(&self) -> u32 {
+        self.subslice_mask.count_ones()
+    }
+
+    /// Subslice places of the largest topology.
+    pub fn max_subslices(&self) -> u32 {
         self.slices * self.subslices_per_slice
+    }
+
+    /// Enabled subslices of `slice`, bit per subslice.
+    pub fn subslices_of(&self, slice: u32) -> u64 {
+        let per = self.subslices_per_slice;
+        (self.subslice_mask >> (slice * per).min(63)) & low_bits(per)
+    }
+
+    /// Slices with an enabled subslice.
+    pub fn slice_mask(&self) -> u64 {
+        (0..self.slices)
+            .filter(|&s| self.subslices_of(s) != 0)
+            .fold(0, |m, s| m | 1 << s)
+    }
+
+    /// Hardware threads the enabled EUs hold.
+    pub fn thread_slots(&self) -> u64 {
+        u64::from(self.eu_total()) * u64::from(self.threads_per_eu)
     }
 }
 
@@ -82,7 +154,7 @@ pub mod hwconfig_key {
 }
 
 /// Everything the simulator reports about one device.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct DeviceInfo {
     pub platform: Platform,
     /// The PCI device id reported (one of `kmd_iface::pci::PCI_IDS` for this platform).
@@ -145,12 +217,7 @@ static DEVICES: [DeviceInfo; 4] = [
         i915_pread_pwrite: true,
         i915_relocations: true,
         kmds: &[Kmd::I915],
-        topology: Topology {
-            slices: 1,
-            subslices_per_slice: 3,
-            eus_per_subslice: 8,
-            threads_per_eu: 7,
-        },
+        topology: Topology::full(1, 3, 8, 7),
         timestamp_hz: 12_000_000,
         engines: &[RCS0, BCS0],
         has_local_memory: false,
@@ -168,12 +235,7 @@ static DEVICES: [DeviceInfo; 4] = [
         i915_pread_pwrite: true,
         i915_relocations: true,
         kmds: &[Kmd::I915],
-        topology: Topology {
-            slices: 1,
-            subslices_per_slice: 8,
-            eus_per_subslice: 8,
-            threads_per_eu: 7,
-        },
+        topology: Topology::full(1, 8, 8, 7),
         timestamp_hz: 19_200_000,
         engines: &[RCS0, BCS0],
         has_local_memory: false,
@@ -191,12 +253,7 @@ static DEVICES: [DeviceInfo; 4] = [
         i915_pread_pwrite: true,
         i915_relocations: true,
         kmds: &[Kmd::I915, Kmd::Xe],
-        topology: Topology {
-            slices: 1,
-            subslices_per_slice: 6,
-            eus_per_subslice: 16,
-            threads_per_eu: 7,
-        },
+        topology: Topology::full(1, 6, 16, 7),
         timestamp_hz: 19_200_000,
         engines: &[RCS0, BCS0],
         has_local_memory: false,
@@ -214,12 +271,7 @@ static DEVICES: [DeviceInfo; 4] = [
         i915_pread_pwrite: false,
         i915_relocations: false,
         kmds: &[Kmd::I915, Kmd::Xe],
-        topology: Topology {
-            slices: 1,
-            subslices_per_slice: 32,
-            eus_per_subslice: 16,
-            threads_per_eu: 8,
-        },
+        topology: Topology::full(1, 32, 16, 8),
         timestamp_hz: 19_200_000,
         engines: &[RCS0, CCS0, BCS0],
         has_local_memory: true,
@@ -281,7 +333,7 @@ mod tests {
         let get = |k| attrs.iter().find(|a| a.key == k).map(|a| a.values.clone());
         assert_eq!(
             get(hwconfig_key::MAX_DUAL_SUBSLICES_SUPPORTED),
-            Some(vec![d.topology.subslice_total()])
+            Some(vec![d.topology.max_subslices()])
         );
         assert_eq!(
             get(hwconfig_key::NUM_THREADS_PER_EU),

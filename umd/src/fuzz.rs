@@ -62,6 +62,7 @@ fn sim_config() -> sim::SimConfig {
         walker: Arc::new(eu.with_host_threads(1)),
         wait_limit: Some(Duration::from_secs(2)),
         command_log: None,
+        part: None,
     }
 }
 

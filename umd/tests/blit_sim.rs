@@ -270,3 +270,69 @@ fn a_dispatch_after_a_blit_in_its_arena_runs_its_own_batch() {
         }
     }
 }
+
+/// Each item runs `n` steps of a 32-bit LCG from its id.
+const SPIN: &str = "kernel void spin(global uint *o, uint n) {
+    uint a = get_global_id(0);
+    for (uint k = 0; k < n; k++) a = a * 1664525u + 1013904223u;
+    o[get_global_id(0)] = a;
+}";
+
+fn spin(i: u32, n: u32) -> u32 {
+    (0..n).fold(i, |a, _| a.wrapping_mul(1664525).wrapping_add(1013904223))
+}
+
+/// The copy engine waits on the GPU for a compute kernel: a copy of a long kernel's output,
+/// submitted right after it on the same queue with no host wait, is in the kernel driver's
+/// hands (submitted with the kernel's fence as its in-fence) while the kernel still runs, and
+/// copies what the kernel wrote. On tgllp and dg2, through i915 and xe. The loop count doubles
+/// until the kernel is seen running when both submissions have returned.
+#[test]
+fn a_copy_waits_on_the_gpu_for_a_running_kernel() {
+    use umd::queue::Status;
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    for (p, k) in combos().into_iter().filter(|&(p, _)| p >= Platform::Tgllp) {
+        let bin =
+            oracles::ocloc::compile(&ocloc, p, SPIN, "", oracles::ocloc::Format::Zebin).unwrap();
+        let kernel = Kernel::from_ocloc(&bin, Some("spin"), Some(p)).unwrap();
+        let d = Device::open_sim(p, Some(k)).unwrap();
+        let q = d.create_queue().unwrap();
+        const ITEMS: u32 = 512;
+        let range = NdRange::new(&[ITEMS], Some(&[32]), kernel.simd, None).unwrap();
+        let mut n = 1u32 << 12;
+        let seen_running = loop {
+            let out = d.create_buffer(u64::from(ITEMS) * 4).unwrap();
+            let dst = d.create_buffer(u64::from(ITEMS) * 4).unwrap();
+            let args = [
+                ArgValue::Buffer(out.clone()),
+                ArgValue::Value(n.to_le_bytes().to_vec()),
+            ];
+            let run = q.dispatch(&kernel, &range, &args, &[]).unwrap();
+            let copy = q
+                .copy_buffer(&out, 0, &dst, 0, u64::from(ITEMS) * 4, &[])
+                .unwrap()
+                .unwrap();
+            // Both submissions returned: is the kernel still running, and the copy already
+            // with the kernel driver (not held on the host for the kernel)?
+            let copy_status = copy.status();
+            let kernel_running = !run.poll().unwrap();
+            copy.wait(None).unwrap();
+            assert!(
+                run.poll().unwrap(),
+                "{p} {k:?}: the copy finished before the kernel"
+            );
+            let got = contents(&dst);
+            for i in 0..ITEMS {
+                let v = u32::from_le_bytes(got[4 * i as usize..][..4].try_into().unwrap());
+                assert_eq!(v, spin(i, n), "{p} {k:?} n {n} item {i}");
+            }
+            if kernel_running {
+                assert_eq!(copy_status, Status::Submitted, "{p} {k:?}");
+                break n;
+            }
+            assert!(n < 1 << 22, "{p} {k:?}: the kernel never seen running");
+            n *= 2;
+        };
+        eprintln!("{p} {k:?}: kernel running when the copy was submitted at n = {seen_running}");
+    }
+}

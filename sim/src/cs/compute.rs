@@ -49,6 +49,8 @@ impl ComputeState {
 /// One walker command, with everything needed to run it.
 pub struct Walker<'a> {
     pub platform: Platform,
+    /// The GPU's enabled slices, subslices and EUs: how many threads run at once.
+    pub topology: crate::device_info::Topology,
     pub engine: &'static EngineDesc,
     /// GPGPU_WALKER or COMPUTE_WALKER.
     pub packet: PacketId,

@@ -43,6 +43,7 @@ const MAX_BATCH_DEPTH: usize = 2;
 /// Everything one run of the command streamer works on.
 pub(crate) struct Cs<'a> {
     pub platform: Platform,
+    pub topology: crate::device_info::Topology,
     pub engine: &'static EngineDesc,
     pub clock: &'a Clock,
     pub ggtt: &'a AddressSpace,
@@ -275,6 +276,7 @@ impl Cs<'_> {
                 }
                 let walker = Walker {
                     platform: self.platform,
+                    topology: self.topology,
                     engine: self.engine,
                     packet,
                     dwords: cmd,

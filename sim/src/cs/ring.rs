@@ -38,6 +38,8 @@ pub struct EngineRing {
 /// What one submission needs besides the ring.
 pub struct RingRun<'a> {
     pub platform: Platform,
+    /// The GPU's enabled slices, subslices and EUs (walkers' thread capacity).
+    pub topology: crate::device_info::Topology,
     pub clock: &'a Clock,
     pub ppgtt: &'a AddressSpace,
     pub regs: &'a mut RegisterFile,
@@ -95,6 +97,7 @@ impl EngineRing {
         let tail = RING_GGTT + self.tail;
         let mut cs = Cs {
             platform: run.platform,
+            topology: run.topology,
             engine: self.desc,
             clock: run.clock,
             ggtt: &self.ggtt,

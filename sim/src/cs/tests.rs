@@ -58,6 +58,7 @@ impl Rig {
     fn run_logged(&mut self, budget: Budget, log: Option<&mut Vec<u32>>) -> Result<(), CsError> {
         self.ring.submit(RingRun {
             platform: self.p,
+            topology: DeviceInfo::get(self.p).topology,
             clock: &self.clock,
             ppgtt: &self.vm,
             regs: &mut self.regs,

@@ -111,7 +111,12 @@ pub(super) fn run_groups(
         [0, 1, 2].map(|k| u64::from(d.group_end[k].saturating_sub(d.group_start[k])));
     let total = dims[0].saturating_mul(dims[1]).saturating_mul(dims[2]);
     let shared = Shared {
-        progress: Progress::new(w.timer, w.platform, d.threads_per_group),
+        progress: Progress::new(
+            w.timer,
+            w.platform,
+            w.topology.thread_slots(),
+            d.threads_per_group,
+        ),
         next: AtomicU64::new(0),
         left: AtomicU64::new(budget.instructions),
         deadline: Instant::now() + budget.time,

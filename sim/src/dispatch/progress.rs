@@ -22,7 +22,6 @@ use std::sync::Mutex;
 use platform::Platform;
 
 use crate::cs::GpuTimer;
-use crate::device_info::DeviceInfo;
 use crate::eu::Thread;
 
 /// Simulated nanoseconds per instruction of one EU thread (about two cycles of a 1 GHz EU).
@@ -71,9 +70,9 @@ struct Done {
 }
 
 impl<'a> Progress<'a> {
-    pub fn new(timer: &'a GpuTimer, p: Platform, threads_per_group: u32) -> Self {
-        let t = DeviceInfo::get(p).topology;
-        let slots = u128::from(t.eu_total()) * u128::from(t.threads_per_eu);
+    /// For a walker on `p` whose GPU holds `slots` hardware threads (its enabled EUs').
+    pub fn new(timer: &'a GpuTimer, p: Platform, slots: u64, threads_per_group: u32) -> Self {
+        let slots = u128::from(slots);
         Progress {
             timer,
             walker_start: timer.now_ns(),
@@ -227,6 +226,11 @@ impl Cycles {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device_info::DeviceInfo;
+
+    fn slots(p: Platform) -> u64 {
+        DeviceInfo::get(p).topology.thread_slots()
+    }
     use crate::cs::HangRule;
 
     #[test]
@@ -234,7 +238,7 @@ mod tests {
         let ms = 1_000_000;
         let t = GpuTimer::new(HangRule::Xe { job_timeout_ns: ms });
         // tgllp: 96 EUs × 7 threads; 16 threads a group: 42 groups at once.
-        let p = Progress::new(&t, Platform::Tgllp, 16);
+        let p = Progress::new(&t, Platform::Tgllp, slots(Platform::Tgllp), 16);
         assert_eq!(p.check(Some(ms / NS_PER_INSTRUCTION)), Ok(()));
         assert_eq!(
             p.check(Some(ms / NS_PER_INSTRUCTION + 1)),
@@ -255,7 +259,7 @@ mod tests {
         // skl (one stretch per walker): 24 EUs × 7 threads / 168 threads a group = 1 at once.
         let verdict = |order: &[u64]| {
             let t = GpuTimer::new(HangRule::Xe { job_timeout_ns: ms });
-            let p = Progress::new(&t, Platform::Skl, 168);
+            let p = Progress::new(&t, Platform::Skl, slots(Platform::Skl), 168);
             for &g in order {
                 // Group 0 is short, groups 1 and 2 take 0.4 ms each, group 3 0.3 ms.
                 let n = [10, 200_000, 200_000, 150_000][g as usize];

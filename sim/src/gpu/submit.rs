@@ -370,6 +370,7 @@ fn run(shared: &Shared, image: &mut Image, job: &Job, timer: &GpuTimer) -> Resul
     let mut log = shared.command_log.as_ref().map(|_| Vec::new());
     let done = ring.submit(RingRun {
         platform: shared.info.platform,
+        topology: shared.info.topology,
         clock: &shared.clock,
         ppgtt: &job.vm,
         regs: &mut image.regs[e],

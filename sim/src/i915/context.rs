@@ -223,10 +223,11 @@ fn get_sseu(
     .ok_or(Errno::EINVAL)?;
     let t = &info.topology;
     let (slices, subslices, eus) = if info.engines[engine].class == EngineClass::Render {
+        // The kernel's default SSEU: every enabled unit (the subslice mask of slice 0).
         (
-            (1u64 << t.slices) - 1,
-            (1u64 << t.subslices_per_slice) - 1,
-            t.eus_per_subslice as u16,
+            t.slice_mask(),
+            t.subslices_of(0),
+            t.eus_per_enabled_subslice() as u16,
         )
     } else {
         (0, 0, 0)

@@ -1,7 +1,7 @@
 //! GEM objects: create (plain and with extensions), userptr, mmap offsets, domains, wait,
 //! busy, pread and pwrite.
 
-use kmd_iface::flags::i915::GemCreateExtFlags;
+use kmd_iface::flags::i915::{GemCreateExtFlags, UserptrFlags};
 use kmd_iface::i915::uapi::*;
 use kmd_iface::seam::Errno;
 
@@ -101,9 +101,9 @@ pub(crate) fn userptr(dev: &SimDevice, a: &mut drm_i915_gem_userptr) -> Result<i
     if !info.llc_or_snoop {
         return Err(Errno::ENODEV);
     }
-    if a.flags & !(I915_USERPTR_READ_ONLY | I915_USERPTR_UNSYNCHRONIZED | I915_USERPTR_PROBE) != 0 {
+    let Some(flags) = UserptrFlags::from_bits(a.flags) else {
         return Err(Errno::EINVAL);
-    }
+    };
     if a.user_size > info.region_size {
         return Err(Errno::E2BIG);
     }
@@ -116,14 +116,14 @@ pub(crate) fn userptr(dev: &SimDevice, a: &mut drm_i915_gem_userptr) -> Result<i
     {
         return Err(Errno::EFAULT);
     }
-    if a.flags & I915_USERPTR_UNSYNCHRONIZED != 0 {
+    if flags.contains(UserptrFlags::UNSYNCHRONIZED) {
         return Err(Errno::ENODEV);
     }
-    let read_only = a.flags & I915_USERPTR_READ_ONLY != 0;
+    let read_only = flags.contains(UserptrFlags::READ_ONLY);
     if read_only && !info.ppgtt_read_only {
         return Err(Errno::ENODEV);
     }
-    if a.flags & I915_USERPTR_PROBE != 0 {
+    if flags.contains(UserptrFlags::PROBE) {
         user::probe(a.user_ptr, a.user_size, user::Need::Exists)?;
     }
     let range = HostRange {

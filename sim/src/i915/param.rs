@@ -25,9 +25,9 @@ pub(crate) fn value(info: &DeviceInfo, param: i32) -> Option<i32> {
         I915_PARAM_HAS_ALIASING_PPGTT => PPGTT_FULL,
         I915_PARAM_EU_TOTAL => sat(t.eu_total().into()),
         I915_PARAM_SUBSLICE_TOTAL => sat(t.subslice_total().into()),
-        I915_PARAM_SLICE_MASK => sat((1u64 << t.slices) - 1),
+        I915_PARAM_SLICE_MASK => sat(t.slice_mask()),
         // The subslice mask of slice 0, as an int (all 32 bits set reads as -1).
-        I915_PARAM_SUBSLICE_MASK => ((1u64 << t.subslices_per_slice) - 1) as u32 as i32,
+        I915_PARAM_SUBSLICE_MASK => t.subslices_of(0) as u32 as i32,
         I915_PARAM_CS_TIMESTAMP_FREQUENCY => sat(info.timestamp_hz),
         I915_PARAM_HAS_BLT
         | I915_PARAM_HAS_EXEC_SOFTPIN

@@ -100,7 +100,8 @@ fn bytes_for(bits: u32) -> u16 {
     bits.div_ceil(8) as u16
 }
 
-/// Every slice, subslice and EU present (the simulated parts are fully enabled).
+/// The largest topology in the header, then the enabled slices, subslices per slice and EUs
+/// per subslice (a fused-off subslice's EU bytes stay zero, as the kernel leaves them).
 fn topology(info: &DeviceInfo) -> Vec<u8> {
     let t = &info.topology;
     let ss_stride = bytes_for(t.subslices_per_slice);
@@ -118,23 +119,21 @@ fn topology(info: &DeviceInfo) -> Vec<u8> {
         data: [],
     };
     let mut out = hdr.as_bytes().to_vec();
-    out.extend(mask(t.slices, slice_len));
-    for _ in 0..t.slices {
-        out.extend(mask(t.subslices_per_slice, ss_stride));
+    out.extend(mask(t.slice_mask(), slice_len));
+    for s in 0..t.slices {
+        out.extend(mask(t.subslices_of(s), ss_stride));
     }
-    for _ in 0..t.subslice_total() {
-        out.extend(mask(t.eus_per_subslice, eu_stride));
+    for ss in 0..t.max_subslices() {
+        let on = t.subslice_mask >> ss.min(63) & 1 != 0;
+        out.extend(mask(if on { t.eu_mask.into() } else { 0 }, eu_stride));
     }
     out
 }
 
-/// `bits` low bits set, in `len` bytes.
-fn mask(bits: u32, len: u16) -> Vec<u8> {
+/// `bits` as `len` little-endian bytes.
+fn mask(bits: u64, len: u16) -> Vec<u8> {
     (0..u32::from(len))
-        .map(|i| {
-            let n = bits.saturating_sub(i * 8).min(8);
-            ((1u16 << n) - 1) as u8
-        })
+        .map(|i| bits.checked_shr(i * 8).unwrap_or(0) as u8)
         .collect()
 }
 
@@ -214,7 +213,7 @@ mod tests {
         let eu_end = hdr.eu_offset as usize + 32 * hdr.eu_stride as usize;
         assert_eq!(data.len(), eu_end);
         assert!(data[hdr.eu_offset as usize..].iter().all(|&b| b == 0xff));
-        assert_eq!(mask(3, 1), [0x07]);
-        assert_eq!(mask(12, 2), [0xff, 0x0f]);
+        assert_eq!(mask(0x07, 1), [0x07]);
+        assert_eq!(mask(0xfff, 2), [0xff, 0x0f]);
     }
 }

@@ -149,9 +149,9 @@ fn gt_list(info: &DeviceInfo) -> Vec<u8> {
     out
 }
 
-/// One mask record: header then `bytes`, padded to 8 bytes like the kernel's records.
-fn mask_record(out: &mut Vec<u8>, ty: u16, bits: u32) {
-    let n = bits.div_ceil(8);
+/// One mask record of `len_bits` bits: header then the mask's bytes, as the kernel's records.
+fn mask_record(out: &mut Vec<u8>, ty: u16, len_bits: u32, bits: u64) {
+    let n = len_bits.div_ceil(8);
     let hdr = drm_xe_query_topology_mask {
         gt_id: 0,
         r#type: ty,
@@ -159,18 +159,18 @@ fn mask_record(out: &mut Vec<u8>, ty: u16, bits: u32) {
         mask: [],
     };
     out.extend(hdr.as_bytes());
-    out.extend((0..n).map(|i| {
-        let k = bits.saturating_sub(i * 8).min(8);
-        ((1u16 << k) - 1) as u8
-    }));
+    out.extend((0..n).map(|i| bits.checked_shr(i * 8).unwrap_or(0) as u8));
 }
 
+/// The DSS masks (every DSS does geometry and compute here) and the EU mask every DSS shares.
 fn topology(info: &DeviceInfo) -> Vec<u8> {
     let t = &info.topology;
     let mut out = Vec::new();
-    mask_record(&mut out, DRM_XE_TOPO_DSS_GEOMETRY, t.subslice_total());
-    mask_record(&mut out, DRM_XE_TOPO_DSS_COMPUTE, t.subslice_total());
-    mask_record(&mut out, DRM_XE_TOPO_EU_PER_DSS, t.eus_per_subslice);
+    let dss = t.max_subslices();
+    mask_record(&mut out, DRM_XE_TOPO_DSS_GEOMETRY, dss, t.subslice_mask);
+    mask_record(&mut out, DRM_XE_TOPO_DSS_COMPUTE, dss, t.subslice_mask);
+    let eus = t.eus_per_subslice;
+    mask_record(&mut out, DRM_XE_TOPO_EU_PER_DSS, eus, t.eu_mask.into());
     out
 }
 

@@ -1,7 +1,7 @@
 //! Devices: a render node or the simulator, reached through i915 or xe.
 //!
-//! [`DeviceSpec`] names a device as the CLI does: `auto`, `sim:<platform>` or a render node
-//! path. [`Device::open`] resolves it, picks the kernel-driver uAPI and sets up the VM every
+//! [`DeviceSpec`] names a device as the CLI does: `auto`, `sim:<platform>`,
+//! `sim:<platform>-<part>` (a fused-off part, e.g. `sim:tgllp-80eu`) or a render node path. [`Device::open`] resolves it, picks the kernel-driver uAPI and sets up the VM every
 //! queue of the device runs in, and the default queue of the synchronous calls (see
 //! [`crate::queue`]).
 
@@ -24,7 +24,7 @@ pub(crate) use backend::Backend;
 pub(crate) use backend::SubmitScratch;
 pub use backend::{Caching, Engine, ExecObject, GpuClock, Outcome};
 #[cfg(feature = "sim")]
-pub use simulated::sim_kmds;
+pub use simulated::{sim_kmds, sim_parts};
 pub use va::VaHeap;
 
 use crate::error::{Error, Result};
@@ -41,6 +41,12 @@ pub enum DeviceSpec {
     /// `sim:tgllp`.
     Auto,
     Sim(Platform),
+    /// A fused-off part of a simulated platform, by the simulator's name for it
+    /// (`<platform>-<part>`, e.g. `tgllp-80eu`).
+    SimPart {
+        platform: Platform,
+        part: String,
+    },
     Node(PathBuf),
 }
 
@@ -51,10 +57,16 @@ impl FromStr for DeviceSpec {
             return Ok(DeviceSpec::Auto);
         }
         if let Some(p) = s.strip_prefix("sim:") {
-            return p
-                .parse::<Platform>()
-                .map(DeviceSpec::Sim)
-                .map_err(|_| Error::BadDeviceName(s.into()));
+            if let Ok(platform) = p.parse::<Platform>() {
+                return Ok(DeviceSpec::Sim(platform));
+            }
+            return match p.split_once('-').map(|(plat, _)| plat.parse::<Platform>()) {
+                Some(Ok(platform)) => Ok(DeviceSpec::SimPart {
+                    platform,
+                    part: p.into(),
+                }),
+                _ => Err(Error::BadDeviceName(s.into())),
+            };
         }
         if s.starts_with('/') {
             return Ok(DeviceSpec::Node(s.into()));
@@ -123,6 +135,16 @@ pub fn list() -> Vec<Listed> {
             kmds: sim_kmds(p),
             simulated: true,
             detail: "functional simulator".into(),
+        });
+    }
+    #[cfg(feature = "sim")]
+    for (name, p) in sim_parts() {
+        out.push(Listed {
+            name: format!("sim:{name}"),
+            platform: Some(p),
+            kmds: sim_kmds(p),
+            simulated: true,
+            detail: "functional simulator, fused-off part".into(),
         });
     }
     out
@@ -233,6 +255,7 @@ impl Device {
     ) -> Result<Device> {
         match spec {
             DeviceSpec::Sim(p) => Self::open_sim(*p, kmd),
+            DeviceSpec::SimPart { part, .. } => Self::open_sim_part(part, kmd),
             DeviceSpec::Node(path) => {
                 let file = kmd_iface::render_node::RenderNode::open_shared(path)?;
                 Self::open_file(path.display().to_string(), file, kmd)

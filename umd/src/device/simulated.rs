@@ -31,7 +31,36 @@ mod with {
             .collect()
     }
 
+    /// The simulator's fused-off parts: name (`<platform>-<part>`) and platform.
+    pub fn sim_parts() -> Vec<(&'static str, Platform)> {
+        sim::device_info::FUSED_PARTS
+            .iter()
+            .map(|p| (p.name, p.platform))
+            .collect()
+    }
+
     impl Device {
+        /// Opens a new simulated fused-off part (`tgllp-80eu`, see [`sim_parts`]) through `kmd`
+        /// (default i915): its kernel driver reports the part's topology, and the limits
+        /// follow it.
+        pub fn open_sim_part(name: &str, kmd: Option<KmdChoice>) -> Result<Device> {
+            let part = sim::device_info::FusedPart::named(name).ok_or_else(|| {
+                let known: Vec<_> = sim_parts().into_iter().map(|(n, _)| n).collect();
+                Error::Sim(format!(
+                    "sim:{name}: no such simulated part (known: {})",
+                    known.join(", ")
+                ))
+            })?;
+            let k = kmd.unwrap_or(KmdChoice::I915);
+            let config = sim::SimConfig {
+                part: Some(part),
+                ..sim::SimConfig::default()
+            };
+            let dev = sim::open_device(part.platform, sim_kmd(k), config)
+                .map_err(|e| Error::Sim(e.to_string()))?;
+            Self::open_device_file(format!("sim:{name}"), dev, kmd)
+        }
+
         /// Opens a new simulated `p` through `kmd` (default i915, which every platform offers).
         pub fn open_sim(p: Platform, kmd: Option<KmdChoice>) -> Result<Device> {
             let k = kmd.unwrap_or(KmdChoice::I915);
@@ -55,6 +84,13 @@ mod without {
             Err(Error::Sim(format!(
                 "sim:{} needs umd's `sim` feature, which this build leaves out",
                 p.name()
+            )))
+        }
+
+        /// Refused: this build has no simulator.
+        pub fn open_sim_part(name: &str, _kmd: Option<KmdChoice>) -> Result<Device> {
+            Err(Error::Sim(format!(
+                "sim:{name} needs umd's `sim` feature, which this build leaves out"
             )))
         }
     }
