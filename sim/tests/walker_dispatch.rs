@@ -972,3 +972,95 @@ fn stateful_buffer_through_the_binding_table() {
         }
     }
 }
+
+const BUSY: &str = r#"
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void busy(__global uint *out, uint n) {
+  uint x = get_global_id(0), v = x;
+  for (uint i = 0; i < n; i++) { v = v * 1664525u + 1013904223u; }
+  out[x] = v;
+}
+"#;
+
+const COUNT: &str = r#"
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void count(__global volatile uint *out) {
+  uint i = 0;
+  while (out[0] == 0) { i++; out[1] = i; }
+}
+"#;
+
+/// The simulator's host-time backstop stops a walker only when no thread group completes for
+/// that long: a grid of short groups that takes many times the backstop on the host (a loaded
+/// host, a huge image) finishes with the right results, while one group counting forever (its
+/// registers change, so no cycle is found, and no kernel-driver rule ends it within the budget)
+/// is still reported as a hang.
+#[test]
+fn the_host_time_backstop_spares_walkers_whose_groups_complete() {
+    let ocloc = require!(Oracle::Ocloc);
+    let p = Platform::Tgllp;
+    let patience = Duration::from_millis(40);
+    let g = gpu(
+        p,
+        EuBudget {
+            instructions: 1 << 40,
+            time: patience,
+        },
+    );
+    let busy = Kernel::build(&ocloc, p, BUSY);
+    let n = 200u32;
+    let want = |x: u32| (0..n).fold(x, |v, _| v.wrapping_mul(1664525).wrapping_add(1013904223));
+    let mut groups = 256u32;
+    loop {
+        let launch = Launch {
+            kernel: &busy,
+            simd: Simd::S16,
+            global: [16 * groups, 1, 1],
+            local: [16, 1, 1],
+            slm_bytes: 0,
+            barriers: 0,
+            args: &[OUTPUT, n.into()],
+            input: &[],
+            surfaces: &[],
+        };
+        let start = std::time::Instant::now();
+        let out = u32s(&g.launch(p, &launch, 64 * groups as usize).unwrap());
+        let took = start.elapsed();
+        for x in [0, 1, 16 * groups / 2 + 3, 16 * groups - 1] {
+            assert_eq!(out[x as usize], want(x), "item {x} of {groups} groups");
+        }
+        assert!(g.dev.error_states().is_empty());
+        // Only a walker that outlasted the backstop several times over shows anything.
+        if took > 4 * patience {
+            break;
+        }
+        assert!(groups < 1 << 20, "{groups} groups took only {took:?}");
+        groups *= 2;
+    }
+
+    let g = gpu(
+        p,
+        EuBudget {
+            instructions: 1 << 40,
+            time: Duration::from_millis(300),
+        },
+    );
+    let count = Kernel::build(&ocloc, p, COUNT);
+    let launch = Launch {
+        kernel: &count,
+        simd: Simd::S16,
+        global: [16, 1, 1],
+        local: [16, 1, 1],
+        slm_bytes: 0,
+        barriers: 0,
+        args: &[OUTPUT],
+        input: &[],
+        surfaces: &[],
+    };
+    let err = g.launch(p, &launch, 4096).unwrap_err();
+    let rec = g.dev.error_states().last().cloned().expect("a GPU error");
+    assert!(
+        matches!(rec.kind, GpuErrorKind::Hang(HangReason::EuWatchdog { .. })),
+        "{rec} ({err})"
+    );
+}

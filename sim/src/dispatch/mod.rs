@@ -13,8 +13,9 @@
 //! Errors carry the kernel's address and the instruction's byte offset in it
 //! ([`KernelOffset`]): a memory access without a translation is a GPU page fault at its
 //! address by that instruction; any other EU error is a GPU error at the instruction (with the
-//! address for misaligned messages); a dispatch that spends its instruction or time budget is
-//! a hang naming the offset each unfinished thread was at.
+//! address for misaligned messages); a dispatch that spends its instruction budget, or its host
+//! time without completing a thread group, is a hang naming the offset each unfinished thread
+//! was at.
 
 pub mod gen;
 mod kernel;
@@ -45,13 +46,14 @@ use state::{resolve, Dispatch};
 pub struct EuBudget {
     /// Instructions all threads of one walker may execute together.
     pub instructions: u64,
-    /// Wall-clock time one walker may take.
+    /// Wall-clock time one walker may go without completing a thread group.
     pub time: Duration,
 }
 
 impl Default for EuBudget {
-    /// 2^36 instructions (137 s of one thread's simulated time, past every default rule) or two
-    /// minutes of host time; a kernel stopped here is reported as a hang by the backstop.
+    /// 2^36 instructions (137 s of one thread's simulated time, past every default rule), or
+    /// two minutes of host time in which no thread group completes; a kernel stopped here is
+    /// reported as a hang by the backstop.
     fn default() -> Self {
         EuBudget {
             instructions: 1 << 36,

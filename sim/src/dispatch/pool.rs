@@ -16,7 +16,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use isa_encoder::model::SendDesc;
 use isa_encoder::sendmsg::Sfid;
@@ -39,7 +39,12 @@ pub(super) struct Shared<'w> {
     next: AtomicU64,
     /// Instructions left for the whole walker.
     left: AtomicU64,
-    deadline: Instant,
+    /// When the walker started, and when a group last completed (nanoseconds after `started`):
+    /// the host-time backstop counts from there, so a walker whose groups keep completing is
+    /// never stopped by host time, however long a loaded host takes over all of them.
+    started: Instant,
+    last_done: AtomicU64,
+    patience: Duration,
     /// The first failing group in walker order: (ordinal, error).
     failed: Mutex<Option<(u64, GpuErrorKind)>>,
     /// Groups after this ordinal are not started (the first failure so far).
@@ -64,9 +69,17 @@ impl Shared<'_> {
             });
     }
 
-    /// The instruction or time budget is spent.
+    /// The instruction budget is spent, or no group completed for the budget's host time.
     pub(super) fn exhausted(&self) -> bool {
-        self.left() == 0 || Instant::now() > self.deadline
+        let now = nanos(self.started.elapsed());
+        let idle = now.saturating_sub(self.last_done.load(Ordering::Relaxed));
+        self.left() == 0 || idle > nanos(self.patience)
+    }
+
+    /// A group completed: the walker is making progress.
+    fn group_done(&self) {
+        self.last_done
+            .fetch_max(nanos(self.started.elapsed()), Ordering::Relaxed);
     }
 
     fn fail(&self, ordinal: u64, e: GpuErrorKind) {
@@ -119,7 +132,9 @@ pub(super) fn run_groups(
         ),
         next: AtomicU64::new(0),
         left: AtomicU64::new(budget.instructions),
-        deadline: Instant::now() + budget.time,
+        started: Instant::now(),
+        last_done: AtomicU64::new(0),
+        patience: budget.time,
         failed: Mutex::new(None),
         stop_after: AtomicU64::new(u64::MAX),
         atomics: Mutex::new(()),
@@ -209,5 +224,10 @@ fn worker(
             shared.fail(ordinal, e);
             return;
         }
+        shared.group_done();
     }
+}
+
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
