@@ -265,7 +265,10 @@ fn decode_a16(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
             (false, A16_SWIZZLE_SCALAR64) if wide => true,
             _ => return Err(ill("Align16Swizzle", swz)),
         };
-        if b.bit(A16_SUBREG_HI[k]) {
+        // The high bit adds two bytes: a 16-bit source may start mid-dword (IGC's hf mad
+        // constants, e.g. `r4.3<0;0>:hf`); any wider type must stay dword-aligned.
+        let half_dword = b.bit(A16_SUBREG_HI[k]);
+        if half_dword && elem_bytes(ty) != 2 {
             return Err(ill("Align16SubRegHigh", 1));
         }
         // IGA's align1 spelling of align16 sources: replicated scalars and full registers.
@@ -278,7 +281,7 @@ fn decode_a16(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
         let reg = reg_from(
             true,
             b.get(T_SRC_REG[k].0, T_SRC_REG[k].1) as u8,
-            (b.get(A16_SUBREG[k].0, A16_SUBREG[k].1) * 4) as u8,
+            (b.get(A16_SUBREG[k].0, A16_SUBREG[k].1) * 4 + 2 * u64::from(half_dword)) as u8,
             ty,
         )?;
         i.src[k] = Some(Operand::Reg(RegOperand {
@@ -800,17 +803,21 @@ fn encode_a16(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
             ));
         };
         match k {
-            1 => b.set_bit(A16_SRC1_HF, r.ty == DataType::Hf && src_ty != DataType::Hf),
-            2 => b.set_bit(A16_SRC2_HF, r.ty == DataType::Hf && src_ty != DataType::Hf),
+            1 => b.set_bit(A16_SRC1_HF, r.ty == DataType::Hf),
+            2 => b.set_bit(A16_SRC2_HF, r.ty == DataType::Hf),
             _ => {}
         }
         let Addressing::Direct(reg) = r.addr else {
             return Err(unsupported("indirect three-source operand"));
         };
         let (grf, nr, sub) = reg_fields(&reg, r.ty)?;
-        if !grf || sub % 4 != 0 {
-            return Err(unsupported("align16 source must be a dword-aligned GRF"));
+        let half_dword = sub % 4 == 2 && elem_bytes(r.ty) == 2;
+        if !grf || (sub % 4 != 0 && !half_dword) {
+            return Err(unsupported(
+                "align16 source must be a GRF, dword-aligned unless 16-bit",
+            ));
         }
+        b.set_bit(A16_SUBREG_HI[k], half_dword);
         let rep = match (k, r.region) {
             (2, Region { hstride: 0, .. })
             | (

@@ -1,7 +1,7 @@
 """PyOpenCL against the ICD: cl_khr_fp16. The device reports the extension, its fp config and
 vector widths, and half arithmetic gives IEEE binary16 results: +, -, *, / and fma of half
 operands, half8 vectors, conversions from float in each rounding mode (convert_half_rte/rtz/
-rtp/rtn), vload_half/vstore_half, and sub-group reductions of half. The references are numpy's
+rtp/rtn), vload_half/vstore_half, smoothstep, and sub-group reductions of half. The references are numpy's
 float16: its +, -, *, / round the exact result once to half (computed in float32, which holds
 the exact sum/product of halves well enough for one correct rounding), fma is the float64 value
 (exact for these operands) rounded once, and the directed conversions step numpy's nearest half
@@ -51,6 +51,16 @@ kernel void reduce(global const half* a, global half* sum, global half* mx) {
         sum[get_group_id(0) * get_num_sub_groups() + get_sub_group_id()] = s;
         mx[get_group_id(0) * get_num_sub_groups() + get_sub_group_id()] = m;
     }
+}
+"""
+
+# The CTS's (test_commonfns smoothstep) kernel, built alone: on Gen9 IGC then keeps 3.0h at
+# mid-dword r4.3 and reads it in an align16 mad.
+SMOOTH = r"""
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void smooth(global half* e0, global half* e1, global half* x, global half* o) {
+    int i = get_global_id(0);
+    o[i] = smoothstep(e0[i], e1[i], x[i]);
 }
 """
 
@@ -181,6 +191,20 @@ def main():
         np.array_equal(back, hv.astype(np.float32), equal_nan=True),
         (back[:4], hv[:4]),
     )
+
+    # smoothstep's half accuracy is implementation-defined; these edges and x (multiples of 1/64)
+    # make x - e0 and the division by a power of two exact, so only t*t*(3-2t) rounds.
+    e0 = np.repeat(np.array([-2.0, 0.0, -1.0, 1.0], np.float16), N // 4)
+    e1 = np.repeat(np.array([2.0, 1.0, 3.0, 1.5], np.float16), N // 4)
+    x = (rng.integers(-3 * 64, 4 * 64, N) / 64.0).astype(np.float16)
+    sm = np.empty(N, np.float16)
+    smb = cl.Buffer(ctx, mf.WRITE_ONLY, sm.nbytes)
+    cl.Program(ctx, SMOOTH).build().smooth(q, (N,), None, buf(e0), buf(e1), buf(x), smb)
+    cl.enqueue_copy(q, sm, smb)
+    t = np.clip((x.astype(np.float64) - e0) / (e1.astype(np.float64) - e0), 0.0, 1.0)
+    want = t * t * (3.0 - 2.0 * t)
+    err = np.abs(sm.astype(np.float64) - want)
+    check("smoothstep(half) within 2^-9 of float64", err.max() <= 2.0**-9, (err.max(), sm[:4], want[:4]))
 
     # Small integers: every partial sum is exact in half, so any summation order is right.
     g = 64

@@ -207,7 +207,7 @@ pub const T_NEG: [u32; 3] = [38, 40, 42];
 /// Gen9 align16 three-source format.
 pub const A16_DST_TYPE: (u32, u32) = (46, 48);
 pub const A16_SRC_TYPE: (u32, u32) = (43, 45);
-/// Half-float src1 / src2 (mixed mode).
+/// Half-float src1 / src2 (iga64 sets them in all-half instructions too, not only mixed ones).
 pub const A16_SRC1_HF: u32 = 36;
 pub const A16_SRC2_HF: u32 = 35;
 pub const A16_DST_WRITEMASK: (u32, u32) = (49, 52);
@@ -217,7 +217,7 @@ pub const A16_REP_CTRL: [u32; 3] = [64, 85, 106];
 pub const A16_SWIZZLE: [(u32, u32); 3] = [(65, 72), (86, 93), (107, 114)];
 /// Source subregisters in dwords.
 pub const A16_SUBREG: [(u32, u32); 3] = [(73, 75), (94, 96), (115, 117)];
-/// Reserved-high subregister bits; iga64 writes them zero.
+/// Source subregister bit 1 (two bytes): set for 16-bit sources starting mid-dword.
 pub const A16_SUBREG_HI: [u32; 3] = [84, 105, 126];
 /// The only swizzle IGA's align1-style syntax expresses (.xyzw) and the full write mask.
 pub const A16_SWIZZLE_XYZW: u64 = 0xE4;
