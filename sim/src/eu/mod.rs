@@ -14,6 +14,7 @@ pub mod convert;
 pub mod dataport;
 pub mod error;
 pub mod exec;
+pub mod ieee_macro;
 pub mod program;
 pub mod regfile;
 pub mod rounding;

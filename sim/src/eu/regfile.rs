@@ -2,8 +2,9 @@
 //! array so that every operand (GRF or ARF) pre-decodes to byte offsets into the same file.
 //!
 //! Layout (bytes): GRF r0..r127 (32 bytes each), then a0 (16 x 16-bit subregisters), acc0..acc7
-//! (32 bytes each), f0 and f1 (32 bits each), ce0, sr0, cr0, n0, tm0, ip, and a zero area that
-//! `null` sources read.
+//! (32 bytes each), f0 and f1 (32 bits each), ce0, sr0, cr0, n0, tm0, ip, the math-macro
+//! accumulators' extra bits (`.mme0`..`.mme7`, one byte per lane), and a zero area that `null`
+//! sources read.
 
 use isa_encoder::model::RegFile;
 
@@ -58,9 +59,13 @@ pub const CR0: usize = SR0 + 32;
 pub const N0: usize = CR0 + 32;
 pub const TM0: usize = N0 + 32;
 pub const IP: usize = TM0 + 32;
+/// The two extra significand bits each `.mmeN` accumulator keeps per lane (byte N*32 + lane);
+/// only the IEEE macro instructions reach them (see `ieee_macro`).
+pub const MME: usize = IP + 32;
+pub const MME_ACCS: usize = 8;
 /// `null` reads as zeros: a region as large as the widest operand footprint (32 lanes x 8
 /// bytes x stride 4).
-pub const ZERO: usize = IP + 32;
+pub const ZERO: usize = MME + MME_ACCS * 32;
 pub const ZERO_LEN: usize = 32 * 8 * 4;
 /// Total bytes, with slack so an 8-byte read at any validated offset stays inside.
 pub const FILE_BYTES: usize = ZERO + ZERO_LEN + 8;

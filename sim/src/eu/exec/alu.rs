@@ -23,7 +23,7 @@ pub(crate) fn cond_int(c: CondMod, v: i64) -> bool {
         CondMod::Ge => v >= 0,
         CondMod::Lt => v < 0,
         CondMod::Le => v <= 0,
-        // (eo) only accompanies the math macros, which this EU refuses.
+        // (eo) only accompanies the math macros, which set it themselves (exec/macros.rs).
         CondMod::Ov | CondMod::Un | CondMod::Eo => false,
     }
 }
@@ -55,7 +55,7 @@ pub(crate) fn cmp_int(c: CondMod, a: i64, b: i64, unsigned: bool) -> bool {
         CondMod::Ge => ord.is_ge(),
         CondMod::Lt => ord.is_lt(),
         CondMod::Le => ord.is_le(),
-        // (eo) only accompanies the math macros, which this EU refuses.
+        // (eo) only accompanies the math macros, which set it themselves (exec/macros.rs).
         CondMod::Ov | CondMod::Un | CondMod::Eo => false,
     }
 }
@@ -586,6 +586,7 @@ fn math(t: &mut Thread, inst: &Inst, mask: u32) -> R {
         MathFn::Cos => float_op(t, inst, mask, |[a]| a.cos(), |[a]| a.cos()),
         MathFn::Fdiv => float_op(t, inst, mask, |[a, b]| a / b, |[a, b]| a / b),
         MathFn::Pow => float_op(t, inst, mask, |[a, b]| a.powf(b), |[a, b]| a.powf(b)),
+        MathFn::Invm | MathFn::Rsqtm => super::macros::math(t, inst, mask, f),
         MathFn::Iqot | MathFn::Irem => {
             let unsigned = inst.src[0].ty == DataType::Ud;
             let rem = f == MathFn::Irem;
@@ -853,6 +854,7 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
         ),
         Opcode::Rndz => float_op(t, inst, mask, |[a]| a.trunc(), |[a]| a.trunc()),
         Opcode::Math => math(t, inst, mask),
+        Opcode::Madm => super::macros::madm(t, inst, mask),
         Opcode::Dp4a => {
             let s1 = signed(inst.src[1].ty);
             let s2 = signed(inst.src[2].ty);

@@ -13,6 +13,7 @@ pub mod alu;
 pub mod fast;
 mod goto;
 pub mod lanes;
+mod macros;
 pub(crate) mod waits;
 
 use isa_encoder::model::{Opcode, PredCtrl, Predicate, Shape, Subfunction, SyncFn};

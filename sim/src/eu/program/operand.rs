@@ -1,7 +1,9 @@
 //! Operands resolved once per kernel: each lane's byte offset into the thread's register file
 //! (or into the instruction's immediate), checked against its register file's bounds.
 
-use isa_encoder::model::{Addressing, DataType, Immediate, Operand, Reg, RegFile, Region, SrcMod};
+use isa_encoder::model::{
+    Addressing, DataType, Immediate, MacroOperand, Operand, Reg, RegFile, Region, SrcMod,
+};
 
 use crate::eu::convert::vf_to_f32;
 use crate::eu::error::EuErrorKind;
@@ -39,7 +41,12 @@ pub struct Opnd {
     pub contig: Option<u16>,
     /// Every lane reads the same element (scalar regions, scalar immediates).
     pub scalar: bool,
+    /// A math-macro operand's accumulator (`.mme0`..`.mme7`); [`NO_MME`] otherwise.
+    pub mme: u8,
 }
+
+/// The `mme` of an operand without a math-macro accumulator (`.nomme`, ordinary operands).
+pub const NO_MME: u8 = 8;
 
 impl Opnd {
     pub const ABSENT: Opnd = Opnd {
@@ -50,6 +57,7 @@ impl Opnd {
         imm: [0; 16],
         contig: None,
         scalar: true,
+        mme: NO_MME,
     };
 
     /// True for a direct `null` operand.
@@ -98,9 +106,7 @@ fn direct_base(reg: &Reg, size: usize) -> Result<(usize, usize, &'static str), E
 pub fn resolve(op: &Operand, lanes: usize) -> Result<Opnd, EuErrorKind> {
     match op {
         Operand::Imm(imm) => Ok(immediate(imm)),
-        Operand::Macro(_) => Err(EuErrorKind::Unsupported(
-            "math-macro operands (madm, math.invm, math.rsqtm)".into(),
-        )),
+        Operand::Macro(m) => macro_operand(m, lanes),
         Operand::Reg(r) => {
             let size = type_bytes(r.ty);
             let mut out = Opnd {
@@ -111,6 +117,7 @@ pub fn resolve(op: &Operand, lanes: usize) -> Result<Opnd, EuErrorKind> {
                 imm: [0; 16],
                 contig: None,
                 scalar: false,
+                mme: NO_MME,
             };
             match r.addr {
                 Addressing::Direct(reg) if reg.file == RegFile::Null => {
@@ -156,6 +163,39 @@ pub fn resolve(op: &Operand, lanes: usize) -> Result<Opnd, EuErrorKind> {
     }
 }
 
+/// A math-macro operand: the whole register from its first element, one element per lane
+/// (the hardware implies the region), plus its accumulator's index.
+fn macro_operand(m: &MacroOperand, lanes: usize) -> Result<Opnd, EuErrorKind> {
+    if !matches!(m.ty, DataType::F | DataType::Df) {
+        return Err(EuErrorKind::Illegal(format!(
+            "math-macro operand of type {:?} (only :f and :df)",
+            m.ty
+        )));
+    }
+    let size = type_bytes(m.ty);
+    let base = usize::from(m.grf) * REG_BYTES;
+    if base + lanes * size > GRF_BYTES {
+        return Err(EuErrorKind::RegisterOutOfRange {
+            file: "the GRF",
+            byte: (base + lanes * size) as u32,
+        });
+    }
+    let mut offs = [0u16; 32];
+    for (i, o) in offs.iter_mut().enumerate().take(lanes) {
+        *o = (base + i * size) as u16;
+    }
+    Ok(Opnd {
+        ty: m.ty,
+        loc: Loc::File,
+        offs,
+        modifier: m.modifier,
+        imm: [0; 16],
+        contig: Some(base as u16),
+        scalar: lanes == 1,
+        mme: m.acc.index(),
+    })
+}
+
 /// Immediates: scalars replicate; `:v`/`:uv` expand to eight words and `:vf` to four floats
 /// that the lanes cycle through.
 fn immediate(imm: &Immediate) -> Opnd {
@@ -167,6 +207,7 @@ fn immediate(imm: &Immediate) -> Opnd {
         imm: [0; 16],
         contig: None,
         scalar: !matches!(imm.ty, DataType::V | DataType::Uv | DataType::Vf),
+        mme: NO_MME,
     };
     match imm.ty {
         DataType::V | DataType::Uv => {
@@ -243,5 +284,6 @@ pub fn accumulator(ty: DataType) -> Opnd {
         imm: [0; 16],
         contig: Some(offs[0]),
         scalar: false,
+        mme: NO_MME,
     }
 }
