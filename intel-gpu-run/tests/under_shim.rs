@@ -73,3 +73,35 @@ fn run_executes_the_fill_kernel_on_the_node() {
     // fill.cl: out[i] = k * i with k = 3.
     assert_eq!(words, (0..64).map(|i| 3 * i).collect::<Vec<u32>>());
 }
+
+/// A render node the user may not open (outside group `render`: the shim's
+/// `INTEL_GPU_SIM_NODE_ACCESS=denied` answers `EACCES` as the kernel's `crw-rw----` node does)
+/// is an error naming the node and the errno; `auto` does not fall back to the simulator.
+#[test]
+fn auto_on_a_node_that_cannot_be_opened_names_it_and_the_errno() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.bin");
+    let bin = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/fill.tgllp.bin");
+    let spec = format!("0={}", out.display());
+    let o = Command::new(env!("CARGO_BIN_EXE_intel-gpu-run"))
+        .args([
+            "run", bin, "--device", "auto", "--global", "64", "--arg", "buf:256", "--arg", "u32:3",
+            "--out", &spec,
+        ])
+        .env("LD_PRELOAD", shim_library())
+        .env("INTEL_GPU_SIM", "tgllp@i915")
+        .env("INTEL_GPU_SIM_NODE_ACCESS", "denied")
+        .output()
+        .expect("run intel-gpu-run");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!o.status.success(), "{text}");
+    assert!(
+        text.contains("/dev/dri/renderD128") && text.contains("EACCES"),
+        "{text}"
+    );
+    assert!(!out.exists(), "{text}");
+}

@@ -21,6 +21,16 @@ pub const VAR: &str = "INTEL_GPU_SIM";
 /// (`sim::SimConfig::command_log`), one file per request, for `intel-gpu-run decode-batch`.
 pub const COMMAND_LOG_VAR: &str = "INTEL_GPU_SIM_COMMAND_LOG";
 
+/// Set to `denied`: opening the nodes fails with `EACCES`, what a user outside group `render`
+/// gets from the kernel's `crw-rw---- root:render` nodes, so a program's report of a GPU it may
+/// not use can be tested.
+pub const NODE_ACCESS_VAR: &str = "INTEL_GPU_SIM_NODE_ACCESS";
+
+/// Whether [`NODE_ACCESS_VAR`] denies this process the nodes.
+pub fn node_access_denied() -> bool {
+    std::env::var_os(NODE_ACCESS_VAR).is_some_and(|v| v == "denied")
+}
+
 /// Unset means tgllp behind i915.
 pub const DEFAULT: Config = Config {
     platform: Platform::Tgllp,

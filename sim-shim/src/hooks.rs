@@ -14,6 +14,7 @@ use kmd_iface::seam::{DeviceFile, Errno};
 use nix::libc::{self, mode_t, off_t, size_t, ssize_t, DIR, FILE};
 use sim::SimDevice;
 
+use crate::config;
 use crate::paths::{self, Minor, DRM_MAJOR};
 use crate::real::real;
 use crate::state::{self, Node};
@@ -115,6 +116,9 @@ fn open_node(flags: c_int, minor: Minor) -> c_int {
     }
     if flags & libc::O_DIRECTORY != 0 {
         return fail(Errno::ENOTDIR);
+    }
+    if config::node_access_denied() {
+        return fail(Errno::EACCES);
     }
     let Some(shim) = state::shim() else {
         return fail(Errno::ENODEV);
