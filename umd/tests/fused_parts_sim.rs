@@ -17,8 +17,6 @@ use oracles::ocloc::Format;
 use platform::Platform;
 use umd::device::{Device, DeviceSpec, KmdChoice};
 use umd::kernel::Kernel;
-use umd::ndrange::NdRange;
-use umd::payload::ArgValue;
 use umd::Error;
 
 const SOURCE: &str = include_str!("data/group_limits.cl");
@@ -66,15 +64,7 @@ fn limits_follow_the_fused_topology() {
 }
 
 fn mirror(d: &Device, kernel: &Kernel, local: u32) -> Result<Vec<u32>, Error> {
-    let n = 2 * local;
-    let out = d.create_buffer(u64::from(n) * 4)?;
-    let range = NdRange::new(&[n], Some(&[local]), kernel.simd, None)?;
-    d.dispatch(kernel, &range, &[ArgValue::Buffer(out.clone())])?;
-    Ok(out
-        .to_vec()?
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect())
+    program_support::dispatch_u32s(d, kernel, 2, local)
 }
 
 #[test]

@@ -11,8 +11,6 @@ use oracles::ocloc::Format;
 use platform::Platform;
 use umd::device::{sim_kmds, Device};
 use umd::kernel::Kernel;
-use umd::ndrange::NdRange;
-use umd::payload::ArgValue;
 use umd::Error;
 
 const SOURCE: &str = include_str!("data/group_limits.cl");
@@ -25,15 +23,7 @@ fn expected(gid: u32, local: u32) -> u32 {
 }
 
 fn run(d: &Device, kernel: &Kernel, local: u32) -> Result<Vec<u32>, Error> {
-    let n = GROUPS * local;
-    let out = d.create_buffer(n as u64 * 4)?;
-    let range = NdRange::new(&[n], Some(&[local]), kernel.simd, None)?;
-    d.dispatch(kernel, &range, &[ArgValue::Buffer(out.clone())])?;
-    Ok(out
-        .to_vec()?
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect())
+    program_support::dispatch_u32s(d, kernel, GROUPS, local)
 }
 
 #[test]

@@ -361,3 +361,26 @@ pub fn get<'a>(entry: &'a [(String, String)], key: &str) -> Option<&'a str> {
         .find(|(k, _)| k == key)
         .map(|(_, v)| v.as_str())
 }
+
+/// Runs `kernel` over `groups` work-groups of `local` items with one output buffer as its only
+/// argument, and reads the buffer back as u32s.
+pub fn dispatch_u32s(
+    d: &umd::device::Device,
+    kernel: &umd::kernel::Kernel,
+    groups: u32,
+    local: u32,
+) -> Result<Vec<u32>, umd::Error> {
+    let n = groups * local;
+    let out = d.create_buffer(u64::from(n) * 4)?;
+    let range = umd::ndrange::NdRange::new(&[n], Some(&[local]), kernel.simd, None)?;
+    d.dispatch(
+        kernel,
+        &range,
+        &[umd::payload::ArgValue::Buffer(out.clone())],
+    )?;
+    Ok(out
+        .to_vec()?
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
