@@ -22,6 +22,8 @@
 //!   correctly rounded result (error ≤ 2^-(2p+4) relative, below the distance 2^-(2p+2) that a
 //!   quotient or root of p-bit numbers keeps from any rounding boundary it is not on).
 
+use super::rounding::Rounding;
+
 /// A binary floating-point format: significand bits (with the hidden one) and exponent range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Format {
@@ -44,15 +46,6 @@ pub const F64: Format = Format {
 };
 /// Significand bits a math-macro accumulator adds below a register's last bit.
 pub const MME_BITS: u32 = 2;
-
-/// Rounding direction (cr0.0's field).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    NearestEven,
-    Up,
-    Down,
-    TowardZero,
-}
 
 /// An operand value: NaN (its register bits, quieted), signed infinity, or ±m·2^e.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,7 +120,15 @@ impl Format {
     /// ±(m + sticky)·2^e rounded in `mode` to p + `extra` significand bits (`extra` 0 or
     /// [`MME_BITS`]); `sticky`: the exact value lies strictly above m·2^e in magnitude, by
     /// less than 2^e.
-    pub fn round(self, neg: bool, m: u128, e: i32, sticky: bool, extra: u32, mode: Mode) -> Out {
+    pub fn round(
+        self,
+        neg: bool,
+        m: u128,
+        e: i32,
+        sticky: bool,
+        extra: u32,
+        mode: Rounding,
+    ) -> Out {
         if m == 0 && !sticky {
             return self.zero(neg);
         }
@@ -160,14 +161,14 @@ impl Format {
         };
         let inexact = above_zero;
         let up = match mode {
-            Mode::NearestEven => {
+            Rounding::NearestEven => {
                 inexact
                     && (cmp_half == std::cmp::Ordering::Greater
                         || (cmp_half == std::cmp::Ordering::Equal && kept & 1 == 1))
             }
-            Mode::Up => inexact && !neg,
-            Mode::Down => inexact && neg,
-            Mode::TowardZero => false,
+            Rounding::Up => inexact && !neg,
+            Rounding::Down => inexact && neg,
+            Rounding::TowardZero => false,
         };
         if up {
             kept += 1;
@@ -183,10 +184,10 @@ impl Format {
         let top = q + 127 - kept.leading_zeros() as i32;
         if top > self.emax {
             let to_inf = match mode {
-                Mode::NearestEven => true,
-                Mode::Up => !neg,
-                Mode::Down => neg,
-                Mode::TowardZero => false,
+                Rounding::NearestEven => true,
+                Rounding::Up => !neg,
+                Rounding::Down => neg,
+                Rounding::TowardZero => false,
             };
             return if to_inf {
                 (self.inf(neg), 0)
@@ -212,7 +213,7 @@ impl Format {
     }
 
     /// `a + b * c`, fused, rounded to p + `extra` bits.
-    pub fn fma(self, a: Val, b: Val, c: Val, extra: u32, mode: Mode) -> Out {
+    pub fn fma(self, a: Val, b: Val, c: Val, extra: u32, mode: Rounding) -> Out {
         for v in [a, b, c] {
             if let Val::Nan(bits) = v {
                 return (bits, 0);
@@ -250,7 +251,11 @@ impl Format {
         let pm = bm * cm;
         let pe = be + ce;
         if pm == 0 && am == 0 {
-            let neg = if an == pneg { an } else { mode == Mode::Down };
+            let neg = if an == pneg {
+                an
+            } else {
+                mode == Rounding::Down
+            };
             return self.zero(neg);
         }
         if pm == 0 {
@@ -286,13 +291,13 @@ impl Format {
             bigm - small
         };
         if m == 0 {
-            return self.zero(mode == Mode::Down);
+            return self.zero(mode == Rounding::Down);
         }
         self.round(bign, m, bige, false, extra, mode)
     }
 
     /// `a / b`, rounded to p + `extra` bits (IEEE special cases).
-    pub fn div(self, a: Val, b: Val, extra: u32, mode: Mode) -> Out {
+    pub fn div(self, a: Val, b: Val, extra: u32, mode: Rounding) -> Out {
         let nan = (self.default_nan(), 0);
         match (a, b) {
             (Val::Nan(x), _) | (_, Val::Nan(x)) => (x, 0),
@@ -327,7 +332,7 @@ impl Format {
     }
 
     /// sqrt(`a`) rounded to p bits (IEEE special cases).
-    pub fn sqrt(self, a: Val, mode: Mode) -> Out {
+    pub fn sqrt(self, a: Val, mode: Rounding) -> Out {
         match a {
             Val::Nan(x) => (x, 0),
             Val::Num { neg, m: 0, .. } => self.zero(neg),
@@ -396,7 +401,7 @@ fn refinable_sqrt(f: Format, a: Val) -> bool {
 
 /// `math.invm`: (destination, eo). Early out: the quotient `a / b` in `mode`; otherwise 1/b
 /// correctly rounded (to nearest) to p + 2 bits.
-pub fn invm(f: Format, a: Val, b: Val, mode: Mode) -> (Out, bool) {
+pub fn invm(f: Format, a: Val, b: Val, mode: Rounding) -> (Out, bool) {
     if !refinable_div(f, a, b) {
         return (f.div(a, b, 0, mode), true);
     }
@@ -405,12 +410,12 @@ pub fn invm(f: Format, a: Val, b: Val, mode: Mode) -> (Out, bool) {
         m: 1,
         e: 0,
     };
-    (f.div(one, b, MME_BITS, Mode::NearestEven), false)
+    (f.div(one, b, MME_BITS, Rounding::NearestEven), false)
 }
 
 /// `math.rsqtm`: (destination, eo). Early out: sqrt(`a`) in `mode`; otherwise 1/sqrt(a) to
 /// within an ulp (computed in double precision, rounded to p + 2 bits).
-pub fn rsqtm(f: Format, a: Val, mode: Mode) -> (Out, bool) {
+pub fn rsqtm(f: Format, a: Val, mode: Rounding) -> (Out, bool) {
     if !refinable_sqrt(f, a) {
         return (f.sqrt(a, mode), true);
     }
@@ -428,7 +433,14 @@ pub fn rsqtm(f: Format, a: Val, mode: Mode) -> (Out, bool) {
         return (f.sqrt(a, mode), true);
     };
     (
-        f.round(false, ym, ye - k / 2, false, MME_BITS, Mode::NearestEven),
+        f.round(
+            false,
+            ym,
+            ye - k / 2,
+            false,
+            MME_BITS,
+            Rounding::NearestEven,
+        ),
         false,
     )
 }

@@ -5,7 +5,7 @@ use isa_encoder::model::{CondMod, DataType, MathFn};
 
 use super::alu::write_flags;
 use crate::eu::error::EuErrorKind;
-use crate::eu::ieee_macro::{self, Format, Mode, Out, Val, F32, F64, MME_BITS};
+use crate::eu::ieee_macro::{self, Format, Out, Val, F32, F64, MME_BITS};
 use crate::eu::program::operand::NO_MME;
 use crate::eu::program::{Inst, Loc, Opnd};
 use crate::eu::regfile::{Thread, MME};
@@ -20,15 +20,6 @@ fn format(ty: DataType) -> Result<Format, EuErrorKind> {
         other => Err(EuErrorKind::Illegal(format!(
             "math-macro operand of type {other:?} (only :f and :df)"
         ))),
-    }
-}
-
-fn mode(t: &Thread) -> Mode {
-    match Rounding::of(t) {
-        Rounding::NearestEven => Mode::NearestEven,
-        Rounding::Up => Mode::Up,
-        Rounding::Down => Mode::Down,
-        Rounding::TowardZero => Mode::TowardZero,
     }
 }
 
@@ -54,16 +45,16 @@ fn mme_at(o: &Opnd, lane: usize) -> Option<usize> {
     (o.mme < NO_MME).then(|| MME + usize::from(o.mme) * 32 + lane)
 }
 
+fn out_of_range(at: usize) -> EuErrorKind {
+    EuErrorKind::RegisterOutOfRange {
+        file: "the GRF",
+        byte: at as u32,
+    }
+}
+
 fn read(t: &Thread, o: &Opnd, f: Format, lane: usize) -> Result<Val, EuErrorKind> {
-    let at = usize::from(o.offs[lane]);
-    let n = bytes(f);
-    let raw = t
-        .file
-        .get(at..at + n)
-        .ok_or(EuErrorKind::RegisterOutOfRange {
-            file: "the GRF",
-            byte: at as u32,
-        })?;
+    let (at, n) = (usize::from(o.offs[lane]), bytes(f));
+    let raw = t.file.get(at..at + n).ok_or_else(|| out_of_range(at))?;
     let mut b = [0u8; 8];
     b[..n].copy_from_slice(raw);
     let extra = mme_at(o, lane).map_or(0, |k| t.file[k]);
@@ -90,15 +81,8 @@ fn write(t: &mut Thread, d: &Opnd, f: Format, lane: usize, (bits, extra): Out) -
     if d.loc == Loc::Null {
         return Ok(());
     }
-    let at = usize::from(d.offs[lane]);
-    let n = bytes(f);
-    let slot = t
-        .file
-        .get_mut(at..at + n)
-        .ok_or(EuErrorKind::RegisterOutOfRange {
-            file: "the GRF",
-            byte: at as u32,
-        })?;
+    let (at, n) = (usize::from(d.offs[lane]), bytes(f));
+    let slot = t.file.get_mut(at..at + n).ok_or_else(|| out_of_range(at))?;
     slot.copy_from_slice(&bits.to_le_bytes()[..n]);
     if let Some(k) = mme_at(d, lane) {
         t.file[k] = extra;
@@ -126,7 +110,7 @@ fn prepare(inst: &Inst, nsrc: usize) -> Result<Format, EuErrorKind> {
 /// `madm dst = src0 + src1 * src2`.
 pub fn madm(t: &mut Thread, inst: &Inst, mask: u32) -> R {
     let f = prepare(inst, 3)?;
-    let m = mode(t);
+    let m = Rounding::of(t);
     let extra = if inst.dst.mme < NO_MME { MME_BITS } else { 0 };
     for lane in (0..usize::from(inst.n)).filter(|i| mask >> i & 1 != 0) {
         let [a, b, c] = [0, 1, 2].map(|k| read(t, &inst.src[k], f, lane));
@@ -145,7 +129,7 @@ pub fn madm(t: &mut Thread, inst: &Inst, mask: u32) -> R {
 pub fn math(t: &mut Thread, inst: &Inst, mask: u32, func: MathFn) -> R {
     let nsrc = if func == MathFn::Invm { 2 } else { 1 };
     let f = prepare(inst, nsrc)?;
-    let m = mode(t);
+    let m = Rounding::of(t);
     let mut eo_bits = 0u32;
     for lane in (0..usize::from(inst.n)).filter(|i| mask >> i & 1 != 0) {
         let a = read(t, &inst.src[0], f, lane)?;

@@ -13,7 +13,7 @@ fn rng(seed: u64) -> TestRng {
     TestRng::from_seed(RngAlgorithm::XorShift, &s)
 }
 
-const RNE: Mode = Mode::NearestEven;
+const RNE: Rounding = Rounding::NearestEven;
 
 /// Specials and edges of double: zeros, denormals, normal limits, near-overflow, infinities,
 /// NaN, and values whose quotients round hard.
@@ -154,21 +154,21 @@ fn division_and_square_root_match_the_host() {
 fn directed_modes_bracket_the_exact_quotient() {
     // 1/3 is inexact: up and down are the neighbours around the nearest double.
     let n = 1.0f64 / 3.0;
-    let up = F64.div(d(1.0), d(3.0), 0, Mode::Up).0;
-    let down = F64.div(d(1.0), d(3.0), 0, Mode::Down).0;
-    let zero = F64.div(d(-1.0), d(3.0), 0, Mode::TowardZero).0;
+    let up = F64.div(d(1.0), d(3.0), 0, Rounding::Up).0;
+    let down = F64.div(d(1.0), d(3.0), 0, Rounding::Down).0;
+    let zero = F64.div(d(-1.0), d(3.0), 0, Rounding::TowardZero).0;
     assert_eq!(up - down, 1);
     assert!(up == n.to_bits() || down == n.to_bits());
     assert_eq!(zero, (-f64::from_bits(down)).to_bits());
     // Exact quotients do not move.
-    assert_eq!(F64.div(d(6.0), d(3.0), 0, Mode::Up).0, 2f64.to_bits());
+    assert_eq!(F64.div(d(6.0), d(3.0), 0, Rounding::Up).0, 2f64.to_bits());
     // Overflow: to nearest gives infinity, toward zero the largest finite.
     assert_eq!(
         F64.div(d(f64::MAX), d(0.5), 0, RNE).0,
         f64::INFINITY.to_bits()
     );
     assert_eq!(
-        F64.div(d(f64::MAX), d(0.5), 0, Mode::TowardZero).0,
+        F64.div(d(f64::MAX), d(0.5), 0, Rounding::TowardZero).0,
         f64::MAX.to_bits()
     );
 }
