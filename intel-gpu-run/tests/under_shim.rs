@@ -10,13 +10,17 @@ fn shim_library() -> PathBuf {
     oracles::workspace::cdylib("sim-shim", "libintel_gpu_sim_shim.so")
 }
 
-fn cli(sim: &str, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_intel-gpu-run"))
-        .args(args)
+/// The CLI with `args` under the shim showing `sim`.
+fn under_shim(sim: &str, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_intel-gpu-run"));
+    cmd.args(args)
         .env("LD_PRELOAD", shim_library())
-        .env("INTEL_GPU_SIM", sim)
-        .output()
-        .expect("run intel-gpu-run");
+        .env("INTEL_GPU_SIM", sim);
+    cmd
+}
+
+fn cli(sim: &str, args: &[&str]) -> String {
+    let out = under_shim(sim, args).output().expect("run intel-gpu-run");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -83,16 +87,16 @@ fn auto_on_a_node_that_cannot_be_opened_names_it_and_the_errno() {
     let out = dir.path().join("out.bin");
     let bin = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/fill.tgllp.bin");
     let spec = format!("0={}", out.display());
-    let o = Command::new(env!("CARGO_BIN_EXE_intel-gpu-run"))
-        .args([
+    let o = under_shim(
+        "tgllp@i915",
+        &[
             "run", bin, "--device", "auto", "--global", "64", "--arg", "buf:256", "--arg", "u32:3",
             "--out", &spec,
-        ])
-        .env("LD_PRELOAD", shim_library())
-        .env("INTEL_GPU_SIM", "tgllp@i915")
-        .env("INTEL_GPU_SIM_NODE_ACCESS", "denied")
-        .output()
-        .expect("run intel-gpu-run");
+        ],
+    )
+    .env("INTEL_GPU_SIM_NODE_ACCESS", "denied")
+    .output()
+    .expect("run intel-gpu-run");
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&o.stdout),
