@@ -26,7 +26,10 @@ pub struct FusedPart {
     pub eu_mask: u16,
 }
 
-pub static FUSED_PARTS: [FusedPart; 3] = [
+/// How many fused-off parts there are.
+const PARTS: usize = 3;
+
+pub static FUSED_PARTS: [FusedPart; PARTS] = [
     // HD Graphics 510 (SKL ULT GT1, 0x1906): NEO's SKL_1x2x6 configuration, 2 subslices of 6
     // EUs (12 EUs); here subslice 1 and EUs 6-7 of the GT2 shape fused off.
     FusedPart {
@@ -68,7 +71,7 @@ impl DeviceInfo {
     /// and PCI id. Made once per part and kept, like the platform rows. None for a part not
     /// in [`FUSED_PARTS`].
     pub fn of_part(part: &FusedPart) -> Option<&'static DeviceInfo> {
-        static MADE: [OnceLock<DeviceInfo>; 3] = [const { OnceLock::new() }; 3];
+        static MADE: [OnceLock<DeviceInfo>; PARTS] = [const { OnceLock::new() }; PARTS];
         let i = FUSED_PARTS.iter().position(|p| p == part)?;
         Some(MADE[i].get_or_init(|| {
             let full = DeviceInfo::get(part.platform);
