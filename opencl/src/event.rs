@@ -48,6 +48,8 @@ pub struct Event {
     /// A kernel's umd event once submitted: later kernels on the same device name it as a
     /// dependency, so the GPU orders them without the host waiting.
     gpu: OnceLock<umd::queue::Event>,
+    /// Its command's place in its queue's order.
+    seq: OnceLock<crate::failure::Seq>,
 }
 
 impl ClObject for Event {
@@ -104,6 +106,7 @@ impl Event {
             }),
             changed: Condvar::new(),
             gpu: OnceLock::new(),
+            seq: OnceLock::new(),
         }
     }
 
@@ -113,6 +116,26 @@ impl Event {
 
     pub fn gpu(&self) -> Option<&umd::queue::Event> {
         self.gpu.get()
+    }
+
+    pub fn set_seq(&self, seq: crate::failure::Seq) {
+        let _ = self.seq.set(seq);
+    }
+
+    pub fn seq(&self) -> Option<crate::failure::Seq> {
+        self.seq.get().copied()
+    }
+
+    /// Its status, as the application reads it: a failure read is a failure told
+    /// ([`crate::failure`]).
+    pub fn status_told(&self) -> cl_int {
+        let s = self.status();
+        if s < 0 {
+            if let Some(q) = &self.queue {
+                q.obj.told(self);
+            }
+        }
+        s
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -271,7 +294,10 @@ pub unsafe extern "C" fn clWaitForEvents(
         // Every command is already with its queue's thread (an implicit flush).
         let mut failed = false;
         for e in &events {
-            failed |= e.obj.wait() < 0;
+            if e.obj.wait() < 0 {
+                failed = true;
+                e.obj.status_told();
+            }
         }
         if failed {
             CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
@@ -312,7 +338,7 @@ pub unsafe extern "C" fn clGetEventInfo(
                 ),
                 CL_EVENT_CONTEXT => Info::Ptr(e.obj.context.raw()),
                 CL_EVENT_COMMAND_TYPE => Info::Uint(e.obj.command),
-                CL_EVENT_COMMAND_EXECUTION_STATUS => Info::Int(e.obj.status()),
+                CL_EVENT_COMMAND_EXECUTION_STATUS => Info::Int(e.obj.status_told()),
                 CL_EVENT_REFERENCE_COUNT => Info::Uint(e.ref_count()),
                 _ => return Err(CL_INVALID_VALUE),
             })

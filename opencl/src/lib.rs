@@ -23,6 +23,7 @@ pub mod context;
 pub mod device;
 pub mod event;
 pub mod facts;
+pub mod failure;
 pub mod handle;
 pub mod icd;
 pub mod image;

@@ -18,7 +18,8 @@
 //!   CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
 //! - a GPU fault or hang fails that kernel's event (CL_OUT_OF_RESOURCES) after the context's
 //!   notify callback got umd's report (address, access, kernel, instruction offset); umd
-//!   replaces a banned context, so the queue and other queues carry on.
+//!   replaces a banned context, so other queues carry on, and this one once the application
+//!   was told (the commands behind a failed one share its failure: [`crate::failure`]).
 //!
 //! Out-of-order queues (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) are accepted and run the same
 //! way, in order, which honours every wait list and barrier. Profiling times are
@@ -37,6 +38,7 @@ use opencl_sys::*;
 use crate::context::{finish, Context};
 use crate::device::Device;
 use crate::event::{self, set_status, Event};
+use crate::failure::{Failures, Seq, Waits};
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
 use crate::kernel::{ArgSnapshot, HeldMems, Kernel};
@@ -57,6 +59,14 @@ pub struct Queue {
 }
 
 impl Queue {
+    /// The application was told that the command whose event is `e` failed (see
+    /// [`crate::failure`]).
+    pub fn told(&self, e: &Event) {
+        if let Some(seq) = e.seq() {
+            self.exec.told(seq);
+        }
+    }
+
     /// Whether buffer copies and fills can go to the device's copy engine.
     pub fn has_blitter(&self) -> bool {
         self.exec.umd.has_blitter()
@@ -156,6 +166,9 @@ pub struct KernelRun {
 }
 
 struct Command {
+    seq: Seq,
+    /// Which earlier commands it waits for besides its wait list.
+    waits: Waits,
     /// None when nobody can ask about it: the application asked for no event and does not
     /// wait for it (it completes like any other command; clFinish counts it).
     event: Option<Arc<Handle<Event>>>,
@@ -165,6 +178,7 @@ struct Command {
 
 /// A kernel umd has, until its event completes.
 struct Flight {
+    seq: Seq,
     event: Option<Arc<Handle<Event>>>,
     done: umd::queue::Event,
     /// The kernel's or command's name in error reports.
@@ -179,6 +193,7 @@ struct ExecState {
     /// Commands enqueued and not yet complete (or failed).
     unfinished: usize,
     closing: bool,
+    failures: Failures,
 }
 
 /// The part of a queue its thread shares.
@@ -212,11 +227,30 @@ impl Exec {
         }
     }
 
-    fn finish(&self) {
+    /// Waits for every command; false if one failed that the application was not told of.
+    fn finish(&self) -> bool {
         let mut st = self.lock();
         while st.unfinished > 0 {
             st = self.idle.wait(st).unwrap_or_else(|e| e.into_inner());
         }
+        !st.failures.finish()
+    }
+
+    /// Command `seq` failed on its own: ends it with `status` (negative); the commands behind
+    /// it share the failure until the application is told.
+    fn fail(&self, seq: Seq, e: &Option<Arc<Handle<Event>>>, status: cl_int) {
+        self.lock().failures.failed(seq);
+        self.end(e, status);
+    }
+
+    /// Whether command `seq` fails because a command before it did.
+    fn shares_failure(&self, seq: Seq, waits: Waits) -> bool {
+        self.lock().failures.shares(seq, waits)
+    }
+
+    /// The application was told that command `seq` failed.
+    fn told(&self, seq: Seq) {
+        self.lock().failures.told(seq);
     }
 
     /// Ends `e` with `status` and counts it done.
@@ -235,8 +269,14 @@ impl Exec {
     /// settles its event; the next one is then running.
     fn retire(&self, flight: &mut VecDeque<Flight>, slice: Option<Duration>) {
         let Some(f) = flight.front() else { return };
-        let status = match f.done.wait(slice) {
+        // The status, and whether the failure (if any) is the command's own.
+        let (status, own) = match f.done.wait(slice) {
             Ok(false) => return,
+            // Submitted before an earlier command's failure was known: cancelled with it, or
+            // (a replaced context) run, but it shares the failure either way.
+            Ok(true) | Err(_) if self.shares_failure(f.seq, Waits::Own) => {
+                (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, false)
+            }
             Ok(true) => {
                 let gpu = |t| self.clock.and_then(|c| c.host_ns_of(t));
                 if let (Some(ev), Some((s, e))) = (&f.event, f.done.gpu_ticks()) {
@@ -245,22 +285,29 @@ impl Exec {
                     }
                 }
                 // The images kept as device copies back into the application's memory.
-                match &f._held {
+                let status = match &f._held {
                     Held::Kernel { run } => crate::image::host::after_kernel(run.mems.iter())
                         .map_or_else(|e| e, |_| CL_COMPLETE),
                     Held::Mems { .. } => CL_COMPLETE,
-                }
+                };
+                (status, true)
             }
             // A dependency of another queue failed on the GPU: this kernel did not run.
-            Err(umd::Error::DependencyFailed(_)) => CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+            Err(umd::Error::DependencyFailed(_)) => {
+                (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, true)
+            }
             Err(e) => {
                 // Before the event fails, so whoever waits for it sees the report too.
                 crate::context::report(&self.context.obj, &format!("{}: {e}", f.what));
-                CL_OUT_OF_RESOURCES
+                (CL_OUT_OF_RESOURCES, true)
             }
         };
         if let Some(f) = flight.pop_front() {
-            self.end(&f.event, status);
+            if own && status < 0 {
+                self.fail(f.seq, &f.event, status);
+            } else {
+                self.end(&f.event, status);
+            }
         }
         if let Some(next) = flight.front().and_then(|f| f.event.as_ref()) {
             set_status(next, CL_RUNNING);
@@ -323,8 +370,16 @@ impl Exec {
                 d.obj.wait();
             }
         }
-        if c.deps.iter().any(|d| d.obj.status() < 0) {
+        if self.shares_failure(c.seq, c.waits) {
             self.end(&c.event, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+            return;
+        }
+        if c.deps.iter().any(|d| d.obj.status() < 0) {
+            self.fail(
+                c.seq,
+                &c.event,
+                CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+            );
             return;
         }
         match c.work {
@@ -334,11 +389,15 @@ impl Exec {
                     set_status(e, CL_SUBMITTED);
                     set_status(e, CL_RUNNING);
                 }
-                self.end(&c.event, f().err().unwrap_or(CL_COMPLETE));
+                match f() {
+                    Ok(()) => self.end(&c.event, CL_COMPLETE),
+                    Err(e) => self.fail(c.seq, &c.event, e),
+                }
             }
             Work::Kernel(k) => {
                 if let Err(e) = crate::image::host::before_kernel(k.mems.iter()) {
-                    self.end(&c.event, e);
+                    self.drain(flight);
+                    self.fail(c.seq, &c.event, e);
                     return;
                 }
                 let submitted = k
@@ -361,6 +420,7 @@ impl Exec {
                             }
                         }
                         flight.push_back(Flight {
+                            seq: c.seq,
                             event: c.event,
                             done,
                             what: format!("kernel {}", k.kernel.obj.name),
@@ -373,7 +433,9 @@ impl Exec {
                             &self.context.obj,
                             &format!("kernel {}: {why}", k.kernel.obj.name),
                         );
-                        self.end(&c.event, CL_OUT_OF_RESOURCES);
+                        // After the commands before it, which may fail first.
+                        self.drain(flight);
+                        self.fail(c.seq, &c.event, CL_OUT_OF_RESOURCES);
                     }
                 }
             }
@@ -387,6 +449,7 @@ impl Exec {
                         }
                     }
                     flight.push_back(Flight {
+                        seq: c.seq,
                         event: c.event,
                         done,
                         what: b.what.to_string(),
@@ -400,7 +463,8 @@ impl Exec {
                         _ => "the device's copy engine did not take it".to_string(),
                     };
                     crate::context::report(&self.context.obj, &format!("{}: {why}", b.what));
-                    self.end(&c.event, CL_OUT_OF_RESOURCES);
+                    self.drain(flight);
+                    self.fail(c.seq, &c.event, CL_OUT_OF_RESOURCES);
                 }
             },
         }
@@ -461,21 +525,36 @@ pub unsafe fn enqueue(
             CL_QUEUED,
         ))
     });
+    let waits = match command {
+        CL_COMMAND_BARRIER if deps.is_empty() => Waits::Barrier,
+        CL_COMMAND_MARKER if deps.is_empty() => Waits::Marker,
+        _ => Waits::Own,
+    };
     let x = &queue.obj.exec;
-    {
+    let seq = {
         let mut st = x.lock();
+        let seq = st.failures.enqueue();
+        if let Some((_, e)) = &ev {
+            e.obj.set_seq(seq);
+        }
         st.pending.push_back(Command {
+            seq,
+            waits,
             event: ev.as_ref().map(|(_, e)| e.clone()),
             deps,
             work,
         });
         st.unfinished += 1;
-    }
+        seq
+    };
     x.wake.notify_one();
     let Some((raw, ev)) = ev else {
         return Ok(());
     };
     let status = if blocking { ev.obj.wait() } else { CL_SUCCESS };
+    if status < 0 {
+        x.told(seq);
+    }
     if event.is_null() || status < 0 {
         // The command keeps its own reference.
         Handle::<Event>::release(raw);
@@ -531,6 +610,7 @@ fn create_queue(
             pending: VecDeque::new(),
             unfinished: 0,
             closing: false,
+            failures: Failures::new(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE == 0),
         }),
         wake: Condvar::new(),
         idle: Condvar::new(),
@@ -647,9 +727,13 @@ pub unsafe extern "C" fn clFlush(q: cl_command_queue) -> cl_int {
 #[no_mangle]
 pub unsafe extern "C" fn clFinish(q: cl_command_queue) -> cl_int {
     info::guard(CL_OUT_OF_HOST_MEMORY, || match Handle::<Queue>::get(q) {
+        // A failure the application was not told of (NEO answers a GPU hang the same way).
         Ok(q) => {
-            q.obj.exec.finish();
-            CL_SUCCESS
+            if q.obj.exec.finish() {
+                CL_SUCCESS
+            } else {
+                CL_OUT_OF_RESOURCES
+            }
         }
         Err(e) => e,
     })

@@ -451,6 +451,29 @@ int main(void) {
     EXPECT("finish after the fault", clFinish(q2), CL_SUCCESS);
     clEnqueueReadBuffer(q2, buf, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
     EXPECT("6 + 1", all_equal(got, 7), 1);
+
+    /* In order, the commands behind a failed one fail with it until the application is told
+     * (here by the blocking read's error); then the queue works again. */
+    cl_event behind;
+    EXPECT("faulting kernel without an event", clEnqueueNDRangeKernel(q2, wild, 1, NULL, &global, NULL, 0, NULL, NULL),
+           CL_SUCCESS);
+    EXPECT("a kernel behind it", run(q2, add, buf, 100, 0, NULL, &behind), CL_SUCCESS);
+    EXPECT("a blocking read behind it fails",
+           clEnqueueReadBuffer(q2, buf, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL),
+           CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    EXPECT("the kernel behind it shares the failure", status_of(behind), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    EXPECT("told: the queue works again", run(q2, add, buf, 2, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT("finish after it was told", clFinish(q2), CL_SUCCESS);
+    EXPECT("read after it was told", clEnqueueReadBuffer(q2, buf, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL),
+           CL_SUCCESS);
+    EXPECT("7 + 2 (the kernel behind the fault did not run)", all_equal(got, 9), 1);
+    clReleaseEvent(behind);
+    /* clFinish reports a failure nobody was told of, once. */
+    EXPECT("faulting kernel again", clEnqueueNDRangeKernel(q2, wild, 1, NULL, &global, NULL, 0, NULL, NULL),
+           CL_SUCCESS);
+    EXPECT("clFinish reports it", clFinish(q2), CL_OUT_OF_RESOURCES);
+    EXPECT("then the queue works", run(q2, add, buf, 1, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT("and clFinish succeeds", clFinish(q2), CL_SUCCESS);
     clReleaseEvent(fault);
     clReleaseEvent(dep);
     clReleaseKernel(wild);
