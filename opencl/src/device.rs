@@ -373,7 +373,11 @@ impl Device {
             // Bits; buffers start on the VA heap's page granule, far above this.
             CL_DEVICE_MEM_BASE_ADDR_ALIGN => Info::Uint(1024),
             CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => Info::Uint(128),
-            CL_DEVICE_SINGLE_FP_CONFIG => Info::Ulong(CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN),
+            // Correctly rounded divide and sqrt under -cl-fp32-correctly-rounded-divide-sqrt on
+            // every platform (`umd --test ieee_div_sqrt_sim`, `--test pyopencl` cr_divide.py).
+            CL_DEVICE_SINGLE_FP_CONFIG => Info::Ulong(
+                CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT,
+            ),
             CL_DEVICE_DOUBLE_FP_CONFIG => Info::Ulong(double_cfg),
             CL_DEVICE_HALF_FP_CONFIG => Info::Ulong(HALF_FP_CONFIG),
             CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => Info::Uint(CL_READ_WRITE_CACHE),

@@ -102,6 +102,27 @@ fn pyopencl_small_by_value_arguments_on_each_simulated_device() {
     }
 }
 
+/// CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT on every simulated device: reported, and float division,
+/// reciprocal and sqrt built with `-cl-fp32-correctly-rounded-divide-sqrt` equal numpy's
+/// (`python/cr_divide.py`).
+#[test]
+fn pyopencl_correctly_rounded_divide_sqrt_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/cr_divide.py");
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        for line in [
+            "ok   a / b correctly",
+            "ok   1 / b correctly",
+            "ok   sqrt(a) correctly",
+        ] {
+            assert!(out.contains(line), "{dev}: no {line:?}:\n{out}");
+        }
+    }
+}
+
 /// cl_khr_fp16 on every simulated device: the extension and its queries, and half arithmetic,
 /// conversions in each rounding mode, smoothstep and sub-group reductions against numpy's float16
 /// (`python/half.py`).

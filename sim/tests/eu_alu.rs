@@ -308,3 +308,38 @@ fn logic_shifts_and_bit_operations() {
         }
     }
 }
+
+/// Float `mac` rounds once, as `mad` does: dst = acc0 + src0 * src1 with an exact product (the
+/// reference is IEEE-754 fusedMultiplyAdd, `f32::mul_add`). IGC relies on it: its correctly
+/// rounded Gen11 division ends in a mac. The operands are one refinement step of 1/16777215,
+/// where rounding the product first lands on the other side of a tie.
+#[test]
+fn float_mac_is_fused() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let body = "
+        mov (16|M0) acc0.0<1>:f r2.0<8;8,1>:f
+        mac (16|M0) r10.0<1>:f r4.0<8;8,1>:f r6.0<8;8,1>:f
+        ";
+    let (q, y, r) = (
+        f32::from_bits(0x3380_0001),
+        f32::from_bits(0x3380_0001),
+        f32::from_bits(0xb37f_fffe),
+    );
+    let fused = y.mul_add(r, q);
+    assert_ne!(
+        fused,
+        q + y * r,
+        "the operands must tell fused from unfused"
+    );
+    for p in ALL {
+        let prog = program(&iga, p, body);
+        let mut mem = TestMem::new(0x1000, 0x1000);
+        let t = run_on(&prog, 16, &mut mem, |t| {
+            set_u32s(t, 2, &[q.to_bits(); 16]);
+            set_u32s(t, 4, &[y.to_bits(); 16]);
+            set_u32s(t, 6, &[r.to_bits(); 16]);
+        })
+        .unwrap();
+        assert_eq!(u32s(&t, 10, 16), vec![fused.to_bits(); 16], "{p}");
+    }
+}

@@ -785,14 +785,18 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
                     finish_int(t, inst, mask, &r)
                 }
                 _ => {
-                    let c = load_f32(t, &acc, n)?;
-                    let a = load_f32(t, &inst.src[0], n)?;
-                    let b = load_f32(t, &inst.src[1], n)?;
-                    let mut r = [0f32; 32];
-                    for i in 0..n {
-                        r[i] = c[i] + a[i] * b[i];
-                    }
-                    finish_f32(t, inst, mask, &r)
+                    // Fused as mad is (one rounding): IGC turns a mad whose addend is in acc0
+                    // into mac (vISA HW conformity), and its correctly rounded Gen11 float
+                    // division ends in a mac that is right only when fused.
+                    let mut fused = inst.clone();
+                    fused.src[2] = acc;
+                    float_op(
+                        t,
+                        &fused,
+                        mask,
+                        |[a, b, c]| c.nan_first3(a, b, a.mul_add(b, c)),
+                        |[a, b, c]| c.nan_first3(a, b, a.mul_add(b, c)),
+                    )
                 }
             }
         }
