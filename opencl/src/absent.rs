@@ -176,25 +176,6 @@ pub unsafe extern "C" fn clSetDefaultDeviceCommandQueue(
     CL_INVALID_OPERATION
 }
 
-// Host timer synchronisation: CL_PLATFORM_HOST_TIMER_RESOLUTION is 0.
-
-#[no_mangle]
-pub unsafe extern "C" fn clGetDeviceAndHostTimer(
-    _device: cl_device_id,
-    _device_timestamp: *mut cl_ulong,
-    _host_timestamp: *mut cl_ulong,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clGetHostTimer(
-    _device: cl_device_id,
-    _host_timestamp: *mut cl_ulong,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
-
 // Sub-devices: CL_DEVICE_PARTITION_PROPERTIES lists no partition type.
 
 #[no_mangle]

@@ -153,6 +153,9 @@ impl ImageLimits {
 pub struct Device {
     pub umd: umd::device::Device,
     pub facts: Facts,
+    /// The GPU/host clock correlation every timestamp of the device is converted with,
+    /// taken on first use (None if the device's counter could not be read).
+    clock: std::sync::OnceLock<Option<umd::device::GpuClock>>,
 }
 
 impl ClObject for Device {
@@ -163,7 +166,17 @@ impl ClObject for Device {
 impl Device {
     pub fn new(umd: umd::device::Device) -> Device {
         let facts = facts(umd.platform());
-        Device { umd, facts }
+        Device {
+            umd,
+            facts,
+            clock: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The device timer's correlation: profiling times and clGetDeviceAndHostTimer place the
+    /// GPU's timestamps on CLOCK_MONOTONIC with it.
+    pub fn clock(&self) -> Option<umd::device::GpuClock> {
+        *self.clock.get_or_init(|| self.umd.gpu_clock().ok())
     }
 
     /// CL_DEVICE_IMAGE_SUPPORT: the platform's fact (`facts::Facts::images`).
@@ -394,8 +407,7 @@ impl Device {
             }
             // A kernel's START and END come from the GPU's timestamp counter: one tick.
             CL_DEVICE_PROFILING_TIMER_RESOLUTION => Info::Size(
-                self.umd
-                    .gpu_clock()
+                self.clock()
                     .map_or(1, |c| c.resolution_ns().max(1) as usize),
             ),
             CL_DEVICE_ENDIAN_LITTLE => Info::Bool(true),

@@ -11,7 +11,7 @@ use opencl_sys::*;
 
 use crate::{
     absent, context, device, event, image, image_formats, kernel, link, memory, platform, program,
-    queue, rect, sampler,
+    queue, rect, sampler, timer,
 };
 
 static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
@@ -113,8 +113,8 @@ static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     d.clGetPipeInfo = Some(absent::clGetPipeInfo);
     d.clEnqueueNativeKernel = Some(absent::clEnqueueNativeKernel);
     d.clSetDefaultDeviceCommandQueue = Some(absent::clSetDefaultDeviceCommandQueue);
-    d.clGetDeviceAndHostTimer = Some(absent::clGetDeviceAndHostTimer);
-    d.clGetHostTimer = Some(absent::clGetHostTimer);
+    d.clGetDeviceAndHostTimer = Some(timer::clGetDeviceAndHostTimer);
+    d.clGetHostTimer = Some(timer::clGetHostTimer);
     d.clCreateSubDevices = Some(absent::clCreateSubDevices);
     d.clCreateProgramWithBuiltInKernels = Some(absent::clCreateProgramWithBuiltInKernels);
     d.clCompileProgram = Some(link::clCompileProgram);

@@ -38,3 +38,4 @@ pub mod program;
 pub mod queue;
 pub mod rect;
 pub mod sampler;
+pub mod timer;

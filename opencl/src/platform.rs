@@ -134,8 +134,7 @@ fn platform_info(param: cl_platform_info) -> Result<Info, cl_int> {
                 .map(|(n, (a, b, c))| (n.to_string(), version(*a, *b, *c)))
                 .collect(),
         ),
-        // clGetHostTimer is not provided.
-        CL_PLATFORM_HOST_TIMER_RESOLUTION => Info::Ulong(0),
+        CL_PLATFORM_HOST_TIMER_RESOLUTION => Info::Ulong(crate::timer::host_resolution_ns()),
         CL_PLATFORM_ICD_SUFFIX_KHR => Info::Str(ICD_SUFFIX.into()),
         _ => return Err(CL_INVALID_VALUE),
     })

@@ -25,8 +25,8 @@
 //! way, in order, which honours every wait list and barrier. Profiling times are
 //! CLOCK_MONOTONIC nanoseconds ([`crate::event::now_ns`]). A kernel's START and END are the
 //! GPU timestamps its batch writes around its walkers (PIPE_CONTROL "Write Timestamp"),
-//! converted with the device's timestamp frequency and a GPU/host clock correlation taken
-//! when the queue was created; other commands' are when the queue's thread ran them.
+//! converted with the device's timestamp frequency and its GPU/host clock correlation
+//! ([`crate::device::Device::clock`], shared with clGetDeviceAndHostTimer); other commands' are when the queue's thread ran them.
 
 use std::collections::VecDeque;
 use std::ffi::c_void;
@@ -603,7 +603,7 @@ fn create_queue(
     let umd = d.obj.umd.create_queue().map_err(|_| CL_OUT_OF_RESOURCES)?;
     let exec = Arc::new(Exec {
         umd,
-        clock: d.obj.umd.gpu_clock().ok(),
+        clock: d.obj.clock(),
         device: d.clone(),
         context: c.clone(),
         state: Mutex::new(ExecState {

@@ -273,6 +273,35 @@ int main(void) {
     const char *want_res = getenv("EXPECT_TIMER_RESOLUTION_NS");
     EXPECT("timer resolution is the GPU tick", resolution, want_res ? atol(want_res) : -1);
     EXPECT("start after the gate opened: not at enqueue", p[0][2] > p[0][0], 1);
+
+    /* Device and host timers (OpenCL 3.0, 5.x clGetDeviceAndHostTimer): the platform reports a
+     * host timer resolution, the pair is read together, and a kernel's profiling START/END (the
+     * device timer) fall between device timestamps read before and after it. */
+    cl_ulong host_res = 0;
+    EXPECT("host timer resolution",
+           clGetPlatformInfo(platform, CL_PLATFORM_HOST_TIMER_RESOLUTION, sizeof host_res, &host_res, NULL),
+           CL_SUCCESS);
+    EXPECT("host timer resolution is set", host_res > 0 && host_res <= 1000, 1);
+    cl_ulong t_d0 = 0, t_h0 = 0, t_d1 = 0, t_h1 = 0, hmid = 0;
+    EXPECT("device and host timer", clGetDeviceAndHostTimer(device, &t_d0, &t_h0), CL_SUCCESS);
+    EXPECT("host timer", clGetHostTimer(device, &hmid), CL_SUCCESS);
+    cl_event timed;
+    EXPECT("a timed kernel", run(q, add, buf, 0, 0, NULL, &timed), CL_SUCCESS);
+    EXPECT("it completes", clWaitForEvents(1, &timed), CL_SUCCESS);
+    sleep_ms(20);
+    EXPECT("device and host timer after", clGetDeviceAndHostTimer(device, &t_d1, &t_h1), CL_SUCCESS);
+    cl_ulong ks = 0, ke = 0;
+    clGetEventProfilingInfo(timed, CL_PROFILING_COMMAND_START, sizeof ks, &ks, NULL);
+    clGetEventProfilingInfo(timed, CL_PROFILING_COMMAND_END, sizeof ke, &ke, NULL);
+    EXPECT("host timer moves forward", t_h0 <= hmid && hmid <= t_h1, 1);
+    EXPECT("kernel START/END between the device timestamps", t_d0 <= ks && ks <= ke && ke <= t_d1, 1);
+    /* Both timers measured the 20 ms sleep; allow 2 ms each way for the reads themselves. */
+    long long dd = (long long)(t_d1 - t_d0), dh = (long long)(t_h1 - t_h0);
+    EXPECT("device and host timers advance together", dd - dh < 2000000 && dh - dd < 2000000, 1);
+    EXPECT("device timer needs both pointers", clGetDeviceAndHostTimer(device, &t_d0, NULL), CL_INVALID_VALUE);
+    EXPECT("host timer needs its pointer", clGetHostTimer(device, NULL), CL_INVALID_VALUE);
+    EXPECT("device timer of no device", clGetDeviceAndHostTimer(NULL, &t_d0, &t_h0), CL_INVALID_DEVICE);
+    clReleaseEvent(timed);
     clReleaseEvent(e_add);
     clReleaseEvent(e_mul);
     clReleaseEvent(e_read);
