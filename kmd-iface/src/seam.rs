@@ -82,7 +82,13 @@ pub struct MapAccessError {
 /// makes a Rust reference to the memory.
 #[derive(Clone)]
 pub struct Mapping {
-    backing: Arc<dyn MapBacking>,
+    /// Keeps the memory alive; accesses use `addr` and `len`.
+    _backing: Arc<dyn MapBacking>,
+    /// The backing's address and length, fixed for its life (the `MapBacking` contract): read
+    /// once here, so an access makes no virtual call (the simulator's data port makes one per
+    /// message).
+    addr: usize,
+    len: usize,
 }
 
 impl fmt::Debug for Mapping {
@@ -96,11 +102,16 @@ impl fmt::Debug for Mapping {
 
 impl Mapping {
     pub fn new(backing: Arc<dyn MapBacking>) -> Self {
-        Mapping { backing }
+        let (addr, len) = (backing.as_ptr() as usize, backing.len());
+        Mapping {
+            _backing: backing,
+            addr,
+            len,
+        }
     }
 
     pub fn len(&self) -> usize {
-        self.backing.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
@@ -109,7 +120,7 @@ impl Mapping {
 
     /// The mapping's first byte, for code that hands the address to the kernel (e.g. userptr).
     pub fn as_ptr(&self) -> *mut u8 {
-        self.backing.as_ptr()
+        self.addr as *mut u8
     }
 
     fn check(&self, offset: usize, len: usize, align: usize) -> Result<*mut u8, MapAccessError> {
@@ -135,22 +146,28 @@ impl Mapping {
     /// the compiler may neither elide, merge nor tear-and-reuse these accesses.
     pub fn read(&self, offset: usize, dst: &mut [u8]) -> Result<(), MapAccessError> {
         let p = self.check(offset, dst.len(), 1)?;
-        let (head, words, tail) = split_aligned(p as usize, dst.len());
-        for (i, d) in dst[..head].iter_mut().enumerate() {
+        let (head, words, _) = split_aligned(p as usize, dst.len());
+        // Split once, so the word loop has no bounds checks (messages copy 64 to 128 bytes).
+        let (head_d, rest) = dst.split_at_mut(head);
+        let (words_d, tail_d) = rest.split_at_mut(8 * words);
+        for (i, d) in head_d.iter_mut().enumerate() {
             // SAFETY: `check` proved [p, p+len) lies in the backing, which MapBacking keeps
             // valid; i < head <= len.
             *d = unsafe { p.add(i).read_volatile() };
         }
-        for w in 0..words {
-            let at = head + 8 * w;
+        // SAFETY: head <= len, so p + head is in (or one past) the checked range.
+        let wp = unsafe { p.add(head) }.cast::<u64>();
+        for (w, d) in words_d.chunks_exact_mut(8).enumerate() {
             // SAFETY: in bounds as above; p + head is 8-byte aligned (split_aligned), so each
-            // u64 at p + head + 8w is aligned and lies within [p, p+len).
-            let v = unsafe { p.add(at).cast::<u64>().read_volatile() };
-            dst[at..at + 8].copy_from_slice(&v.to_ne_bytes());
+            // u64 at p + head + 8w (w < words) is aligned and lies within [p, p+len).
+            let v = unsafe { wp.add(w).read_volatile() };
+            d.copy_from_slice(&v.to_ne_bytes());
         }
-        for i in dst.len() - tail..dst.len() {
-            // SAFETY: as for the head bytes.
-            dst[i] = unsafe { p.add(i).read_volatile() };
+        // SAFETY: head + 8 words <= len.
+        let tp = unsafe { p.add(head + 8 * words) };
+        for (i, d) in tail_d.iter_mut().enumerate() {
+            // SAFETY: as for the head bytes: head + 8 words + i < len.
+            *d = unsafe { tp.add(i).read_volatile() };
         }
         Ok(())
     }
@@ -159,25 +176,26 @@ impl Mapping {
     /// concurrently, see [`Mapping::read`]).
     pub fn write(&self, offset: usize, src: &[u8]) -> Result<(), MapAccessError> {
         let p = self.check(offset, src.len(), 1)?;
-        let (head, words, tail) = split_aligned(p as usize, src.len());
-        for (i, &b) in src[..head].iter().enumerate() {
+        let (head, words, _) = split_aligned(p as usize, src.len());
+        let (head_s, rest) = src.split_at(head);
+        let (words_s, tail_s) = rest.split_at(8 * words);
+        for (i, &b) in head_s.iter().enumerate() {
             // SAFETY: as in `read`.
             unsafe { p.add(i).write_volatile(b) };
         }
-        for w in 0..words {
-            let at = head + 8 * w;
+        // SAFETY: as in `read`.
+        let wp = unsafe { p.add(head) }.cast::<u64>();
+        for (w, c) in words_s.chunks_exact(8).enumerate() {
             let mut v = [0u8; 8];
-            v.copy_from_slice(&src[at..at + 8]);
+            v.copy_from_slice(c);
             // SAFETY: as in `read`: aligned and in bounds.
-            unsafe {
-                p.add(at)
-                    .cast::<u64>()
-                    .write_volatile(u64::from_ne_bytes(v))
-            };
+            unsafe { wp.add(w).write_volatile(u64::from_ne_bytes(v)) };
         }
-        for (i, &b) in src.iter().enumerate().skip(src.len() - tail) {
+        // SAFETY: as in `read`.
+        let tp = unsafe { p.add(head + 8 * words) };
+        for (i, &b) in tail_s.iter().enumerate() {
             // SAFETY: as in `read`.
-            unsafe { p.add(i).write_volatile(b) };
+            unsafe { tp.add(i).write_volatile(b) };
         }
         Ok(())
     }

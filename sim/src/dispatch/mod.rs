@@ -130,6 +130,10 @@ struct Run<'a, 'w> {
     payload_regs: u128,
     /// The group's cycle detector, kept to reuse its memory.
     cycles: Cycles,
+    /// Instructions this host thread executed and not yet taken off the walker's budget:
+    /// settled once per group instead of once per EU thread (the budget is a shared atomic
+    /// the other host threads update too). Runs are capped by the budget minus these.
+    pending: u64,
 }
 
 impl Run<'_, '_> {
@@ -137,9 +141,15 @@ impl Run<'_, '_> {
         let mut threads = std::mem::take(&mut self.threads);
         let mut cycles = std::mem::take(&mut self.cycles);
         let res = self.run_group(&mut threads, &mut cycles, id, ordinal);
+        self.settle();
         self.threads = threads;
         self.cycles = cycles;
         res
+    }
+
+    /// Takes the instructions run so far off the walker's budget.
+    fn settle(&mut self) {
+        self.shared.spend(std::mem::take(&mut self.pending));
     }
 
     fn run_group(
@@ -190,11 +200,13 @@ impl Run<'_, '_> {
                     continue;
                 }
                 let before = t.instructions_executed();
-                let status = eu::run(t, self.prog, &mut self.mem, SLICE.min(self.shared.left()));
-                self.shared.spend(t.instructions_executed() - before);
+                let left = self.shared.left().saturating_sub(self.pending);
+                let status = eu::run(t, self.prog, &mut self.mem, SLICE.min(left));
+                self.pending += t.instructions_executed() - before;
                 match status {
                     Ok(Status::Ended | Status::Barrier) => endless = false,
                     Ok(Status::Budget) => {
+                        self.settle();
                         if self.shared.exhausted() {
                             return Err(self.hang(threads));
                         }

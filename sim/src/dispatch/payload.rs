@@ -155,8 +155,10 @@ pub fn load(
             at += 4 * inline.len();
         }
     }
-    let regs = at.div_ceil(GRF).min(128);
-    Ok((0..regs).fold(0u128, |m, r| m | 1 << r))
+    let regs = at.div_ceil(GRF);
+    Ok(u128::MAX
+        .checked_shr(128u32.saturating_sub(regs as u32))
+        .unwrap_or(0))
 }
 
 /// Writes the local IDs thread `index` of a group gets; returns the bytes written. Lane `l`

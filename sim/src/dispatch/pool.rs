@@ -198,6 +198,7 @@ fn worker(
         threads: Vec::new(),
         payload_regs: 0,
         cycles: Cycles::default(),
+        pending: 0,
     };
     run.mem.slm = vec![0; slm_bytes(&d.idd)];
     loop {

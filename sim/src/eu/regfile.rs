@@ -155,11 +155,17 @@ impl Thread {
         if grf == u128::MAX {
             self.file.fill(0);
         } else {
+            // One clear per run of consecutive registers (a kernel's registers mostly are
+            // one run from r0 up), not one per register.
             let mut m = grf;
             while m != 0 {
-                let r = m.trailing_zeros() as usize;
-                m &= m - 1;
-                if let Some(b) = self.file.get_mut(r * REG_BYTES..(r + 1) * REG_BYTES) {
+                let first = m.trailing_zeros() as usize;
+                let run = (m >> first).trailing_ones() as usize;
+                m &= u128::MAX.checked_shl((first + run) as u32).unwrap_or(0);
+                if let Some(b) = self
+                    .file
+                    .get_mut(first * REG_BYTES..(first + run) * REG_BYTES)
+                {
                     b.fill(0);
                 }
             }
