@@ -5,7 +5,6 @@ mod common;
 
 use kmd_iface::flags::drm::SyncobjWaitFlags;
 use kmd_iface::flags::xe::VmCreateFlags;
-use std::time::{Duration, Instant};
 
 use common::*;
 use kmd_iface::drm_core::{syncobj_create, syncobj_wait, SyncobjWait};
@@ -184,12 +183,10 @@ fn endless_batch_is_a_hang() {
         bind(&x, vm, batch, BATCH_VA);
         let q = x.exec_queue_create(vm, &engines(&x)[..1], &[]).unwrap();
         bm.write(0, &self_loop(p, BATCH_VA)).unwrap();
-        let start = Instant::now();
         let s = syncobj_create(x.file(), 0).unwrap();
         x.exec(q, BATCH_VA, &[sync::syncobj(s, true)]).unwrap();
         // The wait ends once the reset has signalled the job's fence (with its error).
         syncobj_wait(x.file(), &[s], i64::MAX, SyncobjWaitFlags::empty()).unwrap();
-        assert!(start.elapsed() < Duration::from_secs(10));
         assert!(matches!(
             dev.error_states()[0].kind,
             GpuErrorKind::Hang(HangReason::Watchdog { .. })
