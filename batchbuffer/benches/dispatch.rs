@@ -28,7 +28,10 @@ fn desc<'a>(
                 walk_order: WalkOrder::Walk012,
             }
         } else {
-            LocalIds::Runtime { channels: 1 }
+            LocalIds::Runtime {
+                channels: 1,
+                walk_order: WalkOrder::Walk012,
+            }
         },
         inline_data: p == Platform::Dg2,
         slm_bytes: 0,

@@ -75,7 +75,10 @@ fn desc<'a>(surfaces: &'a [RenderSurfaceState], ct: &'a [u32]) -> DispatchDesc<'
         group_count: [4, 2, 1],
         group_start: [0, 0, 0],
         cross_thread: ct,
-        local_ids: LocalIds::Runtime { channels: 1 },
+        local_ids: LocalIds::Runtime {
+            channels: 1,
+            walk_order: WalkOrder::Walk012,
+        },
         inline_data: false,
         slm_bytes: 4096,
         barriers: 1,

@@ -7,6 +7,7 @@ mod common;
 use batchbuffer::builder::*;
 use batchbuffer::layout::low_mask;
 use batchbuffer::value::{get_u64, put_u64, Problem};
+use batchbuffer::WalkOrder;
 use batchbuffer::*;
 use platform::Platform;
 use proptest::prelude::*;
@@ -134,7 +135,10 @@ fn dispatch(p: Platform, simd: Simd, items: u32) -> Result<Vec<u32>, BuildError>
         group_count: [1, 1, 1],
         group_start: [0, 0, 0],
         cross_thread: &[],
-        local_ids: LocalIds::Runtime { channels: 1 },
+        local_ids: LocalIds::Runtime {
+            channels: 1,
+            walk_order: WalkOrder::Walk012,
+        },
         inline_data: false,
         slm_bytes: 0,
         barriers: 1,

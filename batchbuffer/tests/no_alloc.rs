@@ -4,6 +4,7 @@
 mod counting_alloc;
 
 use batchbuffer::builder::*;
+use batchbuffer::WalkOrder;
 use platform::Platform;
 
 #[test]
@@ -25,7 +26,10 @@ fn dispatch_does_not_allocate() {
             group_count: [8, 1, 1],
             group_start: [0; 3],
             cross_thread: &ct,
-            local_ids: LocalIds::Runtime { channels: 2 },
+            local_ids: LocalIds::Runtime {
+                channels: 2,
+                walk_order: WalkOrder::Walk012,
+            },
             inline_data: false,
             slm_bytes: 1024,
             barriers: 1,

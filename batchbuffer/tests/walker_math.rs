@@ -2,6 +2,7 @@
 //! the SIMD width, the last one partial) and NEO's walker programming.
 
 use batchbuffer::builder::*;
+use batchbuffer::WalkOrder;
 
 fn gpgpu(simd: u32, local: [u32; 3]) -> WalkerMath {
     walker_math(Simd::from_lanes(simd).unwrap(), local, false).unwrap()
@@ -92,7 +93,7 @@ fn slm_and_scratch_encodings() {
 fn runtime_local_ids() {
     // 20 work-items as 5x4 at SIMD16: thread 1 holds items 16..19 = (1,3) (2,3) (3,3) (4,3).
     let mut out = [0u32; 16];
-    write_local_ids(Simd::S16, [5, 4, 1], 1, 2, &mut out);
+    write_local_ids(Simd::S16, [5, 4, 1], WalkOrder::Walk012, 1, 2, &mut out);
     let ids = |block: &[u32]| -> Vec<u16> {
         block
             .iter()
@@ -104,6 +105,25 @@ fn runtime_local_ids() {
     // SIMD32 uses two GRFs per channel.
     assert_eq!(grfs_per_channel(Simd::S32), 2);
     let mut out = [0u32; 16];
-    write_local_ids(Simd::S32, [32, 1, 1], 0, 1, &mut out);
+    write_local_ids(Simd::S32, [32, 1, 1], WalkOrder::Walk012, 0, 1, &mut out);
     assert_eq!(ids(&out), (0..32).collect::<Vec<u16>>());
+}
+
+#[test]
+fn runtime_local_ids_follow_the_walk_order() {
+    // NEO's software generation walks the order's first dimension fastest. 4x2x2 at SIMD8
+    // in order y, z, x (Walk Order 201: x rank 2, y rank 0, z rank 1): thread 1 holds walk
+    // positions 8..15, where x = 2 + (i / 4) and (y, z) = (i % 2, (i / 2) % 2).
+    let mut out = [0u32; 24];
+    write_local_ids(Simd::S8, [4, 2, 2], WalkOrder::Walk201, 1, 3, &mut out);
+    let ids = |block: &[u32]| -> Vec<u16> {
+        block
+            .iter()
+            .flat_map(|w| [(*w & 0xFFFF) as u16, (*w >> 16) as u16])
+            .take(8)
+            .collect()
+    };
+    assert_eq!(ids(&out[..8]), [2, 2, 2, 2, 3, 3, 3, 3]);
+    assert_eq!(ids(&out[8..16]), [0, 1, 0, 1, 0, 1, 0, 1]);
+    assert_eq!(ids(&out[16..]), [0, 0, 1, 1, 0, 0, 1, 1]);
 }

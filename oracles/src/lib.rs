@@ -39,6 +39,10 @@ pub enum Oracle {
     /// cmake and g++, which build Khronos' OpenCL-CTS (vendored under `third_party/`), and the
     /// ocl-icd loader it links against. The path found is cmake's.
     CtsBuild,
+    /// Debian's clang 15 and llvm-as 15 (packages clang-15, llvm-15): OpenCL C to LLVM IR for
+    /// `ocloc -llvm_input`, to carry kernel metadata the OpenCL C front end has no attribute
+    /// for. The path found is clang-15's; llvm-as-15 is beside it.
+    ClangLlvm,
     /// IGT's tools (Debian `intel-gpu-tools`): `intel_gem_info` and the benchmark binaries. The
     /// path found is the benchmarks' directory.
     Igt,
@@ -65,6 +69,7 @@ impl Oracle {
                 "cmake, g++, libOpenCL.so and spirv-as/spirv-val (Debian packages cmake, g++, \
                  ocl-icd-opencl-dev, spirv-tools)"
             }
+            Oracle::ClangLlvm => "clang-15 and llvm-as-15 (Debian packages clang-15, llvm-15)",
             Oracle::Igt => {
                 "/usr/libexec/igt-gpu-tools/benchmarks and intel_gem_info (Debian package intel-gpu-tools)"
             }
@@ -106,6 +111,11 @@ impl Oracle {
                     .iter()
                     .all(|t| find_program(t, &[&format!("/usr/bin/{t}")]).is_some());
                 find_program("cmake", &["/usr/bin/cmake"]).filter(|_| gxx && loader && spirv)
+            }
+            Oracle::ClangLlvm => {
+                let clang = find_program("clang-15", &["/usr/bin/clang-15"])?;
+                let as_ = clang.with_file_name("llvm-as-15");
+                is_executable(&as_).then_some(clang)
             }
             Oracle::Igt => {
                 let dir = PathBuf::from("/usr/libexec/igt-gpu-tools/benchmarks");

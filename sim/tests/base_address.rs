@@ -7,7 +7,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use batchbuffer::builder::{Batch, Builder, DispatchDesc, FrontEnd, LocalIds, Simd};
-use batchbuffer::{identify, PacketId, StateBaseAddress};
+use batchbuffer::{identify, PacketId, StateBaseAddress, WalkOrder};
 use common::{bytes, i915_gpu, HeapMem, Placed};
 use platform::Platform;
 use sim::cs::{Walker, WalkerExecutor};
@@ -67,7 +67,10 @@ fn batch(p: Platform) -> (Vec<u32>, HeapMem) {
         group_count: [1, 1, 1],
         group_start: [0; 3],
         cross_thread: &ct,
-        local_ids: LocalIds::Runtime { channels: 1 },
+        local_ids: LocalIds::Runtime {
+            channels: 1,
+            walk_order: WalkOrder::Walk012,
+        },
         inline_data: p == Platform::Dg2,
         slm_bytes: 0,
         barriers: 0,

@@ -286,7 +286,13 @@ fn build(p: Platform, l: &Launch, mode: Mode) -> (Vec<u32>, Vec<u32>, Vec<u32>, 
                 walk_order: batchbuffer::WalkOrder::Walk012,
             },
         ),
-        (_, channels) => (0, LocalIds::Runtime { channels }),
+        (_, channels) => (
+            0,
+            LocalIds::Runtime {
+                channels,
+                walk_order: batchbuffer::WalkOrder::Walk012,
+            },
+        ),
     };
     b.dispatch(
         &mut batch,

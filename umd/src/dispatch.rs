@@ -17,6 +17,7 @@ use platform::Platform;
 use crate::device::{Device, Engine, ExecObject};
 use crate::error::{Error, Result};
 use crate::kernel::{Description, Kernel};
+use crate::local_ids;
 use crate::memory::Bo;
 use crate::ndrange::NdRange;
 use crate::payload::{build, check_args, slm_layout_into, ArgValue};
@@ -219,6 +220,8 @@ struct Fixed {
     isa: (u64, usize),
     simd: u32,
     local_ids: LocalIds,
+    /// Where the kernel starts in its ISA (past the per-thread load for hardware local IDs).
+    kernel_offset: u64,
     inline: bool,
     barriers: u32,
     slm_bytes: u32,
@@ -284,8 +287,17 @@ impl Queue {
         keep.push(resident.isa.clone());
         keep.extend(resident.placed.bos().cloned());
         let mut scratch = None;
+        let regions = range.regions();
+        let mut kernel_offset = 0;
         let (local_ids, inline, barriers) = match &kernel.description {
-            Description::Raw => (LocalIds::Runtime { channels: 3 }, false, 0),
+            Description::Raw => (
+                LocalIds::Runtime {
+                    channels: 3,
+                    walk_order: WalkOrder::Walk012,
+                },
+                false,
+                0,
+            ),
             Description::Ocloc(k, _) => {
                 if k.memory.scratch_slot1 > 0 {
                     return Err(Error::Unsupported(format!(
@@ -321,16 +333,9 @@ impl Queue {
                     driver.private_size = need;
                     keep.push(bo);
                 }
-                let dims = k.per_thread.local_id_dims as u32;
-                let ids = match (dims, k.per_thread.hw_generated_local_ids) {
-                    (0, _) if k.per_thread.unused_grf => LocalIds::UnusedGrf,
-                    (0, _) => LocalIds::None,
-                    (c, true) => LocalIds::Hardware {
-                        channels: c,
-                        walk_order: WalkOrder::Walk012,
-                    },
-                    (c, false) => LocalIds::Runtime { channels: c },
-                };
+                let locals = regions.iter().map(|r| r.local);
+                let (ids, start) = local_ids::delivery(p, &k.per_thread, kernel.simd, locals);
+                kernel_offset = start;
                 (ids, k.per_thread.pass_inline_data, k.barrier_count)
             }
         };
@@ -341,7 +346,6 @@ impl Queue {
         let arena = q.arena(st)?;
         let base = arena.gpu_address;
         let fence_value = NEXT_FENCE.fetch_add(1, Ordering::Relaxed);
-        let regions = range.regions();
         let crate::queue::QueueState {
             staging: s,
             payload,
@@ -363,6 +367,7 @@ impl Queue {
             isa: (resident.isa.gpu_address, resident.isa.size as usize),
             simd: kernel.simd,
             local_ids,
+            kernel_offset,
             inline,
             barriers,
             slm_bytes: slm_total,
@@ -452,7 +457,7 @@ impl Queue {
                         p,
                         &mut heaps,
                         &DispatchDesc {
-                            kernel_offset: 0,
+                            kernel_offset,
                             simd,
                             local_size: w.local,
                             group_count: w.group_end(),
@@ -553,6 +558,7 @@ impl Queue {
             },
             keep,
             arena: Some(arena),
+            isa: Some((resident.isa.gpu_address, resident.isa.size)),
         };
         let event = q.enqueue(st, ready, wait_for)?;
         Ok((event, built))
@@ -591,6 +597,7 @@ impl Queue {
             },
             keep: Vec::new(),
             arena: None,
+            isa: None,
         };
         let mut st = q.lock();
         Ok((q.enqueue(&mut st, ready, wait_for)?, address))

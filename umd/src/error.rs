@@ -87,8 +87,9 @@ pub enum Error {
 
 pub type Result<T> = std::result::Result<T, Error>;
 
-/// An instruction of a running kernel: the GPU address the kernel starts at and the byte
-/// offset of the instruction from there.
+/// An instruction of a running kernel: the GPU address of the kernel's binary (or, when umd
+/// does not know it, of the entry point the thread started at) and the instruction's byte
+/// offset from there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KernelOffset {
     pub kernel: u64,
@@ -136,5 +137,27 @@ impl Error {
             Error::GpuHang { at, .. } => *at,
             _ => None,
         }
+    }
+
+    /// Names the instruction from the start of the kernel's binary at `isa` (`size` bytes)
+    /// when the capture counted it from an entry point inside it (a kernel started past its
+    /// per-thread-data load), so offsets match a disassembly of the binary.
+    pub(crate) fn rebased_to_isa(mut self, (isa, size): (u64, u64)) -> Self {
+        if let Error::GpuFault { by: Some(k), .. } | Error::GpuHang { at: Some(k), .. } = &mut self
+        {
+            let into = k.kernel.wrapping_sub(isa);
+            if k.kernel >= isa && into < size {
+                if let Some(offset) = u32::try_from(into)
+                    .ok()
+                    .and_then(|i| i.checked_add(k.offset))
+                {
+                    *k = KernelOffset {
+                        kernel: isa,
+                        offset,
+                    };
+                }
+            }
+        }
+        self
     }
 }

@@ -15,6 +15,7 @@ pub mod fuzz;
 pub mod image;
 pub mod kernel;
 pub mod limits;
+mod local_ids;
 pub mod memory;
 pub mod ndrange;
 pub mod payload;

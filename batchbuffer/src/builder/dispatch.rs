@@ -37,6 +37,9 @@ pub enum LocalIds {
     Runtime {
         /// Channels the kernel reads (1 = x, 2 = x and y, 3 = x, y and z).
         channels: u32,
+        /// Order the work items are laid over threads and lanes (the kernel's required
+        /// walk order; [`WalkOrder::Walk012`] when it names none).
+        walk_order: WalkOrder,
     },
     /// Xe-HPG generates them (COMPUTE_WALKER Generate Local ID, Emit Local, Walk Order).
     Hardware {
@@ -580,9 +583,12 @@ fn write_payload(
 ) -> Result<Payload, BuildError> {
     let grf_dw = GRF_BYTES / 4;
     let ct_grfs = cross_thread.len().div_ceil(grf_dw);
-    let channels = match d.local_ids {
-        LocalIds::Runtime { channels } => check_channels(channels)?,
-        _ => 0,
+    let (channels, order) = match d.local_ids {
+        LocalIds::Runtime {
+            channels,
+            walk_order,
+        } => (check_channels(channels)?, walk_order),
+        _ => (0, WalkOrder::Walk012),
     };
     let mut pt_grfs = match d.local_ids {
         LocalIds::UnusedGrf => 1,
@@ -614,7 +620,7 @@ fn write_payload(
     ct[..cross_thread.len()].copy_from_slice(cross_thread);
     if channels > 0 {
         for (t, block) in pt.chunks_exact_mut(pt_dw).enumerate() {
-            write_local_ids(d.simd, d.local_size, t as u32, channels, block);
+            write_local_ids(d.simd, d.local_size, order, t as u32, channels, block);
         }
     } else {
         pt.fill(0);

@@ -18,6 +18,7 @@ mod platform_data;
 mod scratch;
 mod sequence;
 mod surface;
+mod walk_order;
 mod walker_math;
 
 pub use dispatch::{
@@ -36,6 +37,7 @@ pub use surface::{
     buffer_surface, format, linear_2d_surface, linear_image_surface, surface_type,
     typed_buffer_surface, LinearImage, MAX_BUFFER_BYTES, MAX_TYPED_BUFFER_ELEMENTS, QPITCH_UNIT,
 };
+pub use walk_order::{walk_dims, walk_order_of, walk_orders};
 pub use walker_math::{
     grfs_per_channel, slm_encoding, walker_math, write_local_ids, Simd, WalkerMath, MAX_LOCAL_TOTAL,
 };

@@ -5,8 +5,9 @@
 //! exactly the SIMD width, the last one partial) and NEO's walker programming (right mask =
 //! remainder lanes, bottom mask all ones, Thread Width Counter Maximum = threads − 1).
 
+use super::walk_order::walk_dims;
 use super::BuildError;
-use crate::packets::SimdSize;
+use crate::packets::{SimdSize, WalkOrder};
 
 /// A dispatch SIMD width.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,26 +130,35 @@ pub fn grfs_per_channel(simd: Simd) -> u32 {
 }
 
 /// Writes runtime-generated local IDs for thread `thread` of a group: `channels` blocks (x, y,
-/// z) of `grfs_per_channel` GRFs, 16-bit IDs in walk order x fastest; lanes past the group end
-/// repeat zero. `out` must hold `channels * grfs_per_channel * 8` dwords.
-pub fn write_local_ids(simd: Simd, local: [u32; 3], thread: u32, channels: u32, out: &mut [u32]) {
+/// z) of `grfs_per_channel` GRFs, 16-bit IDs. Work items are laid over the threads' lanes in
+/// `order` (its first dimension fastest, as NEO's software local-ID generation walks them);
+/// lanes past the group end repeat zero. `out` must hold `channels * grfs_per_channel * 8`
+/// dwords.
+pub fn write_local_ids(
+    simd: Simd,
+    local: [u32; 3],
+    order: WalkOrder,
+    thread: u32,
+    channels: u32,
+    out: &mut [u32],
+) {
     let lanes = simd.lanes();
     let per_channel = (grfs_per_channel(simd) * 8) as usize;
     let total = local[0] * local[1] * local[2];
-    for c in 0..channels as usize {
-        let block = &mut out[c * per_channel..(c + 1) * per_channel];
-        block.fill(0);
-        for lane in 0..lanes {
-            let id = thread * lanes + lane;
-            if id >= total {
-                break;
-            }
-            let v = match c {
-                0 => id % local[0],
-                1 => (id / local[0]) % local[1],
-                _ => id / (local[0] * local[1]),
-            };
-            let w = &mut block[(lane / 2) as usize];
+    let [d0, d1, d2] = walk_dims(order).map(usize::from);
+    let channels = (channels as usize).min(3);
+    out[..channels * per_channel].fill(0);
+    for lane in 0..lanes {
+        let walked = thread * lanes + lane;
+        if walked >= total {
+            break;
+        }
+        let mut id = [0u32; 3];
+        id[d0] = walked % local[d0];
+        id[d1] = (walked / local[d0]) % local[d1];
+        id[d2] = walked / (local[d0] * local[d1]);
+        for (c, v) in id.iter().enumerate().take(channels) {
+            let w = &mut out[c * per_channel + (lane / 2) as usize];
             *w |= (v & 0xFFFF) << (16 * (lane % 2));
         }
     }

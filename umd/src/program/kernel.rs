@@ -138,7 +138,7 @@ pub struct Implicit {
 }
 
 /// The per-thread part of the payload (what each hardware thread gets besides cross-thread data).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PerThreadPayload {
     /// Local IDs are delivered for dimensions `0..local_id_dims`.
     pub local_id_dims: u8,
@@ -161,6 +161,30 @@ pub struct PerThreadPayload {
     pub offset_to_skip_set_ffid_gp: u32,
     /// Patch tokens: the thread gets one unused per-thread GRF though it reads no local IDs.
     pub unused_grf: bool,
+    /// The order work items are laid over threads and lanes, dimensions fastest first
+    /// (zebin `work_group_walk_order_dimensions`; 0, 1, 2 when absent).
+    pub walk_order: [u8; 3],
+    /// The kernel requires `walk_order` (user attribute `intel_reqd_workgroup_walk_order`).
+    pub walk_order_required: bool,
+}
+
+impl Default for PerThreadPayload {
+    fn default() -> Self {
+        PerThreadPayload {
+            local_id_dims: 0,
+            packed: false,
+            bytes_per_dim: 0,
+            size: 0,
+            header: false,
+            hw_generated_local_ids: false,
+            pass_inline_data: false,
+            offset_to_skip_per_thread_data_load: 0,
+            offset_to_skip_set_ffid_gp: 0,
+            unused_grf: false,
+            walk_order: [0, 1, 2],
+            walk_order_required: false,
+        }
+    }
 }
 
 /// One entry of the binding table: BTI `index` points to the surface state at `ssh_offset`.

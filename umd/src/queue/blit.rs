@@ -407,6 +407,7 @@ impl Queue {
             },
             keep,
             arena: Some(arena),
+            isa: None,
         };
         q.enqueue(&mut st, ready, wait_for)
     }

@@ -40,6 +40,8 @@ pub(crate) struct Flight {
     /// Context (i915) or exec queue (xe) it ran on, and its batch, for the error report.
     pub ctx: u32,
     pub batch_address: u64,
+    /// The kernel binary it ran (address, bytes), to count error offsets from.
+    pub isa: Option<(u64, u64)>,
     /// What it waited for: a failed one explains why it did not run (the kernel skips work
     /// whose in-fence carries an error).
     pub deps: Vec<Event>,
@@ -123,7 +125,13 @@ impl Work {
                     State::Complete
                 }
                 (false, Some(why)) => State::Failed(Error::DependencyFailed(why)),
-                (false, None) => State::Failed(self.dev.explain_failure(f.ctx, f.batch_address)),
+                (false, None) => {
+                    let e = self.dev.explain_failure(f.ctx, f.batch_address);
+                    State::Failed(match f.isa {
+                        Some(isa) => e.rebased_to_isa(isa),
+                        None => e,
+                    })
+                }
             };
             *st = new;
         }

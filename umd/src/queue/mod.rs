@@ -73,6 +73,8 @@ pub(crate) struct Ready {
     pub keep: Vec<Arc<Bo>>,
     /// An arena to return to the pool once the batch retired.
     pub arena: Option<Arc<Bo>>,
+    /// The kernel binary a dispatch runs (address, bytes): error offsets are counted from it.
+    pub isa: Option<(u64, u64)>,
 }
 
 /// A submission the queue holds until its dependencies are submitted.
@@ -366,6 +368,7 @@ impl QueueState {
             fence: ready.fence,
             ctx,
             batch_address,
+            isa: ready.isa,
             deps,
         }));
         self.in_flight.push_back(InFlight {

@@ -346,6 +346,9 @@ fn per_thread(tok: &RawToken<'_>, simd: u32) -> Result<PerThreadPayload> {
         offset_to_skip_per_thread_data_load: tok.field(12)?,
         offset_to_skip_set_ffid_gp: tok.field(13)?,
         unused_grf: tok.field(6)? != 0,
+        // EXECUTION_ENVIRONMENT's WorkgroupWalkOrderDims is not read: the IGC here leaves it 0
+        // (an IR kernel requiring 1, 0, 2 compiled to patch tokens has 0 there).
+        ..PerThreadPayload::default()
     })
 }
 

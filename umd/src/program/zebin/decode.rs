@@ -117,6 +117,36 @@ pub fn kernel(
         offset_to_skip_set_ffid_gp: env.offset_to_skip_set_ffid_gp,
         ..PerThreadPayload::default()
     };
+    let order = |v: &Option<Vec<i64>>, what: &str| -> Result<Option<[u8; 3]>> {
+        let Some(v) = v else { return Ok(None) };
+        let dims: Option<[u8; 3]> = (|| {
+            let d: [i64; 3] = v.as_slice().try_into().ok()?;
+            let d = d.map(|x| u8::try_from(x).unwrap_or(u8::MAX));
+            let mut seen = [false; 3];
+            for x in d {
+                *seen.get_mut(usize::from(x))? = true;
+            }
+            seen.iter().all(|&s| s).then_some(d)
+        })();
+        dims.map(Some).ok_or_else(|| {
+            invalid(
+                where_(),
+                text.offset,
+                format!("{what} {v:?} is not an order of the dimensions 0, 1, 2"),
+            )
+        })
+    };
+    let required = order(
+        &zk.user_attributes.intel_reqd_workgroup_walk_order,
+        "intel_reqd_workgroup_walk_order",
+    )?;
+    if let Some(dims) = order(
+        &env.work_group_walk_order_dimensions,
+        "work_group_walk_order_dimensions",
+    )? {
+        per_thread.walk_order = dims;
+    }
+    per_thread.walk_order_required = required.is_some();
     for p in &zk.per_thread_payload_arguments {
         let packed = match p.arg_type.as_str() {
             "local_id" => false,

@@ -34,6 +34,9 @@ pub struct UserAttributes {
     pub reqd_work_group_size: Option<Vec<u32>>,
     pub work_group_size_hint: Option<Vec<u32>>,
     pub vec_type_hint: Option<String>,
+    /// `intel_reqd_workgroup_walk_order`: the kernel requires the order (NEO then keeps it
+    /// when choosing the hardware's).
+    pub intel_reqd_workgroup_walk_order: Option<Vec<i64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -58,6 +61,8 @@ pub struct ExecutionEnv {
     pub offset_to_skip_set_ffid_gp: u32,
     #[serde(default)]
     pub inline_data_payload_size: u32,
+    /// Dimensions fastest first; absent means 0, 1, 2.
+    pub work_group_walk_order_dimensions: Option<Vec<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
