@@ -124,7 +124,7 @@ fn pyopencl_correctly_rounded_divide_sqrt_on_each_simulated_device() {
 }
 
 /// cl_khr_fp16 on every simulated device: the extension and its queries, and half arithmetic,
-/// conversions in each rounding mode, smoothstep and sub-group reductions against numpy's float16
+/// conversions in each rounding mode, smoothstep, exp and sub-group reductions against numpy's float16
 /// (`python/half.py`).
 #[test]
 fn pyopencl_half_precision_matches_numpy_on_each_simulated_device() {
@@ -139,6 +139,7 @@ fn pyopencl_half_precision_matches_numpy_on_each_simulated_device() {
             "ok   convert_half_rtz as numpy",
             "ok   convert_half_rtn as numpy",
             "ok   smoothstep(half) within 2^-9 of float64",
+            "ok   exp(half) within 2 ulp of float64",
             "ok   sub_group_reduce_add(half)",
         ] {
             assert!(out.contains(line), "{dev}: no {line:?}:\n{out}");

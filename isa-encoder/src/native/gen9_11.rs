@@ -253,9 +253,8 @@ fn decode_a16(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
     acc_wr_and_sat(b, i);
     for k in 0..3 {
         let ty = match k {
-            1 if b.bit(A16_SRC1_HF) => DataType::Hf,
-            2 if b.bit(A16_SRC2_HF) => DataType::Hf,
-            _ => sty,
+            0 => sty,
+            _ => a16_src12_type(sty, b.bit(if k == 1 { A16_SRC1_HF } else { A16_SRC2_HF })),
         };
         let swz = b.get(A16_SWIZZLE[k].0, A16_SWIZZLE[k].1);
         let wide = ty.is_64bit();
@@ -292,6 +291,17 @@ fn decode_a16(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
         }));
     }
     ternary_cond_mod(b, i)
+}
+
+/// src1/src2 type of a Gen9 align16 instruction: its bit selects half; clear, it is SrcType,
+/// except that a half SrcType (src0) then means float: iga64 reads IGC's mixed-mode
+/// `mad r:f r:hf r:f r:f` (SrcType HF, both bits clear) that way.
+fn a16_src12_type(src_type: DataType, hf_bit: bool) -> DataType {
+    match (hf_bit, src_type) {
+        (true, _) => DataType::Hf,
+        (false, DataType::Hf) => DataType::F,
+        (false, t) => t,
+    }
 }
 
 fn ternary_cond_mod(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
@@ -802,10 +812,14 @@ fn encode_a16(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
                 "immediate in an align16 three-source instruction",
             ));
         };
-        match k {
-            1 => b.set_bit(A16_SRC1_HF, r.ty == DataType::Hf),
-            2 => b.set_bit(A16_SRC2_HF, r.ty == DataType::Hf),
-            _ => {}
+        if k > 0 {
+            let hf = r.ty == DataType::Hf;
+            if a16_src12_type(src_ty, hf) != r.ty {
+                return Err(unsupported(
+                    "align16 src1/src2 type other than half or SrcType's",
+                ));
+            }
+            b.set_bit(if k == 1 { A16_SRC1_HF } else { A16_SRC2_HF }, hf);
         }
         let Addressing::Direct(reg) = r.addr else {
             return Err(unsupported("indirect three-source operand"));

@@ -1,7 +1,7 @@
 """PyOpenCL against the ICD: cl_khr_fp16. The device reports the extension, its fp config and
 vector widths, and half arithmetic gives IEEE binary16 results: +, -, *, / and fma of half
 operands, half8 vectors, conversions from float in each rounding mode (convert_half_rte/rtz/
-rtp/rtn), vload_half/vstore_half, smoothstep, and sub-group reductions of half. The references are numpy's
+rtp/rtn), vload_half/vstore_half, smoothstep, exp, and sub-group reductions of half. The references are numpy's
 float16: its +, -, *, / round the exact result once to half (computed in float32, which holds
 the exact sum/product of halves well enough for one correct rounding), fma is the float64 value
 (exact for these operands) rounded once, and the directed conversions step numpy's nearest half
@@ -61,6 +61,16 @@ SMOOTH = r"""
 kernel void smooth(global half* e0, global half* e1, global half* x, global half* o) {
     int i = get_global_id(0);
     o[i] = smoothstep(e0[i], e1[i], x[i]);
+}
+"""
+
+# exp(half) as the CTS's math_brute_force builds it: on Gen9 IGC splits it into exp2 of an
+# integer and a fraction with mixed-mode align16 mads (a half src0, float src1/src2).
+EXP = r"""
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void hexp(global half* o, global const half* x) {
+    size_t i = get_global_id(0);
+    o[i] = exp(x[i]);
 }
 """
 
@@ -205,6 +215,19 @@ def main():
     want = t * t * (3.0 - 2.0 * t)
     err = np.abs(sm.astype(np.float64) - want)
     check("smoothstep(half) within 2^-9 of float64", err.max() <= 2.0**-9, (err.max(), sm[:4], want[:4]))
+
+    # exp(half): OpenCL C allows 2 ulp (of the half result); the reference is float64.
+    ex = np.concatenate([np.array([0.75, 0.0, 1.0, -1.0], np.float16),
+                         rng.uniform(-10.0, 10.0, N - 4).astype(np.float16)])
+    eo = np.empty(N, np.float16)
+    eob = cl.Buffer(ctx, mf.WRITE_ONLY, eo.nbytes)
+    cl.Program(ctx, EXP).build().hexp(q, (N,), None, eob, buf(ex))
+    cl.enqueue_copy(q, eo, eob)
+    want = np.exp(ex.astype(np.float64))
+    ulp = 2.0 ** (np.floor(np.log2(want)) - 10)
+    err = np.abs(eo.astype(np.float64) - want) / ulp
+    k = int(np.argmax(err))
+    check("exp(half) within 2 ulp of float64", err.max() <= 2.0, (ex[k], eo[k], want[k]))
 
     # Small integers: every partial sum is exact in half, so any summation order is right.
     g = 64

@@ -207,7 +207,7 @@ pub const T_NEG: [u32; 3] = [38, 40, 42];
 /// Gen9 align16 three-source format.
 pub const A16_DST_TYPE: (u32, u32) = (46, 48);
 pub const A16_SRC_TYPE: (u32, u32) = (43, 45);
-/// Half-float src1 / src2 (iga64 sets them in all-half instructions too, not only mixed ones).
+/// Half-float src1 / src2; clear, SrcType's type, or float when SrcType is half (mixed mode).
 pub const A16_SRC1_HF: u32 = 36;
 pub const A16_SRC2_HF: u32 = 35;
 pub const A16_DST_WRITEMASK: (u32, u32) = (49, 52);
