@@ -1,0 +1,225 @@
+//! Decoder tests on hand-built buffers in IGC's layout (NEO's print_formatter reads the
+//! same), including malformed and truncated ones.
+
+use super::*;
+
+/// A buffer: the used-bytes header, then `words`.
+fn buffer(words: &[u32]) -> Vec<u8> {
+    let mut b = ((4 + 4 * words.len()) as u32).to_le_bytes().to_vec();
+    b.extend(words.iter().flat_map(|w| w.to_le_bytes()));
+    b
+}
+
+fn table() -> Vec<(u32, Vec<u8>)> {
+    vec![
+        (0, b"i=%d f=%f\n\0".to_vec()),
+        (1, b"s=%s c=%c\n\0".to_vec()),
+        (2, b"hi\0".to_vec()),
+        (3, b"v=%v4hhd|%v2hlx\n".to_vec()),
+        (4, b"bad %q\n".to_vec()),
+    ]
+}
+
+#[test]
+fn records_decode_in_buffer_order() {
+    let t = table();
+    let b = buffer(&[
+        0,
+        tag::INT,
+        (-7i32) as u32,
+        tag::FLOAT,
+        1.5f32.to_bits(),
+        1,
+        tag::STRING,
+        2,
+        tag::INT,
+        b'x' as u32,
+    ]);
+    let d = decode(&b, Strings::Indexed(&t));
+    assert_eq!(d.error, None);
+    assert_eq!(d.text, b"i=-7 f=1.500000\ns=hi c=x\n");
+}
+
+#[test]
+fn vectors_are_packed_then_padded() {
+    let t = table();
+    // char4 (1,2,-3,4): four packed bytes then 3 * 4 bytes of padding; uint2 (255, 16).
+    let b = buffer(&[
+        3,
+        tag::VECTOR_BYTE,
+        4,
+        u32::from_le_bytes([1, 2, 0xfd, 4]),
+        0,
+        0,
+        0,
+        tag::VECTOR_INT,
+        2,
+        255,
+        16,
+    ]);
+    let d = decode(&b, Strings::Indexed(&t));
+    assert_eq!(d.error, None);
+    assert_eq!(String::from_utf8_lossy(&d.text), "v=1,2,-3,4|ff,10\n");
+}
+
+#[test]
+fn zebin_strings_are_addresses_in_the_string_segment() {
+    let seg = b"a=%ld %s\0word\0";
+    let base = 0x1_0000_0000u64;
+    let mut words = vec![base as u32, (base >> 32) as u32, tag::LONG];
+    words.extend([(-2i64) as u32, u32::MAX, tag::STRING]);
+    let s = base + 9;
+    words.extend([s as u32, (s >> 32) as u32]);
+    let d = decode(&buffer(&words), Strings::Addressed { base, bytes: seg });
+    assert_eq!(d.error, None);
+    assert_eq!(d.text, b"a=-2 word");
+}
+
+#[test]
+fn an_empty_or_tiny_buffer_has_no_text() {
+    let t = table();
+    for b in [&[][..], &[4, 0], &[4, 0, 0, 0], &[0, 0, 0, 0]] {
+        assert_eq!(decode(b, Strings::Indexed(&t)), Decoded::default());
+    }
+}
+
+#[test]
+fn a_used_size_past_the_buffer_is_clamped() {
+    let t = table();
+    let mut b = buffer(&[1, tag::STRING, 2, tag::INT, 65]);
+    b[..4].copy_from_slice(&u32::MAX.to_le_bytes());
+    let d = decode(&b, Strings::Indexed(&t));
+    assert_eq!(d.text, b"s=hi c=A\n");
+    assert_eq!(d.error, None);
+}
+
+#[test]
+fn the_end_mark_stops_quietly() {
+    let t = table();
+    let b = buffer(&[1, tag::STRING, 2, tag::INT, 65, u32::MAX, 7, 7]);
+    let d = decode(&b, Strings::Indexed(&t));
+    assert_eq!(d.text, b"s=hi c=A\n");
+    assert_eq!(d.error, None);
+}
+
+#[test]
+fn malformed_records_end_decoding_with_an_error() {
+    let t = table();
+    let cases: Vec<(Vec<u32>, DecodeError)> = vec![
+        // Missing the float.
+        (vec![0, tag::INT, 1], DecodeError::Truncated { at: 16 }),
+        // Half a value.
+        (
+            vec![0, tag::INT, 1, tag::DOUBLE, 0],
+            DecodeError::Truncated { at: 20 },
+        ),
+        (vec![9], DecodeError::UnknownString { at: 4, key: 9 }),
+        (vec![0, 99, 1], DecodeError::BadTag { at: 8, tag: 99 }),
+        (vec![0, 0, 1], DecodeError::BadTag { at: 8, tag: 0 }),
+        // %s given an int.
+        (vec![1, tag::INT, 5], DecodeError::BadTag { at: 8, tag: 3 }),
+        // A string argument naming no string.
+        (
+            vec![1, tag::STRING, 77],
+            DecodeError::UnknownString { at: 8, key: 77 },
+        ),
+        (
+            vec![3, tag::VECTOR_BYTE, 0x4000_0000],
+            DecodeError::BadVector {
+                at: 8,
+                count: 0x4000_0000,
+            },
+        ),
+        (
+            vec![3, tag::VECTOR_INT, 4, 1, 2],
+            DecodeError::Truncated { at: 24 },
+        ),
+        (
+            vec![4, tag::INT, 1],
+            DecodeError::BadSpec {
+                at: 4,
+                spec: "q\n".into(),
+            },
+        ),
+    ];
+    for (words, want) in cases {
+        let mut w = vec![1, tag::STRING, 2, tag::INT, 65];
+        let first = w.len();
+        w.extend(&words);
+        let d = decode(&buffer(&w), Strings::Indexed(&t));
+        let shifted = |e: DecodeError| match e {
+            DecodeError::Truncated { at } => DecodeError::Truncated { at: at + 4 * first },
+            DecodeError::UnknownString { at, key } => DecodeError::UnknownString {
+                at: at + 4 * first,
+                key,
+            },
+            DecodeError::BadTag { at, tag } => DecodeError::BadTag {
+                at: at + 4 * first,
+                tag,
+            },
+            DecodeError::BadVector { at, count } => DecodeError::BadVector {
+                at: at + 4 * first,
+                count,
+            },
+            DecodeError::BadSpec { at, spec } => DecodeError::BadSpec {
+                at: at + 4 * first,
+                spec,
+            },
+        };
+        assert_eq!(d.error, Some(shifted(want)), "{words:?}");
+        // The record before the bad one is kept; the bad one adds at most its own prefix.
+        assert!(d.text.starts_with(b"s=hi c=A\n"), "{words:?}");
+    }
+}
+
+#[test]
+fn addresses_outside_the_segment_are_errors() {
+    let seg = b"x\0";
+    let d = decode(
+        &buffer(&[0x10, 0]),
+        Strings::Addressed {
+            base: 0x1000,
+            bytes: seg,
+        },
+    );
+    assert_eq!(
+        d.error,
+        Some(DecodeError::UnknownString { at: 4, key: 0x10 })
+    );
+    let d = decode(
+        &buffer(&[0x1000 + 5, 0]),
+        Strings::Addressed {
+            base: 0x1000,
+            bytes: seg,
+        },
+    );
+    assert!(matches!(d.error, Some(DecodeError::UnknownString { .. })));
+}
+
+#[test]
+fn arbitrary_bytes_never_panic() {
+    let t = table();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for n in 0..2000usize {
+        let mut b = Vec::with_capacity(n % 97);
+        for _ in 0..n % 97 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Small values so tags, indices and counts are often valid.
+            b.push(if seed % 3 == 0 {
+                (seed >> 8) as u8
+            } else {
+                (seed >> 8) as u8 % 16
+            });
+        }
+        let _ = decode(&b, Strings::Indexed(&t));
+        let _ = decode(
+            &b,
+            Strings::Addressed {
+                base: 0,
+                bytes: b"%d%s%v4hhd%a\0",
+            },
+        );
+    }
+}
