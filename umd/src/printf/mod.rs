@@ -200,9 +200,20 @@ fn record(
     } else {
         lookup(strings, key, at)?
     };
+    // Patch-token string tables keep the source's escapes: `\n` is a newline, `\c` is c.
+    let escapes = matches!(strings, Strings::Indexed(_));
     let mut i = 0;
     while i < fmt.len() {
         let c = fmt[i];
+        if escapes && c == b'\\' {
+            match fmt.get(i + 1) {
+                Some(b'n') => out.push(b'\n'),
+                Some(&e) => out.push(e),
+                None => {}
+            }
+            i += 2;
+            continue;
+        }
         if c != b'%' {
             out.push(c);
             i += 1;

@@ -12,7 +12,7 @@ fn buffer(words: &[u32]) -> Vec<u8> {
 
 fn table() -> Vec<(u32, Vec<u8>)> {
     vec![
-        (0, b"i=%d f=%f\n\0".to_vec()),
+        (0, b"i=%d f=%f\\n\0".to_vec()),
         (1, b"s=%s c=%c\n\0".to_vec()),
         (2, b"hi\0".to_vec()),
         (3, b"v=%v4hhd|%v2hlx\n".to_vec()),
