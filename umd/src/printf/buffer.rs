@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{decode, Decoded, Strings, BUFFER_BYTES, INITIAL_OFFSET};
+use super::{decode_in, unescape, Decoded, Strings, BUFFER_BYTES, INITIAL_OFFSET};
 use crate::device::Inner;
 use crate::error::Result;
 use crate::kernel::{Description, Kernel};
@@ -23,6 +23,8 @@ enum Table {
 pub struct PrintfOutput {
     bo: Arc<Bo>,
     table: Table,
+    /// The program's constant and string segments (GPU base, bytes).
+    segments: Vec<(u64, Vec<u8>)>,
 }
 
 impl PrintfOutput {
@@ -47,7 +49,12 @@ impl PrintfOutput {
             Table::Indexed(t) => Strings::Indexed(t),
             Table::Addressed { base, bytes } => Strings::Addressed { base: *base, bytes },
         };
-        Ok(decode(&bytes, strings))
+        let segments: Vec<(u64, &[u8])> = self
+            .segments
+            .iter()
+            .map(|(b, s)| (*b, s.as_slice()))
+            .collect();
+        Ok(decode_in(&bytes, strings, &segments))
     }
 }
 
@@ -77,9 +84,29 @@ impl Inner {
                 base: resident.placed.base(Segment::ConstString),
                 bytes: data.strings.clone(),
             },
-            Description::Ocloc(k, _) => Table::Indexed(k.printf_strings.clone()),
+            Description::Ocloc(k, _) => Table::Indexed(
+                k.printf_strings
+                    .iter()
+                    .map(|(i, s)| (*i, unescape(s)))
+                    .collect(),
+            ),
             Description::Raw => Table::Indexed(Vec::new()),
         };
-        Ok(PrintfOutput { bo, table })
+        let segments = match &kernel.description {
+            Description::Ocloc(_, data) => [
+                (Segment::Constant, &data.constant),
+                (Segment::ConstString, &data.strings),
+            ]
+            .into_iter()
+            .filter(|(_, b)| !b.is_empty())
+            .map(|(s, b)| (resident.placed.base(s), b.clone()))
+            .collect(),
+            Description::Raw => Vec::new(),
+        };
+        Ok(PrintfOutput {
+            bo,
+            table,
+            segments,
+        })
     }
 }

@@ -135,6 +135,12 @@ impl<'a> Reader<'a> {
 /// Decodes a printf buffer's records into their text, in the order the buffer holds them.
 /// Never panics: a malformed record ends decoding with the error and the text before it.
 pub fn decode(buffer: &[u8], strings: Strings<'_>) -> Decoded {
+    decode_in(buffer, strings, &[])
+}
+
+/// [`decode`], with the program's data segments (GPU base, bytes) where `%s` arguments given
+/// as pointers (IGC's choice for some literals, e.g. `""`) may point.
+pub fn decode_in(buffer: &[u8], strings: Strings<'_>, segments: &[(u64, &[u8])]) -> Decoded {
     let mut out = Decoded::default();
     let Some(head) = buffer.get(..4) else {
         return out;
@@ -151,7 +157,7 @@ pub fn decode(buffer: &[u8], strings: Strings<'_>) -> Decoded {
         Strings::Addressed { .. } => 8,
     };
     while r.pos + key_bytes <= end {
-        match record(&mut r, strings, &mut out.text) {
+        match record(&mut r, strings, segments, &mut out.text) {
             Ok(true) => {}
             Ok(false) => break,
             Err(e) => {
@@ -184,6 +190,7 @@ fn lookup<'a>(strings: Strings<'a>, key: u64, at: usize) -> Result<&'a [u8], Dec
 fn record(
     r: &mut Reader<'_>,
     strings: Strings<'_>,
+    segments: &[(u64, &[u8])],
     out: &mut Vec<u8>,
 ) -> Result<bool, DecodeError> {
     let at = r.pos;
@@ -200,20 +207,9 @@ fn record(
     } else {
         lookup(strings, key, at)?
     };
-    // Patch-token string tables keep the source's escapes: `\n` is a newline, `\c` is c.
-    let escapes = matches!(strings, Strings::Indexed(_));
     let mut i = 0;
     while i < fmt.len() {
         let c = fmt[i];
-        if escapes && c == b'\\' {
-            match fmt.get(i + 1) {
-                Some(b'n') => out.push(b'\n'),
-                Some(&e) => out.push(e),
-                None => {}
-            }
-            i += 2;
-            continue;
-        }
         if c != b'%' {
             out.push(c);
             i += 1;
@@ -234,7 +230,7 @@ fn record(
             at,
             spec: String::from_utf8_lossy(text).into_owned(),
         })?;
-        argument(r, strings, &spec, out)?;
+        argument(r, strings, segments, &spec, out)?;
         i = j + 1;
     }
     Ok(true)
@@ -244,6 +240,7 @@ fn record(
 fn argument(
     r: &mut Reader<'_>,
     strings: Strings<'_>,
+    segments: &[(u64, &[u8])],
     spec: &Spec,
     out: &mut Vec<u8>,
 ) -> Result<(), DecodeError> {
@@ -307,6 +304,18 @@ fn argument(
                 r.skip((4 - n) * count as usize)?;
             }
         }
+        tag::POINTER if spec.conversion == b's' => {
+            let key = r.uint(8)?;
+            let s = segments
+                .iter()
+                .find_map(|&(base, bytes)| {
+                    let o = usize::try_from(key.checked_sub(base)?).ok()?;
+                    bytes.get(o..)
+                })
+                .ok_or(DecodeError::UnknownString { at, key })?;
+            let s = s.split(|&b| b == 0).next().unwrap_or(s);
+            format::write(out, spec, Value::Str(s));
+        }
         _ => {
             let v = scalar(r, t)?;
             let n = size(t);
@@ -320,6 +329,54 @@ fn argument(
         }
     }
     Ok(())
+}
+
+/// A string as the source spelled it, its C escape sequences (C99 6.4.4.4) resolved: patch-token
+/// string tables keep them.
+pub fn unescape(s: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        if s[i] != b'\\' || i + 1 >= s.len() {
+            out.push(s[i]);
+            i += 1;
+            continue;
+        }
+        let e = s[i + 1];
+        i += 2;
+        let simple = match e {
+            b'n' => Some(b'\n'),
+            b't' => Some(b'\t'),
+            b'r' => Some(b'\r'),
+            b'a' => Some(0x07),
+            b'b' => Some(0x08),
+            b'f' => Some(0x0c),
+            b'v' => Some(0x0b),
+            b'0'..=b'7' | b'x' => None,
+            other => Some(other),
+        };
+        if let Some(c) = simple {
+            out.push(c);
+            continue;
+        }
+        let (radix, max, start) = if e == b'x' {
+            (16, usize::MAX, i)
+        } else {
+            (8, 3, i - 1)
+        };
+        let mut end = start;
+        while end < s.len() && end - start < max && (s[end] as char).is_digit(radix) {
+            end += 1;
+        }
+        let digits = std::str::from_utf8(&s[start..end]).unwrap_or("");
+        match u32::from_str_radix(digits, radix) {
+            Ok(v) => out.push(v as u8),
+            // `\x` without digits: kept as written.
+            Err(_) => out.extend_from_slice(&s[i - 2..i]),
+        }
+        i = end;
+    }
+    out
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ fn buffer(words: &[u32]) -> Vec<u8> {
 
 fn table() -> Vec<(u32, Vec<u8>)> {
     vec![
-        (0, b"i=%d f=%f\\n\0".to_vec()),
+        (0, b"i=%d f=%f\n\0".to_vec()),
         (1, b"s=%s c=%c\n\0".to_vec()),
         (2, b"hi\0".to_vec()),
         (3, b"v=%v4hhd|%v2hlx\n".to_vec()),
@@ -207,7 +207,7 @@ fn arbitrary_bytes_never_panic() {
             seed ^= seed >> 7;
             seed ^= seed << 17;
             // Small values so tags, indices and counts are often valid.
-            b.push(if seed % 3 == 0 {
+            b.push(if seed.is_multiple_of(3) {
                 (seed >> 8) as u8
             } else {
                 (seed >> 8) as u8 % 16
@@ -222,4 +222,34 @@ fn arbitrary_bytes_never_panic() {
             },
         );
     }
+}
+
+#[test]
+fn escapes_resolve_as_c_spells_them() {
+    let cases: [(&[u8], &[u8]); 8] = [
+        (br"foo\nbar", b"foo\nbar"),
+        (br"a\tb\\c", b"a\tb\\c"),
+        (br#"\"%%\""#, b"\"%%\""),
+        (br"\'x\?", b"'x?"),
+        (br"o\101\0x", b"oA\0x"),
+        (br"h\x41\x7e!", b"hA~!"),
+        (br"\xzz", br"\xzz"),
+        (br"end\", br"end\"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(unescape(src), want, "{}", String::from_utf8_lossy(src));
+    }
+}
+
+#[test]
+fn pointer_string_arguments_are_found_in_the_segments() {
+    let t = vec![(0u32, b"[%s]\0".to_vec())];
+    let data: &[u8] = b"xx\0empty\0";
+    let a = 0x5000u64 + 3;
+    let b = buffer(&[0, tag::POINTER, a as u32, 0]);
+    let d = decode_in(&b, Strings::Indexed(&t), &[(0x5000, data)]);
+    assert_eq!(d.error, None);
+    assert_eq!(d.text, b"[empty]");
+    let d = decode_in(&b, Strings::Indexed(&t), &[(0x9000, data)]);
+    assert_eq!(d.error, Some(DecodeError::UnknownString { at: 8, key: a }));
 }
