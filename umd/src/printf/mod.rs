@@ -157,8 +157,27 @@ pub fn decode_in(buffer: &[u8], strings: Strings<'_>, segments: &[(u64, &[u8])])
         Strings::Addressed { .. } => 8,
     };
     while r.pos + key_bytes <= end {
+        let at = r.pos;
         match record(&mut r, strings, segments, &mut out.text) {
             Ok(true) => {}
+            // C evaluates and ignores arguments beyond the format's (C99 7.19.6.1p2), and IGC
+            // records them: where a string index would be that no string has, and it is a type
+            // tag, it is one of the previous record's, skipped with its value.
+            Err(DecodeError::UnknownString { key, .. })
+                if matches!(strings, Strings::Indexed(_))
+                    && at > INITIAL_OFFSET as usize
+                    && (1..=14).contains(&key) =>
+            {
+                r.pos = at;
+                let spec = Spec {
+                    conversion: b'p',
+                    ..Spec::default()
+                };
+                if let Err(e) = argument(&mut r, strings, segments, &spec, &mut Vec::new()) {
+                    out.error = Some(e);
+                    break;
+                }
+            }
             Ok(false) => break,
             Err(e) => {
                 out.error = Some(e);

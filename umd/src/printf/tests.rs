@@ -113,7 +113,7 @@ fn malformed_records_end_decoding_with_an_error() {
             vec![0, tag::INT, 1, tag::DOUBLE, 0],
             DecodeError::Truncated { at: 20 },
         ),
-        (vec![9], DecodeError::UnknownString { at: 4, key: 9 }),
+        (vec![20], DecodeError::UnknownString { at: 4, key: 20 }),
         (vec![0, 99, 1], DecodeError::BadTag { at: 8, tag: 99 }),
         (vec![0, 0, 1], DecodeError::BadTag { at: 8, tag: 0 }),
         // %s given an int.
@@ -252,4 +252,27 @@ fn pointer_string_arguments_are_found_in_the_segments() {
     assert_eq!(d.text, b"[empty]");
     let d = decode_in(&b, Strings::Indexed(&t), &[(0x9000, data)]);
     assert_eq!(d.error, Some(DecodeError::UnknownString { at: 8, key: a }));
+}
+
+#[test]
+fn arguments_beyond_the_format_are_skipped() {
+    // printf("hi", 5L, "hi") then printf("s=%s c=%c\n", "hi", 'A'): the extra long and
+    // string are recorded after the first format's index (tags 6 and 5 name no string here).
+    let t = table();
+    let b = buffer(&[
+        2,
+        tag::LONG,
+        5,
+        0,
+        tag::STRING,
+        2,
+        1,
+        tag::STRING,
+        2,
+        tag::INT,
+        65,
+    ]);
+    let d = decode(&b, Strings::Indexed(&t));
+    assert_eq!(d.error, None);
+    assert_eq!(d.text, b"his=hi c=A\n");
 }
