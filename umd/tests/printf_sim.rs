@@ -32,7 +32,7 @@ fn expected(i: i64, long: bool) -> String {
 #[test]
 fn printf_records_decode_to_c_text_on_every_platform() {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
-    let src = include_str!("kernels/printf_mix.cl");
+    let src = include_str!("printf_support/printf_mix.cl");
     let n = 5u32;
     for p in Platform::ALL.iter().copied() {
         for format in [
