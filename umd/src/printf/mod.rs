@@ -147,6 +147,7 @@ pub fn decode_in(buffer: &[u8], strings: Strings<'_>, segments: &[(u64, &[u8])])
     };
     let used = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize;
     // Past the end: the kernel ran out of room; what fits is what there is.
+    let overflowed = used > buffer.len();
     let end = used.min(buffer.len());
     let mut r = Reader {
         buf: &buffer[..end],
@@ -158,8 +159,15 @@ pub fn decode_in(buffer: &[u8], strings: Strings<'_>, segments: &[(u64, &[u8])])
     };
     while r.pos + key_bytes <= end {
         let at = r.pos;
+        let kept = out.text.len();
         match record(&mut r, strings, segments, &mut out.text) {
             Ok(true) => {}
+            // Records the kernel had no room for were not written: the output ends at the
+            // last whole one, as OpenCL C allows (§6.15.14.3), without an error.
+            Err(_) if overflowed => {
+                out.text.truncate(kept);
+                break;
+            }
             // C evaluates and ignores arguments beyond the format's (C99 7.19.6.1p2), and IGC
             // records them: where a string index would be that no string has, and it is a type
             // tag, it is one of the previous record's, skipped with its value.

@@ -276,3 +276,16 @@ fn arguments_beyond_the_format_are_skipped() {
     assert_eq!(d.error, None);
     assert_eq!(d.text, b"his=hi c=A\n");
 }
+
+#[test]
+fn an_overflowed_buffer_ends_quietly_at_its_last_whole_record() {
+    let t = table();
+    // Two records fit; the kernel asked for more room than the 48-byte buffer has, and the
+    // bytes after them were never written.
+    let mut b = buffer(&[1, tag::STRING, 2, tag::INT, 65, 0, tag::INT, 1]);
+    b.resize(48, 0);
+    b[..4].copy_from_slice(&1000u32.to_le_bytes());
+    let d = decode(&b, Strings::Indexed(&t));
+    assert_eq!(d.error, None);
+    assert_eq!(d.text, b"s=hi c=A\n");
+}
