@@ -51,7 +51,7 @@ const INLINE_FLAG: u64 = 1 << 63;
 /// Where the format strings and string arguments a record names are.
 #[derive(Debug, Clone, Copy)]
 pub enum Strings<'a> {
-    /// Patch tokens: the kernel's string table, by index.
+    /// Patch tokens: the kernel's string table, by index, its escapes resolved ([`unescape`]).
     Indexed(&'a [(u32, Vec<u8>)]),
     /// zebin: the program's string segment, placed at GPU address `base`.
     Addressed { base: u64, bytes: &'a [u8] },
