@@ -467,8 +467,7 @@ impl Device {
             }
             CL_DEVICE_BUILT_IN_KERNELS => Info::Str(String::new()),
             CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => Info::NameVersions(Vec::new()),
-            // printf is not provided.
-            CL_DEVICE_PRINTF_BUFFER_SIZE => Info::Size(0),
+            CL_DEVICE_PRINTF_BUFFER_SIZE => Info::Size(umd::printf::BUFFER_BYTES as usize),
             CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => Info::Bool(true),
             CL_DEVICE_PARENT_DEVICE => Info::Ptr(std::ptr::null_mut()),
             CL_DEVICE_PARTITION_MAX_SUB_DEVICES => Info::Uint(0),

@@ -30,6 +30,7 @@
 
 use std::collections::VecDeque;
 use std::ffi::c_void;
+use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -183,6 +184,8 @@ struct Flight {
     done: umd::queue::Event,
     /// The kernel's or command's name in error reports.
     what: String,
+    /// The kernel's printf buffer: its text goes to stdout when the kernel completes.
+    printf: Option<umd::printf::PrintfOutput>,
     _held: Held,
     /// Its wait list, kept alive while the GPU waits on their umd events.
     _deps: Vec<Arc<Handle<Event>>>,
@@ -284,6 +287,9 @@ impl Exec {
                         ev.obj.set_gpu_times(s.max(0) as u64, e.max(0) as u64);
                     }
                 }
+                if let Some(p) = &f.printf {
+                    self.print(&f.what, p);
+                }
                 // The images kept as device copies back into the application's memory.
                 let status = match &f._held {
                     Held::Kernel { run } => crate::image::host::after_kernel(run.mems.iter())
@@ -311,6 +317,23 @@ impl Exec {
         }
         if let Some(next) = flight.front().and_then(|f| f.event.as_ref()) {
             set_status(next, CL_RUNNING);
+        }
+    }
+
+    /// Writes a completed kernel's printf output to stdout, as NEO does; a malformed record
+    /// ends it and is reported to the context.
+    fn print(&self, what: &str, p: &umd::printf::PrintfOutput) {
+        let why = match p.decode() {
+            Ok(d) => {
+                let mut out = std::io::stdout().lock();
+                // stdout closed or full: printf output is lost, nothing else is.
+                let _ = out.write_all(&d.text).and_then(|_| out.flush());
+                d.error.map(|e| e.to_string())
+            }
+            Err(e) => Some(e.to_string()),
+        };
+        if let Some(why) = why {
+            crate::context::report(&self.context.obj, &format!("{what}: printf: {why}"));
         }
     }
 
@@ -407,11 +430,11 @@ impl Exec {
                     .map_err(|e| format!("not built for the device ({e})"))
                     .and_then(|uk| {
                         self.umd
-                            .dispatch(uk, &k.range, &k.args.values, &gpu_deps)
+                            .dispatch_printf(uk, &k.range, &k.args.values, &gpu_deps)
                             .map_err(|e| e.to_string())
                     });
                 match submitted {
-                    Ok(done) => {
+                    Ok((done, printf)) => {
                         if let Some(e) = &c.event {
                             e.obj.set_gpu(done.clone());
                             set_status(e, CL_SUBMITTED);
@@ -424,6 +447,7 @@ impl Exec {
                             event: c.event,
                             done,
                             what: format!("kernel {}", k.kernel.obj.name),
+                            printf,
                             _held: Held::Kernel { run: k },
                             _deps: c.deps,
                         });
@@ -453,6 +477,7 @@ impl Exec {
                         event: c.event,
                         done,
                         what: b.what.to_string(),
+                        printf: None,
                         _held: Held::Mems { _mems: b.mems },
                         _deps: c.deps,
                     });

@@ -266,3 +266,24 @@ fn pyopencl_seq_cst_device_scope_atomics_on_each_simulated_device() {
         );
     }
 }
+
+/// OpenCL C printf (`python/printf.py`): output captured at stdout and compared with Python's
+/// C-style formatting of the same values, on every simulated device.
+#[test]
+fn pyopencl_printf_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/printf.py");
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        assert!(
+            out.contains("ok   printf output of 12 work items"),
+            "{dev}:\n{out}"
+        );
+        assert!(
+            out.contains("ok   work item 11 prints in order"),
+            "{dev}:\n{out}"
+        );
+    }
+}

@@ -21,6 +21,7 @@ use crate::local_ids;
 use crate::memory::Bo;
 use crate::ndrange::NdRange;
 use crate::payload::{build, check_args, slm_layout_into, ArgValue};
+use crate::printf::buffer::{needs_printf, PrintfOutput};
 use crate::queue::arena::{DYNAMIC_AT, END_TICKS_AT, INDIRECT_AT, START_TICKS_AT, SURFACE_AT};
 use crate::queue::{Event, Fence, Queue, Ready, ARENA_BYTES, FENCE_AT};
 
@@ -40,6 +41,8 @@ pub struct DispatchReport {
     pub batch: Vec<u8>,
     /// Wall time from building the batch to its completion.
     pub elapsed: Duration,
+    /// The printf buffer, when the kernel calls printf (complete: decode it).
+    pub printf: Option<PrintfOutput>,
 }
 
 /// What building a dispatch produced, for the synchronous report.
@@ -47,6 +50,7 @@ struct Built {
     walkers: usize,
     batch_address: u64,
     batch: Vec<u8>,
+    printf: Option<PrintfOutput>,
 }
 
 /// What an arena holds from the last batch built in it. A dispatch whose inputs equal the
@@ -253,6 +257,19 @@ impl Queue {
             .map(|(e, _)| e)
     }
 
+    /// [`Queue::dispatch`], also giving the dispatch's printf buffer when the kernel calls
+    /// printf: decode it once the event has completed.
+    pub fn dispatch_printf(
+        &self,
+        kernel: &Kernel,
+        range: &NdRange,
+        args: &[ArgValue],
+        wait_for: &[Event],
+    ) -> Result<(Event, Option<PrintfOutput>)> {
+        self.enqueue_dispatch(kernel, range, args, wait_for, false)
+            .map(|(e, b)| (e, b.printf))
+    }
+
     fn enqueue_dispatch(
         &self,
         kernel: &Kernel,
@@ -279,12 +296,20 @@ impl Queue {
         range.check_fits(&dev.info, kernel.simd)?;
         let resident = kernel.resident(dev)?;
         let mut driver = resident.driver;
+        let printf = if needs_printf(kernel) {
+            let out = dev.printf_buffer(kernel, &resident)?;
+            (driver.printf_base, driver.printf_size) = out.address();
+            Some(out)
+        } else {
+            None
+        };
 
         let mut st = q.lock();
         let st = &mut *st;
         // Vectors of earlier submissions, emptied: no allocation in steady state.
         let mut keep: Vec<Arc<Bo>> = st.spare_keep();
         keep.push(resident.isa.clone());
+        keep.extend(printf.as_ref().map(|o| o.bo().clone()));
         keep.extend(resident.placed.bos().cloned());
         let mut scratch = None;
         let regions = range.regions();
@@ -418,6 +443,7 @@ impl Queue {
                     walkers: regions.len(),
                     batch_address: base,
                     batch,
+                    printf: None,
                 }
             }
             None => {
@@ -498,6 +524,7 @@ impl Queue {
                     } else {
                         Vec::new()
                     },
+                    printf: None,
                 };
                 let batch_dwords = batch_words.len();
                 write_words(&arena, SURFACE_AT, &s.surface[..su])?;
@@ -561,7 +588,7 @@ impl Queue {
             isa: Some((resident.isa.gpu_address, resident.isa.size)),
         };
         let event = q.enqueue(st, ready, wait_for)?;
-        Ok((event, built))
+        Ok((event, Built { printf, ..built }))
     }
 
     /// Submits a caller-built batch (`commands`, ending in MI_BATCH_BUFFER_END) that signals
@@ -624,6 +651,7 @@ impl Device {
             batch_address: built.batch_address,
             batch: built.batch,
             elapsed: start.elapsed(),
+            printf: built.printf,
         })
     }
 

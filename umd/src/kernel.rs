@@ -276,6 +276,7 @@ impl Kernel {
                 arg_info: Vec::new(),
                 isa_relocations: Vec::new(),
                 driver_surfaces: Vec::new(),
+                printf_strings: Vec::new(),
             }),
         }
     }

@@ -19,6 +19,7 @@ mod local_ids;
 pub mod memory;
 pub mod ndrange;
 pub mod payload;
+pub mod printf;
 pub mod queue;
 mod resident;
 pub mod sampler;

@@ -51,6 +51,9 @@ pub struct DriverAddresses {
     pub private_size: u64,
     pub constant_size: u64,
     pub global_size: u64,
+    /// The dispatch's printf buffer (0 when the kernel does not call printf).
+    pub printf_base: u64,
+    pub printf_size: u64,
 }
 
 /// Checks `args` against the kernel's signature: count and kind of each.
@@ -406,7 +409,12 @@ pub fn build(
             // the BTI whose entry points at the surface's SSH offset. One the program does not
             // have (no data, no private memory) stays a null surface.
             for s in &k.driver_surfaces {
-                let bti = driver_surface_bti(k, s).ok_or_else(|| {
+                let found = driver_surface_bti(k, s);
+                // printf's surface is for stateful access, which IGC may not have kept.
+                if found.is_none() && s.kind == DriverSurfaceKind::Printf {
+                    continue;
+                }
+                let bti = found.ok_or_else(|| {
                     Error::Argument(format!(
                         "kernel {}: no binding-table entry points at the {:?} surface (SSH offset {:#x})",
                         kernel.name, s.kind, s.ssh_offset
@@ -416,6 +424,7 @@ pub fn build(
                     DriverSurfaceKind::Constant => (driver.constant_base, driver.constant_size),
                     DriverSurfaceKind::Global => (driver.global_base, driver.global_size),
                     DriverSurfaceKind::Private => (driver.private_base, driver.private_size),
+                    DriverSurfaceKind::Printf => (driver.printf_base, driver.printf_size),
                 };
                 if size > 0 {
                     bind(bti, buffer_surface(p, base, size)?);
@@ -436,6 +445,7 @@ pub fn build(
                     ImplicitKind::PrivateBase => driver.private_base,
                     ImplicitKind::ConstantBase => driver.constant_base,
                     ImplicitKind::GlobalBase => driver.global_base,
+                    ImplicitKind::PrintfBuffer => driver.printf_base,
                     other => {
                         return Err(Error::Unsupported(format!(
                             "kernel {} needs {other:?}, which this driver does not provide yet",

@@ -293,6 +293,9 @@ pub struct Kernel {
     /// tokens name the surface-state-heap offsets of the program's constant and global data and
     /// of private memory; zebin kernels address them statelessly, so it is empty there).
     pub driver_surfaces: Vec<DriverSurface>,
+    /// printf's format strings and string arguments by index (patch tokens' STRING tokens;
+    /// zebin keeps them in the program's string segment, so it is empty there).
+    pub printf_strings: Vec<(u32, Vec<u8>)>,
 }
 
 /// Which driver allocation a [`DriverSurface`] covers.
@@ -304,6 +307,8 @@ pub enum DriverSurfaceKind {
     Global,
     /// Private memory (all threads' slices).
     Private,
+    /// The dispatch's printf buffer.
+    Printf,
 }
 
 /// A binding-table surface over a driver allocation.

@@ -92,6 +92,7 @@ mod tests {
             arg_info: Vec::new(),
             isa_relocations: Vec::new(),
             driver_surfaces: Vec::new(),
+            printf_strings: Vec::new(),
         }
     }
 

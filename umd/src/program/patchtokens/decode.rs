@@ -48,6 +48,7 @@ pub fn kernel(raw: &RawKernel<'_>) -> Result<Kernel> {
         arg_info: Vec::new(),
         isa_relocations: Vec::new(),
         driver_surfaces: Vec::new(),
+        printf_strings: Vec::new(),
     };
     let mut thread_payload = None;
     let mut sampler_array_offset = 0;
@@ -90,12 +91,29 @@ pub fn kernel(raw: &RawKernel<'_>) -> Result<Kernel> {
                 // Per-lane or per-thread only means something when there is private memory.
                 k.memory.private_is_simt = k.memory.private != 0 && tok.field(4)? != 0;
             }
-            t::ALLOCATE_STATELESS_PRINTF_SURFACE => push_slot(
-                &mut implicit,
-                ImplicitKind::PrintfBuffer,
-                tok.field(2)?,
-                tok.field(3)?,
-            ),
+            // { printf surface index, surface state heap offset, data param offset, size }
+            t::ALLOCATE_STATELESS_PRINTF_SURFACE => {
+                k.driver_surfaces.push(DriverSurface {
+                    kind: DriverSurfaceKind::Printf,
+                    ssh_offset: tok.field(1)?,
+                });
+                push_slot(
+                    &mut implicit,
+                    ImplicitKind::PrintfBuffer,
+                    tok.field(2)?,
+                    tok.field(3)?,
+                )
+            }
+            // { index, string size } then the string: printf's strings.
+            t::STRING => {
+                let len = tok.field(1)?;
+                let text = Bytes::new(tok.body, tok.offset + t::ITEM_HEADER_SIZE).slice(
+                    8,
+                    len as usize,
+                    &|| t::name(tok.id),
+                )?;
+                k.printf_strings.push((tok.field(0)?, text.data.to_vec()));
+            }
             // { buffer index, surface state heap offset, data param offset, data param size }:
             // the segment's base in cross-thread data and its surface for stateful access.
             t::ALLOCATE_STATELESS_GLOBAL_MEMORY_SURFACE_WITH_INITIALIZATION

@@ -276,6 +276,7 @@ pub fn kernel(
         isa_relocations,
         // Zebin kernels reach program data statelessly (ConstantBase/GlobalBase or relocations).
         driver_surfaces: Vec::new(),
+        printf_strings: Vec::new(),
     })
 }
 
