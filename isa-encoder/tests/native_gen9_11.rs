@@ -300,12 +300,15 @@ illegal
             Platform::Icllp => "(W) mov (8|M0) r1.0<1>:ud r2.0<8;8,1>:ud {NoPreempt}\n",
             // Gen9 encodes SIMD1 align16 with a write mask; Gen11's align1 needs qword dsts.
             // and a 16-bit source may start mid-dword (IGC's half smoothstep constants);
-            // IGC's half exp mixes a half src0 with float src1/src2.
+            // IGC's half exp mixes a half src0 with float src1/src2; its double acospi reads
+            // df scalars from a row's second qword (.zwzw).
             _ => {
                 "mad (1|M0) r1.5<1>:f r2.3<0;0>:f r3.2<2;1>:f r4.1<1>:f\n\
                   mad (16|M0) r51.0<1>:hf r4.3<0;0>:hf -r47.0<2;1>:hf r4.2<0>:hf\n\
                   mad (16|M0) r51.0<1>:hf r4.2<2;1>:hf r5.1<0;0>:hf r6.7<0>:hf\n\
-                  mad (8|M0) r116.0<1>:f r15.0<2;1>:hf r115.0<0;0>:f r16.0<1>:f\n"
+                  mad (8|M0) r116.0<1>:f r15.0<2;1>:hf r115.0<0;0>:f r16.0<1>:f\n\
+                  (W) mad (1|M0) r123.2<1>:df r5.3<0;0>:df r123.3<0;0>:df r6.0<0>:df\n\
+                  (W) mad (1|M0) r1.0<1>:df r2.1<0;0>:df r3.2<0;0>:df r4.3<0>:df\n"
             }
         };
         let text = format!("{extra}{text}");

@@ -258,10 +258,12 @@ fn decode_a16(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
         };
         let swz = b.get(A16_SWIZZLE[k].0, A16_SWIZZLE[k].1);
         let wide = ty.is_64bit();
-        let rep = match (b.bit(A16_REP_CTRL[k]), swz) {
-            (true, A16_SWIZZLE_XYZW) if !wide => true,
-            (false, A16_SWIZZLE_XYZW) => false,
-            (false, A16_SWIZZLE_SCALAR64) if wide => true,
+        // A 64-bit scalar's swizzle picks the qword of its 16-byte row.
+        let (rep, qword_bytes) = match (b.bit(A16_REP_CTRL[k]), swz) {
+            (true, A16_SWIZZLE_XYZW) if !wide => (true, 0),
+            (false, A16_SWIZZLE_XYZW) => (false, 0),
+            (false, A16_SWIZZLE_SCALAR64) if wide => (true, 0),
+            (false, A16_SWIZZLE_SCALAR64_HIGH) if wide => (true, 8),
             _ => return Err(ill("Align16Swizzle", swz)),
         };
         // The high bit adds two bytes: a 16-bit source may start mid-dword (IGC's hf mad
@@ -280,7 +282,8 @@ fn decode_a16(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
         let reg = reg_from(
             true,
             b.get(T_SRC_REG[k].0, T_SRC_REG[k].1) as u8,
-            (b.get(A16_SUBREG[k].0, A16_SUBREG[k].1) * 4 + 2 * u64::from(half_dword)) as u8,
+            (b.get(A16_SUBREG[k].0, A16_SUBREG[k].1) * 4 + 2 * u64::from(half_dword) + qword_bytes)
+                as u8,
             ty,
         )?;
         i.src[k] = Some(Operand::Reg(RegOperand {
@@ -851,10 +854,11 @@ fn encode_a16(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
         };
         let wide = r.ty.is_64bit();
         b.set_bit(A16_REP_CTRL[k], rep && !wide);
-        let swz = if rep && wide {
-            A16_SWIZZLE_SCALAR64
-        } else {
-            A16_SWIZZLE_XYZW
+        // A 64-bit scalar: its row's subregister and the swizzle of its qword, as iga64 writes.
+        let (swz, sub) = match (rep && wide, sub % 16) {
+            (true, 8) => (A16_SWIZZLE_SCALAR64_HIGH, sub - 8),
+            (true, _) => (A16_SWIZZLE_SCALAR64, sub),
+            (false, _) => (A16_SWIZZLE_XYZW, sub),
         };
         put(b, A16_SWIZZLE[k], swz, "Swizzle")?;
         put(b, T_SRC_REG[k], nr, "SrcRegNum")?;

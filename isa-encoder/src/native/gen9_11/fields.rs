@@ -221,8 +221,11 @@ pub const A16_SUBREG: [(u32, u32); 3] = [(73, 75), (94, 96), (115, 117)];
 pub const A16_SUBREG_HI: [u32; 3] = [84, 105, 126];
 /// The only swizzle IGA's align1-style syntax expresses (.xyzw) and the full write mask.
 pub const A16_SWIZZLE_XYZW: u64 = 0xE4;
-/// 64-bit scalars are not replicated with RepCtrl but read with swizzle .xyxy.
+/// 64-bit scalars are not replicated with RepCtrl but read with a swizzle from a 16-byte
+/// aligned subregister: .xyxy the row's first qword, .zwzw its second (iga64's encoding of
+/// `r5.3<0;0>:df`: subregister 16 bytes, .zwzw).
 pub const A16_SWIZZLE_SCALAR64: u64 = 0x44;
+pub const A16_SWIZZLE_SCALAR64_HIGH: u64 = 0xEE;
 pub const A16_WRITEMASK_ALL: u64 = 0xF;
 
 /// Gen11 align1 three-source format.
