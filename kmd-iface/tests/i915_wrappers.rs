@@ -312,10 +312,49 @@ fn execbuffer2_softpins_every_object_and_returns_the_out_fence() {
             in_fence: Some(33),
             out_fence: true,
             fences: &fences,
+            no_implicit_sync: false,
         })
         .unwrap();
     assert_eq!(out, Some(44));
     assert_eq!(fake.requests(), [DRM_IOCTL_I915_GEM_EXECBUFFER2_WR]);
+}
+
+#[test]
+fn no_implicit_sync_marks_every_object_async() {
+    let (fake, i915) = device();
+    fake.on(|a: &mut drm_i915_gem_execbuffer2| {
+        assert_eq!(a.buffer_count, 2);
+        // SAFETY: the wrapper's object array, alive during the call.
+        let objs: [drm_i915_gem_exec_object2; 2] = unsafe {
+            [
+                read_user_struct(a.buffers_ptr),
+                read_user_struct(a.buffers_ptr + 56),
+            ]
+        };
+        let flags: Vec<u64> = objs.iter().map(|o| o.flags).collect();
+        let base = EXEC_OBJECT_PINNED | EXEC_OBJECT_SUPPORTS_48B_ADDRESS | EXEC_OBJECT_ASYNC;
+        assert_eq!(flags, [base, base | EXEC_OBJECT_WRITE]);
+        Ok(0)
+    });
+    let objects = [
+        PinnedObject {
+            handle: 1,
+            gpu_address: 0x1000,
+            write: false,
+        },
+        PinnedObject {
+            handle: 2,
+            gpu_address: 0x2000,
+            write: true,
+        },
+    ];
+    i915.execbuffer2(&Execbuf {
+        objects: &objects,
+        no_implicit_sync: true,
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(fake.requests(), [DRM_IOCTL_I915_GEM_EXECBUFFER2]);
 }
 
 #[test]

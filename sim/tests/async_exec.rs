@@ -263,6 +263,18 @@ fn i915_rig(p: Platform) -> I915Rig {
 
 impl I915Rig {
     fn exec(&self, ctx: u32, start: u32, in_fence: Option<i32>, out_fence: bool) -> Option<i32> {
+        self.exec_as(ctx, start, in_fence, out_fence, Access::Write)
+    }
+
+    /// The batch at `start` on `ctx`, declaring the data object as `access`.
+    fn exec_as(
+        &self,
+        ctx: u32,
+        start: u32,
+        in_fence: Option<i32>,
+        out_fence: bool,
+        access: Access,
+    ) -> Option<i32> {
         let objects = [
             PinnedObject {
                 handle: self.batch,
@@ -272,7 +284,7 @@ impl I915Rig {
             PinnedObject {
                 handle: self.data,
                 gpu_address: I915_DATA,
-                write: true,
+                write: access == Access::Write,
             },
         ];
         self.i915
@@ -283,10 +295,20 @@ impl I915Rig {
                 ctx_id: ctx,
                 in_fence,
                 out_fence,
+                no_implicit_sync: access == Access::Async,
                 ..Default::default()
             })
             .unwrap()
     }
+}
+
+/// How a request declares the data object: written (EXEC_OBJECT_WRITE), read, or written
+/// without implicit synchronisation (EXEC_OBJECT_WRITE | EXEC_OBJECT_ASYNC).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    Write,
+    Read,
+    Async,
 }
 
 fn readable(fd: i32) -> bool {
@@ -346,13 +368,55 @@ fn i915_semaphore_released_by_another_context_and_in_fence_order() {
     // Context 2 overwrites OUT after context 1's batch (I915_EXEC_FENCE_IN).
     let after = r.exec(c2, 0x1000, Some(blocked), true).unwrap();
     assert!(!readable(after));
-    // The default context releases the semaphore.
-    r.exec(0, 0x2000, None, false);
+    // The default context releases the semaphore (asynchronously: a write would wait for the
+    // blocked writer first, as the kernel's implicit synchronisation orders them).
+    r.exec_as(0, 0x2000, None, false, Access::Async);
     assert!(r.i915.gem_wait(r.data, -1).unwrap());
     assert!(readable(blocked) && readable(after));
     assert_eq!(r.data_map.load_u32(OUT as usize).unwrap(), 9);
     for fd in [blocked, after] {
         // SAFETY: out-fence fds are ours to close, once each.
         drop(unsafe { OwnedFd::from_raw_fd(fd) });
+    }
+}
+
+/// Implicit synchronisation (i915_drm.h: EXEC_OBJECT_ASYNC "the kernel will not wait for
+/// [the object's] fences"): without the flag a request waits for the earlier requests of
+/// other contexts that write an object it uses, for a write and for a read alike; with it, it
+/// runs at once. Context 1's batch writes 7 to OUT once the host releases its semaphore;
+/// context 2's writes 9 (OUT is in the same object).
+#[test]
+fn i915_implicit_sync_orders_contexts_sharing_an_object() {
+    for p in platforms(Kmd::I915) {
+        for access in [Access::Write, Access::Read, Access::Async] {
+            let r = i915_rig(p);
+            let (c1, c2) = (
+                r.i915.context_create(&ContextParams::default()).unwrap(),
+                r.i915.context_create(&ContextParams::default()).unwrap(),
+            );
+            let blocked = r.exec(c1, 0, None, true).unwrap();
+            let second = r.exec_as(c2, 0x1000, None, true, access).unwrap();
+            if access == Access::Async {
+                // Runs beside the blocked writer and finishes first.
+                // SAFETY: `second` is an out-fence fd the test owns and has not closed.
+                let b = unsafe { BorrowedFd::borrow_raw(second) };
+                let mut pfd = [nix::poll::PollFd::new(b, nix::poll::PollFlags::POLLIN)];
+                let ready = nix::poll::poll(&mut pfd, nix::poll::PollTimeout::from(60_000u16));
+                assert_eq!(ready, Ok(1), "{p}");
+                assert!(!readable(blocked), "{p}");
+            } else {
+                assert!(!r.i915.gem_wait(r.data, 20_000_000).unwrap(), "{p}");
+                assert!(!readable(second), "{p}: ran before the writer it waits for");
+            }
+            r.data_map.write(SEM as usize, &1u32.to_le_bytes()).unwrap();
+            assert!(r.i915.gem_wait(r.data, -1).unwrap(), "{p}");
+            assert!(readable(blocked) && readable(second), "{p}");
+            let want = if access == Access::Async { 7 } else { 9 };
+            assert_eq!(r.data_map.load_u32(OUT as usize).unwrap(), want, "{p}");
+            for fd in [blocked, second] {
+                // SAFETY: out-fence fds are ours to close, once each.
+                drop(unsafe { OwnedFd::from_raw_fd(fd) });
+            }
+        }
     }
 }

@@ -378,7 +378,9 @@ fn semaphore_released_by_another_contexts_batch() {
         let wb = g.bo(&waiter, 0x1000);
         let rb = g.bo(&bytes(&release), 0x1000);
         let data = g.bo(&[0; 16], 0x1000);
-        let submit = |ctx_id, batch| {
+        // The release must not wait for the waiter, which writes the same object: without
+        // EXEC_OBJECT_ASYNC the kernel would order it behind (implicit synchronisation).
+        let submit = |ctx_id, batch, no_implicit_sync| {
             d.execbuffer2(&Execbuf {
                 objects: &[
                     PinnedObject {
@@ -394,14 +396,15 @@ fn semaphore_released_by_another_contexts_batch() {
                 ],
                 engine: I915_EXEC_RENDER,
                 ctx_id,
+                no_implicit_sync,
                 ..Default::default()
             })
             .unwrap()
         };
-        submit(a, wb);
+        submit(a, wb, false);
         // Still waiting: the batch object is busy after a short wait.
         assert!(!d.gem_wait(wb, 20_000_000).unwrap(), "{p}");
-        submit(b, rb);
+        submit(b, rb, true);
         assert!(d.gem_wait(wb, 5_000_000_000).unwrap(), "{p}");
         assert_eq!(u32s(&g.read(data, 12, 0x1000)), [1, 0, 0xa11], "{p}");
     }

@@ -32,6 +32,9 @@ pub struct Execbuf<'a> {
     pub out_fence: bool,
     /// Syncobjs to wait on / signal (`I915_EXEC_FENCE_ARRAY`; flags `I915_EXEC_FENCE_*`).
     pub fences: &'a [drm_i915_gem_exec_fence],
+    /// Mark every object `EXEC_OBJECT_ASYNC`: the kernel then adds no implicit waits for the
+    /// objects' earlier requests (for a caller that orders its work with fences itself).
+    pub no_implicit_sync: bool,
 }
 
 impl Execbuf<'_> {
@@ -46,6 +49,11 @@ impl Execbuf<'_> {
                     | ExecObjectFlags::SUPPORTS_48B_ADDRESS
                     | if o.write {
                         ExecObjectFlags::WRITE
+                    } else {
+                        ExecObjectFlags::empty()
+                    }
+                    | if self.no_implicit_sync {
+                        ExecObjectFlags::ASYNC
                     } else {
                         ExecObjectFlags::empty()
                     })

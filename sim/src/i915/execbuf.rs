@@ -39,6 +39,8 @@ struct Object {
     alignment: u64,
     low_4g: bool,
     write: bool,
+    /// Without EXEC_OBJECT_ASYNC the request waits for the object's earlier requests.
+    implicit_sync: bool,
 }
 
 pub(crate) fn execbuffer2(
@@ -160,6 +162,7 @@ pub(crate) fn execbuffer2(
         let _ = user::write_val(at, &canonical(*addr));
     }
     let batch_va = addresses[batch_idx] + start;
+    after.extend(implicit_waits(st, &objects));
 
     let job = Job {
         engine,
@@ -291,6 +294,7 @@ fn validate_objects(
             alignment: e.alignment.max(PAGE_SIZE),
             low_4g,
             write: f.contains(ExecObjectFlags::WRITE),
+            implicit_sync: !f.contains(ExecObjectFlags::ASYNC),
         });
     }
     // Softpinned ranges of one execbuf may not overlap.
@@ -303,6 +307,30 @@ fn validate_objects(
         return Err(Errno::EINVAL);
     }
     Ok(objects)
+}
+
+/// Implicit synchronisation, as i915 awaits each object's reservation fences unless the object
+/// is EXEC_OBJECT_ASYNC: a request writing an object waits for every request still using it,
+/// one reading it for the writers. An awaited request's error fails this one too (i915
+/// propagates a signalled fence's error to its waiters). Requests of the same context are
+/// ordered anyway; waiting for them changes nothing.
+fn implicit_waits(st: &State, objects: &[Object]) -> Vec<Arc<Fence>> {
+    objects
+        .iter()
+        .filter(|o| o.implicit_sync)
+        .filter_map(|o| {
+            st.gem
+                .get(o.handle)
+                .ok()
+                .map(|obj| (o.write, obj.requests()))
+        })
+        .flat_map(|(write, requests)| {
+            requests
+                .into_iter()
+                .filter(move |r| (write || r.write) && !r.fence.is_signaled())
+                .map(|r| r.fence)
+        })
+        .collect()
 }
 
 /// Checks the fence array and returns the fences to wait for.

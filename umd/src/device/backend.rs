@@ -452,6 +452,10 @@ impl Backend {
                             Engine::Copy => i915_uapi::I915_EXEC_BLT,
                         },
                         fences,
+                        // Work is ordered by the syncobjs above (queues, events); OpenCL
+                        // orders nothing across queues that share memory, so no implicit
+                        // waits either.
+                        no_implicit_sync: true,
                         ..Default::default()
                     },
                     exec_objects,
