@@ -266,9 +266,21 @@ impl I915Rig {
         self.exec_as(ctx, start, in_fence, out_fence, Access::Write)
     }
 
-    /// The batch at `start` on `ctx`, declaring the data object as `access`.
+    /// The batch at `start` on `ctx`'s `engine`, declaring the data object as `access`.
     fn exec_as(
         &self,
+        ctx: u32,
+        start: u32,
+        in_fence: Option<i32>,
+        out_fence: bool,
+        access: Access,
+    ) -> Option<i32> {
+        self.exec_on(I915_EXEC_RENDER, ctx, start, in_fence, out_fence, access)
+    }
+
+    fn exec_on(
+        &self,
+        engine: u64,
         ctx: u32,
         start: u32,
         in_fence: Option<i32>,
@@ -291,7 +303,7 @@ impl I915Rig {
             .execbuffer2(&Execbuf {
                 objects: &objects,
                 batch_start_offset: start,
-                engine: I915_EXEC_RENDER,
+                engine,
                 ctx_id: ctx,
                 in_fence,
                 out_fence,
@@ -417,6 +429,41 @@ fn i915_implicit_sync_orders_contexts_sharing_an_object() {
                 // SAFETY: out-fence fds are ours to close, once each.
                 drop(unsafe { OwnedFd::from_raw_fd(fd) });
             }
+        }
+    }
+}
+
+/// Each engine of an i915 context is its own timeline: while the context's render batch waits
+/// on its semaphore, a batch the same context queued on the copy engine after it runs to
+/// completion (objects ASYNC, so only the engines' timelines order them).
+#[test]
+fn i915_engines_of_one_context_run_side_by_side() {
+    for p in platforms(Kmd::I915) {
+        let r = i915_rig(p);
+        let ctx = r.i915.context_create(&ContextParams::default()).unwrap();
+        let blocked = r
+            .exec_on(I915_EXEC_RENDER, ctx, 0, None, true, Access::Async)
+            .unwrap();
+        let copy = r
+            .exec_on(I915_EXEC_BLT, ctx, 0x1000, None, true, Access::Async)
+            .unwrap();
+        // SAFETY: `copy` is an out-fence fd the test owns and has not closed.
+        let b = unsafe { BorrowedFd::borrow_raw(copy) };
+        let mut pfd = [nix::poll::PollFd::new(b, nix::poll::PollFlags::POLLIN)];
+        let ready = nix::poll::poll(&mut pfd, nix::poll::PollTimeout::from(60_000u16));
+        assert_eq!(
+            ready,
+            Ok(1),
+            "{p}: the copy engine waited for the render engine"
+        );
+        assert!(!readable(blocked), "{p}");
+        assert_eq!(r.data_map.load_u32(OUT as usize).unwrap(), 9, "{p}");
+        r.data_map.write(SEM as usize, &1u32.to_le_bytes()).unwrap();
+        assert!(r.i915.gem_wait(r.data, -1).unwrap(), "{p}");
+        assert_eq!(r.data_map.load_u32(OUT as usize).unwrap(), 7, "{p}");
+        for fd in [blocked, copy] {
+            // SAFETY: out-fence fds are ours to close, once each.
+            drop(unsafe { OwnedFd::from_raw_fd(fd) });
         }
     }
 }

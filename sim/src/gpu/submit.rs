@@ -3,10 +3,10 @@
 //! banned context and a failed fence while every other context keeps running.
 //!
 //! Submission only queues: EXECBUFFER2 and EXEC return once the request is on its context's
-//! queue. Each hardware context (i915 context, xe exec queue) has a worker thread that takes its
-//! requests in submission order, waits for their in-fences, runs them through the context's own
-//! ring (as execlists and GuC submission give each logical context its ring) and signals their
-//! fences. Contexts run side by side, as the kernel's schedulers interleave them on an engine,
+//! queue. Each hardware context (i915 context, xe exec queue) has a worker thread per engine it
+//! uses, which takes the requests in submission order, waits for their in-fences, runs them
+//! through the context's ring on that engine (as execlists and GuC submission give each logical
+//! context its ring) and signals their fences. Contexts run side by side, as the kernel's schedulers interleave them on an engine,
 //! so a context blocked on MI_SEMAPHORE_WAIT never holds up the context that releases it. A
 //! request's result depends only on its batch and memory, never on host scheduling.
 
@@ -154,14 +154,17 @@ pub struct Job {
     pub user_fence: Option<(u64, u64)>,
 }
 
-/// A hardware context (i915 context or xe exec queue): its record of resets and the queue into
-/// its worker, which owns the context image (registers, compute state, ring per engine).
+/// A hardware context (i915 context or xe exec queue): its record of resets and, per engine it
+/// has used, the queue into that engine's worker, which owns the engine's part of the context
+/// image (registers, compute state, ring). Each engine of an i915 context is its own timeline
+/// (an `intel_context` per engine): requests on the render and copy engines of one context run
+/// side by side, ordered only by fences. An xe exec queue has one engine.
 #[derive(Debug, Default)]
 pub struct HwContext {
     /// The uAPI id, for error records.
     pub id: u32,
     status: Arc<ContextStatus>,
-    queue: Option<Sender<(Job, Arc<Fence>)>>,
+    queues: Vec<(usize, Sender<(Job, Arc<Fence>)>)>,
 }
 
 impl HwContext {
@@ -261,17 +264,22 @@ impl Gpu {
     /// the context and cancels the requests queued behind it.
     pub fn submit(&mut self, ctx: &mut HwContext, job: Job) -> Arc<Fence> {
         let fence = Fence::new();
-        let queue = ctx.queue.get_or_insert_with(|| {
-            let (tx, rx) = channel();
-            let (shared, status, id) = (self.shared.clone(), ctx.status.clone(), ctx.id);
-            // Without a thread the receiver is dropped with the closure and the send below
-            // fails: each request is then reported as a hang, never silently left pending.
-            let _ = std::thread::Builder::new()
-                .name(format!("sim-ctx-{id}"))
-                .spawn(move || worker(&shared, &status, id, rx));
-            tx
-        });
-        if let Err(e) = queue.send((job, fence.clone())) {
+        let engine = job.engine;
+        let at = match ctx.queues.iter().position(|(e, _)| *e == engine) {
+            Some(at) => at,
+            None => {
+                let (tx, rx) = channel();
+                let (shared, status, id) = (self.shared.clone(), ctx.status.clone(), ctx.id);
+                // Without a thread the receiver is dropped with the closure and the send below
+                // fails: each request is then reported as a hang, never silently left pending.
+                let _ = std::thread::Builder::new()
+                    .name(format!("sim-ctx-{id}-{engine}"))
+                    .spawn(move || worker(&shared, &status, id, rx));
+                ctx.queues.push((engine, tx));
+                ctx.queues.len() - 1
+            }
+        };
+        if let Err(e) = ctx.queues[at].1.send((job, fence.clone())) {
             let (job, fence) = e.0;
             let err = CsError {
                 head: job.batch,
@@ -296,7 +304,8 @@ struct Image {
     rings: Vec<Option<EngineRing>>,
 }
 
-/// A context's worker: runs its requests in submission order until the context is gone.
+/// A context's worker for one engine: runs the requests in submission order until the context
+/// is gone.
 fn worker(shared: &Shared, status: &ContextStatus, id: u32, jobs: Receiver<(Job, Arc<Fence>)>) {
     let n = shared.info.engines.len();
     let mut image = Image {
