@@ -164,8 +164,11 @@ pub struct HwContext {
     /// The uAPI id, for error records.
     pub id: u32,
     status: Arc<ContextStatus>,
-    queues: Vec<(usize, Sender<(Job, Arc<Fence>)>)>,
+    queues: Vec<(usize, JobSender)>,
 }
+
+/// Where a context's requests for one engine go: to that engine's worker.
+type JobSender = Sender<(Job, Arc<Fence>)>;
 
 impl HwContext {
     pub fn new(id: u32) -> Self {
