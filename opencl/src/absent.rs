@@ -204,18 +204,8 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
     std::ptr::null_mut()
 }
 
-// Not provided yet by this runtime: separate compilation and linking, specialization constants,
-// program-release callbacks, changing queue properties.
-
-#[no_mangle]
-pub unsafe extern "C" fn clSetProgramSpecializationConstant(
-    _program: cl_program,
-    _spec_id: cl_uint,
-    _spec_size: usize,
-    _spec_value: *const c_void,
-) -> cl_int {
-    CL_INVALID_OPERATION
-}
+// Not provided by this runtime: program-release callbacks (no program-scope global destructors),
+// changing queue properties.
 
 #[no_mangle]
 pub unsafe extern "C" fn clSetProgramReleaseCallback(

@@ -73,6 +73,12 @@ const ATOMIC_FEATURES: [(cl_device_atomic_capabilities, &str); 4] = [
     ),
 ];
 
+/// The SPIR-V versions programs from IL may have (NEO of Debian's release reports the same).
+/// Debian's IGC reads 1.3 and 1.4 headers but not all of 1.4 (OpDecorateString is refused,
+/// and an OpCopyMemory with memory operands ends the process in the compiler: CTS
+/// test_spirv_new `spirv14_*`), so newer modules are refused before they reach it.
+pub const SPIRV_VERSIONS: [(u32, u32); 3] = [(1, 0), (1, 1), (1, 2)];
+
 /// The image limits of an image-capable device (OpenCL 3.0, table "List of supported param_names
 /// by clGetDeviceInfo"; each at least the specification's minimum for a device with images).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -461,10 +467,19 @@ impl Device {
             CL_DEVICE_EXTENSIONS_WITH_VERSION => {
                 Info::NameVersions(exts.into_iter().map(|(n, v)| (n.to_string(), v)).collect())
             }
-            CL_DEVICE_IL_VERSION => Info::Str("SPIR-V_1.0".into()),
-            CL_DEVICE_ILS_WITH_VERSION => {
-                Info::NameVersions(vec![("SPIR-V".into(), version(1, 0, 0))])
-            }
+            CL_DEVICE_IL_VERSION => Info::Str(
+                SPIRV_VERSIONS
+                    .iter()
+                    .map(|(major, minor)| format!("SPIR-V_{major}.{minor}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            CL_DEVICE_ILS_WITH_VERSION => Info::NameVersions(
+                SPIRV_VERSIONS
+                    .iter()
+                    .map(|(major, minor)| ("SPIR-V".into(), version(*major, *minor, 0)))
+                    .collect(),
+            ),
             CL_DEVICE_BUILT_IN_KERNELS => Info::Str(String::new()),
             CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => Info::NameVersions(Vec::new()),
             CL_DEVICE_PRINTF_BUFFER_SIZE => Info::Size(umd::printf::BUFFER_BYTES as usize),

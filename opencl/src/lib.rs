@@ -38,4 +38,5 @@ pub mod program;
 pub mod queue;
 pub mod rect;
 pub mod sampler;
+pub mod spirv;
 pub mod timer;

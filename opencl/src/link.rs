@@ -342,9 +342,13 @@ pub unsafe extern "C" fn clCompileProgram(
             Origin::Il(il) => targets
                 .iter()
                 .map(|k| {
-                    // The IL is the compiled object, labelled with each device.
+                    // The IL, specialized, is the compiled object, labelled with each device.
                     let target = p.obj.devices[*k].obj.umd.platform().ocloc_device();
-                    match Ir::object(il.clone(), target) {
+                    match p
+                        .obj
+                        .il_for_compiler(il)
+                        .and_then(|il| Ir::object(il, target))
+                    {
                         Ok(ir) => (true, String::new(), Some(Arc::new(ir))),
                         Err(e) => (false, e, None),
                     }

@@ -1,7 +1,7 @@
 //! Programs from OpenCL C source and SPIR-V (compiled in process by libocloc) and from device
 //! binaries; the build log, build cache and binaries.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::{Arc, LazyLock, Mutex};
 
@@ -12,6 +12,7 @@ use crate::context::{finish, Context};
 use crate::device::Device;
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
+use crate::spirv;
 
 /// What a program was created from.
 pub enum Origin {
@@ -83,6 +84,8 @@ pub struct Program {
     pub builds: Mutex<Vec<Build>>,
     /// Kernel objects alive (a program with kernels cannot be rebuilt).
     pub kernels_alive: std::sync::atomic::AtomicUsize,
+    /// Specialization constant values set for an IL program's next build, by SpecId.
+    pub spec_values: Mutex<BTreeMap<u32, Vec<u8>>>,
 }
 
 impl ClObject for Program {
@@ -97,6 +100,20 @@ impl Program {
 
     pub fn device_index(&self, d: &Arc<Handle<Device>>) -> Option<usize> {
         self.devices.iter().position(|x| Arc::ptr_eq(x, d))
+    }
+
+    /// This program's IL `il` as the compiler takes it: a version the devices report, with the
+    /// specialization constant values set so far.
+    pub fn il_for_compiler(&self, il: &[u8]) -> Result<Vec<u8>, String> {
+        let (major, minor) = spirv::version(il).map_err(|e| e.to_string())?;
+        if !crate::device::SPIRV_VERSIONS.contains(&(major, minor)) {
+            return Err(format!(
+                "the module is SPIR-V {major}.{minor}, a version the device does not take \
+                 (CL_DEVICE_IL_VERSION)"
+            ));
+        }
+        let values = self.spec_values.lock().unwrap_or_else(|e| e.into_inner());
+        spirv::specialize(il, &values).map_err(|e| e.to_string())
     }
 }
 
@@ -233,6 +250,7 @@ pub(crate) fn create(
         origin,
         builds: Mutex::new(builds),
         kernels_alive: Default::default(),
+        spec_values: Default::default(),
     })
     .0
 }
@@ -314,6 +332,41 @@ pub unsafe extern "C" fn clCreateProgramWithIL(
     });
     // SAFETY: the application\'s errcode pointer.
     unsafe { finish(r, errcode_ret) }
+}
+
+/// OpenCL 3.0: sets a SPIR-V specialization constant of an IL program for its next build; a
+/// later value for the same SpecId replaces an earlier one.
+#[no_mangle]
+pub unsafe extern "C" fn clSetProgramSpecializationConstant(
+    program: cl_program,
+    spec_id: cl_uint,
+    spec_size: usize,
+    spec_value: *const c_void,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let r = (|| {
+            let p = Handle::<Program>::get(program)?;
+            let Origin::Il(il) = &p.obj.origin else {
+                return Err(CL_INVALID_PROGRAM);
+            };
+            if spec_value.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            spirv::check(il, spec_id, spec_size).map_err(|e| match e {
+                spirv::SpirvError::UnknownId(_) => CL_INVALID_SPEC_ID,
+                _ => CL_INVALID_VALUE,
+            })?;
+            // SAFETY: the application's `spec_size` bytes at spec_value.
+            let value = unsafe { std::slice::from_raw_parts(spec_value as *const u8, spec_size) };
+            p.obj
+                .spec_values
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(spec_id, value.to_vec());
+            Ok(())
+        })();
+        r.map_or_else(|e| e, |()| CL_SUCCESS)
+    })
 }
 
 /// Devices named in a list, each of the context; `None` for an empty list.
@@ -461,7 +514,10 @@ fn build(
         let device = &prog.devices[k].obj;
         let (ok, log, binary) = match &prog.origin {
             Origin::Source(s) => compile(device, s.as_bytes(), false, options),
-            Origin::Il(il) => compile(device, il, true, options),
+            Origin::Il(il) => match prog.il_for_compiler(il) {
+                Ok(il) => compile(device, &il, true, options),
+                Err(e) => (false, e, None),
+            },
             Origin::Binary => {
                 let b = prog.builds()[k].clone();
                 match (b.binary, b.ir) {

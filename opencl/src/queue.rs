@@ -202,8 +202,6 @@ struct ExecState {
 /// The part of a queue its thread shares.
 struct Exec {
     umd: umd::queue::Queue,
-    /// Places the GPU's timestamps on the host clock (None if the device could not be read).
-    clock: Option<umd::device::GpuClock>,
     device: Arc<Handle<Device>>,
     context: Arc<Handle<Context>>,
     state: Mutex<ExecState>,
@@ -281,7 +279,7 @@ impl Exec {
                 (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, false)
             }
             Ok(true) => {
-                let gpu = |t| self.clock.and_then(|c| c.host_ns_of(t));
+                let gpu = |t| self.device.obj.clock().and_then(|c| c.host_ns_of(t));
                 if let (Some(ev), Some((s, e))) = (&f.event, f.done.gpu_ticks()) {
                     if let (Some(s), Some(e)) = (gpu(s), gpu(e)) {
                         ev.obj.set_gpu_times(s.max(0) as u64, e.max(0) as u64);
@@ -628,7 +626,6 @@ fn create_queue(
     let umd = d.obj.umd.create_queue().map_err(|_| CL_OUT_OF_RESOURCES)?;
     let exec = Arc::new(Exec {
         umd,
-        clock: d.obj.clock(),
         device: d.clone(),
         context: c.clone(),
         state: Mutex::new(ExecState {

@@ -8,7 +8,8 @@
 //! passes and every sub-test the CTS skips is in [`SKIPPED`] with the specification's reason.
 //! Suites: `test_subgroups`, `test_computeinfo` and the passing `test_api` sub-tests on sim:skl,
 //! sim:tgllp and sim:dg2; `test_compiler`, covering sets of `test_buffers` and `test_basic`,
-//! and three `test_c11_atomics` sub-tests on sim:tgllp.
+//! three `test_c11_atomics` sub-tests and `test_spirv_new` whole on sim:tgllp; spirv_new's
+//! specialization-constant sub-tests on sim:skl and sim:dg2.
 //! Sub-tests that fail are listed in [`KNOWN_FAIL`] with the reason and asserted to fail. What is
 //! left: `opencl/README.md`.
 
@@ -22,7 +23,7 @@ use std::sync::Mutex;
 use oracles::{require, Oracle};
 
 /// The CTS executables built, with their path inside the build directory.
-const SUITES: [(&str, &str); 13] = [
+const SUITES: [(&str, &str); 14] = [
     (
         "test_subgroups",
         "test_conformance/subgroups/test_subgroups",
@@ -39,6 +40,10 @@ const SUITES: [(&str, &str); 13] = [
         "test_conformance/computeinfo/test_computeinfo",
     ),
     ("test_compiler", "test_conformance/compiler/test_compiler"),
+    (
+        "test_spirv_new",
+        "test_conformance/spirv_new/test_spirv_new",
+    ),
     (
         "test_cl_get_info",
         "test_conformance/images/clGetInfo/test_cl_get_info",
@@ -79,6 +84,27 @@ const NOT_IMPLEMENTED: &str = "optional extension (OpenCL 3.0 / the Khronos exte
 const NO_PROGVARS: &str = "program-scope global variables are optional in OpenCL 3.0 \
     (__opencl_c_program_scope_global_variables); the device reports \
     CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE 0 and not the feature";
+
+/// Why the `spirv1{4,5,6}_*` sub-tests of test_spirv_new are skipped.
+const NEWER_SPIRV: &str = "the module's SPIR-V version is above those the device reports \
+    (CL_DEVICE_IL_VERSION SPIR-V 1.0 to 1.2; OpenCL 3.0 asks an IL device for SPIR-V 1.0, \
+    later versions are optional)";
+
+/// Why fp64 sub-tests are skipped on Gen12LP and Xe-HPG.
+const NO_FP64: &str = "double precision is optional (cl_khr_fp64 / __opencl_c_fp64); Gen12LP \
+    and Xe-HPG do not report it (as NEO)";
+
+/// Sub-tests skipped by name prefix (suite, prefix, reason).
+const SKIPPED_PREFIXES: &[(&str, &str, &str)] = &[
+    ("test_spirv_new", "spirv14_", NEWER_SPIRV),
+    ("test_spirv_new", "spirv15_", NEWER_SPIRV),
+    ("test_spirv_new", "spirv16_", NEWER_SPIRV),
+    (
+        "test_spirv_new",
+        "ext_cl_khr_spirv_no_integer_wrap_decoration_",
+        NOT_IMPLEMENTED,
+    ),
+];
 
 /// Sub-tests the CTS may report as skipped ("not supported"), each with why the specification
 /// lets the device not support it. A skip not listed here fails the test; which listed skips
@@ -157,6 +183,15 @@ const SKIPPED: &[(&str, &str, &str)] = &[
     ("test_basic", "progvar_prog_scope_uninit", NO_PROGVARS),
     ("test_basic", "progvar_prog_scope_init", NO_PROGVARS),
     ("test_basic", "progvar_func_scope", NO_PROGVARS),
+    ("test_spirv_new", "op_expect", NOT_IMPLEMENTED),
+    ("test_spirv_new", "op_assume", NOT_IMPLEMENTED),
+    ("test_spirv_new", "linkage_linkonce_odr", NOT_IMPLEMENTED),
+    ("test_spirv_new", "op_spec_constant_double_simple", NO_FP64),
+    (
+        "test_spirv_new",
+        "extinst_printf_operands_scalar_fp64",
+        NO_FP64,
+    ),
 ];
 
 /// Sub-tests that fail on a device, each with what the CTS found and why: the test asserts they
@@ -343,10 +378,14 @@ fn run_suite(suite: &str, args: &[&str], device: &str, expect_pass: &[&str]) {
     let icd = support::icd();
     let json = icd.dir.path().join(format!("{suite}.json"));
     let mut cmd = support::command(&exe, &icd, device);
-    if suite == "test_compiler" {
-        // The SPIR-V its build assembled (spirv-as), read by the `unload_*` sub-tests.
-        cmd.arg("--spirv-binaries-path")
-            .arg(dir.join("test_conformance/compiler/spirv_bin"));
+    // The SPIR-V their builds assembled (spirv-as): test_compiler's `unload_*` sub-tests and
+    // every test_spirv_new sub-test read it.
+    if let Some(bins) = match suite {
+        "test_compiler" => Some("test_conformance/compiler/spirv_bin"),
+        "test_spirv_new" => Some("test_conformance/spirv_new/spirv_bin"),
+        _ => None,
+    } {
+        cmd.arg("--spirv-binaries-path").arg(dir.join(bins));
     }
     cmd.args(args)
         .env("CL_CONFORMANCE_RESULTS_FILENAME", &json)
@@ -392,7 +431,10 @@ fn run_suite(suite: &str, args: &[&str], device: &str, expect_pass: &[&str]) {
         }
     }
     for (name, result) in &got {
-        let listed_skip = SKIPPED.iter().any(|(s, n, _)| *s == suite && n == name);
+        let listed_skip = SKIPPED.iter().any(|(s, n, _)| *s == suite && n == name)
+            || SKIPPED_PREFIXES
+                .iter()
+                .any(|(s, p, _)| *s == suite && name.starts_with(p));
         match result.as_str() {
             "pass" => {}
             "skip" if listed_skip => {}
@@ -899,4 +941,42 @@ fn basic_tgllp() {
             .map(|(_, n, _)| *n),
     );
     run_suite("test_basic", &run, "sim:tgllp", BASIC);
+}
+
+/// SPIR-V specialization constants (clSetProgramSpecializationConstant) of every type the
+/// suite has, and the IL versions the device reports (`basic_versions` builds a module of
+/// each).
+const SPIRV_SPEC: &[&str] = &[
+    "basic_versions",
+    "op_spec_constant_uchar_simple",
+    "op_spec_constant_ushort_simple",
+    "op_spec_constant_uint_simple",
+    "op_spec_constant_ulong_simple",
+    "op_spec_constant_float_simple",
+    "op_spec_constant_half_simple",
+    "op_spec_constant_true_simple",
+    "op_spec_constant_false_simple",
+];
+
+/// test_spirv_new whole on sim:tgllp (242 sub-tests, SPIR-V 1.0 modules assembled by
+/// spirv-as: every instruction class, decorations, linkage, printf, spec constants); any
+/// sub-test not passing must be a listed skip.
+#[test]
+fn spirv_new_tgllp() {
+    run_suite("test_spirv_new", &[], "sim:tgllp", SPIRV_SPEC);
+}
+
+/// Specialization constants on Gen9, whose fp64 runs the double one too.
+#[test]
+fn spirv_new_spec_constants_skl() {
+    let mut run = SPIRV_SPEC.to_vec();
+    run.push("op_spec_constant_double_simple");
+    run_suite("test_spirv_new", &run, "sim:skl", &run);
+}
+
+#[test]
+fn spirv_new_spec_constants_dg2() {
+    let mut run = SPIRV_SPEC.to_vec();
+    run.push("op_spec_constant_double_simple");
+    run_suite("test_spirv_new", &run, "sim:dg2", SPIRV_SPEC);
 }

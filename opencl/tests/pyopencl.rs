@@ -287,3 +287,34 @@ fn pyopencl_printf_on_each_simulated_device() {
         );
     }
 }
+
+/// SPIR-V specialization constants on every simulated device (`python/spec_constants.py`): a
+/// module assembled by spirv-as with a uchar, ushort, uint, ulong, bool and float constant;
+/// defaults, set values, last value wins, rebuilds, the specification's error codes, and a
+/// module of a SPIR-V version the device does not report failing its build.
+#[test]
+fn pyopencl_specialization_constants_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let spirv_as = require!(Oracle::SpirvAs);
+    let icd = support::icd();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/spec_constants.py"
+    );
+    let module = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/spirv/spec_constants.spvasm"
+    );
+    for dev in support::SIM_DEVICES {
+        let out = support::run(
+            support::command(&python, &icd, dev)
+                .arg(script)
+                .arg(&spirv_as)
+                .arg(module),
+        );
+        assert!(
+            !out.contains("FAIL") && out.contains("spec constants: all checks passed"),
+            "{dev}:\n{out}"
+        );
+    }
+}

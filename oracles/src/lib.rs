@@ -43,6 +43,8 @@ pub enum Oracle {
     /// `ocloc -llvm_input`, to carry kernel metadata the OpenCL C front end has no attribute
     /// for. The path found is clang-15's; llvm-as-15 is beside it.
     ClangLlvm,
+    /// spirv-as (SPIR-V assembler) with spirv-val, for SPIR-V modules written as text.
+    SpirvAs,
     /// IGT's tools (Debian `intel-gpu-tools`): `intel_gem_info` and the benchmark binaries. The
     /// path found is the benchmarks' directory.
     Igt,
@@ -70,6 +72,7 @@ impl Oracle {
                  ocl-icd-opencl-dev, spirv-tools)"
             }
             Oracle::ClangLlvm => "clang-15 and llvm-as-15 (Debian packages clang-15, llvm-15)",
+            Oracle::SpirvAs => "spirv-as and spirv-val (Debian package spirv-tools)",
             Oracle::Igt => {
                 "/usr/libexec/igt-gpu-tools/benchmarks and intel_gem_info (Debian package intel-gpu-tools)"
             }
@@ -111,6 +114,10 @@ impl Oracle {
                     .iter()
                     .all(|t| find_program(t, &[&format!("/usr/bin/{t}")]).is_some());
                 find_program("cmake", &["/usr/bin/cmake"]).filter(|_| gxx && loader && spirv)
+            }
+            Oracle::SpirvAs => {
+                let val = find_program("spirv-val", &["/usr/bin/spirv-val"]).is_some();
+                find_program("spirv-as", &["/usr/bin/spirv-as"]).filter(|_| val)
             }
             Oracle::ClangLlvm => {
                 let clang = find_program("clang-15", &["/usr/bin/clang-15"])?;
