@@ -9,7 +9,7 @@ use umd::ndrange::NdRange;
 use umd::payload::ArgValue;
 
 /// What work item `i` prints, by the C rules, given `v[i] = 7 - 3i`.
-fn expected(i: i64, long: bool) -> String {
+fn expected(i: i64) -> String {
     let v = 7 - 3 * i;
     let c = (200 + i) as u8 as i8;
     let f = format!("{:5.2}", 1.5 * i as f64);
@@ -18,9 +18,8 @@ fn expected(i: i64, long: bool) -> String {
         "item {i}: {v} {f} 2.500000e-01 1e-05 0x1p+0|str|{}|{c}|{x}\n",
         (b'A' + i as u8) as char
     );
-    if long {
-        s += &format!("long {} -1,1099511627776\n", v * 100_000_000_000);
-    }
+    // On Xe-HPG IGC stores these with LSC D64 at DWord-aligned buffer offsets.
+    s += &format!("long {} -1,1099511627776\n", v * 100_000_000_000);
     s += &format!(
         "v {i},{},3,4 ffff,{i:x} {i},{},-3 0.500000,{i}.000000,-2.000000,3.250000 %\n",
         -i,
@@ -39,12 +38,7 @@ fn printf_records_decode_to_c_text_on_every_platform() {
             oracles::ocloc::Format::PatchTokens,
             oracles::ocloc::Format::Zebin,
         ] {
-            // Known gap: on Xe-HPG IGC stores a printf record's 64-bit values with 8-byte
-            // messages at 4-byte-aligned buffer offsets, which the simulator's data port
-            // refuses (sim/src/eu/dataport/align.rs): there the kernel prints no longs.
-            let long = p != Platform::Dg2;
-            let opts = if long { "" } else { "-DNO_LONG" };
-            let bin = oracles::ocloc::compile(&ocloc, p, src, opts, format).unwrap();
+            let bin = oracles::ocloc::compile(&ocloc, p, src, "", format).unwrap();
             let kernel = Kernel::from_ocloc(&bin, Some("mix"), Some(p)).unwrap();
             let d = Device::open_sim(p, None).unwrap();
             let v = d.create_buffer(4 * n as u64).unwrap();
@@ -60,9 +54,9 @@ fn printf_records_decode_to_c_text_on_every_platform() {
             let dec = out.decode().unwrap();
             assert_eq!(dec.error, None, "{p} {format:?}");
             let text = String::from_utf8(dec.text).unwrap();
-            // Work items may print in any order; each item's two lines are its own records.
+            // Work items may print in any order; each item's lines are its own records.
             let mut got: Vec<&str> = text.lines().collect();
-            let want_text: String = (0..n as i64).map(|i| expected(i, long)).collect();
+            let want_text: String = (0..n as i64).map(expected).collect();
             let mut want: Vec<&str> = want_text.lines().collect();
             got.sort();
             want.sort();
