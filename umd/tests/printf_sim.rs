@@ -2,6 +2,10 @@
 //! records decoded into the text C99 / OpenCL C 3.0 §6.15.14 define (expected lines written
 //! from those rules, not from our output).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use kmd_iface::seam::{DeviceFile, Errno, Mapping};
 use platform::Platform;
 use umd::device::Device;
 use umd::kernel::Kernel;
@@ -63,4 +67,102 @@ fn printf_records_decode_to_c_text_on_every_platform() {
             assert_eq!(got, want, "{p} {format:?}:\n{text}");
         }
     }
+}
+
+/// The simulator's device file, counting GEM creations (i915's and xe's).
+#[derive(Debug)]
+struct CountingCreates {
+    inner: Arc<sim::SimDevice>,
+    creates: AtomicUsize,
+}
+
+impl DeviceFile for CountingCreates {
+    unsafe fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
+        if kmd_iface::ioc::ioctl_name(request)
+            .is_some_and(|n| n.ends_with("_GEM_CREATE") || n.ends_with("_GEM_CREATE_EXT"))
+        {
+            self.creates.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: forwarded unchanged under the caller's contract.
+        unsafe { self.inner.ioctl(request, arg) }
+    }
+    fn mmap(&self, offset: u64, len: usize) -> Result<Mapping, Errno> {
+        self.inner.mmap(offset, len)
+    }
+    fn sysfs_dir(&self) -> Option<std::path::PathBuf> {
+        DeviceFile::sysfs_dir(&*self.inner)
+    }
+}
+
+const SAY: &str = "kernel void say(int x) { if (get_global_id(0) == 0) printf(\"x=%d\\n\", x); }";
+
+fn say(ocloc: &std::path::Path, p: Platform) -> Kernel {
+    let bin = oracles::ocloc::compile(ocloc, p, SAY, "", oracles::ocloc::Format::Zebin).unwrap();
+    Kernel::from_ocloc(&bin, Some("say"), Some(p)).unwrap()
+}
+
+fn int(x: i32) -> [ArgValue; 1] {
+    [ArgValue::Value(x.to_le_bytes().to_vec())]
+}
+
+fn text(out: &umd::printf::PrintfOutput) -> String {
+    let dec = out.decode().unwrap();
+    assert_eq!(dec.error, None);
+    String::from_utf8(dec.text).unwrap()
+}
+
+/// Two dispatches of one kernel in flight at once (both held behind a host event, then
+/// run) each have their own buffer and print only their own record.
+#[test]
+fn dispatches_in_flight_print_into_their_own_buffers() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let p = Platform::Tgllp;
+    let kernel = say(&ocloc, p);
+    let d = Device::open_sim(p, None).unwrap();
+    let q = d.create_queue().unwrap();
+    let range = NdRange::new(&[8], Some(&[8]), kernel.simd, None).unwrap();
+    let gate = d.host_event();
+    let (e1, o1) = q
+        .dispatch_printf(&kernel, &range, &int(1), &[gate.clone()])
+        .unwrap();
+    let (e2, o2) = q
+        .dispatch_printf(&kernel, &range, &int(2), &[gate.clone()])
+        .unwrap();
+    let (o1, o2) = (o1.unwrap(), o2.unwrap());
+    assert_ne!(o1.address().0, o2.address().0);
+    gate.signal().unwrap();
+    e1.wait(None).unwrap();
+    e2.wait(None).unwrap();
+    assert_eq!(text(&o1), "x=1\n");
+    assert_eq!(text(&o2), "x=2\n");
+}
+
+/// Dispatches after the first few reuse printf buffers (no GEM object is created for them),
+/// and each reused buffer starts empty: it holds only its dispatch's record.
+#[test]
+fn repeated_dispatches_reuse_their_printf_buffers() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let p = Platform::Tgllp;
+    let kernel = say(&ocloc, p);
+    let file = Arc::new(CountingCreates {
+        inner: sim::open_device(p, sim::Kmd::I915, sim::SimConfig::default()).unwrap(),
+        creates: AtomicUsize::new(0),
+    });
+    let d = Device::open_device_file("sim:tgllp", file.clone(), None).unwrap();
+    let range = NdRange::new(&[8], Some(&[8]), kernel.simd, None).unwrap();
+    let mut seen = Vec::new();
+    let mut creates = 0;
+    for i in 0..8 {
+        if i == 2 {
+            creates = file.creates.load(Ordering::Relaxed);
+        }
+        let r = d.dispatch(&kernel, &range, &int(i)).unwrap();
+        let out = r.printf.unwrap();
+        assert_eq!(text(&out), format!("x={i}\n"), "dispatch {i}");
+        seen.push(out.address().0);
+    }
+    assert_eq!(file.creates.load(Ordering::Relaxed), creates, "{seen:x?}");
+    seen.sort();
+    seen.dedup();
+    assert!(seen.len() <= 2, "{seen:x?}");
 }
