@@ -166,3 +166,62 @@ fn repeated_dispatches_reuse_their_printf_buffers() {
     seen.dedup();
     assert!(seen.len() <= 2, "{seen:x?}");
 }
+
+/// C evaluates and ignores arguments beyond the format's conversions (C99 7.19.6.1p2, which
+/// OpenCL C's printf follows): IGC records them anyway, and the text is the format's alone.
+/// Patch-token binaries (Gen9, Gen11) name formats by string index; here the only string is
+/// index 0, which no extra argument's type tag (int 3, float 4, long 6) equals. (Where a tag
+/// or value equals a string's index the records are ambiguous: see `printf::decode_in`.)
+const EXTRA: &str = r#"
+kernel void extra(int x) {
+  int i = get_global_id(0);
+  printf("more %d\n", x + i, 3, 2.5f, (long)i, 7);
+}
+"#;
+
+/// More conversions than arguments.
+const FEWER: &str = r#"
+kernel void fewer(int x) {
+  printf("fewer %d %d\n", x);
+}
+"#;
+
+#[test]
+fn arguments_beyond_the_format_are_ignored_on_patch_token_platforms() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    for p in [Platform::Skl, Platform::Icllp] {
+        let compile = |src: &str, name: &str| {
+            let bin = oracles::ocloc::compile(
+                &ocloc,
+                p,
+                src,
+                "-cl-std=CL1.2",
+                oracles::ocloc::Format::PatchTokens,
+            )
+            .unwrap();
+            Kernel::from_ocloc(&bin, Some(name), Some(p)).unwrap()
+        };
+        let d = Device::open_sim(p, None).unwrap();
+        let kernel = compile(EXTRA, "extra");
+        let n = 6u32;
+        let range = NdRange::new(&[n], Some(&[n]), kernel.simd, None).unwrap();
+        let r = d.dispatch(&kernel, &range, &int(10)).unwrap();
+        let got = text(&r.printf.unwrap());
+        let mut got: Vec<&str> = got.lines().collect();
+        let want: String = (0..n).map(|i| format!("more {}\n", 10 + i)).collect();
+        let mut want: Vec<&str> = want.lines().collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{p}");
+
+        // Fewer arguments than conversions is undefined (C99 7.19.6.1p2): the conversion that
+        // has one prints it, and decoding stops with an error where the second has none.
+        let kernel = compile(FEWER, "fewer");
+        let range = NdRange::new(&[1], Some(&[1]), kernel.simd, None).unwrap();
+        let r = d.dispatch(&kernel, &range, &int(5)).unwrap();
+        let dec = r.printf.unwrap().decode().unwrap();
+        let t = String::from_utf8_lossy(&dec.text);
+        assert!(t.starts_with("fewer 5 "), "{p}: {t:?} {:?}", dec.error);
+        assert!(dec.error.is_some(), "{p}: {t:?}");
+    }
+}
