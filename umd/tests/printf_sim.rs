@@ -123,10 +123,10 @@ fn dispatches_in_flight_print_into_their_own_buffers() {
     let range = NdRange::new(&[8], Some(&[8]), kernel.simd, None).unwrap();
     let gate = d.host_event();
     let (e1, o1) = q
-        .dispatch_printf(&kernel, &range, &int(1), &[gate.clone()])
+        .dispatch_printf(&kernel, &range, &int(1), std::slice::from_ref(&gate))
         .unwrap();
     let (e2, o2) = q
-        .dispatch_printf(&kernel, &range, &int(2), &[gate.clone()])
+        .dispatch_printf(&kernel, &range, &int(2), std::slice::from_ref(&gate))
         .unwrap();
     let (o1, o2) = (o1.unwrap(), o2.unwrap());
     assert_ne!(o1.address().0, o2.address().0);
