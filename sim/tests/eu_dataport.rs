@@ -333,3 +333,55 @@ fn buffer_blocks_straddling_the_end_move_their_inside_part() {
     let got: Vec<u32> = (0..32).map(|i| mem.u32_at(BASE + 4 * i)).collect();
     assert_eq!(got, want);
 }
+
+/// LSC D64 per lane (vector size 1) at DWord-aligned addresses, as acm-g10's printf stores
+/// its longs (descriptor 0x080E0784 copied from IGC's printf code; iga64: store.ugm.d64.a64),
+/// and the rules around it: below DWord alignment, and the vector form (d64x2) below QWord
+/// alignment, stop the thread.
+#[test]
+fn lsc_d64_lanes_take_dword_aligned_addresses_and_d64_vectors_do_not() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let body = "
+        send.ugm (16|M0) null r2 r6:4 0x0 0x080E0784
+        load.ugm.d64.a64 (16|M0) r10:4 [r2:4]
+        ";
+    let prog = program(&iga, Platform::Dg2, body);
+    let mut mem = TestMem::new(BASE, 0x1000);
+    // Lane i's QWord at BASE + 4 + 12 i: DWord-aligned, never QWord-aligned.
+    let at = |i: usize| BASE + 4 + 12 * i as u64;
+    let data = values(32, 9);
+    let t = run_on(&prog, 16, &mut mem, |t| {
+        set_u32s(t, 2, &a64_addrs(BASE + 4, 16, 12));
+        set_u32s(t, 6, &data);
+    })
+    .unwrap();
+    assert_eq!(u32s(&t, 10, 32), data, "read back");
+    for i in 0..16 {
+        let q = (mem.u32_at(at(i)), mem.u32_at(at(i) + 4));
+        assert_eq!(q, (data[2 * i], data[2 * i + 1]), "lane {i}");
+    }
+    let misaligned = |body: &str, addr: u64| {
+        let prog = program(&iga, Platform::Dg2, body);
+        let mut mem = TestMem::new(BASE, 0x1000);
+        run_on(&prog, 16, &mut mem, |t| {
+            set_u32s(t, 2, &a64_addrs(addr, 16, 16));
+        })
+        .err()
+        .expect("misaligned")
+        .kind
+    };
+    assert_eq!(
+        misaligned("send.ugm (16|M0) null r2 r6:4 0x0 0x080E0784", BASE + 2),
+        EuErrorKind::Misaligned {
+            address: BASE + 2,
+            align: 4
+        }
+    );
+    assert_eq!(
+        misaligned("store.ugm.d64x2.a64 (16|M0) [r2:4] r6:8", BASE + 4),
+        EuErrorKind::Misaligned {
+            address: BASE + 4,
+            align: 8
+        }
+    );
+}

@@ -21,7 +21,7 @@ use crate::local_ids;
 use crate::memory::Bo;
 use crate::ndrange::NdRange;
 use crate::payload::{build, check_args, slm_layout_into, ArgValue};
-use crate::printf::buffer::{needs_printf, PrintfOutput};
+use crate::printf::buffer::PrintfOutput;
 use crate::queue::arena::{DYNAMIC_AT, END_TICKS_AT, INDIRECT_AT, START_TICKS_AT, SURFACE_AT};
 use crate::queue::{Event, Fence, Queue, Ready, ARENA_BYTES, FENCE_AT};
 
@@ -296,20 +296,12 @@ impl Queue {
         range.check_fits(&dev.info, kernel.simd)?;
         let resident = kernel.resident(dev)?;
         let mut driver = resident.driver;
-        let printf = if needs_printf(kernel) {
-            let out = dev.printf_buffer(kernel, &resident)?;
-            (driver.printf_base, driver.printf_size) = out.address();
-            Some(out)
-        } else {
-            None
-        };
 
         let mut st = q.lock();
         let st = &mut *st;
         // Vectors of earlier submissions, emptied: no allocation in steady state.
         let mut keep: Vec<Arc<Bo>> = st.spare_keep();
         keep.push(resident.isa.clone());
-        keep.extend(printf.as_ref().map(|o| o.bo().clone()));
         keep.extend(resident.placed.bos().cloned());
         let mut scratch = None;
         let regions = range.regions();
@@ -369,6 +361,17 @@ impl Queue {
         let slm_total = slm_layout_into(kernel, args, &mut st.slm_offsets)?;
 
         let arena = q.arena(st)?;
+        // After the arena: taking one reaps retired batches, which frees their printf buffers.
+        let printf = match &resident.printf {
+            Some(strings) => {
+                let bo = q.printf_bo(st)?;
+                keep.push(bo.clone());
+                let out = PrintfOutput::lend(bo, Arc::downgrade(q), strings.clone())?;
+                (driver.printf_base, driver.printf_size) = out.address();
+                Some(out)
+            }
+            None => None,
+        };
         let base = arena.gpu_address;
         let fence_value = NEXT_FENCE.fetch_add(1, Ordering::Relaxed);
         let crate::queue::QueueState {

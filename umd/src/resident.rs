@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::kernel::{Description, Kernel};
 use crate::memory::Bo;
 use crate::payload::{driver_surface_bti, DriverAddresses};
+use crate::printf::buffer::KernelStrings;
 use crate::program::{ArgKind, Segment};
 use crate::segments::{relocate, Placed};
 
@@ -20,6 +21,8 @@ pub(crate) struct Resident {
     pub placed: Placed,
     /// The constant and global segments' addresses and sizes.
     pub driver: DriverAddresses,
+    /// The strings its printf records name, when it calls printf.
+    pub printf: Option<Arc<KernelStrings>>,
 }
 
 /// The devices a kernel (and its clones) is resident on.
@@ -82,9 +85,11 @@ fn upload(kernel: &Kernel, dev: &Arc<Inner>) -> Result<Resident> {
     }
     let isa = dev.alloc_bo(code.len() as u64)?;
     isa.map.write(0, &code)?;
+    let printf = KernelStrings::new(kernel, &placed);
     Ok(Resident {
         isa,
         placed,
         driver,
+        printf,
     })
 }

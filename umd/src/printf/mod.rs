@@ -169,8 +169,14 @@ pub fn decode_in(buffer: &[u8], strings: Strings<'_>, segments: &[(u64, &[u8])])
                 break;
             }
             // C evaluates and ignores arguments beyond the format's (C99 7.19.6.1p2), and IGC
-            // records them: where a string index would be that no string has, and it is a type
-            // tag, it is one of the previous record's, skipped with its value.
+            // records them all (OpenCLPrintfResolution.cpp): nothing in the buffer counts a
+            // record's arguments. NEO's patch-token reader (print_formatter.cpp, before it
+            // dropped patch tokens) skipped any DWORD naming no string and started a record at
+            // one that does. Here such a DWORD that is a type tag is an extra argument of the
+            // previous record, skipped with its value (so a value is not taken for an index).
+            // Where a tag or value names a string, both read a record there: the bytes do not
+            // tell (`printf("n %d", 1, 3)` and `printf("n %d", 1); printf("t")` with "t"
+            // string 3 write the same DWORDs).
             Err(DecodeError::UnknownString { key, .. })
                 if matches!(strings, Strings::Indexed(_))
                     && at > INITIAL_OFFSET as usize

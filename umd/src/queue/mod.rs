@@ -61,6 +61,7 @@ use crate::dispatch::{ArenaMemo, BatchKey};
 use crate::error::{Error, Result};
 use crate::memory::Bo;
 use crate::payload::Payload;
+use crate::printf::buffer::{POOL_BYTES, POOL_KEEP};
 use crate::scratch::ScratchCache;
 
 /// A batch ready to hand to the kernel, and what must live until it retires.
@@ -130,6 +131,9 @@ pub(crate) struct QueueState {
 pub(crate) struct QueueInner {
     pub dev: Arc<Inner>,
     state: Mutex<QueueState>,
+    /// printf buffers nobody holds (`crate::printf::buffer`). Its own lock: a buffer comes
+    /// back when its last output drops, which may be while the state is locked.
+    printf_free: Mutex<Vec<Arc<Bo>>>,
 }
 
 /// A submission queue of a device. Cloning shares it; it is released (after its work
@@ -175,6 +179,7 @@ impl Queue {
                 spare_works: Vec::new(),
                 submit: SubmitScratch::default(),
             }),
+            printf_free: Mutex::new(Vec::new()),
         });
         dev.register_queue(&inner);
         Ok(Queue { inner })
@@ -270,6 +275,35 @@ impl QueueInner {
         match st.free_arenas.pop() {
             Some(a) => Ok(a),
             None => self.dev.alloc_bo(ARENA_BYTES as u64),
+        }
+    }
+}
+
+impl QueueInner {
+    /// A printf buffer for a dispatch: a free one no submission still holds (reaping retired
+    /// ones first), else a new one. Concurrent dispatches each get their own.
+    pub fn printf_bo(&self, st: &mut QueueState) -> Result<Arc<Bo>> {
+        let take = |q: &Self| {
+            let mut free = q.printf_free.lock().unwrap_or_else(|e| e.into_inner());
+            // Only the pool holds it: no running batch writes it any more.
+            let i = free.iter().position(|b| Arc::strong_count(b) == 1)?;
+            Some(free.swap_remove(i))
+        };
+        if let Some(b) = take(self) {
+            return Ok(b);
+        }
+        st.reap();
+        match take(self) {
+            Some(b) => Ok(b),
+            None => self.dev.alloc_bo(POOL_BYTES),
+        }
+    }
+
+    /// Takes back a printf buffer whose last output went.
+    pub fn return_printf(&self, bo: Arc<Bo>) {
+        let mut free = self.printf_free.lock().unwrap_or_else(|e| e.into_inner());
+        if free.len() < POOL_KEEP {
+            free.push(bo);
         }
     }
 }

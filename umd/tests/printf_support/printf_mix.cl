@@ -1,20 +1,10 @@
 // printf with every kind of argument IGC records: ints of each width, floats, strings,
-// chars and vectors (doubles are left out: not every target has fp64). NO_LONG drops the
-// 64-bit arguments (see printf_sim.rs for why).
-#ifdef NO_LONG
-#define LONG_ARG (long)0
-#define LONG2_ARG (long2)(-1L, 1L << 40)
-#else
-#define LONG_ARG (long)v[i] * 100000000000L
-#define LONG2_ARG (long2)(-1L, 1L << 40)
-#endif
+// chars and vectors (doubles are left out: not every target has fp64).
 kernel void mix(global const int *v) {
   int i = get_global_id(0);
   printf("item %d: %d %5.2f %e %g %a|%s|%c|%hhd|%x\n", i, v[i], 1.5f * i, 0.25f, 1e-5f,
          1.0f, "str", 'A' + i, (char)(200 + i), v[i]);
-#ifndef NO_LONG
-  printf("long %ld %v2ld\n", LONG_ARG, LONG2_ARG);
-#endif
+  printf("long %ld %v2ld\n", (long)v[i] * 100000000000L, (long2)(-1L, 1L << 40));
   char4 c4 = (char4)(i, -i, 3, 4);
   short2 s2 = (short2)(-1, i);
   int3 n3 = (int3)(i, 2 * i, -3);
