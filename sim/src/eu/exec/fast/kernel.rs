@@ -1,13 +1,14 @@
-//! Pre-decoded executors for the word form's plain operations (no condition, `cmp`, `sel` or
-//! `csel`; a destination; all channels of a 1-, 8-, 16- or 32-lane array): the operation, the
-//! lane count and whether each source is a DWord row or one value are chosen once per kernel
-//! ([`select`], from classification), so executing one is a call with no form matching.
-//! Each kernel computes exactly what [`super::word_plain`] computes (and returns false, having
-//! changed nothing, where that does); the fast-vs-general proptest runs through them.
+//! Pre-decoded executors for the fast path's plain operations (no condition, `cmp`, `sel` or
+//! `csel`) on all channels of a 1-, 8-, 16- or 32-lane array, writing consecutive DWords: the
+//! operation, the lane count and each source's form (one value, a DWord row, a strided region)
+//! are chosen once per kernel ([`select`], from classification), so executing one is a call
+//! with no form matching. A kernel computes what the fast path's loop computes for the same
+//! instruction and returns false, having changed nothing, where a row would leave the register
+//! file (that loop then runs it); the fast-vs-general proptest runs through them.
 
 use std::fmt;
 
-use crate::eu::program::fast::{Fast, FastOp, FastSrc, Num, Src};
+use crate::eu::program::fast::{Elem, Fast, FastOp, FastSrc, Num, Src};
 use crate::eu::regfile::Thread;
 
 use super::{read, word_op, write_row};
@@ -69,43 +70,59 @@ const fn op_of(k: u8) -> (FastOp, Num) {
     }
 }
 
-/// One source's lanes: a row of `L` DWords (`ROW`) or one value for every lane.
-struct Get<'a, const ROW: bool> {
+// A source's form: one value for every lane, a row of `L` consecutive DWords, or elements of
+// any size at a constant byte stride (IGC's `<16;8,2>:w`), each extended to 32 bits.
+const ONE: u8 = 0;
+const ROW: u8 = 1;
+const STRIDED: u8 = 2;
+
+/// One source's lanes in form `F`.
+struct Get<'a, const F: u8> {
     row: &'a [[u8; 4]],
+    file: &'a [u8],
+    base: usize,
+    stride: usize,
+    elem: Elem,
     one: u32,
 }
 
-impl<'a, const ROW: bool> Get<'a, ROW> {
+impl<'a, const F: u8> Get<'a, F> {
     #[inline(always)]
     fn new<const L: usize>(file: &'a [u8], s: &FastSrc) -> Option<Self> {
-        if ROW {
-            let Src::Region { base, .. } = s.at else {
-                return None;
-            };
-            let row = file.get(usize::from(base)..)?.as_chunks::<4>().0.get(..L)?;
-            Some(Get { row, one: 0 })
-        } else {
-            let one = match s.at {
-                Src::Imm(v) => v,
-                Src::Region { base, .. } => read(file, usize::from(base), s.elem),
-                Src::Gather => return None,
-            };
-            Some(Get { row: &[], one })
+        let mut g = Get {
+            row: &[],
+            file,
+            base: 0,
+            stride: 0,
+            elem: s.elem,
+            one: 0,
+        };
+        match (F, s.at) {
+            (ROW, Src::Region { base, .. }) => {
+                g.row = file.get(usize::from(base)..)?.as_chunks::<4>().0.get(..L)?;
+            }
+            (STRIDED, Src::Region { base, stride }) => {
+                (g.base, g.stride) = (usize::from(base), usize::from(stride));
+            }
+            (ONE, Src::Imm(v)) => g.one = v,
+            (ONE, Src::Region { base, .. }) => g.one = read(file, usize::from(base), s.elem),
+            _ => return None,
         }
+        Some(g)
     }
 
     #[inline(always)]
     fn at(&self, i: usize) -> u32 {
-        if ROW {
-            u32::from_le_bytes(self.row[i])
-        } else {
-            self.one
+        match F {
+            ROW => u32::from_le_bytes(self.row[i]),
+            STRIDED => read(self.file, self.base + i * self.stride, self.elem),
+            _ => self.one,
         }
     }
 }
 
 #[inline(always)]
-fn plain<const L: usize, const OP: u8, const RA: bool, const RB: bool, const RC: bool>(
+fn plain<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
     t: &mut Thread,
     f: &Fast,
     mask: u32,
@@ -115,9 +132,9 @@ fn plain<const L: usize, const OP: u8, const RA: bool, const RB: bool, const RC:
     };
     let file = &t.file[..];
     let (Some(a), Some(b), Some(c)) = (
-        Get::<RA>::new::<L>(file, &f.src[0]),
-        Get::<RB>::new::<L>(file, &f.src[1]),
-        Get::<RC>::new::<L>(file, &f.src[2]),
+        Get::<A>::new::<L>(file, &f.src[0]),
+        Get::<B>::new::<L>(file, &f.src[1]),
+        Get::<C>::new::<L>(file, &f.src[2]),
     ) else {
         return false;
     };
@@ -137,49 +154,51 @@ fn plain<const L: usize, const OP: u8, const RA: bool, const RB: bool, const RC:
 /// CPUs that have both.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-fn plain_avx2<const L: usize, const OP: u8, const RA: bool, const RB: bool, const RC: bool>(
+fn plain_avx2<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
     t: &mut Thread,
     f: &Fast,
     mask: u32,
 ) -> bool {
-    plain::<L, OP, RA, RB, RC>(t, f, mask)
+    plain::<L, OP, A, B, C>(t, f, mask)
+}
+
+/// The kernel of `plain_avx2` for the forms `$f` of the sources an operation reads.
+#[cfg(target_arch = "x86_64")]
+macro_rules! pick {
+    ($l:ident, $op:ident, $forms:expr, [$($a:ident $b:ident $c:ident),*]) => {
+        match $forms {
+            $(($a, $b, $c) => Some(plain_avx2::<$l, $op, $a, $b, $c> as KernelFn),)*
+            _ => None,
+        }
+    };
 }
 
 #[cfg(target_arch = "x86_64")]
-fn unary<const L: usize, const OP: u8>(a: bool) -> KernelFn {
-    match a {
-        true => plain_avx2::<L, OP, true, false, false>,
-        false => plain_avx2::<L, OP, false, false, false>,
-    }
+fn unary<const L: usize, const OP: u8>(a: u8) -> Option<KernelFn> {
+    pick!(L, OP, (a, ONE, ONE), [ONE ONE ONE, ROW ONE ONE, STRIDED ONE ONE])
 }
 
 #[cfg(target_arch = "x86_64")]
-fn binary<const L: usize, const OP: u8>(a: bool, b: bool) -> KernelFn {
-    match (a, b) {
-        (true, true) => plain_avx2::<L, OP, true, true, false>,
-        (true, false) => plain_avx2::<L, OP, true, false, false>,
-        (false, true) => plain_avx2::<L, OP, false, true, false>,
-        (false, false) => plain_avx2::<L, OP, false, false, false>,
-    }
+fn binary<const L: usize, const OP: u8>(a: u8, b: u8) -> Option<KernelFn> {
+    pick!(L, OP, (a, b, ONE), [
+        ONE ONE ONE, ONE ROW ONE, ONE STRIDED ONE,
+        ROW ONE ONE, ROW ROW ONE, ROW STRIDED ONE,
+        STRIDED ONE ONE, STRIDED ROW ONE, STRIDED STRIDED ONE
+    ])
+}
+
+/// `mad`: rows and values only (27 forms would be 27 kernels per lane count).
+#[cfg(target_arch = "x86_64")]
+fn ternary<const L: usize, const OP: u8>(a: u8, b: u8, c: u8) -> Option<KernelFn> {
+    pick!(L, OP, (a, b, c), [
+        ONE ONE ONE, ONE ONE ROW, ONE ROW ONE, ONE ROW ROW,
+        ROW ONE ONE, ROW ONE ROW, ROW ROW ONE, ROW ROW ROW
+    ])
 }
 
 #[cfg(target_arch = "x86_64")]
-fn ternary<const L: usize, const OP: u8>(a: bool, b: bool, c: bool) -> KernelFn {
-    match (a, b, c) {
-        (true, true, true) => plain_avx2::<L, OP, true, true, true>,
-        (true, true, false) => plain_avx2::<L, OP, true, true, false>,
-        (true, false, true) => plain_avx2::<L, OP, true, false, true>,
-        (true, false, false) => plain_avx2::<L, OP, true, false, false>,
-        (false, true, true) => plain_avx2::<L, OP, false, true, true>,
-        (false, true, false) => plain_avx2::<L, OP, false, true, false>,
-        (false, false, true) => plain_avx2::<L, OP, false, false, true>,
-        (false, false, false) => plain_avx2::<L, OP, false, false, false>,
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-fn for_lanes<const L: usize>(op: u8, r: [bool; 3]) -> KernelFn {
-    let [a, b, c] = r;
+fn for_lanes<const L: usize>(op: u8, forms: [u8; 3]) -> Option<KernelFn> {
+    let [a, b, c] = forms;
     match op {
         MOV => unary::<L, MOV>(a),
         NOT => unary::<L, NOT>(a),
@@ -198,9 +217,34 @@ fn for_lanes<const L: usize>(op: u8, r: [bool; 3]) -> KernelFn {
     }
 }
 
-/// The kernel for a classified instruction, `None` when it is not a plain word-form one with
-/// all channels of a lane array, or the CPU lacks AVX2 + FMA (the fast path's general loop
-/// runs it then, as before).
+/// One channel: every source is one value.
+#[cfg(target_arch = "x86_64")]
+fn scalar(op: u8, forms: [u8; 3]) -> Option<KernelFn> {
+    if forms != [ONE; 3] {
+        return None;
+    }
+    Some(match op {
+        MOV => plain_avx2::<1, MOV, ONE, ONE, ONE>,
+        NOT => plain_avx2::<1, NOT, ONE, ONE, ONE>,
+        ADD => plain_avx2::<1, ADD, ONE, ONE, ONE>,
+        MUL => plain_avx2::<1, MUL, ONE, ONE, ONE>,
+        AND => plain_avx2::<1, AND, ONE, ONE, ONE>,
+        OR => plain_avx2::<1, OR, ONE, ONE, ONE>,
+        XOR => plain_avx2::<1, XOR, ONE, ONE, ONE>,
+        SHL => plain_avx2::<1, SHL, ONE, ONE, ONE>,
+        SHR => plain_avx2::<1, SHR, ONE, ONE, ONE>,
+        ASR => plain_avx2::<1, ASR, ONE, ONE, ONE>,
+        FADD => plain_avx2::<1, FADD, ONE, ONE, ONE>,
+        FMUL => plain_avx2::<1, FMUL, ONE, ONE, ONE>,
+        MAD => plain_avx2::<1, MAD, ONE, ONE, ONE>,
+        _ => plain_avx2::<1, FMAD, ONE, ONE, ONE>,
+    })
+}
+
+/// The kernel for a classified instruction, `None` when it is not a plain operation (no
+/// condition, `cmp`, `sel` or `csel`) on all channels of a 1-, 8-, 16- or 32-lane array with
+/// a destination of consecutive DWords (one DWord for one channel), or the CPU lacks AVX2 +
+/// FMA: the fast path's general loop runs it then, as before.
 pub fn select(f: &Fast) -> Option<Kernel> {
     let op = match (f.num, f.op) {
         (_, FastOp::Mov) => MOV,
@@ -219,37 +263,41 @@ pub fn select(f: &Fast) -> Option<Kernel> {
         (Num::F32, FastOp::Mad) => FMAD,
         _ => return None,
     };
-    if !f.word || f.cond.is_some() || f.dst.is_none() {
+    let dword_row = f
+        .dst
+        .is_some_and(|d| f.dst_elem.size == 4 && (d.stride == 4 || f.n == 1));
+    if f.cond.is_some() || !dword_row {
         return None;
     }
-    let mut rows = [false; 3];
-    for (r, s) in rows.iter_mut().zip(&f.src) {
-        *r = match s.at {
-            Src::Region { stride: 0, .. } | Src::Imm(_) => false,
-            Src::Region { .. } => true,
+    let mut forms = [ONE; 3];
+    for (form, s) in forms.iter_mut().zip(&f.src) {
+        *form = match s.at {
+            Src::Region { stride: 0, .. } | Src::Imm(_) => ONE,
+            Src::Region { stride: 4, .. } if s.elem.size == 4 => ROW,
+            Src::Region { .. } => STRIDED,
             Src::Gather => return None,
         };
     }
-    select_for(f.n, op, rows)
+    select_for(f.n, op, forms)
 }
 
 #[cfg(target_arch = "x86_64")]
-fn select_for(n: u8, op: u8, rows: [bool; 3]) -> Option<Kernel> {
+fn select_for(n: u8, op: u8, forms: [u8; 3]) -> Option<Kernel> {
     if !(std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma"))
     {
         return None;
     }
     let k = match n {
-        1 => for_lanes::<1>(op, rows),
-        8 => for_lanes::<8>(op, rows),
-        16 => for_lanes::<16>(op, rows),
-        32 => for_lanes::<32>(op, rows),
-        _ => return None,
-    };
+        1 => scalar(op, forms),
+        8 => for_lanes::<8>(op, forms),
+        16 => for_lanes::<16>(op, forms),
+        32 => for_lanes::<32>(op, forms),
+        _ => None,
+    }?;
     Some(Kernel(k))
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn select_for(_: u8, _: u8, _: [bool; 3]) -> Option<Kernel> {
+fn select_for(_: u8, _: u8, _: [u8; 3]) -> Option<Kernel> {
     None
 }
