@@ -327,7 +327,7 @@ fn plain_operations_writing_dword_rows_get_a_pre_decoded_kernel() {
         ),
         ("add (4|M0) r16.0<1>:d r10.0<4;4,1>:d r12.0<4;4,1>:d", false),
         (
-            "mad (16|M0) r10.0<1>:f r10.0<2;0>:f r12.0<1;0>:f r14.0<1>:f",
+            "mad (16|M0) r10.0<1>:f r10.0<1;0>:f r12.0<1;0>:f r14.0<2>:f",
             false,
         ),
     ] {
