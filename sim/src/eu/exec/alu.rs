@@ -9,7 +9,7 @@ use super::lanes::{
     store_int, Lanes,
 };
 use crate::eu::error::EuErrorKind;
-use crate::eu::program::{type_bytes, Domain, Inst};
+use crate::eu::program::{type_bytes, Domain, Inst, Opnd};
 use crate::eu::regfile::Thread;
 use crate::eu::rounding::Rounding;
 
@@ -272,13 +272,33 @@ fn float_op<const S: usize>(
     f32op: impl Fn([f32; S]) -> f32,
     f64op: impl Fn([f64; S]) -> f64,
 ) -> R {
+    float_op_on(
+        t,
+        inst,
+        std::array::from_fn(|k| &inst.src[k]),
+        mask,
+        f32op,
+        f64op,
+    )
+}
+
+/// [`float_op`] on the sources `srcs` (float `mac` passes its accumulator as the third, with
+/// no copy of the instruction).
+fn float_op_on<const S: usize>(
+    t: &mut Thread,
+    inst: &Inst,
+    srcs: [&Opnd; S],
+    mask: u32,
+    f32op: impl Fn([f32; S]) -> f32,
+    f64op: impl Fn([f64; S]) -> f64,
+) -> R {
     let n = inst.n as usize;
     // A half result is computed in double precision and rounded once (`Rounding::to_f16`):
     // half operands' products are exact there, so mad is fused as IEEE fma.
     if inst.domain == Domain::F64 || inst.dst.ty == DataType::Hf {
         let mut ld = [[0f64; 32]; S];
         for (k, l) in ld.iter_mut().enumerate() {
-            *l = load_f64(t, &inst.src[k], n)?;
+            *l = load_f64(t, srcs[k], n)?;
         }
         let mut r = [0f64; 32];
         for (i, out) in r.iter_mut().enumerate().take(n) {
@@ -295,7 +315,7 @@ fn float_op<const S: usize>(
         // A directed rounding mode: computed in double precision, rounded once.
         let mut ld = [[0f64; 32]; S];
         for (k, l) in ld.iter_mut().enumerate() {
-            *l = load_f64(t, &inst.src[k], n)?;
+            *l = load_f64(t, srcs[k], n)?;
         }
         let mut r = [0f32; 32];
         for (i, out) in r.iter_mut().enumerate().take(n) {
@@ -309,7 +329,7 @@ fn float_op<const S: usize>(
     }
     let mut ld = [[0f32; 32]; S];
     for (k, l) in ld.iter_mut().enumerate() {
-        *l = load_f32(t, &inst.src[k], n)?;
+        *l = load_f32(t, srcs[k], n)?;
     }
     let mut r = [0f32; 32];
     for (i, out) in r.iter_mut().enumerate().take(n) {
@@ -772,10 +792,10 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
         }
         Opcode::Mac => {
             let n = inst.n as usize;
-            let acc = inst.acc;
+            let acc = &inst.acc;
             match inst.domain {
                 Domain::Int => {
-                    let c = load_int(t, &acc, n, false)?;
+                    let c = load_int(t, acc, n, false)?;
                     let a = load_int(t, &inst.src[0], n, false)?;
                     let b = load_int(t, &inst.src[1], n, false)?;
                     let mut r = [0i64; 32];
@@ -788,11 +808,10 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
                     // Fused as mad is (one rounding): IGC turns a mad whose addend is in acc0
                     // into mac (vISA HW conformity), and its correctly rounded Gen11 float
                     // division ends in a mac that is right only when fused.
-                    let mut fused = inst.clone();
-                    fused.src[2] = acc;
-                    float_op(
+                    float_op_on(
                         t,
-                        &fused,
+                        inst,
+                        [&inst.src[0], &inst.src[1], acc],
                         mask,
                         |[a, b, c]| c.nan_first3(a, b, a.mul_add(b, c)),
                         |[a, b, c]| c.nan_first3(a, b, a.mul_add(b, c)),

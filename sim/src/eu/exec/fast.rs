@@ -44,11 +44,38 @@ fn block(t: &mut Thread, prog: &Program, budget: u64) -> u64 {
             break;
         };
         t.executed += 1;
-        exec_body(t, f, inst);
+        match f.kernel {
+            Some(k) if run_kernel(t, f, k) => {}
+            _ => exec_body(t, f, inst),
+        }
         super::advance(t);
         ran += 1;
     }
     ran
+}
+
+/// Runs `f`'s pre-decoded kernel on the enabled and predicated channels; false, having
+/// changed nothing, when it does not apply.
+#[inline(always)]
+fn run_kernel(t: &mut Thread, f: &Fast, k: kernel::Kernel) -> bool {
+    let lanes = lane_mask(f.n);
+    let enabled = if f.no_mask {
+        lanes
+    } else {
+        (t.active >> f.chan_off) & lanes
+    };
+    let pred = match f.pred {
+        None => u32::MAX,
+        Some(p) => super::predicate_bits(
+            t.flags(),
+            p,
+            u32::from(f.flag_base) + u32::from(f.chan_off),
+            f.n,
+        ),
+    };
+    // SAFETY: `kernel::select` hands out kernels only when the CPU has the target features
+    // they were compiled for (AVX2 and FMA).
+    unsafe { (k.0)(t, f, enabled & pred) }
 }
 
 #[inline(always)]
@@ -912,5 +939,6 @@ fn store<const L: usize>(file: &mut [u8], d: FastDst, size: u8, n: usize, mask: 
     }
 }
 
+pub mod kernel;
 #[cfg(test)]
 mod tests;

@@ -10,6 +10,7 @@
 use isa_encoder::model::{CondMod, DataType, Opcode, Predicate, SrcMod};
 
 use super::{type_bytes, Domain, Inst, Loc, Opnd};
+use crate::eu::exec::fast::kernel::{self, Kernel};
 use crate::eu::regfile::CR0;
 
 /// What a fast instruction computes.
@@ -104,6 +105,8 @@ pub struct Fast {
     /// of the same signedness. The executor computes it straight from the register file's
     /// rows, condition flags included.
     pub word: bool,
+    /// The pre-decoded executor of a plain word-form instruction ([`kernel::select`]).
+    pub kernel: Option<Kernel>,
 }
 
 const UNUSED: FastSrc = FastSrc {
@@ -305,7 +308,7 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
                 }
                 && src[0].elem.size == dst_elem.size
         });
-    Some(Fast {
+    let mut f = Fast {
         op: if keep { FastOp::Keep } else { op },
         num,
         n: inst.n,
@@ -318,5 +321,8 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         dst_elem,
         src,
         word,
-    })
+        kernel: None,
+    };
+    f.kernel = kernel::select(&f);
+    Some(f)
 }

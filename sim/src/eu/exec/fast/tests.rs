@@ -288,6 +288,57 @@ fn common_igc_forms_take_the_fast_path() {
 }
 
 #[test]
+fn plain_operations_writing_dword_rows_get_a_pre_decoded_kernel() {
+    let avx2 = cfg!(target_arch = "x86_64") && {
+        #[cfg(target_arch = "x86_64")]
+        let has = std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma");
+        #[cfg(not(target_arch = "x86_64"))]
+        let has = false;
+        has
+    };
+    for (text, kernel) in [
+        (
+            "mad (16|M0) r10.0<1>:f r10.0<1;0>:f r12.0<1;0>:f r14.0<1>:f",
+            true,
+        ),
+        ("add (16|M0) r16.0<1>:f r10.0<8;8,1>:f r12.0<8;8,1>:f", true),
+        // A strided word source.
+        (
+            "mul (16|M0) r16.0<1>:d r10.0<8;8,1>:d r12.0<16;8,2>:w",
+            true,
+        ),
+        ("mov (16|M0) r10.0<1>:ud r2.0<8;8,1>:uw", true),
+        ("(W) add (1|M0) r4.1<1>:d r4.0<0;1,0>:d 0x40:d", true),
+        ("shl (32|M0) r12.0<1>:d r2.0<8;8,1>:d 0x2:ud", true),
+        // Conditions, comparisons, narrow destinations, 4 of 8 lanes: the fast path's loop.
+        (
+            "and (16|M0) (eq)f1.0 null<1>:d r10.0<8;8,1>:d r3.3<0;1,0>:d",
+            false,
+        ),
+        ("cmp (16|M0) (lt)f0.0 null<1>:d r2.0<8;8,1>:d 0x8:d", false),
+        (
+            "(f0.0) sel (16|M0) r12.0<1>:f r2.0<8;8,1>:f r4.0<8;8,1>:f",
+            false,
+        ),
+        (
+            "add (16|M0) r16.0<1>:w r10.0<16;16,1>:w r12.0<16;16,1>:w",
+            false,
+        ),
+        ("add (4|M0) r16.0<1>:d r10.0<4;4,1>:d r12.0<4;4,1>:d", false),
+        (
+            "mad (16|M0) r10.0<1>:f r10.0<1;0>:f r12.0<1;0>:f r14.0<2>:f",
+            false,
+        ),
+    ] {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect(text);
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        let f = prog.fast[0].expect(text);
+        assert_eq!(f.kernel.is_some(), kernel && avx2, "{text}");
+    }
+}
+
+#[test]
 fn conditions_cmp_and_sel_on_dword_rows_take_the_word_form() {
     // The loop body of IGC's code for a divergent loop (umd's sim_kernels bench, `branchy`).
     for (text, word) in [
