@@ -230,6 +230,13 @@ impl Device {
             ("cl_intel_spirv_subgroups", version(1, 0, 0)),
             // Every Gen9-Xe-HPG EU computes in HF (IEEE binary16); NEO reports it on all four.
             ("cl_khr_fp16", version(1, 0, 0)),
+            ("cl_khr_subgroup_extended_types", version(1, 0, 0)),
+            ("cl_khr_subgroup_non_uniform_vote", version(1, 0, 0)),
+            ("cl_khr_subgroup_ballot", version(1, 0, 0)),
+            ("cl_khr_subgroup_non_uniform_arithmetic", version(1, 0, 0)),
+            ("cl_khr_subgroup_shuffle", version(1, 0, 0)),
+            ("cl_khr_subgroup_shuffle_relative", version(1, 0, 0)),
+            ("cl_khr_subgroup_clustered_reduce", version(1, 0, 0)),
         ];
         if self.facts.independent_forward_progress {
             v.push(("cl_khr_subgroups", version(1, 0, 0)));

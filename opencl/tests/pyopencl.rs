@@ -318,3 +318,22 @@ fn pyopencl_specialization_constants_on_each_simulated_device() {
         );
     }
 }
+
+/// The cl_khr_subgroup_* extensions (ballot, vote, non-uniform arithmetic, shuffles,
+/// clustered reduce, extended types) at every sub-group size of every simulated device, with
+/// partial sub-groups and divergent control flow, against the extension specification's
+/// definitions computed with numpy (`python/khr_subgroups.py`).
+#[test]
+fn pyopencl_khr_subgroup_extensions_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/khr_subgroups.py");
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        for simd in [8, 16, 32] {
+            let line = format!("ok   SIMD{simd}: every built-in as specified");
+            assert!(out.contains(&line), "{dev}: no {line:?}:\n{out}");
+        }
+    }
+}

@@ -125,7 +125,7 @@ impl Thread {
     /// A thread whose channels `dispatch_mask` are enabled (bit n = channel n), all registers
     /// zero, starting at the kernel's first instruction.
     pub fn new(dispatch_mask: u32) -> Thread {
-        Thread {
+        let mut t = Thread {
             file: vec![0u8; FILE_BYTES].into_boxed_slice(),
             ip: 0,
             live: dispatch_mask,
@@ -139,7 +139,9 @@ impl Thread {
             msg_payload: Vec::new(),
             msg_resp: Vec::new(),
             dispatched_scratch: [0; 2],
-        }
+        };
+        t.restart(dispatch_mask);
+        t
     }
 
     /// Makes this thread what [`Thread::new`] gives for `dispatch_mask` (every register zero,
@@ -181,6 +183,11 @@ impl Thread {
     /// register contents (a dispatcher reusing one thread object overwrites the payload).
     pub fn restart(&mut self, dispatch_mask: u32) {
         self.ip = 0;
+        // sr0.2 is the dispatch mask and sr0.3 the vector mask, which for a compute thread is
+        // the same (Mesa brw_reg.h: brw_dmask_reg, brw_vmask_reg). IGC reads sr0.2 for the
+        // channels a sub-group has (sub_group_ballot, sub_group_elect).
+        self.file[SR0 + 8..SR0 + 12].copy_from_slice(&dispatch_mask.to_le_bytes());
+        self.file[SR0 + 12..SR0 + 16].copy_from_slice(&dispatch_mask.to_le_bytes());
         self.live = dispatch_mask;
         self.active = dispatch_mask;
         self.waits = Waits::EMPTY;
