@@ -75,11 +75,6 @@ const NO_IFP: &str = "the OpenCL 3.0 API specification requires \
 const NOT_IMPLEMENTED: &str = "optional extension (OpenCL 3.0 / the Khronos extension \
     specification) this ICD does not implement and does not report";
 
-/// Why test_basic's `progvar_*` sub-tests are skipped.
-const NO_PROGVARS: &str = "program-scope global variables are optional in OpenCL 3.0 \
-    (__opencl_c_program_scope_global_variables); the device reports \
-    CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE 0 and not the feature";
-
 /// Sub-tests the CTS may report as skipped ("not supported"), each with why the specification
 /// lets the device not support it. A skip not listed here fails the test; which listed skips
 /// must still pass on which device is in the expected-pass lists.
@@ -153,10 +148,6 @@ const SKIPPED: &[(&str, &str, &str)] = &[
     ),
     ("test_basic", "negative_imagearraycopy", NOT_IMPLEMENTED),
     ("test_basic", "negative_imagearraycopy3d", NOT_IMPLEMENTED),
-    ("test_basic", "progvar_prog_scope_misc", NO_PROGVARS),
-    ("test_basic", "progvar_prog_scope_uninit", NO_PROGVARS),
-    ("test_basic", "progvar_prog_scope_init", NO_PROGVARS),
-    ("test_basic", "progvar_func_scope", NO_PROGVARS),
 ];
 
 /// Sub-tests that fail on a device, each with what the CTS found and why: the test asserts they
@@ -871,6 +862,10 @@ const BASIC: &[&str] = &[
     "kernel_numeric_constants",
     "kernel_limit_constants",
     "pointer_cast",
+    "progvar_prog_scope_misc",
+    "progvar_prog_scope_uninit",
+    "progvar_prog_scope_init",
+    "progvar_func_scope",
     "kernel_preprocessor_macros",
     "readimage",
     "readimage_fp32",
