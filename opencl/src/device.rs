@@ -34,6 +34,21 @@ pub const IMAGE_3D_WRITES: bool = true;
 /// the simulator runs all of them (`tests/python/rw_images.py` on every simulated device).
 pub const READ_WRITE_IMAGES: bool = true;
 
+/// OpenCL C 3.0 features every device has, as NEO reports them for devices with OpenCL 2.1
+/// features: IGC compiles `work_group_*` collectives to shared local memory and barriers,
+/// generic pointers to a tagged address that each access tests for local memory, and
+/// program-scope `global` variables to a surface the program's kernels share (umd's
+/// `segments`). Checked on every simulated device by `tests/python/c3_features.py`.
+const PORTABLE_FEATURES: [&str; 3] = [
+    "__opencl_c_work_group_collective_functions",
+    "__opencl_c_generic_address_space",
+    "__opencl_c_program_scope_global_variables",
+];
+
+/// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: NEO's value (64 KiB) for devices with program-scope
+/// globals; the preferred total is CL_DEVICE_MAX_MEM_ALLOC_SIZE, as NEO reports.
+pub const MAX_GLOBAL_VARIABLE_SIZE: usize = 64 << 10;
+
 /// CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, the same on every platform: what NEO reports for
 /// devices with OpenCL 2.1 features (`ocl21FeaturesEnabled`), which IGC compiles for all of them.
 /// IGC brackets a device-scope seq_cst atomic with data-port fences (ocloc + iga64: HDC
@@ -260,6 +275,7 @@ impl Device {
             ("__opencl_c_subgroups", version(3, 0, 0)),
             ("__opencl_c_fp16", version(3, 0, 0)),
         ];
+        v.extend(PORTABLE_FEATURES.iter().map(|n| (*n, version(3, 0, 0))));
         if self.umd.platform().has_fp64() {
             v.push(("__opencl_c_fp64", version(3, 0, 0)));
         }
@@ -444,9 +460,8 @@ impl Device {
             | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
             | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
             | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => Info::Uint(0),
-            CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
-                Info::Size(0)
-            }
+            CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE => Info::Size(MAX_GLOBAL_VARIABLE_SIZE),
+            CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => Info::Size(self.max_alloc() as usize),
             CL_DEVICE_SVM_CAPABILITIES => Info::Ulong(0),
             CL_DEVICE_PLATFORM => Info::Ptr(platform::get().raw()),
             CL_DEVICE_NAME => Info::Str(self.name()),
@@ -505,9 +520,13 @@ impl Device {
             CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => Info::Ulong(ATOMIC_MEMORY_CAPABILITIES),
             CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => Info::Ulong(ATOMIC_FENCE_CAPABILITIES),
             CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => Info::Bool(true),
-            CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
-            | CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT
-            | CL_DEVICE_PIPE_SUPPORT => Info::Bool(false),
+            CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => Info::Bool(
+                PORTABLE_FEATURES.contains(&"__opencl_c_work_group_collective_functions"),
+            ),
+            CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => {
+                Info::Bool(PORTABLE_FEATURES.contains(&"__opencl_c_generic_address_space"))
+            }
+            CL_DEVICE_PIPE_SUPPORT => Info::Bool(false),
             CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => Info::Ulong(0),
             CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
                 Info::Size(i.sub_group_sizes().iter().min().copied().unwrap_or(8))

@@ -242,12 +242,20 @@ fn create(p: &Arc<Handle<Program>>, name: &str) -> Result<cl_kernel, cl_int> {
         return Err(CL_INVALID_KERNEL_NAME);
     }
     let mut per_device = Vec::new();
-    for (b, d) in builds.iter().zip(&p.obj.devices) {
+    for (i, (b, d)) in builds.iter().zip(&p.obj.devices).enumerate() {
         let k = match (&b.binary, b.status) {
-            (Some(bin), CL_BUILD_SUCCESS) => Some(
-                umd::kernel::Kernel::from_ocloc(bin, Some(name), Some(d.obj.umd.platform()))
+            (Some(bin), CL_BUILD_SUCCESS) => {
+                let (prog, data) = p.obj.shared_data(i, bin)?;
+                Some(
+                    umd::kernel::Kernel::from_shared(
+                        &prog,
+                        data,
+                        Some(name),
+                        Some(d.obj.umd.platform()),
+                    )
                     .map_err(|_| CL_INVALID_KERNEL_DEFINITION)?,
-            ),
+                )
+            }
             _ => None,
         };
         per_device.push(k);

@@ -86,7 +86,12 @@ pub struct Program {
     pub kernels_alive: std::sync::atomic::AtomicUsize,
     /// Specialization constant values set for an IL program's next build, by SpecId.
     pub spec_values: Mutex<BTreeMap<u32, Vec<u8>>>,
+    /// Per device, the program-scope data its kernels share (with the binary it came from): one
+    /// copy of each `global` variable per program and device, kept until the program is rebuilt.
+    shared: Mutex<Vec<Option<SharedData>>>,
 }
+
+type SharedData = (Arc<Vec<u8>>, Arc<umd::segments::ProgramData>);
 
 impl ClObject for Program {
     const KIND: Kind = Kind::Program;
@@ -114,6 +119,40 @@ impl Program {
         }
         let values = self.spec_values.lock().unwrap_or_else(|e| e.into_inner());
         spirv::specialize(il, &values).map_err(|e| e.to_string())
+    }
+
+    /// The parsed `binary` of device `k` and the data its kernels share.
+    pub fn shared_data(
+        &self,
+        k: usize,
+        binary: &Arc<Vec<u8>>,
+    ) -> Result<(umd::program::Program, Arc<umd::segments::ProgramData>), cl_int> {
+        let prog = umd::program::parse(binary).map_err(|_| CL_INVALID_PROGRAM_EXECUTABLE)?;
+        let mut shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        if shared.len() <= k {
+            shared.resize(k + 1, None);
+        }
+        let data = match &shared[k] {
+            Some((b, d)) if Arc::ptr_eq(b, binary) => d.clone(),
+            _ => {
+                let d = umd::segments::ProgramData::of(&prog);
+                shared[k] = Some((binary.clone(), d.clone()));
+                d
+            }
+        };
+        Ok((prog, data))
+    }
+
+    /// Forgets the program-scope data of device `k` (its program is being rebuilt).
+    fn forget_data(&self, k: usize) {
+        if let Some(s) = self
+            .shared
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_mut(k)
+        {
+            *s = None;
+        }
     }
 }
 
@@ -251,6 +290,7 @@ pub(crate) fn create(
         builds: Mutex::new(builds),
         kernels_alive: Default::default(),
         spec_values: Default::default(),
+        shared: Default::default(),
     })
     .0
 }
@@ -511,6 +551,7 @@ fn build(
     };
     let mut failed = false;
     for k in targets {
+        prog.forget_data(k);
         let device = &prog.devices[k].obj;
         let (ok, log, binary) = match &prog.origin {
             Origin::Source(s) => compile(device, s.as_bytes(), false, options),
@@ -709,7 +750,13 @@ pub unsafe extern "C" fn clGetProgramBuildInfo(
                     (None, Some(ir)) => ir.kind,
                     (None, None) => CL_PROGRAM_BINARY_TYPE_NONE,
                 }),
-                CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => Info::Size(0),
+                // The global-variable surface the program's kernels share on this device.
+                CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => Info::Size(
+                    b.binary
+                        .filter(|_| b.status == CL_BUILD_SUCCESS)
+                        .and_then(|bin| umd::program::parse(&bin).ok())
+                        .map_or(0, |p| p.global_data.len()),
+                ),
                 _ => return Err(CL_INVALID_VALUE),
             })
         })();

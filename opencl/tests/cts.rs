@@ -80,11 +80,6 @@ const NO_IFP: &str = "the OpenCL 3.0 API specification requires \
 const NOT_IMPLEMENTED: &str = "optional extension (OpenCL 3.0 / the Khronos extension \
     specification) this ICD does not implement and does not report";
 
-/// Why test_basic's `progvar_*` sub-tests are skipped.
-const NO_PROGVARS: &str = "program-scope global variables are optional in OpenCL 3.0 \
-    (__opencl_c_program_scope_global_variables); the device reports \
-    CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE 0 and not the feature";
-
 /// Why the `spirv1{4,5,6}_*` sub-tests of test_spirv_new are skipped.
 const NEWER_SPIRV: &str = "the module's SPIR-V version is above those the device reports \
     (CL_DEVICE_IL_VERSION SPIR-V 1.0 to 1.2; OpenCL 3.0 asks an IL device for SPIR-V 1.0, \
@@ -144,10 +139,6 @@ const SKIPPED: &[(&str, &str, &str)] = &[
     ),
     ("test_basic", "negative_imagearraycopy", NOT_IMPLEMENTED),
     ("test_basic", "negative_imagearraycopy3d", NOT_IMPLEMENTED),
-    ("test_basic", "progvar_prog_scope_misc", NO_PROGVARS),
-    ("test_basic", "progvar_prog_scope_uninit", NO_PROGVARS),
-    ("test_basic", "progvar_prog_scope_init", NO_PROGVARS),
-    ("test_basic", "progvar_func_scope", NO_PROGVARS),
     ("test_spirv_new", "op_expect", NOT_IMPLEMENTED),
     ("test_spirv_new", "op_assume", NOT_IMPLEMENTED),
     ("test_spirv_new", "linkage_linkonce_odr", NOT_IMPLEMENTED),
@@ -904,6 +895,10 @@ const BASIC: &[&str] = &[
     "kernel_numeric_constants",
     "kernel_limit_constants",
     "pointer_cast",
+    "progvar_prog_scope_misc",
+    "progvar_prog_scope_uninit",
+    "progvar_prog_scope_init",
+    "progvar_func_scope",
     "kernel_preprocessor_macros",
     "readimage",
     "readimage_fp32",

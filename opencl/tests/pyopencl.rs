@@ -334,6 +334,31 @@ fn pyopencl_khr_subgroup_extensions_on_each_simulated_device() {
         for simd in [8, 16, 32] {
             let line = format!("ok   SIMD{simd}: every built-in as specified");
             assert!(out.contains(&line), "{dev}: no {line:?}:\n{out}");
+
+/// OpenCL C 3.0 work-group collectives, program-scope globals and the generic address space
+/// (`python/c3_features.py`): the features and queries reported; every work_group_* function over
+/// int/uint/long/ulong/float in uniform and non-uniform 1D-3D ranges against numpy; globals
+/// initialised, shared between kernels, kept between enqueues, one copy per program; generic
+/// pointers to global, local and private memory, on every simulated device.
+#[test]
+fn pyopencl_opencl_c_3_features_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/c3_features.py");
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        for line in [
+            "ok   __opencl_c_program_scope_global_variables reported",
+            "ok   work-group collectives over ulong, 1D-3D, uniform and non-uniform",
+            "ok   work-group collectives over float, 1D-3D, uniform and non-uniform",
+            "ok   one kernel's writes seen by another kernel",
+            "ok   a pointer stored in a global by one kernel, used by another",
+            "ok   another program of the same source has its own globals",
+            "ok   to_local",
+            "ok   writes through generic pointers",
+        ] {
+            assert!(out.contains(line), "{dev}: no {line:?}:\n{out}");
         }
     }
 }

@@ -30,6 +30,7 @@
 //! - **Work-group ID**: in r0 as the hardware delivers it (r0.1 x, r0.6 y, r0.7 z).
 
 use platform::Platform;
+use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::program::{self, ArgKind, ProgramError};
@@ -39,7 +40,7 @@ use crate::program::{self, ArgKind, ProgramError};
 pub enum Description {
     /// An ocloc binary's kernel, with its full argument and payload description, and its
     /// program's data segments.
-    Ocloc(Box<program::Kernel>, Box<crate::segments::ProgramData>),
+    Ocloc(Box<program::Kernel>, Arc<crate::segments::ProgramData>),
     /// A raw kernel: the fixed ABI of the module docs.
     Raw,
 }
@@ -125,6 +126,18 @@ impl Kernel {
         name: Option<&str>,
         platform: Option<Platform>,
     ) -> std::result::Result<Kernel, LoadError> {
+        Self::from_shared(prog, crate::segments::ProgramData::of(prog), name, platform)
+    }
+
+    /// As [`Kernel::from_program`], with the program's data shared with the other kernels made
+    /// with the same `data` (from [`crate::segments::ProgramData::of`] of `prog`): they see one
+    /// copy of each program-scope variable per device.
+    pub fn from_shared(
+        prog: &program::Program,
+        data: Arc<crate::segments::ProgramData>,
+        name: Option<&str>,
+        platform: Option<Platform>,
+    ) -> std::result::Result<Kernel, LoadError> {
         let names: Vec<&str> = prog.kernels.iter().map(|k| k.name.as_str()).collect();
         let k = match name {
             Some(n) => prog
@@ -154,15 +167,7 @@ impl Kernel {
             platform,
             isa: k.isa.clone(),
             simd: check_simd(k.simd_size)?,
-            description: Description::Ocloc(
-                Box::new(k.clone()),
-                Box::new(crate::segments::ProgramData {
-                    constant: prog.constant_data.clone(),
-                    global: prog.global_data.clone(),
-                    strings: prog.string_data.clone(),
-                    relocations: prog.data_relocations.clone(),
-                }),
-            ),
+            description: Description::Ocloc(Box::new(k.clone()), data),
             residence: Default::default(),
         })
     }

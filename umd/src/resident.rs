@@ -18,7 +18,7 @@ use crate::segments::{relocate, Placed};
 pub(crate) struct Resident {
     pub isa: Arc<Bo>,
     /// The program's data segments; their BOs are part of every submission.
-    pub placed: Placed,
+    pub placed: Arc<Placed>,
     /// The constant and global segments' addresses and sizes.
     pub driver: DriverAddresses,
     /// The strings its printf records name, when it calls printf.
@@ -45,7 +45,7 @@ impl Kernel {
 fn upload(kernel: &Kernel, dev: &Arc<Inner>) -> Result<Resident> {
     let mut code = kernel.isa.clone();
     let mut driver = DriverAddresses::default();
-    let mut placed = Placed::default();
+    let mut placed = Arc::default();
     if let Description::Ocloc(k, data) = &kernel.description {
         // With program data, every binding-table entry must be an argument's or a driver
         // surface's (bound in `build`): an unknown one might be program data and would run
@@ -76,7 +76,7 @@ fn upload(kernel: &Kernel, dev: &Arc<Inner>) -> Result<Resident> {
                 kernel.name
             )));
         }
-        placed = dev.place(data)?;
+        placed = dev.placed(data)?;
         relocate(&mut code, &k.isa_relocations, &placed)?;
         driver.constant_base = placed.base(Segment::Constant);
         driver.global_base = placed.base(Segment::Global);

@@ -1,24 +1,40 @@
 //! Program-scope data of ocloc binaries (`constant` and `global` variables, string literals):
 //! placed in their own BOs, pointers between them patched, and the kernel's ISA relocations
-//! resolved to their addresses.
+//! resolved to their addresses. A program's kernels share one placement per device, so what one
+//! kernel writes to a `global` variable the next one reads (OpenCL C 3.0, "Program Scope Global
+//! Variables": their storage lives as long as the program).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::device::Inner;
 use crate::error::{Error, Result};
 use crate::memory::Bo;
 use crate::program::{DataRelocation, IsaRelocation, RelocKind, Segment};
 
-/// The segments' initial bytes and the pointers stored in them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The segments' initial bytes and the pointers stored in them, and where they were placed on
+/// each device the program's kernels ran on.
+#[derive(Debug, Default)]
 pub struct ProgramData {
     pub constant: Vec<u8>,
     pub global: Vec<u8>,
     pub strings: Vec<u8>,
     pub relocations: Vec<DataRelocation>,
+    placements: Mutex<Vec<Arc<Placed>>>,
 }
 
 impl ProgramData {
+    /// The data of a parsed program, not yet placed anywhere. Give the result to every kernel
+    /// of the program ([`crate::kernel::Kernel::from_shared`]) so they share its variables.
+    pub fn of(prog: &crate::program::Program) -> Arc<ProgramData> {
+        Arc::new(ProgramData {
+            constant: prog.constant_data.clone(),
+            global: prog.global_data.clone(),
+            strings: prog.string_data.clone(),
+            relocations: prog.data_relocations.clone(),
+            placements: Mutex::default(),
+        })
+    }
+
     pub fn is_empty(&self) -> bool {
         self.constant.is_empty() && self.global.is_empty() && self.strings.is_empty()
     }
@@ -61,8 +77,22 @@ impl Placed {
 }
 
 impl Inner {
+    /// The program's segments on this device: placed on first use, the same BOs afterwards.
+    pub(crate) fn placed(self: &Arc<Self>, data: &ProgramData) -> Result<Arc<Placed>> {
+        if data.is_empty() {
+            return Ok(Arc::default());
+        }
+        let mut list = data.placements.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = list.iter().find(|p| p.bos().any(|b| b.on(self))) {
+            return Ok(p.clone());
+        }
+        let p = Arc::new(self.place(data)?);
+        list.push(p.clone());
+        Ok(p)
+    }
+
     /// Copies each non-empty segment into its own BO and patches the pointers between them.
-    pub(crate) fn place(self: &Arc<Self>, data: &ProgramData) -> Result<Placed> {
+    fn place(self: &Arc<Self>, data: &ProgramData) -> Result<Placed> {
         let mut placed = Placed::default();
         for s in [Segment::Constant, Segment::Global, Segment::ConstString] {
             let bytes = data.bytes(s);

@@ -588,6 +588,61 @@ fn local_arguments_and_barriers_end_to_end() {
     }
 }
 
+/// Program-scope `global` variables are the program's, not each kernel's: kernels made with one
+/// `ProgramData` read what another wrote, the values stay between dispatches, and a pointer
+/// initialiser points where the source says (`&table[2]`, an offset ocloc stores in place).
+#[test]
+fn program_scope_globals_shared_between_kernels() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let src = "global int table[4] = {10, 20, 30, 40};
+        global int* selected = &table[2];
+        kernel void add(int v) { table[get_global_id(0)] += v; }
+        kernel void read(global int *o) {
+            for (int i = 0; i < 4; i++) o[i] = table[i];
+            o[4] = *selected;
+        }";
+    for (p, k) in combos() {
+        for format in [
+            oracles::ocloc::Format::PatchTokens,
+            oracles::ocloc::Format::Zebin,
+        ] {
+            let bin = oracles::ocloc::compile(&ocloc, p, src, "-cl-std=CL2.0", format).unwrap();
+            let prog = umd::program::parse(&bin).unwrap();
+            let data = umd::segments::ProgramData::of(&prog);
+            let add = Kernel::from_shared(&prog, data.clone(), Some("add"), Some(p)).unwrap();
+            let read = Kernel::from_shared(&prog, data, Some("read"), Some(p)).unwrap();
+            let d = Device::open_sim(p, Some(k)).unwrap();
+            let out = d.create_buffer(4 * 5).unwrap();
+            let one = NdRange::new(&[1], None, 16, None).unwrap();
+            let four = NdRange::new(&[4], None, 16, None).unwrap();
+            let mut seen = Vec::new();
+            for step in 0..3 {
+                if step > 0 {
+                    d.dispatch(&add, &four, &[ArgValue::Value(5i32.to_le_bytes().to_vec())])
+                        .unwrap_or_else(|e| panic!("{p} {k:?} {format:?}: {e}"));
+                }
+                d.dispatch(&read, &one, &[ArgValue::Buffer(out.clone())])
+                    .unwrap_or_else(|e| panic!("{p} {k:?} {format:?}: {e}"));
+                let b = out.to_vec().unwrap();
+                seen.push(
+                    (0..5)
+                        .map(|i| i32::from_le_bytes(b[4 * i..][..4].try_into().unwrap()))
+                        .collect::<Vec<_>>(),
+                );
+            }
+            assert_eq!(
+                seen,
+                [
+                    vec![10, 20, 30, 40, 30],
+                    vec![15, 25, 35, 45, 35],
+                    vec![20, 30, 40, 50, 40]
+                ],
+                "{p} {k:?} {format:?}"
+            );
+        }
+    }
+}
+
 /// Program-scope `constant` and `global` data: placed, pointed to, and (zebin) relocated.
 #[test]
 fn program_scope_data_end_to_end() {

@@ -52,8 +52,10 @@ impl Segment {
     }
 }
 
-/// A pointer stored in a data segment: add `target`'s GPU base address plus `addend` to the
-/// 64-bit value at `offset` of `segment`.
+/// A pointer stored in a data segment: the 64-bit value at `offset` of `segment` becomes
+/// `target`'s GPU base address plus `addend`. The addend includes what the binary stored there
+/// (ELF REL semantics: patch tokens and zebin's `.rel.data.*` keep the offset into `target`
+/// in place, e.g. 8 for `global int *p = &a[2];`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DataRelocation {
     pub segment: Segment,
@@ -79,6 +81,34 @@ pub struct Program {
 }
 
 impl Program {
+    /// The initial bytes of `segment`.
+    pub fn segment(&self, segment: Segment) -> &[u8] {
+        match segment {
+            Segment::Global => &self.global_data,
+            Segment::Constant => &self.constant_data,
+            Segment::ConstString => &self.string_data,
+        }
+    }
+
+    /// The little-endian u64 a relocation at `offset` of `segment` finds in place (its
+    /// implicit addend), or why there is none.
+    pub(crate) fn stored_pointer(&self, segment: Segment, offset: u64) -> Result<u64> {
+        let data = self.segment(segment);
+        usize::try_from(offset)
+            .ok()
+            .and_then(|o| data.get(o..o.checked_add(8)?))
+            .and_then(|b| <[u8; 8]>::try_from(b).ok())
+            .map(u64::from_le_bytes)
+            .ok_or_else(|| ProgramError::Invalid {
+                structure: format!("pointer in the {segment:?} data"),
+                offset: 0,
+                problem: format!(
+                    "8 bytes at {offset:#x} are outside the segment's {} bytes",
+                    data.len()
+                ),
+            })
+    }
+
     /// The kernel called `name`.
     pub fn kernel(&self, name: &str) -> Option<&Kernel> {
         self.kernels.iter().find(|k| k.name == name)

@@ -87,6 +87,11 @@ pub fn parse(file: &[u8]) -> Result<Program> {
             _ => {}
         }
     }
+    // The pointer's offset into its target is stored in place.
+    for k in 0..program.data_relocations.len() {
+        let r = program.data_relocations[k];
+        program.data_relocations[k].addend = program.stored_pointer(r.segment, r.offset)?;
+    }
     for k in &raw.kernels {
         program.kernels.push(decode::kernel(k)?);
     }

@@ -95,11 +95,17 @@ pub fn parse(file: &[u8]) -> Result<Program> {
                         ),
                     });
                 }
+                // REL entries keep their addend in place; RELA ones carry it.
+                let addend = if rel_name.starts_with(".rela") {
+                    r.addend as u64
+                } else {
+                    program.stored_pointer(segment, r.offset)?
+                };
                 program.data_relocations.push(DataRelocation {
                     segment,
                     offset: r.offset,
                     target,
-                    addend: value.wrapping_add(r.addend as u64),
+                    addend: value.wrapping_add(addend),
                 });
             }
         }
