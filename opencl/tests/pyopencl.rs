@@ -334,6 +334,9 @@ fn pyopencl_khr_subgroup_extensions_on_each_simulated_device() {
         for simd in [8, 16, 32] {
             let line = format!("ok   SIMD{simd}: every built-in as specified");
             assert!(out.contains(&line), "{dev}: no {line:?}:\n{out}");
+        }
+    }
+}
 
 /// OpenCL C 3.0 work-group collectives, program-scope globals and the generic address space
 /// (`python/c3_features.py`): the features and queries reported; every work_group_* function over
