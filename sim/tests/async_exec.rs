@@ -266,7 +266,7 @@ impl I915Rig {
         self.exec_as(ctx, start, in_fence, out_fence, Access::Write)
     }
 
-    /// The batch at `start` on `ctx`'s `engine`, declaring the data object as `access`.
+    /// The batch at `start` on `ctx`'s render engine, declaring the data object as `access`.
     fn exec_as(
         &self,
         ctx: u32,
@@ -278,6 +278,7 @@ impl I915Rig {
         self.exec_on(I915_EXEC_RENDER, ctx, start, in_fence, out_fence, access)
     }
 
+    /// The batch at `start` on `ctx`'s `engine`, declaring the data object as `access`.
     fn exec_on(
         &self,
         engine: u64,
@@ -321,6 +322,14 @@ enum Access {
     Write,
     Read,
     Async,
+}
+
+/// Whether out-fence `fd` signals within a minute (for a request that needs nothing else).
+fn signals(fd: i32) -> bool {
+    // SAFETY: fd is an out-fence the test owns and has not closed.
+    let b = unsafe { BorrowedFd::borrow_raw(fd) };
+    let mut pfd = [nix::poll::PollFd::new(b, nix::poll::PollFlags::POLLIN)];
+    nix::poll::poll(&mut pfd, nix::poll::PollTimeout::from(60_000u16)) == Ok(1)
 }
 
 fn readable(fd: i32) -> bool {
@@ -410,11 +419,7 @@ fn i915_implicit_sync_orders_contexts_sharing_an_object() {
             let second = r.exec_as(c2, 0x1000, None, true, access).unwrap();
             if access == Access::Async {
                 // Runs beside the blocked writer and finishes first.
-                // SAFETY: `second` is an out-fence fd the test owns and has not closed.
-                let b = unsafe { BorrowedFd::borrow_raw(second) };
-                let mut pfd = [nix::poll::PollFd::new(b, nix::poll::PollFlags::POLLIN)];
-                let ready = nix::poll::poll(&mut pfd, nix::poll::PollTimeout::from(60_000u16));
-                assert_eq!(ready, Ok(1), "{p}");
+                assert!(signals(second), "{p}");
                 assert!(!readable(blocked), "{p}");
             } else {
                 assert!(!r.i915.gem_wait(r.data, 20_000_000).unwrap(), "{p}");
@@ -447,13 +452,8 @@ fn i915_engines_of_one_context_run_side_by_side() {
         let copy = r
             .exec_on(I915_EXEC_BLT, ctx, 0x1000, None, true, Access::Async)
             .unwrap();
-        // SAFETY: `copy` is an out-fence fd the test owns and has not closed.
-        let b = unsafe { BorrowedFd::borrow_raw(copy) };
-        let mut pfd = [nix::poll::PollFd::new(b, nix::poll::PollFlags::POLLIN)];
-        let ready = nix::poll::poll(&mut pfd, nix::poll::PollTimeout::from(60_000u16));
-        assert_eq!(
-            ready,
-            Ok(1),
+        assert!(
+            signals(copy),
             "{p}: the copy engine waited for the render engine"
         );
         assert!(!readable(blocked), "{p}");

@@ -17,6 +17,15 @@ def check(ok, what, detail=""):
         print(f"FAIL {what} {detail}")
 
 
+def code_of(f):
+    """The OpenCL error code `f` raised, or 0."""
+    try:
+        f()
+    except cl.Error as e:
+        return e.code
+    return 0
+
+
 def finish():
     """Exits non-zero when any check failed."""
     if _failed:

@@ -19,6 +19,9 @@ import tempfile
 import numpy as np
 import pyopencl as cl
 
+import checks
+from checks import code_of
+
 CL_INVALID_SPEC_ID = -71
 CL_INVALID_VALUE = -30
 CL_INVALID_PROGRAM = -44
@@ -26,18 +29,9 @@ CL_BUILD_PROGRAM_FAILURE = -11
 
 
 def check(name, ok, detail=""):
-    print(("ok   " if ok else "FAIL ") + name + ("" if ok else ": " + str(detail)))
-    if not ok:
-        sys.exit(1)
-
-
-def code_of(f):
-    """The OpenCL error code `f` raised, or 0."""
-    try:
-        f()
-    except cl.Error as e:
-        return e.code
-    return 0
+    """Stops at the first failure: later checks build on earlier ones."""
+    checks.check(ok, name, detail)
+    checks.finish()
 
 
 def assemble(spirv_as, source, env):
