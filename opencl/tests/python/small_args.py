@@ -12,6 +12,8 @@ import numpy as np
 import pyopencl as cl
 import pyopencl.cltypes as clt
 
+from checks import code_of
+
 SOURCE = r"""
 kernel void small(global int* o, char c, short s, uchar u, char2 c2, ushort us, char3 c3) {
     size_t i = get_global_id(0);
@@ -35,15 +37,6 @@ def check(name, ok, detail=""):
     print(("ok   " if ok else "FAIL ") + name + ("" if ok else ": " + str(detail)))
     if not ok:
         sys.exit(1)
-
-
-def code_of(f):
-    """The OpenCL error code `f` raised, or 0."""
-    try:
-        f()
-    except cl.Error as e:
-        return e.code
-    return 0
 
 
 def main():
