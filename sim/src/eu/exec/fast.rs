@@ -251,26 +251,50 @@ fn word_op<const L: usize>(
                 r[i] = ((a(i) as i32) >> (b(i) & 31)) as u32;
             }
         }
+        // IEEE results first, then the NaN rule only for a row that has a NaN: add, mul and
+        // fma give NaN whenever a source is one, so a row without NaN results had none.
         (Num::F32, FastOp::Add) => {
             for i in 0..L {
-                r[i] = f(a(i)).nan_first(f(b(i)), f(a(i)) + f(b(i))).to_bits();
+                r[i] = (f(a(i)) + f(b(i))).to_bits();
+            }
+            if any_nan(&r) {
+                for i in 0..L {
+                    r[i] = f(a(i)).nan_first(f(b(i)), f(a(i)) + f(b(i))).to_bits();
+                }
             }
         }
         (Num::F32, FastOp::Mul) => {
             for i in 0..L {
-                r[i] = f(a(i)).nan_first(f(b(i)), f(a(i)) * f(b(i))).to_bits();
+                r[i] = (f(a(i)) * f(b(i))).to_bits();
+            }
+            if any_nan(&r) {
+                for i in 0..L {
+                    r[i] = f(a(i)).nan_first(f(b(i)), f(a(i)) * f(b(i))).to_bits();
+                }
             }
         }
         (Num::F32, FastOp::Mad) => {
             for i in 0..L {
-                r[i] = f(a(i))
-                    .nan_first3(f(b(i)), f(c(i)), f(b(i)).mul_add(f(c(i)), f(a(i))))
-                    .to_bits();
+                r[i] = f(b(i)).mul_add(f(c(i)), f(a(i))).to_bits();
+            }
+            if any_nan(&r) {
+                for i in 0..L {
+                    r[i] = f(a(i))
+                        .nan_first3(f(b(i)), f(c(i)), f(b(i)).mul_add(f(c(i)), f(a(i))))
+                        .to_bits();
+                }
             }
         }
         _ => return None,
     }
     Some(r)
+}
+
+/// Whether any lane holds an f32 NaN (one OR over the row, so it vectorises).
+#[inline(always)]
+fn any_nan<const L: usize>(r: &Lanes<L>) -> bool {
+    r.iter()
+        .fold(false, |any, &v| any | (v & 0x7fff_ffff > 0x7f80_0000))
 }
 
 /// The lanes for which `p` holds, as a mask.
