@@ -518,7 +518,13 @@ fn word_plain<const L: usize>(t: &mut Thread, f: &Fast, mask: u32) -> bool {
     let Some(r) = r else {
         return false;
     };
-    let base = usize::from(d.base);
+    store_row::<L>(t, usize::from(d.base), r, mask)
+}
+
+/// Stores the row `r` at register-file byte `base`; false, with nothing written, where the
+/// row would leave the register file (the caller's slower path then reports it).
+#[inline(always)]
+fn store_row<const L: usize>(t: &mut Thread, base: usize, r: Lanes<L>, mask: u32) -> bool {
     let Some(out) = t.file.get_mut(base..base + 4 * L) else {
         return false;
     };

@@ -11,7 +11,7 @@ use std::fmt;
 use crate::eu::program::fast::{Elem, Fast, FastOp, FastSrc, Num, Src};
 use crate::eu::regfile::Thread;
 
-use super::{read, word_op, write_row};
+use super::{read, store_row, word_op};
 
 /// A kernel: runs its instruction on the thread with the store mask (enabled and predicated
 /// channels); false when it does not apply (a region outside the register file).
@@ -142,12 +142,7 @@ fn plain<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
     let Some(r) = word_op::<L>(op, num, |i| a.at(i), |i| b.at(i), |i| c.at(i)) else {
         return false;
     };
-    let base = usize::from(d.base);
-    let Some(out) = t.file.get_mut(base..base + 4 * L) else {
-        return false;
-    };
-    write_row::<L>(out, r, mask);
-    true
+    store_row::<L>(t, usize::from(d.base), r, mask)
 }
 
 /// [`plain`] compiled for AVX2 + FMA (as `block_avx2` is): [`select`] hands these out only on
