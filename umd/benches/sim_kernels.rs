@@ -355,7 +355,7 @@ fn main() {
                     Ok(r) => {
                         line += &format!(
                             " | {} host thread{}: {:>8.2} ms/dispatch ({:>7.2} ms CPU) {:>7.1} M lane-ops/s",
-                            if threads == 0 { cores } else { 1 },
+                            if threads == 0 { cores } else { threads },
                             if threads == 1 { " " } else { "s" },
                             r.time.as_secs_f64() * 1e3,
                             r.cpu.as_secs_f64() * 1e3,

@@ -73,6 +73,8 @@ pub struct EuExecutor {
     kernels: Mutex<Kernels>,
     /// Host threads per walker; 0: one per host core ([`std::thread::available_parallelism`]).
     host_threads: usize,
+    /// The threads beside the calling one, kept between walkers.
+    helpers: pool::Helpers,
     /// EU instructions the walkers that completed executed, all threads together.
     executed: AtomicU64,
 }
@@ -107,7 +109,7 @@ impl WalkerExecutor for EuExecutor {
             .unwrap_or_else(|e| e.into_inner())
             .get(w.platform, w.memory, d.kernel);
         let start = w.clock.ticks();
-        let n = pool::run_groups(w, &d, &prog, self.budget, self.host_threads)?;
+        let n = pool::run_groups(w, &d, &prog, self.budget, self.host_threads, &self.helpers)?;
         self.executed.fetch_add(n, Ordering::Relaxed);
         if let Some(ps) = d.post_sync {
             post_sync::write(&ps, w.memory, w.clock, start)?;

@@ -13,9 +13,13 @@
 //!
 //! A kernel with scratch messages runs on one host thread: the simulator gives thread `i` of a
 //! group the scratch slice `i`, which concurrently running groups would share.
+//!
+//! The host threads that help the calling one are kept from walker to walker ([`Helpers`]): a
+//! thread spawned per walker often waited milliseconds for the scheduler to move it to the
+//! idle core (the kernel places a new thread beside its parent), longer than a short walker.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use isa_encoder::model::SendDesc;
@@ -111,6 +115,32 @@ fn pool_size(requested: usize) -> usize {
     }
 }
 
+/// The host threads that run groups beside the walker's calling thread, created at the first
+/// walker that can use them and parked between walkers.
+#[derive(Default)]
+pub(super) struct Helpers {
+    /// The pool, and the process that created it: a forked child has none of its threads.
+    pool: OnceLock<Option<(rayon::ThreadPool, u32)>>,
+}
+
+impl Helpers {
+    /// The pool of `n` ≥ 1 helper threads (created once; the first caller's `n` sizes it), or
+    /// `None` where the threads cannot be had (creation failed, or this is a forked child).
+    fn get(&self, n: usize) -> Option<&rayon::ThreadPool> {
+        let made = self.pool.get_or_init(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .thread_name(|i| format!("sim-eu-{i}"))
+                .build()
+                .ok()
+                .map(|p| (p, std::process::id()))
+        });
+        made.as_ref()
+            .filter(|(_, pid)| *pid == std::process::id())
+            .map(|(p, _)| p)
+    }
+}
+
 /// Runs every thread group of the walker on up to `host_threads` host threads; returns the
 /// instructions they executed.
 pub(super) fn run_groups(
@@ -119,6 +149,7 @@ pub(super) fn run_groups(
     prog: &Program,
     budget: EuBudget,
     host_threads: usize,
+    helpers: &Helpers,
 ) -> Result<u64, GpuErrorKind> {
     let dims: [u64; 3] =
         [0, 1, 2].map(|k| u64::from(d.group_end[k].saturating_sub(d.group_start[k])));
@@ -146,15 +177,18 @@ pub(super) fn run_groups(
         pool_size(host_threads).min(usize::try_from(total).unwrap_or(usize::MAX))
     };
     let work = || worker(w, d, prog, &shared, dims, total);
-    if workers <= 1 {
-        work();
-    } else {
-        std::thread::scope(|s| {
+    // `workers > 1` implies a pool size of at least 2: at least one helper.
+    let pool = (workers > 1)
+        .then(|| helpers.get(pool_size(host_threads) - 1))
+        .flatten();
+    match pool {
+        Some(pool) => pool.in_place_scope(|s| {
             for _ in 1..workers {
-                s.spawn(work);
+                s.spawn(|_| work());
             }
             work();
-        });
+        }),
+        None => work(),
     }
     let left = shared.left();
     if let Some((_, e)) = shared
