@@ -141,6 +141,18 @@ impl Helpers {
     }
 }
 
+impl Drop for Helpers {
+    fn drop(&mut self) {
+        // In a forked child the pool's threads are gone and its locks may have been copied
+        // while held: dropping it would signal threads that do not exist, so leave it be.
+        if let Some(Some((pool, pid))) = self.pool.take() {
+            if pid != std::process::id() {
+                std::mem::forget(pool);
+            }
+        }
+    }
+}
+
 /// Runs every thread group of the walker on up to `host_threads` host threads; returns the
 /// instructions they executed.
 pub(super) fn run_groups(
