@@ -61,7 +61,7 @@ fn allowed(bti: u32, off: u64, len: usize, write: bool) -> bool {
     };
     let addr = base + off;
     let mapped_end = (base & !0xfff) + 0x1000;
-    (base + off) % 4 == 0
+    (base + off).is_multiple_of(4)
         && off + len as u64 <= width
         && addr + len as u64 <= mapped_end
         && !(write && bti == 3)
