@@ -8,6 +8,7 @@ use batchbuffer::{NumberOfMultisamples, Packet, RenderSurfaceState};
 use platform::Platform;
 
 use super::state::Bases;
+use crate::eu::dataport::span_fits;
 use crate::eu::{
     ImageSurface, MemFault, Memory, Sampler, ScratchSurface, Surface, SAMPLER_STATE_BYTES,
 };
@@ -57,6 +58,9 @@ pub struct VmMemory<'a> {
     /// The bindings the last accesses went through, most recent first: a message's lanes
     /// nearly always hit one of a few buffers, so they skip the address space's map walk.
     recent: [Option<&'a Binding>; RECENT_BINDINGS],
+    /// By binding-table index, the binding the surface's last whole-run access went through:
+    /// a kernel's surface messages skip the surface and binding look-ups after the first.
+    bound: Vec<Option<&'a Binding>>,
 }
 
 impl<'a> VmMemory<'a> {
@@ -79,6 +83,7 @@ impl<'a> VmMemory<'a> {
             slm: Vec::new(),
             refusal: None,
             recent: [None; RECENT_BINDINGS],
+            bound: Vec::new(),
         }
     }
 
@@ -90,6 +95,34 @@ impl<'a> VmMemory<'a> {
             (va >= b.start && end <= b.start + b.len && !(write && b.read_only))
                 .then(|| (b, b.bo_offset + (va - b.start)))
         })
+    }
+
+    /// The address of byte `offset` of the surface at `bti` when `len` bytes from there lie in
+    /// it and start at a multiple of `align`.
+    fn surface_run(&mut self, bti: u32, offset: u64, align: u64, len: usize) -> Option<u64> {
+        let (base, width) = self.surface_span(bti).ok()?;
+        span_fits(base, width, offset, align, len).then(|| base.wrapping_add(offset))
+    }
+
+    /// The binding surface `bti` last went through and the BO offset of `[va, va+len)` (`va`
+    /// reduced to 48 bits), when it maps all of it for this access.
+    fn bound(&self, bti: u32, va: u64, len: usize, write: bool) -> Option<(&'a Binding, u64)> {
+        let b = (*self.bound.get(bti as usize)?)?;
+        let end = va.checked_add(len as u64)?;
+        (va >= b.start && end <= b.start + b.len && !(write && b.read_only))
+            .then(|| (b, b.bo_offset + (va - b.start)))
+    }
+
+    /// Remembers the binding of `va` for surface `bti` (after an access succeeded).
+    fn bind_surface(&mut self, bti: u32, va: u64) {
+        let slot = bti as usize;
+        if slot >= BTI_COUNT {
+            return;
+        }
+        if self.bound.len() <= slot {
+            self.bound.resize(slot + 1, None);
+        }
+        self.bound[slot] = self.vm.binding_at(va);
     }
 
     /// Remembers the binding of `va` (after an access through the address space succeeded).
@@ -322,6 +355,40 @@ impl Memory for VmMemory<'_> {
         ok
     }
 
+    fn surface_read_all(&mut self, bti: u32, offset: u64, align: u64, buf: &mut [u8]) -> bool {
+        let Some(addr) = self.surface_run(bti, offset, align, buf.len()) else {
+            return false;
+        };
+        let va = addr & VA_MASK;
+        if let Some((b, off)) = self.bound(bti, va, buf.len(), false) {
+            if b.bo.read(off, buf).is_ok() {
+                return true;
+            }
+        }
+        let ok = self.read_all(addr, buf);
+        if ok {
+            self.bind_surface(bti, va);
+        }
+        ok
+    }
+
+    fn surface_write_all(&mut self, bti: u32, offset: u64, align: u64, data: &[u8]) -> bool {
+        let Some(addr) = self.surface_run(bti, offset, align, data.len()) else {
+            return false;
+        };
+        let va = addr & VA_MASK;
+        if let Some((b, off)) = self.bound(bti, va, data.len(), true) {
+            if b.bo.write(off, data).is_ok() {
+                return true;
+            }
+        }
+        let ok = self.write_all(addr, data);
+        if ok {
+            self.bind_surface(bti, va);
+        }
+        ok
+    }
+
     fn slm_read_all(&mut self, offset: u32, buf: &mut [u8]) -> bool {
         let start = offset as usize;
         match self.slm.get(start..start + buf.len()) {
@@ -461,3 +528,6 @@ impl Memory for VmMemory<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -170,8 +170,9 @@ impl Run<'_, '_> {
         let n = d.threads_per_group;
         threads.truncate(n as usize);
         // A reused thread ran this program with this payload layout: only registers those
-        // wrote can be non-zero.
-        let dirty = self.prog.grf_writes | self.payload_regs;
+        // wrote can be non-zero, and those the payload rewrites whole need no clearing.
+        let dirty =
+            (self.prog.grf_writes | self.payload_regs) & !payload::rewritten(self.w.platform, d);
         for i in 0..n {
             let mask = if i + 1 == n { d.last_mask } else { full };
             match threads.get_mut(i as usize) {

@@ -161,6 +161,20 @@ pub fn load(
         .unwrap_or(0))
 }
 
+/// The GRF registers [`load`] writes whole for every thread of `d` (bit r = register r): r0
+/// and, where the platform loads them, the per-thread and cross-thread data registers. A
+/// reused thread need not clear these before its payload is loaded.
+pub fn rewritten(p: Platform, d: &Dispatch) -> u128 {
+    let mut regs = 1;
+    if gen_dispatch(p).loads_curbe {
+        regs += d.idd.cross_thread_constant_data_read_length as usize;
+        regs += d.idd.constant_urb_entry_read_length as usize;
+    }
+    u128::MAX
+        .checked_shr(128u32.saturating_sub(regs as u32))
+        .unwrap_or(0)
+}
+
 /// Writes the local IDs thread `index` of a group gets; returns the bytes written. Lane `l`
 /// is work-item `index * simd + l` of the group, counted in the walk order.
 fn write_hw_ids(out: &mut [u8], ids: &HwLocalIds, simd: u32, index: u32) -> usize {
@@ -286,6 +300,42 @@ mod tests {
         assert!(load(Platform::Tgllp, &d, &vm, None, &mut t, [0; 3], 0, 0).is_err());
         // Xe-HPG threads do not load indirect data.
         assert!(IndirectData::read(Platform::Dg2, &d, &vm).is_none());
+    }
+
+    /// The registers `rewritten` names are written whole by every thread's load: a thread
+    /// whose GRF held garbage there ends up as a zeroed one does (reused threads skip clearing
+    /// them), on a platform that loads indirect data and on one that does not.
+    #[test]
+    fn rewritten_registers_are_all_written_by_the_load() {
+        let mut vm = AddressSpace::new();
+        let bo = crate::mem::Bo::new(0x1000).unwrap();
+        vm.bind(0x4000, 0x1000, bo, 0, false).unwrap();
+        let bytes: Vec<u8> = (0..0x1000u32).map(|i| (i * 5 + 1) as u8).collect();
+        vm.write(0x4000, &bytes).unwrap();
+        let mut d = dispatch(16, ScratchR0::default());
+        d.idd.cross_thread_constant_data_read_length = 2;
+        d.idd.constant_urb_entry_read_length = 3;
+        d.indirect = 0x4000;
+        for p in [Platform::Tgllp, Platform::Dg2] {
+            let regs = rewritten(p, &d);
+            let want = if p == Platform::Tgllp { 6 } else { 1 };
+            assert_eq!(regs.count_ones(), want, "{p}");
+            for i in 0..d.threads_per_group {
+                let mut clean = Thread::new(0xff);
+                let mut dirty = Thread::new(0xff);
+                dirty.grf_mut().fill(0xa5);
+                load(p, &d, &vm, None, &mut clean, [1, 2, 3], 5, i).unwrap();
+                load(p, &d, &vm, None, &mut dirty, [1, 2, 3], 5, i).unwrap();
+                for r in (0..128).filter(|r| regs >> r & 1 != 0) {
+                    let at = r * GRF..(r + 1) * GRF;
+                    assert_eq!(
+                        clean.grf()[at.clone()],
+                        dirty.grf()[at],
+                        "{p} r{r} thread {i}"
+                    );
+                }
+            }
+        }
     }
 
     fn ids(out: &[u8], channel: usize, lane: usize, simd: u32) -> u16 {

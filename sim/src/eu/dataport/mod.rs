@@ -246,6 +246,29 @@ pub trait Memory {
     fn write_all(&mut self, _addr: u64, _data: &[u8]) -> bool {
         false
     }
+    /// Reads `buf.len()` bytes at byte `offset` of the buffer surface at binding-table index
+    /// `bti` in one access, as [`Memory::read_all`], when the surface resolves, its base plus
+    /// `offset` is a multiple of `align` and the run ends within its width; otherwise false
+    /// having recorded nothing. Implementations may keep the surface's binding between calls.
+    fn surface_read_all(&mut self, bti: u32, offset: u64, align: u64, buf: &mut [u8]) -> bool {
+        match self.surface_span(bti) {
+            Ok((base, width)) => {
+                span_fits(base, width, offset, align, buf.len())
+                    && self.read_all(base.wrapping_add(offset), buf)
+            }
+            Err(_) => false,
+        }
+    }
+    /// [`Memory::surface_read_all`] for writes, as [`Memory::write_all`].
+    fn surface_write_all(&mut self, bti: u32, offset: u64, align: u64, data: &[u8]) -> bool {
+        match self.surface_span(bti) {
+            Ok((base, width)) => {
+                span_fits(base, width, offset, align, data.len())
+                    && self.write_all(base.wrapping_add(offset), data)
+            }
+            Err(_) => false,
+        }
+    }
     /// [`Memory::read_all`] for shared local memory.
     fn slm_read_all(&mut self, _offset: u32, _buf: &mut [u8]) -> bool {
         false
@@ -258,6 +281,16 @@ pub trait Memory {
     fn barrier_signal(&mut self) {}
     /// A memory fence: the simulator's memory is coherent, so this only orders.
     fn fence(&mut self) {}
+}
+
+/// Whether `len` bytes at `offset` of a surface at `base`, `width` bytes wide, lie inside it
+/// and start at a multiple of `align` (the whole-run surface accesses' rule).
+#[inline]
+pub fn span_fits(base: u64, width: u64, offset: u64, align: u64, len: usize) -> bool {
+    base.wrapping_add(offset).is_multiple_of(align)
+        && offset
+            .checked_add(len as u64)
+            .is_some_and(|end| end <= width)
 }
 
 /// No memory at all: every access faults at the address (or offset, or index) it names. For

@@ -266,37 +266,43 @@ fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
         return false;
     };
     let len = 4 * n;
-    if first
-        .checked_add(len as u64 + u64::from(l.chan_off))
-        .is_none()
-    {
+    let Some(off) = first
+        .checked_add(u64::from(l.chan_off))
+        .filter(|o| o.checked_add(len as u64).is_some())
+    else {
         return false;
-    }
-    let (space, base, limit) = match l.base {
-        Base::Flat => (Space::Global, 0, u64::MAX),
-        Base::Slm(p) => (Space::Slm(p), 0, u64::MAX),
-        Base::Bti(b) => match mem.surface_span(u32::from(b)) {
-            Ok((base, width)) => (Space::Global, base, width),
-            Err(_) => return false,
-        },
     };
-    // The lanes step by 4: all meet the rule when the first does.
-    if !base.wrapping_add(first).is_multiple_of(u64::from(l.align)) {
-        return false;
-    }
-    let off = first + u64::from(l.chan_off);
-    if off + len as u64 > limit {
-        return false;
-    }
-    let addr = base.wrapping_add(off);
     let data = usize::from(l.data_at);
+    let align = u64::from(l.align);
+    // The lanes step by 4 and `chan_off` is a multiple of 4 (the alignment): all lanes meet
+    // the rule when the run's first address does.
+    let space = match l.base {
+        // One call: the surface's bounds, alignment and binding checked together.
+        Base::Bti(b) if l.write => {
+            return mem.surface_write_all(u32::from(b), off, align, &t.file[data..data + len]);
+        }
+        Base::Bti(b) => {
+            let mut buf = [0u8; 32 * 4];
+            let buf = &mut buf[..len];
+            if !mem.surface_read_all(u32::from(b), off, align, buf) {
+                return false;
+            }
+            t.file[data..data + len].copy_from_slice(buf);
+            return true;
+        }
+        Base::Flat => Space::Global,
+        Base::Slm(p) => Space::Slm(p),
+    };
+    if !first.is_multiple_of(align) {
+        return false;
+    }
     if l.write {
-        mem_write_all(mem, space, addr, &t.file[data..data + len])
+        mem_write_all(mem, space, off, &t.file[data..data + len])
     } else {
         // Through a buffer: a failed run leaves the registers as they were.
         let mut buf = [0u8; 32 * 4];
         let buf = &mut buf[..len];
-        if !mem_read_all(mem, space, addr, buf) {
+        if !mem_read_all(mem, space, off, buf) {
             return false;
         }
         t.file[data..data + len].copy_from_slice(buf);
