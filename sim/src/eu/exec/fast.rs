@@ -54,7 +54,7 @@ fn block(t: &mut Thread, prog: &Program, budget: u64) -> u64 {
     ran
 }
 
-/// Runs `f`'s pre-decoded kernel on the enabled and predicated channels; false, having
+/// Runs `f`'s pre-decoded kernel with the enabled and the predicated channels; false, having
 /// changed nothing, when it does not apply.
 #[inline(always)]
 fn run_kernel(t: &mut Thread, f: &Fast, k: kernel::Kernel) -> bool {
@@ -75,7 +75,7 @@ fn run_kernel(t: &mut Thread, f: &Fast, k: kernel::Kernel) -> bool {
     };
     // SAFETY: `kernel::select` hands out kernels only when the CPU has the target features
     // they were compiled for (AVX2 and FMA).
-    unsafe { (k.0)(t, f, enabled & pred) }
+    unsafe { (k.0)(t, f, enabled, pred) }
 }
 
 #[inline(always)]
@@ -477,11 +477,25 @@ fn word<const L: usize>(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bo
             (r, flags, mask)
         }
     };
+    commit::<L>(t, f, r, flags.map(|bits| (mask, bits)), store_mask)
+}
+
+/// Writes a word-form result: the flag bits `(lanes, bits)` into the instruction's flag
+/// register, then the row `r` to the destination's lanes in `store_mask`. False, with nothing
+/// written, where the row would leave the register file.
+#[inline(always)]
+fn commit<const L: usize>(
+    t: &mut Thread,
+    f: &Fast,
+    r: Lanes<L>,
+    flags: Option<(u32, u32)>,
+    store_mask: u32,
+) -> bool {
     let at = f.dst.map(|d| usize::from(d.base));
     if at.is_some_and(|base| t.file.get(base..base + 4 * L).is_none()) {
         return false;
     }
-    if let Some(bits) = flags {
+    if let Some((mask, bits)) = flags {
         let rot = u32::from(f.flag_base) + u32::from(f.chan_off);
         let m = u64::from(mask).rotate_left(rot);
         let v = u64::from(bits).rotate_left(rot);
