@@ -54,7 +54,7 @@ fn block(t: &mut Thread, prog: &Program, budget: u64) -> u64 {
     ran
 }
 
-/// Runs `f`'s pre-decoded kernel on the enabled and predicated channels; false, having
+/// Runs `f`'s pre-decoded kernel with the enabled and the predicated channels; false, having
 /// changed nothing, when it does not apply.
 #[inline(always)]
 fn run_kernel(t: &mut Thread, f: &Fast, k: kernel::Kernel) -> bool {
@@ -75,7 +75,7 @@ fn run_kernel(t: &mut Thread, f: &Fast, k: kernel::Kernel) -> bool {
     };
     // SAFETY: `kernel::select` hands out kernels only when the CPU has the target features
     // they were compiled for (AVX2 and FMA).
-    unsafe { (k.0)(t, f, enabled & pred) }
+    unsafe { (k.0)(t, f, enabled, pred) }
 }
 
 #[inline(always)]
@@ -414,7 +414,9 @@ fn pick_row<const L: usize>(
 ) -> Lanes<L> {
     let mut r = [0u32; L];
     for i in 0..L {
-        r[i] = if pick >> i & 1 != 0 { a(i) } else { b(i) };
+        // All ones where `pick` has bit i: a blend without a branch per lane.
+        let take = 0u32.wrapping_sub(pick >> i & 1);
+        r[i] = (a(i) & take) | (b(i) & !take);
     }
     r
 }
@@ -477,11 +479,25 @@ fn word<const L: usize>(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bo
             (r, flags, mask)
         }
     };
+    commit::<L>(t, f, r, flags.map(|bits| (mask, bits)), store_mask)
+}
+
+/// Writes a word-form result: the flag bits `(lanes, bits)` into the instruction's flag
+/// register, then the row `r` to the destination's lanes in `store_mask`. False, with nothing
+/// written, where the row would leave the register file.
+#[inline(always)]
+fn commit<const L: usize>(
+    t: &mut Thread,
+    f: &Fast,
+    r: Lanes<L>,
+    flags: Option<(u32, u32)>,
+    store_mask: u32,
+) -> bool {
     let at = f.dst.map(|d| usize::from(d.base));
     if at.is_some_and(|base| t.file.get(base..base + 4 * L).is_none()) {
         return false;
     }
-    if let Some(bits) = flags {
+    if let Some((mask, bits)) = flags {
         let rot = u32::from(f.flag_base) + u32::from(f.chan_off);
         let m = u64::from(mask).rotate_left(rot);
         let v = u64::from(bits).rotate_left(rot);
@@ -536,10 +552,11 @@ fn store_row<const L: usize>(t: &mut Thread, base: usize, r: Lanes<L>, mask: u32
 #[inline(always)]
 fn write_row<const L: usize>(out: &mut [u8], mut r: Lanes<L>, mask: u32) {
     if mask & lane_mask(L as u8) != lane_mask(L as u8) {
+        // Without a branch per lane, so that it vectorises: a divergent loop's rows are
+        // mostly partial (a per-lane `if` here was 9 % of `branchy`'s host instructions).
         for (i, (v, c)) in r.iter_mut().zip(out.chunks_exact(4)).enumerate() {
-            if mask >> i & 1 == 0 {
-                *v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-            }
+            let keep = (mask >> i & 1).wrapping_sub(1);
+            *v = (*v & !keep) | (u32::from_le_bytes([c[0], c[1], c[2], c[3]]) & keep);
         }
     }
     for (c, v) in out.chunks_exact_mut(4).zip(r.iter()) {

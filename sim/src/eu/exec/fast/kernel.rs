@@ -1,21 +1,23 @@
-//! Pre-decoded executors for the fast path's plain operations (no condition, `cmp`, `sel` or
-//! `csel`) on all channels of a 1-, 8-, 16- or 32-lane array, writing consecutive DWords: the
-//! operation, the lane count and each source's form (one value, a DWord row, a strided region)
-//! are chosen once per kernel ([`select`], from classification), so executing one is a call
-//! with no form matching. A kernel computes what the fast path's loop computes for the same
-//! instruction and returns false, having changed nothing, where a row would leave the register
-//! file (that loop then runs it); the fast-vs-general proptest runs through them.
+//! Pre-decoded executors for the fast path's common forms on all channels of a 1-, 8-, 16- or
+//! 32-lane array: plain operations writing consecutive DWords, flag-writing ones (`cmp`, a
+//! condition modifier on a 32-bit result, `null` destination allowed), `sel` by predicate and
+//! a one-channel `mov` to a Byte or Word. The operation, the lane count and each source's form
+//! (one value, a DWord row, a strided region) are chosen once per kernel ([`select`], from
+//! classification), so executing one is a call with no form matching. A kernel computes what
+//! the fast path's loop computes for the same instruction and returns false, having changed
+//! nothing, where a row would leave the register file (that loop then runs it); the
+//! fast-vs-general proptests run through them.
 
 use std::fmt;
 
-use crate::eu::program::fast::{Elem, Fast, FastOp, FastSrc, Num, Src};
+use crate::eu::program::fast::{Elem, Fast, FastDst, FastOp, FastSrc, Num, Src};
 use crate::eu::regfile::Thread;
 
-use super::{read, store_row, word_op};
+use super::{commit, cond_row, pick_row, read, store_row, word_cmp, word_op};
 
-/// A kernel: runs its instruction on the thread with the store mask (enabled and predicated
-/// channels); false when it does not apply (a region outside the register file).
-pub type KernelFn = unsafe fn(&mut Thread, &Fast, u32) -> bool;
+/// A kernel: runs its instruction on the thread with its enabled channels and its predicate
+/// (all ones without one); false when it does not apply (a region outside the register file).
+pub type KernelFn = unsafe fn(&mut Thread, &Fast, u32, u32) -> bool;
 
 /// [`KernelFn`], comparable by address so that [`Fast`] stays comparable.
 #[derive(Clone, Copy)]
@@ -35,39 +37,54 @@ impl fmt::Debug for Kernel {
     }
 }
 
-// The operation as a constant: `(FastOp, Num)` cannot be a const generic parameter.
-const MOV: u8 = 0;
-const NOT: u8 = 1;
-const ADD: u8 = 2;
-const MUL: u8 = 3;
-const MAD: u8 = 4;
-const AND: u8 = 5;
-const OR: u8 = 6;
-const XOR: u8 = 7;
-const SHL: u8 = 8;
-const SHR: u8 = 9;
-const ASR: u8 = 10;
-const FADD: u8 = 11;
-const FMUL: u8 = 12;
-const FMAD: u8 = 13;
+// The operation as a constant (`(FastOp, Num)` cannot be a const generic parameter): its index
+// in `OPS`, the one table both directions read ([`op_of`], [`op_index`]).
+macro_rules! ops {
+    ($($name:ident = $op:expr, $num:ident;)*) => {
+        const OPS: &[(FastOp, Num)] = &[$(($op, Num::$num)),*];
+        ops!(@consts 0u8; $($name)*);
+    };
+    (@consts $i:expr;) => {};
+    (@consts $i:expr; $name:ident $($rest:ident)*) => {
+        const $name: u8 = $i;
+        ops!(@consts $i + 1; $($rest)*);
+    };
+}
+
+ops! {
+    MOV = FastOp::Mov, Int;
+    NOT = FastOp::Not, Int;
+    ADD = FastOp::Add, Int;
+    MUL = FastOp::Mul, Int;
+    MAD = FastOp::Mad, Int;
+    AND = FastOp::And, Int;
+    OR = FastOp::Or, Int;
+    XOR = FastOp::Xor, Int;
+    SHL = FastOp::Shl, Int;
+    SHR = FastOp::Shr, Int;
+    ASR = FastOp::Asr, Int;
+    FADD = FastOp::Add, F32;
+    FMUL = FastOp::Mul, F32;
+    FMAD = FastOp::Mad, F32;
+    CMP = FastOp::Cmp { nan_true: false }, Int;
+    FCMP = FastOp::Cmp { nan_true: false }, F32;
+    FCMPN = FastOp::Cmp { nan_true: true }, F32;
+    SEL = FastOp::Sel, Int;
+}
 
 const fn op_of(k: u8) -> (FastOp, Num) {
-    match k {
-        MOV => (FastOp::Mov, Num::Int),
-        NOT => (FastOp::Not, Num::Int),
-        ADD => (FastOp::Add, Num::Int),
-        MUL => (FastOp::Mul, Num::Int),
-        MAD => (FastOp::Mad, Num::Int),
-        AND => (FastOp::And, Num::Int),
-        OR => (FastOp::Or, Num::Int),
-        XOR => (FastOp::Xor, Num::Int),
-        SHL => (FastOp::Shl, Num::Int),
-        SHR => (FastOp::Shr, Num::Int),
-        ASR => (FastOp::Asr, Num::Int),
-        FADD => (FastOp::Add, Num::F32),
-        FMUL => (FastOp::Mul, Num::F32),
-        _ => (FastOp::Mad, Num::F32),
-    }
+    OPS[k as usize]
+}
+
+/// The constant of `(op, num)`; a `mov`, `sel` (raw bits either way) and an integer `cmpn`
+/// (no NaN) share their integer entry.
+fn op_index(op: FastOp, num: Num) -> Option<u8> {
+    let key = match (op, num) {
+        (FastOp::Mov | FastOp::Sel, _) => (op, Num::Int),
+        (FastOp::Cmp { .. }, Num::Int) => (FastOp::Cmp { nan_true: false }, Num::Int),
+        _ => (op, num),
+    };
+    OPS.iter().position(|&e| e == key).map(|i| i as u8)
 }
 
 // A source's form: one value for every lane, a row of `L` consecutive DWords, or elements of
@@ -125,7 +142,8 @@ impl<'a, const F: u8> Get<'a, F> {
 fn plain<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
     t: &mut Thread,
     f: &Fast,
-    mask: u32,
+    enabled: u32,
+    pred: u32,
 ) -> bool {
     let Some(d) = f.dst else {
         return false;
@@ -142,27 +160,146 @@ fn plain<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
     let Some(r) = word_op::<L>(op, num, |i| a.at(i), |i| b.at(i), |i| c.at(i)) else {
         return false;
     };
-    store_row::<L>(t, usize::from(d.base), r, mask)
+    store_row::<L>(t, usize::from(d.base), r, enabled & pred)
 }
 
-/// [`plain`] compiled for AVX2 + FMA (as `block_avx2` is): [`select`] hands these out only on
-/// CPUs that have both.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn plain_avx2<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
+/// An operation that writes flags: a `cmp` (its all-ones/zero row to a DWord destination, if
+/// any) or an operation with a condition modifier on its 32-bit result (IGC's `and (eq)f1.0
+/// null:d` bit test); sources as for [`plain`], src2 unused.
+#[inline(always)]
+fn flagged<const L: usize, const OP: u8, const A: u8, const B: u8>(
     t: &mut Thread,
     f: &Fast,
-    mask: u32,
+    enabled: u32,
+    pred: u32,
 ) -> bool {
-    plain::<L, OP, A, B, C>(t, f, mask)
+    let Some(c) = f.cond else {
+        return false;
+    };
+    let file = &t.file[..];
+    let (Some(a), Some(b)) = (
+        Get::<A>::new::<L>(file, &f.src[0]),
+        Get::<B>::new::<L>(file, &f.src[1]),
+    ) else {
+        return false;
+    };
+    let (ga, gb) = (|i| a.at(i), |i| b.at(i));
+    let (r, bits) = match op_of(OP) {
+        (FastOp::Cmp { nan_true }, _) => {
+            let Some(bits) = word_cmp::<L>(f, c, nan_true, ga, gb) else {
+                return false;
+            };
+            (pick_row::<L>(bits, |_| u32::MAX, |_| 0), bits)
+        }
+        (op, num) => {
+            let Some(r) = word_op::<L>(op, num, ga, gb, |_| 0) else {
+                return false;
+            };
+            // `f.num`: a `mov`'s condition tests its value as the instruction's type.
+            (r, cond_row::<L>(c, f.num, f.dst_elem.signed, &r))
+        }
+    };
+    let mask = enabled & pred;
+    commit::<L>(t, f, r, Some((mask, bits)), mask)
 }
 
-/// The kernel of `plain_avx2` for the forms `$f` of the sources an operation reads.
+/// `sel` without a condition: the predicate picks src0 or src1 for each enabled lane.
+#[inline(always)]
+fn select_by_predicate<const L: usize, const A: u8, const B: u8>(
+    t: &mut Thread,
+    f: &Fast,
+    enabled: u32,
+    pred: u32,
+) -> bool {
+    let file = &t.file[..];
+    let (Some(a), Some(b)) = (
+        Get::<A>::new::<L>(file, &f.src[0]),
+        Get::<B>::new::<L>(file, &f.src[1]),
+    ) else {
+        return false;
+    };
+    let r = pick_row::<L>(pred, |i| a.at(i), |i| b.at(i));
+    commit::<L>(t, f, r, None, enabled)
+}
+
+/// A one-channel integer or raw `mov` to a Byte or Word (IGC's `(W) mov (1) r3.8:hf 0x1:hf`):
+/// the value's low bytes.
+#[inline(always)]
+fn narrow_scalar_mov(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bool {
+    let (Some(d), Some(a)) = (f.dst, Get::<ONE>::new::<1>(&t.file, &f.src[0])) else {
+        return false;
+    };
+    let (at, size) = (usize::from(d.base), usize::from(f.dst_elem.size));
+    let v = a.at(0).to_le_bytes();
+    let Some(out) = t.file.get_mut(at..at + size) else {
+        return false;
+    };
+    if enabled & pred & 1 != 0 {
+        out.copy_from_slice(&v[..size]);
+    }
+    true
+}
+
+/// The kernels compiled for AVX2 + FMA (as `block_avx2` is): [`select`] hands these out only
+/// on CPUs that have both.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::*;
+
+    #[target_feature(enable = "avx2,fma")]
+    pub fn plain<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
+        t: &mut Thread,
+        f: &Fast,
+        enabled: u32,
+        pred: u32,
+    ) -> bool {
+        super::plain::<L, OP, A, B, C>(t, f, enabled, pred)
+    }
+
+    #[target_feature(enable = "avx2,fma")]
+    pub fn flagged<const L: usize, const OP: u8, const A: u8, const B: u8>(
+        t: &mut Thread,
+        f: &Fast,
+        enabled: u32,
+        pred: u32,
+    ) -> bool {
+        super::flagged::<L, OP, A, B>(t, f, enabled, pred)
+    }
+
+    #[target_feature(enable = "avx2,fma")]
+    pub fn select_by_predicate<const L: usize, const A: u8, const B: u8>(
+        t: &mut Thread,
+        f: &Fast,
+        enabled: u32,
+        pred: u32,
+    ) -> bool {
+        super::select_by_predicate::<L, A, B>(t, f, enabled, pred)
+    }
+
+    #[target_feature(enable = "avx2,fma")]
+    pub fn narrow_scalar_mov(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bool {
+        super::narrow_scalar_mov(t, f, enabled, pred)
+    }
+}
+
+/// The kernel of `$k` for the forms of the sources an operation reads.
 #[cfg(target_arch = "x86_64")]
 macro_rules! pick {
-    ($l:ident, $op:ident, $forms:expr, [$($a:ident $b:ident $c:ident),*]) => {
+    ($k:ident::<$l:ident, $op:ident>, $forms:expr, [$($a:ident $b:ident $c:ident),*]) => {
         match $forms {
-            $(($a, $b, $c) => Some(plain_avx2::<$l, $op, $a, $b, $c> as KernelFn),)*
+            $(($a, $b, $c) => Some(avx2::$k::<$l, $op, $a, $b, $c> as KernelFn),)*
+            _ => None,
+        }
+    };
+    ($k:ident::<$l:ident, $op:ident>, $forms:expr, [$($a:ident $b:ident),*]) => {
+        match $forms {
+            $(($a, $b) => Some(avx2::$k::<$l, $op, $a, $b> as KernelFn),)*
+            _ => None,
+        }
+    };
+    ($k:ident::<$l:ident>, $forms:expr, [$($a:ident $b:ident),*]) => {
+        match $forms {
+            $(($a, $b) => Some(avx2::$k::<$l, $a, $b> as KernelFn),)*
             _ => None,
         }
     };
@@ -170,12 +307,12 @@ macro_rules! pick {
 
 #[cfg(target_arch = "x86_64")]
 fn unary<const L: usize, const OP: u8>(a: u8) -> Option<KernelFn> {
-    pick!(L, OP, (a, ONE, ONE), [ONE ONE ONE, ROW ONE ONE, STRIDED ONE ONE])
+    pick!(plain::<L, OP>, (a, ONE, ONE), [ONE ONE ONE, ROW ONE ONE, STRIDED ONE ONE])
 }
 
 #[cfg(target_arch = "x86_64")]
 fn binary<const L: usize, const OP: u8>(a: u8, b: u8) -> Option<KernelFn> {
-    pick!(L, OP, (a, b, ONE), [
+    pick!(plain::<L, OP>, (a, b, ONE), [
         ONE ONE ONE, ONE ROW ONE, ONE STRIDED ONE,
         ROW ONE ONE, ROW ROW ONE, ROW STRIDED ONE,
         STRIDED ONE ONE, STRIDED ROW ONE, STRIDED STRIDED ONE
@@ -185,15 +322,50 @@ fn binary<const L: usize, const OP: u8>(a: u8, b: u8) -> Option<KernelFn> {
 /// `mad`: rows and values only (27 forms would be 27 kernels per lane count).
 #[cfg(target_arch = "x86_64")]
 fn ternary<const L: usize, const OP: u8>(a: u8, b: u8, c: u8) -> Option<KernelFn> {
-    pick!(L, OP, (a, b, c), [
+    pick!(plain::<L, OP>, (a, b, c), [
         ONE ONE ONE, ONE ONE ROW, ONE ROW ONE, ONE ROW ROW,
         ROW ONE ONE, ROW ONE ROW, ROW ROW ONE, ROW ROW ROW
     ])
 }
 
+/// Flag-writing forms: rows, values and strided sources (IGC's `cmp null:w r1<16;16,1>:w`).
 #[cfg(target_arch = "x86_64")]
-fn for_lanes<const L: usize>(op: u8, forms: [u8; 3]) -> Option<KernelFn> {
+fn flagging<const L: usize, const OP: u8>(a: u8, b: u8) -> Option<KernelFn> {
+    pick!(flagged::<L, OP>, (a, b), [
+        ONE ONE, ONE ROW, ONE STRIDED,
+        ROW ONE, ROW ROW, ROW STRIDED,
+        STRIDED ONE, STRIDED ROW, STRIDED STRIDED
+    ])
+}
+
+#[cfg(target_arch = "x86_64")]
+fn selecting<const L: usize>(a: u8, b: u8) -> Option<KernelFn> {
+    pick!(select_by_predicate::<L>, (a, b), [
+        ONE ONE, ONE ROW, ONE STRIDED,
+        ROW ONE, ROW ROW, ROW STRIDED,
+        STRIDED ONE, STRIDED ROW, STRIDED STRIDED
+    ])
+}
+
+#[cfg(target_arch = "x86_64")]
+fn for_lanes<const L: usize>(op: u8, cond: bool, forms: [u8; 3]) -> Option<KernelFn> {
     let [a, b, c] = forms;
+    if cond {
+        return match op {
+            MOV => flagging::<L, MOV>(a, ONE),
+            ADD => flagging::<L, ADD>(a, b),
+            AND => flagging::<L, AND>(a, b),
+            OR => flagging::<L, OR>(a, b),
+            XOR => flagging::<L, XOR>(a, b),
+            SHL => flagging::<L, SHL>(a, b),
+            SHR => flagging::<L, SHR>(a, b),
+            ASR => flagging::<L, ASR>(a, b),
+            CMP => flagging::<L, CMP>(a, b),
+            FCMP => flagging::<L, FCMP>(a, b),
+            FCMPN => flagging::<L, FCMPN>(a, b),
+            _ => None,
+        };
+    }
     match op {
         MOV => unary::<L, MOV>(a),
         NOT => unary::<L, NOT>(a),
@@ -208,60 +380,74 @@ fn for_lanes<const L: usize>(op: u8, forms: [u8; 3]) -> Option<KernelFn> {
         FADD => binary::<L, FADD>(a, b),
         FMUL => binary::<L, FMUL>(a, b),
         MAD => ternary::<L, MAD>(a, b, c),
-        _ => ternary::<L, FMAD>(a, b, c),
+        FMAD => ternary::<L, FMAD>(a, b, c),
+        SEL => selecting::<L>(a, b),
+        _ => None,
     }
 }
 
 /// One channel: every source is one value.
 #[cfg(target_arch = "x86_64")]
-fn scalar(op: u8, forms: [u8; 3]) -> Option<KernelFn> {
+fn scalar(op: u8, cond: bool, forms: [u8; 3]) -> Option<KernelFn> {
     if forms != [ONE; 3] {
         return None;
     }
+    if cond {
+        return match op {
+            MOV => Some(avx2::flagged::<1, MOV, ONE, ONE> as KernelFn),
+            ADD => Some(avx2::flagged::<1, ADD, ONE, ONE> as KernelFn),
+            AND => Some(avx2::flagged::<1, AND, ONE, ONE> as KernelFn),
+            CMP => Some(avx2::flagged::<1, CMP, ONE, ONE> as KernelFn),
+            FCMP => Some(avx2::flagged::<1, FCMP, ONE, ONE> as KernelFn),
+            _ => None,
+        };
+    }
     Some(match op {
-        MOV => plain_avx2::<1, MOV, ONE, ONE, ONE>,
-        NOT => plain_avx2::<1, NOT, ONE, ONE, ONE>,
-        ADD => plain_avx2::<1, ADD, ONE, ONE, ONE>,
-        MUL => plain_avx2::<1, MUL, ONE, ONE, ONE>,
-        AND => plain_avx2::<1, AND, ONE, ONE, ONE>,
-        OR => plain_avx2::<1, OR, ONE, ONE, ONE>,
-        XOR => plain_avx2::<1, XOR, ONE, ONE, ONE>,
-        SHL => plain_avx2::<1, SHL, ONE, ONE, ONE>,
-        SHR => plain_avx2::<1, SHR, ONE, ONE, ONE>,
-        ASR => plain_avx2::<1, ASR, ONE, ONE, ONE>,
-        FADD => plain_avx2::<1, FADD, ONE, ONE, ONE>,
-        FMUL => plain_avx2::<1, FMUL, ONE, ONE, ONE>,
-        MAD => plain_avx2::<1, MAD, ONE, ONE, ONE>,
-        _ => plain_avx2::<1, FMAD, ONE, ONE, ONE>,
+        MOV => avx2::plain::<1, MOV, ONE, ONE, ONE>,
+        NOT => avx2::plain::<1, NOT, ONE, ONE, ONE>,
+        ADD => avx2::plain::<1, ADD, ONE, ONE, ONE>,
+        MUL => avx2::plain::<1, MUL, ONE, ONE, ONE>,
+        AND => avx2::plain::<1, AND, ONE, ONE, ONE>,
+        OR => avx2::plain::<1, OR, ONE, ONE, ONE>,
+        XOR => avx2::plain::<1, XOR, ONE, ONE, ONE>,
+        SHL => avx2::plain::<1, SHL, ONE, ONE, ONE>,
+        SHR => avx2::plain::<1, SHR, ONE, ONE, ONE>,
+        ASR => avx2::plain::<1, ASR, ONE, ONE, ONE>,
+        FADD => avx2::plain::<1, FADD, ONE, ONE, ONE>,
+        FMUL => avx2::plain::<1, FMUL, ONE, ONE, ONE>,
+        MAD => avx2::plain::<1, MAD, ONE, ONE, ONE>,
+        FMAD => avx2::plain::<1, FMAD, ONE, ONE, ONE>,
+        SEL => avx2::select_by_predicate::<1, ONE, ONE>,
+        _ => return None,
     })
 }
 
-/// The kernel for a classified instruction, `None` when it is not a plain operation (no
-/// condition, `cmp`, `sel` or `csel`) on all channels of a 1-, 8-, 16- or 32-lane array with
-/// a destination of consecutive DWords (one DWord for one channel), or the CPU lacks AVX2 +
-/// FMA: the fast path's general loop runs it then, as before.
+/// The kernel for a classified instruction, `None` when it has none or the CPU lacks AVX2 +
+/// FMA (the fast path's general loop runs it then, as before). Kernels cover all channels of
+/// a 1-, 8-, 16- or 32-lane array with a `null` destination (flag-writing forms) or one of
+/// consecutive DWords (one DWord for one channel), running: a plain operation; a `cmp`, or
+/// an operation with a condition modifier on a 32-bit result; a `sel` picked by the
+/// predicate; and a one-channel `mov` to a Byte or Word.
 pub fn select(f: &Fast) -> Option<Kernel> {
-    let op = match (f.num, f.op) {
-        (_, FastOp::Mov) => MOV,
-        (Num::Int, FastOp::Not) => NOT,
-        (Num::Int, FastOp::Add) => ADD,
-        (Num::Int, FastOp::Mul) => MUL,
-        (Num::Int, FastOp::Mad) => MAD,
-        (Num::Int, FastOp::And) => AND,
-        (Num::Int, FastOp::Or) => OR,
-        (Num::Int, FastOp::Xor) => XOR,
-        (Num::Int, FastOp::Shl) => SHL,
-        (Num::Int, FastOp::Shr) => SHR,
-        (Num::Int, FastOp::Asr) => ASR,
-        (Num::F32, FastOp::Add) => FADD,
-        (Num::F32, FastOp::Mul) => FMUL,
-        (Num::F32, FastOp::Mad) => FMAD,
-        _ => return None,
+    if f.op == FastOp::Mov && f.num == Num::Int && f.n == 1 && f.cond.is_none() {
+        let narrow = f.dst.is_some() && f.dst_elem.size < 4;
+        let one = matches!(f.src[0].at, Src::Imm(_) | Src::Region { .. });
+        if narrow && one {
+            return scalar_mov();
+        }
+    }
+    let op = op_index(f.op, f.num)?;
+    let cmp = matches!(f.op, FastOp::Cmp { .. });
+    let dword_row = |d: FastDst| f.dst_elem.size == 4 && (d.stride == 4 || f.n == 1);
+    let form_ok = match f.dst {
+        // `cmp` flags come from its sources; other conditions test the 32-bit result.
+        None => f.cond.is_some() && (cmp || f.dst_elem.size == 4),
+        Some(d) => dword_row(d),
     };
-    let dword_row = f
-        .dst
-        .is_some_and(|d| f.dst_elem.size == 4 && (d.stride == 4 || f.n == 1));
-    if f.cond.is_some() || !dword_row {
+    // Integer compares of sources of different signedness stay on the loop (as `word`).
+    let mixed = f.num == Num::Int && f.src[0].elem.signed != f.src[1].elem.signed;
+    let sel_ok = f.op != FastOp::Sel || f.cond.is_none();
+    if !form_ok || !sel_ok || (cmp && mixed) || (cmp && f.cond.is_none()) {
         return None;
     }
     let mut forms = [ONE; 3];
@@ -273,26 +459,40 @@ pub fn select(f: &Fast) -> Option<Kernel> {
             Src::Gather => return None,
         };
     }
-    select_for(f.n, op, forms)
+    select_for(f.n, op, f.cond.is_some(), forms)
 }
 
 #[cfg(target_arch = "x86_64")]
-fn select_for(n: u8, op: u8, forms: [u8; 3]) -> Option<Kernel> {
-    if !(std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma"))
-    {
+fn has_avx2_fma() -> bool {
+    std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+}
+
+#[cfg(target_arch = "x86_64")]
+fn scalar_mov() -> Option<Kernel> {
+    has_avx2_fma().then_some(Kernel(avx2::narrow_scalar_mov))
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn scalar_mov() -> Option<Kernel> {
+    None
+}
+
+#[cfg(target_arch = "x86_64")]
+fn select_for(n: u8, op: u8, cond: bool, forms: [u8; 3]) -> Option<Kernel> {
+    if !has_avx2_fma() {
         return None;
     }
     let k = match n {
-        1 => scalar(op, forms),
-        8 => for_lanes::<8>(op, forms),
-        16 => for_lanes::<16>(op, forms),
-        32 => for_lanes::<32>(op, forms),
+        1 => scalar(op, cond, forms),
+        8 => for_lanes::<8>(op, cond, forms),
+        16 => for_lanes::<16>(op, cond, forms),
+        32 => for_lanes::<32>(op, cond, forms),
         _ => None,
     }?;
     Some(Kernel(k))
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn select_for(_: u8, _: u8, _: [u8; 3]) -> Option<Kernel> {
+fn select_for(_: u8, _: u8, _: bool, _: [u8; 3]) -> Option<Kernel> {
     None
 }
