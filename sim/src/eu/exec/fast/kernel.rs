@@ -138,6 +138,18 @@ impl<'a, const F: u8> Get<'a, F> {
     }
 }
 
+/// Sources 0 and 1 in forms `A` and `B`, if the instruction's sources have those forms.
+#[inline(always)]
+fn two_sources<'a, const L: usize, const A: u8, const B: u8>(
+    file: &'a [u8],
+    f: &Fast,
+) -> Option<(Get<'a, A>, Get<'a, B>)> {
+    Some((
+        Get::<A>::new::<L>(file, &f.src[0])?,
+        Get::<B>::new::<L>(file, &f.src[1])?,
+    ))
+}
+
 #[inline(always)]
 fn plain<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
     t: &mut Thread,
@@ -176,11 +188,7 @@ fn flagged<const L: usize, const OP: u8, const A: u8, const B: u8>(
     let Some(c) = f.cond else {
         return false;
     };
-    let file = &t.file[..];
-    let (Some(a), Some(b)) = (
-        Get::<A>::new::<L>(file, &f.src[0]),
-        Get::<B>::new::<L>(file, &f.src[1]),
-    ) else {
+    let Some((a, b)) = two_sources::<L, A, B>(&t.file, f) else {
         return false;
     };
     let (ga, gb) = (|i| a.at(i), |i| b.at(i));
@@ -211,11 +219,7 @@ fn select_by_predicate<const L: usize, const A: u8, const B: u8>(
     enabled: u32,
     pred: u32,
 ) -> bool {
-    let file = &t.file[..];
-    let (Some(a), Some(b)) = (
-        Get::<A>::new::<L>(file, &f.src[0]),
-        Get::<B>::new::<L>(file, &f.src[1]),
-    ) else {
+    let Some((a, b)) = two_sources::<L, A, B>(&t.file, f) else {
         return false;
     };
     let r = pick_row::<L>(pred, |i| a.at(i), |i| b.at(i));
