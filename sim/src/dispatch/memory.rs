@@ -63,6 +63,13 @@ pub struct VmMemory<'a> {
     bound: Vec<Option<&'a Binding>>,
 }
 
+/// `b` and the BO offset of `[va, va+len)` when `b` maps all of it for this access.
+fn covers(b: &Binding, va: u64, len: usize, write: bool) -> Option<(&Binding, u64)> {
+    let end = va.checked_add(len as u64)?;
+    (va >= b.start && end <= b.start + b.len && !(write && b.read_only))
+        .then(|| (b, b.bo_offset + (va - b.start)))
+}
+
 impl<'a> VmMemory<'a> {
     pub fn new(
         platform: Platform,
@@ -90,11 +97,10 @@ impl<'a> VmMemory<'a> {
     /// A remembered binding that maps all of `[va, va+len)` (`va` reduced to 48 bits) for
     /// this access, and the offset in its BO.
     fn cached(&self, va: u64, len: usize, write: bool) -> Option<(&'a Binding, u64)> {
-        let end = va.checked_add(len as u64)?;
-        self.recent.iter().flatten().find_map(|&b| {
-            (va >= b.start && end <= b.start + b.len && !(write && b.read_only))
-                .then(|| (b, b.bo_offset + (va - b.start)))
-        })
+        self.recent
+            .iter()
+            .flatten()
+            .find_map(|&b| covers(b, va, len, write))
     }
 
     /// The address of byte `offset` of the surface at `bti` when `len` bytes from there lie in
@@ -107,10 +113,7 @@ impl<'a> VmMemory<'a> {
     /// The binding surface `bti` last went through and the BO offset of `[va, va+len)` (`va`
     /// reduced to 48 bits), when it maps all of it for this access.
     fn bound(&self, bti: u32, va: u64, len: usize, write: bool) -> Option<(&'a Binding, u64)> {
-        let b = (*self.bound.get(bti as usize)?)?;
-        let end = va.checked_add(len as u64)?;
-        (va >= b.start && end <= b.start + b.len && !(write && b.read_only))
-            .then(|| (b, b.bo_offset + (va - b.start)))
+        covers((*self.bound.get(bti as usize)?)?, va, len, write)
     }
 
     /// Remembers the binding of `va` for surface `bti` (after an access succeeded).

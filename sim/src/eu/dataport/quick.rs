@@ -275,39 +275,29 @@ fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
     let data = usize::from(l.data_at);
     let align = u64::from(l.align);
     // The lanes step by 4 and `chan_off` is a multiple of 4 (the alignment): all lanes meet
-    // the rule when the run's first address does.
-    let space = match l.base {
-        // One call: the surface's bounds, alignment and binding checked together.
-        Base::Bti(b) if l.write => {
-            return mem.surface_write_all(u32::from(b), off, align, &t.file[data..data + len]);
-        }
-        Base::Bti(b) => {
-            let mut buf = [0u8; 32 * 4];
-            let buf = &mut buf[..len];
-            if !mem.surface_read_all(u32::from(b), off, align, buf) {
-                return false;
-            }
-            t.file[data..data + len].copy_from_slice(buf);
-            return true;
-        }
-        Base::Flat => Space::Global,
-        Base::Slm(p) => Space::Slm(p),
-    };
-    if !first.is_multiple_of(align) {
-        return false;
-    }
+    // the rule when the run's first address does. A surface checks its bounds, alignment and
+    // binding in one call; flat and SLM runs check the alignment here.
+    let aligned = first.is_multiple_of(align);
     if l.write {
-        mem_write_all(mem, space, off, &t.file[data..data + len])
-    } else {
-        // Through a buffer: a failed run leaves the registers as they were.
-        let mut buf = [0u8; 32 * 4];
-        let buf = &mut buf[..len];
-        if !mem_read_all(mem, space, off, buf) {
-            return false;
-        }
-        t.file[data..data + len].copy_from_slice(buf);
-        true
+        let src = &t.file[data..data + len];
+        return match l.base {
+            Base::Bti(b) => mem.surface_write_all(u32::from(b), off, align, src),
+            Base::Flat => aligned && mem_write_all(mem, Space::Global, off, src),
+            Base::Slm(p) => aligned && mem_write_all(mem, Space::Slm(p), off, src),
+        };
     }
+    // Through a buffer: a failed run leaves the registers as they were.
+    let mut buf = [0u8; 32 * 4];
+    let buf = &mut buf[..len];
+    let read = match l.base {
+        Base::Bti(b) => mem.surface_read_all(u32::from(b), off, align, buf),
+        Base::Flat => aligned && mem_read_all(mem, Space::Global, off, buf),
+        Base::Slm(p) => aligned && mem_read_all(mem, Space::Slm(p), off, buf),
+    };
+    if read {
+        t.file[data..data + len].copy_from_slice(buf);
+    }
+    read
 }
 
 #[cfg(test)]

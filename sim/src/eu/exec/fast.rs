@@ -19,7 +19,7 @@ type Lanes<const L: usize> = [u32; L];
 /// loop does. Returns how many ran.
 pub fn run_block(t: &mut Thread, prog: &Program, budget: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+    if kernel::has_avx2_fma() {
         // SAFETY: `block_avx2` only requires the CPU to support AVX2 and FMA, checked just
         // above.
         return unsafe { block_avx2(t, prog, budget) };

@@ -466,8 +466,9 @@ pub fn select(f: &Fast) -> Option<Kernel> {
     select_for(f.n, op, f.cond.is_some(), forms)
 }
 
+/// Whether the CPU runs the AVX2 + FMA code (`block_avx2` and the kernels).
 #[cfg(target_arch = "x86_64")]
-fn has_avx2_fma() -> bool {
+pub(super) fn has_avx2_fma() -> bool {
     std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
 }
 

@@ -289,14 +289,10 @@ fn common_igc_forms_take_the_fast_path() {
 
 #[test]
 fn igc_loop_forms_get_a_pre_decoded_kernel() {
-    let avx2 = cfg!(target_arch = "x86_64") && {
-        #[cfg(target_arch = "x86_64")]
-        let has = std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("fma");
-        #[cfg(not(target_arch = "x86_64"))]
-        let has = false;
-        has
-    };
+    #[cfg(target_arch = "x86_64")]
+    let avx2 = super::kernel::has_avx2_fma();
+    #[cfg(not(target_arch = "x86_64"))]
+    let avx2 = false;
     for (text, kernel) in [
         (
             "mad (16|M0) r10.0<1>:f r10.0<1;0>:f r12.0<1;0>:f r14.0<1>:f",
