@@ -138,7 +138,7 @@ impl SimGpu {
             xe: xe::State::default(),
         };
         if self.kmd == Kmd::I915 {
-            state.i915.open();
+            state.i915.open(self.info);
         }
         Arc::new(SimDevice {
             kmd: self.kmd,

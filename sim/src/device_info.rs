@@ -8,6 +8,7 @@
 
 use platform::Platform;
 
+use crate::mem::{PageTables, Unbound};
 use crate::Kmd;
 
 mod parts;
@@ -168,7 +169,8 @@ pub struct DeviceInfo {
     /// i915: highest PAT index `I915_GEM_CREATE_EXT_SET_PAT` accepts.
     pub i915_max_pat_index: u32,
     /// i915: the PPGTT can mark pages read-only (I915_USERPTR_READ_ONLY). The kernel disables
-    /// it on Gen11 and Gen12 (incl. Xe-HPG) for an unresolved hardware issue.
+    /// it on Gen11 and Gen12 (incl. Xe-HPG) for an unresolved hardware issue. It also decides
+    /// what unbound addresses reach ([`DeviceInfo::i915_ppgtt`]).
     pub ppgtt_read_only: bool,
     /// An LLC or snooping keeps GPU accesses coherent with the CPU cache, which i915 needs for
     /// userptr objects (every platform here: LLC on skl/icllp/tgllp, snooping on dg2).
@@ -286,6 +288,26 @@ impl DeviceInfo {
         &DEVICES[platform as usize]
     }
 
+    /// What an i915 PPGTT's unused PTEs and read-only PTEs do on this part (Linux 6.12
+    /// `gt/gen8_ppgtt.c`). `gen8_init_scratch` points every unused PTE at a scratch page,
+    /// mapped read-only exactly when the PPGTT has read-only PTEs (`pte_flags =
+    /// vm->has_read_only`); such a page is never written, so it reads as the zeros it was
+    /// filled with (`poison_scratch_page`, without CONFIG_DRM_I915_DEBUG_GEM), and all VMs may
+    /// share it. Without read-only PTEs each VM gets its own writable page (the selftest
+    /// `igt_vm_isolation` checks a write into one VM's scratch is not seen from another). The
+    /// GPU drops writes through a read-only PTE without a hang: IGT `gem_userptr_blits`
+    /// `readonly` and the selftest `igt_ctx_readonly` expect the backing store unchanged.
+    pub fn i915_ppgtt(&self) -> PageTables {
+        PageTables {
+            unbound: if self.ppgtt_read_only {
+                Unbound::Zero
+            } else {
+                Unbound::Page
+            },
+            drop_read_only_writes: self.ppgtt_read_only,
+        }
+    }
+
     pub fn supports(&self, kmd: Kmd) -> bool {
         self.kmds.contains(&kmd)
     }
@@ -367,6 +389,24 @@ mod tests {
         for p in Platform::ALL {
             let e = DeviceInfo::get(p).engine(EngineClass::Copy, 0);
             assert_eq!(e.map(|e| (e.name, e.mmio_base)), Some(("bcs0", 0x22000)));
+        }
+    }
+
+    #[test]
+    fn i915_scratch_is_read_only_only_before_gen11() {
+        // gen8_ppgtt_create: has_read_only = !IS_GRAPHICS_VER(gt->i915, 11, 12), and
+        // gen8_init_scratch maps the scratch page read-only exactly when has_read_only.
+        for p in Platform::ALL {
+            let gen = DeviceInfo::get(p).ip_version.0;
+            let read_only = !(11..=12).contains(&gen);
+            let t = DeviceInfo::get(p).i915_ppgtt();
+            assert_eq!(t.drop_read_only_writes, read_only, "{p}");
+            let unbound = if read_only {
+                Unbound::Zero
+            } else {
+                Unbound::Page
+            };
+            assert_eq!(t.unbound, unbound, "{p}");
         }
     }
 

@@ -8,7 +8,8 @@
 //!
 //! Layout:
 //! - [`mem`]: buffer objects and 48-bit per-VM GPU address spaces; every GPU access goes
-//!   through them, so a stray address is a recorded GPU page fault, never a host access.
+//!   through them, so a stray address reaches what the driver's page tables put there (a
+//!   recorded GPU page fault, zeros, or i915's per-VM scratch page), never a host access.
 //! - [`cs`]: the command streamer, from the engine's ring into user batches, executing MI
 //!   commands and PIPE_CONTROL, recording compute state and handing walkers to a
 //!   [`cs::WalkerExecutor`] (the EU interpreter plugs in there).

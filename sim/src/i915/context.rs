@@ -1,7 +1,5 @@
 //! VMs, contexts (with their VM and engine map), context parameters and reset statistics.
 
-use std::sync::{Arc, RwLock};
-
 use kmd_iface::flags::i915::ContextCreateFlags;
 use kmd_iface::i915::uapi::*;
 use kmd_iface::seam::Errno;
@@ -9,7 +7,6 @@ use kmd_iface::seam::Errno;
 use super::{extensions, Context, State};
 use crate::device::SimDevice;
 use crate::device_info::EngineClass;
-use crate::mem::AddressSpace;
 use crate::user;
 
 /// `I915_ENGINE_CLASS_INVALID` / `I915_ENGINE_CLASS_INVALID_NONE`: a hole in an engine map.
@@ -20,8 +17,7 @@ pub(crate) fn vm_create(dev: &SimDevice, a: &mut drm_i915_gem_vm_control) -> Res
     if a.flags != 0 || a.extensions != 0 {
         return Err(Errno::EINVAL);
     }
-    let vm = Arc::new(RwLock::new(AddressSpace::new()));
-    a.vm_id = dev.lock().i915.new_vm(vm);
+    a.vm_id = dev.lock().i915.new_vm(super::new_vm(dev.info()));
     Ok(0)
 }
 
@@ -129,8 +125,7 @@ pub(crate) fn create(
     };
     let mut guard = dev.lock();
     let st = &mut guard.i915;
-    let vm = Arc::new(RwLock::new(AddressSpace::new()));
-    let mut ctx = Context::new(0, vm);
+    let mut ctx = Context::new(0, super::new_vm(dev.info()));
     if flags.contains(ContextCreateFlags::USE_EXTENSIONS) {
         extensions::walk(a.extensions, |at, name| {
             if name != I915_CONTEXT_CREATE_EXT_SETPARAM {

@@ -17,6 +17,7 @@ use kmd_iface::i915::uapi::*;
 use kmd_iface::seam::Errno;
 
 use crate::device::{SimDevice, State as DevState};
+use crate::device_info::DeviceInfo;
 use crate::gem::GemObject;
 use crate::gpu::HwContext;
 use crate::ioctl::route;
@@ -24,6 +25,13 @@ use crate::mem::AddressSpace;
 
 /// A GPU address space shared by VM ids and the contexts running in it.
 pub(crate) type Vm = Arc<RwLock<AddressSpace>>;
+
+/// A new PPGTT, its unused PTEs on the part's scratch page.
+pub(crate) fn new_vm(info: &DeviceInfo) -> Vm {
+    Arc::new(RwLock::new(AddressSpace::with_page_tables(
+        info.i915_ppgtt(),
+    )))
+}
 
 /// One i915 GEM context.
 pub(crate) struct Context {
@@ -64,9 +72,8 @@ pub(crate) struct State {
 
 impl State {
     /// A new file has the default context 0 with its own address space.
-    pub fn open(&mut self) {
-        let vm = Arc::new(RwLock::new(AddressSpace::new()));
-        self.contexts.insert(0, Context::new(0, vm));
+    pub fn open(&mut self, info: &DeviceInfo) {
+        self.contexts.insert(0, Context::new(0, new_vm(info)));
     }
 
     fn new_vm(&mut self, vm: Vm) -> u32 {

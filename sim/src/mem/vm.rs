@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::Bo;
 
@@ -24,6 +24,30 @@ const VA_LIMIT: u64 = 1 << VA_BITS;
 pub enum Access {
     Read,
     Write,
+}
+
+/// What an address no binding covers reaches: the page tables' unused PTEs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Unbound {
+    /// No valid PTE: the access is a page fault.
+    #[default]
+    Fault,
+    /// Reads return zero and writes are dropped: xe's NULL PTE, or a scratch page mapped
+    /// read-only that nothing can write.
+    Zero,
+    /// One writable 4 KiB scratch page per address space behind every unbound page: writes
+    /// land in it and later reads of any unbound address see them at the same page offset.
+    Page,
+}
+
+/// How an address space's page tables treat the accesses no writable binding takes (see
+/// `DeviceInfo::i915_ppgtt` and xe's `vm::create` for what each driver sets up).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PageTables {
+    pub unbound: Unbound,
+    /// A write through a read-only binding is dropped without stopping the engine, rather
+    /// than faulting.
+    pub drop_read_only_writes: bool,
 }
 
 /// A GPU access that no binding covers (or a write to a read-only binding).
@@ -77,27 +101,61 @@ impl fmt::Debug for Binding {
     }
 }
 
-/// A GPU virtual address space. Cloning it snapshots the bindings (the BOs are shared): the
-/// map is shared until one side changes it, so the snapshot every submission takes costs no
-/// copy, and a bind copies the map only while a request still holds an older snapshot.
+/// The memory behind [`Unbound::Page`]: shared by every snapshot of its address space.
+#[derive(Clone)]
+struct ScratchPage(Arc<Mutex<Box<[u8]>>>);
+
+impl ScratchPage {
+    fn new() -> Self {
+        ScratchPage(Arc::new(Mutex::new(vec![0; PAGE_SIZE as usize].into())))
+    }
+
+    fn bytes(&self) -> std::sync::MutexGuard<'_, Box<[u8]>> {
+        // The page holds plain bytes: a panic elsewhere cannot leave it inconsistent.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl fmt::Debug for ScratchPage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "scratch page @{:p}", Arc::as_ptr(&self.0))
+    }
+}
+
+/// One contiguous piece of an access, as the page tables translate it.
+enum Piece<'a> {
+    /// Bytes of a BO from this offset.
+    Bo(&'a Bo, u64),
+    /// Nothing behind it: reads return zero, writes are dropped.
+    Zero,
+    /// The scratch page from this offset.
+    Scratch(&'a ScratchPage, usize),
+}
+
+/// A GPU virtual address space. Cloning it snapshots the bindings (the BOs and the scratch
+/// page are shared): the map is shared until one side changes it, so the snapshot every
+/// submission takes costs no copy, and a bind copies the map only while a request still
+/// holds an older snapshot.
 #[derive(Debug, Default, Clone)]
 pub struct AddressSpace {
     map: Arc<BTreeMap<u64, Binding>>,
-    /// Unbound pages hit a scratch page (reads return zero, writes vanish) instead of faulting
-    /// (xe's DRM_XE_VM_CREATE_FLAG_SCRATCH_PAGE).
-    scratch: bool,
+    tables: PageTables,
+    /// The page behind unbound addresses when `tables.unbound` is [`Unbound::Page`].
+    scratch: Option<ScratchPage>,
 }
 
 impl AddressSpace {
+    /// An address space where every access outside a binding faults.
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// An address space whose unbound pages are backed by a scratch page.
-    pub fn with_scratch_page() -> Self {
+    /// An address space whose page tables treat unbound and read-only accesses as `tables`.
+    pub fn with_page_tables(tables: PageTables) -> Self {
         AddressSpace {
-            scratch: true,
-            ..Self::default()
+            map: Arc::default(),
+            tables,
+            scratch: (tables.unbound == Unbound::Page).then(ScratchPage::new),
         }
     }
 
@@ -226,15 +284,14 @@ impl AddressSpace {
             .filter(|b| b.end() > va)
     }
 
-    /// Visits the contiguous pieces of `[va, va+len)`: (binding or None for the scratch page,
-    /// offset in BO, piece start, piece length). Stops with a fault at the first byte without a
-    /// valid translation.
+    /// Visits the contiguous pieces of `[va, va+len)`: (piece, its start in the access, its
+    /// length). Stops with a fault at the first byte without a valid translation.
     fn walk(
         &self,
         va: u64,
         len: usize,
         access: Access,
-        mut f: impl FnMut(Option<&Binding>, u64, usize, usize),
+        mut f: impl FnMut(Piece<'_>, usize, usize),
     ) -> Result<(), GpuFault> {
         let va = va & (VA_LIMIT - 1);
         let mut done = 0usize;
@@ -249,43 +306,54 @@ impl AddressSpace {
                 return Err(fault);
             }
             let Some(b) = self.lookup(addr) else {
-                if !self.scratch {
-                    return Err(fault);
-                }
+                let piece = match (self.tables.unbound, &self.scratch) {
+                    (Unbound::Zero, _) => Piece::Zero,
+                    (Unbound::Page, Some(page)) => {
+                        Piece::Scratch(page, (addr % PAGE_SIZE) as usize)
+                    }
+                    (Unbound::Fault, _) | (Unbound::Page, None) => return Err(fault),
+                };
+                // Up to the next binding, and within one page of the scratch page.
                 let next = self
                     .map
                     .range(addr..)
                     .next()
                     .map_or(VA_LIMIT, |(&s, _)| s)
                     .min((addr | (PAGE_SIZE - 1)) + 1);
-                let piece = usize::try_from(next - addr)
+                let n = usize::try_from(next - addr)
                     .unwrap_or(usize::MAX)
                     .min(len - done);
-                f(None, 0, done, piece);
-                done += piece;
+                f(piece, done, n);
+                done += n;
                 continue;
             };
-            if access == Access::Write && b.read_only {
-                return Err(fault);
-            }
+            let piece = if access == Access::Write && b.read_only {
+                if !self.tables.drop_read_only_writes {
+                    return Err(fault);
+                }
+                Piece::Zero
+            } else {
+                Piece::Bo(&b.bo, b.bo_offset + (addr - b.start))
+            };
             let avail = usize::try_from(b.end() - addr).unwrap_or(usize::MAX);
-            let piece = avail.min(len - done);
-            f(Some(b), b.bo_offset + (addr - b.start), done, piece);
-            done += piece;
+            let n = avail.min(len - done);
+            f(piece, done, n);
+            done += n;
         }
         Ok(())
     }
 
     /// Copies GPU memory at `va` into `dst`. Nothing is read unless every byte is mapped.
     pub fn read(&self, va: u64, dst: &mut [u8]) -> Result<(), GpuFault> {
-        self.walk(va, dst.len(), Access::Read, |_, _, _, _| {})?;
+        self.walk(va, dst.len(), Access::Read, |_, _, _| {})?;
         let mut res = Ok(());
-        self.walk(va, dst.len(), Access::Read, |b, off, at, n| {
+        self.walk(va, dst.len(), Access::Read, |p, at, n| {
             let piece = &mut dst[at..at + n];
-            match b {
-                None => piece.fill(0),
-                Some(b) => {
-                    if b.bo.read(off, piece).is_err() {
+            match p {
+                Piece::Zero => piece.fill(0),
+                Piece::Scratch(page, off) => piece.copy_from_slice(&page.bytes()[off..off + n]),
+                Piece::Bo(bo, off) => {
+                    if bo.read(off, piece).is_err() {
                         res = Err(GpuFault {
                             address: va + at as u64,
                             len: n,
@@ -300,16 +368,22 @@ impl AddressSpace {
 
     /// Copies `src` to GPU memory at `va`. Nothing is written unless every byte is mapped.
     pub fn write(&self, va: u64, src: &[u8]) -> Result<(), GpuFault> {
-        self.walk(va, src.len(), Access::Write, |_, _, _, _| {})?;
+        self.walk(va, src.len(), Access::Write, |_, _, _| {})?;
         let mut res = Ok(());
-        self.walk(va, src.len(), Access::Write, |b, off, at, n| {
-            let Some(b) = b else { return };
-            if b.bo.write(off, &src[at..at + n]).is_err() {
-                res = Err(GpuFault {
-                    address: va + at as u64,
-                    len: n,
-                    access: Access::Write,
-                });
+        self.walk(va, src.len(), Access::Write, |p, at, n| {
+            let piece = &src[at..at + n];
+            match p {
+                Piece::Zero => {}
+                Piece::Scratch(page, off) => page.bytes()[off..off + n].copy_from_slice(piece),
+                Piece::Bo(bo, off) => {
+                    if bo.write(off, piece).is_err() {
+                        res = Err(GpuFault {
+                            address: va + at as u64,
+                            len: n,
+                            access: Access::Write,
+                        });
+                    }
+                }
             }
         })?;
         res
@@ -483,14 +557,61 @@ mod tests {
     }
 
     #[test]
-    fn scratch_page_absorbs_unbound_accesses() {
-        let mut vm = AddressSpace::with_scratch_page();
+    fn zero_page_tables_read_zero_and_drop_writes() {
+        let mut vm = AddressSpace::with_page_tables(PageTables {
+            unbound: Unbound::Zero,
+            drop_read_only_writes: false,
+        });
         let b = bo(1);
         vm.bind(0x2000, 0x1000, b.clone(), 0, false).unwrap();
         vm.write(0x1ff8, &[0xffu8; 16]).unwrap();
         assert_eq!(b.mapping().load_u64(0).unwrap(), u64::MAX);
         assert_eq!(vm.read_u64(0x1ff8).unwrap(), 0);
         assert_eq!(vm.read_u32(0x5000_0000).unwrap(), 0);
+        // Read-only bindings still fault on write unless the tables drop those writes.
+        vm.bind(0x8000, 0x1000, bo(1), 0, true).unwrap();
+        assert_eq!(vm.write_u32(0x8000, 1).unwrap_err().access, Access::Write);
+    }
+
+    #[test]
+    fn scratch_page_is_one_page_behind_every_unbound_address() {
+        let mut vm = AddressSpace::with_page_tables(PageTables {
+            unbound: Unbound::Page,
+            drop_read_only_writes: false,
+        });
+        let b = bo(1);
+        vm.bind(0x2000, 0x1000, b.clone(), 0, false).unwrap();
+        // A write straddling the binding's start: the low half lands in the scratch page.
+        vm.write_u64(0x1ffc, 0x1111_2222_3333_4444).unwrap();
+        assert_eq!(b.mapping().load_u32(0).unwrap(), 0x1111_2222);
+        // The same page offset of any other unbound page, anywhere, reads it back.
+        assert_eq!(vm.read_u32(0x7_0000_0ffc).unwrap(), 0x3333_4444);
+        assert_eq!(vm.read_u32(0xffc).unwrap(), 0x3333_4444);
+        assert_eq!(vm.read_u32(0x5000_0000).unwrap(), 0);
+        // A snapshot (a submission's) shares the page; another address space has its own.
+        let snapshot = vm.clone();
+        snapshot.write_u32(0x9000_0010, 7).unwrap();
+        assert_eq!(vm.read_u32(0x10).unwrap(), 7);
+        let other = AddressSpace::with_page_tables(vm.tables);
+        assert_eq!(other.read_u32(0x10).unwrap(), 0);
+    }
+
+    #[test]
+    fn read_only_writes_can_be_dropped() {
+        let mut vm = AddressSpace::with_page_tables(PageTables {
+            unbound: Unbound::Zero,
+            drop_read_only_writes: true,
+        });
+        let b = bo(1);
+        b.write(0, &5u32.to_le_bytes()).unwrap();
+        vm.bind(0x1000, 0x1000, b.clone(), 0, true).unwrap();
+        vm.bind(0x2000, 0x1000, bo(1), 0, false).unwrap();
+        // The read-only half is dropped, the writable half lands.
+        vm.write_u64(0x1ffc, u64::MAX).unwrap();
+        vm.write_u32(0x1000, 9).unwrap();
+        assert_eq!(vm.read_u32(0x1000).unwrap(), 5);
+        assert_eq!(vm.read_u32(0x1ffc).unwrap(), 0);
+        assert_eq!(vm.read_u32(0x2000).unwrap(), u32::MAX);
     }
 
     #[test]

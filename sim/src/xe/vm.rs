@@ -10,7 +10,7 @@ use kmd_iface::xe::uapi::*;
 use super::sync::{self, Sync};
 use super::{next_id, vm_write, XeVm};
 use crate::device::SimDevice;
-use crate::mem::{AddressSpace, Bo, HostRange, PAGE_SIZE, VA_BITS};
+use crate::mem::{AddressSpace, Bo, HostRange, PageTables, Unbound, PAGE_SIZE, VA_BITS};
 use crate::sync::Fence;
 use crate::user;
 
@@ -27,11 +27,19 @@ pub(crate) fn create(dev: &SimDevice, a: &mut drm_xe_vm_create) -> Result<i32, E
     if flags.contains(VmCreateFlags::FAULT_MODE) {
         return Err(Errno::EINVAL);
     }
-    let space = if flags.contains(VmCreateFlags::SCRATCH_PAGE) {
-        AddressSpace::with_scratch_page()
+    // xe 6.12 points a scratch VM's unused PTEs at no page but sets XE_PTE_NULL in them
+    // (`__xe_pt_empty_pte`), the bit that makes reads return zero and drops writes (xe_drm.h,
+    // DRM_XE_VM_BIND_FLAG_NULL). A write through a READONLY binding stays a page fault (the
+    // simulator's choice: i915 reports a read-only fault issue on Gen12, `gen8_ppgtt_create`).
+    let unbound = if flags.contains(VmCreateFlags::SCRATCH_PAGE) {
+        Unbound::Zero
     } else {
-        AddressSpace::new()
+        Unbound::Fault
     };
+    let space = AddressSpace::with_page_tables(PageTables {
+        unbound,
+        drop_read_only_writes: false,
+    });
     let mut st = dev.lock();
     let xe = &mut st.xe;
     let id = next_id(&mut xe.next_vm, &xe.vms);
