@@ -467,13 +467,13 @@ fn bad_blits_are_reported_with_their_reason() {
 }
 
 #[test]
-fn a_blit_to_unbound_memory_is_a_page_fault_on_bcs0() {
+fn a_blit_to_unbound_memory_faults_on_xe_bcs0() {
     for (p, kmd) in blit_combos() {
         let cmd = XyBlockCopyBlt {
             destination_base_address: 0x7f00_0000,
             ..copy_row(0, 0, 64)
         };
-        assert_page_fault_on_bcs0(p, kmd, pack(p, &cmd), 0x7f00_0000);
+        assert_unbound_destination_on_bcs0(p, kmd, pack(p, &cmd), 0x7f00_0000);
     }
 }
 
@@ -840,19 +840,25 @@ fn bad_legacy_blits_are_reported_with_their_reason() {
 }
 
 #[test]
-fn a_legacy_blit_to_unbound_memory_is_a_page_fault_on_bcs0() {
+fn a_legacy_blit_to_unbound_memory_faults_on_xe_bcs0() {
     for (p, kmd) in legacy_combos() {
         let cmd = XySrcCopyBlt {
             destination_base_address: 0x7f00_0000,
             ..src_copy_row(0, 0, 64)
         };
-        assert_page_fault_on_bcs0(p, kmd, pack(p, &cmd), 0x7f00_0000);
+        assert_unbound_destination_on_bcs0(p, kmd, pack(p, &cmd), 0x7f00_0000);
     }
 }
 
-/// Runs one blit whose destination is unbound: one error, a page fault at `address` on bcs0.
-fn assert_page_fault_on_bcs0(p: Platform, kmd: Kmd, cmd: Vec<u32>, address: u64) {
+/// Runs one blit whose destination is unbound. On xe (a VM without a scratch page): one error,
+/// a page fault at `address` on bcs0. On i915 none: the PPGTT's unused entries reach its scratch
+/// page (`gen8_init_scratch`; what lands there: `sim/tests/i915_exec.rs`).
+fn assert_unbound_destination_on_bcs0(p: Platform, kmd: Kmd, cmd: Vec<u32>, address: u64) {
     let out = run(p, kmd, &batch(p, &[cmd]), &[], true);
+    if kmd == Kmd::I915 {
+        assert!(out.errors.is_empty(), "{p}: {:?}", out.errors);
+        return;
+    }
     match out.errors.as_slice() {
         [e] => {
             assert_eq!(e.engine, "bcs0", "{p} {kmd:?}");

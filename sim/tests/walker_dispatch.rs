@@ -417,11 +417,23 @@ __kernel void hang(__global volatile uint *out) {
 }
 "#;
 
-/// A store far outside the output buffer's binding is a GPU page fault at that address; an
-/// endless loop is a hang naming its instruction offset; the next dispatch on a new context
-/// still works.
+/// Reads back, one page further, what FAULT stored: the same page offset of another unbound page.
+const SCRATCH_READ: &str = r#"
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void scratch_read(__global uint *out, uint far) {
+  out[get_global_id(0)] = out[get_global_id(0) + far + 1024];
+}
+"#;
+
+/// On i915 a store far outside the output buffer's binding is no error: it lands in the VM's
+/// scratch page, writable on Gen12LP (`gen8_init_scratch` maps it read-only only where the
+/// PPGTT has read-only PTEs, not on Gen11/12), where a later dispatch in the same VM reads it
+/// at the same page offset of another unbound page, and a new context (a new VM, its own
+/// scratch page) reads zeros. An endless loop is a hang naming its instruction offset; the
+/// next dispatch on a new context still works. (xe's page faults by an EU store:
+/// `xe_hpg_fault_and_hang_then_next_dispatch_works`.)
 #[test]
-fn fault_and_hang_are_gpu_errors_and_the_next_dispatch_works() {
+fn scratch_store_and_hang_then_the_next_dispatch_works() {
     let ocloc = require!(Oracle::Ocloc);
     let iga = require!(Oracle::Iga64);
     let p = Platform::Tgllp;
@@ -444,37 +456,29 @@ fn fault_and_hang_are_gpu_errors_and_the_next_dispatch_works() {
     };
 
     let far = 0x10_0000u32;
-    let fk = Kernel::build(&ocloc, p, FAULT);
-    let fault = Launch {
-        kernel: &fk,
-        simd: Simd::S16,
-        global: [16, 1, 1],
-        local: [16, 1, 1],
-        slm_bytes: 0,
-        barriers: 0,
-        args: &[OUTPUT, far.into()],
-        input: &[],
-        surfaces: &[],
-    };
-    let err = g.launch(p, &fault, 4096).unwrap_err();
-    let rec = g.dev.error_states().last().cloned().expect("a GPU error");
-    let store = store_offset(&listing(&iga, p, &fk.isa));
-    match &rec.kind {
-        GpuErrorKind::PageFault {
-            fault: f,
-            by: Some(at),
-        } => {
-            assert_eq!(f.address, OUTPUT + 4 * u64::from(far), "{rec}");
-            assert_eq!((at.kernel, at.offset), (INSTRUCTION, store), "{rec}");
+    let args = [OUTPUT, far.into()];
+    fn stray<'a>(kernel: &'a Kernel, args: &'a [u64]) -> Launch<'a> {
+        Launch {
+            kernel,
+            simd: Simd::S16,
+            global: [16, 1, 1],
+            local: [16, 1, 1],
+            slm_bytes: 0,
+            barriers: 0,
+            args,
+            input: &[],
+            surfaces: &[],
         }
-        other => panic!("expected a page fault by the store, got {other:?} ({err})"),
     }
-    assert!(
-        rec.to_string().contains(&format!("offset {store:#x}")),
-        "{rec}"
+    let (fk, rk) = (
+        Kernel::build(&ocloc, p, FAULT),
+        Kernel::build(&ocloc, p, SCRATCH_READ),
     );
-    // The error banned the context; a new one runs the next dispatch.
+    g.launch(p, &stray(&fk, &args), 64).unwrap();
+    assert_eq!(u32s(&g.launch(p, &stray(&rk, &args), 64).unwrap()), [1; 16]);
     g.new_context();
+    assert_eq!(u32s(&g.launch(p, &stray(&rk, &args), 64).unwrap()), [0; 16]);
+    assert!(g.dev.error_states().is_empty());
     assert_eq!(
         g.launch(p, &good, 12 * 8 * 4).map(|o| o.len()),
         Ok(12 * 8 * 4)

@@ -37,7 +37,7 @@ pub fn open(p: Platform, kmd: Kmd) -> (Arc<SimDevice>, Arc<dyn DeviceFile>) {
     (dev, file)
 }
 
-fn pack(p: Platform, out: &mut Vec<u32>, pk: &impl Packet) {
+pub fn pack(p: Platform, out: &mut Vec<u32>, pk: &impl Packet) {
     let mut buf = [0u32; 16];
     let n = pk.pack(p, &mut buf).unwrap();
     out.extend_from_slice(&buf[..n]);
