@@ -337,7 +337,8 @@ fn gpu_fault_is_a_one_line_error_naming_the_address_and_the_instruction() {
     let ocloc = require!(Oracle::Ocloc);
     let iga = require!(Oracle::Iga64);
     let p = Platform::Tgllp;
-    // A stateless store 256 MiB past its 64-byte buffer.
+    // A stateless store 256 MiB past its 64-byte buffer. Through xe, whose VM here has no
+    // scratch page: under i915 the store would land in the PPGTT's scratch page, no error.
     let src = "__attribute__((intel_reqd_sub_group_size(16)))
         kernel void oob(global uint *o) { o[get_global_id(0) + (1u << 26)] = 1; }";
     let bin = ocloc::compile(
@@ -361,6 +362,8 @@ fn gpu_fault_is_a_one_line_error_naming_the_address_and_the_instruction() {
         file.to_str().unwrap(),
         "--device",
         "sim:tgllp",
+        "--kmd",
+        "xe",
         "--global",
         "16",
         "--arg",

@@ -7,8 +7,8 @@
 //! xe does not drive them), tgllp and dg2 (i915 and xe), each child seeing that GPU as `/dev/dri/renderD128`. By default a
 //! slice runs (every [`EVERY`]th instance of each corpus file, at SIMD 8, 16 and 32);
 //! `HIL_FULL=1` runs the whole corpus. `CONFORMANCE_FILTER` narrows cases as elsewhere.
-//! Before the corpus, a hang and a GPU page fault on the same path must be reported from the
-//! kernel driver's error capture, with work after each still running ([`faults_and_hangs`]).
+//! Before the corpus, a hang and (on xe) a GPU page fault on the same path must be reported from
+//! the kernel driver's error capture, with work after each still running ([`faults_and_hangs`]).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -61,7 +61,9 @@ fn eot_asm(p: Platform) -> &'static str {
 /// node: umd reports each from the kernel driver's error capture (i915 error state, xe
 /// devcoredump; the shim's simulated GPU writes them in those formats), and work after each
 /// still runs. A kernel's capture names the faulting page; the simulator's also the byte, the
-/// access and the instruction, which are then checked too (`exact`).
+/// access and the instruction, which are then checked too (`exact`). The stray store faults
+/// on xe only (umd's VMs have no scratch page): i915 points every unused PPGTT entry at a
+/// scratch page (`gen8_init_scratch`), so there the store lands in it and the kernel completes.
 fn faults_and_hangs(ocloc: &std::path::Path, p: Platform, kmd: KmdChoice, exact: bool) {
     use umd::device::{Device, DeviceSpec};
     use umd::error::FaultAccess;
@@ -114,12 +116,13 @@ fn faults_and_hangs(ocloc: &std::path::Path, p: Platform, kmd: KmdChoice, exact:
     let bad = buf.gpu_address() + 4 * (1 << 26);
     let range = NdRange::new(&[16], None, 16, None).unwrap();
     match d.dispatch(&oob, &range, &[ArgValue::Buffer(buf.clone())]) {
+        Ok(_) if kmd == KmdChoice::I915 => {}
         Err(Error::GpuFault {
             address,
             access,
             by,
             ..
-        }) => {
+        }) if kmd == KmdChoice::Xe => {
             assert_eq!(
                 address >> 12,
                 bad >> 12,
@@ -159,7 +162,7 @@ fn faults_and_hangs(ocloc: &std::path::Path, p: Platform, kmd: KmdChoice, exact:
     buf.read(60, &mut w).unwrap();
     assert_eq!(u32::from_le_bytes(w), 30, "{p} {kmd:?}");
     eprintln!(
-        "{} {}: hang and page fault reported from the capture",
+        "{} {}: hang (and on xe page fault) reported from the capture",
         p.name(),
         kmd.name()
     );

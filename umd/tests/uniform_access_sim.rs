@@ -4,7 +4,7 @@
 //! both formats and run on every simulated platform and kernel driver. Such kernels read no
 //! local IDs; IGC then asks (patch tokens) for one unused per-thread GRF before the arguments,
 //! which the dispatch must provide or the arguments are read one GRF early (a null buffer
-//! address: a page fault at 0x0). IGC also lowers them to SIMD1/SIMD2 data-port messages
+//! address: a page fault at 0x0 on xe, wrong results from the scratch page on i915). IGC also lowers them to SIMD1/SIMD2 data-port messages
 //! (whose payload keeps the SIMD8 layout) and to `:uv` immediates interleaved for DWord
 //! destinations. On Xe-HPG (ocloc's `acm-g10`) a uniform `char`/`short` store is a `(1|M0)` LSC
 //! A64 store whose address block is still two registers, with the data in src1 after them.
