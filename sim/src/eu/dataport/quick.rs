@@ -286,14 +286,19 @@ fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
             Base::Slm(p) => aligned && mem_write_all(mem, Space::Slm(p), off, src),
         };
     }
+    let space = match l.base {
+        // Straight into the registers: a refused surface run leaves them as they were.
+        Base::Bti(b) => {
+            let dst = &mut t.file[data..data + len];
+            return mem.surface_read_all(u32::from(b), off, align, dst);
+        }
+        Base::Flat => Space::Global,
+        Base::Slm(p) => Space::Slm(p),
+    };
     // Through a buffer: a failed run leaves the registers as they were.
     let mut buf = [0u8; 32 * 4];
     let buf = &mut buf[..len];
-    let read = match l.base {
-        Base::Bti(b) => mem.surface_read_all(u32::from(b), off, align, buf),
-        Base::Flat => aligned && mem_read_all(mem, Space::Global, off, buf),
-        Base::Slm(p) => aligned && mem_read_all(mem, Space::Slm(p), off, buf),
-    };
+    let read = aligned && mem_read_all(mem, space, off, buf);
     if read {
         t.file[data..data + len].copy_from_slice(buf);
     }
