@@ -152,8 +152,13 @@ impl Thread {
 
     /// [`Thread::reset`] when only the GRF registers in `grf` (bit r = register r) can be
     /// non-zero: clears those and every architecture register, leaving the others as they
-    /// are (zero, for a thread whose earlier runs wrote nothing outside `grf`).
+    /// are (zero, for a thread whose earlier runs wrote nothing outside `grf`). The area
+    /// `null` reads is never written (destinations of `null` store nothing), so it stays zero.
     pub fn reset_regs(&mut self, dispatch_mask: u32, grf: u128) {
+        debug_assert!(
+            self.file[ZERO..ZERO + ZERO_LEN].iter().all(|&b| b == 0),
+            "the null area was written"
+        );
         if grf == u128::MAX {
             self.file.fill(0);
         } else {
@@ -171,7 +176,7 @@ impl Thread {
                     b.fill(0);
                 }
             }
-            if let Some(arf) = self.file.get_mut(GRF_BYTES..) {
+            if let Some(arf) = self.file.get_mut(GRF_BYTES..ZERO) {
                 arf.fill(0);
             }
         }
