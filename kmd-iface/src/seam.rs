@@ -148,20 +148,19 @@ impl Mapping {
     /// nothing is copied.
     pub fn read(&self, offset: usize, dst: &mut [u8]) -> Result<(), MapAccessError> {
         let p = self.check(offset, dst.len(), 1)?;
-        let mut at = 0;
-        for (unit, len) in pieces(p as usize, dst.len()) {
-            let d = &mut dst[at..at + len];
-            // SAFETY: `check` proved [p, p+len) lies in the backing, which MapBacking keeps
-            // valid; the piece [p+at, p+at+len) is part of it, and `pieces` starts it at a
-            // multiple of `unit`.
-            unsafe {
-                match unit {
-                    1 => load::<u8>(p.add(at), d),
-                    8 => load::<u64>(p.add(at), d),
-                    _ => load::<Wide>(p.add(at), d),
-                }
-            }
-            at += len;
+        let [a, b, c, d, _] = pieces(p as usize, dst.len());
+        let (p0, rest) = dst.split_at_mut(a);
+        let (p1, rest) = rest.split_at_mut(b);
+        let (p2, rest) = rest.split_at_mut(c);
+        let (p3, p4) = rest.split_at_mut(d);
+        // SAFETY: `check` proved [p, p+len) lies in the backing, which MapBacking keeps valid;
+        // the pieces tile it in order, each starting at a multiple of its unit (`pieces`).
+        unsafe {
+            load::<u8>(p, p0);
+            load::<u64>(p.add(a), p1);
+            load::<Wide>(p.add(a + b), p2);
+            load::<u64>(p.add(a + b + c), p3);
+            load::<u8>(p.add(a + b + c + d), p4);
         }
         Ok(())
     }
@@ -170,18 +169,18 @@ impl Mapping {
     /// concurrently, see [`Mapping::read`]). On error nothing is written.
     pub fn write(&self, offset: usize, src: &[u8]) -> Result<(), MapAccessError> {
         let p = self.check(offset, src.len(), 1)?;
-        let mut at = 0;
-        for (unit, len) in pieces(p as usize, src.len()) {
-            let s = &src[at..at + len];
-            // SAFETY: as in `read`.
-            unsafe {
-                match unit {
-                    1 => store::<u8>(p.add(at), s),
-                    8 => store::<u64>(p.add(at), s),
-                    _ => store::<Wide>(p.add(at), s),
-                }
-            }
-            at += len;
+        let [a, b, c, d, _] = pieces(p as usize, src.len());
+        let (p0, rest) = src.split_at(a);
+        let (p1, rest) = rest.split_at(b);
+        let (p2, rest) = rest.split_at(c);
+        let (p3, p4) = rest.split_at(d);
+        // SAFETY: as in `read`.
+        unsafe {
+            store::<u8>(p, p0);
+            store::<u64>(p.add(a), p1);
+            store::<Wide>(p.add(a + b), p2);
+            store::<u64>(p.add(a + b + c), p3);
+            store::<u8>(p.add(a + b + c + d), p4);
         }
         Ok(())
     }
@@ -218,10 +217,10 @@ type Wide = std::arch::x86_64::__m128i;
 type Wide = u64;
 const WIDE: usize = std::mem::size_of::<Wide>();
 
-/// Splits `len` bytes at address `addr` into pieces of `(unit, bytes)`, in order, each piece
-/// starting at a multiple of its unit and `bytes` a multiple of it: single bytes up to 8-byte
-/// alignment, a u64 up to [`WIDE`] alignment, wide words, a u64, the last bytes.
-fn pieces(addr: usize, len: usize) -> [(usize, usize); 5] {
+/// Splits `len` bytes at address `addr` into the byte counts of five pieces, in order, each
+/// starting at a multiple of its unit and a multiple of it long: single bytes up to 8-byte
+/// alignment, a u64 up to [`WIDE`] alignment, wide words, a u64, the last single bytes.
+fn pieces(addr: usize, len: usize) -> [usize; 5] {
     let head = (addr.wrapping_neg() % 8).min(len);
     let mut left = len - head;
     let to_wide = if (addr + head) % WIDE != 0 && left >= 8 {
@@ -233,13 +232,7 @@ fn pieces(addr: usize, len: usize) -> [(usize, usize); 5] {
     let wide = left / WIDE * WIDE;
     left -= wide;
     let word = left / 8 * 8;
-    [
-        (1, head),
-        (8, to_wide),
-        (WIDE, wide),
-        (8, word),
-        (1, left - word),
-    ]
+    [head, to_wide, wide, word, left - word]
 }
 
 /// Copies `dst.len()` bytes (a multiple of `T`'s size) from `src` with volatile loads of `T`.
