@@ -223,7 +223,7 @@ const WIDE: usize = std::mem::size_of::<Wide>();
 fn pieces(addr: usize, len: usize) -> [usize; 5] {
     let head = (addr.wrapping_neg() % 8).min(len);
     let mut left = len - head;
-    let to_wide = if (addr + head) % WIDE != 0 && left >= 8 {
+    let to_wide = if !(addr + head).is_multiple_of(WIDE) && left >= 8 {
         8
     } else {
         0
