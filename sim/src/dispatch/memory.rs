@@ -14,6 +14,7 @@ use crate::eu::{
 };
 use crate::mem::tiling::Tiling;
 use crate::mem::{Access, AddressSpace, Binding, GpuFault, VA_BITS, VA_MASK};
+use kmd_iface::seam::Mapping;
 
 /// Binding-table indices of the stateless (General State Base relative) surfaces.
 const STATELESS_BTIS: [u32; 2] = [255, 253];
@@ -58,9 +59,60 @@ pub struct VmMemory<'a> {
     /// The bindings the last accesses went through, most recent first: a message's lanes
     /// nearly always hit one of a few buffers, so they skip the address space's map walk.
     recent: [Option<&'a Binding>; RECENT_BINDINGS],
-    /// By binding-table index, the binding the surface's last whole-run access went through:
-    /// a kernel's surface messages skip the surface and binding look-ups after the first.
-    bound: Vec<Option<&'a Binding>>,
+    /// By binding-table index, the part of the surface the binding of its last whole-run
+    /// access maps: a kernel's surface messages skip the surface and binding look-ups after
+    /// the first.
+    windows: Vec<Option<Window<'a>>>,
+}
+
+/// The offsets `[start, end)` of a surface at `base` that one binding of a BO the simulator
+/// owns maps (and that lie within the surface's width): a whole-run access inside them is
+/// one copy from or to the BO's mapping, at offset + `delta`.
+#[derive(Clone, Copy)]
+struct Window<'a> {
+    base: u64,
+    start: u64,
+    end: u64,
+    delta: u64,
+    map: &'a Mapping,
+    read_only: bool,
+}
+
+impl<'a> Window<'a> {
+    /// The window of binding `b` over the surface at `base`, `width` bytes wide: `None` when
+    /// the BO is not the simulator's own (host pages are reached by fault-checked copies) or
+    /// `base` is not a 48-bit address (the window's offsets add to the addresses unwrapped).
+    fn new(base: u64, width: u64, b: &'a Binding) -> Option<Self> {
+        let map = b.bo.owned_mapping()?;
+        if base > VA_MASK {
+            return None;
+        }
+        Some(Window {
+            base,
+            start: b.start.saturating_sub(base),
+            end: (b.start + b.len).checked_sub(base)?.min(width),
+            // Offset o is address base + o, which is b.bo_offset + (base + o - b.start) in
+            // the BO for o >= start.
+            delta: b.bo_offset.wrapping_add(base).wrapping_sub(b.start),
+            map,
+            read_only: b.read_only,
+        })
+    }
+
+    /// The mapping offset of `[offset, offset+len)` when the window holds it all for this
+    /// access and the surface's base plus `offset` is a multiple of `align`: exactly when the
+    /// surface's rule ([`span_fits`]) and the binding's ([`covers`]) allow the run.
+    #[inline]
+    fn at(&self, offset: u64, len: usize, align: u64, write: bool) -> Option<usize> {
+        let end = offset.checked_add(len as u64)?;
+        let inside = offset >= self.start && end <= self.end;
+        let aligned = self.base.wrapping_add(offset).is_multiple_of(align);
+        if inside && aligned && !(write && self.read_only) {
+            usize::try_from(offset.wrapping_add(self.delta)).ok()
+        } else {
+            None
+        }
+    }
 }
 
 /// `b` and the BO offset of `[va, va+len)` when `b` maps all of it for this access.
@@ -90,7 +142,7 @@ impl<'a> VmMemory<'a> {
             slm: Vec::new(),
             refusal: None,
             recent: [None; RECENT_BINDINGS],
-            bound: Vec::new(),
+            windows: Vec::new(),
         }
     }
 
@@ -110,22 +162,30 @@ impl<'a> VmMemory<'a> {
         span_fits(base, width, offset, align, len).then(|| base.wrapping_add(offset))
     }
 
-    /// The binding surface `bti` last went through and the BO offset of `[va, va+len)` (`va`
-    /// reduced to 48 bits), when it maps all of it for this access.
-    fn bound(&self, bti: u32, va: u64, len: usize, write: bool) -> Option<(&'a Binding, u64)> {
-        covers((*self.bound.get(bti as usize)?)?, va, len, write)
+    /// Where surface `bti`'s last whole-run access went, if remembered.
+    #[inline]
+    fn window(&self, bti: u32) -> Option<&Window<'a>> {
+        self.windows.get(bti as usize)?.as_ref()
     }
 
-    /// Remembers the binding of `va` for surface `bti` (after an access succeeded).
-    fn bind_surface(&mut self, bti: u32, va: u64) {
+    /// Remembers the window of the binding of `addr` for surface `bti` (after a whole-run
+    /// access there succeeded).
+    fn bind_surface(&mut self, bti: u32, addr: u64) {
         let slot = bti as usize;
         if slot >= BTI_COUNT {
             return;
         }
-        if self.bound.len() <= slot {
-            self.bound.resize(slot + 1, None);
+        let Ok((base, width)) = self.surface_span(bti) else {
+            return;
+        };
+        let w = self
+            .vm
+            .binding_at(addr & VA_MASK)
+            .and_then(|b| Window::new(base, width, b));
+        if self.windows.len() <= slot {
+            self.windows.resize(slot + 1, None);
         }
-        self.bound[slot] = self.vm.binding_at(va);
+        self.windows[slot] = w;
     }
 
     /// Remembers the binding of `va` (after an access through the address space succeeded).
@@ -359,35 +419,42 @@ impl Memory for VmMemory<'_> {
     }
 
     fn surface_read_all(&mut self, bti: u32, offset: u64, align: u64, buf: &mut [u8]) -> bool {
+        if let Some(w) = self.window(bti) {
+            if let Some(at) = w.at(offset, buf.len(), align, false) {
+                // A mapping's read copies nothing when it fails.
+                if w.map.read(at, buf).is_ok() {
+                    return true;
+                }
+            }
+        }
         let Some(addr) = self.surface_run(bti, offset, align, buf.len()) else {
             return false;
         };
-        let va = addr & VA_MASK;
-        if let Some((b, off)) = self.bound(bti, va, buf.len(), false) {
-            if b.bo.read(off, buf).is_ok() {
-                return true;
-            }
+        // Through a buffer: a copy from host pages may fail part way, and a failed run
+        // leaves `buf` as it was.
+        let mut tmp = vec![0u8; buf.len()];
+        if !self.read_all(addr, &mut tmp) {
+            return false;
         }
-        let ok = self.read_all(addr, buf);
-        if ok {
-            self.bind_surface(bti, va);
-        }
-        ok
+        buf.copy_from_slice(&tmp);
+        self.bind_surface(bti, addr);
+        true
     }
 
     fn surface_write_all(&mut self, bti: u32, offset: u64, align: u64, data: &[u8]) -> bool {
+        if let Some(w) = self.window(bti) {
+            if let Some(at) = w.at(offset, data.len(), align, true) {
+                if w.map.write(at, data).is_ok() {
+                    return true;
+                }
+            }
+        }
         let Some(addr) = self.surface_run(bti, offset, align, data.len()) else {
             return false;
         };
-        let va = addr & VA_MASK;
-        if let Some((b, off)) = self.bound(bti, va, data.len(), true) {
-            if b.bo.write(off, data).is_ok() {
-                return true;
-            }
-        }
         let ok = self.write_all(addr, data);
         if ok {
-            self.bind_surface(bti, va);
+            self.bind_surface(bti, addr);
         }
         ok
     }

@@ -31,6 +31,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::cs::{Walker, WalkerExecutor};
+use crate::eu::regfile;
 use crate::eu::{self, EuError, EuErrorKind, Status, Thread};
 use crate::gpu::{GpuErrorKind, HangReason, KernelOffset};
 use kernel::Kernels;
@@ -130,6 +131,8 @@ struct Run<'a, 'w> {
     threads: Vec<Thread>,
     /// The GRF registers payloads loaded so far wrote (bit r = register r).
     payload_regs: u128,
+    /// The GRF byte ranges a reused thread clears, worked out per group (kept for its memory).
+    clear: Vec<std::ops::Range<usize>>,
     /// The group's cycle detector, kept to reuse its memory.
     cycles: Cycles,
     /// Instructions this host thread executed and not yet taken off the walker's budget:
@@ -173,10 +176,12 @@ impl Run<'_, '_> {
         // wrote can be non-zero, and those the payload rewrites whole need no clearing.
         let dirty =
             (self.prog.grf_writes | self.payload_regs) & !payload::rewritten(self.w.platform, d);
+        self.clear.clear();
+        self.clear.extend(regfile::grf_runs(dirty));
         for i in 0..n {
             let mask = if i + 1 == n { d.last_mask } else { full };
             match threads.get_mut(i as usize) {
-                Some(t) => t.reset_regs(mask, dirty),
+                Some(t) => t.reset_runs(mask, &self.clear),
                 None => threads.push(Thread::new(mask)),
             }
             if let Some(t) = threads.get_mut(i as usize) {

@@ -243,6 +243,7 @@ fn worker(
         ),
         threads: Vec::new(),
         payload_regs: 0,
+        clear: Vec::new(),
         cycles: Cycles::default(),
         pending: 0,
     };

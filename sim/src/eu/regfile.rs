@@ -6,6 +6,8 @@
 //! accumulators' extra bits (`.mme0`..`.mme7`, one byte per lane), and a zero area that `null`
 //! sources read.
 
+use std::ops::Range;
+
 use isa_encoder::model::RegFile;
 
 use super::exec::waits::Waits;
@@ -69,6 +71,21 @@ pub const ZERO: usize = MME + MME_ACCS * 32;
 pub const ZERO_LEN: usize = 32 * 8 * 4;
 /// Total bytes, with slack so an 8-byte read at any validated offset stays inside.
 pub const FILE_BYTES: usize = ZERO + ZERO_LEN + 8;
+
+/// The GRF byte ranges of the registers in `grf` (bit r = register r): one per run of
+/// consecutive registers (a kernel's registers mostly are one run from r0 up).
+pub fn grf_runs(grf: u128) -> impl Iterator<Item = Range<usize>> {
+    let mut m = grf;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            return None;
+        }
+        let first = m.trailing_zeros() as usize;
+        let run = (m >> first).trailing_ones() as usize;
+        m &= u128::MAX.checked_shl((first + run) as u32).unwrap_or(0);
+        Some(first * REG_BYTES..(first + run) * REG_BYTES)
+    })
+}
 
 /// The architecture registers the interpreter models, and where they live.
 #[rustfmt::skip]
@@ -147,33 +164,27 @@ impl Thread {
     /// Makes this thread what [`Thread::new`] gives for `dispatch_mask` (every register zero,
     /// nothing executed) without allocating: a dispatcher reuses its thread objects.
     pub fn reset(&mut self, dispatch_mask: u32) {
-        self.reset_regs(dispatch_mask, u128::MAX);
+        self.file.fill(0);
+        self.executed = 0;
+        self.restart(dispatch_mask);
     }
 
-    /// [`Thread::reset`] when only the GRF registers in `grf` (bit r = register r) can be
-    /// non-zero: clears those and every architecture register, leaving the others as they
-    /// are (zero, for a thread whose earlier runs wrote nothing outside `grf`).
-    pub fn reset_regs(&mut self, dispatch_mask: u32, grf: u128) {
-        if grf == u128::MAX {
-            self.file.fill(0);
-        } else {
-            // One clear per run of consecutive registers (a kernel's registers mostly are
-            // one run from r0 up), not one per register.
-            let mut m = grf;
-            while m != 0 {
-                let first = m.trailing_zeros() as usize;
-                let run = (m >> first).trailing_ones() as usize;
-                m &= u128::MAX.checked_shl((first + run) as u32).unwrap_or(0);
-                if let Some(b) = self
-                    .file
-                    .get_mut(first * REG_BYTES..(first + run) * REG_BYTES)
-                {
-                    b.fill(0);
-                }
+    /// [`Thread::reset`] when only the GRF bytes in `runs` ([`grf_runs`] of the registers a
+    /// kernel and its payload may write, worked out once per group) can be non-zero: clears
+    /// those and the architecture registers, leaving the others as they are (zero). The area
+    /// `null` reads is never written (destinations of `null` store nothing), so it stays zero.
+    pub fn reset_runs(&mut self, dispatch_mask: u32, runs: &[Range<usize>]) {
+        debug_assert!(
+            self.file[ZERO..ZERO + ZERO_LEN].iter().all(|&b| b == 0),
+            "the null area was written"
+        );
+        for r in runs {
+            if let Some(b) = self.file.get_mut(r.start..r.end.min(GRF_BYTES)) {
+                b.fill(0);
             }
-            if let Some(arf) = self.file.get_mut(GRF_BYTES..) {
-                arf.fill(0);
-            }
+        }
+        if let Some(arf) = self.file.get_mut(GRF_BYTES..ZERO) {
+            arf.fill(0);
         }
         self.executed = 0;
         self.restart(dispatch_mask);
@@ -270,5 +281,30 @@ impl Thread {
             && self.barrier_pending == other.barrier_pending
             && a.get(..tm0.start) == b.get(..tm0.start)
             && a.get(tm0.end..) == b.get(tm0.end..)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reused thread whose runs wrote the registers in `grf` and any architecture register
+    /// (not the null area, which nothing writes) resets to exactly a new thread's state.
+    #[test]
+    fn reset_regs_gives_a_new_threads_registers() {
+        let grf: u128 = 0b1011_0110 | 1 << 127 | 0xf << 40;
+        let mut t = Thread::new(0xffff);
+        for r in (0..GRF_REGS).filter(|r| grf >> r & 1 != 0) {
+            t.file[r * REG_BYTES..(r + 1) * REG_BYTES].fill(0xa5);
+        }
+        t.file[GRF_BYTES..ZERO].fill(0x5a);
+        t.executed = 7;
+        let runs: Vec<_> = grf_runs(grf).collect();
+        assert_eq!(runs.len(), 5);
+        t.reset_runs(0xff, &runs);
+        let new = Thread::new(0xff);
+        assert!(t.file == new.file);
+        assert!(t.same_state(&new));
+        assert_eq!(t.instructions_executed(), 0);
     }
 }

@@ -180,6 +180,16 @@ impl Bo {
         }
     }
 
+    /// The memory of a BO the simulator allocated, which it reads and writes directly
+    /// ([`Mapping::read`] and [`Mapping::write`] copy nothing when they fail); `None` for a
+    /// userptr BO, reached with copies that may fail part way.
+    pub fn owned_mapping(&self) -> Option<&Mapping> {
+        match &self.storage {
+            Storage::Owned(m, _) => Some(m),
+            Storage::Host(..) => None,
+        }
+    }
+
     pub fn read(&self, offset: u64, dst: &mut [u8]) -> Result<(), BoAccessError> {
         match &self.storage {
             Storage::Owned(m, _) => Ok(m.read(to_usize(offset), dst)?),

@@ -86,9 +86,11 @@ fn whole_run_surface_accesses_follow_the_rule() {
             for &off in &offsets {
                 for len in [64usize, 128] {
                     let want = allowed(bti, off, len, false);
-                    let mut buf = vec![0u8; len];
+                    let mut buf = vec![0x5au8; len];
                     let got = mem.surface_read_all(bti, off, 4, &mut buf);
                     assert_eq!(got, want, "read bti {bti} +{off:#x} x{len} round {round}");
+                    // A refused run leaves the buffer (the registers) as it was.
+                    assert!(got || buf.iter().all(|&b| b == 0x5a), "bti {bti} +{off:#x}");
                     if got {
                         let mut direct = vec![0u8; len];
                         vm.read(base + off, &mut direct).unwrap();

@@ -249,7 +249,9 @@ pub trait Memory {
     /// Reads `buf.len()` bytes at byte `offset` of the buffer surface at binding-table index
     /// `bti` in one access, as [`Memory::read_all`], when the surface resolves, its base plus
     /// `offset` is a multiple of `align` and the run ends within its width; otherwise false
-    /// having recorded nothing. Implementations may keep the surface's binding between calls.
+    /// having recorded nothing and with `buf` as it was (the caller reads straight into the
+    /// registers; the default relies on `read_all` leaving `buf` so when it fails).
+    /// Implementations may keep the surface's binding between calls.
     fn surface_read_all(&mut self, bti: u32, offset: u64, align: u64, buf: &mut [u8]) -> bool {
         match self.surface_span(bti) {
             Ok((base, width)) => {

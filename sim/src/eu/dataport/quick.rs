@@ -229,31 +229,47 @@ pub fn run(t: &mut Thread, q: Quick, mask: u32, mem: &mut dyn Memory) -> bool {
 }
 
 /// Lane 0's address when the `n` addresses of `bytes` each (4 or 8) from GRF byte `at` step
-/// by one DWord without wrapping (A32 values stay below 2^32). One pass over the slice
-/// without an early exit, so the loop compiles to vector code.
+/// by one DWord without wrapping (A32 values stay below 2^32).
 fn consecutive(file: &[u8], at: usize, n: usize, bytes: u8) -> Option<u64> {
-    let span = n * usize::from(bytes);
-    let addrs = file.get(at..at + span)?;
-    if bytes == 8 {
-        let first = u64::from_le_bytes(addrs.get(..8)?.try_into().ok()?);
-        first.checked_add(4 * n as u64)?;
-        let mut diff = 0u64;
-        for (i, c) in addrs.chunks_exact(8).enumerate() {
-            let v = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-            diff |= v ^ first.wrapping_add(4 * i as u64);
-        }
-        (diff == 0).then_some(first)
-    } else {
-        let first = u32::from_le_bytes(addrs.get(..4)?.try_into().ok()?);
-        u32::try_from(4 * n.checked_sub(1)?)
-            .ok()
-            .and_then(|d| first.checked_add(d))?;
-        let mut diff = 0u32;
-        for (i, c) in addrs.chunks_exact(4).enumerate() {
-            diff |= u32::from_le_bytes([c[0], c[1], c[2], c[3]]) ^ first.wrapping_add(4 * i as u32);
-        }
-        (diff == 0).then_some(u64::from(first))
+    // The common lane counts as constants, so each check unrolls into vector code.
+    match (n, bytes) {
+        (8, 8) => steps64(file, at, 8),
+        (16, 8) => steps64(file, at, 16),
+        (_, 8) => steps64(file, at, n),
+        (8, _) => steps32(file, at, 8),
+        (16, _) => steps32(file, at, 16),
+        (32, _) => steps32(file, at, 32),
+        _ => steps32(file, at, n),
     }
+}
+
+/// [`consecutive`] for 32-bit addresses. One pass over the slice without an early exit.
+#[inline(always)]
+fn steps32(file: &[u8], at: usize, n: usize) -> Option<u64> {
+    let addrs = file.get(at..at.checked_add(4 * n)?)?;
+    let first = u32::from_le_bytes(addrs.get(..4)?.try_into().ok()?);
+    u32::try_from(4 * n.checked_sub(1)?)
+        .ok()
+        .and_then(|d| first.checked_add(d))?;
+    let mut diff = 0u32;
+    for (i, c) in addrs.chunks_exact(4).enumerate() {
+        diff |= u32::from_le_bytes([c[0], c[1], c[2], c[3]]) ^ first.wrapping_add(4 * i as u32);
+    }
+    (diff == 0).then_some(u64::from(first))
+}
+
+/// [`consecutive`] for 64-bit addresses.
+#[inline(always)]
+fn steps64(file: &[u8], at: usize, n: usize) -> Option<u64> {
+    let addrs = file.get(at..at.checked_add(8 * n)?)?;
+    let first = u64::from_le_bytes(addrs.get(..8)?.try_into().ok()?);
+    first.checked_add(4 * n as u64)?;
+    let mut diff = 0u64;
+    for (i, c) in addrs.chunks_exact(8).enumerate() {
+        let v = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        diff |= v ^ first.wrapping_add(4 * i as u64);
+    }
+    (diff == 0).then_some(first)
 }
 
 fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
@@ -286,14 +302,19 @@ fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
             Base::Slm(p) => aligned && mem_write_all(mem, Space::Slm(p), off, src),
         };
     }
+    let space = match l.base {
+        // Straight into the registers: a refused surface run leaves them as they were.
+        Base::Bti(b) => {
+            let dst = &mut t.file[data..data + len];
+            return mem.surface_read_all(u32::from(b), off, align, dst);
+        }
+        Base::Flat => Space::Global,
+        Base::Slm(p) => Space::Slm(p),
+    };
     // Through a buffer: a failed run leaves the registers as they were.
     let mut buf = [0u8; 32 * 4];
     let buf = &mut buf[..len];
-    let read = match l.base {
-        Base::Bti(b) => mem.surface_read_all(u32::from(b), off, align, buf),
-        Base::Flat => aligned && mem_read_all(mem, Space::Global, off, buf),
-        Base::Slm(p) => aligned && mem_read_all(mem, Space::Slm(p), off, buf),
-    };
+    let read = aligned && mem_read_all(mem, space, off, buf);
     if read {
         t.file[data..data + len].copy_from_slice(buf);
     }
