@@ -3,6 +3,7 @@
 //! fixed 32-lane array so the loops vectorise, and stored with the execution mask. Every
 //! result equals the general path's (`alu::exec`); the tests run both on random instructions.
 
+use crate::eu::dataport::Memory;
 use crate::eu::program::fast::{extend, Elem, Fast, FastDst, FastOp, FastSrc, Num, Src};
 use crate::eu::program::{Inst, Program};
 use crate::eu::regfile::Thread;
@@ -10,43 +11,64 @@ use crate::eu::regfile::Thread;
 use isa_encoder::model::CondMod;
 
 use super::alu::{cmp_f, cmp_int, cond_f, cond_int, NanFirst};
+use super::Flow;
 
 /// Lane values; `L` (1, 8, 16 or 32) is the smallest that holds the instruction's channels.
 type Lanes<const L: usize> = [u32; L];
 
-/// Runs the fast-path instructions from `t.ip` on, up to `budget` of them, stopping at the
-/// first instruction without a fast form. Each one counts and advances exactly as the run
-/// loop does. Returns how many ran.
-pub fn run_block(t: &mut Thread, prog: &Program, budget: u64) -> u64 {
+/// Runs the fast-path instructions and the simple ones ([`super::Simple`]: quick sends, no-ops)
+/// from `t.ip` on, up to `budget` of them, stopping at the first other instruction, at a send
+/// whose quick form does not apply (left unexecuted), or after the end-of-thread message
+/// (`t.ended` set). Each one counts and advances exactly as the run loop does. Returns how
+/// many ran.
+pub fn run_block(t: &mut Thread, prog: &Program, mem: &mut dyn Memory, budget: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if kernel::has_avx2_fma() {
         // SAFETY: `block_avx2` only requires the CPU to support AVX2 and FMA, checked just
         // above.
-        return unsafe { block_avx2(t, prog, budget) };
+        return unsafe { block_avx2(t, prog, mem, budget) };
     }
-    block(t, prog, budget)
+    block(t, prog, mem, budget)
 }
 
 /// The same loop compiled for AVX2 + FMA: the lane loops become 8-wide vector code and `mad`
 /// a fused multiply-add instruction instead of a library call per lane.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-fn block_avx2(t: &mut Thread, prog: &Program, budget: u64) -> u64 {
-    block(t, prog, budget)
+fn block_avx2(t: &mut Thread, prog: &Program, mem: &mut dyn Memory, budget: u64) -> u64 {
+    block(t, prog, mem, budget)
 }
 
 #[inline(always)]
-fn block(t: &mut Thread, prog: &Program, budget: u64) -> u64 {
+fn block(t: &mut Thread, prog: &Program, mem: &mut dyn Memory, budget: u64) -> u64 {
     let mut ran = 0;
     while ran < budget {
         let ip = t.ip as usize;
-        let (Some(Some(f)), Some(inst)) = (prog.fast.get(ip), prog.insts.get(ip)) else {
+        let (Some(f), Some(inst)) = (prog.fast.get(ip), prog.insts.get(ip)) else {
             break;
         };
-        t.executed += 1;
-        match f.kernel {
-            Some(k) if run_kernel(t, f, k) => {}
-            _ => exec_body(t, f, inst),
+        match f {
+            Some(f) => {
+                match f.kernel {
+                    Some(k) if run_kernel(t, f, k) => {}
+                    _ => exec_body(t, f, inst),
+                }
+                t.executed += 1;
+            }
+            None => {
+                let Some(form) = super::simple_form(inst) else {
+                    break;
+                };
+                match super::run_simple(t, inst, form, mem) {
+                    Some(Flow::Next) => t.executed += 1,
+                    Some(Flow::Ended) => {
+                        // As the run loop: counted, not advanced.
+                        t.executed += 1;
+                        return ran + 1;
+                    }
+                    _ => break,
+                }
+            }
         }
         super::advance(t);
         ran += 1;
@@ -875,20 +897,18 @@ fn contiguous<const Z: usize, const L: usize>(
     }
 }
 
+/// `L` elements of `Z` bytes as one array mapped by `ext`: the form the compiler turns into
+/// whole-row loads and extensions (`vpmovzxwd`); a per-lane copy loop gave one load per lane.
 #[inline(always)]
 fn fixed<const Z: usize, const L: usize>(
     bytes: &[u8],
     out: &mut Lanes<L>,
     ext: impl Fn([u8; Z]) -> u32,
 ) {
-    let Some(b) = bytes.get(..L * Z) else {
+    let Some(b) = bytes.as_chunks::<Z>().0.first_chunk::<L>() else {
         return;
     };
-    for i in 0..L {
-        let mut a = [0u8; Z];
-        a.copy_from_slice(&b[i * Z..i * Z + Z]);
-        out[i] = ext(a);
-    }
+    *out = b.map(ext);
 }
 
 /// The low `Z` bytes of the first `L` lanes, consecutively.
@@ -922,34 +942,40 @@ fn load<const L: usize>(t: &Thread, s: &FastSrc, offs: &[u16; 32], n: usize) -> 
     match s.at {
         Src::Imm(v) => out = [v; L],
         Src::Region { base, stride: 0 } => out = [read(file, usize::from(base), e); L],
-        Src::Region { base, stride } if usize::from(stride) == usize::from(e.size) => {
-            let base = usize::from(base);
-            let Some(bytes) = file.get(base..base + n * usize::from(e.size)) else {
-                return out;
-            };
-            match (e.size, e.signed) {
-                (4, _) => contiguous::<4, L>(bytes, &mut out, n, u32::from_le_bytes),
-                (2, false) => {
-                    contiguous::<2, L>(bytes, &mut out, n, |x| u32::from(u16::from_le_bytes(x)))
-                }
-                (2, true) => {
-                    contiguous::<2, L>(bytes, &mut out, n, |x| i16::from_le_bytes(x) as i32 as u32)
-                }
-                (1, false) => contiguous::<1, L>(bytes, &mut out, n, |x| u32::from(x[0])),
-                _ => contiguous::<1, L>(bytes, &mut out, n, |x| x[0] as i8 as i32 as u32),
-            }
-        }
         Src::Region { base, stride } => {
-            let (base, stride) = (usize::from(base), usize::from(stride));
-            for (i, o) in out.iter_mut().enumerate().take(n) {
-                *o = read(file, base + i * stride, e);
-            }
+            out = region::<L>(file, usize::from(base), usize::from(stride), e, n);
         }
         Src::Gather => {
             for (o, &at) in out.iter_mut().zip(offs.iter()).take(n) {
                 *o = read(file, usize::from(at), e);
             }
         }
+    }
+    out
+}
+
+/// The first `n` lanes of the region at byte `base` stepping `stride` bytes (consecutive
+/// elements in one slice walk), each extended to 32 bits.
+#[inline(always)]
+fn region<const L: usize>(file: &[u8], base: usize, stride: usize, e: Elem, n: usize) -> Lanes<L> {
+    let mut out = [0u32; L];
+    if stride != usize::from(e.size) {
+        for (i, o) in out.iter_mut().enumerate().take(n) {
+            *o = read(file, base + i * stride, e);
+        }
+        return out;
+    }
+    let Some(bytes) = file.get(base..base + n * stride) else {
+        return out;
+    };
+    match (e.size, e.signed) {
+        (4, _) => contiguous::<4, L>(bytes, &mut out, n, u32::from_le_bytes),
+        (2, false) => contiguous::<2, L>(bytes, &mut out, n, |x| u32::from(u16::from_le_bytes(x))),
+        (2, true) => {
+            contiguous::<2, L>(bytes, &mut out, n, |x| i16::from_le_bytes(x) as i32 as u32)
+        }
+        (1, false) => contiguous::<1, L>(bytes, &mut out, n, |x| u32::from(x[0])),
+        _ => contiguous::<1, L>(bytes, &mut out, n, |x| x[0] as i8 as i32 as u32),
     }
     out
 }

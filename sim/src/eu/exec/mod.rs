@@ -20,7 +20,7 @@ use isa_encoder::model::{Opcode, PredCtrl, Predicate, Shape, Subfunction, SyncFn
 
 use crate::eu::dataport::{self, scratch, Memory};
 use crate::eu::error::{EuError, EuErrorKind};
-use crate::eu::program::{Inst, Program, Target};
+use crate::eu::program::{Inst, Program, SendPlan, Target};
 use crate::eu::regfile::{Thread, CE, TM0};
 use crate::eu::rounding::Rounding;
 
@@ -53,6 +53,7 @@ fn lane_mask(n: u8) -> u32 {
 }
 
 /// The predicate per lane (all ones without predication).
+#[inline(always)]
 fn predicate(t: &Thread, inst: &Inst) -> u32 {
     match inst.pred {
         None => u32::MAX,
@@ -208,22 +209,76 @@ fn branch(
     Ok(Flow::Jumped)
 }
 
-fn step(
-    t: &mut Thread,
-    prog: &Program,
-    inst: &Inst,
-    mem: &mut dyn Memory,
-) -> Result<Flow, EuErrorKind> {
+/// An instruction the fast path's block runs without the general path's set-up: a send with
+/// a classified form ([`dataport::quick`]), or one that does nothing in a functional
+/// simulator (`nop`, a `sync` other than a barrier wait: the thread already sees every
+/// result it waits for).
+#[derive(Clone, Copy)]
+enum Simple<'a> {
+    Send(&'a SendPlan, dataport::quick::Quick),
+    Nothing,
+}
+
+/// The [`Simple`] form of `inst`, if it has one.
+#[inline(always)]
+fn simple_form(inst: &Inst) -> Option<Simple<'_>> {
+    if inst.invalid.is_some() || inst.reads_ce {
+        return None;
+    }
+    match inst.opcode.shape() {
+        Shape::Send => {
+            let plan = inst.send.as_ref()?;
+            Some(Simple::Send(plan, plan.quick?))
+        }
+        Shape::Nullary if inst.opcode == Opcode::Nop => Some(Simple::Nothing),
+        Shape::Sync if inst.func != Subfunction::Sync(SyncFn::Bar) => Some(Simple::Nothing),
+        _ => None,
+    }
+}
+
+/// Runs `inst` in its [`Simple`] form as [`step`] would: `Flow::Next`, or `Flow::Ended` after
+/// an end-of-thread message; `None`, having changed nothing, when the message's classified
+/// form does not apply (the general path then executes it).
+#[inline(always)]
+fn run_simple(t: &mut Thread, inst: &Inst, form: Simple<'_>, mem: &mut dyn Memory) -> Option<Flow> {
+    match form {
+        Simple::Send(plan, q) => {
+            let (enabled, pred) = channels(t, inst);
+            if !dataport::quick::run(t, q, enabled & pred, mem) {
+                return None;
+            }
+            if plan.eot {
+                t.ended = true;
+                return Some(Flow::Ended);
+            }
+            Some(Flow::Next)
+        }
+        Simple::Nothing => Some(Flow::Next),
+    }
+}
+
+/// The enabled channels of `inst` (shifted to its first channel) and its predicate.
+#[inline(always)]
+fn channels(t: &Thread, inst: &Inst) -> (u32, u32) {
     let lanes = lane_mask(inst.n);
     let enabled = if inst.no_mask {
         lanes
     } else {
         (t.active >> inst.chan_off) & lanes
     };
+    (enabled, predicate(t, inst))
+}
+
+fn step(
+    t: &mut Thread,
+    prog: &Program,
+    inst: &Inst,
+    mem: &mut dyn Memory,
+) -> Result<Flow, EuErrorKind> {
     if inst.reads_ce {
         t.file[CE..CE + 4].copy_from_slice(&t.active.to_le_bytes());
     }
-    let pred = predicate(t, inst);
+    let (enabled, pred) = channels(t, inst);
     match inst.opcode.shape() {
         Shape::Branch => branch(t, prog, inst, enabled, pred),
         Shape::Send => {
@@ -268,6 +323,16 @@ fn step(
     }
 }
 
+/// Whether the instruction at `ip` starts a block: it has a fast form or a [`Simple`] one.
+#[inline(always)]
+fn in_block(prog: &Program, ip: usize) -> bool {
+    match prog.fast.get(ip) {
+        Some(Some(_)) => true,
+        Some(None) => prog.insts.get(ip).and_then(simple_form).is_some(),
+        None => false,
+    }
+}
+
 /// Runs `t` on `prog` until it ends, waits at a barrier, or has executed `budget`
 /// instructions. Errors carry the failing instruction's byte offset; the thread is left as it
 /// was when the error happened.
@@ -296,12 +361,19 @@ pub fn run(
     let follow_cr0 = prog.sets_rounding || Rounding::of(t) != Rounding::NearestEven;
     loop {
         if left != 0
-            && matches!(prog.fast.get(t.ip as usize), Some(Some(_)))
+            && in_block(prog, t.ip as usize)
             && (!follow_cr0 || Rounding::of(t) == Rounding::NearestEven)
         {
-            // A run of fast-path instructions, each counted and advanced as below.
-            left -= fast::run_block(t, prog, left);
-            continue;
+            // A run of fast-path and simple instructions, each counted and advanced as below;
+            // none when the first one's simple form does not apply after all.
+            let ran = fast::run_block(t, prog, mem, left);
+            left -= ran;
+            if t.ended {
+                return Ok(Status::Ended);
+            }
+            if ran != 0 {
+                continue;
+            }
         }
         let Some(inst) = prog.insts.get(t.ip as usize) else {
             // Instructions are 8 (compacted) or 16 bytes: the kernel's length says where.

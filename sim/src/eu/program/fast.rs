@@ -11,7 +11,6 @@ use isa_encoder::model::{CondMod, DataType, Opcode, Predicate, SrcMod};
 
 use super::{type_bytes, Domain, Inst, Loc, Opnd};
 use crate::eu::exec::fast::kernel::{self, Kernel};
-use crate::eu::regfile::CR0;
 
 /// What a fast instruction computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,7 +36,8 @@ pub enum FastOp {
     /// Leaves registers and flags as they are: an integer `csel` whose two value sources are
     /// its destination's own region (IGC's `csel (4|M0) (eq)f0.0 r0.0<1>:w r0.0<4;1>:w
     /// r0.0<4;1>:w r0.0<1>:w`, a dependency marker in every loop), so either pick stores the
-    /// bytes already there.
+    /// bytes already there; or an operation to `null` without a condition (IGC's `mov (8|M0)
+    /// null<1>:ud r23.0<8;8,1>:ud` that waits for a fence's response).
     Keep,
 }
 
@@ -194,10 +194,10 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
     if inst.invalid.is_some() || inst.reads_ce || inst.sat || inst.acc_wr {
         return None;
     }
-    // A write to cr0 may change the rounding mode, which the fast path does not follow: it
-    // ends a fast run so the next instruction sees the new mode (`rounding`).
-    let cr0 = CR0 as u16..(CR0 + 16) as u16;
-    if inst.dst.loc == Loc::File && cr0.contains(&inst.dst.offs[0]) {
+    // A write that may change the rounding mode, which the fast path does not follow, ends a
+    // fast run so the next instruction sees the new mode (`rounding`). Other cr0 writes
+    // (IGC's prologue `or cr0.0 cr0.0 0x4C0`) are plain register writes.
+    if super::sets_rounding(inst) {
         return None;
     }
     let (op, arity) = match inst.opcode {
@@ -297,7 +297,9 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
             Src::Region { stride: 4, .. } => s.elem.size == 4,
             _ => false,
         });
-    let keep = op == FastOp::Csel
+    // An integer `csel` whose picks are both its destination's own bytes, or a `null`
+    // destination without a condition (IGC's `mov null r23` after a fence): nothing changes.
+    let own_csel = op == FastOp::Csel
         && num == Num::Int
         && src[0] == src[1]
         && dst.is_some_and(|d| {
@@ -308,6 +310,7 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
                 }
                 && src[0].elem.size == dst_elem.size
         });
+    let keep = own_csel || (dst.is_none() && inst.cond.is_none());
     let mut f = Fast {
         op: if keep { FastOp::Keep } else { op },
         num,

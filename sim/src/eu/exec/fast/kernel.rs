@@ -10,10 +10,10 @@
 
 use std::fmt;
 
-use crate::eu::program::fast::{Elem, Fast, FastDst, FastOp, FastSrc, Num, Src};
+use crate::eu::program::fast::{Fast, FastDst, FastOp, FastSrc, Num, Src};
 use crate::eu::regfile::Thread;
 
-use super::{commit, cond_row, pick_row, read, store_row, word_cmp, word_op};
+use super::{commit, cond_row, pick_row, read, region, store_row, word_cmp, word_op, Lanes};
 
 /// A kernel: runs its instruction on the thread with its enabled channels and its predicate
 /// (all ones without one); false when it does not apply (a region outside the register file).
@@ -93,25 +93,21 @@ const ONE: u8 = 0;
 const ROW: u8 = 1;
 const STRIDED: u8 = 2;
 
-/// One source's lanes in form `F`.
-struct Get<'a, const F: u8> {
+/// One source's lanes in form `F` on `L` channels.
+struct Get<'a, const F: u8, const L: usize> {
     row: &'a [[u8; 4]],
-    file: &'a [u8],
-    base: usize,
-    stride: usize,
-    elem: Elem,
+    /// A strided region's lanes, read and extended once (consecutive words in one vector
+    /// walk rather than a bounds check and a sign decision per lane).
+    lanes: Lanes<L>,
     one: u32,
 }
 
-impl<'a, const F: u8> Get<'a, F> {
+impl<'a, const F: u8, const L: usize> Get<'a, F, L> {
     #[inline(always)]
-    fn new<const L: usize>(file: &'a [u8], s: &FastSrc) -> Option<Self> {
+    fn new(file: &'a [u8], s: &FastSrc) -> Option<Self> {
         let mut g = Get {
             row: &[],
-            file,
-            base: 0,
-            stride: 0,
-            elem: s.elem,
+            lanes: [0; L],
             one: 0,
         };
         match (F, s.at) {
@@ -119,7 +115,9 @@ impl<'a, const F: u8> Get<'a, F> {
                 g.row = file.get(usize::from(base)..)?.as_chunks::<4>().0.get(..L)?;
             }
             (STRIDED, Src::Region { base, stride }) => {
-                (g.base, g.stride) = (usize::from(base), usize::from(stride));
+                let (base, stride) = (usize::from(base), usize::from(stride));
+                file.get(base..base + (L - 1) * stride + usize::from(s.elem.size))?;
+                g.lanes = region::<L>(file, base, stride, s.elem, L);
             }
             (ONE, Src::Imm(v)) => g.one = v,
             (ONE, Src::Region { base, .. }) => g.one = read(file, usize::from(base), s.elem),
@@ -132,7 +130,7 @@ impl<'a, const F: u8> Get<'a, F> {
     fn at(&self, i: usize) -> u32 {
         match F {
             ROW => u32::from_le_bytes(self.row[i]),
-            STRIDED => read(self.file, self.base + i * self.stride, self.elem),
+            STRIDED => self.lanes[i],
             _ => self.one,
         }
     }
@@ -143,10 +141,10 @@ impl<'a, const F: u8> Get<'a, F> {
 fn two_sources<'a, const L: usize, const A: u8, const B: u8>(
     file: &'a [u8],
     f: &Fast,
-) -> Option<(Get<'a, A>, Get<'a, B>)> {
+) -> Option<(Get<'a, A, L>, Get<'a, B, L>)> {
     Some((
-        Get::<A>::new::<L>(file, &f.src[0])?,
-        Get::<B>::new::<L>(file, &f.src[1])?,
+        Get::<A, L>::new(file, &f.src[0])?,
+        Get::<B, L>::new(file, &f.src[1])?,
     ))
 }
 
@@ -162,9 +160,9 @@ fn plain<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
     };
     let file = &t.file[..];
     let (Some(a), Some(b), Some(c)) = (
-        Get::<A>::new::<L>(file, &f.src[0]),
-        Get::<B>::new::<L>(file, &f.src[1]),
-        Get::<C>::new::<L>(file, &f.src[2]),
+        Get::<A, L>::new(file, &f.src[0]),
+        Get::<B, L>::new(file, &f.src[1]),
+        Get::<C, L>::new(file, &f.src[2]),
     ) else {
         return false;
     };
@@ -230,7 +228,7 @@ fn select_by_predicate<const L: usize, const A: u8, const B: u8>(
 /// the value's low bytes.
 #[inline(always)]
 fn narrow_scalar_mov(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bool {
-    let (Some(d), Some(a)) = (f.dst, Get::<ONE>::new::<1>(&t.file, &f.src[0])) else {
+    let (Some(d), Some(a)) = (f.dst, Get::<ONE, 1>::new(&t.file, &f.src[0])) else {
         return false;
     };
     let (at, size) = (usize::from(d.base), usize::from(f.dst_elem.size));

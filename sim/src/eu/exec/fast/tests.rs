@@ -255,6 +255,8 @@ fn modifiers_saturation_and_wide_types_stay_on_the_general_path() {
         "add (16|M0) r10.0<1>:hf r12.0<8;8,1>:hf r14.0<8;8,1>:hf",
         "mov (16|M0) r10.0<1>:d r[a0.0]<1,0>:d",
         "shr (16|M0) r10.0<1>:uw r12.0<8;8,1>:uw r14.0<8;8,1>:uw",
+        // Changes the rounding mode: the fast path would not see it.
+        "(W) xor (1|M0) cr0.0<1>:ud cr0.0<0;1,0>:ud 0x30:uw",
     ] {
         let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect(text);
         let prog = Program::decode(Platform::Tgllp, &bytes);
@@ -338,6 +340,9 @@ fn igc_loop_forms_get_a_pre_decoded_kernel() {
         ("mach (8|M8) r17.0<1>:d r11.0<8;8,1>:d r3.1<0;1,0>:d", true),
         ("(W) mov (1|M0) r3.8<1>:hf 0x1:hf", true),
         ("(W) mov (1|M0) r4.3<1>:ud f0.0<0;1,0>:ud", true),
+        // saxpy's prologue and its local-id word row.
+        ("(W) or (1|M0) cr0.0<1>:ud cr0.0<0;1,0>:ud 0x4C0:uw", true),
+        ("add (16|M0) r5.0<1>:d r4.0<0;1,0>:d r1.0<16;16,1>:uw", true),
         // A conditional `sel`, compares of mixed signedness, a condition on a Word result,
         // narrow rows, 4 of 8 lanes, a strided `mad` source: the fast path's loop.
         (
@@ -573,7 +578,7 @@ const SPECIAL: [u32; 12] = [
 
 /// IGC's loop and reduction forms (`branchy`, `group_sum`, `mad_loop` in umd's sim_kernels
 /// bench), on 1, 8, 16 and 32 lanes: `$n`/`$m` are filled in by the generator.
-const IGC_FORMS: [&str; 12] = [
+const IGC_FORMS: [&str; 15] = [
     "{P}{OP} ($n|M$m) ({C})$f {D}:{T} r$a<8;8,1>:{T} r$b.$s<0;1,0>:{T}",
     "{P}{OP} ($n|M$m) ({C})$f {D}:{T} r$a.$s<0;1,0>:{T} r$b<8;8,1>:{T}",
     "{P}cmp ($n|M$m) ({C})$f {D}:{T} r$a.$s<0;1,0>:{T} r$b<8;8,1>:{T}",
@@ -586,6 +591,11 @@ const IGC_FORMS: [&str; 12] = [
     "{P}mov (1|M0) r$d.$s<1>:w $i:w",
     "{P}mov ($n|M$m) ({C})$f r$d<1>:f r$a<8;8,1>:f",
     "(W) mul ($n|M$m) acc0.0<1>:d r$a<8;8,1>:d r$b.$s<0;1,0>:uw\n{P}mach ($n|M$m) r$d<1>:d r$a<8;8,1>:d r$b.$s<0;1,0>:d",
+    // IGC's prologue (cr0 keeps its rounding field) and the local ids as a packed word row.
+    "(W) or (1|M0) cr0.0<1>:ud cr0.0<0;1,0>:ud 0x4C0:uw\n{P}{OP} ($n|M$m) r$d<1>:{T} r$a.$s<0;1,0>:{T} r$b<16;16,1>:{W}",
+    "{P}{OP} ($n|M$m) r$d<1>:{T} r$a<8;8,1>:{T} r$b.$s<16;8,2>:{W}",
+    // Waiting for a fence's response: nothing is written.
+    "{P}mov ($n|M$m) null<1>:ud r$a<8;8,1>:ud",
 ];
 
 prop_compose! {
@@ -624,6 +634,7 @@ prop_compose! {
             .replace("{C}", ["eq", "ne", "lt", "gt", "le", "ge"][cond])
             .replace("{D}", &dst)
             .replace("{T}", if signed { "d" } else { "ud" })
+            .replace("{W}", if signed { "w" } else { "uw" })
             .replace("$n", &n.to_string())
             .replace("$m", &m.to_string())
             .replace("$f", &flag_reg)
@@ -678,4 +689,98 @@ proptest! {
             prop_assert_eq!(x, y, "byte {} differs for {}", at, c.text);
         }
     }
+}
+
+/// saxpy's tail in miniature: fast instructions, a fence, `sync.nop`, a `mov` to `null`, a
+/// `nop` and the end-of-thread message all run in one block (no memory needed).
+const BLOCK_TEXT: &str = "(W) or (1|M0) cr0.0<1>:ud cr0.0<0;1,0>:ud 0x4C0:uw
+add (8|M0) r10.0<1>:d r11.0<8;8,1>:d r12.0<8;8,1>:d
+(W) send.dc0 (8|M0) r23 r3 null 0x0 0x0219E000
+sync.nop null
+(W) mov (8|M0) null<1>:ud r23.0<8;8,1>:ud
+nop
+mul (8|M0) r13.0<1>:d r10.0<8;8,1>:d r12.0<8;8,1>:d
+(W) send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
+";
+
+/// `prog` with every fast form and every send's classified form removed: the general path.
+fn general_only(prog: &Program) -> Program {
+    let mut g = prog.clone();
+    g.fast.iter_mut().for_each(|f| *f = None);
+    for i in &mut g.insts {
+        if let Some(plan) = &mut i.send {
+            plan.quick = None;
+        }
+    }
+    g
+}
+
+fn block_thread() -> Thread {
+    let mut t = Thread::new(0xff);
+    for (i, b) in t.grf_mut().iter_mut().enumerate() {
+        *b = (i * 7 + 3) as u8;
+    }
+    t
+}
+
+#[test]
+fn sends_and_no_ops_run_in_the_block_as_the_general_path_runs_them() {
+    let bytes = isa_encoder::assemble(Platform::Tgllp, BLOCK_TEXT).expect("assembles");
+    let fast = Program::decode(Platform::Tgllp, &bytes);
+    assert!(
+        fast.insts
+            .iter()
+            .zip(&fast.fast)
+            .all(|(i, f)| f.is_some() || super::super::simple_form(i).is_some()),
+        "not all in the block: {:?}",
+        fast.fast
+    );
+    let general = general_only(&fast);
+    let n = fast.insts.len() as u64;
+    let (mut f, mut g) = (block_thread(), block_thread());
+    assert_eq!(run(&mut f, &fast, &mut NoMemory, 100), Ok(Status::Ended));
+    assert_eq!(run(&mut g, &general, &mut NoMemory, 100), Ok(Status::Ended));
+    assert!(f.file == g.file);
+    assert_eq!((f.executed, f.ip, f.ended), (n, g.ip, true));
+    assert_eq!((g.executed, g.ended), (n, true));
+    // One instruction per call: each counted once, the last one ends the thread.
+    let mut s = block_thread();
+    for k in 1..=n {
+        let want = if k == n {
+            Status::Ended
+        } else {
+            Status::Budget
+        };
+        assert_eq!(run(&mut s, &fast, &mut NoMemory, 1), Ok(want), "step {k}");
+        assert_eq!(s.executed, k);
+    }
+    // tm0 is refreshed at each call: the rest must match.
+    let tm0 = crate::eu::regfile::TM0..crate::eu::regfile::TM0 + 8;
+    s.file[tm0.clone()].copy_from_slice(&g.file[tm0]);
+    assert!(s.file == g.file);
+    // An ended thread stays ended.
+    assert_eq!(run(&mut s, &fast, &mut NoMemory, 1), Ok(Status::Ended));
+    assert_eq!(s.executed, n);
+}
+
+#[test]
+fn a_send_whose_quick_form_does_not_apply_falls_to_the_general_path() {
+    // An untyped surface read: without memory the quick form declines, the general path
+    // reports the fault at the send, after the `add` before it ran.
+    let text = "add (16|M0) r5.0<1>:d r6.0<8;8,1>:d r8.0<8;8,1>:d
+send.dc1 (16|M0) r11 r5 null 0x0 0x04205E00
+nop
+";
+    let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+    let fast = Program::decode(Platform::Tgllp, &bytes);
+    assert!(fast.insts[1].send.is_some_and(|p| p.quick.is_some()));
+    let general = general_only(&fast);
+    let (mut f, mut g) = (block_thread(), block_thread());
+    let fe = run(&mut f, &fast, &mut NoMemory, 100);
+    let ge = run(&mut g, &general, &mut NoMemory, 100);
+    assert!(ge.is_err());
+    assert_eq!(fe, ge);
+    assert_eq!(fe.map_err(|e| e.offset), Err(fast.insts[1].pc));
+    assert!(f.file == g.file);
+    assert_eq!((f.executed, f.ip), (g.executed, g.ip));
 }
