@@ -44,18 +44,28 @@ fn block(t: &mut Thread, prog: &Program, mem: &mut dyn Memory, budget: u64) -> u
     let mut ran = 0;
     while ran < budget {
         let ip = t.ip as usize;
-        let (Some(f), Some(inst)) = (prog.fast.get(ip), prog.insts.get(ip)) else {
+        // The instruction itself is looked at only when its pre-decoded kernel does not run.
+        let Some(f) = prog.fast.get(ip) else {
             break;
         };
+        let inst = || prog.insts.get(ip);
         match f {
             Some(f) => {
                 match f.kernel {
                     Some(k) if run_kernel(t, f, k) => {}
-                    _ => exec_body(t, f, inst),
+                    _ => {
+                        let Some(inst) = inst() else {
+                            break;
+                        };
+                        exec_body(t, f, inst);
+                    }
                 }
                 t.executed += 1;
             }
             None => {
+                let Some(inst) = inst() else {
+                    break;
+                };
                 let Some(form) = super::simple_form(inst) else {
                     break;
                 };

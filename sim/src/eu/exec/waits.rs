@@ -3,9 +3,11 @@
 //! instruction, so that a branch, a join or a loop's `while` costs a few mask operations
 //! instead of a pass over every channel.
 
-/// Waiting channels grouped by instruction: `ips[..len]` ascending and distinct, `masks[k]`
+/// Waiting channels grouped by instruction: `ips[..len]` descending and distinct, `masks[k]`
 /// the non-empty channels waiting at `ips[k]`, disjoint from the other groups and from the
 /// executing channels. Entries past `len` stay zero, so two equal wait states compare equal.
+/// The first instruction is the last entry: a loop's `while` (its target below every other)
+/// and the resumption after it add and remove at the end, moving nothing.
 #[derive(Clone, PartialEq, Eq)]
 pub(crate) struct Waits {
     len: u8,
@@ -23,10 +25,9 @@ impl Waits {
     /// The first instruction a channel waits at (`u32::MAX`: none waits).
     #[inline]
     pub(crate) fn first(&self) -> u32 {
-        if self.len == 0 {
-            u32::MAX
-        } else {
-            self.ips[0]
+        match usize::from(self.len).checked_sub(1) {
+            Some(last) => self.ips.get(last).copied().unwrap_or(u32::MAX),
+            None => u32::MAX,
         }
     }
 
@@ -37,7 +38,7 @@ impl Waits {
             return;
         }
         let n = usize::from(self.len);
-        let k = self.ips[..n].partition_point(|&i| i < ip);
+        let k = self.ips[..n].partition_point(|&i| i > ip);
         if k < n && self.ips[k] == ip {
             self.masks[k] |= mask;
             return;
@@ -47,8 +48,10 @@ impl Waits {
         if n == self.ips.len() {
             return;
         }
-        self.ips.copy_within(k..n, k + 1);
-        self.masks.copy_within(k..n, k + 1);
+        if k < n {
+            self.ips.copy_within(k..n, k + 1);
+            self.masks.copy_within(k..n, k + 1);
+        }
         self.ips[k] = ip;
         self.masks[k] = mask;
         self.len += 1;
@@ -57,15 +60,11 @@ impl Waits {
     /// Removes the group waiting at the first instruction and returns it.
     #[inline]
     pub(crate) fn pop(&mut self) -> Option<(u32, u32)> {
-        let n = usize::from(self.len);
-        if n == 0 {
-            return None;
-        }
-        let first = (self.ips[0], self.masks[0]);
-        self.ips.copy_within(1..n, 0);
-        self.masks.copy_within(1..n, 0);
-        self.ips[n - 1] = 0;
-        self.masks[n - 1] = 0;
+        let last = usize::from(self.len).checked_sub(1)?;
+        let first = (
+            std::mem::take(self.ips.get_mut(last)?),
+            std::mem::take(self.masks.get_mut(last)?),
+        );
         self.len -= 1;
         Some(first)
     }
@@ -97,6 +96,39 @@ mod tests {
         assert!(a == b);
         b.pop();
         assert!(a != b);
+    }
+
+    proptest::proptest! {
+        /// Against a map from instruction to channels: `first` is its smallest key, `pop`
+        /// removes that entry, `add` merges channels into a key's entry.
+        #[test]
+        fn behaves_as_a_sorted_map(ops in proptest::collection::vec((0u32..12, 0u32..40), 0..80)) {
+            let mut w = Waits::EMPTY;
+            let mut model = std::collections::BTreeMap::<u32, u32>::new();
+            let mut free = u32::MAX;
+            for (ip, pick) in ops {
+                if pick < 8 {
+                    proptest::prop_assert_eq!(w.pop(), model.pop_first());
+                    free = !model.values().fold(0, |a, m| a | m);
+                } else {
+                    // One channel not waiting yet, as the run loop's callers guarantee.
+                    let lane = (pick - 8) % 32;
+                    let mask = (1u32 << lane) & free;
+                    w.add(ip, mask);
+                    if mask != 0 {
+                        *model.entry(ip).or_default() |= mask;
+                        free &= !mask;
+                    }
+                }
+                proptest::prop_assert_eq!(w.first(), model.keys().next().copied().unwrap_or(u32::MAX));
+            }
+            // The same content built in ascending order compares equal (zeroed tails).
+            let mut again = Waits::EMPTY;
+            for (&ip, &mask) in &model {
+                again.add(ip, mask);
+            }
+            proptest::prop_assert!(again == w);
+        }
     }
 
     #[test]

@@ -92,6 +92,9 @@ fn op_index(op: FastOp, num: Num) -> Option<u8> {
 const ONE: u8 = 0;
 const ROW: u8 = 1;
 const STRIDED: u8 = 2;
+/// A source the operation does not read (a unary or binary operation's last ones): nothing
+/// to look at.
+const NONE: u8 = 3;
 
 /// One source's lanes in form `F` on `L` channels.
 struct Get<'a, const F: u8, const L: usize> {
@@ -111,6 +114,7 @@ impl<'a, const F: u8, const L: usize> Get<'a, F, L> {
             one: 0,
         };
         match (F, s.at) {
+            (NONE, _) => {}
             (ROW, Src::Region { base, .. }) => {
                 g.row = file.get(usize::from(base)..)?.as_chunks::<4>().0.get(..L)?;
             }
@@ -231,13 +235,25 @@ fn narrow_scalar_mov(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bool 
     let (Some(d), Some(a)) = (f.dst, Get::<ONE, 1>::new(&t.file, &f.src[0])) else {
         return false;
     };
-    let (at, size) = (usize::from(d.base), usize::from(f.dst_elem.size));
-    let v = a.at(0).to_le_bytes();
-    let Some(out) = t.file.get_mut(at..at + size) else {
-        return false;
-    };
-    if enabled & pred & 1 != 0 {
-        out.copy_from_slice(&v[..size]);
+    let at = usize::from(d.base);
+    let [b0, b1, ..] = a.at(0).to_le_bytes();
+    let write = enabled & pred & 1 != 0;
+    // A Byte or a Word (`select` hands out no other size): stores of constant size rather
+    // than a copy of a variable length (a library call).
+    if f.dst_elem.size == 1 {
+        let Some(out) = t.file.get_mut(at) else {
+            return false;
+        };
+        if write {
+            *out = b0;
+        }
+    } else {
+        let Some(out) = t.file.get_mut(at..at + 2) else {
+            return false;
+        };
+        if write {
+            out.copy_from_slice(&[b0, b1]);
+        }
     }
     true
 }
@@ -309,15 +325,15 @@ macro_rules! pick {
 
 #[cfg(target_arch = "x86_64")]
 fn unary<const L: usize, const OP: u8>(a: u8) -> Option<KernelFn> {
-    pick!(plain::<L, OP>, (a, ONE, ONE), [ONE ONE ONE, ROW ONE ONE, STRIDED ONE ONE])
+    pick!(plain::<L, OP>, (a, NONE, NONE), [ONE NONE NONE, ROW NONE NONE, STRIDED NONE NONE])
 }
 
 #[cfg(target_arch = "x86_64")]
 fn binary<const L: usize, const OP: u8>(a: u8, b: u8) -> Option<KernelFn> {
-    pick!(plain::<L, OP>, (a, b, ONE), [
-        ONE ONE ONE, ONE ROW ONE, ONE STRIDED ONE,
-        ROW ONE ONE, ROW ROW ONE, ROW STRIDED ONE,
-        STRIDED ONE ONE, STRIDED ROW ONE, STRIDED STRIDED ONE
+    pick!(plain::<L, OP>, (a, b, NONE), [
+        ONE ONE NONE, ONE ROW NONE, ONE STRIDED NONE,
+        ROW ONE NONE, ROW ROW NONE, ROW STRIDED NONE,
+        STRIDED ONE NONE, STRIDED ROW NONE, STRIDED STRIDED NONE
     ])
 }
 
@@ -405,18 +421,18 @@ fn scalar(op: u8, cond: bool, forms: [u8; 3]) -> Option<KernelFn> {
         };
     }
     Some(match op {
-        MOV => avx2::plain::<1, MOV, ONE, ONE, ONE>,
-        NOT => avx2::plain::<1, NOT, ONE, ONE, ONE>,
-        ADD => avx2::plain::<1, ADD, ONE, ONE, ONE>,
-        MUL => avx2::plain::<1, MUL, ONE, ONE, ONE>,
-        AND => avx2::plain::<1, AND, ONE, ONE, ONE>,
-        OR => avx2::plain::<1, OR, ONE, ONE, ONE>,
-        XOR => avx2::plain::<1, XOR, ONE, ONE, ONE>,
-        SHL => avx2::plain::<1, SHL, ONE, ONE, ONE>,
-        SHR => avx2::plain::<1, SHR, ONE, ONE, ONE>,
-        ASR => avx2::plain::<1, ASR, ONE, ONE, ONE>,
-        FADD => avx2::plain::<1, FADD, ONE, ONE, ONE>,
-        FMUL => avx2::plain::<1, FMUL, ONE, ONE, ONE>,
+        MOV => avx2::plain::<1, MOV, ONE, NONE, NONE>,
+        NOT => avx2::plain::<1, NOT, ONE, NONE, NONE>,
+        ADD => avx2::plain::<1, ADD, ONE, ONE, NONE>,
+        MUL => avx2::plain::<1, MUL, ONE, ONE, NONE>,
+        AND => avx2::plain::<1, AND, ONE, ONE, NONE>,
+        OR => avx2::plain::<1, OR, ONE, ONE, NONE>,
+        XOR => avx2::plain::<1, XOR, ONE, ONE, NONE>,
+        SHL => avx2::plain::<1, SHL, ONE, ONE, NONE>,
+        SHR => avx2::plain::<1, SHR, ONE, ONE, NONE>,
+        ASR => avx2::plain::<1, ASR, ONE, ONE, NONE>,
+        FADD => avx2::plain::<1, FADD, ONE, ONE, NONE>,
+        FMUL => avx2::plain::<1, FMUL, ONE, ONE, NONE>,
         MAD => avx2::plain::<1, MAD, ONE, ONE, ONE>,
         FMAD => avx2::plain::<1, FMAD, ONE, ONE, ONE>,
         SEL => avx2::select_by_predicate::<1, ONE, ONE>,

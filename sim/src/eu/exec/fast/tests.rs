@@ -784,3 +784,58 @@ nop
     assert!(f.file == g.file);
     assert_eq!((f.executed, f.ip), (g.executed, g.ip));
 }
+
+/// Channels that skip an `if` wait at a plain `add` in the middle of a run of fast
+/// instructions: a run must stop there so that they rejoin before it executes.
+const REJOIN_TEXT: &str = "mov (16|M0) r10.0<1>:d 0:w
+cmp (16|M0) (lt)f0.0 null<1>:d r11.0<8;8,1>:d r12.0<8;8,1>:d
+(f0.0) if (16|M0) L_JOIN L_JOIN
+add (16|M0) r10.0<1>:d r10.0<8;8,1>:d 1:w
+add (16|M0) r10.0<1>:d r10.0<8;8,1>:d 2:w
+L_JOIN:
+add (16|M0) r10.0<1>:d r10.0<8;8,1>:d 4:w
+add (16|M0) r10.0<1>:d r10.0<8;8,1>:d 8:w
+nop
+";
+
+#[test]
+fn fast_runs_stop_where_waiting_channels_rejoin_and_within_the_budget() {
+    let bytes = isa_encoder::assemble(Platform::Tgllp, REJOIN_TEXT).expect("assembles");
+    let fast = Program::decode(Platform::Tgllp, &bytes);
+    let general = general_only(&fast);
+    let n = fast.insts.len() as u64;
+    let want = {
+        let mut g = block_thread();
+        g.active = 0xffff;
+        assert_eq!(
+            run(&mut g, &general, &mut NoMemory, 100),
+            Err(ran_off(&fast))
+        );
+        g
+    };
+    // Per channel: r11 < r12 took the `if` (+1 +2), every channel got +4 +8.
+    let r10: Vec<u32> = (0..16).map(|c| want.grf_u32(10, c)).collect();
+    assert!(r10.contains(&15) && r10.contains(&12), "{r10:?}");
+    for budget in 1..=n + 1 {
+        let mut f = block_thread();
+        f.active = 0xffff;
+        let mut calls = 0;
+        let end = loop {
+            calls += 1;
+            match run(&mut f, &fast, &mut NoMemory, budget) {
+                Ok(Status::Budget) => assert!(calls <= n, "budget {budget}: no progress"),
+                other => break other,
+            }
+        };
+        assert_eq!(end, Err(ran_off(&fast)), "budget {budget}");
+        assert_eq!(f.executed, want.executed, "budget {budget}");
+        let tm0 = crate::eu::regfile::TM0..crate::eu::regfile::TM0 + 8;
+        f.file[tm0.clone()].copy_from_slice(&want.file[tm0]);
+        assert!(f.file == want.file, "budget {budget}");
+    }
+}
+
+/// The error a thread gets when it runs past the program's last instruction.
+fn ran_off(prog: &Program) -> crate::eu::EuError {
+    crate::eu::error::EuErrorKind::RanOffEnd.at(prog.end)
+}
