@@ -25,10 +25,9 @@ impl Waits {
     /// The first instruction a channel waits at (`u32::MAX`: none waits).
     #[inline]
     pub(crate) fn first(&self) -> u32 {
-        match usize::from(self.len).checked_sub(1) {
-            Some(last) => self.ips.get(last).copied().unwrap_or(u32::MAX),
-            None => u32::MAX,
-        }
+        let last = usize::from(self.len).checked_sub(1);
+        last.and_then(|k| self.ips.get(k).copied())
+            .unwrap_or(u32::MAX)
     }
 
     /// Channels `mask` (none of them waiting already) wait at instruction `ip`.
