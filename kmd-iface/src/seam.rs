@@ -123,6 +123,7 @@ impl Mapping {
         self.addr as *mut u8
     }
 
+    #[inline]
     fn check(&self, offset: usize, len: usize, align: usize) -> Result<*mut u8, MapAccessError> {
         let err = MapAccessError {
             offset,
@@ -146,15 +147,33 @@ impl Mapping {
     /// the compiler may neither elide, merge nor tear-and-reuse these accesses. Each load is
     /// as wide as the target makes in one instruction at its alignment ([`pieces`]). On error
     /// nothing is copied.
+    #[inline]
     pub fn read(&self, offset: usize, dst: &mut [u8]) -> Result<(), MapAccessError> {
         let p = self.check(offset, dst.len(), 1)?;
+        if (p as usize | dst.len()).is_multiple_of(WIDE) {
+            // SAFETY: `check` proved [p, p+len) lies in the backing, which MapBacking keeps
+            // valid; `p` and the length are multiples of the wide word, so wide loads alone
+            // tile it (the simulator's data port: rows of registers at aligned addresses).
+            unsafe { load::<Wide>(p, dst) };
+            return Ok(());
+        }
+        // SAFETY: `check` proved [p, p+len) lies in the backing.
+        unsafe { Self::read_pieces(p, dst) };
+        Ok(())
+    }
+
+    /// [`Mapping::read`]'s copy at any alignment and length.
+    ///
+    /// # Safety
+    /// `p` must be valid for reads of `dst.len()` bytes.
+    unsafe fn read_pieces(p: *mut u8, dst: &mut [u8]) {
         let [a, b, c, d, _] = pieces(p as usize, dst.len());
         let (p0, rest) = dst.split_at_mut(a);
         let (p1, rest) = rest.split_at_mut(b);
         let (p2, rest) = rest.split_at_mut(c);
         let (p3, p4) = rest.split_at_mut(d);
-        // SAFETY: `check` proved [p, p+len) lies in the backing, which MapBacking keeps valid;
-        // the pieces tile it in order, each starting at a multiple of its unit (`pieces`).
+        // SAFETY: the caller vouches for [p, p+len); the pieces tile it in order, each
+        // starting at a multiple of its unit (`pieces`).
         unsafe {
             load::<u8>(p, p0);
             load::<u64>(p.add(a), p1);
@@ -162,19 +181,34 @@ impl Mapping {
             load::<u64>(p.add(a + b + c), p3);
             load::<u8>(p.add(a + b + c + d), p4);
         }
-        Ok(())
     }
 
     /// Copies `src` into the mapping at `offset` with volatile stores (the GPU may read it
     /// concurrently, see [`Mapping::read`]). On error nothing is written.
+    #[inline]
     pub fn write(&self, offset: usize, src: &[u8]) -> Result<(), MapAccessError> {
         let p = self.check(offset, src.len(), 1)?;
+        if (p as usize | src.len()).is_multiple_of(WIDE) {
+            // SAFETY: as in `read`'s wide-word case.
+            unsafe { store::<Wide>(p, src) };
+            return Ok(());
+        }
+        // SAFETY: `check` proved [p, p+len) lies in the backing.
+        unsafe { Self::write_pieces(p, src) };
+        Ok(())
+    }
+
+    /// [`Mapping::write`]'s copy at any alignment and length.
+    ///
+    /// # Safety
+    /// `p` must be valid for writes of `src.len()` bytes.
+    unsafe fn write_pieces(p: *mut u8, src: &[u8]) {
         let [a, b, c, d, _] = pieces(p as usize, src.len());
         let (p0, rest) = src.split_at(a);
         let (p1, rest) = rest.split_at(b);
         let (p2, rest) = rest.split_at(c);
         let (p3, p4) = rest.split_at(d);
-        // SAFETY: as in `read`.
+        // SAFETY: as in `read_pieces`.
         unsafe {
             store::<u8>(p, p0);
             store::<u64>(p.add(a), p1);
@@ -182,7 +216,6 @@ impl Mapping {
             store::<u64>(p.add(a + b + c), p3);
             store::<u8>(p.add(a + b + c + d), p4);
         }
-        Ok(())
     }
 
     /// Atomic acquire load of a naturally aligned u32 the GPU may be writing.
