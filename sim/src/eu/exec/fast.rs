@@ -63,13 +63,10 @@ fn block(t: &mut Thread, prog: &Program, mem: &mut dyn Memory, budget: u64) -> u
                 t.executed += 1;
             }
             None => {
-                let Some(inst) = inst() else {
+                let Some(Some(s)) = prog.simple.get(ip) else {
                     break;
                 };
-                let Some(form) = super::simple_form(inst) else {
-                    break;
-                };
-                match super::run_simple(t, inst, form, mem) {
+                match super::run_simple(t, s, mem) {
                     Some(Flow::Next) => t.executed += 1,
                     Some(Flow::Ended) => {
                         // As the run loop: counted, not advanced.
@@ -90,7 +87,7 @@ fn block(t: &mut Thread, prog: &Program, mem: &mut dyn Memory, budget: u64) -> u
 /// changed nothing, when it does not apply.
 #[inline(always)]
 fn run_kernel(t: &mut Thread, f: &Fast, k: kernel::Kernel) -> bool {
-    let lanes = lane_mask(f.n);
+    let lanes = f.lanes;
     let enabled = if f.no_mask {
         lanes
     } else {

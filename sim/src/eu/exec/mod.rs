@@ -20,7 +20,7 @@ use isa_encoder::model::{Opcode, PredCtrl, Predicate, Shape, Subfunction, SyncFn
 
 use crate::eu::dataport::{self, scratch, Memory};
 use crate::eu::error::{EuError, EuErrorKind};
-use crate::eu::program::{Inst, Program, SendPlan, Target};
+use crate::eu::program::{Inst, Program, Target};
 use crate::eu::regfile::{Thread, CE, TM0};
 use crate::eu::rounding::Rounding;
 
@@ -212,49 +212,76 @@ fn branch(
 /// An instruction the fast path's block runs without the general path's set-up: a send with
 /// a classified form ([`dataport::quick`]), or one that does nothing in a functional
 /// simulator (`nop`, a `sync` other than a barrier wait: the thread already sees every
-/// result it waits for).
-#[derive(Clone, Copy)]
-enum Simple<'a> {
-    Send(&'a SendPlan, dataport::quick::Quick),
-    Nothing,
+/// result it waits for). Worked out once per program ([`Program::simple`]), with the fields
+/// of the instruction that running it reads, so the block never looks at the instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Simple {
+    /// The send's classified form and whether it ends the thread; `None` for a no-op.
+    send: Option<(dataport::quick::Quick, bool)>,
+    n: u8,
+    /// The low `n` bits set.
+    lanes: u32,
+    chan_off: u8,
+    no_mask: bool,
+    flag_base: u8,
+    pred: Option<Predicate>,
 }
 
 /// The [`Simple`] form of `inst`, if it has one.
-#[inline(always)]
-fn simple_form(inst: &Inst) -> Option<Simple<'_>> {
+pub(crate) fn simple_form(inst: &Inst) -> Option<Simple> {
     if inst.invalid.is_some() || inst.reads_ce {
         return None;
     }
-    match inst.opcode.shape() {
+    let send = match inst.opcode.shape() {
         Shape::Send => {
             let plan = inst.send.as_ref()?;
-            Some(Simple::Send(plan, plan.quick?))
+            Some((plan.quick?, plan.eot))
         }
-        Shape::Nullary if inst.opcode == Opcode::Nop => Some(Simple::Nothing),
-        Shape::Sync if inst.func != Subfunction::Sync(SyncFn::Bar) => Some(Simple::Nothing),
-        _ => None,
-    }
+        Shape::Nullary if inst.opcode == Opcode::Nop => None,
+        Shape::Sync if inst.func != Subfunction::Sync(SyncFn::Bar) => None,
+        _ => return None,
+    };
+    Some(Simple {
+        send,
+        n: inst.n,
+        lanes: crate::eu::program::fast::lane_bits(inst.n),
+        chan_off: inst.chan_off,
+        no_mask: inst.no_mask,
+        flag_base: inst.flag_base,
+        pred: inst.pred,
+    })
 }
 
-/// Runs `inst` in its [`Simple`] form as [`step`] would: `Flow::Next`, or `Flow::Ended` after
-/// an end-of-thread message; `None`, having changed nothing, when the message's classified
-/// form does not apply (the general path then executes it).
+/// Runs an instruction in its [`Simple`] form as [`step`] would: `Flow::Next`, or
+/// `Flow::Ended` after an end-of-thread message; `None`, having changed nothing, when the
+/// message's classified form does not apply (the general path then executes it).
 #[inline(always)]
-fn run_simple(t: &mut Thread, inst: &Inst, form: Simple<'_>, mem: &mut dyn Memory) -> Option<Flow> {
-    match form {
-        Simple::Send(plan, q) => {
-            let (enabled, pred) = channels(t, inst);
-            if !dataport::quick::run(t, q, enabled & pred, mem) {
-                return None;
-            }
-            if plan.eot {
-                t.ended = true;
-                return Some(Flow::Ended);
-            }
-            Some(Flow::Next)
-        }
-        Simple::Nothing => Some(Flow::Next),
+fn run_simple(t: &mut Thread, s: &Simple, mem: &mut dyn Memory) -> Option<Flow> {
+    let Some((q, eot)) = s.send else {
+        return Some(Flow::Next);
+    };
+    let enabled = if s.no_mask {
+        s.lanes
+    } else {
+        (t.active >> s.chan_off) & s.lanes
+    };
+    let pred = match s.pred {
+        None => u32::MAX,
+        Some(p) => predicate_bits(
+            t.flags(),
+            p,
+            u32::from(s.flag_base) + u32::from(s.chan_off),
+            s.n,
+        ),
+    };
+    if !dataport::quick::run(t, q, enabled & pred, mem) {
+        return None;
     }
+    if eot {
+        t.ended = true;
+        return Some(Flow::Ended);
+    }
+    Some(Flow::Next)
 }
 
 /// The enabled channels of `inst` (shifted to its first channel) and its predicate.
@@ -328,7 +355,7 @@ fn step(
 fn in_block(prog: &Program, ip: usize) -> bool {
     match prog.fast.get(ip) {
         Some(Some(_)) => true,
-        Some(None) => prog.insts.get(ip).and_then(simple_form).is_some(),
+        Some(None) => prog.simple.get(ip).is_some_and(Option::is_some),
         None => false,
     }
 }

@@ -86,6 +86,8 @@ pub struct Fast {
     pub op: FastOp,
     pub num: Num,
     pub n: u8,
+    /// The low `n` bits set: the instruction's channels (worked out once, not per run).
+    pub lanes: u32,
     pub chan_off: u8,
     pub no_mask: bool,
     /// Predication: the flag bits of the instruction's flag register, per channel or per
@@ -107,6 +109,13 @@ pub struct Fast {
     pub word: bool,
     /// The pre-decoded executor of a plain word-form instruction ([`kernel::select`]).
     pub kernel: Option<Kernel>,
+}
+
+/// The low `n` bits set (`n` ≤ 32 channels).
+pub fn lane_bits(n: u8) -> u32 {
+    u32::MAX
+        .checked_shr(32u32.saturating_sub(u32::from(n)))
+        .unwrap_or(0)
 }
 
 const UNUSED: FastSrc = FastSrc {
@@ -315,6 +324,7 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         op: if keep { FastOp::Keep } else { op },
         num,
         n: inst.n,
+        lanes: lane_bits(inst.n),
         chan_off: inst.chan_off,
         no_mask: inst.no_mask,
         pred,

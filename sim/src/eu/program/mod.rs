@@ -93,6 +93,8 @@ pub struct Program {
     pub insts: Vec<Inst>,
     /// Per instruction, its typed fast form when it has one ([`fast::classify`]).
     pub fast: Vec<Option<fast::Fast>>,
+    /// Per instruction, its simple form (a classified send, a no-op) when it has one.
+    pub simple: Vec<Option<crate::eu::exec::Simple>>,
     /// Byte offset just past the kernel (where a thread that runs off its end is).
     pub end: u32,
     /// The GRF registers (bit r = register r) some instruction may write: a dispatcher that
@@ -124,12 +126,14 @@ impl Program {
             insts.push(bad);
         }
         let fast = insts.iter().map(fast::classify).collect();
+        let simple = insts.iter().map(crate::eu::exec::simple_form).collect();
         let grf_writes = grf_writes(&insts);
         let sets_rounding = insts.iter().any(sets_rounding);
         Program {
             platform,
             insts,
             fast,
+            simple,
             end: bytes.len() as u32,
             grf_writes,
             sets_rounding,
