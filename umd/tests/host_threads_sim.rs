@@ -3,7 +3,9 @@
 //! from every work item, a work-group barrier with shared local memory, divergent control flow)
 //! runs on a simulator with one host thread and on ones with 2 and 4, and the output buffers
 //! are compared bit for bit. The one-thread image is also checked against a CPU reference, so
-//! a dispatch that did nothing cannot pass.
+//! a dispatch that did nothing cannot pass. The atomics and the branches also run in groups of
+//! one EU thread (512 groups), so that each host thread takes several groups at a time: a group
+//! run twice or skipped shows in the atomics' counts.
 
 use std::sync::Arc;
 
@@ -51,8 +53,10 @@ __kernel void branchy(__global const uint *in, __global uint *out) {
 }
 "#;
 
-const ITEMS: usize = 4096;
+const ITEMS: usize = 8192;
 const LOCAL: usize = 128;
+/// One sub-group per group: ITEMS / SMALL = 512 groups.
+const SMALL: usize = 16;
 
 fn words(n: usize) -> Vec<u32> {
     (0..n as u32)
@@ -177,13 +181,44 @@ fn run(p: Platform, kmd: KmdChoice, bin: &[u8], host_threads: usize) -> Vec<Vec<
     d.dispatch(&kernel("slm_sum"), &range, &args).unwrap();
 
     let branchy = buffer(&[0xa5a5_a5a5; ITEMS]);
-    let args = [ArgValue::Buffer(input), ArgValue::Buffer(branchy.clone())];
+    let args = [
+        ArgValue::Buffer(input.clone()),
+        ArgValue::Buffer(branchy.clone()),
+    ];
     d.dispatch(&kernel("branchy"), &range, &args).unwrap();
 
-    [hist, minmax, count, sums, branchy]
-        .iter()
-        .map(|b| b.to_vec().unwrap())
-        .collect()
+    let small = NdRange::new(&[ITEMS as u32], Some(&[SMALL as u32]), 16, None).unwrap();
+    let small_hist = buffer(&[0; 71]);
+    let small_minmax = buffer(&[i32::MAX as u32, i32::MIN as u32]);
+    let small_count = buffer(&[0; 3]);
+    let args = [
+        ArgValue::Buffer(input.clone()),
+        ArgValue::Buffer(small_hist.clone()),
+        ArgValue::Buffer(small_minmax.clone()),
+        ArgValue::Buffer(small_count.clone()),
+    ];
+    d.dispatch(&kernel("atomics"), &small, &args).unwrap();
+    let small_branchy = buffer(&[0xa5a5_a5a5; ITEMS]);
+    let args = [
+        ArgValue::Buffer(input),
+        ArgValue::Buffer(small_branchy.clone()),
+    ];
+    d.dispatch(&kernel("branchy"), &small, &args).unwrap();
+
+    [
+        hist,
+        minmax,
+        count,
+        sums,
+        branchy,
+        small_hist,
+        small_minmax,
+        small_count,
+        small_branchy,
+    ]
+    .iter()
+    .map(|b| b.to_vec().unwrap())
+    .collect()
 }
 
 #[test]
@@ -201,6 +236,13 @@ fn memory_image_does_not_depend_on_host_threads() {
         assert_eq!(atomics, atomics_reference(&vals), "{p} atomics");
         assert_eq!(u32s(&one[3]), slm_reference(&vals), "{p} slm_sum");
         assert_eq!(u32s(&one[4]), branchy_reference(&vals), "{p} branchy");
+        let small: Vec<u32> = one[5..8].iter().flat_map(|b| u32s(b)).collect();
+        assert_eq!(small, atomics, "{p} atomics in groups of {SMALL}");
+        assert_eq!(
+            u32s(&one[8]),
+            u32s(&one[4]),
+            "{p} branchy in groups of {SMALL}"
+        );
         for n in [2, 4] {
             assert!(
                 run(p, kmd, &bin, n) == one,

@@ -142,11 +142,13 @@ struct Run<'a, 'w> {
 }
 
 impl Run<'_, '_> {
-    fn group(&mut self, id: [u32; 3], ordinal: u64) -> Result<(), GpuErrorKind> {
+    /// Runs group `id`; `Ok` with the instructions its longest thread executed. The caller
+    /// reports it to the walker's [`progress::Progress`] and settles the budget
+    /// ([`Run::settle`]), for a run of groups at a time.
+    fn group(&mut self, id: [u32; 3], ordinal: u64) -> Result<u64, GpuErrorKind> {
         let mut threads = std::mem::take(&mut self.threads);
         let mut cycles = std::mem::take(&mut self.cycles);
         let res = self.run_group(&mut threads, &mut cycles, id, ordinal);
-        self.settle();
         self.threads = threads;
         self.cycles = cycles;
         res
@@ -163,7 +165,7 @@ impl Run<'_, '_> {
         cycles: &mut Cycles,
         id: [u32; 3],
         ordinal: u64,
-    ) -> Result<(), GpuErrorKind> {
+    ) -> Result<u64, GpuErrorKind> {
         let d = self.d;
         let full = if d.simd >= 32 {
             u32::MAX
@@ -229,8 +231,7 @@ impl Run<'_, '_> {
                 .max()
                 .unwrap_or(0);
             if threads.iter().all(Thread::is_ended) {
-                self.shared.progress.group_done(ordinal, longest);
-                return Ok(());
+                return Ok(longest);
             }
             if let Err(r) = self.shared.progress.check((!endless).then_some(longest)) {
                 return Err(self.timeout(r, threads));

@@ -1,7 +1,8 @@
 //! The thread groups of one walker on a pool of host threads.
 //!
-//! Each host thread takes the next group in walker order (X fastest, then Y, then Z) and runs
-//! all of that group's EU threads itself, so a group's barriers and shared local memory never
+//! Each host thread takes the next run of groups in walker order (X fastest, then Y, then Z;
+//! one group at a time on a single host thread, a few with more: [`run_length`]) and runs all
+//! of each group's EU threads itself, so a group's barriers and shared local memory never
 //! cross host threads. Groups share only global memory, where the hardware does not order them
 //! either: plain accesses of different groups are unordered, and global atomics are indivisible
 //! (`Memory::atomic_u32`, one lock per walker). Whatever the number of host threads, a walker
@@ -41,6 +42,8 @@ pub(super) struct Shared<'w> {
     pub(super) progress: Progress<'w>,
     /// The next group ordinal to take.
     next: AtomicU64,
+    /// Groups a host thread takes at a time ([`run_length`]).
+    run: u64,
     /// Instructions left for the whole walker.
     left: AtomicU64,
     /// When the walker started, and when a group last completed (nanoseconds after `started`):
@@ -80,7 +83,7 @@ impl Shared<'_> {
         self.left() == 0 || idle > nanos(self.patience)
     }
 
-    /// A group completed: the walker is making progress.
+    /// A run of groups completed: the walker is making progress.
     fn group_done(&self) {
         self.last_done
             .fetch_max(nanos(self.started.elapsed()), Ordering::Relaxed);
@@ -166,6 +169,11 @@ pub(super) fn run_groups(
     let dims: [u64; 3] =
         [0, 1, 2].map(|k| u64::from(d.group_end[k].saturating_sub(d.group_start[k])));
     let total = dims[0].saturating_mul(dims[1]).saturating_mul(dims[2]);
+    let workers = if uses_scratch(prog) {
+        1
+    } else {
+        pool_size(host_threads).min(usize::try_from(total).unwrap_or(usize::MAX))
+    };
     let shared = Shared {
         progress: Progress::new(
             w.timer,
@@ -174,6 +182,7 @@ pub(super) fn run_groups(
             d.threads_per_group,
         ),
         next: AtomicU64::new(0),
+        run: run_length(total, workers),
         left: AtomicU64::new(budget.instructions),
         started: Instant::now(),
         last_done: AtomicU64::new(0),
@@ -182,11 +191,6 @@ pub(super) fn run_groups(
         stop_after: AtomicU64::new(u64::MAX),
         atomics: Mutex::new(()),
         indirect: IndirectData::read(w.platform, d, w.memory),
-    };
-    let workers = if uses_scratch(prog) {
-        1
-    } else {
-        pool_size(host_threads).min(usize::try_from(total).unwrap_or(usize::MAX))
     };
     let work = || worker(w, d, prog, &shared, dims, total);
     // `workers > 1` implies a pool size of at least 2: at least one helper.
@@ -248,32 +252,63 @@ fn worker(
         pending: 0,
     };
     run.mem.slm = vec![0; slm_bytes(&d.idd)];
+    // The longest thread's instructions of each group of the current run.
+    let mut longest = Vec::with_capacity(shared.run as usize);
     loop {
-        let ordinal = shared.next.fetch_add(1, Ordering::Relaxed);
-        if ordinal >= total || ordinal > shared.stop_after.load(Ordering::Relaxed) {
+        let first = shared.next.fetch_add(shared.run, Ordering::Relaxed);
+        if first >= total || first > shared.stop_after.load(Ordering::Relaxed) {
             return;
         }
-        let at = |k: usize, div: u64| (ordinal / div % dims[k]) as u32;
-        let id = [
-            d.group_start[0] + at(0, 1),
-            d.group_start[1] + at(1, dims[0]),
-            d.group_start[2] + at(2, dims[0] * dims[1]),
-        ];
-        // Checked per group too: a huge grid of short threads must end as well.
-        let res = if shared.exhausted() {
-            Err(run.hang(&[]))
-        } else if let Err(r) = shared.progress.check(Some(0)) {
+        // Checked per run too: a huge grid of short threads must end as well.
+        if shared.exhausted() {
+            shared.fail(first, run.hang(&[]));
+            return;
+        }
+        if let Err(r) = shared.progress.check(Some(0)) {
             // Gen9's stretch is the whole walker: its rule may expire between groups.
-            Err(run.timeout(r, &[]))
-        } else {
-            run.group(id, ordinal)
-        };
-        if let Err(e) = res {
+            shared.fail(first, run.timeout(r, &[]));
+            return;
+        }
+        longest.clear();
+        let mut failed = None;
+        for ordinal in first..first.saturating_add(shared.run).min(total) {
+            if ordinal > shared.stop_after.load(Ordering::Relaxed) {
+                break;
+            }
+            let at = |k: usize, div: u64| (ordinal / div % dims[k]) as u32;
+            let id = [
+                d.group_start[0] + at(0, 1),
+                d.group_start[1] + at(1, dims[0]),
+                d.group_start[2] + at(2, dims[0] * dims[1]),
+            ];
+            match run.group(id, ordinal) {
+                Ok(n) => longest.push(n),
+                Err(e) => {
+                    failed = Some((ordinal, e));
+                    break;
+                }
+            }
+        }
+        // The groups that completed count, as on the hardware, even before a failure.
+        shared.progress.groups_done(first, &longest);
+        run.settle();
+        if let Some((ordinal, e)) = failed {
             shared.fail(ordinal, e);
             return;
         }
         shared.group_done();
     }
+}
+
+/// Groups a host thread takes at a time: one on a single host thread; with more, enough
+/// that the shared counters, budget and progress (cache lines every host thread writes) are
+/// touched once per run rather than per group, yet about 64 runs per host thread, so that
+/// the last run to finish keeps the others waiting only briefly.
+fn run_length(total: u64, workers: usize) -> u64 {
+    if workers <= 1 {
+        return 1;
+    }
+    (total / (workers as u64 * 64)).clamp(1, 16)
 }
 
 fn nanos(d: Duration) -> u64 {

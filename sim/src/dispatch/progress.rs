@@ -137,20 +137,32 @@ impl<'a> Progress<'a> {
 
     /// Group `ordinal` finished after its longest thread executed `max_instructions`.
     pub fn group_done(&self, ordinal: u64, max_instructions: u64) {
-        let ns = u128::from(max_instructions) * u128::from(NS_PER_INSTRUCTION);
+        self.groups_done(ordinal, &[max_instructions]);
+    }
+
+    /// Groups `first`, `first + 1`, … finished after their longest threads executed
+    /// `max_instructions[0]`, `[1]`, …: one report (one lock) for a host thread's run of
+    /// consecutive groups.
+    pub fn groups_done(&self, first: u64, max_instructions: &[u64]) {
+        if max_instructions.is_empty() {
+            return;
+        }
         let mut d = self.done();
-        // The next group in walker order (always so on one host thread) skips the map.
-        let mut next = if ordinal == d.frontier {
-            Some(ns)
-        } else {
-            d.later.insert(ordinal, ns);
-            None
-        };
-        while let Some(ns) = next.take().or_else(|| {
-            let f = d.frontier;
-            d.later.remove(&f)
-        }) {
-            self.extend_prefix(&mut d, ns);
+        for (ordinal, &n) in (first..).zip(max_instructions) {
+            let ns = u128::from(n) * u128::from(NS_PER_INSTRUCTION);
+            // The next group in walker order (always so on one host thread) skips the map.
+            let mut next = if ordinal == d.frontier {
+                Some(ns)
+            } else {
+                d.later.insert(ordinal, ns);
+                None
+            };
+            while let Some(ns) = next.take().or_else(|| {
+                let f = d.frontier;
+                d.later.remove(&f)
+            }) {
+                self.extend_prefix(&mut d, ns);
+            }
         }
         self.timer.advance_to(self.after(d.prefix_ns));
     }
@@ -271,6 +283,42 @@ mod tests {
         assert_eq!(ordered.0.unwrap_err().at_ns, ms);
         assert_eq!(verdict(&[3, 1, 0, 2]), ordered);
         assert_eq!(verdict(&[2, 3, 1, 0]), ordered);
+    }
+
+    #[test]
+    fn a_run_of_groups_reported_at_once_is_the_groups_reported_one_by_one() {
+        let ms = 1_000_000;
+        let lens = [10, 200_000, 200_000, 150_000, 7];
+        let run = |report: &dyn Fn(&Progress)| {
+            let t = GpuTimer::new(HangRule::Xe { job_timeout_ns: ms });
+            let p = Progress::new(&t, Platform::Skl, slots(Platform::Skl), 168);
+            report(&p);
+            (p.finish(), t.now_ns())
+        };
+        let one_by_one = run(&|p| {
+            for (g, &n) in lens.iter().enumerate() {
+                p.group_done(g as u64, n);
+            }
+        });
+        assert_eq!(one_by_one.0.unwrap_err().at_ns, ms);
+        // Runs out of walker order, as two host threads report them.
+        assert_eq!(
+            run(&|p| {
+                p.groups_done(3, &lens[3..]);
+                p.groups_done(0, &lens[..3]);
+            }),
+            one_by_one
+        );
+        assert_eq!(run(&|p| p.groups_done(0, &lens)), one_by_one);
+        assert_eq!(
+            run(&|p| {
+                p.groups_done(2, &lens[2..4]);
+                p.groups_done(0, &[]);
+                p.groups_done(4, &lens[4..]);
+                p.groups_done(0, &lens[..2]);
+            }),
+            one_by_one
+        );
     }
 
     #[test]
