@@ -161,17 +161,29 @@ fn run(p: Platform, kmd: KmdChoice, bin: &[u8], host_threads: usize) -> Vec<Vec<
         b
     };
 
-    let hist = buffer(&[0; 71]);
-    let minmax = buffer(&[i32::MAX as u32, i32::MIN as u32]);
-    let count = buffer(&[0; 3]);
-    let args = [
-        ArgValue::Buffer(input.clone()),
-        ArgValue::Buffer(hist.clone()),
-        ArgValue::Buffer(minmax.clone()),
-        ArgValue::Buffer(count.clone()),
-    ];
-    d.dispatch(&kernel("atomics"), &range, &args).unwrap();
+    // Returns hist, minmax and count.
+    let atomics = |range: &NdRange| {
+        let outs = [
+            buffer(&[0; 71]),
+            buffer(&[i32::MAX as u32, i32::MIN as u32]),
+            buffer(&[0; 3]),
+        ];
+        let mut args = vec![ArgValue::Buffer(input.clone())];
+        args.extend(outs.iter().map(|b| ArgValue::Buffer(b.clone())));
+        d.dispatch(&kernel("atomics"), range, &args).unwrap();
+        outs
+    };
+    let branchy = |range: &NdRange| {
+        let out = buffer(&[0xa5a5_a5a5; ITEMS]);
+        let args = [
+            ArgValue::Buffer(input.clone()),
+            ArgValue::Buffer(out.clone()),
+        ];
+        d.dispatch(&kernel("branchy"), range, &args).unwrap();
+        out
+    };
 
+    let [hist, minmax, count] = atomics(&range);
     let sums = buffer(&[0xa5a5_a5a5; ITEMS]);
     let args = [
         ArgValue::Buffer(input.clone()),
@@ -179,42 +191,22 @@ fn run(p: Platform, kmd: KmdChoice, bin: &[u8], host_threads: usize) -> Vec<Vec<
         ArgValue::Local((LOCAL * 4) as u32),
     ];
     d.dispatch(&kernel("slm_sum"), &range, &args).unwrap();
-
-    let branchy = buffer(&[0xa5a5_a5a5; ITEMS]);
-    let args = [
-        ArgValue::Buffer(input.clone()),
-        ArgValue::Buffer(branchy.clone()),
-    ];
-    d.dispatch(&kernel("branchy"), &range, &args).unwrap();
+    let branches = branchy(&range);
 
     let small = NdRange::new(&[ITEMS as u32], Some(&[SMALL as u32]), 16, None).unwrap();
-    let small_hist = buffer(&[0; 71]);
-    let small_minmax = buffer(&[i32::MAX as u32, i32::MIN as u32]);
-    let small_count = buffer(&[0; 3]);
-    let args = [
-        ArgValue::Buffer(input.clone()),
-        ArgValue::Buffer(small_hist.clone()),
-        ArgValue::Buffer(small_minmax.clone()),
-        ArgValue::Buffer(small_count.clone()),
-    ];
-    d.dispatch(&kernel("atomics"), &small, &args).unwrap();
-    let small_branchy = buffer(&[0xa5a5_a5a5; ITEMS]);
-    let args = [
-        ArgValue::Buffer(input),
-        ArgValue::Buffer(small_branchy.clone()),
-    ];
-    d.dispatch(&kernel("branchy"), &small, &args).unwrap();
+    let [small_hist, small_minmax, small_count] = atomics(&small);
+    let small_branches = branchy(&small);
 
     [
         hist,
         minmax,
         count,
         sums,
-        branchy,
+        branches,
         small_hist,
         small_minmax,
         small_count,
-        small_branchy,
+        small_branches,
     ]
     .iter()
     .map(|b| b.to_vec().unwrap())
