@@ -4,7 +4,7 @@
 //! result equals the general path's (`alu::exec`); the tests run both on random instructions.
 
 use crate::eu::dataport::Memory;
-use crate::eu::program::fast::{extend, Elem, Fast, FastDst, FastOp, FastSrc, Num, Src};
+use crate::eu::program::fast::{extend, lane_bits, Elem, Fast, FastDst, FastOp, FastSrc, Num, Src};
 use crate::eu::program::{Inst, Program};
 use crate::eu::regfile::Thread;
 
@@ -107,15 +107,6 @@ fn run_kernel(t: &mut Thread, f: &Fast, k: kernel::Kernel) -> bool {
     unsafe { (k.0)(t, f, enabled, pred) }
 }
 
-#[inline(always)]
-fn lane_mask(n: u8) -> u32 {
-    if n >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << n) - 1
-    }
-}
-
 /// Picks the lane array length for the instruction's channel count. Scalar instructions
 /// (IGC's `(1|M0)` address, flag and loop-counter arithmetic) get their own one-lane form.
 #[inline(always)]
@@ -133,7 +124,7 @@ fn exec_body(t: &mut Thread, f: &Fast, inst: &Inst) {
 
 #[inline(always)]
 fn exec_lanes<const L: usize>(t: &mut Thread, f: &Fast, inst: &Inst) {
-    let lanes = lane_mask(f.n);
+    let lanes = f.lanes;
     let enabled = if f.no_mask {
         lanes
     } else {
@@ -580,7 +571,7 @@ fn store_row<const L: usize>(t: &mut Thread, base: usize, r: Lanes<L>, mask: u32
 /// Stores the row `r` to `out` (`4 * L` bytes); lanes outside `mask` keep their bytes.
 #[inline(always)]
 fn write_row<const L: usize>(out: &mut [u8], mut r: Lanes<L>, mask: u32) {
-    if mask & lane_mask(L as u8) != lane_mask(L as u8) {
+    if mask & lane_bits(L as u8) != lane_bits(L as u8) {
         // Without a branch per lane, so that it vectorises: a divergent loop's rows are
         // mostly partial (a per-lane `if` here was 9 % of `branchy`'s host instructions).
         for (i, (v, c)) in r.iter_mut().zip(out.chunks_exact(4)).enumerate() {
@@ -996,7 +987,7 @@ fn store<const L: usize>(file: &mut [u8], d: FastDst, size: u8, n: usize, mask: 
         usize::from(d.stride),
         usize::from(size),
     );
-    let full = mask & lane_mask(n as u8) == lane_mask(n as u8);
+    let full = mask & lane_bits(n as u8) == lane_bits(n as u8);
     if full && stride == size {
         let Some(bytes) = file.get_mut(base..base + n * size) else {
             return;

@@ -20,6 +20,7 @@ use isa_encoder::model::{Opcode, PredCtrl, Predicate, Shape, Subfunction, SyncFn
 
 use crate::eu::dataport::{self, scratch, Memory};
 use crate::eu::error::{EuError, EuErrorKind};
+use crate::eu::program::fast::lane_bits;
 use crate::eu::program::{Inst, Program, Target};
 use crate::eu::regfile::{Thread, CE, TM0};
 use crate::eu::rounding::Rounding;
@@ -42,14 +43,6 @@ enum Flow {
     Jumped,
     Ended,
     Wait,
-}
-
-fn lane_mask(n: u8) -> u32 {
-    if n >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << n) - 1
-    }
 }
 
 /// The predicate per lane (all ones without predication).
@@ -244,7 +237,7 @@ pub(crate) fn simple_form(inst: &Inst) -> Option<Simple> {
     Some(Simple {
         send,
         n: inst.n,
-        lanes: crate::eu::program::fast::lane_bits(inst.n),
+        lanes: lane_bits(inst.n),
         chan_off: inst.chan_off,
         no_mask: inst.no_mask,
         flag_base: inst.flag_base,
@@ -287,7 +280,7 @@ fn run_simple(t: &mut Thread, s: &Simple, mem: &mut dyn Memory) -> Option<Flow> 
 /// The enabled channels of `inst` (shifted to its first channel) and its predicate.
 #[inline(always)]
 fn channels(t: &Thread, inst: &Inst) -> (u32, u32) {
-    let lanes = lane_mask(inst.n);
+    let lanes = lane_bits(inst.n);
     let enabled = if inst.no_mask {
         lanes
     } else {

@@ -112,6 +112,7 @@ pub struct Fast {
 }
 
 /// The low `n` bits set (`n` ≤ 32 channels).
+#[inline]
 pub fn lane_bits(n: u8) -> u32 {
     u32::MAX
         .checked_shr(32u32.saturating_sub(u32::from(n)))
