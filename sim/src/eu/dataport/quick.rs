@@ -22,6 +22,7 @@ use platform::Platform;
 
 use super::align::{alignment, Access};
 use super::{mem_read_all, mem_write_all, scratch, Memory, Space};
+use crate::eu::program::channels::lane_bits;
 use crate::eu::program::SendPlan;
 use crate::eu::regfile::{Thread, GRF_REGS, REG_BYTES};
 
@@ -274,7 +275,7 @@ fn steps64(file: &[u8], at: usize, n: usize) -> Option<u64> {
 
 fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
     let n = usize::from(l.lanes);
-    let all = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+    let all = lane_bits(l.lanes);
     if mask & all != all {
         return false;
     }

@@ -4,7 +4,8 @@
 //! result equals the general path's (`alu::exec`); the tests run both on random instructions.
 
 use crate::eu::dataport::Memory;
-use crate::eu::program::fast::{extend, lane_bits, Elem, Fast, FastDst, FastOp, FastSrc, Num, Src};
+use crate::eu::program::channels::lane_bits;
+use crate::eu::program::fast::{extend, Elem, Fast, FastDst, FastOp, FastSrc, Num, Src};
 use crate::eu::program::{Inst, Program};
 use crate::eu::regfile::Thread;
 
@@ -87,21 +88,7 @@ fn block(t: &mut Thread, prog: &Program, mem: &mut dyn Memory, budget: u64) -> u
 /// changed nothing, when it does not apply.
 #[inline(always)]
 fn run_kernel(t: &mut Thread, f: &Fast, k: kernel::Kernel) -> bool {
-    let lanes = f.lanes;
-    let enabled = if f.no_mask {
-        lanes
-    } else {
-        (t.active >> f.chan_off) & lanes
-    };
-    let pred = match f.pred {
-        None => u32::MAX,
-        Some(p) => super::predicate_bits(
-            t.flags(),
-            p,
-            u32::from(f.flag_base) + u32::from(f.chan_off),
-            f.n,
-        ),
-    };
+    let (enabled, pred) = super::masks(t, &f.ch);
     // SAFETY: `kernel::select` hands out kernels only when the CPU has the target features
     // they were compiled for (AVX2 and FMA).
     unsafe { (k.0)(t, f, enabled, pred) }
@@ -114,7 +101,7 @@ fn exec_body(t: &mut Thread, f: &Fast, inst: &Inst) {
     if f.op == FastOp::Keep {
         return;
     }
-    match f.n {
+    match f.ch.n {
         0..=1 => exec_lanes::<1>(t, f, inst),
         2..=8 => exec_lanes::<8>(t, f, inst),
         9..=16 => exec_lanes::<16>(t, f, inst),
@@ -124,18 +111,9 @@ fn exec_body(t: &mut Thread, f: &Fast, inst: &Inst) {
 
 #[inline(always)]
 fn exec_lanes<const L: usize>(t: &mut Thread, f: &Fast, inst: &Inst) {
-    let lanes = f.lanes;
-    let enabled = if f.no_mask {
-        lanes
-    } else {
-        (t.active >> f.chan_off) & lanes
-    };
-    let rot = u32::from(f.flag_base) + u32::from(f.chan_off);
-    let pred = match f.pred {
-        None => u32::MAX,
-        Some(p) => super::predicate_bits(t.flags(), p, rot, f.n),
-    };
-    let n = usize::from(f.n);
+    let (enabled, pred) = super::masks(t, &f.ch);
+    let rot = f.ch.flag_rot();
+    let n = usize::from(f.ch.n);
     if f.word && n == L && word::<L>(t, f, enabled, pred) {
         return;
     }
@@ -518,7 +496,7 @@ fn commit<const L: usize>(
         return false;
     }
     if let Some((mask, bits)) = flags {
-        let rot = u32::from(f.flag_base) + u32::from(f.chan_off);
+        let rot = f.ch.flag_rot();
         let m = u64::from(mask).rotate_left(rot);
         let v = u64::from(bits).rotate_left(rot);
         let old = t.flags();

@@ -254,8 +254,8 @@ fn dest(t: &Thread, d: &Opnd, n: usize, mask: u32) -> Result<Option<Lanes<u16>>,
 macro_rules! store_loop {
     ($t:expr, $d:expr, $offs:expr, $n:expr, $mask:expr, $vals:expr, $conv:expr) => {{
         let conv = $conv;
-        // All n lanes enabled (at n = 32 that is every mask bit: `||` would skip the test).
-        let lanes = if $n >= 32 { u32::MAX } else { (1u32 << $n) - 1 };
+        // All n lanes enabled.
+        let lanes = $crate::eu::program::channels::lane_bits($n as u8);
         let full = $mask & lanes == lanes;
         match ($d.contig, $d.loc, full) {
             (Some(s), Loc::File, true) => {

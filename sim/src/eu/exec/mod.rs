@@ -20,7 +20,8 @@ use isa_encoder::model::{Opcode, PredCtrl, Predicate, Shape, Subfunction, SyncFn
 
 use crate::eu::dataport::{self, scratch, Memory};
 use crate::eu::error::{EuError, EuErrorKind};
-use crate::eu::program::fast::lane_bits;
+use crate::eu::program::channels::Channels;
+use crate::eu::program::simple::Simple;
 use crate::eu::program::{Inst, Program, Target};
 use crate::eu::regfile::{Thread, CE, TM0};
 use crate::eu::rounding::Rounding;
@@ -43,20 +44,6 @@ enum Flow {
     Jumped,
     Ended,
     Wait,
-}
-
-/// The predicate per lane (all ones without predication).
-#[inline(always)]
-fn predicate(t: &Thread, inst: &Inst) -> u32 {
-    match inst.pred {
-        None => u32::MAX,
-        Some(p) => predicate_bits(
-            t.flags(),
-            p,
-            u32::from(inst.flag_base) + u32::from(inst.chan_off),
-            inst.n,
-        ),
-    }
 }
 
 /// The predicate per lane of an `n`-channel instruction whose flag register starts `rot` bits
@@ -202,49 +189,6 @@ fn branch(
     Ok(Flow::Jumped)
 }
 
-/// An instruction the fast path's block runs without the general path's set-up: a send with
-/// a classified form ([`dataport::quick`]), or one that does nothing in a functional
-/// simulator (`nop`, a `sync` other than a barrier wait: the thread already sees every
-/// result it waits for). Worked out once per program ([`Program::simple`]), with the fields
-/// of the instruction that running it reads, so the block never looks at the instruction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Simple {
-    /// The send's classified form and whether it ends the thread; `None` for a no-op.
-    send: Option<(dataport::quick::Quick, bool)>,
-    n: u8,
-    /// The low `n` bits set.
-    lanes: u32,
-    chan_off: u8,
-    no_mask: bool,
-    flag_base: u8,
-    pred: Option<Predicate>,
-}
-
-/// The [`Simple`] form of `inst`, if it has one.
-pub(crate) fn simple_form(inst: &Inst) -> Option<Simple> {
-    if inst.invalid.is_some() || inst.reads_ce {
-        return None;
-    }
-    let send = match inst.opcode.shape() {
-        Shape::Send => {
-            let plan = inst.send.as_ref()?;
-            Some((plan.quick?, plan.eot))
-        }
-        Shape::Nullary if inst.opcode == Opcode::Nop => None,
-        Shape::Sync if inst.func != Subfunction::Sync(SyncFn::Bar) => None,
-        _ => return None,
-    };
-    Some(Simple {
-        send,
-        n: inst.n,
-        lanes: lane_bits(inst.n),
-        chan_off: inst.chan_off,
-        no_mask: inst.no_mask,
-        flag_base: inst.flag_base,
-        pred: inst.pred,
-    })
-}
-
 /// Runs an instruction in its [`Simple`] form as [`step`] would: `Flow::Next`, or
 /// `Flow::Ended` after an end-of-thread message; `None`, having changed nothing, when the
 /// message's classified form does not apply (the general path then executes it).
@@ -253,20 +197,7 @@ fn run_simple(t: &mut Thread, s: &Simple, mem: &mut dyn Memory) -> Option<Flow> 
     let Some((q, eot)) = s.send else {
         return Some(Flow::Next);
     };
-    let enabled = if s.no_mask {
-        s.lanes
-    } else {
-        (t.active >> s.chan_off) & s.lanes
-    };
-    let pred = match s.pred {
-        None => u32::MAX,
-        Some(p) => predicate_bits(
-            t.flags(),
-            p,
-            u32::from(s.flag_base) + u32::from(s.chan_off),
-            s.n,
-        ),
-    };
+    let (enabled, pred) = masks(t, &s.ch);
     if !dataport::quick::run(t, q, enabled & pred, mem) {
         return None;
     }
@@ -277,16 +208,26 @@ fn run_simple(t: &mut Thread, s: &Simple, mem: &mut dyn Memory) -> Option<Flow> 
     Some(Flow::Next)
 }
 
-/// The enabled channels of `inst` (shifted to its first channel) and its predicate.
+/// The enabled channels of `c` on `t` (shifted to its first channel) and its predicate (all
+/// ones without one).
+#[inline(always)]
+pub(crate) fn masks(t: &Thread, c: &Channels) -> (u32, u32) {
+    let enabled = if c.no_mask {
+        c.lanes
+    } else {
+        (t.active >> c.chan_off) & c.lanes
+    };
+    let pred = match c.pred {
+        None => u32::MAX,
+        Some(p) => predicate_bits(t.flags(), p, c.flag_rot(), c.n),
+    };
+    (enabled, pred)
+}
+
+/// [`masks`] of `inst`.
 #[inline(always)]
 fn channels(t: &Thread, inst: &Inst) -> (u32, u32) {
-    let lanes = lane_bits(inst.n);
-    let enabled = if inst.no_mask {
-        lanes
-    } else {
-        (t.active >> inst.chan_off) & lanes
-    };
-    (enabled, predicate(t, inst))
+    masks(t, &Channels::of(inst))
 }
 
 fn step(

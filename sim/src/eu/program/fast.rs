@@ -7,8 +7,9 @@
 //! Classification reads the lowered [`Inst`], so it sees exactly the operands the general path
 //! would execute; anything it does not recognise stays on the general path.
 
-use isa_encoder::model::{CondMod, DataType, Opcode, Predicate, SrcMod};
+use isa_encoder::model::{CondMod, DataType, Opcode, SrcMod};
 
+use super::channels::Channels;
 use super::{type_bytes, Domain, Inst, Loc, Opnd};
 use crate::eu::exec::fast::kernel::{self, Kernel};
 
@@ -85,15 +86,9 @@ pub struct FastDst {
 pub struct Fast {
     pub op: FastOp,
     pub num: Num,
-    pub n: u8,
-    /// The low `n` bits set: the instruction's channels (worked out once, not per run).
-    pub lanes: u32,
-    pub chan_off: u8,
-    pub no_mask: bool,
-    /// Predication: the flag bits of the instruction's flag register, per channel or per
-    /// group of channels (`.any32h` ...), as the general path computes it.
-    pub pred: Option<Predicate>,
-    pub flag_base: u8,
+    /// The channels it runs on; predication is the flag bits of its flag register, per
+    /// channel or per group of channels (`.any32h` ...), as the general path computes it.
+    pub ch: Channels,
     pub cond: Option<CondMod>,
     /// `None`: a `null` destination (flags only).
     pub dst: Option<FastDst>,
@@ -109,14 +104,6 @@ pub struct Fast {
     pub word: bool,
     /// The pre-decoded executor of a plain word-form instruction ([`kernel::select`]).
     pub kernel: Option<Kernel>,
-}
-
-/// The low `n` bits set (`n` ≤ 32 channels).
-#[inline]
-pub fn lane_bits(n: u8) -> u32 {
-    u32::MAX
-        .checked_shr(32u32.saturating_sub(u32::from(n)))
-        .unwrap_or(0)
 }
 
 const UNUSED: FastSrc = FastSrc {
@@ -291,7 +278,6 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         }
         Loc::Imm | Loc::Indirect { .. } => return None,
     };
-    let pred = inst.pred;
     // Integer `cmp` and conditional `sel` compare each source by its own signedness: the word
     // form covers sources that agree.
     let compares = matches!(op, FastOp::Cmp { .. }) || (op == FastOp::Sel && inst.cond.is_some());
@@ -324,12 +310,7 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
     let mut f = Fast {
         op: if keep { FastOp::Keep } else { op },
         num,
-        n: inst.n,
-        lanes: lane_bits(inst.n),
-        chan_off: inst.chan_off,
-        no_mask: inst.no_mask,
-        pred,
-        flag_base: inst.flag_base,
+        ch: Channels::of(inst),
         cond: inst.cond,
         dst,
         dst_elem,

@@ -2,8 +2,10 @@
 //! masks, branch targets as instruction indices and the send plan. [`ProgramCache`] keeps one
 //! per kernel address.
 
+pub mod channels;
 pub mod fast;
 pub mod operand;
+pub mod simple;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -94,7 +96,7 @@ pub struct Program {
     /// Per instruction, its typed fast form when it has one ([`fast::classify`]).
     pub fast: Vec<Option<fast::Fast>>,
     /// Per instruction, its simple form (a classified send, a no-op) when it has one.
-    pub simple: Vec<Option<crate::eu::exec::Simple>>,
+    pub simple: Vec<Option<simple::Simple>>,
     /// Byte offset just past the kernel (where a thread that runs off its end is).
     pub end: u32,
     /// The GRF registers (bit r = register r) some instruction may write: a dispatcher that
@@ -126,7 +128,7 @@ impl Program {
             insts.push(bad);
         }
         let fast = insts.iter().map(fast::classify).collect();
-        let simple = insts.iter().map(crate::eu::exec::simple_form).collect();
+        let simple = insts.iter().map(simple::classify).collect();
         let grf_writes = grf_writes(&insts);
         let sets_rounding = insts.iter().any(sets_rounding);
         Program {

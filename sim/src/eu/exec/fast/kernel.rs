@@ -447,7 +447,7 @@ fn scalar(op: u8, cond: bool, forms: [u8; 3]) -> Option<KernelFn> {
 /// an operation with a condition modifier on a 32-bit result; a `sel` picked by the
 /// predicate; and a one-channel `mov` to a Byte or Word.
 pub fn select(f: &Fast) -> Option<Kernel> {
-    if f.op == FastOp::Mov && f.num == Num::Int && f.n == 1 && f.cond.is_none() {
+    if f.op == FastOp::Mov && f.num == Num::Int && f.ch.n == 1 && f.cond.is_none() {
         let narrow = f.dst.is_some() && f.dst_elem.size < 4;
         let one = matches!(f.src[0].at, Src::Imm(_) | Src::Region { .. });
         if narrow && one {
@@ -456,7 +456,7 @@ pub fn select(f: &Fast) -> Option<Kernel> {
     }
     let op = op_index(f.op, f.num)?;
     let cmp = matches!(f.op, FastOp::Cmp { .. });
-    let dword_row = |d: FastDst| f.dst_elem.size == 4 && (d.stride == 4 || f.n == 1);
+    let dword_row = |d: FastDst| f.dst_elem.size == 4 && (d.stride == 4 || f.ch.n == 1);
     let form_ok = match f.dst {
         // `cmp` flags come from its sources; other conditions test the 32-bit result.
         None => f.cond.is_some() && (cmp || f.dst_elem.size == 4),
@@ -477,7 +477,7 @@ pub fn select(f: &Fast) -> Option<Kernel> {
             Src::Gather => return None,
         };
     }
-    select_for(f.n, op, f.cond.is_some(), forms)
+    select_for(f.ch.n, op, f.cond.is_some(), forms)
 }
 
 /// Whether the CPU runs the AVX2 + FMA code (`block_avx2` and the kernels).
