@@ -2,11 +2,20 @@
 //! dispatch-table pointer (cl_khr_icd), carries the reference count the application manages,
 //! and is known to a registry so a stale or foreign handle is refused with the entry point's
 //! error instead of being dereferenced.
+//!
+//! The rule (OpenCL 3.0, clRelease*: an object is deleted once its count is zero *and* the
+//! objects that hold it are gone): a handle stays valid for as long as the object lives, not
+//! just while the application's count is above zero. A kernel holds its program, a queue its
+//! context, a sub-buffer its buffer; the application may get such a parent back through a
+//! query (CL_KERNEL_PROGRAM, CL_QUEUE_CONTEXT, CL_MEM_ASSOCIATED_MEMOBJECT, …) after releasing
+//! its own references, and retain it again. Only a release that would take the count below
+//! zero is refused.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard, Weak};
 
 use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::{cl_int, cl_uint};
@@ -32,8 +41,12 @@ pub trait ClObject: Send + Sync + 'static {
     /// Called when the last reference goes, with the handle value the application had.
     fn destroyed(&self, _raw: *mut c_void) {}
     /// Called when the application's reference count reaches zero: the object is gone as far
-    /// as the API is concerned, though commands may still hold it.
+    /// as the application's own references are concerned, though other objects and commands
+    /// may still hold it. Runs under the registry lock: it must not drop a handle.
     fn released(&self) {}
+    /// Called when the application retains the object again after its count had reached zero
+    /// (a handle got back through a query): undoes what `released` did.
+    fn revived(&self) {}
 }
 
 /// The memory behind a handle. `#[repr(C)]` keeps `dispatch` at offset 0, where the loader
@@ -41,6 +54,8 @@ pub trait ClObject: Send + Sync + 'static {
 #[repr(C)]
 pub struct Handle<T: ClObject> {
     dispatch: *const cl_icd_dispatch,
+    /// The application's count. While it is above zero the handle owns one strong reference
+    /// to itself (leaked into the raw pointer), so the object lives at least that long.
     refs: AtomicU32,
     pub obj: T,
 }
@@ -53,15 +68,29 @@ unsafe impl<T: ClObject> Sync for Handle<T> {}
 impl<T: ClObject> Drop for Handle<T> {
     fn drop(&mut self) {
         let raw = self as *mut Handle<T> as *mut c_void;
+        live().remove(&(raw as usize));
         self.obj.destroyed(raw);
     }
 }
 
-/// Live handles by address.
-static LIVE: LazyLock<Mutex<HashMap<usize, Kind>>> = LazyLock::new(Default::default);
+/// Live objects by handle address: a weak reference, so a lookup never revives an object
+/// whose last reference is going.
+type Live = HashMap<usize, (Kind, Weak<dyn Any + Send + Sync>)>;
+static LIVE: LazyLock<Mutex<Live>> = LazyLock::new(Default::default);
 
-fn live() -> MutexGuard<'static, HashMap<usize, Kind>> {
+fn live() -> MutexGuard<'static, Live> {
     LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The object registered at `raw` if it is a `T` and still alive.
+fn lookup<T: ClObject>(map: &Live, raw: *mut c_void) -> Result<Arc<Handle<T>>, cl_int> {
+    match map.get(&(raw as usize)) {
+        Some((kind, weak)) if *kind == T::KIND => weak
+            .upgrade()
+            .and_then(|any| any.downcast::<Handle<T>>().ok())
+            .ok_or(T::INVALID),
+        _ => Err(T::INVALID),
+    }
 }
 
 impl<T: ClObject> Handle<T> {
@@ -73,25 +102,17 @@ impl<T: ClObject> Handle<T> {
             refs: AtomicU32::new(1),
             obj,
         });
+        let weak: Weak<dyn Any + Send + Sync> = Arc::downgrade(&arc) as _;
+        // The application's reference: given back when its count reaches zero.
         let raw = Arc::into_raw(arc.clone()) as *mut c_void;
-        live().insert(raw as usize, T::KIND);
+        live().insert(raw as usize, (T::KIND, weak));
         (raw, arc)
     }
 
     /// The object behind `raw`, or `T::INVALID`.
     pub fn get(raw: *mut c_void) -> Result<Arc<Handle<T>>, cl_int> {
         let map = live();
-        if map.get(&(raw as usize)) != Some(&T::KIND) {
-            return Err(T::INVALID);
-        }
-        let p = raw as *const Handle<T>;
-        // SAFETY: the registry holds `raw` only while the handle's own Arc reference (from
-        // `create`) is alive, and we hold the registry lock, so the count cannot reach zero
-        // between this increment and `from_raw`.
-        unsafe {
-            Arc::increment_strong_count(p);
-            Ok(Arc::from_raw(p))
-        }
+        lookup(&map, raw)
     }
 
     /// The application's pointer to this object.
@@ -103,36 +124,54 @@ impl<T: ClObject> Handle<T> {
         self.refs.load(Ordering::SeqCst)
     }
 
-    /// clRetain*.
+    /// clRetain*: valid while the object lives; from zero the application owns it again.
     pub fn retain(raw: *mut c_void) -> cl_int {
-        match Self::get(raw) {
-            Ok(h) => {
-                h.refs.fetch_add(1, Ordering::SeqCst);
-                opencl_sys::CL_SUCCESS
+        Self::counted(raw, |h| {
+            if h.refs.fetch_add(1, Ordering::SeqCst) == 0 {
+                // The application's reference again (see `create`).
+                std::mem::forget(h.clone());
+                h.obj.revived();
             }
-            Err(e) => e,
-        }
+            opencl_sys::CL_SUCCESS
+        })
     }
 
-    /// clRelease*: at zero the handle stops being valid; the object lives on while the driver
-    /// still holds it (a kernel its program, a command its buffers).
+    /// clRelease*: at zero the application's reference goes; the object lives on (and its
+    /// handle stays valid) while other objects or commands still hold it. Releasing a handle
+    /// whose count is already zero is refused.
     pub fn release(raw: *mut c_void) -> cl_int {
-        let mut map = live();
-        if map.get(&(raw as usize)) != Some(&T::KIND) {
-            return T::INVALID;
-        }
-        let p = raw as *const Handle<T>;
-        // SAFETY: registered, so the handle's own reference is alive (see `get`).
-        let h = unsafe { &*p };
-        if h.refs.fetch_sub(1, Ordering::SeqCst) == 1 {
-            map.remove(&(raw as usize));
-            drop(map);
-            h.obj.released();
-            // SAFETY: this gives back the reference `create` leaked into `raw`, exactly once
-            // (the registry entry is gone).
-            drop(unsafe { Arc::from_raw(p) });
-        }
-        opencl_sys::CL_SUCCESS
+        Self::counted(raw, |h| {
+            match h
+                .refs
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            {
+                Err(_) => return T::INVALID,
+                Ok(1) => {
+                    h.obj.released();
+                    // SAFETY: gives back the application's reference (`create`, or `retain`
+                    // from zero), exactly once: the count went 1 → 0 under the registry lock,
+                    // and `h` still holds the object, so this is not the last reference.
+                    unsafe { Arc::decrement_strong_count(Arc::as_ptr(h)) };
+                }
+                Ok(_) => {}
+            }
+            opencl_sys::CL_SUCCESS
+        })
+    }
+
+    /// Changes the application's count of the object at `raw` under the registry lock, so
+    /// retains and releases around zero are serialised.
+    fn counted(raw: *mut c_void, change: impl FnOnce(&Arc<Self>) -> cl_int) -> cl_int {
+        let map = live();
+        let h = match lookup::<T>(&map, raw) {
+            Ok(h) => h,
+            Err(e) => return e,
+        };
+        let status = change(&h);
+        // `h` may be the last reference now: its drop takes the registry lock.
+        drop(map);
+        drop(h);
+        status
     }
 }
 

@@ -145,6 +145,14 @@ impl ClObject for Kernel {
     fn released(&self) {
         self.detach();
     }
+    fn revived(&self) {
+        if !self.attached.swap(true, Ordering::SeqCst) {
+            self.program
+                .obj
+                .kernels_alive
+                .fetch_add(1, Ordering::SeqCst);
+        }
+    }
     /// A handle dropped without clReleaseKernel (an error path) detaches here.
     fn destroyed(&self, _raw: *mut c_void) {
         self.detach();
