@@ -7,7 +7,7 @@ use opencl_sys::*;
 use crate::facts::{facts, Facts};
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
-use crate::platform::{self, version, VENDOR};
+use crate::platform::{self, version, DRIVER, VENDOR};
 
 /// Shared local memory per work-group (the 64 KiB every Gen9–Xe-HPG walker can encode).
 pub const LOCAL_MEM_BYTES: u64 = 64 << 10;
@@ -214,16 +214,17 @@ impl Device {
         }
     }
 
-    /// What the device is called: the platform, the device name and whether it is simulated.
+    /// What the device is called, in Intel's convention (NEO: the product name and the PCI
+    /// device id, `Intel(R) Graphics [0x56a0]` for a part without a product name), followed
+    /// on a simulated device by which one it is: `… [0x9a49] (sim:tgllp, i915, simulated)`.
     pub fn name(&self) -> String {
         let i = self.umd.info();
-        let what = if i.simulated { "simulated" } else { "hardware" };
-        format!(
-            "Intel GPU {} ({}, {}, {what})",
-            i.platform.name(),
-            i.name,
-            i.kmd.name()
-        )
+        let product = format!("Intel(R) Graphics [{:#06x}]", i.device_id);
+        if i.simulated {
+            format!("{product} ({}, {}, simulated)", i.name, i.kmd.name())
+        } else {
+            product
+        }
     }
 
     /// The device extensions, each with its version. Only what this runtime implements.
@@ -468,7 +469,7 @@ impl Device {
             CL_DEVICE_VENDOR => Info::Str(VENDOR.into()),
             CL_DRIVER_VERSION => Info::Str(env!("CARGO_PKG_VERSION").into()),
             CL_DEVICE_PROFILE => Info::Str("FULL_PROFILE".into()),
-            CL_DEVICE_VERSION => Info::Str(format!("OpenCL 3.0 {VENDOR}")),
+            CL_DEVICE_VERSION => Info::Str(format!("OpenCL 3.0 {DRIVER}")),
             CL_DEVICE_NUMERIC_VERSION => Info::Uint(version(3, 0, 0)),
             CL_DEVICE_OPENCL_C_VERSION => Info::Str("OpenCL C 1.2 ".into()),
             CL_DEVICE_OPENCL_C_ALL_VERSIONS => Info::NameVersions(

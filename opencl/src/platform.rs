@@ -14,7 +14,12 @@ use crate::device::Device;
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
 
-pub const VENDOR: &str = "intel-gpu-compute";
+/// The vendor, as Intel's own runtime (NEO) names it for platform and device alike: applications
+/// take their Intel paths (cl_intel_subgroups kernels, Intel tuning tables) by this string.
+pub const VENDOR: &str = "Intel(R) Corporation";
+/// Whose driver this is, where OpenCL leaves the text to the implementation: the platform's
+/// name and version and the device's version.
+pub const DRIVER: &str = "intel-gpu-compute";
 pub const ICD_SUFFIX: &str = "IGC";
 pub const PLATFORM_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[("cl_khr_icd", (1, 0, 0))];
 
@@ -116,10 +121,10 @@ fn platform_info(param: cl_platform_info) -> Result<Info, cl_int> {
     Ok(match param {
         CL_PLATFORM_PROFILE => Info::Str("FULL_PROFILE".into()),
         CL_PLATFORM_VERSION => {
-            Info::Str(format!("OpenCL 3.0 {VENDOR} {}", env!("CARGO_PKG_VERSION")))
+            Info::Str(format!("OpenCL 3.0 {DRIVER} {}", env!("CARGO_PKG_VERSION")))
         }
         CL_PLATFORM_NUMERIC_VERSION => Info::Uint(version(3, 0, 0)),
-        CL_PLATFORM_NAME => Info::Str("Intel GPU compute (intel-gpu-compute, umd)".into()),
+        CL_PLATFORM_NAME => Info::Str(format!("{DRIVER}: OpenCL for Intel(R) Graphics")),
         CL_PLATFORM_VENDOR => Info::Str(VENDOR.into()),
         CL_PLATFORM_EXTENSIONS => Info::Str(
             PLATFORM_EXTENSIONS

@@ -102,3 +102,64 @@ fn sub_group_facts_match_neo_on_skl_and_tgllp() {
         assert_eq!(mine.khr_subgroups, p == Platform::Skl, "{p}: {mine:?}");
     }
 }
+
+/// How the device presents itself where applications look to choose their Intel paths (hashcat
+/// and OpenCV by the vendor strings, CLBlast by vendor and name): the vendor strings and id are
+/// NEO's, and the device name follows NEO's `… [0x<PCI device id>]` convention with the same id,
+/// on every platform. Our platform name and versions say whose driver it is instead.
+#[test]
+fn vendor_identity_matches_neo_on_every_platform() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(neo) = neo_icd(dir.path()) else {
+        return;
+    };
+    let Some(clinfo_exe) = oracles::get(Oracle::Clinfo, "NEO vendor identity") else {
+        return;
+    };
+    let shim = oracles::workspace::cdylib("sim-shim", "libintel_gpu_sim_shim.so");
+    let ours = support::icd();
+    let pci_id = |name: &str| {
+        let open = name
+            .find("[0x")
+            .unwrap_or_else(|| panic!("no [0x…] id in {name:?}"));
+        name[open..open + 8].to_string()
+    };
+    for p in [
+        Platform::Skl,
+        Platform::Icllp,
+        Platform::Tgllp,
+        Platform::Dg2,
+    ] {
+        let theirs = clinfo(
+            Command::new(&clinfo_exe)
+                .env("LD_PRELOAD", &shim)
+                .env("INTEL_GPU_SIM", format!("{}@i915", p.name()))
+                .env("OCL_ICD_VENDORS", &neo)
+                .env_remove("NEOReadDebugKeys"),
+        );
+        let mine = clinfo(&mut support::command(
+            &clinfo_exe,
+            &ours,
+            &format!("sim:{}", p.name()),
+        ));
+        for label in ["Platform Vendor", "Device Vendor ", "Device Vendor ID"] {
+            assert_eq!(value(&mine, label), value(&theirs, label), "{p}: {label}");
+            assert!(value(&mine, label).is_some(), "{p}: no {label}");
+        }
+        let (my_name, their_name) = (
+            value(&mine, "Device Name").unwrap(),
+            value(&theirs, "Device Name").unwrap(),
+        );
+        assert!(my_name.starts_with("Intel(R) "), "{p}: {my_name}");
+        assert_eq!(
+            pci_id(my_name),
+            pci_id(their_name),
+            "{p}: {my_name} / {their_name}"
+        );
+        let platform_name = value(&mine, "Platform Name").unwrap();
+        assert!(
+            platform_name.contains("intel-gpu-compute"),
+            "{p}: {platform_name}"
+        );
+    }
+}

@@ -155,6 +155,8 @@ pub fn list() -> Vec<Listed> {
 pub struct DeviceInfo {
     /// `sim:tgllp` or the render node path.
     pub name: String,
+    /// The PCI device id the kernel driver reports (I915_PARAM_CHIPSET_ID, xe's config).
+    pub device_id: u16,
     pub platform: Platform,
     pub kmd: KmdChoice,
     pub eu_count: u32,
@@ -317,6 +319,7 @@ impl Device {
             info: DeviceInfo {
                 simulated: name.starts_with("sim:"),
                 name,
+                device_id,
                 platform,
                 kmd: got,
                 eu_count: topo.eus,
