@@ -48,6 +48,9 @@ pub enum Oracle {
     /// IGT's tools (Debian `intel-gpu-tools`): `intel_gem_info` and the benchmark binaries. The
     /// path found is the benchmarks' directory.
     Igt,
+    /// hashcat (Debian `hashcat`), a real OpenCL application that takes Intel-specific paths
+    /// by the platform's vendor string.
+    Hashcat,
 }
 
 impl Oracle {
@@ -76,6 +79,7 @@ impl Oracle {
             Oracle::Igt => {
                 "/usr/libexec/igt-gpu-tools/benchmarks and intel_gem_info (Debian package intel-gpu-tools)"
             }
+            Oracle::Hashcat => "hashcat (Debian package hashcat)",
         }
     }
 
@@ -94,6 +98,7 @@ impl Oracle {
                 })
             }
             Oracle::Clinfo => find_program("clinfo", &["/usr/bin/clinfo"]),
+            Oracle::Hashcat => find_program("hashcat", &["/usr/bin/hashcat"]),
             Oracle::PyOpenCl => python_with("import pyopencl"),
             Oracle::PyOpenClPytest => python_with("import pyopencl, pytest, pytest_timeout"),
             Oracle::OpenClC => {
