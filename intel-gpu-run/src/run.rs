@@ -10,7 +10,7 @@ use umd::payload::ArgValue;
 
 use crate::argspec::{sizes, ArgSpec, BufInit, OutSpec};
 
-/// The `run` subcommand's options (the contract in the README and issue 8).
+/// The `run` subcommand's options (the contract is written out in the README, `intel-gpu-run` section).
 #[derive(clap::Args)]
 pub struct RunArgs {
     /// An ocloc binary (.bin, patch tokens or zebin), IGA-syntax assembly (.asm) or raw ISA (.krn).
