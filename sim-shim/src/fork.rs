@@ -42,8 +42,8 @@ use kmd_iface::seam::{DeviceFile, Errno};
 use nix::libc;
 use sim::SimDevice;
 
+use crate::drm_file::DrmFile;
 use crate::real::real;
-use crate::state::DrmFile;
 
 /// Request kinds.
 const IOCTL: u32 = 1;

@@ -9,95 +9,13 @@
 //! host_ptr itself must be aligned to 32 bits for block reads and 128 bits for block writes, and
 //! to 256 bits when an image created from that buffer is used with block IO.
 
-use std::fmt;
+pub(crate) mod rule;
+
+pub use rule::{BlockAccess, Rule};
 
 use crate::error::{Error, Result};
 
-/// Which block operation an address or object is used for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BlockAccess {
-    Read,
-    Write,
-}
-
-/// One rule of the table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Rule {
-    BlockReadPointer,
-    BlockWritePointer,
-    SubBufferReadOrigin,
-    SubBufferWriteOrigin,
-    ImageFromBufferPitch,
-    ImageFromBufferBase,
-    ImageBlockElementSize,
-    HostPtrBlockRead,
-    HostPtrBlockWrite,
-    ImageFromHostPtrBuffer,
-}
-
 impl Rule {
-    /// The bound the rule sets, in bytes (an alignment, or the largest element).
-    pub const fn bytes(self) -> u64 {
-        match self {
-            Rule::BlockReadPointer | Rule::SubBufferReadOrigin | Rule::HostPtrBlockRead => 4,
-            Rule::BlockWritePointer | Rule::SubBufferWriteOrigin | Rule::HostPtrBlockWrite => 16,
-            Rule::ImageFromBufferPitch => 64,
-            Rule::ImageFromBufferBase | Rule::ImageFromHostPtrBuffer => 32,
-            Rule::ImageBlockElementSize => 4,
-        }
-    }
-
-    fn text(self) -> &'static str {
-        match self {
-            Rule::BlockReadPointer => "block reads need a 4-byte aligned pointer",
-            Rule::BlockWritePointer => "block writes need a 16-byte aligned pointer",
-            Rule::SubBufferReadOrigin => {
-                "a sub-buffer used for block reads needs an origin that is a multiple of 4 bytes"
-            }
-            Rule::SubBufferWriteOrigin => {
-                "a sub-buffer used for block writes needs an origin that is a multiple of 16 bytes"
-            }
-            Rule::ImageFromBufferPitch => {
-                "an image from a buffer needs a row pitch that is a multiple of 64 bytes"
-            }
-            Rule::ImageFromBufferBase => "an image from a buffer needs a 32-byte aligned base",
-            Rule::ImageBlockElementSize => "image block IO is only for elements of at most 4 bytes",
-            Rule::HostPtrBlockRead => {
-                "block reads from a CL_MEM_USE_HOST_PTR buffer need a 4-byte aligned host_ptr"
-            }
-            Rule::HostPtrBlockWrite => {
-                "block writes to a CL_MEM_USE_HOST_PTR buffer need a 16-byte aligned host_ptr"
-            }
-            Rule::ImageFromHostPtrBuffer => {
-                "an image from a CL_MEM_USE_HOST_PTR buffer needs a 32-byte aligned host_ptr"
-            }
-        }
-    }
-
-    /// The rule for a pointer used by `access`.
-    pub fn pointer(access: BlockAccess) -> Rule {
-        match access {
-            BlockAccess::Read => Rule::BlockReadPointer,
-            BlockAccess::Write => Rule::BlockWritePointer,
-        }
-    }
-
-    /// The rule for a sub-buffer origin used by `access`.
-    pub fn sub_buffer(access: BlockAccess) -> Rule {
-        match access {
-            BlockAccess::Read => Rule::SubBufferReadOrigin,
-            BlockAccess::Write => Rule::SubBufferWriteOrigin,
-        }
-    }
-
-    /// The rule for the host_ptr of a CL_MEM_USE_HOST_PTR buffer used by `access`.
-    pub fn host_ptr(access: BlockAccess) -> Rule {
-        match access {
-            BlockAccess::Read => Rule::HostPtrBlockRead,
-            BlockAccess::Write => Rule::HostPtrBlockWrite,
-        }
-    }
-
     /// Checks that `value` is a multiple of the rule's alignment.
     pub fn check_aligned(self, what: &str, value: u64) -> Result<()> {
         if value.is_multiple_of(self.bytes()) {
@@ -108,12 +26,6 @@ impl Rule {
                 detail: format!("{what} {value:#x} is not a multiple of {}", self.bytes()),
             })
         }
-    }
-}
-
-impl fmt::Display for Rule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cl_intel_subgroups: {}", self.text())
     }
 }
 

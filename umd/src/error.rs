@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use crate::blockio::Rule;
+use crate::blockio::rule::Rule;
 
 /// Why a device, buffer, image, kernel or dispatch operation failed. Cloneable: every waiter
 /// on a failed submission's event gets its error.

@@ -12,6 +12,7 @@
 
 mod dispatch;
 mod group_limits;
+mod gt_topology;
 mod heap;
 mod limits;
 mod platform_data;
@@ -26,8 +27,9 @@ pub use dispatch::{
     MAX_INDIRECT_DATA_BYTES, MAX_SAMPLERS, SURFACE_STATE_STRIDE,
 };
 pub use group_limits::{max_local_total, max_threads_per_group};
+pub use gt_topology::GtTopology;
 pub use heap::{Batch, Heap};
-pub use limits::{DeviceLimits, GtTopology};
+pub use limits::DeviceLimits;
 pub use platform_data::{gen_data, mocs_wb, GenData, WalkerKind};
 pub use scratch::{
     front_end, scratch_encoding, scratch_slice_bytes, scratch_surface, FrontEnd, ScratchSpace,

@@ -1,6 +1,6 @@
 //! Per-generation dispatch facts the builder needs, as one table.
 
-use super::limits::GtTopology;
+use super::gt_topology::GtTopology;
 use platform::Platform;
 
 /// How a generation launches compute work.
