@@ -13,7 +13,7 @@ use crate::device_info::DeviceInfo;
 use crate::dispatch::EuExecutor;
 use crate::flink::Names;
 use crate::gem::GemTable;
-use crate::gpu::{Gpu, GpuErrorRecord};
+use crate::gpu::{Gpu, GpuErrorRecord, KernelDriver};
 use crate::sync::{Doorbell, SyncFiles, SyncobjTable};
 use crate::sysfs::SysfsTree;
 use crate::{i915, xe, Kmd};
@@ -111,7 +111,17 @@ impl SimGpu {
             return Err(OpenError::Unsupported { platform, kmd });
         }
         let sysfs = Arc::new(SysfsTree::new(info, kmd));
-        let gpu = Gpu::new(info, config.budget, config.walker, Some(sysfs.clone()))
+        let driver: Arc<dyn KernelDriver> = match kmd {
+            Kmd::I915 => Arc::new(i915::gpu_driver::I915Gpu {
+                info,
+                sysfs: sysfs.clone(),
+            }),
+            Kmd::Xe => Arc::new(xe::gpu_driver::XeGpu {
+                info,
+                sysfs: sysfs.clone(),
+            }),
+        };
+        let gpu = Gpu::new(info, config.budget, config.walker, Some(driver))
             .map_err(|_| OpenError::NoMemory)?
             .with_command_log(config.command_log);
         let doorbell = gpu.doorbell().clone();

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use kmd_iface::seam::Errno;
 
-use crate::gem::Activity;
+use crate::activity::Activity;
 use crate::mem::Bo;
 
 /// What a GEM_OPEN of the name gives a file: the object's memory and the properties a handle

@@ -43,6 +43,8 @@
 //! - PRIME dma-bufs and syncobj fds are real files recognised by inode ([`prime`]); a dma-buf
 //!   of a BO made before [`share_bo_pages`] is not mappable by the process's own `mmap`.
 
+mod activity;
+pub mod clock;
 pub mod cs;
 mod device;
 pub mod device_info;
@@ -53,10 +55,12 @@ pub mod flink;
 pub mod fuzz;
 mod gem;
 pub mod gpu;
+pub mod gpu_error;
 mod i915;
 mod ioctl;
 pub mod mem;
 pub mod prime;
+pub mod regs;
 pub mod sync;
 pub mod sysfs;
 mod user;

@@ -27,7 +27,7 @@ use kmd_iface::seam::{Errno, Mapping};
 use nix::fcntl::{fcntl, FcntlArg, OFlag};
 use nix::sys::stat::fstat;
 
-use crate::gem::Activity;
+use crate::activity::Activity;
 use crate::mem::Bo;
 use crate::sync::SharedSyncobj;
 

@@ -20,8 +20,7 @@ use batchbuffer::{
 use platform::Platform;
 
 use super::exec::{bad, Cs, Space};
-use crate::device_info::EngineClass;
-use crate::gpu::{GpuErrorKind, HangReason};
+use crate::gpu_error::{GpuErrorKind, HangReason};
 use crate::mem::tiling::Tiling;
 use crate::mem::VA_MASK;
 
@@ -29,28 +28,6 @@ use crate::mem::VA_MASK;
 const POST_SYNC_NONE: u32 = 0;
 const POST_SYNC_IMMEDIATE: u32 = 1;
 const POST_SYNC_TIMESTAMP: u32 = 3;
-
-/// Whether an engine of `class` on `p` executes `packet`. MI commands run everywhere except
-/// MI_FLUSH_DW, which genxml gives to the blitter (and, from Xe-HPG on, the compute engine);
-/// blitter commands run only on the copy engine, and pipeline state and walkers only on the
-/// render and compute engines.
-pub(crate) fn engine_runs(p: Platform, class: EngineClass, packet: PacketId) -> bool {
-    let blitter = matches!(
-        packet,
-        PacketId::XyBlockCopyBlt
-            | PacketId::XyFastColorBlt
-            | PacketId::XySrcCopyBlt
-            | PacketId::XyColorBlt
-            | PacketId::XyFastCopyBlt
-    );
-    let mi = packet.name().starts_with("MI_");
-    match (class, packet) {
-        (EngineClass::Copy, _) => mi || blitter,
-        (EngineClass::Compute, PacketId::MiFlushDw) => p >= Platform::Dg2,
-        (_, PacketId::MiFlushDw) => false,
-        _ => !blitter,
-    }
-}
 
 pub(super) fn unsupported(what: impl Into<String>) -> GpuErrorKind {
     GpuErrorKind::Hang(HangReason::Unsupported {

@@ -14,7 +14,7 @@ use batchbuffer::{Packet, XyColorBlt, XyFastCopyBlt, XyLegacyColorDepth, XySrcCo
 
 use super::blit::{unsupported, Rect, Surface};
 use super::exec::{bad, Cs};
-use crate::gpu::GpuErrorKind;
+use crate::gpu_error::GpuErrorKind;
 use crate::mem::tiling::Tiling;
 use crate::mem::VA_MASK;
 

@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use batchbuffer::{Error, Packet, PacketId, PipelineSelection, StateBaseAddress};
 use platform::Platform;
 
+use crate::clock::Clock;
 use crate::device_info::EngineDesc;
-use crate::gpu::{Clock, HangReason};
+use crate::gpu_error::HangReason;
 use crate::mem::AddressSpace;
 
 /// The state packets a context has programmed, kept as their raw dwords (the executor unpacks
@@ -62,13 +63,13 @@ pub struct Walker<'a> {
     pub memory: &'a AddressSpace,
     pub clock: &'a Clock,
     /// The request's simulated GPU time and the kernel driver's hang rule.
-    pub timer: &'a super::GpuTimer,
+    pub timer: &'a super::watchdog::GpuTimer,
 }
 
 /// Runs walkers. The command streamer calls it synchronously; a returned error is a GPU error
 /// charged to the context like a command-streamer hang or fault.
 pub trait WalkerExecutor: Send + Sync {
-    fn dispatch(&self, walker: &Walker<'_>) -> Result<(), crate::gpu::GpuErrorKind>;
+    fn dispatch(&self, walker: &Walker<'_>) -> Result<(), crate::gpu_error::GpuErrorKind>;
 }
 
 /// The executor used until an EU interpreter is plugged in: every walker is a GPU error saying
@@ -77,10 +78,12 @@ pub trait WalkerExecutor: Send + Sync {
 pub struct NoWalkerExecutor;
 
 impl WalkerExecutor for NoWalkerExecutor {
-    fn dispatch(&self, walker: &Walker<'_>) -> Result<(), crate::gpu::GpuErrorKind> {
-        Err(crate::gpu::GpuErrorKind::Hang(HangReason::Unsupported {
-            packet: format!("{} (no EU executor)", walker.packet.name()),
-        }))
+    fn dispatch(&self, walker: &Walker<'_>) -> Result<(), crate::gpu_error::GpuErrorKind> {
+        Err(crate::gpu_error::GpuErrorKind::Hang(
+            HangReason::Unsupported {
+                packet: format!("{} (no EU executor)", walker.packet.name()),
+            },
+        ))
     }
 }
 

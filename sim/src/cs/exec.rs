@@ -14,10 +14,12 @@ use super::mi_ops::{
     predicate, AtomicOp, AtomicProblem, MI_PREDICATE_RESULT, MI_PREDICATE_SRC0, MI_PREDICATE_SRC1,
 };
 use super::watchdog::Watchdog;
+use crate::clock::Clock;
 use crate::device_info::EngineDesc;
-use crate::gpu::regs::resolve;
-use crate::gpu::{Clock, GpuErrorKind, HangReason, RegisterFile};
+use crate::gpu_error::{GpuErrorKind, HangReason};
 use crate::mem::{AddressSpace, GpuFault};
+use crate::regs::resolve;
+use crate::regs::RegisterFile;
 
 /// Which address space a command's addresses go through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,7 +54,7 @@ pub(crate) struct Cs<'a> {
     pub compute: &'a mut ComputeState,
     pub walker: &'a dyn WalkerExecutor,
     pub watchdog: Watchdog,
-    pub timer: &'a super::GpuTimer,
+    pub timer: &'a super::watchdog::GpuTimer,
     /// The ring's GGTT range; fetches past its end wrap to its start.
     pub ring: std::ops::Range<u64>,
     /// Receives each batch command's dwords as it executes (the kernel's ring commands not).
@@ -205,7 +207,7 @@ impl Cs<'_> {
         cmd: &[u32],
         pc: u64,
     ) -> Result<(), GpuErrorKind> {
-        if !super::blit::engine_runs(self.platform, self.engine.class, packet) {
+        if !super::engine_packets::engine_runs(self.platform, self.engine.class, packet) {
             return Err(bad(
                 cmd[0],
                 format!("{} is not a command of {}", packet.name(), self.engine.name),

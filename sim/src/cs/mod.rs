@@ -7,6 +7,7 @@
 mod blit;
 mod blit_legacy;
 mod compute;
+mod engine_packets;
 mod exec;
 mod mi_ops;
 mod ring;

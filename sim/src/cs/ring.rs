@@ -12,9 +12,11 @@ use platform::Platform;
 use super::compute::{ComputeState, WalkerExecutor};
 use super::exec::{Cs, CsError};
 use super::watchdog::{Budget, Watchdog};
+use crate::clock::Clock;
 use crate::device_info::EngineDesc;
-use crate::gpu::{Clock, GpuErrorKind, HangReason, RegisterFile};
+use crate::gpu_error::{GpuErrorKind, HangReason};
 use crate::mem::{AddressSpace, Bo, PAGE_SIZE};
+use crate::regs::RegisterFile;
 
 /// GGTT placement of the ring and the hardware status page (arbitrary but fixed, page aligned).
 const RING_GGTT: u64 = 0x10_0000;

@@ -7,9 +7,11 @@ use batchbuffer::*;
 use platform::Platform;
 
 use super::*;
+use crate::clock::Clock;
 use crate::device_info::DeviceInfo;
-use crate::gpu::{Clock, GpuErrorKind, HangReason, RegisterFile};
+use crate::gpu_error::{GpuErrorKind, HangReason};
 use crate::mem::{Access, AddressSpace, Bo};
+use crate::regs::RegisterFile;
 
 const BATCH: u64 = 0x10_0000;
 const DATA: u64 = 0x20_0000;

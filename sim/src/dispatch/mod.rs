@@ -33,7 +33,7 @@ use std::time::Duration;
 use crate::cs::{Walker, WalkerExecutor};
 use crate::eu::regfile;
 use crate::eu::{self, EuError, EuErrorKind, Status, Thread};
-use crate::gpu::{GpuErrorKind, HangReason, KernelOffset};
+use crate::gpu_error::{GpuErrorKind, HangReason, KernelOffset};
 use kernel::Kernels;
 use memory::{Refusal, VmMemory};
 use pool::Shared;

@@ -34,7 +34,7 @@ use super::{timeout, EuBudget, Run};
 use crate::cs::Walker;
 use crate::eu::dataport::scratch;
 use crate::eu::Program;
-use crate::gpu::GpuErrorKind;
+use crate::gpu_error::GpuErrorKind;
 
 /// What the host threads of one walker share.
 pub(super) struct Shared<'w> {

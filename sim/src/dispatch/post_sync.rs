@@ -7,7 +7,7 @@
 
 use batchbuffer::{Operation, PostsyncData};
 
-use crate::gpu::Clock;
+use crate::clock::Clock;
 use crate::mem::{AddressSpace, GpuFault};
 
 /// One of the 32-bit values a timestamp post-sync writes.

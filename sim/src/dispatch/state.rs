@@ -10,7 +10,7 @@ use platform::Platform;
 
 use super::gen::{gen_dispatch, IndirectBase};
 use crate::cs::Walker;
-use crate::gpu::{GpuErrorKind, HangReason};
+use crate::gpu_error::{GpuErrorKind, HangReason};
 
 /// Heap base addresses as STATE_BASE_ADDRESS (and the binding table pool) set them. The
 /// command streamer records the merged state (`ComputeState::record_base_addresses`), so a

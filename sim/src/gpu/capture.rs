@@ -11,9 +11,9 @@ use std::fmt::Write;
 use kmd_iface::gpu_error::simulator::{eu_instruction_line, fault_line, ERROR};
 use kmd_iface::gpu_error::EuInstruction;
 
-use super::{GpuErrorKind, GpuErrorRecord};
 use crate::device_info::{DeviceInfo, EngineClass};
 use crate::eu::EuErrorKind;
+use crate::gpu_error::{GpuErrorKind, GpuErrorRecord};
 use crate::mem::Access;
 
 /// The faulting address and direction, when the error is a page fault.
@@ -150,7 +150,7 @@ pub fn xe_devcoredump(info: &DeviceInfo, r: &GpuErrorRecord) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::{HangReason, KernelOffset};
+    use crate::gpu_error::{HangReason, KernelOffset};
     use crate::mem::GpuFault;
     use kmd_iface::gpu_error::{i915, xe, AddressSpace};
     use platform::Platform;

@@ -1,13 +1,15 @@
-//! GPU-side state shared by both personalities: engines and hardware contexts, the timestamp
-//! clock, engine registers and the error log.
+//! GPU-side state shared by both personalities: engines and hardware contexts, the error
+//! captures the kernel drivers publish, and what the GPU asks of the driver driving it
+//! ([`KernelDriver`]). The types the command streamer and the thread dispatcher share with it
+//! live in their own files ([`crate::clock`], [`crate::gpu_error`], [`crate::regs`]) and are
+//! re-exported here for the crate's users.
 
 pub mod capture;
-mod clock;
-mod error;
-pub mod regs;
+mod driver;
 mod submit;
 
-pub use clock::Clock;
-pub use error::{ErrorLog, GpuErrorKind, GpuErrorRecord, HangReason, KernelOffset};
-pub use regs::RegisterFile;
+pub use crate::clock::Clock;
+pub use crate::gpu_error::{ErrorLog, GpuErrorKind, GpuErrorRecord, HangReason, KernelOffset};
+pub use crate::regs::{self, RegisterFile};
+pub use driver::KernelDriver;
 pub use submit::{Gpu, HwContext, Job};

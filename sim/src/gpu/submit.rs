@@ -15,16 +15,17 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use crate::clock::Clock;
 use crate::cs::{
     Budget, ComputeState, CsError, EngineRing, GpuTimer, HangRule, RingRun, WalkerExecutor,
 };
 use crate::device_info::{DeviceInfo, EngineClass};
+use crate::gpu_error::{ErrorLog, GpuErrorKind, HangReason};
 use crate::mem::{AddressSpace, BoError};
+use crate::regs::RegisterFile;
 use crate::sync::{Doorbell, Fence, FenceStatus};
-use crate::sysfs::SysfsTree;
-use crate::Kmd;
 
-use super::{Clock, ErrorLog, GpuErrorKind, HangReason, RegisterFile};
+use super::driver::KernelDriver;
 
 /// What every context's worker shares with the device.
 pub(crate) struct Shared {
@@ -34,8 +35,8 @@ pub(crate) struct Shared {
     walker: Arc<dyn WalkerExecutor>,
     errors: Mutex<ErrorLog>,
     doorbell: Arc<Doorbell>,
-    /// Where errors are published as the kernel driver publishes them (none for a bare GPU).
-    sysfs: Option<Arc<SysfsTree>>,
+    /// The kernel driver's hang rules and error publishing (none for a bare GPU).
+    driver: Option<Arc<dyn KernelDriver>>,
     /// Where each request's executed commands go (`SimConfig::command_log`), and the count.
     command_log: Option<(std::path::PathBuf, AtomicU64)>,
 }
@@ -47,52 +48,23 @@ impl Shared {
         let name = self.info.engines.get(engine).map_or("?", |e| e.name);
         let mut log = self.errors.lock().unwrap_or_else(|e| e.into_inner());
         let error = log.capture(name, id, e.head, batch, e.kind);
-        if let (Some(tree), Some(rec)) = (&self.sysfs, log.records().last()) {
-            let text = match tree.kmd() {
-                Kmd::I915 => super::capture::i915_error_state(self.info, rec),
-                Kmd::Xe => super::capture::xe_devcoredump(self.info, rec),
-            };
-            // A capture that cannot be written leaves the reader with "no capture", which it
-            // reports as such: the error itself is still signalled on the fence.
-            let _ = tree.publish(&text);
+        if let (Some(driver), Some(rec)) = (&self.driver, log.records().last()) {
+            driver.publish_error(rec);
         }
         ctx.ban(error);
         error
     }
 
-    /// The kernel driver's hang rule for a request of context `ctx` on engine `e`: i915's
-    /// engine properties as the sysfs tree holds them now (a write takes effect at the next
-    /// request), xe's exec queue timeout.
+    /// The kernel driver's hang rule for a request of context `ctx` on engine `e`.
     fn hang_rule(&self, ctx: &ContextStatus, e: usize) -> HangRule {
-        const MS: u64 = 1_000_000;
-        let (Some(tree), Some(desc)) = (&self.sysfs, self.info.engines.get(e)) else {
+        let (Some(driver), Some(desc)) = (&self.driver, self.info.engines.get(e)) else {
             return HangRule::None;
         };
-        match tree.kmd() {
-            Kmd::I915 => {
-                let props = crate::sysfs::i915_engine_properties(self.info, desc.class);
-                HangRule::I915 {
-                    heartbeat_ns: tree
-                        .i915_engine_property(desc.name, &props[0])
-                        .saturating_mul(MS),
-                    preempt_timeout_ns: tree
-                        .i915_engine_property(desc.name, &props[1])
-                        .saturating_mul(MS),
-                    request_timeout_ns: crate::sysfs::i915_defaults::REQUEST_TIMEOUT_MS * MS,
-                }
-            }
-            Kmd::Xe => match ctx.job_timeout_ms.load(Ordering::SeqCst) {
-                NO_JOB_TIMEOUT => HangRule::None,
-                0 => HangRule::Xe {
-                    job_timeout_ns: tree
-                        .xe_class_property(desc.class, &crate::sysfs::XE_CLASS_PROPERTIES[0])
-                        .saturating_mul(MS),
-                },
-                ms => HangRule::Xe {
-                    job_timeout_ns: ms.saturating_mul(MS),
-                },
-            },
-        }
+        let job_timeout_ms = match ctx.job_timeout_ms.load(Ordering::SeqCst) {
+            NO_JOB_TIMEOUT => None,
+            ms => Some(ms),
+        };
+        driver.hang_rule(desc, job_timeout_ms)
     }
 
     /// Blocks until `ready` holds for every fence.
@@ -115,12 +87,12 @@ struct ContextStatus {
     ban_error: AtomicU64,
     /// Requests of this context that caused a reset (i915 `batch_active`).
     guilty: AtomicU32,
-    /// xe: the exec queue's job timeout in ms, fixed at creation (`NO_JOB_TIMEOUT` for
-    /// long-running queues); 0 for i915 contexts.
+    /// The context's own job timeout in ms, fixed at creation (`NO_JOB_TIMEOUT` for
+    /// long-running contexts); 0: the kernel driver's default (xe exec queues set it).
     job_timeout_ms: AtomicU64,
 }
 
-/// A long-running xe queue's job timeout: none.
+/// A long-running context's job timeout: none.
 const NO_JOB_TIMEOUT: u64 = u64::MAX;
 
 impl ContextStatus {
@@ -217,7 +189,7 @@ impl Gpu {
         info: &'static DeviceInfo,
         budget: Budget,
         walker: Arc<dyn WalkerExecutor>,
-        sysfs: Option<Arc<SysfsTree>>,
+        driver: Option<Arc<dyn KernelDriver>>,
     ) -> Result<Self, BoError> {
         let clock = Clock::new(info.timestamp_hz);
         Ok(Gpu {
@@ -230,7 +202,7 @@ impl Gpu {
                 walker,
                 errors: Mutex::new(ErrorLog::default()),
                 doorbell: Arc::new(Doorbell::default()),
-                sysfs,
+                driver,
                 command_log: None,
             }),
         })

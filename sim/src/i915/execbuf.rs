@@ -8,8 +8,8 @@ use kmd_iface::i915::uapi::*;
 use kmd_iface::seam::Errno;
 
 use super::{read_vm, reloc, write_vm, Context};
+use crate::activity::Request;
 use crate::device::{SimDevice, State};
-use crate::gem::Request;
 use crate::gpu::Job;
 use crate::mem::{AddressSpace, Bo, PAGE_SIZE, VA_BITS};
 use crate::sync::Fence;

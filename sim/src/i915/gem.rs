@@ -12,11 +12,7 @@ use crate::sync::FenceStatus;
 use crate::user;
 
 use super::extensions;
-
-/// Key of a memory region in the file's usage accounting.
-pub(crate) fn region_key(class: u16, instance: u16) -> u16 {
-    class << 8 | instance
-}
+use super::uapi_numbers::{region_key, uapi_class};
 
 pub(crate) fn create(dev: &SimDevice, a: &mut drm_i915_gem_create) -> Result<i32, Errno> {
     if a.pad != 0 {
@@ -202,7 +198,7 @@ pub(crate) fn busy(dev: &SimDevice, a: &mut drm_i915_gem_busy) -> Result<i32, Er
     // object; the last writer's class + 1 in the low half.
     let class = |engine: usize| {
         let e = dev.info().engines.get(engine);
-        e.map_or(0, |e| u32::from(super::query::uapi_class(e.class)))
+        e.map_or(0, |e| u32::from(uapi_class(e.class)))
     };
     a.busy = 0;
     for r in obj.requests().iter().filter(|r| !r.fence.is_signaled()) {
@@ -250,7 +246,7 @@ fn copy_checks(
 pub(super) fn wait_idle(
     dev: &SimDevice,
     handle: u32,
-    counts: fn(&crate::gem::Request) -> bool,
+    counts: fn(&crate::activity::Request) -> bool,
 ) -> Result<(), Errno> {
     dev.wait_until(Deadline::Never, None, |st| {
         let obj = st.gem.get(handle)?;

@@ -4,11 +4,13 @@ mod context;
 mod execbuf;
 mod extensions;
 mod gem;
+pub(crate) mod gpu_driver;
 mod legacy_mmap;
 pub use legacy_mmap::LegacyMmap;
 mod param;
 mod query;
 mod reloc;
+mod uapi_numbers;
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};

@@ -5,7 +5,7 @@ use kmd_iface::seam::Errno;
 
 use crate::device::SimDevice;
 use crate::device_info::DeviceInfo;
-use crate::gpu::regs::{RING_TIMESTAMP, RING_TIMESTAMP_UDW};
+use crate::regs::{RING_TIMESTAMP, RING_TIMESTAMP_UDW};
 use crate::user;
 
 /// i915's `INTEL_PPGTT_FULL` (full 48-bit per-process GTT).

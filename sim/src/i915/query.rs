@@ -6,17 +6,10 @@ use kmd_iface::seam::Errno;
 use zerocopy::{FromBytes, IntoBytes};
 
 use crate::device::SimDevice;
-use crate::device_info::{DeviceInfo, EngineClass};
+use crate::device_info::DeviceInfo;
 use crate::user;
 
-/// The i915 uAPI engine class of a simulated engine.
-pub(crate) fn uapi_class(c: EngineClass) -> u16 {
-    match c {
-        EngineClass::Render => I915_ENGINE_CLASS_RENDER,
-        EngineClass::Compute => I915_ENGINE_CLASS_COMPUTE,
-        EngineClass::Copy => I915_ENGINE_CLASS_COPY,
-    }
-}
+use super::uapi_numbers::{region_key, uapi_class};
 
 pub(crate) fn query(dev: &SimDevice, q: &mut drm_i915_query) -> Result<i32, Errno> {
     if q.flags != 0 {
@@ -176,7 +169,7 @@ fn regions(dev: &SimDevice) -> Vec<u8> {
         let used = st
             .gem
             .used
-            .get(&crate::i915::gem::region_key(class, instance))
+            .get(&region_key(class, instance))
             .copied()
             .unwrap_or(0);
         let free = info.region_size.saturating_sub(used);

@@ -2,6 +2,7 @@
 
 mod exec;
 mod gem;
+pub(crate) mod gpu_driver;
 mod query;
 mod queue;
 mod sync;

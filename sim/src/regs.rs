@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::Clock;
+use crate::clock::Clock;
 
 /// RING_TIMESTAMP and its high dword, as kmd-iface declares them for the uAPI's REG_READ.
 pub use kmd_iface::i915::reg::{RING_TIMESTAMP, RING_TIMESTAMP_UDW};
