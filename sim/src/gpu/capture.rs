@@ -13,8 +13,8 @@ use kmd_iface::gpu_error::EuInstruction;
 
 use super::{GpuErrorKind, GpuErrorRecord};
 use crate::device_info::{DeviceInfo, EngineClass};
-use crate::eu::EuErrorKind;
 use crate::mem::Access;
+use sim_eu::EuErrorKind;
 
 /// The faulting address and direction, when the error is a page fault.
 fn fault_of(kind: &GpuErrorKind) -> Option<(u64, Option<bool>)> {
