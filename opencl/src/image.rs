@@ -1138,7 +1138,7 @@ pub fn fill_texel(format: ImageFormat, color: [u8; 16]) -> Vec<u8> {
             T::UnsignedInt8 => out.push(u(c).min(255) as u8),
             T::UnsignedInt16 => out.extend((u(c).min(65535) as u16).to_le_bytes()),
             T::UnsignedInt32 => out.extend(u(c).to_le_bytes()),
-            T::HalfFloat => out.extend(sim::eu::convert::f32_to_f16(f(c)).to_le_bytes()),
+            T::HalfFloat => out.extend(sim_eu::convert::f32_to_f16(f(c)).to_le_bytes()),
             T::Float => out.extend(f(c).to_le_bytes()),
         }
     }

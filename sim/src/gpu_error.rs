@@ -4,8 +4,8 @@
 
 use std::fmt;
 
-use crate::eu::EuErrorKind;
 use crate::mem::{Access, GpuFault};
+use sim_eu::EuErrorKind;
 
 /// Where an EU thread was: the GPU address its kernel starts at (where the thread was
 /// dispatched) and the byte offset of the instruction from there.

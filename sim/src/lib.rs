@@ -50,7 +50,6 @@ mod device;
 pub mod device_info;
 pub mod dispatch;
 mod drm;
-pub mod eu;
 pub mod flink;
 pub mod fuzz;
 mod gem;

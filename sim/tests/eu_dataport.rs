@@ -9,7 +9,7 @@
 mod support;
 
 use platform::Platform;
-use sim::eu::{EuErrorKind, Surface};
+use sim_eu::{EuErrorKind, Surface};
 use support::*;
 
 const BASE: u64 = 0x10_0000;

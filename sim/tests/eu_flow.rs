@@ -6,7 +6,7 @@
 #[path = "eu_support.rs"]
 mod support;
 
-use sim::eu::{run, Status, Thread};
+use sim_eu::{run, Status, Thread};
 use support::*;
 
 const FLOW: &str = "
@@ -170,7 +170,7 @@ fn mutated_kernels_never_panic() {
                 let bit = (next() % (bytes.len() as u64 * 8)) as usize;
                 bytes[bit / 8] ^= 1 << (bit % 8);
             }
-            let prog = sim::eu::Program::decode(p, &bytes);
+            let prog = sim_eu::Program::decode(p, &bytes);
             let mut mem = TestMem::new(0x1000, 0x1000);
             let mut t = Thread::new((next() as u32) | 1);
             for r in 2..40 {
@@ -202,7 +202,7 @@ fn illegal_instruction_is_an_error_at_its_offset() {
         let e = run_on(&prog, 8, &mut mem, |_| {}).err().expect("illegal");
         assert_eq!(e.offset, 16, "{p}: {e}");
         assert!(
-            matches!(e.kind, sim::eu::EuErrorKind::Illegal(_)),
+            matches!(e.kind, sim_eu::EuErrorKind::Illegal(_)),
             "{p}: {e}"
         );
     }
@@ -213,7 +213,7 @@ fn kernels_decode_once_per_address() {
     let iga = oracles::require!(oracles::Oracle::Iga64);
     let p = platform::Platform::Tgllp;
     let bytes = oracles::iga64::asm(&iga, p, eot(p), &[]).unwrap();
-    let mut cache = sim::eu::ProgramCache::new();
+    let mut cache = sim_eu::ProgramCache::new();
     let mut decodes = 0;
     for addr in [0x1000u64, 0x1000, 0x2000, 0x1000] {
         let prog = cache
@@ -235,14 +235,11 @@ fn running_off_the_end_is_an_error_at_the_kernels_length() {
     for p in ALL {
         let text = "mov (8|M0) r10.0<1>:ud r11.0<8;8,1>:ud\nmov (8|M0) r12.0<1>:ud r13.0<8;8,1>:ud";
         let bytes = oracles::iga64::asm(&iga, p, text, &["-Xautocompact"]).unwrap();
-        let prog = sim::eu::Program::decode(p, &bytes);
+        let prog = sim_eu::Program::decode(p, &bytes);
         let mut mem = TestMem::new(0x1000, 0x1000);
         let mut t = Thread::new(0xff);
         let e = run(&mut t, &prog, &mut mem, 100).expect_err("no EOT");
-        assert!(
-            matches!(e.kind, sim::eu::EuErrorKind::RanOffEnd),
-            "{p}: {e}"
-        );
+        assert!(matches!(e.kind, sim_eu::EuErrorKind::RanOffEnd), "{p}: {e}");
         assert_eq!(e.offset as usize, bytes.len(), "{p}: {e}");
     }
 }

@@ -15,7 +15,7 @@ mod support;
 mod zebin;
 
 use platform::Platform;
-use sim::eu::{run, Status, Thread};
+use sim_eu::{run, Status, Thread};
 use support::*;
 use zebin::*;
 

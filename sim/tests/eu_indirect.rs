@@ -17,7 +17,7 @@
 mod support;
 
 use platform::Platform;
-use sim::eu::{EuErrorKind, Thread};
+use sim_eu::{EuErrorKind, Thread};
 use support::*;
 
 /// The address subregisters a0.0..a0.15 (loaded from r1): four chosen for the 1x1 and VxH

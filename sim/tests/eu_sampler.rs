@@ -19,7 +19,7 @@ mod support;
 use batchbuffer::surface_format as sf;
 use batchbuffer::SamplerState;
 use platform::Platform;
-use sim::eu::{ImageSurface, Sampler, Surface};
+use sim_eu::{ImageSurface, Sampler, Surface};
 use support::*;
 
 const BASE: u64 = 0x20_0000;

@@ -8,7 +8,7 @@ mod eu_support;
 
 use eu_support::{program, run_on, TestMem};
 use platform::Platform;
-use sim::eu::{
+use sim_eu::{
     run, EuError, EuErrorKind, MemFault, Memory, Program, ScratchSurface, Status, Surface, Thread,
 };
 

@@ -8,7 +8,7 @@
 #[path = "eu_support.rs"]
 mod support;
 
-use sim::eu::{run, Status, Thread};
+use sim_eu::{run, Status, Thread};
 use support::*;
 
 /// Half-precision bit patterns: signalling and quiet NaNs of both signs (the `:hf` view of

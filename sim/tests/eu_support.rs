@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use platform::Platform;
-use sim::eu::{run, EuError, MemFault, Memory, Program, Sampler, Status, Surface, Thread};
+use sim_eu::{run, EuError, MemFault, Memory, Program, Sampler, Status, Surface, Thread};
 
 /// One mapped range of GPU memory, SLM and a binding table of surfaces.
 pub struct TestMem {

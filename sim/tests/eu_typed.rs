@@ -13,7 +13,7 @@ mod support;
 
 use batchbuffer::surface_format as sf;
 use platform::Platform;
-use sim::eu::{ImageSurface, Surface};
+use sim_eu::{ImageSurface, Surface};
 use support::*;
 
 const BASE: u64 = 0x20_0000;
@@ -195,7 +195,7 @@ fn typed_messages_on_a_buffer_surface_are_refused() {
     mem.surfaces.insert(1, Surface::buffer(BASE, 0x1000));
     let e = run_on(&prog, 8, &mut mem, |_| {}).err().expect("refused");
     assert!(
-        matches!(e.kind, sim::eu::EuErrorKind::Surface(_)),
+        matches!(e.kind, sim_eu::EuErrorKind::Surface(_)),
         "{:?}",
         e.kind
     );

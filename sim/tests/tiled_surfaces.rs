@@ -23,8 +23,8 @@ mod support;
 
 use batchbuffer::surface_format as sf;
 use platform::Platform;
-use sim::eu::{ImageSurface, Surface};
 use sim::mem::tiling::Tiling;
+use sim_eu::{ImageSurface, Surface};
 use support::*;
 
 /// (layout, pitch in bytes, byte column, row, offset)

@@ -22,9 +22,9 @@ use oracles::ocloc::{compile, kernel_heaps, Format};
 use oracles::{require, Oracle};
 use platform::Platform;
 use sim::dispatch::{EuBudget, EuExecutor};
-use sim::eu::EuErrorKind;
 use sim::gpu::{GpuErrorKind, HangReason};
 use sim::{Kmd, SimConfig, SimDevice};
+use sim_eu::EuErrorKind;
 
 const BATCH: u64 = 0x10_0000;
 const SURFACE: u64 = 0x20_0000;

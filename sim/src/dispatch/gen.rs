@@ -70,6 +70,6 @@ pub const R0_GROUP_ID: [usize; 3] = [1, 6, 7];
 /// r0 dword holding the barrier ID (and, on Xe-HPG, the thread index in bits 7:0).
 pub const R0_BARRIER: usize = 2;
 /// r0 dword holding the FFTID (bits 9:0) and the scratch pointer (bits 31:10).
-pub const R0_FFTID: usize = crate::eu::dataport::scratch::R0_SCRATCH_POINTER;
+pub const R0_FFTID: usize = sim_eu::dataport::scratch::R0_SCRATCH_POINTER;
 /// Barrier IDs the gateway hands out (4 bits on Gen9/11, the narrowest field).
 pub const BARRIER_IDS: u32 = 16;

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use platform::Platform;
 
-use crate::eu::{Program, ProgramCache};
 use crate::mem::{AddressSpace, PAGE_SIZE};
+use sim_eu::{Program, ProgramCache};
 
 /// Longest kernel fetched (IGC kernels are a few KiB; this bounds a runaway scan).
 const MAX_KERNEL_BYTES: usize = 1 << 20;

@@ -8,13 +8,13 @@ use batchbuffer::{NumberOfMultisamples, Packet, RenderSurfaceState};
 use platform::Platform;
 
 use super::state::Bases;
-use crate::eu::dataport::span_fits;
-use crate::eu::{
-    ImageSurface, MemFault, Memory, Sampler, ScratchSurface, Surface, SAMPLER_STATE_BYTES,
-};
-use crate::mem::tiling::Tiling;
 use crate::mem::{Access, AddressSpace, Binding, GpuFault, VA_BITS, VA_MASK};
 use kmd_iface::seam::Mapping;
+use sim_eu::dataport::span_fits;
+use sim_eu::tiling::Tiling;
+use sim_eu::{
+    ImageSurface, MemFault, Memory, Sampler, ScratchSurface, Surface, SAMPLER_STATE_BYTES,
+};
 
 /// Binding-table indices of the stateless (General State Base relative) surfaces.
 const STATELESS_BTIS: [u32; 2] = [255, 253];

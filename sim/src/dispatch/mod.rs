@@ -31,13 +31,13 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::cs::{Walker, WalkerExecutor};
-use crate::eu::regfile;
-use crate::eu::{self, EuError, EuErrorKind, Status, Thread};
 use crate::gpu_error::{GpuErrorKind, HangReason, KernelOffset};
 use kernel::Kernels;
 use memory::{Refusal, VmMemory};
 use pool::Shared;
 use progress::{Cycles, Reset};
+use sim_eu::regfile;
+use sim_eu::{self as eu, EuError, EuErrorKind, Status, Thread};
 use state::{resolve, Dispatch};
 
 /// The simulator's own limits on one walker, behind the kernel drivers' hang rules (which

@@ -14,9 +14,9 @@ use platform::Platform;
 
 use super::gen::{gen_dispatch, BARRIER_IDS, R0_BARRIER, R0_FFTID, R0_GROUP_ID};
 use super::state::{Dispatch, HwLocalIds};
-use crate::eu::dataport::scratch;
-use crate::eu::Thread;
 use crate::mem::{AddressSpace, GpuFault};
+use sim_eu::dataport::scratch;
+use sim_eu::Thread;
 
 const GRF: usize = 32;
 

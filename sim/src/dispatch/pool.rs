@@ -32,9 +32,9 @@ use super::progress::{Cycles, Progress};
 use super::state::{slm_bytes, Dispatch};
 use super::{timeout, EuBudget, Run};
 use crate::cs::Walker;
-use crate::eu::dataport::scratch;
-use crate::eu::Program;
 use crate::gpu_error::GpuErrorKind;
+use sim_eu::dataport::scratch;
+use sim_eu::Program;
 
 /// What the host threads of one walker share.
 pub(super) struct Shared<'w> {

@@ -22,7 +22,7 @@ use std::sync::Mutex;
 use platform::Platform;
 
 use crate::cs::GpuTimer;
-use crate::eu::Thread;
+use sim_eu::Thread;
 
 /// Simulated nanoseconds per instruction of one EU thread (about two cycles of a 1 GHz EU).
 pub const NS_PER_INSTRUCTION: u64 = 2;

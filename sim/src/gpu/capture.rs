@@ -12,9 +12,9 @@ use kmd_iface::gpu_error::simulator::{eu_instruction_line, fault_line, ERROR};
 use kmd_iface::gpu_error::EuInstruction;
 
 use crate::device_info::{DeviceInfo, EngineClass};
-use crate::eu::EuErrorKind;
 use crate::gpu_error::{GpuErrorKind, GpuErrorRecord};
 use crate::mem::Access;
+use sim_eu::EuErrorKind;
 
 /// The faulting address and direction, when the error is a page fault.
 fn fault_of(kind: &GpuErrorKind) -> Option<(u64, Option<bool>)> {

@@ -7,7 +7,7 @@
 //! there (a [`GpuFault`], zeros, or the VM's scratch page), never a host access.
 
 mod bo;
-pub mod tiling;
+pub use sim_eu::tiling;
 mod vm;
 
 pub use bo::{share_bo_pages, Bo, BoAccessError, BoError, HostRange, SharedPages};

@@ -4,7 +4,7 @@
 #![allow(dead_code, clippy::needless_range_loop)]
 
 use platform::Platform;
-use sim::eu::{run, Program, Status, Surface, Thread};
+use sim_eu::{run, Program, Status, Surface, Thread};
 
 use crate::support::{set_u32s, TestMem};
 

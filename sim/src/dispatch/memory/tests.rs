@@ -10,8 +10,8 @@ use platform::Platform;
 
 use super::VmMemory;
 use crate::dispatch::state::Bases;
-use crate::eu::Memory;
 use crate::mem::{AddressSpace, Bo};
+use sim_eu::Memory;
 
 const P: Platform = Platform::Tgllp;
 const STATES: u64 = 0x40_0000;

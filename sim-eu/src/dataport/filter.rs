@@ -1,0 +1,188 @@
+//! Filtering for the sampler's `sample_lz`: texel coordinates from the message's float
+//! coordinates under a SAMPLER_STATE (genxml fields, batchbuffer's `SamplerState`).
+//!
+//! - Coordinates are normalized (multiplied by the surface's size) unless Non-normalized
+//!   Coordinate Enable is set.
+//! - MAPFILTER_NEAREST takes texel `floor(u)`; MAPFILTER_LINEAR the two texels around
+//!   `u - 0.5` in each filtered dimension, weighted by the fraction, which the sampler keeps
+//!   to 8 bits (1/256 steps, truncated): the sub-texel precision OpenCL's linear-filter
+//!   tolerance allows for. Min and mag filters must agree (OpenCL samplers set both; the
+//!   simulator computes no LOD to choose between them).
+//! - Texture Coordinate Mode per axis (TCX, TCY, TCZ), on texel indices: WRAP (0) repeats,
+//!   MIRROR (1) mirrors every other period, CLAMP (2) clamps to the edge texel, CLAMP_BORDER
+//!   (4) gives the border color outside. Other modes fail as unsupported.
+//! - The array layer of a 1D or 2D array is `clamp(rint(c), 0, layers - 1)` (OpenCL's rule).
+//! - The border color is the sampler's SAMPLER_BORDER_COLOR_STATE, with the channels the
+//!   surface format lacks read as the format's own missing channels (0, and 1 for alpha), so a
+//!   format without alpha borders with alpha 1, as OpenCL's CLK_ADDRESS_CLAMP asks.
+//! - Linear filtering of integer formats is refused (OpenCL allows only nearest for them).
+
+use batchbuffer::surface_format::ChannelType;
+use batchbuffer::{MapFilter, TextureCoordinateMode as Tcm};
+
+use crate::error::EuErrorKind;
+
+use super::{ImageSurface, Sampler};
+
+/// Sub-texel steps of the linear filter's weights.
+const SUBTEXEL_STEPS: f32 = 256.0;
+
+/// One texel of a filter footprint along one axis: its index, or None for the border.
+type Tap = (Option<u32>, f32);
+
+/// A sampler applied to one surface.
+pub(super) struct Sampling {
+    linear: bool,
+    normalized: bool,
+    /// Address modes of the filtered axes (X, Y, Z).
+    modes: [Tcm; 3],
+    /// Axes filtered: the surface's dimensions (the array coordinate is a layer).
+    axes: usize,
+    size: [u32; 3],
+    array: bool,
+    float: bool,
+    border: [u32; 4],
+}
+
+impl Sampling {
+    pub(super) fn new(s: &Sampler, img: &ImageSurface) -> Result<Sampling, EuErrorKind> {
+        let st = &s.state;
+        if st.min_mode_filter != st.mag_mode_filter {
+            return Err(EuErrorKind::Unsupported(format!(
+                "SAMPLER_STATE with min filter {:?} and mag filter {:?} (only equal ones are modelled)",
+                st.min_mode_filter, st.mag_mode_filter
+            )));
+        }
+        let linear = match st.min_mode_filter {
+            MapFilter::Nearest => false,
+            MapFilter::Linear => true,
+            other => {
+                return Err(EuErrorKind::Unsupported(format!(
+                    "SAMPLER_STATE filter {other:?} (only NEAREST and LINEAR are modelled)"
+                )))
+            }
+        };
+        let modes = [
+            st.tcx_address_control_mode,
+            st.tcy_address_control_mode,
+            st.tcz_address_control_mode,
+        ];
+        let axes = usize::from(img.dims);
+        if let Some(m) = modes[..axes]
+            .iter()
+            .find(|m| ![Tcm::Wrap, Tcm::Mirror, Tcm::Clamp, Tcm::ClampBorder].contains(m))
+        {
+            return Err(EuErrorKind::Unsupported(format!(
+                "texture coordinate mode {m:?} (WRAP, MIRROR, CLAMP and CLAMP_BORDER are modelled)"
+            )));
+        }
+        let t = img.format.channel_type;
+        let float = !matches!(t, ChannelType::Uint | ChannelType::Sint | ChannelType::Raw);
+        if linear && !float {
+            return Err(EuErrorKind::Unsupported(format!(
+                "linear filtering of {} (an integer format)",
+                img.format.name
+            )));
+        }
+        let mut border = [0, 0, 0, if float { 1.0f32.to_bits() } else { 1 }];
+        for &c in img.format.order.channels() {
+            border[c] = s.border[c];
+        }
+        Ok(Sampling {
+            linear,
+            normalized: !st.non_normalized_coordinate_enable,
+            modes,
+            axes,
+            size: img.size,
+            array: img.array,
+            float,
+            border,
+        })
+    }
+
+    /// The filtered R, G, B, A at coordinates `c` (then the layer, for arrays); `fetch` reads
+    /// the texel at (u, v, r) as typed messages address it (the layer after the last
+    /// dimension).
+    pub(super) fn sample(
+        &self,
+        c: [f32; 3],
+        mut fetch: impl FnMut([u32; 3]) -> Result<[u32; 4], EuErrorKind>,
+    ) -> Result<[u32; 4], EuErrorKind> {
+        let mut taps = [[(Some(0), 1.0), (None, 0.0)]; 3];
+        for (a, t) in taps.iter_mut().enumerate().take(self.axes) {
+            *t = self.axis(c[a], self.size[a], self.modes[a]);
+        }
+        if self.array {
+            let layers = self.size[2];
+            let layer = c[self.axes]
+                .round_ties_even()
+                .clamp(0.0, (layers - 1) as f32) as u32;
+            // The layer is the coordinate after the last dimension, as typed messages address it.
+            taps[self.axes] = [(Some(layer), 1.0), (None, 0.0)];
+        }
+        let mut sum = [0f32; 4];
+        let mut nearest = [0u32; 4];
+        for tz in taps[2] {
+            for ty in taps[1] {
+                for tx in taps[0] {
+                    let w = tx.1 * ty.1 * tz.1;
+                    if w == 0.0 {
+                        continue;
+                    }
+                    let texel = match (tx.0, ty.0, tz.0) {
+                        (Some(x), Some(y), Some(z)) => fetch([x, y, z])?,
+                        _ => self.border,
+                    };
+                    if !self.linear {
+                        nearest = texel;
+                    }
+                    if self.float {
+                        for (s, t) in sum.iter_mut().zip(texel) {
+                            *s += w * f32::from_bits(t);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(if self.linear {
+            sum.map(f32::to_bits)
+        } else {
+            nearest
+        })
+    }
+
+    /// The one (nearest) or two (linear) texels along an axis of `size` texels.
+    fn axis(&self, c: f32, size: u32, mode: Tcm) -> [Tap; 2] {
+        let u = if self.normalized { c * size as f32 } else { c };
+        let wrap = |i: i64| -> Option<u32> {
+            let n = i64::from(size);
+            let i = match mode {
+                Tcm::Wrap => i.rem_euclid(n),
+                Tcm::Mirror => {
+                    let m = i.rem_euclid(2 * n);
+                    if m >= n {
+                        2 * n - 1 - m
+                    } else {
+                        m
+                    }
+                }
+                Tcm::Clamp => i.clamp(0, n - 1),
+                _ => {
+                    if !(0..n).contains(&i) {
+                        return None;
+                    }
+                    i
+                }
+            };
+            Some(i as u32)
+        };
+        if !self.linear {
+            return [(wrap(u.floor() as i64), 1.0), (None, 0.0)];
+        }
+        let t = u - 0.5;
+        let i0 = t.floor();
+        let a = ((t - i0) * SUBTEXEL_STEPS).floor() / SUBTEXEL_STEPS;
+        let i0 = i0 as i64;
+        [(wrap(i0), 1.0 - a), (wrap(i0 + 1), a)]
+    }
+}

@@ -1,0 +1,423 @@
+//! Legacy data-port (HDC) messages: OWord block, untyped surface, byte/dword scattered, A64
+//! block/untyped/scattered, atomics, fences. Descriptor fields as in
+//! `isa_encoder::sendmsg::hdc`: \[19\] header present, \[18:14\] message type, \[13:8\] message
+//! control, \[7:0\] binding table index.
+
+use isa_encoder::sendmsg::Sfid;
+
+use super::align::{check, Access};
+use super::media;
+use super::{
+    atomic_at, lanes_of, mem_read, mem_read_all, mem_write, mem_write_all, AtomicOp, Memory, Msg,
+    Space,
+};
+use crate::error::EuErrorKind;
+use crate::regfile::REG_BYTES;
+
+/// Binding-table index of shared local memory.
+const BTI_SLM: u32 = 254;
+
+/// OWords per block-size code \[10:8\] (1L and 1H both move one OWord).
+const OWORDS: [usize; 8] = [1, 1, 2, 4, 8, 16, 0, 0];
+
+/// HDC integer atomic operations by desc\[11:8\]; 0 (64-bit compare-exchange) is not modeled.
+const INT_ATOMICS: [Option<AtomicOp>; 16] = [
+    None,
+    Some(AtomicOp::And),
+    Some(AtomicOp::Or),
+    Some(AtomicOp::Xor),
+    Some(AtomicOp::Mov),
+    Some(AtomicOp::Inc),
+    Some(AtomicOp::Dec),
+    Some(AtomicOp::Add),
+    Some(AtomicOp::Sub),
+    Some(AtomicOp::RevSub),
+    Some(AtomicOp::Imax),
+    Some(AtomicOp::Imin),
+    Some(AtomicOp::Umax),
+    Some(AtomicOp::Umin),
+    Some(AtomicOp::Cmpxchg),
+    Some(AtomicOp::PreDec),
+];
+
+/// Where a 32-bit offset of a BTI message lands: (space, base, size limit).
+struct Target {
+    space: Space,
+    base: u64,
+    limit: u64,
+}
+
+fn bti_target(msg: &Msg, mem: &mut dyn Memory) -> Result<Target, EuErrorKind> {
+    let bti = msg.desc & 0xff;
+    if bti == BTI_SLM {
+        return Ok(Target {
+            space: Space::Slm(msg.platform),
+            base: 0,
+            limit: u64::MAX,
+        });
+    }
+    let s = mem.surface(bti)?;
+    Ok(Target {
+        space: Space::Global,
+        base: s.base,
+        limit: s.width,
+    })
+}
+
+/// Where a scattered message's per-lane addresses land: A64 addresses are virtual addresses,
+/// 32-bit ones are offsets into the message's binding-table surface.
+fn lane_target(msg: &Msg, mem: &mut dyn Memory, a64: bool) -> Result<Target, EuErrorKind> {
+    if a64 {
+        Ok(Target {
+            space: Space::Global,
+            base: 0,
+            limit: u64::MAX,
+        })
+    } else {
+        bti_target(msg, mem)
+    }
+}
+
+/// Lane `i`'s address in a scattered message's address payload (after `h` header bytes).
+fn lane_address(msg: &Msg, h: usize, i: usize, a64: bool) -> u64 {
+    if a64 {
+        msg.u64_at(h + 8 * i)
+    } else {
+        u64::from(msg.u32_at(h + 4 * i))
+    }
+}
+
+impl Target {
+    /// How many of `len` bytes at `offset` lie inside the surface: the bounds check is per
+    /// element, so a block straddling the end still moves its in-bounds part (IGC reads whole
+    /// OWord blocks of which only the in-bounds part is used).
+    fn inside(&self, offset: u64, len: usize) -> usize {
+        self.limit.saturating_sub(offset).min(len as u64) as usize
+    }
+    /// Reads `buf` at `offset`; bytes past the surface's end read as zeros.
+    fn read(&self, mem: &mut dyn Memory, offset: u64, buf: &mut [u8]) -> Result<(), EuErrorKind> {
+        let (inside, past) = buf.split_at_mut(self.inside(offset, buf.len()));
+        past.fill(0);
+        if inside.is_empty() {
+            return Ok(());
+        }
+        mem_read(mem, self.space, self.base.wrapping_add(offset), inside)
+    }
+    /// Reads `buf` at `offset` in one access when it is all in bounds and mapped (see
+    /// [`mem_read_all`]).
+    fn read_all(&self, mem: &mut dyn Memory, offset: u64, buf: &mut [u8]) -> bool {
+        offset
+            .checked_add(buf.len() as u64)
+            .is_some_and(|end| end <= self.limit)
+            && mem_read_all(mem, self.space, self.base.wrapping_add(offset), buf)
+    }
+    /// Writes `data` at `offset` in one access when it is all in bounds and mapped.
+    fn write_all(&self, mem: &mut dyn Memory, offset: u64, data: &[u8]) -> bool {
+        offset
+            .checked_add(data.len() as u64)
+            .is_some_and(|end| end <= self.limit)
+            && mem_write_all(mem, self.space, self.base.wrapping_add(offset), data)
+    }
+    /// Writes `data` at `offset`; bytes past the surface's end are dropped.
+    fn write(&self, mem: &mut dyn Memory, offset: u64, data: &[u8]) -> Result<(), EuErrorKind> {
+        let inside = &data[..self.inside(offset, data.len())];
+        if inside.is_empty() {
+            return Ok(());
+        }
+        mem_write(mem, self.space, self.base.wrapping_add(offset), inside)
+    }
+}
+
+/// The first lane's address when all `lanes` lanes are enabled and their addresses step by
+/// one DWord without wrapping.
+fn dword_run(msg: &Msg, h: usize, lanes: usize, a64: bool) -> Option<u64> {
+    if msg.n < lanes || msg.lane_bits(lanes).count_ones() as usize != lanes {
+        return None;
+    }
+    let first = lane_address(msg, h, 0, a64);
+    first.checked_add(4 * lanes as u64)?;
+    (1..lanes)
+        .all(|i| lane_address(msg, h, i, a64) == first + 4 * i as u64)
+        .then_some(first)
+}
+
+/// Lanes of an untyped/scattered message from its SIMD-mode bits. The SIMD mode, not the
+/// instruction's execution size, lays out the payload: a `(1|M0)` SIMD8 A64 write (IGC's store
+/// of a uniform value) still carries eight address slots before its data. The execution size
+/// and mask only select which lanes access memory (`Msg::lane_bits`).
+fn simd_lanes(simd16: bool) -> usize {
+    if simd16 {
+        16
+    } else {
+        8
+    }
+}
+
+fn header_bytes(msg: &Msg) -> usize {
+    if msg.field(19, 1) != 0 {
+        REG_BYTES
+    } else {
+        0
+    }
+}
+
+/// Bytes of one per-lane block of `elem` bytes, padded to whole registers.
+fn block(lanes: usize, elem: usize) -> usize {
+    (lanes * elem).div_ceil(REG_BYTES) * REG_BYTES
+}
+
+pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
+    let ty = msg.field(14, 5);
+    match (sfid, ty) {
+        (Sfid::Dc0, 0x00 | 0x01) => oword_read_bti(msg, mem, ty == 0x01),
+        (Sfid::Dc0, 0x08) => oword_write_bti(msg, mem),
+        (Sfid::Dc0, 0x03) => dword_scattered(msg, mem, false),
+        (Sfid::Dc0, 0x0B) => dword_scattered(msg, mem, true),
+        (Sfid::Dc0, 0x04) => byte_scattered(msg, mem, false),
+        (Sfid::Dc0, 0x0C) => byte_scattered(msg, mem, true),
+        (Sfid::Dc0, 0x07) => {
+            mem.fence();
+            Ok(())
+        }
+        (Sfid::Dc1, 0x01) => untyped(msg, mem, false, false),
+        (Sfid::Dc1, 0x09) => untyped(msg, mem, true, false),
+        (Sfid::Dc1, 0x11) => untyped(msg, mem, false, true),
+        (Sfid::Dc1, 0x19) => untyped(msg, mem, true, true),
+        (Sfid::Dc1, 0x10) => a64_scattered(msg, mem, false),
+        (Sfid::Dc1, 0x1A) => a64_scattered(msg, mem, true),
+        (Sfid::Dc1, 0x14) => a64_block(msg, mem, false),
+        (Sfid::Dc1, 0x15) => a64_block(msg, mem, true),
+        (Sfid::Dc1, 0x02) => atomic(msg, mem, false),
+        (Sfid::Dc1, 0x12) => atomic(msg, mem, true),
+        (Sfid::Dc1, 0x05) => super::typed::execute(msg, mem, false),
+        (Sfid::Dc1, 0x0D) => super::typed::execute(msg, mem, true),
+        (Sfid::Dc1, 0x04) => media::read(msg, mem),
+        (Sfid::Dc1, 0x0A) => media::write(msg, mem),
+        _ => Err(EuErrorKind::Unsupported(format!(
+            "{sfid:?} message type {ty:#x} (desc {:#010x})",
+            msg.desc
+        ))),
+    }
+}
+
+/// OWord block read through a binding table entry. Type 1 takes a byte offset in header
+/// DWord 2 and needs DWord alignment (IGC emits it for `intel_sub_group_block_read`, whose
+/// pointer need only be 4-byte aligned); type 0 takes the offset in OWords. iga64 prints type 1
+/// as "oword aligned block read": its names do not follow the alignment rule.
+fn oword_read_bti(msg: &mut Msg, mem: &mut dyn Memory, unaligned: bool) -> Result<(), EuErrorKind> {
+    let target = bti_target(msg, mem)?;
+    let (off, access) = if unaligned {
+        (u64::from(msg.u32_at(8)), Access::OwordBlockUnaligned)
+    } else {
+        (aligned_oword_offset(msg), Access::OwordBlock)
+    };
+    check(access, target.base.wrapping_add(off))?;
+    let code = msg.field(8, 3) as usize;
+    let bytes = OWORDS[code] * 16;
+    // 1H: the single OWord lands in the high half of the register.
+    let at = if code == 1 { 16 } else { 0 };
+    msg.fill_resp(at, bytes, |buf| target.read(mem, off, buf))
+}
+
+/// The byte offset of an aligned OWord block read or write: header DWord 2 counts OWords (the
+/// unaligned read's counts bytes).
+fn aligned_oword_offset(msg: &Msg) -> u64 {
+    u64::from(msg.u32_at(8)) * 16
+}
+
+/// OWord block write: header DWord 2 is the offset in OWords (IGC shifts the byte offset
+/// right by 4).
+fn oword_write_bti(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
+    let target = bti_target(msg, mem)?;
+    let off = aligned_oword_offset(msg);
+    check(Access::OwordBlock, target.base.wrapping_add(off))?;
+    let code = msg.field(8, 3) as usize;
+    let bytes = OWORDS[code] * 16;
+    let src = if code == 1 { REG_BYTES + 16 } else { REG_BYTES };
+    target.write(mem, off, msg.data(src, bytes))
+}
+
+fn dword_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
+    let target = bti_target(msg, mem)?;
+    let lanes = simd_lanes(msg.field(8, 1) != 0);
+    let h = header_bytes(msg);
+    let data_at = h + block(lanes, 4);
+    for i in lanes_of(msg.lane_bits(lanes)) {
+        let off = u64::from(msg.u32_at(h + 4 * i));
+        check(Access::DwordScattered, off)?;
+        if write {
+            target.write(mem, off, msg.data(data_at + 4 * i, 4))?;
+        } else {
+            let mut b = [0u8; 4];
+            target.read(mem, off, &mut b)?;
+            msg.put(4 * i, &b);
+        }
+    }
+    Ok(())
+}
+
+fn byte_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
+    let target = bti_target(msg, mem)?;
+    let lanes = simd_lanes(msg.field(8, 1) != 0);
+    let size = 1usize << msg.field(10, 2).min(2);
+    let h = header_bytes(msg);
+    let data_at = h + block(lanes, 4);
+    for i in lanes_of(msg.lane_bits(lanes)) {
+        let off = u64::from(msg.u32_at(h + 4 * i));
+        check(Access::ByteScattered, off)?;
+        if write {
+            target.write(mem, off, msg.data(data_at + 4 * i, size))?;
+        } else {
+            let mut b = [0u8; 4];
+            target.read(mem, off, &mut b[..size])?;
+            msg.put(4 * i, &b);
+        }
+    }
+    Ok(())
+}
+
+/// Untyped surface read/write (BTI or A64): channel-disable mask \[11:8\], SIMD mode \[13:12\]
+/// (1 = SIMD16, 2 = SIMD8). Channel `c` (X, Y, Z, W) is the DWord at `address + 4c`; each
+/// enabled one is one DWord per lane, packed one block per enabled channel (IGC reads
+/// `ld[i]` and `ld[i + 2]` with X and Z alone).
+fn untyped(msg: &mut Msg, mem: &mut dyn Memory, write: bool, a64: bool) -> Result<(), EuErrorKind> {
+    let lanes = simd_lanes(msg.field(12, 2) == 1);
+    // Enabled channels: desc[11:8] disables.
+    let chans = !msg.field(8, 4) & 0xf;
+    let h = header_bytes(msg);
+    let addr_bytes = if a64 { 8 } else { 4 };
+    let data_at = if write {
+        h + block(lanes, addr_bytes)
+    } else {
+        0
+    };
+    let target = lane_target(msg, mem, a64)?;
+    // One channel, every lane enabled at consecutive DWord addresses (a work-item-indexed
+    // buffer): one access of the whole run does what the loop below does lane by lane.
+    if chans.count_ones() == 1 {
+        if let Some(first) = dword_run(msg, h, lanes, a64) {
+            // The lanes step by 4: all are aligned when the first is.
+            let aligned = check(Access::Untyped, target.base.wrapping_add(first)).is_ok();
+            let a = first.wrapping_add(4 * u64::from(chans.trailing_zeros()));
+            let len = 4 * lanes;
+            let data = msg.data(data_at, len);
+            let done = aligned
+                && if write {
+                    data.len() == len && target.write_all(mem, a, data)
+                } else {
+                    msg.resp
+                        .get_mut(..len)
+                        .is_some_and(|b| target.read_all(mem, a, b))
+                };
+            if done {
+                return Ok(());
+            }
+        }
+    }
+    for i in lanes_of(msg.lane_bits(lanes)) {
+        let addr = lane_address(msg, h, i, a64);
+        check(Access::Untyped, target.base.wrapping_add(addr))?;
+        for (k, c) in lanes_of(chans).enumerate() {
+            let a = addr.wrapping_add(4 * c as u64);
+            let slot = k * block(lanes, 4) + 4 * i;
+            if write {
+                target.write(mem, a, msg.data(data_at + slot, 4))?;
+            } else {
+                let mut b = [0u8; 4];
+                target.read(mem, a, &mut b)?;
+                msg.put(slot, &b);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A64 scattered: sub-type \[9:8\] (0 byte, 1 dword, 2 qword), block count \[11:10\] (1, 2, 4,
+/// 8), SIMD16 \[12\]. Byte blocks are contiguous bytes in one lane slot of at least a DWord;
+/// DWord and QWord blocks are separate accesses at `addr + j * size`, block `j` of every lane
+/// in the `j`-th register block (vISA SVM_GATHER/SVM_SCATTER: `dst[j*exec_size+i]`).
+fn a64_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
+    let lanes = simd_lanes(msg.field(12, 1) != 0);
+    let sub = msg.field(8, 2);
+    let count = 1usize << msg.field(10, 2);
+    // (bytes per access, accesses per lane, block size the alignment rule names)
+    let (size, blocks, unit) = match sub {
+        0 | 3 => (count, 1usize, 1u32),
+        1 => (4, count, 4),
+        _ => (8, count, 8),
+    };
+    let slot = size.max(4);
+    let h = header_bytes(msg);
+    let data_at = h + block(lanes, 8);
+    for i in lanes_of(msg.lane_bits(lanes)) {
+        let addr = msg.u64_at(h + 8 * i);
+        check(Access::A64Scattered { block: unit }, addr)?;
+        for j in 0..blocks {
+            let a = addr.wrapping_add((j * size) as u64);
+            let at = j * block(lanes, slot) + slot * i;
+            if write {
+                mem.write(a, msg.data(data_at + at, size))?;
+            } else {
+                let mut b = [0u8; 8];
+                mem.read(a, &mut b[..size])?;
+                msg.put(at, &b[..slot]);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A64 OWord block: the header's first QWord is the byte address; sub-type \[12:11\]: 1 reads
+/// from DWord-aligned addresses, 0 needs 16 bytes (IGC emits 1 for subgroup block reads and 0
+/// for block writes, though iga64 names 1 "aligned"), 3 moves HWords. Writes always need 16.
+fn a64_block(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
+    let addr = msg.u64_at(0);
+    let sub = msg.field(11, 2);
+    let code = msg.field(8, 3) as usize;
+    let bytes = if sub == 3 {
+        32usize << code
+    } else {
+        OWORDS[code] * 16
+    };
+    let access = match sub {
+        3 => Access::HwordBlock,
+        1 if !write => Access::OwordBlockUnaligned,
+        _ => Access::OwordBlock,
+    };
+    check(access, addr)?;
+    if write {
+        mem.write(addr, msg.data(REG_BYTES, bytes))?;
+    } else {
+        let at = if code == 1 && sub != 3 { 16 } else { 0 };
+        msg.fill_resp(at, bytes, |buf| mem.read(addr, buf))?;
+    }
+    Ok(())
+}
+
+/// Untyped (BTI) and A64 32-bit integer atomics: op \[11:8\], return \[13\]; untyped SIMD8 when
+/// \[12\] is set, A64 always SIMD8 (and \[12\] selects 64-bit data, not modeled).
+fn atomic(msg: &mut Msg, mem: &mut dyn Memory, a64: bool) -> Result<(), EuErrorKind> {
+    let op = INT_ATOMICS[msg.field(8, 4) as usize]
+        .ok_or_else(|| EuErrorKind::Unsupported("64-bit compare-exchange atomic".into()))?;
+    if a64 && msg.field(12, 1) != 0 {
+        return Err(EuErrorKind::Unsupported("64-bit A64 atomics".into()));
+    }
+    let lanes = if a64 {
+        8
+    } else {
+        simd_lanes(msg.field(12, 1) == 0)
+    };
+    let h = header_bytes(msg);
+    let addr_bytes = if a64 { 8 } else { 4 };
+    let src0 = h + block(lanes, addr_bytes);
+    let src1 = src0 + block(lanes, 4);
+    let target = lane_target(msg, mem, a64)?;
+    for i in lanes_of(msg.lane_bits(lanes)) {
+        let off = lane_address(msg, h, i, a64);
+        let a = msg.u32_at(src0 + 4 * i);
+        let b = msg.u32_at(src1 + 4 * i);
+        let old = atomic_at(mem, target.space, target.base.wrapping_add(off), op, a, b)?;
+        msg.put(4 * i, &old.to_le_bytes());
+    }
+    Ok(())
+}

@@ -1,0 +1,326 @@
+//! The common sends without the general message frame. A send whose descriptors are
+//! immediates is classified once, when its kernel is pre-decoded ([`classify`]); at run time a
+//! classified send reads its addresses from the GRF, and when the enabled lanes, addresses and
+//! bounds are the common case it makes one access of the whole run straight between memory
+//! and the registers ([`run`]). Anything else (a lane off, addresses that do not step by one
+//! element, a misaligned or out-of-bounds run, memory that is not all mapped) returns `false`
+//! having changed nothing, and the general path ([`super::execute`]) executes the message, so
+//! faults, bounds and alignment errors are exactly its own.
+//!
+//! Classified: messages with no effect on registers or memory (the thread spawner's end of
+//! thread, gateway messages other than the barrier, HDC and LSC fences), one-channel untyped
+//! surface reads and writes (BTI, SLM and A64; DC1 0x01/0x09/0x11/0x19), and LSC `load`/`store`
+//! of one 32-bit element per lane (UGM, UGML, SLM; flat, BTI, A32 or A64).
+
+use isa_encoder::model::SendDesc;
+use isa_encoder::sendmsg::lsc::{
+    find_op, Class, ADDR_BTI, ADDR_FLAT, ADDR_SIZE, ADDR_TYPE, DATA_SIZE, EX_BTI, OPCODE,
+    TRANSPOSED, VECTOR,
+};
+use isa_encoder::sendmsg::{gateway, Sfid};
+use platform::Platform;
+
+use super::align::{alignment, Access};
+use super::{mem_read_all, mem_write_all, scratch, Memory, Space};
+use crate::program::channels::lane_bits;
+use crate::program::SendPlan;
+use crate::regfile::{Thread, GRF_REGS, REG_BYTES};
+
+/// Binding-table index of shared local memory (HDC).
+const BTI_SLM: u8 = 254;
+
+/// Where a classified message's per-lane addresses point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Base {
+    /// Virtual addresses (A64, or LSC flat on UGM).
+    Flat,
+    /// Offsets into the surface at this binding-table index.
+    Bti(u8),
+    /// Shared local memory offsets (the platform's SLM address rule).
+    Slm(Platform),
+}
+
+/// A classified send.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quick {
+    /// Changes neither registers nor memory (end of thread, a non-barrier gateway message).
+    Nothing,
+    /// A fence: the memory is told, the response registers keep their contents.
+    Fence,
+    /// One DWord per lane at per-lane addresses: lane `i` accesses `base + address[i] +
+    /// chan_off`, its register DWord is `i` of the data (stores) or response (loads).
+    Lanes(Lanes),
+}
+
+/// A one-channel, 32-bit-per-lane read or write (see [`Quick::Lanes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lanes {
+    pub write: bool,
+    pub base: Base,
+    /// Lanes the payload lays out; all of them must be enabled.
+    pub lanes: u8,
+    /// Bytes per address (4 or 8).
+    pub addr_bytes: u8,
+    /// GRF byte of lane 0's address.
+    pub addr_at: u16,
+    /// Byte added to every lane's address (the enabled untyped channel times 4).
+    pub chan_off: u8,
+    /// GRF byte of lane 0's store data, or of the response.
+    pub data_at: u16,
+    /// The alignment rule of the run's first address (the general path checks it per lane).
+    pub align: u8,
+}
+
+fn imm(d: SendDesc) -> Option<u32> {
+    match d {
+        SendDesc::Imm(v) => Some(v),
+        SendDesc::Reg(_) => None,
+    }
+}
+
+/// The GRF byte of payload byte `at` (src0's `mlen` registers, then src1's `ex_mlen`) when
+/// `len` bytes from there lie in one of the two.
+fn payload_byte(
+    plan: &SendPlan,
+    mlen: usize,
+    ex_mlen: usize,
+    at: usize,
+    len: usize,
+) -> Option<u16> {
+    let src0 = mlen * REG_BYTES;
+    let grf = if at + len <= src0 {
+        usize::from(plan.src0_reg) * REG_BYTES + at
+    } else if at >= src0 && at - src0 + len <= ex_mlen * REG_BYTES {
+        usize::from(plan.src1_reg?) * REG_BYTES + at - src0
+    } else {
+        return None;
+    };
+    u16::try_from(grf).ok()
+}
+
+/// The classified form of a send of `n` channels, when it has one. Every register range the
+/// general path reads or writes must lie in the GRF (else it reports the error).
+pub fn classify(platform: Platform, plan: &SendPlan, n: u8) -> Option<Quick> {
+    let desc = imm(plan.desc)?;
+    let ex_desc = imm(plan.ex_desc)?;
+    let mlen = (desc >> 25 & 0xf) as usize;
+    let rlen = (desc >> 20 & 0x1f) as usize;
+    let ex_mlen = plan
+        .src1_len
+        .map_or((ex_desc >> 6 & 0x1f) as usize, usize::from);
+    let in_grf = |r: Option<u8>, count: usize| r.is_none_or(|r| usize::from(r) + count <= GRF_REGS);
+    if !in_grf(Some(plan.src0_reg), mlen)
+        || !in_grf(plan.src1_reg, ex_mlen)
+        || !in_grf(plan.dst_reg, rlen)
+    {
+        return None;
+    }
+    let field = |off: u32, len: u32| (desc >> off) & ((1u32 << len) - 1);
+    let resp = |len: usize| -> Option<u16> {
+        let r = plan.dst_reg?;
+        (len <= rlen * REG_BYTES).then(|| u16::from(r) * REG_BYTES as u16)
+    };
+    let sfid = Sfid::decode(platform, plan.sfid)?;
+    match sfid {
+        Sfid::ThreadSpawner | Sfid::Null => Some(Quick::Nothing),
+        Sfid::Gateway if desc & 7 != gateway::GATEWAY_BARRIER => Some(Quick::Nothing),
+        Sfid::Dc0 if !scratch::is_scratch(desc) && field(14, 5) == 0x07 => Some(Quick::Fence),
+        Sfid::Dc1 if matches!(field(14, 5), 0x01 | 0x09 | 0x11 | 0x19) => {
+            let ty = field(14, 5);
+            let write = ty & 0x08 != 0;
+            let a64 = ty & 0x10 != 0;
+            let lanes: usize = if field(12, 2) == 1 { 16 } else { 8 };
+            let chans = !field(8, 4) & 0xf;
+            if chans.count_ones() != 1 {
+                return None;
+            }
+            let h = if field(19, 1) != 0 { REG_BYTES } else { 0 };
+            let addr_bytes = if a64 { 8 } else { 4 };
+            let len = 4 * lanes;
+            let addr_at = payload_byte(plan, mlen, ex_mlen, h, lanes * addr_bytes)?;
+            let data_at = if write {
+                let block = (lanes * addr_bytes).div_ceil(REG_BYTES) * REG_BYTES;
+                payload_byte(plan, mlen, ex_mlen, h + block, len)?
+            } else {
+                resp(len)?
+            };
+            let bti = field(0, 8) as u8;
+            let base = match (a64, bti) {
+                (true, _) => Base::Flat,
+                (false, BTI_SLM) => Base::Slm(platform),
+                (false, b) => Base::Bti(b),
+            };
+            Some(Quick::Lanes(Lanes {
+                write,
+                base,
+                lanes: lanes as u8,
+                addr_bytes: addr_bytes as u8,
+                addr_at,
+                chan_off: 4 * chans.trailing_zeros() as u8,
+                data_at,
+                align: alignment(Access::Untyped) as u8,
+            }))
+        }
+        Sfid::Ugm | Sfid::Ugml | Sfid::Slm | Sfid::Tgm => {
+            let f = |(off, len): (u32, u32)| field(off, len);
+            let op = find_op(f(OPCODE))?;
+            if op.class == Class::Fence {
+                return Some(Quick::Fence);
+            }
+            if sfid == Sfid::Tgm
+                || !matches!(op.class, Class::Load | Class::Store)
+                || f(TRANSPOSED) != 0
+                || f(VECTOR) != 0
+                // d32: 32 bits in registers and in memory.
+                || f(DATA_SIZE) != 2
+            {
+                return None;
+            }
+            let addr_bytes: usize = match f(ADDR_SIZE) {
+                2 => 4,
+                3 => 8,
+                _ => return None,
+            };
+            let base = match (sfid, f(ADDR_TYPE)) {
+                (Sfid::Slm, _) => Base::Slm(platform),
+                (_, ADDR_FLAT) => Base::Flat,
+                (_, ADDR_BTI) => Base::Bti((ex_desc >> EX_BTI.0) as u8),
+                _ => return None,
+            };
+            let lanes = usize::from(n);
+            let write = op.class == Class::Store;
+            let len = 4 * lanes;
+            // The payload's lanes come from src0's length (see the general path), so a
+            // message whose layout has more lanes than it executes is left to it.
+            if mlen * REG_BYTES / addr_bytes != lanes {
+                return None;
+            }
+            let addr_at = payload_byte(plan, mlen, ex_mlen, 0, lanes * addr_bytes)?;
+            let data_at = if write {
+                payload_byte(plan, mlen, ex_mlen, mlen * REG_BYTES, len)?
+            } else {
+                resp(len)?
+            };
+            Some(Quick::Lanes(Lanes {
+                write,
+                base,
+                lanes: lanes as u8,
+                addr_bytes: addr_bytes as u8,
+                addr_at,
+                chan_off: 0,
+                data_at,
+                align: alignment(Access::LscLane { elem: 4 }) as u8,
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// Executes `q` on the lanes in `mask` when it is the common case: true when done, false
+/// (nothing changed) when the general path must execute the message.
+pub fn run(t: &mut Thread, q: Quick, mask: u32, mem: &mut dyn Memory) -> bool {
+    match q {
+        Quick::Nothing => true,
+        Quick::Fence => {
+            mem.fence();
+            true
+        }
+        Quick::Lanes(l) => lanes(t, l, mask, mem),
+    }
+}
+
+/// Lane 0's address when the `n` addresses of `bytes` each (4 or 8) from GRF byte `at` step
+/// by one DWord without wrapping (A32 values stay below 2^32).
+fn consecutive(file: &[u8], at: usize, n: usize, bytes: u8) -> Option<u64> {
+    // The common lane counts as constants, so each check unrolls into vector code.
+    match (n, bytes) {
+        (8, 8) => steps64(file, at, 8),
+        (16, 8) => steps64(file, at, 16),
+        (_, 8) => steps64(file, at, n),
+        (8, _) => steps32(file, at, 8),
+        (16, _) => steps32(file, at, 16),
+        (32, _) => steps32(file, at, 32),
+        _ => steps32(file, at, n),
+    }
+}
+
+/// [`consecutive`] for 32-bit addresses. One pass over the slice without an early exit.
+#[inline(always)]
+fn steps32(file: &[u8], at: usize, n: usize) -> Option<u64> {
+    let addrs = file.get(at..at.checked_add(4 * n)?)?;
+    let first = u32::from_le_bytes(addrs.get(..4)?.try_into().ok()?);
+    u32::try_from(4 * n.checked_sub(1)?)
+        .ok()
+        .and_then(|d| first.checked_add(d))?;
+    let mut diff = 0u32;
+    for (i, c) in addrs.chunks_exact(4).enumerate() {
+        diff |= u32::from_le_bytes([c[0], c[1], c[2], c[3]]) ^ first.wrapping_add(4 * i as u32);
+    }
+    (diff == 0).then_some(u64::from(first))
+}
+
+/// [`consecutive`] for 64-bit addresses.
+#[inline(always)]
+fn steps64(file: &[u8], at: usize, n: usize) -> Option<u64> {
+    let addrs = file.get(at..at.checked_add(8 * n)?)?;
+    let first = u64::from_le_bytes(addrs.get(..8)?.try_into().ok()?);
+    first.checked_add(4 * n as u64)?;
+    let mut diff = 0u64;
+    for (i, c) in addrs.chunks_exact(8).enumerate() {
+        let v = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        diff |= v ^ first.wrapping_add(4 * i as u64);
+    }
+    (diff == 0).then_some(first)
+}
+
+fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
+    let n = usize::from(l.lanes);
+    let all = lane_bits(l.lanes);
+    if mask & all != all {
+        return false;
+    }
+    let Some(first) = consecutive(&t.file, usize::from(l.addr_at), n, l.addr_bytes) else {
+        return false;
+    };
+    let len = 4 * n;
+    let Some(off) = first
+        .checked_add(u64::from(l.chan_off))
+        .filter(|o| o.checked_add(len as u64).is_some())
+    else {
+        return false;
+    };
+    let data = usize::from(l.data_at);
+    let align = u64::from(l.align);
+    // The lanes step by 4 and `chan_off` is a multiple of 4 (the alignment): all lanes meet
+    // the rule when the run's first address does. A surface checks its bounds, alignment and
+    // binding in one call; flat and SLM runs check the alignment here.
+    let aligned = first.is_multiple_of(align);
+    if l.write {
+        let src = &t.file[data..data + len];
+        return match l.base {
+            Base::Bti(b) => mem.surface_write_all(u32::from(b), off, align, src),
+            Base::Flat => aligned && mem_write_all(mem, Space::Global, off, src),
+            Base::Slm(p) => aligned && mem_write_all(mem, Space::Slm(p), off, src),
+        };
+    }
+    let space = match l.base {
+        // Straight into the registers: a refused surface run leaves them as they were.
+        Base::Bti(b) => {
+            let dst = &mut t.file[data..data + len];
+            return mem.surface_read_all(u32::from(b), off, align, dst);
+        }
+        Base::Flat => Space::Global,
+        Base::Slm(p) => Space::Slm(p),
+    };
+    // Through a buffer: a failed run leaves the registers as they were.
+    let mut buf = [0u8; 32 * 4];
+    let buf = &mut buf[..len];
+    let read = aligned && mem_read_all(mem, space, off, buf);
+    if read {
+        t.file[data..data + len].copy_from_slice(buf);
+    }
+    read
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,155 @@
+//! Texels: a surface format's bytes to the four 32-bit channel values typed messages and the
+//! sampler return (R, G, B, A), and back.
+//!
+//! Conversions (OpenCL C "Conversion Rules", which state what the hardware does): normalized
+//! integers read as `v / (2^n - 1)` (signed: `max(v / (2^(n-1) - 1), -1)`); writes clamp to
+//! the channel's range and round to nearest even (`convert_uchar_sat_rte(f * 255.0f)`);
+//! integer writes saturate; 16-bit floats convert with round to nearest even. Channels a
+//! format lacks read as 0, alpha as 1 (integer 1 or 1.0).
+
+use batchbuffer::surface_format::{ChannelType, SurfaceFormat};
+
+use crate::convert::{f16_to_f32, f32_to_f16};
+
+/// The value of a missing alpha channel.
+fn one(t: ChannelType) -> u32 {
+    match t {
+        ChannelType::Uint | ChannelType::Sint => 1,
+        _ => 1.0f32.to_bits(),
+    }
+}
+
+fn low_bits(bits: u32) -> u32 {
+    if bits >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << bits) - 1
+    }
+}
+
+fn sign_extend(raw: u32, bits: u32) -> i32 {
+    if bits >= 32 {
+        raw as i32
+    } else {
+        ((raw << (32 - bits)) as i32) >> (32 - bits)
+    }
+}
+
+/// The R, G, B, A values of the texel in `bytes` (at least `bytes_per_element` long).
+pub(crate) fn decode(f: &SurfaceFormat, bytes: &[u8]) -> [u32; 4] {
+    let t = f.channel_type;
+    let bits = f.channel_bits();
+    let size = (bits / 8) as usize;
+    let mut out = [0, 0, 0, one(t)];
+    for (k, &c) in f.order.channels().iter().enumerate() {
+        let mut word = [0u8; 4];
+        if let Some(b) = bytes.get(k * size..(k + 1) * size) {
+            word[..size].copy_from_slice(b);
+        }
+        let raw = u32::from_le_bytes(word);
+        out[c] = match t {
+            ChannelType::Uint | ChannelType::Raw => raw,
+            ChannelType::Sint => sign_extend(raw, bits) as u32,
+            ChannelType::Unorm => (raw as f32 / low_bits(bits) as f32).to_bits(),
+            ChannelType::Snorm => {
+                let max = low_bits(bits - 1) as f32;
+                (sign_extend(raw, bits) as f32 / max).max(-1.0).to_bits()
+            }
+            ChannelType::Float if bits == 16 => f16_to_f32(raw as u16).to_bits(),
+            ChannelType::Float => raw,
+        };
+    }
+    out
+}
+
+/// `x` clamped to `lo..=hi`, scaled (an f32 product, as the spec's `f * 255.0f`) and rounded
+/// to nearest even; NaN gives 0.
+fn norm(x: f32, lo: f32, hi: f32, scale: u32) -> i64 {
+    if x.is_nan() {
+        return 0;
+    }
+    (x.clamp(lo, hi) * scale as f32).round_ties_even() as i64
+}
+
+/// Stores `value`'s channels whose bit is set in `mask` (bit 0 R .. bit 3 A) into the texel
+/// `bytes`, leaving the others as they are.
+pub(crate) fn encode(f: &SurfaceFormat, value: [u32; 4], mask: u32, bytes: &mut [u8]) {
+    let t = f.channel_type;
+    let bits = f.channel_bits();
+    let size = (bits / 8) as usize;
+    for (k, &c) in f.order.channels().iter().enumerate() {
+        if mask & (1 << c) == 0 {
+            continue;
+        }
+        let v = value[c];
+        let raw: u32 = match t {
+            ChannelType::Uint | ChannelType::Raw => v.min(low_bits(bits)),
+            ChannelType::Sint => {
+                let max = low_bits(bits - 1) as i32;
+                (v as i32).clamp(-max - 1, max) as u32
+            }
+            ChannelType::Unorm => norm(f32::from_bits(v), 0.0, 1.0, low_bits(bits)) as u32,
+            ChannelType::Snorm => norm(f32::from_bits(v), -1.0, 1.0, low_bits(bits - 1)) as u32,
+            ChannelType::Float if bits == 16 => u32::from(f32_to_f16(f32::from_bits(v))),
+            ChannelType::Float => v,
+        };
+        if let Some(b) = bytes.get_mut(k * size..(k + 1) * size) {
+            b.copy_from_slice(&raw.to_le_bytes()[..size]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use batchbuffer::surface_format as sf;
+
+    #[test]
+    fn unorm8_reads_as_v_over_255_and_writes_rounded_to_even() {
+        assert_eq!(
+            decode(&sf::R8_UNORM, &[51]),
+            [0.2f32.to_bits(), 0, 0, 0x3f80_0000]
+        );
+        let mut b = [0u8];
+        // 0.5 * 255 = 127.5: ties to even gives 128.
+        encode(&sf::R8_UNORM, [0.5f32.to_bits(), 0, 0, 0], 1, &mut b);
+        assert_eq!(b, [128]);
+        encode(&sf::R8_UNORM, [2.0f32.to_bits(), 0, 0, 0], 1, &mut b);
+        assert_eq!(b, [255]);
+        encode(&sf::R8_UNORM, [f32::NAN.to_bits(), 0, 0, 0], 1, &mut b);
+        assert_eq!(b, [0]);
+    }
+
+    #[test]
+    fn bgra_swaps_red_and_blue_in_memory() {
+        let rgba = decode(&sf::B8G8R8A8_UNORM, &[255, 0, 0, 255]);
+        assert_eq!(rgba[2], 1.0f32.to_bits());
+        assert_eq!(rgba[0], 0);
+        let mut b = [0u8; 4];
+        encode(&sf::B8G8R8A8_UNORM, rgba, 0xf, &mut b);
+        assert_eq!(b, [255, 0, 0, 255]);
+    }
+
+    #[test]
+    fn integer_writes_saturate_and_sint_sign_extends() {
+        let mut b = [0u8; 2];
+        encode(&sf::R8G8_UINT, [300, 7, 0, 0], 0b11, &mut b);
+        assert_eq!(b, [255, 7]);
+        encode(&sf::R8G8_SINT, [(-200i32) as u32, 100, 0, 0], 0b11, &mut b);
+        assert_eq!(b, [0x80, 100]);
+        assert_eq!(decode(&sf::R8G8_SINT, &b)[..2], [(-128i32) as u32, 100]);
+        // A disabled channel keeps its bytes.
+        encode(&sf::R8G8_UINT, [1, 2, 0, 0], 0b01, &mut b);
+        assert_eq!(b, [1, 100]);
+    }
+
+    #[test]
+    fn missing_channels_read_as_zero_and_alpha_one() {
+        assert_eq!(decode(&sf::R32_UINT, &[5, 0, 0, 0]), [5, 0, 0, 1]);
+        assert_eq!(
+            decode(&sf::R16G16_FLOAT, &[0x00, 0x3c, 0x00, 0xc0]),
+            [1.0f32.to_bits(), (-2.0f32).to_bits(), 0, 1.0f32.to_bits()]
+        );
+        assert_eq!(decode(&sf::R8_SNORM, &[0x80])[0], (-1.0f32).to_bits());
+    }
+}

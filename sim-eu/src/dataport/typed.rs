@@ -1,0 +1,116 @@
+//! Typed surface read and write (HDC DC1 message types 0x05 and 0x0D), the data port messages
+//! of OpenCL `read_image*`/`write_image*` without a sampler (IGC emits the write for every
+//! `write_image*`).
+//!
+//! Descriptor (isa-encoder `sendmsg::hdc`, `Kind::Typed`): \[19\] header, \[13:12\] slot
+//! group, \[11:8\] channel-disable mask (R, G, B, A), \[7:0\] binding table index. The message
+//! is SIMD8: the instruction's eight lanes (IGC sends `(8|M8)` etc. with the low slot group
+//! for the other quarters of a SIMD16/32 thread). Payload after the optional header: one
+//! register of U, then V, R and LOD when present (how many is the payload length less the
+//! header and, for writes, the enabled channels: IGC sends U in src0 and V with the data in
+//! src1), then for writes one register per enabled channel. A read returns one register per
+//! enabled channel. Coordinates are unsigned: out of bounds (a coordinate at or past the
+//! surface's size, or a nonzero LOD, as the surfaces have one level) reads return 0 in every
+//! channel and writes are dropped (PRM, "Typed Surface Read/Write": out-of-bounds accesses).
+//! A typed buffer (SURFTYPE_BUFFER in a typed format: image1d_buffer) is a 1D surface of its
+//! element count here, as it is to the sampler's loads.
+
+use crate::error::EuErrorKind;
+use crate::regfile::REG_BYTES;
+
+use super::{lanes_of, texel, ImageSurface, Memory, Msg, Place, Surface, Tiling};
+
+/// Lanes of a typed message.
+const LANES: usize = 8;
+
+/// Texel `(u, v, r, lod)` of `img` in `surface`, if in bounds. The coordinate after the last
+/// dimension is the layer of an array. On a tiled surface layer (or 3D slice) `z` starts
+/// `slice_pitch / row_pitch` rows (the QPitch) after layer `z - 1`.
+pub(super) fn texel_place(surface: &Surface, img: &ImageSurface, c: [u32; 4]) -> Option<Place> {
+    let [u, v, r, lod] = c;
+    let (y, z) = match (img.dims, img.array) {
+        (1, false) => (0, 0),
+        (1, true) => (0, v),
+        (2, false) => (v, 0),
+        _ => (v, r),
+    };
+    let [w, h, d] = img.size;
+    if !(u < w && y < h && z < d && lod == 0) {
+        return None;
+    }
+    let x = u64::from(u) * u64::from(img.format.bytes_per_element);
+    Some(match surface.tiling {
+        Tiling::Linear => {
+            Place::Linear(u64::from(z) * img.slice_pitch + u64::from(y) * img.row_pitch + x)
+        }
+        _ => Place::Tiled {
+            x,
+            y: u64::from(z) * (img.slice_pitch / img.row_pitch.max(1)) + u64::from(y),
+        },
+    })
+}
+
+pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
+    let bti = msg.desc & 0xff;
+    let surface = mem.surface(bti)?;
+    let Some(img) = surface.image else {
+        return Err(EuErrorKind::Surface(format!(
+            "typed surface {} of binding table index {bti}: not a 1D, 2D, 3D or typed buffer \
+             surface",
+            if write { "write" } else { "read" }
+        )));
+    };
+    let chans = !msg.field(8, 4) & 0xf;
+    let header = usize::from(msg.field(19, 1) != 0);
+    let regs = msg.payload.len() / REG_BYTES;
+    let data_regs = if write {
+        chans.count_ones() as usize
+    } else {
+        0
+    };
+    let coords = regs.saturating_sub(header + data_regs);
+    if !(1..=4).contains(&coords) {
+        return Err(EuErrorKind::Illegal(format!(
+            "typed surface message of {regs} registers with {} channels: {coords} coordinates",
+            chans.count_ones()
+        )));
+    }
+    let h = header * REG_BYTES;
+    let bpe = img.format.bytes_per_element as usize;
+    let mut texel = [0u8; 16];
+    for i in lanes_of(msg.lane_bits(LANES)) {
+        let mut c = [0u32; 4];
+        for (j, cj) in c.iter_mut().enumerate().take(coords) {
+            *cj = msg.u32_at(h + j * REG_BYTES + 4 * i);
+        }
+        let at = texel_place(&surface, &img, c);
+        let buf = &mut texel[..bpe];
+        if write {
+            let Some(addr) = at else { continue };
+            let data = h + coords * REG_BYTES;
+            let mut value = [0u32; 4];
+            for (k, ch) in lanes_of(chans).enumerate() {
+                value[ch] = msg.u32_at(data + k * REG_BYTES + 4 * i);
+            }
+            // Channels the message disables keep their memory bytes.
+            let stored: u32 = img.format.order.channels().iter().map(|c| 1 << c).sum();
+            if stored & !chans != 0 {
+                surface.read_place(mem, addr, buf)?;
+            }
+            texel::encode(&img.format, value, chans, buf);
+            surface.write_place(mem, addr, buf)?;
+        } else {
+            let value = match at {
+                Some(addr) => {
+                    surface.read_place(mem, addr, buf)?;
+                    texel::decode(&img.format, buf)
+                }
+                None => [0; 4],
+            };
+            for (k, ch) in lanes_of(chans).enumerate() {
+                msg.put(k * REG_BYTES + 4 * i, &value[ch].to_le_bytes());
+            }
+        }
+    }
+    Ok(())
+}

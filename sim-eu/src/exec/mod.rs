@@ -1,0 +1,359 @@
+//! The run loop: execution masks, predication, per-channel control flow and dispatch to the
+//! ALU and send handlers.
+//!
+//! Control flow follows the hardware's per-channel instruction pointers: every channel that
+//! is not at the current instruction waits at the instruction it branched to. After a branch
+//! the thread continues at the smallest instruction any live channel waits at, and a channel
+//! rejoins when sequential execution reaches its instruction. With JIP/UIP as the compiler sets
+//! them this gives `if`/`else`/`endif`, `while`/`break`/`cont`, `goto`/`join` and `halt` their
+//! architectural meaning without a mask stack. The waiting channels are kept as one channel
+//! mask per instruction they wait at (`waits`), so a branch is a few mask operations.
+
+pub mod alu;
+pub mod fast;
+mod goto;
+pub mod lanes;
+mod macros;
+pub(crate) mod waits;
+
+use isa_encoder::model::{Opcode, PredCtrl, Predicate, Shape, Subfunction, SyncFn};
+
+use crate::dataport::{self, scratch, Memory};
+use crate::error::{EuError, EuErrorKind};
+use crate::program::channels::Channels;
+use crate::program::simple::Simple;
+use crate::program::{Inst, Program, Target};
+use crate::regfile::{Thread, CE, TM0};
+use crate::rounding::Rounding;
+
+/// Why [`run`] returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// The thread sent its end-of-thread message (or every channel halted).
+    Ended,
+    /// The thread waits at a gateway barrier; call [`Thread::release_barrier`] once every
+    /// thread of its group arrived, then [`run`] again.
+    Barrier,
+    /// The instruction budget ran out; [`run`] again to continue (a watchdog decides when a
+    /// thread is hung).
+    Budget,
+}
+
+enum Flow {
+    Next,
+    Jumped,
+    Ended,
+    Wait,
+}
+
+/// The predicate per lane of an `n`-channel instruction whose flag register starts `rot` bits
+/// into the flag file `flags`.
+#[inline]
+pub(crate) fn predicate_bits(flags: u64, p: Predicate, rot: u32, n: u8) -> u32 {
+    let f = flags.rotate_right(rot);
+    let group = match p.ctrl {
+        PredCtrl::Normal | PredCtrl::AnyV | PredCtrl::AllV => 0,
+        PredCtrl::Any2h | PredCtrl::All2h => 2,
+        PredCtrl::Any4h | PredCtrl::All4h => 4,
+        PredCtrl::Any8h | PredCtrl::All8h => 8,
+        PredCtrl::Any16h | PredCtrl::All16h => 16,
+        PredCtrl::Any32h | PredCtrl::All32h => 32,
+    };
+    let bits = if group == 0 {
+        f as u32
+    } else {
+        let all = matches!(
+            p.ctrl,
+            PredCtrl::All2h
+                | PredCtrl::All4h
+                | PredCtrl::All8h
+                | PredCtrl::All16h
+                | PredCtrl::All32h
+        );
+        let gm = if group == 32 {
+            u64::from(u32::MAX)
+        } else {
+            (1u64 << group) - 1
+        };
+        let mut out = 0u32;
+        let mut start = 0;
+        while start < u32::from(n.max(1)) {
+            let g = (f >> start) & gm;
+            let v = if all { g == gm } else { g != 0 };
+            if v {
+                out |= (gm as u32) << start;
+            }
+            start += group;
+        }
+        out
+    };
+    if p.invert {
+        !bits
+    } else {
+        bits
+    }
+}
+
+/// Makes the channels waiting at the first waiting instruction the executing ones (none
+/// waiting: the thread has no channel left to run).
+#[inline]
+fn reschedule(t: &mut Thread) {
+    let (ip, active) = t.waits.pop().unwrap_or((u32::MAX, 0));
+    t.ip = ip;
+    t.active = active;
+    t.next_wake = t.waits.first();
+}
+
+/// Moves to the next instruction, letting waiting channels rejoin when it is theirs. Inlined
+/// into the fast path's loop; the rejoin itself is a call (not inlined, `advance` was a call
+/// per instruction: +8 % host instructions on `eu_alu` under callgrind).
+#[inline(always)]
+fn advance(t: &mut Thread) {
+    t.ip += 1;
+    if t.ip >= t.next_wake {
+        rejoin(t);
+    }
+}
+
+/// The channels waiting at `t.ip` join the executing ones.
+#[inline(never)]
+fn rejoin(t: &mut Thread) {
+    t.waits.add(t.ip, t.active);
+    reschedule(t);
+}
+
+fn resolve(target: Option<Target>, what: &str) -> Result<u32, EuErrorKind> {
+    match target {
+        Some(Ok(i)) => Ok(i),
+        Some(Err(t)) => Err(EuErrorKind::BadBranchTarget { target: t }),
+        None => Err(EuErrorKind::Illegal(format!("branch without {what}"))),
+    }
+}
+
+fn branch(
+    t: &mut Thread,
+    prog: &Program,
+    inst: &Inst,
+    enabled: u32,
+    pred: u32,
+) -> Result<Flow, EuErrorKind> {
+    let next = t.ip + 1;
+    let off = u32::from(inst.chan_off);
+    let a = (enabled << off) & t.active;
+    let p = (pred << off) & a;
+    let (jump, to) = match inst.opcode {
+        Opcode::If => (a & !p, resolve(inst.jip, "JIP")?),
+        Opcode::Else => (a, resolve(inst.jip, "JIP")?),
+        Opcode::Endif | Opcode::Join => (0, next),
+        Opcode::While => (p, resolve(inst.jip, "JIP")?),
+        Opcode::Goto => {
+            let to = resolve(inst.uip.or(inst.jip), "UIP")?;
+            (goto::jumping(prog.platform, t.ip, to, a, p), to)
+        }
+        Opcode::Break | Opcode::Cont | Opcode::Halt => (p, resolve(inst.uip.or(inst.jip), "UIP")?),
+        Opcode::Jmpi => {
+            // jmpi is scalar: lane 0's predicate moves every active channel.
+            let take = inst.pred.is_none() || pred & 1 != 0;
+            (if take { t.active } else { 0 }, resolve(inst.jip, "JIP")?)
+        }
+        Opcode::Call | Opcode::Calla => {
+            let ret = prog.insts.get(next as usize).map_or(u32::MAX, |i| i.pc);
+            let mut v = [0i64; 32];
+            v[0] = i64::from(ret);
+            lanes::store_int(t, &inst.dst, 1, 1, &v, false)?;
+            (t.active, resolve(inst.jip, "JIP")?)
+        }
+        Opcode::Ret => {
+            let v = lanes::load_int(t, &inst.src[0], 1, false)?;
+            let pc = v[0] as u32;
+            let to = prog.index_of(pc).ok_or(EuErrorKind::BadBranchTarget {
+                target: i64::from(pc),
+            })?;
+            (t.active, to)
+        }
+        other => {
+            return Err(EuErrorKind::Unsupported(format!(
+                "branch {}",
+                other.mnemonic()
+            )))
+        }
+    };
+    let jump = jump & t.active;
+    t.waits.add(to, jump);
+    t.waits.add(next, t.active & !jump);
+    reschedule(t);
+    if t.live == 0 || t.ip == u32::MAX {
+        t.ended = true;
+        return Ok(Flow::Ended);
+    }
+    Ok(Flow::Jumped)
+}
+
+/// Runs an instruction in its [`Simple`] form as [`step`] would: `Flow::Next`, or
+/// `Flow::Ended` after an end-of-thread message; `None`, having changed nothing, when the
+/// message's classified form does not apply (the general path then executes it).
+#[inline(always)]
+fn run_simple(t: &mut Thread, s: &Simple, mem: &mut dyn Memory) -> Option<Flow> {
+    let Some((q, eot)) = s.send else {
+        return Some(Flow::Next);
+    };
+    let (enabled, pred) = masks(t, &s.ch);
+    if !dataport::quick::run(t, q, enabled & pred, mem) {
+        return None;
+    }
+    if eot {
+        t.ended = true;
+        return Some(Flow::Ended);
+    }
+    Some(Flow::Next)
+}
+
+/// The enabled channels of `c` on `t` (shifted to its first channel) and its predicate (all
+/// ones without one).
+#[inline(always)]
+pub(crate) fn masks(t: &Thread, c: &Channels) -> (u32, u32) {
+    let enabled = if c.no_mask {
+        c.lanes
+    } else {
+        (t.active >> c.chan_off) & c.lanes
+    };
+    let pred = match c.pred {
+        None => u32::MAX,
+        Some(p) => predicate_bits(t.flags(), p, c.flag_rot(), c.n),
+    };
+    (enabled, pred)
+}
+
+/// [`masks`] of `inst`.
+#[inline(always)]
+fn channels(t: &Thread, inst: &Inst) -> (u32, u32) {
+    masks(t, &Channels::of(inst))
+}
+
+fn step(
+    t: &mut Thread,
+    prog: &Program,
+    inst: &Inst,
+    mem: &mut dyn Memory,
+) -> Result<Flow, EuErrorKind> {
+    if inst.reads_ce {
+        t.file[CE..CE + 4].copy_from_slice(&t.active.to_le_bytes());
+    }
+    let (enabled, pred) = channels(t, inst);
+    match inst.opcode.shape() {
+        Shape::Branch => branch(t, prog, inst, enabled, pred),
+        Shape::Send => {
+            let mask = enabled & pred;
+            let out = match &inst.send {
+                // The classified form first, without the general frame's set-up.
+                Some(plan)
+                    if plan
+                        .quick
+                        .is_some_and(|q| dataport::quick::run(t, q, mask, mem)) =>
+                {
+                    dataport::Outcome { eot: plan.eot }
+                }
+                Some(plan) => dataport::execute_frame(t, prog.platform, inst, plan, mask, mem)?,
+                None => dataport::execute(t, prog.platform, inst, mask, mem)?,
+            };
+            if out.eot {
+                t.ended = true;
+                return Ok(Flow::Ended);
+            }
+            Ok(Flow::Next)
+        }
+        Shape::Nullary if inst.opcode == Opcode::Illegal => {
+            Err(EuErrorKind::Illegal("the illegal opcode".into()))
+        }
+        Shape::Nullary => Ok(Flow::Next),
+        Shape::Sync => {
+            if inst.func == Subfunction::Sync(SyncFn::Bar) && t.barrier_pending {
+                return Ok(Flow::Wait);
+            }
+            Ok(Flow::Next)
+        }
+        Shape::Wait => {
+            if t.barrier_pending {
+                return Ok(Flow::Wait);
+            }
+            Ok(Flow::Next)
+        }
+        Shape::Unary | Shape::Binary | Shape::Ternary => {
+            alu::exec(t, inst, enabled, pred).map(|()| Flow::Next)
+        }
+    }
+}
+
+/// Whether the instruction at `ip` starts a block: it has a fast form or a [`Simple`] one.
+#[inline(always)]
+fn in_block(prog: &Program, ip: usize) -> bool {
+    match prog.fast.get(ip) {
+        Some(Some(_)) => true,
+        Some(None) => prog.simple.get(ip).is_some_and(Option::is_some),
+        None => false,
+    }
+}
+
+/// Runs `t` on `prog` until it ends, waits at a barrier, or has executed `budget`
+/// instructions. Errors carry the failing instruction's byte offset; the thread is left as it
+/// was when the error happened.
+pub fn run(
+    t: &mut Thread,
+    prog: &Program,
+    mem: &mut dyn Memory,
+    budget: u64,
+) -> Result<Status, EuError> {
+    if t.ended {
+        return Ok(Status::Ended);
+    }
+    t.file[TM0..TM0 + 8].copy_from_slice(&t.executed.to_le_bytes());
+    if t.executed == 0 {
+        // The thread starts: keep the scratch fields it was dispatched with, as the hardware
+        // does (scratch messages take the slice from here, whatever their header holds).
+        t.dispatched_scratch = [
+            t.grf_u32(0, scratch::R0_SCRATCH_SIZE),
+            t.grf_u32(0, scratch::R0_SCRATCH_POINTER),
+        ];
+    }
+    let mut left = budget;
+    // The fast path rounds to nearest: a directed mode in cr0 takes the interpreter. cr0 is
+    // read before each fast run only when the mode can be directed: the thread starts so or
+    // the program may change it.
+    let follow_cr0 = prog.sets_rounding || Rounding::of(t) != Rounding::NearestEven;
+    loop {
+        if left != 0
+            && in_block(prog, t.ip as usize)
+            && (!follow_cr0 || Rounding::of(t) == Rounding::NearestEven)
+        {
+            // A run of fast-path and simple instructions, each counted and advanced as below;
+            // none when the first one's simple form does not apply after all.
+            let ran = fast::run_block(t, prog, mem, left);
+            left -= ran;
+            if t.ended {
+                return Ok(Status::Ended);
+            }
+            if ran != 0 {
+                continue;
+            }
+        }
+        let Some(inst) = prog.insts.get(t.ip as usize) else {
+            // Instructions are 8 (compacted) or 16 bytes: the kernel's length says where.
+            return Err(EuErrorKind::RanOffEnd.at(prog.end));
+        };
+        if left == 0 {
+            return Ok(Status::Budget);
+        }
+        left -= 1;
+        t.executed += 1;
+        if let Some(e) = &inst.invalid {
+            return Err(e.clone().at(inst.pc));
+        }
+        match step(t, prog, inst, mem) {
+            Ok(Flow::Next) => advance(t),
+            Ok(Flow::Jumped) => {}
+            Ok(Flow::Ended) => return Ok(Status::Ended),
+            Ok(Flow::Wait) => return Ok(Status::Barrier),
+            Err(k) => return Err(k.at(inst.pc)),
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! The EU interpreter: runs Gen9..Xe-HPG kernels, pre-decoded once with isa-encoder, on
+//! simulated hardware threads, and the data port their `send`s reach.
+//!
+//! - [`program`]: a kernel pre-decoded into executable instructions (resolved operand byte
+//!   offsets, branch targets as indices), cached per kernel address ([`ProgramCache`]).
+//! - [`regfile`]: a thread's GRF and architecture registers in one byte file ([`Thread`]).
+//! - [`exec`]: the run loop ([`run`]), masks, predication, control flow, and the ALU, whose
+//!   handlers loop over lanes inside each opcode.
+//! - [`dataport`]: the [`Memory`] seam the simulator implements and the messages (HDC, media
+//!   block, LSC, gateway).
+//! - [`error`]: [`EuError`]: the failing instruction's offset and, for memory, the address.
+
+pub mod convert;
+pub mod dataport;
+pub mod error;
+pub mod exec;
+pub mod ieee_macro;
+pub mod program;
+pub mod regfile;
+pub mod rounding;
+pub mod tiling;
+
+pub use dataport::{
+    ImageSurface, Memory, NoMemory, Sampler, ScratchSurface, Surface, SAMPLER_STATE_BYTES,
+};
+pub use error::{EuError, EuErrorKind, MemFault};
+pub use exec::{run, Status};
+pub use program::{Program, ProgramCache};
+pub use regfile::Thread;

@@ -1,0 +1,323 @@
+//! The typed fast path's pre-decoded form. The common ALU instructions IGC emits (`mov`, `add`,
+//! `mul`, `mad`, logic, shifts, `cmp`, `sel` on 8/16/32-bit integers or `:f`, direct regions
+//! whose lanes step by a constant number of bytes, no source modifier, no saturation, no
+//! accumulator write) are classified once per kernel into a [`Fast`] that the executor runs on
+//! 32-bit lanes without the general path's per-operand conversions.
+//!
+//! Classification reads the lowered [`Inst`], so it sees exactly the operands the general path
+//! would execute; anything it does not recognise stays on the general path.
+
+use isa_encoder::model::{CondMod, DataType, Opcode, SrcMod};
+
+use super::channels::Channels;
+use super::{type_bytes, Domain, Inst, Loc, Opnd};
+use crate::exec::fast::kernel::{self, Kernel};
+
+/// What a fast instruction computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FastOp {
+    Mov,
+    Add,
+    Mul,
+    Mad,
+    And,
+    Or,
+    Xor,
+    Not,
+    Shl,
+    Shr,
+    Asr,
+    /// `cmp`, or `cmpn` (`nan_true`: a NaN second source compares true).
+    Cmp {
+        nan_true: bool,
+    },
+    Sel,
+    /// `csel`: src2 tested by the condition picks src0 or src1 (no flag write).
+    Csel,
+    /// Leaves registers and flags as they are: an integer `csel` whose two value sources are
+    /// its destination's own region (IGC's `csel (4|M0) (eq)f0.0 r0.0<1>:w r0.0<4;1>:w
+    /// r0.0<4;1>:w r0.0<1>:w`, a dependency marker in every loop), so either pick stores the
+    /// bytes already there; or an operation to `null` without a condition (IGC's `mov (8|M0)
+    /// null<1>:ud r23.0<8;8,1>:ud` that waits for a fence's response).
+    Keep,
+}
+
+/// The lane domain: integers computed modulo 2^32 (every destination is at most 32 bits
+/// wide, so the low bits are all the general path's 64-bit results keep), or f32.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Num {
+    Int,
+    F32,
+}
+
+/// An element in the register file: its size in bytes and whether it sign-extends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Elem {
+    pub size: u8,
+    pub signed: bool,
+}
+
+/// Where a source's lanes come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Src {
+    /// Lane i at byte `base + i * stride` of the register file (`stride` 0: a scalar).
+    Region { base: u16, stride: u16 },
+    /// Irregular lane offsets: the instruction's own `offs` for this source.
+    Gather,
+    /// A scalar immediate, already extended to 32 bits.
+    Imm(u32),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FastSrc {
+    pub at: Src,
+    pub elem: Elem,
+}
+
+/// A destination region: lane i at `base + i * stride`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FastDst {
+    pub base: u16,
+    pub stride: u16,
+}
+
+/// One instruction on the fast path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fast {
+    pub op: FastOp,
+    pub num: Num,
+    /// The channels it runs on; predication is the flag bits of its flag register, per
+    /// channel or per group of channels (`.any32h` ...), as the general path computes it.
+    pub ch: Channels,
+    pub cond: Option<CondMod>,
+    /// `None`: a `null` destination (flags only).
+    pub dst: Option<FastDst>,
+    /// The destination type's element (for `null` too: conditions test the value as it).
+    pub dst_elem: Elem,
+    pub src: [FastSrc; 3],
+    /// The word form: a `null` destination (any type for `cmp`, 32-bit otherwise) or one of
+    /// consecutive DWords (one DWord for a one-channel instruction), and each source
+    /// consecutive DWords or one value of any size (a scalar region or an immediate, read
+    /// once and extended); not `csel`, and integer `cmp`/conditional `sel` only on sources
+    /// of the same signedness. The executor computes it straight from the register file's
+    /// rows, condition flags included.
+    pub word: bool,
+    /// The pre-decoded executor of a plain word-form instruction ([`kernel::select`]).
+    pub kernel: Option<Kernel>,
+}
+
+const UNUSED: FastSrc = FastSrc {
+    at: Src::Imm(0),
+    elem: Elem {
+        size: 4,
+        signed: false,
+    },
+};
+
+fn int_elem(ty: DataType) -> Option<Elem> {
+    let signed = match ty {
+        DataType::B | DataType::W | DataType::D => true,
+        DataType::Ub | DataType::Uw | DataType::Ud => false,
+        _ => return None,
+    };
+    Some(Elem {
+        size: type_bytes(ty) as u8,
+        signed,
+    })
+}
+
+/// The bits of a 1-, 2- or 4-byte element, whatever its type (raw moves).
+fn raw_elem(ty: DataType) -> Option<Elem> {
+    use DataType::*;
+    matches!(ty, Ub | B | Uw | W | Ud | D | Hf | Bf | F).then_some(Elem {
+        size: type_bytes(ty) as u8,
+        signed: false,
+    })
+}
+
+fn f32_elem(ty: DataType) -> Option<Elem> {
+    (ty == DataType::F).then_some(Elem {
+        size: 4,
+        signed: false,
+    })
+}
+
+/// The constant byte step between the first `n` lane offsets, if there is one.
+fn step(offs: &[u16; 32], n: usize) -> Option<(u16, u16)> {
+    let base = offs[0];
+    if n < 2 {
+        return Some((base, 0));
+    }
+    let stride = offs[1].checked_sub(base)?;
+    (0..n)
+        .all(|i| usize::from(offs[i]) == usize::from(base) + i * usize::from(stride))
+        .then_some((base, stride))
+}
+
+fn source(o: &Opnd, n: usize, elem: fn(DataType) -> Option<Elem>) -> Option<FastSrc> {
+    if o.modifier != SrcMod::None {
+        return None;
+    }
+    let e = elem(o.ty)?;
+    let at = match o.loc {
+        Loc::File => match step(&o.offs, n) {
+            Some((base, stride)) => Src::Region { base, stride },
+            None => Src::Gather,
+        },
+        Loc::Imm if o.scalar => {
+            let mut b = [0u8; 4];
+            b[..usize::from(e.size)].copy_from_slice(&o.imm[..usize::from(e.size)]);
+            Src::Imm(extend(u32::from_le_bytes(b), e))
+        }
+        Loc::Imm | Loc::Null | Loc::Indirect { .. } => return None,
+    };
+    Some(FastSrc { at, elem: e })
+}
+
+/// An element's bits (zero above its size) extended to 32 bits.
+#[inline(always)]
+pub fn extend(v: u32, e: Elem) -> u32 {
+    match (e.size, e.signed) {
+        (1, true) => v as u8 as i8 as i32 as u32,
+        (1, false) => u32::from(v as u8),
+        (2, true) => v as u16 as i16 as i32 as u32,
+        (2, false) => u32::from(v as u16),
+        _ => v,
+    }
+}
+
+/// The fast form of `inst`, or `None` when only the general path executes it.
+pub fn classify(inst: &Inst) -> Option<Fast> {
+    if inst.invalid.is_some() || inst.reads_ce || inst.sat || inst.acc_wr {
+        return None;
+    }
+    // A write that may change the rounding mode, which the fast path does not follow, ends a
+    // fast run so the next instruction sees the new mode (`rounding`). Other cr0 writes
+    // (IGC's prologue `or cr0.0 cr0.0 0x4C0`) are plain register writes.
+    if super::sets_rounding(inst) {
+        return None;
+    }
+    let (op, arity) = match inst.opcode {
+        Opcode::Mov => (FastOp::Mov, 1),
+        Opcode::Not => (FastOp::Not, 1),
+        Opcode::Add => (FastOp::Add, 2),
+        Opcode::Mul => (FastOp::Mul, 2),
+        Opcode::And => (FastOp::And, 2),
+        Opcode::Or => (FastOp::Or, 2),
+        Opcode::Xor => (FastOp::Xor, 2),
+        Opcode::Shl => (FastOp::Shl, 2),
+        Opcode::Shr => (FastOp::Shr, 2),
+        Opcode::Asr => (FastOp::Asr, 2),
+        Opcode::Cmp if inst.cond.is_some() => (FastOp::Cmp { nan_true: false }, 2),
+        Opcode::Cmpn if inst.cond.is_some() => (FastOp::Cmp { nan_true: true }, 2),
+        Opcode::Sel => (FastOp::Sel, 2),
+        Opcode::Mad => (FastOp::Mad, 3),
+        // Without AccWrEn `mach` leaves the low DWord of the product in dst (IGC's
+        // `mul acc0; mach` idiom for a 32-bit multiply): a 32-bit `mul`. It reads no
+        // accumulator on the general path either.
+        Opcode::Mach if inst.domain == Domain::Int => (FastOp::Mul, 2),
+        Opcode::Csel if inst.cond.is_some() => (FastOp::Csel, 3),
+        _ => return None,
+    };
+    if usize::from(inst.nsrc) != arity {
+        return None;
+    }
+    // A raw `mov` (same type in and out, no modifier, no condition) copies bits of any
+    // element size up to a DWord (`:hf`, `:bf` included): the integer lanes do exactly that.
+    let raw = op == FastOp::Mov
+        && inst.cond.is_none()
+        && inst.src[0].ty == inst.dst.ty
+        && inst.src[0].modifier == SrcMod::None
+        && type_bytes(inst.dst.ty) <= 4;
+    let num = match inst.domain {
+        _ if raw => Num::Int,
+        Domain::Int => Num::Int,
+        Domain::F32 => Num::F32,
+        Domain::F64 => return None,
+    };
+    let logic_or_shift = matches!(
+        op,
+        FastOp::And | FastOp::Or | FastOp::Xor | FastOp::Not | FastOp::Shl | FastOp::Shr
+    ) || op == FastOp::Asr;
+    if num == Num::F32 && logic_or_shift {
+        return None;
+    }
+    let elem: fn(DataType) -> Option<Elem> = match num {
+        _ if raw => raw_elem,
+        Num::Int => int_elem,
+        Num::F32 => f32_elem,
+    };
+    let n = usize::from(inst.n);
+    let mut src = [UNUSED; 3];
+    for (k, s) in src.iter_mut().enumerate().take(arity) {
+        *s = source(&inst.src[k], n, elem)?;
+    }
+    // The general path shifts src0 at its own width: only 32-bit src0 is the u32 shift here.
+    if matches!(op, FastOp::Shr | FastOp::Asr) && src[0].elem.size != 4 {
+        return None;
+    }
+    // `cmp` stores raw all-ones/zero bits of the destination's size, whatever its type.
+    let dst_elem = match op {
+        FastOp::Cmp { .. } => {
+            let size = type_bytes(inst.dst.ty);
+            if size > 4 {
+                return None;
+            }
+            Elem {
+                size: size as u8,
+                signed: false,
+            }
+        }
+        _ => elem(inst.dst.ty)?,
+    };
+    let dst = match inst.dst.loc {
+        Loc::Null => None,
+        Loc::File => {
+            let (base, stride) = step(&inst.dst.offs, n)?;
+            Some(FastDst { base, stride })
+        }
+        Loc::Imm | Loc::Indirect { .. } => return None,
+    };
+    // Integer `cmp` and conditional `sel` compare each source by its own signedness: the word
+    // form covers sources that agree.
+    let compares = matches!(op, FastOp::Cmp { .. }) || (op == FastOp::Sel && inst.cond.is_some());
+    // A `null` destination's type matters only to a condition on the result: `cmp` flags
+    // come from its sources.
+    let cmp_to_null = dst.is_none() && matches!(op, FastOp::Cmp { .. });
+    let word = op != FastOp::Csel
+        && !(compares && num == Num::Int && src[0].elem.signed != src[1].elem.signed)
+        && (dst_elem.size == 4 || cmp_to_null)
+        && dst.is_none_or(|d| d.stride == 4 || n == 1)
+        && src.iter().take(arity).all(|s| match s.at {
+            Src::Imm(_) | Src::Region { stride: 0, .. } => true,
+            Src::Region { stride: 4, .. } => s.elem.size == 4,
+            _ => false,
+        });
+    // An integer `csel` whose picks are both its destination's own bytes, or a `null`
+    // destination without a condition (IGC's `mov null r23` after a fence): nothing changes.
+    let own_csel = op == FastOp::Csel
+        && num == Num::Int
+        && src[0] == src[1]
+        && dst.is_some_and(|d| {
+            src[0].at
+                == Src::Region {
+                    base: d.base,
+                    stride: d.stride,
+                }
+                && src[0].elem.size == dst_elem.size
+        });
+    let keep = own_csel || (dst.is_none() && inst.cond.is_none());
+    let mut f = Fast {
+        op: if keep { FastOp::Keep } else { op },
+        num,
+        ch: Channels::of(inst),
+        cond: inst.cond,
+        dst,
+        dst_elem,
+        src,
+        word,
+        kernel: None,
+    };
+    f.kernel = kernel::select(&f);
+    Some(f)
+}

@@ -1,0 +1,433 @@
+//! Kernels pre-decoded once into an executable form: per instruction, the resolved operands,
+//! masks, branch targets as instruction indices and the send plan. [`ProgramCache`] keeps one
+//! per kernel address.
+
+pub mod channels;
+pub mod fast;
+pub mod operand;
+pub mod simple;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use isa_encoder::kernel::{decode_kernel, Decoded};
+use isa_encoder::model::{
+    CondMod, DataType, InstOpts, Instruction, Opcode, Operand, Predicate, RegFile, SendDesc, Shape,
+    SrcMod, Subfunction,
+};
+use platform::Platform;
+
+use crate::error::{EuError, EuErrorKind};
+use crate::regfile::{CR0, GRF_BYTES, GRF_REGS, REG_BYTES};
+use crate::rounding;
+pub use operand::{type_bytes, Loc, Opnd};
+
+/// The numeric domain an ALU instruction computes in (from its source types).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Domain {
+    /// Integers, sign- or zero-extended to 64 bits.
+    Int,
+    /// `:f`, `:hf`, `:bf` and `:vf` sources (f32 arithmetic).
+    F32,
+    /// A `:df` source.
+    F64,
+}
+
+/// A branch target: an instruction index, or the byte offset that is not an instruction.
+pub type Target = Result<u32, i64>;
+
+/// What a send needs besides its operands.
+#[derive(Debug, Clone, Copy)]
+pub struct SendPlan {
+    pub sfid: u8,
+    pub desc: SendDesc,
+    pub ex_desc: SendDesc,
+    pub src1_len: Option<u8>,
+    /// First GRF of the response, `None` for `null`.
+    pub dst_reg: Option<u8>,
+    pub src0_reg: u8,
+    /// Second payload's first GRF (split sends), `None` when absent or `null`.
+    pub src1_reg: Option<u8>,
+    pub eot: bool,
+    /// The message's classified form, when it has one (immediate descriptors, a common
+    /// message): tried before the general path.
+    pub quick: Option<crate::dataport::quick::Quick>,
+}
+
+/// One executable instruction.
+#[derive(Debug, Clone)]
+pub struct Inst {
+    /// Byte offset in the kernel.
+    pub pc: u32,
+    pub opcode: Opcode,
+    pub func: Subfunction,
+    /// Channels (1..=32) and the first channel (`M0`..`M28`).
+    pub n: u8,
+    pub chan_off: u8,
+    pub no_mask: bool,
+    pub pred: Option<Predicate>,
+    /// Bit of the 64-bit flag file where this instruction's flag register starts.
+    pub flag_base: u8,
+    pub cond: Option<CondMod>,
+    pub sat: bool,
+    pub acc_wr: bool,
+    /// The implicit accumulator operand (typed like the destination; `:ud` for carries).
+    pub acc: Opnd,
+    pub dst: Opnd,
+    pub src: [Opnd; 3],
+    pub nsrc: u8,
+    pub domain: Domain,
+    /// A `:uq` source: integer comparisons are unsigned 64-bit.
+    pub unsigned64: bool,
+    pub jip: Option<Target>,
+    pub uip: Option<Target>,
+    pub send: Option<SendPlan>,
+    /// Reads `ce0`: the interpreter refreshes it before executing.
+    pub reads_ce: bool,
+    /// Why this instruction cannot execute (reported when reached, not before).
+    pub invalid: Option<EuErrorKind>,
+}
+
+/// A pre-decoded kernel.
+#[derive(Debug, Clone)]
+pub struct Program {
+    pub platform: Platform,
+    pub insts: Vec<Inst>,
+    /// Per instruction, its typed fast form when it has one ([`fast::classify`]).
+    pub fast: Vec<Option<fast::Fast>>,
+    /// Per instruction, its simple form (a classified send, a no-op) when it has one.
+    pub simple: Vec<Option<simple::Simple>>,
+    /// Byte offset just past the kernel (where a thread that runs off its end is).
+    pub end: u32,
+    /// The GRF registers (bit r = register r) some instruction may write: a dispatcher that
+    /// reuses a thread object for this program clears only these and the payload's.
+    pub grf_writes: u128,
+    /// Some instruction may change cr0.0's rounding-mode field ([`sets_rounding`]): only then
+    /// does the run loop read cr0 before each run of fast-path instructions.
+    pub sets_rounding: bool,
+}
+
+impl Program {
+    /// Decodes `bytes` (a kernel starting at its first instruction). Bytes after the last
+    /// decodable instruction become one invalid instruction that reports the decode error if
+    /// control ever reaches it.
+    pub fn decode(platform: Platform, bytes: &[u8]) -> Program {
+        let (decoded, tail) = match decode_kernel(platform, bytes) {
+            Ok(d) => (d, None),
+            Err(e) => {
+                let prefix = decode_kernel(platform, &bytes[..e.offset]).unwrap_or_default();
+                (prefix, Some((e.offset as u32, e.error.to_string())))
+            }
+        };
+        let pcs: Vec<u32> = decoded.iter().map(|d| d.pc).collect();
+        let mut insts: Vec<Inst> = decoded.iter().map(|d| lower(platform, d, &pcs)).collect();
+        resume_breaks_after_while(&mut insts);
+        if let Some((pc, msg)) = tail {
+            let mut bad = placeholder(pc);
+            bad.invalid = Some(EuErrorKind::Decode(msg));
+            insts.push(bad);
+        }
+        let fast = insts.iter().map(fast::classify).collect();
+        let simple = insts.iter().map(simple::classify).collect();
+        let grf_writes = grf_writes(&insts);
+        let sets_rounding = insts.iter().any(sets_rounding);
+        Program {
+            platform,
+            insts,
+            fast,
+            simple,
+            end: bytes.len() as u32,
+            grf_writes,
+            sets_rounding,
+        }
+    }
+
+    /// The instruction index at byte offset `pc`.
+    pub fn index_of(&self, pc: u32) -> Option<u32> {
+        self.insts
+            .binary_search_by_key(&pc, |i| i.pc)
+            .ok()
+            .map(|i| i as u32)
+    }
+}
+
+/// Registers `first..first + count` (clipped to the GRF) as bits.
+fn grf_range(first: usize, count: usize) -> u128 {
+    (first..(first + count).min(GRF_REGS)).fold(0, |m, r| m | 1 << r)
+}
+
+/// The GRF registers any of `insts` may write: destination lanes, send responses (31
+/// registers when the descriptor is only known at run time), everything for an indirect
+/// destination. Architecture registers are not counted (a reused thread clears them all).
+fn grf_writes(insts: &[Inst]) -> u128 {
+    let mut m = 0u128;
+    for i in insts {
+        if let Some(s) = i.send {
+            if let Some(r) = s.dst_reg {
+                let rlen = match s.desc {
+                    SendDesc::Imm(d) => (d >> 20 & 0x1f) as usize,
+                    SendDesc::Reg(_) => 31,
+                };
+                m |= grf_range(usize::from(r), rlen);
+            }
+        }
+        match i.dst.loc {
+            Loc::File => {
+                let size = type_bytes(i.dst.ty);
+                for &o in i.dst.offs.iter().take(usize::from(i.n.max(1))) {
+                    let (a, b) = (usize::from(o), usize::from(o) + size - 1);
+                    if a < GRF_BYTES {
+                        let last = (b / REG_BYTES).min(GRF_REGS - 1);
+                        m |= grf_range(a / REG_BYTES, last + 1 - a / REG_BYTES);
+                    }
+                }
+            }
+            Loc::Indirect { .. } => return u128::MAX,
+            Loc::Imm | Loc::Null => {}
+        }
+    }
+    m
+}
+
+/// Whether `i` may change cr0.0's rounding-mode field: any write of cr0.0's low byte (where
+/// the field is) or through an indirect destination, except IGC's prologue form
+/// `or cr0.0, cr0.0, imm` with the field's bits clear in `imm` (and `and` with them set),
+/// which leaves the field as it is.
+fn sets_rounding(i: &Inst) -> bool {
+    let size = type_bytes(i.dst.ty);
+    let writes = match i.dst.loc {
+        Loc::File => i
+            .dst
+            .offs
+            .iter()
+            .take(usize::from(i.n.max(1)))
+            .any(|&o| (usize::from(o)..usize::from(o) + size).contains(&CR0)),
+        Loc::Indirect { .. } => true,
+        Loc::Imm | Loc::Null => false,
+    };
+    if !writes || i.sat || i.nsrc != 2 || i.src[0].modifier != SrcMod::None {
+        return writes;
+    }
+    let keeps_field = |field_bits: u32| {
+        i.dst.offs[0] == CR0 as u16
+            && i.src[0].loc == Loc::File
+            && i.src[0].scalar
+            && i.src[0].offs[0] == CR0 as u16
+            && i.src[1].loc == Loc::Imm
+            && i.src[1].scalar
+            && u32::from(i.src[1].imm[0]) & rounding::FIELD_BITS == field_bits
+    };
+    match i.opcode {
+        Opcode::Or => !keeps_field(0),
+        Opcode::And => !keeps_field(rounding::FIELD_BITS),
+        _ => true,
+    }
+}
+
+/// From Gen7 on, `break` and `cont` both name the loop's WHILE as UIP (Mesa's brw_set_uip_jip:
+/// "Gfx7 UIP points to WHILE; Gfx6 points just after it"). Continuing channels execute that
+/// WHILE and loop back if it says so; broken channels stay disabled until the loop is done and
+/// resume after it. Resolving a break's UIP past its WHILE gives the second meaning.
+fn resume_breaks_after_while(insts: &mut [Inst]) {
+    for k in 0..insts.len() {
+        if insts[k].opcode != Opcode::Break {
+            continue;
+        }
+        if let Some(Ok(u)) = insts[k].uip {
+            if insts
+                .get(u as usize)
+                .is_some_and(|w| w.opcode == Opcode::While)
+            {
+                insts[k].uip = Some(Ok(u + 1));
+            }
+        }
+    }
+}
+
+fn placeholder(pc: u32) -> Inst {
+    Inst {
+        pc,
+        opcode: Opcode::Illegal,
+        func: Subfunction::None,
+        n: 1,
+        chan_off: 0,
+        no_mask: false,
+        pred: None,
+        flag_base: 0,
+        cond: None,
+        sat: false,
+        acc_wr: false,
+        acc: Opnd::ABSENT,
+        dst: Opnd::ABSENT,
+        src: [Opnd::ABSENT; 3],
+        nsrc: 0,
+        domain: Domain::Int,
+        unsigned64: false,
+        jip: None,
+        uip: None,
+        send: None,
+        reads_ce: false,
+        invalid: None,
+    }
+}
+
+fn target(pcs: &[u32], pc: u32, rel: i32, absolute: bool) -> Target {
+    let t = if absolute {
+        i64::from(rel)
+    } else {
+        i64::from(pc) + i64::from(rel)
+    };
+    u32::try_from(t)
+        .ok()
+        .and_then(|t| pcs.binary_search(&t).ok())
+        .map(|i| i as u32)
+        .ok_or(t)
+}
+
+fn domain_of(srcs: &[Option<Operand>]) -> Domain {
+    let tys = srcs.iter().flatten().map(|s| s.ty());
+    let mut d = Domain::Int;
+    for t in tys {
+        match t {
+            DataType::Df => return Domain::F64,
+            t if t.is_float() => d = Domain::F32,
+            _ => {}
+        }
+    }
+    d
+}
+
+fn reg_of(op: &Option<Operand>) -> Result<Option<u8>, EuErrorKind> {
+    match op {
+        None => Ok(None),
+        Some(o) => match o.reg() {
+            Some(r) if r.file == RegFile::Grf => Ok(Some(r.num)),
+            Some(r) if r.file == RegFile::Null => Ok(None),
+            _ => Err(EuErrorKind::Illegal(
+                "send operands must be direct GRF registers".into(),
+            )),
+        },
+    }
+}
+
+fn send_plan(platform: Platform, inst: &Instruction, n: u8) -> Result<SendPlan, EuErrorKind> {
+    let info = inst
+        .send
+        .ok_or_else(|| EuErrorKind::Illegal("send without descriptors".into()))?;
+    let mut plan = SendPlan {
+        sfid: info.sfid,
+        desc: info.desc,
+        ex_desc: info.ex_desc,
+        src1_len: info.src1_len,
+        dst_reg: reg_of(&inst.dst)?,
+        src0_reg: reg_of(&inst.src[0])?
+            .ok_or_else(|| EuErrorKind::Illegal("send payload is null".into()))?,
+        src1_reg: reg_of(&inst.src[1])?,
+        eot: inst.opts.contains(InstOpts::EOT),
+        quick: None,
+    };
+    plan.quick = crate::dataport::quick::classify(platform, &plan, n);
+    Ok(plan)
+}
+
+fn reads_arf(inst: &Instruction, file: RegFile) -> bool {
+    inst.src
+        .iter()
+        .flatten()
+        .any(|s| s.reg().is_some_and(|r| r.file == file))
+}
+
+/// One decoded instruction to its executable form.
+fn lower(platform: Platform, d: &Decoded, pcs: &[u32]) -> Inst {
+    let i = &d.inst;
+    let mut out = placeholder(d.pc);
+    out.opcode = i.opcode;
+    out.func = i.func;
+    out.n = i.exec_size.channels() as u8;
+    out.chan_off = i.chan_offset;
+    out.no_mask = i.no_mask;
+    out.pred = i.predicate;
+    out.flag_base = (i.flag.num * 32 + i.flag.sub * 16) & 63;
+    out.cond = i.cond_mod;
+    out.sat = i.saturate;
+    out.acc_wr = i.opts.contains(InstOpts::ACC_WR_EN);
+    out.reads_ce = reads_arf(i, RegFile::ChannelEnable);
+    let lanes = out.n as usize;
+    let result = (|| -> Result<(), EuErrorKind> {
+        match i.opcode.shape() {
+            Shape::Branch => {
+                let absolute = i.opcode == Opcode::Calla;
+                out.jip = i.branch.jip.map(|r| target(pcs, d.pc, r, absolute));
+                out.uip = i.branch.uip.map(|r| target(pcs, d.pc, r, false));
+                if let Some(dst) = &i.dst {
+                    out.dst = operand::resolve(dst, lanes)?;
+                }
+                if let Some(src) = &i.src[0] {
+                    out.src[0] = operand::resolve(src, lanes)?;
+                    out.nsrc = 1;
+                }
+            }
+            Shape::Send => out.send = Some(send_plan(platform, i, out.n)?),
+            Shape::Nullary | Shape::Sync | Shape::Wait => {}
+            Shape::Unary | Shape::Binary | Shape::Ternary => {
+                out.domain = domain_of(&i.src);
+                out.unsigned64 = i.src.iter().flatten().any(|s| s.ty() == DataType::Uq);
+                if let Some(dst) = &i.dst {
+                    out.dst = operand::resolve(dst, lanes)?;
+                }
+                out.acc = operand::accumulator(match i.opcode {
+                    Opcode::Addc | Opcode::Subb => DataType::Ud,
+                    _ => out.dst.ty,
+                });
+                for (k, s) in i.src.iter().enumerate() {
+                    if let Some(s) = s {
+                        out.src[k] = operand::resolve(s, lanes)?;
+                        if matches!(s.ty(), DataType::V | DataType::Uv) {
+                            operand::place_vector_immediate(&mut out.src[k], &out.dst, lanes);
+                        }
+                        out.nsrc = k as u8 + 1;
+                    }
+                }
+            }
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        out.invalid = Some(e);
+    }
+    out
+}
+
+/// Pre-decoded kernels by kernel address, so each kernel decodes once however many threads
+/// and walkers run it.
+#[derive(Default)]
+pub struct ProgramCache {
+    map: HashMap<(Platform, u64), Arc<Program>>,
+}
+
+impl ProgramCache {
+    pub fn new() -> ProgramCache {
+        ProgramCache::default()
+    }
+
+    /// The program at kernel address `addr`, decoding `bytes()` on first use. The caller
+    /// invalidates entries whose memory it rewrites ([`ProgramCache::invalidate`]).
+    pub fn get_or_decode(
+        &mut self,
+        platform: Platform,
+        addr: u64,
+        bytes: impl FnOnce() -> Result<Vec<u8>, EuError>,
+    ) -> Result<Arc<Program>, EuError> {
+        if let Some(p) = self.map.get(&(platform, addr)) {
+            return Ok(p.clone());
+        }
+        let p = Arc::new(Program::decode(platform, &bytes()?));
+        self.map.insert((platform, addr), p.clone());
+        Ok(p)
+    }
+
+    /// Forgets every cached kernel (e.g. when kernel memory changed).
+    pub fn invalidate(&mut self) {
+        self.map.clear();
+    }
+}

@@ -1,0 +1,289 @@
+//! Operands resolved once per kernel: each lane's byte offset into the thread's register file
+//! (or into the instruction's immediate), checked against its register file's bounds.
+
+use isa_encoder::model::{
+    Addressing, DataType, Immediate, MacroOperand, Operand, Reg, RegFile, Region, SrcMod,
+};
+
+use crate::convert::vf_to_f32;
+use crate::error::EuErrorKind;
+use crate::regfile::{arf_slot, GRF_BYTES, REG_BYTES, ZERO};
+
+/// Where an operand's lanes live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Loc {
+    /// `offs` are absolute byte offsets into the thread's register file.
+    File,
+    /// `offs` are offsets into the operand's `imm` bytes.
+    Imm,
+    /// `null`: sources read zeros (from the file's zero area), destinations are discarded.
+    Null,
+    /// `r[a0.sub, offset]`: `offs` are lane offsets relative to the address the address
+    /// register gives. `vxh_width` 0 is the one-address (1x1/Vx1) form; otherwise each row of
+    /// `vxh_width` lanes takes the next address subregister (VxH).
+    Indirect {
+        addr_sub: u8,
+        offset: i16,
+        vxh_width: u8,
+    },
+}
+
+/// A pre-decoded operand.
+#[derive(Debug, Clone, Copy)]
+pub struct Opnd {
+    pub ty: DataType,
+    pub loc: Loc,
+    pub offs: [u16; 32],
+    pub modifier: SrcMod,
+    pub imm: [u8; 16],
+    /// Lanes are consecutive elements from this byte offset (direct operands only): the
+    /// handlers then move whole slices.
+    pub contig: Option<u16>,
+    /// Every lane reads the same element (scalar regions, scalar immediates).
+    pub scalar: bool,
+    /// A math-macro operand's accumulator (`.mme0`..`.mme7`); [`NO_MME`] otherwise.
+    pub mme: u8,
+}
+
+/// The `mme` of an operand without a math-macro accumulator (`.nomme`, ordinary operands).
+pub const NO_MME: u8 = 8;
+
+impl Opnd {
+    pub const ABSENT: Opnd = Opnd {
+        ty: DataType::Ud,
+        loc: Loc::Null,
+        offs: [ZERO as u16; 32],
+        modifier: SrcMod::None,
+        imm: [0; 16],
+        contig: None,
+        scalar: true,
+        mme: NO_MME,
+    };
+
+    /// True for a direct `null` operand.
+    pub fn is_null(&self) -> bool {
+        self.loc == Loc::Null
+    }
+}
+
+/// Element size in bytes of a register operand type.
+pub fn type_bytes(ty: DataType) -> usize {
+    (ty.bits() as usize / 8).max(1)
+}
+
+/// The element index of lane `i` under `region` (see the model's [`Region`] forms).
+fn lane_element(region: &Region, i: usize) -> usize {
+    let h = region.hstride as usize;
+    match (region.vstride, region.width) {
+        (Some(v), Some(w)) => {
+            let w = (w as usize).max(1);
+            (i / w) * v as usize + (i % w) * h
+        }
+        // Align1 ternary <v;h>: the row width is v/h, so lanes step by h (or by v when h is 0).
+        (Some(v), None) => i * if h == 0 { v as usize } else { h },
+        (None, Some(w)) => (i % (w as usize).max(1)) * h,
+        (None, None) => i * h,
+    }
+}
+
+/// The base byte offset and the end of the register file of a direct register.
+fn direct_base(reg: &Reg, size: usize) -> Result<(usize, usize, &'static str), EuErrorKind> {
+    let sub = reg.sub as usize * size;
+    if reg.file == RegFile::Grf {
+        return Ok((reg.num as usize * REG_BYTES + sub, GRF_BYTES, "the GRF"));
+    }
+    let slot = arf_slot(reg.file)
+        .ok_or_else(|| EuErrorKind::Unsupported(format!("architecture register {:?}", reg.file)))?;
+    Ok((
+        slot.start + reg.num as usize * slot.stride + sub,
+        slot.start + slot.len,
+        slot.name,
+    ))
+}
+
+/// Resolves a register or immediate operand for `lanes` lanes. Destinations pass their `<h>`
+/// region as written.
+pub fn resolve(op: &Operand, lanes: usize) -> Result<Opnd, EuErrorKind> {
+    match op {
+        Operand::Imm(imm) => Ok(immediate(imm)),
+        Operand::Macro(m) => macro_operand(m, lanes),
+        Operand::Reg(r) => {
+            let size = type_bytes(r.ty);
+            let mut out = Opnd {
+                ty: r.ty,
+                loc: Loc::File,
+                offs: [0; 32],
+                modifier: r.modifier,
+                imm: [0; 16],
+                contig: None,
+                scalar: false,
+                mme: NO_MME,
+            };
+            match r.addr {
+                Addressing::Direct(reg) if reg.file == RegFile::Null => {
+                    out.loc = Loc::Null;
+                    out.offs = [ZERO as u16; 32];
+                }
+                Addressing::Direct(reg) => {
+                    let (base, end, name) = direct_base(&reg, size)?;
+                    for i in 0..lanes {
+                        let at = base + lane_element(&r.region, i) * size;
+                        if at + size > end {
+                            return Err(EuErrorKind::RegisterOutOfRange {
+                                file: name,
+                                byte: at as u32,
+                            });
+                        }
+                        out.offs[i] = at as u16;
+                    }
+                    let first = out.offs[0] as usize;
+                    let lanes_at = |f: &dyn Fn(usize) -> usize| {
+                        (0..lanes).all(|i| out.offs[i] as usize == f(i))
+                    };
+                    out.scalar = lanes_at(&|_| first);
+                    if lanes_at(&|i| first + i * size) {
+                        out.contig = Some(first as u16);
+                    }
+                }
+                Addressing::Indirect { addr_sub, offset } => {
+                    let vxh = r.region.vstride.is_none() && r.region.width.is_some();
+                    let width = if vxh { r.region.width.unwrap_or(1) } else { 0 };
+                    for i in 0..lanes {
+                        out.offs[i] = (lane_element(&r.region, i) * size) as u16;
+                    }
+                    out.loc = Loc::Indirect {
+                        addr_sub,
+                        offset,
+                        vxh_width: width.max(u8::from(vxh)),
+                    };
+                }
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// A math-macro operand: the whole register from its first element, one element per lane
+/// (the hardware implies the region), plus its accumulator's index.
+fn macro_operand(m: &MacroOperand, lanes: usize) -> Result<Opnd, EuErrorKind> {
+    if !matches!(m.ty, DataType::F | DataType::Df) {
+        return Err(EuErrorKind::Illegal(format!(
+            "math-macro operand of type {:?} (only :f and :df)",
+            m.ty
+        )));
+    }
+    let size = type_bytes(m.ty);
+    let base = usize::from(m.grf) * REG_BYTES;
+    if base + lanes * size > GRF_BYTES {
+        return Err(EuErrorKind::RegisterOutOfRange {
+            file: "the GRF",
+            byte: (base + lanes * size) as u32,
+        });
+    }
+    let mut offs = [0u16; 32];
+    for (i, o) in offs.iter_mut().enumerate().take(lanes) {
+        *o = (base + i * size) as u16;
+    }
+    Ok(Opnd {
+        ty: m.ty,
+        loc: Loc::File,
+        offs,
+        modifier: m.modifier,
+        imm: [0; 16],
+        contig: Some(base as u16),
+        scalar: lanes == 1,
+        mme: m.acc.index(),
+    })
+}
+
+/// Immediates: scalars replicate; `:v`/`:uv` expand to eight words and `:vf` to four floats
+/// that the lanes cycle through.
+fn immediate(imm: &Immediate) -> Opnd {
+    let mut out = Opnd {
+        ty: imm.ty,
+        loc: Loc::Imm,
+        offs: [0; 32],
+        modifier: SrcMod::None,
+        imm: [0; 16],
+        contig: None,
+        scalar: !matches!(imm.ty, DataType::V | DataType::Uv | DataType::Vf),
+        mme: NO_MME,
+    };
+    match imm.ty {
+        DataType::V | DataType::Uv => {
+            out.ty = if imm.ty == DataType::V {
+                DataType::W
+            } else {
+                DataType::Uw
+            };
+            for k in 0..8 {
+                let nib = ((imm.bits >> (4 * k)) & 0xf) as u16;
+                let v = if imm.ty == DataType::V && nib & 8 != 0 {
+                    nib | 0xfff0
+                } else {
+                    nib
+                };
+                out.imm[2 * k..2 * k + 2].copy_from_slice(&v.to_le_bytes());
+            }
+            for (i, o) in out.offs.iter_mut().enumerate() {
+                *o = ((i % 8) * 2) as u16;
+            }
+        }
+        DataType::Vf => {
+            out.ty = DataType::F;
+            for k in 0..4 {
+                let f = vf_to_f32(((imm.bits >> (8 * k)) & 0xff) as u8);
+                out.imm[4 * k..4 * k + 4].copy_from_slice(&f.to_le_bytes());
+            }
+            for (i, o) in out.offs.iter_mut().enumerate() {
+                *o = ((i % 4) * 4) as u16;
+            }
+        }
+        _ => out.imm[..8].copy_from_slice(&imm.bits.to_le_bytes()),
+    }
+    out
+}
+
+/// Places a `:v`/`:uv` immediate's elements by destination position: the hardware takes a
+/// packed integer vector in word units of the destination (the PRM's rule that its destination
+/// stride be a word), so lane `i` of a destination `dst_stride` bytes apart reads element
+/// `i * dst_stride / 2`. IGC relies on it: for a DWord destination below SIMD8 it interleaves
+/// the vector, `mov (2) r1.0<1>:d 0x21:uv` becoming `0x0201:uv` (vISA HWConformity
+/// `fixDstAlignmentWithVectorImm`). A word destination keeps element `i`; so does a wider
+/// destination whose lanes would run past the eight elements (IGC never emits that form: the
+/// PRM leaves it undefined, and lanes keep cycling through the elements).
+pub fn place_vector_immediate(src: &mut Opnd, dst: &Opnd, lanes: usize) {
+    if src.loc != Loc::Imm || src.scalar || !matches!(src.ty, DataType::W | DataType::Uw) {
+        return;
+    }
+    if !matches!(dst.loc, Loc::File | Loc::Indirect { .. }) {
+        return;
+    }
+    let stride = usize::from(dst.offs[1].wrapping_sub(dst.offs[0]));
+    if stride == 2 || stride == 0 || lanes.saturating_sub(1) * stride / 2 >= 8 {
+        return;
+    }
+    for (i, o) in src.offs.iter_mut().enumerate() {
+        *o = (((i * stride / 2) % 8) * 2) as u16;
+    }
+}
+
+/// The implicit accumulator destination of `addc`/`subb`/`mach` and `AccWrEn`: lane i at
+/// `acc0` + i elements of `ty`.
+pub fn accumulator(ty: DataType) -> Opnd {
+    let size = type_bytes(ty);
+    let mut offs = [0u16; 32];
+    for (i, o) in offs.iter_mut().enumerate() {
+        *o = (crate::regfile::ACC + i * size) as u16;
+    }
+    Opnd {
+        ty,
+        loc: Loc::File,
+        offs,
+        modifier: SrcMod::None,
+        imm: [0; 16],
+        contig: Some(offs[0]),
+        scalar: false,
+        mme: NO_MME,
+    }
+}
