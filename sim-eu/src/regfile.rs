@@ -139,6 +139,11 @@ pub struct Thread {
 }
 
 impl Thread {
+    /// The instruction the thread executes next (an index into its program).
+    pub fn ip(&self) -> u32 {
+        self.ip
+    }
+
     /// A thread whose channels `dispatch_mask` are enabled (bit n = channel n), all registers
     /// zero, starting at the kernel's first instruction.
     pub fn new(dispatch_mask: u32) -> Thread {

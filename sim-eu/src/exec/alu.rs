@@ -4,6 +4,7 @@
 
 use isa_encoder::model::{CondMod, DataType, MathFn, Opcode, SrcMod, Subfunction};
 
+use super::flags::write_flags;
 use super::lanes::{
     int_to_type, load_bits, load_f32, load_f64, load_int, store_bits, store_f32, store_f64,
     store_int, Lanes,
@@ -72,15 +73,6 @@ pub(crate) fn cmp_f(c: CondMod, a: f64, b: f64) -> bool {
         CondMod::Un => a.is_nan() || b.is_nan(),
         CondMod::Eo => false,
     }
-}
-
-/// Sets the flag bits of the lanes in `mask` to `bits` (lane i = bit i).
-pub fn write_flags(t: &mut Thread, inst: &Inst, mask: u32, bits: u32) {
-    let rot = u32::from(inst.flag_base) + u32::from(inst.chan_off);
-    let m = u64::from(mask).rotate_left(rot);
-    let v = u64::from(bits).rotate_left(rot);
-    let f = t.flags();
-    t.set_flags((f & !m) | (v & m));
 }
 
 fn finish_int(t: &mut Thread, inst: &Inst, mask: u32, r: &Lanes<i64>) -> R {

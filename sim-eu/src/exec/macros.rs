@@ -3,7 +3,7 @@
 
 use isa_encoder::model::{CondMod, DataType, MathFn};
 
-use super::alu::write_flags;
+use super::flags::write_flags;
 use crate::error::EuErrorKind;
 use crate::ieee_macro::{self, Format, Out, Val, F32, F64, MME_BITS};
 use crate::program::operand::NO_MME;

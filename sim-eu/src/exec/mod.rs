@@ -11,6 +11,7 @@
 
 pub mod alu;
 pub mod fast;
+mod flags;
 mod goto;
 pub mod lanes;
 mod macros;

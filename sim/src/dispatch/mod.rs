@@ -248,7 +248,7 @@ impl Run<'_, '_> {
     fn offset_of(&self, t: &Thread) -> u32 {
         self.prog
             .insts
-            .get(t.ip as usize)
+            .get(t.ip() as usize)
             .map_or(u32::MAX, |i| i.pc)
     }
 

@@ -61,7 +61,7 @@ pub struct Dispatch {
     pub scratch: ScratchR0,
 }
 
-/// The scratch fields the dispatcher writes into r0 (see `eu::dataport::scratch`).
+/// The scratch fields the dispatcher writes into r0 (see `sim_eu::dataport::scratch`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ScratchR0 {
     /// r0.3\[3:0\]: Per Thread Scratch Space (Gen9–Gen12LP).

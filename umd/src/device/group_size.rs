@@ -89,6 +89,7 @@ mod tests {
     fn gt(p: Platform, eus: u32, subslices: u32) -> DeviceInfo {
         DeviceInfo {
             name: format!("test:{}", p.name()),
+            device_id: 0,
             platform: p,
             kmd: KmdChoice::I915,
             eu_count: eus,
