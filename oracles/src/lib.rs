@@ -48,6 +48,9 @@ pub enum Oracle {
     /// IGT's tools (Debian `intel-gpu-tools`): `intel_gem_info` and the benchmark binaries. The
     /// path found is the benchmarks' directory.
     Igt,
+    /// The workspace's `.venv-apps/bin/python` (made by `scripts/setup-apps`, never by a test)
+    /// with the pinned openvino, onnx and numpy of `tests/apps/requirements.txt` importable.
+    OpenVino,
 }
 
 impl Oracle {
@@ -75,6 +78,9 @@ impl Oracle {
             Oracle::SpirvAs => "spirv-as and spirv-val (Debian package spirv-tools)",
             Oracle::Igt => {
                 "/usr/libexec/igt-gpu-tools/benchmarks and intel_gem_info (Debian package intel-gpu-tools)"
+            }
+            Oracle::OpenVino => {
+                ".venv-apps/bin/python with openvino, onnx and numpy (made by scripts/setup-apps)"
             }
         }
     }
@@ -128,6 +134,16 @@ impl Oracle {
                 let dir = PathBuf::from("/usr/libexec/igt-gpu-tools/benchmarks");
                 let info = find_program("intel_gem_info", &["/usr/bin/intel_gem_info"]).is_some();
                 (info && dir.is_dir()).then_some(dir)
+            }
+            Oracle::OpenVino => {
+                let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
+                let python = root.join(".venv-apps/bin/python");
+                let ok = is_executable(&python)
+                    && Command::new(&python)
+                        .args(["-c", "import openvino, onnx, numpy"])
+                        .output()
+                        .is_ok_and(|o| o.status.success());
+                ok.then_some(python)
             }
         }
     }
