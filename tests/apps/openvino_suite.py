@@ -84,11 +84,12 @@ def synthetic_models():
     m.append(unary("ops/conv_depthwise_batch3", [3, 8, 10, 10], gconv(rnd(10, 8, 1, 1, 3, 3)), K=9))
     m.append(unary("ops/conv_transposed", [1, 8, 8, 8],
                    lambda x: ops.convolution_backprop_data(x, ops.constant(rnd(11, 8, 4, 3, 3)),
-                                                           [2, 2], [1, 1], [1, 1], [1, 1],
-                                                           output_padding=[1, 1]), K=72))
+                                                           [2, 2], pads_begin=[1, 1], pads_end=[1, 1],
+                                                           dilations=[1, 1], output_padding=[1, 1]), K=72))
     m.append(unary("ops/conv_transposed_s1", [2, 4, 7, 7],
                    lambda x: ops.convolution_backprop_data(x, ops.constant(rnd(12, 4, 6, 3, 3)),
-                                                           [1, 1], [0, 0], [0, 0], [1, 1]), K=36))
+                                                           [1, 1], pads_begin=[0, 0], pads_end=[0, 0],
+                                                           dilations=[1, 1]), K=36))
     m.append(unary("ops/maxpool", [1, 8, 16, 16],
                    lambda x: ops.max_pool(x, [2, 2], [1, 1], [0, 0], [0, 0], [2, 2]).output(0)))
     m.append(unary("ops/maxpool3x3_s2_pad", [2, 4, 15, 15],
