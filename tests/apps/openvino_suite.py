@@ -128,7 +128,7 @@ def synthetic_models():
                                                          ops.constant(np.float32(0.7)))),
                                        ops.constant(np.float32(1.5)))))
     m.append(unary("ops/eltwise_activations", [2, 3, 5, 7],
-                   lambda x: ops.add(ops.add(ops.elu(x, 1.0), ops.gelu(x)),
+                   lambda x: ops.add(ops.add(ops.elu(x, 1.0), ops.gelu(x, "erf")),
                                      ops.add(ops.swish(x), ops.prelu(x, ops.constant(np.float32(0.1)))))))
 
     def concat_transpose():
