@@ -37,7 +37,7 @@ CLI: --devices sim:tgllp,sim:dg2 --precisions f32,f16 --filter REGEX --slice ci|
 Prints one line per (model, device, precision) and `N passed, N failed, N skipped`.
 Each device runs in its own subprocess (INTEL_GPU_DEVICES is read when the ICD is loaded).
 """
-import argparse, glob, json, math, os, re, subprocess, sys, time, traceback
+import argparse, glob, json, math, os, re, subprocess, sys, tempfile, time, traceback
 
 CI_SYNTH = {
     "ops/conv_grouped", "ops/conv_depthwise", "ops/conv_transposed",
@@ -396,7 +396,11 @@ def main():
         if args.filter:
             cmd += ["--filter", args.filter]
         td = time.time()
-        p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # ocloc, which the GPU plugin's kernels go through, leaves kernel.errors.txt in its
+        # working directory: give the worker a scratch one.
+        scratch = tempfile.TemporaryDirectory(prefix="openvino-suite-")
+        p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             cwd=scratch.name)
         seen = 0
         for line in p.stdout:
             if not line.startswith("@@"):
@@ -411,6 +415,7 @@ def main():
                 print(r["trace"], flush=True)
         err = p.stderr.read()
         rc = p.wait()
+        scratch.cleanup()
         if rc != 0:
             results.append(dict(model="(worker process)", device=dev, precision="-", status="fail",
                                 detail="worker exited with %d after %d results: %s" % (rc, seen, err[-3000:])))
