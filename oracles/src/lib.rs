@@ -51,6 +51,9 @@ pub enum Oracle {
     /// hashcat (Debian `hashcat`), a real OpenCL application that takes Intel-specific paths
     /// by the platform's vendor string.
     Hashcat,
+    /// The workspace's `.venv-apps/bin/python` (made by `scripts/setup-apps`, never by a test)
+    /// with the pinned openvino, onnx and numpy of `tests/apps/requirements.txt` importable.
+    OpenVino,
 }
 
 impl Oracle {
@@ -80,6 +83,9 @@ impl Oracle {
                 "/usr/libexec/igt-gpu-tools/benchmarks and intel_gem_info (Debian package intel-gpu-tools)"
             }
             Oracle::Hashcat => "hashcat (Debian package hashcat)",
+            Oracle::OpenVino => {
+                ".venv-apps/bin/python with openvino, onnx and numpy (made by scripts/setup-apps)"
+            }
         }
     }
 
@@ -133,6 +139,16 @@ impl Oracle {
                 let dir = PathBuf::from("/usr/libexec/igt-gpu-tools/benchmarks");
                 let info = find_program("intel_gem_info", &["/usr/bin/intel_gem_info"]).is_some();
                 (info && dir.is_dir()).then_some(dir)
+            }
+            Oracle::OpenVino => {
+                let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
+                let python = root.join(".venv-apps/bin/python");
+                let ok = is_executable(&python)
+                    && Command::new(&python)
+                        .args(["-c", "import openvino, onnx, numpy"])
+                        .output()
+                        .is_ok_and(|o| o.status.success());
+                ok.then_some(python)
             }
         }
     }

@@ -1,0 +1,48 @@
+//! OpenVINO's GPU plugin (PyPI openvino, pinned in `tests/apps/requirements.txt`) run through the
+//! ocl-icd loader on this ICD: the `ci` slice of `tests/apps/openvino_suite.py` — convolutions,
+//! pooling, MatMul, softmax, element-wise ops, MVN, a small ResNet-like net and two ONNX backend
+//! models — at f32 and f16 inference precision on every simulated device, compared with
+//! OpenVINO's CPU plugin. The whole suite and its results: `tests/apps/README.md`.
+//!
+//! The virtual environment is made by `scripts/setup-apps` (scripts/test runs it); a test never
+//! installs. Missing, it is an oracle missing: skipped, or a failure with `ORACLES=required`.
+
+mod support;
+
+use oracles::{require, Oracle};
+use std::path::Path;
+
+#[test]
+fn openvino_gpu_plugin_ci_slice() {
+    let python = require!(Oracle::OpenVino);
+    let icd = support::icd();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/apps/openvino_suite.py");
+    let json = icd.dir.path().join("results.json");
+    let mut cmd = support::command(&python, &icd, "sim:tgllp");
+    cmd.arg(&script)
+        .args(["--slice", "ci", "--precisions", "f32,f16"])
+        .args(["--devices", "sim:skl,sim:icllp,sim:tgllp,sim:dg2"])
+        .arg("--json")
+        .arg(&json);
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let summary = stdout
+        .lines()
+        .rev()
+        .find(|l| l.contains(" passed, "))
+        .unwrap_or_else(|| panic!("no summary line:\n{stdout}\n{stderr}"));
+    assert!(
+        out.status.success() && summary.contains(" 0 failed"),
+        "OpenVINO suite: {summary}\n{stdout}\n{stderr}"
+    );
+    // Every device and precision ran the whole slice: 14 models x 4 devices x 2 precisions.
+    let passed: usize = summary
+        .split(" passed")
+        .next()
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("summary {summary:?}"));
+    assert_eq!(passed, 14 * 4 * 2, "{summary}\n{stdout}");
+}
