@@ -54,9 +54,13 @@ const TESTS: &[&str] = &[
 /// runs take twice as long on the simulator and exercise the same kernels.
 const DESELECT: &str = "not (test_scan and int64)";
 
-/// How many of the chosen tests pass (pytest counts each parametrisation); the other six are
-/// skipped by the tests themselves (SVM, fp64: tgllp reports neither).
-const PASSED: usize = 87;
+/// How many of the chosen tests pass (pytest counts each parametrisation); the other eight are
+/// skipped by the tests themselves: SVM and fp64 (tgllp reports neither), and two that PyOpenCL
+/// skips on every platform whose vendor is "Intel(R) Corporation", as this one's is (Intel's
+/// runtime, NEO, gets the same): an image test it calls "crashy" on Intel and the compiler
+/// unloading test (test_wrapper.py lines 488 and 795). Its `test_get_info` likewise leaves out
+/// the sampler queries on Intel; samplers are covered by `--test samplers` and the CTS.
+const PASSED: usize = 85;
 
 #[test]
 fn pyopencl_test_suite_passes_on_sim_tgllp() {
