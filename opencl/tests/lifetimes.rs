@@ -66,59 +66,22 @@ unsafe fn info_ptr(
     out
 }
 
-unsafe fn kernel_info(
-    o: *mut c_void,
-    p: cl_uint,
-    s: usize,
-    v: *mut c_void,
-    r: *mut usize,
-) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { kernel::clGetKernelInfo(o.cast(), p, s, v, r) }
+/// Info queries over untyped handles, so one helper reads a handle-valued answer of any.
+macro_rules! untyped_info {
+    ($($name:ident = $f:path;)*) => {$(
+        unsafe fn $name(o: *mut c_void, p: cl_uint, s: usize, v: *mut c_void, r: *mut usize) -> cl_int {
+            // SAFETY: forwarded.
+            unsafe { $f(o.cast(), p, s, v, r) }
+        }
+    )*};
 }
-unsafe fn program_info(
-    o: *mut c_void,
-    p: cl_uint,
-    s: usize,
-    v: *mut c_void,
-    r: *mut usize,
-) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { program::clGetProgramInfo(o.cast(), p, s, v, r) }
-}
-unsafe fn queue_info(
-    o: *mut c_void,
-    p: cl_uint,
-    s: usize,
-    v: *mut c_void,
-    r: *mut usize,
-) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { queue::clGetCommandQueueInfo(o.cast(), p, s, v, r) }
-}
-unsafe fn event_info(
-    o: *mut c_void,
-    p: cl_uint,
-    s: usize,
-    v: *mut c_void,
-    r: *mut usize,
-) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { event::clGetEventInfo(o.cast(), p, s, v, r) }
-}
-unsafe fn mem_info(o: *mut c_void, p: cl_uint, s: usize, v: *mut c_void, r: *mut usize) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { memory::clGetMemObjectInfo(o.cast(), p, s, v, r) }
-}
-unsafe fn sampler_info(
-    o: *mut c_void,
-    p: cl_uint,
-    s: usize,
-    v: *mut c_void,
-    r: *mut usize,
-) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { sampler::clGetSamplerInfo(o.cast(), p, s, v, r) }
+untyped_info! {
+    kernel_info = kernel::clGetKernelInfo;
+    program_info = program::clGetProgramInfo;
+    queue_info = queue::clGetCommandQueueInfo;
+    event_info = event::clGetEventInfo;
+    sampler_info = sampler::clGetSamplerInfo;
+    mem_info = memory::clGetMemObjectInfo;
 }
 
 /// A context reached by query from a child: retain it (valid even at count zero), make a
@@ -219,33 +182,23 @@ struct Held {
     use_it: unsafe fn(*mut c_void),
 }
 
-unsafe fn release_context(h: *mut c_void) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { ctx_api::clReleaseContext(h.cast()) }
+/// Releases over untyped handles, one per kind.
+macro_rules! untyped_release {
+    ($($name:ident = $f:path;)*) => {$(
+        unsafe fn $name(h: *mut c_void) -> cl_int {
+            // SAFETY: forwarded.
+            unsafe { $f(h.cast()) }
+        }
+    )*};
 }
-unsafe fn release_program(h: *mut c_void) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { program::clReleaseProgram(h.cast()) }
-}
-unsafe fn release_kernel(h: *mut c_void) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { kernel::clReleaseKernel(h.cast()) }
-}
-unsafe fn release_queue(h: *mut c_void) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { queue::clReleaseCommandQueue(h.cast()) }
-}
-unsafe fn release_event(h: *mut c_void) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { event::clReleaseEvent(h.cast()) }
-}
-unsafe fn release_mem(h: *mut c_void) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { memory::clReleaseMemObject(h.cast()) }
-}
-unsafe fn release_sampler(h: *mut c_void) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { sampler::clReleaseSampler(h.cast()) }
+untyped_release! {
+    release_context = ctx_api::clReleaseContext;
+    release_program = program::clReleaseProgram;
+    release_kernel = kernel::clReleaseKernel;
+    release_queue = queue::clReleaseCommandQueue;
+    release_event = event::clReleaseEvent;
+    release_mem = memory::clReleaseMemObject;
+    release_sampler = sampler::clReleaseSampler;
 }
 
 unsafe fn use_own_context(c: *mut c_void) {
