@@ -243,11 +243,20 @@ impl Thread {
         self.file[FLAG..FLAG + 8].copy_from_slice(&v.to_le_bytes());
     }
 
-    /// Writes the state register sr0 (dispatch sets the thread's EU/slot identifiers).
-    pub fn set_sr0(&mut self, dwords: [u32; 4]) {
-        for (i, d) in dwords.iter().enumerate() {
-            self.file[SR0 + 4 * i..SR0 + 4 * i + 4].copy_from_slice(&d.to_le_bytes());
-        }
+    /// Writes sr0.0, the thread's slice, subslice, EU and thread identifiers (the dispatcher's
+    /// choice of hardware thread slot).
+    pub fn set_sr0_ids(&mut self, dword0: u32) {
+        self.file[SR0..SR0 + 4].copy_from_slice(&dword0.to_le_bytes());
+    }
+
+    /// sr0.0 as [`Thread::set_sr0_ids`] left it.
+    pub fn sr0_ids(&self) -> u32 {
+        u32::from_le_bytes([
+            self.file[SR0],
+            self.file[SR0 + 1],
+            self.file[SR0 + 2],
+            self.file[SR0 + 3],
+        ])
     }
 
     /// True once the thread sent its end-of-thread message or all its channels halted.

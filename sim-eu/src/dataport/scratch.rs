@@ -12,9 +12,8 @@
 //!   offset from General State Base Address, DWord 3 \[3:0\] the slice size as log2(bytes / 1 KiB).
 //! - Xe-HPG ([`ScratchStyle::Surface`]): DWord 5 \[31:10\] is CFE_STATE's Scratch Space Buffer,
 //!   the offset of the SURFTYPE_SCRATCH surface state in 64-byte units; the surface gives the
-//!   buffer, the slice size (Surface Pitch + 1) and the slice count. The simulator gives each
-//!   thread of a group the slice of its index in the group, which it puts in DWord 5 \[9:0\]
-//!   (the FFTID field).
+//!   buffer, the slice size (Surface Pitch + 1) and the slice count. The slice is the thread's
+//!   hardware thread slot, which the dispatcher puts in DWord 5 \[9:0\] (the FFTID field).
 //!
 //! A block that leaves the thread's slice is an error, never an access to a neighbour's slice.
 //! Write blocks are stored whole when any channel is enabled (IGC pre-loads partially written

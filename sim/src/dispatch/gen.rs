@@ -27,6 +27,14 @@ pub struct GenDispatch {
     /// r0.2\[7:0\] holds the thread's index in its group and r0.0\[31:6\] the Indirect Data
     /// Start Address (Xe-HPG: IGC's prologue locates the per-thread data with them).
     pub r0_payload_pointers: bool,
+    /// Bits of r0.5 that hold the FFTID, the hardware thread slot, which IGC reads as the
+    /// thread's hardware thread ID on Gen9–Gen12LP (its `__builtin_IB_hw_thread_id` compiles
+    /// to `and r0.5, 0x1ff` for skl and `0x3ff` for icllp and tgllp).
+    pub fftid_bits: u32,
+    /// Where sr0.0 holds the slot's bits, low bits first, as (width, shift): IGC's Xe-HPG
+    /// hardware thread ID (its private memory index) concatenates sr0.0\[2:0\], \[5:4\] and
+    /// \[13:7\] (the ocloc-compiled code for dg2). Empty where IGC takes the ID from r0.5.
+    pub sr0_slot_fields: &'static [(u32, u32)],
 }
 
 const DATA: [GenDispatch; 4] = [
@@ -36,6 +44,8 @@ const DATA: [GenDispatch; 4] = [
         loads_curbe: true,
         barrier_id_shift: 24,
         r0_payload_pointers: false,
+        fftid_bits: 9,
+        sr0_slot_fields: &[],
     },
     // Icllp
     GenDispatch {
@@ -43,6 +53,8 @@ const DATA: [GenDispatch; 4] = [
         loads_curbe: true,
         barrier_id_shift: 24,
         r0_payload_pointers: false,
+        fftid_bits: 10,
+        sr0_slot_fields: &[],
     },
     // Tgllp
     GenDispatch {
@@ -50,6 +62,8 @@ const DATA: [GenDispatch; 4] = [
         loads_curbe: true,
         barrier_id_shift: 24,
         r0_payload_pointers: false,
+        fftid_bits: 10,
+        sr0_slot_fields: &[],
     },
     // Dg2
     GenDispatch {
@@ -57,6 +71,8 @@ const DATA: [GenDispatch; 4] = [
         loads_curbe: false,
         barrier_id_shift: 24,
         r0_payload_pointers: true,
+        fftid_bits: 10,
+        sr0_slot_fields: &[(3, 0), (2, 4), (7, 7)],
     },
 ];
 
@@ -73,3 +89,21 @@ pub const R0_BARRIER: usize = 2;
 pub const R0_FFTID: usize = sim_eu::dataport::scratch::R0_SCRATCH_POINTER;
 /// Barrier IDs the gateway hands out (4 bits on Gen9/11, the narrowest field).
 pub const BARRIER_IDS: u32 = 16;
+
+impl GenDispatch {
+    /// Hardware thread slots the FFTID field can name.
+    pub fn fftid_slots(&self) -> u32 {
+        1 << self.fftid_bits
+    }
+
+    /// sr0.0 of a thread in hardware thread slot `slot`.
+    pub fn sr0_ids(&self, slot: u32) -> u32 {
+        let mut rest = slot;
+        let mut sr0 = 0;
+        for &(width, shift) in self.sr0_slot_fields {
+            sr0 |= (rest & ((1 << width) - 1)) << shift;
+            rest >>= width;
+        }
+        sr0
+    }
+}

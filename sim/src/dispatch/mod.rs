@@ -125,6 +125,8 @@ struct Run<'a, 'w> {
     d: &'a Dispatch,
     prog: &'a eu::Program,
     shared: &'a Shared<'w>,
+    /// The hardware thread slot of the group's first thread (the others follow).
+    first_slot: u32,
     mem: VmMemory<'a>,
     /// The EU threads of the group being run, reused group after group (reset to zero
     /// registers each time, so nothing of an earlier group shows).
@@ -196,6 +198,7 @@ impl Run<'_, '_> {
                     id,
                     ordinal,
                     i,
+                    self.first_slot + i,
                 )?;
             }
         }

@@ -89,11 +89,12 @@ fn read_indirect(
     }
 }
 
-/// Fills `t`'s GRF for thread `index` of the group `group` (`ordinal` counts groups). Only
-/// the r0 header and payload bytes are written: `t` comes zeroed ([`Thread::new`] or
-/// [`Thread::reset`]). `ahead`: the walker's indirect data when it was read ahead
-/// ([`IndirectData::read`]); what a thread loads is the same either way. Returns the GRF
-/// registers it wrote (bit r = register r).
+/// Fills `t`'s GRF for thread `index` of the group `group` (`ordinal` counts groups), which
+/// runs in hardware thread slot `slot` (its FFTID: its scratch slice and hardware thread ID,
+/// which no other thread running at the same time has). Only the r0 header, payload bytes
+/// and sr0.0 are written: `t` comes zeroed ([`Thread::new`] or [`Thread::reset`]). `ahead`:
+/// the walker's indirect data when it was read ahead ([`IndirectData::read`]); what a thread
+/// loads is the same either way. Returns the GRF registers it wrote (bit r = register r).
 #[allow(clippy::too_many_arguments)]
 pub fn load(
     p: Platform,
@@ -104,8 +105,10 @@ pub fn load(
     group: [u32; 3],
     ordinal: u64,
     index: u32,
+    slot: u32,
 ) -> Result<u128, GpuFault> {
     let g = gen_dispatch(p);
+    t.set_sr0_ids(g.sr0_ids(slot));
     let grf = t.grf_mut();
     let mut r0 = [0u32; 8];
     for (dim, &dw) in R0_GROUP_ID.iter().enumerate() {
@@ -117,8 +120,8 @@ pub fn load(
     let slice = d
         .scratch
         .pointer
-        .wrapping_add(d.scratch.stride.wrapping_mul(u64::from(index)));
-    r0[R0_FFTID] = (slice as u32 & scratch::POINTER_MASK) | (index & 0x3ff);
+        .wrapping_add(d.scratch.stride.wrapping_mul(u64::from(slot)));
+    r0[R0_FFTID] = (slice as u32 & scratch::POINTER_MASK) | (slot & (g.fftid_slots() - 1));
     r0[scratch::R0_SCRATCH_SIZE] = d.scratch.size_code & 0xf;
     if g.r0_payload_pointers {
         r0[R0_BARRIER] |= index & 0xff;
@@ -219,18 +222,20 @@ mod tests {
             inline: None,
             post_sync: None,
             scratch,
+            front_end_threads: 64,
         }
     }
 
-    /// Gen9–Gen12LP: thread i of a group gets slice base + i × slice size in r0.5[31:10]
-    /// above its FFTID, and the size code in r0.3[3:0]; Xe-HPG threads all get the scratch
+    /// Gen9–Gen12LP: a thread in slot s gets slice base + s × slice size in r0.5[31:10]
+    /// above its FFTID s, and the size code in r0.3[3:0]; Xe-HPG threads all get the scratch
     /// surface state pointer (the slot is the FFTID).
     #[test]
     fn each_thread_gets_its_own_scratch_slice() {
         let vm = AddressSpace::new();
-        let r0 = |p: Platform, d: &Dispatch, i: u32| {
+        // Thread 1 of its group, in slot `slot`.
+        let r0 = |p: Platform, d: &Dispatch, slot: u32| {
             let mut t = Thread::new(0xff);
-            load(p, d, &vm, None, &mut t, [0; 3], 0, i).unwrap();
+            load(p, d, &vm, None, &mut t, [0; 3], 0, 1, slot).unwrap();
             (t.grf_u32(0, 5), t.grf_u32(0, 3))
         };
         let vfe = dispatch(
@@ -241,11 +246,11 @@ mod tests {
                 stride: 4096,
             },
         );
-        for i in 0..4 {
+        for slot in [0, 1, 5, 63] {
             assert_eq!(
-                r0(Platform::Tgllp, &vfe, i),
-                ((0x10_0000 + 4096 * i) | i, 2),
-                "thread {i}"
+                r0(Platform::Tgllp, &vfe, slot),
+                ((0x10_0000 + 4096 * slot) | slot, 2),
+                "slot {slot}"
             );
         }
         let cfe = dispatch(
@@ -256,8 +261,37 @@ mod tests {
                 stride: 0,
             },
         );
-        for i in 0..4 {
-            assert_eq!(r0(Platform::Dg2, &cfe, i), ((5 << 10) | i, 0), "thread {i}");
+        for slot in [0, 1, 5, 63] {
+            assert_eq!(
+                r0(Platform::Dg2, &cfe, slot),
+                ((5 << 10) | slot, 0),
+                "slot {slot}"
+            );
+        }
+    }
+
+    /// The hardware thread ID IGC computes from sr0.0 on Xe-HPG (the instructions ocloc emits
+    /// for dg2: keep bits 13:0, drop bit 6, then bit 3) gives back the slot; on Gen9–Gen12LP
+    /// IGC reads the FFTID in r0.5 instead and sr0.0 stays zero.
+    #[test]
+    fn hardware_thread_ids_name_the_slot() {
+        let vm = AddressSpace::new();
+        let d = dispatch(16, ScratchR0::default());
+        let igc_xe_hpg = |sr0: u32| {
+            let x = sr0 & 16383;
+            let x = (x & 63) | ((x >> 1) & !63);
+            (x & 7) | ((x >> 1) & !7)
+        };
+        for slot in [0, 1, 7, 8, 31, 32, 100, 1023] {
+            let mut t = Thread::new(0xffff);
+            load(Platform::Dg2, &d, &vm, None, &mut t, [0; 3], 0, 0, slot).unwrap();
+            assert_eq!(igc_xe_hpg(t.sr0_ids()), slot, "dg2 slot {slot}");
+            for p in [Platform::Skl, Platform::Icllp, Platform::Tgllp] {
+                let mut t = Thread::new(0xffff);
+                load(p, &d, &vm, None, &mut t, [0; 3], 0, 0, slot & 0x1ff).unwrap();
+                assert_eq!(t.grf_u32(0, 5) & 0x3ff, slot & 0x1ff, "{p} slot {slot}");
+                assert_eq!(t.sr0_ids(), 0, "{p}");
+            }
         }
     }
 
@@ -278,7 +312,7 @@ mod tests {
         for i in 0..d.threads_per_group {
             let mut a = Thread::new(0xff);
             let mut b = Thread::new(0xff);
-            let wa = load(Platform::Tgllp, &d, &vm, None, &mut a, [1, 2, 3], 5, i).unwrap();
+            let wa = load(Platform::Tgllp, &d, &vm, None, &mut a, [1, 2, 3], 5, i, i).unwrap();
             let wb = load(
                 Platform::Tgllp,
                 &d,
@@ -287,6 +321,7 @@ mod tests {
                 &mut b,
                 [1, 2, 3],
                 5,
+                i,
                 i,
             )
             .unwrap();
@@ -297,7 +332,7 @@ mod tests {
         d.indirect = 0x4fc0;
         assert!(IndirectData::read(Platform::Tgllp, &d, &vm).is_none());
         let mut t = Thread::new(0xff);
-        assert!(load(Platform::Tgllp, &d, &vm, None, &mut t, [0; 3], 0, 0).is_err());
+        assert!(load(Platform::Tgllp, &d, &vm, None, &mut t, [0; 3], 0, 0, 0).is_err());
         // Xe-HPG threads do not load indirect data.
         assert!(IndirectData::read(Platform::Dg2, &d, &vm).is_none());
     }
@@ -324,8 +359,8 @@ mod tests {
                 let mut clean = Thread::new(0xff);
                 let mut dirty = Thread::new(0xff);
                 dirty.grf_mut().fill(0xa5);
-                load(p, &d, &vm, None, &mut clean, [1, 2, 3], 5, i).unwrap();
-                load(p, &d, &vm, None, &mut dirty, [1, 2, 3], 5, i).unwrap();
+                load(p, &d, &vm, None, &mut clean, [1, 2, 3], 5, i, i).unwrap();
+                load(p, &d, &vm, None, &mut dirty, [1, 2, 3], 5, i, i).unwrap();
                 for r in (0..128).filter(|r| regs >> r & 1 != 0) {
                     let at = r * GRF..(r + 1) * GRF;
                     assert_eq!(

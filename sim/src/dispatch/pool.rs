@@ -12,8 +12,11 @@
 //! sequential walk would. Groups after it may already have run (as on hardware, where groups
 //! run concurrently); groups not yet started when it fails are not started.
 //!
-//! A kernel with scratch messages runs on one host thread: the simulator gives thread `i` of a
-//! group the scratch slice `i`, which concurrently running groups would share.
+//! Host thread `w` runs its groups' EU threads in the hardware thread slots `w × n` to
+//! `w × n + n - 1` (n threads per group), so that threads running at the same time have
+//! different FFTIDs, as on the hardware: their scratch slices and the private memory IGC
+//! indexes by hardware thread ID are their own. A walker runs on no more host threads than
+//! the front end's thread slots hold groups.
 //!
 //! The host threads that help the calling one are kept from walker to walker ([`Helpers`]): a
 //! thread spawned per walker often waited milliseconds for the scheduler to move it to the
@@ -23,9 +26,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use isa_encoder::model::SendDesc;
-use isa_encoder::sendmsg::Sfid;
+use platform::Platform;
 
+use super::gen::gen_dispatch;
 use super::memory::VmMemory;
 use super::payload::IndirectData;
 use super::progress::{Cycles, Progress};
@@ -33,7 +36,6 @@ use super::state::{slm_bytes, Dispatch};
 use super::{timeout, EuBudget, Run};
 use crate::cs::Walker;
 use crate::gpu_error::GpuErrorKind;
-use sim_eu::dataport::scratch;
 use sim_eu::Program;
 
 /// What the host threads of one walker share.
@@ -98,18 +100,6 @@ impl Shared<'_> {
     }
 }
 
-/// Whether `prog` may send a scratch block message (a DC0 send whose descriptor says scratch,
-/// or whose descriptor is only known at run time).
-fn uses_scratch(prog: &Program) -> bool {
-    prog.insts.iter().filter_map(|i| i.send).any(|s| {
-        Sfid::decode(prog.platform, s.sfid) == Some(Sfid::Dc0)
-            && match s.desc {
-                SendDesc::Imm(d) => scratch::is_scratch(d),
-                SendDesc::Reg(_) => true,
-            }
-    })
-}
-
 /// Host threads for `requested` (0: one per host core).
 fn pool_size(requested: usize) -> usize {
     match requested {
@@ -169,11 +159,9 @@ pub(super) fn run_groups(
     let dims: [u64; 3] =
         [0, 1, 2].map(|k| u64::from(d.group_end[k].saturating_sub(d.group_start[k])));
     let total = dims[0].saturating_mul(dims[1]).saturating_mul(dims[2]);
-    let workers = if uses_scratch(prog) {
-        1
-    } else {
-        pool_size(host_threads).min(usize::try_from(total).unwrap_or(usize::MAX))
-    };
+    let workers = pool_size(host_threads)
+        .min(usize::try_from(total).unwrap_or(usize::MAX))
+        .min(groups_at_once(w.platform, d));
     let shared = Shared {
         progress: Progress::new(
             w.timer,
@@ -192,19 +180,22 @@ pub(super) fn run_groups(
         atomics: Mutex::new(()),
         indirect: IndirectData::read(w.platform, d, w.memory),
     };
-    let work = || worker(w, d, prog, &shared, dims, total);
+    let work = |index: usize| {
+        let first_slot = index as u32 * d.threads_per_group;
+        worker(w, d, prog, &shared, dims, total, first_slot)
+    };
     // `workers > 1` implies a pool size of at least 2: at least one helper.
     let pool = (workers > 1)
         .then(|| helpers.get(pool_size(host_threads) - 1))
         .flatten();
     match pool {
         Some(pool) => pool.in_place_scope(|s| {
-            for _ in 1..workers {
-                s.spawn(|_| work());
+            for index in 1..workers {
+                s.spawn(move |_| work(index));
             }
-            work();
+            work(0);
         }),
-        None => work(),
+        None => work(0),
     }
     let left = shared.left();
     if let Some((_, e)) = shared
@@ -223,7 +214,15 @@ pub(super) fn run_groups(
     Ok(budget.instructions - left)
 }
 
-/// One host thread: takes groups until none is left or one failed before the next.
+/// Groups whose threads the front end's thread slots (at most what the FFTID can name) hold
+/// at once: at least one, as a walker without front-end state still runs.
+fn groups_at_once(p: Platform, d: &Dispatch) -> usize {
+    let slots = d.front_end_threads.min(gen_dispatch(p).fftid_slots());
+    (slots / d.threads_per_group.max(1)).max(1) as usize
+}
+
+/// One host thread: takes groups until none is left or one failed before the next; their
+/// threads run in the slots from `first_slot` on.
 fn worker(
     w: &Walker<'_>,
     d: &Dispatch,
@@ -231,12 +230,14 @@ fn worker(
     shared: &Shared<'_>,
     dims: [u64; 3],
     total: u64,
+    first_slot: u32,
 ) {
     let mut run = Run {
         w,
         d,
         prog,
         shared,
+        first_slot,
         mem: VmMemory::new(
             w.platform,
             w.memory,

@@ -59,6 +59,10 @@ pub struct Dispatch {
     pub inline: Option<[u32; 8]>,
     pub post_sync: Option<PostsyncData>,
     pub scratch: ScratchR0,
+    /// The front end's Maximum Number of Threads (0: no front-end state): the hardware thread
+    /// slots (FFTIDs) the walker's threads occupy. Threads running at the same time hold
+    /// different slots, hence different scratch slices and hardware thread IDs.
+    pub front_end_threads: u32,
 }
 
 /// The scratch fields the dispatcher writes into r0 (see `sim_eu::dataport::scratch`).
@@ -74,26 +78,29 @@ pub struct ScratchR0 {
     pub stride: u64,
 }
 
-/// The scratch r0 fields from the front-end state (zero when none was programmed).
-fn scratch_r0(w: &Walker<'_>) -> Result<ScratchR0, GpuErrorKind> {
+/// The scratch r0 fields and the thread slots from the front-end state (zero when none was
+/// programmed). MEDIA_VFE_STATE holds the thread count minus one, CFE_STATE the count.
+fn front_end(w: &Walker<'_>) -> Result<(ScratchR0, u32), GpuErrorKind> {
     let p = w.platform;
     if let Some(dw) = w.state.get(PacketId::MediaVfeState) {
         let v: MediaVfeState = unpack(p, "MEDIA_VFE_STATE", dw)?;
-        return Ok(ScratchR0 {
+        let scratch = ScratchR0 {
             size_code: v.per_thread_scratch_space,
             pointer: v.scratch_space_base_pointer,
             stride: 1024 << v.per_thread_scratch_space.min(11),
-        });
+        };
+        return Ok((scratch, v.maximum_number_of_threads.saturating_add(1)));
     }
     if let Some(dw) = w.state.get(PacketId::CfeState) {
         let c: CfeState = unpack(p, "CFE_STATE", dw)?;
-        return Ok(ScratchR0 {
+        let scratch = ScratchR0 {
             size_code: 0,
             pointer: u64::from(c.scratch_space_buffer) << 10,
             stride: 0,
-        });
+        };
+        return Ok((scratch, c.maximum_number_of_threads));
     }
-    Ok(ScratchR0::default())
+    Ok((ScratchR0::default(), 0))
 }
 
 fn bad(detail: impl Into<String>) -> GpuErrorKind {
@@ -236,6 +243,7 @@ pub fn resolve(w: &Walker<'_>) -> Result<Dispatch, GpuErrorKind> {
                 inline: None,
                 post_sync: None,
                 scratch: ScratchR0::default(),
+                front_end_threads: 0,
                 idd,
             }
         }
@@ -289,6 +297,7 @@ pub fn resolve(w: &Walker<'_>) -> Result<Dispatch, GpuErrorKind> {
                 inline: b.emit_inline_parameter.then_some(b.inline_data),
                 post_sync,
                 scratch: ScratchR0::default(),
+                front_end_threads: 0,
                 idd: b.interface_descriptor,
             }
         }
@@ -301,7 +310,7 @@ pub fn resolve(w: &Walker<'_>) -> Result<Dispatch, GpuErrorKind> {
         )));
     }
     d.kernel = d.bases.instruction.wrapping_add(d.idd.kernel_start_pointer);
-    d.scratch = scratch_r0(w)?;
+    (d.scratch, d.front_end_threads) = front_end(w)?;
     Ok(d)
 }
 
