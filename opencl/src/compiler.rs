@@ -68,7 +68,19 @@ pub fn invoke(args: &[&str], name: &str, source: &[u8]) -> Result<Outcome, Strin
 
 /// Runs ocloc with `args` over in-memory input files, each (name, contents); `ocloc link`
 /// takes several.
+/// Every run is traced (`INTEL_GPU_OPENCL_TRACE`): its options, then its status and log.
 pub fn invoke_files(args: &[&str], inputs: &[(&str, &[u8])]) -> Result<Outcome, String> {
+    tracing::debug!(options = ?args, "ocloc");
+    let result = run(args, inputs);
+    match &result {
+        Ok(outcome) => tracing::debug!(status = outcome.status, log = %outcome.log, "ocloc done"),
+        Err(e) => tracing::debug!(error = %e, "ocloc not run"),
+    }
+    result
+}
+
+/// [`invoke_files`] untraced.
+fn run(args: &[&str], inputs: &[(&str, &[u8])]) -> Result<Outcome, String> {
     let lib = library()?;
     // SAFETY: the symbol types are ocloc_api.h's declarations.
     let (invoke, free): (Symbol<Invoke>, Symbol<FreeOutput>) = unsafe {

@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use opencl_sys::*;
 
+use crate::api::entry::entry;
 use crate::device::Device;
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, set_err, Info};
@@ -107,16 +108,14 @@ fn create(
     .0
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateContext(
-    props: *const cl_context_properties,
-    num_devices: cl_uint,
-    devices: *const cl_device_id,
-    pfn_notify: Option<Notify>,
-    user_data: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_context {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateContext(
+        props: *const cl_context_properties,
+        num_devices: cl_uint,
+        devices: *const cl_device_id,
+        pfn_notify: Option<Notify>,
+        user_data: *mut c_void,
+    ) -> cl_context, errcode_ret {
         if devices.is_null() || num_devices == 0 || (pfn_notify.is_none() && !user_data.is_null()) {
             return Err(CL_INVALID_VALUE);
         }
@@ -131,20 +130,16 @@ pub unsafe extern "C" fn clCreateContext(
             }
         }
         Ok(create(props, list, pfn_notify, user_data))
-    });
-    // SAFETY: the application\'s errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateContextFromType(
-    props: *const cl_context_properties,
-    device_type: cl_device_type,
-    pfn_notify: Option<Notify>,
-    user_data: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_context {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateContextFromType(
+        props: *const cl_context_properties,
+        device_type: cl_device_type,
+        pfn_notify: Option<Notify>,
+        user_data: *mut c_void,
+    ) -> cl_context, errcode_ret {
         if pfn_notify.is_none() && !user_data.is_null() {
             return Err(CL_INVALID_VALUE);
         }
@@ -156,9 +151,7 @@ pub unsafe extern "C" fn clCreateContextFromType(
             .map(Handle::<Device>::get)
             .collect::<Result<Vec<_>, _>>()?;
         Ok(create(props, list, pfn_notify, user_data))
-    });
-    // SAFETY: the application\'s errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
 /// Returns a created handle or NULL with its error.
@@ -180,23 +173,24 @@ pub unsafe fn finish(r: Result<*mut c_void, cl_int>, errcode_ret: *mut cl_int) -
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clRetainContext(c: cl_context) -> cl_int {
-    Handle::<Context>::retain(c)
+entry! {
+    fn clRetainContext(c: cl_context) -> cl_int {
+        Handle::<Context>::retain(c)
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseContext(c: cl_context) -> cl_int {
-    Handle::<Context>::release(c)
+entry! {
+    fn clReleaseContext(c: cl_context) -> cl_int {
+        Handle::<Context>::release(c)
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clSetContextDestructorCallback(
-    context: cl_context,
-    pfn_notify: Option<Destructor>,
-    user_data: *mut c_void,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clSetContextDestructorCallback(
+        context: cl_context,
+        pfn_notify: Option<Destructor>,
+        user_data: *mut c_void,
+    ) -> cl_int {
         let c = match Handle::<Context>::get(context) {
             Ok(c) => c,
             Err(e) => return e,
@@ -210,18 +204,17 @@ pub unsafe extern "C" fn clSetContextDestructorCallback(
             .unwrap_or_else(|e| e.into_inner())
             .push((f, user_data as usize));
         CL_SUCCESS
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetContextInfo(
-    context: cl_context,
-    param_name: cl_context_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetContextInfo(
+        context: cl_context,
+        param_name: cl_context_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
         let r = Handle::<Context>::get(context).and_then(|c| {
             Ok(match param_name {
                 CL_CONTEXT_REFERENCE_COUNT => Info::Uint(c.ref_count()),
@@ -235,5 +228,5 @@ pub unsafe extern "C" fn clGetContextInfo(
         });
         // SAFETY: the application's buffers.
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
+    }
 }

@@ -4,6 +4,7 @@ use std::ffi::c_void;
 
 use opencl_sys::*;
 
+use crate::api::entry::entry;
 use crate::facts::{facts, Facts};
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
@@ -559,15 +560,14 @@ pub fn by_type(device_type: cl_device_type) -> Result<Vec<cl_device_id>, cl_int>
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetDeviceIDs(
-    platform: cl_platform_id,
-    device_type: cl_device_type,
-    num_entries: cl_uint,
-    devices: *mut cl_device_id,
-    num_devices: *mut cl_uint,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetDeviceIDs(
+        platform: cl_platform_id,
+        device_type: cl_device_type,
+        num_entries: cl_uint,
+        devices: *mut cl_device_id,
+        num_devices: *mut cl_uint,
+    ) -> cl_int {
         if let Err(e) = platform::check(platform) {
             return e;
         }
@@ -590,31 +590,32 @@ pub unsafe extern "C" fn clGetDeviceIDs(
             unsafe { *num_devices = found.len() as cl_uint };
         }
         CL_SUCCESS
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetDeviceInfo(
-    device: cl_device_id,
-    param_name: cl_device_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetDeviceInfo(
+        device: cl_device_id,
+        param_name: cl_device_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
         let r = Handle::<Device>::get(device).and_then(|d| d.obj.info(param_name));
         // SAFETY: the application's buffers as the entry point defines them.
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
+    }
 }
 
-/// Root devices are not reference counted (the spec: retain/release succeed and do nothing).
-#[no_mangle]
-pub unsafe extern "C" fn clRetainDevice(device: cl_device_id) -> cl_int {
-    Handle::<Device>::get(device).map_or_else(|e| e, |_| CL_SUCCESS)
+entry! {
+    /// Root devices are not reference counted (the spec: retain/release succeed and do nothing).
+    fn clRetainDevice(device: cl_device_id) -> cl_int {
+        Handle::<Device>::get(device).map_or_else(|e| e, |_| CL_SUCCESS)
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseDevice(device: cl_device_id) -> cl_int {
-    Handle::<Device>::get(device).map_or_else(|e| e, |_| CL_SUCCESS)
+entry! {
+    fn clReleaseDevice(device: cl_device_id) -> cl_int {
+        Handle::<Device>::get(device).map_or_else(|e| e, |_| CL_SUCCESS)
+    }
 }

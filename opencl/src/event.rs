@@ -13,7 +13,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 
 use opencl_sys::*;
 
-use crate::context::{finish, Context};
+use crate::api::entry::entry;
+use crate::context::Context;
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
 use crate::queue::Queue;
@@ -264,12 +265,8 @@ pub unsafe fn wait_list(
     Ok(out)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clWaitForEvents(
-    num_events: cl_uint,
-    event_list: *const cl_event,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clWaitForEvents(num_events: cl_uint, event_list: *const cl_event) -> cl_int {
         if num_events == 0 || event_list.is_null() {
             return CL_INVALID_VALUE;
         }
@@ -304,30 +301,31 @@ pub unsafe extern "C" fn clWaitForEvents(
         } else {
             CL_SUCCESS
         }
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clRetainEvent(e: cl_event) -> cl_int {
-    Handle::<Event>::retain(e)
+entry! {
+    fn clRetainEvent(e: cl_event) -> cl_int {
+        Handle::<Event>::retain(e)
+    }
 }
 
-/// The command keeps its own reference: a released event of a pending command still
-/// completes and runs its callbacks.
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseEvent(e: cl_event) -> cl_int {
-    Handle::<Event>::release(e)
+entry! {
+    /// The command keeps its own reference: a released event of a pending command still
+    /// completes and runs its callbacks.
+    fn clReleaseEvent(e: cl_event) -> cl_int {
+        Handle::<Event>::release(e)
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetEventInfo(
-    event: cl_event,
-    param_name: cl_event_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetEventInfo(
+        event: cl_event,
+        param_name: cl_event_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
         let r = Handle::<Event>::get(event).and_then(|e| {
             Ok(match param_name {
                 CL_EVENT_COMMAND_QUEUE => Info::Ptr(
@@ -345,18 +343,17 @@ pub unsafe extern "C" fn clGetEventInfo(
         });
         // SAFETY: the application's buffers.
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetEventProfilingInfo(
-    event: cl_event,
-    param_name: cl_profiling_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetEventProfilingInfo(
+        event: cl_event,
+        param_name: cl_profiling_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
         let r = Handle::<Event>::get(event).and_then(|e| {
             let profiled = e
                 .obj
@@ -380,19 +377,18 @@ pub unsafe extern "C" fn clGetEventProfilingInfo(
         });
         // SAFETY: the application's buffers.
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
+    }
 }
 
-/// Registers `pfn_notify` for a status. A status already reached runs it at once (on the
-/// callback thread) with that status, or with the event's error.
-#[no_mangle]
-pub unsafe extern "C" fn clSetEventCallback(
-    event: cl_event,
-    command_exec_callback_type: cl_int,
-    pfn_notify: Option<Callback>,
-    user_data: *mut c_void,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    /// Registers `pfn_notify` for a status. A status already reached runs it at once (on the
+    /// callback thread) with that status, or with the event's error.
+    fn clSetEventCallback(
+        event: cl_event,
+        command_exec_callback_type: cl_int,
+        pfn_notify: Option<Callback>,
+        user_data: *mut c_void,
+    ) -> cl_int {
         let e = match Handle::<Event>::get(event) {
             Ok(e) => e,
             Err(err) => return err,
@@ -421,26 +417,19 @@ pub unsafe extern "C" fn clSetEventCallback(
             );
         }
         CL_SUCCESS
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateUserEvent(
-    context: cl_context,
-    errcode_ret: *mut cl_int,
-) -> cl_event {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateUserEvent(context: cl_context) -> cl_event, errcode_ret {
         let c = Handle::<Context>::get(context)?;
         Ok(Handle::create(Event::new(c, None, CL_COMMAND_USER, CL_SUBMITTED)).0)
-    });
-    // SAFETY: the application's errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
-/// Completes a user event (CL_COMPLETE) or fails it (a negative status), once.
-#[no_mangle]
-pub unsafe extern "C" fn clSetUserEventStatus(event: cl_event, execution_status: cl_int) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    /// Completes a user event (CL_COMPLETE) or fails it (a negative status), once.
+    fn clSetUserEventStatus(event: cl_event, execution_status: cl_int) -> cl_int {
         let e = match Handle::<Event>::get(event) {
             Ok(e) => e,
             Err(err) => return err,
@@ -457,5 +446,5 @@ pub unsafe extern "C" fn clSetUserEventStatus(event: cl_event, execution_status:
             // Its status was set already.
             CL_INVALID_OPERATION
         }
-    })
+    }
 }

@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::*;
 
+use crate::api::entry::entry;
 use crate::{
     absent, context, device, event, image, image_formats, kernel, link, memory, platform, program,
     queue, rect, sampler, timer,
@@ -150,43 +151,42 @@ fn extension_function(name: &CStr) -> *mut c_void {
     }
 }
 
-/// # Safety
-/// `func_name` NULL or a NUL-terminated string.
-#[no_mangle]
-pub unsafe extern "C" fn clGetExtensionFunctionAddress(func_name: *const c_char) -> *mut c_void {
-    crate::info::guard(std::ptr::null_mut(), || {
+entry! {
+    /// # Safety
+    /// `func_name` NULL or a NUL-terminated string.
+    fn clGetExtensionFunctionAddress(func_name: *const c_char) -> *mut c_void {
         if func_name.is_null() {
             return std::ptr::null_mut();
         }
         // SAFETY: the caller's NUL-terminated name.
         extension_function(unsafe { CStr::from_ptr(func_name) })
-    })
+    }
 }
 
-/// # Safety
-/// As for [`clGetExtensionFunctionAddress`].
-#[no_mangle]
-pub unsafe extern "C" fn clGetExtensionFunctionAddressForPlatform(
-    platform: cl_platform_id,
-    func_name: *const c_char,
-) -> *mut c_void {
-    crate::info::guard(std::ptr::null_mut(), || {
+entry! {
+    /// # Safety
+    /// As for [`clGetExtensionFunctionAddress`].
+    fn clGetExtensionFunctionAddressForPlatform(
+        platform: cl_platform_id,
+        func_name: *const c_char,
+    ) -> *mut c_void {
         if platform::check(platform).is_err() || platform.is_null() || func_name.is_null() {
             return std::ptr::null_mut();
         }
         // SAFETY: the caller's NUL-terminated name.
         extension_function(unsafe { CStr::from_ptr(func_name) })
-    })
+    }
 }
 
-/// # Safety
-/// As for clGetPlatformIDs.
-#[no_mangle]
-pub unsafe extern "C" fn clIcdGetPlatformIDsKHR(
-    num_entries: cl_uint,
-    platforms: *mut cl_platform_id,
-    num_platforms: *mut cl_uint,
-) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { platform::clGetPlatformIDs(num_entries, platforms, num_platforms) }
+entry! {
+    /// # Safety
+    /// As for clGetPlatformIDs.
+    fn clIcdGetPlatformIDsKHR(
+        num_entries: cl_uint,
+        platforms: *mut cl_platform_id,
+        num_platforms: *mut cl_uint,
+    ) -> cl_int {
+        // SAFETY: forwarded.
+        unsafe { platform::clGetPlatformIDs(num_entries, platforms, num_platforms) }
+    }
 }

@@ -14,7 +14,8 @@ use std::sync::Arc;
 use opencl_sys::*;
 use umd::image::{ImageDesc, ImageFormat, ImageType, MAX_2D_SIZE, MAX_DEPTH};
 
-use crate::context::{finish, Context};
+use crate::api::entry::entry;
+use crate::context::Context;
 use crate::handle::Handle;
 use crate::info::{self, Info};
 use crate::memory::{check_flags, default_access, Mem, EXEC_FAILED};
@@ -449,16 +450,14 @@ fn create_image(
     unsafe { create(c, properties, flags, f, &checked, host_ptr) }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateImage(
-    context: cl_context,
-    flags: cl_mem_flags,
-    image_format: *const cl_image_format,
-    image_desc: *const cl_image_desc,
-    host_ptr: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateImage(
+        context: cl_context,
+        flags: cl_mem_flags,
+        image_format: *const cl_image_format,
+        image_desc: *const cl_image_desc,
+        host_ptr: *mut c_void,
+    ) -> cl_mem, errcode_ret {
         create_image(
             context,
             Vec::new(),
@@ -467,28 +466,22 @@ pub unsafe extern "C" fn clCreateImage(
             image_desc,
             host_ptr,
         )
-    });
-    // SAFETY: the application's errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateImageWithProperties(
-    context: cl_context,
-    properties: *const cl_mem_properties,
-    flags: cl_mem_flags,
-    image_format: *const cl_image_format,
-    image_desc: *const cl_image_desc,
-    host_ptr: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateImageWithProperties(
+        context: cl_context,
+        properties: *const cl_mem_properties,
+        flags: cl_mem_flags,
+        image_format: *const cl_image_format,
+        image_desc: *const cl_image_desc,
+        host_ptr: *mut c_void,
+    ) -> cl_mem, errcode_ret {
         // SAFETY: the application's properties list.
         let list = unsafe { crate::memory::no_properties(properties) }?;
         create_image(context, list, flags, image_format, image_desc, host_ptr)
-    });
-    // SAFETY: the application's errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
 /// clCreateImage2D and clCreateImage3D (OpenCL 1.1) call a zero width, height or depth
@@ -507,77 +500,78 @@ unsafe fn zero_size_error(errcode_ret: *mut cl_int, d: &cl_image_desc) {
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateImage2D(
-    context: cl_context,
-    flags: cl_mem_flags,
-    image_format: *const cl_image_format,
-    image_width: usize,
-    image_height: usize,
-    image_row_pitch: usize,
-    host_ptr: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    let desc = cl_image_desc {
-        image_type: CL_MEM_OBJECT_IMAGE2D,
-        image_width,
-        image_height,
-        image_depth: 0,
-        image_array_size: 0,
-        image_row_pitch,
-        image_slice_pitch: 0,
-        num_mip_levels: 0,
-        num_samples: 0,
-        buffer: std::ptr::null_mut(),
-    };
-    // SAFETY: forwarded application arguments.
-    let m = unsafe { clCreateImage(context, flags, image_format, &desc, host_ptr, errcode_ret) };
-    // SAFETY: the application's errcode pointer.
-    unsafe { zero_size_error(errcode_ret, &desc) };
-    m
+entry! {
+    fn clCreateImage2D(
+        context: cl_context,
+        flags: cl_mem_flags,
+        image_format: *const cl_image_format,
+        image_width: usize,
+        image_height: usize,
+        image_row_pitch: usize,
+        host_ptr: *mut c_void,
+        errcode_ret: *mut cl_int,
+    ) -> cl_mem {
+        let desc = cl_image_desc {
+            image_type: CL_MEM_OBJECT_IMAGE2D,
+            image_width,
+            image_height,
+            image_depth: 0,
+            image_array_size: 0,
+            image_row_pitch,
+            image_slice_pitch: 0,
+            num_mip_levels: 0,
+            num_samples: 0,
+            buffer: std::ptr::null_mut(),
+        };
+        // SAFETY: forwarded application arguments.
+        let m = unsafe { clCreateImage(context, flags, image_format, &desc, host_ptr, errcode_ret) };
+        // SAFETY: the application's errcode pointer.
+        unsafe { zero_size_error(errcode_ret, &desc) };
+        m
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateImage3D(
-    context: cl_context,
-    flags: cl_mem_flags,
-    image_format: *const cl_image_format,
-    image_width: usize,
-    image_height: usize,
-    image_depth: usize,
-    image_row_pitch: usize,
-    image_slice_pitch: usize,
-    host_ptr: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    let desc = cl_image_desc {
-        image_type: CL_MEM_OBJECT_IMAGE3D,
-        image_width,
-        image_height,
-        image_depth,
-        image_array_size: 0,
-        image_row_pitch,
-        image_slice_pitch,
-        num_mip_levels: 0,
-        num_samples: 0,
-        buffer: std::ptr::null_mut(),
-    };
-    // SAFETY: forwarded application arguments.
-    let m = unsafe { clCreateImage(context, flags, image_format, &desc, host_ptr, errcode_ret) };
-    // SAFETY: the application's errcode pointer.
-    unsafe { zero_size_error(errcode_ret, &desc) };
-    m
+entry! {
+    fn clCreateImage3D(
+        context: cl_context,
+        flags: cl_mem_flags,
+        image_format: *const cl_image_format,
+        image_width: usize,
+        image_height: usize,
+        image_depth: usize,
+        image_row_pitch: usize,
+        image_slice_pitch: usize,
+        host_ptr: *mut c_void,
+        errcode_ret: *mut cl_int,
+    ) -> cl_mem {
+        let desc = cl_image_desc {
+            image_type: CL_MEM_OBJECT_IMAGE3D,
+            image_width,
+            image_height,
+            image_depth,
+            image_array_size: 0,
+            image_row_pitch,
+            image_slice_pitch,
+            num_mip_levels: 0,
+            num_samples: 0,
+            buffer: std::ptr::null_mut(),
+        };
+        // SAFETY: forwarded application arguments.
+        let m = unsafe { clCreateImage(context, flags, image_format, &desc, host_ptr, errcode_ret) };
+        // SAFETY: the application's errcode pointer.
+        unsafe { zero_size_error(errcode_ret, &desc) };
+        m
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetImageInfo(
-    image: cl_mem,
-    param_name: cl_image_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetImageInfo(
+        image: cl_mem,
+        param_name: cl_image_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
         let r = Handle::<Mem>::get(image).and_then(|m| {
             let im = m.obj.image.as_ref().ok_or(CL_INVALID_MEM_OBJECT)?;
             let i = &im.image;
@@ -614,7 +608,7 @@ pub unsafe extern "C" fn clGetImageInfo(
         });
         // SAFETY: the application's buffers.
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
+    }
 }
 
 /// Where a host-side image region lies: its origin and size as (x, y, slice) in the umd
@@ -808,21 +802,20 @@ unsafe fn read_write(
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueReadImage(
-    command_queue: cl_command_queue,
-    image: cl_mem,
-    blocking_read: cl_bool,
-    origin: *const usize,
-    region: *const usize,
-    row_pitch: usize,
-    slice_pitch: usize,
-    ptr: *mut c_void,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clEnqueueReadImage(
+        command_queue: cl_command_queue,
+        image: cl_mem,
+        blocking_read: cl_bool,
+        origin: *const usize,
+        region: *const usize,
+        row_pitch: usize,
+        slice_pitch: usize,
+        ptr: *mut c_void,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
         // SAFETY: the application's arguments.
         unsafe {
             read_write(
@@ -840,24 +833,23 @@ pub unsafe extern "C" fn clEnqueueReadImage(
             )
         }
         .map_or_else(|e| e, |_| CL_SUCCESS)
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueWriteImage(
-    command_queue: cl_command_queue,
-    image: cl_mem,
-    blocking_write: cl_bool,
-    origin: *const usize,
-    region: *const usize,
-    input_row_pitch: usize,
-    input_slice_pitch: usize,
-    ptr: *const c_void,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clEnqueueWriteImage(
+        command_queue: cl_command_queue,
+        image: cl_mem,
+        blocking_write: cl_bool,
+        origin: *const usize,
+        region: *const usize,
+        input_row_pitch: usize,
+        input_slice_pitch: usize,
+        ptr: *const c_void,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
         // SAFETY: the application's arguments; a write only reads from ptr.
         unsafe {
             read_write(
@@ -875,7 +867,7 @@ pub unsafe extern "C" fn clEnqueueWriteImage(
             )
         }
         .map_or_else(|e| e, |_| CL_SUCCESS)
-    })
+    }
 }
 
 impl Region {
@@ -916,153 +908,154 @@ fn umd_image(m: &Mem) -> Result<&umd::image::Image, cl_int> {
         .ok_or(CL_INVALID_MEM_OBJECT)
 }
 
-/// clEnqueueCopyImage, clEnqueueCopyImageToBuffer and clEnqueueCopyBufferToImage, on the
-/// queue's thread after their dependencies (a copy through host memory).
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueCopyImage(
-    command_queue: cl_command_queue,
-    src_image: cl_mem,
-    dst_image: cl_mem,
-    src_origin: *const usize,
-    dst_origin: *const usize,
-    region: *const usize,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    info::status(|| {
-        let (q, src) = image_command(command_queue, src_image)?;
-        let (_, dst) = image_command(command_queue, dst_image)?;
-        let (si, di) = (umd_image(&src.obj)?, umd_image(&dst.obj)?);
-        if si.format != di.format {
-            return Err(CL_IMAGE_FORMAT_MISMATCH);
-        }
-        // SAFETY: the application's origins and region.
-        let gs = unsafe { self::region(si, src_origin, region, 0, 0) }?;
-        // SAFETY: as above.
-        let gd = unsafe { self::region(di, dst_origin, region, 0, 0) }?;
-        if gs.packed_bytes() != gd.packed_bytes() {
-            return Err(CL_INVALID_VALUE);
-        }
-        if Arc::ptr_eq(&src, &dst) && gs.overlaps(&gd) {
-            return Err(CL_MEM_COPY_OVERLAP);
-        }
-        let work = Work::Host(Box::new(move || {
-            let v = gather(&src.obj, &gs)?;
-            scatter(&dst.obj, &gd, &v)
-        }));
-        // SAFETY: the application's wait list and event pointer.
-        unsafe {
-            queue::enqueue(
-                &q,
-                CL_COMMAND_COPY_IMAGE,
-                num_events_in_wait_list,
-                event_wait_list,
-                event,
-                false,
-                work,
-            )
-        }
-    })
+entry! {
+    /// clEnqueueCopyImage, clEnqueueCopyImageToBuffer and clEnqueueCopyBufferToImage, on the
+    /// queue's thread after their dependencies (a copy through host memory).
+    fn clEnqueueCopyImage(
+        command_queue: cl_command_queue,
+        src_image: cl_mem,
+        dst_image: cl_mem,
+        src_origin: *const usize,
+        dst_origin: *const usize,
+        region: *const usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        info::status(|| {
+            let (q, src) = image_command(command_queue, src_image)?;
+            let (_, dst) = image_command(command_queue, dst_image)?;
+            let (si, di) = (umd_image(&src.obj)?, umd_image(&dst.obj)?);
+            if si.format != di.format {
+                return Err(CL_IMAGE_FORMAT_MISMATCH);
+            }
+            // SAFETY: the application's origins and region.
+            let gs = unsafe { self::region(si, src_origin, region, 0, 0) }?;
+            // SAFETY: as above.
+            let gd = unsafe { self::region(di, dst_origin, region, 0, 0) }?;
+            if gs.packed_bytes() != gd.packed_bytes() {
+                return Err(CL_INVALID_VALUE);
+            }
+            if Arc::ptr_eq(&src, &dst) && gs.overlaps(&gd) {
+                return Err(CL_MEM_COPY_OVERLAP);
+            }
+            let work = Work::Host(Box::new(move || {
+                let v = gather(&src.obj, &gs)?;
+                scatter(&dst.obj, &gd, &v)
+            }));
+            // SAFETY: the application's wait list and event pointer.
+            unsafe {
+                queue::enqueue(
+                    &q,
+                    CL_COMMAND_COPY_IMAGE,
+                    num_events_in_wait_list,
+                    event_wait_list,
+                    event,
+                    false,
+                    work,
+                )
+            }
+        })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
-    command_queue: cl_command_queue,
-    src_image: cl_mem,
-    dst_buffer: cl_mem,
-    src_origin: *const usize,
-    region: *const usize,
-    dst_offset: usize,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    info::status(|| {
-        let (q, src) = image_command(command_queue, src_image)?;
-        // SAFETY: the application's origin and region.
-        let g = unsafe { self::region(umd_image(&src.obj)?, src_origin, region, 0, 0) }?;
-        let (_, dst) =
-            crate::memory::command(command_queue, dst_buffer, dst_offset, g.packed_bytes())?;
-        let work = Work::Host(Box::new(move || {
-            let v = gather(&src.obj, &g)?;
-            dst.obj
-                .buffer
-                .write(dst_offset as u64, &v)
-                .map_err(|_| EXEC_FAILED)
-        }));
-        // SAFETY: the application's wait list and event pointer.
-        unsafe {
-            queue::enqueue(
-                &q,
-                CL_COMMAND_COPY_IMAGE_TO_BUFFER,
-                num_events_in_wait_list,
-                event_wait_list,
-                event,
-                false,
-                work,
-            )
-        }
-    })
+entry! {
+    fn clEnqueueCopyImageToBuffer(
+        command_queue: cl_command_queue,
+        src_image: cl_mem,
+        dst_buffer: cl_mem,
+        src_origin: *const usize,
+        region: *const usize,
+        dst_offset: usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        info::status(|| {
+            let (q, src) = image_command(command_queue, src_image)?;
+            // SAFETY: the application's origin and region.
+            let g = unsafe { self::region(umd_image(&src.obj)?, src_origin, region, 0, 0) }?;
+            let (_, dst) =
+                crate::memory::command(command_queue, dst_buffer, dst_offset, g.packed_bytes())?;
+            let work = Work::Host(Box::new(move || {
+                let v = gather(&src.obj, &g)?;
+                dst.obj
+                    .buffer
+                    .write(dst_offset as u64, &v)
+                    .map_err(|_| EXEC_FAILED)
+            }));
+            // SAFETY: the application's wait list and event pointer.
+            unsafe {
+                queue::enqueue(
+                    &q,
+                    CL_COMMAND_COPY_IMAGE_TO_BUFFER,
+                    num_events_in_wait_list,
+                    event_wait_list,
+                    event,
+                    false,
+                    work,
+                )
+            }
+        })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
-    command_queue: cl_command_queue,
-    src_buffer: cl_mem,
-    dst_image: cl_mem,
-    src_offset: usize,
-    dst_origin: *const usize,
-    region: *const usize,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    info::status(|| {
-        let (q, dst) = image_command(command_queue, dst_image)?;
-        // SAFETY: the application's origin and region.
-        let g = unsafe { self::region(umd_image(&dst.obj)?, dst_origin, region, 0, 0) }?;
-        let (_, src) =
-            crate::memory::command(command_queue, src_buffer, src_offset, g.packed_bytes())?;
-        let work = Work::Host(Box::new(move || {
-            let mut v = vec![0u8; g.packed_bytes()];
-            src.obj
-                .buffer
-                .read(src_offset as u64, &mut v)
-                .map_err(|_| EXEC_FAILED)?;
-            scatter(&dst.obj, &g, &v)
-        }));
-        // SAFETY: the application's wait list and event pointer.
-        unsafe {
-            queue::enqueue(
-                &q,
-                CL_COMMAND_COPY_BUFFER_TO_IMAGE,
-                num_events_in_wait_list,
-                event_wait_list,
-                event,
-                false,
-                work,
-            )
-        }
-    })
+entry! {
+    fn clEnqueueCopyBufferToImage(
+        command_queue: cl_command_queue,
+        src_buffer: cl_mem,
+        dst_image: cl_mem,
+        src_offset: usize,
+        dst_origin: *const usize,
+        region: *const usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        info::status(|| {
+            let (q, dst) = image_command(command_queue, dst_image)?;
+            // SAFETY: the application's origin and region.
+            let g = unsafe { self::region(umd_image(&dst.obj)?, dst_origin, region, 0, 0) }?;
+            let (_, src) =
+                crate::memory::command(command_queue, src_buffer, src_offset, g.packed_bytes())?;
+            let work = Work::Host(Box::new(move || {
+                let mut v = vec![0u8; g.packed_bytes()];
+                src.obj
+                    .buffer
+                    .read(src_offset as u64, &mut v)
+                    .map_err(|_| EXEC_FAILED)?;
+                scatter(&dst.obj, &g, &v)
+            }));
+            // SAFETY: the application's wait list and event pointer.
+            unsafe {
+                queue::enqueue(
+                    &q,
+                    CL_COMMAND_COPY_BUFFER_TO_IMAGE,
+                    num_events_in_wait_list,
+                    event_wait_list,
+                    event,
+                    false,
+                    work,
+                )
+            }
+        })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueMapImage(
-    command_queue: cl_command_queue,
-    image: cl_mem,
-    blocking_map: cl_bool,
-    map_flags: cl_map_flags,
-    origin: *const usize,
-    region: *const usize,
-    image_row_pitch: *mut usize,
-    image_slice_pitch: *mut usize,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-    errcode_ret: *mut cl_int,
-) -> *mut c_void {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clEnqueueMapImage(
+        command_queue: cl_command_queue,
+        image: cl_mem,
+        blocking_map: cl_bool,
+        map_flags: cl_map_flags,
+        origin: *const usize,
+        region: *const usize,
+        image_row_pitch: *mut usize,
+        image_slice_pitch: *mut usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> *mut c_void, errcode_ret {
         let (q, m) = image_command(command_queue, image)?;
         let im = umd_image(&m.obj)?;
         // SAFETY: the application's origin and region.
@@ -1093,9 +1086,7 @@ pub unsafe extern "C" fn clEnqueueMapImage(
             }
         }
         Ok(ptr)
-    });
-    // SAFETY: the application's errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
 /// One texel of `format` holding `color`, the clEnqueueFillImage colour: four floats for
@@ -1145,44 +1136,45 @@ pub fn fill_texel(format: ImageFormat, color: [u8; 16]) -> Vec<u8> {
     out
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueFillImage(
-    command_queue: cl_command_queue,
-    image: cl_mem,
-    fill_color: *const c_void,
-    origin: *const usize,
-    region: *const usize,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    info::status(|| {
-        let (q, m) = image_command(command_queue, image)?;
-        let im = umd_image(&m.obj)?;
-        // SAFETY: the application's origin and region.
-        let g = unsafe { self::region(im, origin, region, 0, 0) }?;
-        if fill_color.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        let mut color = [0u8; 16];
-        // SAFETY: the application's four-component colour (16 bytes).
-        unsafe { std::ptr::copy_nonoverlapping(fill_color.cast::<u8>(), color.as_mut_ptr(), 16) };
-        let texel = fill_texel(im.format, color);
-        let work = Work::Host(Box::new(move || {
-            let packed = texel.repeat(g.packed_bytes() / texel.len());
-            scatter(&m.obj, &g, &packed)
-        }));
-        // SAFETY: the application's wait list and event pointer.
-        unsafe {
-            queue::enqueue(
-                &q,
-                CL_COMMAND_FILL_IMAGE,
-                num_events_in_wait_list,
-                event_wait_list,
-                event,
-                false,
-                work,
-            )
-        }
-    })
+entry! {
+    fn clEnqueueFillImage(
+        command_queue: cl_command_queue,
+        image: cl_mem,
+        fill_color: *const c_void,
+        origin: *const usize,
+        region: *const usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        info::status(|| {
+            let (q, m) = image_command(command_queue, image)?;
+            let im = umd_image(&m.obj)?;
+            // SAFETY: the application's origin and region.
+            let g = unsafe { self::region(im, origin, region, 0, 0) }?;
+            if fill_color.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            let mut color = [0u8; 16];
+            // SAFETY: the application's four-component colour (16 bytes).
+            unsafe { std::ptr::copy_nonoverlapping(fill_color.cast::<u8>(), color.as_mut_ptr(), 16) };
+            let texel = fill_texel(im.format, color);
+            let work = Work::Host(Box::new(move || {
+                let packed = texel.repeat(g.packed_bytes() / texel.len());
+                scatter(&m.obj, &g, &packed)
+            }));
+            // SAFETY: the application's wait list and event pointer.
+            unsafe {
+                queue::enqueue(
+                    &q,
+                    CL_COMMAND_FILL_IMAGE,
+                    num_events_in_wait_list,
+                    event_wait_list,
+                    event,
+                    false,
+                    work,
+                )
+            }
+        })
+    }
 }

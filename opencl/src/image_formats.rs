@@ -3,6 +3,7 @@
 
 use opencl_sys::*;
 
+use crate::api::entry::entry;
 use crate::context::Context;
 use crate::device::{IMAGE_3D_WRITES, READ_WRITE_IMAGES};
 use crate::handle::Handle;
@@ -54,32 +55,33 @@ pub fn supported(
         .collect())
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetSupportedImageFormats(
-    context: cl_context,
-    flags: cl_mem_flags,
-    image_type: cl_mem_object_type,
-    num_entries: cl_uint,
-    image_formats: *mut cl_image_format,
-    num_image_formats: *mut cl_uint,
-) -> cl_int {
-    info::status(|| {
-        let c = Handle::<Context>::get(context)?;
-        if num_entries == 0 && !image_formats.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        let any_images = c.obj.devices.iter().any(|d| d.obj.image_support());
-        let formats = supported(flags, image_type, any_images)?;
-        if !image_formats.is_null() {
-            for (k, f) in formats.iter().take(num_entries as usize).enumerate() {
-                // SAFETY: the application's array of num_entries formats.
-                unsafe { *image_formats.add(k) = *f };
+entry! {
+    fn clGetSupportedImageFormats(
+        context: cl_context,
+        flags: cl_mem_flags,
+        image_type: cl_mem_object_type,
+        num_entries: cl_uint,
+        image_formats: *mut cl_image_format,
+        num_image_formats: *mut cl_uint,
+    ) -> cl_int {
+        info::status(|| {
+            let c = Handle::<Context>::get(context)?;
+            if num_entries == 0 && !image_formats.is_null() {
+                return Err(CL_INVALID_VALUE);
             }
-        }
-        if !num_image_formats.is_null() {
-            // SAFETY: the application's pointer.
-            unsafe { *num_image_formats = formats.len() as cl_uint };
-        }
-        Ok(())
-    })
+            let any_images = c.obj.devices.iter().any(|d| d.obj.image_support());
+            let formats = supported(flags, image_type, any_images)?;
+            if !image_formats.is_null() {
+                for (k, f) in formats.iter().take(num_entries as usize).enumerate() {
+                    // SAFETY: the application's array of num_entries formats.
+                    unsafe { *image_formats.add(k) = *f };
+                }
+            }
+            if !num_image_formats.is_null() {
+                // SAFETY: the application's pointer.
+                unsafe { *num_image_formats = formats.len() as cl_uint };
+            }
+            Ok(())
+        })
+    }
 }

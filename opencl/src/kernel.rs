@@ -9,7 +9,7 @@ use opencl_sys::*;
 use umd::kernel::ArgSlot;
 use umd::payload::ArgValue;
 
-use crate::context::finish;
+use crate::api::entry::entry;
 use crate::device::Device;
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
@@ -338,13 +338,8 @@ fn value_size_ok(arg_size: usize, slot: usize, declared: Option<usize>) -> bool 
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateKernel(
-    program: cl_program,
-    kernel_name: *const c_char,
-    errcode_ret: *mut cl_int,
-) -> cl_kernel {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateKernel(program: cl_program, kernel_name: *const c_char) -> cl_kernel, errcode_ret {
         let p = Handle::<Program>::get(program)?;
         if kernel_name.is_null() {
             return Err(CL_INVALID_VALUE);
@@ -354,51 +349,46 @@ pub unsafe extern "C" fn clCreateKernel(
             .to_string_lossy()
             .into_owned();
         create(&p, &name)
-    });
-    // SAFETY: the application\'s errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateKernelsInProgram(
-    program: cl_program,
-    num_kernels: cl_uint,
-    kernels: *mut cl_kernel,
-    num_kernels_ret: *mut cl_uint,
-) -> cl_int {
-    info::status(|| {
-        let p = Handle::<Program>::get(program)?;
-        let names = p
-            .obj
-            .builds()
-            .iter()
-            .find(|b| b.executable())
-            .map(|b| b.kernels.clone())
-            .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
-        if !kernels.is_null() && (num_kernels as usize) < names.len() {
-            return Err(CL_INVALID_VALUE);
-        }
-        if !kernels.is_null() {
-            for (k, n) in names.iter().enumerate() {
-                let h = create(&p, n)?;
-                // SAFETY: the application's array of num_kernels >= names.len() handles.
-                unsafe { *kernels.add(k) = h };
+entry! {
+    fn clCreateKernelsInProgram(
+        program: cl_program,
+        num_kernels: cl_uint,
+        kernels: *mut cl_kernel,
+        num_kernels_ret: *mut cl_uint,
+    ) -> cl_int {
+        info::status(|| {
+            let p = Handle::<Program>::get(program)?;
+            let names = p
+                .obj
+                .builds()
+                .iter()
+                .find(|b| b.executable())
+                .map(|b| b.kernels.clone())
+                .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+            if !kernels.is_null() && (num_kernels as usize) < names.len() {
+                return Err(CL_INVALID_VALUE);
             }
-        }
-        if !num_kernels_ret.is_null() {
-            // SAFETY: the application's pointer.
-            unsafe { *num_kernels_ret = names.len() as cl_uint };
-        }
-        Ok(())
-    })
+            if !kernels.is_null() {
+                for (k, n) in names.iter().enumerate() {
+                    let h = create(&p, n)?;
+                    // SAFETY: the application's array of num_kernels >= names.len() handles.
+                    unsafe { *kernels.add(k) = h };
+                }
+            }
+            if !num_kernels_ret.is_null() {
+                // SAFETY: the application's pointer.
+                unsafe { *num_kernels_ret = names.len() as cl_uint };
+            }
+            Ok(())
+        })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCloneKernel(
-    source_kernel: cl_kernel,
-    errcode_ret: *mut cl_int,
-) -> cl_kernel {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCloneKernel(source_kernel: cl_kernel) -> cl_kernel, errcode_ret {
         let k = Handle::<Kernel>::get(source_kernel)?;
         k.obj
             .program
@@ -419,133 +409,133 @@ pub unsafe extern "C" fn clCloneKernel(
             attached: AtomicBool::new(true),
         })
         .0)
-    });
-    // SAFETY: the application\'s errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clRetainKernel(k: cl_kernel) -> cl_int {
-    Handle::<Kernel>::retain(k)
+entry! {
+    fn clRetainKernel(k: cl_kernel) -> cl_int {
+        Handle::<Kernel>::retain(k)
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseKernel(k: cl_kernel) -> cl_int {
-    Handle::<Kernel>::release(k)
+entry! {
+    fn clReleaseKernel(k: cl_kernel) -> cl_int {
+        Handle::<Kernel>::release(k)
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clSetKernelArg(
-    kernel: cl_kernel,
-    arg_index: cl_uint,
-    arg_size: usize,
-    arg_value: *const c_void,
-) -> cl_int {
-    info::status(|| {
-        let k = Handle::<Kernel>::get(kernel)?;
-        let slot = *k
-            .obj
-            .signature
-            .get(arg_index as usize)
-            .ok_or(CL_INVALID_ARG_INDEX)?;
-        let arg = match slot {
-            ArgSlot::Buffer => {
-                if arg_size != std::mem::size_of::<cl_mem>() {
-                    return Err(CL_INVALID_ARG_SIZE);
+entry! {
+    fn clSetKernelArg(
+        kernel: cl_kernel,
+        arg_index: cl_uint,
+        arg_size: usize,
+        arg_value: *const c_void,
+    ) -> cl_int {
+        info::status(|| {
+            let k = Handle::<Kernel>::get(kernel)?;
+            let slot = *k
+                .obj
+                .signature
+                .get(arg_index as usize)
+                .ok_or(CL_INVALID_ARG_INDEX)?;
+            let arg = match slot {
+                ArgSlot::Buffer => {
+                    if arg_size != std::mem::size_of::<cl_mem>() {
+                        return Err(CL_INVALID_ARG_SIZE);
+                    }
+                    // A NULL arg_value, or one pointing at a NULL cl_mem, gives the kernel a
+                    // NULL pointer (the specification's rule for buffer arguments).
+                    let m = if arg_value.is_null() {
+                        std::ptr::null_mut()
+                    } else {
+                        // SAFETY: arg_value points at a cl_mem (arg_size checked).
+                        unsafe { *(arg_value as *const cl_mem) }
+                    };
+                    if m.is_null() {
+                        Arg::NullMem
+                    } else {
+                        let m = Handle::<Mem>::get(m)?;
+                        if m.obj.image.is_some()
+                            || !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context)
+                        {
+                            return Err(CL_INVALID_MEM_OBJECT);
+                        }
+                        Arg::Mem(Arc::downgrade(&m))
+                    }
                 }
-                // A NULL arg_value, or one pointing at a NULL cl_mem, gives the kernel a
-                // NULL pointer (the specification's rule for buffer arguments).
-                let m = if arg_value.is_null() {
-                    std::ptr::null_mut()
-                } else {
+                ArgSlot::Local => {
+                    if !arg_value.is_null() {
+                        return Err(CL_INVALID_ARG_VALUE);
+                    }
+                    if arg_size == 0 || arg_size as u64 > crate::device::LOCAL_MEM_BYTES {
+                        return Err(CL_INVALID_ARG_SIZE);
+                    }
+                    Arg::Local(arg_size as u32)
+                }
+                ArgSlot::Value(n) => {
+                    let n = n as usize;
+                    let declared = k.obj.declared_sizes.get(arg_index as usize).copied();
+                    if !value_size_ok(arg_size, n, declared.flatten()) {
+                        return Err(CL_INVALID_ARG_SIZE);
+                    }
+                    if arg_value.is_null() {
+                        return Err(CL_INVALID_ARG_VALUE);
+                    }
+                    // The slot's bytes the application gave; the rest of a widened slot is 0.
+                    let given = arg_size.min(n);
+                    // SAFETY: `arg_size` >= `given` readable bytes at arg_value.
+                    let bytes = unsafe { std::slice::from_raw_parts(arg_value as *const u8, given) };
+                    let mut v = bytes.to_vec();
+                    v.resize(n, 0);
+                    Arg::Value(v)
+                }
+                ArgSlot::Sampler => {
+                    if arg_size != std::mem::size_of::<cl_sampler>() {
+                        return Err(CL_INVALID_ARG_SIZE);
+                    }
+                    if arg_value.is_null() {
+                        return Err(CL_INVALID_ARG_VALUE);
+                    }
+                    // SAFETY: arg_value points at a cl_sampler (arg_size checked).
+                    let s = Handle::<Sampler>::get(unsafe { *(arg_value as *const cl_sampler) })?;
+                    if !Arc::ptr_eq(&s.obj.context, &k.obj.program.obj.context) {
+                        return Err(CL_INVALID_SAMPLER);
+                    }
+                    Arg::Sampler(s.obj.sampler)
+                }
+                ArgSlot::Image => {
+                    if arg_size != std::mem::size_of::<cl_mem>() {
+                        return Err(CL_INVALID_ARG_SIZE);
+                    }
+                    if arg_value.is_null() {
+                        return Err(CL_INVALID_ARG_VALUE);
+                    }
                     // SAFETY: arg_value points at a cl_mem (arg_size checked).
-                    unsafe { *(arg_value as *const cl_mem) }
-                };
-                if m.is_null() {
-                    Arg::NullMem
-                } else {
-                    let m = Handle::<Mem>::get(m)?;
-                    if m.obj.image.is_some()
-                        || !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context)
+                    let m = Handle::<Mem>::get(unsafe { *(arg_value as *const cl_mem) })?;
+                    if m.obj.image.is_none() || !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context)
                     {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
                     Arg::Mem(Arc::downgrade(&m))
                 }
-            }
-            ArgSlot::Local => {
-                if !arg_value.is_null() {
-                    return Err(CL_INVALID_ARG_VALUE);
-                }
-                if arg_size == 0 || arg_size as u64 > crate::device::LOCAL_MEM_BYTES {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
-                Arg::Local(arg_size as u32)
-            }
-            ArgSlot::Value(n) => {
-                let n = n as usize;
-                let declared = k.obj.declared_sizes.get(arg_index as usize).copied();
-                if !value_size_ok(arg_size, n, declared.flatten()) {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
-                if arg_value.is_null() {
-                    return Err(CL_INVALID_ARG_VALUE);
-                }
-                // The slot's bytes the application gave; the rest of a widened slot is 0.
-                let given = arg_size.min(n);
-                // SAFETY: `arg_size` >= `given` readable bytes at arg_value.
-                let bytes = unsafe { std::slice::from_raw_parts(arg_value as *const u8, given) };
-                let mut v = bytes.to_vec();
-                v.resize(n, 0);
-                Arg::Value(v)
-            }
-            ArgSlot::Sampler => {
-                if arg_size != std::mem::size_of::<cl_sampler>() {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
-                if arg_value.is_null() {
-                    return Err(CL_INVALID_ARG_VALUE);
-                }
-                // SAFETY: arg_value points at a cl_sampler (arg_size checked).
-                let s = Handle::<Sampler>::get(unsafe { *(arg_value as *const cl_sampler) })?;
-                if !Arc::ptr_eq(&s.obj.context, &k.obj.program.obj.context) {
-                    return Err(CL_INVALID_SAMPLER);
-                }
-                Arg::Sampler(s.obj.sampler)
-            }
-            ArgSlot::Image => {
-                if arg_size != std::mem::size_of::<cl_mem>() {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
-                if arg_value.is_null() {
-                    return Err(CL_INVALID_ARG_VALUE);
-                }
-                // SAFETY: arg_value points at a cl_mem (arg_size checked).
-                let m = Handle::<Mem>::get(unsafe { *(arg_value as *const cl_mem) })?;
-                if m.obj.image.is_none() || !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context)
-                {
-                    return Err(CL_INVALID_MEM_OBJECT);
-                }
-                Arg::Mem(Arc::downgrade(&m))
-            }
-        };
-        let mut set = k.obj.args.lock().unwrap_or_else(|e| e.into_inner());
-        set[arg_index as usize] = Some(arg);
-        // Commands already enqueued keep the snapshot they took.
-        *k.obj.snapshot.lock().unwrap_or_else(|e| e.into_inner()) = None;
-        Ok(())
-    })
+            };
+            let mut set = k.obj.args.lock().unwrap_or_else(|e| e.into_inner());
+            set[arg_index as usize] = Some(arg);
+            // Commands already enqueued keep the snapshot they took.
+            *k.obj.snapshot.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            Ok(())
+        })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelInfo(
-    kernel: cl_kernel,
-    param_name: cl_kernel_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetKernelInfo(
+        kernel: cl_kernel,
+        param_name: cl_kernel_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
         let r = Handle::<Kernel>::get(kernel).and_then(|k| {
             Ok(match param_name {
                 CL_KERNEL_FUNCTION_NAME => Info::Str(k.obj.name.clone()),
@@ -559,19 +549,18 @@ pub unsafe extern "C" fn clGetKernelInfo(
         });
         // SAFETY: the application's buffers.
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelArgInfo(
-    kernel: cl_kernel,
-    arg_index: cl_uint,
-    param_name: cl_kernel_arg_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetKernelArgInfo(
+        kernel: cl_kernel,
+        arg_index: cl_uint,
+        param_name: cl_kernel_arg_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
         let r = Handle::<Kernel>::get(kernel).and_then(|k| {
             if arg_index as usize >= k.obj.signature.len() {
                 return Err(CL_INVALID_ARG_INDEX);
@@ -626,19 +615,18 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
         });
         // SAFETY: the application's buffers.
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
-    kernel: cl_kernel,
-    device: cl_device_id,
-    param_name: cl_kernel_work_group_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetKernelWorkGroupInfo(
+        kernel: cl_kernel,
+        device: cl_device_id,
+        param_name: cl_kernel_work_group_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
         let r = Handle::<Kernel>::get(kernel).and_then(|k| {
             let d = k.obj.device_for(device)?;
             let uk = k.obj.on(&d)?;
@@ -683,21 +671,20 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
         });
         // SAFETY: the application's buffers.
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelSubGroupInfo(
-    kernel: cl_kernel,
-    device: cl_device_id,
-    param_name: cl_kernel_sub_group_info,
-    input_value_size: usize,
-    input_value: *const c_void,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetKernelSubGroupInfo(
+        kernel: cl_kernel,
+        device: cl_device_id,
+        param_name: cl_kernel_sub_group_info,
+        input_value_size: usize,
+        input_value: *const c_void,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
         let r = Handle::<Kernel>::get(kernel).and_then(|k| {
             let d = k.obj.device_for(device)?;
             let uk = k.obj.on(&d)?;
@@ -754,7 +741,7 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfo(
         });
         // SAFETY: the application's buffers.
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
+    }
 }
 
 /// `n` (1 to 3) size_t values at `p`, then zeros: None for NULL; `err` when one does not fit
@@ -776,163 +763,165 @@ unsafe fn sizes(p: *const usize, n: usize, err: cl_int) -> Result<Option<[usize;
     Ok(Some(v))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueNDRangeKernel(
-    queue: cl_command_queue,
-    kernel: cl_kernel,
-    work_dim: cl_uint,
-    global_work_offset: *const usize,
-    global_work_size: *const usize,
-    local_work_size: *const usize,
-    n: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    info::status(|| {
-        let q = Handle::<Queue>::get(queue)?;
-        let k = Handle::<Kernel>::get(kernel)?;
-        if !Arc::ptr_eq(&q.obj.context, &k.obj.program.obj.context) {
-            return Err(CL_INVALID_CONTEXT);
-        }
-        let uk = k.obj.on(&q.obj.device)?;
-        if !(1..=3).contains(&work_dim) {
-            return Err(CL_INVALID_WORK_DIMENSION);
-        }
-        let dims = work_dim as usize;
-        // SAFETY: the application's arrays of work_dim elements.
-        let global = unsafe { sizes(global_work_size, dims, CL_INVALID_GLOBAL_WORK_SIZE) }?
-            // OpenCL 2.1+: a NULL global size, like a zero one, runs nothing (the
-            // command still completes its event).
-            .unwrap_or([0; 3]);
-        let global = &global[..dims];
-        // SAFETY: as above, the application's work_dim-element arrays (or NULL).
-        let offset = unsafe { sizes(global_work_offset, dims, CL_INVALID_GLOBAL_OFFSET) }?;
-        // SAFETY: as above.
-        let local = unsafe { sizes(local_work_size, dims, CL_INVALID_WORK_ITEM_SIZE) }?;
-        let local = local.as_ref().map(|l| &l[..dims]);
-        let offset = offset.as_ref().map(|o| &o[..dims]);
-        if let Some(o) = offset {
-            if o.iter()
-                .zip(global)
-                .any(|(o, g)| o.checked_add(*g).is_none_or(|e| e > u32::MAX as usize))
-            {
-                return Err(CL_INVALID_GLOBAL_OFFSET);
+entry! {
+    fn clEnqueueNDRangeKernel(
+        queue: cl_command_queue,
+        kernel: cl_kernel,
+        work_dim: cl_uint,
+        global_work_offset: *const usize,
+        global_work_size: *const usize,
+        local_work_size: *const usize,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        info::status(|| {
+            let q = Handle::<Queue>::get(queue)?;
+            let k = Handle::<Kernel>::get(kernel)?;
+            if !Arc::ptr_eq(&q.obj.context, &k.obj.program.obj.context) {
+                return Err(CL_INVALID_CONTEXT);
             }
-        }
-        let required = k.obj.described().and_then(|d| d.required_work_group_size);
-        if let Some(l) = local {
-            if l.contains(&0) || l.iter().any(|&x| x > q.obj.device.obj.max_work_group()) {
-                return Err(CL_INVALID_WORK_ITEM_SIZE);
+            let uk = k.obj.on(&q.obj.device)?;
+            if !(1..=3).contains(&work_dim) {
+                return Err(CL_INVALID_WORK_DIMENSION);
             }
-            let total: usize = l.iter().product();
-            if total > k.obj.max_group(&q.obj.device.obj) {
-                return Err(CL_INVALID_WORK_GROUP_SIZE);
-            }
-            let uniform = k
-                .obj
-                .program
-                .obj
-                .device_index(&q.obj.device)
-                .and_then(|d| k.obj.uniform_groups.get(d))
-                .is_some_and(|&u| u);
-            if uniform && global.iter().zip(l).any(|(g, l)| g % l != 0) {
-                return Err(CL_INVALID_WORK_GROUP_SIZE);
-            }
-            if let Some(r) = required {
-                let mut padded = [1u32; 3];
-                for (d, v) in l.iter().enumerate() {
-                    padded[d] = *v as u32;
+            let dims = work_dim as usize;
+            // SAFETY: the application's arrays of work_dim elements.
+            let global = unsafe { sizes(global_work_size, dims, CL_INVALID_GLOBAL_WORK_SIZE) }?
+                // OpenCL 2.1+: a NULL global size, like a zero one, runs nothing (the
+                // command still completes its event).
+                .unwrap_or([0; 3]);
+            let global = &global[..dims];
+            // SAFETY: as above, the application's work_dim-element arrays (or NULL).
+            let offset = unsafe { sizes(global_work_offset, dims, CL_INVALID_GLOBAL_OFFSET) }?;
+            // SAFETY: as above.
+            let local = unsafe { sizes(local_work_size, dims, CL_INVALID_WORK_ITEM_SIZE) }?;
+            let local = local.as_ref().map(|l| &l[..dims]);
+            let offset = offset.as_ref().map(|o| &o[..dims]);
+            if let Some(o) = offset {
+                if o.iter()
+                    .zip(global)
+                    .any(|(o, g)| o.checked_add(*g).is_none_or(|e| e > u32::MAX as usize))
+                {
+                    return Err(CL_INVALID_GLOBAL_OFFSET);
                 }
-                if padded != r {
+            }
+            let required = k.obj.described().and_then(|d| d.required_work_group_size);
+            if let Some(l) = local {
+                if l.contains(&0) || l.iter().any(|&x| x > q.obj.device.obj.max_work_group()) {
+                    return Err(CL_INVALID_WORK_ITEM_SIZE);
+                }
+                let total: usize = l.iter().product();
+                if total > k.obj.max_group(&q.obj.device.obj) {
                     return Err(CL_INVALID_WORK_GROUP_SIZE);
                 }
-            }
-        }
-        // The arguments as set now; unchanged since the last enqueue (and no buffer
-        // destroyed since), its snapshot.
-        let (args, mems) = {
-            let set = k.obj.args.lock().unwrap_or_else(|e| e.into_inner());
-            let mut cached = k.obj.snapshot.lock().unwrap_or_else(|e| e.into_inner());
-            let epoch = buffers_destroyed();
-            let reuse = cached
-                .as_ref()
-                .filter(|(made, _)| *made == epoch)
-                .and_then(|(_, s)| Some((s.clone(), s.hold().ok()?)));
-            match reuse {
-                Some(r) => r,
-                None => {
-                    *cached = None;
-                    let s = Arc::new(ArgSnapshot::of(&set)?);
-                    let held = s.hold()?;
-                    *cached = Some((epoch, s.clone()));
-                    (s, held)
+                let uniform = k
+                    .obj
+                    .program
+                    .obj
+                    .device_index(&q.obj.device)
+                    .and_then(|d| k.obj.uniform_groups.get(d))
+                    .is_some_and(|&u| u);
+                if uniform && global.iter().zip(l).any(|(g, l)| g % l != 0) {
+                    return Err(CL_INVALID_WORK_GROUP_SIZE);
+                }
+                if let Some(r) = required {
+                    let mut padded = [1u32; 3];
+                    for (d, v) in l.iter().enumerate() {
+                        padded[d] = *v as u32;
+                    }
+                    if padded != r {
+                        return Err(CL_INVALID_WORK_GROUP_SIZE);
+                    }
                 }
             }
-        };
-        if mems
-            .iter()
-            .any(|m| !Arc::ptr_eq(&m.obj.device, &q.obj.device))
-        {
-            return Err(CL_INVALID_OPERATION);
-        }
-        // OpenCL 2.1+: a zero global size runs nothing.
-        let empty = global.contains(&0);
-        let u32s = |v: &[usize]| {
-            let mut out = [0u32; 3];
-            for (o, &x) in out.iter_mut().zip(v) {
-                *o = x as u32;
+            // The arguments as set now; unchanged since the last enqueue (and no buffer
+            // destroyed since), its snapshot.
+            let (args, mems) = {
+                let set = k.obj.args.lock().unwrap_or_else(|e| e.into_inner());
+                let mut cached = k.obj.snapshot.lock().unwrap_or_else(|e| e.into_inner());
+                let epoch = buffers_destroyed();
+                let reuse = cached
+                    .as_ref()
+                    .filter(|(made, _)| *made == epoch)
+                    .and_then(|(_, s)| Some((s.clone(), s.hold().ok()?)));
+                match reuse {
+                    Some(r) => r,
+                    None => {
+                        *cached = None;
+                        let s = Arc::new(ArgSnapshot::of(&set)?);
+                        let held = s.hold()?;
+                        *cached = Some((epoch, s.clone()));
+                        (s, held)
+                    }
+                }
+            };
+            if mems
+                .iter()
+                .any(|m| !Arc::ptr_eq(&m.obj.device, &q.obj.device))
+            {
+                return Err(CL_INVALID_OPERATION);
             }
-            out
-        };
-        let (g32, o32) = (u32s(global), offset.map_or([0; 3], u32s));
-        let l32 = local.map(u32s);
-        let work = if empty {
-            queue::Work::Nothing
-        } else {
-            let r = umd::ndrange::NdRange::new(
-                &g32[..dims],
-                l32.as_ref().map(|l| &l[..dims]),
-                uk.simd,
-                required,
-            )
-            .map_err(|_| CL_INVALID_WORK_GROUP_SIZE)?;
-            queue::Work::Kernel(queue::KernelRun {
-                kernel: k.clone(),
-                range: r
-                    .with_offset(&o32[..dims])
-                    .map_err(|_| CL_INVALID_GLOBAL_OFFSET)?,
-                args,
-                mems,
-            })
-        };
-        // A GPU fault or hang fails the event and reaches the context's callback.
-        // SAFETY: the application's wait list and event pointer.
-        unsafe { queue::enqueue(&q, CL_COMMAND_NDRANGE_KERNEL, n, wait, event, false, work) }
-    })
+            // OpenCL 2.1+: a zero global size runs nothing.
+            let empty = global.contains(&0);
+            let u32s = |v: &[usize]| {
+                let mut out = [0u32; 3];
+                for (o, &x) in out.iter_mut().zip(v) {
+                    *o = x as u32;
+                }
+                out
+            };
+            let (g32, o32) = (u32s(global), offset.map_or([0; 3], u32s));
+            let l32 = local.map(u32s);
+            let work = if empty {
+                queue::Work::Nothing
+            } else {
+                let r = umd::ndrange::NdRange::new(
+                    &g32[..dims],
+                    l32.as_ref().map(|l| &l[..dims]),
+                    uk.simd,
+                    required,
+                )
+                .map_err(|_| CL_INVALID_WORK_GROUP_SIZE)?;
+                queue::Work::Kernel(queue::KernelRun {
+                    kernel: k.clone(),
+                    range: r
+                        .with_offset(&o32[..dims])
+                        .map_err(|_| CL_INVALID_GLOBAL_OFFSET)?,
+                    args,
+                    mems,
+                })
+            };
+            // A GPU fault or hang fails the event and reaches the context's callback.
+            // SAFETY: the application's wait list and event pointer.
+            unsafe { queue::enqueue(&q, CL_COMMAND_NDRANGE_KERNEL, n, wait, event, false, work) }
+        })
+    }
 }
 
-/// OpenCL 1.x task: one work-item.
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueTask(
-    queue: cl_command_queue,
-    kernel: cl_kernel,
-    n: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    let one = [1usize];
-    // SAFETY: forwarded, with a one-item range.
-    unsafe {
-        clEnqueueNDRangeKernel(
-            queue,
-            kernel,
-            1,
-            std::ptr::null(),
-            one.as_ptr(),
-            one.as_ptr(),
-            n,
-            wait,
-            event,
-        )
+entry! {
+    /// OpenCL 1.x task: one work-item.
+    fn clEnqueueTask(
+        queue: cl_command_queue,
+        kernel: cl_kernel,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        let one = [1usize];
+        // SAFETY: forwarded, with a one-item range.
+        unsafe {
+            clEnqueueNDRangeKernel(
+                queue,
+                kernel,
+                1,
+                std::ptr::null(),
+                one.as_ptr(),
+                one.as_ptr(),
+                n,
+                wait,
+                event,
+            )
+        }
     }
 }

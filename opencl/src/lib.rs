@@ -17,6 +17,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod absent;
+pub mod api;
 pub mod binary;
 pub mod compiler;
 pub mod context;

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use opencl_sys::*;
 
+use crate::api::entry::entry;
 use crate::binary::{BinaryError, Container, Payload};
 use crate::compiler;
 use crate::context::{finish, Context};
@@ -272,132 +273,133 @@ unsafe fn options(s: *const c_char) -> String {
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCompileProgram(
-    program: cl_program,
-    num_devices: cl_uint,
-    device_list: *const cl_device_id,
-    options: *const c_char,
-    num_input_headers: cl_uint,
-    input_headers: *const cl_program,
-    header_include_names: *mut *const c_char,
-    pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
-    user_data: *mut c_void,
-) -> cl_int {
-    info::status(|| {
-        let p = Handle::<Program>::get(program)?;
-        if pfn_notify.is_none() && !user_data.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        if (num_input_headers == 0) != (input_headers.is_null() && header_include_names.is_null())
-            || (num_input_headers != 0
-                && (input_headers.is_null() || header_include_names.is_null()))
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-        // SAFETY: the application's device array.
-        let devices = unsafe { self::device_list(&p.obj.context.obj, num_devices, device_list) }?;
-        let targets: Vec<usize> = match devices {
-            None => (0..p.obj.devices.len()).collect(),
-            Some(list) => list
-                .iter()
-                .map(|d| p.obj.device_index(d).ok_or(CL_INVALID_DEVICE))
-                .collect::<Result<_, _>>()?,
-        };
-        let mut headers = Vec::new();
-        if num_input_headers != 0 {
-            // SAFETY: the application's arrays of num_input_headers elements.
-            let (progs, names) = unsafe {
-                (
-                    info::slice(input_headers, num_input_headers as usize)?,
-                    info::slice(
-                        header_include_names as *const *const c_char,
-                        num_input_headers as usize,
-                    )?,
-                )
-            };
-            for (h, n) in progs.iter().zip(names) {
-                let h = Handle::<Program>::get(*h)?;
-                if n.is_null() {
-                    return Err(CL_INVALID_VALUE);
-                }
-                // SAFETY: a NUL-terminated include name.
-                let name = unsafe { CStr::from_ptr(*n) }.to_string_lossy().into_owned();
-                if !valid_include_name(&name) {
-                    return Err(CL_INVALID_VALUE);
-                }
-                let Origin::Source(text) = &h.obj.origin else {
-                    return Err(CL_INVALID_OPERATION);
-                };
-                headers.push((name, text.clone()));
+entry! {
+    fn clCompileProgram(
+        program: cl_program,
+        num_devices: cl_uint,
+        device_list: *const cl_device_id,
+        options: *const c_char,
+        num_input_headers: cl_uint,
+        input_headers: *const cl_program,
+        header_include_names: *mut *const c_char,
+        pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+        user_data: *mut c_void,
+    ) -> cl_int {
+        info::status(|| {
+            let p = Handle::<Program>::get(program)?;
+            if pfn_notify.is_none() && !user_data.is_null() {
+                return Err(CL_INVALID_VALUE);
             }
-        }
-        if p.obj.kernels_alive.load(Ordering::SeqCst) > 0 {
-            return Err(CL_INVALID_OPERATION);
-        }
-        // SAFETY: the application's option string.
-        let opts = unsafe { self::options(options) };
-        let result: Vec<(bool, String, Option<Arc<Ir>>)> = match &p.obj.origin {
-            Origin::Binary => return Err(CL_INVALID_OPERATION),
-            Origin::Il(il) => targets
-                .iter()
-                .map(|k| {
-                    // The IL, specialized, is the compiled object, labelled with each device.
-                    let target = p.obj.devices[*k].obj.umd.platform().ocloc_device();
-                    match p
-                        .obj
-                        .il_for_compiler(il)
-                        .and_then(|il| Ir::object(il, target))
-                    {
-                        Ok(ir) => (true, String::new(), Some(Arc::new(ir))),
-                        Err(e) => (false, e, None),
+            if (num_input_headers == 0) != (input_headers.is_null() && header_include_names.is_null())
+                || (num_input_headers != 0
+                    && (input_headers.is_null() || header_include_names.is_null()))
+            {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: the application's device array.
+            let devices = unsafe { self::device_list(&p.obj.context.obj, num_devices, device_list) }?;
+            let targets: Vec<usize> = match devices {
+                None => (0..p.obj.devices.len()).collect(),
+                Some(list) => list
+                    .iter()
+                    .map(|d| p.obj.device_index(d).ok_or(CL_INVALID_DEVICE))
+                    .collect::<Result<_, _>>()?,
+            };
+            let mut headers = Vec::new();
+            if num_input_headers != 0 {
+                // SAFETY: the application's arrays of num_input_headers elements.
+                let (progs, names) = unsafe {
+                    (
+                        info::slice(input_headers, num_input_headers as usize)?,
+                        info::slice(
+                            header_include_names as *const *const c_char,
+                            num_input_headers as usize,
+                        )?,
+                    )
+                };
+                for (h, n) in progs.iter().zip(names) {
+                    let h = Handle::<Program>::get(*h)?;
+                    if n.is_null() {
+                        return Err(CL_INVALID_VALUE);
                     }
-                })
-                .collect(),
-            Origin::Source(source) => {
-                let dir = header_dir(&headers)?;
-                let full = format!("{opts} -I {}", dir.0.display());
-                // SPIR-V differs by device only through its macros: one compile per target.
-                let mut by_target: HashMap<&str, (bool, String, Option<Arc<Ir>>)> = HashMap::new();
-                targets
+                    // SAFETY: a NUL-terminated include name.
+                    let name = unsafe { CStr::from_ptr(*n) }.to_string_lossy().into_owned();
+                    if !valid_include_name(&name) {
+                        return Err(CL_INVALID_VALUE);
+                    }
+                    let Origin::Source(text) = &h.obj.origin else {
+                        return Err(CL_INVALID_OPERATION);
+                    };
+                    headers.push((name, text.clone()));
+                }
+            }
+            if p.obj.kernels_alive.load(Ordering::SeqCst) > 0 {
+                return Err(CL_INVALID_OPERATION);
+            }
+            // SAFETY: the application's option string.
+            let opts = unsafe { self::options(options) };
+            let result: Vec<(bool, String, Option<Arc<Ir>>)> = match &p.obj.origin {
+                Origin::Binary => return Err(CL_INVALID_OPERATION),
+                Origin::Il(il) => targets
                     .iter()
                     .map(|k| {
-                        let d = &p.obj.devices[*k].obj;
-                        by_target
-                            .entry(d.umd.platform().ocloc_device())
-                            .or_insert_with(|| {
-                                let (log, ir) = compile_object(d, source, &full);
-                                (ir.is_some(), log, ir.map(Arc::new))
-                            })
-                            .clone()
+                        // The IL, specialized, is the compiled object, labelled with each device.
+                        let target = p.obj.devices[*k].obj.umd.platform().ocloc_device();
+                        match p
+                            .obj
+                            .il_for_compiler(il)
+                            .and_then(|il| Ir::object(il, target))
+                        {
+                            Ok(ir) => (true, String::new(), Some(Arc::new(ir))),
+                            Err(e) => (false, e, None),
+                        }
                     })
-                    .collect()
+                    .collect(),
+                Origin::Source(source) => {
+                    let dir = header_dir(&headers)?;
+                    let full = format!("{opts} -I {}", dir.0.display());
+                    // SPIR-V differs by device only through its macros: one compile per target.
+                    let mut by_target: HashMap<&str, (bool, String, Option<Arc<Ir>>)> = HashMap::new();
+                    targets
+                        .iter()
+                        .map(|k| {
+                            let d = &p.obj.devices[*k].obj;
+                            by_target
+                                .entry(d.umd.platform().ocloc_device())
+                                .or_insert_with(|| {
+                                    let (log, ir) = compile_object(d, source, &full);
+                                    (ir.is_some(), log, ir.map(Arc::new))
+                                })
+                                .clone()
+                        })
+                        .collect()
+                }
+            };
+            let mut failed = false;
+            {
+                let mut builds = p.obj.builds();
+                for (k, (ok, log, ir)) in targets.iter().zip(result) {
+                    failed |= !ok;
+                    builds[*k] = Build {
+                        status: if ok { CL_BUILD_SUCCESS } else { CL_BUILD_ERROR },
+                        options: opts.clone(),
+                        ir,
+                        log,
+                        ..Build::none()
+                    };
+                }
             }
-        };
-        let mut failed = false;
-        {
-            let mut builds = p.obj.builds();
-            for (k, (ok, log, ir)) in targets.iter().zip(result) {
-                failed |= !ok;
-                builds[*k] = Build {
-                    status: if ok { CL_BUILD_SUCCESS } else { CL_BUILD_ERROR },
-                    options: opts.clone(),
-                    ir,
-                    log,
-                    ..Build::none()
-                };
+            if let Some(f) = pfn_notify {
+                // SAFETY: the application's callback with its own data.
+                unsafe { f(program, user_data) };
             }
-        }
-        if let Some(f) = pfn_notify {
-            // SAFETY: the application's callback with its own data.
-            unsafe { f(program, user_data) };
-        }
-        if failed {
-            Err(CL_COMPILE_PROGRAM_FAILURE)
-        } else {
-            Ok(())
-        }
-    })
+            if failed {
+                Err(CL_COMPILE_PROGRAM_FAILURE)
+            } else {
+                Ok(())
+            }
+        })
+    }
 }
 
 /// clLinkProgram's options (OpenCL 3.0 API 5.8.6.4, 5.8.6.5).
@@ -565,95 +567,96 @@ pub fn executable(device: &Device, ir: &Arc<Ir>, options: &str) -> Build {
     )
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clLinkProgram(
-    context: cl_context,
-    num_devices: cl_uint,
-    device_list: *const cl_device_id,
-    options: *const c_char,
-    num_input_programs: cl_uint,
-    input_programs: *const cl_program,
-    pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
-    user_data: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_program {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
-        let c = Handle::<Context>::get(context)?;
-        if pfn_notify.is_none() && !user_data.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        if num_input_programs == 0 || input_programs.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        // SAFETY: the application's device array.
-        let devices = unsafe { self::device_list(&c.obj, num_devices, device_list) }?
-            .unwrap_or_else(|| c.obj.devices.clone());
-        // SAFETY: the application's array of num_input_programs programs.
-        let inputs = unsafe { info::slice(input_programs, num_input_programs as usize) }?
-            .iter()
-            .map(|p| Handle::<Program>::get(*p))
-            .collect::<Result<Vec<_>, _>>()?;
-        if inputs.iter().any(|p| !Arc::ptr_eq(&p.obj.context, &c)) {
-            return Err(CL_INVALID_CONTEXT);
-        }
-        // SAFETY: the application's option string.
-        let text = unsafe { self::options(options) };
-        let opts = link_options(&text)?;
-        // Per device: every input has a compiled object or library for it, or none has (and
-        // the device gets no link); anything else is the application's error.
-        let mut per_device: Vec<Option<Vec<Arc<Ir>>>> = Vec::new();
-        for d in &devices {
-            let irs: Vec<Option<Arc<Ir>>> = inputs
+entry! {
+    fn clLinkProgram(
+        context: cl_context,
+        num_devices: cl_uint,
+        device_list: *const cl_device_id,
+        options: *const c_char,
+        num_input_programs: cl_uint,
+        input_programs: *const cl_program,
+        pfn_notify: Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>,
+        user_data: *mut c_void,
+        errcode_ret: *mut cl_int,
+    ) -> cl_program {
+        let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+            let c = Handle::<Context>::get(context)?;
+            if pfn_notify.is_none() && !user_data.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            if num_input_programs == 0 || input_programs.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: the application's device array.
+            let devices = unsafe { self::device_list(&c.obj, num_devices, device_list) }?
+                .unwrap_or_else(|| c.obj.devices.clone());
+            // SAFETY: the application's array of num_input_programs programs.
+            let inputs = unsafe { info::slice(input_programs, num_input_programs as usize) }?
                 .iter()
-                .map(|p| {
-                    p.obj.device_index(d).and_then(|k| {
-                        // Compiled or linked (SUCCESS), or given as a binary (NONE).
-                        let b = &p.obj.builds()[k];
-                        b.ir.clone().filter(|_| b.status != CL_BUILD_ERROR)
+                .map(|p| Handle::<Program>::get(*p))
+                .collect::<Result<Vec<_>, _>>()?;
+            if inputs.iter().any(|p| !Arc::ptr_eq(&p.obj.context, &c)) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+            // SAFETY: the application's option string.
+            let text = unsafe { self::options(options) };
+            let opts = link_options(&text)?;
+            // Per device: every input has a compiled object or library for it, or none has (and
+            // the device gets no link); anything else is the application's error.
+            let mut per_device: Vec<Option<Vec<Arc<Ir>>>> = Vec::new();
+            for d in &devices {
+                let irs: Vec<Option<Arc<Ir>>> = inputs
+                    .iter()
+                    .map(|p| {
+                        p.obj.device_index(d).and_then(|k| {
+                            // Compiled or linked (SUCCESS), or given as a binary (NONE).
+                            let b = &p.obj.builds()[k];
+                            b.ir.clone().filter(|_| b.status != CL_BUILD_ERROR)
+                        })
                     })
+                    .collect();
+                per_device.push(match irs.iter().filter(|i| i.is_some()).count() {
+                    0 => None,
+                    n if n == irs.len() => Some(irs.into_iter().flatten().collect()),
+                    _ => return Err(CL_INVALID_OPERATION),
+                });
+            }
+            if per_device.iter().all(Option::is_none) {
+                return Err(CL_INVALID_OPERATION);
+            }
+            let builds: Vec<Build> = devices
+                .iter()
+                .zip(&per_device)
+                .map(|(d, irs)| match irs {
+                    Some(irs) => link_device(&d.obj, irs, &opts, &text),
+                    None => Build::none(),
                 })
                 .collect();
-            per_device.push(match irs.iter().filter(|i| i.is_some()).count() {
-                0 => None,
-                n if n == irs.len() => Some(irs.into_iter().flatten().collect()),
-                _ => return Err(CL_INVALID_OPERATION),
-            });
+            let failed = builds.iter().any(|b| b.status == CL_BUILD_ERROR);
+            let program = create(c.clone(), devices, Origin::Binary, builds);
+            if let Some(f) = pfn_notify {
+                // SAFETY: the application's callback with its own data.
+                unsafe { f(program, user_data) };
+            }
+            Ok((program, failed))
+        });
+        match r {
+            Ok((program, failed)) => {
+                // SAFETY: the application's errcode pointer (or NULL).
+                unsafe {
+                    info::set_err(
+                        errcode_ret,
+                        if failed {
+                            CL_LINK_PROGRAM_FAILURE
+                        } else {
+                            CL_SUCCESS
+                        },
+                    )
+                };
+                program
+            }
+            // SAFETY: as above.
+            Err(e) => unsafe { finish(Err(e), errcode_ret) },
         }
-        if per_device.iter().all(Option::is_none) {
-            return Err(CL_INVALID_OPERATION);
-        }
-        let builds: Vec<Build> = devices
-            .iter()
-            .zip(&per_device)
-            .map(|(d, irs)| match irs {
-                Some(irs) => link_device(&d.obj, irs, &opts, &text),
-                None => Build::none(),
-            })
-            .collect();
-        let failed = builds.iter().any(|b| b.status == CL_BUILD_ERROR);
-        let program = create(c.clone(), devices, Origin::Binary, builds);
-        if let Some(f) = pfn_notify {
-            // SAFETY: the application's callback with its own data.
-            unsafe { f(program, user_data) };
-        }
-        Ok((program, failed))
-    });
-    match r {
-        Ok((program, failed)) => {
-            // SAFETY: the application's errcode pointer (or NULL).
-            unsafe {
-                info::set_err(
-                    errcode_ret,
-                    if failed {
-                        CL_LINK_PROGRAM_FAILURE
-                    } else {
-                        CL_SUCCESS
-                    },
-                )
-            };
-            program
-        }
-        // SAFETY: as above.
-        Err(e) => unsafe { finish(Err(e), errcode_ret) },
     }
 }

@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex};
 use kmd_iface::seam::{MapBacking, Mapping};
 use opencl_sys::*;
 
-use crate::context::{finish, Context};
+use crate::api::entry::entry;
+use crate::context::Context;
 use crate::device::Device;
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
@@ -276,19 +277,15 @@ fn create_buffer(
     .0)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateBuffer(
-    context: cl_context,
-    flags: cl_mem_flags,
-    size: usize,
-    host_ptr: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateBuffer(
+        context: cl_context,
+        flags: cl_mem_flags,
+        size: usize,
+        host_ptr: *mut c_void,
+    ) -> cl_mem, errcode_ret {
         create_buffer(context, Vec::new(), flags, size, host_ptr)
-    });
-    // SAFETY: the application\'s errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
 /// A `*WithProperties` list where no property is supported: NULL or an empty list, which
@@ -309,33 +306,28 @@ pub(crate) unsafe fn no_properties(
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateBufferWithProperties(
-    context: cl_context,
-    properties: *const cl_mem_properties,
-    flags: cl_mem_flags,
-    size: usize,
-    host_ptr: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateBufferWithProperties(
+        context: cl_context,
+        properties: *const cl_mem_properties,
+        flags: cl_mem_flags,
+        size: usize,
+        host_ptr: *mut c_void,
+    ) -> cl_mem, errcode_ret {
         // SAFETY: the application's properties list.
         let list = unsafe { no_properties(properties) }?;
         create_buffer(context, list, flags, size, host_ptr)
-    });
-    // SAFETY: the application\'s errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateSubBuffer(
-    buffer: cl_mem,
-    mut flags: cl_mem_flags,
-    create_type: cl_buffer_create_type,
-    create_info: *const c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_mem {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateSubBuffer(
+        buffer: cl_mem,
+        flags: cl_mem_flags,
+        create_type: cl_buffer_create_type,
+        create_info: *const c_void,
+    ) -> cl_mem, errcode_ret {
+        let mut flags = flags;
         let parent = Handle::<Mem>::get(buffer)?;
         if parent.obj.parent.is_some() || parent.obj.image.is_some() {
             return Err(CL_INVALID_MEM_OBJECT);
@@ -420,28 +412,27 @@ pub unsafe extern "C" fn clCreateSubBuffer(
             destructors: Mutex::default(),
         })
         .0)
-    });
-    // SAFETY: the application\'s errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clRetainMemObject(m: cl_mem) -> cl_int {
-    Handle::<Mem>::retain(m)
+entry! {
+    fn clRetainMemObject(m: cl_mem) -> cl_int {
+        Handle::<Mem>::retain(m)
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseMemObject(m: cl_mem) -> cl_int {
-    Handle::<Mem>::release(m)
+entry! {
+    fn clReleaseMemObject(m: cl_mem) -> cl_int {
+        Handle::<Mem>::release(m)
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clSetMemObjectDestructorCallback(
-    memobj: cl_mem,
-    pfn_notify: Option<unsafe extern "C" fn(cl_mem, *mut c_void)>,
-    user_data: *mut c_void,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clSetMemObjectDestructorCallback(
+        memobj: cl_mem,
+        pfn_notify: Option<unsafe extern "C" fn(cl_mem, *mut c_void)>,
+        user_data: *mut c_void,
+    ) -> cl_int {
         let m = match Handle::<Mem>::get(memobj) {
             Ok(m) => m,
             Err(e) => return e,
@@ -455,18 +446,17 @@ pub unsafe extern "C" fn clSetMemObjectDestructorCallback(
             .unwrap_or_else(|e| e.into_inner())
             .push((f, user_data));
         CL_SUCCESS
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetMemObjectInfo(
-    memobj: cl_mem,
-    param_name: cl_mem_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetMemObjectInfo(
+        memobj: cl_mem,
+        param_name: cl_mem_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
         let r = Handle::<Mem>::get(memobj).and_then(|m| {
             let o = &m.obj;
             Ok(match param_name {
@@ -494,7 +484,7 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
         });
         // SAFETY: the application's buffers.
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
+    }
 }
 
 type QueueAndMem = (Arc<Handle<Queue>>, Arc<Handle<Mem>>);
@@ -527,19 +517,18 @@ pub(crate) fn command(
 
 pub(crate) const EXEC_FAILED: cl_int = CL_OUT_OF_RESOURCES;
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueReadBuffer(
-    queue: cl_command_queue,
-    buffer: cl_mem,
-    blocking: cl_bool,
-    offset: usize,
-    size: usize,
-    ptr: *mut c_void,
-    n: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clEnqueueReadBuffer(
+        queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking: cl_bool,
+        offset: usize,
+        size: usize,
+        ptr: *mut c_void,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
         let (q, m) = match command(queue, buffer, offset, size) {
             Ok(x) => x,
             Err(e) => return e,
@@ -572,22 +561,21 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
             )
         }
         .map_or_else(|e| e, |_| CL_SUCCESS)
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueWriteBuffer(
-    queue: cl_command_queue,
-    buffer: cl_mem,
-    blocking: cl_bool,
-    offset: usize,
-    size: usize,
-    ptr: *const c_void,
-    n: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clEnqueueWriteBuffer(
+        queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking: cl_bool,
+        offset: usize,
+        size: usize,
+        ptr: *const c_void,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
         let (q, m) = match command(queue, buffer, offset, size) {
             Ok(x) => x,
             Err(e) => return e,
@@ -620,117 +608,119 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
             )
         }
         .map_or_else(|e| e, |_| CL_SUCCESS)
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueCopyBuffer(
-    queue: cl_command_queue,
-    src: cl_mem,
-    dst: cl_mem,
-    src_offset: usize,
-    dst_offset: usize,
-    size: usize,
-    n: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    info::status(|| {
-        let (q, s) = command(queue, src, src_offset, size)?;
-        let (_, d) = command(queue, dst, dst_offset, size)?;
-        if size == 0 {
-            return Err(CL_INVALID_VALUE);
-        }
-        let same = s.obj.buffer.gpu_address() == d.obj.buffer.gpu_address()
-            || (s.obj.buffer.gpu_address() < d.obj.buffer.gpu_address() + d.obj.size as u64
-                && d.obj.buffer.gpu_address() < s.obj.buffer.gpu_address() + s.obj.size as u64);
-        if same {
-            let (a, b) = (
-                s.obj.buffer.gpu_address() + src_offset as u64,
-                d.obj.buffer.gpu_address() + dst_offset as u64,
-            );
-            if a < b + size as u64 && b < a + size as u64 {
-                return Err(CL_MEM_COPY_OVERLAP);
+entry! {
+    fn clEnqueueCopyBuffer(
+        queue: cl_command_queue,
+        src: cl_mem,
+        dst: cl_mem,
+        src_offset: usize,
+        dst_offset: usize,
+        size: usize,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        info::status(|| {
+            let (q, s) = command(queue, src, src_offset, size)?;
+            let (_, d) = command(queue, dst, dst_offset, size)?;
+            if size == 0 {
+                return Err(CL_INVALID_VALUE);
             }
-        }
-        if q.obj.has_blitter() {
-            let (sb, db) = (s.obj.buffer.clone(), d.obj.buffer.clone());
-            let (so, d_o, len) = (src_offset as u64, dst_offset as u64, size as u64);
-            let work = queue::Work::Blit(queue::BlitRun {
-                what: "clEnqueueCopyBuffer",
-                submit: Box::new(move |umd, deps| umd.copy_buffer(&sb, so, &db, d_o, len, deps)),
-                mems: vec![s, d],
-            });
+            let same = s.obj.buffer.gpu_address() == d.obj.buffer.gpu_address()
+                || (s.obj.buffer.gpu_address() < d.obj.buffer.gpu_address() + d.obj.size as u64
+                    && d.obj.buffer.gpu_address() < s.obj.buffer.gpu_address() + s.obj.size as u64);
+            if same {
+                let (a, b) = (
+                    s.obj.buffer.gpu_address() + src_offset as u64,
+                    d.obj.buffer.gpu_address() + dst_offset as u64,
+                );
+                if a < b + size as u64 && b < a + size as u64 {
+                    return Err(CL_MEM_COPY_OVERLAP);
+                }
+            }
+            if q.obj.has_blitter() {
+                let (sb, db) = (s.obj.buffer.clone(), d.obj.buffer.clone());
+                let (so, d_o, len) = (src_offset as u64, dst_offset as u64, size as u64);
+                let work = queue::Work::Blit(queue::BlitRun {
+                    what: "clEnqueueCopyBuffer",
+                    submit: Box::new(move |umd, deps| umd.copy_buffer(&sb, so, &db, d_o, len, deps)),
+                    mems: vec![s, d],
+                });
+                // SAFETY: the application's wait list and event pointer.
+                return unsafe {
+                    queue::enqueue(&q, CL_COMMAND_COPY_BUFFER, n, wait, event, false, work)
+                };
+            }
+            let work = queue::Work::Host(Box::new(move || {
+                let mut tmp = vec![0u8; size];
+                s.obj
+                    .buffer
+                    .read(src_offset as u64, &mut tmp)
+                    .map_err(|_| EXEC_FAILED)?;
+                d.obj
+                    .buffer
+                    .write(dst_offset as u64, &tmp)
+                    .map_err(|_| EXEC_FAILED)
+            }));
             // SAFETY: the application's wait list and event pointer.
-            return unsafe {
-                queue::enqueue(&q, CL_COMMAND_COPY_BUFFER, n, wait, event, false, work)
-            };
-        }
-        let work = queue::Work::Host(Box::new(move || {
-            let mut tmp = vec![0u8; size];
-            s.obj
-                .buffer
-                .read(src_offset as u64, &mut tmp)
-                .map_err(|_| EXEC_FAILED)?;
-            d.obj
-                .buffer
-                .write(dst_offset as u64, &tmp)
-                .map_err(|_| EXEC_FAILED)
-        }));
-        // SAFETY: the application's wait list and event pointer.
-        unsafe { queue::enqueue(&q, CL_COMMAND_COPY_BUFFER, n, wait, event, false, work) }
-    })
+            unsafe { queue::enqueue(&q, CL_COMMAND_COPY_BUFFER, n, wait, event, false, work) }
+        })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueFillBuffer(
-    queue: cl_command_queue,
-    buffer: cl_mem,
-    pattern: *const c_void,
-    pattern_size: usize,
-    offset: usize,
-    size: usize,
-    n: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    info::status(|| {
-        let (q, m) = command(queue, buffer, offset, size)?;
-        if pattern.is_null()
-            || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128)
-            || !offset.is_multiple_of(pattern_size)
-            || !size.is_multiple_of(pattern_size)
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-        // SAFETY: the application's pattern of pattern_size bytes.
-        let pat = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
-        // The blitter fills with the patterns its fill packet has a colour depth for.
-        if q.obj.blitter_fills(pattern_size) {
-            let buf = m.obj.buffer.clone();
-            let (pattern, offset, len) = (pat.to_vec(), offset as u64, size as u64);
-            let work = queue::Work::Blit(queue::BlitRun {
-                what: "clEnqueueFillBuffer",
-                submit: Box::new(move |umd, deps| {
-                    umd.fill_buffer(&buf, offset, len, &pattern, deps)
-                }),
-                mems: vec![m],
-            });
+entry! {
+    fn clEnqueueFillBuffer(
+        queue: cl_command_queue,
+        buffer: cl_mem,
+        pattern: *const c_void,
+        pattern_size: usize,
+        offset: usize,
+        size: usize,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        info::status(|| {
+            let (q, m) = command(queue, buffer, offset, size)?;
+            if pattern.is_null()
+                || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128)
+                || !offset.is_multiple_of(pattern_size)
+                || !size.is_multiple_of(pattern_size)
+            {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: the application's pattern of pattern_size bytes.
+            let pat = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
+            // The blitter fills with the patterns its fill packet has a colour depth for.
+            if q.obj.blitter_fills(pattern_size) {
+                let buf = m.obj.buffer.clone();
+                let (pattern, offset, len) = (pat.to_vec(), offset as u64, size as u64);
+                let work = queue::Work::Blit(queue::BlitRun {
+                    what: "clEnqueueFillBuffer",
+                    submit: Box::new(move |umd, deps| {
+                        umd.fill_buffer(&buf, offset, len, &pattern, deps)
+                    }),
+                    mems: vec![m],
+                });
+                // SAFETY: the application's wait list and event pointer.
+                return unsafe {
+                    queue::enqueue(&q, CL_COMMAND_FILL_BUFFER, n, wait, event, false, work)
+                };
+            }
+            let bytes: Vec<u8> = pat.iter().copied().cycle().take(size).collect();
+            let work = queue::Work::Host(Box::new(move || {
+                m.obj
+                    .buffer
+                    .write(offset as u64, &bytes)
+                    .map_err(|_| EXEC_FAILED)
+            }));
             // SAFETY: the application's wait list and event pointer.
-            return unsafe {
-                queue::enqueue(&q, CL_COMMAND_FILL_BUFFER, n, wait, event, false, work)
-            };
-        }
-        let bytes: Vec<u8> = pat.iter().copied().cycle().take(size).collect();
-        let work = queue::Work::Host(Box::new(move || {
-            m.obj
-                .buffer
-                .write(offset as u64, &bytes)
-                .map_err(|_| EXEC_FAILED)
-        }));
-        // SAFETY: the application's wait list and event pointer.
-        unsafe { queue::enqueue(&q, CL_COMMAND_FILL_BUFFER, n, wait, event, false, work) }
-    })
+            unsafe { queue::enqueue(&q, CL_COMMAND_FILL_BUFFER, n, wait, event, false, work) }
+        })
+    }
 }
 
 /// Whether a map with `map_flags` of memory with `mem_flags` writes, or the specification's
@@ -861,20 +851,18 @@ unsafe fn map_in_place(
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueMapBuffer(
-    queue: cl_command_queue,
-    buffer: cl_mem,
-    blocking: cl_bool,
-    map_flags: cl_map_flags,
-    offset: usize,
-    size: usize,
-    n: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-    errcode_ret: *mut cl_int,
-) -> *mut c_void {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clEnqueueMapBuffer(
+        queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking: cl_bool,
+        map_flags: cl_map_flags,
+        offset: usize,
+        size: usize,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> *mut c_void, errcode_ret {
         let (q, m) = command(queue, buffer, offset, size)?;
         if size == 0 {
             return Err(CL_INVALID_VALUE);
@@ -949,101 +937,101 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
                 Err(e)
             }
         }
-    });
-    // SAFETY: the application\'s errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueUnmapMemObject(
-    queue: cl_command_queue,
-    memobj: cl_mem,
-    mapped_ptr: *mut c_void,
-    n: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    info::status(|| {
-        // Buffers and images alike.
-        let q = Handle::<Queue>::get(queue)?;
-        let m = Handle::<Mem>::get(memobj)?;
-        if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
-            return Err(CL_INVALID_CONTEXT);
-        }
-        if !Arc::ptr_eq(&q.obj.device, &m.obj.device) {
-            return Err(CL_INVALID_OPERATION);
-        }
-        let region = m
-            .obj
-            .maps
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&(mapped_ptr as usize))
-            .ok_or(CL_INVALID_VALUE)?;
-        let work = match (region.copy, region.write) {
-            (Some(copy), true) => {
-                let mm = m.clone();
-                queue::Work::Host(Box::new(move || {
-                    // SAFETY: the copy is alive; the application is done with it.
-                    let bytes = unsafe { std::slice::from_raw_parts(copy.ptr(), copy.len) };
-                    match &region.image {
-                        Some(g) => crate::image::scatter(&mm.obj, g, bytes),
-                        None => mm
-                            .obj
-                            .buffer
-                            .write(region.offset as u64, bytes)
-                            .map_err(|_| EXEC_FAILED),
-                    }
-                }))
-            }
-            _ => queue::Work::Nothing,
-        };
-        // SAFETY: the application's wait list and event pointer.
-        unsafe { queue::enqueue(&q, CL_COMMAND_UNMAP_MEM_OBJECT, n, wait, event, false, work) }
-    })
-}
-
-/// Every memory object lives on its one device: migration has nothing to move.
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
-    queue: cl_command_queue,
-    num_mem_objects: cl_uint,
-    mem_objects: *const cl_mem,
-    flags: cl_mem_migration_flags,
-    n: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    info::status(|| {
-        let q = Handle::<Queue>::get(queue)?;
-        if num_mem_objects == 0
-            || flags & !(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) != 0
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-        // SAFETY: the application's array.
-        for mem in unsafe { info::slice(mem_objects, num_mem_objects as usize) }? {
-            // Any memory object migrates (images too), not only buffers.
-            let m = Handle::<Mem>::get(*mem)?;
+entry! {
+    fn clEnqueueUnmapMemObject(
+        queue: cl_command_queue,
+        memobj: cl_mem,
+        mapped_ptr: *mut c_void,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        info::status(|| {
+            // Buffers and images alike.
+            let q = Handle::<Queue>::get(queue)?;
+            let m = Handle::<Mem>::get(memobj)?;
             if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
                 return Err(CL_INVALID_CONTEXT);
             }
             if !Arc::ptr_eq(&q.obj.device, &m.obj.device) {
-                // Objects live on their context's first device; moving them is not provided.
                 return Err(CL_INVALID_OPERATION);
             }
-        }
-        // SAFETY: the application's wait list and event pointer.
-        unsafe {
-            queue::enqueue(
-                &q,
-                CL_COMMAND_MIGRATE_MEM_OBJECTS,
-                n,
-                wait,
-                event,
-                false,
-                queue::Work::Nothing,
-            )
-        }
-    })
+            let region = m
+                .obj
+                .maps
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&(mapped_ptr as usize))
+                .ok_or(CL_INVALID_VALUE)?;
+            let work = match (region.copy, region.write) {
+                (Some(copy), true) => {
+                    let mm = m.clone();
+                    queue::Work::Host(Box::new(move || {
+                        // SAFETY: the copy is alive; the application is done with it.
+                        let bytes = unsafe { std::slice::from_raw_parts(copy.ptr(), copy.len) };
+                        match &region.image {
+                            Some(g) => crate::image::scatter(&mm.obj, g, bytes),
+                            None => mm
+                                .obj
+                                .buffer
+                                .write(region.offset as u64, bytes)
+                                .map_err(|_| EXEC_FAILED),
+                        }
+                    }))
+                }
+                _ => queue::Work::Nothing,
+            };
+            // SAFETY: the application's wait list and event pointer.
+            unsafe { queue::enqueue(&q, CL_COMMAND_UNMAP_MEM_OBJECT, n, wait, event, false, work) }
+        })
+    }
+}
+
+entry! {
+    /// Every memory object lives on its one device: migration has nothing to move.
+    fn clEnqueueMigrateMemObjects(
+        queue: cl_command_queue,
+        num_mem_objects: cl_uint,
+        mem_objects: *const cl_mem,
+        flags: cl_mem_migration_flags,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        info::status(|| {
+            let q = Handle::<Queue>::get(queue)?;
+            if num_mem_objects == 0
+                || flags & !(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) != 0
+            {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: the application's array.
+            for mem in unsafe { info::slice(mem_objects, num_mem_objects as usize) }? {
+                // Any memory object migrates (images too), not only buffers.
+                let m = Handle::<Mem>::get(*mem)?;
+                if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
+                    return Err(CL_INVALID_CONTEXT);
+                }
+                if !Arc::ptr_eq(&q.obj.device, &m.obj.device) {
+                    // Objects live on their context's first device; moving them is not provided.
+                    return Err(CL_INVALID_OPERATION);
+                }
+            }
+            // SAFETY: the application's wait list and event pointer.
+            unsafe {
+                queue::enqueue(
+                    &q,
+                    CL_COMMAND_MIGRATE_MEM_OBJECTS,
+                    n,
+                    wait,
+                    event,
+                    false,
+                    queue::Work::Nothing,
+                )
+            }
+        })
+    }
 }

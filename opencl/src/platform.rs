@@ -10,6 +10,7 @@ use std::sync::{Arc, OnceLock};
 use opencl_sys::*;
 use umd::device::{DeviceSpec, KmdChoice};
 
+use crate::api::entry::entry;
 use crate::device::Device;
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
@@ -154,13 +155,12 @@ pub fn check(raw: cl_platform_id) -> Result<(), cl_int> {
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetPlatformIDs(
-    num_entries: cl_uint,
-    platforms: *mut cl_platform_id,
-    num_platforms: *mut cl_uint,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetPlatformIDs(
+        num_entries: cl_uint,
+        platforms: *mut cl_platform_id,
+        num_platforms: *mut cl_uint,
+    ) -> cl_int {
         if (num_entries == 0 && !platforms.is_null())
             || (platforms.is_null() && num_platforms.is_null())
         {
@@ -176,18 +176,17 @@ pub unsafe extern "C" fn clGetPlatformIDs(
             unsafe { *num_platforms = 1 };
         }
         CL_SUCCESS
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetPlatformInfo(
-    platform: cl_platform_id,
-    param_name: cl_platform_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetPlatformInfo(
+        platform: cl_platform_id,
+        param_name: cl_platform_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
         if let Err(e) = check(platform) {
             return e;
         }
@@ -200,5 +199,5 @@ pub unsafe extern "C" fn clGetPlatformInfo(
                 param_value_size_ret,
             )
         }
-    })
+    }
 }

@@ -7,8 +7,9 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use opencl_sys::*;
 
+use crate::api::entry::entry;
 use crate::compiler;
-use crate::context::{finish, Context};
+use crate::context::Context;
 use crate::device::Device;
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
@@ -295,15 +296,13 @@ pub(crate) fn create(
     .0
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateProgramWithSource(
-    context: cl_context,
-    count: cl_uint,
-    strings: *mut *const c_char,
-    lengths: *const usize,
-    errcode_ret: *mut cl_int,
-) -> cl_program {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateProgramWithSource(
+        context: cl_context,
+        count: cl_uint,
+        strings: *mut *const c_char,
+        lengths: *const usize,
+    ) -> cl_program, errcode_ret {
         let c = Handle::<Context>::get(context)?;
         if count == 0 || strings.is_null() {
             return Err(CL_INVALID_VALUE);
@@ -337,19 +336,15 @@ pub unsafe extern "C" fn clCreateProgramWithSource(
             Origin::Source(source),
             vec![Build::none(); n],
         ))
-    });
-    // SAFETY: the application\'s errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateProgramWithIL(
-    context: cl_context,
-    il: *const c_void,
-    length: usize,
-    errcode_ret: *mut cl_int,
-) -> cl_program {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateProgramWithIL(
+        context: cl_context,
+        il: *const c_void,
+        length: usize,
+    ) -> cl_program, errcode_ret {
         let c = Handle::<Context>::get(context)?;
         if il.is_null() || length == 0 {
             return Err(CL_INVALID_VALUE);
@@ -369,21 +364,18 @@ pub unsafe extern "C" fn clCreateProgramWithIL(
             Origin::Il(bytes),
             vec![Build::none(); n],
         ))
-    });
-    // SAFETY: the application\'s errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
-/// OpenCL 3.0: sets a SPIR-V specialization constant of an IL program for its next build; a
-/// later value for the same SpecId replaces an earlier one.
-#[no_mangle]
-pub unsafe extern "C" fn clSetProgramSpecializationConstant(
-    program: cl_program,
-    spec_id: cl_uint,
-    spec_size: usize,
-    spec_value: *const c_void,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    /// OpenCL 3.0: sets a SPIR-V specialization constant of an IL program for its next build; a
+    /// later value for the same SpecId replaces an earlier one.
+    fn clSetProgramSpecializationConstant(
+        program: cl_program,
+        spec_id: cl_uint,
+        spec_size: usize,
+        spec_value: *const c_void,
+    ) -> cl_int {
         let r = (|| {
             let p = Handle::<Program>::get(program)?;
             let Origin::Il(il) = &p.obj.origin else {
@@ -406,7 +398,7 @@ pub unsafe extern "C" fn clSetProgramSpecializationConstant(
             Ok(())
         })();
         r.map_or_else(|e| e, |()| CL_SUCCESS)
-    })
+    }
 }
 
 /// Devices named in a list, each of the context; `None` for an empty list.
@@ -437,17 +429,15 @@ pub(crate) unsafe fn device_list(
     Ok(Some(out))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateProgramWithBinary(
-    context: cl_context,
-    num_devices: cl_uint,
-    device_list: *const cl_device_id,
-    lengths: *const usize,
-    binaries: *mut *const u8,
-    binary_status: *mut cl_int,
-    errcode_ret: *mut cl_int,
-) -> cl_program {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateProgramWithBinary(
+        context: cl_context,
+        num_devices: cl_uint,
+        device_list: *const cl_device_id,
+        lengths: *const usize,
+        binaries: *mut *const u8,
+        binary_status: *mut cl_int,
+    ) -> cl_program, errcode_ret {
         let c = Handle::<Context>::get(context)?;
         if num_devices == 0 || device_list.is_null() || lengths.is_null() || binaries.is_null() {
             return Err(CL_INVALID_VALUE);
@@ -518,19 +508,19 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
             return Err(CL_INVALID_BINARY);
         }
         Ok(create(c.clone(), devices, Origin::Binary, builds))
-    });
-    // SAFETY: the application\'s errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clRetainProgram(p: cl_program) -> cl_int {
-    Handle::<Program>::retain(p)
+entry! {
+    fn clRetainProgram(p: cl_program) -> cl_int {
+        Handle::<Program>::retain(p)
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseProgram(p: cl_program) -> cl_int {
-    Handle::<Program>::release(p)
+entry! {
+    fn clReleaseProgram(p: cl_program) -> cl_int {
+        Handle::<Program>::release(p)
+    }
 }
 
 /// Builds `prog` for `devices` (all when `None`).
@@ -613,48 +603,48 @@ fn build(
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clBuildProgram(
-    program: cl_program,
-    num_devices: cl_uint,
-    device_list: *const cl_device_id,
-    options: *const c_char,
-    pfn_notify: Option<unsafe extern "C" fn(cl_program, *mut c_void)>,
-    user_data: *mut c_void,
-) -> cl_int {
-    info::status(|| {
-        let p = Handle::<Program>::get(program)?;
-        if pfn_notify.is_none() && !user_data.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        // SAFETY: the application's device array.
-        let devices = unsafe { self::device_list(&p.obj.context.obj, num_devices, device_list) }?;
-        let options = if options.is_null() {
-            String::new()
-        } else {
-            // SAFETY: a NUL-terminated option string.
-            unsafe { CStr::from_ptr(options) }
-                .to_string_lossy()
-                .into_owned()
-        };
-        let r = build(&p.obj, devices, &options);
-        if let Some(f) = pfn_notify {
-            // SAFETY: the application's callback with its own data.
-            unsafe { f(program, user_data) };
-        }
-        r
-    })
+entry! {
+    fn clBuildProgram(
+        program: cl_program,
+        num_devices: cl_uint,
+        device_list: *const cl_device_id,
+        options: *const c_char,
+        pfn_notify: Option<unsafe extern "C" fn(cl_program, *mut c_void)>,
+        user_data: *mut c_void,
+    ) -> cl_int {
+        info::status(|| {
+            let p = Handle::<Program>::get(program)?;
+            if pfn_notify.is_none() && !user_data.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: the application's device array.
+            let devices = unsafe { self::device_list(&p.obj.context.obj, num_devices, device_list) }?;
+            let options = if options.is_null() {
+                String::new()
+            } else {
+                // SAFETY: a NUL-terminated option string.
+                unsafe { CStr::from_ptr(options) }
+                    .to_string_lossy()
+                    .into_owned()
+            };
+            let r = build(&p.obj, devices, &options);
+            if let Some(f) = pfn_notify {
+                // SAFETY: the application's callback with its own data.
+                unsafe { f(program, user_data) };
+            }
+            r
+        })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetProgramInfo(
-    program: cl_program,
-    param_name: cl_program_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetProgramInfo(
+        program: cl_program,
+        param_name: cl_program_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
         let p = match Handle::<Program>::get(program) {
             Ok(p) => p,
             Err(e) => return e,
@@ -723,19 +713,18 @@ pub unsafe extern "C" fn clGetProgramInfo(
         });
         // SAFETY: the application's buffers.
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetProgramBuildInfo(
-    program: cl_program,
-    device: cl_device_id,
-    param_name: cl_program_build_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetProgramBuildInfo(
+        program: cl_program,
+        device: cl_device_id,
+        param_name: cl_program_build_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
         let r = (|| {
             let p = Handle::<Program>::get(program)?;
             let d = Handle::<Device>::get(device)?;
@@ -762,19 +751,21 @@ pub unsafe extern "C" fn clGetProgramBuildInfo(
         })();
         // SAFETY: the application's buffers.
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
-}
-
-/// The compiler library stays loaded; unloading is a hint the specification lets us ignore.
-#[no_mangle]
-pub unsafe extern "C" fn clUnloadCompiler() -> cl_int {
-    CL_SUCCESS
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clUnloadPlatformCompiler(platform: cl_platform_id) -> cl_int {
-    if platform.is_null() {
-        return CL_INVALID_PLATFORM;
     }
-    crate::platform::check(platform).map_or_else(|e| e, |_| CL_SUCCESS)
+}
+
+entry! {
+    /// The compiler library stays loaded; unloading is a hint the specification lets us ignore.
+    fn clUnloadCompiler() -> cl_int {
+        CL_SUCCESS
+    }
+}
+
+entry! {
+    fn clUnloadPlatformCompiler(platform: cl_platform_id) -> cl_int {
+        if platform.is_null() {
+            return CL_INVALID_PLATFORM;
+        }
+        crate::platform::check(platform).map_or_else(|e| e, |_| CL_SUCCESS)
+    }
 }

@@ -36,7 +36,8 @@ use std::time::Duration;
 
 use opencl_sys::*;
 
-use crate::context::{finish, Context};
+use crate::api::entry::entry;
+use crate::context::Context;
 use crate::device::Device;
 use crate::event::{self, set_status, Event};
 use crate::failure::{Failures, Seq, Waits};
@@ -652,28 +653,22 @@ fn create_queue(
     .0)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateCommandQueue(
-    context: cl_context,
-    device: cl_device_id,
-    properties: cl_command_queue_properties,
-    errcode_ret: *mut cl_int,
-) -> cl_command_queue {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateCommandQueue(
+        context: cl_context,
+        device: cl_device_id,
+        properties: cl_command_queue_properties,
+    ) -> cl_command_queue, errcode_ret {
         create_queue(context, device, properties, Vec::new())
-    });
-    // SAFETY: the application\'s errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateCommandQueueWithProperties(
-    context: cl_context,
-    device: cl_device_id,
-    properties: *const cl_queue_properties,
-    errcode_ret: *mut cl_int,
-) -> cl_command_queue {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateCommandQueueWithProperties(
+        context: cl_context,
+        device: cl_device_id,
+        properties: *const cl_queue_properties,
+    ) -> cl_command_queue, errcode_ret {
         let mut props = 0;
         let mut list = Vec::new();
         if !properties.is_null() {
@@ -698,30 +693,29 @@ pub unsafe extern "C" fn clCreateCommandQueueWithProperties(
             }
         }
         create_queue(context, device, props, list)
-    });
-    // SAFETY: the application\'s errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clRetainCommandQueue(q: cl_command_queue) -> cl_int {
-    Handle::<Queue>::retain(q)
+entry! {
+    fn clRetainCommandQueue(q: cl_command_queue) -> cl_int {
+        Handle::<Queue>::retain(q)
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseCommandQueue(q: cl_command_queue) -> cl_int {
-    Handle::<Queue>::release(q)
+entry! {
+    fn clReleaseCommandQueue(q: cl_command_queue) -> cl_int {
+        Handle::<Queue>::release(q)
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetCommandQueueInfo(
-    queue: cl_command_queue,
-    param_name: cl_command_queue_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetCommandQueueInfo(
+        queue: cl_command_queue,
+        param_name: cl_command_queue_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
         let r = Handle::<Queue>::get(queue).and_then(|q| {
             Ok(match param_name {
                 CL_QUEUE_CONTEXT => Info::Ptr(q.obj.context.raw()),
@@ -736,29 +730,31 @@ pub unsafe extern "C" fn clGetCommandQueueInfo(
         });
         // SAFETY: the application's buffers.
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
+    }
 }
 
-/// Every command is handed to the queue's thread when it is enqueued.
-#[no_mangle]
-pub unsafe extern "C" fn clFlush(q: cl_command_queue) -> cl_int {
-    Handle::<Queue>::get(q).map_or_else(|e| e, |_| CL_SUCCESS)
+entry! {
+    /// Every command is handed to the queue's thread when it is enqueued.
+    fn clFlush(q: cl_command_queue) -> cl_int {
+        Handle::<Queue>::get(q).map_or_else(|e| e, |_| CL_SUCCESS)
+    }
 }
 
-/// Waits until every command enqueued so far completed (or failed).
-#[no_mangle]
-pub unsafe extern "C" fn clFinish(q: cl_command_queue) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || match Handle::<Queue>::get(q) {
-        // A failure the application was not told of (NEO answers a GPU hang the same way).
-        Ok(q) => {
-            if q.obj.exec.finish() {
-                CL_SUCCESS
-            } else {
-                CL_OUT_OF_RESOURCES
+entry! {
+    /// Waits until every command enqueued so far completed (or failed).
+    fn clFinish(q: cl_command_queue) -> cl_int {
+        info::guard(CL_OUT_OF_HOST_MEMORY, || match Handle::<Queue>::get(q) {
+            // A failure the application was not told of (NEO answers a GPU hang the same way).
+            Ok(q) => {
+                if q.obj.exec.finish() {
+                    CL_SUCCESS
+                } else {
+                    CL_OUT_OF_RESOURCES
+                }
             }
-        }
-        Err(e) => e,
-    })
+            Err(e) => e,
+        })
+    }
 }
 
 /// A marker or barrier: complete once its wait list, or (empty list) every earlier command,
@@ -784,61 +780,64 @@ unsafe fn order(
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueMarkerWithWaitList(
-    queue: cl_command_queue,
-    n: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { order(queue, CL_COMMAND_MARKER, n, wait, event) }
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueBarrierWithWaitList(
-    queue: cl_command_queue,
-    n: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    // SAFETY: forwarded.
-    unsafe { order(queue, CL_COMMAND_BARRIER, n, wait, event) }
-}
-
-/// OpenCL 1.1 marker: a marker with no wait list, whose event is required.
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueMarker(queue: cl_command_queue, event: *mut cl_event) -> cl_int {
-    if Handle::<Queue>::get(queue).is_ok() && event.is_null() {
-        return CL_INVALID_VALUE;
-    }
-    // SAFETY: forwarded.
-    unsafe { order(queue, CL_COMMAND_MARKER, 0, std::ptr::null(), event) }
-}
-
-/// OpenCL 1.1 barrier: later commands wait for every earlier one.
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueBarrier(queue: cl_command_queue) -> cl_int {
-    // SAFETY: no wait list, no event.
-    unsafe {
-        order(
-            queue,
-            CL_COMMAND_BARRIER,
-            0,
-            std::ptr::null(),
-            std::ptr::null_mut(),
-        )
+entry! {
+    fn clEnqueueMarkerWithWaitList(
+        queue: cl_command_queue,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        // SAFETY: forwarded.
+        unsafe { order(queue, CL_COMMAND_MARKER, n, wait, event) }
     }
 }
 
-/// OpenCL 1.1 wait: later commands of the queue wait for these events (a barrier on them).
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueWaitForEvents(
-    queue: cl_command_queue,
-    num_events: cl_uint,
-    event_list: *const cl_event,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clEnqueueBarrierWithWaitList(
+        queue: cl_command_queue,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        // SAFETY: forwarded.
+        unsafe { order(queue, CL_COMMAND_BARRIER, n, wait, event) }
+    }
+}
+
+entry! {
+    /// OpenCL 1.1 marker: a marker with no wait list, whose event is required.
+    fn clEnqueueMarker(queue: cl_command_queue, event: *mut cl_event) -> cl_int {
+        if Handle::<Queue>::get(queue).is_ok() && event.is_null() {
+            return CL_INVALID_VALUE;
+        }
+        // SAFETY: forwarded.
+        unsafe { order(queue, CL_COMMAND_MARKER, 0, std::ptr::null(), event) }
+    }
+}
+
+entry! {
+    /// OpenCL 1.1 barrier: later commands wait for every earlier one.
+    fn clEnqueueBarrier(queue: cl_command_queue) -> cl_int {
+        // SAFETY: no wait list, no event.
+        unsafe {
+            order(
+                queue,
+                CL_COMMAND_BARRIER,
+                0,
+                std::ptr::null(),
+                std::ptr::null_mut(),
+            )
+        }
+    }
+}
+
+entry! {
+    /// OpenCL 1.1 wait: later commands of the queue wait for these events (a barrier on them).
+    fn clEnqueueWaitForEvents(
+        queue: cl_command_queue,
+        num_events: cl_uint,
+        event_list: *const cl_event,
+    ) -> cl_int {
         if let Err(e) = Handle::<Queue>::get(queue) {
             return e;
         }
@@ -858,5 +857,5 @@ pub unsafe extern "C" fn clEnqueueWaitForEvents(
             CL_INVALID_EVENT_WAIT_LIST => CL_INVALID_EVENT,
             e => e,
         }
-    })
+    }
 }

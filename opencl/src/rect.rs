@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use opencl_sys::*;
 
+use crate::api::entry::entry;
 use crate::handle::Handle;
 use crate::info;
 use crate::memory::{command, Mem, EXEC_FAILED};
@@ -193,176 +194,179 @@ unsafe fn host_rect(
     unsafe { queue::enqueue(&q, command, n, wait, event, blocking, work) }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueReadBufferRect(
-    queue: cl_command_queue,
-    buffer: cl_mem,
-    blocking: cl_bool,
-    buffer_origin: *const usize,
-    host_origin: *const usize,
-    region: *const usize,
-    buffer_row_pitch: usize,
-    buffer_slice_pitch: usize,
-    host_row_pitch: usize,
-    host_slice_pitch: usize,
-    ptr: *mut c_void,
-    n: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    let pitches = [
-        buffer_row_pitch,
-        buffer_slice_pitch,
-        host_row_pitch,
-        host_slice_pitch,
-    ];
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        // SAFETY: forwarded.
-        unsafe {
-            host_rect(
-                queue,
-                buffer,
-                true,
-                buffer_origin,
-                host_origin,
-                region,
-                pitches,
-                ptr,
-                blocking != CL_FALSE,
-                n,
-                wait,
-                event,
-            )
-        }
-        .map_or_else(|e| e, |_| CL_SUCCESS)
-    })
+entry! {
+    fn clEnqueueReadBufferRect(
+        queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking: cl_bool,
+        buffer_origin: *const usize,
+        host_origin: *const usize,
+        region: *const usize,
+        buffer_row_pitch: usize,
+        buffer_slice_pitch: usize,
+        host_row_pitch: usize,
+        host_slice_pitch: usize,
+        ptr: *mut c_void,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        let pitches = [
+            buffer_row_pitch,
+            buffer_slice_pitch,
+            host_row_pitch,
+            host_slice_pitch,
+        ];
+        info::guard(CL_OUT_OF_HOST_MEMORY, || {
+            // SAFETY: forwarded.
+            unsafe {
+                host_rect(
+                    queue,
+                    buffer,
+                    true,
+                    buffer_origin,
+                    host_origin,
+                    region,
+                    pitches,
+                    ptr,
+                    blocking != CL_FALSE,
+                    n,
+                    wait,
+                    event,
+                )
+            }
+            .map_or_else(|e| e, |_| CL_SUCCESS)
+        })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueWriteBufferRect(
-    queue: cl_command_queue,
-    buffer: cl_mem,
-    blocking: cl_bool,
-    buffer_origin: *const usize,
-    host_origin: *const usize,
-    region: *const usize,
-    buffer_row_pitch: usize,
-    buffer_slice_pitch: usize,
-    host_row_pitch: usize,
-    host_slice_pitch: usize,
-    ptr: *const c_void,
-    n: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    let pitches = [
-        buffer_row_pitch,
-        buffer_slice_pitch,
-        host_row_pitch,
-        host_slice_pitch,
-    ];
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        // SAFETY: forwarded; a write only reads the host memory.
-        unsafe {
-            host_rect(
-                queue,
-                buffer,
-                false,
-                buffer_origin,
-                host_origin,
-                region,
-                pitches,
-                ptr.cast_mut(),
-                blocking != CL_FALSE,
-                n,
-                wait,
-                event,
-            )
-        }
-        .map_or_else(|e| e, |_| CL_SUCCESS)
-    })
+entry! {
+    fn clEnqueueWriteBufferRect(
+        queue: cl_command_queue,
+        buffer: cl_mem,
+        blocking: cl_bool,
+        buffer_origin: *const usize,
+        host_origin: *const usize,
+        region: *const usize,
+        buffer_row_pitch: usize,
+        buffer_slice_pitch: usize,
+        host_row_pitch: usize,
+        host_slice_pitch: usize,
+        ptr: *const c_void,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        let pitches = [
+            buffer_row_pitch,
+            buffer_slice_pitch,
+            host_row_pitch,
+            host_slice_pitch,
+        ];
+        info::guard(CL_OUT_OF_HOST_MEMORY, || {
+            // SAFETY: forwarded; a write only reads the host memory.
+            unsafe {
+                host_rect(
+                    queue,
+                    buffer,
+                    false,
+                    buffer_origin,
+                    host_origin,
+                    region,
+                    pitches,
+                    ptr.cast_mut(),
+                    blocking != CL_FALSE,
+                    n,
+                    wait,
+                    event,
+                )
+            }
+            .map_or_else(|e| e, |_| CL_SUCCESS)
+        })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueCopyBufferRect(
-    queue: cl_command_queue,
-    src_buffer: cl_mem,
-    dst_buffer: cl_mem,
-    src_origin: *const usize,
-    dst_origin: *const usize,
-    region: *const usize,
-    src_row_pitch: usize,
-    src_slice_pitch: usize,
-    dst_row_pitch: usize,
-    dst_slice_pitch: usize,
-    n: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    info::status(|| {
-        let (q, s) = command(queue, src_buffer, 0, 0)?;
-        let (_, d) = command(queue, dst_buffer, 0, 0)?;
-        // SAFETY: the application's arrays of three.
-        let (so, dor, region) =
-            unsafe { (triple(src_origin)?, triple(dst_origin)?, triple(region)?) };
-        if region.contains(&0) {
-            return Err(CL_INVALID_VALUE);
-        }
-        let src = buffer_side(&s.obj, so, region, src_row_pitch, src_slice_pitch)?;
-        let dst = buffer_side(&d.obj, dor, region, dst_row_pitch, dst_slice_pitch)?;
-        if Arc::ptr_eq(&s, &d) {
-            // The same buffer: its pitches must agree, and the regions must not overlap.
-            if src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch {
+entry! {
+    fn clEnqueueCopyBufferRect(
+        queue: cl_command_queue,
+        src_buffer: cl_mem,
+        dst_buffer: cl_mem,
+        src_origin: *const usize,
+        dst_origin: *const usize,
+        region: *const usize,
+        src_row_pitch: usize,
+        src_slice_pitch: usize,
+        dst_row_pitch: usize,
+        dst_slice_pitch: usize,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        info::status(|| {
+            let (q, s) = command(queue, src_buffer, 0, 0)?;
+            let (_, d) = command(queue, dst_buffer, 0, 0)?;
+            // SAFETY: the application's arrays of three.
+            let (so, dor, region) =
+                unsafe { (triple(src_origin)?, triple(dst_origin)?, triple(region)?) };
+            if region.contains(&0) {
                 return Err(CL_INVALID_VALUE);
             }
-            if rects_overlap(&src, &dst, region) {
-                return Err(CL_MEM_COPY_OVERLAP);
+            let src = buffer_side(&s.obj, so, region, src_row_pitch, src_slice_pitch)?;
+            let dst = buffer_side(&d.obj, dor, region, dst_row_pitch, dst_slice_pitch)?;
+            if Arc::ptr_eq(&s, &d) {
+                // The same buffer: its pitches must agree, and the regions must not overlap.
+                if src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch {
+                    return Err(CL_INVALID_VALUE);
+                }
+                if rects_overlap(&src, &dst, region) {
+                    return Err(CL_MEM_COPY_OVERLAP);
+                }
             }
-        }
-        // The copy engine where its packet holds the pitches (umd's `copy_buffer_rect`) and
-        // the two spans are apart in memory (sub-buffers of one buffer may share bytes).
-        let (us, ud, r) = (src.umd(), dst.umd(), region.map(|x| x as u64));
-        let span = |m: &Mem, x: &Side| {
-            let base = m.buffer.gpu_address();
-            (
-                base + x.at(0, 0).unwrap_or(0) as u64,
-                base + x.end(region).unwrap_or(0) as u64,
-            )
-        };
-        let ((a0, a1), (b0, b1)) = (span(&s.obj, &src), span(&d.obj, &dst));
-        if (a1 <= b0 || b1 <= a0) && q.obj.blitter_copies_rect(&us, &ud, r) {
-            let (sb, db) = (s.obj.buffer.clone(), d.obj.buffer.clone());
-            let work = queue::Work::Blit(queue::BlitRun {
-                what: "clEnqueueCopyBufferRect",
-                submit: Box::new(move |umd, deps| {
-                    umd.copy_buffer_rect((&sb, us), (&db, ud), r, deps)
-                }),
-                mems: vec![s, d],
-            });
-            // SAFETY: the application's wait list and event pointer.
-            return unsafe {
-                queue::enqueue(&q, CL_COMMAND_COPY_BUFFER_RECT, n, wait, event, false, work)
+            // The copy engine where its packet holds the pitches (umd's `copy_buffer_rect`) and
+            // the two spans are apart in memory (sub-buffers of one buffer may share bytes).
+            let (us, ud, r) = (src.umd(), dst.umd(), region.map(|x| x as u64));
+            let span = |m: &Mem, x: &Side| {
+                let base = m.buffer.gpu_address();
+                (
+                    base + x.at(0, 0).unwrap_or(0) as u64,
+                    base + x.end(region).unwrap_or(0) as u64,
+                )
             };
-        }
-        let work = queue::Work::Host(Box::new(move || {
-            let mut row = vec![0u8; region[0]];
-            for (y, z) in rows(region) {
-                let (sat, dat) = (
-                    src.at(y, z).ok_or(CL_INVALID_VALUE)?,
-                    dst.at(y, z).ok_or(CL_INVALID_VALUE)?,
-                );
-                s.obj
-                    .buffer
-                    .read(sat as u64, &mut row)
-                    .map_err(|_| EXEC_FAILED)?;
-                d.obj
-                    .buffer
-                    .write(dat as u64, &row)
-                    .map_err(|_| EXEC_FAILED)?;
+            let ((a0, a1), (b0, b1)) = (span(&s.obj, &src), span(&d.obj, &dst));
+            if (a1 <= b0 || b1 <= a0) && q.obj.blitter_copies_rect(&us, &ud, r) {
+                let (sb, db) = (s.obj.buffer.clone(), d.obj.buffer.clone());
+                let work = queue::Work::Blit(queue::BlitRun {
+                    what: "clEnqueueCopyBufferRect",
+                    submit: Box::new(move |umd, deps| {
+                        umd.copy_buffer_rect((&sb, us), (&db, ud), r, deps)
+                    }),
+                    mems: vec![s, d],
+                });
+                // SAFETY: the application's wait list and event pointer.
+                return unsafe {
+                    queue::enqueue(&q, CL_COMMAND_COPY_BUFFER_RECT, n, wait, event, false, work)
+                };
             }
-            Ok(())
-        }));
-        // SAFETY: the application's wait list and event pointer.
-        unsafe { queue::enqueue(&q, CL_COMMAND_COPY_BUFFER_RECT, n, wait, event, false, work) }
-    })
+            let work = queue::Work::Host(Box::new(move || {
+                let mut row = vec![0u8; region[0]];
+                for (y, z) in rows(region) {
+                    let (sat, dat) = (
+                        src.at(y, z).ok_or(CL_INVALID_VALUE)?,
+                        dst.at(y, z).ok_or(CL_INVALID_VALUE)?,
+                    );
+                    s.obj
+                        .buffer
+                        .read(sat as u64, &mut row)
+                        .map_err(|_| EXEC_FAILED)?;
+                    d.obj
+                        .buffer
+                        .write(dat as u64, &row)
+                        .map_err(|_| EXEC_FAILED)?;
+                }
+                Ok(())
+            }));
+            // SAFETY: the application's wait list and event pointer.
+            unsafe { queue::enqueue(&q, CL_COMMAND_COPY_BUFFER_RECT, n, wait, event, false, work) }
+        })
+    }
 }

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use opencl_sys::*;
 use umd::sampler::{AddressingMode, FilterMode};
 
-use crate::context::{finish, Context};
+use crate::api::entry::entry;
+use crate::context::Context;
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
 
@@ -155,59 +156,52 @@ fn checked(
     Ok((c, s))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateSampler(
-    context: cl_context,
-    normalized_coords: cl_bool,
-    addressing_mode: cl_addressing_mode,
-    filter_mode: cl_filter_mode,
-    errcode_ret: *mut cl_int,
-) -> cl_sampler {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateSampler(
+        context: cl_context,
+        normalized_coords: cl_bool,
+        addressing_mode: cl_addressing_mode,
+        filter_mode: cl_filter_mode,
+    ) -> cl_sampler, errcode_ret {
         let (c, s) = checked(context, || {
             describe(normalized_coords, addressing_mode, filter_mode)
         })?;
         Ok(create(c, s, Vec::new()))
-    });
-    // SAFETY: the application's errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clCreateSamplerWithProperties(
-    context: cl_context,
-    sampler_properties: *const cl_sampler_properties,
-    errcode_ret: *mut cl_int,
-) -> cl_sampler {
-    let r = info::guard(Err(CL_OUT_OF_HOST_MEMORY), || {
+entry! {
+    fn clCreateSamplerWithProperties(
+        context: cl_context,
+        sampler_properties: *const cl_sampler_properties,
+    ) -> cl_sampler, errcode_ret {
         // SAFETY: the application's 0-terminated list (or NULL).
         let list = unsafe { read_list(sampler_properties) };
         let (c, s) = checked(context, || from_properties(&list))?;
         Ok(create(c, s, list))
-    });
-    // SAFETY: the application's errcode pointer.
-    unsafe { finish(r, errcode_ret) }
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clRetainSampler(sampler: cl_sampler) -> cl_int {
-    Handle::<Sampler>::retain(sampler)
+entry! {
+    fn clRetainSampler(sampler: cl_sampler) -> cl_int {
+        Handle::<Sampler>::retain(sampler)
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseSampler(sampler: cl_sampler) -> cl_int {
-    Handle::<Sampler>::release(sampler)
+entry! {
+    fn clReleaseSampler(sampler: cl_sampler) -> cl_int {
+        Handle::<Sampler>::release(sampler)
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetSamplerInfo(
-    sampler: cl_sampler,
-    param_name: cl_sampler_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetSamplerInfo(
+        sampler: cl_sampler,
+        param_name: cl_sampler_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
         let r = Handle::<Sampler>::get(sampler).and_then(|s| {
             let smp = s.obj.sampler;
             Ok(match param_name {
@@ -222,5 +216,5 @@ pub unsafe extern "C" fn clGetSamplerInfo(
         });
         // SAFETY: the application's buffers.
         unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    })
+    }
 }

@@ -7,10 +7,10 @@
 
 use opencl_sys::*;
 
+use crate::api::entry::entry;
 use crate::device::Device;
 use crate::event::now_ns;
 use crate::handle::Handle;
-use crate::info;
 
 /// CL_PLATFORM_HOST_TIMER_RESOLUTION: CLOCK_MONOTONIC's resolution in nanoseconds (at least 1).
 pub fn host_resolution_ns() -> u64 {
@@ -19,13 +19,12 @@ pub fn host_resolution_ns() -> u64 {
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetDeviceAndHostTimer(
-    device: cl_device_id,
-    device_timestamp: *mut cl_ulong,
-    host_timestamp: *mut cl_ulong,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetDeviceAndHostTimer(
+        device: cl_device_id,
+        device_timestamp: *mut cl_ulong,
+        host_timestamp: *mut cl_ulong,
+    ) -> cl_int {
         let d = match Handle::<Device>::get(device) {
             Ok(d) => d,
             Err(e) => return e,
@@ -46,15 +45,11 @@ pub unsafe extern "C" fn clGetDeviceAndHostTimer(
             *host_timestamp = now.host_ns.max(0) as cl_ulong;
         }
         CL_SUCCESS
-    })
+    }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn clGetHostTimer(
-    device: cl_device_id,
-    host_timestamp: *mut cl_ulong,
-) -> cl_int {
-    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+entry! {
+    fn clGetHostTimer(device: cl_device_id, host_timestamp: *mut cl_ulong) -> cl_int {
         if let Err(e) = Handle::<Device>::get(device) {
             return e;
         }
@@ -64,5 +59,5 @@ pub unsafe extern "C" fn clGetHostTimer(
         // SAFETY: the application's pointer, checked non-null above.
         unsafe { *host_timestamp = now_ns() };
         CL_SUCCESS
-    })
+    }
 }

@@ -1,0 +1,43 @@
+//! `INTEL_GPU_OPENCL_TRACE`: unset or `0`, nothing; `1` or `calls`, every entry point with
+//! its arguments and result (and every program build's options and log) to stderr; any
+//! other value is a file the same lines are appended to. The subscriber is installed once,
+//! by the first entry point called (the loader's first is clIcdGetPlatformIDsKHR or
+//! clGetPlatformIDs); without it the `tracing` calls cost a disabled-callsite check.
+
+use std::sync::{Mutex, Once};
+
+use tracing::Level;
+
+/// The environment variable that turns the call trace on.
+pub const VARIABLE: &str = "INTEL_GPU_OPENCL_TRACE";
+
+static INSTALL: Once = Once::new();
+
+/// Installs the trace subscriber the variable asks for, once per process. An application
+/// that set its own `tracing` subscriber keeps it.
+pub fn install() {
+    INSTALL.call_once(|| {
+        let Ok(value) = std::env::var(VARIABLE) else {
+            return;
+        };
+        let builder = tracing_subscriber::fmt()
+            .with_max_level(Level::DEBUG)
+            .with_target(false);
+        // `try_init` fails only when a global subscriber exists already: that one stays.
+        let _ = match value.as_str() {
+            "" | "0" => return,
+            "1" | "calls" => builder.with_writer(std::io::stderr).try_init(),
+            path => match std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+            {
+                Ok(file) => builder.with_writer(Mutex::new(file)).try_init(),
+                Err(e) => {
+                    eprintln!("{VARIABLE}: cannot open {path}: {e}");
+                    return;
+                }
+            },
+        };
+    });
+}
