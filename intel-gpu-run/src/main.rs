@@ -4,6 +4,10 @@
 //! `disasm`, `decode-batch`.
 //! Every failure is one line on stderr, `intel-gpu-run: <what>`, and a non-zero exit.
 
+// The argument structs' doc comments are clap's help text, written for a terminal
+// (`sim:<platform>`, `X[,Y[,Z]]`), not rustdoc markdown.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -33,7 +33,7 @@ impl Frame<'_> {
         self.bytes.len() == 8
     }
 
-    /// The opcode, read without decoding: bits [6:0] in both forms on every platform.
+    /// The opcode, read without decoding: bits \[6:0\] in both forms on every platform.
     pub fn opcode(&self, platform: Platform) -> Option<Opcode> {
         Opcode::from_number(platform, self.bytes[0] & 0x7F)
     }

@@ -1,8 +1,8 @@
 //! The uAPI struct definitions and the table the layout test checks them with.
 //!
-//! [`uapi_structs!`] both defines the `#[repr(C)]` zerocopy structs and lists each one's size and
+//! `uapi_structs!` both defines the `#[repr(C)]` zerocopy structs and lists each one's size and
 //! field offsets in a table, so a struct cannot be added without being checked against the C
-//! headers. [`uapi_consts!`] does the same for constants.
+//! headers. `uapi_consts!` does the same for constants.
 
 /// Size and offset of one field of a uAPI struct, as Rust lays it out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

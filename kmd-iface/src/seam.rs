@@ -145,7 +145,7 @@ impl Mapping {
     /// Copies `dst.len()` bytes out of the mapping, starting at `offset`, with volatile loads:
     /// the GPU may be writing the memory while the host reads (a buffer the host polls), so
     /// the compiler may neither elide, merge nor tear-and-reuse these accesses. Each load is
-    /// as wide as the target makes in one instruction at its alignment ([`pieces`]). On error
+    /// as wide as the target makes in one instruction at its alignment (`pieces`). On error
     /// nothing is copied.
     #[inline]
     pub fn read(&self, offset: usize, dst: &mut [u8]) -> Result<(), MapAccessError> {

@@ -2,7 +2,7 @@
 //! a negative error), its profiling times, the callbacks waiting for a status, and user
 //! events the application completes itself.
 //!
-//! Callbacks run on one runtime thread ([`callbacks`]), never on the application's thread
+//! Callbacks run on one runtime thread (`callbacks`), never on the application's thread
 //! and never while an event's lock is held, so a callback may call any entry point (release
 //! the event, enqueue, wait for another event). A command keeps its event alive until it
 //! completes and its callbacks ran, whatever the application released.

@@ -88,7 +88,7 @@ pub unsafe fn write(
 /// A query answered by `f`, or its error.
 ///
 /// # Safety
-/// As for [`write`].
+/// As for [`write()`].
 pub unsafe fn answer(
     result: Result<Info, cl_int>,
     size: usize,

@@ -50,7 +50,7 @@ pub struct Kernel {
     pub args: Mutex<Vec<Option<Arg>>>,
     /// The arguments as an enqueue hands them to its command, made at the first enqueue
     /// after a clSetKernelArg and shared by the commands until the next one (locked after
-    /// `args`), with the count of destroyed buffers ([`buffers_destroyed`]) when it was made.
+    /// `args`), with the count of destroyed buffers (`buffers_destroyed`) when it was made.
     /// It names its buffers weakly, as a kernel does not retain them; each command holds
     /// them ([`HeldMems`]).
     pub snapshot: Mutex<Option<(u64, Arc<ArgSnapshot>)>>,

@@ -346,7 +346,7 @@ impl SimDevice {
 
 impl DeviceFile for SimDevice {
     /// Pointers in `arg` are read and written with `process_vm_readv`/`process_vm_writev`
-    /// ([`crate::user`]): unmapped ones answer `EFAULT`, mapped ones are the caller's
+    /// (`crate::user`): unmapped ones answer `EFAULT`, mapped ones are the caller's
     /// responsibility, as the trait's contract says.
     unsafe fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
         match self.kmd {

@@ -4,7 +4,7 @@
 //! reported GPU hang within milliseconds (the simulator's watchdogs count commands and
 //! instructions, cut short).
 //!
-//! Input layout: a [`HEADER`]-byte run description, then the binary (either ocloc format).
+//! Input layout: a `HEADER`-byte run description, then the binary (either ocloc format).
 //! - byte 0: bits 0–1 dimensions − 1 (3 counts as 3 dimensions), bits 2–3 the platform used
 //!   when the binary names none, bit 4 an explicit local size, bit 5 the xe driver;
 //! - bytes 1–2: global size x (little-endian, 10 bits); bytes 3, 4: global y, z;
@@ -14,7 +14,7 @@
 //!   fill byte; byte 14: which kernel of the binary; byte 15: bit 0 gives every by-value
 //!   argument one byte too many.
 //!
-//! [`mutate_field`] is the fuzzer's structure-aware mutation: it overwrites one field of the
+//! `mutate_field` is the fuzzer's structure-aware mutation: it overwrites one field of the
 //! binary with a boundary value, so inputs get past parsing into the driver.
 
 use std::sync::{Arc, Mutex};

@@ -342,7 +342,7 @@ impl Device {
         self.create_image_desc(&ImageDesc::d2(width, height), format)
     }
 
-    /// A zero-filled image of any type. Rows are [`PITCH_ALIGN`]-byte aligned; layers and 3D
+    /// A zero-filled image of any type. Rows are `PITCH_ALIGN`-byte aligned; layers and 3D
     /// slices are the height rounded up to a multiple of 4 rows apart (Surface QPitch's unit),
     /// 1D array layers one pitch apart.
     pub fn create_image_desc(&self, desc: &ImageDesc, format: ImageFormat) -> Result<Image> {

@@ -442,7 +442,7 @@ field_enum! {
 }
 
 field_enum! {
-    /// genxml's Texture Coordinate Mode (prefix TCM), SAMPLER_STATE's TC[XYZ] Address Control
+    /// genxml's Texture Coordinate Mode (prefix TCM), SAMPLER_STATE's TC\[XYZ\] Address Control
     /// Mode. MIRROR_101 is listed from Gen11 on.
     TextureCoordinateMode {
         Wrap = 0 "WRAP",

@@ -2,14 +2,14 @@
 //! `iga64 -d` prints them in the comment after a send, and typed builders for the messages this
 //! stack emits.
 //!
-//! `iga64 -d` ends every send line with `// wr:M[h]+X, rd:R[; sfid][; message]`; [`describe`]
+//! `iga64 -d` ends every send line with `// wr:M[h]+X, rd:R[; sfid][; message]`; `describe`
 //! returns the text after `// `. On 12p71 the default `iga64 -d` still prints LSC messages as raw
 //! `send.ugm`/`send.slm` lines; their `load.ugm.d32x16t.a32...` spelling appears only in that
 //! comment (the `-Xprint-ldst` pseudo-instruction form is not iga64's default).
 //!
-//! Layout: one declarative table per message family ([`sfid`], [`hdc`], [`lsc`], [`gateway`],
-//! [`other`]); typed builders in [`build`]; the subgroup block built-ins' choice of messages per
-//! platform in [`subgroup`].
+//! Layout: one declarative table per message family (`sfid`, `hdc`, `lsc`, `gateway`,
+//! `other`); typed builders in `build`; the subgroup block built-ins' choice of messages per
+//! platform in `subgroup`.
 
 use platform::Platform;
 
@@ -49,7 +49,7 @@ pub struct SendDescription {
     /// includes the SFID in bits 3:0.
     pub ex_desc: DescValue,
     /// The src1 payload length when the encoding carries it outside ex_desc (12p71's `r7:2`
-    /// suffix); `None` means ex_desc[10:6] holds it (Gen9 to 12p1).
+    /// suffix); `None` means ex_desc\[10:6\] holds it (Gen9 to 12p1).
     pub src1_len: Option<u8>,
 }
 

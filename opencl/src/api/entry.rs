@@ -1,4 +1,4 @@
-//! The one way an exported entry point is written: [`entry!`] makes the
+//! The one way an exported entry point is written: `entry!` makes the
 //! `#[no_mangle] pub unsafe extern "C" fn`, runs the body under `catch_unwind` so a panic
 //! becomes an error code instead of unwinding into C, and traces the call (its name, its
 //! arguments Debug-printed, pointers as hex, and its result) through `tracing`, which costs a

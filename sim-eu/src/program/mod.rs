@@ -102,7 +102,7 @@ pub struct Program {
     /// The GRF registers (bit r = register r) some instruction may write: a dispatcher that
     /// reuses a thread object for this program clears only these and the payload's.
     pub grf_writes: u128,
-    /// Some instruction may change cr0.0's rounding-mode field ([`sets_rounding`]): only then
+    /// Some instruction may change cr0.0's rounding-mode field (`sets_rounding`): only then
     /// does the run loop read cr0 before each run of fast-path instructions.
     pub sets_rounding: bool,
 }

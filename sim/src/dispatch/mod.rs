@@ -7,7 +7,7 @@
 //! cooperatively: each thread runs until it ends or waits at the gateway barrier; once every
 //! thread of the group has arrived (or ended) the barrier releases them. Shared local memory
 //! lives for one group. Groups run on a pool of host threads, a group's threads all on one
-//! ([`pool`]: the memory a walker leaves does not depend on how many). The facts per
+//! (`pool`: the memory a walker leaves does not depend on how many). The facts per
 //! generation are in [`gen`].
 //!
 //! Errors carry the kernel's address and the instruction's byte offset in it
@@ -67,7 +67,7 @@ impl Default for EuBudget {
 const SLICE: u64 = 1 << 14;
 
 /// The walker executor backed by the EU interpreter. The thread groups of a walker run on a
-/// pool of host threads ([`pool`]).
+/// pool of host threads (`pool`).
 #[derive(Default)]
 pub struct EuExecutor {
     budget: EuBudget,
@@ -89,7 +89,7 @@ impl EuExecutor {
     }
 
     /// Runs each walker's thread groups on at most `n` host threads (0: one per host core).
-    /// Results do not depend on `n`; see [`pool`].
+    /// Results do not depend on `n`; see `pool`.
     pub fn with_host_threads(mut self, n: usize) -> Self {
         self.host_threads = n;
         self

@@ -44,7 +44,7 @@ const INDIRECT_AHEAD_MAX: usize = 1 << 20;
 
 impl IndirectData {
     /// Reads the indirect data of `d`'s threads; `None` when the platform does not load it,
-    /// it is larger than [`INDIRECT_AHEAD_MAX`], or any of it cannot be read (each thread then
+    /// it is larger than `INDIRECT_AHEAD_MAX`, or any of it cannot be read (each thread then
     /// reads its own, and a fault is reported as that thread's).
     pub fn read(p: Platform, d: &Dispatch, vm: &AddressSpace) -> Option<IndirectData> {
         if !gen_dispatch(p).loads_curbe {

@@ -22,7 +22,7 @@ pub const ITEM_BYTES: usize = 64;
 pub enum Kind {
     /// intel_sub_group_shuffle (index, xor, down, up) of `a` (and `b`) with the control `c[i]`.
     Shuffle(&'static str),
-    /// sub_group_broadcast(a, u[j] % get_sub_group_size()).
+    /// sub_group_broadcast(a, u\[j\] % get_sub_group_size()).
     Broadcast,
     /// sub_group_<reduce|scan_inclusive|scan_exclusive>_<add|min|max>(a).
     Collective(&'static str),
@@ -30,11 +30,11 @@ pub enum Kind {
     BlockRead,
     /// A block write of `a` at element `u[j]` past the subgroup's block of its region.
     BlockWrite,
-    /// vloadn(i, region + u[j] bytes).
+    /// vloadn(i, region + u\[j\] bytes).
     Vload,
-    /// vstoren(a, i, region + u[j] bytes).
+    /// vstoren(a, i, region + u\[j\] bytes).
     Vstore,
-    /// x = p[w] + p[w + 1 + t] for t < u[j] >> 16, w = u[j] & 0xffff; p[w + 1] = x + 5.
+    /// x = p\[w\] + p\[w + 1 + t\] for t < u\[j\] >> 16, w = u\[j\] & 0xffff; p\[w + 1\] = x + 5.
     Uniform,
 }
 

@@ -21,7 +21,7 @@ impl VaHeap {
         Self::with_end(align, HEAP_END)
     }
 
-    /// As [`VaHeap::new`], ending at `end` (the device's VA range; at most [`HEAP_END`]).
+    /// As [`VaHeap::new`], ending at `end` (the device's VA range; at most `HEAP_END`).
     pub fn with_end(align: u64, end: u64) -> Self {
         let end = end.min(HEAP_END);
         VaHeap {
