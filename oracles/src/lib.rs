@@ -54,6 +54,9 @@ pub enum Oracle {
     /// The workspace's `.venv-apps/bin/python` (made by `scripts/setup-apps`, never by a test)
     /// with the pinned openvino, onnx and numpy of `tests/apps/requirements.txt` importable.
     OpenVino,
+    /// apt-get and dpkg-deb, run as root: a test builds the Debian package, installs it on this
+    /// machine and removes it again. The path found is apt-get's.
+    PackageInstall,
 }
 
 impl Oracle {
@@ -83,6 +86,7 @@ impl Oracle {
                 "/usr/libexec/igt-gpu-tools/benchmarks and intel_gem_info (Debian package intel-gpu-tools)"
             }
             Oracle::Hashcat => "hashcat (Debian package hashcat)",
+            Oracle::PackageInstall => "apt-get and dpkg-deb, as root (to install a built package)",
             Oracle::OpenVino => {
                 ".venv-apps/bin/python with openvino, onnx and numpy (made by scripts/setup-apps)"
             }
@@ -105,6 +109,9 @@ impl Oracle {
             }
             Oracle::Clinfo => find_program("clinfo", &["/usr/bin/clinfo"]),
             Oracle::Hashcat => find_program("hashcat", &["/usr/bin/hashcat"]),
+            Oracle::PackageInstall => find_program("apt-get", &["/usr/bin/apt-get"])
+                .filter(|_| find_program("dpkg-deb", &["/usr/bin/dpkg-deb"]).is_some())
+                .filter(|_| is_root()),
             Oracle::PyOpenCl => python_with("import pyopencl"),
             Oracle::PyOpenClPytest => python_with("import pyopencl, pytest, pytest_timeout"),
             Oracle::OpenClC => {
@@ -162,6 +169,18 @@ fn python_with(imports: &str) -> Option<PathBuf> {
         .output()
         .is_ok_and(|o| o.status.success());
     ok.then_some(python)
+}
+
+/// Whether this process runs as root (its effective uid, from `/proc/self/status`).
+fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Uid:"))
+                .and_then(|ids| ids.split_whitespace().nth(1).map(|e| e == "0"))
+        })
+        .unwrap_or(false)
 }
 
 fn find_program(name: &str, debian_paths: &[&str]) -> Option<PathBuf> {
