@@ -5,7 +5,7 @@
 
 use crate::dataport::Memory;
 use crate::program::channels::lane_bits;
-use crate::program::fast::{extend, Elem, Fast, FastDst, FastOp, FastSrc, Num, Src};
+use crate::program::fast::forms::{extend, Elem, Fast, FastDst, FastOp, FastSrc, Kernel, Num, Src};
 use crate::program::{Inst, Program};
 use crate::regfile::Thread;
 
@@ -87,7 +87,7 @@ fn block(t: &mut Thread, prog: &Program, mem: &mut dyn Memory, budget: u64) -> u
 /// Runs `f`'s pre-decoded kernel with the enabled and the predicated channels; false, having
 /// changed nothing, when it does not apply.
 #[inline(always)]
-fn run_kernel(t: &mut Thread, f: &Fast, k: kernel::Kernel) -> bool {
+fn run_kernel(t: &mut Thread, f: &Fast, k: Kernel) -> bool {
     let (enabled, pred) = super::masks(t, &f.ch);
     // SAFETY: `kernel::select` hands out kernels only when the CPU has the target features
     // they were compiled for (AVX2 and FMA).

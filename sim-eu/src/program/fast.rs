@@ -7,104 +7,15 @@
 //! Classification reads the lowered [`Inst`], so it sees exactly the operands the general path
 //! would execute; anything it does not recognise stays on the general path.
 
-use isa_encoder::model::{CondMod, DataType, Opcode, SrcMod};
+use isa_encoder::model::{DataType, Opcode, SrcMod};
 
 use super::channels::Channels;
 use super::{type_bytes, Domain, Inst, Loc, Opnd};
-use crate::exec::fast::kernel::{self, Kernel};
+use crate::exec::fast::kernel;
 
-/// What a fast instruction computes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FastOp {
-    Mov,
-    Add,
-    Mul,
-    Mad,
-    And,
-    Or,
-    Xor,
-    Not,
-    Shl,
-    Shr,
-    Asr,
-    /// `cmp`, or `cmpn` (`nan_true`: a NaN second source compares true).
-    Cmp {
-        nan_true: bool,
-    },
-    Sel,
-    /// `csel`: src2 tested by the condition picks src0 or src1 (no flag write).
-    Csel,
-    /// Leaves registers and flags as they are: an integer `csel` whose two value sources are
-    /// its destination's own region (IGC's `csel (4|M0) (eq)f0.0 r0.0<1>:w r0.0<4;1>:w
-    /// r0.0<4;1>:w r0.0<1>:w`, a dependency marker in every loop), so either pick stores the
-    /// bytes already there; or an operation to `null` without a condition (IGC's `mov (8|M0)
-    /// null<1>:ud r23.0<8;8,1>:ud` that waits for a fence's response).
-    Keep,
-}
+pub mod forms;
 
-/// The lane domain: integers computed modulo 2^32 (every destination is at most 32 bits
-/// wide, so the low bits are all the general path's 64-bit results keep), or f32.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Num {
-    Int,
-    F32,
-}
-
-/// An element in the register file: its size in bytes and whether it sign-extends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Elem {
-    pub size: u8,
-    pub signed: bool,
-}
-
-/// Where a source's lanes come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Src {
-    /// Lane i at byte `base + i * stride` of the register file (`stride` 0: a scalar).
-    Region { base: u16, stride: u16 },
-    /// Irregular lane offsets: the instruction's own `offs` for this source.
-    Gather,
-    /// A scalar immediate, already extended to 32 bits.
-    Imm(u32),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FastSrc {
-    pub at: Src,
-    pub elem: Elem,
-}
-
-/// A destination region: lane i at `base + i * stride`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FastDst {
-    pub base: u16,
-    pub stride: u16,
-}
-
-/// One instruction on the fast path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Fast {
-    pub op: FastOp,
-    pub num: Num,
-    /// The channels it runs on; predication is the flag bits of its flag register, per
-    /// channel or per group of channels (`.any32h` ...), as the general path computes it.
-    pub ch: Channels,
-    pub cond: Option<CondMod>,
-    /// `None`: a `null` destination (flags only).
-    pub dst: Option<FastDst>,
-    /// The destination type's element (for `null` too: conditions test the value as it).
-    pub dst_elem: Elem,
-    pub src: [FastSrc; 3],
-    /// The word form: a `null` destination (any type for `cmp`, 32-bit otherwise) or one of
-    /// consecutive DWords (one DWord for a one-channel instruction), and each source
-    /// consecutive DWords or one value of any size (a scalar region or an immediate, read
-    /// once and extended); not `csel`, and integer `cmp`/conditional `sel` only on sources
-    /// of the same signedness. The executor computes it straight from the register file's
-    /// rows, condition flags included.
-    pub word: bool,
-    /// The pre-decoded executor of a plain word-form instruction ([`kernel::select`]).
-    pub kernel: Option<Kernel>,
-}
+pub use forms::{extend, Elem, Fast, FastDst, FastOp, FastSrc, Kernel, KernelFn, Num, Src};
 
 const UNUSED: FastSrc = FastSrc {
     at: Src::Imm(0),
@@ -172,18 +83,6 @@ fn source(o: &Opnd, n: usize, elem: fn(DataType) -> Option<Elem>) -> Option<Fast
         Loc::Imm | Loc::Null | Loc::Indirect { .. } => return None,
     };
     Some(FastSrc { at, elem: e })
-}
-
-/// An element's bits (zero above its size) extended to 32 bits.
-#[inline(always)]
-pub fn extend(v: u32, e: Elem) -> u32 {
-    match (e.size, e.signed) {
-        (1, true) => v as u8 as i8 as i32 as u32,
-        (1, false) => u32::from(v as u8),
-        (2, true) => v as u16 as i16 as i32 as u32,
-        (2, false) => u32::from(v as u16),
-        _ => v,
-    }
 }
 
 /// The fast form of `inst`, or `None` when only the general path executes it.

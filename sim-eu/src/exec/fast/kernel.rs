@@ -8,34 +8,10 @@
 //! nothing, where a row would leave the register file (that loop then runs it); the
 //! fast-vs-general proptests run through them.
 
-use std::fmt;
-
-use crate::program::fast::{Fast, FastDst, FastOp, FastSrc, Num, Src};
+use crate::program::fast::forms::{Fast, FastDst, FastOp, FastSrc, Kernel, KernelFn, Num, Src};
 use crate::regfile::Thread;
 
 use super::{commit, cond_row, pick_row, read, region, store_row, word_cmp, word_op, Lanes};
-
-/// A kernel: runs its instruction on the thread with its enabled channels and its predicate
-/// (all ones without one); false when it does not apply (a region outside the register file).
-pub type KernelFn = unsafe fn(&mut Thread, &Fast, u32, u32) -> bool;
-
-/// [`KernelFn`], comparable by address so that [`Fast`] stays comparable.
-#[derive(Clone, Copy)]
-pub struct Kernel(pub KernelFn);
-
-impl PartialEq for Kernel {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::fn_addr_eq(self.0, other.0)
-    }
-}
-
-impl Eq for Kernel {}
-
-impl fmt::Debug for Kernel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Kernel")
-    }
-}
 
 // The operation as a constant (`(FastOp, Num)` cannot be a const generic parameter): its index
 // in `OPS`, the one table both directions read ([`op_of`], [`op_index`]).
