@@ -15,6 +15,7 @@ pub mod dataport;
 pub mod error;
 pub mod exec;
 pub mod ieee_macro;
+pub mod lane_mask;
 pub mod program;
 pub mod regfile;
 pub mod rounding;

@@ -11,6 +11,7 @@ mod filter;
 mod hdc;
 mod lsc;
 mod media;
+mod plan;
 pub mod quick;
 mod sampler;
 pub mod scratch;
@@ -23,9 +24,9 @@ use isa_encoder::sendmsg::{gateway, Sfid};
 use platform::Platform;
 
 use crate::error::{EuErrorKind, MemFault};
-use crate::program::{Inst, SendPlan};
 use crate::regfile::{Thread, A0, GRF_REGS, REG_BYTES};
 pub use crate::tiling::Tiling;
+pub use plan::SendPlan;
 
 /// A surface the binding table (or a surface-state offset) names, as the data port needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -425,32 +426,32 @@ fn desc_value(t: &Thread, d: SendDesc) -> u32 {
     }
 }
 
-/// Executes a send on the lanes in `mask`.
+/// Executes a send of `n` channels on the lanes in `mask`: its classified form when that
+/// applies, else the general message frame.
+#[inline]
 pub fn execute(
     t: &mut Thread,
     platform: Platform,
-    inst: &Inst,
+    plan: &SendPlan,
+    n: u8,
     mask: u32,
     mem: &mut dyn Memory,
 ) -> Result<Outcome, EuErrorKind> {
-    let plan = inst
-        .send
-        .ok_or_else(|| EuErrorKind::Illegal("send without a plan".into()))?;
     if let Some(q) = plan.quick {
         if quick::run(t, q, mask, mem) {
             return Ok(Outcome { eot: plan.eot });
         }
     }
-    execute_frame(t, platform, inst, &plan, mask, mem)
+    execute_frame(t, platform, plan, n, mask, mem)
 }
 
 /// Executes a send through the general message frame (its quick form, if any, declined).
 #[inline(never)]
-pub(crate) fn execute_frame(
+fn execute_frame(
     t: &mut Thread,
     platform: Platform,
-    inst: &Inst,
     plan: &SendPlan,
+    n: u8,
     mask: u32,
     mem: &mut dyn Memory,
 ) -> Result<Outcome, EuErrorKind> {
@@ -482,7 +483,7 @@ pub(crate) fn execute_frame(
         ex_desc,
         payload,
         resp,
-        n: inst.n as usize,
+        n: usize::from(n),
         mask,
         platform,
     };

@@ -21,9 +21,9 @@ use isa_encoder::sendmsg::{gateway, Sfid};
 use platform::Platform;
 
 use super::align::{alignment, Access};
+use super::SendPlan;
 use super::{mem_read_all, mem_write_all, scratch, Memory, Space};
-use crate::program::channels::lane_bits;
-use crate::program::SendPlan;
+use crate::lane_mask::lane_bits;
 use crate::regfile::{Thread, GRF_REGS, REG_BYTES};
 
 /// Binding-table index of shared local memory (HDC).

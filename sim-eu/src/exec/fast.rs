@@ -4,7 +4,7 @@
 //! result equals the general path's (`alu::exec`); the tests run both on random instructions.
 
 use crate::dataport::Memory;
-use crate::program::channels::lane_bits;
+use crate::lane_mask::lane_bits;
 use crate::program::fast::forms::{extend, Elem, Fast, FastDst, FastOp, FastSrc, Kernel, Num, Src};
 use crate::program::{Inst, Program};
 use crate::regfile::Thread;

@@ -255,7 +255,7 @@ macro_rules! store_loop {
     ($t:expr, $d:expr, $offs:expr, $n:expr, $mask:expr, $vals:expr, $conv:expr) => {{
         let conv = $conv;
         // All n lanes enabled.
-        let lanes = $crate::program::channels::lane_bits($n as u8);
+        let lanes = $crate::lane_mask::lane_bits($n as u8);
         let full = $mask & lanes == lanes;
         match ($d.contig, $d.loc, full) {
             (Some(s), Loc::File, true) => {

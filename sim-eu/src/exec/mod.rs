@@ -245,18 +245,11 @@ fn step(
         Shape::Branch => branch(t, prog, inst, enabled, pred),
         Shape::Send => {
             let mask = enabled & pred;
-            let out = match &inst.send {
-                // The classified form first, without the general frame's set-up.
-                Some(plan)
-                    if plan
-                        .quick
-                        .is_some_and(|q| dataport::quick::run(t, q, mask, mem)) =>
-                {
-                    dataport::Outcome { eot: plan.eot }
-                }
-                Some(plan) => dataport::execute_frame(t, prog.platform, inst, plan, mask, mem)?,
-                None => dataport::execute(t, prog.platform, inst, mask, mem)?,
-            };
+            let plan = inst
+                .send
+                .as_ref()
+                .ok_or_else(|| EuErrorKind::Illegal("send without a plan".into()))?;
+            let out = dataport::execute(t, prog.platform, plan, inst.n, mask, mem)?;
             if out.eot {
                 t.ended = true;
                 return Ok(Flow::Ended);

@@ -17,6 +17,7 @@ use isa_encoder::model::{
 };
 use platform::Platform;
 
+use crate::dataport::{quick, SendPlan};
 use crate::error::{EuError, EuErrorKind};
 use crate::regfile::{CR0, GRF_BYTES, GRF_REGS, REG_BYTES};
 use crate::rounding;
@@ -35,24 +36,6 @@ pub enum Domain {
 
 /// A branch target: an instruction index, or the byte offset that is not an instruction.
 pub type Target = Result<u32, i64>;
-
-/// What a send needs besides its operands.
-#[derive(Debug, Clone, Copy)]
-pub struct SendPlan {
-    pub sfid: u8,
-    pub desc: SendDesc,
-    pub ex_desc: SendDesc,
-    pub src1_len: Option<u8>,
-    /// First GRF of the response, `None` for `null`.
-    pub dst_reg: Option<u8>,
-    pub src0_reg: u8,
-    /// Second payload's first GRF (split sends), `None` when absent or `null`.
-    pub src1_reg: Option<u8>,
-    pub eot: bool,
-    /// The message's classified form, when it has one (immediate descriptors, a common
-    /// message): tried before the general path.
-    pub quick: Option<crate::dataport::quick::Quick>,
-}
 
 /// One executable instruction.
 #[derive(Debug, Clone)]
@@ -326,7 +309,7 @@ fn send_plan(platform: Platform, inst: &Instruction, n: u8) -> Result<SendPlan, 
         eot: inst.opts.contains(InstOpts::EOT),
         quick: None,
     };
-    plan.quick = crate::dataport::quick::classify(platform, &plan, n);
+    plan.quick = quick::classify(platform, &plan, n);
     Ok(plan)
 }
 

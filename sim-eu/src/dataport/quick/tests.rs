@@ -7,8 +7,9 @@ use platform::Platform;
 use proptest::prelude::*;
 
 use super::{run as quick_run, Quick};
-use crate::dataport::{execute, Memory, Surface};
+use crate::dataport::{execute, Memory, SendPlan, Surface};
 use crate::error::MemFault;
+use crate::lane_mask::lane_bits;
 use crate::program::Program;
 use crate::Thread;
 
@@ -345,20 +346,15 @@ fn same_as_general(c: &Case) -> Result<(), TestCaseError> {
     let inst = &prog.insts[0];
     let plan = inst.send.expect("a send");
     prop_assert!(plan.quick.is_some(), "{} is classified", MESSAGES[c.msg].1);
-    let mut general = inst.clone();
-    if let Some(p) = general.send.as_mut() {
-        p.quick = None;
-    }
-    let mask = c.mask
-        & if inst.n >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << inst.n) - 1
-        };
+    let general = SendPlan {
+        quick: None,
+        ..plan
+    };
+    let mask = c.mask & lane_bits(inst.n);
     let (mut tq, mut mq) = (t0.clone(), mem0.clone());
     let (mut tg, mut mg) = (t0, mem0);
-    let q = execute(&mut tq, prog.platform, inst, mask, &mut mq);
-    let g = execute(&mut tg, prog.platform, &general, mask, &mut mg);
+    let q = execute(&mut tq, prog.platform, &plan, inst.n, mask, &mut mq);
+    let g = execute(&mut tg, prog.platform, &general, inst.n, mask, &mut mg);
     prop_assert_eq!(
         q.as_ref().map(|o| o.eot).map_err(|e| e.clone()),
         g.as_ref().map(|o| o.eot).map_err(|e| e.clone())
