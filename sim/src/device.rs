@@ -1,5 +1,6 @@
 //! A simulated GPU ([`SimGpu`]) and its open DRM files ([`SimDevice`]): each `open` of the
-//! node is a new file of the same GPU, as on the kernel.
+//! node is a new file of the same GPU, as on the kernel. Which kernel driver the files speak
+//! is a [`Personality`]; this file names none of them.
 
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -8,85 +9,21 @@ use std::time::{Duration, Instant};
 use kmd_iface::seam::{DeviceFile, Errno, Mapping};
 use platform::Platform;
 
-use crate::cs::{Budget, WalkerExecutor};
 use crate::device_info::DeviceInfo;
-use crate::dispatch::EuExecutor;
 use crate::flink::Names;
 use crate::gem::GemTable;
 use crate::gpu::{Gpu, GpuErrorRecord, KernelDriver};
+use crate::i915::state as i915;
 use crate::sync::{Doorbell, SyncFiles, SyncobjTable};
 use crate::sysfs::SysfsTree;
-use crate::{i915, xe, Kmd};
-
-/// How a simulated device is built.
-#[derive(Clone)]
-pub struct SimConfig {
-    /// The hang watchdog's limits per submission.
-    pub budget: Budget,
-    /// Who runs GPGPU_WALKER/COMPUTE_WALKER: the EU interpreter ([`EuExecutor`]) by default;
-    /// [`crate::cs::NoWalkerExecutor`] makes every walker a reported GPU error.
-    pub walker: Arc<dyn WalkerExecutor>,
-    /// Caps every blocking wait (GEM_WAIT, SYNCOBJ_WAIT, WAIT_USER_FENCE): a longer wait ends
-    /// with ETIME at the cap. For fuzzing, where an "infinite" timeout would stall the run.
-    pub wait_limit: Option<Duration>,
-    /// A directory to write every request's executed batch commands to (`<n>-<engine>.bin`:
-    /// each command's dwords in the order the command streamer ran them, following chained
-    /// and second-level batches), for `intel-gpu-run decode-batch`. None: nothing written.
-    pub command_log: Option<std::path::PathBuf>,
-    /// A fused-off part of the platform (`device_info::FUSED_PARTS`) instead of the full one.
-    pub part: Option<&'static crate::device_info::FusedPart>,
-}
-
-impl Default for SimConfig {
-    fn default() -> Self {
-        SimConfig {
-            budget: Budget::default(),
-            walker: Arc::new(EuExecutor::default()),
-            wait_limit: None,
-            command_log: None,
-            part: None,
-        }
-    }
-}
-
-/// Why a simulated device could not be opened.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum OpenError {
-    #[error("the {kmd:?} kernel driver does not support {platform} (xe starts at Gen12LP)")]
-    Unsupported { platform: Platform, kmd: Kmd },
-    #[error("cannot allocate the simulated device's memory")]
-    NoMemory,
-    #[error("{part} is not a simulated {platform} part")]
-    NotAPart { platform: Platform, part: String },
-}
-
-/// Opens a render node of a new simulated `platform` GPU driven by `kmd`, as a
-/// [`DeviceFile`] for kmd-iface's i915 or xe code.
-///
-/// ```
-/// use kmd_iface::seam::DeviceFile;
-/// let dev = sim::open(platform::Platform::Tgllp, sim::Kmd::Xe).unwrap();
-/// let _: &dyn DeviceFile = dev.as_ref();
-/// assert!(sim::open(platform::Platform::Skl, sim::Kmd::Xe).is_err());
-/// ```
-pub fn open(platform: Platform, kmd: Kmd) -> Result<Arc<dyn DeviceFile>, OpenError> {
-    Ok(open_device(platform, kmd, SimConfig::default())?)
-}
-
-/// Like [`open`], with a configuration, returning the concrete device (for its error state).
-pub fn open_device(
-    platform: Platform,
-    kmd: Kmd,
-    config: SimConfig,
-) -> Result<Arc<SimDevice>, OpenError> {
-    Ok(SimGpu::new(platform, kmd, config)?.open_file())
-}
+use crate::xe::state as xe;
+use crate::Kmd;
 
 /// A simulated GPU: what all its DRM files share (engines, memory of named objects, the error
 /// log, the sysfs tree, the global GEM names). A clone is another handle to the same GPU.
 #[derive(Clone)]
 pub struct SimGpu {
-    kmd: Kmd,
+    personality: &'static dyn Personality,
     info: &'static DeviceInfo,
     gpu: Gpu,
     doorbell: Arc<Doorbell>,
@@ -96,44 +33,23 @@ pub struct SimGpu {
 }
 
 impl SimGpu {
-    /// A freshly powered-on simulated `platform` GPU driven by `kmd`, with no file open yet.
-    pub fn new(platform: Platform, kmd: Kmd, config: SimConfig) -> Result<SimGpu, OpenError> {
-        let info = match config.part {
-            None => DeviceInfo::get(platform),
-            Some(p) => DeviceInfo::of_part(p)
-                .filter(|i| i.platform == platform)
-                .ok_or_else(|| OpenError::NotAPart {
-                    platform,
-                    part: p.name.into(),
-                })?,
-        };
-        if !info.supports(kmd) {
-            return Err(OpenError::Unsupported { platform, kmd });
-        }
-        let sysfs = Arc::new(SysfsTree::new(info, kmd));
-        let driver: Arc<dyn KernelDriver> = match kmd {
-            Kmd::I915 => Arc::new(i915::gpu_driver::I915Gpu {
-                info,
-                sysfs: sysfs.clone(),
-            }),
-            Kmd::Xe => Arc::new(xe::gpu_driver::XeGpu {
-                info,
-                sysfs: sysfs.clone(),
-            }),
-        };
-        let gpu = Gpu::new(info, config.budget, config.walker, Some(driver))
-            .map_err(|_| OpenError::NoMemory)?
-            .with_command_log(config.command_log);
-        let doorbell = gpu.doorbell().clone();
-        Ok(SimGpu {
-            kmd,
+    /// A GPU of `info` whose files speak `personality`, its model built already.
+    pub(crate) fn from_parts(
+        personality: &'static dyn Personality,
+        info: &'static DeviceInfo,
+        gpu: Gpu,
+        wait_limit: Option<Duration>,
+        sysfs: Arc<SysfsTree>,
+    ) -> SimGpu {
+        SimGpu {
+            personality,
             info,
+            doorbell: gpu.doorbell().clone(),
             gpu,
-            doorbell,
-            wait_limit: config.wait_limit,
+            wait_limit,
             sysfs,
             names: Names::default(),
-        })
+        }
     }
 
     /// Opens a new DRM file of this GPU (as the kernel's `drm_open`): its own GEM handles,
@@ -147,11 +63,9 @@ impl SimGpu {
             i915: i915::State::default(),
             xe: xe::State::default(),
         };
-        if self.kmd == Kmd::I915 {
-            state.i915.open(self.info);
-        }
+        self.personality.open_file(&mut state, self.info);
         Arc::new(SimDevice {
-            kmd: self.kmd,
+            personality: self.personality,
             info: self.info,
             state: Mutex::new(state),
             doorbell: self.doorbell.clone(),
@@ -176,6 +90,22 @@ impl SimGpu {
     }
 }
 
+/// A kernel driver the render node speaks for (i915, xe): its ioctls, what a new file of it
+/// holds, and what the GPU model asks of it.
+pub(crate) trait Personality: Send + Sync {
+    fn kmd(&self) -> Kmd;
+    /// Answers an ioctl on `dev`, core DRM ioctls included.
+    fn ioctl(&self, dev: &SimDevice, request: u64, arg: &mut [u8]) -> Result<i32, Errno>;
+    /// Sets up a new file's state (i915: the default context).
+    fn open_file(&self, st: &mut State, info: &'static DeviceInfo);
+    /// The GPU model's view of this driver (hang rules, where error records go).
+    fn kernel_driver(
+        &self,
+        info: &'static DeviceInfo,
+        sysfs: Arc<SysfsTree>,
+    ) -> Arc<dyn KernelDriver>;
+}
+
 /// Everything one open file of the simulated device holds.
 pub(crate) struct State {
     pub gpu: Gpu,
@@ -188,7 +118,7 @@ pub(crate) struct State {
 
 /// One open DRM file of a simulated GPU (see [`SimGpu::open_file`]).
 pub struct SimDevice {
-    kmd: Kmd,
+    personality: &'static dyn Personality,
     info: &'static DeviceInfo,
     state: Mutex<State>,
     /// Rung whenever a fence signals or a syncobj changes; every waiter sleeps on it.
@@ -204,7 +134,7 @@ impl fmt::Debug for SimDevice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SimDevice")
             .field("platform", &self.info.platform)
-            .field("kmd", &self.kmd)
+            .field("kmd", &self.kmd())
             .finish()
     }
 }
@@ -254,7 +184,7 @@ impl SimDevice {
     }
 
     pub fn kmd(&self) -> Kmd {
-        self.kmd
+        self.personality.kmd()
     }
 
     pub fn info(&self) -> &'static DeviceInfo {
@@ -264,7 +194,7 @@ impl SimDevice {
     /// The GPU this file belongs to, for opening more files of it.
     pub fn gpu(&self) -> SimGpu {
         SimGpu {
-            kmd: self.kmd,
+            personality: self.personality,
             info: self.info,
             gpu: self.lock().gpu.clone(),
             doorbell: self.doorbell.clone(),
@@ -349,10 +279,7 @@ impl DeviceFile for SimDevice {
     /// (`crate::user`): unmapped ones answer `EFAULT`, mapped ones are the caller's
     /// responsibility, as the trait's contract says.
     unsafe fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
-        match self.kmd {
-            Kmd::I915 => i915::ioctl(self, request, arg),
-            Kmd::Xe => xe::ioctl(self, request, arg),
-        }
+        self.personality.ioctl(self, request, arg)
     }
 
     fn mmap(&self, offset: u64, len: usize) -> Result<Mapping, Errno> {

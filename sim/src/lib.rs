@@ -15,7 +15,9 @@
 //!   [`cs::WalkerExecutor`] (the EU interpreter plugs in there).
 //! - [`gpu`]: engines, hardware contexts, the watchdog's hang reports, reset accounting.
 //! - [`sync`]: fences and DRM syncobjs.
-//! - `i915`, `xe`: the two personalities. [`device_info`]: the simulated parts.
+//! - the render node: `device` (a GPU and its open files: GEM, syncobj and fence tables, the
+//!   `Personality` trait), `drm` (the core DRM ioctls), `i915` and `xe` (the two personalities;
+//!   `open` picks one). [`device_info`]: the simulated parts.
 //!
 //! The GPU runs beside the CPU: EXECBUFFER2/EXEC return once the request is queued, and each
 //! hardware context runs its requests in order on its own host thread ([`gpu`]); GEM_BUSY,
@@ -58,6 +60,7 @@ pub mod gpu_error;
 mod i915;
 mod ioctl;
 pub mod mem;
+mod open;
 pub mod prime;
 pub mod regs;
 pub mod sync;
@@ -65,9 +68,10 @@ pub mod sysfs;
 mod user;
 mod xe;
 
-pub use device::{open, open_device, OpenError, SimConfig, SimDevice, SimGpu};
+pub use device::{SimDevice, SimGpu};
 pub use i915::LegacyMmap;
 pub use mem::{share_bo_pages, SharedPages};
+pub use open::{open, open_device, OpenError, SimConfig};
 pub use user::on_behalf_of;
 
 /// The kernel driver a simulated device file speaks for.

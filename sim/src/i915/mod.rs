@@ -10,109 +10,22 @@ pub use legacy_mmap::LegacyMmap;
 mod param;
 mod query;
 mod reloc;
+pub(crate) mod state;
 mod uapi_numbers;
-
-use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
 
 use kmd_iface::i915::uapi::*;
 use kmd_iface::seam::Errno;
 
-use crate::device::{SimDevice, State as DevState};
+use std::sync::Arc;
+
+use crate::device::{Personality, SimDevice, State as DevState};
 use crate::device_info::DeviceInfo;
 use crate::gem::GemObject;
-use crate::gpu::HwContext;
+use crate::gpu::KernelDriver;
 use crate::ioctl::route;
-use crate::mem::AddressSpace;
-
-/// A GPU address space shared by VM ids and the contexts running in it.
-pub(crate) type Vm = Arc<RwLock<AddressSpace>>;
-
-/// A new PPGTT, its unused PTEs on the part's scratch page.
-pub(crate) fn new_vm(info: &DeviceInfo) -> Vm {
-    Arc::new(RwLock::new(AddressSpace::with_page_tables(
-        info.i915_ppgtt(),
-    )))
-}
-
-/// One i915 GEM context.
-pub(crate) struct Context {
-    pub hw: HwContext,
-    pub vm: Vm,
-    /// The user engine map (I915_CONTEXT_PARAM_ENGINES): execbuf's ring index selects an entry;
-    /// `None` entries are holes. Without a map the legacy ring selectors apply.
-    pub engines: Option<Vec<Option<usize>>>,
-    pub recoverable: bool,
-    pub bannable: bool,
-    pub priority: i64,
-    /// I915_CONTEXT_PARAM_PERSISTENCE: contexts are persistent unless the user clears it.
-    pub persistent: bool,
-}
-
-impl Context {
-    fn new(id: u32, vm: Vm) -> Self {
-        Context {
-            hw: HwContext::new(id),
-            vm,
-            engines: None,
-            recoverable: true,
-            bannable: true,
-            priority: 0,
-            persistent: true,
-        }
-    }
-}
-
-/// The i915 file's VMs and contexts.
-#[derive(Default)]
-pub(crate) struct State {
-    vms: HashMap<u32, Vm>,
-    next_vm: u32,
-    contexts: HashMap<u32, Context>,
-    next_ctx: u32,
-}
-
-impl State {
-    /// A new file has the default context 0 with its own address space.
-    pub fn open(&mut self, info: &DeviceInfo) {
-        self.contexts.insert(0, Context::new(0, new_vm(info)));
-    }
-
-    fn new_vm(&mut self, vm: Vm) -> u32 {
-        // VM ids start at 1; 0 means "no VM" in the uAPI.
-        loop {
-            self.next_vm = self.next_vm.wrapping_add(1).max(1);
-            if !self.vms.contains_key(&self.next_vm) {
-                self.vms.insert(self.next_vm, vm);
-                return self.next_vm;
-            }
-        }
-    }
-
-    fn new_context_id(&mut self) -> u32 {
-        loop {
-            self.next_ctx = self.next_ctx.wrapping_add(1).max(1);
-            if !self.contexts.contains_key(&self.next_ctx) {
-                return self.next_ctx;
-            }
-        }
-    }
-
-    /// Every address space the file can reach.
-    fn all_vms(&self) -> impl Iterator<Item = &Vm> {
-        self.vms
-            .values()
-            .chain(self.contexts.values().map(|c| &c.vm))
-    }
-}
-
-pub(crate) fn write_vm(vm: &Vm) -> std::sync::RwLockWriteGuard<'_, AddressSpace> {
-    vm.write().unwrap_or_else(|e| e.into_inner())
-}
-
-pub(crate) fn read_vm(vm: &Vm) -> std::sync::RwLockReadGuard<'_, AddressSpace> {
-    vm.read().unwrap_or_else(|e| e.into_inner())
-}
+use crate::sysfs::SysfsTree;
+use crate::Kmd;
+pub(crate) use state::{new_vm, read_vm, write_vm, Context, State};
 
 /// Closing a GEM handle unbinds the object from the file's address spaces, as i915 closes the
 /// object's VMAs with its last handle.
@@ -122,8 +35,34 @@ fn on_close(st: &mut DevState, obj: &GemObject) {
     }
 }
 
+/// The i915 personality.
+pub(crate) struct I915;
+
+impl Personality for I915 {
+    fn kmd(&self) -> Kmd {
+        Kmd::I915
+    }
+
+    fn ioctl(&self, dev: &SimDevice, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
+        ioctl(dev, request, arg)
+    }
+
+    /// A new file has the default context 0 with its own address space.
+    fn open_file(&self, st: &mut DevState, info: &'static DeviceInfo) {
+        st.i915.open(info);
+    }
+
+    fn kernel_driver(
+        &self,
+        info: &'static DeviceInfo,
+        sysfs: Arc<SysfsTree>,
+    ) -> Arc<dyn KernelDriver> {
+        Arc::new(gpu_driver::I915Gpu { info, sysfs })
+    }
+}
+
 /// Dispatches an ioctl to the i915 personality.
-pub(crate) fn ioctl(dev: &SimDevice, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
+fn ioctl(dev: &SimDevice, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
     if let Some(r) = crate::drm::ioctl(dev, request, arg, "i915", on_close) {
         return r;
     }

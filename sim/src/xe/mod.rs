@@ -5,56 +5,25 @@ mod gem;
 pub(crate) mod gpu_driver;
 mod query;
 mod queue;
+pub(crate) mod state;
 mod sync;
 mod vm;
 
-use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use kmd_iface::seam::Errno;
 use kmd_iface::xe::uapi::*;
 
-use crate::device::{SimDevice, State as DevState};
+use crate::device::{Personality, SimDevice, State as DevState};
 use crate::device_info::{DeviceInfo, EngineClass};
 use crate::gem::GemObject;
-use crate::gpu::HwContext;
+use crate::gpu::KernelDriver;
 use crate::ioctl::route;
 use crate::mem::{AddressSpace, PAGE_SIZE};
-
-pub(crate) type Vm = Arc<RwLock<AddressSpace>>;
-
-pub(crate) struct XeVm {
-    pub space: Vm,
-    /// Long-running mode: exec queues signal only user fences.
-    pub lr: bool,
-}
-
-pub(crate) struct Queue {
-    pub hw: HwContext,
-    pub vm_id: u32,
-    pub vm: Vm,
-    pub lr: bool,
-    /// Index of the engine the queue runs on.
-    pub engine: usize,
-}
-
-/// The xe file's VMs and exec queues.
-#[derive(Default)]
-pub(crate) struct State {
-    vms: HashMap<u32, XeVm>,
-    next_vm: u32,
-    queues: HashMap<u32, Queue>,
-    next_queue: u32,
-}
-
-fn next_id<T>(next: &mut u32, map: &HashMap<u32, T>) -> u32 {
-    loop {
-        *next = next.wrapping_add(1).max(1);
-        if !map.contains_key(next) {
-            return *next;
-        }
-    }
-}
+use crate::sysfs::SysfsTree;
+use crate::Kmd;
+use state::next_id;
+pub(crate) use state::{Queue, Vm, XeVm};
 
 /// A memory region as xe numbers them: instance 0 is system memory, 1 the first VRAM.
 #[derive(Debug, Clone, Copy)]
@@ -102,7 +71,31 @@ pub(crate) fn vm_write(vm: &Vm) -> std::sync::RwLockWriteGuard<'_, AddressSpace>
 /// Closing an xe GEM handle leaves its VM bindings (which hold the memory) in place.
 fn on_close(_: &mut DevState, _: &GemObject) {}
 
-pub(crate) fn ioctl(dev: &SimDevice, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
+/// The xe personality.
+pub(crate) struct Xe;
+
+impl Personality for Xe {
+    fn kmd(&self) -> Kmd {
+        Kmd::Xe
+    }
+
+    fn ioctl(&self, dev: &SimDevice, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
+        ioctl(dev, request, arg)
+    }
+
+    /// A new xe file starts with no VM and no exec queue.
+    fn open_file(&self, _: &mut DevState, _: &'static DeviceInfo) {}
+
+    fn kernel_driver(
+        &self,
+        info: &'static DeviceInfo,
+        sysfs: Arc<SysfsTree>,
+    ) -> Arc<dyn KernelDriver> {
+        Arc::new(gpu_driver::XeGpu { info, sysfs })
+    }
+}
+
+fn ioctl(dev: &SimDevice, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
     if let Some(r) = crate::drm::ioctl(dev, request, arg, "xe", on_close) {
         return r;
     }
