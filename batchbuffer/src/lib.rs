@@ -1,4 +1,5 @@
-//! Compute command packets for Gen9, Gen11, Gen12LP and Xe-HPG.
+//! Compute command packets for Gen9, Gen11, Gen12LP and Xe-HPG, the batch builder and the decoder.
+//! Start reading: `packets/` (one declaration per packet), then `builder/` for a dispatch.
 //!
 //! Three parts: [`packets`] (every compute packet, declared once per generation), [`builder`]
 //! (programs dispatches into caller memory, deriving the walker from the SIMD width) and

@@ -1,4 +1,5 @@
 //! `intel-gpu-run`: the command-line face of the stack.
+//! Start reading: `Cmd` (clap) here, then `run.rs`.
 //!
 //! Subcommands: `run` (a kernel on a device: hardware or the simulator), `devices`, `asm`,
 //! `disasm`, `decode-batch`.

@@ -1,3 +1,8 @@
+//! The EU instruction set: instruction model, native and compacted codecs, IGA-syntax text, send
+//! messages.
+//! Start reading: `model` (the instruction model), `native` (one file per encoding family),
+//! `sendmsg`.
+//!
 //! The EU instruction set of Gen9, Gen11, Gen12LP and Xe-HPG: an instruction model, native and
 //! compacted binary codecs per platform, and an IGA-syntax assembler/disassembler whose text
 //! equals `iga64 -d` byte for byte (columns included).

@@ -1,4 +1,7 @@
-//! The i915 and xe kernel-driver uAPI a compute user-mode driver needs.
+//! The i915 and xe kernel-driver uAPI a compute user-mode driver needs: `#[repr(C)]` structs, ioctl
+//! numbers, safe wrappers.
+//! Start reading: `seam::DeviceFile` (the one door to a kernel driver, real or simulated), then
+//! `kmd.rs`.
 //!
 //! Every ioctl and mmap goes through [`seam::DeviceFile`]: the real DRM file is one implementation,
 //! the simulator (crate `sim`) the other, so the same i915/xe code paths run against both.

@@ -1,4 +1,6 @@
 //! An OpenCL 3.0 installable client driver (cl_khr_icd) over umd.
+//! Start reading: `icd.rs` (the dispatch table), then an object's file: its entry points and its
+//! rules.
 //!
 //! The ICD loader finds `clIcdGetPlatformIDsKHR`, `clGetExtensionFunctionAddress` and (ocl-icd)
 //! `clGetPlatformInfo` by name; every entry point is exported, bound to this library's own

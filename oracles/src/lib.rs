@@ -1,4 +1,6 @@
-//! Test support for checking this project against tools nobody here wrote.
+//! Test support for checking this project against tools nobody here wrote: finds iga64, ocloc, the
+//! uAPI headers, NEO.
+//! Start reading: `require!` and `Oracle` (the skip/require policy below).
 //!
 //! Policy: an oracle is looked up on `PATH` and at its Debian path. When it is missing:
 //! - with `ORACLES=required` (set by `scripts/test` and CI) the test fails;

@@ -1,4 +1,5 @@
 //! The four GPU generations this stack targets, and the names each external tool uses for them.
+//! Start reading: `Platform`.
 //!
 //! One representative platform per generation: Skylake for Gen9, Ice Lake LP for Gen11,
 //! Tiger Lake LP for Gen12LP and DG2 (Alchemist, ACM-G10) for Xe-HPG. Every other crate keys its

@@ -1,3 +1,7 @@
+//! The simulated execution unit: program decode, interpreter, register file, data port,
+//! conversions.
+//! Start reading: `run` (one thread of a decoded kernel against a `Memory`).
+//!
 //! The EU interpreter: runs Gen9..Xe-HPG kernels, pre-decoded once with isa-encoder, on
 //! simulated hardware threads, and the data port their `send`s reach.
 //!

@@ -1,4 +1,5 @@
 //! An `LD_PRELOAD` library that makes the simulator a render node.
+//! Start reading: `hooks.rs` (the intercepted libc calls), then `state.rs`.
 //!
 //! Under `LD_PRELOAD=libintel_gpu_sim_shim.so` with `INTEL_GPU_SIM=<platform>[@i915|@xe]`
 //! (unset: `tgllp@i915`), the process sees one Intel GPU at `/dev/dri/renderD128` and its

@@ -1,3 +1,7 @@
+//! The simulated GPU behind the i915/xe uAPI: DRM core, the two kernel-driver personalities,
+//! command streamer, dispatch, memory.
+//! Start reading: `device.rs` (a GPU, its files, the `Personality` trait), then `cs/`, `dispatch/`.
+//!
 //! A functional simulator of Intel GPUs (Gen9 skl, Gen11 icllp, Gen12LP tgllp, Xe-HPG dg2)
 //! behind the i915 and xe kernel uAPI.
 //!

@@ -1,4 +1,5 @@
-//! The subgroup conformance corpus and its harness.
+//! The subgroup conformance corpus and its harness, and the hardware-in-loop suite.
+//! Start reading: `tests/README.md`.
 //!
 //! `tests/conformance/*.cl` hold OpenCL C kernels for every built-in of the extension specs
 //! (cl_intel_subgroups, cl_intel_subgroups_char, cl_khr_subgroups,

@@ -1,3 +1,6 @@
+//! The user-mode driver proper: devices, memory, kernels, dispatch, queues.
+//! Start reading: `device/mod.rs`, then `memory.rs`, `kernel.rs`, `dispatch.rs`, `queue/`.
+//!
 //! The user-mode driver: devices ([`device`]), buffers and images ([`memory`], [`image`]),
 //! kernels from ocloc's device binaries, assembly or raw ISA ([`kernel`], [`program`]), and
 //! dispatch: synchronous ([`device::Device::dispatch`]) or asynchronous on queues with events,
