@@ -3,18 +3,19 @@
 //! with batchbuffer's builder, submitted through i915 or xe; completion is the PIPE_CONTROL
 //! post-sync fence landing once the kernel retires the batch (see [`crate::queue`]).
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock, Weak};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use batchbuffer::builder::{
     front_end, gen_data, prepare, Batch, BuildError, Builder, DispatchDesc, Heap, Heaps, LocalIds,
-    Prepared, SamplerTable, ScratchSpace, Simd, WalkerKind, SURFACE_STATE_STRIDE,
+    SamplerTable, Simd, WalkerKind, SURFACE_STATE_STRIDE,
 };
 use batchbuffer::{Packet, RenderSurfaceState, WalkOrder};
 use platform::Platform;
 
-use crate::device::{Device, Engine, ExecObject};
+use crate::batch_memo::{ArenaMemo, BatchKey, Fixed, WalkerKey};
+use crate::device::{Engine, ExecObject};
 use crate::error::{Error, Result};
 use crate::kernel::{Description, Kernel};
 use crate::local_ids;
@@ -23,10 +24,7 @@ use crate::ndrange::NdRange;
 use crate::payload::{build, check_args, slm_layout_into, ArgValue};
 use crate::printf::buffer::PrintfOutput;
 use crate::queue::arena::{DYNAMIC_AT, END_TICKS_AT, INDIRECT_AT, START_TICKS_AT, SURFACE_AT};
-use crate::queue::{Event, Fence, Queue, Ready, ARENA_BYTES, FENCE_AT};
-
-/// Post-sync values: unique per dispatch so a stale fence is never mistaken for this one.
-pub(crate) static NEXT_FENCE: AtomicU64 = AtomicU64::new(0x1000);
+use crate::queue::{Event, Fence, Queue, Ready, ARENA_BYTES, FENCE_AT, NEXT_FENCE};
 
 /// What a finished dispatch reports.
 #[derive(Debug, Clone)]
@@ -51,88 +49,6 @@ struct Built {
     batch_address: u64,
     batch: Vec<u8>,
     printf: Option<PrintfOutput>,
-}
-
-/// What an arena holds from the last batch built in it. A dispatch whose inputs equal the
-/// arena's last ones (the same kernel, range, arguments and scratch: a runtime enqueueing a
-/// kernel again) finds its batch and heaps already in place and rewrites only the fence
-/// value, instead of encoding the state and copying it into the arena again. One that
-/// differs only in what the walkers' packed state leaves in place (argument values and
-/// addresses, surfaces, the group range for the same local size) rewrites just those dwords:
-/// the payload's, the changed surface states' and the walker commands'.
-#[derive(Debug)]
-pub(crate) struct ArenaMemo {
-    /// The arena. Weak: a memo never keeps an arena alive, and the arena's allocation, which
-    /// identifies it, is not reused while the memo lives (a GPU address could be).
-    arena: Weak<Bo>,
-    /// The inputs the arena's batch and heaps were built from.
-    key: BatchKey,
-    /// Byte offset in the arena of the completion's 64-bit fence value.
-    fence_value_at: usize,
-    /// Dwords of the batch.
-    batch_dwords: usize,
-    /// Per walker: where its commands start in the batch (dwords), and their packed form
-    /// with where its changeable parts are.
-    walkers: Vec<(usize, Prepared)>,
-}
-
-impl ArenaMemo {
-    /// Drops the memo of `arena` from `memos`: for anything that writes the arena other than a
-    /// dispatch (a blit batch), after which its batch and heaps are no longer in place.
-    pub(crate) fn forget(memos: &mut Vec<ArenaMemo>, arena: &Arc<Bo>) {
-        memos.retain(|m| !std::ptr::eq(m.arena.as_ptr(), Arc::as_ptr(arena)));
-    }
-}
-
-/// Everything a dispatch's batch and heaps are encoded from besides the arena's own
-/// addresses and the fence value. A queue keeps one and refills it for each dispatch.
-#[derive(Debug, Default, PartialEq)]
-pub(crate) struct BatchKey {
-    fixed: Option<Fixed>,
-    walkers: Vec<WalkerKey>,
-    /// The walkers' payload dwords, one after another.
-    words: Vec<u32>,
-    /// The walkers' binding-table surfaces, one after another.
-    surfaces: Vec<RenderSurfaceState>,
-    /// The sampler table (the kernel's dynamic state heap with its sampler arguments): its
-    /// location and count, then its DWords; empty without samplers.
-    samplers: Option<(u32, u32)>,
-    dsh: Vec<u32>,
-}
-
-/// One walker's region and where its payload and surfaces are in the key.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct WalkerKey {
-    local: [u32; 3],
-    group_start: [u32; 3],
-    group_count: [u32; 3],
-    words: (usize, usize),
-    surfaces: (usize, usize),
-}
-
-impl WalkerKey {
-    /// The walker's group dimension is where iteration ends (start + count).
-    fn group_end(&self) -> [u32; 3] {
-        [0, 1, 2].map(|d| self.group_start[d] + self.group_count[d])
-    }
-}
-
-impl BatchKey {
-    /// Whether a batch built from `self` becomes `new`'s by rewriting the walkers' payload,
-    /// surface states and group range: the same fixed inputs, samplers, walkers, local sizes,
-    /// payload lengths and surface counts (so every heap allocation and packed field but those
-    /// stays; `patch` does not rewrite the dynamic state's sampler table).
-    fn patchable_to(&self, new: &BatchKey) -> bool {
-        self.fixed == new.fixed
-            && self.samplers == new.samplers
-            && self.dsh == new.dsh
-            && self.walkers.len() == new.walkers.len()
-            && self
-                .walkers
-                .iter()
-                .zip(&new.walkers)
-                .all(|(a, b)| a.local == b.local && a.words == b.words && a.surfaces == b.surfaces)
-    }
 }
 
 /// The dword where RENDER_SURFACE_STATE's Surface Base Address starts on `p`, when it fills
@@ -216,20 +132,6 @@ fn patch(p: Platform, arena: &Bo, m: &mut ArenaMemo, new: &BatchKey) -> Result<(
         }
     }
     Ok(())
-}
-
-/// A batch's inputs shared by its walkers.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Fixed {
-    isa: (u64, usize),
-    simd: u32,
-    local_ids: LocalIds,
-    /// Where the kernel starts in its ISA (past the per-thread load for hardware local IDs).
-    kernel_offset: u64,
-    inline: bool,
-    barriers: u32,
-    slm_bytes: u32,
-    scratch: Option<ScratchSpace>,
 }
 
 fn words_to_bytes(w: &[u32]) -> Vec<u8> {
@@ -366,7 +268,7 @@ impl Queue {
             Some(strings) => {
                 let bo = q.printf_bo(st)?;
                 keep.push(bo.clone());
-                let out = PrintfOutput::lend(bo, Arc::downgrade(q), strings.clone())?;
+                let out = PrintfOutput::lend(bo, Arc::downgrade(&q.printf_pool), strings.clone())?;
                 (driver.printf_base, driver.printf_size) = out.address();
                 Some(out)
             }
@@ -634,18 +536,16 @@ impl Queue {
     }
 }
 
-impl Device {
-    /// Runs `kernel` over `range` with `args` on the device's default queue and waits for it.
-    pub fn dispatch(
+impl Queue {
+    /// [`crate::device::Device::dispatch`]: [`Queue::dispatch`] waited for, with its report.
+    pub(crate) fn dispatch_and_wait(
         &self,
         kernel: &Kernel,
         range: &NdRange,
         args: &[ArgValue],
     ) -> Result<DispatchReport> {
         let start = Instant::now();
-        let (event, built) = self
-            .queue
-            .enqueue_dispatch(kernel, range, args, &[], true)?;
+        let (event, built) = self.enqueue_dispatch(kernel, range, args, &[], true)?;
         event.wait(None)?;
         Ok(DispatchReport {
             range: *range,
@@ -656,24 +556,5 @@ impl Device {
             elapsed: start.elapsed(),
             printf: built.printf,
         })
-    }
-
-    /// [`Queue::submit_raw`] on the default queue, waited for. Returns the batch's address.
-    pub fn submit_raw(
-        &self,
-        commands: impl FnOnce(u64) -> Vec<u8>,
-        fence_offset: usize,
-        fence_value: u64,
-    ) -> Result<u64> {
-        let (event, address) = self
-            .queue
-            .submit_raw(commands, fence_offset, fence_value, &[])?;
-        event.wait(None)?;
-        Ok(address)
-    }
-
-    /// The queue [`Device::dispatch`] and [`Device::submit_raw`] use.
-    pub fn default_queue(&self) -> &Queue {
-        &self.queue
     }
 }

@@ -4,6 +4,7 @@
 //! SURFTYPE_BUFFER surface in the image's format.
 
 use std::str::FromStr;
+use std::sync::Arc;
 
 use batchbuffer::builder::{
     linear_image_surface, surface_type, typed_buffer_surface, LinearImage,
@@ -14,7 +15,7 @@ use batchbuffer::RenderSurfaceState;
 use platform::Platform;
 
 use crate::blockio::Rule;
-use crate::device::Device;
+use crate::device::Inner;
 use crate::error::{Error, Result};
 use crate::memory::Buffer;
 
@@ -336,16 +337,14 @@ pub struct Image {
     pub slice_pitch: u64,
 }
 
-impl Device {
-    /// A zero-filled `width` × `height` 2D image.
-    pub fn create_image(&self, width: u32, height: u32, format: ImageFormat) -> Result<Image> {
-        self.create_image_desc(&ImageDesc::d2(width, height), format)
-    }
-
-    /// A zero-filled image of any type. Rows are `PITCH_ALIGN`-byte aligned; layers and 3D
-    /// slices are the height rounded up to a multiple of 4 rows apart (Surface QPitch's unit),
-    /// 1D array layers one pitch apart.
-    pub fn create_image_desc(&self, desc: &ImageDesc, format: ImageFormat) -> Result<Image> {
+/// The images of the public [`crate::device::Device`], which forwards to this.
+impl Inner {
+    /// [`crate::device::Device::create_image_desc`].
+    pub(crate) fn create_image_desc(
+        self: &Arc<Self>,
+        desc: &ImageDesc,
+        format: ImageFormat,
+    ) -> Result<Image> {
         desc.check()?;
         let row = desc.width * format.desc().bytes_per_element;
         let pitch = row.next_multiple_of(PITCH_ALIGN);

@@ -8,9 +8,11 @@
 
 pub mod program;
 
+mod batch_memo;
 pub mod blockio;
 pub mod device;
 pub mod dispatch;
+mod driver_addresses;
 pub mod error;
 /// Needs the simulator: it dispatches on a simulated device with short watchdogs.
 #[cfg(feature = "sim")]
@@ -28,5 +30,6 @@ mod resident;
 pub mod sampler;
 pub mod scratch;
 pub mod segments;
+mod upload;
 
 pub use error::{Error, Result};

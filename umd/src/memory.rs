@@ -6,7 +6,7 @@ use std::sync::Arc;
 use kmd_iface::seam::Mapping;
 
 use crate::blockio::{BlockAccess, Rule};
-use crate::device::{Caching, Device, ExecObject, Inner};
+use crate::device::{Caching, ExecObject, Inner};
 use crate::error::{Error, Result};
 
 /// One kernel BO (or userptr range) and its GPU address; freed on drop.
@@ -71,14 +71,10 @@ impl Inner {
     }
 }
 
-impl Device {
-    /// A new BO of at least `size` bytes, zero-filled.
-    pub(crate) fn alloc_bo(&self, size: u64) -> Result<Arc<Bo>> {
-        self.inner.alloc_bo(size)
-    }
-
-    /// A zero-filled buffer of `size` bytes.
-    pub fn create_buffer(&self, size: u64) -> Result<Buffer> {
+/// The buffers of the public [`crate::device::Device`], which forwards to these.
+impl Inner {
+    /// [`crate::device::Device::create_buffer`].
+    pub(crate) fn create_buffer(self: &Arc<Self>, size: u64) -> Result<Buffer> {
         if size == 0 {
             return Err(Error::OutOfRange("a buffer needs at least one byte".into()));
         }
@@ -90,10 +86,9 @@ impl Device {
         })
     }
 
-    /// Wraps host memory (a page-aligned mapping whose length is a multiple of the device's
-    /// page granule) as a buffer the GPU accesses in place (userptr).
-    pub fn create_buffer_from_host(&self, host: Mapping) -> Result<Buffer> {
-        let granule = self.inner.va().align();
+    /// [`crate::device::Device::create_buffer_from_host`].
+    pub(crate) fn create_buffer_from_host(self: &Arc<Self>, host: Mapping) -> Result<Buffer> {
+        let granule = self.va().align();
         if !(host.as_ptr() as u64).is_multiple_of(USERPTR_PAGE)
             || host.is_empty()
             || !(host.len() as u64).is_multiple_of(granule)
@@ -106,20 +101,19 @@ impl Device {
         }
         let size = host.len() as u64;
         let (gpu_address, size) = self
-            .inner
             .va()
             .alloc(size)
             .ok_or_else(|| Error::OutOfRange("no GPU address space left".into()))?;
-        let handle = match self.inner.backend().userptr(&host, gpu_address) {
+        let handle = match self.backend().userptr(&host, gpu_address) {
             Ok(h) => h,
             Err(e) => {
-                self.inner.va().free(gpu_address, size);
+                self.va().free(gpu_address, size);
                 return Err(e);
             }
         };
         Ok(Buffer {
             bo: Arc::new(Bo {
-                dev: self.inner.clone(),
+                dev: self.clone(),
                 handle,
                 gpu_address,
                 size,
@@ -133,14 +127,9 @@ impl Device {
         })
     }
 
-    /// CL_MEM_USE_HOST_PTR: a buffer of `size` bytes whose storage is the host's own bytes at
-    /// `host_ptr = host.as_ptr() + offset`. The whole of `host` (page aligned, as for
-    /// [`Device::create_buffer_from_host`]) becomes a userptr BO and the buffer is its range
-    /// at `offset`, so `host_ptr` itself may have any alignment; the block IO rules on it are
-    /// checked where the buffer is used for block IO ([`Buffer::block_pointer`],
-    /// [`Buffer::sub_buffer`], images from it).
-    pub fn create_buffer_use_host_ptr(
-        &self,
+    /// [`crate::device::Device::create_buffer_use_host_ptr`].
+    pub(crate) fn create_buffer_use_host_ptr(
+        self: &Arc<Self>,
         host: Mapping,
         offset: u64,
         size: u64,

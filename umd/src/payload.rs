@@ -5,6 +5,7 @@ use batchbuffer::builder::{buffer_surface, surface_type};
 use batchbuffer::{Packet, RenderSurfaceState, SamplerState};
 use platform::Platform;
 
+pub use crate::driver_addresses::DriverAddresses;
 use crate::error::{Error, Result};
 use crate::image::Image;
 use crate::kernel::{ArgSlot, Description, Kernel};
@@ -39,21 +40,6 @@ impl ArgValue {
             ArgValue::Sampler(_) => "a sampler".into(),
         }
     }
-}
-
-/// GPU addresses of the driver's own allocations the payload refers to.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct DriverAddresses {
-    pub private_base: u64,
-    pub constant_base: u64,
-    pub global_base: u64,
-    /// Bytes of the private, constant and global allocations (their surfaces' sizes).
-    pub private_size: u64,
-    pub constant_size: u64,
-    pub global_size: u64,
-    /// The dispatch's printf buffer (0 when the kernel does not call printf).
-    pub printf_base: u64,
-    pub printf_size: u64,
 }
 
 /// Checks `args` against the kernel's signature: count and kind of each.

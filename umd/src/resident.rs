@@ -1,17 +1,14 @@
-//! A kernel's device-side state, set up at its first dispatch on a device and kept while the
-//! kernel lives: the ISA (relocated for the program's data) in its own BO at Instruction Base
-//! Address, and the program-scope data segments.
+//! A kernel's device-side state, set up at its first dispatch on a device (`upload.rs`) and
+//! kept while the kernel lives: the ISA (relocated for the program's data) in its own BO at
+//! Instruction Base Address, and the program-scope data segments. The kernel holds it, so
+//! this file names no kernel type.
 
 use std::sync::{Arc, Mutex};
 
-use crate::device::Inner;
-use crate::error::{Error, Result};
-use crate::kernel::{Description, Kernel};
+use crate::driver_addresses::DriverAddresses;
 use crate::memory::Bo;
-use crate::payload::{driver_surface_bti, DriverAddresses};
-use crate::printf::buffer::KernelStrings;
-use crate::program::{ArgKind, Segment};
-use crate::segments::{relocate, Placed};
+use crate::printf::strings::KernelStrings;
+use crate::segments::Placed;
 
 /// One device's copy of a kernel.
 #[derive(Debug)]
@@ -27,69 +24,3 @@ pub(crate) struct Resident {
 
 /// The devices a kernel (and its clones) is resident on.
 pub(crate) type Residence = Arc<Mutex<Vec<Arc<Resident>>>>;
-
-impl Kernel {
-    /// This kernel on `dev`: uploaded on first use, reused afterwards.
-    pub(crate) fn resident(&self, dev: &Arc<Inner>) -> Result<Arc<Resident>> {
-        let mut list = self.residence.lock().unwrap_or_else(|e| e.into_inner());
-        // A kernel's ISA does not change after it is made: the copy on `dev` stays right.
-        if let Some(r) = list.iter().find(|r| r.isa.on(dev)) {
-            return Ok(r.clone());
-        }
-        let r = Arc::new(upload(self, dev)?);
-        list.push(r.clone());
-        Ok(r)
-    }
-}
-
-fn upload(kernel: &Kernel, dev: &Arc<Inner>) -> Result<Resident> {
-    let mut code = kernel.isa.clone();
-    let mut driver = DriverAddresses::default();
-    let mut placed = Arc::default();
-    if let Description::Ocloc(k, data) = &kernel.description {
-        // With program data, every binding-table entry must be an argument's or a driver
-        // surface's (bound in `build`): an unknown one might be program data and would run
-        // against an unset surface.
-        let program: Vec<u32> = k
-            .driver_surfaces
-            .iter()
-            .filter_map(|s| driver_surface_bti(k, s))
-            .collect();
-        let unbound: Vec<u32> = k
-            .binding_table
-            .iter()
-            .map(|e| e.index)
-            .filter(|i| {
-                !program.contains(i)
-                    && !k.args.iter().any(|a| match &a.kind {
-                        ArgKind::Buffer { bti, .. } | ArgKind::Image { bti, .. } => {
-                            *bti == Some(*i)
-                        }
-                        _ => false,
-                    })
-            })
-            .collect();
-        if !data.is_empty() && !unbound.is_empty() {
-            return Err(Error::Unsupported(format!(
-                "kernel {} reads program-scope data and uses binding-table entries \
-                 {unbound:?} that belong to no argument or driver surface",
-                kernel.name
-            )));
-        }
-        placed = dev.placed(data)?;
-        relocate(&mut code, &k.isa_relocations, &placed)?;
-        driver.constant_base = placed.base(Segment::Constant);
-        driver.global_base = placed.base(Segment::Global);
-        driver.constant_size = placed.size(Segment::Constant);
-        driver.global_size = placed.size(Segment::Global);
-    }
-    let isa = dev.alloc_bo(code.len() as u64)?;
-    isa.map.write(0, &code)?;
-    let printf = KernelStrings::new(kernel, &placed);
-    Ok(Resident {
-        isa,
-        placed,
-        driver,
-        printf,
-    })
-}

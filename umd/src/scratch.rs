@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use batchbuffer::builder::{scratch_slice_bytes, ScratchSpace};
 
-use crate::device::{Device, Inner};
+use crate::device::Inner;
 use crate::error::Result;
 use crate::memory::Bo;
 
@@ -19,6 +19,11 @@ pub(crate) struct ScratchCache {
 }
 
 impl ScratchCache {
+    /// The scratch space in use: None before the first kernel that spills.
+    pub(crate) fn space(&self) -> Option<ScratchSpace> {
+        self.space
+    }
+
     /// The scratch space for a kernel needing `bytes` per thread (None when it needs none):
     /// the queue's buffer, first allocated or grown here. The returned BO must be part of
     /// the submission.
@@ -51,13 +56,5 @@ impl ScratchCache {
             space: Some(space),
         };
         Ok(Some((bo, space)))
-    }
-}
-
-impl Device {
-    /// The scratch space the default queue's dispatches use now: None before the first
-    /// kernel that spills.
-    pub fn scratch_space(&self) -> Option<ScratchSpace> {
-        self.queue.inner.lock().scratch.space
     }
 }

@@ -4,9 +4,14 @@
 //! `sim:<platform>-<part>` (a fused-off part, e.g. `sim:tgllp-80eu`) or a render node path. [`Device::open`] resolves it, picks the kernel-driver uAPI and sets up the VM every
 //! queue of the device runs in, and the default queue of the synchronous calls (see
 //! [`crate::queue`]).
+//!
+//! This file is the device's core (`Inner`: kernel driver, VM, the list of its queues),
+//! which buffers, kernels and queues are built on; the public [`Device`] adds the default
+//! queue on top of them, in `handle.rs`.
 
 mod backend;
 mod group_size;
+mod handle;
 mod simulated;
 mod topology;
 mod va;
@@ -23,12 +28,12 @@ use platform::Platform;
 pub(crate) use backend::Backend;
 pub(crate) use backend::SubmitScratch;
 pub use backend::{Caching, Engine, ExecObject, GpuClock, Outcome};
+pub use handle::Device;
 #[cfg(feature = "sim")]
 pub use simulated::{sim_kmds, sim_parts};
 pub use va::VaHeap;
 
 use crate::error::{Error, Result};
-use crate::queue::{Queue, QueueInner};
 
 /// CL_DEVICE_SUB_GROUP_SIZES_INTEL: the SIMD widths a kernel can be compiled for, on every
 /// platform this driver supports (Gen9 to Xe-HPG all dispatch SIMD8, SIMD16 and SIMD32).
@@ -177,12 +182,19 @@ impl DeviceInfo {
     }
 }
 
+/// A queue as the device sees it: work held back until host events are signalled. A trait
+/// so the device keeps its queues without depending on the queue module, which is built on it.
+pub(crate) trait HoldsWork: Send + Sync {
+    /// Submits held work whose dependencies are now submitted; true if any was.
+    fn flush(&self) -> bool;
+}
+
 pub(crate) struct Inner {
     pub info: DeviceInfo,
     backend: Backend,
     va: Mutex<VaHeap>,
     /// Every live queue, to hand over held work when a host event is signalled.
-    queues: Mutex<Vec<Weak<QueueInner>>>,
+    queues: Mutex<Vec<Weak<dyn HoldsWork>>>,
 }
 
 impl Drop for Inner {
@@ -197,16 +209,6 @@ impl std::fmt::Debug for Inner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Device").field("info", &self.info).finish()
     }
-}
-
-/// An open device. Cloning shares it.
-///
-/// `Send + Sync`: threads share a device and each may allocate, create queues and submit.
-#[derive(Debug, Clone)]
-pub struct Device {
-    pub(crate) inner: Arc<Inner>,
-    /// The queue of the synchronous calls ([`Device::dispatch`], [`Device::submit_raw`]).
-    pub(crate) queue: Queue,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -248,44 +250,14 @@ fn auto_node() -> Result<Option<kmd_iface::discovery::Found>> {
     }
 }
 
-impl Device {
-    /// Opens `spec`. `kmd` forces a uAPI; `kernel_platform` steers `auto` when no GPU is present.
-    pub fn open(
-        spec: &DeviceSpec,
-        kmd: Option<KmdChoice>,
-        kernel_platform: Option<Platform>,
-    ) -> Result<Device> {
-        match spec {
-            DeviceSpec::Sim(p) => Self::open_sim(*p, kmd),
-            DeviceSpec::SimPart { part, .. } => Self::open_sim_part(part, kmd),
-            DeviceSpec::Node(path) => {
-                let file = kmd_iface::render_node::RenderNode::open_shared(path)?;
-                Self::open_file(path.display().to_string(), file, kmd)
-            }
-            DeviceSpec::Auto => match auto_node()? {
-                Some(f) => Self::open_file(f.path.display().to_string(), f.file, kmd),
-                None => Self::open_sim(kernel_platform.unwrap_or(Platform::Tgllp), kmd),
-            },
-        }
-    }
-
-    /// Opens a device through an already open device file: a render node, or a simulated one
-    /// (`sim::open_device` with a configuration of the caller's). `name` is what the device is
-    /// called in reports; a name starting with `sim:` marks it simulated. Faults and hangs are
-    /// read from the file's sysfs directory, as on hardware.
-    pub fn open_device_file(
-        name: impl Into<String>,
-        file: Arc<dyn kmd_iface::seam::DeviceFile>,
-        kmd: Option<KmdChoice>,
-    ) -> Result<Device> {
-        Self::open_file(name.into(), file, kmd)
-    }
-
-    pub(crate) fn open_file(
+impl Inner {
+    /// Opens the device behind `file` (called `name` in reports) through `want`, or the
+    /// uAPI its kernel driver offers, and sets up its VM.
+    fn open(
         name: String,
         file: Arc<dyn kmd_iface::seam::DeviceFile>,
         want: Option<KmdChoice>,
-    ) -> Result<Device> {
+    ) -> Result<Arc<Inner>> {
         let kmd = Kmd::new(file)?;
         let got = KmdChoice::of(kmd.driver());
         if let Some(w) = want.filter(|&w| w != got) {
@@ -315,7 +287,7 @@ impl Device {
             .platform;
         let limits = DeviceLimits::new(platform, &topo)?;
         let va = VaHeap::with_end(backend.granule()?, backend.va_end()?);
-        let inner = Arc::new(Inner {
+        Ok(Arc::new(Inner {
             info: DeviceInfo {
                 simulated: name.starts_with("sim:"),
                 name,
@@ -330,27 +302,9 @@ impl Device {
             backend,
             va: Mutex::new(va),
             queues: Mutex::default(),
-        });
-        let queue = Queue::new(&inner)?;
-        Ok(Device { inner, queue })
+        }))
     }
 
-    pub fn info(&self) -> &DeviceInfo {
-        &self.inner.info
-    }
-
-    pub fn platform(&self) -> Platform {
-        self.inner.info.platform
-    }
-
-    /// The GPU timestamp now and the host time it was read at, with its frequency: converts
-    /// [`crate::queue::Event::gpu_ticks`] to host time.
-    pub fn gpu_clock(&self) -> Result<GpuClock> {
-        self.inner.backend().gpu_clock()
-    }
-}
-
-impl Inner {
     pub(crate) fn backend(&self) -> &Backend {
         &self.backend
     }
@@ -359,17 +313,17 @@ impl Inner {
         lock(&self.va)
     }
 
-    pub(crate) fn register_queue(&self, q: &Arc<QueueInner>) {
+    pub(crate) fn register_queue(&self, q: Weak<dyn HoldsWork>) {
         let mut qs = lock(&self.queues);
         qs.retain(|w| w.strong_count() > 0);
-        qs.push(Arc::downgrade(q));
+        qs.push(q);
     }
 
     /// Hands held work to the kernel on every queue until none moves (work on one queue may
     /// be what another's waits for).
     pub(crate) fn flush_queues(&self) {
         loop {
-            let live: Vec<Arc<QueueInner>> = lock(&self.queues)
+            let live: Vec<Arc<dyn HoldsWork>> = lock(&self.queues)
                 .iter()
                 .filter_map(Weak::upgrade)
                 .collect();

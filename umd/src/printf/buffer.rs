@@ -5,74 +5,24 @@
 
 use std::sync::{Arc, Weak};
 
-use super::{decode_in, unescape, Decoded, Strings, BUFFER_BYTES, INITIAL_OFFSET};
+use super::pool::PrintfPool;
+use super::strings::{calls_printf, KernelStrings};
+use super::{Decoded, INITIAL_OFFSET};
 use crate::error::Result;
 use crate::kernel::{Description, Kernel};
 use crate::memory::Bo;
-use crate::program::{ImplicitKind, Segment};
-use crate::queue::QueueInner;
-use crate::segments::Placed;
-
-/// Where a kernel's printf strings are.
-#[derive(Debug)]
-enum Table {
-    Indexed(Vec<(u32, Vec<u8>)>),
-    Addressed { base: u64, bytes: Vec<u8> },
-}
-
-/// A resident kernel's printf strings: its string table (escapes resolved) or string
-/// segment, and the program's constant and string segments (GPU base, bytes).
-#[derive(Debug)]
-pub(crate) struct KernelStrings {
-    table: Table,
-    segments: Vec<(u64, Vec<u8>)>,
-}
-
-impl KernelStrings {
-    /// `kernel`'s strings as placed on a device; None when it does not call printf.
-    pub(crate) fn new(kernel: &Kernel, placed: &Placed) -> Option<Arc<KernelStrings>> {
-        let Description::Ocloc(k, data) = &kernel.description else {
-            return None;
-        };
-        if !needs_printf(kernel) {
-            return None;
-        }
-        let table = if data.strings.is_empty() {
-            Table::Indexed(
-                k.printf_strings
-                    .iter()
-                    .map(|(i, s)| (*i, unescape(s)))
-                    .collect(),
-            )
-        } else {
-            Table::Addressed {
-                base: placed.base(Segment::ConstString),
-                bytes: data.strings.clone(),
-            }
-        };
-        let segments = [
-            (Segment::Constant, &data.constant),
-            (Segment::ConstString, &data.strings),
-        ]
-        .into_iter()
-        .filter(|(_, b)| !b.is_empty())
-        .map(|(s, b)| (placed.base(s), b.clone()))
-        .collect();
-        Some(Arc::new(KernelStrings { table, segments }))
-    }
-}
 
 /// A buffer lent by a queue: returned to its pool when the last output holding it goes.
 #[derive(Debug)]
 struct Lent {
     bo: Arc<Bo>,
-    pool: Weak<QueueInner>,
+    pool: Weak<PrintfPool>,
 }
 
 impl Drop for Lent {
     fn drop(&mut self) {
-        if let Some(q) = self.pool.upgrade() {
-            q.return_printf(self.bo.clone());
+        if let Some(pool) = self.pool.upgrade() {
+            pool.give_back(self.bo.clone());
         }
     }
 }
@@ -90,7 +40,7 @@ impl PrintfOutput {
     /// the same before each dispatch; the bytes after it are read only up to that offset).
     pub(crate) fn lend(
         bo: Arc<Bo>,
-        pool: Weak<QueueInner>,
+        pool: Weak<PrintfPool>,
         strings: Arc<KernelStrings>,
     ) -> Result<PrintfOutput> {
         let buf = Arc::new(Lent { bo, pool });
@@ -112,33 +62,14 @@ impl PrintfOutput {
         let used = u64::from(u32::from_le_bytes(head)).min(bo.size);
         let mut bytes = vec![0u8; used.max(4) as usize];
         bo.map.read(0, &mut bytes)?;
-        let strings = match &self.strings.table {
-            Table::Indexed(t) => Strings::Indexed(t),
-            Table::Addressed { base, bytes } => Strings::Addressed { base: *base, bytes },
-        };
-        let segments: Vec<(u64, &[u8])> = self
-            .strings
-            .segments
-            .iter()
-            .map(|(b, s)| (*b, s.as_slice()))
-            .collect();
-        Ok(decode_in(&bytes, strings, &segments))
+        Ok(self.strings.decode(&bytes))
     }
 }
 
 /// True when `kernel` takes a printf buffer.
 pub fn needs_printf(kernel: &Kernel) -> bool {
     match &kernel.description {
-        Description::Ocloc(k, _) => k
-            .implicit
-            .iter()
-            .any(|i| i.kind == ImplicitKind::PrintfBuffer),
+        Description::Ocloc(k, _) => calls_printf(k),
         Description::Raw => false,
     }
 }
-
-/// Free buffers a queue keeps (each [`BUFFER_BYTES`]); more are released.
-pub(crate) const POOL_KEEP: usize = 4;
-
-/// Bytes of each pooled buffer.
-pub(crate) const POOL_BYTES: u64 = BUFFER_BYTES;

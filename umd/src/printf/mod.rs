@@ -10,6 +10,8 @@
 
 pub mod buffer;
 pub mod format;
+pub(crate) mod pool;
+pub(crate) mod strings;
 
 pub use buffer::PrintfOutput;
 

@@ -23,9 +23,8 @@ use batchbuffer::{
 };
 use platform::Platform;
 
-use super::{Event, Fence, Queue, Ready, FENCE_AT};
+use super::{Event, Fence, Queue, Ready, FENCE_AT, NEXT_FENCE};
 use crate::device::Engine;
-use crate::dispatch::NEXT_FENCE;
 use crate::error::{Error, Result};
 use crate::memory::Buffer;
 
@@ -361,7 +360,7 @@ impl Queue {
         let mut st = q.lock();
         let arena = q.arena(&mut st)?;
         // The blit overwrites whatever dispatch batch the arena held.
-        crate::dispatch::ArenaMemo::forget(&mut st.memos, &arena);
+        crate::batch_memo::ArenaMemo::forget(&mut st.memos, &arena);
         let fence_value = NEXT_FENCE.fetch_add(1, Ordering::Relaxed);
         put(
             p,

@@ -1,13 +1,17 @@
 //! Events: the completion of one submission, or a condition the host signals. Both can be
 //! polled, waited on with a timeout, and named as dependencies of later submissions.
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::device::Inner;
 use crate::error::{Error, Result};
 use crate::memory::Bo;
+
+/// Post-sync values: unique per submission (dispatch or blit) so a stale fence is never
+/// mistaken for a newer one.
+pub(crate) static NEXT_FENCE: AtomicU64 = AtomicU64::new(0x1000);
 
 /// The 64-bit value a batch's last PIPE_CONTROL writes when every walker before it is done.
 /// A retired batch whose fence value did not land failed (the kernel reset it or cancelled
@@ -229,6 +233,11 @@ pub enum Status {
 pub struct Event(pub(crate) Arc<Work>);
 
 impl Event {
+    /// A host event of `dev`: dependants wait until [`Event::signal`].
+    pub(crate) fn host(dev: Arc<Inner>) -> Event {
+        Event(Work::new(dev, State::Host))
+    }
+
     /// Checks without blocking: `Ok(true)` once complete, `Err` with the submission's own
     /// error if it failed.
     pub fn poll(&self) -> Result<bool> {

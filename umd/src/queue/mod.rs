@@ -39,6 +39,11 @@
 //! `Send + Sync`: [`Device`], [`Queue`], [`Event`], [`crate::memory::Buffer`],
 //! [`crate::image::Image`] and [`crate::kernel::Kernel`] are all `Send + Sync` (tested by
 //! `tests/queues_sim.rs`).
+//!
+//! [`Device`]: crate::device::Device
+//! [`Device::host_event`]: crate::device::Device::host_event
+//! [`Device::dispatch`]: crate::device::Device::dispatch
+//! [`Device::submit_raw`]: crate::device::Device::submit_raw
 
 pub(crate) mod arena;
 mod blit;
@@ -47,21 +52,21 @@ mod event;
 
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 pub use blit_rect::RectSide;
 pub use event::{Event, Status};
 
 pub(crate) use arena::{Staging, ARENA_BYTES, FENCE_AT};
-pub(crate) use event::Fence;
 use event::{DepState, Flight, State, Work};
+pub(crate) use event::{Fence, NEXT_FENCE};
 
-use crate::device::{Device, Engine, ExecObject, Inner, Outcome, SubmitScratch};
-use crate::dispatch::{ArenaMemo, BatchKey};
+use crate::batch_memo::{ArenaMemo, BatchKey};
+use crate::device::{Engine, ExecObject, HoldsWork, Inner, Outcome, SubmitScratch};
 use crate::error::{Error, Result};
 use crate::memory::Bo;
 use crate::payload::Payload;
-use crate::printf::buffer::{POOL_BYTES, POOL_KEEP};
+use crate::printf::pool::{PrintfPool, POOL_BYTES};
 use crate::scratch::ScratchCache;
 
 /// A batch ready to hand to the kernel, and what must live until it retires.
@@ -131,9 +136,9 @@ pub(crate) struct QueueState {
 pub(crate) struct QueueInner {
     pub dev: Arc<Inner>,
     state: Mutex<QueueState>,
-    /// printf buffers nobody holds (`crate::printf::buffer`). Its own lock: a buffer comes
+    /// printf buffers nobody holds (`crate::printf::pool`). Its own lock: a buffer comes
     /// back when its last output drops, which may be while the state is locked.
-    printf_free: Mutex<Vec<Arc<Bo>>>,
+    pub printf_pool: Arc<PrintfPool>,
 }
 
 /// A submission queue of a device. Cloning shares it; it is released (after its work
@@ -141,18 +146,6 @@ pub(crate) struct QueueInner {
 #[derive(Debug, Clone)]
 pub struct Queue {
     pub(crate) inner: Arc<QueueInner>,
-}
-
-impl Device {
-    /// A new queue with its own context (i915) or exec queue (xe).
-    pub fn create_queue(&self) -> Result<Queue> {
-        Queue::new(&self.inner)
-    }
-
-    /// A host event: dependants wait until [`Event::signal`].
-    pub fn host_event(&self) -> Event {
-        Event(Work::new(self.inner.clone(), State::Host))
-    }
 }
 
 impl Queue {
@@ -179,9 +172,11 @@ impl Queue {
                 spare_works: Vec::new(),
                 submit: SubmitScratch::default(),
             }),
-            printf_free: Mutex::new(Vec::new()),
+            printf_pool: Arc::default(),
         });
-        dev.register_queue(&inner);
+        // The device hands this queue its held work when a host event is signalled.
+        let weak: Weak<dyn HoldsWork> = Arc::downgrade(&inner) as Weak<QueueInner>;
+        dev.register_queue(weak);
         Ok(Queue { inner })
     }
 
@@ -249,8 +244,21 @@ impl QueueInner {
         Ok(Event(work))
     }
 
+    /// An arena from the pool (reaping retired batches first), else a new one.
+    pub fn arena(&self, st: &mut QueueState) -> Result<Arc<Bo>> {
+        if st.free_arenas.is_empty() {
+            st.reap();
+        }
+        match st.free_arenas.pop() {
+            Some(a) => Ok(a),
+            None => self.dev.alloc_bo(ARENA_BYTES as u64),
+        }
+    }
+}
+
+impl HoldsWork for QueueInner {
     /// Submits held work whose dependencies are now submitted; true if any was.
-    pub fn flush(&self) -> bool {
+    fn flush(&self) -> bool {
         let mut st = self.lock();
         let mut progress = false;
         while let Some(h) = st.held.pop_front() {
@@ -266,44 +274,19 @@ impl QueueInner {
         }
         progress
     }
-
-    /// An arena from the pool (reaping retired batches first), else a new one.
-    pub fn arena(&self, st: &mut QueueState) -> Result<Arc<Bo>> {
-        if st.free_arenas.is_empty() {
-            st.reap();
-        }
-        match st.free_arenas.pop() {
-            Some(a) => Ok(a),
-            None => self.dev.alloc_bo(ARENA_BYTES as u64),
-        }
-    }
 }
 
 impl QueueInner {
     /// A printf buffer for a dispatch: a free one no submission still holds (reaping retired
     /// ones first), else a new one. Concurrent dispatches each get their own.
     pub fn printf_bo(&self, st: &mut QueueState) -> Result<Arc<Bo>> {
-        let take = |q: &Self| {
-            let mut free = q.printf_free.lock().unwrap_or_else(|e| e.into_inner());
-            // Only the pool holds it: no running batch writes it any more.
-            let i = free.iter().position(|b| Arc::strong_count(b) == 1)?;
-            Some(free.swap_remove(i))
-        };
-        if let Some(b) = take(self) {
+        if let Some(b) = self.printf_pool.take() {
             return Ok(b);
         }
         st.reap();
-        match take(self) {
+        match self.printf_pool.take() {
             Some(b) => Ok(b),
             None => self.dev.alloc_bo(POOL_BYTES),
-        }
-    }
-
-    /// Takes back a printf buffer whose last output went.
-    pub fn return_printf(&self, bo: Arc<Bo>) {
-        let mut free = self.printf_free.lock().unwrap_or_else(|e| e.into_inner());
-        if free.len() < POOL_KEEP {
-            free.push(bo);
         }
     }
 }
