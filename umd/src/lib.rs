@@ -1,5 +1,6 @@
 //! The user-mode driver proper: devices, memory, kernels, dispatch, queues.
-//! Start reading: `device/mod.rs`, then `memory.rs`, `kernel.rs`, `dispatch.rs`, `queue/`.
+//! Start reading: `device/mod.rs` (the device core), then `memory.rs`, `kernel.rs`, `queue/`,
+//! `dispatch.rs`; `device/handle.rs` is the public `Device`.
 //!
 //! The user-mode driver: devices ([`device`]), buffers and images ([`memory`], [`image`]),
 //! kernels from ocloc's device binaries, assembly or raw ISA ([`kernel`], [`program`]), and
