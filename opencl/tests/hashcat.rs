@@ -29,8 +29,9 @@ fn crack(
     // display GPU's watchdog allows (about 2 s of wall clock), which a simulator on a loaded
     // machine may; forced, it runs with its minimum launch sizes. The results are still checked:
     // its self-test of the mode runs, and the hash must crack.
-    // `--backend-vector-width 1`: its vectorized kernels miss the candidates of vector
-    // components 1 to 3 on the simulator (opencl/README.md, Applications: not working yet).
+    // `--backend-vector-width 1`: Debian's Intel compiler miscompiles the vectorized kernels'
+    // rotates, so candidates of vector components 1 to 3 are missed (opencl/README.md,
+    // Applications).
     cmd.args([
         "--quiet",
         "--force",
