@@ -5,6 +5,8 @@ use std::ffi::c_void;
 use opencl_sys::*;
 
 use crate::api::entry::entry;
+use crate::extensions;
+pub use crate::facts::IMAGE_3D_WRITES;
 use crate::facts::{facts, Facts};
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
@@ -22,11 +24,6 @@ pub const HALF_FP_CONFIG: cl_device_fp_config = CL_FP_ROUND_TO_NEAREST
     | CL_FP_INF_NAN
     | CL_FP_DENORM
     | CL_FP_FMA;
-
-/// Whether kernels may write 3D images (`__opencl_c_3d_image_writes`, cl_khr_3d_image_writes):
-/// `write_image*` to a 3D image is a typed surface write like any other (umd's
-/// `images_typed_sim` writes 3D images; `tests/python/images.py` from OpenCL).
-pub const IMAGE_3D_WRITES: bool = true;
 
 /// Whether kernels may take `read_write` images (`__opencl_c_read_write_images`). IGC
 /// compiles their reads to sampler loads (`ld_lz`) and their writes to typed surface writes
@@ -228,46 +225,11 @@ impl Device {
         }
     }
 
-    /// The device extensions, each with its version. Only what this runtime implements.
+    /// The device extensions, each with its version ([`crate::extensions`]).
     pub fn extensions(&self) -> Vec<(&'static str, u32)> {
-        let mut v = vec![
-            // OpenCL 1.1 made these four core; a device with the features still reports their
-            // names (OpenCL 3.0 extension specification, "cl_khr_*_int32_*_atomics"). IGC
-            // compiles the atom_* built-ins to the data port's atomic messages.
-            ("cl_khr_global_int32_base_atomics", version(1, 0, 0)),
-            ("cl_khr_global_int32_extended_atomics", version(1, 0, 0)),
-            ("cl_khr_local_int32_base_atomics", version(1, 0, 0)),
-            ("cl_khr_local_int32_extended_atomics", version(1, 0, 0)),
-            ("cl_khr_byte_addressable_store", version(1, 0, 0)),
-            ("cl_khr_il_program", version(1, 0, 0)),
-            ("cl_intel_subgroups", version(1, 0, 0)),
-            ("cl_intel_subgroups_char", version(1, 0, 0)),
-            ("cl_intel_subgroups_short", version(1, 0, 0)),
-            ("cl_intel_required_subgroup_size", version(1, 0, 0)),
-            ("cl_intel_spirv_subgroups", version(1, 0, 0)),
-            // Every Gen9-Xe-HPG EU computes in HF (IEEE binary16); NEO reports it on all four.
-            ("cl_khr_fp16", version(1, 0, 0)),
-            ("cl_khr_subgroup_extended_types", version(1, 0, 0)),
-            ("cl_khr_subgroup_non_uniform_vote", version(1, 0, 0)),
-            ("cl_khr_subgroup_ballot", version(1, 0, 0)),
-            ("cl_khr_subgroup_non_uniform_arithmetic", version(1, 0, 0)),
-            ("cl_khr_subgroup_shuffle", version(1, 0, 0)),
-            ("cl_khr_subgroup_shuffle_relative", version(1, 0, 0)),
-            ("cl_khr_subgroup_clustered_reduce", version(1, 0, 0)),
-        ];
-        if self.facts.independent_forward_progress {
-            v.push(("cl_khr_subgroups", version(1, 0, 0)));
-        }
-        if self.image_support() && IMAGE_3D_WRITES {
-            v.push(("cl_khr_3d_image_writes", version(1, 0, 0)));
-        }
-        if self.image_support() {
-            v.push(("cl_khr_image2d_from_buffer", version(1, 0, 0)));
-        }
-        if self.umd.platform().has_fp64() {
-            v.push(("cl_khr_fp64", version(1, 0, 0)));
-        }
-        v
+        extensions::of_device(self.umd.platform())
+            .map(|e| (e.name, e.version()))
+            .collect()
     }
 
     /// OpenCL C 3.0 optional features this device has.

@@ -3,6 +3,11 @@
 
 use platform::Platform;
 
+/// Whether kernels may write 3D images (`__opencl_c_3d_image_writes`, cl_khr_3d_image_writes):
+/// `write_image*` to a 3D image is a typed surface write like any other (umd's
+/// `images_typed_sim` writes 3D images; `tests/python/images.py` from OpenCL).
+pub const IMAGE_3D_WRITES: bool = true;
+
 /// What one platform's hardware has.
 #[derive(Debug, Clone, Copy)]
 pub struct Facts {

@@ -25,6 +25,7 @@ pub mod compiler;
 pub mod context;
 pub mod device;
 pub mod event;
+pub mod extensions;
 pub mod facts;
 pub mod failure;
 pub mod handle;

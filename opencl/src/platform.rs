@@ -12,6 +12,7 @@ use umd::device::{DeviceSpec, KmdChoice};
 
 use crate::api::entry::entry;
 use crate::device::Device;
+use crate::extensions;
 use crate::handle::{ClObject, Handle, Kind};
 use crate::info::{self, Info};
 
@@ -22,7 +23,6 @@ pub const VENDOR: &str = "Intel(R) Corporation";
 /// name and version and the device's version.
 pub const DRIVER: &str = "intel-gpu-compute";
 pub const ICD_SUFFIX: &str = "IGC";
-pub const PLATFORM_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[("cl_khr_icd", (1, 0, 0))];
 
 pub struct Platform {
     pub devices: Vec<Arc<Handle<Device>>>,
@@ -128,16 +128,14 @@ fn platform_info(param: cl_platform_info) -> Result<Info, cl_int> {
         CL_PLATFORM_NAME => Info::Str(format!("{DRIVER}: OpenCL for Intel(R) Graphics")),
         CL_PLATFORM_VENDOR => Info::Str(VENDOR.into()),
         CL_PLATFORM_EXTENSIONS => Info::Str(
-            PLATFORM_EXTENSIONS
-                .iter()
-                .map(|(n, _)| *n)
+            extensions::of_platform()
+                .map(|e| e.name)
                 .collect::<Vec<_>>()
                 .join(" "),
         ),
         CL_PLATFORM_EXTENSIONS_WITH_VERSION => Info::NameVersions(
-            PLATFORM_EXTENSIONS
-                .iter()
-                .map(|(n, (a, b, c))| (n.to_string(), version(*a, *b, *c)))
+            extensions::of_platform()
+                .map(|e| (e.name.to_string(), e.version()))
                 .collect(),
         ),
         CL_PLATFORM_HOST_TIMER_RESOLUTION => Info::Ulong(crate::timer::host_resolution_ns()),
