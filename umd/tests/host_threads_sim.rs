@@ -137,9 +137,8 @@ fn branchy_reference(vals: &[u32]) -> Vec<u32> {
         .collect()
 }
 
-/// Runs the three kernels on a simulator with `host_threads` host threads per walker; returns
-/// every output buffer's bytes.
-fn run(p: Platform, kmd: KmdChoice, bin: &[u8], host_threads: usize) -> Vec<Vec<u8>> {
+/// A simulated `p` under `kmd` whose walkers run on `host_threads` host threads.
+fn open(p: Platform, kmd: KmdChoice, host_threads: usize) -> Device {
     let cfg = sim::SimConfig {
         walker: Arc::new(EuExecutor::new(EuBudget::default()).with_host_threads(host_threads)),
         ..Default::default()
@@ -149,7 +148,13 @@ fn run(p: Platform, kmd: KmdChoice, bin: &[u8], host_threads: usize) -> Vec<Vec<
         KmdChoice::Xe => sim::Kmd::Xe,
     };
     let dev = sim::open_device(p, k, cfg).unwrap();
-    let d = Device::open_device_file(format!("sim:{}", p.name()), dev, Some(kmd)).unwrap();
+    Device::open_device_file(format!("sim:{}", p.name()), dev, Some(kmd)).unwrap()
+}
+
+/// Runs the three kernels on a simulator with `host_threads` host threads per walker; returns
+/// every output buffer's bytes.
+fn run(p: Platform, kmd: KmdChoice, bin: &[u8], host_threads: usize) -> Vec<Vec<u8>> {
+    let d = open(p, kmd, host_threads);
     let vals = words(ITEMS);
     let input = d.create_buffer((ITEMS * 4) as u64).unwrap();
     input.write(0, &bytes(&vals)).unwrap();
@@ -286,16 +291,7 @@ fn private_mix_reference(items: usize, sel: u32) -> Vec<u32> {
 /// Runs `private_mix` (groups of one EU thread) and `hw_ids` (groups of four) on `host_threads`
 /// host threads; returns their outputs.
 fn run_private(p: Platform, kmd: KmdChoice, bin: &[u8], host_threads: usize) -> [Vec<u32>; 2] {
-    let cfg = sim::SimConfig {
-        walker: Arc::new(EuExecutor::new(EuBudget::default()).with_host_threads(host_threads)),
-        ..Default::default()
-    };
-    let k = match kmd {
-        KmdChoice::I915 => sim::Kmd::I915,
-        KmdChoice::Xe => sim::Kmd::Xe,
-    };
-    let dev = sim::open_device(p, k, cfg).unwrap();
-    let d = Device::open_device_file(format!("sim:{}", p.name()), dev, Some(kmd)).unwrap();
+    let d = open(p, kmd, host_threads);
     let kernel = |name| Kernel::from_ocloc(bin, Some(name), Some(p)).unwrap();
     let out = d.create_buffer((ITEMS * 4) as u64).unwrap();
     let small = NdRange::new(&[ITEMS as u32], Some(&[SMALL as u32]), 16, None).unwrap();
