@@ -37,7 +37,7 @@ CLI: --devices sim:tgllp,sim:dg2 --precisions f32,f16 --filter REGEX --slice ci|
 Prints one line per (model, device, precision) and `N passed, N failed, N skipped`.
 Each device runs in its own subprocess (INTEL_GPU_DEVICES is read when the ICD is loaded).
 """
-import argparse, glob, json, math, os, re, subprocess, sys, tempfile, time, traceback
+import argparse, glob, json, math, os, re, shutil, subprocess, sys, tempfile, time, traceback
 
 CI_SYNTH = {
     "ops/conv_grouped", "ops/conv_depthwise", "ops/conv_transposed",
@@ -295,6 +295,14 @@ def compare(name, prec, K, got, ref):
 
 def worker(args):
     """Runs in a subprocess with INTEL_GPU_DEVICES set to one device; prints JSON lines."""
+    import faulthandler, resource
+    # A crash of the worker says where: Python's stacks of every thread, and a core file the
+    # parent reads with gdb when it has one (see crash_report).
+    faulthandler.enable()
+    try:
+        resource.setrlimit(resource.RLIMIT_CORE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    except (ValueError, OSError):
+        pass
     import numpy as np, openvino as ov
     core = ov.Core()
     gpu_ok = "GPU" in core.available_devices
@@ -311,6 +319,7 @@ def worker(args):
             continue
         t0 = time.time()
         recs = []
+        print("@@" + json.dumps(dict(begin=name)), flush=True)
         try:
             if kind == "synth":
                 model, inputs = data[0]()
@@ -356,6 +365,27 @@ def worker(args):
         emit(recs, args.device, t0)
 
 
+def crash_report(scratch, rc):
+    """The native stacks of a worker killed by a signal, from its core file (kernel.core_pattern
+    `core`, the worker's working directory) when gdb is installed; empty otherwise."""
+    cores = glob.glob(os.path.join(scratch, "core*"))
+    if rc >= 0 or not cores:
+        return ""
+    gdb = shutil.which("gdb")
+    if not gdb:
+        return "\n(core file left by the worker; install gdb for its stacks)"
+    try:
+        out = subprocess.run([gdb, "-batch", "-nx", "-ex", "set print frame-arguments none",
+                              "-ex", "set print frame-info short-location", "-ex", "bt 40",
+                              "-ex", "thread apply all bt 12",
+                              sys.executable, cores[0]], capture_output=True, text=True, timeout=300).stdout
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return "\n(gdb on the core failed: %s)" % e
+    out = "\n".join(l for l in out.splitlines() if not l.startswith(("[New LWP", "warning: ")))
+    # The signalled thread's stack comes first.
+    return "\nnative stacks (gdb):\n" + out[:12000]
+
+
 def emit(recs, device, t0):
     for r in recs:
         r["device"] = device
@@ -397,29 +427,41 @@ def main():
             cmd += ["--filter", args.filter]
         td = time.time()
         # ocloc, which the GPU plugin's kernels go through, leaves kernel.errors.txt in its
-        # working directory: give the worker a scratch one.
+        # working directory: give the worker a scratch one. Its stderr goes to a file there (a
+        # pipe read only after stdout could fill and stop the worker).
         scratch = tempfile.TemporaryDirectory(prefix="openvino-suite-")
-        p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             cwd=scratch.name)
-        seen = 0
-        for line in p.stdout:
-            if not line.startswith("@@"):
-                continue
-            r = json.loads(line[2:])
-            results.append(r)
-            seen += 1
-            print("%-4s %-60s %-9s %s %s%s" % (r["status"].upper(), r["model"], r["device"], r["precision"],
-                                               ("%.1fs " % r["seconds"]) if "seconds" in r else "",
-                                               r["detail"]), flush=True)
-            if r["status"] == "fail" and r.get("trace") and os.environ.get("OV_SUITE_TRACE"):
-                print(r["trace"], flush=True)
-        err = p.stderr.read()
-        rc = p.wait()
-        scratch.cleanup()
+        # glibc's fatal messages (heap corruption) to stderr even where a terminal exists.
+        env["LIBC_FATAL_STDERR_"] = "1"
+        with open(os.path.join(scratch.name, "stderr.txt"), "w+") as errf:
+            p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=errf, text=True,
+                                 cwd=scratch.name)
+            seen, current = 0, None
+            for line in p.stdout:
+                if not line.startswith("@@"):
+                    continue
+                r = json.loads(line[2:])
+                if "begin" in r:
+                    current = r["begin"]
+                    continue
+                results.append(r)
+                seen += 1
+                print("%-4s %-60s %-9s %s %s%s" % (r["status"].upper(), r["model"], r["device"], r["precision"],
+                                                   ("%.1fs " % r["seconds"]) if "seconds" in r else "",
+                                                   r["detail"]), flush=True)
+                if r["status"] == "fail" and r.get("trace") and os.environ.get("OV_SUITE_TRACE"):
+                    print(r["trace"], flush=True)
+            rc = p.wait()
+            errf.seek(0)
+            err = errf.read()
         if rc != 0:
-            results.append(dict(model="(worker process)", device=dev, precision="-", status="fail",
-                                detail="worker exited with %d after %d results: %s" % (rc, seen, err[-3000:])))
-            print("FAIL worker for %s exited with %d after %d results:\n%s" % (dev, rc, seen, err[-3000:]), flush=True)
+            where = "while running %s" % current if current else "before its first model"
+            report = crash_report(scratch.name, rc)
+            results.append(dict(model=current or "(worker process)", device=dev, precision="-", status="fail",
+                                detail="worker exited with %d %s after %d results: %s%s"
+                                % (rc, where, seen, err[-3000:], report)))
+            print("FAIL worker for %s exited with %d %s after %d results:\n%s%s"
+                  % (dev, rc, where, seen, err[-3000:], report), flush=True)
+        scratch.cleanup()
         print("-- %s: %.0f s" % (dev, time.time() - td), flush=True)
     n = {s: sum(1 for r in results if r["status"] == s) for s in ("pass", "fail", "skip")}
     summary = "%d passed, %d failed, %d skipped" % (n["pass"], n["fail"], n["skip"])
