@@ -53,6 +53,12 @@ pub enum Oracle {
     /// hashcat (Debian `hashcat`), a real OpenCL application that takes Intel-specific paths
     /// by the platform's vendor string.
     Hashcat,
+    /// Debian's `/usr/bin/python3` with OpenCV's Python module (`python3-opencv`), whose
+    /// OpenCL paths (image processing, core arithmetic, DNN's ocl4dnn) run on the device.
+    OpenCv,
+    /// gcc with CLBlast's C API and library (Debian `libclblast-dev`), the tuned OpenCL BLAS.
+    /// The path found is gcc's.
+    ClBlast,
     /// The workspace's `.venv-apps/bin/python` (made by `scripts/setup-apps`, never by a test)
     /// with the pinned openvino, onnx and numpy of `tests/apps/requirements.txt` importable.
     OpenVino,
@@ -88,6 +94,8 @@ impl Oracle {
                 "/usr/libexec/igt-gpu-tools/benchmarks and intel_gem_info (Debian package intel-gpu-tools)"
             }
             Oracle::Hashcat => "hashcat (Debian package hashcat)",
+            Oracle::OpenCv => "/usr/bin/python3 with cv2 (Debian package python3-opencv)",
+            Oracle::ClBlast => "gcc with clblast_c.h and libclblast.so (Debian package libclblast-dev)",
             Oracle::PackageInstall => "apt-get and dpkg-deb, as root (to install a built package)",
             Oracle::OpenVino => {
                 ".venv-apps/bin/python with openvino, onnx and numpy (made by scripts/setup-apps)"
@@ -111,6 +119,10 @@ impl Oracle {
             }
             Oracle::Clinfo => find_program("clinfo", &["/usr/bin/clinfo"]),
             Oracle::Hashcat => find_program("hashcat", &["/usr/bin/hashcat"]),
+            Oracle::OpenCv => python_with("import cv2"),
+            Oracle::ClBlast => Oracle::OpenClC
+                .locate()
+                .filter(|_| Path::new("/usr/include/clblast_c.h").is_file()),
             Oracle::PackageInstall => find_program("apt-get", &["/usr/bin/apt-get"])
                 .filter(|_| find_program("dpkg-deb", &["/usr/bin/dpkg-deb"]).is_some())
                 .filter(|_| is_root()),

@@ -1,0 +1,39 @@
+//! OpenCV (Debian's python3-opencv 4.6, nobody here wrote it) runs its OpenCL paths on the ICD
+//! and gets what its CPU paths get: image filters, resizes, colour conversions, morphology,
+//! warps, reductions, GEMM, DFT, and small networks on its DNN module with the OpenCL and
+//! OpenCL-FP16 targets (ocl4dnn's convolutions, which on an Intel device are built on
+//! cl_intel_subgroups block reads). `tests/apps/opencv_suite.py` holds the cases and their
+//! tolerances; each case must also have launched OpenCL kernels (OpenCV falls back to its CPU
+//! path silently when a kernel fails).
+//!
+//! Here on sim:skl and sim:dg2 (GPGPU_WALKER on Gen9, COMPUTE_WALKER on Xe-HPG); every device:
+//! `scripts/opencv-suite`.
+
+mod support;
+
+use std::path::Path;
+
+use oracles::{require, Oracle};
+
+#[test]
+fn opencv_opencl_paths_match_its_cpu_paths() {
+    let python = require!(Oracle::OpenCv);
+    let icd = support::icd();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/apps/opencv_suite.py");
+    for dev in ["sim:skl", "sim:dg2"] {
+        let mut cmd = support::command(&python, &icd, dev);
+        cmd.arg(&script)
+            .env("INTEL_GPU_OPENCL_TRACE", icd.dir.path().join("trace.log"));
+        let out = cmd
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let failed: Vec<&str> = stdout.lines().filter(|l| l.starts_with("FAIL")).collect();
+        assert!(
+            out.status.success() && failed.is_empty() && stdout.contains(" passed, 0 failed"),
+            "{dev}: OpenCV suite failed:\n{}\n\n{stdout}\n{stderr}",
+            failed.join("\n")
+        );
+    }
+}
