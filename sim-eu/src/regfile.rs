@@ -97,7 +97,11 @@ pub const ARF_SLOTS: &[ArfSlot] = &[
     slot(RegFile::State, "sr0", SR0, 16, 16),
     slot(RegFile::Control, "cr0", CR0, 16, 16),
     slot(RegFile::Notification, "n0", N0, 16, 16),
-    slot(RegFile::Timestamp, "tm0", TM0, 16, 16),
+    // tm0.0-1 the timestamp, tm0.2-3 the rest of IGA's tm0; tm0.4 the pause count IGC writes
+    // (`mov tm0.4 0x3E0`, its thread-pause intrinsic: 0x3E0 = 31 units of 32 clocks) in the
+    // back-off of the lock loops it builds, e.g. for 64-bit atomics on local memory. A
+    // functional model has no clocks to wait: the write is kept and has no other effect.
+    slot(RegFile::Timestamp, "tm0", TM0, 32, 20),
     slot(RegFile::Ip, "ip", IP, 4, 4),
 ];
 

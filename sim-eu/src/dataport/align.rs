@@ -34,6 +34,8 @@ pub(crate) enum Access {
     HwordBlock,
     /// 32-bit integer/float atomics, HDC and LSC.
     Atomic32,
+    /// 64-bit integer atomics: HDC A64 with QWord data, LSC D64.
+    Atomic64,
     /// LSC load/store, one element of `elem` bytes in memory per lane (vector size 1).
     LscLane { elem: u32 },
     /// LSC load/store with several elements per lane (vector size > 1, or quad).
@@ -70,6 +72,9 @@ pub(crate) const fn alignment(access: Access) -> u32 {
         // vISA DWORD_ATOMIC operates on the dword at each offset; OpenCL C atomics act on
         // naturally aligned objects, so no compiler emits less.
         Access::Atomic32 => 4,
+        // vISA SVM_ATOMIC on 64-bit data and LSC D64 atomics act on the naturally aligned
+        // QWord (OpenCL C `atom_*` on long: a naturally aligned object).
+        Access::Atomic64 => 8,
         // Mesa (brw_nir.c) gives 8, 16 and 32-bit single-component accesses `.align = 1` on
         // LSC platforms too and loads non-DWord-aligned constants with LSC D32 loads
         // (brw_lower_logical_sends.cpp); IGC emits load/store.ugm d16u32 and d32 (a32 and

@@ -8,8 +8,8 @@ use isa_encoder::sendmsg::Sfid;
 use super::align::{check, Access};
 use super::media;
 use super::{
-    atomic_at, lanes_of, mem_read, mem_read_all, mem_write, mem_write_all, AtomicOp, Memory, Msg,
-    Space,
+    atomic64_at, atomic_at, lanes_of, mem_read, mem_read_all, mem_write, mem_write_all, AtomicOp,
+    Memory, Msg, Space,
 };
 use crate::error::EuErrorKind;
 use crate::regfile::REG_BYTES;
@@ -394,13 +394,15 @@ fn a64_block(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuE
     Ok(())
 }
 
-/// Untyped (BTI) and A64 32-bit integer atomics: op \[11:8\], return \[13\]; untyped SIMD8 when
-/// \[12\] is set, A64 always SIMD8 (and \[12\] selects 64-bit data, not modeled).
+/// Untyped (BTI) and A64 integer atomics: op \[11:8\], return \[13\]; untyped SIMD8 when
+/// \[12\] is set, A64 always SIMD8 with \[12\] selecting QWord data (Mesa
+/// `brw_dp_a64_untyped_atomic_desc`: `bit_size == 64` in message-control bit 4). With QWord
+/// data each operand and the returned values take 8 bytes per lane.
 fn atomic(msg: &mut Msg, mem: &mut dyn Memory, a64: bool) -> Result<(), EuErrorKind> {
     let op = INT_ATOMICS[msg.field(8, 4) as usize]
         .ok_or_else(|| EuErrorKind::Unsupported("64-bit compare-exchange atomic".into()))?;
     if a64 && msg.field(12, 1) != 0 {
-        return Err(EuErrorKind::Unsupported("64-bit A64 atomics".into()));
+        return atomic_a64_qword(msg, mem, op);
     }
     let lanes = if a64 {
         8
@@ -418,6 +420,24 @@ fn atomic(msg: &mut Msg, mem: &mut dyn Memory, a64: bool) -> Result<(), EuErrorK
         let b = msg.u32_at(src1 + 4 * i);
         let old = atomic_at(mem, target.space, target.base.wrapping_add(off), op, a, b)?;
         msg.put(4 * i, &old.to_le_bytes());
+    }
+    Ok(())
+}
+
+/// A64 atomics on QWord data (cl_khr_int64_base_atomics): SIMD8, addresses then the operands,
+/// 8 bytes per lane each.
+fn atomic_a64_qword(msg: &mut Msg, mem: &mut dyn Memory, op: AtomicOp) -> Result<(), EuErrorKind> {
+    let lanes = 8;
+    let h = header_bytes(msg);
+    let src0 = h + block(lanes, 8);
+    let src1 = src0 + block(lanes, 8);
+    let target = lane_target(msg, mem, true)?;
+    for i in lanes_of(msg.lane_bits(lanes)) {
+        let off = lane_address(msg, h, i, true);
+        let a = msg.u64_at(src0 + 8 * i);
+        let b = msg.u64_at(src1 + 8 * i);
+        let old = atomic64_at(mem, target.space, target.base.wrapping_add(off), op, a, b)?;
+        msg.put(8 * i, &old.to_le_bytes());
     }
     Ok(())
 }

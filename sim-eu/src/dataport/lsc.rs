@@ -13,7 +13,7 @@ use isa_encoder::sendmsg::lsc::{
 use isa_encoder::sendmsg::Sfid;
 
 use super::align::{check, Access};
-use super::{atomic_at, lanes_of, mem_read, mem_write, AtomicOp, Memory, Msg, Space};
+use super::{atomic64_at, atomic_at, lanes_of, mem_read, mem_write, AtomicOp, Memory, Msg, Space};
 use crate::error::EuErrorKind;
 use crate::regfile::REG_BYTES;
 
@@ -170,9 +170,21 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
                 .find(|(c, _)| *c == code)
                 .map(|(_, o)| *o)
                 .ok_or_else(|| EuErrorKind::Unsupported(format!("LSC atomic {}", op.mnemonic)))?;
+            if mem_b == 8 {
+                // D64: each lane's operands and returned value are QWords.
+                let blk = pad(layout_lanes * 8);
+                for i in lanes_of(msg.lane_bits(32)) {
+                    let a = addr_of(msg, i);
+                    let x = msg.u64_at(data_at + 8 * i);
+                    let y = msg.u64_at(data_at + blk + 8 * i);
+                    let old = atomic64_at(mem, space, a, aop, x, y)?;
+                    msg.put(8 * i, &old.to_le_bytes());
+                }
+                return Ok(());
+            }
             if mem_b != 4 {
                 return Err(EuErrorKind::Unsupported(
-                    "LSC atomics other than 32-bit".into(),
+                    "LSC atomics on 8- or 16-bit data".into(),
                 ));
             }
             let blk = pad(layout_lanes * 4);

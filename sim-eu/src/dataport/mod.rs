@@ -234,6 +234,20 @@ pub trait Memory {
         }
         Ok(old)
     }
+    /// [`Memory::atomic_u32`] on a 64-bit word.
+    fn atomic_u64(
+        &mut self,
+        addr: u64,
+        update: &dyn Fn(u64) -> Option<u64>,
+    ) -> Result<u64, MemFault> {
+        let mut old = [0u8; 8];
+        self.read(addr, &mut old)?;
+        let old = u64::from_le_bytes(old);
+        if let Some(new) = update(old) {
+            self.write(addr, &new.to_le_bytes())?;
+        }
+        Ok(old)
+    }
     /// Reads like [`Memory::read`] when every byte is mapped and returns true; otherwise
     /// returns false having recorded nothing (the caller then makes the accesses one by one
     /// and reports the fault they meet). The default never reads: every access goes one by
@@ -546,6 +560,32 @@ pub(crate) enum AtomicOp {
 pub(crate) fn atomic32(op: AtomicOp, old: u32, a: u32, b: u32) -> u32 {
     let f = |x: u32| f32::from_bits(x);
     match op {
+        AtomicOp::Imax => (old as i32).max(a as i32) as u32,
+        AtomicOp::Imin => (old as i32).min(a as i32) as u32,
+        AtomicOp::Fadd => (f(old) + f(a)).to_bits(),
+        AtomicOp::Fsub => (f(old) - f(a)).to_bits(),
+        AtomicOp::Fmin => f(old).min(f(a)).to_bits(),
+        AtomicOp::Fmax => f(old).max(f(a)).to_bits(),
+        // The width-independent integer operations, at 32 bits.
+        _ => integer_atomic(op, u64::from(old), u64::from(a), u64::from(b)) as u32,
+    }
+}
+
+/// One 64-bit integer atomic (cl_khr_int64_base_atomics / _extended_atomics); None for the
+/// float operations, which no 64-bit message of the simulated platforms has.
+pub(crate) fn atomic64(op: AtomicOp, old: u64, a: u64, b: u64) -> Option<u64> {
+    Some(match op {
+        AtomicOp::Imax => (old as i64).max(a as i64) as u64,
+        AtomicOp::Imin => (old as i64).min(a as i64) as u64,
+        AtomicOp::Fadd | AtomicOp::Fsub | AtomicOp::Fmin | AtomicOp::Fmax => return None,
+        _ => integer_atomic(op, old, a, b),
+    })
+}
+
+/// The operations whose result does not depend on the width (the caller truncates) and
+/// that do not read the operands as signed or float.
+fn integer_atomic(op: AtomicOp, old: u64, a: u64, b: u64) -> u64 {
+    match op {
         AtomicOp::And => old & a,
         AtomicOp::Or => old | a,
         AtomicOp::Xor => old ^ a,
@@ -555,8 +595,6 @@ pub(crate) fn atomic32(op: AtomicOp, old: u32, a: u32, b: u32) -> u32 {
         AtomicOp::Add => old.wrapping_add(a),
         AtomicOp::Sub => old.wrapping_sub(a),
         AtomicOp::RevSub => a.wrapping_sub(old),
-        AtomicOp::Imax => (old as i32).max(a as i32) as u32,
-        AtomicOp::Imin => (old as i32).min(a as i32) as u32,
         AtomicOp::Umax => old.max(a),
         AtomicOp::Umin => old.min(a),
         AtomicOp::Cmpxchg => {
@@ -566,11 +604,14 @@ pub(crate) fn atomic32(op: AtomicOp, old: u32, a: u32, b: u32) -> u32 {
                 old
             }
         }
-        AtomicOp::Fadd => (f(old) + f(a)).to_bits(),
-        AtomicOp::Fsub => (f(old) - f(a)).to_bits(),
-        AtomicOp::Fmin => f(old).min(f(a)).to_bits(),
-        AtomicOp::Fmax => f(old).max(f(a)).to_bits(),
-        AtomicOp::Load => old,
+        // Signed and float operations are the callers'.
+        AtomicOp::Imax
+        | AtomicOp::Imin
+        | AtomicOp::Fadd
+        | AtomicOp::Fsub
+        | AtomicOp::Fmin
+        | AtomicOp::Fmax
+        | AtomicOp::Load => old,
     }
 }
 
@@ -659,6 +700,36 @@ pub(crate) fn atomic_at(
     let mut old = [0u8; 4];
     mem_read(mem, space, addr, &mut old)?;
     let old = u32::from_le_bytes(old);
+    if let Some(new) = update(old) {
+        mem_write(mem, space, addr, &new.to_le_bytes())?;
+    }
+    Ok(old)
+}
+
+/// A 64-bit integer atomic at `addr` returning the old value.
+pub(crate) fn atomic64_at(
+    mem: &mut dyn Memory,
+    space: Space,
+    addr: u64,
+    op: AtomicOp,
+    a: u64,
+    b: u64,
+) -> Result<u64, EuErrorKind> {
+    align::check(align::Access::Atomic64, addr)?;
+    if atomic64(op, 0, a, b).is_none() {
+        return Err(EuErrorKind::Unsupported(format!("64-bit {op:?} atomic")));
+    }
+    let update = |old| {
+        (op != AtomicOp::Load)
+            .then(|| atomic64(op, old, a, b))
+            .flatten()
+    };
+    if space == Space::Global {
+        return Ok(mem.atomic_u64(addr, &update)?);
+    }
+    let mut old = [0u8; 8];
+    mem_read(mem, space, addr, &mut old)?;
+    let old = u64::from_le_bytes(old);
     if let Some(new) = update(old) {
         mem_write(mem, space, addr, &new.to_le_bytes())?;
     }

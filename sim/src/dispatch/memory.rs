@@ -497,6 +497,22 @@ impl Memory for VmMemory<'_> {
         Ok(old)
     }
 
+    fn atomic_u64(
+        &mut self,
+        addr: u64,
+        update: &dyn Fn(u64) -> Option<u64>,
+    ) -> Result<u64, MemFault> {
+        let lock = self.atomics;
+        let _held = lock.lock().unwrap_or_else(|e| e.into_inner());
+        let mut old = [0u8; 8];
+        self.read(addr, &mut old)?;
+        let old = u64::from_le_bytes(old);
+        if let Some(new) = update(old) {
+            self.write(addr, &new.to_le_bytes())?;
+        }
+        Ok(old)
+    }
+
     fn slm_read(&mut self, offset: u32, buf: &mut [u8]) -> Result<(), MemFault> {
         let s = self.slm_range(offset, buf.len(), Access::Read)?;
         buf.copy_from_slice(&self.slm[s..s + buf.len()]);
