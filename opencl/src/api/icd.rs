@@ -2,7 +2,7 @@
 //! lookup. Every core entry is filled (what is not provided answers with the specification's
 //! error, [`crate::api::absent`]); only the GL, EGL, Direct3D and DX9 sharing entries, of
 //! extensions no device lists, stay NULL. The loader's first calls (clIcdGetPlatformIDsKHR,
-//! clGetExtensionFunctionAddress) hand the table to the objects ([`install`]).
+//! clGetExtensionFunctionAddress) hand the table to the objects (`install`).
 
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::LazyLock;
