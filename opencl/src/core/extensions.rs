@@ -114,7 +114,7 @@ mod tests {
 
     use super::*;
 
-    const README: &str = include_str!("../../README.md");
+    const README: &str = include_str!("../../../README.md");
     const COLUMNS: [Platform; 4] = [
         Platform::Skl,
         Platform::Icllp,
