@@ -17,7 +17,7 @@ use std::ffi::{c_void, CString};
 use std::ptr::{null, null_mut};
 use std::time::Instant;
 
-use intel_gpu_opencl::{context, device, kernel, memory, platform, program, queue};
+use intel_gpu_opencl::api::{context, device, kernel, memory, platform, program, queue};
 use opencl_sys::*;
 
 const DEVICES: &str = "sim:tgllp@i915,sim:tgllp@xe,sim:dg2@xe";

@@ -4,7 +4,9 @@
 use std::ffi::c_void;
 use std::ptr::null_mut;
 
-use intel_gpu_opencl::{context, device, kernel, memory, platform, program, queue, timer};
+use intel_gpu_opencl::api::{
+    context, device, event, kernel, memory, platform, program, queue, timer,
+};
 use opencl_sys::*;
 
 fn bogus() -> *mut c_void {
@@ -32,7 +34,7 @@ fn foreign_pointers_are_refused_with_the_right_error() {
         assert_eq!(memory::clReleaseMemObject(bogus()), CL_INVALID_MEM_OBJECT);
         assert_eq!(program::clRetainProgram(bogus()), CL_INVALID_PROGRAM);
         assert_eq!(kernel::clSetKernelArg(bogus(), 0, 4, p), CL_INVALID_KERNEL);
-        assert_eq!(queue::clReleaseEvent(bogus()), CL_INVALID_EVENT);
+        assert_eq!(event::clReleaseEvent(bogus()), CL_INVALID_EVENT);
         let (mut d, mut h) = (0u64, 0u64);
         assert_eq!(
             timer::clGetDeviceAndHostTimer(bogus(), &mut d, &mut h),

@@ -70,7 +70,7 @@ const SUITES: [(&str, &str); 14] = [
     ),
 ];
 
-/// Why cl_khr_subgroups is absent on Gen12LP and Xe-HPG (see `opencl/src/facts.rs`).
+/// Why cl_khr_subgroups is absent on Gen12LP and Xe-HPG (see `opencl/src/core/facts.rs`).
 const NO_IFP: &str = "the OpenCL 3.0 API specification requires \
     CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS of cl_khr_subgroups devices; Gen12LP and \
     Xe-HPG run EU threads in fused pairs and do not give it (NEO reports neither there); OpenCL \

@@ -10,10 +10,10 @@ use in_process::context;
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
-use intel_gpu_opencl::handle::Handle;
-use intel_gpu_opencl::image::host::is_mirrored;
-use intel_gpu_opencl::memory::Mem;
-use intel_gpu_opencl::{image, kernel, memory, program, queue};
+use intel_gpu_opencl::api::{image, kernel, memory, program, queue};
+use intel_gpu_opencl::core::handle::Handle;
+use intel_gpu_opencl::core::image::host::is_mirrored;
+use intel_gpu_opencl::core::memory::Mem;
 use opencl_sys::*;
 use oracles::{require, Oracle};
 

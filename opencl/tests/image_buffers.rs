@@ -12,9 +12,9 @@ use in_process::context;
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
-use intel_gpu_opencl::handle::Handle;
-use intel_gpu_opencl::image::{self, check_desc, format_of};
-use intel_gpu_opencl::{context, device, kernel, memory, program, queue};
+use intel_gpu_opencl::api::{context, device, image, kernel, memory, program, queue};
+use intel_gpu_opencl::core::handle::Handle;
+use intel_gpu_opencl::core::image::{self as image_core, check_desc, format_of};
 use opencl_sys::*;
 use oracles::{require, Oracle};
 
@@ -156,7 +156,7 @@ fn descriptions_and_create_errors() {
     let checked = check_desc(Some(&desc(8, b)), 8, false).unwrap();
     // SAFETY: no host pointer.
     let img = unsafe {
-        image::create(
+        image_core::create(
             Handle::get(ctx).unwrap(),
             vec![],
             0,
@@ -210,7 +210,7 @@ fn image_buffers_over_sub_buffers_in_kernels() {
     let make = |b: cl_mem| {
         let checked = check_desc(Some(&desc(N, b)), 8, false).unwrap();
         // SAFETY: no host pointer.
-        unsafe { image::create(c(), vec![], 0, f, &checked, null_mut()) }.unwrap()
+        unsafe { image_core::create(c(), vec![], 0, f, &checked, null_mut()) }.unwrap()
     };
     let (src, dst) = (make(sub), make(out));
     // Queries: the buffer, the flags inherited from it, one row of N elements.

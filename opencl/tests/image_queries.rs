@@ -12,10 +12,11 @@ use std::ffi::c_void;
 use std::ptr::null_mut;
 
 use ::platform::Platform;
-use intel_gpu_opencl::device::{ImageLimits, READ_WRITE_IMAGES};
-use intel_gpu_opencl::image::{self, check_desc};
-use intel_gpu_opencl::image_formats::{self, supported};
-use intel_gpu_opencl::{context, device, facts, platform};
+use intel_gpu_opencl::api::{context, device, image};
+use intel_gpu_opencl::core::device::{ImageLimits, READ_WRITE_IMAGES};
+use intel_gpu_opencl::core::facts;
+use intel_gpu_opencl::core::image::{self as image_core, check_desc};
+use intel_gpu_opencl::core::image_formats::supported;
 use opencl_sys::*;
 
 fn query<T: Default>(dev: cl_device_id, name: cl_device_info) -> T {
@@ -104,7 +105,10 @@ fn limits_reach_the_minimums_and_match_what_creation_accepts() {
 #[test]
 fn device_queries_report_the_limits() {
     let (dev, ctx) = context();
-    let d = platform::get().obj.devices[0].obj.umd.platform();
+    let d = intel_gpu_opencl::core::platform::get().obj.devices[0]
+        .obj
+        .umd
+        .platform();
     let images = facts::facts(d).images;
     assert_eq!(
         query::<cl_bool>(dev, CL_DEVICE_IMAGE_SUPPORT) == CL_TRUE,
@@ -207,7 +211,7 @@ fn supported_formats_per_flags_and_type() {
                 .iter()
                 .map(|f| (f.image_channel_order, f.image_channel_data_type))
                 .collect();
-            if image::provides(ty) {
+            if image_core::provides(ty) {
                 for f in &min {
                     assert!(got.contains(f), "{ty:#x} {flags:#x}: {f:?} missing");
                 }
@@ -217,7 +221,7 @@ fn supported_formats_per_flags_and_type() {
                         image_channel_order: *o,
                         image_channel_data_type: *t,
                     };
-                    assert!(image::format_of(Some(&f)).is_ok(), "{o:#x} {t:#x}");
+                    assert!(image_core::format_of(Some(&f)).is_ok(), "{o:#x} {t:#x}");
                 }
             } else {
                 assert!(got.is_empty(), "{ty:#x}: not provided, yet {got:?}");
@@ -225,7 +229,10 @@ fn supported_formats_per_flags_and_type() {
             assert!(supported(flags, ty, false).unwrap().is_empty());
         }
         let rw = supported(CL_MEM_KERNEL_READ_AND_WRITE, ty, true).unwrap();
-        assert_eq!(rw.is_empty(), !READ_WRITE_IMAGES || !image::provides(ty));
+        assert_eq!(
+            rw.is_empty(),
+            !READ_WRITE_IMAGES || !image_core::provides(ty)
+        );
     }
     assert_eq!(
         supported(
@@ -250,7 +257,7 @@ fn supported_formats_entry_point_counts_and_fills() {
     // SAFETY: valid pointers; the array holds n formats.
     unsafe {
         let q = |entries, out: *mut cl_image_format, n: *mut cl_uint| {
-            image_formats::clGetSupportedImageFormats(
+            image::clGetSupportedImageFormats(
                 ctx,
                 CL_MEM_READ_ONLY,
                 CL_MEM_OBJECT_IMAGE2D,

@@ -9,10 +9,10 @@ use in_process::context;
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
-use intel_gpu_opencl::handle::Handle;
-use intel_gpu_opencl::image::{self, check_desc, format_of};
-use intel_gpu_opencl::sampler::{self, describe};
-use intel_gpu_opencl::{context, device, kernel, memory, program, queue};
+use intel_gpu_opencl::api::{context, device, image, kernel, memory, program, queue, sampler};
+use intel_gpu_opencl::core::handle::Handle;
+use intel_gpu_opencl::core::image::{self as image_core, check_desc, format_of};
+use intel_gpu_opencl::core::sampler::{self as sampler_core, describe};
 use opencl_sys::*;
 use oracles::{require, Oracle};
 use umd::image::ImageFormat;
@@ -315,7 +315,7 @@ fn image_kernel_arguments_and_sampling() {
     let c = Handle::get(ctx).unwrap();
     // SAFETY: host holds the image at the checked pitches.
     let img = unsafe {
-        image::create(
+        image_core::create(
             c,
             Vec::new(),
             CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
@@ -438,7 +438,7 @@ fn image_kernel_arguments_and_sampling() {
         };
         for filter in [CL_FILTER_NEAREST, CL_FILTER_LINEAR] {
             let smp = describe(CL_FALSE, CL_ADDRESS_CLAMP, filter).unwrap();
-            let s = sampler::create(Handle::get(ctx).unwrap(), smp, Vec::new());
+            let s = sampler_core::create(Handle::get(ctx).unwrap(), smp, Vec::new());
             assert_eq!(
                 kernel::clSetKernelArg(k, 1, ps, (&s as *const cl_sampler).cast()),
                 CL_SUCCESS
@@ -526,7 +526,7 @@ fn read_and_write_image_regions() {
     let checked = check_desc(Some(&d), 4, false).unwrap();
     // SAFETY: no host pointer.
     let img = unsafe {
-        image::create(
+        image_core::create(
             Handle::get(ctx).unwrap(),
             Vec::new(),
             0,
@@ -664,7 +664,7 @@ fn copies_between_images_and_buffers() {
         let checked = check_desc(Some(&d), 4, true).unwrap();
         // SAFETY: host holds the image packed.
         unsafe {
-            image::create(
+            image_core::create(
                 Handle::get(ctx).unwrap(),
                 Vec::new(),
                 CL_MEM_COPY_HOST_PTR,
@@ -697,7 +697,7 @@ fn copies_between_images_and_buffers() {
     let cr = check_desc(Some(&desc2d(3, 2, 0)), 4, false).unwrap();
     // SAFETY: no host pointer.
     let other = unsafe {
-        image::create(
+        image_core::create(
             Handle::get(ctx).unwrap(),
             Vec::new(),
             0,
@@ -868,7 +868,7 @@ fn map_and_unmap_an_image_region() {
     let mut host: Vec<u32> = (0..12).collect();
     // SAFETY: host holds the image packed.
     let img = unsafe {
-        image::create(
+        image_core::create(
             Handle::get(ctx).unwrap(),
             Vec::new(),
             CL_MEM_COPY_HOST_PTR,
@@ -987,22 +987,25 @@ fn fill_image_converts_the_colour_and_fills_the_region() {
     // 0.5 × 255 = 127.5 rounds to even 128; 0.25 × 255 = 63.75 → 64; clamped 1.2 → 255, -0.3 → 0.
     let c = color_f([0.5, 1.2, -0.3, 0.25]);
     assert_eq!(
-        image::fill_texel(fmt(CL_RGBA, CL_UNORM_INT8), c),
+        image_core::fill_texel(fmt(CL_RGBA, CL_UNORM_INT8), c),
         [128, 255, 0, 64]
     );
     assert_eq!(
-        image::fill_texel(fmt(CL_BGRA, CL_UNORM_INT8), c),
+        image_core::fill_texel(fmt(CL_BGRA, CL_UNORM_INT8), c),
         [0, 255, 128, 64]
     );
     // snorm: -0.3 × 127 = -38.1 → -38.
-    assert_eq!(image::fill_texel(fmt(CL_RG, CL_SNORM_INT8), c), [64, 127]);
     assert_eq!(
-        image::fill_texel(fmt(CL_RGBA, CL_SNORM_INT8), c)[2],
+        image_core::fill_texel(fmt(CL_RG, CL_SNORM_INT8), c),
+        [64, 127]
+    );
+    assert_eq!(
+        image_core::fill_texel(fmt(CL_RGBA, CL_SNORM_INT8), c)[2],
         (-38i8) as u8
     );
     // Half: 1.5 is 0x3E00.
     assert_eq!(
-        image::fill_texel(fmt(CL_R, CL_HALF_FLOAT), color_f([1.5, 0.0, 0.0, 0.0])),
+        image_core::fill_texel(fmt(CL_R, CL_HALF_FLOAT), color_f([1.5, 0.0, 0.0, 0.0])),
         [0x00, 0x3E]
     );
     let mut ints = [0u8; 16];
@@ -1011,11 +1014,11 @@ fn fill_image_converts_the_colour_and_fills_the_region() {
     }
     // Saturated to the channel type.
     assert_eq!(
-        image::fill_texel(fmt(CL_RGBA, CL_SIGNED_INT8), ints),
+        image_core::fill_texel(fmt(CL_RGBA, CL_SIGNED_INT8), ints),
         [127, 128, 7, 255]
     );
     assert_eq!(
-        image::fill_texel(fmt(CL_RG, CL_UNSIGNED_INT8), ints),
+        image_core::fill_texel(fmt(CL_RG, CL_UNSIGNED_INT8), ints),
         [255, 255]
     );
 
@@ -1024,7 +1027,7 @@ fn fill_image_converts_the_colour_and_fills_the_region() {
     let checked = check_desc(Some(&desc2d(4, 3, 0)), 4, false).unwrap();
     // SAFETY: no host pointer.
     let img = unsafe {
-        image::create(
+        image_core::create(
             Handle::get(ctx).unwrap(),
             Vec::new(),
             0,

@@ -19,7 +19,9 @@ use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use intel_gpu_opencl::{context as ctx_api, event, image, kernel, memory, program, queue, sampler};
+use intel_gpu_opencl::api::{
+    context as ctx_api, event, image, kernel, memory, program, queue, sampler,
+};
 use opencl_sys::*;
 use oracles::{require, Oracle};
 

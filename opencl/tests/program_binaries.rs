@@ -13,8 +13,8 @@ use std::ffi::{c_char, CStr};
 use std::ptr::{null, null_mut};
 use std::sync::Once;
 
-use intel_gpu_opencl::binary::{BinaryError, Container, Payload, MAGIC, VERSION};
-use intel_gpu_opencl::{context, kernel, link, memory, program, queue};
+use intel_gpu_opencl::api::{context, kernel, memory, program, queue};
+use intel_gpu_opencl::compiler::binary::{BinaryError, Container, Payload, MAGIC, VERSION};
 use opencl_sys::*;
 use oracles::{require, Oracle};
 
@@ -46,7 +46,7 @@ fn source(ctx: cl_context, text: &CStr) -> cl_program {
 fn compile(p: cl_program, dev: cl_device_id, options: &CStr) {
     // SAFETY: a program and device of one context; no headers.
     let e = unsafe {
-        link::clCompileProgram(
+        program::clCompileProgram(
             p,
             1,
             &dev,
@@ -71,7 +71,7 @@ fn link(
     let mut err = 0;
     // SAFETY: programs of the context.
     let p = unsafe {
-        link::clLinkProgram(
+        program::clLinkProgram(
             ctx,
             1,
             &dev,

@@ -9,7 +9,7 @@ use in_process::context;
 
 use std::ptr::{null, null_mut};
 
-use intel_gpu_opencl::{event, kernel, memory, program, queue};
+use intel_gpu_opencl::api::{event, kernel, memory, program, queue};
 use opencl_sys::*;
 use oracles::{require, Oracle};
 

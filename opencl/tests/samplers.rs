@@ -9,9 +9,9 @@ use in_process::context;
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
-use intel_gpu_opencl::handle::Handle;
-use intel_gpu_opencl::sampler::{self, describe, from_properties};
-use intel_gpu_opencl::{context, device, image_formats, kernel, memory, program, queue};
+use intel_gpu_opencl::api::{context, device, image, kernel, memory, program, queue, sampler};
+use intel_gpu_opencl::core::handle::Handle;
+use intel_gpu_opencl::core::sampler::{self as sampler_core, describe, from_properties};
 use opencl_sys::*;
 use oracles::{require, Oracle};
 use umd::sampler::{AddressingMode, FilterMode};
@@ -181,7 +181,7 @@ fn sampler_queries_and_reference_counts() {
     let smp = from_properties(&props).unwrap();
     // The object itself, made past the image-support rule (no device of this platform has
     // images yet): its queries and reference counts are the specification's.
-    let s = sampler::create(c, smp, props.clone());
+    let s = sampler_core::create(c, smp, props.clone());
     // SAFETY: valid out-pointers; bogus() is deliberately no sampler.
     unsafe {
         assert_eq!(info_u32(s, CL_SAMPLER_REFERENCE_COUNT), 1);
@@ -260,7 +260,7 @@ fn supported_image_formats_refuse_a_type_that_is_no_image() {
     // SAFETY: valid out-pointers.
     unsafe {
         assert_eq!(
-            image_formats::clGetSupportedImageFormats(
+            image::clGetSupportedImageFormats(
                 ctx,
                 CL_MEM_READ_ONLY,
                 CL_MEM_OBJECT_BUFFER,
@@ -308,7 +308,7 @@ fn sampler_kernel_arguments() {
         );
         // A sampler of another context.
         let (_d2, other) = context();
-        let foreign = sampler::create(
+        let foreign = sampler_core::create(
             Handle::get(other).unwrap(),
             from_properties(&[0]).unwrap(),
             vec![],
@@ -317,7 +317,7 @@ fn sampler_kernel_arguments() {
             kernel::clSetKernelArg(k, 0, ptr_size, (&foreign as *const cl_sampler).cast()),
             CL_INVALID_SAMPLER
         );
-        let s = sampler::create(
+        let s = sampler_core::create(
             Handle::get(ctx).unwrap(),
             from_properties(&[0]).unwrap(),
             vec![],

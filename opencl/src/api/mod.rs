@@ -1,5 +1,22 @@
-//! The C ABI's plumbing: how an entry point is written ([`entry`]) and the call trace
-//! ([`trace`]).
+//! The C ABI: every exported entry point, one file per object family, each checking its C
+//! arguments and calling [`crate::core`]; how an entry point is written ([`entry`]), the call
+//! trace ([`trace`]), the C arguments every entry point checks alike ([`info`]) and the ICD
+//! dispatch table ([`icd`]).
 
+pub mod absent;
+pub mod context;
+pub mod device;
 pub mod entry;
+pub mod event;
+pub mod icd;
+pub mod image;
+pub mod info;
+pub mod kernel;
+pub mod memory;
+pub mod platform;
+pub mod program;
+pub mod queue;
+pub mod rect;
+pub mod sampler;
+pub mod timer;
 pub mod trace;

@@ -2,7 +2,7 @@
 
 use std::ptr::{null, null_mut};
 
-use intel_gpu_opencl::{context, device, platform};
+use intel_gpu_opencl::api::{context, device, platform};
 use opencl_sys::*;
 
 /// The platform's first device and a context on it.

@@ -1,0 +1,248 @@
+//! The command-queue entry points: creation, queries, flush and finish, markers and barriers;
+//! and [`enqueue`], how every enqueue entry point hands its command to the queue
+//! ([`crate::core::queue`]).
+
+use std::ffi::c_void;
+use std::sync::Arc;
+
+use opencl_sys::*;
+
+use crate::api::entry::entry;
+use crate::api::event::wait_list;
+use crate::api::info;
+use crate::core::handle::Handle;
+use crate::core::info::Info;
+use crate::core::queue::{create_queue, Queue, Work};
+
+/// Enqueues one command on `queue` after the events of the application's wait list; writes
+/// its event where the application asked for one; with `blocking`, returns once it completed
+/// (its error if it failed).
+///
+/// # Safety
+/// `wait`/`n_wait` and `event` as the enqueue entry points define them.
+pub unsafe fn enqueue(
+    queue: &Arc<Handle<Queue>>,
+    command: cl_command_type,
+    n_wait: cl_uint,
+    wait: *const cl_event,
+    event: *mut cl_event,
+    blocking: bool,
+    work: Work,
+) -> Result<(), cl_int> {
+    // SAFETY: forwarded.
+    let deps = unsafe { wait_list(&queue.obj.context, n_wait, wait) }?;
+    let given =
+        crate::core::queue::enqueue(queue, command, deps, !event.is_null(), blocking, work)?;
+    if let Some(raw) = given {
+        // SAFETY: the application's event pointer.
+        unsafe { *event = raw };
+    }
+    Ok(())
+}
+
+entry! {
+    fn clCreateCommandQueue(
+        context: cl_context,
+        device: cl_device_id,
+        properties: cl_command_queue_properties,
+    ) -> cl_command_queue, errcode_ret {
+        create_queue(context, device, properties, Vec::new())
+    }
+}
+
+entry! {
+    fn clCreateCommandQueueWithProperties(
+        context: cl_context,
+        device: cl_device_id,
+        properties: *const cl_queue_properties,
+    ) -> cl_command_queue, errcode_ret {
+        let mut props = 0;
+        let mut list = Vec::new();
+        if !properties.is_null() {
+            let mut k = 0;
+            loop {
+                // SAFETY: the zero-terminated property list.
+                let key = unsafe { *properties.add(k) };
+                if key == 0 {
+                    list.push(0);
+                    break;
+                }
+                // SAFETY: a key is followed by its value.
+                let value = unsafe { *properties.add(k + 1) };
+                match key as cl_uint {
+                    CL_QUEUE_PROPERTIES => props = value,
+                    // On-device queues (the only users of a size) are not supported.
+                    CL_QUEUE_SIZE => return Err(CL_INVALID_QUEUE_PROPERTIES),
+                    _ => return Err(CL_INVALID_VALUE),
+                }
+                list.extend([key, value]);
+                k += 2;
+            }
+        }
+        create_queue(context, device, props, list)
+    }
+}
+
+entry! {
+    fn clRetainCommandQueue(q: cl_command_queue) -> cl_int {
+        Handle::<Queue>::retain(q)
+    }
+}
+
+entry! {
+    fn clReleaseCommandQueue(q: cl_command_queue) -> cl_int {
+        Handle::<Queue>::release(q)
+    }
+}
+
+entry! {
+    fn clGetCommandQueueInfo(
+        queue: cl_command_queue,
+        param_name: cl_command_queue_info,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
+        let r = Handle::<Queue>::get(queue).and_then(|q| {
+            Ok(match param_name {
+                CL_QUEUE_CONTEXT => Info::Ptr(q.obj.context.raw()),
+                CL_QUEUE_DEVICE => Info::Ptr(q.obj.device.raw()),
+                CL_QUEUE_REFERENCE_COUNT => Info::Uint(q.ref_count()),
+                CL_QUEUE_PROPERTIES => Info::Ulong(q.obj.properties),
+                CL_QUEUE_PROPERTIES_ARRAY => Info::Ulongs(q.obj.property_list.clone()),
+                CL_QUEUE_SIZE => return Err(CL_INVALID_COMMAND_QUEUE),
+                CL_QUEUE_DEVICE_DEFAULT => Info::Ptr(std::ptr::null_mut()),
+                _ => return Err(CL_INVALID_VALUE),
+            })
+        });
+        // SAFETY: the application's buffers.
+        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+    }
+}
+
+entry! {
+    /// Every command is handed to the queue's thread when it is enqueued.
+    fn clFlush(q: cl_command_queue) -> cl_int {
+        Handle::<Queue>::get(q).map_or_else(|e| e, |_| CL_SUCCESS)
+    }
+}
+
+entry! {
+    /// Waits until every command enqueued so far completed (or failed).
+    fn clFinish(q: cl_command_queue) -> cl_int {
+        info::guard(CL_OUT_OF_HOST_MEMORY, || match Handle::<Queue>::get(q) {
+            // A failure the application was not told of (NEO answers a GPU hang the same way).
+            Ok(q) => {
+                if q.obj.finish() {
+                    CL_SUCCESS
+                } else {
+                    CL_OUT_OF_RESOURCES
+                }
+            }
+            Err(e) => e,
+        })
+    }
+}
+
+/// A marker or barrier: complete once its wait list, or (empty list) every earlier command,
+/// is. The queue runs in order, so both wait for every earlier command.
+///
+/// # Safety
+/// As the entry points'.
+unsafe fn order(
+    queue: cl_command_queue,
+    command: cl_command_type,
+    n: cl_uint,
+    wait: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    info::guard(CL_OUT_OF_HOST_MEMORY, || {
+        let q = match Handle::<Queue>::get(queue) {
+            Ok(q) => q,
+            Err(e) => return e,
+        };
+        // SAFETY: the application's wait list and event pointer.
+        unsafe { enqueue(&q, command, n, wait, event, false, Work::Nothing) }
+            .map_or_else(|e| e, |_| CL_SUCCESS)
+    })
+}
+
+entry! {
+    fn clEnqueueMarkerWithWaitList(
+        queue: cl_command_queue,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        // SAFETY: forwarded.
+        unsafe { order(queue, CL_COMMAND_MARKER, n, wait, event) }
+    }
+}
+
+entry! {
+    fn clEnqueueBarrierWithWaitList(
+        queue: cl_command_queue,
+        n: cl_uint,
+        wait: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        // SAFETY: forwarded.
+        unsafe { order(queue, CL_COMMAND_BARRIER, n, wait, event) }
+    }
+}
+
+entry! {
+    /// OpenCL 1.1 marker: a marker with no wait list, whose event is required.
+    fn clEnqueueMarker(queue: cl_command_queue, event: *mut cl_event) -> cl_int {
+        if Handle::<Queue>::get(queue).is_ok() && event.is_null() {
+            return CL_INVALID_VALUE;
+        }
+        // SAFETY: forwarded.
+        unsafe { order(queue, CL_COMMAND_MARKER, 0, std::ptr::null(), event) }
+    }
+}
+
+entry! {
+    /// OpenCL 1.1 barrier: later commands wait for every earlier one.
+    fn clEnqueueBarrier(queue: cl_command_queue) -> cl_int {
+        // SAFETY: no wait list, no event.
+        unsafe {
+            order(
+                queue,
+                CL_COMMAND_BARRIER,
+                0,
+                std::ptr::null(),
+                std::ptr::null_mut(),
+            )
+        }
+    }
+}
+
+entry! {
+    /// OpenCL 1.1 wait: later commands of the queue wait for these events (a barrier on them).
+    fn clEnqueueWaitForEvents(
+        queue: cl_command_queue,
+        num_events: cl_uint,
+        event_list: *const cl_event,
+    ) -> cl_int {
+        if let Err(e) = Handle::<Queue>::get(queue) {
+            return e;
+        }
+        if num_events == 0 || event_list.is_null() {
+            return CL_INVALID_VALUE;
+        }
+        // SAFETY: the application's array.
+        match unsafe {
+            order(
+                queue,
+                CL_COMMAND_BARRIER,
+                num_events,
+                event_list,
+                std::ptr::null_mut(),
+            )
+        } {
+            CL_INVALID_EVENT_WAIT_LIST => CL_INVALID_EVENT,
+            e => e,
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! Compiled objects and libraries (IR) of separate compilation: the SPIR-V or LLVM bitcode
+//! ocloc links, the names each module imports and exports (SPIR-V LinkageAttributes: ocloc's
+//! link resolves nothing itself), and the container ([`crate::compiler::binary`]) that
+//! CL_PROGRAM_BINARIES gives for them, carrying those names and the device, so
+//! clCreateProgramWithBinary takes it back into clLinkProgram or clBuildProgram.
+
+use std::collections::BTreeSet;
+
+use opencl_sys::*;
+
+use crate::compiler::binary::{BinaryError, Container, Payload, MAGIC};
+
+/// A compiled object (SPIR-V) or a library (LLVM bitcode) for one device.
+pub struct Ir {
+    /// CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT or CL_PROGRAM_BINARY_TYPE_LIBRARY.
+    pub kind: cl_program_binary_type,
+    /// The SPIR-V or bitcode ocloc takes.
+    pub bytes: Vec<u8>,
+    /// Functions and variables it defines for other modules.
+    pub exports: BTreeSet<String>,
+    /// Functions and variables it uses and does not define.
+    pub imports: BTreeSet<String>,
+    /// What CL_PROGRAM_BINARIES gives for it: the self-describing container (`binary`).
+    pub binary: Vec<u8>,
+}
+
+impl Ir {
+    /// The IR for the device ocloc calls `target`, with its container.
+    pub fn new(
+        kind: cl_program_binary_type,
+        payload: Payload,
+        bytes: Vec<u8>,
+        exports: BTreeSet<String>,
+        imports: BTreeSet<String>,
+        target: &str,
+    ) -> Ir {
+        let container = Container {
+            kind,
+            payload,
+            target: target.to_string(),
+            exports,
+            imports,
+            bytes,
+        };
+        let binary = container.encode();
+        Ir {
+            kind,
+            bytes: container.bytes,
+            exports: container.exports,
+            imports: container.imports,
+            binary,
+        }
+    }
+
+    /// A compiled object from SPIR-V, its linkage read from the module.
+    pub fn object(spirv: Vec<u8>, target: &str) -> Result<Ir, String> {
+        let (exports, imports) = linkage(&spirv)?;
+        Ok(Ir::new(
+            CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+            Payload::SpirV,
+            spirv,
+            exports,
+            imports,
+            target,
+        ))
+    }
+}
+
+/// SPIR-V: the magic number, the opcodes and decorations read here (SPIR-V specification 3.x).
+const SPIRV_MAGIC: u32 = 0x0723_0203;
+const OP_DECORATE: u32 = 71;
+const DECORATION_BUILT_IN: u32 = 11;
+const DECORATION_LINKAGE_ATTRIBUTES: u32 = 41;
+const LINKAGE_EXPORT: u32 = 0;
+const LINKAGE_IMPORT: u32 = 1;
+
+/// The names a SPIR-V module exports and imports; built-in variables (decorated BuiltIn,
+/// provided by the device) are not imports.
+pub fn linkage(spirv: &[u8]) -> Result<(BTreeSet<String>, BTreeSet<String>), String> {
+    if spirv.len() < 20 || !spirv.len().is_multiple_of(4) {
+        return Err("not a SPIR-V module (size)".into());
+    }
+    let le: Vec<u32> = spirv
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let words: Vec<u32> = match le[0] {
+        SPIRV_MAGIC => le,
+        m if m.swap_bytes() == SPIRV_MAGIC => le.iter().map(|w| w.swap_bytes()).collect(),
+        _ => return Err("not a SPIR-V module (magic number)".into()),
+    };
+    let mut built_in = BTreeSet::new();
+    let mut linked: Vec<(u32, String, u32)> = Vec::new();
+    let mut at = 5;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        let opcode = words[at] & 0xffff;
+        if count == 0 || at + count > words.len() {
+            return Err(format!("truncated SPIR-V instruction at word {at}"));
+        }
+        let ops = &words[at + 1..at + count];
+        if opcode == OP_DECORATE && ops.len() >= 2 {
+            match ops[1] {
+                DECORATION_BUILT_IN => {
+                    built_in.insert(ops[0]);
+                }
+                DECORATION_LINKAGE_ATTRIBUTES if ops.len() >= 4 => {
+                    let bytes: Vec<u8> = ops[2..ops.len() - 1]
+                        .iter()
+                        .flat_map(|w| w.to_le_bytes())
+                        .collect();
+                    let name = bytes.split(|b| *b == 0).next().unwrap_or_default();
+                    linked.push((
+                        ops[0],
+                        String::from_utf8_lossy(name).into_owned(),
+                        ops[ops.len() - 1],
+                    ));
+                }
+                _ => {}
+            }
+        }
+        at += count;
+    }
+    let mut exports = BTreeSet::new();
+    let mut imports = BTreeSet::new();
+    for (id, name, kind) in linked {
+        match kind {
+            LINKAGE_EXPORT => {
+                exports.insert(name);
+            }
+            LINKAGE_IMPORT if !built_in.contains(&id) => {
+                imports.insert(name);
+            }
+            _ => {}
+        }
+    }
+    Ok((exports, imports))
+}
+
+/// A compiled object or library given back by the application (clCreateProgramWithBinary)
+/// for the device ocloc calls `target`: our container (`binary`) for that device, or bare
+/// SPIR-V (taken as a compiled object, as clCreateProgramWithIL would take it); `Ok(None)` for
+/// anything else (a device binary, perhaps).
+pub fn ir_from_binary(bytes: &[u8], target: &str) -> Result<Option<Ir>, BinaryError> {
+    if bytes.starts_with(&MAGIC) {
+        let c = Container::decode_for(bytes, target)?;
+        if c.payload == Payload::SpirV {
+            // The module must agree with the linkage the header claims.
+            match linkage(&c.bytes) {
+                Ok((e, i)) if e == c.exports && i == c.imports => {}
+                _ => return Err(BinaryError::PayloadBytes(Payload::SpirV)),
+            }
+        }
+        return Ok(Some(Ir {
+            kind: c.kind,
+            bytes: c.bytes,
+            exports: c.exports,
+            imports: c.imports,
+            binary: bytes.to_vec(),
+        }));
+    }
+    Ok(Ir::object(bytes.to_vec(), target).ok())
+}

@@ -1,0 +1,166 @@
+//! Intel's compiler in process: `oclocInvoke` of libocloc.so (`ocloc_api.h`), opened with
+//! dlopen; every output it returns is given back with `oclocFreeOutput`. Beside it, what
+//! compilation reads and writes: SPIR-V modules ([`spirv`]), the containers of compiled objects
+//! and libraries ([`binary`]) and their IR ([`link`]). Nothing here knows the OpenCL objects.
+
+pub mod binary;
+pub mod link;
+pub mod spirv;
+
+use std::ffi::{c_char, c_int, CString};
+use std::sync::OnceLock;
+
+use libloading::{Library, Symbol};
+
+/// `oclocInvoke` (ocloc_api.h).
+type Invoke = unsafe extern "C" fn(
+    num_args: u32,
+    argv: *const *const c_char,
+    num_sources: u32,
+    data_sources: *const *const u8,
+    len_sources: *const u64,
+    name_sources: *const *const c_char,
+    num_headers: u32,
+    data_headers: *const *const u8,
+    len_headers: *const u64,
+    name_headers: *const *const c_char,
+    num_outputs: *mut u32,
+    data_outputs: *mut *mut *mut u8,
+    len_outputs: *mut *mut u64,
+    name_outputs: *mut *mut *mut c_char,
+) -> c_int;
+
+/// `oclocFreeOutput` (ocloc_api.h).
+type FreeOutput = unsafe extern "C" fn(
+    num_outputs: *mut u32,
+    data_outputs: *mut *mut *mut u8,
+    len_outputs: *mut *mut u64,
+    name_outputs: *mut *mut *mut c_char,
+) -> c_int;
+
+const LIBRARY: &str = "libocloc.so";
+
+static LIB: OnceLock<Result<Library, String>> = OnceLock::new();
+
+fn library() -> Result<&'static Library, String> {
+    LIB.get_or_init(|| {
+        // SAFETY: libocloc's initialisers only set up its own state.
+        unsafe { Library::new(LIBRARY) }.map_err(|e| format!("cannot load {LIBRARY}: {e}"))
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
+
+/// Whether the compiler library can be loaded.
+pub fn available() -> bool {
+    library().is_ok()
+}
+
+/// What one compilation returned.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// ocloc's exit code (0: success).
+    pub status: i32,
+    /// ocloc's messages (its `stdout.log` output).
+    pub log: String,
+    /// Every other output file, by name.
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+/// Runs ocloc with `args` (after the program name) over the in-memory `source` named `name`.
+pub fn invoke(args: &[&str], name: &str, source: &[u8]) -> Result<Outcome, String> {
+    invoke_files(args, &[(name, source)])
+}
+
+/// Runs ocloc with `args` over in-memory input files, each (name, contents); `ocloc link`
+/// takes several.
+/// Every run is traced (`INTEL_GPU_OPENCL_TRACE`): its options, then its status and log.
+pub fn invoke_files(args: &[&str], inputs: &[(&str, &[u8])]) -> Result<Outcome, String> {
+    tracing::debug!(options = ?args, "ocloc");
+    let result = run(args, inputs);
+    match &result {
+        Ok(outcome) => tracing::debug!(status = outcome.status, log = %outcome.log, "ocloc done"),
+        Err(e) => tracing::debug!(error = %e, "ocloc not run"),
+    }
+    result
+}
+
+/// [`invoke_files`] untraced.
+fn run(args: &[&str], inputs: &[(&str, &[u8])]) -> Result<Outcome, String> {
+    let lib = library()?;
+    // SAFETY: the symbol types are ocloc_api.h's declarations.
+    let (invoke, free): (Symbol<Invoke>, Symbol<FreeOutput>) = unsafe {
+        (
+            lib.get(b"oclocInvoke\0").map_err(|e| e.to_string())?,
+            lib.get(b"oclocFreeOutput\0").map_err(|e| e.to_string())?,
+        )
+    };
+    let c_args: Vec<CString> = std::iter::once("ocloc")
+        .chain(args.iter().copied())
+        .map(|a| CString::new(a).map_err(|_| format!("option `{a}` contains a NUL byte")))
+        .collect::<Result<_, _>>()?;
+    let argv: Vec<*const c_char> = c_args.iter().map(|a| a.as_ptr()).collect();
+    let c_names: Vec<CString> = inputs
+        .iter()
+        .map(|(n, _)| CString::new(*n).map_err(|_| "input name contains a NUL byte".to_string()))
+        .collect::<Result<_, _>>()?;
+    let data: Vec<*const u8> = inputs.iter().map(|(_, d)| d.as_ptr()).collect();
+    let lens: Vec<u64> = inputs.iter().map(|(_, d)| d.len() as u64).collect();
+    let names: Vec<*const c_char> = c_names.iter().map(|n| n.as_ptr()).collect();
+    let mut n: u32 = 0;
+    let mut outs: *mut *mut u8 = std::ptr::null_mut();
+    let mut out_lens: *mut u64 = std::ptr::null_mut();
+    let mut out_names: *mut *mut c_char = std::ptr::null_mut();
+    // SAFETY: every array has the length passed with it and outlives the call; the output
+    // pointers are ocloc's to fill.
+    let status = unsafe {
+        invoke(
+            argv.len() as u32,
+            argv.as_ptr(),
+            inputs.len() as u32,
+            data.as_ptr(),
+            lens.as_ptr(),
+            names.as_ptr(),
+            0,
+            std::ptr::null(),
+            std::ptr::null(),
+            std::ptr::null(),
+            &mut n,
+            &mut outs,
+            &mut out_lens,
+            &mut out_names,
+        )
+    };
+    let mut outcome = Outcome {
+        status,
+        ..Default::default()
+    };
+    if !outs.is_null() && !out_lens.is_null() && !out_names.is_null() {
+        for k in 0..n as usize {
+            // SAFETY: ocloc returned n outputs in three parallel arrays; names are C strings.
+            let (name, bytes) = unsafe {
+                let name = std::ffi::CStr::from_ptr(*out_names.add(k))
+                    .to_string_lossy()
+                    .into_owned();
+                let p = *outs.add(k);
+                let len = *out_lens.add(k) as usize;
+                let bytes = if p.is_null() {
+                    Vec::new()
+                } else {
+                    std::slice::from_raw_parts(p, len).to_vec()
+                };
+                (name, bytes)
+            };
+            if name == "stdout.log" {
+                outcome.log = String::from_utf8_lossy(&bytes)
+                    .trim_end_matches('\0')
+                    .to_string();
+            } else {
+                outcome.files.push((name, bytes));
+            }
+        }
+    }
+    // SAFETY: exactly what oclocInvoke returned, freed once.
+    unsafe { free(&mut n, &mut outs, &mut out_lens, &mut out_names) };
+    Ok(outcome)
+}

@@ -1,0 +1,172 @@
+//! The extension table: every extension the platform and its devices report, its version, and
+//! which devices have it. `clGetPlatformInfo`, `clGetDeviceInfo`, the compiler's `-cl-ext`
+//! list and the README's table ("Extensions and features per platform", checked by a test
+//! below) all come from here. Only what this runtime implements is listed.
+
+use opencl_sys::{cl_version, make_version};
+use platform::Platform;
+
+use crate::core::facts::{facts, IMAGE_3D_WRITES};
+
+/// Which devices report an extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    /// The platform, not its devices (`CL_PLATFORM_EXTENSIONS`).
+    Platform,
+    /// Every device.
+    Always,
+    /// Devices whose sub-groups make independent forward progress
+    /// (`facts::Facts::independent_forward_progress`).
+    ForwardProgress,
+    /// Devices with images (`facts::Facts::images`).
+    Images,
+    /// Devices with images whose kernels may write 3D images.
+    Image3dWrites,
+    /// Devices computing in f64 (`Platform::has_fp64`).
+    Fp64,
+}
+
+impl Needs {
+    fn holds(self, p: Platform) -> bool {
+        let f = facts(p);
+        match self {
+            Needs::Platform => false,
+            Needs::Always => true,
+            Needs::ForwardProgress => f.independent_forward_progress,
+            Needs::Images => f.images,
+            Needs::Image3dWrites => f.images && IMAGE_3D_WRITES,
+            Needs::Fp64 => p.has_fp64(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Extension {
+    pub name: &'static str,
+    /// Major, minor, patch (`CL_*_EXTENSIONS_WITH_VERSION`).
+    pub version: (u32, u32, u32),
+    pub needs: Needs,
+}
+
+impl Extension {
+    pub fn version(&self) -> cl_version {
+        let (a, b, c) = self.version;
+        make_version(a, b, c)
+    }
+}
+
+const fn ext(name: &'static str, needs: Needs) -> Extension {
+    Extension {
+        name,
+        version: (1, 0, 0),
+        needs,
+    }
+}
+
+/// Every extension, in the order the queries list them.
+pub const EXTENSIONS: &[Extension] = &[
+    ext("cl_khr_icd", Needs::Platform),
+    // OpenCL 1.1 made these four core; a device with the features still reports their names
+    // (OpenCL 3.0 extension specification, "cl_khr_*_int32_*_atomics"). IGC compiles the
+    // atom_* built-ins to the data port's atomic messages.
+    ext("cl_khr_global_int32_base_atomics", Needs::Always),
+    ext("cl_khr_global_int32_extended_atomics", Needs::Always),
+    ext("cl_khr_local_int32_base_atomics", Needs::Always),
+    ext("cl_khr_local_int32_extended_atomics", Needs::Always),
+    ext("cl_khr_byte_addressable_store", Needs::Always),
+    ext("cl_khr_il_program", Needs::Always),
+    ext("cl_intel_subgroups", Needs::Always),
+    ext("cl_intel_subgroups_char", Needs::Always),
+    ext("cl_intel_subgroups_short", Needs::Always),
+    ext("cl_intel_required_subgroup_size", Needs::Always),
+    ext("cl_intel_spirv_subgroups", Needs::Always),
+    // Every Gen9-Xe-HPG EU computes in HF (IEEE binary16); NEO reports it on all four.
+    ext("cl_khr_fp16", Needs::Always),
+    ext("cl_khr_subgroup_extended_types", Needs::Always),
+    ext("cl_khr_subgroup_non_uniform_vote", Needs::Always),
+    ext("cl_khr_subgroup_ballot", Needs::Always),
+    ext("cl_khr_subgroup_non_uniform_arithmetic", Needs::Always),
+    ext("cl_khr_subgroup_shuffle", Needs::Always),
+    ext("cl_khr_subgroup_shuffle_relative", Needs::Always),
+    ext("cl_khr_subgroup_clustered_reduce", Needs::Always),
+    // The OpenCL 3.0 API specification requires independent forward progress of a device
+    // reporting cl_khr_subgroups (core sub-groups do not need it).
+    ext("cl_khr_subgroups", Needs::ForwardProgress),
+    ext("cl_khr_3d_image_writes", Needs::Image3dWrites),
+    ext("cl_khr_image2d_from_buffer", Needs::Images),
+    ext("cl_khr_fp64", Needs::Fp64),
+];
+
+/// The platform's extensions.
+pub fn of_platform() -> impl Iterator<Item = &'static Extension> {
+    EXTENSIONS.iter().filter(|e| e.needs == Needs::Platform)
+}
+
+/// The extensions a device of platform `p` reports (a fused-off part or a render node of `p`
+/// reports the same).
+pub fn of_device(p: Platform) -> impl Iterator<Item = &'static Extension> {
+    EXTENSIONS.iter().filter(move |e| e.needs.holds(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    const README: &str = include_str!("../../../README.md");
+    const COLUMNS: [Platform; 4] = [
+        Platform::Skl,
+        Platform::Icllp,
+        Platform::Tgllp,
+        Platform::Dg2,
+    ];
+
+    /// The README's extension table: per platform, the extensions marked ✓.
+    fn readme_table() -> Vec<BTreeSet<String>> {
+        let section = README
+            .split("## Extensions and features per platform")
+            .nth(1)
+            .expect("the README has the section");
+        let table = section
+            .split("| extension |")
+            .nth(1)
+            .expect("the section has the extension table");
+        let mut per = vec![BTreeSet::new(); COLUMNS.len()];
+        for row in table.lines().skip(2).take_while(|l| l.starts_with('|')) {
+            let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+            // "a, b (why)": the names before any parenthesis.
+            let names = cells[0].split('(').next().unwrap_or("");
+            for (col, mark) in cells[1..].iter().enumerate() {
+                if *mark == "✓" {
+                    per[col].extend(names.split(',').map(|n| n.trim().to_string()));
+                }
+            }
+        }
+        per
+    }
+
+    #[test]
+    fn the_readme_lists_what_each_device_reports() {
+        let readme = readme_table();
+        for (col, p) in COLUMNS.iter().enumerate() {
+            let ours: BTreeSet<String> = of_device(*p).map(|e| e.name.to_string()).collect();
+            assert_eq!(
+                readme[col], ours,
+                "{p}: README table vs the extension table"
+            );
+        }
+    }
+
+    #[test]
+    fn the_readme_names_what_the_platform_reports() {
+        let sentence = README
+            .split("The platform itself reports ")
+            .nth(1)
+            .and_then(|s| s.split('.').next())
+            .expect("the README says what the platform reports");
+        let readme: BTreeSet<&str> = sentence.split('`').skip(1).step_by(2).collect();
+        let ours: BTreeSet<&str> = of_platform().map(|e| e.name).collect();
+        assert_eq!(readme, ours);
+    }
+}

@@ -1,0 +1,70 @@
+//! What an image object is beside its umd image: its description as the application gave it
+//! ([`ClImage`]), a checked description ([`Checked`]) and a region of it ([`Region`]).
+
+use opencl_sys::*;
+use umd::image::{ImageDesc, ImageFormat};
+
+/// An image object's description beside its umd image.
+#[derive(Debug, Clone)]
+pub struct ClImage {
+    pub image: umd::image::Image,
+    pub object_type: cl_mem_object_type,
+    pub order: cl_channel_order,
+    pub data_type: cl_channel_type,
+    /// CL_IMAGE_ROW_PITCH and CL_IMAGE_SLICE_PITCH: the pitches the application gave, else
+    /// the packed ones (width × element size; a 1D array's slice is one row, others' `height`
+    /// rows), as OpenCL 3.0 defines the queries (OpenCL-Docs #763, #777), not the device
+    /// layout's.
+    pub row_pitch: usize,
+    pub slice_pitch: usize,
+}
+
+impl ClImage {
+    /// `image` as the application described it in `checked`, in `format`.
+    pub fn new(image: umd::image::Image, checked: &Checked, format: ImageFormat) -> ClImage {
+        ClImage {
+            image,
+            object_type: checked.object_type,
+            order: format.order() as u32,
+            data_type: format.data_type() as u32,
+            row_pitch: checked.host_row_pitch,
+            slice_pitch: checked.host_slice_pitch,
+        }
+    }
+}
+
+/// A checked image description: umd's, and the host pitches `host_ptr` is read with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checked {
+    pub desc: ImageDesc,
+    pub object_type: cl_mem_object_type,
+    pub host_row_pitch: usize,
+    pub host_slice_pitch: usize,
+    /// The buffer of a 1D image buffer (`cl_image_desc::buffer`, not yet looked up; NULL for
+    /// other types).
+    pub buffer: cl_mem,
+}
+
+/// Where a host-side image region lies: its origin and size as (x, y, slice) in the umd
+/// image's rows and slices (a 1D array's layer is its slice), and the host pitches.
+#[derive(Debug, Clone)]
+pub struct Region {
+    pub origin: [usize; 3],
+    pub size: [usize; 3],
+    pub row_pitch: usize,
+    pub slice_pitch: usize,
+}
+
+impl Region {
+    /// Bytes of the region packed.
+    pub fn packed_bytes(&self) -> usize {
+        self.slice_pitch * self.size[2]
+    }
+
+    /// Whether two regions of one image share a texel.
+    pub fn overlaps(&self, o: &Region) -> bool {
+        (0..3).all(|i| {
+            self.origin[i] < o.origin[i] + o.size[i] && o.origin[i] < self.origin[i] + self.size[i]
+        })
+    }
+}

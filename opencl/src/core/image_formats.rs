@@ -1,0 +1,52 @@
+//! The image formats clGetSupportedImageFormats reports (OpenCL 3.0, 5.3.2.2): those of umd's
+//! table for each image type this runtime provides, on a context with an image-capable device.
+
+use opencl_sys::*;
+
+use crate::core::device::{IMAGE_3D_WRITES, READ_WRITE_IMAGES};
+use crate::core::memory::check_flags;
+
+/// Every image type the query may name.
+const IMAGE_TYPES: [cl_mem_object_type; 6] = [
+    CL_MEM_OBJECT_IMAGE1D,
+    CL_MEM_OBJECT_IMAGE1D_BUFFER,
+    CL_MEM_OBJECT_IMAGE1D_ARRAY,
+    CL_MEM_OBJECT_IMAGE2D,
+    CL_MEM_OBJECT_IMAGE2D_ARRAY,
+    CL_MEM_OBJECT_IMAGE3D,
+];
+
+/// The formats images of `image_type` may have with `flags` in a context whose devices'
+/// image support is `image_support`, or CL_INVALID_VALUE for flags or a type the query does not
+/// take. Empty without an image-capable device, for an image type `image::provides` refuses, for kernel read-and-write access unless read-write images are reported, and for
+/// kernel writes to 3D images unless 3D image writes are. Otherwise every format of umd's table
+/// (OpenCL 3.0's minimum list for read-only, write-only and read-write images), each readable
+/// and writable by kernels.
+pub fn supported(
+    flags: cl_mem_flags,
+    image_type: cl_mem_object_type,
+    image_support: bool,
+) -> Result<Vec<cl_image_format>, cl_int> {
+    // CL_MEM_KERNEL_READ_AND_WRITE exists for this query alone.
+    let kernel_rw = flags & CL_MEM_KERNEL_READ_AND_WRITE != 0;
+    check_flags(flags & !CL_MEM_KERNEL_READ_AND_WRITE)?;
+    if !IMAGE_TYPES.contains(&image_type) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // No access flag means CL_MEM_READ_WRITE.
+    let writes = flags & CL_MEM_READ_ONLY == 0;
+    let provided = crate::core::image::provides(image_type);
+    if !image_support
+        || !provided
+        || (kernel_rw && !READ_WRITE_IMAGES)
+        || (writes && image_type == CL_MEM_OBJECT_IMAGE3D && !IMAGE_3D_WRITES)
+    {
+        return Ok(Vec::new());
+    }
+    Ok(umd::image::ImageFormat::all()
+        .map(|f| cl_image_format {
+            image_channel_order: f.order() as cl_channel_order,
+            image_channel_data_type: f.data_type() as cl_channel_type,
+        })
+        .collect())
+}

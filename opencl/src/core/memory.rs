@@ -1,0 +1,294 @@
+//! Memory objects: buffers (flags, host pointers as CL_MEM_USE_HOST_PTR over umd's userptr
+//! buffers, sub-buffers), the storage of images, and the regions the application has mapped.
+
+use std::cell::UnsafeCell;
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use kmd_iface::seam::{MapBacking, Mapping};
+use opencl_sys::*;
+
+use crate::core::context::Context;
+use crate::core::device::Device;
+use crate::core::handle::{ClObject, Handle, Kind};
+use crate::core::image_desc::{ClImage, Region};
+
+/// How many buffers have been destroyed: a kernel's cached argument snapshot made before the
+/// count changed may hold the storage of a buffer that is gone, and is made again (which also
+/// lets that storage go).
+static BUFFERS_DESTROYED: AtomicU64 = AtomicU64::new(0);
+
+/// Counts a destroyed memory object.
+fn buffer_destroyed() {
+    BUFFERS_DESTROYED.fetch_add(1, Ordering::SeqCst);
+}
+
+/// How many memory objects have been destroyed so far.
+pub fn buffers_destroyed() -> u64 {
+    BUFFERS_DESTROYED.load(Ordering::SeqCst)
+}
+
+/// A live clEnqueueMapBuffer region: the host copy handed out, where it maps to, and
+/// whether it is written back on unmap.
+pub struct MapRegion {
+    pub copy: Option<Arc<MapCopy>>,
+    pub offset: usize,
+    pub write: bool,
+    /// The image region a map of an image covers (its copy is the region packed).
+    pub image: Option<Region>,
+}
+
+/// The host copy a map hands out: the command fills it, the application reads and writes it
+/// through the pointer, the unmap command writes it back; each holds it while it runs.
+pub struct MapCopy {
+    bytes: Box<[UnsafeCell<u8>]>,
+    pub len: usize,
+}
+
+// SAFETY: the bytes are reached only through `ptr`, by one command at a time or by the
+// application between a map's completion and its unmap (the specification's rule).
+unsafe impl Send for MapCopy {}
+// SAFETY: as above.
+unsafe impl Sync for MapCopy {}
+
+impl MapCopy {
+    pub fn new(len: usize) -> MapCopy {
+        MapCopy {
+            bytes: (0..len).map(|_| UnsafeCell::new(0)).collect(),
+            len,
+        }
+    }
+
+    pub fn ptr(&self) -> *mut u8 {
+        UnsafeCell::raw_get(self.bytes.as_ptr())
+    }
+}
+
+pub struct Mem {
+    pub context: Arc<Handle<Context>>,
+    /// The device the storage lives on (the context's first).
+    pub device: Arc<Handle<Device>>,
+    pub buffer: umd::memory::Buffer,
+    pub flags: cl_mem_flags,
+    pub size: usize,
+    pub host_ptr: *mut c_void,
+    pub parent: Option<Arc<Handle<Mem>>>,
+    pub offset: usize,
+    /// The image, for an image object (None for buffers).
+    pub image: Option<ClImage>,
+    /// The property list given to clCreateBufferWithProperties, with its terminating 0;
+    /// empty for NULL, clCreateBuffer and sub-buffers (what CL_MEM_PROPERTIES returns).
+    pub properties: Vec<cl_mem_properties>,
+    pub maps: Mutex<HashMap<usize, MapRegion>>,
+    pub destructors: Mutex<Vec<(unsafe extern "C" fn(cl_mem, *mut c_void), *mut c_void)>>,
+}
+
+// SAFETY: `host_ptr` is the application's address, only reported back or used by umd's
+// userptr buffer; destructor user data is the application's, passed back untouched.
+unsafe impl Send for Mem {}
+// SAFETY: as above; the mutable parts are behind mutexes.
+unsafe impl Sync for Mem {}
+
+impl ClObject for Mem {
+    const KIND: Kind = Kind::Mem;
+    const INVALID: cl_int = CL_INVALID_MEM_OBJECT;
+    fn destroyed(&self, raw: *mut c_void) {
+        buffer_destroyed();
+        self.run_destructors(raw);
+    }
+}
+
+/// An image object's context, device, flags, CL_MEM_SIZE and property list.
+pub(crate) type ImageParts = (
+    Arc<Handle<Context>>,
+    Arc<Handle<Device>>,
+    cl_mem_flags,
+    usize,
+    Vec<cl_mem_properties>,
+);
+
+impl Mem {
+    /// An image object's handle; `buffer` is a 1D image buffer's buffer (its
+    /// CL_MEM_ASSOCIATED_MEMOBJECT, kept alive by the image).
+    pub(crate) fn new_image(
+        context: Arc<Handle<Context>>,
+        device: Arc<Handle<Device>>,
+        flags: cl_mem_flags,
+        size: usize,
+        properties: Vec<cl_mem_properties>,
+        image: ClImage,
+        buffer: Option<Arc<Handle<Mem>>>,
+    ) -> cl_mem {
+        let parts = (context, device, flags, size, properties);
+        Self::new_image_at(parts, image, buffer, std::ptr::null_mut())
+    }
+
+    /// [`Mem::new_image`] of a CL_MEM_USE_HOST_PTR image: `host_ptr` is its CL_MEM_HOST_PTR.
+    pub(crate) fn new_image_at(
+        (context, device, flags, size, properties): ImageParts,
+        image: ClImage,
+        buffer: Option<Arc<Handle<Mem>>>,
+        host_ptr: *mut c_void,
+    ) -> cl_mem {
+        Handle::create(Mem {
+            context,
+            device,
+            buffer: image.image.buffer().clone(),
+            flags,
+            size,
+            host_ptr,
+            parent: buffer,
+            offset: 0,
+            image: Some(image),
+            properties,
+            maps: Mutex::default(),
+            destructors: Mutex::default(),
+        })
+        .0
+    }
+
+    /// Runs the destructor callbacks, most recently registered first (the spec's order).
+    fn run_destructors(&self, me: cl_mem) {
+        let callbacks =
+            std::mem::take(&mut *self.destructors.lock().unwrap_or_else(|e| e.into_inner()));
+        for (f, data) in callbacks.into_iter().rev() {
+            // SAFETY: the application's callback with its own user data.
+            unsafe { f(me, data) };
+        }
+    }
+}
+
+/// Application memory wrapped for userptr: page-aligned, whole pages.
+struct HostPages {
+    ptr: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the application guarantees `host_ptr` stays valid while the buffer lives
+// (CL_MEM_USE_HOST_PTR's contract), and the pages around it belong to the same mappings.
+unsafe impl MapBacking for HostPages {
+    fn as_ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+// SAFETY: plain addresses.
+unsafe impl Send for HostPages {}
+// SAFETY: plain addresses.
+unsafe impl Sync for HostPages {}
+
+const PAGE: usize = 4096;
+
+pub(crate) fn use_host_ptr(
+    dev: &umd::device::Device,
+    host: *mut c_void,
+    size: usize,
+) -> Result<umd::memory::Buffer, cl_int> {
+    let start = host as usize & !(PAGE - 1);
+    let offset = host as usize - start;
+    // The xe granule on discrete parts is 64 KiB; try the page first.
+    let mut last = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    for granule in [PAGE, 64 << 10] {
+        let len = (offset + size).next_multiple_of(granule);
+        let map = Mapping::new(Arc::new(HostPages {
+            ptr: start as *mut u8,
+            len,
+        }));
+        match dev.create_buffer_use_host_ptr(map, offset as u64, size as u64) {
+            Ok(b) => return Ok(b),
+            Err(_) => last = CL_MEM_OBJECT_ALLOCATION_FAILURE,
+        }
+    }
+    Err(last)
+}
+
+pub(crate) fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
+    let known = CL_MEM_READ_WRITE
+        | CL_MEM_WRITE_ONLY
+        | CL_MEM_READ_ONLY
+        | CL_MEM_USE_HOST_PTR
+        | CL_MEM_ALLOC_HOST_PTR
+        | CL_MEM_COPY_HOST_PTR
+        | CL_MEM_HOST_WRITE_ONLY
+        | CL_MEM_HOST_READ_ONLY
+        | CL_MEM_HOST_NO_ACCESS;
+    let access = (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)).count_ones();
+    let host = (flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
+        .count_ones();
+    let use_with_other = flags & CL_MEM_USE_HOST_PTR != 0
+        && flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0;
+    if flags & !known != 0 || access > 1 || host > 1 || use_with_other {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok(())
+}
+
+/// `flags` with CL_MEM_READ_WRITE when they name no kernel access (the default).
+pub(crate) fn default_access(flags: cl_mem_flags) -> cl_mem_flags {
+    if flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY) == 0 {
+        flags | CL_MEM_READ_WRITE
+    } else {
+        flags
+    }
+}
+
+pub fn create_buffer(
+    context: cl_context,
+    properties: Vec<cl_mem_properties>,
+    mut flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+) -> Result<cl_mem, cl_int> {
+    let c = Handle::<Context>::get(context)?;
+    check_flags(flags)?;
+    let wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0;
+    if wants_ptr == host_ptr.is_null() {
+        return Err(CL_INVALID_HOST_PTR);
+    }
+    let device = c.obj.devices.first().cloned().ok_or(CL_INVALID_CONTEXT)?;
+    if size == 0 || size as u64 > device.obj.max_alloc() {
+        return Err(CL_INVALID_BUFFER_SIZE);
+    }
+    flags = default_access(flags);
+    let buffer = if flags & CL_MEM_USE_HOST_PTR != 0 {
+        use_host_ptr(&device.obj.umd, host_ptr, size)?
+    } else {
+        let b = device
+            .obj
+            .umd
+            .create_buffer(size as u64)
+            .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
+        if flags & CL_MEM_COPY_HOST_PTR != 0 {
+            // SAFETY: the application passes `size` readable bytes at host_ptr.
+            let src = unsafe { std::slice::from_raw_parts(host_ptr as *const u8, size) };
+            b.write(0, src).map_err(|_| CL_OUT_OF_RESOURCES)?;
+        }
+        b
+    };
+    let host_ptr = if flags & CL_MEM_USE_HOST_PTR != 0 {
+        host_ptr
+    } else {
+        std::ptr::null_mut()
+    };
+    Ok(Handle::create(Mem {
+        context: c,
+        device,
+        buffer,
+        flags,
+        size,
+        host_ptr,
+        parent: None,
+        offset: 0,
+        image: None,
+        properties,
+        maps: Mutex::default(),
+        destructors: Mutex::default(),
+    })
+    .0)
+}
+
+pub(crate) const EXEC_FAILED: cl_int = CL_OUT_OF_RESOURCES;

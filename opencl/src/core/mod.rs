@@ -1,0 +1,29 @@
+//! The OpenCL objects and their rules, free of the C ABI (never naming [`crate::api`]): the
+//! generic handle every object lives in ([`handle`]), each object family, what the platform
+//! and devices report ([`facts`], [`extensions`], [`identity`], [`info`]), and how commands
+//! run on a queue ([`queue`], [`event`], [`failure`]).
+
+pub mod build;
+pub mod context;
+pub mod device;
+pub mod device_info;
+pub mod event;
+pub mod extensions;
+pub mod facts;
+pub mod failure;
+pub mod handle;
+pub mod host_ptr;
+pub mod identity;
+pub mod image;
+pub mod image_desc;
+pub mod image_formats;
+pub mod image_from_buffer;
+pub mod info;
+pub mod kernel;
+pub mod link;
+pub mod memory;
+pub mod platform;
+pub mod program;
+pub mod queue;
+pub mod sampler;
+pub mod timer;
