@@ -43,7 +43,7 @@ fn half_mad_chains_in_both_simd32_halves() {
     let a: Vec<i32> = (0..N * 8)
         .map(|j| ((j * 7 + j / 8 * 3) % 9) as i32 - 4)
         .collect();
-    let b: Vec<i32> = (0..9).map(|k| (k * 5 % 9) as i32 - 4).collect();
+    let b: Vec<i32> = (0..9).map(|k| k * 5 % 9 - 4).collect();
     let want: Vec<u16> = (0..N)
         .map(|i| half_of(b[8] + (0..8).map(|k| a[i * 8 + k] * b[k]).sum::<i32>()))
         .collect();
