@@ -6,7 +6,8 @@
 //! tolerances; each case must also have launched OpenCL kernels (OpenCV falls back to its CPU
 //! path silently when a kernel fails).
 //!
-//! Here on sim:skl and sim:dg2 (GPGPU_WALKER on Gen9, COMPUTE_WALKER on Xe-HPG); every device:
+//! Here on sim:skl, sim:icllp and sim:dg2 (GPGPU_WALKER on Gen9 and Gen11, COMPUTE_WALKER on
+//! Xe-HPG; icllp also for its SIMD32 half-precision accumulator rule); every device:
 //! `scripts/opencv-suite`.
 
 mod support;
@@ -20,7 +21,7 @@ fn opencv_opencl_paths_match_its_cpu_paths() {
     let python = require!(Oracle::OpenCv);
     let icd = support::icd();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/apps/opencv_suite.py");
-    for dev in ["sim:skl", "sim:dg2"] {
+    for dev in ["sim:skl", "sim:icllp", "sim:dg2"] {
         let mut cmd = support::command(&python, &icd, dev);
         cmd.arg(&script)
             .env("INTEL_GPU_OPENCL_TRACE", icd.dir.path().join("trace.log"));

@@ -358,10 +358,11 @@ fn lower(platform: Platform, d: &Decoded, pcs: &[u32]) -> Inst {
                 if let Some(dst) = &i.dst {
                     out.dst = operand::resolve(dst, lanes)?;
                 }
-                out.acc = operand::accumulator(match i.opcode {
+                let acc_ty = match i.opcode {
                     Opcode::Addc | Opcode::Subb => DataType::Ud,
                     _ => out.dst.ty,
-                });
+                };
+                out.acc = operand::accumulator(platform, acc_ty, out.chan_off);
                 for (k, s) in i.src.iter().enumerate() {
                     if let Some(s) = s {
                         out.src[k] = operand::resolve(s, lanes)?;

@@ -5,6 +5,8 @@ use isa_encoder::model::{
     Addressing, DataType, Immediate, MacroOperand, Operand, Reg, RegFile, Region, SrcMod,
 };
 
+use platform::Platform;
+
 use crate::convert::vf_to_f32;
 use crate::error::EuErrorKind;
 use crate::regfile::{arf_slot, GRF_BYTES, REG_BYTES, ZERO};
@@ -268,13 +270,33 @@ pub fn place_vector_immediate(src: &mut Opnd, dst: &Opnd, lanes: usize) {
     }
 }
 
-/// The implicit accumulator destination of `addc`/`subb`/`mach` and `AccWrEn`: lane i at
-/// `acc0` + i elements of `ty`.
-pub fn accumulator(ty: DataType) -> Opnd {
+/// Per platform (in [`Platform`] order): an `:hf` instruction whose first channel is 16 (`M16`)
+/// has `acc1` as its implicit accumulator, channels 0-15 `acc0`. On Gen11 IGC relies on it: its
+/// accumulator substitution turns a `mad` into `mac` (Gen11's `mad` takes no `acc` src0) and,
+/// for an HF one at mask offset 16, writes the addend to `acc1` first (vISA
+/// `AccSubPass::replaceDstWithAcc`: `getMaskOffset() == 16 && Type_HF` uses acc1). Gen9's IGC
+/// substitutes no accumulators and Gen12 on give `mad` an explicit `acc` src0, so nothing there
+/// shows which register an `M16` `:hf` implicit accumulator is; those keep `acc0`.
+const HF_M16_IMPLICIT_ACC1: [bool; 4] = [
+    false, // Skl
+    true,  // Icllp
+    false, // Tgllp
+    false, // Dg2
+];
+
+/// The implicit accumulator of `mac`, `addc`/`subb`/`mach` and `AccWrEn` for an instruction of
+/// element type `ty` starting at channel `chan_off`: lane i at `acc0` (`acc1` where
+/// [`HF_M16_IMPLICIT_ACC1`] says) + i elements of `ty`.
+pub fn accumulator(platform: Platform, ty: DataType, chan_off: u8) -> Opnd {
     let size = type_bytes(ty);
+    let base = if ty == DataType::Hf && chan_off >= 16 && HF_M16_IMPLICIT_ACC1[platform as usize] {
+        crate::regfile::ACC + REG_BYTES
+    } else {
+        crate::regfile::ACC
+    };
     let mut offs = [0u16; 32];
     for (i, o) in offs.iter_mut().enumerate() {
-        *o = (crate::regfile::ACC + i * size) as u16;
+        *o = (base + i * size) as u16;
     }
     Opnd {
         ty,
