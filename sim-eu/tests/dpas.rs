@@ -521,3 +521,20 @@ fn refusals_name_their_reason() {
         assert!(e.contains("tf32 is Xe-HPC"), "{e}");
     }
 }
+
+/// A reused thread clears the registers its program may write: all of dpas's rows.
+#[test]
+fn program_counts_every_destination_row() {
+    for (text, regs) in [
+        ("dpas.8x8 (8|M0) r10:f r20:f r30:hf r50.0:hf\n", 10..18),
+        ("dpas.8x3 (8|M0) r10:hf r20:f r30:hf r50.0:hf\n", 10..12),
+        ("dpas.8x1 (8|M0) r10:d null:d r30:ub r50.0:ub\n", 10..11),
+    ] {
+        let prog = Program::decode(
+            Platform::Dg2,
+            &isa_encoder::assemble(Platform::Dg2, text).unwrap(),
+        );
+        let want = regs.fold(0u128, |m, r| m | 1 << r);
+        assert_eq!(prog.grf_writes, want, "{text}");
+    }
+}

@@ -229,7 +229,7 @@ pub fn exec(t: &mut Thread, platform: Platform, inst: &Inst, enabled: u32) -> R<
 
     // Every result before any store: the destination may overlap the sources.
     let grf = &t.file[..GRF_BYTES];
-    let mut out = [(0u32, 0f32); 64];
+    let mut out = vec![(0u32, 0f32); rc * n];
     for r in 0..rc {
         for ch in 0..n {
             let (mut int, mut f) = match acc_at {

@@ -179,6 +179,12 @@ fn grf_writes(insts: &[Inst]) -> u128 {
                 m |= grf_range(usize::from(r), rlen);
             }
         }
+        if let (Subfunction::Dpas { repeat, .. }, Loc::File) = (i.func, i.dst.loc) {
+            // dpas writes `repeat` destination rows of n elements, packed.
+            let at = usize::from(i.dst.offs[0]);
+            let end = at + usize::from(repeat) * usize::from(i.n) * type_bytes(i.dst.ty);
+            m |= grf_range(at / REG_BYTES, end.div_ceil(REG_BYTES) - at / REG_BYTES);
+        }
         match i.dst.loc {
             Loc::File => {
                 let size = type_bytes(i.dst.ty);
