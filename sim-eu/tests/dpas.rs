@@ -268,7 +268,8 @@ fn dw(grf: &[u8], reg: usize, i: usize) -> u32 {
 #[test]
 fn integer_dot_products_by_hand() {
     // (text, src1 byte, src2 byte, src0 dword, want per dword, rows)
-    let cases: [(&str, u8, u8, Option<u32>, u32, usize); 6] = [
+    type Hand = (&'static str, u8, u8, Option<u32>, u32, usize);
+    let cases: [Hand; 6] = [
         // 32 products 1 x 1..32 are filled below: 528.
         (
             "dpas.8x1 (8|M0) r10:d null:d r30:ub r50.0:ub",
