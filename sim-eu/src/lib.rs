@@ -9,7 +9,9 @@
 //!   offsets, branch targets as indices), cached per kernel address ([`ProgramCache`]).
 //! - [`regfile`]: a thread's GRF and architecture registers in one byte file ([`Thread`]).
 //! - [`exec`]: the run loop ([`run`]), masks, predication, control flow, and the ALU, whose
-//!   handlers loop over lanes inside each opcode.
+//!   handlers loop over lanes inside each opcode; `dpas` (Xe-HPG) in [`exec::dpas`], with
+//!   the evidence for its layout and rounding. `dpasw` is refused (its src2 is shared by a
+//!   fused EU pair); SWSB tokens are not tracked (every result is visible at once).
 //! - [`dataport`]: the [`Memory`] seam the simulator implements and the messages (HDC, media
 //!   block, LSC, gateway).
 //! - [`error`]: [`EuError`]: the failing instruction's offset and, for memory, the address.

@@ -10,6 +10,7 @@
 //! mask per instruction they wait at (`waits`), so a branch is a few mask operations.
 
 pub mod alu;
+pub mod dpas;
 pub mod fast;
 mod flags;
 mod goto;
@@ -271,6 +272,9 @@ fn step(
                 return Ok(Flow::Wait);
             }
             Ok(Flow::Next)
+        }
+        Shape::Ternary if matches!(inst.opcode, Opcode::Dpas | Opcode::Dpasw) => {
+            dpas::exec(t, prog.platform, inst, enabled).map(|()| Flow::Next)
         }
         Shape::Unary | Shape::Binary | Shape::Ternary => {
             alu::exec(t, inst, enabled, pred).map(|()| Flow::Next)

@@ -10,6 +10,7 @@ pub mod simple;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use isa_encoder::error::DecodeError;
 use isa_encoder::kernel::{decode_kernel, Decoded};
 use isa_encoder::model::{
     CondMod, DataType, InstOpts, Instruction, Opcode, Operand, Predicate, RegFile, SendDesc, Shape,
@@ -99,15 +100,18 @@ impl Program {
             Ok(d) => (d, None),
             Err(e) => {
                 let prefix = decode_kernel(platform, &bytes[..e.offset]).unwrap_or_default();
-                (prefix, Some((e.offset as u32, e.error.to_string())))
+                (
+                    prefix,
+                    Some((e.offset as u32, undecodable(platform, &e.error))),
+                )
             }
         };
         let pcs: Vec<u32> = decoded.iter().map(|d| d.pc).collect();
         let mut insts: Vec<Inst> = decoded.iter().map(|d| lower(platform, d, &pcs)).collect();
         resume_breaks_after_while(&mut insts);
-        if let Some((pc, msg)) = tail {
+        if let Some((pc, e)) = tail {
             let mut bad = placeholder(pc);
-            bad.invalid = Some(EuErrorKind::Decode(msg));
+            bad.invalid = Some(e);
             insts.push(bad);
         }
         let fast = insts.iter().map(fast::classify).collect();
@@ -134,6 +138,27 @@ impl Program {
     }
 }
 
+/// Why bytes do not decode: an opcode number the platform lacks is an illegal instruction
+/// (the hardware's illegal-opcode exception), named after what it is on the platforms that
+/// have it (the opcode table is the data: `dpas` on tgllp, say); anything else is undecodable.
+fn undecodable(platform: Platform, e: &DecodeError) -> EuErrorKind {
+    let DecodeError::UnknownOpcode(n) = *e else {
+        return EuErrorKind::Decode(e.to_string());
+    };
+    let elsewhere: Vec<String> = Platform::ALL
+        .into_iter()
+        .filter_map(|p| Opcode::from_number(p, n).map(|o| format!("{} on {p}", o.mnemonic())))
+        .collect();
+    EuErrorKind::Illegal(format!(
+        "opcode {n:#04x} is not an instruction on {platform} ({})",
+        if elsewhere.is_empty() {
+            "on no platform".to_string()
+        } else {
+            elsewhere.join(", ")
+        }
+    ))
+}
+
 /// Registers `first..first + count` (clipped to the GRF) as bits.
 fn grf_range(first: usize, count: usize) -> u128 {
     (first..(first + count).min(GRF_REGS)).fold(0, |m, r| m | 1 << r)
@@ -153,6 +178,12 @@ fn grf_writes(insts: &[Inst]) -> u128 {
                 };
                 m |= grf_range(usize::from(r), rlen);
             }
+        }
+        if let (Subfunction::Dpas { repeat, .. }, Loc::File) = (i.func, i.dst.loc) {
+            // dpas writes `repeat` destination rows of n elements, packed.
+            let at = usize::from(i.dst.offs[0]);
+            let end = at + usize::from(repeat) * usize::from(i.n) * type_bytes(i.dst.ty);
+            m |= grf_range(at / REG_BYTES, end.div_ceil(REG_BYTES) - at / REG_BYTES);
         }
         match i.dst.loc {
             Loc::File => {
