@@ -267,6 +267,24 @@ fn pyopencl_seq_cst_device_scope_atomics_on_each_simulated_device() {
     }
 }
 
+/// 64-bit atomics (`python/int64_atomics.py`): `atom_*` on long and ulong and OpenCL C 3.0
+/// `atomic_long` fetch operations on global and local memory, against numpy, on every
+/// simulated device.
+#[test]
+fn pyopencl_int64_atomics_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/int64_atomics.py");
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        assert!(
+            out.contains("ok   atom_add on local long per group"),
+            "{dev}:\n{out}"
+        );
+    }
+}
+
 /// OpenCL C printf (`python/printf.py`): output captured at stdout and compared with Python's
 /// C-style formatting of the same values, on every simulated device.
 #[test]

@@ -150,6 +150,10 @@ fn extension_function(name: &CStr) -> *mut c_void {
         b"clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,
         b"clGetKernelSubGroupInfoKHR" => kernel::clGetKernelSubGroupInfo as *mut c_void,
         b"clCreateProgramWithILKHR" => program::clCreateProgramWithIL as *mut c_void,
+        // cl_khr_create_command_queue: the OpenCL 2.0 function under its extension name.
+        b"clCreateCommandQueueWithPropertiesKHR" => {
+            queue::clCreateCommandQueueWithProperties as *mut c_void
+        }
         _ => std::ptr::null_mut(),
     }
 }

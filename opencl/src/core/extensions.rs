@@ -73,8 +73,13 @@ pub const EXTENSIONS: &[Extension] = &[
     ext("cl_khr_global_int32_extended_atomics", Needs::Always),
     ext("cl_khr_local_int32_base_atomics", Needs::Always),
     ext("cl_khr_local_int32_extended_atomics", Needs::Always),
+    // 64-bit atomics: IGC sends A64 atomics with QWord data on global memory and builds the
+    // local ones from a 32-bit compare-and-swap lock; NEO reports both on all four.
+    ext("cl_khr_int64_base_atomics", Needs::Always),
+    ext("cl_khr_int64_extended_atomics", Needs::Always),
     ext("cl_khr_byte_addressable_store", Needs::Always),
     ext("cl_khr_il_program", Needs::Always),
+    ext("cl_khr_create_command_queue", Needs::Always),
     ext("cl_intel_subgroups", Needs::Always),
     ext("cl_intel_subgroups_char", Needs::Always),
     ext("cl_intel_subgroups_short", Needs::Always),

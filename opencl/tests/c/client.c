@@ -76,6 +76,24 @@ int main(void) {
     EXPECT("on-device queue refused", err, CL_INVALID_QUEUE_PROPERTIES);
     EXPECT("no queue returned", odq == NULL, 1);
 
+    /* cl_khr_create_command_queue: the same queue through the extension's entry point. */
+    typedef cl_command_queue (*create_queue_khr)(cl_context, cl_device_id, const cl_queue_properties_khr *,
+                                                 cl_int *);
+    create_queue_khr cq = (create_queue_khr)clGetExtensionFunctionAddressForPlatform(
+        platform, "clCreateCommandQueueWithPropertiesKHR");
+    EXPECT("cl_khr_create_command_queue entry point", cq != NULL, 1);
+    if (cq) {
+        cl_command_queue kq = cq(ctx, device, (cl_queue_properties_khr[]){CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0},
+                                 &err);
+        EXPECT("KHR profiling queue", err, CL_SUCCESS);
+        cl_command_queue_properties qp = 0;
+        clGetCommandQueueInfo(kq, CL_QUEUE_PROPERTIES, sizeof qp, &qp, NULL);
+        EXPECT("KHR queue properties", qp, CL_QUEUE_PROFILING_ENABLE);
+        EXPECT("KHR queue released", clReleaseCommandQueue(kq), CL_SUCCESS);
+        cq(ctx, device, (cl_queue_properties_khr[]){0x7fff, 1, 0}, &err);
+        EXPECT("KHR unknown property", err, CL_INVALID_VALUE);
+    }
+
     /* Device queries: a context is not a device; unknown parameter; short buffer. */
     cl_uint u;
     EXPECT("context as device", clGetDeviceInfo((cl_device_id)ctx, CL_DEVICE_VENDOR_ID, 4, &u, NULL),
