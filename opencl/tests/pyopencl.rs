@@ -285,6 +285,24 @@ fn pyopencl_int64_atomics_on_each_simulated_device() {
     }
 }
 
+/// cl_intel_subgroup_matrix_multiply_accumulate (`python/matrix_mad.py`): listed on dg2 only,
+/// and there int8 and fp16 `matrix_mad` against numpy's product.
+#[test]
+fn pyopencl_matrix_mad_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/matrix_mad.py");
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        assert_eq!(
+            out.contains("ok   f16_f16 matrix_mad_k16 round 2"),
+            dev == "sim:dg2",
+            "{dev}:\n{out}"
+        );
+    }
+}
+
 /// OpenCL C printf (`python/printf.py`): output captured at stdout and compared with Python's
 /// C-style formatting of the same values, on every simulated device.
 #[test]

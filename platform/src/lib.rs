@@ -83,6 +83,16 @@ impl Platform {
         matches!(self, Platform::Skl)
     }
 
+    /// The channels of the EUs' systolic array (XMX), which `dpas` runs on: Xe-HPG's at SIMD8
+    /// (vISA DPAS: "Only execution size of 8 is supported ... XeHP"); `None` on the platforms
+    /// without one. Decides cl_intel_subgroup_matrix_multiply_accumulate.
+    pub fn systolic_channels(self) -> Option<usize> {
+        match self {
+            Platform::Dg2 => Some(8),
+            Platform::Skl | Platform::Icllp | Platform::Tgllp => None,
+        }
+    }
+
     /// All supported platforms, oldest first.
     pub const ALL: [Platform; 4] = [
         Platform::Skl,

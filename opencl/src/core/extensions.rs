@@ -24,6 +24,8 @@ pub enum Needs {
     Image3dWrites,
     /// Devices computing in f64 (`Platform::has_fp64`).
     Fp64,
+    /// Devices with a systolic array for `dpas` (`Platform::systolic_channels`).
+    Systolic,
 }
 
 impl Needs {
@@ -36,6 +38,7 @@ impl Needs {
             Needs::Images => f.images,
             Needs::Image3dWrites => f.images && IMAGE_3D_WRITES,
             Needs::Fp64 => p.has_fp64(),
+            Needs::Systolic => p.systolic_channels().is_some(),
         }
     }
 }
@@ -100,6 +103,12 @@ pub const EXTENSIONS: &[Extension] = &[
     ext("cl_khr_3d_image_writes", Needs::Image3dWrites),
     ext("cl_khr_image2d_from_buffer", Needs::Images),
     ext("cl_khr_fp64", Needs::Fp64),
+    // The `intel_sub_group_*_matrix_mad_k*` functions: IGC emits dpas, which the simulator runs
+    // (sim-eu `exec/dpas.rs`). Not its split sibling: dpasw needs fused EU pairs.
+    ext(
+        "cl_intel_subgroup_matrix_multiply_accumulate",
+        Needs::Systolic,
+    ),
 ];
 
 /// The platform's extensions.

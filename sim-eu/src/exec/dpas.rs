@@ -51,10 +51,6 @@ pub const PRECISIONS: [(DataType, u32, Kind); 8] = [
     (DataType::Bf, 16, Kind::BFloat),
 ];
 
-/// Per platform (in [`Platform`] order): the systolic array's channels, `None` without one.
-/// Xe-HPG runs dpas at SIMD8 (vISA: "Only execution size of 8 is supported ... XeHP").
-const CHANNELS: [Option<usize>; 4] = [None, None, None, Some(8)];
-
 /// OPS_PER_CHAN, the elements one channel's dword holds per systolic stage: 2 for 16-bit
 /// sources, 4 when either integer source is 8-bit, else 8 (vISA DPAS.md,
 /// `G4_InstDpas::getOpsPerChan`).
@@ -160,7 +156,7 @@ fn store_acc(grf: &mut [u8], at: usize, ty: DataType, int: u32, f: f32) {
 
 /// Executes a `dpas`/`dpasw` on channels `enabled` (shifted to the first channel).
 pub fn exec(t: &mut Thread, platform: Platform, inst: &Inst, enabled: u32) -> R<()> {
-    let Some(n) = CHANNELS[platform as usize] else {
+    let Some(n) = platform.systolic_channels() else {
         return Err(EuErrorKind::Illegal(format!(
             "dpas does not exist on {platform}"
         )));
