@@ -285,8 +285,9 @@ fn pyopencl_int64_atomics_on_each_simulated_device() {
     }
 }
 
-/// cl_intel_subgroup_matrix_multiply_accumulate (`python/matrix_mad.py`): listed on dg2 only,
-/// and there int8 and fp16 `matrix_mad` against numpy's product.
+/// The functions of cl_intel_subgroup_matrix_multiply_accumulate (`python/matrix_mad.py`): on
+/// dg2, int8 and fp16 `matrix_mad` (dpas) against numpy's product; the extension itself is not
+/// listed, since Debian's compiler does not define it.
 #[test]
 fn pyopencl_matrix_mad_on_each_simulated_device() {
     let python = require!(Oracle::PyOpenCl);

@@ -85,7 +85,7 @@ impl Platform {
 
     /// The channels of the EUs' systolic array (XMX), which `dpas` runs on: Xe-HPG's at SIMD8
     /// (vISA DPAS: "Only execution size of 8 is supported ... XeHP"); `None` on the platforms
-    /// without one. Decides cl_intel_subgroup_matrix_multiply_accumulate.
+    /// without one.
     pub fn systolic_channels(self) -> Option<usize> {
         match self {
             Platform::Dg2 => Some(8),

@@ -24,8 +24,6 @@ pub enum Needs {
     Image3dWrites,
     /// Devices computing in f64 (`Platform::has_fp64`).
     Fp64,
-    /// Devices with a systolic array for `dpas` (`Platform::systolic_channels`).
-    Systolic,
 }
 
 impl Needs {
@@ -38,7 +36,6 @@ impl Needs {
             Needs::Images => f.images,
             Needs::Image3dWrites => f.images && IMAGE_3D_WRITES,
             Needs::Fp64 => p.has_fp64(),
-            Needs::Systolic => p.systolic_channels().is_some(),
         }
     }
 }

@@ -1,5 +1,7 @@
-"""PyOpenCL against the ICD: cl_intel_subgroup_matrix_multiply_accumulate. Listed only where the
-device has a systolic array (dg2); there, `intel_sub_group_i8_i8_matrix_mad_k32`,
+"""PyOpenCL against the ICD: the functions of cl_intel_subgroup_matrix_multiply_accumulate on
+the device with a systolic array (dg2). The extension is not listed: Debian's compiler builds the
+functions for dg2 but neither defines the extension's macro nor declares them, so a program
+declares them itself (below). On dg2, `intel_sub_group_i8_i8_matrix_mad_k32`,
 `intel_sub_group_u8_i8_matrix_mad_k32` and `intel_sub_group_f16_f16_matrix_mad_k16` with M = 8
 rows on random data against the extension's definition computed with numpy:
 d[m][n] = acc[m][n] + sum_k A[m][k] * B[k][n], where in a sub-group of 8 work item j holds
@@ -58,10 +60,8 @@ def run(ctx, q, kernel, a, b, c, out_dtype):
 
 def main():
     dev = cl.get_platforms()[0].get_devices()[0]
-    listed = NAME in dev.extensions.split()
-    dg2 = "sim:dg2" in dev.name
-    check("%s listed exactly where dpas runs (dg2)" % NAME, listed == dg2)
-    if not listed:
+    check("%s not listed (the compiler does not define it)" % NAME, NAME not in dev.extensions.split())
+    if "sim:dg2" not in dev.name:
         return
     ctx = cl.Context([dev])
     q = cl.CommandQueue(ctx)
