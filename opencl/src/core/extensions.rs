@@ -100,12 +100,6 @@ pub const EXTENSIONS: &[Extension] = &[
     ext("cl_khr_3d_image_writes", Needs::Image3dWrites),
     ext("cl_khr_image2d_from_buffer", Needs::Images),
     ext("cl_khr_fp64", Needs::Fp64),
-    // The `intel_sub_group_*_matrix_mad_k*` functions: IGC emits dpas, which the simulator runs
-    // (sim-eu `exec/dpas.rs`). Not its split sibling: dpasw needs fused EU pairs.
-    ext(
-        "cl_intel_subgroup_matrix_multiply_accumulate",
-        Needs::Systolic,
-    ),
 ];
 
 /// The platform's extensions.
