@@ -286,7 +286,7 @@ const HF_M16_IMPLICIT_ACC1: [bool; 4] = [
 
 /// The implicit accumulator of `mac`, `addc`/`subb`/`mach` and `AccWrEn` for an instruction of
 /// element type `ty` starting at channel `chan_off`: lane i at `acc0` (`acc1` where
-/// [`HF_M16_IMPLICIT_ACC1`] says) + i elements of `ty`.
+/// the Gen11 table `HF_M16_IMPLICIT_ACC1` above says) + i elements of `ty`.
 pub fn accumulator(platform: Platform, ty: DataType, chan_off: u8) -> Opnd {
     let size = type_bytes(ty);
     let base = if ty == DataType::Hf && chan_off >= 16 && HF_M16_IMPLICIT_ACC1[platform as usize] {
