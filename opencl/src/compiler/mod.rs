@@ -41,6 +41,8 @@ type FreeOutput = unsafe extern "C" fn(
 const LIBRARY: &str = "libocloc.so";
 
 static LIB: OnceLock<Result<Library, String>> = OnceLock::new();
+/// Held while ocloc runs (see `run`).
+static OCLOC_RUNS: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn library() -> Result<&'static Library, String> {
     LIB.get_or_init(|| {
@@ -111,6 +113,12 @@ fn run(args: &[&str], inputs: &[(&str, &[u8])]) -> Result<Outcome, String> {
     let mut outs: *mut *mut u8 = std::ptr::null_mut();
     let mut out_lens: *mut u64 = std::ptr::null_mut();
     let mut out_names: *mut *mut c_char = std::ptr::null_mut();
+    // One ocloc run at a time in the process: ocloc guards each build with process-wide state
+    // (SafetyGuardLinux: a SIGSEGV/SIGILL handler and one jump buffer) and aborts the process
+    // when a guarded build faults, so builds from several application threads at once (OpenVINO
+    // compiles its kernels in parallel) ended in `NEO::abortExecution` from inside
+    // `oclocInvoke`.
+    let _one_at_a_time = OCLOC_RUNS.lock().unwrap_or_else(|e| e.into_inner());
     // SAFETY: every array has the length passed with it and outlives the call; the output
     // pointers are ocloc's to fill.
     let status = unsafe {
