@@ -401,9 +401,8 @@ fn a64_block(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuE
 fn atomic(msg: &mut Msg, mem: &mut dyn Memory, a64: bool) -> Result<(), EuErrorKind> {
     let op = INT_ATOMICS[msg.field(8, 4) as usize]
         .ok_or_else(|| EuErrorKind::Unsupported("64-bit compare-exchange atomic".into()))?;
-    if a64 && msg.field(12, 1) != 0 {
-        return atomic_a64_qword(msg, mem, op);
-    }
+    // QWord data (A64 only): 8 bytes per lane for each operand and each returned value.
+    let qword = a64 && msg.field(12, 1) != 0;
     let lanes = if a64 {
         8
     } else {
@@ -411,33 +410,21 @@ fn atomic(msg: &mut Msg, mem: &mut dyn Memory, a64: bool) -> Result<(), EuErrorK
     };
     let h = header_bytes(msg);
     let addr_bytes = if a64 { 8 } else { 4 };
+    let data_bytes = if qword { 8 } else { 4 };
     let src0 = h + block(lanes, addr_bytes);
-    let src1 = src0 + block(lanes, 4);
+    let src1 = src0 + block(lanes, data_bytes);
     let target = lane_target(msg, mem, a64)?;
     for i in lanes_of(msg.lane_bits(lanes)) {
-        let off = lane_address(msg, h, i, a64);
-        let a = msg.u32_at(src0 + 4 * i);
-        let b = msg.u32_at(src1 + 4 * i);
-        let old = atomic_at(mem, target.space, target.base.wrapping_add(off), op, a, b)?;
-        msg.put(4 * i, &old.to_le_bytes());
-    }
-    Ok(())
-}
-
-/// A64 atomics on QWord data (cl_khr_int64_base_atomics): SIMD8, addresses then the operands,
-/// 8 bytes per lane each.
-fn atomic_a64_qword(msg: &mut Msg, mem: &mut dyn Memory, op: AtomicOp) -> Result<(), EuErrorKind> {
-    let lanes = 8;
-    let h = header_bytes(msg);
-    let src0 = h + block(lanes, 8);
-    let src1 = src0 + block(lanes, 8);
-    let target = lane_target(msg, mem, true)?;
-    for i in lanes_of(msg.lane_bits(lanes)) {
-        let off = lane_address(msg, h, i, true);
-        let a = msg.u64_at(src0 + 8 * i);
-        let b = msg.u64_at(src1 + 8 * i);
-        let old = atomic64_at(mem, target.space, target.base.wrapping_add(off), op, a, b)?;
-        msg.put(8 * i, &old.to_le_bytes());
+        let at = target.base.wrapping_add(lane_address(msg, h, i, a64));
+        if qword {
+            let (a, b) = (msg.u64_at(src0 + 8 * i), msg.u64_at(src1 + 8 * i));
+            let old = atomic64_at(mem, target.space, at, op, a, b)?;
+            msg.put(8 * i, &old.to_le_bytes());
+        } else {
+            let (a, b) = (msg.u32_at(src0 + 4 * i), msg.u32_at(src1 + 4 * i));
+            let old = atomic_at(mem, target.space, at, op, a, b)?;
+            msg.put(4 * i, &old.to_le_bytes());
+        }
     }
     Ok(())
 }
