@@ -10,8 +10,9 @@
 //! - [`regfile`]: a thread's GRF and architecture registers in one byte file ([`Thread`]).
 //! - [`exec`]: the run loop ([`run`]), masks, predication, control flow, and the ALU, whose
 //!   handlers loop over lanes inside each opcode; `dpas` (Xe-HPG) in [`exec::dpas`], with
-//!   the evidence for its layout and rounding. `dpasw` is refused (its src2 is shared by a
-//!   fused EU pair); SWSB tokens are not tracked (every result is visible at once).
+//!   the evidence for its layout and rounding. A thread at a `dpasw` stops
+//!   ([`Status::Fused`]) until its fused EU partner is there too ([`run_fused`]: the pair
+//!   shares src2); SWSB tokens are not tracked (every result is visible at once).
 //! - [`dataport`]: the [`Memory`] seam the simulator implements and the messages (HDC, media
 //!   block, LSC, gateway).
 //! - [`error`]: [`EuError`]: the failing instruction's offset and, for memory, the address.
@@ -31,6 +32,6 @@ pub use dataport::{
     ImageSurface, Memory, NoMemory, Sampler, ScratchSurface, Surface, SAMPLER_STATE_BYTES,
 };
 pub use error::{EuError, EuErrorKind, MemFault};
-pub use exec::{run, Status};
+pub use exec::{run, run_fused, Status};
 pub use program::{Program, ProgramCache};
 pub use regfile::Thread;

@@ -1,11 +1,13 @@
 //! `dpas` on Xe-HPG against a reference written from the vISA DPAS pseudo code, not from the
 //! interpreter: random register contents for every precision pair, systolic depth, repeat
 //! count and accumulator, unpacked into matrices here and multiplied in a plain loop; hand-
-//! computed cases for each precision; the refusals (dpasw, other platforms, illegal types).
+//! computed cases for each precision; the refusals (other platforms, illegal types). `dpasw`
+//! against the same reference, its src2 put together from the two threads of a fused EU pair
+//! as vISA DPASW.md's pseudo code says.
 
 use platform::Platform;
 use proptest::prelude::*;
-use sim_eu::{run, EuErrorKind, NoMemory, Program, Status, Thread};
+use sim_eu::{run, run_fused, EuErrorKind, NoMemory, Program, Status, Thread};
 
 const DST: usize = 10;
 const SRC0: usize = 20;
@@ -253,6 +255,81 @@ proptest! {
     }
 }
 
+/// The registers of src2 (vISA DPASW.md: `NGrf`) and how many of them EU0 gives (`NGrf_EU0`).
+fn dpasw_split(c: &Case) -> (usize, usize) {
+    let bytes = c.rc * c.sd * ops(c.p1, c.p2) * c.p2.1 / 8;
+    let regs = bytes.div_ceil(REG);
+    (regs, regs.div_ceil(2))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    /// Two threads with their own src0/src1 and each half of src2 (EU1's half at its src2
+    /// register), anything in the other half, each get the dpas of its own src0/src1 with the
+    /// whole src2.
+    #[test]
+    fn dpasw_shares_src2_across_the_fused_pair(c0 in case(), other in prop::collection::vec(any::<u8>(), 64 * REG)) {
+        let text = c0.text().replacen("dpas.", "dpasw.", 1);
+        let (regs, from_eu0) = dpasw_split(&c0);
+        let a = SRC2 * REG;
+        // EU1: its own src0/src1 (the float ranges as case() keeps them), the src2 rows after
+        // EU0's at its src2 register.
+        let mut c1 = c0.clone();
+        c1.grf[..SRC2 * REG].copy_from_slice(&other[..SRC2 * REG]);
+        if c1.p1.3 {
+            for b in c1.grf[SRC0 * REG..SRC2 * REG].chunks_mut(2) {
+                b[1] &= 0xbb;
+            }
+        }
+        let mut g0 = c0.grf.clone();
+        let mut g1 = c1.grf.clone();
+        g0[a + from_eu0 * REG..a + regs * REG].copy_from_slice(&other[a..a + (regs - from_eu0) * REG]);
+        g1[a..a + (regs - from_eu0) * REG].copy_from_slice(&c0.grf[a + from_eu0 * REG..a + regs * REG]);
+        g1[a + (regs - from_eu0) * REG..a + regs * REG].copy_from_slice(&other[a..a + from_eu0 * REG]);
+        let bytes = isa_encoder::assemble(Platform::Dg2, &format!("{text}nop\n")).expect(&text);
+        let prog = Program::decode(Platform::Dg2, &bytes);
+        let mut t = [Thread::new(0xff), Thread::new(0xff)];
+        for (t, g) in t.iter_mut().zip([&g0, &g1]) {
+            t.grf_mut()[..g.len()].copy_from_slice(g);
+            prop_assert_eq!(run(t, &prog, &mut NoMemory, 4), Ok(Status::Fused));
+        }
+        let [eu0, eu1] = &mut t;
+        run_fused(eu0, eu1, &prog).map_err(|e| TestCaseError::fail(format!("{text}: {e:?}")))?;
+        for (t, c) in t.iter().zip([&c0, &c1]) {
+            let want = c.reference();
+            for i in 0..N * c.rc {
+                let at = DST * REG + i * 4;
+                let (g, w) = (&t.grf()[at..at + 4], &want[at..at + 4]);
+                let nan = c.dt == "f" && f32::from_le_bytes(w.try_into().unwrap()).is_nan()
+                    && f32::from_le_bytes(g.try_into().unwrap()).is_nan();
+                prop_assert!(g == w || nan, "{}dword {}: got {:02x?} want {:02x?}", text, i, g, w);
+            }
+        }
+    }
+}
+
+/// A dpasw stops its thread until the fused pair runs it; a pair at different instructions
+/// is an error.
+#[test]
+fn dpasw_waits_for_its_pair_and_refuses_a_diverged_one() {
+    let text = "dpasw.8x8 (8|M0) r10:f r20:f r30:hf r50.0:hf\nnop\nnop\ndpasw.8x8 (8|M0) r10:f r20:f r30:hf r50.0:hf\nnop\n";
+    let bytes = isa_encoder::assemble(Platform::Dg2, text).unwrap();
+    let prog = Program::decode(Platform::Dg2, &bytes);
+    let mut eu0 = Thread::new(0xff);
+    let mut eu1 = Thread::new(0xff);
+    assert_eq!(run(&mut eu0, &prog, &mut NoMemory, 8), Ok(Status::Fused));
+    assert_eq!(run(&mut eu0, &prog, &mut NoMemory, 8), Ok(Status::Fused));
+    assert_eq!(eu0.instructions_executed(), 0);
+    assert_eq!(run(&mut eu1, &prog, &mut NoMemory, 8), Ok(Status::Fused));
+    run_fused(&mut eu0, &mut eu1, &prog).unwrap();
+    assert_eq!(eu0.instructions_executed(), 1);
+    // eu0 goes on to the second dpasw; eu1 stops at the second nop.
+    assert_eq!(run(&mut eu0, &prog, &mut NoMemory, 8), Ok(Status::Fused));
+    assert_eq!(run(&mut eu1, &prog, &mut NoMemory, 1), Ok(Status::Budget));
+    let e = run_fused(&mut eu0, &mut eu1, &prog).unwrap_err();
+    assert!(format!("{e:?}").contains("diverged"), "{e:?}");
+}
+
 /// A register file with `fill` written over registers `reg..reg + n`.
 fn fill(grf: &mut [u8], reg: usize, n: usize, byte: u8) {
     grf[reg * REG..(reg + n) * REG].fill(byte);
@@ -464,14 +541,6 @@ fn refusal(p: Platform, text: &str) -> String {
 
 #[test]
 fn refusals_name_their_reason() {
-    let e = refusal(
-        Platform::Dg2,
-        "dpasw.8x8 (8|M0) r10:f r20:f r30:hf r50.0:hf\n",
-    );
-    assert!(
-        e.starts_with("Unsupported") && e.contains("paired thread"),
-        "{e}"
-    );
     // Opcode 0x59 is dpas on dg2 only (skl's 0x59 is `line`, whose Gen9 form these bytes are
     // not: the interpreter refuses it there for its own reasons).
     for p in [Platform::Icllp, Platform::Tgllp] {

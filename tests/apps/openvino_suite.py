@@ -33,9 +33,11 @@ element-wise, concat + transpose, MVN, the small ResNet-like net (residual adds,
 fully connected) — and two ONNX models (pytorch-operator/test_operator_mm,
 pytorch-converted/test_Softmax). About 50 s per device on one core. `all` is everything.
 
-CLI: --devices sim:tgllp,sim:dg2 --precisions f32,f16 --filter REGEX --slice ci|all --json FILE
+CLI: --devices sim:tgllp,neo:tgllp --precisions f32,f16 --filter REGEX --slice ci|all --json FILE
 Prints one line per (model, device, precision) and `N passed, N failed, N skipped`.
 Each device runs in its own subprocess (INTEL_GPU_DEVICES is read when the ICD is loaded).
+A device `neo:<platform>` runs the same models through Intel's NEO on the simulated <platform>
+(worker_env), the oracle for telling a bug of ours from one of OpenVINO or the compiler.
 """
 import argparse, glob, json, math, os, re, shutil, subprocess, sys, tempfile, time, traceback
 
@@ -293,6 +295,30 @@ def compare(name, prec, K, got, ref):
     return None
 
 
+def worker_env(dev):
+    """The worker's environment for one device. `sim:<p>`: this project's ICD (OCL_ICD_VENDORS as
+    given) on the simulated <p>. `neo:<p>`: Intel's own runtime NEO (Debian's intel-opencl-icd,
+    which drives i915 only) on the same simulated GPU, reached through the render-node shim
+    (NEO_SUITE_SHIM names libintel_gpu_sim_shim.so; scripts/openvino-suite sets it): the
+    side-by-side oracle for a failure, since NEO gives the hardware's answers where the simulator
+    is right."""
+    env = dict(os.environ, INTEL_GPU_DEVICES=dev)
+    if dev.startswith("neo:"):
+        shim = os.environ.get("NEO_SUITE_SHIM", "")
+        if not os.path.isfile(shim):
+            sys.exit("device %s: NEO_SUITE_SHIM must name the simulator's preload shim "
+                     "(libintel_gpu_sim_shim.so), not %r" % (dev, shim))
+        if not os.path.isfile(NEO_ICD):
+            sys.exit("device %s: Intel's runtime is not installed (%s)" % (dev, NEO_ICD))
+        env.update(LD_PRELOAD=shim, INTEL_GPU_SIM=dev[4:] + "@i915", OCL_ICD_VENDORS=NEO_ICD)
+        env.pop("INTEL_GPU_DEVICES")
+    return env
+
+
+# Debian's intel-opencl-icd registers NEO here.
+NEO_ICD = "/etc/OpenCL/vendors/intel.icd"
+
+
 def worker(args):
     """Runs in a subprocess with INTEL_GPU_DEVICES set to one device; prints JSON lines."""
     import faulthandler, resource
@@ -420,7 +446,7 @@ def main():
     results = []
     t0 = time.time()
     for dev in [d for d in args.devices.split(",") if d]:
-        env = dict(os.environ, INTEL_GPU_DEVICES=dev)
+        env = worker_env(dev)
         cmd = [sys.executable, os.path.abspath(__file__), "--worker", "--device", dev,
                "--precisions", ",".join(args.precisions), "--slice", args.slice]
         if args.filter:

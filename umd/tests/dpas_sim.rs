@@ -1,7 +1,8 @@
 //! `cl_intel_subgroup_matrix_multiply_accumulate` as ocloc compiles it for dg2 (a `dpas.8x8`
 //! per call), run on the simulator and compared with the extension's formula computed here:
 //! every integer precision pair IGC offers (8-, 4- and 2-bit, signed and unsigned) and fp16 and
-//! bf16 with an f32 accumulator, on random data. The split (`dpasw`) form must be refused.
+//! bf16 with an f32 accumulator, on random data; and the split (`dpasw`) form of
+//! `cl_intel_subgroup_split_matrix_multiply_accumulate` over pairs of sub-groups.
 //!
 //! Debian's IGC (1.0.12504) builds these functions for acm-g10 but its clang does not declare
 //! them, so the source declares the ones it calls.
@@ -251,21 +252,113 @@ fn matrix_mad_matches_the_formula_for_every_precision_pair() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
-/// The split functions compile to `dpasw`, whose src2 is shared by a fused EU pair: the
-/// simulator refuses it by name rather than compute a wrong product.
+/// `cl_intel_subgroup_split_matrix_multiply_accumulate`: the split functions compile to
+/// `dpasw`, whose A rows (src2) come half from each thread of a fused EU pair. Work-groups of
+/// two sub-groups, several groups: sub-group 2j of a group gives rows 0..M/2 and sub-group
+/// 2j + 1 rows M/2..M (the simulator pairs threads 2j and 2j + 1, the first as EU0; see
+/// `run_fused_pairs` in sim's dispatch), and each sub-group gets acc + A x its own b.
 #[test]
-fn split_matrix_mad_is_refused_by_name() {
+fn split_matrix_mad_shares_a_across_the_sub_group_pair() {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
     let p = Platform::Dg2;
-    let src = "int8 __attribute__((overloadable)) intel_sub_group_i8_i8_split_matrix_mad_k32(int4 a, int8 b, int8 acc);
+    let fs: Vec<Func> = funcs()
+        .into_iter()
+        .filter(|f| {
+            ["i8_i8", "u8_i8", "i8_u8", "u8_u8", "f16_f16", "bf16_bf16"]
+                .iter()
+                .any(|n| f.name.starts_with(&format!("{n}_")))
+        })
+        .collect();
+    let mut src = String::new();
+    for f in &fs {
+        let float = f.a.ends_with("16");
+        let u = |p: &str| if p.starts_with('u') { "u" } else { "" };
+        let (acc, aty, bty) = if float {
+            ("float8".to_string(), "int4".to_string(), "int8".to_string())
+        } else {
+            (
+                "int8".to_string(),
+                format!("{}int4", u(f.a)),
+                format!("{}int8", u(f.b)),
+            )
+        };
+        let n = f.name.replace("_matrix_mad", "_split_matrix_mad");
+        src += &format!(
+            "{acc} __attribute__((overloadable)) intel_sub_group_{n}({aty} a, {bty} b, {acc} acc);
 __attribute__((intel_reqd_sub_group_size(8)))
-kernel void k(global const int4 *a, global const int8 *b, global const int8 *c, global int8 *d)
-{ uint i = get_sub_group_local_id(); d[i] = intel_sub_group_i8_i8_split_matrix_mad_k32(a[i], b[i], c[i]); }
-";
+kernel void k_{n}(global const {aty} *a, global const {bty} *b, global const {acc} *c,
+                  global {acc} *d)
+{{ uint i = get_global_id(0); d[i] = intel_sub_group_{n}(a[i], b[i], c[i]); }}
+"
+        );
+    }
     let bin =
-        oracles::ocloc::compile(&ocloc, p, src, "", oracles::ocloc::Format::PatchTokens).unwrap();
+        oracles::ocloc::compile(&ocloc, p, &src, "", oracles::ocloc::Format::PatchTokens).unwrap();
     let d = Device::open_sim(p, Some(umd::device::sim_kmds(p)[0])).unwrap();
-    let k = Kernel::from_ocloc(&bin, Some("k"), Some(p)).unwrap();
-    let e = dispatch(&d, &k, [&[0; 128], &[0; 256], &[0; 256]], 256).unwrap_err();
-    assert!(e.contains("dpasw"), "{e}");
+    let mut rng = TestRng::from_seed(RngAlgorithm::XorShift, &[9; 16]);
+    let mut bad = Vec::new();
+    const GROUPS: usize = 2;
+    const SUB_GROUPS: usize = 2 * GROUPS;
+    for f in &fs {
+        let name = format!("k_{}", f.name.replace("_matrix_mad", "_split_matrix_mad"));
+        let k = Kernel::from_ocloc(&bin, Some(&name), Some(p)).unwrap();
+        let float = f.a.ends_with("16").then_some(f.a);
+        // Per sub-group: 8 work items x 4 rows x 4 bytes of A, 8 x 32 bytes of B, 8 x 8 acc.
+        let a = random(&mut rng, SUB_GROUPS * 128, float);
+        let b = random(&mut rng, SUB_GROUPS * 256, float);
+        let mut c = random(&mut rng, SUB_GROUPS * 256, None);
+        if float.is_some() {
+            for w in c.chunks_mut(4) {
+                w[3] &= 0xbf;
+            }
+        }
+        let got = match dispatch_groups(&d, &k, [&a, &b, &c], SUB_GROUPS * 256, 16) {
+            Ok(g) => g,
+            Err(e) => {
+                bad.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        for s in 0..SUB_GROUPS {
+            // The whole A of the pair in matrix_mad's layout: work item j's row m.
+            let pair = s & !1;
+            let mut whole = vec![0u8; 8 * 8 * 4];
+            for j in 0..8 {
+                for m in 0..8 {
+                    let from = (pair + m / 4) * 128 + (j * 4 + m % 4) * 4;
+                    whole[(j * 8 + m) * 4..][..4].copy_from_slice(&a[from..from + 4]);
+                }
+            }
+            let want = expected(f, &whole, &b[s * 256..][..256], &c[s * 256..][..256]);
+            if got[s * 256..][..256] != want[..] {
+                bad.push(format!(
+                    "{name} sub-group {s}:\n got {:02x?}\nwant {want:02x?}",
+                    &got[s * 256..][..256]
+                ));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Like [`dispatch`], over `out_len / 256` sub-groups of 8 in work-groups of `local`.
+fn dispatch_groups(
+    d: &Device,
+    k: &Kernel,
+    bufs: [&[u8]; 3],
+    out_len: usize,
+    local: u32,
+) -> Result<Vec<u8>, String> {
+    let mut args = Vec::new();
+    for b in bufs {
+        let buf = d.create_buffer(b.len() as u64).unwrap();
+        buf.write(0, b).unwrap();
+        args.push(ArgValue::Buffer(buf));
+    }
+    let o = d.create_buffer(out_len as u64).unwrap();
+    args.push(ArgValue::Buffer(o.clone()));
+    let global = (out_len / 256 * 8) as u32;
+    let range = NdRange::new(&[global], Some(&[local]), k.simd, None).map_err(|e| e.to_string())?;
+    d.dispatch(k, &range, &args).map_err(|e| e.to_string())?;
+    Ok(o.to_vec().unwrap())
 }

@@ -154,27 +154,93 @@ fn store_acc(grf: &mut [u8], at: usize, ty: DataType, int: u32, f: f32) {
     }
 }
 
-/// Executes a `dpas`/`dpasw` on channels `enabled` (shifted to the first channel).
+/// Executes a `dpas` on channels `enabled` (shifted to the first channel). A `dpasw` takes
+/// [`exec_fused`]: one thread's registers do not determine its result.
 pub fn exec(t: &mut Thread, platform: Platform, inst: &Inst, enabled: u32) -> R<()> {
-    let Some(n) = platform.systolic_channels() else {
-        return Err(EuErrorKind::Illegal(format!(
-            "dpas does not exist on {platform}"
-        )));
-    };
     if inst.opcode == isa_encoder::model::Opcode::Dpasw {
-        // vISA DPASW.md: the src2 rows come half from this thread's GRF and half from the
-        // other thread of its fused EU pair; which half is this thread's depends on which EU
-        // it runs on. One thread's registers do not determine the result.
-        return Err(EuErrorKind::Unsupported(
-            "dpasw: half of its src2 rows come from the paired thread of the fused EU, which \
-             a one-thread interpreter does not have"
+        return Err(EuErrorKind::Illegal(
+            "dpasw outside a fused EU pair: half of its src2 rows come from the other thread \
+             of the pair"
                 .into(),
         ));
     }
-    let Subfunction::Dpas { depth, repeat } = inst.func else {
-        return Err(EuErrorKind::Illegal("dpas without depth and repeat".into()));
-    };
-    let (sd, rc) = (usize::from(depth), usize::from(repeat));
+    compute(t, platform, inst, enabled, None)
+}
+
+/// Executes the `dpasw` both threads of a fused EU pair are at, on each thread's channels
+/// `enabled[i]`. vISA DPASW.md: src2 is `NGrf` registers, of which the first `(NGrf + 1) / 2`
+/// are EU0's (its src2 registers from the first) and the rest EU1's (its src2 registers from
+/// the first); with that src2 each thread computes a `dpas` of its own src0 and src1.
+pub fn exec_fused(
+    eu0: &mut Thread,
+    eu1: &mut Thread,
+    platform: Platform,
+    inst: &Inst,
+    enabled: [u32; 2],
+) -> R<()> {
+    let shape = Shape::of(platform, inst)?;
+    let a = &inst.src[2];
+    let size = shape.rc * shape.a_row;
+    let a_at = place(a, "src2", size, shape.a_row.max(1))?
+        .ok_or_else(|| EuErrorKind::Illegal("dpas src2 is null".into()))?;
+    let regs = size.div_ceil(REG_BYTES);
+    let from_eu0 = regs.div_ceil(2);
+    let mut src2 = vec![0u8; regs * REG_BYTES];
+    let (head, tail) = src2.split_at_mut(from_eu0 * REG_BYTES);
+    for (part, t) in [(head, &*eu0), (tail, &*eu1)] {
+        let bytes = t
+            .file
+            .get(a_at..a_at + part.len())
+            .filter(|_| a_at + part.len() <= GRF_BYTES)
+            .ok_or_else(|| EuErrorKind::Illegal("dpasw src2 beyond the GRF".into()))?;
+        part.copy_from_slice(bytes);
+    }
+    compute(eu0, platform, inst, enabled[0], Some(&src2))?;
+    compute(eu1, platform, inst, enabled[1], Some(&src2))
+}
+
+/// What the depth, repeat count and source precisions make of a `dpas`.
+struct Shape {
+    /// Channels.
+    n: usize,
+    sd: usize,
+    rc: usize,
+    /// Bytes of one src2 row.
+    a_row: usize,
+}
+
+impl Shape {
+    fn of(platform: Platform, inst: &Inst) -> R<Shape> {
+        let Some(n) = platform.systolic_channels() else {
+            return Err(EuErrorKind::Illegal(format!(
+                "dpas does not exist on {platform}"
+            )));
+        };
+        let Subfunction::Dpas { depth, repeat } = inst.func else {
+            return Err(EuErrorKind::Illegal("dpas without depth and repeat".into()));
+        };
+        let (sd, rc) = (usize::from(depth), usize::from(repeat));
+        let (b_bits, _) = precision(inst.src[1].ty, "src1")?;
+        let (a_bits, _) = precision(inst.src[2].ty, "src2")?;
+        let k_len = sd * ops_per_chan(b_bits, a_bits) as usize;
+        Ok(Shape {
+            n,
+            sd,
+            rc,
+            a_row: k_len * a_bits as usize / 8,
+        })
+    }
+}
+
+/// The `dpas` arithmetic; `src2`: the fused pair's src2 rows, or None to read this thread's.
+fn compute(
+    t: &mut Thread,
+    platform: Platform,
+    inst: &Inst,
+    enabled: u32,
+    src2: Option<&[u8]>,
+) -> R<()> {
+    let Shape { n, sd, rc, .. } = Shape::of(platform, inst)?;
     if !matches!(sd, 1 | 2 | 4 | 8) || !(1..=8).contains(&rc) {
         return Err(EuErrorKind::Illegal(format!("dpas.{sd}x{rc}")));
     }
@@ -225,6 +291,10 @@ pub fn exec(t: &mut Thread, platform: Platform, inst: &Inst, enabled: u32) -> R<
 
     // Every result before any store: the destination may overlap the sources.
     let grf = &t.file[..GRF_BYTES];
+    let (a_src, a_base) = match src2 {
+        Some(shared) => (shared, 0),
+        None => (grf, a_at),
+    };
     let mut out = vec![(0u32, 0f32); rc * n];
     for r in 0..rc {
         for ch in 0..n {
@@ -243,7 +313,7 @@ pub fn exec(t: &mut Thread, platform: Platform, inst: &Inst, enabled: u32) -> R<
                     b_bits,
                     b_kind,
                 );
-                let av = element(grf, a_at, r * k_len + k, a_bits, a_kind);
+                let av = element(a_src, a_base, r * k_len + k, a_bits, a_kind);
                 if float {
                     f += to_f32(av, a_kind) * to_f32(bv, b_kind);
                 } else {

@@ -39,6 +39,9 @@ pub enum Status {
     /// The instruction budget ran out; [`run`] again to continue (a watchdog decides when a
     /// thread is hung).
     Budget,
+    /// The thread is at a `dpasw`, which it executes together with the other thread of its
+    /// fused EU pair: call [`run_fused`] once both are there, then [`run`] again.
+    Fused,
 }
 
 enum Flow {
@@ -338,6 +341,9 @@ pub fn run(
             // Instructions are 8 (compacted) or 16 bytes: the kernel's length says where.
             return Err(EuErrorKind::RanOffEnd.at(prog.end));
         };
+        if inst.opcode == Opcode::Dpasw && inst.invalid.is_none() {
+            return Ok(Status::Fused);
+        }
         if left == 0 {
             return Ok(Status::Budget);
         }
@@ -354,4 +360,29 @@ pub fn run(
             Err(k) => return Err(k.at(inst.pc)),
         }
     }
+}
+
+/// Executes the `dpasw` at which both threads of a fused EU pair stopped ([`Status::Fused`]),
+/// `eu0` the pair's first EU. The hardware runs the two threads of a pair in lockstep, so both
+/// must be at the same instruction.
+pub fn run_fused(eu0: &mut Thread, eu1: &mut Thread, prog: &Program) -> Result<(), EuError> {
+    let (Some(inst), true) = (prog.insts.get(eu0.ip as usize), eu0.ip == eu1.ip) else {
+        let at = prog.insts.get(eu0.ip as usize).map_or(prog.end, |i| i.pc);
+        return Err(EuErrorKind::Illegal(format!(
+            "the threads of a fused EU pair diverged: a dpasw at offset {at:#x} in one, \
+             instruction {} in the other",
+            eu1.ip
+        ))
+        .at(at));
+    };
+    if inst.opcode != Opcode::Dpasw {
+        return Err(EuErrorKind::Illegal("run_fused away from a dpasw".into()).at(inst.pc));
+    }
+    let enabled = [channels(eu0, inst).0, channels(eu1, inst).0];
+    dpas::exec_fused(eu0, eu1, prog.platform, inst, enabled).map_err(|k| k.at(inst.pc))?;
+    for t in [eu0, eu1] {
+        t.executed += 1;
+        advance(t);
+    }
+    Ok(())
 }

@@ -209,7 +209,7 @@ impl Run<'_, '_> {
             // Whether every thread that ran this round came back to an earlier state.
             let mut endless = true;
             for (i, t) in threads.iter_mut().enumerate() {
-                if t.is_ended() || t.barrier_pending() {
+                if t.is_ended() || t.barrier_pending() || self.at_dpasw(t) {
                     continue;
                 }
                 let before = t.instructions_executed();
@@ -217,7 +217,7 @@ impl Run<'_, '_> {
                 let status = eu::run(t, self.prog, &mut self.mem, SLICE.min(left));
                 self.pending += t.instructions_executed() - before;
                 match status {
-                    Ok(Status::Ended | Status::Barrier) => endless = false,
+                    Ok(Status::Ended | Status::Barrier | Status::Fused) => endless = false,
                     Ok(Status::Budget) => {
                         self.settle();
                         if self.shared.exhausted() {
@@ -228,6 +228,7 @@ impl Run<'_, '_> {
                     Err(e) => return Err(self.eu_error(e)),
                 }
             }
+            self.run_fused_pairs(threads)?;
             let longest = threads
                 .iter()
                 .map(Thread::instructions_executed)
@@ -245,6 +246,53 @@ impl Run<'_, '_> {
                 threads.iter_mut().for_each(Thread::release_barrier);
             }
         }
+    }
+
+    /// Whether `t` waits at a `dpasw` for the other thread of its fused EU pair.
+    fn at_dpasw(&self, t: &Thread) -> bool {
+        !t.is_ended()
+            && self
+                .prog
+                .insts
+                .get(t.ip() as usize)
+                .is_some_and(|i| i.opcode == isa_encoder::model::Opcode::Dpasw)
+    }
+
+    /// Runs the `dpasw` of every fused EU pair whose two threads are both at it. On Xe-HPG two
+    /// EUs are fused and run a pair of a thread group's threads in lockstep: threads 2j (the
+    /// pair's EU0) and 2j + 1 in dispatch order. Evidence: vISA DPASW.md ("hardware threads
+    /// must be paired ... the number of threads within a work group must be an even number")
+    /// and oneDNN's GEMM generator, which takes a thread's fused ID (0: EU0) as bit 0 of its
+    /// local ID x divided by the SIMD width (`getFusedID`), threads being dispatched x first.
+    /// A thread at a `dpasw` whose partner cannot come (ended, absent, or held at a barrier
+    /// the waiting thread keeps closed) is an error naming the instruction.
+    fn run_fused_pairs(&mut self, threads: &mut [Thread]) -> Result<(), GpuErrorKind> {
+        if !threads.iter().any(|t| self.at_dpasw(t)) {
+            return Ok(());
+        }
+        for pair in threads.chunks_mut(2) {
+            if let [eu0, eu1] = pair {
+                if self.at_dpasw(eu0) && self.at_dpasw(eu1) {
+                    eu::run_fused(eu0, eu1, self.prog).map_err(|e| self.eu_error(e))?;
+                }
+            }
+        }
+        // Stuck: nothing can run, and the barrier cannot open while a thread waits at dpasw.
+        let stuck = threads
+            .iter()
+            .all(|t| t.is_ended() || t.barrier_pending() || self.at_dpasw(t));
+        if let Some(t) = threads.iter().find(|t| self.at_dpasw(t)).filter(|_| stuck) {
+            let offset = self.offset_of(t);
+            return Err(self.eu_error(EuError {
+                offset,
+                kind: EuErrorKind::Illegal(
+                    "dpasw without its fused EU partner: the other thread of the pair (threads \
+                     2j and 2j + 1 of the group) ended, does not exist or waits at a barrier"
+                        .into(),
+                ),
+            }));
+        }
+        Ok(())
     }
 
     /// The kernel offset of the instruction thread `t` is about to execute.
