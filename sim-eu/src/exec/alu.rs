@@ -61,6 +61,19 @@ pub(crate) fn cmp_int(c: CondMod, a: i64, b: i64, unsigned: bool) -> bool {
     }
 }
 
+/// Whether a float `sel` with conditional modifier `c` picks src0 (`a`). `sel.l` and `sel.ge`
+/// are the ISA's min and max, which return the other source when exactly one is a NaN (IEEE
+/// 754-2008 minNum/maxNum, what OpenCL's `fmin`/`fmax` require): IGC compiles `fmax(x, 0)` to
+/// a lone `sel.ge x, 0`, and for Gen9 (NEO's build) to `sel.l x, NaN` followed by `sel.ge`,
+/// which only yields `x` if the NaN source is not picked. Other modifiers compare.
+pub(crate) fn sel_f(c: CondMod, a: f64, b: f64) -> bool {
+    match (c, a.is_nan(), b.is_nan()) {
+        (CondMod::Lt | CondMod::Ge, true, false) => false,
+        (CondMod::Lt | CondMod::Ge, false, true) => true,
+        _ => cmp_f(c, a, b),
+    }
+}
+
 pub(crate) fn cmp_f(c: CondMod, a: f64, b: f64) -> bool {
     match c {
         CondMod::Eq => a == b,
@@ -414,6 +427,11 @@ fn sel(
     cond_src: [usize; 2],
 ) -> R {
     let pick = match cond {
+        Some(c) if inst.domain != Domain::Int => {
+            let x = load_f64(t, &inst.src[cond_src[0]], inst.n as usize)?;
+            let y = load_f64(t, &inst.src[cond_src[1]], inst.n as usize)?;
+            (0..inst.n as usize).fold(0u32, |m, i| m | u32::from(sel_f(c, x[i], y[i])) << i)
+        }
         Some(c) => compare(t, inst, c, cond_src[0], cond_src[1], false)?,
         None => pred,
     };

@@ -11,7 +11,7 @@ use crate::regfile::Thread;
 
 use isa_encoder::model::CondMod;
 
-use super::alu::{cmp_f, cmp_int, cond_f, cond_int, NanFirst};
+use super::alu::{cmp_f, cmp_int, cond_f, cond_int, sel_f, NanFirst};
 use super::Flow;
 
 /// Lane values; `L` (1, 8, 16 or 32) is the smallest that holds the instruction's channels.
@@ -451,6 +451,15 @@ fn word<const L: usize>(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bo
         }
         FastOp::Sel => {
             let pick = match f.cond {
+                Some(c) if f.num == Num::F32 => {
+                    Some(with_lanes!(a, |ga| with_lanes!(b, |gb| lanes_where::<L>(
+                        |i| sel_f(
+                            c,
+                            f64::from(f32::from_bits(ga(i))),
+                            f64::from(f32::from_bits(gb(i)))
+                        )
+                    ))))
+                }
                 Some(c) => with_lanes!(a, |ga| with_lanes!(b, |gb| word_cmp::<L>(
                     f, c, false, ga, gb
                 ))),
@@ -793,7 +802,7 @@ fn f32_op<const L: usize>(
                     let y = f32_lanes(&b);
                     let mut bits = 0u32;
                     for i in 0..n {
-                        bits |= u32::from(cmp_f(c, f64::from(x[i]), f64::from(y[i]))) << i;
+                        bits |= u32::from(sel_f(c, f64::from(x[i]), f64::from(y[i]))) << i;
                     }
                     bits
                 }
