@@ -425,6 +425,75 @@ entry! {
     }
 }
 
+/// The range clEnqueueNDRangeKernel runs: `local`, or for NULL the one umd picks for the
+/// kernel's SIMD width (its required work-group size if it has one), at `offset`.
+/// clGetKernelSuggestedLocalWorkSizeKHR answers with this range's local size, so its
+/// suggestion is what an enqueue with a NULL local size runs.
+fn nd_range(
+    uk: &umd::kernel::Kernel,
+    required: Option<[u32; 3]>,
+    global: &[u32],
+    local: Option<&[u32]>,
+    offset: &[u32],
+) -> Result<umd::ndrange::NdRange, cl_int> {
+    umd::ndrange::NdRange::new(global, local, uk.simd, required)
+        .map_err(|_| CL_INVALID_WORK_GROUP_SIZE)?
+        .with_offset(offset)
+        .map_err(|_| CL_INVALID_GLOBAL_OFFSET)
+}
+
+entry! {
+    /// cl_khr_suggested_local_work_size: the local size an enqueue of `kernel` on
+    /// `command_queue` with a NULL local size would run ([`nd_range`]), after the checks
+    /// clEnqueueNDRangeKernel makes of the same arguments.
+    fn clGetKernelSuggestedLocalWorkSizeKHR(
+        command_queue: cl_command_queue,
+        kernel: cl_kernel,
+        work_dim: cl_uint,
+        global_work_offset: *const usize,
+        global_work_size: *const usize,
+        suggested_local_work_size: *mut usize,
+    ) -> cl_int {
+        info::status(|| {
+            let q = Handle::<Queue>::get(command_queue)?;
+            let k = Handle::<Kernel>::get(kernel)?;
+            if !Arc::ptr_eq(&q.obj.context, &k.obj.program.obj.context) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+            let uk = k.obj.on(&q.obj.device)?;
+            if !(1..=3).contains(&work_dim) {
+                return Err(CL_INVALID_WORK_DIMENSION);
+            }
+            let dims = work_dim as usize;
+            // SAFETY: the application's arrays of work_dim elements (or NULL).
+            let global = unsafe { sizes(global_work_size, dims, CL_INVALID_GLOBAL_WORK_SIZE) }?
+                .ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
+            if global[..dims].contains(&0) {
+                return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+            }
+            // SAFETY: as above.
+            let offset = unsafe { sizes(global_work_offset, dims, CL_INVALID_GLOBAL_OFFSET) }?
+                .unwrap_or([0; 3]);
+            if offset.iter().zip(global).any(|(o, g)| o + g > u32::MAX as usize) {
+                return Err(CL_INVALID_GLOBAL_OFFSET);
+            }
+            if suggested_local_work_size.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            k.obj.enqueued_args()?;
+            let u32s = |v: [usize; 3]| v.map(|x| x as u32);
+            let required = k.obj.described().and_then(|d| d.required_work_group_size);
+            let (g32, o32) = (u32s(global), u32s(offset));
+            let r = nd_range(uk, required, &g32[..dims], None, &o32[..dims])?;
+            for (d, l) in r.local[..dims].iter().enumerate() {
+                // SAFETY: the application's array of work_dim elements (checked non-NULL).
+                unsafe { *suggested_local_work_size.add(d) = *l as usize };
+            }
+            Ok(())
+        })
+    }
+}
+
 /// `n` (1 to 3) size_t values at `p`, then zeros: None for NULL; `err` when one does not fit
 /// in a u32.
 ///
@@ -537,18 +606,9 @@ entry! {
             let work = if empty {
                 Work::Nothing
             } else {
-                let r = umd::ndrange::NdRange::new(
-                    &g32[..dims],
-                    l32.as_ref().map(|l| &l[..dims]),
-                    uk.simd,
-                    required,
-                )
-                .map_err(|_| CL_INVALID_WORK_GROUP_SIZE)?;
                 Work::Kernel(KernelRun {
                     kernel: k.clone(),
-                    range: r
-                        .with_offset(&o32[..dims])
-                        .map_err(|_| CL_INVALID_GLOBAL_OFFSET)?,
+                    range: nd_range(uk, required, &g32[..dims], l32.as_ref().map(|l| &l[..dims]), &o32[..dims])?,
                     args,
                     mems,
                 })
