@@ -215,3 +215,29 @@ fn device_identity_and_attributes_match_neo_on_every_platform() {
         assert_eq!(driver_uuid, want, "{p}: driver UUID");
     }
 }
+
+/// Two devices of the same PCI id (the same simulated GPU under i915 and xe) get different
+/// UUIDs: the UUID carries the device's index in the platform, as NEO's carries its root
+/// device index.
+#[test]
+fn device_uuids_differ_between_devices_of_one_pci_id() {
+    let clinfo = require!(Oracle::Clinfo);
+    let icd = support::icd();
+    let out = support::run(&mut support::command(
+        &clinfo,
+        &icd,
+        "sim:tgllp,sim:tgllp@xe",
+    ));
+    let uuids: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("Device UUID").map(str::trim))
+        .collect();
+    assert_eq!(uuids.len(), 2, "{out}");
+    assert_ne!(uuids[0], uuids[1], "{out}");
+    assert!(
+        uuids
+            .iter()
+            .all(|u| u.starts_with("86800000-499a-0000-")),
+        "{uuids:?}"
+    );
+}

@@ -41,6 +41,14 @@ static void CL_CALLBACK on_event(cl_event ev, cl_int status, void *user) {
     callback_status = status;
 }
 
+/* OpenCL C 2.0: the enqueued local size (a partial first group's get_local_size is smaller). */
+static const char *sizes_source =
+    "kernel void sizes(global uint* out) {\n"
+    "    if (get_global_id(0) == get_global_offset(0) && get_global_id(1) == get_global_offset(1) &&\n"
+    "        get_global_id(2) == get_global_offset(2))\n"
+    "        for (uint d = 0; d < 3; d++) out[d] = (uint)get_enqueued_local_size(d);\n"
+    "}\n";
+
 static const char *source =
     "__attribute__((intel_reqd_sub_group_size(8)))\n"
     "kernel void sg(global uint* out, uint k) {\n"
@@ -49,11 +57,6 @@ static const char *source =
     "}\n"
     "__attribute__((reqd_work_group_size(16, 1, 1)))\n"
     "kernel void fixed(global int* out) { out[get_global_id(0)] = (int)get_local_size(0); }\n"
-    "kernel void sizes(global uint* out) {\n"
-    "    if (get_global_id(0) == get_global_offset(0) && get_global_id(1) == get_global_offset(1) &&\n"
-    "        get_global_id(2) == get_global_offset(2))\n"
-    "        for (uint d = 0; d < 3; d++) out[d] = (uint)get_enqueued_local_size(d);\n"
-    "}\n"
     "kernel void wild(global int* out, ulong nowhere) {\n"
     "    ((global int*)nowhere)[get_global_id(0)] = out[0];\n"
     "}\n";
@@ -374,7 +377,9 @@ int main(void) {
         clGetExtensionFunctionAddressForPlatform(platform, "clGetKernelSuggestedLocalWorkSizeKHR");
     EXPECT("cl_khr_suggested_local_work_size entry point", suggest != NULL, 1);
     if (suggest) {
-        cl_kernel sizes = clCreateKernel(prog, "sizes", &err);
+        cl_program sprog = clCreateProgramWithSource(ctx, 1, &sizes_source, NULL, &err);
+        EXPECT("sizes program", clBuildProgram(sprog, 0, NULL, "-cl-std=CL2.0", NULL, NULL), CL_SUCCESS);
+        cl_kernel sizes = clCreateKernel(sprog, "sizes", &err);
         EXPECT("sizes kernel", err, CL_SUCCESS);
         size_t one[3] = {1000, 1, 1}, sl[3] = {0, 0, 0};
         EXPECT("arguments not set", suggest(q, sizes, 1, NULL, one, sl), CL_INVALID_KERNEL_ARGS);
@@ -416,6 +421,7 @@ int main(void) {
                CL_INVALID_COMMAND_QUEUE);
         EXPECT("a queue as the kernel", suggest(q, (cl_kernel)q, 1, NULL, one, sl), CL_INVALID_KERNEL);
         clReleaseKernel(sizes);
+        clReleaseProgram(sprog);
     }
 
     /* A store to an address no buffer backs. Under xe (EXPECT_PAGE_FAULTS=1) the GPU faults: the
