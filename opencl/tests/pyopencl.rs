@@ -285,23 +285,22 @@ fn pyopencl_int64_atomics_on_each_simulated_device() {
     }
 }
 
-/// cl_intel_subgroups_long and cl_intel_split_work_group_barrier
-/// (`python/subgroups_long_split_barrier.py`): ulong sub-group block reads and writes on
-/// buffers and images at SIMD8 and SIMD16 in the layouts the extension specifies, the `_ui`
-/// aliases, and a split work-group barrier ordering local memory, on every simulated device.
+/// cl_intel_subgroups_long (`python/subgroups_long.py`): ulong sub-group block reads and
+/// writes on buffers and images at SIMD8 and SIMD16 in the layouts the extension specifies,
+/// and the `_ui` aliases, on every simulated device.
 #[test]
-fn pyopencl_subgroups_long_and_split_barrier_on_each_simulated_device() {
+fn pyopencl_subgroups_long_on_each_simulated_device() {
     let python = require!(Oracle::PyOpenCl);
     let icd = support::icd();
     let script = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/python/subgroups_long_split_barrier.py"
+        "/tests/python/subgroups_long.py"
     );
     for dev in support::SIM_DEVICES {
         let out = support::run(support::command(&python, &icd, dev).arg(script));
         assert!(!out.contains("FAIL"), "{dev}:\n{out}");
         assert!(
-            out.contains("ok   split barrier orders local stores, groups of 128"),
+            out.contains("ok   SIMD16 image ul2 element k of work-item i is row k, texel i"),
             "{dev}:\n{out}"
         );
     }

@@ -116,6 +116,12 @@ pub const EXTENSIONS: &[Extension] = &[
     // throttle hint is validated and kept (neither kernel driver has a knob for it).
     ext("cl_khr_priority_hints", Needs::Always),
     ext("cl_khr_throttle_hints", Needs::Always),
+    // ulong sub-group block reads and writes on buffers and images, which ocloc compiles to
+    // the same block messages as the narrower types (`tests/python/subgroups_long.py`). Not
+    // cl_intel_split_work_group_barrier, which NEO lists: Debian's IGC defines its macro but
+    // leaves `intel_work_group_barrier_arrive`/`_wait` as calls to undefined functions (NEO
+    // refuses such a program: "unresolved external symbol _Z31intel_work_group_barrier_arrivej").
+    ext("cl_intel_subgroups_long", Needs::Always),
 ];
 
 /// The platform's extensions.
