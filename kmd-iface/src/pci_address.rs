@@ -88,15 +88,25 @@ mod tests {
         );
         assert_eq!(a.to_string(), "0000:03:00.0");
         let vmd: PciAddress = "10000:e1:1f.7".parse().unwrap();
-        assert_eq!((vmd.domain, vmd.bus, vmd.device, vmd.function), (0x10000, 0xe1, 0x1f, 7));
+        assert_eq!(
+            (vmd.domain, vmd.bus, vmd.device, vmd.function),
+            (0x10000, 0xe1, 0x1f, 7)
+        );
         assert_eq!(vmd.to_string(), "10000:e1:1f.7");
     }
 
     #[test]
     fn refuses_what_is_not_an_address() {
         for bad in [
-            "", "0000:00:02", "0000:00.02.0", "0000:100:02.0", "0000:00:20.0", "0000:00:02.8",
-            "0000:00:02.x", "pci:0000:00:02.0", "0000::02.0",
+            "",
+            "0000:00:02",
+            "0000:00.02.0",
+            "0000:100:02.0",
+            "0000:00:20.0",
+            "0000:00:02.8",
+            "0000:00:02.x",
+            "pci:0000:00:02.0",
+            "0000::02.0",
         ] {
             assert!(bad.parse::<PciAddress>().is_err(), "{bad:?}");
         }

@@ -195,7 +195,10 @@ fn device_identity_and_attributes_match_neo_on_every_platform() {
         let (my_exts, their_exts) = (exts(&mine), exts(&theirs));
         for e in EXTENSIONS {
             assert!(their_exts.iter().any(|x| x == e), "{p}: NEO lacks {e}");
-            assert!(my_exts.iter().any(|x| x == e), "{p}: {e} not in {my_exts:?}");
+            assert!(
+                my_exts.iter().any(|x| x == e),
+                "{p}: {e} not in {my_exts:?}"
+            );
         }
         for label in SAME {
             let (m, t) = (field(&mine, label), field(&theirs, label));
@@ -235,9 +238,7 @@ fn device_uuids_differ_between_devices_of_one_pci_id() {
     assert_eq!(uuids.len(), 2, "{out}");
     assert_ne!(uuids[0], uuids[1], "{out}");
     assert!(
-        uuids
-            .iter()
-            .all(|u| u.starts_with("86800000-499a-0000-")),
+        uuids.iter().all(|u| u.starts_with("86800000-499a-0000-")),
         "{uuids:?}"
     );
 }

@@ -40,15 +40,10 @@ pub const NODE_MASK: u32 = 0;
 /// CL_DEVICE_PCI_BUS_INFO_KHR's bytes: a `cl_device_pci_bus_info_khr` (domain, bus, device,
 /// function, each a cl_uint) of the device's PCI address.
 pub fn pci_bus_info(a: kmd_iface::pci_address::PciAddress) -> Vec<u8> {
-    [
-        a.domain,
-        a.bus.into(),
-        a.device.into(),
-        a.function.into(),
-    ]
-    .iter()
-    .flat_map(|v: &u32| v.to_ne_bytes())
-    .collect()
+    [a.domain, a.bus.into(), a.device.into(), a.function.into()]
+        .iter()
+        .flat_map(|v: &u32| v.to_ne_bytes())
+        .collect()
 }
 
 #[cfg(test)]
@@ -60,7 +55,10 @@ mod tests {
     fn the_bus_info_is_the_c_struct() {
         let a = "0001:03:1f.7".parse().unwrap();
         let bytes = pci_bus_info(a);
-        assert_eq!(bytes.len(), std::mem::size_of::<cl_device_pci_bus_info_khr>());
+        assert_eq!(
+            bytes.len(),
+            std::mem::size_of::<cl_device_pci_bus_info_khr>()
+        );
         let words: Vec<u32> = bytes
             .chunks(4)
             .map(|c| u32::from_ne_bytes(c.try_into().unwrap()))

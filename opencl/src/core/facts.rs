@@ -102,7 +102,9 @@ mod tests {
     /// DPAS and DP4A on Xe-HPG; IP versions 9.0.0, 11.0.0, 12.0.0 and 12.7.1 (discrete DG2).
     #[test]
     fn feature_flags_and_ip_versions_are_neos() {
-        use opencl_sys::{CL_DEVICE_FEATURE_FLAG_DP4A_INTEL as DP4A, CL_DEVICE_FEATURE_FLAG_DPAS_INTEL as DPAS};
+        use opencl_sys::{
+            CL_DEVICE_FEATURE_FLAG_DP4A_INTEL as DP4A, CL_DEVICE_FEATURE_FLAG_DPAS_INTEL as DPAS,
+        };
         assert_eq!(feature_capabilities(Platform::Skl), 0);
         assert_eq!(feature_capabilities(Platform::Icllp), 0);
         assert_eq!(feature_capabilities(Platform::Tgllp), DP4A);

@@ -102,4 +102,3 @@ pub fn neo_command(program: &Path, neo_icd: &Path, platform: oracles::Platform) 
         .env_remove("NEOReadDebugKeys");
     cmd
 }
-

@@ -304,8 +304,7 @@ impl Backend {
                 let eci = x.copy_engine.ok_or_else(|| {
                     crate::Error::Unsupported("the device has no copy engine".into())
                 })?;
-                Ok(x
-                    .dev
+                Ok(x.dev
                     .exec_queue_create(x.vm, &[eci], priority.xe_properties())?)
             }
         }
