@@ -11,6 +11,7 @@ use umd::kernel::ArgSlot;
 use crate::api::entry::entry;
 use crate::api::info;
 use crate::api::queue::enqueue;
+use crate::core::device::Device;
 use crate::core::handle::Handle;
 use crate::core::info::Info;
 use crate::core::kernel::{create, value_size_ok, Arg, Kernel};
@@ -425,18 +426,22 @@ entry! {
     }
 }
 
-/// The range clEnqueueNDRangeKernel runs: `local`, or for NULL the one umd picks for the
-/// kernel's SIMD width (its required work-group size if it has one), at `offset`.
-/// clGetKernelSuggestedLocalWorkSizeKHR answers with this range's local size, so its
-/// suggestion is what an enqueue with a NULL local size runs.
+/// The range clEnqueueNDRangeKernel runs on `device`: `local`, or for NULL the one umd picks
+/// for the kernel's SIMD width within the kernel's maximum (CL_KERNEL_WORK_GROUP_SIZE; its
+/// required work-group size if it has one), at `offset`. clGetKernelSuggestedLocalWorkSizeKHR
+/// answers with this range's local size, so its suggestion is what an enqueue with a NULL
+/// local size runs.
 fn nd_range(
+    k: &Kernel,
+    device: &Device,
     uk: &umd::kernel::Kernel,
-    required: Option<[u32; 3]>,
     global: &[u32],
     local: Option<&[u32]>,
     offset: &[u32],
 ) -> Result<umd::ndrange::NdRange, cl_int> {
-    umd::ndrange::NdRange::new(global, local, uk.simd, required)
+    let required = k.described().and_then(|d| d.required_work_group_size);
+    let limit = u32::try_from(k.max_group(device)).unwrap_or(u32::MAX);
+    umd::ndrange::NdRange::new_within(global, local, uk.simd, required, limit)
         .map_err(|_| CL_INVALID_WORK_GROUP_SIZE)?
         .with_offset(offset)
         .map_err(|_| CL_INVALID_GLOBAL_OFFSET)
@@ -482,9 +487,8 @@ entry! {
             }
             k.obj.enqueued_args()?;
             let u32s = |v: [usize; 3]| v.map(|x| x as u32);
-            let required = k.obj.described().and_then(|d| d.required_work_group_size);
             let (g32, o32) = (u32s(global), u32s(offset));
-            let r = nd_range(uk, required, &g32[..dims], None, &o32[..dims])?;
+            let r = nd_range(&k.obj, &q.obj.device.obj, uk, &g32[..dims], None, &o32[..dims])?;
             for (d, l) in r.local[..dims].iter().enumerate() {
                 // SAFETY: the application's array of work_dim elements (checked non-NULL).
                 unsafe { *suggested_local_work_size.add(d) = *l as usize };
@@ -608,7 +612,14 @@ entry! {
             } else {
                 Work::Kernel(KernelRun {
                     kernel: k.clone(),
-                    range: nd_range(uk, required, &g32[..dims], l32.as_ref().map(|l| &l[..dims]), &o32[..dims])?,
+                    range: nd_range(
+                        &k.obj,
+                        &q.obj.device.obj,
+                        uk,
+                        &g32[..dims],
+                        l32.as_ref().map(|l| &l[..dims]),
+                        &o32[..dims],
+                    )?,
                     args,
                     mems,
                 })
