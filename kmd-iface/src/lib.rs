@@ -25,6 +25,7 @@ pub mod ioc;
 pub mod kmd;
 pub mod layout;
 pub mod pci;
+pub mod pci_address;
 pub mod render_node;
 pub mod seam;
 pub mod xe;

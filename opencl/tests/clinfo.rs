@@ -81,11 +81,15 @@ fn clinfo_on_each_simulated_device() {
         );
         // Every OpenCL C extension listed is one ocloc defines for the device. The API-only
         // extensions have no OpenCL C macro: ocloc defines none for them even when asked with
-        // `-cl-ext=+cl_khr_image2d_from_buffer`.
-        const API_ONLY: [&str; 3] = [
+        // `-cl-ext=+cl_khr_image2d_from_buffer`. (It does define the API-only
+        // cl_khr_device_uuid, cl_intel_device_attribute_query and
+        // cl_khr_suggested_local_work_size, which are in NEO's fixed list it shares; NEO adds
+        // cl_khr_pci_bus_info at run time, for a device whose PCI address it found.)
+        const API_ONLY: [&str; 4] = [
             "cl_khr_il_program",
             "cl_intel_spirv_subgroups",
             "cl_khr_image2d_from_buffer",
+            "cl_khr_pci_bus_info",
         ];
         for e in exts.iter().filter(|e| !API_ONLY.contains(e)) {
             assert!(
@@ -132,5 +136,109 @@ fn bad_device_entries_are_skipped_with_a_reason() {
     assert!(
         stderr.contains("sim:skl@xe") && stderr.contains("sim:nope"),
         "{stderr}"
+    );
+}
+
+/// The extensions whose queries say what the device is (cl_khr_device_uuid, cl_khr_pci_bus_info,
+/// cl_intel_device_attribute_query) and cl_khr_suggested_local_work_size, against Intel's
+/// runtime (NEO, Debian's intel-opencl-icd) on the same simulated GPU under the simulator shim,
+/// both read by clinfo: each is listed on every platform where NEO lists it, and every value
+/// that is a property of the device (PCI ids and address, IP version, topology, feature flags,
+/// the UUID NEO builds from them) equals NEO's. The driver UUID legitimately differs (each
+/// driver's own version text); the LUID is undefined on Linux (NEO's bytes are whatever its
+/// stack held), so only its validity is compared.
+#[test]
+fn device_identity_and_attributes_match_neo_on_every_platform() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(neo) = support::neo_icd(dir.path(), "NEO device attributes") else {
+        return;
+    };
+    let clinfo = require!(Oracle::Clinfo);
+    let icd = support::icd();
+    const SAME: [&str; 10] = [
+        "Device UUID",
+        "Valid Device LUID",
+        "Device PCI bus info (KHR)",
+        "Device IP (Intel)",
+        "Device ID (Intel)",
+        "Slices (Intel)",
+        "Sub-slices per slice (Intel)",
+        "EUs per sub-slice (Intel)",
+        "Threads per EU (Intel)",
+        "Feature capabilities (Intel)",
+    ];
+    const EXTENSIONS: [&str; 4] = [
+        "cl_khr_device_uuid",
+        "cl_khr_pci_bus_info",
+        "cl_intel_device_attribute_query",
+        "cl_khr_suggested_local_work_size",
+    ];
+    for p in [
+        Platform::Skl,
+        Platform::Icllp,
+        Platform::Tgllp,
+        Platform::Dg2,
+    ] {
+        let theirs = support::run(&mut support::neo_command(&clinfo, &neo, p));
+        let mine = support::run(&mut support::command(
+            &clinfo,
+            &icd,
+            &format!("sim:{}", p.name()),
+        ));
+        let exts = |out: &str| -> Vec<String> {
+            field(out, "Device Extensions")
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(String::from)
+                .collect()
+        };
+        let (my_exts, their_exts) = (exts(&mine), exts(&theirs));
+        for e in EXTENSIONS {
+            assert!(their_exts.iter().any(|x| x == e), "{p}: NEO lacks {e}");
+            assert!(
+                my_exts.iter().any(|x| x == e),
+                "{p}: {e} not in {my_exts:?}"
+            );
+        }
+        for label in SAME {
+            let (m, t) = (field(&mine, label), field(&theirs, label));
+            assert!(t.is_some(), "{p}: NEO's clinfo shows no {label}:\n{theirs}");
+            assert_eq!(m, t, "{p}: {label}, ours (left) against NEO's (right)");
+        }
+        // The driver UUID: this driver's version text, NUL-padded (NEO does the same with its
+        // own version). clinfo prints the 16 bytes as 8-4-4-4-12 hex digits.
+        let driver_uuid: String = field(&mine, "Driver UUID")
+            .unwrap()
+            .chars()
+            .filter(|c| *c != '-')
+            .collect();
+        let mut want = env!("CARGO_PKG_VERSION").as_bytes().to_vec();
+        want.resize(16, 0);
+        let want: String = want.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(driver_uuid, want, "{p}: driver UUID");
+    }
+}
+
+/// Two devices of the same PCI id (the same simulated GPU under i915 and xe) get different
+/// UUIDs: the UUID carries the device's index in the platform, as NEO's carries its root
+/// device index.
+#[test]
+fn device_uuids_differ_between_devices_of_one_pci_id() {
+    let clinfo = require!(Oracle::Clinfo);
+    let icd = support::icd();
+    let out = support::run(&mut support::command(
+        &clinfo,
+        &icd,
+        "sim:tgllp,sim:tgllp@xe",
+    ));
+    let uuids: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("Device UUID").map(str::trim))
+        .collect();
+    assert_eq!(uuids.len(), 2, "{out}");
+    assert_ne!(uuids[0], uuids[1], "{out}");
+    assert!(
+        uuids.iter().all(|u| u.starts_with("86800000-499a-0000-")),
+        "{uuids:?}"
     );
 }

@@ -116,14 +116,12 @@ const SKIPPED: &[(&str, &str, &str)] = &[
         "subgroup_functions_rotate",
         NOT_IMPLEMENTED,
     ),
-    ("test_computeinfo", "device_uuid", NOT_IMPLEMENTED),
     (
         "test_compiler",
         "get_program_info_mult_devices",
         "needs a device partitioned into sub-devices (clCreateSubDevices); partitioning is \
          optional (CL_DEVICE_PARTITION_MAX_SUB_DEVICES 0) and not offered",
     ),
-    ("test_computeinfo", "pci_bus_info", NOT_IMPLEMENTED),
     // CL_MEM_IMMUTABLE_EXT needs cl_ext_immutable_memory_objects.
     (
         "test_buffers",
@@ -479,7 +477,13 @@ fn subgroups_dg2() {
 
 /// test_computeinfo: every device query, with OpenCL 3.0's versioned queries and the
 /// conformance-version string.
-const COMPUTEINFO: &[&str] = &["computeinfo", "conformance_version", "extended_versioning"];
+const COMPUTEINFO: &[&str] = &[
+    "computeinfo",
+    "conformance_version",
+    "extended_versioning",
+    "device_uuid",
+    "pci_bus_info",
+];
 
 #[test]
 fn computeinfo_skl() {

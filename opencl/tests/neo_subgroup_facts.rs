@@ -8,13 +8,9 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use oracles::{Oracle, Platform};
-
-/// Where Debian's intel-opencl-icd (the package that also ships ocloc) installs NEO.
-const NEO: &str = "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so";
 
 /// The sub-group facts of one device, from clinfo's human-readable output.
 #[derive(Debug, PartialEq, Eq)]
@@ -62,36 +58,18 @@ fn clinfo(cmd: &mut Command) -> String {
     text
 }
 
-fn neo_icd(dir: &Path) -> Option<PathBuf> {
-    oracles::get(Oracle::Ocloc, "NEO sub-group facts")?;
-    assert!(
-        Path::new(NEO).is_file(),
-        "{NEO} missing although intel-opencl-icd's ocloc is installed"
-    );
-    let icd = dir.join("neo.icd");
-    std::fs::write(&icd, format!("{NEO}\n")).unwrap();
-    Some(icd)
-}
-
 #[test]
 fn sub_group_facts_match_neo_on_skl_and_tgllp() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(neo) = neo_icd(dir.path()) else {
+    let Some(neo) = support::neo_icd(dir.path(), "NEO sub-group facts") else {
         return;
     };
     let Some(clinfo_exe) = oracles::get(Oracle::Clinfo, "NEO sub-group facts") else {
         return;
     };
-    let shim = oracles::workspace::cdylib("sim-shim", "libintel_gpu_sim_shim.so");
     let ours = support::icd();
     for p in [Platform::Skl, Platform::Tgllp] {
-        let theirs = facts(&clinfo(
-            Command::new(&clinfo_exe)
-                .env("LD_PRELOAD", &shim)
-                .env("INTEL_GPU_SIM", format!("{}@i915", p.name()))
-                .env("OCL_ICD_VENDORS", &neo)
-                .env_remove("NEOReadDebugKeys"),
-        ));
+        let theirs = facts(&clinfo(&mut support::neo_command(&clinfo_exe, &neo, p)));
         let mine = facts(&clinfo(&mut support::command(
             &clinfo_exe,
             &ours,
@@ -110,13 +88,12 @@ fn sub_group_facts_match_neo_on_skl_and_tgllp() {
 #[test]
 fn vendor_identity_matches_neo_on_every_platform() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(neo) = neo_icd(dir.path()) else {
+    let Some(neo) = support::neo_icd(dir.path(), "NEO vendor identity") else {
         return;
     };
     let Some(clinfo_exe) = oracles::get(Oracle::Clinfo, "NEO vendor identity") else {
         return;
     };
-    let shim = oracles::workspace::cdylib("sim-shim", "libintel_gpu_sim_shim.so");
     let ours = support::icd();
     let pci_id = |name: &str| {
         let open = name
@@ -130,13 +107,7 @@ fn vendor_identity_matches_neo_on_every_platform() {
         Platform::Tgllp,
         Platform::Dg2,
     ] {
-        let theirs = clinfo(
-            Command::new(&clinfo_exe)
-                .env("LD_PRELOAD", &shim)
-                .env("INTEL_GPU_SIM", format!("{}@i915", p.name()))
-                .env("OCL_ICD_VENDORS", &neo)
-                .env_remove("NEOReadDebugKeys"),
-        );
+        let theirs = clinfo(&mut support::neo_command(&clinfo_exe, &neo, p));
         let mine = clinfo(&mut support::command(
             &clinfo_exe,
             &ours,

@@ -285,6 +285,27 @@ fn pyopencl_int64_atomics_on_each_simulated_device() {
     }
 }
 
+/// cl_intel_subgroups_long (`python/subgroups_long.py`): ulong sub-group block reads and
+/// writes on buffers and images at SIMD8 and SIMD16 in the layouts the extension specifies,
+/// and the `_ui` aliases, on every simulated device.
+#[test]
+fn pyopencl_subgroups_long_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/subgroups_long.py"
+    );
+    for dev in support::SIM_DEVICES {
+        let out = support::run(support::command(&python, &icd, dev).arg(script));
+        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
+        assert!(
+            out.contains("ok   SIMD16 image ul2 element k of work-item i is row k, texel i"),
+            "{dev}:\n{out}"
+        );
+    }
+}
+
 /// The functions of cl_intel_subgroup_matrix_multiply_accumulate (`python/matrix_mad.py`): on
 /// dg2, int8 and fp16 `matrix_mad` (dpas) against numpy's product; the extension itself is not
 /// listed, since Debian's compiler does not define it.

@@ -95,6 +95,18 @@ impl NdRange {
         simd: u32,
         required: Option<[u32; 3]>,
     ) -> Result<NdRange> {
+        Self::new_within(global, local, simd, required, AUTO_GROUP_LIMIT)
+    }
+
+    /// [`NdRange::new`], a picked local size having at most `auto_limit` work-items (and at
+    /// most [`AUTO_GROUP_LIMIT`]): the kernel's own maximum, where it is smaller.
+    pub fn new_within(
+        global: &[u32],
+        local: Option<&[u32]>,
+        simd: u32,
+        required: Option<[u32; 3]>,
+        auto_limit: u32,
+    ) -> Result<NdRange> {
         let dims = global.len() as u32;
         let global = pad(global)?;
         let local = match (local, required) {
@@ -114,7 +126,7 @@ impl NdRange {
                 l
             }
             (None, Some(r)) => r,
-            (None, None) => Self::pick(global, simd),
+            (None, None) => Self::pick(global, simd, auto_limit.clamp(1, AUTO_GROUP_LIMIT)),
         };
         let range = NdRange {
             dims,
@@ -174,8 +186,8 @@ impl NdRange {
         Ok(NdRange { offset: o, ..self })
     }
 
-    fn pick(global: [u32; 3], simd: u32) -> [u32; 3] {
-        let mut budget = AUTO_GROUP_LIMIT;
+    fn pick(global: [u32; 3], simd: u32, limit: u32) -> [u32; 3] {
+        let mut budget = limit;
         let mut local = [1; 3];
         for d in 0..3 {
             let mut l = largest_divisor(global[d], budget);
@@ -320,6 +332,20 @@ mod tests {
         let r = NdRange::new(&[10, 7], Some(&[4, 3]), 8, None).unwrap();
         assert_eq!(r.regions().len(), 4);
         assert_eq!(r.groups(), [3, 3, 1]);
+    }
+
+    /// A kernel whose own maximum is below the driver's limit gets picked groups within it.
+    #[test]
+    fn picked_sizes_stay_within_the_kernels_limit() {
+        for (g, limit) in [(&[1024u32][..], 32), (&[1000, 3][..], 64), (&[17][..], 8)] {
+            let r = NdRange::new_within(g, None, 16, None, limit).unwrap();
+            let total: u32 = r.local.iter().product();
+            assert!(total <= limit, "{r:?} over {limit}");
+            check_cover(&r);
+        }
+        // The limit does not touch a given or a required size.
+        let r = NdRange::new_within(&[64], Some(&[64]), 16, None, 8).unwrap();
+        assert_eq!(r.local, [64, 1, 1]);
     }
 
     #[test]

@@ -75,6 +75,13 @@ impl Topology {
             .filter(|&(s, ss)| self.subslice_available(s, ss))
     }
 
+    /// Enabled slices.
+    pub fn slice_total(&self) -> usize {
+        (0..self.max_slices as usize)
+            .filter(|&s| self.slice_available(s))
+            .count()
+    }
+
     /// Enabled subslices over all enabled slices.
     pub fn subslice_total(&self) -> usize {
         self.subslices().count()

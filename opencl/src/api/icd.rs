@@ -154,6 +154,9 @@ fn extension_function(name: &CStr) -> *mut c_void {
         b"clCreateCommandQueueWithPropertiesKHR" => {
             queue::clCreateCommandQueueWithProperties as *mut c_void
         }
+        b"clGetKernelSuggestedLocalWorkSizeKHR" => {
+            kernel::clGetKernelSuggestedLocalWorkSizeKHR as *mut c_void
+        }
         _ => std::ptr::null_mut(),
     }
 }

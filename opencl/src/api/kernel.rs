@@ -11,6 +11,7 @@ use umd::kernel::ArgSlot;
 use crate::api::entry::entry;
 use crate::api::info;
 use crate::api::queue::enqueue;
+use crate::core::device::Device;
 use crate::core::handle::Handle;
 use crate::core::info::Info;
 use crate::core::kernel::{create, value_size_ok, Arg, Kernel};
@@ -425,6 +426,78 @@ entry! {
     }
 }
 
+/// The range clEnqueueNDRangeKernel runs on `device`: `local`, or for NULL the one umd picks
+/// for the kernel's SIMD width within the kernel's maximum (CL_KERNEL_WORK_GROUP_SIZE; its
+/// required work-group size if it has one), at `offset`. clGetKernelSuggestedLocalWorkSizeKHR
+/// answers with this range's local size, so its suggestion is what an enqueue with a NULL
+/// local size runs.
+fn nd_range(
+    k: &Kernel,
+    device: &Device,
+    uk: &umd::kernel::Kernel,
+    global: &[u32],
+    local: Option<&[u32]>,
+    offset: &[u32],
+) -> Result<umd::ndrange::NdRange, cl_int> {
+    let required = k.described().and_then(|d| d.required_work_group_size);
+    let limit = u32::try_from(k.max_group(device)).unwrap_or(u32::MAX);
+    umd::ndrange::NdRange::new_within(global, local, uk.simd, required, limit)
+        .map_err(|_| CL_INVALID_WORK_GROUP_SIZE)?
+        .with_offset(offset)
+        .map_err(|_| CL_INVALID_GLOBAL_OFFSET)
+}
+
+entry! {
+    /// cl_khr_suggested_local_work_size: the local size an enqueue of `kernel` on
+    /// `command_queue` with a NULL local size would run ([`nd_range`]), after the checks
+    /// clEnqueueNDRangeKernel makes of the same arguments.
+    fn clGetKernelSuggestedLocalWorkSizeKHR(
+        command_queue: cl_command_queue,
+        kernel: cl_kernel,
+        work_dim: cl_uint,
+        global_work_offset: *const usize,
+        global_work_size: *const usize,
+        suggested_local_work_size: *mut usize,
+    ) -> cl_int {
+        info::status(|| {
+            let q = Handle::<Queue>::get(command_queue)?;
+            let k = Handle::<Kernel>::get(kernel)?;
+            if !Arc::ptr_eq(&q.obj.context, &k.obj.program.obj.context) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+            let uk = k.obj.on(&q.obj.device)?;
+            if !(1..=3).contains(&work_dim) {
+                return Err(CL_INVALID_WORK_DIMENSION);
+            }
+            let dims = work_dim as usize;
+            // SAFETY: the application's arrays of work_dim elements (or NULL).
+            let global = unsafe { sizes(global_work_size, dims, CL_INVALID_GLOBAL_WORK_SIZE) }?
+                .ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
+            if global[..dims].contains(&0) {
+                return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+            }
+            // SAFETY: as above.
+            let offset = unsafe { sizes(global_work_offset, dims, CL_INVALID_GLOBAL_OFFSET) }?
+                .unwrap_or([0; 3]);
+            if offset.iter().zip(global).any(|(o, g)| o + g > u32::MAX as usize) {
+                return Err(CL_INVALID_GLOBAL_OFFSET);
+            }
+            if suggested_local_work_size.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            k.obj.enqueued_args()?;
+            let u32s = |v: [usize; 3]| v.map(|x| x as u32);
+            let (g32, o32) = (u32s(global), u32s(offset));
+            let r = nd_range(&k.obj, &q.obj.device.obj, uk, &g32[..dims], None, &o32[..dims])?;
+            for (d, l) in r.local[..dims].iter().enumerate() {
+                // SAFETY: the application's array of work_dim elements (checked non-NULL).
+                unsafe { *suggested_local_work_size.add(d) = *l as usize };
+            }
+            Ok(())
+        })
+    }
+}
+
 /// `n` (1 to 3) size_t values at `p`, then zeros: None for NULL; `err` when one does not fit
 /// in a u32.
 ///
@@ -537,18 +610,16 @@ entry! {
             let work = if empty {
                 Work::Nothing
             } else {
-                let r = umd::ndrange::NdRange::new(
-                    &g32[..dims],
-                    l32.as_ref().map(|l| &l[..dims]),
-                    uk.simd,
-                    required,
-                )
-                .map_err(|_| CL_INVALID_WORK_GROUP_SIZE)?;
                 Work::Kernel(KernelRun {
                     kernel: k.clone(),
-                    range: r
-                        .with_offset(&o32[..dims])
-                        .map_err(|_| CL_INVALID_GLOBAL_OFFSET)?,
+                    range: nd_range(
+                        &k.obj,
+                        &q.obj.device.obj,
+                        uk,
+                        &g32[..dims],
+                        l32.as_ref().map(|l| &l[..dims]),
+                        &o32[..dims],
+                    )?,
                     args,
                     mems,
                 })

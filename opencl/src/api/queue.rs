@@ -46,7 +46,13 @@ entry! {
         device: cl_device_id,
         properties: cl_command_queue_properties,
     ) -> cl_command_queue, errcode_ret {
-        create_queue(context, device, properties, Vec::new())
+        create_queue(
+            context,
+            device,
+            properties,
+            Vec::new(),
+            umd::device::QueuePriority::Normal,
+        )
     }
 }
 
@@ -57,6 +63,7 @@ entry! {
         properties: *const cl_queue_properties,
     ) -> cl_command_queue, errcode_ret {
         let mut props = 0;
+        let mut priority = umd::device::QueuePriority::Normal;
         let mut list = Vec::new();
         if !properties.is_null() {
             let mut k = 0;
@@ -73,13 +80,46 @@ entry! {
                     CL_QUEUE_PROPERTIES => props = value,
                     // On-device queues (the only users of a size) are not supported.
                     CL_QUEUE_SIZE => return Err(CL_INVALID_QUEUE_PROPERTIES),
+                    // cl_khr_priority_hints: one of the three levels ([`hinted_priority`]).
+                    PRIORITY_KHR => priority = hinted_priority(value)?,
+                    // cl_khr_throttle_hints: one of the three levels. Neither i915 nor xe has
+                    // a per-context power setting, so the hint is kept in the property list
+                    // and changes nothing else (NEO on Linux does the same).
+                    THROTTLE_KHR => {
+                        if ![CL_QUEUE_THROTTLE_HIGH_KHR, CL_QUEUE_THROTTLE_MED_KHR, CL_QUEUE_THROTTLE_LOW_KHR]
+                            .contains(&(value as cl_queue_throttle_khr))
+                        {
+                            return Err(CL_INVALID_VALUE);
+                        }
+                    }
                     _ => return Err(CL_INVALID_VALUE),
                 }
                 list.extend([key, value]);
                 k += 2;
             }
         }
-        create_queue(context, device, props, list)
+        // Both hints are for host queues (the extensions: CL_INVALID_QUEUE_PROPERTIES with
+        // CL_QUEUE_ON_DEVICE, which is refused with that code anyway).
+        create_queue(context, device, props, list, priority)
+    }
+}
+
+/// The two hints' property names as `cl_queue_properties` keys (the headers type them as
+/// queue properties).
+const PRIORITY_KHR: cl_uint = CL_QUEUE_PRIORITY_KHR as cl_uint;
+const THROTTLE_KHR: cl_uint = CL_QUEUE_THROTTLE_KHR as cl_uint;
+
+/// The kernel driver's priority for a CL_QUEUE_PRIORITY_KHR hint, CL_INVALID_VALUE for a value
+/// that is not one of the three levels. Low lowers the queue's context as NEO does; medium is
+/// the default; high stays at the default too, since raising a context needs CAP_SYS_NICE
+/// (NEO also leaves it there).
+fn hinted_priority(value: cl_queue_properties) -> Result<umd::device::QueuePriority, cl_int> {
+    match value as cl_queue_priority_khr {
+        CL_QUEUE_PRIORITY_LOW_KHR => Ok(umd::device::QueuePriority::Low),
+        CL_QUEUE_PRIORITY_MED_KHR | CL_QUEUE_PRIORITY_HIGH_KHR => {
+            Ok(umd::device::QueuePriority::Normal)
+        }
+        _ => Err(CL_INVALID_VALUE),
     }
 }
 

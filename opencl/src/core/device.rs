@@ -168,6 +168,11 @@ impl ImageLimits {
 pub struct Device {
     pub umd: umd::device::Device,
     pub facts: Facts,
+    /// The device's place among the platform's devices (in CL_DEVICE_UUID_KHR).
+    pub index: u32,
+    /// Where the device sits on the PCI bus, read from sysfs on first use (the simulator's
+    /// sysfs tree is written only when someone reads it).
+    pci: std::sync::OnceLock<Option<kmd_iface::pci_address::PciAddress>>,
     /// The GPU/host clock correlation every timestamp of the device is converted with,
     /// taken on first use (None if the device's counter could not be read).
     clock: std::sync::OnceLock<Option<umd::device::GpuClock>>,
@@ -179,11 +184,13 @@ impl ClObject for Device {
 }
 
 impl Device {
-    pub fn new(umd: umd::device::Device) -> Device {
+    pub fn new(umd: umd::device::Device, index: u32) -> Device {
         let facts = facts(umd.platform());
         Device {
             umd,
             facts,
+            index,
+            pci: std::sync::OnceLock::new(),
             clock: std::sync::OnceLock::new(),
         }
     }
@@ -192,6 +199,12 @@ impl Device {
     /// GPU's timestamps on CLOCK_MONOTONIC with it.
     pub fn clock(&self) -> Option<umd::device::GpuClock> {
         *self.clock.get_or_init(|| self.umd.gpu_clock().ok())
+    }
+
+    /// The device's PCI address as its kernel driver presents it (cl_khr_pci_bus_info); None
+    /// where sysfs does not say, and then the device does not report the extension.
+    pub fn pci_address(&self) -> Option<kmd_iface::pci_address::PciAddress> {
+        *self.pci.get_or_init(|| self.umd.pci_address())
     }
 
     /// CL_DEVICE_IMAGE_SUPPORT: the platform's fact (`facts::Facts::images`).
@@ -223,7 +236,8 @@ impl Device {
 
     /// The device extensions, each with its version ([`crate::core::extensions`]).
     pub fn extensions(&self) -> Vec<(&'static str, u32)> {
-        extensions::of_device(self.umd.platform())
+        let has_pci = self.pci_address().is_some();
+        extensions::of_device(self.umd.platform(), has_pci)
             .map(|e| (e.name, e.version()))
             .collect()
     }

@@ -3,6 +3,7 @@
 use opencl_sys::*;
 
 use crate::core::device::*;
+use crate::core::device_uuid::{device_uuid, driver_uuid, pci_bus_info, LUID, NODE_MASK};
 use crate::core::identity::{version, DRIVER, VENDOR};
 use crate::core::info::Info;
 use crate::core::platform;
@@ -200,6 +201,34 @@ impl Device {
                 Info::Size(i.sub_group_sizes().iter().min().copied().unwrap_or(8))
             }
             CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => Info::Str("v0000-01-01-00".into()),
+            // cl_khr_device_uuid (`core::device_uuid`).
+            CL_DEVICE_UUID_KHR => Info::Bytes(device_uuid(i.device_id, self.index).to_vec()),
+            CL_DRIVER_UUID_KHR => Info::Bytes(driver_uuid(env!("CARGO_PKG_VERSION")).to_vec()),
+            CL_DEVICE_LUID_VALID_KHR => Info::Bool(false),
+            CL_DEVICE_LUID_KHR => Info::Bytes(LUID.to_vec()),
+            CL_DEVICE_NODE_MASK_KHR => Info::Uint(NODE_MASK),
+            // cl_khr_pci_bus_info: not a query of a device without the extension.
+            CL_DEVICE_PCI_BUS_INFO_KHR => {
+                Info::Bytes(pci_bus_info(self.pci_address().ok_or(CL_INVALID_VALUE)?))
+            }
+            // cl_intel_device_attribute_query, from what the kernel driver reports (PCI id,
+            // topology, local memory) and the platform's facts, as NEO answers.
+            CL_DEVICE_IP_VERSION_INTEL => Info::Uint(crate::core::facts::ip_version(
+                i.platform,
+                self.umd.has_local_memory(),
+            )),
+            CL_DEVICE_ID_INTEL => Info::Uint(u32::from(i.device_id)),
+            CL_DEVICE_NUM_SLICES_INTEL => Info::Uint(i.slice_count),
+            // Enabled subslices over enabled slices, as NEO divides them.
+            CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL => {
+                Info::Uint(i.subslice_count.checked_div(i.slice_count).unwrap_or(0))
+            }
+            // The largest subslice (the fused-off EUs of a part still count).
+            CL_DEVICE_NUM_EUS_PER_SUB_SLICE_INTEL => Info::Uint(i.topology.max_eus_per_subslice),
+            CL_DEVICE_NUM_THREADS_PER_EU_INTEL => Info::Uint(i.threads_per_eu()),
+            CL_DEVICE_FEATURE_CAPABILITIES_INTEL => {
+                Info::Ulong(crate::core::facts::feature_capabilities(i.platform))
+            }
             _ => return Err(CL_INVALID_VALUE),
         })
     }

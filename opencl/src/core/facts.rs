@@ -30,6 +30,13 @@ pub struct Facts {
     /// `read_image*`/`write_image*` and sampler reads run there (umd's `images_typed_sim` and
     /// `images_sampler_sim`, this crate's `tests/python/images.py`).
     pub images: bool,
+    /// CL_DEVICE_IP_VERSION_INTEL's major and minor (cl_intel_device_attribute_query leaves the
+    /// meaning to the implementation, newer devices higher). Intel's runtime's numbers (NEO
+    /// 22.43, `ClHwHelperHw::getDeviceIpVersion` per core: Gen9 9.0, Gen11 11.0, Gen12LP 12.0,
+    /// Xe-HPG 12.7), so applications' version checks written against NEO hold; the revision
+    /// byte is 1 on a discrete device, 0 on an integrated one, as there
+    /// (`ClHwHelper::makeDeviceRevision`).
+    pub ip_version: (u16, u8),
 }
 
 pub fn facts(p: Platform) -> Facts {
@@ -39,24 +46,72 @@ pub fn facts(p: Platform) -> Facts {
             l3_bytes: 768 << 10,
             independent_forward_progress: true,
             images: true,
+            ip_version: (9, 0),
         },
         Platform::Icllp => Facts {
             max_clock_mhz: 1100,
             l3_bytes: 3 << 20,
             independent_forward_progress: true,
             images: true,
+            ip_version: (11, 0),
         },
         Platform::Tgllp => Facts {
             max_clock_mhz: 1350,
             l3_bytes: 3840 << 10,
             independent_forward_progress: false,
             images: true,
+            ip_version: (12, 0),
         },
         Platform::Dg2 => Facts {
             max_clock_mhz: 2100,
             l3_bytes: 16 << 20,
             independent_forward_progress: false,
             images: true,
+            ip_version: (12, 7),
         },
+    }
+}
+
+/// CL_DEVICE_IP_VERSION_INTEL: `major << 16 | minor << 8 | revision` (NEO's
+/// `makeDeviceIpVersion`), the revision 1 for a discrete device.
+pub fn ip_version(p: Platform, discrete: bool) -> u32 {
+    let (major, minor) = facts(p).ip_version;
+    u32::from(major) << 16 | u32::from(minor) << 8 | u32::from(discrete)
+}
+
+/// CL_DEVICE_FEATURE_CAPABILITIES_INTEL: DP4A where the EU has the `dp4a` instruction (Gen12
+/// on; `isa_encoder`'s opcode table), DPAS where it has a systolic array for `dpas`
+/// (`Platform::systolic_channels`). The simulator runs both (sim-eu `alu.rs`, `dpas.rs`).
+pub fn feature_capabilities(p: Platform) -> u64 {
+    use isa_encoder::model::opcode::Opcode;
+    let mut caps = 0;
+    if Opcode::Dp4a.number(p).is_some() {
+        caps |= opencl_sys::CL_DEVICE_FEATURE_FLAG_DP4A_INTEL;
+    }
+    if p.systolic_channels().is_some() {
+        caps |= opencl_sys::CL_DEVICE_FEATURE_FLAG_DPAS_INTEL;
+    }
+    caps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// NEO's answers (22.43, `ClHwHelperHw` per core): none on Gen9/Gen11, DP4A on Gen12LP,
+    /// DPAS and DP4A on Xe-HPG; IP versions 9.0.0, 11.0.0, 12.0.0 and 12.7.1 (discrete DG2).
+    #[test]
+    fn feature_flags_and_ip_versions_are_neos() {
+        use opencl_sys::{
+            CL_DEVICE_FEATURE_FLAG_DP4A_INTEL as DP4A, CL_DEVICE_FEATURE_FLAG_DPAS_INTEL as DPAS,
+        };
+        assert_eq!(feature_capabilities(Platform::Skl), 0);
+        assert_eq!(feature_capabilities(Platform::Icllp), 0);
+        assert_eq!(feature_capabilities(Platform::Tgllp), DP4A);
+        assert_eq!(feature_capabilities(Platform::Dg2), DP4A | DPAS);
+        assert_eq!(ip_version(Platform::Skl, false), 0x0009_0000);
+        assert_eq!(ip_version(Platform::Icllp, false), 0x000b_0000);
+        assert_eq!(ip_version(Platform::Tgllp, false), 0x000c_0000);
+        assert_eq!(ip_version(Platform::Dg2, true), 0x000c_0701);
     }
 }

@@ -7,6 +7,7 @@ pub mod build;
 pub mod context;
 pub mod device;
 pub mod device_info;
+pub mod device_uuid;
 pub mod event;
 pub mod extensions;
 pub mod facts;

@@ -37,7 +37,8 @@ pub fn get() -> &'static Arc<Handle<Platform>> {
         let (opened, refused) = open_devices(std::env::var("INTEL_GPU_DEVICES").ok());
         let devices = opened
             .into_iter()
-            .map(|d| crate::core::handle::leak(Device::new(d)))
+            .zip(0..)
+            .map(|(d, index)| crate::core::handle::leak(Device::new(d, index)))
             .collect();
         crate::core::handle::leak(Platform { devices, refused })
     })

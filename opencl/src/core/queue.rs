@@ -610,6 +610,7 @@ pub fn create_queue(
     device: cl_device_id,
     props: cl_command_queue_properties,
     property_list: Vec<cl_queue_properties>,
+    priority: umd::device::QueuePriority,
 ) -> Result<cl_command_queue, cl_int> {
     let c = Handle::<Context>::get(context)?;
     let d = Handle::<Device>::get(device)?;
@@ -617,7 +618,11 @@ pub fn create_queue(
         return Err(CL_INVALID_DEVICE);
     }
     queue_props(&d.obj, props)?;
-    let umd = d.obj.umd.create_queue().map_err(|_| CL_OUT_OF_RESOURCES)?;
+    let umd = d
+        .obj
+        .umd
+        .create_queue_with_priority(priority)
+        .map_err(|_| CL_OUT_OF_RESOURCES)?;
     let exec = Arc::new(Exec {
         umd,
         device: d.clone(),

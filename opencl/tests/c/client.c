@@ -41,6 +41,14 @@ static void CL_CALLBACK on_event(cl_event ev, cl_int status, void *user) {
     callback_status = status;
 }
 
+/* OpenCL C 2.0: the enqueued local size (a partial first group's get_local_size is smaller). */
+static const char *sizes_source =
+    "kernel void sizes(global uint* out) {\n"
+    "    if (get_global_id(0) == get_global_offset(0) && get_global_id(1) == get_global_offset(1) &&\n"
+    "        get_global_id(2) == get_global_offset(2))\n"
+    "        for (uint d = 0; d < 3; d++) out[d] = (uint)get_enqueued_local_size(d);\n"
+    "}\n";
+
 static const char *source =
     "__attribute__((intel_reqd_sub_group_size(8)))\n"
     "kernel void sg(global uint* out, uint k) {\n"
@@ -76,6 +84,39 @@ int main(void) {
     EXPECT("on-device queue refused", err, CL_INVALID_QUEUE_PROPERTIES);
     EXPECT("no queue returned", odq == NULL, 1);
 
+    /* cl_khr_priority_hints, cl_khr_throttle_hints: the three levels of each are accepted and
+     * listed back; another value is CL_INVALID_VALUE; with an on-device queue,
+     * CL_INVALID_QUEUE_PROPERTIES. A low-priority queue runs kernels like any other (below). */
+    const cl_queue_properties levels[] = {CL_QUEUE_PRIORITY_HIGH_KHR, CL_QUEUE_PRIORITY_MED_KHR,
+                                          CL_QUEUE_PRIORITY_LOW_KHR};
+    for (int l = 0; l < 3; l++) {
+        const cl_queue_properties hinted[] = {CL_QUEUE_PRIORITY_KHR, levels[l], CL_QUEUE_THROTTLE_KHR,
+                                              (cl_queue_properties)(1 << l), 0};
+        cl_command_queue hq = clCreateCommandQueueWithProperties(ctx, device, hinted, &err);
+        EXPECT("hinted queue", err, CL_SUCCESS);
+        cl_queue_properties back[8] = {0};
+        size_t back_size = 0;
+        EXPECT("hinted queue's properties",
+               clGetCommandQueueInfo(hq, CL_QUEUE_PROPERTIES_ARRAY, sizeof back, back, &back_size), CL_SUCCESS);
+        EXPECT("the hints listed back", back_size == sizeof hinted && memcmp(back, hinted, sizeof hinted) == 0, 1);
+        clReleaseCommandQueue(hq);
+    }
+    clCreateCommandQueueWithProperties(ctx, device, (cl_queue_properties[]){CL_QUEUE_PRIORITY_KHR, 3, 0}, &err);
+    EXPECT("two priorities at once", err, CL_INVALID_VALUE);
+    clCreateCommandQueueWithProperties(ctx, device, (cl_queue_properties[]){CL_QUEUE_PRIORITY_KHR, 0, 0}, &err);
+    EXPECT("no priority", err, CL_INVALID_VALUE);
+    clCreateCommandQueueWithProperties(ctx, device, (cl_queue_properties[]){CL_QUEUE_THROTTLE_KHR, 8, 0}, &err);
+    EXPECT("unknown throttle", err, CL_INVALID_VALUE);
+    clCreateCommandQueueWithProperties(
+        ctx, device,
+        (cl_queue_properties[]){CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE,
+                                CL_QUEUE_PRIORITY_KHR, CL_QUEUE_PRIORITY_LOW_KHR, 0},
+        &err);
+    EXPECT("priority of an on-device queue", err, CL_INVALID_QUEUE_PROPERTIES);
+    cl_command_queue low_q = clCreateCommandQueueWithProperties(
+        ctx, device, (cl_queue_properties[]){CL_QUEUE_PRIORITY_KHR, CL_QUEUE_PRIORITY_LOW_KHR, 0}, &err);
+    EXPECT("low-priority queue", err, CL_SUCCESS);
+
     /* cl_khr_create_command_queue: the same queue through the extension's entry point. */
     typedef cl_command_queue (*create_queue_khr)(cl_context, cl_device_id, const cl_queue_properties_khr *,
                                                  cl_int *);
@@ -109,6 +150,63 @@ int main(void) {
     EXPECT("8", sg_sizes[0], 8);
     EXPECT("16", sg_sizes[1], 16);
     EXPECT("32", sg_sizes[2], 32);
+
+    /* cl_khr_device_uuid: 16-byte UUIDs, the device's from Intel's vendor id and the PCI device
+     * id (NEO's layout); no LUID on Linux; a buffer one byte short is CL_INVALID_VALUE. */
+    cl_uchar uuid[CL_UUID_SIZE_KHR];
+    size_t got = 0;
+    cl_uint pci_id = 0;
+    EXPECT("device id (Intel)", clGetDeviceInfo(device, CL_DEVICE_ID_INTEL, sizeof pci_id, &pci_id, &got), CL_SUCCESS);
+    EXPECT("device id size", got, sizeof(cl_uint));
+    EXPECT("device UUID", clGetDeviceInfo(device, CL_DEVICE_UUID_KHR, sizeof uuid, uuid, &got), CL_SUCCESS);
+    EXPECT("device UUID size", got, CL_UUID_SIZE_KHR);
+    EXPECT("UUID: vendor id", uuid[0] | uuid[1] << 8, 0x8086);
+    EXPECT("UUID: PCI device id", uuid[4] | uuid[5] << 8, pci_id);
+    EXPECT("UUID one byte short", clGetDeviceInfo(device, CL_DEVICE_UUID_KHR, sizeof uuid - 1, uuid, NULL),
+           CL_INVALID_VALUE);
+    EXPECT("driver UUID", clGetDeviceInfo(device, CL_DRIVER_UUID_KHR, sizeof uuid, uuid, &got), CL_SUCCESS);
+    EXPECT("driver UUID size", got, CL_UUID_SIZE_KHR);
+    cl_bool luid_valid = CL_TRUE;
+    EXPECT("LUID validity", clGetDeviceInfo(device, CL_DEVICE_LUID_VALID_KHR, sizeof luid_valid, &luid_valid, &got),
+           CL_SUCCESS);
+    EXPECT("LUID validity size", got, sizeof(cl_bool));
+    EXPECT("no LUID on Linux", luid_valid, CL_FALSE);
+    cl_uchar luid[CL_LUID_SIZE_KHR];
+    EXPECT("LUID", clGetDeviceInfo(device, CL_DEVICE_LUID_KHR, sizeof luid, luid, &got), CL_SUCCESS);
+    EXPECT("LUID size", got, CL_LUID_SIZE_KHR);
+    EXPECT("node mask", clGetDeviceInfo(device, CL_DEVICE_NODE_MASK_KHR, sizeof u, &u, &got), CL_SUCCESS);
+    EXPECT("node mask size", got, sizeof(cl_uint));
+
+    /* cl_khr_pci_bus_info: the struct, with a device number below 32 and a function below 8. */
+    cl_device_pci_bus_info_khr bus;
+    EXPECT("PCI bus info", clGetDeviceInfo(device, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof bus, &bus, &got), CL_SUCCESS);
+    EXPECT("PCI bus info size", got, sizeof bus);
+    EXPECT("PCI device number", bus.pci_device < 32 && bus.pci_function < 8, 1);
+    EXPECT("PCI bus info one byte short",
+           clGetDeviceInfo(device, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof bus - 1, &bus, NULL), CL_INVALID_VALUE);
+
+    /* cl_intel_device_attribute_query: cl_uint (cl_version) answers whose topology holds the
+     * device's EUs, and a bitfield of the two defined flags. */
+    cl_uint slices = 0, per_slice = 0, eus_per = 0, threads = 0, cus = 0, ip = 0;
+    const cl_device_info attrs[] = {CL_DEVICE_NUM_SLICES_INTEL, CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL,
+                                    CL_DEVICE_NUM_EUS_PER_SUB_SLICE_INTEL, CL_DEVICE_NUM_THREADS_PER_EU_INTEL,
+                                    CL_DEVICE_IP_VERSION_INTEL};
+    cl_uint *vals[] = {&slices, &per_slice, &eus_per, &threads, &ip};
+    for (int a = 0; a < 5; a++) {
+        EXPECT("attribute query", clGetDeviceInfo(device, attrs[a], sizeof(cl_uint), vals[a], &got), CL_SUCCESS);
+        EXPECT("attribute size", got, sizeof(cl_uint));
+        EXPECT("attribute one byte short", clGetDeviceInfo(device, attrs[a], 3, vals[a], NULL), CL_INVALID_VALUE);
+    }
+    clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL);
+    EXPECT("the topology holds every EU", slices * per_slice * eus_per >= cus && cus > 0, 1);
+    EXPECT("threads per EU", threads == 7 || threads == 8, 1);
+    cl_device_feature_capabilities_intel caps = ~0ull;
+    EXPECT("feature capabilities", clGetDeviceInfo(device, CL_DEVICE_FEATURE_CAPABILITIES_INTEL, sizeof caps, &caps, &got),
+           CL_SUCCESS);
+    EXPECT("feature capabilities size", got, sizeof caps);
+    EXPECT("only defined flags", caps & ~(cl_device_feature_capabilities_intel)(CL_DEVICE_FEATURE_FLAG_DP4A_INTEL |
+                                                                              CL_DEVICE_FEATURE_FLAG_DPAS_INTEL),
+           0);
 
     /* Buffers: bad sizes, flags and host pointers. */
     clCreateBuffer(ctx, CL_MEM_READ_WRITE, 0, NULL, &err);
@@ -272,6 +370,60 @@ int main(void) {
     clGetKernelWorkGroupInfo(fixed, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof cwg, cwg, NULL);
     EXPECT("compile work-group size", cwg[0] * 100 + cwg[1] * 10 + cwg[2], 1611);
 
+    /* cl_khr_suggested_local_work_size: the suggestion is the local size an enqueue with a NULL
+     * local size runs (the kernel reports its enqueued local size), within the kernel's
+     * maximum; the reqd_work_group_size of a kernel that has one; the spec's errors. */
+    clGetKernelSuggestedLocalWorkSizeKHR_fn suggest = (clGetKernelSuggestedLocalWorkSizeKHR_fn)
+        clGetExtensionFunctionAddressForPlatform(platform, "clGetKernelSuggestedLocalWorkSizeKHR");
+    EXPECT("cl_khr_suggested_local_work_size entry point", suggest != NULL, 1);
+    if (suggest) {
+        cl_program sprog = clCreateProgramWithSource(ctx, 1, &sizes_source, NULL, &err);
+        EXPECT("sizes program", clBuildProgram(sprog, 0, NULL, "-cl-std=CL2.0", NULL, NULL), CL_SUCCESS);
+        cl_kernel sizes = clCreateKernel(sprog, "sizes", &err);
+        EXPECT("sizes kernel", err, CL_SUCCESS);
+        size_t one[3] = {1000, 1, 1}, sl[3] = {0, 0, 0};
+        EXPECT("arguments not set", suggest(q, sizes, 1, NULL, one, sl), CL_INVALID_KERNEL_ARGS);
+        clSetKernelArg(sizes, 0, sizeof out, &out);
+        size_t kwg = 0;
+        clGetKernelWorkGroupInfo(sizes, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL);
+        const size_t ranges[][4] = {
+            {1, 1000, 1, 1}, {1, 64, 1, 1}, {1, 7, 1, 1}, {1, 4096, 1, 1}, {1, 97, 1, 1},
+            {2, 100, 37, 1}, {2, 16, 16, 1}, {3, 8, 6, 5}, {3, 3, 5, 7},
+        };
+        for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
+            cl_uint dims = (cl_uint)ranges[r][0];
+            const size_t *g = &ranges[r][1];
+            const size_t offset[3] = {5, 2, 1};
+            size_t want[3] = {1, 1, 1};
+            /* Every other range on the low-priority queue. */
+            cl_command_queue rq = r % 2 ? low_q : q;
+            EXPECT("suggestion", suggest(rq, sizes, dims, offset, g, want), CL_SUCCESS);
+            EXPECT("within the kernel's work-group size", want[0] * want[1] * want[2] <= kwg, 1);
+            cl_uint seen[3] = {0, 0, 0};
+            clEnqueueWriteBuffer(rq, out, CL_TRUE, 0, sizeof seen, seen, 0, NULL, NULL);
+            EXPECT("enqueue with a NULL local size",
+                   clEnqueueNDRangeKernel(rq, sizes, dims, offset, g, NULL, 0, NULL, NULL), CL_SUCCESS);
+            clEnqueueReadBuffer(rq, out, CL_TRUE, 0, sizeof seen, seen, 0, NULL, NULL);
+            for (cl_uint d = 0; d < 3; d++)
+                EXPECT("suggested = the local size run", seen[d], d < dims ? want[d] : 1);
+        }
+        size_t fwant[3] = {0, 0, 0};
+        size_t g64 = 64;
+        EXPECT("suggestion for reqd_work_group_size", suggest(q, fixed, 1, NULL, &g64, fwant), CL_SUCCESS);
+        EXPECT("the required size", fwant[0], 16);
+        EXPECT("NULL result", suggest(q, sizes, 1, NULL, one, NULL), CL_INVALID_VALUE);
+        EXPECT("work_dim 0", suggest(q, sizes, 0, NULL, one, sl), CL_INVALID_WORK_DIMENSION);
+        EXPECT("work_dim 4", suggest(q, sizes, 4, NULL, one, sl), CL_INVALID_WORK_DIMENSION);
+        EXPECT("NULL global size", suggest(q, sizes, 1, NULL, NULL, sl), CL_INVALID_GLOBAL_WORK_SIZE);
+        size_t zero[3] = {16, 0, 1};
+        EXPECT("zero global size", suggest(q, sizes, 2, NULL, zero, sl), CL_INVALID_GLOBAL_WORK_SIZE);
+        EXPECT("a context as the queue", suggest((cl_command_queue)ctx, sizes, 1, NULL, one, sl),
+               CL_INVALID_COMMAND_QUEUE);
+        EXPECT("a queue as the kernel", suggest(q, (cl_kernel)q, 1, NULL, one, sl), CL_INVALID_KERNEL);
+        clReleaseKernel(sizes);
+        clReleaseProgram(sprog);
+    }
+
     /* A store to an address no buffer backs. Under xe (EXPECT_PAGE_FAULTS=1) the GPU faults: the
      * command's event fails, the context's callback hears of it, and the context stays usable.
      * Under i915 the PPGTT sends unbound addresses to its scratch page, so the kernel completes
@@ -371,6 +523,7 @@ int main(void) {
     clReleaseProgram(prog);
     clReleaseMemObject(sub);
     clReleaseMemObject(out);
+    clReleaseCommandQueue(low_q);
     clReleaseCommandQueue(q);
     clGetContextInfo(ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof refs, &refs, NULL);
     EXPECT("context refs", refs, 1);

@@ -73,3 +73,32 @@ pub fn c_client_devices() -> impl Iterator<Item = &'static str> {
 pub fn page_faults(dev: &str) -> bool {
     dev.ends_with("@xe")
 }
+
+/// Where Debian's intel-opencl-icd (the package that also ships ocloc) installs Intel's runtime
+/// (NEO), the oracle the device queries are compared with.
+pub const NEO: &str = "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so";
+
+/// An `.icd` file in `dir` naming NEO; None when the oracle policy skips (no Intel compiler
+/// package installed), `why` naming the test.
+pub fn neo_icd(dir: &Path, why: &str) -> Option<PathBuf> {
+    oracles::get(oracles::Oracle::Ocloc, why)?;
+    assert!(
+        Path::new(NEO).is_file(),
+        "{NEO} missing although intel-opencl-icd's ocloc is installed"
+    );
+    let icd = dir.join("neo.icd");
+    std::fs::write(&icd, format!("{NEO}\n")).expect("write neo.icd");
+    Some(icd)
+}
+
+/// `program` run with NEO (`neo_icd`) on the simulated `platform` under i915, through the
+/// simulator shim (`LD_PRELOAD`): Intel's runtime on the same simulated GPU as ours.
+pub fn neo_command(program: &Path, neo_icd: &Path, platform: oracles::Platform) -> Command {
+    let shim = oracles::workspace::cdylib("sim-shim", "libintel_gpu_sim_shim.so");
+    let mut cmd = Command::new(program);
+    cmd.env("LD_PRELOAD", shim)
+        .env("INTEL_GPU_SIM", format!("{}@i915", platform.name()))
+        .env("OCL_ICD_VENDORS", neo_icd)
+        .env_remove("NEOReadDebugKeys");
+    cmd
+}

@@ -104,6 +104,39 @@ pub enum Outcome {
     Banned,
 }
 
+/// How the kernel driver schedules a queue's work against other work (OpenCL's
+/// cl_khr_priority_hints). Only lowering is asked for: raising a context above the default
+/// needs CAP_SYS_NICE under both drivers, as Intel's runtime (NEO) also leaves high at the
+/// default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum QueuePriority {
+    /// i915: `I915_CONTEXT_PARAM_PRIORITY` = I915_CONTEXT_MIN_USER_PRIORITY (-1023), NEO's
+    /// value for a low-priority queue; xe: `DRM_XE_EXEC_QUEUE_SET_PROPERTY_PRIORITY` =
+    /// XE_EXEC_QUEUE_PRIORITY_LOW (0).
+    Low,
+    /// The kernel driver's default.
+    #[default]
+    Normal,
+}
+
+/// I915_CONTEXT_MIN_USER_PRIORITY (i915_drm.h).
+const I915_MIN_USER_PRIORITY: i64 = -1023;
+/// XE_EXEC_QUEUE_PRIORITY_LOW (xe_exec_queue_types.h).
+const XE_PRIORITY_LOW: u64 = 0;
+
+impl QueuePriority {
+    /// The xe exec-queue properties this priority asks for.
+    fn xe_properties(self) -> &'static [(u32, u64)] {
+        match self {
+            QueuePriority::Low => &[(
+                xe_uapi::DRM_XE_EXEC_QUEUE_SET_PROPERTY_PRIORITY,
+                XE_PRIORITY_LOW,
+            )],
+            QueuePriority::Normal => &[],
+        }
+    }
+}
+
 /// The engine a submission runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
@@ -130,6 +163,8 @@ pub struct XePath {
     pub dev: Xe,
     vm: u32,
     engine: xe_uapi::drm_xe_engine_class_instance,
+    /// The device has VRAM (a discrete GPU).
+    local_memory: bool,
     /// The copy engine, if the device has one: a queue's blits get their own exec queue on it.
     copy_engine: Option<xe_uapi::drm_xe_engine_class_instance>,
     /// Placement mask and caching for new BOs.
@@ -206,6 +241,7 @@ impl Backend {
             dev,
             vm,
             engine,
+            local_memory: vram.is_some(),
             copy_engine,
             placement,
             caching,
@@ -214,15 +250,41 @@ impl Backend {
         }))
     }
 
-    /// A new context (i915) or exec queue (xe) in the device's VM, for one queue.
-    pub fn context_create(&self) -> Result<u32> {
+    /// A new context (i915) or exec queue (xe) in the device's VM, for one queue, scheduled
+    /// at `priority`.
+    pub fn context_create(&self, priority: QueuePriority) -> Result<u32> {
         Ok(match self {
-            Backend::I915(d) => d.dev.context_create(&ContextParams {
-                vm_id: Some(d.vm),
-                ..Default::default()
-            })?,
-            Backend::Xe(x) => x.dev.exec_queue_create(x.vm, &[x.engine], &[])?,
+            Backend::I915(d) => {
+                let ctx = d.dev.context_create(&ContextParams {
+                    vm_id: Some(d.vm),
+                    ..Default::default()
+                })?;
+                if priority == QueuePriority::Low {
+                    let low = I915_MIN_USER_PRIORITY as u64;
+                    if let Err(e) =
+                        d.dev
+                            .context_setparam(ctx, i915_uapi::I915_CONTEXT_PARAM_PRIORITY, low)
+                    {
+                        let _ = d.dev.context_destroy(ctx);
+                        return Err(e.into());
+                    }
+                }
+                ctx
+            }
+            Backend::Xe(x) => {
+                x.dev
+                    .exec_queue_create(x.vm, &[x.engine], priority.xe_properties())?
+            }
         })
+    }
+
+    /// Whether the kernel driver reports device-local memory (i915: a region besides system
+    /// memory; xe: a VRAM region): a discrete GPU.
+    pub fn has_local_memory(&self) -> bool {
+        match self {
+            Backend::I915(d) => d.local_memory,
+            Backend::Xe(x) => x.local_memory,
+        }
     }
 
     /// Whether blits can be submitted ([`Engine::Copy`]).
@@ -235,14 +297,15 @@ impl Backend {
 
     /// The context a queue whose context is `ctx` submits blits on: the same one on i915 (its
     /// copy engine), a new exec queue on the copy engine on xe.
-    pub fn copy_context_create(&self, ctx: u32) -> Result<u32> {
+    pub fn copy_context_create(&self, ctx: u32, priority: QueuePriority) -> Result<u32> {
         match self {
             Backend::I915(_) => Ok(ctx),
             Backend::Xe(x) => {
                 let eci = x.copy_engine.ok_or_else(|| {
                     crate::Error::Unsupported("the device has no copy engine".into())
                 })?;
-                Ok(x.dev.exec_queue_create(x.vm, &[eci], &[])?)
+                Ok(x.dev
+                    .exec_queue_create(x.vm, &[eci], priority.xe_properties())?)
             }
         }
     }
@@ -510,6 +573,11 @@ impl Backend {
         }
     }
 
+    /// The device's sysfs directory (the render node's), if it has one.
+    pub(crate) fn sysfs_dir(&self) -> Option<std::path::PathBuf> {
+        self.file().sysfs_dir()
+    }
+
     fn driver(&self) -> Driver {
         match self {
             Backend::I915(_) => Driver::I915,
@@ -694,13 +762,32 @@ mod tests {
         \x20 batch: [0x00000000_00400000, 0x00000000_00401000]\n\
         \x20 FAULT_REG: 0x00000001\n  hung: 1\n";
 
+    /// A low-priority queue's context is at I915_CONTEXT_MIN_USER_PRIORITY, read back from the
+    /// kernel driver (i915 `CONTEXT_GETPARAM`); a normal one at i915's default, 0. Under xe
+    /// the exec queue is created with the low priority property (an unknown or privileged
+    /// value would be refused).
+    #[test]
+    fn a_low_priority_queue_asks_the_kernel_driver_for_it() {
+        let root = tempfile::tempdir().unwrap();
+        let b = backend(sim::Kmd::I915, &root.path().join("renderD128"));
+        let Backend::I915(d) = &b else { unreachable!() };
+        let prio = i915_uapi::I915_CONTEXT_PARAM_PRIORITY;
+        let low = b.context_create(QueuePriority::Low).unwrap();
+        assert_eq!(d.dev.context_getparam(low, prio).unwrap() as i64, -1023);
+        let normal = b.context_create(QueuePriority::Normal).unwrap();
+        assert_eq!(d.dev.context_getparam(normal, prio).unwrap(), 0);
+        let x = backend(sim::Kmd::Xe, &root.path().join("renderD129"));
+        let q = x.context_create(QueuePriority::Low).unwrap();
+        x.copy_context_create(q, QueuePriority::Low).unwrap();
+    }
+
     #[test]
     fn i915_fault_error_names_the_captured_address() {
         let root = tempfile::tempdir().unwrap();
         let node = root.path().join("sys/class/drm/renderD128");
         touch(&node.join("device/drm/card0/error"), I915_FAULT);
         let b = backend(sim::Kmd::I915, &node);
-        let ctx = b.context_create().unwrap();
+        let ctx = b.context_create(QueuePriority::Normal).unwrap();
         let err = b.hardware_error(ctx, 0x40_0000);
         match &err {
             crate::Error::GpuFault {
@@ -729,7 +816,7 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let node = root.path().join("renderD129");
         let b = backend(sim::Kmd::Xe, &node);
-        let q = b.context_create().unwrap();
+        let q = b.context_create(QueuePriority::Normal).unwrap();
         match b.hardware_error(q, 0x20_0000) {
             crate::Error::GpuHang { detail, .. } => {
                 assert!(detail.contains("no error capture"), "{detail}")

@@ -94,6 +94,7 @@ mod tests {
             kmd: KmdChoice::I915,
             eu_count: eus,
             subslice_count: subslices,
+            slice_count: 1,
             simulated: true,
             topology: gen_data(p).representative,
             limits: batchbuffer::builder::DeviceLimits::representative(p),

@@ -8,7 +8,7 @@ use batchbuffer::builder::ScratchSpace;
 use kmd_iface::seam::Mapping;
 use platform::Platform;
 
-use super::{auto_node, DeviceInfo, DeviceSpec, GpuClock, Inner, KmdChoice};
+use super::{auto_node, DeviceInfo, DeviceSpec, GpuClock, Inner, KmdChoice, QueuePriority};
 use crate::dispatch::DispatchReport;
 use crate::error::Result;
 use crate::image::{Image, ImageDesc, ImageFormat};
@@ -67,7 +67,7 @@ impl Device {
         want: Option<KmdChoice>,
     ) -> Result<Device> {
         let inner = Inner::open(name, file, want)?;
-        let queue = Queue::new(&inner)?;
+        let queue = Queue::new(&inner, QueuePriority::Normal)?;
         Ok(Device { inner, queue })
     }
 
@@ -77,6 +77,18 @@ impl Device {
 
     pub fn platform(&self) -> Platform {
         self.inner.info.platform
+    }
+
+    /// Where the device sits on the PCI bus, as its kernel driver presents it in sysfs (the
+    /// simulator: its sysfs tree); None where sysfs does not say. Read on each call.
+    pub fn pci_address(&self) -> Option<kmd_iface::pci_address::PciAddress> {
+        let dir = self.inner.backend().sysfs_dir()?;
+        kmd_iface::pci_address::of_node(&dir)
+    }
+
+    /// Whether the kernel driver reports memory of the device's own (VRAM): a discrete GPU.
+    pub fn has_local_memory(&self) -> bool {
+        self.inner.backend().has_local_memory()
     }
 
     /// The GPU timestamp now and the host time it was read at, with its frequency: converts
@@ -125,7 +137,12 @@ impl Device {
 
     /// A new queue with its own context (i915) or exec queue (xe).
     pub fn create_queue(&self) -> Result<Queue> {
-        Queue::new(&self.inner)
+        Queue::new(&self.inner, QueuePriority::Normal)
+    }
+
+    /// A new queue whose work the kernel driver schedules at `priority`.
+    pub fn create_queue_with_priority(&self, priority: QueuePriority) -> Result<Queue> {
+        Queue::new(&self.inner, priority)
     }
 
     /// A host event: dependants wait until [`Event::signal`].

@@ -27,7 +27,7 @@ use platform::Platform;
 
 pub(crate) use backend::Backend;
 pub(crate) use backend::SubmitScratch;
-pub use backend::{Caching, Engine, ExecObject, GpuClock, Outcome};
+pub use backend::{Caching, Engine, ExecObject, GpuClock, Outcome, QueuePriority};
 pub use handle::Device;
 #[cfg(feature = "sim")]
 pub use simulated::{sim_kmds, sim_parts};
@@ -168,6 +168,9 @@ pub struct DeviceInfo {
     /// Subslices the kernel driver reports (dual-subslices from Gen12 on, Xe-cores on
     /// Xe-HPG): a work-group runs in one (see [`DeviceInfo::max_work_group_size`]).
     pub subslice_count: u32,
+    /// Enabled slices the kernel driver reports (i915's topology query; xe reports DSS
+    /// without slices: 1).
+    pub slice_count: u32,
     pub simulated: bool,
     /// The GT topology the kernel driver reports.
     pub topology: batchbuffer::builder::GtTopology,
@@ -266,11 +269,13 @@ impl Inner {
                 reason: format!("is driven by {}, not {}", got.name(), w.name()),
             });
         }
-        let (device_id, backend, topo) = match kmd {
+        let (device_id, backend, topo, slice_count) = match kmd {
             Kmd::I915(d) => {
                 let params = d.params()?;
-                let topo = topology::from_i915(&d.topology()?);
-                (params.chipset_id, Backend::new_i915(d)?, topo)
+                let t = d.topology()?;
+                let topo = topology::from_i915(&t);
+                let slices = t.slice_total() as u32;
+                (params.chipset_id, Backend::new_i915(d)?, topo, slices)
             }
             Kmd::Xe(x) => {
                 let id = x.config()?.device_id().unwrap_or(0);
@@ -279,7 +284,7 @@ impl Inner {
                     .platform;
                 let arch_eus = gen_data(p).representative.max_eus_per_subslice;
                 let topo = topology::from_xe(&x.gt_topology()?, arch_eus);
-                (id, Backend::new_xe(x, p)?, topo)
+                (id, Backend::new_xe(x, p)?, topo, 1)
             }
         };
         let platform = kmd_iface::pci::platform_for(device_id)
@@ -296,6 +301,7 @@ impl Inner {
                 kmd: got,
                 eu_count: topo.eus,
                 subslice_count: topo.subslices,
+                slice_count,
                 topology: topo,
                 limits,
             },

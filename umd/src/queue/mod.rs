@@ -62,7 +62,7 @@ use event::{DepState, Flight, State, Work};
 pub(crate) use event::{Fence, NEXT_FENCE};
 
 use crate::batch_memo::{ArenaMemo, BatchKey};
-use crate::device::{Engine, ExecObject, HoldsWork, Inner, Outcome, SubmitScratch};
+use crate::device::{Engine, ExecObject, HoldsWork, Inner, Outcome, QueuePriority, SubmitScratch};
 use crate::error::{Error, Result};
 use crate::memory::Bo;
 use crate::payload::Payload;
@@ -102,6 +102,8 @@ struct InFlight {
 #[derive(Debug)]
 pub(crate) struct QueueState {
     ctx: u32,
+    /// What `ctx` (and a replacement, and the blit exec queue) is scheduled at.
+    priority: QueuePriority,
     /// The exec queue of its blits on xe, made at the first one (i915 uses `ctx`).
     copy_ctx: Option<u32>,
     /// The last work handed to the kernel and its engine: work for the other engine waits for
@@ -149,12 +151,13 @@ pub struct Queue {
 }
 
 impl Queue {
-    pub(crate) fn new(dev: &Arc<Inner>) -> Result<Queue> {
-        let ctx = dev.backend().context_create()?;
+    pub(crate) fn new(dev: &Arc<Inner>, priority: QueuePriority) -> Result<Queue> {
+        let ctx = dev.backend().context_create(priority)?;
         let inner = Arc::new(QueueInner {
             dev: dev.clone(),
             state: Mutex::new(QueueState {
                 ctx,
+                priority,
                 copy_ctx: None,
                 last: None,
                 held: VecDeque::new(),
@@ -402,7 +405,7 @@ impl QueueState {
             (Engine::Compute, _) => Ok(self.ctx),
             (Engine::Copy, Some(c)) => Ok(c),
             (Engine::Copy, None) => {
-                let c = dev.backend().copy_context_create(self.ctx)?;
+                let c = dev.backend().copy_context_create(self.ctx, self.priority)?;
                 if dev.backend().copy_context_is_separate() {
                     self.copy_ctx = Some(c);
                 }
@@ -416,13 +419,13 @@ impl QueueState {
         let b = dev.backend();
         match (engine, self.copy_ctx) {
             (Engine::Copy, Some(old)) => {
-                let fresh = b.copy_context_create(self.ctx)?;
+                let fresh = b.copy_context_create(self.ctx, self.priority)?;
                 b.context_destroy(old);
                 self.copy_ctx = Some(fresh);
                 Ok(fresh)
             }
             _ => {
-                let fresh = b.context_create()?;
+                let fresh = b.context_create(self.priority)?;
                 b.context_destroy(std::mem::replace(&mut self.ctx, fresh));
                 Ok(fresh)
             }
