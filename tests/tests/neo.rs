@@ -656,9 +656,11 @@ fn batch_diff(tool: &Path, p: Platform, a: &Path, b: &Path) -> String {
 
 /// One corpus case captured through NEO and through umd on sim:tgllp, compared with
 /// `intel-gpu-run batch-diff`: the tool must name what `firmware-notes/neo-side-by-side.md`
-/// found by reading the two decoded batches by hand (NEO's 768-thread MEDIA_VFE_STATE against
-/// umd's 672, NEO's CS_CHICKEN1 write and STATE_COMPUTE_MODE, NEO's 3D/GPGPU pipeline switches
-/// around them), and a capture compared with itself must show no difference.
+/// first found by reading the two decoded batches by hand (NEO's CS_CHICKEN1 write and
+/// STATE_COMPUTE_MODE, its 3D/GPGPU pipeline switches around them, its chained jump into the
+/// queue's stream, one interface descriptor for both walkers where umd loads a second, 32 more
+/// bytes of indirect data for the partial group), and a capture compared with itself must show
+/// no difference.
 #[test]
 fn batch_diff_of_neo_and_umd() {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
@@ -680,11 +682,12 @@ fn batch_diff_of_neo_and_umd() {
     let diff = batch_diff(&tool, Platform::Tgllp, &neo, &ours);
     eprintln!("{diff}");
     for want in [
-        // 96 EUs x 8 threads against tgllp's 7 per EU (the field holds the count minus one).
-        "MEDIA_VFE_STATE: Maximum Number of Threads: 767 | 671",
         "MI_LOAD_REGISTER_IMM 0x2580 (CS_CHICKEN1): 0x00060004 | -",
         "STATE_COMPUTE_MODE: (instance): programmed | not programmed",
-        "PIPELINE_SELECT sequence: 0 (3D), 0 (3D), 2 (GPGPU), 2 (GPGPU) | 2 (GPGPU)",
+        "PIPELINE_SELECT sequence: 0 (3D), 2 (GPGPU), 0 (3D), 2 (GPGPU) | 2 (GPGPU)",
+        "MI_BATCH_BUFFER_START commands: 1 | 0",
+        "MEDIA_INTERFACE_DESCRIPTOR_LOAD commands: 0 | 1",
+        "GPGPU_WALKER: Indirect Data Length: 320 | 288",
     ] {
         assert!(diff.contains(want), "batch-diff does not say {want:?}");
     }

@@ -209,30 +209,41 @@ impl Diff {
         }
     }
 
-    /// Compares the local IDs each thread of a group gets.
-    pub fn local_ids(&mut self, a: &Value, b: &Value) {
+    /// Compares the local IDs each thread of a group gets. Lanes the last thread's execution
+    /// mask (`masks`, from the records) disables run no work-item: they show as `_`.
+    pub fn local_ids(&mut self, a: &Value, b: &Value, masks: (Option<u64>, Option<u64>)) {
         let s = "local IDs";
         self.json(s, "source", &a["source"], &b["source"]);
         self.json(s, "channels", &a["channels"], &b["channels"]);
         let threads = |v: &Value| v["threads"].as_array().cloned().unwrap_or_default();
         let (ta, tb) = (threads(a), threads(b));
         self.value(s, "threads", ta.len().to_string(), tb.len().to_string());
-        let list = |v: Option<&Value>| match v.and_then(Value::as_array) {
+        let list = |v: Option<&Value>, mask: Option<u64>| match v.and_then(Value::as_array) {
             Some(ids) => ids
                 .iter()
-                .map(|x| x.to_string())
+                .enumerate()
+                .map(|(lane, x)| match mask {
+                    Some(m) if lane < 64 && m >> lane & 1 == 0 => "_".to_string(),
+                    _ => x.to_string(),
+                })
                 .collect::<Vec<_>>()
                 .join(" "),
             None => ABSENT.to_string(),
         };
         for t in 0..ta.len().max(tb.len()) {
+            let mask = |n: usize, m: Option<u64>| if t + 1 == n { m } else { None };
             for (c, name) in ["x", "y", "z"].iter().enumerate() {
                 let x = ta.get(t).and_then(|v| v.get(c));
                 let y = tb.get(t).and_then(|v| v.get(c));
                 if x.is_none() && y.is_none() {
                     continue;
                 }
-                self.value(s, &format!("thread {t} {name}"), list(x), list(y));
+                self.value(
+                    s,
+                    &format!("thread {t} {name}"),
+                    list(x, mask(ta.len(), masks.0)),
+                    list(y, mask(tb.len(), masks.1)),
+                );
             }
         }
     }
@@ -284,7 +295,8 @@ impl Diff {
             &[],
         );
         self.front_end(p, &a["front_end"], &b["front_end"]);
-        self.local_ids(&a["local_ids"], &b["local_ids"]);
+        let masks = (a["last_mask"].as_u64(), b["last_mask"].as_u64());
+        self.local_ids(&a["local_ids"], &b["local_ids"], masks);
         let (xa, xb) = (&a["indirect"], &b["indirect"]);
         self.json("indirect data", "length (walker field)", &xa["length"], &xb["length"]);
         self.data("cross-thread data", &xa["cross_thread"], &xb["cross_thread"]);
@@ -600,14 +612,21 @@ mod tests {
     fn local_ids_are_compared_per_thread_and_channel() {
         let a = json!({"source": "payload", "channels": 1, "threads": [[[0, 1, 2, 3]], [[4, 5, 6, 7]]]});
         let b = json!({"source": "payload", "channels": 1, "threads": [[[0, 1, 2, 3]], [[4, 5, 7, 6]]]});
+        let all = (None, None);
         let mut d = Diff::default();
-        d.local_ids(&a, &a);
+        d.local_ids(&a, &a, all);
         assert!(differing(&d).is_empty());
-        d.local_ids(&a, &b);
+        d.local_ids(&a, &b, all);
         assert_eq!(differing(&d), ["local IDs: thread 1 x: 4 5 6 7 | 4 5 7 6"]);
+        // The last thread's disabled lanes run nothing: their IDs do not matter.
+        let mut d = Diff::default();
+        d.local_ids(&a, &b, (Some(0x3), Some(0x3)));
+        assert!(differing(&d).is_empty(), "{:?}", differing(&d));
+        d.local_ids(&a, &b, (Some(0x7), Some(0x7)));
+        assert_eq!(differing(&d), ["local IDs: thread 1 x: 4 5 6 _ | 4 5 7 _"]);
         let hw = json!({"source": "hardware", "channels": 1, "threads": [[[0, 1, 2, 3]], [[4, 5, 6, 7]]]});
         let mut d = Diff::default();
-        d.local_ids(&a, &hw);
+        d.local_ids(&a, &hw, all);
         assert_eq!(differing(&d), ["local IDs: source: payload | hardware"]);
     }
 

@@ -5,7 +5,7 @@
 //! Addresses are made comparable between runs whose heaps lie elsewhere: heap pointers are kept
 //! as the offsets the hardware adds to their base, and a pointer found in the payload or a
 //! surface state is also given as its offset in the buffer object it points into. The format
-//! (every key) is described in `intel-gpu-run`'s README, section "batch-diff".
+//! (every key) is described in the root README, section "batch-diff".
 
 use batchbuffer::{
     ComputeWalker, GpgpuWalker, InterfaceDescriptorData, MediaInterfaceDescriptorLoad, Packet,
@@ -271,4 +271,201 @@ fn samplers(vm: &AddressSpace, dynamic: u64, idd: &InterfaceDescriptorData) -> V
         })
         .collect();
     json!({"offset": idd.sampler_state_pointer, "count_code": idd.sampler_count as u32, "states": states})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::Clock;
+    use crate::cs::{ComputeState, GpuTimer, HangRule};
+    use crate::device_info::DeviceInfo;
+    use crate::mem::Bo;
+    use batchbuffer::{MediaVfeState, RenderSurfaceState, SimdSize, StateBaseAddress};
+    use platform::Platform;
+
+    const HEAPS: u64 = 0x10_0000;
+    const BUFFER: u64 = 0x40_0000;
+    const P: Platform = Platform::Tgllp;
+
+    fn packed<T: Packet>(x: &T) -> Vec<u32> {
+        let mut dw = vec![0; 64];
+        let n = x.pack(P, &mut dw).unwrap();
+        dw.truncate(n);
+        dw
+    }
+
+    fn put(vm: &AddressSpace, at: u64, dw: &[u32]) {
+        let b: Vec<u8> = dw.iter().flat_map(|d| d.to_le_bytes()).collect();
+        vm.write(at, &b).unwrap();
+    }
+
+    /// A GPGPU_WALKER of 2 SIMD16 threads whose heaps, descriptor, payload and surface the
+    /// test lays out: the record gives back what was laid out, with heap pointers relative to
+    /// their bases and buffer pointers as offsets in their buffer.
+    #[test]
+    fn the_record_holds_what_the_walker_read() {
+        let mut vm = AddressSpace::new();
+        vm.bind(HEAPS, 0x10000, Bo::new(0x10000).unwrap(), 0, false)
+            .unwrap();
+        // The buffer's BO is bound from its second page.
+        vm.bind(BUFFER, 0x1000, Bo::new(0x2000).unwrap(), 0x1000, false)
+            .unwrap();
+        let mut state = ComputeState::default();
+        let sba = StateBaseAddress {
+            surface_state_base_address_modify_enable: true,
+            surface_state_base_address: HEAPS,
+            dynamic_state_base_address_modify_enable: true,
+            dynamic_state_base_address: HEAPS,
+            indirect_object_base_address_modify_enable: true,
+            indirect_object_base_address: HEAPS,
+            instruction_base_address_modify_enable: true,
+            instruction_base_address: HEAPS,
+            ..Default::default()
+        };
+        state.record_base_addresses(P, &packed(&sba)).unwrap();
+        let vfe = MediaVfeState {
+            maximum_number_of_threads: 767,
+            number_of_urb_entries: 1,
+            ..Default::default()
+        };
+        state.record(PacketId::MediaVfeState, &packed(&vfe));
+        let midl = MediaInterfaceDescriptorLoad {
+            interface_descriptor_total_length: 32,
+            interface_descriptor_data_start_address: 0x1000,
+            ..Default::default()
+        };
+        state.record(PacketId::MediaInterfaceDescriptorLoad, &packed(&midl));
+        let idd = InterfaceDescriptorData {
+            kernel_start_pointer: 0x2000,
+            binding_table_entry_count: 1,
+            binding_table_pointer: 0x3000,
+            constant_urb_entry_read_length: 1,
+            cross_thread_constant_data_read_length: 1,
+            number_of_threads_in_gpgpu_thread_group: 2,
+            shared_local_memory_size: batchbuffer::SharedLocalMemorySize::Encodes4k,
+            barrier_enable: true,
+            ..Default::default()
+        };
+        put(&vm, HEAPS + 0x1000, &packed(&idd));
+        // One native instruction, then the all-zero one where a kernel's padding starts.
+        let kernel: Vec<u8> = (1..=16).chain([0; 16]).collect();
+        vm.write(HEAPS + 0x2000, &kernel).unwrap();
+        put(&vm, HEAPS + 0x3000, &[0x3040]);
+        let ss = RenderSurfaceState {
+            surface_type: 4,
+            width: 127,
+            mocs: 2,
+            surface_base_address: BUFFER + 0x10,
+            ..Default::default()
+        };
+        put(&vm, HEAPS + 0x3040, &packed(&ss));
+        // Cross-thread data (one GRF): a pointer 8 bytes into the buffer, then the global
+        // size; then each thread's local IDs (one GRF of 16-bit x values).
+        let mut payload = vec![0u32; 8 * 3];
+        payload[0] = (BUFFER + 8) as u32;
+        payload[2] = 32;
+        for t in 0..2 {
+            for l in 0..16u32 {
+                let id = 16 * t + l;
+                let dw = &mut payload[8 + 8 * t as usize + l as usize / 2];
+                *dw |= id << (16 * (l % 2));
+            }
+        }
+        put(&vm, HEAPS + 0x4000, &payload);
+        let walker = GpgpuWalker {
+            indirect_data_length: 96,
+            indirect_data_start_address: 0x4000,
+            thread_width_counter_maximum: 1,
+            simd_size: SimdSize::Simd16,
+            thread_group_id_x_dimension: 3,
+            thread_group_id_y_dimension: 1,
+            thread_group_id_z_dimension: 1,
+            right_execution_mask: 0xffff,
+            bottom_execution_mask: 0xffff,
+            ..Default::default()
+        };
+        let dwords = packed(&walker);
+        let info = DeviceInfo::get(P);
+        let clock = Clock::new(info.timestamp_hz);
+        let timer = GpuTimer::new(HangRule::None);
+        let w = Walker {
+            platform: P,
+            topology: info.topology,
+            engine: &info.engines[0],
+            packet: PacketId::GpgpuWalker,
+            dwords: &dwords,
+            address: 0,
+            state: &state,
+            memory: &vm,
+            clock: &clock,
+            timer: &timer,
+        };
+        let r: Value = serde_json::from_str(&record(&w, 1, 0x40)).unwrap();
+        assert_eq!((r["walker"].as_u64(), r["offset"].as_u64()), (Some(1), Some(0x40)));
+        assert_eq!(r["packet"], "GPGPU_WALKER");
+        assert_eq!(r["bases"]["instruction"], HEAPS);
+        assert_eq!(r["idd"]["offset"], 0x1000);
+        assert_eq!(r["idd"]["dwords"], json!(packed(&idd)));
+        assert_eq!(r["kernel"]["offset"], 0x2000);
+        assert_eq!(r["kernel"]["bytes"], 32);
+        assert_eq!(
+            r["kernel"]["fnv1a64"],
+            format!("{:016x}", fnv1a64(&kernel))
+        );
+        assert_eq!(
+            (r["simd"].as_u64(), r["threads_per_group"].as_u64()),
+            (Some(16), Some(2))
+        );
+        assert_eq!(r["groups"], json!({"start": [0, 0, 0], "end": [3, 1, 1]}));
+        assert_eq!((r["slm_bytes"].as_u64(), r["last_mask"].as_u64()), (Some(4096), Some(0xffff)));
+        assert_eq!(r["front_end"]["packet"], "MEDIA_VFE_STATE");
+        assert_eq!(r["front_end"]["dwords"], json!(packed(&vfe)));
+        let x = &r["indirect"];
+        assert_eq!((x["offset"].as_u64(), x["length"].as_u64()), (Some(0x4000), Some(96)));
+        assert_eq!(x["cross_thread"]["dwords"], json!(payload[..8]));
+        // The pointer's binding starts 0x1000 into its BO.
+        assert_eq!(
+            x["cross_thread"]["pointers"],
+            json!([{"dword": 0, "bo_offset": 0x1008}])
+        );
+        assert_eq!(x["per_thread"], json!([payload[8..16], payload[16..24]]));
+        let ids = &r["local_ids"];
+        assert_eq!((ids["source"].as_str(), ids["channels"].as_u64()), (Some("payload"), Some(1)));
+        let want: Vec<Vec<Vec<u32>>> = (0..2).map(|t| vec![(16 * t..16 * t + 16).collect()]).collect();
+        assert_eq!(ids["threads"], json!(want));
+        let bt = &r["binding_table"];
+        assert_eq!(bt["offset"], 0x3000);
+        assert_eq!(bt["entries"][0]["offset"], 0x3040);
+        assert_eq!(bt["entries"][0]["dwords"], json!(packed(&ss)));
+        assert_eq!(bt["entries"][0]["base_bo_offset"], 0x1010);
+        assert_eq!(r["inline"], Value::Null);
+    }
+
+    /// A walker the dispatcher cannot resolve is recorded with the reason.
+    #[test]
+    fn an_unresolvable_walker_is_recorded_with_its_error() {
+        let vm = AddressSpace::new();
+        let state = ComputeState::default();
+        let dwords = packed(&GpgpuWalker::default());
+        let info = DeviceInfo::get(P);
+        let clock = Clock::new(info.timestamp_hz);
+        let timer = GpuTimer::new(HangRule::None);
+        let w = Walker {
+            platform: P,
+            topology: info.topology,
+            engine: &info.engines[0],
+            packet: PacketId::GpgpuWalker,
+            dwords: &dwords,
+            address: 0,
+            state: &state,
+            memory: &vm,
+            clock: &clock,
+            timer: &timer,
+        };
+        let r: Value = serde_json::from_str(&record(&w, 0, 0)).unwrap();
+        assert!(
+            r["error"].as_str().unwrap().contains("STATE_BASE_ADDRESS"),
+            "{r}"
+        );
+    }
 }
