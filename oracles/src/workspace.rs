@@ -53,7 +53,10 @@ pub fn binary(package: &str, name: &str) -> PathBuf {
         cmd.arg("--release");
     }
     let status = cmd.status().expect("run cargo build");
-    assert!(status.success(), "cargo build -p {package} --bin {name} failed");
+    assert!(
+        status.success(),
+        "cargo build -p {package} --bin {name} failed"
+    );
     let bin = profile_dir.join(name);
     assert!(bin.is_file(), "{} missing", bin.display());
     bin

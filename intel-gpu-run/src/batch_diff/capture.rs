@@ -104,7 +104,11 @@ pub fn load(p: Platform, dir: &Path) -> Result<Run, String> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(format!("cannot read {}: {e}", rec.display())),
         };
-        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
             let v: Value = serde_json::from_str(line)
                 .map_err(|e| format!("{}:{}: {e}", rec.display(), i + 1))?;
             let offset = v["offset"]

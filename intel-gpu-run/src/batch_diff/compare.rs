@@ -116,7 +116,13 @@ impl Diff {
             (None, None) => return,
             (Some(a), Some(b)) => (a, b),
             (a, b) => {
-                let says = |x: Option<&[u32]>| if x.is_some() { "programmed" } else { "not programmed" };
+                let says = |x: Option<&[u32]>| {
+                    if x.is_some() {
+                        "programmed"
+                    } else {
+                        "not programmed"
+                    }
+                };
                 self.value(scope, "(instance)", says(a).into(), says(b).into());
                 return;
             }
@@ -161,7 +167,9 @@ impl Diff {
                 .as_array()
                 .map(|ps| {
                     ps.iter()
-                        .filter_map(|p| Some((p["dword"].as_u64()? as usize, p["bo_offset"].as_u64()?)))
+                        .filter_map(|p| {
+                            Some((p["dword"].as_u64()? as usize, p["bo_offset"].as_u64()?))
+                        })
                         .collect()
                 })
                 .unwrap_or_default()
@@ -203,7 +211,10 @@ impl Diff {
                 }
                 (None, None) => {}
             }
-            let h = |d: &[u32]| d.get(i).map_or(ABSENT.to_string(), |v| format!("0x{v:08x}"));
+            let h = |d: &[u32]| {
+                d.get(i)
+                    .map_or(ABSENT.to_string(), |v| format!("0x{v:08x}"))
+            };
             self.value(scope, &format!("dword {i}"), h(&da), h(&db));
             i += 1;
         }
@@ -255,15 +266,45 @@ impl Diff {
             return;
         }
         let d = "dispatch";
-        for key in ["simd", "threads_per_group", "slm_bytes", "front_end_threads"] {
+        for key in [
+            "simd",
+            "threads_per_group",
+            "slm_bytes",
+            "front_end_threads",
+        ] {
             self.json(d, key, &a[key], &b[key]);
         }
-        self.json(d, "thread group start", &a["groups"]["start"], &b["groups"]["start"]);
-        self.json(d, "thread group end", &a["groups"]["end"], &b["groups"]["end"]);
+        self.json(
+            d,
+            "thread group start",
+            &a["groups"]["start"],
+            &b["groups"]["start"],
+        );
+        self.json(
+            d,
+            "thread group end",
+            &a["groups"]["end"],
+            &b["groups"]["end"],
+        );
         let mask = |v: &Value| v.as_u64().map_or(ABSENT.into(), |m| format!("0x{m:x}"));
-        self.value(d, "last thread's mask", mask(&a["last_mask"]), mask(&b["last_mask"]));
-        self.json(d, "scratch size code", &a["scratch"]["size_code"], &b["scratch"]["size_code"]);
-        self.json(d, "scratch slice stride", &a["scratch"]["stride"], &b["scratch"]["stride"]);
+        self.value(
+            d,
+            "last thread's mask",
+            mask(&a["last_mask"]),
+            mask(&b["last_mask"]),
+        );
+        self.json(
+            d,
+            "scratch size code",
+            &a["scratch"]["size_code"],
+            &b["scratch"]["size_code"],
+        );
+        self.json(
+            d,
+            "scratch slice stride",
+            &a["scratch"]["stride"],
+            &b["scratch"]["stride"],
+        );
         let k = "kernel";
         self.json(k, "bytes", &a[k]["bytes"], &b[k]["bytes"]);
         self.json(k, "hash (FNV-1a)", &a[k]["fnv1a64"], &b[k]["fnv1a64"]);
@@ -298,8 +339,17 @@ impl Diff {
         let masks = (a["last_mask"].as_u64(), b["last_mask"].as_u64());
         self.local_ids(&a["local_ids"], &b["local_ids"], masks);
         let (xa, xb) = (&a["indirect"], &b["indirect"]);
-        self.json("indirect data", "length (walker field)", &xa["length"], &xb["length"]);
-        self.data("cross-thread data", &xa["cross_thread"], &xb["cross_thread"]);
+        self.json(
+            "indirect data",
+            "length (walker field)",
+            &xa["length"],
+            &xb["length"],
+        );
+        self.data(
+            "cross-thread data",
+            &xa["cross_thread"],
+            &xb["cross_thread"],
+        );
         self.data("indirect data", &xa["data"], &xb["data"]);
         self.data("inline data", &a["inline"], &b["inline"]);
         self.binding_table(p, &a["binding_table"], &b["binding_table"]);
@@ -357,10 +407,22 @@ impl Diff {
         for (i, (x, y)) in sa.iter().zip(&sb).enumerate() {
             let (da, db) = (u32s(x), u32s(y));
             let scope = format!("SAMPLER_STATE {i}");
-            self.packet(p, &scope, SamplerState::LAYOUT, da.as_deref(), db.as_deref(), &[]);
+            self.packet(
+                p,
+                &scope,
+                SamplerState::LAYOUT,
+                da.as_deref(),
+                db.as_deref(),
+                &[],
+            );
         }
         if sa.len() != sb.len() {
-            self.value("samplers", "states", sa.len().to_string(), sb.len().to_string());
+            self.value(
+                "samplers",
+                "states",
+                sa.len().to_string(),
+                sb.len().to_string(),
+            );
         }
     }
 
@@ -373,7 +435,9 @@ impl Diff {
             for c in cmds {
                 let name = batchbuffer::identify(p, c)
                     .map(|i| i.packet.name().to_string())
-                    .unwrap_or_else(|_| format!("unknown 0x{:08x}", c.first().copied().unwrap_or(0)));
+                    .unwrap_or_else(|_| {
+                        format!("unknown 0x{:08x}", c.first().copied().unwrap_or(0))
+                    });
                 m.entry(name).or_default().push(c.to_vec());
             }
             m
@@ -383,7 +447,12 @@ impl Diff {
         let none = Vec::new();
         for n in names {
             let (xa, xb) = (ka.get(n).unwrap_or(&none), kb.get(n).unwrap_or(&none));
-            self.value(scope, &format!("{n} commands"), xa.len().to_string(), xb.len().to_string());
+            self.value(
+                scope,
+                &format!("{n} commands"),
+                xa.len().to_string(),
+                xb.len().to_string(),
+            );
         }
         self.registers(p, scope, &ka, &kb);
         self.pipe_controls(p, scope, &ka, &kb);
@@ -405,7 +474,12 @@ impl Diff {
                 v.join(", ")
             }
         };
-        self.value(scope, "PIPELINE_SELECT sequence", selects(&ka), selects(&kb));
+        self.value(
+            scope,
+            "PIPELINE_SELECT sequence",
+            selects(&ka),
+            selects(&kb),
+        );
     }
 
     fn registers(
@@ -417,7 +491,11 @@ impl Diff {
     ) {
         let writes = |m: &BTreeMap<String, Vec<Vec<u32>>>| {
             let mut w: BTreeMap<u32, Vec<String>> = BTreeMap::new();
-            for c in m.get(PacketId::MiLoadRegisterImm.name()).into_iter().flatten() {
+            for c in m
+                .get(PacketId::MiLoadRegisterImm.name())
+                .into_iter()
+                .flatten()
+            {
                 if let Ok(l) = MiLoadRegisterImm::unpack(p, c) {
                     for (r, v) in l.pairs() {
                         w.entry(r).or_default().push(format!("0x{v:08x}"));
@@ -450,7 +528,10 @@ impl Diff {
     ) {
         // Per flag (or post-sync operation), how many of the PIPE_CONTROLs set it.
         let flags = |m: &BTreeMap<String, Vec<Vec<u32>>>| {
-            let pcs = m.get(PacketId::PipeControl.name()).cloned().unwrap_or_default();
+            let pcs = m
+                .get(PacketId::PipeControl.name())
+                .cloned()
+                .unwrap_or_default();
             let mut f: BTreeMap<String, usize> = BTreeMap::new();
             for c in &pcs {
                 for x in flatten(p, PacketId::PipeControl.layout(), c) {
@@ -468,7 +549,10 @@ impl Diff {
         let ((fa, na), (fb, nb)) = (flags(a), flags(b));
         let names: std::collections::BTreeSet<&String> = fa.keys().chain(fb.keys()).collect();
         for n in names {
-            let (x, y) = (fa.get(n).copied().unwrap_or(0), fb.get(n).copied().unwrap_or(0));
+            let (x, y) = (
+                fa.get(n).copied().unwrap_or(0),
+                fb.get(n).copied().unwrap_or(0),
+            );
             let verdict = if (x > 0) == (y > 0) {
                 Verdict::Same
             } else {
@@ -531,10 +615,24 @@ mod tests {
         };
         let mut d = Diff::default();
         let (a, b) = (packed(&vfe(767)), packed(&vfe(767)));
-        d.packet(P, "MEDIA_VFE_STATE", MediaVfeState::LAYOUT, Some(&a), Some(&b), &[]);
+        d.packet(
+            P,
+            "MEDIA_VFE_STATE",
+            MediaVfeState::LAYOUT,
+            Some(&a),
+            Some(&b),
+            &[],
+        );
         assert!(differing(&d).is_empty(), "{:?}", differing(&d));
         let c = packed(&vfe(671));
-        d.packet(P, "MEDIA_VFE_STATE", MediaVfeState::LAYOUT, Some(&a), Some(&c), &[]);
+        d.packet(
+            P,
+            "MEDIA_VFE_STATE",
+            MediaVfeState::LAYOUT,
+            Some(&a),
+            Some(&c),
+            &[],
+        );
         assert_eq!(
             differing(&d),
             ["MEDIA_VFE_STATE: Maximum Number of Threads: 767 | 671"]
@@ -549,7 +647,10 @@ mod tests {
             general_state_buffer_size: size,
             ..Default::default()
         };
-        let (a, b) = (packed(&sba(0x7f9b_0000_0000, 1)), packed(&sba(0x20_3000, 1)));
+        let (a, b) = (
+            packed(&sba(0x7f9b_0000_0000, 1)),
+            packed(&sba(0x20_3000, 1)),
+        );
         let mut d = Diff::default();
         d.packet(P, "SBA", StateBaseAddress::LAYOUT, Some(&a), Some(&b), &[]);
         assert!(differing(&d).is_empty(), "{:?}", differing(&d));
@@ -565,17 +666,33 @@ mod tests {
         };
         let mut d = Diff::default();
         let (x, y) = (packed(&idd(0x40)), packed(&idd(0x1000)));
-        d.packet(P, "IDD", InterfaceDescriptorData::LAYOUT, Some(&x), Some(&y), &[]);
+        d.packet(
+            P,
+            "IDD",
+            InterfaceDescriptorData::LAYOUT,
+            Some(&x),
+            Some(&y),
+            &[],
+        );
         assert!(differing(&d).is_empty());
-        assert!(d.lines.iter().any(|l| l.field == "Kernel Start Pointer"
-            && l.verdict == Verdict::NotCompared));
+        assert!(d
+            .lines
+            .iter()
+            .any(|l| l.field == "Kernel Start Pointer" && l.verdict == Verdict::NotCompared));
     }
 
     #[test]
     fn a_packet_only_one_run_programs_is_a_difference() {
         let mut d = Diff::default();
         let a = packed(&MediaVfeState::default());
-        d.packet(P, "MEDIA_VFE_STATE", MediaVfeState::LAYOUT, Some(&a), None, &[]);
+        d.packet(
+            P,
+            "MEDIA_VFE_STATE",
+            MediaVfeState::LAYOUT,
+            Some(&a),
+            None,
+            &[],
+        );
         assert_eq!(
             differing(&d),
             ["MEDIA_VFE_STATE: (instance): programmed | not programmed"]
@@ -584,12 +701,14 @@ mod tests {
 
     #[test]
     fn pointers_compare_by_their_offset_in_the_buffer() {
-        let a = json!({"dwords": [0x1000, 0x7f9b, 67, 5], "pointers": [{"dword": 0, "bo_offset": 0}]});
+        let a =
+            json!({"dwords": [0x1000, 0x7f9b, 67, 5], "pointers": [{"dword": 0, "bo_offset": 0}]});
         let b = json!({"dwords": [0x2000, 0x0, 67, 5], "pointers": [{"dword": 0, "bo_offset": 0}]});
         let mut d = Diff::default();
         d.data("cross-thread data", &a, &b);
         assert!(differing(&d).is_empty(), "{:?}", differing(&d));
-        let c = json!({"dwords": [0x2040, 0x0, 68, 5], "pointers": [{"dword": 0, "bo_offset": 64}]});
+        let c =
+            json!({"dwords": [0x2040, 0x0, 68, 5], "pointers": [{"dword": 0, "bo_offset": 64}]});
         d.data("cross-thread data", &a, &c);
         assert_eq!(
             differing(&d),
@@ -658,16 +777,37 @@ mod tests {
         assert!(differing(&d).is_empty(), "{:?}", differing(&d));
         d.commands(P, "before", &a, &b);
         let got = differing(&d);
-        assert!(got.contains(&"before: MI_LOAD_REGISTER_IMM commands: 1 | 0".to_string()), "{got:?}");
-        assert!(got.contains(&"before: PIPE_CONTROL commands: 2 | 1".to_string()), "{got:?}");
-        assert!(got.contains(&"before: PIPELINE_SELECT commands: 2 | 1".to_string()), "{got:?}");
         assert!(
-            got.contains(&"before: MI_LOAD_REGISTER_IMM 0x2580 (CS_CHICKEN1): 0x00060004 | -".to_string()),
+            got.contains(&"before: MI_LOAD_REGISTER_IMM commands: 1 | 0".to_string()),
             "{got:?}"
         );
-        assert!(got.contains(&"before: PIPE_CONTROL DC Flush Enable: 1 of 2 | 0 of 1".to_string()), "{got:?}");
-        assert!(got.iter().any(|l| l == "before: PIPELINE_SELECT sequence: 0 (3D), 2 (GPGPU) | 2 (GPGPU)"), "{got:?}");
+        assert!(
+            got.contains(&"before: PIPE_CONTROL commands: 2 | 1".to_string()),
+            "{got:?}"
+        );
+        assert!(
+            got.contains(&"before: PIPELINE_SELECT commands: 2 | 1".to_string()),
+            "{got:?}"
+        );
+        assert!(
+            got.contains(
+                &"before: MI_LOAD_REGISTER_IMM 0x2580 (CS_CHICKEN1): 0x00060004 | -".to_string()
+            ),
+            "{got:?}"
+        );
+        assert!(
+            got.contains(&"before: PIPE_CONTROL DC Flush Enable: 1 of 2 | 0 of 1".to_string()),
+            "{got:?}"
+        );
+        assert!(
+            got.iter()
+                .any(|l| l == "before: PIPELINE_SELECT sequence: 0 (3D), 2 (GPGPU) | 2 (GPGPU)"),
+            "{got:?}"
+        );
         // CS stall is set by some PIPE_CONTROL in both: not a difference.
-        assert!(!got.iter().any(|l| l.contains("Command Streamer Stall")), "{got:?}");
+        assert!(
+            !got.iter().any(|l| l.contains("Command Streamer Stall")),
+            "{got:?}"
+        );
     }
 }

@@ -78,7 +78,12 @@ fn walker_pair(
         (Some(x), Some(y)) => d.records(p, x, y),
         (x, y) => {
             let t = |r: Option<&serde_json::Value>| {
-                if r.is_some() { "dispatched" } else { "not dispatched (predicated off)" }.to_string()
+                if r.is_some() {
+                    "dispatched"
+                } else {
+                    "not dispatched (predicated off)"
+                }
+                .to_string()
             };
             d.value("dispatch record", "(instance)", t(x), t(y));
         }
@@ -142,14 +147,24 @@ fn report(p: Platform, a: &Run, b: &Run, all: bool) -> String {
                 let s = &sega[i];
                 pend_a.extend(&s.before);
                 pend_a.push(s.walker);
-                let _ = writeln!(out, "walker only in A: {}{}", a.cmds[s.walker].at(), kernel_of(a, s));
+                let _ = writeln!(
+                    out,
+                    "walker only in A: {}{}",
+                    a.cmds[s.walker].at(),
+                    kernel_of(a, s)
+                );
                 differing += 1;
             }
             (None, Some(j)) => {
                 let s = &segb[j];
                 pend_b.extend(&s.before);
                 pend_b.push(s.walker);
-                let _ = writeln!(out, "walker only in B: {}{}", b.cmds[s.walker].at(), kernel_of(b, s));
+                let _ = writeln!(
+                    out,
+                    "walker only in B: {}{}",
+                    b.cmds[s.walker].at(),
+                    kernel_of(b, s)
+                );
                 differing += 1;
             }
             (None, None) => {}
@@ -189,7 +204,10 @@ fn show(out: &mut String, title: &str, d: &Diff, all: bool) -> usize {
         out.push('\n');
         out.extend(lines);
     }
-    d.lines.iter().filter(|l| l.verdict == Verdict::Differ).count()
+    d.lines
+        .iter()
+        .filter(|l| l.verdict == Verdict::Differ)
+        .count()
 }
 
 fn kernel_of(r: &Run, s: &Segment) -> String {

@@ -95,7 +95,9 @@ fn ids_of(block: &[u8], channels: usize, simd: u32) -> Vec<Vec<u16>> {
             (0..simd as usize)
                 .filter_map(|l| {
                     let at = c * per + 2 * l;
-                    block.get(at..at + 2).map(|b| u16::from_le_bytes([b[0], b[1]]))
+                    block
+                        .get(at..at + 2)
+                        .map(|b| u16::from_le_bytes([b[0], b[1]]))
                 })
                 .collect()
         })
@@ -332,7 +334,6 @@ mod tests {
         let midl = MediaInterfaceDescriptorLoad {
             interface_descriptor_total_length: 32,
             interface_descriptor_data_start_address: 0x1000,
-            ..Default::default()
         };
         state.record(PacketId::MediaInterfaceDescriptorLoad, &packed(&midl));
         let idd = InterfaceDescriptorData {
@@ -401,27 +402,33 @@ mod tests {
             timer: &timer,
         };
         let r: Value = serde_json::from_str(&record(&w, 1, 0x40)).unwrap();
-        assert_eq!((r["walker"].as_u64(), r["offset"].as_u64()), (Some(1), Some(0x40)));
+        assert_eq!(
+            (r["walker"].as_u64(), r["offset"].as_u64()),
+            (Some(1), Some(0x40))
+        );
         assert_eq!(r["packet"], "GPGPU_WALKER");
         assert_eq!(r["bases"]["instruction"], HEAPS);
         assert_eq!(r["idd"]["offset"], 0x1000);
         assert_eq!(r["idd"]["dwords"], json!(packed(&idd)));
         assert_eq!(r["kernel"]["offset"], 0x2000);
         assert_eq!(r["kernel"]["bytes"], 32);
-        assert_eq!(
-            r["kernel"]["fnv1a64"],
-            format!("{:016x}", fnv1a64(&kernel))
-        );
+        assert_eq!(r["kernel"]["fnv1a64"], format!("{:016x}", fnv1a64(&kernel)));
         assert_eq!(
             (r["simd"].as_u64(), r["threads_per_group"].as_u64()),
             (Some(16), Some(2))
         );
         assert_eq!(r["groups"], json!({"start": [0, 0, 0], "end": [3, 1, 1]}));
-        assert_eq!((r["slm_bytes"].as_u64(), r["last_mask"].as_u64()), (Some(4096), Some(0xffff)));
+        assert_eq!(
+            (r["slm_bytes"].as_u64(), r["last_mask"].as_u64()),
+            (Some(4096), Some(0xffff))
+        );
         assert_eq!(r["front_end"]["packet"], "MEDIA_VFE_STATE");
         assert_eq!(r["front_end"]["dwords"], json!(packed(&vfe)));
         let x = &r["indirect"];
-        assert_eq!((x["offset"].as_u64(), x["length"].as_u64()), (Some(0x4000), Some(96)));
+        assert_eq!(
+            (x["offset"].as_u64(), x["length"].as_u64()),
+            (Some(0x4000), Some(96))
+        );
         assert_eq!(x["cross_thread"]["dwords"], json!(payload[..8]));
         // The pointer's binding starts 0x1000 into its BO.
         assert_eq!(
@@ -430,8 +437,13 @@ mod tests {
         );
         assert_eq!(x["per_thread"], json!([payload[8..16], payload[16..24]]));
         let ids = &r["local_ids"];
-        assert_eq!((ids["source"].as_str(), ids["channels"].as_u64()), (Some("payload"), Some(1)));
-        let want: Vec<Vec<Vec<u32>>> = (0..2).map(|t| vec![(16 * t..16 * t + 16).collect()]).collect();
+        assert_eq!(
+            (ids["source"].as_str(), ids["channels"].as_u64()),
+            (Some("payload"), Some(1))
+        );
+        let want: Vec<Vec<Vec<u32>>> = (0..2)
+            .map(|t| vec![(16 * t..16 * t + 16).collect()])
+            .collect();
         assert_eq!(ids["threads"], json!(want));
         let bt = &r["binding_table"];
         assert_eq!(bt["offset"], 0x3000);

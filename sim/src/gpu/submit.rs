@@ -17,7 +17,8 @@ use std::time::Duration;
 
 use crate::clock::Clock;
 use crate::cs::{
-    Budget, CommandLog, ComputeState, CsError, EngineRing, GpuTimer, HangRule, RingRun, WalkerExecutor,
+    Budget, CommandLog, ComputeState, CsError, EngineRing, GpuTimer, HangRule, RingRun,
+    WalkerExecutor,
 };
 use crate::device_info::{DeviceInfo, EngineClass};
 use crate::gpu_error::{ErrorLog, GpuErrorKind, HangReason};
@@ -371,7 +372,10 @@ fn run(shared: &Shared, image: &mut Image, job: &Job, timer: &GpuTimer) -> Resul
         let records: String = log.dispatches.iter().map(|r| format!("{r}\n")).collect();
         // A log that cannot be written is a debugging aid lost, not a GPU error.
         let _ = std::fs::write(dir.join(format!("{n:04}-{}.bin", desc.name)), bytes);
-        let _ = std::fs::write(dir.join(format!("{n:04}-{}.dispatch.jsonl", desc.name)), records);
+        let _ = std::fs::write(
+            dir.join(format!("{n:04}-{}.dispatch.jsonl", desc.name)),
+            records,
+        );
     }
     done?;
     // The kernel's ring writes the user fence after the batch, through the queue's VM.
