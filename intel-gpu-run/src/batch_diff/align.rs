@@ -110,12 +110,85 @@ pub fn align(a: &[Option<String>], b: &[Option<String>]) -> Vec<(Option<usize>, 
     out
 }
 
+/// Within each run of consecutive pairs, re-pairs the walkers by the first thread group they
+/// dispatch (`start`, per walker) when both sides cover the same set of starting groups: two
+/// runtimes split an ND-range with partial groups into the same walkers in different orders.
+pub fn by_region(
+    pairs: &mut [(Option<usize>, Option<usize>)],
+    start_a: &[Option<String>],
+    start_b: &[Option<String>],
+) {
+    let mut i = 0;
+    while i < pairs.len() {
+        let mut j = i;
+        while j < pairs.len() && pairs[j].0.is_some() && pairs[j].1.is_some() {
+            j += 1;
+        }
+        let run = &mut pairs[i..j.max(i)];
+        let key =
+            |s: &[Option<String>], x: Option<usize>| x.and_then(|k| s.get(k).cloned().flatten());
+        let mut ka: Vec<Option<String>> = run.iter().map(|p| key(start_a, p.0)).collect();
+        let mut kb: Vec<(Option<String>, Option<usize>)> =
+            run.iter().map(|p| (key(start_b, p.1), p.1)).collect();
+        let distinct = {
+            let mut k = ka.clone();
+            k.sort();
+            k.dedup();
+            k.len() == ka.len()
+        };
+        let mut sorted_b: Vec<Option<String>> = kb.iter().map(|k| k.0.clone()).collect();
+        sorted_b.sort();
+        let mut sorted_a = ka.clone();
+        sorted_a.sort();
+        if distinct && sorted_a == sorted_b && ka.iter().all(Option::is_some) {
+            for (p, k) in run.iter_mut().zip(ka.drain(..)) {
+                if let Some(at) = kb.iter().position(|b| b.0 == k) {
+                    p.1 = kb.remove(at).1;
+                }
+            }
+        }
+        i = j + 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn keys(s: &str) -> Vec<Option<String>> {
         s.chars().map(|c| Some(c.to_string())).collect()
+    }
+
+    #[test]
+    fn walkers_of_the_same_regions_pair_by_region() {
+        let mut pairs = align(&keys("kkk"), &keys("kkk"));
+        let a = [
+            Some("[0,0,0]".into()),
+            Some("[2,0,0]".into()),
+            Some("[0,1,0]".into()),
+        ];
+        let b = [
+            Some("[0,0,0]".into()),
+            Some("[0,1,0]".into()),
+            Some("[2,0,0]".into()),
+        ];
+        by_region(&mut pairs, &a, &b);
+        assert_eq!(
+            pairs,
+            [(Some(0), Some(0)), (Some(1), Some(2)), (Some(2), Some(1))]
+        );
+        // Different regions: left by position.
+        let c = [
+            Some("[0,0,0]".into()),
+            Some("[1,0,0]".into()),
+            Some("[0,1,0]".into()),
+        ];
+        let mut pairs = align(&keys("kkk"), &keys("kkk"));
+        by_region(&mut pairs, &a, &c);
+        assert_eq!(
+            pairs,
+            [(Some(0), Some(0)), (Some(1), Some(1)), (Some(2), Some(2))]
+        );
     }
 
     #[test]

@@ -115,7 +115,16 @@ fn report(p: Platform, a: &Run, b: &Run, all: bool) -> String {
     let keys = |r: &Run, s: &[Segment]| -> Vec<Option<String>> {
         s.iter().map(|x| kernel_key(r, &r.cmds[x.walker])).collect()
     };
-    let pairs = align::align(&keys(a, &sega), &keys(b, &segb));
+    let mut pairs = align::align(&keys(a, &sega), &keys(b, &segb));
+    let starts = |r: &Run, s: &[Segment]| -> Vec<Option<String>> {
+        s.iter()
+            .map(|x| {
+                r.record(&r.cmds[x.walker])
+                    .map(|v| v["groups"]["start"].to_string())
+            })
+            .collect()
+    };
+    align::by_region(&mut pairs, &starts(a, &sega), &starts(b, &segb));
     let mut out = String::new();
     let mut differing = 0;
     // Commands of walkers left unpaired count as commands before the next paired one.
