@@ -203,7 +203,10 @@ fn batch_diff_rejects_what_is_not_a_capture() {
     let o = run(&a, &b);
     assert!(o.status.success(), "{o:?}");
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.ends_with("0 walker(s) in A, 0 in B; no differences\n"), "{out}");
+    assert!(
+        out.ends_with("0 walker(s) in A, 0 in B; no differences\n"),
+        "{out}"
+    );
     // COMPUTE_WALKER's header is no Gen12LP command.
     std::fs::write(b.join("0000-rcs0.bin"), 0x7208_0025u32.to_le_bytes()).unwrap();
     let o = run(&a, &b);
@@ -211,5 +214,8 @@ fn batch_diff_rejects_what_is_not_a_capture() {
     std::fs::write(b.join("0000-rcs0.bin"), 0x0500_0000u32.to_le_bytes()).unwrap();
     std::fs::write(b.join("0000-rcs0.dispatch.jsonl"), "{not json\n").unwrap();
     let o = run(&a, &b);
-    assert!(stderr_line(&o).contains("0000-rcs0.dispatch.jsonl:1"), "{o:?}");
+    assert!(
+        stderr_line(&o).contains("0000-rcs0.dispatch.jsonl:1"),
+        "{o:?}"
+    );
 }
