@@ -144,26 +144,105 @@ fn fields(p: Platform, l: &Layout, dw: &[u32], depth: usize, out: &mut dyn Write
                     writeln!(out, "{pad}{}[{i}]: 0x{v:08x}", f.name)?;
                 }
             }
-            Kind::Bool => writeln!(out, "{pad}{}: {}", f.name, read_bits(dw, loc) != 0)?,
-            Kind::Address | Kind::Offset => {
-                writeln!(out, "{pad}{}: 0x{:08x}", f.name, get_u64(f.kind, loc, dw))?
-            }
-            Kind::Int => {
-                let w = loc.width();
-                let v = ((read_bits(dw, loc) << (64 - w)) as i64) >> (64 - w);
-                writeln!(out, "{pad}{}: {v}", f.name)?
-            }
-            Kind::Enum => {
-                let v = read_bits(dw, loc);
-                let name = f.value_name(v).unwrap_or("undefined");
-                writeln!(out, "{pad}{}: {v} ({name})", f.name)?
-            }
-            Kind::Uint | Kind::Length(_) => {
-                writeln!(out, "{pad}{}: {}", f.name, read_bits(dw, loc))?
-            }
+            _ => writeln!(out, "{pad}{}: {}", f.name, scalar(f, loc, dw).1)?,
         }
     }
     Ok(())
+}
+
+/// A scalar field's value and its text as the listing shows it.
+fn scalar(f: &FieldDesc, loc: Loc, dw: &[u32]) -> (u64, String) {
+    match f.kind {
+        Kind::Bool => {
+            let v = read_bits(dw, loc);
+            (v, (v != 0).to_string())
+        }
+        Kind::Address | Kind::Offset => {
+            let v = get_u64(f.kind, loc, dw);
+            (v, format!("0x{v:08x}"))
+        }
+        Kind::Int => {
+            let w = loc.width();
+            let v = read_bits(dw, loc);
+            (v, (((v << (64 - w)) as i64) >> (64 - w)).to_string())
+        }
+        Kind::Enum => {
+            let v = read_bits(dw, loc);
+            let name = f.value_name(v).unwrap_or("undefined");
+            (v, format!("{v} ({name})"))
+        }
+        _ => {
+            let v = read_bits(dw, loc);
+            (v, v.to_string())
+        }
+    }
+}
+
+/// One field of a decoded packet or struct, flattened: nested structs' fields are named
+/// `Outer.Inner`, repeated elements `Group[k].Field`, dword groups `Name[i]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlatField {
+    /// The field's path of genxml names.
+    pub name: String,
+    /// How the value is stored (addresses and offsets are heap-relative or absolute).
+    pub kind: Kind,
+    /// The raw value (an address or offset in place, an enum's number).
+    pub value: u64,
+    /// The value as the `--full` listing prints it.
+    pub text: String,
+}
+
+/// Every field of `dw` read as `l` on `p`, in layout order (header constants left out): the
+/// field-by-field form comparisons work on. Fields past the end of `dw` read as zero.
+pub fn flatten(p: Platform, l: &Layout, dw: &[u32]) -> Vec<FlatField> {
+    let mut out = Vec::new();
+    flatten_into(p, l, dw, "", &mut out);
+    out
+}
+
+fn flatten_into(p: Platform, l: &Layout, dw: &[u32], prefix: &str, out: &mut Vec<FlatField>) {
+    for f in l.fields {
+        let Some(loc) = f.loc(p) else { continue };
+        let name = format!("{prefix}{}", f.name);
+        match f.kind {
+            Kind::Const(_) => {}
+            Kind::Struct => {
+                if let Some(n) = f.nested {
+                    let inner = dw.get(loc.dw as usize..).unwrap_or(&[]);
+                    flatten_into(p, n, inner, &format!("{name}."), out);
+                }
+            }
+            Kind::Repeated => {
+                let step = (loc.width() / 32).max(1) as usize;
+                let tail = dw.get(loc.dw as usize..).unwrap_or(&[]);
+                for (k, element) in tail.chunks_exact(step).enumerate() {
+                    if let Some(n) = f.nested {
+                        flatten_into(p, n, element, &format!("{name}[{k}]."), out);
+                    }
+                }
+            }
+            Kind::Dwords => {
+                for i in 0..loc.width() / 32 {
+                    let v = read_bits(dw, Loc::new(loc.dw + i as u16, 0, 31));
+                    out.push(FlatField {
+                        name: format!("{name}[{i}]"),
+                        kind: Kind::Uint,
+                        value: v,
+                        text: format!("0x{v:08x}"),
+                    });
+                }
+            }
+            _ => {
+                let (value, text) = scalar(f, loc, dw);
+                out.push(FlatField {
+                    name,
+                    kind: f.kind,
+                    value,
+                    text,
+                });
+            }
+        }
+    }
 }
 
 /// Every element of an open-ended trailing group, each like an embedded struct, then any

@@ -135,3 +135,40 @@ proptest! {
         }
     }
 }
+
+/// `flatten` names nested fields by their path and gives each value and the listing's text.
+#[test]
+fn flatten_names_nested_fields_by_path() {
+    use batchbuffer::decode::flatten;
+    use batchbuffer::{ComputeWalker, ComputeWalkerBody, InterfaceDescriptorData, Packet};
+    let p = Platform::Dg2;
+    let w = ComputeWalker {
+        body: ComputeWalkerBody {
+            execution_mask: 0xff,
+            interface_descriptor: InterfaceDescriptorData {
+                number_of_threads_in_gpgpu_thread_group: 3,
+                ..Default::default()
+            },
+            inline_data: [7, 0, 0, 0, 0, 0, 0, 9],
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let mut dw = [0u32; 39];
+    w.pack(p, &mut dw).unwrap();
+    let f = flatten(p, ComputeWalker::LAYOUT, &dw);
+    let get = |n: &str| {
+        f.iter()
+            .find(|x| x.name == n)
+            .map(|x| (x.value, x.text.clone()))
+    };
+    assert_eq!(get("body.Execution Mask"), Some((0xff, "255".into())));
+    assert_eq!(
+        get("body.Interface Descriptor.Number of Threads in GPGPU Thread Group"),
+        Some((3, "3".into()))
+    );
+    assert_eq!(get("body.Inline Data[7]"), Some((9, "0x00000009".into())));
+    assert_eq!(get("body.SIMD Size"), Some((0, "0 (SIMD8)".into())));
+    // Header constants are not fields to compare.
+    assert!(get("Command Type").is_none());
+}

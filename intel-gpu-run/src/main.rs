@@ -2,7 +2,7 @@
 //! Start reading: `Cmd` (clap) here, then `run.rs`.
 //!
 //! Subcommands: `run` (a kernel on a device: hardware or the simulator), `devices`, `asm`,
-//! `disasm`, `decode-batch`.
+//! `disasm`, `decode-batch`, `batch-diff` (two command-log captures compared, `batch_diff/`).
 //! Every failure is one line on stderr, `intel-gpu-run: <what>`, and a non-zero exit.
 
 // The argument structs' doc comments are clap's help text, written for a terminal
@@ -16,6 +16,7 @@ use clap::{Parser, Subcommand};
 use platform::Platform;
 
 mod argspec;
+mod batch_diff;
 mod run;
 
 #[derive(Parser)]
@@ -60,6 +61,11 @@ enum Cmd {
         #[arg(long)]
         full: bool,
     },
+    /// Two runs of one kernel compared field by field: where their batches, state and
+    /// payload differ. Each run is a directory the simulator's command log wrote
+    /// (INTEL_GPU_SIM_COMMAND_LOG=<dir> under the render-node shim); walkers are lined up
+    /// one by one, state and other commands by kind.
+    BatchDiff(batch_diff::BatchDiffArgs),
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, String> {
@@ -102,6 +108,7 @@ fn map(path: &Path) -> Result<Input, String> {
 fn run(cmd: Cmd) -> Result<(), String> {
     match cmd {
         Cmd::Run(a) => run::run(a),
+        Cmd::BatchDiff(a) => batch_diff::run(a),
         Cmd::Devices => run::devices(),
         Cmd::Asm {
             platform,

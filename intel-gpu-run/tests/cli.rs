@@ -176,3 +176,46 @@ fn bad_input_fails_in_one_line() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown platform"));
 }
+
+/// batch-diff's bad input: a directory without a command log, a log of another platform's
+/// commands, a dispatch record that is not JSON; each one line naming the file.
+#[test]
+fn batch_diff_rejects_what_is_not_a_capture() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    let run = |a: &std::path::Path, b: &std::path::Path| {
+        cli(&[
+            "batch-diff",
+            "-p",
+            "tgllp",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+        ])
+    };
+    let o = run(&a, &b);
+    assert!(!o.status.success());
+    assert!(stderr_line(&o).contains("no command log"), "{o:?}");
+    // MI_BATCH_BUFFER_END alone: a capture without walkers, the same on both sides.
+    std::fs::write(a.join("0000-rcs0.bin"), 0x0500_0000u32.to_le_bytes()).unwrap();
+    std::fs::write(b.join("0000-rcs0.bin"), 0x0500_0000u32.to_le_bytes()).unwrap();
+    let o = run(&a, &b);
+    assert!(o.status.success(), "{o:?}");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.ends_with("0 walker(s) in A, 0 in B; no differences\n"),
+        "{out}"
+    );
+    // COMPUTE_WALKER's header is no Gen12LP command.
+    std::fs::write(b.join("0000-rcs0.bin"), 0x7208_0025u32.to_le_bytes()).unwrap();
+    let o = run(&a, &b);
+    assert!(stderr_line(&o).contains("0000-rcs0@0x0"), "{o:?}");
+    std::fs::write(b.join("0000-rcs0.bin"), 0x0500_0000u32.to_le_bytes()).unwrap();
+    std::fs::write(b.join("0000-rcs0.dispatch.jsonl"), "{not json\n").unwrap();
+    let o = run(&a, &b);
+    assert!(
+        stderr_line(&o).contains("0000-rcs0.dispatch.jsonl:1"),
+        "{o:?}"
+    );
+}

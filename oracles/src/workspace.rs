@@ -1,5 +1,6 @@
-//! Libraries this workspace builds that tests load into other processes (the OpenCL ICD, the
-//! render-node shim): found where cargo put them for the running test binary's profile.
+//! Libraries and programs this workspace builds that tests load or run in other processes (the
+//! OpenCL ICD, the render-node shim, `intel-gpu-run` for another package's tests): found where
+//! cargo put them for the running test binary's profile.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -31,4 +32,32 @@ pub fn cdylib(package: &str, file: &str) -> PathBuf {
     }
     assert!(lib.is_file(), "{} missing", lib.display());
     lib.canonicalize().expect("library path")
+}
+
+/// The binary `name` of workspace package `package`, as an absolute path, in `target/<profile>/`
+/// (the parent of the running test binary's `deps/`), brought up to date with `cargo build -p
+/// <package> --bin <name>` first: a test of another package that runs it would otherwise run
+/// whatever copy an earlier build left, or none.
+///
+/// Panics when it cannot be built or found: a broken test set-up, not a skip.
+pub fn binary(package: &str, name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let profile_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile> dir");
+    let cargo = option_env!("CARGO").unwrap_or("cargo");
+    let mut cmd = Command::new(cargo);
+    cmd.args(["build", "-p", package, "--bin", name]);
+    if profile_dir.file_name().is_some_and(|n| n == "release") {
+        cmd.arg("--release");
+    }
+    let status = cmd.status().expect("run cargo build");
+    assert!(
+        status.success(),
+        "cargo build -p {package} --bin {name} failed"
+    );
+    let bin = profile_dir.join(name);
+    assert!(bin.is_file(), "{} missing", bin.display());
+    bin
 }

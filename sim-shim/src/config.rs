@@ -17,8 +17,9 @@ pub struct Config {
 /// The variable's name.
 pub const VAR: &str = "INTEL_GPU_SIM";
 
-/// A directory: when set, every request's executed batch commands are written there
-/// (`sim::SimConfig::command_log`), one file per request, for `intel-gpu-run decode-batch`.
+/// A directory: when set, every request's executed batch commands and its walkers' dispatch
+/// records are written there (`sim::SimConfig::command_log`), two files per request, for
+/// `intel-gpu-run decode-batch` and `batch-diff`.
 pub const COMMAND_LOG_VAR: &str = "INTEL_GPU_SIM_COMMAND_LOG";
 
 /// Set to `denied`: opening the nodes fails with `EACCES`, what a user outside group `render`

@@ -28,7 +28,9 @@ pub struct SimConfig {
     pub wait_limit: Option<Duration>,
     /// A directory to write every request's executed batch commands to (`<n>-<engine>.bin`:
     /// each command's dwords in the order the command streamer ran them, following chained
-    /// and second-level batches), for `intel-gpu-run decode-batch`. None: nothing written.
+    /// and second-level batches), for `intel-gpu-run decode-batch`, and each walker's dispatch
+    /// record (`<n>-<engine>.dispatch.jsonl`, `dispatch::record`), for `intel-gpu-run
+    /// batch-diff`. None: nothing written.
     pub command_log: Option<std::path::PathBuf>,
     /// A fused-off part of the platform (`device_info::FUSED_PARTS`) instead of the full one.
     pub part: Option<&'static crate::device_info::FusedPart>,

@@ -31,6 +31,10 @@ const NEO: &str = "/usr/lib/x86_64-linux-gnu/intel-opencl/libigdrcl.so";
 /// The child's marker: the `INTEL_GPU_SIM` value it runs under.
 const CHILD: &str = "CONFORMANCE_NEO_CHILD";
 
+/// The marker of a child that runs the same cases through umd's render-node path under the
+/// same shim: the other side of a side-by-side capture (`scripts/batch-diff-case`).
+const UMD_CHILD: &str = "CONFORMANCE_NEO_UMD_CHILD";
+
 /// Every how many instances of a file the default slice takes.
 const EVERY: usize = 8;
 
@@ -580,4 +584,119 @@ fn corpus_through_neo() {
         }
     }
     assert!(failed.is_empty(), "failed under the shim: {failed:?}");
+}
+
+/// The corpus slice (`CONFORMANCE_FILTER` narrows it) through umd's render-node path: what
+/// NEO's run is compared with.
+fn run_through_umd(ocloc: PathBuf, p: Platform) {
+    use conformance::runner::{Umd, Via};
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache"));
+    let work = tempfile::tempdir().unwrap();
+    let report = conformance::suite::run_files(
+        p,
+        &compiler,
+        Format::PatchTokens,
+        1,
+        work.path(),
+        &files(),
+        &|| {
+            Umd::via(p, umd::device::KmdChoice::I915, Via::Node)
+                .map(|u| Box::new(u) as Box<dyn Runner>)
+        },
+    );
+    report.finish(&format!("{} through umd's render node", p.name()));
+}
+
+/// Runs one corpus case under the shim on `sim` with the simulator's command log in `log`:
+/// through NEO (`corpus_through_neo`'s child) or through umd (this test's child).
+fn capture(neo: bool, sim: &str, case: &str, log: &Path, icd: &Path) {
+    let shim = oracles::workspace::cdylib("sim-shim", "libintel_gpu_sim_shim.so");
+    let exe = std::env::current_exe().expect("test binary path");
+    std::fs::create_dir_all(log).unwrap();
+    let (test, marker) = if neo {
+        ("corpus_through_neo", CHILD)
+    } else {
+        ("batch_diff_of_neo_and_umd", UMD_CHILD)
+    };
+    let out = Command::new(&exe)
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env("LD_PRELOAD", &shim)
+        .env("INTEL_GPU_SIM", sim)
+        .env("INTEL_GPU_SIM_COMMAND_LOG", log)
+        .env("OCL_ICD_VENDORS", icd)
+        .env("CONFORMANCE_FILTER", case)
+        .env("NEO_FULL", "1")
+        .env_remove("NEOReadDebugKeys")
+        .env(marker, sim)
+        .output()
+        .expect("run the test under the shim");
+    assert!(
+        out.status.success(),
+        "{case} through {} on {sim}: {}\n{}",
+        if neo { "NEO" } else { "umd" },
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn batch_diff(tool: &Path, p: Platform, a: &Path, b: &Path) -> String {
+    let out = Command::new(tool)
+        .args(["batch-diff", "-p", p.name()])
+        .args([a, b])
+        .output()
+        .expect("run intel-gpu-run batch-diff");
+    assert!(
+        out.status.success(),
+        "batch-diff: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// One corpus case captured through NEO and through umd on sim:tgllp, compared with
+/// `intel-gpu-run batch-diff`: the tool must name what `firmware-notes/neo-side-by-side.md`
+/// first found by reading the two decoded batches by hand (NEO's CS_CHICKEN1 write and
+/// STATE_COMPUTE_MODE, its 3D/GPGPU pipeline switches around them, its chained jump into the
+/// queue's stream, one interface descriptor for both walkers where umd loads a second, 32 more
+/// bytes of indirect data for the partial group), and a capture compared with itself must show
+/// no difference.
+#[test]
+fn batch_diff_of_neo_and_umd() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    if let Ok(sim) = std::env::var(UMD_CHILD) {
+        let (_, p, _) = UNDER_SHIM
+            .iter()
+            .find(|(s, ..)| *s == sim)
+            .unwrap_or_else(|| panic!("{UMD_CHILD}={sim}: not one of the shim runs"));
+        run_through_umd(ocloc, *p);
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let icd = neo_icd(dir.path());
+    let (neo, ours) = (dir.path().join("neo"), dir.path().join("umd"));
+    let case = "shuffle_float simd16";
+    capture(true, "tgllp@i915", case, &neo, &icd);
+    capture(false, "tgllp@i915", case, &ours, &icd);
+    let tool = oracles::workspace::binary("intel-gpu-run", "intel-gpu-run");
+    let diff = batch_diff(&tool, Platform::Tgllp, &neo, &ours);
+    eprintln!("{diff}");
+    for want in [
+        "MI_LOAD_REGISTER_IMM 0x2580 (CS_CHICKEN1): 0x00060004 | -",
+        "STATE_COMPUTE_MODE: (instance): programmed | not programmed",
+        "PIPELINE_SELECT sequence: 0 (3D), 2 (GPGPU), 0 (3D), 2 (GPGPU) | 2 (GPGPU)",
+        "MI_BATCH_BUFFER_START commands: 1 | 0",
+        "MEDIA_INTERFACE_DESCRIPTOR_LOAD commands: 0 | 1",
+        "GPGPU_WALKER: Indirect Data Length: 320 | 288",
+    ] {
+        assert!(diff.contains(want), "batch-diff does not say {want:?}");
+    }
+    // Both runs dispatch the full group and the partial one as two walkers.
+    assert!(diff.contains("2 walker(s) in A, 2 in B;"), "{diff}");
+    let same = batch_diff(&tool, Platform::Tgllp, &neo, &neo);
+    assert!(
+        same.ends_with("2 walker(s) in A, 2 in B; no differences\n"),
+        "{same}"
+    );
+    assert!(!same.contains(" | "), "{same}");
 }

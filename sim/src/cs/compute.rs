@@ -70,6 +70,21 @@ pub struct Walker<'a> {
 /// charged to the context like a command-streamer hang or fault.
 pub trait WalkerExecutor: Send + Sync {
     fn dispatch(&self, walker: &Walker<'_>) -> Result<(), crate::gpu_error::GpuErrorKind>;
+
+    /// The walker's dispatch record for the command log (`crate::dispatch::record`): walker
+    /// `ordinal` of the request, at byte `offset` of the logged commands. `None` from an
+    /// executor that resolves nothing.
+    fn record(&self, _walker: &Walker<'_>, _ordinal: usize, _offset: usize) -> Option<String> {
+        None
+    }
+}
+
+/// What the command log (`SimConfig::command_log`) keeps of one request: the dwords of every
+/// batch command executed, in order, and one dispatch record per walker dispatched.
+#[derive(Debug, Default, Clone)]
+pub struct CommandLog {
+    pub dwords: Vec<u32>,
+    pub dispatches: Vec<String>,
 }
 
 /// The executor used until an EU interpreter is plugged in: every walker is a GPU error saying

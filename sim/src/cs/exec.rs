@@ -9,7 +9,7 @@ use batchbuffer::{
 };
 use platform::Platform;
 
-use super::compute::{ComputeState, Walker, WalkerExecutor};
+use super::compute::{CommandLog, ComputeState, Walker, WalkerExecutor};
 use super::mi_ops::{
     predicate, AtomicOp, AtomicProblem, MI_PREDICATE_RESULT, MI_PREDICATE_SRC0, MI_PREDICATE_SRC1,
 };
@@ -57,8 +57,9 @@ pub(crate) struct Cs<'a> {
     pub timer: &'a super::watchdog::GpuTimer,
     /// The ring's GGTT range; fetches past its end wrap to its start.
     pub ring: std::ops::Range<u64>,
-    /// Receives each batch command's dwords as it executes (the kernel's ring commands not).
-    pub log: Option<&'a mut Vec<u32>>,
+    /// Receives each batch command's dwords as it executes (the kernel's ring commands not)
+    /// and each walker's dispatch record.
+    pub log: Option<&'a mut CommandLog>,
 }
 
 /// Result of executing one command: where to go next.
@@ -109,7 +110,7 @@ impl Cs<'_> {
             let cmd = &dw[..id.len];
             let step = (id.len * 4) as u64;
             if let (Space::Ppgtt, Some(log)) = (space, self.log.as_deref_mut()) {
-                log.extend_from_slice(cmd);
+                log.dwords.extend_from_slice(cmd);
             }
             let flow = match id.packet {
                 PacketId::MiBatchBufferEnd => match stack.pop() {
@@ -288,6 +289,14 @@ impl Cs<'_> {
                     clock: self.clock,
                     timer: self.timer,
                 };
+                if let Some(log) = self.log.as_deref_mut() {
+                    // The walker is the last command logged.
+                    let offset = 4 * log.dwords.len().saturating_sub(cmd.len());
+                    let ordinal = log.dispatches.len();
+                    if let Some(r) = self.walker.record(&walker, ordinal, offset) {
+                        log.dispatches.push(r);
+                    }
+                }
                 self.walker.dispatch(&walker)?;
             }
             // Every other command `identify` knows sets pipeline state: recorded for walkers.

@@ -13,7 +13,7 @@ mod mi_ops;
 mod ring;
 mod watchdog;
 
-pub use compute::{ComputeState, NoWalkerExecutor, Walker, WalkerExecutor};
+pub use compute::{CommandLog, ComputeState, NoWalkerExecutor, Walker, WalkerExecutor};
 pub use exec::{CsError, Space};
 pub use ring::{EngineRing, RingRun};
 pub use watchdog::{Budget, GpuTimer, HangRule, Watchdog};

@@ -9,7 +9,7 @@ use batchbuffer::{
 };
 use platform::Platform;
 
-use super::compute::{ComputeState, WalkerExecutor};
+use super::compute::{CommandLog, ComputeState, WalkerExecutor};
 use super::exec::{Cs, CsError};
 use super::watchdog::{Budget, Watchdog};
 use crate::clock::Clock;
@@ -50,8 +50,9 @@ pub struct RingRun<'a> {
     pub budget: Budget,
     pub timer: &'a super::GpuTimer,
     pub batch: u64,
-    /// Receives the dwords of every batch command executed (`SimConfig::command_log`).
-    pub log: Option<&'a mut Vec<u32>>,
+    /// Receives the dwords of every batch command executed and the walkers' dispatch records
+    /// (`SimConfig::command_log`).
+    pub log: Option<&'a mut CommandLog>,
 }
 
 impl EngineRing {

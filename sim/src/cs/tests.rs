@@ -57,7 +57,7 @@ impl Rig {
         self.run_logged(budget, None)
     }
 
-    fn run_logged(&mut self, budget: Budget, log: Option<&mut Vec<u32>>) -> Result<(), CsError> {
+    fn run_logged(&mut self, budget: Budget, log: Option<&mut CommandLog>) -> Result<(), CsError> {
         self.ring.submit(RingRun {
             platform: self.p,
             topology: DeviceInfo::get(self.p).topology,
@@ -400,9 +400,10 @@ fn the_command_log_holds_the_executed_batch_commands_in_order() {
     rig.put(first.len() as u64 * 4, &sdi(p, DATA + 4, 99));
     let second = [sdi(p, DATA + 8, 2), end(p)].concat();
     rig.put(0x800, &second);
-    let mut log = Vec::new();
+    let mut log = CommandLog::default();
     rig.run_logged(Budget::default(), Some(&mut log)).unwrap();
-    assert_eq!(log, [first, second].concat());
+    assert_eq!(log.dwords, [first, second].concat());
+    assert!(log.dispatches.is_empty());
     assert_eq!(
         (rig.data_u32(0), rig.data_u32(4), rig.data_u32(8)),
         (1, 0, 2)

@@ -24,6 +24,7 @@ pub mod payload;
 mod pool;
 pub mod post_sync;
 pub mod progress;
+pub mod record;
 pub mod state;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -116,6 +117,10 @@ impl WalkerExecutor for EuExecutor {
             post_sync::write(&ps, w.memory, w.clock, start)?;
         }
         Ok(())
+    }
+
+    fn record(&self, w: &Walker<'_>, ordinal: usize, offset: usize) -> Option<String> {
+        Some(record::record(w, ordinal, offset))
     }
 }
 

@@ -180,7 +180,7 @@ pub fn rewritten(p: Platform, d: &Dispatch) -> u128 {
 
 /// Writes the local IDs thread `index` of a group gets; returns the bytes written. Lane `l`
 /// is work-item `index * simd + l` of the group, counted in the walk order.
-fn write_hw_ids(out: &mut [u8], ids: &HwLocalIds, simd: u32, index: u32) -> usize {
+pub(super) fn write_hw_ids(out: &mut [u8], ids: &HwLocalIds, simd: u32, index: u32) -> usize {
     let block = grfs_per_channel(simd) * GRF;
     let total = ids.size.iter().product::<u32>();
     let [fast, mid, _] = ids.order;

@@ -17,7 +17,8 @@ use std::time::Duration;
 
 use crate::clock::Clock;
 use crate::cs::{
-    Budget, ComputeState, CsError, EngineRing, GpuTimer, HangRule, RingRun, WalkerExecutor,
+    Budget, CommandLog, ComputeState, CsError, EngineRing, GpuTimer, HangRule, RingRun,
+    WalkerExecutor,
 };
 use crate::device_info::{DeviceInfo, EngineClass};
 use crate::gpu_error::{ErrorLog, GpuErrorKind, HangReason};
@@ -351,7 +352,7 @@ fn run(shared: &Shared, image: &mut Image, job: &Job, timer: &GpuTimer) -> Resul
             }),
         })?),
     };
-    let mut log = shared.command_log.as_ref().map(|_| Vec::new());
+    let mut log = shared.command_log.as_ref().map(|_| CommandLog::default());
     let done = ring.submit(RingRun {
         platform: shared.info.platform,
         topology: shared.info.topology,
@@ -365,11 +366,16 @@ fn run(shared: &Shared, image: &mut Image, job: &Job, timer: &GpuTimer) -> Resul
         batch: job.batch,
         log: log.as_mut(),
     });
-    if let (Some((dir, n)), Some(dwords)) = (&shared.command_log, log) {
+    if let (Some((dir, n)), Some(log)) = (&shared.command_log, log) {
         let n = n.fetch_add(1, Ordering::Relaxed);
-        let bytes: Vec<u8> = dwords.iter().flat_map(|d| d.to_le_bytes()).collect();
+        let bytes: Vec<u8> = log.dwords.iter().flat_map(|d| d.to_le_bytes()).collect();
+        let records: String = log.dispatches.iter().map(|r| format!("{r}\n")).collect();
         // A log that cannot be written is a debugging aid lost, not a GPU error.
         let _ = std::fs::write(dir.join(format!("{n:04}-{}.bin", desc.name)), bytes);
+        let _ = std::fs::write(
+            dir.join(format!("{n:04}-{}.dispatch.jsonl", desc.name)),
+            records,
+        );
     }
     done?;
     // The kernel's ring writes the user fence after the batch, through the queue's VM.
