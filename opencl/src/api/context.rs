@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use opencl_sys::*;
 
-use crate::api::entry::entry;
+use crate::api::entry::{entry, info_entry, retain_release};
 use crate::api::info::{self, set_err};
 use crate::api::platform;
 use crate::core::context::{create, Context, Destructor, Notify};
@@ -114,16 +114,10 @@ pub unsafe fn finish(r: Result<*mut c_void, cl_int>, errcode_ret: *mut cl_int) -
     }
 }
 
-entry! {
-    fn clRetainContext(c: cl_context) -> cl_int {
-        Handle::<Context>::retain(c)
-    }
-}
-
-entry! {
-    fn clReleaseContext(c: cl_context) -> cl_int {
-        Handle::<Context>::release(c)
-    }
+retain_release! {
+    clRetainContext,
+    clReleaseContext,
+    c: cl_context => Context
 }
 
 entry! {
@@ -148,15 +142,11 @@ entry! {
     }
 }
 
-entry! {
-    fn clGetContextInfo(
-        context: cl_context,
-        param_name: cl_context_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Context>::get(context).and_then(|c| {
+info_entry! {
+    fn clGetContextInfo(context: cl_context, param_name: cl_context_info)
+        [param_value_size, param_value, param_value_size_ret]
+    {
+        Handle::<Context>::get(context).and_then(|c| {
             Ok(match param_name {
                 CL_CONTEXT_REFERENCE_COUNT => Info::Uint(c.ref_count()),
                 CL_CONTEXT_NUM_DEVICES => Info::Uint(c.obj.devices.len() as u32),
@@ -166,8 +156,6 @@ entry! {
                 }
                 _ => return Err(CL_INVALID_VALUE),
             })
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+        })
     }
 }

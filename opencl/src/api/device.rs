@@ -1,12 +1,9 @@
 //! The device entry points: finding devices, their queries ([`crate::core::device_info`]),
 //! retain and release.
 
-use std::ffi::c_void;
-
 use opencl_sys::*;
 
-use crate::api::entry::entry;
-use crate::api::info;
+use crate::api::entry::{entry, info_entry};
 use crate::api::platform;
 use crate::core::device::Device;
 use crate::core::handle::Handle;
@@ -45,17 +42,11 @@ entry! {
     }
 }
 
-entry! {
-    fn clGetDeviceInfo(
-        device: cl_device_id,
-        param_name: cl_device_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Device>::get(device).and_then(|d| d.obj.info(param_name));
-        // SAFETY: the application's buffers as the entry point defines them.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+info_entry! {
+    fn clGetDeviceInfo(device: cl_device_id, param_name: cl_device_info)
+        [param_value_size, param_value, param_value_size_ret]
+    {
+        Handle::<Device>::get(device).and_then(|d| d.obj.info(param_name))
     }
 }
 

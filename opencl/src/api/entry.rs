@@ -119,6 +119,52 @@ macro_rules! entry {
 }
 pub(crate) use entry;
 
+/// An object kind's clRetainX and clReleaseX (`$doc` on the release): the application's count
+/// of `$obj` handles.
+macro_rules! retain_release {
+    ($retain:ident, $(#[$doc:meta])* $release:ident, $arg:ident: $ty:ty => $obj:ty) => {
+        $crate::api::entry::entry! {
+            fn $retain($arg: $ty) -> opencl_sys::cl_int {
+                $crate::core::handle::Handle::<$obj>::retain($arg)
+            }
+        }
+        $crate::api::entry::entry! {
+            $(#[$doc])*
+            fn $release($arg: $ty) -> opencl_sys::cl_int {
+                $crate::core::handle::Handle::<$obj>::release($arg)
+            }
+        }
+    };
+}
+pub(crate) use retain_release;
+
+/// A clGet*Info entry point: its own arguments, then the three every query ends with (named
+/// as the entry point names them: `[param_value_size, param_value, param_value_size_ret]`);
+/// `$body` gives the answer (`Result<Info, cl_int>`), which [`crate::api::info::answer`]
+/// writes.
+macro_rules! info_entry {
+    (
+        $(#[$m:meta])*
+        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) [$size:ident, $value:ident, $size_ret:ident]
+        $body:block
+    ) => {
+        $crate::api::entry::entry! {
+            $(#[$m])*
+            fn $name(
+                $($arg: $ty,)*
+                $size: usize,
+                $value: *mut std::ffi::c_void,
+                $size_ret: *mut usize,
+            ) -> opencl_sys::cl_int {
+                let r: Result<$crate::core::info::Info, opencl_sys::cl_int> = $body;
+                // SAFETY: the application's buffers.
+                unsafe { $crate::api::info::answer(r, $size, $value, $size_ret) }
+            }
+        }
+    };
+}
+pub(crate) use info_entry;
+
 #[cfg(test)]
 mod tests {
     use std::ffi::c_void;

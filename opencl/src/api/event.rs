@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use opencl_sys::*;
 
-use crate::api::entry::entry;
+use crate::api::entry::{entry, info_entry, retain_release};
 use crate::api::info;
 use crate::core::context::Context;
 use crate::core::event::{on_status, set_status, Callback, Event};
@@ -76,29 +76,19 @@ entry! {
     }
 }
 
-entry! {
-    fn clRetainEvent(e: cl_event) -> cl_int {
-        Handle::<Event>::retain(e)
-    }
-}
-
-entry! {
+retain_release! {
+    clRetainEvent,
     /// The command keeps its own reference: a released event of a pending command still
     /// completes and runs its callbacks.
-    fn clReleaseEvent(e: cl_event) -> cl_int {
-        Handle::<Event>::release(e)
-    }
+    clReleaseEvent,
+    e: cl_event => Event
 }
 
-entry! {
-    fn clGetEventInfo(
-        event: cl_event,
-        param_name: cl_event_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Event>::get(event).and_then(|e| {
+info_entry! {
+    fn clGetEventInfo(event: cl_event, param_name: cl_event_info)
+        [param_value_size, param_value, param_value_size_ret]
+    {
+        Handle::<Event>::get(event).and_then(|e| {
             Ok(match param_name {
                 CL_EVENT_COMMAND_QUEUE => Info::Ptr(
                     e.obj
@@ -112,21 +102,15 @@ entry! {
                 CL_EVENT_REFERENCE_COUNT => Info::Uint(e.ref_count()),
                 _ => return Err(CL_INVALID_VALUE),
             })
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+        })
     }
 }
 
-entry! {
-    fn clGetEventProfilingInfo(
-        event: cl_event,
-        param_name: cl_profiling_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Event>::get(event).and_then(|e| {
+info_entry! {
+    fn clGetEventProfilingInfo(event: cl_event, param_name: cl_profiling_info)
+        [param_value_size, param_value, param_value_size_ret]
+    {
+        Handle::<Event>::get(event).and_then(|e| {
             let profiled = e
                 .obj
                 .queue
@@ -146,9 +130,7 @@ entry! {
                 CL_PROFILING_COMMAND_COMPLETE => t.complete,
                 _ => return Err(CL_INVALID_VALUE),
             }))
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+        })
     }
 }
 

@@ -90,6 +90,15 @@ pub unsafe fn slice<'a, T>(p: *const T, n: usize) -> Result<&'a [T], cl_int> {
     }
 }
 
+/// Three size_t values at `p` (an origin or region); None for NULL.
+///
+/// # Safety
+/// `p` NULL or pointing at three values.
+pub unsafe fn triple(p: *const usize) -> Option<[usize; 3]> {
+    // SAFETY: the caller's array of three.
+    (!p.is_null()).then(|| unsafe { [*p, *p.add(1), *p.add(2)] })
+}
+
 /// A callback with its user data: CL_INVALID_VALUE for user data without a callback.
 pub fn notify_with_data<F>(pfn_notify: Option<F>, user_data: *mut c_void) -> Result<(), cl_int> {
     if pfn_notify.is_none() && !user_data.is_null() {

@@ -2,43 +2,78 @@
 //! and [`enqueue`], how every enqueue entry point hands its command to the queue
 //! ([`crate::core::queue`]).
 
-use std::ffi::c_void;
-use std::sync::Arc;
-
 use opencl_sys::*;
 
-use crate::api::entry::entry;
+use crate::api::entry::{entry, info_entry, retain_release};
 use crate::api::event::wait_list;
 use crate::api::info;
 use crate::core::handle::Handle;
 use crate::core::info::Info;
-use crate::core::queue::{create_queue, Queue, Work};
+use crate::core::queue::{create_queue, Command, Queue, Work};
 
-/// Enqueues one command on `queue` after the events of the application's wait list; writes
-/// its event where the application asked for one; with `blocking`, returns once it completed
-/// (its error if it failed).
+/// Enqueues `command` after the events of the application's wait list; writes its event where
+/// the application asked for one; a blocking command returns once it completed (its error if
+/// it failed).
 ///
 /// # Safety
 /// `wait`/`n_wait` and `event` as the enqueue entry points define them.
 pub unsafe fn enqueue(
-    queue: &Arc<Handle<Queue>>,
-    command: cl_command_type,
+    command: Command,
     n_wait: cl_uint,
     wait: *const cl_event,
     event: *mut cl_event,
-    blocking: bool,
-    work: Work,
 ) -> Result<(), cl_int> {
     // SAFETY: forwarded.
-    let deps = unsafe { wait_list(&queue.obj.context, n_wait, wait) }?;
-    let given =
-        crate::core::queue::enqueue(queue, command, deps, !event.is_null(), blocking, work)?;
+    let deps = unsafe { wait_list(&command.queue.obj.context, n_wait, wait) }?;
+    let given = crate::core::queue::enqueue(command, deps, !event.is_null())?;
     if let Some(raw) = given {
         // SAFETY: the application's event pointer.
         unsafe { *event = raw };
     }
     Ok(())
 }
+
+/// An enqueue entry point's status: `command`'s error, or that of enqueuing it ([`enqueue`]).
+///
+/// # Safety
+/// As for [`enqueue`].
+pub unsafe fn submit(
+    command: Result<Command, cl_int>,
+    n_wait: cl_uint,
+    wait: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    // SAFETY: forwarded.
+    command
+        .and_then(|c| unsafe { enqueue(c, n_wait, wait, event) })
+        .map_or_else(|e| e, |()| CL_SUCCESS)
+}
+
+/// An enqueue entry point returning a status: its own arguments, then the wait list and event
+/// every enqueue takes (`[n, wait, event]`, named as the entry point names them); `$body` makes
+/// the command (`Result<Command, cl_int>`), which [`submit`] enqueues.
+macro_rules! enqueue_entry {
+    (
+        $(#[$m:meta])*
+        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) [$n:ident, $wait:ident, $event:ident]
+        $body:block
+    ) => {
+        $crate::api::entry::entry! {
+            $(#[$m])*
+            fn $name(
+                $($arg: $ty,)*
+                $n: opencl_sys::cl_uint,
+                $wait: *const opencl_sys::cl_event,
+                $event: *mut opencl_sys::cl_event,
+            ) -> opencl_sys::cl_int {
+                let command: Result<$crate::core::queue::Command, opencl_sys::cl_int> = $body;
+                // SAFETY: the application's wait list and event pointer.
+                unsafe { $crate::api::queue::submit(command, $n, $wait, $event) }
+            }
+        }
+    };
+}
+pub(crate) use enqueue_entry;
 
 entry! {
     fn clCreateCommandQueue(
@@ -83,27 +118,17 @@ entry! {
     }
 }
 
-entry! {
-    fn clRetainCommandQueue(q: cl_command_queue) -> cl_int {
-        Handle::<Queue>::retain(q)
-    }
+retain_release! {
+    clRetainCommandQueue,
+    clReleaseCommandQueue,
+    q: cl_command_queue => Queue
 }
 
-entry! {
-    fn clReleaseCommandQueue(q: cl_command_queue) -> cl_int {
-        Handle::<Queue>::release(q)
-    }
-}
-
-entry! {
-    fn clGetCommandQueueInfo(
-        queue: cl_command_queue,
-        param_name: cl_command_queue_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Queue>::get(queue).and_then(|q| {
+info_entry! {
+    fn clGetCommandQueueInfo(queue: cl_command_queue, param_name: cl_command_queue_info)
+        [param_value_size, param_value, param_value_size_ret]
+    {
+        Handle::<Queue>::get(queue).and_then(|q| {
             Ok(match param_name {
                 CL_QUEUE_CONTEXT => Info::Ptr(q.obj.context.raw()),
                 CL_QUEUE_DEVICE => Info::Ptr(q.obj.device.raw()),
@@ -114,9 +139,7 @@ entry! {
                 CL_QUEUE_DEVICE_DEFAULT => Info::Ptr(std::ptr::null_mut()),
                 _ => return Err(CL_INVALID_VALUE),
             })
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+        })
     }
 }
 
@@ -157,13 +180,10 @@ unsafe fn order(
     event: *mut cl_event,
 ) -> cl_int {
     info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let q = match Handle::<Queue>::get(queue) {
-            Ok(q) => q,
-            Err(e) => return e,
-        };
+        let command =
+            Handle::<Queue>::get(queue).map(|q| Command::new(&q, command, false, Work::Nothing));
         // SAFETY: the application's wait list and event pointer.
-        unsafe { enqueue(&q, command, n, wait, event, false, Work::Nothing) }
-            .map_or_else(|e| e, |_| CL_SUCCESS)
+        unsafe { submit(command, n, wait, event) }
     })
 }
 

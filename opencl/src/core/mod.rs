@@ -1,7 +1,8 @@
 //! The OpenCL objects and their rules, free of the C ABI (never naming [`crate::api`]): the
 //! generic handle every object lives in ([`handle`]), each object family, what the platform
-//! and devices report ([`facts`], [`extensions`], [`identity`], [`info`]), and how commands
-//! run on a queue ([`queue`], [`event`], [`failure`]).
+//! and devices report ([`facts`], [`extensions`], [`identity`], [`info`]), how commands
+//! run on a queue ([`queue`], [`event`], [`failure`]), and the commands that move memory
+//! ([`transfer`]).
 
 pub mod build;
 pub mod context;
@@ -27,3 +28,4 @@ pub mod program;
 pub mod queue;
 pub mod sampler;
 pub mod timer;
+pub mod transfer;
