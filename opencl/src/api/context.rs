@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use opencl_sys::*;
 
-use crate::api::entry::{entry, info_entry, retain_release};
+use crate::api::entry::{entry, retain_release};
 use crate::api::info::{self, set_err};
 use crate::api::platform;
 use crate::core::context::{create, Context, Destructor, Notify};
@@ -114,11 +114,7 @@ pub unsafe fn finish(r: Result<*mut c_void, cl_int>, errcode_ret: *mut cl_int) -
     }
 }
 
-retain_release! {
-    clRetainContext,
-    clReleaseContext,
-    c: cl_context => Context
-}
+retain_release!(clRetainContext, clReleaseContext, c: cl_context => Context);
 
 entry! {
     fn clSetContextDestructorCallback(
@@ -126,26 +122,12 @@ entry! {
         pfn_notify: Option<Destructor>,
         user_data: *mut c_void,
     ) -> cl_int {
-        let c = match Handle::<Context>::get(context) {
-            Ok(c) => c,
-            Err(e) => return e,
-        };
-        let Some(f) = pfn_notify else {
-            return CL_INVALID_VALUE;
-        };
-        c.obj
-            .destructors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push((f, user_data as usize));
-        CL_SUCCESS
+        info::set_destructor::<Context, _>(context, pfn_notify, user_data, |o| &o.destructors)
     }
 }
 
-info_entry! {
-    fn clGetContextInfo(context: cl_context, param_name: cl_context_info)
-        [param_value_size, param_value, param_value_size_ret]
-    {
+entry! {
+    fn clGetContextInfo(context: cl_context, param_name: cl_context_info) -> query {
         Handle::<Context>::get(context).and_then(|c| {
             Ok(match param_name {
                 CL_CONTEXT_REFERENCE_COUNT => Info::Uint(c.ref_count()),

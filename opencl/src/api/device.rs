@@ -3,7 +3,8 @@
 
 use opencl_sys::*;
 
-use crate::api::entry::{entry, info_entry};
+use crate::api::entry::entry;
+use crate::api::info;
 use crate::api::platform;
 use crate::core::device::Device;
 use crate::core::handle::Handle;
@@ -28,24 +29,14 @@ entry! {
             Ok(f) => f,
             Err(e) => return e,
         };
-        if !devices.is_null() {
-            for (k, d) in found.iter().take(num_entries as usize).enumerate() {
-                // SAFETY: the application's array of num_entries ids.
-                unsafe { *devices.add(k) = *d };
-            }
-        }
-        if !num_devices.is_null() {
-            // SAFETY: the application's pointer.
-            unsafe { *num_devices = found.len() as cl_uint };
-        }
+        // SAFETY: the application's array of num_entries ids and its count pointer.
+        unsafe { info::list(&found, num_entries, devices, num_devices) };
         CL_SUCCESS
     }
 }
 
-info_entry! {
-    fn clGetDeviceInfo(device: cl_device_id, param_name: cl_device_info)
-        [param_value_size, param_value, param_value_size_ret]
-    {
+entry! {
+    fn clGetDeviceInfo(device: cl_device_id, param_name: cl_device_info) -> query {
         Handle::<Device>::get(device).and_then(|d| d.obj.info(param_name))
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use opencl_sys::*;
 
-use crate::api::entry::{entry, info_entry, retain_release};
+use crate::api::entry::{entry, retain_release};
 use crate::api::info;
 use crate::core::context::Context;
 use crate::core::event::{on_status, set_status, Callback, Event};
@@ -84,10 +84,8 @@ retain_release! {
     e: cl_event => Event
 }
 
-info_entry! {
-    fn clGetEventInfo(event: cl_event, param_name: cl_event_info)
-        [param_value_size, param_value, param_value_size_ret]
-    {
+entry! {
+    fn clGetEventInfo(event: cl_event, param_name: cl_event_info) -> query {
         Handle::<Event>::get(event).and_then(|e| {
             Ok(match param_name {
                 CL_EVENT_COMMAND_QUEUE => Info::Ptr(
@@ -106,10 +104,8 @@ info_entry! {
     }
 }
 
-info_entry! {
-    fn clGetEventProfilingInfo(event: cl_event, param_name: cl_profiling_info)
-        [param_value_size, param_value, param_value_size_ret]
-    {
+entry! {
+    fn clGetEventProfilingInfo(event: cl_event, param_name: cl_profiling_info) -> query {
         Handle::<Event>::get(event).and_then(|e| {
             let profiled = e
                 .obj
@@ -143,18 +139,14 @@ entry! {
         pfn_notify: Option<Callback>,
         user_data: *mut c_void,
     ) -> cl_int {
-        let e = match Handle::<Event>::get(event) {
-            Ok(e) => e,
-            Err(err) => return err,
-        };
-        let Some(f) = pfn_notify else {
-            return CL_INVALID_VALUE;
-        };
-        if ![CL_SUBMITTED, CL_RUNNING, CL_COMPLETE].contains(&command_exec_callback_type) {
-            return CL_INVALID_VALUE;
-        }
-        on_status(&e, command_exec_callback_type, f, user_data as usize);
-        CL_SUCCESS
+        info::status(|| {
+            let (e, f) = info::with_callback::<Event, _>(event, pfn_notify)?;
+            if ![CL_SUBMITTED, CL_RUNNING, CL_COMPLETE].contains(&command_exec_callback_type) {
+                return Err(CL_INVALID_VALUE);
+            }
+            on_status(&e, command_exec_callback_type, f, user_data as usize);
+            Ok(())
+        })
     }
 }
 

@@ -6,10 +6,10 @@ use std::ffi::c_void;
 use opencl_sys::*;
 use umd::image::{ImageFormat, ImageType};
 
-use crate::api::entry::{entry, info_entry};
+use crate::api::entry::entry;
 use crate::api::info;
 use crate::api::memory::no_properties;
-use crate::api::queue::{enqueue, enqueue_entry};
+use crate::api::queue::enqueue;
 use crate::core::context::Context;
 use crate::core::handle::Handle;
 use crate::core::host_ptr::HostPtr;
@@ -137,10 +137,8 @@ entry! {
     }
 }
 
-info_entry! {
-    fn clGetImageInfo(image: cl_mem, param_name: cl_image_info)
-        [param_value_size, param_value, param_value_size_ret]
-    {
+entry! {
+    fn clGetImageInfo(image: cl_mem, param_name: cl_image_info) -> query {
         Handle::<Mem>::get(image).and_then(|m| {
             let im = m.obj.image.as_ref().ok_or(CL_INVALID_MEM_OBJECT)?;
             let i = &im.image;
@@ -182,11 +180,11 @@ info_entry! {
 /// apart.
 macro_rules! read_write_image_entry {
     ($name:ident, $way:expr, $blocking:ident, $row:ident, $slice:ident, ptr: $ptr:ty) => {
-        enqueue_entry! {
+        entry! {
             fn $name(
                 command_queue: cl_command_queue, image: cl_mem, $blocking: cl_bool,
                 origin: *const usize, region: *const usize, $row: usize, $slice: usize, ptr: $ptr,
-            ) [num_events_in_wait_list, event_wait_list, event] {
+            ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
                 // SAFETY: the application's origin and region.
                 let area = unsafe { (info::triple(origin), info::triple(region)) };
                 let (pitches, host) = (($row, $slice), HostPtr::of(ptr));
@@ -200,11 +198,11 @@ macro_rules! read_write_image_entry {
 read_write_image_entry!(clEnqueueReadImage, Way::Read, blocking_read, row_pitch, slice_pitch, ptr: *mut c_void);
 read_write_image_entry!(clEnqueueWriteImage, Way::Write, blocking_write, input_row_pitch, input_slice_pitch, ptr: *const c_void);
 
-enqueue_entry! {
+entry! {
     fn clEnqueueCopyImage(
         command_queue: cl_command_queue, src_image: cl_mem, dst_image: cl_mem,
         src_origin: *const usize, dst_origin: *const usize, region: *const usize,
-    ) [num_events_in_wait_list, event_wait_list, event] {
+    ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
         // SAFETY: the application's origins and region.
         let (so, d_o) = unsafe { (info::triple(src_origin), info::triple(dst_origin)) };
         // SAFETY: as above.
@@ -213,27 +211,27 @@ enqueue_entry! {
     }
 }
 
-enqueue_entry! {
+entry! {
     fn clEnqueueCopyImageToBuffer(
         command_queue: cl_command_queue, src_image: cl_mem, dst_buffer: cl_mem,
         src_origin: *const usize, region: *const usize, dst_offset: usize,
-    ) [num_events_in_wait_list, event_wait_list, event] {
+    ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
         // SAFETY: the application's origin and region.
         let area = unsafe { (info::triple(src_origin), info::triple(region)) };
         let buffer = (dst_buffer, dst_offset);
-        copy_image_buffer(command_queue, (src_image, area), buffer, true)
+        copy_image_buffer(command_queue, src_image, area, buffer, true)
     }
 }
 
-enqueue_entry! {
+entry! {
     fn clEnqueueCopyBufferToImage(
         command_queue: cl_command_queue, src_buffer: cl_mem, dst_image: cl_mem,
         src_offset: usize, dst_origin: *const usize, region: *const usize,
-    ) [num_events_in_wait_list, event_wait_list, event] {
+    ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
         // SAFETY: the application's origin and region.
         let area = unsafe { (info::triple(dst_origin), info::triple(region)) };
         let buffer = (src_buffer, src_offset);
-        copy_image_buffer(command_queue, (dst_image, area), buffer, false)
+        copy_image_buffer(command_queue, dst_image, area, buffer, false)
     }
 }
 
@@ -270,11 +268,11 @@ entry! {
     }
 }
 
-enqueue_entry! {
+entry! {
     fn clEnqueueFillImage(
         command_queue: cl_command_queue, image: cl_mem, fill_color: *const c_void,
         origin: *const usize, region: *const usize,
-    ) [num_events_in_wait_list, event_wait_list, event] {
+    ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
         // SAFETY: the application's origin and region.
         let area = unsafe { (info::triple(origin), info::triple(region)) };
         // SAFETY: the application's four-component colour (16 bytes), if given.
@@ -299,16 +297,8 @@ entry! {
             }
             let any_images = c.obj.devices.iter().any(|d| d.obj.image_support());
             let formats = supported(flags, image_type, any_images)?;
-            if !image_formats.is_null() {
-                for (k, f) in formats.iter().take(num_entries as usize).enumerate() {
-                    // SAFETY: the application's array of num_entries formats.
-                    unsafe { *image_formats.add(k) = *f };
-                }
-            }
-            if !num_image_formats.is_null() {
-                // SAFETY: the application's pointer.
-                unsafe { *num_image_formats = formats.len() as cl_uint };
-            }
+            // SAFETY: the application's array of num_entries formats and its count pointer.
+            unsafe { info::list(&formats, num_entries, image_formats, num_image_formats) };
             Ok(())
         })
     }

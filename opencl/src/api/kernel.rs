@@ -8,9 +8,8 @@ use std::sync::{Arc, Mutex};
 use opencl_sys::*;
 use umd::kernel::ArgSlot;
 
-use crate::api::entry::{entry, info_entry, retain_release};
+use crate::api::entry::{entry, retain_release};
 use crate::api::info;
-use crate::api::queue::enqueue_entry;
 use crate::core::handle::Handle;
 use crate::core::info::Info;
 use crate::core::kernel::{create, value_size_ok, Arg, Kernel};
@@ -93,11 +92,7 @@ entry! {
     }
 }
 
-retain_release! {
-    clRetainKernel,
-    clReleaseKernel,
-    k: cl_kernel => Kernel
-}
+retain_release!(clRetainKernel, clReleaseKernel, k: cl_kernel => Kernel);
 
 entry! {
     fn clSetKernelArg(
@@ -113,6 +108,17 @@ entry! {
                 .signature
                 .get(arg_index as usize)
                 .ok_or(CL_INVALID_ARG_INDEX)?;
+            // A sampler's or image's handle (cl_sampler and cl_mem are both pointers).
+            let handle_arg = || {
+                if arg_size != std::mem::size_of::<*mut c_void>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                // SAFETY: arg_value points at a handle (arg_size checked).
+                Ok(unsafe { *(arg_value as *const *mut c_void) })
+            };
             let arg = match slot {
                 ArgSlot::Buffer => {
                     if arg_size != std::mem::size_of::<cl_mem>() {
@@ -165,28 +171,14 @@ entry! {
                     Arg::Value(v)
                 }
                 ArgSlot::Sampler => {
-                    if arg_size != std::mem::size_of::<cl_sampler>() {
-                        return Err(CL_INVALID_ARG_SIZE);
-                    }
-                    if arg_value.is_null() {
-                        return Err(CL_INVALID_ARG_VALUE);
-                    }
-                    // SAFETY: arg_value points at a cl_sampler (arg_size checked).
-                    let s = Handle::<Sampler>::get(unsafe { *(arg_value as *const cl_sampler) })?;
+                    let s = Handle::<Sampler>::get(handle_arg()?)?;
                     if !Arc::ptr_eq(&s.obj.context, &k.obj.program.obj.context) {
                         return Err(CL_INVALID_SAMPLER);
                     }
                     Arg::Sampler(s.obj.sampler)
                 }
                 ArgSlot::Image => {
-                    if arg_size != std::mem::size_of::<cl_mem>() {
-                        return Err(CL_INVALID_ARG_SIZE);
-                    }
-                    if arg_value.is_null() {
-                        return Err(CL_INVALID_ARG_VALUE);
-                    }
-                    // SAFETY: arg_value points at a cl_mem (arg_size checked).
-                    let m = Handle::<Mem>::get(unsafe { *(arg_value as *const cl_mem) })?;
+                    let m = Handle::<Mem>::get(handle_arg()?)?;
                     if m.obj.image.is_none() || !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context)
                     {
                         return Err(CL_INVALID_MEM_OBJECT);
@@ -203,10 +195,8 @@ entry! {
     }
 }
 
-info_entry! {
-    fn clGetKernelInfo(kernel: cl_kernel, param_name: cl_kernel_info)
-        [param_value_size, param_value, param_value_size_ret]
-    {
+entry! {
+    fn clGetKernelInfo(kernel: cl_kernel, param_name: cl_kernel_info) -> query {
         Handle::<Kernel>::get(kernel).and_then(|k| {
             Ok(match param_name {
                 CL_KERNEL_FUNCTION_NAME => Info::Str(k.obj.name.clone()),
@@ -221,10 +211,12 @@ info_entry! {
     }
 }
 
-info_entry! {
-    fn clGetKernelArgInfo(kernel: cl_kernel, arg_index: cl_uint, param_name: cl_kernel_arg_info)
-        [param_value_size, param_value, param_value_size_ret]
-    {
+entry! {
+    fn clGetKernelArgInfo(
+        kernel: cl_kernel,
+        arg_index: cl_uint,
+        param_name: cl_kernel_arg_info,
+    ) -> query {
         Handle::<Kernel>::get(kernel).and_then(|k| {
             if arg_index as usize >= k.obj.signature.len() {
                 return Err(CL_INVALID_ARG_INDEX);
@@ -280,12 +272,12 @@ info_entry! {
     }
 }
 
-info_entry! {
+entry! {
     fn clGetKernelWorkGroupInfo(
         kernel: cl_kernel,
         device: cl_device_id,
         param_name: cl_kernel_work_group_info,
-    ) [param_value_size, param_value, param_value_size_ret] {
+    ) -> query {
         Handle::<Kernel>::get(kernel).and_then(|k| {
             let d = k.obj.device_for(device)?;
             let uk = k.obj.on(&d)?;
@@ -331,14 +323,14 @@ info_entry! {
     }
 }
 
-info_entry! {
+entry! {
     fn clGetKernelSubGroupInfo(
         kernel: cl_kernel,
         device: cl_device_id,
         param_name: cl_kernel_sub_group_info,
         input_value_size: usize,
         input_value: *const c_void,
-    ) [param_value_size, param_value, param_value_size_ret] {
+    ) -> query [param_value_size, param_value, param_value_size_ret] {
         Handle::<Kernel>::get(kernel).and_then(|k| {
             let d = k.obj.device_for(device)?;
             let uk = k.obj.on(&d)?;
@@ -529,7 +521,7 @@ unsafe fn ndrange(
     Ok(Command::new(&q, CL_COMMAND_NDRANGE_KERNEL, false, work))
 }
 
-enqueue_entry! {
+entry! {
     fn clEnqueueNDRangeKernel(
         queue: cl_command_queue,
         kernel: cl_kernel,
@@ -537,7 +529,7 @@ enqueue_entry! {
         global_work_offset: *const usize,
         global_work_size: *const usize,
         local_work_size: *const usize,
-    ) [n, wait, event] {
+    ) -> enqueue [n, wait, event] {
         let ranges = (global_work_offset, global_work_size, local_work_size);
         // SAFETY: the application's arrays of work_dim elements (or NULL).
         unsafe { ndrange(queue, kernel, work_dim, ranges) }

@@ -7,9 +7,10 @@ use std::sync::Mutex;
 
 use opencl_sys::*;
 
-use crate::api::entry::{entry, info_entry, retain_release};
+use crate::api::entry::{entry, retain_release};
 use crate::api::info;
-use crate::api::queue::{enqueue, enqueue_entry};
+use crate::api::queue::enqueue;
+use crate::core::destructors::Destructor;
 use crate::core::handle::Handle;
 use crate::core::host_ptr::HostPtr;
 use crate::core::info::Info;
@@ -149,44 +150,26 @@ entry! {
             image: None,
             properties: Vec::new(),
             maps: Mutex::default(),
-            destructors: Mutex::default(),
+            destructors: Default::default(),
         })
         .0)
     }
 }
 
-retain_release! {
-    clRetainMemObject,
-    clReleaseMemObject,
-    m: cl_mem => Mem
-}
+retain_release!(clRetainMemObject, clReleaseMemObject, m: cl_mem => Mem);
 
 entry! {
     fn clSetMemObjectDestructorCallback(
         memobj: cl_mem,
-        pfn_notify: Option<unsafe extern "C" fn(cl_mem, *mut c_void)>,
+        pfn_notify: Option<Destructor<cl_mem>>,
         user_data: *mut c_void,
     ) -> cl_int {
-        let m = match Handle::<Mem>::get(memobj) {
-            Ok(m) => m,
-            Err(e) => return e,
-        };
-        let Some(f) = pfn_notify else {
-            return CL_INVALID_VALUE;
-        };
-        m.obj
-            .destructors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push((f, user_data));
-        CL_SUCCESS
+        info::set_destructor::<Mem, _>(memobj, pfn_notify, user_data, |o| &o.destructors)
     }
 }
 
-info_entry! {
-    fn clGetMemObjectInfo(memobj: cl_mem, param_name: cl_mem_info)
-        [param_value_size, param_value, param_value_size_ret]
-    {
+entry! {
+    fn clGetMemObjectInfo(memobj: cl_mem, param_name: cl_mem_info) -> query {
         Handle::<Mem>::get(memobj).and_then(|m| {
             let o = &m.obj;
             Ok(match param_name {
@@ -218,11 +201,11 @@ info_entry! {
 /// clEnqueueReadBuffer and clEnqueueWriteBuffer: one body, the way apart.
 macro_rules! read_write_buffer_entry {
     ($name:ident, $way:expr, ptr: $ptr:ty) => {
-        enqueue_entry! {
+        entry! {
             fn $name(
                 queue: cl_command_queue, buffer: cl_mem, blocking: cl_bool,
                 offset: usize, size: usize, ptr: $ptr,
-            ) [n, wait, event] {
+            ) -> enqueue [n, wait, event] {
                 let (at, host) = ((offset, size), HostPtr::of(ptr));
                 read_write_buffer(queue, buffer, $way, at, host, blocking != CL_FALSE)
             }
@@ -233,20 +216,20 @@ macro_rules! read_write_buffer_entry {
 read_write_buffer_entry!(clEnqueueReadBuffer, Way::Read, ptr: *mut c_void);
 read_write_buffer_entry!(clEnqueueWriteBuffer, Way::Write, ptr: *const c_void);
 
-enqueue_entry! {
+entry! {
     fn clEnqueueCopyBuffer(
         queue: cl_command_queue, src: cl_mem, dst: cl_mem,
         src_offset: usize, dst_offset: usize, size: usize,
-    ) [n, wait, event] {
+    ) -> enqueue [n, wait, event] {
         copy_buffer(queue, (src, src_offset), (dst, dst_offset), size)
     }
 }
 
-enqueue_entry! {
+entry! {
     fn clEnqueueFillBuffer(
         queue: cl_command_queue, buffer: cl_mem,
         pattern: *const c_void, pattern_size: usize, offset: usize, size: usize,
-    ) [n, wait, event] {
+    ) -> enqueue [n, wait, event] {
         // SAFETY: the application's pattern of pattern_size bytes (or NULL).
         unsafe { fill_buffer(queue, buffer, (pattern, pattern_size), offset, size) }
     }
@@ -271,21 +254,23 @@ entry! {
     }
 }
 
-enqueue_entry! {
+entry! {
     /// Buffers and images alike.
-    fn clEnqueueUnmapMemObject(queue: cl_command_queue, memobj: cl_mem, mapped_ptr: *mut c_void)
-        [n, wait, event]
-    {
+    fn clEnqueueUnmapMemObject(
+        queue: cl_command_queue,
+        memobj: cl_mem,
+        mapped_ptr: *mut c_void,
+    ) -> enqueue [n, wait, event] {
         unmap(queue, memobj, mapped_ptr)
     }
 }
 
-enqueue_entry! {
+entry! {
     /// Every memory object lives on its one device: migration has nothing to move.
     fn clEnqueueMigrateMemObjects(
         queue: cl_command_queue, num_mem_objects: cl_uint, mem_objects: *const cl_mem,
         flags: cl_mem_migration_flags,
-    ) [n, wait, event] {
+    ) -> enqueue [n, wait, event] {
         // SAFETY: the application's array.
         let mems = unsafe { info::slice(mem_objects, num_mem_objects as usize) };
         migrate(queue, mems, flags)

@@ -8,16 +8,15 @@ use std::sync::Arc;
 use opencl_sys::*;
 
 use crate::api::context::finish;
-use crate::api::entry::{entry, info_entry, retain_release};
+use crate::api::entry::{entry, retain_release};
 use crate::api::info;
 use crate::api::platform;
-use crate::core::build::Build;
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::handle::Handle;
 use crate::core::info::Info;
 use crate::core::program::{
-    binary_build, build, compile_objects, create, header, link, Origin, Program,
+    binary_build, build, compile_objects, create, create_unbuilt, header, link, Origin, Program,
 };
 
 entry! {
@@ -53,13 +52,7 @@ entry! {
             };
             source.push_str(&String::from_utf8_lossy(bytes));
         }
-        let n = c.obj.devices.len();
-        Ok(create(
-            c.clone(),
-            c.obj.devices.clone(),
-            Origin::Source(source),
-            vec![Build::none(); n],
-        ))
+        Ok(create_unbuilt(&c, Origin::Source(source)))
     }
 }
 
@@ -81,13 +74,7 @@ entry! {
         {
             return Err(CL_INVALID_VALUE);
         }
-        let n = c.obj.devices.len();
-        Ok(create(
-            c.clone(),
-            c.obj.devices.clone(),
-            Origin::Il(bytes),
-            vec![Build::none(); n],
-        ))
+        Ok(create_unbuilt(&c, Origin::Il(bytes)))
     }
 }
 
@@ -179,11 +166,7 @@ entry! {
     }
 }
 
-retain_release! {
-    clRetainProgram,
-    clReleaseProgram,
-    p: cl_program => Program
-}
+retain_release!(clRetainProgram, clReleaseProgram, p: cl_program => Program);
 
 entry! {
     fn clBuildProgram(
@@ -296,12 +279,12 @@ entry! {
     }
 }
 
-info_entry! {
+entry! {
     fn clGetProgramBuildInfo(
         program: cl_program,
         device: cl_device_id,
         param_name: cl_program_build_info,
-    ) [param_value_size, param_value, param_value_size_ret] {
+    ) -> query {
         (|| {
             let p = Handle::<Program>::get(program)?;
             let d = Handle::<Device>::get(device)?;

@@ -4,7 +4,7 @@
 
 use opencl_sys::*;
 
-use crate::api::entry::{entry, info_entry, retain_release};
+use crate::api::entry::{entry, retain_release};
 use crate::api::event::wait_list;
 use crate::api::info;
 use crate::core::handle::Handle;
@@ -49,32 +49,6 @@ pub unsafe fn submit(
         .map_or_else(|e| e, |()| CL_SUCCESS)
 }
 
-/// An enqueue entry point returning a status: its own arguments, then the wait list and event
-/// every enqueue takes (`[n, wait, event]`, named as the entry point names them); `$body` makes
-/// the command (`Result<Command, cl_int>`), which [`submit`] enqueues.
-macro_rules! enqueue_entry {
-    (
-        $(#[$m:meta])*
-        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) [$n:ident, $wait:ident, $event:ident]
-        $body:block
-    ) => {
-        $crate::api::entry::entry! {
-            $(#[$m])*
-            fn $name(
-                $($arg: $ty,)*
-                $n: opencl_sys::cl_uint,
-                $wait: *const opencl_sys::cl_event,
-                $event: *mut opencl_sys::cl_event,
-            ) -> opencl_sys::cl_int {
-                let command: Result<$crate::core::queue::Command, opencl_sys::cl_int> = $body;
-                // SAFETY: the application's wait list and event pointer.
-                unsafe { $crate::api::queue::submit(command, $n, $wait, $event) }
-            }
-        }
-    };
-}
-pub(crate) use enqueue_entry;
-
 entry! {
     fn clCreateCommandQueue(
         context: cl_context,
@@ -118,16 +92,10 @@ entry! {
     }
 }
 
-retain_release! {
-    clRetainCommandQueue,
-    clReleaseCommandQueue,
-    q: cl_command_queue => Queue
-}
+retain_release!(clRetainCommandQueue, clReleaseCommandQueue, q: cl_command_queue => Queue);
 
-info_entry! {
-    fn clGetCommandQueueInfo(queue: cl_command_queue, param_name: cl_command_queue_info)
-        [param_value_size, param_value, param_value_size_ret]
-    {
+entry! {
+    fn clGetCommandQueueInfo(queue: cl_command_queue, param_name: cl_command_queue_info) -> query {
         Handle::<Queue>::get(queue).and_then(|q| {
             Ok(match param_name {
                 CL_QUEUE_CONTEXT => Info::Ptr(q.obj.context.raw()),

@@ -2,7 +2,7 @@
 
 use opencl_sys::*;
 
-use crate::api::entry::{entry, info_entry, retain_release};
+use crate::api::entry::{entry, retain_release};
 use crate::core::handle::Handle;
 use crate::core::info::Info;
 use crate::core::sampler::{checked, create, describe, from_properties, Sampler};
@@ -56,16 +56,10 @@ entry! {
     }
 }
 
-retain_release! {
-    clRetainSampler,
-    clReleaseSampler,
-    sampler: cl_sampler => Sampler
-}
+retain_release!(clRetainSampler, clReleaseSampler, sampler: cl_sampler => Sampler);
 
-info_entry! {
-    fn clGetSamplerInfo(sampler: cl_sampler, param_name: cl_sampler_info)
-        [param_value_size, param_value, param_value_size_ret]
-    {
+entry! {
+    fn clGetSamplerInfo(sampler: cl_sampler, param_name: cl_sampler_info) -> query {
         Handle::<Sampler>::get(sampler).and_then(|s| {
             let smp = s.obj.sampler;
             Ok(match param_name {

@@ -6,6 +6,7 @@
 
 pub mod build;
 pub mod context;
+pub mod destructors;
 pub mod device;
 pub mod device_info;
 pub mod event;

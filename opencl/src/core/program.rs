@@ -164,6 +164,12 @@ pub(crate) fn create(
     .0
 }
 
+/// A program of `context`'s devices made from source or IL, not yet built.
+pub(crate) fn create_unbuilt(context: &Arc<Handle<Context>>, origin: Origin) -> cl_program {
+    let builds = vec![Build::none(); context.obj.devices.len()];
+    create(context.clone(), context.obj.devices.clone(), origin, builds)
+}
+
 /// The build of a device binary given to clCreateProgramWithBinary for `device`, with its
 /// status: a compiled object or library (CL_PROGRAM_BINARIES of clCompileProgram's or
 /// clLinkProgram -create-library's result, or bare SPIR-V), or an executable for the device.

@@ -132,7 +132,8 @@ pub fn copy_image(
 /// packed, at `offset` in the buffer.
 pub fn copy_image_buffer(
     queue: cl_command_queue,
-    (image, area): (cl_mem, Area),
+    image: cl_mem,
+    area: Area,
     (buffer, offset): (cl_mem, usize),
     to_buffer: bool,
 ) -> Result<Command, cl_int> {
