@@ -107,8 +107,9 @@ macro_rules! entry {
         $crate::api::entry::entry! {
             $(#[$m])*
             fn $name($($arg: $ty,)* $a: $ta, $b: $tb, $c: $tc) -> opencl_sys::cl_int {
+                let answer = $body;
                 // SAFETY: the application's last three arguments, as the entry point defines them.
-                unsafe { $finish($body, $a, $b, $c) }
+                unsafe { $finish(answer, $a, $b, $c) }
             }
         }
     };

@@ -2,7 +2,7 @@
 //! (which hears of GPU faults) and the destructor callbacks.
 
 use std::ffi::c_void;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use opencl_sys::*;
 
