@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use opencl_sys::*;
 
-use crate::api::entry::{entry, retain_release};
+use crate::api::entry::{destructor_callback, entry, retain_release};
 use crate::api::info::{self, set_err};
 use crate::api::platform;
-use crate::core::context::{create, Context, Destructor, Notify};
+use crate::core::context::{create, Context, Notify};
 use crate::core::device::Device;
 use crate::core::handle::Handle;
 use crate::core::info::Info;
@@ -116,15 +116,7 @@ pub unsafe fn finish(r: Result<*mut c_void, cl_int>, errcode_ret: *mut cl_int) -
 
 retain_release!(clRetainContext, clReleaseContext, c: cl_context => Context);
 
-entry! {
-    fn clSetContextDestructorCallback(
-        context: cl_context,
-        pfn_notify: Option<Destructor>,
-        user_data: *mut c_void,
-    ) -> cl_int {
-        info::set_destructor::<Context, _>(context, pfn_notify, user_data, |o| &o.destructors)
-    }
-}
+destructor_callback!(clSetContextDestructorCallback, context: cl_context => Context);
 
 entry! {
     fn clGetContextInfo(context: cl_context, param_name: cl_context_info) -> query {

@@ -9,7 +9,7 @@
 //!   a pointer, or nothing); a panic returns CL_OUT_OF_HOST_MEMORY, NULL or nothing.
 //! - `entry! { fn clEnqueueFoo(a: A, …) -> enqueue [n, wait, event] { body } }`: the C function
 //!   gets the wait list and event every enqueue takes, under those names; the body makes the
-//!   command (`Result<Command, cl_int>`), which `api::queue::submit` enqueues.
+//!   command (`Result<Command, cl_int>`), which `api::enqueue::submit` enqueues.
 //! - `entry! { fn clGetFooInfo(a: A, …) -> query [size, value, size_ret] { body } }`: the C
 //!   function gets the three arguments every query ends with; the body gives the answer
 //!   (`Result<Info, cl_int>`), which `api::info::answer` writes. Without the names, they are
@@ -114,7 +114,7 @@ macro_rules! entry {
         }
     };
     ($(#[$m:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> enqueue [$n:ident, $w:ident, $e:ident] $body:block) => {
-        $crate::api::entry::entry! { @ending $crate::api::queue::submit, [$n: opencl_sys::cl_uint, $w: *const opencl_sys::cl_event, $e: *mut opencl_sys::cl_event], $(#[$m])* fn $name($($arg: $ty),*) $body }
+        $crate::api::entry::entry! { @ending $crate::api::enqueue::submit, [$n: opencl_sys::cl_uint, $w: *const opencl_sys::cl_event, $e: *mut opencl_sys::cl_event], $(#[$m])* fn $name($($arg: $ty),*) $body }
     };
     ($(#[$m:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> query [$s:ident, $v:ident, $r:ident] $body:block) => {
         $crate::api::entry::entry! { @ending $crate::api::info::answer, [$s: usize, $v: *mut std::ffi::c_void, $r: *mut usize], $(#[$m])* fn $name($($arg: $ty),*) $body }
@@ -165,6 +165,24 @@ macro_rules! retain_release {
     };
 }
 pub(crate) use retain_release;
+
+/// An object kind's clSet*DestructorCallback: the application's callback joins the object's
+/// destructors ([`crate::api::info::set_destructor`]).
+macro_rules! destructor_callback {
+    ($name:ident, $arg:ident: $ty:ty => $obj:ty) => {
+        $crate::api::entry::entry! {
+            fn $name(
+                $arg: $ty,
+                pfn_notify: Option<$crate::core::destructors::Destructor<$ty>>,
+                user_data: *mut std::ffi::c_void,
+            ) -> opencl_sys::cl_int {
+                let (f, data) = (pfn_notify, user_data);
+                $crate::api::info::set_destructor::<$obj, _>($arg, f, data, |o| &o.destructors)
+            }
+        }
+    };
+}
+pub(crate) use destructor_callback;
 
 #[cfg(test)]
 mod tests {

@@ -12,31 +12,6 @@ use crate::core::event::{on_status, set_status, Callback, Event};
 use crate::core::handle::Handle;
 use crate::core::info::Info;
 
-/// The events of a wait list, each valid and of `context`.
-///
-/// # Safety
-/// `list` NULL or `n` valid handles.
-pub unsafe fn wait_list(
-    context: &Arc<Handle<Context>>,
-    n: cl_uint,
-    list: *const cl_event,
-) -> Result<Vec<Arc<Handle<Event>>>, cl_int> {
-    if (n == 0) != list.is_null() {
-        return Err(CL_INVALID_EVENT_WAIT_LIST);
-    }
-    // SAFETY: the caller's array.
-    let raw = unsafe { info::slice(list, n as usize) }.map_err(|_| CL_INVALID_EVENT_WAIT_LIST)?;
-    let mut out = Vec::with_capacity(raw.len());
-    for e in raw {
-        let e = Handle::<Event>::get(*e).map_err(|_| CL_INVALID_EVENT_WAIT_LIST)?;
-        if !Arc::ptr_eq(&e.obj.context, context) {
-            return Err(CL_INVALID_CONTEXT);
-        }
-        out.push(e);
-    }
-    Ok(out)
-}
-
 entry! {
     fn clWaitForEvents(num_events: cl_uint, event_list: *const cl_event) -> cl_int {
         if num_events == 0 || event_list.is_null() {

@@ -6,10 +6,10 @@ use std::ffi::c_void;
 use opencl_sys::*;
 use umd::image::{ImageFormat, ImageType};
 
+use crate::api::enqueue::enqueue;
 use crate::api::entry::entry;
 use crate::api::info;
 use crate::api::memory::no_properties;
-use crate::api::queue::enqueue;
 use crate::core::context::Context;
 use crate::core::handle::Handle;
 use crate::core::host_ptr::HostPtr;
@@ -219,7 +219,7 @@ entry! {
         // SAFETY: the application's origin and region.
         let area = unsafe { (info::triple(src_origin), info::triple(region)) };
         let buffer = (dst_buffer, dst_offset);
-        copy_image_buffer(command_queue, src_image, area, buffer, true)
+        copy_image_buffer(command_queue, (src_image, area), buffer, true)
     }
 }
 
@@ -231,7 +231,7 @@ entry! {
         // SAFETY: the application's origin and region.
         let area = unsafe { (info::triple(dst_origin), info::triple(region)) };
         let buffer = (src_buffer, src_offset);
-        copy_image_buffer(command_queue, dst_image, area, buffer, false)
+        copy_image_buffer(command_queue, (dst_image, area), buffer, false)
     }
 }
 

@@ -7,10 +7,9 @@ use std::sync::Mutex;
 
 use opencl_sys::*;
 
-use crate::api::entry::{entry, retain_release};
+use crate::api::enqueue::enqueue;
+use crate::api::entry::{destructor_callback, entry, retain_release};
 use crate::api::info;
-use crate::api::queue::enqueue;
-use crate::core::destructors::Destructor;
 use crate::core::handle::Handle;
 use crate::core::host_ptr::HostPtr;
 use crate::core::info::Info;
@@ -158,15 +157,7 @@ entry! {
 
 retain_release!(clRetainMemObject, clReleaseMemObject, m: cl_mem => Mem);
 
-entry! {
-    fn clSetMemObjectDestructorCallback(
-        memobj: cl_mem,
-        pfn_notify: Option<Destructor<cl_mem>>,
-        user_data: *mut c_void,
-    ) -> cl_int {
-        info::set_destructor::<Mem, _>(memobj, pfn_notify, user_data, |o| &o.destructors)
-    }
-}
+destructor_callback!(clSetMemObjectDestructorCallback, memobj: cl_mem => Mem);
 
 entry! {
     fn clGetMemObjectInfo(memobj: cl_mem, param_name: cl_mem_info) -> query {

@@ -1,53 +1,15 @@
-//! The command-queue entry points: creation, queries, flush and finish, markers and barriers;
-//! and [`enqueue`], how every enqueue entry point hands its command to the queue
-//! ([`crate::core::queue`]).
+//! The command-queue entry points: creation, queries, flush and finish, markers and barriers
+//! ([`crate::core::queue`]); how every enqueue entry point hands its command to the queue is
+//! [`crate::api::enqueue`].
 
 use opencl_sys::*;
 
+use crate::api::enqueue::submit;
 use crate::api::entry::{entry, retain_release};
-use crate::api::event::wait_list;
 use crate::api::info;
 use crate::core::handle::Handle;
 use crate::core::info::Info;
 use crate::core::queue::{create_queue, Command, Queue, Work};
-
-/// Enqueues `command` after the events of the application's wait list; writes its event where
-/// the application asked for one; a blocking command returns once it completed (its error if
-/// it failed).
-///
-/// # Safety
-/// `wait`/`n_wait` and `event` as the enqueue entry points define them.
-pub unsafe fn enqueue(
-    command: Command,
-    n_wait: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-) -> Result<(), cl_int> {
-    // SAFETY: forwarded.
-    let deps = unsafe { wait_list(&command.queue.obj.context, n_wait, wait) }?;
-    let given = crate::core::queue::enqueue(command, deps, !event.is_null())?;
-    if let Some(raw) = given {
-        // SAFETY: the application's event pointer.
-        unsafe { *event = raw };
-    }
-    Ok(())
-}
-
-/// An enqueue entry point's status: `command`'s error, or that of enqueuing it ([`enqueue`]).
-///
-/// # Safety
-/// As for [`enqueue`].
-pub unsafe fn submit(
-    command: Result<Command, cl_int>,
-    n_wait: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    // SAFETY: forwarded.
-    command
-        .and_then(|c| unsafe { enqueue(c, n_wait, wait, event) })
-        .map_or_else(|e| e, |()| CL_SUCCESS)
-}
 
 entry! {
     fn clCreateCommandQueue(

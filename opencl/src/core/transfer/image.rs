@@ -132,11 +132,11 @@ pub fn copy_image(
 /// packed, at `offset` in the buffer.
 pub fn copy_image_buffer(
     queue: cl_command_queue,
-    image: cl_mem,
-    area: Area,
-    (buffer, offset): (cl_mem, usize),
+    image: (cl_mem, Area),
+    buffer: (cl_mem, usize),
     to_buffer: bool,
 ) -> Result<Command, cl_int> {
+    let ((image, area), (buffer, offset)) = (image, buffer);
     let (q, im) = image_command(queue, image)?;
     let g = region(umd_image(&im.obj)?, area.0, area.1, 0, 0)?;
     let (_, buf) = buffer_command(queue, buffer, offset, g.packed_bytes())?;
