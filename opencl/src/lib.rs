@@ -13,8 +13,9 @@
 //! begins with ([`api::icd`], [`core::handle`]). Devices come from `INTEL_GPU_DEVICES`
 //! ([`core::platform`]); programs are compiled in process by libocloc ([`compiler`]), also
 //! separately and then linked ([`core::link`]); commands run asynchronously, in order, on a
-//! thread per queue over a umd queue ([`core::queue`]), their events ([`core::event`]) moving
-//! through the statuses and firing callbacks on a runtime thread.
+//! thread per queue over a umd queue ([`core::queue`]; the commands that move memory are built
+//! in [`core::transfer`]), their events ([`core::event`]) moving through the statuses and firing
+//! callbacks on a runtime thread.
 //!
 //! Images ([`core::image`], [`core::image_formats`]) and samplers ([`core::sampler`]) on the
 //! devices whose platform has them (`core::facts::Facts::images`). Not provided yet (their

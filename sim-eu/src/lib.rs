@@ -29,7 +29,8 @@ pub mod rounding;
 pub mod tiling;
 
 pub use dataport::{
-    ImageSurface, Memory, NoMemory, Sampler, ScratchSurface, Surface, SAMPLER_STATE_BYTES,
+    plain_atomic, ImageSurface, Memory, NoMemory, Sampler, ScratchSurface, Surface,
+    SAMPLER_STATE_BYTES,
 };
 pub use error::{EuError, EuErrorKind, MemFault};
 pub use exec::{run, run_fused, Status};

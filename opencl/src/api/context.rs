@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use opencl_sys::*;
 
-use crate::api::entry::entry;
+use crate::api::entry::{destructor_callback, entry, retain_release};
 use crate::api::info::{self, set_err};
 use crate::api::platform;
-use crate::core::context::{create, Context, Destructor, Notify};
+use crate::core::context::{create, Context, Notify};
 use crate::core::device::Device;
 use crate::core::handle::Handle;
 use crate::core::info::Info;
@@ -114,49 +114,13 @@ pub unsafe fn finish(r: Result<*mut c_void, cl_int>, errcode_ret: *mut cl_int) -
     }
 }
 
-entry! {
-    fn clRetainContext(c: cl_context) -> cl_int {
-        Handle::<Context>::retain(c)
-    }
-}
+retain_release!(clRetainContext, clReleaseContext, c: cl_context => Context);
+
+destructor_callback!(clSetContextDestructorCallback, context: cl_context => Context);
 
 entry! {
-    fn clReleaseContext(c: cl_context) -> cl_int {
-        Handle::<Context>::release(c)
-    }
-}
-
-entry! {
-    fn clSetContextDestructorCallback(
-        context: cl_context,
-        pfn_notify: Option<Destructor>,
-        user_data: *mut c_void,
-    ) -> cl_int {
-        let c = match Handle::<Context>::get(context) {
-            Ok(c) => c,
-            Err(e) => return e,
-        };
-        let Some(f) = pfn_notify else {
-            return CL_INVALID_VALUE;
-        };
-        c.obj
-            .destructors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push((f, user_data as usize));
-        CL_SUCCESS
-    }
-}
-
-entry! {
-    fn clGetContextInfo(
-        context: cl_context,
-        param_name: cl_context_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Context>::get(context).and_then(|c| {
+    fn clGetContextInfo(context: cl_context, param_name: cl_context_info) -> query {
+        Handle::<Context>::get(context).and_then(|c| {
             Ok(match param_name {
                 CL_CONTEXT_REFERENCE_COUNT => Info::Uint(c.ref_count()),
                 CL_CONTEXT_NUM_DEVICES => Info::Uint(c.obj.devices.len() as u32),
@@ -166,8 +130,6 @@ entry! {
                 }
                 _ => return Err(CL_INVALID_VALUE),
             })
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+        })
     }
 }

@@ -1,8 +1,6 @@
 //! The device entry points: finding devices, their queries ([`crate::core::device_info`]),
 //! retain and release.
 
-use std::ffi::c_void;
-
 use opencl_sys::*;
 
 use crate::api::entry::entry;
@@ -31,31 +29,15 @@ entry! {
             Ok(f) => f,
             Err(e) => return e,
         };
-        if !devices.is_null() {
-            for (k, d) in found.iter().take(num_entries as usize).enumerate() {
-                // SAFETY: the application's array of num_entries ids.
-                unsafe { *devices.add(k) = *d };
-            }
-        }
-        if !num_devices.is_null() {
-            // SAFETY: the application's pointer.
-            unsafe { *num_devices = found.len() as cl_uint };
-        }
+        // SAFETY: the application's array of num_entries ids and its count pointer.
+        unsafe { info::list(&found, num_entries, devices, num_devices) };
         CL_SUCCESS
     }
 }
 
 entry! {
-    fn clGetDeviceInfo(
-        device: cl_device_id,
-        param_name: cl_device_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Device>::get(device).and_then(|d| d.obj.info(param_name));
-        // SAFETY: the application's buffers as the entry point defines them.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+    fn clGetDeviceInfo(device: cl_device_id, param_name: cl_device_info) -> query {
+        Handle::<Device>::get(device).and_then(|d| d.obj.info(param_name))
     }
 }
 

@@ -4,9 +4,16 @@
 //! arguments Debug-printed, pointers as hex, and its result) through `tracing`, which costs a
 //! disabled-callsite check when no subscriber listens ([`crate::api::trace`]).
 //!
-//! Two forms:
+//! Four forms:
 //! - `entry! { fn clFoo(a: A, …) -> R { body } }`: the body returns `R` (a `cl_int` status,
 //!   a pointer, or nothing); a panic returns CL_OUT_OF_HOST_MEMORY, NULL or nothing.
+//! - `entry! { fn clEnqueueFoo(a: A, …) -> enqueue [n, wait, event] { body } }`: the C function
+//!   gets the wait list and event every enqueue takes, under those names; the body makes the
+//!   command (`Result<Command, cl_int>`), which `api::enqueue::submit` enqueues.
+//! - `entry! { fn clGetFooInfo(a: A, …) -> query [size, value, size_ret] { body } }`: the C
+//!   function gets the three arguments every query ends with; the body gives the answer
+//!   (`Result<Info, cl_int>`), which `api::info::answer` writes. Without the names, they are
+//!   `param_value_size`, `param_value` and `param_value_size_ret`, out of the body's reach.
 //! - `entry! { fn clCreateFoo(a: A, …) -> cl_foo, errcode_ret { body } }`: the C function
 //!   gets a last `errcode_ret: *mut cl_int` parameter; the body returns
 //!   `Result<cl_foo, cl_int>`, and the error (CL_OUT_OF_HOST_MEMORY for a panic) is written
@@ -94,6 +101,27 @@ pub unsafe fn handle_or_null<T>(
 
 /// Writes an exported entry point; see the module documentation.
 macro_rules! entry {
+    // An entry point ending in three arguments and an answer every entry point of a kind shares:
+    // `$finish(body, the three)` gives the status.
+    (@ending $finish:path, [$a:ident: $ta:ty, $b:ident: $tb:ty, $c:ident: $tc:ty], $(#[$m:meta])* fn $name:ident($($arg:ident: $ty:ty),*) $body:block) => {
+        $crate::api::entry::entry! {
+            $(#[$m])*
+            fn $name($($arg: $ty,)* $a: $ta, $b: $tb, $c: $tc) -> opencl_sys::cl_int {
+                let answer = $body;
+                // SAFETY: the application's last three arguments, as the entry point defines them.
+                unsafe { $finish(answer, $a, $b, $c) }
+            }
+        }
+    };
+    ($(#[$m:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> enqueue [$n:ident, $w:ident, $e:ident] $body:block) => {
+        $crate::api::entry::entry! { @ending $crate::api::enqueue::submit, [$n: opencl_sys::cl_uint, $w: *const opencl_sys::cl_event, $e: *mut opencl_sys::cl_event], $(#[$m])* fn $name($($arg: $ty),*) $body }
+    };
+    ($(#[$m:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> query [$s:ident, $v:ident, $r:ident] $body:block) => {
+        $crate::api::entry::entry! { @ending $crate::api::info::answer, [$s: usize, $v: *mut std::ffi::c_void, $r: *mut usize], $(#[$m])* fn $name($($arg: $ty),*) $body }
+    };
+    ($(#[$m:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> query $body:block) => {
+        $crate::api::entry::entry! { $(#[$m])* fn $name($($arg: $ty),*) -> query [param_value_size, param_value, param_value_size_ret] $body }
+    };
     ($(#[$m:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty, $err:ident $body:block) => {
         $(#[$m])*
         #[no_mangle]
@@ -118,6 +146,43 @@ macro_rules! entry {
     };
 }
 pub(crate) use entry;
+
+/// An object kind's clRetainX and clReleaseX (`$doc` on the release): the application's count
+/// of `$obj` handles.
+macro_rules! retain_release {
+    ($retain:ident, $(#[$doc:meta])* $release:ident, $arg:ident: $ty:ty => $obj:ty) => {
+        $crate::api::entry::entry! {
+            fn $retain($arg: $ty) -> opencl_sys::cl_int {
+                $crate::core::handle::Handle::<$obj>::retain($arg)
+            }
+        }
+        $crate::api::entry::entry! {
+            $(#[$doc])*
+            fn $release($arg: $ty) -> opencl_sys::cl_int {
+                $crate::core::handle::Handle::<$obj>::release($arg)
+            }
+        }
+    };
+}
+pub(crate) use retain_release;
+
+/// An object kind's clSet*DestructorCallback: the application's callback joins the object's
+/// destructors ([`crate::api::info::set_destructor`]).
+macro_rules! destructor_callback {
+    ($name:ident, $arg:ident: $ty:ty => $obj:ty) => {
+        $crate::api::entry::entry! {
+            fn $name(
+                $arg: $ty,
+                pfn_notify: Option<$crate::core::destructors::Destructor<$ty>>,
+                user_data: *mut std::ffi::c_void,
+            ) -> opencl_sys::cl_int {
+                let (f, data) = (pfn_notify, user_data);
+                $crate::api::info::set_destructor::<$obj, _>($arg, f, data, |o| &o.destructors)
+            }
+        }
+    };
+}
+pub(crate) use destructor_callback;
 
 #[cfg(test)]
 mod tests {

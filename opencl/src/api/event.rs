@@ -5,37 +5,12 @@ use std::sync::Arc;
 
 use opencl_sys::*;
 
-use crate::api::entry::entry;
+use crate::api::entry::{entry, retain_release};
 use crate::api::info;
 use crate::core::context::Context;
 use crate::core::event::{on_status, set_status, Callback, Event};
 use crate::core::handle::Handle;
 use crate::core::info::Info;
-
-/// The events of a wait list, each valid and of `context`.
-///
-/// # Safety
-/// `list` NULL or `n` valid handles.
-pub unsafe fn wait_list(
-    context: &Arc<Handle<Context>>,
-    n: cl_uint,
-    list: *const cl_event,
-) -> Result<Vec<Arc<Handle<Event>>>, cl_int> {
-    if (n == 0) != list.is_null() {
-        return Err(CL_INVALID_EVENT_WAIT_LIST);
-    }
-    // SAFETY: the caller's array.
-    let raw = unsafe { info::slice(list, n as usize) }.map_err(|_| CL_INVALID_EVENT_WAIT_LIST)?;
-    let mut out = Vec::with_capacity(raw.len());
-    for e in raw {
-        let e = Handle::<Event>::get(*e).map_err(|_| CL_INVALID_EVENT_WAIT_LIST)?;
-        if !Arc::ptr_eq(&e.obj.context, context) {
-            return Err(CL_INVALID_CONTEXT);
-        }
-        out.push(e);
-    }
-    Ok(out)
-}
 
 entry! {
     fn clWaitForEvents(num_events: cl_uint, event_list: *const cl_event) -> cl_int {
@@ -76,29 +51,17 @@ entry! {
     }
 }
 
-entry! {
-    fn clRetainEvent(e: cl_event) -> cl_int {
-        Handle::<Event>::retain(e)
-    }
-}
-
-entry! {
+retain_release! {
+    clRetainEvent,
     /// The command keeps its own reference: a released event of a pending command still
     /// completes and runs its callbacks.
-    fn clReleaseEvent(e: cl_event) -> cl_int {
-        Handle::<Event>::release(e)
-    }
+    clReleaseEvent,
+    e: cl_event => Event
 }
 
 entry! {
-    fn clGetEventInfo(
-        event: cl_event,
-        param_name: cl_event_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Event>::get(event).and_then(|e| {
+    fn clGetEventInfo(event: cl_event, param_name: cl_event_info) -> query {
+        Handle::<Event>::get(event).and_then(|e| {
             Ok(match param_name {
                 CL_EVENT_COMMAND_QUEUE => Info::Ptr(
                     e.obj
@@ -112,21 +75,13 @@ entry! {
                 CL_EVENT_REFERENCE_COUNT => Info::Uint(e.ref_count()),
                 _ => return Err(CL_INVALID_VALUE),
             })
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+        })
     }
 }
 
 entry! {
-    fn clGetEventProfilingInfo(
-        event: cl_event,
-        param_name: cl_profiling_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Event>::get(event).and_then(|e| {
+    fn clGetEventProfilingInfo(event: cl_event, param_name: cl_profiling_info) -> query {
+        Handle::<Event>::get(event).and_then(|e| {
             let profiled = e
                 .obj
                 .queue
@@ -146,9 +101,7 @@ entry! {
                 CL_PROFILING_COMMAND_COMPLETE => t.complete,
                 _ => return Err(CL_INVALID_VALUE),
             }))
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+        })
     }
 }
 
@@ -161,18 +114,14 @@ entry! {
         pfn_notify: Option<Callback>,
         user_data: *mut c_void,
     ) -> cl_int {
-        let e = match Handle::<Event>::get(event) {
-            Ok(e) => e,
-            Err(err) => return err,
-        };
-        let Some(f) = pfn_notify else {
-            return CL_INVALID_VALUE;
-        };
-        if ![CL_SUBMITTED, CL_RUNNING, CL_COMPLETE].contains(&command_exec_callback_type) {
-            return CL_INVALID_VALUE;
-        }
-        on_status(&e, command_exec_callback_type, f, user_data as usize);
-        CL_SUCCESS
+        info::status(|| {
+            let (e, f) = info::with_callback::<Event, _>(event, pfn_notify)?;
+            if ![CL_SUBMITTED, CL_RUNNING, CL_COMPLETE].contains(&command_exec_callback_type) {
+                return Err(CL_INVALID_VALUE);
+            }
+            on_status(&e, command_exec_callback_type, f, user_data as usize);
+            Ok(())
+        })
     }
 }
 

@@ -144,9 +144,16 @@ fn install() {
     handle::set_dispatch(&DISPATCH);
 }
 
-/// Extension functions by name.
-fn extension_function(name: &CStr) -> *mut c_void {
-    match name.to_bytes() {
+/// Extension functions by name (`func_name` NULL or NUL-terminated); NULL for none.
+///
+/// # Safety
+/// `func_name` NULL or a NUL-terminated string.
+unsafe fn extension_function(func_name: *const c_char) -> *mut c_void {
+    if func_name.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: the caller's NUL-terminated name.
+    match unsafe { CStr::from_ptr(func_name) }.to_bytes() {
         b"clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,
         b"clGetKernelSubGroupInfoKHR" => kernel::clGetKernelSubGroupInfo as *mut c_void,
         b"clCreateProgramWithILKHR" => program::clCreateProgramWithIL as *mut c_void,
@@ -166,11 +173,8 @@ entry! {
     /// `func_name` NULL or a NUL-terminated string.
     fn clGetExtensionFunctionAddress(func_name: *const c_char) -> *mut c_void {
         install();
-        if func_name.is_null() {
-            return std::ptr::null_mut();
-        }
-        // SAFETY: the caller's NUL-terminated name.
-        extension_function(unsafe { CStr::from_ptr(func_name) })
+        // SAFETY: the application's name (or NULL).
+        unsafe { extension_function(func_name) }
     }
 }
 
@@ -182,11 +186,11 @@ entry! {
         func_name: *const c_char,
     ) -> *mut c_void {
         install();
-        if platform::check(platform).is_err() || platform.is_null() || func_name.is_null() {
+        if platform::check(platform).is_err() || platform.is_null() {
             return std::ptr::null_mut();
         }
-        // SAFETY: the caller's NUL-terminated name.
-        extension_function(unsafe { CStr::from_ptr(func_name) })
+        // SAFETY: the application's name (or NULL).
+        unsafe { extension_function(func_name) }
     }
 }
 

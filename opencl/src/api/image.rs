@@ -1,28 +1,27 @@
 //! The image entry points: creation, queries, supported formats, and the image commands
-//! (read, write, copy, fill, map) ([`crate::core::image`]).
+//! (read, write, copy, fill, map) ([`crate::core::image`], [`crate::core::transfer::image`]).
 
 use std::ffi::c_void;
-use std::sync::Arc;
 
 use opencl_sys::*;
 use umd::image::{ImageFormat, ImageType};
 
+use crate::api::enqueue::enqueue;
 use crate::api::entry::entry;
 use crate::api::info;
-use crate::api::memory::{command, map_image, no_properties};
-use crate::api::queue::enqueue;
+use crate::api::memory::no_properties;
 use crate::core::context::Context;
 use crate::core::handle::Handle;
 use crate::core::host_ptr::HostPtr;
-use crate::core::image::{
-    check_desc, copy_rows, create, fill_texel, format_of, gather, scatter, umd_image,
-};
-use crate::core::image_desc::{Checked, Region};
+use crate::core::image::{check_desc, create, format_of};
+use crate::core::image_desc::Checked;
 use crate::core::image_formats::supported;
 use crate::core::image_from_buffer::image_buffer;
 use crate::core::info::Info;
-use crate::core::memory::{check_flags, Mem, EXEC_FAILED};
-use crate::core::queue::{Queue, Work};
+use crate::core::memory::{check_flags, Mem};
+use crate::core::transfer::image::{copy_image, copy_image_buffer, fill_image, read_write_image};
+use crate::core::transfer::map::map_image;
+use crate::core::transfer::Way;
 
 entry! {
     fn clCreateImage(
@@ -58,20 +57,42 @@ entry! {
     }
 }
 
-/// clCreateImage2D and clCreateImage3D (OpenCL 1.1) call a zero width, height or depth
-/// CL_INVALID_IMAGE_SIZE where clCreateImage calls the description invalid.
+/// clCreateImage2D and clCreateImage3D (OpenCL 1.1): clCreateImage with the description of
+/// `ty` of `size` (width, height, depth) at `pitches` (row, slice), except that a zero width,
+/// height or depth is CL_INVALID_IMAGE_SIZE where clCreateImage calls the description invalid.
 ///
 /// # Safety
-/// `errcode_ret` NULL or valid.
-unsafe fn zero_size_error(errcode_ret: *mut cl_int, d: &cl_image_desc) {
-    let zero = d.image_width == 0
-        || d.image_height == 0
-        || (d.image_type == CL_MEM_OBJECT_IMAGE3D && d.image_depth == 0);
+/// As clCreateImage's arguments; `errcode_ret` NULL or valid.
+unsafe fn create_image_1_1(
+    (context, flags, image_format): (cl_context, cl_mem_flags, *const cl_image_format),
+    ty: cl_mem_object_type,
+    [image_width, image_height, image_depth]: [usize; 3],
+    [image_row_pitch, image_slice_pitch]: [usize; 2],
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
+    let desc = cl_image_desc {
+        image_type: ty,
+        image_width,
+        image_height,
+        image_depth,
+        image_array_size: 0,
+        image_row_pitch,
+        image_slice_pitch,
+        num_mip_levels: 0,
+        num_samples: 0,
+        buffer: std::ptr::null_mut(),
+    };
+    // SAFETY: forwarded application arguments.
+    let m = unsafe { clCreateImage(context, flags, image_format, &desc, host_ptr, errcode_ret) };
+    let zero =
+        image_width == 0 || image_height == 0 || (ty == CL_MEM_OBJECT_IMAGE3D && image_depth == 0);
     // SAFETY: the caller's pointer.
     if zero && !errcode_ret.is_null() && unsafe { *errcode_ret } == CL_INVALID_IMAGE_DESCRIPTOR {
         // SAFETY: as above.
         unsafe { *errcode_ret = CL_INVALID_IMAGE_SIZE };
     }
+    m
 }
 
 entry! {
@@ -85,23 +106,12 @@ entry! {
         host_ptr: *mut c_void,
         errcode_ret: *mut cl_int,
     ) -> cl_mem {
-        let desc = cl_image_desc {
-            image_type: CL_MEM_OBJECT_IMAGE2D,
-            image_width,
-            image_height,
-            image_depth: 0,
-            image_array_size: 0,
-            image_row_pitch,
-            image_slice_pitch: 0,
-            num_mip_levels: 0,
-            num_samples: 0,
-            buffer: std::ptr::null_mut(),
-        };
+        let (size, pitches) = ([image_width, image_height, 0], [image_row_pitch, 0]);
+        let what = (context, flags, image_format);
         // SAFETY: forwarded application arguments.
-        let m = unsafe { clCreateImage(context, flags, image_format, &desc, host_ptr, errcode_ret) };
-        // SAFETY: the application's errcode pointer.
-        unsafe { zero_size_error(errcode_ret, &desc) };
-        m
+        unsafe {
+            create_image_1_1(what, CL_MEM_OBJECT_IMAGE2D, size, pitches, host_ptr, errcode_ret)
+        }
     }
 }
 
@@ -118,35 +128,18 @@ entry! {
         host_ptr: *mut c_void,
         errcode_ret: *mut cl_int,
     ) -> cl_mem {
-        let desc = cl_image_desc {
-            image_type: CL_MEM_OBJECT_IMAGE3D,
-            image_width,
-            image_height,
-            image_depth,
-            image_array_size: 0,
-            image_row_pitch,
-            image_slice_pitch,
-            num_mip_levels: 0,
-            num_samples: 0,
-            buffer: std::ptr::null_mut(),
-        };
+        let size = [image_width, image_height, image_depth];
+        let (pitches, what) = ([image_row_pitch, image_slice_pitch], (context, flags, image_format));
         // SAFETY: forwarded application arguments.
-        let m = unsafe { clCreateImage(context, flags, image_format, &desc, host_ptr, errcode_ret) };
-        // SAFETY: the application's errcode pointer.
-        unsafe { zero_size_error(errcode_ret, &desc) };
-        m
+        unsafe {
+            create_image_1_1(what, CL_MEM_OBJECT_IMAGE3D, size, pitches, host_ptr, errcode_ret)
+        }
     }
 }
 
 entry! {
-    fn clGetImageInfo(
-        image: cl_mem,
-        param_name: cl_image_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Mem>::get(image).and_then(|m| {
+    fn clGetImageInfo(image: cl_mem, param_name: cl_image_info) -> query {
+        Handle::<Mem>::get(image).and_then(|m| {
             let im = m.obj.image.as_ref().ok_or(CL_INVALID_MEM_OBJECT)?;
             let i = &im.image;
             let slices = i.ty.is_array() || i.ty == ImageType::D3;
@@ -179,363 +172,66 @@ entry! {
                 CL_IMAGE_NUM_MIP_LEVELS | CL_IMAGE_NUM_SAMPLES => Info::Uint(0),
                 _ => return Err(CL_INVALID_VALUE),
             })
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
-    }
-}
-
-/// The region of `origin`/`region` in `im`, with the host pitches, or CL_INVALID_VALUE
-/// (OpenCL 3.0, clEnqueueReadImage: NULL origin or region, a zero region, a region outside
-/// the image or not of its type, pitches smaller than the region's rows and slices).
-///
-/// # Safety
-/// `origin` and `region` NULL or three readable size_t each.
-unsafe fn region(
-    im: &umd::image::Image,
-    origin: *const usize,
-    region: *const usize,
-    row_pitch: usize,
-    slice_pitch: usize,
-) -> Result<Region, cl_int> {
-    // SAFETY: the caller's arrays.
-    let (o, r) = unsafe { (info::slice(origin, 3)?, info::slice(region, 3)?) };
-    if origin.is_null() || region.is_null() || r.contains(&0) {
-        return Err(CL_INVALID_VALUE);
-    }
-    // (x, y, slice) of the image; unused coordinates must be origin 0 and region 1.
-    let (oo, rr, extent, unused) = match im.ty {
-        ImageType::D1 | ImageType::D1Buffer => ([o[0], 0, 0], [r[0], 1, 1], [im.width, 1, 1], 1..3),
-        ImageType::D1Array => (
-            [o[0], 0, o[1]],
-            [r[0], 1, r[1]],
-            [im.width, 1, im.array_size],
-            2..3,
-        ),
-        ImageType::D2 => (
-            [o[0], o[1], 0],
-            [r[0], r[1], 1],
-            [im.width, im.height, 1],
-            2..3,
-        ),
-        ImageType::D2Array => (
-            [o[0], o[1], o[2]],
-            [r[0], r[1], r[2]],
-            [im.width, im.height, im.array_size],
-            3..3,
-        ),
-        ImageType::D3 => (
-            [o[0], o[1], o[2]],
-            [r[0], r[1], r[2]],
-            [im.width, im.height, im.depth],
-            3..3,
-        ),
-    };
-    if unused.clone().any(|i| o[i] != 0 || r[i] != 1) {
-        return Err(CL_INVALID_VALUE);
-    }
-    for i in 0..3 {
-        if oo[i]
-            .checked_add(rr[i])
-            .is_none_or(|end| end > extent[i] as usize)
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-    }
-    let row = rr[0] * im.format.desc().bytes_per_element as usize;
-    let row_pitch = match row_pitch {
-        0 => row,
-        p if p < row => return Err(CL_INVALID_VALUE),
-        p => p,
-    };
-    let packed_slice = row_pitch * rr[1];
-    let slice_pitch = match slice_pitch {
-        0 => packed_slice,
-        p if p < packed_slice => return Err(CL_INVALID_VALUE),
-        p => p,
-    };
-    Ok(Region {
-        origin: oo,
-        size: rr,
-        row_pitch,
-        slice_pitch,
-    })
-}
-
-type QueueAndImage = (Arc<Handle<Queue>>, Arc<Handle<Mem>>);
-
-/// The queue and image of an image command, checked against each other.
-fn image_command(queue: cl_command_queue, image: cl_mem) -> Result<QueueAndImage, cl_int> {
-    let q = Handle::<Queue>::get(queue)?;
-    let m = Handle::<Mem>::get(image)?;
-    if m.obj.image.is_none() {
-        return Err(CL_INVALID_MEM_OBJECT);
-    }
-    if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
-        return Err(CL_INVALID_CONTEXT);
-    }
-    if !Arc::ptr_eq(&q.obj.device, &m.obj.device) {
-        // Images live on their context's first device; migration is not provided.
-        return Err(CL_INVALID_OPERATION);
-    }
-    Ok((q, m))
-}
-
-/// clEnqueueReadImage and clEnqueueWriteImage, on the queue's thread after their
-/// dependencies. An image exists only on an image-capable device (clCreateImage refuses
-/// others), so the commands' own CL_INVALID_OPERATION for such devices cannot arise.
-///
-/// # Safety
-/// The application's arguments.
-#[allow(clippy::too_many_arguments)]
-unsafe fn read_write(
-    queue: cl_command_queue,
-    image: cl_mem,
-    blocking: cl_bool,
-    origin: *const usize,
-    reg: *const usize,
-    row_pitch: usize,
-    slice_pitch: usize,
-    ptr: *mut c_void,
-    wait: (cl_uint, *const cl_event),
-    event: *mut cl_event,
-    read: bool,
-) -> Result<(), cl_int> {
-    let (q, m) = image_command(queue, image)?;
-    let im = &m.obj.image.as_ref().ok_or(CL_INVALID_MEM_OBJECT)?.image;
-    // SAFETY: the application's origin and region.
-    let g = unsafe { region(im, origin, reg, row_pitch, slice_pitch) }?;
-    if ptr.is_null() {
-        return Err(CL_INVALID_VALUE);
-    }
-    let refused = if read {
-        CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS
-    } else {
-        CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS
-    };
-    if m.obj.flags & refused != 0 {
-        return Err(CL_INVALID_OPERATION);
-    }
-    let host = HostPtr(ptr as usize);
-    let work = Work::Host(Box::new(move || copy_rows(&m.obj, &g, host, read)));
-    let command = if read {
-        CL_COMMAND_READ_IMAGE
-    } else {
-        CL_COMMAND_WRITE_IMAGE
-    };
-    // SAFETY: the application's wait list and event pointer.
-    unsafe {
-        enqueue(
-            &q,
-            command,
-            wait.0,
-            wait.1,
-            event,
-            blocking != CL_FALSE,
-            work,
-        )
-    }
-}
-
-entry! {
-    fn clEnqueueReadImage(
-        command_queue: cl_command_queue,
-        image: cl_mem,
-        blocking_read: cl_bool,
-        origin: *const usize,
-        region: *const usize,
-        row_pitch: usize,
-        slice_pitch: usize,
-        ptr: *mut c_void,
-        num_events_in_wait_list: cl_uint,
-        event_wait_list: *const cl_event,
-        event: *mut cl_event,
-    ) -> cl_int {
-        // SAFETY: the application's arguments.
-        unsafe {
-            read_write(
-                command_queue,
-                image,
-                blocking_read,
-                origin,
-                region,
-                row_pitch,
-                slice_pitch,
-                ptr,
-                (num_events_in_wait_list, event_wait_list),
-                event,
-                true,
-            )
-        }
-        .map_or_else(|e| e, |_| CL_SUCCESS)
-    }
-}
-
-entry! {
-    fn clEnqueueWriteImage(
-        command_queue: cl_command_queue,
-        image: cl_mem,
-        blocking_write: cl_bool,
-        origin: *const usize,
-        region: *const usize,
-        input_row_pitch: usize,
-        input_slice_pitch: usize,
-        ptr: *const c_void,
-        num_events_in_wait_list: cl_uint,
-        event_wait_list: *const cl_event,
-        event: *mut cl_event,
-    ) -> cl_int {
-        // SAFETY: the application's arguments; a write only reads from ptr.
-        unsafe {
-            read_write(
-                command_queue,
-                image,
-                blocking_write,
-                origin,
-                region,
-                input_row_pitch,
-                input_slice_pitch,
-                ptr as *mut c_void,
-                (num_events_in_wait_list, event_wait_list),
-                event,
-                false,
-            )
-        }
-        .map_or_else(|e| e, |_| CL_SUCCESS)
-    }
-}
-
-entry! {
-    /// clEnqueueCopyImage, clEnqueueCopyImageToBuffer and clEnqueueCopyBufferToImage, on the
-    /// queue's thread after their dependencies (a copy through host memory).
-    fn clEnqueueCopyImage(
-        command_queue: cl_command_queue,
-        src_image: cl_mem,
-        dst_image: cl_mem,
-        src_origin: *const usize,
-        dst_origin: *const usize,
-        region: *const usize,
-        num_events_in_wait_list: cl_uint,
-        event_wait_list: *const cl_event,
-        event: *mut cl_event,
-    ) -> cl_int {
-        info::status(|| {
-            let (q, src) = image_command(command_queue, src_image)?;
-            let (_, dst) = image_command(command_queue, dst_image)?;
-            let (si, di) = (umd_image(&src.obj)?, umd_image(&dst.obj)?);
-            if si.format != di.format {
-                return Err(CL_IMAGE_FORMAT_MISMATCH);
-            }
-            // SAFETY: the application's origins and region.
-            let gs = unsafe { self::region(si, src_origin, region, 0, 0) }?;
-            // SAFETY: as above.
-            let gd = unsafe { self::region(di, dst_origin, region, 0, 0) }?;
-            if gs.packed_bytes() != gd.packed_bytes() {
-                return Err(CL_INVALID_VALUE);
-            }
-            if Arc::ptr_eq(&src, &dst) && gs.overlaps(&gd) {
-                return Err(CL_MEM_COPY_OVERLAP);
-            }
-            let work = Work::Host(Box::new(move || {
-                let v = gather(&src.obj, &gs)?;
-                scatter(&dst.obj, &gd, &v)
-            }));
-            // SAFETY: the application's wait list and event pointer.
-            unsafe {
-                enqueue(
-                    &q,
-                    CL_COMMAND_COPY_IMAGE,
-                    num_events_in_wait_list,
-                    event_wait_list,
-                    event,
-                    false,
-                    work,
-                )
-            }
         })
+    }
+}
+
+/// clEnqueueReadImage and clEnqueueWriteImage: one body, the way (and the arguments' names)
+/// apart.
+macro_rules! read_write_image_entry {
+    ($name:ident, $way:expr, $blocking:ident, $row:ident, $slice:ident, ptr: $ptr:ty) => {
+        entry! {
+            fn $name(
+                command_queue: cl_command_queue, image: cl_mem, $blocking: cl_bool,
+                origin: *const usize, region: *const usize, $row: usize, $slice: usize, ptr: $ptr,
+            ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
+                // SAFETY: the application's origin and region.
+                let area = unsafe { (info::triple(origin), info::triple(region)) };
+                let (pitches, host) = (($row, $slice), HostPtr::of(ptr));
+                let blocking = $blocking != CL_FALSE;
+                read_write_image(command_queue, image, $way, area, pitches, host, blocking)
+            }
+        }
+    };
+}
+
+read_write_image_entry!(clEnqueueReadImage, Way::Read, blocking_read, row_pitch, slice_pitch, ptr: *mut c_void);
+read_write_image_entry!(clEnqueueWriteImage, Way::Write, blocking_write, input_row_pitch, input_slice_pitch, ptr: *const c_void);
+
+entry! {
+    fn clEnqueueCopyImage(
+        command_queue: cl_command_queue, src_image: cl_mem, dst_image: cl_mem,
+        src_origin: *const usize, dst_origin: *const usize, region: *const usize,
+    ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
+        // SAFETY: the application's origins and region.
+        let (so, d_o) = unsafe { (info::triple(src_origin), info::triple(dst_origin)) };
+        // SAFETY: as above.
+        let size = unsafe { info::triple(region) };
+        copy_image(command_queue, (src_image, so), (dst_image, d_o), size)
     }
 }
 
 entry! {
     fn clEnqueueCopyImageToBuffer(
-        command_queue: cl_command_queue,
-        src_image: cl_mem,
-        dst_buffer: cl_mem,
-        src_origin: *const usize,
-        region: *const usize,
-        dst_offset: usize,
-        num_events_in_wait_list: cl_uint,
-        event_wait_list: *const cl_event,
-        event: *mut cl_event,
-    ) -> cl_int {
-        info::status(|| {
-            let (q, src) = image_command(command_queue, src_image)?;
-            // SAFETY: the application's origin and region.
-            let g = unsafe { self::region(umd_image(&src.obj)?, src_origin, region, 0, 0) }?;
-            let (_, dst) =
-                command(command_queue, dst_buffer, dst_offset, g.packed_bytes())?;
-            let work = Work::Host(Box::new(move || {
-                let v = gather(&src.obj, &g)?;
-                dst.obj
-                    .buffer
-                    .write(dst_offset as u64, &v)
-                    .map_err(|_| EXEC_FAILED)
-            }));
-            // SAFETY: the application's wait list and event pointer.
-            unsafe {
-                enqueue(
-                    &q,
-                    CL_COMMAND_COPY_IMAGE_TO_BUFFER,
-                    num_events_in_wait_list,
-                    event_wait_list,
-                    event,
-                    false,
-                    work,
-                )
-            }
-        })
+        command_queue: cl_command_queue, src_image: cl_mem, dst_buffer: cl_mem,
+        src_origin: *const usize, region: *const usize, dst_offset: usize,
+    ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
+        // SAFETY: the application's origin and region.
+        let area = unsafe { (info::triple(src_origin), info::triple(region)) };
+        let buffer = (dst_buffer, dst_offset);
+        copy_image_buffer(command_queue, (src_image, area), buffer, true)
     }
 }
 
 entry! {
     fn clEnqueueCopyBufferToImage(
-        command_queue: cl_command_queue,
-        src_buffer: cl_mem,
-        dst_image: cl_mem,
-        src_offset: usize,
-        dst_origin: *const usize,
-        region: *const usize,
-        num_events_in_wait_list: cl_uint,
-        event_wait_list: *const cl_event,
-        event: *mut cl_event,
-    ) -> cl_int {
-        info::status(|| {
-            let (q, dst) = image_command(command_queue, dst_image)?;
-            // SAFETY: the application's origin and region.
-            let g = unsafe { self::region(umd_image(&dst.obj)?, dst_origin, region, 0, 0) }?;
-            let (_, src) =
-                command(command_queue, src_buffer, src_offset, g.packed_bytes())?;
-            let work = Work::Host(Box::new(move || {
-                let mut v = vec![0u8; g.packed_bytes()];
-                src.obj
-                    .buffer
-                    .read(src_offset as u64, &mut v)
-                    .map_err(|_| EXEC_FAILED)?;
-                scatter(&dst.obj, &g, &v)
-            }));
-            // SAFETY: the application's wait list and event pointer.
-            unsafe {
-                enqueue(
-                    &q,
-                    CL_COMMAND_COPY_BUFFER_TO_IMAGE,
-                    num_events_in_wait_list,
-                    event_wait_list,
-                    event,
-                    false,
-                    work,
-                )
-            }
-        })
+        command_queue: cl_command_queue, src_buffer: cl_mem, dst_image: cl_mem,
+        src_offset: usize, dst_origin: *const usize, region: *const usize,
+    ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
+        // SAFETY: the application's origin and region.
+        let area = unsafe { (info::triple(dst_origin), info::triple(region)) };
+        let buffer = (src_buffer, src_offset);
+        copy_image_buffer(command_queue, (dst_image, area), buffer, false)
     }
 }
 
@@ -553,29 +249,15 @@ entry! {
         event_wait_list: *const cl_event,
         event: *mut cl_event,
     ) -> *mut c_void, errcode_ret {
-        let (q, m) = image_command(command_queue, image)?;
-        let im = umd_image(&m.obj)?;
         // SAFETY: the application's origin and region.
-        let g = unsafe { self::region(im, origin, region, 0, 0) }?;
-        let slices = im.ty.is_array() || im.ty == ImageType::D3;
-        if image_row_pitch.is_null() || (slices && image_slice_pitch.is_null()) {
-            return Err(CL_INVALID_VALUE);
-        }
-        let (row, slice) = crate::core::image::host::map_pitches(&m.obj).unwrap_or((g.row_pitch, g.slice_pitch));
-        let slice = if slices { slice } else { 0 };
+        let area = unsafe { (info::triple(origin), info::triple(region)) };
+        let how = (blocking_map != CL_FALSE, map_flags);
+        let given = (!image_row_pitch.is_null(), !image_slice_pitch.is_null());
+        let (map, (row, slice)) = map_image(command_queue, image, how, area, given)?;
+        let (n, wait) = (num_events_in_wait_list, event_wait_list);
         // SAFETY: the application's wait list and event pointer.
-        let ptr = unsafe {
-            map_image(
-                &q,
-                m,
-                blocking_map != CL_FALSE,
-                map_flags,
-                g,
-                (num_events_in_wait_list, event_wait_list),
-                event,
-            )
-        }?;
-        // SAFETY: the application's pitch pointers (checked above where required).
+        let ptr = map.enqueue(|c| unsafe { enqueue(c, n, wait, event) })?;
+        // SAFETY: the application's pitch pointers (checked where required).
         unsafe {
             *image_row_pitch = row;
             if !image_slice_pitch.is_null() {
@@ -588,44 +270,14 @@ entry! {
 
 entry! {
     fn clEnqueueFillImage(
-        command_queue: cl_command_queue,
-        image: cl_mem,
-        fill_color: *const c_void,
-        origin: *const usize,
-        region: *const usize,
-        num_events_in_wait_list: cl_uint,
-        event_wait_list: *const cl_event,
-        event: *mut cl_event,
-    ) -> cl_int {
-        info::status(|| {
-            let (q, m) = image_command(command_queue, image)?;
-            let im = umd_image(&m.obj)?;
-            // SAFETY: the application's origin and region.
-            let g = unsafe { self::region(im, origin, region, 0, 0) }?;
-            if fill_color.is_null() {
-                return Err(CL_INVALID_VALUE);
-            }
-            let mut color = [0u8; 16];
-            // SAFETY: the application's four-component colour (16 bytes).
-            unsafe { std::ptr::copy_nonoverlapping(fill_color.cast::<u8>(), color.as_mut_ptr(), 16) };
-            let texel = fill_texel(im.format, color);
-            let work = Work::Host(Box::new(move || {
-                let packed = texel.repeat(g.packed_bytes() / texel.len());
-                scatter(&m.obj, &g, &packed)
-            }));
-            // SAFETY: the application's wait list and event pointer.
-            unsafe {
-                enqueue(
-                    &q,
-                    CL_COMMAND_FILL_IMAGE,
-                    num_events_in_wait_list,
-                    event_wait_list,
-                    event,
-                    false,
-                    work,
-                )
-            }
-        })
+        command_queue: cl_command_queue, image: cl_mem, fill_color: *const c_void,
+        origin: *const usize, region: *const usize,
+    ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
+        // SAFETY: the application's origin and region.
+        let area = unsafe { (info::triple(origin), info::triple(region)) };
+        // SAFETY: the application's four-component colour (16 bytes), if given.
+        let color = (!fill_color.is_null()).then(|| unsafe { *fill_color.cast::<[u8; 16]>() });
+        fill_image(command_queue, image, color, area)
     }
 }
 
@@ -645,16 +297,8 @@ entry! {
             }
             let any_images = c.obj.devices.iter().any(|d| d.obj.image_support());
             let formats = supported(flags, image_type, any_images)?;
-            if !image_formats.is_null() {
-                for (k, f) in formats.iter().take(num_entries as usize).enumerate() {
-                    // SAFETY: the application's array of num_entries formats.
-                    unsafe { *image_formats.add(k) = *f };
-                }
-            }
-            if !num_image_formats.is_null() {
-                // SAFETY: the application's pointer.
-                unsafe { *num_image_formats = formats.len() as cl_uint };
-            }
+            // SAFETY: the application's array of num_entries formats and its count pointer.
+            unsafe { info::list(&formats, num_entries, image_formats, num_image_formats) };
             Ok(())
         })
     }

@@ -4,8 +4,10 @@
 
 use std::ffi::c_void;
 
-use opencl_sys::{cl_int, CL_INVALID_VALUE, CL_OUT_OF_HOST_MEMORY, CL_SUCCESS};
+use opencl_sys::{cl_int, cl_uint, CL_INVALID_VALUE, CL_OUT_OF_HOST_MEMORY, CL_SUCCESS};
 
+use crate::core::destructors::{Destructor, Destructors};
+use crate::core::handle::{ClObject, Handle};
 use crate::core::info::Info;
 
 /// Writes `value` for a clGet*Info call: CL_INVALID_VALUE when `param_value` is given and
@@ -88,6 +90,58 @@ pub unsafe fn slice<'a, T>(p: *const T, n: usize) -> Result<&'a [T], cl_int> {
         // SAFETY: the caller's array of n elements.
         (false, n) => Ok(unsafe { std::slice::from_raw_parts(p, n) }),
     }
+}
+
+/// Writes a list the application asked for: at most `n` of `items` into `out` (when given),
+/// and how many there are into `count` (when given).
+///
+/// # Safety
+/// `out` NULL or `n` writable elements; `count` NULL or valid.
+pub unsafe fn list<T: Copy>(items: &[T], n: cl_uint, out: *mut T, count: *mut cl_uint) {
+    if !out.is_null() {
+        for (k, x) in items.iter().take(n as usize).enumerate() {
+            // SAFETY: the caller's array of n elements.
+            unsafe { *out.add(k) = *x };
+        }
+    }
+    if !count.is_null() {
+        // SAFETY: the caller's pointer.
+        unsafe { *count = items.len() as cl_uint };
+    }
+}
+
+/// Three size_t values at `p` (an origin or region); None for NULL.
+///
+/// # Safety
+/// `p` NULL or pointing at three values.
+pub unsafe fn triple(p: *const usize) -> Option<[usize; 3]> {
+    // SAFETY: the caller's array of three.
+    (!p.is_null()).then(|| unsafe { [*p, *p.add(1), *p.add(2)] })
+}
+
+/// The object `handle` names and the application's callback for it: the handle's error, or
+/// CL_INVALID_VALUE for no callback.
+pub fn with_callback<T: ClObject, F>(
+    handle: *mut c_void,
+    pfn_notify: Option<F>,
+) -> Result<(std::sync::Arc<Handle<T>>, F), cl_int> {
+    let object = Handle::<T>::get(handle)?;
+    Ok((object, pfn_notify.ok_or(CL_INVALID_VALUE)?))
+}
+
+/// clSet*DestructorCallback: registers `pfn_notify` with the destructors (`of`) of the object
+/// `handle` names.
+pub fn set_destructor<T: ClObject, H: Copy>(
+    handle: *mut c_void,
+    pfn_notify: Option<Destructor<H>>,
+    user_data: *mut c_void,
+    of: fn(&T) -> &Destructors<H>,
+) -> cl_int {
+    status(|| {
+        let (object, f) = with_callback::<T, _>(handle, pfn_notify)?;
+        of(&object.obj).add(f, user_data);
+        Ok(())
+    })
 }
 
 /// A callback with its user data: CL_INVALID_VALUE for user data without a callback.

@@ -8,16 +8,15 @@ use std::sync::{Arc, Mutex};
 use opencl_sys::*;
 use umd::kernel::ArgSlot;
 
-use crate::api::entry::entry;
+use crate::api::entry::{entry, retain_release};
 use crate::api::info;
-use crate::api::queue::enqueue;
 use crate::core::device::Device;
 use crate::core::handle::Handle;
 use crate::core::info::Info;
 use crate::core::kernel::{create, value_size_ok, Arg, Kernel};
 use crate::core::memory::Mem;
 use crate::core::program::Program;
-use crate::core::queue::{KernelRun, Queue, Work};
+use crate::core::queue::{Command, KernelRun, Queue, Work};
 use crate::core::sampler::Sampler;
 
 entry! {
@@ -94,17 +93,7 @@ entry! {
     }
 }
 
-entry! {
-    fn clRetainKernel(k: cl_kernel) -> cl_int {
-        Handle::<Kernel>::retain(k)
-    }
-}
-
-entry! {
-    fn clReleaseKernel(k: cl_kernel) -> cl_int {
-        Handle::<Kernel>::release(k)
-    }
-}
+retain_release!(clRetainKernel, clReleaseKernel, k: cl_kernel => Kernel);
 
 entry! {
     fn clSetKernelArg(
@@ -120,6 +109,17 @@ entry! {
                 .signature
                 .get(arg_index as usize)
                 .ok_or(CL_INVALID_ARG_INDEX)?;
+            // A sampler's or image's handle (cl_sampler and cl_mem are both pointers).
+            let handle_arg = || {
+                if arg_size != std::mem::size_of::<*mut c_void>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                // SAFETY: arg_value points at a handle (arg_size checked).
+                Ok(unsafe { *(arg_value as *const *mut c_void) })
+            };
             let arg = match slot {
                 ArgSlot::Buffer => {
                     if arg_size != std::mem::size_of::<cl_mem>() {
@@ -172,28 +172,14 @@ entry! {
                     Arg::Value(v)
                 }
                 ArgSlot::Sampler => {
-                    if arg_size != std::mem::size_of::<cl_sampler>() {
-                        return Err(CL_INVALID_ARG_SIZE);
-                    }
-                    if arg_value.is_null() {
-                        return Err(CL_INVALID_ARG_VALUE);
-                    }
-                    // SAFETY: arg_value points at a cl_sampler (arg_size checked).
-                    let s = Handle::<Sampler>::get(unsafe { *(arg_value as *const cl_sampler) })?;
+                    let s = Handle::<Sampler>::get(handle_arg()?)?;
                     if !Arc::ptr_eq(&s.obj.context, &k.obj.program.obj.context) {
                         return Err(CL_INVALID_SAMPLER);
                     }
                     Arg::Sampler(s.obj.sampler)
                 }
                 ArgSlot::Image => {
-                    if arg_size != std::mem::size_of::<cl_mem>() {
-                        return Err(CL_INVALID_ARG_SIZE);
-                    }
-                    if arg_value.is_null() {
-                        return Err(CL_INVALID_ARG_VALUE);
-                    }
-                    // SAFETY: arg_value points at a cl_mem (arg_size checked).
-                    let m = Handle::<Mem>::get(unsafe { *(arg_value as *const cl_mem) })?;
+                    let m = Handle::<Mem>::get(handle_arg()?)?;
                     if m.obj.image.is_none() || !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context)
                     {
                         return Err(CL_INVALID_MEM_OBJECT);
@@ -211,14 +197,8 @@ entry! {
 }
 
 entry! {
-    fn clGetKernelInfo(
-        kernel: cl_kernel,
-        param_name: cl_kernel_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Kernel>::get(kernel).and_then(|k| {
+    fn clGetKernelInfo(kernel: cl_kernel, param_name: cl_kernel_info) -> query {
+        Handle::<Kernel>::get(kernel).and_then(|k| {
             Ok(match param_name {
                 CL_KERNEL_FUNCTION_NAME => Info::Str(k.obj.name.clone()),
                 CL_KERNEL_NUM_ARGS => Info::Uint(k.obj.signature.len() as u32),
@@ -228,9 +208,7 @@ entry! {
                 CL_KERNEL_ATTRIBUTES => Info::Str(k.obj.attributes()),
                 _ => return Err(CL_INVALID_VALUE),
             })
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+        })
     }
 }
 
@@ -239,11 +217,8 @@ entry! {
         kernel: cl_kernel,
         arg_index: cl_uint,
         param_name: cl_kernel_arg_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Kernel>::get(kernel).and_then(|k| {
+    ) -> query {
+        Handle::<Kernel>::get(kernel).and_then(|k| {
             if arg_index as usize >= k.obj.signature.len() {
                 return Err(CL_INVALID_ARG_INDEX);
             }
@@ -294,9 +269,7 @@ entry! {
                 CL_KERNEL_ARG_NAME => Info::Str(a.name.clone()),
                 _ => return Err(CL_INVALID_VALUE),
             })
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+        })
     }
 }
 
@@ -305,11 +278,8 @@ entry! {
         kernel: cl_kernel,
         device: cl_device_id,
         param_name: cl_kernel_work_group_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Kernel>::get(kernel).and_then(|k| {
+    ) -> query {
+        Handle::<Kernel>::get(kernel).and_then(|k| {
             let d = k.obj.device_for(device)?;
             let uk = k.obj.on(&d)?;
             let described = k.obj.described();
@@ -350,9 +320,7 @@ entry! {
                 CL_KERNEL_GLOBAL_WORK_SIZE => return Err(CL_INVALID_VALUE),
                 _ => return Err(CL_INVALID_VALUE),
             })
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+        })
     }
 }
 
@@ -363,11 +331,8 @@ entry! {
         param_name: cl_kernel_sub_group_info,
         input_value_size: usize,
         input_value: *const c_void,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Kernel>::get(kernel).and_then(|k| {
+    ) -> query [param_value_size, param_value, param_value_size_ret] {
+        Handle::<Kernel>::get(kernel).and_then(|k| {
             let d = k.obj.device_for(device)?;
             let uk = k.obj.on(&d)?;
             let size = std::mem::size_of::<usize>();
@@ -420,9 +385,7 @@ entry! {
                 CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL => Info::Size(uk.compile_sub_group_size()),
                 _ => return Err(CL_INVALID_VALUE),
             })
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+        })
     }
 }
 
@@ -517,6 +480,118 @@ unsafe fn sizes(p: *const usize, n: usize, err: cl_int) -> Result<Option<[usize;
     Ok(Some(v))
 }
 
+/// clEnqueueNDRangeKernel's command.
+///
+/// # Safety
+/// The offset and sizes NULL or `work_dim` (when 1 to 3) elements each.
+unsafe fn ndrange(
+    queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    (global_work_offset, global_work_size, local_work_size): (
+        *const usize,
+        *const usize,
+        *const usize,
+    ),
+) -> Result<Command, cl_int> {
+    let q = Handle::<Queue>::get(queue)?;
+    let k = Handle::<Kernel>::get(kernel)?;
+    if !Arc::ptr_eq(&q.obj.context, &k.obj.program.obj.context) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    let uk = k.obj.on(&q.obj.device)?;
+    if !(1..=3).contains(&work_dim) {
+        return Err(CL_INVALID_WORK_DIMENSION);
+    }
+    let dims = work_dim as usize;
+    // SAFETY: the application's arrays of work_dim elements.
+    let global = unsafe { sizes(global_work_size, dims, CL_INVALID_GLOBAL_WORK_SIZE) }?
+        // OpenCL 2.1+: a NULL global size, like a zero one, runs nothing (the
+        // command still completes its event).
+        .unwrap_or([0; 3]);
+    let global = &global[..dims];
+    // SAFETY: as above, the application's work_dim-element arrays (or NULL).
+    let offset = unsafe { sizes(global_work_offset, dims, CL_INVALID_GLOBAL_OFFSET) }?;
+    // SAFETY: as above.
+    let local = unsafe { sizes(local_work_size, dims, CL_INVALID_WORK_ITEM_SIZE) }?;
+    let local = local.as_ref().map(|l| &l[..dims]);
+    let offset = offset.as_ref().map(|o| &o[..dims]);
+    if let Some(o) = offset {
+        if o.iter()
+            .zip(global)
+            .any(|(o, g)| o.checked_add(*g).is_none_or(|e| e > u32::MAX as usize))
+        {
+            return Err(CL_INVALID_GLOBAL_OFFSET);
+        }
+    }
+    let required = k.obj.described().and_then(|d| d.required_work_group_size);
+    if let Some(l) = local {
+        if l.contains(&0) || l.iter().any(|&x| x > q.obj.device.obj.max_work_group()) {
+            return Err(CL_INVALID_WORK_ITEM_SIZE);
+        }
+        let total: usize = l.iter().product();
+        if total > k.obj.max_group(&q.obj.device.obj) {
+            return Err(CL_INVALID_WORK_GROUP_SIZE);
+        }
+        let uniform = k
+            .obj
+            .program
+            .obj
+            .device_index(&q.obj.device)
+            .and_then(|d| k.obj.uniform_groups.get(d))
+            .is_some_and(|&u| u);
+        if uniform && global.iter().zip(l).any(|(g, l)| g % l != 0) {
+            return Err(CL_INVALID_WORK_GROUP_SIZE);
+        }
+        if let Some(r) = required {
+            let mut padded = [1u32; 3];
+            for (d, v) in l.iter().enumerate() {
+                padded[d] = *v as u32;
+            }
+            if padded != r {
+                return Err(CL_INVALID_WORK_GROUP_SIZE);
+            }
+        }
+    }
+    let (args, mems) = k.obj.enqueued_args()?;
+    if mems
+        .iter()
+        .any(|m| !Arc::ptr_eq(&m.obj.device, &q.obj.device))
+    {
+        return Err(CL_INVALID_OPERATION);
+    }
+    // OpenCL 2.1+: a zero global size runs nothing.
+    let empty = global.contains(&0);
+    let u32s = |v: &[usize]| {
+        let mut out = [0u32; 3];
+        for (o, &x) in out.iter_mut().zip(v) {
+            *o = x as u32;
+        }
+        out
+    };
+    let (g32, o32) = (u32s(global), offset.map_or([0; 3], u32s));
+    let l32 = local.map(u32s);
+    let work = if empty {
+        Work::Nothing
+    } else {
+        Work::Kernel(KernelRun {
+            kernel: k.clone(),
+            range: nd_range(
+                &k.obj,
+                &q.obj.device.obj,
+                uk,
+                &g32[..dims],
+                l32.as_ref().map(|l| &l[..dims]),
+                &o32[..dims],
+            )?,
+            args,
+            mems,
+        })
+    };
+    // A GPU fault or hang fails the event and reaches the context's callback.
+    Ok(Command::new(&q, CL_COMMAND_NDRANGE_KERNEL, false, work))
+}
+
 entry! {
     fn clEnqueueNDRangeKernel(
         queue: cl_command_queue,
@@ -525,109 +600,10 @@ entry! {
         global_work_offset: *const usize,
         global_work_size: *const usize,
         local_work_size: *const usize,
-        n: cl_uint,
-        wait: *const cl_event,
-        event: *mut cl_event,
-    ) -> cl_int {
-        info::status(|| {
-            let q = Handle::<Queue>::get(queue)?;
-            let k = Handle::<Kernel>::get(kernel)?;
-            if !Arc::ptr_eq(&q.obj.context, &k.obj.program.obj.context) {
-                return Err(CL_INVALID_CONTEXT);
-            }
-            let uk = k.obj.on(&q.obj.device)?;
-            if !(1..=3).contains(&work_dim) {
-                return Err(CL_INVALID_WORK_DIMENSION);
-            }
-            let dims = work_dim as usize;
-            // SAFETY: the application's arrays of work_dim elements.
-            let global = unsafe { sizes(global_work_size, dims, CL_INVALID_GLOBAL_WORK_SIZE) }?
-                // OpenCL 2.1+: a NULL global size, like a zero one, runs nothing (the
-                // command still completes its event).
-                .unwrap_or([0; 3]);
-            let global = &global[..dims];
-            // SAFETY: as above, the application's work_dim-element arrays (or NULL).
-            let offset = unsafe { sizes(global_work_offset, dims, CL_INVALID_GLOBAL_OFFSET) }?;
-            // SAFETY: as above.
-            let local = unsafe { sizes(local_work_size, dims, CL_INVALID_WORK_ITEM_SIZE) }?;
-            let local = local.as_ref().map(|l| &l[..dims]);
-            let offset = offset.as_ref().map(|o| &o[..dims]);
-            if let Some(o) = offset {
-                if o.iter()
-                    .zip(global)
-                    .any(|(o, g)| o.checked_add(*g).is_none_or(|e| e > u32::MAX as usize))
-                {
-                    return Err(CL_INVALID_GLOBAL_OFFSET);
-                }
-            }
-            let required = k.obj.described().and_then(|d| d.required_work_group_size);
-            if let Some(l) = local {
-                if l.contains(&0) || l.iter().any(|&x| x > q.obj.device.obj.max_work_group()) {
-                    return Err(CL_INVALID_WORK_ITEM_SIZE);
-                }
-                let total: usize = l.iter().product();
-                if total > k.obj.max_group(&q.obj.device.obj) {
-                    return Err(CL_INVALID_WORK_GROUP_SIZE);
-                }
-                let uniform = k
-                    .obj
-                    .program
-                    .obj
-                    .device_index(&q.obj.device)
-                    .and_then(|d| k.obj.uniform_groups.get(d))
-                    .is_some_and(|&u| u);
-                if uniform && global.iter().zip(l).any(|(g, l)| g % l != 0) {
-                    return Err(CL_INVALID_WORK_GROUP_SIZE);
-                }
-                if let Some(r) = required {
-                    let mut padded = [1u32; 3];
-                    for (d, v) in l.iter().enumerate() {
-                        padded[d] = *v as u32;
-                    }
-                    if padded != r {
-                        return Err(CL_INVALID_WORK_GROUP_SIZE);
-                    }
-                }
-            }
-            let (args, mems) = k.obj.enqueued_args()?;
-            if mems
-                .iter()
-                .any(|m| !Arc::ptr_eq(&m.obj.device, &q.obj.device))
-            {
-                return Err(CL_INVALID_OPERATION);
-            }
-            // OpenCL 2.1+: a zero global size runs nothing.
-            let empty = global.contains(&0);
-            let u32s = |v: &[usize]| {
-                let mut out = [0u32; 3];
-                for (o, &x) in out.iter_mut().zip(v) {
-                    *o = x as u32;
-                }
-                out
-            };
-            let (g32, o32) = (u32s(global), offset.map_or([0; 3], u32s));
-            let l32 = local.map(u32s);
-            let work = if empty {
-                Work::Nothing
-            } else {
-                Work::Kernel(KernelRun {
-                    kernel: k.clone(),
-                    range: nd_range(
-                        &k.obj,
-                        &q.obj.device.obj,
-                        uk,
-                        &g32[..dims],
-                        l32.as_ref().map(|l| &l[..dims]),
-                        &o32[..dims],
-                    )?,
-                    args,
-                    mems,
-                })
-            };
-            // A GPU fault or hang fails the event and reaches the context's callback.
-            // SAFETY: the application's wait list and event pointer.
-            unsafe { enqueue(&q, CL_COMMAND_NDRANGE_KERNEL, n, wait, event, false, work) }
-        })
+    ) -> enqueue [n, wait, event] {
+        let ranges = (global_work_offset, global_work_size, local_work_size);
+        // SAFETY: the application's arrays of work_dim elements (or NULL).
+        unsafe { ndrange(queue, kernel, work_dim, ranges) }
     }
 }
 

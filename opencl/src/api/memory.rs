@@ -1,22 +1,21 @@
 //! The buffer entry points: creation, sub-buffers, queries, destructor callbacks, and the
-//! buffer commands (read, write, copy, fill, map, unmap, migrate) ([`crate::core::memory`]).
+//! buffer commands (read, write, copy, fill, map, unmap, migrate) ([`crate::core::memory`],
+//! [`crate::core::transfer`]).
 
 use std::ffi::c_void;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use opencl_sys::*;
 
-use crate::api::entry::entry;
+use crate::api::enqueue::enqueue;
+use crate::api::entry::{destructor_callback, entry, retain_release};
 use crate::api::info;
-use crate::api::queue::enqueue;
 use crate::core::handle::Handle;
 use crate::core::host_ptr::HostPtr;
-use crate::core::image::host::map_ptr;
-use crate::core::image::{gather, scatter};
-use crate::core::image_desc::Region;
 use crate::core::info::Info;
-use crate::core::memory::{check_flags, create_buffer, MapCopy, MapRegion, Mem, EXEC_FAILED};
-use crate::core::queue::{BlitRun, Queue, Work};
+use crate::core::memory::{check_flags, create_buffer, Mem};
+use crate::core::transfer::map::map_buffer;
+use crate::core::transfer::{copy_buffer, fill_buffer, migrate, read_write_buffer, unmap, Way};
 
 entry! {
     fn clCreateBuffer(
@@ -150,55 +149,19 @@ entry! {
             image: None,
             properties: Vec::new(),
             maps: Mutex::default(),
-            destructors: Mutex::default(),
+            destructors: Default::default(),
         })
         .0)
     }
 }
 
-entry! {
-    fn clRetainMemObject(m: cl_mem) -> cl_int {
-        Handle::<Mem>::retain(m)
-    }
-}
+retain_release!(clRetainMemObject, clReleaseMemObject, m: cl_mem => Mem);
+
+destructor_callback!(clSetMemObjectDestructorCallback, memobj: cl_mem => Mem);
 
 entry! {
-    fn clReleaseMemObject(m: cl_mem) -> cl_int {
-        Handle::<Mem>::release(m)
-    }
-}
-
-entry! {
-    fn clSetMemObjectDestructorCallback(
-        memobj: cl_mem,
-        pfn_notify: Option<unsafe extern "C" fn(cl_mem, *mut c_void)>,
-        user_data: *mut c_void,
-    ) -> cl_int {
-        let m = match Handle::<Mem>::get(memobj) {
-            Ok(m) => m,
-            Err(e) => return e,
-        };
-        let Some(f) = pfn_notify else {
-            return CL_INVALID_VALUE;
-        };
-        m.obj
-            .destructors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push((f, user_data));
-        CL_SUCCESS
-    }
-}
-
-entry! {
-    fn clGetMemObjectInfo(
-        memobj: cl_mem,
-        param_name: cl_mem_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Mem>::get(memobj).and_then(|m| {
+    fn clGetMemObjectInfo(memobj: cl_mem, param_name: cl_mem_info) -> query {
+        Handle::<Mem>::get(memobj).and_then(|m| {
             let o = &m.obj;
             Ok(match param_name {
                 CL_MEM_TYPE => Info::Uint(
@@ -222,372 +185,45 @@ entry! {
                 CL_MEM_PROPERTIES => Info::Ulongs(o.properties.clone()),
                 _ => return Err(CL_INVALID_VALUE),
             })
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+        })
     }
 }
 
-type QueueAndMem = (Arc<Handle<Queue>>, Arc<Handle<Mem>>);
-
-/// The queue and buffer of a buffer command, checked against each other and the range.
-pub(crate) fn command(
-    queue: cl_command_queue,
-    mem: cl_mem,
-    offset: usize,
-    size: usize,
-) -> Result<QueueAndMem, cl_int> {
-    let q = Handle::<Queue>::get(queue)?;
-    let m = Handle::<Mem>::get(mem)?;
-    if m.obj.image.is_some() {
-        // Buffer commands take buffers; the image commands are not provided.
-        return Err(CL_INVALID_MEM_OBJECT);
-    }
-    if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
-        return Err(CL_INVALID_CONTEXT);
-    }
-    if !Arc::ptr_eq(&q.obj.device, &m.obj.device) {
-        // Buffers live on their context's first device; migration is not provided.
-        return Err(CL_INVALID_OPERATION);
-    }
-    if offset.checked_add(size).is_none_or(|end| end > m.obj.size) {
-        return Err(CL_INVALID_VALUE);
-    }
-    Ok((q, m))
+/// clEnqueueReadBuffer and clEnqueueWriteBuffer: one body, the way apart.
+macro_rules! read_write_buffer_entry {
+    ($name:ident, $way:expr, ptr: $ptr:ty) => {
+        entry! {
+            fn $name(
+                queue: cl_command_queue, buffer: cl_mem, blocking: cl_bool,
+                offset: usize, size: usize, ptr: $ptr,
+            ) -> enqueue [n, wait, event] {
+                let (at, host) = ((offset, size), HostPtr::of(ptr));
+                read_write_buffer(queue, buffer, $way, at, host, blocking != CL_FALSE)
+            }
+        }
+    };
 }
 
-entry! {
-    fn clEnqueueReadBuffer(
-        queue: cl_command_queue,
-        buffer: cl_mem,
-        blocking: cl_bool,
-        offset: usize,
-        size: usize,
-        ptr: *mut c_void,
-        n: cl_uint,
-        wait: *const cl_event,
-        event: *mut cl_event,
-    ) -> cl_int {
-        let (q, m) = match command(queue, buffer, offset, size) {
-            Ok(x) => x,
-            Err(e) => return e,
-        };
-        if ptr.is_null() || size == 0 {
-            return CL_INVALID_VALUE;
-        }
-        if m.obj.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0 {
-            return CL_INVALID_OPERATION;
-        }
-        let dst = HostPtr(ptr as usize);
-        let work = Work::Host(Box::new(move || {
-            // SAFETY: the application's `size` writable bytes at ptr, until completion.
-            let out = unsafe { dst.bytes_mut(0, size) };
-            m.obj
-                .buffer
-                .read(offset as u64, out)
-                .map_err(|_| EXEC_FAILED)
-        }));
-        // SAFETY: the application's wait list and event pointer.
-        unsafe {
-            enqueue(
-                &q,
-                CL_COMMAND_READ_BUFFER,
-                n,
-                wait,
-                event,
-                blocking != CL_FALSE,
-                work,
-            )
-        }
-        .map_or_else(|e| e, |_| CL_SUCCESS)
-    }
-}
-
-entry! {
-    fn clEnqueueWriteBuffer(
-        queue: cl_command_queue,
-        buffer: cl_mem,
-        blocking: cl_bool,
-        offset: usize,
-        size: usize,
-        ptr: *const c_void,
-        n: cl_uint,
-        wait: *const cl_event,
-        event: *mut cl_event,
-    ) -> cl_int {
-        let (q, m) = match command(queue, buffer, offset, size) {
-            Ok(x) => x,
-            Err(e) => return e,
-        };
-        if ptr.is_null() || size == 0 {
-            return CL_INVALID_VALUE;
-        }
-        if m.obj.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0 {
-            return CL_INVALID_OPERATION;
-        }
-        let src = HostPtr(ptr as usize);
-        let work = Work::Host(Box::new(move || {
-            // SAFETY: the application's `size` bytes at ptr, unchanged until completion.
-            let bytes = unsafe { src.bytes_mut(0, size) };
-            m.obj
-                .buffer
-                .write(offset as u64, bytes)
-                .map_err(|_| EXEC_FAILED)
-        }));
-        // SAFETY: the application's wait list and event pointer.
-        unsafe {
-            enqueue(
-                &q,
-                CL_COMMAND_WRITE_BUFFER,
-                n,
-                wait,
-                event,
-                blocking != CL_FALSE,
-                work,
-            )
-        }
-        .map_or_else(|e| e, |_| CL_SUCCESS)
-    }
-}
+read_write_buffer_entry!(clEnqueueReadBuffer, Way::Read, ptr: *mut c_void);
+read_write_buffer_entry!(clEnqueueWriteBuffer, Way::Write, ptr: *const c_void);
 
 entry! {
     fn clEnqueueCopyBuffer(
-        queue: cl_command_queue,
-        src: cl_mem,
-        dst: cl_mem,
-        src_offset: usize,
-        dst_offset: usize,
-        size: usize,
-        n: cl_uint,
-        wait: *const cl_event,
-        event: *mut cl_event,
-    ) -> cl_int {
-        info::status(|| {
-            let (q, s) = command(queue, src, src_offset, size)?;
-            let (_, d) = command(queue, dst, dst_offset, size)?;
-            if size == 0 {
-                return Err(CL_INVALID_VALUE);
-            }
-            let same = s.obj.buffer.gpu_address() == d.obj.buffer.gpu_address()
-                || (s.obj.buffer.gpu_address() < d.obj.buffer.gpu_address() + d.obj.size as u64
-                    && d.obj.buffer.gpu_address() < s.obj.buffer.gpu_address() + s.obj.size as u64);
-            if same {
-                let (a, b) = (
-                    s.obj.buffer.gpu_address() + src_offset as u64,
-                    d.obj.buffer.gpu_address() + dst_offset as u64,
-                );
-                if a < b + size as u64 && b < a + size as u64 {
-                    return Err(CL_MEM_COPY_OVERLAP);
-                }
-            }
-            if q.obj.has_blitter() {
-                let (sb, db) = (s.obj.buffer.clone(), d.obj.buffer.clone());
-                let (so, d_o, len) = (src_offset as u64, dst_offset as u64, size as u64);
-                let work = Work::Blit(BlitRun {
-                    what: "clEnqueueCopyBuffer",
-                    submit: Box::new(move |umd, deps| umd.copy_buffer(&sb, so, &db, d_o, len, deps)),
-                    mems: vec![s, d],
-                });
-                // SAFETY: the application's wait list and event pointer.
-                return unsafe {
-                    enqueue(&q, CL_COMMAND_COPY_BUFFER, n, wait, event, false, work)
-                };
-            }
-            let work = Work::Host(Box::new(move || {
-                let mut tmp = vec![0u8; size];
-                s.obj
-                    .buffer
-                    .read(src_offset as u64, &mut tmp)
-                    .map_err(|_| EXEC_FAILED)?;
-                d.obj
-                    .buffer
-                    .write(dst_offset as u64, &tmp)
-                    .map_err(|_| EXEC_FAILED)
-            }));
-            // SAFETY: the application's wait list and event pointer.
-            unsafe { enqueue(&q, CL_COMMAND_COPY_BUFFER, n, wait, event, false, work) }
-        })
+        queue: cl_command_queue, src: cl_mem, dst: cl_mem,
+        src_offset: usize, dst_offset: usize, size: usize,
+    ) -> enqueue [n, wait, event] {
+        copy_buffer(queue, (src, src_offset), (dst, dst_offset), size)
     }
 }
 
 entry! {
     fn clEnqueueFillBuffer(
-        queue: cl_command_queue,
-        buffer: cl_mem,
-        pattern: *const c_void,
-        pattern_size: usize,
-        offset: usize,
-        size: usize,
-        n: cl_uint,
-        wait: *const cl_event,
-        event: *mut cl_event,
-    ) -> cl_int {
-        info::status(|| {
-            let (q, m) = command(queue, buffer, offset, size)?;
-            if pattern.is_null()
-                || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128)
-                || !offset.is_multiple_of(pattern_size)
-                || !size.is_multiple_of(pattern_size)
-            {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: the application's pattern of pattern_size bytes.
-            let pat = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
-            // The blitter fills with the patterns its fill packet has a colour depth for.
-            if q.obj.blitter_fills(pattern_size) {
-                let buf = m.obj.buffer.clone();
-                let (pattern, offset, len) = (pat.to_vec(), offset as u64, size as u64);
-                let work = Work::Blit(BlitRun {
-                    what: "clEnqueueFillBuffer",
-                    submit: Box::new(move |umd, deps| {
-                        umd.fill_buffer(&buf, offset, len, &pattern, deps)
-                    }),
-                    mems: vec![m],
-                });
-                // SAFETY: the application's wait list and event pointer.
-                return unsafe {
-                    enqueue(&q, CL_COMMAND_FILL_BUFFER, n, wait, event, false, work)
-                };
-            }
-            let bytes: Vec<u8> = pat.iter().copied().cycle().take(size).collect();
-            let work = Work::Host(Box::new(move || {
-                m.obj
-                    .buffer
-                    .write(offset as u64, &bytes)
-                    .map_err(|_| EXEC_FAILED)
-            }));
-            // SAFETY: the application's wait list and event pointer.
-            unsafe { enqueue(&q, CL_COMMAND_FILL_BUFFER, n, wait, event, false, work) }
-        })
+        queue: cl_command_queue, buffer: cl_mem,
+        pattern: *const c_void, pattern_size: usize, offset: usize, size: usize,
+    ) -> enqueue [n, wait, event] {
+        // SAFETY: the application's pattern of pattern_size bytes (or NULL).
+        unsafe { fill_buffer(queue, buffer, (pattern, pattern_size), offset, size) }
     }
-}
-
-/// Whether a map with `map_flags` of memory with `mem_flags` writes, or the specification's
-/// error (CL_INVALID_VALUE for unknown or conflicting map flags, CL_INVALID_OPERATION against
-/// the host-access flags).
-fn map_access(map_flags: cl_map_flags, f: cl_mem_flags) -> Result<bool, cl_int> {
-    if map_flags & !(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0 {
-        return Err(CL_INVALID_VALUE);
-    }
-    if map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0
-        && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0
-    {
-        return Err(CL_INVALID_VALUE);
-    }
-    if (map_flags & CL_MAP_READ != 0 && f & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
-        || (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0
-            && f & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) != 0)
-    {
-        return Err(CL_INVALID_OPERATION);
-    }
-    Ok(map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0)
-}
-
-/// clEnqueueMapImage's map of the image region `g` of `m` (queue and image checked): a host
-/// copy of the region packed, filled by the command unless the map invalidates it.
-///
-/// # Safety
-/// The application's wait list and event pointer.
-pub(crate) unsafe fn map_image(
-    q: &Arc<Handle<Queue>>,
-    m: Arc<Handle<Mem>>,
-    blocking: bool,
-    map_flags: cl_map_flags,
-    g: Region,
-    wait: (cl_uint, *const cl_event),
-    event: *mut cl_event,
-) -> Result<*mut c_void, cl_int> {
-    let write = map_access(map_flags, m.obj.flags)?;
-    if let Some(ptr) = map_ptr(&m.obj, &g) {
-        // CL_MEM_USE_HOST_PTR: the host memory is the storage; the map only orders.
-        let region = MapRegion {
-            copy: None,
-            offset: 0,
-            write,
-            image: Some(g),
-        };
-        // SAFETY: forwarded.
-        return unsafe { map_in_place(q, &m, ptr, region, blocking, wait, event) };
-    }
-    let copy = Arc::new(MapCopy::new(g.packed_bytes()));
-    let ptr = copy.ptr() as *mut c_void;
-    let work = if map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0 {
-        Work::Nothing
-    } else {
-        let (mm, into, gg) = (m.clone(), copy.clone(), g.clone());
-        Work::Host(Box::new(move || {
-            let v = gather(&mm.obj, &gg)?;
-            // SAFETY: the copy is alive (`into`), of the region's size, and the application
-            // does not touch it before the map completes.
-            unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), into.ptr(), v.len()) };
-            Ok(())
-        }))
-    };
-    m.obj.maps.lock().unwrap_or_else(|e| e.into_inner()).insert(
-        ptr as usize,
-        MapRegion {
-            copy: Some(copy),
-            offset: 0,
-            write,
-            image: Some(g),
-        },
-    );
-    // SAFETY: forwarded.
-    let r = unsafe {
-        enqueue(
-            q,
-            CL_COMMAND_MAP_IMAGE,
-            wait.0,
-            wait.1,
-            event,
-            blocking,
-            work,
-        )
-    };
-    match r {
-        Ok(()) => Ok(ptr),
-        Err(e) => {
-            m.obj
-                .maps
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&(ptr as usize));
-            Err(e)
-        }
-    }
-}
-
-/// A map whose pointer is the application's own memory (`region.copy` None): registers it and
-/// enqueues the map command, which has nothing to move.
-///
-/// # Safety
-/// The application's wait list and event pointer.
-unsafe fn map_in_place(
-    q: &Arc<Handle<Queue>>,
-    m: &Arc<Handle<Mem>>,
-    ptr: *mut c_void,
-    region: MapRegion,
-    blocking: bool,
-    wait: (cl_uint, *const cl_event),
-    event: *mut cl_event,
-) -> Result<*mut c_void, cl_int> {
-    let maps = || m.obj.maps.lock().unwrap_or_else(|e| e.into_inner());
-    maps().insert(ptr as usize, region);
-    // SAFETY: forwarded.
-    let r = unsafe {
-        enqueue(
-            q,
-            CL_COMMAND_MAP_IMAGE,
-            wait.0,
-            wait.1,
-            event,
-            blocking,
-            Work::Nothing,
-        )
-    };
-    r.map(|_| ptr).inspect_err(|_| {
-        maps().remove(&(ptr as usize));
-    })
 }
 
 entry! {
@@ -602,175 +238,32 @@ entry! {
         wait: *const cl_event,
         event: *mut cl_event,
     ) -> *mut c_void, errcode_ret {
-        let (q, m) = command(queue, buffer, offset, size)?;
-        if size == 0 {
-            return Err(CL_INVALID_VALUE);
-        }
-        let write = map_access(map_flags, m.obj.flags)?;
-        let (ptr, work) = if m.obj.host_ptr.is_null() {
-            // A host copy, filled by the command (not for a write-invalidate map).
-            let copy = Arc::new(MapCopy::new(size));
-            let ptr = copy.ptr() as *mut c_void;
-            let work = if map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0 {
-                Work::Nothing
-            } else {
-                let (mm, into) = (m.clone(), copy.clone());
-                Work::Host(Box::new(move || {
-                    // SAFETY: the copy is alive (`into`) and the application does not touch
-                    // it before the map completes.
-                    let out = unsafe { std::slice::from_raw_parts_mut(into.ptr(), size) };
-                    mm.obj
-                        .buffer
-                        .read(offset as u64, out)
-                        .map_err(|_| EXEC_FAILED)
-                }))
-            };
-            let mut maps = m.obj.maps.lock().unwrap_or_else(|e| e.into_inner());
-            maps.insert(
-                ptr as usize,
-                MapRegion {
-                    copy: Some(copy),
-                    offset,
-                    write,
-                    image: None,
-                },
-            );
-            (ptr, work)
-        } else {
-            // CL_MEM_USE_HOST_PTR: the storage is the host memory itself.
-            // SAFETY: inside the application's host allocation (range checked).
-            let ptr: *mut c_void = unsafe { m.obj.host_ptr.cast::<u8>().add(offset).cast() };
-            let mut maps = m.obj.maps.lock().unwrap_or_else(|e| e.into_inner());
-            // A second map of the same host pointer is counted once.
-            maps.insert(
-                ptr as usize,
-                MapRegion {
-                    copy: None,
-                    offset,
-                    write,
-                    image: None,
-                },
-            );
-            (ptr, Work::Nothing)
-        };
+        let how = (blocking != CL_FALSE, map_flags);
+        let map = map_buffer(queue, buffer, how, offset, size)?;
         // SAFETY: the application's wait list and event pointer.
-        let r = unsafe {
-            enqueue(
-                &q,
-                CL_COMMAND_MAP_BUFFER,
-                n,
-                wait,
-                event,
-                blocking != CL_FALSE,
-                work,
-            )
-        };
-        match r {
-            Ok(()) => Ok(ptr),
-            Err(e) => {
-                m.obj
-                    .maps
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .remove(&(ptr as usize));
-                Err(e)
-            }
-        }
+        map.enqueue(|c| unsafe { enqueue(c, n, wait, event) })
     }
 }
 
 entry! {
+    /// Buffers and images alike.
     fn clEnqueueUnmapMemObject(
         queue: cl_command_queue,
         memobj: cl_mem,
         mapped_ptr: *mut c_void,
-        n: cl_uint,
-        wait: *const cl_event,
-        event: *mut cl_event,
-    ) -> cl_int {
-        info::status(|| {
-            // Buffers and images alike.
-            let q = Handle::<Queue>::get(queue)?;
-            let m = Handle::<Mem>::get(memobj)?;
-            if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
-                return Err(CL_INVALID_CONTEXT);
-            }
-            if !Arc::ptr_eq(&q.obj.device, &m.obj.device) {
-                return Err(CL_INVALID_OPERATION);
-            }
-            let region = m
-                .obj
-                .maps
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&(mapped_ptr as usize))
-                .ok_or(CL_INVALID_VALUE)?;
-            let work = match (region.copy, region.write) {
-                (Some(copy), true) => {
-                    let mm = m.clone();
-                    Work::Host(Box::new(move || {
-                        // SAFETY: the copy is alive; the application is done with it.
-                        let bytes = unsafe { std::slice::from_raw_parts(copy.ptr(), copy.len) };
-                        match &region.image {
-                            Some(g) => scatter(&mm.obj, g, bytes),
-                            None => mm
-                                .obj
-                                .buffer
-                                .write(region.offset as u64, bytes)
-                                .map_err(|_| EXEC_FAILED),
-                        }
-                    }))
-                }
-                _ => Work::Nothing,
-            };
-            // SAFETY: the application's wait list and event pointer.
-            unsafe { enqueue(&q, CL_COMMAND_UNMAP_MEM_OBJECT, n, wait, event, false, work) }
-        })
+    ) -> enqueue [n, wait, event] {
+        unmap(queue, memobj, mapped_ptr)
     }
 }
 
 entry! {
     /// Every memory object lives on its one device: migration has nothing to move.
     fn clEnqueueMigrateMemObjects(
-        queue: cl_command_queue,
-        num_mem_objects: cl_uint,
-        mem_objects: *const cl_mem,
+        queue: cl_command_queue, num_mem_objects: cl_uint, mem_objects: *const cl_mem,
         flags: cl_mem_migration_flags,
-        n: cl_uint,
-        wait: *const cl_event,
-        event: *mut cl_event,
-    ) -> cl_int {
-        info::status(|| {
-            let q = Handle::<Queue>::get(queue)?;
-            if num_mem_objects == 0
-                || flags & !(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) != 0
-            {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: the application's array.
-            for mem in unsafe { info::slice(mem_objects, num_mem_objects as usize) }? {
-                // Any memory object migrates (images too), not only buffers.
-                let m = Handle::<Mem>::get(*mem)?;
-                if !Arc::ptr_eq(&q.obj.context, &m.obj.context) {
-                    return Err(CL_INVALID_CONTEXT);
-                }
-                if !Arc::ptr_eq(&q.obj.device, &m.obj.device) {
-                    // Objects live on their context's first device; moving them is not provided.
-                    return Err(CL_INVALID_OPERATION);
-                }
-            }
-            // SAFETY: the application's wait list and event pointer.
-            unsafe {
-                enqueue(
-                    &q,
-                    CL_COMMAND_MIGRATE_MEM_OBJECTS,
-                    n,
-                    wait,
-                    event,
-                    false,
-                    Work::Nothing,
-                )
-            }
-        })
+    ) -> enqueue [n, wait, event] {
+        // SAFETY: the application's array.
+        let mems = unsafe { info::slice(mem_objects, num_mem_objects as usize) };
+        migrate(queue, mems, flags)
     }
 }

@@ -1,11 +1,12 @@
 //! The C ABI: every exported entry point, one file per object family, each checking its C
 //! arguments and calling [`crate::core`]; how an entry point is written ([`entry`]), the call
-//! trace ([`trace`]), the C arguments every entry point checks alike ([`info`]) and the ICD
-//! dispatch table ([`icd`]).
+//! trace ([`trace`]), the C arguments every entry point checks alike ([`info`]), how an enqueue
+//! hands its command to the queue ([`enqueue`]) and the ICD dispatch table ([`icd`]).
 
 pub mod absent;
 pub mod context;
 pub mod device;
+pub mod enqueue;
 pub mod entry;
 pub mod event;
 pub mod icd;

@@ -2,28 +2,22 @@
 //! compilation and linking (clCompileProgram, clLinkProgram), and the program queries
 //! ([`crate::core::program`], [`crate::core::link`]).
 
-use std::collections::HashMap;
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use opencl_sys::*;
 
 use crate::api::context::finish;
-use crate::api::entry::entry;
+use crate::api::entry::{entry, retain_release};
 use crate::api::info;
 use crate::api::platform;
-use crate::compiler::link::{ir_from_binary, Ir};
-use crate::compiler::spirv;
-use crate::core::build::{check_binary, Build};
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::handle::Handle;
 use crate::core::info::Info;
-use crate::core::link::{
-    compile_object, header_dir, link_device, link_options, valid_include_name,
+use crate::core::program::{
+    binary_build, build, compile_objects, create, create_unbuilt, header, link, Origin, Program,
 };
-use crate::core::program::{build, create, Origin, Program};
 
 entry! {
     fn clCreateProgramWithSource(
@@ -58,13 +52,7 @@ entry! {
             };
             source.push_str(&String::from_utf8_lossy(bytes));
         }
-        let n = c.obj.devices.len();
-        Ok(create(
-            c.clone(),
-            c.obj.devices.clone(),
-            Origin::Source(source),
-            vec![Build::none(); n],
-        ))
+        Ok(create_unbuilt(&c, Origin::Source(source)))
     }
 }
 
@@ -86,13 +74,7 @@ entry! {
         {
             return Err(CL_INVALID_VALUE);
         }
-        let n = c.obj.devices.len();
-        Ok(create(
-            c.clone(),
-            c.obj.devices.clone(),
-            Origin::Il(bytes),
-            vec![Build::none(); n],
-        ))
+        Ok(create_unbuilt(&c, Origin::Il(bytes)))
     }
 }
 
@@ -105,28 +87,13 @@ entry! {
         spec_size: usize,
         spec_value: *const c_void,
     ) -> cl_int {
-        let r = (|| {
-            let p = Handle::<Program>::get(program)?;
-            let Origin::Il(il) = &p.obj.origin else {
-                return Err(CL_INVALID_PROGRAM);
-            };
-            if spec_value.is_null() {
-                return Err(CL_INVALID_VALUE);
-            }
-            spirv::check(il, spec_id, spec_size).map_err(|e| match e {
-                spirv::SpirvError::UnknownId(_) => CL_INVALID_SPEC_ID,
-                _ => CL_INVALID_VALUE,
-            })?;
-            // SAFETY: the application's `spec_size` bytes at spec_value.
-            let value = unsafe { std::slice::from_raw_parts(spec_value as *const u8, spec_size) };
-            p.obj
-                .spec_values
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(spec_id, value.to_vec());
-            Ok(())
-        })();
-        r.map_or_else(|e| e, |()| CL_SUCCESS)
+        let p = match Handle::<Program>::get(program) {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        // SAFETY: the application's `spec_size` bytes at spec_value (or NULL).
+        unsafe { p.obj.set_spec_constant(spec_id, spec_size, spec_value) }
+            .map_or_else(|e| e, |()| CL_SUCCESS)
     }
 }
 
@@ -184,50 +151,9 @@ entry! {
             }
             // SAFETY: `len` bytes at p.
             let bytes = unsafe { std::slice::from_raw_parts(p, len) }.to_vec();
-            // A compiled object or library (CL_PROGRAM_BINARIES of clCompileProgram's or
-            // clLinkProgram -create-library's result, or bare SPIR-V).
-            let target = d.obj.umd.platform().ocloc_device();
-            let status = match ir_from_binary(&bytes, target) {
-                Ok(Some(ir)) => {
-                    builds.push(Build {
-                        ir: Some(Arc::new(ir)),
-                        ..Build::none()
-                    });
-                    Some(CL_SUCCESS)
-                }
-                Ok(None) => None,
-                Err(_) => {
-                    all_ok = false;
-                    builds.push(Build::none());
-                    Some(CL_INVALID_BINARY)
-                }
-            };
-            if let Some(status) = status {
-                if !binary_status.is_null() {
-                    // SAFETY: the application's array of num_devices statuses.
-                    unsafe { *binary_status.add(k) = status };
-                }
-                continue;
-            }
-            let status = match check_binary(&d.obj, &bytes) {
-                Ok(kernels) => {
-                    builds.push(Build {
-                        status: CL_BUILD_NONE,
-                        options: String::new(),
-                        log: String::new(),
-                        binary: Some(Arc::new(bytes)),
-                        kernels,
-                        arg_info: false,
-                        ir: None,
-                    });
-                    CL_SUCCESS
-                }
-                Err(_) => {
-                    all_ok = false;
-                    builds.push(Build::none());
-                    CL_INVALID_BINARY
-                }
-            };
+            let (build, status) = binary_build(&d.obj, bytes);
+            all_ok &= status == CL_SUCCESS;
+            builds.push(build);
             if !binary_status.is_null() {
                 // SAFETY: the application's array of num_devices statuses.
                 unsafe { *binary_status.add(k) = status };
@@ -240,17 +166,7 @@ entry! {
     }
 }
 
-entry! {
-    fn clRetainProgram(p: cl_program) -> cl_int {
-        Handle::<Program>::retain(p)
-    }
-}
-
-entry! {
-    fn clReleaseProgram(p: cl_program) -> cl_int {
-        Handle::<Program>::release(p)
-    }
-}
+retain_release!(clRetainProgram, clReleaseProgram, p: cl_program => Program);
 
 entry! {
     fn clBuildProgram(
@@ -368,11 +284,8 @@ entry! {
         program: cl_program,
         device: cl_device_id,
         param_name: cl_program_build_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = (|| {
+    ) -> query {
+        (|| {
             let p = Handle::<Program>::get(program)?;
             let d = Handle::<Device>::get(device)?;
             let k = p.obj.device_index(&d).ok_or(CL_INVALID_DEVICE)?;
@@ -395,9 +308,7 @@ entry! {
                 ),
                 _ => return Err(CL_INVALID_VALUE),
             })
-        })();
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+        })()
     }
 }
 
@@ -451,105 +362,38 @@ entry! {
             }
             // SAFETY: the application's device array.
             let devices = unsafe { self::device_list(&p.obj.context.obj, num_devices, device_list) }?;
-            let targets: Vec<usize> = match devices {
-                None => (0..p.obj.devices.len()).collect(),
-                Some(list) => list
-                    .iter()
-                    .map(|d| p.obj.device_index(d).ok_or(CL_INVALID_DEVICE))
-                    .collect::<Result<_, _>>()?,
+            let targets = p.obj.targets(devices)?;
+            // SAFETY: the application's arrays of num_input_headers elements.
+            let (progs, names) = unsafe {
+                (
+                    info::slice(input_headers, num_input_headers as usize)?,
+                    info::slice(
+                        header_include_names as *const *const c_char,
+                        num_input_headers as usize,
+                    )?,
+                )
             };
             let mut headers = Vec::new();
-            if num_input_headers != 0 {
-                // SAFETY: the application's arrays of num_input_headers elements.
-                let (progs, names) = unsafe {
-                    (
-                        info::slice(input_headers, num_input_headers as usize)?,
-                        info::slice(
-                            header_include_names as *const *const c_char,
-                            num_input_headers as usize,
-                        )?,
-                    )
-                };
-                for (h, n) in progs.iter().zip(names) {
-                    let h = Handle::<Program>::get(*h)?;
-                    if n.is_null() {
-                        return Err(CL_INVALID_VALUE);
-                    }
-                    // SAFETY: a NUL-terminated include name.
-                    let name = unsafe { CStr::from_ptr(*n) }.to_string_lossy().into_owned();
-                    if !valid_include_name(&name) {
-                        return Err(CL_INVALID_VALUE);
-                    }
-                    let Origin::Source(text) = &h.obj.origin else {
-                        return Err(CL_INVALID_OPERATION);
-                    };
-                    headers.push((name, text.clone()));
+            for (h, n) in progs.iter().zip(names) {
+                let h = Handle::<Program>::get(*h)?;
+                if n.is_null() {
+                    return Err(CL_INVALID_VALUE);
                 }
-            }
-            if p.obj.kernels_alive.load(Ordering::SeqCst) > 0 {
-                return Err(CL_INVALID_OPERATION);
+                // SAFETY: a NUL-terminated include name.
+                let name = unsafe { CStr::from_ptr(*n) }.to_string_lossy().into_owned();
+                headers.push(header(&h.obj, name)?);
             }
             // SAFETY: the application's option string.
             let opts = unsafe { self::options(options) };
-            let result: Vec<(bool, String, Option<Arc<Ir>>)> = match &p.obj.origin {
-                Origin::Binary => return Err(CL_INVALID_OPERATION),
-                Origin::Il(il) => targets
-                    .iter()
-                    .map(|k| {
-                        // The IL, specialized, is the compiled object, labelled with each device.
-                        let target = p.obj.devices[*k].obj.umd.platform().ocloc_device();
-                        match p
-                            .obj
-                            .il_for_compiler(il)
-                            .and_then(|il| Ir::object(il, target))
-                        {
-                            Ok(ir) => (true, String::new(), Some(Arc::new(ir))),
-                            Err(e) => (false, e, None),
-                        }
-                    })
-                    .collect(),
-                Origin::Source(source) => {
-                    let dir = header_dir(&headers)?;
-                    let full = format!("{opts} -I {}", dir.0.display());
-                    // SPIR-V differs by device only through its macros: one compile per target.
-                    let mut by_target: HashMap<&str, (bool, String, Option<Arc<Ir>>)> = HashMap::new();
-                    targets
-                        .iter()
-                        .map(|k| {
-                            let d = &p.obj.devices[*k].obj;
-                            by_target
-                                .entry(d.umd.platform().ocloc_device())
-                                .or_insert_with(|| {
-                                    let (log, ir) = compile_object(d, source, &full);
-                                    (ir.is_some(), log, ir.map(Arc::new))
-                                })
-                                .clone()
-                        })
-                        .collect()
-                }
-            };
-            let mut failed = false;
-            {
-                let mut builds = p.obj.builds();
-                for (k, (ok, log, ir)) in targets.iter().zip(result) {
-                    failed |= !ok;
-                    builds[*k] = Build {
-                        status: if ok { CL_BUILD_SUCCESS } else { CL_BUILD_ERROR },
-                        options: opts.clone(),
-                        ir,
-                        log,
-                        ..Build::none()
-                    };
-                }
-            }
+            let all_ok = compile_objects(&p.obj, &targets, &opts, &headers)?;
             if let Some(f) = pfn_notify {
                 // SAFETY: the application's callback with its own data.
                 unsafe { f(program, user_data) };
             }
-            if failed {
-                Err(CL_COMPILE_PROGRAM_FAILURE)
-            } else {
+            if all_ok {
                 Ok(())
+            } else {
+                Err(CL_COMPILE_PROGRAM_FAILURE)
             }
         })
     }
@@ -581,45 +425,9 @@ entry! {
                 .iter()
                 .map(|p| Handle::<Program>::get(*p))
                 .collect::<Result<Vec<_>, _>>()?;
-            if inputs.iter().any(|p| !Arc::ptr_eq(&p.obj.context, &c)) {
-                return Err(CL_INVALID_CONTEXT);
-            }
             // SAFETY: the application's option string.
             let text = unsafe { self::options(options) };
-            let opts = link_options(&text)?;
-            // Per device: every input has a compiled object or library for it, or none has (and
-            // the device gets no link); anything else is the application's error.
-            let mut per_device: Vec<Option<Vec<Arc<Ir>>>> = Vec::new();
-            for d in &devices {
-                let irs: Vec<Option<Arc<Ir>>> = inputs
-                    .iter()
-                    .map(|p| {
-                        p.obj.device_index(d).and_then(|k| {
-                            // Compiled or linked (SUCCESS), or given as a binary (NONE).
-                            let b = &p.obj.builds()[k];
-                            b.ir.clone().filter(|_| b.status != CL_BUILD_ERROR)
-                        })
-                    })
-                    .collect();
-                per_device.push(match irs.iter().filter(|i| i.is_some()).count() {
-                    0 => None,
-                    n if n == irs.len() => Some(irs.into_iter().flatten().collect()),
-                    _ => return Err(CL_INVALID_OPERATION),
-                });
-            }
-            if per_device.iter().all(Option::is_none) {
-                return Err(CL_INVALID_OPERATION);
-            }
-            let builds: Vec<Build> = devices
-                .iter()
-                .zip(&per_device)
-                .map(|(d, irs)| match irs {
-                    Some(irs) => link_device(&d.obj, irs, &opts, &text),
-                    None => Build::none(),
-                })
-                .collect();
-            let failed = builds.iter().any(|b| b.status == CL_BUILD_ERROR);
-            let program = create(c.clone(), devices, Origin::Binary, builds);
+            let (program, failed) = link(&c, devices, &inputs, &text)?;
             if let Some(f) = pfn_notify {
                 // SAFETY: the application's callback with its own data.
                 unsafe { f(program, user_data) };

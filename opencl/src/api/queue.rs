@@ -1,44 +1,15 @@
-//! The command-queue entry points: creation, queries, flush and finish, markers and barriers;
-//! and [`enqueue`], how every enqueue entry point hands its command to the queue
-//! ([`crate::core::queue`]).
-
-use std::ffi::c_void;
-use std::sync::Arc;
+//! The command-queue entry points: creation, queries, flush and finish, markers and barriers
+//! ([`crate::core::queue`]); how every enqueue entry point hands its command to the queue is
+//! [`crate::api::enqueue`].
 
 use opencl_sys::*;
 
-use crate::api::entry::entry;
-use crate::api::event::wait_list;
+use crate::api::enqueue::submit;
+use crate::api::entry::{entry, retain_release};
 use crate::api::info;
 use crate::core::handle::Handle;
 use crate::core::info::Info;
-use crate::core::queue::{create_queue, Queue, Work};
-
-/// Enqueues one command on `queue` after the events of the application's wait list; writes
-/// its event where the application asked for one; with `blocking`, returns once it completed
-/// (its error if it failed).
-///
-/// # Safety
-/// `wait`/`n_wait` and `event` as the enqueue entry points define them.
-pub unsafe fn enqueue(
-    queue: &Arc<Handle<Queue>>,
-    command: cl_command_type,
-    n_wait: cl_uint,
-    wait: *const cl_event,
-    event: *mut cl_event,
-    blocking: bool,
-    work: Work,
-) -> Result<(), cl_int> {
-    // SAFETY: forwarded.
-    let deps = unsafe { wait_list(&queue.obj.context, n_wait, wait) }?;
-    let given =
-        crate::core::queue::enqueue(queue, command, deps, !event.is_null(), blocking, work)?;
-    if let Some(raw) = given {
-        // SAFETY: the application's event pointer.
-        unsafe { *event = raw };
-    }
-    Ok(())
-}
+use crate::core::queue::{create_queue, Command, Queue, Work};
 
 entry! {
     fn clCreateCommandQueue(
@@ -123,27 +94,11 @@ fn hinted_priority(value: cl_queue_properties) -> Result<umd::device::QueuePrior
     }
 }
 
-entry! {
-    fn clRetainCommandQueue(q: cl_command_queue) -> cl_int {
-        Handle::<Queue>::retain(q)
-    }
-}
+retain_release!(clRetainCommandQueue, clReleaseCommandQueue, q: cl_command_queue => Queue);
 
 entry! {
-    fn clReleaseCommandQueue(q: cl_command_queue) -> cl_int {
-        Handle::<Queue>::release(q)
-    }
-}
-
-entry! {
-    fn clGetCommandQueueInfo(
-        queue: cl_command_queue,
-        param_name: cl_command_queue_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Queue>::get(queue).and_then(|q| {
+    fn clGetCommandQueueInfo(queue: cl_command_queue, param_name: cl_command_queue_info) -> query {
+        Handle::<Queue>::get(queue).and_then(|q| {
             Ok(match param_name {
                 CL_QUEUE_CONTEXT => Info::Ptr(q.obj.context.raw()),
                 CL_QUEUE_DEVICE => Info::Ptr(q.obj.device.raw()),
@@ -154,9 +109,7 @@ entry! {
                 CL_QUEUE_DEVICE_DEFAULT => Info::Ptr(std::ptr::null_mut()),
                 _ => return Err(CL_INVALID_VALUE),
             })
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+        })
     }
 }
 
@@ -197,13 +150,10 @@ unsafe fn order(
     event: *mut cl_event,
 ) -> cl_int {
     info::guard(CL_OUT_OF_HOST_MEMORY, || {
-        let q = match Handle::<Queue>::get(queue) {
-            Ok(q) => q,
-            Err(e) => return e,
-        };
+        let command =
+            Handle::<Queue>::get(queue).map(|q| Command::new(&q, command, false, Work::Nothing));
         // SAFETY: the application's wait list and event pointer.
-        unsafe { enqueue(&q, command, n, wait, event, false, Work::Nothing) }
-            .map_or_else(|e| e, |_| CL_SUCCESS)
+        unsafe { submit(command, n, wait, event) }
     })
 }
 

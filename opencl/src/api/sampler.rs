@@ -1,11 +1,8 @@
 //! The sampler entry points ([`crate::core::sampler`]).
 
-use std::ffi::c_void;
-
 use opencl_sys::*;
 
-use crate::api::entry::entry;
-use crate::api::info;
+use crate::api::entry::{entry, retain_release};
 use crate::core::handle::Handle;
 use crate::core::info::Info;
 use crate::core::sampler::{checked, create, describe, from_properties, Sampler};
@@ -59,27 +56,11 @@ entry! {
     }
 }
 
-entry! {
-    fn clRetainSampler(sampler: cl_sampler) -> cl_int {
-        Handle::<Sampler>::retain(sampler)
-    }
-}
+retain_release!(clRetainSampler, clReleaseSampler, sampler: cl_sampler => Sampler);
 
 entry! {
-    fn clReleaseSampler(sampler: cl_sampler) -> cl_int {
-        Handle::<Sampler>::release(sampler)
-    }
-}
-
-entry! {
-    fn clGetSamplerInfo(
-        sampler: cl_sampler,
-        param_name: cl_sampler_info,
-        param_value_size: usize,
-        param_value: *mut c_void,
-        param_value_size_ret: *mut usize,
-    ) -> cl_int {
-        let r = Handle::<Sampler>::get(sampler).and_then(|s| {
+    fn clGetSamplerInfo(sampler: cl_sampler, param_name: cl_sampler_info) -> query {
+        Handle::<Sampler>::get(sampler).and_then(|s| {
             let smp = s.obj.sampler;
             Ok(match param_name {
                 CL_SAMPLER_REFERENCE_COUNT => Info::Uint(s.ref_count()),
@@ -90,8 +71,6 @@ entry! {
                 CL_SAMPLER_PROPERTIES => Info::Ulongs(s.obj.properties.clone()),
                 _ => return Err(CL_INVALID_VALUE),
             })
-        });
-        // SAFETY: the application's buffers.
-        unsafe { info::answer(r, param_value_size, param_value, param_value_size_ret) }
+        })
     }
 }

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use opencl_sys::*;
 
 use crate::compiler::binary::{BinaryError, Container, Payload, MAGIC};
+use crate::compiler::spirv;
 
 /// A compiled object (SPIR-V) or a library (LLVM bitcode) for one device.
 pub struct Ir {
@@ -66,9 +67,8 @@ impl Ir {
     }
 }
 
-/// SPIR-V: the magic number, the opcodes and decorations read here (SPIR-V specification 3.x).
-const SPIRV_MAGIC: u32 = 0x0723_0203;
-const OP_DECORATE: u32 = 71;
+/// SPIR-V: the decorations read here (SPIR-V specification 3.x); the module's layout is
+/// [`spirv`]'s.
 const DECORATION_BUILT_IN: u32 = 11;
 const DECORATION_LINKAGE_ATTRIBUTES: u32 = 41;
 const LINKAGE_EXPORT: u32 = 0;
@@ -76,30 +76,21 @@ const LINKAGE_IMPORT: u32 = 1;
 
 /// The names a SPIR-V module exports and imports; built-in variables (decorated BuiltIn,
 /// provided by the device) are not imports.
-pub fn linkage(spirv: &[u8]) -> Result<(BTreeSet<String>, BTreeSet<String>), String> {
-    if spirv.len() < 20 || !spirv.len().is_multiple_of(4) {
+pub fn linkage(bytes: &[u8]) -> Result<(BTreeSet<String>, BTreeSet<String>), String> {
+    if bytes.len() < spirv::HEADER_WORDS * 4 || !bytes.len().is_multiple_of(4) {
         return Err("not a SPIR-V module (size)".into());
     }
-    let le: Vec<u32> = spirv
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    let words: Vec<u32> = match le[0] {
-        SPIRV_MAGIC => le,
-        m if m.swap_bytes() == SPIRV_MAGIC => le.iter().map(|w| w.swap_bytes()).collect(),
-        _ => return Err("not a SPIR-V module (magic number)".into()),
-    };
+    let words =
+        spirv::Words::read(bytes).map_err(|_| "not a SPIR-V module (magic number)".to_string())?;
     let mut built_in = BTreeSet::new();
     let mut linked: Vec<(u32, String, u32)> = Vec::new();
-    let mut at = 5;
-    while at < words.len() {
-        let count = (words[at] >> 16) as usize;
-        let opcode = words[at] & 0xffff;
-        if count == 0 || at + count > words.len() {
-            return Err(format!("truncated SPIR-V instruction at word {at}"));
-        }
-        let ops = &words[at + 1..at + count];
-        if opcode == OP_DECORATE && ops.len() >= 2 {
+    // Where the next instruction starts (the one a truncation error names).
+    let mut next = spirv::HEADER_WORDS;
+    for inst in words.instructions() {
+        let (at, opcode, ops) =
+            inst.map_err(|_| format!("truncated SPIR-V instruction at word {next}"))?;
+        next = at + 1 + ops.len();
+        if opcode == spirv::OP_DECORATE && ops.len() >= 2 {
             match ops[1] {
                 DECORATION_BUILT_IN => {
                     built_in.insert(ops[0]);
@@ -119,7 +110,6 @@ pub fn linkage(spirv: &[u8]) -> Result<(BTreeSet<String>, BTreeSet<String>), Str
                 _ => {}
             }
         }
-        at += count;
     }
     let mut exports = BTreeSet::new();
     let mut imports = BTreeSet::new();

@@ -9,8 +9,8 @@
 
 use std::collections::BTreeMap;
 
-const MAGIC: u32 = 0x0723_0203;
-const HEADER_WORDS: usize = 5;
+pub(crate) const MAGIC: u32 = 0x0723_0203;
+pub(crate) const HEADER_WORDS: usize = 5;
 
 const OP_TYPE_BOOL: u32 = 20;
 const OP_TYPE_INT: u32 = 21;
@@ -18,7 +18,7 @@ const OP_TYPE_FLOAT: u32 = 22;
 const OP_SPEC_CONSTANT_TRUE: u32 = 48;
 const OP_SPEC_CONSTANT_FALSE: u32 = 49;
 const OP_SPEC_CONSTANT: u32 = 50;
-const OP_DECORATE: u32 = 71;
+pub(crate) const OP_DECORATE: u32 = 71;
 const DECORATION_SPEC_ID: u32 = 1;
 
 /// Why a module cannot be specialized.
@@ -66,13 +66,13 @@ struct Constant {
 }
 
 /// A module's words in host order, and whether its file is byte-swapped.
-struct Words {
+pub(crate) struct Words {
     words: Vec<u32>,
     swapped: bool,
 }
 
 impl Words {
-    fn read(il: &[u8]) -> Result<Words, SpirvError> {
+    pub(crate) fn read(il: &[u8]) -> Result<Words, SpirvError> {
         if il.len() < HEADER_WORDS * 4 || !il.len().is_multiple_of(4) {
             return Err(SpirvError::NotSpirv);
         }
@@ -104,7 +104,9 @@ impl Words {
     }
 
     /// Each instruction as (start word, opcode, operands).
-    fn instructions(&self) -> impl Iterator<Item = Result<(usize, u32, &[u32]), SpirvError>> {
+    pub(crate) fn instructions(
+        &self,
+    ) -> impl Iterator<Item = Result<(usize, u32, &[u32]), SpirvError>> {
         let mut at = HEADER_WORDS;
         std::iter::from_fn(move || {
             if at >= self.words.len() {

@@ -2,7 +2,7 @@
 //! (which hears of GPU faults) and the destructor callbacks.
 
 use std::ffi::c_void;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use opencl_sys::*;
 
@@ -13,14 +13,14 @@ use crate::core::handle::{ClObject, Handle, Kind};
 pub type Notify = unsafe extern "C" fn(*const std::ffi::c_char, *const c_void, usize, *mut c_void);
 
 /// clSetContextDestructorCallback's pfn_notify.
-pub type Destructor = unsafe extern "C" fn(cl_context, *mut c_void);
+pub type Destructor = crate::core::destructors::Destructor<cl_context>;
 
 pub struct Context {
     pub devices: Vec<Arc<Handle<Device>>>,
     pub properties: Vec<cl_context_properties>,
     notify: Option<(Notify, usize)>,
-    /// Destructor callbacks with their user data (an address), in registration order.
-    pub destructors: Mutex<Vec<(Destructor, usize)>>,
+    /// clSetContextDestructorCallback's callbacks.
+    pub destructors: crate::core::destructors::Destructors<cl_context>,
 }
 
 /// Tells the context's notify callback, if any, about an error (a GPU fault or hang).
@@ -39,12 +39,7 @@ impl ClObject for Context {
     /// it (each holds the context) is gone: its destructor callbacks run then, most recently
     /// registered first (OpenCL 3.0, clSetContextDestructorCallback).
     fn destroyed(&self, raw: *mut c_void) {
-        let callbacks =
-            std::mem::take(&mut *self.destructors.lock().unwrap_or_else(|e| e.into_inner()));
-        for (f, data) in callbacks.into_iter().rev() {
-            // SAFETY: the application's callback with its own user data.
-            unsafe { f(raw as cl_context, data as *mut c_void) };
-        }
+        self.destructors.run(raw as cl_context);
     }
 }
 
@@ -65,7 +60,7 @@ pub fn create(
         devices,
         properties: props,
         notify,
-        destructors: Mutex::default(),
+        destructors: Default::default(),
     })
     .0
 }

@@ -7,6 +7,11 @@
 pub struct HostPtr(pub usize);
 
 impl HostPtr {
+    /// The application's pointer; None for NULL.
+    pub fn of(p: *const std::ffi::c_void) -> Option<HostPtr> {
+        (!p.is_null()).then_some(HostPtr(p as usize))
+    }
+
     /// # Safety
     /// `len` bytes at `at` past the address are the application's, writable, and nothing
     /// else uses them while the slice lives.

@@ -227,7 +227,8 @@ pub unsafe fn create(
     checked: &Checked,
     host_ptr: *mut c_void,
 ) -> Result<cl_mem, cl_int> {
-    if checked.object_type == CL_MEM_OBJECT_IMAGE1D_BUFFER {
+    // A view of a buffer's bytes: a 1D image buffer, or a 2D image from a buffer.
+    let view = if checked.object_type == CL_MEM_OBJECT_IMAGE1D_BUFFER {
         if !host_ptr.is_null() {
             return Err(CL_INVALID_HOST_PTR);
         }
@@ -239,29 +240,23 @@ pub unsafe fn create(
                     _ => CL_INVALID_IMAGE_DESCRIPTOR,
                 })?;
         let size = image.row_bytes();
-        let cl = ClImage::new(image, checked, format);
-        let device = buffer.obj.device.clone();
-        return Ok(Mem::new_image(
-            c,
-            device,
-            default_access(flags),
-            size,
-            properties,
-            cl,
-            Some(buffer),
-        ));
-    }
-    if !checked.buffer.is_null() {
+        Some((buffer, flags, image, size))
+    } else if !checked.buffer.is_null() {
         let (buffer, flags) =
             crate::core::image_from_buffer::buffer(checked, flags, format, !host_ptr.is_null())?;
         let image = crate::core::image_from_buffer::image(&buffer.obj, checked, format)?;
+        Some((buffer, flags, image, checked.host_slice_pitch))
+    } else {
+        None
+    };
+    if let Some((buffer, flags, image, size)) = view {
         let cl = ClImage::new(image, checked, format);
         let device = buffer.obj.device.clone();
-        let size = checked.host_slice_pitch;
+        let flags = default_access(flags);
         return Ok(Mem::new_image(
             c,
             device,
-            default_access(flags),
+            flags,
             size,
             properties,
             cl,

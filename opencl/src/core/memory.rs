@@ -82,7 +82,7 @@ pub struct Mem {
     /// empty for NULL, clCreateBuffer and sub-buffers (what CL_MEM_PROPERTIES returns).
     pub properties: Vec<cl_mem_properties>,
     pub maps: Mutex<HashMap<usize, MapRegion>>,
-    pub destructors: Mutex<Vec<(unsafe extern "C" fn(cl_mem, *mut c_void), *mut c_void)>>,
+    pub destructors: crate::core::destructors::Destructors<cl_mem>,
 }
 
 // SAFETY: `host_ptr` is the application's address, only reported back or used by umd's
@@ -96,7 +96,7 @@ impl ClObject for Mem {
     const INVALID: cl_int = CL_INVALID_MEM_OBJECT;
     fn destroyed(&self, raw: *mut c_void) {
         buffer_destroyed();
-        self.run_destructors(raw);
+        self.destructors.run(raw);
     }
 }
 
@@ -144,19 +144,9 @@ impl Mem {
             image: Some(image),
             properties,
             maps: Mutex::default(),
-            destructors: Mutex::default(),
+            destructors: Default::default(),
         })
         .0
-    }
-
-    /// Runs the destructor callbacks, most recently registered first (the spec's order).
-    fn run_destructors(&self, me: cl_mem) {
-        let callbacks =
-            std::mem::take(&mut *self.destructors.lock().unwrap_or_else(|e| e.into_inner()));
-        for (f, data) in callbacks.into_iter().rev() {
-            // SAFETY: the application's callback with its own user data.
-            unsafe { f(me, data) };
-        }
     }
 }
 
@@ -286,7 +276,7 @@ pub fn create_buffer(
         image: None,
         properties,
         maps: Mutex::default(),
-        destructors: Mutex::default(),
+        destructors: Default::default(),
     })
     .0)
 }

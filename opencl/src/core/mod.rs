@@ -1,10 +1,12 @@
 //! The OpenCL objects and their rules, free of the C ABI (never naming [`crate::api`]): the
 //! generic handle every object lives in ([`handle`]), each object family, what the platform
-//! and devices report ([`facts`], [`extensions`], [`identity`], [`info`]), and how commands
-//! run on a queue ([`queue`], [`event`], [`failure`]).
+//! and devices report ([`facts`], [`extensions`], [`identity`], [`info`]), how commands
+//! run on a queue ([`queue`], [`event`], [`failure`]), and the commands that move memory
+//! ([`transfer`]).
 
 pub mod build;
 pub mod context;
+pub mod destructors;
 pub mod device;
 pub mod device_info;
 pub mod device_uuid;
@@ -28,3 +30,4 @@ pub mod program;
 pub mod queue;
 pub mod sampler;
 pub mod timer;
+pub mod transfer;

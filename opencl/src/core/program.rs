@@ -1,17 +1,22 @@
 //! Programs: what each was created from (OpenCL C source, SPIR-V, device binaries), their
-//! per-device builds, and the program-scope data their kernels share.
+//! per-device builds (clBuildProgram, and separate compilation and linking: clCompileProgram,
+//! clLinkProgram, whose compiler runs are in [`crate::core::link`]), and the program-scope data
+//! their kernels share.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use opencl_sys::*;
 
+use crate::compiler::link::{ir_from_binary, Ir};
 use crate::compiler::spirv;
 use crate::core::build::{asks_arg_info, check_binary, compile, Build};
 use crate::core::context::Context;
 use crate::core::device::{Device, SPIRV_VERSIONS};
 use crate::core::handle::{ClObject, Handle, Kind};
-use crate::core::link::executable;
+use crate::core::link::{
+    compile_object, executable, header_dir, link_device, link_options, valid_include_name,
+};
 
 /// What a program was created from.
 pub enum Origin {
@@ -63,6 +68,47 @@ impl Program {
         }
         let values = self.spec_values.lock().unwrap_or_else(|e| e.into_inner());
         spirv::specialize(il, &values).map_err(|e| e.to_string())
+    }
+
+    /// The indices of `devices` (all when `None`) among the program's, or CL_INVALID_DEVICE.
+    pub fn targets(&self, devices: Option<Vec<Arc<Handle<Device>>>>) -> Result<Vec<usize>, cl_int> {
+        match devices {
+            None => Ok((0..self.devices.len()).collect()),
+            Some(list) => list
+                .iter()
+                .map(|d| self.device_index(d).ok_or(CL_INVALID_DEVICE))
+                .collect(),
+        }
+    }
+
+    /// Sets a SPIR-V specialization constant of an IL program for its next build; a later
+    /// value for the same SpecId replaces an earlier one.
+    ///
+    /// # Safety
+    /// `value` NULL or `size` readable bytes.
+    pub unsafe fn set_spec_constant(
+        &self,
+        spec_id: u32,
+        size: usize,
+        value: *const std::ffi::c_void,
+    ) -> Result<(), cl_int> {
+        let Origin::Il(il) = &self.origin else {
+            return Err(CL_INVALID_PROGRAM);
+        };
+        if value.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        spirv::check(il, spec_id, size).map_err(|e| match e {
+            spirv::SpirvError::UnknownId(_) => CL_INVALID_SPEC_ID,
+            _ => CL_INVALID_VALUE,
+        })?;
+        // SAFETY: the caller's `size` bytes at value.
+        let value = unsafe { std::slice::from_raw_parts(value as *const u8, size) };
+        self.spec_values
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(spec_id, value.to_vec());
+        Ok(())
     }
 
     /// The parsed `binary` of device `k` and the data its kernels share.
@@ -118,6 +164,43 @@ pub(crate) fn create(
     .0
 }
 
+/// A program of `context`'s devices made from source or IL, not yet built.
+pub(crate) fn create_unbuilt(context: &Arc<Handle<Context>>, origin: Origin) -> cl_program {
+    let builds = vec![Build::none(); context.obj.devices.len()];
+    create(context.clone(), context.obj.devices.clone(), origin, builds)
+}
+
+/// The build of a device binary given to clCreateProgramWithBinary for `device`, with its
+/// status: a compiled object or library (CL_PROGRAM_BINARIES of clCompileProgram's or
+/// clLinkProgram -create-library's result, or bare SPIR-V), or an executable for the device.
+pub fn binary_build(device: &Device, bytes: Vec<u8>) -> (Build, cl_int) {
+    match ir_from_binary(&bytes, device.umd.platform().ocloc_device()) {
+        Ok(Some(ir)) => {
+            let build = Build {
+                ir: Some(Arc::new(ir)),
+                ..Build::none()
+            };
+            (build, CL_SUCCESS)
+        }
+        Ok(None) => match check_binary(device, &bytes) {
+            Ok(kernels) => {
+                let build = Build {
+                    status: CL_BUILD_NONE,
+                    options: String::new(),
+                    log: String::new(),
+                    binary: Some(Arc::new(bytes)),
+                    kernels,
+                    arg_info: false,
+                    ir: None,
+                };
+                (build, CL_SUCCESS)
+            }
+            Err(_) => (Build::none(), CL_INVALID_BINARY),
+        },
+        Err(_) => (Build::none(), CL_INVALID_BINARY),
+    }
+}
+
 /// Builds `prog` for `devices` (all when `None`).
 pub fn build(
     prog: &Program,
@@ -127,13 +210,7 @@ pub fn build(
     if prog.kernels_alive.load(std::sync::atomic::Ordering::SeqCst) > 0 {
         return Err(CL_INVALID_OPERATION);
     }
-    let targets: Vec<usize> = match devices {
-        None => (0..prog.devices.len()).collect(),
-        Some(list) => list
-            .iter()
-            .map(|d| prog.device_index(d).ok_or(CL_INVALID_DEVICE))
-            .collect::<Result<_, _>>()?,
-    };
+    let targets = prog.targets(devices)?;
     let mut failed = false;
     for k in targets {
         prog.forget_data(k);
@@ -196,4 +273,128 @@ pub fn build(
     } else {
         Ok(())
     }
+}
+
+/// An input header of clCompileProgram: its include name and text (`h` made from source).
+pub fn header(h: &Program, name: String) -> Result<(String, String), cl_int> {
+    if !valid_include_name(&name) {
+        return Err(CL_INVALID_VALUE);
+    }
+    let Origin::Source(text) = &h.origin else {
+        return Err(CL_INVALID_OPERATION);
+    };
+    Ok((name, text.clone()))
+}
+
+/// clCompileProgram: compiles `prog`'s source or IL for the devices `targets` (indices) into
+/// compiled objects, with `headers` (include name, text) for its `#include`s. Whether every
+/// compile succeeded, or why none was tried.
+pub fn compile_objects(
+    prog: &Program,
+    targets: &[usize],
+    options: &str,
+    headers: &[(String, String)],
+) -> Result<bool, cl_int> {
+    if prog.kernels_alive.load(std::sync::atomic::Ordering::SeqCst) > 0 {
+        return Err(CL_INVALID_OPERATION);
+    }
+    let result: Vec<(bool, String, Option<Arc<Ir>>)> = match &prog.origin {
+        Origin::Binary => return Err(CL_INVALID_OPERATION),
+        Origin::Il(il) => targets
+            .iter()
+            .map(|k| {
+                // The IL, specialized, is the compiled object, labelled with each device.
+                let target = prog.devices[*k].obj.umd.platform().ocloc_device();
+                match prog
+                    .il_for_compiler(il)
+                    .and_then(|il| Ir::object(il, target))
+                {
+                    Ok(ir) => (true, String::new(), Some(Arc::new(ir))),
+                    Err(e) => (false, e, None),
+                }
+            })
+            .collect(),
+        Origin::Source(source) => {
+            let dir = header_dir(headers)?;
+            let full = format!("{options} -I {}", dir.0.display());
+            // SPIR-V differs by device only through its macros: one compile per target.
+            let mut by_target: HashMap<&str, (bool, String, Option<Arc<Ir>>)> = HashMap::new();
+            targets
+                .iter()
+                .map(|k| {
+                    let d = &prog.devices[*k].obj;
+                    by_target
+                        .entry(d.umd.platform().ocloc_device())
+                        .or_insert_with(|| {
+                            let (log, ir) = compile_object(d, source, &full);
+                            (ir.is_some(), log, ir.map(Arc::new))
+                        })
+                        .clone()
+                })
+                .collect()
+        }
+    };
+    let mut builds = prog.builds();
+    let mut all_ok = true;
+    for (k, (ok, log, ir)) in targets.iter().zip(result) {
+        all_ok &= ok;
+        builds[*k] = Build {
+            status: if ok { CL_BUILD_SUCCESS } else { CL_BUILD_ERROR },
+            options: options.to_string(),
+            ir,
+            log,
+            ..Build::none()
+        };
+    }
+    Ok(all_ok)
+}
+
+/// clLinkProgram: links the compiled objects and libraries `inputs` of `context` for `devices`
+/// with the options `text`: the new program and whether a device's link failed.
+pub fn link(
+    context: &Arc<Handle<Context>>,
+    devices: Vec<Arc<Handle<Device>>>,
+    inputs: &[Arc<Handle<Program>>],
+    text: &str,
+) -> Result<(cl_program, bool), cl_int> {
+    if inputs.iter().any(|p| !Arc::ptr_eq(&p.obj.context, context)) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    let opts = link_options(text)?;
+    // Per device: every input has a compiled object or library for it, or none has (and the
+    // device gets no link); anything else is the application's error.
+    let mut per_device: Vec<Option<Vec<Arc<Ir>>>> = Vec::new();
+    for d in &devices {
+        let irs: Vec<Option<Arc<Ir>>> = inputs
+            .iter()
+            .map(|p| {
+                p.obj.device_index(d).and_then(|k| {
+                    // Compiled or linked (SUCCESS), or given as a binary (NONE).
+                    let b = &p.obj.builds()[k];
+                    b.ir.clone().filter(|_| b.status != CL_BUILD_ERROR)
+                })
+            })
+            .collect();
+        per_device.push(match irs.iter().filter(|i| i.is_some()).count() {
+            0 => None,
+            n if n == irs.len() => Some(irs.into_iter().flatten().collect()),
+            _ => return Err(CL_INVALID_OPERATION),
+        });
+    }
+    if per_device.iter().all(Option::is_none) {
+        return Err(CL_INVALID_OPERATION);
+    }
+    let builds: Vec<Build> = devices
+        .iter()
+        .zip(&per_device)
+        .map(|(d, irs)| match irs {
+            Some(irs) => link_device(&d.obj, irs, &opts, text),
+            None => Build::none(),
+        })
+        .collect();
+    let failed = builds.iter().any(|b| b.status == CL_BUILD_ERROR);
+    Ok((
+        create(context.clone(), devices, Origin::Binary, builds),
+        failed,
+    ))
 }

@@ -168,7 +168,34 @@ pub struct KernelRun {
     pub mems: HeldMems,
 }
 
+/// A command for a queue, as the object rules made it; the C ABI hands it over with the
+/// application's wait list and event ([`enqueue`]).
 pub struct Command {
+    pub queue: Arc<Handle<Queue>>,
+    pub kind: cl_command_type,
+    /// Whether the enqueue returns only once the command completed.
+    pub blocking: bool,
+    pub work: Work,
+}
+
+impl Command {
+    pub fn new(
+        queue: &Arc<Handle<Queue>>,
+        kind: cl_command_type,
+        blocking: bool,
+        work: Work,
+    ) -> Self {
+        Command {
+            queue: queue.clone(),
+            kind,
+            blocking,
+            work,
+        }
+    }
+}
+
+/// A command in the queue, waiting for its turn.
+struct Queued {
     seq: Seq,
     /// Which earlier commands it waits for besides its wait list.
     waits: Waits,
@@ -194,7 +221,7 @@ struct Flight {
 }
 
 struct ExecState {
-    pending: VecDeque<Command>,
+    pending: VecDeque<Queued>,
     /// Commands enqueued and not yet complete (or failed).
     unfinished: usize,
     closing: bool,
@@ -343,7 +370,7 @@ impl Exec {
         }
     }
 
-    fn run(&self, flight: &mut VecDeque<Flight>, c: Command) {
+    fn run(&self, flight: &mut VecDeque<Flight>, c: Queued) {
         // A kernel goes to the GPU at once when each event it waits for is complete or is a
         // kernel of this device (any queue): the GPU waits for those itself, once they are
         // submitted.
@@ -405,17 +432,18 @@ impl Exec {
             );
             return;
         }
-        match c.work {
-            Work::Nothing => self.end(&c.event, CL_COMPLETE),
+        // What umd was handed (or why not), under the command's name for error reports.
+        let (what, submitted) = match c.work {
+            Work::Nothing => return self.end(&c.event, CL_COMPLETE),
             Work::Host(f) => {
                 if let Some(e) = &c.event {
                     set_status(e, CL_SUBMITTED);
                     set_status(e, CL_RUNNING);
                 }
-                match f() {
+                return match f() {
                     Ok(()) => self.end(&c.event, CL_COMPLETE),
                     Err(e) => self.fail(c.seq, &c.event, e),
-                }
+                };
             }
             Work::Kernel(k) => {
                 if let Err(e) = crate::core::image::host::before_kernel(k.mems.iter()) {
@@ -423,6 +451,7 @@ impl Exec {
                     self.fail(c.seq, &c.event, e);
                     return;
                 }
+                let what = format!("kernel {}", k.kernel.obj.name);
                 let submitted = k
                     .kernel
                     .obj
@@ -433,65 +462,45 @@ impl Exec {
                             .dispatch_printf(uk, &k.range, &k.args.values, &gpu_deps)
                             .map_err(|e| e.to_string())
                     });
-                match submitted {
-                    Ok((done, printf)) => {
-                        if let Some(e) = &c.event {
-                            e.obj.set_gpu(done.clone());
-                            set_status(e, CL_SUBMITTED);
-                            if flight.is_empty() {
-                                set_status(e, CL_RUNNING);
-                            }
-                        }
-                        flight.push_back(Flight {
-                            seq: c.seq,
-                            event: c.event,
-                            done,
-                            what: format!("kernel {}", k.kernel.obj.name),
-                            printf,
-                            _held: Held::Kernel { run: k },
-                            _deps: c.deps,
-                        });
-                    }
-                    Err(why) => {
-                        crate::core::context::report(
-                            &self.context.obj,
-                            &format!("kernel {}: {why}", k.kernel.obj.name),
-                        );
-                        // After the commands before it, which may fail first.
-                        self.drain(flight);
-                        self.fail(c.seq, &c.event, CL_OUT_OF_RESOURCES);
-                    }
-                }
+                (
+                    what,
+                    submitted.map(|(done, printf)| (done, printf, Held::Kernel { run: k })),
+                )
             }
-            Work::Blit(b) => match (b.submit)(&self.umd, &gpu_deps) {
-                Ok(Some(done)) => {
-                    if let Some(e) = &c.event {
-                        e.obj.set_gpu(done.clone());
-                        set_status(e, CL_SUBMITTED);
-                        if flight.is_empty() {
-                            set_status(e, CL_RUNNING);
-                        }
+            Work::Blit(b) => {
+                let submitted = match (b.submit)(&self.umd, &gpu_deps) {
+                    Ok(Some(done)) => Ok((done, None, Held::Mems { _mems: b.mems })),
+                    Ok(None) => Err("the device's copy engine did not take it".to_string()),
+                    Err(e) => Err(e.to_string()),
+                };
+                (b.what.to_string(), submitted)
+            }
+        };
+        match submitted {
+            Ok((done, printf, held)) => {
+                if let Some(e) = &c.event {
+                    e.obj.set_gpu(done.clone());
+                    set_status(e, CL_SUBMITTED);
+                    if flight.is_empty() {
+                        set_status(e, CL_RUNNING);
                     }
-                    flight.push_back(Flight {
-                        seq: c.seq,
-                        event: c.event,
-                        done,
-                        what: b.what.to_string(),
-                        printf: None,
-                        _held: Held::Mems { _mems: b.mems },
-                        _deps: c.deps,
-                    });
                 }
-                other => {
-                    let why = match other {
-                        Err(e) => e.to_string(),
-                        _ => "the device's copy engine did not take it".to_string(),
-                    };
-                    crate::core::context::report(&self.context.obj, &format!("{}: {why}", b.what));
-                    self.drain(flight);
-                    self.fail(c.seq, &c.event, CL_OUT_OF_RESOURCES);
-                }
-            },
+                flight.push_back(Flight {
+                    seq: c.seq,
+                    event: c.event,
+                    done,
+                    what,
+                    printf,
+                    _held: held,
+                    _deps: c.deps,
+                });
+            }
+            Err(why) => {
+                crate::core::context::report(&self.context.obj, &format!("{what}: {why}"));
+                // After the commands before it, which may fail first.
+                self.drain(flight);
+                self.fail(c.seq, &c.event, CL_OUT_OF_RESOURCES);
+            }
         }
     }
 }
@@ -522,17 +531,21 @@ fn worker(x: Arc<Exec>) {
     }
 }
 
-/// Enqueues one command on `queue` after the events `deps`; gives out its event (the
-/// application's reference) when `want_event`; with `blocking`, returns once it completed (its
-/// error if it failed).
+/// Enqueues `command` on its queue after the events `deps`; gives out its event (the
+/// application's reference) when `want_event`; a blocking command returns once it completed
+/// (its error if it failed).
 pub fn enqueue(
-    queue: &Arc<Handle<Queue>>,
-    command: cl_command_type,
+    command: Command,
     deps: Vec<Arc<Handle<Event>>>,
     want_event: bool,
-    blocking: bool,
-    work: Work,
 ) -> Result<Option<cl_event>, cl_int> {
+    let Command {
+        queue,
+        kind: command,
+        blocking,
+        work,
+    } = command;
+    let queue = &queue;
     if blocking && deps.iter().any(|d| d.obj.status() < 0) {
         return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     }
@@ -557,7 +570,7 @@ pub fn enqueue(
         if let Some((_, e)) = &ev {
             e.obj.set_seq(seq);
         }
-        st.pending.push_back(Command {
+        st.pending.push_back(Queued {
             seq,
             waits,
             event: ev.as_ref().map(|(_, e)| e.clone()),

@@ -8,8 +8,8 @@ use isa_encoder::sendmsg::Sfid;
 use super::align::{check, Access};
 use super::media;
 use super::{
-    atomic64_at, atomic_at, lanes_of, mem_read, mem_read_all, mem_write, mem_write_all, AtomicOp,
-    Memory, Msg, Space,
+    atomic_at, lanes_of, mem_read, mem_read_all, mem_write, mem_write_all, AtomicOp, Memory, Msg,
+    Space,
 };
 use crate::error::EuErrorKind;
 use crate::regfile::REG_BYTES;
@@ -416,15 +416,10 @@ fn atomic(msg: &mut Msg, mem: &mut dyn Memory, a64: bool) -> Result<(), EuErrorK
     let target = lane_target(msg, mem, a64)?;
     for i in lanes_of(msg.lane_bits(lanes)) {
         let at = target.base.wrapping_add(lane_address(msg, h, i, a64));
-        if qword {
-            let (a, b) = (msg.u64_at(src0 + 8 * i), msg.u64_at(src1 + 8 * i));
-            let old = atomic64_at(mem, target.space, at, op, a, b)?;
-            msg.put(8 * i, &old.to_le_bytes());
-        } else {
-            let (a, b) = (msg.u32_at(src0 + 4 * i), msg.u32_at(src1 + 4 * i));
-            let old = atomic_at(mem, target.space, at, op, a, b)?;
-            msg.put(4 * i, &old.to_le_bytes());
-        }
+        let w = data_bytes;
+        let operands = (msg.word_at(src0 + w * i, w), msg.word_at(src1 + w * i, w));
+        let old = atomic_at(mem, target.space, at, op, operands, w)?;
+        msg.put(w * i, &old.to_le_bytes()[..w]);
     }
     Ok(())
 }

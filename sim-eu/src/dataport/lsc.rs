@@ -13,7 +13,7 @@ use isa_encoder::sendmsg::lsc::{
 use isa_encoder::sendmsg::Sfid;
 
 use super::align::{check, Access};
-use super::{atomic64_at, atomic_at, lanes_of, mem_read, mem_write, AtomicOp, Memory, Msg, Space};
+use super::{atomic_at, lanes_of, mem_read, mem_write, AtomicOp, Memory, Msg, Space};
 use crate::error::EuErrorKind;
 use crate::regfile::REG_BYTES;
 
@@ -170,30 +170,19 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
                 .find(|(c, _)| *c == code)
                 .map(|(_, o)| *o)
                 .ok_or_else(|| EuErrorKind::Unsupported(format!("LSC atomic {}", op.mnemonic)))?;
-            if mem_b == 8 {
-                // D64: each lane's operands and returned value are QWords.
-                let blk = pad(layout_lanes * 8);
-                for i in lanes_of(msg.lane_bits(32)) {
-                    let a = addr_of(msg, i);
-                    let x = msg.u64_at(data_at + 8 * i);
-                    let y = msg.u64_at(data_at + blk + 8 * i);
-                    let old = atomic64_at(mem, space, a, aop, x, y)?;
-                    msg.put(8 * i, &old.to_le_bytes());
-                }
-                return Ok(());
-            }
-            if mem_b != 4 {
+            if mem_b != 4 && mem_b != 8 {
                 return Err(EuErrorKind::Unsupported(
                     "LSC atomics on 8- or 16-bit data".into(),
                 ));
             }
-            let blk = pad(layout_lanes * 4);
+            // D32 or D64: each lane's operands and returned value are of the data size.
+            let blk = pad(layout_lanes * mem_b);
             for i in lanes_of(msg.lane_bits(32)) {
                 let a = addr_of(msg, i);
-                let x = msg.u32_at(data_at + 4 * i);
-                let y = msg.u32_at(data_at + blk + 4 * i);
-                let old = atomic_at(mem, space, a, aop, x, y)?;
-                msg.put(4 * i, &old.to_le_bytes());
+                let x = msg.word_at(data_at + mem_b * i, mem_b);
+                let y = msg.word_at(data_at + blk + mem_b * i, mem_b);
+                let old = atomic_at(mem, space, a, aop, (x, y), mem_b)?;
+                msg.put(mem_b * i, &old.to_le_bytes()[..mem_b]);
             }
             Ok(())
         }

@@ -217,36 +217,18 @@ pub trait Memory {
             address: u64::from(offset),
         })
     }
-    /// A 32-bit read-modify-write of global memory at `addr`: reads the old word, writes
-    /// `update(old)` when that gives a value, and returns the old word. Implementations whose
-    /// memory other host threads reach (groups of one walker running in parallel) make it
-    /// indivisible; the default is a plain read then write.
-    fn atomic_u32(
+    /// A read-modify-write of the `width`-byte (4 or 8) little-endian word of global memory
+    /// at `addr`: reads the old word, writes `update(old)` (its low `width` bytes) when that
+    /// gives a value, and returns the old word. Implementations whose memory other host threads
+    /// reach (groups of one walker running in parallel) make it indivisible; the default is a
+    /// plain read then write ([`plain_atomic`]).
+    fn atomic(
         &mut self,
         addr: u64,
-        update: &dyn Fn(u32) -> Option<u32>,
-    ) -> Result<u32, MemFault> {
-        let mut old = [0u8; 4];
-        self.read(addr, &mut old)?;
-        let old = u32::from_le_bytes(old);
-        if let Some(new) = update(old) {
-            self.write(addr, &new.to_le_bytes())?;
-        }
-        Ok(old)
-    }
-    /// [`Memory::atomic_u32`] on a 64-bit word.
-    fn atomic_u64(
-        &mut self,
-        addr: u64,
+        width: usize,
         update: &dyn Fn(u64) -> Option<u64>,
     ) -> Result<u64, MemFault> {
-        let mut old = [0u8; 8];
-        self.read(addr, &mut old)?;
-        let old = u64::from_le_bytes(old);
-        if let Some(new) = update(old) {
-            self.write(addr, &new.to_le_bytes())?;
-        }
-        Ok(old)
+        plain_atomic(self, addr, width, update)
     }
     /// Reads like [`Memory::read`] when every byte is mapped and returns true; otherwise
     /// returns false having recorded nothing (the caller then makes the accesses one by one
@@ -375,6 +357,13 @@ impl Msg {
     }
     pub fn u64_at(&self, byte: usize) -> u64 {
         u64::from(self.u32_at(byte)) | u64::from(self.u32_at(byte + 4)) << 32
+    }
+    /// The little-endian word of `width` bytes (8, or else 4) at `byte`.
+    pub fn word_at(&self, byte: usize, width: usize) -> u64 {
+        match width {
+            8 => self.u64_at(byte),
+            _ => u64::from(self.u32_at(byte)),
+        }
     }
     /// The enabled lanes below `limit` as bits (lane i = bit i); [`lanes_of`] walks them
     /// without borrowing the message.
@@ -681,57 +670,75 @@ pub(crate) fn mem_write_all(mem: &mut dyn Memory, space: Space, addr: u64, data:
     }
 }
 
-/// A 32-bit atomic at `addr` returning the old value.
+/// One read-modify-write of a `width`-byte (at most 8) little-endian word through `access`,
+/// which reads the word into its bytes, or with `store` writes its bytes: reads the old word,
+/// writes `update(old)` (its low `width` bytes) when that gives a value, returns the old word.
+pub fn read_modify_write<E>(
+    width: usize,
+    update: &dyn Fn(u64) -> Option<u64>,
+    mut access: impl FnMut(&mut [u8], bool) -> Result<(), E>,
+) -> Result<u64, E> {
+    let mut word = [0u8; 8];
+    access(&mut word[..width], false)?;
+    let old = u64::from_le_bytes(word);
+    if let Some(new) = update(old) {
+        access(&mut new.to_le_bytes()[..width], true)?;
+    }
+    Ok(old)
+}
+
+/// [`Memory::atomic`] as a plain read then write of `mem`: the default, and what an
+/// implementation that makes it indivisible runs under its lock.
+pub fn plain_atomic<M: Memory + ?Sized>(
+    mem: &mut M,
+    addr: u64,
+    width: usize,
+    update: &dyn Fn(u64) -> Option<u64>,
+) -> Result<u64, MemFault> {
+    read_modify_write(width, update, |word, store| {
+        if store {
+            mem.write(addr, word)
+        } else {
+            mem.read(addr, word)
+        }
+    })
+}
+
+/// An integer atomic on the `width`-byte (4 or 8) word at `addr` returning the old value: at
+/// 32 bits any [`AtomicOp`], at 64 bits the integer ones (cl_khr_int64_*_atomics).
 pub(crate) fn atomic_at(
     mem: &mut dyn Memory,
     space: Space,
     addr: u64,
     op: AtomicOp,
-    a: u32,
-    b: u32,
-) -> Result<u32, EuErrorKind> {
-    align::check(align::Access::Atomic32, addr)?;
-    let update = |old| (op != AtomicOp::Load).then(|| atomic32(op, old, a, b));
-    if space == Space::Global {
-        // Other groups of the walker may run on other host threads: one indivisible access.
-        return Ok(mem.atomic_u32(addr, &update)?);
-    }
-    // Shared local memory belongs to one group, whose threads run on one host thread.
-    let mut old = [0u8; 4];
-    mem_read(mem, space, addr, &mut old)?;
-    let old = u32::from_le_bytes(old);
-    if let Some(new) = update(old) {
-        mem_write(mem, space, addr, &new.to_le_bytes())?;
-    }
-    Ok(old)
-}
-
-/// A 64-bit integer atomic at `addr` returning the old value.
-pub(crate) fn atomic64_at(
-    mem: &mut dyn Memory,
-    space: Space,
-    addr: u64,
-    op: AtomicOp,
-    a: u64,
-    b: u64,
+    (a, b): (u64, u64),
+    width: usize,
 ) -> Result<u64, EuErrorKind> {
-    align::check(align::Access::Atomic64, addr)?;
-    if atomic64(op, 0, a, b).is_none() {
+    let wide = width == 8;
+    let access = if wide {
+        align::Access::Atomic64
+    } else {
+        align::Access::Atomic32
+    };
+    align::check(access, addr)?;
+    let apply = |old: u64| match wide {
+        true => atomic64(op, old, a, b),
+        false => Some(u64::from(atomic32(op, old as u32, a as u32, b as u32))),
+    };
+    if wide && apply(0).is_none() {
         return Err(EuErrorKind::Unsupported(format!("64-bit {op:?} atomic")));
     }
-    let update = |old| {
-        (op != AtomicOp::Load)
-            .then(|| atomic64(op, old, a, b))
-            .flatten()
-    };
+    let update = |old| (op != AtomicOp::Load).then(|| apply(old)).flatten();
     if space == Space::Global {
-        return Ok(mem.atomic_u64(addr, &update)?);
+        // Other groups of the walker may run on other host threads: one indivisible access.
+        return Ok(mem.atomic(addr, width, &update)?);
     }
-    let mut old = [0u8; 8];
-    mem_read(mem, space, addr, &mut old)?;
-    let old = u64::from_le_bytes(old);
-    if let Some(new) = update(old) {
-        mem_write(mem, space, addr, &new.to_le_bytes())?;
-    }
-    Ok(old)
+    // Shared local memory belongs to one group, whose threads run on one host thread.
+    read_modify_write(width, &update, |word, store| {
+        if store {
+            mem_write(mem, space, addr, word)
+        } else {
+            mem_read(mem, space, addr, word)
+        }
+    })
 }

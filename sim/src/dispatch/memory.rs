@@ -481,36 +481,15 @@ impl Memory for VmMemory<'_> {
         }
     }
 
-    fn atomic_u32(
+    fn atomic(
         &mut self,
         addr: u64,
-        update: &dyn Fn(u32) -> Option<u32>,
-    ) -> Result<u32, MemFault> {
-        let lock = self.atomics;
-        let _held = lock.lock().unwrap_or_else(|e| e.into_inner());
-        let mut old = [0u8; 4];
-        self.read(addr, &mut old)?;
-        let old = u32::from_le_bytes(old);
-        if let Some(new) = update(old) {
-            self.write(addr, &new.to_le_bytes())?;
-        }
-        Ok(old)
-    }
-
-    fn atomic_u64(
-        &mut self,
-        addr: u64,
+        width: usize,
         update: &dyn Fn(u64) -> Option<u64>,
     ) -> Result<u64, MemFault> {
         let lock = self.atomics;
         let _held = lock.lock().unwrap_or_else(|e| e.into_inner());
-        let mut old = [0u8; 8];
-        self.read(addr, &mut old)?;
-        let old = u64::from_le_bytes(old);
-        if let Some(new) = update(old) {
-            self.write(addr, &new.to_le_bytes())?;
-        }
-        Ok(old)
+        sim_eu::plain_atomic(self, addr, width, update)
     }
 
     fn slm_read(&mut self, offset: u32, buf: &mut [u8]) -> Result<(), MemFault> {

@@ -5,7 +5,7 @@
 //! of each group's EU threads itself, so a group's barriers and shared local memory never
 //! cross host threads. Groups share only global memory, where the hardware does not order them
 //! either: plain accesses of different groups are unordered, and global atomics are indivisible
-//! (`Memory::atomic_u32`, one lock per walker). Whatever the number of host threads, a walker
+//! (`Memory::atomic`, one lock per walker). Whatever the number of host threads, a walker
 //! whose groups do not race on plain memory leaves the same memory image.
 //!
 //! Errors: the walker reports the failing group that comes first in walker order, as a

@@ -85,7 +85,7 @@ pub(crate) unsafe fn create(
     let mem = Mem::new_image_at(parts, cl, None, host_ptr);
     let m = Handle::<Mem>::get(mem)?;
     if is_mirrored(&m.obj) {
-        if let Err(e) = upload(&m.obj) {
+        if let Err(e) = sync(&m.obj, true) {
             // The handle just made, released once.
             Handle::<Mem>::release(mem);
             return Err(e);
@@ -135,30 +135,23 @@ fn whole(im: &Image) -> ([usize; 3], [usize; 3]) {
     ([0; 3], size)
 }
 
-/// The host memory into the device copy of a mirrored image.
-fn upload(m: &Mem) -> Result<(), cl_int> {
+/// Copies between a mirrored image's host memory and its device copy: into the device copy
+/// when `upload`, back into the host memory otherwise.
+fn sync(m: &Mem, upload: bool) -> Result<(), cl_int> {
     let Some((cl, host)) = host_image(m) else {
         return Ok(());
     };
     let (origin, size) = whole(&cl.image);
     each_row(cl, origin, size, |at, h, len| {
-        // SAFETY: inside the application's image memory (module contract); read only.
+        // SAFETY: inside the application's image memory (module contract), which it leaves
+        // alone while a kernel uses the image (the specification's rule); an upload only
+        // reads it.
         let bytes = unsafe { host.bytes_mut(h, len) };
-        cl.image.buffer().write(at, bytes).map_err(|_| EXEC_FAILED)
-    })
-}
-
-/// The device copy of a mirrored image back into the host memory.
-fn download(m: &Mem) -> Result<(), cl_int> {
-    let Some((cl, host)) = host_image(m) else {
-        return Ok(());
-    };
-    let (origin, size) = whole(&cl.image);
-    each_row(cl, origin, size, |at, h, len| {
-        // SAFETY: inside the application's image memory, which it leaves alone while a
-        // kernel uses the image (the specification's rule).
-        let bytes = unsafe { host.bytes_mut(h, len) };
-        cl.image.buffer().read(at, bytes).map_err(|_| EXEC_FAILED)
+        match upload {
+            true => cl.image.buffer().write(at, bytes),
+            false => cl.image.buffer().read(at, bytes),
+        }
+        .map_err(|_| EXEC_FAILED)
     })
 }
 
@@ -173,7 +166,7 @@ pub(crate) fn before_kernel<'a>(
     mems: impl Iterator<Item = &'a Arc<Handle<Mem>>>,
 ) -> Result<(), cl_int> {
     mems.filter(|m| is_mirrored(&m.obj))
-        .try_for_each(|m| upload(&m.obj))
+        .try_for_each(|m| sync(&m.obj, true))
 }
 
 /// After a kernel completed: each mirrored image argument kernels may write back into the
@@ -182,7 +175,7 @@ pub(crate) fn after_kernel<'a>(
     mems: impl Iterator<Item = &'a Arc<Handle<Mem>>>,
 ) -> Result<(), cl_int> {
     mems.filter(|m| is_mirrored(&m.obj) && m.obj.flags & CL_MEM_READ_ONLY == 0)
-        .try_for_each(|m| download(&m.obj))
+        .try_for_each(|m| sync(&m.obj, false))
 }
 
 /// clEnqueueRead/WriteImage and the image copies for a mirrored image: between the region `g`
