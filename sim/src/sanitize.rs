@@ -105,9 +105,13 @@ impl Sanitizer {
         lock(&self.buffers).insert(start, Buffer { size, read_only });
     }
 
-    /// The buffer at `start` was freed.
-    pub fn release_buffer(&self, start: u64) {
-        lock(&self.buffers).remove(&start);
+    /// The buffers starting in `range` (a freed GEM object's addresses) are gone.
+    pub fn release_buffers(&self, range: Range<u64>) {
+        let mut b = lock(&self.buffers);
+        let gone: Vec<u64> = b.range(range).map(|(s, _)| *s).collect();
+        for s in gone {
+            b.remove(&s);
+        }
     }
 
     /// The walkers whose indirect data lies in `indirect` run kernel `kernel` with
