@@ -19,7 +19,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use platform::Platform;
-use sim_eu::sanitize::{Allocation, Allocations, Checks, ChecksError, Findings, Scope};
+use sim_eu::sanitize::{Allocation, Allocations, Findings, Scope};
+pub use sim_eu::sanitize::{Check, Checks, ChecksError};
 
 use crate::mem::AddressSpace;
 
@@ -61,6 +62,9 @@ struct DispatchInfo {
     end: u64,
     kernel: Arc<str>,
     slm_bytes: u32,
+    /// Bytes from the kernel binary's first instruction to the walker's start (offsets are
+    /// reported from the binary's start, as a disassembler of it shows them).
+    entry: u32,
 }
 
 /// A GPU's sanitizer.
@@ -114,9 +118,16 @@ impl Sanitizer {
         }
     }
 
-    /// The walkers whose indirect data lies in `indirect` run kernel `kernel` with
-    /// `slm_bytes` bytes of shared local memory (its own and its `local` arguments').
-    pub fn register_dispatch(&self, indirect: Range<u64>, kernel: &str, slm_bytes: u32) {
+    /// The walkers whose indirect data lies in `indirect` run kernel `kernel`, starting
+    /// `entry` bytes into its binary, with `slm_bytes` bytes of shared local memory (its own
+    /// and its `local` arguments').
+    pub fn register_dispatch(
+        &self,
+        indirect: Range<u64>,
+        kernel: &str,
+        entry: u32,
+        slm_bytes: u32,
+    ) {
         let mut d = lock(&self.dispatches);
         // Ranges an earlier batch in the same place registered are replaced.
         let stale: Vec<u64> = d
@@ -133,6 +144,7 @@ impl Sanitizer {
                 end: indirect.end,
                 kernel: kernel.into(),
                 slm_bytes,
+                entry,
             },
         );
     }
@@ -145,9 +157,14 @@ impl Sanitizer {
         (indirect < i.end).then(|| i.clone())
     }
 
-    /// What a walker's checks know, and the kernel's name (its address where none was
-    /// registered).
-    pub(crate) fn scope(&self, vm: &AddressSpace, kernel: u64, indirect: u64) -> (Scope, String) {
+    /// What a walker's checks know, and how its findings name the kernel: its name (its
+    /// address where none was registered) and the offset of the walker's start in it.
+    pub(crate) fn scope(
+        &self,
+        vm: &AddressSpace,
+        kernel: u64,
+        indirect: u64,
+    ) -> (Scope, (String, u32)) {
         let mut list: Vec<Allocation> = vm
             .bindings()
             .map(|b| Allocation {
@@ -172,7 +189,10 @@ impl Sanitizer {
             allocations: Allocations::new(list),
             slm_bytes: info.as_ref().map(|i| i.slm_bytes),
         };
-        let name = info.map_or_else(|| format!("at {kernel:#x}"), |i| i.kernel.to_string());
+        let name = info.map_or_else(
+            || (format!("at {kernel:#x}"), 0),
+            |i| (i.kernel.to_string(), i.entry),
+        );
         (scope, name)
     }
 
@@ -181,7 +201,7 @@ impl Sanitizer {
     pub(crate) fn report(
         &self,
         findings: Findings,
-        kernel: &str,
+        (kernel, entry): &(String, u32),
         platform: Platform,
         vm: &AddressSpace,
         kernel_address: u64,
@@ -195,6 +215,7 @@ impl Sanitizer {
         for mut f in findings.into_vec() {
             f.kernel = kernel.to_string();
             f.disassembly = disassemble_at(platform, vm, kernel_address, f.offset);
+            f.offset = f.offset.wrapping_add(*entry);
             text += &f.to_text();
             text.push('\n');
             json += &f.to_json();
@@ -235,7 +256,14 @@ fn disassemble_at(p: Platform, vm: &AddressSpace, kernel: u64, offset: u32) -> S
         16
     };
     isa_encoder::text::disassemble(p, &bytes[..len])
-        .map(|t| t.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("").to_string())
+        .map(|t| {
+            // The text's first instruction line (a label line ends with a colon).
+            t.lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty() && !l.ends_with(':'))
+                .unwrap_or("")
+                .to_string()
+        })
         .unwrap_or_default()
 }
 

@@ -103,12 +103,21 @@ impl<'a> Sanitizing<'a> {
                 }
                 Lookup::Inside(_) => {}
                 Lookup::Outside(near) => {
-                    let d = near.map(|a| a.to_string());
+                    // A 32-bit surface offset that wrapped (a negative index through a
+                    // binding table with no bounds check, LSC) lands 4 GiB past its buffer.
+                    let (addr, near, how) = match addr.checked_sub(1 << 32) {
+                        Some(w) if !self.scope.allocations.is_empty() && self.near(w) => (
+                            w,
+                            self.describe(w),
+                            " (a negative 32-bit offset from its surface)",
+                        ),
+                        _ => (addr, near.map(|a| a.to_string()), ""),
+                    };
                     self.report(
                         Check::Memcheck,
-                        format!("{len}-byte {verb} outside every allocation"),
+                        format!("{len}-byte {verb} outside every allocation{how}"),
                         Some(addr),
-                        d,
+                        near,
                     );
                 }
             }
@@ -136,6 +145,16 @@ impl<'a> Sanitizing<'a> {
                     self.describe(addr),
                 );
             }
+        }
+    }
+
+    /// Whether `addr` lies within 2 GiB below an allocation's start or in one: where a negative
+    /// 32-bit offset from it lands once unwrapped.
+    fn near(&self, addr: u64) -> bool {
+        match self.scope.allocations.find(addr, 1) {
+            Lookup::Inside(_) => true,
+            Lookup::Outside(Some(a)) => a.start > addr && a.start - addr <= 1 << 31,
+            Lookup::Outside(None) => false,
         }
     }
 
@@ -379,6 +398,28 @@ impl Memory for Sanitizing<'_> {
     }
     fn fence(&mut self) {
         self.inner.fence()
+    }
+    fn out_of_surface(&mut self, base: u64, limit: u64, offset: u64, len: usize, write: bool) {
+        if !self.scope.checks.has(Check::Memcheck) {
+            return;
+        }
+        // A 32-bit offset with its top bit set is a negative index that wrapped.
+        let signed = match u32::try_from(offset) {
+            Ok(o) => i64::from(o as i32),
+            Err(_) => offset as i64,
+        };
+        let addr = base.wrapping_add(signed as u64);
+        let verb = if write { "write" } else { "read" };
+        let d = self.describe(addr);
+        self.report(
+            Check::Memcheck,
+            format!(
+                "{len}-byte {verb} at offset {signed} of a {limit}-byte buffer surface, past its                  bounds (the data port {})",
+                if write { "drops it" } else { "reads zeros" }
+            ),
+            Some(addr),
+            d,
+        );
     }
     fn observes_sends(&self) -> bool {
         true

@@ -8,9 +8,11 @@
 //! loses its low bits before the message; the sanitizer recovers the byte offset from that
 //! `shr`) or the stateless DC1 type 0x15, and the image block built-ins and
 //! `intel_sub_group_media_block_*` to media block messages (DC1 types 4 and 0xA) on every
-//! simulated platform.
+//! simulated platform; on Xe-HPG buffer block reads and writes are transposed LSC loads and
+//! stores (`load.ugm.d32x16t`, `store.ugm.d64x8t`), whose data-port rules (4 and 8 bytes) are
+//! looser than the spec's for writes.
 
-use isa_encoder::sendmsg::Sfid;
+use isa_encoder::sendmsg::{lsc, Sfid};
 use platform::Platform;
 
 /// A rule of a spec: its name, the sentence, and the alignment it asks of an address.
@@ -72,6 +74,10 @@ pub fn media_max_height(width: u32) -> Option<u32> {
     }
 }
 
+/// LSC opcodes (desc\[5:0\]) of plain loads and stores.
+const LSC_LOAD: u32 = 0x00;
+const LSC_STORE: u32 = 0x04;
+
 /// What the sanitizer needs to know of a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -80,7 +86,9 @@ pub enum Kind {
     /// A stateless buffer block write whose message carries the byte address.
     BlockWrite,
     /// A block write through a binding table whose header holds the offset in OWords.
-    BlockWriteOwords { bti: u32 },
+    BlockWriteOwords {
+        bti: u32,
+    },
     MediaRead,
     MediaWrite,
     /// Any other message.
@@ -94,6 +102,12 @@ pub fn classify(p: Platform, sfid: u8, desc: u32) -> Kind {
         Some(Sfid::Dc0) => match ty {
             0x01 => Kind::BlockRead,
             0x08 => Kind::BlockWriteOwords { bti: desc & 0xff },
+            _ => Kind::Other,
+        },
+        // Transposed (block) LSC loads and stores: Xe-HPG's block messages.
+        Some(Sfid::Ugm) if desc >> lsc::TRANSPOSED.0 & 1 != 0 => match desc & 0x3f {
+            LSC_LOAD => Kind::BlockRead,
+            LSC_STORE => Kind::BlockWrite,
             _ => Kind::Other,
         },
         Some(Sfid::Dc1) => match ty {
@@ -131,6 +145,10 @@ mod tests {
 
     #[test]
     fn igc_block_messages_classify() {
+        // ocloc's dg2 block read and write: load.ugm.d32x16t and store.ugm.d64x8t (BTI).
+        assert_eq!(classify(Platform::Dg2, 0xF, 0x6228_D500), Kind::BlockRead);
+        assert_eq!(classify(Platform::Dg2, 0xF, 0x620E_C704), Kind::BlockWrite);
+        assert_eq!(classify(Platform::Dg2, 0xF, 0x6428_0500), Kind::Other);
         // Descriptors from ocloc's skl kernels: DC0 "oword aligned block read x4" (type 1,
         // byte offset) and "oword block write x4" (type 8) to BTI 1 and 0.
         assert_eq!(classify(Platform::Skl, 0xA, 0x0228_4300), Kind::BlockRead);

@@ -164,9 +164,7 @@ pub(super) fn run_groups(
         [0, 1, 2].map(|k| u64::from(d.group_end[k].saturating_sub(d.group_start[k])));
     let total = dims[0].saturating_mul(dims[1]).saturating_mul(dims[2]);
     // The sanitizer's allocations and names, looked up once per walker.
-    let scoped = w
-        .sanitizer
-        .map(|s| s.scope(w.memory, d.kernel, d.indirect));
+    let scoped = w.sanitizer.map(|s| s.scope(w.memory, d.kernel, d.indirect));
     let workers = pool_size(host_threads)
         .min(usize::try_from(total).unwrap_or(usize::MAX))
         .min(groups_at_once(w.platform, d));
@@ -208,11 +206,12 @@ pub(super) fn run_groups(
         None => work(0),
     }
     let left = shared.left();
-    if let (Some(s), Some((_, name))) = (w.sanitizer, &scoped) {
+    if let (Some(s), Some((_, kernel))) = (w.sanitizer, &scoped) {
         // Findings are reported per walker, also when it failed (a misaligned block message
         // stops its thread with a GPU error).
-        let findings = std::mem::take(&mut *shared.findings.lock().unwrap_or_else(|e| e.into_inner()));
-        s.report(findings, name, w.platform, w.memory, d.kernel);
+        let findings =
+            std::mem::take(&mut *shared.findings.lock().unwrap_or_else(|e| e.into_inner()));
+        s.report(findings, kernel, w.platform, w.memory, d.kernel);
     }
     if let Some((_, e)) = shared
         .failed

@@ -35,12 +35,12 @@ impl Sanitize {
         }
     }
 
-    /// The walkers whose indirect data lies in `indirect` run `kernel` with `slm` bytes of
-    /// shared local memory.
-    pub fn dispatch(&self, _indirect: Range<u64>, _kernel: &str, _slm: u32) {
+    /// The walkers whose indirect data lies in `indirect` run `kernel` from byte `entry` of
+    /// its binary with `slm` bytes of shared local memory.
+    pub fn dispatch(&self, _indirect: Range<u64>, _kernel: &str, _entry: u32, _slm: u32) {
         #[cfg(feature = "sim")]
         if let Some(s) = self.hook.get() {
-            s.register_dispatch(_indirect, _kernel, _slm);
+            s.register_dispatch(_indirect, _kernel, _entry, _slm);
         }
     }
 }
