@@ -448,3 +448,80 @@ impl Memory for Sanitizing<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataport::NoMemory;
+    use crate::sanitize::Allocation;
+    use platform::Platform;
+
+    fn scope() -> Scope {
+        Scope {
+            checks: Checks::implemented(),
+            allocations: Allocations::new(vec![
+                Allocation {
+                    start: 0x1000,
+                    size: 0x1000,
+                    label: "GEM object".into(),
+                    read_only: false,
+                    exact: false,
+                },
+                Allocation {
+                    start: 0x1000,
+                    size: 100,
+                    label: "buffer".into(),
+                    read_only: true,
+                    exact: true,
+                },
+            ]),
+            slm_bytes: Some(256),
+        }
+    }
+
+    #[test]
+    fn accesses_are_checked_at_byte_granularity_and_passed_on() {
+        let prog = Program::decode(Platform::Tgllp, &[]);
+        let scope = scope();
+        let mut findings = Findings::default();
+        let mut mem = NoMemory;
+        let mut s = Sanitizing::new(&mut mem, &prog, &scope, Place::default(), &mut findings);
+        let mut buf = [0u8; 4];
+        // Inside: no finding (NoMemory still faults: the access is passed on unchanged).
+        assert!(s.read(0x1000 + 96, &mut buf).is_err());
+        // The buffer's last 2 bytes and 2 of padding; a write to the read-only buffer.
+        let _ = s.read(0x1000 + 98, &mut buf);
+        let _ = s.write(0x1000, &buf);
+        // SLM: the last int is fine, one past it not.
+        let _ = s.slm_read(252, &mut buf);
+        let _ = s.slm_write(256, &buf);
+        // Past a surface: a negative 32-bit offset is reported where it points.
+        s.out_of_surface(0x1000, 100, 0xffff_fffc, 4, false);
+        let f = findings.into_vec();
+        assert_eq!(f.len(), 1, "{f:?}");
+        // One instruction (none: offset u32::MAX here), one check: counted.
+        assert_eq!(f[0].count, 4);
+        assert_eq!(f[0].check, Check::Memcheck);
+        assert_eq!(f[0].address, Some(0x1000 + 98));
+    }
+
+    #[test]
+    fn unwrapped_negative_offsets_name_the_buffer_before_them() {
+        let prog = Program::decode(Platform::Dg2, &[]);
+        let scope = scope();
+        let mut findings = Findings::default();
+        let mut mem = NoMemory;
+        let mut s = Sanitizing::new(&mut mem, &prog, &scope, Place::default(), &mut findings);
+        let mut buf = [0u8; 4];
+        // LSC through a binding table: base 0x1000 + 0xfffffffc, no bounds check.
+        let _ = s.read(0x1000 + 0xffff_fffc, &mut buf);
+        let f = findings.into_vec();
+        assert_eq!(f[0].address, Some(0xffc));
+        assert!(f[0]
+            .allocation
+            .as_deref()
+            .unwrap()
+            .starts_with("buffer of 100 bytes"));
+        assert!(f[0].what.contains("negative 32-bit offset"));
+    }
+}
