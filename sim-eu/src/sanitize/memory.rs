@@ -414,7 +414,8 @@ impl Memory for Sanitizing<'_> {
         self.report(
             Check::Memcheck,
             format!(
-                "{len}-byte {verb} at offset {signed} of a {limit}-byte buffer surface, past its                  bounds (the data port {})",
+                "{len}-byte {verb} at offset {signed} of a {limit}-byte buffer surface, past its \
+                 bounds (the data port {})",
                 if write { "drops it" } else { "reads zeros" }
             ),
             Some(addr),
