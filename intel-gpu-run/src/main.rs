@@ -33,7 +33,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Run a kernel (ocloc binary, .asm or .krn) on a device and show its outputs.
-    Run(run::RunArgs),
+    Run(Box<run::RunArgs>),
     /// List hardware and simulated devices.
     Devices,
     /// IGA-syntax text -> raw kernel bytes (what `iga64 -a` writes).
@@ -107,7 +107,7 @@ fn map(path: &Path) -> Result<Input, String> {
 
 fn run(cmd: Cmd) -> Result<(), String> {
     match cmd {
-        Cmd::Run(a) => run::run(a),
+        Cmd::Run(a) => run::run(*a),
         Cmd::BatchDiff(a) => batch_diff::run(a),
         Cmd::Devices => run::devices(),
         Cmd::Asm {

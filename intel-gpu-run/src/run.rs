@@ -49,10 +49,36 @@ pub struct RunArgs {
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
+    /// Run the kernel under the simulator's sanitizer with these checks (comma-separated:
+    /// memcheck, alignment, or all), as `INTEL_GPU_SANITIZE` does; findings go to stderr (and,
+    /// with `INTEL_GPU_SANITIZE_LOG=<file>`, to that file as JSON lines).
+    #[arg(long, value_name = "CHECKS")]
+    pub sanitize: Option<String>,
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// The simulated device `spec` names (or the kernel's platform for `auto`), under the
+/// sanitizer's `checks`; a hardware device cannot run it.
+fn open_sanitized(
+    spec: &umd::device::DeviceSpec,
+    kmd: &Option<String>,
+    kernel: Platform,
+    checks: &str,
+) -> Result<Device, String> {
+    let p = match spec {
+        umd::device::DeviceSpec::Sim(p) => *p,
+        umd::device::DeviceSpec::Auto => kernel,
+        other => {
+            return Err(format!(
+                "--sanitize needs a simulated device (sim:<platform> or auto), not {other:?}"
+            ))
+        }
+    };
+    let log = std::env::var_os("INTEL_GPU_SANITIZE_LOG").map(PathBuf::from);
+    Device::open_sim_sanitized(p, kmd_choice(kmd), checks, log).map_err(|e| e.to_string())
 }
 
 fn kmd_choice(s: &Option<String>) -> Option<KmdChoice> {
@@ -239,8 +265,11 @@ pub fn run(a: RunArgs) -> Result<(), String> {
     };
     let range = NdRange::new(&global, local.as_deref(), kernel.simd, required)
         .map_err(|e| e.to_string())?;
-    let device = Device::open(&spec, kmd_choice(&a.kmd), Some(kernel.platform()))
-        .map_err(|e| e.to_string())?;
+    let device = match &a.sanitize {
+        Some(checks) => open_sanitized(&spec, &a.kmd, kernel.platform(), checks)?,
+        None => Device::open(&spec, kmd_choice(&a.kmd), Some(kernel.platform()))
+            .map_err(|e| e.to_string())?,
+    };
     let args = make_args(&device, &a.args)?;
     let report = device
         .dispatch(&kernel, &range, &args)

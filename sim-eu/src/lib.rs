@@ -16,6 +16,7 @@
 //! - [`dataport`]: the [`Memory`] seam the simulator implements and the messages (HDC, media
 //!   block, LSC, gateway).
 //! - [`error`]: [`EuError`]: the failing instruction's offset and, for memory, the address.
+//! - [`sanitize`]: the sanitizer's checks of data-port accesses (a checking [`Memory`]).
 
 pub mod convert;
 pub mod dataport;
@@ -26,6 +27,7 @@ pub mod lane_mask;
 pub mod program;
 pub mod regfile;
 pub mod rounding;
+pub mod sanitize;
 pub mod tiling;
 
 pub use dataport::{

@@ -140,6 +140,8 @@ pub struct Thread {
     /// r0's DWords 3 and 5 as the thread started (its scratch slice: size code and pointer).
     /// The hardware keeps these from dispatch; a scratch message's header does not supply them.
     pub(crate) dispatched_scratch: [u32; 2],
+    /// The memory of the current run wants to hear of each send (the sanitizer's).
+    pub(crate) observe_sends: bool,
 }
 
 impl Thread {
@@ -165,6 +167,7 @@ impl Thread {
             msg_payload: Vec::new(),
             msg_resp: Vec::new(),
             dispatched_scratch: [0; 2],
+            observe_sends: false,
         };
         t.restart(dispatch_mask);
         t

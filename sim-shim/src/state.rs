@@ -150,6 +150,11 @@ fn new_gpu(shim: &Shim) -> Result<SimGpu, Errno> {
     let gpu = SimGpu::new(shim.config.platform, shim.config.kmd, config).map_err(|e| match e {
         sim::OpenError::NoMemory => Errno::ENOMEM,
         sim::OpenError::Unsupported { .. } | sim::OpenError::NotAPart { .. } => Errno::ENODEV,
+        sim::OpenError::Sanitize(e) => {
+            // The render node cannot be opened: say why, once per attempt.
+            eprintln!("sim-shim: INTEL_GPU_SANITIZE: {e}");
+            Errno::EINVAL
+        }
     })?;
     // The shim shows the GPU's sysfs tree. The simulator makes a tree on first use, and
     // making it calls the shim's own hooks (open, close), which take the table's lock: make

@@ -183,6 +183,18 @@ impl SimDevice {
         self.info.platform
     }
 
+    /// The GPU's sanitizer, when it runs with one (`INTEL_GPU_SANITIZE` or
+    /// [`crate::SimConfig::sanitize`]): a driver in the same process tells it its buffers'
+    /// exact sizes and its dispatches' kernel names.
+    pub fn sanitizer(&self) -> Option<Arc<crate::sanitize::Sanitizer>> {
+        self.state
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .gpu
+            .sanitizer()
+            .cloned()
+    }
+
     pub fn kmd(&self) -> Kmd {
         self.personality.kmd()
     }

@@ -67,6 +67,7 @@ pub mod mem;
 mod open;
 pub mod prime;
 pub mod regs;
+pub mod sanitize;
 pub mod sync;
 pub mod sysfs;
 mod user;

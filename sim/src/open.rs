@@ -34,6 +34,9 @@ pub struct SimConfig {
     pub command_log: Option<std::path::PathBuf>,
     /// A fused-off part of the platform (`device_info::FUSED_PARTS`) instead of the full one.
     pub part: Option<&'static crate::device_info::FusedPart>,
+    /// The sanitizer's checks; None: as `INTEL_GPU_SANITIZE` (and `INTEL_GPU_SANITIZE_LOG`)
+    /// say when the GPU is created.
+    pub sanitize: Option<crate::sanitize::Settings>,
 }
 
 impl Default for SimConfig {
@@ -44,6 +47,7 @@ impl Default for SimConfig {
             wait_limit: None,
             command_log: None,
             part: None,
+            sanitize: None,
         }
     }
 }
@@ -57,6 +61,8 @@ pub enum OpenError {
     NoMemory,
     #[error("{part} is not a simulated {platform} part")]
     NotAPart { platform: Platform, part: String },
+    #[error("INTEL_GPU_SANITIZE: {0}")]
+    Sanitize(#[from] sim_eu::sanitize::ChecksError),
 }
 
 /// Opens a render node of a new simulated `platform` GPU driven by `kmd`, as a
@@ -109,7 +115,8 @@ impl SimGpu {
         let driver = personality.kernel_driver(info, sysfs.clone());
         let gpu = Gpu::new(info, config.budget, config.walker, Some(driver))
             .map_err(|_| OpenError::NoMemory)?
-            .with_command_log(config.command_log);
+            .with_command_log(config.command_log)
+            .with_sanitizer(crate::sanitize::Sanitizer::configured(config.sanitize)?);
         Ok(SimGpu::from_parts(
             personality,
             info,

@@ -39,10 +39,13 @@ pub struct Umd {
 }
 
 /// Where a [`Umd`] runner's device comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Via {
     /// umd's in-process simulator (`sim:<platform>`).
     Sim,
+    /// The in-process simulator running every sanitizer check, its findings appended to this
+    /// file as JSON lines.
+    Sanitized(PathBuf),
     /// The render node umd's discovery finds (`DeviceSpec::Auto`): real `open`/`ioctl`/`mmap`
     /// through kmd-iface. The simulator fallback is refused, and the node must be the platform
     /// and kernel driver asked for.
@@ -56,7 +59,7 @@ impl Umd {
 
     pub fn via(p: Platform, kmd: KmdChoice, via: Via) -> Result<Umd, String> {
         Ok(Umd {
-            device: open(p, kmd, via)?,
+            device: open(p, kmd, &via)?,
             platform: p,
             kmd,
             via,
@@ -65,9 +68,11 @@ impl Umd {
     }
 }
 
-fn open(p: Platform, kmd: KmdChoice, via: Via) -> Result<Device, String> {
+fn open(p: Platform, kmd: KmdChoice, via: &Via) -> Result<Device, String> {
     match via {
         Via::Sim => Device::open_sim(p, Some(kmd)).map_err(|e| e.to_string()),
+        Via::Sanitized(log) => Device::open_sim_sanitized(p, Some(kmd), "all", Some(log.clone()))
+            .map_err(|e| e.to_string()),
         Via::Node => {
             let d = Device::open(&umd::device::DeviceSpec::Auto, Some(kmd), None)
                 .map_err(|e| e.to_string())?;
@@ -95,7 +100,7 @@ impl Runner for Umd {
             // A hang bans the context (as the kernel drivers do): later cases get a fresh
             // device (and kernels uploaded to it), so one failure does not fail every case
             // after it.
-            self.device = open(self.platform, self.kmd, self.via)?;
+            self.device = open(self.platform, self.kmd, &self.via)?;
             self.kernels.clear();
         }
         r

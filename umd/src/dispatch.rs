@@ -275,6 +275,13 @@ impl Queue {
             None => None,
         };
         let base = arena.gpu_address;
+        // The sanitizer finds this dispatch's walkers by their indirect data, in the arena.
+        dev.sanitize.dispatch(
+            base..base + arena.size,
+            &kernel.name,
+            kernel_offset as u32,
+            slm_total,
+        );
         let fence_value = NEXT_FENCE.fetch_add(1, Ordering::Relaxed);
         let crate::queue::QueueState {
             staging: s,

@@ -63,6 +63,8 @@ fn sim_config() -> sim::SimConfig {
         wait_limit: Some(Duration::from_secs(2)),
         command_log: None,
         part: None,
+        // Fuzzing runs unsanitized whatever the environment says.
+        sanitize: Some(sim::sanitize::Settings::default()),
     }
 }
 

@@ -24,6 +24,9 @@ pub(crate) struct Bo {
 impl Drop for Bo {
     fn drop(&mut self) {
         self.dev
+            .sanitize
+            .release(self.gpu_address..self.gpu_address + self.size);
+        self.dev
             .backend()
             .release(self.handle, self.gpu_address, self.size);
         self.dev.va().free(self.gpu_address, self.size);
@@ -78,8 +81,10 @@ impl Inner {
         if size == 0 {
             return Err(Error::OutOfRange("a buffer needs at least one byte".into()));
         }
+        let bo = self.alloc_bo(size)?;
+        self.sanitize.buffer(bo.gpu_address, size, false);
         Ok(Buffer {
-            bo: self.alloc_bo(size)?,
+            bo,
             offset: 0,
             size,
             host_ptr: None,
@@ -111,6 +116,7 @@ impl Inner {
                 return Err(e);
             }
         };
+        self.sanitize.buffer(gpu_address, size, false);
         Ok(Buffer {
             bo: Arc::new(Bo {
                 dev: self.clone(),
@@ -142,6 +148,10 @@ impl Inner {
         }
         let host_ptr = host.as_ptr() as u64 + offset;
         let whole = self.create_buffer_from_host(host)?;
+        // The program's buffer is the host range, not the whole pages mapped around it.
+        let ga = whole.bo.gpu_address;
+        self.sanitize.release(ga..ga + whole.bo.size);
+        self.sanitize.buffer(ga + offset, size, false);
         Ok(Buffer {
             bo: whole.bo,
             offset,
@@ -166,6 +176,16 @@ pub struct Buffer {
 }
 
 impl Buffer {
+    /// Declares that kernels only read this buffer (OpenCL's `CL_MEM_READ_ONLY`): under the
+    /// simulator's sanitizer (memcheck) a kernel write to it is a finding. Nothing else
+    /// changes: the buffer stays writable, as on hardware.
+    pub fn declare_read_only(&self) {
+        self.bo
+            .dev
+            .sanitize
+            .buffer(self.gpu_address(), self.size, true);
+    }
+
     /// GPU address of the first byte.
     pub fn gpu_address(&self) -> u64 {
         self.bo.gpu_address + self.offset

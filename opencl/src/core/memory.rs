@@ -259,6 +259,10 @@ pub fn create_buffer(
         }
         b
     };
+    if flags & CL_MEM_READ_ONLY != 0 {
+        // Under the simulator's sanitizer a kernel write to it is a finding.
+        buffer.declare_read_only();
+    }
     let host_ptr = if flags & CL_MEM_USE_HOST_PTR != 0 {
         host_ptr
     } else {

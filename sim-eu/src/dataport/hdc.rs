@@ -96,7 +96,11 @@ impl Target {
     }
     /// Reads `buf` at `offset`; bytes past the surface's end read as zeros.
     fn read(&self, mem: &mut dyn Memory, offset: u64, buf: &mut [u8]) -> Result<(), EuErrorKind> {
-        let (inside, past) = buf.split_at_mut(self.inside(offset, buf.len()));
+        let n = self.inside(offset, buf.len());
+        if n < buf.len() {
+            mem.out_of_surface(self.base, self.limit, offset, buf.len(), false);
+        }
+        let (inside, past) = buf.split_at_mut(n);
         past.fill(0);
         if inside.is_empty() {
             return Ok(());
@@ -120,7 +124,11 @@ impl Target {
     }
     /// Writes `data` at `offset`; bytes past the surface's end are dropped.
     fn write(&self, mem: &mut dyn Memory, offset: u64, data: &[u8]) -> Result<(), EuErrorKind> {
-        let inside = &data[..self.inside(offset, data.len())];
+        let n = self.inside(offset, data.len());
+        if n < data.len() {
+            mem.out_of_surface(self.base, self.limit, offset, data.len(), true);
+        }
+        let inside = &data[..n];
         if inside.is_empty() {
             return Ok(());
         }

@@ -280,6 +280,19 @@ pub trait Memory {
     fn barrier_signal(&mut self) {}
     /// A memory fence: the simulator's memory is coherent, so this only orders.
     fn fence(&mut self) {}
+    /// Whether [`Memory::on_send`] wants to hear of each send (the run loop asks once per
+    /// [`crate::run`], so that memories that do not, the default, cost one branch per send).
+    fn observes_sends(&self) -> bool {
+        false
+    }
+    /// `len` bytes at byte `offset` of the buffer surface at `base`, `limit` bytes wide, lie
+    /// (partly) past its end: the data port reads zeros for them or drops the write, as the
+    /// hardware's bounds check does; the sanitizer reports it.
+    fn out_of_surface(&mut self, _base: u64, _limit: u64, _offset: u64, _len: usize, _write: bool) {
+    }
+    /// The thread `t` is about to execute the send at instruction index `ip` on the lanes in
+    /// `mask` (the sanitizer's hook; only called when [`Memory::observes_sends`]).
+    fn on_send(&mut self, _t: &Thread, _ip: u32, _mask: u32) {}
 }
 
 /// Whether `len` bytes at `offset` of a surface at `base`, `width` bytes wide, lie inside it

@@ -203,6 +203,9 @@ fn run_simple(t: &mut Thread, s: &Simple, mem: &mut dyn Memory) -> Option<Flow> 
         return Some(Flow::Next);
     };
     let (enabled, pred) = masks(t, &s.ch);
+    if t.observe_sends {
+        mem.on_send(t, t.ip, enabled & pred);
+    }
     if !dataport::quick::run(t, q, enabled & pred, mem) {
         return None;
     }
@@ -253,6 +256,9 @@ fn step(
                 .send
                 .as_ref()
                 .ok_or_else(|| EuErrorKind::Illegal("send without a plan".into()))?;
+            if t.observe_sends {
+                mem.on_send(t, t.ip, mask);
+            }
             let out = dataport::execute(t, prog.platform, plan, inst.n, mask, mem)?;
             if out.eot {
                 t.ended = true;
@@ -316,6 +322,7 @@ pub fn run(
             t.grf_u32(0, scratch::R0_SCRATCH_POINTER),
         ];
     }
+    t.observe_sends = mem.observes_sends();
     let mut left = budget;
     // The fast path rounds to nearest: a directed mode in cr0 takes the interpreter. cr0 is
     // read before each fast run only when the mode can be directed: the thread starts so or

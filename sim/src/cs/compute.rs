@@ -64,6 +64,8 @@ pub struct Walker<'a> {
     pub clock: &'a Clock,
     /// The request's simulated GPU time and the kernel driver's hang rule.
     pub timer: &'a super::watchdog::GpuTimer,
+    /// The sanitizer, when on: the executor runs the threads under its checks.
+    pub sanitizer: Option<&'a crate::sanitize::Sanitizer>,
 }
 
 /// Runs walkers. The command streamer calls it synchronously; a returned error is a GPU error

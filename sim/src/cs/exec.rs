@@ -53,6 +53,7 @@ pub(crate) struct Cs<'a> {
     pub regs: &'a mut RegisterFile,
     pub compute: &'a mut ComputeState,
     pub walker: &'a dyn WalkerExecutor,
+    pub sanitizer: Option<&'a crate::sanitize::Sanitizer>,
     pub watchdog: Watchdog,
     pub timer: &'a super::watchdog::GpuTimer,
     /// The ring's GGTT range; fetches past its end wrap to its start.
@@ -288,6 +289,7 @@ impl Cs<'_> {
                     memory: self.ppgtt,
                     clock: self.clock,
                     timer: self.timer,
+                    sanitizer: self.sanitizer,
                 };
                 if let Some(log) = self.log.as_deref_mut() {
                     // The walker is the last command logged.

@@ -47,6 +47,8 @@ pub struct RingRun<'a> {
     pub regs: &'a mut RegisterFile,
     pub compute: &'a mut ComputeState,
     pub walker: &'a dyn WalkerExecutor,
+    /// The sanitizer walkers run under, if on.
+    pub sanitizer: Option<&'a crate::sanitize::Sanitizer>,
     pub budget: Budget,
     pub timer: &'a super::GpuTimer,
     pub batch: u64,
@@ -108,6 +110,7 @@ impl EngineRing {
             regs: run.regs,
             compute: run.compute,
             walker: run.walker,
+            sanitizer: run.sanitizer,
             watchdog: Watchdog::start(run.budget),
             timer: run.timer,
             ring: RING_GGTT..RING_GGTT + RING_SIZE,

@@ -66,6 +66,7 @@ impl Rig {
             regs: &mut self.regs,
             compute: &mut self.compute,
             walker: &NoWalkerExecutor,
+            sanitizer: None,
             budget,
             timer: &super::GpuTimer::new(super::HangRule::None),
             batch: BATCH,

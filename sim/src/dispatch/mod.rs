@@ -146,6 +146,8 @@ struct Run<'a, 'w> {
     /// settled once per group instead of once per EU thread (the budget is a shared atomic
     /// the other host threads update too). Runs are capped by the budget minus these.
     pending: u64,
+    /// The sanitizer's findings of the group being run (handed to the walker's after it).
+    findings: eu::sanitize::Findings,
 }
 
 impl Run<'_, '_> {
@@ -158,6 +160,14 @@ impl Run<'_, '_> {
         let res = self.run_group(&mut threads, &mut cycles, id, ordinal);
         self.threads = threads;
         self.cycles = cycles;
+        if !self.findings.is_empty() {
+            let mine = std::mem::take(&mut self.findings);
+            self.shared
+                .findings
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .merge(mine);
+        }
         res
     }
 
@@ -219,7 +229,27 @@ impl Run<'_, '_> {
                 }
                 let before = t.instructions_executed();
                 let left = self.shared.left().saturating_sub(self.pending);
-                let status = eu::run(t, self.prog, &mut self.mem, SLICE.min(left));
+                let status = match self.shared.sanitize {
+                    None => eu::run(t, self.prog, &mut self.mem, SLICE.min(left)),
+                    Some(scope) => {
+                        let place = eu::sanitize::Place {
+                            group: id,
+                            thread: i as u32,
+                        };
+                        let mut s = eu::sanitize::Sanitizing::new(
+                            &mut self.mem,
+                            self.prog,
+                            scope,
+                            place,
+                            &mut self.findings,
+                        );
+                        let r = eu::run(t, self.prog, &mut s, SLICE.min(left));
+                        if let Err(e) = &r {
+                            s.stopped(e);
+                        }
+                        r
+                    }
+                };
                 self.pending += t.instructions_executed() - before;
                 match status {
                     Ok(Status::Ended | Status::Barrier | Status::Fused) => endless = false,

@@ -62,6 +62,10 @@ pub(super) struct Shared<'w> {
     atomics: Mutex<()>,
     /// The threads' indirect data, read once for the walker.
     pub(super) indirect: Option<IndirectData>,
+    /// The sanitizer's view of the walker, when it is on.
+    pub(super) sanitize: Option<&'w sim_eu::sanitize::Scope>,
+    /// The host threads' findings, gathered group by group.
+    pub(super) findings: Mutex<sim_eu::sanitize::Findings>,
 }
 
 impl Shared<'_> {
@@ -159,6 +163,8 @@ pub(super) fn run_groups(
     let dims: [u64; 3] =
         [0, 1, 2].map(|k| u64::from(d.group_end[k].saturating_sub(d.group_start[k])));
     let total = dims[0].saturating_mul(dims[1]).saturating_mul(dims[2]);
+    // The sanitizer's allocations and names, looked up once per walker.
+    let scoped = w.sanitizer.map(|s| s.scope(w.memory, d.kernel, d.indirect));
     let workers = pool_size(host_threads)
         .min(usize::try_from(total).unwrap_or(usize::MAX))
         .min(groups_at_once(w.platform, d));
@@ -179,6 +185,8 @@ pub(super) fn run_groups(
         stop_after: AtomicU64::new(u64::MAX),
         atomics: Mutex::new(()),
         indirect: IndirectData::read(w.platform, d, w.memory),
+        sanitize: scoped.as_ref().map(|(s, _)| s),
+        findings: Mutex::default(),
     };
     let work = |index: usize| {
         let first_slot = index as u32 * d.threads_per_group;
@@ -198,6 +206,13 @@ pub(super) fn run_groups(
         None => work(0),
     }
     let left = shared.left();
+    if let (Some(s), Some((_, kernel))) = (w.sanitizer, &scoped) {
+        // Findings are reported per walker, also when it failed (a misaligned block message
+        // stops its thread with a GPU error).
+        let findings =
+            std::mem::take(&mut *shared.findings.lock().unwrap_or_else(|e| e.into_inner()));
+        s.report(findings, kernel, w.platform, w.memory, d.kernel);
+    }
     if let Some((_, e)) = shared
         .failed
         .into_inner()
@@ -251,6 +266,7 @@ fn worker(
         clear: Vec::new(),
         cycles: Cycles::default(),
         pending: 0,
+        findings: sim_eu::sanitize::Findings::default(),
     };
     run.mem.slm = vec![0; slm_bytes(&d.idd)];
     // The longest thread's instructions of each group of the current run.

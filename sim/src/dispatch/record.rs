@@ -400,6 +400,7 @@ mod tests {
             memory: &vm,
             clock: &clock,
             timer: &timer,
+            sanitizer: None,
         };
         let r: Value = serde_json::from_str(&record(&w, 1, 0x40)).unwrap();
         assert_eq!(
@@ -473,6 +474,7 @@ mod tests {
             memory: &vm,
             clock: &clock,
             timer: &timer,
+            sanitizer: None,
         };
         let r: Value = serde_json::from_str(&record(&w, 0, 0)).unwrap();
         assert!(

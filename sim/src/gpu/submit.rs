@@ -40,6 +40,8 @@ pub(crate) struct Shared {
     driver: Option<Arc<dyn KernelDriver>>,
     /// Where each request's executed commands go (`SimConfig::command_log`), and the count.
     command_log: Option<(std::path::PathBuf, AtomicU64)>,
+    /// The sanitizer, when on: walkers run their threads under its checks.
+    sanitizer: Option<Arc<crate::sanitize::Sanitizer>>,
 }
 
 impl Shared {
@@ -205,6 +207,7 @@ impl Gpu {
                 doorbell: Arc::new(Doorbell::default()),
                 driver,
                 command_log: None,
+                sanitizer: None,
             }),
         })
     }
@@ -215,6 +218,19 @@ impl Gpu {
             shared.command_log = dir.map(|d| (d, AtomicU64::new(0)));
         }
         self
+    }
+
+    /// The same GPU, running walkers under `sanitizer`'s checks (before any request).
+    pub fn with_sanitizer(mut self, sanitizer: Option<Arc<crate::sanitize::Sanitizer>>) -> Self {
+        if let Some(shared) = Arc::get_mut(&mut self.shared) {
+            shared.sanitizer = sanitizer;
+        }
+        self
+    }
+
+    /// The sanitizer walkers run under, if on.
+    pub fn sanitizer(&self) -> Option<&Arc<crate::sanitize::Sanitizer>> {
+        self.shared.sanitizer.as_ref()
     }
 
     /// The error log (what the kernel's error capture shows).
@@ -361,6 +377,7 @@ fn run(shared: &Shared, image: &mut Image, job: &Job, timer: &GpuTimer) -> Resul
         regs: &mut image.regs[e],
         compute: &mut image.compute[e],
         walker: shared.walker.as_ref(),
+        sanitizer: shared.sanitizer.as_deref(),
         budget: shared.budget,
         timer,
         batch: job.batch,

@@ -12,6 +12,7 @@
 mod backend;
 mod group_size;
 mod handle;
+pub(crate) mod sanitize;
 mod simulated;
 mod topology;
 mod va;
@@ -198,6 +199,8 @@ pub(crate) struct Inner {
     va: Mutex<VaHeap>,
     /// Every live queue, to hand over held work when a host event is signalled.
     queues: Mutex<Vec<Weak<dyn HoldsWork>>>,
+    /// The in-process simulator's sanitizer, told of buffers and dispatches.
+    pub(crate) sanitize: sanitize::Sanitize,
 }
 
 impl Drop for Inner {
@@ -308,6 +311,7 @@ impl Inner {
             backend,
             va: Mutex::new(va),
             queues: Mutex::default(),
+            sanitize: sanitize::Sanitize::default(),
         }))
     }
 

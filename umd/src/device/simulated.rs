@@ -58,7 +58,10 @@ mod with {
             };
             let dev = sim::open_device(part.platform, sim_kmd(k), config)
                 .map_err(|e| Error::Sim(e.to_string()))?;
-            Self::open_device_file(format!("sim:{name}"), dev, kmd)
+            let sanitizer = dev.sanitizer();
+            let d = Self::open_device_file(format!("sim:{name}"), dev, kmd)?;
+            d.attach_sanitizer(sanitizer);
+            Ok(d)
         }
 
         /// Opens a new simulated `p` through `kmd` (default i915, which every platform offers).
@@ -66,7 +69,43 @@ mod with {
             let k = kmd.unwrap_or(KmdChoice::I915);
             let dev = sim::open_device(p, sim_kmd(k), sim::SimConfig::default())
                 .map_err(|e| Error::Sim(e.to_string()))?;
-            Self::open_device_file(format!("sim:{}", p.name()), dev, kmd)
+            let sanitizer = dev.sanitizer();
+            let d = Self::open_device_file(format!("sim:{}", p.name()), dev, kmd)?;
+            d.attach_sanitizer(sanitizer);
+            Ok(d)
+        }
+
+        /// Opens a new simulated `p` through `kmd` running the sanitizer's `checks` (a
+        /// comma-separated list as `INTEL_GPU_SANITIZE` takes it; empty: off, whatever the
+        /// environment says), its findings reported on stderr and appended to `log` as JSON
+        /// lines.
+        pub fn open_sim_sanitized(
+            p: Platform,
+            kmd: Option<KmdChoice>,
+            checks: &str,
+            log: Option<std::path::PathBuf>,
+        ) -> Result<Device> {
+            let k = kmd.unwrap_or(KmdChoice::I915);
+            let checks = sim::sanitize::Checks::parse(checks)
+                .map_err(|e| Error::Argument(format!("sanitizer: {e}")))?;
+            let config = sim::SimConfig {
+                sanitize: Some(sim::sanitize::Settings { checks, log }),
+                ..sim::SimConfig::default()
+            };
+            let dev =
+                sim::open_device(p, sim_kmd(k), config).map_err(|e| Error::Sim(e.to_string()))?;
+            let sanitizer = dev.sanitizer();
+            let d = Self::open_device_file(format!("sim:{}", p.name()), dev, kmd)?;
+            d.attach_sanitizer(sanitizer);
+            Ok(d)
+        }
+
+        /// Tells the simulator's sanitizer (if it runs one) of this device's buffers and
+        /// dispatches.
+        fn attach_sanitizer(&self, s: Option<std::sync::Arc<sim::sanitize::Sanitizer>>) {
+            if let Some(s) = s {
+                self.inner.sanitize.attach(s);
+            }
         }
     }
 }

@@ -1,0 +1,153 @@
+//! The checks by name, as `INTEL_GPU_SANITIZE` and `--sanitize` list them.
+
+use std::fmt;
+
+/// One check of the sanitizer. Every name the command line accepts is here; which of them
+/// the simulator implements is [`Check::implemented`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Check {
+    /// Global accesses against the allocations at byte granularity, shared local memory
+    /// against the work-group's size, writes to read-only buffers.
+    Memcheck,
+    /// Reads of memory never written.
+    Initcheck,
+    /// Conflicting unordered accesses of different work-items.
+    Racecheck,
+    /// Barriers and collectives not reached by the whole work-group or sub-group.
+    Synccheck,
+    /// The alignment and size rules of the block-IO extensions.
+    Alignment,
+    /// OpenCL calls that return an error.
+    Api,
+}
+
+impl Check {
+    pub const ALL: [Check; 6] = [
+        Check::Memcheck,
+        Check::Initcheck,
+        Check::Racecheck,
+        Check::Synccheck,
+        Check::Alignment,
+        Check::Api,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::Memcheck => "memcheck",
+            Check::Initcheck => "initcheck",
+            Check::Racecheck => "racecheck",
+            Check::Synccheck => "synccheck",
+            Check::Alignment => "alignment",
+            Check::Api => "api",
+        }
+    }
+
+    /// Whether the simulator performs this check (the others are refused by name).
+    pub fn implemented(self) -> bool {
+        matches!(self, Check::Memcheck | Check::Alignment)
+    }
+
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of checks; empty means the sanitizer is off.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Checks(u8);
+
+/// Why a list of check names was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChecksError {
+    #[error("unknown sanitizer check `{0}` (known: memcheck, initcheck, racecheck, synccheck, alignment, api, all)")]
+    Unknown(String),
+    #[error("sanitizer check `{0}` is not implemented yet (implemented: {1})")]
+    Absent(Check, String),
+}
+
+impl Checks {
+    pub const NONE: Checks = Checks(0);
+
+    /// Every implemented check (what `all` selects).
+    pub fn implemented() -> Checks {
+        Check::ALL
+            .into_iter()
+            .filter(|c| c.implemented())
+            .fold(Checks::NONE, Checks::with)
+    }
+
+    pub fn with(self, c: Check) -> Checks {
+        Checks(self.0 | c.bit())
+    }
+
+    pub fn has(self, c: Check) -> bool {
+        self.0 & c.bit() != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Parses a comma-separated list of check names, or `all` (every implemented check).
+    /// Blank entries are ignored; an empty list is the sanitizer off. A known check the
+    /// simulator does not implement is refused by name, never silently dropped.
+    pub fn parse(list: &str) -> Result<Checks, ChecksError> {
+        let mut set = Checks::NONE;
+        for word in list.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+            if word.eq_ignore_ascii_case("all") {
+                set = Checks(set.0 | Checks::implemented().0);
+                continue;
+            }
+            let c = Check::ALL
+                .into_iter()
+                .find(|c| c.name().eq_ignore_ascii_case(word))
+                .ok_or_else(|| ChecksError::Unknown(word.to_string()))?;
+            if !c.implemented() {
+                return Err(ChecksError::Absent(c, Checks::implemented().to_string()));
+            }
+            set = set.with(c);
+        }
+        Ok(set)
+    }
+}
+
+impl fmt::Display for Checks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<_> = Check::ALL
+            .into_iter()
+            .filter(|c| self.has(*c))
+            .map(Check::name)
+            .collect();
+        f.write_str(&names.join(","))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_parse_and_absent_checks_are_refused_by_name() {
+        let c = Checks::parse("memcheck, alignment").unwrap();
+        assert!(c.has(Check::Memcheck) && c.has(Check::Alignment));
+        assert_eq!(Checks::parse("all").unwrap(), Checks::implemented());
+        assert!(Checks::parse("").unwrap().is_empty());
+        assert_eq!(
+            Checks::parse("memcheck,racecheck"),
+            Err(ChecksError::Absent(
+                Check::Racecheck,
+                "memcheck,alignment".into()
+            ))
+        );
+        assert_eq!(
+            Checks::parse("memchek"),
+            Err(ChecksError::Unknown("memchek".into()))
+        );
+    }
+}

@@ -1,0 +1,521 @@
+//! The sanitizing view of a thread's memory: a [`Memory`] that checks each access and passes
+//! it on unchanged, so that a finding never changes what the kernel computes.
+
+use isa_encoder::model::Opcode;
+
+use super::alloc::{Allocations, Lookup};
+use super::checks::{Check, Checks};
+use super::finding::{Finding, Findings};
+use super::rules::{self, Kind};
+use crate::dataport::{span_fits, Memory, Sampler, ScratchSurface, Surface};
+use crate::error::{EuError, EuErrorKind, MemFault};
+use crate::program::operand::Loc;
+use crate::program::Program;
+use crate::regfile::{Thread, REG_BYTES};
+
+/// What the checks of one dispatch know: the checks on, the allocations, the work-group's
+/// exact shared local memory.
+#[derive(Debug)]
+pub struct Scope {
+    pub checks: Checks,
+    pub allocations: Allocations,
+    /// Bytes of shared local memory the kernel and its `local` arguments use; None where the
+    /// driver did not say (the interface descriptor's rounded size then bounds the accesses,
+    /// as it always does).
+    pub slm_bytes: Option<u32>,
+}
+
+/// Which thread runs: its work-group and index in the group.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Place {
+    pub group: [u32; 3],
+    pub thread: u32,
+}
+
+/// The send being executed.
+#[derive(Debug, Clone, Copy)]
+struct Send {
+    pc: u32,
+    mask: u32,
+    kind: Kind,
+    /// The send's first global access was checked against its block rule.
+    block_checked: bool,
+}
+
+/// A thread's memory under the sanitizer.
+pub struct Sanitizing<'a> {
+    inner: &'a mut dyn Memory,
+    prog: &'a Program,
+    scope: &'a Scope,
+    place: Place,
+    findings: &'a mut Findings,
+    send: Option<Send>,
+}
+
+impl<'a> Sanitizing<'a> {
+    pub fn new(
+        inner: &'a mut dyn Memory,
+        prog: &'a Program,
+        scope: &'a Scope,
+        place: Place,
+        findings: &'a mut Findings,
+    ) -> Self {
+        Sanitizing {
+            inner,
+            prog,
+            scope,
+            place,
+            findings,
+            send: None,
+        }
+    }
+
+    fn report(&mut self, check: Check, what: String, address: Option<u64>, alloc: Option<String>) {
+        let (offset, lanes) = self.send.map_or((u32::MAX, 0), |s| (s.pc, s.mask));
+        self.findings.add(Finding {
+            check,
+            kernel: String::new(),
+            offset,
+            disassembly: String::new(),
+            what,
+            group: self.place.group,
+            thread: self.place.thread,
+            lanes,
+            address,
+            allocation: alloc,
+            count: 1,
+        });
+    }
+
+    /// memcheck of a global access, then the block rule of the send's first access.
+    fn global(&mut self, addr: u64, len: usize, write: bool) {
+        if self.scope.checks.has(Check::Memcheck) {
+            let verb = if write { "write" } else { "read" };
+            match self.scope.allocations.find(addr, len as u64) {
+                Lookup::Inside(a) if write && a.read_only => {
+                    let d = a.to_string();
+                    self.report(
+                        Check::Memcheck,
+                        format!("{len}-byte write to a read-only allocation"),
+                        Some(addr),
+                        Some(d),
+                    );
+                }
+                Lookup::Inside(_) => {}
+                Lookup::Outside(near) => {
+                    // A 32-bit surface offset that wrapped (a negative index through a
+                    // binding table with no bounds check, LSC) lands 4 GiB past its buffer.
+                    let (addr, near, how) = match addr.checked_sub(1 << 32) {
+                        Some(w) if !self.scope.allocations.is_empty() && self.near(w) => (
+                            w,
+                            self.describe(w),
+                            " (a negative 32-bit offset from its surface)",
+                        ),
+                        _ => (addr, near.map(|a| a.to_string()), ""),
+                    };
+                    self.report(
+                        Check::Memcheck,
+                        format!("{len}-byte {verb} outside every allocation{how}"),
+                        Some(addr),
+                        near,
+                    );
+                }
+            }
+        }
+        if let Some(s) = self.send.as_mut() {
+            if !s.block_checked {
+                s.block_checked = true;
+                let kind = s.kind;
+                self.block_address(kind, addr);
+            }
+        }
+    }
+
+    /// alignment: the spec's rule for a block message's address.
+    fn block_address(&mut self, kind: Kind, addr: u64) {
+        if !self.scope.checks.has(Check::Alignment) {
+            return;
+        }
+        if let Some(rule) = rules::address_rule(kind) {
+            if !addr.is_multiple_of(rule.align) {
+                self.report(
+                    Check::Alignment,
+                    format!("block access at a pointer that breaks {}", rule.cite()),
+                    Some(addr),
+                    self.describe(addr),
+                );
+            }
+        }
+    }
+
+    /// Whether `addr` lies within 2 GiB below an allocation's start or in one: where a negative
+    /// 32-bit offset from it lands once unwrapped.
+    fn near(&self, addr: u64) -> bool {
+        match self.scope.allocations.find(addr, 1) {
+            Lookup::Inside(_) => true,
+            Lookup::Outside(Some(a)) => a.start > addr && a.start - addr <= 1 << 31,
+            Lookup::Outside(None) => false,
+        }
+    }
+
+    fn describe(&self, addr: u64) -> Option<String> {
+        match self.scope.allocations.find(addr, 1) {
+            Lookup::Inside(a) | Lookup::Outside(Some(a)) => Some(a.to_string()),
+            Lookup::Outside(None) => None,
+        }
+    }
+
+    fn slm(&mut self, offset: u32, len: usize) {
+        if !self.scope.checks.has(Check::Memcheck) {
+            return;
+        }
+        if let Some(size) = self.scope.slm_bytes {
+            if u64::from(offset) + len as u64 > u64::from(size) {
+                self.report(
+                    Check::Memcheck,
+                    format!(
+                        "{len}-byte shared local memory access at offset {offset:#x}, beyond \
+                         the work-group's {size} bytes"
+                    ),
+                    Some(u64::from(offset)),
+                    Some(format!("shared local memory of {size} bytes")),
+                );
+            }
+        }
+    }
+
+    /// An error the thread stopped with: a misaligned block message breaks its spec's rule.
+    /// The error itself stands (the GPU error is reported as without the sanitizer).
+    pub fn stopped(&mut self, e: &EuError) {
+        let EuErrorKind::Misaligned { address, align } = e.kind else {
+            return;
+        };
+        if !self.scope.checks.has(Check::Alignment) {
+            return;
+        }
+        let kind = self
+            .send
+            .filter(|s| s.pc == e.offset)
+            .map_or(Kind::Other, |s| s.kind);
+        self.send = self.send.filter(|s| s.pc == e.offset);
+        let what = match rules::address_rule(kind) {
+            Some(rule) => format!("block access at a pointer that breaks {}", rule.cite()),
+            None => format!(
+                "misaligned access: the message needs {align}-byte aligned addresses \
+                 (the thread stopped with a GPU error)"
+            ),
+        };
+        let alloc = self.describe(address);
+        self.report(Check::Alignment, what, Some(address), alloc);
+    }
+
+    /// The byte offset IGC divided by 16 for an OWord block write's header (DWord 2), when
+    /// the instruction that wrote it is a `shr` by 4 of a register that still holds it.
+    fn oword_byte_offset(&self, t: &Thread, ip: u32, header: usize) -> Option<u64> {
+        let want = header + 8;
+        let written = t.file.get(want..want + 4)?;
+        let owords = u32::from_le_bytes(written.try_into().ok()?);
+        let from = (ip as usize).saturating_sub(32);
+        let inst = self.prog.insts[from..ip as usize]
+            .iter()
+            .rev()
+            .find(|i| i.dst.loc == Loc::File && usize::from(i.dst.offs[0]) == want)?;
+        if inst.opcode != Opcode::Shr || inst.src[0].loc != Loc::File || inst.src[1].loc != Loc::Imm
+        {
+            return None;
+        }
+        let o = usize::from(inst.src[1].offs[0]);
+        if inst.src[1].imm.get(o).copied()? != 4 {
+            return None;
+        }
+        let s = usize::from(inst.src[0].offs[0]);
+        let bytes = u32::from_le_bytes(t.file.get(s..s + 4)?.try_into().ok()?);
+        (bytes >> 4 == owords).then_some(u64::from(bytes))
+    }
+
+    /// alignment checks a send's header shows before any access.
+    fn header_rules(&mut self, t: &Thread, ip: u32, kind: Kind, src0: usize) {
+        let dw = |i: usize| {
+            t.file
+                .get(src0 + 4 * i..src0 + 4 * i + 4)
+                .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        match kind {
+            Kind::BlockWriteOwords { bti } => {
+                if let Some(off) = self.oword_byte_offset(t, ip, src0) {
+                    if let Ok((base, _)) = self.inner.surface_span(bti) {
+                        self.block_address(kind, base.wrapping_add(off));
+                    }
+                }
+                if let Some(s) = self.send.as_mut() {
+                    s.block_checked = true;
+                }
+            }
+            Kind::MediaRead | Kind::MediaWrite => {
+                if let Some(s) = self.send.as_mut() {
+                    s.block_checked = true;
+                }
+                let x = dw(0) as i32;
+                let width = (dw(2) & 0x3f) + 1;
+                let height = (dw(2) >> 16 & 0x3f) + 1;
+                let legal = rules::media_max_height(width).is_some_and(|h| height <= h);
+                if !legal {
+                    self.report(
+                        Check::Alignment,
+                        format!(
+                            "media block of {width} bytes by {height} rows breaks {}",
+                            rules::MEDIA_BLOCK_SIZE.cite()
+                        ),
+                        None,
+                        None,
+                    );
+                }
+                if kind == Kind::MediaWrite && x % 4 != 0 {
+                    self.report(
+                        Check::Alignment,
+                        format!(
+                            "image block write at byte x {x} breaks {}",
+                            rules::IMAGE_BLOCK_WRITE_X.cite()
+                        ),
+                        None,
+                        None,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Memory for Sanitizing<'_> {
+    fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
+        self.global(addr, buf.len(), false);
+        self.inner.read(addr, buf)
+    }
+    fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        self.global(addr, data.len(), true);
+        self.inner.write(addr, data)
+    }
+    fn slm_read(&mut self, offset: u32, buf: &mut [u8]) -> Result<(), MemFault> {
+        self.slm(offset, buf.len());
+        self.inner.slm_read(offset, buf)
+    }
+    fn slm_write(&mut self, offset: u32, data: &[u8]) -> Result<(), MemFault> {
+        self.slm(offset, data.len());
+        self.inner.slm_write(offset, data)
+    }
+    fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
+        self.inner.surface(bti)
+    }
+    fn surface_span(&mut self, bti: u32) -> Result<(u64, u64), MemFault> {
+        self.inner.surface_span(bti)
+    }
+    fn sampler(&mut self, index: u32) -> Result<Sampler, MemFault> {
+        self.inner.sampler(index)
+    }
+    fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
+        self.inner.surface_state(offset)
+    }
+    fn general_state_base(&mut self) -> Result<u64, MemFault> {
+        self.inner.general_state_base()
+    }
+    fn scratch_surface(&mut self, offset: u32) -> Result<ScratchSurface, MemFault> {
+        self.inner.scratch_surface(offset)
+    }
+    fn atomic(
+        &mut self,
+        addr: u64,
+        width: usize,
+        update: &dyn Fn(u64) -> Option<u64>,
+    ) -> Result<u64, MemFault> {
+        self.global(addr, width, true);
+        self.inner.atomic(addr, width, update)
+    }
+    fn read_all(&mut self, addr: u64, buf: &mut [u8]) -> bool {
+        // Checked only when it happened: otherwise the one-by-one accesses follow.
+        let done = self.inner.read_all(addr, buf);
+        if done {
+            self.global(addr, buf.len(), false);
+        }
+        done
+    }
+    fn write_all(&mut self, addr: u64, data: &[u8]) -> bool {
+        let done = self.inner.write_all(addr, data);
+        if done {
+            self.global(addr, data.len(), true);
+        }
+        done
+    }
+    fn surface_read_all(&mut self, bti: u32, offset: u64, align: u64, buf: &mut [u8]) -> bool {
+        let Ok((base, width)) = self.inner.surface_span(bti) else {
+            return false;
+        };
+        if !span_fits(base, width, offset, align, buf.len()) {
+            return false;
+        }
+        let done = self.inner.surface_read_all(bti, offset, align, buf);
+        if done {
+            self.global(base.wrapping_add(offset), buf.len(), false);
+        }
+        done
+    }
+    fn surface_write_all(&mut self, bti: u32, offset: u64, align: u64, data: &[u8]) -> bool {
+        let Ok((base, width)) = self.inner.surface_span(bti) else {
+            return false;
+        };
+        if !span_fits(base, width, offset, align, data.len()) {
+            return false;
+        }
+        let done = self.inner.surface_write_all(bti, offset, align, data);
+        if done {
+            self.global(base.wrapping_add(offset), data.len(), true);
+        }
+        done
+    }
+    fn slm_read_all(&mut self, offset: u32, buf: &mut [u8]) -> bool {
+        let done = self.inner.slm_read_all(offset, buf);
+        if done {
+            self.slm(offset, buf.len());
+        }
+        done
+    }
+    fn slm_write_all(&mut self, offset: u32, data: &[u8]) -> bool {
+        let done = self.inner.slm_write_all(offset, data);
+        if done {
+            self.slm(offset, data.len());
+        }
+        done
+    }
+    fn barrier_signal(&mut self) {
+        self.inner.barrier_signal()
+    }
+    fn fence(&mut self) {
+        self.inner.fence()
+    }
+    fn out_of_surface(&mut self, base: u64, limit: u64, offset: u64, len: usize, write: bool) {
+        if !self.scope.checks.has(Check::Memcheck) {
+            return;
+        }
+        // A 32-bit offset with its top bit set is a negative index that wrapped.
+        let signed = match u32::try_from(offset) {
+            Ok(o) => i64::from(o as i32),
+            Err(_) => offset as i64,
+        };
+        let addr = base.wrapping_add(signed as u64);
+        let verb = if write { "write" } else { "read" };
+        let d = self.describe(addr);
+        self.report(
+            Check::Memcheck,
+            format!(
+                "{len}-byte {verb} at offset {signed} of a {limit}-byte buffer surface, past its \
+                 bounds (the data port {})",
+                if write { "drops it" } else { "reads zeros" }
+            ),
+            Some(addr),
+            d,
+        );
+    }
+    fn observes_sends(&self) -> bool {
+        true
+    }
+    fn on_send(&mut self, t: &Thread, ip: u32, mask: u32) {
+        let Some(inst) = self.prog.insts.get(ip as usize) else {
+            return;
+        };
+        let Some(plan) = inst.send.as_ref() else {
+            return;
+        };
+        let kind = match plan.desc {
+            isa_encoder::model::SendDesc::Imm(desc) => {
+                rules::classify(self.prog.platform, plan.sfid, desc)
+            }
+            isa_encoder::model::SendDesc::Reg(_) => Kind::Other,
+        };
+        self.send = Some(Send {
+            pc: inst.pc,
+            mask,
+            kind,
+            block_checked: false,
+        });
+        if self.scope.checks.has(Check::Alignment) {
+            self.header_rules(t, ip, kind, usize::from(plan.src0_reg) * REG_BYTES);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataport::NoMemory;
+    use crate::sanitize::Allocation;
+    use platform::Platform;
+
+    fn scope() -> Scope {
+        Scope {
+            checks: Checks::implemented(),
+            allocations: Allocations::new(vec![
+                Allocation {
+                    start: 0x1000,
+                    size: 0x1000,
+                    label: "GEM object".into(),
+                    read_only: false,
+                    exact: false,
+                },
+                Allocation {
+                    start: 0x1000,
+                    size: 100,
+                    label: "buffer".into(),
+                    read_only: true,
+                    exact: true,
+                },
+            ]),
+            slm_bytes: Some(256),
+        }
+    }
+
+    #[test]
+    fn accesses_are_checked_at_byte_granularity_and_passed_on() {
+        let prog = Program::decode(Platform::Tgllp, &[]);
+        let scope = scope();
+        let mut findings = Findings::default();
+        let mut mem = NoMemory;
+        let mut s = Sanitizing::new(&mut mem, &prog, &scope, Place::default(), &mut findings);
+        let mut buf = [0u8; 4];
+        // Inside: no finding (NoMemory still faults: the access is passed on unchanged).
+        assert!(s.read(0x1000 + 96, &mut buf).is_err());
+        // The buffer's last 2 bytes and 2 of padding; a write to the read-only buffer.
+        let _ = s.read(0x1000 + 98, &mut buf);
+        let _ = s.write(0x1000, &buf);
+        // SLM: the last int is fine, one past it not.
+        let _ = s.slm_read(252, &mut buf);
+        let _ = s.slm_write(256, &buf);
+        // Past a surface: a negative 32-bit offset is reported where it points.
+        s.out_of_surface(0x1000, 100, 0xffff_fffc, 4, false);
+        let f = findings.into_vec();
+        assert_eq!(f.len(), 1, "{f:?}");
+        // One instruction (none: offset u32::MAX here), one check: counted.
+        assert_eq!(f[0].count, 4);
+        assert_eq!(f[0].check, Check::Memcheck);
+        assert_eq!(f[0].address, Some(0x1000 + 98));
+    }
+
+    #[test]
+    fn unwrapped_negative_offsets_name_the_buffer_before_them() {
+        let prog = Program::decode(Platform::Dg2, &[]);
+        let scope = scope();
+        let mut findings = Findings::default();
+        let mut mem = NoMemory;
+        let mut s = Sanitizing::new(&mut mem, &prog, &scope, Place::default(), &mut findings);
+        let mut buf = [0u8; 4];
+        // LSC through a binding table: base 0x1000 + 0xfffffffc, no bounds check.
+        let _ = s.read(0x1000 + 0xffff_fffc, &mut buf);
+        let f = findings.into_vec();
+        assert_eq!(f[0].address, Some(0xffc));
+        assert!(f[0]
+            .allocation
+            .as_deref()
+            .unwrap()
+            .starts_with("buffer of 100 bytes"));
+        assert!(f[0].what.contains("negative 32-bit offset"));
+    }
+}

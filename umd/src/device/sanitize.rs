@@ -1,0 +1,46 @@
+//! What the simulator's sanitizer learns from this driver when the device is the simulator
+//! in this process: each buffer's exact size (a GEM object is page-rounded), buffers kernels
+//! only read, and each dispatch's kernel name and shared local memory. Without the `sim`
+//! feature, or on any other device, every call does nothing.
+
+use std::ops::Range;
+
+/// The sanitizer of the device, if it is the in-process simulator running one.
+#[derive(Default)]
+pub(crate) struct Sanitize {
+    #[cfg(feature = "sim")]
+    hook: std::sync::OnceLock<std::sync::Arc<sim::sanitize::Sanitizer>>,
+}
+
+impl Sanitize {
+    /// The simulator's sanitizer (set once, when the device opens).
+    #[cfg(feature = "sim")]
+    pub fn attach(&self, s: std::sync::Arc<sim::sanitize::Sanitizer>) {
+        let _ = self.hook.set(s);
+    }
+
+    /// A buffer of exactly `size` bytes at `start`.
+    pub fn buffer(&self, _start: u64, _size: u64, _read_only: bool) {
+        #[cfg(feature = "sim")]
+        if let Some(s) = self.hook.get() {
+            s.register_buffer(_start, _size, _read_only);
+        }
+    }
+
+    /// The buffers in `range` (a GEM object's addresses) are gone.
+    pub fn release(&self, _range: Range<u64>) {
+        #[cfg(feature = "sim")]
+        if let Some(s) = self.hook.get() {
+            s.release_buffers(_range);
+        }
+    }
+
+    /// The walkers whose indirect data lies in `indirect` run `kernel` from byte `entry` of
+    /// its binary with `slm` bytes of shared local memory.
+    pub fn dispatch(&self, _indirect: Range<u64>, _kernel: &str, _entry: u32, _slm: u32) {
+        #[cfg(feature = "sim")]
+        if let Some(s) = self.hook.get() {
+            s.register_dispatch(_indirect, _kernel, _entry, _slm);
+        }
+    }
+}

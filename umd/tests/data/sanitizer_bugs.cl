@@ -1,0 +1,61 @@
+// Seeded bugs for the sanitizer: each kernel `bug_*` has one bug, its twin `ok_*` none. The
+// host sizes every buffer to exactly the work-items it runs (`umd/tests/sanitizer_sim.rs`).
+__kernel void ok_global_overflow(__global const int *a, __global int *b, int n) {
+    int i = get_global_id(0);
+    b[i] = a[i] + 1;
+}
+__kernel void bug_global_overflow(__global const int *a, __global int *b, int n) {
+    int i = get_global_id(0);
+    b[i] = a[i + 1] + 1;
+}
+__kernel void ok_negative_index(__global const int *a, __global int *b, int n) {
+    int i = get_global_id(0);
+    b[i] = a[i] * 2;
+}
+__kernel void bug_negative_index(__global const int *a, __global int *b, int n) {
+    int i = get_global_id(0);
+    b[i] = a[i - n] * 2;
+}
+__kernel void ok_slm_overflow(__global const int *a, __global int *b, int n) {
+    __local int tmp[64];
+    int l = get_local_id(0);
+    tmp[l] = a[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    b[get_global_id(0)] = tmp[63 - l];
+}
+__kernel void bug_slm_overflow(__global const int *a, __global int *b, int n) {
+    __local int tmp[64];
+    int l = get_local_id(0);
+    tmp[l + n] = a[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    b[get_global_id(0)] = tmp[63 - l];
+}
+__kernel void ok_read_only_write(__global const int *a, __global int *b, int n) {
+    int i = get_global_id(0);
+    b[i] = a[i] + n;
+}
+__kernel void bug_read_only_write(__global int *a, __global int *b, int n) {
+    int i = get_global_id(0);
+    b[i] = a[i] + n;
+    a[i] = 0;
+}
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void ok_block_read(__global const uint *a, __global uint *b, int off) {
+    uint v = intel_sub_group_block_read((__global const uint *)((__global const char *)a + off));
+    b[get_global_id(0)] = v;
+}
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void bug_block_read(__global const uint *a, __global uint *b, int off) {
+    uint v = intel_sub_group_block_read((__global const uint *)((__global const char *)a + off + 2));
+    b[get_global_id(0)] = v;
+}
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void ok_block_write(__global const uint *a, __global uint *b, int off) {
+    uint v = a[get_global_id(0)];
+    intel_sub_group_block_write((__global uint *)((__global char *)b + off), v);
+}
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void bug_block_write(__global const uint *a, __global uint *b, int off) {
+    uint v = a[get_global_id(0)];
+    intel_sub_group_block_write((__global uint *)((__global char *)b + off + 4), v);
+}
