@@ -412,7 +412,7 @@ fn nd_range(
 
 entry! {
     /// cl_khr_suggested_local_work_size: the local size an enqueue of `kernel` on
-    /// `command_queue` with a NULL local size would run ([`nd_range`]), after the checks
+    /// `command_queue` with a NULL local size would run (`nd_range`), after the checks
     /// clEnqueueNDRangeKernel makes of the same arguments.
     fn clGetKernelSuggestedLocalWorkSizeKHR(
         command_queue: cl_command_queue,
