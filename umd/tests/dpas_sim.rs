@@ -191,18 +191,9 @@ fn random(rng: &mut TestRng, n: usize, float: Option<&str>) -> Vec<u8> {
     v
 }
 
+/// One work-group of one sub-group of 8 ([`dispatch_groups`] with 256 bytes of output).
 fn dispatch(d: &Device, k: &Kernel, bufs: [&[u8]; 3], out_len: usize) -> Result<Vec<u8>, String> {
-    let mut args = Vec::new();
-    for b in bufs {
-        let buf = d.create_buffer(b.len() as u64).unwrap();
-        buf.write(0, b).unwrap();
-        args.push(ArgValue::Buffer(buf));
-    }
-    let o = d.create_buffer(out_len as u64).unwrap();
-    args.push(ArgValue::Buffer(o.clone()));
-    let range = NdRange::new(&[8], Some(&[8]), k.simd, None).map_err(|e| e.to_string())?;
-    d.dispatch(k, &range, &args).map_err(|e| e.to_string())?;
-    Ok(o.to_vec().unwrap())
+    dispatch_groups(d, k, bufs, out_len, 8)
 }
 
 #[test]
@@ -341,7 +332,8 @@ kernel void k_{n}(global const {aty} *a, global const {bty} *b, global const {ac
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
-/// Like [`dispatch`], over `out_len / 256` sub-groups of 8 in work-groups of `local`.
+/// The kernel over `out_len / 256` sub-groups of 8 in work-groups of `local`, buffers `bufs`
+/// and an output of `out_len` bytes, which it returns.
 fn dispatch_groups(
     d: &Device,
     k: &Kernel,
