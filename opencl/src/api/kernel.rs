@@ -423,16 +423,8 @@ entry! {
         suggested_local_work_size: *mut usize,
     ) -> cl_int {
         info::status(|| {
-            let q = Handle::<Queue>::get(command_queue)?;
-            let k = Handle::<Kernel>::get(kernel)?;
-            if !Arc::ptr_eq(&q.obj.context, &k.obj.program.obj.context) {
-                return Err(CL_INVALID_CONTEXT);
-            }
+            let (q, k, dims) = launch(command_queue, kernel, work_dim)?;
             let uk = k.obj.on(&q.obj.device)?;
-            if !(1..=3).contains(&work_dim) {
-                return Err(CL_INVALID_WORK_DIMENSION);
-            }
-            let dims = work_dim as usize;
             // SAFETY: the application's arrays of work_dim elements (or NULL).
             let global = unsafe { sizes(global_work_size, dims, CL_INVALID_GLOBAL_WORK_SIZE) }?
                 .ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
@@ -459,6 +451,25 @@ entry! {
             Ok(())
         })
     }
+}
+
+/// An ND-range's queue, kernel and number of dimensions.
+type Launch = (Arc<Handle<Queue>>, Arc<Handle<Kernel>>, usize);
+
+/// The queue and kernel of an ND-range, checked in clEnqueueNDRangeKernel's order: both
+/// valid, one context, the kernel built for the queue's device, `work_dim` 1 to 3 (returned
+/// as the number of dimensions).
+fn launch(queue: cl_command_queue, kernel: cl_kernel, work_dim: cl_uint) -> Result<Launch, cl_int> {
+    let q = Handle::<Queue>::get(queue)?;
+    let k = Handle::<Kernel>::get(kernel)?;
+    if !Arc::ptr_eq(&q.obj.context, &k.obj.program.obj.context) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    k.obj.on(&q.obj.device)?;
+    if !(1..=3).contains(&work_dim) {
+        return Err(CL_INVALID_WORK_DIMENSION);
+    }
+    Ok((q, k, work_dim as usize))
 }
 
 /// `n` (1 to 3) size_t values at `p`, then zeros: None for NULL; `err` when one does not fit
@@ -494,16 +505,8 @@ unsafe fn ndrange(
         *const usize,
     ),
 ) -> Result<Command, cl_int> {
-    let q = Handle::<Queue>::get(queue)?;
-    let k = Handle::<Kernel>::get(kernel)?;
-    if !Arc::ptr_eq(&q.obj.context, &k.obj.program.obj.context) {
-        return Err(CL_INVALID_CONTEXT);
-    }
+    let (q, k, dims) = launch(queue, kernel, work_dim)?;
     let uk = k.obj.on(&q.obj.device)?;
-    if !(1..=3).contains(&work_dim) {
-        return Err(CL_INVALID_WORK_DIMENSION);
-    }
-    let dims = work_dim as usize;
     // SAFETY: the application's arrays of work_dim elements.
     let global = unsafe { sizes(global_work_size, dims, CL_INVALID_GLOBAL_WORK_SIZE) }?
         // OpenCL 2.1+: a NULL global size, like a zero one, runs nothing (the
