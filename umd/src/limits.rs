@@ -34,6 +34,11 @@ pub fn check_kernel(k: &Kernel, p: Platform) -> Result<()> {
     if k.isa.is_empty() {
         return Err(bad("the binary holds no ISA for it".into()));
     }
+    if let Some(r) = k.unresolved().next() {
+        return Err(bad(format!(
+            "unresolved {r}: nothing in the program defines it"
+        )));
+    }
     if !matches!(k.simd_size, 8 | 16 | 32) {
         return Err(bad(format!("SIMD{} is not a dispatch width", k.simd_size)));
     }

@@ -296,6 +296,7 @@ fn relocation_past_the_address_space_is_an_error() {
         segment: Some(umd::program::Segment::Constant),
         symbol_offset: 0,
         addend: 0,
+        defined: true,
     };
     let mut isa = vec![0u8; 64];
     let placed = umd::segments::Placed::default();

@@ -164,8 +164,28 @@ pub fn compile(
     result
 }
 
-/// The kernel names of a binary for `device`, or why it is not one.
+/// The kernel names of an executable binary for `device`, or why it cannot run there: not
+/// a binary for the device ([`device_binary`]), or a kernel calling a function nothing in the
+/// program defines (an OpenCL C declaration without a body). Intel's runtime refuses the
+/// latter when it links the program; so does this one, at build and link.
 pub fn check_binary(device: &Device, bytes: &[u8]) -> Result<Vec<String>, String> {
+    let prog = device_binary(device, bytes)?;
+    let unresolved: Vec<String> = prog
+        .kernels
+        .iter()
+        .flat_map(|k| {
+            k.unresolved()
+                .map(move |r| format!("error: unresolved {r} in kernel `{}`", k.name))
+        })
+        .collect();
+    if !unresolved.is_empty() {
+        return Err(unresolved.join("\n"));
+    }
+    Ok(prog.kernels.iter().map(|k| k.name.clone()).collect())
+}
+
+/// The parsed binary, when it is one for `device`, or why it is not.
+pub fn device_binary(device: &Device, bytes: &[u8]) -> Result<umd::program::Program, String> {
     let prog = umd::program::parse(bytes).map_err(|e| e.to_string())?;
     // ocloc names the target in every binary it makes (patch tokens: GFXCORE_FAMILY, zebin:
     // PRODUCT_FAMILY); one naming another platform, or none of ours, is not this device's.
@@ -184,5 +204,5 @@ pub fn check_binary(device: &Device, bytes: &[u8]) -> Result<Vec<String>, String
             ))
         }
     }
-    Ok(prog.kernels.iter().map(|k| k.name.clone()).collect())
+    Ok(prog)
 }

@@ -119,8 +119,9 @@ pub const EXTENSIONS: &[Extension] = &[
     // ulong sub-group block reads and writes on buffers and images, which ocloc compiles to
     // the same block messages as the narrower types (`tests/python/subgroups_long.py`). Not
     // cl_intel_split_work_group_barrier, which NEO lists: Debian's IGC defines its macro but
-    // leaves `intel_work_group_barrier_arrive`/`_wait` as calls to undefined functions (NEO
-    // refuses such a program: "unresolved external symbol _Z31intel_work_group_barrier_arrivej").
+    // leaves `intel_work_group_barrier_arrive`/`_wait` as calls to undefined functions, so the
+    // build fails ("unresolved external symbol _Z31intel_work_group_barrier_arrivej"), here as
+    // under NEO.
     ext("cl_intel_subgroups_long", Needs::Always),
 ];
 

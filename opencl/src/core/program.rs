@@ -10,7 +10,7 @@ use opencl_sys::*;
 
 use crate::compiler::link::{ir_from_binary, Ir};
 use crate::compiler::spirv;
-use crate::core::build::{asks_arg_info, check_binary, compile, Build};
+use crate::core::build::{asks_arg_info, check_binary, compile, device_binary, Build};
 use crate::core::context::Context;
 use crate::core::device::{Device, SPIRV_VERSIONS};
 use crate::core::handle::{ClObject, Handle, Kind};
@@ -182,8 +182,10 @@ pub fn binary_build(device: &Device, bytes: Vec<u8>) -> (Build, cl_int) {
             };
             (build, CL_SUCCESS)
         }
-        Ok(None) => match check_binary(device, &bytes) {
-            Ok(kernels) => {
+        // An executable is checked for what it links against when it is built.
+        Ok(None) => match device_binary(device, &bytes) {
+            Ok(prog) => {
+                let kernels = prog.kernels.iter().map(|k| k.name.clone()).collect();
                 let build = Build {
                     status: CL_BUILD_NONE,
                     options: String::new(),

@@ -233,6 +233,20 @@ pub enum RelocKind {
     Other(u32),
 }
 
+impl RelocKind {
+    /// The kind of relocation type `r_type`, numbered alike in zebin (`R_ZE_*`) and in patch
+    /// tokens' relocation tables (vISA's `GenRelocType`).
+    pub fn from_type(r_type: u32) -> Self {
+        match r_type {
+            1 => Self::Address64,
+            2 => Self::Address32Lo,
+            3 => Self::Address32Hi,
+            4 => Self::PerThreadPayloadOffset,
+            other => Self::Other(other),
+        }
+    }
+}
+
 /// A place in the ISA that must be patched with a symbol's address: the base of `segment`
 /// plus `symbol_offset` plus `addend`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -245,6 +259,20 @@ pub struct IsaRelocation {
     /// The symbol's offset in its segment (`st_value`).
     pub symbol_offset: u64,
     pub addend: i64,
+    /// The program defines `symbol` (false: an external symbol nothing in the program
+    /// defines, which no loader can resolve).
+    pub defined: bool,
+}
+
+impl std::fmt::Display for IsaRelocation {
+    /// How a loader names an unresolvable relocation (NEO's words, with the offset in hex).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "external symbol `{}` at ISA offset {:#x}",
+            self.symbol, self.offset
+        )
+    }
 }
 
 /// One kernel from an ocloc binary.
@@ -296,6 +324,14 @@ pub struct Kernel {
     /// printf's format strings and string arguments by index (patch tokens' STRING tokens;
     /// zebin keeps them in the program's string segment, so it is empty there).
     pub printf_strings: Vec<(u32, Vec<u8>)>,
+}
+
+impl Kernel {
+    /// The relocations against symbols nothing in the program defines: calls to functions that
+    /// were declared but never given a body, which the kernel cannot run without.
+    pub fn unresolved(&self) -> impl Iterator<Item = &IsaRelocation> {
+        self.isa_relocations.iter().filter(|r| !r.defined)
+    }
 }
 
 /// Which driver allocation a [`DriverSurface`] covers.

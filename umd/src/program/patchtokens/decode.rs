@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use super::function_tables;
 use super::raw::{RawKernel, RawToken};
 use super::tokens::{self as t, data as dp};
 use crate::program::bytes::{c_string, Bytes};
@@ -164,6 +165,20 @@ pub fn kernel(raw: &RawKernel<'_>) -> Result<Kernel> {
                 args.entry(tok.field(0)?).or_default().sampler = Some(tok.field(2)?);
             }
             t::DATA_PARAMETER_BUFFER => data_parameter(tok, &mut args, &mut implicit)?,
+            // Whether each symbol is defined is known once every kernel's symbol table is read.
+            t::PROGRAM_RELOCATION_TABLE => {
+                for r in function_tables::relocations(tok)? {
+                    k.isa_relocations.push(IsaRelocation {
+                        offset: u64::from(r.offset),
+                        kind: RelocKind::from_type(r.r_type),
+                        symbol: r.symbol,
+                        segment: None,
+                        symbol_offset: 0,
+                        addend: 0,
+                        defined: false,
+                    });
+                }
+            }
             _ => {}
         }
     }

@@ -2,6 +2,7 @@
 //! headers, heaps and patch tokens.
 
 mod decode;
+mod function_tables;
 pub mod raw;
 pub mod tokens;
 
@@ -94,6 +95,20 @@ pub fn parse(file: &[u8]) -> Result<Program> {
     }
     for k in &raw.kernels {
         program.kernels.push(decode::kernel(k)?);
+    }
+    // A relocation's symbol is defined when some kernel's symbol table names it.
+    let mut defined = std::collections::HashSet::new();
+    for tok in raw.kernels.iter().flat_map(|k| &k.tokens) {
+        if tok.id == tokens::PROGRAM_SYMBOL_TABLE {
+            defined.extend(function_tables::defined_symbols(tok)?);
+        }
+    }
+    for r in program
+        .kernels
+        .iter_mut()
+        .flat_map(|k| &mut k.isa_relocations)
+    {
+        r.defined = defined.contains(&r.symbol);
     }
     Ok(program)
 }

@@ -215,13 +215,7 @@ pub fn kernel(
             })?;
             isa_relocations.push(IsaRelocation {
                 offset: r.offset,
-                kind: match r.r_type {
-                    1 => RelocKind::Address64,
-                    2 => RelocKind::Address32Lo,
-                    3 => RelocKind::Address32Hi,
-                    4 => RelocKind::PerThreadPayloadOffset,
-                    other => RelocKind::Other(other),
-                },
+                kind: RelocKind::from_type(r.r_type),
                 symbol: symbol.name.clone(),
                 segment: elf
                     .sections
@@ -229,6 +223,8 @@ pub fn kernel(
                     .and_then(|s| Segment::of_section(&s.name)),
                 symbol_offset: symbol.value,
                 addend: r.addend,
+                // Section index 0 is SHN_UNDEF.
+                defined: symbol.section != 0,
             });
         }
     }
