@@ -306,6 +306,124 @@ fn pyopencl_subgroups_long_on_each_simulated_device() {
     }
 }
 
+/// cl_intel_media_block_io (`python/media_block_io.py`): sub-group media block reads and
+/// writes of every element type, vector size, width and height the compiler accepts, at SIMD8
+/// and SIMD16, against the region-to-work-item layout the extension's text gives, on every
+/// simulated device, from OpenCL C and as SPIR-V from ocloc (cl_intel_spirv_media_block_io);
+/// and the same script through Intel's runtime (NEO) on the same simulated GPUs, which binds
+/// media-block images with their Width in DWords.
+#[test]
+fn pyopencl_media_block_io_on_each_simulated_device_and_under_neo() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/media_block_io.py"
+    );
+    let ocloc = require!(Oracle::Ocloc);
+    let dir = tempfile::tempdir().unwrap();
+    let neo = support::neo_icd(dir.path(), "media block io under NEO");
+    for p in Platform::ALL {
+        let dev = format!("sim:{}", p.name());
+        let mut runs = vec![
+            (dev.clone(), support::command(&python, &icd, &dev)),
+            // The kernels as SPIR-V from ocloc: cl_intel_spirv_media_block_io.
+            (format!("{dev}, SPIR-V"), {
+                let mut cmd = support::command(&python, &icd, &dev);
+                cmd.arg(script).arg(&ocloc);
+                cmd
+            }),
+        ];
+        if let Some(neo) = &neo {
+            let mut cmd = support::neo_command(&python, neo, p);
+            // Each runtime compiles for itself.
+            cmd.env("PYOPENCL_NO_CACHE", "1");
+            runs.push((format!("NEO on {dev}"), cmd));
+        }
+        for (who, mut cmd) in runs {
+            if !who.ends_with("SPIR-V") {
+                cmd.arg(script);
+            }
+            let out = support::run(&mut cmd);
+            assert!(!out.contains("FAIL"), "{who}:\n{out}");
+            assert!(
+                out.contains("ok   SIMD16 write_ui8 8x8: region element e < 64"),
+                "{who}:\n{out}"
+            );
+        }
+    }
+}
+
+/// cl_intel_subgroup_local_block_io (`python/local_block_io.py`): sub-group block reads and
+/// writes on `local` pointers of every type and vector size at SIMD8 and SIMD16, in the layout
+/// the extension gives; listed on icllp, tgllp and dg2 and not on skl, as Intel's runtime lists
+/// it, and the same script gives the same answers through NEO on the simulator.
+#[test]
+fn pyopencl_local_block_io_where_neo_lists_it() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/local_block_io.py"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let neo = support::neo_icd(dir.path(), "local block io under NEO");
+    for p in Platform::ALL {
+        let dev = format!("sim:{}", p.name());
+        let mut runs = vec![(dev.clone(), support::command(&python, &icd, &dev))];
+        if let Some(neo) = &neo {
+            let mut cmd = support::neo_command(&python, neo, p);
+            cmd.env("PYOPENCL_NO_CACHE", "1");
+            runs.push((format!("NEO on {dev}"), cmd));
+        }
+        for (who, mut cmd) in runs {
+            let out = support::run(cmd.arg(script));
+            assert!(!out.contains("FAIL"), "{who}:\n{out}");
+            let listed = p != Platform::Skl;
+            let checked = "ok   SIMD16 intel_sub_group_block_write_ul8(local ulong*)";
+            assert_eq!(out.contains(checked), listed, "{who}:\n{out}");
+            assert_eq!(out.contains("absent"), !listed, "{who}:\n{out}");
+        }
+    }
+}
+
+/// cl_intel_dot_accumulate (`python/dot_accumulate.py`: the macro and the dp4a built-ins
+/// against their formula) and cl_intel_bfloat16_conversions (`python/bfloat16_conversions.py`:
+/// round-to-nearest-even float to bfloat16 and back, every vector width): listed on dg2 only, as
+/// Intel's runtime lists them; each script gives the same answers through NEO on the simulator.
+#[test]
+fn pyopencl_dot_accumulate_and_bfloat16_conversions_where_neo_lists_them() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let dir = tempfile::tempdir().unwrap();
+    let neo = support::neo_icd(dir.path(), "dot accumulate and bfloat16 under NEO");
+    for (script, checked) in [
+        ("dot_accumulate.py", "ok   __builtin_IB_dp4a_us"),
+        (
+            "bfloat16_conversions.py",
+            "ok   intel_convert_as_bfloat1616_float16",
+        ),
+    ] {
+        let script = format!("{}/tests/python/{script}", env!("CARGO_MANIFEST_DIR"));
+        for p in Platform::ALL {
+            let dev = format!("sim:{}", p.name());
+            let mut runs = vec![(dev.clone(), support::command(&python, &icd, &dev))];
+            if let Some(neo) = neo.as_ref().filter(|_| p == Platform::Dg2) {
+                let mut cmd = support::neo_command(&python, neo, p);
+                cmd.env("PYOPENCL_NO_CACHE", "1");
+                runs.push((format!("NEO on {dev}"), cmd));
+            }
+            for (who, mut cmd) in runs {
+                let out = support::run(cmd.arg(&script));
+                assert!(!out.contains("FAIL"), "{who} {script}:\n{out}");
+                let listed = p == Platform::Dg2;
+                assert_eq!(out.contains(checked), listed, "{who} {script}:\n{out}");
+                assert_eq!(out.contains("absent"), !listed, "{who} {script}:\n{out}");
+            }
+        }
+    }
+}
+
 /// The functions of cl_intel_subgroup_matrix_multiply_accumulate (`python/matrix_mad.py`): on
 /// dg2, int8 and fp16 `matrix_mad` (dpas) against numpy's product; the extension itself is not
 /// listed, since Debian's compiler does not define it.
@@ -421,5 +539,35 @@ fn pyopencl_opencl_c_3_features_on_each_simulated_device() {
         ] {
             assert!(out.contains(line), "{dev}: no {line:?}:\n{out}");
         }
+    }
+}
+
+/// cl_khr_spirv_no_integer_wrap_decoration (`python/no_integer_wrap.py`): a SPIR-V 1.2 module
+/// using SPV_KHR_no_integer_wrap_decoration (`spirv/no_integer_wrap.spvasm`, assembled by
+/// spirv-as) builds and computes its formula on every simulated device.
+#[test]
+fn pyopencl_no_integer_wrap_decoration_on_each_simulated_device() {
+    let python = require!(Oracle::PyOpenCl);
+    let spirv_as = require!(Oracle::SpirvAs);
+    let icd = support::icd();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/no_integer_wrap.py"
+    );
+    let module = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/spirv/no_integer_wrap.spvasm"
+    );
+    for dev in support::SIM_DEVICES {
+        let out = support::run(
+            support::command(&python, &icd, dev)
+                .arg(script)
+                .arg(&spirv_as)
+                .arg(module),
+        );
+        assert!(
+            !out.contains("FAIL") && out.contains("ok   a SPIR-V 1.2 module with NoSignedWrap"),
+            "{dev}:\n{out}"
+        );
     }
 }

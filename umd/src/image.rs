@@ -666,4 +666,18 @@ impl Image {
         };
         Ok(linear_image_surface(p, self.gpu_address(), &shape)?)
     }
+
+    /// The RENDER_SURFACE_STATE a kernel argument the compiler marks as a 2D media-block image
+    /// (the image of `intel_sub_group_block_read`/`_media_block_read` and their writes) is bound
+    /// with: as [`Image::surface_state`], with Width counting the row's DWords whatever the
+    /// format, since the media block messages bound a row by Width + 1 DWords. NEO programs
+    /// such arguments the same way (`setWidthForMediaBlockSurfaceState`).
+    pub fn media_block_surface_state(&self, p: Platform) -> Result<RenderSurfaceState> {
+        let mut s = self.surface_state(p)?;
+        let row = u64::from(self.width) * u64::from(self.format.desc().bytes_per_element);
+        s.width = u32::try_from(row.div_ceil(4))
+            .unwrap_or(u32::MAX)
+            .saturating_sub(1);
+        Ok(s)
+    }
 }

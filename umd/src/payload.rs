@@ -11,7 +11,9 @@ use crate::image::Image;
 use crate::kernel::{ArgSlot, Description, Kernel};
 use crate::memory::Buffer;
 use crate::ndrange::{NdRange, Region};
-use crate::program::{ArgKind, ArgParam, DriverSurface, DriverSurfaceKind, ImplicitKind};
+use crate::program::{
+    ArgKind, ArgParam, DriverSurface, DriverSurfaceKind, ImageType, ImplicitKind,
+};
 use crate::sampler::Sampler;
 
 /// One argument's value.
@@ -359,9 +361,22 @@ pub fn build(
                             put(ct, slot.offset, slot.size, v)?;
                         }
                     }
-                    (ArgKind::Image { bti, params, .. }, ArgValue::Image(img)) => {
+                    (
+                        ArgKind::Image {
+                            bti,
+                            params,
+                            image_type,
+                            ..
+                        },
+                        ArgValue::Image(img),
+                    ) => {
                         if let Some(bti) = bti {
-                            bind(*bti, img.surface_state(p)?);
+                            let state = if *image_type == ImageType::Image2DMediaBlock {
+                                img.media_block_surface_state(p)?
+                            } else {
+                                img.surface_state(p)?
+                            };
+                            bind(*bti, state);
                         }
                         let (order, dtype) = cl_image_params(img);
                         for (param, slot) in params {

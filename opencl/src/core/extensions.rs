@@ -26,6 +26,12 @@ pub enum Needs {
     Fp64,
     /// Devices whose kernel driver presents their PCI address (in sysfs).
     PciAddress,
+    /// Devices with sub-group block IO on `local` memory (`facts::Facts::local_block_io`).
+    LocalBlockIo,
+    /// `facts::Facts::dot_accumulate`.
+    DotAccumulate,
+    /// `facts::Facts::bfloat16_conversions`.
+    Bfloat16Conversions,
 }
 
 impl Needs {
@@ -39,6 +45,9 @@ impl Needs {
             Needs::Image3dWrites => f.images && IMAGE_3D_WRITES,
             Needs::Fp64 => p.has_fp64(),
             Needs::PciAddress => has_pci_address,
+            Needs::LocalBlockIo => f.local_block_io,
+            Needs::DotAccumulate => f.dot_accumulate,
+            Needs::Bfloat16Conversions => f.bfloat16_conversions,
         }
     }
 }
@@ -82,6 +91,9 @@ pub const EXTENSIONS: &[Extension] = &[
     ext("cl_khr_int64_extended_atomics", Needs::Always),
     ext("cl_khr_byte_addressable_store", Needs::Always),
     ext("cl_khr_il_program", Needs::Always),
+    // SPIR-V modules using SPV_KHR_no_integer_wrap_decoration, which ocloc takes
+    // (`tests/python/no_integer_wrap.py`).
+    ext("cl_khr_spirv_no_integer_wrap_decoration", Needs::Always),
     ext("cl_khr_create_command_queue", Needs::Always),
     ext("cl_intel_subgroups", Needs::Always),
     ext("cl_intel_subgroups_char", Needs::Always),
@@ -123,6 +135,20 @@ pub const EXTENSIONS: &[Extension] = &[
     // build fails ("unresolved external symbol _Z31intel_work_group_barrier_arrivej"), here as
     // under NEO.
     ext("cl_intel_subgroups_long", Needs::Always),
+    // Sub-group reads and writes of a 2D image region of a given width and height: ocloc
+    // compiles them to the media block messages the simulator executes
+    // (`tests/python/media_block_io.py`).
+    ext("cl_intel_media_block_io", Needs::Images),
+    // The same as SPIR-V instructions (OpSubgroupImageMediaBlock{Read,Write}INTEL), which
+    // ocloc takes in IL programs (`tests/python/media_block_io.py` given ocloc).
+    ext("cl_intel_spirv_media_block_io", Needs::Images),
+    // The sub-group block reads and writes on `local` pointers: ocloc compiles them to OWord
+    // block messages on the SLM surface (`tests/python/local_block_io.py`).
+    ext("cl_intel_subgroup_local_block_io", Needs::LocalBlockIo),
+    // `__builtin_IB_dp4a_*` under the macro (`tests/python/dot_accumulate.py`).
+    ext("cl_intel_dot_accumulate", Needs::DotAccumulate),
+    // `intel_convert_bfloat16*_as_ushort*` and back (`tests/python/bfloat16_conversions.py`).
+    ext("cl_intel_bfloat16_conversions", Needs::Bfloat16Conversions),
 ];
 
 /// The platform's extensions.

@@ -37,6 +37,20 @@ pub struct Facts {
     /// byte is 1 on a discrete device, 0 on an integrated one, as there
     /// (`ClHwHelper::makeDeviceRevision`).
     pub ip_version: (u16, u8),
+    /// Whether the device reports cl_intel_subgroup_local_block_io (sub-group block reads and
+    /// writes on `local` pointers, OWord block messages on the SLM surface). Intel's runtime
+    /// names it in its Gen11, Gen12LP and Xe-HPG core helpers' extension lists and not in
+    /// Gen9's (NEO 22.43 `HwHelperHw::getExtensions`), and OpenVINO's GPU plugin compiles its
+    /// kernels' SLM block paths when a device lists it, so the list follows NEO's.
+    pub local_block_io: bool,
+    /// Whether the device reports cl_intel_dot_accumulate: the macro under which kernels (oneDNN's
+    /// among them) use the compiler's `__builtin_IB_dp4a_*`, the EU's `dp4a`. Gen12LP has the
+    /// instruction too, but Intel's runtime (22.43, `isDotAccumulateSupported`) lists the
+    /// extension on Xe-HPG only, and applications choose their kernels by the list.
+    pub dot_accumulate: bool,
+    /// Whether the device reports cl_intel_bfloat16_conversions (float <-> bfloat16 `mov`s with
+    /// the `:bf` type, Xe-HPG's; NEO lists it there only).
+    pub bfloat16_conversions: bool,
 }
 
 pub fn facts(p: Platform) -> Facts {
@@ -47,6 +61,9 @@ pub fn facts(p: Platform) -> Facts {
             independent_forward_progress: true,
             images: true,
             ip_version: (9, 0),
+            local_block_io: false,
+            dot_accumulate: false,
+            bfloat16_conversions: false,
         },
         Platform::Icllp => Facts {
             max_clock_mhz: 1100,
@@ -54,6 +71,9 @@ pub fn facts(p: Platform) -> Facts {
             independent_forward_progress: true,
             images: true,
             ip_version: (11, 0),
+            local_block_io: true,
+            dot_accumulate: false,
+            bfloat16_conversions: false,
         },
         Platform::Tgllp => Facts {
             max_clock_mhz: 1350,
@@ -61,6 +81,9 @@ pub fn facts(p: Platform) -> Facts {
             independent_forward_progress: false,
             images: true,
             ip_version: (12, 0),
+            local_block_io: true,
+            dot_accumulate: false,
+            bfloat16_conversions: false,
         },
         Platform::Dg2 => Facts {
             max_clock_mhz: 2100,
@@ -68,6 +91,9 @@ pub fn facts(p: Platform) -> Facts {
             independent_forward_progress: false,
             images: true,
             ip_version: (12, 7),
+            local_block_io: true,
+            dot_accumulate: true,
+            bfloat16_conversions: true,
         },
     }
 }
