@@ -122,6 +122,9 @@ pub const EXTENSIONS: &[Extension] = &[
     // leaves `intel_work_group_barrier_arrive`/`_wait` as calls to undefined functions (NEO
     // refuses such a program: "unresolved external symbol _Z31intel_work_group_barrier_arrivej").
     ext("cl_intel_subgroups_long", Needs::Always),
+    // Host, device and shared allocations reached through plain pointers (`core::usm`), as
+    // NEO reports it on all four.
+    ext("cl_intel_unified_shared_memory", Needs::Always),
 ];
 
 /// The platform's extensions.

@@ -37,7 +37,18 @@ pub struct Facts {
     /// byte is 1 on a discrete device, 0 on an integrated one, as there
     /// (`ClHwHelper::makeDeviceRevision`).
     pub ip_version: (u16, u8),
+    /// CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL: what kernels may do to host allocations. NEO
+    /// 22.43 reports access and atomic access on the integrated parts, access alone on dg2,
+    /// whose kernels reach host memory over PCIe (measured with clinfo under the simulator
+    /// shim).
+    pub usm_host: u64,
 }
+
+/// CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL and CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+/// access and atomic access on every part, as NEO reports. Neither concurrent bit: the host
+/// and the device do not work on one allocation at the same time by contract here.
+pub const USM_DEVICE_AND_SHARED: u64 = opencl_sys::CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL
+    | opencl_sys::CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL;
 
 pub fn facts(p: Platform) -> Facts {
     match p {
@@ -47,6 +58,7 @@ pub fn facts(p: Platform) -> Facts {
             independent_forward_progress: true,
             images: true,
             ip_version: (9, 0),
+            usm_host: USM_DEVICE_AND_SHARED,
         },
         Platform::Icllp => Facts {
             max_clock_mhz: 1100,
@@ -54,6 +66,7 @@ pub fn facts(p: Platform) -> Facts {
             independent_forward_progress: true,
             images: true,
             ip_version: (11, 0),
+            usm_host: USM_DEVICE_AND_SHARED,
         },
         Platform::Tgllp => Facts {
             max_clock_mhz: 1350,
@@ -61,6 +74,7 @@ pub fn facts(p: Platform) -> Facts {
             independent_forward_progress: false,
             images: true,
             ip_version: (12, 0),
+            usm_host: USM_DEVICE_AND_SHARED,
         },
         Platform::Dg2 => Facts {
             max_clock_mhz: 2100,
@@ -68,6 +82,7 @@ pub fn facts(p: Platform) -> Facts {
             independent_forward_progress: false,
             images: true,
             ip_version: (12, 7),
+            usm_host: opencl_sys::CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL,
         },
     }
 }

@@ -31,3 +31,4 @@ pub mod queue;
 pub mod sampler;
 pub mod timer;
 pub mod transfer;
+pub mod usm;
