@@ -491,9 +491,10 @@ impl Queue {
         let arg_bos = args.iter().filter_map(|a| match a {
             ArgValue::Buffer(b) => Some(&b.bo),
             ArgValue::Image(i) => Some(&i.buffer().bo),
-            ArgValue::NullBuffer | ArgValue::Value(_) | ArgValue::Local(_) | ArgValue::Sampler(_) => {
-                None
-            }
+            ArgValue::NullBuffer
+            | ArgValue::Value(_)
+            | ArgValue::Local(_)
+            | ArgValue::Sampler(_) => None,
         });
         for bo in arg_bos.chain(also_resident.iter().map(|b| &b.bo)) {
             if !objects.iter().any(|o| o.handle == bo.handle) {

@@ -67,7 +67,10 @@ impl HostPages {
         }
         .map_err(fail)?;
         let start = (base.as_ptr() as usize).next_multiple_of(align);
-        let (head, tail) = (start - base.as_ptr() as usize, total.get() - len - (start - base.as_ptr() as usize));
+        let (head, tail) = (
+            start - base.as_ptr() as usize,
+            total.get() - len - (start - base.as_ptr() as usize),
+        );
         // Trim to the aligned `len` bytes.
         if head > 0 {
             // SAFETY: the first `head` bytes of the mapping just made, used by nothing.
@@ -99,7 +102,9 @@ impl Inner {
     /// [`Device::alloc_host_usm`].
     fn alloc_host_usm(self: &Arc<Self>, size: u64, align: u64) -> Result<Buffer> {
         if size == 0 {
-            return Err(Error::OutOfRange("an allocation needs at least one byte".into()));
+            return Err(Error::OutOfRange(
+                "an allocation needs at least one byte".into(),
+            ));
         }
         let granule = self.va().align();
         let len = size
@@ -143,7 +148,9 @@ impl Inner {
     /// [`Device::alloc_device_usm`].
     fn alloc_device_usm(self: &Arc<Self>, size: u64, align: u64) -> Result<Buffer> {
         if size == 0 {
-            return Err(Error::OutOfRange("an allocation needs at least one byte".into()));
+            return Err(Error::OutOfRange(
+                "an allocation needs at least one byte".into(),
+            ));
         }
         let (gpu_address, len) = self.va().alloc_aligned(size, align).ok_or_else(|| {
             Error::OutOfRange(format!("no GPU address space left for {size} bytes"))

@@ -560,7 +560,11 @@ unsafe fn ndrange(
         }
     }
     let (args, mems) = k.obj.enqueued_args()?;
-    let resident = k.obj.usm_resident(&q)?;
+    let resident = k.obj.usm_resident(
+        &q.obj.context.obj.usm,
+        &q.obj.device,
+        &crate::core::usm::user(&q),
+    )?;
     if mems
         .iter()
         .any(|m| !Arc::ptr_eq(&m.obj.device, &q.obj.device))

@@ -22,7 +22,7 @@ pub struct Context {
     /// clSetContextDestructorCallback's callbacks.
     pub destructors: crate::core::destructors::Destructors<cl_context>,
     /// Its unified shared memory allocations (cl_intel_unified_shared_memory).
-    pub usm: crate::core::usm::Table,
+    pub usm: crate::core::usm_alloc::Table,
 }
 
 /// Tells the context's notify callback, if any, about an error (a GPU fault or hang).

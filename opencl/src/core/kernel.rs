@@ -13,8 +13,7 @@ use crate::core::device::Device;
 use crate::core::handle::{ClObject, Handle, Kind};
 use crate::core::memory::{buffers_destroyed, Mem};
 use crate::core::program::Program;
-use crate::core::queue::Queue;
-use crate::core::usm::{Alloc, ExecInfo};
+use crate::core::usm_alloc::{Alloc, ExecInfo, Table, User};
 
 #[derive(Clone)]
 pub enum Arg {
@@ -173,20 +172,26 @@ impl Kernel {
         })
     }
 
-    /// The unified shared memory a dispatch on `q` must have resident besides its argument
-    /// buffers (clSetKernelExecInfo's), each allocation it uses noted as used by `q`;
-    /// CL_INVALID_OPERATION when an argument's allocation lives on another device.
-    pub fn usm_resident(&self, q: &Arc<Handle<Queue>>) -> Result<Vec<umd::memory::Buffer>, cl_int> {
+    /// The unified shared memory of `table` a dispatch on `device` must have resident besides
+    /// its argument buffers (clSetKernelExecInfo's), each allocation it uses noted as used by
+    /// `user` (its queue); CL_INVALID_OPERATION when an argument's allocation lives on another
+    /// device.
+    pub fn usm_resident(
+        &self,
+        table: &Table,
+        device: &Arc<Handle<Device>>,
+        user: &User,
+    ) -> Result<Vec<umd::memory::Buffer>, cl_int> {
         for a in self.args.lock().unwrap_or_else(|e| e.into_inner()).iter() {
             if let Some(Arg::Usm(alloc, _)) = a {
-                if !Arc::ptr_eq(&alloc.home, &q.obj.device) {
+                if !Arc::ptr_eq(&alloc.home, device) {
                     return Err(CL_INVALID_OPERATION);
                 }
-                alloc.used_by(q);
+                alloc.used_by(user);
             }
         }
         let info = self.usm.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        Ok(info.resident(q))
+        Ok(info.resident(table, device, user))
     }
 
     fn detach(&self) {

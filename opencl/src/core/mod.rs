@@ -32,3 +32,4 @@ pub mod sampler;
 pub mod timer;
 pub mod transfer;
 pub mod usm;
+pub mod usm_alloc;

@@ -461,13 +461,7 @@ impl Exec {
                     .map_err(|e| format!("not built for the device ({e})"))
                     .and_then(|uk| {
                         self.umd
-                            .dispatch_resident(
-                                uk,
-                                &k.range,
-                                &k.args.values,
-                                &k.resident,
-                                &gpu_deps,
-                            )
+                            .dispatch_resident(uk, &k.range, &k.args.values, &k.resident, &gpu_deps)
                             .map_err(|e| e.to_string())
                     });
                 (

@@ -9,9 +9,8 @@
 //! lives on one device's VM: a device allocation on its device, host and shared ones on the
 //! context's first device (as memory objects do).
 
-use std::collections::BTreeMap;
 use std::ffi::c_void;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::Arc;
 
 use opencl_sys::*;
 
@@ -20,97 +19,24 @@ use crate::core::device::Device;
 use crate::core::handle::Handle;
 use crate::core::memory::EXEC_FAILED;
 use crate::core::queue::{Command, Queue, Work};
+pub use crate::core::usm_alloc::{Alloc, ExecInfo, Kind, Table, User, Waits};
+
+impl Waits for Handle<Queue> {
+    fn wait_idle(&self) {
+        self.obj.finish();
+    }
+}
+
+/// `q` as a user of the allocations its commands take.
+pub fn user(q: &Arc<Handle<Queue>>) -> User {
+    let q: Arc<dyn Waits> = q.clone();
+    Arc::downgrade(&q)
+}
 
 /// Largest alignment an allocation may ask for (CL_INVALID_VALUE above it): the size of the
 /// largest data type (long16, double16), the extension's limit. Every allocation starts on a
 /// page, so each smaller alignment, and the default (this one), holds.
 pub const MAX_ALIGNMENT: usize = 128;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Host,
-    Device,
-    Shared,
-}
-
-impl Kind {
-    pub fn cl(self) -> cl_unified_shared_memory_type_intel {
-        match self {
-            Kind::Host => CL_MEM_TYPE_HOST_INTEL,
-            Kind::Device => CL_MEM_TYPE_DEVICE_INTEL,
-            Kind::Shared => CL_MEM_TYPE_SHARED_INTEL,
-        }
-    }
-}
-
-/// One allocation.
-pub struct Alloc {
-    pub kind: Kind,
-    /// Its storage; `buffer.gpu_address()` is the pointer the application holds.
-    pub buffer: umd::memory::Buffer,
-    /// The size asked for.
-    pub size: usize,
-    /// The device named at allocation (CL_MEM_ALLOC_DEVICE_INTEL); None for host allocations
-    /// and shared ones made without a device.
-    pub device: Option<Arc<Handle<Device>>>,
-    /// The device whose VM holds it.
-    pub home: Arc<Handle<Device>>,
-    /// CL_MEM_ALLOC_FLAGS_INTEL as given (0 for none).
-    pub flags: cl_mem_alloc_flags_intel,
-    /// Queues that were given commands using it (clMemBlockingFreeINTEL waits for them).
-    users: Mutex<Vec<Weak<Handle<Queue>>>>,
-}
-
-impl Alloc {
-    pub fn base(&self) -> usize {
-        self.buffer.gpu_address() as usize
-    }
-
-    /// Notes that `q` was given a command using it.
-    pub fn used_by(&self, q: &Arc<Handle<Queue>>) {
-        let mut u = self.users.lock().unwrap_or_else(|e| e.into_inner());
-        u.retain(|w| w.strong_count() > 0);
-        if !u.iter().any(|w| std::ptr::eq(w.as_ptr(), Arc::as_ptr(q))) {
-            u.push(Arc::downgrade(q));
-        }
-    }
-
-    /// Waits until every command given to a queue that used it completed.
-    fn wait_unused(&self) {
-        let users = std::mem::take(&mut *self.users.lock().unwrap_or_else(|e| e.into_inner()));
-        for q in users.iter().filter_map(Weak::upgrade) {
-            q.obj.finish();
-        }
-    }
-}
-
-/// A context's allocations by base address.
-#[derive(Default)]
-pub struct Table {
-    allocs: Mutex<BTreeMap<usize, Arc<Alloc>>>,
-}
-
-impl Table {
-    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<usize, Arc<Alloc>>> {
-        self.allocs.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// The allocation `ptr` falls in, and its offset there.
-    pub fn find(&self, ptr: usize) -> Option<(Arc<Alloc>, usize)> {
-        let t = self.lock();
-        let (base, a) = t.range(..=ptr).next_back()?;
-        (ptr - base < a.size).then(|| (a.clone(), ptr - base))
-    }
-
-    /// The storage of every allocation of the kinds `wanted` says.
-    pub fn of_kinds(&self, wanted: impl Fn(Kind) -> bool) -> Vec<Arc<Alloc>> {
-        self.lock()
-            .values()
-            .filter(|a| wanted(a.kind))
-            .cloned()
-            .collect()
-    }
-}
 
 /// The allocation properties of an allocation of `kind` (CL_MEM_ALLOC_FLAGS_INTEL only):
 /// CL_INVALID_PROPERTY for an unknown name, a flag outside the three, a name given twice, both
@@ -139,8 +65,8 @@ pub unsafe fn alloc_flags(
         let known = CL_MEM_ALLOC_WRITE_COMBINED_INTEL
             | CL_MEM_ALLOC_INITIAL_PLACEMENT_DEVICE_INTEL
             | CL_MEM_ALLOC_INITIAL_PLACEMENT_HOST_INTEL;
-        let both = CL_MEM_ALLOC_INITIAL_PLACEMENT_DEVICE_INTEL
-            | CL_MEM_ALLOC_INITIAL_PLACEMENT_HOST_INTEL;
+        let both =
+            CL_MEM_ALLOC_INITIAL_PLACEMENT_DEVICE_INTEL | CL_MEM_ALLOC_INITIAL_PLACEMENT_HOST_INTEL;
         let placement_ok = match kind {
             Kind::Shared => value & both != both,
             Kind::Host | Kind::Device => value & both == 0,
@@ -188,17 +114,14 @@ pub fn alloc(
         Kind::Host | Kind::Shared => umd.alloc_host_usm(size as u64, align as u64),
     }
     .map_err(|_| CL_OUT_OF_RESOURCES)?;
-    let a = Arc::new(Alloc {
-        kind,
-        buffer,
-        size,
-        device: device.filter(|_| kind != Kind::Host),
+    let a = Arc::new(Alloc::new(
+        (kind, buffer, size),
+        device.filter(|_| kind != Kind::Host),
         home,
         flags,
-        users: Mutex::default(),
-    });
+    ));
     let ptr = a.base();
-    c.obj.usm.lock().insert(ptr, a);
+    c.obj.usm.insert(a);
     Ok(ptr as *mut c_void)
 }
 
@@ -209,7 +132,7 @@ pub fn free(c: &Context, ptr: *mut c_void, blocking: bool) -> Result<(), cl_int>
     if ptr.is_null() {
         return Ok(());
     }
-    let a = c.usm.lock().remove(&(ptr as usize)).ok_or(CL_INVALID_VALUE)?;
+    let a = c.usm.remove(ptr as usize).ok_or(CL_INVALID_VALUE)?;
     if blocking {
         a.wait_unused();
     }
@@ -237,7 +160,7 @@ impl Place {
                 if !Arc::ptr_eq(&a.home, &q.obj.device) {
                     return Err(CL_INVALID_OPERATION);
                 }
-                a.used_by(q);
+                a.used_by(&user(q));
                 Ok(Place::Usm(a, at))
             }
             None => Ok(Place::Host(ptr as usize)),
@@ -292,7 +215,12 @@ pub fn memcpy(
         return Err(CL_INVALID_VALUE);
     }
     if size == 0 {
-        return Ok(Command::new(q, CL_COMMAND_MEMCPY_INTEL, blocking, Work::Nothing));
+        return Ok(Command::new(
+            q,
+            CL_COMMAND_MEMCPY_INTEL,
+            blocking,
+            Work::Nothing,
+        ));
     }
     let (d, s) = (Place::of(q, dst, size)?, Place::of(q, src, size)?);
     let (da, sa) = (d.address(), s.address());
@@ -329,7 +257,12 @@ pub fn fill(
         return Err(CL_INVALID_VALUE);
     }
     if size == 0 {
-        return Ok(Command::new(q, CL_COMMAND_MEMFILL_INTEL, false, Work::Nothing));
+        return Ok(Command::new(
+            q,
+            CL_COMMAND_MEMFILL_INTEL,
+            false,
+            Work::Nothing,
+        ));
     }
     let d = Place::of(q, dst, size)?;
     let bytes: Vec<u8> = pattern.iter().copied().cycle().take(size).collect();
@@ -353,49 +286,22 @@ pub fn migrate(
         return Err(CL_INVALID_VALUE);
     }
     Place::of(q, ptr, size)?;
-    Ok(Command::new(q, CL_COMMAND_MIGRATEMEM_INTEL, false, Work::Nothing))
+    Ok(Command::new(
+        q,
+        CL_COMMAND_MIGRATEMEM_INTEL,
+        false,
+        Work::Nothing,
+    ))
 }
 
 /// clEnqueueMemAdviseINTEL: the extension defines no advice, so advice is kept in the queue's
 /// order and changes nothing.
 pub fn advise(q: &Arc<Handle<Queue>>, ptr: *const c_void, size: usize) -> Result<Command, cl_int> {
     Place::of(q, ptr, size)?;
-    Ok(Command::new(q, CL_COMMAND_MEMADVISE_INTEL, false, Work::Nothing))
-}
-
-/// A kernel's clSetKernelExecInfo settings for allocations it reaches through pointers it
-/// loads from memory: every allocation of a kind, or the listed ones.
-#[derive(Clone, Default)]
-pub struct ExecInfo {
-    pub indirect_host: bool,
-    pub indirect_device: bool,
-    pub indirect_shared: bool,
-    /// CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL: pointers into allocations.
-    pub ptrs: Vec<usize>,
-}
-
-impl ExecInfo {
-    /// The allocations a dispatch of the kernel on `q` must have resident besides its
-    /// arguments, each noted as used by `q`.
-    pub fn resident(&self, q: &Arc<Handle<Queue>>) -> Vec<umd::memory::Buffer> {
-        let table = &q.obj.context.obj.usm;
-        let mut allocs = if self.indirect_host || self.indirect_device || self.indirect_shared {
-            table.of_kinds(|k| match k {
-                Kind::Host => self.indirect_host,
-                Kind::Device => self.indirect_device,
-                Kind::Shared => self.indirect_shared,
-            })
-        } else {
-            Vec::new()
-        };
-        allocs.extend(self.ptrs.iter().filter_map(|p| table.find(*p).map(|(a, _)| a)));
-        allocs
-            .into_iter()
-            .filter(|a| Arc::ptr_eq(&a.home, &q.obj.device))
-            .map(|a| {
-                a.used_by(q);
-                a.buffer.clone()
-            })
-            .collect()
-    }
+    Ok(Command::new(
+        q,
+        CL_COMMAND_MEMADVISE_INTEL,
+        false,
+        Work::Nothing,
+    ))
 }

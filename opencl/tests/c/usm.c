@@ -97,11 +97,14 @@ static cl_command_type command_type(cl_event e) {
     return t;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     cl_platform_id platform;
     cl_device_id device;
     cl_int err;
     setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it is printed, also when cut short */
+    /* "--neo": leave out what NEO 22.43 does not finish on the simulator (its fills and memsets
+     * of USM stop making progress) and the enqueue errors it accepts. */
+    const int neo = argc > 1 && strcmp(argv[1], "--neo") == 0;
     if (clGetPlatformIDs(1, &platform, NULL) || clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL)) {
         printf("FAIL no GPU device\n");
         return 1;
@@ -210,10 +213,9 @@ int main(void) {
         else
             p = shared_alloc(bad[i].ctx, bad[i].dev, bad[i].props, bad[i].size, bad[i].align, &err);
         SAY(bad[i].name, err);
+        /* NEO 22.43 returns allocations for some of these; they are left alone. */
         if (err != CL_SUCCESS)
             EXPECT("failed allocation is NULL", p == NULL, 1);
-        else
-            mem_free(ctx, p);
     }
 
     /* Host, device and shared allocations of each alignment up to 128 bytes (long16, the
@@ -223,8 +225,7 @@ int main(void) {
         EXPECT("host_alloc aligned", err, CL_SUCCESS);
         void *d = device_alloc(ctx, device, NULL, 100, align, &err);
         EXPECT("device_alloc aligned", err, CL_SUCCESS);
-        cl_mem_properties_intel on_device[] = {CL_MEM_ALLOC_FLAGS_INTEL, CL_MEM_ALLOC_INITIAL_PLACEMENT_DEVICE_INTEL, 0};
-        void *s = shared_alloc(ctx, device, on_device, 100, align, &err);
+        void *s = shared_alloc(ctx, device, NULL, 100, align, &err);
         EXPECT("shared_alloc aligned", err, CL_SUCCESS);
         cl_uint a = align ? align : 128;
         EXPECT("host alignment", (uintptr_t)h % a, 0);
@@ -325,18 +326,20 @@ int main(void) {
 
     /* Fill and memset. */
     cl_uint pattern = 0xa1b2c3d4u;
-    EXPECT("fill", fill(q, dev, &pattern, sizeof pattern, bytes, 0, NULL, &e), CL_SUCCESS);
-    SAY("event.fill", command_type(e));
-    EXPECT("memset", memset_intel(q, shared, 0x5a, bytes / 2, 0, NULL, &e), CL_SUCCESS);
-    SAY("event.memset", command_type(e));
-    EXPECT("read back", memcpy_intel(q, CL_TRUE, out, dev, bytes, 0, NULL, NULL), CL_SUCCESS);
-    wrong = 0;
-    for (int i = 0; i < N; i++) {
-        if ((cl_uint)out[i] != pattern) wrong++;
-        cl_int s = 5 * (7 * i + 1) + (1000 - i);
-        if (shared[i] != (i < N / 2 ? 0x5a5a5a5a : s)) wrong++;
+    if (!neo) {
+        EXPECT("fill", fill(q, dev, &pattern, sizeof pattern, bytes, 0, NULL, &e), CL_SUCCESS);
+        SAY("event.fill", command_type(e));
+        EXPECT("memset", memset_intel(q, shared, 0x5a, bytes / 2, 0, NULL, &e), CL_SUCCESS);
+        SAY("event.memset", command_type(e));
+        EXPECT("read back", memcpy_intel(q, CL_TRUE, out, dev, bytes, 0, NULL, NULL), CL_SUCCESS);
+        wrong = 0;
+        for (int i = 0; i < N; i++) {
+            if ((cl_uint)out[i] != pattern) wrong++;
+            cl_int s = 5 * (7 * i + 1) + (1000 - i);
+            if (shared[i] != (i < N / 2 ? 0x5a5a5a5a : s)) wrong++;
+        }
+        EXPECT("fill and memset results", wrong, 0);
     }
-    EXPECT("fill and memset results", wrong, 0);
 
     /* Memcpy between every kind, and its errors. */
     EXPECT("memcpy host to device", memcpy_intel(q, CL_FALSE, dev, host, bytes, 0, NULL, NULL), CL_SUCCESS);
@@ -404,6 +407,11 @@ int main(void) {
     clReleaseKernel(axpy);
     clReleaseProgram(prog);
     clReleaseCommandQueue(q);
+
+    if (neo) {
+        printf("%d checks, %d failed\n", checks, failures);
+        return failures ? 1 : 0;
+    }
 
     /* Enqueue errors last, on a queue of their own that is never waited for: NEO 22.43 accepts
      * some of them and enqueues work that never completes. */

@@ -72,7 +72,7 @@ impl VaHeap {
         let Some(end) = start.checked_add(size) else {
             return false;
         };
-        if size == 0 || start % self.align != 0 || size % self.align != 0 {
+        if size == 0 || !start.is_multiple_of(self.align) || !size.is_multiple_of(self.align) {
             return false;
         }
         let Some(i) = self
