@@ -49,8 +49,16 @@ const DIFFERENCES: &[(Option<Platform>, &str, &str, &str)] = &[
     (None, "err.host_placement", "-64", "0"),
     (None, "err.device_placement", "-64", "0"),
     (None, "err.shared_both_placements", "-64", "0"),
+    (None, "err.host_bad_property", "-64", "-30"),
+    (None, "err.shared_bad_property", "-64", "-30"),
     // CL_INVALID_DEVICE (-33): "if device is not NULL and is not a valid device".
     (None, "err.shared_not_a_device", "-33", "0"),
+    // CL_INVALID_VALUE: "if ptr is not a value returned by" an allocation function (NEO frees
+    // the allocation a pointer inside it falls in).
+    (None, "free.inside", "-30", "0"),
+    // clSetKernelExecInfo (OpenCL 3.0): CL_INVALID_VALUE "if the size specified by
+    // param_value_size is not valid" (a cl_bool is 4 bytes).
+    (None, "exec.bool_size", "-30", "0"),
 ];
 
 /// Answers the extension specification fixes, checked on every device (NEO's, where they agree,

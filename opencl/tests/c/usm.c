@@ -17,6 +17,8 @@
 #include <string.h>
 
 static int failures, checks;
+/* Run under NEO as the oracle ("--neo", see main). */
+static int neo;
 
 #define EXPECT(what, got, want)                                                        \
     do {                                                                               \
@@ -95,7 +97,8 @@ static void exec_errors(cl_context ctx, cl_kernel k) {
     cl_bool yes = CL_TRUE;
     SAY("exec.bad_param", clSetKernelExecInfo(k, 0x4321, sizeof yes, &yes));
     SAY("exec.bool_size", clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL, 1, &yes));
-    SAY("exec.null_value", clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL, sizeof yes, NULL));
+    if (!neo) /* NEO 22.43 reads through the NULL and crashes */
+        SAY("exec.null_value", clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL, sizeof yes, NULL));
     SAY("exec.bad_kernel", clSetKernelExecInfo((cl_kernel)ctx, CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL, sizeof yes, &yes));
 }
 
@@ -122,7 +125,7 @@ int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it is printed, also when cut short */
     /* "--neo": stop after the kernels and the errors that need no command: NEO 22.43's USM
      * fills and copies that follow stop making progress on the simulator. */
-    const int neo = argc > 1 && strcmp(argv[1], "--neo") == 0;
+    neo = argc > 1 && strcmp(argv[1], "--neo") == 0;
     if (clGetPlatformIDs(1, &platform, NULL) || clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, NULL)) {
         printf("FAIL no GPU device\n");
         return 1;
