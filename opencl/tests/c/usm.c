@@ -225,6 +225,9 @@ int main(int argc, char **argv) {
         {"err.shared_not_a_device", 2, ctx, (cl_device_id)ctx, NULL, 64, 0},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        /* NEO 22.43 on dg2 crashes making a 0-byte device or shared allocation. */
+        if (neo && (!strcmp(bad[i].name, "err.device_size_0") || !strcmp(bad[i].name, "err.shared_size_0")))
+            continue;
         void *p = (void *)1;
         err = 1;
         if (bad[i].kind == 0)
