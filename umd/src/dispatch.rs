@@ -155,7 +155,7 @@ impl Queue {
         args: &[ArgValue],
         wait_for: &[Event],
     ) -> Result<Event> {
-        self.enqueue_dispatch(kernel, range, args, wait_for, false)
+        self.enqueue_dispatch(kernel, range, args, &[], wait_for, false)
             .map(|(e, _)| e)
     }
 
@@ -168,7 +168,22 @@ impl Queue {
         args: &[ArgValue],
         wait_for: &[Event],
     ) -> Result<(Event, Option<PrintfOutput>)> {
-        self.enqueue_dispatch(kernel, range, args, wait_for, false)
+        self.enqueue_dispatch(kernel, range, args, &[], wait_for, false)
+            .map(|(e, b)| (e, b.printf))
+    }
+
+    /// [`Queue::dispatch_printf`] with `resident`'s BOs in the submission too: memory the
+    /// kernel reaches through pointers it does not get as arguments (unified shared memory
+    /// it loads from memory, `crate::usm`).
+    pub fn dispatch_resident(
+        &self,
+        kernel: &Kernel,
+        range: &NdRange,
+        args: &[ArgValue],
+        resident: &[crate::memory::Buffer],
+        wait_for: &[Event],
+    ) -> Result<(Event, Option<PrintfOutput>)> {
+        self.enqueue_dispatch(kernel, range, args, resident, wait_for, false)
             .map(|(e, b)| (e, b.printf))
     }
 
@@ -177,6 +192,7 @@ impl Queue {
         kernel: &Kernel,
         range: &NdRange,
         args: &[ArgValue],
+        also_resident: &[crate::memory::Buffer],
         wait_for: &[Event],
         keep_batch: bool,
     ) -> Result<(Event, Built)> {
@@ -472,15 +488,15 @@ impl Queue {
         objects.extend(arena.exec_object(true));
         objects.extend(resident.isa.exec_object(false));
         objects.extend(keep[1..].iter().filter_map(|b| b.exec_object(true)));
-        for a in args {
-            let bo = match a {
-                ArgValue::Buffer(b) => &b.bo,
-                ArgValue::Image(i) => &i.buffer().bo,
-                ArgValue::NullBuffer
-                | ArgValue::Value(_)
-                | ArgValue::Local(_)
-                | ArgValue::Sampler(_) => continue,
-            };
+        let arg_bos = args.iter().filter_map(|a| match a {
+            ArgValue::Buffer(b) => Some(&b.bo),
+            ArgValue::Image(i) => Some(&i.buffer().bo),
+            ArgValue::NullBuffer
+            | ArgValue::Value(_)
+            | ArgValue::Local(_)
+            | ArgValue::Sampler(_) => None,
+        });
+        for bo in arg_bos.chain(also_resident.iter().map(|b| &b.bo)) {
             if !objects.iter().any(|o| o.handle == bo.handle) {
                 objects.extend(bo.exec_object(true));
             }
@@ -552,7 +568,7 @@ impl Queue {
         args: &[ArgValue],
     ) -> Result<DispatchReport> {
         let start = Instant::now();
-        let (event, built) = self.enqueue_dispatch(kernel, range, args, &[], true)?;
+        let (event, built) = self.enqueue_dispatch(kernel, range, args, &[], &[], true)?;
         event.wait(None)?;
         Ok(DispatchReport {
             range: *range,

@@ -32,5 +32,6 @@ pub mod sampler;
 pub mod scratch;
 pub mod segments;
 mod upload;
+pub mod usm;
 
 pub use error::{Error, Result};

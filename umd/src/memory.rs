@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 /// One kernel BO (or userptr range) and its GPU address; freed on drop.
 #[derive(Debug)]
 pub(crate) struct Bo {
-    dev: Arc<Inner>,
+    pub(crate) dev: Arc<Inner>,
     pub handle: u32,
     pub gpu_address: u64,
     pub size: u64,
@@ -176,6 +176,16 @@ pub struct Buffer {
 }
 
 impl Buffer {
+    /// The whole of `bo` as a buffer of `size` bytes (at most the BO's).
+    pub(crate) fn whole(bo: Arc<Bo>, size: u64) -> Buffer {
+        Buffer {
+            bo,
+            offset: 0,
+            size,
+            host_ptr: None,
+        }
+    }
+
     /// Declares that kernels only read this buffer (OpenCL's `CL_MEM_READ_ONLY`): under the
     /// simulator's sanitizer (memcheck) a kernel write to it is a finding. Nothing else
     /// changes: the buffer stays writable, as on hardware.

@@ -49,7 +49,6 @@ answer! { CL_INVALID_OPERATION =>
     fn clEnqueueSVMUnmap(_command_queue: cl_command_queue, _svm_ptr: *mut c_void, _num_events_in_wait_list: cl_uint, _event_wait_list: *const cl_event, _event: *mut cl_event);
     fn clEnqueueSVMMigrateMem(_command_queue: cl_command_queue, _num_svm_pointers: cl_uint, _svm_pointers: *mut *const c_void, _sizes: *const usize, _flags: cl_mem_migration_flags, _num_events_in_wait_list: cl_uint, _event_wait_list: *const cl_event, _event: *mut cl_event);
     fn clSetKernelArgSVMPointer(_kernel: cl_kernel, _arg_index: cl_uint, _arg_value: *const c_void);
-    fn clSetKernelExecInfo(_kernel: cl_kernel, _param_name: cl_kernel_exec_info, _param_value_size: usize, _param_value: *const c_void);
     fn clEnqueueNativeKernel(_command_queue: cl_command_queue, _user_func: Option<unsafe extern "C" fn(arg1: *mut c_void)>, _args: *mut c_void, _cb_args: usize, _num_mem_objects: cl_uint, _mem_list: *const cl_mem, _args_mem_loc: *mut *const c_void, _num_events_in_wait_list: cl_uint, _event_wait_list: *const cl_event, _event: *mut cl_event);
     fn clSetDefaultDeviceCommandQueue(_context: cl_context, _device: cl_device_id, _command_queue: cl_command_queue);
     fn clSetProgramReleaseCallback(_program: cl_program, _pfn_notify: ProgramFn, _user_data: *mut c_void);

@@ -13,7 +13,7 @@ use opencl_sys::*;
 use crate::api::entry::entry;
 use crate::api::{
     absent, context, device, event, image, kernel, memory, platform, program, queue, rect, sampler,
-    timer,
+    timer, usm,
 };
 use crate::core::handle;
 
@@ -111,7 +111,7 @@ static DISPATCH: LazyLock<cl_icd_dispatch> = LazyLock::new(|| {
     d.clEnqueueSVMUnmap = Some(absent::clEnqueueSVMUnmap);
     d.clEnqueueSVMMigrateMem = Some(absent::clEnqueueSVMMigrateMem);
     d.clSetKernelArgSVMPointer = Some(absent::clSetKernelArgSVMPointer);
-    d.clSetKernelExecInfo = Some(absent::clSetKernelExecInfo);
+    d.clSetKernelExecInfo = Some(usm::clSetKernelExecInfo);
     d.clCreatePipe = Some(absent::clCreatePipe);
     d.clGetPipeInfo = Some(absent::clGetPipeInfo);
     d.clEnqueueNativeKernel = Some(absent::clEnqueueNativeKernel);
@@ -164,6 +164,19 @@ unsafe fn extension_function(func_name: *const c_char) -> *mut c_void {
         b"clGetKernelSuggestedLocalWorkSizeKHR" => {
             kernel::clGetKernelSuggestedLocalWorkSizeKHR as *mut c_void
         }
+        // cl_intel_unified_shared_memory.
+        b"clHostMemAllocINTEL" => usm::clHostMemAllocINTEL as *mut c_void,
+        b"clDeviceMemAllocINTEL" => usm::clDeviceMemAllocINTEL as *mut c_void,
+        b"clSharedMemAllocINTEL" => usm::clSharedMemAllocINTEL as *mut c_void,
+        b"clMemFreeINTEL" => usm::clMemFreeINTEL as *mut c_void,
+        b"clMemBlockingFreeINTEL" => usm::clMemBlockingFreeINTEL as *mut c_void,
+        b"clGetMemAllocInfoINTEL" => usm::clGetMemAllocInfoINTEL as *mut c_void,
+        b"clSetKernelArgMemPointerINTEL" => usm::clSetKernelArgMemPointerINTEL as *mut c_void,
+        b"clEnqueueMemsetINTEL" => usm::clEnqueueMemsetINTEL as *mut c_void,
+        b"clEnqueueMemFillINTEL" => usm::clEnqueueMemFillINTEL as *mut c_void,
+        b"clEnqueueMemcpyINTEL" => usm::clEnqueueMemcpyINTEL as *mut c_void,
+        b"clEnqueueMigrateMemINTEL" => usm::clEnqueueMigrateMemINTEL as *mut c_void,
+        b"clEnqueueMemAdviseINTEL" => usm::clEnqueueMemAdviseINTEL as *mut c_void,
         _ => std::ptr::null_mut(),
     }
 }

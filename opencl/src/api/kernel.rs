@@ -77,6 +77,8 @@ entry! {
             .kernels_alive
             .fetch_add(1, Ordering::SeqCst);
         let args = k.obj.args.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        // clCloneKernel copies the execution information set on the source too.
+        let usm = k.obj.usm.lock().unwrap_or_else(|e| e.into_inner()).clone();
         Ok(Handle::create(Kernel {
             program: k.obj.program.clone(),
             name: k.obj.name.clone(),
@@ -88,6 +90,7 @@ entry! {
             args: Mutex::new(args),
             snapshot: Mutex::new(None),
             attached: AtomicBool::new(true),
+            usm: Mutex::new(usm),
         })
         .0)
     }
@@ -557,6 +560,11 @@ unsafe fn ndrange(
         }
     }
     let (args, mems) = k.obj.enqueued_args()?;
+    let resident = k.obj.usm_resident(
+        &q.obj.context.obj.usm,
+        &q.obj.device,
+        &crate::core::usm::user(&q),
+    )?;
     if mems
         .iter()
         .any(|m| !Arc::ptr_eq(&m.obj.device, &q.obj.device))
@@ -589,6 +597,7 @@ unsafe fn ndrange(
             )?,
             args,
             mems,
+            resident,
         })
     };
     // A GPU fault or hang fails the event and reaches the context's callback.

@@ -21,3 +21,4 @@ pub mod rect;
 pub mod sampler;
 pub mod timer;
 pub mod trace;
+pub mod usm;

@@ -21,6 +21,8 @@ pub struct Context {
     notify: Option<(Notify, usize)>,
     /// clSetContextDestructorCallback's callbacks.
     pub destructors: crate::core::destructors::Destructors<cl_context>,
+    /// Its unified shared memory allocations (cl_intel_unified_shared_memory).
+    pub usm: crate::core::usm_alloc::Table,
 }
 
 /// Tells the context's notify callback, if any, about an error (a GPU fault or hang).
@@ -61,6 +63,7 @@ pub fn create(
         properties: props,
         notify,
         destructors: Default::default(),
+        usm: Default::default(),
     })
     .0
 }

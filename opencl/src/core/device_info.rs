@@ -132,6 +132,16 @@ impl Device {
             CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE => Info::Size(MAX_GLOBAL_VARIABLE_SIZE),
             CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => Info::Size(self.max_alloc() as usize),
             CL_DEVICE_SVM_CAPABILITIES => Info::Ulong(0),
+            // cl_intel_unified_shared_memory. Shared allocations live on one device's VM, so
+            // other devices do not reach them (NEO reports cross-device access on dg2), and
+            // plain system memory is not reachable (as NEO reports).
+            CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL => Info::Ulong(self.facts.usm_host),
+            CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL
+            | CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL => {
+                Info::Ulong(crate::core::facts::USM_DEVICE_AND_SHARED)
+            }
+            CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL
+            | CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL => Info::Ulong(0),
             CL_DEVICE_PLATFORM => Info::Ptr(platform::get().raw()),
             CL_DEVICE_NAME => Info::Str(self.name()),
             CL_DEVICE_VENDOR => Info::Str(VENDOR.into()),

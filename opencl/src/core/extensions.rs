@@ -149,6 +149,9 @@ pub const EXTENSIONS: &[Extension] = &[
     ext("cl_intel_dot_accumulate", Needs::DotAccumulate),
     // `intel_convert_bfloat16*_as_ushort*` and back (`tests/python/bfloat16_conversions.py`).
     ext("cl_intel_bfloat16_conversions", Needs::Bfloat16Conversions),
+    // Host, device and shared allocations reached through plain pointers (`core::usm`), as
+    // NEO reports it on all four.
+    ext("cl_intel_unified_shared_memory", Needs::Always),
 ];
 
 /// The platform's extensions.

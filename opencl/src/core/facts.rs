@@ -51,7 +51,18 @@ pub struct Facts {
     /// Whether the device reports cl_intel_bfloat16_conversions (float <-> bfloat16 `mov`s with
     /// the `:bf` type, Xe-HPG's; NEO lists it there only).
     pub bfloat16_conversions: bool,
+    /// CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL: what kernels may do to host allocations. NEO
+    /// 22.43 reports access and atomic access on the integrated parts, access alone on dg2,
+    /// whose kernels reach host memory over PCIe (measured with clinfo under the simulator
+    /// shim).
+    pub usm_host: u64,
 }
+
+/// CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL and CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+/// access and atomic access on every part, as NEO reports. Neither concurrent bit: the host
+/// and the device do not work on one allocation at the same time by contract here.
+pub const USM_DEVICE_AND_SHARED: u64 = opencl_sys::CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL
+    | opencl_sys::CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL;
 
 pub fn facts(p: Platform) -> Facts {
     match p {
@@ -64,6 +75,7 @@ pub fn facts(p: Platform) -> Facts {
             local_block_io: false,
             dot_accumulate: false,
             bfloat16_conversions: false,
+            usm_host: USM_DEVICE_AND_SHARED,
         },
         Platform::Icllp => Facts {
             max_clock_mhz: 1100,
@@ -74,6 +86,7 @@ pub fn facts(p: Platform) -> Facts {
             local_block_io: true,
             dot_accumulate: false,
             bfloat16_conversions: false,
+            usm_host: USM_DEVICE_AND_SHARED,
         },
         Platform::Tgllp => Facts {
             max_clock_mhz: 1350,
@@ -84,6 +97,7 @@ pub fn facts(p: Platform) -> Facts {
             local_block_io: true,
             dot_accumulate: false,
             bfloat16_conversions: false,
+            usm_host: USM_DEVICE_AND_SHARED,
         },
         Platform::Dg2 => Facts {
             max_clock_mhz: 2100,
@@ -94,6 +108,7 @@ pub fn facts(p: Platform) -> Facts {
             local_block_io: true,
             dot_accumulate: true,
             bfloat16_conversions: true,
+            usm_host: opencl_sys::CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL,
         },
     }
 }

@@ -13,6 +13,7 @@ use crate::core::device::Device;
 use crate::core::handle::{ClObject, Handle, Kind};
 use crate::core::memory::{buffers_destroyed, Mem};
 use crate::core::program::Program;
+use crate::core::usm_alloc::{Alloc, ExecInfo, Table, User};
 
 #[derive(Clone)]
 pub enum Arg {
@@ -27,6 +28,9 @@ pub enum Arg {
     Local(u32),
     /// A sampler's description (a value: the sampler object may go once it is set).
     Sampler(umd::sampler::Sampler),
+    /// A pointer into a unified shared memory allocation (clSetKernelArgMemPointerINTEL):
+    /// the allocation, and its bytes from the pointer on, which the kernel gets as a buffer.
+    Usm(Arc<Alloc>, umd::memory::Buffer),
 }
 
 pub struct Kernel {
@@ -54,6 +58,8 @@ pub struct Kernel {
     /// rebuilt): until the application releases it, not until queued commands drop it, so a
     /// rebuild right after clReleaseKernel and clFinish does not race the queue's clean-up.
     pub attached: AtomicBool,
+    /// clSetKernelExecInfo's unified shared memory settings.
+    pub usm: Mutex<ExecInfo>,
 }
 
 /// A kernel's arguments as they were when it was enqueued.
@@ -85,6 +91,7 @@ impl ArgSnapshot {
                 Some(Arg::Value(v)) => Ok(ArgValue::Value(v.clone())),
                 Some(Arg::Local(n)) => Ok(ArgValue::Local(*n)),
                 Some(Arg::Sampler(s)) => Ok(ArgValue::Sampler(*s)),
+                Some(Arg::Usm(_, b)) => Ok(ArgValue::Buffer(b.clone())),
             })
             .collect::<Result<_, _>>()?;
         Ok(ArgSnapshot { values, mems })
@@ -163,6 +170,28 @@ impl Kernel {
                 (s, held)
             }
         })
+    }
+
+    /// The unified shared memory of `table` a dispatch on `device` must have resident besides
+    /// its argument buffers (clSetKernelExecInfo's), each allocation it uses noted as used by
+    /// `user` (its queue); CL_INVALID_OPERATION when an argument's allocation lives on another
+    /// device.
+    pub fn usm_resident(
+        &self,
+        table: &Table,
+        device: &Arc<Handle<Device>>,
+        user: &User,
+    ) -> Result<Vec<umd::memory::Buffer>, cl_int> {
+        for a in self.args.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            if let Some(Arg::Usm(alloc, _)) = a {
+                if !Arc::ptr_eq(&alloc.home, device) {
+                    return Err(CL_INVALID_OPERATION);
+                }
+                alloc.used_by(user);
+            }
+        }
+        let info = self.usm.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        Ok(info.resident(table, device, user))
     }
 
     fn detach(&self) {
@@ -309,6 +338,7 @@ pub fn create(p: &Arc<Handle<Program>>, name: &str) -> Result<cl_kernel, cl_int>
         args: Mutex::new(vec![None; n]),
         snapshot: Mutex::new(None),
         attached: AtomicBool::new(true),
+        usm: Mutex::default(),
     })
     .0)
 }

@@ -31,3 +31,5 @@ pub mod queue;
 pub mod sampler;
 pub mod timer;
 pub mod transfer;
+pub mod usm;
+pub mod usm_alloc;

@@ -166,6 +166,8 @@ pub struct KernelRun {
     pub args: Arc<ArgSnapshot>,
     /// The snapshot's buffers, held until the command completes.
     pub mems: HeldMems,
+    /// Unified shared memory the kernel reaches besides its arguments (clSetKernelExecInfo).
+    pub resident: Vec<umd::memory::Buffer>,
 }
 
 /// A command for a queue, as the object rules made it; the C ABI hands it over with the
@@ -459,7 +461,7 @@ impl Exec {
                     .map_err(|e| format!("not built for the device ({e})"))
                     .and_then(|uk| {
                         self.umd
-                            .dispatch_printf(uk, &k.range, &k.args.values, &gpu_deps)
+                            .dispatch_resident(uk, &k.range, &k.args.values, &k.resident, &gpu_deps)
                             .map_err(|e| e.to_string())
                     });
                 (

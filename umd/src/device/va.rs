@@ -53,6 +53,47 @@ impl VaHeap {
         Some((start, size))
     }
 
+    /// As [`VaHeap::alloc`], the start a multiple of `align` (a power of two; at least the
+    /// granule): the first free range that holds such a start, split around it.
+    pub fn alloc_aligned(&mut self, size: u64, align: u64) -> Option<(u64, u64)> {
+        let size = self.round(size)?;
+        let align = align.max(self.align);
+        let start = self.free.iter().find_map(|&(s, len)| {
+            let at = s.checked_next_multiple_of(align)?;
+            (at.checked_add(size)? <= s + len).then_some(at)
+        })?;
+        self.reserve(start, size).then_some((start, size))
+    }
+
+    /// Takes `[start, start + size)` out of the free ranges (both multiples of the granule), as
+    /// for an address chosen elsewhere (host memory the GPU reaches at its own address);
+    /// false when part of it is not free.
+    pub fn reserve(&mut self, start: u64, size: u64) -> bool {
+        let Some(end) = start.checked_add(size) else {
+            return false;
+        };
+        if size == 0 || !start.is_multiple_of(self.align) || !size.is_multiple_of(self.align) {
+            return false;
+        }
+        let Some(i) = self
+            .free
+            .iter()
+            .position(|&(s, len)| s <= start && end <= s + len)
+        else {
+            return false;
+        };
+        let (s, len) = self.free.remove(i);
+        let mut at = i;
+        if s < start {
+            self.free.insert(at, (s, start - s));
+            at += 1;
+        }
+        if end < s + len {
+            self.free.insert(at, (end, s + len - end));
+        }
+        true
+    }
+
     /// Returns a range from [`VaHeap::alloc`].
     pub fn free(&mut self, start: u64, size: u64) {
         let i = self.free.partition_point(|&(s, _)| s < start);
@@ -84,5 +125,24 @@ mod tests {
         assert_eq!(h.free, vec![(HEAP_START, HEAP_END - HEAP_START)]);
         assert_eq!(h.alloc(4096).unwrap().0, HEAP_START);
         assert!(h.alloc(HEAP_END).is_none());
+    }
+
+    #[test]
+    fn reserved_and_aligned_ranges_leave_the_rest_free() {
+        let mut h = VaHeap::new(4096);
+        let at = 0x7f00_0000_0000;
+        assert!(h.reserve(at, 0x3000));
+        assert!(!h.reserve(at + 0x1000, 0x1000), "already taken");
+        assert!(!h.reserve(at + 0x10, 0x1000), "not on the granule");
+        assert_eq!(h.alloc(4096).unwrap().0, HEAP_START);
+        let (a, len) = h.alloc_aligned(1, 1 << 21).unwrap();
+        assert_eq!((a, len), (2 * HEAP_START, 4096));
+        let gap = h.alloc(4096).unwrap().0;
+        assert_eq!(gap, HEAP_START + 4096, "the gap before stays free");
+        h.free(a, len);
+        h.free(at, 0x3000);
+        h.free(HEAP_START, 4096);
+        h.free(gap, 4096);
+        assert_eq!(h.free, vec![(HEAP_START, HEAP_END - HEAP_START)]);
     }
 }

@@ -1,0 +1,203 @@
+//! Unified shared memory (what OpenCL's cl_intel_unified_shared_memory allocates): memory a
+//! kernel reaches through a plain pointer, at the address the application holds.
+//!
+//! - **Host** allocations are anonymous host pages wrapped as a userptr object (i915
+//!   GEM_USERPTR, xe MAP_USERPTR) and softpinned at their own host address: the pointer the
+//!   host reads and writes is the one kernels dereference, and both see one copy of the bytes.
+//!   The address is taken out of the device's VA heap, so no BO is ever placed over it.
+//! - **Device** allocations are GEM BOs at an address of the VA heap; the pointer is their GPU
+//!   address, which the host does not dereference (it reads and writes them through the
+//!   [`Buffer`]).
+//!
+//! A kernel reaches an allocation only while its BO is part of the submission: pass the
+//! allocations a dispatch may touch besides its arguments to [`crate::queue::Queue::dispatch_resident`].
+
+use std::sync::Arc;
+
+use kmd_iface::seam::{MapBacking, Mapping};
+use nix::sys::mman::{mmap_anonymous, munmap, MapFlags, ProtFlags};
+
+use crate::device::{Caching, Device, Inner};
+use crate::error::{Error, Result};
+use crate::memory::{Bo, Buffer};
+
+/// How many host mappings a host allocation tries before giving up on an address the VA heap
+/// has already handed to a BO (each try keeps the refused mapping, so the next is elsewhere).
+const TRIES: usize = 4;
+
+/// Anonymous host pages this driver mapped for a host allocation; unmapped when the last user
+/// (the BO, the application's buffer) lets go.
+#[derive(Debug)]
+struct HostPages {
+    ptr: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the pages are this object's own anonymous mapping, valid until drop.
+unsafe impl MapBacking for HostPages {
+    fn as_ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+// SAFETY: plain addresses of a process-wide mapping.
+unsafe impl Send for HostPages {}
+// SAFETY: as above; accesses go through `Mapping`'s volatile copies.
+unsafe impl Sync for HostPages {}
+
+impl HostPages {
+    /// `len` bytes of fresh zeroed pages starting at a multiple of `align` (a power of two, at
+    /// least the page size).
+    fn map(len: usize, align: usize) -> Result<HostPages> {
+        let fail = |e: nix::Error| Error::OutOfRange(format!("mmap of {len:#x} bytes: {e}"));
+        let total = len
+            .checked_add(align)
+            .and_then(std::num::NonZeroUsize::new)
+            .ok_or_else(|| Error::OutOfRange(format!("{len:#x} bytes do not fit")))?;
+        // SAFETY: a new private anonymous mapping; nothing else refers to it.
+        let base = unsafe {
+            mmap_anonymous(
+                None,
+                total,
+                ProtFlags::PROT_READ | ProtFlags::PROT_WRITE,
+                MapFlags::MAP_PRIVATE,
+            )
+        }
+        .map_err(fail)?;
+        let start = (base.as_ptr() as usize).next_multiple_of(align);
+        let (head, tail) = (
+            start - base.as_ptr() as usize,
+            total.get() - len - (start - base.as_ptr() as usize),
+        );
+        // Trim to the aligned `len` bytes.
+        if head > 0 {
+            // SAFETY: the first `head` bytes of the mapping just made, used by nothing.
+            unsafe { munmap(base, head) }.map_err(fail)?;
+        }
+        if tail > 0 {
+            let after = std::ptr::NonNull::new((start + len) as *mut std::ffi::c_void)
+                .ok_or_else(|| Error::OutOfRange("mapping at address 0".into()))?;
+            // SAFETY: the last `tail` bytes of the mapping just made, used by nothing.
+            unsafe { munmap(after, tail) }.map_err(fail)?;
+        }
+        Ok(HostPages {
+            ptr: start as *mut u8,
+            len,
+        })
+    }
+}
+
+impl Drop for HostPages {
+    fn drop(&mut self) {
+        if let Some(p) = std::ptr::NonNull::new(self.ptr as *mut std::ffi::c_void) {
+            // SAFETY: this object's own mapping; its last user is gone.
+            let _ = unsafe { munmap(p, self.len) };
+        }
+    }
+}
+
+impl Inner {
+    /// [`Device::alloc_host_usm`].
+    fn alloc_host_usm(self: &Arc<Self>, size: u64, align: u64) -> Result<Buffer> {
+        if size == 0 {
+            return Err(Error::OutOfRange(
+                "an allocation needs at least one byte".into(),
+            ));
+        }
+        let granule = self.va().align();
+        let len = size
+            .checked_next_multiple_of(granule)
+            .ok_or_else(|| Error::OutOfRange(format!("{size:#x} bytes do not fit")))?;
+        let align = align.max(granule);
+        let mut refused = Vec::new();
+        for _ in 0..TRIES {
+            let pages = HostPages::map(len as usize, align as usize)?;
+            let at = pages.ptr as u64;
+            if !self.va().reserve(at, len) {
+                // A BO sits at that GPU address: keep these pages so the next try differs.
+                refused.push(pages);
+                continue;
+            }
+            let map = Mapping::new(Arc::new(pages));
+            let handle = match self.backend().userptr(&map, at) {
+                Ok(h) => h,
+                Err(e) => {
+                    self.va().free(at, len);
+                    return Err(e);
+                }
+            };
+            self.sanitize.buffer(at, size, false);
+            let bo = Arc::new(Bo {
+                dev: self.clone(),
+                handle,
+                gpu_address: at,
+                size: len,
+                map,
+                caching: Caching::Wb,
+                userptr: true,
+            });
+            return Ok(Buffer::whole(bo, size));
+        }
+        Err(Error::OutOfRange(format!(
+            "no host range of {len:#x} bytes whose address is free as a GPU address"
+        )))
+    }
+
+    /// [`Device::alloc_device_usm`].
+    fn alloc_device_usm(self: &Arc<Self>, size: u64, align: u64) -> Result<Buffer> {
+        if size == 0 {
+            return Err(Error::OutOfRange(
+                "an allocation needs at least one byte".into(),
+            ));
+        }
+        let (gpu_address, len) = self.va().alloc_aligned(size, align).ok_or_else(|| {
+            Error::OutOfRange(format!("no GPU address space left for {size} bytes"))
+        })?;
+        let raw = match self.backend().create(len, gpu_address) {
+            Ok(r) => r,
+            Err(e) => {
+                self.va().free(gpu_address, len);
+                return Err(e);
+            }
+        };
+        self.sanitize.buffer(gpu_address, size, false);
+        let bo = Arc::new(Bo {
+            dev: self.clone(),
+            handle: raw.handle,
+            gpu_address,
+            size: len,
+            map: raw.map,
+            caching: raw.caching,
+            userptr: false,
+        });
+        Ok(Buffer::whole(bo, size))
+    }
+}
+
+impl Device {
+    /// A host allocation of `size` zeroed bytes at a multiple of `align` (a power of two; 0
+    /// for the page): its [`Buffer::gpu_address`] is also its host address, where the host
+    /// reads and writes the bytes kernels see.
+    pub fn alloc_host_usm(&self, size: u64, align: u64) -> Result<Buffer> {
+        check_align(align)?;
+        self.inner.alloc_host_usm(size, align)
+    }
+
+    /// A device allocation of `size` zeroed bytes whose GPU address is a multiple of `align` (a
+    /// power of two; 0 for the page).
+    pub fn alloc_device_usm(&self, size: u64, align: u64) -> Result<Buffer> {
+        check_align(align)?;
+        self.inner.alloc_device_usm(size, align)
+    }
+}
+
+fn check_align(align: u64) -> Result<()> {
+    if align != 0 && !align.is_power_of_two() {
+        return Err(Error::Argument(format!(
+            "alignment {align} is not a power of two"
+        )));
+    }
+    Ok(())
+}
