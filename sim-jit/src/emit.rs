@@ -1,0 +1,401 @@
+//! Cranelift code for a run of translated instructions ([`Step`]s): one host function per run,
+//! `fn(file, active, flag_offset, from, to)`, that executes the run's instructions `from..to`
+//! on the thread's byte file. Lanes are computed four at a time in 128-bit vectors, the result
+//! row stored with the execution mask (lanes outside it keep their bytes), exactly as the
+//! interpreter's word form does: every source read before the destination is written, f32
+//! arithmetic IEEE with the EU's NaN rule (the first NaN source, quieted), integers modulo 2^32.
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
+use cranelift_codegen::ir::{
+    AbiParam, BlockArg, ConstantData, Endianness, InstBuilder, JumpTableData, MemFlagsData,
+    Value,
+};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, FuncId, Module};
+
+use crate::error::JitError;
+use crate::select::{Lanes, Op, Step};
+
+/// The host function of one run: the thread's byte file, its executing channels, the flag
+/// registers' byte offset in the file, and the first and one-past-last instruction of the run
+/// to execute.
+pub type RunFn = unsafe extern "C" fn(*mut u8, u32, usize, u32, u32);
+
+/// The EU's quiet bit of an f32 NaN.
+const QUIET: i64 = 0x0040_0000;
+
+/// A Cranelift JIT module and the contexts reused across the functions it compiles.
+pub struct Emitter {
+    module: JITModule,
+    ctx: Context,
+    fctx: FunctionBuilderContext,
+    fma: bool,
+}
+
+impl Emitter {
+    /// An emitter for the host CPU (its vector extensions as `cranelift-native` detects them).
+    pub fn new() -> Result<Emitter, JitError> {
+        let mut flags = settings::builder();
+        flags
+            .set("opt_level", "speed")
+            .map_err(|e| JitError::Setup(e.to_string()))?;
+        let isa = cranelift_native::builder()
+            .map_err(|e| JitError::Setup(e.to_string()))?
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| JitError::Setup(e.to_string()))?;
+        // Without a fused multiply-add instruction Cranelift calls libm per lane; the
+        // interpreter's `mad` then stays interpreted.
+        let fma = isa
+            .isa_flags()
+            .iter()
+            .any(|f| f.name == "has_fma" && f.as_bool() == Some(true));
+        let module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+        let ctx = module.make_context();
+        Ok(Emitter {
+            module,
+            ctx,
+            fctx: FunctionBuilderContext::new(),
+            fma,
+        })
+    }
+
+    /// Whether `op` translates on this host.
+    pub fn supports(&self, op: Op) -> bool {
+        op != Op::FMad || self.fma
+    }
+
+    /// Compiles one run; its code is callable after [`Emitter::finish`].
+    pub fn compile(&mut self, steps: &[Step]) -> Result<FuncId, JitError> {
+        let config = self.module.target_config();
+        let ptr = config.pointer_type();
+        let mut sig = self.module.make_signature();
+        sig.params = vec![
+            AbiParam::new(ptr),
+            AbiParam::new(I32),
+            AbiParam::new(ptr),
+            AbiParam::new(I32),
+            AbiParam::new(I32),
+        ];
+        let id = self.module.declare_anonymous_function(&sig)?;
+        self.ctx.func.signature = sig;
+        {
+            let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
+            let entry = b.create_block();
+            b.append_block_params_for_function_params(entry);
+            b.switch_to_block(entry);
+            let p = b.block_params(entry).to_vec();
+            let (file, active, flag_off, from, to) = (p[0], p[1], p[2], p[3], p[4]);
+            let blocks: Vec<_> = steps.iter().map(|_| b.create_block()).collect();
+            let exit = b.create_block();
+            let calls: Vec<_> = blocks
+                .iter()
+                .map(|&bl| b.func.dfg.block_call(bl, &[] as &[BlockArg]))
+                .collect();
+            let default = b.func.dfg.block_call(exit, &[] as &[BlockArg]);
+            let jt = b.create_jump_table(JumpTableData::new(default, &calls));
+            b.ins().br_table(from, jt);
+            for (i, step) in steps.iter().enumerate() {
+                b.switch_to_block(blocks[i]);
+                let mut e = StepEmitter { b: &mut b, file };
+                e.step(step, active, flag_off);
+                let next = blocks.get(i + 1).copied().unwrap_or(exit);
+                let done = b.ins().icmp_imm_s(IntCC::Equal, to, (i + 1) as i64);
+                b.ins().brif(done, exit, &[], next, &[]);
+            }
+            b.switch_to_block(exit);
+            b.ins().return_(&[]);
+            b.seal_all_blocks();
+            b.finalize(config);
+        }
+        self.module
+            .define_function(id, &mut self.ctx)
+            .map_err(|e| JitError::Compile(format!("{e:?}")))?;
+        self.module.clear_context(&mut self.ctx);
+        Ok(id)
+    }
+
+    /// Makes every compiled function callable and returns the module that owns their code
+    /// with each function's address.
+    pub fn finish(mut self, ids: &[FuncId]) -> Result<(JITModule, Vec<RunFn>), JitError> {
+        self.module.finalize_definitions()?;
+        let fns = ids
+            .iter()
+            .map(|&id| {
+                let p = self.module.get_finalized_function(id);
+                // SAFETY: `p` is the finalized code of a function declared with exactly
+                // `RunFn`'s signature (pointer, u32, pointer-sized, u32, u32; no result) in
+                // the host's default calling convention, which `extern "C"` is.
+                unsafe { std::mem::transmute::<*const u8, RunFn>(p) }
+            })
+            .collect();
+        Ok((self.module, fns))
+    }
+}
+
+/// Emits one instruction into the function being built.
+struct StepEmitter<'a, 'b> {
+    b: &'a mut FunctionBuilder<'b>,
+    file: Value,
+}
+
+/// Register-file bytes: unaligned, in bounds (checked before a run is entered), little-endian.
+fn mem() -> MemFlagsData {
+    MemFlagsData::new()
+        .with_notrap()
+        .with_endianness(Endianness::Little)
+}
+
+/// Reinterpreting a vector's lanes keeps their order.
+fn lanes() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
+impl StepEmitter<'_, '_> {
+    fn step(&mut self, s: &Step, active: Value, flag_off: Value) {
+        let mask = self.mask(s, active, flag_off);
+        if s.n == 1 {
+            self.scalar(s, mask);
+        } else {
+            self.vector(s, mask);
+        }
+    }
+
+    /// The channels the instruction writes (enabled and predicated), bit i for lane i.
+    fn mask(&mut self, s: &Step, active: Value, flag_off: Value) -> Value {
+        let c = &s.ch;
+        let lanes = i64::from(c.lanes);
+        let enabled = if c.no_mask {
+            self.b.ins().iconst(I32, lanes)
+        } else {
+            let a = self.b.ins().ushr_imm_u(active, i64::from(c.chan_off));
+            self.b.ins().band_imm_u(a, lanes)
+        };
+        let Some(p) = c.pred else {
+            return enabled;
+        };
+        let at = self.b.ins().iadd(self.file, flag_off);
+        let flags = self.b.ins().load(I64, mem(), at, 0);
+        let rot = self.b.ins().rotr_imm_u(flags, i64::from(c.flag_rot()));
+        let mut pred = self.b.ins().ireduce(I32, rot);
+        if p.invert {
+            pred = self.b.ins().bnot(pred);
+        }
+        self.b.ins().band(enabled, pred)
+    }
+
+    fn addr(&self, off: u16) -> i32 {
+        i32::from(off)
+    }
+
+    /// Lane 0 of a source, extended to 32 bits: its one value unless it is a row.
+    fn first(&mut self, l: Lanes) -> Value {
+        let f = self.file;
+        match l {
+            Lanes::Imm(v) => self.b.ins().iconst(I32, i64::from(v as i32)),
+            Lanes::Scalar(base, e) => {
+                let off = self.addr(base);
+                match (e.size, e.signed) {
+                    (1, true) => self.b.ins().sload8(I32, mem(), f, off),
+                    (1, false) => self.b.ins().uload8(I32, mem(), f, off),
+                    (2, true) => self.b.ins().sload16(I32, mem(), f, off),
+                    (2, false) => self.b.ins().uload16(I32, mem(), f, off),
+                    _ => self.b.ins().load(I32, mem(), f, off),
+                }
+            }
+            Lanes::Row(base) => {
+                let off = self.addr(base);
+                self.b.ins().load(I32, mem(), f, off)
+            }
+        }
+    }
+
+    /// One instruction on four-lane vectors: all results computed, then stored.
+    fn vector(&mut self, s: &Step, mask: Value) {
+        let arity = s.op.arity();
+        let mut ones = [None; 3];
+        let mut splats = [None; 3];
+        for k in 0..arity {
+            if !matches!(s.src[k], Lanes::Row(_)) {
+                let v = self.first(s.src[k]);
+                ones[k] = Some(v);
+                splats[k] = Some(self.b.ins().splat(I32X4, v));
+            }
+        }
+        let chunks = usize::from(s.n) / 4;
+        let mut results = Vec::with_capacity(chunks);
+        for c in 0..chunks {
+            let mut v = Vec::with_capacity(arity);
+            for k in 0..arity {
+                v.push(match (s.src[k], splats[k]) {
+                    (_, Some(x)) => x,
+                    (l, None) => {
+                        let off = match l {
+                            Lanes::Row(base) => self.addr(base) + 16 * c as i32,
+                            _ => 0,
+                        };
+                        self.b.ins().load(I32X4, mem(), self.file, off)
+                    }
+                });
+            }
+            results.push(self.op_vec(s.op, &v, ones[1]));
+        }
+        let m = self.b.ins().splat(I32X4, mask);
+        for (c, r) in results.into_iter().enumerate() {
+            let bits: Vec<u8> = (0..4)
+                .flat_map(|l| (1u32 << (4 * c + l)).to_le_bytes())
+                .collect();
+            let k = self.b.func.dfg.constants.insert(ConstantData::from(bits));
+            let kv = self.b.ins().vconst(I32X4, k);
+            let sel = self.b.ins().band(m, kv);
+            let on = self.b.ins().icmp_imm_s(IntCC::NotEqual, sel, 0);
+            let off = self.addr(s.dst) + 16 * c as i32;
+            let old = self.b.ins().load(I32X4, mem(), self.file, off);
+            let new = self.b.ins().bitselect(on, r, old);
+            self.b.ins().store(mem(), new, self.file, off);
+        }
+    }
+
+    /// `op` on four lanes: `v` its sources ([`Op::arity`] of them), `uniform_b` src1's one
+    /// value when every lane has the same.
+    fn op_vec(&mut self, op: Op, v: &[Value], uniform_b: Option<Value>) -> Value {
+        let a = v[0];
+        let bv = v.get(1).copied();
+        let cv = v.get(2).copied();
+        match op {
+            Op::Mov => a,
+            Op::Not => self.b.ins().bnot(a),
+            Op::Add => self.b.ins().iadd(a, bv.unwrap_or(a)),
+            Op::Mul => self.b.ins().imul(a, bv.unwrap_or(a)),
+            Op::Mad => {
+                let p = self.b.ins().imul(bv.unwrap_or(a), cv.unwrap_or(a));
+                self.b.ins().iadd(a, p)
+            }
+            Op::And => self.b.ins().band(a, bv.unwrap_or(a)),
+            Op::Or => self.b.ins().bor(a, bv.unwrap_or(a)),
+            Op::Xor => self.b.ins().bxor(a, bv.unwrap_or(a)),
+            Op::Shl | Op::Shr | Op::Asr => match uniform_b {
+                // One shift count for every lane: a vector shift.
+                Some(n) => {
+                    let n = self.b.ins().band_imm_u(n, 31);
+                    self.shift(op, a, n)
+                }
+                // Per-lane counts: lane by lane.
+                None => {
+                    let b = bv.unwrap_or(a);
+                    let mut r = a;
+                    for l in 0..4u8 {
+                        let x = self.b.ins().extractlane(a, l);
+                        let y = self.b.ins().extractlane(b, l);
+                        let y = self.b.ins().band_imm_u(y, 31);
+                        let z = self.shift(op, x, y);
+                        r = self.b.ins().insertlane(r, z, l);
+                    }
+                    r
+                }
+            },
+            Op::FAdd | Op::FMul | Op::FMad => {
+                let b = bv.unwrap_or(a);
+                let c = cv.unwrap_or(a);
+                let fa = self.b.ins().bitcast(F32X4, lanes(), a);
+                let fb = self.b.ins().bitcast(F32X4, lanes(), b);
+                let r = match op {
+                    Op::FAdd => self.b.ins().fadd(fa, fb),
+                    Op::FMul => self.b.ins().fmul(fa, fb),
+                    _ => {
+                        let fc = self.b.ins().bitcast(F32X4, lanes(), c);
+                        self.b.ins().fma(fb, fc, fa)
+                    }
+                };
+                let mut r = self.b.ins().bitcast(I32X4, lanes(), r);
+                // The first NaN source wins, quieted: applied last for the first source.
+                let nans: &[Value] = match op {
+                    Op::FMad => &[c, b, a],
+                    _ => &[b, a],
+                };
+                let q = self.b.ins().iconst(I32, QUIET);
+                let q = self.b.ins().splat(I32X4, q);
+                for &x in nans {
+                    let fx = self.b.ins().bitcast(F32X4, lanes(), x);
+                    let nan = self.b.ins().fcmp(FloatCC::Unordered, fx, fx);
+                    let quiet = self.b.ins().bor(x, q);
+                    r = self.b.ins().bitselect(nan, quiet, r);
+                }
+                r
+            }
+        }
+    }
+
+    fn shift(&mut self, op: Op, x: Value, n: Value) -> Value {
+        match op {
+            Op::Shl => self.b.ins().ishl(x, n),
+            Op::Shr => self.b.ins().ushr(x, n),
+            _ => self.b.ins().sshr(x, n),
+        }
+    }
+
+    /// A one-channel instruction on 32-bit scalars.
+    fn scalar(&mut self, s: &Step, mask: Value) {
+        let mut v = Vec::with_capacity(3);
+        for k in 0..s.op.arity() {
+            let x = self.first(s.src[k]);
+            v.push(x);
+        }
+        let r = self.op_scalar(s.op, &v);
+        let off = self.addr(s.dst);
+        let old = self.b.ins().load(I32, mem(), self.file, off);
+        let on = self.b.ins().band_imm_u(mask, 1);
+        let new = self.b.ins().select(on, r, old);
+        self.b.ins().store(mem(), new, self.file, off);
+    }
+
+    fn op_scalar(&mut self, op: Op, v: &[Value]) -> Value {
+        let a = v[0];
+        let b = v.get(1).copied().unwrap_or(a);
+        let c = v.get(2).copied().unwrap_or(a);
+        match op {
+            Op::Mov => a,
+            Op::Not => self.b.ins().bnot(a),
+            Op::Add => self.b.ins().iadd(a, b),
+            Op::Mul => self.b.ins().imul(a, b),
+            Op::Mad => {
+                let p = self.b.ins().imul(b, c);
+                self.b.ins().iadd(a, p)
+            }
+            Op::And => self.b.ins().band(a, b),
+            Op::Or => self.b.ins().bor(a, b),
+            Op::Xor => self.b.ins().bxor(a, b),
+            Op::Shl | Op::Shr | Op::Asr => {
+                let n = self.b.ins().band_imm_u(b, 31);
+                self.shift(op, a, n)
+            }
+            Op::FAdd | Op::FMul | Op::FMad => {
+                let fa = self.b.ins().bitcast(F32, MemFlagsData::new(), a);
+                let fb = self.b.ins().bitcast(F32, MemFlagsData::new(), b);
+                let r = match op {
+                    Op::FAdd => self.b.ins().fadd(fa, fb),
+                    Op::FMul => self.b.ins().fmul(fa, fb),
+                    _ => {
+                        let fc = self.b.ins().bitcast(F32, MemFlagsData::new(), c);
+                        self.b.ins().fma(fb, fc, fa)
+                    }
+                };
+                let mut r = self.b.ins().bitcast(I32, MemFlagsData::new(), r);
+                let nans: &[Value] = match op {
+                    Op::FMad => &[c, b, a],
+                    _ => &[b, a],
+                };
+                for &x in nans {
+                    let fx = self.b.ins().bitcast(F32, MemFlagsData::new(), x);
+                    let nan = self.b.ins().fcmp(FloatCC::Unordered, fx, fx);
+                    let quiet = self.b.ins().bor_imm_u(x, QUIET);
+                    r = self.b.ins().select(nan, quiet, r);
+                }
+                r
+            }
+        }
+    }
+}

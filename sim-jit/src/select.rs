@@ -1,0 +1,124 @@
+//! Which pre-decoded instructions translate: the fast path's word form ([`Fast::word`]) of the
+//! plain ALU operations (no condition modifier, no `cmp`/`sel`/`csel`), on 1, 8, 16 or 32
+//! channels, predicated per channel or not. Everything else stays with the interpreter.
+
+use isa_encoder::model::PredCtrl;
+use sim_eu::program::channels::Channels;
+use sim_eu::program::fast::{Elem, Fast, FastOp, Num, Src};
+
+/// An operation a translated instruction computes on 32-bit lanes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Mov,
+    Not,
+    Add,
+    Mul,
+    Mad,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Asr,
+    FAdd,
+    FMul,
+    FMad,
+}
+
+impl Op {
+    pub fn arity(self) -> usize {
+        match self {
+            Op::Mov | Op::Not => 1,
+            Op::Mad | Op::FMad => 3,
+            _ => 2,
+        }
+    }
+}
+
+/// Where a translated source's lanes come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lanes {
+    /// Consecutive DWords from byte `base`.
+    Row(u16),
+    /// One element at byte `base`, extended to 32 bits, for every lane.
+    Scalar(u16, Elem),
+    /// One value for every lane.
+    Imm(u32),
+}
+
+/// One translated instruction: `dst` (consecutive DWords from a byte offset) gets the result
+/// of `op` on `n` lanes in the channels enabled and predicated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    pub op: Op,
+    pub n: u8,
+    pub ch: Channels,
+    pub dst: u16,
+    pub src: [Lanes; 3],
+}
+
+impl Step {
+    /// One past the last byte of the register file the instruction touches (the flag
+    /// registers aside, which every thread has).
+    pub fn extent(&self) -> usize {
+        let row = 4 * usize::from(self.n);
+        let mut end = usize::from(self.dst) + row;
+        for s in self.src.iter().take(self.op.arity()) {
+            end = end.max(match *s {
+                Lanes::Row(b) => usize::from(b) + row,
+                Lanes::Scalar(b, e) => usize::from(b) + usize::from(e.size),
+                Lanes::Imm(_) => 0,
+            });
+        }
+        end
+    }
+}
+
+/// The translated form of `f`, or `None` when the interpreter keeps it.
+pub fn select(f: &Fast) -> Option<Step> {
+    let op = match (f.num, f.op) {
+        (_, FastOp::Mov) => Op::Mov,
+        (Num::Int, FastOp::Not) => Op::Not,
+        (Num::Int, FastOp::Add) => Op::Add,
+        (Num::Int, FastOp::Mul) => Op::Mul,
+        (Num::Int, FastOp::Mad) => Op::Mad,
+        (Num::Int, FastOp::And) => Op::And,
+        (Num::Int, FastOp::Or) => Op::Or,
+        (Num::Int, FastOp::Xor) => Op::Xor,
+        (Num::Int, FastOp::Shl) => Op::Shl,
+        (Num::Int, FastOp::Shr) => Op::Shr,
+        (Num::Int, FastOp::Asr) => Op::Asr,
+        (Num::F32, FastOp::Add) => Op::FAdd,
+        (Num::F32, FastOp::Mul) => Op::FMul,
+        (Num::F32, FastOp::Mad) => Op::FMad,
+        _ => return None,
+    };
+    // The word form runs when the channel count is its lane array's length.
+    if !f.word || f.cond.is_some() || !matches!(f.ch.n, 1 | 8 | 16 | 32) {
+        return None;
+    }
+    if f.ch.pred.is_some_and(|p| p.ctrl != PredCtrl::Normal) {
+        return None;
+    }
+    let dst = f.dst?;
+    if f.dst_elem.size != 4 || (dst.stride != 4 && f.ch.n != 1) {
+        return None;
+    }
+    let mut src = [Lanes::Imm(0); 3];
+    for (k, s) in src.iter_mut().enumerate().take(op.arity()) {
+        let fs = f.src[k];
+        *s = match fs.at {
+            Src::Imm(v) => Lanes::Imm(v),
+            Src::Region { base, stride: 0 } => Lanes::Scalar(base, fs.elem),
+            Src::Region { base, stride: 4 } if fs.elem.size == 4 => Lanes::Row(base),
+            _ => return None,
+        };
+    }
+    Some(Step {
+        op,
+        n: f.ch.n,
+        ch: f.ch,
+        dst: dst.base,
+        src,
+    })
+}
