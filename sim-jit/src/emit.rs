@@ -18,6 +18,8 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Module};
 
 use crate::error::JitError;
+use sim_eu::program::fast::Elem;
+
 use crate::select::{Lanes, Op, Step};
 
 /// The host function of one run: the thread's byte file, its executing channels, the flag
@@ -196,7 +198,7 @@ impl StepEmitter<'_, '_> {
         let f = self.file;
         match l {
             Lanes::Imm(v) => self.b.ins().iconst(I32, i64::from(v as i32)),
-            Lanes::Scalar(base, e) => {
+            Lanes::Scalar(base, e) | Lanes::Row { base, elem: e, .. } => {
                 let off = self.addr(base);
                 match (e.size, e.signed) {
                     (1, true) => self.b.ins().sload8(I32, mem(), f, off),
@@ -205,10 +207,6 @@ impl StepEmitter<'_, '_> {
                     (2, false) => self.b.ins().uload16(I32, mem(), f, off),
                     _ => self.b.ins().load(I32, mem(), f, off),
                 }
-            }
-            Lanes::Row(base) => {
-                let off = self.addr(base);
-                self.b.ins().load(I32, mem(), f, off)
             }
         }
     }
@@ -219,7 +217,7 @@ impl StepEmitter<'_, '_> {
         let mut ones = [None; 3];
         let mut splats = [None; 3];
         for k in 0..arity {
-            if !matches!(s.src[k], Lanes::Row(_)) {
+            if !matches!(s.src[k], Lanes::Row { .. }) {
                 let v = self.first(s.src[k]);
                 ones[k] = Some(v);
                 splats[k] = Some(self.b.ins().splat(I32X4, v));
@@ -232,13 +230,8 @@ impl StepEmitter<'_, '_> {
             for k in 0..arity {
                 v.push(match (s.src[k], splats[k]) {
                     (_, Some(x)) => x,
-                    (l, None) => {
-                        let off = match l {
-                            Lanes::Row(base) => self.addr(base) + 16 * c as i32,
-                            _ => 0,
-                        };
-                        self.b.ins().load(I32X4, mem(), self.file, off)
-                    }
+                    (Lanes::Row { base, stride, elem }, None) => self.row(base, stride, elem, c),
+                    (l, None) => self.first(l),
                 });
             }
             results.push(self.op_vec(s.op, &v, ones[1]));
@@ -251,11 +244,35 @@ impl StepEmitter<'_, '_> {
             let k = self.b.func.dfg.constants.insert(ConstantData::from(bits));
             let kv = self.b.ins().vconst(I32X4, k);
             let sel = self.b.ins().band(m, kv);
-            let on = self.b.ins().icmp_imm_s(IntCC::NotEqual, sel, 0);
+            let on = self.b.ins().icmp(IntCC::Equal, sel, kv);
             let off = self.addr(s.dst) + 16 * c as i32;
             let old = self.b.ins().load(I32X4, mem(), self.file, off);
             let new = self.b.ins().bitselect(on, r, old);
             self.b.ins().store(mem(), new, self.file, off);
+        }
+    }
+
+    /// Lanes `4c..4c + 4` of a row source.
+    fn row(&mut self, base: u16, stride: u8, e: Elem, c: usize) -> Value {
+        let f = self.file;
+        let off = self.addr(base) + i32::from(stride) * 4 * c as i32;
+        match (e.size, stride) {
+            (2, 2) if e.signed => self.b.ins().sload16x4(mem(), f, off),
+            (2, 2) => self.b.ins().uload16x4(mem(), f, off),
+            _ => {
+                let v = self.b.ins().load(I32X4, mem(), f, off);
+                // The element is the low bytes of each DWord: shift it up and back down.
+                let drop = 32 - 8 * i64::from(e.size);
+                if drop == 0 {
+                    return v;
+                }
+                let up = self.b.ins().ishl_imm_u(v, drop);
+                if e.signed {
+                    self.b.ins().sshr_imm_u(up, drop)
+                } else {
+                    self.b.ins().ushr_imm_u(up, drop)
+                }
+            }
         }
     }
 

@@ -1,6 +1,8 @@
-//! Which pre-decoded instructions translate: the fast path's word form ([`Fast::word`]) of the
-//! plain ALU operations (no condition modifier, no `cmp`/`sel`/`csel`), on 1, 8, 16 or 32
-//! channels, predicated per channel or not. Everything else stays with the interpreter.
+//! Which pre-decoded instructions translate: the fast path's plain ALU operations (no condition
+//! modifier, no `cmp`/`sel`/`csel`) on 1, 4, 8, 16 or 32 channels, predicated per channel or
+//! not, whose destination is consecutive DWords and whose sources are consecutive DWords,
+//! words at a 2- or 4-byte step, bytes at a 4-byte step, one scalar element or an immediate.
+//! Everything else stays with the interpreter.
 
 use isa_encoder::model::PredCtrl;
 use sim_eu::program::channels::Channels;
@@ -38,8 +40,9 @@ impl Op {
 /// Where a translated source's lanes come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lanes {
-    /// Consecutive DWords from byte `base`.
-    Row(u16),
+    /// Lane i at byte `base + i * stride`, extended to 32 bits: DWords (stride 4), words
+    /// (stride 2 or 4) or bytes (stride 4).
+    Row { base: u16, stride: u8, elem: Elem },
     /// One element at byte `base`, extended to 32 bits, for every lane.
     Scalar(u16, Elem),
     /// One value for every lane.
@@ -65,7 +68,9 @@ impl Step {
         let mut end = usize::from(self.dst) + row;
         for s in self.src.iter().take(self.op.arity()) {
             end = end.max(match *s {
-                Lanes::Row(b) => usize::from(b) + row,
+                Lanes::Row { base, stride, .. } => {
+                    usize::from(base) + usize::from(stride) * usize::from(self.n)
+                }
                 Lanes::Scalar(b, e) => usize::from(b) + usize::from(e.size),
                 Lanes::Imm(_) => 0,
             });
@@ -93,8 +98,7 @@ pub fn select(f: &Fast) -> Option<Step> {
         (Num::F32, FastOp::Mad) => Op::FMad,
         _ => return None,
     };
-    // The word form runs when the channel count is its lane array's length.
-    if !f.word || f.cond.is_some() || !matches!(f.ch.n, 1 | 8 | 16 | 32) {
+    if f.cond.is_some() || !matches!(f.ch.n, 1 | 4 | 8 | 16 | 32) {
         return None;
     }
     if f.ch.pred.is_some_and(|p| p.ctrl != PredCtrl::Normal) {
@@ -110,7 +114,15 @@ pub fn select(f: &Fast) -> Option<Step> {
         *s = match fs.at {
             Src::Imm(v) => Lanes::Imm(v),
             Src::Region { base, stride: 0 } => Lanes::Scalar(base, fs.elem),
-            Src::Region { base, stride: 4 } if fs.elem.size == 4 => Lanes::Row(base),
+            Src::Region { base, .. } if f.ch.n == 1 => Lanes::Scalar(base, fs.elem),
+            Src::Region { base, stride } => match (fs.elem.size, stride) {
+                (4, 4) | (2, 2) | (2, 4) | (1, 4) => Lanes::Row {
+                    base,
+                    stride: stride as u8,
+                    elem: fs.elem,
+                },
+                _ => return None,
+            },
             _ => return None,
         };
     }
