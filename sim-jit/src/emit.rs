@@ -9,7 +9,7 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
 use cranelift_codegen::ir::{
     AbiParam, BlockArg, ConstantData, Endianness, InstBuilder, JumpTableData, MemFlagsData,
-    Value,
+    Type, Value,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
@@ -18,6 +18,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Module};
 
 use crate::error::JitError;
+use isa_encoder::model::CondMod;
 use sim_eu::program::fast::Elem;
 
 use crate::select::{Lanes, Op, Step};
@@ -138,6 +139,15 @@ impl Emitter {
     }
 }
 
+/// An instruction's channel masks (bit i for lane i) and where the flags are.
+struct Masks {
+    enabled: Value,
+    pred: Option<Value>,
+    /// Enabled and predicated: the lanes an operation writes.
+    both: Value,
+    flag_off: Value,
+}
+
 /// Emits one instruction into the function being built.
 struct StepEmitter<'a, 'b> {
     b: &'a mut FunctionBuilder<'b>,
@@ -158,16 +168,25 @@ fn lanes() -> MemFlagsData {
 
 impl StepEmitter<'_, '_> {
     fn step(&mut self, s: &Step, active: Value, flag_off: Value) {
-        let mask = self.mask(s, active, flag_off);
+        let (enabled, pred) = self.masks(s, active, flag_off);
+        let m = Masks {
+            enabled,
+            pred,
+            both: match pred {
+                Some(p) => self.b.ins().band(enabled, p),
+                None => enabled,
+            },
+            flag_off,
+        };
         if s.n == 1 {
-            self.scalar(s, mask);
+            self.scalar(s, &m);
         } else {
-            self.vector(s, mask);
+            self.vector(s, &m);
         }
     }
 
-    /// The channels the instruction writes (enabled and predicated), bit i for lane i.
-    fn mask(&mut self, s: &Step, active: Value, flag_off: Value) -> Value {
+    /// The enabled channels and the predicate (`None`: none), bit i for lane i.
+    fn masks(&mut self, s: &Step, active: Value, flag_off: Value) -> (Value, Option<Value>) {
         let c = &s.ch;
         let lanes = i64::from(c.lanes);
         let enabled = if c.no_mask {
@@ -177,7 +196,7 @@ impl StepEmitter<'_, '_> {
             self.b.ins().band_imm_u(a, lanes)
         };
         let Some(p) = c.pred else {
-            return enabled;
+            return (enabled, None);
         };
         let at = self.b.ins().iadd(self.file, flag_off);
         let flags = self.b.ins().load(I64, mem(), at, 0);
@@ -186,7 +205,122 @@ impl StepEmitter<'_, '_> {
         if p.invert {
             pred = self.b.ins().bnot(pred);
         }
-        self.b.ins().band(enabled, pred)
+        (enabled, Some(pred))
+    }
+
+    /// Sets the flag bits `bits` of the lanes in `mask` in the instruction's flag register.
+    fn set_flags(&mut self, s: &Step, m: &Masks, bits: Value) {
+        let at = self.b.ins().iadd(self.file, m.flag_off);
+        let old = self.b.ins().load(I64, mem(), at, 0);
+        let rot = i64::from(s.ch.flag_rot());
+        let mask = self.b.ins().uextend(I64, m.both);
+        let mask = self.b.ins().rotl_imm_u(mask, rot);
+        let v = self.b.ins().uextend(I64, bits);
+        let v = self.b.ins().rotl_imm_u(v, rot);
+        let keep = self.b.ins().band_not(old, mask);
+        let set = self.b.ins().band(v, mask);
+        let new = self.b.ins().bor(keep, set);
+        self.b.ins().store(mem(), new, at, 0);
+    }
+
+    /// All ones in the lanes `4c..4c + 4` whose bit is set in the splatted mask `m`.
+    fn lane_mask(&mut self, m: Value, c: usize) -> Value {
+        let bits: Vec<u8> = (0..4)
+            .flat_map(|l| (1u32 << (4 * c + l)).to_le_bytes())
+            .collect();
+        let k = self.b.func.dfg.constants.insert(ConstantData::from(bits));
+        let kv = self.b.ins().vconst(I32X4, k);
+        let sel = self.b.ins().band(m, kv);
+        self.b.ins().icmp(IntCC::Equal, sel, kv)
+    }
+
+    /// A comparison's lanes: all ones where it holds (four lanes in a vector, or one as I8
+    /// widened to all ones or zero in an I32).
+    fn compare(&mut self, op: Op, a: Value, b: Value, ty: Type, fty: Type) -> Value {
+        let Op::Cmp {
+            cond,
+            float,
+            signed,
+            nan_true,
+        } = op
+        else {
+            return a;
+        };
+        let zero = |e: &mut Self| {
+            let z = e.b.ins().iconst(I32, 0);
+            if ty == I32 {
+                z
+            } else {
+                e.b.ins().splat(ty, z)
+            }
+        };
+        let widen = |e: &mut Self, v: Value| {
+            if ty == I32 {
+                let w = e.b.ins().uextend(I32, v);
+                e.b.ins().ineg(w)
+            } else {
+                v
+            }
+        };
+        if float {
+            let fa = self.b.ins().bitcast(fty, lanes(), a);
+            let fb = self.b.ins().bitcast(fty, lanes(), b);
+            let cc = match cond {
+                CondMod::Eq => Some(FloatCC::Equal),
+                CondMod::Ne => Some(FloatCC::NotEqual),
+                CondMod::Gt => Some(FloatCC::GreaterThan),
+                CondMod::Ge => Some(FloatCC::GreaterThanOrEqual),
+                CondMod::Lt => Some(FloatCC::LessThan),
+                CondMod::Le => Some(FloatCC::LessThanOrEqual),
+                CondMod::Un => Some(FloatCC::Unordered),
+                CondMod::Ov | CondMod::Eo => None,
+            };
+            let mut r = match cc {
+                Some(cc) => {
+                    let v = self.b.ins().fcmp(cc, fa, fb);
+                    widen(self, v)
+                }
+                None => zero(self),
+            };
+            if nan_true {
+                let n = self.b.ins().fcmp(FloatCC::Unordered, fb, fb);
+                let n = widen(self, n);
+                r = self.b.ins().bor(r, n);
+            }
+            r
+        } else {
+            let (gt, ge, lt, le) = if signed {
+                (
+                    IntCC::SignedGreaterThan,
+                    IntCC::SignedGreaterThanOrEqual,
+                    IntCC::SignedLessThan,
+                    IntCC::SignedLessThanOrEqual,
+                )
+            } else {
+                (
+                    IntCC::UnsignedGreaterThan,
+                    IntCC::UnsignedGreaterThanOrEqual,
+                    IntCC::UnsignedLessThan,
+                    IntCC::UnsignedLessThanOrEqual,
+                )
+            };
+            let cc = match cond {
+                CondMod::Eq => Some(IntCC::Equal),
+                CondMod::Ne => Some(IntCC::NotEqual),
+                CondMod::Gt => Some(gt),
+                CondMod::Ge => Some(ge),
+                CondMod::Lt => Some(lt),
+                CondMod::Le => Some(le),
+                CondMod::Ov | CondMod::Un | CondMod::Eo => None,
+            };
+            match cc {
+                Some(cc) => {
+                    let v = self.b.ins().icmp(cc, a, b);
+                    widen(self, v)
+                }
+                None => zero(self),
+            }
+        }
     }
 
     fn addr(&self, off: u16) -> i32 {
@@ -212,7 +346,7 @@ impl StepEmitter<'_, '_> {
     }
 
     /// One instruction on four-lane vectors: all results computed, then stored.
-    fn vector(&mut self, s: &Step, mask: Value) {
+    fn vector(&mut self, s: &Step, m: &Masks) {
         let arity = s.op.arity();
         let mut ones = [None; 3];
         let mut splats = [None; 3];
@@ -223,8 +357,10 @@ impl StepEmitter<'_, '_> {
                 splats[k] = Some(self.b.ins().splat(I32X4, v));
             }
         }
+        let pred = m.pred.map(|p| self.b.ins().splat(I32X4, p));
         let chunks = usize::from(s.n) / 4;
         let mut results = Vec::with_capacity(chunks);
+        let mut bits = None;
         for c in 0..chunks {
             let mut v = Vec::with_capacity(arity);
             for k in 0..arity {
@@ -234,18 +370,39 @@ impl StepEmitter<'_, '_> {
                     (l, None) => self.first(l),
                 });
             }
-            results.push(self.op_vec(s.op, &v, ones[1]));
+            let r = match s.op {
+                Op::Cmp { .. } => {
+                    let r = self.compare(s.op, v[0], v[1], I32X4, F32X4);
+                    let hi = self.b.ins().vhigh_bits(I32, r);
+                    let hi = self.b.ins().ishl_imm_u(hi, 4 * c as i64);
+                    bits = Some(match bits {
+                        Some(b) => self.b.ins().bor(b, hi),
+                        None => hi,
+                    });
+                    r
+                }
+                Op::Sel => match pred {
+                    Some(p) => {
+                        let on = self.lane_mask(p, c);
+                        self.b.ins().bitselect(on, v[0], v[1])
+                    }
+                    None => v[0],
+                },
+                op => self.op_vec(op, &v, ones[1]),
+            };
+            results.push(r);
         }
-        let m = self.b.ins().splat(I32X4, mask);
+        if let Some(bits) = bits {
+            self.set_flags(s, m, bits);
+        }
+        let Some(dst) = s.dst else {
+            return;
+        };
+        let store = if s.op == Op::Sel { m.enabled } else { m.both };
+        let store = self.b.ins().splat(I32X4, store);
         for (c, r) in results.into_iter().enumerate() {
-            let bits: Vec<u8> = (0..4)
-                .flat_map(|l| (1u32 << (4 * c + l)).to_le_bytes())
-                .collect();
-            let k = self.b.func.dfg.constants.insert(ConstantData::from(bits));
-            let kv = self.b.ins().vconst(I32X4, k);
-            let sel = self.b.ins().band(m, kv);
-            let on = self.b.ins().icmp(IntCC::Equal, sel, kv);
-            let off = self.addr(s.dst) + 16 * c as i32;
+            let on = self.lane_mask(store, c);
+            let off = self.addr(dst) + 16 * c as i32;
             let old = self.b.ins().load(I32X4, mem(), self.file, off);
             let new = self.b.ins().bitselect(on, r, old);
             self.b.ins().store(mem(), new, self.file, off);
@@ -283,7 +440,8 @@ impl StepEmitter<'_, '_> {
         let bv = v.get(1).copied();
         let cv = v.get(2).copied();
         match op {
-            Op::Mov => a,
+            // The callers compute these from the masks.
+            Op::Mov | Op::Cmp { .. } | Op::Sel => a,
             Op::Not => self.b.ins().bnot(a),
             Op::Add => self.b.ins().iadd(a, bv.unwrap_or(a)),
             Op::Mul => self.b.ins().imul(a, bv.unwrap_or(a)),
@@ -355,16 +513,35 @@ impl StepEmitter<'_, '_> {
     }
 
     /// A one-channel instruction on 32-bit scalars.
-    fn scalar(&mut self, s: &Step, mask: Value) {
+    fn scalar(&mut self, s: &Step, m: &Masks) {
         let mut v = Vec::with_capacity(3);
         for k in 0..s.op.arity() {
             let x = self.first(s.src[k]);
             v.push(x);
         }
-        let r = self.op_scalar(s.op, &v);
-        let off = self.addr(s.dst);
+        let r = match s.op {
+            Op::Cmp { .. } => {
+                let r = self.compare(s.op, v[0], v[1], I32, F32);
+                let bits = self.b.ins().band_imm_u(r, 1);
+                self.set_flags(s, m, bits);
+                r
+            }
+            Op::Sel => match m.pred {
+                Some(p) => {
+                    let on = self.b.ins().band_imm_u(p, 1);
+                    self.b.ins().select(on, v[0], v[1])
+                }
+                None => v[0],
+            },
+            op => self.op_scalar(op, &v),
+        };
+        let Some(dst) = s.dst else {
+            return;
+        };
+        let store = if s.op == Op::Sel { m.enabled } else { m.both };
+        let off = self.addr(dst);
         let old = self.b.ins().load(I32, mem(), self.file, off);
-        let on = self.b.ins().band_imm_u(mask, 1);
+        let on = self.b.ins().band_imm_u(store, 1);
         let new = self.b.ins().select(on, r, old);
         self.b.ins().store(mem(), new, self.file, off);
     }
@@ -374,7 +551,8 @@ impl StepEmitter<'_, '_> {
         let b = v.get(1).copied().unwrap_or(a);
         let c = v.get(2).copied().unwrap_or(a);
         match op {
-            Op::Mov => a,
+            // The callers compute these from the masks.
+            Op::Mov | Op::Cmp { .. } | Op::Sel => a,
             Op::Not => self.b.ins().bnot(a),
             Op::Add => self.b.ins().iadd(a, b),
             Op::Mul => self.b.ins().imul(a, b),

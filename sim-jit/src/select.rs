@@ -1,10 +1,10 @@
 //! Which pre-decoded instructions translate: the fast path's plain ALU operations (no condition
-//! modifier, no `cmp`/`sel`/`csel`) on 1, 4, 8, 16 or 32 channels, predicated per channel or
+//! modifier), word-form `cmp`/`cmpn` and predicate-selected `sel` on 1, 4, 8, 16 or 32 channels, predicated per channel or
 //! not, whose destination is consecutive DWords and whose sources are consecutive DWords,
 //! words at a 2- or 4-byte step, bytes at a 4-byte step, one scalar element or an immediate.
 //! Everything else stays with the interpreter.
 
-use isa_encoder::model::PredCtrl;
+use isa_encoder::model::{CondMod, PredCtrl};
 use sim_eu::program::channels::Channels;
 use sim_eu::program::fast::{Elem, Fast, FastOp, Num, Src};
 
@@ -25,6 +25,16 @@ pub enum Op {
     FAdd,
     FMul,
     FMad,
+    /// `cmp`/`cmpn`: all ones or zero per lane and the lanes' flag bits.
+    Cmp {
+        cond: CondMod,
+        float: bool,
+        signed: bool,
+        nan_true: bool,
+    },
+    /// `sel` without a condition: src0 where the predicate is set, else src1, in every
+    /// enabled lane.
+    Sel,
 }
 
 impl Op {
@@ -56,7 +66,8 @@ pub struct Step {
     pub op: Op,
     pub n: u8,
     pub ch: Channels,
-    pub dst: u16,
+    /// `None`: a `null` destination (a `cmp` for its flags only).
+    pub dst: Option<u16>,
     pub src: [Lanes; 3],
 }
 
@@ -65,7 +76,7 @@ impl Step {
     /// registers aside, which every thread has).
     pub fn extent(&self) -> usize {
         let row = 4 * usize::from(self.n);
-        let mut end = usize::from(self.dst) + row;
+        let mut end = self.dst.map_or(0, |d| usize::from(d) + row);
         for s in self.src.iter().take(self.op.arity()) {
             end = end.max(match *s {
                 Lanes::Row { base, stride, .. } => {
@@ -96,18 +107,28 @@ pub fn select(f: &Fast) -> Option<Step> {
         (Num::F32, FastOp::Add) => Op::FAdd,
         (Num::F32, FastOp::Mul) => Op::FMul,
         (Num::F32, FastOp::Mad) => Op::FMad,
+        // The word form's comparison: sources of one signedness, every channel in the row.
+        (num, FastOp::Cmp { nan_true }) if f.word && matches!(f.ch.n, 1 | 8 | 16 | 32) => Op::Cmp {
+            cond: f.cond?,
+            float: num == Num::F32,
+            signed: f.src[0].elem.signed,
+            nan_true,
+        },
+        (_, FastOp::Sel) if f.cond.is_none() => Op::Sel,
         _ => return None,
     };
-    if f.cond.is_some() || !matches!(f.ch.n, 1 | 4 | 8 | 16 | 32) {
+    let is_cmp = matches!(op, Op::Cmp { .. });
+    if (f.cond.is_some() && !is_cmp) || !matches!(f.ch.n, 1 | 4 | 8 | 16 | 32) {
         return None;
     }
     if f.ch.pred.is_some_and(|p| p.ctrl != PredCtrl::Normal) {
         return None;
     }
-    let dst = f.dst?;
-    if f.dst_elem.size != 4 || (dst.stride != 4 && f.ch.n != 1) {
-        return None;
-    }
+    let dst = match f.dst {
+        Some(d) if f.dst_elem.size == 4 && (d.stride == 4 || f.ch.n == 1) => Some(d.base),
+        None if is_cmp => None,
+        _ => return None,
+    };
     let mut src = [Lanes::Imm(0); 3];
     for (k, s) in src.iter_mut().enumerate().take(op.arity()) {
         let fs = f.src[k];
@@ -130,7 +151,7 @@ pub fn select(f: &Fast) -> Option<Step> {
         op,
         n: f.ch.n,
         ch: f.ch,
-        dst: dst.base,
+        dst,
         src,
     })
 }

@@ -1,6 +1,6 @@
 //! The translated path against the interpreter: random sequences of ALU instructions
 //! (assembled from IGA text, translatable ones mixed with ones that stay interpreted), random
-//! register files rich in special f32 values, masks and flags; one run through the
+//! register files rich in special f32 values and equal lanes, masks and flags; one run through the
 //! interpreter, one through `sim_jit::run` (in random budget slices), and the whole register
 //! files (the `tm0` clock aside), the instruction pointer and the executed count must match.
 
@@ -24,6 +24,8 @@ const REGIONS: [&str; 4] = ["<8;8,1>", "<0;1,0>", "<8;8,1>", "<16;8,2>"];
 const REGIONS3: [&str; 3] = ["<1;0>", "<0;0>", "<2;0>"];
 const REGIONS3_SRC2: [&str; 3] = ["<1>", "<0>", "<2>"];
 const SIZES: [(u32, u32); 7] = [(1, 0), (8, 0), (8, 8), (16, 0), (16, 16), (32, 0), (4, 0)];
+const CONDS: [&str; 8] = ["eq", "ne", "lt", "gt", "le", "ge", "ov", "un"];
+const FLAGS: [&str; 3] = ["f0.0", "f1.1", "f0.1"];
 const PREDS: [&str; 6] = ["", "", "(f0.0) ", "(~f1.1) ", "(W) ", "(f0.1.any4h) "];
 
 #[derive(Debug, Clone)]
@@ -38,16 +40,16 @@ struct Ins {
     dst_stride: u32,
     imm: Option<(usize, u32)>,
     pred: usize,
-    /// A `cmp` with a condition instead (interpreted; writes flags a later predicate reads).
-    cmp: bool,
+    /// A `cmp`, `cmpn` (condition `cond`) or `sel` instead: flags a later predicate reads.
+    cmp: Option<(usize, usize)>,
 }
 
 fn ins() -> impl Strategy<Value = Ins> {
     (
         (any::<bool>(), 0usize..11, 0usize..SIZES.len(), proptest::array::uniform4(0usize..8)),
-        (proptest::array::uniform4(10u32..40), proptest::array::uniform4(0u32..3)),
+        (proptest::array::uniform4(10u32..18), proptest::array::uniform4(0u32..3)),
         (proptest::array::uniform3(0usize..4), prop_oneof![4 => Just(1u32), 1 => Just(2u32)]),
-        (proptest::option::of((0usize..3, any::<u32>())), 0usize..PREDS.len(), proptest::bool::weighted(0.15)),
+        (proptest::option::of((0usize..3, any::<u32>())), 0usize..PREDS.len(), proptest::option::weighted(0.3, (0usize..3, 0usize..CONDS.len()))),
     )
         .prop_map(|((float, op, size, ty), (regs, subs), (regions, dst_stride), (imm, pred, cmp))| Ins {
             float,
@@ -71,8 +73,8 @@ fn int_ty(k: usize) -> &'static str {
 
 fn text(i: &Ins) -> String {
     let (n, m) = SIZES[i.size];
-    let opname = if i.cmp {
-        "cmp"
+    let opname = if let Some((k, _)) = i.cmp {
+        ["cmp", "cmpn", "sel"][k]
     } else if i.float {
         F_OPS[i.op % 4]
     } else {
@@ -112,7 +114,19 @@ fn text(i: &Ins) -> String {
             }
         })
         .collect();
-    let cond = if i.cmp { "(lt)f0.0 " } else { "" };
+    let cond = match i.cmp {
+        Some((k, c)) if k < 2 => format!("({}){} ", CONDS[c], FLAGS[c % 3]),
+        _ => String::new(),
+    };
+    // Comparisons may write only the flags.
+    if cond.len() > 0 && i.dst_stride == 2 {
+        return format!(
+            "{}{opname} ({n}|M{m}) {cond}null<1>:{} {}",
+            PREDS[i.pred],
+            ty(3),
+            srcs.join(" ")
+        );
+    }
     let sub = if i.dst_stride == 1 { 0 } else { i.subs[3] };
     format!(
         "{}{opname} ({n}|M{m}) {cond}r{}.{sub}<{}>:{} {}",
@@ -153,7 +167,12 @@ fn thread(file: &[u32], active: u32, flags: u64) -> Thread {
 
 fn words() -> impl Strategy<Value = Vec<u32>> {
     proptest::collection::vec(
-        prop_oneof![2 => any::<u32>(), 1 => proptest::sample::select(SPECIAL.to_vec())],
+        prop_oneof![
+            2 => any::<u32>(),
+            1 => proptest::sample::select(SPECIAL.to_vec()),
+            // Small integers: equal lanes for comparisons.
+            1 => 0u32..3,
+        ],
         1024,
     )
 }
@@ -199,8 +218,8 @@ proptest! {
     }
 }
 
-/// The generator reaches the translated form: a SIMD16 f32 `mad`, `add`, i32 `mul` and a
-/// predicated shift translate, a `cmp` and a strided `add` do not.
+/// The generator reaches the translated form: a SIMD16 f32 `mad`, `add`, `cmp`, i32 `mul` and
+/// a predicated shift translate; a `cmp` of mixed signedness and a strided-DWord `add` do not.
 #[test]
 fn the_common_forms_translate() {
     let text = "mad (16|M0) r10.0<1>:f r20.0<1;0>:f r30.0<1;0>:f r40.0<1>:f\n\
@@ -208,11 +227,12 @@ fn the_common_forms_translate() {
                 mul (16|M0) r12.0<1>:d r22.0<8;8,1>:d r32.0<8;8,1>:d\n\
                 (f0.0) shl (8|M0) r13.0<1>:ud r23.0<8;8,1>:ud 3:ud\n\
                 cmp (16|M0) (lt)f0.0 r14.0<1>:f r24.0<8;8,1>:f r34.0<8;8,1>:f\n\
+                cmp (8|M0) (lt)f0.0 r14.0<1>:d r24.0<8;8,1>:d r34.0<8;8,1>:ud\n\
                 add (8|M0) r15.0<1>:d r25.0<16;8,2>:d r35.0<8;8,1>:d\n\
                 nop\n";
     let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
     let prog = Program::decode(Platform::Tgllp, &bytes);
     let tr = Translated::new(&prog).expect("translates");
-    assert_eq!(tr.instructions(), 7);
-    assert_eq!(tr.translated(), 4, "mad, add, mul, shl");
+    assert_eq!(tr.instructions(), 8);
+    assert_eq!(tr.translated(), 5, "mad, add, mul, shl, the f32 cmp");
 }
