@@ -8,8 +8,8 @@
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
 use cranelift_codegen::ir::{
-    AbiParam, BlockArg, ConstantData, Endianness, InstBuilder, JumpTableData, MemFlagsData,
-    Type, Value,
+    AbiParam, BlockArg, ConstantData, Endianness, InstBuilder, JumpTableData, MemFlagsData, Type,
+    Value,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
@@ -363,8 +363,8 @@ impl StepEmitter<'_, '_> {
         let mut bits = None;
         for c in 0..chunks {
             let mut v = Vec::with_capacity(arity);
-            for k in 0..arity {
-                v.push(match (s.src[k], splats[k]) {
+            for (&src, &splat) in s.src.iter().zip(&splats).take(arity) {
+                v.push(match (src, splat) {
                     (_, Some(x)) => x,
                     (Lanes::Row { base, stride, elem }, None) => self.row(base, stride, elem, c),
                     (l, None) => self.first(l),

@@ -10,5 +10,11 @@ pub enum JitError {
     #[error("Cranelift rejected a translated run: {0}")]
     Compile(String),
     #[error("Cranelift module: {0}")]
-    Module(#[from] cranelift_module::ModuleError),
+    Module(Box<cranelift_module::ModuleError>),
+}
+
+impl From<cranelift_module::ModuleError> for JitError {
+    fn from(e: cranelift_module::ModuleError) -> JitError {
+        JitError::Module(Box::new(e))
+    }
 }

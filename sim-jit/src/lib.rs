@@ -23,4 +23,4 @@ pub mod translated;
 
 pub use error::JitError;
 pub use run::run;
-pub use translated::{TranslationCache, Translated};
+pub use translated::{Translated, TranslationCache};

@@ -117,10 +117,13 @@ impl Translated {
     }
 }
 
+/// A kernel binary and the platform it runs on.
+type Key = (Platform, Vec<u8>);
+
 /// Translations per kernel binary and platform, shared by every thread that runs them.
 #[derive(Default)]
 pub struct TranslationCache {
-    map: Mutex<HashMap<(Platform, Vec<u8>), Arc<Translated>>>,
+    map: Mutex<HashMap<Key, Arc<Translated>>>,
 }
 
 impl TranslationCache {

@@ -13,11 +13,25 @@ use sim_jit::Translated;
 /// f32 values where rounding, NaN propagation and denormals show: quiet and signalling NaNs
 /// with payloads of both signs, infinities, zeros, denormals, the extremes, ones.
 const SPECIAL: [u32; 14] = [
-    0x7fc0_0000, 0xffc0_1234, 0x7f80_0001, 0xff80_4321, 0x7f80_0000, 0xff80_0000, 0, 0x8000_0000,
-    0x0000_0001, 0x807f_ffff, 0x7f7f_ffff, 0x3f80_0000, 0xbf80_0000, 0x3380_0000,
+    0x7fc0_0000,
+    0xffc0_1234,
+    0x7f80_0001,
+    0xff80_4321,
+    0x7f80_0000,
+    0xff80_0000,
+    0,
+    0x8000_0000,
+    0x0000_0001,
+    0x807f_ffff,
+    0x7f7f_ffff,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x3380_0000,
 ];
 
-const INT_OPS: [&str; 11] = ["mov", "add", "mul", "mad", "and", "or", "xor", "not", "shl", "shr", "asr"];
+const INT_OPS: [&str; 11] = [
+    "mov", "add", "mul", "mad", "and", "or", "xor", "not", "shl", "shr", "asr",
+];
 const F_OPS: [&str; 4] = ["mov", "add", "mul", "mad"];
 /// Binary-source regions: consecutive, scalar, strided (stays interpreted).
 const REGIONS: [&str; 4] = ["<8;8,1>", "<0;1,0>", "<8;8,1>", "<16;8,2>"];
@@ -46,24 +60,41 @@ struct Ins {
 
 fn ins() -> impl Strategy<Value = Ins> {
     (
-        (any::<bool>(), 0usize..11, 0usize..SIZES.len(), proptest::array::uniform4(0usize..8)),
-        (proptest::array::uniform4(10u32..18), proptest::array::uniform4(0u32..3)),
-        (proptest::array::uniform3(0usize..4), prop_oneof![4 => Just(1u32), 1 => Just(2u32)]),
-        (proptest::option::of((0usize..3, any::<u32>())), 0usize..PREDS.len(), proptest::option::weighted(0.3, (0usize..3, 0usize..CONDS.len()))),
+        (
+            any::<bool>(),
+            0usize..11,
+            0usize..SIZES.len(),
+            proptest::array::uniform4(0usize..8),
+        ),
+        (
+            proptest::array::uniform4(10u32..18),
+            proptest::array::uniform4(0u32..3),
+        ),
+        (
+            proptest::array::uniform3(0usize..4),
+            prop_oneof![4 => Just(1u32), 1 => Just(2u32)],
+        ),
+        (
+            proptest::option::of((0usize..3, any::<u32>())),
+            0usize..PREDS.len(),
+            proptest::option::weighted(0.3, (0usize..3, 0usize..CONDS.len())),
+        ),
     )
-        .prop_map(|((float, op, size, ty), (regs, subs), (regions, dst_stride), (imm, pred, cmp))| Ins {
-            float,
-            op,
-            size,
-            ty,
-            regs,
-            subs,
-            regions,
-            dst_stride,
-            imm,
-            pred,
-            cmp,
-        })
+        .prop_map(
+            |((float, op, size, ty), (regs, subs), (regions, dst_stride), (imm, pred, cmp))| Ins {
+                float,
+                op,
+                size,
+                ty,
+                regs,
+                subs,
+                regions,
+                dst_stride,
+                imm,
+                pred,
+                cmp,
+            },
+        )
 }
 
 /// Mostly 32-bit integers (the translated form), sometimes 8/16-bit ones (interpreted).
@@ -88,7 +119,11 @@ fn text(i: &Ins) -> String {
     let ty = |k: usize| if i.float { "f" } else { int_ty(i.ty[k]) };
     let srcs: Vec<String> = (0..arity)
         .map(|k| {
-            let t = if matches!(opname, "shr" | "asr") && k == 0 { "d" } else { ty(k) };
+            let t = if matches!(opname, "shr" | "asr") && k == 0 {
+                "d"
+            } else {
+                ty(k)
+            };
             match i.imm {
                 Some((at, bits)) if at == k && arity != 3 && (arity == 1 || k == 1) => {
                     if t == "f" {
@@ -119,7 +154,7 @@ fn text(i: &Ins) -> String {
         _ => String::new(),
     };
     // Comparisons may write only the flags.
-    if cond.len() > 0 && i.dst_stride == 2 {
+    if !cond.is_empty() && i.dst_stride == 2 {
         return format!(
             "{}{opname} ({n}|M{m}) {cond}null<1>:{} {}",
             PREDS[i.pred],
@@ -152,7 +187,10 @@ fn program(lines: &[String]) -> Option<(Program, usize)> {
     text.push_str("nop\n");
     let bytes = isa_encoder::assemble(Platform::Tgllp, &text).ok()?;
     let prog = Program::decode(Platform::Tgllp, &bytes);
-    prog.insts.iter().all(|i| i.invalid.is_none()).then_some((prog, ok.len()))
+    prog.insts
+        .iter()
+        .all(|i| i.invalid.is_none())
+        .then_some((prog, ok.len()))
 }
 
 fn thread(file: &[u32], active: u32, flags: u64) -> Thread {
