@@ -274,3 +274,86 @@ fn the_common_forms_translate() {
     assert_eq!(tr.instructions(), 8);
     assert_eq!(tr.translated(), 5, "mad, add, mul, shl, the f32 cmp");
 }
+
+/// Divergent control flow around translated runs: `if`/`else`, a loop with `break`, `jmpi`
+/// and a partial dispatch mask, and an `if` whose channels rejoin in the middle of a
+/// translated run (the run must stop there, the rest sees the new execution mask).
+const FLOW: &str = "
+        mov (16|M0) r10.0<1>:d 0x0:d
+        mov (16|M0) r12.0<1>:d 0x0:d
+        cmp (16|M0) (lt)f0.0 null<1>:d r2.0<8;8,1>:d 0x8:d
+        (f0.0) if (16|M0) ELSE1 ENDIF1
+        add (16|M0) r14.0<1>:d r2.0<8;8,1>:d 0x64:d
+        mul (16|M0) r18.0<1>:d r14.0<8;8,1>:d r4.0<8;8,1>:d
+        else (16|M0) ENDIF1 ENDIF1
+ELSE1:
+        add (16|M0) r14.0<1>:d r2.0<8;8,1>:d 0xc8:d
+        xor (16|M0) r20.0<1>:d r14.0<8;8,1>:d r2.0<8;8,1>:d
+ENDIF1:
+        endif (16|M0) LOOP
+LOOP:
+        add (16|M0) r12.0<1>:d r12.0<8;8,1>:d r10.0<8;8,1>:d
+        add (16|M0) r10.0<1>:d r10.0<8;8,1>:d 0x1:d
+        cmp (16|M0) (gt)f0.1 null<1>:d r12.0<8;8,1>:d 0x14:d
+        (f0.1) break (16|M0) WHILE1 ENDLOOP
+        cmp (16|M0) (lt)f0.1 null<1>:d r10.0<8;8,1>:d r4.0<8;8,1>:d
+WHILE1:
+        (f0.1) while (16|M0) LOOP
+ENDLOOP:
+        (W) jmpi SKIP
+        mov (16|M0) r12.0<1>:d 0x0:d
+SKIP:
+        add (8|M8) r16.0<1>:d r2.0<8;8,1>:d 0x1:d
+        shl (16|M0) r22.0<1>:d r12.0<8;8,1>:d 0x2:d
+        cmp (16|M0) (gt)f0.0 null<1>:d r4.0<8;8,1>:d 0x4:d
+        (f0.0) if (16|M0) JOIN2 JOIN2
+        add (16|M0) r24.0<1>:d r2.0<8;8,1>:d 0x3:d
+        mul (16|M0) r26.0<1>:d r24.0<8;8,1>:d r2.0<8;8,1>:d
+JOIN2:
+        add (16|M0) r28.0<1>:d r24.0<8;8,1>:d r26.0<8;8,1>:d
+        or (16|M0) r30.0<1>:d r28.0<8;8,1>:d 0x1:d
+        send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
+";
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn divergent_flow_matches_the_interpreter(
+        a in proptest::array::uniform16(0u32..16),
+        n in proptest::array::uniform16(0u32..10),
+        mask in 1u32..0x1_0000,
+        slices in proptest::collection::vec(1u64..8, 1..4),
+    ) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, FLOW).expect("assembles");
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        let tr = Translated::new(&prog).expect("translates");
+        prop_assert!(tr.translated() >= 10, "{} translated", tr.translated());
+        let mut words = vec![0u32; 1024];
+        words[16..32].copy_from_slice(&a);
+        words[32..48].copy_from_slice(&n);
+
+        let mut want = thread(&words, mask, 0);
+        let st = sim_eu::run(&mut want, &prog, &mut NoMemory, 100_000);
+        prop_assert_eq!(st, Ok(Status::Ended));
+
+        let mut got = thread(&words, mask, 0);
+        let mut k = 0;
+        loop {
+            let st = sim_jit::run(&mut got, &prog, &tr, &mut NoMemory, slices[k % slices.len()]);
+            k += 1;
+            match st {
+                Ok(Status::Budget) if k < 100_000 => continue,
+                st => {
+                    prop_assert_eq!(st, Ok(Status::Ended));
+                    break;
+                }
+            }
+        }
+        prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
+        let (g, w) = (got.file(), want.file());
+        for at in (0..w.len()).filter(|a| !(TM0..TM0 + 16).contains(a)) {
+            prop_assert_eq!(g[at], w[at], "byte {} differs", at);
+        }
+    }
+}
