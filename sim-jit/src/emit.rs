@@ -360,6 +360,7 @@ impl StepEmitter<'_, '_> {
         let pred = m.pred.map(|p| self.b.ins().splat(I32X4, p));
         let chunks = usize::from(s.n) / 4;
         let mut results = Vec::with_capacity(chunks);
+        let mut sources = Vec::with_capacity(chunks);
         let mut bits = None;
         for c in 0..chunks {
             let mut v = Vec::with_capacity(arity);
@@ -391,6 +392,10 @@ impl StepEmitter<'_, '_> {
                 op => self.op_vec(op, &v, ones[1]),
             };
             results.push(r);
+            sources.push(v);
+        }
+        if matches!(s.op, Op::FAdd | Op::FMul | Op::FMad) {
+            results = self.nan_branch(&sources, results);
         }
         if let Some(bits) = bits {
             self.set_flags(s, m, bits);
@@ -407,6 +412,41 @@ impl StepEmitter<'_, '_> {
             let new = self.b.ins().bitselect(on, r, old);
             self.b.ins().store(mem(), new, self.file, off);
         }
+    }
+
+    /// The f32 results `r` (one vector per chunk of lanes, `v` their sources) with the NaN
+    /// rule applied, on a branch taken only when a result lane is NaN (a NaN source gives a
+    /// NaN IEEE result, so results without NaN need no rule).
+    fn nan_branch(&mut self, v: &[Vec<Value>], r: Vec<Value>) -> Vec<Value> {
+        let mut any = None;
+        for &x in &r {
+            let fx = self.b.ins().bitcast(F32X4, lanes(), x);
+            let nan = self.b.ins().fcmp(FloatCC::Unordered, fx, fx);
+            any = Some(match any {
+                Some(a) => self.b.ins().bor(a, nan),
+                None => nan,
+            });
+        }
+        let Some(any) = any else {
+            return r;
+        };
+        let any = self.b.ins().vany_true(any);
+        let fix = self.b.create_block();
+        let join = self.b.create_block();
+        for _ in &r {
+            self.b.append_block_param(join, I32X4);
+        }
+        let plain: Vec<BlockArg> = r.iter().map(|&x| BlockArg::Value(x)).collect();
+        self.b.ins().brif(any, fix, &[], join, &plain);
+        self.b.switch_to_block(fix);
+        let fixed: Vec<BlockArg> = r
+            .iter()
+            .zip(v)
+            .map(|(&x, src)| BlockArg::Value(self.nan_rule(src, x)))
+            .collect();
+        self.b.ins().jump(join, &fixed);
+        self.b.switch_to_block(join);
+        self.b.block_params(join).to_vec()
     }
 
     /// Lanes `4c..4c + 4` of a row source.
@@ -485,23 +525,24 @@ impl StepEmitter<'_, '_> {
                         self.b.ins().fma(fb, fc, fa)
                     }
                 };
-                let mut r = self.b.ins().bitcast(I32X4, lanes(), r);
-                // The first NaN source wins, quieted: applied last for the first source.
-                let nans: &[Value] = match op {
-                    Op::FMad => &[c, b, a],
-                    _ => &[b, a],
-                };
-                let q = self.b.ins().iconst(I32, QUIET);
-                let q = self.b.ins().splat(I32X4, q);
-                for &x in nans {
-                    let fx = self.b.ins().bitcast(F32X4, lanes(), x);
-                    let nan = self.b.ins().fcmp(FloatCC::Unordered, fx, fx);
-                    let quiet = self.b.ins().bor(x, q);
-                    r = self.b.ins().bitselect(nan, quiet, r);
-                }
-                r
+                // The NaN rule (`nan_rule`) only where a result is NaN: `vector` branches.
+                self.b.ins().bitcast(I32X4, lanes(), r)
             }
         }
+    }
+
+    /// The EU's NaN rule on IEEE results `r` of sources `v`: the first NaN source,
+    /// quieted (applied last for the first source, so that it wins).
+    fn nan_rule(&mut self, v: &[Value], mut r: Value) -> Value {
+        let q = self.b.ins().iconst(I32, QUIET);
+        let q = self.b.ins().splat(I32X4, q);
+        for &x in v.iter().rev() {
+            let fx = self.b.ins().bitcast(F32X4, lanes(), x);
+            let nan = self.b.ins().fcmp(FloatCC::Unordered, fx, fx);
+            let quiet = self.b.ins().bor(x, q);
+            r = self.b.ins().bitselect(nan, quiet, r);
+        }
+        r
     }
 
     fn shift(&mut self, op: Op, x: Value, n: Value) -> Value {
