@@ -404,14 +404,35 @@ impl StepEmitter<'_, '_> {
             return;
         };
         let store = if s.op == Op::Sel { m.enabled } else { m.both };
+        // Every lane written (straight-line code mostly is): plain stores; otherwise each
+        // row blended with the bytes it replaces.
+        let full = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::Equal, store, i64::from(s.ch.lanes));
+        let (whole, part, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(full, whole, &[], part, &[]);
+        self.b.switch_to_block(whole);
+        for (c, &r) in results.iter().enumerate() {
+            let off = self.addr(dst) + 16 * c as i32;
+            self.b.ins().store(mem(), r, self.file, off);
+        }
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(part);
         let store = self.b.ins().splat(I32X4, store);
-        for (c, r) in results.into_iter().enumerate() {
+        for (c, &r) in results.iter().enumerate() {
             let on = self.lane_mask(store, c);
             let off = self.addr(dst) + 16 * c as i32;
             let old = self.b.ins().load(I32X4, mem(), self.file, off);
             let new = self.b.ins().bitselect(on, r, old);
             self.b.ins().store(mem(), new, self.file, off);
         }
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
     }
 
     /// The f32 results `r` (one vector per chunk of lanes, `v` their sources) with the NaN
