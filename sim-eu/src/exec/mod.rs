@@ -16,6 +16,7 @@ mod flags;
 mod goto;
 pub mod lanes;
 mod macros;
+mod translated;
 pub(crate) mod waits;
 
 use isa_encoder::model::{Opcode, PredCtrl, Predicate, Shape, Subfunction, SyncFn};

@@ -1,0 +1,82 @@
+//! Translated-path throughput in lane-ops per CPU-second: `eu_alu`'s kernels (512 straight-line
+//! SIMD16 f32 `mad`/`add` or i32 `add`/`mul` instructions, then an EOT send) run to EOT, once
+//! through the interpreter and once through `sim_jit::run`, alternately, on this thread's CPU
+//! time (wall-clock time on a shared machine says little). `JIT_ALU_RUNS` sets the runs per
+//! case and path (2000).
+
+use platform::Platform;
+use sim_eu::{NoMemory, Program, Status, Thread};
+use sim_jit::Translated;
+
+const BODY: usize = 512;
+
+fn kernel(lines: [&str; 2]) -> Program {
+    let mut text = String::new();
+    for i in 0..BODY {
+        text.push_str(lines[i % 2]);
+        text.push('\n');
+    }
+    text.push_str("send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}\n");
+    let bytes = isa_encoder::assemble(Platform::Tgllp, &text).expect("assembles");
+    Program::decode(Platform::Tgllp, &bytes)
+}
+
+fn cpu() -> f64 {
+    nix::time::clock_gettime(nix::time::ClockId::CLOCK_THREAD_CPUTIME_ID)
+        .map(|ts| ts.tv_sec() as f64 + ts.tv_nsec() as f64 * 1e-9)
+        .unwrap_or(0.0)
+}
+
+fn main() {
+    let cases = [
+        (
+            "f32_mad_add_simd16",
+            [
+                "mad (16|M0) r10.0<1>:f r10.0<1;0>:f r12.0<1;0>:f r14.0<1>:f",
+                "add (16|M0) r16.0<1>:f r10.0<8;8,1>:f r12.0<8;8,1>:f",
+            ],
+        ),
+        (
+            "d_add_mul_simd16",
+            [
+                "add (16|M0) r10.0<1>:d r10.0<8;8,1>:d r12.0<8;8,1>:d",
+                "mul (16|M0) r16.0<1>:d r10.0<8;8,1>:d r12.0<16;8,2>:w",
+            ],
+        ),
+    ];
+    let runs: usize = std::env::var("JIT_ALU_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    for (name, lines) in cases {
+        let prog = kernel(lines);
+        let start = cpu();
+        let tr = Translated::new(&prog).expect("translates");
+        let translate = cpu() - start;
+        println!(
+            "jit_alu/{name}: {} of {} instructions translated in {:.1} ms CPU",
+            tr.translated(),
+            tr.instructions(),
+            translate * 1e3
+        );
+        let mut t = Thread::new(0xffff);
+        for jit in [false, true] {
+            let start = cpu();
+            for _ in 0..runs {
+                t.restart(0xffff);
+                let st = if jit {
+                    sim_jit::run(&mut t, &prog, &tr, &mut NoMemory, u64::MAX)
+                } else {
+                    sim_eu::run(&mut t, &prog, &mut NoMemory, u64::MAX)
+                };
+                assert_eq!(st.expect("runs"), Status::Ended);
+            }
+            let secs = cpu() - start;
+            println!(
+                "jit_alu/{name}/{}: {:.1} M lane-ops per CPU-second",
+                if jit { "translated" } else { "interpreter" },
+                (runs * BODY * 16) as f64 / secs / 1e6
+            );
+        }
+    }
+}

@@ -1,0 +1,658 @@
+//! Cranelift code for a run of translated instructions ([`Step`]s): one host function per run,
+//! `fn(file, active, flag_offset, from, to)`, that executes the run's instructions `from..to`
+//! on the thread's byte file. Lanes are computed four at a time in 128-bit vectors, the result
+//! row stored with the execution mask (lanes outside it keep their bytes), exactly as the
+//! interpreter's word form does: every source read before the destination is written, f32
+//! arithmetic IEEE with the EU's NaN rule (the first NaN source, quieted), integers modulo 2^32.
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
+use cranelift_codegen::ir::{
+    AbiParam, BlockArg, ConstantData, Endianness, InstBuilder, JumpTableData, MemFlagsData, Type,
+    Value,
+};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, FuncId, Module};
+
+use crate::error::JitError;
+use isa_encoder::model::CondMod;
+use sim_eu::program::fast::Elem;
+
+use crate::select::{Lanes, Op, Step};
+
+/// The host function of one run: the thread's byte file, its executing channels, the flag
+/// registers' byte offset in the file, and the first and one-past-last instruction of the run
+/// to execute.
+pub type RunFn = unsafe extern "C" fn(*mut u8, u32, usize, u32, u32);
+
+/// The EU's quiet bit of an f32 NaN.
+const QUIET: i64 = 0x0040_0000;
+
+/// A Cranelift JIT module and the contexts reused across the functions it compiles.
+pub struct Emitter {
+    module: JITModule,
+    ctx: Context,
+    fctx: FunctionBuilderContext,
+    fma: bool,
+}
+
+impl Emitter {
+    /// An emitter for the host CPU (its vector extensions as `cranelift-native` detects them).
+    pub fn new() -> Result<Emitter, JitError> {
+        let mut flags = settings::builder();
+        flags
+            .set("opt_level", "speed")
+            .map_err(|e| JitError::Setup(e.to_string()))?;
+        let isa = cranelift_native::builder()
+            .map_err(|e| JitError::Setup(e.to_string()))?
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| JitError::Setup(e.to_string()))?;
+        // Without a fused multiply-add instruction Cranelift calls libm per lane; the
+        // interpreter's `mad` then stays interpreted.
+        let fma = isa
+            .isa_flags()
+            .iter()
+            .any(|f| f.name == "has_fma" && f.as_bool() == Some(true));
+        let module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+        let ctx = module.make_context();
+        Ok(Emitter {
+            module,
+            ctx,
+            fctx: FunctionBuilderContext::new(),
+            fma,
+        })
+    }
+
+    /// Whether `op` translates on this host.
+    pub fn supports(&self, op: Op) -> bool {
+        op != Op::FMad || self.fma
+    }
+
+    /// Compiles one run; its code is callable after [`Emitter::finish`].
+    pub fn compile(&mut self, steps: &[Step]) -> Result<FuncId, JitError> {
+        let config = self.module.target_config();
+        let ptr = config.pointer_type();
+        let mut sig = self.module.make_signature();
+        sig.params = vec![
+            AbiParam::new(ptr),
+            AbiParam::new(I32),
+            AbiParam::new(ptr),
+            AbiParam::new(I32),
+            AbiParam::new(I32),
+        ];
+        let id = self.module.declare_anonymous_function(&sig)?;
+        self.ctx.func.signature = sig;
+        {
+            let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
+            let entry = b.create_block();
+            b.append_block_params_for_function_params(entry);
+            b.switch_to_block(entry);
+            let p = b.block_params(entry).to_vec();
+            let (file, active, flag_off, from, to) = (p[0], p[1], p[2], p[3], p[4]);
+            let blocks: Vec<_> = steps.iter().map(|_| b.create_block()).collect();
+            let exit = b.create_block();
+            let calls: Vec<_> = blocks
+                .iter()
+                .map(|&bl| b.func.dfg.block_call(bl, &[] as &[BlockArg]))
+                .collect();
+            let default = b.func.dfg.block_call(exit, &[] as &[BlockArg]);
+            let jt = b.create_jump_table(JumpTableData::new(default, &calls));
+            b.ins().br_table(from, jt);
+            for (i, step) in steps.iter().enumerate() {
+                b.switch_to_block(blocks[i]);
+                let mut e = StepEmitter { b: &mut b, file };
+                e.step(step, active, flag_off);
+                let next = blocks.get(i + 1).copied().unwrap_or(exit);
+                let done = b.ins().icmp_imm_s(IntCC::Equal, to, (i + 1) as i64);
+                b.ins().brif(done, exit, &[], next, &[]);
+            }
+            b.switch_to_block(exit);
+            b.ins().return_(&[]);
+            b.seal_all_blocks();
+            b.finalize(config);
+        }
+        self.module
+            .define_function(id, &mut self.ctx)
+            .map_err(|e| JitError::Compile(format!("{e:?}")))?;
+        self.module.clear_context(&mut self.ctx);
+        Ok(id)
+    }
+
+    /// Makes every compiled function callable and returns the module that owns their code
+    /// with each function's address.
+    pub fn finish(mut self, ids: &[FuncId]) -> Result<(JITModule, Vec<RunFn>), JitError> {
+        self.module.finalize_definitions()?;
+        let fns = ids
+            .iter()
+            .map(|&id| {
+                let p = self.module.get_finalized_function(id);
+                // SAFETY: `p` is the finalized code of a function declared with exactly
+                // `RunFn`'s signature (pointer, u32, pointer-sized, u32, u32; no result) in
+                // the host's default calling convention, which `extern "C"` is.
+                unsafe { std::mem::transmute::<*const u8, RunFn>(p) }
+            })
+            .collect();
+        Ok((self.module, fns))
+    }
+}
+
+/// An instruction's channel masks (bit i for lane i) and where the flags are.
+struct Masks {
+    enabled: Value,
+    pred: Option<Value>,
+    /// Enabled and predicated: the lanes an operation writes.
+    both: Value,
+    flag_off: Value,
+}
+
+/// Emits one instruction into the function being built.
+struct StepEmitter<'a, 'b> {
+    b: &'a mut FunctionBuilder<'b>,
+    file: Value,
+}
+
+/// Register-file bytes: unaligned, in bounds (checked before a run is entered), little-endian.
+fn mem() -> MemFlagsData {
+    MemFlagsData::new()
+        .with_notrap()
+        .with_endianness(Endianness::Little)
+}
+
+/// Reinterpreting a vector's lanes keeps their order.
+fn lanes() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
+impl StepEmitter<'_, '_> {
+    fn step(&mut self, s: &Step, active: Value, flag_off: Value) {
+        let (enabled, pred) = self.masks(s, active, flag_off);
+        let m = Masks {
+            enabled,
+            pred,
+            both: match pred {
+                Some(p) => self.b.ins().band(enabled, p),
+                None => enabled,
+            },
+            flag_off,
+        };
+        if s.n == 1 {
+            self.scalar(s, &m);
+        } else {
+            self.vector(s, &m);
+        }
+    }
+
+    /// The enabled channels and the predicate (`None`: none), bit i for lane i.
+    fn masks(&mut self, s: &Step, active: Value, flag_off: Value) -> (Value, Option<Value>) {
+        let c = &s.ch;
+        let lanes = i64::from(c.lanes);
+        let enabled = if c.no_mask {
+            self.b.ins().iconst(I32, lanes)
+        } else {
+            let a = self.b.ins().ushr_imm_u(active, i64::from(c.chan_off));
+            self.b.ins().band_imm_u(a, lanes)
+        };
+        let Some(p) = c.pred else {
+            return (enabled, None);
+        };
+        let at = self.b.ins().iadd(self.file, flag_off);
+        let flags = self.b.ins().load(I64, mem(), at, 0);
+        let rot = self.b.ins().rotr_imm_u(flags, i64::from(c.flag_rot()));
+        let mut pred = self.b.ins().ireduce(I32, rot);
+        if p.invert {
+            pred = self.b.ins().bnot(pred);
+        }
+        (enabled, Some(pred))
+    }
+
+    /// Sets the flag bits `bits` of the lanes in `mask` in the instruction's flag register.
+    fn set_flags(&mut self, s: &Step, m: &Masks, bits: Value) {
+        let at = self.b.ins().iadd(self.file, m.flag_off);
+        let old = self.b.ins().load(I64, mem(), at, 0);
+        let rot = i64::from(s.ch.flag_rot());
+        let mask = self.b.ins().uextend(I64, m.both);
+        let mask = self.b.ins().rotl_imm_u(mask, rot);
+        let v = self.b.ins().uextend(I64, bits);
+        let v = self.b.ins().rotl_imm_u(v, rot);
+        let keep = self.b.ins().band_not(old, mask);
+        let set = self.b.ins().band(v, mask);
+        let new = self.b.ins().bor(keep, set);
+        self.b.ins().store(mem(), new, at, 0);
+    }
+
+    /// All ones in the lanes `4c..4c + 4` whose bit is set in the splatted mask `m`.
+    fn lane_mask(&mut self, m: Value, c: usize) -> Value {
+        let bits: Vec<u8> = (0..4)
+            .flat_map(|l| (1u32 << (4 * c + l)).to_le_bytes())
+            .collect();
+        let k = self.b.func.dfg.constants.insert(ConstantData::from(bits));
+        let kv = self.b.ins().vconst(I32X4, k);
+        let sel = self.b.ins().band(m, kv);
+        self.b.ins().icmp(IntCC::Equal, sel, kv)
+    }
+
+    /// A comparison's lanes: all ones where it holds (four lanes in a vector, or one as I8
+    /// widened to all ones or zero in an I32).
+    fn compare(&mut self, op: Op, a: Value, b: Value, ty: Type, fty: Type) -> Value {
+        let Op::Cmp {
+            cond,
+            float,
+            signed,
+            nan_true,
+        } = op
+        else {
+            return a;
+        };
+        let zero = |e: &mut Self| {
+            let z = e.b.ins().iconst(I32, 0);
+            if ty == I32 {
+                z
+            } else {
+                e.b.ins().splat(ty, z)
+            }
+        };
+        let widen = |e: &mut Self, v: Value| {
+            if ty == I32 {
+                let w = e.b.ins().uextend(I32, v);
+                e.b.ins().ineg(w)
+            } else {
+                v
+            }
+        };
+        if float {
+            let fa = self.b.ins().bitcast(fty, lanes(), a);
+            let fb = self.b.ins().bitcast(fty, lanes(), b);
+            let cc = match cond {
+                CondMod::Eq => Some(FloatCC::Equal),
+                CondMod::Ne => Some(FloatCC::NotEqual),
+                CondMod::Gt => Some(FloatCC::GreaterThan),
+                CondMod::Ge => Some(FloatCC::GreaterThanOrEqual),
+                CondMod::Lt => Some(FloatCC::LessThan),
+                CondMod::Le => Some(FloatCC::LessThanOrEqual),
+                CondMod::Un => Some(FloatCC::Unordered),
+                CondMod::Ov | CondMod::Eo => None,
+            };
+            let mut r = match cc {
+                Some(cc) => {
+                    let v = self.b.ins().fcmp(cc, fa, fb);
+                    widen(self, v)
+                }
+                None => zero(self),
+            };
+            if nan_true {
+                let n = self.b.ins().fcmp(FloatCC::Unordered, fb, fb);
+                let n = widen(self, n);
+                r = self.b.ins().bor(r, n);
+            }
+            r
+        } else {
+            let (gt, ge, lt, le) = if signed {
+                (
+                    IntCC::SignedGreaterThan,
+                    IntCC::SignedGreaterThanOrEqual,
+                    IntCC::SignedLessThan,
+                    IntCC::SignedLessThanOrEqual,
+                )
+            } else {
+                (
+                    IntCC::UnsignedGreaterThan,
+                    IntCC::UnsignedGreaterThanOrEqual,
+                    IntCC::UnsignedLessThan,
+                    IntCC::UnsignedLessThanOrEqual,
+                )
+            };
+            let cc = match cond {
+                CondMod::Eq => Some(IntCC::Equal),
+                CondMod::Ne => Some(IntCC::NotEqual),
+                CondMod::Gt => Some(gt),
+                CondMod::Ge => Some(ge),
+                CondMod::Lt => Some(lt),
+                CondMod::Le => Some(le),
+                CondMod::Ov | CondMod::Un | CondMod::Eo => None,
+            };
+            match cc {
+                Some(cc) => {
+                    let v = self.b.ins().icmp(cc, a, b);
+                    widen(self, v)
+                }
+                None => zero(self),
+            }
+        }
+    }
+
+    fn addr(&self, off: u16) -> i32 {
+        i32::from(off)
+    }
+
+    /// Lane 0 of a source, extended to 32 bits: its one value unless it is a row.
+    fn first(&mut self, l: Lanes) -> Value {
+        let f = self.file;
+        match l {
+            Lanes::Imm(v) => self.b.ins().iconst(I32, i64::from(v as i32)),
+            Lanes::Scalar(base, e) | Lanes::Row { base, elem: e, .. } => {
+                let off = self.addr(base);
+                match (e.size, e.signed) {
+                    (1, true) => self.b.ins().sload8(I32, mem(), f, off),
+                    (1, false) => self.b.ins().uload8(I32, mem(), f, off),
+                    (2, true) => self.b.ins().sload16(I32, mem(), f, off),
+                    (2, false) => self.b.ins().uload16(I32, mem(), f, off),
+                    _ => self.b.ins().load(I32, mem(), f, off),
+                }
+            }
+        }
+    }
+
+    /// One instruction on four-lane vectors: all results computed, then stored.
+    fn vector(&mut self, s: &Step, m: &Masks) {
+        let arity = s.op.arity();
+        let mut ones = [None; 3];
+        let mut splats = [None; 3];
+        for k in 0..arity {
+            if !matches!(s.src[k], Lanes::Row { .. }) {
+                let v = self.first(s.src[k]);
+                ones[k] = Some(v);
+                splats[k] = Some(self.b.ins().splat(I32X4, v));
+            }
+        }
+        let pred = m.pred.map(|p| self.b.ins().splat(I32X4, p));
+        let chunks = usize::from(s.n) / 4;
+        let mut results = Vec::with_capacity(chunks);
+        let mut sources = Vec::with_capacity(chunks);
+        let mut bits = None;
+        for c in 0..chunks {
+            let mut v = Vec::with_capacity(arity);
+            for (&src, &splat) in s.src.iter().zip(&splats).take(arity) {
+                v.push(match (src, splat) {
+                    (_, Some(x)) => x,
+                    (Lanes::Row { base, stride, elem }, None) => self.row(base, stride, elem, c),
+                    (l, None) => self.first(l),
+                });
+            }
+            let r = match s.op {
+                Op::Cmp { .. } => {
+                    let r = self.compare(s.op, v[0], v[1], I32X4, F32X4);
+                    let hi = self.b.ins().vhigh_bits(I32, r);
+                    let hi = self.b.ins().ishl_imm_u(hi, 4 * c as i64);
+                    bits = Some(match bits {
+                        Some(b) => self.b.ins().bor(b, hi),
+                        None => hi,
+                    });
+                    r
+                }
+                Op::Sel => match pred {
+                    Some(p) => {
+                        let on = self.lane_mask(p, c);
+                        self.b.ins().bitselect(on, v[0], v[1])
+                    }
+                    None => v[0],
+                },
+                op => self.op_vec(op, &v, ones[1]),
+            };
+            results.push(r);
+            sources.push(v);
+        }
+        if matches!(s.op, Op::FAdd | Op::FMul | Op::FMad) {
+            results = self.nan_branch(&sources, results);
+        }
+        if let Some(bits) = bits {
+            self.set_flags(s, m, bits);
+        }
+        let Some(dst) = s.dst else {
+            return;
+        };
+        let store = if s.op == Op::Sel { m.enabled } else { m.both };
+        // Every lane written (straight-line code mostly is): plain stores; otherwise each
+        // row blended with the bytes it replaces.
+        let full = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::Equal, store, i64::from(s.ch.lanes));
+        let (whole, part, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(full, whole, &[], part, &[]);
+        self.b.switch_to_block(whole);
+        for (c, &r) in results.iter().enumerate() {
+            let off = self.addr(dst) + 16 * c as i32;
+            self.b.ins().store(mem(), r, self.file, off);
+        }
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(part);
+        let store = self.b.ins().splat(I32X4, store);
+        for (c, &r) in results.iter().enumerate() {
+            let on = self.lane_mask(store, c);
+            let off = self.addr(dst) + 16 * c as i32;
+            let old = self.b.ins().load(I32X4, mem(), self.file, off);
+            let new = self.b.ins().bitselect(on, r, old);
+            self.b.ins().store(mem(), new, self.file, off);
+        }
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    /// The f32 results `r` (one vector per chunk of lanes, `v` their sources) with the NaN
+    /// rule applied, on a branch taken only when a result lane is NaN (a NaN source gives a
+    /// NaN IEEE result, so results without NaN need no rule).
+    fn nan_branch(&mut self, v: &[Vec<Value>], r: Vec<Value>) -> Vec<Value> {
+        let mut any = None;
+        for &x in &r {
+            let fx = self.b.ins().bitcast(F32X4, lanes(), x);
+            let nan = self.b.ins().fcmp(FloatCC::Unordered, fx, fx);
+            any = Some(match any {
+                Some(a) => self.b.ins().bor(a, nan),
+                None => nan,
+            });
+        }
+        let Some(any) = any else {
+            return r;
+        };
+        let any = self.b.ins().vany_true(any);
+        let fix = self.b.create_block();
+        let join = self.b.create_block();
+        for _ in &r {
+            self.b.append_block_param(join, I32X4);
+        }
+        let plain: Vec<BlockArg> = r.iter().map(|&x| BlockArg::Value(x)).collect();
+        self.b.ins().brif(any, fix, &[], join, &plain);
+        self.b.switch_to_block(fix);
+        let fixed: Vec<BlockArg> = r
+            .iter()
+            .zip(v)
+            .map(|(&x, src)| BlockArg::Value(self.nan_rule(src, x)))
+            .collect();
+        self.b.ins().jump(join, &fixed);
+        self.b.switch_to_block(join);
+        self.b.block_params(join).to_vec()
+    }
+
+    /// Lanes `4c..4c + 4` of a row source.
+    fn row(&mut self, base: u16, stride: u8, e: Elem, c: usize) -> Value {
+        let f = self.file;
+        let off = self.addr(base) + i32::from(stride) * 4 * c as i32;
+        match (e.size, stride) {
+            (2, 2) if e.signed => self.b.ins().sload16x4(mem(), f, off),
+            (2, 2) => self.b.ins().uload16x4(mem(), f, off),
+            _ => {
+                let v = self.b.ins().load(I32X4, mem(), f, off);
+                // The element is the low bytes of each DWord: shift it up and back down.
+                let drop = 32 - 8 * i64::from(e.size);
+                if drop == 0 {
+                    return v;
+                }
+                let up = self.b.ins().ishl_imm_u(v, drop);
+                if e.signed {
+                    self.b.ins().sshr_imm_u(up, drop)
+                } else {
+                    self.b.ins().ushr_imm_u(up, drop)
+                }
+            }
+        }
+    }
+
+    /// `op` on four lanes: `v` its sources ([`Op::arity`] of them), `uniform_b` src1's one
+    /// value when every lane has the same.
+    fn op_vec(&mut self, op: Op, v: &[Value], uniform_b: Option<Value>) -> Value {
+        let a = v[0];
+        let bv = v.get(1).copied();
+        let cv = v.get(2).copied();
+        match op {
+            // The callers compute these from the masks.
+            Op::Mov | Op::Cmp { .. } | Op::Sel => a,
+            Op::Not => self.b.ins().bnot(a),
+            Op::Add => self.b.ins().iadd(a, bv.unwrap_or(a)),
+            Op::Mul => self.b.ins().imul(a, bv.unwrap_or(a)),
+            Op::Mad => {
+                let p = self.b.ins().imul(bv.unwrap_or(a), cv.unwrap_or(a));
+                self.b.ins().iadd(a, p)
+            }
+            Op::And => self.b.ins().band(a, bv.unwrap_or(a)),
+            Op::Or => self.b.ins().bor(a, bv.unwrap_or(a)),
+            Op::Xor => self.b.ins().bxor(a, bv.unwrap_or(a)),
+            Op::Shl | Op::Shr | Op::Asr => match uniform_b {
+                // One shift count for every lane: a vector shift.
+                Some(n) => {
+                    let n = self.b.ins().band_imm_u(n, 31);
+                    self.shift(op, a, n)
+                }
+                // Per-lane counts: lane by lane.
+                None => {
+                    let b = bv.unwrap_or(a);
+                    let mut r = a;
+                    for l in 0..4u8 {
+                        let x = self.b.ins().extractlane(a, l);
+                        let y = self.b.ins().extractlane(b, l);
+                        let y = self.b.ins().band_imm_u(y, 31);
+                        let z = self.shift(op, x, y);
+                        r = self.b.ins().insertlane(r, z, l);
+                    }
+                    r
+                }
+            },
+            Op::FAdd | Op::FMul | Op::FMad => {
+                let b = bv.unwrap_or(a);
+                let c = cv.unwrap_or(a);
+                let fa = self.b.ins().bitcast(F32X4, lanes(), a);
+                let fb = self.b.ins().bitcast(F32X4, lanes(), b);
+                let r = match op {
+                    Op::FAdd => self.b.ins().fadd(fa, fb),
+                    Op::FMul => self.b.ins().fmul(fa, fb),
+                    _ => {
+                        let fc = self.b.ins().bitcast(F32X4, lanes(), c);
+                        self.b.ins().fma(fb, fc, fa)
+                    }
+                };
+                // The NaN rule (`nan_rule`) only where a result is NaN: `vector` branches.
+                self.b.ins().bitcast(I32X4, lanes(), r)
+            }
+        }
+    }
+
+    /// The EU's NaN rule on IEEE results `r` of sources `v`: the first NaN source,
+    /// quieted (applied last for the first source, so that it wins).
+    fn nan_rule(&mut self, v: &[Value], mut r: Value) -> Value {
+        let q = self.b.ins().iconst(I32, QUIET);
+        let q = self.b.ins().splat(I32X4, q);
+        for &x in v.iter().rev() {
+            let fx = self.b.ins().bitcast(F32X4, lanes(), x);
+            let nan = self.b.ins().fcmp(FloatCC::Unordered, fx, fx);
+            let quiet = self.b.ins().bor(x, q);
+            r = self.b.ins().bitselect(nan, quiet, r);
+        }
+        r
+    }
+
+    fn shift(&mut self, op: Op, x: Value, n: Value) -> Value {
+        match op {
+            Op::Shl => self.b.ins().ishl(x, n),
+            Op::Shr => self.b.ins().ushr(x, n),
+            _ => self.b.ins().sshr(x, n),
+        }
+    }
+
+    /// A one-channel instruction on 32-bit scalars.
+    fn scalar(&mut self, s: &Step, m: &Masks) {
+        let mut v = Vec::with_capacity(3);
+        for k in 0..s.op.arity() {
+            let x = self.first(s.src[k]);
+            v.push(x);
+        }
+        let r = match s.op {
+            Op::Cmp { .. } => {
+                let r = self.compare(s.op, v[0], v[1], I32, F32);
+                let bits = self.b.ins().band_imm_u(r, 1);
+                self.set_flags(s, m, bits);
+                r
+            }
+            Op::Sel => match m.pred {
+                Some(p) => {
+                    let on = self.b.ins().band_imm_u(p, 1);
+                    self.b.ins().select(on, v[0], v[1])
+                }
+                None => v[0],
+            },
+            op => self.op_scalar(op, &v),
+        };
+        let Some(dst) = s.dst else {
+            return;
+        };
+        let store = if s.op == Op::Sel { m.enabled } else { m.both };
+        let off = self.addr(dst);
+        let old = self.b.ins().load(I32, mem(), self.file, off);
+        let on = self.b.ins().band_imm_u(store, 1);
+        let new = self.b.ins().select(on, r, old);
+        self.b.ins().store(mem(), new, self.file, off);
+    }
+
+    fn op_scalar(&mut self, op: Op, v: &[Value]) -> Value {
+        let a = v[0];
+        let b = v.get(1).copied().unwrap_or(a);
+        let c = v.get(2).copied().unwrap_or(a);
+        match op {
+            // The callers compute these from the masks.
+            Op::Mov | Op::Cmp { .. } | Op::Sel => a,
+            Op::Not => self.b.ins().bnot(a),
+            Op::Add => self.b.ins().iadd(a, b),
+            Op::Mul => self.b.ins().imul(a, b),
+            Op::Mad => {
+                let p = self.b.ins().imul(b, c);
+                self.b.ins().iadd(a, p)
+            }
+            Op::And => self.b.ins().band(a, b),
+            Op::Or => self.b.ins().bor(a, b),
+            Op::Xor => self.b.ins().bxor(a, b),
+            Op::Shl | Op::Shr | Op::Asr => {
+                let n = self.b.ins().band_imm_u(b, 31);
+                self.shift(op, a, n)
+            }
+            Op::FAdd | Op::FMul | Op::FMad => {
+                let fa = self.b.ins().bitcast(F32, MemFlagsData::new(), a);
+                let fb = self.b.ins().bitcast(F32, MemFlagsData::new(), b);
+                let r = match op {
+                    Op::FAdd => self.b.ins().fadd(fa, fb),
+                    Op::FMul => self.b.ins().fmul(fa, fb),
+                    _ => {
+                        let fc = self.b.ins().bitcast(F32, MemFlagsData::new(), c);
+                        self.b.ins().fma(fb, fc, fa)
+                    }
+                };
+                let mut r = self.b.ins().bitcast(I32, MemFlagsData::new(), r);
+                let nans: &[Value] = match op {
+                    Op::FMad => &[c, b, a],
+                    _ => &[b, a],
+                };
+                for &x in nans {
+                    let fx = self.b.ins().bitcast(F32, MemFlagsData::new(), x);
+                    let nan = self.b.ins().fcmp(FloatCC::Unordered, fx, fx);
+                    let quiet = self.b.ins().bor_imm_u(x, QUIET);
+                    r = self.b.ins().select(nan, quiet, r);
+                }
+                r
+            }
+        }
+    }
+}

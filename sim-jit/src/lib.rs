@@ -1,0 +1,27 @@
+//! Translation of the EU interpreter's pre-decoded kernels to host code with Cranelift.
+//!
+//! What translates: runs of consecutive instructions in the fast path's word form without a
+//! condition modifier — `mov`, `not`, `add`, `mul`, `mad`, `and`, `or`, `xor`, `shl`, `shr`,
+//! `asr` on integers, `mov`, `add`, `mul`, `mad` on `:f`, `cmp`/`cmpn` with their flags and
+//! predicate-selected `sel` — on 1, 4, 8, 16 or 32 channels, each source consecutive DWords,
+//! words or bytes at a fixed step, one scalar element or an immediate, the destination
+//! consecutive DWords, with the execution mask and a per-channel predicate ([`select`] has
+//! the exact rule). Everything else (conditional `sel`, `csel`, condition modifiers on
+//! arithmetic, 8/16-bit destinations, gathered regions, sends, control flow) is interpreted:
+//! [`run()`] enters the translated code at any translated instruction and calls
+//! [`sim_eu::run`] for the rest, on the same thread state.
+//!
+//! - [`select`]: which pre-decoded instructions translate ([`select::Step`]).
+//! - [`emit`]: the Cranelift code of a run of them.
+//! - [`translated`]: a kernel's translation and the per-binary cache.
+//! - [`run`](mod@run): the interleaving run loop.
+
+pub mod emit;
+pub mod error;
+pub mod run;
+pub mod select;
+pub mod translated;
+
+pub use error::JitError;
+pub use run::run;
+pub use translated::{Translated, TranslationCache};

@@ -1,0 +1,65 @@
+//! Runs a thread with its translated runs interleaved with the interpreter: at an instruction
+//! with a translated form the host code runs as many of the run's instructions as the budget
+//! and the waiting channels allow; anything else goes to `sim_eu::run` up to the next
+//! translated instruction. Both work on the same register file and flags.
+
+use sim_eu::rounding::Rounding;
+use sim_eu::{EuError, Memory, Program, Status, Thread};
+
+use crate::translated::Translated;
+
+/// [`sim_eu::run`] with `tr`, the translation of `prog`: the same result, the same thread
+/// state, the same count of executed instructions (`tm0` aside: the interpreter writes the
+/// count there when it is entered, which here is once per interpreted stretch).
+pub fn run(
+    t: &mut Thread,
+    prog: &Program,
+    tr: &Translated,
+    mem: &mut dyn Memory,
+    budget: u64,
+) -> Result<Status, EuError> {
+    // A run without budget does the interpreter's start-of-run bookkeeping (tm0, the
+    // dispatched scratch fields of a starting thread) and stops before any instruction.
+    let st = sim_eu::run(t, prog, mem, 0)?;
+    if st != Status::Budget {
+        return Ok(st);
+    }
+    let mut left = budget;
+    loop {
+        let ip = t.ip();
+        let entry = tr.entries.get(ip as usize).copied().flatten();
+        if let Some(e) = entry {
+            // Rejoining channels change the execution mask: stop where they rejoin (the
+            // last instruction's rejoin happens in `retire`, as after any instruction).
+            let wake = t.next_wake().saturating_sub(ip).max(1);
+            let k = u64::from(e.left.min(wake)).min(left) as u32;
+            if k > 0
+                && e.extent <= t.file().len()
+                && t.flag_offset() + 8 <= t.file().len()
+                && Rounding::of(t) == Rounding::NearestEven
+            {
+                let (active, flags) = (t.active(), t.flag_offset());
+                let file = t.file_mut().as_mut_ptr();
+                // SAFETY: the run's instructions `e.at..e.at + k` touch register-file bytes
+                // below `e.extent` and the 8 flag bytes at `flags`, both checked to be inside
+                // the file just above; the file is borrowed mutably for the call.
+                unsafe { (e.run)(file, active, flags, e.at, e.at + k) };
+                t.retire(k);
+                left -= u64::from(k);
+                continue;
+            }
+        }
+        if left == 0 {
+            return Ok(Status::Budget);
+        }
+        // Interpret up to the next translated instruction (or one, if this one is).
+        let next = tr.next.get(ip as usize + 1).copied().unwrap_or(u32::MAX);
+        let stretch = u64::from(next.saturating_sub(ip)).clamp(1, left);
+        let before = t.instructions_executed();
+        let st = sim_eu::run(t, prog, mem, stretch)?;
+        left = left.saturating_sub(t.instructions_executed() - before);
+        if st != Status::Budget {
+            return Ok(st);
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! Which pre-decoded instructions translate: the fast path's plain ALU operations (no condition
+//! modifier), word-form `cmp`/`cmpn` and predicate-selected `sel` on 1, 4, 8, 16 or 32 channels, predicated per channel or
+//! not, whose destination is consecutive DWords and whose sources are consecutive DWords,
+//! words at a 2- or 4-byte step, bytes at a 4-byte step, one scalar element or an immediate.
+//! Everything else stays with the interpreter.
+
+use isa_encoder::model::{CondMod, PredCtrl};
+use sim_eu::program::channels::Channels;
+use sim_eu::program::fast::{Elem, Fast, FastOp, Num, Src};
+
+/// An operation a translated instruction computes on 32-bit lanes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Mov,
+    Not,
+    Add,
+    Mul,
+    Mad,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Asr,
+    FAdd,
+    FMul,
+    FMad,
+    /// `cmp`/`cmpn`: all ones or zero per lane and the lanes' flag bits.
+    Cmp {
+        cond: CondMod,
+        float: bool,
+        signed: bool,
+        nan_true: bool,
+    },
+    /// `sel` without a condition: src0 where the predicate is set, else src1, in every
+    /// enabled lane.
+    Sel,
+}
+
+impl Op {
+    pub fn arity(self) -> usize {
+        match self {
+            Op::Mov | Op::Not => 1,
+            Op::Mad | Op::FMad => 3,
+            _ => 2,
+        }
+    }
+}
+
+/// Where a translated source's lanes come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lanes {
+    /// Lane i at byte `base + i * stride`, extended to 32 bits: DWords (stride 4), words
+    /// (stride 2 or 4) or bytes (stride 4).
+    Row { base: u16, stride: u8, elem: Elem },
+    /// One element at byte `base`, extended to 32 bits, for every lane.
+    Scalar(u16, Elem),
+    /// One value for every lane.
+    Imm(u32),
+}
+
+/// One translated instruction: `dst` (consecutive DWords from a byte offset) gets the result
+/// of `op` on `n` lanes in the channels enabled and predicated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    pub op: Op,
+    pub n: u8,
+    pub ch: Channels,
+    /// `None`: a `null` destination (a `cmp` for its flags only).
+    pub dst: Option<u16>,
+    pub src: [Lanes; 3],
+}
+
+impl Step {
+    /// One past the last byte of the register file the instruction touches (the flag
+    /// registers aside, which every thread has).
+    pub fn extent(&self) -> usize {
+        let row = 4 * usize::from(self.n);
+        let mut end = self.dst.map_or(0, |d| usize::from(d) + row);
+        for s in self.src.iter().take(self.op.arity()) {
+            end = end.max(match *s {
+                Lanes::Row { base, stride, .. } => {
+                    usize::from(base) + usize::from(stride) * usize::from(self.n)
+                }
+                Lanes::Scalar(b, e) => usize::from(b) + usize::from(e.size),
+                Lanes::Imm(_) => 0,
+            });
+        }
+        end
+    }
+}
+
+/// The translated form of `f`, or `None` when the interpreter keeps it.
+pub fn select(f: &Fast) -> Option<Step> {
+    let op = match (f.num, f.op) {
+        (_, FastOp::Mov) => Op::Mov,
+        (Num::Int, FastOp::Not) => Op::Not,
+        (Num::Int, FastOp::Add) => Op::Add,
+        (Num::Int, FastOp::Mul) => Op::Mul,
+        (Num::Int, FastOp::Mad) => Op::Mad,
+        (Num::Int, FastOp::And) => Op::And,
+        (Num::Int, FastOp::Or) => Op::Or,
+        (Num::Int, FastOp::Xor) => Op::Xor,
+        (Num::Int, FastOp::Shl) => Op::Shl,
+        (Num::Int, FastOp::Shr) => Op::Shr,
+        (Num::Int, FastOp::Asr) => Op::Asr,
+        (Num::F32, FastOp::Add) => Op::FAdd,
+        (Num::F32, FastOp::Mul) => Op::FMul,
+        (Num::F32, FastOp::Mad) => Op::FMad,
+        // The word form's comparison: sources of one signedness, every channel in the row.
+        (num, FastOp::Cmp { nan_true }) if f.word && matches!(f.ch.n, 1 | 8 | 16 | 32) => Op::Cmp {
+            cond: f.cond?,
+            float: num == Num::F32,
+            signed: f.src[0].elem.signed,
+            nan_true,
+        },
+        (_, FastOp::Sel) if f.cond.is_none() => Op::Sel,
+        _ => return None,
+    };
+    let is_cmp = matches!(op, Op::Cmp { .. });
+    if (f.cond.is_some() && !is_cmp) || !matches!(f.ch.n, 1 | 4 | 8 | 16 | 32) {
+        return None;
+    }
+    if f.ch.pred.is_some_and(|p| p.ctrl != PredCtrl::Normal) {
+        return None;
+    }
+    let dst = match f.dst {
+        Some(d) if f.dst_elem.size == 4 && (d.stride == 4 || f.ch.n == 1) => Some(d.base),
+        None if is_cmp => None,
+        _ => return None,
+    };
+    let mut src = [Lanes::Imm(0); 3];
+    for (k, s) in src.iter_mut().enumerate().take(op.arity()) {
+        let fs = f.src[k];
+        *s = match fs.at {
+            Src::Imm(v) => Lanes::Imm(v),
+            Src::Region { base, stride: 0 } => Lanes::Scalar(base, fs.elem),
+            Src::Region { base, .. } if f.ch.n == 1 => Lanes::Scalar(base, fs.elem),
+            Src::Region { base, stride } => match (fs.elem.size, stride) {
+                (4, 4) | (2, 2) | (2, 4) | (1, 4) => Lanes::Row {
+                    base,
+                    stride: stride as u8,
+                    elem: fs.elem,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        };
+    }
+    Some(Step {
+        op,
+        n: f.ch.n,
+        ch: f.ch,
+        dst,
+        src,
+    })
+}

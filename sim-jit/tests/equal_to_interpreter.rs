@@ -1,0 +1,359 @@
+//! The translated path against the interpreter: random sequences of ALU instructions
+//! (assembled from IGA text, translatable ones mixed with ones that stay interpreted), random
+//! register files rich in special f32 values and equal lanes, masks and flags; one run through the
+//! interpreter, one through `sim_jit::run` (in random budget slices), and the whole register
+//! files (the `tm0` clock aside), the instruction pointer and the executed count must match.
+
+use platform::Platform;
+use proptest::prelude::*;
+use sim_eu::regfile::TM0;
+use sim_eu::{NoMemory, Program, Status, Thread};
+use sim_jit::Translated;
+
+/// f32 values where rounding, NaN propagation and denormals show: quiet and signalling NaNs
+/// with payloads of both signs, infinities, zeros, denormals, the extremes, ones.
+const SPECIAL: [u32; 14] = [
+    0x7fc0_0000,
+    0xffc0_1234,
+    0x7f80_0001,
+    0xff80_4321,
+    0x7f80_0000,
+    0xff80_0000,
+    0,
+    0x8000_0000,
+    0x0000_0001,
+    0x807f_ffff,
+    0x7f7f_ffff,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x3380_0000,
+];
+
+const INT_OPS: [&str; 11] = [
+    "mov", "add", "mul", "mad", "and", "or", "xor", "not", "shl", "shr", "asr",
+];
+const F_OPS: [&str; 4] = ["mov", "add", "mul", "mad"];
+/// Binary-source regions: consecutive, scalar, strided (stays interpreted).
+const REGIONS: [&str; 4] = ["<8;8,1>", "<0;1,0>", "<8;8,1>", "<16;8,2>"];
+const REGIONS3: [&str; 3] = ["<1;0>", "<0;0>", "<2;0>"];
+const REGIONS3_SRC2: [&str; 3] = ["<1>", "<0>", "<2>"];
+const SIZES: [(u32, u32); 7] = [(1, 0), (8, 0), (8, 8), (16, 0), (16, 16), (32, 0), (4, 0)];
+const CONDS: [&str; 8] = ["eq", "ne", "lt", "gt", "le", "ge", "ov", "un"];
+const FLAGS: [&str; 3] = ["f0.0", "f1.1", "f0.1"];
+const PREDS: [&str; 6] = ["", "", "(f0.0) ", "(~f1.1) ", "(W) ", "(f0.1.any4h) "];
+
+#[derive(Debug, Clone)]
+struct Ins {
+    float: bool,
+    op: usize,
+    size: usize,
+    ty: [usize; 4],
+    regs: [u32; 4],
+    subs: [u32; 4],
+    regions: [usize; 3],
+    dst_stride: u32,
+    imm: Option<(usize, u32)>,
+    pred: usize,
+    /// A `cmp`, `cmpn` (condition `cond`) or `sel` instead: flags a later predicate reads.
+    cmp: Option<(usize, usize)>,
+}
+
+fn ins() -> impl Strategy<Value = Ins> {
+    (
+        (
+            any::<bool>(),
+            0usize..11,
+            0usize..SIZES.len(),
+            proptest::array::uniform4(0usize..8),
+        ),
+        (
+            proptest::array::uniform4(10u32..18),
+            proptest::array::uniform4(0u32..3),
+        ),
+        (
+            proptest::array::uniform3(0usize..4),
+            prop_oneof![4 => Just(1u32), 1 => Just(2u32)],
+        ),
+        (
+            proptest::option::of((0usize..3, any::<u32>())),
+            0usize..PREDS.len(),
+            proptest::option::weighted(0.3, (0usize..3, 0usize..CONDS.len())),
+        ),
+    )
+        .prop_map(
+            |((float, op, size, ty), (regs, subs), (regions, dst_stride), (imm, pred, cmp))| Ins {
+                float,
+                op,
+                size,
+                ty,
+                regs,
+                subs,
+                regions,
+                dst_stride,
+                imm,
+                pred,
+                cmp,
+            },
+        )
+}
+
+/// Mostly 32-bit integers (the translated form), sometimes 8/16-bit ones (interpreted).
+fn int_ty(k: usize) -> &'static str {
+    ["d", "ud", "d", "ud", "d", "ud", "w", "ub"][k]
+}
+
+fn text(i: &Ins) -> String {
+    let (n, m) = SIZES[i.size];
+    let opname = if let Some((k, _)) = i.cmp {
+        ["cmp", "cmpn", "sel"][k]
+    } else if i.float {
+        F_OPS[i.op % 4]
+    } else {
+        INT_OPS[i.op]
+    };
+    let arity = match opname {
+        "mov" | "not" => 1,
+        "mad" => 3,
+        _ => 2,
+    };
+    let ty = |k: usize| if i.float { "f" } else { int_ty(i.ty[k]) };
+    let srcs: Vec<String> = (0..arity)
+        .map(|k| {
+            let t = if matches!(opname, "shr" | "asr") && k == 0 {
+                "d"
+            } else {
+                ty(k)
+            };
+            match i.imm {
+                Some((at, bits)) if at == k && arity != 3 && (arity == 1 || k == 1) => {
+                    if t == "f" {
+                        format!("0x{bits:x}:f")
+                    } else if t == "d" {
+                        format!("{}:d", bits as i32)
+                    } else if t == "ud" {
+                        format!("{bits}:ud")
+                    } else {
+                        format!("{}:w", bits as u16 as i16)
+                    }
+                }
+                _ => {
+                    let rg = if arity == 3 && k == 2 {
+                        REGIONS3_SRC2[i.regions[k] % 3]
+                    } else if arity == 3 {
+                        REGIONS3[i.regions[k] % 3]
+                    } else {
+                        REGIONS[i.regions[k]]
+                    };
+                    format!("r{}.{}{rg}:{t}", i.regs[k], i.subs[k])
+                }
+            }
+        })
+        .collect();
+    let cond = match i.cmp {
+        Some((k, c)) if k < 2 => format!("({}){} ", CONDS[c], FLAGS[c % 3]),
+        _ => String::new(),
+    };
+    // Comparisons may write only the flags.
+    if !cond.is_empty() && i.dst_stride == 2 {
+        return format!(
+            "{}{opname} ({n}|M{m}) {cond}null<1>:{} {}",
+            PREDS[i.pred],
+            ty(3),
+            srcs.join(" ")
+        );
+    }
+    let sub = if i.dst_stride == 1 { 0 } else { i.subs[3] };
+    format!(
+        "{}{opname} ({n}|M{m}) {cond}r{}.{sub}<{}>:{} {}",
+        PREDS[i.pred],
+        i.regs[3],
+        i.dst_stride,
+        ty(3),
+        srcs.join(" ")
+    )
+}
+
+/// The lines that assemble on their own, assembled together (with a `nop` after the last so
+/// that the run stops at an instruction, not off the end).
+fn program(lines: &[String]) -> Option<(Program, usize)> {
+    let ok: Vec<&String> = lines
+        .iter()
+        .filter(|l| isa_encoder::assemble(Platform::Tgllp, &format!("{l}\nnop\n")).is_ok())
+        .collect();
+    if ok.is_empty() {
+        return None;
+    }
+    let mut text: String = ok.iter().map(|l| format!("{l}\n")).collect();
+    text.push_str("nop\n");
+    let bytes = isa_encoder::assemble(Platform::Tgllp, &text).ok()?;
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    prog.insts
+        .iter()
+        .all(|i| i.invalid.is_none())
+        .then_some((prog, ok.len()))
+}
+
+fn thread(file: &[u32], active: u32, flags: u64) -> Thread {
+    let mut t = Thread::new(active);
+    for (c, w) in t.grf_mut().chunks_exact_mut(4).zip(file) {
+        c.copy_from_slice(&w.to_le_bytes());
+    }
+    let f = t.flag_offset();
+    t.file_mut()[f..f + 8].copy_from_slice(&flags.to_le_bytes());
+    t
+}
+
+fn words() -> impl Strategy<Value = Vec<u32>> {
+    proptest::collection::vec(
+        prop_oneof![
+            2 => any::<u32>(),
+            1 => proptest::sample::select(SPECIAL.to_vec()),
+            // Small integers: equal lanes for comparisons.
+            1 => 0u32..3,
+        ],
+        1024,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+
+    #[test]
+    fn translated_runs_match_the_interpreter(
+        seq in proptest::collection::vec(ins(), 1..10),
+        file in words(),
+        active in any::<u32>(),
+        flags in any::<u64>(),
+        slices in proptest::collection::vec(1u64..6, 1..4),
+    ) {
+        let lines: Vec<String> = seq.iter().map(text).collect();
+        let Some((prog, n)) = program(&lines) else {
+            return Err(TestCaseError::reject("nothing assembles"));
+        };
+        let tr = Translated::new(&prog).expect("translates");
+        let active = active | 1;
+
+        let mut want = thread(&file, active, flags);
+        let st = sim_eu::run(&mut want, &prog, &mut NoMemory, n as u64);
+        prop_assume!(matches!(st, Ok(Status::Budget)));
+
+        let mut got = thread(&file, active, flags);
+        let mut k = 0;
+        while got.instructions_executed() < n as u64 {
+            let left = n as u64 - got.instructions_executed();
+            let slice = slices[k % slices.len()].min(left);
+            k += 1;
+            let st = sim_jit::run(&mut got, &prog, &tr, &mut NoMemory, slice);
+            prop_assert!(matches!(st, Ok(Status::Budget)), "{:?} for\n{}", st, lines.join("\n"));
+        }
+        prop_assert_eq!(got.ip(), want.ip());
+        prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
+        let (g, w) = (got.file(), want.file());
+        for at in (0..w.len()).filter(|a| !(TM0..TM0 + 16).contains(a)) {
+            prop_assert_eq!(g[at], w[at], "byte {} differs ({} of {} translated) for\n{}",
+                at, tr.translated(), tr.instructions(), lines.join("\n"));
+        }
+    }
+}
+
+/// The generator reaches the translated form: a SIMD16 f32 `mad`, `add`, `cmp`, i32 `mul` and
+/// a predicated shift translate; a `cmp` of mixed signedness and a strided-DWord `add` do not.
+#[test]
+fn the_common_forms_translate() {
+    let text = "mad (16|M0) r10.0<1>:f r20.0<1;0>:f r30.0<1;0>:f r40.0<1>:f\n\
+                add (16|M0) r11.0<1>:f r21.0<8;8,1>:f r31.0<0;1,0>:f\n\
+                mul (16|M0) r12.0<1>:d r22.0<8;8,1>:d r32.0<8;8,1>:d\n\
+                (f0.0) shl (8|M0) r13.0<1>:ud r23.0<8;8,1>:ud 3:ud\n\
+                cmp (16|M0) (lt)f0.0 r14.0<1>:f r24.0<8;8,1>:f r34.0<8;8,1>:f\n\
+                cmp (8|M0) (lt)f0.0 r14.0<1>:d r24.0<8;8,1>:d r34.0<8;8,1>:ud\n\
+                add (8|M0) r15.0<1>:d r25.0<16;8,2>:d r35.0<8;8,1>:d\n\
+                nop\n";
+    let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::new(&prog).expect("translates");
+    assert_eq!(tr.instructions(), 8);
+    assert_eq!(tr.translated(), 5, "mad, add, mul, shl, the f32 cmp");
+}
+
+/// Divergent control flow around translated runs: `if`/`else`, a loop with `break`, `jmpi`
+/// and a partial dispatch mask, and an `if` whose channels rejoin in the middle of a
+/// translated run (the run must stop there, the rest sees the new execution mask).
+const FLOW: &str = "
+        mov (16|M0) r10.0<1>:d 0x0:d
+        mov (16|M0) r12.0<1>:d 0x0:d
+        cmp (16|M0) (lt)f0.0 null<1>:d r2.0<8;8,1>:d 0x8:d
+        (f0.0) if (16|M0) ELSE1 ENDIF1
+        add (16|M0) r14.0<1>:d r2.0<8;8,1>:d 0x64:d
+        mul (16|M0) r18.0<1>:d r14.0<8;8,1>:d r4.0<8;8,1>:d
+        else (16|M0) ENDIF1 ENDIF1
+ELSE1:
+        add (16|M0) r14.0<1>:d r2.0<8;8,1>:d 0xc8:d
+        xor (16|M0) r20.0<1>:d r14.0<8;8,1>:d r2.0<8;8,1>:d
+ENDIF1:
+        endif (16|M0) LOOP
+LOOP:
+        add (16|M0) r12.0<1>:d r12.0<8;8,1>:d r10.0<8;8,1>:d
+        add (16|M0) r10.0<1>:d r10.0<8;8,1>:d 0x1:d
+        cmp (16|M0) (gt)f0.1 null<1>:d r12.0<8;8,1>:d 0x14:d
+        (f0.1) break (16|M0) WHILE1 ENDLOOP
+        cmp (16|M0) (lt)f0.1 null<1>:d r10.0<8;8,1>:d r4.0<8;8,1>:d
+WHILE1:
+        (f0.1) while (16|M0) LOOP
+ENDLOOP:
+        (W) jmpi SKIP
+        mov (16|M0) r12.0<1>:d 0x0:d
+SKIP:
+        add (8|M8) r16.0<1>:d r2.0<8;8,1>:d 0x1:d
+        shl (16|M0) r22.0<1>:d r12.0<8;8,1>:d 0x2:d
+        cmp (16|M0) (gt)f0.0 null<1>:d r4.0<8;8,1>:d 0x4:d
+        (f0.0) if (16|M0) JOIN2 JOIN2
+        add (16|M0) r24.0<1>:d r2.0<8;8,1>:d 0x3:d
+        mul (16|M0) r26.0<1>:d r24.0<8;8,1>:d r2.0<8;8,1>:d
+JOIN2:
+        add (16|M0) r28.0<1>:d r24.0<8;8,1>:d r26.0<8;8,1>:d
+        or (16|M0) r30.0<1>:d r28.0<8;8,1>:d 0x1:d
+        send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
+";
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn divergent_flow_matches_the_interpreter(
+        a in proptest::array::uniform16(0u32..16),
+        n in proptest::array::uniform16(0u32..10),
+        mask in 1u32..0x1_0000,
+        slices in proptest::collection::vec(1u64..8, 1..4),
+    ) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, FLOW).expect("assembles");
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        let tr = Translated::new(&prog).expect("translates");
+        prop_assert!(tr.translated() >= 10, "{} translated", tr.translated());
+        let mut words = vec![0u32; 1024];
+        words[16..32].copy_from_slice(&a);
+        words[32..48].copy_from_slice(&n);
+
+        let mut want = thread(&words, mask, 0);
+        let st = sim_eu::run(&mut want, &prog, &mut NoMemory, 100_000);
+        prop_assert_eq!(st, Ok(Status::Ended));
+
+        let mut got = thread(&words, mask, 0);
+        let mut k = 0;
+        loop {
+            let st = sim_jit::run(&mut got, &prog, &tr, &mut NoMemory, slices[k % slices.len()]);
+            k += 1;
+            match st {
+                Ok(Status::Budget) if k < 100_000 => continue,
+                st => {
+                    prop_assert_eq!(st, Ok(Status::Ended));
+                    break;
+                }
+            }
+        }
+        prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
+        let (g, w) = (got.file(), want.file());
+        for at in (0..w.len()).filter(|a| !(TM0..TM0 + 16).contains(a)) {
+            prop_assert_eq!(g[at], w[at], "byte {} differs", at);
+        }
+    }
+}
