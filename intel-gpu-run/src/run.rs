@@ -50,8 +50,9 @@ pub struct RunArgs {
     #[arg(long)]
     pub json: bool,
     /// Run the kernel under the simulator's sanitizer with these checks (comma-separated:
-    /// memcheck, alignment, or all), as `INTEL_GPU_SANITIZE` does; findings go to stderr (and,
-    /// with `INTEL_GPU_SANITIZE_LOG=<file>`, to that file as JSON lines).
+    /// memcheck, initcheck, racecheck, synccheck, alignment, or all), as `INTEL_GPU_SANITIZE`
+    /// does; findings go to stderr (and, with `INTEL_GPU_SANITIZE_LOG=<file>`, to that file as
+    /// JSON lines).
     #[arg(long, value_name = "CHECKS")]
     pub sanitize: Option<String>,
 }

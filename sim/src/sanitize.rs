@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use platform::Platform;
-use sim_eu::sanitize::{Allocation, Allocations, Findings, Scope};
+use sim_eu::sanitize::{Allocation, Allocations, Defined, Findings, GlobalCells, Scope};
 pub use sim_eu::sanitize::{Check, Checks, ChecksError};
 
 use crate::mem::AddressSpace;
@@ -55,6 +55,8 @@ impl Settings {
 struct Buffer {
     size: u64,
     read_only: bool,
+    /// initcheck: the bytes the host or a command wrote since the buffer was created.
+    written: Arc<Defined>,
 }
 
 #[derive(Debug, Clone)]
@@ -62,6 +64,8 @@ struct DispatchInfo {
     end: u64,
     kernel: Arc<str>,
     slm_bytes: u32,
+    /// The dispatch's private memory and scratch (each thread's own).
+    per_thread: Vec<Range<u64>>,
     /// Bytes from the kernel binary's first instruction to the walker's start (offsets are
     /// reported from the binary's start, as a disassembler of it shows them).
     entry: u32,
@@ -104,9 +108,36 @@ impl Sanitizer {
     }
 
     /// A buffer of exactly `size` bytes at GPU address `start` (of the driver's VM);
-    /// `read_only`: the program created it read-only for kernels.
+    /// `read_only`: the program created it read-only for kernels. A new buffer's bytes are
+    /// unwritten (initcheck) until [`Sanitizer::host_wrote`] or a kernel writes them; the same
+    /// buffer registered again (declared read-only) keeps them.
     pub fn register_buffer(&self, start: u64, size: u64, read_only: bool) {
-        lock(&self.buffers).insert(start, Buffer { size, read_only });
+        let mut b = lock(&self.buffers);
+        let written = match b.get(&start) {
+            Some(old) if old.size == size => old.written.clone(),
+            _ => Arc::new(Defined::new(size, false)),
+        };
+        b.insert(
+            start,
+            Buffer {
+                size,
+                read_only,
+                written,
+            },
+        );
+    }
+
+    /// The host or a command (copy, fill) wrote the bytes in `range` of GPU addresses.
+    pub fn host_wrote(&self, range: Range<u64>) {
+        let b = lock(&self.buffers);
+        for (start, buf) in b.range(..range.end) {
+            let end = start + buf.size;
+            if end > range.start {
+                let from = range.start.max(*start);
+                buf.written
+                    .mark(from - start, range.end.min(end).saturating_sub(from));
+            }
+        }
     }
 
     /// The buffers starting in `range` (a freed GEM object's addresses) are gone.
@@ -120,13 +151,15 @@ impl Sanitizer {
 
     /// The walkers whose indirect data lies in `indirect` run kernel `kernel`, starting
     /// `entry` bytes into its binary, with `slm_bytes` bytes of shared local memory (its own
-    /// and its `local` arguments').
+    /// and its `local` arguments') and `per_thread` the ranges of its private memory and
+    /// scratch (each thread's slice its own).
     pub fn register_dispatch(
         &self,
         indirect: Range<u64>,
         kernel: &str,
         entry: u32,
         slm_bytes: u32,
+        per_thread: Vec<Range<u64>>,
     ) {
         let mut d = lock(&self.dispatches);
         // Ranges an earlier batch in the same place registered are replaced.
@@ -144,6 +177,7 @@ impl Sanitizer {
                 end: indirect.end,
                 kernel: kernel.into(),
                 slm_bytes,
+                per_thread,
                 entry,
             },
         );
@@ -176,18 +210,31 @@ impl Sanitizer {
             })
             .collect();
         let buffer: Arc<str> = "buffer".into();
-        list.extend(lock(&self.buffers).iter().map(|(start, b)| Allocation {
+        let buffers = lock(&self.buffers);
+        list.extend(buffers.iter().map(|(start, b)| Allocation {
             start: *start,
             size: b.size,
             label: buffer.clone(),
             read_only: b.read_only,
             exact: true,
         }));
+        let written = if self.settings.checks.has(Check::Initcheck) {
+            buffers
+                .iter()
+                .map(|(s, b)| (*s, b.written.clone()))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        drop(buffers);
         let info = self.dispatch_at(indirect);
         let scope = Scope {
             checks: self.settings.checks,
             allocations: Allocations::new(list),
             slm_bytes: info.as_ref().map(|i| i.slm_bytes),
+            per_thread: info.as_ref().map_or(Vec::new(), |i| i.per_thread.clone()),
+            written,
+            races: GlobalCells::default(),
         };
         let name = info.map_or_else(
             || (format!("at {kernel:#x}"), 0),

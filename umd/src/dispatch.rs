@@ -222,6 +222,9 @@ impl Queue {
         keep.push(resident.isa.clone());
         keep.extend(resident.placed.bos().cloned());
         let mut scratch = None;
+        // The sanitizer's per-thread memory: scratch (IGC keeps `__private` arrays there too)
+        // and the private buffer.
+        let mut per_thread: [Option<std::ops::Range<u64>>; 2] = [None, None];
         let regions = range.regions();
         let mut kernel_offset = 0;
         let (local_ids, inline, barriers) = match &kernel.description {
@@ -243,6 +246,7 @@ impl Queue {
                 }
                 if let Some((bo, space)) = st.scratch.get(dev, k.memory.scratch)? {
                     scratch = Some(space);
+                    per_thread[0] = Some(bo.gpu_address..bo.gpu_address + bo.size);
                     keep.push(bo);
                 }
                 if k.memory.private > 0 {
@@ -297,6 +301,11 @@ impl Queue {
             &kernel.name,
             kernel_offset as u32,
             slm_total,
+            (driver.private_size > 0)
+                .then(|| driver.private_base..driver.private_base + driver.private_size)
+                .into_iter()
+                .chain(per_thread.into_iter().flatten())
+                .collect(),
         );
         let fence_value = NEXT_FENCE.fetch_add(1, Ordering::Relaxed);
         let crate::queue::QueueState {

@@ -116,7 +116,9 @@ impl Inner {
                 return Err(e);
             }
         };
+        // Host memory: its bytes are whatever the program put there.
         self.sanitize.buffer(gpu_address, size, false);
+        self.sanitize.wrote(gpu_address..gpu_address + size);
         Ok(Buffer {
             bo: Arc::new(Bo {
                 dev: self.clone(),
@@ -152,6 +154,7 @@ impl Inner {
         let ga = whole.bo.gpu_address;
         self.sanitize.release(ga..ga + whole.bo.size);
         self.sanitize.buffer(ga + offset, size, false);
+        self.sanitize.wrote(ga + offset..ga + offset + size);
         Ok(Buffer {
             bo: whole.bo,
             offset,
@@ -237,7 +240,21 @@ impl Buffer {
 
     pub fn write(&self, offset: u64, bytes: &[u8]) -> Result<()> {
         let at = self.range(offset, bytes.len())?;
-        Ok(self.bo.map.write(at, bytes)?)
+        self.bo.map.write(at, bytes)?;
+        let start = self.gpu_address() + offset;
+        self.bo
+            .dev
+            .sanitize
+            .wrote(start..start + bytes.len() as u64);
+        Ok(())
+    }
+
+    /// Tells the simulator's sanitizer (initcheck) that `len` bytes from `offset` were
+    /// written other than through [`Buffer::write`] or a kernel: by a copy or fill command, or
+    /// through a host mapping. Nothing else happens.
+    pub fn mark_written(&self, offset: u64, len: u64) {
+        let start = self.gpu_address() + offset;
+        self.bo.dev.sanitize.wrote(start..start.saturating_add(len));
     }
 
     pub fn read(&self, offset: u64, out: &mut [u8]) -> Result<()> {

@@ -280,6 +280,9 @@ pub trait Memory {
     fn barrier_signal(&mut self) {}
     /// A memory fence: the simulator's memory is coherent, so this only orders.
     fn fence(&mut self) {}
+    /// The shared-local-memory read and write at `offset` that follow are one atomic's (the
+    /// sanitizer's hook: atomics never race with atomics).
+    fn slm_atomic(&mut self, _offset: u32) {}
     /// Whether [`Memory::on_send`] wants to hear of each send (the run loop asks once per
     /// [`crate::run`], so that memories that do not, the default, cost one branch per send).
     fn observes_sends(&self) -> bool {
@@ -747,6 +750,9 @@ pub(crate) fn atomic_at(
         return Ok(mem.atomic(addr, width, &update)?);
     }
     // Shared local memory belongs to one group, whose threads run on one host thread.
+    if let Space::Slm(p) = space {
+        mem.slm_atomic(slm_offset(p, addr)?);
+    }
     read_modify_write(width, &update, |word, store| {
         if store {
             mem_write(mem, space, addr, word)

@@ -44,7 +44,7 @@ impl Check {
 
     /// Whether the simulator performs this check (the others are refused by name).
     pub fn implemented(self) -> bool {
-        matches!(self, Check::Memcheck | Check::Alignment)
+        !matches!(self, Check::Api)
     }
 
     fn bit(self) -> u8 {
@@ -94,6 +94,11 @@ impl Checks {
         self.0 == 0
     }
 
+    /// Whether any of `cs` is on.
+    pub fn has_any(self, cs: &[Check]) -> bool {
+        cs.iter().any(|c| self.has(*c))
+    }
+
     /// Parses a comma-separated list of check names, or `all` (every implemented check).
     /// Blank entries are ignored; an empty list is the sanitizer off. A known check the
     /// simulator does not implement is refused by name, never silently dropped.
@@ -139,10 +144,10 @@ mod tests {
         assert_eq!(Checks::parse("all").unwrap(), Checks::implemented());
         assert!(Checks::parse("").unwrap().is_empty());
         assert_eq!(
-            Checks::parse("memcheck,racecheck"),
+            Checks::parse("memcheck,api"),
             Err(ChecksError::Absent(
-                Check::Racecheck,
-                "memcheck,alignment".into()
+                Check::Api,
+                "memcheck,initcheck,racecheck,synccheck,alignment".into()
             ))
         );
         assert_eq!(

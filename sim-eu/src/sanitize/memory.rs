@@ -1,12 +1,19 @@
 //! The sanitizing view of a thread's memory: a [`Memory`] that checks each access and passes
 //! it on unchanged, so that a finding never changes what the kernel computes.
 
+use std::ops::Range;
+use std::sync::Arc;
+
 use isa_encoder::model::Opcode;
+use isa_encoder::sendmsg::{gateway, Sfid};
 
 use super::alloc::{Allocations, Lookup};
 use super::checks::{Check, Checks};
 use super::finding::{Finding, Findings};
+use super::group::Group;
+use super::race::{Access, GlobalCells};
 use super::rules::{self, Kind};
+use super::shadow::Defined;
 use crate::dataport::{span_fits, Memory, Sampler, ScratchSurface, Surface};
 use crate::error::{EuError, EuErrorKind, MemFault};
 use crate::program::operand::Loc;
@@ -23,6 +30,23 @@ pub struct Scope {
     /// driver did not say (the interface descriptor's rounded size then bounds the accesses,
     /// as it always does).
     pub slm_bytes: Option<u32>,
+    /// The dispatch's per-thread memory, where the driver said: its private buffer and its
+    /// scratch space (IGC keeps `__private` arrays it does not hold in registers in either).
+    /// initcheck tracks it per thread; racecheck leaves it out.
+    pub per_thread: Vec<Range<u64>>,
+    /// initcheck: the registered buffers' written bytes, by start address (sorted).
+    pub written: Vec<(u64, Arc<Defined>)>,
+    /// racecheck: the accesses to registered buffers of this walker.
+    pub races: GlobalCells,
+}
+
+impl Scope {
+    /// The registered buffer holding `addr` and its written bytes.
+    fn written_at(&self, addr: u64) -> Option<(u64, &Defined)> {
+        let i = self.written.partition_point(|(s, _)| *s <= addr);
+        let (start, d) = self.written.get(i.checked_sub(1)?)?;
+        (addr - start < d.len()).then_some((*start, &**d))
+    }
 }
 
 /// Which thread runs: its work-group and index in the group.
@@ -40,6 +64,8 @@ struct Send {
     kind: Kind,
     /// The send's first global access was checked against its block rule.
     block_checked: bool,
+    /// A scratch block message (IGC's register spill or fill).
+    spill: bool,
 }
 
 /// A thread's memory under the sanitizer.
@@ -49,7 +75,10 @@ pub struct Sanitizing<'a> {
     scope: &'a Scope,
     place: Place,
     findings: &'a mut Findings,
+    group: &'a mut Group,
     send: Option<Send>,
+    /// The SLM offset of the atomic being executed (its read and write are atomic).
+    slm_atomic: Option<u32>,
 }
 
 impl<'a> Sanitizing<'a> {
@@ -59,6 +88,7 @@ impl<'a> Sanitizing<'a> {
         scope: &'a Scope,
         place: Place,
         findings: &'a mut Findings,
+        group: &'a mut Group,
     ) -> Self {
         Sanitizing {
             inner,
@@ -66,7 +96,166 @@ impl<'a> Sanitizing<'a> {
             scope,
             place,
             findings,
+            group,
             send: None,
+            slm_atomic: None,
+        }
+    }
+
+    /// racecheck's record of an access by this thread now.
+    fn access(&self, write: bool, atomic: bool) -> Access {
+        Access {
+            group: self.group.key,
+            thread: self.place.thread as u16,
+            epoch: self.group.epoch,
+            pc: self.send.map_or(u32::MAX, |s| s.pc),
+            atomic,
+            write,
+        }
+    }
+
+    /// The text naming the access `other` a racing access met.
+    fn other(&self, other: &Access) -> String {
+        let who = if other.group == self.group.key {
+            format!("sub-group {} of this work-group", other.thread)
+        } else {
+            format!(
+                "sub-group {} of work-group number {} of the dispatch",
+                other.thread,
+                other.group - 1
+            )
+        };
+        format!(
+            "{}{} by {who} at offset {:#x}",
+            if other.atomic { "an atomic " } else { "a " },
+            if other.write { "write" } else { "read" },
+            other.pc
+        )
+    }
+
+    /// initcheck and racecheck of a global access.
+    fn global_shadow(&mut self, addr: u64, len: usize, write: bool, atomic: bool) {
+        let scope = self.scope;
+        let checks = scope.checks;
+        let len64 = len as u64;
+        let private = scope.per_thread.iter().any(|p| p.contains(&addr));
+        if checks.has(Check::Initcheck) {
+            if private {
+                let t = self.place.thread as usize;
+                // IGC's own spill and fill (scratch block messages) are left alone: it
+                // fills whole blocks it spilled only partly.
+                let spill = self.send.is_some_and(|s| s.spill);
+                let unwritten = self.group.private.get_mut(t).and_then(|mine| {
+                    if write {
+                        mine.mark(addr, len64);
+                        None
+                    } else if spill {
+                        None
+                    } else {
+                        mine.first_undefined(addr, len64)
+                    }
+                });
+                if let Some(at) = unwritten {
+                    self.report(
+                        Check::Initcheck,
+                        format!(
+                            "{len}-byte read of private memory this sub-group never wrote \
+                             (first unwritten byte at {at:#x})"
+                        ),
+                        Some(at),
+                        Some("private memory".into()),
+                    );
+                }
+            } else if let Some((start, d)) = scope.written_at(addr) {
+                let off = addr - start;
+                if write {
+                    d.mark(off, len64);
+                } else if let Some(at) = d.first_undefined(off, len64) {
+                    let alloc = self.describe(addr);
+                    self.report(
+                        Check::Initcheck,
+                        format!(
+                            "{len}-byte read of buffer bytes never written by the host or a \
+                             command since the buffer was created (first: byte {at} of the \
+                             buffer)"
+                        ),
+                        Some(start + at),
+                        alloc,
+                    );
+                }
+            }
+        }
+        if checks.has(Check::Racecheck) && !private {
+            if let Lookup::Inside(a) = scope.allocations.find(addr, len64) {
+                if a.exact {
+                    let me = self.access(write, atomic);
+                    if let Some((at, other)) = scope.races.access(addr, len64, me) {
+                        let verb = if write { "write" } else { "read" };
+                        let what = format!(
+                            "{len}-byte {verb} of global memory races with {} (no barrier \
+                             orders them, they are not both atomic)",
+                            self.other(&other)
+                        );
+                        self.report(Check::Racecheck, what, Some(at), Some(a.to_string()));
+                    }
+                }
+            }
+        }
+    }
+
+    /// initcheck and racecheck of a shared-local-memory access.
+    fn slm_shadow(&mut self, offset: u32, len: usize, write: bool) {
+        let checks = self.scope.checks;
+        let atomic = self.slm_atomic == Some(offset);
+        let (off, len64) = (u64::from(offset), len as u64);
+        if checks.has(Check::Initcheck) {
+            if write {
+                self.group.slm_defined.mark(off, len64);
+            } else if !atomic {
+                if let Some(at) = self.group.slm_defined.first_undefined(off, len64) {
+                    self.report(
+                        Check::Initcheck,
+                        format!(
+                            "{len}-byte read of shared local memory no work-item of this \
+                             work-group wrote (first unwritten byte at offset {at:#x})"
+                        ),
+                        Some(at),
+                        Some(format!(
+                            "shared local memory of {} bytes",
+                            self.group.slm_defined.len()
+                        )),
+                    );
+                }
+            }
+        }
+        if checks.has(Check::Racecheck) {
+            let me = self.access(write, atomic);
+            let start = offset as usize;
+            let end = (start + len).min(self.group.slm_cells.len());
+            let mut race = None;
+            for (i, c) in self.group.slm_cells[start.min(end)..end]
+                .iter_mut()
+                .enumerate()
+            {
+                if let Some(r) = c.access(me) {
+                    race.get_or_insert((start + i, r));
+                }
+            }
+            if let Some((at, other)) = race {
+                let verb = if write { "write" } else { "read" };
+                let what = format!(
+                    "{len}-byte {verb} of shared local memory races with {} (no barrier \
+                     between them, not both atomic)",
+                    self.other(&other)
+                );
+                let size = self.group.slm_cells.len();
+                self.report(
+                    Check::Racecheck,
+                    what,
+                    Some(at as u64),
+                    Some(format!("shared local memory of {size} bytes")),
+                );
+            }
         }
     }
 
@@ -87,8 +276,20 @@ impl<'a> Sanitizing<'a> {
         });
     }
 
-    /// memcheck of a global access, then the block rule of the send's first access.
+    /// memcheck of a global access, initcheck and racecheck, then the block rule of the send's
+    /// first access.
     fn global(&mut self, addr: u64, len: usize, write: bool) {
+        self.global_access(addr, len, write, false);
+    }
+
+    fn global_access(&mut self, addr: u64, len: usize, write: bool, atomic: bool) {
+        if self
+            .scope
+            .checks
+            .has_any(&[Check::Initcheck, Check::Racecheck])
+        {
+            self.global_shadow(addr, len, write, atomic);
+        }
         if self.scope.checks.has(Check::Memcheck) {
             let verb = if write { "write" } else { "read" };
             match self.scope.allocations.find(addr, len as u64) {
@@ -165,7 +366,14 @@ impl<'a> Sanitizing<'a> {
         }
     }
 
-    fn slm(&mut self, offset: u32, len: usize) {
+    fn slm(&mut self, offset: u32, len: usize, write: bool) {
+        if self
+            .scope
+            .checks
+            .has_any(&[Check::Initcheck, Check::Racecheck])
+        {
+            self.slm_shadow(offset, len, write);
+        }
         if !self.scope.checks.has(Check::Memcheck) {
             return;
         }
@@ -297,11 +505,11 @@ impl Memory for Sanitizing<'_> {
         self.inner.write(addr, data)
     }
     fn slm_read(&mut self, offset: u32, buf: &mut [u8]) -> Result<(), MemFault> {
-        self.slm(offset, buf.len());
+        self.slm(offset, buf.len(), false);
         self.inner.slm_read(offset, buf)
     }
     fn slm_write(&mut self, offset: u32, data: &[u8]) -> Result<(), MemFault> {
-        self.slm(offset, data.len());
+        self.slm(offset, data.len(), true);
         self.inner.slm_write(offset, data)
     }
     fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
@@ -328,7 +536,7 @@ impl Memory for Sanitizing<'_> {
         width: usize,
         update: &dyn Fn(u64) -> Option<u64>,
     ) -> Result<u64, MemFault> {
-        self.global(addr, width, true);
+        self.global_access(addr, width, true, true);
         self.inner.atomic(addr, width, update)
     }
     fn read_all(&mut self, addr: u64, buf: &mut [u8]) -> bool {
@@ -375,14 +583,14 @@ impl Memory for Sanitizing<'_> {
     fn slm_read_all(&mut self, offset: u32, buf: &mut [u8]) -> bool {
         let done = self.inner.slm_read_all(offset, buf);
         if done {
-            self.slm(offset, buf.len());
+            self.slm(offset, buf.len(), false);
         }
         done
     }
     fn slm_write_all(&mut self, offset: u32, data: &[u8]) -> bool {
         let done = self.inner.slm_write_all(offset, data);
         if done {
-            self.slm(offset, data.len());
+            self.slm(offset, data.len(), true);
         }
         done
     }
@@ -391,6 +599,10 @@ impl Memory for Sanitizing<'_> {
     }
     fn fence(&mut self) {
         self.inner.fence()
+    }
+    fn slm_atomic(&mut self, offset: u32) {
+        self.slm_atomic = Some(offset);
+        self.inner.slm_atomic(offset)
     }
     fn out_of_surface(&mut self, base: u64, limit: u64, offset: u64, len: usize, write: bool) {
         if !self.scope.checks.has(Check::Memcheck) {
@@ -436,7 +648,29 @@ impl Memory for Sanitizing<'_> {
             mask,
             kind,
             block_checked: false,
+            spill: false,
         });
+        self.slm_atomic = None;
+        if let isa_encoder::model::SendDesc::Imm(desc) = plan.desc {
+            let sfid = Sfid::decode(self.prog.platform, plan.sfid);
+            if sfid == Some(Sfid::Dc0) && crate::dataport::scratch::is_scratch(desc) {
+                if let Some(s) = self.send.as_mut() {
+                    s.spill = true;
+                }
+            }
+            let barrier = sfid == Some(Sfid::Gateway) && desc & 7 == gateway::GATEWAY_BARRIER;
+            if barrier {
+                let thread = self.place.thread as usize;
+                self.group.signal(
+                    self.scope.checks,
+                    thread,
+                    inst.pc,
+                    t.active,
+                    t.live,
+                    self.findings,
+                );
+            }
+        }
         if self.scope.checks.has(Check::Alignment) {
             self.header_rules(t, ip, kind, usize::from(plan.src0_reg) * REG_BYTES);
         }
@@ -452,7 +686,7 @@ mod tests {
 
     fn scope() -> Scope {
         Scope {
-            checks: Checks::implemented(),
+            checks: Checks::NONE.with(Check::Memcheck).with(Check::Alignment),
             allocations: Allocations::new(vec![
                 Allocation {
                     start: 0x1000,
@@ -470,6 +704,9 @@ mod tests {
                 },
             ]),
             slm_bytes: Some(256),
+            per_thread: Vec::new(),
+            written: Vec::new(),
+            races: GlobalCells::default(),
         }
     }
 
@@ -479,7 +716,15 @@ mod tests {
         let scope = scope();
         let mut findings = Findings::default();
         let mut mem = NoMemory;
-        let mut s = Sanitizing::new(&mut mem, &prog, &scope, Place::default(), &mut findings);
+        let mut group = Group::default();
+        let mut s = Sanitizing::new(
+            &mut mem,
+            &prog,
+            &scope,
+            Place::default(),
+            &mut findings,
+            &mut group,
+        );
         let mut buf = [0u8; 4];
         // Inside: no finding (NoMemory still faults: the access is passed on unchanged).
         assert!(s.read(0x1000 + 96, &mut buf).is_err());
@@ -505,7 +750,15 @@ mod tests {
         let scope = scope();
         let mut findings = Findings::default();
         let mut mem = NoMemory;
-        let mut s = Sanitizing::new(&mut mem, &prog, &scope, Place::default(), &mut findings);
+        let mut group = Group::default();
+        let mut s = Sanitizing::new(
+            &mut mem,
+            &prog,
+            &scope,
+            Place::default(),
+            &mut findings,
+            &mut group,
+        );
         let mut buf = [0u8; 4];
         // LSC through a binding table: base 0x1000 + 0xfffffffc, no bounds check.
         let _ = s.read(0x1000 + 0xffff_fffc, &mut buf);

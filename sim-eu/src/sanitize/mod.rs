@@ -6,8 +6,13 @@
 //! send only when it asks ([`crate::Memory::observes_sends`], read once per run), so a
 //! dispatch without the sanitizer runs as before.
 //!
-//! - [`checks`]: the checks by name (`memcheck`, `alignment`; the others are refused).
+//! - [`checks`]: the checks by name (`memcheck`, `initcheck`, `racecheck`, `synccheck`,
+//!   `alignment`; `api` is refused).
 //! - [`alloc`]: the allocations at byte granularity.
+//! - [`shadow`]: which bytes were written (initcheck).
+//! - [`race`]: which accesses are ordered (racecheck).
+//! - [`group`]: the state of the work-group being run (its SLM's shadow, each thread's private
+//!   bytes, barriers: synccheck).
 //! - [`rules`]: the block-IO rules of the Intel extension specs and the messages they govern.
 //! - [`finding`]: what a finding holds, its text and JSON forms.
 //! - [`memory`]: the checking memory.
@@ -15,10 +20,16 @@
 pub mod alloc;
 pub mod checks;
 pub mod finding;
+pub mod group;
 pub mod memory;
+pub mod race;
 pub mod rules;
+pub mod shadow;
 
 pub use alloc::{Allocation, Allocations, Lookup};
 pub use checks::{Check, Checks, ChecksError};
 pub use finding::{Finding, Findings};
+pub use group::Group;
 pub use memory::{Place, Sanitizing, Scope};
+pub use race::GlobalCells;
+pub use shadow::Defined;

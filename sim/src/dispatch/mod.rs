@@ -148,6 +148,8 @@ struct Run<'a, 'w> {
     pending: u64,
     /// The sanitizer's findings of the group being run (handed to the walker's after it).
     findings: eu::sanitize::Findings,
+    /// The sanitizer's state of the group being run (unused when it is off).
+    group: eu::sanitize::Group,
 }
 
 impl Run<'_, '_> {
@@ -219,6 +221,13 @@ impl Run<'_, '_> {
         }
         let threads = &mut threads[..];
         self.mem.slm.fill(0);
+        if let Some(scope) = self.shared.sanitize {
+            let slm = scope
+                .slm_bytes
+                .map_or(self.mem.slm.len(), |b| (b as usize).min(self.mem.slm.len()));
+            self.group
+                .start(scope.checks, id, ordinal, threads.len(), slm);
+        }
         cycles.reset(threads.len());
         loop {
             // Whether every thread that ran this round came back to an earlier state.
@@ -242,6 +251,7 @@ impl Run<'_, '_> {
                             scope,
                             place,
                             &mut self.findings,
+                            &mut self.group,
                         );
                         let r = eu::run(t, self.prog, &mut s, SLICE.min(left));
                         if let Err(e) = &r {
@@ -278,6 +288,10 @@ impl Run<'_, '_> {
             // Every thread still running is at the barrier: the gateway releases them.
             // (A thread that ended counts as arrived.)
             if threads.iter().all(|t| t.is_ended() || t.barrier_pending()) {
+                if let Some(scope) = self.shared.sanitize {
+                    self.group
+                        .release(scope.checks, threads, &mut self.findings);
+                }
                 threads.iter_mut().for_each(Thread::release_barrier);
             }
         }

@@ -267,6 +267,7 @@ fn worker(
         cycles: Cycles::default(),
         pending: 0,
         findings: sim_eu::sanitize::Findings::default(),
+        group: sim_eu::sanitize::Group::default(),
     };
     run.mem.slm = vec![0; slm_bytes(&d.idd)];
     // The longest thread's instructions of each group of the current run.

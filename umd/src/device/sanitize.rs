@@ -1,6 +1,7 @@
 //! What the simulator's sanitizer learns from this driver when the device is the simulator
 //! in this process: each buffer's exact size (a GEM object is page-rounded), buffers kernels
-//! only read, and each dispatch's kernel name and shared local memory. Without the `sim`
+//! only read, which bytes the host or a copy or fill wrote, and each dispatch's kernel name,
+//! shared local memory and private memory. Without the `sim`
 //! feature, or on any other device, every call does nothing.
 
 use std::ops::Range;
@@ -27,6 +28,14 @@ impl Sanitize {
         }
     }
 
+    /// The host or a command (copy, fill) wrote the bytes at GPU addresses `range`.
+    pub fn wrote(&self, _range: Range<u64>) {
+        #[cfg(feature = "sim")]
+        if let Some(s) = self.hook.get() {
+            s.host_wrote(_range);
+        }
+    }
+
     /// The buffers in `range` (a GEM object's addresses) are gone.
     pub fn release(&self, _range: Range<u64>) {
         #[cfg(feature = "sim")]
@@ -36,11 +45,19 @@ impl Sanitize {
     }
 
     /// The walkers whose indirect data lies in `indirect` run `kernel` from byte `entry` of
-    /// its binary with `slm` bytes of shared local memory.
-    pub fn dispatch(&self, _indirect: Range<u64>, _kernel: &str, _entry: u32, _slm: u32) {
+    /// its binary with `slm` bytes of shared local memory; `per_thread`: the GPU address ranges
+    /// of its private memory and scratch, each thread's own.
+    pub fn dispatch(
+        &self,
+        _indirect: Range<u64>,
+        _kernel: &str,
+        _entry: u32,
+        _slm: u32,
+        _per_thread: Vec<Range<u64>>,
+    ) {
         #[cfg(feature = "sim")]
         if let Some(s) = self.hook.get() {
-            s.register_dispatch(_indirect, _kernel, _entry, _slm);
+            s.register_dispatch(_indirect, _kernel, _entry, _slm, _per_thread);
         }
     }
 }

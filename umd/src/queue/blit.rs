@@ -357,6 +357,13 @@ impl Queue {
     ) -> Result<Event> {
         let q = &self.inner;
         let p = q.dev.info.platform;
+        // The sanitizer's initcheck: the destination counts as written (all of it: a copy or
+        // fill never reads what it overwrites).
+        for (b, write) in buffers {
+            if *write {
+                b.mark_written(0, b.size());
+            }
+        }
         let mut st = q.lock();
         let arena = q.arena(&mut st)?;
         // The blit overwrites whatever dispatch batch the arena held.

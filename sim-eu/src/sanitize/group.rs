@@ -1,0 +1,168 @@
+//! What the sanitizer keeps for the work-group being run: its shared local memory's shadow
+//! (bytes written: initcheck; accesses: racecheck), each thread's written private bytes, the
+//! barriers passed (racecheck's epochs), and where each thread signalled the barrier
+//! (synccheck). The dispatcher keeps one per host thread and restarts it for each group.
+
+use super::checks::{Check, Checks};
+use super::finding::{Finding, Findings};
+use super::race::Cell;
+use super::shadow::{Defined, Sparse};
+use crate::regfile::Thread;
+
+#[derive(Debug)]
+pub struct Group {
+    pub(crate) id: [u32; 3],
+    /// The group's ordinal in the walker plus one (racecheck's name for it).
+    pub(crate) key: u32,
+    /// Barriers the gateway released so far.
+    pub(crate) epoch: u32,
+    pub(crate) slm_defined: Defined,
+    pub(crate) slm_cells: Vec<Cell>,
+    /// Per thread: the private-memory bytes it wrote.
+    pub(crate) private: Vec<Sparse>,
+    /// Per thread: the offset of the barrier `send` it signalled, until the gateway releases it.
+    pub(crate) barrier_at: Vec<Option<u32>>,
+}
+
+impl Default for Group {
+    fn default() -> Self {
+        Group {
+            id: [0; 3],
+            key: 0,
+            epoch: 0,
+            slm_defined: Defined::new(0, false),
+            slm_cells: Vec::new(),
+            private: Vec::new(),
+            barrier_at: Vec::new(),
+        }
+    }
+}
+
+impl Group {
+    /// Restarts for group `id`, the `ordinal`-th of its walker, with `threads` hardware
+    /// threads and `slm` bytes of shared local memory (all unwritten).
+    pub fn start(
+        &mut self,
+        checks: Checks,
+        id: [u32; 3],
+        ordinal: u64,
+        threads: usize,
+        slm: usize,
+    ) {
+        self.id = id;
+        self.key = (ordinal as u32).wrapping_add(1).max(1);
+        self.epoch = 0;
+        if checks.has(Check::Initcheck) {
+            if self.slm_defined.len() == slm as u64 {
+                self.slm_defined.clear();
+            } else {
+                self.slm_defined = Defined::new(slm as u64, false);
+            }
+        }
+        if checks.has(Check::Racecheck) {
+            self.slm_cells.clear();
+            self.slm_cells.resize(slm, Cell::default());
+        }
+        self.private.resize_with(threads, Sparse::default);
+        self.private.iter_mut().for_each(Sparse::clear);
+        self.barrier_at.clear();
+        self.barrier_at.resize(threads, None);
+    }
+
+    /// The gateway releases the barrier every running thread of `threads` waits at (an ended
+    /// thread counts as arrived). synccheck: a thread that ended instead, or threads waiting
+    /// at different barriers, are findings. Then a new epoch begins.
+    pub fn release(&mut self, checks: Checks, threads: &[Thread], findings: &mut Findings) {
+        if checks.has(Check::Synccheck) {
+            self.check_release(threads, findings);
+        }
+        self.epoch += 1;
+        self.barrier_at.iter_mut().for_each(|b| *b = None);
+    }
+
+    fn check_release(&self, threads: &[Thread], findings: &mut Findings) {
+        let waiting: Vec<(usize, u32)> = threads
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.barrier_pending())
+            .filter_map(|(i, _)| self.barrier_at.get(i).copied().flatten().map(|pc| (i, pc)))
+            .collect();
+        let Some(&(first, at)) = waiting.first() else {
+            return;
+        };
+        let names: Vec<String> = waiting.iter().map(|(i, _)| i.to_string()).collect();
+        for (i, t) in threads.iter().enumerate() {
+            if t.is_ended() && !t.barrier_pending() {
+                findings.add(self.finding(
+                    at,
+                    i,
+                    t.live,
+                    format!(
+                        "sub-group {i} ended without reaching the barrier sub-group(s) {} wait \
+                         at (every work-item of a work-group must reach each barrier)",
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
+        for &(i, pc) in &waiting {
+            if pc != at {
+                findings.add(self.finding(
+                    pc,
+                    i,
+                    threads[i].live,
+                    format!(
+                        "sub-group {i} waits at the barrier at offset {pc:#x} while sub-group \
+                         {first} waits at the one at offset {at:#x}: the work-group reached \
+                         different barriers"
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// A thread signals the barrier with the `send` at `pc`; synccheck: only some of its lanes
+    /// (`active` of `live`) execute it.
+    pub(crate) fn signal(
+        &mut self,
+        checks: Checks,
+        thread: usize,
+        pc: u32,
+        active: u32,
+        live: u32,
+        findings: &mut Findings,
+    ) {
+        if let Some(b) = self.barrier_at.get_mut(thread) {
+            *b = Some(pc);
+        }
+        if checks.has(Check::Synccheck) && active & live != live {
+            findings.add(self.finding(
+                pc,
+                thread,
+                active,
+                format!(
+                    "barrier in divergent control flow: lanes {:#x} of sub-group {thread} reach \
+                     it, lanes {:#x} do not",
+                    active & live,
+                    live & !active
+                ),
+            ));
+        }
+    }
+
+    fn finding(&self, pc: u32, thread: usize, lanes: u32, what: String) -> Finding {
+        Finding {
+            check: Check::Synccheck,
+            kernel: String::new(),
+            offset: pc,
+            disassembly: String::new(),
+            what,
+            group: self.id,
+            thread: thread as u32,
+            lanes,
+            address: None,
+            allocation: None,
+            count: 1,
+        }
+    }
+}

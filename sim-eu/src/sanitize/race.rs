@@ -1,0 +1,145 @@
+//! racecheck's shadow: per byte, the last write and up to two reads since it, and whether two
+//! accesses are ordered.
+//!
+//! What orders two accesses of one walker (everything else races when one writes and they are
+//! not both atomic):
+//! - the same hardware thread (one sub-group): its instructions execute in program order, and
+//!   the lanes of one instruction together;
+//! - the same work-group, separated by a barrier the gateway released (the epoch counts them).
+//!
+//! Work-groups of one dispatch are never ordered. A fence alone orders nothing between threads.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// Who made an access, and how.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Access {
+    /// The work-group's ordinal in the walker plus one; 0: no access.
+    pub group: u32,
+    /// The hardware thread (sub-group) of the group.
+    pub thread: u16,
+    /// Barriers the group passed before the access.
+    pub epoch: u32,
+    /// The instruction's offset in the kernel.
+    pub pc: u32,
+    pub atomic: bool,
+    pub write: bool,
+}
+
+impl Access {
+    fn is_some(&self) -> bool {
+        self.group != 0
+    }
+
+    /// Whether `self` happens before `later` (or they cannot race: both atomic).
+    fn ordered_before(&self, later: &Access) -> bool {
+        (self.group == later.group && (self.thread == later.thread || self.epoch < later.epoch))
+            || (self.atomic && later.atomic)
+    }
+}
+
+/// One byte's accesses.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Cell {
+    write: Access,
+    reads: [Access; 2],
+}
+
+impl Cell {
+    /// Records `a`; the earlier access it races with, if any.
+    pub fn access(&mut self, a: Access) -> Option<Access> {
+        let mut race = None;
+        if self.write.is_some() && !self.write.ordered_before(&a) {
+            race = Some(self.write);
+        }
+        if a.write {
+            if race.is_none() {
+                race = self
+                    .reads
+                    .iter()
+                    .find(|r| r.is_some() && !r.ordered_before(&a))
+                    .copied();
+            }
+            self.write = a;
+            self.reads = [Access::default(); 2];
+        } else {
+            // Keep reads that may race with a later write: replace a free one or one this read
+            // follows (whatever races with that one races with this one too, or is ordered
+            // after both).
+            match self
+                .reads
+                .iter()
+                .position(|r| !r.is_some() || r.ordered_before(&a))
+            {
+                Some(i) => self.reads[i] = a,
+                None => self.reads[1] = a,
+            }
+        }
+        race
+    }
+}
+
+/// The global-memory shadow of one walker: bytes of the buffers the driver registered.
+#[derive(Debug, Default)]
+pub struct GlobalCells {
+    cells: Mutex<HashMap<u64, Cell>>,
+}
+
+impl GlobalCells {
+    /// Records `len` bytes at `addr` by `a`; the first byte that raced and the access it
+    /// raced with.
+    pub fn access(&self, addr: u64, len: u64, a: Access) -> Option<(u64, Access)> {
+        let mut cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
+        let mut first = None;
+        for b in addr..addr.saturating_add(len) {
+            let r = cells.entry(b).or_default().access(a);
+            if first.is_none() {
+                first = r.map(|r| (b, r));
+            }
+        }
+        first
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn acc(group: u32, thread: u16, epoch: u32, write: bool, atomic: bool) -> Access {
+        Access {
+            group,
+            thread,
+            epoch,
+            pc: 0,
+            atomic,
+            write,
+        }
+    }
+
+    #[test]
+    fn only_unordered_conflicting_accesses_race() {
+        let mut c = Cell::default();
+        // One thread writes then reads: program order.
+        assert!(c.access(acc(1, 0, 0, true, false)).is_none());
+        assert!(c.access(acc(1, 0, 0, false, false)).is_none());
+        // Another thread of the group reads in the same epoch: races with the write.
+        assert!(c.access(acc(1, 1, 0, false, false)).is_some());
+        // After a barrier: ordered.
+        let mut c = Cell::default();
+        c.access(acc(1, 0, 0, true, false));
+        assert!(c.access(acc(1, 1, 1, false, false)).is_none());
+        // A write after reads of two threads in that epoch races with the other's read.
+        assert!(c.access(acc(1, 2, 1, false, false)).is_none());
+        assert!(c.access(acc(1, 1, 1, true, false)).is_some());
+        // Atomics never race with atomics, do race with plain accesses.
+        let mut c = Cell::default();
+        assert!(c.access(acc(1, 0, 0, true, true)).is_none());
+        assert!(c.access(acc(2, 3, 0, true, true)).is_none());
+        assert!(c.access(acc(3, 0, 0, false, false)).is_some());
+        // Different groups are never ordered, whatever their epochs.
+        let mut c = Cell::default();
+        c.access(acc(1, 0, 0, true, false));
+        assert!(c.access(acc(2, 0, 5, true, false)).is_some());
+    }
+}
