@@ -98,10 +98,10 @@ impl Platform {
 
     /// GRF registers per thread in Large GRF Mode (STATE_COMPUTE_MODE DWord 1 bit 15), on the
     /// platforms that have it: Xe-HPG's threads may have 256 registers, at half the threads per
-    /// EU (NEO's Xe-HPG helpers: `calculateAvailableThreadCount` halves the thread count when a kernel's
-    /// `numGrfRequired` exceeds 128; `StateComputeModeProperties::setProperties` sets the mode
-    /// for `numGrfRequired == 256`). `None` before Xe-HPG, whose
-    /// STATE_COMPUTE_MODE has no such field.
+    /// EU (NEO's Xe-HPG helpers: `calculateAvailableThreadCount` halves the thread count when a
+    /// kernel's `numGrfRequired` exceeds 128; `StateComputeModeProperties::setProperties` sets
+    /// the mode for `numGrfRequired == 256`). `None` before Xe-HPG, whose STATE_COMPUTE_MODE
+    /// has no such field.
     pub fn large_grf_regs(self) -> Option<u32> {
         match self {
             Platform::Dg2 => Some(256),

@@ -81,7 +81,10 @@ fn indirect_address_spans_the_threads_grf() {
         let prog = Program::decode_with_grf(P, regs, &bytes);
         let mut t = Thread::new(0xff);
         t.set_grf_regs(regs);
-        for (reg, base) in [(200usize, 1000u32), (72, 2000)].into_iter().filter(|&(r, _)| r < regs) {
+        for (reg, base) in [(200usize, 1000u32), (72, 2000)]
+            .into_iter()
+            .filter(|&(r, _)| r < regs)
+        {
             for i in 0..8 {
                 t.grf_mut()[reg * REG_BYTES + 4 * i..][..4]
                     .copy_from_slice(&(base + i as u32).to_le_bytes());
@@ -89,7 +92,11 @@ fn indirect_address_spans_the_threads_grf() {
         }
         assert_eq!(run(&mut t, &prog, &mut NoMemory, 2), Ok(Status::Budget));
         let got = u32s(&t, 11);
-        assert_eq!(got, (0..8).map(|i| want + i).collect::<Vec<_>>(), "{regs} registers");
+        assert_eq!(
+            got,
+            (0..8).map(|i| want + i).collect::<Vec<_>>(),
+            "{regs} registers"
+        );
     }
 }
 

@@ -32,7 +32,8 @@ kernel void k(global const uint* in, global uint* out) {
 fn expected(input: &[u32], g: usize, n: usize) -> u32 {
     let a: Vec<u32> = (0..N).map(|i| input[i * n + g]).collect();
     (0..N).fold(0u32, |s, i| {
-        s.wrapping_mul(3).wrapping_add(a[i].wrapping_mul(a[N - 1 - i]))
+        s.wrapping_mul(3)
+            .wrapping_add(a[i].wrapping_mul(a[N - 1 - i]))
     })
 }
 
@@ -54,8 +55,12 @@ fn run(d: &Device, k: &Kernel, items: usize) -> (Vec<u32>, Vec<u32>) {
     inb.write(0, &bytes).unwrap();
     let out = d.create_buffer(4 * items as u64).unwrap();
     let range = NdRange::new(&[items], None, k.simd, None).unwrap();
-    d.dispatch(k, &range, &[ArgValue::Buffer(inb), ArgValue::Buffer(out.clone())])
-        .unwrap();
+    d.dispatch(
+        k,
+        &range,
+        &[ArgValue::Buffer(inb), ArgValue::Buffer(out.clone())],
+    )
+    .unwrap();
     let got = out
         .to_vec()
         .unwrap()

@@ -3,9 +3,7 @@
 
 use std::collections::HashMap;
 
-use batchbuffer::{
-    Error, Packet, PacketId, PipelineSelection, StateBaseAddress, StateComputeMode,
-};
+use batchbuffer::{Error, Packet, PacketId, PipelineSelection, StateBaseAddress, StateComputeMode};
 use platform::Platform;
 
 use crate::clock::Clock;
