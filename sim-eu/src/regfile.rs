@@ -46,11 +46,18 @@ impl GrfSet {
 
     /// Registers `first..first + count`, clipped to [`MAX_GRF_REGS`].
     pub fn range(first: usize, count: usize) -> GrfSet {
-        let mut m = GrfSet::EMPTY;
-        for r in first..(first + count).min(MAX_GRF_REGS) {
-            m.0[r / 128] |= 1 << (r % 128);
-        }
-        m
+        let end = first.saturating_add(count).min(MAX_GRF_REGS);
+        // The bits of first..end that fall in the half starting at register `lo`.
+        let half = |lo: usize| {
+            let a = first.clamp(lo, lo + 128) - lo;
+            let b = end.clamp(lo, lo + 128) - lo;
+            if b <= a {
+                0
+            } else {
+                (u128::MAX >> (128 - (b - a))) << a
+            }
+        };
+        GrfSet([half(0), half(128)])
     }
 
     /// How many registers the set holds.
@@ -392,6 +399,17 @@ impl Thread {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grf_set_ranges_span_both_halves() {
+        let r = GrfSet::range(126, 4);
+        assert_eq!(r.count(), 4);
+        assert!((126..130).all(|x| r.contains(x)) && !r.contains(125) && !r.contains(130));
+        assert_eq!(GrfSet::range(0, 256), GrfSet::ALL);
+        assert_eq!(GrfSet::range(250, 10).count(), 6);
+        assert_eq!(GrfSet::range(300, 2), GrfSet::EMPTY);
+        assert_eq!(GrfSet::range(5, 0), GrfSet::EMPTY);
+    }
 
     /// A reused thread whose runs wrote the registers in `grf` and any architecture register
     /// (not the null area, which nothing writes) resets to exactly a new thread's state.

@@ -54,7 +54,7 @@ fn run(d: &Device, k: &Kernel, items: usize) -> (Vec<u32>, Vec<u32>) {
     let inb = d.create_buffer(bytes.len() as u64).unwrap();
     inb.write(0, &bytes).unwrap();
     let out = d.create_buffer(4 * items as u64).unwrap();
-    let range = NdRange::new(&[items], None, k.simd, None).unwrap();
+    let range = NdRange::new(&[items as u32], None, k.simd, None).unwrap();
     d.dispatch(
         k,
         &range,

@@ -180,8 +180,8 @@ fn undecodable(platform: Platform, e: &DecodeError) -> EuErrorKind {
 /// registers when the descriptor is only known at run time), everything for an indirect
 /// destination. Architecture registers are not counted (a reused thread clears them all).
 fn grf_writes(insts: &[Inst], grf_bytes: usize) -> GrfSet {
-    let grf_range =
-        |first, count| GrfSet::range(first, count) & GrfSet::range(0, grf_bytes / REG_BYTES);
+    let thread = GrfSet::range(0, grf_bytes / REG_BYTES);
+    let grf_range = |first, count| GrfSet::range(first, count) & thread;
     let mut m = GrfSet::EMPTY;
     for i in insts {
         if let Some(s) = i.send {
