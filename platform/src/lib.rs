@@ -13,6 +13,9 @@ use std::str::FromStr;
 /// derive from this.
 pub const GRF_BYTES: u32 = 32;
 
+/// GRF registers per hardware thread on every platform here, outside Xe-HPG's Large GRF Mode.
+pub const GRF_REGS: u32 = 128;
+
 /// A GPU generation, named after its representative platform.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Platform {
@@ -91,6 +94,28 @@ impl Platform {
             Platform::Dg2 => Some(8),
             Platform::Skl | Platform::Icllp | Platform::Tgllp => None,
         }
+    }
+
+    /// GRF registers per thread in Large GRF Mode (STATE_COMPUTE_MODE DWord 1 bit 15), on the
+    /// platforms that have it: Xe-HPG's threads may have 256 registers, at half the threads per
+    /// EU (NEO's Xe-HPG helpers: `calculateAvailableThreadCount` halves the thread count when a
+    /// kernel's `numGrfRequired` exceeds 128; `StateComputeModeProperties::setProperties` sets
+    /// the mode for `numGrfRequired == 256`). `None` before Xe-HPG, whose STATE_COMPUTE_MODE
+    /// has no such field.
+    pub fn large_grf_regs(self) -> Option<u32> {
+        match self {
+            Platform::Dg2 => Some(256),
+            Platform::Skl | Platform::Icllp | Platform::Tgllp => None,
+        }
+    }
+
+    /// GRF registers per thread with Large GRF Mode set (`large`) or clear: [`GRF_REGS`] where
+    /// the platform has no such mode.
+    pub fn grf_regs(self, large: bool) -> u32 {
+        large
+            .then(|| self.large_grf_regs())
+            .flatten()
+            .unwrap_or(GRF_REGS)
     }
 
     /// All supported platforms, oldest first.

@@ -1,7 +1,8 @@
 //! A hardware thread's registers: the GRF and the architecture registers, laid out in one byte
 //! array so that every operand (GRF or ARF) pre-decodes to byte offsets into the same file.
 //!
-//! Layout (bytes): GRF r0..r127 (32 bytes each), then a0 (16 x 16-bit subregisters), acc0..acc7
+//! Layout (bytes): GRF r0..r255 (32 bytes each; a thread outside Large GRF Mode reaches r0..r127
+//! only), then a0 (16 x 16-bit subregisters), acc0..acc7
 //! (32 bytes each), f0 and f1 (32 bits each), ce0, sr0, cr0, n0, tm0, ip, the math-macro
 //! accumulators' extra bits (`.mme0`..`.mme7`, one byte per lane), and a zero area that `null`
 //! sources read.
@@ -14,17 +15,88 @@ use super::exec::waits::Waits;
 
 /// Bytes per register on Gen9..Xe-HPG.
 pub const REG_BYTES: usize = platform::GRF_BYTES as usize;
-/// GRF registers per thread (the corpus uses no larger GRF mode).
-pub const GRF_REGS: usize = 128;
-/// GRF size in bytes.
-pub const GRF_BYTES: usize = REG_BYTES * GRF_REGS;
-/// Low bits of an indirect GRF byte address (a0 + immediate + element offset) the EU decodes;
-/// higher bits are dropped, so an address past the last register wraps to r0. The EU has no
-/// exception for a register address (its exceptions are illegal opcode, software exception,
-/// breakpoint, ...), and IGC forms shuffle addresses from unmasked indices, so this wrap is
-/// what an out-of-range shuffle lane reads. It spans the decoded GRF: 12 bits for 128
-/// registers of 32 bytes on every platform modelled here (a 256-register mode would be 13).
-pub const GRF_ADDR_BITS: u32 = GRF_BYTES.trailing_zeros();
+/// GRF registers of a thread outside Large GRF Mode.
+pub const GRF_REGS: usize = platform::GRF_REGS as usize;
+/// The most GRF registers a thread has on any platform modelled here (Xe-HPG's Large GRF
+/// Mode): the byte file always holds this many, so the architecture registers sit at fixed
+/// offsets whatever a thread's mode. A thread with fewer reaches only its own (its program is
+/// decoded for its count, [`crate::Program::decode_with_grf`]).
+pub const MAX_GRF_REGS: usize = 256;
+/// Bytes of the GRF area of the byte file.
+pub const MAX_GRF_BYTES: usize = REG_BYTES * MAX_GRF_REGS;
+
+/// Mask of the low bits of an indirect GRF byte address (a0 + immediate + element offset) the
+/// EU decodes for a thread with `grf_bytes` of GRF; higher bits are dropped, so an address past
+/// the last register wraps to r0. The EU has no exception for a register address (its
+/// exceptions are illegal opcode, software exception, breakpoint, ...), and IGC forms shuffle
+/// addresses from unmasked indices, so this wrap is what an out-of-range shuffle lane reads.
+/// 12 bits for 128 registers of 32 bytes; Large GRF Mode's 256 registers take 13 (the
+/// simulator assumes the decoded span follows the register count).
+pub const fn grf_addr_mask(grf_bytes: usize) -> usize {
+    grf_bytes.next_power_of_two() - 1
+}
+
+/// A set of GRF registers (bit r = register r), up to [`MAX_GRF_REGS`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GrfSet(pub [u128; 2]);
+
+impl GrfSet {
+    pub const EMPTY: GrfSet = GrfSet([0; 2]);
+    pub const ALL: GrfSet = GrfSet([u128::MAX; 2]);
+
+    /// Registers `first..first + count`, clipped to [`MAX_GRF_REGS`].
+    pub fn range(first: usize, count: usize) -> GrfSet {
+        let end = first.saturating_add(count).min(MAX_GRF_REGS);
+        // The bits of first..end that fall in the half starting at register `lo`.
+        let half = |lo: usize| {
+            let a = first.clamp(lo, lo + 128) - lo;
+            let b = end.clamp(lo, lo + 128) - lo;
+            if b <= a {
+                0
+            } else {
+                (u128::MAX >> (128 - (b - a))) << a
+            }
+        };
+        GrfSet([half(0), half(128)])
+    }
+
+    /// How many registers the set holds.
+    pub fn count(self) -> u32 {
+        self.0[0].count_ones() + self.0[1].count_ones()
+    }
+
+    /// Whether register `r` is in the set.
+    pub fn contains(self, r: usize) -> bool {
+        r < MAX_GRF_REGS && self.0[r / 128] >> (r % 128) & 1 != 0
+    }
+}
+
+impl std::ops::BitOr for GrfSet {
+    type Output = GrfSet;
+    fn bitor(self, o: GrfSet) -> GrfSet {
+        GrfSet([self.0[0] | o.0[0], self.0[1] | o.0[1]])
+    }
+}
+
+impl std::ops::BitOrAssign for GrfSet {
+    fn bitor_assign(&mut self, o: GrfSet) {
+        *self = *self | o;
+    }
+}
+
+impl std::ops::BitAnd for GrfSet {
+    type Output = GrfSet;
+    fn bitand(self, o: GrfSet) -> GrfSet {
+        GrfSet([self.0[0] & o.0[0], self.0[1] & o.0[1]])
+    }
+}
+
+impl std::ops::Not for GrfSet {
+    type Output = GrfSet;
+    fn not(self) -> GrfSet {
+        GrfSet([!self.0[0], !self.0[1]])
+    }
+}
 
 /// One architecture register file's place in the thread's byte file.
 pub struct ArfSlot {
@@ -52,7 +124,7 @@ const fn slot(
     }
 }
 
-pub const A0: usize = GRF_BYTES;
+pub const A0: usize = MAX_GRF_BYTES;
 pub const ACC: usize = A0 + 32;
 pub const FLAG: usize = ACC + 8 * 32;
 pub const CE: usize = FLAG + 32;
@@ -72,18 +144,20 @@ pub const ZERO_LEN: usize = 32 * 8 * 4;
 /// Total bytes, with slack so an 8-byte read at any validated offset stays inside.
 pub const FILE_BYTES: usize = ZERO + ZERO_LEN + 8;
 
-/// The GRF byte ranges of the registers in `grf` (bit r = register r): one per run of
-/// consecutive registers (a kernel's registers mostly are one run from r0 up).
-pub fn grf_runs(grf: u128) -> impl Iterator<Item = Range<usize>> {
-    let mut m = grf;
-    std::iter::from_fn(move || {
-        if m == 0 {
-            return None;
-        }
-        let first = m.trailing_zeros() as usize;
-        let run = (m >> first).trailing_ones() as usize;
-        m &= u128::MAX.checked_shl((first + run) as u32).unwrap_or(0);
-        Some(first * REG_BYTES..(first + run) * REG_BYTES)
+/// The GRF byte ranges of the registers in `grf`: one per run of consecutive registers (a
+/// kernel's registers mostly are one run from r0 up; a run through r127 and r128 is two).
+pub fn grf_runs(grf: GrfSet) -> impl Iterator<Item = Range<usize>> {
+    grf.0.into_iter().enumerate().flat_map(|(half, mut m)| {
+        std::iter::from_fn(move || {
+            if m == 0 {
+                return None;
+            }
+            let first = m.trailing_zeros() as usize;
+            let run = (m >> first).trailing_ones() as usize;
+            m &= u128::MAX.checked_shl((first + run) as u32).unwrap_or(0);
+            let base = half * 128;
+            Some((base + first) * REG_BYTES..(base + first + run) * REG_BYTES)
+        })
     })
 }
 
@@ -142,6 +216,10 @@ pub struct Thread {
     pub(crate) dispatched_scratch: [u32; 2],
     /// The memory of the current run wants to hear of each send (the sanitizer's).
     pub(crate) observe_sends: bool,
+    /// Bytes of GRF this thread reaches: [`GRF_REGS`] registers, or the platform's Large GRF
+    /// Mode count. A thread has the registers of the program it runs (the dispatcher decodes
+    /// the program for the walker's mode), so [`crate::run`] takes it from the program.
+    pub(crate) grf_bytes: usize,
 }
 
 impl Thread {
@@ -168,6 +246,7 @@ impl Thread {
             msg_resp: Vec::new(),
             dispatched_scratch: [0; 2],
             observe_sends: false,
+            grf_bytes: GRF_REGS * REG_BYTES,
         };
         t.restart(dispatch_mask);
         t
@@ -191,11 +270,11 @@ impl Thread {
             "the null area was written"
         );
         for r in runs {
-            if let Some(b) = self.file.get_mut(r.start..r.end.min(GRF_BYTES)) {
+            if let Some(b) = self.file.get_mut(r.start..r.end.min(MAX_GRF_BYTES)) {
                 b.fill(0);
             }
         }
-        if let Some(arf) = self.file.get_mut(GRF_BYTES..ZERO) {
+        if let Some(arf) = self.file.get_mut(MAX_GRF_BYTES..ZERO) {
             arf.fill(0);
         }
         self.executed = 0;
@@ -220,14 +299,26 @@ impl Thread {
         self.exec_lanes = u32::MAX;
     }
 
-    /// The GRF as bytes (r0 at 0, 32 bytes per register).
+    /// The GRF as bytes (r0 at 0, 32 bytes per register), as many registers as the thread
+    /// has.
     pub fn grf(&self) -> &[u8] {
-        &self.file[..GRF_BYTES]
+        &self.file[..self.grf_bytes]
     }
 
     /// The GRF, writable (the dispatcher loads r0 and the payload here).
     pub fn grf_mut(&mut self) -> &mut [u8] {
-        &mut self.file[..GRF_BYTES]
+        &mut self.file[..self.grf_bytes]
+    }
+
+    /// Gives the thread `regs` GRF registers (at most [`MAX_GRF_REGS`]), as the program it is
+    /// to run was decoded for ([`crate::Program::grf_regs`]; [`crate::run`] sets it too).
+    pub fn set_grf_regs(&mut self, regs: usize) {
+        self.grf_bytes = regs.min(MAX_GRF_REGS) * REG_BYTES;
+    }
+
+    /// GRF registers the thread has (128, or 256 in Large GRF Mode).
+    pub fn grf_regs(&self) -> usize {
+        self.grf_bytes / REG_BYTES
     }
 
     /// Dword `sub` of GRF register `reg` (0 outside the GRF).
@@ -235,7 +326,7 @@ impl Thread {
         let at = reg * REG_BYTES + sub * 4;
         self.file
             .get(at..at + 4)
-            .filter(|_| at + 4 <= GRF_BYTES)
+            .filter(|_| at + 4 <= self.grf_bytes)
             .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
@@ -309,19 +400,31 @@ impl Thread {
 mod tests {
     use super::*;
 
+    #[test]
+    fn grf_set_ranges_span_both_halves() {
+        let r = GrfSet::range(126, 4);
+        assert_eq!(r.count(), 4);
+        assert!((126..130).all(|x| r.contains(x)) && !r.contains(125) && !r.contains(130));
+        assert_eq!(GrfSet::range(0, 256), GrfSet::ALL);
+        assert_eq!(GrfSet::range(250, 10).count(), 6);
+        assert_eq!(GrfSet::range(300, 2), GrfSet::EMPTY);
+        assert_eq!(GrfSet::range(5, 0), GrfSet::EMPTY);
+    }
+
     /// A reused thread whose runs wrote the registers in `grf` and any architecture register
     /// (not the null area, which nothing writes) resets to exactly a new thread's state.
     #[test]
     fn reset_regs_gives_a_new_threads_registers() {
-        let grf: u128 = 0b1011_0110 | 1 << 127 | 0xf << 40;
+        let grf = GrfSet([0b1011_0110 | 1 << 127 | 0xf << 40, 1 | 1 << 100]);
         let mut t = Thread::new(0xffff);
-        for r in (0..GRF_REGS).filter(|r| grf >> r & 1 != 0) {
+        for r in (0..MAX_GRF_REGS).filter(|&r| grf.contains(r)) {
             t.file[r * REG_BYTES..(r + 1) * REG_BYTES].fill(0xa5);
         }
-        t.file[GRF_BYTES..ZERO].fill(0x5a);
+        t.file[MAX_GRF_BYTES..ZERO].fill(0x5a);
         t.executed = 7;
         let runs: Vec<_> = grf_runs(grf).collect();
-        assert_eq!(runs.len(), 5);
+        // r127 and r128 are two runs (one per half of the set).
+        assert_eq!(runs.len(), 7);
         t.reset_runs(0xff, &runs);
         let new = Thread::new(0xff);
         assert!(t.file == new.file);

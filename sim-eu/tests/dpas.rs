@@ -604,7 +604,7 @@ fn program_counts_every_destination_row() {
             Platform::Dg2,
             &isa_encoder::assemble(Platform::Dg2, text).unwrap(),
         );
-        let want = regs.fold(0u128, |m, r| m | 1 << r);
+        let want = sim_eu::regfile::GrfSet::range(regs.start, regs.len());
         assert_eq!(prog.grf_writes, want, "{text}");
     }
 }

@@ -217,7 +217,7 @@ fn kernels_decode_once_per_address() {
     let mut decodes = 0;
     for addr in [0x1000u64, 0x1000, 0x2000, 0x1000] {
         let prog = cache
-            .get_or_decode(p, addr, || {
+            .get_or_decode(p, addr, 128, || {
                 decodes += 1;
                 Ok(bytes.clone())
             })

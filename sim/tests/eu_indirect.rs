@@ -232,7 +232,7 @@ const WRAP: &str = "
         mov (8|M0) r[a0.9,-48]<1>:ud r31.0<8;8,1>:ud
 ";
 
-/// The EU keeps an indirect GRF address's low 12 bits (regfile `GRF_ADDR_BITS`: 128
+/// The EU keeps an indirect GRF address's low 12 bits (regfile `grf_addr_mask`: 128
 /// registers of 32 bytes), computed per element; there is no exception for a register
 /// address. So 0xff0 + 4i runs from r127 into r0, and a0 = 0x1040 is r2.
 #[test]

@@ -155,7 +155,7 @@ fn indirect_operands_resolve_only_in_executing_channels() {
 }
 
 /// An executing channel's address past the 4 KiB GRF keeps its low 12 bits (regfile
-/// `GRF_ADDR_BITS`): 0x1004 reads r0.4, and the scatter from 0xffb wraps after r127 into r0.
+/// `grf_addr_mask`): 0x1004 reads r0.4, and the scatter from 0xffb wraps after r127 into r0.
 #[test]
 fn executing_channels_past_the_grf_wrap_to_r0() {
     let iga = oracles::require!(oracles::Oracle::Iga64);

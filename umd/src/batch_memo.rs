@@ -103,4 +103,6 @@ pub(crate) struct Fixed {
     pub barriers: u32,
     pub slm_bytes: u32,
     pub scratch: Option<ScratchSpace>,
+    /// Threads run with the platform's Large GRF Mode (STATE_COMPUTE_MODE).
+    pub large_grf: bool,
 }

@@ -334,6 +334,7 @@ impl Queue {
             barriers,
             slm_bytes: slm_total,
             scratch,
+            large_grf: kernel.grf_regs() > platform::GRF_REGS,
         });
         for region in regions.iter() {
             build(kernel, range, region, args, driver, slm_offsets, payload)?;
@@ -406,7 +407,11 @@ impl Queue {
                     WalkerKind::Compute => heaps.indirect.gpu_base,
                     WalkerKind::Gpgpu => 0,
                 };
-                let fe = front_end(p, &mut heaps, general_base, scratch.as_ref())?;
+                let mut fe = front_end(p, &mut heaps, general_base, scratch.as_ref())?;
+                // Every batch programs the mode its kernel needs, so a 128-register kernel
+                // after a 256-register one runs with Large GRF Mode cleared again (as NEO
+                // reprograms STATE_COMPUTE_MODE when a kernel's register count changes it).
+                fe.large_grf = kernel.grf_regs() > platform::GRF_REGS;
                 b.preamble(
                     &mut batch,
                     &heaps,

@@ -99,6 +99,19 @@ impl Kernel {
         self.platform
     }
 
+    /// GRF registers per thread it is dispatched with: 128, or 256 (Xe-HPG's Large GRF Mode)
+    /// for a binary whose kernel was compiled for them ([`crate::limits::dispatch_grf_regs`],
+    /// checked when the kernel was made). Raw kernels get 128.
+    pub fn grf_regs(&self) -> u32 {
+        match &self.description {
+            Description::Ocloc(k, _) => {
+                crate::limits::dispatch_grf_regs(k.grf_count, self.platform)
+                    .unwrap_or(platform::GRF_REGS)
+            }
+            Description::Raw => platform::GRF_REGS,
+        }
+    }
+
     /// Its ISA as loaded (before relocation for program data).
     pub fn isa(&self) -> &[u8] {
         &self.isa

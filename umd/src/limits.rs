@@ -18,12 +18,18 @@ use crate::program::{ArgKind, ArgParam, Kernel, Slot};
 /// this driver offers the minimum.
 pub const MAX_KERNEL_ARGS: u32 = 1024;
 
-/// GRF registers an EU thread has as this driver dispatches, on every platform: 128. Xe-HPG
-/// can give a thread 256 (STATE_COMPUTE_MODE's Large GRF Mode, with half the threads per EU);
-/// this driver does not program that mode, so a kernel compiled for 256 registers (zebin
-/// `grf_count: 256`, ocloc `-ze-opt-large-register-file`) is refused rather than run with
-/// registers it does not have.
-pub const DISPATCH_GRF_REGISTERS: u32 = 128;
+/// The GRF registers per thread kernel `k` is dispatched with on `p`: 128, or for a kernel
+/// compiled for more (zebin `.ze_info` `grf_count: 256`, ocloc `-ze-opt-large-register-file`)
+/// the platform's Large GRF Mode count (Xe-HPG: 256, with half the threads per EU), which the
+/// batch then programs in STATE_COMPUTE_MODE. `None` when the platform has no register count
+/// the kernel fits in.
+pub fn dispatch_grf_regs(grf_count: Option<u32>, p: Platform) -> Option<u32> {
+    match grf_count {
+        None | Some(0) => Some(platform::GRF_REGS),
+        Some(g) if g <= platform::GRF_REGS => Some(platform::GRF_REGS),
+        Some(g) => p.large_grf_regs().filter(|&large| g <= large),
+    }
+}
 
 /// Checks what kernel `k` asks for on `p`.
 pub fn check_kernel(k: &Kernel, p: Platform) -> Result<()> {
@@ -61,10 +67,16 @@ pub fn check_kernel(k: &Kernel, p: Platform) -> Result<()> {
             )));
         }
     }
-    if let Some(grf) = k.grf_count.filter(|&g| g > DISPATCH_GRF_REGISTERS) {
+    if dispatch_grf_regs(k.grf_count, p).is_none() {
+        let most = p.grf_regs(true);
         return Err(bad(format!(
-            "it needs {grf} GRF registers per thread; this driver dispatches \
-             {DISPATCH_GRF_REGISTERS} (large-GRF mode is not supported)"
+            "it needs {} GRF registers per thread; {p} threads have at most {most}{}",
+            k.grf_count.unwrap_or_default(),
+            if p.large_grf_regs().is_none() {
+                " (no Large GRF Mode before Xe-HPG)"
+            } else {
+                ""
+            }
         )));
     }
     slm_encoding(k.slm_size).map_err(|e| bad(e.to_string()))?;
@@ -160,4 +172,23 @@ pub fn check_kernel(k: &Kernel, p: Platform) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 256 registers only where STATE_COMPUTE_MODE has Large GRF Mode (Xe-HPG); more than
+    /// any mode gives, nowhere.
+    #[test]
+    fn kernels_get_the_registers_their_platform_has() {
+        for p in Platform::ALL {
+            assert_eq!(dispatch_grf_regs(None, p), Some(128), "{p}");
+            assert_eq!(dispatch_grf_regs(Some(128), p), Some(128), "{p}");
+            assert_eq!(dispatch_grf_regs(Some(96), p), Some(128), "{p}");
+            let want = (p == Platform::Dg2).then_some(256);
+            assert_eq!(dispatch_grf_regs(Some(256), p), want, "{p}");
+            assert_eq!(dispatch_grf_regs(Some(512), p), None, "{p}");
+        }
+    }
 }

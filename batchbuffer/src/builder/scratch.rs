@@ -115,6 +115,9 @@ pub struct FrontEnd {
     /// Xe-HPG: offset of the SURFTYPE_SCRATCH surface state from Surface State Base Address
     /// (64-byte aligned).
     pub scratch_surface_state: u32,
+    /// Threads get the platform's Large GRF Mode register count (STATE_COMPUTE_MODE; Xe-HPG
+    /// only: elsewhere the preamble refuses it).
+    pub large_grf: bool,
 }
 
 /// The front-end settings for `scratch` (None: no scratch). On Xe-HPG this writes the scratch
@@ -159,6 +162,7 @@ pub fn front_end(
                 scratch_slices: s.slices,
                 scratch_offset: offset,
                 scratch_surface_state: 0,
+                large_grf: false,
             })
         }
         WalkerKind::Compute => {
@@ -175,6 +179,7 @@ pub fn front_end(
                 scratch_slices: s.slices,
                 scratch_offset: 0,
                 scratch_surface_state: at,
+                large_grf: false,
             })
         }
     }

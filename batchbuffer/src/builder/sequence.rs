@@ -80,6 +80,11 @@ impl Builder {
         if self.limits.front_end_threads == 0 {
             return Err(BuildError::BadTopology("a front end of no threads"));
         }
+        if fe.large_grf && p.large_grf_regs().is_none() {
+            return Err(BuildError::Unsupported(
+                "Large GRF Mode before Xe-HPG (its STATE_COMPUTE_MODE has no such field)",
+            ));
+        }
         // Every thread slot the dispatcher may number needs its slice.
         if fe.scratch_per_thread != 0 && fe.scratch_slices < self.limits.scratch_slices {
             return Err(BuildError::BadScratch(
@@ -110,10 +115,12 @@ impl Builder {
             },
         )?;
         if self.g.walker == WalkerKind::Compute {
+            // The mask bit makes the packet set the mode either way: a batch never inherits
+            // the previous one's.
             batch.emit(
                 p,
                 &StateComputeMode {
-                    large_grf_mode: false,
+                    large_grf_mode: fe.large_grf,
                     large_grf_mode_mask: true,
                     ..Default::default()
                 },

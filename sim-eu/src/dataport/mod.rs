@@ -24,7 +24,7 @@ use isa_encoder::sendmsg::{gateway, Sfid};
 use platform::Platform;
 
 use crate::error::{EuErrorKind, MemFault};
-use crate::regfile::{Thread, A0, GRF_REGS, REG_BYTES};
+use crate::regfile::{Thread, A0, REG_BYTES};
 pub use crate::tiling::Tiling;
 pub use plan::SendPlan;
 
@@ -425,7 +425,7 @@ pub(crate) fn lanes_of(mut bits: u32) -> impl Iterator<Item = usize> {
 fn regs(t: &Thread, first: u8, count: usize) -> Result<&[u8], EuErrorKind> {
     let start = first as usize * REG_BYTES;
     let end = start + count * REG_BYTES;
-    if first as usize + count > GRF_REGS {
+    if first as usize + count > t.grf_regs() {
         return Err(EuErrorKind::RegisterOutOfRange {
             file: "the GRF",
             byte: end as u32,

@@ -24,7 +24,7 @@ use super::align::{alignment, Access};
 use super::SendPlan;
 use super::{mem_read_all, mem_write_all, scratch, Memory, Space};
 use crate::lane_mask::lane_bits;
-use crate::regfile::{Thread, GRF_REGS, REG_BYTES};
+use crate::regfile::{Thread, REG_BYTES};
 
 /// Binding-table index of shared local memory (HDC).
 const BTI_SLM: u8 = 254;
@@ -100,7 +100,7 @@ fn payload_byte(
 
 /// The classified form of a send of `n` channels, when it has one. Every register range the
 /// general path reads or writes must lie in the GRF (else it reports the error).
-pub fn classify(platform: Platform, plan: &SendPlan, n: u8) -> Option<Quick> {
+pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> Option<Quick> {
     let desc = imm(plan.desc)?;
     let ex_desc = imm(plan.ex_desc)?;
     let mlen = (desc >> 25 & 0xf) as usize;
@@ -108,7 +108,7 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8) -> Option<Quick> {
     let ex_mlen = plan
         .src1_len
         .map_or((ex_desc >> 6 & 0x1f) as usize, usize::from);
-    let in_grf = |r: Option<u8>, count: usize| r.is_none_or(|r| usize::from(r) + count <= GRF_REGS);
+    let in_grf = |r: Option<u8>, count: usize| r.is_none_or(|r| usize::from(r) + count <= grf_regs);
     if !in_grf(Some(plan.src0_reg), mlen)
         || !in_grf(plan.src1_reg, ex_mlen)
         || !in_grf(plan.dst_reg, rlen)

@@ -26,7 +26,7 @@ use platform::Platform;
 use crate::convert::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use crate::error::EuErrorKind;
 use crate::program::{Inst, Loc, Opnd};
-use crate::regfile::{Thread, GRF_BYTES, REG_BYTES};
+use crate::regfile::{Thread, REG_BYTES};
 
 type R<T> = Result<T, EuErrorKind>;
 
@@ -84,19 +84,19 @@ fn acc_type_ok(ty: DataType, kind: Kind) -> bool {
     }
 }
 
-/// An operand's first byte in the GRF after checking that `bytes` from it fit and that it
-/// is `align`-byte aligned; `None` for null.
-fn place(o: &Opnd, which: &str, bytes: usize, align: usize) -> R<Option<usize>> {
+/// An operand's first byte in the GRF (`grf_bytes` of it) after checking that `bytes` from it
+/// fit and that it is `align`-byte aligned; `None` for null.
+fn place(o: &Opnd, which: &str, bytes: usize, align: usize, grf_bytes: usize) -> R<Option<usize>> {
     let at = match o.loc {
         Loc::Null => return Ok(None),
-        Loc::File if usize::from(o.offs[0]) < GRF_BYTES => usize::from(o.offs[0]),
+        Loc::File if usize::from(o.offs[0]) < grf_bytes => usize::from(o.offs[0]),
         _ => {
             return Err(EuErrorKind::Illegal(format!(
                 "dpas {which} is not a direct GRF register"
             )))
         }
     };
-    if at + bytes > GRF_BYTES {
+    if at + bytes > grf_bytes {
         return Err(EuErrorKind::RegisterOutOfRange {
             file: "the GRF",
             byte: (at + bytes) as u32,
@@ -181,7 +181,7 @@ pub fn exec_fused(
     let shape = Shape::of(platform, inst)?;
     let a = &inst.src[2];
     let size = shape.rc * shape.a_row;
-    let a_at = place(a, "src2", size, shape.a_row.max(1))?
+    let a_at = place(a, "src2", size, shape.a_row.max(1), eu0.grf_bytes)?
         .ok_or_else(|| EuErrorKind::Illegal("dpas src2 is null".into()))?;
     let regs = size.div_ceil(REG_BYTES);
     let from_eu0 = regs.div_ceil(2);
@@ -191,7 +191,7 @@ pub fn exec_fused(
         let bytes = t
             .file
             .get(a_at..a_at + part.len())
-            .filter(|_| a_at + part.len() <= GRF_BYTES)
+            .filter(|_| a_at + part.len() <= t.grf_bytes)
             .ok_or_else(|| EuErrorKind::Illegal("dpasw src2 beyond the GRF".into()))?;
         part.copy_from_slice(bytes);
     }
@@ -277,20 +277,22 @@ fn compute(
     let row_size = |ty: DataType| n * crate::program::type_bytes(ty);
     let a_row = k_len * a_bits as usize / 8;
     let b_regs = (k_len * b_bits as usize).div_ceil(32);
+    let g = t.grf_bytes;
     let dst_at = place(
         &inst.dst,
         "dst",
         rc * row_size(inst.dst.ty),
         row_size(inst.dst.ty),
+        g,
     )?;
-    let acc_at = place(acc, "src0", rc * row_size(acc.ty), row_size(acc.ty))?;
-    let b_at = place(b, "src1", b_regs * REG_BYTES, REG_BYTES)?
+    let acc_at = place(acc, "src0", rc * row_size(acc.ty), row_size(acc.ty), g)?;
+    let b_at = place(b, "src1", b_regs * REG_BYTES, REG_BYTES, g)?
         .ok_or_else(|| EuErrorKind::Illegal("dpas src1 is null".into()))?;
-    let a_at = place(a, "src2", rc * a_row, a_row.max(1))?
+    let a_at = place(a, "src2", rc * a_row, a_row.max(1), g)?
         .ok_or_else(|| EuErrorKind::Illegal("dpas src2 is null".into()))?;
 
     // Every result before any store: the destination may overlap the sources.
-    let grf = &t.file[..GRF_BYTES];
+    let grf = &t.file[..g];
     let (a_src, a_base) = match src2 {
         Some(shared) => (shared, 0),
         None => (grf, a_at),

@@ -6,7 +6,7 @@ use isa_encoder::model::{DataType, SrcMod};
 use crate::convert::{bf16_to_f32, f16_to_f32, f32_to_bf16};
 use crate::error::EuErrorKind;
 use crate::program::{type_bytes, Loc, Opnd};
-use crate::regfile::{Thread, A0, GRF_ADDR_BITS, GRF_BYTES, ZERO};
+use crate::regfile::{grf_addr_mask, Thread, A0, ZERO};
 use crate::rounding::Rounding;
 
 pub type Lanes<T> = [T; 32];
@@ -63,11 +63,11 @@ fn indirect_offsets(
             });
         }
         let a = u16::from_le_bytes(rd::<2>(&t.file, (A0 + sub * 2) as u16));
-        // Each element's address is computed and wrapped on its own (GRF_ADDR_BITS).
+        // Each element's address is computed and wrapped on its own (`grf_addr_mask`).
         let at = (i64::from(a) + i64::from(offset) + i64::from(o.offs[i]))
-            & ((1i64 << GRF_ADDR_BITS) - 1);
+            & grf_addr_mask(t.grf_bytes) as i64;
         // Only an element not aligned to its size can still run off the end.
-        if at as usize + size > GRF_BYTES {
+        if at as usize + size > t.grf_bytes {
             return Err(EuErrorKind::RegisterOutOfRange {
                 file: "the GRF",
                 byte: at as u32,

@@ -26,7 +26,7 @@ use crate::error::{EuError, EuErrorKind};
 use crate::program::channels::Channels;
 use crate::program::simple::Simple;
 use crate::program::{Inst, Program, Target};
-use crate::regfile::{Thread, CE, TM0};
+use crate::regfile::{Thread, CE, REG_BYTES, TM0};
 use crate::rounding::Rounding;
 
 /// Why [`run`] returned.
@@ -324,6 +324,8 @@ pub fn run(
         ];
     }
     t.observe_sends = mem.observes_sends();
+    // The thread has the registers its program was decoded for.
+    t.grf_bytes = prog.grf_regs * REG_BYTES;
     let mut left = budget;
     // The fast path rounds to nearest: a directed mode in cr0 takes the interpreter. cr0 is
     // read before each fast run only when the mode can be directed: the thread starts so or
@@ -387,6 +389,9 @@ pub fn run_fused(eu0: &mut Thread, eu1: &mut Thread, prog: &Program) -> Result<(
         return Err(EuErrorKind::Illegal("run_fused away from a dpasw".into()).at(inst.pc));
     }
     let enabled = [channels(eu0, inst).0, channels(eu1, inst).0];
+    for t in [&mut *eu0, &mut *eu1] {
+        t.grf_bytes = prog.grf_regs * REG_BYTES;
+    }
     dpas::exec_fused(eu0, eu1, prog.platform, inst, enabled).map_err(|k| k.at(inst.pc))?;
     for t in [eu0, eu1] {
         t.executed += 1;

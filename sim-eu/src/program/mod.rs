@@ -20,7 +20,7 @@ use platform::Platform;
 
 use crate::dataport::{quick, SendPlan};
 use crate::error::{EuError, EuErrorKind};
-use crate::regfile::{CR0, GRF_BYTES, GRF_REGS, REG_BYTES};
+use crate::regfile::{GrfSet, CR0, GRF_REGS, MAX_GRF_REGS, REG_BYTES};
 use crate::rounding;
 pub use operand::{type_bytes, Loc, Opnd};
 
@@ -83,19 +83,32 @@ pub struct Program {
     pub simple: Vec<Option<simple::Simple>>,
     /// Byte offset just past the kernel (where a thread that runs off its end is).
     pub end: u32,
-    /// The GRF registers (bit r = register r) some instruction may write: a dispatcher that
-    /// reuses a thread object for this program clears only these and the payload's.
-    pub grf_writes: u128,
+    /// GRF registers of the threads that run it (128, or 256 in Large GRF Mode): an operand
+    /// past them is out of range.
+    pub grf_regs: usize,
+    /// The GRF registers some instruction may write: a dispatcher that reuses a thread object
+    /// for this program clears only these and the payload's.
+    pub grf_writes: GrfSet,
     /// Some instruction may change cr0.0's rounding-mode field (`sets_rounding`): only then
     /// does the run loop read cr0 before each run of fast-path instructions.
     pub sets_rounding: bool,
 }
 
 impl Program {
-    /// Decodes `bytes` (a kernel starting at its first instruction). Bytes after the last
-    /// decodable instruction become one invalid instruction that reports the decode error if
-    /// control ever reaches it.
+    /// Decodes `bytes` (a kernel starting at its first instruction) for threads with 128 GRF
+    /// registers. Bytes after the last decodable instruction become one invalid instruction
+    /// that reports the decode error if control ever reaches it.
     pub fn decode(platform: Platform, bytes: &[u8]) -> Program {
+        Program::decode_with_grf(platform, GRF_REGS, bytes)
+    }
+
+    /// [`Program::decode`] for threads with `grf_regs` GRF registers (at most
+    /// [`MAX_GRF_REGS`], which larger counts are cut to): an instruction whose register operand
+    /// lies past them is invalid (the out-of-range error when reached), as are the messages
+    /// whose payload or response does at run time.
+    pub fn decode_with_grf(platform: Platform, grf_regs: usize, bytes: &[u8]) -> Program {
+        let grf_regs = grf_regs.min(MAX_GRF_REGS);
+        let grf_bytes = grf_regs * REG_BYTES;
         let (decoded, tail) = match decode_kernel(platform, bytes) {
             Ok(d) => (d, None),
             Err(e) => {
@@ -107,7 +120,10 @@ impl Program {
             }
         };
         let pcs: Vec<u32> = decoded.iter().map(|d| d.pc).collect();
-        let mut insts: Vec<Inst> = decoded.iter().map(|d| lower(platform, d, &pcs)).collect();
+        let mut insts: Vec<Inst> = decoded
+            .iter()
+            .map(|d| lower(platform, d, &pcs, grf_regs))
+            .collect();
         resume_breaks_after_while(&mut insts);
         if let Some((pc, e)) = tail {
             let mut bad = placeholder(pc);
@@ -116,7 +132,7 @@ impl Program {
         }
         let fast = insts.iter().map(fast::classify).collect();
         let simple = insts.iter().map(simple::classify).collect();
-        let grf_writes = grf_writes(&insts);
+        let grf_writes = grf_writes(&insts, grf_bytes);
         let sets_rounding = insts.iter().any(sets_rounding);
         Program {
             platform,
@@ -124,6 +140,7 @@ impl Program {
             fast,
             simple,
             end: bytes.len() as u32,
+            grf_regs,
             grf_writes,
             sets_rounding,
         }
@@ -159,16 +176,13 @@ fn undecodable(platform: Platform, e: &DecodeError) -> EuErrorKind {
     ))
 }
 
-/// Registers `first..first + count` (clipped to the GRF) as bits.
-fn grf_range(first: usize, count: usize) -> u128 {
-    (first..(first + count).min(GRF_REGS)).fold(0, |m, r| m | 1 << r)
-}
-
 /// The GRF registers any of `insts` may write: destination lanes, send responses (31
 /// registers when the descriptor is only known at run time), everything for an indirect
 /// destination. Architecture registers are not counted (a reused thread clears them all).
-fn grf_writes(insts: &[Inst]) -> u128 {
-    let mut m = 0u128;
+fn grf_writes(insts: &[Inst], grf_bytes: usize) -> GrfSet {
+    let thread = GrfSet::range(0, grf_bytes / REG_BYTES);
+    let grf_range = |first, count| GrfSet::range(first, count) & thread;
+    let mut m = GrfSet::EMPTY;
     for i in insts {
         if let Some(s) = i.send {
             if let Some(r) = s.dst_reg {
@@ -190,13 +204,13 @@ fn grf_writes(insts: &[Inst]) -> u128 {
                 let size = type_bytes(i.dst.ty);
                 for &o in i.dst.offs.iter().take(usize::from(i.n.max(1))) {
                     let (a, b) = (usize::from(o), usize::from(o) + size - 1);
-                    if a < GRF_BYTES {
-                        let last = (b / REG_BYTES).min(GRF_REGS - 1);
+                    if a < grf_bytes {
+                        let last = (b / REG_BYTES).min(grf_bytes / REG_BYTES - 1);
                         m |= grf_range(a / REG_BYTES, last + 1 - a / REG_BYTES);
                     }
                 }
             }
-            Loc::Indirect { .. } => return u128::MAX,
+            Loc::Indirect { .. } => return grf_range(0, MAX_GRF_REGS),
             Loc::Imm | Loc::Null => {}
         }
     }
@@ -324,7 +338,12 @@ fn reg_of(op: &Option<Operand>) -> Result<Option<u8>, EuErrorKind> {
     }
 }
 
-fn send_plan(platform: Platform, inst: &Instruction, n: u8) -> Result<SendPlan, EuErrorKind> {
+fn send_plan(
+    platform: Platform,
+    inst: &Instruction,
+    n: u8,
+    grf_regs: usize,
+) -> Result<SendPlan, EuErrorKind> {
     let info = inst
         .send
         .ok_or_else(|| EuErrorKind::Illegal("send without descriptors".into()))?;
@@ -340,7 +359,7 @@ fn send_plan(platform: Platform, inst: &Instruction, n: u8) -> Result<SendPlan, 
         eot: inst.opts.contains(InstOpts::EOT),
         quick: None,
     };
-    plan.quick = quick::classify(platform, &plan, n);
+    plan.quick = quick::classify(platform, &plan, n, grf_regs);
     Ok(plan)
 }
 
@@ -352,7 +371,8 @@ fn reads_arf(inst: &Instruction, file: RegFile) -> bool {
 }
 
 /// One decoded instruction to its executable form.
-fn lower(platform: Platform, d: &Decoded, pcs: &[u32]) -> Inst {
+fn lower(platform: Platform, d: &Decoded, pcs: &[u32], grf_regs: usize) -> Inst {
+    let grf_bytes = grf_regs * REG_BYTES;
     let i = &d.inst;
     let mut out = placeholder(d.pc);
     out.opcode = i.opcode;
@@ -374,20 +394,20 @@ fn lower(platform: Platform, d: &Decoded, pcs: &[u32]) -> Inst {
                 out.jip = i.branch.jip.map(|r| target(pcs, d.pc, r, absolute));
                 out.uip = i.branch.uip.map(|r| target(pcs, d.pc, r, false));
                 if let Some(dst) = &i.dst {
-                    out.dst = operand::resolve(dst, lanes)?;
+                    out.dst = operand::resolve(dst, lanes, grf_bytes)?;
                 }
                 if let Some(src) = &i.src[0] {
-                    out.src[0] = operand::resolve(src, lanes)?;
+                    out.src[0] = operand::resolve(src, lanes, grf_bytes)?;
                     out.nsrc = 1;
                 }
             }
-            Shape::Send => out.send = Some(send_plan(platform, i, out.n)?),
+            Shape::Send => out.send = Some(send_plan(platform, i, out.n, grf_regs)?),
             Shape::Nullary | Shape::Sync | Shape::Wait => {}
             Shape::Unary | Shape::Binary | Shape::Ternary => {
                 out.domain = domain_of(&i.src);
                 out.unsigned64 = i.src.iter().flatten().any(|s| s.ty() == DataType::Uq);
                 if let Some(dst) = &i.dst {
-                    out.dst = operand::resolve(dst, lanes)?;
+                    out.dst = operand::resolve(dst, lanes, grf_bytes)?;
                 }
                 let acc_ty = match i.opcode {
                     Opcode::Addc | Opcode::Subb => DataType::Ud,
@@ -396,7 +416,7 @@ fn lower(platform: Platform, d: &Decoded, pcs: &[u32]) -> Inst {
                 out.acc = operand::accumulator(platform, acc_ty, out.chan_off);
                 for (k, s) in i.src.iter().enumerate() {
                     if let Some(s) = s {
-                        out.src[k] = operand::resolve(s, lanes)?;
+                        out.src[k] = operand::resolve(s, lanes, grf_bytes)?;
                         if matches!(s.ty(), DataType::V | DataType::Uv) {
                             operand::place_vector_immediate(&mut out.src[k], &out.dst, lanes);
                         }
@@ -413,11 +433,11 @@ fn lower(platform: Platform, d: &Decoded, pcs: &[u32]) -> Inst {
     out
 }
 
-/// Pre-decoded kernels by kernel address, so each kernel decodes once however many threads
-/// and walkers run it.
+/// Pre-decoded kernels by kernel address and GRF register count, so each kernel decodes once
+/// however many threads and walkers run it.
 #[derive(Default)]
 pub struct ProgramCache {
-    map: HashMap<(Platform, u64), Arc<Program>>,
+    map: HashMap<(Platform, u64, usize), Arc<Program>>,
 }
 
 impl ProgramCache {
@@ -425,19 +445,22 @@ impl ProgramCache {
         ProgramCache::default()
     }
 
-    /// The program at kernel address `addr`, decoding `bytes()` on first use. The caller
+    /// The program at kernel address `addr` for threads with `grf_regs` GRF registers
+    /// ([`Program::decode_with_grf`]), decoding `bytes()` on first use. The caller
     /// invalidates entries whose memory it rewrites ([`ProgramCache::invalidate`]).
     pub fn get_or_decode(
         &mut self,
         platform: Platform,
         addr: u64,
+        grf_regs: usize,
         bytes: impl FnOnce() -> Result<Vec<u8>, EuError>,
     ) -> Result<Arc<Program>, EuError> {
-        if let Some(p) = self.map.get(&(platform, addr)) {
+        let key = (platform, addr, grf_regs);
+        if let Some(p) = self.map.get(&key) {
             return Ok(p.clone());
         }
-        let p = Arc::new(Program::decode(platform, &bytes()?));
-        self.map.insert((platform, addr), p.clone());
+        let p = Arc::new(Program::decode_with_grf(platform, grf_regs, &bytes()?));
+        self.map.insert(key, p.clone());
         Ok(p)
     }
 

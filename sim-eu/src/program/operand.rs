@@ -9,7 +9,7 @@ use platform::Platform;
 
 use crate::convert::vf_to_f32;
 use crate::error::EuErrorKind;
-use crate::regfile::{arf_slot, GRF_BYTES, REG_BYTES, ZERO};
+use crate::regfile::{arf_slot, REG_BYTES, ZERO};
 
 /// Where an operand's lanes live.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,11 +88,16 @@ fn lane_element(region: &Region, i: usize) -> usize {
     }
 }
 
-/// The base byte offset and the end of the register file of a direct register.
-fn direct_base(reg: &Reg, size: usize) -> Result<(usize, usize, &'static str), EuErrorKind> {
+/// The base byte offset and the end of the register file of a direct register, for a thread
+/// with `grf_bytes` of GRF.
+fn direct_base(
+    reg: &Reg,
+    size: usize,
+    grf_bytes: usize,
+) -> Result<(usize, usize, &'static str), EuErrorKind> {
     let sub = reg.sub as usize * size;
     if reg.file == RegFile::Grf {
-        return Ok((reg.num as usize * REG_BYTES + sub, GRF_BYTES, "the GRF"));
+        return Ok((reg.num as usize * REG_BYTES + sub, grf_bytes, "the GRF"));
     }
     let slot = arf_slot(reg.file)
         .ok_or_else(|| EuErrorKind::Unsupported(format!("architecture register {:?}", reg.file)))?;
@@ -103,12 +108,12 @@ fn direct_base(reg: &Reg, size: usize) -> Result<(usize, usize, &'static str), E
     ))
 }
 
-/// Resolves a register or immediate operand for `lanes` lanes. Destinations pass their `<h>`
-/// region as written.
-pub fn resolve(op: &Operand, lanes: usize) -> Result<Opnd, EuErrorKind> {
+/// Resolves a register or immediate operand for `lanes` lanes of a thread with `grf_bytes` of
+/// GRF (a register past them is out of range). Destinations pass their `<h>` region as written.
+pub fn resolve(op: &Operand, lanes: usize, grf_bytes: usize) -> Result<Opnd, EuErrorKind> {
     match op {
         Operand::Imm(imm) => Ok(immediate(imm)),
-        Operand::Macro(m) => macro_operand(m, lanes),
+        Operand::Macro(m) => macro_operand(m, lanes, grf_bytes),
         Operand::Reg(r) => {
             let size = type_bytes(r.ty);
             let mut out = Opnd {
@@ -127,7 +132,7 @@ pub fn resolve(op: &Operand, lanes: usize) -> Result<Opnd, EuErrorKind> {
                     out.offs = [ZERO as u16; 32];
                 }
                 Addressing::Direct(reg) => {
-                    let (base, end, name) = direct_base(&reg, size)?;
+                    let (base, end, name) = direct_base(&reg, size, grf_bytes)?;
                     for i in 0..lanes {
                         let at = base + lane_element(&r.region, i) * size;
                         if at + size > end {
@@ -167,7 +172,7 @@ pub fn resolve(op: &Operand, lanes: usize) -> Result<Opnd, EuErrorKind> {
 
 /// A math-macro operand: the whole register from its first element, one element per lane
 /// (the hardware implies the region), plus its accumulator's index.
-fn macro_operand(m: &MacroOperand, lanes: usize) -> Result<Opnd, EuErrorKind> {
+fn macro_operand(m: &MacroOperand, lanes: usize, grf_bytes: usize) -> Result<Opnd, EuErrorKind> {
     if !matches!(m.ty, DataType::F | DataType::Df) {
         return Err(EuErrorKind::Illegal(format!(
             "math-macro operand of type {:?} (only :f and :df)",
@@ -176,7 +181,7 @@ fn macro_operand(m: &MacroOperand, lanes: usize) -> Result<Opnd, EuErrorKind> {
     }
     let size = type_bytes(m.ty);
     let base = usize::from(m.grf) * REG_BYTES;
-    if base + lanes * size > GRF_BYTES {
+    if base + lanes * size > grf_bytes {
         return Err(EuErrorKind::RegisterOutOfRange {
             file: "the GRF",
             byte: (base + lanes * size) as u32,

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use batchbuffer::{Error, Packet, PacketId, PipelineSelection, StateBaseAddress};
+use batchbuffer::{Error, Packet, PacketId, PipelineSelection, StateBaseAddress, StateComputeMode};
 use platform::Platform;
 
 use crate::clock::Clock;
@@ -18,6 +18,9 @@ use crate::mem::AddressSpace;
 pub struct ComputeState {
     pub pipeline: Option<PipelineSelection>,
     packets: HashMap<PacketId, Vec<u32>>,
+    /// STATE_COMPUTE_MODE's Large GRF Mode as the packets so far left it (clear in a new
+    /// context): each packet changes it only with its mask bit set.
+    large_grf_mode: bool,
 }
 
 impl ComputeState {
@@ -39,6 +42,26 @@ impl ComputeState {
         out.truncate(len);
         self.packets.insert(PacketId::StateBaseAddress, out);
         Ok(())
+    }
+
+    /// Records a STATE_COMPUTE_MODE as the hardware applies it: a field changes only where its
+    /// mask bit is set ("Mask bits ... only the fields whose mask bits are set are modified",
+    /// the packet's description in the PRM and Mesa's genxml; NEO sets the mask for every field
+    /// it programs), so a packet that programs only coherency leaves Large GRF Mode as it was.
+    /// Only the fields a walker depends on are kept; the last packet's dwords are recorded too.
+    pub fn record_compute_mode(&mut self, p: Platform, dwords: &[u32]) -> Result<(), Error> {
+        let scm = StateComputeMode::unpack(p, dwords)?;
+        if scm.large_grf_mode_mask {
+            self.large_grf_mode = scm.large_grf_mode;
+        }
+        self.record(PacketId::StateComputeMode, dwords);
+        Ok(())
+    }
+
+    /// Whether walkers run in Large GRF Mode (STATE_COMPUTE_MODE; never before Xe-HPG, whose
+    /// packet has no such field).
+    pub fn large_grf_mode(&self) -> bool {
+        self.large_grf_mode
     }
 
     /// The last recorded dwords of `packet`, if it was programmed.

@@ -274,6 +274,10 @@ impl Cs<'_> {
                 .compute
                 .record_base_addresses(self.platform, cmd)
                 .map_err(|e| bad(cmd[0], e))?,
+            PacketId::StateComputeMode => self
+                .compute
+                .record_compute_mode(self.platform, cmd)
+                .map_err(|e| bad(cmd[0], e))?,
             PacketId::GpgpuWalker | PacketId::ComputeWalker => {
                 if self.walker_predicated(packet, cmd)? && !self.predicate() {
                     return Ok(());

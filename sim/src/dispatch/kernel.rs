@@ -52,7 +52,14 @@ pub struct Kernels {
 }
 
 impl Kernels {
-    pub fn get(&mut self, p: Platform, vm: &AddressSpace, addr: u64) -> Arc<Program> {
+    /// The kernel at `addr` decoded for threads with `grf_regs` GRF registers.
+    pub fn get(
+        &mut self,
+        p: Platform,
+        vm: &AddressSpace,
+        addr: u64,
+        grf_regs: usize,
+    ) -> Arc<Program> {
         let bytes = fetch(vm, addr);
         if self.bytes.get(&(p, addr)) != Some(&bytes) {
             self.cache.invalidate();
@@ -61,7 +68,7 @@ impl Kernels {
         }
         // The closure never fails, so neither does the lookup.
         self.cache
-            .get_or_decode(p, addr, || Ok(bytes))
+            .get_or_decode(p, addr, grf_regs, || Ok(bytes))
             .unwrap_or_else(|_| Arc::new(Program::decode(p, &[])))
     }
 }

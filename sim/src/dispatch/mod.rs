@@ -105,11 +105,14 @@ impl EuExecutor {
 impl WalkerExecutor for EuExecutor {
     fn dispatch(&self, w: &Walker<'_>) -> Result<(), GpuErrorKind> {
         let d = resolve(w)?;
+        // The walker's threads have the registers STATE_COMPUTE_MODE's Large GRF Mode gives
+        // them on this platform (128 where it has no such mode).
+        let grf_regs = w.platform.grf_regs(w.state.large_grf_mode()) as usize;
         let prog = self
             .kernels
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .get(w.platform, w.memory, d.kernel);
+            .get(w.platform, w.memory, d.kernel, grf_regs);
         let start = w.clock.ticks();
         let n = pool::run_groups(w, &d, &prog, self.budget, self.host_threads, &self.helpers)?;
         self.executed.fetch_add(n, Ordering::Relaxed);
@@ -136,8 +139,8 @@ struct Run<'a, 'w> {
     /// The EU threads of the group being run, reused group after group (reset to zero
     /// registers each time, so nothing of an earlier group shows).
     threads: Vec<Thread>,
-    /// The GRF registers payloads loaded so far wrote (bit r = register r).
-    payload_regs: u128,
+    /// The GRF registers payloads loaded so far wrote.
+    payload_regs: regfile::GrfSet,
     /// The GRF byte ranges a reused thread clears, worked out per group (kept for its memory).
     clear: Vec<std::ops::Range<usize>>,
     /// The group's cycle detector, kept to reuse its memory.
@@ -206,6 +209,7 @@ impl Run<'_, '_> {
                 None => threads.push(Thread::new(mask)),
             }
             if let Some(t) = threads.get_mut(i as usize) {
+                t.set_grf_regs(self.prog.grf_regs);
                 self.payload_regs |= payload::load(
                     self.w.platform,
                     d,

@@ -16,6 +16,7 @@ use super::gen::{gen_dispatch, BARRIER_IDS, R0_BARRIER, R0_FFTID, R0_GROUP_ID};
 use super::state::{Dispatch, HwLocalIds};
 use crate::mem::{AddressSpace, GpuFault};
 use sim_eu::dataport::scratch;
+use sim_eu::regfile::GrfSet;
 use sim_eu::Thread;
 
 const GRF: usize = 32;
@@ -106,7 +107,7 @@ pub fn load(
     ordinal: u64,
     index: u32,
     slot: u32,
-) -> Result<u128, GpuFault> {
+) -> Result<GrfSet, GpuFault> {
     let g = gen_dispatch(p);
     t.set_sr0_ids(g.sr0_ids(slot));
     let grf = t.grf_mut();
@@ -158,24 +159,19 @@ pub fn load(
             at += 4 * inline.len();
         }
     }
-    let regs = at.div_ceil(GRF);
-    Ok(u128::MAX
-        .checked_shr(128u32.saturating_sub(regs as u32))
-        .unwrap_or(0))
+    Ok(GrfSet::range(0, at.div_ceil(GRF)))
 }
 
 /// The GRF registers [`load`] writes whole for every thread of `d` (bit r = register r): r0
 /// and, where the platform loads them, the per-thread and cross-thread data registers. A
 /// reused thread need not clear these before its payload is loaded.
-pub fn rewritten(p: Platform, d: &Dispatch) -> u128 {
+pub fn rewritten(p: Platform, d: &Dispatch) -> GrfSet {
     let mut regs = 1;
     if gen_dispatch(p).loads_curbe {
         regs += d.idd.cross_thread_constant_data_read_length as usize;
         regs += d.idd.constant_urb_entry_read_length as usize;
     }
-    u128::MAX
-        .checked_shr(128u32.saturating_sub(regs as u32))
-        .unwrap_or(0)
+    GrfSet::range(0, regs)
 }
 
 /// Writes the local IDs thread `index` of a group gets; returns the bytes written. Lane `l`
@@ -354,14 +350,14 @@ mod tests {
         for p in [Platform::Tgllp, Platform::Dg2] {
             let regs = rewritten(p, &d);
             let want = if p == Platform::Tgllp { 6 } else { 1 };
-            assert_eq!(regs.count_ones(), want, "{p}");
+            assert_eq!(regs.count(), want, "{p}");
             for i in 0..d.threads_per_group {
                 let mut clean = Thread::new(0xff);
                 let mut dirty = Thread::new(0xff);
                 dirty.grf_mut().fill(0xa5);
                 load(p, &d, &vm, None, &mut clean, [1, 2, 3], 5, i, i).unwrap();
                 load(p, &d, &vm, None, &mut dirty, [1, 2, 3], 5, i, i).unwrap();
-                for r in (0..128).filter(|r| regs >> r & 1 != 0) {
+                for r in (0..128).filter(|&r| regs.contains(r)) {
                     let at = r * GRF..(r + 1) * GRF;
                     assert_eq!(
                         clean.grf()[at.clone()],

@@ -172,7 +172,10 @@ pub(super) fn run_groups(
         progress: Progress::new(
             w.timer,
             w.platform,
-            w.topology.thread_slots(),
+            // Large GRF Mode halves the threads an EU holds (NEO's Xe-HPG
+            // `calculateAvailableThreadCount`: ThreadCount / 2 for more than 128 registers),
+            // so half as many groups run at once in the simulated time.
+            w.topology.thread_slots() * u64::from(platform::GRF_REGS) / prog.grf_regs as u64,
             d.threads_per_group,
         ),
         next: AtomicU64::new(0),
@@ -262,7 +265,7 @@ fn worker(
             &shared.atomics,
         ),
         threads: Vec::new(),
-        payload_regs: 0,
+        payload_regs: sim_eu::regfile::GrfSet::EMPTY,
         clear: Vec::new(),
         cycles: Cycles::default(),
         pending: 0,
