@@ -174,6 +174,14 @@ entry! {
     ) -> cl_int {
         info::status(|| {
             let k = Handle::<Kernel>::get(kernel)?;
+            // Shared virtual memory: CL_DEVICE_SVM_CAPABILITIES is 0, so these are
+            // CL_INVALID_OPERATION whatever the value (the CTS's api consistency_svm).
+            if matches!(
+                param_name,
+                CL_KERNEL_EXEC_INFO_SVM_PTRS | CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM
+            ) {
+                return Err(CL_INVALID_OPERATION);
+            }
             if param_value.is_null() {
                 return Err(CL_INVALID_VALUE);
             }
@@ -193,10 +201,6 @@ entry! {
                     };
                     e.ptrs = ptrs.to_vec();
                     return Ok(());
-                }
-                // Shared virtual memory: CL_DEVICE_SVM_CAPABILITIES is 0.
-                CL_KERNEL_EXEC_INFO_SVM_PTRS | CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
-                    return Err(CL_INVALID_OPERATION)
                 }
                 _ => return Err(CL_INVALID_VALUE),
             };
