@@ -325,25 +325,15 @@ fn pyopencl_media_block_io_on_each_simulated_device_and_under_neo() {
     let neo = support::neo_icd(dir.path(), "media block io under NEO");
     for p in Platform::ALL {
         let dev = format!("sim:{}", p.name());
-        let mut runs = vec![
-            (dev.clone(), support::command(&python, &icd, &dev)),
-            // The kernels as SPIR-V from ocloc: cl_intel_spirv_media_block_io.
-            (format!("{dev}, SPIR-V"), {
-                let mut cmd = support::command(&python, &icd, &dev);
-                cmd.arg(script).arg(&ocloc);
-                cmd
-            }),
-        ];
-        if let Some(neo) = &neo {
-            let mut cmd = support::neo_command(&python, neo, p);
-            // Each runtime compiles for itself.
-            cmd.env("PYOPENCL_NO_CACHE", "1");
-            runs.push((format!("NEO on {dev}"), cmd));
+        let mut runs = support::ours_and_neo(&python, &icd, neo.as_deref(), p);
+        for (_, cmd) in &mut runs {
+            cmd.arg(script);
         }
+        // The kernels as SPIR-V from ocloc: cl_intel_spirv_media_block_io.
+        let mut spirv = support::command(&python, &icd, &dev);
+        spirv.arg(script).arg(&ocloc);
+        runs.push((format!("{dev}, SPIR-V"), spirv));
         for (who, mut cmd) in runs {
-            if !who.ends_with("SPIR-V") {
-                cmd.arg(script);
-            }
             let out = support::run(&mut cmd);
             assert!(!out.contains("FAIL"), "{who}:\n{out}");
             assert!(
@@ -369,14 +359,7 @@ fn pyopencl_local_block_io_where_neo_lists_it() {
     let dir = tempfile::tempdir().unwrap();
     let neo = support::neo_icd(dir.path(), "local block io under NEO");
     for p in Platform::ALL {
-        let dev = format!("sim:{}", p.name());
-        let mut runs = vec![(dev.clone(), support::command(&python, &icd, &dev))];
-        if let Some(neo) = &neo {
-            let mut cmd = support::neo_command(&python, neo, p);
-            cmd.env("PYOPENCL_NO_CACHE", "1");
-            runs.push((format!("NEO on {dev}"), cmd));
-        }
-        for (who, mut cmd) in runs {
+        for (who, mut cmd) in support::ours_and_neo(&python, &icd, neo.as_deref(), p) {
             let out = support::run(cmd.arg(script));
             assert!(!out.contains("FAIL"), "{who}:\n{out}");
             let listed = p != Platform::Skl;
@@ -406,14 +389,9 @@ fn pyopencl_dot_accumulate_and_bfloat16_conversions_where_neo_lists_them() {
     ] {
         let script = format!("{}/tests/python/{script}", env!("CARGO_MANIFEST_DIR"));
         for p in Platform::ALL {
-            let dev = format!("sim:{}", p.name());
-            let mut runs = vec![(dev.clone(), support::command(&python, &icd, &dev))];
-            if let Some(neo) = neo.as_ref().filter(|_| p == Platform::Dg2) {
-                let mut cmd = support::neo_command(&python, neo, p);
-                cmd.env("PYOPENCL_NO_CACHE", "1");
-                runs.push((format!("NEO on {dev}"), cmd));
-            }
-            for (who, mut cmd) in runs {
+            // NEO lists both on dg2 alone.
+            let neo = neo.as_deref().filter(|_| p == Platform::Dg2);
+            for (who, mut cmd) in support::ours_and_neo(&python, &icd, neo, p) {
                 let out = support::run(cmd.arg(&script));
                 assert!(!out.contains("FAIL"), "{who} {script}:\n{out}");
                 let listed = p == Platform::Dg2;

@@ -16,6 +16,10 @@ pub const GRF_BYTES: u32 = 32;
 /// GRF registers per hardware thread on every platform here, outside Xe-HPG's Large GRF Mode.
 pub const GRF_REGS: u32 = 128;
 
+/// GRF registers per hardware thread in Xe-HPG's Large GRF Mode (see
+/// [`Platform::large_grf_regs`]); the most any platform here gives a thread.
+pub const LARGE_GRF_REGS: u32 = 256;
+
 /// A GPU generation, named after its representative platform.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Platform {
@@ -104,7 +108,7 @@ impl Platform {
     /// has no such field.
     pub fn large_grf_regs(self) -> Option<u32> {
         match self {
-            Platform::Dg2 => Some(256),
+            Platform::Dg2 => Some(LARGE_GRF_REGS),
             Platform::Skl | Platform::Icllp | Platform::Tgllp => None,
         }
     }

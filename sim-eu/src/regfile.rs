@@ -21,7 +21,7 @@ pub const GRF_REGS: usize = platform::GRF_REGS as usize;
 /// Mode): the byte file always holds this many, so the architecture registers sit at fixed
 /// offsets whatever a thread's mode. A thread with fewer reaches only its own (its program is
 /// decoded for its count, [`crate::Program::decode_with_grf`]).
-pub const MAX_GRF_REGS: usize = 256;
+pub const MAX_GRF_REGS: usize = platform::LARGE_GRF_REGS as usize;
 /// Bytes of the GRF area of the byte file.
 pub const MAX_GRF_BYTES: usize = REG_BYTES * MAX_GRF_REGS;
 

@@ -107,11 +107,7 @@ entry! {
     ) -> cl_int {
         info::status(|| {
             let k = Handle::<Kernel>::get(kernel)?;
-            let slot = *k
-                .obj
-                .signature
-                .get(arg_index as usize)
-                .ok_or(CL_INVALID_ARG_INDEX)?;
+            let slot = k.obj.slot(arg_index)?;
             // A sampler's or image's handle (cl_sampler and cl_mem are both pointers).
             let handle_arg = || {
                 if arg_size != std::mem::size_of::<*mut c_void>() {
@@ -190,10 +186,7 @@ entry! {
                     Arg::Mem(Arc::downgrade(&m))
                 }
             };
-            let mut set = k.obj.args.lock().unwrap_or_else(|e| e.into_inner());
-            set[arg_index as usize] = Some(arg);
-            // Commands already enqueued keep the snapshot they took.
-            *k.obj.snapshot.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            k.obj.set_arg(arg_index, arg);
             Ok(())
         })
     }

@@ -131,12 +131,7 @@ entry! {
     ) -> cl_int {
         info::status(|| {
             let k = Handle::<Kernel>::get(kernel)?;
-            let slot = *k
-                .obj
-                .signature
-                .get(arg_index as usize)
-                .ok_or(CL_INVALID_ARG_INDEX)?;
-            if slot != umd::kernel::ArgSlot::Buffer {
+            if k.obj.slot(arg_index)? != umd::kernel::ArgSlot::Buffer {
                 return Err(CL_INVALID_ARG_VALUE);
             }
             let arg = if arg_value.is_null() {
@@ -159,7 +154,8 @@ entry! {
                     .map_err(|_| CL_INVALID_ARG_VALUE)?;
                 Arg::Usm(a, b)
             };
-            k.obj.args.lock().unwrap_or_else(|e| e.into_inner())[arg_index as usize] = Some(arg);
+            // A pointer set after an enqueue reaches the next one, as clSetKernelArg's buffers do.
+            k.obj.set_arg(arg_index, arg);
             Ok(())
         })
     }

@@ -149,6 +149,24 @@ impl ClObject for Kernel {
 }
 
 impl Kernel {
+    /// What argument `index` takes, or CL_INVALID_ARG_INDEX.
+    pub fn slot(&self, index: cl_uint) -> Result<ArgSlot, cl_int> {
+        self.signature
+            .get(index as usize)
+            .copied()
+            .ok_or(CL_INVALID_ARG_INDEX)
+    }
+
+    /// Sets argument `index` (checked by [`Kernel::slot`]); commands already enqueued keep the
+    /// snapshot they took, the next enqueue takes a new one.
+    pub fn set_arg(&self, index: cl_uint, arg: Arg) {
+        let mut set = self.args.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(a) = set.get_mut(index as usize) {
+            *a = Some(arg);
+        }
+        *self.snapshot.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
     /// The arguments as an enqueue hands them to its command: as set now, and unchanged since
     /// the last enqueue (and no buffer destroyed since), its snapshot; with the buffers the
     /// command holds.

@@ -343,6 +343,19 @@ int main(int argc, char **argv) {
     }
     EXPECT("axpy through pointers inside allocations", wrong, 0);
 
+    /* Only a pointer changes between two enqueues: the second runs with the new one (the
+     * extension's pointer arguments, like clSetKernelArg's, are those set at enqueue). */
+    memcpy(before, host, bytes);
+    EXPECT("arg y moved", arg_pointer(axpy, 0, host), CL_SUCCESS);
+    EXPECT("axpy moved y", clEnqueueNDRangeKernel(q, axpy, 1, NULL, &half, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT("clFinish", clFinish(q), CL_SUCCESS);
+    wrong = 0;
+    for (int i = 0; i < N; i++) {
+        cl_int want = i < 64 ? before[i] + (7 * (i + 128) + 1) : before[i];
+        if (host[i] != want) wrong++;
+    }
+    EXPECT("axpy after only a pointer argument changed", wrong, 0);
+
     /* clSetKernelArgMemPointerINTEL's errors. */
     SAY("arg.bad_index", arg_pointer(axpy, 7, host));
     SAY("arg.bad_kernel", arg_pointer((cl_kernel)ctx, 0, host));

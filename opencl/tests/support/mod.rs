@@ -102,3 +102,22 @@ pub fn neo_command(program: &Path, neo_icd: &Path, platform: oracles::Platform) 
         .env_remove("NEOReadDebugKeys");
     cmd
 }
+
+/// A Python script's runs on simulated `platform`: through this ICD, and through NEO (`neo`,
+/// when given) under the shim with PyOpenCL's binary cache off, so each runtime compiles for
+/// itself. Each run with the name its failures print.
+pub fn ours_and_neo(
+    python: &Path,
+    icd: &Icd,
+    neo: Option<&Path>,
+    platform: oracles::Platform,
+) -> Vec<(String, Command)> {
+    let dev = format!("sim:{}", platform.name());
+    let mut runs = vec![(dev.clone(), command(python, icd, &dev))];
+    if let Some(neo) = neo {
+        let mut cmd = neo_command(python, neo, platform);
+        cmd.env("PYOPENCL_NO_CACHE", "1");
+        runs.push((format!("NEO on {dev}"), cmd));
+    }
+    runs
+}
