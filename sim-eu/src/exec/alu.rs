@@ -471,9 +471,9 @@ fn sel(
 
 /// `csel`: src2 compared with zero picks src0 or src1.
 fn csel(t: &mut Thread, inst: &Inst, mask: u32) -> R {
-    let c = inst
-        .cond
-        .ok_or_else(|| EuErrorKind::Illegal("csel without a conditional modifier".into()))?;
+    let Some(c) = inst.cond else {
+        return csel_without_condition(t, inst, mask);
+    };
     let n = inst.n as usize;
     let z = match inst.domain {
         Domain::Int => {
@@ -494,6 +494,39 @@ fn csel(t: &mut Thread, inst: &Inst, mask: u32) -> R {
         }
     };
     sel(t, inst, None, mask, z, [0, 1], [0, 1])
+}
+
+/// `csel` without a conditional modifier: the PRM defines no comparison then, so which source
+/// it picks is unknown; IGA encodes it, and oneDNN's generated GEMM kernels (through OpenVINO
+/// on Xe-HPG) emit it with src0 and src1 the same register, where every choice gives the same
+/// result. So it runs where the sources agree bit for bit in every enabled lane, and is an
+/// illegal instruction where the choice would decide the result.
+fn csel_without_condition(t: &mut Thread, inst: &Inst, mask: u32) -> R {
+    let n = inst.n as usize;
+    let same = |a: &[u64], b: &[u64]| (0..n).all(|i| mask >> i & 1 == 0 || a[i] == b[i]);
+    let agree = match inst.domain {
+        Domain::Int => {
+            let a = load_int(t, &inst.src[0], n, false)?.map(|v| v as u64);
+            let b = load_int(t, &inst.src[1], n, false)?.map(|v| v as u64);
+            same(&a, &b)
+        }
+        Domain::F32 => {
+            let a = load_f32(t, &inst.src[0], n)?.map(|v| u64::from(v.to_bits()));
+            let b = load_f32(t, &inst.src[1], n)?.map(|v| u64::from(v.to_bits()));
+            same(&a, &b)
+        }
+        Domain::F64 => {
+            let a = load_f64(t, &inst.src[0], n)?.map(f64::to_bits);
+            let b = load_f64(t, &inst.src[1], n)?.map(f64::to_bits);
+            same(&a, &b)
+        }
+    };
+    if !agree {
+        return Err(EuErrorKind::Illegal(
+            "csel without a conditional modifier between sources that differ".into(),
+        ));
+    }
+    sel(t, inst, None, mask, u32::MAX, [0, 1], [0, 1])
 }
 
 fn shift(t: &mut Thread, inst: &Inst, mask: u32) -> R {
