@@ -224,7 +224,44 @@ fn oword_read_bti(msg: &mut Msg, mem: &mut dyn Memory, unaligned: bool) -> Resul
     let bytes = OWORDS[code] * 16;
     // 1H: the single OWord lands in the high half of the register.
     let at = if code == 1 { 16 } else { 0 };
-    msg.fill_resp(at, bytes, |buf| target.read(mem, off, buf))
+    block_read_masked(msg, at, bytes, |buf| target.read(mem, off, buf))
+}
+
+/// An OWord/HWord block read's writeback: DWord `i` of the block goes to the destination only
+/// where channel `i` of the send is enabled (execution mask and predicate); the other DWords
+/// keep the register's value. Intel's oneDNN relies on it: its generated Xe-HPG convolutions
+/// zero a register, then read a block into it under a per-channel predicate that is false for
+/// the padding columns, which must stay zero (OpenVINO's f16 convolutions on dg2 are wrong
+/// otherwise). How channels beyond the execution size map to DWords is not known here: a block
+/// longer than the execution size with some channel disabled is refused as unsupported.
+fn block_read_masked(
+    msg: &mut Msg,
+    at: usize,
+    bytes: usize,
+    read: impl FnOnce(&mut [u8]) -> Result<(), EuErrorKind>,
+) -> Result<(), EuErrorKind> {
+    let all = msg.lane_bits(32);
+    let full = if msg.n >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << msg.n) - 1
+    };
+    if all == full {
+        return msg.fill_resp(at, bytes, read);
+    }
+    let dwords = bytes / 4;
+    if dwords > msg.n {
+        return Err(EuErrorKind::Unsupported(format!(
+            "a {bytes}-byte block read at SIMD{} with channels {all:#x} enabled",
+            msg.n
+        )));
+    }
+    let mut buf = vec![0u8; bytes];
+    read(&mut buf)?;
+    for i in lanes_of(all).filter(|&i| i < dwords) {
+        msg.put(at + 4 * i, &buf[4 * i..4 * i + 4]);
+    }
+    Ok(())
 }
 
 /// The byte offset of an aligned OWord block read or write: header DWord 2 counts OWords (the
@@ -397,7 +434,7 @@ fn a64_block(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuE
         mem.write(addr, msg.data(REG_BYTES, bytes))?;
     } else {
         let at = if code == 1 && sub != 3 { 16 } else { 0 };
-        msg.fill_resp(at, bytes, |buf| mem.read(addr, buf))?;
+        block_read_masked(msg, at, bytes, |buf| Ok(mem.read(addr, buf)?))?;
     }
     Ok(())
 }
