@@ -21,6 +21,9 @@ fn run(cmd: &mut Command) -> (String, String) {
         out.status
     );
     assert!(stdout.contains("trace client done"), "{stdout}\n{stderr}");
+    // The context released from an atexit handler, after the thread's TLS destructors ran:
+    // released, and tracing did not abort the process.
+    assert!(stdout.contains("late release: 0"), "{stdout}\n{stderr}");
     (stdout, stderr)
 }
 

@@ -75,7 +75,9 @@ pub fn guarded_handle<T>(body: impl FnOnce() -> Result<T, cl_int>) -> Result<T, 
 
 /// Traces an entry point's result (inside its span, which carries the name and arguments).
 pub fn traced<R: Outcome>(result: R) -> R {
-    tracing::debug!(result = %result.describe());
+    if crate::api::trace::tracing_works() {
+        tracing::debug!(result = %result.describe());
+    }
     result
 }
 
@@ -91,7 +93,9 @@ pub unsafe fn handle_or_null<T>(
         Ok(h) => (h, CL_SUCCESS),
         Err(e) => (std::ptr::null_mut(), e),
     };
-    tracing::debug!(result = %code(status), handle = ?value as *mut c_void);
+    if crate::api::trace::tracing_works() {
+        tracing::debug!(result = %code(status), handle = ?value as *mut c_void);
+    }
     if !errcode_ret.is_null() {
         // SAFETY: the caller's pointer.
         unsafe { *errcode_ret = status };
@@ -127,7 +131,7 @@ macro_rules! entry {
         #[no_mangle]
         pub unsafe extern "C" fn $name($($arg: $ty,)* $err: *mut opencl_sys::cl_int) -> $ret {
             $crate::api::trace::install();
-            let span = tracing::debug_span!(stringify!($name), $($arg = ?$arg),*);
+            let span = $crate::api::trace::span(|| tracing::debug_span!(stringify!($name), $($arg = ?$arg),*));
             let _entered = span.enter();
             let result = $crate::api::entry::guarded_handle(|| $body);
             // SAFETY: the application's errcode pointer (or NULL).
@@ -139,7 +143,7 @@ macro_rules! entry {
         #[no_mangle]
         pub unsafe extern "C" fn $name($($arg: $ty),*) -> $ret {
             $crate::api::trace::install();
-            let span = tracing::debug_span!(stringify!($name), $($arg = ?$arg),*);
+            let span = $crate::api::trace::span(|| tracing::debug_span!(stringify!($name), $($arg = ?$arg),*));
             let _entered = span.enter();
             $crate::api::entry::traced($crate::api::entry::guarded(|| -> $ret { $body }))
         }

@@ -4,6 +4,7 @@
 //! by the first entry point called (the loader's first is clIcdGetPlatformIDsKHR or
 //! clGetPlatformIDs); without it the `tracing` calls cost a disabled-callsite check.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, Once};
 
 use tracing::Level;
@@ -40,4 +41,26 @@ pub fn install() {
             },
         };
     });
+}
+
+/// Set once making a span has panicked: `tracing`'s registry keeps per-thread state that is gone
+/// when a C++ static destructor calls an entry point from `exit()` (glibc runs the thread's
+/// TLS destructors first), and the calls after that are made without spans.
+static SPANS_BROKEN: AtomicBool = AtomicBool::new(false);
+
+/// An entry point's span from `make`, or none where spans cannot be made (see `SPANS_BROKEN`):
+/// tracing never turns an application's call into an abort.
+pub fn span(make: impl FnOnce() -> tracing::Span) -> tracing::Span {
+    if SPANS_BROKEN.load(Ordering::Relaxed) {
+        return tracing::Span::none();
+    }
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(make)).unwrap_or_else(|_| {
+        SPANS_BROKEN.store(true, Ordering::Relaxed);
+        tracing::Span::none()
+    })
+}
+
+/// Whether entry points still trace (see `SPANS_BROKEN`).
+pub fn tracing_works() -> bool {
+    !SPANS_BROKEN.load(Ordering::Relaxed)
 }

@@ -1,8 +1,18 @@
 /* A few calls for the trace test (tests/trace.rs): a buffer of 4096 bytes and a program
- * built with an option, each checked. */
+ * built with an option, each checked; and a context released from an atexit handler, as C++
+ * static destructors release theirs (OpenVINO's GPU plugin does), after glibc's exit() has run
+ * the thread's TLS destructors. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+static cl_context late;
+
+static void release_late(void) {
+    printf("late release: %d\n", (int)clReleaseContext(late));
+    fflush(stdout);
+}
 
 #define CHECK(what, err)                                         \
     if ((err) != CL_SUCCESS) {                                   \
@@ -29,6 +39,9 @@ int main(void) {
     clReleaseProgram(prog);
     clReleaseMemObject(buf);
     clReleaseContext(ctx);
+    late = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    CHECK("clCreateContext (late)", err);
+    atexit(release_late);
     printf("trace client done\n");
     return 0;
 }
