@@ -162,8 +162,9 @@ entry! {
                     if arg_value.is_null() {
                         return Err(CL_INVALID_ARG_VALUE);
                     }
-                    // The slot's bytes the application gave; the rest of a widened slot is 0.
-                    let given = arg_size.min(n);
+                    // The type's bytes the application gave (the low ones of a wider value);
+                    // the rest of a widened slot is 0.
+                    let given = arg_size.min(n).min(declared.flatten().unwrap_or(usize::MAX));
                     // SAFETY: `arg_size` >= `given` readable bytes at arg_value.
                     let bytes = unsafe { std::slice::from_raw_parts(arg_value as *const u8, given) };
                     let mut v = bytes.to_vec();

@@ -1,7 +1,9 @@
 """PyOpenCL against the ICD: by-value arguments narrower than 4 bytes (char, uchar, short,
 ushort, char2, char3, and half where the device reports cl_khr_fp16), set with the size of
 their OpenCL type as every application does (clSetKernelArg's arg_size is sizeof the type,
-OpenCL 3.0 API spec), while the wrong sizes are refused with CL_INVALID_ARG_SIZE; and
+OpenCL 3.0 API spec), while narrower sizes are refused with CL_INVALID_ARG_SIZE (the CTS's
+api negative_invalid_arg_size) and wider ones are taken by their low bytes, as Intel's runtime
+takes them (oneDNN, under OpenVINO's GPU plugin, passes a 64-bit value for an `int` offset); and
 clGetKernelArgInfo answering only for a program built with -cl-kernel-arg-info. The expected
 values are numpy's conversions of the same inputs. Prints one line per check; exits non-zero on
 the first mismatch."""
@@ -58,12 +60,26 @@ def main():
     check("char, short, uchar, char2, ushort, char3 arguments",
           np.array_equal(got, np.tile(want, (ITEMS, 1))), got[0])
 
+    # Wider than the type: the low bytes, as NEO does (its immediate arguments copy the type's
+    # bytes of whatever size is given).
+    wide = [(1, np.int32(-3 & 0xff | 0x5500)), (2, np.int64(-1000 & 0xffff | 0x77 << 40)),
+            (5, np.uint32(60000 | 0x10000))]
+    for index, zero in ((1, np.int8(0)), (2, np.int16(0)), (5, np.uint16(0))):
+        k.set_arg(index, zero)
+    for index, value in wide:
+        k.set_arg(index, value)
+    cl.enqueue_nd_range_kernel(q, k, (ITEMS,), None)
+    cl.enqueue_copy(q, got, out)
+    q.finish()
+    check("wider arguments (int for char, long for short, uint for ushort) by their low bytes",
+          np.array_equal(got, np.tile(want, (ITEMS, 1))), got[0])
+    if "neo" in sys.argv[1:]:
+        # Intel's runtime 22.43 also takes narrower sizes, against the API spec: not checked.
+        return
+
     # The argument's type decides the size, not its (wider) payload slot.
     for name, index, value in [("1 byte for short", 2, np.int8(1)),
                                ("1 byte for char2", 4, np.int8(1)),
-                               ("4 bytes for char", 1, np.int32(1)),
-                               ("2 bytes for char", 1, np.int16(1)),
-                               ("4 bytes for ushort", 5, np.int32(1)),
                                ("3 bytes for char3", 6, np.zeros(3, np.int8))]:
         check("CL_INVALID_ARG_SIZE: " + name,
               code_of(lambda: k.set_arg(index, value)) == CL_INVALID_ARG_SIZE,
