@@ -159,8 +159,7 @@ fn bad_device_entries_are_skipped_with_a_reason() {
 /// both read by clinfo: every extension listed here is one NEO lists on the same platform; these
 /// are listed on every platform where NEO lists them, and every value
 /// that is a property of the device (PCI ids and address, IP version, topology, feature flags,
-/// the UUID NEO builds from them) equals NEO's, but for dg2's DPAS flag, not reported yet. The
-/// driver UUID legitimately differs (each
+/// the UUID NEO builds from them) equals NEO's. The driver UUID legitimately differs (each
 /// driver's own version text); the LUID is undefined on Linux (NEO's bytes are whatever its
 /// stack held), so only its validity is compared.
 #[test]
@@ -227,20 +226,6 @@ fn device_identity_and_attributes_match_neo_on_every_platform() {
         for label in SAME {
             let (m, t) = (field(&mine, label), field(&theirs, label));
             assert!(t.is_some(), "{p}: NEO's clinfo shows no {label}:\n{theirs}");
-            if p == Platform::Dg2 && label == "Feature capabilities (Intel)" {
-                // The one deliberate difference: DPAS is not reported yet (see
-                // `feature_capabilities` in core/facts.rs); DP4A is.
-                let (m, t) = (m.unwrap_or_default(), t.unwrap_or_default());
-                assert!(
-                    t.contains("DPAS") && t.contains("DP4A"),
-                    "{p}: NEO's {label}: {t}"
-                );
-                assert!(
-                    m.contains("DP4A") && !m.contains("DPAS"),
-                    "{p}: our {label}: {m}"
-                );
-                continue;
-            }
             assert_eq!(m, t, "{p}: {label}, ours (left) against NEO's (right)");
         }
         // The driver UUID: this driver's version text, NUL-padded (NEO does the same with its

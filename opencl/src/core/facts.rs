@@ -121,16 +121,18 @@ pub fn ip_version(p: Platform, discrete: bool) -> u32 {
 }
 
 /// CL_DEVICE_FEATURE_CAPABILITIES_INTEL: DP4A where the EU has the `dp4a` instruction (Gen12
-/// on; `isa_encoder`'s opcode table). DPAS (dg2's systolic array, which the simulator runs:
-/// sim-eu `dpas.rs`) is not reported yet, unlike NEO: applications take the flag as "use
-/// oneDNN's XMX kernels" (OpenVINO's GPU plugin does), and those run threads with 256
-/// registers (Large GRF Mode), which the simulator does not have; with the flag set OpenVINO
-/// fails every model on dg2 ("could not create an engine").
+/// on), DPAS where it has `dpas` (Xe-HPG's systolic array, which the simulator runs bit-exactly:
+/// sim-eu `dpas.rs`); both from `isa_encoder`'s opcode table. Applications take DPAS as "use
+/// XMX kernels" (OpenVINO's GPU plugin then runs oneDNN's generated kernels, with 256-register
+/// threads: Large GRF Mode).
 pub fn feature_capabilities(p: Platform) -> u64 {
     use isa_encoder::model::opcode::Opcode;
     let mut caps = 0;
     if Opcode::Dp4a.number(p).is_some() {
         caps |= opencl_sys::CL_DEVICE_FEATURE_FLAG_DP4A_INTEL;
+    }
+    if Opcode::Dpas.number(p).is_some() {
+        caps |= opencl_sys::CL_DEVICE_FEATURE_FLAG_DPAS_INTEL;
     }
     caps
 }
@@ -140,7 +142,7 @@ mod tests {
     use super::*;
 
     /// NEO's answers (22.43, `ClHwHelperHw` per core): none on Gen9/Gen11, DP4A on Gen12LP,
-    /// DPAS and DP4A on Xe-HPG (ours: DP4A, see `feature_capabilities`); IP versions 9.0.0,
+    /// DPAS and DP4A on Xe-HPG; IP versions 9.0.0,
     /// 11.0.0, 12.0.0 and 12.7.1 (discrete DG2).
     #[test]
     fn feature_flags_and_ip_versions_are_neos() {
@@ -148,7 +150,10 @@ mod tests {
         assert_eq!(feature_capabilities(Platform::Skl), 0);
         assert_eq!(feature_capabilities(Platform::Icllp), 0);
         assert_eq!(feature_capabilities(Platform::Tgllp), DP4A);
-        assert_eq!(feature_capabilities(Platform::Dg2), DP4A);
+        assert_eq!(
+            feature_capabilities(Platform::Dg2),
+            DP4A | opencl_sys::CL_DEVICE_FEATURE_FLAG_DPAS_INTEL
+        );
         assert_eq!(ip_version(Platform::Skl, false), 0x0009_0000);
         assert_eq!(ip_version(Platform::Icllp, false), 0x000b_0000);
         assert_eq!(ip_version(Platform::Tgllp, false), 0x000c_0000);
