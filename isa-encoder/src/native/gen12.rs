@@ -313,14 +313,21 @@ fn decode_branch(b: &Bits, i: &mut Instruction) -> Result<(), DecodeError> {
     if matches!(i.opcode, Opcode::Call | Opcode::Calla) {
         i.dst = Some(send_reg(b.bit(50), b.get(56, 63) as u8)?);
     }
-    // Bit 46 / 47: JIP / UIP are immediates; otherwise src0 names a register (ret, jmpi r..).
+    // Bit 46 / 47: JIP / UIP are immediates; otherwise src0 names a register (ret, jmpi r..):
+    // its number in bits 79:72, the subregister's byte offset in 71:67 (`jmpi r5.2`).
     if b.bit(46) {
         i.branch.jip = Some(b.get(96, 127) as u32 as i32);
     } else if matches!(
         i.opcode,
         Opcode::Ret | Opcode::Jmpi | Opcode::Call | Opcode::Calla
     ) {
-        i.src[0] = Some(send_reg(b.bit(66), b.get(72, 79) as u8)?);
+        let reg = reg_from(
+            b.bit(66),
+            b.get(72, 79) as u8,
+            b.get(67, 71) as u8,
+            DataType::Ud,
+        )?;
+        i.src[0] = Some(Operand::direct(reg, Region::h(1), DataType::Ud));
     }
     if b.bit(47) {
         i.branch.uip = Some(b.get(64, 95) as u32 as i32);
@@ -688,9 +695,11 @@ fn encode_branch(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
         b.set_bit(46, true);
         put(b, (96, 127), jip as u32 as u64, "JIP")?;
     } else if let Some(src) = i.src[0] {
-        let (g, n) = send_reg_fields(Some(src), "branch source")?;
+        let r = src.reg().ok_or_else(|| missing("branch source"))?;
+        let (g, n, sub) = reg_fields(&r, DataType::Ud)?;
         b.set_bit(66, g);
         put(b, (72, 79), n, "Src0RegNum")?;
+        put(b, (67, 71), sub, "Src0SubRegNum")?;
     }
     if let Some(uip) = i.branch.uip {
         b.set_bit(47, true);
