@@ -160,7 +160,20 @@ fn branch(
         Opcode::Jmpi => {
             // jmpi is scalar: lane 0's predicate moves every active channel.
             let take = inst.pred.is_none() || pred & 1 != 0;
-            (if take { t.active } else { 0 }, resolve(inst.jip, "JIP")?)
+            let to = match inst.jip {
+                // The register form (oneDNN's jump tables): the byte offset from the jmpi in
+                // the register's first element, as the immediate form's JIP.
+                None if inst.nsrc == 1 => {
+                    let v = lanes::load_int(t, &inst.src[0], 1, false)?;
+                    let target = i64::from(inst.pc) + i64::from(v[0] as i32);
+                    u32::try_from(target)
+                        .ok()
+                        .and_then(|pc| prog.index_of(pc))
+                        .ok_or(EuErrorKind::BadBranchTarget { target })?
+                }
+                jip => resolve(jip, "JIP")?,
+            };
+            (if take { t.active } else { 0 }, to)
         }
         Opcode::Call | Opcode::Calla => {
             let ret = prog.insts.get(next as usize).map_or(u32::MAX, |i| i.pc);
@@ -370,6 +383,17 @@ pub fn run(
             Err(k) => return Err(k.at(inst.pc)),
         }
     }
+}
+
+/// Whether `t` is held at a barrier: it signalled one that has not completed and stands at a
+/// `sync.bar` or `wait`. Signalling does not stop a thread (the gateway message returns at
+/// once): it runs on to its wait, which is how split barriers work (oneDNN signals early and
+/// waits late, with `dpasw` between).
+pub fn waits_at_barrier(t: &Thread, prog: &Program) -> bool {
+    t.barrier_pending
+        && prog.insts.get(t.ip() as usize).is_some_and(|i| {
+            i.func == Subfunction::Sync(SyncFn::Bar) || i.opcode.shape() == Shape::Wait
+        })
 }
 
 /// Executes the `dpasw` at which both threads of a fused EU pair stopped ([`Status::Fused`]),
