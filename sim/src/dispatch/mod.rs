@@ -237,7 +237,7 @@ impl Run<'_, '_> {
             // Whether every thread that ran this round came back to an earlier state.
             let mut endless = true;
             for (i, t) in threads.iter_mut().enumerate() {
-                if t.is_ended() || t.barrier_pending() || self.at_dpasw(t) {
+                if t.is_ended() || eu::waits_at_barrier(t, self.prog) || self.at_dpasw(t) {
                     continue;
                 }
                 let before = t.instructions_executed();
@@ -325,24 +325,40 @@ impl Run<'_, '_> {
         }
         for pair in threads.chunks_mut(2) {
             if let [eu0, eu1] = pair {
-                if self.at_dpasw(eu0) && self.at_dpasw(eu1) {
+                // A run of consecutive dpasw (oneDNN's GEMM issues them back to back) goes
+                // through together, so a pair left at a dpasw has a partner elsewhere.
+                while self.at_dpasw(eu0) && self.at_dpasw(eu1) {
                     eu::run_fused(eu0, eu1, self.prog).map_err(|e| self.eu_error(e))?;
                 }
             }
         }
-        // Stuck: nothing can run, and the barrier cannot open while a thread waits at dpasw.
+        // Stuck: nothing can run, and the barrier cannot open (some thread has not signalled
+        // it) while a thread waits at dpasw.
         let stuck = threads
             .iter()
-            .all(|t| t.is_ended() || t.barrier_pending() || self.at_dpasw(t));
-        if let Some(t) = threads.iter().find(|t| self.at_dpasw(t)).filter(|_| stuck) {
-            let offset = self.offset_of(t);
+            .all(|t| t.is_ended() || eu::waits_at_barrier(t, self.prog) || self.at_dpasw(t))
+            && !threads.iter().all(|t| t.is_ended() || t.barrier_pending());
+        if let Some(i) = (0..threads.len())
+            .find(|&i| self.at_dpasw(&threads[i]))
+            .filter(|_| stuck)
+        {
+            let offset = self.offset_of(&threads[i]);
+            let partner = match threads.get(i ^ 1) {
+                None => "does not exist (odd thread count)".to_string(),
+                Some(p) if p.is_ended() => "ended".to_string(),
+                Some(p) => format!(
+                    "waits at the barrier at offset {:#x}, which thread {i} keeps closed",
+                    self.offset_of(p)
+                ),
+            };
             return Err(self.eu_error(EuError {
                 offset,
-                kind: EuErrorKind::Illegal(
-                    "dpasw without its fused EU partner: the other thread of the pair (threads \
-                     2j and 2j + 1 of the group) ended, does not exist or waits at a barrier"
-                        .into(),
-                ),
+                kind: EuErrorKind::Illegal(format!(
+                    "dpasw without its fused EU partner: thread {i} of {} waits at it, its \
+                     partner (thread {}) {partner}",
+                    threads.len(),
+                    i ^ 1
+                )),
             }));
         }
         Ok(())
