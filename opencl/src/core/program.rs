@@ -12,7 +12,7 @@ use crate::compiler::link::{ir_from_binary, Ir};
 use crate::compiler::spirv;
 use crate::core::build::{asks_arg_info, check_binary, compile, device_binary, Build};
 use crate::core::context::Context;
-use crate::core::device::{Device, SPIRV_VERSIONS};
+use crate::core::device::{Device, SPIRV_ACCEPTED};
 use crate::core::handle::{ClObject, Handle, Kind};
 use crate::core::link::{
     compile_object, executable, header_dir, link_device, link_options, valid_include_name,
@@ -56,14 +56,13 @@ impl Program {
         self.devices.iter().position(|x| Arc::ptr_eq(x, d))
     }
 
-    /// This program's IL `il` as the compiler takes it: a version the devices report, with the
-    /// specialization constant values set so far.
+    /// This program's IL `il` as the compiler takes it: a version it compiles
+    /// (`SPIRV_ACCEPTED`), with the specialization constant values set so far.
     pub fn il_for_compiler(&self, il: &[u8]) -> Result<Vec<u8>, String> {
         let (major, minor) = spirv::version(il).map_err(|e| e.to_string())?;
-        if !SPIRV_VERSIONS.contains(&(major, minor)) {
+        if !SPIRV_ACCEPTED.contains(&(major, minor)) {
             return Err(format!(
-                "the module is SPIR-V {major}.{minor}, a version the device does not take \
-                 (CL_DEVICE_IL_VERSION)"
+                "the module is SPIR-V {major}.{minor}; the compiler takes SPIR-V 1.0 to 1.4"
             ));
         }
         let values = self.spec_values.lock().unwrap_or_else(|e| e.into_inner());
