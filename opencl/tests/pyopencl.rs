@@ -580,8 +580,8 @@ fn spirv_version_and_no_signed_wrap(spv: &[u8]) -> ((u32, u32), bool) {
 
 /// A SPIR-V 1.4 module as ocloc writes it for a kernel with signed arithmetic
 /// (`python/signed_spirv14.py`) builds through clCreateProgramWithIL and computes OpenCL C's
-/// results, here and under NEO on the same simulated device; both report SPIR-V_1.2 as their IL
-/// version (1.3 and 1.4 are built, not reported: `SPIRV_ACCEPTED` in core/device.rs).
+/// results, here and under NEO on the same simulated device; neither reports a version past
+/// SPIR-V_1.2 (1.3 and 1.4 are built, not reported: `SPIRV_ACCEPTED` in core/device.rs).
 #[test]
 fn pyopencl_spirv_1_4_from_ocloc_with_signed_arithmetic_here_and_under_neo() {
     let python = require!(Oracle::PyOpenCl);
@@ -617,7 +617,13 @@ fn pyopencl_spirv_1_4_from_ocloc_with_signed_arithmetic_here_and_under_neo() {
                 out.contains("ok   x * y + (x - 3 * y) / (y | 1) - (x >> 2)"),
                 "{who}:\n{out}"
             );
-            assert!(out.contains("= il_version SPIR-V_1.2\n"), "{who}:\n{out}");
+            // Reported: NEO "SPIR-V_1.2", here 1.0 to 1.2; neither reports 1.4.
+            let il = out.lines().find_map(|l| l.strip_prefix("= il_version "));
+            let il: Vec<&str> = il.unwrap_or_default().split_whitespace().collect();
+            assert!(
+                il.contains(&"SPIR-V_1.2") && il.iter().all(|v| *v <= "SPIR-V_1.2"),
+                "{who}: {il:?}"
+            );
         }
     }
 }
