@@ -627,3 +627,57 @@ fn pyopencl_spirv_1_4_from_ocloc_with_signed_arithmetic_here_and_under_neo() {
         }
     }
 }
+
+/// Two kernels for `python/spir.py`, as OpenCL C 1.2 for clang's spir64 target.
+const SPIR_SOURCE: &str = "kernel void axpb(global const int *a, global int *out, int k) {
+    size_t i = get_global_id(0);
+    out[i] = a[i] * 3 + k;
+}
+kernel void reverse(global const float *x, global float *y, local float *tmp, float s) {
+    size_t l = get_local_id(0), n = get_local_size(0), g = get_group_id(0) * n;
+    tmp[l] = x[g + l];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    y[g + l] = tmp[n - 1 - l] * s;
+}
+";
+
+/// cl_khr_spir (`python/spir.py`): a SPIR binary that clang writes for the spir64 target
+/// (LLVM bitcode with typed pointers, which the LLVM in Debian's IGC reads) is taken by
+/// clCreateProgramWithBinary as an intermediate binary, built with `-x spir -spir-std=1.2` and
+/// run, here and under NEO on the same simulated device.
+#[test]
+fn pyopencl_spir_binaries_here_and_under_neo() {
+    let python = require!(Oracle::PyOpenCl);
+    let clang = require!(Oracle::ClangLlvm);
+    let icd = support::icd();
+    let dir = tempfile::tempdir().unwrap();
+    let neo = support::neo_icd(dir.path(), "SPIR binaries under NEO");
+    let src = dir.path().join("spir.cl");
+    std::fs::write(&src, SPIR_SOURCE).unwrap();
+    let bc = dir.path().join("spir.bc");
+    support::run(
+        std::process::Command::new(&clang)
+            .args(["-cc1", "-triple", "spir64-unknown-unknown", "-emit-llvm-bc"])
+            .args([
+                "-cl-std=CL1.2",
+                "-finclude-default-header",
+                "-no-opaque-pointers",
+            ])
+            // Argument names in the binary's metadata, which clGetKernelArgInfo reads.
+            .arg("-cl-kernel-arg-info")
+            .arg(&src)
+            .arg("-o")
+            .arg(&bc),
+    );
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/spir.py");
+    for p in Platform::ALL {
+        for (who, mut cmd) in support::ours_and_neo(&python, &icd, neo.as_deref(), p) {
+            let out = support::run(cmd.arg(script).arg(&bc));
+            assert!(!out.contains("FAIL"), "{who}:\n{out}");
+            assert!(
+                out.contains("ok   reverse: each group's slice reversed through local memory"),
+                "{who}:\n{out}"
+            );
+        }
+    }
+}

@@ -171,6 +171,8 @@ impl Device {
             CL_DEVICE_EXTENSIONS_WITH_VERSION => {
                 Info::NameVersions(exts.into_iter().map(|(n, v)| (n.to_string(), v)).collect())
             }
+            // cl_khr_spir: SPIR 1.2 binaries, LLVM bitcode ocloc compiles (`-llvm_input`).
+            CL_DEVICE_SPIR_VERSIONS => Info::Str("1.2".into()),
             CL_DEVICE_IL_VERSION => Info::Str(
                 SPIRV_VERSIONS
                     .iter()

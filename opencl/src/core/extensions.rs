@@ -167,6 +167,9 @@ pub const EXTENSIONS: &[Extension] = &[
     ext("cl_intel_mem_force_host_memory", Needs::Always),
     // Hints for buffers through the context callback (`core::context::hint`).
     ext("cl_intel_driver_diagnostics", Needs::Always),
+    // SPIR 1.2 binaries through clCreateProgramWithBinary and clBuildProgram (`Input::Spir` in
+    // core/build.rs).
+    ext("cl_khr_spir", Needs::Always),
 ];
 
 /// The platform's extensions.
