@@ -252,10 +252,10 @@ pub fn create_buffer(
     let use_host = flags & CL_MEM_USE_HOST_PTR != 0;
     if force_host && use_host {
         // The extension's errors: host_ptr and size multiples of the cache line.
-        if host_ptr as usize % CACHELINE != 0 {
+        if !(host_ptr as usize).is_multiple_of(CACHELINE) {
             return Err(CL_INVALID_HOST_PTR);
         }
-        if size % CACHELINE != 0 {
+        if !size.is_multiple_of(CACHELINE) {
             return Err(CL_INVALID_BUFFER_SIZE);
         }
     }
