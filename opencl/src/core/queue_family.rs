@@ -34,34 +34,24 @@ pub fn families(device: &Device) -> Vec<Family> {
     }]
 }
 
-/// The families as the array of `cl_queue_family_properties_intel` the query returns.
+/// The families as the array of `cl_queue_family_properties_intel` the query returns: each
+/// entry's properties, capabilities, count and NUL-terminated name at the structure's offsets,
+/// its tail padding zero.
 pub fn as_bytes(families: &[Family]) -> Vec<u8> {
-    let mut out = Vec::new();
+    let size = std::mem::size_of::<cl_queue_family_properties_intel>();
+    let name_at = std::mem::offset_of!(cl_queue_family_properties_intel, name);
+    let mut out = Vec::with_capacity(size * families.len());
     for f in families {
-        let mut name = [0u8; CL_QUEUE_FAMILY_MAX_NAME_SIZE_INTEL];
-        // The name stays NUL-terminated: at most 63 bytes of it.
-        let n = f.name.len().min(name.len() - 1);
-        name[..n].copy_from_slice(&f.name.as_bytes()[..n]);
-        let entry = cl_queue_family_properties_intel {
-            properties: f.properties,
-            capabilities: f.capabilities,
-            count: f.count,
-            name,
-        };
-        out.extend_from_slice(&struct_bytes(&entry));
+        let mut entry = vec![0u8; size];
+        entry[0..8].copy_from_slice(&f.properties.to_ne_bytes());
+        entry[8..16].copy_from_slice(&f.capabilities.to_ne_bytes());
+        entry[16..20].copy_from_slice(&f.count.to_ne_bytes());
+        // At most 63 bytes of the name, so it stays NUL-terminated.
+        let n = f.name.len().min(CL_QUEUE_FAMILY_MAX_NAME_SIZE_INTEL - 1);
+        entry[name_at..name_at + n].copy_from_slice(&f.name.as_bytes()[..n]);
+        out.extend_from_slice(&entry);
     }
     out
-}
-
-/// The bytes of `entry` with its tail padding zero.
-fn struct_bytes(entry: &cl_queue_family_properties_intel) -> Vec<u8> {
-    let size = std::mem::size_of::<cl_queue_family_properties_intel>();
-    let mut bytes = vec![0u8; size];
-    bytes[0..8].copy_from_slice(&entry.properties.to_ne_bytes());
-    bytes[8..16].copy_from_slice(&entry.capabilities.to_ne_bytes());
-    bytes[16..20].copy_from_slice(&entry.count.to_ne_bytes());
-    bytes[20..20 + entry.name.len()].copy_from_slice(&entry.name);
-    bytes
 }
 
 /// Where a queue made with CL_QUEUE_FAMILY_INTEL `family` and CL_QUEUE_INDEX_INTEL `index`
@@ -106,8 +96,8 @@ mod tests {
         let size = std::mem::size_of::<cl_queue_family_properties_intel>();
         assert_eq!(b.len(), 2 * size);
         assert_eq!(
-            std::mem::offset_of!(cl_queue_family_properties_intel, name),
-            20
+            std::mem::offset_of!(cl_queue_family_properties_intel, count),
+            16
         );
         assert_eq!(&b[size + 20..size + 24], b"rcs\0");
         assert_eq!(b[size..size + 8], 3u64.to_ne_bytes());
