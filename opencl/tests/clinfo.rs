@@ -85,11 +85,12 @@ fn clinfo_on_each_simulated_device() {
         // cl_khr_device_uuid, cl_intel_device_attribute_query and
         // cl_khr_suggested_local_work_size, which are in NEO's fixed list it shares; NEO adds
         // cl_khr_pci_bus_info at run time, for a device whose PCI address it found.)
-        const API_ONLY: [&str; 4] = [
+        const API_ONLY: [&str; 5] = [
             "cl_khr_il_program",
             "cl_intel_spirv_subgroups",
             "cl_khr_image2d_from_buffer",
             "cl_khr_pci_bus_info",
+            "cl_intel_create_buffer_with_properties",
         ];
         // Extensions NEO names to its compiler per device at run time (`-cl-ext=+…` internal
         // options, as this runtime does for all): ocloc alone does not define them. That NEO

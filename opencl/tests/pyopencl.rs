@@ -460,8 +460,8 @@ fn pyopencl_printf_on_each_simulated_device() {
 
 /// SPIR-V specialization constants on every simulated device (`python/spec_constants.py`): a
 /// module assembled by spirv-as with a uchar, ushort, uint, ulong, bool and float constant;
-/// defaults, set values, last value wins, rebuilds, the specification's error codes, and a
-/// module of a SPIR-V version the device does not report failing its build.
+/// defaults, set values, last value wins, rebuilds, the specification's error codes, a SPIR-V
+/// 1.3 module building and a 1.5 one failing its build.
 #[test]
 fn pyopencl_specialization_constants_on_each_simulated_device() {
     let python = require!(Oracle::PyOpenCl);
@@ -563,5 +563,137 @@ fn pyopencl_no_integer_wrap_decoration_on_each_simulated_device() {
             !out.contains("FAIL") && out.contains("ok   a SPIR-V 1.2 module with NoSignedWrap"),
             "{dev}:\n{out}"
         );
+    }
+}
+
+/// OpenCL C with signed arithmetic, which ocloc writes as SPIR-V 1.4 (NoSignedWrap decorations).
+const SIGNED: &str =
+    "kernel void sarith(global const int *a, global const int *b, global int *out) {
+    size_t i = get_global_id(0);
+    int x = a[i], y = b[i];
+    out[i] = x * y + (x - 3 * y) / (y | 1) - (x >> 2);
+}
+";
+
+/// The module's SPIR-V version and whether it decorates anything NoSignedWrap (decoration 4469;
+/// OpDecorate is opcode 71), read from the SPIR-V specification's layout: a 5-word header, then
+/// instructions whose first word holds the word count (high half) and opcode (low half).
+fn spirv_version_and_no_signed_wrap(spv: &[u8]) -> ((u32, u32), bool) {
+    let words: Vec<u32> = spv
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(words[0], 0x0723_0203, "not a little-endian SPIR-V module");
+    let version = ((words[1] >> 16) & 0xff, (words[1] >> 8) & 0xff);
+    let (mut at, mut nsw) = (5, false);
+    while at < words.len() {
+        let (count, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+        nsw |= op == 71 && count >= 3 && words[at + 2] == 4469;
+        at += count.max(1);
+    }
+    (version, nsw)
+}
+
+/// A SPIR-V 1.4 module as ocloc writes it for a kernel with signed arithmetic
+/// (`python/signed_spirv14.py`) builds through clCreateProgramWithIL and computes OpenCL C's
+/// results, here and under NEO on the same simulated device; neither reports a version past
+/// SPIR-V_1.2 (1.3 and 1.4 are built, not reported: `SPIRV_ACCEPTED` in core/device.rs).
+#[test]
+fn pyopencl_spirv_1_4_from_ocloc_with_signed_arithmetic_here_and_under_neo() {
+    let python = require!(Oracle::PyOpenCl);
+    let ocloc = require!(Oracle::Ocloc);
+    let icd = support::icd();
+    let dir = tempfile::tempdir().unwrap();
+    let neo = support::neo_icd(dir.path(), "SPIR-V 1.4 under NEO");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/signed_spirv14.py"
+    );
+    for p in Platform::ALL {
+        let spv = oracles::ocloc::build(
+            &ocloc,
+            p,
+            ("sarith.cl", SIGNED.as_bytes()),
+            "",
+            &["-spv_only"],
+            "out.spv",
+        )
+        .expect("ocloc -spv_only");
+        assert_eq!(
+            spirv_version_and_no_signed_wrap(&spv),
+            ((1, 4), true),
+            "{p}: ocloc's module is no longer SPIR-V 1.4 with NoSignedWrap"
+        );
+        let spv_file = dir.path().join(format!("sarith-{}.spv", p.name()));
+        std::fs::write(&spv_file, spv).unwrap();
+        for (who, mut cmd) in support::ours_and_neo(&python, &icd, neo.as_deref(), p) {
+            let out = support::run(cmd.arg(script).arg(&spv_file));
+            assert!(!out.contains("FAIL"), "{who}:\n{out}");
+            assert!(
+                out.contains("ok   x * y + (x - 3 * y) / (y | 1) - (x >> 2)"),
+                "{who}:\n{out}"
+            );
+            // Reported: NEO "SPIR-V_1.2", here 1.0 to 1.2; neither reports 1.4.
+            let il = out.lines().find_map(|l| l.strip_prefix("= il_version "));
+            let il: Vec<&str> = il.unwrap_or_default().split_whitespace().collect();
+            assert!(
+                il.contains(&"SPIR-V_1.2") && il.iter().all(|v| *v <= "SPIR-V_1.2"),
+                "{who}: {il:?}"
+            );
+        }
+    }
+}
+
+/// Two kernels for `python/spir.py`, as OpenCL C 1.2 for clang's spir64 target.
+const SPIR_SOURCE: &str = "kernel void axpb(global const int *a, global int *out, int k) {
+    size_t i = get_global_id(0);
+    out[i] = a[i] * 3 + k;
+}
+kernel void reverse(global const float *x, global float *y, local float *tmp, float s) {
+    size_t l = get_local_id(0), n = get_local_size(0), g = get_group_id(0) * n;
+    tmp[l] = x[g + l];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    y[g + l] = tmp[n - 1 - l] * s;
+}
+";
+
+/// cl_khr_spir (`python/spir.py`): a SPIR binary that clang writes for the spir64 target
+/// (LLVM bitcode with typed pointers, which the LLVM in Debian's IGC reads) is taken by
+/// clCreateProgramWithBinary as an intermediate binary, built with `-x spir -spir-std=1.2` and
+/// run, here and under NEO on the same simulated device.
+#[test]
+fn pyopencl_spir_binaries_here_and_under_neo() {
+    let python = require!(Oracle::PyOpenCl);
+    let clang = require!(Oracle::ClangLlvm);
+    let icd = support::icd();
+    let dir = tempfile::tempdir().unwrap();
+    let neo = support::neo_icd(dir.path(), "SPIR binaries under NEO");
+    let src = dir.path().join("spir.cl");
+    std::fs::write(&src, SPIR_SOURCE).unwrap();
+    let bc = dir.path().join("spir.bc");
+    support::run(
+        std::process::Command::new(&clang)
+            .args(["-cc1", "-triple", "spir64-unknown-unknown", "-emit-llvm-bc"])
+            .args([
+                "-cl-std=CL1.2",
+                "-finclude-default-header",
+                "-no-opaque-pointers",
+            ])
+            // Argument names in the binary's metadata, which clGetKernelArgInfo reads.
+            .arg("-cl-kernel-arg-info")
+            .arg(&src)
+            .arg("-o")
+            .arg(&bc),
+    );
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/spir.py");
+    for p in Platform::ALL {
+        for (who, mut cmd) in support::ours_and_neo(&python, &icd, neo.as_deref(), p) {
+            let out = support::run(cmd.arg(script).arg(&bc));
+            assert!(!out.contains("FAIL"), "{who}:\n{out}");
+            assert!(
+                out.contains("ok   reverse: each group's slice reversed through local memory"),
+                "{who}:\n{out}"
+            );
+        }
     }
 }

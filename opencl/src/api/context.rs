@@ -9,12 +9,14 @@ use opencl_sys::*;
 use crate::api::entry::{destructor_callback, entry, retain_release};
 use crate::api::info::{self, set_err};
 use crate::api::platform;
-use crate::core::context::{create, Context, Notify};
+use crate::core::context::{create, diagnostics_level, Context, Notify};
 use crate::core::device::Device;
 use crate::core::handle::Handle;
 use crate::core::info::Info;
 
-/// Parses a zero-terminated property list (only CL_CONTEXT_PLATFORM is known).
+/// Parses a zero-terminated property list: CL_CONTEXT_PLATFORM and
+/// CL_CONTEXT_SHOW_DIAGNOSTICS_INTEL (any bits: hints are delivered for the ones it names), each
+/// at most once.
 ///
 /// # Safety
 /// `props` NULL or zero-terminated.
@@ -43,11 +45,27 @@ unsafe fn properties(
                 }
             }
             CL_CONTEXT_PLATFORM => return Err(CL_INVALID_PROPERTY),
+            SHOW_DIAGNOSTICS if !out.chunks(2).any(|c| c[0] == key) => {}
             _ => return Err(CL_INVALID_PROPERTY),
         }
         out.extend([key, value]);
         k += 2;
     }
+}
+
+const SHOW_DIAGNOSTICS: cl_context_properties =
+    CL_CONTEXT_SHOW_DIAGNOSTICS_INTEL as cl_context_properties;
+
+/// cl_intel_driver_diagnostics: "CL_INVALID_PROPERTY if property CL_CONTEXT_SHOW_DIAGNOSTICS_INTEL
+/// is set to a nonzero value and pfn_notify is NULL".
+fn diagnostics_need_notify(
+    props: &[cl_context_properties],
+    pfn_notify: Option<Notify>,
+) -> Result<(), cl_int> {
+    if diagnostics_level(props) != 0 && pfn_notify.is_none() {
+        return Err(CL_INVALID_PROPERTY);
+    }
+    Ok(())
 }
 
 entry! {
@@ -64,6 +82,8 @@ entry! {
         info::notify_with_data(pfn_notify, user_data)?;
         // SAFETY: the caller's property list and device array.
         let props = unsafe { properties(props) }?;
+        diagnostics_need_notify(&props, pfn_notify)?;
+        // SAFETY: the caller's device array.
         let ids = unsafe { info::slice(devices, num_devices as usize) }?;
         let mut list: Vec<Arc<Handle<Device>>> = Vec::new();
         for id in ids {
@@ -86,6 +106,7 @@ entry! {
         info::notify_with_data(pfn_notify, user_data)?;
         // SAFETY: the caller's property list.
         let props = unsafe { properties(props) }?;
+        diagnostics_need_notify(&props, pfn_notify)?;
         let ids = crate::core::platform::by_type(device_type)?;
         let list = ids
             .into_iter()

@@ -164,6 +164,9 @@ unsafe fn extension_function(func_name: *const c_char) -> *mut c_void {
         b"clGetKernelSuggestedLocalWorkSizeKHR" => {
             kernel::clGetKernelSuggestedLocalWorkSizeKHR as *mut c_void
         }
+        b"clCreateBufferWithPropertiesINTEL" => {
+            memory::clCreateBufferWithPropertiesINTEL as *mut c_void
+        }
         // cl_intel_unified_shared_memory.
         b"clHostMemAllocINTEL" => usm::clHostMemAllocINTEL as *mut c_void,
         b"clDeviceMemAllocINTEL" => usm::clDeviceMemAllocINTEL as *mut c_void,

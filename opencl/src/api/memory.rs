@@ -61,6 +61,22 @@ entry! {
 }
 
 entry! {
+    /// cl_intel_create_buffer_with_properties: clCreateBufferWithProperties before OpenCL 3.0,
+    /// with the extension's error for a property (none is defined): CL_INVALID_VALUE.
+    fn clCreateBufferWithPropertiesINTEL(
+        context: cl_context,
+        properties: *const cl_mem_properties_intel,
+        flags: cl_mem_flags,
+        size: usize,
+        host_ptr: *mut c_void,
+    ) -> cl_mem, errcode_ret {
+        // SAFETY: the application's properties list.
+        let list = unsafe { no_properties(properties) }.map_err(|_| CL_INVALID_VALUE)?;
+        create_buffer(context, list, flags, size, host_ptr)
+    }
+}
+
+entry! {
     fn clCreateSubBuffer(
         buffer: cl_mem,
         flags: cl_mem_flags,

@@ -23,6 +23,7 @@ entry! {
             properties,
             Vec::new(),
             umd::device::QueuePriority::Normal,
+            (None, None),
         )
     }
 }
@@ -36,6 +37,7 @@ entry! {
         let mut props = 0;
         let mut priority = umd::device::QueuePriority::Normal;
         let mut list = Vec::new();
+        let (mut family, mut index) = (None, None);
         if !properties.is_null() {
             let mut k = 0;
             loop {
@@ -63,6 +65,10 @@ entry! {
                             return Err(CL_INVALID_VALUE);
                         }
                     }
+                    // cl_intel_command_queue_families: checked against the device's families
+                    // by `create_queue`.
+                    FAMILY_INTEL => family = Some(value),
+                    INDEX_INTEL => index = Some(value),
                     _ => return Err(CL_INVALID_VALUE),
                 }
                 list.extend([key, value]);
@@ -71,7 +77,7 @@ entry! {
         }
         // Both hints are for host queues (the extensions: CL_INVALID_QUEUE_PROPERTIES with
         // CL_QUEUE_ON_DEVICE, which is refused with that code anyway).
-        create_queue(context, device, props, list, priority)
+        create_queue(context, device, props, list, priority, (family, index))
     }
 }
 
@@ -79,6 +85,8 @@ entry! {
 /// queue properties).
 const PRIORITY_KHR: cl_uint = CL_QUEUE_PRIORITY_KHR as cl_uint;
 const THROTTLE_KHR: cl_uint = CL_QUEUE_THROTTLE_KHR as cl_uint;
+const FAMILY_INTEL: cl_uint = CL_QUEUE_FAMILY_INTEL as cl_uint;
+const INDEX_INTEL: cl_uint = CL_QUEUE_INDEX_INTEL as cl_uint;
 
 /// The kernel driver's priority for a CL_QUEUE_PRIORITY_KHR hint, CL_INVALID_VALUE for a value
 /// that is not one of the three levels. Low lowers the queue's context as NEO does; medium is
@@ -107,6 +115,8 @@ entry! {
                 CL_QUEUE_PROPERTIES_ARRAY => Info::Ulongs(q.obj.property_list.clone()),
                 CL_QUEUE_SIZE => return Err(CL_INVALID_COMMAND_QUEUE),
                 CL_QUEUE_DEVICE_DEFAULT => Info::Ptr(std::ptr::null_mut()),
+                FAMILY_INTEL => Info::Uint(q.obj.family.0),
+                INDEX_INTEL => Info::Uint(q.obj.family.1),
                 _ => return Err(CL_INVALID_VALUE),
             })
         })

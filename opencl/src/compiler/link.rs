@@ -11,9 +11,10 @@ use opencl_sys::*;
 use crate::compiler::binary::{BinaryError, Container, Payload, MAGIC};
 use crate::compiler::spirv;
 
-/// A compiled object (SPIR-V) or a library (LLVM bitcode) for one device.
+/// A compiled object (SPIR-V) or a library (LLVM bitcode) for one device, or a SPIR binary.
 pub struct Ir {
-    /// CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT or CL_PROGRAM_BINARY_TYPE_LIBRARY.
+    /// CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, CL_PROGRAM_BINARY_TYPE_LIBRARY or (a SPIR
+    /// binary, which only clBuildProgram takes) CL_PROGRAM_BINARY_TYPE_INTERMEDIATE.
     pub kind: cl_program_binary_type,
     /// The SPIR-V or bitcode ocloc takes.
     pub bytes: Vec<u8>,
@@ -50,6 +51,18 @@ impl Ir {
             exports: container.exports,
             imports: container.imports,
             binary,
+        }
+    }
+
+    /// A SPIR binary (cl_khr_spir: LLVM bitcode), CL_PROGRAM_BINARY_TYPE_INTERMEDIATE until it is
+    /// built; CL_PROGRAM_BINARIES gives it back as it was given.
+    pub fn spir(bitcode: Vec<u8>) -> Ir {
+        Ir {
+            kind: CL_PROGRAM_BINARY_TYPE_INTERMEDIATE,
+            binary: bitcode.clone(),
+            bytes: bitcode,
+            exports: BTreeSet::new(),
+            imports: BTreeSet::new(),
         }
     }
 
@@ -149,5 +162,14 @@ pub fn ir_from_binary(bytes: &[u8], target: &str) -> Result<Option<Ir>, BinaryEr
             binary: bytes.to_vec(),
         }));
     }
+    if is_llvm_bitcode(bytes) {
+        return Ok(Some(Ir::spir(bytes.to_vec())));
+    }
     Ok(Ir::object(bytes.to_vec(), target).ok())
+}
+
+/// Whether `bytes` are LLVM bitcode: the raw stream's magic ("BC" 0xC0DE) or the bitcode
+/// wrapper's (0x0B17C0DE, little-endian), as LLVM's bitcode format documentation gives them.
+pub fn is_llvm_bitcode(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&0x0B17_C0DEu32.to_le_bytes())
 }

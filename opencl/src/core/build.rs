@@ -77,36 +77,56 @@ pub fn asks_opencl_c_3(options: &str) -> bool {
     })
 }
 
-/// Compiler results by (input, options and internal options, ocloc device, SPIR-V?).
-type CacheKey = (Vec<u8>, String, &'static str, bool);
+/// What a program's input to the compiler is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Input {
+    OpenClC,
+    SpirV,
+    /// LLVM bitcode: a SPIR 1.2 binary (cl_khr_spir), which ocloc takes as `-llvm_input`.
+    Spir,
+}
+
+impl Input {
+    /// The file name ocloc is given and its input-format option.
+    fn file_and_flag(self) -> (&'static str, Option<&'static str>) {
+        match self {
+            Input::OpenClC => ("program.cl", None),
+            Input::SpirV => ("program.spv", Some("-spirv_input")),
+            Input::Spir => ("program.bc", Some("-llvm_input")),
+        }
+    }
+}
+
+/// Compiler results by (input, options and internal options, ocloc device, input kind).
+type CacheKey = (Vec<u8>, String, &'static str, Input);
 /// (succeeded, log, binary).
 type Compiled = (bool, String, Option<Arc<Vec<u8>>>);
 static CACHE: LazyLock<Mutex<HashMap<CacheKey, Compiled>>> = LazyLock::new(Default::default);
 
-/// Compiles `input` for `device` with `options`: (succeeded, log, binary).
+/// Compiles `input` (of kind `kind`) for `device` with `options`: (succeeded, log, binary).
 pub fn compile(
     device: &Device,
     input: &[u8],
-    spirv: bool,
+    kind: Input,
     options: &str,
 ) -> (bool, String, Option<Arc<Vec<u8>>>) {
     let target = device.umd.platform().ocloc_device();
-    // OpenCL C's macros and built-ins follow what the device reports; SPIR-V is compiled already.
-    let internal = if spirv {
-        String::new()
-    } else {
+    // OpenCL C's macros and built-ins follow what the device reports; IL is compiled already.
+    let internal = if kind == Input::OpenClC {
         device.compiler_extensions(asks_opencl_c_3(options))
+    } else {
+        String::new()
     };
     let key = (
         input.to_vec(),
         format!("{options}\0{internal}"),
         target,
-        spirv,
+        kind,
     );
     if let Some(hit) = CACHE.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return hit.clone();
     }
-    let name = if spirv { "program.spv" } else { "program.cl" };
+    let (name, flag) = kind.file_and_flag();
     // -q: libocloc prints its messages to the application's stdout unless quiet; they still
     // come back as the stdout.log output.
     let mut args = vec![
@@ -119,9 +139,7 @@ pub fn compile(
         "program",
         "-output_no_suffix",
     ];
-    if spirv {
-        args.push("-spirv_input");
-    }
+    args.extend(flag);
     // Always with argument metadata: the declared size of every by-value argument (IGC widens
     // char/short ones to 4-byte payload slots) decides what clSetKernelArg accepts.
     let options = if asks_arg_info(options) {
@@ -135,7 +153,7 @@ pub fn compile(
     }
     // ocloc reads an OpenCL C source as a C string.
     let mut data = input.to_vec();
-    if !spirv {
+    if kind == Input::OpenClC {
         data.push(0);
     }
     let result = match compiler::invoke(&args, name, &data) {

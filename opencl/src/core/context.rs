@@ -1,5 +1,6 @@
 //! Contexts: their devices, the property list they were created with, the notify callback
-//! (which hears of GPU faults) and the destructor callbacks.
+//! (which hears of GPU faults and, when asked with CL_CONTEXT_SHOW_DIAGNOSTICS_INTEL, of the
+//! driver's hints: cl_intel_driver_diagnostics) and the destructor callbacks.
 
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -19,6 +20,8 @@ pub struct Context {
     pub devices: Vec<Arc<Handle<Device>>>,
     pub properties: Vec<cl_context_properties>,
     notify: Option<(Notify, usize)>,
+    /// The hint levels asked for with CL_CONTEXT_SHOW_DIAGNOSTICS_INTEL (0: none).
+    diagnostics: cl_diagnostic_verbose_level_intel,
     /// clSetContextDestructorCallback's callbacks.
     pub destructors: crate::core::destructors::Destructors<cl_context>,
     /// Its unified shared memory allocations (cl_intel_unified_shared_memory).
@@ -31,6 +34,29 @@ pub fn report(c: &Context, what: &str) {
         let text = std::ffi::CString::new(what.replace('\0', " ")).unwrap_or_default();
         // SAFETY: the application's callback with its own user data; the text outlives the call.
         unsafe { f(text.as_ptr(), std::ptr::null(), 0, data as *mut c_void) };
+    }
+}
+
+/// A driver hint (cl_intel_driver_diagnostics) of `level` (one of the GOOD, BAD, NEUTRAL bits)
+/// for the context's notify callback, when the context asked for that level. As NEO does, the
+/// callback's private_info points at the level (`cb` its size).
+pub fn hint(c: &Context, level: cl_diagnostic_verbose_level_intel, what: &str) {
+    if c.diagnostics & level == 0 {
+        return;
+    }
+    if let Some((f, data)) = c.notify {
+        let text = std::ffi::CString::new(what.replace('\0', " ")).unwrap_or_default();
+        let private = &level as *const cl_diagnostic_verbose_level_intel as *const c_void;
+        // SAFETY: the application's callback with its own user data; the text and the level
+        // outlive the call.
+        unsafe {
+            f(
+                text.as_ptr(),
+                private,
+                std::mem::size_of_val(&level),
+                data as *mut c_void,
+            )
+        };
     }
 }
 
@@ -58,12 +84,22 @@ pub fn create(
     user_data: *mut c_void,
 ) -> cl_context {
     let notify = notify.map(|f| (f, user_data as usize));
+    let diagnostics = diagnostics_level(&props);
     Handle::create(Context {
         devices,
         properties: props,
         notify,
+        diagnostics,
         destructors: Default::default(),
         usm: Default::default(),
     })
     .0
+}
+
+/// The CL_CONTEXT_SHOW_DIAGNOSTICS_INTEL value in a context property list (0 when absent).
+pub fn diagnostics_level(props: &[cl_context_properties]) -> cl_diagnostic_verbose_level_intel {
+    props
+        .chunks_exact(2)
+        .find(|kv| kv[0] == CL_CONTEXT_SHOW_DIAGNOSTICS_INTEL as cl_context_properties)
+        .map_or(0, |kv| kv[1] as cl_diagnostic_verbose_level_intel)
 }

@@ -82,11 +82,18 @@ pub const ATOMIC_FEATURES: [(cl_device_atomic_capabilities, &str); 4] = [
     ),
 ];
 
-/// The SPIR-V versions programs from IL may have (NEO of Debian's release reports the same).
-/// Debian's IGC reads 1.3 and 1.4 headers but not all of 1.4 (OpDecorateString is refused,
-/// and an OpCopyMemory with memory operands ends the process in the compiler: CTS
-/// test_spirv_new `spirv14_*`), so newer modules are refused before they reach it.
+/// The SPIR-V versions the device reports (CL_DEVICE_IL_VERSION), as NEO of Debian's release
+/// does: those whose whole core Debian's IGC compiles.
 pub const SPIRV_VERSIONS: [(u32, u32); 3] = [(1, 0), (1, 1), (1, 2)];
+
+/// The SPIR-V versions clBuildProgram hands to the compiler: the reported ones and 1.3 and 1.4,
+/// which ocloc itself writes (`-spv_only` makes a 1.4 module of any kernel with signed
+/// arithmetic, for its NoSignedWrap decorations) and NEO builds although it reports 1.2. Not
+/// reported because Debian's IGC does not take all of 1.4's core: OpCopyLogical, OpPtrEqual,
+/// OpPtrNotEqual, OpPtrDiff and OpDecorateString fail the build ("IGC SPIRV Consumer does not
+/// support the following opcode"; CTS test_spirv_new `spirv14_*`). 1.5 and newer are refused
+/// before IGC sees them: it ends NEO's process on such a module.
+pub const SPIRV_ACCEPTED: [(u32, u32); 5] = [(1, 0), (1, 1), (1, 2), (1, 3), (1, 4)];
 
 /// The image limits of an image-capable device (OpenCL 3.0, table "List of supported param_names
 /// by clGetDeviceInfo"; each at least the specification's minimum for a device with images).

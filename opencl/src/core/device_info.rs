@@ -7,6 +7,7 @@ use crate::core::device_uuid::{device_uuid, driver_uuid, pci_bus_info, LUID, NOD
 use crate::core::identity::{version, DRIVER, VENDOR};
 use crate::core::info::Info;
 use crate::core::platform;
+use crate::core::queue_family;
 
 impl Device {
     pub fn info(&self, param: cl_device_info) -> Result<Info, cl_int> {
@@ -92,7 +93,9 @@ impl Device {
             CL_DEVICE_DOUBLE_FP_CONFIG => Info::Ulong(double_cfg),
             CL_DEVICE_HALF_FP_CONFIG => Info::Ulong(HALF_FP_CONFIG),
             CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => Info::Uint(CL_READ_WRITE_CACHE),
-            CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => Info::Uint(64),
+            CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => {
+                Info::Uint(crate::core::memory::CACHELINE as u32)
+            }
             CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => Info::Ulong(self.facts.l3_bytes),
             CL_DEVICE_GLOBAL_MEM_SIZE => Info::Ulong(self.global_mem()),
             CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => Info::Ulong(64 << 10),
@@ -114,9 +117,9 @@ impl Device {
             // clLinkProgram runs ocloc's linker, in the same library as the compiler.
             CL_DEVICE_LINKER_AVAILABLE => Info::Bool(crate::compiler::available()),
             CL_DEVICE_EXECUTION_CAPABILITIES => Info::Ulong(CL_EXEC_KERNEL),
-            // Out-of-order queues are accepted and run in order, honouring every wait list.
-            CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => {
-                Info::Ulong(CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+            CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => Info::Ulong(queue_family::HOST_QUEUE_PROPERTIES),
+            CL_DEVICE_QUEUE_FAMILY_PROPERTIES_INTEL => {
+                Info::Bytes(queue_family::as_bytes(&queue_family::families(self)))
             }
             CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => Info::Ulong(0),
             CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
@@ -168,6 +171,8 @@ impl Device {
             CL_DEVICE_EXTENSIONS_WITH_VERSION => {
                 Info::NameVersions(exts.into_iter().map(|(n, v)| (n.to_string(), v)).collect())
             }
+            // cl_khr_spir: SPIR 1.2 binaries, LLVM bitcode ocloc compiles (`-llvm_input`).
+            CL_DEVICE_SPIR_VERSIONS => Info::Str("1.2".into()),
             CL_DEVICE_IL_VERSION => Info::Str(
                 SPIRV_VERSIONS
                     .iter()

@@ -32,6 +32,9 @@ pub enum Needs {
     DotAccumulate,
     /// `facts::Facts::bfloat16_conversions`.
     Bfloat16Conversions,
+    /// Devices of these platforms: an API-only extension the runtime does the same way
+    /// everywhere, listed where NEO 22.43 lists it.
+    On(&'static [Platform]),
 }
 
 impl Needs {
@@ -48,6 +51,7 @@ impl Needs {
             Needs::LocalBlockIo => f.local_block_io,
             Needs::DotAccumulate => f.dot_accumulate,
             Needs::Bfloat16Conversions => f.bfloat16_conversions,
+            Needs::On(platforms) => platforms.contains(&p),
         }
     }
 }
@@ -152,6 +156,20 @@ pub const EXTENSIONS: &[Extension] = &[
     // Host, device and shared allocations reached through plain pointers (`core::usm`), as
     // NEO reports it on all four.
     ext("cl_intel_unified_shared_memory", Needs::Always),
+    // One command-queue family, the engine umd runs kernels on (`core::queue_family`).
+    ext("cl_intel_command_queue_families", Needs::Always),
+    // clCreateBufferWithPropertiesINTEL, which NEO lists on dg2 only.
+    ext(
+        "cl_intel_create_buffer_with_properties",
+        Needs::On(&[Platform::Dg2]),
+    ),
+    // Buffers in host memory (`core::memory::create_buffer`).
+    ext("cl_intel_mem_force_host_memory", Needs::Always),
+    // Hints for buffers through the context callback (`core::context::hint`).
+    ext("cl_intel_driver_diagnostics", Needs::Always),
+    // SPIR 1.2 binaries through clCreateProgramWithBinary and clBuildProgram (`Input::Spir` in
+    // core/build.rs).
+    ext("cl_khr_spir", Needs::Always),
 ];
 
 /// The platform's extensions.

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use kmd_iface::seam::{MapBacking, Mapping};
 use opencl_sys::*;
 
-use crate::core::context::Context;
+use crate::core::context::{hint, Context};
 use crate::core::device::Device;
 use crate::core::handle::{ClObject, Handle, Kind};
 use crate::core::image_desc::{ClImage, Region};
@@ -226,6 +226,10 @@ pub(crate) fn default_access(flags: cl_mem_flags) -> cl_mem_flags {
     }
 }
 
+/// CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, which also aligns CL_MEM_FORCE_HOST_MEMORY_INTEL's
+/// host_ptr and size.
+pub const CACHELINE: usize = 64;
+
 pub fn create_buffer(
     context: cl_context,
     properties: Vec<cl_mem_properties>,
@@ -234,7 +238,9 @@ pub fn create_buffer(
     host_ptr: *mut c_void,
 ) -> Result<cl_mem, cl_int> {
     let c = Handle::<Context>::get(context)?;
-    check_flags(flags)?;
+    // cl_intel_mem_force_host_memory: buffers only (not sub-buffers or images).
+    let force_host = flags & CL_MEM_FORCE_HOST_MEMORY_INTEL != 0;
+    check_flags(flags & !CL_MEM_FORCE_HOST_MEMORY_INTEL)?;
     let wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0;
     if wants_ptr == host_ptr.is_null() {
         return Err(CL_INVALID_HOST_PTR);
@@ -243,27 +249,57 @@ pub fn create_buffer(
     if size == 0 || size as u64 > device.obj.max_alloc() {
         return Err(CL_INVALID_BUFFER_SIZE);
     }
+    let use_host = flags & CL_MEM_USE_HOST_PTR != 0;
+    if force_host && use_host {
+        // The extension's errors: host_ptr and size multiples of the cache line.
+        if !(host_ptr as usize).is_multiple_of(CACHELINE) {
+            return Err(CL_INVALID_HOST_PTR);
+        }
+        if !size.is_multiple_of(CACHELINE) {
+            return Err(CL_INVALID_BUFFER_SIZE);
+        }
+    }
     flags = default_access(flags);
-    let buffer = if flags & CL_MEM_USE_HOST_PTR != 0 {
-        use_host_ptr(&device.obj.umd, host_ptr, size)?
+    let umd = &device.obj.umd;
+    let buffer = if use_host {
+        // The application's own pages, wrapped in place whatever their alignment.
+        let b = use_host_ptr(umd, host_ptr, size)?;
+        let text = format!(
+            "clCreateBuffer with host_ptr {host_ptr:p} and size {size}: the GPU uses this host \
+             memory in place, without a copy"
+        );
+        hint(&c.obj, CL_CONTEXT_DIAGNOSTICS_LEVEL_GOOD_INTEL, &text);
+        b
     } else {
-        let b = device
-            .obj
-            .umd
-            .create_buffer(size as u64)
-            .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
+        let b = if force_host {
+            // Host pages the GPU reaches in place (what a USM host allocation is).
+            umd.alloc_host_usm(size as u64, 0)
+        } else {
+            umd.create_buffer(size as u64)
+        }
+        .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
         if flags & CL_MEM_COPY_HOST_PTR != 0 {
             // SAFETY: the application passes `size` readable bytes at host_ptr.
             let src = unsafe { std::slice::from_raw_parts(host_ptr as *const u8, size) };
             b.write(0, src).map_err(|_| CL_OUT_OF_RESOURCES)?;
         }
+        let text = format!(
+            "clCreateBuffer allocates {size} bytes of {} memory for the buffer{}",
+            if b.is_host_memory() { "host" } else { "GPU" },
+            if flags & CL_MEM_COPY_HOST_PTR != 0 {
+                " and copies host_ptr's bytes into it"
+            } else {
+                ""
+            }
+        );
+        hint(&c.obj, CL_CONTEXT_DIAGNOSTICS_LEVEL_GOOD_INTEL, &text);
         b
     };
     if flags & CL_MEM_READ_ONLY != 0 {
         // Under the simulator's sanitizer a kernel write to it is a finding.
         buffer.declare_read_only();
     }
-    let host_ptr = if flags & CL_MEM_USE_HOST_PTR != 0 {
+    let host_ptr = if use_host {
         host_ptr
     } else {
         std::ptr::null_mut()

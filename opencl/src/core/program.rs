@@ -10,9 +10,9 @@ use opencl_sys::*;
 
 use crate::compiler::link::{ir_from_binary, Ir};
 use crate::compiler::spirv;
-use crate::core::build::{asks_arg_info, check_binary, compile, device_binary, Build};
+use crate::core::build::{asks_arg_info, check_binary, compile, device_binary, Build, Input};
 use crate::core::context::Context;
-use crate::core::device::{Device, SPIRV_VERSIONS};
+use crate::core::device::{Device, SPIRV_ACCEPTED};
 use crate::core::handle::{ClObject, Handle, Kind};
 use crate::core::link::{
     compile_object, executable, header_dir, link_device, link_options, valid_include_name,
@@ -56,14 +56,13 @@ impl Program {
         self.devices.iter().position(|x| Arc::ptr_eq(x, d))
     }
 
-    /// This program's IL `il` as the compiler takes it: a version the devices report, with the
-    /// specialization constant values set so far.
+    /// This program's IL `il` as the compiler takes it: a version it compiles
+    /// (`SPIRV_ACCEPTED`), with the specialization constant values set so far.
     pub fn il_for_compiler(&self, il: &[u8]) -> Result<Vec<u8>, String> {
         let (major, minor) = spirv::version(il).map_err(|e| e.to_string())?;
-        if !SPIRV_VERSIONS.contains(&(major, minor)) {
+        if !SPIRV_ACCEPTED.contains(&(major, minor)) {
             return Err(format!(
-                "the module is SPIR-V {major}.{minor}, a version the device does not take \
-                 (CL_DEVICE_IL_VERSION)"
+                "the module is SPIR-V {major}.{minor}; the compiler takes SPIR-V 1.0 to 1.4"
             ));
         }
         let values = self.spec_values.lock().unwrap_or_else(|e| e.into_inner());
@@ -217,16 +216,30 @@ pub fn build(
     for k in targets {
         prog.forget_data(k);
         let device = &prog.devices[k].obj;
+        // A SPIR binary stays the program's, built or not, for later builds and queries.
+        let spir = match prog.origin {
+            Origin::Binary => prog.builds()[k]
+                .ir
+                .clone()
+                .filter(|ir| ir.kind == CL_PROGRAM_BINARY_TYPE_INTERMEDIATE),
+            _ => None,
+        };
         let (ok, log, binary) = match &prog.origin {
-            Origin::Source(s) => compile(device, s.as_bytes(), false, options),
+            Origin::Source(s) => compile(device, s.as_bytes(), Input::OpenClC, options),
             Origin::Il(il) => match prog.il_for_compiler(il) {
-                Ok(il) => compile(device, &il, true, options),
+                Ok(il) => compile(device, &il, Input::SpirV, options),
                 Err(e) => (false, e, None),
             },
             Origin::Binary => {
                 let b = prog.builds()[k].clone();
                 match (b.binary, b.ir) {
                     (Some(b), _) => (true, String::new(), Some(b)),
+                    // A SPIR binary (cl_khr_spir) is compiled like SPIR-V; NEO does not insist
+                    // on `-x spir`, whose absence the extension leaves implementation-defined,
+                    // and neither does this runtime.
+                    (None, Some(ir)) if ir.kind == CL_PROGRAM_BINARY_TYPE_INTERMEDIATE => {
+                        compile(device, &ir.bytes, Input::Spir, options)
+                    }
                     // A compiled object or library given as a binary is linked alone into an
                     // executable.
                     (None, Some(ir)) => {
@@ -252,7 +265,7 @@ pub fn build(
                         binary: None,
                         kernels: Vec::new(),
                         arg_info: false,
-                        ir: None,
+                        ir: spir,
                     };
                     continue;
                 }
@@ -267,7 +280,7 @@ pub fn build(
             binary: if ok { binary } else { None },
             kernels,
             arg_info: asks_arg_info(options),
-            ir: None,
+            ir: spir,
         };
     }
     if failed {
@@ -373,7 +386,10 @@ pub fn link(
                 p.obj.device_index(d).and_then(|k| {
                     // Compiled or linked (SUCCESS), or given as a binary (NONE).
                     let b = &p.obj.builds()[k];
-                    b.ir.clone().filter(|_| b.status != CL_BUILD_ERROR)
+                    // A SPIR binary is not linked (only clBuildProgram takes it).
+                    b.ir.clone().filter(|ir| {
+                        b.status != CL_BUILD_ERROR && ir.kind != CL_PROGRAM_BINARY_TYPE_INTERMEDIATE
+                    })
                 })
             })
             .collect();

@@ -50,6 +50,8 @@ pub struct Queue {
     pub properties: cl_command_queue_properties,
     /// The property list given to clCreateCommandQueueWithProperties (CL_QUEUE_PROPERTIES_ARRAY).
     pub property_list: Vec<cl_queue_properties>,
+    /// Its command-queue family and index in it (cl_intel_command_queue_families).
+    pub family: (cl_uint, cl_uint),
     exec: Arc<Exec>,
 }
 
@@ -626,6 +628,7 @@ pub fn create_queue(
     props: cl_command_queue_properties,
     property_list: Vec<cl_queue_properties>,
     priority: umd::device::QueuePriority,
+    (family, index): (Option<u64>, Option<u64>),
 ) -> Result<cl_command_queue, cl_int> {
     let c = Handle::<Context>::get(context)?;
     let d = Handle::<Device>::get(device)?;
@@ -633,6 +636,7 @@ pub fn create_queue(
         return Err(CL_INVALID_DEVICE);
     }
     queue_props(&d.obj, props)?;
+    let family = crate::core::queue_family::place(&d.obj, family, index)?;
     let umd = d
         .obj
         .umd
@@ -661,6 +665,7 @@ pub fn create_queue(
         device: d,
         properties: props,
         property_list,
+        family,
         exec,
     })
     .0)

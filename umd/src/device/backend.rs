@@ -287,6 +287,18 @@ impl Backend {
         }
     }
 
+    /// The short name (as i915 and xe name engine classes: rcs, ccs) of the engine kernels are
+    /// submitted to: i915's render engine (`I915_EXEC_RENDER`), xe's render else compute.
+    pub fn kernel_engine_name(&self) -> &'static str {
+        match self {
+            Backend::I915(_) => "rcs",
+            Backend::Xe(x) if x.engine.engine_class == xe_uapi::DRM_XE_ENGINE_CLASS_COMPUTE => {
+                "ccs"
+            }
+            Backend::Xe(_) => "rcs",
+        }
+    }
+
     /// Whether blits can be submitted ([`Engine::Copy`]).
     pub fn has_copy_engine(&self) -> bool {
         match self {

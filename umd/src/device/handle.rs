@@ -97,6 +97,12 @@ impl Device {
         self.inner.backend().gpu_clock()
     }
 
+    /// The short name of the engine kernels run on ("rcs" or "ccs"), the one engine every
+    /// queue's kernels go to.
+    pub fn kernel_engine_name(&self) -> &'static str {
+        self.inner.backend().kernel_engine_name()
+    }
+
     /// A zero-filled buffer of `size` bytes.
     pub fn create_buffer(&self, size: u64) -> Result<Buffer> {
         self.inner.create_buffer(size)
