@@ -404,8 +404,8 @@ fn channel_order_and_type_values_are_cl_h_s() {
         seen += 1;
     }
     // OpenCL 3.0's minimum list for read-only and write-only images: R, RG and RGBA in the
-    // twelve types, BGRA in UNORM_INT8.
-    assert_eq!(seen, 37);
+    // twelve types, BGRA in UNORM_INT8; and cl_khr_depth_images' DEPTH in UNORM_INT16 and FLOAT.
+    assert_eq!(seen, 39);
 }
 
 const BUF_SRC: &str = r#"
