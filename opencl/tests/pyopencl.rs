@@ -174,12 +174,14 @@ fn pyopencl_images_and_samplers_on_each_simulated_device() {
 /// cl_khr_depth_images (`python/depth_images.py`): CL_DEPTH in UNORM_INT16 and FLOAT listed for
 /// 2D images and arrays only, image2d_depth_t and image2d_array_depth_t read (integer
 /// coordinates, nearest, linear and clamp-to-border samplers) and written, the queries, fills,
-/// against the specifications' rules, on every simulated device; and the same script through
-/// Intel's runtime (NEO), which lists the extension on all four, on skl, icllp and tgllp.
+/// against the specifications' rules, on every simulated device, from OpenCL C and as SPIR-V
+/// from ocloc; and the same script through Intel's runtime (NEO), which lists the extension on
+/// all four, on skl, icllp and tgllp.
 #[test]
 fn pyopencl_depth_images_on_each_simulated_device_and_under_neo() {
     let python = require!(Oracle::PyOpenCl);
     let icd = support::icd();
+    let ocloc = require!(Oracle::Ocloc);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/depth_images.py");
     let dir = tempfile::tempdir().unwrap();
     let neo = support::neo_icd(dir.path(), "depth images under NEO");
@@ -199,10 +201,19 @@ fn pyopencl_depth_images_on_each_simulated_device_and_under_neo() {
         // on a Tile4 surface, which the simulator's copy engine fails (I915_GEM_WAIT answers EIO
         // and NEO aborts), whatever the format: `images.py` under NEO stops at its 3D image.
         let neo = neo.as_deref().filter(|_| p != Platform::Dg2);
-        for (who, mut cmd) in support::ours_and_neo(&python, &icd, neo, p) {
+        let mut runs = support::ours_and_neo(&python, &icd, neo, p);
+        for (_, cmd) in &mut runs {
+            cmd.arg(script);
+        }
+        // The kernels as SPIR-V from ocloc, through this ICD.
+        let dev = format!("sim:{}", p.name());
+        let mut spirv = support::command(&python, &icd, &dev);
+        spirv.arg(script).arg(&ocloc);
+        runs.push((format!("{dev}, SPIR-V"), spirv));
+        for (who, mut cmd) in runs {
             let is_neo = who.starts_with("NEO");
             // The script exits 1 after any FAIL; under NEO only the listed ones may be there.
-            let run = cmd.arg(script).output().expect("run python");
+            let run = cmd.output().expect("run python");
             let out = String::from_utf8_lossy(&run.stdout).into_owned();
             let fails = out.lines().any(|l| l.starts_with("FAIL"));
             assert!(
@@ -236,6 +247,11 @@ fn pyopencl_depth_images_on_each_simulated_device_and_under_neo() {
                     assert!(out.contains(&line), "{who}: no {line:?}:\n{out}");
                 }
             }
+            assert_eq!(
+                out.contains("ok   kernels built from SPIR-V"),
+                who.ends_with("SPIR-V"),
+                "{who}:\n{out}"
+            );
         }
     }
 }

@@ -14,7 +14,13 @@ OpenCL C specifications' text:
   clGetImageInfo's CL_IMAGE_ELEMENT_SIZE is 4 (FLOAT) or 2 (UNORM_INT16);
 - clEnqueueFillImage's colour is one float for a CL_DEPTH image, converted as write_imagef
   converts.
-Prints one line per check; exits non-zero when any fails."""
+Given an argument (the path of ocloc), the kernels are compiled to SPIR-V by ocloc and given to
+the device as IL. Prints one line per check; exits non-zero when any fails."""
+
+import os
+import subprocess
+import sys
+import tempfile
 
 import numpy as np
 import pyopencl as cl
@@ -74,6 +80,21 @@ TYPES = [
 ]
 
 
+def spirv(ocloc, source):
+    """`source` compiled to SPIR-V by ocloc with the depth image types
+    (cl_khr_depth_images) declared."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "k.cl")
+        with open(path, "w") as f:
+            f.write(source)
+        subprocess.run([ocloc, "compile", "-q", "-file", path, "-device", "tgllp", "-spv_only",
+                        "-output", "k", "-output_no_suffix", "-out_dir", d,
+                        "-internal_options", "-cl-ext=-all,+cl_khr_depth_images"],
+                       check=True, stdout=subprocess.DEVNULL)
+        with open(os.path.join(d, "k.spv"), "rb") as f:
+            return f.read()
+
+
 def to_texel(values, dtype):
     """write_imagef's conversion: the float itself, or convert_ushort_sat_rte(f * 65535.0f)."""
     if dtype == np.float32:
@@ -112,7 +133,10 @@ def main():
             got = {f.channel_order for f in cl.get_supported_image_formats(ctx, flags, it)}
             check(CL_DEPTH not in got, f"no CL_DEPTH format for type {it:#x} flags {flags}")
 
-    prg = cl.Program(ctx, SOURCE).build()
+    ocloc = sys.argv[1] if len(sys.argv) > 1 else None
+    prg = cl.Program(ctx, spirv(ocloc, SOURCE) if ocloc else SOURCE).build()
+    if ocloc:
+        print("ok   kernels built from SPIR-V")
     rng = np.random.default_rng(35)
     w, h, layers = 19, 7, 3
 
