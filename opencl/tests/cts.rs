@@ -779,6 +779,24 @@ fn kernel_image_methods_every_format_tgllp() {
     );
 }
 
+/// cl_khr_depth_images in the image suites: 2D images and 2D arrays of the CL_DEPTH formats
+/// (UNORM_INT16 and FLOAT) read without a sampler through image2d_depth_t and
+/// image2d_array_depth_t, queried in kernels, filled, copied, and read and written from the
+/// host. Seconds, all five.
+#[test]
+fn depth_images_tgllp() {
+    let args = ["2D", "2Darray", "small_images", "CL_DEPTH"];
+    for suite in [
+        "test_samplerless_reads",
+        "test_kernel_image_methods",
+        "test_cl_fill_images",
+        "test_cl_copy_images",
+        "test_cl_read_write_images",
+    ] {
+        run_suite(suite, &args, "sim:tgllp", &["2D", "2Darray"]);
+    }
+}
+
 /// `test_cl_get_info` over every image type, each created with every host-pointer flag
 /// (CL_MEM_USE_HOST_PTR included) and queried; small images of the CL_UNSIGNED_INT8 formats
 /// (its harness takes a channel type, not an order). A second or two.

@@ -36,6 +36,9 @@ pub enum ChannelOrder {
     Rg = 0x10B2,
     Rgba = 0x10B5,
     Bgra = 0x10B6,
+    /// One depth channel (cl_khr_depth_images): kernels see it through `image2d_depth_t` and
+    /// `image2d_array_depth_t` as a float; 2D images and 2D arrays only.
+    Depth = 0x10BD,
 }
 
 /// OpenCL image channel data types umd images have, with their `cl_channel_type` values (cl.h).
@@ -82,8 +85,10 @@ const fn row(
 /// for it (GL's naming: no suffix UNORM, `_snorm`, `i`/`ui` integers, `f` float) and the
 /// hardware surface format it is (numbers and sizes: batchbuffer's SURFACE_FORMAT table). The
 /// OpenCL 3.0 minimum list for read-only and write-only images (R, RG, RGBA in every type
-/// above, BGRA UNORM_INT8) is all of it.
-const FORMATS: [Row; 37] = {
+/// above, BGRA UNORM_INT8) is all of it, with the two depth formats of OpenCL 2.0's list
+/// (cl_khr_depth_images: DEPTH in UNORM_INT16 and FLOAT), which are one-channel surfaces like
+/// R16 and R32F: the sampler returns the depth in R, which is all IGC takes from a depth read.
+const FORMATS: [Row; 39] = {
     use ChannelOrder::*;
     use ChannelType::*;
     [
@@ -124,6 +129,8 @@ const FORMATS: [Row; 37] = {
         row(Rgba, HalfFloat, "rgba16f", sf::R16G16B16A16_FLOAT),
         row(Rgba, Float, "rgba32f", sf::R32G32B32A32_FLOAT),
         row(Bgra, UnormInt8, "bgra8", sf::B8G8R8A8_UNORM),
+        row(Depth, UnormInt16, "depth16", sf::R16_UNORM),
+        row(Depth, Float, "depth32f", sf::R32_FLOAT),
     ]
 };
 
@@ -190,6 +197,12 @@ impl ImageFormat {
 
     pub fn data_type(self) -> ChannelType {
         self.row().data_type
+    }
+
+    /// Whether images of type `ty` may have this format: depth formats are for 2D images and
+    /// 2D arrays only (OpenCL C has no other depth image type).
+    pub fn allows(self, ty: ImageType) -> bool {
+        self.order() != ChannelOrder::Depth || matches!(ty, ImageType::D2 | ImageType::D2Array)
     }
 
     /// The hardware surface format.
@@ -279,8 +292,16 @@ impl ImageDesc {
         }
     }
 
-    fn check(&self) -> Result<()> {
+    /// The description in range, and `format` one images of its type may have.
+    fn check(&self, format: ImageFormat) -> Result<()> {
         let t = self.ty;
+        if !format.allows(t) {
+            return Err(Error::Argument(format!(
+                "a {t:?} image cannot have the {} format (depth formats are for 2D images and \
+                 2D arrays)",
+                format.desc().name
+            )));
+        }
         let max_width = if t == ImageType::D1Buffer {
             MAX_BUFFER_ELEMENTS
         } else {
@@ -345,7 +366,7 @@ impl Inner {
         desc: &ImageDesc,
         format: ImageFormat,
     ) -> Result<Image> {
-        desc.check()?;
+        desc.check(format)?;
         let row = desc.width * format.desc().bytes_per_element;
         let pitch = row.next_multiple_of(PITCH_ALIGN);
         let slice_pitch = if desc.ty.dims() == 1 {
@@ -384,7 +405,7 @@ impl Image {
         pitch: u32,
         block_io: bool,
     ) -> Result<Image> {
-        ImageDesc::d2(width, height).check()?;
+        ImageDesc::d2(width, height).check(format)?;
         let row = width * format.desc().bytes_per_element;
         if pitch < row || pitch as u64 * height as u64 > buffer.size() {
             return Err(Error::OutOfRange(format!(
@@ -442,7 +463,7 @@ impl Image {
             depth: 1,
             array_size: 1,
         };
-        desc.check()?;
+        desc.check(format)?;
         let bpe = format.desc().bytes_per_element;
         let bytes = u64::from(width) * u64::from(bpe);
         if offset
@@ -496,7 +517,7 @@ impl Image {
         pitch: u32,
         slice_pitch: u64,
     ) -> Result<Image> {
-        desc.check()?;
+        desc.check(format)?;
         let bpe = format.desc().bytes_per_element;
         let row = desc.width * bpe;
         let rows = if desc.ty.dims() == 1 { 1 } else { desc.height };

@@ -4,7 +4,7 @@
 use std::ffi::c_void;
 
 use opencl_sys::*;
-use umd::image::{ImageFormat, ImageType};
+use umd::image::{ChannelOrder, ImageFormat, ImageType};
 
 use crate::api::enqueue::enqueue;
 use crate::api::entry::entry;
@@ -275,8 +275,18 @@ entry! {
     ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
         // SAFETY: the application's origin and region.
         let area = unsafe { (info::triple(origin), info::triple(region)) };
-        // SAFETY: the application's four-component colour (16 bytes), if given.
-        let color = (!fill_color.is_null()).then(|| unsafe { *fill_color.cast::<[u8; 16]>() });
+        // The colour is one float for a CL_DEPTH image (OpenCL 3.0, clEnqueueFillImage), four
+        // components (16 bytes) otherwise.
+        let depth = Handle::<Mem>::get(image).is_ok_and(|m| {
+            m.obj.image.as_ref().is_some_and(|i| i.image.format.order() == ChannelOrder::Depth)
+        });
+        let color = (!fill_color.is_null()).then(|| {
+            let mut c = [0u8; 16];
+            let n = if depth { 4 } else { 16 };
+            // SAFETY: the application's colour: `n` readable bytes.
+            c[..n].copy_from_slice(unsafe { std::slice::from_raw_parts(fill_color.cast(), n) });
+            c
+        });
         fill_image(command_queue, image, color, area)
     }
 }
@@ -318,6 +328,11 @@ fn checked(
     let element = f.desc().bytes_per_element as usize;
     // SAFETY: the application's description (or NULL).
     let c = check_desc(unsafe { desc.as_ref() }, element, !host_ptr.is_null())?;
+    // Depth formats are 2D and 2D-array formats only (clGetSupportedImageFormats lists them
+    // for those types alone).
+    if !f.allows(c.desc.ty) {
+        return Err(CL_IMAGE_FORMAT_NOT_SUPPORTED);
+    }
     if c.object_type == CL_MEM_OBJECT_IMAGE1D_BUFFER {
         // Its memory is the buffer's: no host pointer, no host-memory flags.
         if !host_ptr.is_null() {

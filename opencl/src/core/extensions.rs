@@ -118,6 +118,10 @@ pub const EXTENSIONS: &[Extension] = &[
     ext("cl_khr_subgroups", Needs::ForwardProgress),
     ext("cl_khr_3d_image_writes", Needs::Image3dWrites),
     ext("cl_khr_image2d_from_buffer", Needs::Images),
+    // CL_DEPTH images in UNORM_INT16 and FLOAT (umd's R16_UNORM and R32_FLOAT surfaces), 2D and
+    // 2D arrays, read and written by kernels as image2d_depth_t / image2d_array_depth_t
+    // (`tests/python/depth_images.py`, also run through NEO, which lists it on all four).
+    ext("cl_khr_depth_images", Needs::Images),
     ext("cl_khr_fp64", Needs::Fp64),
     // Device and driver UUIDs (`core::device_uuid`); the device's from the PCI ids its kernel
     // driver reports, laid out as NEO lays it out.

@@ -88,7 +88,15 @@ fn format_is_valid(order: cl_channel_order, ty: cl_channel_type) -> bool {
 
 /// Whether images of `image_type` are provided (a row of `TYPES`).
 pub fn provides(image_type: cl_mem_object_type) -> bool {
-    TYPES.iter().any(|(t, _)| *t == image_type)
+    kind_of(image_type).is_some()
+}
+
+/// The umd kind of a provided `image_type`.
+pub fn kind_of(image_type: cl_mem_object_type) -> Option<ImageType> {
+    TYPES
+        .iter()
+        .find(|(t, _)| *t == image_type)
+        .map(|&(_, k)| k)
 }
 
 /// The umd format of `format`, or the specification's error.
@@ -140,11 +148,7 @@ pub fn check_desc(
             buffer: d.buffer,
         });
     }
-    let ty = TYPES
-        .iter()
-        .find(|(t, _)| *t == d.image_type)
-        .map(|&(_, k)| k)
-        .ok_or(CL_INVALID_IMAGE_DESCRIPTOR)?;
+    let ty = kind_of(d.image_type).ok_or(CL_INVALID_IMAGE_DESCRIPTOR)?;
     if d.num_mip_levels != 0 || d.num_samples != 0 {
         return Err(CL_INVALID_IMAGE_DESCRIPTOR);
     }
@@ -379,7 +383,7 @@ pub fn fill_texel(format: ImageFormat, color: [u8; 16]) -> Vec<u8> {
         (x * scale).round_ties_even() as i32
     };
     let channels: &[usize] = match format.order() {
-        O::R => &[0],
+        O::R | O::Depth => &[0],
         O::Rg => &[0, 1],
         O::Rgba => &[0, 1, 2, 3],
         O::Bgra => &[2, 1, 0, 3],

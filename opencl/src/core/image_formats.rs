@@ -21,7 +21,8 @@ const IMAGE_TYPES: [cl_mem_object_type; 6] = [
 /// take. Empty without an image-capable device, for an image type `image::provides` refuses, for kernel read-and-write access unless read-write images are reported, and for
 /// kernel writes to 3D images unless 3D image writes are. Otherwise every format of umd's table
 /// (OpenCL 3.0's minimum list for read-only, write-only and read-write images), each readable
-/// and writable by kernels.
+/// and writable by kernels, the depth formats (cl_khr_depth_images) for 2D images and 2D arrays
+/// alone.
 pub fn supported(
     flags: cl_mem_flags,
     image_type: cl_mem_object_type,
@@ -35,15 +36,16 @@ pub fn supported(
     }
     // No access flag means CL_MEM_READ_WRITE.
     let writes = flags & CL_MEM_READ_ONLY == 0;
-    let provided = crate::core::image::provides(image_type);
+    let kind = crate::core::image::kind_of(image_type);
     if !image_support
-        || !provided
+        || kind.is_none()
         || (kernel_rw && !READ_WRITE_IMAGES)
         || (writes && image_type == CL_MEM_OBJECT_IMAGE3D && !IMAGE_3D_WRITES)
     {
         return Ok(Vec::new());
     }
     Ok(umd::image::ImageFormat::all()
+        .filter(|f| kind.is_some_and(|k| f.allows(k)))
         .map(|f| cl_image_format {
             image_channel_order: f.order() as cl_channel_order,
             image_channel_data_type: f.data_type() as cl_channel_type,
