@@ -28,6 +28,7 @@ pub mod memory;
 pub mod platform;
 pub mod program;
 pub mod queue;
+pub mod reason;
 pub mod sampler;
 pub mod timer;
 pub mod transfer;
