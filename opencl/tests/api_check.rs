@@ -14,7 +14,16 @@ use oracles::{require, Oracle};
 use serde_json::Value;
 
 /// (case, function, error, kernel the call names, calls made, words of the cause).
-const CASES: &[(&str, &str, &str, Option<&str>, u64, &str)] = &[
+type Case = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+    u64,
+    &'static str,
+);
+
+const CASES: &[Case] = &[
     (
         "unset_arg",
         "clEnqueueNDRangeKernel",

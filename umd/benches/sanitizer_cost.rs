@@ -129,7 +129,9 @@ fn bench(c: &mut Criterion) {
     );
     for case in ["saxpy", "group_sum", "branchy"] {
         let mut g = c.benchmark_group(format!("sanitizer_cost/{case}"));
+        // Flat: every sample the same number of dispatches (a sanitized one takes up to a second).
         g.sample_size(10)
+            .sampling_mode(criterion::SamplingMode::Flat)
             .warm_up_time(Duration::from_millis(500))
             .measurement_time(Duration::from_secs(3));
         for &setting in SETTINGS {

@@ -12,7 +12,7 @@
 use std::any::Any;
 use std::cell::Cell;
 use std::collections::BTreeMap;
-use std::ffi::{c_char, c_void, CStr};
+use std::ffi::{c_char, CStr};
 use std::fmt::{Debug, Write as _};
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -82,7 +82,6 @@ pub fn begin(function: &'static str, args: &[Arg<'_>]) -> Option<Call> {
             outer: None,
         });
     }
-    reason::clear();
     let mut arguments = String::new();
     let mut kernel = None;
     for (i, (name, value, any)) in args.iter().enumerate() {
@@ -94,18 +93,19 @@ pub fn begin(function: &'static str, args: &[Arg<'_>]) -> Option<Call> {
             kernel = kernel_named(name, *any);
         }
     }
+    // After the lookups above, which note why a handle is no kernel.
+    reason::clear();
     Some(Call {
         function,
         outer: Some((arguments, kernel)),
     })
 }
 
-/// The kernel an argument names: a live `cl_kernel`'s name, or clCreateKernel's `kernel_name`.
+/// The kernel an argument names: a live kernel's name (handles are all `*mut c_void`: the
+/// registry says which one is a kernel), or clCreateKernel's `kernel_name`.
 fn kernel_named(name: &str, value: &dyn Any) -> Option<String> {
     if let Some(k) = value.downcast_ref::<cl_kernel>() {
-        return Handle::<Kernel>::get(*k as *mut c_void)
-            .ok()
-            .map(|k| k.obj.name.clone());
+        return Handle::<Kernel>::get(*k).ok().map(|k| k.obj.name.clone());
     }
     let s = value.downcast_ref::<*const c_char>()?;
     if name != "kernel_name" || s.is_null() {
