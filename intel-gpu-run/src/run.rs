@@ -50,8 +50,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub json: bool,
     /// Run the kernel under the simulator's sanitizer with these checks (comma-separated:
-    /// memcheck, initcheck, racecheck, synccheck, alignment, or all), as `INTEL_GPU_SANITIZE`
-    /// does; findings go to stderr (and, with `INTEL_GPU_SANITIZE_LOG=<file>`, to that file as
+    /// memcheck, initcheck, racecheck, synccheck, alignment, api, or all), as
+    /// `INTEL_GPU_SANITIZE` does (`api` checks OpenCL calls: nothing here); findings go to stderr (and, with `INTEL_GPU_SANITIZE_LOG=<file>`, to that file as
     /// JSON lines).
     #[arg(long, value_name = "CHECKS")]
     pub sanitize: Option<String>,
@@ -266,6 +266,14 @@ pub fn run(a: RunArgs) -> Result<(), String> {
     };
     let range = NdRange::new(&global, local.as_deref(), kernel.simd, required)
         .map_err(|e| e.to_string())?;
+    // `api` (the OpenCL ICD's check) is accepted, and says it has nothing to check here.
+    let listed = a
+        .sanitize
+        .clone()
+        .or_else(|| std::env::var("INTEL_GPU_SANITIZE").ok());
+    if let Some(note) = listed.as_deref().and_then(umd::device::sanitize_api_note) {
+        eprintln!("intel-gpu-run: sanitizer: {note}");
+    }
     let device = match &a.sanitize {
         Some(checks) => open_sanitized(&spec, &a.kmd, kernel.platform(), checks)?,
         None => Device::open(&spec, kmd_choice(&a.kmd), Some(kernel.platform()))

@@ -412,3 +412,34 @@ fn gpu_hang_is_a_one_line_error_naming_the_instruction() {
         "{e}"
     );
 }
+
+/// `api` (the OpenCL ICD's check of calls) is accepted, alone and in `all`, and said to apply
+/// to OpenCL programs; the kernel runs as without it.
+#[test]
+fn sanitize_accepts_api_and_says_it_applies_to_opencl_programs() {
+    for checks in ["api", "all"] {
+        let o = cli(&[
+            "run",
+            &example("fill.tgllp.bin"),
+            "--device",
+            "sim:tgllp",
+            "--global",
+            "64",
+            "--arg",
+            "buf:256",
+            "--arg",
+            "u32:3",
+            "--sanitize",
+            checks,
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{checks}: {err}");
+        assert!(
+            err.contains("the `api` check applies to OpenCL programs"),
+            "{checks}: {err}"
+        );
+        assert!(!err.contains("sanitizer memcheck"), "{checks}: {err}");
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.contains("[0x0, 0x3, 0x6, 0x9"), "{checks}: {text}");
+    }
+}

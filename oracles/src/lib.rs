@@ -65,6 +65,9 @@ pub enum Oracle {
     /// apt-get and dpkg-deb, run as root: a test builds the Debian package, installs it on this
     /// machine and removes it again. The path found is apt-get's.
     PackageInstall,
+    /// Oclgrind (Debian `oclgrind`), the OpenCL device simulator whose `--check-api` the
+    /// sanitizer's `api` check is compared with.
+    Oclgrind,
 }
 
 impl Oracle {
@@ -97,6 +100,7 @@ impl Oracle {
             Oracle::OpenCv => "/usr/bin/python3 with cv2 (Debian package python3-opencv)",
             Oracle::ClBlast => "gcc with clblast_c.h and libclblast.so (Debian package libclblast-dev)",
             Oracle::PackageInstall => "apt-get and dpkg-deb, as root (to install a built package)",
+            Oracle::Oclgrind => "oclgrind (Debian package oclgrind)",
             Oracle::OpenVino => {
                 ".venv-apps/bin/python with openvino, onnx and numpy (made by scripts/setup-apps)"
             }
@@ -119,6 +123,7 @@ impl Oracle {
             }
             Oracle::Clinfo => find_program("clinfo", &["/usr/bin/clinfo"]),
             Oracle::Hashcat => find_program("hashcat", &["/usr/bin/hashcat"]),
+            Oracle::Oclgrind => find_program("oclgrind", &["/usr/bin/oclgrind"]),
             Oracle::OpenCv => python_with("import cv2"),
             Oracle::ClBlast => Oracle::OpenClC
                 .locate()

@@ -156,6 +156,13 @@ fn new_gpu(shim: &Shim) -> Result<SimGpu, Errno> {
             Errno::EINVAL
         }
     })?;
+    // `api` is the OpenCL ICD's check; the program under the shim uses its own runtime.
+    if sim::sanitize::Settings::from_env().is_ok_and(|s| s.checks.has(sim::sanitize::Check::Api)) {
+        eprintln!(
+            "sim-shim: INTEL_GPU_SANITIZE: {}",
+            sim::sanitize::API_ELSEWHERE
+        );
+    }
     // The shim shows the GPU's sysfs tree. The simulator makes a tree on first use, and
     // making it calls the shim's own hooks (open, close), which take the table's lock: make
     // it here, before any caller holds that lock.

@@ -29,6 +29,12 @@ pub const ENV_CHECKS: &str = "INTEL_GPU_SANITIZE";
 /// The environment variable naming the file findings are appended to as JSON lines.
 pub const ENV_LOG: &str = "INTEL_GPU_SANITIZE_LOG";
 
+/// What a program that runs kernels without OpenCL calls (`sim-shim`'s own side,
+/// `intel-gpu-run`) says when `api` is among the checks: it accepts it, and it has nothing to
+/// check there.
+pub const API_ELSEWHERE: &str = "the `api` check applies to OpenCL programs: this project's \
+     OpenCL ICD reports each of their calls that returns an error; here it checks nothing";
+
 /// Which checks run and where findings go besides stderr.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Settings {
@@ -82,8 +88,10 @@ pub struct Sanitizer {
 }
 
 impl Sanitizer {
-    /// A sanitizer running `settings`' checks; None when they are empty.
-    pub fn new(settings: Settings) -> Option<Arc<Sanitizer>> {
+    /// A sanitizer running `settings`' checks of kernels; None when there are none (`api`
+    /// alone is the OpenCL ICD's check of its calls: the GPU runs as without a sanitizer).
+    pub fn new(mut settings: Settings) -> Option<Arc<Sanitizer>> {
+        settings.checks = settings.checks.on_gpu();
         (!settings.checks.is_empty()).then(|| {
             Arc::new(Sanitizer {
                 settings,
@@ -235,6 +243,7 @@ impl Sanitizer {
             per_thread: info.as_ref().map_or(Vec::new(), |i| i.per_thread.clone()),
             written,
             races: GlobalCells::default(),
+            entry: info.as_ref().map_or(0, |i| i.entry),
         };
         let name = info.map_or_else(
             || (format!("at {kernel:#x}"), 0),

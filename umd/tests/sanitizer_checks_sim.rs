@@ -270,6 +270,12 @@ fn seeded_bugs_are_caught_and_twins_are_clean_on_every_platform() {
                 !faulty.is_empty(),
                 "{p} {bug}: no send of the faulty access"
             );
+            // The sends to the same memory (racecheck's earlier access is one of them).
+            let same_memory: Vec<u32> = sends(&tools, &bin, &bug, p)
+                .into_iter()
+                .filter(|(_, t)| target(t) == c.access.0)
+                .map(|(o, _)| o)
+                .collect();
             assert!(!got.findings.is_empty(), "{p} {bug}: not caught");
             for f in &got.findings {
                 let what = format!("{p} {bug}: {f}");
@@ -282,6 +288,19 @@ fn seeded_bugs_are_caught_and_twins_are_clean_on_every_platform() {
                     "{what}"
                 );
                 assert!(f["count"].as_u64().unwrap() >= 1, "{what}");
+                if c.check == "racecheck" {
+                    // The earlier access the sentence names, at its offset in the binary too.
+                    let sentence = f["what"].as_str().unwrap();
+                    let earlier = sentence
+                        .split(" at offset 0x")
+                        .nth(1)
+                        .and_then(|s| s.split(|ch: char| !ch.is_ascii_hexdigit()).next())
+                        .and_then(|h| u32::from_str_radix(h, 16).ok());
+                    assert!(
+                        earlier.is_some_and(|o| same_memory.contains(&o)),
+                        "{what}: the earlier access is not one of {same_memory:x?}"
+                    );
+                }
                 // Named: one of the two work-groups, a sub-group of it, some lanes.
                 assert!(f["group"][0].as_u64().unwrap() < 2, "{what}");
                 assert!(f["sub_group"].as_u64().unwrap() < 8, "{what}");

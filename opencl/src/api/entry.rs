@@ -23,10 +23,17 @@ use std::ffi::c_void;
 
 use opencl_sys::{cl_int, CL_OUT_OF_HOST_MEMORY, CL_SUCCESS};
 
-/// What an entry point returns: its value after a panic, and how the trace shows it.
+use crate::api::misuse;
+
+/// What an entry point returns: its value after a panic, how the trace shows it, and its
+/// status (the sanitizer's `api` check reports the errors).
 pub trait Outcome {
     fn on_panic() -> Self;
     fn describe(&self) -> String;
+    /// The status, for an entry point that returns one.
+    fn status(&self) -> Option<cl_int> {
+        None
+    }
 }
 
 impl Outcome for cl_int {
@@ -35,6 +42,9 @@ impl Outcome for cl_int {
     }
     fn describe(&self) -> String {
         code(*self)
+    }
+    fn status(&self) -> Option<cl_int> {
+        Some(*self)
     }
 }
 
@@ -73,10 +83,14 @@ pub fn guarded_handle<T>(body: impl FnOnce() -> Result<T, cl_int>) -> Result<T, 
         .unwrap_or(Err(CL_OUT_OF_HOST_MEMORY))
 }
 
-/// Traces an entry point's result (inside its span, which carries the name and arguments).
-pub fn traced<R: Outcome>(result: R) -> R {
+/// Traces an entry point's result (inside its span, which carries the name and arguments)
+/// and ends its `api` check `call`.
+pub fn traced<R: Outcome>(result: R, call: Option<misuse::Call>) -> R {
     if crate::api::trace::tracing_works() {
         tracing::debug!(result = %result.describe());
+    }
+    if let Some(c) = call {
+        c.end(result.status());
     }
     result
 }
@@ -88,6 +102,7 @@ pub fn traced<R: Outcome>(result: R) -> R {
 pub unsafe fn handle_or_null<T>(
     result: Result<*mut T, cl_int>,
     errcode_ret: *mut cl_int,
+    call: Option<misuse::Call>,
 ) -> *mut T {
     let (value, status) = match result {
         Ok(h) => (h, CL_SUCCESS),
@@ -95,6 +110,9 @@ pub unsafe fn handle_or_null<T>(
     };
     if crate::api::trace::tracing_works() {
         tracing::debug!(result = %code(status), handle = ?value as *mut c_void);
+    }
+    if let Some(c) = call {
+        c.end(Some(status));
     }
     if !errcode_ret.is_null() {
         // SAFETY: the caller's pointer.
@@ -105,6 +123,18 @@ pub unsafe fn handle_or_null<T>(
 
 /// Writes an exported entry point; see the module documentation.
 macro_rules! entry {
+    // The sanitizer's `api` check of this call (`api::misuse`): off, one load and a branch.
+    (@check $name:ident($($arg:ident),*)) => {{
+        $crate::api::misuse::install();
+        if $crate::core::reason::enabled() {
+            $crate::api::misuse::begin(
+                stringify!($name),
+                &[$((stringify!($arg), &$arg as &dyn std::fmt::Debug, &$arg as &dyn std::any::Any)),*],
+            )
+        } else {
+            None
+        }
+    }};
     // An entry point ending in three arguments and an answer every entry point of a kind shares:
     // `$finish(body, the three)` gives the status.
     (@ending $finish:path, [$a:ident: $ta:ty, $b:ident: $tb:ty, $c:ident: $tc:ty], $(#[$m:meta])* fn $name:ident($($arg:ident: $ty:ty),*) $body:block) => {
@@ -133,9 +163,10 @@ macro_rules! entry {
             $crate::api::trace::install();
             let span = $crate::api::trace::span(|| tracing::debug_span!(stringify!($name), $($arg = ?$arg),*));
             let _entered = span.enter();
+            let call = $crate::api::entry::entry!(@check $name($($arg),*));
             let result = $crate::api::entry::guarded_handle(|| $body);
             // SAFETY: the application's errcode pointer (or NULL).
-            unsafe { $crate::api::entry::handle_or_null(result, $err) }
+            unsafe { $crate::api::entry::handle_or_null(result, $err, call) }
         }
     };
     ($(#[$m:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
@@ -145,7 +176,8 @@ macro_rules! entry {
             $crate::api::trace::install();
             let span = $crate::api::trace::span(|| tracing::debug_span!(stringify!($name), $($arg = ?$arg),*));
             let _entered = span.enter();
-            $crate::api::entry::traced($crate::api::entry::guarded(|| -> $ret { $body }))
+            let call = $crate::api::entry::entry!(@check $name($($arg),*));
+            $crate::api::entry::traced($crate::api::entry::guarded(|| -> $ret { $body }), call)
         }
     };
 }

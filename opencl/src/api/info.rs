@@ -9,6 +9,7 @@ use opencl_sys::{cl_int, cl_uint, CL_INVALID_VALUE, CL_OUT_OF_HOST_MEMORY, CL_SU
 use crate::core::destructors::{Destructor, Destructors};
 use crate::core::handle::{ClObject, Handle};
 use crate::core::info::Info;
+use crate::core::reason::why;
 
 /// Writes `value` for a clGet*Info call: CL_INVALID_VALUE when `param_value` is given and
 /// `size` is too small.
@@ -24,7 +25,12 @@ pub unsafe fn write(
     let bytes = value.bytes();
     if !param_value.is_null() {
         if size < bytes.len() {
-            return CL_INVALID_VALUE;
+            return why(CL_INVALID_VALUE, || {
+                format!(
+                    "param_value_size {size} is smaller than the answer's {} bytes",
+                    bytes.len()
+                )
+            });
         }
         // SAFETY: the caller gives `size >= bytes.len()` writable bytes at param_value.
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), param_value.cast(), bytes.len()) };
@@ -86,7 +92,9 @@ pub fn status(f: impl FnOnce() -> Result<(), cl_int>) -> cl_int {
 pub unsafe fn slice<'a, T>(p: *const T, n: usize) -> Result<&'a [T], cl_int> {
     match (p.is_null(), n) {
         (_, 0) => Ok(&[]),
-        (true, _) => Err(CL_INVALID_VALUE),
+        (true, _) => Err(why(CL_INVALID_VALUE, || {
+            format!("a list of {n} element(s) is given as a NULL pointer")
+        })),
         // SAFETY: the caller's array of n elements.
         (false, n) => Ok(unsafe { std::slice::from_raw_parts(p, n) }),
     }

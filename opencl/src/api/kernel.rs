@@ -17,13 +17,14 @@ use crate::core::kernel::{create, value_size_ok, Arg, Kernel};
 use crate::core::memory::Mem;
 use crate::core::program::Program;
 use crate::core::queue::{Command, KernelRun, Queue, Work};
+use crate::core::reason::why;
 use crate::core::sampler::Sampler;
 
 entry! {
     fn clCreateKernel(program: cl_program, kernel_name: *const c_char) -> cl_kernel, errcode_ret {
         let p = Handle::<Program>::get(program)?;
         if kernel_name.is_null() {
-            return Err(CL_INVALID_VALUE);
+            return Err(why(CL_INVALID_VALUE, || "kernel_name is NULL".into()));
         }
         // SAFETY: a NUL-terminated name.
         let name = unsafe { CStr::from_ptr(kernel_name) }
@@ -111,10 +112,14 @@ entry! {
             // A sampler's or image's handle (cl_sampler and cl_mem are both pointers).
             let handle_arg = || {
                 if arg_size != std::mem::size_of::<*mut c_void>() {
-                    return Err(CL_INVALID_ARG_SIZE);
+                    return Err(why(CL_INVALID_ARG_SIZE, || {
+                        format!("argument {arg_index} takes a handle (8 bytes); arg_size is {arg_size}")
+                    }));
                 }
                 if arg_value.is_null() {
-                    return Err(CL_INVALID_ARG_VALUE);
+                    return Err(why(CL_INVALID_ARG_VALUE, || {
+                        format!("argument {arg_index} takes a handle; arg_value is NULL")
+                    }));
                 }
                 // SAFETY: arg_value points at a handle (arg_size checked).
                 Ok(unsafe { *(arg_value as *const *mut c_void) })
@@ -122,7 +127,9 @@ entry! {
             let arg = match slot {
                 ArgSlot::Buffer => {
                     if arg_size != std::mem::size_of::<cl_mem>() {
-                        return Err(CL_INVALID_ARG_SIZE);
+                        return Err(why(CL_INVALID_ARG_SIZE, || {
+                            format!("argument {arg_index} is a buffer: arg_size must be sizeof(cl_mem) = 8, not {arg_size}")
+                        }));
                     }
                     // A NULL arg_value, or one pointing at a NULL cl_mem, gives the kernel a
                     // NULL pointer (the specification's rule for buffer arguments).
@@ -136,20 +143,32 @@ entry! {
                         Arg::NullMem
                     } else {
                         let m = Handle::<Mem>::get(m)?;
-                        if m.obj.image.is_some()
-                            || !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context)
-                        {
-                            return Err(CL_INVALID_MEM_OBJECT);
+                        if m.obj.image.is_some() {
+                            return Err(why(CL_INVALID_MEM_OBJECT, || {
+                                format!("argument {arg_index} is a buffer; the cl_mem given is an image")
+                            }));
+                        }
+                        if !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context) {
+                            return Err(why(CL_INVALID_MEM_OBJECT, || {
+                                format!("argument {arg_index}'s buffer belongs to another context than the kernel's program")
+                            }));
                         }
                         Arg::Mem(Arc::downgrade(&m))
                     }
                 }
                 ArgSlot::Local => {
                     if !arg_value.is_null() {
-                        return Err(CL_INVALID_ARG_VALUE);
+                        return Err(why(CL_INVALID_ARG_VALUE, || {
+                            format!("argument {arg_index} is a local pointer: arg_value must be NULL")
+                        }));
                     }
                     if arg_size == 0 || arg_size as u64 > crate::core::device::LOCAL_MEM_BYTES {
-                        return Err(CL_INVALID_ARG_SIZE);
+                        return Err(why(CL_INVALID_ARG_SIZE, || {
+                            format!(
+                                "argument {arg_index} is a local pointer: arg_size {arg_size} is not 1 to {} bytes",
+                                crate::core::device::LOCAL_MEM_BYTES
+                            )
+                        }));
                     }
                     Arg::Local(arg_size as u32)
                 }
@@ -157,10 +176,17 @@ entry! {
                     let n = n as usize;
                     let declared = k.obj.declared_sizes.get(arg_index as usize).copied();
                     if !value_size_ok(arg_size, n, declared.flatten()) {
-                        return Err(CL_INVALID_ARG_SIZE);
+                        return Err(why(CL_INVALID_ARG_SIZE, || {
+                            format!(
+                                "argument {arg_index} is a {}-byte value; arg_size is {arg_size}",
+                                declared.flatten().unwrap_or(n)
+                            )
+                        }));
                     }
                     if arg_value.is_null() {
-                        return Err(CL_INVALID_ARG_VALUE);
+                        return Err(why(CL_INVALID_ARG_VALUE, || {
+                            format!("argument {arg_index} is a value; arg_value is NULL")
+                        }));
                     }
                     // The type's bytes the application gave (the low ones of a wider value);
                     // the rest of a widened slot is 0.
@@ -460,11 +486,15 @@ fn launch(queue: cl_command_queue, kernel: cl_kernel, work_dim: cl_uint) -> Resu
     let q = Handle::<Queue>::get(queue)?;
     let k = Handle::<Kernel>::get(kernel)?;
     if !Arc::ptr_eq(&q.obj.context, &k.obj.program.obj.context) {
-        return Err(CL_INVALID_CONTEXT);
+        return Err(why(CL_INVALID_CONTEXT, || {
+            "the queue and the kernel's program belong to different contexts".into()
+        }));
     }
     k.obj.on(&q.obj.device)?;
     if !(1..=3).contains(&work_dim) {
-        return Err(CL_INVALID_WORK_DIMENSION);
+        return Err(why(CL_INVALID_WORK_DIMENSION, || {
+            format!("work_dim is {work_dim}, not 1, 2 or 3")
+        }));
     }
     Ok((q, k, work_dim as usize))
 }
@@ -481,7 +511,7 @@ unsafe fn sizes(p: *const usize, n: usize, err: cl_int) -> Result<Option<[usize;
     // SAFETY: forwarded.
     let given = unsafe { std::slice::from_raw_parts(p, n) };
     if given.iter().any(|&x| x > u32::MAX as usize) {
-        return Err(err);
+        return Err(why(err, || format!("{given:?} has a size above 2^32 - 1")));
     }
     let mut v = [0; 3];
     v[..n].copy_from_slice(given);
@@ -527,11 +557,21 @@ unsafe fn ndrange(
     let required = k.obj.described().and_then(|d| d.required_work_group_size);
     if let Some(l) = local {
         if l.contains(&0) || l.iter().any(|&x| x > q.obj.device.obj.max_work_group()) {
-            return Err(CL_INVALID_WORK_ITEM_SIZE);
+            return Err(why(CL_INVALID_WORK_ITEM_SIZE, || {
+                format!(
+                    "local size {l:?} has a zero or one above the device's {} work-items per dimension",
+                    q.obj.device.obj.max_work_group()
+                )
+            }));
         }
         let total: usize = l.iter().product();
         if total > k.obj.max_group(&q.obj.device.obj) {
-            return Err(CL_INVALID_WORK_GROUP_SIZE);
+            return Err(why(CL_INVALID_WORK_GROUP_SIZE, || {
+                format!(
+                    "local size {l:?} is {total} work-items, above the kernel's CL_KERNEL_WORK_GROUP_SIZE {}",
+                    k.obj.max_group(&q.obj.device.obj)
+                )
+            }));
         }
         let uniform = k
             .obj
@@ -541,7 +581,12 @@ unsafe fn ndrange(
             .and_then(|d| k.obj.uniform_groups.get(d))
             .is_some_and(|&u| u);
         if uniform && global.iter().zip(l).any(|(g, l)| g % l != 0) {
-            return Err(CL_INVALID_WORK_GROUP_SIZE);
+            return Err(why(CL_INVALID_WORK_GROUP_SIZE, || {
+                format!(
+                    "the program was built with -cl-uniform-work-group-size and global size \
+                     {global:?} is not a multiple of local size {l:?}"
+                )
+            }));
         }
         if let Some(r) = required {
             let mut padded = [1u32; 3];
@@ -549,7 +594,12 @@ unsafe fn ndrange(
                 padded[d] = *v as u32;
             }
             if padded != r {
-                return Err(CL_INVALID_WORK_GROUP_SIZE);
+                return Err(why(CL_INVALID_WORK_GROUP_SIZE, || {
+                    format!(
+                        "local size {l:?} differs from the kernel's reqd_work_group_size({}, {}, {})",
+                        r[0], r[1], r[2]
+                    )
+                }));
             }
         }
     }
@@ -563,7 +613,9 @@ unsafe fn ndrange(
         .iter()
         .any(|m| !Arc::ptr_eq(&m.obj.device, &q.obj.device))
     {
-        return Err(CL_INVALID_OPERATION);
+        return Err(why(CL_INVALID_OPERATION, || {
+            "a buffer argument lives on another device than the queue's".into()
+        }));
     }
     // OpenCL 2.1+: a zero global size runs nothing.
     let empty = global.contains(&0);

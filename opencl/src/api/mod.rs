@@ -1,7 +1,8 @@
 //! The C ABI: every exported entry point, one file per object family, each checking its C
 //! arguments and calling [`crate::core`]; how an entry point is written ([`entry`]), the call
-//! trace ([`trace`]), the C arguments every entry point checks alike ([`info`]), how an enqueue
-//! hands its command to the queue ([`enqueue`]) and the ICD dispatch table ([`icd`]).
+//! trace ([`trace`]), the sanitizer's `api` check ([`misuse`]), the C arguments every entry
+//! point checks alike ([`info`]), how an enqueue hands its command to the queue ([`enqueue`])
+//! and the ICD dispatch table ([`icd`]).
 
 pub mod absent;
 pub mod context;
@@ -14,6 +15,7 @@ pub mod image;
 pub mod info;
 pub mod kernel;
 pub mod memory;
+pub mod misuse;
 pub mod platform;
 pub mod program;
 pub mod queue;

@@ -20,6 +20,8 @@ use std::sync::{Arc, LazyLock, Mutex, MutexGuard, OnceLock, Weak};
 use opencl_sys::cl_icd::cl_icd_dispatch;
 use opencl_sys::{cl_int, cl_uint};
 
+use crate::core::reason::why;
+
 /// Which CL type a handle is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -116,14 +118,45 @@ fn live() -> MutexGuard<'static, Live> {
     LIVE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+impl Kind {
+    /// The C type of a handle of this kind.
+    pub fn c_type(self) -> &'static str {
+        match self {
+            Kind::Platform => "cl_platform_id",
+            Kind::Device => "cl_device_id",
+            Kind::Context => "cl_context",
+            Kind::Queue => "cl_command_queue",
+            Kind::Mem => "cl_mem",
+            Kind::Program => "cl_program",
+            Kind::Kernel => "cl_kernel",
+            Kind::Event => "cl_event",
+            Kind::Sampler => "cl_sampler",
+        }
+    }
+}
+
 /// The object registered at `raw` if it is a `T` and still alive.
 fn lookup<T: ClObject>(map: &Live, raw: *mut c_void) -> Result<Arc<Handle<T>>, cl_int> {
+    let gone = || {
+        why(T::INVALID, || {
+            format!(
+                "{raw:p} is not a {} this ICD made (its objects are released, or it never was one)",
+                T::KIND.c_type()
+            )
+        })
+    };
     match map.get(&(raw as usize)) {
+        _ if raw.is_null() => Err(why(T::INVALID, || {
+            format!("the {} is NULL", T::KIND.c_type())
+        })),
         Some((kind, weak)) if *kind == T::KIND => weak
             .upgrade()
             .and_then(|r| r.any().downcast::<Handle<T>>().ok())
-            .ok_or(T::INVALID),
-        _ => Err(T::INVALID),
+            .ok_or_else(gone),
+        Some((kind, _)) => Err(why(T::INVALID, || {
+            format!("{raw:p} is a {}, not a {}", kind.c_type(), T::KIND.c_type())
+        })),
+        None => Err(gone()),
     }
 }
 
@@ -179,7 +212,15 @@ impl<T: ClObject> Handle<T> {
                 .refs
                 .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
             {
-                Err(_) => return T::INVALID,
+                Err(_) => {
+                    return why(T::INVALID, || {
+                        format!(
+                            "the {}'s reference count is already zero: it was released more \
+                             often than created and retained",
+                            T::KIND.c_type()
+                        )
+                    })
+                }
                 Ok(1) => {
                     h.obj.released();
                     // SAFETY: gives back the application's reference (`create`, or `retain`

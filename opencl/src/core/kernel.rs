@@ -13,6 +13,7 @@ use crate::core::device::Device;
 use crate::core::handle::{ClObject, Handle, Kind};
 use crate::core::memory::{buffers_destroyed, Mem};
 use crate::core::program::Program;
+use crate::core::reason::why;
 use crate::core::usm_alloc::{Alloc, ExecInfo, Table, User};
 
 #[derive(Clone)]
@@ -76,11 +77,20 @@ impl ArgSnapshot {
         let mut mems = Vec::new();
         let values = set
             .iter()
-            .map(|a| match a {
-                None => Err(CL_INVALID_KERNEL_ARGS),
+            .enumerate()
+            .map(|(i, a)| match a {
+                None => Err(why(CL_INVALID_KERNEL_ARGS, || {
+                    format!("argument {i} is not set (clSetKernelArg)")
+                })),
                 Some(Arg::Mem(w)) => {
                     // A buffer destroyed since it was set is no argument any more.
-                    let m = w.upgrade().ok_or(CL_INVALID_KERNEL_ARGS)?;
+                    let m = w.upgrade().ok_or_else(|| {
+                        why(CL_INVALID_KERNEL_ARGS, || {
+                            format!(
+                                "argument {i}'s buffer was released and destroyed since it was set"
+                            )
+                        })
+                    })?;
                     mems.push(w.clone());
                     Ok(match &m.obj.image {
                         Some(i) => ArgValue::Image(i.image.clone()),
@@ -151,10 +161,15 @@ impl ClObject for Kernel {
 impl Kernel {
     /// What argument `index` takes, or CL_INVALID_ARG_INDEX.
     pub fn slot(&self, index: cl_uint) -> Result<ArgSlot, cl_int> {
-        self.signature
-            .get(index as usize)
-            .copied()
-            .ok_or(CL_INVALID_ARG_INDEX)
+        self.signature.get(index as usize).copied().ok_or_else(|| {
+            why(CL_INVALID_ARG_INDEX, || {
+                format!(
+                    "kernel {} has {} argument(s); there is no argument {index}",
+                    self.name,
+                    self.signature.len()
+                )
+            })
+        })
     }
 
     /// Sets argument `index` (checked by [`Kernel::slot`]); commands already enqueued keep the
@@ -296,10 +311,21 @@ impl Kernel {
 pub fn create(p: &Arc<Handle<Program>>, name: &str) -> Result<cl_kernel, cl_int> {
     let builds = p.obj.builds().clone();
     if !builds.iter().any(|b| b.executable()) {
-        return Err(CL_INVALID_PROGRAM_EXECUTABLE);
+        return Err(why(CL_INVALID_PROGRAM_EXECUTABLE, || {
+            "the program has no successfully built executable for any device".into()
+        }));
     }
     if !builds.iter().any(|b| b.kernels.iter().any(|k| k == name)) {
-        return Err(CL_INVALID_KERNEL_NAME);
+        return Err(why(CL_INVALID_KERNEL_NAME, || {
+            let known: Vec<&str> = builds
+                .iter()
+                .flat_map(|b| b.kernels.iter().map(String::as_str))
+                .collect();
+            format!(
+                "the program has no kernel named {name:?} (it has: {})",
+                known.join(", ")
+            )
+        }));
     }
     let mut per_device = Vec::new();
     for (i, (b, d)) in builds.iter().zip(&p.obj.devices).enumerate() {

@@ -14,6 +14,7 @@ use crate::core::context::{hint, Context};
 use crate::core::device::Device;
 use crate::core::handle::{ClObject, Handle, Kind};
 use crate::core::image_desc::{ClImage, Region};
+use crate::core::reason::why;
 
 /// How many buffers have been destroyed: a kernel's cached argument snapshot made before the
 /// count changed may hold the storage of a buffer that is gone, and is made again (which also
@@ -243,11 +244,22 @@ pub fn create_buffer(
     check_flags(flags & !CL_MEM_FORCE_HOST_MEMORY_INTEL)?;
     let wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0;
     if wants_ptr == host_ptr.is_null() {
-        return Err(CL_INVALID_HOST_PTR);
+        return Err(why(CL_INVALID_HOST_PTR, || {
+            if wants_ptr {
+                "flags name CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR and host_ptr is NULL".into()
+            } else {
+                "host_ptr is given but flags name neither CL_MEM_USE_HOST_PTR nor CL_MEM_COPY_HOST_PTR".into()
+            }
+        }));
     }
     let device = c.obj.devices.first().cloned().ok_or(CL_INVALID_CONTEXT)?;
     if size == 0 || size as u64 > device.obj.max_alloc() {
-        return Err(CL_INVALID_BUFFER_SIZE);
+        return Err(why(CL_INVALID_BUFFER_SIZE, || {
+            format!(
+                "size {size} is not 1 to the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE {}",
+                device.obj.max_alloc()
+            )
+        }));
     }
     let use_host = flags & CL_MEM_USE_HOST_PTR != 0;
     if force_host && use_host {

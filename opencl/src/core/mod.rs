@@ -29,6 +29,7 @@ pub mod platform;
 pub mod program;
 pub mod queue;
 pub mod queue_family;
+pub mod reason;
 pub mod sampler;
 pub mod timer;
 pub mod transfer;

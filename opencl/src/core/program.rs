@@ -17,6 +17,7 @@ use crate::core::handle::{ClObject, Handle, Kind};
 use crate::core::link::{
     compile_object, executable, header_dir, link_device, link_options, valid_include_name,
 };
+use crate::core::reason::why;
 
 /// What a program was created from.
 pub enum Origin {
@@ -284,7 +285,20 @@ pub fn build(
         };
     }
     if failed {
-        Err(CL_BUILD_PROGRAM_FAILURE)
+        Err(why(CL_BUILD_PROGRAM_FAILURE, || {
+            // The log's first error line names the cause (CL_PROGRAM_BUILD_LOG has it all).
+            let builds = prog.builds();
+            let log = builds
+                .iter()
+                .find(|b| b.status == CL_BUILD_ERROR)
+                .map_or("", |b| b.log.as_str());
+            let line = log
+                .lines()
+                .find(|l| l.contains("error"))
+                .or_else(|| log.lines().find(|l| !l.trim().is_empty()))
+                .unwrap_or("(empty build log)");
+            format!("the build failed; the build log says: {}", line.trim())
+        }))
     } else {
         Ok(())
     }

@@ -19,6 +19,7 @@ use crate::core::host_ptr::HostPtr;
 use crate::core::image::scatter;
 use crate::core::memory::{Mem, EXEC_FAILED};
 use crate::core::queue::{BlitRun, BlitSubmit, Command, Queue, Work};
+use crate::core::reason::why;
 
 pub type QueueAndMem = (Arc<Handle<Queue>>, Arc<Handle<Mem>>);
 
@@ -32,7 +33,14 @@ fn queue_and_mem(
     let q = Handle::<Queue>::get(queue)?;
     let m = Handle::<Mem>::get(mem)?;
     if !fits(&m.obj) {
-        return Err(CL_INVALID_MEM_OBJECT);
+        return Err(why(CL_INVALID_MEM_OBJECT, || {
+            let is = if m.obj.image.is_some() {
+                "an image"
+            } else {
+                "a buffer"
+            };
+            format!("{mem:p} is {is}, which this command does not take")
+        }));
     }
     same_place(&q.obj, &m.obj)?;
     Ok((q, m))
@@ -42,10 +50,14 @@ fn queue_and_mem(
 /// objects live on their context's first device; moving them is not provided).
 fn same_place(q: &Queue, m: &Mem) -> Result<(), cl_int> {
     if !Arc::ptr_eq(&q.context, &m.context) {
-        return Err(CL_INVALID_CONTEXT);
+        return Err(why(CL_INVALID_CONTEXT, || {
+            "the memory object belongs to another context than the queue".into()
+        }));
     }
     if !Arc::ptr_eq(&q.device, &m.device) {
-        return Err(CL_INVALID_OPERATION);
+        return Err(why(CL_INVALID_OPERATION, || {
+            "the memory object lives on another device than the queue's".into()
+        }));
     }
     Ok(())
 }
@@ -59,7 +71,12 @@ pub fn buffer_command(
 ) -> Result<QueueAndMem, cl_int> {
     let (q, m) = queue_and_mem(queue, mem, |m| m.image.is_none())?;
     if offset.checked_add(size).is_none_or(|end| end > m.obj.size) {
-        return Err(CL_INVALID_VALUE);
+        return Err(why(CL_INVALID_VALUE, || {
+            format!(
+                "the region of {size} bytes at offset {offset} ends past the buffer's {} bytes",
+                m.obj.size
+            )
+        }));
     }
     Ok((q, m))
 }

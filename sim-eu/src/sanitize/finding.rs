@@ -54,16 +54,16 @@ impl Finding {
     /// `group`, `sub_group`, `lanes`, `address` (null where none), `allocation` (null where
     /// none), `count`.
     pub fn to_json(&self) -> String {
-        let opt_str = |s: &Option<String>| s.as_deref().map_or("null".into(), json_str);
+        let opt_str = |s: &Option<String>| s.as_deref().map_or("null".into(), json_string);
         format!(
             "{{\"check\":{},\"kernel\":{},\"offset\":{},\"disassembly\":{},\"what\":{},\
              \"group\":[{},{},{}],\"sub_group\":{},\"lanes\":{},\"address\":{},\
              \"allocation\":{},\"count\":{}}}",
-            json_str(self.check.name()),
-            json_str(&self.kernel),
+            json_string(self.check.name()),
+            json_string(&self.kernel),
             self.offset,
-            json_str(&self.disassembly),
-            json_str(&self.what),
+            json_string(&self.disassembly),
+            json_string(&self.what),
             self.group[0],
             self.group[1],
             self.group[2],
@@ -76,8 +76,8 @@ impl Finding {
     }
 }
 
-/// A JSON string literal.
-fn json_str(s: &str) -> String {
+/// A JSON string literal (also the OpenCL ICD's `api` findings').
+pub fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {

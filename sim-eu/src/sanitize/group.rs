@@ -71,16 +71,23 @@ impl Group {
 
     /// The gateway releases the barrier every running thread of `threads` waits at (an ended
     /// thread counts as arrived). synccheck: a thread that ended instead, or threads waiting
-    /// at different barriers, are findings. Then a new epoch begins.
-    pub fn release(&mut self, checks: Checks, threads: &[Thread], findings: &mut Findings) {
+    /// at different barriers, are findings (the offsets their sentences name shifted by
+    /// `entry`, the walker's start in the kernel binary). Then a new epoch begins.
+    pub fn release(
+        &mut self,
+        checks: Checks,
+        entry: u32,
+        threads: &[Thread],
+        findings: &mut Findings,
+    ) {
         if checks.has(Check::Synccheck) {
-            self.check_release(threads, findings);
+            self.check_release(entry, threads, findings);
         }
         self.epoch += 1;
         self.barrier_at.iter_mut().for_each(|b| *b = None);
     }
 
-    fn check_release(&self, threads: &[Thread], findings: &mut Findings) {
+    fn check_release(&self, entry: u32, threads: &[Thread], findings: &mut Findings) {
         let waiting: Vec<(usize, u32)> = threads
             .iter()
             .enumerate()
@@ -112,9 +119,11 @@ impl Group {
                     i,
                     threads[i].live,
                     format!(
-                        "sub-group {i} waits at the barrier at offset {pc:#x} while sub-group \
-                         {first} waits at the one at offset {at:#x}: the work-group reached \
-                         different barriers"
+                        "sub-group {i} waits at the barrier at offset {:#x} while sub-group \
+                         {first} waits at the one at offset {:#x}: the work-group reached \
+                         different barriers",
+                        pc.wrapping_add(entry),
+                        at.wrapping_add(entry)
                     ),
                 ));
             }

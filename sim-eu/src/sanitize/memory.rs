@@ -38,6 +38,10 @@ pub struct Scope {
     pub written: Vec<(u64, Arc<Defined>)>,
     /// racecheck: the accesses to registered buffers of this walker.
     pub races: GlobalCells,
+    /// Bytes from the kernel binary's first instruction to the walker's start: a finding's
+    /// own offset is shifted by them when it is reported; an offset a finding's sentence names
+    /// (racecheck's earlier access) is shifted here.
+    pub entry: u32,
 }
 
 impl Scope {
@@ -129,7 +133,7 @@ impl<'a> Sanitizing<'a> {
             "{}{} by {who} at offset {:#x}",
             if other.atomic { "an atomic " } else { "a " },
             if other.write { "write" } else { "read" },
-            other.pc
+            other.pc.wrapping_add(self.scope.entry)
         )
     }
 
@@ -707,6 +711,7 @@ mod tests {
             per_thread: Vec::new(),
             written: Vec::new(),
             races: GlobalCells::default(),
+            entry: 0,
         }
     }
 

@@ -7,7 +7,7 @@
 //! dispatch without the sanitizer runs as before.
 //!
 //! - [`checks`]: the checks by name (`memcheck`, `initcheck`, `racecheck`, `synccheck`,
-//!   `alignment`; `api` is refused).
+//!   `alignment`; `api` is parsed here and performed by the OpenCL ICD).
 //! - [`alloc`]: the allocations at byte granularity.
 //! - [`shadow`]: which bytes were written (initcheck).
 //! - [`race`]: which accesses are ordered (racecheck).

@@ -294,7 +294,7 @@ impl Run<'_, '_> {
             if threads.iter().all(|t| t.is_ended() || t.barrier_pending()) {
                 if let Some(scope) = self.shared.sanitize {
                     self.group
-                        .release(scope.checks, threads, &mut self.findings);
+                        .release(scope.checks, scope.entry, threads, &mut self.findings);
                 }
                 threads.iter_mut().for_each(Thread::release_barrier);
             }

@@ -31,7 +31,7 @@ pub(crate) use backend::SubmitScratch;
 pub use backend::{Caching, Engine, ExecObject, GpuClock, Outcome, QueuePriority};
 pub use handle::Device;
 #[cfg(feature = "sim")]
-pub use simulated::{sim_kmds, sim_parts};
+pub use simulated::{sanitize_api_note, sim_kmds, sim_parts};
 pub use va::VaHeap;
 
 use crate::error::{Error, Result};

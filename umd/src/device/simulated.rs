@@ -19,6 +19,15 @@ mod with {
         }
     }
 
+    /// What a program that makes no OpenCL calls says when the sanitizer checks `checks` (as
+    /// `INTEL_GPU_SANITIZE` lists them) include `api`, the OpenCL ICD's check of its calls;
+    /// None when they do not (or do not parse: opening the device says why).
+    pub fn sanitize_api_note(checks: &str) -> Option<&'static str> {
+        sim::sanitize::Checks::parse(checks)
+            .is_ok_and(|c| c.has(sim::sanitize::Check::Api))
+            .then_some(sim::sanitize::API_ELSEWHERE)
+    }
+
     /// The kernel drivers the simulator offers for `p` (i915 everywhere, xe from Gen12LP).
     pub fn sim_kmds(p: Platform) -> Vec<KmdChoice> {
         sim::device_info::DeviceInfo::get(p)
@@ -85,13 +94,23 @@ mod with {
             checks: &str,
             log: Option<std::path::PathBuf>,
         ) -> Result<Device> {
-            let k = kmd.unwrap_or(KmdChoice::I915);
             let checks = sim::sanitize::Checks::parse(checks)
                 .map_err(|e| Error::Argument(format!("sanitizer: {e}")))?;
             let config = sim::SimConfig {
                 sanitize: Some(sim::sanitize::Settings { checks, log }),
                 ..sim::SimConfig::default()
             };
+            Self::open_sim_config(p, kmd, config)
+        }
+
+        /// Opens a new simulated `p` through `kmd` made as `config` says (its walker executor,
+        /// its sanitizer), umd telling the sanitizer of its buffers and dispatches.
+        pub fn open_sim_config(
+            p: Platform,
+            kmd: Option<KmdChoice>,
+            config: sim::SimConfig,
+        ) -> Result<Device> {
+            let k = kmd.unwrap_or(KmdChoice::I915);
             let dev =
                 sim::open_device(p, sim_kmd(k), config).map_err(|e| Error::Sim(e.to_string()))?;
             let sanitizer = dev.sanitizer();
