@@ -134,13 +134,11 @@ impl WalkerExecutor for EuExecutor {
         let grf_regs = w.platform.grf_regs(w.state.large_grf_mode()) as usize;
         // The sanitizer's checks are the interpreter's: a sanitized walker runs interpreted.
         let translate = self.jit() && w.sanitizer.is_none();
-        let (prog, tr) = self.kernels.lock().unwrap_or_else(|e| e.into_inner()).get(
-            w.platform,
-            w.memory,
-            d.kernel,
-            grf_regs,
-            translate,
-        );
+        let (prog, tr) = self
+            .kernels
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(w.platform, w.memory, d.kernel, grf_regs, translate);
         let start = w.clock.ticks();
         let (n, translated) = pool::run_groups(
             w,
