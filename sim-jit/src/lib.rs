@@ -23,5 +23,5 @@ pub mod select;
 pub mod translated;
 
 pub use error::JitError;
-pub use run::run;
+pub use run::{run, run_counted};
 pub use translated::{Translated, TranslationCache};

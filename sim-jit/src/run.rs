@@ -18,6 +18,18 @@ pub fn run(
     mem: &mut dyn Memory,
     budget: u64,
 ) -> Result<Status, EuError> {
+    run_counted(t, prog, tr, mem, budget, &mut 0)
+}
+
+/// [`run`], adding to `translated` the instructions the translated code executed.
+pub fn run_counted(
+    t: &mut Thread,
+    prog: &Program,
+    tr: &Translated,
+    mem: &mut dyn Memory,
+    budget: u64,
+    translated: &mut u64,
+) -> Result<Status, EuError> {
     // A run without budget does the interpreter's start-of-run bookkeeping (tm0, the
     // dispatched scratch fields of a starting thread) and stops before any instruction.
     let st = sim_eu::run(t, prog, mem, 0)?;
@@ -46,6 +58,7 @@ pub fn run(
                 unsafe { (e.run)(file, active, flags, e.at, e.at + k) };
                 t.retire(k);
                 left -= u64::from(k);
+                *translated += u64::from(k);
                 continue;
             }
         }

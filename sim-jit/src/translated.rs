@@ -117,8 +117,14 @@ impl Translated {
     }
 }
 
-/// A kernel binary and the platform it runs on.
-type Key = (Platform, Vec<u8>);
+/// A kernel binary, the platform it runs on and its threads' GRF register count (the decoded
+/// form, and so which instructions translate, depends on all three).
+type Key = (Platform, usize, Vec<u8>);
+
+/// Kernels a [`TranslationCache`] keeps: past this many, it starts over (the translations
+/// still in use live on in their users' `Arc`s), so a process that builds kernels without end
+/// holds a bounded amount of code.
+pub const CACHE_KERNELS: usize = 4096;
 
 /// Translations per kernel binary and platform, shared by every thread that runs them.
 #[derive(Default)]
@@ -132,20 +138,33 @@ impl TranslationCache {
     }
 
     /// The translation of the kernel `bytes` for `platform` (`prog` its decoded form),
-    /// translated on first use.
+    /// translated on first use. The lock is held while a kernel translates, so host threads
+    /// asking for the same kernel at once translate it once.
     pub fn get_or_translate(
         &self,
         platform: Platform,
         bytes: &[u8],
         prog: &Program,
     ) -> Result<Arc<Translated>, JitError> {
-        let key = (platform, bytes.to_vec());
+        let key = (platform, prog.grf_regs, bytes.to_vec());
         let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(t) = map.get(&key) {
             return Ok(Arc::clone(t));
         }
         let t = Arc::new(Translated::new(prog)?);
+        if map.len() >= CACHE_KERNELS {
+            map.clear();
+        }
         map.insert(key, Arc::clone(&t));
         Ok(t)
+    }
+
+    /// How many kernels the cache holds.
+    pub fn len(&self) -> usize {
+        self.map.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }

@@ -63,6 +63,8 @@ pub enum OpenError {
     NotAPart { platform: Platform, part: String },
     #[error("INTEL_GPU_SANITIZE: {0}")]
     Sanitize(#[from] sim_eu::sanitize::ChecksError),
+    #[error(transparent)]
+    Jit(#[from] crate::dispatch::jit::SwitchError),
 }
 
 /// Opens a render node of a new simulated `platform` GPU driven by `kmd`, as a
@@ -110,6 +112,8 @@ impl SimGpu {
         if !info.supports(kmd) {
             return Err(OpenError::Unsupported { platform, kmd });
         }
+        // A bad INTEL_GPU_SIM_JIT fails here, not silently at the first walker.
+        crate::dispatch::jit::from_env()?;
         let sysfs = Arc::new(SysfsTree::new(info, kmd));
         let personality = personality(kmd);
         let driver = personality.kernel_driver(info, sysfs.clone());

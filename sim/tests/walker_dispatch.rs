@@ -403,6 +403,47 @@ fn ids_2d_with_partial_last_thread() {
     }
 }
 
+/// The same kernel with the translated code on (`EuExecutor::with_jit`): the same ids, and
+/// some of its instructions ran as host code (the id arithmetic is straight-line ALU code).
+#[cfg(feature = "jit")]
+#[test]
+fn ids_2d_through_translated_code() {
+    let ocloc = require!(Oracle::Ocloc);
+    for p in [Platform::Tgllp, Platform::Skl, Platform::Icllp] {
+        for simd in [Simd::S8, Simd::S16, Simd::S32] {
+            let src = IDS.replace("SIMD", &simd.lanes().to_string());
+            let k = Kernel::build(&ocloc, p, &src);
+            let exec = Arc::new(EuExecutor::new(EuBudget::default()).with_jit(true));
+            let g = i915_gpu(p, exec.clone());
+            let launch = Launch {
+                kernel: &k,
+                simd,
+                global: [12, 8, 1],
+                local: [6, 4, 1],
+                slm_bytes: 0,
+                barriers: 0,
+                args: &[OUTPUT],
+                input: &[],
+                surfaces: &[],
+            };
+            let out = u32s(&g.launch(p, &launch, 12 * 8 * 4).unwrap());
+            for y in 0..8u32 {
+                for x in 0..12u32 {
+                    let want = (x % 6) | (y % 4) << 8 | (x / 6) << 16 | (y / 4) << 24;
+                    assert_eq!(out[(y * 12 + x) as usize], want, "{p} SIMD{}", simd.lanes());
+                }
+            }
+            let (all, host) = (exec.instructions_executed(), exec.instructions_translated());
+            assert!(
+                host > 0 && host < all,
+                "{p} SIMD{}: {host} of {all} instructions translated",
+                simd.lanes()
+            );
+            assert!(g.dev.error_states().is_empty());
+        }
+    }
+}
+
 const FAULT: &str = r#"
 __attribute__((intel_reqd_sub_group_size(16)))
 __kernel void fault(__global uint *out, uint far) {

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use platform::Platform;
 
+use super::jit::{self, Translation};
 use crate::mem::{AddressSpace, PAGE_SIZE};
 use sim_eu::{Program, ProgramCache};
 
@@ -52,14 +53,16 @@ pub struct Kernels {
 }
 
 impl Kernels {
-    /// The kernel at `addr` decoded for threads with `grf_regs` GRF registers.
+    /// The kernel at `addr` decoded for threads with `grf_regs` GRF registers, and with
+    /// `translate` its translated runs ([`jit::translate`]).
     pub fn get(
         &mut self,
         p: Platform,
         vm: &AddressSpace,
         addr: u64,
         grf_regs: usize,
-    ) -> Arc<Program> {
+        translate: bool,
+    ) -> (Arc<Program>, Option<Translation>) {
         let bytes = fetch(vm, addr);
         if self.bytes.get(&(p, addr)) != Some(&bytes) {
             self.cache.invalidate();
@@ -67,9 +70,14 @@ impl Kernels {
             self.bytes.insert((p, addr), bytes.clone());
         }
         // The closure never fails, so neither does the lookup.
-        self.cache
-            .get_or_decode(p, addr, grf_regs, || Ok(bytes))
-            .unwrap_or_else(|_| Arc::new(Program::decode(p, &[])))
+        let prog = self
+            .cache
+            .get_or_decode(p, addr, grf_regs, || Ok(bytes.clone()))
+            .unwrap_or_else(|_| Arc::new(Program::decode(p, &[])));
+        let tr = translate
+            .then(|| jit::translate(p, &bytes, &prog))
+            .flatten();
+        (prog, tr)
     }
 }
 

@@ -18,6 +18,7 @@
 //! was at.
 
 pub mod gen;
+pub mod jit;
 mod kernel;
 mod memory;
 pub mod payload;
@@ -67,8 +68,8 @@ impl Default for EuBudget {
 /// Instructions a thread runs before the scheduler looks at the budget and the other threads.
 const SLICE: u64 = 1 << 14;
 
-/// The walker executor backed by the EU interpreter. The thread groups of a walker run on a
-/// pool of host threads (`pool`).
+/// The walker executor backed by the EU interpreter (and translated code, [`jit`]). The
+/// thread groups of a walker run on a pool of host threads (`pool`).
 #[derive(Default)]
 pub struct EuExecutor {
     budget: EuBudget,
@@ -79,6 +80,10 @@ pub struct EuExecutor {
     helpers: pool::Helpers,
     /// EU instructions the walkers that completed executed, all threads together.
     executed: AtomicU64,
+    /// Of those, the ones that ran as translated code.
+    translated: AtomicU64,
+    /// Whether threads run translated code; None: as `INTEL_GPU_SIM_JIT` says.
+    jit: Option<bool>,
 }
 
 impl EuExecutor {
@@ -96,9 +101,28 @@ impl EuExecutor {
         self
     }
 
+    /// Runs threads through translated code (`true`) or the interpreter alone, whatever
+    /// `INTEL_GPU_SIM_JIT` says. Results do not depend on it; see [`jit`].
+    pub fn with_jit(mut self, on: bool) -> Self {
+        self.jit = Some(on);
+        self
+    }
+
+    /// Whether this executor's walkers run translated code (the sanitizer aside).
+    pub fn jit(&self) -> bool {
+        self.jit
+            .unwrap_or_else(|| jit::from_env().unwrap_or(jit::DEFAULT))
+    }
+
     /// EU instructions executed by every walker that completed so far (for benchmarks).
     pub fn instructions_executed(&self) -> u64 {
         self.executed.load(Ordering::Relaxed)
+    }
+
+    /// Of [`EuExecutor::instructions_executed`], the instructions that ran as translated
+    /// code ([`jit`]).
+    pub fn instructions_translated(&self) -> u64 {
+        self.translated.load(Ordering::Relaxed)
     }
 }
 
@@ -108,14 +132,25 @@ impl WalkerExecutor for EuExecutor {
         // The walker's threads have the registers STATE_COMPUTE_MODE's Large GRF Mode gives
         // them on this platform (128 where it has no such mode).
         let grf_regs = w.platform.grf_regs(w.state.large_grf_mode()) as usize;
-        let prog = self
+        // The sanitizer's checks are the interpreter's: a sanitized walker runs interpreted.
+        let translate = self.jit() && w.sanitizer.is_none();
+        let (prog, tr) = self
             .kernels
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .get(w.platform, w.memory, d.kernel, grf_regs);
+            .get(w.platform, w.memory, d.kernel, grf_regs, translate);
         let start = w.clock.ticks();
-        let n = pool::run_groups(w, &d, &prog, self.budget, self.host_threads, &self.helpers)?;
+        let (n, translated) = pool::run_groups(
+            w,
+            &d,
+            &prog,
+            tr.as_ref(),
+            self.budget,
+            self.host_threads,
+            &self.helpers,
+        )?;
         self.executed.fetch_add(n, Ordering::Relaxed);
+        self.translated.fetch_add(translated, Ordering::Relaxed);
         if let Some(ps) = d.post_sync {
             post_sync::write(&ps, w.memory, w.clock, start)?;
         }
@@ -132,6 +167,8 @@ struct Run<'a, 'w> {
     w: &'a Walker<'w>,
     d: &'a Dispatch,
     prog: &'a eu::Program,
+    /// `prog`'s translated runs, when threads run them.
+    tr: Option<&'a jit::Translation>,
     shared: &'a Shared<'w>,
     /// The hardware thread slot of the group's first thread (the others follow).
     first_slot: u32,
@@ -149,6 +186,8 @@ struct Run<'a, 'w> {
     /// settled once per group instead of once per EU thread (the budget is a shared atomic
     /// the other host threads update too). Runs are capped by the budget minus these.
     pending: u64,
+    /// Instructions this host thread ran as translated code, not yet added to the walker's.
+    translated: u64,
     /// The sanitizer's findings of the group being run (handed to the walker's after it).
     findings: eu::sanitize::Findings,
     /// The sanitizer's state of the group being run (unused when it is off).
@@ -179,6 +218,9 @@ impl Run<'_, '_> {
     /// Takes the instructions run so far off the walker's budget.
     fn settle(&mut self) {
         self.shared.spend(std::mem::take(&mut self.pending));
+        self.shared
+            .translated
+            .fetch_add(std::mem::take(&mut self.translated), Ordering::Relaxed);
     }
 
     fn run_group(
@@ -243,7 +285,14 @@ impl Run<'_, '_> {
                 let before = t.instructions_executed();
                 let left = self.shared.left().saturating_sub(self.pending);
                 let status = match self.shared.sanitize {
-                    None => eu::run(t, self.prog, &mut self.mem, SLICE.min(left)),
+                    None => jit::run(
+                        t,
+                        self.prog,
+                        self.tr,
+                        &mut self.mem,
+                        SLICE.min(left),
+                        &mut self.translated,
+                    ),
                     Some(scope) => {
                         let place = eu::sanitize::Place {
                             group: id,

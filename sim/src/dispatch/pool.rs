@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 use platform::Platform;
 
 use super::gen::gen_dispatch;
+use super::jit::Translation;
 use super::memory::VmMemory;
 use super::payload::IndirectData;
 use super::progress::{Cycles, Progress};
@@ -66,6 +67,8 @@ pub(super) struct Shared<'w> {
     pub(super) sanitize: Option<&'w sim_eu::sanitize::Scope>,
     /// The host threads' findings, gathered group by group.
     pub(super) findings: Mutex<sim_eu::sanitize::Findings>,
+    /// Instructions the host threads ran as translated code.
+    pub(super) translated: AtomicU64,
 }
 
 impl Shared<'_> {
@@ -151,15 +154,16 @@ impl Drop for Helpers {
 }
 
 /// Runs every thread group of the walker on up to `host_threads` host threads; returns the
-/// instructions they executed.
+/// instructions they executed and how many of those ran as translated code.
 pub(super) fn run_groups(
     w: &Walker<'_>,
     d: &Dispatch,
     prog: &Program,
+    tr: Option<&Translation>,
     budget: EuBudget,
     host_threads: usize,
     helpers: &Helpers,
-) -> Result<u64, GpuErrorKind> {
+) -> Result<(u64, u64), GpuErrorKind> {
     let dims: [u64; 3] =
         [0, 1, 2].map(|k| u64::from(d.group_end[k].saturating_sub(d.group_start[k])));
     let total = dims[0].saturating_mul(dims[1]).saturating_mul(dims[2]);
@@ -190,10 +194,11 @@ pub(super) fn run_groups(
         indirect: IndirectData::read(w.platform, d, w.memory),
         sanitize: scoped.as_ref().map(|(s, _)| s),
         findings: Mutex::default(),
+        translated: AtomicU64::new(0),
     };
     let work = |index: usize| {
         let first_slot = index as u32 * d.threads_per_group;
-        worker(w, d, prog, &shared, dims, total, first_slot)
+        worker(w, d, prog, tr, &shared, dims, total, first_slot)
     };
     // `workers > 1` implies a pool size of at least 2: at least one helper.
     let pool = (workers > 1)
@@ -229,7 +234,10 @@ pub(super) fn run_groups(
         .progress
         .finish()
         .map_err(|r| timeout(w, d, r, Vec::new()))?;
-    Ok(budget.instructions - left)
+    Ok((
+        budget.instructions - left,
+        shared.translated.load(Ordering::Relaxed),
+    ))
 }
 
 /// Groups whose threads the front end's thread slots (at most what the FFTID can name) hold
@@ -241,10 +249,12 @@ fn groups_at_once(p: Platform, d: &Dispatch) -> usize {
 
 /// One host thread: takes groups until none is left or one failed before the next; their
 /// threads run in the slots from `first_slot` on.
+#[allow(clippy::too_many_arguments)]
 fn worker(
     w: &Walker<'_>,
     d: &Dispatch,
     prog: &Program,
+    tr: Option<&Translation>,
     shared: &Shared<'_>,
     dims: [u64; 3],
     total: u64,
@@ -254,6 +264,7 @@ fn worker(
         w,
         d,
         prog,
+        tr,
         shared,
         first_slot,
         mem: VmMemory::new(
@@ -269,6 +280,7 @@ fn worker(
         clear: Vec::new(),
         cycles: Cycles::default(),
         pending: 0,
+        translated: 0,
         findings: sim_eu::sanitize::Findings::default(),
         group: sim_eu::sanitize::Group::default(),
     };

@@ -84,6 +84,23 @@ mod with {
             Ok(d)
         }
 
+        /// Opens a new simulated `p` through `kmd` whose threads run translated host code for
+        /// their straight-line ALU runs (`jit`) or the interpreter alone, whatever
+        /// `INTEL_GPU_SIM_JIT` says. Results are the same either way.
+        pub fn open_sim_with_jit(p: Platform, kmd: Option<KmdChoice>, jit: bool) -> Result<Device> {
+            let k = kmd.unwrap_or(KmdChoice::I915);
+            let config = sim::SimConfig {
+                walker: std::sync::Arc::new(sim::dispatch::EuExecutor::default().with_jit(jit)),
+                ..sim::SimConfig::default()
+            };
+            let dev =
+                sim::open_device(p, sim_kmd(k), config).map_err(|e| Error::Sim(e.to_string()))?;
+            let sanitizer = dev.sanitizer();
+            let d = Self::open_device_file(format!("sim:{}", p.name()), dev, kmd)?;
+            d.attach_sanitizer(sanitizer);
+            Ok(d)
+        }
+
         /// Opens a new simulated `p` through `kmd` running the sanitizer's `checks` (a
         /// comma-separated list as `INTEL_GPU_SANITIZE` takes it; empty: off, whatever the
         /// environment says), its findings reported on stderr and appended to `log` as JSON

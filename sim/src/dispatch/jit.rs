@@ -1,0 +1,121 @@
+//! Whether a walker's threads run translated host code (`sim-jit`) for their straight-line ALU
+//! runs or the EU interpreter alone, and the process's translations.
+//!
+//! The switch is `INTEL_GPU_SIM_JIT` (`1` on, `0` off, unset: [`DEFAULT`]), read here and
+//! nowhere else; an executor can override it ([`super::EuExecutor::with_jit`]). Both ways
+//! give the same memory, registers and instruction counts (`sim-jit`'s proptests and the
+//! conformance corpus run with it on). A walker under the sanitizer always runs interpreted:
+//! its checks sit in the interpreter's memory accesses, and its per-instruction bookkeeping
+//! is the interpreter's. Each kernel binary is translated once per process (per platform and
+//! GRF register count) and shared by the host threads and devices that run it. A build
+//! without the `jit` feature has no translator: it runs interpreted, and refuses
+//! `INTEL_GPU_SIM_JIT=1`.
+
+use std::sync::OnceLock;
+
+use platform::Platform;
+use sim_eu::{EuError, Memory, Program, Status, Thread};
+
+/// The environment variable switching translated code on (`1`) or off (`0`).
+pub const ENV_JIT: &str = "INTEL_GPU_SIM_JIT";
+
+/// The switch when `INTEL_GPU_SIM_JIT` is unset.
+pub const DEFAULT: bool = false;
+
+/// A value of `INTEL_GPU_SIM_JIT` other than `0` and `1`, or `1` in a build without the
+/// translator.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SwitchError {
+    #[error("INTEL_GPU_SIM_JIT={0:?}: expected 1 (translated code) or 0 (interpreter)")]
+    Value(String),
+    #[error("INTEL_GPU_SIM_JIT=1: this simulator was built without its `jit` feature")]
+    NotBuilt,
+}
+
+/// The switch as `INTEL_GPU_SIM_JIT` says (read once per process).
+pub fn from_env() -> Result<bool, SwitchError> {
+    static SWITCH: OnceLock<Result<bool, SwitchError>> = OnceLock::new();
+    SWITCH
+        .get_or_init(|| parse(std::env::var(ENV_JIT).ok().as_deref()))
+        .clone()
+}
+
+/// The switch for the variable's value (`None`: unset).
+pub fn parse(value: Option<&str>) -> Result<bool, SwitchError> {
+    let on = match value {
+        None => return Ok(DEFAULT && cfg!(feature = "jit")),
+        Some("1") => true,
+        Some("0") => false,
+        Some(v) => return Err(SwitchError::Value(v.to_string())),
+    };
+    if on && !cfg!(feature = "jit") {
+        return Err(SwitchError::NotBuilt);
+    }
+    Ok(on)
+}
+
+/// A kernel's translated runs.
+#[cfg(feature = "jit")]
+pub type Translation = std::sync::Arc<sim_jit::Translated>;
+/// A kernel's translated runs (none in a build without the translator).
+#[cfg(not(feature = "jit"))]
+pub enum Translation {}
+
+/// The translation of the kernel `bytes` (`prog` decoded from them for `platform`), made on
+/// first use and kept for the process; `None` when Cranelift cannot translate on this host
+/// (the kernel then runs interpreted).
+#[cfg(feature = "jit")]
+pub fn translate(platform: Platform, bytes: &[u8], prog: &Program) -> Option<Translation> {
+    static CACHE: OnceLock<sim_jit::TranslationCache> = OnceLock::new();
+    CACHE
+        .get_or_init(sim_jit::TranslationCache::new)
+        .get_or_translate(platform, bytes, prog)
+        .ok()
+}
+
+#[cfg(not(feature = "jit"))]
+pub fn translate(_platform: Platform, _bytes: &[u8], _prog: &Program) -> Option<Translation> {
+    None
+}
+
+/// Runs thread `t` for up to `budget` instructions as [`sim_eu::run`] does, through the
+/// translated code `tr` where it has some; adds to `translated` the instructions that ran as
+/// translated code.
+pub fn run(
+    t: &mut Thread,
+    prog: &Program,
+    tr: Option<&Translation>,
+    mem: &mut dyn Memory,
+    budget: u64,
+    translated: &mut u64,
+) -> Result<Status, EuError> {
+    match tr {
+        #[cfg(feature = "jit")]
+        Some(tr) => sim_jit::run_counted(t, prog, tr, mem, budget, translated),
+        #[cfg(not(feature = "jit"))]
+        Some(never) => match *never {},
+        None => {
+            let _ = translated;
+            sim_eu::run(t, prog, mem, budget)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_switch_takes_one_and_zero_and_refuses_anything_else() {
+        assert_eq!(parse(Some("0")), Ok(false));
+        let one = if cfg!(feature = "jit") {
+            Ok(true)
+        } else {
+            Err(SwitchError::NotBuilt)
+        };
+        assert_eq!(parse(Some("1")), one);
+        assert_eq!(parse(None), Ok(DEFAULT && cfg!(feature = "jit")));
+        assert_eq!(parse(Some("yes")), Err(SwitchError::Value("yes".into())));
+        assert_eq!(parse(Some("")), Err(SwitchError::Value(String::new())));
+    }
+}
