@@ -155,6 +155,10 @@ fn new_gpu(shim: &Shim) -> Result<SimGpu, Errno> {
             eprintln!("sim-shim: INTEL_GPU_SANITIZE: {e}");
             Errno::EINVAL
         }
+        sim::OpenError::Jit(e) => {
+            eprintln!("sim-shim: {e}");
+            Errno::EINVAL
+        }
     })?;
     // `api` is the OpenCL ICD's check; the program under the shim uses its own runtime.
     if sim::sanitize::Settings::from_env().is_ok_and(|s| s.checks.has(sim::sanitize::Check::Api)) {
