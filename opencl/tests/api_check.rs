@@ -62,7 +62,7 @@ const CASES: &[Case] = &[
         "CL_INVALID_ARG_SIZE",
         Some("add"),
         1,
-        "argument 1 is a 4-byte value; arg_size is 8",
+        "argument 1 is a 4-byte value; arg_size is 2",
     ),
     (
         "arg_index",

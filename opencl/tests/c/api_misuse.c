@@ -131,10 +131,11 @@ int main(int argc, char **argv) {
         r = ok ? 0 : expect("clReleaseProgram", clReleaseProgram(program), CL_INVALID_PROGRAM);
         program = NULL;
     } else if (strcmp(name, "arg_size") == 0) {
-        /* A long for an int argument: CL_INVALID_ARG_SIZE. */
-        cl_long wide = 64;
+        /* A short for an int argument: CL_INVALID_ARG_SIZE (a wider value is taken by its low
+         * bytes, as Intel's runtime takes it). */
+        cl_short narrow = 64;
         r = expect("clSetKernelArg",
-                   ok ? clSetKernelArg(add, 1, sizeof n, &n) : clSetKernelArg(add, 1, sizeof wide, &wide),
+                   ok ? clSetKernelArg(add, 1, sizeof n, &n) : clSetKernelArg(add, 1, sizeof narrow, &narrow),
                    ok ? CL_SUCCESS : CL_INVALID_ARG_SIZE);
     } else if (strcmp(name, "arg_index") == 0) {
         /* Argument 2 of a two-argument kernel: CL_INVALID_ARG_INDEX. */
