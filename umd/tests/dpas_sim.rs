@@ -280,6 +280,11 @@ __attribute__((intel_reqd_sub_group_size(8)))
 kernel void k_{n}(global const {aty} *a, global const {bty} *b, global const {acc} *c,
                   global {acc} *d)
 {{ uint i = get_global_id(0); d[i] = intel_sub_group_{n}(a[i], b[i], c[i]); }}
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void k2_{n}(global const {aty} *a, global const {bty} *b, global const {acc} *c,
+                   global {acc} *d)
+{{ uint i = get_global_id(0);
+   d[i] = intel_sub_group_{n}(a[i], b[i], intel_sub_group_{n}(a[i], b[i], c[i])); }}
 "
         );
     }
@@ -290,8 +295,14 @@ kernel void k_{n}(global const {aty} *a, global const {bty} *b, global const {ac
     let mut bad = Vec::new();
     const GROUPS: usize = 2;
     const SUB_GROUPS: usize = 2 * GROUPS;
-    for f in &fs {
-        let name = format!("k_{}", f.name.replace("_matrix_mad", "_split_matrix_mad"));
+    // `k2_`: two split mads in a row, which IGC issues as back-to-back dpasw (a fused pair goes
+    // through a run of them together).
+    for (f, twice) in fs.iter().flat_map(|f| [(f, false), (f, true)]) {
+        let prefix = if twice { "k2" } else { "k" };
+        let name = format!(
+            "{prefix}_{}",
+            f.name.replace("_matrix_mad", "_split_matrix_mad")
+        );
         let k = Kernel::from_ocloc(&bin, Some(&name), Some(p)).unwrap();
         let float = f.a.ends_with("16").then_some(f.a);
         // Per sub-group: 8 work items x 4 rows x 4 bytes of A, 8 x 32 bytes of B, 8 x 8 acc.
@@ -320,7 +331,10 @@ kernel void k_{n}(global const {aty} *a, global const {bty} *b, global const {ac
                     whole[(j * 8 + m) * 4..][..4].copy_from_slice(&a[from..from + 4]);
                 }
             }
-            let want = expected(f, &whole, &b[s * 256..][..256], &c[s * 256..][..256]);
+            let mut want = expected(f, &whole, &b[s * 256..][..256], &c[s * 256..][..256]);
+            if twice {
+                want = expected(f, &whole, &b[s * 256..][..256], &want);
+            }
             if got[s * 256..][..256] != want[..] {
                 bad.push(format!(
                     "{name} sub-group {s}:\n got {:02x?}\nwant {want:02x?}",

@@ -395,10 +395,11 @@ impl Run<'_, '_> {
             let partner = match threads.get(i ^ 1) {
                 None => "does not exist (odd thread count)".to_string(),
                 Some(p) if p.is_ended() => "ended".to_string(),
-                Some(p) => format!(
+                Some(p) if eu::waits_at_barrier(p, self.prog) => format!(
                     "waits at the barrier at offset {:#x}, which thread {i} keeps closed",
                     self.offset_of(p)
                 ),
+                Some(p) => format!("stands at offset {:#x}", self.offset_of(p)),
             };
             return Err(self.eu_error(EuError {
                 offset,
