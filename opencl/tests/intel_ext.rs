@@ -8,18 +8,7 @@
 
 mod support;
 
-use std::collections::BTreeMap;
-
 use oracles::{require, Oracle, Platform};
-
-/// The `= name value` lines of a run.
-fn answers(out: &str) -> BTreeMap<String, String> {
-    out.lines()
-        .filter_map(|l| l.strip_prefix("= "))
-        .filter_map(|l| l.split_once(' '))
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
 
 const INTEGRATED: [Platform; 3] = [Platform::Skl, Platform::Icllp, Platform::Tgllp];
 
@@ -127,7 +116,7 @@ fn intel_extensions_client_on_each_simulated_device() {
     for dev in support::c_client_devices() {
         let out = support::run(&mut support::command(&exe, &icd, dev));
         assert!(out.contains(", 0 failed"), "{dev}:\n{out}");
-        let a = answers(&out);
+        let a = support::answers(&out);
         let dg2 = dev.starts_with("sim:dg2");
         let spec = SPEC.iter().chain(if dg2 { SPEC_DG2 } else { &[] });
         for (name, want) in spec {
@@ -158,7 +147,7 @@ fn intel_extensions_answers_match_neo() {
             &icd,
             &format!("sim:{}", p.name()),
         ));
-        let (mut m, t) = (answers(&mine), answers(&theirs));
+        let (mut m, t) = (support::answers(&mine), support::answers(&theirs));
         assert!(!t.is_empty(), "{p}: NEO printed no answers:\n{theirs}");
         for (on, name, ours, neos) in DIFFERENCES {
             if on.is_empty() || on.contains(&p) {

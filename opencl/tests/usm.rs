@@ -11,18 +11,7 @@
 
 mod support;
 
-use std::collections::BTreeMap;
-
 use oracles::{require, Oracle, Platform};
-
-/// The `= name value` lines of a run.
-fn answers(out: &str) -> BTreeMap<String, String> {
-    out.lines()
-        .filter_map(|l| l.strip_prefix("= "))
-        .filter_map(|l| l.split_once(' '))
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
 
 /// Where this ICD answers otherwise than NEO 22.43, and why: (platform, or None for every one;
 /// name; ours; NEO's). Ours follow the extension specification's error lists; NEO 22.43 accepts
@@ -131,7 +120,7 @@ fn usm_client_on_each_simulated_device() {
     for dev in support::c_client_devices() {
         let out = support::run(&mut support::command(&exe, &icd, dev));
         assert!(out.contains(", 0 failed"), "{dev}:\n{out}");
-        let a = answers(&out);
+        let a = support::answers(&out);
         assert_eq!(a["device_reports_extension"], "1", "{dev}");
         for (name, want) in SPEC {
             assert_eq!(
@@ -160,7 +149,7 @@ fn usm_answers_match_neo() {
             &icd,
             &format!("sim:{}", p.name()),
         ));
-        let (mut m, t) = (answers(&mine), answers(&theirs));
+        let (mut m, t) = (support::answers(&mine), support::answers(&theirs));
         assert!(!t.is_empty(), "{p}: NEO printed no answers:\n{theirs}");
         for (q, name, ours, neos) in DIFFERENCES {
             if q.is_none_or(|q| q == p) {

@@ -121,3 +121,13 @@ pub fn ours_and_neo(
     }
     runs
 }
+
+/// A C client's answers: its `= name value` lines (the clients in `tests/c` print each answer
+/// so), by name.
+pub fn answers(out: &str) -> std::collections::BTreeMap<String, String> {
+    out.lines()
+        .filter_map(|l| l.strip_prefix("= "))
+        .filter_map(|l| l.split_once(' '))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
