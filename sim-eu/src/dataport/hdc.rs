@@ -240,25 +240,20 @@ fn block_read_masked(
     bytes: usize,
     read: impl FnOnce(&mut [u8]) -> Result<(), EuErrorKind>,
 ) -> Result<(), EuErrorKind> {
-    let all = msg.lane_bits(32);
-    let full = if msg.n >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << msg.n) - 1
-    };
-    if all == full {
+    if msg.all_enabled() {
         return msg.fill_resp(at, bytes, read);
     }
     let dwords = bytes / 4;
     if dwords > msg.n {
         return Err(EuErrorKind::Unsupported(format!(
-            "a {bytes}-byte block read at SIMD{} with channels {all:#x} enabled",
-            msg.n
+            "a {bytes}-byte block read at SIMD{} with channels {:#x} enabled",
+            msg.n,
+            msg.lane_bits(32)
         )));
     }
     let mut buf = vec![0u8; bytes];
     read(&mut buf)?;
-    for i in lanes_of(all).filter(|&i| i < dwords) {
+    for i in lanes_of(msg.lane_bits(32)).filter(|&i| i < dwords) {
         msg.put(at + 4 * i, &buf[4 * i..4 * i + 4]);
     }
     Ok(())

@@ -384,9 +384,12 @@ impl Msg {
     /// The enabled lanes below `limit` as bits (lane i = bit i); [`lanes_of`] walks them
     /// without borrowing the message.
     pub fn lane_bits(&self, limit: usize) -> u32 {
-        let n = self.n.min(limit);
-        let all = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
-        self.mask & all
+        self.mask & all_of(self.n.min(limit))
+    }
+    /// Whether every channel of the message's execution size is enabled.
+    pub fn all_enabled(&self) -> bool {
+        let all = all_of(self.n);
+        self.mask & all == all
     }
     pub fn put(&mut self, byte: usize, data: &[u8]) {
         if let Some(s) = self.resp.get_mut(byte..byte + data.len()) {
@@ -408,6 +411,15 @@ impl Msg {
     }
     pub fn data(&self, byte: usize, len: usize) -> &[u8] {
         self.payload.get(byte..byte + len).unwrap_or(&[])
+    }
+}
+
+/// The bits of `n` channels (32 and more: all).
+fn all_of(n: usize) -> u32 {
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
     }
 }
 

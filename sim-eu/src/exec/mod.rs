@@ -284,14 +284,8 @@ fn step(
             Err(EuErrorKind::Illegal("the illegal opcode".into()))
         }
         Shape::Nullary => Ok(Flow::Next),
-        Shape::Sync => {
-            if inst.func == Subfunction::Sync(SyncFn::Bar) && t.barrier_pending {
-                return Ok(Flow::Wait);
-            }
-            Ok(Flow::Next)
-        }
-        Shape::Wait => {
-            if t.barrier_pending {
+        Shape::Sync | Shape::Wait => {
+            if t.barrier_pending && holds_at_barrier(inst) {
                 return Ok(Flow::Wait);
             }
             Ok(Flow::Next)
@@ -391,9 +385,15 @@ pub fn run(
 /// waits late, with `dpasw` between).
 pub fn waits_at_barrier(t: &Thread, prog: &Program) -> bool {
     t.barrier_pending
-        && prog.insts.get(t.ip() as usize).is_some_and(|i| {
-            i.func == Subfunction::Sync(SyncFn::Bar) || i.opcode.shape() == Shape::Wait
-        })
+        && prog
+            .insts
+            .get(t.ip() as usize)
+            .is_some_and(holds_at_barrier)
+}
+
+/// The instructions at which a thread with a pending barrier waits: `sync.bar` and `wait`.
+fn holds_at_barrier(i: &Inst) -> bool {
+    i.func == Subfunction::Sync(SyncFn::Bar) || i.opcode.shape() == Shape::Wait
 }
 
 /// Executes the `dpasw` at which both threads of a fused EU pair stopped ([`Status::Fused`]),
