@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use crate::device::Inner;
 use crate::error::{Error, Result};
 use crate::memory::Bo;
-use crate::program::{DataRelocation, IsaRelocation, RelocKind, Segment};
+use crate::program::{DataRelocation, IsaRelocation, RelocKind, RuntimeSymbol, Segment};
 
 /// The segments' initial bytes and the pointers stored in them, and where they were placed on
 /// each device the program's kernels ran on.
@@ -124,6 +124,11 @@ impl Inner {
 /// Patches `isa` for its relocations against the placed segments.
 pub fn relocate(isa: &mut [u8], relocs: &[IsaRelocation], placed: &Placed) -> Result<()> {
     for r in relocs {
+        match r.runtime_symbol() {
+            // No implicit-argument block before the cross-thread data: the compiled value stays.
+            Some(RuntimeSymbol::CrossThreadOffsetOffR0) => continue,
+            None => {}
+        }
         let seg = r.segment.ok_or_else(|| {
             Error::Unsupported(format!(
                 "ISA relocation against `{}`, which is not program data",

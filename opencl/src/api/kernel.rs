@@ -13,7 +13,7 @@ use crate::api::info;
 use crate::core::device::Device;
 use crate::core::handle::Handle;
 use crate::core::info::Info;
-use crate::core::kernel::{create, value_size_ok, Arg, Kernel};
+use crate::core::kernel::{create, value_bytes_taken, Arg, Kernel};
 use crate::core::memory::Mem;
 use crate::core::program::Program;
 use crate::core::queue::{Command, KernelRun, Queue, Work};
@@ -175,22 +175,19 @@ entry! {
                 ArgSlot::Value(n) => {
                     let n = n as usize;
                     let declared = k.obj.declared_sizes.get(arg_index as usize).copied();
-                    if !value_size_ok(arg_size, n, declared.flatten()) {
+                    let Some(given) = value_bytes_taken(arg_size, n, declared.flatten()) else {
                         return Err(why(CL_INVALID_ARG_SIZE, || {
                             format!(
                                 "argument {arg_index} is a {}-byte value; arg_size is {arg_size}",
                                 declared.flatten().unwrap_or(n)
                             )
                         }));
-                    }
+                    };
                     if arg_value.is_null() {
                         return Err(why(CL_INVALID_ARG_VALUE, || {
                             format!("argument {arg_index} is a value; arg_value is NULL")
                         }));
                     }
-                    // The type's bytes the application gave (the low ones of a wider value);
-                    // the rest of a widened slot is 0.
-                    let given = arg_size.min(n).min(declared.flatten().unwrap_or(usize::MAX));
                     // SAFETY: `arg_size` >= `given` readable bytes at arg_value.
                     let bytes = unsafe { std::slice::from_raw_parts(arg_value as *const u8, given) };
                     let mut v = bytes.to_vec();

@@ -54,10 +54,39 @@ pub fn span(make: impl FnOnce() -> tracing::Span) -> tracing::Span {
     if SPANS_BROKEN.load(Ordering::Relaxed) {
         return tracing::Span::none();
     }
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(make)).unwrap_or_else(|_| {
+    quiet_panic_hook();
+    set_quiet(true);
+    let made = std::panic::catch_unwind(std::panic::AssertUnwindSafe(make));
+    set_quiet(false);
+    made.unwrap_or_else(|_| {
         SPANS_BROKEN.store(true, Ordering::Relaxed);
         tracing::Span::none()
     })
+}
+
+thread_local! {
+    /// Set while this thread makes a span: a panic there is expected (see `SPANS_BROKEN`) and
+    /// handled, so the panic hook does not print it to the application's stderr. A `const`
+    /// Cell has no destructor, so it stays readable from `exit()`.
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn set_quiet(on: bool) {
+    let _ = QUIET.try_with(|q| q.set(on));
+}
+
+/// Wraps the panic hook (this library's own: a cdylib carries its own Rust runtime) so that
+/// panics while making a span stay silent; every other panic is reported as before.
+fn quiet_panic_hook() {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.try_with(|q| q.get()).unwrap_or(false) {
+                previous(info);
+            }
+        }));
+    });
 }
 
 /// Whether entry points still trace (see `SPANS_BROKEN`).

@@ -405,10 +405,12 @@ pub fn declared_sizes(k: &umd::kernel::Kernel, n: usize) -> Vec<Option<usize>> {
     out
 }
 
-/// Whether `arg_size` bytes may be given for a by-value argument whose payload slot holds
-/// `slot` bytes and whose type is `declared` bytes when the metadata says.
-pub fn value_size_ok(arg_size: usize, slot: usize, declared: Option<usize>) -> bool {
-    match declared {
+/// How many of the `arg_size` bytes an application gives for a by-value argument the kernel
+/// takes (the type's low bytes), when it may give that many; the payload slot holds `slot`
+/// bytes and the type is `declared` bytes when the metadata says. The rest of a wider slot
+/// is 0.
+pub fn value_bytes_taken(arg_size: usize, slot: usize, declared: Option<usize>) -> Option<usize> {
+    let allowed = match declared {
         // The OpenCL type's size (a 3-component vector counts as 4): IGC may give a char or
         // short a wider slot, but the application passes sizeof(cl_char) / sizeof(cl_short).
         // Fewer bytes are refused (API spec; the CTS's negative_invalid_arg_size); more are
@@ -417,5 +419,6 @@ pub fn value_size_ok(arg_size: usize, slot: usize, declared: Option<usize>) -> b
         Some(d) => arg_size >= d,
         // No metadata: anything up to the slot (a 3-component vector as its 4-component size).
         None => arg_size > 0 && arg_size <= slot.next_power_of_two().max(slot),
-    }
+    };
+    allowed.then(|| arg_size.min(slot).min(declared.unwrap_or(usize::MAX)))
 }

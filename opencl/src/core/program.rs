@@ -197,9 +197,19 @@ pub fn binary_build(device: &Device, bytes: Vec<u8>) -> (Build, cl_int) {
                 };
                 (build, CL_SUCCESS)
             }
-            Err(_) => (Build::none(), CL_INVALID_BINARY),
+            Err(e) => (
+                Build::none(),
+                why(CL_INVALID_BINARY, || {
+                    format!("not an executable for this device: {e}")
+                }),
+            ),
         },
-        Err(_) => (Build::none(), CL_INVALID_BINARY),
+        Err(e) => (
+            Build::none(),
+            why(CL_INVALID_BINARY, || {
+                format!("not a program for this device: {e}")
+            }),
+        ),
     }
 }
 

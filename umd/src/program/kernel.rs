@@ -264,6 +264,34 @@ pub struct IsaRelocation {
     pub defined: bool,
 }
 
+/// Symbols a runtime gives values, not a program: binaries leave them undefined (NEO's linker,
+/// `linker.h`, names them). oneDNN's generated (nGEN) kernels carry the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuntimeSymbol {
+    /// `__INTEL_PATCH_CROSS_THREAD_OFFSET_OFF_R0`: how far past the indirect data r0 points at
+    /// the cross-thread data begins, i.e. the size of the implicit-argument block a runtime
+    /// puts first for kernels that need one (stack calls; NEO patches the size then, and leaves
+    /// the compiled value otherwise). This driver puts no such block (it refuses kernels that
+    /// need the implicit-argument buffer), so the compiled value stays.
+    CrossThreadOffsetOffR0,
+}
+
+impl RuntimeSymbol {
+    pub fn named(symbol: &str) -> Option<Self> {
+        match symbol {
+            "__INTEL_PATCH_CROSS_THREAD_OFFSET_OFF_R0" => Some(Self::CrossThreadOffsetOffR0),
+            _ => None,
+        }
+    }
+}
+
+impl IsaRelocation {
+    /// The runtime symbol this relocation is against, if it is one.
+    pub fn runtime_symbol(&self) -> Option<RuntimeSymbol> {
+        RuntimeSymbol::named(&self.symbol).filter(|_| !self.defined)
+    }
+}
+
 impl std::fmt::Display for IsaRelocation {
     /// How a loader names an unresolvable relocation (NEO's words, with the offset in hex).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -327,10 +355,13 @@ pub struct Kernel {
 }
 
 impl Kernel {
-    /// The relocations against symbols nothing in the program defines: calls to functions that
-    /// were declared but never given a body, which the kernel cannot run without.
+    /// The relocations against symbols nothing in the program defines and no runtime gives:
+    /// calls to functions that were declared but never given a body, which the kernel cannot
+    /// run without.
     pub fn unresolved(&self) -> impl Iterator<Item = &IsaRelocation> {
-        self.isa_relocations.iter().filter(|r| !r.defined)
+        self.isa_relocations
+            .iter()
+            .filter(|r| !r.defined && r.runtime_symbol().is_none())
     }
 }
 

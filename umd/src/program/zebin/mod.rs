@@ -12,8 +12,11 @@ use super::{targets, DataRelocation, Format, Program, Segment};
 pub const EM_INTELGT: u16 = 205;
 /// Section type of `.ze_info` (SHT_ZEBIN_ZEINFO).
 pub const SHT_ZEBIN_ZEINFO: u32 = 0xff00_0011;
-/// Note type carrying PRODUCT_FAMILY in `.note.intelgt.compat`.
+/// Note types of `.note.intelgt.compat` naming the target: PRODUCT_FAMILY (what ocloc
+/// writes) and GFXCORE_FAMILY (what binaries generated without IGC carry alone, oneDNN's nGEN
+/// kernels among them; Intel's runtime accepts a binary naming either).
 const NOTE_PRODUCT_FAMILY: u32 = 1;
+const NOTE_GFXCORE_FAMILY: u32 = 2;
 /// The pseudo-kernel holding a program's non-kernel functions; not a kernel one can launch.
 const EXTERNAL_FUNCTIONS: &str = "Intel_Symbol_Table_Void_Program";
 /// zebin relocation type R_ZE_SYM_ADDR (a 64-bit address).
@@ -52,7 +55,9 @@ pub fn parse(file: &[u8]) -> Result<Program> {
     let symbols = elf.symbols(file)?;
     let mut program = Program {
         format: Format::Zebin,
-        platform: product_family(&elf).and_then(targets::from_product_family),
+        platform: note(&elf, NOTE_PRODUCT_FAMILY)
+            .and_then(targets::from_product_family)
+            .or_else(|| note(&elf, NOTE_GFXCORE_FAMILY).and_then(targets::from_gfx_core_family)),
         kernels: Vec::with_capacity(info.kernels.len()),
         constant_data: data_of(&elf, ".data.const"),
         global_data: data_of(&elf, ".data.global"),
@@ -141,8 +146,8 @@ fn data_of(elf: &ElfView<'_>, name: &str) -> Vec<u8> {
         .unwrap_or_default()
 }
 
-/// PRODUCT_FAMILY from the IntelGT compatibility note, if present and well-formed.
-fn product_family(elf: &ElfView<'_>) -> Option<u32> {
+/// The value of the IntelGT compatibility note of type `wanted`, if present and well-formed.
+fn note(elf: &ElfView<'_>, wanted: u32) -> Option<u32> {
     let note = elf.by_name(".note.intelgt.compat")?;
     let d = note.data;
     let mut pos = 0usize;
@@ -155,7 +160,7 @@ fn product_family(elf: &ElfView<'_>) -> Option<u32> {
         let descsz = u32_at(pos + 4)? as usize;
         let ty = u32_at(pos + 8)?;
         let desc = pos + 12 + namesz.checked_add(3)? / 4 * 4;
-        if ty == NOTE_PRODUCT_FAMILY && descsz >= 4 {
+        if ty == wanted && descsz >= 4 {
             return u32_at(desc);
         }
         pos = desc.checked_add(descsz.checked_add(3)? / 4 * 4)?;
