@@ -220,7 +220,14 @@ pub struct Thread {
     /// Mode count. A thread has the registers of the program it runs (the dispatcher decodes
     /// the program for the walker's mode), so [`crate::run`] takes it from the program.
     pub(crate) grf_bytes: usize,
+    /// The accumulator's integer precision beyond the DWords the file holds: the full value
+    /// of the last integer result written to each accumulator DWord ([`ACC_DWORDS`]), which
+    /// `mach` adds to (see `exec::alu`). Valid while that DWord still holds its low 32 bits.
+    pub(crate) acc_wide: [i64; ACC_DWORDS],
 }
+
+/// DWords of acc0–acc7.
+pub const ACC_DWORDS: usize = 8 * 32 / 4;
 
 impl Thread {
     /// The instruction the thread executes next (an index into its program).
@@ -247,6 +254,7 @@ impl Thread {
             dispatched_scratch: [0; 2],
             observe_sends: false,
             grf_bytes: GRF_REGS * REG_BYTES,
+            acc_wide: [0; ACC_DWORDS],
         };
         t.restart(dispatch_mask);
         t
@@ -297,6 +305,7 @@ impl Thread {
         self.ended = dispatch_mask == 0;
         self.barrier_pending = false;
         self.exec_lanes = u32::MAX;
+        self.acc_wide = [0; ACC_DWORDS];
     }
 
     /// The GRF as bytes (r0 at 0, 32 bytes per register), as many registers as the thread

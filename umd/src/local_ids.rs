@@ -11,7 +11,7 @@
 //! a kernel that does not require its order, may pick another walk the hardware can do;
 //! umd keeps the kernel's, so the lanes see the same IDs whichever way they are generated.
 
-use batchbuffer::builder::{gen_data, walk_order_of, LocalIds, WalkerKind};
+use batchbuffer::builder::{gen_data, walk_order_of, LocalIds, WalkerKind, KERNEL_START_GRANULE};
 use batchbuffer::WalkOrder;
 use platform::Platform;
 
@@ -35,7 +35,11 @@ pub(crate) fn delivery(
         };
         return (ids, 0);
     }
-    let skip = u64::from(pt.offset_to_skip_per_thread_data_load);
+    // The start the hardware takes: Kernel Start Pointer has no bits below its granule, so an
+    // offset between granules (oneDNN's generated kernels give 208 and pad the load's end
+    // with `nop`s) starts at the granule before it, as with NEO, which writes the offset into
+    // that field.
+    let skip = u64::from(pt.offset_to_skip_per_thread_data_load) & !(KERNEL_START_GRANULE - 1);
     if pt.hw_generated_local_ids {
         // Patch tokens: the compiler asked for hardware IDs (walked linearly).
         let ids = LocalIds::Hardware {
@@ -96,5 +100,22 @@ mod tests {
         // An extent in a dimension the kernel reads no ID for.
         assert!(!hardware_can_walk([4, 2, 1], 1, [0, 1, 2]));
         assert!(!hardware_can_walk([32, 32, 2], 3, [0, 1, 2]));
+    }
+
+    /// Kernel Start Pointer holds address bits 6 and up (genxml, INTERFACE_DESCRIPTOR_DATA
+    /// "Kernel Start Pointer" start=6): a skip offset of 208 (oneDNN's GEMM kernels) starts
+    /// the threads at 192, and one on a granule starts there.
+    #[test]
+    fn the_skip_offset_starts_at_the_kernel_start_granule_before_it() {
+        for (offset, start) in [(208, 192), (192, 192), (0xc0 + 0x3f, 0xc0), (64, 64)] {
+            let pt = PerThreadPayload {
+                local_id_dims: 1,
+                offset_to_skip_per_thread_data_load: offset,
+                ..PerThreadPayload::default()
+            };
+            let (ids, at) = delivery(Platform::Dg2, &pt, 8, [[32, 1, 1]].into_iter());
+            assert!(matches!(ids, LocalIds::Hardware { .. }), "{ids:?}");
+            assert_eq!(at, start, "offset {offset}");
+        }
     }
 }

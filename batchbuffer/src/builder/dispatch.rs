@@ -50,10 +50,15 @@ pub enum LocalIds {
     },
 }
 
+/// The granule of INTERFACE_DESCRIPTOR_DATA's Kernel Start Pointer: the field holds address
+/// bits 6 and up, so a thread starts at a multiple of 64 bytes.
+pub const KERNEL_START_GRANULE: u64 = 64;
+
 /// What to dispatch.
 #[derive(Debug, Clone, Copy)]
 pub struct DispatchDesc<'a> {
-    /// Kernel offset from the Instruction Base Address (64-byte aligned).
+    /// Kernel offset from the Instruction Base Address (a multiple of
+    /// [`KERNEL_START_GRANULE`]).
     pub kernel_offset: u64,
     /// SIMD width: `intel_reqd_sub_group_size` when given, else the binary's.
     pub simd: Simd,

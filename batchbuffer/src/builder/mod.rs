@@ -23,8 +23,8 @@ mod walk_order;
 mod walker_math;
 
 pub use dispatch::{
-    prepare, DispatchDesc, Heaps, LocalIds, Prepared, SamplerTable, MAX_BINDING_TABLE_ENTRIES,
-    MAX_INDIRECT_DATA_BYTES, MAX_SAMPLERS, SURFACE_STATE_STRIDE,
+    prepare, DispatchDesc, Heaps, LocalIds, Prepared, SamplerTable, KERNEL_START_GRANULE,
+    MAX_BINDING_TABLE_ENTRIES, MAX_INDIRECT_DATA_BYTES, MAX_SAMPLERS, SURFACE_STATE_STRIDE,
 };
 pub use group_limits::{max_local_total, max_threads_per_group};
 pub use gt_topology::GtTopology;

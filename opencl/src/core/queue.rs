@@ -230,6 +230,8 @@ struct ExecState {
     unfinished: usize,
     closing: bool,
     failures: Failures,
+    /// What the last command that failed on its own said, for clFinish's report.
+    last_failure: Option<String>,
 }
 
 /// The part of a queue its thread shares.
@@ -267,7 +269,21 @@ impl Exec {
         while st.unfinished > 0 {
             st = self.idle.wait(st).unwrap_or_else(|e| e.into_inner());
         }
-        !st.failures.finish()
+        let failed = st.failures.finish();
+        if failed {
+            if let Some(text) = &st.last_failure {
+                crate::core::reason::why(CL_OUT_OF_RESOURCES, || text.clone());
+            }
+        }
+        !failed
+    }
+
+    /// A command failed on its own: the context's callback hears why (before its event fails,
+    /// so whoever waits for the event sees the report too), and so does the call trace.
+    fn report_failure(&self, text: String) {
+        tracing::warn!("{text}");
+        crate::core::context::report(&self.context.obj, &text);
+        self.lock().last_failure = Some(text);
     }
 
     /// Command `seq` failed on its own: ends it with `status` (negative); the commands behind
@@ -335,7 +351,7 @@ impl Exec {
             }
             Err(e) => {
                 // Before the event fails, so whoever waits for it sees the report too.
-                crate::core::context::report(&self.context.obj, &format!("{}: {e}", f.what));
+                self.report_failure(format!("{}: {e}", f.what));
                 (CL_OUT_OF_RESOURCES, true)
             }
         };
@@ -500,7 +516,7 @@ impl Exec {
                 });
             }
             Err(why) => {
-                crate::core::context::report(&self.context.obj, &format!("{what}: {why}"));
+                self.report_failure(format!("{what}: {why}"));
                 // After the commands before it, which may fail first.
                 self.drain(flight);
                 self.fail(c.seq, &c.event, CL_OUT_OF_RESOURCES);
@@ -651,6 +667,7 @@ pub fn create_queue(
             unfinished: 0,
             closing: false,
             failures: Failures::new(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE == 0),
+            last_failure: None,
         }),
         wake: Condvar::new(),
         idle: Condvar::new(),

@@ -10,7 +10,7 @@ use super::lanes::{
     store_int, Lanes,
 };
 use crate::error::EuErrorKind;
-use crate::program::{type_bytes, Domain, Inst, Opnd};
+use crate::program::{type_bytes, Domain, Inst, Loc, Opnd};
 use crate::regfile::Thread;
 use crate::rounding::Rounding;
 
@@ -92,6 +92,37 @@ fn finish_int(t: &mut Thread, inst: &Inst, mask: u32, r: &Lanes<i64>) -> R {
     finish_int_acc(t, inst, mask, r, inst.acc_wr)
 }
 
+/// Where `o` is DWords of the accumulator, keeps the full values `r` stored there (the
+/// accumulator holds integers wider than its DWord view; `mach` reads them).
+fn keep_acc_precision(t: &mut Thread, o: &Opnd, n: usize, mask: u32, r: &Lanes<i64>) {
+    if o.loc != Loc::File || type_bytes(o.ty) != 4 {
+        return;
+    }
+    for (i, &v) in r.iter().enumerate().take(n) {
+        if mask >> i & 1 == 0 {
+            continue;
+        }
+        if let Some(k) = acc_dword(o.offs[i]) {
+            t.acc_wide[k] = v;
+        }
+    }
+}
+
+/// The accumulator DWord at file offset `off`, if it is one.
+fn acc_dword(off: u16) -> Option<usize> {
+    let k = usize::from(off).checked_sub(crate::regfile::ACC)? / 4;
+    (k < crate::regfile::ACC_DWORDS).then_some(k)
+}
+
+/// The accumulator's value for lane `i` of `acc` whose DWord reads `low`: the full value kept
+/// when the DWord still holds its low 32 bits, else the DWord itself.
+fn acc_value(t: &Thread, acc: &Opnd, i: usize, low: i64) -> i64 {
+    match acc_dword(acc.offs[i]) {
+        Some(k) if t.acc_wide[k] as u32 == low as u32 => t.acc_wide[k],
+        _ => low,
+    }
+}
+
 /// [`finish_int`] with the accumulator write decided by the caller (`mach` and `addc`/`subb`
 /// write the accumulator themselves).
 fn finish_int_acc(t: &mut Thread, inst: &Inst, mask: u32, r: &Lanes<i64>, acc_wr: bool) -> R {
@@ -111,8 +142,10 @@ fn finish_int_acc(t: &mut Thread, inst: &Inst, mask: u32, r: &Lanes<i64>, acc_wr
         write_flags(t, inst, mask, bits);
     }
     store_int(t, &inst.dst, n, mask, r, inst.sat)?;
+    keep_acc_precision(t, &inst.dst, n, mask, r);
     if acc_wr {
         store_int(t, &inst.acc, n, mask, r, false)?;
+        keep_acc_precision(t, &inst.acc, n, mask, r);
     }
     Ok(())
 }
@@ -815,22 +848,36 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
             let n = inst.n as usize;
             let a = load_int(t, &inst.src[0], n, false)?;
             let b = load_int(t, &inst.src[1], n, false)?;
+            // Without AccWrEn, IGC's `mul acc0, x, y:uw; mach dst, x, y` idiom yields the low
+            // DWord of x * y.
+            if !inst.acc_wr {
+                let mut lo = [0i64; 32];
+                for i in 0..n {
+                    lo[i] = a[i].wrapping_mul(b[i]);
+                }
+                return finish_int(t, inst, mask, &lo);
+            }
+            // With it, the PRM's multiply-high: (acc + src0 * (src1 >> 16) << 16), the high
+            // DWord to dst and the low one to the accumulator, which holds
+            // `src0 * (src1 & 0xffff)` from the `mul` before (`mul acc0, a, b:uw; mach dst, a,
+            // b` is a 32x32 -> 64 multiply). Generated code also multiplies by a 16-bit value
+            // alone that way, with 0 as mach's src1 (oneDNN's GEMM kernels: `mul (4) acc0
+            // r6.6:ud r2.0:uw; mach (4) r3 r6.6:ud 0x0:ud {AccWrEn}`), which only the
+            // accumulator's value makes right.
+            let acc = load_int(t, &inst.acc, n, false)?;
             let (mut hi, mut lo) = ([0i64; 32], [0i64; 32]);
             for i in 0..n {
+                let acc = i128::from(acc_value(t, &inst.acc, i, acc[i]));
                 let p = if s {
-                    i128::from(a[i] as i32) * i128::from(b[i] as i32)
+                    acc + (i128::from(a[i] as i32) * i128::from((b[i] as i32) >> 16) << 16)
                 } else {
-                    i128::from(a[i] as u32) * i128::from(b[i] as u32)
+                    acc + (i128::from(a[i] as u32) * i128::from((b[i] as u32) >> 16) << 16)
                 };
                 hi[i] = (p >> 32) as i64;
                 lo[i] = p as i64;
             }
-            // With AccWrEn, mach leaves the high DWord in dst and the low one in acc (MulH);
-            // without it IGC's `mul acc0, x, y:uw; mach dst, x, y` idiom yields the low DWord.
-            if !inst.acc_wr {
-                return finish_int(t, inst, mask, &lo);
-            }
             store_int(t, &inst.acc, n, mask, &lo, false)?;
+            keep_acc_precision(t, &inst.acc, n, mask, &lo);
             finish_int_acc(t, inst, mask, &hi, false)
         }
         Opcode::Mac => {

@@ -85,6 +85,12 @@ fn source(o: &Opnd, n: usize, elem: fn(DataType) -> Option<Elem>) -> Option<Fast
     Some(FastSrc { at, elem: e })
 }
 
+/// Whether `inst` writes the accumulators through its destination.
+pub fn writes_accumulator(inst: &Inst) -> bool {
+    let acc = crate::regfile::ACC..crate::regfile::ACC + crate::regfile::ACC_DWORDS * 4;
+    inst.dst.loc == Loc::File && acc.contains(&usize::from(inst.dst.offs[0]))
+}
+
 /// The fast form of `inst`, or `None` when only the general path executes it.
 pub fn classify(inst: &Inst) -> Option<Fast> {
     if inst.invalid.is_some() || inst.reads_ce || inst.sat || inst.acc_wr {

@@ -130,7 +130,16 @@ impl Program {
             bad.invalid = Some(e);
             insts.push(bad);
         }
-        let fast = insts.iter().map(fast::classify).collect();
+        let mut fast: Vec<_> = insts.iter().map(fast::classify).collect();
+        // A `mach` with AccWrEn adds to the accumulator's full-precision value, which only the
+        // general path keeps (`exec::alu`): in its program, writes to the accumulator run there.
+        if insts.iter().any(|i| i.opcode == Opcode::Mach && i.acc_wr) {
+            for (f, i) in fast.iter_mut().zip(&insts) {
+                if fast::writes_accumulator(i) {
+                    *f = None;
+                }
+            }
+        }
         let simple = insts.iter().map(simple::classify).collect();
         let grf_writes = grf_writes(&insts, grf_bytes);
         let sets_rounding = insts.iter().any(sets_rounding);
@@ -413,7 +422,7 @@ fn lower(platform: Platform, d: &Decoded, pcs: &[u32], grf_regs: usize) -> Inst 
                     Opcode::Addc | Opcode::Subb => DataType::Ud,
                     _ => out.dst.ty,
                 };
-                out.acc = operand::accumulator(platform, acc_ty, out.chan_off);
+                out.acc = operand::accumulator(platform, acc_ty, out.chan_off, &out.dst);
                 for (k, s) in i.src.iter().enumerate() {
                     if let Some(s) = s {
                         out.src[k] = operand::resolve(s, lanes, grf_bytes)?;

@@ -290,15 +290,24 @@ const HF_M16_IMPLICIT_ACC1: [bool; 4] = [
 ];
 
 /// The implicit accumulator of `mac`, `addc`/`subb`/`mach` and `AccWrEn` for an instruction of
-/// element type `ty` starting at channel `chan_off`: lane i at `acc0` (`acc1` where
-/// the Gen11 table `HF_M16_IMPLICIT_ACC1` above says) + i elements of `ty`.
-pub fn accumulator(platform: Platform, ty: DataType, chan_off: u8) -> Opnd {
+/// element type `ty` starting at channel `chan_off` whose destination is `dst`: lane i at
+/// `acc0` (`acc1` where the Gen11 table `HF_M16_IMPLICIT_ACC1` above says) + the
+/// destination's subregister + i elements of `ty`. The subregister is the destination's, not
+/// 0: oneDNN's generated GEMM kernels (Intel's nGEN) take a 32x32-bit product's low DWord as
+/// `mul (1) acc0.6 ...; mach (1) r7.6 ... {AccWrEn}; mov (1) r7.6 acc0.6`, and IGC, which
+/// always reads `acc0.0` after it, gives these instructions destinations at subregister 0.
+pub fn accumulator(platform: Platform, ty: DataType, chan_off: u8, dst: &Opnd) -> Opnd {
     let size = type_bytes(ty);
-    let base = if ty == DataType::Hf && chan_off >= 16 && HF_M16_IMPLICIT_ACC1[platform as usize] {
-        crate::regfile::ACC + REG_BYTES
-    } else {
-        crate::regfile::ACC
+    let sub = match dst.loc {
+        Loc::File => usize::from(dst.offs[0]) % REG_BYTES,
+        _ => 0,
     };
+    let base = sub
+        + if ty == DataType::Hf && chan_off >= 16 && HF_M16_IMPLICIT_ACC1[platform as usize] {
+            crate::regfile::ACC + REG_BYTES
+        } else {
+            crate::regfile::ACC
+        };
     let mut offs = [0u16; 32];
     for (i, o) in offs.iter_mut().enumerate() {
         *o = (base + i * size) as u16;
