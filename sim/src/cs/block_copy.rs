@@ -7,11 +7,13 @@
 //!
 //! Slices (Xe-HPG's surface description, DWords 16–21): slice `a` (the Array Index; the depth
 //! coordinate of a 3D surface) of a surface whose slices lie QPitch rows apart starts at row
-//! `a * QPitch` of the surface's 2D layout — the PRM's "2D surfaces: array" layout, which
-//! Xe-HPG 3D surfaces also use in every tiling but Tile-64 — with QPitch in the field times
-//! four rows (NEO writes GmmLib's QPitch / 4, RENDER_SURFACE_STATE's encoding). NEO addresses
-//! slices of a linear image through the base address and those of a tiled one through the
-//! Array Index. What the simulator lacks is refused by name: compressed surfaces, clear values,
+//! `a * QPitch` of the surface's 2D layout — the PRM's array layout, the one the data port's
+//! typed messages use for arrays and for 3D surfaces in every tiling but Tile-64 — with QPitch
+//! in the field times four rows (NEO writes GmmLib's QPitch / 4, RENDER_SURFACE_STATE's
+//! encoding). NEO 22.43 on dg2 addresses slices of a linear image through the base address and
+//! those of a tiled one through the Array Index (slice `a` as `a`; Surface Width/Height/Depth as
+//! size minus one; Mip Tail Start LOD 15 for its Tile-64 images, 0 for linear ones: decoded
+//! from its batches); it fills its 3D images (3D Tile-64) with kernels, not the copy engine. What the simulator lacks is refused by name: compressed surfaces, clear values,
 //! X/Y offsets, depth/stencil layouts, LODs other than 0 (the mip layout and its tail), Tile-64
 //! of a 3D surface (its tiles are volumes) and Gen12's block-copy Tile-Y.
 
@@ -128,7 +130,8 @@ impl Side {
                 "{name}: Tile-64 of a 3D surface (volume tiles) is not modelled"
             )));
         }
-        // Surface Depth holds the slice count (array size or 3D depth) minus one.
+        // Surface Depth holds the slice count (array size or 3D depth) minus one (IGT's
+        // `fill_data_ext` leaves it as given; NEO writes 5 for its 6-slice arrays).
         if self.array_index > self.depth {
             return Err(bad(
                 header,
