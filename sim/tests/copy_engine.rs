@@ -293,6 +293,8 @@ fn block_copy_to_tile4_and_tile64_places_pixels_as_the_layouts_state() {
                 color_depth: XyColorDepth::Bpp32,
                 destination_pitch: 512 / 4 - 1,
                 destination_tiling: tiling,
+                // No mip tail (GmmLib's 15, as NEO programs it for its Tile-64 images).
+                destination_mip_tail_start_lod: NO_MIP_TAIL,
                 destination_x1: x1,
                 destination_y1: y1,
                 destination_x2: x2,
@@ -320,6 +322,7 @@ fn block_copy_to_tile4_and_tile64_places_pixels_as_the_layouts_state() {
                 source_pitch: 512 / 4 - 1,
                 source_tiling: tiling,
                 source_base_address: SRC_VA,
+                source_mip_tail_start_lod: NO_MIP_TAIL,
                 ..cmd
             };
             let out = run(p, kmd, &batch(p, &[pack(p, &back)]), &want, true);
@@ -332,6 +335,171 @@ fn block_copy_to_tile4_and_tile64_places_pixels_as_the_layouts_state() {
                     "{p} {kmd:?} tiling {tiling} row {y}"
                 );
             }
+        }
+    }
+}
+
+/// Mip Tail Start LOD 15: the surface has no mip tail.
+const NO_MIP_TAIL: u32 = 15;
+
+/// dg2's XY_BLOCK_COPY_BLT into slice `a` of a tiled array (2D, or 3D in Tile-4) surface of
+/// 4-byte pixels, 512-byte pitch, slices QPitch rows apart: slice `a`'s row `y` is row
+/// `a * QPitch + y` of the surface's 2D layout (the PRM's array layout; QPitch field = rows /
+/// 4), bytes placed by the layouts' statements (`tiled_at`); and a copy from that slice back to
+/// linear gives the source. Tile-64's QPitch (40 rows) is not a multiple of its 128-row tile,
+/// so slices share tiles.
+#[test]
+fn block_copy_addresses_array_slices_qpitch_rows_apart() {
+    use batchbuffer::XySurfaceType::{ThreeD, TwoD};
+    for (p, kmd) in blit_combos()
+        .into_iter()
+        .filter(|(p, _)| *p >= Platform::Dg2)
+    {
+        let src = pattern_src(BO_SIZE as usize);
+        // (tiling, Tile-64?, surface type, QPitch rows, slices, slice addressed)
+        for (tiling, tile64, ty, qpitch, depth, a) in [
+            (2u32, false, TwoD, 32u64, 4u32, 1u32),
+            (2, false, TwoD, 32, 4, 3),
+            (2, false, ThreeD, 32, 4, 2),
+            (3, true, TwoD, 40, 3, 2),
+        ] {
+            let (x1, y1, x2, y2) = (5i32, 3i32, 70i32, 29i32);
+            let cmd = XyBlockCopyBlt {
+                color_depth: XyColorDepth::Bpp32,
+                destination_pitch: 512 / 4 - 1,
+                destination_tiling: tiling,
+                destination_x1: x1,
+                destination_y1: y1,
+                destination_x2: x2,
+                destination_y2: y2,
+                destination_base_address: DST_VA,
+                destination_surface_type: ty,
+                destination_surface_width: 127,
+                destination_surface_height: qpitch as u32 - 1,
+                destination_surface_depth: depth - 1,
+                destination_surface_qpitch: qpitch as u32 / 4,
+                destination_mip_tail_start_lod: NO_MIP_TAIL,
+                destination_array_index: a,
+                source_x1: x1,
+                source_y1: y1,
+                source_pitch: 511,
+                source_base_address: SRC_VA,
+                ..Default::default()
+            };
+            let what = format!("{p} {kmd:?} tiling {tiling} {ty:?} slice {a}");
+            let out = run(p, kmd, &batch(p, &[pack(p, &cmd)]), &src, true);
+            assert!(out.errors.is_empty(), "{what}: {:?}", out.errors);
+            let mut want = vec![0u8; BO_SIZE as usize];
+            for y in y1 as u64..y2 as u64 {
+                for bx in x1 as u64 * 4..x2 as u64 * 4 {
+                    let at = tiled_at(tile64, bx, u64::from(a) * qpitch + y) as usize;
+                    want[at] = src[(y * 512 + bx) as usize];
+                }
+            }
+            assert!(out.dst == want, "{what}");
+            // Back from the slice to linear.
+            let back = XyBlockCopyBlt {
+                destination_pitch: 511,
+                destination_tiling: 0,
+                destination_surface_type: TwoD,
+                destination_surface_depth: 0,
+                destination_array_index: 0,
+                source_pitch: 512 / 4 - 1,
+                source_tiling: tiling,
+                source_base_address: SRC_VA,
+                source_surface_type: ty,
+                source_surface_depth: depth - 1,
+                source_surface_qpitch: qpitch as u32 / 4,
+                source_mip_tail_start_lod: NO_MIP_TAIL,
+                source_array_index: a,
+                ..cmd
+            };
+            let out = run(p, kmd, &batch(p, &[pack(p, &back)]), &want, true);
+            assert!(out.errors.is_empty(), "{what}: {:?}", out.errors);
+            for y in y1 as usize..y2 as usize {
+                let r = y * 512 + x1 as usize * 4..y * 512 + x2 as usize * 4;
+                assert_eq!(out.dst[r.clone()], src[r], "{what} row {y}");
+            }
+        }
+    }
+}
+
+/// Block-copy surfaces the simulator does not model, or that do not exist, are refused with
+/// their reason rather than copied wrong.
+#[test]
+fn block_copy_refuses_unmodelled_surface_descriptions() {
+    use batchbuffer::XySurfaceType::{ThreeD, TwoD};
+    for (p, kmd) in blit_combos()
+        .into_iter()
+        .filter(|(p, _)| *p >= Platform::Dg2)
+    {
+        let ok = XyBlockCopyBlt {
+            color_depth: XyColorDepth::Bpp32,
+            destination_pitch: 512 / 4 - 1,
+            destination_tiling: 2,
+            destination_x2: 16,
+            destination_y2: 4,
+            destination_base_address: DST_VA,
+            destination_surface_type: TwoD,
+            destination_surface_depth: 1,
+            destination_surface_qpitch: 8,
+            destination_mip_tail_start_lod: NO_MIP_TAIL,
+            source_pitch: 511,
+            source_base_address: SRC_VA,
+            ..Default::default()
+        };
+        let out = run(p, kmd, &batch(p, &[pack(p, &ok)]), &[], true);
+        assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
+        let cases = [
+            (
+                XyBlockCopyBlt {
+                    destination_array_index: 2,
+                    ..ok
+                },
+                "past the surface's 2 slices",
+            ),
+            (
+                XyBlockCopyBlt {
+                    destination_lod: 1,
+                    ..ok
+                },
+                "LOD 1",
+            ),
+            (
+                XyBlockCopyBlt {
+                    destination_tiling: 3,
+                    destination_mip_tail_start_lod: 0,
+                    ..ok
+                },
+                "mip tail",
+            ),
+            (
+                XyBlockCopyBlt {
+                    destination_tiling: 3,
+                    destination_surface_type: ThreeD,
+                    ..ok
+                },
+                "Tile-64 of a 3D surface",
+            ),
+            (
+                XyBlockCopyBlt {
+                    source_clear_value_enable: true,
+                    ..ok
+                },
+                "clear value",
+            ),
+            (
+                XyBlockCopyBlt {
+                    destination_depth_stencil_resource: true,
+                    ..ok
+                },
+                "depth/stencil",
+            ),
+        ];
+        for (cmd, reason) in cases {
+            let out = run(p, kmd, &batch(p, &[pack(p, &cmd)]), &[], true);
+            let e = bad_command(&out);
+            assert!(e.contains(reason), "{p} {kmd:?} {reason}: {e}");
         }
     }
 }

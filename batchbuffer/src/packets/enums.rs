@@ -468,6 +468,17 @@ field_enum! {
     }
 }
 
+field_enum! {
+    /// Surface Type of XY_BLOCK_COPY_BLT's source and destination (Xe-HPG genxml, prefix
+    /// XY_SURFTYPE).
+    XySurfaceType {
+        OneD = 0 "1D",
+        TwoD = 1 "2D",
+        ThreeD = 2 "3D",
+        Cube = 3 "CUBE",
+    }
+}
+
 impl XyColorDepth {
     /// Bytes per pixel.
     pub fn bytes(self) -> usize {

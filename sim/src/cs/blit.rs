@@ -1,24 +1,16 @@
-//! The copy engine's commands: XY_BLOCK_COPY_BLT and XY_FAST_COLOR_BLT on linear surfaces, and
-//! MI_FLUSH_DW's post-sync write; and which engine runs which command.
+//! The copy engine's commands: XY_FAST_COLOR_BLT on linear surfaces and MI_FLUSH_DW's post-sync
+//! write (XY_BLOCK_COPY_BLT is `block_copy.rs`, Gen9/Gen11's packets `blit_legacy.rs`); which
+//! engine runs which command; the rectangle checks and the row copy the copies share.
 //!
 //! A blit rectangle spans X1..X2 and Y1..Y2, the second corner exclusive (an empty rectangle
 //! writes nothing); pixel (x, y) of a linear surface is at `base + y * pitch + x * bytes per
 //! pixel`, the pitch field holding the pitch in bytes minus one (as IGT's `intel_blt.c` and the
-//! kernel's `intel_migrate.c` program it). XY_BLOCK_COPY_BLT's surfaces may be tiled on Xe-HPG
-//! (Tile-X, Tile-4, Tile-64 by the Color Depth's pixel size: byte `x * bytes per pixel` of row
-//! `y` placed by `mem::tiling`); a tiled surface's pitch field holds the pitch in DWords minus
-//! one (NEO programs a tiled image's row pitch / 4; IGT's `blt_create_object` a 32-bpp tiled
-//! object's width in pixels where a linear one gets bytes). Gen12's block-copy Tile-Y,
-//! compressed or offset surfaces and array layers or LODs other than 0 are reported as
-//! unsupported. The packets carry no clip rectangle: coordinates outside 0..=0x7fff are a bad
-//! command.
+//! kernel's `intel_migrate.c` program it); a tiled surface's byte `x * bytes per pixel` of row
+//! `y` is placed by `mem::tiling`. The packets carry no clip rectangle: coordinates outside
+//! 0..=0x7fff are a bad command.
 
-use batchbuffer::{
-    DestinationAddressType, MiFlushDw, Packet, PacketId, XyBlockCopyBlt, XyFastColorBlt,
-};
+use batchbuffer::{DestinationAddressType, MiFlushDw, Packet, PacketId, XyFastColorBlt};
 // The Gen9/Gen11 packets' handlers live in `blit_legacy.rs`.
-use platform::Platform;
-
 use super::exec::{bad, Cs, Space};
 use crate::gpu_error::{GpuErrorKind, HangReason};
 use crate::mem::tiling::Tiling;
@@ -116,30 +108,6 @@ fn plain(
     Ok(())
 }
 
-/// A block-copy surface's layout: linear or a tiling `mem::tiling` models, level 0 of layer 0.
-fn block_copy_layout(
-    p: Platform,
-    name: &str,
-    tiling: u32,
-    bpp: usize,
-    lod: u32,
-    array_index: u32,
-) -> Result<Tiling, GpuErrorKind> {
-    if lod != 0 || array_index != 0 {
-        return Err(unsupported(format!(
-            "{name} of LOD {lod}, array index {array_index} (only level 0 of layer 0 is modelled)"
-        )));
-    }
-    Tiling::from_block_copy(p >= Platform::Dg2, tiling, bpp as u32)
-        .map_err(|e| unsupported(format!("{name}: {e}")))
-}
-
-/// A block-copy pitch field in bytes: bytes minus one if linear, DWords minus one if tiled.
-fn block_copy_pitch(field: u32, tiling: Tiling) -> u64 {
-    let unit = if tiling == Tiling::Linear { 1 } else { 4 };
-    (u64::from(field) + 1) * unit
-}
-
 impl Cs<'_> {
     /// Executes a copy-engine command.
     pub(super) fn blit(
@@ -229,66 +197,6 @@ impl Cs<'_> {
             self.ppgtt.write(dst.linear_at(rect.x, y, bpp), &row)?;
         }
         Ok(())
-    }
-
-    fn block_copy(&mut self, cmd: &[u32]) -> Result<(), GpuErrorKind> {
-        let b = XyBlockCopyBlt::unpack(self.platform, cmd).map_err(|e| bad(cmd[0], e))?;
-        if b.special_mode_of_operation != 0 {
-            return Err(unsupported("XY_BLOCK_COPY_BLT with a special mode"));
-        }
-        plain(
-            "XY_BLOCK_COPY_BLT destination",
-            b.destination_auxiliary_surface_mode,
-            b.destination_compression_enable,
-            b.destination_x_offset,
-            b.destination_y_offset,
-        )?;
-        plain(
-            "XY_BLOCK_COPY_BLT source",
-            b.source_auxiliary_surface_mode,
-            b.source_compression_enable,
-            b.source_x_offset,
-            b.source_y_offset,
-        )?;
-        let dst_tiling = block_copy_layout(
-            self.platform,
-            "XY_BLOCK_COPY_BLT destination",
-            b.destination_tiling,
-            b.color_depth.bytes(),
-            b.destination_lod,
-            b.destination_array_index,
-        )?;
-        let src_tiling = block_copy_layout(
-            self.platform,
-            "XY_BLOCK_COPY_BLT source",
-            b.source_tiling,
-            b.color_depth.bytes(),
-            b.source_lod,
-            b.source_array_index,
-        )?;
-        let dst = Surface {
-            base: b.destination_base_address & VA_MASK,
-            pitch: block_copy_pitch(b.destination_pitch, dst_tiling),
-            tiling: dst_tiling,
-        };
-        let src = Surface {
-            base: b.source_base_address & VA_MASK,
-            pitch: block_copy_pitch(b.source_pitch, src_tiling),
-            tiling: src_tiling,
-        };
-        let corners = [
-            b.destination_x1,
-            b.destination_y1,
-            b.destination_x2,
-            b.destination_y2,
-        ];
-        let bpp = b.color_depth.bytes();
-        let Some((rect, from)) =
-            self.copy_rects(cmd[0], corners, (b.source_x1, b.source_y1), bpp, &dst, &src)?
-        else {
-            return Ok(());
-        };
-        self.copy_rows(&src, &from, &dst, &rect, bpp)
     }
 
     /// The destination rectangle of a copy (X1, Y1, X2, Y2) and the source rectangle of its

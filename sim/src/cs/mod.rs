@@ -6,6 +6,7 @@
 
 mod blit;
 mod blit_legacy;
+mod block_copy;
 mod compute;
 mod engine_packets;
 mod exec;
