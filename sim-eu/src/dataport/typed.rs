@@ -178,15 +178,24 @@ mod tests {
     fn a_lod_addresses_its_level_where_the_layout_puts_it() {
         let (s, img) = surface(0);
         // Level 1 (8x4) under level 0: row 8; level 2 (4x2) right of it: column 8, row 8.
-        assert_eq!(texel_place(&s, &img, [3, 1, 0, 1]), Some(Place::Linear(9 * 32 + 3)));
-        assert_eq!(texel_place(&s, &img, [1, 1, 0, 2]), Some(Place::Linear(9 * 32 + 9)));
+        assert_eq!(
+            texel_place(&s, &img, [3, 1, 0, 1]),
+            Some(Place::Linear(9 * 32 + 3))
+        );
+        assert_eq!(
+            texel_place(&s, &img, [1, 1, 0, 2]),
+            Some(Place::Linear(9 * 32 + 9))
+        );
         // Bounds are the level's: 4x2 at level 2; the last level is 4.
         assert_eq!(texel_place(&s, &img, [4, 0, 0, 2]), None);
         assert_eq!(texel_place(&s, &img, [0, 2, 0, 2]), None);
         assert_eq!(texel_place(&s, &img, [0, 0, 0, 5]), None);
         // Surface Min LOD 2: LOD 0 is level 2, and the count shrinks with it.
         let (s, img) = surface(2);
-        assert_eq!(texel_place(&s, &img, [1, 1, 0, 0]), Some(Place::Linear(9 * 32 + 9)));
+        assert_eq!(
+            texel_place(&s, &img, [1, 1, 0, 0]),
+            Some(Place::Linear(9 * 32 + 9))
+        );
         assert_eq!(texel_place(&s, &img, [0, 0, 0, 3]), None);
     }
 }
