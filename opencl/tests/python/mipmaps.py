@@ -95,15 +95,20 @@ def kernels(it):
     ids = """int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
     size_t i = (z * get_global_size(1) + y) * get_global_size(0) + x;"""
     layer = {"image1d_array_t": "int l = y;", "image2d_array_t": "int l = z;"}.get(it, "int l = 0;")
-    grad = ""
-    if it == "image2d_t":
-        grad = f"""
+    # Gradients of one level-`g` texel step along x and along y (x alone for 1D).
+    gx, gy = {
+        "image1d_t": ("g / get_image_width(img)", "0.0f"),
+        "image1d_array_t": ("g / get_image_width(img)", "0.0f"),
+        "image3d_t": ("(float4)(g / get_image_width(img), 0.0f, 0.0f, 0.0f)",
+                      "(float4)(0.0f, g / get_image_height(img), 0.0f, 0.0f)"),
+    }.get(it, ("(float2)(g / get_image_width(img), 0.0f)",
+               "(float2)(0.0f, g / get_image_height(img))"))
+    grad = f"""
 kernel void read_grad(read_only {it} img, sampler_t s, int w, int h, int d, float g,
                       global float4* out) {{
     {ids}
     {layer}
-    out[i] = read_imagef(img, s, {fc}, (float2)(g / get_image_width(img), 0.0f),
-                         (float2)(0.0f, g / get_image_height(img)));
+    out[i] = read_imagef(img, s, {fc}, {gx}, {gy});
 }}"""
     return f"""
 kernel void read_lod(read_only {it} img, sampler_t s, int w, int h, int d, float lod,
@@ -309,15 +314,14 @@ def main():
         cl.enqueue_copy(q, out, ob)
         check(np.array_equal(out, nearest(data, size, ty, layers, chain - 1, shapes[0])),
               f"{name}: lod past the last level reads the last")
-        if it == "image2d_t":
-            for l in range(3):
-                w, h, d = shapes[l]
-                out = np.empty((d, h, w, 4), np.float32)
-                ob = cl.Buffer(ctx, mf.WRITE_ONLY, out.nbytes)
-                prg.read_grad(q, (w, h, d), None, img, s_def, np.int32(w), np.int32(h),
-                              np.int32(d), np.float32(2.0 ** l), ob)
-                cl.enqueue_copy(q, out, ob)
-                check(np.array_equal(out, data[l]), f"{name}: read_imagef gradients of level {l}")
+        for l in range(3):
+            w, h, d = shapes[l]
+            out = np.empty((d, h, w, 4), np.float32)
+            ob = cl.Buffer(ctx, mf.WRITE_ONLY, out.nbytes)
+            prg.read_grad(q, (w, h, d), None, img, s_def, np.int32(w), np.int32(h),
+                          np.int32(d), np.float32(2.0 ** l), ob)
+            cl.enqueue_copy(q, out, ob)
+            check(np.array_equal(out, data[l]), f"{name}: read_imagef gradients of level {l}")
 
         # Kernel writes at each level, read back by the host.
         wimg = create(ctx, ty, size, layers, chain)
