@@ -46,6 +46,7 @@ pub mod decode;
 pub mod error;
 pub mod identify;
 pub mod layout;
+pub mod mip;
 pub mod packets;
 pub mod repeat;
 pub mod surface_format;

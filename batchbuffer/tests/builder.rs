@@ -357,6 +357,7 @@ fn linear_image_surface_fields() {
         depth,
         pitch: 64,
         qpitch,
+        levels: 1,
     };
     let cases = [
         (
@@ -402,6 +403,16 @@ fn linear_image_surface_fields() {
             img(surface_type::BUFFER, false, [9, 5, 1], 0),
         ] {
             assert!(linear_image_surface(p, 0, &bad).is_err(), "{p} {bad:?}");
+        }
+        // Mip levels: MIP Count / LOD holds the last level (4 bits), Surface Min LOD 0.
+        let mip = |levels| LinearImage {
+            levels,
+            ..img(surface_type::SURF_2D, false, [16, 16, 1], 0)
+        };
+        let s = linear_image_surface(p, 0, &mip(5)).unwrap();
+        assert_eq!((s.mip_count_lod, s.surface_min_lod), (4, 0), "{p}");
+        for bad in [0, 16] {
+            assert!(linear_image_surface(p, 0, &mip(bad)).is_err(), "{p} {bad}");
         }
     }
 }

@@ -272,6 +272,97 @@ fn pyopencl_depth_images_on_each_simulated_device_and_under_neo() {
     }
 }
 
+/// cl_khr_mipmap_image and cl_khr_mipmap_image_writes (`python/mipmaps.py`): mip-mapped 1D, 1D
+/// array, 2D, 2D array and 3D images (RGBA FLOAT), every level written and read by the host,
+/// read by kernels at an explicit LOD (nearest, linear between levels, clamped to the sampler's
+/// range and the last level) and from gradients, written by kernels at a LOD, one level
+/// copied, filled and mapped; the sampler properties, the creation rules. On every simulated
+/// device through this ICD, and through NEO, which lists both extensions on all four.
+/// Where NEO 22.43 departs from the extension's text (measured on the simulator, whose surface
+/// states from NEO show it): it creates a 19x13 image of 6 levels (a sixth level would be 0x0,
+/// as each level halves the last, rounded down) and one with CL_MEM_COPY_HOST_PTR (which "cannot
+/// be specified" for a mip-mapped image); and its clEnqueueFillImage ignores the origin's mip
+/// level, binding the image with Surface Min LOD 0 and so filling level 0's texels.
+const NEO_MIPMAP_DEPARTURES: [&str; 4] = [
+    "more levels than a full chain",
+    "CL_MEM_COPY_HOST_PTR refused",
+    ": fill level 2",
+    ": level 0 untouched by the level 1 and 2 commands",
+];
+
+#[test]
+fn pyopencl_mipmaps_on_each_simulated_device_and_under_neo() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/mipmaps.py");
+    let dir = tempfile::tempdir().unwrap();
+    let neo = support::neo_icd(dir.path(), "mip-maps under NEO");
+    let shapes = ["1D", "1D array", "2D", "2D array", "3D"];
+    for p in Platform::ALL {
+        for (who, mut cmd) in support::ours_and_neo(&python, &icd, neo.as_deref(), p) {
+            cmd.arg(script);
+            let is_neo = who.starts_with("NEO");
+            // NEO on dg2 moves array and 3D images to and from the host with XY_BLOCK_COPY_BLT,
+            // which the simulator's copy engine does not do for arrays and Tile4 yet: NEO aborts
+            // on 2D arrays and 3D images, and a mip-mapped 1D array's levels do not survive the
+            // host round trip (a plain 1D array's do). Those three types are left out of NEO's
+            // run there.
+            let skipped: &[&str] = if is_neo && p == Platform::Dg2 {
+                &["1D array", "2D array", "3D"]
+            } else {
+                &[]
+            };
+            cmd.args(skipped);
+            // The script exits 1 after any FAIL; under NEO only its departures may be there.
+            let run = cmd.output().expect("run python");
+            let out = String::from_utf8_lossy(&run.stdout).into_owned();
+            let departs = |l: &str| is_neo && NEO_MIPMAP_DEPARTURES.iter().any(|d| l.contains(d));
+            assert!(
+                run.status.success() || run.status.code() == Some(1),
+                "{who}: {}\n{out}\n{}",
+                run.status,
+                String::from_utf8_lossy(&run.stderr)
+            );
+            for fail in out.lines().filter(|l| l.starts_with("FAIL")) {
+                assert!(departs(fail), "{who}: {fail}\n{out}");
+            }
+            let line = |l: &str| assert!(departs(l) || out.contains(l), "{who}: no {l:?}:\n{out}");
+            for what in [
+                "CL_SAMPLER_MIP_FILTER_MODE_KHR query",
+                "CL_SAMPLER_LOD_MIN_KHR/MAX_KHR queries",
+                "default mip filter is CL_FILTER_NEAREST",
+                "more levels than a full chain: CL_INVALID_IMAGE_DESCRIPTOR",
+                "CL_MEM_COPY_HOST_PTR refused",
+                "CL_IMAGE_NUM_MIP_LEVELS 0 without mip-maps",
+            ] {
+                line(&format!("ok   {what}"));
+            }
+            for shape in shapes {
+                if skipped.contains(&shape) {
+                    line(&format!("skip {shape}"));
+                    continue;
+                }
+                for what in [
+                    "get_image_num_mip_levels",
+                    "host round trip of every level",
+                    "read_imagef lod 0",
+                    "read_imagef lod 2",
+                    "mip filter linear at lod 1.5",
+                    "lod 3 clamped to CL_SAMPLER_LOD_MAX_KHR 1",
+                    "lod past the last level reads the last",
+                    "read_imagef gradients of level 2",
+                    "write_imagef lod, every level",
+                    "copy level 1",
+                    "fill level 2",
+                    "map level 1",
+                ] {
+                    line(&format!("ok   {shape}: {what}"));
+                }
+            }
+        }
+    }
+}
+
 /// CL_MEM_USE_HOST_PTR images of every type with padded pitches (`python/host_images.py`):
 /// a kernel reads one and writes another, and the application's memory holds the result
 /// after clFinish, padding untouched, in a zero-copy layout and in one kept as a device copy;

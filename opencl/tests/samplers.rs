@@ -110,9 +110,45 @@ fn property_lists_take_the_specifications_defaults_and_refuse_repeats() {
         0,
     ];
     assert_eq!(from_properties(&twice), Err(CL_INVALID_VALUE));
-    // cl_khr_mipmap_image is not supported, so its properties are no sampler property here.
+    // cl_khr_mipmap_image's properties (cl_ext.h names; defaults CL_FILTER_NEAREST, 0.0 and
+    // MAXFLOAT): a float value in the low 32 bits; a negative or NaN LOD, a minimum above the
+    // maximum and a filter that is not one are CL_INVALID_VALUE.
+    let lod = |f: f32| u64::from(f.to_bits());
+    let m = from_properties(&[
+        CL_SAMPLER_MIP_FILTER_MODE_KHR,
+        CL_FILTER_LINEAR as u64,
+        CL_SAMPLER_LOD_MIN_KHR,
+        lod(0.5),
+        CL_SAMPLER_LOD_MAX_KHR,
+        lod(3.0),
+        0,
+    ])
+    .unwrap()
+    .mip;
     assert_eq!(
-        from_properties(&[CL_SAMPLER_MIP_FILTER_MODE_KHR, CL_FILTER_LINEAR as u64, 0]),
+        (m.filter, m.lod_min(), m.lod_max()),
+        (FilterMode::Linear, 0.5, 3.0)
+    );
+    let d = from_properties(&[0]).unwrap().mip;
+    assert_eq!(
+        (d.filter, d.lod_min(), d.lod_max()),
+        (FilterMode::Nearest, 0.0, f32::MAX)
+    );
+    for bad in [
+        [CL_SAMPLER_LOD_MIN_KHR, lod(-1.0), 0],
+        [CL_SAMPLER_LOD_MAX_KHR, lod(f32::NAN), 0],
+        [CL_SAMPLER_MIP_FILTER_MODE_KHR, 0x1142, 0],
+    ] {
+        assert_eq!(from_properties(&bad), Err(CL_INVALID_VALUE), "{bad:?}");
+    }
+    assert_eq!(
+        from_properties(&[
+            CL_SAMPLER_LOD_MIN_KHR,
+            lod(2.0),
+            CL_SAMPLER_LOD_MAX_KHR,
+            lod(1.0),
+            0
+        ]),
         Err(CL_INVALID_VALUE)
     );
     assert_eq!(

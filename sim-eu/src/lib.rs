@@ -31,7 +31,7 @@ pub mod sanitize;
 pub mod tiling;
 
 pub use dataport::{
-    plain_atomic, ImageSurface, Memory, NoMemory, Sampler, ScratchSurface, Surface,
+    plain_atomic, ImageMips, ImageSurface, Memory, NoMemory, Sampler, ScratchSurface, Surface,
     SAMPLER_STATE_BYTES,
 };
 pub use error::{EuError, EuErrorKind, MemFault};

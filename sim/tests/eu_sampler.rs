@@ -62,6 +62,7 @@ fn image(format: sf::SurfaceFormat) -> Surface {
             size: [W, H, 1],
             slice_pitch: u64::from(H) * pitch,
             row_pitch: pitch,
+            mip: sim_eu::ImageMips::NONE,
         }),
     }
 }

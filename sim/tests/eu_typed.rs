@@ -35,6 +35,7 @@ fn image(format: sf::SurfaceFormat, dims: u8, array: bool, size: [u32; 3]) -> Su
             // One spare row between layers, as a QPitch larger than the height gives.
             slice_pitch: rows * row,
             row_pitch: row,
+            mip: sim_eu::ImageMips::NONE,
         }),
     }
 }

@@ -252,6 +252,7 @@ fn tiled_image(t: Tiling, pitch: u64) -> Surface {
             size: [W, H, LAYERS],
             slice_pitch: QPITCH_ROWS * pitch,
             row_pitch: pitch,
+            mip: sim_eu::ImageMips::NONE,
         }),
     }
 }

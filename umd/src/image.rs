@@ -6,10 +6,12 @@
 use std::str::FromStr;
 use std::sync::Arc;
 
+use batchbuffer::builder::gen_data;
 use batchbuffer::builder::{
     linear_image_surface, surface_type, typed_buffer_surface, LinearImage,
     MAX_TYPED_BUFFER_ELEMENTS, QPITCH_UNIT,
 };
+use batchbuffer::mip::{self, MipShape};
 use batchbuffer::surface_format as sf;
 use batchbuffer::RenderSurfaceState;
 use platform::Platform;
@@ -260,7 +262,7 @@ impl ImageType {
 }
 
 /// An image's type and size. `height` is 1 for 1D images, `depth` 1 except for 3D images,
-/// `array_size` 1 except for arrays.
+/// `array_size` 1 except for arrays; `levels` the mip levels (1 without mip-maps).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImageDesc {
     pub ty: ImageType,
@@ -268,6 +270,7 @@ pub struct ImageDesc {
     pub height: u32,
     pub depth: u32,
     pub array_size: u32,
+    pub levels: u32,
 }
 
 /// Largest width and height (the surface state's 14-bit fields) and largest 3D depth and
@@ -289,7 +292,18 @@ impl ImageDesc {
             height,
             depth: 1,
             array_size: 1,
+            levels: 1,
         }
+    }
+
+    /// The largest dimension the levels halve: width, height, 3D depth (not layers).
+    fn largest(&self) -> u32 {
+        let depth = if self.ty == ImageType::D3 {
+            self.depth
+        } else {
+            1
+        };
+        self.width.max(self.height).max(depth)
     }
 
     /// The description in range, and `format` one images of its type may have.
@@ -313,15 +327,19 @@ impl ImageDesc {
             && (1..=MAX_DEPTH).contains(&self.array_size)
             && (t.dims() >= 2 || self.height == 1)
             && (t == ImageType::D3 || self.depth == 1)
-            && (t.is_array() || self.array_size == 1);
+            && (t.is_array() || self.array_size == 1)
+            && (1..=mip::full_chain(self.largest())).contains(&self.levels)
+            && (self.levels == 1
+                || (t != ImageType::D1Buffer && format.order() != ChannelOrder::Depth));
         if fits {
             Ok(())
         } else {
             Err(Error::OutOfRange(format!(
-                "{t:?} image of {}x{}x{} with {} layers: width 1..={max_width}, height \
-                 1..={MAX_2D_SIZE} (1 for 1D), depth (3D only) and layers (arrays only) \
-                 1..={MAX_DEPTH}",
-                self.width, self.height, self.depth, self.array_size
+                "{t:?} image of {}x{}x{} with {} layers and {} levels: width 1..={max_width}, \
+                 height 1..={MAX_2D_SIZE} (1 for 1D), depth (3D only) and layers (arrays only) \
+                 1..={MAX_DEPTH}, levels 1 to those of a full chain (none for image buffers and \
+                 depth images)",
+                self.width, self.height, self.depth, self.array_size, self.levels
             )))
         }
     }
@@ -356,6 +374,10 @@ pub struct Image {
     pub pitch: u32,
     /// Bytes from one 3D slice or array layer to the next.
     pub slice_pitch: u64,
+    /// Mip levels (1 without mip-maps), placed by [`batchbuffer::mip`] with `align`.
+    pub levels: u32,
+    /// HALIGN texels and VALIGN rows of the surface state the levels are placed with.
+    pub align: (u32, u32),
 }
 
 /// The images of the public [`crate::device::Device`], which forwards to this.
@@ -367,14 +389,26 @@ impl Inner {
         format: ImageFormat,
     ) -> Result<Image> {
         desc.check(format)?;
-        let row = desc.width * format.desc().bytes_per_element;
+        let bpe = format.desc().bytes_per_element;
+        let p = self.info.platform;
+        let g = gen_data(p);
+        let align = mip::alignment(p, g.halign, g.valign)
+            .ok_or_else(|| Error::Argument("reserved surface alignment".into()))?;
+        // A mip chain spans the texels and rows of its levels' places; one level its own.
+        let (texels, rows) = if desc.levels > 1 {
+            mip_shape(desc.ty, desc.width, desc.height, align).extent(desc.levels)
+        } else {
+            (u64::from(desc.width), u64::from(desc.height))
+        };
+        let too_big = || Error::OutOfRange("mip chain wider than a surface pitch".into());
+        let row = u32::try_from(texels * u64::from(bpe)).map_err(|_| too_big())?;
         let pitch = row.next_multiple_of(PITCH_ALIGN);
         let slice_pitch = if desc.ty.dims() == 1 {
             u64::from(pitch)
         } else {
-            u64::from(desc.height.next_multiple_of(QPITCH_UNIT)) * u64::from(pitch)
+            rows.next_multiple_of(u64::from(QPITCH_UNIT)) * u64::from(pitch)
         };
-        let last = u64::from(desc.height) * u64::from(pitch);
+        let last = rows * u64::from(pitch);
         let bytes = (u64::from(desc.slices()) - 1) * slice_pitch + last;
         let buffer = self.create_buffer(bytes)?;
         Ok(Image {
@@ -388,7 +422,20 @@ impl Inner {
             format,
             pitch,
             slice_pitch,
+            levels: desc.levels,
+            align,
         })
+    }
+}
+
+/// The shape [`batchbuffer::mip`] places the levels of an image of type `ty` by.
+fn mip_shape(ty: ImageType, width: u32, height: u32, (halign, valign): (u32, u32)) -> MipShape {
+    MipShape {
+        dims: ty.dims() as u8,
+        width,
+        height,
+        halign,
+        valign,
     }
 }
 
@@ -434,6 +481,8 @@ impl Image {
             format,
             pitch,
             slice_pitch: u64::from(pitch) * u64::from(height),
+            levels: 1,
+            align: (1, 1),
         })
     }
 
@@ -462,6 +511,7 @@ impl Image {
             height: 1,
             depth: 1,
             array_size: 1,
+            levels: 1,
         };
         desc.check(format)?;
         let bpe = format.desc().bytes_per_element;
@@ -498,6 +548,8 @@ impl Image {
             // One row: the elements.
             pitch: width * bpe,
             slice_pitch: bytes,
+            levels: 1,
+            align: (1, 1),
         })
     }
 
@@ -518,6 +570,11 @@ impl Image {
         slice_pitch: u64,
     ) -> Result<Image> {
         desc.check(format)?;
+        if desc.levels != 1 {
+            return Err(Error::Argument(
+                "an image in the caller's memory has one mip level".into(),
+            ));
+        }
         let bpe = format.desc().bytes_per_element;
         let row = desc.width * bpe;
         let rows = if desc.ty.dims() == 1 { 1 } else { desc.height };
@@ -563,6 +620,39 @@ impl Image {
             format,
             pitch,
             slice_pitch,
+            levels: 1,
+            align: (1, 1),
+        })
+    }
+
+    /// Level `level` of the image as an image of its own: the same memory from the level's
+    /// first texel, the level's sizes (layers stay), the same pitches. Host copies of one
+    /// level go through it. Errors: a level the image does not have.
+    pub fn level(&self, level: u32) -> Result<Image> {
+        if level >= self.levels {
+            return Err(Error::OutOfRange(format!(
+                "mip level {level} of an image of {} levels",
+                self.levels
+            )));
+        }
+        let (x, y) = mip_shape(self.ty, self.width, self.height, self.align).origin(level);
+        let bpe = u64::from(self.format.desc().bytes_per_element);
+        let d3 = self.ty == ImageType::D3;
+        Ok(Image {
+            offset: self.offset + y * u64::from(self.pitch) + x * bpe,
+            width: mip::minify(self.width, level),
+            height: if self.ty.dims() >= 2 {
+                mip::minify(self.height, level)
+            } else {
+                1
+            },
+            depth: if d3 {
+                mip::minify(self.depth, level)
+            } else {
+                1
+            },
+            levels: 1,
+            ..self.clone()
         })
     }
 
@@ -684,6 +774,7 @@ impl Image {
             depth: layers,
             pitch: self.pitch,
             qpitch: u32::try_from(qpitch).unwrap_or(u32::MAX),
+            levels: self.levels,
         };
         Ok(linear_image_surface(p, self.gpu_address(), &shape)?)
     }

@@ -385,6 +385,8 @@ pub fn build(
                                 ArgParam::ImageHeight => img.height as u64,
                                 ArgParam::ImageDepth => img.depth as u64,
                                 ArgParam::ImageArraySize => img.array_size as u64,
+                                // get_image_num_mip_levels (cl_khr_mipmap_image).
+                                ArgParam::ImageNumMipLevels => u64::from(img.levels),
                                 ArgParam::ImageChannelDataType => dtype,
                                 ArgParam::ImageChannelOrder => order,
                                 ArgParam::FlatImageBaseOffset => img.gpu_address(),

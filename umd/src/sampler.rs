@@ -29,7 +29,50 @@ pub struct Sampler {
     pub normalized: bool,
     pub addressing: AddressingMode,
     pub filter: FilterMode,
+    /// How it reads mip-mapped images (cl_khr_mipmap_image).
+    pub mip: MipSampling,
 }
+
+/// The cl_khr_mipmap_image sampler properties: the filter between levels and the range the
+/// LOD is clamped to (as f32 bits, so samplers stay hashable).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MipSampling {
+    pub filter: FilterMode,
+    pub lod_min_bits: u32,
+    pub lod_max_bits: u32,
+}
+
+/// The specification's defaults: CL_FILTER_NEAREST, LOD 0.0 to MAXFLOAT (program-scope
+/// samplers always have these).
+impl Default for MipSampling {
+    fn default() -> Self {
+        MipSampling {
+            filter: FilterMode::Nearest,
+            lod_min_bits: 0f32.to_bits(),
+            lod_max_bits: f32::MAX.to_bits(),
+        }
+    }
+}
+
+impl MipSampling {
+    pub fn lod_min(self) -> f32 {
+        f32::from_bits(self.lod_min_bits)
+    }
+
+    pub fn lod_max(self) -> f32 {
+        f32::from_bits(self.lod_max_bits)
+    }
+}
+
+/// SAMPLER_STATE Min LOD and Max LOD are unsigned 4.8 fixed point: 0.0 to 15.996 (more than
+/// the 15 levels a surface has).
+fn lod_u4_8(lod: f32) -> u32 {
+    (lod.clamp(0.0, 4095.0 / 256.0) * 256.0) as u32
+}
+
+/// genxml Mip Mode Filter values (MIPFILTER_NEAREST, MIPFILTER_LINEAR).
+const MIPFILTER_NEAREST: u32 = 1;
+const MIPFILTER_LINEAR: u32 = 3;
 
 /// The one table: each addressing mode's genxml Texture Coordinate Mode (CLAMP is the
 /// border color, CLAMP_TO_EDGE the edge texel; NONE leaves out-of-range reads undefined, so
@@ -69,6 +112,12 @@ impl Sampler {
             tcy_address_control_mode: tcm,
             tcz_address_control_mode: tcm,
             non_normalized_coordinate_enable: !self.normalized,
+            mip_mode_filter: match self.mip.filter {
+                FilterMode::Nearest => MIPFILTER_NEAREST,
+                FilterMode::Linear => MIPFILTER_LINEAR,
+            },
+            min_lod: lod_u4_8(self.mip.lod_min()),
+            max_lod: lod_u4_8(self.mip.lod_max()),
             ..base
         }
     }

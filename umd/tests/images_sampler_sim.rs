@@ -131,6 +131,7 @@ fn read_imagef_with_samplers_follows_the_opencl_formulas() {
                         normalized,
                         addressing,
                         filter,
+                        mip: Default::default(),
                     });
                 }
             }
@@ -202,6 +203,7 @@ fn read_imagef_with_samplers_follows_the_opencl_formulas() {
             normalized: true,
             addressing: AddressingMode::MirroredRepeat,
             filter: FilterMode::Linear,
+            mip: Default::default(),
         };
         run(&samp_inline, inline, true, &mut failed);
     }

@@ -314,6 +314,7 @@ fn read_and_write_image_built_ins_for_every_format_and_image_type() {
                     height,
                     depth,
                     array_size,
+                    levels: 1,
                 };
                 for f in [ImageFormat::R8ui, ImageFormat::Rgba32ui] {
                     match run(&d, &kern, &desc, f, vec![]) {

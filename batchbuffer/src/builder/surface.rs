@@ -145,6 +145,9 @@ pub struct LinearImage {
     /// Distance from one array layer or 3D slice to the next: rows for 2D and 3D, texels for
     /// 1D arrays (Gen9+ lays 1D layers out along a row). A multiple of 4 ([`QPITCH_UNIT`]).
     pub qpitch: u32,
+    /// Mip levels (1 for an image without mip-maps), placed as [`crate::mip`] says; all of
+    /// them are visible (Surface Min LOD 0, MIP Count / LOD the last level).
+    pub levels: u32,
 }
 
 /// Surface QPitch counts in units of 4 (rows, or texels for 1D): the field holds the layer
@@ -173,10 +176,11 @@ pub fn linear_image_surface(
         && (1..=1 << 18).contains(&img.pitch)
         && img.qpitch.is_multiple_of(QPITCH_UNIT)
         && img.qpitch / QPITCH_UNIT < 1 << 15
-        && (!layered || img.qpitch > 0);
+        && (!layered || img.qpitch > 0)
+        && (1..=crate::mip::MAX_LEVELS).contains(&img.levels);
     if !ok {
         return Err(BuildError::BadSurface(
-            "image shape out of the surface state's range (type, sizes, pitch, qpitch)",
+            "image shape out of the surface state's range (type, sizes, pitch, qpitch, levels)",
         ));
     }
     let g = gen_data(p);
@@ -193,6 +197,7 @@ pub fn linear_image_surface(
         // The layers typed writes may address (Mesa sets it for storage images too).
         render_target_view_extent: img.depth - 1,
         surface_pitch: img.pitch - 1,
+        mip_count_lod: img.levels - 1,
         mocs: mocs_wb(p),
         surface_base_address: address,
         ..identity_swizzle()

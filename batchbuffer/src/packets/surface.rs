@@ -71,6 +71,8 @@ packet! {
             min_mode_filter: MapFilter as Enum "Min Mode Filter" [ALL => (0, 14, 16)],
             mag_mode_filter: MapFilter as Enum "Mag Mode Filter" [ALL => (0, 17, 19)],
             mip_mode_filter: u32 as Uint "Mip Mode Filter" [ALL => (0, 20, 21)],
+            max_lod: u32 as Uint "Max LOD" [ALL => (1, 8, 19)],
+            min_lod: u32 as Uint "Min LOD" [ALL => (1, 20, 31)],
             border_color_pointer: u32 as Offset "Border Color Pointer" [G9 | G11 => (2, 6, 23), G12 | G125 => (2, 6, 31)],
             tcz_address_control_mode: TextureCoordinateMode as Enum "TCZ Address Control Mode" [ALL => (3, 0, 2)],
             tcy_address_control_mode: TextureCoordinateMode as Enum "TCY Address Control Mode" [ALL => (3, 3, 5)],

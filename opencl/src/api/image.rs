@@ -19,9 +19,30 @@ use crate::core::image_formats::supported;
 use crate::core::image_from_buffer::image_buffer;
 use crate::core::info::Info;
 use crate::core::memory::{check_flags, Mem};
-use crate::core::transfer::image::{copy_image, copy_image_buffer, fill_image, read_write_image};
+use crate::core::transfer::image::{
+    copy_image, copy_image_buffer, fill_image, level_coordinate, read_write_image,
+};
 use crate::core::transfer::map::map_image;
 use crate::core::transfer::Way;
+
+/// The origin at `p` of a command on `image`: three values, and a fourth, the mip level, for a
+/// mip-mapped 2D array or 3D image (cl_khr_mipmap_image); None for NULL.
+///
+/// # Safety
+/// `p` NULL or an array of three values (four for such images).
+unsafe fn origin_of(image: cl_mem, p: *const usize) -> Option<[usize; 4]> {
+    if p.is_null() {
+        return None;
+    }
+    let four = Handle::<Mem>::get(image).is_ok_and(|m| {
+        m.obj
+            .image
+            .as_ref()
+            .is_some_and(|i| i.image.levels > 1 && level_coordinate(i.image.ty) == 3)
+    });
+    // SAFETY: the caller's array of three, or four for a mip-mapped array or 3D image.
+    Some(unsafe { [*p, *p.add(1), *p.add(2), if four { *p.add(3) } else { 0 }] })
+}
 
 entry! {
     fn clCreateImage(
@@ -169,7 +190,8 @@ entry! {
                     (CL_MEM_OBJECT_IMAGE1D_BUFFER | CL_MEM_OBJECT_IMAGE2D, Some(b)) => b.raw(),
                     _ => std::ptr::null_mut(),
                 }),
-                CL_IMAGE_NUM_MIP_LEVELS | CL_IMAGE_NUM_SAMPLES => Info::Uint(0),
+                CL_IMAGE_NUM_MIP_LEVELS => Info::Uint(im.num_mip_levels),
+                CL_IMAGE_NUM_SAMPLES => Info::Uint(0),
                 _ => return Err(CL_INVALID_VALUE),
             })
         })
@@ -186,7 +208,7 @@ macro_rules! read_write_image_entry {
                 origin: *const usize, region: *const usize, $row: usize, $slice: usize, ptr: $ptr,
             ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
                 // SAFETY: the application's origin and region.
-                let area = unsafe { (info::triple(origin), info::triple(region)) };
+                let area = unsafe { (origin_of(image, origin), info::triple(region)) };
                 let (pitches, host) = (($row, $slice), HostPtr::of(ptr));
                 let blocking = $blocking != CL_FALSE;
                 read_write_image(command_queue, image, $way, area, pitches, host, blocking)
@@ -204,7 +226,7 @@ entry! {
         src_origin: *const usize, dst_origin: *const usize, region: *const usize,
     ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
         // SAFETY: the application's origins and region.
-        let (so, d_o) = unsafe { (info::triple(src_origin), info::triple(dst_origin)) };
+        let (so, d_o) = unsafe { (origin_of(src_image, src_origin), origin_of(dst_image, dst_origin)) };
         // SAFETY: as above.
         let size = unsafe { info::triple(region) };
         copy_image(command_queue, (src_image, so), (dst_image, d_o), size)
@@ -217,7 +239,7 @@ entry! {
         src_origin: *const usize, region: *const usize, dst_offset: usize,
     ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
         // SAFETY: the application's origin and region.
-        let area = unsafe { (info::triple(src_origin), info::triple(region)) };
+        let area = unsafe { (origin_of(src_image, src_origin), info::triple(region)) };
         let buffer = (dst_buffer, dst_offset);
         copy_image_buffer(command_queue, (src_image, area), buffer, true)
     }
@@ -229,7 +251,7 @@ entry! {
         src_offset: usize, dst_origin: *const usize, region: *const usize,
     ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
         // SAFETY: the application's origin and region.
-        let area = unsafe { (info::triple(dst_origin), info::triple(region)) };
+        let area = unsafe { (origin_of(dst_image, dst_origin), info::triple(region)) };
         let buffer = (src_buffer, src_offset);
         copy_image_buffer(command_queue, (dst_image, area), buffer, false)
     }
@@ -250,7 +272,7 @@ entry! {
         event: *mut cl_event,
     ) -> *mut c_void, errcode_ret {
         // SAFETY: the application's origin and region.
-        let area = unsafe { (info::triple(origin), info::triple(region)) };
+        let area = unsafe { (origin_of(image, origin), info::triple(region)) };
         let how = (blocking_map != CL_FALSE, map_flags);
         let given = (!image_row_pitch.is_null(), !image_slice_pitch.is_null());
         let (map, (row, slice)) = map_image(command_queue, image, how, area, given)?;
@@ -274,7 +296,7 @@ entry! {
         origin: *const usize, region: *const usize,
     ) -> enqueue [num_events_in_wait_list, event_wait_list, event] {
         // SAFETY: the application's origin and region.
-        let area = unsafe { (info::triple(origin), info::triple(region)) };
+        let area = unsafe { (origin_of(image, origin), info::triple(region)) };
         // The colour is one float for a CL_DEPTH image (OpenCL 3.0, clEnqueueFillImage), four
         // components (16 bytes) otherwise.
         let depth = Handle::<Mem>::get(image).is_ok_and(|m| {
@@ -332,6 +354,16 @@ fn checked(
     // for those types alone).
     if !f.allows(c.desc.ty) {
         return Err(CL_IMAGE_FORMAT_NOT_SUPPORTED);
+    }
+    // cl_khr_mipmap_image: no mip-mapped depth images, and no host memory (host_ptr NULL,
+    // neither CL_MEM_USE_HOST_PTR nor CL_MEM_COPY_HOST_PTR).
+    if c.desc.levels > 1 {
+        if f.order() == ChannelOrder::Depth {
+            return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
+        if !host_ptr.is_null() || flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0 {
+            return Err(CL_INVALID_HOST_PTR);
+        }
     }
     if c.object_type == CL_MEM_OBJECT_IMAGE1D_BUFFER {
         // Its memory is the buffer's: no host pointer, no host-memory flags.

@@ -69,6 +69,9 @@ entry! {
                 CL_SAMPLER_ADDRESSING_MODE => Info::Uint(smp.addressing as u32),
                 CL_SAMPLER_FILTER_MODE => Info::Uint(smp.filter as u32),
                 CL_SAMPLER_PROPERTIES => Info::Ulongs(s.obj.properties.clone()),
+                CL_SAMPLER_MIP_FILTER_MODE => Info::Uint(smp.mip.filter as u32),
+                CL_SAMPLER_LOD_MIN => Info::Bytes(smp.mip.lod_min().to_ne_bytes().to_vec()),
+                CL_SAMPLER_LOD_MAX => Info::Bytes(smp.mip.lod_max().to_ne_bytes().to_vec()),
                 _ => return Err(CL_INVALID_VALUE),
             })
         })

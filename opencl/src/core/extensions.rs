@@ -122,6 +122,12 @@ pub const EXTENSIONS: &[Extension] = &[
     // 2D arrays, read and written by kernels as image2d_depth_t / image2d_array_depth_t
     // (`tests/python/depth_images.py`, also run through NEO, which lists it on all four).
     ext("cl_khr_depth_images", Needs::Images),
+    // Mip-mapped images: umd's mip chains (levels placed as the PRM's surface layout), host
+    // commands on one level, sampler LOD reads (explicit and from gradients, nearest or
+    // linear between levels, clamped to the sampler's LOD range) and typed writes to a level
+    // (`tests/python/mipmaps.py`, also run through NEO, which lists both on all four).
+    ext("cl_khr_mipmap_image", Needs::Images),
+    ext("cl_khr_mipmap_image_writes", Needs::Images),
     ext("cl_khr_fp64", Needs::Fp64),
     // Device and driver UUIDs (`core::device_uuid`); the device's from the PCI ids its kernel
     // driver reports, laid out as NEO lays it out.

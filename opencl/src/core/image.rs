@@ -6,7 +6,8 @@
 //! are checked first, so a bad one gets its own error. 1D image buffers (image1d_buffer) are
 //! umd views of their buffer's memory, and so are 2D images from buffers
 //! ([`crate::core::image_from_buffer`]); CL_MEM_USE_HOST_PTR images live in the application's
-//! memory ([`host`]). Not provided: 2D images from images, mip-maps and multi-sampling.
+//! memory ([`host`]); mip-mapped images (cl_khr_mipmap_image) are umd's mip chains, each
+//! level reached through its own view. Not provided: 2D images from images and multi-sampling.
 
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -141,15 +142,20 @@ pub fn check_desc(
                 height: 1,
                 depth: 1,
                 array_size: 1,
+                levels: 1,
             },
             object_type: d.image_type,
             host_row_pitch: row,
             host_slice_pitch: row,
+            num_mip_levels: 0,
             buffer: d.buffer,
         });
     }
     let ty = kind_of(d.image_type).ok_or(CL_INVALID_IMAGE_DESCRIPTOR)?;
-    if d.num_mip_levels != 0 || d.num_samples != 0 {
+    // Mip-maps (cl_khr_mipmap_image): more than one level, at most a full chain of the largest
+    // dimension the levels halve; not of images over a buffer.
+    let levels = d.num_mip_levels.max(1);
+    if d.num_samples != 0 || (levels > 1 && !d.buffer.is_null()) {
         return Err(CL_INVALID_IMAGE_DESCRIPTOR);
     }
     if !d.buffer.is_null() {
@@ -178,6 +184,10 @@ pub fn check_desc(
         || big(layers, MAX_DEPTH)
     {
         return Err(CL_INVALID_IMAGE_SIZE);
+    }
+    let largest = d.image_width.max(height).max(depth) as u32;
+    if levels > batchbuffer::mip::full_chain(largest) {
+        return Err(CL_INVALID_IMAGE_DESCRIPTOR);
     }
     // Pitches: 0 without a host pointer; with one, 0 (packed) or at least the packed size and
     // a multiple of the element size.
@@ -209,10 +219,12 @@ pub fn check_desc(
             height: height as u32,
             depth: depth as u32,
             array_size: layers as u32,
+            levels,
         },
         object_type: d.image_type,
         host_row_pitch: row_pitch,
         host_slice_pitch: slice_pitch,
+        num_mip_levels: d.num_mip_levels,
         buffer: std::ptr::null_mut(),
     })
 }
@@ -317,11 +329,19 @@ pub fn copy_rows(m: &Mem, g: &Region, host: HostPtr, read: bool) -> Result<(), c
     if host::is_mirrored(m) {
         return host::copy_rows(m, g, host, read);
     }
+    let view;
+    let im = if im.levels > 1 {
+        view = im.level(g.level).map_err(|_| CL_INVALID_MIP_LEVEL)?;
+        &view
+    } else {
+        im
+    };
     let elem = im.format.desc().bytes_per_element as u64;
     let row = g.size[0] * elem as usize;
     for s in 0..g.size[2] {
         for y in 0..g.size[1] {
-            let at = (g.origin[2] + s) as u64 * im.slice_pitch
+            let at = im.offset()
+                + (g.origin[2] + s) as u64 * im.slice_pitch
                 + (g.origin[1] + y) as u64 * u64::from(im.pitch)
                 + g.origin[0] as u64 * elem;
             // SAFETY: the application's rows at its pitches, until the command completes.

@@ -17,6 +17,8 @@ pub struct ClImage {
     /// layout's.
     pub row_pitch: usize,
     pub slice_pitch: usize,
+    /// CL_IMAGE_NUM_MIP_LEVELS: `num_mip_levels` as the application gave it.
+    pub num_mip_levels: u32,
 }
 
 impl ClImage {
@@ -29,6 +31,7 @@ impl ClImage {
             data_type: format.data_type() as u32,
             row_pitch: checked.host_row_pitch,
             slice_pitch: checked.host_slice_pitch,
+            num_mip_levels: checked.num_mip_levels,
         }
     }
 }
@@ -40,19 +43,23 @@ pub struct Checked {
     pub object_type: cl_mem_object_type,
     pub host_row_pitch: usize,
     pub host_slice_pitch: usize,
+    /// `num_mip_levels` as given (0 or 1: no mip-maps; `desc.levels` is at least 1).
+    pub num_mip_levels: u32,
     /// The buffer of a 1D image buffer (`cl_image_desc::buffer`, not yet looked up; NULL for
     /// other types).
     pub buffer: cl_mem,
 }
 
 /// Where a host-side image region lies: its origin and size as (x, y, slice) in the umd
-/// image's rows and slices (a 1D array's layer is its slice), and the host pitches.
+/// image's rows and slices (a 1D array's layer is its slice) of mip level `level`, and the
+/// host pitches.
 #[derive(Debug, Clone)]
 pub struct Region {
     pub origin: [usize; 3],
     pub size: [usize; 3],
     pub row_pitch: usize,
     pub slice_pitch: usize,
+    pub level: u32,
 }
 
 impl Region {
@@ -63,8 +70,10 @@ impl Region {
 
     /// Whether two regions of one image share a texel.
     pub fn overlaps(&self, o: &Region) -> bool {
-        (0..3).all(|i| {
-            self.origin[i] < o.origin[i] + o.size[i] && o.origin[i] < self.origin[i] + self.size[i]
-        })
+        self.level == o.level
+            && (0..3).all(|i| {
+                self.origin[i] < o.origin[i] + o.size[i]
+                    && o.origin[i] < self.origin[i] + self.size[i]
+            })
     }
 }

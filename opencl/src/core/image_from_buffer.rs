@@ -74,6 +74,7 @@ pub fn check_desc(d: &cl_image_desc, element: usize) -> Result<Checked, cl_int> 
         object_type: CL_MEM_OBJECT_IMAGE2D,
         host_row_pitch: pitch,
         host_slice_pitch: pitch * d.image_height,
+        num_mip_levels: d.num_mip_levels,
         buffer: d.buffer,
     })
 }

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use opencl_sys::*;
-use umd::sampler::{AddressingMode, FilterMode};
+use umd::sampler::{AddressingMode, FilterMode, MipSampling};
 
 use crate::core::context::Context;
 use crate::core::handle::{ClObject, Handle, Kind};
@@ -65,15 +65,37 @@ pub fn describe(
         normalized,
         addressing,
         filter,
+        mip: MipSampling::default(),
     })
 }
 
+/// The filter mode `v` names, or CL_INVALID_VALUE.
+fn filter_of(v: u64) -> Result<FilterMode, cl_int> {
+    FILTERS
+        .iter()
+        .find(|(f, _)| u64::from(*f) == v)
+        .map(|&(_, m)| m)
+        .ok_or(CL_INVALID_VALUE)
+}
+
+/// A float sampler property: the value's low 32 bits (how applications and NEO pass a cl_float
+/// in a cl_sampler_properties list); a LOD is not negative nor NaN.
+fn lod_of(v: u64) -> Result<f32, cl_int> {
+    let f = f32::from_bits(v as u32);
+    if f.is_nan() || f < 0.0 {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok(f)
+}
+
 /// The sampler a property list describes (OpenCL 3.0 defaults: normalized coordinates,
-/// CL_ADDRESS_CLAMP, CL_FILTER_NEAREST), or CL_INVALID_VALUE for a name that is not a sampler
-/// property of this platform (the cl_khr_mipmap_image ones included: it is not supported), a
-/// value that is not valid, or a name given twice.
+/// CL_ADDRESS_CLAMP, CL_FILTER_NEAREST; cl_khr_mipmap_image's: mip filter CL_FILTER_NEAREST,
+/// LOD 0.0 to MAXFLOAT), or CL_INVALID_VALUE for a name that is not a sampler property of this
+/// platform, a value that is not valid (a LOD minimum above the maximum included), or a name
+/// given twice.
 pub fn from_properties(list: &[cl_sampler_properties]) -> Result<umd::sampler::Sampler, cl_int> {
     let (mut normalized, mut addressing, mut filter) = (None, None, None);
+    let (mut mip_filter, mut lod_min, mut lod_max) = (None, None, None);
     let mut pairs = list.chunks(2);
     for pair in pairs.by_ref() {
         let name = pair[0];
@@ -85,6 +107,9 @@ pub fn from_properties(list: &[cl_sampler_properties]) -> Result<umd::sampler::S
             CL_SAMPLER_NORMALIZED_COORDS => &mut normalized,
             CL_SAMPLER_ADDRESSING_MODE => &mut addressing,
             CL_SAMPLER_FILTER_MODE => &mut filter,
+            CL_SAMPLER_MIP_FILTER_MODE => &mut mip_filter,
+            CL_SAMPLER_LOD_MIN => &mut lod_min,
+            CL_SAMPLER_LOD_MAX => &mut lod_max,
             _ => return Err(CL_INVALID_VALUE),
         };
         if slot.replace(value).is_some() {
@@ -95,11 +120,25 @@ pub fn from_properties(list: &[cl_sampler_properties]) -> Result<umd::sampler::S
         None => Ok(default),
         Some(v) => u32::try_from(v).map_err(|_| CL_INVALID_VALUE),
     };
-    describe(
+    let mut s = describe(
         value(normalized, CL_TRUE)?,
         value(addressing, CL_ADDRESS_CLAMP)?,
         value(filter, CL_FILTER_NEAREST)?,
-    )
+    )?;
+    let d = MipSampling::default();
+    let (lo, hi) = (
+        lod_min.map(lod_of).transpose()?.unwrap_or(d.lod_min()),
+        lod_max.map(lod_of).transpose()?.unwrap_or(d.lod_max()),
+    );
+    if lo > hi {
+        return Err(CL_INVALID_VALUE);
+    }
+    s.mip = MipSampling {
+        filter: mip_filter.map(filter_of).transpose()?.unwrap_or(d.filter),
+        lod_min_bits: lo.to_bits(),
+        lod_max_bits: hi.to_bits(),
+    };
+    Ok(s)
 }
 
 /// A sampler handle in `c` (the image-support rule already applied).

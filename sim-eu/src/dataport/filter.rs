@@ -16,6 +16,11 @@
 //!   surface format lacks read as the format's own missing channels (0, and 1 for alpha), so a
 //!   format without alpha borders with alpha 1, as OpenCL's CLK_ADDRESS_CLAMP asks.
 //! - Linear filtering of integer formats is refused (OpenCL allows only nearest for them).
+//! - Levels (`sample_l`'s LOD; 0 for `sample_lz`): the LOD is clamped to the sampler's Min LOD
+//!   and Max LOD (unsigned 4.8), then Mip Mode Filter picks the level: NONE the surface's
+//!   first (Surface Min LOD), NEAREST the LOD rounded (`floor(lod + 0.5)`), LINEAR the two
+//!   levels around it weighted by its fraction (kept to 8 bits, as the LOD's fixed point);
+//!   levels past MIP Count / LOD are the last one. Each level is filtered at its own size.
 
 use batchbuffer::surface_format::ChannelType;
 use batchbuffer::{MapFilter, TextureCoordinateMode as Tcm};
@@ -38,10 +43,23 @@ pub(super) struct Sampling {
     modes: [Tcm; 3],
     /// Axes filtered: the surface's dimensions (the array coordinate is a layer).
     axes: usize,
-    size: [u32; 3],
     array: bool,
     float: bool,
     border: [u32; 4],
+    img: ImageSurface,
+    /// Min LOD and Max LOD.
+    lod_range: (f32, f32),
+    mip_filter: u32,
+}
+
+/// genxml Mip Mode Filter values.
+const MIPFILTER_NONE: u32 = 0;
+const MIPFILTER_NEAREST: u32 = 1;
+const MIPFILTER_LINEAR: u32 = 3;
+
+/// An unsigned 4.8 fixed-point field's value.
+fn u4_8(v: u32) -> f32 {
+    v as f32 / 256.0
 }
 
 impl Sampling {
@@ -84,6 +102,12 @@ impl Sampling {
                 img.format.name
             )));
         }
+        if ![MIPFILTER_NONE, MIPFILTER_NEAREST, MIPFILTER_LINEAR].contains(&st.mip_mode_filter) {
+            return Err(EuErrorKind::Illegal(format!(
+                "SAMPLER_STATE Mip Mode Filter {} (reserved)",
+                st.mip_mode_filter
+            )));
+        }
         let mut border = [0, 0, 0, if float { 1.0f32.to_bits() } else { 1 }];
         for &c in img.format.order.channels() {
             border[c] = s.border[c];
@@ -93,27 +117,88 @@ impl Sampling {
             normalized: !st.non_normalized_coordinate_enable,
             modes,
             axes,
-            size: img.size,
             array: img.array,
             float,
             border,
+            img: *img,
+            lod_range: (u4_8(st.min_lod), u4_8(st.max_lod)),
+            mip_filter: st.mip_mode_filter,
         })
     }
 
-    /// The filtered R, G, B, A at coordinates `c` (then the layer, for arrays); `fetch` reads
-    /// the texel at (u, v, r) as typed messages address it (the layer after the last
-    /// dimension).
+    /// The LOD of a footprint: `grads` holds each dimension's (d/dx, d/dy), scaled to level 0's
+    /// texels when coordinates are normalized; the LOD is log2 of the longer of the x and y
+    /// vectors' lengths.
+    pub(super) fn lod_of_gradients(&self, grads: &[[f32; 2]]) -> f32 {
+        let mut len = [0f32; 2];
+        for (a, g) in grads.iter().enumerate() {
+            let scale = if self.normalized {
+                self.img.size[a] as f32
+            } else {
+                1.0
+            };
+            for (l, d) in len.iter_mut().zip(g) {
+                *l += (d * scale) * (d * scale);
+            }
+        }
+        len[0].max(len[1]).sqrt().log2()
+    }
+
+    /// The levels (counted from Surface Min LOD) a sampling at `lod` reads, with weights.
+    fn levels(&self, lod: f32) -> [(u32, f32); 2] {
+        let (lo, hi) = self.lod_range;
+        let lod = if lod.is_nan() { 0.0 } else { lod }.max(lo).min(hi);
+        let last = self.img.mip.count;
+        let level = |l: f32| (l.max(0.0) as u32).min(last);
+        match self.mip_filter {
+            MIPFILTER_NEAREST => [(level((lod + 0.5).floor()), 1.0), (0, 0.0)],
+            MIPFILTER_LINEAR => {
+                let base = lod.floor();
+                let frac = ((lod - base) * SUBTEXEL_STEPS).floor() / SUBTEXEL_STEPS;
+                let l0 = level(base);
+                [(l0, 1.0 - frac), ((l0 + 1).min(last), frac)]
+            }
+            _ => [(0, 1.0), (0, 0.0)],
+        }
+    }
+
+    /// The filtered R, G, B, A at coordinates `c` (then the layer, for arrays) and `lod`;
+    /// `fetch` reads the texel at (u, v, r) of a level (counted from Surface Min LOD) as typed
+    /// messages address it (the layer after the last dimension).
     pub(super) fn sample(
         &self,
         c: [f32; 3],
+        lod: f32,
+        mut fetch: impl FnMut([u32; 4]) -> Result<[u32; 4], EuErrorKind>,
+    ) -> Result<[u32; 4], EuErrorKind> {
+        let [(l0, w0), (l1, w1)] = self.levels(lod);
+        let mut at = |l: u32| {
+            let size = super::typed::level_size(&self.img, self.img.mip.min_lod + l);
+            self.at_level(c, size, |[x, y, z]| fetch([x, y, z, l]))
+        };
+        let a = at(l0)?;
+        if w1 == 0.0 || !self.float {
+            return Ok(a);
+        }
+        let b = at(l1)?;
+        Ok(std::array::from_fn(|i| {
+            (w0 * f32::from_bits(a[i]) + w1 * f32::from_bits(b[i])).to_bits()
+        }))
+    }
+
+    /// The filtered R, G, B, A at coordinates `c` of one level of `size` texels.
+    fn at_level(
+        &self,
+        c: [f32; 3],
+        size: [u32; 3],
         mut fetch: impl FnMut([u32; 3]) -> Result<[u32; 4], EuErrorKind>,
     ) -> Result<[u32; 4], EuErrorKind> {
         let mut taps = [[(Some(0), 1.0), (None, 0.0)]; 3];
         for (a, t) in taps.iter_mut().enumerate().take(self.axes) {
-            *t = self.axis(c[a], self.size[a], self.modes[a]);
+            *t = self.axis(c[a], size[a], self.modes[a]);
         }
         if self.array {
-            let layers = self.size[2];
+            let layers = size[2];
             let layer = c[self.axes]
                 .round_ties_even()
                 .clamp(0.0, (layers - 1) as f32) as u32;

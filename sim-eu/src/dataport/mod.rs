@@ -152,6 +152,29 @@ pub struct ImageSurface {
     pub slice_pitch: u64,
     /// Bytes from one row to the next.
     pub row_pitch: u64,
+    /// Its mip levels and where they lie.
+    pub mip: ImageMips,
+}
+
+/// The mip levels of an image surface (RENDER_SURFACE_STATE Surface Min LOD, MIP Count / LOD
+/// and the alignment fields): a message's LOD counts from `min_lod`, and may reach `count`
+/// levels past it; level `l` lies where [`batchbuffer::mip::MipShape::origin`] puts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImageMips {
+    pub min_lod: u32,
+    /// MIP Count / LOD: the last LOD a message may name (0: one level).
+    pub count: u32,
+    /// HALIGN texels, VALIGN rows.
+    pub align: (u32, u32),
+}
+
+impl ImageMips {
+    /// One level at the surface's origin.
+    pub const NONE: ImageMips = ImageMips {
+        min_lod: 0,
+        count: 0,
+        align: (1, 1),
+    };
 }
 
 /// One sampler of the dispatch's sampler table: its SAMPLER_STATE and the R, G, B, A values of

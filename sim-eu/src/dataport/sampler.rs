@@ -2,14 +2,18 @@
 //! IGC emits for `read_image*` with integer coordinates and no sampler (and with a sampler
 //! whose filter is nearest and coordinates unnormalized, when the coordinates are integers);
 //! and `sample_lz` (0x18, LOD 0) and `sample_l` (0x02), which IGC emits for `read_image*`
-//! with a sampler and float coordinates (see `filter`). Other messages (`sample` with
-//! derivatives, gathers, comparisons) are absent: they fail as unsupported.
+//! with a sampler and float coordinates (see `filter`), and `sample_d` (0x04), which IGC emits
+//! for cl_khr_mipmap_image's reads with gradients: the LOD is the base-2 logarithm of the
+//! longer of the two footprint vectors (d/dx and d/dy across the dimensions, in texels of
+//! level 0: the PRM's LOD computation without anisotropy). Other messages (`sample` with
+//! implicit derivatives, gathers, comparisons) are absent: they fail as unsupported.
 //!
 //! Descriptor (isa-encoder `sendmsg::other`): \[30\] 16-bit return, \[29\],\[18:17\] SIMD mode
 //! (1 SIMD8, 2 SIMD16), \[16:12\] message type, \[19\] header, \[11:8\] sampler index (unused by
 //! loads), \[7:0\] binding table index. Parameters after the optional header, one per SIMD
-//! width of DWords, in the order Gen9+ defines: `ld` U, V, LOD, R; `ld_lz` U, V, R (absent
-//! trailing ones are 0). With a header, DWord 2 bits \[15:12\] disable R, G, B, A in the
+//! width of DWords, in the order Gen9+ defines: `ld` U, V, LOD, R; `ld_lz` U, V, R; `sample_l`
+//! LOD, U, V, R; `sample_d` U, dU/dx, dU/dy, V, dV/dx, dV/dy, R, dR/dx, dR/dy (absent trailing
+//! ones are 0). With a header, DWord 2 bits \[15:12\] disable R, G, B, A in the
 //! response; the response packs the enabled channels, one SIMD width of DWords each. An
 //! address out of bounds returns 0 in every channel (as typed reads do).
 //!
@@ -20,7 +24,6 @@
 //! and is left as it was.
 
 use isa_encoder::sendmsg::other::{SAMPLER_CACHE_FLUSH, SIMD32_64};
-use platform::Platform;
 
 use crate::error::EuErrorKind;
 use crate::regfile::REG_BYTES;
@@ -32,14 +35,7 @@ const LD: u32 = 0x07;
 const LD_LZ: u32 = 0x1A;
 const SAMPLE_LZ: u32 = 0x18;
 const SAMPLE_L: u32 = 0x02;
-
-/// Where `sample_l`'s LOD parameter is: after U, V, R before Xe-HPG, first on Xe-HPG (IGC's
-/// dg2 code sends LOD in src0 and U, V in src1). The surfaces have one level, which every
-/// LOD clamps to; with the min and mag filters equal (the only sampler states modelled) the
-/// LOD selects nothing, so `sample_l` samples like `sample_lz`.
-fn sample_l_lod_first(p: Platform) -> bool {
-    matches!(p, Platform::Dg2)
-}
+const SAMPLE_D: u32 = 0x04;
 
 pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
     let op = msg.field(12, 5);
@@ -62,9 +58,10 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuError
             "sampler messages with 16-bit return".into(),
         ));
     }
-    if ![LD, LD_LZ, SAMPLE_LZ, SAMPLE_L].contains(&op) {
+    if ![LD, LD_LZ, SAMPLE_LZ, SAMPLE_L, SAMPLE_D].contains(&op) {
         return Err(EuErrorKind::Unsupported(format!(
-            "sampler message type {op:#x} (only ld, ld_lz, sample_lz and sample_l are modelled)"
+            "sampler message type {op:#x} (only ld, ld_lz, sample_lz, sample_l and sample_d are \
+             modelled)"
         )));
     }
     let bti = msg.desc & 0xff;
@@ -83,8 +80,7 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuError
     };
     let width = 4 * lanes;
     let params = msg.payload.len().saturating_sub(h) / width;
-    let first = usize::from(op == SAMPLE_L && sample_l_lod_first(msg.platform));
-    let sampler = if op == SAMPLE_LZ || op == SAMPLE_L {
+    let sampler = if [SAMPLE_LZ, SAMPLE_L, SAMPLE_D].contains(&op) {
         Some(filter::Sampling::new(&mem.sampler(msg.field(8, 4))?, &img)?)
     } else {
         None
@@ -100,9 +96,30 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuError
             }
         };
         if let Some(smp) = &sampler {
-            let c = [p(first), p(first + 1), p(first + 2)].map(f32::from_bits);
-            let value = smp.sample(c, |t| {
-                let Some(at) = texel_place(&surface, &img, [t[0], t[1], t[2], 0]) else {
+            // `sample_l` sends the LOD first, then U, V, R (IGC's code on all four platforms: a
+            // 1D read sends two parameters, the LOD argument then the coordinate).
+            let (c, lod) = if op == SAMPLE_L {
+                ([p(1), p(2), p(3)].map(f32::from_bits), f32::from_bits(p(0)))
+            } else if op == SAMPLE_D {
+                let f = |j| f32::from_bits(p(j));
+                // (coordinate, d/dx, d/dy) per dimension, U, V, R; an array's layer is the
+                // coordinate after the last dimension's.
+                let d = usize::from(img.dims);
+                let mut c = [0f32; 3];
+                let mut grads = [[0f32; 2]; 3];
+                for a in 0..d {
+                    c[a] = f(3 * a);
+                    grads[a] = [f(3 * a + 1), f(3 * a + 2)];
+                }
+                if img.array && d < 3 {
+                    c[d] = f(3 * d);
+                }
+                (c, smp.lod_of_gradients(&grads[..d]))
+            } else {
+                ([p(0), p(1), p(2)].map(f32::from_bits), 0.0)
+            };
+            let value = smp.sample(c, lod, |t| {
+                let Some(at) = texel_place(&surface, &img, t) else {
                     return Ok([0; 4]);
                 };
                 let b = &mut buf[..bpe];

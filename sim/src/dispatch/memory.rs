@@ -13,7 +13,8 @@ use kmd_iface::seam::Mapping;
 use sim_eu::dataport::span_fits;
 use sim_eu::tiling::Tiling;
 use sim_eu::{
-    ImageSurface, MemFault, Memory, Sampler, ScratchSurface, Surface, SAMPLER_STATE_BYTES,
+    ImageMips, ImageSurface, MemFault, Memory, Sampler, ScratchSurface, Surface,
+    SAMPLER_STATE_BYTES,
 };
 
 /// Binding-table indices of the stateless (General State Base relative) surfaces.
@@ -273,6 +274,7 @@ impl<'a> VmMemory<'a> {
                         size: [elements, 1, 1],
                         slice_pitch: u64::from(elements) * bpe,
                         row_pitch: u64::from(elements) * bpe,
+                        mip: ImageMips::NONE,
                     }),
                 })
             }
@@ -340,6 +342,29 @@ impl<'a> VmMemory<'a> {
                         return Err(self.refuse(Refusal::BadSurface(why), at));
                     }
                 }
+                // Levels: a message's LOD counts from Surface Min LOD and reaches at most MIP
+                // Count / LOD past it; their places follow the alignment fields.
+                let align = batchbuffer::mip::alignment(
+                    self.platform,
+                    s.surface_horizontal_alignment,
+                    s.surface_vertical_alignment,
+                );
+                let mip = match align {
+                    Some(align) => ImageMips {
+                        min_lod: s.surface_min_lod,
+                        count: s.mip_count_lod,
+                        align,
+                    },
+                    None if s.surface_min_lod == 0 && s.mip_count_lod == 0 => ImageMips::NONE,
+                    None => {
+                        let why = format!(
+                            "RENDER_SURFACE_STATE at {at:#x}: mip levels with a reserved \
+                             alignment ({}, {})",
+                            s.surface_horizontal_alignment, s.surface_vertical_alignment
+                        );
+                        return Err(self.refuse(Refusal::BadSurface(why), at));
+                    }
+                };
                 let slice_pitch = match (s.surface_qpitch, dims) {
                     (0, 1) => u64::from(width) * bpp,
                     (0, _) => u64::from(height) * pitch,
@@ -359,6 +384,7 @@ impl<'a> VmMemory<'a> {
                         size: [width, height, depth],
                         slice_pitch,
                         row_pitch: pitch,
+                        mip,
                     }),
                 })
             }

@@ -14,22 +14,44 @@ use crate::core::image_desc::Region;
 use crate::core::queue::Command;
 use crate::core::transfer::{buffer_command, host_memory, image_command, on_host, Way};
 
+/// Where a mip-mapped image of type `ty` takes the mip level in an origin (cl_khr_mipmap_image:
+/// the coordinate after the image's last one, the layer included).
+pub fn level_coordinate(ty: ImageType) -> usize {
+    match ty {
+        ImageType::D1 | ImageType::D1Buffer => 1,
+        ImageType::D1Array | ImageType::D2 => 2,
+        ImageType::D2Array | ImageType::D3 => 3,
+    }
+}
+
 /// The region at `origin` of size `size` in `im`, with the host pitches, or CL_INVALID_VALUE
 /// (OpenCL 3.0, clEnqueueReadImage: no origin or region, a zero region, a region outside the
-/// image or not of its type, pitches smaller than the region's rows and slices).
+/// image or not of its type, pitches smaller than the region's rows and slices). Of a
+/// mip-mapped image the origin's coordinate after the image's names the level
+/// ([`level_coordinate`]; CL_INVALID_MIP_LEVEL past the last), whose sizes bound the region.
 pub fn region(
     im: &umd::image::Image,
-    origin: Option<[usize; 3]>,
+    origin: Option<[usize; 4]>,
     size: Option<[usize; 3]>,
     row_pitch: usize,
     slice_pitch: usize,
 ) -> Result<Region, cl_int> {
-    let (Some(o), Some(r)) = (origin, size) else {
+    let (Some(mut o4), Some(r)) = (origin, size) else {
         return Err(CL_INVALID_VALUE);
     };
     if r.contains(&0) {
         return Err(CL_INVALID_VALUE);
     }
+    let mut level = 0;
+    let mut view = None;
+    if im.levels > 1 {
+        let at = level_coordinate(im.ty);
+        level = u32::try_from(o4[at]).map_err(|_| CL_INVALID_MIP_LEVEL)?;
+        view = Some(im.level(level).map_err(|_| CL_INVALID_MIP_LEVEL)?);
+        o4[at] = 0;
+    }
+    let im = view.as_ref().unwrap_or(im);
+    let o = [o4[0], o4[1], o4[2]];
     // (x, y, slice) of the image; unused coordinates must be origin 0 and region 1.
     let (oo, rr, extent, unused) = match im.ty {
         ImageType::D1 | ImageType::D1Buffer => ([o[0], 0, 0], [r[0], 1, 1], [im.width, 1, 1], 1..3),
@@ -76,11 +98,13 @@ pub fn region(
         size: rr,
         row_pitch,
         slice_pitch,
+        level,
     })
 }
 
-/// An image region as a command names it: origin, size.
-pub type Area = (Option<[usize; 3]>, Option<[usize; 3]>);
+/// An image region as a command names it: origin (with a mip-mapped 2D array's or 3D image's
+/// level), size.
+pub type Area = (Option<[usize; 4]>, Option<[usize; 3]>);
 
 /// clEnqueueReadImage and clEnqueueWriteImage: the region between the image and the
 /// application's rows at `ptr` (at `pitches`, row and slice; 0 for packed).
@@ -105,8 +129,8 @@ pub fn read_write_image(
 /// clEnqueueCopyImage: between images of one format.
 pub fn copy_image(
     queue: cl_command_queue,
-    (src_image, src_origin): (cl_mem, Option<[usize; 3]>),
-    (dst_image, dst_origin): (cl_mem, Option<[usize; 3]>),
+    (src_image, src_origin): (cl_mem, Option<[usize; 4]>),
+    (dst_image, dst_origin): (cl_mem, Option<[usize; 4]>),
     size: Option<[usize; 3]>,
 ) -> Result<Command, cl_int> {
     let (q, src) = image_command(queue, src_image)?;

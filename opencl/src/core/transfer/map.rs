@@ -141,7 +141,7 @@ pub fn map_image(
     queue: cl_command_queue,
     image: cl_mem,
     (blocking, map_flags): (bool, cl_map_flags),
-    (origin, size): (Option<[usize; 3]>, Option<[usize; 3]>),
+    (origin, size): crate::core::transfer::image::Area,
     pitches: (bool, bool),
 ) -> Result<(Map, (usize, usize)), cl_int> {
     let (q, m) = image_command(queue, image)?;
