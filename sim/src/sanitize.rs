@@ -236,13 +236,19 @@ impl Sanitizer {
         };
         drop(buffers);
         let info = self.dispatch_at(indirect);
+        let allocations = Allocations::new(list);
+        let races = if self.settings.checks.has(Check::Racecheck) {
+            GlobalCells::new(&allocations)
+        } else {
+            GlobalCells::default()
+        };
         let scope = Scope {
             checks: self.settings.checks,
-            allocations: Allocations::new(list),
+            allocations,
             slm_bytes: info.as_ref().map(|i| i.slm_bytes),
             per_thread: info.as_ref().map_or(Vec::new(), |i| i.per_thread.clone()),
             written,
-            races: GlobalCells::default(),
+            races,
             entry: info.as_ref().map_or(0, |i| i.entry),
         };
         let name = info.map_or_else(

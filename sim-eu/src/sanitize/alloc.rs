@@ -105,6 +105,11 @@ impl Allocations {
         self.list.is_empty()
     }
 
+    /// By start address.
+    pub fn iter(&self) -> impl Iterator<Item = &Allocation> {
+        self.list.iter()
+    }
+
     /// Where `len` bytes at `addr` lie.
     pub fn find(&self, addr: u64, len: u64) -> Lookup<'_> {
         let i = self.list.partition_point(|a| a.start <= addr);

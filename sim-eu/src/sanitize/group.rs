@@ -5,7 +5,7 @@
 
 use super::checks::{Check, Checks};
 use super::finding::{Finding, Findings};
-use super::race::Cell;
+use super::race_cells::Cells;
 use super::shadow::{Defined, Sparse};
 use crate::regfile::Thread;
 
@@ -17,7 +17,7 @@ pub struct Group {
     /// Barriers the gateway released so far.
     pub(crate) epoch: u32,
     pub(crate) slm_defined: Defined,
-    pub(crate) slm_cells: Vec<Cell>,
+    pub(crate) slm_cells: Cells,
     /// Per thread: the private-memory bytes it wrote.
     pub(crate) private: Vec<Sparse>,
     /// Per thread: the offset of the barrier `send` it signalled, until the gateway releases it.
@@ -31,7 +31,7 @@ impl Default for Group {
             key: 0,
             epoch: 0,
             slm_defined: Defined::new(0, false),
-            slm_cells: Vec::new(),
+            slm_cells: Cells::default(),
             private: Vec::new(),
             barrier_at: Vec::new(),
         }
@@ -60,8 +60,7 @@ impl Group {
             }
         }
         if checks.has(Check::Racecheck) {
-            self.slm_cells.clear();
-            self.slm_cells.resize(slm, Cell::default());
+            self.slm_cells.reset(slm);
         }
         self.private.resize_with(threads, Sparse::default);
         self.private.iter_mut().for_each(Sparse::clear);

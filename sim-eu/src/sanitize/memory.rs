@@ -11,7 +11,8 @@ use super::alloc::{Allocations, Lookup};
 use super::checks::{Check, Checks};
 use super::finding::{Finding, Findings};
 use super::group::Group;
-use super::race::{Access, GlobalCells};
+use super::race::Access;
+use super::race_global::GlobalCells;
 use super::rules::{self, Kind};
 use super::shadow::Defined;
 use crate::dataport::{span_fits, Memory, Sampler, ScratchSurface, Surface};
@@ -234,17 +235,7 @@ impl<'a> Sanitizing<'a> {
         }
         if checks.has(Check::Racecheck) {
             let me = self.access(write, atomic);
-            let start = offset as usize;
-            let end = (start + len).min(self.group.slm_cells.len());
-            let mut race = None;
-            for (i, c) in self.group.slm_cells[start.min(end)..end]
-                .iter_mut()
-                .enumerate()
-            {
-                if let Some(r) = c.access(me) {
-                    race.get_or_insert((start + i, r));
-                }
-            }
+            let race = self.group.slm_cells.access(offset as usize, len, me);
             if let Some((at, other)) = race {
                 let verb = if write { "write" } else { "read" };
                 let what = format!(

@@ -10,7 +10,8 @@
 //!   `alignment`; `api` is parsed here and performed by the OpenCL ICD).
 //! - [`alloc`]: the allocations at byte granularity.
 //! - [`shadow`]: which bytes were written (initcheck).
-//! - [`race`]: which accesses are ordered (racecheck).
+//! - [`race`]: which accesses are ordered (racecheck); [`race_cells`]: its dense per-granule
+//!   shadow of a byte range; [`race_global`]: of the registered buffers, chunk by chunk.
 //! - [`group`]: the state of the work-group being run (its SLM's shadow, each thread's private
 //!   bytes, barriers: synccheck).
 //! - [`rules`]: the block-IO rules of the Intel extension specs and the messages they govern.
@@ -23,6 +24,8 @@ pub mod finding;
 pub mod group;
 pub mod memory;
 pub mod race;
+pub mod race_cells;
+pub mod race_global;
 pub mod rules;
 pub mod shadow;
 
@@ -31,5 +34,5 @@ pub use checks::{Check, Checks, ChecksError};
 pub use finding::{Finding, Findings};
 pub use group::Group;
 pub use memory::{Place, Sanitizing, Scope};
-pub use race::GlobalCells;
+pub use race_global::GlobalCells;
 pub use shadow::Defined;

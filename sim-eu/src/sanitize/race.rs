@@ -8,9 +8,9 @@
 //! - the same work-group, separated by a barrier the gateway released (the epoch counts them).
 //!
 //! Work-groups of one dispatch are never ordered. A fence alone orders nothing between threads.
-
-use std::collections::HashMap;
-use std::sync::Mutex;
+//!
+//! Where the cells live: `race_cells` (a dense range), `race_global` (the
+//! registered buffers of a walker).
 
 /// Who made an access, and how.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -77,28 +77,6 @@ impl Cell {
             }
         }
         race
-    }
-}
-
-/// The global-memory shadow of one walker: bytes of the buffers the driver registered.
-#[derive(Debug, Default)]
-pub struct GlobalCells {
-    cells: Mutex<HashMap<u64, Cell>>,
-}
-
-impl GlobalCells {
-    /// Records `len` bytes at `addr` by `a`; the first byte that raced and the access it
-    /// raced with.
-    pub fn access(&self, addr: u64, len: u64, a: Access) -> Option<(u64, Access)> {
-        let mut cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
-        let mut first = None;
-        for b in addr..addr.saturating_add(len) {
-            let r = cells.entry(b).or_default().access(a);
-            if first.is_none() {
-                first = r.map(|r| (b, r));
-            }
-        }
-        first
     }
 }
 
