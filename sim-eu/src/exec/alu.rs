@@ -869,9 +869,9 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
             for i in 0..n {
                 let acc = i128::from(acc_value(t, &inst.acc, i, acc[i]));
                 let p = if s {
-                    acc + (i128::from(a[i] as i32) * i128::from((b[i] as i32) >> 16) << 16)
+                    acc + ((i128::from(a[i] as i32) * i128::from((b[i] as i32) >> 16)) << 16)
                 } else {
-                    acc + (i128::from(a[i] as u32) * i128::from((b[i] as u32) >> 16) << 16)
+                    acc + ((i128::from(a[i] as u32) * i128::from((b[i] as u32) >> 16)) << 16)
                 };
                 hi[i] = (p >> 32) as i64;
                 lo[i] = p as i64;
