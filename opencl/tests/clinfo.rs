@@ -96,12 +96,14 @@ fn clinfo_on_each_simulated_device() {
         // options, as this runtime does for all): ocloc alone does not define them. That NEO
         // lists each on the same platform is checked by
         // `device_identity_and_attributes_match_neo_on_every_platform`.
-        const RUNTIME_NAMED: [&str; 5] = [
+        const RUNTIME_NAMED: [&str; 7] = [
             "cl_intel_media_block_io",
             "cl_intel_subgroup_local_block_io",
             "cl_intel_dot_accumulate",
             "cl_intel_bfloat16_conversions",
             "cl_intel_unified_shared_memory",
+            "cl_khr_mipmap_image",
+            "cl_khr_mipmap_image_writes",
         ];
         for e in exts
             .iter()
