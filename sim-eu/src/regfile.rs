@@ -229,6 +229,12 @@ pub struct Thread {
 /// DWords of acc0–acc7.
 pub const ACC_DWORDS: usize = 8 * 32 / 4;
 
+/// The accumulator DWord at file offset `off`, if it is one.
+pub fn acc_dword(off: u16) -> Option<usize> {
+    let k = usize::from(off).checked_sub(ACC)? / 4;
+    (k < ACC_DWORDS).then_some(k)
+}
+
 impl Thread {
     /// The instruction the thread executes next (an index into its program).
     pub fn ip(&self) -> u32 {

@@ -11,7 +11,7 @@ use super::lanes::{
 };
 use crate::error::EuErrorKind;
 use crate::program::{type_bytes, Domain, Inst, Loc, Opnd};
-use crate::regfile::Thread;
+use crate::regfile::{acc_dword, Thread};
 use crate::rounding::Rounding;
 
 type R = Result<(), EuErrorKind>;
@@ -95,7 +95,8 @@ fn finish_int(t: &mut Thread, inst: &Inst, mask: u32, r: &Lanes<i64>) -> R {
 /// Where `o` is DWords of the accumulator, keeps the full values `r` stored there (the
 /// accumulator holds integers wider than its DWord view; `mach` reads them).
 fn keep_acc_precision(t: &mut Thread, o: &Opnd, n: usize, mask: u32, r: &Lanes<i64>) {
-    if o.loc != Loc::File || type_bytes(o.ty) != 4 {
+    // One region: a destination outside the accumulator (nearly all) costs one comparison.
+    if o.loc != Loc::File || type_bytes(o.ty) != 4 || acc_dword(o.offs[0]).is_none() {
         return;
     }
     for (i, &v) in r.iter().enumerate().take(n) {
@@ -106,12 +107,6 @@ fn keep_acc_precision(t: &mut Thread, o: &Opnd, n: usize, mask: u32, r: &Lanes<i
             t.acc_wide[k] = v;
         }
     }
-}
-
-/// The accumulator DWord at file offset `off`, if it is one.
-fn acc_dword(off: u16) -> Option<usize> {
-    let k = usize::from(off).checked_sub(crate::regfile::ACC)? / 4;
-    (k < crate::regfile::ACC_DWORDS).then_some(k)
 }
 
 /// The accumulator's value for lane `i` of `acc` whose DWord reads `low`: the full value kept

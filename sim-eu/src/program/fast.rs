@@ -87,8 +87,7 @@ fn source(o: &Opnd, n: usize, elem: fn(DataType) -> Option<Elem>) -> Option<Fast
 
 /// Whether `inst` writes the accumulators through its destination.
 pub fn writes_accumulator(inst: &Inst) -> bool {
-    let acc = crate::regfile::ACC..crate::regfile::ACC + crate::regfile::ACC_DWORDS * 4;
-    inst.dst.loc == Loc::File && acc.contains(&usize::from(inst.dst.offs[0]))
+    inst.dst.loc == Loc::File && crate::regfile::acc_dword(inst.dst.offs[0]).is_some()
 }
 
 /// The fast form of `inst`, or `None` when only the general path executes it.
