@@ -202,6 +202,37 @@ pub struct SysfsTree {
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
 
+/// How every tree's directory name starts; the process id and a counter follow.
+const TREE_PREFIX: &str = "intel-gpu-sim-";
+
+/// Removes the trees under `dir` whose process has ended. A process whose devices live in
+/// statics (an OpenCL ICD, the shim) or that was killed never drops them, so their trees stay;
+/// each process making a tree clears those, so they never pile up. A process id that is
+/// running again keeps its directory until that process ends too. Best effort: a tree another
+/// process removes meanwhile is already gone.
+fn remove_trees_of_ended_processes(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let me = std::process::id();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(tree_owner) else {
+            continue;
+        };
+        if pid != me && !Path::new("/proc").join(pid.to_string()).exists() {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// The process id in a tree's directory name `intel-gpu-sim-<pid>-<n>`, None for other names.
+fn tree_owner(name: &str) -> Option<u32> {
+    let (pid, n) = name.strip_prefix(TREE_PREFIX)?.split_once('-')?;
+    n.parse::<u64>().ok()?;
+    pid.parse().ok()
+}
+
 fn write(path: &Path, text: &str) -> Result<()> {
     fs::write(path, text)
 }
@@ -211,7 +242,8 @@ impl SysfsTree {
     /// is written until [`SysfsTree::materialize`] (or a path accessor) makes it.
     pub fn new(info: &'static DeviceInfo, kmd: Kmd) -> SysfsTree {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let root = std::env::temp_dir().join(format!("intel-gpu-sim-{}-{n}", std::process::id()));
+        let name = format!("{TREE_PREFIX}{}-{n}", std::process::id());
+        let root = std::env::temp_dir().join(name);
         let pci = root.join("devices/pci0000:00").join(PCI_SLOT);
         SysfsTree {
             node: pci.join("drm").join(format!("renderD{RENDER_MINOR}")),
@@ -230,6 +262,9 @@ impl SysfsTree {
     /// id; it is replaced. A failure is kept: later calls report it again.
     pub fn materialize(&self) -> Result<()> {
         let made = self.made.get_or_init(|| {
+            if let Some(parent) = self.root.parent() {
+                remove_trees_of_ended_processes(parent);
+            }
             let _ = fs::remove_dir_all(&self.root);
             fs::create_dir(&self.root)
                 .and_then(|()| self.populate(self.info))
@@ -520,6 +555,8 @@ mod tests {
         let info = DeviceInfo::get(Platform::Tgllp);
         let t = SysfsTree::new(info, Kmd::I915);
         let root = t.root.clone();
+        // A directory of this name can only be an ended process's that had this id.
+        let _ = fs::remove_dir_all(&root);
         // Properties of a tree nobody has looked at are the defaults, and reading them makes
         // nothing.
         let props = i915_engine_properties(info, EngineClass::Render);
@@ -535,6 +572,30 @@ mod tests {
         let root = t.root.clone();
         drop(t);
         assert!(!root.exists());
+    }
+
+    #[test]
+    fn trees_of_ended_processes_are_cleared() {
+        let dir = std::env::temp_dir().join(format!("sysfs-sweep-test-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir(&dir).unwrap();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let ended = child.id();
+        child.wait().unwrap();
+        let names = [
+            format!("{TREE_PREFIX}{ended}-0"), // an ended process's: removed
+            format!("{TREE_PREFIX}1-3"),       // init's, running: kept
+            format!("{TREE_PREFIX}{}-0", std::process::id()), // ours: kept
+            format!("{TREE_PREFIX}{ended}-x"), // not a tree's name: kept
+            format!("{TREE_PREFIX}shim.{ended}.0"), // not a tree's name: kept
+        ];
+        for n in &names {
+            fs::create_dir_all(Path::new(&dir).join(n).join("devices")).unwrap();
+        }
+        remove_trees_of_ended_processes(&dir);
+        let left: Vec<bool> = names.iter().map(|n| dir.join(n).exists()).collect();
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(left, [false, true, true, true, true]);
     }
 
     #[test]
