@@ -58,7 +58,11 @@ enum Flow {
 pub(crate) fn predicate_bits(flags: u64, p: Predicate, rot: u32, n: u8) -> u32 {
     let f = flags.rotate_right(rot);
     let group = match p.ctrl {
-        PredCtrl::Normal | PredCtrl::AnyV | PredCtrl::AllV => 0,
+        PredCtrl::AnyV | PredCtrl::AllV => {
+            let bits = vertical(flags, p.ctrl == PredCtrl::AllV, rot);
+            return if p.invert { !bits } else { bits };
+        }
+        PredCtrl::Normal => 0,
         PredCtrl::Any2h | PredCtrl::All2h => 2,
         PredCtrl::Any4h | PredCtrl::All4h => 4,
         PredCtrl::Any8h | PredCtrl::All8h => 8,
@@ -97,6 +101,23 @@ pub(crate) fn predicate_bits(flags: u64, p: Predicate, rot: u32, n: u8) -> u32 {
         !bits
     } else {
         bits
+    }
+}
+
+/// The vertical predicate modes (`.anyv`, `.allv`): each lane's bit of f0 and the same bit of
+/// f1, at the named subregister's offset within its register, ORed (any) or ANDed (all). Mesa
+/// (`fs_inst::flags_read`: "the vertical predication modes combine corresponding bits from
+/// f0.0 and f1.0 on Gfx7+") and the PRM's predicate control table ("any/all from f0.0-f1.0
+/// on the same channel"). oneDNN's generated GEMM kernels test two alignments in one jump
+/// with them.
+fn vertical(flags: u64, all: bool, rot: u32) -> u32 {
+    let at = rot % 32;
+    let f0 = (flags >> at) as u32;
+    let f1 = (flags >> (32 + at)) as u32;
+    if all {
+        f0 & f1
+    } else {
+        f0 | f1
     }
 }
 
