@@ -533,3 +533,44 @@ fn zebin_relocations_match_readelf() {
     }
     assert!(seen > 0, "the corpus has relocated kernels");
 }
+
+/// A zebin naming its target by GFXCORE_FAMILY alone (the `.note.intelgt.compat` note of
+/// type 2, as binaries generated without IGC carry it: oneDNN's nGEN kernels) is for the
+/// platform of that core. Made from ocloc's zebin by turning its PRODUCT_FAMILY note (type 1)
+/// into a GFXCORE_FAMILY note whose value is the `Device` field ocloc writes in the same
+/// source's patch-token binary (checked against `ocloc disasm` above).
+#[test]
+fn zebin_named_by_gfx_core_family_alone() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let mut seen = BTreeSet::new();
+    for c in corpus(&ocloc) {
+        if !seen.insert(c.platform) {
+            continue;
+        }
+        let (bin, base) = patchtokens::device_binary(&c.patch_tokens).unwrap();
+        let core = patchtokens::raw::parse(bin, base).unwrap().header.device;
+        let mut head = Vec::new();
+        for v in [8u32, 4, 1] {
+            head.extend_from_slice(&v.to_le_bytes());
+        }
+        head.extend_from_slice(b"IntelGT\0");
+        let at = c
+            .zebin
+            .windows(head.len())
+            .position(|w| w == head)
+            .unwrap_or_else(|| panic!("{}: no PRODUCT_FAMILY note", c.platform));
+        let mut z = c.zebin.clone();
+        z[at + 8..at + 12].copy_from_slice(&2u32.to_le_bytes());
+        z[at + 20..at + 24].copy_from_slice(&core.to_le_bytes());
+        assert_eq!(
+            program::parse(&z).unwrap().platform,
+            Some(c.platform),
+            "{}",
+            c.platform
+        );
+        // A core family no platform here has names none.
+        z[at + 20..at + 24].copy_from_slice(&0xffffu32.to_le_bytes());
+        assert_eq!(program::parse(&z).unwrap().platform, None, "{}", c.platform);
+    }
+    assert_eq!(seen.len(), 4, "{seen:?}");
+}

@@ -12,12 +12,11 @@ use super::{targets, DataRelocation, Format, Program, Segment};
 pub const EM_INTELGT: u16 = 205;
 /// Section type of `.ze_info` (SHT_ZEBIN_ZEINFO).
 pub const SHT_ZEBIN_ZEINFO: u32 = 0xff00_0011;
-/// Note type carrying PRODUCT_FAMILY in `.note.intelgt.compat` (what ocloc writes). Binaries
-/// naming their target only by GFXCORE_FAMILY (type 2: oneDNN's generated kernels) are not
-/// taken yet: Intel's runtime accepts them, but oneDNN's GEMM kernels among them still make
-/// misaligned LSC block loads on the simulator for some shapes, where its reference kernels
-/// (what oneDNN falls back to when a binary is refused) give the right answers.
+/// Note types of `.note.intelgt.compat` naming the target: PRODUCT_FAMILY (what ocloc
+/// writes) and GFXCORE_FAMILY (what binaries generated without IGC carry alone, oneDNN's nGEN
+/// kernels among them; Intel's runtime accepts a binary naming either).
 const NOTE_PRODUCT_FAMILY: u32 = 1;
+const NOTE_GFXCORE_FAMILY: u32 = 2;
 /// The pseudo-kernel holding a program's non-kernel functions; not a kernel one can launch.
 const EXTERNAL_FUNCTIONS: &str = "Intel_Symbol_Table_Void_Program";
 /// zebin relocation type R_ZE_SYM_ADDR (a 64-bit address).
@@ -56,7 +55,9 @@ pub fn parse(file: &[u8]) -> Result<Program> {
     let symbols = elf.symbols(file)?;
     let mut program = Program {
         format: Format::Zebin,
-        platform: note(&elf, NOTE_PRODUCT_FAMILY).and_then(targets::from_product_family),
+        platform: note(&elf, NOTE_PRODUCT_FAMILY)
+            .and_then(targets::from_product_family)
+            .or_else(|| note(&elf, NOTE_GFXCORE_FAMILY).and_then(targets::from_gfx_core_family)),
         kernels: Vec::with_capacity(info.kernels.len()),
         constant_data: data_of(&elf, ".data.const"),
         global_data: data_of(&elf, ".data.global"),
