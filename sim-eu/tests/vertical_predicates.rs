@@ -49,11 +49,11 @@ fn vertical_modes_combine_f0_and_f1_per_lane() {
         assert_eq!(
             got,
             [
-                0x53 | 0x36,           // f0.0.anyv
-                0x53 & 0x36,           // f0.0.allv
-                0x0F | 0xC0,           // f0.1.anyv: f0.1 with f1.1
-                !(0x0F & 0xC0) & 0xff, // ~f0.1.allv
-                0x53,                  // plain f0.0
+                0x53 | 0x36, // f0.0.anyv
+                0x53 & 0x36, // f0.0.allv
+                0x0F | 0xC0, // f0.1.anyv: f0.1 with f1.1
+                0xff,        // ~f0.1.allv: f0.1 & f1.1 is 0
+                0x53,        // plain f0.0
             ],
             "{p}"
         );
