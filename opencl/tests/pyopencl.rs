@@ -874,6 +874,40 @@ fn pyopencl_spir_binaries_here_and_under_neo() {
     }
 }
 
+/// cl_intel_accelerator (`python/accelerator.py`): the four functions through
+/// clGetExtensionFunctionAddressForPlatform, creation's errors for a bad context, type, descriptor
+/// size and each descriptor field, the info queries and reference counts, against the extension's
+/// text; the same script through NEO on the simulator gives the same answers. NEO lists
+/// cl_intel_motion_estimation (VME built-in kernels) on skl and icllp only; this ICD nowhere.
+#[test]
+fn pyopencl_accelerator_objects_on_each_simulated_device_and_under_neo() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/accelerator.py");
+    let dir = tempfile::tempdir().unwrap();
+    let neo = support::neo_icd(dir.path(), "accelerator objects under NEO");
+    for p in Platform::ALL {
+        for (who, mut cmd) in support::ours_and_neo(&python, &icd, neo.as_deref(), p) {
+            let is_neo = who.starts_with("NEO");
+            cmd.arg(script);
+            if is_neo {
+                cmd.arg("neo");
+            }
+            let out = support::run(&mut cmd);
+            assert!(!out.contains("FAIL"), "{who}:\n{out}");
+            assert!(out.contains("ok   last release"), "{who}:\n{out}");
+            let vme = is_neo && matches!(p, Platform::Skl | Platform::Icllp);
+            assert!(
+                out.contains(&format!(
+                    "info cl_intel_motion_estimation listed: {}",
+                    if vme { "True" } else { "False" }
+                )),
+                "{who}:\n{out}"
+            );
+        }
+    }
+}
+
 /// cl_intel_split_work_group_barrier stays unlisted because Debian's compiler cannot build its
 /// OpenCL C functions (`python/split_barrier.py`): through NEO on the simulator the extension is
 /// listed and a kernel using `intel_work_group_barrier_arrive`/`_wait` fails to build with

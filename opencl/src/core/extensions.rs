@@ -179,6 +179,11 @@ pub const EXTENSIONS: &[Extension] = &[
     ext("cl_intel_mem_force_host_memory", Needs::Always),
     // Hints for buffers through the context callback (`core::context::hint`).
     ext("cl_intel_driver_diagnostics", Needs::Always),
+    // Accelerator objects (`core::accelerator`): created, queried, retained and released as
+    // NEO 22.43 does on all four. Not cl_intel_motion_estimation, which NEO lists on skl and
+    // icllp: its built-in kernels run the media sampler's VME engine, which neither umd nor
+    // the simulator has.
+    ext("cl_intel_accelerator", Needs::Always),
     // SPIR 1.2 binaries through clCreateProgramWithBinary and clBuildProgram (`Input::Spir` in
     // core/build.rs).
     ext("cl_khr_spir", Needs::Always),
