@@ -944,3 +944,36 @@ fn pyopencl_split_barrier_on_each_simulated_device_and_under_neo() {
         }
     }
 }
+
+/// cl_intel_sharing_format_query stays unlisted (`python/sharing_format_query.py`): each of its
+/// functions exists only with the sharing extension it queries, and this ICD has none, so no
+/// function is found here. NEO 22.43 lists it beside cl_intel_va_api_media_sharing; its one
+/// function on Linux answers CL_INVALID_CONTEXT for a context without a VA display.
+#[test]
+fn pyopencl_sharing_format_query_absent_here_and_neos_under_neo() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/sharing_format_query.py"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let neo = support::neo_icd(dir.path(), "sharing format queries under NEO");
+    for p in Platform::ALL {
+        for (who, mut cmd) in support::ours_and_neo(&python, &icd, neo.as_deref(), p) {
+            let is_neo = who.starts_with("NEO");
+            cmd.arg(script);
+            if is_neo {
+                cmd.arg("neo");
+            }
+            let out = support::run(&mut cmd);
+            assert!(!out.contains("FAIL"), "{who}:\n{out}");
+            let last = if is_neo {
+                "ok   a context without a VA display: CL_INVALID_CONTEXT, no formats"
+            } else {
+                "ok   clGetSupportedD3D11TextureFormatsINTEL not found"
+            };
+            assert!(out.contains(last), "{who}:\n{out}");
+        }
+    }
+}

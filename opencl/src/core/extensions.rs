@@ -184,6 +184,11 @@ pub const EXTENSIONS: &[Extension] = &[
     // icllp: its built-in kernels run the media sampler's VME engine, which neither umd nor
     // the simulator has.
     ext("cl_intel_accelerator", Needs::Always),
+    // Not cl_intel_sharing_format_query, which NEO lists on all four beside
+    // cl_intel_va_api_media_sharing: each of its functions exists only with the sharing
+    // extension it queries (GL, VA-API, DX9, D3D10/11) and takes a context made for that
+    // sharing; this runtime shares with none of them, so it would have no function
+    // (`tests/python/sharing_format_query.py`).
     // SPIR 1.2 binaries through clCreateProgramWithBinary and clBuildProgram (`Input::Spir` in
     // core/build.rs).
     ext("cl_khr_spir", Needs::Always),
