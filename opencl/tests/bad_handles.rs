@@ -5,7 +5,7 @@ use std::ffi::c_void;
 use std::ptr::null_mut;
 
 use intel_gpu_opencl::api::{
-    context, device, event, kernel, memory, platform, program, queue, timer,
+    accelerator, context, device, event, kernel, memory, platform, program, queue, timer,
 };
 use opencl_sys::*;
 
@@ -35,6 +35,24 @@ fn foreign_pointers_are_refused_with_the_right_error() {
         assert_eq!(program::clRetainProgram(bogus()), CL_INVALID_PROGRAM);
         assert_eq!(kernel::clSetKernelArg(bogus(), 0, 4, p), CL_INVALID_KERNEL);
         assert_eq!(event::clReleaseEvent(bogus()), CL_INVALID_EVENT);
+        assert_eq!(
+            accelerator::clRetainAcceleratorINTEL(bogus()),
+            CL_INVALID_ACCELERATOR_INTEL
+        );
+        assert_eq!(
+            accelerator::clReleaseAcceleratorINTEL(bogus()),
+            CL_INVALID_ACCELERATOR_INTEL
+        );
+        assert_eq!(
+            accelerator::clGetAcceleratorInfoINTEL(
+                bogus(),
+                CL_ACCELERATOR_TYPE_INTEL,
+                4,
+                p,
+                null_mut()
+            ),
+            CL_INVALID_ACCELERATOR_INTEL
+        );
         let (mut d, mut h) = (0u64, 0u64);
         assert_eq!(
             timer::clGetDeviceAndHostTimer(bogus(), &mut d, &mut h),

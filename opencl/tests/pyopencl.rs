@@ -873,3 +873,107 @@ fn pyopencl_spir_binaries_here_and_under_neo() {
         }
     }
 }
+
+/// cl_intel_accelerator (`python/accelerator.py`): the four functions through
+/// clGetExtensionFunctionAddressForPlatform, creation's errors for a bad context, type, descriptor
+/// size and each descriptor field, the info queries and reference counts, against the extension's
+/// text; the same script through NEO on the simulator gives the same answers. NEO lists
+/// cl_intel_motion_estimation (VME built-in kernels) on skl and icllp only; this ICD nowhere.
+#[test]
+fn pyopencl_accelerator_objects_on_each_simulated_device_and_under_neo() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/accelerator.py");
+    let dir = tempfile::tempdir().unwrap();
+    let neo = support::neo_icd(dir.path(), "accelerator objects under NEO");
+    for p in Platform::ALL {
+        for (who, mut cmd) in support::ours_and_neo(&python, &icd, neo.as_deref(), p) {
+            let is_neo = who.starts_with("NEO");
+            cmd.arg(script);
+            if is_neo {
+                cmd.arg("neo");
+            }
+            let out = support::run(&mut cmd);
+            assert!(!out.contains("FAIL"), "{who}:\n{out}");
+            assert!(out.contains("ok   last release"), "{who}:\n{out}");
+            let vme = is_neo && matches!(p, Platform::Skl | Platform::Icllp);
+            assert!(
+                out.contains(&format!(
+                    "info cl_intel_motion_estimation listed: {}",
+                    if vme { "True" } else { "False" }
+                )),
+                "{who}:\n{out}"
+            );
+        }
+    }
+}
+
+/// cl_intel_split_work_group_barrier stays unlisted because Debian's compiler cannot build its
+/// OpenCL C functions (`python/split_barrier.py`): through NEO on the simulator the extension is
+/// listed and a kernel using `intel_work_group_barrier_arrive`/`_wait` fails to build with
+/// unresolved symbols; through this ICD it is not listed and the kernel does not build either.
+/// A compiler that builds it makes this test fail, the sign to list the extension. The same
+/// pattern as SPIR-V (`spirv/split_barrier.spvasm`, OpControlBarrierArriveINTEL/WaitINTEL),
+/// which the compiler does build into gateway barrier signals and waits, gives the values the
+/// extension's ordering guarantees on every simulated device, here and through NEO.
+#[test]
+fn pyopencl_split_barrier_on_each_simulated_device_and_under_neo() {
+    let python = require!(Oracle::PyOpenCl);
+    let spirv_as = require!(Oracle::SpirvAs);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/split_barrier.py");
+    let module = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/spirv/split_barrier.spvasm"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let neo = support::neo_icd(dir.path(), "split barriers under NEO");
+    for p in Platform::ALL {
+        for (who, mut cmd) in support::ours_and_neo(&python, &icd, neo.as_deref(), p) {
+            cmd.arg(script).arg(&spirv_as).arg(module);
+            if who.starts_with("NEO") {
+                cmd.arg("neo");
+            }
+            let out = support::run(&mut cmd);
+            assert!(!out.contains("FAIL"), "{who}:\n{out}");
+            assert!(out.contains("info build fails"), "{who}:\n{out}");
+            assert!(
+                out.contains("ok   SPIR-V split barrier, local size 64"),
+                "{who}:\n{out}"
+            );
+        }
+    }
+}
+
+/// cl_intel_sharing_format_query stays unlisted (`python/sharing_format_query.py`): each of its
+/// functions exists only with the sharing extension it queries, and this ICD has none, so no
+/// function is found here. NEO 22.43 lists it beside cl_intel_va_api_media_sharing; its one
+/// function on Linux answers CL_INVALID_CONTEXT for a context without a VA display.
+#[test]
+fn pyopencl_sharing_format_query_absent_here_and_neos_under_neo() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/sharing_format_query.py"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let neo = support::neo_icd(dir.path(), "sharing format queries under NEO");
+    for p in Platform::ALL {
+        for (who, mut cmd) in support::ours_and_neo(&python, &icd, neo.as_deref(), p) {
+            let is_neo = who.starts_with("NEO");
+            cmd.arg(script);
+            if is_neo {
+                cmd.arg("neo");
+            }
+            let out = support::run(&mut cmd);
+            assert!(!out.contains("FAIL"), "{who}:\n{out}");
+            let last = if is_neo {
+                "ok   a context without a VA display: CL_INVALID_CONTEXT, no formats"
+            } else {
+                "ok   clGetSupportedD3D11TextureFormatsINTEL not found"
+            };
+            assert!(out.contains(last), "{who}:\n{out}");
+        }
+    }
+}

@@ -12,8 +12,8 @@ use opencl_sys::*;
 
 use crate::api::entry::entry;
 use crate::api::{
-    absent, context, device, event, image, kernel, memory, platform, program, queue, rect, sampler,
-    timer, usm,
+    absent, accelerator, context, device, event, image, kernel, memory, platform, program, queue,
+    rect, sampler, timer, usm,
 };
 use crate::core::handle;
 
@@ -167,6 +167,11 @@ unsafe fn extension_function(func_name: *const c_char) -> *mut c_void {
         b"clCreateBufferWithPropertiesINTEL" => {
             memory::clCreateBufferWithPropertiesINTEL as *mut c_void
         }
+        // cl_intel_accelerator.
+        b"clCreateAcceleratorINTEL" => accelerator::clCreateAcceleratorINTEL as *mut c_void,
+        b"clGetAcceleratorInfoINTEL" => accelerator::clGetAcceleratorInfoINTEL as *mut c_void,
+        b"clRetainAcceleratorINTEL" => accelerator::clRetainAcceleratorINTEL as *mut c_void,
+        b"clReleaseAcceleratorINTEL" => accelerator::clReleaseAcceleratorINTEL as *mut c_void,
         // cl_intel_unified_shared_memory.
         b"clHostMemAllocINTEL" => usm::clHostMemAllocINTEL as *mut c_void,
         b"clDeviceMemAllocINTEL" => usm::clDeviceMemAllocINTEL as *mut c_void,

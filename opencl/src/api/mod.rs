@@ -5,6 +5,7 @@
 //! and the ICD dispatch table ([`icd`]).
 
 pub mod absent;
+pub mod accelerator;
 pub mod context;
 pub mod device;
 pub mod enqueue;

@@ -34,6 +34,7 @@ pub enum Kind {
     Kernel,
     Event,
     Sampler,
+    Accelerator,
 }
 
 /// A CL object type: its kind and the error a bad handle of it gets.
@@ -131,6 +132,7 @@ impl Kind {
             Kind::Kernel => "cl_kernel",
             Kind::Event => "cl_event",
             Kind::Sampler => "cl_sampler",
+            Kind::Accelerator => "cl_accelerator_intel",
         }
     }
 }

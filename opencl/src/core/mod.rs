@@ -4,6 +4,7 @@
 //! run on a queue ([`queue`], [`event`], [`failure`]), and the commands that move memory
 //! ([`transfer`]).
 
+pub mod accelerator;
 pub mod build;
 pub mod context;
 pub mod destructors;
