@@ -336,10 +336,10 @@ fn buffer_blocks_straddling_the_end_move_their_inside_part() {
 
 /// LSC D64 per lane (vector size 1) at DWord-aligned addresses, as acm-g10's printf stores
 /// its longs (descriptor 0x080E0784 copied from IGC's printf code; iga64: store.ugm.d64.a64),
-/// and the rules around it: below DWord alignment, and the vector form (d64x2) below QWord
-/// alignment, stop the thread.
+/// at 2-byte-aligned addresses, as oneDNN's GEMM kernels load f16 rows of odd length, and the
+/// rule around it: the vector form (d64x2) below QWord alignment stops the thread.
 #[test]
-fn lsc_d64_lanes_take_dword_aligned_addresses_and_d64_vectors_do_not() {
+fn lsc_d64_lanes_take_any_address_and_d64_vectors_do_not() {
     let iga = oracles::require!(oracles::Oracle::Iga64);
     let body = "
         send.ugm (16|M0) null r2 r6:4 0x0 0x080E0784
@@ -370,13 +370,29 @@ fn lsc_d64_lanes_take_dword_aligned_addresses_and_d64_vectors_do_not() {
         .expect("misaligned")
         .kind
     };
-    assert_eq!(
-        misaligned("send.ugm (16|M0) null r2 r6:4 0x0 0x080E0784", BASE + 2),
-        EuErrorKind::Misaligned {
-            address: BASE + 2,
-            align: 4
-        }
-    );
+    // Lane i's QWord at BASE + 6 + 6 i: 2-byte-aligned, overlapping its neighbours' (a
+    // row of 3 halves per lane, as oneDNN's loads of a 3-column f16 matrix).
+    let halves: Vec<u16> = (0..64).map(|i| 0x1000 + i).collect();
+    let mut mem = TestMem::new(BASE, 0x1000);
+    let words: Vec<u32> = halves
+        .chunks(2)
+        .map(|p| u32::from(p[0]) | u32::from(p[1]) << 16)
+        .collect();
+    mem.put_u32s(BASE, &words);
+    let load = program(&iga, Platform::Dg2, "load.ugm.d64.a64 (16|M0) r10:4 [r2:4]");
+    let t = run_on(&load, 16, &mut mem, |t| {
+        set_u32s(t, 2, &a64_addrs(BASE + 6, 16, 6));
+    })
+    .unwrap();
+    let got = u32s(&t, 10, 32);
+    for i in 0..16 {
+        let h = |k: usize| u32::from(halves[3 + 3 * i + k]);
+        assert_eq!(
+            (got[2 * i], got[2 * i + 1]),
+            (h(0) | h(1) << 16, h(2) | h(3) << 16),
+            "lane {i}"
+        );
+    }
     assert_eq!(
         misaligned("store.ugm.d64x2.a64 (16|M0) [r2:4] r6:8", BASE + 4),
         EuErrorKind::Misaligned {

@@ -75,22 +75,16 @@ pub(crate) const fn alignment(access: Access) -> u32 {
         // vISA SVM_ATOMIC on 64-bit data and LSC D64 atomics act on the naturally aligned
         // QWord (OpenCL C `atom_*` on long: a naturally aligned object).
         Access::Atomic64 => 8,
-        // Mesa (brw_nir.c) gives 8, 16 and 32-bit single-component accesses `.align = 1` on
-        // LSC platforms too and loads non-DWord-aligned constants with LSC D32 loads
-        // (brw_lower_logical_sends.cpp); IGC emits load/store.ugm d16u32 and d32 (a32 and
-        // a64) at odd addresses for `vload2`/`vload8` of uchar on acm-g10.
-        // 64-bit elements: IGC keeps them QWords on LSC whatever their alignment
-        // (VectorProcess.cpp) and, below 8-byte alignment, sends one D64 per lane
-        // (`VectorMessage::getLSCInfo`): acm-g10's printf stores its longs with
-        // store.ugm.d64 at DWord-aligned buffer offsets. Below 4 (packed data) it sends two
-        // D32s instead, so nothing shows D64 at a byte address.
-        Access::LscLane { elem } => {
-            if elem <= 4 {
-                1
-            } else {
-                4
-            }
-        }
+        // Any byte address, for every element size. Mesa (brw_nir.c) gives 8, 16 and 32-bit
+        // single-component accesses `.align = 1` on LSC platforms too and loads
+        // non-DWord-aligned constants with LSC D32 loads (brw_lower_logical_sends.cpp); IGC
+        // emits load/store.ugm d16u32 and d32 (a32 and a64) at odd addresses for
+        // `vload2`/`vload8` of uchar on acm-g10. 64-bit elements: oneDNN's GEMM generator
+        // (gemmstone `layout_setup.cxx`: on the LSC data port a pseudo-block access whose
+        // data is not DWord-aligned may still use QWords, `canQW |= byte`) loads D64 per lane
+        // at 2-byte-aligned addresses in the unaligned path of its Xe-HPG kernels, which
+        // OpenVINO's GPU plugin runs for an f16 matrix with an odd leading dimension.
+        Access::LscLane { .. } => 1,
         // Mesa emits multi-component LSC accesses only at the element's alignment (32-bit
         // vectors `.align = 4`, 64-bit `.align = 8`); IGC splits a byte-aligned uchar8 into
         // two d32 lanes instead of one d32x2, and sends d64xN only for 8-byte-aligned data.
