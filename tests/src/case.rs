@@ -52,6 +52,23 @@ pub struct Case {
     pub geometry: Geometry,
     pub args: Vec<Arg>,
     pub checks: Vec<Check>,
+    /// Rules over whole outputs, for what the spec states as relations rather than values.
+    pub relations: Vec<Relation>,
+}
+
+/// A rule the spec states between a run's output elements rather than as their values.
+#[derive(Debug, Clone)]
+pub enum Relation {
+    /// The `queries` kernel's records in the `output`th checked output: 8 uints per work-item
+    /// at 8 × its global linear id (sub-group size, maximum size, count, enqueued count,
+    /// sub-group id, sub-group local id, local linear id, lane 0's local linear id); `groups`
+    /// holds each work-group's work-items by global linear id. The mapping of work-items to
+    /// sub-groups is the implementation's (cl_intel_subgroups, "Additions to Section 3.2");
+    /// what the text fixes is checked: see [`subgroup_mapping`].
+    SubgroupMapping {
+        output: usize,
+        groups: Vec<Vec<usize>>,
+    },
 }
 
 impl Case {
@@ -92,10 +109,197 @@ impl Case {
                 }
             }
         }
-        if count == 0 {
-            Ok(())
-        } else {
-            Err(format!("{count} wrong: {}", bad.join(", ")))
+        if count != 0 {
+            return Err(format!("{count} wrong: {}", bad.join(", ")));
         }
+        for r in &self.relations {
+            match r {
+                Relation::SubgroupMapping { output, groups } => {
+                    let got = outputs
+                        .get(*output)
+                        .map(|o| crate::scalar::unpack(Scalar::Uint, o))
+                        .ok_or_else(|| format!("no output {output} for the sub-group mapping"))?;
+                    subgroup_mapping(&got, groups)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One work-item's `queries` record: (size, max, count, id, local id, local linear id, lane 0's
+/// local linear id).
+type Record = [u64; 7];
+
+/// Checks `queries` records against cl_intel_subgroups' execution model (the same text as
+/// cl_khr_subgroups'): within a work-group, every work-item has one (sub-group id, local id)
+/// pair of its own, with the id below the group's count and the local id below its sub-group's
+/// size; each sub-group's members all report its size and are that many; "all subgroups
+/// within a work group will be the same size, apart from the subgroup with the maximum index,
+/// which may be smaller"; `sub_group_broadcast(x, 0)` gives lane 0's value; and the mapping
+/// "is invariant ... from one work group to another within the dispatch (excluding the
+/// trailing edge work groups ...)".
+pub fn subgroup_mapping(out: &[u64], groups: &[Vec<usize>]) -> Result<(), String> {
+    use std::collections::BTreeMap;
+    let record = |g: usize| -> Result<Record, String> {
+        let r = out
+            .get(8 * g..8 * g + 8)
+            .ok_or_else(|| format!("no record for work-item {g}"))?;
+        Ok([r[0], r[1], r[2], r[4], r[5], r[6], r[7]])
+    };
+    let full = groups.iter().map(Vec::len).max().unwrap_or(0);
+    let mut first_full: Option<BTreeMap<u64, (u64, u64)>> = None;
+    for (w, items) in groups.iter().enumerate() {
+        let recs = items
+            .iter()
+            .map(|&g| record(g))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut members: BTreeMap<u64, Vec<Record>> = BTreeMap::new();
+        for r in &recs {
+            let [size, _, count, id, lane, _, _] = *r;
+            if id >= count || lane >= size {
+                return Err(format!(
+                    "group {w}: sub-group {id} lane {lane} outside count {count} / size {size}"
+                ));
+            }
+            members.entry(id).or_default().push(*r);
+        }
+        for (&id, m) in &members {
+            let [size, max, count, ..] = m[0];
+            let mut lanes: Vec<u64> = m.iter().map(|r| r[4]).collect();
+            lanes.sort_unstable();
+            if m.iter().any(|r| r[0] != size) || lanes != (0..size).collect::<Vec<_>>() {
+                return Err(format!(
+                    "group {w}: sub-group {id} reports size {size} but holds lanes {lanes:?}"
+                ));
+            }
+            if (id + 1 < count && size != max) || size > max {
+                return Err(format!(
+                    "group {w}: sub-group {id} of {count} has {size} work-items (maximum {max}); only the last may be smaller"
+                ));
+            }
+            let lane0 = m.iter().find(|r| r[4] == 0).map(|r| r[5]);
+            if let Some(bad) = m.iter().find(|r| Some(r[6]) != lane0) {
+                return Err(format!(
+                    "group {w}: sub-group {id}: broadcast of lane 0's local linear id gave {} (lane 0 is {lane0:?})",
+                    bad[6]
+                ));
+            }
+        }
+        if members.len() as u64 != recs.first().map_or(0, |r| r[2]) {
+            return Err(format!(
+                "group {w}: {} sub-groups used, {} reported",
+                members.len(),
+                recs.first().map_or(0, |r| r[2])
+            ));
+        }
+        if items.len() == full {
+            let map: BTreeMap<u64, (u64, u64)> =
+                recs.iter().map(|r| (r[5], (r[3], r[4]))).collect();
+            match &first_full {
+                None => first_full = Some(map),
+                Some(f) if *f != map => {
+                    return Err(format!(
+                    "group {w}: work-items map to sub-groups differently from the first full group"
+                ))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `queries` records for work-groups of `sizes` work-items (global ids consecutive) whose
+    /// sub-groups of `simd` take the work-items in the order `order(group size)` gives
+    /// (positions in local linear order).
+    fn records(
+        sizes: &[usize],
+        simd: usize,
+        order: impl Fn(usize) -> Vec<usize>,
+    ) -> (Vec<u64>, Vec<Vec<usize>>) {
+        let mut out = Vec::new();
+        let mut groups = Vec::new();
+        let mut g = 0;
+        for &n in sizes {
+            let count = n.div_ceil(simd);
+            let ord = order(n);
+            let mut rec = vec![[0u64; 8]; n];
+            for (k, &llid) in ord.iter().enumerate() {
+                let (id, lane) = (k / simd, k % simd);
+                let size = simd.min(n - id * simd);
+                let lane0 = ord[id * simd];
+                rec[llid] = [size, simd, count, count, id, lane, llid, lane0].map(|v| v as u64);
+            }
+            groups.push((g..g + n).collect());
+            g += n;
+            out.extend(rec.into_iter().flatten());
+        }
+        (out, groups)
+    }
+
+    fn linear(n: usize) -> Vec<usize> {
+        (0..n).collect()
+    }
+
+    /// A 6x4 group walked y fastest (as NEO's Walk Order 201 dispatches it on dg2).
+    fn y_fastest(n: usize) -> Vec<usize> {
+        assert_eq!(n, 24);
+        (0..6)
+            .flat_map(|x| (0..4).map(move |y| x + 6 * y))
+            .collect()
+    }
+
+    #[test]
+    fn linear_and_other_walks_follow_the_execution_model() {
+        let (out, groups) = records(&[24, 24, 10], 16, linear);
+        assert_eq!(subgroup_mapping(&out, &groups), Ok(()));
+        let (out, groups) = records(&[24, 24], 16, y_fastest);
+        assert_eq!(subgroup_mapping(&out, &groups), Ok(()));
+    }
+
+    #[test]
+    fn broken_mappings_are_named() {
+        let (good, groups) = records(&[24, 24], 8, linear);
+        let field = |item: usize, k: usize| 8 * item + k;
+        let broken = |item: usize, k: usize, v: u64| {
+            let mut o = good.clone();
+            o[field(item, k)] = v;
+            subgroup_mapping(&o, &groups).unwrap_err()
+        };
+        // Two work-items with one (id, lane): item 1 claims lane 0.
+        assert!(
+            broken(1, 5, 0).contains("holds lanes"),
+            "{}",
+            broken(1, 5, 0)
+        );
+        // A sub-group id beyond the count.
+        assert!(broken(3, 4, 3).contains("outside count"));
+        // A wrong broadcast.
+        assert!(broken(2, 7, 5).contains("broadcast"));
+        // The second full group mapped differently from the first.
+        let (a, _) = records(&[24], 8, linear);
+        let (b, _) = records(&[24], 8, |n| (0..n).rev().collect());
+        let both: Vec<u64> = a.into_iter().chain(b).collect();
+        assert!(subgroup_mapping(&both, &groups)
+            .unwrap_err()
+            .contains("differently from the first full group"));
+        // A short sub-group that is not the last: groups of 20 at SIMD 8 with the partial one
+        // first.
+        let (mut o, g) = records(&[20], 8, linear);
+        for r in o.chunks_mut(8) {
+            // Renumber: sub-group 2 (4 items) becomes 0, the others move up.
+            r[4] = (r[4] + 1) % 3;
+        }
+        for r in o.chunks_mut(8) {
+            r[0] = if r[4] == 0 { 4 } else { 8 };
+        }
+        assert!(subgroup_mapping(&o, &g)
+            .unwrap_err()
+            .contains("only the last may be smaller"));
     }
 }

@@ -49,18 +49,6 @@ const UNDER_SHIM: [(&str, Platform, bool); 4] = [
     ("dg2@i915", Platform::Dg2, true),
 ];
 
-/// Failures through NEO that are known (the fidelity list explains them): on dg2 the 2D and 3D
-/// `queries` cases. NEO has the hardware generate local IDs and picks, per walker, a Walk Order
-/// whose faster dimensions are powers of two (201 for the 6x4 groups: y fastest; 021 and 201 for
-/// the 3D ones), so those sub-groups are not runs of consecutive local linear ids, which the
-/// corpus's references assume (OpenCL leaves that mapping to the implementation). Each must still
-/// fail, so the test notices a change.
-fn known(p: Platform, failure: &str) -> bool {
-    p == Platform::Dg2
-        && failure.starts_with("queries simd")
-        && (failure.contains(" 2d:") || failure.contains(" 3d:"))
-}
-
 macro_rules! api {
     ($($f:ident: ($($a:ty),*) -> $r:ty),* $(,)?) => {
         /// The OpenCL entry points the runner calls, from the ICD loader (named as in C).
@@ -496,7 +484,7 @@ fn run_through_neo(ocloc: PathBuf, p: Platform) {
     let neo = Neo::new().expect("NEO opens the simulated device");
     let name = neo.device_name();
     drop(neo);
-    let mut report = conformance::suite::run_files(
+    let report = conformance::suite::run_files(
         p,
         &compiler,
         Format::PatchTokens,
@@ -505,21 +493,6 @@ fn run_through_neo(ocloc: PathBuf, p: Platform) {
         &files(),
         &|| Neo::new().map(|n| Box::new(n) as Box<dyn Runner>),
     );
-    let (expected, failed): (Vec<String>, Vec<String>) =
-        report.failed.drain(..).partition(|f| known(p, f));
-    report.failed = failed;
-    for f in &expected {
-        eprintln!("  known difference (fidelity list): {f}");
-    }
-    // queries.cl's 2D and 3D cases at SIMD 8, 16 and 32.
-    let want_known = if p == Platform::Dg2 { 6 } else { 0 };
-    if std::env::var_os("CONFORMANCE_FILTER").is_none() {
-        assert_eq!(
-            expected.len(),
-            want_known,
-            "the known differences changed: update `known` and the fidelity list"
-        );
-    }
     report.finish(&format!(
         "{} through NEO ({name}){}",
         p.name(),

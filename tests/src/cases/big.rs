@@ -80,6 +80,7 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
     let mut out = Vec::new();
     for (variant, mask) in [("all", all), ("alternate", all & 0x5555_5555)] {
         out.push(Case {
+            relations: Vec::new(),
             name: name(inst, simd, variant),
             kernel: inst.kernel(),
             geometry: geometry.clone(),

@@ -61,6 +61,7 @@ pub fn buffer_cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Cas
                 }
             }
             Case {
+                relations: Vec::new(),
                 name: name(inst, simd, &format!("offset={offset}")),
                 kernel: inst.kernel(),
                 geometry: geometry.clone(),
@@ -94,6 +95,7 @@ pub fn buffer_cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Cas
                 }
             }
             Case {
+                relations: Vec::new(),
                 name: name(inst, simd, &format!("offset={offset}")),
                 kernel: inst.kernel(),
                 geometry: geometry.clone(),
@@ -185,6 +187,7 @@ pub fn image_cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case
                 }
             }
             Case {
+                relations: Vec::new(),
                 name,
                 kernel: inst.kernel(),
                 geometry: geometry.clone(),
@@ -209,6 +212,7 @@ pub fn image_cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case
                 inside(x, y).then(|| y * l.width_bytes + x)
             });
             Case {
+                relations: Vec::new(),
                 name,
                 kernel: inst.kernel(),
                 geometry: geometry.clone(),

@@ -75,6 +75,7 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
             }
             let p: Vec<u64> = p.iter().map(|&v| v as u32 as u64).collect();
             Ok(vec![Case {
+                relations: Vec::new(),
                 name: name(inst, simd, ""),
                 kernel: inst.kernel(),
                 geometry,
@@ -100,6 +101,7 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
                     }
                 }
                 out.push(Case {
+                    relations: Vec::new(),
                     name: name(inst, simd, &format!("which={which}")),
                     kernel: inst.kernel(),
                     geometry: geometry.clone(),
@@ -145,6 +147,7 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
                 }
             }
             Ok(vec![Case {
+                relations: Vec::new(),
                 name: name(inst, simd, ""),
                 kernel: inst.kernel(),
                 geometry,

@@ -94,6 +94,7 @@ fn collective(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, St
             }
         }
         out.push(Case {
+            relations: Vec::new(),
             name: name(inst, simd, variant),
             kernel: inst.kernel(),
             geometry,
@@ -120,6 +121,7 @@ fn broadcast(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
     let max = simd as usize;
     let mut out = Vec::new();
     let case = |variant: String, geometry: Geometry, args: Vec<Arg>, arg, want| Case {
+        relations: Vec::new(),
         name: name(inst, simd, &variant),
         kernel: inst.kernel(),
         geometry,
@@ -247,6 +249,7 @@ fn vote(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, String> 
                 }
             }
             out.push(Case {
+                relations: Vec::new(),
                 name: name(inst, simd, &format!("{variant}{d}")),
                 kernel: inst.kernel(),
                 geometry: geometry.clone(),

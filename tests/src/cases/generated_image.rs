@@ -112,6 +112,7 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
                 }
             }
             Case {
+                relations: Vec::new(),
                 name,
                 kernel: inst.kernel(),
                 geometry: geometry.clone(),
@@ -138,6 +139,7 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
                 inside(x, y).then(|| index(x, y))
             });
             Case {
+                relations: Vec::new(),
                 name,
                 kernel: inst.kernel(),
                 geometry: geometry.clone(),

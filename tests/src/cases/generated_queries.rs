@@ -59,6 +59,7 @@ pub fn cases(inst: &Instance, simd: u32, _rng: &mut Rng) -> Result<Vec<Case>, St
             want[it.global_linear] = Some(v as u64);
         }
         out.push(Case {
+            relations: Vec::new(),
             name: name(inst, simd, variant),
             kernel: inst.kernel(),
             geometry,

@@ -105,6 +105,7 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
             Arg::U32(c[0])
         };
         out.push(Case {
+            relations: Vec::new(),
             name: name(inst, simd, &variant),
             kernel: inst.kernel(),
             geometry: geometry.clone(),

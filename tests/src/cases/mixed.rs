@@ -215,6 +215,7 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
     let mut out = Vec::new();
     for (variant, mask) in masks {
         out.push(Case {
+            relations: Vec::new(),
             name: name(inst, simd, &variant),
             kernel: inst.kernel(),
             geometry: geometry.clone(),

@@ -2,7 +2,7 @@
 //! 6.13.8 additions), over 1D, 2D and 3D ranges with partial subgroups and partial groups.
 
 use super::{name, subgroups, u32s};
-use crate::case::{Arg, Case, Check};
+use crate::case::{Arg, Case, Check, Relation};
 use crate::corpus::Instance;
 use crate::geometry::Geometry;
 use crate::rng::Rng;
@@ -34,6 +34,7 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
         let items = geometry.items();
         let n = items.len();
         let case = |args, checks| Case {
+            relations: Vec::new(),
             name: name(inst, simd, variant),
             kernel: inst.kernel(),
             geometry: geometry.clone(),
@@ -41,32 +42,38 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
             checks,
         };
         if inst.kind == "QUERIES" {
+            // Values that do not depend on how work-items map to sub-groups; the rest (size,
+            // id, local id, broadcast) by the execution model's rules over each group.
             let mut want = vec![None; 8 * n];
+            let mut groups: Vec<Vec<usize>> = Vec::new();
             for it in &items {
-                let v = [
-                    it.sg_size,
+                let fixed = [
                     // The maximum for the dispatch: the kernel's required size.
-                    simd as usize,
-                    it.num_sgs,
-                    it.enqueued_num_sgs,
-                    it.sg,
-                    it.lane,
-                    it.local_linear,
-                    // Lane 0's local linear id: subgroups are consecutive work-items.
-                    it.sg * simd as usize,
+                    (1, simd as usize),
+                    (2, it.num_sgs),
+                    (3, it.enqueued_num_sgs),
+                    (6, it.local_linear),
                 ];
-                for (k, v) in v.iter().enumerate() {
-                    want[8 * it.global_linear + k] = Some(*v as u64);
+                for (k, v) in fixed {
+                    want[8 * it.global_linear + k] = Some(v as u64);
                 }
+                let w = it.sg_index / it.enqueued_num_sgs;
+                if groups.len() <= w {
+                    groups.resize(w + 1, Vec::new());
+                }
+                groups[w].push(it.global_linear);
             }
-            out.push(case(
-                vec![Arg::Buf(vec![0; 32 * n])],
-                vec![Check {
-                    arg: 0,
-                    scalar: Scalar::Uint,
-                    want,
-                }],
-            ));
+            out.push(Case {
+                relations: vec![Relation::SubgroupMapping { output: 0, groups }],
+                ..case(
+                    vec![Arg::Buf(vec![0; 32 * n])],
+                    vec![Check {
+                        arg: 0,
+                        scalar: Scalar::Uint,
+                        want,
+                    }],
+                )
+            });
             continue;
         }
         let input: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();

@@ -128,6 +128,7 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
             format!("varying#{ci}")
         };
         out.push(Case {
+            relations: Vec::new(),
             name: name(inst, simd, &variant),
             kernel: inst.kernel(),
             geometry: geometry.clone(),

@@ -104,6 +104,7 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
     }
     let variant = format!("j={j} count={count}");
     Ok(vec![Case {
+        relations: Vec::new(),
         name: name(inst, simd, &variant),
         kernel: inst.kernel(),
         geometry,

@@ -44,6 +44,7 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
                 }
             }
             Case {
+                relations: Vec::new(),
                 name: name(inst, simd, &variant),
                 kernel: inst.kernel(),
                 geometry: geometry.clone(),
@@ -79,6 +80,7 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
                 }
             }
             Case {
+                relations: Vec::new(),
                 name: name(inst, simd, &variant),
                 kernel: inst.kernel(),
                 geometry: geometry.clone(),
