@@ -41,6 +41,14 @@ pub enum ChannelOrder {
     /// One depth channel (cl_khr_depth_images): kernels see it through `image2d_depth_t` and
     /// `image2d_array_depth_t` as a float; 2D images and 2D arrays only.
     Depth = 0x10BD,
+    /// Packed 4:2:2 YUV (cl_intel_packed_yuv, values from its `cl_ext.h` enums): two texels
+    /// in four bytes, each with its own Y and the pair's U and V, in the order the name spells
+    /// (YUYV: Y0 U Y1 V). Kernels read (V, Y, U, 1.0) through the sampler; read-only 2D
+    /// images of an even width only ([`ImageFormat::allows`], [`ImageFormat::texels_per_unit`]).
+    Yuyv = 0x4076,
+    Uyvy = 0x4077,
+    Yvyu = 0x4078,
+    Vyuy = 0x4079,
 }
 
 /// OpenCL image channel data types umd images have, with their `cl_channel_type` values (cl.h).
@@ -90,7 +98,10 @@ const fn row(
 /// above, BGRA UNORM_INT8) is all of it, with the two depth formats of OpenCL 2.0's list
 /// (cl_khr_depth_images: DEPTH in UNORM_INT16 and FLOAT), which are one-channel surfaces like
 /// R16 and R32F: the sampler returns the depth in R, which is all IGC takes from a depth read.
-const FORMATS: [Row; 39] = {
+/// The packed YUV formats of cl_intel_packed_yuv (UNORM_INT8 only) are the PRM's 4:2:2
+/// YCRCB surfaces NEO binds them as: YUYV the NORMAL one, UYVY SWAPY, YVYU SWAPUV, VYUY
+/// SWAPUVY.
+const FORMATS: [Row; 43] = {
     use ChannelOrder::*;
     use ChannelType::*;
     [
@@ -133,6 +144,10 @@ const FORMATS: [Row; 39] = {
         row(Bgra, UnormInt8, "bgra8", sf::B8G8R8A8_UNORM),
         row(Depth, UnormInt16, "depth16", sf::R16_UNORM),
         row(Depth, Float, "depth32f", sf::R32_FLOAT),
+        row(Yuyv, UnormInt8, "yuyv", sf::YCRCB_NORMAL),
+        row(Uyvy, UnormInt8, "uyvy", sf::YCRCB_SWAPY),
+        row(Yvyu, UnormInt8, "yvyu", sf::YCRCB_SWAPUV),
+        row(Vyuy, UnormInt8, "vyuy", sf::YCRCB_SWAPUVY),
     ]
 };
 
@@ -202,9 +217,26 @@ impl ImageFormat {
     }
 
     /// Whether images of type `ty` may have this format: depth formats are for 2D images and
-    /// 2D arrays only (OpenCL C has no other depth image type).
+    /// 2D arrays only (OpenCL C has no other depth image type), packed YUV for 2D images
+    /// (cl_intel_packed_yuv's list of formats is one for read-only 2D images).
     pub fn allows(self, ty: ImageType) -> bool {
-        self.order() != ChannelOrder::Depth || matches!(ty, ImageType::D2 | ImageType::D2Array)
+        match self.order() {
+            ChannelOrder::Depth => matches!(ty, ImageType::D2 | ImageType::D2Array),
+            _ if self.is_packed_yuv() => ty == ImageType::D2,
+            _ => true,
+        }
+    }
+
+    /// A cl_intel_packed_yuv format: kernels only read it (through the sampler), its width and
+    /// x coordinates on the host are even.
+    pub fn is_packed_yuv(self) -> bool {
+        self.texels_per_unit() > 1
+    }
+
+    /// Texels sharing their bytes: 2 for packed YUV (a width, and the x and width of a region
+    /// the host moves, are multiples of it), 1 otherwise.
+    pub fn texels_per_unit(self) -> u32 {
+        self.surface().order.texels_per_unit()
     }
 
     /// The hardware surface format.
@@ -328,17 +360,20 @@ impl ImageDesc {
             && (t.dims() >= 2 || self.height == 1)
             && (t == ImageType::D3 || self.depth == 1)
             && (t.is_array() || self.array_size == 1)
+            && self.width.is_multiple_of(format.texels_per_unit())
             && (1..=mip::full_chain(self.largest())).contains(&self.levels)
             && (self.levels == 1
-                || (t != ImageType::D1Buffer && format.order() != ChannelOrder::Depth));
+                || (t != ImageType::D1Buffer
+                    && format.order() != ChannelOrder::Depth
+                    && !format.is_packed_yuv()));
         if fits {
             Ok(())
         } else {
             Err(Error::OutOfRange(format!(
                 "{t:?} image of {}x{}x{} with {} layers and {} levels: width 1..={max_width}, \
                  height 1..={MAX_2D_SIZE} (1 for 1D), depth (3D only) and layers (arrays only) \
-                 1..={MAX_DEPTH}, levels 1 to those of a full chain (none for image buffers and \
-                 depth images)",
+                 1..={MAX_DEPTH}, an even width for packed YUV, levels 1 to those of a full \
+                 chain (none for image buffers, depth and packed YUV images)",
                 self.width, self.height, self.depth, self.array_size, self.levels
             )))
         }

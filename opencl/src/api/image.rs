@@ -18,7 +18,7 @@ use crate::core::image_desc::Checked;
 use crate::core::image_formats::supported;
 use crate::core::image_from_buffer::image_buffer;
 use crate::core::info::Info;
-use crate::core::memory::{check_flags, Mem};
+use crate::core::memory::{check_flags, default_access, Mem};
 use crate::core::transfer::image::{
     copy_image, copy_image_buffer, fill_image, level_coordinate, read_write_image,
 };
@@ -350,15 +350,21 @@ fn checked(
     let element = f.desc().bytes_per_element as usize;
     // SAFETY: the application's description (or NULL).
     let c = check_desc(unsafe { desc.as_ref() }, element, !host_ptr.is_null())?;
-    // Depth formats are 2D and 2D-array formats only (clGetSupportedImageFormats lists them
-    // for those types alone).
-    if !f.allows(c.desc.ty) {
+    // Depth formats are 2D and 2D-array formats only, packed YUV formats read-only 2D ones
+    // (clGetSupportedImageFormats lists them for those alone).
+    let kernel_writes = default_access(flags) & CL_MEM_READ_ONLY == 0;
+    if !f.allows(c.desc.ty) || (f.is_packed_yuv() && kernel_writes) {
         return Err(CL_IMAGE_FORMAT_NOT_SUPPORTED);
     }
-    // cl_khr_mipmap_image: no mip-mapped depth images, and no host memory (host_ptr NULL,
-    // neither CL_MEM_USE_HOST_PTR nor CL_MEM_COPY_HOST_PTR).
+    // cl_intel_packed_yuv: "image_width is the width of the Y data and must be even".
+    if !c.desc.width.is_multiple_of(f.texels_per_unit()) {
+        return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+    }
+    // cl_khr_mipmap_image: no mip-mapped depth images (nor packed YUV ones, whose smaller
+    // levels would split texel pairs), and no host memory (host_ptr NULL, neither
+    // CL_MEM_USE_HOST_PTR nor CL_MEM_COPY_HOST_PTR).
     if c.desc.levels > 1 {
-        if f.order() == ChannelOrder::Depth {
+        if f.order() == ChannelOrder::Depth || f.is_packed_yuv() {
             return Err(CL_INVALID_IMAGE_DESCRIPTOR);
         }
         if !host_ptr.is_null() || flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0 {

@@ -22,7 +22,8 @@ const IMAGE_TYPES: [cl_mem_object_type; 6] = [
 /// kernel writes to 3D images unless 3D image writes are. Otherwise every format of umd's table
 /// (OpenCL 3.0's minimum list for read-only, write-only and read-write images), each readable
 /// and writable by kernels, the depth formats (cl_khr_depth_images) for 2D images and 2D arrays
-/// alone.
+/// alone, the packed YUV formats (cl_intel_packed_yuv: "Additional Required Image Formats for
+/// Read-Only 2D Images") for read-only 2D images alone.
 pub fn supported(
     flags: cl_mem_flags,
     image_type: cl_mem_object_type,
@@ -44,8 +45,10 @@ pub fn supported(
     {
         return Ok(Vec::new());
     }
+    let read_only = !writes && !kernel_rw;
     Ok(umd::image::ImageFormat::all()
         .filter(|f| kind.is_some_and(|k| f.allows(k)))
+        .filter(|f| read_only || !f.is_packed_yuv())
         .map(|f| cl_image_format {
             image_channel_order: f.order() as cl_channel_order,
             image_channel_data_type: f.data_type() as cl_channel_type,

@@ -70,6 +70,26 @@ pub(super) fn texel_place(surface: &Surface, img: &ImageSurface, c: [u32; 4]) ->
     })
 }
 
+/// The R, G, B, A of texel `c` (`(u, v, r, lod)`) of `img`, 0 in every channel out of bounds.
+/// A texel sharing its bytes (the 4:2:2 formats) reads the unit it is in.
+pub(super) fn load(
+    surface: &Surface,
+    img: &ImageSurface,
+    c: [u32; 4],
+    mem: &mut dyn Memory,
+) -> Result<[u32; 4], EuErrorKind> {
+    let per_unit = img.format.order.texels_per_unit();
+    let first = [c[0] - c[0] % per_unit, c[1], c[2], c[3]];
+    // The first texel of a unit is in bounds when any of its texels is.
+    let Some(at) = texel_place(surface, img, c).and(texel_place(surface, img, first)) else {
+        return Ok([0; 4]);
+    };
+    let mut buf = [0u8; 16];
+    let b = &mut buf[..(img.format.bytes_per_element * per_unit) as usize];
+    surface.read_place(mem, at, b)?;
+    Ok(texel::decode_in_unit(&img.format, b, c[0] % per_unit))
+}
+
 /// The width, height and depth (or layers) of `img`'s level `level`.
 pub(super) fn level_size(img: &ImageSurface, level: u32) -> [u32; 3] {
     let [w, h, d] = img.size;
@@ -106,6 +126,12 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Resul
             chans.count_ones()
         )));
     }
+    if write && img.format.order.texels_per_unit() > 1 {
+        return Err(EuErrorKind::Unsupported(format!(
+            "typed write to a {} surface (a sampler-only format)",
+            img.format.name
+        )));
+    }
     let h = header * REG_BYTES;
     let bpe = img.format.bytes_per_element as usize;
     let mut texel = [0u8; 16];
@@ -131,13 +157,7 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Resul
             texel::encode(&img.format, value, chans, buf);
             surface.write_place(mem, addr, buf)?;
         } else {
-            let value = match at {
-                Some(addr) => {
-                    surface.read_place(mem, addr, buf)?;
-                    texel::decode(&img.format, buf)
-                }
-                None => [0; 4],
-            };
+            let value = load(&surface, &img, c, mem)?;
             for (k, ch) in lanes_of(chans).enumerate() {
                 msg.put(k * REG_BYTES + 4 * i, &value[ch].to_le_bytes());
             }
