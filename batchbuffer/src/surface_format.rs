@@ -32,6 +32,10 @@ pub enum ChannelOrder {
     /// Cr for both; the sampler returns Cr in R, Y in G, Cb in B and 1.0 in A (OpenCL's
     /// cl_intel_packed_yuv: "(V, Y, U, 1.0)"). The byte each sample has in the DWord.
     Ycrcb(PairBytes),
+    /// 4:2:0 two-plane YCbCr (NV12): one byte of Y per texel, then, from the row RENDER_SURFACE_STATE's
+    /// "Y Offset for U or UV Plane" names, a plane of interleaved Cb, Cr byte pairs for each 2x2
+    /// texels; the sampler returns Cr, Y, Cb, 1.0 as for [`ChannelOrder::Ycrcb`].
+    Planar420,
 }
 
 /// Where the samples of a 4:2:2 texel pair sit in its DWord (byte 0..3).
@@ -53,8 +57,13 @@ impl ChannelOrder {
             ChannelOrder::Bgra => &[2, 1, 0, 3],
             ChannelOrder::None => &[],
             // Cr, Y and Cb: one byte each per texel, though stored shared by a pair.
-            ChannelOrder::Ycrcb(_) => &[0, 1, 2],
+            ChannelOrder::Ycrcb(_) | ChannelOrder::Planar420 => &[0, 1, 2],
         }
+    }
+
+    /// The YCbCr formats, which only the sampler reads (no typed writes).
+    pub fn is_ycbcr(self) -> bool {
+        matches!(self, ChannelOrder::Ycrcb(_) | ChannelOrder::Planar420)
     }
 
     /// Texels that share their bytes: 2 for the 4:2:2 formats, whose texel `x` reads the
@@ -85,7 +94,7 @@ pub struct SurfaceFormat {
 impl SurfaceFormat {
     /// Bits of one channel (0 for RAW).
     pub fn channel_bits(&self) -> u32 {
-        if let ChannelOrder::Ycrcb(_) = self.order {
+        if self.order.is_ycbcr() {
             return 8;
         }
         match self.order.channels().len() {
@@ -166,11 +175,13 @@ pub const YCRCB_NORMAL: SurfaceFormat = f("YCRCB_NORMAL", 0x182, 2, pair(0, 1, 2
 pub const YCRCB_SWAPUVY: SurfaceFormat = f("YCRCB_SWAPUVY", 0x183, 2, pair(1, 2, 3, 0), Unorm);
 pub const YCRCB_SWAPUV: SurfaceFormat = f("YCRCB_SWAPUV", 0x18F, 2, pair(0, 3, 2, 1), Unorm);
 pub const YCRCB_SWAPY: SurfaceFormat = f("YCRCB_SWAPY", 0x190, 2, pair(1, 0, 3, 2), Unorm);
+/// NV12: the Y plane's bytes are the elements (Width and Height are the Y plane's).
+pub const PLANAR_420_8: SurfaceFormat = f("PLANAR_420_8", 0x1A5, 1, ChannelOrder::Planar420, Unorm);
 /// Untyped, byte-addressed buffers.
 pub const RAW: SurfaceFormat = f("RAW", 511, 1, ChannelOrder::None, ChannelType::Raw);
 
 /// Every format this table knows.
-pub const ALL: [SurfaceFormat; 42] = [
+pub const ALL: [SurfaceFormat; 43] = [
     R32G32B32A32_FLOAT,
     R32G32B32A32_SINT,
     R32G32B32A32_UINT,
@@ -212,6 +223,7 @@ pub const ALL: [SurfaceFormat; 42] = [
     YCRCB_SWAPUVY,
     YCRCB_SWAPUV,
     YCRCB_SWAPY,
+    PLANAR_420_8,
     RAW,
 ];
 
@@ -227,9 +239,7 @@ mod tests {
     #[test]
     fn element_size_is_channels_times_channel_size() {
         // The name says the channels and their bits: R16G16_UNORM is two 16-bit channels.
-        let named = |f: &&SurfaceFormat| {
-            f.order != ChannelOrder::None && !matches!(f.order, ChannelOrder::Ycrcb(_))
-        };
+        let named = |f: &&SurfaceFormat| f.order != ChannelOrder::None && !f.order.is_ycbcr();
         for fmt in ALL.iter().filter(named) {
             let bits: u32 = fmt
                 .name

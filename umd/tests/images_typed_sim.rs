@@ -73,9 +73,11 @@ fn layout(f: ImageFormat) -> (&'static [usize], usize, Kind) {
         ChannelOrder::Rgba => &[0, 1, 2, 3],
         ChannelOrder::Bgra => &[2, 1, 0, 3],
         // Texel pairs sharing chroma: no per-texel layout (read-only; sim-eu's texel tests).
-        ChannelOrder::Yuyv | ChannelOrder::Uyvy | ChannelOrder::Yvyu | ChannelOrder::Vyuy => {
-            panic!("{f:?}: packed YUV has no per-texel channel layout")
-        }
+        ChannelOrder::Yuyv
+        | ChannelOrder::Uyvy
+        | ChannelOrder::Yvyu
+        | ChannelOrder::Vyuy
+        | ChannelOrder::Nv12 => panic!("{f:?}: YUV has no per-texel channel layout"),
     };
     let (size, kind) = match f.data_type() {
         SnormInt8 => (1, Kind::Snorm),
@@ -280,8 +282,8 @@ fn read_and_write_image_built_ins_for_every_format_and_image_type() {
             let d = Device::open_sim(p, Some(k)).unwrap();
             let what = format!("{p} {k:?}");
             let k = 1.5f32;
-            // Packed YUV images are read-only: kernels cannot write them.
-            for f in ImageFormat::all().filter(|f| !f.is_packed_yuv()) {
+            // YUV images are read-only: kernels cannot write them.
+            for f in ImageFormat::all().filter(|f| !f.is_packed_yuv() && !f.is_planar_yuv()) {
                 let (kernel, extra, op): (_, _, Box<Op>) = match layout(f).2 {
                     Kind::Uint => (
                         &add_ui,
@@ -388,7 +390,7 @@ fn channel_order_and_type_values_are_cl_h_s() {
     let mut seen = 0;
     for f in ImageFormat::all() {
         let mut order = format!("CL_{}", format!("{:?}", f.order()).to_uppercase());
-        if f.is_packed_yuv() {
+        if f.is_packed_yuv() || f.is_planar_yuv() {
             order += "_INTEL";
         }
         let ty = match f.data_type() {
@@ -416,8 +418,8 @@ fn channel_order_and_type_values_are_cl_h_s() {
     }
     // OpenCL 3.0's minimum list for read-only and write-only images: R, RG and RGBA in the
     // twelve types, BGRA in UNORM_INT8; cl_khr_depth_images' DEPTH in UNORM_INT16 and FLOAT;
-    // cl_intel_packed_yuv's four orders in UNORM_INT8.
-    assert_eq!(seen, 43);
+    // cl_intel_packed_yuv's four orders and cl_intel_planar_yuv's NV12 in UNORM_INT8.
+    assert_eq!(seen, 44);
 }
 
 const BUF_SRC: &str = r#"

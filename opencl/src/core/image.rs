@@ -7,7 +7,9 @@
 //! umd views of their buffer's memory, and so are 2D images from buffers
 //! ([`crate::core::image_from_buffer`]); CL_MEM_USE_HOST_PTR images live in the application's
 //! memory ([`host`]); mip-mapped images (cl_khr_mipmap_image) are umd's mip chains, each
-//! level reached through its own view. Not provided: 2D images from images and multi-sampling.
+//! level reached through its own view; an NV12 image's planes are views of it
+//! ([`crate::core::image_plane`]). Not provided: other 2D images from images and
+//! multi-sampling.
 
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -73,7 +75,9 @@ fn format_is_valid(order: cl_channel_order, ty: cl_channel_type) -> bool {
     // cl_intel_packed_yuv: "This format can only be used if image_channel_data_type =
     // CL_UNORM_INT8".
     let packed_yuv = [CL_YUYV_INTEL, CL_UYVY_INTEL, CL_YVYU_INTEL, CL_VYUY_INTEL];
-    if packed_yuv.contains(&order) {
+    // cl_intel_planar_yuv: NV12's one listed type (its planes' R and RG views take
+    // UNSIGNED_INT8 too, as R and RG formats of their own).
+    if packed_yuv.contains(&order) || order == CL_NV12_INTEL {
         ty == CL_UNORM_INT8
     } else if packed_rgb.contains(&ty) {
         order == CL_RGB || order == CL_RGBx
@@ -299,8 +303,9 @@ pub unsafe fn create(
         let d = &checked.desc;
         let rb = image.row_bytes();
         let mut packed = Vec::with_capacity(image.packed_bytes());
+        // An NV12 image's host data holds its UV plane's rows after the Y plane's.
         for z in 0..d.slices() as usize {
-            for y in 0..d.height as usize {
+            for y in 0..format.rows(d.height) as usize {
                 let at = z * checked.host_slice_pitch + y * checked.host_row_pitch;
                 // SAFETY: the caller's host_ptr holds the image at these pitches.
                 let row =
@@ -418,6 +423,8 @@ pub fn fill_texel(format: ImageFormat, color: [u8; 16]) -> Vec<u8> {
         O::Uyvy => &[2, 1, 0, 1],
         O::Yvyu => &[1, 0, 1, 2],
         O::Vyuy => &[0, 1, 2, 1],
+        // NV12's element, a Y byte (its fills are refused: `transfer::image::region`).
+        O::Nv12 => &[1],
     };
     let mut out = Vec::new();
     for &c in channels {

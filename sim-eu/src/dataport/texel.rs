@@ -8,8 +8,9 @@
 //! format lacks read as 0, alpha as 1 (integer 1 or 1.0).
 //!
 //! The 4:2:2 YCbCr formats (YCRCB_*) keep two texels in one DWord: texel `x` reads as Cr, its
-//! own Y, Cb and 1.0 from the DWord of its pair ([`decode_in_unit`]); they are read-only
-//! (the sampler's formats), so [`encode`] leaves them alone and typed writes refuse them.
+//! own Y, Cb and 1.0 from the DWord of its pair ([`decode_in_unit`]); the planar 4:2:0 format
+//! (PLANAR_420_8) reads its planes in `typed::load`. They are read-only (the sampler's
+//! formats), so [`encode`] leaves them alone and typed writes refuse them.
 
 use batchbuffer::surface_format::{ChannelOrder, ChannelType, SurfaceFormat};
 
@@ -97,7 +98,7 @@ fn norm(x: f32, lo: f32, hi: f32, scale: u32) -> i64 {
 /// Stores `value`'s channels whose bit is set in `mask` (bit 0 R .. bit 3 A) into the texel
 /// `bytes`, leaving the others as they are.
 pub(crate) fn encode(f: &SurfaceFormat, value: [u32; 4], mask: u32, bytes: &mut [u8]) {
-    if let ChannelOrder::Ycrcb(_) = f.order {
+    if f.order.is_ycbcr() {
         return;
     }
     let t = f.channel_type;

@@ -27,7 +27,7 @@ pub fn level_coordinate(ty: ImageType) -> usize {
 /// The region at `origin` of size `size` in `im`, with the host pitches, or CL_INVALID_VALUE
 /// (OpenCL 3.0, clEnqueueReadImage: no origin or region, a zero region, a region outside the
 /// image or not of its type, pitches smaller than the region's rows and slices, an odd x or
-/// width on a packed YUV image). Of a
+/// width on a packed YUV image; CL_INVALID_OPERATION on an NV12 image). Of a
 /// mip-mapped image the origin's coordinate after the image's names the level
 /// ([`level_coordinate`]; CL_INVALID_MIP_LEVEL past the last), whose sizes bound the region.
 pub fn region(
@@ -40,6 +40,11 @@ pub fn region(
     let (Some(mut o4), Some(r)) = (origin, size) else {
         return Err(CL_INVALID_VALUE);
     };
+    // An NV12 image's host commands would span both planes: not provided (its planes' images
+    // take them).
+    if im.format.is_planar_yuv() {
+        return Err(CL_INVALID_OPERATION);
+    }
     if r.contains(&0) {
         return Err(CL_INVALID_VALUE);
     }
