@@ -28,6 +28,23 @@ pub enum ChannelOrder {
     Bgra,
     /// RAW: no channels.
     None,
+    /// 4:2:2 packed YCbCr: two texels share a DWord holding a Y for each and one Cb and one
+    /// Cr for both; the sampler returns Cr in R, Y in G, Cb in B and 1.0 in A (OpenCL's
+    /// cl_intel_packed_yuv: "(V, Y, U, 1.0)"). The byte each sample has in the DWord.
+    Ycrcb(PairBytes),
+    /// 4:2:0 two-plane YCbCr (NV12): one byte of Y per texel, then, from the row RENDER_SURFACE_STATE's
+    /// "Y Offset for U or UV Plane" names, a plane of interleaved Cb, Cr byte pairs for each 2x2
+    /// texels; the sampler returns Cr, Y, Cb, 1.0 as for [`ChannelOrder::Ycrcb`].
+    Planar420,
+}
+
+/// Where the samples of a 4:2:2 texel pair sit in its DWord (byte 0..3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PairBytes {
+    /// Y of the even texel, Y of the odd texel.
+    pub y: [u8; 2],
+    pub cb: u8,
+    pub cr: u8,
 }
 
 impl ChannelOrder {
@@ -39,6 +56,22 @@ impl ChannelOrder {
             ChannelOrder::Rgba => &[0, 1, 2, 3],
             ChannelOrder::Bgra => &[2, 1, 0, 3],
             ChannelOrder::None => &[],
+            // Cr, Y and Cb: one byte each per texel, though stored shared by a pair.
+            ChannelOrder::Ycrcb(_) | ChannelOrder::Planar420 => &[0, 1, 2],
+        }
+    }
+
+    /// The YCbCr formats, which only the sampler reads (no typed writes).
+    pub fn is_ycbcr(self) -> bool {
+        matches!(self, ChannelOrder::Ycrcb(_) | ChannelOrder::Planar420)
+    }
+
+    /// Texels that share their bytes: 2 for the 4:2:2 formats, whose texel `x` reads the
+    /// DWord of texels `x & !1` and `x | 1`; 1 otherwise.
+    pub fn texels_per_unit(self) -> u32 {
+        match self {
+            ChannelOrder::Ycrcb(_) => 2,
+            _ => 1,
         }
     }
 }
@@ -61,6 +94,9 @@ pub struct SurfaceFormat {
 impl SurfaceFormat {
     /// Bits of one channel (0 for RAW).
     pub fn channel_bits(&self) -> u32 {
+        if self.order.is_ycbcr() {
+            return 8;
+        }
         match self.order.channels().len() {
             0 => 0,
             n => self.bytes_per_element * 8 / n as u32,
@@ -124,11 +160,28 @@ pub const R8_UNORM: SurfaceFormat = f("R8_UNORM", 320, 1, R, Unorm);
 pub const R8_SNORM: SurfaceFormat = f("R8_SNORM", 321, 1, R, Snorm);
 pub const R8_SINT: SurfaceFormat = f("R8_SINT", 322, 1, R, Sint);
 pub const R8_UINT: SurfaceFormat = f("R8_UINT", 323, 1, R, Uint);
+// The 4:2:2 formats, in the PRM's names (numbers: NEO's and Mesa's SURFACE_FORMAT tables),
+// the bytes of a pair as their names say: NORMAL is Y0 Cb Y1 Cr in memory (YUY2), SWAPY swaps
+// each Y with its chroma neighbour (Cb Y0 Cr Y1), SWAPUV swaps Cb and Cr (Y0 Cr Y1 Cb), SWAPUVY
+// both (Cr Y0 Cb Y1). Two bytes per texel.
+const fn pair(y0: u8, cb: u8, y1: u8, cr: u8) -> ChannelOrder {
+    ChannelOrder::Ycrcb(PairBytes {
+        y: [y0, y1],
+        cb,
+        cr,
+    })
+}
+pub const YCRCB_NORMAL: SurfaceFormat = f("YCRCB_NORMAL", 0x182, 2, pair(0, 1, 2, 3), Unorm);
+pub const YCRCB_SWAPUVY: SurfaceFormat = f("YCRCB_SWAPUVY", 0x183, 2, pair(1, 2, 3, 0), Unorm);
+pub const YCRCB_SWAPUV: SurfaceFormat = f("YCRCB_SWAPUV", 0x18F, 2, pair(0, 3, 2, 1), Unorm);
+pub const YCRCB_SWAPY: SurfaceFormat = f("YCRCB_SWAPY", 0x190, 2, pair(1, 0, 3, 2), Unorm);
+/// NV12: the Y plane's bytes are the elements (Width and Height are the Y plane's).
+pub const PLANAR_420_8: SurfaceFormat = f("PLANAR_420_8", 0x1A5, 1, ChannelOrder::Planar420, Unorm);
 /// Untyped, byte-addressed buffers.
 pub const RAW: SurfaceFormat = f("RAW", 511, 1, ChannelOrder::None, ChannelType::Raw);
 
 /// Every format this table knows.
-pub const ALL: [SurfaceFormat; 38] = [
+pub const ALL: [SurfaceFormat; 43] = [
     R32G32B32A32_FLOAT,
     R32G32B32A32_SINT,
     R32G32B32A32_UINT,
@@ -166,6 +219,11 @@ pub const ALL: [SurfaceFormat; 38] = [
     R8_SNORM,
     R8_SINT,
     R8_UINT,
+    YCRCB_NORMAL,
+    YCRCB_SWAPUVY,
+    YCRCB_SWAPUV,
+    YCRCB_SWAPY,
+    PLANAR_420_8,
     RAW,
 ];
 
@@ -181,7 +239,8 @@ mod tests {
     #[test]
     fn element_size_is_channels_times_channel_size() {
         // The name says the channels and their bits: R16G16_UNORM is two 16-bit channels.
-        for fmt in ALL.iter().filter(|f| f.order != ChannelOrder::None) {
+        let named = |f: &&SurfaceFormat| f.order != ChannelOrder::None && !f.order.is_ycbcr();
+        for fmt in ALL.iter().filter(named) {
             let bits: u32 = fmt
                 .name
                 .split('_')
@@ -210,6 +269,28 @@ mod tests {
                 .iter()
                 .all(|b| b.number != a.number && b.name != a.name));
         }
+    }
+
+    #[test]
+    fn each_pair_holds_two_lumas_and_one_of_each_chroma() {
+        for fmt in [YCRCB_NORMAL, YCRCB_SWAPUVY, YCRCB_SWAPUV, YCRCB_SWAPY] {
+            let ChannelOrder::Ycrcb(p) = fmt.order else {
+                panic!("{}", fmt.name)
+            };
+            let mut bytes = [p.y[0], p.y[1], p.cb, p.cr];
+            bytes.sort();
+            assert_eq!(bytes, [0, 1, 2, 3], "{}", fmt.name);
+            assert_eq!(fmt.order.texels_per_unit() * fmt.bytes_per_element, 4);
+        }
+        // YUY2 (NORMAL): Y0 Cb Y1 Cr.
+        assert_eq!(
+            YCRCB_NORMAL.order,
+            ChannelOrder::Ycrcb(PairBytes {
+                y: [0, 2],
+                cb: 1,
+                cr: 3
+            })
+        );
     }
 
     #[test]

@@ -272,6 +272,157 @@ fn pyopencl_depth_images_on_each_simulated_device_and_under_neo() {
     }
 }
 
+/// cl_intel_packed_yuv (`python/packed_yuv.py`): YUYV, UYVY, YVYU and VYUY in UNORM_INT8 listed
+/// for read-only 2D images alone, filled from the host and read back whole and by regions,
+/// read by kernels without a sampler and with nearest samplers (unnormalized and normalized
+/// coordinates) as the extension's (V, Y, U, 1.0), read raw by media block reads, filled; odd
+/// widths, origins and regions refused. On every simulated device through this ICD, and through NEO,
+/// which lists the extension on all four. Where NEO 22.43 departs from the specification's
+/// text (measured on the simulator) is named in `NEO_PACKED_YUV_DEPARTURES`.
+const NEO_PACKED_YUV_DEPARTURES: [&str; 6] = [
+    // A format not listed for read-write images or 3D images: OpenCL 3.0's
+    // CL_IMAGE_FORMAT_NOT_SUPPORTED; NEO answers CL_INVALID_VALUE and CL_INVALID_IMAGE_DESCRIPTOR.
+    "FAIL read-write flags: CL_IMAGE_FORMAT_NOT_SUPPORTED",
+    "FAIL a 3D image: CL_IMAGE_FORMAT_NOT_SUPPORTED",
+    // NEO's clEnqueueFillImage fills each two-byte pixel as an RG8 texel of the colour's x and
+    // y, so a kernel then reads neither its Y nor its U and V; ours stores (V, Y, U) as the
+    // extension maps them, what a kernel reads back.
+    "FAIL YUYV: fill at x 2",
+    "FAIL UYVY: fill at x 2",
+    "FAIL YVYU: fill at x 2",
+    "FAIL VYUY: fill at x 2",
+];
+
+#[test]
+fn pyopencl_packed_yuv_on_each_simulated_device_and_under_neo() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/packed_yuv.py");
+    let dir = tempfile::tempdir().unwrap();
+    let neo = support::neo_icd(dir.path(), "packed YUV under NEO");
+    for p in Platform::ALL {
+        for (who, mut cmd) in support::ours_and_neo(&python, &icd, neo.as_deref(), p) {
+            let is_neo = who.starts_with("NEO");
+            // The script exits 1 after any FAIL; under NEO only its departures may be there.
+            let run = cmd.arg(script).output().expect("run python");
+            let out = String::from_utf8_lossy(&run.stdout).into_owned();
+            assert!(
+                run.status.success() || run.status.code() == Some(1),
+                "{who}: {}\n{out}\n{}",
+                run.status,
+                String::from_utf8_lossy(&run.stderr)
+            );
+            let departs =
+                |l: &str| is_neo && NEO_PACKED_YUV_DEPARTURES.iter().any(|d| l.starts_with(d));
+            for fail in out.lines().filter(|l| l.starts_with("FAIL")) {
+                assert!(departs(fail), "{who}: {fail}\n{out}");
+            }
+            assert!(!out.contains("absent"), "{who}:\n{out}");
+            for name in ["YUYV", "UYVY", "YVYU", "VYUY"] {
+                for what in [
+                    "host round trip",
+                    "read_imagef(int2) is (V, Y, U, 1.0)",
+                    "read_imagef nearest sampler, clamp to edge",
+                    "read_imagef normalized nearest sampler",
+                    "intel_sub_group_block_read reads the stored bytes",
+                    "region write at x 4, width 6",
+                    "read with an odd x origin: CL_INVALID_VALUE",
+                ] {
+                    let line = format!("ok   {name}: {what}");
+                    assert!(out.contains(&line), "{who}: no {line:?}:\n{out}");
+                }
+            }
+            if !is_neo {
+                for name in ["YUYV", "UYVY", "YVYU", "VYUY"] {
+                    let line = format!("ok   {name}: fill at x 2, width 4 with (V, Y, U, A)");
+                    assert!(out.contains(&line), "{who}: no {line:?}:\n{out}");
+                }
+            }
+            for line in [
+                "ok   packed YUV formats listed for read-only 2D images",
+                "ok   none listed for read-write 2D images",
+                "ok   odd width: CL_INVALID_IMAGE_DESCRIPTOR",
+            ] {
+                assert!(out.contains(line), "{who}: no {line:?}:\n{out}");
+            }
+        }
+    }
+}
+
+/// cl_intel_planar_yuv (`python/planar_yuv.py`): NV12 listed for read-only and
+/// CL_MEM_NO_ACCESS_INTEL 2D images alone, made from host data (both planes) and read by kernels
+/// as (V, Y, U, 1.0) with and without a sampler; its Y and UV planes as CL_R and CL_RG images
+/// (UNORM_INT8 and UNSIGNED_INT8) of the derived sizes, read by kernels, written by kernels and
+/// read back by the host, the NV12 image then reading what they wrote; the creation errors. On
+/// every simulated device through this ICD, and through NEO, which lists the extension on all
+/// four; CL_DEVICE_PLANAR_YUV_MAX_WIDTH_INTEL and _HEIGHT_INTEL equal NEO's. Where NEO 22.43
+/// departs from the extension's text (measured on the simulator) is named in
+/// `NEO_PLANAR_YUV_DEPARTURES`.
+const NEO_PLANAR_YUV_DEPARTURES: [&str; 3] = [
+    // A plane made without access flags reports none (CL_MEM_FLAGS 0); the specification's
+    // images from memory objects inherit them, as ours do.
+    "FAIL a plane inherits the NV12 image's access",
+    // NEO makes a plane image for image_depth 2 and a CL_RG image of the Y plane; the
+    // extension allows planes 0 and 1, CL_R for Y and CL_RG for UV.
+    "FAIL plane 2: CL_INVALID_IMAGE_DESCRIPTOR",
+    "FAIL Y plane as CL_RG: CL_INVALID_IMAGE_FORMAT_DESCRIPTOR",
+];
+
+#[test]
+fn pyopencl_planar_yuv_on_each_simulated_device_and_under_neo() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/planar_yuv.py");
+    let dir = tempfile::tempdir().unwrap();
+    let neo = support::neo_icd(dir.path(), "planar YUV under NEO");
+    for p in Platform::ALL {
+        let mut infos = Vec::new();
+        for (who, mut cmd) in support::ours_and_neo(&python, &icd, neo.as_deref(), p) {
+            let is_neo = who.starts_with("NEO");
+            // The script exits 1 after any FAIL; under NEO only its departures may be there.
+            let run = cmd.arg(script).output().expect("run python");
+            let out = String::from_utf8_lossy(&run.stdout).into_owned();
+            assert!(
+                run.status.success() || run.status.code() == Some(1),
+                "{who}: {}\n{out}\n{}",
+                run.status,
+                String::from_utf8_lossy(&run.stderr)
+            );
+            let departs =
+                |l: &str| is_neo && NEO_PLANAR_YUV_DEPARTURES.iter().any(|d| l.starts_with(d));
+            for fail in out.lines().filter(|l| l.starts_with("FAIL")) {
+                assert!(departs(fail), "{who}: {fail}\n{out}");
+            }
+            assert!(!out.contains("absent"), "{who}:\n{out}");
+            for line in [
+                "ok   NV12 listed for CL_MEM_NO_ACCESS_INTEL 2D images",
+                "ok   NV12 not listed for read-write 2D images",
+                "ok   NV12: read_imagef(int2) is (V, Y, U, 1.0)",
+                "ok   NV12: read_imagef(sampler, int2) is (V, Y, U, 1.0)",
+                "ok   UV plane: width / 2 x height / 2",
+                "ok   UV plane: read_imagef is (U, V, 0, 1.0)",
+                "ok   UV plane written by a kernel, read by the host",
+                "ok   NV12 written through its planes: read_imagef",
+                "ok   NV12 without CL_MEM_HOST_NO_ACCESS: CL_INVALID_VALUE",
+                "ok   NV12 past CL_DEVICE_PLANAR_YUV_MAX_HEIGHT_INTEL: CL_INVALID_IMAGE_SIZE",
+            ] {
+                assert!(out.contains(line), "{who}: no {line:?}:\n{out}");
+            }
+            let info: Vec<String> = out
+                .lines()
+                .filter(|l| l.starts_with("info CL_DEVICE_PLANAR_YUV"))
+                .map(String::from)
+                .collect();
+            assert_eq!(info.len(), 2, "{who}:\n{out}");
+            infos.push((who, info));
+        }
+        // The maximum sizes: NEO's.
+        if let [(_, ours), (neo_who, theirs)] = &infos[..] {
+            assert_eq!(ours, theirs, "{p}: ours (left) against {neo_who}");
+        }
+    }
+}
+
 /// cl_khr_mipmap_image and cl_khr_mipmap_image_writes (`python/mipmaps.py`): mip-mapped 1D, 1D
 /// array, 2D, 2D array and 3D images (RGBA FLOAT), every level written and read by the host,
 /// read by kernels at an explicit LOD (nearest, linear between levels, clamped to the sampler's

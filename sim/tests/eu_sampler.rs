@@ -63,6 +63,7 @@ fn image(format: sf::SurfaceFormat) -> Surface {
             slice_pitch: u64::from(H) * pitch,
             row_pitch: pitch,
             mip: sim_eu::ImageMips::NONE,
+            chroma_row: 0,
         }),
     }
 }

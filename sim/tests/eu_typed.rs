@@ -36,6 +36,7 @@ fn image(format: sf::SurfaceFormat, dims: u8, array: bool, size: [u32; 3]) -> Su
             slice_pitch: rows * row,
             row_pitch: row,
             mip: sim_eu::ImageMips::NONE,
+            chroma_row: 0,
         }),
     }
 }

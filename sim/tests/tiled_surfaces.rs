@@ -253,6 +253,7 @@ fn tiled_image(t: Tiling, pitch: u64) -> Surface {
             slice_pitch: QPITCH_ROWS * pitch,
             row_pitch: pitch,
             mip: sim_eu::ImageMips::NONE,
+            chroma_row: 0,
         }),
     }
 }

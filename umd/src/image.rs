@@ -41,6 +41,19 @@ pub enum ChannelOrder {
     /// One depth channel (cl_khr_depth_images): kernels see it through `image2d_depth_t` and
     /// `image2d_array_depth_t` as a float; 2D images and 2D arrays only.
     Depth = 0x10BD,
+    /// Packed 4:2:2 YUV (cl_intel_packed_yuv, values from its `cl_ext.h` enums): two texels
+    /// in four bytes, each with its own Y and the pair's U and V, in the order the name spells
+    /// (YUYV: Y0 U Y1 V). Kernels read (V, Y, U, 1.0) through the sampler; read-only 2D
+    /// images of an even width only ([`ImageFormat::allows`], [`ImageFormat::texels_per_unit`]).
+    Yuyv = 0x4076,
+    Uyvy = 0x4077,
+    Yvyu = 0x4078,
+    Vyuy = 0x4079,
+    /// Planar 4:2:0 YUV (cl_intel_planar_yuv's CL_NV12_INTEL): a plane of one Y byte per
+    /// texel, then, from row `height`, a plane of interleaved U, V byte pairs for each 2x2
+    /// texels, both at the image's pitch. Kernels read (V, Y, U, 1.0) through the sampler; its
+    /// planes are images of their own ([`Image::plane`]). 2D, width and height even.
+    Nv12 = 0x410E,
 }
 
 /// OpenCL image channel data types umd images have, with their `cl_channel_type` values (cl.h).
@@ -90,7 +103,11 @@ const fn row(
 /// above, BGRA UNORM_INT8) is all of it, with the two depth formats of OpenCL 2.0's list
 /// (cl_khr_depth_images: DEPTH in UNORM_INT16 and FLOAT), which are one-channel surfaces like
 /// R16 and R32F: the sampler returns the depth in R, which is all IGC takes from a depth read.
-const FORMATS: [Row; 39] = {
+/// The packed YUV formats of cl_intel_packed_yuv (UNORM_INT8 only) are the PRM's 4:2:2
+/// YCRCB surfaces NEO binds them as: YUYV the NORMAL one, UYVY SWAPY, YVYU SWAPUV, VYUY
+/// SWAPUVY. NV12 (cl_intel_planar_yuv, UNORM_INT8) is the PRM's PLANAR_420_8, as NEO binds it;
+/// its element is a Y byte.
+const FORMATS: [Row; 44] = {
     use ChannelOrder::*;
     use ChannelType::*;
     [
@@ -133,6 +150,11 @@ const FORMATS: [Row; 39] = {
         row(Bgra, UnormInt8, "bgra8", sf::B8G8R8A8_UNORM),
         row(Depth, UnormInt16, "depth16", sf::R16_UNORM),
         row(Depth, Float, "depth32f", sf::R32_FLOAT),
+        row(Yuyv, UnormInt8, "yuyv", sf::YCRCB_NORMAL),
+        row(Uyvy, UnormInt8, "uyvy", sf::YCRCB_SWAPY),
+        row(Yvyu, UnormInt8, "yvyu", sf::YCRCB_SWAPUV),
+        row(Vyuy, UnormInt8, "vyuy", sf::YCRCB_SWAPUVY),
+        row(Nv12, UnormInt8, "nv12", sf::PLANAR_420_8),
     ]
 };
 
@@ -202,9 +224,41 @@ impl ImageFormat {
     }
 
     /// Whether images of type `ty` may have this format: depth formats are for 2D images and
-    /// 2D arrays only (OpenCL C has no other depth image type).
+    /// 2D arrays only (OpenCL C has no other depth image type), packed YUV for 2D images
+    /// (cl_intel_packed_yuv's list of formats is one for read-only 2D images).
     pub fn allows(self, ty: ImageType) -> bool {
-        self.order() != ChannelOrder::Depth || matches!(ty, ImageType::D2 | ImageType::D2Array)
+        match self.order() {
+            ChannelOrder::Depth => matches!(ty, ImageType::D2 | ImageType::D2Array),
+            ChannelOrder::Nv12 => ty == ImageType::D2,
+            _ if self.is_packed_yuv() => ty == ImageType::D2,
+            _ => true,
+        }
+    }
+
+    /// A planar YUV format (NV12): a chroma plane of `height / 2` rows follows the texels'.
+    pub fn is_planar_yuv(self) -> bool {
+        self.order() == ChannelOrder::Nv12
+    }
+
+    /// Rows of an image of `height` texel rows: with a planar format's chroma plane.
+    pub fn rows(self, height: u32) -> u32 {
+        if self.is_planar_yuv() {
+            height + height / 2
+        } else {
+            height
+        }
+    }
+
+    /// A cl_intel_packed_yuv format: kernels only read it (through the sampler), its width and
+    /// x coordinates on the host are even.
+    pub fn is_packed_yuv(self) -> bool {
+        self.texels_per_unit() > 1
+    }
+
+    /// Texels sharing their bytes: 2 for packed YUV (a width, and the x and width of a region
+    /// the host moves, are multiples of it), 1 otherwise.
+    pub fn texels_per_unit(self) -> u32 {
+        self.surface().order.texels_per_unit()
     }
 
     /// The hardware surface format.
@@ -278,6 +332,10 @@ pub struct ImageDesc {
 pub const MAX_2D_SIZE: u32 = 1 << 14;
 pub const MAX_DEPTH: u32 = 1 << 11;
 
+/// Largest NV12 height: its UV plane starts at row `height`, which RENDER_SURFACE_STATE's 14-bit
+/// Y Offset for U or UV Plane holds.
+pub const MAX_NV12_HEIGHT: u32 = (1 << 14) - 1;
+
 /// Most elements of a 1D image buffer: a typed buffer surface's 2^27 (batchbuffer). A
 /// device's `CL_DEVICE_IMAGE_MAX_BUFFER_SIZE` is at most this, and at most what one
 /// allocation holds in the largest elements (NEO reports its max allocation / 16).
@@ -328,17 +386,26 @@ impl ImageDesc {
             && (t.dims() >= 2 || self.height == 1)
             && (t == ImageType::D3 || self.depth == 1)
             && (t.is_array() || self.array_size == 1)
+            && self.width.is_multiple_of(format.texels_per_unit())
+            && (!format.is_planar_yuv()
+                || (self.width.is_multiple_of(2)
+                    && self.height.is_multiple_of(2)
+                    && self.height <= MAX_NV12_HEIGHT))
             && (1..=mip::full_chain(self.largest())).contains(&self.levels)
             && (self.levels == 1
-                || (t != ImageType::D1Buffer && format.order() != ChannelOrder::Depth));
+                || (t != ImageType::D1Buffer
+                    && format.order() != ChannelOrder::Depth
+                    && !format.is_packed_yuv()
+                    && !format.is_planar_yuv()));
         if fits {
             Ok(())
         } else {
             Err(Error::OutOfRange(format!(
                 "{t:?} image of {}x{}x{} with {} layers and {} levels: width 1..={max_width}, \
                  height 1..={MAX_2D_SIZE} (1 for 1D), depth (3D only) and layers (arrays only) \
-                 1..={MAX_DEPTH}, levels 1 to those of a full chain (none for image buffers and \
-                 depth images)",
+                 1..={MAX_DEPTH}, an even width for packed YUV, even sizes for NV12 (height at \
+                 most {MAX_NV12_HEIGHT}), levels 1 to those of a full chain (none for image \
+                 buffers, depth and YUV images)",
                 self.width, self.height, self.depth, self.array_size, self.levels
             )))
         }
@@ -398,7 +465,7 @@ impl Inner {
         let (texels, rows) = if desc.levels > 1 {
             mip_shape(desc.ty, desc.width, desc.height, align).extent(desc.levels)
         } else {
-            (u64::from(desc.width), u64::from(desc.height))
+            (u64::from(desc.width), u64::from(format.rows(desc.height)))
         };
         let too_big = || Error::OutOfRange("mip chain wider than a surface pitch".into());
         let row = u32::try_from(texels * u64::from(bpe)).map_err(|_| too_big())?;
@@ -692,17 +759,19 @@ impl Image {
         (self.width * self.format.desc().bytes_per_element) as usize
     }
 
-    /// Bytes of the image packed: `row_bytes()` per row, `height` rows per slice, then the
-    /// next 3D slice or array layer.
+    /// Bytes of the image packed: `row_bytes()` per row, `height` rows per slice (and an NV12
+    /// image's chroma rows after them), then the next 3D slice or array layer.
     pub fn packed_bytes(&self) -> usize {
-        self.row_bytes() * self.height as usize * (self.depth * self.array_size) as usize
+        self.row_bytes()
+            * self.format.rows(self.height) as usize
+            * (self.depth * self.array_size) as usize
     }
 
     /// Byte offset of each row in memory, in packed order.
     fn row_offsets(&self) -> impl Iterator<Item = u64> + '_ {
         let slices = u64::from(self.depth * self.array_size);
         (0..slices).flat_map(move |z| {
-            (0..u64::from(self.height))
+            (0..u64::from(self.format.rows(self.height)))
                 .map(move |y| self.offset + z * self.slice_pitch + y * u64::from(self.pitch))
         })
     }
@@ -776,7 +845,48 @@ impl Image {
             qpitch: u32::try_from(qpitch).unwrap_or(u32::MAX),
             levels: self.levels,
         };
-        Ok(linear_image_surface(p, self.gpu_address(), &shape)?)
+        let mut s = linear_image_surface(p, self.gpu_address(), &shape)?;
+        if self.format.is_planar_yuv() {
+            // The chroma plane follows the Y plane's rows.
+            s.y_offset_for_u_or_uv_plane = self.height;
+        }
+        Ok(s)
+    }
+
+    /// Plane `index` of an NV12 image as an image of its own (cl_intel_planar_yuv): 0 the Y
+    /// plane (width x height one-channel texels), 1 the UV plane (width / 2 x height / 2
+    /// two-channel texels, U then V), over the same memory at the same pitch, in `format`: R (plane
+    /// 0) or RG (plane 1) in UNORM_INT8 or UNSIGNED_INT8. Errors: not an NV12
+    /// image, another plane or format ([`Error::Argument`]).
+    pub fn plane(&self, index: u32, format: ImageFormat) -> Result<Image> {
+        let (order, width, height, offset) = match index {
+            0 => (ChannelOrder::R, self.width, self.height, 0),
+            1 => (
+                ChannelOrder::Rg,
+                self.width / 2,
+                self.height / 2,
+                u64::from(self.height) * u64::from(self.pitch),
+            ),
+            _ => return Err(Error::Argument(format!("NV12 has no plane {index}"))),
+        };
+        if !self.format.is_planar_yuv()
+            || format.order() != order
+            || ![ChannelType::UnormInt8, ChannelType::UnsignedInt8].contains(&format.data_type())
+        {
+            return Err(Error::Argument(format!(
+                "plane {index} of a {} image in {}",
+                self.format.desc().name,
+                format.desc().name
+            )));
+        }
+        Ok(Image {
+            offset: self.offset + offset,
+            width,
+            height,
+            format,
+            slice_pitch: u64::from(height) * u64::from(self.pitch),
+            ..self.clone()
+        })
     }
 
     /// The RENDER_SURFACE_STATE a kernel argument the compiler marks as a 2D media-block image

@@ -72,6 +72,12 @@ fn layout(f: ImageFormat) -> (&'static [usize], usize, Kind) {
         ChannelOrder::Rg => &[0, 1],
         ChannelOrder::Rgba => &[0, 1, 2, 3],
         ChannelOrder::Bgra => &[2, 1, 0, 3],
+        // Texel pairs sharing chroma: no per-texel layout (read-only; sim-eu's texel tests).
+        ChannelOrder::Yuyv
+        | ChannelOrder::Uyvy
+        | ChannelOrder::Yvyu
+        | ChannelOrder::Vyuy
+        | ChannelOrder::Nv12 => panic!("{f:?}: YUV has no per-texel channel layout"),
     };
     let (size, kind) = match f.data_type() {
         SnormInt8 => (1, Kind::Snorm),
@@ -276,7 +282,8 @@ fn read_and_write_image_built_ins_for_every_format_and_image_type() {
             let d = Device::open_sim(p, Some(k)).unwrap();
             let what = format!("{p} {k:?}");
             let k = 1.5f32;
-            for f in ImageFormat::all() {
+            // YUV images are read-only: kernels cannot write them.
+            for f in ImageFormat::all().filter(|f| !f.is_packed_yuv() && !f.is_planar_yuv()) {
                 let (kernel, extra, op): (_, _, Box<Op>) = match layout(f).2 {
                     Kind::Uint => (
                         &add_ui,
@@ -364,7 +371,9 @@ fn read_and_write_image_built_ins_for_every_format_and_image_type() {
 #[test]
 fn channel_order_and_type_values_are_cl_h_s() {
     let header = "/usr/include/CL/cl.h";
-    let Ok(text) = std::fs::read_to_string(header) else {
+    // The packed YUV orders are cl_intel_packed_yuv's, in cl_ext.h.
+    let ext = std::fs::read_to_string("/usr/include/CL/cl_ext.h");
+    let Ok(text) = std::fs::read_to_string(header).and_then(|t| Ok(t + &ext?)) else {
         let why = format!("{header} (Debian opencl-c-headers) not found");
         assert!(!oracles::required(), "{why}, and ORACLES=required");
         oracles::skip("channel_order_and_type_values_are_cl_h_s", &why);
@@ -380,7 +389,10 @@ fn channel_order_and_type_values_are_cl_h_s() {
     };
     let mut seen = 0;
     for f in ImageFormat::all() {
-        let order = format!("CL_{}", format!("{:?}", f.order()).to_uppercase());
+        let mut order = format!("CL_{}", format!("{:?}", f.order()).to_uppercase());
+        if f.is_packed_yuv() || f.is_planar_yuv() {
+            order += "_INTEL";
+        }
         let ty = match f.data_type() {
             ChannelType::SnormInt8 => "CL_SNORM_INT8",
             ChannelType::SnormInt16 => "CL_SNORM_INT16",
@@ -405,8 +417,9 @@ fn channel_order_and_type_values_are_cl_h_s() {
         seen += 1;
     }
     // OpenCL 3.0's minimum list for read-only and write-only images: R, RG and RGBA in the
-    // twelve types, BGRA in UNORM_INT8; and cl_khr_depth_images' DEPTH in UNORM_INT16 and FLOAT.
-    assert_eq!(seen, 39);
+    // twelve types, BGRA in UNORM_INT8; cl_khr_depth_images' DEPTH in UNORM_INT16 and FLOAT;
+    // cl_intel_packed_yuv's four orders and cl_intel_planar_yuv's NV12 in UNORM_INT8.
+    assert_eq!(seen, 44);
 }
 
 const BUF_SRC: &str = r#"

@@ -37,6 +37,10 @@ packet! {
             y_offset: u32 as Uint "Y Offset" [ALL => (5, 21, 23)],
             x_offset: u32 as Uint "X Offset" [ALL => (5, 25, 31)],
             auxiliary_surface_mode: u32 as Uint "Auxiliary Surface Mode" [ALL => (6, 0, 2)],
+            // DWord 6 of a planar surface (PLANAR_420_8): where its chroma plane starts, in rows
+            // and texels from the base (the same bits as the auxiliary surface fields).
+            y_offset_for_u_or_uv_plane: u32 as Uint "Y Offset for U or UV Plane" [ALL => (6, 0, 13)],
+            x_offset_for_u_or_uv_plane: u32 as Uint "X Offset for U or UV Plane" [ALL => (6, 16, 29)],
             shader_channel_select_alpha: ShaderChannelSelect as Enum "Shader Channel Select Alpha" [ALL => (7, 16, 18)],
             shader_channel_select_blue: ShaderChannelSelect as Enum "Shader Channel Select Blue" [ALL => (7, 19, 21)],
             shader_channel_select_green: ShaderChannelSelect as Enum "Shader Channel Select Green" [ALL => (7, 22, 24)],

@@ -18,7 +18,7 @@ use crate::core::image_desc::Checked;
 use crate::core::image_formats::supported;
 use crate::core::image_from_buffer::image_buffer;
 use crate::core::info::Info;
-use crate::core::memory::{check_flags, Mem};
+use crate::core::memory::{check_flags, default_access, Mem, NO_ACCESS};
 use crate::core::transfer::image::{
     copy_image, copy_image_buffer, fill_image, level_coordinate, read_write_image,
 };
@@ -186,8 +186,13 @@ entry! {
                     0
                 }),
                 // The buffer of a 1D image buffer or of a 2D image from a buffer.
+                // A buffer's; an NV12 plane's memory object is an image.
                 CL_IMAGE_BUFFER => Info::Ptr(match (im.object_type, &m.obj.parent) {
-                    (CL_MEM_OBJECT_IMAGE1D_BUFFER | CL_MEM_OBJECT_IMAGE2D, Some(b)) => b.raw(),
+                    (CL_MEM_OBJECT_IMAGE1D_BUFFER | CL_MEM_OBJECT_IMAGE2D, Some(b))
+                        if b.obj.image.is_none() =>
+                    {
+                        b.raw()
+                    }
                     _ => std::ptr::null_mut(),
                 }),
                 CL_IMAGE_NUM_MIP_LEVELS => Info::Uint(im.num_mip_levels),
@@ -350,15 +355,43 @@ fn checked(
     let element = f.desc().bytes_per_element as usize;
     // SAFETY: the application's description (or NULL).
     let c = check_desc(unsafe { desc.as_ref() }, element, !host_ptr.is_null())?;
-    // Depth formats are 2D and 2D-array formats only (clGetSupportedImageFormats lists them
-    // for those types alone).
-    if !f.allows(c.desc.ty) {
+    // Depth formats are 2D and 2D-array formats only, packed YUV formats read-only 2D ones,
+    // NV12 2D ones read-only or of no kernel access (clGetSupportedImageFormats lists them for
+    // those alone).
+    let access = default_access(flags);
+    let listed = if f.is_packed_yuv() {
+        access & CL_MEM_READ_ONLY != 0
+    } else if f.is_planar_yuv() {
+        access & (CL_MEM_READ_ONLY | NO_ACCESS) != 0
+    } else {
+        true
+    };
+    if !f.allows(c.desc.ty) || !listed {
         return Err(CL_IMAGE_FORMAT_NOT_SUPPORTED);
     }
-    // cl_khr_mipmap_image: no mip-mapped depth images, and no host memory (host_ptr NULL,
-    // neither CL_MEM_USE_HOST_PTR nor CL_MEM_COPY_HOST_PTR).
+    let yuv = f.is_packed_yuv() || f.is_planar_yuv();
+    // cl_intel_packed_yuv: "image_width is the width of the Y data and must be even".
+    if !c.desc.width.is_multiple_of(f.texels_per_unit()) {
+        return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+    }
+    if f.is_planar_yuv() {
+        // cl_intel_planar_yuv: "flags must include CL_MEM_HOST_NO_ACCESS"; width and height
+        // multiples of 4. Its images in the caller's memory are not provided.
+        if flags & CL_MEM_HOST_NO_ACCESS == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        if !(c.desc.width.is_multiple_of(4) && c.desc.height.is_multiple_of(4)) {
+            return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
+        if flags & CL_MEM_USE_HOST_PTR != 0 {
+            return Err(CL_INVALID_OPERATION);
+        }
+    }
+    // cl_khr_mipmap_image: no mip-mapped depth images (nor packed YUV ones, whose smaller
+    // levels would split texel pairs), and no host memory (host_ptr NULL, neither
+    // CL_MEM_USE_HOST_PTR nor CL_MEM_COPY_HOST_PTR).
     if c.desc.levels > 1 {
-        if f.order() == ChannelOrder::Depth {
+        if f.order() == ChannelOrder::Depth || yuv {
             return Err(CL_INVALID_IMAGE_DESCRIPTOR);
         }
         if !host_ptr.is_null() || flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0 {
@@ -393,9 +426,30 @@ fn create_image(
     host_ptr: *mut c_void,
 ) -> Result<cl_mem, cl_int> {
     let c = Handle::<Context>::get(context)?;
+    // SAFETY: the application's description (or NULL).
+    if let Some(d) = unsafe { desc.as_ref() } {
+        // A plane of an NV12 image (cl_intel_planar_yuv).
+        if let Some(parent) = crate::core::image_plane::planar_parent(d) {
+            // SAFETY: the application's format (or NULL).
+            let f = unsafe { format.as_ref() };
+            let ptr = !host_ptr.is_null();
+            return crate::core::image_plane::create(c, properties, flags, f, d, parent, ptr);
+        }
+    }
     let (f, checked) = checked(flags, format, desc, host_ptr)?;
     if !c.obj.devices.iter().any(|d| d.obj.image_support()) {
         return Err(CL_INVALID_OPERATION);
+    }
+    // cl_intel_planar_yuv: an NV12 image at most CL_DEVICE_PLANAR_YUV_MAX_WIDTH_INTEL ×
+    // _HEIGHT_INTEL of every device.
+    if f.is_planar_yuv() {
+        let fits = |d: &Handle<crate::core::device::Device>| {
+            checked.desc.width <= crate::core::facts::PLANAR_YUV_MAX_WIDTH
+                && checked.desc.height <= d.obj.facts.planar_yuv_max_height
+        };
+        if !c.obj.devices.iter().all(|d| fits(d)) {
+            return Err(CL_INVALID_IMAGE_SIZE);
+        }
     }
     // SAFETY: host_ptr, when given, holds the image the description checked.
     unsafe { create(c, properties, flags, f, &checked, host_ptr) }

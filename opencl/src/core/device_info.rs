@@ -74,6 +74,13 @@ impl Device {
             } else {
                 0
             }),
+            // cl_intel_planar_yuv, reported where images are.
+            CL_DEVICE_PLANAR_YUV_MAX_WIDTH_INTEL if self.facts.images => {
+                Info::Size(crate::core::facts::PLANAR_YUV_MAX_WIDTH as usize)
+            }
+            CL_DEVICE_PLANAR_YUV_MAX_HEIGHT_INTEL if self.facts.images => {
+                Info::Size(self.facts.planar_yuv_max_height as usize)
+            }
             CL_DEVICE_IMAGE2D_MAX_WIDTH => Info::Size(img.width_2d),
             CL_DEVICE_IMAGE2D_MAX_HEIGHT => Info::Size(img.height_2d),
             CL_DEVICE_IMAGE3D_MAX_WIDTH => Info::Size(img.width_3d),

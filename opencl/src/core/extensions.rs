@@ -158,6 +158,14 @@ pub const EXTENSIONS: &[Extension] = &[
     // The same as SPIR-V instructions (OpSubgroupImageMediaBlock{Read,Write}INTEL), which
     // ocloc takes in IL programs (`tests/python/media_block_io.py` given ocloc).
     ext("cl_intel_spirv_media_block_io", Needs::Images),
+    // Packed 4:2:2 YUV images (YUYV, UYVY, YVYU, VYUY in UNORM_INT8; read-only 2D, even
+    // widths): umd's YCRCB surfaces, which the simulated sampler reads as (V, Y, U, 1.0)
+    // (`tests/python/packed_yuv.py`, also run through NEO, which lists it on all four).
+    ext("cl_intel_packed_yuv", Needs::Images),
+    // NV12 images (UNORM_INT8, 2D, host no-access): umd's two-plane PLANAR_420_8 surfaces, read
+    // by the simulated sampler as (V, Y, U, 1.0), and their Y and UV planes as R and RG images
+    // (`tests/python/planar_yuv.py`, also run through NEO, which lists it on all four).
+    ext("cl_intel_planar_yuv", Needs::Images),
     // The sub-group block reads and writes on `local` pointers: ocloc compiles them to OWord
     // block messages on the SLM surface (`tests/python/local_block_io.py`).
     ext("cl_intel_subgroup_local_block_io", Needs::LocalBlockIo),

@@ -56,7 +56,17 @@ pub struct Facts {
     /// whose kernels reach host memory over PCIe (measured with clinfo under the simulator
     /// shim).
     pub usm_host: u64,
+    /// CL_DEVICE_PLANAR_YUV_MAX_HEIGHT_INTEL (cl_intel_planar_yuv): NEO 22.43's
+    /// `getPlanarYuvMaxHeight`, 16352 up to Gen12LP and 16128 on Xe-HPG, so that an application
+    /// sizing NV12 images by it gets the same ones; within what umd's NV12 surfaces describe
+    /// (the UV plane starts at row `height`, which the 14-bit Y Offset for U or UV Plane
+    /// holds up to [`umd::image::MAX_NV12_HEIGHT`]). The
+    /// width is 16384 on all four ([`PLANAR_YUV_MAX_WIDTH`]).
+    pub planar_yuv_max_height: u32,
 }
+
+/// CL_DEVICE_PLANAR_YUV_MAX_WIDTH_INTEL: a 2D surface's width (NEO reports the same).
+pub const PLANAR_YUV_MAX_WIDTH: u32 = umd::image::MAX_2D_SIZE;
 
 /// CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL and CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
 /// access and atomic access on every part, as NEO reports. Neither concurrent bit: the host
@@ -76,6 +86,7 @@ pub fn facts(p: Platform) -> Facts {
             dot_accumulate: false,
             bfloat16_conversions: false,
             usm_host: USM_DEVICE_AND_SHARED,
+            planar_yuv_max_height: 16352,
         },
         Platform::Icllp => Facts {
             max_clock_mhz: 1100,
@@ -87,6 +98,7 @@ pub fn facts(p: Platform) -> Facts {
             dot_accumulate: false,
             bfloat16_conversions: false,
             usm_host: USM_DEVICE_AND_SHARED,
+            planar_yuv_max_height: 16352,
         },
         Platform::Tgllp => Facts {
             max_clock_mhz: 1350,
@@ -98,6 +110,7 @@ pub fn facts(p: Platform) -> Facts {
             dot_accumulate: false,
             bfloat16_conversions: false,
             usm_host: USM_DEVICE_AND_SHARED,
+            planar_yuv_max_height: 16352,
         },
         Platform::Dg2 => Facts {
             max_clock_mhz: 2100,
@@ -109,6 +122,7 @@ pub fn facts(p: Platform) -> Facts {
             dot_accumulate: true,
             bfloat16_conversions: true,
             usm_host: opencl_sys::CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL,
+            planar_yuv_max_height: 16128,
         },
     }
 }

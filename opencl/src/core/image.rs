@@ -7,7 +7,9 @@
 //! umd views of their buffer's memory, and so are 2D images from buffers
 //! ([`crate::core::image_from_buffer`]); CL_MEM_USE_HOST_PTR images live in the application's
 //! memory ([`host`]); mip-mapped images (cl_khr_mipmap_image) are umd's mip chains, each
-//! level reached through its own view. Not provided: 2D images from images and multi-sampling.
+//! level reached through its own view; an NV12 image's planes are views of it
+//! ([`crate::core::image_plane`]). Not provided: other 2D images from images and
+//! multi-sampling.
 
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -70,7 +72,14 @@ fn format_is_valid(order: cl_channel_order, ty: cl_channel_type) -> bool {
     ];
     let packed_rgb = [CL_UNORM_SHORT_565, CL_UNORM_SHORT_555, CL_UNORM_INT_101010];
     let srgb = [CL_sRGB, CL_sRGBx, CL_sRGBA, CL_sBGRA];
-    if packed_rgb.contains(&ty) {
+    // cl_intel_packed_yuv: "This format can only be used if image_channel_data_type =
+    // CL_UNORM_INT8".
+    let packed_yuv = [CL_YUYV_INTEL, CL_UYVY_INTEL, CL_YVYU_INTEL, CL_VYUY_INTEL];
+    // cl_intel_planar_yuv: NV12's one listed type (its planes' R and RG views take
+    // UNSIGNED_INT8 too, as R and RG formats of their own).
+    if packed_yuv.contains(&order) || order == CL_NV12_INTEL {
+        ty == CL_UNORM_INT8
+    } else if packed_rgb.contains(&ty) {
         order == CL_RGB || order == CL_RGBx
     } else if ty == CL_UNORM_INT_101010_2 {
         order == CL_RGBA
@@ -294,8 +303,9 @@ pub unsafe fn create(
         let d = &checked.desc;
         let rb = image.row_bytes();
         let mut packed = Vec::with_capacity(image.packed_bytes());
+        // An NV12 image's host data holds its UV plane's rows after the Y plane's.
         for z in 0..d.slices() as usize {
-            for y in 0..d.height as usize {
+            for y in 0..format.rows(d.height) as usize {
                 let at = z * checked.host_slice_pitch + y * checked.host_row_pitch;
                 // SAFETY: the caller's host_ptr holds the image at these pitches.
                 let row =
@@ -381,7 +391,7 @@ pub fn umd_image(m: &Mem) -> Result<&umd::image::Image, cl_int> {
         .ok_or(CL_INVALID_MEM_OBJECT)
 }
 
-/// One texel of `format` holding `color`, the clEnqueueFillImage colour: four floats for
+/// One texel of `format` (a pair of packed YUV) holding `color`, the clEnqueueFillImage colour: four floats for
 /// normalized and floating-point types, four ints or uints for the integer types, converted
 /// by OpenCL 3.0's conversion rules (normalized: clamped, scaled and rounded to nearest even;
 /// integers: saturated; half: rounded to nearest even), channels in the order's memory order.
@@ -402,11 +412,19 @@ pub fn fill_texel(format: ImageFormat, color: [u8; 16]) -> Vec<u8> {
         let x = if x.is_nan() { 0.0 } else { x.clamp(lo, 1.0) };
         (x * scale).round_ties_even() as i32
     };
+    // Packed YUV (cl_intel_packed_yuv): a texel pair, the colour's (V, Y, U) components in
+    // the format's byte order, both texels with its Y (x V, y Y, z U).
     let channels: &[usize] = match format.order() {
         O::R | O::Depth => &[0],
         O::Rg => &[0, 1],
         O::Rgba => &[0, 1, 2, 3],
         O::Bgra => &[2, 1, 0, 3],
+        O::Yuyv => &[1, 2, 1, 0],
+        O::Uyvy => &[2, 1, 0, 1],
+        O::Yvyu => &[1, 0, 1, 2],
+        O::Vyuy => &[0, 1, 2, 1],
+        // NV12's element, a Y byte (its fills are refused: `transfer::image::region`).
+        O::Nv12 => &[1],
     };
     let mut out = Vec::new();
     for &c in channels {

@@ -4,7 +4,7 @@
 use opencl_sys::*;
 
 use crate::core::device::{IMAGE_3D_WRITES, READ_WRITE_IMAGES};
-use crate::core::memory::check_flags;
+use crate::core::memory::{check_flags, NO_ACCESS};
 
 /// Every image type the query may name.
 const IMAGE_TYPES: [cl_mem_object_type; 6] = [
@@ -22,7 +22,10 @@ const IMAGE_TYPES: [cl_mem_object_type; 6] = [
 /// kernel writes to 3D images unless 3D image writes are. Otherwise every format of umd's table
 /// (OpenCL 3.0's minimum list for read-only, write-only and read-write images), each readable
 /// and writable by kernels, the depth formats (cl_khr_depth_images) for 2D images and 2D arrays
-/// alone.
+/// alone, the packed YUV formats (cl_intel_packed_yuv: "Additional Required Image Formats for
+/// Read-Only 2D Images") for read-only 2D images alone, NV12 (cl_intel_planar_yuv) for 2D
+/// images read-only or of CL_MEM_NO_ACCESS_INTEL (the extension's list "not required to be
+/// read from nor written to by a kernel"; NEO lists it for both).
 pub fn supported(
     flags: cl_mem_flags,
     image_type: cl_mem_object_type,
@@ -34,8 +37,10 @@ pub fn supported(
     if !IMAGE_TYPES.contains(&image_type) {
         return Err(CL_INVALID_VALUE);
     }
-    // No access flag means CL_MEM_READ_WRITE.
-    let writes = flags & CL_MEM_READ_ONLY == 0;
+    // No access flag means CL_MEM_READ_WRITE; CL_MEM_NO_ACCESS_INTEL (cl_intel_planar_yuv)
+    // neither reads nor writes.
+    let no_access = flags & NO_ACCESS != 0;
+    let writes = flags & (CL_MEM_READ_ONLY | NO_ACCESS) == 0;
     let kind = crate::core::image::kind_of(image_type);
     if !image_support
         || kind.is_none()
@@ -44,8 +49,11 @@ pub fn supported(
     {
         return Ok(Vec::new());
     }
+    let read_only = !writes && !kernel_rw && !no_access;
     Ok(umd::image::ImageFormat::all()
         .filter(|f| kind.is_some_and(|k| f.allows(k)))
+        .filter(|f| read_only || !f.is_packed_yuv())
+        .filter(|f| read_only || no_access || !f.is_planar_yuv())
         .map(|f| cl_image_format {
             image_channel_order: f.order() as cl_channel_order,
             image_channel_data_type: f.data_type() as cl_channel_type,

@@ -206,8 +206,10 @@ pub(crate) fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
         | CL_MEM_COPY_HOST_PTR
         | CL_MEM_HOST_WRITE_ONLY
         | CL_MEM_HOST_READ_ONLY
-        | CL_MEM_HOST_NO_ACCESS;
-    let access = (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)).count_ones();
+        | CL_MEM_HOST_NO_ACCESS
+        | NO_ACCESS
+        | UNRESTRICTED;
+    let access = (flags & KERNEL_ACCESS).count_ones();
     let host = (flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
         .count_ones();
     let use_with_other = flags & CL_MEM_USE_HOST_PTR != 0
@@ -218,9 +220,19 @@ pub(crate) fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
     Ok(())
 }
 
+/// cl_intel_planar_yuv's memory flags: CL_MEM_NO_ACCESS_INTEL (kernels neither read nor write
+/// the object; one of the kernel access flags, exclusive with the others) and
+/// CL_MEM_ACCESS_FLAGS_UNRESTRICTED_INTEL (objects made from it may name any access).
+pub(crate) const NO_ACCESS: cl_mem_flags = CL_MEM_NO_ACCESS_INTEL as cl_mem_flags;
+pub(crate) const UNRESTRICTED: cl_mem_flags =
+    CL_MEM_ACCESS_FLAGS_UNRESTRICTED_INTEL as cl_mem_flags;
+/// The kernel access flags, at most one of which an object has.
+pub(crate) const KERNEL_ACCESS: cl_mem_flags =
+    CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY | NO_ACCESS;
+
 /// `flags` with CL_MEM_READ_WRITE when they name no kernel access (the default).
 pub(crate) fn default_access(flags: cl_mem_flags) -> cl_mem_flags {
-    if flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY) == 0 {
+    if flags & KERNEL_ACCESS == 0 {
         flags | CL_MEM_READ_WRITE
     } else {
         flags

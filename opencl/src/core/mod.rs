@@ -22,6 +22,7 @@ pub mod image;
 pub mod image_desc;
 pub mod image_formats;
 pub mod image_from_buffer;
+pub mod image_plane;
 pub mod info;
 pub mod kernel;
 pub mod link;

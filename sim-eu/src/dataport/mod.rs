@@ -154,6 +154,9 @@ pub struct ImageSurface {
     pub row_pitch: u64,
     /// Its mip levels and where they lie.
     pub mip: ImageMips,
+    /// A planar format's (PLANAR_420_8) chroma plane: the row it starts at (RENDER_SURFACE_STATE
+    /// "Y Offset for U or UV Plane"); 0 for other formats.
+    pub chroma_row: u32,
 }
 
 /// The mip levels of an image surface (RENDER_SURFACE_STATE Surface Min LOD, MIP Count / LOD

@@ -28,8 +28,8 @@ use isa_encoder::sendmsg::other::{SAMPLER_CACHE_FLUSH, SIMD32_64};
 use crate::error::EuErrorKind;
 use crate::regfile::REG_BYTES;
 
-use super::typed::texel_place;
-use super::{filter, lanes_of, texel, Memory, Msg};
+use super::typed::load;
+use super::{filter, lanes_of, Memory, Msg};
 
 const LD: u32 = 0x07;
 const LD_LZ: u32 = 0x1A;
@@ -85,8 +85,6 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuError
     } else {
         None
     };
-    let bpe = img.format.bytes_per_element as usize;
-    let mut buf = [0u8; 16];
     for i in lanes_of(msg.lane_bits(lanes)) {
         let p = |j: usize| {
             if j < params {
@@ -118,14 +116,7 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuError
             } else {
                 ([p(0), p(1), p(2)].map(f32::from_bits), 0.0)
             };
-            let value = smp.sample(c, lod, |t| {
-                let Some(at) = texel_place(&surface, &img, t) else {
-                    return Ok([0; 4]);
-                };
-                let b = &mut buf[..bpe];
-                surface.read_place(mem, at, b)?;
-                Ok(texel::decode(&img.format, b))
-            })?;
+            let value = smp.sample(c, lod, |t| load(&surface, &img, t, mem))?;
             for (k, ch) in lanes_of(chans).enumerate() {
                 msg.put(k * width + 4 * i, &value[ch].to_le_bytes());
             }
@@ -137,14 +128,7 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuError
         } else {
             [p(0), p(1), p(2), 0]
         };
-        let value = match texel_place(&surface, &img, c) {
-            Some(at) => {
-                let b = &mut buf[..bpe];
-                surface.read_place(mem, at, b)?;
-                texel::decode(&img.format, b)
-            }
-            None => [0; 4],
-        };
+        let value = load(&surface, &img, c, mem)?;
         for (k, ch) in lanes_of(chans).enumerate() {
             msg.put(k * width + 4 * i, &value[ch].to_le_bytes());
         }

@@ -6,8 +6,13 @@
 //! the channel's range and round to nearest even (`convert_uchar_sat_rte(f * 255.0f)`);
 //! integer writes saturate; 16-bit floats convert with round to nearest even. Channels a
 //! format lacks read as 0, alpha as 1 (integer 1 or 1.0).
+//!
+//! The 4:2:2 YCbCr formats (YCRCB_*) keep two texels in one DWord: texel `x` reads as Cr, its
+//! own Y, Cb and 1.0 from the DWord of its pair ([`decode_in_unit`]); the planar 4:2:0 format
+//! (PLANAR_420_8) reads its planes in `typed::load`. They are read-only (the sampler's
+//! formats), so [`encode`] leaves them alone and typed writes refuse them.
 
-use batchbuffer::surface_format::{ChannelType, SurfaceFormat};
+use batchbuffer::surface_format::{ChannelOrder, ChannelType, SurfaceFormat};
 
 use crate::convert::{f16_to_f32, f32_to_f16};
 
@@ -33,6 +38,25 @@ fn sign_extend(raw: u32, bits: u32) -> i32 {
     } else {
         ((raw << (32 - bits)) as i32) >> (32 - bits)
     }
+}
+
+/// The R, G, B, A values of texel `index` (`x % texels_per_unit`) of the unit in `bytes`
+/// (`bytes_per_element * texels_per_unit` long): a 4:2:2 texel's Cr, Y (its own), Cb as
+/// UNORM8 and 1.0; any other texel as [`decode`] reads it.
+pub(crate) fn decode_in_unit(f: &SurfaceFormat, bytes: &[u8], index: u32) -> [u32; 4] {
+    let ChannelOrder::Ycrcb(p) = f.order else {
+        return decode(f, bytes);
+    };
+    let unorm = |at: u8| {
+        let v = bytes.get(usize::from(at)).copied().unwrap_or(0);
+        (f32::from(v) / 255.0).to_bits()
+    };
+    [
+        unorm(p.cr),
+        unorm(p.y[(index & 1) as usize]),
+        unorm(p.cb),
+        1.0f32.to_bits(),
+    ]
 }
 
 /// The R, G, B, A values of the texel in `bytes` (at least `bytes_per_element` long).
@@ -74,6 +98,9 @@ fn norm(x: f32, lo: f32, hi: f32, scale: u32) -> i64 {
 /// Stores `value`'s channels whose bit is set in `mask` (bit 0 R .. bit 3 A) into the texel
 /// `bytes`, leaving the others as they are.
 pub(crate) fn encode(f: &SurfaceFormat, value: [u32; 4], mask: u32, bytes: &mut [u8]) {
+    if f.order.is_ycbcr() {
+        return;
+    }
     let t = f.channel_type;
     let bits = f.channel_bits();
     let size = (bits / 8) as usize;
@@ -103,6 +130,24 @@ pub(crate) fn encode(f: &SurfaceFormat, value: [u32; 4], mask: u32, bytes: &mut 
 mod tests {
     use super::*;
     use batchbuffer::surface_format as sf;
+
+    /// cl_intel_packed_yuv's layouts (YUYV: Y0 U Y1 V; UYVY: U Y0 V Y1; YVYU: Y0 V Y1 U; VYUY:
+    /// V Y0 U Y1) read as (V, Y, U, 1.0), each texel of a pair with its own Y.
+    #[test]
+    fn packed_yuv_texels_read_v_y_u_one() {
+        let (y0, y1, u, v) = (10u8, 20u8, 30u8, 40u8);
+        let n = |b: u8| (f32::from(b) / 255.0).to_bits();
+        for (f, bytes) in [
+            (sf::YCRCB_NORMAL, [y0, u, y1, v]),
+            (sf::YCRCB_SWAPY, [u, y0, v, y1]),
+            (sf::YCRCB_SWAPUV, [y0, v, y1, u]),
+            (sf::YCRCB_SWAPUVY, [v, y0, u, y1]),
+        ] {
+            let one = 1.0f32.to_bits();
+            assert_eq!(decode_in_unit(&f, &bytes, 0), [n(v), n(y0), n(u), one]);
+            assert_eq!(decode_in_unit(&f, &bytes, 1), [n(v), n(y1), n(u), one]);
+        }
+    }
 
     #[test]
     fn unorm8_reads_as_v_over_255_and_writes_rounded_to_even() {

@@ -16,6 +16,7 @@
 //! element count here, as it is to the sampler's loads.
 
 use batchbuffer::mip::{minify, MipShape};
+use batchbuffer::surface_format::ChannelOrder;
 
 use crate::error::EuErrorKind;
 use crate::regfile::REG_BYTES;
@@ -70,6 +71,62 @@ pub(super) fn texel_place(surface: &Surface, img: &ImageSurface, c: [u32; 4]) ->
     })
 }
 
+/// The R, G, B, A of texel `c` (`(u, v, r, lod)`) of `img`, 0 in every channel out of bounds.
+/// A texel sharing its bytes (the 4:2:2 formats) reads the unit it is in; a planar texel
+/// (PLANAR_420_8) its Y byte and the Cb, Cr pair of its 2x2 block in the chroma plane.
+pub(super) fn load(
+    surface: &Surface,
+    img: &ImageSurface,
+    c: [u32; 4],
+    mem: &mut dyn Memory,
+) -> Result<[u32; 4], EuErrorKind> {
+    if img.format.order == ChannelOrder::Planar420 {
+        return load_planar(surface, img, c, mem);
+    }
+    let per_unit = img.format.order.texels_per_unit();
+    let first = [c[0] - c[0] % per_unit, c[1], c[2], c[3]];
+    // The first texel of a unit is in bounds when any of its texels is.
+    let Some(at) = texel_place(surface, img, c).and(texel_place(surface, img, first)) else {
+        return Ok([0; 4]);
+    };
+    let mut buf = [0u8; 16];
+    let b = &mut buf[..(img.format.bytes_per_element * per_unit) as usize];
+    surface.read_place(mem, at, b)?;
+    Ok(texel::decode_in_unit(&img.format, b, c[0] % per_unit))
+}
+
+/// [`load`] of a PLANAR_420_8 texel: (Cr, Y, Cb, 1.0) as UNORM8. The chroma pair of texel
+/// (u, v) is at byte `u & !1` of row `chroma_row + v / 2`.
+fn load_planar(
+    surface: &Surface,
+    img: &ImageSurface,
+    c: [u32; 4],
+    mem: &mut dyn Memory,
+) -> Result<[u32; 4], EuErrorKind> {
+    let Some(at) = texel_place(surface, img, c) else {
+        return Ok([0; 4]);
+    };
+    let mut y = [0u8; 1];
+    surface.read_place(mem, at, &mut y)?;
+    let (x, row) = (
+        u64::from(c[0] & !1),
+        u64::from(img.chroma_row) + u64::from(c[1] / 2),
+    );
+    let chroma = match surface.tiling {
+        Tiling::Linear => Place::Linear(row * img.row_pitch + x),
+        _ => Place::Tiled { x, y: row },
+    };
+    let mut cbcr = [0u8; 2];
+    surface.read_place(mem, chroma, &mut cbcr)?;
+    let unorm = |v: u8| (f32::from(v) / 255.0).to_bits();
+    Ok([
+        unorm(cbcr[1]),
+        unorm(y[0]),
+        unorm(cbcr[0]),
+        1.0f32.to_bits(),
+    ])
+}
+
 /// The width, height and depth (or layers) of `img`'s level `level`.
 pub(super) fn level_size(img: &ImageSurface, level: u32) -> [u32; 3] {
     let [w, h, d] = img.size;
@@ -106,6 +163,12 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Resul
             chans.count_ones()
         )));
     }
+    if write && img.format.order.is_ycbcr() {
+        return Err(EuErrorKind::Unsupported(format!(
+            "typed write to a {} surface (a sampler-only format)",
+            img.format.name
+        )));
+    }
     let h = header * REG_BYTES;
     let bpe = img.format.bytes_per_element as usize;
     let mut texel = [0u8; 16];
@@ -131,13 +194,7 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Resul
             texel::encode(&img.format, value, chans, buf);
             surface.write_place(mem, addr, buf)?;
         } else {
-            let value = match at {
-                Some(addr) => {
-                    surface.read_place(mem, addr, buf)?;
-                    texel::decode(&img.format, buf)
-                }
-                None => [0; 4],
-            };
+            let value = load(&surface, &img, c, mem)?;
             for (k, ch) in lanes_of(chans).enumerate() {
                 msg.put(k * REG_BYTES + 4 * i, &value[ch].to_le_bytes());
             }
@@ -166,6 +223,7 @@ mod tests {
                 count: 4 - min_lod,
                 align: (4, 4),
             },
+            chroma_row: 0,
         };
         let s = Surface {
             image: Some(img),

@@ -3,7 +3,7 @@
 
 use std::sync::Mutex;
 
-use batchbuffer::surface_format::RAW;
+use batchbuffer::surface_format::{ChannelOrder, RAW};
 use batchbuffer::{NumberOfMultisamples, Packet, RenderSurfaceState};
 use platform::Platform;
 
@@ -275,6 +275,7 @@ impl<'a> VmMemory<'a> {
                         slice_pitch: u64::from(elements) * bpe,
                         row_pitch: u64::from(elements) * bpe,
                         mip: ImageMips::NONE,
+                        chroma_row: 0,
                     }),
                 })
             }
@@ -385,6 +386,11 @@ impl<'a> VmMemory<'a> {
                         slice_pitch,
                         row_pitch: pitch,
                         mip,
+                        chroma_row: if format.order == ChannelOrder::Planar420 {
+                            s.y_offset_for_u_or_uv_plane
+                        } else {
+                            0
+                        },
                     }),
                 })
             }

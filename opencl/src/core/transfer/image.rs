@@ -26,7 +26,8 @@ pub fn level_coordinate(ty: ImageType) -> usize {
 
 /// The region at `origin` of size `size` in `im`, with the host pitches, or CL_INVALID_VALUE
 /// (OpenCL 3.0, clEnqueueReadImage: no origin or region, a zero region, a region outside the
-/// image or not of its type, pitches smaller than the region's rows and slices). Of a
+/// image or not of its type, pitches smaller than the region's rows and slices, an odd x or
+/// width on a packed YUV image; CL_INVALID_OPERATION on an NV12 image). Of a
 /// mip-mapped image the origin's coordinate after the image's names the level
 /// ([`level_coordinate`]; CL_INVALID_MIP_LEVEL past the last), whose sizes bound the region.
 pub fn region(
@@ -39,6 +40,11 @@ pub fn region(
     let (Some(mut o4), Some(r)) = (origin, size) else {
         return Err(CL_INVALID_VALUE);
     };
+    // An NV12 image's host commands would span both planes: not provided (its planes' images
+    // take them).
+    if im.format.is_planar_yuv() {
+        return Err(CL_INVALID_OPERATION);
+    }
     if r.contains(&0) {
         return Err(CL_INVALID_VALUE);
     }
@@ -71,6 +77,12 @@ pub fn region(
         ImageType::D3 => (o, r, [im.width, im.height, im.depth], 3..3),
     };
     if unused.clone().any(|i| o[i] != 0 || r[i] != 1) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // cl_intel_packed_yuv: a packed YUV image's x origin and width "must be even" (texel pairs
+    // share their bytes); NEO answers CL_INVALID_VALUE.
+    let unit = im.format.texels_per_unit() as usize;
+    if !(oo[0].is_multiple_of(unit) && rr[0].is_multiple_of(unit)) {
         return Err(CL_INVALID_VALUE);
     }
     for i in 0..3 {
