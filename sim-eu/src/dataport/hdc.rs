@@ -274,7 +274,42 @@ fn oword_write_bti(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKin
     let code = msg.field(8, 3) as usize;
     let bytes = OWORDS[code] * 16;
     let src = if code == 1 { REG_BYTES + 16 } else { REG_BYTES };
-    target.write(mem, off, msg.data(src, bytes))
+    block_write_masked(msg, src, bytes, |at, data| {
+        target.write(mem, off + at, data)
+    })
+}
+
+/// A block write's DWords as the send's channels enable them: DWord `i` of the block is
+/// written only where channel `i` is enabled (execution mask and predicate), as a block read
+/// writes back ([`block_read_masked`]). oneDNN's generator counts on it (gemmstone
+/// `layout_setup.cxx`: "Block accesses mask by dwords"): its Xe-HPG convolutions write 64-byte
+/// blocks under a per-channel predicate whose disabled DWords belong to the next work-group's
+/// output, and written whole the groups' blocks overlapped, so the result depended on which
+/// group wrote last (OpenVINO's ConvTranspose2d at f16 on dg2, through either runtime).
+fn block_write_masked(
+    msg: &Msg,
+    src: usize,
+    bytes: usize,
+    mut write: impl FnMut(u64, &[u8]) -> Result<(), EuErrorKind>,
+) -> Result<(), EuErrorKind> {
+    let data = msg.data(src, bytes);
+    if msg.all_enabled() {
+        return write(0, data);
+    }
+    let dwords = bytes / 4;
+    if dwords > msg.n {
+        return Err(EuErrorKind::Unsupported(format!(
+            "a {bytes}-byte block write at SIMD{} with channels {:#x} enabled",
+            msg.n,
+            msg.lane_bits(32)
+        )));
+    }
+    for i in lanes_of(msg.lane_bits(32)).filter(|&i| i < dwords) {
+        if let Some(d) = data.get(4 * i..4 * i + 4) {
+            write(4 * i as u64, d)?;
+        }
+    }
+    Ok(())
 }
 
 fn dword_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
@@ -426,7 +461,9 @@ fn a64_block(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuE
     };
     check(access, addr)?;
     if write {
-        mem.write(addr, msg.data(REG_BYTES, bytes))?;
+        block_write_masked(msg, REG_BYTES, bytes, |at, data| {
+            Ok(mem.write(addr.wrapping_add(at), data)?)
+        })?;
     } else {
         let at = if code == 1 && sub != 3 { 16 } else { 0 };
         block_read_masked(msg, at, bytes, |buf| Ok(mem.read(addr, buf)?))?;
