@@ -192,6 +192,13 @@ pub struct DeviceInfo {
     pub engines: &'static [EngineDesc],
     /// Discrete parts have device-local memory besides system memory.
     pub has_local_memory: bool,
+    /// Compression through flat CCS (Linux 6.12 i915 and xe `has_flat_ccs`: DG2): a
+    /// compressed surface keeps its layout in memory and its compression state lives in memory
+    /// no client addresses, so every GPU access (EU surface, blitter) sees the data as written.
+    /// The simulator keeps it uncompressed; on hardware only a CPU read of a compressed
+    /// surface shows otherwise, and no driver reads one so. Without flat CCS, compression
+    /// needs an auxiliary surface, which the simulator lacks.
+    pub flat_ccs: bool,
     /// Bytes of memory each region advertises (the simulator allocates from host memory).
     pub region_size: u64,
 }
@@ -231,6 +238,7 @@ static DEVICES: [DeviceInfo; 4] = [
         max_freq_mhz: 1150,
         engines: &[RCS0, BCS0],
         has_local_memory: false,
+        flat_ccs: false,
         region_size: 4 * GIB,
     },
     DeviceInfo {
@@ -250,6 +258,7 @@ static DEVICES: [DeviceInfo; 4] = [
         max_freq_mhz: 1100,
         engines: &[RCS0, BCS0],
         has_local_memory: false,
+        flat_ccs: false,
         region_size: 4 * GIB,
     },
     DeviceInfo {
@@ -269,6 +278,7 @@ static DEVICES: [DeviceInfo; 4] = [
         max_freq_mhz: 1350,
         engines: &[RCS0, BCS0],
         has_local_memory: false,
+        flat_ccs: false,
         region_size: 4 * GIB,
     },
     DeviceInfo {
@@ -288,6 +298,7 @@ static DEVICES: [DeviceInfo; 4] = [
         max_freq_mhz: 2400,
         engines: &[RCS0, CCS0, BCS0],
         has_local_memory: true,
+        flat_ccs: true,
         region_size: 4 * GIB,
     },
 ];
