@@ -336,10 +336,10 @@ fn buffer_blocks_straddling_the_end_move_their_inside_part() {
 
 /// LSC D64 per lane (vector size 1) at DWord-aligned addresses, as acm-g10's printf stores
 /// its longs (descriptor 0x080E0784 copied from IGC's printf code; iga64: store.ugm.d64.a64),
-/// and the rules around it: below DWord alignment, and the vector form (d64x2) below QWord
-/// alignment, stop the thread.
+/// and at 2-byte-aligned ones, as oneDNN's GEMM loads rows of f16 matrices whose leading
+/// dimension is odd; the vector form (d64x2) below QWord alignment stops the thread.
 #[test]
-fn lsc_d64_lanes_take_dword_aligned_addresses_and_d64_vectors_do_not() {
+fn lsc_d64_lanes_take_any_address_and_d64_vectors_do_not() {
     let iga = oracles::require!(oracles::Oracle::Iga64);
     let body = "
         send.ugm (16|M0) null r2 r6:4 0x0 0x080E0784
@@ -370,13 +370,29 @@ fn lsc_d64_lanes_take_dword_aligned_addresses_and_d64_vectors_do_not() {
         .expect("misaligned")
         .kind
     };
-    assert_eq!(
-        misaligned("send.ugm (16|M0) null r2 r6:4 0x0 0x080E0784", BASE + 2),
-        EuErrorKind::Misaligned {
-            address: BASE + 2,
-            align: 4
-        }
-    );
+    // Lane i's QWord at BASE + 2 + 6 i, loaded back.
+    let load = program(&iga, Platform::Dg2, "load.ugm.d64.a64 (16|M0) r10:4 [r2:4]");
+    let mut mem = TestMem::new(BASE, 0x1000);
+    let bytes: Vec<u8> = (0..0x200).map(|i| (i * 7 + 1) as u8).collect();
+    let words: Vec<u32> = bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    mem.put_u32s(BASE, &words);
+    let t = run_on(&load, 16, &mut mem, |t| {
+        set_u32s(t, 2, &a64_addrs(BASE + 2, 16, 6))
+    })
+    .unwrap();
+    let got = u32s(&t, 10, 32);
+    for i in 0..16 {
+        let o = 2 + 6 * i;
+        let q = u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap());
+        assert_eq!(
+            (got[2 * i], got[2 * i + 1]),
+            (q as u32, (q >> 32) as u32),
+            "lane {i}"
+        );
+    }
     assert_eq!(
         misaligned("store.ugm.d64x2.a64 (16|M0) [r2:4] r6:8", BASE + 4),
         EuErrorKind::Misaligned {

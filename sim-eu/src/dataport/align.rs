@@ -78,19 +78,14 @@ pub(crate) const fn alignment(access: Access) -> u32 {
         // Mesa (brw_nir.c) gives 8, 16 and 32-bit single-component accesses `.align = 1` on
         // LSC platforms too and loads non-DWord-aligned constants with LSC D32 loads
         // (brw_lower_logical_sends.cpp); IGC emits load/store.ugm d16u32 and d32 (a32 and
-        // a64) at odd addresses for `vload2`/`vload8` of uchar on acm-g10.
-        // 64-bit elements: IGC keeps them QWords on LSC whatever their alignment
-        // (VectorProcess.cpp) and, below 8-byte alignment, sends one D64 per lane
-        // (`VectorMessage::getLSCInfo`): acm-g10's printf stores its longs with
-        // store.ugm.d64 at DWord-aligned buffer offsets. Below 4 (packed data) it sends two
-        // D32s instead, so nothing shows D64 at a byte address.
-        Access::LscLane { elem } => {
-            if elem <= 4 {
-                1
-            } else {
-                4
-            }
-        }
+        // a64) at odd addresses for `vload2`/`vload8` of uchar on acm-g10. 64-bit elements:
+        // oneDNN's GEMM kernels for acm-g10 test their leading dimensions' low two bits and,
+        // when they are not DWord multiples, take a path that loads with load.ugm.d64.a32 per
+        // lane at the rows' addresses (OpenVINO's f16 `test_operator_mm` through NEO: A 2×3,
+        // its second row at byte 6), where the aligned path uses transposed block loads. So
+        // the per-lane (scattered) message takes any address whatever its element size, and
+        // only the transposed and vector forms below keep an alignment.
+        Access::LscLane { .. } => 1,
         // Mesa emits multi-component LSC accesses only at the element's alignment (32-bit
         // vectors `.align = 4`, 64-bit `.align = 8`); IGC splits a byte-aligned uchar8 into
         // two d32 lanes instead of one d32x2, and sends d64xN only for 8-byte-aligned data.
