@@ -19,6 +19,7 @@ pub mod drm_core;
 pub mod error;
 pub mod flags;
 pub mod gpu_error;
+pub mod gt_freq;
 pub mod hwconfig;
 pub mod i915;
 pub mod ioc;

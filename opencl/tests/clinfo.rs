@@ -37,6 +37,17 @@ fn field<'a>(out: &'a str, name: &str) -> Option<&'a str> {
         .find_map(|l| l.trim_start().strip_prefix(name).map(str::trim))
 }
 
+/// The `n` lines clinfo prints under the heading `name` (e.g. the SVM, global and local
+/// lines under "Preferred alignment for atomics"), spaces squeezed.
+fn section(out: &str, name: &str, n: usize) -> Vec<String> {
+    out.lines()
+        .skip_while(|l| !l.trim_start().starts_with(name))
+        .skip(1)
+        .take(n)
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
 #[test]
 fn clinfo_on_each_simulated_device() {
     let clinfo = require!(Oracle::Clinfo);
@@ -162,7 +173,9 @@ fn bad_device_entries_are_skipped_with_a_reason() {
 /// both read by clinfo: every extension listed here is one NEO lists on the same platform; these
 /// are listed on every platform where NEO lists them, and every value
 /// that is a property of the device (PCI ids and address, IP version, topology, feature flags,
-/// the UUID NEO builds from them) equals NEO's. The driver UUID legitimately differs (each
+/// the UUID NEO builds from them, the maximum clock and L3 size, the work-group limits NEO
+/// derives from the topology and stepping, the single-precision config and the preferred
+/// atomic alignments) equals NEO's. The driver UUID legitimately differs (each
 /// driver's own version text); the LUID is undefined on Linux (NEO's bytes are whatever its
 /// stack held), so only its validity is compared.
 #[test]
@@ -173,7 +186,14 @@ fn device_identity_and_attributes_match_neo_on_every_platform() {
     };
     let clinfo = require!(Oracle::Clinfo);
     let icd = support::icd();
-    const SAME: [&str; 10] = [
+    const SAME: [&str; 15] = [
+        // What the kernel driver reports the device to be (sysfs, the hwconfig table, the
+        // topology, the PCI revision), or each runtime's table of the part.
+        "Max clock frequency",
+        "Global Memory cache size",
+        "Max work group size",
+        "Preferred work group size multiple (device)",
+        "Max sub-groups per work group",
         "Device UUID",
         "Valid Device LUID",
         "Device PCI bus info (KHR)",
@@ -257,6 +277,19 @@ fn device_identity_and_attributes_match_neo_on_every_platform() {
             assert!(t.is_some(), "{p}: NEO's clinfo shows no {label}:\n{theirs}");
             assert_eq!(m, t, "{p}: {label}, ours (left) against NEO's (right)");
         }
+        // The first seven lines: the eighth, correctly rounded divide and sqrt, NEO ties to
+        // 64-bit math (`ftrSupports64BitMath`, not on icllp) while this runtime has it on
+        // every platform (`umd --test ieee_div_sqrt_sim`).
+        assert_eq!(
+            section(&mine, "Single-precision Floating-point support", 7),
+            section(&theirs, "Single-precision Floating-point support", 7),
+            "{p}: single-precision config, ours (left) against NEO's (right)"
+        );
+        assert_eq!(
+            section(&mine, "Preferred alignment for atomics", 3),
+            section(&theirs, "Preferred alignment for atomics", 3),
+            "{p}: preferred atomic alignments, ours (left) against NEO's (right)"
+        );
         // The driver UUID: this driver's version text, NUL-padded (NEO does the same with its
         // own version). clinfo prints the 16 bytes as 8-4-4-4-12 hex digits.
         let driver_uuid: String = field(&mine, "Driver UUID")

@@ -2,7 +2,7 @@
 //! ocl-icd loader on this ICD: the `ci` slice of `tests/apps/openvino_suite.py` — convolutions,
 //! pooling, MatMul, softmax, element-wise ops, MVN, a small ResNet-like net and two ONNX backend
 //! models — at f32 and f16 inference precision on every simulated device, compared with
-//! OpenVINO's CPU plugin. The whole suite and its results: `tests/apps/README.md`.
+//! OpenVINO's CPU plugin; and the same through Intel's runtime NEO on the simulator. The whole suite and its results: `tests/apps/README.md`.
 //!
 //! The virtual environment is made by `scripts/setup-apps` (scripts/test runs it); a test never
 //! installs. Missing, it is an oracle missing: skipped, or a failure with `ORACLES=required`.
@@ -24,8 +24,7 @@ fn openvino_gpu_plugin_ci_slice() {
 /// The same slice through Intel's runtime NEO on the simulated skl and tgllp (the suite's
 /// `neo:` devices: NEO under the simulator's shim). NEO on the simulator gives the hardware's
 /// answers where the simulator is right, so a failure here is the simulator's (Gen9's float
-/// min/max with a NaN source was one). dg2 is absent: the GPU plugin runs oneDNN kernels there
-/// with 256-register threads (Large GRF Mode), which the simulator does not have.
+/// min/max with a NaN source was one).
 #[test]
 fn openvino_gpu_plugin_ci_slice_through_neo_on_the_simulator() {
     let python = require!(Oracle::OpenVino);
@@ -39,6 +38,36 @@ fn openvino_gpu_plugin_ci_slice_through_neo_on_the_simulator() {
         oracles::workspace::cdylib("sim-shim", "libintel_gpu_sim_shim.so"),
     );
     ci_slice(cmd, &icd, "neo:skl,neo:tgllp", 14 * 2 * 2);
+}
+
+/// The slice through NEO on the simulated dg2, where the GPU plugin also runs oneDNN's
+/// generated kernels (XMX `dpasw`; at f16 `test_operator_mm` takes their path for a leading
+/// dimension that is not a DWord multiple, D64 loads per lane at 2-byte-aligned addresses),
+/// with the suite's OpenCL layer (`tests/apps/neo_arg_info_layer.c`: NEO 22.43 crashes
+/// answering clGetKernelArgInfo for their programs).
+#[test]
+fn openvino_gpu_plugin_ci_slice_through_neo_on_the_simulated_dg2() {
+    let python = require!(Oracle::OpenVino);
+    let gcc = require!(Oracle::OpenClC);
+    let icd = support::icd();
+    if support::neo_icd(icd.dir.path(), "OpenVINO through NEO on dg2").is_none() {
+        return;
+    }
+    let layer = icd.dir.path().join("libneo_arg_info_layer.so");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/apps/neo_arg_info_layer.c");
+    support::run(
+        std::process::Command::new(&gcc)
+            .args(["-shared", "-fPIC", "-O2", "-o"])
+            .arg(&layer)
+            .arg(src),
+    );
+    let mut cmd = support::command(&python, &icd, "sim:dg2");
+    cmd.env(
+        "NEO_SUITE_SHIM",
+        oracles::workspace::cdylib("sim-shim", "libintel_gpu_sim_shim.so"),
+    )
+    .env("NEO_SUITE_LAYER", &layer);
+    ci_slice(cmd, &icd, "neo:dg2", 14 * 2);
 }
 
 /// Runs the suite's `ci` slice at f32 and f16 on `devices` with `cmd` (python and its

@@ -80,6 +80,45 @@ fn clinfo_lists_the_simulated_device_through_neo() {
     }
 }
 
+/// The line `name` clinfo prints, its value trimmed.
+fn field<'a>(out: &'a str, name: &str) -> Option<&'a str> {
+    out.lines()
+        .find_map(|l| l.trim_start().strip_prefix(name).map(str::trim))
+}
+
+/// What NEO reads from the kernel driver to size the device, reported back as the simulated
+/// device's own: the maximum clock from sysfs (`gt_max_freq_mhz`, the device's RP0), the L3 on
+/// dg2 from the GuC hardware-configuration table (bank size × Xe-cores; the other platforms'
+/// come from NEO's own device tables), and on dg2, whose PCI revision is a retail stepping,
+/// work-groups of 1024 (16 EUs × 8 threads × SIMD8: NEO limits A0 steppings to 64 threads).
+#[test]
+fn neo_sizes_the_device_from_what_the_simulator_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(icd) = neo_icd(dir.path(), "neo device sizes") else {
+        return;
+    };
+    let Some(clinfo) = oracles::get(Oracle::Clinfo, "neo device sizes") else {
+        return;
+    };
+    for p in Platform::ALL {
+        let info = sim::device_info::DeviceInfo::get(p);
+        let o = under_shim(&mut Command::new(&clinfo), &icd, p);
+        let t = text(&o);
+        assert!(o.status.success(), "{p}: {t}");
+        let mhz = format!("{}MHz", info.max_freq_mhz);
+        assert_eq!(field(&t, "Max clock frequency"), Some(&mhz[..]), "{p}");
+        let cache: u64 = field(&t, "Global Memory cache size")
+            .and_then(|v| v.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("{p}: no cache size in {t}"));
+        assert_ne!(cache, 0, "{p}");
+        if p == Platform::Dg2 {
+            let attrs = kmd_iface::hwconfig::parse_hwconfig(&info.hwconfig_blob()).unwrap();
+            assert_eq!(Some(cache), kmd_iface::hwconfig::l3_bytes(&attrs), "{p}");
+            assert_eq!(field(&t, "Max work group size"), Some("1024"), "{p}");
+        }
+    }
+}
+
 #[test]
 fn pyopencl_kernel_runs_correctly_through_neo() {
     let dir = tempfile::tempdir().unwrap();

@@ -143,16 +143,8 @@ impl Topology {
     }
 }
 
-/// Keys of the GuC hardware-configuration table (`INTEL_HWCONFIG_*`, the kernel's
-/// `intel_hwconfig_types.h`).
-pub mod hwconfig_key {
-    pub const MAX_SLICES_SUPPORTED: u32 = 1;
-    pub const MAX_DUAL_SUBSLICES_SUPPORTED: u32 = 2;
-    pub const MAX_NUM_EU_PER_DSS: u32 = 3;
-    pub const NUM_THREADS_PER_EU: u32 = 15;
-    pub const MAX_RCS: u32 = 23;
-    pub const MAX_CCS: u32 = 24;
-}
+/// Keys of the GuC hardware-configuration table (`kmd_iface::hwconfig::key`).
+pub use kmd_iface::hwconfig::key as hwconfig_key;
 
 /// Everything the simulator reports about one device.
 #[derive(Debug, Clone)]
@@ -160,7 +152,11 @@ pub struct DeviceInfo {
     pub platform: Platform,
     /// The PCI device id reported (one of `kmd_iface::pci::PCI_IDS` for this platform).
     pub pci_id: u16,
-    /// PCI revision id.
+    /// PCI revision id: the part's stepping. Each row's is the first one the kernel does not
+    /// call pre-production (Linux 6.12 `i915_driver.c`, `intel_detect_preproduction_hw`: SKL
+    /// below 0x6, ICL below 0x7, TGL below 0x1, DG2-G10 below 0x8 are), so clients apply the
+    /// workarounds of retail parts: NEO limits work-groups to 64 threads on DG2-G10 A0
+    /// (revision 0, `isMaxThreadsForWorkgroupWARequired`), which no sold card is.
     pub revision: u8,
     /// Graphics IP version (major, minor) as xe reports it.
     pub ip_version: (u16, u16),
@@ -186,9 +182,23 @@ pub struct DeviceInfo {
     pub topology: Topology,
     /// Command streamer timestamp (RING_TIMESTAMP) frequency.
     pub timestamp_hz: u64,
+    /// The GPU's highest frequency (RP0), in MHz: what the kernel publishes as the maximum
+    /// (i915 `gt_max_freq_mhz`, xe `freq0/max_freq`; both start at RP0) and Intel's runtime
+    /// reports as CL_DEVICE_MAX_CLOCK_FREQUENCY. The parts' maximum dynamic graphics
+    /// frequency: HD 530 of the i7-6700K 1150, Iris Plus G7 of the i7-1065G7 1100, Iris Xe
+    /// of the i7-1185G7 1350, Arc A770 2400 (its stock ceiling; the 2100 marketed is the
+    /// typical "graphics clock").
+    pub max_freq_mhz: u32,
     pub engines: &'static [EngineDesc],
     /// Discrete parts have device-local memory besides system memory.
     pub has_local_memory: bool,
+    /// Compression through flat CCS (Linux 6.12 i915 and xe `has_flat_ccs`: DG2): a
+    /// compressed surface keeps its layout in memory and its compression state lives in memory
+    /// no client addresses, so every GPU access (EU surface, blitter) sees the data as written.
+    /// The simulator keeps it uncompressed; on hardware only a CPU read of a compressed
+    /// surface shows otherwise, and no driver reads one so. Without flat CCS, compression
+    /// needs an auxiliary surface, which the simulator lacks.
+    pub flat_ccs: bool,
     /// Bytes of memory each region advertises (the simulator allocates from host memory).
     pub region_size: u64,
 }
@@ -196,7 +206,10 @@ pub struct DeviceInfo {
 const GIB: u64 = 1 << 30;
 
 /// ACM-G10 (Arc A770): 8 slices of 4 Xe-cores with 16 vector engines each, 8 threads per
-/// engine; one render and four compute command streamers.
+/// engine; one render and four compute command streamers; 16 MiB of L3 (Intel's "L2"), which
+/// Intel's runtime counts as the bank size times the Xe-cores (22.43 `Drm::setupHardwareInfo`
+/// with no bank count of its own for DG2: `L3BankSizeInKb * MaxDualSubSlicesSupported`), and
+/// NEO on a real A770 reports 16 MiB so.
 const DG2_G10_HWCONFIG: &[(u32, u32)] = &[
     (hwconfig_key::MAX_SLICES_SUPPORTED, 8),
     (hwconfig_key::MAX_DUAL_SUBSLICES_SUPPORTED, 32),
@@ -204,13 +217,14 @@ const DG2_G10_HWCONFIG: &[(u32, u32)] = &[
     (hwconfig_key::NUM_THREADS_PER_EU, 8),
     (hwconfig_key::MAX_RCS, 1),
     (hwconfig_key::MAX_CCS, 4),
+    (hwconfig_key::L3_BANK_SIZE_IN_KB, 512),
 ];
 
 static DEVICES: [DeviceInfo; 4] = [
     DeviceInfo {
         platform: Platform::Skl,
         pci_id: 0x1912,
-        revision: 0,
+        revision: 0x06,
         ip_version: (9, 0),
         hwconfig: &[],
         i915_max_pat_index: 3,
@@ -221,14 +235,16 @@ static DEVICES: [DeviceInfo; 4] = [
         kmds: &[Kmd::I915],
         topology: Topology::full(1, 3, 8, 7),
         timestamp_hz: 12_000_000,
+        max_freq_mhz: 1150,
         engines: &[RCS0, BCS0],
         has_local_memory: false,
+        flat_ccs: false,
         region_size: 4 * GIB,
     },
     DeviceInfo {
         platform: Platform::Icllp,
         pci_id: 0x8a52,
-        revision: 0,
+        revision: 0x07,
         ip_version: (11, 0),
         hwconfig: &[],
         i915_max_pat_index: 3,
@@ -239,14 +255,16 @@ static DEVICES: [DeviceInfo; 4] = [
         kmds: &[Kmd::I915],
         topology: Topology::full(1, 8, 8, 7),
         timestamp_hz: 19_200_000,
+        max_freq_mhz: 1100,
         engines: &[RCS0, BCS0],
         has_local_memory: false,
+        flat_ccs: false,
         region_size: 4 * GIB,
     },
     DeviceInfo {
         platform: Platform::Tgllp,
         pci_id: 0x9a49,
-        revision: 0,
+        revision: 0x01,
         ip_version: (12, 0),
         hwconfig: &[],
         i915_max_pat_index: 3,
@@ -257,14 +275,16 @@ static DEVICES: [DeviceInfo; 4] = [
         kmds: &[Kmd::I915, Kmd::Xe],
         topology: Topology::full(1, 6, 16, 7),
         timestamp_hz: 19_200_000,
+        max_freq_mhz: 1350,
         engines: &[RCS0, BCS0],
         has_local_memory: false,
+        flat_ccs: false,
         region_size: 4 * GIB,
     },
     DeviceInfo {
         platform: Platform::Dg2,
         pci_id: 0x56a0,
-        revision: 0,
+        revision: 0x08,
         ip_version: (12, 55),
         hwconfig: DG2_G10_HWCONFIG,
         i915_max_pat_index: 3,
@@ -275,8 +295,10 @@ static DEVICES: [DeviceInfo; 4] = [
         kmds: &[Kmd::I915, Kmd::Xe],
         topology: Topology::full(1, 32, 16, 8),
         timestamp_hz: 19_200_000,
+        max_freq_mhz: 2400,
         engines: &[RCS0, CCS0, BCS0],
         has_local_memory: true,
+        flat_ccs: true,
         region_size: 4 * GIB,
     },
 ];
@@ -362,6 +384,28 @@ mod tests {
             Some(vec![d.topology.threads_per_eu])
         );
         assert!(DeviceInfo::get(Platform::Tgllp).hwconfig_blob().is_empty());
+    }
+
+    #[test]
+    fn dg2_l3_is_the_a770s_16_mib() {
+        // Intel's Arc A770 has 16 MiB of L3 ("L2" in its marketing); NEO on a real A770
+        // reports it as CL_DEVICE_GLOBAL_MEM_CACHE_SIZE from the table.
+        let attrs =
+            kmd_iface::hwconfig::parse_hwconfig(&DeviceInfo::get(Platform::Dg2).hwconfig_blob());
+        assert_eq!(
+            kmd_iface::hwconfig::l3_bytes(&attrs.unwrap()),
+            Some(16 << 20)
+        );
+    }
+
+    #[test]
+    fn revisions_are_production_steppings() {
+        // i915_driver.c intel_detect_preproduction_hw: SKL < 0x6, ICL < 0x7, TGL < 0x1 and
+        // DG2-G10 < 0x8 are pre-production.
+        let first = [0x6, 0x7, 0x1, 0x8];
+        for (p, min) in Platform::ALL.iter().zip(first) {
+            assert!(DeviceInfo::get(*p).revision >= min, "{p}");
+        }
     }
 
     #[test]

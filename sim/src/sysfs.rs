@@ -8,10 +8,12 @@
 //! devices/pci0000:00/0000:00:02.0/            the PCI device (vendor, device, class, uevent...)
 //!     drm/card0/          dev 226:0, uevent, device -> ../../../0000:00:02.0
 //!         error           i915 only: the GPU error state
+//!         gt_max_freq_mhz, gt_RP0_freq_mhz, gt/gt0/rps_{max,RP0}_freq_mhz   i915 only
 //!         engine/<name>/  i915 only: per-engine scheduling properties (+ .defaults/)
 //!     drm/renderD128/     dev 226:128, uevent, device -> ../../../0000:00:02.0
 //!     devcoredump/data    xe only, present after a GPU error
 //!     tile0/gt0/engines/<class>/   xe only: per-engine-class timeouts (+ .defaults/)
+//!     tile0/gt0/freq0/{max,rp0}_freq   xe only
 //! class/drm/{card0,renderD128} -> the directories above (for discovery code)
 //! dev/char/226:128 -> the render node's directory
 //! ```
@@ -23,7 +25,9 @@
 //! from `gt/sysfs_engines.c` with the defaults of `Kconfig.profile` as `intel_engine_cs.c`
 //! applies them (Gen12 render/compute engines take `PREEMPT_TIMEOUT_COMPUTE`); xe's per-class
 //! directories from `xe_hw_engine_class_sysfs.c` with the defaults of `xe_hw_engine.c` and
-//! xe's `Kconfig.profile`; xe's devcoredump from `drivers/base/devcoredump.c` (a write to
+//! xe's `Kconfig.profile`; the frequency files from i915's `gt/intel_gt_sysfs_pm.c` and xe's
+//! `xe_gt_freq.c`, the maximum as it reads before anyone lowers it (RP0, the device's
+//! `max_freq_mhz`); xe's devcoredump from `drivers/base/devcoredump.c` (a write to
 //! `data` deletes the dump).
 //!
 //! The directory is made on first use (a path asked for, a capture published), not when the
@@ -342,6 +346,28 @@ impl SysfsTree {
             format!("../../devices/pci0000:00/{PCI_SLOT}/drm/renderD128"),
             &dev_char.join(format!("{DRM_MAJOR}:{RENDER_MINOR}")),
         )?;
+        // The frequency limits (`kmd_iface::gt_freq`): the maximum starts at RP0.
+        let mhz = format!("{}\n", info.max_freq_mhz);
+        use kmd_iface::gt_freq;
+        match self.kmd {
+            Kmd::I915 => {
+                let gt0 = card.join(gt_freq::I915_GT0_DIR);
+                fs::create_dir_all(&gt0)?;
+                for f in gt_freq::I915_CARD_FILES {
+                    write(&card.join(f), &mhz)?;
+                }
+                for f in gt_freq::I915_GT_FILES {
+                    write(&gt0.join(f), &mhz)?;
+                }
+            }
+            Kmd::Xe => {
+                let freq = pci.join(gt_freq::XE_FREQ_DIR);
+                fs::create_dir_all(&freq)?;
+                for f in gt_freq::XE_FILES {
+                    write(&freq.join(f), &mhz)?;
+                }
+            }
+        }
         match self.kmd {
             Kmd::I915 => {
                 write(&card.join("error"), I915_NO_ERROR)?;
@@ -572,6 +598,22 @@ mod tests {
         let root = t.root.clone();
         drop(t);
         assert!(!root.exists());
+    }
+
+    #[test]
+    fn max_frequency_is_where_each_driver_publishes_it() {
+        use kmd_iface::discovery::Driver;
+        for p in Platform::ALL {
+            let info = DeviceInfo::get(p);
+            for (kmd, driver) in [(Kmd::I915, Driver::I915), (Kmd::Xe, Driver::Xe)] {
+                if !info.supports(kmd) {
+                    continue;
+                }
+                let t = SysfsTree::new(info, kmd);
+                let got = kmd_iface::gt_freq::max_freq_mhz(t.node_dir(), driver);
+                assert_eq!(got, Some(info.max_freq_mhz), "{p} {kmd:?}");
+            }
+        }
     }
 
     #[test]

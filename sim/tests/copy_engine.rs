@@ -207,6 +207,37 @@ fn block_copy_of_a_range_matches_memcpy() {
     }
 }
 
+/// DG2 compresses through flat CCS: a surface marked compressed (Compression Enable with
+/// Auxiliary Surface Mode CCS_E, as NEO marks its compressed allocations, or none) keeps its
+/// data as written, so a copy between compressed surfaces is a plain copy; an auxiliary mode
+/// other than CCS_E names an auxiliary surface, which is refused.
+#[test]
+fn dg2_compressed_copies_are_plain_copies() {
+    const AUX_CCS_E: u32 = 5;
+    for (p, kmd) in blit_combos()
+        .into_iter()
+        .filter(|(p, _)| *p == Platform::Dg2)
+    {
+        let (so, d_o, len) = (13u64, 1001u64, 2049i32);
+        for (aux, compressed) in [(AUX_CCS_E, true), (0, true)] {
+            let cmd = XyBlockCopyBlt {
+                destination_auxiliary_surface_mode: aux,
+                destination_compression_enable: compressed,
+                source_auxiliary_surface_mode: aux,
+                source_compression_enable: compressed,
+                ..copy_row(so, d_o, len)
+            };
+            assert_range_copied(p, kmd, &batch(p, &[pack(p, &cmd)]), (so, d_o, len));
+        }
+        let cmd = XyBlockCopyBlt {
+            destination_auxiliary_surface_mode: 1,
+            ..copy_row(so, d_o, len)
+        };
+        let e = bad_command(&run(p, kmd, &batch(p, &[pack(p, &cmd)]), &[], true));
+        assert!(e.contains("compressed surface"), "{p} {kmd:?}: {e}");
+    }
+}
+
 /// Addresses in the upper half of the 48-bit space, written in canonical form (bit 47 copied
 /// into 63:48) as drivers write them (NEO does): the blitter translates their 48 bits.
 #[test]

@@ -21,6 +21,15 @@ pub const HALF_FP_CONFIG: cl_device_fp_config = CL_FP_ROUND_TO_NEAREST
     | CL_FP_DENORM
     | CL_FP_FMA;
 
+/// CL_DEVICE_SINGLE_FP_CONFIG: NEO's default flags (22.43 `initializeCaps`, every platform;
+/// NEO on a real Arc A750 shows them) and correctly rounded divide and sqrt, which NEO
+/// reports only with 64-bit math (not on icllp) and this runtime everywhere. The EU's float math takes the rounding mode from cr0 (all four IEEE modes:
+/// sim-eu's `rounding.rs`), keeps denormals, and its `mad` is fused (one rounding);
+/// correctly rounded divide and sqrt under -cl-fp32-correctly-rounded-divide-sqrt on every
+/// platform (`umd --test ieee_div_sqrt_sim`, `--test pyopencl` cr_divide.py).
+pub const SINGLE_FP_CONFIG: cl_device_fp_config =
+    HALF_FP_CONFIG | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
+
 /// Whether kernels may take `read_write` images (`__opencl_c_read_write_images`). IGC
 /// compiles their reads to sampler loads (`ld_lz`) and their writes to typed surface writes
 /// of the same binding-table entry, and `atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, ...)` to

@@ -54,7 +54,8 @@ impl Device {
             CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
                 Info::Uint(8)
             }
-            CL_DEVICE_MAX_CLOCK_FREQUENCY => Info::Uint(self.facts.max_clock_mhz),
+            // What the kernel publishes (RP0 unless lowered); 0 without it, as NEO reports.
+            CL_DEVICE_MAX_CLOCK_FREQUENCY => Info::Uint(self.umd.max_clock_mhz().unwrap_or(0)),
             CL_DEVICE_ADDRESS_BITS => Info::Uint(64),
             CL_DEVICE_MAX_MEM_ALLOC_SIZE => Info::Ulong(self.max_alloc()),
             CL_DEVICE_IMAGE_SUPPORT => Info::Bool(self.image_support()),
@@ -92,18 +93,19 @@ impl Device {
             // Bits; buffers start on the VA heap's page granule, far above this.
             CL_DEVICE_MEM_BASE_ADDR_ALIGN => Info::Uint(1024),
             CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => Info::Uint(128),
-            // Correctly rounded divide and sqrt under -cl-fp32-correctly-rounded-divide-sqrt on
-            // every platform (`umd --test ieee_div_sqrt_sim`, `--test pyopencl` cr_divide.py).
-            CL_DEVICE_SINGLE_FP_CONFIG => Info::Ulong(
-                CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT,
-            ),
+            CL_DEVICE_SINGLE_FP_CONFIG => Info::Ulong(SINGLE_FP_CONFIG),
             CL_DEVICE_DOUBLE_FP_CONFIG => Info::Ulong(double_cfg),
             CL_DEVICE_HALF_FP_CONFIG => Info::Ulong(HALF_FP_CONFIG),
             CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => Info::Uint(CL_READ_WRITE_CACHE),
             CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => {
                 Info::Uint(crate::core::memory::CACHELINE as u32)
             }
-            CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => Info::Ulong(self.facts.l3_bytes),
+            CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => Info::Ulong(
+                self.facts
+                    .l3_bytes
+                    .or_else(|| self.umd.l3_bytes_from_hwconfig())
+                    .unwrap_or(0),
+            ),
             CL_DEVICE_GLOBAL_MEM_SIZE => Info::Ulong(self.global_mem()),
             CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => Info::Ulong(64 << 10),
             CL_DEVICE_MAX_CONSTANT_ARGS => Info::Uint(8),
@@ -135,10 +137,14 @@ impl Device {
             | CL_DEVICE_MAX_ON_DEVICE_EVENTS
             | CL_DEVICE_MAX_PIPE_ARGS
             | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
-            | CL_DEVICE_PIPE_MAX_PACKET_SIZE
-            | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
+            | CL_DEVICE_PIPE_MAX_PACKET_SIZE => Info::Uint(0),
+            // A cache line, as Intel's runtime prefers (NEO 22.43 `initializeCaps`:
+            // `MemoryConstants::cacheLineSize` for all three; NEO on a real A770 shows 64).
+            CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
             | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
-            | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => Info::Uint(0),
+            | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => {
+                Info::Uint(crate::core::memory::CACHELINE as u32)
+            }
             CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE => Info::Size(MAX_GLOBAL_VARIABLE_SIZE),
             CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => Info::Size(self.max_alloc() as usize),
             CL_DEVICE_SVM_CAPABILITIES => Info::Ulong(0),
@@ -205,7 +211,7 @@ impl Device {
             CL_DEVICE_REFERENCE_COUNT => Info::Uint(1),
             CL_DEVICE_MAX_NUM_SUB_GROUPS => Info::Uint(self.max_sub_groups() as u32),
             CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => {
-                Info::Bool(self.facts.independent_forward_progress)
+                Info::Bool(self.facts.independent_forward_progress())
             }
             CL_DEVICE_SUB_GROUP_SIZES_INTEL => Info::Sizes(i.sub_group_sizes().to_vec()),
             CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => Info::Ulong(ATOMIC_MEMORY_CAPABILITIES),
@@ -220,7 +226,7 @@ impl Device {
             CL_DEVICE_PIPE_SUPPORT => Info::Bool(false),
             CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => Info::Ulong(0),
             CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
-                Info::Size(i.sub_group_sizes().iter().min().copied().unwrap_or(8))
+                Info::Size(self.facts.preferred_work_group_multiple())
             }
             CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => Info::Str("v0000-01-01-00".into()),
             // cl_khr_device_uuid (`core::device_uuid`).

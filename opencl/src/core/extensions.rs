@@ -43,7 +43,7 @@ impl Needs {
         match self {
             Needs::Platform => false,
             Needs::Always => true,
-            Needs::ForwardProgress => f.independent_forward_progress,
+            Needs::ForwardProgress => f.independent_forward_progress(),
             Needs::Images => f.images,
             Needs::Image3dWrites => f.images && IMAGE_3D_WRITES,
             Needs::Fp64 => p.has_fp64(),

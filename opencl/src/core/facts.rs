@@ -11,21 +11,17 @@ pub const IMAGE_3D_WRITES: bool = true;
 /// What one platform's hardware has.
 #[derive(Debug, Clone, Copy)]
 pub struct Facts {
-    /// Maximum GPU clock in MHz of the reference part (skl GT2, icl GT2, tgl GT2, dg2-g10).
-    pub max_clock_mhz: u32,
-    /// L3 cache bytes of the reference part.
-    pub l3_bytes: u64,
-    /// Whether sub-groups of a work-group make independent forward progress
-    /// (`CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS`): a sub-group spinning on a value
-    /// another sub-group of its work-group will store does not stop that one from running. The
-    /// OpenCL 3.0 API specification requires it of every device reporting cl_khr_subgroups, so
-    /// it also decides that extension (OpenCL 3.0 core sub-groups do not need it). Intel's
-    /// runtime (NEO) takes it from each platform's capability table
-    /// (`supportsIndependentForwardProgress`): true for Gen9 and Gen11, whose EUs each run their
-    /// own threads; false for Gen12LP and Xe-HPG, which run EU threads in fused pairs sharing one
-    /// instruction stream (NEO's `fusedEuEnabled`), where a spinning thread can hold its partner.
-    /// `opencl/tests/neo_subgroup_facts.rs` checks the value against NEO's on skl and tgllp.
-    pub independent_forward_progress: bool,
+    /// L3 cache bytes of the reference part where no kernel interface tells them (the parts
+    /// without a GuC hardware-configuration table; Intel's runtime keeps the same numbers in
+    /// its device tables: NEO 22.43 `hw_info_skl.cpp` 1x3x8 768 KiB, `hw_info_icllp.cpp` 1x8x8
+    /// 3 MiB, `hw_info_tgllp.cpp` 1x6x16 3840 KiB). None where the table gives them
+    /// (`umd::Device::l3_bytes_from_hwconfig`). The maximum clock is never here: the kernel
+    /// publishes it (`umd::Device::max_clock_mhz`).
+    pub l3_bytes: Option<u64>,
+    /// Whether the EUs run their threads in fused pairs sharing one instruction stream
+    /// (Gen12LP and Xe-HPG; NEO's `fusedEuEnabled`), which decides two queries
+    /// ([`Facts::independent_forward_progress`], [`Facts::preferred_work_group_multiple`]).
+    pub fused_eu: bool,
     /// Whether the device reports images (`CL_DEVICE_IMAGE_SUPPORT`): kernels' typed
     /// `read_image*`/`write_image*` and sampler reads run there (umd's `images_typed_sim` and
     /// `images_sampler_sim`, this crate's `tests/python/images.py`).
@@ -77,9 +73,8 @@ pub const USM_DEVICE_AND_SHARED: u64 = opencl_sys::CL_UNIFIED_SHARED_MEMORY_ACCE
 pub fn facts(p: Platform) -> Facts {
     match p {
         Platform::Skl => Facts {
-            max_clock_mhz: 1150,
-            l3_bytes: 768 << 10,
-            independent_forward_progress: true,
+            l3_bytes: Some(768 << 10),
+            fused_eu: false,
             images: true,
             ip_version: (9, 0),
             local_block_io: false,
@@ -89,9 +84,8 @@ pub fn facts(p: Platform) -> Facts {
             planar_yuv_max_height: 16352,
         },
         Platform::Icllp => Facts {
-            max_clock_mhz: 1100,
-            l3_bytes: 3 << 20,
-            independent_forward_progress: true,
+            l3_bytes: Some(3 << 20),
+            fused_eu: false,
             images: true,
             ip_version: (11, 0),
             local_block_io: true,
@@ -101,9 +95,8 @@ pub fn facts(p: Platform) -> Facts {
             planar_yuv_max_height: 16352,
         },
         Platform::Tgllp => Facts {
-            max_clock_mhz: 1350,
-            l3_bytes: 3840 << 10,
-            independent_forward_progress: false,
+            l3_bytes: Some(3840 << 10),
+            fused_eu: true,
             images: true,
             ip_version: (12, 0),
             local_block_io: true,
@@ -113,9 +106,8 @@ pub fn facts(p: Platform) -> Facts {
             planar_yuv_max_height: 16352,
         },
         Platform::Dg2 => Facts {
-            max_clock_mhz: 2100,
-            l3_bytes: 16 << 20,
-            independent_forward_progress: false,
+            l3_bytes: None,
+            fused_eu: true,
             images: true,
             ip_version: (12, 7),
             local_block_io: true,
@@ -124,6 +116,38 @@ pub fn facts(p: Platform) -> Facts {
             usm_host: opencl_sys::CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL,
             planar_yuv_max_height: 16128,
         },
+    }
+}
+
+impl Facts {
+    /// Whether sub-groups of a work-group make independent forward progress
+    /// (`CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS`): a sub-group spinning on a value
+    /// another sub-group of its work-group will store does not stop that one from running. The
+    /// OpenCL 3.0 API specification requires it of every device reporting cl_khr_subgroups, so
+    /// it also decides that extension (OpenCL 3.0 core sub-groups do not need it). Intel's
+    /// runtime (NEO) takes it from each platform's capability table
+    /// (`supportsIndependentForwardProgress`): true for Gen9 and Gen11, whose EUs each run their
+    /// own threads; false where EUs are fused, where a spinning thread can hold its partner.
+    /// `opencl/tests/neo_subgroup_facts.rs` checks the value against NEO's on skl and tgllp.
+    pub fn independent_forward_progress(&self) -> bool {
+        !self.fused_eu
+    }
+
+    /// CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: the widest sub-group (SIMD32), twice that
+    /// where EUs are fused (a fused pair dispatches together), as Intel's runtime reports it
+    /// (NEO 22.43 `ClDevice::initializeCaps`: `maximalSimdSize * 2` when
+    /// `isFusedEuDispatchEnabled`) and as NEO on a real Arc A750 shows it (64).
+    pub fn preferred_work_group_multiple(&self) -> usize {
+        let widest = umd::device::SUB_GROUP_SIZES
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(32);
+        if self.fused_eu {
+            2 * widest
+        } else {
+            widest
+        }
     }
 }
 

@@ -10,8 +10,10 @@
 //! 0..=0x7fff are a bad command.
 
 use batchbuffer::{DestinationAddressType, MiFlushDw, Packet, PacketId, XyFastColorBlt};
+use platform::Platform;
 // The Gen9/Gen11 packets' handlers live in `blit_legacy.rs`.
 use super::exec::{bad, Cs, Space};
+use crate::device_info::DeviceInfo;
 use crate::gpu_error::{GpuErrorKind, HangReason};
 use crate::mem::tiling::Tiling;
 use crate::mem::VA_MASK;
@@ -76,8 +78,25 @@ impl Rect {
     }
 }
 
+/// The blitter's Auxiliary Surface Mode for a CCS-compressed surface (genxml gen125
+/// `XY_AUX_CCS_E`); 0 is none.
+const AUX_CCS_E: u32 = 5;
+
+/// Whether a surface with auxiliary surface mode `aux` and compression `compressed` can be
+/// used on `p`: uncompressed, or compressed through flat CCS ([`DeviceInfo::flat_ccs`]: CCS_E
+/// or no auxiliary mode), which leaves the data as the simulator keeps it.
+pub(crate) fn plain_data(p: Platform, aux: u32, compressed: bool) -> bool {
+    let flat = DeviceInfo::get(p).flat_ccs;
+    match aux {
+        0 => !compressed || flat,
+        AUX_CCS_E => flat,
+        _ => false,
+    }
+}
+
 /// The fields a linear surface must have: anything else is a surface the simulator lacks.
 fn linear(
+    p: Platform,
     name: &str,
     tiling: u32,
     aux: u32,
@@ -88,18 +107,19 @@ fn linear(
     if tiling != 0 {
         return Err(unsupported(format!("{name} with a tiled surface")));
     }
-    plain(name, aux, compressed, x_offset, y_offset)
+    plain(p, name, aux, compressed, x_offset, y_offset)
 }
 
-/// An uncompressed surface without X/Y offsets.
+/// A surface of plain data ([`plain_data`]) without X/Y offsets.
 fn plain(
+    p: Platform,
     name: &str,
     aux: u32,
     compressed: bool,
     x_offset: u32,
     y_offset: u32,
 ) -> Result<(), GpuErrorKind> {
-    if aux != 0 || compressed {
+    if !plain_data(p, aux, compressed) {
         return Err(unsupported(format!("{name} with a compressed surface")));
     }
     if x_offset != 0 || y_offset != 0 {
@@ -162,6 +182,7 @@ impl Cs<'_> {
             return Err(unsupported("XY_FAST_COLOR_BLT with a special mode"));
         }
         linear(
+            self.platform,
             "XY_FAST_COLOR_BLT",
             b.destination_tiling,
             b.destination_auxiliary_surface_mode,

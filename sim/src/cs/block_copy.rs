@@ -20,7 +20,7 @@
 use batchbuffer::{Packet, XyBlockCopyBlt, XySurfaceType};
 use platform::Platform;
 
-use super::blit::{unsupported, Surface};
+use super::blit::{plain_data, unsupported, Surface};
 use super::exec::{bad, Cs};
 use crate::gpu_error::GpuErrorKind;
 use crate::mem::tiling::Tiling;
@@ -97,7 +97,7 @@ impl Side {
         bpp: usize,
     ) -> Result<(Surface, u64), GpuErrorKind> {
         let name = self.name;
-        if self.aux != 0 || self.compressed {
+        if !plain_data(p, self.aux, self.compressed) {
             return Err(unsupported(format!("{name} with a compressed surface")));
         }
         if self.clear_value {

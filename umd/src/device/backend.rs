@@ -590,6 +590,19 @@ impl Backend {
         self.file().sysfs_dir()
     }
 
+    /// The GPU's maximum frequency in MHz as the kernel driver publishes it in sysfs.
+    pub(crate) fn max_freq_mhz(&self) -> Option<u32> {
+        kmd_iface::gt_freq::max_freq_mhz(&self.sysfs_dir()?, self.driver())
+    }
+
+    /// The GuC hardware-configuration table, where the kernel driver has one (Xe-HPG on).
+    pub(crate) fn hwconfig(&self) -> Option<Vec<kmd_iface::hwconfig::HwConfigAttr>> {
+        match self {
+            Backend::I915(d) => d.dev.hwconfig().ok(),
+            Backend::Xe(x) => x.dev.hwconfig().ok(),
+        }
+    }
+
     fn driver(&self) -> Driver {
         match self {
             Backend::I915(_) => Driver::I915,

@@ -86,6 +86,20 @@ impl Device {
         kmd_iface::pci_address::of_node(&dir)
     }
 
+    /// The GPU's highest clock in MHz, as the kernel driver publishes it (i915
+    /// `gt_max_freq_mhz`, xe `freq0/max_freq`: RP0 unless lowered); None where it publishes
+    /// none. Read on each call.
+    pub fn max_clock_mhz(&self) -> Option<u32> {
+        self.inner.backend().max_freq_mhz()
+    }
+
+    /// The L3 cache's bytes from the GuC hardware-configuration table, counted as Intel's
+    /// runtime counts them (`kmd_iface::hwconfig::l3_bytes`); None on parts without the table
+    /// (before Xe-HPG), where only a device table knows the size.
+    pub fn l3_bytes_from_hwconfig(&self) -> Option<u64> {
+        kmd_iface::hwconfig::l3_bytes(&self.inner.backend().hwconfig()?)
+    }
+
     /// Whether the kernel driver reports memory of the device's own (VRAM): a discrete GPU.
     pub fn has_local_memory(&self) -> bool {
         self.inner.backend().has_local_memory()
