@@ -1,24 +1,21 @@
 //! The kernel entry points: creation, arguments, the kernel, work-group and sub-group
-//! queries, and clEnqueueNDRangeKernel ([`crate::core::kernel`]).
+//! queries ([`crate::core::kernel`], [`crate::core::kernel_args`]), and
+//! clEnqueueNDRangeKernel ([`crate::core::ndrange`]).
 
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 
 use opencl_sys::*;
-use umd::kernel::ArgSlot;
 
 use crate::api::entry::{entry, retain_release};
 use crate::api::info;
-use crate::core::device::Device;
 use crate::core::handle::Handle;
 use crate::core::info::Info;
-use crate::core::kernel::{create, value_bytes_taken, Arg, Kernel};
-use crate::core::memory::Mem;
+use crate::core::kernel::{create, Arg, Kernel};
+use crate::core::kernel_args::{ArgInput, ArgRead};
+use crate::core::ndrange::Launch;
 use crate::core::program::Program;
-use crate::core::queue::{Command, KernelRun, Queue, Work};
+use crate::core::queue::Queue;
 use crate::core::reason::why;
-use crate::core::sampler::Sampler;
 
 entry! {
     fn clCreateKernel(program: cl_program, kernel_name: *const c_char) -> cl_kernel, errcode_ret {
@@ -71,29 +68,7 @@ entry! {
 
 entry! {
     fn clCloneKernel(source_kernel: cl_kernel) -> cl_kernel, errcode_ret {
-        let k = Handle::<Kernel>::get(source_kernel)?;
-        k.obj
-            .program
-            .obj
-            .kernels_alive
-            .fetch_add(1, Ordering::SeqCst);
-        let args = k.obj.args.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        // clCloneKernel copies the execution information set on the source too.
-        let usm = k.obj.usm.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        Ok(Handle::create(Kernel {
-            program: k.obj.program.clone(),
-            name: k.obj.name.clone(),
-            per_device: k.obj.per_device.clone(),
-            signature: k.obj.signature.clone(),
-            declared_sizes: k.obj.declared_sizes.clone(),
-            arg_info: k.obj.arg_info,
-            uniform_groups: k.obj.uniform_groups.clone(),
-            args: Mutex::new(args),
-            snapshot: Mutex::new(None),
-            attached: AtomicBool::new(true),
-            usm: Mutex::new(usm),
-        })
-        .0)
+        Ok(Handle::<Kernel>::get(source_kernel)?.obj.clone_kernel())
     }
 }
 
@@ -108,110 +83,18 @@ entry! {
     ) -> cl_int {
         info::status(|| {
             let k = Handle::<Kernel>::get(kernel)?;
-            let slot = k.obj.slot(arg_index)?;
-            // A sampler's or image's handle (cl_sampler and cl_mem are both pointers).
-            let handle_arg = || {
-                if arg_size != std::mem::size_of::<*mut c_void>() {
-                    return Err(why(CL_INVALID_ARG_SIZE, || {
-                        format!("argument {arg_index} takes a handle (8 bytes); arg_size is {arg_size}")
-                    }));
-                }
-                if arg_value.is_null() {
-                    return Err(why(CL_INVALID_ARG_VALUE, || {
-                        format!("argument {arg_index} takes a handle; arg_value is NULL")
-                    }));
-                }
-                // SAFETY: arg_value points at a handle (arg_size checked).
-                Ok(unsafe { *(arg_value as *const *mut c_void) })
+            // What the argument reads at arg_value, once arg_size fits it.
+            let input = match k.obj.arg_read(arg_index, arg_size)? {
+                _ if arg_value.is_null() => ArgInput::Null,
+                // SAFETY: arg_value points at a handle (arg_size checked to be a pointer's).
+                ArgRead::Handle => ArgInput::Handle(unsafe { *(arg_value as *const *mut c_void) }),
+                ArgRead::Bytes(n) => ArgInput::Bytes(
+                    // SAFETY: `arg_size` >= `n` readable bytes at arg_value.
+                    unsafe { std::slice::from_raw_parts(arg_value as *const u8, n) },
+                ),
+                ArgRead::Nothing => ArgInput::Unread,
             };
-            let arg = match slot {
-                ArgSlot::Buffer => {
-                    if arg_size != std::mem::size_of::<cl_mem>() {
-                        return Err(why(CL_INVALID_ARG_SIZE, || {
-                            format!("argument {arg_index} is a buffer: arg_size must be sizeof(cl_mem) = 8, not {arg_size}")
-                        }));
-                    }
-                    // A NULL arg_value, or one pointing at a NULL cl_mem, gives the kernel a
-                    // NULL pointer (the specification's rule for buffer arguments).
-                    let m = if arg_value.is_null() {
-                        std::ptr::null_mut()
-                    } else {
-                        // SAFETY: arg_value points at a cl_mem (arg_size checked).
-                        unsafe { *(arg_value as *const cl_mem) }
-                    };
-                    if m.is_null() {
-                        Arg::NullMem
-                    } else {
-                        let m = Handle::<Mem>::get(m)?;
-                        if m.obj.image.is_some() {
-                            return Err(why(CL_INVALID_MEM_OBJECT, || {
-                                format!("argument {arg_index} is a buffer; the cl_mem given is an image")
-                            }));
-                        }
-                        if !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context) {
-                            return Err(why(CL_INVALID_MEM_OBJECT, || {
-                                format!("argument {arg_index}'s buffer belongs to another context than the kernel's program")
-                            }));
-                        }
-                        Arg::Mem(Arc::downgrade(&m))
-                    }
-                }
-                ArgSlot::Local => {
-                    if !arg_value.is_null() {
-                        return Err(why(CL_INVALID_ARG_VALUE, || {
-                            format!("argument {arg_index} is a local pointer: arg_value must be NULL")
-                        }));
-                    }
-                    if arg_size == 0 || arg_size as u64 > crate::core::device::LOCAL_MEM_BYTES {
-                        return Err(why(CL_INVALID_ARG_SIZE, || {
-                            format!(
-                                "argument {arg_index} is a local pointer: arg_size {arg_size} is not 1 to {} bytes",
-                                crate::core::device::LOCAL_MEM_BYTES
-                            )
-                        }));
-                    }
-                    Arg::Local(arg_size as u32)
-                }
-                ArgSlot::Value(n) => {
-                    let n = n as usize;
-                    let declared = k.obj.declared_sizes.get(arg_index as usize).copied();
-                    let Some(given) = value_bytes_taken(arg_size, n, declared.flatten()) else {
-                        return Err(why(CL_INVALID_ARG_SIZE, || {
-                            format!(
-                                "argument {arg_index} is a {}-byte value; arg_size is {arg_size}",
-                                declared.flatten().unwrap_or(n)
-                            )
-                        }));
-                    };
-                    if arg_value.is_null() {
-                        return Err(why(CL_INVALID_ARG_VALUE, || {
-                            format!("argument {arg_index} is a value; arg_value is NULL")
-                        }));
-                    }
-                    // SAFETY: `arg_size` >= `given` readable bytes at arg_value.
-                    let bytes = unsafe { std::slice::from_raw_parts(arg_value as *const u8, given) };
-                    let mut v = bytes.to_vec();
-                    v.resize(n, 0);
-                    Arg::Value(v)
-                }
-                ArgSlot::Sampler => {
-                    let s = Handle::<Sampler>::get(handle_arg()?)?;
-                    if !Arc::ptr_eq(&s.obj.context, &k.obj.program.obj.context) {
-                        return Err(CL_INVALID_SAMPLER);
-                    }
-                    Arg::Sampler(s.obj.sampler)
-                }
-                ArgSlot::Image => {
-                    let m = Handle::<Mem>::get(handle_arg()?)?;
-                    if m.obj.image.is_none() || !Arc::ptr_eq(&m.obj.context, &k.obj.program.obj.context)
-                    {
-                        return Err(CL_INVALID_MEM_OBJECT);
-                    }
-                    Arg::Mem(Arc::downgrade(&m))
-                }
-            };
-            k.obj.set_arg(arg_index, arg);
-            Ok(())
+            k.obj.set_arg_from(arg_index, arg_size, input)
         })
     }
 }
@@ -409,31 +292,26 @@ entry! {
     }
 }
 
-/// The range clEnqueueNDRangeKernel runs on `device`: `local`, or for NULL the one umd picks
-/// for the kernel's SIMD width within the kernel's maximum (CL_KERNEL_WORK_GROUP_SIZE; its
-/// required work-group size if it has one), at `offset`. clGetKernelSuggestedLocalWorkSizeKHR
-/// answers with this range's local size, so its suggestion is what an enqueue with a NULL
-/// local size runs.
-fn nd_range(
-    k: &Kernel,
-    device: &Device,
-    uk: &umd::kernel::Kernel,
-    global: &[u32],
-    local: Option<&[u32]>,
-    offset: &[u32],
-) -> Result<umd::ndrange::NdRange, cl_int> {
-    let required = k.described().and_then(|d| d.required_work_group_size);
-    let limit = u32::try_from(k.max_group(device)).unwrap_or(u32::MAX);
-    umd::ndrange::NdRange::new_within(global, local, uk.simd, required, limit)
-        .map_err(|_| CL_INVALID_WORK_GROUP_SIZE)?
-        .with_offset(offset)
-        .map_err(|_| CL_INVALID_GLOBAL_OFFSET)
+/// An ND-range's launch: its queue and kernel, checked with `work_dim` ([`Launch::new`]).
+fn launch(queue: cl_command_queue, kernel: cl_kernel, work_dim: cl_uint) -> Result<Launch, cl_int> {
+    let q = Handle::<Queue>::get(queue)?;
+    let k = Handle::<Kernel>::get(kernel)?;
+    Launch::new(q, k, work_dim)
+}
+
+/// The `n` size_t values at `p`, or None for NULL.
+///
+/// # Safety
+/// `p` NULL or `n` valid elements that outlive `'a`.
+unsafe fn array<'a>(p: *const usize, n: usize) -> Option<&'a [usize]> {
+    // SAFETY: forwarded.
+    (!p.is_null()).then(|| unsafe { std::slice::from_raw_parts(p, n) })
 }
 
 entry! {
     /// cl_khr_suggested_local_work_size: the local size an enqueue of `kernel` on
-    /// `command_queue` with a NULL local size would run (`nd_range`), after the checks
-    /// clEnqueueNDRangeKernel makes of the same arguments.
+    /// `command_queue` with a NULL local size would run, after the checks
+    /// clEnqueueNDRangeKernel makes of the same arguments ([`Launch::suggested_local`]).
     fn clGetKernelSuggestedLocalWorkSizeKHR(
         command_queue: cl_command_queue,
         kernel: cl_kernel,
@@ -443,208 +321,23 @@ entry! {
         suggested_local_work_size: *mut usize,
     ) -> cl_int {
         info::status(|| {
-            let (q, k, dims) = launch(command_queue, kernel, work_dim)?;
-            let uk = k.obj.on(&q.obj.device)?;
+            let l = launch(command_queue, kernel, work_dim)?;
             // SAFETY: the application's arrays of work_dim elements (or NULL).
-            let global = unsafe { sizes(global_work_size, dims, CL_INVALID_GLOBAL_WORK_SIZE) }?
-                .ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
-            if global[..dims].contains(&0) {
-                return Err(CL_INVALID_GLOBAL_WORK_SIZE);
-            }
-            // SAFETY: as above.
-            let offset = unsafe { sizes(global_work_offset, dims, CL_INVALID_GLOBAL_OFFSET) }?
-                .unwrap_or([0; 3]);
-            if offset.iter().zip(global).any(|(o, g)| o + g > u32::MAX as usize) {
-                return Err(CL_INVALID_GLOBAL_OFFSET);
-            }
+            let (global, offset) = unsafe {
+                (array(global_work_size, l.dims), array(global_work_offset, l.dims))
+            };
+            let range = l.suggest_range(global, offset)?;
             if suggested_local_work_size.is_null() {
                 return Err(CL_INVALID_VALUE);
             }
-            k.obj.enqueued_args()?;
-            let u32s = |v: [usize; 3]| v.map(|x| x as u32);
-            let (g32, o32) = (u32s(global), u32s(offset));
-            let r = nd_range(&k.obj, &q.obj.device.obj, uk, &g32[..dims], None, &o32[..dims])?;
-            for (d, l) in r.local[..dims].iter().enumerate() {
+            let local = l.suggested_local(range)?;
+            for (d, v) in local[..l.dims].iter().enumerate() {
                 // SAFETY: the application's array of work_dim elements (checked non-NULL).
-                unsafe { *suggested_local_work_size.add(d) = *l as usize };
+                unsafe { *suggested_local_work_size.add(d) = *v as usize };
             }
             Ok(())
         })
     }
-}
-
-/// An ND-range's queue, kernel and number of dimensions.
-type Launch = (Arc<Handle<Queue>>, Arc<Handle<Kernel>>, usize);
-
-/// The queue and kernel of an ND-range, checked in clEnqueueNDRangeKernel's order: both
-/// valid, one context, the kernel built for the queue's device, `work_dim` 1 to 3 (returned
-/// as the number of dimensions).
-fn launch(queue: cl_command_queue, kernel: cl_kernel, work_dim: cl_uint) -> Result<Launch, cl_int> {
-    let q = Handle::<Queue>::get(queue)?;
-    let k = Handle::<Kernel>::get(kernel)?;
-    if !Arc::ptr_eq(&q.obj.context, &k.obj.program.obj.context) {
-        return Err(why(CL_INVALID_CONTEXT, || {
-            "the queue and the kernel's program belong to different contexts".into()
-        }));
-    }
-    k.obj.on(&q.obj.device)?;
-    if !(1..=3).contains(&work_dim) {
-        return Err(why(CL_INVALID_WORK_DIMENSION, || {
-            format!("work_dim is {work_dim}, not 1, 2 or 3")
-        }));
-    }
-    Ok((q, k, work_dim as usize))
-}
-
-/// `n` (1 to 3) size_t values at `p`, then zeros: None for NULL; `err` when one does not fit
-/// in a u32.
-///
-/// # Safety
-/// `p` NULL or `n` valid elements.
-unsafe fn sizes(p: *const usize, n: usize, err: cl_int) -> Result<Option<[usize; 3]>, cl_int> {
-    if p.is_null() {
-        return Ok(None);
-    }
-    // SAFETY: forwarded.
-    let given = unsafe { std::slice::from_raw_parts(p, n) };
-    if given.iter().any(|&x| x > u32::MAX as usize) {
-        return Err(why(err, || format!("{given:?} has a size above 2^32 - 1")));
-    }
-    let mut v = [0; 3];
-    v[..n].copy_from_slice(given);
-    Ok(Some(v))
-}
-
-/// clEnqueueNDRangeKernel's command.
-///
-/// # Safety
-/// The offset and sizes NULL or `work_dim` (when 1 to 3) elements each.
-unsafe fn ndrange(
-    queue: cl_command_queue,
-    kernel: cl_kernel,
-    work_dim: cl_uint,
-    (global_work_offset, global_work_size, local_work_size): (
-        *const usize,
-        *const usize,
-        *const usize,
-    ),
-) -> Result<Command, cl_int> {
-    let (q, k, dims) = launch(queue, kernel, work_dim)?;
-    let uk = k.obj.on(&q.obj.device)?;
-    // SAFETY: the application's arrays of work_dim elements.
-    let global = unsafe { sizes(global_work_size, dims, CL_INVALID_GLOBAL_WORK_SIZE) }?
-        // OpenCL 2.1+: a NULL global size, like a zero one, runs nothing (the
-        // command still completes its event).
-        .unwrap_or([0; 3]);
-    let global = &global[..dims];
-    // SAFETY: as above, the application's work_dim-element arrays (or NULL).
-    let offset = unsafe { sizes(global_work_offset, dims, CL_INVALID_GLOBAL_OFFSET) }?;
-    // SAFETY: as above.
-    let local = unsafe { sizes(local_work_size, dims, CL_INVALID_WORK_ITEM_SIZE) }?;
-    let local = local.as_ref().map(|l| &l[..dims]);
-    let offset = offset.as_ref().map(|o| &o[..dims]);
-    if let Some(o) = offset {
-        if o.iter()
-            .zip(global)
-            .any(|(o, g)| o.checked_add(*g).is_none_or(|e| e > u32::MAX as usize))
-        {
-            return Err(CL_INVALID_GLOBAL_OFFSET);
-        }
-    }
-    let required = k.obj.described().and_then(|d| d.required_work_group_size);
-    if let Some(l) = local {
-        if l.contains(&0) || l.iter().any(|&x| x > q.obj.device.obj.max_work_group()) {
-            return Err(why(CL_INVALID_WORK_ITEM_SIZE, || {
-                format!(
-                    "local size {l:?} has a zero or one above the device's {} work-items per dimension",
-                    q.obj.device.obj.max_work_group()
-                )
-            }));
-        }
-        let total: usize = l.iter().product();
-        if total > k.obj.max_group(&q.obj.device.obj) {
-            return Err(why(CL_INVALID_WORK_GROUP_SIZE, || {
-                format!(
-                    "local size {l:?} is {total} work-items, above the kernel's CL_KERNEL_WORK_GROUP_SIZE {}",
-                    k.obj.max_group(&q.obj.device.obj)
-                )
-            }));
-        }
-        let uniform = k
-            .obj
-            .program
-            .obj
-            .device_index(&q.obj.device)
-            .and_then(|d| k.obj.uniform_groups.get(d))
-            .is_some_and(|&u| u);
-        if uniform && global.iter().zip(l).any(|(g, l)| g % l != 0) {
-            return Err(why(CL_INVALID_WORK_GROUP_SIZE, || {
-                format!(
-                    "the program was built with -cl-uniform-work-group-size and global size \
-                     {global:?} is not a multiple of local size {l:?}"
-                )
-            }));
-        }
-        if let Some(r) = required {
-            let mut padded = [1u32; 3];
-            for (d, v) in l.iter().enumerate() {
-                padded[d] = *v as u32;
-            }
-            if padded != r {
-                return Err(why(CL_INVALID_WORK_GROUP_SIZE, || {
-                    format!(
-                        "local size {l:?} differs from the kernel's reqd_work_group_size({}, {}, {})",
-                        r[0], r[1], r[2]
-                    )
-                }));
-            }
-        }
-    }
-    let (args, mems) = k.obj.enqueued_args()?;
-    let resident = k.obj.usm_resident(
-        &q.obj.context.obj.usm,
-        &q.obj.device,
-        &crate::core::usm::user(&q),
-    )?;
-    if mems
-        .iter()
-        .any(|m| !Arc::ptr_eq(&m.obj.device, &q.obj.device))
-    {
-        return Err(why(CL_INVALID_OPERATION, || {
-            "a buffer argument lives on another device than the queue's".into()
-        }));
-    }
-    // OpenCL 2.1+: a zero global size runs nothing.
-    let empty = global.contains(&0);
-    let u32s = |v: &[usize]| {
-        let mut out = [0u32; 3];
-        for (o, &x) in out.iter_mut().zip(v) {
-            *o = x as u32;
-        }
-        out
-    };
-    let (g32, o32) = (u32s(global), offset.map_or([0; 3], u32s));
-    let l32 = local.map(u32s);
-    let work = if empty {
-        Work::Nothing
-    } else {
-        Work::Kernel(KernelRun {
-            kernel: k.clone(),
-            range: nd_range(
-                &k.obj,
-                &q.obj.device.obj,
-                uk,
-                &g32[..dims],
-                l32.as_ref().map(|l| &l[..dims]),
-                &o32[..dims],
-            )?,
-            args,
-            mems,
-            resident,
-        })
-    };
-    // A GPU fault or hang fails the event and reaches the context's callback.
-    Ok(Command::new(&q, CL_COMMAND_NDRANGE_KERNEL, false, work))
 }
 
 entry! {
@@ -656,9 +349,17 @@ entry! {
         global_work_size: *const usize,
         local_work_size: *const usize,
     ) -> enqueue [n, wait, event] {
-        let ranges = (global_work_offset, global_work_size, local_work_size);
-        // SAFETY: the application's arrays of work_dim elements (or NULL).
-        unsafe { ndrange(queue, kernel, work_dim, ranges) }
+        launch(queue, kernel, work_dim).and_then(|l| {
+            // SAFETY: the application's arrays of work_dim elements (or NULL).
+            let (global, offset, local) = unsafe {
+                (
+                    array(global_work_size, l.dims),
+                    array(global_work_offset, l.dims),
+                    array(local_work_size, l.dims),
+                )
+            };
+            l.command(global, offset, local)
+        })
     }
 }
 

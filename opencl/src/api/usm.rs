@@ -13,7 +13,8 @@ use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::handle::Handle;
 use crate::core::info::Info;
-use crate::core::kernel::{Arg, Kernel};
+use crate::core::kernel::Kernel;
+use crate::core::kernel_args::{exec_info_read, ExecRead, ExecValue};
 use crate::core::queue::Queue;
 use crate::core::usm::{self, Kind};
 
@@ -129,35 +130,7 @@ entry! {
         arg_index: cl_uint,
         arg_value: *const c_void,
     ) -> cl_int {
-        info::status(|| {
-            let k = Handle::<Kernel>::get(kernel)?;
-            if k.obj.slot(arg_index)? != umd::kernel::ArgSlot::Buffer {
-                return Err(CL_INVALID_ARG_VALUE);
-            }
-            let arg = if arg_value.is_null() {
-                Arg::NullMem
-            } else {
-                // Only pointers into this context's allocations: the kernel gets the bytes
-                // from the pointer to the allocation's end.
-                let (a, at) = k
-                    .obj
-                    .program
-                    .obj
-                    .context
-                    .obj
-                    .usm
-                    .find(arg_value as usize)
-                    .ok_or(CL_INVALID_ARG_VALUE)?;
-                let b = a
-                    .buffer
-                    .sub_buffer(at as u64, (a.size - at) as u64, None)
-                    .map_err(|_| CL_INVALID_ARG_VALUE)?;
-                Arg::Usm(a, b)
-            };
-            // A pointer set after an enqueue reaches the next one, as clSetKernelArg's buffers do.
-            k.obj.set_arg(arg_index, arg);
-            Ok(())
-        })
+        info::status(|| Handle::<Kernel>::get(kernel)?.obj.set_usm_arg(arg_index, arg_value as usize))
     }
 }
 
@@ -170,42 +143,19 @@ entry! {
     ) -> cl_int {
         info::status(|| {
             let k = Handle::<Kernel>::get(kernel)?;
-            // Shared virtual memory: CL_DEVICE_SVM_CAPABILITIES is 0, so these are
-            // CL_INVALID_OPERATION whatever the value (the CTS's api consistency_svm).
-            if matches!(
-                param_name,
-                CL_KERNEL_EXEC_INFO_SVM_PTRS | CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM
-            ) {
-                return Err(CL_INVALID_OPERATION);
-            }
+            let read = exec_info_read(param_name, param_value_size)?;
             if param_value.is_null() {
                 return Err(CL_INVALID_VALUE);
             }
-            let mut e = k.obj.usm.lock().unwrap_or_else(|e| e.into_inner());
-            let flag = match param_name {
-                CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL => &mut e.indirect_host,
-                CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL => &mut e.indirect_device,
-                CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL => &mut e.indirect_shared,
-                CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL => {
-                    let n = std::mem::size_of::<*const c_void>();
-                    if !param_value_size.is_multiple_of(n) {
-                        return Err(CL_INVALID_VALUE);
-                    }
-                    // SAFETY: the application's array of param_value_size bytes of pointers.
-                    let ptrs = unsafe {
-                        std::slice::from_raw_parts(param_value as *const usize, param_value_size / n)
-                    };
-                    e.ptrs = ptrs.to_vec();
-                    return Ok(());
-                }
-                _ => return Err(CL_INVALID_VALUE),
+            let value = match read {
+                // SAFETY: the application's cl_bool (size checked).
+                ExecRead::Flag => ExecValue::Flag(unsafe { *(param_value as *const cl_bool) } != CL_FALSE),
+                // SAFETY: the application's array of param_value_size bytes of pointers.
+                ExecRead::Pointers(n) => ExecValue::Pointers(
+                    unsafe { std::slice::from_raw_parts(param_value as *const usize, n) }.to_vec(),
+                ),
             };
-            if param_value_size != std::mem::size_of::<cl_bool>() {
-                return Err(CL_INVALID_VALUE);
-            }
-            // SAFETY: the application's cl_bool (size checked).
-            *flag = unsafe { *(param_value as *const cl_bool) } != CL_FALSE;
-            Ok(())
+            k.obj.set_exec_info(param_name, value)
         })
     }
 }

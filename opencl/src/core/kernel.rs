@@ -172,6 +172,31 @@ impl Kernel {
         })
     }
 
+    /// clCloneKernel: a new kernel of the same program with this one's arguments and its
+    /// execution information (clSetKernelExecInfo's settings, which clCloneKernel copies too).
+    pub fn clone_kernel(&self) -> cl_kernel {
+        self.program
+            .obj
+            .kernels_alive
+            .fetch_add(1, Ordering::SeqCst);
+        let args = self.args.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let usm = self.usm.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        Handle::create(Kernel {
+            program: self.program.clone(),
+            name: self.name.clone(),
+            per_device: self.per_device.clone(),
+            signature: self.signature.clone(),
+            declared_sizes: self.declared_sizes.clone(),
+            arg_info: self.arg_info,
+            uniform_groups: self.uniform_groups.clone(),
+            args: Mutex::new(args),
+            snapshot: Mutex::new(None),
+            attached: AtomicBool::new(true),
+            usm: Mutex::new(usm),
+        })
+        .0
+    }
+
     /// Sets argument `index` (checked by [`Kernel::slot`]); commands already enqueued keep the
     /// snapshot they took, the next enqueue takes a new one.
     pub fn set_arg(&self, index: cl_uint, arg: Arg) {
@@ -403,22 +428,4 @@ pub fn declared_sizes(k: &umd::kernel::Kernel, n: usize) -> Vec<Option<usize>> {
         }
     }
     out
-}
-
-/// How many of the `arg_size` bytes an application gives for a by-value argument the kernel
-/// takes (the type's low bytes), when it may give that many; the payload slot holds `slot`
-/// bytes and the type is `declared` bytes when the metadata says. The rest of a wider slot
-/// is 0.
-pub fn value_bytes_taken(arg_size: usize, slot: usize, declared: Option<usize>) -> Option<usize> {
-    let allowed = match declared {
-        // The OpenCL type's size (a 3-component vector counts as 4): IGC may give a char or
-        // short a wider slot, but the application passes sizeof(cl_char) / sizeof(cl_short).
-        // Fewer bytes are refused (API spec; the CTS's negative_invalid_arg_size); more are
-        // taken by their low bytes, as Intel's runtime takes them, because applications written
-        // for it pass them: oneDNN gives an `int` offset (its USE_INT32_OFFSET) 8 bytes.
-        Some(d) => arg_size >= d,
-        // No metadata: anything up to the slot (a 3-component vector as its 4-component size).
-        None => arg_size > 0 && arg_size <= slot.next_power_of_two().max(slot),
-    };
-    allowed.then(|| arg_size.min(slot).min(declared.unwrap_or(usize::MAX)))
 }
