@@ -15,16 +15,18 @@ use crate::translated::{Translated, CACHE_KERNELS};
 /// of `n` instructions translates once its threads have run `n * HOT_PER_INSTRUCTION`
 /// instructions interpreted.
 ///
-/// Why this value: translating costs CPU time in proportion to the kernel's length, and it
-/// pays back only through the instructions run afterwards. Translating once the interpreter
-/// has spent about as much CPU on the kernel as its translation costs bounds the loss on a
-/// kernel that stops right then to 2× its interpreted time, whatever comes after. Measured
-/// (release build, `jit_alu` bench, BENCHMARKS.md): translation 0.11–0.43 ms CPU per
-/// instruction (`eu_alu`'s i32 and f32 kernels), the interpreter 6.7–10 ns per SIMD16
-/// instruction on the same kernels, a ratio of 11,000–64,000; 32,768 lies between. The
-/// conformance corpus's kernels (small dispatches, run a few times) stay below it, and the
-/// hot `mad_loop` crosses it in its first dispatches.
-pub const HOT_PER_INSTRUCTION: u64 = 1 << 15;
+/// Why this value: translating costs CPU time in proportion to the instructions translated,
+/// and it pays back only through the instructions run afterwards. Translating once the
+/// interpreter has spent about as much CPU on the kernel as its translation costs bounds the
+/// loss on a kernel that stops right then to about 2× its interpreted time. Measured (release
+/// build, BENCHMARKS.md): `jit_alu`'s fully translatable kernels cost 0.11–0.43 ms CPU per
+/// instruction to translate and 6.7–10 ns per interpreted SIMD16 instruction, a ratio of
+/// 11,000–64,000; kernels with sends and control flow translate only part of their
+/// instructions, so per kernel instruction they cost less. With 32,768 the `sim_kernels`
+/// `mad_loop` kernel translated only after 5–7 of its dispatches (about 60 ms of interpreted
+/// CPU); 8,192, below the measured range, translates it in its second dispatch, while the
+/// conformance corpus's kernels (small dispatches, run a few times) still stay below it.
+pub const HOT_PER_INSTRUCTION: u64 = 1 << 13;
 
 /// A kernel binary on its way from the interpreter to translated code. The count is relaxed
 /// (only compared with the threshold); the host thread whose count crosses the threshold

@@ -463,7 +463,7 @@ fn a_hot_kernel_is_translated_and_gives_the_same_results() {
     let ocloc = require!(Oracle::Ocloc);
     let p = Platform::Tgllp;
     let k = Kernel::build(&ocloc, p, HOT);
-    let steps = 5_000u32;
+    let steps = 1_000u32;
     let launch = Launch {
         kernel: &k,
         simd: Simd::S16,
