@@ -75,7 +75,9 @@ impl Tiered {
         if self.claimed.swap(true, Ordering::Relaxed) {
             return false;
         }
-        let _ = self.translation.set(Translated::new(prog).ok().map(Arc::new));
+        let _ = self
+            .translation
+            .set(Translated::new(prog).ok().map(Arc::new));
         true
     }
 

@@ -436,7 +436,12 @@ fn ids_2d_once_stays_interpreted_with_translated_code_on() {
             }
             let (all, host) = (exec.instructions_executed(), exec.instructions_translated());
             assert!(all > 0);
-            assert_eq!(host, 0, "{p} SIMD{}: {host} of {all} translated", simd.lanes());
+            assert_eq!(
+                host,
+                0,
+                "{p} SIMD{}: {host} of {all} translated",
+                simd.lanes()
+            );
             assert!(g.dev.error_states().is_empty());
         }
     }

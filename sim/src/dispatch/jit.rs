@@ -84,7 +84,12 @@ pub const HOT_PER_INSTRUCTION: u64 = u64::MAX;
 /// which translates after `per_instruction` interpreted instructions per instruction of it
 /// (0: before its first run).
 #[cfg(feature = "jit")]
-pub fn tier(platform: Platform, bytes: &[u8], prog: &Program, per_instruction: u64) -> Option<Tier> {
+pub fn tier(
+    platform: Platform,
+    bytes: &[u8],
+    prog: &Program,
+    per_instruction: u64,
+) -> Option<Tier> {
     static CACHE: OnceLock<sim_jit::TierCache> = OnceLock::new();
     Some(
         CACHE

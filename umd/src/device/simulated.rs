@@ -94,7 +94,10 @@ mod with {
         /// Opens a new simulated `p` through `kmd` with translated code on and every kernel
         /// translated before its first run, not once it is hot (for tests of the translated
         /// code: slower on small kernels, the same results).
-        pub fn open_sim_translating_every_kernel(p: Platform, kmd: Option<KmdChoice>) -> Result<Device> {
+        pub fn open_sim_translating_every_kernel(
+            p: Platform,
+            kmd: Option<KmdChoice>,
+        ) -> Result<Device> {
             let exec = sim::dispatch::EuExecutor::default()
                 .with_jit(true)
                 .with_jit_hot_after(0);
