@@ -14,14 +14,17 @@
 //! - [`select`]: which pre-decoded instructions translate ([`select::Step`]).
 //! - [`emit`]: the Cranelift code of a run of them.
 //! - [`translated`]: a kernel's translation and the per-binary cache.
+//! - [`tier`]: translating a kernel binary only once it has run hot in the interpreter.
 //! - [`run`](mod@run): the interleaving run loop.
 
 pub mod emit;
 pub mod error;
 pub mod run;
 pub mod select;
+pub mod tier;
 pub mod translated;
 
 pub use error::JitError;
 pub use run::{run, run_counted};
+pub use tier::{TierCache, Tiered, HOT_PER_INSTRUCTION};
 pub use translated::{Translated, TranslationCache};

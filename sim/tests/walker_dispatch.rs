@@ -404,10 +404,11 @@ fn ids_2d_with_partial_last_thread() {
 }
 
 /// The same kernel with the translated code on (`EuExecutor::with_jit`): the same ids, and
-/// some of its instructions ran as host code (the id arithmetic is straight-line ALU code).
+/// none of its instructions ran as host code: one small dispatch is far below the
+/// instructions that make a kernel hot enough to translate (`sim_jit::HOT_PER_INSTRUCTION`).
 #[cfg(feature = "jit")]
 #[test]
-fn ids_2d_through_translated_code() {
+fn ids_2d_once_stays_interpreted_with_translated_code_on() {
     let ocloc = require!(Oracle::Ocloc);
     for p in [Platform::Tgllp, Platform::Skl, Platform::Icllp] {
         for simd in [Simd::S8, Simd::S16, Simd::S32] {
@@ -434,14 +435,81 @@ fn ids_2d_through_translated_code() {
                 }
             }
             let (all, host) = (exec.instructions_executed(), exec.instructions_translated());
-            assert!(
-                host > 0 && host < all,
-                "{p} SIMD{}: {host} of {all} instructions translated",
+            assert!(all > 0);
+            assert_eq!(
+                host,
+                0,
+                "{p} SIMD{}: {host} of {all} translated",
                 simd.lanes()
             );
             assert!(g.dev.error_states().is_empty());
         }
     }
+}
+
+const HOT: &str = r#"
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void hot(__global uint *out, uint n) {
+  uint x = get_global_id(0), a = x, b = x ^ 0x5bd1e995u;
+  for (uint i = 0; i < n; i++) {
+    a = a * 1664525u + 1013904223u;
+    b = (b ^ a) * 0x9e3779b9u + (a >> 3);
+  }
+  out[x] = a ^ b;
+}
+"#;
+
+/// A kernel whose loop runs long is translated once its interpreted instructions make it
+/// hot, and dispatches after that run part of it as host code with the same results as the
+/// interpreter's.
+#[cfg(feature = "jit")]
+#[test]
+fn a_hot_kernel_is_translated_and_gives_the_same_results() {
+    let ocloc = require!(Oracle::Ocloc);
+    let p = Platform::Tgllp;
+    let k = Kernel::build(&ocloc, p, HOT);
+    let steps = 1_000u32;
+    let launch = Launch {
+        kernel: &k,
+        simd: Simd::S16,
+        global: [64, 1, 1],
+        local: [16, 1, 1],
+        slm_bytes: 0,
+        barriers: 0,
+        args: &[OUTPUT, steps.into()],
+        input: &[],
+        surfaces: &[],
+    };
+    let want: Vec<u32> = (0..64u32)
+        .map(|x| {
+            let (mut a, mut b) = (x, x ^ 0x5bd1e995);
+            for _ in 0..steps {
+                a = a.wrapping_mul(1664525).wrapping_add(1013904223);
+                b = (b ^ a).wrapping_mul(0x9e3779b9).wrapping_add(a >> 3);
+            }
+            a ^ b
+        })
+        .collect();
+    let exec = Arc::new(EuExecutor::new(EuBudget::default()).with_jit(true));
+    let g = i915_gpu(p, exec.clone());
+    // Each dispatch runs four threads of `steps` loop turns: a few dispatches cross the
+    // threshold of a kernel of this size.
+    let mut dispatches = 0;
+    while exec.instructions_translated() == 0 {
+        assert_eq!(u32s(&g.launch(p, &launch, 64 * 4).unwrap()), want);
+        dispatches += 1;
+        let all = exec.instructions_executed();
+        assert!(
+            dispatches < 50,
+            "not translated after {dispatches} dispatches, {all} instructions"
+        );
+    }
+    // The first dispatch alone is not hot: the tier-up waited.
+    assert!(dispatches > 1, "translated in the first dispatch");
+    let before = exec.instructions_translated();
+    assert_eq!(u32s(&g.launch(p, &launch, 64 * 4).unwrap()), want);
+    assert!(exec.instructions_translated() > before);
+    assert!(g.dev.error_states().is_empty());
 }
 
 const FAULT: &str = r#"

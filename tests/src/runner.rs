@@ -49,6 +49,9 @@ pub enum Via {
     /// The in-process simulator with its translated code on (`true`) or off, whatever
     /// `INTEL_GPU_SIM_JIT` says.
     Jit(bool),
+    /// The in-process simulator with its translated code on and every kernel translated
+    /// before its first run (not once it is hot), so that the translated code runs them all.
+    JitEveryKernel,
     /// The render node umd's discovery finds (`DeviceSpec::Auto`): real `open`/`ioctl`/`mmap`
     /// through kmd-iface. The simulator fallback is refused, and the node must be the platform
     /// and kernel driver asked for.
@@ -77,6 +80,9 @@ fn open(p: Platform, kmd: KmdChoice, via: &Via) -> Result<Device, String> {
         Via::Sanitized(log) => Device::open_sim_sanitized(p, Some(kmd), "all", Some(log.clone()))
             .map_err(|e| e.to_string()),
         Via::Jit(on) => Device::open_sim_with_jit(p, Some(kmd), *on).map_err(|e| e.to_string()),
+        Via::JitEveryKernel => {
+            Device::open_sim_translating_every_kernel(p, Some(kmd)).map_err(|e| e.to_string())
+        }
         Via::Node => {
             let d = Device::open(&umd::device::DeviceSpec::Auto, Some(kmd), None)
                 .map_err(|e| e.to_string())?;

@@ -1,6 +1,8 @@
 //! The conformance corpus through umd on the simulator with its translated code on
-//! (`sim-jit`: straight-line ALU runs as host code, the rest interpreted), checked against
-//! the same CPU references as the interpreter's run (`umd_path`). `sim-jit`'s proptests compare
+//! (`sim-jit`: straight-line ALU runs as host code, the rest interpreted) and every kernel
+//! translated before its first run (the corpus's small kernels would otherwise never get
+//! hot enough to translate), checked against the same CPU references as the interpreter's
+//! run (`umd_path`). `sim-jit`'s proptests compare
 //! the two on random instruction sequences; this runs them on ocloc's kernels.
 
 use std::path::PathBuf;
@@ -18,10 +20,10 @@ fn corpus(p: Platform, kmd: KmdChoice) {
     let work = tempfile::tempdir().unwrap();
     let report =
         conformance::suite::run(p, &compiler, Format::PatchTokens, 1, work.path(), &|| {
-            Umd::via(p, kmd, Via::Jit(true)).map(|u| Box::new(u) as Box<dyn Runner>)
+            Umd::via(p, kmd, Via::JitEveryKernel).map(|u| Box::new(u) as Box<dyn Runner>)
         });
     report.finish(&format!(
-        "{} {} via umd, translated code (patch tokens)",
+        "{} {} via umd, every kernel translated (patch tokens)",
         p.name(),
         kmd.name()
     ));

@@ -6,8 +6,10 @@
 //! give the same memory, registers and instruction counts (`sim-jit`'s proptests and the
 //! conformance corpus run with it on). A walker under the sanitizer always runs interpreted:
 //! its checks sit in the interpreter's memory accesses, and its per-instruction bookkeeping
-//! is the interpreter's. Each kernel binary is translated once per process (per platform and
-//! GRF register count) and shared by the host threads and devices that run it. A build
+//! is the interpreter's. A kernel binary runs interpreted until it is hot ([`Tier`]); it is
+//! then translated once per process (per platform and GRF register count) and shared by the
+//! host threads and devices that run it: groups that start after that run its translation,
+//! those already running stay interpreted. A kernel that fails to translate stays interpreted. A build
 //! without the `jit` feature has no translator: it runs interpreted, and refuses
 //! `INTEL_GPU_SIM_JIT=1`.
 
@@ -61,21 +63,70 @@ pub type Translation = std::sync::Arc<sim_jit::Translated>;
 #[cfg(not(feature = "jit"))]
 pub enum Translation {}
 
-/// The translation of the kernel `bytes` (`prog` decoded from them for `platform`), made on
-/// first use and kept for the process; `None` when Cranelift cannot translate on this host
-/// (the kernel then runs interpreted).
+/// A kernel binary on its way to translated code: it runs interpreted until its threads have
+/// run [`sim_jit::HOT_PER_INSTRUCTION`] instructions per instruction of it, all walkers,
+/// devices and host threads of the process together, and is translated then, once.
 #[cfg(feature = "jit")]
-pub fn translate(platform: Platform, bytes: &[u8], prog: &Program) -> Option<Translation> {
-    static CACHE: OnceLock<sim_jit::TranslationCache> = OnceLock::new();
-    CACHE
-        .get_or_init(sim_jit::TranslationCache::new)
-        .get_or_translate(platform, bytes, prog)
-        .ok()
+pub type Tier = std::sync::Arc<sim_jit::Tiered>;
+/// A kernel binary on its way to translated code (never, without the translator).
+#[cfg(not(feature = "jit"))]
+pub enum Tier {}
+
+/// Interpreted instructions per instruction of a kernel after which it translates (the
+/// measured value and why: [`sim_jit::HOT_PER_INSTRUCTION`]).
+#[cfg(feature = "jit")]
+pub const HOT_PER_INSTRUCTION: u64 = sim_jit::HOT_PER_INSTRUCTION;
+/// Never: a build without the translator translates nothing.
+#[cfg(not(feature = "jit"))]
+pub const HOT_PER_INSTRUCTION: u64 = u64::MAX;
+
+/// The process's record of the kernel `bytes` (`prog` decoded from them for `platform`),
+/// which translates after `per_instruction` interpreted instructions per instruction of it
+/// (0: before its first run).
+#[cfg(feature = "jit")]
+pub fn tier(
+    platform: Platform,
+    bytes: &[u8],
+    prog: &Program,
+    per_instruction: u64,
+) -> Option<Tier> {
+    static CACHE: OnceLock<sim_jit::TierCache> = OnceLock::new();
+    Some(
+        CACHE
+            .get_or_init(sim_jit::TierCache::new)
+            .get(platform, bytes, prog, per_instruction),
+    )
 }
 
 #[cfg(not(feature = "jit"))]
-pub fn translate(_platform: Platform, _bytes: &[u8], _prog: &Program) -> Option<Translation> {
+pub fn tier(_: Platform, _: &[u8], _: &Program, _: u64) -> Option<Tier> {
     None
+}
+
+/// The translation of the kernel, if it has been made (and did not fail).
+pub fn ready(tier: Option<&Tier>) -> Option<&Translation> {
+    match tier {
+        #[cfg(feature = "jit")]
+        Some(t) => t.ready(),
+        #[cfg(not(feature = "jit"))]
+        Some(never) => match *never {},
+        None => None,
+    }
+}
+
+/// Counts `n` instructions the kernel's threads ran interpreted; translates it (on this
+/// thread) when that makes it hot.
+#[cfg_attr(not(feature = "jit"), allow(unused_variables))]
+pub fn note_interpreted(tier: Option<&Tier>, n: u64, prog: &Program) {
+    match tier {
+        #[cfg(feature = "jit")]
+        Some(t) => {
+            t.note_interpreted(n, prog);
+        }
+        #[cfg(not(feature = "jit"))]
+        Some(never) => match *never {},
+        None => {}
+    }
 }
 
 /// Runs thread `t` for up to `budget` instructions as [`sim_eu::run`] does, through the

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use platform::Platform;
 
-use super::jit::{self, Translation};
+use super::jit::{self, Tier};
 use crate::mem::{AddressSpace, PAGE_SIZE};
 use sim_eu::{Program, ProgramCache};
 
@@ -54,15 +54,16 @@ pub struct Kernels {
 
 impl Kernels {
     /// The kernel at `addr` decoded for threads with `grf_regs` GRF registers, and with
-    /// `translate` its translated runs ([`jit::translate`]).
+    /// `translate` (`Some`: after that many interpreted instructions per instruction) its
+    /// way to translated code ([`jit::tier`]).
     pub fn get(
         &mut self,
         p: Platform,
         vm: &AddressSpace,
         addr: u64,
         grf_regs: usize,
-        translate: bool,
-    ) -> (Arc<Program>, Option<Translation>) {
+        translate: Option<u64>,
+    ) -> (Arc<Program>, Option<Tier>) {
         let bytes = fetch(vm, addr);
         if self.bytes.get(&(p, addr)) != Some(&bytes) {
             self.cache.invalidate();
@@ -74,10 +75,8 @@ impl Kernels {
             .cache
             .get_or_decode(p, addr, grf_regs, || Ok(bytes.clone()))
             .unwrap_or_else(|_| Arc::new(Program::decode(p, &[])));
-        let tr = translate
-            .then(|| jit::translate(p, &bytes, &prog))
-            .flatten();
-        (prog, tr)
+        let tier = translate.and_then(|hot| jit::tier(p, &bytes, &prog, hot));
+        (prog, tier)
     }
 }
 

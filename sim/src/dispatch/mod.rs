@@ -84,6 +84,9 @@ pub struct EuExecutor {
     translated: AtomicU64,
     /// Whether threads run translated code; None: as `INTEL_GPU_SIM_JIT` says.
     jit: Option<bool>,
+    /// Interpreted instructions per kernel instruction after which a kernel translates;
+    /// None: [`jit::HOT_PER_INSTRUCTION`].
+    hot_after: Option<u64>,
 }
 
 impl EuExecutor {
@@ -105,6 +108,14 @@ impl EuExecutor {
     /// `INTEL_GPU_SIM_JIT` says. Results do not depend on it; see [`jit`].
     pub fn with_jit(mut self, on: bool) -> Self {
         self.jit = Some(on);
+        self
+    }
+
+    /// With translated code on, translates a kernel after `per_instruction` interpreted
+    /// instructions per instruction of it (0: before its first run, as tests of the translated
+    /// code want) instead of [`jit::HOT_PER_INSTRUCTION`].
+    pub fn with_jit_hot_after(mut self, per_instruction: u64) -> Self {
+        self.hot_after = Some(per_instruction);
         self
     }
 
@@ -133,8 +144,9 @@ impl WalkerExecutor for EuExecutor {
         // them on this platform (128 where it has no such mode).
         let grf_regs = w.platform.grf_regs(w.state.large_grf_mode()) as usize;
         // The sanitizer's checks are the interpreter's: a sanitized walker runs interpreted.
-        let translate = self.jit() && w.sanitizer.is_none();
-        let (prog, tr) = self
+        let translate = (self.jit() && w.sanitizer.is_none())
+            .then(|| self.hot_after.unwrap_or(jit::HOT_PER_INSTRUCTION));
+        let (prog, tier) = self
             .kernels
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -144,7 +156,7 @@ impl WalkerExecutor for EuExecutor {
             w,
             &d,
             &prog,
-            tr.as_ref(),
+            tier.as_ref(),
             self.budget,
             self.host_threads,
             &self.helpers,
@@ -167,7 +179,10 @@ struct Run<'a, 'w> {
     w: &'a Walker<'w>,
     d: &'a Dispatch,
     prog: &'a eu::Program,
-    /// `prog`'s translated runs, when threads run them.
+    /// `prog`'s way to translated code, when threads may run it.
+    tier: Option<&'a jit::Tier>,
+    /// `prog`'s translated runs, when the group being run runs them (picked up at each
+    /// group's start, so a group's threads run one way from start to end).
     tr: Option<&'a jit::Translation>,
     shared: &'a Shared<'w>,
     /// The hardware thread slot of the group's first thread (the others follow).
@@ -199,6 +214,7 @@ impl Run<'_, '_> {
     /// reports it to the walker's [`progress::Progress`] and settles the budget
     /// ([`Run::settle`]), for a run of groups at a time.
     fn group(&mut self, id: [u32; 3], ordinal: u64) -> Result<u64, GpuErrorKind> {
+        self.tr = jit::ready(self.tier);
         let mut threads = std::mem::take(&mut self.threads);
         let mut cycles = std::mem::take(&mut self.cycles);
         let res = self.run_group(&mut threads, &mut cycles, id, ordinal);
@@ -215,8 +231,14 @@ impl Run<'_, '_> {
         res
     }
 
-    /// Takes the instructions run so far off the walker's budget.
+    /// Takes the instructions run so far off the walker's budget, and counts those that ran
+    /// interpreted towards the kernel's translation.
     fn settle(&mut self) {
+        jit::note_interpreted(
+            self.tier,
+            self.pending.saturating_sub(self.translated),
+            self.prog,
+        );
         self.shared.spend(std::mem::take(&mut self.pending));
         self.shared
             .translated

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use platform::Platform;
 
 use super::gen::gen_dispatch;
-use super::jit::Translation;
+use super::jit::Tier;
 use super::memory::VmMemory;
 use super::payload::IndirectData;
 use super::progress::{Cycles, Progress};
@@ -159,7 +159,7 @@ pub(super) fn run_groups(
     w: &Walker<'_>,
     d: &Dispatch,
     prog: &Program,
-    tr: Option<&Translation>,
+    tier: Option<&Tier>,
     budget: EuBudget,
     host_threads: usize,
     helpers: &Helpers,
@@ -198,7 +198,7 @@ pub(super) fn run_groups(
     };
     let work = |index: usize| {
         let first_slot = index as u32 * d.threads_per_group;
-        worker(w, d, prog, tr, &shared, dims, total, first_slot)
+        worker(w, d, prog, tier, &shared, dims, total, first_slot)
     };
     // `workers > 1` implies a pool size of at least 2: at least one helper.
     let pool = (workers > 1)
@@ -254,7 +254,7 @@ fn worker(
     w: &Walker<'_>,
     d: &Dispatch,
     prog: &Program,
-    tr: Option<&Translation>,
+    tier: Option<&Tier>,
     shared: &Shared<'_>,
     dims: [u64; 3],
     total: u64,
@@ -264,7 +264,8 @@ fn worker(
         w,
         d,
         prog,
-        tr,
+        tier,
+        tr: None,
         shared,
         first_slot,
         mem: VmMemory::new(

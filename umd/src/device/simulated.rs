@@ -88,9 +88,30 @@ mod with {
         /// their straight-line ALU runs (`jit`) or the interpreter alone, whatever
         /// `INTEL_GPU_SIM_JIT` says. Results are the same either way.
         pub fn open_sim_with_jit(p: Platform, kmd: Option<KmdChoice>, jit: bool) -> Result<Device> {
+            Self::open_sim_with_executor(p, kmd, sim::dispatch::EuExecutor::default().with_jit(jit))
+        }
+
+        /// Opens a new simulated `p` through `kmd` with translated code on and every kernel
+        /// translated before its first run, not once it is hot (for tests of the translated
+        /// code: slower on small kernels, the same results).
+        pub fn open_sim_translating_every_kernel(
+            p: Platform,
+            kmd: Option<KmdChoice>,
+        ) -> Result<Device> {
+            let exec = sim::dispatch::EuExecutor::default()
+                .with_jit(true)
+                .with_jit_hot_after(0);
+            Self::open_sim_with_executor(p, kmd, exec)
+        }
+
+        fn open_sim_with_executor(
+            p: Platform,
+            kmd: Option<KmdChoice>,
+            exec: sim::dispatch::EuExecutor,
+        ) -> Result<Device> {
             let k = kmd.unwrap_or(KmdChoice::I915);
             let config = sim::SimConfig {
-                walker: std::sync::Arc::new(sim::dispatch::EuExecutor::default().with_jit(jit)),
+                walker: std::sync::Arc::new(exec),
                 ..sim::SimConfig::default()
             };
             let dev =
