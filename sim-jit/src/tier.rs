@@ -94,8 +94,13 @@ impl Tiered {
 /// that translates every kernel at once) count on kernels of their own.
 #[derive(Default)]
 pub struct TierCache {
-    map: Mutex<HashMap<(Platform, usize, u64), HashMap<Vec<u8>, Arc<Tiered>>>>,
+    map: Mutex<HashMap<TierKey, KernelsByBinary>>,
 }
+
+/// Platform, GRF register count and threshold.
+type TierKey = (Platform, usize, u64);
+/// The kernels of one [`TierKey`], by binary.
+type KernelsByBinary = HashMap<Vec<u8>, Arc<Tiered>>;
 
 impl TierCache {
     pub fn new() -> TierCache {
