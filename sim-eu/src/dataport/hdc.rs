@@ -240,23 +240,36 @@ fn block_read_masked(
     bytes: usize,
     read: impl FnOnce(&mut [u8]) -> Result<(), EuErrorKind>,
 ) -> Result<(), EuErrorKind> {
-    if msg.all_enabled() {
+    let Some(enabled) = enabled_dwords(msg, bytes, "read")? else {
         return msg.fill_resp(at, bytes, read);
+    };
+    let mut buf = vec![0u8; bytes];
+    read(&mut buf)?;
+    for i in enabled {
+        msg.put(at + 4 * i, &buf[4 * i..4 * i + 4]);
+    }
+    Ok(())
+}
+
+/// The DWords of a `bytes`-long block that a masked block message moves (DWord `i` with
+/// channel `i`), or None when every channel is enabled (the whole block moves).
+fn enabled_dwords(msg: &Msg, bytes: usize, what: &str) -> Result<Option<Vec<usize>>, EuErrorKind> {
+    if msg.all_enabled() {
+        return Ok(None);
     }
     let dwords = bytes / 4;
     if dwords > msg.n {
         return Err(EuErrorKind::Unsupported(format!(
-            "a {bytes}-byte block read at SIMD{} with channels {:#x} enabled",
+            "a {bytes}-byte block {what} at SIMD{} with channels {:#x} enabled",
             msg.n,
             msg.lane_bits(32)
         )));
     }
-    let mut buf = vec![0u8; bytes];
-    read(&mut buf)?;
-    for i in lanes_of(msg.lane_bits(32)).filter(|&i| i < dwords) {
-        msg.put(at + 4 * i, &buf[4 * i..4 * i + 4]);
-    }
-    Ok(())
+    Ok(Some(
+        lanes_of(msg.lane_bits(32))
+            .filter(|&i| i < dwords)
+            .collect(),
+    ))
 }
 
 /// The byte offset of an aligned OWord block read or write: header DWord 2 counts OWords (the
@@ -293,18 +306,10 @@ fn block_write_masked(
     mut write: impl FnMut(u64, &[u8]) -> Result<(), EuErrorKind>,
 ) -> Result<(), EuErrorKind> {
     let data = msg.data(src, bytes);
-    if msg.all_enabled() {
+    let Some(enabled) = enabled_dwords(msg, bytes, "write")? else {
         return write(0, data);
-    }
-    let dwords = bytes / 4;
-    if dwords > msg.n {
-        return Err(EuErrorKind::Unsupported(format!(
-            "a {bytes}-byte block write at SIMD{} with channels {:#x} enabled",
-            msg.n,
-            msg.lane_bits(32)
-        )));
-    }
-    for i in lanes_of(msg.lane_bits(32)).filter(|&i| i < dwords) {
+    };
+    for i in enabled {
         if let Some(d) = data.get(4 * i..4 * i + 4) {
             write(4 * i as u64, d)?;
         }
