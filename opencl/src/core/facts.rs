@@ -59,6 +59,12 @@ pub struct Facts {
     /// holds up to [`umd::image::MAX_NV12_HEIGHT`]). The
     /// width is 16384 on all four ([`PLANAR_YUV_MAX_WIDTH`]).
     pub planar_yuv_max_height: u32,
+    /// Whether buffers could be kept compressed on this device (Xe-HPG's flat CCS), which is
+    /// when Intel's runtime tells cl_intel_driver_diagnostics listeners, as a neutral hint per
+    /// buffer, whether each one is (NEO `Buffer::provideCompressionHint`, gated by
+    /// `compressedBuffersSupported`: dg2 at a production stepping). This driver never
+    /// compresses buffers, so there it says "not compressed".
+    pub compressible_buffers: bool,
 }
 
 /// CL_DEVICE_PLANAR_YUV_MAX_WIDTH_INTEL: a 2D surface's width (NEO reports the same).
@@ -82,6 +88,7 @@ pub fn facts(p: Platform) -> Facts {
             bfloat16_conversions: false,
             usm_host: USM_DEVICE_AND_SHARED,
             planar_yuv_max_height: 16352,
+            compressible_buffers: false,
         },
         Platform::Icllp => Facts {
             l3_bytes: Some(3 << 20),
@@ -93,6 +100,7 @@ pub fn facts(p: Platform) -> Facts {
             bfloat16_conversions: false,
             usm_host: USM_DEVICE_AND_SHARED,
             planar_yuv_max_height: 16352,
+            compressible_buffers: false,
         },
         Platform::Tgllp => Facts {
             l3_bytes: Some(3840 << 10),
@@ -104,6 +112,7 @@ pub fn facts(p: Platform) -> Facts {
             bfloat16_conversions: false,
             usm_host: USM_DEVICE_AND_SHARED,
             planar_yuv_max_height: 16352,
+            compressible_buffers: false,
         },
         Platform::Dg2 => Facts {
             l3_bytes: None,
@@ -115,6 +124,7 @@ pub fn facts(p: Platform) -> Facts {
             bfloat16_conversions: true,
             usm_host: opencl_sys::CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL,
             planar_yuv_max_height: 16128,
+            compressible_buffers: true,
         },
     }
 }

@@ -319,6 +319,10 @@ pub fn create_buffer(
         hint(&c.obj, CL_CONTEXT_DIAGNOSTICS_LEVEL_GOOD_INTEL, &text);
         b
     };
+    if device.obj.facts.compressible_buffers {
+        let text = format!("the buffer of {size} bytes does not use compressed memory");
+        hint(&c.obj, CL_CONTEXT_DIAGNOSTICS_LEVEL_NEUTRAL_INTEL, &text);
+    }
     if flags & CL_MEM_READ_ONLY != 0 {
         // Under the simulator's sanitizer a kernel write to it is a finding.
         buffer.declare_read_only();
