@@ -184,6 +184,63 @@ pub fn shuffle_sentence(thread: u32, active: u32, disabled: u32, reader: u32, re
 mod tests {
     use super::*;
 
+    /// `text` (iga64 syntax) decoded for Gen12LP.
+    fn program(text: &str) -> Program {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect(text);
+        Program::decode(Platform::Tgllp, &bytes)
+    }
+
+    /// A SIMD16 thread whose lanes 0..4 are active, its a0 holding `addr(lane)`.
+    fn thread(addr: impl Fn(usize) -> u16) -> Thread {
+        let mut t = Thread::new(0xffff);
+        t.active = 0xf;
+        for i in 0..16 {
+            t.file[A0 + i * 2..A0 + i * 2 + 2].copy_from_slice(&addr(i).to_le_bytes());
+        }
+        t
+    }
+
+    // ocloc 22.43's tgllp code for `intel_sub_group_shuffle(x, (lid + 1) & 7)`, x loaded
+    // per lane into r13 (byte 0x1A0).
+    const SHUFFLE: &str = "send.dc1 (16|M0) r13 r11 null 0x0 0x04205E00
+        add (16|M0) a0.0<1>:uw r19.0<16;16,1>:uw 0x1A0:uw
+        mov (16|M0) r22.0<1>:d r[a0.0]<1,0>:d";
+
+    #[test]
+    fn a_shuffle_reading_a_disabled_lane_is_found_own_slots_are_not() {
+        let prog = program(SHUFFLE);
+        let src = source(&prog, 2).expect("the shuffle's variable");
+        let inst = &prog.insts[2];
+        let t = thread(|i| 0x1A0 + ((i as u16 + 1) & 7) * 4);
+        // Lane 3 reads lane 4, which control flow disabled.
+        assert_eq!(reads_disabled_lane(&t, inst, src, 0xf), Some((3, 4)));
+        // A private array's row: each lane its own slot.
+        let t = thread(|i| 0x1A0 + 64 + i as u16 * 4);
+        assert_eq!(reads_disabled_lane(&t, inst, src, 0xf), None);
+        // Lanes reading enabled lanes only.
+        let t = thread(|i| 0x1A0 + ((i as u16 + 1) & 3) * 4);
+        assert_eq!(reads_disabled_lane(&t, inst, src, 0xf), None);
+    }
+
+    #[test]
+    fn a_uniform_table_is_not_a_shuffle_source() {
+        // ocloc's code for `t[(g * 3 + 1) & 7]` of a table loaded under (W) (IGC's uniform load).
+        let prog = program(
+            "add (16|M0) a0.0<1>:uw r18.0<16;16,1>:uw 0x200:uw
+            (W) send.dc0 (8|M0) r16 r17 null 0x0 0x02184200
+            mov (16|M0) r34.0<1>:d r[a0.0]<1,0>:d",
+        );
+        assert!(reads_lanes_indirectly(&prog.insts[2]));
+        assert_eq!(source(&prog, 2), None);
+        // No `add a0 … base` before the read: not recognized either.
+        let prog = program(
+            "send.dc1 (16|M0) r13 r11 null 0x0 0x04205E00
+            mov (16|M0) a0.0<1>:uw r19.0<16;16,1>:uw
+            mov (16|M0) r22.0<1>:d r[a0.0]<1,0>:d",
+        );
+        assert_eq!(source(&prog, 2), None);
+    }
+
     #[test]
     fn only_block_writes_and_media_messages_are_collectives() {
         assert!(is_block_collective(Kind::BlockWrite, false));
