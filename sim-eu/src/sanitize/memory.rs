@@ -9,6 +9,7 @@ use isa_encoder::sendmsg::{gateway, Sfid};
 
 use super::alloc::{Allocations, Lookup};
 use super::checks::{Check, Checks};
+use super::collective;
 use super::finding::{Finding, Findings};
 use super::group::Group;
 use super::race::Access;
@@ -84,6 +85,9 @@ pub struct Sanitizing<'a> {
     send: Option<Send>,
     /// The SLM offset of the atomic being executed (its read and write are atomic).
     slm_atomic: Option<u32>,
+    /// synccheck: the per-lane indirect reads met so far and what they read
+    /// ([`collective::source`]).
+    sources: Vec<(u32, Option<collective::Source>)>,
 }
 
 impl<'a> Sanitizing<'a> {
@@ -104,6 +108,7 @@ impl<'a> Sanitizing<'a> {
             group,
             send: None,
             slm_atomic: None,
+            sources: Vec::new(),
         }
     }
 
@@ -625,6 +630,49 @@ impl Memory for Sanitizing<'_> {
     fn observes_sends(&self) -> bool {
         true
     }
+    fn on_indirect(&mut self, t: &Thread, ip: u32, mask: u32) {
+        let off = collective::disabled(t);
+        if off == 0 || !self.scope.checks.has(Check::Synccheck) {
+            return;
+        }
+        let Some(inst) = self.prog.insts.get(ip as usize) else {
+            return;
+        };
+        // Worked out once per instruction and thread run (a loop repeats the read).
+        let source = match self.sources.iter().find(|(i, _)| *i == ip) {
+            Some(&(_, s)) => s,
+            None => {
+                let s = collective::source(self.prog, ip as usize);
+                self.sources.push((ip, s));
+                s
+            }
+        };
+        let Some(source) = source else {
+            return;
+        };
+        if let Some((reader, read)) = collective::reads_disabled_lane(t, inst, source, mask) {
+            let what = collective::shuffle_sentence(
+                self.place.thread,
+                t.active & t.live,
+                off,
+                reader,
+                read,
+            );
+            self.findings.add(Finding {
+                check: Check::Synccheck,
+                kernel: String::new(),
+                offset: inst.pc,
+                disassembly: String::new(),
+                what,
+                group: self.place.group,
+                thread: self.place.thread,
+                lanes: mask << inst.chan_off,
+                address: None,
+                allocation: None,
+                count: 1,
+            });
+        }
+    }
     fn on_send(&mut self, t: &Thread, ip: u32, mask: u32) {
         let Some(inst) = self.prog.insts.get(ip as usize) else {
             return;
@@ -664,6 +712,16 @@ impl Memory for Sanitizing<'_> {
                     t.live,
                     self.findings,
                 );
+            }
+            let off = collective::disabled(t);
+            if off != 0 && self.scope.checks.has(Check::Synccheck) {
+                let spill = self.send.is_some_and(|s| s.spill)
+                    || collective::is_surface_state_lsc(self.prog.platform, plan.sfid, desc);
+                if collective::is_block_collective(kind, spill) {
+                    let what =
+                        collective::block_sentence(kind, self.place.thread, t.active & t.live, off);
+                    self.report(Check::Synccheck, what, None, None);
+                }
             }
         }
         if self.scope.checks.has(Check::Alignment) {
