@@ -69,6 +69,19 @@ pub enum Relation {
         output: usize,
         groups: Vec<Vec<usize>>,
     },
+    /// A barrier kernel's result: each work-item's value in the `output`th checked output is
+    /// `input` of the work-item `turns` lanes to its right (cyclically) in its own sub-group.
+    /// Which work-items share a sub-group is the implementation's: the `map`th checked output
+    /// holds each work-item's `sub-group id << 16 | sub-group local id` (at its global linear
+    /// id), `groups` each work-group's work-items by global linear id. See
+    /// [`subgroup_neighbours`].
+    SubgroupNeighbour {
+        output: usize,
+        map: usize,
+        input: Vec<u64>,
+        turns: usize,
+        groups: Vec<Vec<usize>>,
+    },
 }
 
 impl Case {
@@ -120,6 +133,21 @@ impl Case {
                         .map(|o| crate::scalar::unpack(Scalar::Uint, o))
                         .ok_or_else(|| format!("no output {output} for the sub-group mapping"))?;
                     subgroup_mapping(&got, groups)?;
+                }
+                Relation::SubgroupNeighbour {
+                    output,
+                    map,
+                    input,
+                    turns,
+                    groups,
+                } => {
+                    let uints = |k: usize| {
+                        outputs
+                            .get(k)
+                            .map(|o| crate::scalar::unpack(Scalar::Uint, o))
+                            .ok_or_else(|| format!("no output {k} for the sub-group neighbours"))
+                    };
+                    subgroup_neighbours(&uints(*output)?, &uints(*map)?, input, *turns, groups)?;
                 }
             }
         }
@@ -208,6 +236,69 @@ pub fn subgroup_mapping(out: &[u64], groups: &[Vec<usize>]) -> Result<(), String
         }
     }
     Ok(())
+}
+
+/// Checks [`Relation::SubgroupNeighbour`]: within each work-group, the (sub-group id, local id)
+/// pairs `map` reports are distinct and each sub-group's local ids are 0..its size; then every
+/// work-item's `out` is `input` of the member `turns` lanes to its right in its sub-group.
+pub fn subgroup_neighbours(
+    out: &[u64],
+    map: &[u64],
+    input: &[u64],
+    turns: usize,
+    groups: &[Vec<usize>],
+) -> Result<(), String> {
+    use std::collections::BTreeMap;
+    let at = |v: &[u64], g: usize, what: &str| {
+        v.get(g)
+            .copied()
+            .ok_or_else(|| format!("no {what} for work-item {g}"))
+    };
+    let mut bad = Vec::new();
+    for (w, items) in groups.iter().enumerate() {
+        // sub-group id -> local id -> global linear id
+        let mut members: BTreeMap<u64, BTreeMap<u64, usize>> = BTreeMap::new();
+        for &g in items {
+            let m = at(map, g, "sub-group record")?;
+            if members
+                .entry(m >> 16)
+                .or_default()
+                .insert(m & 0xffff, g)
+                .is_some()
+            {
+                return Err(format!(
+                    "group {w}: two work-items report sub-group {} local id {}",
+                    m >> 16,
+                    m & 0xffff
+                ));
+            }
+        }
+        for (id, lanes) in &members {
+            let size = lanes.len() as u64;
+            if lanes.keys().copied().ne(0..size) {
+                return Err(format!(
+                    "group {w}: sub-group {id} holds local ids {:?}",
+                    lanes.keys().collect::<Vec<_>>()
+                ));
+            }
+            for (&lane, &g) in lanes {
+                let from = lanes[&((lane + turns as u64) % size)];
+                let (got, want) = (at(out, g, "result")?, at(input, from, "input")?);
+                if got != want {
+                    bad.push(format!(
+                        "work-item {g} (sub-group {id} lane {lane}) = {got:#x}, want {want:#x} (work-item {from}'s)"
+                    ));
+                }
+            }
+        }
+    }
+    match bad.len() {
+        0 => Ok(()),
+        n => Err(format!(
+            "{n} wrong: {}",
+            bad.iter().take(6).cloned().collect::<Vec<_>>().join(", ")
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -301,5 +392,40 @@ mod tests {
         assert!(subgroup_mapping(&o, &g)
             .unwrap_err()
             .contains("only the last may be smaller"));
+    }
+
+    /// One group of 6 work-items in sub-groups of 4 and 2, mapped as NEO's Y-major walk
+    /// maps a 2×3 group (not linearly).
+    #[test]
+    fn neighbours_follow_the_reported_mapping() {
+        // work-item g -> (sub-group, lane)
+        let pairs = [(0, 0), (0, 2), (1, 0), (0, 1), (0, 3), (1, 1)];
+        let map: Vec<u64> = pairs.iter().map(|&(s, l)| (s << 16) | l).collect();
+        let input: Vec<u64> = (0..6).map(|g| 100 + g).collect();
+        let groups = vec![(0..6).collect::<Vec<usize>>()];
+        // One turn right: (0,0)->(0,1)=g3, (0,2)->(0,3)=g4, (1,0)->(1,1)=g5, (0,1)->(0,2)=g1,
+        // (0,3)->(0,0)=g0, (1,1)->(1,0)=g2.
+        let out = vec![103, 104, 105, 101, 100, 102];
+        subgroup_neighbours(&out, &map, &input, 1, &groups).unwrap();
+        // The linear expectation is wrong here.
+        let linear = vec![101, 102, 103, 100, 105, 104];
+        assert!(subgroup_neighbours(&linear, &map, &input, 1, &groups)
+            .unwrap_err()
+            .contains("wrong"));
+        // Three turns: three to the right in the sub-group of 4, one in the sub-group of 2.
+        let out3 = vec![104, 103, 105, 100, 101, 102];
+        assert!(subgroup_neighbours(&out3, &map, &input, 3, &groups).is_ok());
+        // Two work-items claiming one lane.
+        let mut dup = map.clone();
+        dup[1] = 0;
+        assert!(subgroup_neighbours(&out, &dup, &input, 1, &groups)
+            .unwrap_err()
+            .contains("two work-items"));
+        // A missing lane.
+        let mut gap = map.clone();
+        gap[5] = (1 << 16) | 2;
+        assert!(subgroup_neighbours(&out, &gap, &input, 1, &groups)
+            .unwrap_err()
+            .contains("holds local ids"));
     }
 }

@@ -4,7 +4,7 @@
 use super::{name, subgroups, u32s};
 use crate::case::{Arg, Case, Check, Relation};
 use crate::corpus::Instance;
-use crate::geometry::Geometry;
+use crate::geometry::{Geometry, Item};
 use crate::rng::Rng;
 use crate::scalar::Scalar;
 
@@ -22,6 +22,19 @@ fn geometries(simd: u32) -> Vec<(&'static str, Geometry)> {
         // A group smaller than any subgroup size.
         ("small", g(&[12], &[5])),
     ]
+}
+
+/// Each work-group's work-items, by global linear id.
+fn work_groups(items: &[Item]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for it in items {
+        let w = it.sg_index / it.enqueued_num_sgs;
+        if groups.len() <= w {
+            groups.resize(w + 1, Vec::new());
+        }
+        groups[w].push(it.global_linear);
+    }
+    groups
 }
 
 pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, String> {
@@ -45,7 +58,6 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
             // Values that do not depend on how work-items map to sub-groups; the rest (size,
             // id, local id, broadcast) by the execution model's rules over each group.
             let mut want = vec![None; 8 * n];
-            let mut groups: Vec<Vec<usize>> = Vec::new();
             for it in &items {
                 let fixed = [
                     // The maximum for the dispatch: the kernel's required size.
@@ -57,14 +69,12 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
                 for (k, v) in fixed {
                     want[8 * it.global_linear + k] = Some(v as u64);
                 }
-                let w = it.sg_index / it.enqueued_num_sgs;
-                if groups.len() <= w {
-                    groups.resize(w + 1, Vec::new());
-                }
-                groups[w].push(it.global_linear);
             }
             out.push(Case {
-                relations: vec![Relation::SubgroupMapping { output: 0, groups }],
+                relations: vec![Relation::SubgroupMapping {
+                    output: 0,
+                    groups: work_groups(&items),
+                }],
                 ..case(
                     vec![Arg::Buf(vec![0; 32 * n])],
                     vec![Check {
@@ -78,19 +88,20 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
         }
         let input: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
         let turns = if inst.kind == "BARRIER_SCOPED" { 3 } else { 1 };
-        let mut want = vec![None; n];
-        for sg in subgroups(&items) {
-            for it in &sg {
-                let from = sg[(it.lane + turns) % sg.len()].global_linear;
-                want[it.global_linear] = Some(input[from] as u64);
-            }
-        }
         let check = |arg, want| Check {
             arg,
             scalar: Scalar::Uint,
             want,
         };
         out.push(if inst.kind == "BARRIER_GLOBAL" {
+            // 1D: the kernel finds its neighbour's slot by local linear id.
+            let mut want = vec![None; n];
+            for sg in subgroups(&items) {
+                for it in &sg {
+                    let from = sg[(it.lane + turns) % sg.len()].global_linear;
+                    want[it.global_linear] = Some(input[from] as u64);
+                }
+            }
             let copy = input.iter().map(|&v| Some(v as u64)).collect();
             case(
                 vec![
@@ -101,10 +112,25 @@ pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, Str
                 vec![check(1, copy), check(2, want)],
             )
         } else {
-            case(
-                vec![Arg::Buf(u32s(&input)), Arg::Buf(vec![0; 4 * n])],
-                vec![check(1, want)],
-            )
+            // Local memory kernels: values by the sub-groups the kernel reports (2D and 3D
+            // groups need not map linearly), checked by relation.
+            Case {
+                relations: vec![Relation::SubgroupNeighbour {
+                    output: 0,
+                    map: 1,
+                    input: input.iter().map(|&v| v as u64).collect(),
+                    turns,
+                    groups: work_groups(&items),
+                }],
+                ..case(
+                    vec![
+                        Arg::Buf(u32s(&input)),
+                        Arg::Buf(vec![0; 4 * n]),
+                        Arg::Buf(vec![0; 4 * n]),
+                    ],
+                    vec![check(1, vec![None; n]), check(2, vec![None; n])],
+                )
+            }
         });
     }
     Ok(out)
