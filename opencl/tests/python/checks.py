@@ -3,6 +3,7 @@ exit status, and 2D images over a buffer, which PyOpenCL's own Image constructor
 
 import sys
 
+import numpy as np
 import pyopencl as cl
 
 _failed = False
@@ -24,6 +25,12 @@ def code_of(f):
     except cl.Error as e:
         return e.code
     return 0
+
+
+def close(got, want):
+    """Within 1.5 ulp (the conversion rules' bound for normalized integers to float)."""
+    ulp = np.spacing(np.abs(want).astype(np.float32))
+    return bool(np.all(np.abs(got.astype(np.float64) - want) <= 1.5 * ulp))
 
 
 def finish():

@@ -17,7 +17,7 @@ per check; exits non-zero when any fails."""
 
 import numpy as np
 import pyopencl as cl
-from checks import check, code_of, finish
+from checks import check, close, code_of, finish
 
 # cl_ext.h
 CL_YUYV_INTEL, CL_UYVY_INTEL, CL_YVYU_INTEL, CL_VYUY_INTEL = 0x4076, 0x4077, 0x4078, 0x4079
@@ -75,12 +75,6 @@ def expected(pairs, layout):
     out[:, 0::2, 2] = u
     out[:, 1::2, 2] = u
     return out
-
-
-def close(got, want):
-    """Within 1.5 ulp (the conversion rules' bound for normalized integers to float)."""
-    ulp = np.spacing(np.abs(want).astype(np.float32))
-    return bool(np.all(np.abs(got.astype(np.float64) - want) <= 1.5 * ulp))
 
 
 def main():

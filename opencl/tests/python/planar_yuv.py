@@ -22,7 +22,7 @@ import ctypes
 
 import numpy as np
 import pyopencl as cl
-from checks import check, code_of, finish
+from checks import check, close, code_of, finish
 
 # cl_ext.h
 CL_NV12_INTEL = 0x410E
@@ -104,12 +104,6 @@ def expected(y, uv):
     out[:, :, 1] = y.astype(np.float32) / np.float32(255.0)
     out[:, :, 2] = u
     return out
-
-
-def close(got, want):
-    """Within 1.5 ulp (the conversion rules' bound for normalized integers to float)."""
-    ulp = np.spacing(np.abs(want).astype(np.float32))
-    return bool(np.all(np.abs(got.astype(np.float64) - want) <= 1.5 * ulp))
 
 
 def main():
