@@ -50,9 +50,10 @@ pub struct RunArgs {
     #[arg(long)]
     pub json: bool,
     /// Run the kernel under the simulator's sanitizer with these checks (comma-separated:
-    /// memcheck, initcheck, racecheck, synccheck, alignment, api, or all), as
-    /// `INTEL_GPU_SANITIZE` does (`api` checks OpenCL calls: nothing here); findings go to stderr (and, with `INTEL_GPU_SANITIZE_LOG=<file>`, to that file as
-    /// JSON lines).
+    /// memcheck, initcheck, racecheck, synccheck, alignment, api, or all; and stats, the
+    /// kernel's execution statistics, not part of all), as `INTEL_GPU_SANITIZE` does (`api`
+    /// checks OpenCL calls: nothing here); findings and statistics go to stderr (and, with
+    /// `INTEL_GPU_SANITIZE_LOG=<file>`, to that file as JSON lines).
     #[arg(long, value_name = "CHECKS")]
     pub sanitize: Option<String>,
 }

@@ -443,3 +443,73 @@ fn sanitize_accepts_api_and_says_it_applies_to_opencl_programs() {
         assert!(text.contains("[0x0, 0x3, 0x6, 0x9"), "{checks}: {text}");
     }
 }
+
+/// `--sanitize stats`: the fill kernel (straight-line, SIMD16) over 64 work-items runs 4
+/// hardware threads, so every instruction iga64 lists from the walker's start to the
+/// end-of-thread send executes 4 times on all 16 lanes, and its store writes 64 × 4 bytes and
+/// reads none. The statistics go to stderr and, as one JSON line, to the log.
+#[test]
+fn sanitize_stats_counts_what_the_binary_executes() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log.jsonl");
+    let o = Command::new(env!("CARGO_BIN_EXE_intel-gpu-run"))
+        .args([
+            "run",
+            &example("fill.tgllp.bin"),
+            "--device",
+            "sim:tgllp",
+            "--global",
+            "64",
+            "--arg",
+            "buf:256",
+            "--arg",
+            "u32:3",
+            "--sanitize",
+            "stats",
+        ])
+        .env("INTEL_GPU_SANITIZE_LOG", &log)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("sanitizer stats: kernel fill"), "{err}");
+    assert!(err.contains("instruction mix"), "{err}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    let s = &lines[0];
+    assert_eq!(s["check"], "stats");
+    assert_eq!(s["kernel"], "fill");
+
+    let bin = std::fs::read(example("fill.tgllp.bin")).unwrap();
+    let heaps = oracles::ocloc::kernel_heaps(&ocloc, &bin).unwrap();
+    let heap = heaps.iter().find(|h| h.name == "fill").unwrap();
+    let list = oracles::iga64::listing(&iga, Platform::Tgllp, &heap.bytes).unwrap();
+    let insts = s["instructions"].as_array().unwrap();
+    let first = insts[0]["offset"].as_u64().unwrap() as u32;
+    let eot = list.iter().position(|(_, t)| t.contains("EOT")).unwrap();
+    let want: Vec<u64> = list[..=eot]
+        .iter()
+        .filter(|(o, _)| *o >= first)
+        .map(|(o, _)| u64::from(*o))
+        .collect();
+    let got: Vec<u64> = insts
+        .iter()
+        .map(|i| i["offset"].as_u64().unwrap())
+        .collect();
+    assert_eq!(got, want, "{text}");
+    for i in insts {
+        assert_eq!(i["executed"], 4, "{i}");
+        let n = i["exec_size"].as_u64().unwrap();
+        assert_eq!(i["lanes"].as_u64(), Some(4 * n), "{i}");
+    }
+    assert_eq!(s["executed"].as_u64(), Some(4 * want.len() as u64));
+    let sends = s["sends"].as_array().unwrap();
+    let sum = |k: &str| -> u64 { sends.iter().map(|x| x[k].as_u64().unwrap()).sum() };
+    assert_eq!((sum("read"), sum("written")), (0, 256), "{text}");
+}

@@ -35,6 +35,6 @@ pub use dataport::{
     SAMPLER_STATE_BYTES,
 };
 pub use error::{EuError, EuErrorKind, MemFault};
-pub use exec::{run, run_fused, waits_at_barrier, Status};
+pub use exec::{run, run_counted, run_fused, waits_at_barrier, Counter, Status};
 pub use program::{Program, ProgramCache};
 pub use regfile::Thread;

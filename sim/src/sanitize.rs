@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use platform::Platform;
-use sim_eu::sanitize::{Allocation, Allocations, Defined, Findings, GlobalCells, Scope};
+use sim_eu::sanitize::{Allocation, Allocations, Defined, ExecStats, Findings, GlobalCells, Scope};
 pub use sim_eu::sanitize::{Check, Checks, ChecksError};
 
 use crate::mem::AddressSpace;
@@ -283,6 +283,45 @@ impl Sanitizer {
             json += &f.to_json();
             json.push('\n');
         }
+        let _ = std::io::stderr().write_all(text.as_bytes());
+        if let Some(path) = &self.settings.log {
+            let appended = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .and_then(|mut f| f.write_all(json.as_bytes()));
+            if let Err(e) = appended {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "sanitizer: cannot append to {}: {e}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+impl Sanitizer {
+    /// Reports a walker's execution statistics (`stats`): the kernel's instruction mix, each
+    /// executed instruction's count and active lanes with its disassembly, and the bytes per
+    /// send type, on stderr and as one JSON line in the log.
+    pub(crate) fn report_stats(
+        &self,
+        stats: &ExecStats,
+        prog: &sim_eu::Program,
+        (kernel, entry): &(String, u32),
+        vm: &AddressSpace,
+        kernel_address: u64,
+    ) {
+        let report = stats.report(prog, kernel, *entry, &|pc| {
+            disassemble_at(prog.platform, vm, kernel_address, pc)
+        });
+        self.emit(&(report.to_text() + "\n"), &(report.to_json() + "\n"));
+    }
+
+    /// Writes a report on stderr and appends its JSON lines to the log.
+    fn emit(&self, text: &str, json: &str) {
+        let _guard = lock(&self.out);
         let _ = std::io::stderr().write_all(text.as_bytes());
         if let Some(path) = &self.settings.log {
             let appended = std::fs::OpenOptions::new()

@@ -2,8 +2,9 @@
 //! work-group tree reduction through local memory with barriers, divergent control flow),
 //! compiled by ocloc for Gen12LP, dispatched through umd on sim:tgllp (i915) with the sanitizer
 //! off and with each check on (`memcheck`, `initcheck`, `racecheck`, `synccheck`,
-//! `alignment`) and with all of them. The kernels are correct programs: no finding is made,
-//! every access is checked.
+//! `alignment`), with all of them, and with the execution statistics (`stats`, which also
+//! print their table on stderr per dispatch). The kernels are correct programs: no finding is
+//! made, every access is checked.
 //!
 //! One host thread runs each walker, and the time measured is the process's CPU time per
 //! dispatch (build, submit, run, wait), which on a shared machine compares where wall time
@@ -38,6 +39,7 @@ const SETTINGS: &[&str] = &[
     "synccheck",
     "alignment",
     "all",
+    "stats",
 ];
 
 fn items() -> u32 {

@@ -333,6 +333,37 @@ fn in_block(prog: &Program, ip: usize) -> bool {
     }
 }
 
+/// Hears of every instruction [`run_counted`] executes (the sanitizer's execution
+/// statistics).
+pub trait Counter {
+    /// The instruction at index `ip` executes on `lanes` of its `n` channels (low bit: its
+    /// first channel).
+    fn executed(&mut self, ip: u32, n: u8, lanes: u32);
+}
+
+/// The counter of an uncounted run: [`run`]'s loop is [`run_loop`] with this, so the
+/// counting compiles away there.
+struct Uncounted;
+
+impl Counter for Uncounted {
+    #[inline(always)]
+    fn executed(&mut self, _ip: u32, _n: u8, _lanes: u32) {}
+}
+
+/// Which of a counted run's lanes an instruction acts on: its enabled channels, and of those,
+/// where its predicate enables lanes (not where it picks the source, `sel`, or the direction
+/// of a branch), the predicated ones.
+#[inline]
+fn acting_lanes(t: &Thread, inst: &Inst) -> u32 {
+    let (enabled, pred) = channels(t, inst);
+    let picks = inst.opcode == Opcode::Sel || inst.opcode.shape() == Shape::Branch;
+    if picks {
+        enabled
+    } else {
+        enabled & pred
+    }
+}
+
 /// Runs `t` on `prog` until it ends, waits at a barrier, or has executed `budget`
 /// instructions. Errors carry the failing instruction's byte offset; the thread is left as it
 /// was when the error happened.
@@ -341,6 +372,31 @@ pub fn run(
     prog: &Program,
     mem: &mut dyn Memory,
     budget: u64,
+) -> Result<Status, EuError> {
+    run_loop::<Uncounted, false>(t, prog, mem, budget, &mut Uncounted)
+}
+
+/// [`run`], telling `counter` of each instruction with the lanes it acts on before executing
+/// it. Every instruction takes the general path (the fast path's blocks run without a hook
+/// per instruction); the results are [`run`]'s.
+pub fn run_counted<C: Counter>(
+    t: &mut Thread,
+    prog: &Program,
+    mem: &mut dyn Memory,
+    budget: u64,
+    counter: &mut C,
+) -> Result<Status, EuError> {
+    run_loop::<C, true>(t, prog, mem, budget, counter)
+}
+
+/// The run loop; `COUNT` is a constant, so [`run`]'s copy has no counting branch.
+#[inline(always)]
+fn run_loop<C: Counter, const COUNT: bool>(
+    t: &mut Thread,
+    prog: &Program,
+    mem: &mut dyn Memory,
+    budget: u64,
+    counter: &mut C,
 ) -> Result<Status, EuError> {
     if t.ended {
         return Ok(Status::Ended);
@@ -363,7 +419,8 @@ pub fn run(
     // the program may change it.
     let follow_cr0 = prog.sets_rounding || Rounding::of(t) != Rounding::NearestEven;
     loop {
-        if left != 0
+        if !COUNT
+            && left != 0
             && in_block(prog, t.ip as usize)
             && (!follow_cr0 || Rounding::of(t) == Rounding::NearestEven)
         {
@@ -392,6 +449,9 @@ pub fn run(
         t.executed += 1;
         if let Some(e) = &inst.invalid {
             return Err(e.clone().at(inst.pc));
+        }
+        if COUNT {
+            counter.executed(t.ip, inst.n, acting_lanes(t, inst));
         }
         match step(t, prog, inst, mem) {
             Ok(Flow::Next) => advance(t),

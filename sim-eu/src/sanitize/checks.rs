@@ -20,16 +20,19 @@ pub enum Check {
     Alignment,
     /// OpenCL calls that return an error.
     Api,
+    /// Per-kernel execution statistics (not a check: `all` leaves it out).
+    Stats,
 }
 
 impl Check {
-    pub const ALL: [Check; 6] = [
+    pub const ALL: [Check; 7] = [
         Check::Memcheck,
         Check::Initcheck,
         Check::Racecheck,
         Check::Synccheck,
         Check::Alignment,
         Check::Api,
+        Check::Stats,
     ];
 
     pub fn name(self) -> &'static str {
@@ -40,6 +43,7 @@ impl Check {
             Check::Synccheck => "synccheck",
             Check::Alignment => "alignment",
             Check::Api => "api",
+            Check::Stats => "stats",
         }
     }
 
@@ -47,6 +51,11 @@ impl Check {
     /// the OpenCL ICD on the calls it gets).
     pub fn on_gpu(self) -> bool {
         !matches!(self, Check::Api)
+    }
+
+    /// Whether `all` selects it: every check, not the statistics (which find nothing).
+    pub fn in_all(self) -> bool {
+        !matches!(self, Check::Stats)
     }
 
     fn bit(self) -> u8 {
@@ -67,16 +76,19 @@ pub struct Checks(u8);
 /// Why a list of check names was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ChecksError {
-    #[error("unknown sanitizer check `{0}` (known: memcheck, initcheck, racecheck, synccheck, alignment, api, all)")]
+    #[error("unknown sanitizer check `{0}` (known: memcheck, initcheck, racecheck, synccheck, alignment, api, all, stats)")]
     Unknown(String),
 }
 
 impl Checks {
     pub const NONE: Checks = Checks(0);
 
-    /// Every check (what `all` selects).
+    /// Every check (what `all` selects: not `stats`).
     pub fn implemented() -> Checks {
-        Check::ALL.into_iter().fold(Checks::NONE, Checks::with)
+        Check::ALL
+            .into_iter()
+            .filter(|c| c.in_all())
+            .fold(Checks::NONE, Checks::with)
     }
 
     pub fn with(self, c: Check) -> Checks {
@@ -104,7 +116,7 @@ impl Checks {
         cs.iter().any(|c| self.has(*c))
     }
 
-    /// Parses a comma-separated list of check names, or `all` (every check). Blank entries
+    /// Parses a comma-separated list of check names, or `all` (every check), and `stats`. Blank entries
     /// are ignored; an empty list is the sanitizer off. An unknown name is refused, never
     /// silently dropped.
     pub fn parse(list: &str) -> Result<Checks, ChecksError> {
@@ -154,6 +166,15 @@ mod tests {
         assert!(api.has(Check::Api));
         assert_eq!(api.on_gpu(), Checks::NONE.with(Check::Memcheck));
         assert!(Checks::parse("api").unwrap().on_gpu().is_empty());
+        // `stats` is asked for by name: `all` is the checks.
+        assert!(!all.has(Check::Stats));
+        let s = Checks::parse("all,stats").unwrap();
+        assert!(s.has(Check::Stats) && s.has(Check::Memcheck));
+        assert_eq!(s.on_gpu(), s.on_gpu().with(Check::Stats));
+        assert_eq!(
+            Checks::parse("stats").unwrap().on_gpu().to_string(),
+            "stats"
+        );
         assert_eq!(
             Checks::parse("memchek"),
             Err(ChecksError::Unknown("memchek".into()))

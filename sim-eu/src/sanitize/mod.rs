@@ -18,6 +18,7 @@
 //! - [`rules`]: the block-IO rules of the Intel extension specs and the messages they govern.
 //! - [`finding`]: what a finding holds, its text and JSON forms.
 //! - [`memory`]: the checking memory.
+//! - [`stats`]: execution statistics (`stats`): instructions, lanes and bytes per send type.
 
 pub mod alloc;
 pub mod checks;
@@ -30,6 +31,7 @@ pub mod race_cells;
 pub mod race_global;
 pub mod rules;
 pub mod shadow;
+pub mod stats;
 
 pub use alloc::{Allocation, Allocations, Lookup};
 pub use checks::{Check, Checks, ChecksError};
@@ -38,3 +40,4 @@ pub use group::Group;
 pub use memory::{Place, Sanitizing, Scope};
 pub use race_global::GlobalCells;
 pub use shadow::Defined;
+pub use stats::{Counting, ExecStats};

@@ -205,6 +205,8 @@ struct Run<'a, 'w> {
     translated: u64,
     /// The sanitizer's findings of the group being run (handed to the walker's after it).
     findings: eu::sanitize::Findings,
+    /// The execution statistics of the group being run (`stats`; handed over as findings).
+    stats: eu::sanitize::ExecStats,
     /// The sanitizer's state of the group being run (unused when it is off).
     group: eu::sanitize::Group,
 }
@@ -227,6 +229,14 @@ impl Run<'_, '_> {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .merge(mine);
+        }
+        if !self.stats.is_empty() {
+            let mine = std::mem::take(&mut self.stats);
+            self.shared
+                .stats
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .merge(&mine);
         }
         res
     }
@@ -328,7 +338,14 @@ impl Run<'_, '_> {
                             &mut self.findings,
                             &mut self.group,
                         );
-                        let r = eu::run(t, self.prog, &mut s, SLICE.min(left));
+                        let budget = SLICE.min(left);
+                        let r = if scope.checks.has(eu::sanitize::Check::Stats) {
+                            let eu::sanitize::ExecStats { counts, bytes } = &mut self.stats;
+                            let mut c = eu::sanitize::Counting::new(&mut s, bytes);
+                            eu::run_counted(t, self.prog, &mut c, budget, counts)
+                        } else {
+                            eu::run(t, self.prog, &mut s, budget)
+                        };
                         if let Err(e) = &r {
                             s.stopped(e);
                         }

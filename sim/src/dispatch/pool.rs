@@ -67,6 +67,8 @@ pub(super) struct Shared<'w> {
     pub(super) sanitize: Option<&'w sim_eu::sanitize::Scope>,
     /// The host threads' findings, gathered group by group.
     pub(super) findings: Mutex<sim_eu::sanitize::Findings>,
+    /// The host threads' execution statistics (`stats`), gathered group by group.
+    pub(super) stats: Mutex<sim_eu::sanitize::ExecStats>,
     /// Instructions the host threads ran as translated code.
     pub(super) translated: AtomicU64,
 }
@@ -194,6 +196,7 @@ pub(super) fn run_groups(
         indirect: IndirectData::read(w.platform, d, w.memory),
         sanitize: scoped.as_ref().map(|(s, _)| s),
         findings: Mutex::default(),
+        stats: Mutex::default(),
         translated: AtomicU64::new(0),
     };
     let work = |index: usize| {
@@ -220,6 +223,10 @@ pub(super) fn run_groups(
         let findings =
             std::mem::take(&mut *shared.findings.lock().unwrap_or_else(|e| e.into_inner()));
         s.report(findings, kernel, w.platform, w.memory, d.kernel);
+        let stats = std::mem::take(&mut *shared.stats.lock().unwrap_or_else(|e| e.into_inner()));
+        if !stats.is_empty() {
+            s.report_stats(&stats, prog, kernel, w.memory, d.kernel);
+        }
     }
     if let Some((_, e)) = shared
         .failed
@@ -283,6 +290,7 @@ fn worker(
         pending: 0,
         translated: 0,
         findings: sim_eu::sanitize::Findings::default(),
+        stats: sim_eu::sanitize::ExecStats::default(),
         group: sim_eu::sanitize::Group::default(),
     };
     run.mem.slm = vec![0; slm_bytes(&d.idd)];
