@@ -45,7 +45,7 @@ impl GlobalCells {
         GlobalCells {
             buffers: allocations
                 .iter()
-                .filter(|a| a.exact)
+                .filter(|a| a.exact && !a.freed)
                 .map(|a| Buffer {
                     start: a.start,
                     len: a.size,
