@@ -166,12 +166,11 @@ impl Sanitizer {
             // The addresses are in use again: what was freed there is gone for good.
             let mut f = lock(&self.freed);
             let end = start.saturating_add(size);
-            let reused: Vec<u64> = f
-                .0
-                .range(..end)
-                .filter(|(s, x)| s.saturating_add(x.size) > start)
-                .map(|(s, _)| *s)
-                .collect();
+            let reused: Vec<u64> =
+                f.0.range(..end)
+                    .filter(|(s, x)| s.saturating_add(x.size) > start)
+                    .map(|(s, _)| *s)
+                    .collect();
             for s in reused {
                 f.0.remove(&s);
             }
@@ -270,7 +269,12 @@ impl Sanitizer {
     /// the GPU ranges of its buffer arguments (`arguments`: a sub-buffer's own range) and its
     /// per-thread memory with each thread's slot (`slots`). Without this, every registered
     /// buffer is checked whole and scratch and private memory against their allocations.
-    pub fn register_dispatch_bounds(&self, indirect: u64, arguments: Vec<Range<u64>>, slots: Slots) {
+    pub fn register_dispatch_bounds(
+        &self,
+        indirect: u64,
+        arguments: Vec<Range<u64>>,
+        slots: Slots,
+    ) {
         let mut d = lock(&self.dispatches);
         if let Some(i) = d.get_mut(&indirect) {
             i.bounds = Bounds { arguments, slots };
@@ -451,7 +455,11 @@ fn named(list: &mut Vec<Allocation>, start: u64, b: &Buffer, arguments: &[Range<
             .map(|r| format!("{} ({} bytes)", r.start - start, r.end - r.start))
             .collect();
         let label = if j - i == 1 {
-            format!("sub-buffer at origin {} of a {}-byte buffer,", first - start, b.size)
+            format!(
+                "sub-buffer at origin {} of a {}-byte buffer,",
+                first - start,
+                b.size
+            )
         } else {
             format!(
                 "union of overlapping sub-buffers at origins {} of a {}-byte buffer,",
@@ -501,4 +509,63 @@ fn disassemble_at(p: Platform, vm: &AddressSpace, kernel: u64, offset: u32) -> S
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn buffer(size: u64, usm: Option<&str>) -> Buffer {
+        Buffer {
+            size,
+            read_only: false,
+            written: Arc::new(Defined::new(size, false)),
+            usm: usm.map(Into::into),
+        }
+    }
+
+    fn seen(b: &Buffer, arguments: &[Range<u64>]) -> Vec<(u64, u64, String)> {
+        let mut list = Vec::new();
+        named(&mut list, 0x1000, b, arguments);
+        list.into_iter()
+            .map(|a| (a.start, a.size, a.label.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn sub_buffers_stand_in_for_their_parent_only_where_the_parent_is_not_named() {
+        let b = buffer(384, None);
+        // Named through a sub-buffer only: the sub-buffer.
+        let s = seen(&b, &[0x1040..0x1140]);
+        assert_eq!(s.len(), 1);
+        assert_eq!((s[0].0, s[0].1), (0x1040, 256));
+        assert!(s[0].2.contains("origin 64 of a 384-byte buffer"), "{s:?}");
+        // The parent named too, or not named at all: the whole parent.
+        assert_eq!(seen(&b, &[0x1040..0x1140, 0x1000..0x1180])[0].1, 384);
+        assert_eq!(seen(&b, &[0x9000..0x9010])[0].1, 384);
+        // Two disjoint sub-buffers each; overlapping ones as their union.
+        assert_eq!(seen(&b, &[0x1000..0x1010, 0x1100..0x1110]).len(), 2);
+        let u = seen(&b, &[0x1000..0x1080, 0x1040..0x10c0]);
+        assert_eq!((u[0].0, u[0].1), (0x1000, 0xc0));
+        // A pointer into a USM allocation names all of it.
+        let usm = buffer(256, Some("device USM allocation"));
+        assert_eq!(seen(&usm, &[0x1010..0x1100])[0].1, 256);
+    }
+
+    #[test]
+    fn freed_usm_is_remembered_until_its_addresses_are_registered_again() {
+        let s = Sanitizer::new(Settings {
+            checks: Checks::parse("memcheck").unwrap(),
+            log: None,
+        })
+        .unwrap();
+        s.register_usm(0x1000, 100, "host USM allocation");
+        s.register_buffer(0x3000, 100, false);
+        s.release_buffers(0x1000..0x2000);
+        s.release_buffers(0x3000..0x4000);
+        // Only the USM allocation is remembered freed.
+        assert_eq!(lock(&s.freed).0.len(), 1);
+        s.register_buffer(0x1000, 50, false);
+        assert!(lock(&s.freed).0.is_empty());
+    }
 }

@@ -162,7 +162,8 @@ impl Inner {
                 return Err(e);
             }
         };
-        self.sanitize.usm(gpu_address, size, "device USM allocation");
+        self.sanitize
+            .usm(gpu_address, size, "device USM allocation");
         let bo = Arc::new(Bo {
             dev: self.clone(),
             handle: raw.handle,

@@ -286,7 +286,13 @@ const CASES: [Case; 9] = [
         // Either SIMD16 half's store: somewhere in `a`.
         setup: Setup::Plain,
         address: |r| r.a..r.a + 256,
-        allocation: |r| format!("buffer of 256 bytes at {:#x}..{:#x}, read-only", r.a, r.a + 256),
+        allocation: |r| {
+            format!(
+                "buffer of 256 bytes at {:#x}..{:#x}, read-only",
+                r.a,
+                r.a + 256
+            )
+        },
         what: "",
     },
     Case {
@@ -528,7 +534,10 @@ fn use_after_free_is_reported_also_when_the_walker_ends_in_a_page_fault() {
         }
         assert!(!got.findings.is_empty(), "{p}: not caught");
         for f in &got.findings {
-            assert!(f["what"].as_str().unwrap().contains("use after free"), "{p}: {f}");
+            assert!(
+                f["what"].as_str().unwrap().contains("use after free"),
+                "{p}: {f}"
+            );
             let at = f["address"].as_u64().unwrap();
             assert!((got.freed..got.freed + 256).contains(&at), "{p}: {f}");
             let alloc = f["allocation"].as_str().unwrap();

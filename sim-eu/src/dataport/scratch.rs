@@ -64,7 +64,11 @@ pub(crate) struct Slice {
     pub(crate) bytes: u64,
 }
 
-pub(crate) fn slice(dispatched: [u32; 2], p: Platform, mem: &mut dyn Memory) -> Result<Slice, EuErrorKind> {
+pub(crate) fn slice(
+    dispatched: [u32; 2],
+    p: Platform,
+    mem: &mut dyn Memory,
+) -> Result<Slice, EuErrorKind> {
     let [dw3, dw5] = dispatched;
     match style(p) {
         ScratchStyle::GeneralState => {

@@ -55,7 +55,9 @@ impl Slots {
                 .map(|s| s.base..s.base.saturating_add(s.bytes))
         });
         let private = self.private.as_ref().map(|(r, each)| {
-            let start = r.start.saturating_add(u64::from(slot).saturating_mul(*each));
+            let start = r
+                .start
+                .saturating_add(u64::from(slot).saturating_mul(*each));
             start..start.saturating_add(*each)
         });
         Own {
@@ -68,9 +70,8 @@ impl Slots {
     /// Whether `len` bytes at `addr` stray from the thread's `own` slots: they lie in the
     /// scratch space or the private buffer but not wholly in the thread's part of it.
     pub fn stray(&self, own: &Own, addr: u64, len: u64) -> Option<Stray> {
-        let inside = |r: &Range<u64>| {
-            addr >= r.start && addr.checked_add(len).is_some_and(|e| e <= r.end)
-        };
+        let inside =
+            |r: &Range<u64>| addr >= r.start && addr.checked_add(len).is_some_and(|e| e <= r.end);
         let (memory, mine) = if self.scratch.as_ref().is_some_and(|r| r.contains(&addr)) {
             ("scratch", &own.scratch)
         } else if self
