@@ -536,20 +536,23 @@ mod tests {
     fn sub_buffers_stand_in_for_their_parent_only_where_the_parent_is_not_named() {
         let b = buffer(384, None);
         // Named through a sub-buffer only: the sub-buffer.
-        let s = seen(&b, &[0x1040..0x1140]);
+        let s = seen(&b, std::slice::from_ref(&(0x1040..0x1140)));
         assert_eq!(s.len(), 1);
         assert_eq!((s[0].0, s[0].1), (0x1040, 256));
         assert!(s[0].2.contains("origin 64 of a 384-byte buffer"), "{s:?}");
         // The parent named too, or not named at all: the whole parent.
         assert_eq!(seen(&b, &[0x1040..0x1140, 0x1000..0x1180])[0].1, 384);
-        assert_eq!(seen(&b, &[0x9000..0x9010])[0].1, 384);
+        assert_eq!(seen(&b, std::slice::from_ref(&(0x9000..0x9010)))[0].1, 384);
         // Two disjoint sub-buffers each; overlapping ones as their union.
         assert_eq!(seen(&b, &[0x1000..0x1010, 0x1100..0x1110]).len(), 2);
         let u = seen(&b, &[0x1000..0x1080, 0x1040..0x10c0]);
         assert_eq!((u[0].0, u[0].1), (0x1000, 0xc0));
         // A pointer into a USM allocation names all of it.
         let usm = buffer(256, Some("device USM allocation"));
-        assert_eq!(seen(&usm, &[0x1010..0x1100])[0].1, 256);
+        assert_eq!(
+            seen(&usm, std::slice::from_ref(&(0x1010..0x1100)))[0].1,
+            256
+        );
     }
 
     #[test]
