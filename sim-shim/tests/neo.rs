@@ -233,3 +233,32 @@ fn array_and_3d_image_transfers_through_neo_are_exact() {
         }
     }
 }
+
+/// A kernel that never ends, through NEO (`py/neo_hang.py`): the simulator's hang detection
+/// ends it, bans the context and, as i915 does, answers NEO's GEM_WAIT with 0; NEO finds the
+/// hang in the context's reset stats (`GET_RESET_STATS`, batch_active) and clFinish returns
+/// CL_OUT_OF_RESOURCES, as on hardware, instead of NEO aborting on a failed wait.
+#[test]
+fn a_hang_reaches_neo_as_out_of_resources() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(icd) = neo_icd(dir.path(), "neo hang") else {
+        return;
+    };
+    let Some(python) = oracles::get(Oracle::PyOpenCl, "neo hang") else {
+        return;
+    };
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/py/neo_hang.py");
+    for p in Platform::ALL {
+        let o = under_shim(
+            Command::new(&python).arg(script).current_dir(dir.path()),
+            &icd,
+            p,
+        );
+        let t = text(&o);
+        assert!(o.status.success(), "{p}: {t}");
+        assert!(
+            t.contains("hang reported:") && t.contains("OUT_OF_RESOURCES"),
+            "{p}: {t}"
+        );
+    }
+}

@@ -30,9 +30,7 @@
 //! another context's batch.
 //!
 //! Where the simulator knowingly differs from the kernel drivers:
-//! - i915 GEM_WAIT on an object whose last request hit a GPU error fails with EIO (the kernel
-//!   returns 0 and reports the error only through fence status), so errors reach the caller;
-//!   GET_RESET_STATS shows the reset count to every caller, not only CAP_SYS_ADMIN.
+//! - i915 GET_RESET_STATS shows the reset count to every caller, not only CAP_SYS_ADMIN.
 //! - The first GPU error bans the context (i915 does so for non-recoverable contexts, which is
 //!   what compute drivers create; xe always).
 //! - i915 out-fences are pollable eventfds standing in for sync_files, known by the fd number

@@ -185,8 +185,8 @@ fn syncobj_out_fence_signals() {
     .unwrap();
 }
 
-/// A command no packet matches: a reported error with its header, EIO on wait, the context
-/// banned, and a fresh context still works. (A stray address is no error on i915: see
+/// A command no packet matches: a reported error with its header, the wait returning as
+/// i915's does (0) with the context guilty, the context banned, and a fresh context still works. (A stray address is no error on i915: see
 /// `unbound_accesses_reach_the_scratch_page`; xe_exec covers page faults.)
 #[test]
 fn gpu_error_is_reported_and_fresh_context_works() {
@@ -202,8 +202,9 @@ fn gpu_error_is_reported_and_fresh_context_works() {
             ..Default::default()
         };
         d.execbuffer2(&eb).unwrap();
-        let err = d.gem_wait(batch, -1).unwrap_err();
-        assert_eq!(err.errno(), Some(Errno::EIO), "{p}");
+        // i915_gem_wait_ioctl: 0 once idle, whatever the outcome; the reset stats tell.
+        assert!(d.gem_wait(batch, -1).unwrap(), "{p}");
+        assert_eq!(d.reset_stats(ctx).unwrap().batch_active, 1, "{p}");
         let errors = dev.error_states();
         assert_eq!(errors.len(), 1);
         match &errors[0].kind {
@@ -341,7 +342,7 @@ fn endless_batch_is_a_hang() {
             ..Default::default()
         })
         .unwrap();
-        assert_eq!(d.gem_wait(batch, -1).unwrap_err().errno(), Some(Errno::EIO));
+        assert!(d.gem_wait(batch, -1).unwrap(), "{p}");
         let e = &dev.error_states()[0];
         assert!(matches!(
             e.kind,

@@ -9,9 +9,9 @@ use opencl_sys::*;
 use crate::api::entry::{entry, retain_release};
 use crate::api::info;
 use crate::core::handle::Handle;
-use crate::core::info::Info;
-use crate::core::kernel::{create, Arg, Kernel};
+use crate::core::kernel::{create, Kernel};
 use crate::core::kernel_args::{ArgInput, ArgRead};
+use crate::core::kernel_info::SubGroupInput;
 use crate::core::ndrange::Launch;
 use crate::core::program::Program;
 use crate::core::queue::Queue;
@@ -40,13 +40,7 @@ entry! {
     ) -> cl_int {
         info::status(|| {
             let p = Handle::<Program>::get(program)?;
-            let names = p
-                .obj
-                .builds()
-                .iter()
-                .find(|b| b.executable())
-                .map(|b| b.kernels.clone())
-                .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+            let names = p.obj.kernel_names()?;
             if !kernels.is_null() && (num_kernels as usize) < names.len() {
                 return Err(CL_INVALID_VALUE);
             }
@@ -101,17 +95,7 @@ entry! {
 
 entry! {
     fn clGetKernelInfo(kernel: cl_kernel, param_name: cl_kernel_info) -> query {
-        Handle::<Kernel>::get(kernel).and_then(|k| {
-            Ok(match param_name {
-                CL_KERNEL_FUNCTION_NAME => Info::Str(k.obj.name.clone()),
-                CL_KERNEL_NUM_ARGS => Info::Uint(k.obj.signature.len() as u32),
-                CL_KERNEL_REFERENCE_COUNT => Info::Uint(k.ref_count()),
-                CL_KERNEL_CONTEXT => Info::Ptr(k.obj.program.obj.context.raw()),
-                CL_KERNEL_PROGRAM => Info::Ptr(k.obj.program.raw()),
-                CL_KERNEL_ATTRIBUTES => Info::Str(k.obj.attributes()),
-                _ => return Err(CL_INVALID_VALUE),
-            })
-        })
+        Handle::<Kernel>::get(kernel).and_then(|k| Kernel::info(&k, param_name))
     }
 }
 
@@ -121,58 +105,7 @@ entry! {
         arg_index: cl_uint,
         param_name: cl_kernel_arg_info,
     ) -> query {
-        Handle::<Kernel>::get(kernel).and_then(|k| {
-            if arg_index as usize >= k.obj.signature.len() {
-                return Err(CL_INVALID_ARG_INDEX);
-            }
-            if !k.obj.arg_info {
-                return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
-            }
-            let a = k
-                .obj
-                .described()
-                .and_then(|d| d.arg_info.iter().find(|a| a.index == arg_index))
-                .ok_or(CL_KERNEL_ARG_INFO_NOT_AVAILABLE)?;
-            Ok(match param_name {
-                CL_KERNEL_ARG_ADDRESS_QUALIFIER => Info::Uint(match a.address_qualifier.as_str() {
-                    "__global" | "global" => CL_KERNEL_ARG_ADDRESS_GLOBAL,
-                    "__local" | "local" => CL_KERNEL_ARG_ADDRESS_LOCAL,
-                    "__constant" | "constant" => CL_KERNEL_ARG_ADDRESS_CONSTANT,
-                    _ => CL_KERNEL_ARG_ADDRESS_PRIVATE,
-                }),
-                CL_KERNEL_ARG_ACCESS_QUALIFIER => Info::Uint(match a.access_qualifier.as_str() {
-                    "__read_only" | "read_only" => CL_KERNEL_ARG_ACCESS_READ_ONLY,
-                    "__write_only" | "write_only" => CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
-                    "__read_write" | "read_write" => CL_KERNEL_ARG_ACCESS_READ_WRITE,
-                    _ => CL_KERNEL_ARG_ACCESS_NONE,
-                }),
-                // Patch tokens store "type;size".
-                CL_KERNEL_ARG_TYPE_NAME => Info::Str(
-                    a.type_name
-                        .split(';')
-                        .next()
-                        .unwrap_or_default()
-                        .to_string(),
-                ),
-                CL_KERNEL_ARG_TYPE_QUALIFIER => {
-                    let q = &a.type_qualifiers;
-                    let mut v: u64 = 0;
-                    for (word, bit) in [
-                        ("const", CL_KERNEL_ARG_TYPE_CONST),
-                        ("restrict", CL_KERNEL_ARG_TYPE_RESTRICT),
-                        ("volatile", CL_KERNEL_ARG_TYPE_VOLATILE),
-                        ("pipe", CL_KERNEL_ARG_TYPE_PIPE),
-                    ] {
-                        if q.split_whitespace().any(|w| w == word) {
-                            v |= bit as u64;
-                        }
-                    }
-                    Info::Ulong(v)
-                }
-                CL_KERNEL_ARG_NAME => Info::Str(a.name.clone()),
-                _ => return Err(CL_INVALID_VALUE),
-            })
-        })
+        Handle::<Kernel>::get(kernel).and_then(|k| k.obj.arg_info(arg_index, param_name))
     }
 }
 
@@ -184,45 +117,7 @@ entry! {
     ) -> query {
         Handle::<Kernel>::get(kernel).and_then(|k| {
             let d = k.obj.device_for(device)?;
-            let uk = k.obj.on(&d)?;
-            let described = k.obj.described();
-            Ok(match param_name {
-                CL_KERNEL_WORK_GROUP_SIZE => Info::Size(k.obj.max_group(&d.obj)),
-                CL_KERNEL_COMPILE_WORK_GROUP_SIZE => Info::Sizes(
-                    described
-                        .and_then(|x| x.required_work_group_size)
-                        .map_or([0; 3], |r| r.map(|v| v as usize))
-                        .to_vec(),
-                ),
-                CL_KERNEL_LOCAL_MEM_SIZE => {
-                    let args: u64 = k
-                        .obj
-                        .args
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .iter()
-                        .map(|a| match a {
-                            Some(Arg::Local(n)) => *n as u64,
-                            _ => 0,
-                        })
-                        .sum();
-                    Info::Ulong(described.map_or(0, |x| x.slm_size as u64) + args)
-                }
-                CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Info::Size(uk.simd as usize),
-                CL_KERNEL_PRIVATE_MEM_SIZE => Info::Ulong(described.map_or(0, |x| {
-                    let m = x.memory;
-                    let per_item = if m.private_is_simt {
-                        m.private
-                    } else {
-                        m.private / x.simd_size.max(1)
-                    };
-                    (per_item + m.scratch / x.simd_size.max(1)) as u64
-                })),
-                CL_KERNEL_SPILL_MEM_SIZE_INTEL => Info::Ulong(uk.spill_mem_size()),
-                // Only for custom devices and built-in kernels.
-                CL_KERNEL_GLOBAL_WORK_SIZE => return Err(CL_INVALID_VALUE),
-                _ => return Err(CL_INVALID_VALUE),
-            })
+            k.obj.work_group_info(&d, param_name)
         })
     }
 }
@@ -237,57 +132,32 @@ entry! {
     ) -> query [param_value_size, param_value, param_value_size_ret] {
         Handle::<Kernel>::get(kernel).and_then(|k| {
             let d = k.obj.device_for(device)?;
-            let uk = k.obj.on(&d)?;
             let size = std::mem::size_of::<usize>();
-            // SAFETY: `input_value_size` bytes at input_value (checked non-NULL and sized).
-            let sizes = |input: *const c_void| -> Result<Vec<usize>, cl_int> {
-                if input.is_null()
-                    || input_value_size == 0
-                    || !input_value_size.is_multiple_of(size)
-                    || input_value_size / size > 3
-                {
-                    return Err(CL_INVALID_VALUE);
+            let input = if input_value.is_null() || input_value_size == 0 {
+                SubGroupInput::Invalid
+            } else if param_name == CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT {
+                if input_value_size == size {
+                    // SAFETY: one size_t at input_value (non-NULL, size checked).
+                    SubGroupInput::Count(unsafe { *(input_value as *const usize) })
+                } else {
+                    SubGroupInput::Invalid
                 }
-                // SAFETY: the application passes input_value_size bytes at `input` (checked
-                // non-null above); a whole number of size_t values, at most three.
-                Ok(unsafe {
-                    std::slice::from_raw_parts(input as *const usize, input_value_size / size)
-                }
-                .to_vec())
+            } else if input_value_size.is_multiple_of(size) && input_value_size / size <= 3 {
+                // SAFETY: the application passes input_value_size bytes at input_value
+                // (non-NULL): a whole number of size_t values, at most three.
+                SubGroupInput::LocalSize(
+                    unsafe {
+                        std::slice::from_raw_parts(
+                            input_value as *const usize,
+                            input_value_size / size,
+                        )
+                    }
+                    .to_vec(),
+                )
+            } else {
+                SubGroupInput::Invalid
             };
-            let simd = uk.simd as usize;
-            Ok(match param_name {
-                CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => Info::Size(
-                    uk.max_sub_group_size_for_ndrange(&sizes(input_value)?)
-                        .map_err(|_| CL_INVALID_VALUE)?,
-                ),
-                CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => Info::Size(
-                    uk.sub_group_count_for_ndrange(&sizes(input_value)?)
-                        .map_err(|_| CL_INVALID_VALUE)?,
-                ),
-                CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
-                    if input_value.is_null() || input_value_size != size {
-                        return Err(CL_INVALID_VALUE);
-                    }
-                    // SAFETY: one size_t (checked).
-                    let count = unsafe { *(input_value as *const usize) };
-                    let dims = (param_value_size / size).clamp(1, 3);
-                    let mut out = vec![0usize; dims];
-                    let local = count
-                        .checked_mul(simd)
-                        .filter(|&l| count > 0 && l <= k.obj.max_group(&d.obj));
-                    if let Some(l) = local {
-                        out[0] = l;
-                        out[1..].fill(1);
-                    }
-                    Info::Sizes(out)
-                }
-                CL_KERNEL_MAX_NUM_SUB_GROUPS => Info::Size(k.obj.max_group(&d.obj).div_ceil(simd)),
-                // No attribute requires a number of sub-groups in OpenCL C for this compiler.
-                CL_KERNEL_COMPILE_NUM_SUB_GROUPS => Info::Size(0),
-                CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL => Info::Size(uk.compile_sub_group_size()),
-                _ => return Err(CL_INVALID_VALUE),
-            })
+            k.obj.sub_group_info(&d, param_name, input, param_value_size / size)
         })
     }
 }

@@ -26,6 +26,7 @@ pub mod image_plane;
 pub mod info;
 pub mod kernel;
 pub mod kernel_args;
+pub mod kernel_info;
 pub mod link;
 pub mod memory;
 pub mod ndrange;

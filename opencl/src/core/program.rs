@@ -53,6 +53,16 @@ impl Program {
         self.builds.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The kernels of the program's executable (its first device's build that succeeded),
+    /// or CL_INVALID_PROGRAM_EXECUTABLE when no build did (clCreateKernelsInProgram).
+    pub fn kernel_names(&self) -> Result<Vec<String>, cl_int> {
+        self.builds()
+            .iter()
+            .find(|b| b.executable())
+            .map(|b| b.kernels.clone())
+            .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)
+    }
+
     pub fn device_index(&self, d: &Arc<Handle<Device>>) -> Option<usize> {
         self.devices.iter().position(|x| Arc::ptr_eq(x, d))
     }

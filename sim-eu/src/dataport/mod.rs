@@ -322,6 +322,10 @@ pub trait Memory {
     /// The thread `t` is about to execute the send at instruction index `ip` on the lanes in
     /// `mask` (the sanitizer's hook; only called when [`Memory::observes_sends`]).
     fn on_send(&mut self, _t: &Thread, _ip: u32, _mask: u32) {}
+    /// The thread `t` is about to execute the instruction at index `ip`, which reads a source
+    /// through per-lane address registers, on the lanes in `mask` (the sanitizer's hook for
+    /// sub-group shuffles; only called when [`Memory::observes_sends`]).
+    fn on_indirect(&mut self, _t: &Thread, _ip: u32, _mask: u32) {}
 }
 
 /// Whether `len` bytes at `offset` of a surface at `base`, `width` bytes wide, lie inside it

@@ -315,6 +315,9 @@ fn step(
             dpas::exec(t, prog.platform, inst, enabled).map(|()| Flow::Next)
         }
         Shape::Unary | Shape::Binary | Shape::Ternary => {
+            if t.observe_sends && crate::sanitize::collective::reads_lanes_indirectly(inst) {
+                mem.on_indirect(t, t.ip, enabled & pred);
+            }
             alu::exec(t, inst, enabled, pred).map(|()| Flow::Next)
         }
     }

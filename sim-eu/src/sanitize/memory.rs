@@ -9,6 +9,7 @@ use isa_encoder::sendmsg::{gateway, Sfid};
 
 use super::alloc::{Allocations, Lookup};
 use super::checks::{Check, Checks};
+use super::collective;
 use super::finding::{Finding, Findings};
 use super::group::Group;
 use super::race::Access;
@@ -91,6 +92,9 @@ pub struct Sanitizing<'a> {
     dispatched: [u32; 2],
     /// memcheck: the thread's own scratch and private slots, found at its first access there.
     own: Option<Own>,
+    /// synccheck: the per-lane indirect reads met so far and what they read
+    /// ([`collective::source`]).
+    sources: Vec<(u32, Option<collective::Source>)>,
 }
 
 impl<'a> Sanitizing<'a> {
@@ -113,6 +117,7 @@ impl<'a> Sanitizing<'a> {
             slm_atomic: None,
             dispatched: [0; 2],
             own: None,
+            sources: Vec::new(),
         }
     }
 
@@ -692,6 +697,49 @@ impl Memory for Sanitizing<'_> {
     fn observes_sends(&self) -> bool {
         true
     }
+    fn on_indirect(&mut self, t: &Thread, ip: u32, mask: u32) {
+        let off = collective::disabled(t);
+        if off == 0 || !self.scope.checks.has(Check::Synccheck) {
+            return;
+        }
+        let Some(inst) = self.prog.insts.get(ip as usize) else {
+            return;
+        };
+        // Worked out once per instruction and thread run (a loop repeats the read).
+        let source = match self.sources.iter().find(|(i, _)| *i == ip) {
+            Some(&(_, s)) => s,
+            None => {
+                let s = collective::source(self.prog, ip as usize);
+                self.sources.push((ip, s));
+                s
+            }
+        };
+        let Some(source) = source else {
+            return;
+        };
+        if let Some((reader, read)) = collective::reads_disabled_lane(t, inst, source, mask) {
+            let what = collective::shuffle_sentence(
+                self.place.thread,
+                t.active & t.live,
+                off,
+                reader,
+                read,
+            );
+            self.findings.add(Finding {
+                check: Check::Synccheck,
+                kernel: String::new(),
+                offset: inst.pc,
+                disassembly: String::new(),
+                what,
+                group: self.place.group,
+                thread: self.place.thread,
+                lanes: mask << inst.chan_off,
+                address: None,
+                allocation: None,
+                count: 1,
+            });
+        }
+    }
     fn on_send(&mut self, t: &Thread, ip: u32, mask: u32) {
         let Some(inst) = self.prog.insts.get(ip as usize) else {
             return;
@@ -732,6 +780,16 @@ impl Memory for Sanitizing<'_> {
                     t.live,
                     self.findings,
                 );
+            }
+            let off = collective::disabled(t);
+            if off != 0 && self.scope.checks.has(Check::Synccheck) {
+                let spill = self.send.is_some_and(|s| s.spill)
+                    || collective::is_surface_state_lsc(self.prog.platform, plan.sfid, desc);
+                if collective::is_block_collective(kind, spill) {
+                    let what =
+                        collective::block_sentence(kind, self.place.thread, t.active & t.live, off);
+                    self.report(Check::Synccheck, what, None, None);
+                }
             }
         }
         if self.scope.checks.has(Check::Alignment) {

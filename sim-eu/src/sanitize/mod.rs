@@ -15,12 +15,14 @@
 //!   shadow of a byte range; [`race_global`]: of the registered buffers, chunk by chunk.
 //! - [`group`]: the state of the work-group being run (its SLM's shadow, each thread's private
 //!   bytes, barriers: synccheck).
+//! - [`collective`]: sub-group functions in divergent control flow (synccheck).
 //! - [`rules`]: the block-IO rules of the Intel extension specs and the messages they govern.
 //! - [`finding`]: what a finding holds, its text and JSON forms.
 //! - [`memory`]: the checking memory.
 
 pub mod alloc;
 pub mod checks;
+pub mod collective;
 pub mod finding;
 pub mod group;
 pub mod memory;

@@ -5,7 +5,7 @@ use kmd_iface::flags::i915::{GemCreateExtFlags, UserptrFlags};
 use kmd_iface::i915::uapi::*;
 use kmd_iface::seam::Errno;
 
-use crate::device::{Deadline, SimDevice};
+use crate::device::{Deadline, SimDevice, State};
 use crate::gem::round_size;
 use crate::mem::{HostRange, PAGE_SIZE};
 use crate::sync::FenceStatus;
@@ -161,30 +161,26 @@ pub(crate) fn set_domain(dev: &SimDevice, a: &mut drm_i915_gem_set_domain) -> Re
         return Err(Errno::EINVAL);
     }
     // Moving to a CPU domain waits for the GPU; a failed request does not fail the move.
-    dev.wait_until(Deadline::Never, None, |st| {
-        let obj = st.gem.get(a.handle)?;
-        Ok(match obj.status() {
-            Some(FenceStatus::Pending) => None,
-            _ => Some(0),
-        })
+    dev.wait_until(Deadline::Never, None, |st| idle(st, a.handle))
+}
+
+/// `Some(0)` once no request uses the object (done or failed alike), `None` before.
+fn idle(st: &State, handle: u32) -> Result<Option<i32>, Errno> {
+    Ok(match st.gem.get(handle)?.status() {
+        Some(FenceStatus::Pending) => None,
+        _ => Some(0),
     })
 }
 
-/// GEM_WAIT. A request that ended in a GPU error makes the wait fail with EIO, so the error
-/// reaches the caller (the kernel itself would report it through the fence's status).
+/// GEM_WAIT: 0 once no request uses the object, whatever their outcome, as
+/// `i915_gem_wait_ioctl` (`gem/i915_gem_wait.c`) answers; a GPU error reaches the caller
+/// through the context's reset stats, its ban (EXECBUFFER2's `EIO`) and fence status.
 pub(crate) fn wait(dev: &SimDevice, a: &mut drm_i915_gem_wait) -> Result<i32, Errno> {
     if a.flags != 0 {
         return Err(Errno::EINVAL);
     }
     let deadline = Deadline::relative_ns(a.timeout_ns);
-    let r = dev.wait_until(deadline, None, |st| {
-        let obj = st.gem.get(a.bo_handle)?;
-        match obj.status() {
-            Some(FenceStatus::Pending) => Ok(None),
-            Some(FenceStatus::Error { .. }) => Err(Errno::EIO),
-            _ => Ok(Some(0)),
-        }
-    });
+    let r = dev.wait_until(deadline, None, |st| idle(st, a.bo_handle));
     if a.timeout_ns > 0 {
         a.timeout_ns = deadline.remaining_ns();
     }

@@ -199,8 +199,18 @@ impl I915Gpu {
             .map_err(|e| format!("execbuffer2: {e:?}"))?;
         self.i915
             .gem_wait(objects[wait].handle, -1)
-            .map(|_| ())
-            .map_err(|e| format!("wait: {e:?}"))
+            .map_err(|e| format!("wait: {e:?}"))?;
+        // GEM_WAIT returns 0 after a failed batch too, as i915 does: a failure shows as the
+        // context's guilty count.
+        let ctx = self.ctx.get();
+        match self.i915.reset_stats(ctx) {
+            Ok(s) if s.batch_active > 0 => Err(format!(
+                "GPU error: context {ctx} guilty of {} hang(s)",
+                s.batch_active
+            )),
+            Ok(_) => Ok(()),
+            Err(e) => Err(format!("reset stats: {e:?}")),
+        }
     }
 
     /// The first `len` bytes of a GEM object of `size` bytes.
