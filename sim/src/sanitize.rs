@@ -8,9 +8,14 @@
 //! stderr and, with `INTEL_GPU_SANITIZE_LOG=<file>`, appended to the file as JSON lines.
 //!
 //! Allocations: a buffer a driver registered ([`Sanitizer::register_buffer`], umd does for
-//! its buffers) is checked at its exact byte size, and the rest of the GEM object holding it
-//! is padding; every other bound range (a foreign client's buffers under the shim, the
-//! driver's own heaps) counts as one allocation of its GEM binding's size.
+//! its buffers, [`Sanitizer::register_usm`] for its USM allocations) is checked at its exact
+//! byte size, and the rest of the GEM object holding it is padding; every other bound range (a
+//! foreign client's buffers under the shim, the driver's own heaps) counts as one allocation
+//! of its GEM binding's size. Per dispatch ([`Sanitizer::register_dispatch_bounds`]): a
+//! buffer the dispatch's arguments name only through sub-buffers is, for that dispatch, those
+//! sub-buffers; a USM allocation is named whole by any pointer into it. A freed USM
+//! allocation is remembered until its addresses are used again: an access to it is a use
+//! after free.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -20,7 +25,7 @@ use std::sync::{Arc, Mutex};
 
 use platform::Platform;
 use sim_eu::sanitize::{Allocation, Allocations, Defined, ExecStats, Findings, GlobalCells, Scope};
-pub use sim_eu::sanitize::{Check, Checks, ChecksError};
+pub use sim_eu::sanitize::{Check, Checks, ChecksError, Slots};
 
 use crate::mem::AddressSpace;
 
@@ -63,6 +68,28 @@ struct Buffer {
     read_only: bool,
     /// initcheck: the bytes the host or a command wrote since the buffer was created.
     written: Arc<Defined>,
+    /// A USM allocation: what kind ("device USM allocation", ...). None: a buffer.
+    usm: Option<Arc<str>>,
+}
+
+/// A USM allocation the program freed, remembered until its addresses are used again.
+#[derive(Debug, Clone)]
+struct Freed {
+    size: u64,
+    label: Arc<str>,
+    /// Order of freeing (the oldest is forgotten first beyond [`FREED_KEPT`]).
+    seq: u64,
+}
+
+/// Freed allocations remembered at most (the oldest are forgotten first).
+const FREED_KEPT: usize = 4096;
+
+/// What a dispatch's arguments name, and its per-thread memory (memcheck).
+#[derive(Debug, Clone, Default)]
+struct Bounds {
+    /// The GPU ranges of its buffer arguments (a sub-buffer's own range).
+    arguments: Vec<Range<u64>>,
+    slots: Slots,
 }
 
 #[derive(Debug, Clone)]
@@ -75,6 +102,7 @@ struct DispatchInfo {
     /// Bytes from the kernel binary's first instruction to the walker's start (offsets are
     /// reported from the binary's start, as a disassembler of it shows them).
     entry: u32,
+    bounds: Bounds,
 }
 
 /// A GPU's sanitizer.
@@ -83,6 +111,8 @@ pub struct Sanitizer {
     settings: Settings,
     buffers: Mutex<BTreeMap<u64, Buffer>>,
     dispatches: Mutex<BTreeMap<u64, DispatchInfo>>,
+    /// Freed USM allocations by start, and the count of frees so far.
+    freed: Mutex<(BTreeMap<u64, Freed>, u64)>,
     /// Serializes reports (stderr and the log file).
     out: Mutex<()>,
 }
@@ -97,6 +127,7 @@ impl Sanitizer {
                 settings,
                 buffers: Mutex::default(),
                 dispatches: Mutex::default(),
+                freed: Mutex::default(),
                 out: Mutex::default(),
             })
         })
@@ -120,6 +151,30 @@ impl Sanitizer {
     /// unwritten (initcheck) until [`Sanitizer::host_wrote`] or a kernel writes them; the same
     /// buffer registered again (declared read-only) keeps them.
     pub fn register_buffer(&self, start: u64, size: u64, read_only: bool) {
+        self.register(start, size, read_only, None);
+    }
+
+    /// A USM allocation of exactly `size` bytes at `start`; `label` says which kind ("host
+    /// USM allocation", ...). Freed ([`Sanitizer::release_buffers`]), it is remembered: an
+    /// access to its range is a use after free until something else takes the addresses.
+    pub fn register_usm(&self, start: u64, size: u64, label: &str) {
+        self.register(start, size, false, Some(label.into()));
+    }
+
+    fn register(&self, start: u64, size: u64, read_only: bool, usm: Option<Arc<str>>) {
+        {
+            // The addresses are in use again: what was freed there is gone for good.
+            let mut f = lock(&self.freed);
+            let end = start.saturating_add(size);
+            let reused: Vec<u64> =
+                f.0.range(..end)
+                    .filter(|(s, x)| s.saturating_add(x.size) > start)
+                    .map(|(s, _)| *s)
+                    .collect();
+            for s in reused {
+                f.0.remove(&s);
+            }
+        }
         let mut b = lock(&self.buffers);
         let written = match b.get(&start) {
             Some(old) if old.size == size => old.written.clone(),
@@ -131,6 +186,7 @@ impl Sanitizer {
                 size,
                 read_only,
                 written,
+                usm,
             },
         );
     }
@@ -148,12 +204,29 @@ impl Sanitizer {
         }
     }
 
-    /// The buffers starting in `range` (a freed GEM object's addresses) are gone.
+    /// The buffers starting in `range` (a freed GEM object's addresses) are gone; a USM
+    /// allocation among them is remembered as freed.
     pub fn release_buffers(&self, range: Range<u64>) {
         let mut b = lock(&self.buffers);
         let gone: Vec<u64> = b.range(range).map(|(s, _)| *s).collect();
+        let mut f = lock(&self.freed);
         for s in gone {
-            b.remove(&s);
+            let Some(Buffer {
+                size,
+                usm: Some(label),
+                ..
+            }) = b.remove(&s)
+            else {
+                continue;
+            };
+            f.1 += 1;
+            let seq = f.1;
+            f.0.insert(s, Freed { size, label, seq });
+            if f.0.len() > FREED_KEPT {
+                if let Some(oldest) = f.0.iter().min_by_key(|(_, x)| x.seq).map(|(s, _)| *s) {
+                    f.0.remove(&oldest);
+                }
+            }
         }
     }
 
@@ -187,8 +260,25 @@ impl Sanitizer {
                 slm_bytes,
                 per_thread,
                 entry,
+                bounds: Bounds::default(),
             },
         );
+    }
+
+    /// What the dispatch registered at `indirect` (by [`Sanitizer::register_dispatch`]) names:
+    /// the GPU ranges of its buffer arguments (`arguments`: a sub-buffer's own range) and its
+    /// per-thread memory with each thread's slot (`slots`). Without this, every registered
+    /// buffer is checked whole and scratch and private memory against their allocations.
+    pub fn register_dispatch_bounds(
+        &self,
+        indirect: u64,
+        arguments: Vec<Range<u64>>,
+        slots: Slots,
+    ) {
+        let mut d = lock(&self.dispatches);
+        if let Some(i) = d.get_mut(&indirect) {
+            i.bounds = Bounds { arguments, slots };
+        }
     }
 
     /// The kernel name and exact SLM a driver registered for the walker whose indirect data
@@ -215,17 +305,39 @@ impl Sanitizer {
                 label: "GEM object".into(),
                 read_only: b.read_only,
                 exact: false,
+                freed: false,
             })
             .collect();
-        let buffer: Arc<str> = "buffer".into();
+        let info = self.dispatch_at(indirect);
+        let arguments = info.as_ref().map_or(&[][..], |i| &i.bounds.arguments[..]);
         let buffers = lock(&self.buffers);
-        list.extend(buffers.iter().map(|(start, b)| Allocation {
-            start: *start,
-            size: b.size,
-            label: buffer.clone(),
-            read_only: b.read_only,
-            exact: true,
-        }));
+        for (start, b) in buffers.iter() {
+            named(&mut list, *start, b, arguments);
+        }
+        {
+            // Freed allocations whose addresses nothing bound since.
+            let f = lock(&self.freed);
+            let mut bound: Vec<(u64, u64)> = list.iter().map(|a| (a.start, a.end())).collect();
+            bound.sort_unstable();
+            let taken = |s: u64, end: u64| {
+                // The last binding starting before `end` is the only one that may reach `s`
+                // (bindings do not overlap).
+                let i = bound.partition_point(|b| b.0 < end);
+                i > 0 && bound[i - 1].1 > s
+            };
+            list.extend(
+                f.0.iter()
+                    .filter(|(s, x)| !taken(**s, s.saturating_add(x.size)))
+                    .map(|(s, x)| Allocation {
+                        start: *s,
+                        size: x.size,
+                        label: x.label.clone(),
+                        read_only: false,
+                        exact: true,
+                        freed: true,
+                    }),
+            );
+        }
         let written = if self.settings.checks.has(Check::Initcheck) {
             buffers
                 .iter()
@@ -235,7 +347,6 @@ impl Sanitizer {
             Vec::new()
         };
         drop(buffers);
-        let info = self.dispatch_at(indirect);
         let allocations = Allocations::new(list);
         let races = if self.settings.checks.has(Check::Racecheck) {
             GlobalCells::new(&allocations)
@@ -247,6 +358,9 @@ impl Sanitizer {
             allocations,
             slm_bytes: info.as_ref().map(|i| i.slm_bytes),
             per_thread: info.as_ref().map_or(Vec::new(), |i| i.per_thread.clone()),
+            slots: info
+                .as_ref()
+                .map_or(Slots::default(), |i| i.bounds.slots.clone()),
             written,
             races,
             entry: info.as_ref().map_or(0, |i| i.entry),
@@ -340,6 +454,70 @@ impl Sanitizer {
     }
 }
 
+/// Adds registered buffer `b` at `start` to `list` as the dispatch whose buffer arguments are
+/// `arguments` sees it: whole where an argument names it whole, where none lies in it, or
+/// where it is a USM allocation (any pointer into one names it all); else the sub-buffers the
+/// arguments name in it, each on its own (overlapping ones as their union).
+fn named(list: &mut Vec<Allocation>, start: u64, b: &Buffer, arguments: &[Range<u64>]) {
+    let end = start.saturating_add(b.size);
+    let whole = |label: Arc<str>| Allocation {
+        start,
+        size: b.size,
+        label,
+        read_only: b.read_only,
+        exact: true,
+        freed: false,
+    };
+    if let Some(label) = &b.usm {
+        list.push(whole(label.clone()));
+        return;
+    }
+    let mut subs: Vec<&Range<u64>> = arguments
+        .iter()
+        .filter(|r| r.start >= start && r.end <= end && r.start < r.end)
+        .collect();
+    if subs.is_empty() || subs.iter().any(|r| r.start == start && r.end == end) {
+        list.push(whole("buffer".into()));
+        return;
+    }
+    subs.sort_by_key(|r| (r.start, r.end));
+    subs.dedup();
+    let mut i = 0;
+    while i < subs.len() {
+        let (first, mut hi, mut j) = (subs[i].start, subs[i].end, i + 1);
+        while j < subs.len() && subs[j].start < hi {
+            hi = hi.max(subs[j].end);
+            j += 1;
+        }
+        let origins: Vec<String> = subs[i..j]
+            .iter()
+            .map(|r| format!("{} ({} bytes)", r.start - start, r.end - r.start))
+            .collect();
+        let label = if j - i == 1 {
+            format!(
+                "sub-buffer at origin {} of a {}-byte buffer,",
+                first - start,
+                b.size
+            )
+        } else {
+            format!(
+                "union of overlapping sub-buffers at origins {} of a {}-byte buffer,",
+                origins.join(", "),
+                b.size
+            )
+        };
+        list.push(Allocation {
+            start: first,
+            size: hi - first,
+            label: label.into(),
+            read_only: b.read_only,
+            exact: true,
+            freed: false,
+        });
+        i = j;
+    }
+}
+
 /// The instruction at `offset` of the kernel at `kernel` as IGA text (empty where it does
 /// not read or decode).
 fn disassemble_at(p: Platform, vm: &AddressSpace, kernel: u64, offset: u32) -> String {
@@ -370,4 +548,66 @@ fn disassemble_at(p: Platform, vm: &AddressSpace, kernel: u64, offset: u32) -> S
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn buffer(size: u64, usm: Option<&str>) -> Buffer {
+        Buffer {
+            size,
+            read_only: false,
+            written: Arc::new(Defined::new(size, false)),
+            usm: usm.map(Into::into),
+        }
+    }
+
+    fn seen(b: &Buffer, arguments: &[Range<u64>]) -> Vec<(u64, u64, String)> {
+        let mut list = Vec::new();
+        named(&mut list, 0x1000, b, arguments);
+        list.into_iter()
+            .map(|a| (a.start, a.size, a.label.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn sub_buffers_stand_in_for_their_parent_only_where_the_parent_is_not_named() {
+        let b = buffer(384, None);
+        // Named through a sub-buffer only: the sub-buffer.
+        let s = seen(&b, std::slice::from_ref(&(0x1040..0x1140)));
+        assert_eq!(s.len(), 1);
+        assert_eq!((s[0].0, s[0].1), (0x1040, 256));
+        assert!(s[0].2.contains("origin 64 of a 384-byte buffer"), "{s:?}");
+        // The parent named too, or not named at all: the whole parent.
+        assert_eq!(seen(&b, &[0x1040..0x1140, 0x1000..0x1180])[0].1, 384);
+        assert_eq!(seen(&b, std::slice::from_ref(&(0x9000..0x9010)))[0].1, 384);
+        // Two disjoint sub-buffers each; overlapping ones as their union.
+        assert_eq!(seen(&b, &[0x1000..0x1010, 0x1100..0x1110]).len(), 2);
+        let u = seen(&b, &[0x1000..0x1080, 0x1040..0x10c0]);
+        assert_eq!((u[0].0, u[0].1), (0x1000, 0xc0));
+        // A pointer into a USM allocation names all of it.
+        let usm = buffer(256, Some("device USM allocation"));
+        assert_eq!(
+            seen(&usm, std::slice::from_ref(&(0x1010..0x1100)))[0].1,
+            256
+        );
+    }
+
+    #[test]
+    fn freed_usm_is_remembered_until_its_addresses_are_registered_again() {
+        let s = Sanitizer::new(Settings {
+            checks: Checks::parse("memcheck").unwrap(),
+            log: None,
+        })
+        .unwrap();
+        s.register_usm(0x1000, 100, "host USM allocation");
+        s.register_buffer(0x3000, 100, false);
+        s.release_buffers(0x1000..0x2000);
+        s.release_buffers(0x3000..0x4000);
+        // Only the USM allocation is remembered freed.
+        assert_eq!(lock(&s.freed).0.len(), 1);
+        s.register_buffer(0x1000, 50, false);
+        assert!(lock(&s.freed).0.is_empty());
+    }
 }

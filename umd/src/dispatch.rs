@@ -225,6 +225,8 @@ impl Queue {
         // The sanitizer's per-thread memory: scratch (IGC keeps `__private` arrays there too)
         // and the private buffer.
         let mut per_thread: [Option<std::ops::Range<u64>>; 2] = [None, None];
+        // memcheck's slots: the private buffer's bytes per hardware thread.
+        let mut private_slot = 0;
         let regions = range.regions();
         let mut kernel_offset = 0;
         let (local_ids, inline, barriers) = match &kernel.description {
@@ -268,6 +270,7 @@ impl Queue {
                             b
                         }
                     };
+                    private_slot = per_thread;
                     driver.private_base = bo.gpu_address;
                     driver.private_size = need;
                     keep.push(bo);
@@ -304,8 +307,24 @@ impl Queue {
             (driver.private_size > 0)
                 .then(|| driver.private_base..driver.private_base + driver.private_size)
                 .into_iter()
-                .chain(per_thread.into_iter().flatten())
+                .chain(per_thread.iter().flatten().cloned())
                 .collect(),
+        );
+        dev.sanitize.dispatch_bounds(
+            base,
+            || {
+                args.iter()
+                    .filter_map(|a| match a {
+                        ArgValue::Buffer(b) => Some(b.gpu_address()..b.gpu_address() + b.size()),
+                        _ => None,
+                    })
+                    .collect()
+            },
+            per_thread[0].clone(),
+            (driver.private_size > 0).then(|| {
+                let at = driver.private_base;
+                (at..at + driver.private_size, private_slot)
+            }),
         );
         let fence_value = NEXT_FENCE.fetch_add(1, Ordering::Relaxed);
         let crate::queue::QueueState {

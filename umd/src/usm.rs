@@ -128,7 +128,7 @@ impl Inner {
                     return Err(e);
                 }
             };
-            self.sanitize.buffer(at, size, false);
+            self.sanitize.usm(at, size, "host USM allocation");
             let bo = Arc::new(Bo {
                 dev: self.clone(),
                 handle,
@@ -162,7 +162,8 @@ impl Inner {
                 return Err(e);
             }
         };
-        self.sanitize.buffer(gpu_address, size, false);
+        self.sanitize
+            .usm(gpu_address, size, "device USM allocation");
         let bo = Arc::new(Bo {
             dev: self.clone(),
             handle: raw.handle,

@@ -59,12 +59,16 @@ pub fn is_scratch(desc: u32) -> bool {
 }
 
 /// One thread's slice: its first byte's GPU address and its size.
-struct Slice {
-    base: u64,
-    bytes: u64,
+pub(crate) struct Slice {
+    pub(crate) base: u64,
+    pub(crate) bytes: u64,
 }
 
-fn slice(dispatched: [u32; 2], p: Platform, mem: &mut dyn Memory) -> Result<Slice, EuErrorKind> {
+pub(crate) fn slice(
+    dispatched: [u32; 2],
+    p: Platform,
+    mem: &mut dyn Memory,
+) -> Result<Slice, EuErrorKind> {
     let [dw3, dw5] = dispatched;
     match style(p) {
         ScratchStyle::GeneralState => {

@@ -1,5 +1,7 @@
 //! The allocations a dispatch may reach, at byte granularity: what memcheck measures global
-//! accesses against.
+//! accesses against. A dispatch's own view: a sub-buffer its arguments name stands in for its
+//! parent buffer (the driver's side decides that, per dispatch), and a freed allocation whose
+//! range nothing took since is kept, marked freed, so that an access to it is named.
 
 use std::fmt;
 use std::sync::Arc;
@@ -16,6 +18,8 @@ pub struct Allocation {
     pub read_only: bool,
     /// The size is the one the program asked for (not a GEM object's page-rounded size).
     pub exact: bool,
+    /// Freed by the program: any access to it is a use after free.
+    pub freed: bool,
 }
 
 impl Allocation {
@@ -41,13 +45,14 @@ impl fmt::Display for Allocation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} of {} bytes at {:#x}..{:#x}{}{}",
+            "{} of {} bytes at {:#x}..{:#x}{}{}{}",
             self.label,
             self.size,
             self.start,
             self.end(),
             if self.read_only { ", read-only" } else { "" },
-            if self.exact { "" } else { " (GEM object size)" }
+            if self.exact { "" } else { " (GEM object size)" },
+            if self.freed { ", freed" } else { "" }
         )
     }
 }
@@ -147,6 +152,7 @@ mod tests {
             label: if exact { "buffer" } else { "GEM object" }.into(),
             read_only: false,
             exact,
+            freed: false,
         }
     }
 

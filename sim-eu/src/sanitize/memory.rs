@@ -16,6 +16,7 @@ use super::race::Access;
 use super::race_global::GlobalCells;
 use super::rules::{self, Kind};
 use super::shadow::Defined;
+use super::slots::{Own, Slots};
 use crate::dataport::{span_fits, Memory, Sampler, ScratchSurface, Surface};
 use crate::error::{EuError, EuErrorKind, MemFault};
 use crate::program::operand::Loc;
@@ -36,6 +37,8 @@ pub struct Scope {
     /// scratch space (IGC keeps `__private` arrays it does not hold in registers in either).
     /// initcheck tracks it per thread; racecheck leaves it out.
     pub per_thread: Vec<Range<u64>>,
+    /// memcheck: the scratch space and private buffer, each thread bounded by its own slot.
+    pub slots: Slots,
     /// initcheck: the registered buffers' written bytes, by start address (sorted).
     pub written: Vec<(u64, Arc<Defined>)>,
     /// racecheck: the accesses to registered buffers of this walker.
@@ -85,6 +88,10 @@ pub struct Sanitizing<'a> {
     send: Option<Send>,
     /// The SLM offset of the atomic being executed (its read and write are atomic).
     slm_atomic: Option<u32>,
+    /// r0 DWords 3 and 5 as the thread was dispatched (from its first send).
+    dispatched: [u32; 2],
+    /// memcheck: the thread's own scratch and private slots, found at its first access there.
+    own: Option<Own>,
     /// synccheck: the per-lane indirect reads met so far and what they read
     /// ([`collective::source`]).
     sources: Vec<(u32, Option<collective::Source>)>,
@@ -108,6 +115,8 @@ impl<'a> Sanitizing<'a> {
             group,
             send: None,
             slm_atomic: None,
+            dispatched: [0; 2],
+            own: None,
             sources: Vec::new(),
         }
     }
@@ -197,7 +206,7 @@ impl<'a> Sanitizing<'a> {
         }
         if checks.has(Check::Racecheck) && !private {
             if let Lookup::Inside(a) = scope.allocations.find(addr, len64) {
-                if a.exact {
+                if a.exact && !a.freed {
                     let me = self.access(write, atomic);
                     if let Some((at, other)) = scope.races.access(addr, len64, me) {
                         let verb = if write { "write" } else { "read" };
@@ -290,9 +299,13 @@ impl<'a> Sanitizing<'a> {
         {
             self.global_shadow(addr, len, write, atomic);
         }
-        if self.scope.checks.has(Check::Memcheck) {
+        if self.scope.checks.has(Check::Memcheck) && !self.strays(addr, len, write) {
             let verb = if write { "write" } else { "read" };
             match self.scope.allocations.find(addr, len as u64) {
+                Lookup::Inside(a) if a.freed => self.use_after_free(addr, len, verb, a),
+                Lookup::Outside(Some(a)) if a.freed && addr >= a.start && addr < a.end() => {
+                    self.use_after_free(addr, len, verb, a)
+                }
                 Lookup::Inside(a) if write && a.read_only => {
                     let d = a.to_string();
                     self.report(
@@ -330,6 +343,60 @@ impl<'a> Sanitizing<'a> {
                 self.block_address(kind, addr);
             }
         }
+    }
+
+    /// memcheck: an access to memory the program freed.
+    fn use_after_free(&mut self, addr: u64, len: usize, verb: &str, a: &super::Allocation) {
+        let d = a.to_string();
+        self.report(
+            Check::Memcheck,
+            format!("{len}-byte {verb} of a freed allocation (use after free)"),
+            Some(addr),
+            Some(d),
+        );
+    }
+
+    /// memcheck of an access to the scratch space or private buffer: it must stay in the
+    /// thread's own slot. True when it did not (reported).
+    fn strays(&mut self, addr: u64, len: usize, write: bool) -> bool {
+        let scope = self.scope;
+        let slots = &scope.slots;
+        if slots.is_empty() {
+            return false;
+        }
+        let own = match &self.own {
+            Some(o) => o,
+            None => {
+                let o = slots.own(self.prog.platform, self.dispatched, &mut *self.inner);
+                self.own.insert(o)
+            }
+        };
+        let slot = own.slot;
+        let Some(stray) = slots.stray(own, addr, len as u64) else {
+            return false;
+        };
+        let verb = if write { "write" } else { "read" };
+        let alloc = match &stray.own {
+            Some(r) => format!(
+                "{} slot of {} bytes at {:#x}..{:#x} (hardware thread slot {slot})",
+                stray.memory,
+                r.end - r.start,
+                r.start,
+                r.end
+            ),
+            None => format!("{} (this thread's slot is unknown)", stray.memory),
+        };
+        self.report(
+            Check::Memcheck,
+            format!(
+                "{len}-byte {verb} of {} outside this thread's slot (another hardware \
+                 thread's {})",
+                stray.memory, stray.memory
+            ),
+            Some(addr),
+            Some(alloc),
+        );
+        true
     }
 
     /// alignment: the spec's rule for a block message's address.
@@ -694,6 +761,7 @@ impl Memory for Sanitizing<'_> {
             spill: false,
         });
         self.slm_atomic = None;
+        self.dispatched = t.dispatched_scratch;
         if let isa_encoder::model::SendDesc::Imm(desc) = plan.desc {
             let sfid = Sfid::decode(self.prog.platform, plan.sfid);
             if sfid == Some(Sfid::Dc0) && crate::dataport::scratch::is_scratch(desc) {
@@ -747,6 +815,7 @@ mod tests {
                     label: "GEM object".into(),
                     read_only: false,
                     exact: false,
+                    freed: false,
                 },
                 Allocation {
                     start: 0x1000,
@@ -754,10 +823,12 @@ mod tests {
                     label: "buffer".into(),
                     read_only: true,
                     exact: true,
+                    freed: false,
                 },
             ]),
             slm_bytes: Some(256),
             per_thread: Vec::new(),
+            slots: Slots::default(),
             written: Vec::new(),
             races: GlobalCells::default(),
             entry: 0,

@@ -9,6 +9,7 @@
 //! - [`checks`]: the checks by name (`memcheck`, `initcheck`, `racecheck`, `synccheck`,
 //!   `alignment`; `api` is parsed here and performed by the OpenCL ICD).
 //! - [`alloc`]: the allocations at byte granularity.
+//! - [`slots`]: each thread's own slot of the scratch space and private buffer (memcheck).
 //! - [`shadow`]: which bytes were written (initcheck).
 //! - [`race`]: which accesses are ordered (racecheck); [`race_cells`]: its dense per-granule
 //!   shadow of a byte range; [`race_global`]: of the registered buffers, chunk by chunk.
@@ -31,6 +32,7 @@ pub mod race_cells;
 pub mod race_global;
 pub mod rules;
 pub mod shadow;
+pub mod slots;
 pub mod stats;
 
 pub use alloc::{Allocation, Allocations, Lookup};
@@ -40,4 +42,5 @@ pub use group::Group;
 pub use memory::{Place, Sanitizing, Scope};
 pub use race_global::GlobalCells;
 pub use shadow::Defined;
+pub use slots::Slots;
 pub use stats::{Counting, ExecStats};

@@ -45,7 +45,7 @@ impl GlobalCells {
         GlobalCells {
             buffers: allocations
                 .iter()
-                .filter(|a| a.exact)
+                .filter(|a| a.exact && !a.freed)
                 .map(|a| Buffer {
                     start: a.start,
                     len: a.size,
@@ -110,6 +110,7 @@ mod tests {
             label: "buffer".into(),
             read_only: false,
             exact,
+            freed: false,
         };
         GlobalCells::new(&Allocations::new(vec![
             a(0x10_0000, 3 * CHUNK + 10, true),

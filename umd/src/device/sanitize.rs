@@ -28,6 +28,15 @@ impl Sanitize {
         }
     }
 
+    /// A USM allocation of exactly `size` bytes at `start`, of kind `label` ("device USM
+    /// allocation", ...): once freed, an access to it is a use after free.
+    pub fn usm(&self, _start: u64, _size: u64, _label: &str) {
+        #[cfg(feature = "sim")]
+        if let Some(s) = self.hook.get() {
+            s.register_usm(_start, _size, _label);
+        }
+    }
+
     /// The host or a command (copy, fill) wrote the bytes at GPU addresses `range`.
     pub fn wrote(&self, _range: Range<u64>) {
         #[cfg(feature = "sim")]
@@ -58,6 +67,27 @@ impl Sanitize {
         #[cfg(feature = "sim")]
         if let Some(s) = self.hook.get() {
             s.register_dispatch(_indirect, _kernel, _entry, _slm, _per_thread);
+        }
+    }
+
+    /// What the dispatch registered at `indirect` names (memcheck): the GPU ranges of its
+    /// buffer arguments (`arguments`, asked only when the sanitizer is on: a sub-buffer
+    /// bounds the accesses of a dispatch that names it and not its parent), its scratch
+    /// space and its private buffer with the bytes of each hardware thread's slot.
+    pub fn dispatch_bounds(
+        &self,
+        _indirect: u64,
+        _arguments: impl FnOnce() -> Vec<Range<u64>>,
+        _scratch: Option<Range<u64>>,
+        _private: Option<(Range<u64>, u64)>,
+    ) {
+        #[cfg(feature = "sim")]
+        if let Some(s) = self.hook.get() {
+            let slots = sim::sanitize::Slots {
+                scratch: _scratch,
+                private: _private,
+            };
+            s.register_dispatch_bounds(_indirect, _arguments(), slots);
         }
     }
 }

@@ -39,6 +39,44 @@ __kernel void bug_read_only_write(__global int *a, __global int *b, int n) {
     b[i] = a[i] + n;
     a[i] = 0;
 }
+// `a` is a sub-buffer at origin 64 of a buffer 128 bytes larger: one element past its end is
+// still inside the parent.
+__kernel void ok_sub_buffer_overflow(__global const int *a, __global int *b, int n) {
+    int i = get_global_id(0);
+    b[i] = a[i] + 1;
+}
+__kernel void bug_sub_buffer_overflow(__global const int *a, __global int *b, int n) {
+    int i = get_global_id(0);
+    b[i] = a[i + n] + 1;
+}
+// A private array too big for registers (in scratch or the private buffer), read at an index
+// far past its end: in another hardware thread's slot.
+__kernel void ok_private_overflow(__global const int *a, __global int *b, int n) {
+    int p[256];
+    int g = get_global_id(0);
+    for (int i = 0; i < 256; i++)
+        p[i] = a[(g + i) & 63];
+    b[g] = p[(g * 37) & 255];
+}
+__kernel void bug_private_overflow(__global const int *a, __global int *b, int n) {
+    int p[256];
+    int g = get_global_id(0);
+    for (int i = 0; i < 256; i++)
+        p[i] = a[(g + i) & 63];
+    b[g] = p[((g * 37) & 255) + n];
+}
+// `a` holds two pointers to USM allocations of 64 ints: the first live, the second freed
+// (no Oclgrind run: it has no USM).
+__kernel void ok_use_after_free(__global const int *a, __global int *b, int n) {
+    __global const int *p = (__global const int *)((__global const ulong *)a)[0];
+    int i = get_global_id(0);
+    b[i] = p[i];
+}
+__kernel void bug_use_after_free(__global const int *a, __global int *b, int n) {
+    __global const int *p = (__global const int *)((__global const ulong *)a)[1];
+    int i = get_global_id(0);
+    b[i] = p[i];
+}
 __attribute__((intel_reqd_sub_group_size(16)))
 __kernel void ok_block_read(__global const uint *a, __global uint *b, int off) {
     uint v = intel_sub_group_block_read((__global const uint *)((__global const char *)a + off));
