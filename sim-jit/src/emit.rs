@@ -415,7 +415,7 @@ impl StepEmitter<'_, '_> {
     /// The DWord at `off` when a held row has it (its row and lane), else `None`.
     fn held_dword(&self, off: usize) -> Option<(usize, u8)> {
         let row = off - off % ROW;
-        (off % 4 == 0 && self.held.rows.contains_key(&row))
+        (off.is_multiple_of(4) && self.held.rows.contains_key(&row))
             .then_some((row, ((off % ROW) / 4) as u8))
     }
 
@@ -629,7 +629,7 @@ impl StepEmitter<'_, '_> {
                 }
             }
             _ => {
-                let v = if at % ROW == 0 {
+                let v = if at.is_multiple_of(ROW) {
                     self.held_row(at)
                 } else {
                     self.flush(at, at + ROW, false);
