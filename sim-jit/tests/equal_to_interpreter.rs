@@ -280,8 +280,9 @@ fn the_common_forms_translate() {
 }
 
 /// Divergent control flow around translated runs: `if`/`else`, a loop with `break`, `jmpi`
-/// and a partial dispatch mask, and an `if` whose channels rejoin in the middle of a
-/// translated run (the run must stop there, the rest sees the new execution mask).
+/// and a partial dispatch mask, and an `if` whose channels rejoin inside a stretch of
+/// translatable instructions (the join, a branch target, starts a new run, which sees the
+/// new execution mask).
 const FLOW: &str = "
         mov (16|M0) r10.0<1>:d 0x0:d
         mov (16|M0) r12.0<1>:d 0x0:d
