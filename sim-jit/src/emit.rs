@@ -1,15 +1,22 @@
 //! Cranelift code for a run of translated instructions ([`Step`]s): one host function per run,
-//! `fn(file, active, flag_offset, from, to)`, that executes the run's instructions `from..to`
-//! on the thread's byte file. Lanes are computed four at a time in 128-bit vectors, the result
-//! row stored with the execution mask (lanes outside it keep their bytes), exactly as the
-//! interpreter's word form does: every source read before the destination is written, f32
-//! arithmetic IEEE with the EU's NaN rule (the first NaN source, quieted), integers modulo 2^32.
+//! `fn(file, active)`, that executes the whole run on the thread's byte file. Lanes are
+//! computed four at a time in 128-bit vectors, the result row written with the execution mask
+//! (lanes outside it keep their bytes), exactly as the interpreter's word form does: every
+//! source read before the destination is written, f32 arithmetic IEEE with the EU's NaN rule
+//! (the first NaN source, quieted), integers modulo 2^32.
+//!
+//! Register-file bytes stay in SSA values across the run's instructions ([`Held`]): each
+//! 16-byte-aligned row of four DWords is loaded once, at its first use, and stored once, at
+//! the run's end, if an instruction wrote it; the flag registers likewise. An access the held
+//! values do not serve (words, bytes, unaligned rows, scalars outside a held row) goes to the
+//! file, after the held values it overlaps are stored (and, for a write, dropped).
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
+use std::collections::BTreeMap;
+
 use cranelift_codegen::ir::{
-    AbiParam, BlockArg, ConstantData, Endianness, InstBuilder, JumpTableData, MemFlagsData, Type,
-    Value,
+    AbiParam, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData, Type, Value,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
@@ -20,13 +27,13 @@ use cranelift_module::{default_libcall_names, FuncId, Module};
 use crate::error::JitError;
 use isa_encoder::model::CondMod;
 use sim_eu::program::fast::Elem;
+use sim_eu::regfile::FLAG;
 
 use crate::select::{Lanes, Op, Step};
 
-/// The host function of one run: the thread's byte file, its executing channels, the flag
-/// registers' byte offset in the file, and the first and one-past-last instruction of the run
-/// to execute.
-pub type RunFn = unsafe extern "C" fn(*mut u8, u32, usize, u32, u32);
+/// The host function of one run: the thread's byte file (the flag registers at
+/// [`sim_eu::regfile::FLAG`] in it) and its executing channels; it executes the whole run.
+pub type RunFn = unsafe extern "C" fn(*mut u8, u32);
 
 /// The EU's quiet bit of an f32 NaN.
 const QUIET: i64 = 0x0040_0000;
@@ -76,13 +83,7 @@ impl Emitter {
         let config = self.module.target_config();
         let ptr = config.pointer_type();
         let mut sig = self.module.make_signature();
-        sig.params = vec![
-            AbiParam::new(ptr),
-            AbiParam::new(I32),
-            AbiParam::new(ptr),
-            AbiParam::new(I32),
-            AbiParam::new(I32),
-        ];
+        sig.params = vec![AbiParam::new(ptr), AbiParam::new(I32)];
         let id = self.module.declare_anonymous_function(&sig)?;
         self.ctx.func.signature = sig;
         {
@@ -91,25 +92,16 @@ impl Emitter {
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
             let p = b.block_params(entry).to_vec();
-            let (file, active, flag_off, from, to) = (p[0], p[1], p[2], p[3], p[4]);
-            let blocks: Vec<_> = steps.iter().map(|_| b.create_block()).collect();
-            let exit = b.create_block();
-            let calls: Vec<_> = blocks
-                .iter()
-                .map(|&bl| b.func.dfg.block_call(bl, &[] as &[BlockArg]))
-                .collect();
-            let default = b.func.dfg.block_call(exit, &[] as &[BlockArg]);
-            let jt = b.create_jump_table(JumpTableData::new(default, &calls));
-            b.ins().br_table(from, jt);
-            for (i, step) in steps.iter().enumerate() {
-                b.switch_to_block(blocks[i]);
-                let mut e = StepEmitter { b: &mut b, file };
-                e.step(step, active, flag_off);
-                let next = blocks.get(i + 1).copied().unwrap_or(exit);
-                let done = b.ins().icmp_imm_s(IntCC::Equal, to, (i + 1) as i64);
-                b.ins().brif(done, exit, &[], next, &[]);
+            let (file, active) = (p[0], p[1]);
+            let mut e = StepEmitter {
+                b: &mut b,
+                file,
+                held: Held::default(),
+            };
+            for step in steps {
+                e.step(step, active);
             }
-            b.switch_to_block(exit);
+            e.write_back();
             b.ins().return_(&[]);
             b.seal_all_blocks();
             b.finalize(config);
@@ -130,7 +122,7 @@ impl Emitter {
             .map(|&id| {
                 let p = self.module.get_finalized_function(id);
                 // SAFETY: `p` is the finalized code of a function declared with exactly
-                // `RunFn`'s signature (pointer, u32, pointer-sized, u32, u32; no result) in
+                // `RunFn`'s signature (pointer, u32; no result) in
                 // the host's default calling convention, which `extern "C"` is.
                 unsafe { std::mem::transmute::<*const u8, RunFn>(p) }
             })
@@ -145,13 +137,33 @@ struct Masks {
     pred: Option<Value>,
     /// Enabled and predicated: the lanes an operation writes.
     both: Value,
-    flag_off: Value,
 }
+
+/// A register-file value held in an SSA value.
+#[derive(Clone, Copy)]
+struct Slot {
+    v: Value,
+    /// Written since it was loaded: stored at the run's end.
+    dirty: bool,
+}
+
+/// The register-file bytes a run holds in SSA values so far.
+#[derive(Default)]
+struct Held {
+    /// Rows of four DWords (I32X4) by their 16-byte-aligned byte offset.
+    rows: BTreeMap<usize, Slot>,
+    /// The 8 flag bytes at [`FLAG`] (I64).
+    flags: Option<Slot>,
+}
+
+/// Bytes per held row.
+const ROW: usize = 16;
 
 /// Emits one instruction into the function being built.
 struct StepEmitter<'a, 'b> {
     b: &'a mut FunctionBuilder<'b>,
     file: Value,
+    held: Held,
 }
 
 /// Register-file bytes: unaligned, in bounds (checked before a run is entered), little-endian.
@@ -167,8 +179,8 @@ fn lanes() -> MemFlagsData {
 }
 
 impl StepEmitter<'_, '_> {
-    fn step(&mut self, s: &Step, active: Value, flag_off: Value) {
-        let (enabled, pred) = self.masks(s, active, flag_off);
+    fn step(&mut self, s: &Step, active: Value) {
+        let (enabled, pred) = self.masks(s, active);
         let m = Masks {
             enabled,
             pred,
@@ -176,7 +188,6 @@ impl StepEmitter<'_, '_> {
                 Some(p) => self.b.ins().band(enabled, p),
                 None => enabled,
             },
-            flag_off,
         };
         if s.n == 1 {
             self.scalar(s, &m);
@@ -186,7 +197,7 @@ impl StepEmitter<'_, '_> {
     }
 
     /// The enabled channels and the predicate (`None`: none), bit i for lane i.
-    fn masks(&mut self, s: &Step, active: Value, flag_off: Value) -> (Value, Option<Value>) {
+    fn masks(&mut self, s: &Step, active: Value) -> (Value, Option<Value>) {
         let c = &s.ch;
         let lanes = i64::from(c.lanes);
         let enabled = if c.no_mask {
@@ -198,8 +209,7 @@ impl StepEmitter<'_, '_> {
         let Some(p) = c.pred else {
             return (enabled, None);
         };
-        let at = self.b.ins().iadd(self.file, flag_off);
-        let flags = self.b.ins().load(I64, mem(), at, 0);
+        let flags = self.flags();
         let rot = self.b.ins().rotr_imm_u(flags, i64::from(c.flag_rot()));
         let mut pred = self.b.ins().ireduce(I32, rot);
         if p.invert {
@@ -210,8 +220,7 @@ impl StepEmitter<'_, '_> {
 
     /// Sets the flag bits `bits` of the lanes in `mask` in the instruction's flag register.
     fn set_flags(&mut self, s: &Step, m: &Masks, bits: Value) {
-        let at = self.b.ins().iadd(self.file, m.flag_off);
-        let old = self.b.ins().load(I64, mem(), at, 0);
+        let old = self.flags();
         let rot = i64::from(s.ch.flag_rot());
         let mask = self.b.ins().uextend(I64, m.both);
         let mask = self.b.ins().rotl_imm_u(mask, rot);
@@ -220,7 +229,7 @@ impl StepEmitter<'_, '_> {
         let keep = self.b.ins().band_not(old, mask);
         let set = self.b.ins().band(v, mask);
         let new = self.b.ins().bor(keep, set);
-        self.b.ins().store(mem(), new, at, 0);
+        self.set_held_flags(new);
     }
 
     /// All ones in the lanes `4c..4c + 4` whose bit is set in the splatted mask `m`.
@@ -323,6 +332,93 @@ impl StepEmitter<'_, '_> {
         }
     }
 
+    /// Stores the held values that overlap bytes `lo..hi` and were written; with `drop`,
+    /// forgets them too (the file is about to be written there).
+    fn flush(&mut self, lo: usize, hi: usize, drop: bool) {
+        let from = lo.saturating_sub(ROW - 1);
+        let keys: Vec<usize> = self.held.rows.range(from..hi).map(|(&k, _)| k).collect();
+        for k in keys {
+            if k + ROW <= lo {
+                continue;
+            }
+            let slot = self.held.rows[&k];
+            if slot.dirty {
+                self.b.ins().store(mem(), slot.v, self.file, k as i32);
+            }
+            if drop {
+                self.held.rows.remove(&k);
+            } else {
+                self.held.rows.insert(
+                    k,
+                    Slot {
+                        dirty: false,
+                        ..slot
+                    },
+                );
+            }
+        }
+        if let Some(slot) = self.held.flags {
+            if FLAG < hi && lo < FLAG + 8 {
+                if slot.dirty {
+                    self.b.ins().store(mem(), slot.v, self.file, FLAG as i32);
+                }
+                self.held.flags = (!drop).then_some(Slot {
+                    dirty: false,
+                    ..slot
+                });
+            }
+        }
+    }
+
+    /// The row of four DWords at the 16-byte-aligned offset `off`, loaded at its first use.
+    fn held_row(&mut self, off: usize) -> Value {
+        if let Some(slot) = self.held.rows.get(&off) {
+            return slot.v;
+        }
+        self.flush(off, off + ROW, false);
+        let v = self.b.ins().load(I32X4, mem(), self.file, off as i32);
+        self.held.rows.insert(off, Slot { v, dirty: false });
+        v
+    }
+
+    /// Writes the row at the 16-byte-aligned offset `off` (stored at the run's end).
+    fn set_held_row(&mut self, off: usize, v: Value) {
+        // The row it replaces needs no store; other held bytes there (the flags) do.
+        self.held.rows.remove(&off);
+        self.flush(off, off + ROW, true);
+        self.held.rows.insert(off, Slot { v, dirty: true });
+    }
+
+    /// The flag registers' 8 bytes, loaded at their first use.
+    fn flags(&mut self) -> Value {
+        if let Some(slot) = self.held.flags {
+            return slot.v;
+        }
+        self.flush(FLAG, FLAG + 8, false);
+        let v = self.b.ins().load(I64, mem(), self.file, FLAG as i32);
+        self.held.flags = Some(Slot { v, dirty: false });
+        v
+    }
+
+    /// Writes the flag registers' 8 bytes (stored at the run's end).
+    fn set_held_flags(&mut self, v: Value) {
+        self.held.flags = None;
+        self.flush(FLAG, FLAG + 8, true);
+        self.held.flags = Some(Slot { v, dirty: true });
+    }
+
+    /// Stores every held value that was written: the run ends.
+    fn write_back(&mut self) {
+        self.flush(0, usize::MAX, true);
+    }
+
+    /// The DWord at `off` when a held row has it (its row and lane), else `None`.
+    fn held_dword(&self, off: usize) -> Option<(usize, u8)> {
+        let row = off - off % ROW;
+        (off.is_multiple_of(4) && self.held.rows.contains_key(&row))
+            .then_some((row, ((off % ROW) / 4) as u8))
+    }
+
     fn addr(&self, off: u16) -> i32 {
         i32::from(off)
     }
@@ -333,6 +429,14 @@ impl StepEmitter<'_, '_> {
         match l {
             Lanes::Imm(v) => self.b.ins().iconst(I32, i64::from(v as i32)),
             Lanes::Scalar(base, e) | Lanes::Row { base, elem: e, .. } => {
+                let at = usize::from(base);
+                if e.size == 4 {
+                    if let Some((row, lane)) = self.held_dword(at) {
+                        let v = self.held_row(row);
+                        return self.b.ins().extractlane(v, lane);
+                    }
+                }
+                self.flush(at, at + usize::from(e.size), false);
                 let off = self.addr(base);
                 match (e.size, e.signed) {
                     (1, true) => self.b.ins().sload8(I32, mem(), f, off),
@@ -404,8 +508,8 @@ impl StepEmitter<'_, '_> {
             return;
         };
         let store = if s.op == Op::Sel { m.enabled } else { m.both };
-        // Every lane written (straight-line code mostly is): plain stores; otherwise each
-        // row blended with the bytes it replaces.
+        // Every lane written (straight-line code mostly is): the results as they are;
+        // otherwise each row blended with the bytes it replaces.
         let full = self
             .b
             .ins()
@@ -415,24 +519,64 @@ impl StepEmitter<'_, '_> {
             self.b.create_block(),
             self.b.create_block(),
         );
+        let at = usize::from(dst);
+        if at % ROW != 0 {
+            // Not row-aligned: written to the file.
+            self.flush(at, at + ROW * results.len(), true);
+            self.b.ins().brif(full, whole, &[], part, &[]);
+            self.b.switch_to_block(whole);
+            for (c, &r) in results.iter().enumerate() {
+                let off = self.addr(dst) + 16 * c as i32;
+                self.b.ins().store(mem(), r, self.file, off);
+            }
+            self.b.ins().jump(done, &[]);
+            self.b.switch_to_block(part);
+            let store = self.b.ins().splat(I32X4, store);
+            for (c, &r) in results.iter().enumerate() {
+                let on = self.lane_mask(store, c);
+                let off = self.addr(dst) + 16 * c as i32;
+                let old = self.b.ins().load(I32X4, mem(), self.file, off);
+                let new = self.b.ins().bitselect(on, r, old);
+                self.b.ins().store(mem(), new, self.file, off);
+            }
+            self.b.ins().jump(done, &[]);
+            self.b.switch_to_block(done);
+            return;
+        }
+        // Row-aligned: the new rows are held. The rows it replaces, when not held, are loaded
+        // on the partial branch only (a value there does not reach later instructions).
+        for _ in &results {
+            self.b.append_block_param(done, I32X4);
+        }
+        let plain: Vec<BlockArg> = results.iter().map(|&x| BlockArg::Value(x)).collect();
+        for c in 0..results.len() {
+            let off = at + ROW * c;
+            if !self.held.rows.contains_key(&off) {
+                // Other held bytes there (the flags) reach the file before it is read.
+                self.flush(off, off + ROW, false);
+            }
+        }
         self.b.ins().brif(full, whole, &[], part, &[]);
         self.b.switch_to_block(whole);
-        for (c, &r) in results.iter().enumerate() {
-            let off = self.addr(dst) + 16 * c as i32;
-            self.b.ins().store(mem(), r, self.file, off);
-        }
-        self.b.ins().jump(done, &[]);
+        self.b.ins().jump(done, &plain);
         self.b.switch_to_block(part);
         let store = self.b.ins().splat(I32X4, store);
+        let mut blended = Vec::with_capacity(results.len());
         for (c, &r) in results.iter().enumerate() {
+            let off = at + ROW * c;
             let on = self.lane_mask(store, c);
-            let off = self.addr(dst) + 16 * c as i32;
-            let old = self.b.ins().load(I32X4, mem(), self.file, off);
-            let new = self.b.ins().bitselect(on, r, old);
-            self.b.ins().store(mem(), new, self.file, off);
+            let old = match self.held.rows.get(&off) {
+                Some(slot) => slot.v,
+                None => self.b.ins().load(I32X4, mem(), self.file, off as i32),
+            };
+            blended.push(BlockArg::Value(self.b.ins().bitselect(on, r, old)));
         }
-        self.b.ins().jump(done, &[]);
+        self.b.ins().jump(done, &blended);
         self.b.switch_to_block(done);
+        let rows = self.b.block_params(done).to_vec();
+        for (c, v) in rows.into_iter().enumerate() {
+            self.set_held_row(at + ROW * c, v);
+        }
     }
 
     /// The f32 results `r` (one vector per chunk of lanes, `v` their sources) with the NaN
@@ -473,12 +617,24 @@ impl StepEmitter<'_, '_> {
     /// Lanes `4c..4c + 4` of a row source.
     fn row(&mut self, base: u16, stride: u8, e: Elem, c: usize) -> Value {
         let f = self.file;
-        let off = self.addr(base) + i32::from(stride) * 4 * c as i32;
+        let at = usize::from(base) + usize::from(stride) * 4 * c;
+        let off = at as i32;
         match (e.size, stride) {
-            (2, 2) if e.signed => self.b.ins().sload16x4(mem(), f, off),
-            (2, 2) => self.b.ins().uload16x4(mem(), f, off),
+            (2, 2) => {
+                self.flush(at, at + 8, false);
+                if e.signed {
+                    self.b.ins().sload16x4(mem(), f, off)
+                } else {
+                    self.b.ins().uload16x4(mem(), f, off)
+                }
+            }
             _ => {
-                let v = self.b.ins().load(I32X4, mem(), f, off);
+                let v = if at.is_multiple_of(ROW) {
+                    self.held_row(at)
+                } else {
+                    self.flush(at, at + ROW, false);
+                    self.b.ins().load(I32X4, mem(), f, off)
+                };
                 // The element is the low bytes of each DWord: shift it up and back down.
                 let drop = 32 - 8 * i64::from(e.size);
                 if drop == 0 {
@@ -601,9 +757,20 @@ impl StepEmitter<'_, '_> {
             return;
         };
         let store = if s.op == Op::Sel { m.enabled } else { m.both };
+        let on = self.b.ins().band_imm_u(store, 1);
+        let at = usize::from(dst);
+        if let Some((row, lane)) = self.held_dword(at) {
+            // In a held row: the row with that lane replaced.
+            let v = self.held_row(row);
+            let old = self.b.ins().extractlane(v, lane);
+            let new = self.b.ins().select(on, r, old);
+            let v = self.b.ins().insertlane(v, new, lane);
+            self.set_held_row(row, v);
+            return;
+        }
+        self.flush(at, at + 4, true);
         let off = self.addr(dst);
         let old = self.b.ins().load(I32, mem(), self.file, off);
-        let on = self.b.ins().band_imm_u(store, 1);
         let new = self.b.ins().select(on, r, old);
         self.b.ins().store(mem(), new, self.file, off);
     }

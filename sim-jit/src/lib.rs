@@ -7,9 +7,10 @@
 //! words or bytes at a fixed step, one scalar element or an immediate, the destination
 //! consecutive DWords, with the execution mask and a per-channel predicate ([`select`] has
 //! the exact rule). Everything else (conditional `sel`, `csel`, condition modifiers on
-//! arithmetic, 8/16-bit destinations, gathered regions, sends, control flow) is interpreted:
-//! [`run()`] enters the translated code at any translated instruction and calls
-//! [`sim_eu::run`] for the rest, on the same thread state.
+//! arithmetic, 8/16-bit destinations, gathered regions, sends, control flow) is interpreted,
+//! and so are runs of fewer than [`MIN_RUN`] instructions: [`run()`] enters a translated run at its
+//! first instruction and runs it whole, and calls [`sim_eu::run`] for the rest, on the same
+//! thread state.
 //!
 //! - [`select`]: which pre-decoded instructions translate ([`select::Step`]).
 //! - [`emit`]: the Cranelift code of a run of them.
@@ -27,4 +28,4 @@ pub mod translated;
 pub use error::JitError;
 pub use run::{run, run_counted};
 pub use tier::{TierCache, Tiered, HOT_PER_INSTRUCTION};
-pub use translated::{Translated, TranslationCache};
+pub use translated::{Translated, TranslationCache, MIN_RUN};

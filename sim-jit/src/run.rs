@@ -1,8 +1,9 @@
-//! Runs a thread with its translated runs interleaved with the interpreter: at an instruction
-//! with a translated form the host code runs as many of the run's instructions as the budget
-//! and the waiting channels allow; anything else goes to `sim_eu::run` up to the next
-//! translated instruction. Both work on the same register file and flags.
+//! Runs a thread with its translated runs interleaved with the interpreter: at the first
+//! instruction of a translated run the host code runs the whole run when the budget and the
+//! waiting channels allow; anything else goes to `sim_eu::run` up to the next run's start.
+//! Both work on the same register file and flags.
 
+use sim_eu::regfile::FLAG;
 use sim_eu::rounding::Rounding;
 use sim_eu::{EuError, Memory, Program, Status, Thread};
 
@@ -41,24 +42,25 @@ pub fn run_counted(
         let ip = t.ip();
         let entry = tr.entries.get(ip as usize).copied().flatten();
         if let Some(e) = entry {
-            // Rejoining channels change the execution mask: stop where they rejoin (the
-            // last instruction's rejoin happens in `retire`, as after any instruction).
-            let wake = t.next_wake().saturating_sub(ip).max(1);
-            let k = u64::from(e.left.min(wake)).min(left) as u32;
-            if k > 0
+            // The whole run or none of it: it must fit in the budget, and no waiting channels
+            // may rejoin inside it (they change the execution mask; rejoining after its last
+            // instruction happens in `retire`, as after any instruction).
+            let end = u64::from(ip) + u64::from(e.len);
+            if u64::from(e.len) <= left
+                && u64::from(t.next_wake()) >= end
                 && e.extent <= t.file().len()
-                && t.flag_offset() + 8 <= t.file().len()
+                && FLAG + 8 <= t.file().len()
                 && Rounding::of(t) == Rounding::NearestEven
             {
-                let (active, flags) = (t.active(), t.flag_offset());
+                let active = t.active();
                 let file = t.file_mut().as_mut_ptr();
-                // SAFETY: the run's instructions `e.at..e.at + k` touch register-file bytes
-                // below `e.extent` and the 8 flag bytes at `flags`, both checked to be inside
-                // the file just above; the file is borrowed mutably for the call.
-                unsafe { (e.run)(file, active, flags, e.at, e.at + k) };
-                t.retire(k);
-                left -= u64::from(k);
-                *translated += u64::from(k);
+                // SAFETY: the run's instructions touch register-file bytes below `e.extent`
+                // and the 8 flag bytes at `FLAG`, both checked to be inside the file just
+                // above; the file is borrowed mutably for the call.
+                unsafe { (e.run)(file, active) };
+                t.retire(e.len);
+                left -= u64::from(e.len);
+                *translated += u64::from(e.len);
                 continue;
             }
         }

@@ -147,10 +147,14 @@ mod tests {
     use sim_eu::{NoMemory, Status, Thread};
 
     fn kernel() -> (Vec<u8>, Program) {
-        let text = "add (16|M0) r10.0<1>:d r10.0<8;8,1>:d r12.0<8;8,1>:d\n\
-                    mul (16|M0) r16.0<1>:d r10.0<8;8,1>:d r12.0<16;8,2>:w\n\
-                    send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}\n";
-        let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+        // A run of `MIN_RUN` translatable instructions, then the end of the thread.
+        let mut text = String::new();
+        for _ in 0..crate::MIN_RUN / 2 {
+            text.push_str("add (16|M0) r10.0<1>:d r10.0<8;8,1>:d r12.0<8;8,1>:d\n");
+            text.push_str("mul (16|M0) r16.0<1>:d r10.0<8;8,1>:d r12.0<16;8,2>:w\n");
+        }
+        text.push_str("send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}\n");
+        let bytes = isa_encoder::assemble(Platform::Tgllp, &text).expect("assembles");
         let prog = Program::decode(Platform::Tgllp, &bytes);
         (bytes, prog)
     }
@@ -182,18 +186,22 @@ mod tests {
 
     #[test]
     fn a_kernel_translates_when_its_interpreted_instructions_cross_the_threshold() {
-        // Three instructions, three per run: the threshold of 10 per instruction (30) is
-        // crossed on the tenth run, not before.
+        // Every instruction once per run: the threshold of 10 per instruction is crossed on
+        // the tenth run, not before.
         let (runs, translated) = runs_until_translated(&TierCache::new(), 10);
         assert_eq!(runs, 10);
-        assert_eq!(translated, 2, "the add and the mul run translated");
+        assert_eq!(
+            translated,
+            crate::MIN_RUN as u64,
+            "the adds and muls run translated"
+        );
     }
 
     #[test]
     fn a_threshold_of_zero_translates_before_the_first_run() {
         let (runs, translated) = runs_until_translated(&TierCache::new(), 0);
         assert_eq!(runs, 0);
-        assert_eq!(translated, 2);
+        assert_eq!(translated, crate::MIN_RUN as u64);
     }
 
     #[test]

@@ -12,25 +12,33 @@ use crate::emit::{Emitter, RunFn};
 use crate::error::JitError;
 use crate::select::{select, Step};
 
-/// Where an instruction sits in a translated run.
+/// A translated run, entered at its first instruction.
 #[derive(Clone, Copy)]
 pub(crate) struct Entry {
     /// The run's host function.
     pub run: RunFn,
-    /// This instruction's index in the run.
-    pub at: u32,
-    /// Instructions from this one to the run's end.
-    pub left: u32,
-    /// One past the last register-file byte the rest of the run touches.
+    /// Its instructions.
+    pub len: u32,
+    /// One past the last register-file byte the run touches.
     pub extent: usize,
 }
 
+/// The fewest instructions a run is translated with by [`Translated::new`]: each entry
+/// leaves the interpreter's loop for the host code and comes back through a new
+/// `sim_eu::run` call, which costs more than interpreting a short run. Not tuned by
+/// measurement yet: 8 keeps the one-to-four-instruction runs between sends and control flow
+/// of `sim_kernels`' `group_sum` and `branchy` (IGC's code, disassembled) interpreted and
+/// translates `mad_loop`'s 128-instruction loop body and `jit_alu`'s kernels.
+pub const MIN_RUN: usize = 8;
+
 /// A kernel's translated runs.
 pub struct Translated {
-    /// Per instruction index: its place in a translated run, if it has one.
+    /// Per instruction index: the translated run that starts there, if one does.
     pub(crate) entries: Vec<Option<Entry>>,
-    /// Per instruction index: the index of the next translated instruction at or after it.
+    /// Per instruction index: the index of the next run start at or after it.
     pub(crate) next: Vec<u32>,
+    /// Instructions inside translated runs.
+    translated: usize,
     /// Owns the code the entries point to; freed with the translation.
     module: Option<JITModule>,
 }
@@ -53,14 +61,30 @@ impl Drop for Translated {
 }
 
 impl Translated {
-    /// Translates every maximal run of consecutive translatable instructions of `prog`.
+    /// Translates every maximal run of at least [`MIN_RUN`] consecutive translatable
+    /// instructions of `prog`.
     pub fn new(prog: &Program) -> Result<Translated, JitError> {
+        Translated::with_min_run(prog, MIN_RUN)
+    }
+
+    /// Translates every maximal run of at least `min_run` (at least 1) consecutive
+    /// translatable instructions of `prog`. A run also ends before a branch target, so that
+    /// control flow enters runs only at their start (a run is entered only there).
+    pub fn with_min_run(prog: &Program, min_run: usize) -> Result<Translated, JitError> {
         let mut em = Emitter::new()?;
         let steps: Vec<Option<Step>> = prog
             .fast
             .iter()
             .map(|f| f.as_ref().and_then(select).filter(|s| em.supports(s.op)))
             .collect();
+        let mut target = vec![false; steps.len()];
+        for i in &prog.insts {
+            for t in [i.jip, i.uip].into_iter().flatten().flatten() {
+                if let Some(x) = target.get_mut(t as usize) {
+                    *x = true;
+                }
+            }
+        }
         let mut runs = Vec::new();
         let mut i = 0;
         while i < steps.len() {
@@ -69,8 +93,12 @@ impl Translated {
                 continue;
             }
             let start = i;
-            while steps.get(i).is_some_and(Option::is_some) {
+            i += 1;
+            while steps.get(i).is_some_and(Option::is_some) && !target[i] {
                 i += 1;
+            }
+            if i - start < min_run.max(1) {
+                continue;
             }
             let run: Vec<Step> = steps[start..i].iter().flatten().copied().collect();
             let id = em.compile(&run)?;
@@ -79,17 +107,14 @@ impl Translated {
         let ids: Vec<_> = runs.iter().map(|r| r.2).collect();
         let (module, fns) = em.finish(&ids)?;
         let mut entries = vec![None; steps.len()];
+        let mut translated = 0;
         for ((start, run, _), f) in runs.iter().zip(fns) {
-            let mut extent = 0;
-            for (k, s) in run.iter().enumerate().rev() {
-                extent = extent.max(s.extent());
-                entries[start + k] = Some(Entry {
-                    run: f,
-                    at: k as u32,
-                    left: (run.len() - k) as u32,
-                    extent,
-                });
-            }
+            entries[*start] = Some(Entry {
+                run: f,
+                len: run.len() as u32,
+                extent: run.iter().map(Step::extent).max().unwrap_or(0),
+            });
+            translated += run.len();
         }
         let mut next = vec![u32::MAX; steps.len()];
         let mut after = u32::MAX;
@@ -102,13 +127,14 @@ impl Translated {
         Ok(Translated {
             entries,
             next,
+            translated,
             module: Some(module),
         })
     }
 
     /// How many instructions have a translated form.
     pub fn translated(&self) -> usize {
-        self.entries.iter().flatten().count()
+        self.translated
     }
 
     /// How many instructions the kernel has.

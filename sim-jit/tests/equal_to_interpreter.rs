@@ -8,7 +8,7 @@ use platform::Platform;
 use proptest::prelude::*;
 use sim_eu::regfile::TM0;
 use sim_eu::{NoMemory, Program, Status, Thread};
-use sim_jit::Translated;
+use sim_jit::{Translated, MIN_RUN};
 
 /// f32 values where rounding, NaN propagation and denormals show: quiet and signalling NaNs
 /// with payloads of both signs, infinities, zeros, denormals, the extremes, ones.
@@ -224,13 +224,14 @@ proptest! {
         file in words(),
         active in any::<u32>(),
         flags in any::<u64>(),
-        slices in proptest::collection::vec(1u64..6, 1..4),
+        // Short slices cut runs (which then run interpreted), long ones let them run whole.
+        slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),
     ) {
         let lines: Vec<String> = seq.iter().map(text).collect();
         let Some((prog, n)) = program(&lines) else {
             return Err(TestCaseError::reject("nothing assembles"));
         };
-        let tr = Translated::new(&prog).expect("translates");
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
         let active = active | 1;
 
         let mut want = thread(&file, active, flags);
@@ -270,14 +271,18 @@ fn the_common_forms_translate() {
                 nop\n";
     let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
     let prog = Program::decode(Platform::Tgllp, &bytes);
-    let tr = Translated::new(&prog).expect("translates");
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
     assert_eq!(tr.instructions(), 8);
     assert_eq!(tr.translated(), 5, "mad, add, mul, shl, the f32 cmp");
+    // By default a run that short stays interpreted.
+    const { assert!(5 < MIN_RUN) };
+    assert_eq!(Translated::new(&prog).expect("translates").translated(), 0);
 }
 
 /// Divergent control flow around translated runs: `if`/`else`, a loop with `break`, `jmpi`
-/// and a partial dispatch mask, and an `if` whose channels rejoin in the middle of a
-/// translated run (the run must stop there, the rest sees the new execution mask).
+/// and a partial dispatch mask, and an `if` whose channels rejoin inside a stretch of
+/// translatable instructions (the join, a branch target, starts a new run, which sees the
+/// new execution mask).
 const FLOW: &str = "
         mov (16|M0) r10.0<1>:d 0x0:d
         mov (16|M0) r12.0<1>:d 0x0:d
@@ -323,11 +328,11 @@ proptest! {
         a in proptest::array::uniform16(0u32..16),
         n in proptest::array::uniform16(0u32..10),
         mask in 1u32..0x1_0000,
-        slices in proptest::collection::vec(1u64..8, 1..4),
+        slices in proptest::collection::vec(prop_oneof![1u64..8, Just(1u64 << 20)], 1..4),
     ) {
         let bytes = isa_encoder::assemble(Platform::Tgllp, FLOW).expect("assembles");
         let prog = Program::decode(Platform::Tgllp, &bytes);
-        let tr = Translated::new(&prog).expect("translates");
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
         prop_assert!(tr.translated() >= 10, "{} translated", tr.translated());
         let mut words = vec![0u32; 1024];
         words[16..32].copy_from_slice(&a);
