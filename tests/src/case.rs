@@ -82,6 +82,15 @@ pub enum Relation {
         turns: usize,
         groups: Vec<Vec<usize>>,
     },
+    /// Per work-group, the `output`th checked output's values at the group's work-items
+    /// (`groups`, by global linear id) are, in some order, `want`'s for that group: what a
+    /// sub-group query returns across a group does not depend on which work-items share a
+    /// sub-group, which is the implementation's.
+    PerGroupValues {
+        output: usize,
+        groups: Vec<Vec<usize>>,
+        want: Vec<Vec<u64>>,
+    },
 }
 
 impl Case {
@@ -148,6 +157,30 @@ impl Case {
                             .ok_or_else(|| format!("no output {k} for the sub-group neighbours"))
                     };
                     subgroup_neighbours(&uints(*output)?, &uints(*map)?, input, *turns, groups)?;
+                }
+                Relation::PerGroupValues {
+                    output,
+                    groups,
+                    want,
+                } => {
+                    let got = outputs
+                        .get(*output)
+                        .map(|o| crate::scalar::unpack(Scalar::Uint, o))
+                        .ok_or_else(|| format!("no output {output} for the group values"))?;
+                    for (w, (items, want)) in groups.iter().zip(want).enumerate() {
+                        let mut values: Vec<u64> = items
+                            .iter()
+                            .map(|&g| got.get(g).copied().unwrap_or(u64::MAX))
+                            .collect();
+                        values.sort_unstable();
+                        let mut want = want.clone();
+                        want.sort_unstable();
+                        if values != want {
+                            return Err(format!(
+                                "group {w}: values {values:?}, want {want:?} in any order"
+                            ));
+                        }
+                    }
                 }
             }
         }

@@ -5,10 +5,11 @@
 //!
 //! The test runs itself again under the simulator's preload shim (`sim-shim`) for skl, icllp, tgllp
 //! and dg2 via i915, each child with `OCL_ICD_VENDORS` naming a `.icd` file that holds NEO
-//! alone; no NEO debug key is set. By default a slice runs: every [`EVERY`]th instance of each
-//! corpus file (the first, then every EVERY-th after it, in file order: deterministic), at
-//! SIMD 8, 16 and 32. `NEO_FULL=1` runs the whole corpus; `CONFORMANCE_FILTER` narrows cases
-//! as elsewhere. `block_image.cl` is absent ([`ABSENT`] says why). The OpenCL API is reached through the ocl-icd loader (`libOpenCL.so.1`),
+//! alone; no NEO debug key is set. The corpus is the hand-written one and the generated cross
+//! product (`conformance::generate`). By default a slice runs: every [`EVERY`]th instance of
+//! each file (the first, then every EVERY-th after it, in file order: deterministic), at
+//! SIMD 8, 16 and 32. `NEO_FULL=1` runs the whole of both (about 9,000 cases per platform);
+//! `CONFORMANCE_FILTER` narrows cases as elsewhere. The OpenCL API is reached through the ocl-icd loader (`libOpenCL.so.1`),
 //! opened with dlopen so that nothing else in the workspace links it.
 
 use std::collections::HashMap;
@@ -116,6 +117,7 @@ fn check(what: &str, err: cl_int) -> Result<(), String> {
 fn image_format(name: &str) -> Result<cl_image_format, String> {
     let (order, ty) = match name {
         "r8ui" => (CL_R, CL_UNSIGNED_INT8),
+        "r16ui" => (CL_R, CL_UNSIGNED_INT16),
         "r32ui" => (CL_R, CL_UNSIGNED_INT32),
         "rgba8ui" => (CL_RGBA, CL_UNSIGNED_INT8),
         other => return Err(format!("image format {other} has no OpenCL mapping here")),
@@ -458,14 +460,10 @@ impl Drop for Neo {
     }
 }
 
-/// Not run through NEO: creating an image with host data makes NEO copy it with one of its
-/// built-in kernels, which writes through HDC typed surface writes (DC1 message 0xD), a
-/// message the simulator's EU interpreter does not execute (a GPU error; NEO then aborts).
-const ABSENT: [&str; 1] = ["block_image.cl"];
-
+/// The hand-written corpus and the generated one (`conformance::generate`).
 fn files() -> Vec<conformance::corpus::File> {
     let mut files = conformance::corpus::files().expect("the corpus parses");
-    files.retain(|f| !ABSENT.contains(&f.name));
+    files.extend(conformance::generate::files().expect("the generator's files parse"));
     if std::env::var_os("NEO_FULL").is_none() {
         for f in &mut files {
             f.instances = std::mem::take(&mut f.instances)

@@ -4,8 +4,8 @@
 //! allows (OpenCL 2.0 non-uniform work-groups). Values from cl_khr_subgroups' definitions as
 //! `geometry` lays the work-items out.
 
-use super::name;
-use crate::case::{Arg, Case, Check};
+use super::{name, work_groups};
+use crate::case::{Arg, Case, Check, Relation};
 use crate::corpus::Instance;
 use crate::geometry::{Geometry, Item};
 use crate::rng::Rng;
@@ -31,6 +31,13 @@ pub fn geometries(s: u32) -> Vec<(&'static str, Geometry)> {
         ("3d_wide", g(&[9, 5, 7], &[4, 3, 3])),
     ]
 }
+
+/// The queries whose answer to a work-item depends on which sub-group it is in.
+const MAPPED: [&str; 3] = [
+    "get_sub_group_size",
+    "get_sub_group_id",
+    "get_sub_group_local_id",
+];
 
 /// What `query` returns to work-item `it` of a dispatch at subgroup size `simd`.
 fn value(query: &str, it: &Item, simd: u32) -> Option<usize> {
@@ -58,8 +65,25 @@ pub fn cases(inst: &Instance, simd: u32, _rng: &mut Rng) -> Result<Vec<Case>, St
                 value(query, it, simd).ok_or_else(|| format!("{}: unknown query", inst.line))?;
             want[it.global_linear] = Some(v as u64);
         }
+        // In 2D and 3D groups which work-items share a sub-group is the implementation's
+        // (NEO has the hardware walk y or z first): a sub-group's size, id and local id are
+        // checked per group, in any order.
+        let mut relations = Vec::new();
+        if geometry.global.len() > 1 && MAPPED.contains(&query) {
+            let groups = work_groups(&items);
+            let per_group = groups
+                .iter()
+                .map(|g| g.iter().map(|&i| want[i].unwrap_or(u64::MAX)).collect())
+                .collect();
+            relations.push(Relation::PerGroupValues {
+                output: 0,
+                groups,
+                want: per_group,
+            });
+            want = vec![None; n];
+        }
         out.push(Case {
-            relations: Vec::new(),
+            relations,
             name: name(inst, simd, variant),
             kernel: inst.kernel(),
             geometry,

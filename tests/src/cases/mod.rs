@@ -95,6 +95,19 @@ fn u32s(v: &[u32]) -> Vec<u8> {
 }
 
 /// The items of each subgroup in lane order (empty slots dropped).
+/// Each work-group's work-items, by global linear id.
+fn work_groups(items: &[Item]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for it in items {
+        let w = it.sg_index / it.enqueued_num_sgs;
+        if groups.len() <= w {
+            groups.resize(w + 1, Vec::new());
+        }
+        groups[w].push(it.global_linear);
+    }
+    groups
+}
+
 fn subgroups(items: &[Item]) -> Vec<Vec<Item>> {
     crate::geometry::subgroups(items)
         .into_iter()

@@ -1,10 +1,10 @@
 //! The subgroup queries and sub_group_barrier (cl_khr_subgroups, cl_intel_subgroups 6.13.1 and
 //! 6.13.8 additions), over 1D, 2D and 3D ranges with partial subgroups and partial groups.
 
-use super::{name, subgroups, u32s};
+use super::{name, subgroups, u32s, work_groups};
 use crate::case::{Arg, Case, Check, Relation};
 use crate::corpus::Instance;
-use crate::geometry::{Geometry, Item};
+use crate::geometry::Geometry;
 use crate::rng::Rng;
 use crate::scalar::Scalar;
 
@@ -22,19 +22,6 @@ fn geometries(simd: u32) -> Vec<(&'static str, Geometry)> {
         // A group smaller than any subgroup size.
         ("small", g(&[12], &[5])),
     ]
-}
-
-/// Each work-group's work-items, by global linear id.
-fn work_groups(items: &[Item]) -> Vec<Vec<usize>> {
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for it in items {
-        let w = it.sg_index / it.enqueued_num_sgs;
-        if groups.len() <= w {
-            groups.resize(w + 1, Vec::new());
-        }
-        groups[w].push(it.global_linear);
-    }
-    groups
 }
 
 pub fn cases(inst: &Instance, simd: u32, rng: &mut Rng) -> Result<Vec<Case>, String> {
