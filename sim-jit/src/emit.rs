@@ -5,7 +5,7 @@
 //! source read before the destination is written, f32 arithmetic IEEE with the EU's NaN rule
 //! (the first NaN source, quieted), integers modulo 2^32.
 //!
-//! Register-file bytes stay in SSA values across the run's instructions ([`Held`]): each
+//! Register-file bytes stay in SSA values across the run's instructions (`Held`): each
 //! 16-byte-aligned row of four DWords is loaded once, at its first use, and stored once, at
 //! the run's end, if an instruction wrote it; the flag registers likewise. An access the held
 //! values do not serve (words, bytes, unaligned rows, scalars outside a held row) goes to the

@@ -2,7 +2,7 @@
 //! lanes, and the bytes its sends moved; per kernel, the instruction mix and the bytes per send
 //! type. Counted while a thread runs ([`crate::run_counted`] with [`ExecStats`], the memory
 //! wrapped in [`Counting`]), summed over a walker, reported by the dispatcher as text
-//! ([`ExecStats::to_text`]) and one JSON object ([`ExecStats::to_json`]).
+//! ([`Report::to_text`]) and one JSON object ([`Report::to_json`]).
 
 use std::collections::BTreeMap;
 
