@@ -385,7 +385,6 @@ impl Sanitizer {
         if findings.is_empty() {
             return;
         }
-        let _guard = lock(&self.out);
         let mut json = String::new();
         let mut text = String::new();
         for mut f in findings.into_vec() {
@@ -397,21 +396,7 @@ impl Sanitizer {
             json += &f.to_json();
             json.push('\n');
         }
-        let _ = std::io::stderr().write_all(text.as_bytes());
-        if let Some(path) = &self.settings.log {
-            let appended = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .and_then(|mut f| f.write_all(json.as_bytes()));
-            if let Err(e) = appended {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "sanitizer: cannot append to {}: {e}",
-                    path.display()
-                );
-            }
-        }
+        self.emit(&text, &json);
     }
 }
 
