@@ -53,6 +53,16 @@ pub struct SendDescription {
     pub src1_len: Option<u8>,
 }
 
+/// A send descriptor's message length in registers, \[28:25\] (every shared function).
+pub const fn message_len(desc: u32) -> u32 {
+    fields::bits(desc, 25, 4)
+}
+
+/// A send descriptor's response length in registers, \[24:20\] (every shared function).
+pub const fn response_len(desc: u32) -> u32 {
+    fields::bits(desc, 20, 5)
+}
+
 /// The comment iga64 prints after `// ` on a send line, e.g.
 /// `wr:1h+0, rd:2; oword aligned block read x4`. Never panics: reserved or unknown descriptors
 /// give iga64's own `?` text. The text is iga64's byte for byte, including the trailing space
@@ -63,10 +73,7 @@ pub fn describe(msg: &SendDescription) -> Option<String> {
     let p = msg.platform;
     let mut out = String::from("wr:");
     let (mlen, rlen) = match msg.desc {
-        DescValue::Imm(d) => (
-            fields::bits(d, 25, 4).to_string(),
-            fields::bits(d, 20, 5).to_string(),
-        ),
+        DescValue::Imm(d) => (message_len(d).to_string(), response_len(d).to_string()),
         DescValue::A0(r) => (format!("a0.{r}[28:25]"), format!("a0.{r}[24:20]")),
     };
     out.push_str(&mlen);

@@ -103,8 +103,8 @@ fn payload_byte(
 pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> Option<Quick> {
     let desc = imm(plan.desc)?;
     let ex_desc = imm(plan.ex_desc)?;
-    let mlen = (desc >> 25 & 0xf) as usize;
-    let rlen = (desc >> 20 & 0x1f) as usize;
+    let mlen = isa_encoder::sendmsg::message_len(desc) as usize;
+    let rlen = isa_encoder::sendmsg::response_len(desc) as usize;
     let ex_mlen = plan
         .src1_len
         .map_or((ex_desc >> 6 & 0x1f) as usize, usize::from);

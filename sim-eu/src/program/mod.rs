@@ -196,7 +196,7 @@ fn grf_writes(insts: &[Inst], grf_bytes: usize) -> GrfSet {
         if let Some(s) = i.send {
             if let Some(r) = s.dst_reg {
                 let rlen = match s.desc {
-                    SendDesc::Imm(d) => (d >> 20 & 0x1f) as usize,
+                    SendDesc::Imm(d) => isa_encoder::sendmsg::response_len(d) as usize,
                     SendDesc::Reg(_) => 31,
                 };
                 m |= grf_range(usize::from(r), rlen);

@@ -97,7 +97,7 @@ fn writes(inst: &Inst, at: usize) -> bool {
     if let Some(plan) = &inst.send {
         let Some(r) = plan.dst_reg else { return false };
         let rlen = match plan.desc {
-            isa_encoder::model::SendDesc::Imm(d) => (d >> 20 & 0x1f) as usize,
+            isa_encoder::model::SendDesc::Imm(d) => isa_encoder::sendmsg::response_len(d) as usize,
             isa_encoder::model::SendDesc::Reg(_) => 31,
         };
         let first = usize::from(r) * REG_BYTES;
