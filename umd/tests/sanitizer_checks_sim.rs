@@ -6,9 +6,11 @@
 //! address the source computes; each twin, run with every check, none. Every kernel must
 //! compute the same with the sanitizer as without.
 
-use std::path::Path;
+mod sanitizer_support;
+
 
 use platform::Platform;
+use sanitizer_support::{findings, listing};
 use serde_json::Value;
 use umd::device::Device;
 use umd::kernel::Kernel;
@@ -23,14 +25,6 @@ const LOCAL: u32 = 64;
 struct Tools {
     ocloc: std::path::PathBuf,
     iga: std::path::PathBuf,
-}
-
-fn findings(log: &Path) -> Vec<Value> {
-    std::fs::read_to_string(log)
-        .unwrap_or_default()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 /// What one run left: the findings logged, `b`'s address and bytes.
@@ -84,10 +78,7 @@ fn run(p: Platform, bin: &[u8], names: &[&str], checks: &str, n: i32, b_host: bo
 
 /// The offsets and iga64 texts of kernel `name`'s sends.
 fn sends(tools: &Tools, bin: &[u8], name: &str, p: Platform) -> Vec<(u32, String)> {
-    let heaps = oracles::ocloc::kernel_heaps(&tools.ocloc, bin).unwrap();
-    let heap = heaps.iter().find(|h| h.name == name).expect(name);
-    oracles::iga64::listing(&tools.iga, p, &heap.bytes)
-        .unwrap()
+    listing(&tools.ocloc, &tools.iga, bin, name, p)
         .into_iter()
         .filter(|(_, t)| t.contains("send"))
         .collect()

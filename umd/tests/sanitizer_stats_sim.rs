@@ -9,7 +9,10 @@
 //! - `guarded` acts on 5 of every 8 consecutive work-items, so the sends that read `a` and
 //!   write `b` act on 5/8 of their lanes, moving 4 bytes per acting work-item each way.
 
+mod sanitizer_support;
+
 use platform::Platform;
+use sanitizer_support::listing;
 use serde_json::Value;
 use umd::device::Device;
 use umd::kernel::Kernel;
@@ -61,19 +64,6 @@ fn stats<'a>(lines: &'a [Value], name: &str) -> &'a Value {
 
 fn u(v: &Value) -> u64 {
     v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
-}
-
-/// iga64's listing of kernel `name` of `bin`.
-fn listing(
-    ocloc: &std::path::Path,
-    iga: &std::path::Path,
-    bin: &[u8],
-    name: &str,
-    p: Platform,
-) -> Vec<(u32, String)> {
-    let heaps = oracles::ocloc::kernel_heaps(ocloc, bin).unwrap();
-    let heap = heaps.iter().find(|h| h.name == name).expect(name);
-    oracles::iga64::listing(iga, p, &heap.bytes).unwrap()
 }
 
 /// The offsets of the sends iga64 shows reaching argument `arg` (0: `a`, 1: `b`) through its

@@ -8,9 +8,12 @@
 //! whose divergent code IGC compiles to the same instruction forms, run with every check, none.
 //! Every kernel must compute the same with the sanitizer as without.
 
+mod sanitizer_support;
+
 use std::path::Path;
 
 use platform::Platform;
+use sanitizer_support::{findings, listing};
 use serde_json::Value;
 use umd::device::Device;
 use umd::kernel::Kernel;
@@ -31,14 +34,6 @@ struct Ran {
     b_bytes: Vec<u8>,
     /// The kernel's SIMD width (its sub-group size).
     simd: u32,
-}
-
-fn findings(log: &Path) -> Vec<Value> {
-    std::fs::read_to_string(log)
-        .unwrap_or_default()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 /// Runs kernel `name` on a fresh device with the sanitizer's `checks` ("": off) over 128
@@ -85,14 +80,7 @@ fn offsets(
     p: Platform,
     is: fn(&str) -> bool,
 ) -> Vec<u32> {
-    let heaps = oracles::ocloc::kernel_heaps(ocloc, bin).unwrap();
-    let heap = heaps.iter().find(|h| h.name == name).expect(name);
-    oracles::iga64::listing(iga, p, &heap.bytes)
-        .unwrap()
-        .into_iter()
-        .filter(|(_, t)| is(t))
-        .map(|(o, _)| o)
-        .collect()
+    sanitizer_support::offsets(&listing(ocloc, iga, bin, name, p), is)
 }
 
 /// A read through per-lane address registers without `(W)`: the shuffle's form.

@@ -134,6 +134,22 @@ impl Surface {
     }
 }
 
+/// A typed message's texel outside its image ([`Memory::out_of_image`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfImage {
+    /// The image's base address.
+    pub base: u64,
+    /// The message's coordinates (U, V, R, LOD; only the first `coords` were sent).
+    pub texel: [u32; 4],
+    /// How many coordinates the message carried.
+    pub coords: usize,
+    /// Width, height and depth (or layers) of the addressed level; zeros for a LOD past the
+    /// image's last level.
+    pub size: [u32; 3],
+    /// A write (else a read).
+    pub write: bool,
+}
+
 /// A 1D, 2D or 3D surface (or an array of 1D/2D ones) as typed messages and the sampler
 /// address it: texel (u, v, r) of a linear image is at
 /// `base + r * slice_pitch + v * pitch + u * bytes_per_element`; of a tiled one (2D, 3D or 2D
@@ -319,6 +335,10 @@ pub trait Memory {
     /// hardware's bounds check does; the sanitizer reports it.
     fn out_of_surface(&mut self, _base: u64, _limit: u64, _offset: u64, _len: usize, _write: bool) {
     }
+    /// A typed read or write (`read_image*`/`write_image*` without a sampler) named a texel
+    /// outside its image: the data port reads 0 or drops the write, as the hardware's bounds
+    /// check does; OpenCL leaves it undefined, and the sanitizer reports it.
+    fn out_of_image(&mut self, _texel: &OutOfImage) {}
     /// The thread `t` is about to execute the send at instruction index `ip` on the lanes in
     /// `mask` (the sanitizer's hook; only called when [`Memory::observes_sends`]).
     fn on_send(&mut self, _t: &Thread, _ip: u32, _mask: u32) {}

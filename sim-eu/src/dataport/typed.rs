@@ -21,7 +21,7 @@ use batchbuffer::surface_format::ChannelOrder;
 use crate::error::EuErrorKind;
 use crate::regfile::REG_BYTES;
 
-use super::{lanes_of, texel, ImageSurface, Memory, Msg, Place, Surface, Tiling};
+use super::{lanes_of, texel, ImageSurface, Memory, Msg, OutOfImage, Place, Surface, Tiling};
 
 /// Lanes of a typed message.
 const LANES: usize = 8;
@@ -127,6 +127,29 @@ fn load_planar(
     ])
 }
 
+/// What the sanitizer hears of texel `c` (`coords` of them sent) lying outside `img`.
+fn outside(
+    surface: &Surface,
+    img: &ImageSurface,
+    c: [u32; 4],
+    coords: usize,
+    write: bool,
+) -> OutOfImage {
+    let lod = c[3];
+    let size = if lod > img.mip.count {
+        [0; 3]
+    } else {
+        level_size(img, img.mip.min_lod + lod)
+    };
+    OutOfImage {
+        base: surface.base,
+        texel: c,
+        coords,
+        size,
+        write,
+    }
+}
+
 /// The width, height and depth (or layers) of `img`'s level `level`.
 pub(super) fn level_size(img: &ImageSurface, level: u32) -> [u32; 3] {
     let [w, h, d] = img.size;
@@ -178,6 +201,9 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Resul
             *cj = msg.u32_at(h + j * REG_BYTES + 4 * i);
         }
         let at = texel_place(&surface, &img, c);
+        if at.is_none() {
+            mem.out_of_image(&outside(&surface, &img, c, coords, write));
+        }
         let buf = &mut texel[..bpe];
         if write {
             let Some(addr) = at else { continue };

@@ -17,7 +17,7 @@ use super::race_global::GlobalCells;
 use super::rules::{self, Kind};
 use super::shadow::Defined;
 use super::slots::{Own, Slots};
-use crate::dataport::{span_fits, Memory, Sampler, ScratchSurface, Surface};
+use crate::dataport::{span_fits, Memory, OutOfImage, Sampler, ScratchSurface, Surface};
 use crate::error::{EuError, EuErrorKind, MemFault};
 use crate::program::operand::Loc;
 use crate::program::Program;
@@ -691,6 +691,34 @@ impl Memory for Sanitizing<'_> {
                 if write { "drops it" } else { "reads zeros" }
             ),
             Some(addr),
+            d,
+        );
+    }
+    fn out_of_image(&mut self, o: &OutOfImage) {
+        self.inner.out_of_image(o);
+        if !self.scope.checks.has(Check::Memcheck) {
+            return;
+        }
+        let verb = if o.write { "write" } else { "read" };
+        let at = o.texel[..o.coords.min(4)]
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let [w, h, d] = o.size;
+        let bounds = if o.size == [0; 3] {
+            "past the image's last level of detail".to_string()
+        } else {
+            format!("outside its {w}x{h}x{d} level")
+        };
+        let d = self.describe(o.base);
+        self.report(
+            Check::Memcheck,
+            format!(
+                "image {verb} of texel ({at}) {bounds}: undefined in OpenCL (the data port {})",
+                if o.write { "drops it" } else { "reads zeros" }
+            ),
+            Some(o.base),
             d,
         );
     }

@@ -10,7 +10,7 @@ use isa_encoder::model::{Opcode, SendDesc};
 use isa_encoder::sendmsg::{hdc, lsc, Sfid};
 
 use super::finding::json_string;
-use crate::dataport::{Memory, Sampler, ScratchSurface, Surface};
+use crate::dataport::{Memory, OutOfImage, Sampler, ScratchSurface, Surface};
 use crate::error::MemFault;
 use crate::exec::Counter;
 use crate::program::Program;
@@ -521,6 +521,9 @@ impl Memory for Counting<'_> {
     }
     fn out_of_surface(&mut self, base: u64, limit: u64, offset: u64, len: usize, write: bool) {
         self.inner.out_of_surface(base, limit, offset, len, write)
+    }
+    fn out_of_image(&mut self, texel: &OutOfImage) {
+        self.inner.out_of_image(texel)
     }
     fn observes_sends(&self) -> bool {
         true
