@@ -11,8 +11,8 @@ use serde_json::Value;
 const SOURCE: &str = "\
 kernel void bug(global const int *a, global int *b) {
     size_t i = get_global_id(0);
-    int x = a[i] * 3;
-    b[i] = x + a[i + 1]; // faulty access
+    int k = (int)i * 3;
+    b[i] = a[i + 1] + k; // faulty access
 }
 ";
 

@@ -1,6 +1,6 @@
 //! The sanitizer's GPU side: which checks run (`INTEL_GPU_SANITIZE`), what the driver in the
-//! process told it (buffers with their exact sizes, dispatches with their kernel names and
-//! shared local memory), the allocations of each dispatch, and the findings' reports.
+//! process told it (buffers with their exact sizes, dispatches with their kernel names, shared
+//! local memory and source lines), the allocations of each dispatch, and the findings' reports.
 //!
 //! The checks themselves are `sim_eu::sanitize`'s: the dispatcher runs each thread against
 //! its checking memory when a [`Sanitizer`] is on. Findings are reported at the end of each
