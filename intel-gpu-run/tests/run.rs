@@ -513,3 +513,60 @@ fn sanitize_stats_counts_what_the_binary_executes() {
     let sum = |k: &str| -> u64 { sends.iter().map(|x| x[k].as_u64().unwrap()).sum() };
     assert_eq!((sum("read"), sum("written")), (0, 256), "{text}");
 }
+
+/// `--sanitize memcheck` on an ocloc `-g` binary: the finding names the source line the
+/// source marks `// faulty access`, on stderr and in the JSON log.
+#[test]
+fn sanitize_names_the_source_line_of_a_g_binary() {
+    let ocloc = oracles::require!(oracles::Oracle::Ocloc);
+    let src = "__kernel void bug(__global const int *a, __global int *b) {\n\
+               int i = get_global_id(0);\n\
+               int k = i * 3;\n\
+               b[i] = a[i + 1] + k; // faulty access\n\
+               }\n";
+    let want = src
+        .lines()
+        .position(|l| l.contains("// faulty access"))
+        .unwrap()
+        + 1;
+    let dir = tempfile::tempdir().unwrap();
+    let (bin, log) = (dir.path().join("bug.bin"), dir.path().join("log.jsonl"));
+    let bytes = ocloc::compile(
+        &ocloc,
+        Platform::Tgllp,
+        src,
+        "-g",
+        ocloc::Format::PatchTokens,
+    )
+    .unwrap();
+    std::fs::write(&bin, bytes).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_intel-gpu-run"))
+        .arg("run")
+        .arg(&bin)
+        .args(["--device", "sim:tgllp", "--global", "64", "--local", "64"])
+        .args([
+            "--arg",
+            "buf:256",
+            "--arg",
+            "buf:256",
+            "--sanitize",
+            "memcheck",
+        ])
+        .env("INTEL_GPU_SANITIZE_LOG", &log)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    // `ocloc::compile` names the source kernel.cl.
+    assert!(err.contains(&format!("(kernel.cl:{want})")), "{err}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let findings: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(!findings.is_empty());
+    for f in &findings {
+        assert_eq!(f["line"], want, "{f}");
+        assert_eq!(f["file"], "kernel.cl", "{f}");
+    }
+}

@@ -1,6 +1,6 @@
 //! The sanitizer's GPU side: which checks run (`INTEL_GPU_SANITIZE`), what the driver in the
-//! process told it (buffers with their exact sizes, dispatches with their kernel names and
-//! shared local memory), the allocations of each dispatch, and the findings' reports.
+//! process told it (buffers with their exact sizes, dispatches with their kernel names, shared
+//! local memory and source lines), the allocations of each dispatch, and the findings' reports.
 //!
 //! The checks themselves are `sim_eu::sanitize`'s: the dispatcher runs each thread against
 //! its checking memory when a [`Sanitizer`] is on. Findings are reported at the end of each
@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex};
 
 use platform::Platform;
 use sim_eu::sanitize::{Allocation, Allocations, Defined, ExecStats, Findings, GlobalCells, Scope};
-pub use sim_eu::sanitize::{Check, Checks, ChecksError, Slots};
+pub use sim_eu::sanitize::{Check, Checks, ChecksError, Slots, SourceLines};
 
 use crate::mem::AddressSpace;
 
@@ -102,7 +102,20 @@ struct DispatchInfo {
     /// Bytes from the kernel binary's first instruction to the walker's start (offsets are
     /// reported from the binary's start, as a disassembler of it shows them).
     entry: u32,
+    /// The kernel binary's source lines (empty without debug info).
+    lines: Arc<SourceLines>,
     bounds: Bounds,
+}
+
+/// How a walker's reports name its kernel.
+#[derive(Debug, Clone)]
+pub(crate) struct KernelNames {
+    /// The registered name, or the kernel's address.
+    pub name: String,
+    /// Bytes from the binary's first instruction to the walker's start.
+    pub entry: u32,
+    /// The binary's source lines (by offset from its start).
+    pub lines: Arc<SourceLines>,
 }
 
 /// A GPU's sanitizer.
@@ -233,7 +246,8 @@ impl Sanitizer {
     /// The walkers whose indirect data lies in `indirect` run kernel `kernel`, starting
     /// `entry` bytes into its binary, with `slm_bytes` bytes of shared local memory (its own
     /// and its `local` arguments') and `per_thread` the ranges of its private memory and
-    /// scratch (each thread's slice its own).
+    /// scratch (each thread's slice its own); `lines`: the source lines of its binary's
+    /// instructions, by byte offset from the binary's start (empty where it has no debug info).
     pub fn register_dispatch(
         &self,
         indirect: Range<u64>,
@@ -241,6 +255,7 @@ impl Sanitizer {
         entry: u32,
         slm_bytes: u32,
         per_thread: Vec<Range<u64>>,
+        lines: Arc<SourceLines>,
     ) {
         let mut d = lock(&self.dispatches);
         // Ranges an earlier batch in the same place registered are replaced.
@@ -260,6 +275,7 @@ impl Sanitizer {
                 slm_bytes,
                 per_thread,
                 entry,
+                lines,
                 bounds: Bounds::default(),
             },
         );
@@ -290,13 +306,14 @@ impl Sanitizer {
     }
 
     /// What a walker's checks know, and how its findings name the kernel: its name (its
-    /// address where none was registered) and the offset of the walker's start in it.
+    /// address where none was registered), the offset of the walker's start in it and its
+    /// source lines.
     pub(crate) fn scope(
         &self,
         vm: &AddressSpace,
         kernel: u64,
         indirect: u64,
-    ) -> (Scope, (String, u32)) {
+    ) -> (Scope, KernelNames) {
         let mut list: Vec<Allocation> = vm
             .bindings()
             .map(|b| Allocation {
@@ -366,18 +383,26 @@ impl Sanitizer {
             entry: info.as_ref().map_or(0, |i| i.entry),
         };
         let name = info.map_or_else(
-            || (format!("at {kernel:#x}"), 0),
-            |i| (i.kernel.to_string(), i.entry),
+            || KernelNames {
+                name: format!("at {kernel:#x}"),
+                entry: 0,
+                lines: Arc::default(),
+            },
+            |i| KernelNames {
+                name: i.kernel.to_string(),
+                entry: i.entry,
+                lines: i.lines,
+            },
         );
         (scope, name)
     }
 
-    /// Reports a walker's findings: each with the kernel's name and its instruction's
-    /// disassembly (read from the kernel's memory).
+    /// Reports a walker's findings: each with the kernel's name, its instruction's
+    /// disassembly (read from the kernel's memory) and source line.
     pub(crate) fn report(
         &self,
         findings: Findings,
-        (kernel, entry): &(String, u32),
+        names: &KernelNames,
         platform: Platform,
         vm: &AddressSpace,
         kernel_address: u64,
@@ -388,9 +413,13 @@ impl Sanitizer {
         let mut json = String::new();
         let mut text = String::new();
         for mut f in findings.into_vec() {
-            f.kernel = kernel.to_string();
+            f.kernel = names.name.clone();
             f.disassembly = disassemble_at(platform, vm, kernel_address, f.offset);
-            f.offset = f.offset.wrapping_add(*entry);
+            f.offset = f.offset.wrapping_add(names.entry);
+            f.source = names
+                .lines
+                .at(f.offset)
+                .map(|(file, line)| (file.to_string(), line));
             text += &f.to_text();
             text.push('\n');
             json += &f.to_json();
@@ -408,11 +437,11 @@ impl Sanitizer {
         &self,
         stats: &ExecStats,
         prog: &sim_eu::Program,
-        (kernel, entry): &(String, u32),
+        names: &KernelNames,
         vm: &AddressSpace,
         kernel_address: u64,
     ) {
-        let report = stats.report(prog, kernel, *entry, &|pc| {
+        let report = stats.report(prog, &names.name, names.entry, &|pc| {
             disassemble_at(prog.platform, vm, kernel_address, pc)
         });
         self.emit(&(report.to_text() + "\n"), &(report.to_json() + "\n"));

@@ -309,6 +309,10 @@ impl Queue {
                 .into_iter()
                 .chain(per_thread.iter().flatten().cloned())
                 .collect(),
+            match &kernel.description {
+                Description::Ocloc(k, _) => Some(&k.source_lines),
+                Description::Raw => None,
+            },
         );
         dev.sanitize.dispatch_bounds(
             base,

@@ -295,6 +295,7 @@ impl Kernel {
                 isa_relocations: Vec::new(),
                 driver_surfaces: Vec::new(),
                 printf_strings: Vec::new(),
+                source_lines: Default::default(),
             }),
         }
     }

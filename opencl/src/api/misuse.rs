@@ -218,14 +218,14 @@ impl Report<'_> {
         s
     }
 
-    /// `check` "api", `kernel` (null unless the call names a kernel), `offset`, `address` and
-    /// `allocation` null, `function`, `error` (the code's name), `code`, `what` (the cause),
-    /// `arguments` (the first call's), `count`.
+    /// `check` "api", `kernel` (null unless the call names a kernel), `offset`, `file`,
+    /// `line`, `address` and `allocation` null, `function`, `error` (the code's name), `code`,
+    /// `what` (the cause), `arguments` (the first call's), `count`.
     fn to_json(&self) -> String {
         use sim_eu::sanitize::finding::json_string as j;
         format!(
-            "{{\"check\":\"api\",\"kernel\":{},\"offset\":null,\"address\":null,\
-             \"allocation\":null,\"function\":{},\"error\":{},\"code\":{},\"what\":{},\
+            "{{\"check\":\"api\",\"kernel\":{},\"offset\":null,\"file\":null,\"line\":null,\
+             \"address\":null,\"allocation\":null,\"function\":{},\"error\":{},\"code\":{},\"what\":{},\
              \"arguments\":{},\"count\":{}}}",
             self.seen.kernel.as_deref().map_or("null".into(), j),
             j(self.function),

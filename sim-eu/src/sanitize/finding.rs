@@ -13,6 +13,9 @@ pub struct Finding {
     pub kernel: String,
     /// Byte offset of the instruction in the kernel.
     pub offset: u32,
+    /// The instruction's source file and line (the dispatcher's to add, where the binary has
+    /// debug info).
+    pub source: Option<(String, u32)>,
     pub disassembly: String,
     /// What is wrong, in a sentence (for alignment: the rule, with its spec).
     pub what: String,
@@ -32,8 +35,12 @@ pub struct Finding {
 impl Finding {
     /// The human-readable report (several lines, no trailing newline).
     pub fn to_text(&self) -> String {
+        let line = self
+            .source
+            .as_ref()
+            .map_or(String::new(), |(file, line)| format!(" ({file}:{line})"));
         let mut s = format!(
-            "sanitizer {}: {} in kernel {} at offset {:#x}: {}",
+            "sanitizer {}: {} in kernel {} at offset {:#x}{line}: {}",
             self.check, self.what, self.kernel, self.offset, self.disassembly
         );
         s += &format!(
@@ -50,18 +57,26 @@ impl Finding {
         s
     }
 
-    /// One JSON object (one line): `check`, `kernel`, `offset`, `disassembly`, `what`,
-    /// `group`, `sub_group`, `lanes`, `address` (null where none), `allocation` (null where
-    /// none), `count`.
+    /// One JSON object (one line): `check`, `kernel`, `offset`, `file` and `line` (both null
+    /// where the binary has no line for the instruction), `disassembly`, `what`, `group`,
+    /// `sub_group`, `lanes`, `address` (null where none), `allocation` (null where none),
+    /// `count`.
     pub fn to_json(&self) -> String {
         let opt_str = |s: &Option<String>| s.as_deref().map_or("null".into(), json_string);
         format!(
-            "{{\"check\":{},\"kernel\":{},\"offset\":{},\"disassembly\":{},\"what\":{},\
+            "{{\"check\":{},\"kernel\":{},\"offset\":{},\"file\":{},\"line\":{},\
+             \"disassembly\":{},\"what\":{},\
              \"group\":[{},{},{}],\"sub_group\":{},\"lanes\":{},\"address\":{},\
              \"allocation\":{},\"count\":{}}}",
             json_string(self.check.name()),
             json_string(&self.kernel),
             self.offset,
+            self.source
+                .as_ref()
+                .map_or("null".into(), |(f, _)| json_string(f)),
+            self.source
+                .as_ref()
+                .map_or("null".into(), |(_, l)| l.to_string()),
             json_string(&self.disassembly),
             json_string(&self.what),
             self.group[0],
@@ -136,6 +151,7 @@ mod tests {
             check: Check::Memcheck,
             kernel: "k\"1".into(),
             offset: 0x40,
+            source: None,
             disassembly: "send".into(),
             what: "out of bounds".into(),
             group: [1, 0, 0],
@@ -155,5 +171,13 @@ mod tests {
         assert!(j.contains("\"kernel\":\"k\\\"1\""), "{j}");
         assert!(j.contains("\"address\":null"), "{j}");
         assert!(j.contains("\"count\":2"), "{j}");
+        // No line: both fields null, the text without one.
+        assert!(j.contains("\"file\":null,\"line\":null"), "{j}");
+        assert!(v[0].to_text().contains("at offset 0x40: send"));
+        let mut g = v[0].clone();
+        g.source = Some(("dir/k\".cl".into(), 9));
+        let j = g.to_json();
+        assert!(j.contains("\"file\":\"dir/k\\\".cl\",\"line\":9"), "{j}");
+        assert!(g.to_text().contains("at offset 0x40 (dir/k\".cl:9): send"));
     }
 }

@@ -163,6 +163,7 @@ impl Group {
             check: Check::Synccheck,
             kernel: String::new(),
             offset: pc,
+            source: None,
             disassembly: String::new(),
             what,
             group: self.id,

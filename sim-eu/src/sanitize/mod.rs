@@ -17,7 +17,8 @@
 //!   bytes, barriers: synccheck).
 //! - [`collective`]: sub-group functions in divergent control flow (synccheck).
 //! - [`rules`]: the block-IO rules of the Intel extension specs and the messages they govern.
-//! - [`finding`]: what a finding holds, its text and JSON forms.
+//! - [`finding`]: what a finding holds, its text and JSON forms; [`source`]: the kernel's
+//!   source lines that name a finding's line.
 //! - [`memory`]: the checking memory.
 //! - [`stats`]: execution statistics (`stats`): instructions, lanes and bytes per send type.
 
@@ -33,6 +34,7 @@ pub mod race_global;
 pub mod rules;
 pub mod shadow;
 pub mod slots;
+pub mod source;
 pub mod stats;
 
 pub use alloc::{Allocation, Allocations, Lookup};
@@ -43,4 +45,5 @@ pub use memory::{Place, Sanitizing, Scope};
 pub use race_global::GlobalCells;
 pub use shadow::Defined;
 pub use slots::Slots;
+pub use source::SourceLines;
 pub use stats::{Counting, ExecStats};

@@ -55,7 +55,8 @@ impl Sanitize {
 
     /// The walkers whose indirect data lies in `indirect` run `kernel` from byte `entry` of
     /// its binary with `slm` bytes of shared local memory; `per_thread`: the GPU address ranges
-    /// of its private memory and scratch, each thread's own.
+    /// of its private memory and scratch, each thread's own; `lines`: its binary's source
+    /// lines (empty without debug info).
     pub fn dispatch(
         &self,
         _indirect: Range<u64>,
@@ -63,10 +64,24 @@ impl Sanitize {
         _entry: u32,
         _slm: u32,
         _per_thread: Vec<Range<u64>>,
+        _lines: Option<&crate::program::SourceLines>,
     ) {
         #[cfg(feature = "sim")]
         if let Some(s) = self.hook.get() {
-            s.register_dispatch(_indirect, _kernel, _entry, _slm, _per_thread);
+            let lines = _lines.map_or_else(Default::default, |l| {
+                sim::sanitize::SourceLines::new(
+                    l.files.clone(),
+                    l.rows.iter().map(|r| (r.offset, r.file, r.line)),
+                )
+            });
+            s.register_dispatch(
+                _indirect,
+                _kernel,
+                _entry,
+                _slm,
+                _per_thread,
+                std::sync::Arc::new(lines),
+            );
         }
     }
 

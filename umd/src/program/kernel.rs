@@ -352,6 +352,9 @@ pub struct Kernel {
     /// printf's format strings and string arguments by index (patch tokens' STRING tokens;
     /// zebin keeps them in the program's string segment, so it is empty there).
     pub printf_strings: Vec<(u32, Vec<u8>)>,
+    /// The source line of each ISA byte offset, where the binary has debug info (`-g`
+    /// patch-token builds; [`super::debug_lines`]); empty otherwise.
+    pub source_lines: super::SourceLines,
 }
 
 impl Kernel {

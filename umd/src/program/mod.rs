@@ -6,6 +6,7 @@
 //! naming the structure, its file offset and the problem; nothing here panics on input.
 
 mod bytes;
+pub mod debug_lines;
 mod elf;
 mod error;
 mod hw;
@@ -15,6 +16,7 @@ mod queries;
 mod targets;
 pub mod zebin;
 
+pub use debug_lines::{LineRow, SourceLines};
 pub use error::{ProgramError, Result};
 pub use kernel::*;
 pub use queries::QueryError;

@@ -93,6 +93,7 @@ mod tests {
             isa_relocations: Vec::new(),
             driver_surfaces: Vec::new(),
             printf_strings: Vec::new(),
+            source_lines: Default::default(),
         }
     }
 

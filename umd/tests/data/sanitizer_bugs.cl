@@ -1,12 +1,14 @@
 // Seeded bugs for the sanitizer: each kernel `bug_*` has one bug, its twin `ok_*` none. The
 // host sizes every buffer to exactly the work-items it runs (`umd/tests/sanitizer_sim.rs`).
+// `// faulty access` marks the line of a bug that `-g` findings must name
+// (`umd/tests/sanitizer_lines_sim.rs`).
 __kernel void ok_global_overflow(__global const int *a, __global int *b, int n) {
     int i = get_global_id(0);
     b[i] = a[i] + 1;
 }
 __kernel void bug_global_overflow(__global const int *a, __global int *b, int n) {
     int i = get_global_id(0);
-    b[i] = a[i + 1] + 1;
+    b[i] = a[i + 1] + 1; // faulty access
 }
 __kernel void ok_negative_index(__global const int *a, __global int *b, int n) {
     int i = get_global_id(0);
@@ -26,7 +28,7 @@ __kernel void ok_slm_overflow(__global const int *a, __global int *b, int n) {
 __kernel void bug_slm_overflow(__global const int *a, __global int *b, int n) {
     __local int tmp[64];
     int l = get_local_id(0);
-    tmp[l + n] = a[get_global_id(0)];
+    tmp[l + n] = a[get_global_id(0)]; // faulty access
     barrier(CLK_LOCAL_MEM_FENCE);
     b[get_global_id(0)] = tmp[63 - l];
 }
@@ -37,7 +39,7 @@ __kernel void ok_read_only_write(__global const int *a, __global int *b, int n) 
 __kernel void bug_read_only_write(__global int *a, __global int *b, int n) {
     int i = get_global_id(0);
     b[i] = a[i] + n;
-    a[i] = 0;
+    a[i] = 0; // faulty access
 }
 // `a` is a sub-buffer at origin 64 of a buffer 128 bytes larger: one element past its end is
 // still inside the parent.

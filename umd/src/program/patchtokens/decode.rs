@@ -50,6 +50,7 @@ pub fn kernel(raw: &RawKernel<'_>) -> Result<Kernel> {
         isa_relocations: Vec::new(),
         driver_surfaces: Vec::new(),
         printf_strings: Vec::new(),
+        source_lines: Default::default(),
     };
     let mut thread_payload = None;
     let mut sampler_array_offset = 0;

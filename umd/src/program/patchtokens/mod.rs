@@ -110,6 +110,12 @@ pub fn parse(file: &[u8]) -> Result<Program> {
     {
         r.defined = defined.contains(&r.symbol);
     }
+    // Source lines (`-g`): malformed debug data leaves the kernels without them.
+    for (name, lines) in super::debug_lines::of_container(file).unwrap_or_default() {
+        if let Some(k) = program.kernels.iter_mut().find(|k| k.name == name) {
+            k.source_lines = lines;
+        }
+    }
     Ok(program)
 }
 

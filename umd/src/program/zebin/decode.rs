@@ -273,6 +273,7 @@ pub fn kernel(
         // Zebin kernels reach program data statelessly (ConstantBase/GlobalBase or relocations).
         driver_surfaces: Vec::new(),
         printf_strings: Vec::new(),
+        source_lines: Default::default(),
     })
 }
 
