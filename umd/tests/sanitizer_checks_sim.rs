@@ -8,7 +8,6 @@
 
 mod sanitizer_support;
 
-
 use platform::Platform;
 use sanitizer_support::{findings, listing};
 use serde_json::Value;

@@ -4,6 +4,8 @@
 //! the same kernels without `-g`, or with their debug data damaged, still load and run and
 //! their findings have no line.
 
+mod sanitizer_support;
+
 use std::path::Path;
 
 use platform::Platform;
@@ -12,6 +14,8 @@ use umd::device::Device;
 use umd::kernel::Kernel;
 use umd::ndrange::NdRange;
 use umd::payload::ArgValue;
+
+use sanitizer_support::findings as findings_in;
 
 const SRC: &str = include_str!("data/sanitizer_bugs.cl");
 const MARKER: &str = "// faulty access";
@@ -77,15 +81,7 @@ fn findings(p: Platform, bin: &[u8], bug: &Bug) -> Vec<Value> {
         .dispatch_resident(&kernel, &range, &args, &[], &[])
         .unwrap();
     e.wait(None).unwrap();
-    read_log(&log)
-}
-
-fn read_log(log: &Path) -> Vec<Value> {
-    std::fs::read_to_string(log)
-        .unwrap_or_default()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    findings_in(&log)
 }
 
 fn compile(ocloc: &Path, p: Platform, options: &str) -> Vec<u8> {

@@ -7,7 +7,7 @@
 //! without (or fail the same way: a misaligned block read stops the thread with a GPU error
 //! either way, and so does a read of a freed USM allocation: its addresses are unmapped).
 
-use std::path::Path;
+mod sanitizer_support;
 
 use platform::Platform;
 use serde_json::Value;
@@ -16,6 +16,8 @@ use umd::kernel::Kernel;
 use umd::memory::Buffer;
 use umd::ndrange::NdRange;
 use umd::payload::ArgValue;
+
+use sanitizer_support::{findings, listing};
 
 const SRC: &str = include_str!("data/sanitizer_bugs.cl");
 
@@ -48,14 +50,6 @@ enum Setup {
     /// otherwise: the first live, the second freed before the dispatch (after a first
     /// dispatch with both live).
     Usm,
-}
-
-fn findings(log: &Path) -> Vec<Value> {
-    std::fs::read_to_string(log)
-        .unwrap_or_default()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 /// Runs kernel `name` of `bin` on a fresh device (a GPU error bans its context) with the
@@ -156,10 +150,7 @@ fn run(
 
 /// The offsets and iga64 texts of kernel `name`'s sends.
 fn sends(tools: &Tools, bin: &[u8], name: &str, p: Platform) -> Vec<(u32, String)> {
-    let heaps = oracles::ocloc::kernel_heaps(&tools.ocloc, bin).unwrap();
-    let heap = heaps.iter().find(|h| h.name == name).expect(name);
-    oracles::iga64::listing(&tools.iga, p, &heap.bytes)
-        .unwrap()
+    listing(&tools.ocloc, &tools.iga, bin, name, p)
         .into_iter()
         .filter(|(_, t)| t.contains("send"))
         .collect()
