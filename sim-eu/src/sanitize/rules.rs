@@ -104,7 +104,13 @@ pub fn classify(p: Platform, sfid: u8, desc: u32) -> Kind {
             0x08 => Kind::BlockWriteOwords { bti: desc & 0xff },
             _ => Kind::Other,
         },
-        // Transposed (block) LSC loads and stores: Xe-HPG's block messages.
+        // Transposed (block) LSC loads and stores: Xe-HPG's block messages. One element
+        // (`d32x1t`, `d64x1t`) is IGC's form of a uniform scalar load or store (one lane's
+        // `if (lid == 0) out[g] = v;`), never a sub-group's block: the smallest of those,
+        // eight `uchar`s, IGC moves as `d32x2t`.
+        Some(Sfid::Ugm) if desc >> lsc::TRANSPOSED.0 & 1 != 0 && field(desc, lsc::VECTOR) == 0 => {
+            Kind::Other
+        }
         Some(Sfid::Ugm) if desc >> lsc::TRANSPOSED.0 & 1 != 0 => match desc & 0x3f {
             LSC_LOAD => Kind::BlockRead,
             LSC_STORE => Kind::BlockWrite,
@@ -119,6 +125,11 @@ pub fn classify(p: Platform, sfid: u8, desc: u32) -> Kind {
         },
         _ => Kind::Other,
     }
+}
+
+/// The bits `(shift, width)` of `desc`.
+fn field(desc: u32, (shift, width): (u32, u32)) -> u32 {
+    desc >> shift & ((1 << width) - 1)
 }
 
 /// The rule a misaligned address breaks for a message of `kind`, when a spec states one.
@@ -148,6 +159,9 @@ mod tests {
         // ocloc's dg2 block read and write: load.ugm.d32x16t and store.ugm.d64x8t (BTI).
         assert_eq!(classify(Platform::Dg2, 0xF, 0x6228_D500), Kind::BlockRead);
         assert_eq!(classify(Platform::Dg2, 0xF, 0x620E_C704), Kind::BlockWrite);
+        // IGC's uniform store of one dword (`store.ugm.d32x1t.a32...bti[3]`, PyOpenCL's
+        // scan writing a unit's sum from its first lane).
+        assert_eq!(classify(Platform::Dg2, 0xF, 0x620E_8504), Kind::Other);
         assert_eq!(classify(Platform::Dg2, 0xF, 0x6428_0500), Kind::Other);
         // Descriptors from ocloc's skl kernels: DC0 "oword aligned block read x4" (type 1,
         // byte offset) and "oword block write x4" (type 8) to BTI 1 and 0.
