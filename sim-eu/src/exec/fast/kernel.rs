@@ -11,7 +11,7 @@
 use crate::program::fast::forms::{Fast, FastDst, FastOp, FastSrc, Kernel, KernelFn, Num, Src};
 use crate::regfile::Thread;
 
-use super::{commit, cond_row, pick_row, read, region, store_row, word_cmp, word_op, Lanes};
+use super::{arity, commit, cond_row, pick_row, read, region, store_row, word_cmp, word_op};
 
 // The operation as a constant (`(FastOp, Num)` cannot be a const generic parameter): its index
 // in `OPS`, the one table both directions read ([`op_of`], [`op_index`]).
@@ -63,91 +63,90 @@ fn op_index(op: FastOp, num: Num) -> Option<u8> {
     OPS.iter().position(|&e| e == key).map(|i| i as u8)
 }
 
-// A source's form: one value for every lane, a row of `L` consecutive DWords, or elements of
-// any size at a constant byte stride (IGC's `<16;8,2>:w`), each extended to 32 bits.
-const ONE: u8 = 0;
-const ROW: u8 = 1;
-const STRIDED: u8 = 2;
-/// A source the operation does not read (a unary or binary operation's last ones): nothing
-/// to look at.
-const NONE: u8 = 3;
-
-/// One source's lanes in form `F` on `L` channels.
-struct Get<'a, const F: u8, const L: usize> {
-    row: &'a [[u8; 4]],
-    /// A strided region's lanes, read and extended once (consecutive words in one vector
-    /// walk rather than a bounds check and a sign decision per lane).
-    lanes: Lanes<L>,
-    one: u32,
+/// One source's `L` lanes as little-endian DWords: a row of consecutive DWords read in place,
+/// or lanes built once (one value broadcast; a strided region of any element size read and
+/// extended in one vector walk rather than a bounds check and a sign decision per lane).
+enum Read<'a, const L: usize> {
+    InPlace(&'a [[u8; 4]; L]),
+    Built([[u8; 4]; L]),
 }
 
-impl<'a, const F: u8, const L: usize> Get<'a, F, L> {
+impl<'a, const L: usize> Read<'a, L> {
+    /// The lanes of `s`, `None` for a gather or a region that leaves the register file.
     #[inline(always)]
     fn new(file: &'a [u8], s: &FastSrc) -> Option<Self> {
-        let mut g = Get {
-            row: &[],
-            lanes: [0; L],
-            one: 0,
-        };
-        match (F, s.at) {
-            (NONE, _) => {}
-            (ROW, Src::Region { base, .. }) => {
-                g.row = file.get(usize::from(base)..)?.as_chunks::<4>().0.get(..L)?;
-            }
-            (STRIDED, Src::Region { base, stride }) => {
+        let one = |v: u32| Some(Read::Built([v.to_le_bytes(); L]));
+        match s.at {
+            Src::Imm(v) => one(v),
+            Src::Region { base, stride: 0 } => one(read(file, usize::from(base), s.elem)),
+            Src::Region { base, stride: 4 } if s.elem.size == 4 => file
+                .get(usize::from(base)..)?
+                .as_chunks::<4>()
+                .0
+                .first_chunk::<L>()
+                .map(Read::InPlace),
+            Src::Region { base, stride } => {
                 let (base, stride) = (usize::from(base), usize::from(stride));
                 file.get(base..base + (L - 1) * stride + usize::from(s.elem.size))?;
-                g.lanes = region::<L>(file, base, stride, s.elem, L);
+                let lanes = region::<L>(file, base, stride, s.elem, L);
+                Some(Read::Built(lanes.map(u32::to_le_bytes)))
             }
-            (ONE, Src::Imm(v)) => g.one = v,
-            (ONE, Src::Region { base, .. }) => g.one = read(file, usize::from(base), s.elem),
-            _ => return None,
+            Src::Gather => None,
         }
-        Some(g)
     }
 
     #[inline(always)]
-    fn at(&self, i: usize) -> u32 {
-        match F {
-            ROW => u32::from_le_bytes(self.row[i]),
-            STRIDED => self.lanes[i],
-            _ => self.one,
+    fn lanes(&self) -> &[[u8; 4]; L] {
+        match self {
+            Read::InPlace(r) => r,
+            Read::Built(b) => b,
         }
     }
 }
 
-/// Sources 0 and 1 in forms `A` and `B`, if the instruction's sources have those forms.
+/// Source `k`'s lanes as DWord getters need them.
 #[inline(always)]
-fn two_sources<'a, const L: usize, const A: u8, const B: u8>(
-    file: &'a [u8],
-    f: &Fast,
-) -> Option<(Get<'a, A, L>, Get<'a, B, L>)> {
-    Some((
-        Get::<A, L>::new(file, &f.src[0])?,
-        Get::<B, L>::new(file, &f.src[1])?,
-    ))
+fn src<'a, const L: usize>(file: &'a [u8], f: &Fast, k: usize) -> Option<Read<'a, L>> {
+    Read::new(file, &f.src[k])
 }
 
 #[inline(always)]
-fn plain<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
-    t: &mut Thread,
-    f: &Fast,
-    enabled: u32,
-    pred: u32,
-) -> bool {
+fn plain<const L: usize, const OP: u8>(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bool {
     let Some(d) = f.dst else {
         return false;
     };
-    let file = &t.file[..];
-    let (Some(a), Some(b), Some(c)) = (
-        Get::<A, L>::new(file, &f.src[0]),
-        Get::<B, L>::new(file, &f.src[1]),
-        Get::<C, L>::new(file, &f.src[2]),
-    ) else {
-        return false;
-    };
     let (op, num) = op_of(OP);
-    let Some(r) = word_op::<L>(op, num, |i| a.at(i), |i| b.at(i), |i| c.at(i)) else {
+    let file = &t.file[..];
+    let r = match arity(op) {
+        1 => {
+            let Some(a) = src::<L>(file, f, 0) else {
+                return false;
+            };
+            let a = a.lanes();
+            word_op::<L>(op, num, |i| u32::from_le_bytes(a[i]), |_| 0, |_| 0)
+        }
+        2 => {
+            let (Some(a), Some(b)) = (src::<L>(file, f, 0), src::<L>(file, f, 1)) else {
+                return false;
+            };
+            let (a, b) = (a.lanes(), b.lanes());
+            let (ga, gb) = (|i| u32::from_le_bytes(a[i]), |i| u32::from_le_bytes(b[i]));
+            word_op::<L>(op, num, ga, gb, |_| 0)
+        }
+        _ => {
+            let (Some(a), Some(b), Some(c)) = (
+                src::<L>(file, f, 0),
+                src::<L>(file, f, 1),
+                src::<L>(file, f, 2),
+            ) else {
+                return false;
+            };
+            let (a, b, c) = (a.lanes(), b.lanes(), c.lanes());
+            let (ga, gb) = (|i| u32::from_le_bytes(a[i]), |i| u32::from_le_bytes(b[i]));
+            word_op::<L>(op, num, ga, gb, |i| u32::from_le_bytes(c[i]))
+        }
+    };
+    let Some(r) = r else {
         return false;
     };
     store_row::<L>(t, usize::from(d.base), r, enabled & pred)
@@ -157,7 +156,7 @@ fn plain<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
 /// any) or an operation with a condition modifier on its 32-bit result (IGC's `and (eq)f1.0
 /// null:d` bit test); sources as for [`plain`], src2 unused.
 #[inline(always)]
-fn flagged<const L: usize, const OP: u8, const A: u8, const B: u8>(
+fn flagged<const L: usize, const OP: u8>(
     t: &mut Thread,
     f: &Fast,
     enabled: u32,
@@ -166,23 +165,39 @@ fn flagged<const L: usize, const OP: u8, const A: u8, const B: u8>(
     let Some(c) = f.cond else {
         return false;
     };
-    let Some((a, b)) = two_sources::<L, A, B>(&t.file, f) else {
-        return false;
-    };
-    let (ga, gb) = (|i| a.at(i), |i| b.at(i));
-    let (r, bits) = match op_of(OP) {
-        (FastOp::Cmp { nan_true }, _) => {
-            let Some(bits) = word_cmp::<L>(f, c, nan_true, ga, gb) else {
-                return false;
-            };
-            (pick_row::<L>(bits, |_| u32::MAX, |_| 0), bits)
-        }
-        (op, num) => {
-            let Some(r) = word_op::<L>(op, num, ga, gb, |_| 0) else {
-                return false;
-            };
-            // `f.num`: a `mov`'s condition tests its value as the instruction's type.
-            (r, cond_row::<L>(c, f.num, f.dst_elem.signed, &r))
+    let (op, num) = op_of(OP);
+    let file = &t.file[..];
+    let (r, bits) = if arity(op) == 1 {
+        let Some(a) = src::<L>(file, f, 0) else {
+            return false;
+        };
+        let a = a.lanes();
+        let Some(r) = word_op::<L>(op, num, |i| u32::from_le_bytes(a[i]), |_| 0, |_| 0) else {
+            return false;
+        };
+        // `f.num`: a `mov`'s condition tests its value as the instruction's type.
+        (r, cond_row::<L>(c, f.num, f.dst_elem.signed, &r))
+    } else {
+        let (Some(a), Some(b)) = (src::<L>(file, f, 0), src::<L>(file, f, 1)) else {
+            return false;
+        };
+        let (a, b) = (a.lanes(), b.lanes());
+        let (ga, gb) = (|i| u32::from_le_bytes(a[i]), |i| u32::from_le_bytes(b[i]));
+        match op {
+            FastOp::Cmp { nan_true } => {
+                let Some(bits) = word_cmp::<L>(f, c, nan_true, ga, gb) else {
+                    return false;
+                };
+                (pick_row::<L>(bits, |_| u32::MAX, |_| 0), bits)
+            }
+            _ => {
+                let Some(r) = word_op::<L>(op, num, ga, gb, |_| 0) else {
+                    return false;
+                };
+                // The constant `num` (these are integer operations): one condition loop
+                // per condition instead of an integer and a float one.
+                (r, cond_row::<L>(c, num, f.dst_elem.signed, &r))
+            }
         }
     };
     let mask = enabled & pred;
@@ -191,16 +206,17 @@ fn flagged<const L: usize, const OP: u8, const A: u8, const B: u8>(
 
 /// `sel` without a condition: the predicate picks src0 or src1 for each enabled lane.
 #[inline(always)]
-fn select_by_predicate<const L: usize, const A: u8, const B: u8>(
-    t: &mut Thread,
-    f: &Fast,
-    enabled: u32,
-    pred: u32,
-) -> bool {
-    let Some((a, b)) = two_sources::<L, A, B>(&t.file, f) else {
+fn select_by_predicate<const L: usize>(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bool {
+    let file = &t.file[..];
+    let (Some(a), Some(b)) = (src::<L>(file, f, 0), src::<L>(file, f, 1)) else {
         return false;
     };
-    let r = pick_row::<L>(pred, |i| a.at(i), |i| b.at(i));
+    let (a, b) = (a.lanes(), b.lanes());
+    let r = pick_row::<L>(
+        pred,
+        |i| u32::from_le_bytes(a[i]),
+        |i| u32::from_le_bytes(b[i]),
+    );
     commit::<L>(t, f, r, None, enabled)
 }
 
@@ -208,11 +224,11 @@ fn select_by_predicate<const L: usize, const A: u8, const B: u8>(
 /// the value's low bytes.
 #[inline(always)]
 fn narrow_scalar_mov(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bool {
-    let (Some(d), Some(a)) = (f.dst, Get::<ONE, 1>::new(&t.file, &f.src[0])) else {
+    let (Some(d), Some(a)) = (f.dst, src::<1>(&t.file, f, 0)) else {
         return false;
     };
     let at = usize::from(d.base);
-    let [b0, b1, ..] = a.at(0).to_le_bytes();
+    let [[b0, b1, ..]] = *a.lanes();
     let write = enabled & pred & 1 != 0;
     // A Byte or a Word (`select` hands out no other size): stores of constant size rather
     // than a copy of a variable length (a library call).
@@ -241,33 +257,33 @@ mod avx2 {
     use super::*;
 
     #[target_feature(enable = "avx2,fma")]
-    pub fn plain<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
+    pub fn plain<const L: usize, const OP: u8>(
         t: &mut Thread,
         f: &Fast,
         enabled: u32,
         pred: u32,
     ) -> bool {
-        super::plain::<L, OP, A, B, C>(t, f, enabled, pred)
+        super::plain::<L, OP>(t, f, enabled, pred)
     }
 
     #[target_feature(enable = "avx2,fma")]
-    pub fn flagged<const L: usize, const OP: u8, const A: u8, const B: u8>(
+    pub fn flagged<const L: usize, const OP: u8>(
         t: &mut Thread,
         f: &Fast,
         enabled: u32,
         pred: u32,
     ) -> bool {
-        super::flagged::<L, OP, A, B>(t, f, enabled, pred)
+        super::flagged::<L, OP>(t, f, enabled, pred)
     }
 
     #[target_feature(enable = "avx2,fma")]
-    pub fn select_by_predicate<const L: usize, const A: u8, const B: u8>(
+    pub fn select_by_predicate<const L: usize>(
         t: &mut Thread,
         f: &Fast,
         enabled: u32,
         pred: u32,
     ) -> bool {
-        super::select_by_predicate::<L, A, B>(t, f, enabled, pred)
+        super::select_by_predicate::<L>(t, f, enabled, pred)
     }
 
     #[target_feature(enable = "avx2,fma")]
@@ -276,144 +292,53 @@ mod avx2 {
     }
 }
 
-/// The kernel of `$k` for the forms of the sources an operation reads.
+/// The kernel of operation `op` on `L` lanes, `cond`: its flag-writing form.
 #[cfg(target_arch = "x86_64")]
-macro_rules! pick {
-    ($k:ident::<$l:ident, $op:ident>, $forms:expr, [$($a:ident $b:ident $c:ident),*]) => {
-        match $forms {
-            $(($a, $b, $c) => Some(avx2::$k::<$l, $op, $a, $b, $c> as KernelFn),)*
-            _ => None,
-        }
-    };
-    ($k:ident::<$l:ident, $op:ident>, $forms:expr, [$($a:ident $b:ident),*]) => {
-        match $forms {
-            $(($a, $b) => Some(avx2::$k::<$l, $op, $a, $b> as KernelFn),)*
-            _ => None,
-        }
-    };
-    ($k:ident::<$l:ident>, $forms:expr, [$($a:ident $b:ident),*]) => {
-        match $forms {
-            $(($a, $b) => Some(avx2::$k::<$l, $a, $b> as KernelFn),)*
-            _ => None,
-        }
-    };
-}
-
-#[cfg(target_arch = "x86_64")]
-fn unary<const L: usize, const OP: u8>(a: u8) -> Option<KernelFn> {
-    pick!(plain::<L, OP>, (a, NONE, NONE), [ONE NONE NONE, ROW NONE NONE, STRIDED NONE NONE])
-}
-
-#[cfg(target_arch = "x86_64")]
-fn binary<const L: usize, const OP: u8>(a: u8, b: u8) -> Option<KernelFn> {
-    pick!(plain::<L, OP>, (a, b, NONE), [
-        ONE ONE NONE, ONE ROW NONE, ONE STRIDED NONE,
-        ROW ONE NONE, ROW ROW NONE, ROW STRIDED NONE,
-        STRIDED ONE NONE, STRIDED ROW NONE, STRIDED STRIDED NONE
-    ])
-}
-
-/// `mad`: rows and values only (27 forms would be 27 kernels per lane count).
-#[cfg(target_arch = "x86_64")]
-fn ternary<const L: usize, const OP: u8>(a: u8, b: u8, c: u8) -> Option<KernelFn> {
-    pick!(plain::<L, OP>, (a, b, c), [
-        ONE ONE ONE, ONE ONE ROW, ONE ROW ONE, ONE ROW ROW,
-        ROW ONE ONE, ROW ONE ROW, ROW ROW ONE, ROW ROW ROW
-    ])
-}
-
-/// Flag-writing forms: rows, values and strided sources (IGC's `cmp null:w r1<16;16,1>:w`).
-#[cfg(target_arch = "x86_64")]
-fn flagging<const L: usize, const OP: u8>(a: u8, b: u8) -> Option<KernelFn> {
-    pick!(flagged::<L, OP>, (a, b), [
-        ONE ONE, ONE ROW, ONE STRIDED,
-        ROW ONE, ROW ROW, ROW STRIDED,
-        STRIDED ONE, STRIDED ROW, STRIDED STRIDED
-    ])
-}
-
-#[cfg(target_arch = "x86_64")]
-fn selecting<const L: usize>(a: u8, b: u8) -> Option<KernelFn> {
-    pick!(select_by_predicate::<L>, (a, b), [
-        ONE ONE, ONE ROW, ONE STRIDED,
-        ROW ONE, ROW ROW, ROW STRIDED,
-        STRIDED ONE, STRIDED ROW, STRIDED STRIDED
-    ])
-}
-
-#[cfg(target_arch = "x86_64")]
-fn for_lanes<const L: usize>(op: u8, cond: bool, forms: [u8; 3]) -> Option<KernelFn> {
-    let [a, b, c] = forms;
+fn for_lanes<const L: usize>(op: u8, cond: bool) -> Option<KernelFn> {
+    use avx2::{flagged, plain};
     if cond {
-        return match op {
-            MOV => flagging::<L, MOV>(a, ONE),
-            ADD => flagging::<L, ADD>(a, b),
-            AND => flagging::<L, AND>(a, b),
-            OR => flagging::<L, OR>(a, b),
-            XOR => flagging::<L, XOR>(a, b),
-            SHL => flagging::<L, SHL>(a, b),
-            SHR => flagging::<L, SHR>(a, b),
-            ASR => flagging::<L, ASR>(a, b),
-            CMP => flagging::<L, CMP>(a, b),
-            FCMP => flagging::<L, FCMP>(a, b),
-            FCMPN => flagging::<L, FCMPN>(a, b),
-            _ => None,
-        };
-    }
-    match op {
-        MOV => unary::<L, MOV>(a),
-        NOT => unary::<L, NOT>(a),
-        ADD => binary::<L, ADD>(a, b),
-        MUL => binary::<L, MUL>(a, b),
-        AND => binary::<L, AND>(a, b),
-        OR => binary::<L, OR>(a, b),
-        XOR => binary::<L, XOR>(a, b),
-        SHL => binary::<L, SHL>(a, b),
-        SHR => binary::<L, SHR>(a, b),
-        ASR => binary::<L, ASR>(a, b),
-        FADD => binary::<L, FADD>(a, b),
-        FMUL => binary::<L, FMUL>(a, b),
-        MAD => ternary::<L, MAD>(a, b, c),
-        FMAD => ternary::<L, FMAD>(a, b, c),
-        SEL => selecting::<L>(a, b),
-        _ => None,
-    }
-}
-
-/// One channel: every source is one value.
-#[cfg(target_arch = "x86_64")]
-fn scalar(op: u8, cond: bool, forms: [u8; 3]) -> Option<KernelFn> {
-    if forms != [ONE; 3] {
-        return None;
-    }
-    if cond {
-        return match op {
-            MOV => Some(avx2::flagged::<1, MOV, ONE, ONE> as KernelFn),
-            ADD => Some(avx2::flagged::<1, ADD, ONE, ONE> as KernelFn),
-            AND => Some(avx2::flagged::<1, AND, ONE, ONE> as KernelFn),
-            CMP => Some(avx2::flagged::<1, CMP, ONE, ONE> as KernelFn),
-            FCMP => Some(avx2::flagged::<1, FCMP, ONE, ONE> as KernelFn),
-            _ => None,
-        };
+        return Some(match op {
+            MOV => flagged::<L, MOV>,
+            ADD => flagged::<L, ADD>,
+            AND => flagged::<L, AND>,
+            OR => flagged::<L, OR>,
+            XOR => flagged::<L, XOR>,
+            SHL => flagged::<L, SHL>,
+            SHR => flagged::<L, SHR>,
+            ASR => flagged::<L, ASR>,
+            CMP => flagged::<L, CMP>,
+            FCMP => flagged::<L, FCMP>,
+            FCMPN => flagged::<L, FCMPN>,
+            _ => return None,
+        });
     }
     Some(match op {
-        MOV => avx2::plain::<1, MOV, ONE, NONE, NONE>,
-        NOT => avx2::plain::<1, NOT, ONE, NONE, NONE>,
-        ADD => avx2::plain::<1, ADD, ONE, ONE, NONE>,
-        MUL => avx2::plain::<1, MUL, ONE, ONE, NONE>,
-        AND => avx2::plain::<1, AND, ONE, ONE, NONE>,
-        OR => avx2::plain::<1, OR, ONE, ONE, NONE>,
-        XOR => avx2::plain::<1, XOR, ONE, ONE, NONE>,
-        SHL => avx2::plain::<1, SHL, ONE, ONE, NONE>,
-        SHR => avx2::plain::<1, SHR, ONE, ONE, NONE>,
-        ASR => avx2::plain::<1, ASR, ONE, ONE, NONE>,
-        FADD => avx2::plain::<1, FADD, ONE, ONE, NONE>,
-        FMUL => avx2::plain::<1, FMUL, ONE, ONE, NONE>,
-        MAD => avx2::plain::<1, MAD, ONE, ONE, ONE>,
-        FMAD => avx2::plain::<1, FMAD, ONE, ONE, ONE>,
-        SEL => avx2::select_by_predicate::<1, ONE, ONE>,
+        MOV => plain::<L, MOV>,
+        NOT => plain::<L, NOT>,
+        ADD => plain::<L, ADD>,
+        MUL => plain::<L, MUL>,
+        AND => plain::<L, AND>,
+        OR => plain::<L, OR>,
+        XOR => plain::<L, XOR>,
+        SHL => plain::<L, SHL>,
+        SHR => plain::<L, SHR>,
+        ASR => plain::<L, ASR>,
+        FADD => plain::<L, FADD>,
+        FMUL => plain::<L, FMUL>,
+        MAD => plain::<L, MAD>,
+        FMAD => plain::<L, FMAD>,
+        SEL => avx2::select_by_predicate::<L>,
         _ => return None,
     })
+}
+
+/// One channel: the conditions IGC writes on scalars (address and loop-counter tests).
+#[cfg(target_arch = "x86_64")]
+fn scalar(op: u8, cond: bool) -> Option<KernelFn> {
+    if cond && !matches!(op, MOV | ADD | AND | CMP | FCMP) {
+        return None;
+    }
+    for_lanes::<1>(op, cond)
 }
 
 /// The kernel for a classified instruction, `None` when it has none or the CPU lacks AVX2 +
@@ -444,16 +369,10 @@ pub fn select(f: &Fast) -> Option<Kernel> {
     if !form_ok || !sel_ok || (cmp && mixed) || (cmp && f.cond.is_none()) {
         return None;
     }
-    let mut forms = [ONE; 3];
-    for (form, s) in forms.iter_mut().zip(&f.src) {
-        *form = match s.at {
-            Src::Region { stride: 0, .. } | Src::Imm(_) => ONE,
-            Src::Region { stride: 4, .. } if s.elem.size == 4 => ROW,
-            Src::Region { .. } => STRIDED,
-            Src::Gather => return None,
-        };
+    if f.src[..arity(f.op)].iter().any(|s| s.at == Src::Gather) {
+        return None;
     }
-    select_for(f.ch.n, op, f.cond.is_some(), forms)
+    select_for(f.ch.n, op, f.cond.is_some())
 }
 
 /// Whether the CPU runs the AVX2 + FMA code (`block_avx2` and the kernels).
@@ -473,21 +392,21 @@ fn scalar_mov() -> Option<Kernel> {
 }
 
 #[cfg(target_arch = "x86_64")]
-fn select_for(n: u8, op: u8, cond: bool, forms: [u8; 3]) -> Option<Kernel> {
+fn select_for(n: u8, op: u8, cond: bool) -> Option<Kernel> {
     if !has_avx2_fma() {
         return None;
     }
     let k = match n {
-        1 => scalar(op, cond, forms),
-        8 => for_lanes::<8>(op, cond, forms),
-        16 => for_lanes::<16>(op, cond, forms),
-        32 => for_lanes::<32>(op, cond, forms),
+        1 => scalar(op, cond),
+        8 => for_lanes::<8>(op, cond),
+        16 => for_lanes::<16>(op, cond),
+        32 => for_lanes::<32>(op, cond),
         _ => None,
     }?;
     Some(Kernel(k))
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn select_for(_: u8, _: u8, _: bool, _: [u8; 3]) -> Option<Kernel> {
+fn select_for(_: u8, _: u8, _: bool) -> Option<Kernel> {
     None
 }
