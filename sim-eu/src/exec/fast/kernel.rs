@@ -63,85 +63,89 @@ fn op_index(op: FastOp, num: Num) -> Option<u8> {
     OPS.iter().position(|&e| e == key).map(|i| i as u8)
 }
 
-/// One source's `L` lanes as little-endian DWords: a row of consecutive DWords read in place,
-/// or lanes built once (one value broadcast; a strided region of any element size read and
-/// extended in one vector walk rather than a bounds check and a sign decision per lane).
-enum Read<'a, const L: usize> {
-    InPlace(&'a [[u8; 4]; L]),
-    Built([[u8; 4]; L]),
-}
-
-impl<'a, const L: usize> Read<'a, L> {
-    /// The lanes of `s`, `None` for a gather or a region that leaves the register file.
-    #[inline(always)]
-    fn new(file: &'a [u8], s: &FastSrc) -> Option<Self> {
-        let one = |v: u32| Some(Read::Built([v.to_le_bytes(); L]));
-        match s.at {
-            Src::Imm(v) => one(v),
-            Src::Region { base, stride: 0 } => one(read(file, usize::from(base), s.elem)),
-            Src::Region { base, stride: 4 } if s.elem.size == 4 => file
-                .get(usize::from(base)..)?
-                .as_chunks::<4>()
-                .0
-                .first_chunk::<L>()
-                .map(Read::InPlace),
-            Src::Region { base, stride } => {
-                let (base, stride) = (usize::from(base), usize::from(stride));
-                file.get(base..base + (L - 1) * stride + usize::from(s.elem.size))?;
-                let lanes = region::<L>(file, base, stride, s.elem, L);
-                Some(Read::Built(lanes.map(u32::to_le_bytes)))
-            }
-            Src::Gather => None,
-        }
-    }
-
-    #[inline(always)]
-    fn lanes(&self) -> &[[u8; 4]; L] {
-        match self {
-            Read::InPlace(r) => r,
-            Read::Built(b) => b,
-        }
-    }
-}
-
-/// Source `k`'s lanes as DWord getters need them.
+/// Source `k`'s `L` lanes as little-endian DWords, `None` for a gather or a region that
+/// leaves the register file: a row of consecutive DWords read in place, or lanes built once
+/// in `buf` (one value broadcast; a strided region of any element size read and extended in
+/// one vector walk rather than a bounds check and a sign decision per lane). The operation's
+/// loop then reads every form through one pointer: two kernels per operation and lane count
+/// (`ROWS`: every source a DWord row, the straight-line ALU code's form, which then reads no
+/// form and fills no buffer) instead of one per combination of its sources' forms.
 #[inline(always)]
-fn src<'a, const L: usize>(file: &'a [u8], f: &Fast, k: usize) -> Option<Read<'a, L>> {
-    Read::new(file, &f.src[k])
+fn src<'a, const L: usize, const ROWS: bool>(
+    file: &'a [u8],
+    f: &Fast,
+    k: usize,
+    buf: &'a mut [[u8; 4]; L],
+) -> Option<&'a [[u8; 4]; L]> {
+    let s = &f.src[k];
+    let in_place = |base: u16| {
+        file.get(usize::from(base)..)?
+            .as_chunks::<4>()
+            .0
+            .first_chunk::<L>()
+    };
+    if ROWS {
+        // [`select`] chose this kernel for DWord rows.
+        return match s.at {
+            Src::Region { base, .. } => in_place(base),
+            _ => None,
+        };
+    }
+    match s.at {
+        Src::Imm(v) => *buf = [v.to_le_bytes(); L],
+        Src::Region { base, stride: 0 } => {
+            *buf = [read(file, usize::from(base), s.elem).to_le_bytes(); L];
+        }
+        Src::Region { base, stride: 4 } if s.elem.size == 4 => return in_place(base),
+        Src::Region { base, stride } => {
+            let (base, stride) = (usize::from(base), usize::from(stride));
+            file.get(base..base + (L - 1) * stride + usize::from(s.elem.size))?;
+            *buf = region::<L>(file, base, stride, s.elem, L).map(u32::to_le_bytes);
+        }
+        Src::Gather => return None,
+    }
+    Some(buf)
 }
 
 #[inline(always)]
-fn plain<const L: usize, const OP: u8>(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bool {
+fn plain<const L: usize, const OP: u8, const ROWS: bool>(
+    t: &mut Thread,
+    f: &Fast,
+    enabled: u32,
+    pred: u32,
+) -> bool {
     let Some(d) = f.dst else {
         return false;
     };
     let (op, num) = op_of(OP);
     let file = &t.file[..];
+    // Lanes built for sources that are not DWord rows.
+    let (mut ba, mut bb, mut bc) = ([[0; 4]; L], [[0; 4]; L], [[0; 4]; L]);
     let r = match arity(op) {
         1 => {
-            let Some(a) = src::<L>(file, f, 0) else {
+            let Some(a) = src::<L, ROWS>(file, f, 0, &mut ba) else {
                 return false;
             };
-            let a = a.lanes();
             word_op::<L>(op, num, |i| u32::from_le_bytes(a[i]), |_| 0, |_| 0)
         }
         2 => {
-            let (Some(a), Some(b)) = (src::<L>(file, f, 0), src::<L>(file, f, 1)) else {
+            let (Some(a), Some(b)) = (
+                src::<L, ROWS>(file, f, 0, &mut ba),
+                src::<L, ROWS>(file, f, 1, &mut bb),
+            ) else {
                 return false;
             };
-            let (a, b) = (a.lanes(), b.lanes());
             let (ga, gb) = (|i| u32::from_le_bytes(a[i]), |i| u32::from_le_bytes(b[i]));
             word_op::<L>(op, num, ga, gb, |_| 0)
         }
         _ => {
             let (Some(a), Some(b), Some(c)) = (
-                src::<L>(file, f, 0),
-                src::<L>(file, f, 1),
-                src::<L>(file, f, 2),
+                src::<L, ROWS>(file, f, 0, &mut ba),
+                src::<L, ROWS>(file, f, 1, &mut bb),
+                src::<L, ROWS>(file, f, 2, &mut bc),
             ) else {
                 return false;
             };
-            let (a, b, c) = (a.lanes(), b.lanes(), c.lanes());
             let (ga, gb) = (|i| u32::from_le_bytes(a[i]), |i| u32::from_le_bytes(b[i]));
             word_op::<L>(op, num, ga, gb, |i| u32::from_le_bytes(c[i]))
         }
@@ -156,7 +160,7 @@ fn plain<const L: usize, const OP: u8>(t: &mut Thread, f: &Fast, enabled: u32, p
 /// any) or an operation with a condition modifier on its 32-bit result (IGC's `and (eq)f1.0
 /// null:d` bit test); sources as for [`plain`], src2 unused.
 #[inline(always)]
-fn flagged<const L: usize, const OP: u8>(
+fn flagged<const L: usize, const OP: u8, const ROWS: bool>(
     t: &mut Thread,
     f: &Fast,
     enabled: u32,
@@ -167,21 +171,23 @@ fn flagged<const L: usize, const OP: u8>(
     };
     let (op, num) = op_of(OP);
     let file = &t.file[..];
+    let (mut ba, mut bb) = ([[0; 4]; L], [[0; 4]; L]);
     let (r, bits) = if arity(op) == 1 {
-        let Some(a) = src::<L>(file, f, 0) else {
+        let Some(a) = src::<L, ROWS>(file, f, 0, &mut ba) else {
             return false;
         };
-        let a = a.lanes();
         let Some(r) = word_op::<L>(op, num, |i| u32::from_le_bytes(a[i]), |_| 0, |_| 0) else {
             return false;
         };
         // `f.num`: a `mov`'s condition tests its value as the instruction's type.
         (r, cond_row::<L>(c, f.num, f.dst_elem.signed, &r))
     } else {
-        let (Some(a), Some(b)) = (src::<L>(file, f, 0), src::<L>(file, f, 1)) else {
+        let (Some(a), Some(b)) = (
+            src::<L, ROWS>(file, f, 0, &mut ba),
+            src::<L, ROWS>(file, f, 1, &mut bb),
+        ) else {
             return false;
         };
-        let (a, b) = (a.lanes(), b.lanes());
         let (ga, gb) = (|i| u32::from_le_bytes(a[i]), |i| u32::from_le_bytes(b[i]));
         match op {
             FastOp::Cmp { nan_true } => {
@@ -206,12 +212,20 @@ fn flagged<const L: usize, const OP: u8>(
 
 /// `sel` without a condition: the predicate picks src0 or src1 for each enabled lane.
 #[inline(always)]
-fn select_by_predicate<const L: usize>(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bool {
+fn select_by_predicate<const L: usize, const ROWS: bool>(
+    t: &mut Thread,
+    f: &Fast,
+    enabled: u32,
+    pred: u32,
+) -> bool {
     let file = &t.file[..];
-    let (Some(a), Some(b)) = (src::<L>(file, f, 0), src::<L>(file, f, 1)) else {
+    let (mut ba, mut bb) = ([[0; 4]; L], [[0; 4]; L]);
+    let (Some(a), Some(b)) = (
+        src::<L, ROWS>(file, f, 0, &mut ba),
+        src::<L, ROWS>(file, f, 1, &mut bb),
+    ) else {
         return false;
     };
-    let (a, b) = (a.lanes(), b.lanes());
     let r = pick_row::<L>(
         pred,
         |i| u32::from_le_bytes(a[i]),
@@ -224,11 +238,12 @@ fn select_by_predicate<const L: usize>(t: &mut Thread, f: &Fast, enabled: u32, p
 /// the value's low bytes.
 #[inline(always)]
 fn narrow_scalar_mov(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bool {
-    let (Some(d), Some(a)) = (f.dst, src::<1>(&t.file, f, 0)) else {
+    let mut ba = [[0; 4]; 1];
+    let (Some(d), Some(a)) = (f.dst, src::<1, false>(&t.file, f, 0, &mut ba)) else {
         return false;
     };
     let at = usize::from(d.base);
-    let [[b0, b1, ..]] = *a.lanes();
+    let [[b0, b1, ..]] = *a;
     let write = enabled & pred & 1 != 0;
     // A Byte or a Word (`select` hands out no other size): stores of constant size rather
     // than a copy of a variable length (a library call).
@@ -257,33 +272,33 @@ mod avx2 {
     use super::*;
 
     #[target_feature(enable = "avx2,fma")]
-    pub fn plain<const L: usize, const OP: u8>(
+    pub fn plain<const L: usize, const OP: u8, const ROWS: bool>(
         t: &mut Thread,
         f: &Fast,
         enabled: u32,
         pred: u32,
     ) -> bool {
-        super::plain::<L, OP>(t, f, enabled, pred)
+        super::plain::<L, OP, ROWS>(t, f, enabled, pred)
     }
 
     #[target_feature(enable = "avx2,fma")]
-    pub fn flagged<const L: usize, const OP: u8>(
+    pub fn flagged<const L: usize, const OP: u8, const ROWS: bool>(
         t: &mut Thread,
         f: &Fast,
         enabled: u32,
         pred: u32,
     ) -> bool {
-        super::flagged::<L, OP>(t, f, enabled, pred)
+        super::flagged::<L, OP, ROWS>(t, f, enabled, pred)
     }
 
     #[target_feature(enable = "avx2,fma")]
-    pub fn select_by_predicate<const L: usize>(
+    pub fn select_by_predicate<const L: usize, const ROWS: bool>(
         t: &mut Thread,
         f: &Fast,
         enabled: u32,
         pred: u32,
     ) -> bool {
-        super::select_by_predicate::<L>(t, f, enabled, pred)
+        super::select_by_predicate::<L, ROWS>(t, f, enabled, pred)
     }
 
     #[target_feature(enable = "avx2,fma")]
@@ -292,42 +307,43 @@ mod avx2 {
     }
 }
 
-/// The kernel of operation `op` on `L` lanes, `cond`: its flag-writing form.
+/// The kernel of operation `op` on `L` lanes, `cond`: its flag-writing form; `ROWS`: the one
+/// for sources that are all DWord rows.
 #[cfg(target_arch = "x86_64")]
-fn for_lanes<const L: usize>(op: u8, cond: bool) -> Option<KernelFn> {
+fn for_lanes<const L: usize, const ROWS: bool>(op: u8, cond: bool) -> Option<KernelFn> {
     use avx2::{flagged, plain};
     if cond {
         return Some(match op {
-            MOV => flagged::<L, MOV>,
-            ADD => flagged::<L, ADD>,
-            AND => flagged::<L, AND>,
-            OR => flagged::<L, OR>,
-            XOR => flagged::<L, XOR>,
-            SHL => flagged::<L, SHL>,
-            SHR => flagged::<L, SHR>,
-            ASR => flagged::<L, ASR>,
-            CMP => flagged::<L, CMP>,
-            FCMP => flagged::<L, FCMP>,
-            FCMPN => flagged::<L, FCMPN>,
+            MOV => flagged::<L, MOV, ROWS>,
+            ADD => flagged::<L, ADD, ROWS>,
+            AND => flagged::<L, AND, ROWS>,
+            OR => flagged::<L, OR, ROWS>,
+            XOR => flagged::<L, XOR, ROWS>,
+            SHL => flagged::<L, SHL, ROWS>,
+            SHR => flagged::<L, SHR, ROWS>,
+            ASR => flagged::<L, ASR, ROWS>,
+            CMP => flagged::<L, CMP, ROWS>,
+            FCMP => flagged::<L, FCMP, ROWS>,
+            FCMPN => flagged::<L, FCMPN, ROWS>,
             _ => return None,
         });
     }
     Some(match op {
-        MOV => plain::<L, MOV>,
-        NOT => plain::<L, NOT>,
-        ADD => plain::<L, ADD>,
-        MUL => plain::<L, MUL>,
-        AND => plain::<L, AND>,
-        OR => plain::<L, OR>,
-        XOR => plain::<L, XOR>,
-        SHL => plain::<L, SHL>,
-        SHR => plain::<L, SHR>,
-        ASR => plain::<L, ASR>,
-        FADD => plain::<L, FADD>,
-        FMUL => plain::<L, FMUL>,
-        MAD => plain::<L, MAD>,
-        FMAD => plain::<L, FMAD>,
-        SEL => avx2::select_by_predicate::<L>,
+        MOV => plain::<L, MOV, ROWS>,
+        NOT => plain::<L, NOT, ROWS>,
+        ADD => plain::<L, ADD, ROWS>,
+        MUL => plain::<L, MUL, ROWS>,
+        AND => plain::<L, AND, ROWS>,
+        OR => plain::<L, OR, ROWS>,
+        XOR => plain::<L, XOR, ROWS>,
+        SHL => plain::<L, SHL, ROWS>,
+        SHR => plain::<L, SHR, ROWS>,
+        ASR => plain::<L, ASR, ROWS>,
+        FADD => plain::<L, FADD, ROWS>,
+        FMUL => plain::<L, FMUL, ROWS>,
+        MAD => plain::<L, MAD, ROWS>,
+        FMAD => plain::<L, FMAD, ROWS>,
+        SEL => avx2::select_by_predicate::<L, ROWS>,
         _ => return None,
     })
 }
@@ -338,7 +354,7 @@ fn scalar(op: u8, cond: bool) -> Option<KernelFn> {
     if cond && !matches!(op, MOV | ADD | AND | CMP | FCMP) {
         return None;
     }
-    for_lanes::<1>(op, cond)
+    for_lanes::<1, false>(op, cond)
 }
 
 /// The kernel for a classified instruction, `None` when it has none or the CPU lacks AVX2 +
@@ -369,10 +385,12 @@ pub fn select(f: &Fast) -> Option<Kernel> {
     if !form_ok || !sel_ok || (cmp && mixed) || (cmp && f.cond.is_none()) {
         return None;
     }
-    if f.src[..arity(f.op)].iter().any(|s| s.at == Src::Gather) {
+    let read = &f.src[..arity(f.op)];
+    if read.iter().any(|s| s.at == Src::Gather) {
         return None;
     }
-    select_for(f.ch.n, op, f.cond.is_some())
+    let row = |s: &FastSrc| matches!(s.at, Src::Region { stride: 4, .. }) && s.elem.size == 4;
+    select_for(f.ch.n, op, f.cond.is_some(), read.iter().all(row))
 }
 
 /// Whether the CPU runs the AVX2 + FMA code (`block_avx2` and the kernels).
@@ -392,21 +410,24 @@ fn scalar_mov() -> Option<Kernel> {
 }
 
 #[cfg(target_arch = "x86_64")]
-fn select_for(n: u8, op: u8, cond: bool) -> Option<Kernel> {
+fn select_for(n: u8, op: u8, cond: bool, rows: bool) -> Option<Kernel> {
     if !has_avx2_fma() {
         return None;
     }
-    let k = match n {
-        1 => scalar(op, cond),
-        8 => for_lanes::<8>(op, cond),
-        16 => for_lanes::<16>(op, cond),
-        32 => for_lanes::<32>(op, cond),
+    let k = match (n, rows) {
+        (1, _) => scalar(op, cond),
+        (8, false) => for_lanes::<8, false>(op, cond),
+        (8, true) => for_lanes::<8, true>(op, cond),
+        (16, false) => for_lanes::<16, false>(op, cond),
+        (16, true) => for_lanes::<16, true>(op, cond),
+        (32, false) => for_lanes::<32, false>(op, cond),
+        (32, true) => for_lanes::<32, true>(op, cond),
         _ => None,
     }?;
     Some(Kernel(k))
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn select_for(_: u8, _: u8, _: bool) -> Option<Kernel> {
+fn select_for(_: u8, _: u8, _: bool, _: bool) -> Option<Kernel> {
     None
 }
