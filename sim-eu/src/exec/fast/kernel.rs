@@ -8,6 +8,8 @@
 //! nothing, where a row would leave the register file (that loop then runs it); the
 //! fast-vs-general proptests run through them.
 
+use std::mem::MaybeUninit;
+
 use crate::program::fast::forms::{Fast, FastDst, FastOp, FastSrc, Kernel, KernelFn, Num, Src};
 use crate::regfile::Thread;
 
@@ -71,11 +73,11 @@ fn op_index(op: FastOp, num: Num) -> Option<u8> {
 /// (`ROWS`: every source a DWord row, the straight-line ALU code's form, which then reads no
 /// form and fills no buffer) instead of one per combination of its sources' forms.
 #[inline(always)]
-fn src<'a, const L: usize, const ROWS: bool>(
+fn src<'a, const L: usize, const ROWS: u8>(
     file: &'a [u8],
     f: &Fast,
     k: usize,
-    buf: &'a mut [[u8; 4]; L],
+    buf: &'a mut MaybeUninit<[[u8; 4]; L]>,
 ) -> Option<&'a [[u8; 4]; L]> {
     let s = &f.src[k];
     let in_place = |base: u16| {
@@ -84,31 +86,32 @@ fn src<'a, const L: usize, const ROWS: bool>(
             .0
             .first_chunk::<L>()
     };
-    if ROWS {
-        // [`select`] chose this kernel for DWord rows.
+    if ROWS >> k & 1 != 0 {
+        // [`select`] chose this kernel for a DWord row here.
         return match s.at {
             Src::Region { base, .. } => in_place(base),
             _ => None,
         };
     }
     match s.at {
-        Src::Imm(v) => *buf = [v.to_le_bytes(); L],
+        Src::Imm(v) => Some(&*buf.write([v.to_le_bytes(); L])),
         Src::Region { base, stride: 0 } => {
-            *buf = [read(file, usize::from(base), s.elem).to_le_bytes(); L];
+            let v = read(file, usize::from(base), s.elem);
+            Some(&*buf.write([v.to_le_bytes(); L]))
         }
-        Src::Region { base, stride: 4 } if s.elem.size == 4 => return in_place(base),
+        Src::Region { base, stride: 4 } if s.elem.size == 4 => in_place(base),
         Src::Region { base, stride } => {
             let (base, stride) = (usize::from(base), usize::from(stride));
             file.get(base..base + (L - 1) * stride + usize::from(s.elem.size))?;
-            *buf = region::<L>(file, base, stride, s.elem, L).map(u32::to_le_bytes);
+            let lanes = region::<L>(file, base, stride, s.elem, L);
+            Some(&*buf.write(lanes.map(u32::to_le_bytes)))
         }
-        Src::Gather => return None,
+        Src::Gather => None,
     }
-    Some(buf)
 }
 
 #[inline(always)]
-fn plain<const L: usize, const OP: u8, const ROWS: bool>(
+fn plain<const L: usize, const OP: u8, const ROWS: u8>(
     t: &mut Thread,
     f: &Fast,
     enabled: u32,
@@ -120,7 +123,11 @@ fn plain<const L: usize, const OP: u8, const ROWS: bool>(
     let (op, num) = op_of(OP);
     let file = &t.file[..];
     // Lanes built for sources that are not DWord rows.
-    let (mut ba, mut bb, mut bc) = ([[0; 4]; L], [[0; 4]; L], [[0; 4]; L]);
+    let (mut ba, mut bb, mut bc) = (
+        MaybeUninit::uninit(),
+        MaybeUninit::uninit(),
+        MaybeUninit::uninit(),
+    );
     let r = match arity(op) {
         1 => {
             let Some(a) = src::<L, ROWS>(file, f, 0, &mut ba) else {
@@ -160,7 +167,7 @@ fn plain<const L: usize, const OP: u8, const ROWS: bool>(
 /// any) or an operation with a condition modifier on its 32-bit result (IGC's `and (eq)f1.0
 /// null:d` bit test); sources as for [`plain`], src2 unused.
 #[inline(always)]
-fn flagged<const L: usize, const OP: u8, const ROWS: bool>(
+fn flagged<const L: usize, const OP: u8, const ROWS: u8>(
     t: &mut Thread,
     f: &Fast,
     enabled: u32,
@@ -171,7 +178,7 @@ fn flagged<const L: usize, const OP: u8, const ROWS: bool>(
     };
     let (op, num) = op_of(OP);
     let file = &t.file[..];
-    let (mut ba, mut bb) = ([[0; 4]; L], [[0; 4]; L]);
+    let (mut ba, mut bb) = (MaybeUninit::uninit(), MaybeUninit::uninit());
     let (r, bits) = if arity(op) == 1 {
         let Some(a) = src::<L, ROWS>(file, f, 0, &mut ba) else {
             return false;
@@ -212,14 +219,14 @@ fn flagged<const L: usize, const OP: u8, const ROWS: bool>(
 
 /// `sel` without a condition: the predicate picks src0 or src1 for each enabled lane.
 #[inline(always)]
-fn select_by_predicate<const L: usize, const ROWS: bool>(
+fn select_by_predicate<const L: usize, const ROWS: u8>(
     t: &mut Thread,
     f: &Fast,
     enabled: u32,
     pred: u32,
 ) -> bool {
     let file = &t.file[..];
-    let (mut ba, mut bb) = ([[0; 4]; L], [[0; 4]; L]);
+    let (mut ba, mut bb) = (MaybeUninit::uninit(), MaybeUninit::uninit());
     let (Some(a), Some(b)) = (
         src::<L, ROWS>(file, f, 0, &mut ba),
         src::<L, ROWS>(file, f, 1, &mut bb),
@@ -238,8 +245,8 @@ fn select_by_predicate<const L: usize, const ROWS: bool>(
 /// the value's low bytes.
 #[inline(always)]
 fn narrow_scalar_mov(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bool {
-    let mut ba = [[0; 4]; 1];
-    let (Some(d), Some(a)) = (f.dst, src::<1, false>(&t.file, f, 0, &mut ba)) else {
+    let mut ba = MaybeUninit::uninit();
+    let (Some(d), Some(a)) = (f.dst, src::<1, 0>(&t.file, f, 0, &mut ba)) else {
         return false;
     };
     let at = usize::from(d.base);
@@ -272,7 +279,7 @@ mod avx2 {
     use super::*;
 
     #[target_feature(enable = "avx2,fma")]
-    pub fn plain<const L: usize, const OP: u8, const ROWS: bool>(
+    pub fn plain<const L: usize, const OP: u8, const ROWS: u8>(
         t: &mut Thread,
         f: &Fast,
         enabled: u32,
@@ -282,7 +289,7 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2,fma")]
-    pub fn flagged<const L: usize, const OP: u8, const ROWS: bool>(
+    pub fn flagged<const L: usize, const OP: u8, const ROWS: u8>(
         t: &mut Thread,
         f: &Fast,
         enabled: u32,
@@ -292,7 +299,7 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2,fma")]
-    pub fn select_by_predicate<const L: usize, const ROWS: bool>(
+    pub fn select_by_predicate<const L: usize, const ROWS: u8>(
         t: &mut Thread,
         f: &Fast,
         enabled: u32,
@@ -307,54 +314,122 @@ mod avx2 {
     }
 }
 
-/// The kernel of operation `op` on `L` lanes, `cond`: its flag-writing form; `ROWS`: the one
-/// for sources that are all DWord rows.
+/// The kernel of `$k` (operation `$op` on `$l` lanes) for the sources' `rows` mask, one arm
+/// per mask value the operation's sources can have.
 #[cfg(target_arch = "x86_64")]
-fn for_lanes<const L: usize, const ROWS: bool>(op: u8, cond: bool) -> Option<KernelFn> {
+macro_rules! by_rows {
+    ($k:ident::<$l:ident, $op:ident>, $rows:expr, [$($m:literal),*]) => {
+        match $rows {
+            $($m => Some(avx2::$k::<$l, $op, $m> as KernelFn),)*
+            _ => None,
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+fn unary<const L: usize, const OP: u8>(rows: u8) -> Option<KernelFn> {
+    by_rows!(plain::<L, OP>, rows, [0, 1])
+}
+
+#[cfg(target_arch = "x86_64")]
+fn binary<const L: usize, const OP: u8>(rows: u8) -> Option<KernelFn> {
+    by_rows!(plain::<L, OP>, rows, [0, 1, 2, 3])
+}
+
+#[cfg(target_arch = "x86_64")]
+fn ternary<const L: usize, const OP: u8>(rows: u8) -> Option<KernelFn> {
+    by_rows!(plain::<L, OP>, rows, [0, 1, 2, 3, 4, 5, 6, 7])
+}
+
+#[cfg(target_arch = "x86_64")]
+fn flagging<const L: usize, const OP: u8>(rows: u8) -> Option<KernelFn> {
+    by_rows!(flagged::<L, OP>, rows, [0, 1, 2, 3])
+}
+
+#[cfg(target_arch = "x86_64")]
+fn selecting<const L: usize>(rows: u8) -> Option<KernelFn> {
+    match rows {
+        0 => Some(avx2::select_by_predicate::<L, 0>),
+        1 => Some(avx2::select_by_predicate::<L, 1>),
+        2 => Some(avx2::select_by_predicate::<L, 2>),
+        3 => Some(avx2::select_by_predicate::<L, 3>),
+        _ => None,
+    }
+}
+
+/// The kernel of operation `op` on `L` lanes, `cond`: its flag-writing form; `rows`: which
+/// of the sources it reads are DWord rows (bit k: source k).
+#[cfg(target_arch = "x86_64")]
+fn for_lanes<const L: usize>(op: u8, cond: bool, rows: u8) -> Option<KernelFn> {
+    if cond {
+        return match op {
+            MOV => flagging::<L, MOV>(rows),
+            ADD => flagging::<L, ADD>(rows),
+            AND => flagging::<L, AND>(rows),
+            OR => flagging::<L, OR>(rows),
+            XOR => flagging::<L, XOR>(rows),
+            SHL => flagging::<L, SHL>(rows),
+            SHR => flagging::<L, SHR>(rows),
+            ASR => flagging::<L, ASR>(rows),
+            CMP => flagging::<L, CMP>(rows),
+            FCMP => flagging::<L, FCMP>(rows),
+            FCMPN => flagging::<L, FCMPN>(rows),
+            _ => None,
+        };
+    }
+    match op {
+        MOV => unary::<L, MOV>(rows),
+        NOT => unary::<L, NOT>(rows),
+        ADD => binary::<L, ADD>(rows),
+        MUL => binary::<L, MUL>(rows),
+        AND => binary::<L, AND>(rows),
+        OR => binary::<L, OR>(rows),
+        XOR => binary::<L, XOR>(rows),
+        SHL => binary::<L, SHL>(rows),
+        SHR => binary::<L, SHR>(rows),
+        ASR => binary::<L, ASR>(rows),
+        FADD => binary::<L, FADD>(rows),
+        FMUL => binary::<L, FMUL>(rows),
+        MAD => ternary::<L, MAD>(rows),
+        FMAD => ternary::<L, FMAD>(rows),
+        SEL => selecting::<L>(rows),
+        _ => None,
+    }
+}
+
+/// One channel (sources read by the general form switch): the conditions IGC writes on
+/// scalars (address and loop-counter tests) and the plain operations.
+#[cfg(target_arch = "x86_64")]
+fn scalar(op: u8, cond: bool) -> Option<KernelFn> {
     use avx2::{flagged, plain};
     if cond {
         return Some(match op {
-            MOV => flagged::<L, MOV, ROWS>,
-            ADD => flagged::<L, ADD, ROWS>,
-            AND => flagged::<L, AND, ROWS>,
-            OR => flagged::<L, OR, ROWS>,
-            XOR => flagged::<L, XOR, ROWS>,
-            SHL => flagged::<L, SHL, ROWS>,
-            SHR => flagged::<L, SHR, ROWS>,
-            ASR => flagged::<L, ASR, ROWS>,
-            CMP => flagged::<L, CMP, ROWS>,
-            FCMP => flagged::<L, FCMP, ROWS>,
-            FCMPN => flagged::<L, FCMPN, ROWS>,
+            MOV => flagged::<1, MOV, 0>,
+            ADD => flagged::<1, ADD, 0>,
+            AND => flagged::<1, AND, 0>,
+            CMP => flagged::<1, CMP, 0>,
+            FCMP => flagged::<1, FCMP, 0>,
             _ => return None,
         });
     }
     Some(match op {
-        MOV => plain::<L, MOV, ROWS>,
-        NOT => plain::<L, NOT, ROWS>,
-        ADD => plain::<L, ADD, ROWS>,
-        MUL => plain::<L, MUL, ROWS>,
-        AND => plain::<L, AND, ROWS>,
-        OR => plain::<L, OR, ROWS>,
-        XOR => plain::<L, XOR, ROWS>,
-        SHL => plain::<L, SHL, ROWS>,
-        SHR => plain::<L, SHR, ROWS>,
-        ASR => plain::<L, ASR, ROWS>,
-        FADD => plain::<L, FADD, ROWS>,
-        FMUL => plain::<L, FMUL, ROWS>,
-        MAD => plain::<L, MAD, ROWS>,
-        FMAD => plain::<L, FMAD, ROWS>,
-        SEL => avx2::select_by_predicate::<L, ROWS>,
+        MOV => plain::<1, MOV, 0>,
+        NOT => plain::<1, NOT, 0>,
+        ADD => plain::<1, ADD, 0>,
+        MUL => plain::<1, MUL, 0>,
+        AND => plain::<1, AND, 0>,
+        OR => plain::<1, OR, 0>,
+        XOR => plain::<1, XOR, 0>,
+        SHL => plain::<1, SHL, 0>,
+        SHR => plain::<1, SHR, 0>,
+        ASR => plain::<1, ASR, 0>,
+        FADD => plain::<1, FADD, 0>,
+        FMUL => plain::<1, FMUL, 0>,
+        MAD => plain::<1, MAD, 0>,
+        FMAD => plain::<1, FMAD, 0>,
+        SEL => avx2::select_by_predicate::<1, 0>,
         _ => return None,
     })
-}
-
-/// One channel: the conditions IGC writes on scalars (address and loop-counter tests).
-#[cfg(target_arch = "x86_64")]
-fn scalar(op: u8, cond: bool) -> Option<KernelFn> {
-    if cond && !matches!(op, MOV | ADD | AND | CMP | FCMP) {
-        return None;
-    }
-    for_lanes::<1, false>(op, cond)
 }
 
 /// The kernel for a classified instruction, `None` when it has none or the CPU lacks AVX2 +
@@ -390,7 +465,8 @@ pub fn select(f: &Fast) -> Option<Kernel> {
         return None;
     }
     let row = |s: &FastSrc| matches!(s.at, Src::Region { stride: 4, .. }) && s.elem.size == 4;
-    select_for(f.ch.n, op, f.cond.is_some(), read.iter().all(row))
+    let rows = read.iter().enumerate().map(|(k, s)| u8::from(row(s)) << k);
+    select_for(f.ch.n, op, f.cond.is_some(), rows.sum())
 }
 
 /// Whether the CPU runs the AVX2 + FMA code (`block_avx2` and the kernels).
@@ -410,24 +486,21 @@ fn scalar_mov() -> Option<Kernel> {
 }
 
 #[cfg(target_arch = "x86_64")]
-fn select_for(n: u8, op: u8, cond: bool, rows: bool) -> Option<Kernel> {
+fn select_for(n: u8, op: u8, cond: bool, rows: u8) -> Option<Kernel> {
     if !has_avx2_fma() {
         return None;
     }
-    let k = match (n, rows) {
-        (1, _) => scalar(op, cond),
-        (8, false) => for_lanes::<8, false>(op, cond),
-        (8, true) => for_lanes::<8, true>(op, cond),
-        (16, false) => for_lanes::<16, false>(op, cond),
-        (16, true) => for_lanes::<16, true>(op, cond),
-        (32, false) => for_lanes::<32, false>(op, cond),
-        (32, true) => for_lanes::<32, true>(op, cond),
+    let k = match n {
+        1 => scalar(op, cond),
+        8 => for_lanes::<8>(op, cond, rows),
+        16 => for_lanes::<16>(op, cond, rows),
+        32 => for_lanes::<32>(op, cond, rows),
         _ => None,
     }?;
     Some(Kernel(k))
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn select_for(_: u8, _: u8, _: bool, _: bool) -> Option<Kernel> {
+fn select_for(_: u8, _: u8, _: bool, _: u8) -> Option<Kernel> {
     None
 }
