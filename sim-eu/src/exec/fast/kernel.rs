@@ -86,6 +86,15 @@ fn src<'a, const L: usize, const ROWS: u8>(
             .0
             .first_chunk::<L>()
     };
+    if L == 1 {
+        // One channel: its element at the region's start, whatever the region's stride.
+        let v = match s.at {
+            Src::Imm(v) => v,
+            Src::Region { base, .. } => read(file, usize::from(base), s.elem),
+            Src::Gather => return None,
+        };
+        return Some(&*buf.write([v.to_le_bytes(); L]));
+    }
     if ROWS >> k & 1 != 0 {
         // [`select`] chose this kernel for a DWord row here.
         return match s.at {
