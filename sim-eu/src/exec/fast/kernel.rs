@@ -1,12 +1,15 @@
 //! Pre-decoded executors for the fast path's common forms on all channels of a 1-, 8-, 16- or
 //! 32-lane array: plain operations writing consecutive DWords, flag-writing ones (`cmp`, a
 //! condition modifier on a 32-bit result, `null` destination allowed), `sel` by predicate and
-//! a one-channel `mov` to a Byte or Word. The operation, the lane count and each source's form
-//! (one value, a DWord row, a strided region) are chosen once per kernel ([`select`], from
-//! classification), so executing one is a call with no form matching. A kernel computes what
-//! the fast path's loop computes for the same instruction and returns false, having changed
-//! nothing, where a row would leave the register file (that loop then runs it); the
-//! fast-vs-general proptests run through them.
+//! a one-channel `mov` to a Byte or Word. The operation, the lane count and which sources are
+//! DWord rows are chosen once per kernel ([`select`], from classification): a row is read in
+//! place with no form matching; any other source (one value, a strided region) goes through
+//! one form switch into a lane buffer. One kernel per combination of the three forms (one
+//! value, row, strided) made 660 kernels and most of the crate's compile time; rows or not
+//! make about 350, at +2 to +6 % host instructions on umd's `sim_kernels` (BENCHMARKS.md).
+//! A kernel computes what the fast path's loop computes for the same instruction and returns
+//! false, having changed nothing, where a row would leave the register file (that loop then
+//! runs it); the fast-vs-general proptests run through them.
 
 use std::mem::MaybeUninit;
 
