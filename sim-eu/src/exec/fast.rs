@@ -22,18 +22,27 @@ type Lanes<const L: usize> = [u32; L];
 /// whose quick form does not apply (left unexecuted), or after the end-of-thread message
 /// (`t.ended` set). Each one counts and advances exactly as the run loop does. Returns how
 /// many ran.
+///
+/// On x86-64 the loop exists once, compiled for AVX2 + FMA; a CPU without them runs none
+/// (returns 0) and the run loop's general path executes everything. A second copy of the
+/// loop compiled for baseline x86-64 doubled the loop's share of the crate's compile time
+/// and ran on no machine the tests run on.
 pub fn run_block(t: &mut Thread, prog: &Program, mem: &mut dyn Memory, budget: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if kernel::has_avx2_fma() {
+    {
+        if !kernel::has_avx2_fma() {
+            return 0;
+        }
         // SAFETY: `block_avx2` only requires the CPU to support AVX2 and FMA, checked just
         // above.
-        return unsafe { block_avx2(t, prog, mem, budget) };
+        unsafe { block_avx2(t, prog, mem, budget) }
     }
+    #[cfg(not(target_arch = "x86_64"))]
     block(t, prog, mem, budget)
 }
 
-/// The same loop compiled for AVX2 + FMA: the lane loops become 8-wide vector code and `mad`
-/// a fused multiply-add instruction instead of a library call per lane.
+/// The loop compiled for AVX2 + FMA: the lane loops become 8-wide vector code and `mad` a
+/// fused multiply-add instruction instead of a library call per lane.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 fn block_avx2(t: &mut Thread, prog: &Program, mem: &mut dyn Memory, budget: u64) -> u64 {
@@ -117,10 +126,15 @@ fn exec_lanes<const L: usize>(t: &mut Thread, f: &Fast, inst: &Inst) {
     if f.word && n == L && word::<L>(t, f, enabled, pred) {
         return;
     }
-    let a = load::<L>(t, &f.src[0], &inst.src[0].offs, n);
+    // Each source read once, before the operation's match: a read per arm of the match
+    // inlined the region reader a dozen times per lane count.
+    let src = |k: usize| load::<L>(t, &f.src[k], &inst.src[k].offs, n);
+    let a = src(0);
+    let b = if arity(f.op) >= 2 { src(1) } else { [0; L] };
+    let c = if arity(f.op) == 3 { src(2) } else { [0; L] };
     let (flags, store_mask, r) = match f.num {
-        Num::Int => int_op(t, f, inst, n, &a, enabled, pred),
-        Num::F32 => f32_op(t, f, inst, n, &a, enabled, pred),
+        Num::Int => int_op(f, n, [&a, &b, &c], enabled, pred),
+        Num::F32 => f32_op(f, n, [&a, &b, &c], enabled, pred),
     };
     if let Some((mask, bits)) = flags {
         let m = u64::from(mask).rotate_left(rot);
@@ -133,11 +147,13 @@ fn exec_lanes<const L: usize>(t: &mut Thread, f: &Fast, inst: &Inst) {
     }
 }
 
-/// A source of the word form: a row of `L` DWords, or one value for every lane.
-#[derive(Clone, Copy)]
-enum Word<const L: usize> {
-    Row(Lanes<L>),
-    One(u32),
+/// The sources an operation reads (`mov`, `not`: 1; `mad`, `csel`: 3; otherwise 2).
+const fn arity(op: FastOp) -> usize {
+    match op {
+        FastOp::Mov | FastOp::Not | FastOp::Keep => 1,
+        FastOp::Mad | FastOp::Csel => 3,
+        _ => 2,
+    }
 }
 
 /// The row of `L` DWords at byte `base`.
@@ -151,32 +167,15 @@ fn row<const L: usize>(file: &[u8], base: usize) -> Option<Lanes<L>> {
     Some(r)
 }
 
+/// A word-form source's lanes: a row of `L` DWords, or one value for every lane.
 #[inline(always)]
-fn word_src<const L: usize>(file: &[u8], s: &FastSrc) -> Option<Word<L>> {
+fn word_src<const L: usize>(file: &[u8], s: &FastSrc) -> Option<Lanes<L>> {
     match s.at {
-        Src::Imm(v) => Some(Word::One(v)),
-        Src::Region { base, stride: 0 } => Some(Word::One(read(file, usize::from(base), s.elem))),
-        Src::Region { base, .. } => row(file, usize::from(base)).map(Word::Row),
+        Src::Imm(v) => Some([v; L]),
+        Src::Region { base, stride: 0 } => Some([read(file, usize::from(base), s.elem); L]),
+        Src::Region { base, .. } => row(file, usize::from(base)),
         Src::Gather => None,
     }
-}
-
-/// Binds `$g` to a lane getter of the word source `$w` (a row or one value) and evaluates
-/// `$body` with it: each combination of rows and values is its own loop, so a value is
-/// broadcast in registers instead of being spread into an array first.
-macro_rules! with_lanes {
-    ($w:expr, |$g:ident| $body:expr) => {
-        match $w {
-            Word::Row(r) => {
-                let $g = |i: usize| r[i];
-                $body
-            }
-            Word::One(v) => {
-                let $g = |_: usize| v;
-                $body
-            }
-        }
-    };
 }
 
 /// Lane results of a word-form operation, `None` for an operation it does not cover.
@@ -441,43 +440,29 @@ fn word<const L: usize>(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bo
     let (r, flags, store_mask) = match f.op {
         FastOp::Cmp { nan_true } => {
             let c = f.cond.unwrap_or(CondMod::Eq);
-            let bits = with_lanes!(a, |ga| with_lanes!(b, |gb| word_cmp::<L>(
-                f, c, nan_true, ga, gb
-            )));
-            let Some(bits) = bits else {
+            let Some(bits) = word_cmp::<L>(f, c, nan_true, |i| a[i], |i| b[i]) else {
                 return false;
             };
             (pick_row::<L>(bits, |_| u32::MAX, |_| 0), Some(bits), mask)
         }
         FastOp::Sel => {
             let pick = match f.cond {
-                Some(c) if f.num == Num::F32 => {
-                    Some(with_lanes!(a, |ga| with_lanes!(b, |gb| lanes_where::<L>(
-                        |i| sel_f(
-                            c,
-                            f64::from(f32::from_bits(ga(i))),
-                            f64::from(f32::from_bits(gb(i)))
-                        )
-                    ))))
-                }
-                Some(c) => with_lanes!(a, |ga| with_lanes!(b, |gb| word_cmp::<L>(
-                    f, c, false, ga, gb
-                ))),
+                Some(c) if f.num == Num::F32 => Some(lanes_where::<L>(|i| {
+                    let (x, y) = (f32::from_bits(a[i]), f32::from_bits(b[i]));
+                    sel_f(c, f64::from(x), f64::from(y))
+                })),
+                Some(c) => word_cmp::<L>(f, c, false, |i| a[i], |i| b[i]),
                 None => Some(pred),
             };
             let Some(pick) = pick else {
                 return false;
             };
-            let r = with_lanes!(a, |ga| with_lanes!(b, |gb| pick_row::<L>(pick, ga, gb)));
+            let r = pick_row::<L>(pick, |i| a[i], |i| b[i]);
             (r, None, enabled)
         }
         FastOp::Csel | FastOp::Keep => return false,
         op => {
-            let r = with_lanes!(a, |ga| with_lanes!(b, |gb| with_lanes!(
-                c,
-                |gc| word_op::<L>(op, f.num, ga, gb, gc)
-            )));
-            let Some(r) = r else {
+            let Some(r) = word_op::<L>(op, f.num, |i| a[i], |i| b[i], |i| c[i]) else {
                 return false;
             };
             let flags = f
@@ -534,11 +519,7 @@ fn word_plain<const L: usize>(t: &mut Thread, f: &Fast, mask: u32) -> bool {
     ) else {
         return false;
     };
-    let r = with_lanes!(a, |ga| with_lanes!(b, |gb| with_lanes!(
-        c,
-        |gc| word_op::<L>(f.op, f.num, ga, gb, gc)
-    )));
-    let Some(r) = r else {
+    let Some(r) = word_op::<L>(f.op, f.num, |i| a[i], |i| b[i], |i| c[i]) else {
         return false;
     };
     store_row::<L>(t, usize::from(d.base), r, mask)
@@ -611,11 +592,9 @@ fn zip2<const L: usize>(a: &Lanes<L>, b: &Lanes<L>, op: impl Fn(u32, u32) -> u32
 
 #[inline(always)]
 fn int_op<const L: usize>(
-    t: &Thread,
     f: &Fast,
-    inst: &Inst,
     n: usize,
-    a: &Lanes<L>,
+    [a, b, c]: [&Lanes<L>; 3],
     enabled: u32,
     pred: u32,
 ) -> Outcome<L> {
@@ -629,39 +608,15 @@ fn int_op<const L: usize>(
             }
             r
         }
-        FastOp::Add => zip2(
-            a,
-            &load::<L>(t, &f.src[1], &inst.src[1].offs, n),
-            u32::wrapping_add,
-        ),
-        FastOp::Mul => zip2(
-            a,
-            &load::<L>(t, &f.src[1], &inst.src[1].offs, n),
-            u32::wrapping_mul,
-        ),
-        FastOp::And => zip2(a, &load::<L>(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
-            x & y
-        }),
-        FastOp::Or => zip2(a, &load::<L>(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
-            x | y
-        }),
-        FastOp::Xor => zip2(a, &load::<L>(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
-            x ^ y
-        }),
-        FastOp::Shl => zip2(a, &load::<L>(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
-            x << (y & 31)
-        }),
-        FastOp::Shr => zip2(a, &load::<L>(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
-            x >> (y & 31)
-        }),
-        FastOp::Asr => zip2(a, &load::<L>(t, &f.src[1], &inst.src[1].offs, n), |x, y| {
-            ((x as i32) >> (y & 31)) as u32
-        }),
+        FastOp::Add => zip2(a, b, u32::wrapping_add),
+        FastOp::Mul => zip2(a, b, u32::wrapping_mul),
+        FastOp::And => zip2(a, b, |x, y| x & y),
+        FastOp::Or => zip2(a, b, |x, y| x | y),
+        FastOp::Xor => zip2(a, b, |x, y| x ^ y),
+        FastOp::Shl => zip2(a, b, |x, y| x << (y & 31)),
+        FastOp::Shr => zip2(a, b, |x, y| x >> (y & 31)),
+        FastOp::Asr => zip2(a, b, |x, y| ((x as i32) >> (y & 31)) as u32),
         FastOp::Mad => {
-            let (b, c) = (
-                load::<L>(t, &f.src[1], &inst.src[1].offs, n),
-                load::<L>(t, &f.src[2], &inst.src[2].offs, n),
-            );
             let mut r = [0u32; L];
             for i in 0..L {
                 r[i] = a[i].wrapping_add(b[i].wrapping_mul(c[i]));
@@ -670,7 +625,6 @@ fn int_op<const L: usize>(
         }
         FastOp::Cmp { .. } => {
             let c = f.cond.unwrap_or(isa_encoder::model::CondMod::Eq);
-            let b = load::<L>(t, &f.src[1], &inst.src[1].offs, n);
             let (ea, eb) = (f.src[0].elem, f.src[1].elem);
             let mut bits = 0u32;
             for i in 0..n {
@@ -680,7 +634,6 @@ fn int_op<const L: usize>(
             return (Some((mask, bits)), mask, r);
         }
         FastOp::Sel => {
-            let b = load::<L>(t, &f.src[1], &inst.src[1].offs, n);
             let pick = match f.cond {
                 Some(c) => {
                     let (ea, eb) = (f.src[0].elem, f.src[1].elem);
@@ -693,21 +646,20 @@ fn int_op<const L: usize>(
                 }
                 None => pred,
             };
-            let r = blend(pick, a, &b);
+            let r = blend(pick, a, b);
             return (None, enabled, r);
         }
         // Stores nothing (`exec_body` returns before it gets here).
         FastOp::Keep => return (None, 0, [0; L]),
         FastOp::Csel => {
-            let b = load::<L>(t, &f.src[1], &inst.src[1].offs, n);
-            let z = load::<L>(t, &f.src[2], &inst.src[2].offs, n);
+            let z = c;
             let c = f.cond.unwrap_or(isa_encoder::model::CondMod::Eq);
             let ez = f.src[2].elem;
             let mut pick = 0u32;
             for (i, &v) in z.iter().enumerate().take(n) {
                 pick |= u32::from(cond_int(c, to_i64(v, ez))) << i;
             }
-            return (None, enabled, blend(pick, a, &b));
+            return (None, enabled, blend(pick, a, b));
         }
     };
     let flags = int_cond_bits(f, n, &r).map(|bits| (mask, bits));
@@ -744,11 +696,9 @@ fn blend<const L: usize>(pick: u32, x: &Lanes<L>, y: &Lanes<L>) -> Lanes<L> {
 
 #[inline(always)]
 fn f32_op<const L: usize>(
-    t: &Thread,
     f: &Fast,
-    inst: &Inst,
     n: usize,
-    a: &Lanes<L>,
+    [a, b, c]: [&Lanes<L>; 3],
     enabled: u32,
     pred: u32,
 ) -> Outcome<L> {
@@ -757,7 +707,7 @@ fn f32_op<const L: usize>(
     let r: [f32; L] = match f.op {
         FastOp::Mov => return (float_cond(f, n, &x).map(|b| (mask, b)), mask, *a),
         FastOp::Add => {
-            let y = f32_lanes(&load::<L>(t, &f.src[1], &inst.src[1].offs, n));
+            let y = f32_lanes(b);
             let mut r = [0f32; L];
             for i in 0..L {
                 r[i] = x[i].nan_first(y[i], x[i] + y[i]);
@@ -765,7 +715,7 @@ fn f32_op<const L: usize>(
             r
         }
         FastOp::Mul => {
-            let y = f32_lanes(&load::<L>(t, &f.src[1], &inst.src[1].offs, n));
+            let y = f32_lanes(b);
             let mut r = [0f32; L];
             for i in 0..L {
                 r[i] = x[i].nan_first(y[i], x[i] * y[i]);
@@ -773,10 +723,7 @@ fn f32_op<const L: usize>(
             r
         }
         FastOp::Mad => {
-            let (y, z) = (
-                f32_lanes(&load::<L>(t, &f.src[1], &inst.src[1].offs, n)),
-                f32_lanes(&load::<L>(t, &f.src[2], &inst.src[2].offs, n)),
-            );
+            let (y, z) = (f32_lanes(b), f32_lanes(c));
             let mut r = [0f32; L];
             for i in 0..L {
                 r[i] = x[i].nan_first3(y[i], z[i], y[i].mul_add(z[i], x[i]));
@@ -785,7 +732,7 @@ fn f32_op<const L: usize>(
         }
         FastOp::Cmp { nan_true } => {
             let c = f.cond.unwrap_or(isa_encoder::model::CondMod::Eq);
-            let y = f32_lanes(&load::<L>(t, &f.src[1], &inst.src[1].offs, n));
+            let y = f32_lanes(b);
             let mut bits = 0u32;
             for i in 0..n {
                 let (p, q) = (f64::from(x[i]), f64::from(y[i]));
@@ -796,10 +743,9 @@ fn f32_op<const L: usize>(
             return (Some((mask, bits)), mask, r);
         }
         FastOp::Sel => {
-            let b = load::<L>(t, &f.src[1], &inst.src[1].offs, n);
             let pick = match f.cond {
                 Some(c) => {
-                    let y = f32_lanes(&b);
+                    let y = f32_lanes(b);
                     let mut bits = 0u32;
                     for i in 0..n {
                         bits |= u32::from(sel_f(c, f64::from(x[i]), f64::from(y[i]))) << i;
@@ -808,19 +754,18 @@ fn f32_op<const L: usize>(
                 }
                 None => pred,
             };
-            let r = blend(pick, a, &b);
+            let r = blend(pick, a, b);
             return (None, enabled, r);
         }
         FastOp::Keep => return (None, 0, [0; L]),
         FastOp::Csel => {
-            let b = load::<L>(t, &f.src[1], &inst.src[1].offs, n);
-            let z = f32_lanes(&load::<L>(t, &f.src[2], &inst.src[2].offs, n));
+            let z = f32_lanes(c);
             let c = f.cond.unwrap_or(isa_encoder::model::CondMod::Eq);
             let mut pick = 0u32;
             for (i, &v) in z.iter().enumerate().take(n) {
                 pick |= u32::from(cond_f(c, f64::from(v))) << i;
             }
-            return (None, enabled, blend(pick, a, &b));
+            return (None, enabled, blend(pick, a, b));
         }
         // Classification keeps logic and shifts in the integer domain.
         FastOp::Not
@@ -945,8 +890,25 @@ fn load<const L: usize>(t: &Thread, s: &FastSrc, offs: &[u16; 32], n: usize) -> 
 fn region<const L: usize>(file: &[u8], base: usize, stride: usize, e: Elem, n: usize) -> Lanes<L> {
     let mut out = [0u32; L];
     if stride != usize::from(e.size) {
-        for (i, o) in out.iter_mut().enumerate().take(n) {
-            *o = read(file, base + i * stride, e);
+        let end = base + n.saturating_sub(1) * stride + usize::from(e.size);
+        let Some(bytes) = file.get(base..end) else {
+            for (i, o) in out.iter_mut().enumerate().take(n) {
+                *o = read(file, base + i * stride, e);
+            }
+            return out;
+        };
+        // One loop per element type rather than a size and sign decision per lane (twice
+        // the host instructions of a strided `:w` source).
+        match (e.size, e.signed) {
+            (4, _) => spaced::<4, L>(bytes, stride, n, &mut out, u32::from_le_bytes),
+            (2, false) => spaced::<2, L>(bytes, stride, n, &mut out, |x| {
+                u32::from(u16::from_le_bytes(x))
+            }),
+            (2, true) => spaced::<2, L>(bytes, stride, n, &mut out, |x| {
+                i16::from_le_bytes(x) as i32 as u32
+            }),
+            (1, false) => spaced::<1, L>(bytes, stride, n, &mut out, |x| u32::from(x[0])),
+            _ => spaced::<1, L>(bytes, stride, n, &mut out, |x| x[0] as i8 as i32 as u32),
         }
         return out;
     }
@@ -963,6 +925,23 @@ fn region<const L: usize>(file: &[u8], base: usize, stride: usize, e: Elem, n: u
         _ => contiguous::<1, L>(bytes, &mut out, n, |x| x[0] as i8 as i32 as u32),
     }
     out
+}
+
+/// The first `n` elements of `Z` bytes, `stride` bytes apart from the start of `bytes`, mapped
+/// by `ext`.
+#[inline(always)]
+fn spaced<const Z: usize, const L: usize>(
+    bytes: &[u8],
+    stride: usize,
+    n: usize,
+    out: &mut Lanes<L>,
+    ext: impl Fn([u8; Z]) -> u32,
+) {
+    for (i, o) in out.iter_mut().enumerate().take(n) {
+        if let Some(c) = bytes.get(i * stride..).and_then(<[u8]>::first_chunk::<Z>) {
+            *o = ext(*c);
+        }
+    }
 }
 
 /// Writes the low `size` bytes of each lane in `mask` (one slice walk when all `n` lanes are

@@ -1,17 +1,22 @@
 //! Pre-decoded executors for the fast path's common forms on all channels of a 1-, 8-, 16- or
 //! 32-lane array: plain operations writing consecutive DWords, flag-writing ones (`cmp`, a
 //! condition modifier on a 32-bit result, `null` destination allowed), `sel` by predicate and
-//! a one-channel `mov` to a Byte or Word. The operation, the lane count and each source's form
-//! (one value, a DWord row, a strided region) are chosen once per kernel ([`select`], from
-//! classification), so executing one is a call with no form matching. A kernel computes what
-//! the fast path's loop computes for the same instruction and returns false, having changed
-//! nothing, where a row would leave the register file (that loop then runs it); the
-//! fast-vs-general proptests run through them.
+//! a one-channel `mov` to a Byte or Word. The operation, the lane count and which sources are
+//! DWord rows are chosen once per kernel ([`select`], from classification): a row is read in
+//! place with no form matching; any other source (one value, a strided region) goes through
+//! one form switch into a lane buffer. One kernel per combination of the three forms (one
+//! value, row, strided) made 660 kernels and most of the crate's compile time; rows or not
+//! make about 350, at +2 to +6 % host instructions on umd's `sim_kernels` (BENCHMARKS.md).
+//! A kernel computes what the fast path's loop computes for the same instruction and returns
+//! false, having changed nothing, where a row would leave the register file (that loop then
+//! runs it); the fast-vs-general proptests run through them.
+
+use std::mem::MaybeUninit;
 
 use crate::program::fast::forms::{Fast, FastDst, FastOp, FastSrc, Kernel, KernelFn, Num, Src};
 use crate::regfile::Thread;
 
-use super::{commit, cond_row, pick_row, read, region, store_row, word_cmp, word_op, Lanes};
+use super::{arity, commit, cond_row, pick_row, read, region, store_row, word_cmp, word_op};
 
 // The operation as a constant (`(FastOp, Num)` cannot be a const generic parameter): its index
 // in `OPS`, the one table both directions read ([`op_of`], [`op_index`]).
@@ -63,73 +68,62 @@ fn op_index(op: FastOp, num: Num) -> Option<u8> {
     OPS.iter().position(|&e| e == key).map(|i| i as u8)
 }
 
-// A source's form: one value for every lane, a row of `L` consecutive DWords, or elements of
-// any size at a constant byte stride (IGC's `<16;8,2>:w`), each extended to 32 bits.
-const ONE: u8 = 0;
-const ROW: u8 = 1;
-const STRIDED: u8 = 2;
-/// A source the operation does not read (a unary or binary operation's last ones): nothing
-/// to look at.
-const NONE: u8 = 3;
-
-/// One source's lanes in form `F` on `L` channels.
-struct Get<'a, const F: u8, const L: usize> {
-    row: &'a [[u8; 4]],
-    /// A strided region's lanes, read and extended once (consecutive words in one vector
-    /// walk rather than a bounds check and a sign decision per lane).
-    lanes: Lanes<L>,
-    one: u32,
-}
-
-impl<'a, const F: u8, const L: usize> Get<'a, F, L> {
-    #[inline(always)]
-    fn new(file: &'a [u8], s: &FastSrc) -> Option<Self> {
-        let mut g = Get {
-            row: &[],
-            lanes: [0; L],
-            one: 0,
-        };
-        match (F, s.at) {
-            (NONE, _) => {}
-            (ROW, Src::Region { base, .. }) => {
-                g.row = file.get(usize::from(base)..)?.as_chunks::<4>().0.get(..L)?;
-            }
-            (STRIDED, Src::Region { base, stride }) => {
-                let (base, stride) = (usize::from(base), usize::from(stride));
-                file.get(base..base + (L - 1) * stride + usize::from(s.elem.size))?;
-                g.lanes = region::<L>(file, base, stride, s.elem, L);
-            }
-            (ONE, Src::Imm(v)) => g.one = v,
-            (ONE, Src::Region { base, .. }) => g.one = read(file, usize::from(base), s.elem),
-            _ => return None,
-        }
-        Some(g)
-    }
-
-    #[inline(always)]
-    fn at(&self, i: usize) -> u32 {
-        match F {
-            ROW => u32::from_le_bytes(self.row[i]),
-            STRIDED => self.lanes[i],
-            _ => self.one,
-        }
-    }
-}
-
-/// Sources 0 and 1 in forms `A` and `B`, if the instruction's sources have those forms.
+/// Source `k`'s `L` lanes as little-endian DWords, `None` for a gather or a region that
+/// leaves the register file: a row of consecutive DWords read in place, or lanes built once
+/// in `buf` (one value broadcast; a strided region of any element size read and extended in
+/// one vector walk rather than a bounds check and a sign decision per lane). The operation's
+/// loop then reads every form through one pointer: two kernels per operation and lane count
+/// (`ROWS`: every source a DWord row, the straight-line ALU code's form, which then reads no
+/// form and fills no buffer) instead of one per combination of its sources' forms.
 #[inline(always)]
-fn two_sources<'a, const L: usize, const A: u8, const B: u8>(
+fn src<'a, const L: usize, const ROWS: u8>(
     file: &'a [u8],
     f: &Fast,
-) -> Option<(Get<'a, A, L>, Get<'a, B, L>)> {
-    Some((
-        Get::<A, L>::new(file, &f.src[0])?,
-        Get::<B, L>::new(file, &f.src[1])?,
-    ))
+    k: usize,
+    buf: &'a mut MaybeUninit<[[u8; 4]; L]>,
+) -> Option<&'a [[u8; 4]; L]> {
+    let s = &f.src[k];
+    let in_place = |base: u16| {
+        file.get(usize::from(base)..)?
+            .as_chunks::<4>()
+            .0
+            .first_chunk::<L>()
+    };
+    if L == 1 {
+        // One channel: its element at the region's start, whatever the region's stride.
+        let v = match s.at {
+            Src::Imm(v) => v,
+            Src::Region { base, .. } => read(file, usize::from(base), s.elem),
+            Src::Gather => return None,
+        };
+        return Some(&*buf.write([v.to_le_bytes(); L]));
+    }
+    if ROWS >> k & 1 != 0 {
+        // [`select`] chose this kernel for a DWord row here.
+        return match s.at {
+            Src::Region { base, .. } => in_place(base),
+            _ => None,
+        };
+    }
+    match s.at {
+        Src::Imm(v) => Some(&*buf.write([v.to_le_bytes(); L])),
+        Src::Region { base, stride: 0 } => {
+            let v = read(file, usize::from(base), s.elem);
+            Some(&*buf.write([v.to_le_bytes(); L]))
+        }
+        Src::Region { base, stride: 4 } if s.elem.size == 4 => in_place(base),
+        Src::Region { base, stride } => {
+            let (base, stride) = (usize::from(base), usize::from(stride));
+            file.get(base..base + (L - 1) * stride + usize::from(s.elem.size))?;
+            let lanes = region::<L>(file, base, stride, s.elem, L);
+            Some(&*buf.write(lanes.map(u32::to_le_bytes)))
+        }
+        Src::Gather => None,
+    }
 }
 
 #[inline(always)]
-fn plain<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
+fn plain<const L: usize, const OP: u8, const ROWS: u8>(
     t: &mut Thread,
     f: &Fast,
     enabled: u32,
@@ -138,16 +132,44 @@ fn plain<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
     let Some(d) = f.dst else {
         return false;
     };
-    let file = &t.file[..];
-    let (Some(a), Some(b), Some(c)) = (
-        Get::<A, L>::new(file, &f.src[0]),
-        Get::<B, L>::new(file, &f.src[1]),
-        Get::<C, L>::new(file, &f.src[2]),
-    ) else {
-        return false;
-    };
     let (op, num) = op_of(OP);
-    let Some(r) = word_op::<L>(op, num, |i| a.at(i), |i| b.at(i), |i| c.at(i)) else {
+    let file = &t.file[..];
+    // Lanes built for sources that are not DWord rows.
+    let (mut ba, mut bb, mut bc) = (
+        MaybeUninit::uninit(),
+        MaybeUninit::uninit(),
+        MaybeUninit::uninit(),
+    );
+    let r = match arity(op) {
+        1 => {
+            let Some(a) = src::<L, ROWS>(file, f, 0, &mut ba) else {
+                return false;
+            };
+            word_op::<L>(op, num, |i| u32::from_le_bytes(a[i]), |_| 0, |_| 0)
+        }
+        2 => {
+            let (Some(a), Some(b)) = (
+                src::<L, ROWS>(file, f, 0, &mut ba),
+                src::<L, ROWS>(file, f, 1, &mut bb),
+            ) else {
+                return false;
+            };
+            let (ga, gb) = (|i| u32::from_le_bytes(a[i]), |i| u32::from_le_bytes(b[i]));
+            word_op::<L>(op, num, ga, gb, |_| 0)
+        }
+        _ => {
+            let (Some(a), Some(b), Some(c)) = (
+                src::<L, ROWS>(file, f, 0, &mut ba),
+                src::<L, ROWS>(file, f, 1, &mut bb),
+                src::<L, ROWS>(file, f, 2, &mut bc),
+            ) else {
+                return false;
+            };
+            let (ga, gb) = (|i| u32::from_le_bytes(a[i]), |i| u32::from_le_bytes(b[i]));
+            word_op::<L>(op, num, ga, gb, |i| u32::from_le_bytes(c[i]))
+        }
+    };
+    let Some(r) = r else {
         return false;
     };
     store_row::<L>(t, usize::from(d.base), r, enabled & pred)
@@ -157,7 +179,7 @@ fn plain<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
 /// any) or an operation with a condition modifier on its 32-bit result (IGC's `and (eq)f1.0
 /// null:d` bit test); sources as for [`plain`], src2 unused.
 #[inline(always)]
-fn flagged<const L: usize, const OP: u8, const A: u8, const B: u8>(
+fn flagged<const L: usize, const OP: u8, const ROWS: u8>(
     t: &mut Thread,
     f: &Fast,
     enabled: u32,
@@ -166,23 +188,41 @@ fn flagged<const L: usize, const OP: u8, const A: u8, const B: u8>(
     let Some(c) = f.cond else {
         return false;
     };
-    let Some((a, b)) = two_sources::<L, A, B>(&t.file, f) else {
-        return false;
-    };
-    let (ga, gb) = (|i| a.at(i), |i| b.at(i));
-    let (r, bits) = match op_of(OP) {
-        (FastOp::Cmp { nan_true }, _) => {
-            let Some(bits) = word_cmp::<L>(f, c, nan_true, ga, gb) else {
-                return false;
-            };
-            (pick_row::<L>(bits, |_| u32::MAX, |_| 0), bits)
-        }
-        (op, num) => {
-            let Some(r) = word_op::<L>(op, num, ga, gb, |_| 0) else {
-                return false;
-            };
-            // `f.num`: a `mov`'s condition tests its value as the instruction's type.
-            (r, cond_row::<L>(c, f.num, f.dst_elem.signed, &r))
+    let (op, num) = op_of(OP);
+    let file = &t.file[..];
+    let (mut ba, mut bb) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+    let (r, bits) = if arity(op) == 1 {
+        let Some(a) = src::<L, ROWS>(file, f, 0, &mut ba) else {
+            return false;
+        };
+        let Some(r) = word_op::<L>(op, num, |i| u32::from_le_bytes(a[i]), |_| 0, |_| 0) else {
+            return false;
+        };
+        // `f.num`: a `mov`'s condition tests its value as the instruction's type.
+        (r, cond_row::<L>(c, f.num, f.dst_elem.signed, &r))
+    } else {
+        let (Some(a), Some(b)) = (
+            src::<L, ROWS>(file, f, 0, &mut ba),
+            src::<L, ROWS>(file, f, 1, &mut bb),
+        ) else {
+            return false;
+        };
+        let (ga, gb) = (|i| u32::from_le_bytes(a[i]), |i| u32::from_le_bytes(b[i]));
+        match op {
+            FastOp::Cmp { nan_true } => {
+                let Some(bits) = word_cmp::<L>(f, c, nan_true, ga, gb) else {
+                    return false;
+                };
+                (pick_row::<L>(bits, |_| u32::MAX, |_| 0), bits)
+            }
+            _ => {
+                let Some(r) = word_op::<L>(op, num, ga, gb, |_| 0) else {
+                    return false;
+                };
+                // The constant `num` (these are integer operations): one condition loop
+                // per condition instead of an integer and a float one.
+                (r, cond_row::<L>(c, num, f.dst_elem.signed, &r))
+            }
         }
     };
     let mask = enabled & pred;
@@ -191,16 +231,25 @@ fn flagged<const L: usize, const OP: u8, const A: u8, const B: u8>(
 
 /// `sel` without a condition: the predicate picks src0 or src1 for each enabled lane.
 #[inline(always)]
-fn select_by_predicate<const L: usize, const A: u8, const B: u8>(
+fn select_by_predicate<const L: usize, const ROWS: u8>(
     t: &mut Thread,
     f: &Fast,
     enabled: u32,
     pred: u32,
 ) -> bool {
-    let Some((a, b)) = two_sources::<L, A, B>(&t.file, f) else {
+    let file = &t.file[..];
+    let (mut ba, mut bb) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+    let (Some(a), Some(b)) = (
+        src::<L, ROWS>(file, f, 0, &mut ba),
+        src::<L, ROWS>(file, f, 1, &mut bb),
+    ) else {
         return false;
     };
-    let r = pick_row::<L>(pred, |i| a.at(i), |i| b.at(i));
+    let r = pick_row::<L>(
+        pred,
+        |i| u32::from_le_bytes(a[i]),
+        |i| u32::from_le_bytes(b[i]),
+    );
     commit::<L>(t, f, r, None, enabled)
 }
 
@@ -208,11 +257,12 @@ fn select_by_predicate<const L: usize, const A: u8, const B: u8>(
 /// the value's low bytes.
 #[inline(always)]
 fn narrow_scalar_mov(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bool {
-    let (Some(d), Some(a)) = (f.dst, Get::<ONE, 1>::new(&t.file, &f.src[0])) else {
+    let mut ba = MaybeUninit::uninit();
+    let (Some(d), Some(a)) = (f.dst, src::<1, 0>(&t.file, f, 0, &mut ba)) else {
         return false;
     };
     let at = usize::from(d.base);
-    let [b0, b1, ..] = a.at(0).to_le_bytes();
+    let [[b0, b1, ..]] = *a;
     let write = enabled & pred & 1 != 0;
     // A Byte or a Word (`select` hands out no other size): stores of constant size rather
     // than a copy of a variable length (a library call).
@@ -241,33 +291,33 @@ mod avx2 {
     use super::*;
 
     #[target_feature(enable = "avx2,fma")]
-    pub fn plain<const L: usize, const OP: u8, const A: u8, const B: u8, const C: u8>(
+    pub fn plain<const L: usize, const OP: u8, const ROWS: u8>(
         t: &mut Thread,
         f: &Fast,
         enabled: u32,
         pred: u32,
     ) -> bool {
-        super::plain::<L, OP, A, B, C>(t, f, enabled, pred)
+        super::plain::<L, OP, ROWS>(t, f, enabled, pred)
     }
 
     #[target_feature(enable = "avx2,fma")]
-    pub fn flagged<const L: usize, const OP: u8, const A: u8, const B: u8>(
+    pub fn flagged<const L: usize, const OP: u8, const ROWS: u8>(
         t: &mut Thread,
         f: &Fast,
         enabled: u32,
         pred: u32,
     ) -> bool {
-        super::flagged::<L, OP, A, B>(t, f, enabled, pred)
+        super::flagged::<L, OP, ROWS>(t, f, enabled, pred)
     }
 
     #[target_feature(enable = "avx2,fma")]
-    pub fn select_by_predicate<const L: usize, const A: u8, const B: u8>(
+    pub fn select_by_predicate<const L: usize, const ROWS: u8>(
         t: &mut Thread,
         f: &Fast,
         enabled: u32,
         pred: u32,
     ) -> bool {
-        super::select_by_predicate::<L, A, B>(t, f, enabled, pred)
+        super::select_by_predicate::<L, ROWS>(t, f, enabled, pred)
     }
 
     #[target_feature(enable = "avx2,fma")]
@@ -276,142 +326,120 @@ mod avx2 {
     }
 }
 
-/// The kernel of `$k` for the forms of the sources an operation reads.
+/// The kernel of `$k` (operation `$op` on `$l` lanes) for the sources' `rows` mask, one arm
+/// per mask value the operation's sources can have.
 #[cfg(target_arch = "x86_64")]
-macro_rules! pick {
-    ($k:ident::<$l:ident, $op:ident>, $forms:expr, [$($a:ident $b:ident $c:ident),*]) => {
-        match $forms {
-            $(($a, $b, $c) => Some(avx2::$k::<$l, $op, $a, $b, $c> as KernelFn),)*
-            _ => None,
-        }
-    };
-    ($k:ident::<$l:ident, $op:ident>, $forms:expr, [$($a:ident $b:ident),*]) => {
-        match $forms {
-            $(($a, $b) => Some(avx2::$k::<$l, $op, $a, $b> as KernelFn),)*
-            _ => None,
-        }
-    };
-    ($k:ident::<$l:ident>, $forms:expr, [$($a:ident $b:ident),*]) => {
-        match $forms {
-            $(($a, $b) => Some(avx2::$k::<$l, $a, $b> as KernelFn),)*
+macro_rules! by_rows {
+    ($k:ident::<$l:ident, $op:ident>, $rows:expr, [$($m:literal),*]) => {
+        match $rows {
+            $($m => Some(avx2::$k::<$l, $op, $m> as KernelFn),)*
             _ => None,
         }
     };
 }
 
 #[cfg(target_arch = "x86_64")]
-fn unary<const L: usize, const OP: u8>(a: u8) -> Option<KernelFn> {
-    pick!(plain::<L, OP>, (a, NONE, NONE), [ONE NONE NONE, ROW NONE NONE, STRIDED NONE NONE])
+fn unary<const L: usize, const OP: u8>(rows: u8) -> Option<KernelFn> {
+    by_rows!(plain::<L, OP>, rows, [0, 1])
 }
 
 #[cfg(target_arch = "x86_64")]
-fn binary<const L: usize, const OP: u8>(a: u8, b: u8) -> Option<KernelFn> {
-    pick!(plain::<L, OP>, (a, b, NONE), [
-        ONE ONE NONE, ONE ROW NONE, ONE STRIDED NONE,
-        ROW ONE NONE, ROW ROW NONE, ROW STRIDED NONE,
-        STRIDED ONE NONE, STRIDED ROW NONE, STRIDED STRIDED NONE
-    ])
-}
-
-/// `mad`: rows and values only (27 forms would be 27 kernels per lane count).
-#[cfg(target_arch = "x86_64")]
-fn ternary<const L: usize, const OP: u8>(a: u8, b: u8, c: u8) -> Option<KernelFn> {
-    pick!(plain::<L, OP>, (a, b, c), [
-        ONE ONE ONE, ONE ONE ROW, ONE ROW ONE, ONE ROW ROW,
-        ROW ONE ONE, ROW ONE ROW, ROW ROW ONE, ROW ROW ROW
-    ])
-}
-
-/// Flag-writing forms: rows, values and strided sources (IGC's `cmp null:w r1<16;16,1>:w`).
-#[cfg(target_arch = "x86_64")]
-fn flagging<const L: usize, const OP: u8>(a: u8, b: u8) -> Option<KernelFn> {
-    pick!(flagged::<L, OP>, (a, b), [
-        ONE ONE, ONE ROW, ONE STRIDED,
-        ROW ONE, ROW ROW, ROW STRIDED,
-        STRIDED ONE, STRIDED ROW, STRIDED STRIDED
-    ])
+fn binary<const L: usize, const OP: u8>(rows: u8) -> Option<KernelFn> {
+    by_rows!(plain::<L, OP>, rows, [0, 1, 2, 3])
 }
 
 #[cfg(target_arch = "x86_64")]
-fn selecting<const L: usize>(a: u8, b: u8) -> Option<KernelFn> {
-    pick!(select_by_predicate::<L>, (a, b), [
-        ONE ONE, ONE ROW, ONE STRIDED,
-        ROW ONE, ROW ROW, ROW STRIDED,
-        STRIDED ONE, STRIDED ROW, STRIDED STRIDED
-    ])
+fn ternary<const L: usize, const OP: u8>(rows: u8) -> Option<KernelFn> {
+    by_rows!(plain::<L, OP>, rows, [0, 1, 2, 3, 4, 5, 6, 7])
 }
 
 #[cfg(target_arch = "x86_64")]
-fn for_lanes<const L: usize>(op: u8, cond: bool, forms: [u8; 3]) -> Option<KernelFn> {
-    let [a, b, c] = forms;
-    if cond {
-        return match op {
-            MOV => flagging::<L, MOV>(a, ONE),
-            ADD => flagging::<L, ADD>(a, b),
-            AND => flagging::<L, AND>(a, b),
-            OR => flagging::<L, OR>(a, b),
-            XOR => flagging::<L, XOR>(a, b),
-            SHL => flagging::<L, SHL>(a, b),
-            SHR => flagging::<L, SHR>(a, b),
-            ASR => flagging::<L, ASR>(a, b),
-            CMP => flagging::<L, CMP>(a, b),
-            FCMP => flagging::<L, FCMP>(a, b),
-            FCMPN => flagging::<L, FCMPN>(a, b),
-            _ => None,
-        };
-    }
-    match op {
-        MOV => unary::<L, MOV>(a),
-        NOT => unary::<L, NOT>(a),
-        ADD => binary::<L, ADD>(a, b),
-        MUL => binary::<L, MUL>(a, b),
-        AND => binary::<L, AND>(a, b),
-        OR => binary::<L, OR>(a, b),
-        XOR => binary::<L, XOR>(a, b),
-        SHL => binary::<L, SHL>(a, b),
-        SHR => binary::<L, SHR>(a, b),
-        ASR => binary::<L, ASR>(a, b),
-        FADD => binary::<L, FADD>(a, b),
-        FMUL => binary::<L, FMUL>(a, b),
-        MAD => ternary::<L, MAD>(a, b, c),
-        FMAD => ternary::<L, FMAD>(a, b, c),
-        SEL => selecting::<L>(a, b),
+fn flagging<const L: usize, const OP: u8>(rows: u8) -> Option<KernelFn> {
+    by_rows!(flagged::<L, OP>, rows, [0, 1, 2, 3])
+}
+
+#[cfg(target_arch = "x86_64")]
+fn selecting<const L: usize>(rows: u8) -> Option<KernelFn> {
+    match rows {
+        0 => Some(avx2::select_by_predicate::<L, 0>),
+        1 => Some(avx2::select_by_predicate::<L, 1>),
+        2 => Some(avx2::select_by_predicate::<L, 2>),
+        3 => Some(avx2::select_by_predicate::<L, 3>),
         _ => None,
     }
 }
 
-/// One channel: every source is one value.
+/// The kernel of operation `op` on `L` lanes, `cond`: its flag-writing form; `rows`: which
+/// of the sources it reads are DWord rows (bit k: source k).
 #[cfg(target_arch = "x86_64")]
-fn scalar(op: u8, cond: bool, forms: [u8; 3]) -> Option<KernelFn> {
-    if forms != [ONE; 3] {
-        return None;
-    }
+fn for_lanes<const L: usize>(op: u8, cond: bool, rows: u8) -> Option<KernelFn> {
     if cond {
         return match op {
-            MOV => Some(avx2::flagged::<1, MOV, ONE, ONE> as KernelFn),
-            ADD => Some(avx2::flagged::<1, ADD, ONE, ONE> as KernelFn),
-            AND => Some(avx2::flagged::<1, AND, ONE, ONE> as KernelFn),
-            CMP => Some(avx2::flagged::<1, CMP, ONE, ONE> as KernelFn),
-            FCMP => Some(avx2::flagged::<1, FCMP, ONE, ONE> as KernelFn),
+            MOV => flagging::<L, MOV>(rows),
+            ADD => flagging::<L, ADD>(rows),
+            AND => flagging::<L, AND>(rows),
+            OR => flagging::<L, OR>(rows),
+            XOR => flagging::<L, XOR>(rows),
+            SHL => flagging::<L, SHL>(rows),
+            SHR => flagging::<L, SHR>(rows),
+            ASR => flagging::<L, ASR>(rows),
+            CMP => flagging::<L, CMP>(rows),
+            FCMP => flagging::<L, FCMP>(rows),
+            FCMPN => flagging::<L, FCMPN>(rows),
             _ => None,
         };
     }
+    match op {
+        MOV => unary::<L, MOV>(rows),
+        NOT => unary::<L, NOT>(rows),
+        ADD => binary::<L, ADD>(rows),
+        MUL => binary::<L, MUL>(rows),
+        AND => binary::<L, AND>(rows),
+        OR => binary::<L, OR>(rows),
+        XOR => binary::<L, XOR>(rows),
+        SHL => binary::<L, SHL>(rows),
+        SHR => binary::<L, SHR>(rows),
+        ASR => binary::<L, ASR>(rows),
+        FADD => binary::<L, FADD>(rows),
+        FMUL => binary::<L, FMUL>(rows),
+        MAD => ternary::<L, MAD>(rows),
+        FMAD => ternary::<L, FMAD>(rows),
+        SEL => selecting::<L>(rows),
+        _ => None,
+    }
+}
+
+/// One channel (sources read by the general form switch): the conditions IGC writes on
+/// scalars (address and loop-counter tests) and the plain operations.
+#[cfg(target_arch = "x86_64")]
+fn scalar(op: u8, cond: bool) -> Option<KernelFn> {
+    use avx2::{flagged, plain};
+    if cond {
+        return Some(match op {
+            MOV => flagged::<1, MOV, 0>,
+            ADD => flagged::<1, ADD, 0>,
+            AND => flagged::<1, AND, 0>,
+            CMP => flagged::<1, CMP, 0>,
+            FCMP => flagged::<1, FCMP, 0>,
+            _ => return None,
+        });
+    }
     Some(match op {
-        MOV => avx2::plain::<1, MOV, ONE, NONE, NONE>,
-        NOT => avx2::plain::<1, NOT, ONE, NONE, NONE>,
-        ADD => avx2::plain::<1, ADD, ONE, ONE, NONE>,
-        MUL => avx2::plain::<1, MUL, ONE, ONE, NONE>,
-        AND => avx2::plain::<1, AND, ONE, ONE, NONE>,
-        OR => avx2::plain::<1, OR, ONE, ONE, NONE>,
-        XOR => avx2::plain::<1, XOR, ONE, ONE, NONE>,
-        SHL => avx2::plain::<1, SHL, ONE, ONE, NONE>,
-        SHR => avx2::plain::<1, SHR, ONE, ONE, NONE>,
-        ASR => avx2::plain::<1, ASR, ONE, ONE, NONE>,
-        FADD => avx2::plain::<1, FADD, ONE, ONE, NONE>,
-        FMUL => avx2::plain::<1, FMUL, ONE, ONE, NONE>,
-        MAD => avx2::plain::<1, MAD, ONE, ONE, ONE>,
-        FMAD => avx2::plain::<1, FMAD, ONE, ONE, ONE>,
-        SEL => avx2::select_by_predicate::<1, ONE, ONE>,
+        MOV => plain::<1, MOV, 0>,
+        NOT => plain::<1, NOT, 0>,
+        ADD => plain::<1, ADD, 0>,
+        MUL => plain::<1, MUL, 0>,
+        AND => plain::<1, AND, 0>,
+        OR => plain::<1, OR, 0>,
+        XOR => plain::<1, XOR, 0>,
+        SHL => plain::<1, SHL, 0>,
+        SHR => plain::<1, SHR, 0>,
+        ASR => plain::<1, ASR, 0>,
+        FADD => plain::<1, FADD, 0>,
+        FMUL => plain::<1, FMUL, 0>,
+        MAD => plain::<1, MAD, 0>,
+        FMAD => plain::<1, FMAD, 0>,
+        SEL => avx2::select_by_predicate::<1, 0>,
         _ => return None,
     })
 }
@@ -444,16 +472,13 @@ pub fn select(f: &Fast) -> Option<Kernel> {
     if !form_ok || !sel_ok || (cmp && mixed) || (cmp && f.cond.is_none()) {
         return None;
     }
-    let mut forms = [ONE; 3];
-    for (form, s) in forms.iter_mut().zip(&f.src) {
-        *form = match s.at {
-            Src::Region { stride: 0, .. } | Src::Imm(_) => ONE,
-            Src::Region { stride: 4, .. } if s.elem.size == 4 => ROW,
-            Src::Region { .. } => STRIDED,
-            Src::Gather => return None,
-        };
+    let read = &f.src[..arity(f.op)];
+    if read.iter().any(|s| s.at == Src::Gather) {
+        return None;
     }
-    select_for(f.ch.n, op, f.cond.is_some(), forms)
+    let row = |s: &FastSrc| matches!(s.at, Src::Region { stride: 4, .. }) && s.elem.size == 4;
+    let rows = read.iter().enumerate().map(|(k, s)| u8::from(row(s)) << k);
+    select_for(f.ch.n, op, f.cond.is_some(), rows.sum())
 }
 
 /// Whether the CPU runs the AVX2 + FMA code (`block_avx2` and the kernels).
@@ -473,21 +498,21 @@ fn scalar_mov() -> Option<Kernel> {
 }
 
 #[cfg(target_arch = "x86_64")]
-fn select_for(n: u8, op: u8, cond: bool, forms: [u8; 3]) -> Option<Kernel> {
+fn select_for(n: u8, op: u8, cond: bool, rows: u8) -> Option<Kernel> {
     if !has_avx2_fma() {
         return None;
     }
     let k = match n {
-        1 => scalar(op, cond, forms),
-        8 => for_lanes::<8>(op, cond, forms),
-        16 => for_lanes::<16>(op, cond, forms),
-        32 => for_lanes::<32>(op, cond, forms),
+        1 => scalar(op, cond),
+        8 => for_lanes::<8>(op, cond, rows),
+        16 => for_lanes::<16>(op, cond, rows),
+        32 => for_lanes::<32>(op, cond, rows),
         _ => None,
     }?;
     Some(Kernel(k))
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn select_for(_: u8, _: u8, _: bool, _: [u8; 3]) -> Option<Kernel> {
+fn select_for(_: u8, _: u8, _: bool, _: u8) -> Option<Kernel> {
     None
 }

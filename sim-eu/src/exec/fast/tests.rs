@@ -343,8 +343,13 @@ fn igc_loop_forms_get_a_pre_decoded_kernel() {
         // saxpy's prologue and its local-id word row.
         ("(W) or (1|M0) cr0.0<1>:ud cr0.0<0;1,0>:ud 0x4C0:uw", true),
         ("add (16|M0) r5.0<1>:d r4.0<0;1,0>:d r1.0<16;16,1>:uw", true),
+        // A strided `mad` source: read into lanes once, as any strided source.
+        (
+            "mad (16|M0) r10.0<1>:f r10.0<1;0>:f r12.0<1;0>:f r14.0<2>:f",
+            true,
+        ),
         // A conditional `sel`, compares of mixed signedness, a condition on a Word result,
-        // narrow rows, 4 of 8 lanes, a strided `mad` source: the fast path's loop.
+        // narrow rows, 4 of 8 lanes: the fast path's loop.
         (
             "sel (16|M0) (ge)f0.0 r14.0<1>:f r18.0<8;8,1>:f 0x0:f",
             false,
@@ -362,10 +367,6 @@ fn igc_loop_forms_get_a_pre_decoded_kernel() {
             false,
         ),
         ("add (4|M0) r16.0<1>:d r10.0<4;4,1>:d r12.0<4;4,1>:d", false),
-        (
-            "mad (16|M0) r10.0<1>:f r10.0<1;0>:f r12.0<1;0>:f r14.0<2>:f",
-            false,
-        ),
     ] {
         let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect(text);
         let prog = Program::decode(Platform::Tgllp, &bytes);
