@@ -340,7 +340,8 @@ mod tests {
         let j = r.to_json();
         assert!(
             j.starts_with(
-                "{\"check\":\"api\",\"kernel\":\"k\\\"\",\"offset\":null,\"address\":null"
+                "{\"check\":\"api\",\"kernel\":\"k\\\"\",\"offset\":null,\"file\":null,\
+                 \"line\":null,\"address\":null"
             ),
             "{j}"
         );
