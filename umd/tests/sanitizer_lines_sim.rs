@@ -138,7 +138,7 @@ fn damaged_debug_data_loads_runs_and_names_no_line() {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
     let p = Platform::Tgllp;
     let good = compile(&ocloc, p, "-cl-std=CL1.2 -g");
-    let (at, size, size_field) = section(&good, umd::program::debug_lines::SHT_OPENCL_DEV_DEBUG);
+    let (at, size, size_field) = section(&good, umd::program::patchtokens::SHT_OPENCL_DEV_DEBUG);
     // The debug data must be there for the damage to mean anything.
     let lines = |bin: &[u8]| {
         let prog = umd::program::parse(bin).unwrap();

@@ -29,6 +29,11 @@ pub const FENCE_SCOPE: (u32, u32) = (9, 3);
 /// Extended descriptor BTI.
 pub const EX_BTI: (u32, u32) = (24, 8);
 
+/// Field `(offset, length)` (one of the constants above) of descriptor `desc`.
+pub const fn field(desc: u32, (offset, length): (u32, u32)) -> u32 {
+    bits(desc, offset, length)
+}
+
 /// How an opcode's descriptor reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Class {

@@ -39,7 +39,10 @@ pub fn is_block_collective(kind: Kind, spill: bool) -> bool {
 /// surface state (`ss`/`bss`: IGC's scratch space, its spills).
 pub fn is_surface_state_lsc(p: Platform, sfid: u8, desc: u32) -> bool {
     Sfid::decode(p, sfid) == Some(Sfid::Ugm)
-        && matches!(desc >> lsc::ADDR_TYPE.0 & 3, lsc::ADDR_SS | lsc::ADDR_BSS)
+        && matches!(
+            lsc::field(desc, lsc::ADDR_TYPE),
+            lsc::ADDR_SS | lsc::ADDR_BSS
+        )
 }
 
 /// The lanes of `t` its control flow disabled (dispatched, not active); 0 when converged.

@@ -104,18 +104,19 @@ pub fn classify(p: Platform, sfid: u8, desc: u32) -> Kind {
             0x08 => Kind::BlockWriteOwords { bti: desc & 0xff },
             _ => Kind::Other,
         },
-        // Transposed (block) LSC loads and stores: Xe-HPG's block messages. One element
-        // (`d32x1t`, `d64x1t`) is IGC's form of a uniform scalar load or store (one lane's
-        // `if (lid == 0) out[g] = v;`), never a sub-group's block: the smallest of those,
-        // eight `uchar`s, IGC moves as `d32x2t`.
-        Some(Sfid::Ugm) if desc >> lsc::TRANSPOSED.0 & 1 != 0 && field(desc, lsc::VECTOR) == 0 => {
-            Kind::Other
+        // Transposed (block) LSC loads and stores of more than one element: Xe-HPG's block
+        // messages. One element (`d32x1t`, `d64x1t`) is IGC's form of a uniform scalar load
+        // or store (one lane's `if (lid == 0) out[g] = v;`), never a sub-group's block: the
+        // smallest of those, eight `uchar`s, IGC moves as `d32x2t`.
+        Some(Sfid::Ugm)
+            if lsc::field(desc, lsc::TRANSPOSED) != 0 && lsc::field(desc, lsc::VECTOR) != 0 =>
+        {
+            match lsc::field(desc, lsc::OPCODE) {
+                LSC_LOAD => Kind::BlockRead,
+                LSC_STORE => Kind::BlockWrite,
+                _ => Kind::Other,
+            }
         }
-        Some(Sfid::Ugm) if desc >> lsc::TRANSPOSED.0 & 1 != 0 => match desc & 0x3f {
-            LSC_LOAD => Kind::BlockRead,
-            LSC_STORE => Kind::BlockWrite,
-            _ => Kind::Other,
-        },
         Some(Sfid::Dc1) => match ty {
             0x14 => Kind::BlockRead,
             0x15 => Kind::BlockWrite,
@@ -125,11 +126,6 @@ pub fn classify(p: Platform, sfid: u8, desc: u32) -> Kind {
         },
         _ => Kind::Other,
     }
-}
-
-/// The bits `(shift, width)` of `desc`.
-fn field(desc: u32, (shift, width): (u32, u32)) -> u32 {
-    desc >> shift & ((1 << width) - 1)
 }
 
 /// The rule a misaligned address breaks for a message of `kind`, when a spec states one.

@@ -15,9 +15,7 @@ use super::bytes::{c_string, Bytes};
 use super::elf::{is_elf, ElfView};
 use super::error::{invalid, ProgramError, Result};
 use super::patchtokens::tokens::MAGIC_CL;
-
-/// Section type of the debug data in ocloc's container (SHT_OPENCL_DEV_DEBUG).
-pub const SHT_OPENCL_DEV_DEBUG: u32 = 0xff00_0008;
+use super::patchtokens::SHT_OPENCL_DEV_DEBUG;
 
 /// Bytes of `SProgramDebugDataHeaderIGC` (seven u32) and of `SKernelDebugDataHeaderIGC`
 /// (three u32).
@@ -38,8 +36,8 @@ pub struct LineRow {
     pub line: u32,
 }
 
-/// A kernel's line table, rows sorted by offset (rows at one offset in the program's order:
-/// the last one is the instruction's).
+/// A kernel's line table, rows in the line programs' order (the simulator's
+/// `sanitize::SourceLines` orders them by offset for its lookups).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SourceLines {
     /// The source files, as the line table names them (with their directory where it is not
@@ -177,7 +175,6 @@ fn line_table(section: &[u8]) -> gimli::Result<SourceLines> {
         }
         offset = next;
     }
-    out.rows.sort_by_key(|r| r.offset);
     Ok(out)
 }
 

@@ -14,6 +14,9 @@ use super::{targets, DataRelocation, Format, Program, Segment};
 pub const ET_OPENCL_EXECUTABLE: u16 = 0xff04;
 /// Section type of the device binary inside the container (SHT_OPENCL_DEV_BINARY).
 pub const SHT_OPENCL_DEV_BINARY: u32 = 0xff00_0005;
+/// Section type of the debug data of `-g` builds (SHT_OPENCL_DEV_DEBUG;
+/// [`super::debug_lines`]).
+pub const SHT_OPENCL_DEV_DEBUG: u32 = 0xff00_0008;
 
 /// The patch-token program inside ocloc's ELF container, with its file offset.
 /// A bare program (starting with the "CTNI" magic) is accepted as is.
