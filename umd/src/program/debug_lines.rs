@@ -14,8 +14,7 @@ use gimli::{AttributeValue, DebugLine, DebugLineOffset, EndianSlice, LittleEndia
 use super::bytes::{c_string, Bytes};
 use super::elf::{is_elf, ElfView};
 use super::error::{invalid, ProgramError, Result};
-use super::patchtokens::tokens::MAGIC_CL;
-use super::patchtokens::SHT_OPENCL_DEV_DEBUG;
+use super::patchtokens::tokens::{MAGIC_CL, SHT_OPENCL_DEV_DEBUG};
 
 /// Bytes of `SProgramDebugDataHeaderIGC` (seven u32) and of `SKernelDebugDataHeaderIGC`
 /// (three u32).

@@ -10,13 +10,7 @@ use super::elf::{is_elf, ElfView};
 use super::error::{invalid, ProgramError, Result};
 use super::{targets, DataRelocation, Format, Program, Segment};
 
-/// `e_type` of ocloc's container (ET_OPENCL_EXECUTABLE).
-pub const ET_OPENCL_EXECUTABLE: u16 = 0xff04;
-/// Section type of the device binary inside the container (SHT_OPENCL_DEV_BINARY).
-pub const SHT_OPENCL_DEV_BINARY: u32 = 0xff00_0005;
-/// Section type of the debug data of `-g` builds (SHT_OPENCL_DEV_DEBUG;
-/// [`super::debug_lines`]).
-pub const SHT_OPENCL_DEV_DEBUG: u32 = 0xff00_0008;
+pub use tokens::{ET_OPENCL_EXECUTABLE, SHT_OPENCL_DEV_BINARY, SHT_OPENCL_DEV_DEBUG};
 
 /// The patch-token program inside ocloc's ELF container, with its file offset.
 /// A bare program (starting with the "CTNI" magic) is accepted as is.

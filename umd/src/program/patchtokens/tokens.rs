@@ -3,6 +3,13 @@
 
 /// `SProgramBinaryHeader::Magic`: "CTNI" read as a little-endian u32.
 pub const MAGIC_CL: u32 = 0x494E_5443;
+/// `e_type` of ocloc's container (ET_OPENCL_EXECUTABLE).
+pub const ET_OPENCL_EXECUTABLE: u16 = 0xff04;
+/// Section type of the device binary inside the container (SHT_OPENCL_DEV_BINARY).
+pub const SHT_OPENCL_DEV_BINARY: u32 = 0xff00_0005;
+/// Section type of the debug data of `-g` builds (SHT_OPENCL_DEV_DEBUG), read by
+/// `program::debug_lines`.
+pub const SHT_OPENCL_DEV_DEBUG: u32 = 0xff00_0008;
 /// Bytes of `SProgramBinaryHeader`.
 pub const PROGRAM_HEADER_SIZE: usize = 28;
 /// Bytes of `SKernelBinaryHeaderCommon`.
