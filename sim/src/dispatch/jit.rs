@@ -9,9 +9,9 @@
 //! is the interpreter's. A kernel binary runs interpreted until it is hot ([`Tier`]); it is
 //! then translated once per process (per platform and GRF register count) and shared by the
 //! host threads and devices that run it: groups that start after that run its translation,
-//! those already running stay interpreted. A kernel that fails to translate stays interpreted. A build
-//! without the `jit` feature has no translator: it runs interpreted, and refuses
-//! `INTEL_GPU_SIM_JIT=1`.
+//! those already running stay interpreted. A kernel that fails to translate stays interpreted.
+//! The translator is the `jit` feature (not default; the ICD, the shim and `intel-gpu-run`
+//! forward it): a build without it runs interpreted and refuses `INTEL_GPU_SIM_JIT=1`.
 
 use std::sync::OnceLock;
 
@@ -30,7 +30,7 @@ pub const DEFAULT: bool = false;
 pub enum SwitchError {
     #[error("INTEL_GPU_SIM_JIT={0:?}: expected 1 (translated code) or 0 (interpreter)")]
     Value(String),
-    #[error("INTEL_GPU_SIM_JIT=1: this simulator was built without its `jit` feature")]
+    #[error("INTEL_GPU_SIM_JIT=1: this simulator was built without its `jit` feature (build with `--features jit`)")]
     NotBuilt,
 }
 
