@@ -745,22 +745,27 @@ fn pyopencl_dot_accumulate_and_bfloat16_conversions_where_neo_lists_them() {
     }
 }
 
-/// The functions of cl_intel_subgroup_matrix_multiply_accumulate (`python/matrix_mad.py`): on
-/// dg2, int8 and fp16 `matrix_mad` (dpas) against numpy's product; the extension itself is not
-/// listed, since Debian's compiler does not define it.
+/// cl_intel_subgroup_matrix_multiply_accumulate and its split sibling (`python/matrix_mad.py`):
+/// listed on dg2 alone, here and by NEO; there programs written to them and programs declaring
+/// the functions themselves build, and int8 and fp16 `matrix_mad` (dpas) agree with numpy's
+/// product, under both runtimes.
 #[test]
-fn pyopencl_matrix_mad_on_each_simulated_device() {
+fn pyopencl_matrix_mad_on_each_simulated_device_and_under_neo() {
     let python = require!(Oracle::PyOpenCl);
     let icd = support::icd();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/matrix_mad.py");
-    for dev in support::SIM_DEVICES {
-        let out = support::run(support::command(&python, &icd, dev).arg(script));
-        assert!(!out.contains("FAIL"), "{dev}:\n{out}");
-        assert_eq!(
-            out.contains("ok   f16_f16 matrix_mad_k16 round 2"),
-            dev == "sim:dg2",
-            "{dev}:\n{out}"
-        );
+    let dir = tempfile::tempdir().unwrap();
+    let neo = support::neo_icd(dir.path(), "matrix multiply-accumulate under NEO");
+    for p in Platform::ALL {
+        for (who, mut cmd) in support::ours_and_neo(&python, &icd, neo.as_deref(), p) {
+            let out = support::run(cmd.arg(script).arg(p.name()));
+            assert!(!out.contains("FAIL"), "{who}:\n{out}");
+            assert_eq!(
+                out.contains("ok   f16_f16 matrix_mad_k16 round 2"),
+                p == Platform::Dg2,
+                "{who}:\n{out}"
+            );
+        }
     }
 }
 

@@ -4,8 +4,9 @@
 //! bf16 with an f32 accumulator, on random data; and the split (`dpasw`) form of
 //! `cl_intel_subgroup_split_matrix_multiply_accumulate` over pairs of sub-groups.
 //!
-//! Debian's IGC (1.0.12504) builds these functions for acm-g10 but its clang does not declare
-//! them, so the source declares the ones it calls.
+//! Debian's IGC (1.0.12504) declares these functions only when the extension is named in a
+//! `-cl-ext=-all,+…` list (as the OpenCL runtimes name a device's extensions); ocloc run
+//! plainly names none, so the source declares the ones it calls.
 
 use proptest::prelude::Rng;
 use proptest::test_runner::{RngAlgorithm, TestRng};

@@ -11,8 +11,9 @@ use crate::core::facts::{facts, IMAGE_3D_WRITES};
 /// Which devices report an extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Needs {
-    /// The platform, not its devices (`CL_PLATFORM_EXTENSIONS`).
-    Platform,
+    /// The platform (`CL_PLATFORM_EXTENSIONS`) and every device: cl_khr_icd, which Intel's
+    /// runtime lists in both, so an application finds it where it looks.
+    PlatformAndDevices,
     /// Every device.
     Always,
     /// Devices whose sub-groups make independent forward progress
@@ -32,6 +33,10 @@ pub enum Needs {
     DotAccumulate,
     /// `facts::Facts::bfloat16_conversions`.
     Bfloat16Conversions,
+    /// Devices whose EUs have a SIMD8 systolic array (`dpas`; `Platform::systolic_channels`).
+    Systolic,
+    /// Those whose EUs are also fused in pairs, which `dpasw` splits the work across.
+    SystolicSplit,
     /// Devices of these platforms: an API-only extension the runtime does the same way
     /// everywhere, listed where NEO 22.43 lists it.
     On(&'static [Platform]),
@@ -41,7 +46,7 @@ impl Needs {
     fn holds(self, p: Platform, has_pci_address: bool) -> bool {
         let f = facts(p);
         match self {
-            Needs::Platform => false,
+            Needs::PlatformAndDevices => true,
             Needs::Always => true,
             Needs::ForwardProgress => f.independent_forward_progress(),
             Needs::Images => f.images,
@@ -51,6 +56,8 @@ impl Needs {
             Needs::LocalBlockIo => f.local_block_io,
             Needs::DotAccumulate => f.dot_accumulate,
             Needs::Bfloat16Conversions => f.bfloat16_conversions,
+            Needs::Systolic => p.systolic_channels() == Some(8),
+            Needs::SystolicSplit => p.systolic_channels() == Some(8) && f.fused_eu,
             Needs::On(platforms) => platforms.contains(&p),
         }
     }
@@ -81,7 +88,7 @@ const fn ext(name: &'static str, needs: Needs) -> Extension {
 
 /// Every extension, in the order the queries list them.
 pub const EXTENSIONS: &[Extension] = &[
-    ext("cl_khr_icd", Needs::Platform),
+    ext("cl_khr_icd", Needs::PlatformAndDevices),
     // OpenCL 1.1 made these four core; a device with the features still reports their names
     // (OpenCL 3.0 extension specification, "cl_khr_*_int32_*_atomics"). IGC compiles the
     // atom_* built-ins to the data port's atomic messages.
@@ -173,6 +180,18 @@ pub const EXTENSIONS: &[Extension] = &[
     ext("cl_intel_dot_accumulate", Needs::DotAccumulate),
     // `intel_convert_bfloat16*_as_ushort*` and back (`tests/python/bfloat16_conversions.py`).
     ext("cl_intel_bfloat16_conversions", Needs::Bfloat16Conversions),
+    // `intel_sub_group_*_matrix_mad_k*`: `dpas`, and the `_split_` forms: `dpasw` across a
+    // fused EU pair. Debian's compiler declares them only when the extension is named in a
+    // `-cl-ext=-all,+…` list, as this runtime and NEO name extensions
+    // (`tests/python/matrix_mad.py`, umd's `dpas_sim`).
+    ext(
+        "cl_intel_subgroup_matrix_multiply_accumulate",
+        Needs::Systolic,
+    ),
+    ext(
+        "cl_intel_subgroup_split_matrix_multiply_accumulate",
+        Needs::SystolicSplit,
+    ),
     // Host, device and shared allocations reached through plain pointers (`core::usm`), as
     // NEO reports it on all four.
     ext("cl_intel_unified_shared_memory", Needs::Always),
@@ -204,7 +223,9 @@ pub const EXTENSIONS: &[Extension] = &[
 
 /// The platform's extensions.
 pub fn of_platform() -> impl Iterator<Item = &'static Extension> {
-    EXTENSIONS.iter().filter(|e| e.needs == Needs::Platform)
+    EXTENSIONS
+        .iter()
+        .filter(|e| e.needs == Needs::PlatformAndDevices)
 }
 
 /// The extensions a device of platform `p` reports (a fused-off part or a render node of `p`

@@ -1,9 +1,11 @@
-"""PyOpenCL against the ICD: the functions of cl_intel_subgroup_matrix_multiply_accumulate on
-the device with a systolic array (dg2). The extension is not listed: Debian's compiler builds the
-functions for dg2 but neither defines the extension's macro nor declares them, so a program
-declares them itself (below). On dg2, `intel_sub_group_i8_i8_matrix_mad_k32`,
-`intel_sub_group_u8_i8_matrix_mad_k32` and `intel_sub_group_f16_f16_matrix_mad_k16` with M = 8
-rows on random data against the extension's definition computed with numpy:
+"""PyOpenCL against the ICD: cl_intel_subgroup_matrix_multiply_accumulate and
+cl_intel_subgroup_split_matrix_multiply_accumulate, listed on the device with a systolic array
+(dg2) and on no other (argv[1]: the platform's name). There, a program written to the
+extensions (no declarations of its own: the extensions' macros and functions come with the
+device) and one that declares the functions itself both build. Then
+`intel_sub_group_i8_i8_matrix_mad_k32`, `intel_sub_group_u8_i8_matrix_mad_k32` and
+`intel_sub_group_f16_f16_matrix_mad_k16` with M = 8 rows on random data against the
+extension's definition computed with numpy:
 d[m][n] = acc[m][n] + sum_k A[m][k] * B[k][n], where in a sub-group of 8 work item j holds
 elements j*K/8 .. (j+1)*K/8 - 1 of every row of A (component m = row m, packed in an int) and
 work item n holds column n of B (packed in an int8) and row m of column n of acc and d.
@@ -16,13 +18,18 @@ import sys
 import numpy as np
 import pyopencl as cl
 
-NAME = "cl_intel_subgroup_matrix_multiply_accumulate"
-# Debian's compiler builds these functions for dg2 but its headers do not declare them.
-SOURCE = r"""
+NAMES = ["cl_intel_subgroup_matrix_multiply_accumulate",
+         "cl_intel_subgroup_split_matrix_multiply_accumulate"]
+# What a program may declare itself.
+OWN_DECLARATIONS = r"""
 int8 __attribute__((overloadable)) intel_sub_group_i8_i8_matrix_mad_k32(int8 a, int8 b, int8 acc);
 int8 __attribute__((overloadable)) intel_sub_group_u8_i8_matrix_mad_k32(uint8 a, int8 b, int8 acc);
 float8 __attribute__((overloadable)) intel_sub_group_f16_f16_matrix_mad_k16(int8 a, int8 b, float8 acc);
-
+"""
+SOURCE = r"""
+#if !defined(cl_intel_subgroup_matrix_multiply_accumulate) || !defined(cl_intel_subgroup_split_matrix_multiply_accumulate)
+#error the extensions' macros are not defined
+#endif
 __attribute__((intel_reqd_sub_group_size(8)))
 kernel void i8i8(global const int8 *a, global const int8 *b, global const int8 *c, global int8 *d) {
     uint i = get_sub_group_local_id();
@@ -32,6 +39,12 @@ __attribute__((intel_reqd_sub_group_size(8)))
 kernel void u8i8(global const uint8 *a, global const int8 *b, global const int8 *c, global int8 *d) {
     uint i = get_sub_group_local_id();
     d[i] = intel_sub_group_u8_i8_matrix_mad_k32(a[i], b[i], c[i]);
+}
+// Built, not run here (umd's dpas_sim runs the split forms on sub-group pairs).
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void split(global const int *a, global const int8 *b, global int2 *d) {
+    uint i = get_sub_group_local_id();
+    d[i] = intel_sub_group_i8_i8_split_matrix_mad_k32(a[i], b[i], d[i]);
 }
 __attribute__((intel_reqd_sub_group_size(8)))
 kernel void f16f16(global const int8 *a, global const int8 *b, global const float8 *c, global float8 *d) {
@@ -60,12 +73,17 @@ def run(ctx, q, kernel, a, b, c, out_dtype):
 
 def main():
     dev = cl.get_platforms()[0].get_devices()[0]
-    check("%s not listed (the compiler does not define it)" % NAME, NAME not in dev.extensions.split())
-    if "sim:dg2" not in dev.name:
+    dg2 = sys.argv[1] == "dg2"
+    for name in NAMES:
+        check("%s %s" % (name, "listed" if dg2 else "not listed"), (name in dev.extensions.split()) == dg2)
+    if not dg2:
         return
     ctx = cl.Context([dev])
     q = cl.CommandQueue(ctx)
     prg = cl.Program(ctx, SOURCE).build()
+    check("a program written to the extensions builds", True)
+    cl.Program(ctx, OWN_DECLARATIONS + SOURCE).build()
+    check("a program declaring the functions itself builds", True)
     rs = np.random.RandomState(11)
     for kernel, a_type in [(prg.i8i8, np.int8), (prg.u8i8, np.uint8)]:
         for rnd in range(3):
