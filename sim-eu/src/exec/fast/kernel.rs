@@ -18,9 +18,6 @@ use crate::regfile::Thread;
 
 use super::{arity, commit, cond_row, pick_row, read, region, store_row, word_cmp, word_op};
 
-/// `L` lanes as little-endian DWords, as [`src`] hands them out.
-type LaneBytes<const L: usize> = [[u8; 4]; L];
-
 // The operation as a constant (`(FastOp, Num)` cannot be a const generic parameter): its index
 // in `OPS`, the one table both directions read ([`op_of`], [`op_index`]).
 macro_rules! ops {
@@ -83,8 +80,8 @@ fn src<'a, const L: usize, const ROWS: u8>(
     file: &'a [u8],
     f: &Fast,
     k: usize,
-    buf: &'a mut MaybeUninit<LaneBytes<L>>,
-) -> Option<&'a LaneBytes<L>> {
+    buf: &'a mut MaybeUninit<[[u8; 4]; L]>,
+) -> Option<&'a [[u8; 4]; L]> {
     let s = &f.src[k];
     let in_place = |base: u16| {
         file.get(usize::from(base)..)?
@@ -125,25 +122,6 @@ fn src<'a, const L: usize, const ROWS: u8>(
     }
 }
 
-/// Sources 0 and 1, as [`src`] reads them.
-#[inline(always)]
-fn two<'a, const L: usize, const ROWS: u8>(
-    file: &'a [u8],
-    f: &Fast,
-    [ba, bb]: &'a mut [MaybeUninit<LaneBytes<L>>; 2],
-) -> Option<(&'a LaneBytes<L>, &'a LaneBytes<L>)> {
-    Some((
-        src::<L, ROWS>(file, f, 0, ba)?,
-        src::<L, ROWS>(file, f, 1, bb)?,
-    ))
-}
-
-/// Lane `i` of lanes read by [`src`], as a DWord.
-#[inline(always)]
-fn lane<const L: usize>(a: &LaneBytes<L>) -> impl Fn(usize) -> u32 + '_ {
-    move |i| u32::from_le_bytes(a[i])
-}
-
 #[inline(always)]
 fn plain<const L: usize, const OP: u8, const ROWS: u8>(
     t: &mut Thread,
@@ -157,28 +135,38 @@ fn plain<const L: usize, const OP: u8, const ROWS: u8>(
     let (op, num) = op_of(OP);
     let file = &t.file[..];
     // Lanes built for sources that are not DWord rows.
-    let (mut bufs, mut bc) = ([MaybeUninit::uninit(); 2], MaybeUninit::uninit());
+    let (mut ba, mut bb, mut bc) = (
+        MaybeUninit::uninit(),
+        MaybeUninit::uninit(),
+        MaybeUninit::uninit(),
+    );
     let r = match arity(op) {
         1 => {
-            let Some(a) = src::<L, ROWS>(file, f, 0, &mut bufs[0]) else {
+            let Some(a) = src::<L, ROWS>(file, f, 0, &mut ba) else {
                 return false;
             };
-            word_op::<L>(op, num, lane(a), |_| 0, |_| 0)
+            word_op::<L>(op, num, |i| u32::from_le_bytes(a[i]), |_| 0, |_| 0)
         }
         2 => {
-            let Some((a, b)) = two::<L, ROWS>(file, f, &mut bufs) else {
+            let (Some(a), Some(b)) = (
+                src::<L, ROWS>(file, f, 0, &mut ba),
+                src::<L, ROWS>(file, f, 1, &mut bb),
+            ) else {
                 return false;
             };
-            word_op::<L>(op, num, lane(a), lane(b), |_| 0)
+            let (ga, gb) = (|i| u32::from_le_bytes(a[i]), |i| u32::from_le_bytes(b[i]));
+            word_op::<L>(op, num, ga, gb, |_| 0)
         }
         _ => {
-            let (Some((a, b)), Some(c)) = (
-                two::<L, ROWS>(file, f, &mut bufs),
+            let (Some(a), Some(b), Some(c)) = (
+                src::<L, ROWS>(file, f, 0, &mut ba),
+                src::<L, ROWS>(file, f, 1, &mut bb),
                 src::<L, ROWS>(file, f, 2, &mut bc),
             ) else {
                 return false;
             };
-            word_op::<L>(op, num, lane(a), lane(b), lane(c))
+            let (ga, gb) = (|i| u32::from_le_bytes(a[i]), |i| u32::from_le_bytes(b[i]));
+            word_op::<L>(op, num, ga, gb, |i| u32::from_le_bytes(c[i]))
         }
     };
     let Some(r) = r else {
@@ -202,21 +190,24 @@ fn flagged<const L: usize, const OP: u8, const ROWS: u8>(
     };
     let (op, num) = op_of(OP);
     let file = &t.file[..];
-    let mut bufs = [MaybeUninit::uninit(); 2];
+    let (mut ba, mut bb) = (MaybeUninit::uninit(), MaybeUninit::uninit());
     let (r, bits) = if arity(op) == 1 {
-        let Some(a) = src::<L, ROWS>(file, f, 0, &mut bufs[0]) else {
+        let Some(a) = src::<L, ROWS>(file, f, 0, &mut ba) else {
             return false;
         };
-        let Some(r) = word_op::<L>(op, num, lane(a), |_| 0, |_| 0) else {
+        let Some(r) = word_op::<L>(op, num, |i| u32::from_le_bytes(a[i]), |_| 0, |_| 0) else {
             return false;
         };
         // `f.num`: a `mov`'s condition tests its value as the instruction's type.
         (r, cond_row::<L>(c, f.num, f.dst_elem.signed, &r))
     } else {
-        let Some((a, b)) = two::<L, ROWS>(file, f, &mut bufs) else {
+        let (Some(a), Some(b)) = (
+            src::<L, ROWS>(file, f, 0, &mut ba),
+            src::<L, ROWS>(file, f, 1, &mut bb),
+        ) else {
             return false;
         };
-        let (ga, gb) = (lane(a), lane(b));
+        let (ga, gb) = (|i| u32::from_le_bytes(a[i]), |i| u32::from_le_bytes(b[i]));
         match op {
             FastOp::Cmp { nan_true } => {
                 let Some(bits) = word_cmp::<L>(f, c, nan_true, ga, gb) else {
@@ -247,11 +238,18 @@ fn select_by_predicate<const L: usize, const ROWS: u8>(
     pred: u32,
 ) -> bool {
     let file = &t.file[..];
-    let mut bufs = [MaybeUninit::uninit(); 2];
-    let Some((a, b)) = two::<L, ROWS>(file, f, &mut bufs) else {
+    let (mut ba, mut bb) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+    let (Some(a), Some(b)) = (
+        src::<L, ROWS>(file, f, 0, &mut ba),
+        src::<L, ROWS>(file, f, 1, &mut bb),
+    ) else {
         return false;
     };
-    let r = pick_row::<L>(pred, lane(a), lane(b));
+    let r = pick_row::<L>(
+        pred,
+        |i| u32::from_le_bytes(a[i]),
+        |i| u32::from_le_bytes(b[i]),
+    );
     commit::<L>(t, f, r, None, enabled)
 }
 
