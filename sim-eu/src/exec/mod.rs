@@ -273,7 +273,7 @@ fn channels(t: &Thread, inst: &Inst) -> (u32, u32) {
     masks(t, &Channels::of(inst))
 }
 
-fn step(
+fn step<const TRACK: bool>(
     t: &mut Thread,
     prog: &Program,
     inst: &Inst,
@@ -283,6 +283,9 @@ fn step(
         t.file[CE..CE + 4].copy_from_slice(&t.active.to_le_bytes());
     }
     let (enabled, pred) = channels(t, inst);
+    if TRACK && !matches!(inst.opcode.shape(), Shape::Send) {
+        mem.on_inst(t, t.ip, enabled, pred);
+    }
     match inst.opcode.shape() {
         Shape::Branch => branch(t, prog, inst, enabled, pred),
         Shape::Send => {
@@ -295,6 +298,9 @@ fn step(
                 mem.on_send(t, t.ip, mask);
             }
             let out = dataport::execute(t, prog.platform, plan, inst.n, mask, mem)?;
+            if TRACK {
+                mem.after_send(t, t.ip, mask);
+            }
             if out.eot {
                 t.ended = true;
                 return Ok(Flow::Ended);
@@ -373,7 +379,10 @@ pub fn run(
     mem: &mut dyn Memory,
     budget: u64,
 ) -> Result<Status, EuError> {
-    run_loop::<Uncounted, false>(t, prog, mem, budget, &mut Uncounted)
+    if mem.tracks_registers() {
+        return run_loop::<Uncounted, true, true>(t, prog, mem, budget, &mut Uncounted);
+    }
+    run_loop::<Uncounted, false, false>(t, prog, mem, budget, &mut Uncounted)
 }
 
 /// [`run`], telling `counter` of each instruction with the lanes it acts on before executing
@@ -386,12 +395,16 @@ pub fn run_counted<C: Counter>(
     budget: u64,
     counter: &mut C,
 ) -> Result<Status, EuError> {
-    run_loop::<C, true>(t, prog, mem, budget, counter)
+    if mem.tracks_registers() {
+        return run_loop::<C, true, true>(t, prog, mem, budget, counter);
+    }
+    run_loop::<C, true, false>(t, prog, mem, budget, counter)
 }
 
-/// The run loop; `COUNT` is a constant, so [`run`]'s copy has no counting branch.
+/// The run loop; `COUNT` and `TRACK` are constants, so [`run`]'s copy has no counting branch
+/// and no register-tracking hook. A tracked run takes the general path (as a counted one).
 #[inline(always)]
-fn run_loop<C: Counter, const COUNT: bool>(
+fn run_loop<C: Counter, const COUNT: bool, const TRACK: bool>(
     t: &mut Thread,
     prog: &Program,
     mem: &mut dyn Memory,
@@ -453,7 +466,7 @@ fn run_loop<C: Counter, const COUNT: bool>(
         if COUNT {
             counter.executed(t.ip, inst.n, acting_lanes(t, inst));
         }
-        match step(t, prog, inst, mem) {
+        match step::<TRACK>(t, prog, inst, mem) {
             Ok(Flow::Next) => advance(t),
             Ok(Flow::Jumped) => {}
             Ok(Flow::Ended) => return Ok(Status::Ended),

@@ -31,6 +31,8 @@ pub mod memory;
 pub mod race;
 pub mod race_cells;
 pub mod race_global;
+pub mod regs;
+pub mod replay;
 pub mod rules;
 pub mod shadow;
 pub mod slots;
