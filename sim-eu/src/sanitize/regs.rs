@@ -7,7 +7,7 @@
 //! shadow bit per flag bit. The accumulator bits an instruction writes implicitly (`mac`,
 //! `mach`, `addc`) and `dpas` results keep the shadow they had.
 
-use isa_encoder::model::{Opcode, PredCtrl, Predicate};
+use isa_encoder::model::{Opcode, PredCtrl, Predicate, SrcMod};
 
 use crate::exec::lanes::lane_offsets;
 use crate::program::operand::Loc;
@@ -196,9 +196,43 @@ impl RegShadow {
             _ => lane_offsets(t, &inst.dst, n, lanes).ok().flatten(),
         };
         let dsize = type_bytes(inst.dst.ty);
+        // `and`/`or` byte by byte: a defined zero (`and`) or all-ones (`or`) byte of one
+        // source decides the result's byte whatever the other holds. IGC selects with them
+        // (`v & (k < n ? ~0 : 0)`).
+        let logic = matches!(inst.opcode, Opcode::And | Opcode::Or)
+            && nsrc == 2
+            && inst.src[..2]
+                .iter()
+                .all(|o| o.modifier == SrcMod::None && type_bytes(o.ty) == dsize);
         for i in 0..n {
             if lanes >> i & 1 == 0 {
                 continue;
+            }
+            if logic && pred_u >> i & 1 == 0 {
+                if let Some(d) = &dst {
+                    let decides = if inst.opcode == Opcode::And { 0 } else { 0xff };
+                    for j in 0..dsize {
+                        let mut u = [false; 2];
+                        let mut v = [0u8; 2];
+                        for k in 0..2 {
+                            let o = &inst.src[k];
+                            (u[k], v[k]) = match &src[k] {
+                                Some(offs) => {
+                                    let at = usize::from(offs[i]) + j;
+                                    (self.byte(at) != 0, t.file.get(at).copied().unwrap_or(0))
+                                }
+                                None => (false, o.imm.get(usize::from(o.offs[i]) + j).copied().unwrap_or(0)),
+                            };
+                        }
+                        let undefined = (u[0] && u[1])
+                            || (u[0] && v[1] != decides)
+                            || (u[1] && v[0] != decides);
+                        self.set(usize::from(d[i]) + j, 1, undefined);
+                    }
+                }
+                if inst.cond.is_none() {
+                    continue;
+                }
             }
             let mut u = pred_u >> i & 1 != 0;
             for (k, offs) in src.iter().enumerate() {
