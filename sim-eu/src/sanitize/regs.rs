@@ -292,6 +292,116 @@ fn flag_bits(at: usize, len: usize) -> u64 {
 mod tests {
     use super::*;
 
+    use crate::program::Program;
+    use platform::Platform;
+
+    const R: usize = crate::regfile::REG_BYTES;
+
+    /// The first instruction of `text`, assembled for Gen12LP.
+    fn inst(text: &str) -> Inst {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, &format!("{text}\nnop\n")).unwrap();
+        Program::decode(Platform::Tgllp, &bytes).insts[0].clone()
+    }
+
+    /// Runs `text` through the shadow on eight enabled lanes with predicate `pred`.
+    fn follow(s: &mut RegShadow, t: &Thread, text: &str, pred: u32) -> Option<Use> {
+        s.alu(t, &inst(text), 0xff, pred)
+    }
+
+    #[test]
+    fn a_lane_is_undefined_where_a_source_element_it_reads_is() {
+        let t = Thread::new(0xff);
+        let mut s = RegShadow::default();
+        // Lane 2's DWord of r20 undefined.
+        s.set(20 * R + 8, 1, true);
+        let used = follow(
+            &mut s,
+            &t,
+            "add (8|M0) r10.0<1>:d r20.0<8;8,1>:d r30.0<8;8,1>:d",
+            u32::MAX,
+        );
+        assert_eq!(used, None);
+        for lane in 0..8 {
+            assert_eq!(s.any(10 * R + lane * 4, 4), lane == 2, "lane {lane}");
+        }
+        // A scalar source: every lane reads it.
+        follow(
+            &mut s,
+            &t,
+            "mov (8|M0) r11.0<1>:d r20.2<0;1,0>:d",
+            u32::MAX,
+        );
+        assert!((0..8).all(|l| s.any(11 * R + l * 4, 4)));
+        // Overwritten with defined values: defined again, and the count follows.
+        follow(&mut s, &t, "mov (8|M0) r11.0<1>:d 5:d", u32::MAX);
+        follow(&mut s, &t, "mov (8|M0) r10.0<1>:d 5:d", u32::MAX);
+        assert_eq!(s.undefined_bytes(), 1);
+    }
+
+    #[test]
+    fn sel_takes_the_chosen_source_and_and_with_a_defined_zero_is_defined() {
+        let mut t = Thread::new(0xff);
+        let mut s = RegShadow::default();
+        s.set(20 * R, R, true);
+        // The predicate picks src0 (undefined) in lanes 0..3, src1 in 4..7.
+        let picked = 0x0f;
+        t.set_flags(u64::from(picked));
+        follow(
+            &mut s,
+            &t,
+            "(f0.0) sel (8|M0) r10.0<1>:d r20.0<8;8,1>:d r30.0<8;8,1>:d",
+            picked,
+        );
+        for lane in 0..8 {
+            assert_eq!(s.any(10 * R + lane * 4, 4), lane < 4, "lane {lane}");
+        }
+        // r31: lanes 0..3 all ones, 4..7 zero (defined): `and` keeps only 0..3 undefined.
+        for lane in 0..4 {
+            t.grf_mut()[31 * R + lane * 4..][..4].copy_from_slice(&[0xff; 4]);
+        }
+        follow(
+            &mut s,
+            &t,
+            "and (8|M0) r12.0<1>:d r20.0<8;8,1>:d r31.0<8;8,1>:d",
+            u32::MAX,
+        );
+        for lane in 0..8 {
+            assert_eq!(s.any(12 * R + lane * 4, 4), lane < 4, "lane {lane}");
+        }
+        // A predicated move: lanes the predicate disables keep their state.
+        follow(&mut s, &t, "(f0.0) mov (8|M0) r20.0<1>:d 1:d", picked);
+        for lane in 0..8 {
+            assert_eq!(s.any(20 * R + lane * 4, 4), lane >= 4, "lane {lane}");
+        }
+    }
+
+    #[test]
+    fn a_comparison_of_undefined_values_makes_its_flags_and_the_branch_undefined() {
+        let t = Thread::new(0xff);
+        let mut s = RegShadow::default();
+        s.set(20 * R + 4, 4, true);
+        follow(
+            &mut s,
+            &t,
+            "cmp (8|M0) (lt)f0.0 null<1>:d r20.0<8;8,1>:d r30.0<8;8,1>:d",
+            u32::MAX,
+        );
+        assert_eq!(s.flags(), 0b10);
+        // A predicated add: lane 1's result depends on whether it was written.
+        follow(
+            &mut s,
+            &t,
+            "(f0.0) add (8|M0) r12.0<1>:d r30.0<8;8,1>:d 1:d",
+            0,
+        );
+        assert!(s.any(12 * R + 4, 4) && !s.any(12 * R, 4) && !s.any(12 * R + 8, 4));
+        let branch = inst("(f0.0) jmpi (1|M0) L1\nL1:");
+        assert_eq!(s.branch(&branch, 0xff), None, "jmpi reads lane 0's bit only");
+        let branch = inst("(f0.0) if (8|M0) L1 L1\nL1:");
+        assert_eq!(s.branch(&branch, 0xff), Some(Use::Branch(0b10)));
+        assert_eq!(s.branch(&branch, 0xfd), None, "lane 1 disabled");
+    }
+
     #[test]
     fn bytes_and_flags_count_and_clear() {
         let mut s = RegShadow::default();
