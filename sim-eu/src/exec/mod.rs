@@ -239,6 +239,10 @@ fn run_simple(t: &mut Thread, s: &Simple, mem: &mut dyn Memory) -> Option<Flow> 
     };
     let (enabled, pred) = masks(t, &s.ch);
     if t.observe_sends {
+        if t.track_regs {
+            // The general path tells the memory what the send did.
+            return None;
+        }
         mem.on_send(t, t.ip, enabled & pred);
     }
     if !dataport::quick::run(t, q, enabled & pred, mem) {
@@ -380,7 +384,7 @@ pub fn run(
     budget: u64,
 ) -> Result<Status, EuError> {
     if mem.tracks_registers() {
-        return run_loop::<Uncounted, true, true>(t, prog, mem, budget, &mut Uncounted);
+        return run_loop::<Uncounted, false, true>(t, prog, mem, budget, &mut Uncounted);
     }
     run_loop::<Uncounted, false, false>(t, prog, mem, budget, &mut Uncounted)
 }
@@ -402,7 +406,10 @@ pub fn run_counted<C: Counter>(
 }
 
 /// The run loop; `COUNT` and `TRACK` are constants, so [`run`]'s copy has no counting branch
-/// and no register-tracking hook. A tracked run takes the general path (as a counted one).
+/// and no register-tracking hook. A tracked run takes the fast path only while the memory
+/// says no register holds a value it follows ([`Memory::registers_clean`]): there every
+/// result is clean too. Sends leave the fast path's blocks then, so that the memory hears of
+/// each one's effect.
 #[inline(always)]
 fn run_loop<C: Counter, const COUNT: bool, const TRACK: bool>(
     t: &mut Thread,
@@ -424,6 +431,7 @@ fn run_loop<C: Counter, const COUNT: bool, const TRACK: bool>(
         ];
     }
     t.observe_sends = mem.observes_sends();
+    t.track_regs = TRACK;
     // The thread has the registers its program was decoded for.
     t.grf_bytes = prog.grf_regs * REG_BYTES;
     let mut left = budget;
@@ -435,6 +443,7 @@ fn run_loop<C: Counter, const COUNT: bool, const TRACK: bool>(
         if !COUNT
             && left != 0
             && in_block(prog, t.ip as usize)
+            && (!TRACK || mem.registers_clean())
             && (!follow_cr0 || Rounding::of(t) == Rounding::NearestEven)
         {
             // A run of fast-path and simple instructions, each counted and advanced as below;

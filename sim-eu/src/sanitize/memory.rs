@@ -62,6 +62,32 @@ impl Scope {
     }
 }
 
+/// Sets `out[i]` to 1 where byte `addr + i` of global memory (`slm`: shared local memory) was
+/// never written as far as initcheck knows, for `thread` of `group` (images, `image`, and
+/// memory nobody registered: written).
+fn undefined_mask(
+    scope: &Scope,
+    group: &Group,
+    thread: usize,
+    image: bool,
+    (slm, addr): (bool, u64),
+    out: &mut [u8],
+) {
+    out.fill(0);
+    if image {
+        return;
+    }
+    if slm {
+        group.slm_defined.undefined_mask(addr, out);
+    } else if scope.per_thread.iter().any(|p| p.contains(&addr)) {
+        if let Some(mine) = group.private.get(thread) {
+            mine.undefined_mask(addr, out);
+        }
+    } else if let Some((start, d)) = scope.written_at(addr) {
+        d.undefined_mask(addr - start, out);
+    }
+}
+
 /// Which thread runs: its work-group and index in the group.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Place {
@@ -144,19 +170,9 @@ impl<'a> Sanitizing<'a> {
     /// Sets `out[i]` to 1 where byte `addr + i` of global memory (`slm`: shared local memory)
     /// was never written, as far as initcheck knows (images and unregistered memory: written).
     fn undefined_mask(&self, slm: bool, addr: u64, out: &mut [u8]) {
-        out.fill(0);
-        if self.send.is_some_and(|s| s.image) {
-            return;
-        }
-        if slm {
-            self.group.slm_defined.undefined_mask(addr, out);
-        } else if self.scope.per_thread.iter().any(|p| p.contains(&addr)) {
-            if let Some(mine) = self.group.private.get(self.place.thread as usize) {
-                mine.undefined_mask(addr, out);
-            }
-        } else if let Some((start, d)) = self.scope.written_at(addr) {
-            d.undefined_mask(addr - start, out);
-        }
+        let image = self.send.is_some_and(|s| s.image);
+        let th = self.place.thread as usize;
+        undefined_mask(self.scope, self.group, th, image, (slm, addr), out);
     }
 
     /// initcheck: logs a load of `bytes` at `addr`.
@@ -164,9 +180,11 @@ impl<'a> Sanitizing<'a> {
         if !self.logs() {
             return;
         }
-        let mut mask = vec![0u8; bytes.len()];
-        self.undefined_mask(slm, addr, &mut mask);
-        self.log.read(slm, addr, bytes, &mask);
+        let image = self.send.is_some_and(|s| s.image);
+        let th = self.place.thread as usize;
+        let mask = self.log.read(slm, addr, bytes);
+        undefined_mask(self.scope, self.group, th, image, (slm, addr), mask);
+        self.log.read_undefined |= mask.iter().any(|&m| m != 0);
     }
 
     fn log_write(&mut self, slm: bool, addr: u64, bytes: &[u8]) {
@@ -884,6 +902,12 @@ impl Memory for Sanitizing<'_> {
     }
     fn tracks_registers(&self) -> bool {
         self.scope.checks.has(Check::Initcheck)
+    }
+    fn registers_clean(&self) -> bool {
+        self.group
+            .regs
+            .get(self.place.thread as usize)
+            .is_none_or(|r| r.is_clean())
     }
     fn on_inst(&mut self, t: &Thread, ip: u32, enabled: u32, pred: u32) {
         let th = self.place.thread as usize;

@@ -221,7 +221,10 @@ impl RegShadow {
                                     let at = usize::from(offs[i]) + j;
                                     (self.byte(at) != 0, t.file.get(at).copied().unwrap_or(0))
                                 }
-                                None => (false, o.imm.get(usize::from(o.offs[i]) + j).copied().unwrap_or(0)),
+                                None => (
+                                    false,
+                                    o.imm.get(usize::from(o.offs[i]) + j).copied().unwrap_or(0),
+                                ),
                             };
                         }
                         let undefined = (u[0] && u[1])
@@ -247,7 +250,11 @@ impl RegShadow {
             }
             if inst.cond.is_some() {
                 let bit = 1u64.rotate_left(rot + i as u32);
-                self.flags = if u { self.flags | bit } else { self.flags & !bit };
+                self.flags = if u {
+                    self.flags | bit
+                } else {
+                    self.flags & !bit
+                };
             }
         }
         used
@@ -325,12 +332,7 @@ mod tests {
             assert_eq!(s.any(10 * R + lane * 4, 4), lane == 2, "lane {lane}");
         }
         // A scalar source: every lane reads it.
-        follow(
-            &mut s,
-            &t,
-            "mov (8|M0) r11.0<1>:d r20.2<0;1,0>:d",
-            u32::MAX,
-        );
+        follow(&mut s, &t, "mov (8|M0) r11.0<1>:d r20.2<0;1,0>:d", u32::MAX);
         assert!((0..8).all(|l| s.any(11 * R + l * 4, 4)));
         // Overwritten with defined values: defined again, and the count follows.
         follow(&mut s, &t, "mov (8|M0) r11.0<1>:d 5:d", u32::MAX);
@@ -396,7 +398,11 @@ mod tests {
         );
         assert!(s.any(12 * R + 4, 4) && !s.any(12 * R, 4) && !s.any(12 * R + 8, 4));
         let branch = inst("(f0.0) jmpi (1|M0) L1\nL1:");
-        assert_eq!(s.branch(&branch, 0xff), None, "jmpi reads lane 0's bit only");
+        assert_eq!(
+            s.branch(&branch, 0xff),
+            None,
+            "jmpi reads lane 0's bit only"
+        );
         let branch = inst("(f0.0) if (8|M0) L1 L1\nL1:");
         assert_eq!(s.branch(&branch, 0xff), Some(Use::Branch(0b10)));
         assert_eq!(s.branch(&branch, 0xfd), None, "lane 1 disabled");

@@ -48,12 +48,14 @@ impl Log {
         self.read_undefined = false;
     }
 
-    /// A load of `bytes` whose never-written bytes `mask` has.
-    pub fn read(&mut self, slm: bool, addr: u64, bytes: &[u8], mask: &[u8]) {
-        self.read_undefined |= mask.iter().any(|&m| m != 0);
+    /// A load of `bytes`: returns the mask of its never-written bytes to fill (zeros), whose
+    /// undefined bytes the caller adds to [`Log::read_undefined`].
+    pub fn read(&mut self, slm: bool, addr: u64, bytes: &[u8]) -> &mut [u8] {
         self.push(slm, addr, bytes.len(), Op::Read);
         self.data.extend_from_slice(bytes);
-        self.data.extend_from_slice(mask);
+        let at = self.data.len();
+        self.data.resize(at + bytes.len(), 0);
+        &mut self.data[at..]
     }
 
     pub fn write(&mut self, slm: bool, addr: u64, bytes: &[u8]) {
@@ -303,9 +305,9 @@ mod tests {
     #[test]
     fn a_replay_inverts_undefined_loaded_bytes_and_finds_what_it_stores_differently() {
         let mut log = Log::default();
-        log.read(true, 16, &[1, 2, 3, 4], &[0, 1, 0, 1]);
+        log.read(true, 16, &[1, 2, 3, 4])
+            .copy_from_slice(&[0, 1, 0, 1]);
         log.write(false, 0x1000, &[9, 9, 9, 9]);
-        assert!(log.read_undefined);
         let mut mem = NoMemory;
         let mut r = Replay::new(&mut mem, &log);
         let mut buf = [0u8; 4];

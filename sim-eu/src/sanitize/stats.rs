@@ -542,6 +542,9 @@ impl Memory for Counting<'_> {
     fn tracks_registers(&self) -> bool {
         self.inner.tracks_registers()
     }
+    fn registers_clean(&self) -> bool {
+        self.inner.registers_clean()
+    }
     fn on_inst(&mut self, t: &Thread, ip: u32, enabled: u32, pred: u32) {
         self.inner.on_inst(t, ip, enabled, pred);
     }

@@ -101,7 +101,12 @@ impl Sanitizing<'_> {
         if self.regs_clean && !self.log.read_undefined {
             return;
         }
-        let Some(plan) = self.prog.insts.get(ip as usize).and_then(|i| i.send.as_ref()) else {
+        let Some(plan) = self
+            .prog
+            .insts
+            .get(ip as usize)
+            .and_then(|i| i.send.as_ref())
+        else {
             return;
         };
         let n = self.prog.insts[ip as usize].n;
