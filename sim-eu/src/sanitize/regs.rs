@@ -227,9 +227,8 @@ impl RegShadow {
                                 ),
                             };
                         }
-                        let undefined = (u[0] && u[1])
-                            || (u[0] && v[1] != decides)
-                            || (u[1] && v[0] != decides);
+                        let undefined =
+                            (u[0] && (u[1] || v[1] != decides)) || (u[1] && v[0] != decides);
                         self.set(usize::from(d[i]) + j, 1, undefined);
                     }
                 }
