@@ -105,7 +105,8 @@ struct Send {
     block_checked: bool,
     /// A scratch block message (IGC's register spill or fill).
     spill: bool,
-    /// A sampler or typed-surface message: images have no initcheck state.
+    /// A sampler or LSC typed message (they convert formats): initcheck counts its loads as
+    /// defined.
     image: bool,
 }
 
