@@ -1135,10 +1135,10 @@ fn pyopencl_sharing_format_query_absent_here_and_neos_under_neo() {
 }
 
 /// PyOpenCL's generated kernels (scans, a reduction, a bitonic sort, an elementwise kernel:
-/// code nobody here wrote) under the kernel sanitizer's checks that report uses of memory
-/// (memcheck, racecheck, synccheck, alignment) on sim:tgllp and sim:dg2: right results and no
-/// finding. initcheck is left out: it reports reads, and PyOpenCL's scans read local memory
-/// they never wrote and discard the values (firmware-notes/sanitizer.md, initcheck).
+/// code nobody here wrote) under the kernel sanitizer's checks (memcheck, initcheck,
+/// racecheck, synccheck, alignment) on sim:tgllp and sim:dg2: right results and no finding.
+/// PyOpenCL's scans read local memory they never wrote and discard the values: initcheck
+/// reports uses, not reads (firmware-notes/sanitizer.md, initcheck).
 #[test]
 fn pyopencl_generated_kernels_give_no_sanitizer_finding() {
     let python = require!(Oracle::PyOpenCl);
@@ -1154,7 +1154,7 @@ fn pyopencl_generated_kernels_give_no_sanitizer_finding() {
             .env("PYOPENCL_NO_CACHE", "1")
             .env(
                 "INTEL_GPU_SANITIZE",
-                "memcheck,racecheck,synccheck,alignment",
+                "memcheck,initcheck,racecheck,synccheck,alignment",
             )
             .env("INTEL_GPU_SANITIZE_LOG", &log);
         let out = support::run(&mut cmd);

@@ -216,6 +216,9 @@ pub struct Thread {
     pub(crate) dispatched_scratch: [u32; 2],
     /// The memory of the current run wants to hear of each send (the sanitizer's).
     pub(crate) observe_sends: bool,
+    /// The memory of the current run follows values through the registers (initcheck): sends
+    /// leave the fast path's blocks for the general one, which tells it of each.
+    pub(crate) track_regs: bool,
     /// Bytes of GRF this thread reaches: [`GRF_REGS`] registers, or the platform's Large GRF
     /// Mode count. A thread has the registers of the program it runs (the dispatcher decodes
     /// the program for the walker's mode), so [`crate::run`] takes it from the program.
@@ -259,6 +262,7 @@ impl Thread {
             msg_resp: Vec::new(),
             dispatched_scratch: [0; 2],
             observe_sends: false,
+            track_regs: false,
             grf_bytes: GRF_REGS * REG_BYTES,
             acc_wide: [0; ACC_DWORDS],
         };

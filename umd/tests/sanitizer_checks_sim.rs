@@ -2,9 +2,11 @@
 //! one bug each and a correct twin (`data/sanitizer_bugs_sync.cl`), compiled by ocloc and run
 //! on every simulated platform. Each bug, run with its check, must give findings of that check
 //! only, naming the kernel, the work-group, sub-group and lanes, at instructions iga64 shows
-//! making the faulty access (an SLM or buffer send, the barrier's gateway send), with the
-//! address the source computes; each twin, run with every check, none. Every kernel must
-//! compute the same with the sanitizer as without.
+//! making the faulty access (an SLM or buffer send, the barrier's gateway send; for initcheck
+//! the *use* of a never-written value: its store to a buffer, an address, a branch), with the
+//! address the source computes; each twin, run with every check, none. Correct kernels that
+//! read never-written bytes and discard them give no finding. Every kernel must compute the
+//! same with the sanitizer as without.
 
 mod sanitizer_support;
 
@@ -83,6 +85,33 @@ fn sends(tools: &Tools, bin: &[u8], name: &str, p: Platform) -> Vec<(u32, String
         .collect()
 }
 
+/// Whether iga64's text of an instruction is a predicated branch (whose direction its flag
+/// decides) or a predicated send.
+fn decides_by_flag(t: &str) -> bool {
+    let t = t.trim_start();
+    let op = t
+        .split_whitespace()
+        .find(|w| !w.starts_with('('))
+        .unwrap_or("");
+    let op = op.split('.').next().unwrap_or("");
+    t.starts_with('(')
+        && matches!(
+            op,
+            "if" | "else"
+                | "while"
+                | "break"
+                | "cont"
+                | "goto"
+                | "jmpi"
+                | "brc"
+                | "brd"
+                | "send"
+                | "sends"
+                | "sendc"
+                | "sendsc"
+        )
+}
+
 /// What a send reaches, as iga64 prints it: SLM (LSC `.slm`, HDC binding-table index 0xFE),
 /// argument 1 (`b`: LSC `bti[1]`, HDC descriptor low byte 1), the gateway's barrier, or
 /// something else (stateless private memory, argument `a`).
@@ -92,6 +121,8 @@ enum Target {
     B,
     Barrier,
     Other,
+    /// Any of them (the case's address says which memory).
+    Any,
 }
 
 fn target(t: &str) -> Target {
@@ -125,10 +156,10 @@ enum Want {
     Slm(u64, u64),
     /// Byte offsets into `b`.
     B(u64, u64),
-    /// In the dispatch's private memory (its address is the driver's).
-    Private,
     /// No address (barriers).
     None,
+    /// A branch (no address) or a send to `b` (an address in it).
+    BranchOrB,
 }
 
 struct Case {
@@ -141,31 +172,52 @@ struct Case {
     want: Want,
 }
 
-const CASES: [Case; 7] = [
+const CASES: [Case; 9] = [
+    // initcheck: the values read from t[32..64] (the slots work-items 32..63 never wrote) are
+    // stored to `b` by work-items 0..31 of each group.
     Case {
         name: "slm_uninit",
         check: "initcheck",
         n: 0,
         b_host: true,
-        access: (Target::Slm, true, false),
-        // t[32..64]: the slots work-items 32..63 never wrote.
-        want: Want::Slm(128, 256),
+        access: (Target::B, false, true),
+        want: Want::B(0, 512),
     },
     Case {
         name: "private_uninit",
         check: "initcheck",
         n: 128,
         b_host: true,
-        access: (Target::Other, true, false),
-        want: Want::Private,
+        access: (Target::B, false, true),
+        want: Want::B(0, 512),
     },
     Case {
         name: "global_uninit",
         check: "initcheck",
         n: 0,
         b_host: false,
-        access: (Target::B, true, false),
+        access: (Target::B, false, true),
         want: Want::B(0, 512),
+    },
+    // initcheck: the index read from t[32..64] addresses the atomic on `b` (stateless on
+    // some platforms).
+    Case {
+        name: "uninit_address",
+        check: "initcheck",
+        n: 0,
+        b_host: true,
+        access: (Target::Any, false, true),
+        want: Want::B(0, 512),
+    },
+    // initcheck: the trip count read from t[32..64] decides the loop's branch (or, where the
+    // compiler predicates instead, what is stored to `b`).
+    Case {
+        name: "uninit_branch",
+        check: "initcheck",
+        n: 0,
+        b_host: true,
+        access: (Target::B, false, true),
+        want: Want::BranchOrB,
     },
     Case {
         name: "slm_race",
@@ -249,13 +301,23 @@ fn seeded_bugs_are_caught_and_twins_are_clean_on_every_platform() {
                     "{p} {bug}: the sanitizer changed b"
                 );
             }
-            let faulty: Vec<u32> = sends(&tools, &bin, &bug, p)
+            let mut faulty: Vec<u32> = sends(&tools, &bin, &bug, p)
                 .into_iter()
                 .filter(|(_, t)| {
-                    target(t) == c.access.0 && if is_write(t) { c.access.2 } else { c.access.1 }
+                    (c.access.0 == Target::Any || target(t) == c.access.0)
+                        && if is_write(t) { c.access.2 } else { c.access.1 }
                 })
                 .map(|(o, _)| o)
                 .collect();
+            let listed = listing(&tools.ocloc, &tools.iga, &bin, &bug, p);
+            if matches!(c.want, Want::BranchOrB) {
+                faulty.extend(
+                    listed
+                        .iter()
+                        .filter(|(_, t)| decides_by_flag(t))
+                        .map(|(o, _)| o),
+                );
+            }
             assert!(
                 !faulty.is_empty(),
                 "{p} {bug}: no send of the faulty access"
@@ -273,10 +335,14 @@ fn seeded_bugs_are_caught_and_twins_are_clean_on_every_platform() {
                 assert_eq!(f["kernel"], bug.as_str(), "{what}");
                 let offset = f["offset"].as_u64().unwrap() as u32;
                 assert!(faulty.contains(&offset), "{what}: not one of {faulty:x?}");
-                assert!(
-                    f["disassembly"].as_str().unwrap().contains("send"),
-                    "{what}"
-                );
+                let text = &listed.iter().find(|(o, _)| *o == offset).unwrap().1;
+                let branch = matches!(c.want, Want::BranchOrB) && !text.contains("send");
+                if !branch {
+                    assert!(
+                        f["disassembly"].as_str().unwrap().contains("send"),
+                        "{what}"
+                    );
+                }
                 assert!(f["count"].as_u64().unwrap() >= 1, "{what}");
                 if c.check == "racecheck" {
                     // The earlier access the sentence names, at its offset in the binary too.
@@ -307,11 +373,12 @@ fn seeded_bugs_are_caught_and_twins_are_clean_on_every_platform() {
                         assert!(at.is_some_and(|a| (lo..hi).contains(&a)), "{what}");
                         assert!(alloc.contains(&format!("buffer of 512 bytes at {:#x}", got.b)));
                     }
-                    Want::Private => {
-                        assert!(at.is_some(), "{what}");
-                        assert_eq!(alloc, "private memory", "{what}");
-                    }
                     Want::None => assert!(at.is_none(), "{what}"),
+                    Want::BranchOrB if branch => assert!(at.is_none(), "{what}"),
+                    Want::BranchOrB => {
+                        let (lo, hi) = (got.b, got.b + 512);
+                        assert!(at.is_none_or(|a| (lo..hi).contains(&a)), "{what}");
+                    }
                 }
             }
         }
@@ -337,5 +404,27 @@ fn bytes_a_kernel_or_the_host_wrote_are_initialized_for_the_next_kernel() {
         // Written by the host: reading it is fine.
         let r = run(p, &bin, &["bug_global_uninit"], "initcheck", 0, true);
         assert!(r.findings.is_empty(), "{p}: {:#?}", r.findings);
+    }
+}
+
+#[test]
+fn kernels_that_read_unwritten_bytes_and_discard_them_are_clean() {
+    let tools = tools!();
+    for p in Platform::ALL {
+        let bin = compile(&tools, p);
+        for name in [
+            "ok_slm_read_unused",
+            "ok_slm_overwritten",
+            "ok_private_read_unused",
+            "ok_global_read_unused",
+        ] {
+            // n = 36: t[36..64] is never written; `b` is never written by the host.
+            let n = if name.contains("private") { 128 } else { 36 };
+            let got = run(p, &bin, &[name], "all", n, false);
+            let plain = run(p, &bin, &[name], "", n, false);
+            assert_eq!(got.result, Ok(()), "{p} {name}");
+            assert!(got.findings.is_empty(), "{p} {name}: {:#?}", got.findings);
+            assert_eq!(got.b_bytes, plain.b_bytes, "{p} {name}");
+        }
     }
 }

@@ -346,6 +346,26 @@ pub trait Memory {
     /// through per-lane address registers, on the lanes in `mask` (the sanitizer's hook for
     /// sub-group shuffles; only called when [`Memory::observes_sends`]).
     fn on_indirect(&mut self, _t: &Thread, _ip: u32, _mask: u32) {}
+    /// Whether the memory follows values through the registers (the sanitizer's initcheck):
+    /// the run loop then takes its general path for every send and, while
+    /// [`Memory::registers_clean`] is false, every instruction, and calls [`Memory::on_inst`]
+    /// and [`Memory::after_send`]. Asked once per [`crate::run`]; the default, false, compiles
+    /// those calls out of the loop.
+    fn tracks_registers(&self) -> bool {
+        false
+    }
+    /// The thread `t` is about to execute the ALU or branch instruction at index `ip`, its
+    /// channels `enabled` and predicate `pred` as [`crate::exec`] works them out (only called
+    /// when [`Memory::tracks_registers`]).
+    fn on_inst(&mut self, _t: &Thread, _ip: u32, _enabled: u32, _pred: u32) {}
+    /// Whether no register holds a value the memory follows (only asked when
+    /// [`Memory::tracks_registers`]): the run loop may then take its fast path.
+    fn registers_clean(&self) -> bool {
+        true
+    }
+    /// The send at index `ip` that [`Memory::on_send`] announced executed without an error
+    /// (only called when [`Memory::tracks_registers`]).
+    fn after_send(&mut self, _t: &Thread, _ip: u32, _mask: u32) {}
 }
 
 /// Whether `len` bytes at `offset` of a surface at `base`, `width` bytes wide, lie inside it

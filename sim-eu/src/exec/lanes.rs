@@ -78,6 +78,32 @@ fn indirect_offsets(
     Ok(out)
 }
 
+/// The file byte offset of each lane in `on` of a register operand (`None` for immediates):
+/// what the interpreter reads or writes there, indirect operands resolved through a0 as it
+/// resolves them (the sanitizer's initcheck follows values through registers with it).
+pub(crate) fn lane_offsets(
+    t: &Thread,
+    o: &Opnd,
+    n: usize,
+    on: u32,
+) -> Result<Option<Lanes<u16>>, EuErrorKind> {
+    Ok(match o.loc {
+        Loc::File | Loc::Null => Some(o.offs),
+        Loc::Imm => None,
+        Loc::Indirect {
+            addr_sub,
+            offset,
+            vxh_width,
+        } => Some(indirect_offsets(
+            t,
+            o,
+            n,
+            on,
+            (addr_sub, offset, vxh_width),
+        )?),
+    })
+}
+
 /// The bytes and lane offsets a source reads.
 fn source<'a>(t: &'a Thread, o: &'a Opnd, n: usize) -> Result<(&'a [u8], Lanes<u16>), EuErrorKind> {
     Ok(match o.loc {

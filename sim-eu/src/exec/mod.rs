@@ -239,6 +239,10 @@ fn run_simple(t: &mut Thread, s: &Simple, mem: &mut dyn Memory) -> Option<Flow> 
     };
     let (enabled, pred) = masks(t, &s.ch);
     if t.observe_sends {
+        if t.track_regs {
+            // The general path tells the memory what the send did.
+            return None;
+        }
         mem.on_send(t, t.ip, enabled & pred);
     }
     if !dataport::quick::run(t, q, enabled & pred, mem) {
@@ -273,7 +277,7 @@ fn channels(t: &Thread, inst: &Inst) -> (u32, u32) {
     masks(t, &Channels::of(inst))
 }
 
-fn step(
+fn step<const TRACK: bool>(
     t: &mut Thread,
     prog: &Program,
     inst: &Inst,
@@ -283,6 +287,9 @@ fn step(
         t.file[CE..CE + 4].copy_from_slice(&t.active.to_le_bytes());
     }
     let (enabled, pred) = channels(t, inst);
+    if TRACK && !matches!(inst.opcode.shape(), Shape::Send) {
+        mem.on_inst(t, t.ip, enabled, pred);
+    }
     match inst.opcode.shape() {
         Shape::Branch => branch(t, prog, inst, enabled, pred),
         Shape::Send => {
@@ -295,6 +302,9 @@ fn step(
                 mem.on_send(t, t.ip, mask);
             }
             let out = dataport::execute(t, prog.platform, plan, inst.n, mask, mem)?;
+            if TRACK {
+                mem.after_send(t, t.ip, mask);
+            }
             if out.eot {
                 t.ended = true;
                 return Ok(Flow::Ended);
@@ -373,7 +383,10 @@ pub fn run(
     mem: &mut dyn Memory,
     budget: u64,
 ) -> Result<Status, EuError> {
-    run_loop::<Uncounted, false>(t, prog, mem, budget, &mut Uncounted)
+    if mem.tracks_registers() {
+        return run_loop::<Uncounted, false, true>(t, prog, mem, budget, &mut Uncounted);
+    }
+    run_loop::<Uncounted, false, false>(t, prog, mem, budget, &mut Uncounted)
 }
 
 /// [`run`], telling `counter` of each instruction with the lanes it acts on before executing
@@ -386,12 +399,19 @@ pub fn run_counted<C: Counter>(
     budget: u64,
     counter: &mut C,
 ) -> Result<Status, EuError> {
-    run_loop::<C, true>(t, prog, mem, budget, counter)
+    if mem.tracks_registers() {
+        return run_loop::<C, true, true>(t, prog, mem, budget, counter);
+    }
+    run_loop::<C, true, false>(t, prog, mem, budget, counter)
 }
 
-/// The run loop; `COUNT` is a constant, so [`run`]'s copy has no counting branch.
+/// The run loop; `COUNT` and `TRACK` are constants, so [`run`]'s copy has no counting branch
+/// and no register-tracking hook. A tracked run takes the fast path only while the memory
+/// says no register holds a value it follows ([`Memory::registers_clean`]): there every
+/// result is clean too. Sends leave the fast path's blocks then, so that the memory hears of
+/// each one's effect.
 #[inline(always)]
-fn run_loop<C: Counter, const COUNT: bool>(
+fn run_loop<C: Counter, const COUNT: bool, const TRACK: bool>(
     t: &mut Thread,
     prog: &Program,
     mem: &mut dyn Memory,
@@ -411,6 +431,7 @@ fn run_loop<C: Counter, const COUNT: bool>(
         ];
     }
     t.observe_sends = mem.observes_sends();
+    t.track_regs = TRACK;
     // The thread has the registers its program was decoded for.
     t.grf_bytes = prog.grf_regs * REG_BYTES;
     let mut left = budget;
@@ -422,6 +443,7 @@ fn run_loop<C: Counter, const COUNT: bool>(
         if !COUNT
             && left != 0
             && in_block(prog, t.ip as usize)
+            && (!TRACK || mem.registers_clean())
             && (!follow_cr0 || Rounding::of(t) == Rounding::NearestEven)
         {
             // A run of fast-path and simple instructions, each counted and advanced as below;
@@ -453,7 +475,7 @@ fn run_loop<C: Counter, const COUNT: bool>(
         if COUNT {
             counter.executed(t.ip, inst.n, acting_lanes(t, inst));
         }
-        match step(t, prog, inst, mem) {
+        match step::<TRACK>(t, prog, inst, mem) {
             Ok(Flow::Next) => advance(t),
             Ok(Flow::Jumped) => {}
             Ok(Flow::Ended) => return Ok(Status::Ended),

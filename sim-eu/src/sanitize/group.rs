@@ -6,8 +6,19 @@
 use super::checks::{Check, Checks};
 use super::finding::{Finding, Findings};
 use super::race_cells::Cells;
+use super::regs::RegShadow;
 use super::shadow::{Defined, Sparse};
 use crate::regfile::Thread;
+
+/// A thread object initcheck replays sends on, kept between them (it is large).
+#[derive(Default, Clone)]
+pub(crate) struct Spare(pub(crate) Option<Thread>);
+
+impl std::fmt::Debug for Spare {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Spare")
+    }
+}
 
 #[derive(Debug)]
 pub struct Group {
@@ -22,6 +33,9 @@ pub struct Group {
     pub(crate) private: Vec<Sparse>,
     /// Per thread: the offset of the barrier `send` it signalled, until the gateway releases it.
     pub(crate) barrier_at: Vec<Option<u32>>,
+    /// Per thread: which register bytes hold undefined values (initcheck).
+    pub(crate) regs: Vec<RegShadow>,
+    pub(crate) spare: Spare,
 }
 
 impl Default for Group {
@@ -34,6 +48,8 @@ impl Default for Group {
             slm_cells: Cells::default(),
             private: Vec::new(),
             barrier_at: Vec::new(),
+            regs: Vec::new(),
+            spare: Spare::default(),
         }
     }
 }
@@ -61,6 +77,10 @@ impl Group {
         }
         if checks.has(Check::Racecheck) {
             self.slm_cells.reset(slm);
+        }
+        if checks.has(Check::Initcheck) {
+            self.regs.resize_with(threads, RegShadow::default);
+            self.regs.iter_mut().for_each(RegShadow::clear);
         }
         self.private.resize_with(threads, Sparse::default);
         self.private.iter_mut().for_each(Sparse::clear);

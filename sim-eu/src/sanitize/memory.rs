@@ -1,10 +1,12 @@
 //! The sanitizing view of a thread's memory: a [`Memory`] that checks each access and passes
 //! it on unchanged, so that a finding never changes what the kernel computes.
 
+mod sends;
+
 use std::ops::Range;
 use std::sync::Arc;
 
-use isa_encoder::model::Opcode;
+use isa_encoder::model::{Opcode, Shape};
 use isa_encoder::sendmsg::{gateway, Sfid};
 
 use super::alloc::{Allocations, Lookup};
@@ -14,6 +16,8 @@ use super::finding::{Finding, Findings};
 use super::group::Group;
 use super::race::Access;
 use super::race_global::GlobalCells;
+use super::regs::Use;
+use super::replay::Log;
 use super::rules::{self, Kind};
 use super::shadow::Defined;
 use super::slots::{Own, Slots};
@@ -58,6 +62,32 @@ impl Scope {
     }
 }
 
+/// Sets `out[i]` to 1 where byte `addr + i` of global memory (`slm`: shared local memory) was
+/// never written as far as initcheck knows, for `thread` of `group` (images, `image`, and
+/// memory nobody registered: written).
+fn undefined_mask(
+    scope: &Scope,
+    group: &Group,
+    thread: usize,
+    image: bool,
+    (slm, addr): (bool, u64),
+    out: &mut [u8],
+) {
+    out.fill(0);
+    if image {
+        return;
+    }
+    if slm {
+        group.slm_defined.undefined_mask(addr, out);
+    } else if scope.per_thread.iter().any(|p| p.contains(&addr)) {
+        if let Some(mine) = group.private.get(thread) {
+            mine.undefined_mask(addr, out);
+        }
+    } else if let Some((start, d)) = scope.written_at(addr) {
+        d.undefined_mask(addr - start, out);
+    }
+}
+
 /// Which thread runs: its work-group and index in the group.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Place {
@@ -75,6 +105,9 @@ struct Send {
     block_checked: bool,
     /// A scratch block message (IGC's register spill or fill).
     spill: bool,
+    /// A sampler or LSC typed message (they convert formats): initcheck counts its loads as
+    /// defined.
+    image: bool,
 }
 
 /// A thread's memory under the sanitizer.
@@ -95,6 +128,12 @@ pub struct Sanitizing<'a> {
     /// synccheck: the per-lane indirect reads met so far and what they read
     /// ([`collective::source`]).
     sources: Vec<(u32, Option<collective::Source>)>,
+    /// initcheck: the accesses of the send being executed.
+    log: Log,
+    /// initcheck: the thread's registers held no undefined byte when the send began.
+    regs_clean: bool,
+    /// initcheck: the send's response registers before it (file byte offset, bytes).
+    dst_before: (usize, Vec<u8>),
 }
 
 impl<'a> Sanitizing<'a> {
@@ -118,7 +157,62 @@ impl<'a> Sanitizing<'a> {
             dispatched: [0; 2],
             own: None,
             sources: Vec::new(),
+            log: Log::default(),
+            regs_clean: true,
+            dst_before: (0, Vec::new()),
         }
+    }
+
+    /// initcheck: whether the accesses of the send being executed are logged.
+    fn logs(&self) -> bool {
+        self.scope.checks.has(Check::Initcheck) && self.send.is_some_and(|s| !s.spill)
+    }
+
+    /// Sets `out[i]` to 1 where byte `addr + i` of global memory (`slm`: shared local memory)
+    /// was never written, as far as initcheck knows (images and unregistered memory: written).
+    fn undefined_mask(&self, slm: bool, addr: u64, out: &mut [u8]) {
+        let image = self.send.is_some_and(|s| s.image);
+        let th = self.place.thread as usize;
+        undefined_mask(self.scope, self.group, th, image, (slm, addr), out);
+    }
+
+    /// initcheck: logs a load of `bytes` at `addr`.
+    fn log_read(&mut self, slm: bool, addr: u64, bytes: &[u8]) {
+        if !self.logs() {
+            return;
+        }
+        let image = self.send.is_some_and(|s| s.image);
+        let th = self.place.thread as usize;
+        let mask = self.log.read(slm, addr, bytes);
+        undefined_mask(self.scope, self.group, th, image, (slm, addr), mask);
+        self.log.read_undefined |= mask.iter().any(|&m| m != 0);
+    }
+
+    fn log_write(&mut self, slm: bool, addr: u64, bytes: &[u8]) {
+        if self.logs() {
+            self.log.write(slm, addr, bytes);
+        }
+    }
+
+    /// A finding of an instruction other than the send being executed.
+    fn report_inst(&mut self, ip: u32, lanes: u32, what: String) {
+        let Some(inst) = self.prog.insts.get(ip as usize) else {
+            return;
+        };
+        self.findings.add(Finding {
+            check: Check::Initcheck,
+            kernel: String::new(),
+            offset: inst.pc,
+            source: None,
+            disassembly: String::new(),
+            what,
+            group: self.place.group,
+            thread: self.place.thread,
+            lanes: lanes << inst.chan_off,
+            address: None,
+            allocation: None,
+            count: 1,
+        });
     }
 
     /// racecheck's record of an access by this thread now.
@@ -163,45 +257,13 @@ impl<'a> Sanitizing<'a> {
                 let t = self.place.thread as usize;
                 // IGC's own spill and fill (scratch block messages) are left alone: it
                 // fills whole blocks it spilled only partly.
-                let spill = self.send.is_some_and(|s| s.spill);
-                let unwritten = self.group.private.get_mut(t).and_then(|mine| {
-                    if write {
-                        mine.mark(addr, len64);
-                        None
-                    } else if spill {
-                        None
-                    } else {
-                        mine.first_undefined(addr, len64)
-                    }
-                });
-                if let Some(at) = unwritten {
-                    self.report(
-                        Check::Initcheck,
-                        format!(
-                            "{len}-byte read of private memory this sub-group never wrote \
-                             (first unwritten byte at {at:#x})"
-                        ),
-                        Some(at),
-                        Some("private memory".into()),
-                    );
+                // A read is no finding: the loaded bytes' state follows the value (the send's
+                // log), and only a use of it is reported.
+                if let (true, Some(mine)) = (write, self.group.private.get_mut(t)) {
+                    mine.mark(addr, len64);
                 }
-            } else if let Some((start, d)) = scope.written_at(addr) {
-                let off = addr - start;
-                if write {
-                    d.mark(off, len64);
-                } else if let Some(at) = d.first_undefined(off, len64) {
-                    let alloc = self.describe(addr);
-                    self.report(
-                        Check::Initcheck,
-                        format!(
-                            "{len}-byte read of buffer bytes never written by the host or a \
-                             command since the buffer was created (first: byte {at} of the \
-                             buffer)"
-                        ),
-                        Some(start + at),
-                        alloc,
-                    );
-                }
+            } else if let (true, Some((start, d))) = (write, scope.written_at(addr)) {
+                d.mark(addr - start, len64);
             }
         }
         if checks.has(Check::Racecheck) && !private {
@@ -227,25 +289,8 @@ impl<'a> Sanitizing<'a> {
         let checks = self.scope.checks;
         let atomic = self.slm_atomic == Some(offset);
         let (off, len64) = (u64::from(offset), len as u64);
-        if checks.has(Check::Initcheck) {
-            if write {
-                self.group.slm_defined.mark(off, len64);
-            } else if !atomic {
-                if let Some(at) = self.group.slm_defined.first_undefined(off, len64) {
-                    self.report(
-                        Check::Initcheck,
-                        format!(
-                            "{len}-byte read of shared local memory no work-item of this \
-                             work-group wrote (first unwritten byte at offset {at:#x})"
-                        ),
-                        Some(at),
-                        Some(format!(
-                            "shared local memory of {} bytes",
-                            self.group.slm_defined.len()
-                        )),
-                    );
-                }
-            }
+        if checks.has(Check::Initcheck) && write {
+            self.group.slm_defined.mark(off, len64);
         }
         if checks.has(Check::Racecheck) {
             let me = self.access(write, atomic);
@@ -566,17 +611,23 @@ impl<'a> Sanitizing<'a> {
 impl Memory for Sanitizing<'_> {
     fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
         self.global(addr, buf.len(), false);
-        self.inner.read(addr, buf)
+        self.inner.read(addr, buf)?;
+        self.log_read(false, addr, buf);
+        Ok(())
     }
     fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        self.log_write(false, addr, data);
         self.global(addr, data.len(), true);
         self.inner.write(addr, data)
     }
     fn slm_read(&mut self, offset: u32, buf: &mut [u8]) -> Result<(), MemFault> {
         self.slm(offset, buf.len(), false);
-        self.inner.slm_read(offset, buf)
+        self.inner.slm_read(offset, buf)?;
+        self.log_read(true, u64::from(offset), buf);
+        Ok(())
     }
     fn slm_write(&mut self, offset: u32, data: &[u8]) -> Result<(), MemFault> {
+        self.log_write(true, u64::from(offset), data);
         self.slm(offset, data.len(), true);
         self.inner.slm_write(offset, data)
     }
@@ -604,20 +655,33 @@ impl Memory for Sanitizing<'_> {
         width: usize,
         update: &dyn Fn(u64) -> Option<u64>,
     ) -> Result<u64, MemFault> {
+        // The old word's state before the atomic marks it written.
+        let mut mask = [0u8; 8];
+        let logs = self.logs();
+        if logs {
+            self.undefined_mask(false, addr, &mut mask[..width.min(8)]);
+        }
         self.global_access(addr, width, true, true);
-        self.inner.atomic(addr, width, update)
+        let old = self.inner.atomic(addr, width, update)?;
+        if logs {
+            self.log
+                .atomic(addr, width.min(8), old, &mask[..width.min(8)], update(old));
+        }
+        Ok(old)
     }
     fn read_all(&mut self, addr: u64, buf: &mut [u8]) -> bool {
         // Checked only when it happened: otherwise the one-by-one accesses follow.
         let done = self.inner.read_all(addr, buf);
         if done {
             self.global(addr, buf.len(), false);
+            self.log_read(false, addr, buf);
         }
         done
     }
     fn write_all(&mut self, addr: u64, data: &[u8]) -> bool {
         let done = self.inner.write_all(addr, data);
         if done {
+            self.log_write(false, addr, data);
             self.global(addr, data.len(), true);
         }
         done
@@ -632,6 +696,7 @@ impl Memory for Sanitizing<'_> {
         let done = self.inner.surface_read_all(bti, offset, align, buf);
         if done {
             self.global(base.wrapping_add(offset), buf.len(), false);
+            self.log_read(false, base.wrapping_add(offset), buf);
         }
         done
     }
@@ -644,6 +709,7 @@ impl Memory for Sanitizing<'_> {
         }
         let done = self.inner.surface_write_all(bti, offset, align, data);
         if done {
+            self.log_write(false, base.wrapping_add(offset), data);
             self.global(base.wrapping_add(offset), data.len(), true);
         }
         done
@@ -652,12 +718,14 @@ impl Memory for Sanitizing<'_> {
         let done = self.inner.slm_read_all(offset, buf);
         if done {
             self.slm(offset, buf.len(), false);
+            self.log_read(true, u64::from(offset), buf);
         }
         done
     }
     fn slm_write_all(&mut self, offset: u32, data: &[u8]) -> bool {
         let done = self.inner.slm_write_all(offset, data);
         if done {
+            self.log_write(true, u64::from(offset), data);
             self.slm(offset, data.len(), true);
         }
         done
@@ -789,6 +857,10 @@ impl Memory for Sanitizing<'_> {
             kind,
             block_checked: false,
             spill: false,
+            image: matches!(
+                Sfid::decode(self.prog.platform, plan.sfid),
+                Some(Sfid::Sampler | Sfid::Tgm)
+            ),
         });
         self.slm_atomic = None;
         self.dispatched = t.dispatched_scratch;
@@ -824,6 +896,57 @@ impl Memory for Sanitizing<'_> {
         }
         if self.scope.checks.has(Check::Alignment) {
             self.header_rules(t, ip, kind, usize::from(plan.src0_reg) * REG_BYTES);
+        }
+        if self.scope.checks.has(Check::Initcheck) {
+            self.send_begins(t, ip);
+        }
+    }
+    fn tracks_registers(&self) -> bool {
+        self.scope.checks.has(Check::Initcheck)
+    }
+    fn registers_clean(&self) -> bool {
+        self.group
+            .regs
+            .get(self.place.thread as usize)
+            .is_none_or(|r| r.is_clean())
+    }
+    fn on_inst(&mut self, t: &Thread, ip: u32, enabled: u32, pred: u32) {
+        let th = self.place.thread as usize;
+        let (Some(inst), Some(shadow)) = (
+            self.prog.insts.get(ip as usize),
+            self.group.regs.get_mut(th),
+        ) else {
+            return;
+        };
+        if shadow.is_clean() {
+            return;
+        }
+        let used = match inst.opcode.shape() {
+            Shape::Branch => shadow.branch(inst, enabled),
+            Shape::Ternary if matches!(inst.opcode, Opcode::Dpas | Opcode::Dpasw) => None,
+            Shape::Unary | Shape::Binary | Shape::Ternary => shadow.alu(t, inst, enabled, pred),
+            _ => None,
+        };
+        match used {
+            Some(Use::Branch(lanes)) => self.report_inst(
+                ip,
+                lanes,
+                format!(
+                    "control flow ({}) decided by a value derived from memory never written",
+                    inst.opcode.mnemonic()
+                ),
+            ),
+            Some(Use::IndirectAddress(lanes)) => self.report_inst(
+                ip,
+                lanes,
+                "indirect register address (a0) derived from memory never written".into(),
+            ),
+            None => {}
+        }
+    }
+    fn after_send(&mut self, t: &Thread, ip: u32, mask: u32) {
+        if self.scope.checks.has(Check::Initcheck) {
+            self.send_ends(t, ip, mask);
         }
     }
 }

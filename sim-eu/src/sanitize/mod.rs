@@ -10,7 +10,15 @@
 //!   `alignment`; `api` is parsed here and performed by the OpenCL ICD).
 //! - [`alloc`]: the allocations at byte granularity.
 //! - [`slots`]: each thread's own slot of the scratch space and private buffer (memcheck).
-//! - [`shadow`]: which bytes were written (initcheck).
+//! - [`shadow`]: which bytes of memory were written (initcheck).
+//! - [`regs`]: which register bytes and flag bits hold values derived from never-written
+//!   bytes, followed through the ALU; initcheck reports only their uses (a store to global
+//!   memory, an address, a branch), never the read that loaded them. A memory that follows
+//!   registers ([`crate::Memory::tracks_registers`]) runs every instruction on the
+//!   interpreter's general path, which then calls its hooks; otherwise they compile out.
+//! - [`replay`]: a send's accesses logged, and the send replayed with undefined bytes
+//!   inverted: the bytes it loads, stores or addresses differently are those derived from
+//!   undefined ones.
 //! - [`race`]: which accesses are ordered (racecheck); [`race_cells`]: its dense per-granule
 //!   shadow of a byte range; [`race_global`]: of the registered buffers, chunk by chunk.
 //! - [`group`]: the state of the work-group being run (its SLM's shadow, each thread's private
@@ -31,6 +39,8 @@ pub mod memory;
 pub mod race;
 pub mod race_cells;
 pub mod race_global;
+pub mod regs;
+pub mod replay;
 pub mod rules;
 pub mod shadow;
 pub mod slots;

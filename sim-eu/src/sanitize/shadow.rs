@@ -51,6 +51,34 @@ impl Defined {
         }
     }
 
+    /// Marks `len` bytes from `off` unwritten again (a store of undefined data).
+    pub fn unmark(&self, off: u64, len: u64) {
+        let end = off.saturating_add(len).min(self.len);
+        for i in off..end {
+            if let Some(w) = self.bits.get((i / 64) as usize) {
+                w.fetch_and(!(1u64 << (i % 64)), Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Sets `out[i]` to 1 where byte `off + i` (inside the range) was never written, else 0.
+    pub fn undefined_mask(&self, off: u64, out: &mut [u8]) {
+        out.fill(0);
+        let Some(first) = self.first_undefined(off, out.len() as u64) else {
+            return;
+        };
+        for (i, m) in out.iter_mut().enumerate().skip((first - off) as usize) {
+            let b = off + i as u64;
+            *m = u8::from(
+                b < self.len
+                    && self
+                        .bits
+                        .get((b / 64) as usize)
+                        .is_some_and(|w| w.load(Ordering::Relaxed) >> (b % 64) & 1 == 0),
+            );
+        }
+    }
+
     /// Marks every byte unwritten.
     pub fn clear(&self) {
         for w in self.bits.iter() {
@@ -83,6 +111,27 @@ impl Sparse {
     pub fn mark(&mut self, addr: u64, len: u64) {
         for a in addr..addr.saturating_add(len) {
             *self.chunks.entry(a / 64).or_default() |= 1 << (a % 64);
+        }
+    }
+
+    /// Marks `len` bytes from `addr` unwritten again (a store of undefined data).
+    pub fn unmark(&mut self, addr: u64, len: u64) {
+        for a in addr..addr.saturating_add(len) {
+            if let Some(w) = self.chunks.get_mut(&(a / 64)) {
+                *w &= !(1 << (a % 64));
+            }
+        }
+    }
+
+    /// Sets `out[i]` to 1 where byte `addr + i` was never written, else 0.
+    pub fn undefined_mask(&self, addr: u64, out: &mut [u8]) {
+        for (i, m) in out.iter_mut().enumerate() {
+            let a = addr.wrapping_add(i as u64);
+            *m = u8::from(
+                self.chunks
+                    .get(&(a / 64))
+                    .is_none_or(|w| w >> (a % 64) & 1 == 0),
+            );
         }
     }
 

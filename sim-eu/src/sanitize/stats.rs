@@ -534,4 +534,21 @@ impl Memory for Counting<'_> {
             self.inner.on_send(t, ip, mask);
         }
     }
+    fn on_indirect(&mut self, t: &Thread, ip: u32, mask: u32) {
+        if self.forward {
+            self.inner.on_indirect(t, ip, mask);
+        }
+    }
+    fn tracks_registers(&self) -> bool {
+        self.inner.tracks_registers()
+    }
+    fn registers_clean(&self) -> bool {
+        self.inner.registers_clean()
+    }
+    fn on_inst(&mut self, t: &Thread, ip: u32, enabled: u32, pred: u32) {
+        self.inner.on_inst(t, ip, enabled, pred);
+    }
+    fn after_send(&mut self, t: &Thread, ip: u32, mask: u32) {
+        self.inner.after_send(t, ip, mask);
+    }
 }

@@ -97,3 +97,84 @@ __kernel void bug_wg_divergent(__global const int *a, __global int *b, int n) {
     if (get_local_id(0) < n)
         b[get_global_id(0)] = work_group_reduce_add(a[get_global_id(0)]);
 }
+
+// initcheck: an index half the group never wrote, used as an address (the atomic's).
+__kernel void ok_uninit_address(__global const int *a, __global int *b, int n) {
+    __local int t[64];
+    int l = get_local_id(0);
+    t[l] = a[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_add(&b[t[63 - l] & 127], 1);
+}
+__kernel void bug_uninit_address(__global const int *a, __global int *b, int n) {
+    __local int t[64];
+    int l = get_local_id(0);
+    if (l < 32)
+        t[l] = a[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_add(&b[t[63 - l] & 127], 1);
+}
+
+// initcheck: a loop whose trip count half the group never wrote.
+__kernel void ok_uninit_branch(__global const int *a, __global int *b, int n) {
+    __local int t[64];
+    int l = get_local_id(0);
+    t[l] = a[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int s = 0;
+    for (int i = 0; i < (t[63 - l] & 7); i++)
+        s += a[(i * 5 + l) & 127];
+    b[get_global_id(0)] = s;
+}
+__kernel void bug_uninit_branch(__global const int *a, __global int *b, int n) {
+    __local int t[64];
+    int l = get_local_id(0);
+    if (l < 32)
+        t[l] = a[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int s = 0;
+    for (int i = 0; i < (t[63 - l] & 7); i++)
+        s += a[(i * 5 + l) & 127];
+    b[get_global_id(0)] = s;
+}
+
+// initcheck, correct programs that read bytes nobody wrote and discard them (`n` 36, `b`
+// not written by the host). As PyOpenCL's scan kernels: every work-item reads its slot, only
+// those below n wrote theirs and use it.
+__kernel void ok_slm_read_unused(__global const int *a, __global int *b, int n) {
+    __local int t[64];
+    int l = get_local_id(0);
+    if (l < n)
+        t[l] = a[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int v = t[l];
+    b[get_global_id(0)] = l < n ? v : -1;
+}
+// The value read is overwritten before any use where it was never written.
+__kernel void ok_slm_overwritten(__global const int *a, __global int *b, int n) {
+    __local int t[64];
+    int l = get_local_id(0);
+    if (l < n)
+        t[l] = a[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int v = t[l];
+    if (l >= n)
+        v = l;
+    b[get_global_id(0)] = v;
+}
+// A private array filled up to n, read anywhere, the value used only below n.
+__kernel void ok_private_read_unused(__global const int *a, __global int *b, int n) {
+    int p[256];
+    int g = get_global_id(0);
+    for (int i = 0; i < n; i++)
+        p[i] = a[(g + i) & 127];
+    int k = (g * 37 + n) & 255;
+    int v = p[k];
+    b[g] = k < n ? v : 0;
+}
+// `b` read before the host or a command wrote it; its value used only past the launch.
+__kernel void ok_global_read_unused(__global const int *a, __global int *b, int n) {
+    int g = get_global_id(0);
+    int v = b[g];
+    b[g] = g >= (int)get_global_size(0) + n ? v : a[g] * 2;
+}
