@@ -9,7 +9,10 @@
 //! Suites: `test_subgroups`, `test_computeinfo` and the passing `test_api` sub-tests on sim:skl,
 //! sim:tgllp and sim:dg2; `test_compiler`, covering sets of `test_buffers` and `test_basic`,
 //! three `test_c11_atomics` sub-tests and `test_spirv_new` whole on sim:tgllp; spirv_new's
-//! specialization-constant sub-tests on sim:skl and sim:dg2.
+//! specialization-constant sub-tests on sim:skl and sim:dg2; `test_atomics` whole (int, uint
+//! and, through cl_khr_int64_{base,extended}_atomics, long and ulong; under a minute each) on
+//! sim:skl, sim:tgllp and sim:dg2. OpenCL 3.0's versioned queries are test_computeinfo's
+//! `extended_versioning` sub-test (the CTS has no separate suite for them).
 //! Sub-tests that fail are listed in [`KNOWN_FAIL`] with the reason and asserted to fail. What is
 //! left: `opencl/README.md`.
 
@@ -23,12 +26,13 @@ use std::sync::Mutex;
 use oracles::{require, Oracle};
 
 /// The CTS executables built, with their path inside the build directory.
-const SUITES: [(&str, &str); 14] = [
+const SUITES: [(&str, &str); 15] = [
     (
         "test_subgroups",
         "test_conformance/subgroups/test_subgroups",
     ),
     ("test_api", "test_conformance/api/test_api"),
+    ("test_atomics", "test_conformance/atomics/test_atomics"),
     ("test_basic", "test_conformance/basic/test_basic"),
     ("test_buffers", "test_conformance/buffers/test_buffers"),
     (
@@ -317,11 +321,22 @@ fn results(json: &str) -> BTreeMap<String, String> {
 }
 
 /// Runs `suite` with `args` on `device` and checks its results: every sub-test in `expect_pass`
-/// passes and any other sub-test is a listed skip.
+/// passes and any other sub-test is a listed skip (skipped when cmake or ocloc is absent).
 fn run_suite(suite: &str, args: &[&str], device: &str, expect_pass: &[&str]) {
     let cmake = require!(Oracle::CtsBuild);
     let _ocloc = require!(Oracle::Ocloc);
-    let dir = build(&cmake);
+    run_checked(&cmake, suite, args, device, expect_pass);
+}
+
+/// [`run_suite`] once the oracles are found; returns what the harness printed.
+fn run_checked(
+    cmake: &Path,
+    suite: &str,
+    args: &[&str],
+    device: &str,
+    expect_pass: &[&str],
+) -> String {
+    let dir = build(cmake);
     let exe = dir.join(
         SUITES
             .iter()
@@ -409,6 +424,7 @@ fn run_suite(suite: &str, args: &[&str], device: &str, expect_pass: &[&str]) {
         out.status,
         wrong.join("\n")
     );
+    log
 }
 
 /// OpenCL 2.1 core sub-group tests: they pass on every device.
@@ -498,6 +514,69 @@ fn computeinfo_tgllp() {
 #[test]
 fn computeinfo_dg2() {
     run_suite("test_computeinfo", &[], "sim:dg2", COMPUTEINFO);
+}
+
+/// test_atomics: OpenCL 1.0's `atom_*` and 1.1's `atomic_*` built-ins (add, sub, xchg, min,
+/// max, inc, dec, cmpxchg, and, or, xor) on __global and __local int and uint, and `atom_*` on
+/// long and ulong (cl_khr_int64_base_atomics, cl_khr_int64_extended_atomics); atomic_xchg on
+/// float; `atomic_add_index{,_bin}` hand out slots with atomic_add. The whole suite takes under
+/// a minute per device.
+const ATOMICS: &[&str] = &[
+    "atomic_add",
+    "atomic_sub",
+    "atomic_xchg",
+    "atomic_min",
+    "atomic_max",
+    "atomic_inc",
+    "atomic_dec",
+    "atomic_cmpxchg",
+    "atomic_and",
+    "atomic_or",
+    "atomic_xor",
+    "atomic_add_index",
+    "atomic_add_index_bin",
+];
+
+/// Runs test_atomics whole on `device` and checks that the 64-bit variants ran: the harness
+/// passes a type the device does not support without running it ("Global int64 not
+/// supported"), so a lost int64 extension would otherwise go unnoticed.
+fn atomics(device: &str) {
+    let cmake = require!(Oracle::CtsBuild);
+    let _ocloc = require!(Oracle::Ocloc);
+    let log = run_checked(&cmake, "test_atomics", &[], device, ATOMICS);
+    // Every sub-test but the two index ones runs atom_* on each 64-bit type in each space.
+    let with_int64 = ATOMICS.len() - 2;
+    for variant in [
+        "global int64",
+        "global uint64",
+        "local int64",
+        "local uint64",
+    ] {
+        let ran = log.lines().filter(|l| l.contains(variant)).count();
+        assert_eq!(
+            ran, with_int64,
+            "test_atomics on {device}: {variant} ran in {ran} sub-tests, not {with_int64}:\n{log}"
+        );
+    }
+    assert!(
+        !log.contains("not supported"),
+        "test_atomics on {device} skipped a type:\n{log}"
+    );
+}
+
+#[test]
+fn atomics_skl() {
+    atomics("sim:skl");
+}
+
+#[test]
+fn atomics_tgllp() {
+    atomics("sim:tgllp");
+}
+
+#[test]
+fn atomics_dg2() {
+    atomics("sim:dg2");
 }
 
 /// test_api sub-tests that pass on sim:tgllp (the rest, with why, in `opencl/README.md`).
