@@ -30,6 +30,32 @@
 //! - [`memory`]: the checking memory.
 //! - [`stats`]: execution statistics (`stats`): instructions, lanes and bytes per send type.
 
+/// The state lookups (surfaces, samplers, scratch) of a `Memory` that wraps another in field
+/// `$inner` and checks or counts only its accesses: each forwarded as it is.
+macro_rules! forward_state_lookups {
+    ($inner:ident) => {
+        fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
+            self.$inner.surface(bti)
+        }
+        fn surface_span(&mut self, bti: u32) -> Result<(u64, u64), MemFault> {
+            self.$inner.surface_span(bti)
+        }
+        fn sampler(&mut self, index: u32) -> Result<Sampler, MemFault> {
+            self.$inner.sampler(index)
+        }
+        fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
+            self.$inner.surface_state(offset)
+        }
+        fn general_state_base(&mut self) -> Result<u64, MemFault> {
+            self.$inner.general_state_base()
+        }
+        fn scratch_surface(&mut self, offset: u32) -> Result<ScratchSurface, MemFault> {
+            self.$inner.scratch_surface(offset)
+        }
+    };
+}
+pub(crate) use forward_state_lookups;
+
 pub mod alloc;
 pub mod checks;
 pub mod collective;

@@ -439,24 +439,7 @@ impl Memory for Counting<'_> {
         self.moved(0, data.len(), true);
         self.inner.slm_write(offset, data)
     }
-    fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
-        self.inner.surface(bti)
-    }
-    fn surface_span(&mut self, bti: u32) -> Result<(u64, u64), MemFault> {
-        self.inner.surface_span(bti)
-    }
-    fn sampler(&mut self, index: u32) -> Result<Sampler, MemFault> {
-        self.inner.sampler(index)
-    }
-    fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
-        self.inner.surface_state(offset)
-    }
-    fn general_state_base(&mut self) -> Result<u64, MemFault> {
-        self.inner.general_state_base()
-    }
-    fn scratch_surface(&mut self, offset: u32) -> Result<ScratchSurface, MemFault> {
-        self.inner.scratch_surface(offset)
-    }
+    crate::sanitize::forward_state_lookups!(inner);
     fn atomic(
         &mut self,
         addr: u64,
