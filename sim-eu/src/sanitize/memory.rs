@@ -194,13 +194,13 @@ impl<'a> Sanitizing<'a> {
         }
     }
 
-    /// A finding of an instruction other than the send being executed.
-    fn report_inst(&mut self, ip: u32, lanes: u32, what: String) {
+    /// A finding of `check` at the instruction at index `ip` (not a send's access).
+    fn report_inst(&mut self, check: Check, ip: u32, lanes: u32, what: String) {
         let Some(inst) = self.prog.insts.get(ip as usize) else {
             return;
         };
         self.findings.add(Finding {
-            check: Check::Initcheck,
+            check,
             kernel: String::new(),
             offset: inst.pc,
             source: None,
@@ -805,20 +805,7 @@ impl Memory for Sanitizing<'_> {
                 reader,
                 read,
             );
-            self.findings.add(Finding {
-                check: Check::Synccheck,
-                kernel: String::new(),
-                offset: inst.pc,
-                source: None,
-                disassembly: String::new(),
-                what,
-                group: self.place.group,
-                thread: self.place.thread,
-                lanes: mask << inst.chan_off,
-                address: None,
-                allocation: None,
-                count: 1,
-            });
+            self.report_inst(Check::Synccheck, ip, mask, what);
         }
     }
     fn on_send(&mut self, t: &Thread, ip: u32, mask: u32) {
@@ -912,6 +899,7 @@ impl Memory for Sanitizing<'_> {
         };
         match used {
             Some(Use::Branch(lanes)) => self.report_inst(
+                Check::Initcheck,
                 ip,
                 lanes,
                 format!(
@@ -920,6 +908,7 @@ impl Memory for Sanitizing<'_> {
                 ),
             ),
             Some(Use::IndirectAddress(lanes)) => self.report_inst(
+                Check::Initcheck,
                 ip,
                 lanes,
                 "indirect register address (a0) derived from memory never written".into(),
