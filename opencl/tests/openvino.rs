@@ -70,6 +70,72 @@ fn openvino_gpu_plugin_ci_slice_through_neo_on_the_simulated_dg2() {
     ci_slice(cmd, &icd, "neo:dg2", 14 * 2);
 }
 
+/// The findings of every check on the slice's kernels, each judged against OpenVINO's source
+/// (the kernel text in the GPU plugin's library): (check, kernel name prefix, words of the
+/// finding, why it is the kernel's own undefined behaviour). Every finding must be one of
+/// them (no false positive), and each must be found (the checks catch what is there).
+const JUDGED: &[(&str, &str, &str, &str)] = &[
+    (
+        "memcheck",
+        "convolution_gpu_bfyx_os_iyx_osv32_",
+        "32-byte read at offset 0 of a 16-byte buffer",
+        "the bias is read with CALC_UNIT_BLOCK_READ(bias, feature_idx - lid), a whole block of \
+         output features with no guard; at f16 the 8 features' bias is 16 bytes",
+    ),
+    (
+        "memcheck",
+        "fully_connected_gpu_bf_tiled_",
+        "past its bounds",
+        "fully_connected_gpu_bf_tiled.cl reads whole tiles (TILE_OFM x SIMD) of its inputs \
+         with block reads; only its stores are guarded for sizes that are not tile multiples",
+    ),
+    (
+        "synccheck",
+        "fully_connected_gpu_bs_f_bsv16_b1_",
+        "sub-group shuffle in divergent control flow",
+        "SG_UNIT_SELECT expands to `(idx % 2) ? as_half2(_sub_group_shuffle(c, idx / 2)).s1 \
+         : as_half2(_sub_group_shuffle(c, idx / 2)).s0`: odd lanes shuffle from even lanes \
+         that evaluate the other operand, and IGC keeps the two branches",
+    ),
+    (
+        "api",
+        "",
+        "parsing vISA inline assembly failed",
+        "the plugin probes the compiler with a program of inline vISA that this IGC rejects; \
+         clBuildProgram's error is what the api check reports",
+    ),
+];
+
+/// The slice on sim:tgllp at f32 and f16 with every check on (`INTEL_GPU_SANITIZE=all`):
+/// results as without, and the findings exactly the judged ones of [`JUDGED`].
+#[test]
+fn openvino_gpu_plugin_ci_slice_under_the_sanitizer() {
+    let python = require!(Oracle::OpenVino);
+    let icd = support::icd();
+    let log = icd.dir.path().join("findings.jsonl");
+    let mut cmd = support::command(&python, &icd, "sim:tgllp");
+    cmd.env("INTEL_GPU_SANITIZE", "all")
+        .env("INTEL_GPU_SANITIZE_LOG", &log);
+    ci_slice(cmd, &icd, "sim:tgllp", 14 * 2);
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let mut seen = vec![false; JUDGED.len()];
+    for line in text.lines() {
+        let f: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let check = f["check"].as_str().unwrap_or_default();
+        let kernel = f["kernel"].as_str().unwrap_or_default();
+        let what = f["what"].as_str().unwrap_or_default();
+        let judged = JUDGED
+            .iter()
+            .position(|(c, k, w, _)| *c == check && kernel.starts_with(k) && what.contains(w));
+        let i = judged.unwrap_or_else(|| panic!("a finding nobody judged:\n{line}"));
+        seen[i] = true;
+    }
+    for (j, found) in JUDGED.iter().zip(seen) {
+        assert!(found, "not found: {j:?}\nfindings:\n{text}");
+    }
+}
+
 /// Runs the suite's `ci` slice at f32 and f16 on `devices` with `cmd` (python and its
 /// environment); every case must pass and `want` of them must have run.
 fn ci_slice(mut cmd: std::process::Command, icd: &support::Icd, devices: &str, want: usize) {

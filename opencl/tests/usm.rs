@@ -132,6 +132,28 @@ fn usm_client_on_each_simulated_device() {
     }
 }
 
+/// The same program under the kernel sanitizer: its kernels read host and shared allocations
+/// the host wrote through their pointers and device allocations written by copies, all within
+/// bounds, so no check but `api` (its deliberate bad arguments) has anything to say.
+#[test]
+fn usm_client_gives_no_sanitizer_finding() {
+    let gcc = require!(Oracle::OpenClC);
+    let icd = support::icd();
+    let exe = support::compile_c(&gcc, &icd, "usm");
+    let log = icd.dir.path().join("findings.jsonl");
+    let out = support::run(
+        support::command(&exe, &icd, "sim:tgllp")
+            .env(
+                "INTEL_GPU_SANITIZE",
+                "memcheck,initcheck,racecheck,synccheck,alignment",
+            )
+            .env("INTEL_GPU_SANITIZE_LOG", &log),
+    );
+    assert!(out.contains(", 0 failed"), "{out}");
+    let findings = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(findings.is_empty(), "findings:\n{findings}");
+}
+
 #[test]
 fn usm_answers_match_neo() {
     let gcc = require!(Oracle::OpenClC);

@@ -1,7 +1,7 @@
 //! synccheck of sub-group functions in divergent control flow on seeded bugs
 //! (`data/sanitizer_bugs_subgroup.cl`), compiled by ocloc and run on every simulated platform.
 //! cl_khr_subgroups and cl_intel_subgroups require sub-group functions to be encountered by
-//! all work-items of the sub-group. Each bug (a shuffle, a block write executed by the lanes
+//! all work-items of the sub-group; a shuffle may only read work-items that encounter it. Each bug (a shuffle, a block write executed by the lanes
 //! below n = 4 only), run with synccheck, must give synccheck findings only, at instructions
 //! iga64 shows as the collective's (a per-lane indirect register read `r[a0…]`, a block-write
 //! send), naming the lanes the spec's source leaves out; each twin and each correct kernel

@@ -178,8 +178,8 @@ pub fn shuffle_sentence(thread: u32, active: u32, disabled: u32, reader: u32, re
     format!(
         "sub-group shuffle in divergent control flow: lanes {active:#x} of sub-group {thread} \
          execute it, lanes {disabled:#x} do not, and lane {reader} reads the value of disabled \
-         lane {read} (cl_intel_subgroups: sub-group functions must be encountered by all \
-         work-items in the sub-group)"
+         lane {read} (cl_intel_subgroups: data may only be shuffled among work items \
+         encountering the shuffle; shuffling from one that does not gives undefined results)"
     )
 }
 
