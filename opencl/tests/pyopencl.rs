@@ -40,6 +40,47 @@ fn pyopencl_runs_kernels_on_each_simulated_device() {
     }
 }
 
+/// A failed build says why in its exception and build log, and writes nothing on the
+/// application's standard output (the compiler library prints its command line there after a
+/// failure); what the program itself prints around and during the build comes out whole and
+/// in order.
+#[test]
+fn failed_build_leaves_the_applications_stdout_alone() {
+    let python = require!(Oracle::PyOpenCl);
+    let icd = support::icd();
+    let script = r#"
+import sys, threading, pyopencl as cl
+ctx = cl.create_some_context(interactive=False)
+print("before", flush=True)
+stop = threading.Event()
+def chatter():
+    n = 0
+    while not stop.is_set() and n < 200:
+        print("beside %d" % n, flush=True); n += 1
+t = threading.Thread(target=chatter); t.start()
+try:
+    cl.Program(ctx, "kernel void k(global int *p) { p[0] = undeclared; }").build()
+    print("built?!")
+except cl.RuntimeError as e:
+    print("failed:", "undeclared" in str(e), flush=True)
+stop.set(); t.join()
+print("after", flush=True)
+"#;
+    let out = support::run(support::command(&python, &icd, "sim:tgllp").args(["-c", script]));
+    assert!(!out.contains("Command was"), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.first(), Some(&"before"), "{out}");
+    assert_eq!(lines.last(), Some(&"after"), "{out}");
+    assert!(lines.contains(&"failed: True"), "{out}");
+    // The other thread's lines, each once and in order, none lost to the build.
+    let beside: Vec<usize> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("beside ")?.parse().ok())
+        .collect();
+    assert_eq!(beside, (0..beside.len()).collect::<Vec<_>>(), "{out}");
+    assert!(!beside.is_empty(), "{out}");
+}
+
 /// Buffer copies, rect copies and fills (the copy engine where its packet expresses them, the
 /// queue's thread otherwise) against numpy's memcpy/memset (`python/blit.py`).
 #[test]

@@ -5,6 +5,7 @@
 
 pub mod binary;
 pub mod link;
+mod quiet_stdout;
 pub mod spirv;
 
 use std::ffi::{c_char, c_int, CString};
@@ -119,6 +120,7 @@ fn run(args: &[&str], inputs: &[(&str, &[u8])]) -> Result<Outcome, String> {
     // compiles its kernels in parallel) ended in `NEO::abortExecution` from inside
     // `oclocInvoke`.
     let _one_at_a_time = OCLOC_RUNS.lock().unwrap_or_else(|e| e.into_inner());
+    let _quiet = quiet_stdout::Capture::begin();
     // SAFETY: every array has the length passed with it and outlives the call; the output
     // pointers are ocloc's to fill.
     let status = unsafe {
