@@ -394,12 +394,15 @@ fn pyopencl_packed_yuv_on_each_simulated_device_and_under_neo() {
 /// CL_MEM_NO_ACCESS_INTEL 2D images alone, made from host data (both planes) and read by kernels
 /// as (V, Y, U, 1.0) with and without a sampler; its Y and UV planes as CL_R and CL_RG images
 /// (UNORM_INT8 and UNSIGNED_INT8) of the derived sizes, read by kernels, written by kernels and
-/// read back by the host, the NV12 image then reading what they wrote; the creation errors. On
-/// every simulated device through this ICD, and through NEO, which lists the extension on all
-/// four; CL_DEVICE_PLANAR_YUV_MAX_WIDTH_INTEL and _HEIGHT_INTEL equal NEO's. Where NEO 22.43
-/// departs from the extension's text (measured on the simulator) is named in
+/// read back by the host, the NV12 image then reading what they wrote; an NV12 image in the
+/// application's memory (CL_MEM_USE_HOST_PTR at its own row pitch) read by
+/// kernels whole and through its planes; copies, buffer copies and fills of the NV12 image as a
+/// whole moving its Y plane's bytes, its reads, writes and maps refused; the creation and
+/// region errors. On every simulated device through this ICD, and through NEO, which lists the
+/// extension on all four; CL_DEVICE_PLANAR_YUV_MAX_WIDTH_INTEL and _HEIGHT_INTEL equal NEO's.
+/// Where NEO 22.43 departs from the extension's text (measured on the simulator) is named in
 /// `NEO_PLANAR_YUV_DEPARTURES`.
-const NEO_PLANAR_YUV_DEPARTURES: [&str; 3] = [
+const NEO_PLANAR_YUV_DEPARTURES: [&str; 4] = [
     // A plane made without access flags reports none (CL_MEM_FLAGS 0); the specification's
     // images from memory objects inherit them, as ours do.
     "FAIL a plane inherits the NV12 image's access",
@@ -407,6 +410,9 @@ const NEO_PLANAR_YUV_DEPARTURES: [&str; 3] = [
     // extension allows planes 0 and 1, CL_R for Y and CL_RG for UV.
     "FAIL plane 2: CL_INVALID_IMAGE_DESCRIPTOR",
     "FAIL Y plane as CL_RG: CL_INVALID_IMAGE_FORMAT_DESCRIPTOR",
+    // NEO makes mip-mapped NV12 images (it checks no level count for them); the extension
+    // lays NV12 out as a Y plane followed by a UV plane, with no place for further levels.
+    "FAIL NV12 of 2 mip levels: CL_INVALID_IMAGE_DESCRIPTOR",
 ];
 
 #[test]
@@ -446,6 +452,15 @@ fn pyopencl_planar_yuv_on_each_simulated_device_and_under_neo() {
                 "ok   NV12 written through its planes: read_imagef",
                 "ok   NV12 without CL_MEM_HOST_NO_ACCESS: CL_INVALID_VALUE",
                 "ok   NV12 past CL_DEVICE_PLANAR_YUV_MAX_HEIGHT_INTEL: CL_INVALID_IMAGE_SIZE",
+                "ok   NV12 in host memory: read_imagef is (V, Y, U, 1.0)",
+                "ok   NV12 in host memory: its planes read the Y and UV rows",
+                "ok   copy between NV12 images: the region's Y bytes, the UV plane untouched",
+                "ok   NV12 to a buffer: the region's Y bytes",
+                "ok   a buffer to NV12: the region's Y bytes, the UV plane untouched",
+                "ok   fill of NV12: the region's Y bytes the colour's x, the UV plane untouched",
+                "ok   read of the read-only NV12 image: CL_INVALID_OPERATION",
+                "ok   map of an NV12 image in host memory: CL_INVALID_OPERATION",
+                "ok   copy of NV12 past the Y plane: CL_INVALID_VALUE",
             ] {
                 assert!(out.contains(line), "{who}: no {line:?}:\n{out}");
             }

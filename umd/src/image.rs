@@ -622,7 +622,8 @@ impl Image {
 
     /// An image of any non-buffer type laid out in `buffer` from its start with the caller's
     /// row `pitch` and `slice_pitch` (3D slice or array layer distance): OpenCL's
-    /// CL_MEM_USE_HOST_PTR images over a userptr buffer, read and written in place. Errors:
+    /// CL_MEM_USE_HOST_PTR images over a userptr buffer, read and written in place (an NV12
+    /// image's chroma rows after its Y rows, as the extension lays it out). Errors:
     /// a description out of range, a 1D image buffer, a pitch below the row or not a
     /// multiple of the element size, a slice pitch below the slice, rows past the buffer's end
     /// ([`Error::OutOfRange`]); a start not aligned to the element size
@@ -644,7 +645,12 @@ impl Image {
         }
         let bpe = format.desc().bytes_per_element;
         let row = desc.width * bpe;
-        let rows = if desc.ty.dims() == 1 { 1 } else { desc.height };
+        // An NV12 image's chroma rows follow its Y rows at the same pitch.
+        let rows = if desc.ty.dims() == 1 {
+            1
+        } else {
+            format.rows(desc.height)
+        };
         let end = (u64::from(desc.slices()) - 1) * slice_pitch
             + u64::from(rows - 1) * u64::from(pitch)
             + u64::from(row);

@@ -376,15 +376,12 @@ fn checked(
     }
     if f.is_planar_yuv() {
         // cl_intel_planar_yuv: "flags must include CL_MEM_HOST_NO_ACCESS"; width and height
-        // multiples of 4. Its images in the caller's memory are not provided.
+        // multiples of 4.
         if flags & CL_MEM_HOST_NO_ACCESS == 0 {
             return Err(CL_INVALID_VALUE);
         }
         if !(c.desc.width.is_multiple_of(4) && c.desc.height.is_multiple_of(4)) {
             return Err(CL_INVALID_IMAGE_DESCRIPTOR);
-        }
-        if flags & CL_MEM_USE_HOST_PTR != 0 {
-            return Err(CL_INVALID_OPERATION);
         }
     }
     // cl_khr_mipmap_image: no mip-mapped depth images (nor packed YUV ones, whose smaller

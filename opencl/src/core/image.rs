@@ -423,8 +423,9 @@ pub fn fill_texel(format: ImageFormat, color: [u8; 16]) -> Vec<u8> {
         O::Uyvy => &[2, 1, 0, 1],
         O::Yvyu => &[1, 0, 1, 2],
         O::Vyuy => &[0, 1, 2, 1],
-        // NV12's element, a Y byte (its fills are refused: `transfer::image::region`).
-        O::Nv12 => &[1],
+        // NV12's element, a Y byte: a fill reaches the Y plane as its CL_R plane image takes
+        // one (the colour's x), as NEO fills it.
+        O::Nv12 => &[0],
     };
     let mut out = Vec::new();
     for &c in channels {

@@ -14,7 +14,20 @@ script prints "absent" and checks nothing). Expected values come from the extens
   derived (width / 2, height / 2 for UV) and reported by clGetImageInfo, in CL_UNORM_INT8 or
   CL_UNSIGNED_INT8; other orders, types and planes are errors; the plane may not widen the NV12
   image's access flags (CL_INVALID_VALUE) unless it was made with
-  CL_MEM_ACCESS_FLAGS_UNRESTRICTED_INTEL.
+  CL_MEM_ACCESS_FLAGS_UNRESTRICTED_INTEL;
+- CL_MEM_USE_HOST_PTR: the host_ptr holds the Y rows then the UV rows at image_row_pitch
+  (at least the width, else CL_INVALID_IMAGE_DESCRIPTOR as for every image), which
+  CL_IMAGE_ROW_PITCH reports;
+- host commands on the NV12 image as a whole: "the image element size refers to an image
+  element in the Y plane", so a region (within width x height, one layer) is one of Y bytes:
+  copies between NV12 images, to and from buffers, and fills move the Y plane's bytes and
+  leave the UV plane alone (a fill stores the colour's x, as into the Y plane's CL_R image;
+  NEO does all of these so); reads, writes and maps are CL_INVALID_OPERATION (OpenCL 3.0's
+  answer for CL_MEM_HOST_NO_ACCESS, which every NV12 image has); a copy to another format is
+  CL_IMAGE_FORMAT_MISMATCH and a region past the Y plane or into a second layer
+  CL_INVALID_VALUE;
+- the layout is two planes, with no room for mip levels: a mip-mapped NV12 image is
+  CL_INVALID_IMAGE_DESCRIPTOR.
 The device queries' answers are printed ("info ...") for comparison with another runtime.
 Prints one line per check; exits non-zero when any fails."""
 
@@ -69,13 +82,14 @@ kernel void write_uv(write_only image2d_t uv_plane, global const uchar2* uv) {
 _WRAPPED = [c.cell_contents for c in cl.Image.__init__.__closure__ if callable(c.cell_contents)]
 
 
-def image(ctx, flags, fmt, shape, mem=None, hostbuf=None):
-    """A 2D image of `shape` (width, height, depth) from `mem` or with `hostbuf`."""
+def image(ctx, flags, fmt, shape, mem=None, hostbuf=None, pitch=0, levels=0):
+    """A 2D image of `shape` (width, height, depth) from `mem` or with `hostbuf` (its rows
+    `pitch` bytes apart), of `levels` mip levels."""
     desc = cl.ImageDescriptor()
     desc.image_type = cl.mem_object_type.IMAGE2D
     desc.shape = shape
-    desc.pitches = (0, 0)
-    desc.num_mip_levels = 0
+    desc.pitches = (pitch, 0)
+    desc.num_mip_levels = levels
     desc.num_samples = 0
     desc.buffer = mem
     img = cl.Image.__new__(cl.Image)
@@ -253,6 +267,123 @@ def main():
                       (0, 0, 0), mem=img),
         cl.status_code.INVALID_VALUE,
         "a host-writable plane of a host-no-access NV12 image: CL_INVALID_VALUE")
+    err(lambda: image(ctx, ro, nv12, (w, h), levels=2), cl.status_code.INVALID_IMAGE_DESCRIPTOR,
+        "NV12 of 2 mip levels: CL_INVALID_IMAGE_DESCRIPTOR")
+
+    def planes(nv):
+        """The Y and UV bytes of NV12 image `nv`, read by a kernel through its planes."""
+        yp = image(ctx, 0, cl.ImageFormat(cl.channel_order.R, uint8), (0, 0, 0), mem=nv)
+        uvp = image(ctx, 0, cl.ImageFormat(cl.channel_order.RG, uint8), (0, 0, 1), mem=nv)
+        got_y = np.zeros((h, w, 4), np.uint32)
+        prg.read_ui(q, (w, h), None, yp, obuf)
+        cl.enqueue_copy(q, got_y, obuf)
+        got_uv = np.zeros((h // 2, w // 2, 4), np.uint32)
+        prg.read_ui(q, (w // 2, h // 2), None, uvp, obuf)
+        cl.enqueue_copy(q, got_uv, obuf)
+        return got_y[:, :, 0].astype(np.uint8), got_uv[:, :, :2].astype(np.uint8)
+
+    # In the application's memory: 24-byte rows from a page's start (NEO on the simulated dg2
+    # answers CL_OUT_OF_RESOURCES for another start), Y rows then UV rows.
+    pitch = 24
+    y3 = rng.integers(0, 256, (h, w), dtype=np.uint8)
+    uv3 = rng.integers(0, 256, (h // 2, w // 2, 2), dtype=np.uint8)
+    raw = np.zeros(pitch * h * 3 // 2 + 4096, np.uint8)
+    start = -raw.ctypes.data % 4096
+    mem = raw[start:start + pitch * h * 3 // 2]
+    rows = mem.reshape(h * 3 // 2, pitch)
+    rows[:h, :w] = y3
+    rows[h:, :w] = uv3.reshape(h // 2, w)
+    used = image(ctx, ro | mf.USE_HOST_PTR, nv12, (w, h), hostbuf=mem, pitch=pitch)
+    check(used.get_image_info(cl.image_info.ROW_PITCH) == pitch,
+          "NV12 in host memory: CL_IMAGE_ROW_PITCH is the application's")
+    prg.read_int(q, (w, h), None, used, obuf)
+    cl.enqueue_copy(q, out, obuf)
+    check(close(out, expected(y3, uv3)), "NV12 in host memory: read_imagef is (V, Y, U, 1.0)")
+    got_y, got_uv = planes(used)
+    check(np.array_equal(got_y, y3) and np.array_equal(got_uv, uv3),
+          "NV12 in host memory: its planes read the Y and UV rows")
+    err(lambda: image(ctx, ro | mf.USE_HOST_PTR, nv12, (w, h), hostbuf=mem, pitch=w - 4),
+        cl.status_code.INVALID_IMAGE_DESCRIPTOR,
+        "NV12 in host memory, row pitch below the width: CL_INVALID_IMAGE_DESCRIPTOR")
+
+    # Host commands on the NV12 image as a whole: the Y plane's bytes.
+    def made(yy, uu):
+        host = np.concatenate([yy.reshape(-1), uu.reshape(-1)])
+        return image(ctx, ro | mf.COPY_HOST_PTR, nv12, (w, h), hostbuf=host)
+
+    y4 = rng.integers(0, 256, (h, w), dtype=np.uint8)
+    uv4 = rng.integers(0, 256, (h // 2, w // 2, 2), dtype=np.uint8)
+    dst = made(y4, uv4)
+    cl.enqueue_copy(q, dst, img, src_origin=(4, 2), dest_origin=(8, 4), region=(8, 4))
+    want_y = y4.copy()
+    want_y[4:8, 8:16] = y[2:6, 4:12]
+    got_y, got_uv = planes(dst)
+    check(np.array_equal(got_y, want_y) and np.array_equal(got_uv, uv4),
+          "copy between NV12 images: the region's Y bytes, the UV plane untouched")
+    dst = made(y4, uv4)
+    cl.enqueue_copy(q, dst, img, src_origin=(0, 0), dest_origin=(0, 0), region=(w, h))
+    got_y, got_uv = planes(dst)
+    check(np.array_equal(got_y, y) and np.array_equal(got_uv, uv4),
+          "copy of a whole NV12 image: its Y plane")
+    bbuf = cl.Buffer(ctx, mf.READ_WRITE, 64)
+    cl.enqueue_copy(q, bbuf, np.zeros(64, np.uint8))
+    cl.enqueue_copy(q, bbuf, img, offset=3, origin=(2, 1), region=(4, 2))
+    bytes_out = np.zeros(64, np.uint8)
+    cl.enqueue_copy(q, bytes_out, bbuf)
+    check(np.array_equal(bytes_out[3:11], y[1:3, 2:6].reshape(-1))
+          and not bytes_out[:3].any() and not bytes_out[11:].any(),
+          "NV12 to a buffer: the region's Y bytes")
+    dst = made(y4, uv4)
+    src = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=y3)
+    cl.enqueue_copy(q, dst, src, offset=w, origin=(0, 2), region=(w, 3))
+    want_y = y4.copy()
+    want_y[2:5] = y3[1:4]
+    got_y, got_uv = planes(dst)
+    check(np.array_equal(got_y, want_y) and np.array_equal(got_uv, uv4),
+          "a buffer to NV12: the region's Y bytes, the UV plane untouched")
+    dst = made(y4, uv4)
+    colour = np.array([0.2, 0.4, 0.6, 1.0], np.float32)
+    cl.enqueue_fill_image(q, dst, colour, (4, 2, 0), (8, 4, 1))
+    want_y = y4.copy()
+    want_y[2:6, 4:12] = 51
+    got_y, got_uv = planes(dst)
+    check(np.array_equal(got_y, want_y) and np.array_equal(got_uv, uv4),
+          "fill of NV12: the region's Y bytes the colour's x, the UV plane untouched")
+    q.finish()
+
+    region = (0, 0, 0), (w, h, 1)
+    host = np.zeros(w * h * 2, np.uint8)
+    for nv, kind in ((img, "read-only"), (img2, "unrestricted")):
+        err(lambda: cl._cl._enqueue_read_image(q, nv, *region, host, 0, 0, None, True),
+            cl.status_code.INVALID_OPERATION,
+            f"read of the {kind} NV12 image: CL_INVALID_OPERATION")
+        err(lambda: cl._cl._enqueue_write_image(q, nv, *region, host, 0, 0, None, True),
+            cl.status_code.INVALID_OPERATION,
+            f"write of the {kind} NV12 image: CL_INVALID_OPERATION")
+        err(lambda: cl.enqueue_map_image(q, nv, cl.map_flags.READ, *region, (h, w), np.uint8),
+            cl.status_code.INVALID_OPERATION,
+            f"map of the {kind} NV12 image: CL_INVALID_OPERATION")
+    err(lambda: cl.enqueue_map_image(q, used, cl.map_flags.READ, *region, (h, w), np.uint8),
+        cl.status_code.INVALID_OPERATION,
+        "map of an NV12 image in host memory: CL_INVALID_OPERATION")
+    err(lambda: cl._cl._enqueue_read_image(q, img, (0, 0, 0), (w, h * 3 // 2, 1), host, 0, 0,
+                                           None, True),
+        cl.status_code.INVALID_OPERATION,
+        "read of an NV12 image past its Y plane: CL_INVALID_OPERATION")
+    dst = made(y4, uv4)
+    for o, r, what in (((0, 0, 0), (w, h * 3 // 2, 1), "past the Y plane"),
+                       ((0, 0, 1), (w, h, 1), "at layer 1"),
+                       ((0, 0, 0), (w, h, 2), "of 2 layers")):
+        err(lambda: cl.enqueue_copy(q, dst, img, src_origin=o, dest_origin=(0, 0, 0), region=r),
+            cl.status_code.INVALID_VALUE, f"copy of NV12 {what}: CL_INVALID_VALUE")
+        err(lambda: cl.enqueue_copy(q, bbuf, img, offset=0, origin=o, region=r),
+            cl.status_code.INVALID_VALUE, f"NV12 to a buffer {what}: CL_INVALID_VALUE")
+        err(lambda: cl.enqueue_fill_image(q, dst, colour, o, r),
+            cl.status_code.INVALID_VALUE, f"fill of NV12 {what}: CL_INVALID_VALUE")
+    err(lambda: cl.enqueue_copy(q, ypl, img, src_origin=(0, 0), dest_origin=(0, 0),
+                                region=(w, h)),
+        cl.status_code.IMAGE_FORMAT_MISMATCH,
+        "copy of NV12 to its Y plane's image: CL_IMAGE_FORMAT_MISMATCH")
     finish()
 
 

@@ -16,6 +16,10 @@
 //!   are copied back (not for CL_MEM_READ_ONLY images, which kernels cannot write). Read,
 //!   write, copy, fill and map commands use the host memory directly, so they, clFinish and
 //!   event waits see what the kernels wrote.
+//!
+//! An NV12 image (cl_intel_planar_yuv) is zero-copy only: its plane images are views of its
+//! storage that the device-copy sync points would not cover. Its host memory holds the Y rows,
+//! then the UV rows, at the one row pitch.
 
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -38,7 +42,7 @@ fn span(c: &Checked, format: ImageFormat) -> usize {
     let rows = if d.ty.dims() == 1 {
         1
     } else {
-        d.height as usize
+        format.rows(d.height) as usize
     };
     let row = d.width as usize * format.desc().bytes_per_element as usize;
     (d.slices() as usize - 1) * c.host_slice_pitch + (rows - 1) * c.host_row_pitch + row
@@ -52,9 +56,13 @@ fn zero_copy(
     host_ptr: *mut c_void,
 ) -> Option<Image> {
     let pitch = u32::try_from(c.host_row_pitch).ok()?;
+    // One slice (its slice pitch ignored): its rows, an NV12 image's chroma rows included.
+    let slice_pitch = match c.desc.slices() {
+        1 => c.host_row_pitch * format.rows(c.desc.height) as usize,
+        _ => c.host_slice_pitch,
+    };
     let buffer = use_host_ptr(dev, host_ptr, span(c, format)).ok()?;
-    let image =
-        Image::with_layout(&buffer, &c.desc, format, pitch, c.host_slice_pitch as u64).ok()?;
+    let image = Image::with_layout(&buffer, &c.desc, format, pitch, slice_pitch as u64).ok()?;
     image.surface_state(dev.platform()).ok()?;
     Some(image)
 }
@@ -75,6 +83,8 @@ pub(crate) unsafe fn create(
     let dev = &device.obj.umd;
     let image = match zero_copy(dev, checked, format, host_ptr) {
         Some(image) => image,
+        // A row pitch past RENDER_SURFACE_STATE's Surface Pitch (256 KiB).
+        None if format.is_planar_yuv() => return Err(CL_INVALID_IMAGE_DESCRIPTOR),
         None => dev
             .create_image_desc(&checked.desc, format)
             .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?,
@@ -130,7 +140,11 @@ fn each_row(
 
 /// The whole image as (origin, size) in (x, y, slice).
 fn whole(im: &Image) -> ([usize; 3], [usize; 3]) {
-    let rows = if im.ty.dims() == 1 { 1 } else { im.height };
+    let rows = if im.ty.dims() == 1 {
+        1
+    } else {
+        im.format.rows(im.height)
+    };
     let size = [im.width, rows, im.depth * im.array_size].map(|v| v as usize);
     ([0; 3], size)
 }

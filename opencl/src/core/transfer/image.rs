@@ -27,7 +27,8 @@ pub fn level_coordinate(ty: ImageType) -> usize {
 /// The region at `origin` of size `size` in `im`, with the host pitches, or CL_INVALID_VALUE
 /// (OpenCL 3.0, clEnqueueReadImage: no origin or region, a zero region, a region outside the
 /// image or not of its type, pitches smaller than the region's rows and slices, an odd x or
-/// width on a packed YUV image; CL_INVALID_OPERATION on an NV12 image). Of a
+/// width on a packed YUV image). An NV12 image's region is one of its Y plane, the image's
+/// element a Y byte (cl_intel_planar_yuv's element size), as NEO's host commands take it. Of a
 /// mip-mapped image the origin's coordinate after the image's names the level
 /// ([`level_coordinate`]; CL_INVALID_MIP_LEVEL past the last), whose sizes bound the region.
 pub fn region(
@@ -40,11 +41,6 @@ pub fn region(
     let (Some(mut o4), Some(r)) = (origin, size) else {
         return Err(CL_INVALID_VALUE);
     };
-    // An NV12 image's host commands would span both planes: not provided (its planes' images
-    // take them).
-    if im.format.is_planar_yuv() {
-        return Err(CL_INVALID_OPERATION);
-    }
     if r.contains(&0) {
         return Err(CL_INVALID_VALUE);
     }
@@ -130,6 +126,9 @@ pub fn read_write_image(
     blocking: bool,
 ) -> Result<Command, cl_int> {
     let (q, m) = image_command(queue, image)?;
+    // The host-access flags first, as NEO checks them: an NV12 image (CL_MEM_HOST_NO_ACCESS
+    // by the extension's rule) answers CL_INVALID_OPERATION whatever the region.
+    way.allowed(&m.obj)?;
     let g = region(umd_image(&m.obj)?, origin, size, pitches.0, pitches.1)?;
     let host = host_memory(&m.obj, way, ptr)?;
     let kind = way.kind(CL_COMMAND_READ_IMAGE, CL_COMMAND_WRITE_IMAGE);

@@ -146,6 +146,9 @@ pub fn map_image(
 ) -> Result<(Map, (usize, usize)), cl_int> {
     let (q, m) = image_command(queue, image)?;
     let im = umd_image(&m.obj)?;
+    // The map flags against the host-access flags first, as NEO checks them (an NV12 image is
+    // CL_MEM_HOST_NO_ACCESS: CL_INVALID_OPERATION whatever the region).
+    let write = map_access(map_flags, &m.obj)?;
     let g = region(im, origin, size, 0, 0)?;
     let slices = im.ty.is_array() || im.ty == umd::image::ImageType::D3;
     if !pitches.0 || (slices && !pitches.1) {
@@ -153,7 +156,6 @@ pub fn map_image(
     }
     let (row, slice) = map_pitches(&m.obj).unwrap_or((g.row_pitch, g.slice_pitch));
     let pitches = (row, if slices { slice } else { 0 });
-    let write = map_access(map_flags, &m.obj)?;
     let how = (CL_COMMAND_MAP_IMAGE, blocking, map_flags);
     if let Some(ptr) = map_ptr(&m.obj, &g) {
         // CL_MEM_USE_HOST_PTR: the host memory is the storage; the map only orders.
