@@ -455,11 +455,100 @@ fn block_copy_addresses_array_slices_qpitch_rows_apart() {
     }
 }
 
+/// Where GmmLib's swizzle descriptor (`CpuSwizzleBlt.c`, address bit 15 first; `X`, `Y`, `Z`
+/// the next bit of the byte column, row and slice) puts byte `x` of row `y` of slice `z` inside
+/// one tile.
+fn descriptor_offset(descriptor: &str, x: u64, y: u64, z: u64) -> u64 {
+    let (mut next, mut off) = ([0u32; 3], 0);
+    for (i, c) in descriptor.chars().filter(|c| *c != ' ').rev().enumerate() {
+        let k = match c {
+            'X' => 0,
+            'Y' => 1,
+            'Z' => 2,
+            _ => continue,
+        };
+        off |= (([x, y, z][k] >> next[k]) & 1) << i;
+        next[k] += 1;
+    }
+    off
+}
+
+/// dg2's XY_BLOCK_COPY_BLT into slice 5 of a 3D Tile-64 surface of 4-byte pixels (one volume
+/// tile across: 128 B × 32 rows × 16 slices, GmmLib's `INTEL_TILE_64_3D_32`): every pixel
+/// lands where the descriptor puts it in slice 5 of the tile, and a copy back to linear gives
+/// the source.
+#[test]
+fn block_copy_addresses_3d_tile64_slices_inside_volume_tiles() {
+    use batchbuffer::XySurfaceType::{ThreeD, TwoD};
+    const DESCRIPTOR: &str = "ZZYX YXZY ZXYY XXXX"; // INTEL_TILE_64_3D_32
+    for (p, kmd) in blit_combos()
+        .into_iter()
+        .filter(|(p, _)| *p >= Platform::Dg2)
+    {
+        let src = pattern_src(BO_SIZE as usize);
+        let (x1, y1, x2, y2, a) = (2i32, 3i32, 29i32, 30i32, 5u32);
+        let cmd = XyBlockCopyBlt {
+            color_depth: XyColorDepth::Bpp32,
+            destination_pitch: 128 / 4 - 1,
+            destination_tiling: 3,
+            destination_x1: x1,
+            destination_y1: y1,
+            destination_x2: x2,
+            destination_y2: y2,
+            destination_base_address: DST_VA,
+            destination_surface_type: ThreeD,
+            destination_surface_width: 31,
+            destination_surface_height: 31,
+            destination_surface_depth: 15,
+            destination_surface_qpitch: 32 / 4,
+            destination_mip_tail_start_lod: NO_MIP_TAIL,
+            destination_array_index: a,
+            source_x1: x1,
+            source_y1: y1,
+            source_pitch: 511,
+            source_base_address: SRC_VA,
+            ..Default::default()
+        };
+        let out = run(p, kmd, &batch(p, &[pack(p, &cmd)]), &src, true);
+        assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
+        let mut want = vec![0u8; BO_SIZE as usize];
+        for y in y1 as u64..y2 as u64 {
+            for bx in x1 as u64 * 4..x2 as u64 * 4 {
+                let at = descriptor_offset(DESCRIPTOR, bx, y, u64::from(a)) as usize;
+                want[at] = src[(y * 512 + bx) as usize];
+            }
+        }
+        assert!(out.dst == want, "{p} {kmd:?}");
+        let back = XyBlockCopyBlt {
+            destination_pitch: 511,
+            destination_tiling: 0,
+            destination_surface_type: TwoD,
+            destination_surface_depth: 0,
+            destination_array_index: 0,
+            source_pitch: 128 / 4 - 1,
+            source_tiling: 3,
+            source_base_address: SRC_VA,
+            source_surface_type: ThreeD,
+            source_surface_depth: 15,
+            source_surface_qpitch: 32 / 4,
+            source_mip_tail_start_lod: NO_MIP_TAIL,
+            source_array_index: a,
+            ..cmd
+        };
+        let out = run(p, kmd, &batch(p, &[pack(p, &back)]), &want, true);
+        assert!(out.errors.is_empty(), "{p} {kmd:?}: {:?}", out.errors);
+        for y in y1 as usize..y2 as usize {
+            let r = y * 512 + x1 as usize * 4..y * 512 + x2 as usize * 4;
+            assert_eq!(out.dst[r.clone()], src[r], "{p} {kmd:?} row {y}");
+        }
+    }
+}
+
 /// Block-copy surfaces the simulator does not model, or that do not exist, are refused with
 /// their reason rather than copied wrong.
 #[test]
 fn block_copy_refuses_unmodelled_surface_descriptions() {
-    use batchbuffer::XySurfaceType::{ThreeD, TwoD};
+    use batchbuffer::XySurfaceType::TwoD;
     for (p, kmd) in blit_combos()
         .into_iter()
         .filter(|(p, _)| *p >= Platform::Dg2)
@@ -503,14 +592,6 @@ fn block_copy_refuses_unmodelled_surface_descriptions() {
                     ..ok
                 },
                 "mip tail",
-            ),
-            (
-                XyBlockCopyBlt {
-                    destination_tiling: 3,
-                    destination_surface_type: ThreeD,
-                    ..ok
-                },
-                "Tile-64 of a 3D surface",
             ),
             (
                 XyBlockCopyBlt {

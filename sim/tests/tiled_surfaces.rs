@@ -17,6 +17,13 @@
 //!   descriptors `INTEL_TILE_64_8` … `_128` in `CpuSwizzleBlt.c` (bits 15..12 Y Y Y X, Y Y X X,
 //!   Y X X X above Tile-4's twelve), whose tile extents, 256 × 256 elements for 8 bpp down to
 //!   64 × 64 for 128 bpp, are Mesa isl's Tile-64 extents.
+//! - Tile-64 of a 3D surface: 64 KiB volume tiles whose address bits are GmmLib's
+//!   `INTEL_TILE_64_3D_8` … `_128` descriptors (`Z` the next bit of the slice), extents (bytes ×
+//!   rows × slices) 64 × 32 × 32 for 8 and 16 bpp, 128 × 32 × 16 for 32, 256 × 16 × 16 for 64
+//!   and 128 (GmmLib's `TILE__64_3D_*` tile-mode table); slices in slabs a tile deep, slab `k`
+//!   QPitch × pitch × tile depth bytes after slab `k - 1` (GmmLib's `GetMipMapByteAddress`
+//!   multiplies a 3D tiled surface's QPitch by the tile depth), tile rows pitch × tile rows ×
+//!   tile depth bytes apart (the tiles of a slab row-major, 64 KiB each).
 
 #[path = "eu_support.rs"]
 mod support;
@@ -100,6 +107,93 @@ const GOLDEN: &[(Tiling, u64, u64, u64, u64)] = &[
 const T64_1: Tiling = Tiling::Tile64 { log2_bpe: 0 };
 const T64_4: Tiling = Tiling::Tile64 { log2_bpe: 2 };
 const T64_16: Tiling = Tiling::Tile64 { log2_bpe: 4 };
+const V64_1: Tiling = Tiling::Tile64Volume { log2_bpe: 0 };
+const V64_2: Tiling = Tiling::Tile64Volume { log2_bpe: 1 };
+const V64_4: Tiling = Tiling::Tile64Volume { log2_bpe: 2 };
+const V64_16: Tiling = Tiling::Tile64Volume { log2_bpe: 4 };
+
+/// (3D Tile-64 layout, pitch in bytes, byte column, row, slice within the tile, offset),
+/// worked by hand from GmmLib's descriptors (address bit 15 first; the bits of each coordinate
+/// counted from the right):
+/// `INTEL_TILE_64_3D_8`   `Z Z Z X Y Y Z Y Z X Y Y X X X X`,
+/// `INTEL_TILE_64_3D_16`  `Z Z Z Y Y X Z Y Z X Y Y X X X X`,
+/// `INTEL_TILE_64_3D_32`  `Z Z Y X Y X Z Y Z X Y Y X X X X`,
+/// `INTEL_TILE_64_3D_128` `Z Z Y X X X Z Y Z X Y Y X X X X`.
+const GOLDEN_3D: &[(Tiling, u64, u64, u64, u64, u64)] = &[
+    // 3D_32 (128 B × 32 rows × 16 slices): x bits at 0-3, 6, 10, 12; y at 4, 5, 8, 11, 13;
+    // z at 7, 9, 14, 15.
+    (V64_4, 128, 15, 0, 0, 15),
+    (V64_4, 128, 16, 0, 0, 64),
+    (V64_4, 128, 32, 0, 0, 1024),
+    (V64_4, 128, 64, 0, 0, 4096),
+    (V64_4, 128, 0, 1, 0, 16),
+    (V64_4, 128, 0, 4, 0, 256),
+    (V64_4, 128, 0, 8, 0, 2048),
+    (V64_4, 128, 0, 16, 0, 8192),
+    (V64_4, 128, 0, 0, 1, 128),
+    (V64_4, 128, 0, 0, 2, 512),
+    (V64_4, 128, 0, 0, 4, 16384),
+    (V64_4, 128, 0, 0, 8, 32768),
+    (V64_4, 128, 127, 31, 15, 65535),
+    // x 100 = 64 + 32 + 4: 4096 + 1024 + 4; y 13 = 8 + 4 + 1: 2048 + 256 + 16; z 5 = 4 + 1:
+    // 16384 + 128.
+    (V64_4, 128, 100, 13, 5, 23956),
+    // Two tiles across (pitch 256): tile (1, 0) at 64 KiB; tile row 1 (row 32) after two tiles;
+    // tile (1, 1) with x 2, y 1, z 1 inside: 196608 + 2 + 16 + 128.
+    (V64_4, 256, 128, 0, 0, 65536),
+    (V64_4, 256, 0, 32, 0, 131072),
+    (V64_4, 256, 130, 33, 1, 196754),
+    // 3D_8 (64 B × 32 rows × 32 slices): x at 0-3, 6, 12; y at 4, 5, 8, 10, 11; z at 7, 9,
+    // 13, 14, 15.
+    (V64_1, 64, 32, 0, 0, 4096),
+    (V64_1, 64, 0, 8, 0, 1024),
+    (V64_1, 64, 0, 16, 0, 2048),
+    (V64_1, 64, 0, 0, 16, 32768),
+    (V64_1, 64, 63, 31, 31, 65535),
+    // x 37 = 32 + 4 + 1: 4096 + 4 + 1; y 21 = 16 + 4 + 1: 2048 + 256 + 16; z 19 = 16 + 2 + 1:
+    // 32768 + 512 + 128.
+    (V64_1, 64, 37, 21, 19, 39829),
+    // 3D_16 (64 B × 32 rows × 32 slices): x at 0-3, 6, 10; y at 4, 5, 8, 11, 12; z at 7, 9,
+    // 13, 14, 15.
+    (V64_2, 64, 32, 0, 0, 1024),
+    (V64_2, 64, 0, 8, 0, 2048),
+    (V64_2, 64, 0, 16, 0, 4096),
+    (V64_2, 64, 0, 0, 4, 8192),
+    (V64_2, 64, 63, 31, 31, 65535),
+    // 3D_128 (256 B × 16 rows × 16 slices): x at 0-3, 6, 10, 11, 12; y at 4, 5, 8, 13; z at
+    // 7, 9, 14, 15.
+    (V64_16, 256, 128, 0, 0, 4096),
+    (V64_16, 256, 0, 8, 0, 8192),
+    (V64_16, 256, 0, 0, 4, 16384),
+    (V64_16, 256, 255, 15, 15, 65535),
+    // x 200 = 128 + 64 + 8: 4096 + 2048 + 8; y 9 = 8 + 1: 8192 + 16; z 6 = 4 + 2: 16384 + 512.
+    (V64_16, 256, 200, 9, 6, 31256),
+    // Pitch 512: row 16 starts tile row 1, two tiles on.
+    (V64_16, 512, 0, 16, 0, 131072),
+];
+
+#[test]
+fn volume_tile_offsets_match_the_gmmlib_descriptors_worked_by_hand() {
+    for &(t, pitch, x, y, z, want) in GOLDEN_3D {
+        assert_eq!(
+            t.volume_offset(pitch, x, y, z),
+            want,
+            "{t:?} pitch {pitch} ({x}, {y}, {z})"
+        );
+    }
+    // A 3D surface's Tile-64 is the volume layout; the others keep their flat tiles.
+    assert_eq!(T64_4.volume(), V64_4);
+    assert_eq!(Tiling::Tile4.volume(), Tiling::Tile4);
+    assert_eq!(Tiling::Linear.volume(), Tiling::Linear);
+    // Slices in slabs a tile deep: slice 17 of 16-slice tiles, QPitch 64 rows, is slice 1 of
+    // the slab at row 64; with pitch 256 that slab starts 64 × 256 × 16 bytes in.
+    assert_eq!(V64_4.slice_start(17, 64), (64, 1));
+    assert_eq!(V64_4.volume_offset(256, 0, 64, 1), 64 * 256 * 16 + 128);
+    assert_eq!(V64_1.slice_start(33, 96), (96, 1));
+    // Flat tiles: slice z is z QPitches down.
+    assert_eq!(Tiling::Tile4.slice_start(17, 64), (17 * 64, 0));
+    assert_eq!(T64_4.slice_start(17, 64), (17 * 64, 0));
+}
 
 #[test]
 fn tiled_offsets_match_the_layouts_worked_by_hand() {
@@ -126,14 +220,29 @@ const GMMLIB: &[(Tiling, &str)] = &[
     (T64_16, "YXXX YYXY XXYY XXXX"),        // INTEL_TILE_64_128
 ];
 
-/// Where a descriptor puts byte `x` of row `y` inside one tile.
+/// GmmLib's 3D Tile-64 descriptors (`CpuSwizzleBlt.c`): `Z` is the next bit of the slice.
+const GMMLIB_3D: &[(Tiling, &str)] = &[
+    (V64_1, "ZZZX YYZY ZXYY XXXX"), // INTEL_TILE_64_3D_8
+    (V64_2, "ZZZY YXZY ZXYY XXXX"), // INTEL_TILE_64_3D_16
+    (V64_4, "ZZYX YXZY ZXYY XXXX"), // INTEL_TILE_64_3D_32
+    (Tiling::Tile64Volume { log2_bpe: 3 }, "ZZYX XXZY ZXYY XXXX"), // INTEL_TILE_64_3D_64
+    (V64_16, "ZZYX XXZY ZXYY XXXX"), // INTEL_TILE_64_3D_128
+];
+
+/// Where a descriptor puts byte `x` of row `y` inside one flat tile.
 fn gmmlib_offset(descriptor: &str, x: u64, y: u64) -> u64 {
+    gmmlib_offset_3d(descriptor, x, y, 0)
+}
+
+/// Where a descriptor puts byte `x` of row `y` of slice `z` inside one tile.
+fn gmmlib_offset_3d(descriptor: &str, x: u64, y: u64, z: u64) -> u64 {
     let bits: Vec<char> = descriptor.chars().filter(|c| *c != ' ').collect();
-    let (mut xi, mut yi, mut off) = (0, 0, 0);
+    let (mut xi, mut yi, mut zi, mut off) = (0, 0, 0, 0);
     for (i, c) in bits.iter().rev().enumerate() {
         let (v, n) = match c {
             'X' => (x, &mut xi),
             'Y' => (y, &mut yi),
+            'Z' => (z, &mut zi),
             _ => continue,
         };
         off |= ((v >> *n) & 1) << i;
@@ -157,6 +266,29 @@ fn every_tile_byte_sits_where_gmmlib_swizzle_descriptors_put_it() {
                 let tile = w * h;
                 assert_eq!(t.offset(2 * w, x + w, y), tile + want, "{t:?}");
                 assert_eq!(t.offset(2 * w, x, y + h), 2 * tile + want, "{t:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_volume_tile_byte_sits_where_gmmlib_3d_descriptors_put_it() {
+    for &(t, d) in GMMLIB_3D {
+        let count = |c| d.matches(c).count() as u32;
+        assert_eq!(t.tile_size(), (1 << count('X'), 1 << count('Y')), "{t:?}");
+        assert_eq!(t.tile_depth(), 1 << count('Z'), "{t:?}");
+        let (w, h) = t.tile_size();
+        let tile = t.tile_bytes();
+        assert_eq!(tile, 65536);
+        for z in 0..t.tile_depth() {
+            for y in 0..h {
+                for x in 0..w {
+                    let want = gmmlib_offset_3d(d, x, y, z);
+                    assert_eq!(t.volume_offset(w, x, y, z), want, "{t:?} ({x}, {y}, {z})");
+                    // Pitch two tiles: the tile to the right, then the next row of tiles.
+                    assert_eq!(t.volume_offset(2 * w, x + w, y, z), tile + want, "{t:?}");
+                    assert_eq!(t.volume_offset(2 * w, x, y + h, z), 2 * tile + want);
+                }
             }
         }
     }
@@ -201,9 +333,11 @@ const H: u32 = 36;
 const LAYERS: u32 = 2;
 const QPITCH_ROWS: u64 = 48;
 
-/// Where the test's own statement of each layout puts byte `x` of row `y`.
+/// Where the test's own statement of each flat layout puts byte `x` of row `y` (volume
+/// tiles: [`gmmlib_offset_3d`]).
 fn reference_offset(t: Tiling, pitch: u64, x: u64, y: u64) -> u64 {
     match t {
+        Tiling::Tile64Volume { .. } => unreachable!("flat layouts only"),
         Tiling::Linear => y * pitch + x,
         Tiling::X => (y / 8) * pitch * 8 + (x / 512) * 4096 + (y % 8) * 512 + x % 512,
         Tiling::Y => {
@@ -355,6 +489,94 @@ fn typed_writes_then_typed_and_media_block_reads_round_trip_through_tiled_images
                     "{t:?} block ({x}, {y}) uint {k}"
                 );
             }
+        }
+    }
+}
+
+/// Typed writes fill a 3D Tile-64 image of 40 × 36 × 18 RGBA8 texels (slices 16 and 17 in the
+/// second slab), every texel lands where GmmLib's `INTEL_TILE_64_3D_32` descriptor and slab
+/// rule put it, and typed reads give every texel back.
+#[test]
+fn typed_writes_and_reads_address_3d_tile64_volume_tiles() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let write = program(
+        &iga,
+        Platform::Tgllp,
+        "send.dc1 (8|M0) null r2 r3 0x180 0x02035001",
+    );
+    let read = program(
+        &iga,
+        Platform::Tgllp,
+        "send.dc1 (8|M0) r20 r2 r3 0x80 0x02415001",
+    );
+    const DESCRIPTOR: &str = "ZZYX YXZY ZXYY XXXX"; // INTEL_TILE_64_3D_32
+    let (depth, qpitch, pitch) = (18u32, 64u64, 256u64);
+    let (tw, th, td) = (128, 32, 16);
+    let slabs = u64::from(depth).div_ceil(td);
+    let mut mem = TestMem::new(BASE, (slabs * qpitch * pitch * td) as usize);
+    mem.surfaces.insert(
+        1,
+        Surface {
+            base: BASE,
+            width: u64::from(W) * 4,
+            height: H,
+            pitch,
+            tiling: V64_4,
+            image: Some(ImageSurface {
+                format: sf::R8G8B8A8_UINT,
+                dims: 3,
+                array: false,
+                size: [W, H, depth],
+                slice_pitch: qpitch * pitch,
+                row_pitch: pitch,
+                mip: sim_eu::ImageMips::NONE,
+                chroma_row: 0,
+            }),
+        },
+    );
+    let coords: Vec<[u32; 3]> = (0..depth)
+        .flat_map(|r| (0..H).flat_map(move |v| (0..W).map(move |u| [u, v, r])))
+        .collect();
+    let col = |lanes: &[[u32; 3]], k: usize| -> Vec<u32> {
+        (0..8).map(|i| lanes[i.min(lanes.len() - 1)][k]).collect()
+    };
+    for lanes in coords.chunks(8) {
+        run_on(&write, 8, &mut mem, |t| {
+            for k in 0..3 {
+                set_u32s(t, 2 + k, &col(lanes, k));
+            }
+            for c in 0..4 {
+                let chan: Vec<u32> = (0..8)
+                    .map(|i| {
+                        let [u, v, r] = lanes[i.min(lanes.len() - 1)];
+                        texel(u, v, r)[c]
+                    })
+                    .collect();
+                set_u32s(t, 5 + c, &chan);
+            }
+        })
+        .unwrap();
+    }
+    for &[u, v, r] in &coords {
+        let (x, y, z) = (u64::from(u) * 4, u64::from(v), u64::from(r));
+        let at = (z / td) * qpitch * pitch * td
+            + (y / th) * pitch * th * td
+            + (x / tw) * 65536
+            + gmmlib_offset_3d(DESCRIPTOR, x % tw, y % th, z % td);
+        let at = at as usize;
+        let want = texel(u, v, r).map(|c| c as u8);
+        assert_eq!(mem.bytes[at..at + 4], want, "texel ({u}, {v}, {r})");
+    }
+    for lanes in coords.chunks(8).step_by(5) {
+        let t = run_on(&read, 8, &mut mem, |t| {
+            for k in 0..3 {
+                set_u32s(t, 2 + k, &col(lanes, k));
+            }
+        })
+        .unwrap();
+        for (i, &[u, v, r]) in lanes.iter().enumerate() {
+            let got: Vec<u32> = (0..4).map(|c| t.grf_u32(20 + c, i)).collect();
+            assert_eq!(got, texel(u, v, r), "read ({u}, {v}, {r})");
         }
     }
 }

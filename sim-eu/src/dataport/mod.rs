@@ -61,11 +61,12 @@ impl Surface {
 }
 
 /// Where a texel or a run of a row's bytes lies: an offset from a linear surface's base, or a
-/// byte column and surface row of a tiled one.
+/// byte column, surface row and slice within the tiles ([`Tiling::volume_offset`]; 0 but in
+/// volume tiles) of a tiled one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Place {
     Linear(u64),
-    Tiled { x: u64, y: u64 },
+    Tiled { x: u64, y: u64, z: u64 },
 }
 
 impl Surface {
@@ -74,7 +75,7 @@ impl Surface {
     pub(crate) fn place(&self, x: u64, y: u64) -> Place {
         match self.tiling {
             Tiling::Linear => Place::Linear(y.wrapping_mul(self.pitch).wrapping_add(x)),
-            _ => Place::Tiled { x, y },
+            _ => Place::Tiled { x, y, z: 0 },
         }
     }
 
@@ -87,13 +88,13 @@ impl Surface {
     ) -> Result<(), EuErrorKind> {
         match at {
             Place::Linear(o) => mem_read(mem, Space::Global, self.base.wrapping_add(o), buf),
-            Place::Tiled { x, y } => {
+            Place::Tiled { x, y, z } => {
                 let mut done = 0;
                 while done < buf.len() {
                     let (xi, n) = self.tiled_run(x, done, buf.len());
                     let addr = self
                         .base
-                        .wrapping_add(self.tiling.offset(self.pitch, xi, y));
+                        .wrapping_add(self.tiling.volume_offset(self.pitch, xi, y, z));
                     mem_read(mem, Space::Global, addr, &mut buf[done..done + n])?;
                     done += n;
                 }
@@ -111,13 +112,13 @@ impl Surface {
     ) -> Result<(), EuErrorKind> {
         match at {
             Place::Linear(o) => mem_write(mem, Space::Global, self.base.wrapping_add(o), data),
-            Place::Tiled { x, y } => {
+            Place::Tiled { x, y, z } => {
                 let mut done = 0;
                 while done < data.len() {
                     let (xi, n) = self.tiled_run(x, done, data.len());
                     let addr = self
                         .base
-                        .wrapping_add(self.tiling.offset(self.pitch, xi, y));
+                        .wrapping_add(self.tiling.volume_offset(self.pitch, xi, y, z));
                     mem_write(mem, Space::Global, addr, &data[done..done + n])?;
                     done += n;
                 }
@@ -153,8 +154,9 @@ pub struct OutOfImage {
 /// A 1D, 2D or 3D surface (or an array of 1D/2D ones) as typed messages and the sampler
 /// address it: texel (u, v, r) of a linear image is at
 /// `base + r * slice_pitch + v * pitch + u * bytes_per_element`; of a tiled one (2D, 3D or 2D
-/// arrays), at byte `u * bytes_per_element` of surface row `r * slice_pitch / pitch + v`,
-/// placed by the surface's [`Tiling`] (layers and 3D slices are QPitch rows apart).
+/// arrays), at byte `u * bytes_per_element` of row `v` of slice `r`, placed by the surface's
+/// [`Tiling`] (layers and 3D slices are QPitch rows apart, `slice_pitch / pitch`, but in
+/// 3D Tile-64's volume tiles: [`Tiling::slice_start`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImageSurface {
     pub format: batchbuffer::surface_format::SurfaceFormat,

@@ -30,7 +30,8 @@ const LANES: usize = 8;
 /// dimension is the layer of an array. The LOD counts from the surface's Surface Min LOD and
 /// may not pass its MIP Count / LOD; the level's sizes are level 0's halved (layers stay), and
 /// it starts where `batchbuffer::mip` places it. On a tiled surface layer (or 3D slice) `z`
-/// starts `slice_pitch / row_pitch` rows (the QPitch) after layer `z - 1`.
+/// starts `slice_pitch / row_pitch` rows (the QPitch) after layer `z - 1`, or in volume tiles
+/// where [`Tiling::slice_start`] puts it.
 pub(super) fn texel_place(surface: &Surface, img: &ImageSurface, c: [u32; 4]) -> Option<Place> {
     let [u, v, r, lod] = c;
     let (y, z) = match (img.dims, img.array) {
@@ -64,10 +65,11 @@ pub(super) fn texel_place(surface: &Surface, img: &ImageSurface, c: [u32; 4]) ->
     let y = ly + u64::from(y);
     Some(match surface.tiling {
         Tiling::Linear => Place::Linear(u64::from(z) * img.slice_pitch + y * img.row_pitch + x),
-        _ => Place::Tiled {
-            x,
-            y: u64::from(z) * (img.slice_pitch / img.row_pitch.max(1)) + y,
-        },
+        t => {
+            let qpitch_rows = img.slice_pitch / img.row_pitch.max(1);
+            let (row, z) = t.slice_start(u64::from(z), qpitch_rows);
+            Place::Tiled { x, y: row + y, z }
+        }
     })
 }
 
@@ -114,7 +116,7 @@ fn load_planar(
     );
     let chroma = match surface.tiling {
         Tiling::Linear => Place::Linear(row * img.row_pitch + x),
-        _ => Place::Tiled { x, y: row },
+        _ => Place::Tiled { x, y: row, z: 0 },
     };
     let mut cbcr = [0u8; 2];
     surface.read_place(mem, chroma, &mut cbcr)?;

@@ -29,11 +29,13 @@ pub(super) fn unsupported(what: impl Into<String>) -> GpuErrorKind {
     })
 }
 
-/// One surface of a blit: its base, pitch and layout.
+/// One surface of a blit: its base, pitch and layout, and the slice within its tiles the
+/// blit's rows lie in (a 3D Tile-64 surface's volume tiles; 0 for flat ones).
 pub(super) struct Surface {
     pub(super) base: u64,
     pub(super) pitch: u64,
     pub(super) tiling: Tiling,
+    pub(super) slice: u64,
 }
 
 impl Surface {
@@ -212,6 +214,7 @@ impl Cs<'_> {
             base: b.destination_base_address & VA_MASK,
             pitch: u64::from(b.destination_pitch) + 1,
             tiling: Tiling::Linear,
+            slice: 0,
         };
         self.check_row_fits(cmd[0], &rect, bpp, &dst)?;
         for y in rect.y..rect.y + rect.height {
@@ -260,12 +263,12 @@ impl Cs<'_> {
         for dy in 0..rect.height {
             let (sx, sy) = (from.x * bpp as u64, from.y + dy);
             src.tiling
-                .pieces(src.pitch, sx, sy, row.len(), |at, start, n| {
+                .pieces(src.pitch, sx, sy, src.slice, row.len(), |at, start, n| {
                     self.ppgtt.read(src.base + at, &mut row[start..start + n])
                 })?;
             let (dx, dy) = (rect.x * bpp as u64, rect.y + dy);
             dst.tiling
-                .pieces(dst.pitch, dx, dy, row.len(), |at, start, n| {
+                .pieces(dst.pitch, dx, dy, dst.slice, row.len(), |at, start, n| {
                     self.ppgtt.write(dst.base + at, &row[start..start + n])
                 })?;
         }
@@ -293,7 +296,8 @@ impl Cs<'_> {
             ));
         }
         let (_, tile_rows) = s.tiling.tile_size();
-        let end = s.base + (rect.y + rect.height).next_multiple_of(tile_rows) * s.pitch;
+        let rows = (rect.y + rect.height).next_multiple_of(tile_rows);
+        let end = s.base + rows * s.pitch * s.tiling.tile_depth();
         if end > 1 << 48 {
             return Err(bad(
                 header,

@@ -54,6 +54,7 @@ fn surface(what: &str, base: u64, pitch: i32) -> Result<Surface, GpuErrorKind> {
         base: base & VA_MASK,
         pitch: pitch as u64,
         tiling: Tiling::Linear,
+        slice: 0,
     })
 }
 

@@ -8,14 +8,18 @@
 //! Slices (Xe-HPG's surface description, DWords 16–21): slice `a` (the Array Index; the depth
 //! coordinate of a 3D surface) of a surface whose slices lie QPitch rows apart starts at row
 //! `a * QPitch` of the surface's 2D layout — the PRM's array layout, the one the data port's
-//! typed messages use for arrays and for 3D surfaces in every tiling but Tile-64 — with QPitch
-//! in the field times four rows (NEO writes GmmLib's QPitch / 4, RENDER_SURFACE_STATE's
-//! encoding). NEO 22.43 on dg2 addresses slices of a linear image through the base address and
-//! those of a tiled one through the Array Index (slice `a` as `a`; Surface Width/Height/Depth as
-//! size minus one; Mip Tail Start LOD 15 for its Tile-64 images, 0 for linear ones: decoded
-//! from its batches); it fills its 3D images (3D Tile-64) with kernels, not the copy engine. What the simulator lacks is refused by name: compressed surfaces, clear values,
-//! X/Y offsets, depth/stencil layouts, LODs other than 0 (the mip layout and its tail), Tile-64
-//! of a 3D surface (its tiles are volumes) and Gen12's block-copy Tile-Y.
+//! typed messages use for arrays and 3D surfaces — with QPitch in the field times four rows
+//! (NEO writes GmmLib's QPitch / 4, RENDER_SURFACE_STATE's encoding). A 3D surface in Tile-64
+//! has volume tiles instead: slice `a` is slice `a % depth` of the tiles of the slab `a / depth`
+//! QPitches down, by the same tables and slab rule as the data port's (`mem::tiling`). NEO 22.43
+//! on dg2 addresses slices of a linear image through the base address and those of a tiled one
+//! through the Array Index (slice `a` as `a`; Surface Width/Height/Depth as size minus one;
+//! Mip Tail Start LOD 15 for its Tile-64 images, 0 for linear ones; QPitch its tile-height
+//! aligned slice height, 48 rows for a 37-row 3D image of 16-byte pixels, 64 for 4-byte ones:
+//! decoded from its batches), and writes, reads and copies its 3D images' slices this way.
+//! What the simulator lacks is refused by name: compressed surfaces, clear values, X/Y
+//! offsets, depth/stencil layouts, LODs other than 0 (the mip layout and its tail) and Gen12's
+//! block-copy Tile-Y.
 
 use batchbuffer::{Packet, XyBlockCopyBlt, XySurfaceType};
 use platform::Platform;
@@ -89,7 +93,8 @@ impl Side {
         }
     }
 
-    /// The surface and the first row of the addressed slice in its 2D layout.
+    /// The surface (with the addressed slice's place within its tiles) and the first row of
+    /// the addressed slice in its layout.
     fn surface(
         &self,
         p: Platform,
@@ -117,17 +122,19 @@ impl Side {
         }
         let tiling = Tiling::from_block_copy(p >= Platform::Dg2, self.tiling, bpp as u32)
             .map_err(|e| unsupported(format!("{name}: {e}")))?;
+        // A 3D surface's Tile-64 is made of volume tiles.
+        let tiling = if self.surface_type == XySurfaceType::ThreeD {
+            tiling.volume()
+        } else {
+            tiling
+        };
         // Of the block copy's tilings only Tile-64 packs small levels into a mip tail (NEO
         // programs GmmLib's Mip Tail Start LOD: 15, none, for its Tile-64 images; 0 for linear).
-        if matches!(tiling, Tiling::Tile64 { .. }) && self.lod >= self.mip_tail_start_lod {
+        let tile64 = matches!(tiling, Tiling::Tile64 { .. } | Tiling::Tile64Volume { .. });
+        if tile64 && self.lod >= self.mip_tail_start_lod {
             return Err(unsupported(format!(
                 "{name}: LOD {} in the mip tail (from LOD {}) is not modelled",
                 self.lod, self.mip_tail_start_lod
-            )));
-        }
-        if self.surface_type == XySurfaceType::ThreeD && matches!(tiling, Tiling::Tile64 { .. }) {
-            return Err(unsupported(format!(
-                "{name}: Tile-64 of a 3D surface (volume tiles) is not modelled"
             )));
         }
         // Surface Depth holds the slice count (array size or 3D depth) minus one (IGT's
@@ -143,12 +150,14 @@ impl Side {
             ));
         }
         let unit = if tiling == Tiling::Linear { 1 } else { 4 };
+        let (first_row, slice) =
+            tiling.slice_start(u64::from(self.array_index), u64::from(self.qpitch) * 4);
         let surface = Surface {
             base: self.base & VA_MASK,
             pitch: (u64::from(self.pitch) + 1) * unit,
             tiling,
+            slice,
         };
-        let first_row = u64::from(self.array_index) * u64::from(self.qpitch) * 4;
         Ok((surface, first_row))
     }
 }

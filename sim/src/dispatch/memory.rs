@@ -293,6 +293,8 @@ impl<'a> VmMemory<'a> {
                     s.tiled_resource_mode,
                     format.bytes_per_element,
                 ) {
+                    // A 3D surface's tiles may be volumes (Tile-64's).
+                    Ok(t) if s.surface_type == SURFTYPE_3D => t.volume(),
                     Ok(t) => t,
                     Err(e) => {
                         let why = format!("RENDER_SURFACE_STATE at {at:#x}: {e}");
@@ -321,16 +323,19 @@ impl<'a> VmMemory<'a> {
                     // Gen9+ lays a 1D surface's layers along a row; only linear is modelled. Level
                     // 0 (the only level addressed) starts at the base: HALIGN/VALIGN place the
                     // other levels and are already in QPitch, so they change nothing here.
-                    // Tile-64 of a 3D or multisampled surface has other bit orders (GmmLib's
-                    // INTEL_TILE_64_3D_* and *_MSAA* descriptors): only 2D one-sample is modelled.
-                    let tile64 = matches!(tiling, Tiling::Tile64 { .. });
+                    // Tile-64 of a multisampled surface has other bit orders (GmmLib's
+                    // *_MSAA* descriptors): only one sample is modelled. Where a 3D Tile-64
+                    // surface's other levels lie (their slabs, the mip tail) is not modelled.
                     let why = if dims == 1 {
                         Some(format!("a tiled 1D surface ({tiling:?})"))
-                    } else if tile64
-                        && (dims == 3
-                            || s.number_of_multisamples != NumberOfMultisamples::Multisamplecount1)
+                    } else if matches!(tiling, Tiling::Tile64 { .. })
+                        && s.number_of_multisamples != NumberOfMultisamples::Multisamplecount1
                     {
-                        Some("Tile-64 of a 3D or multisampled surface is not modelled".into())
+                        Some("Tile-64 of a multisampled surface is not modelled".into())
+                    } else if matches!(tiling, Tiling::Tile64Volume { .. })
+                        && (s.mip_count_lod != 0 || s.surface_min_lod != 0)
+                    {
+                        Some("mip levels of a 3D Tile-64 surface are not modelled".into())
                     } else if !tiling.pitch_fits(pitch) {
                         Some(format!(
                             "pitch {pitch} is not a whole number of {tiling:?} tiles"
