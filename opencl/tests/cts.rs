@@ -11,7 +11,8 @@
 //! three `test_c11_atomics` sub-tests and `test_spirv_new` whole on sim:tgllp; spirv_new's
 //! specialization-constant sub-tests on sim:skl and sim:dg2; `test_atomics` whole (int, uint
 //! and, through cl_khr_int64_{base,extended}_atomics, long and ulong; under a minute each) on
-//! sim:skl, sim:tgllp and sim:dg2. OpenCL 3.0's versioned queries are test_computeinfo's
+//! sim:skl, sim:tgllp and sim:dg2; the image suites' mip-map mode on sim:tgllp. OpenCL 3.0's
+//! versioned queries are test_computeinfo's
 //! `extended_versioning` sub-test (the CTS has no separate suite for them).
 //! Sub-tests that fail are listed in [`KNOWN_FAIL`] with the reason and asserted to fail. What is
 //! left: `opencl/README.md`.
@@ -830,6 +831,22 @@ fn image_fill_tgllp() {
 #[test]
 fn image_copy_tgllp() {
     image_suite("test_cl_copy_images", &["2D"], &["2D"]);
+}
+
+/// cl_khr_mipmap_image through the image suites' `test_mipmaps` mode: mip-mapped images of
+/// every type that takes levels, read and written (test_cl_read_write_images) and copied
+/// (test_cl_copy_images) at random levels, with the suites' default sizes. (With `small_images`
+/// the suites ask for longer chains than a full one, which the extension refuses: NEO 22.43's
+/// departure, named in `tests/python/mipmaps.py`.)
+#[test]
+fn image_mipmaps_tgllp() {
+    let types = ["1D", "1Darray", "2D", "2Darray", "3D"];
+    for suite in ["test_cl_read_write_images", "test_cl_copy_images"] {
+        let mut args = vec!["test_mipmaps"];
+        args.extend(types);
+        args.extend(["CL_RGBA", "CL_UNSIGNED_INT8"]);
+        run_suite(suite, &args, "sim:tgllp", &types);
+    }
 }
 
 /// Every image type the image suites name.
