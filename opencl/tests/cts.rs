@@ -6,9 +6,9 @@
 //! the loader pointed at this ICD alone; its per-test results come from the harness's JSON file
 //! (`CL_CONFORMANCE_RESULTS_FILENAME`). A test passes only when every sub-test expected to pass
 //! passes and every sub-test the CTS skips is in [`SKIPPED`] with the specification's reason.
-//! Suites: `test_subgroups`, `test_computeinfo` and the passing `test_api` sub-tests on sim:skl,
-//! sim:tgllp and sim:dg2; `test_compiler`, covering sets of `test_buffers` and `test_basic`,
-//! three `test_c11_atomics` sub-tests and `test_spirv_new` whole on sim:tgllp; spirv_new's
+//! Suites: `test_subgroups` and `test_computeinfo` on sim:skl, sim:icllp, sim:tgllp and sim:dg2,
+//! the passing `test_api` sub-tests on sim:skl, sim:tgllp and sim:dg2; `test_compiler`,
+//! covering sets of `test_buffers` and `test_basic`, three `test_c11_atomics` sub-tests and `test_spirv_new` whole on sim:tgllp; spirv_new's
 //! specialization-constant sub-tests on sim:skl and sim:dg2; `test_atomics` whole (int, uint
 //! and, through cl_khr_int64_{base,extended}_atomics, long and ulong; under a minute each) on
 //! sim:skl, sim:tgllp and sim:dg2; the image suites' mip-map mode on sim:tgllp. OpenCL 3.0's
@@ -482,6 +482,12 @@ fn subgroups_skl() {
     subgroups("sim:skl", SUBGROUPS_KHR, &[]);
 }
 
+/// Gen11 reports cl_khr_subgroups with independent forward progress, as Gen9 does.
+#[test]
+fn subgroups_icllp() {
+    subgroups("sim:icllp", SUBGROUPS_KHR, &[]);
+}
+
 #[test]
 fn subgroups_tgllp() {
     subgroups("sim:tgllp", SUBGROUPS_CORE, SUBGROUPS_KHR_EXTENSIONS);
@@ -505,6 +511,11 @@ const COMPUTEINFO: &[&str] = &[
 #[test]
 fn computeinfo_skl() {
     run_suite("test_computeinfo", &[], "sim:skl", COMPUTEINFO);
+}
+
+#[test]
+fn computeinfo_icllp() {
+    run_suite("test_computeinfo", &[], "sim:icllp", COMPUTEINFO);
 }
 
 #[test]
