@@ -7,13 +7,13 @@
 //! (`CL_CONFORMANCE_RESULTS_FILENAME`). A test passes only when every sub-test expected to pass
 //! passes and every sub-test the CTS skips is in [`SKIPPED`] with the specification's reason.
 //! Suites: `test_subgroups` and `test_computeinfo` on sim:skl, sim:icllp, sim:tgllp and sim:dg2,
-//! the passing `test_api` sub-tests on sim:skl, sim:tgllp and sim:dg2; `test_compiler`,
-//! covering sets of `test_buffers` and `test_basic`, three `test_c11_atomics` sub-tests and `test_spirv_new` whole on sim:tgllp; spirv_new's
-//! specialization-constant sub-tests on sim:skl and sim:dg2; `test_atomics` whole (int, uint
-//! and, through cl_khr_int64_{base,extended}_atomics, long and ulong; under a minute each) on
-//! sim:skl, sim:tgllp and sim:dg2; the image suites' mip-map mode on sim:tgllp. OpenCL 3.0's
-//! versioned queries are test_computeinfo's
-//! `extended_versioning` sub-test (the CTS has no separate suite for them).
+//! the passing `test_api` sub-tests on sim:skl, sim:tgllp and sim:dg2; `test_compiler`, covering
+//! sets of `test_buffers` and `test_basic`, three `test_c11_atomics` sub-tests and `test_spirv_new`
+//! whole on sim:tgllp; spirv_new's specialization-constant sub-tests on sim:skl and sim:dg2;
+//! `test_atomics` whole (int, uint and, through cl_khr_int64_{base,extended}_atomics, long and
+//! ulong; under a minute each) on sim:skl, sim:tgllp and sim:dg2; the image suites' mip-map mode on
+//! sim:tgllp. OpenCL 3.0's versioned queries are test_computeinfo's `extended_versioning` sub-test
+//! (the CTS has no separate suite for them).
 //! Sub-tests that fail are listed in [`KNOWN_FAIL`] with the reason and asserted to fail. What is
 //! left: `opencl/README.md`.
 
