@@ -118,22 +118,8 @@ fn openvino_gpu_plugin_ci_slice_under_the_sanitizer() {
         .env("INTEL_GPU_SANITIZE_LOG", &log);
     ci_slice(cmd, &icd, "sim:tgllp", 14 * 2);
     let text = std::fs::read_to_string(&log).unwrap_or_default();
-    let mut seen = vec![false; JUDGED.len()];
-    for line in text.lines() {
-        let f: serde_json::Value =
-            serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
-        let check = f["check"].as_str().unwrap_or_default();
-        let kernel = f["kernel"].as_str().unwrap_or_default();
-        let what = f["what"].as_str().unwrap_or_default();
-        let judged = JUDGED
-            .iter()
-            .position(|(c, k, w, _)| *c == check && kernel.starts_with(k) && what.contains(w));
-        let i = judged.unwrap_or_else(|| panic!("a finding nobody judged:\n{line}"));
-        seen[i] = true;
-    }
-    for (j, found) in JUDGED.iter().zip(seen) {
-        assert!(found, "not found: {j:?}\nfindings:\n{text}");
-    }
+    let judged: Vec<support::Judged> = JUDGED.iter().map(|(c, k, w, _)| (*c, *k, *w)).collect();
+    support::assert_judged_findings(&text, &judged);
 }
 
 /// Runs the suite's `ci` slice at f32 and f16 on `devices` with `cmd` (python and its

@@ -124,23 +124,8 @@ fn pyopencl_test_suite_under_the_sanitizer() {
         "{out}"
     );
     let text = std::fs::read_to_string(&log).unwrap_or_default();
-    let mut seen = vec![false; JUDGED.len()];
-    for line in text.lines() {
-        let f: serde_json::Value =
-            serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
-        let (check, kernel) = (
-            f["check"].as_str().unwrap_or_default(),
-            f["kernel"].as_str().unwrap_or_default(),
-        );
-        let i = JUDGED
-            .iter()
-            .position(|(c, k, _, _)| *c == check && kernel.starts_with(k))
-            .unwrap_or_else(|| panic!("a finding nobody judged:\n{line}"));
-        seen[i] = true;
-    }
-    for (j, found) in JUDGED.iter().zip(seen) {
-        assert!(found, "not found: {j:?}\nfindings:\n{text}");
-    }
+    let judged: Vec<support::Judged> = JUDGED.iter().map(|(c, k, _, _)| (*c, *k, "")).collect();
+    support::assert_judged_findings(&text, &judged);
 }
 
 /// Runs the chosen tests with pytest under `env`; returns what it printed.

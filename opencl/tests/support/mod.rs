@@ -131,3 +131,28 @@ pub fn answers(out: &str) -> std::collections::BTreeMap<String, String> {
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect()
 }
+
+/// A finding judged against the program's source: the check, a prefix of the kernel's name
+/// ("" for API findings) and words of the finding's sentence.
+pub type Judged<'a> = (&'a str, &'a str, &'a str);
+
+/// Asserts that every finding in the sanitizer's JSON-lines log `text` is one of `judged`
+/// (no finding nobody judged) and that each judged finding is there (the checks still catch
+/// it).
+pub fn assert_judged_findings(text: &str, judged: &[Judged<'_>]) {
+    let mut seen = vec![false; judged.len()];
+    for line in text.lines() {
+        let f: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let field = |k: &str| f[k].as_str().unwrap_or_default().to_string();
+        let (check, kernel, what) = (field("check"), field("kernel"), field("what"));
+        let i = judged
+            .iter()
+            .position(|(c, k, w)| *c == check && kernel.starts_with(k) && what.contains(w))
+            .unwrap_or_else(|| panic!("a finding nobody judged:\n{line}"));
+        seen[i] = true;
+    }
+    for (j, found) in judged.iter().zip(seen) {
+        assert!(found, "not found: {j:?}\nfindings:\n{text}");
+    }
+}
