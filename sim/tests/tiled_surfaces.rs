@@ -31,7 +31,7 @@ mod support;
 use batchbuffer::surface_format as sf;
 use platform::Platform;
 use sim::mem::tiling::Tiling;
-use sim_eu::{ImageSurface, Surface};
+use sim_eu::{ImageSurface, Program, Surface};
 use support::*;
 
 /// (layout, pitch in bytes, byte column, row, offset)
@@ -392,21 +392,28 @@ fn tiled_image(t: Tiling, pitch: u64) -> Surface {
     }
 }
 
+/// Typed write RGBA (BTI 1): U in r2, V, R and the four channels in r3-r8; typed read RGBA
+/// into r20-r23; as iga64 assembles them.
+fn typed_rgba_write_and_read(iga: &std::path::Path) -> (Program, Program) {
+    (
+        program(
+            iga,
+            Platform::Tgllp,
+            "send.dc1 (8|M0) null r2 r3 0x180 0x02035001",
+        ),
+        program(
+            iga,
+            Platform::Tgllp,
+            "send.dc1 (8|M0) r20 r2 r3 0x80 0x02415001",
+        ),
+    )
+}
+
 #[test]
 fn typed_writes_then_typed_and_media_block_reads_round_trip_through_tiled_images() {
     let iga = oracles::require!(oracles::Oracle::Iga64);
-    // Typed write RGBA (BTI 1): U in r2, V, R and the four channels in r3-r8. Typed read RGBA
-    // into r20-r23. Media block read (BTI 1) of 32 bytes × 1 row into r12.
-    let write = program(
-        &iga,
-        Platform::Tgllp,
-        "send.dc1 (8|M0) null r2 r3 0x180 0x02035001",
-    );
-    let read = program(
-        &iga,
-        Platform::Tgllp,
-        "send.dc1 (8|M0) r20 r2 r3 0x80 0x02415001",
-    );
+    // Media block read (BTI 1) of 32 bytes × 1 row into r12.
+    let (write, read) = typed_rgba_write_and_read(&iga);
     let block = program(
         &iga,
         Platform::Tgllp,
@@ -499,16 +506,7 @@ fn typed_writes_then_typed_and_media_block_reads_round_trip_through_tiled_images
 #[test]
 fn typed_writes_and_reads_address_3d_tile64_volume_tiles() {
     let iga = oracles::require!(oracles::Oracle::Iga64);
-    let write = program(
-        &iga,
-        Platform::Tgllp,
-        "send.dc1 (8|M0) null r2 r3 0x180 0x02035001",
-    );
-    let read = program(
-        &iga,
-        Platform::Tgllp,
-        "send.dc1 (8|M0) r20 r2 r3 0x80 0x02415001",
-    );
+    let (write, read) = typed_rgba_write_and_read(&iga);
     const DESCRIPTOR: &str = "ZZYX YXZY ZXYY XXXX"; // INTEL_TILE_64_3D_32
     let (depth, qpitch, pitch) = (18u32, 64u64, 256u64);
     let (tw, th, td) = (128, 32, 16);
