@@ -80,23 +80,13 @@ fn pyopencl_test_suite_passes_on_sim_tgllp() {
 
 /// The findings of the kernel sanitizer's memory checks on the chosen tests, each judged
 /// against the test's source: (check, kernel, test, why).
-const JUDGED: &[(&str, &str, &str, &str)] = &[
-    (
-        "initcheck",
-        "sum",
-        "test_wrapper.py::test_get_info",
-        "`a[get_global_id(0)] *= 2` on `cl.Buffer(ctx, 0, n*4)`, a buffer nothing wrote; \
+const JUDGED: &[(&str, &str, &str, &str)] = &[(
+    "initcheck",
+    "sum",
+    "test_wrapper.py::test_get_info",
+    "`a[get_global_id(0)] *= 2` on `cl.Buffer(ctx, 0, n*4)`, a buffer nothing wrote; \
          Oclgrind --uninitialized reports the same store",
-    ),
-    (
-        "initcheck",
-        "reduce_kernel_stage",
-        "test_algorithm.py::test_struct_reduce",
-        "the reduced struct's `pad` member is never set; IGC copies the whole struct from local \
-         memory to the output, where the LLVM IR (and so Oclgrind) copies only the members \
-         set: a false positive of checking the ISA, listed in firmware-notes/sanitizer.md",
-    ),
-];
+)];
 
 /// The same tests with every check on memory and synchronization (`api` left out: the
 /// tests call with bad arguments on purpose): the same results, and only the judged

@@ -172,7 +172,7 @@ struct Case {
     want: Want,
 }
 
-const CASES: [Case; 9] = [
+const CASES: [Case; 10] = [
     // initcheck: the values read from t[32..64] (the slots work-items 32..63 never wrote) are
     // stored to `b` by work-items 0..31 of each group.
     Case {
@@ -218,6 +218,16 @@ const CASES: [Case; 9] = [
         b_host: true,
         access: (Target::B, false, true),
         want: Want::BranchOrB,
+    },
+    // initcheck: the struct member read from t[5] (never set) is added and stored to `b` by
+    // the first work-item of each group.
+    Case {
+        name: "struct_member",
+        check: "initcheck",
+        n: 0,
+        b_host: true,
+        access: (Target::B, false, true),
+        want: Want::B(0, 8),
     },
     Case {
         name: "slm_race",

@@ -55,7 +55,7 @@ pub struct Scope {
 
 impl Scope {
     /// The registered buffer holding `addr` and its written bytes.
-    fn written_at(&self, addr: u64) -> Option<(u64, &Defined)> {
+    pub(super) fn written_at(&self, addr: u64) -> Option<(u64, &Defined)> {
         let i = self.written.partition_point(|(s, _)| *s <= addr);
         let (start, d) = self.written.get(i.checked_sub(1)?)?;
         (addr - start < d.len()).then_some((*start, &**d))

@@ -107,9 +107,14 @@ pub fn classify(p: Platform, sfid: u8, desc: u32) -> Kind {
         // Transposed (block) LSC loads and stores of more than one element: Xe-HPG's block
         // messages. One element (`d32x1t`, `d64x1t`) is IGC's form of a uniform scalar load
         // or store (one lane's `if (lid == 0) out[g] = v;`), never a sub-group's block: the
-        // smallest of those, eight `uchar`s, IGC moves as `d32x2t`.
+        // smallest of those, eight `uchar`s, IGC moves as `d32x2t`. A sub-group's block is
+        // sub-group size × element × count bytes, all powers of two: three elements
+        // (`d32x3t`) are IGC's uniform copy of a 12-byte struct, not a block.
         Some(Sfid::Ugm)
-            if lsc::field(desc, lsc::TRANSPOSED) != 0 && lsc::field(desc, lsc::VECTOR) != 0 =>
+            if lsc::field(desc, lsc::TRANSPOSED) != 0
+                && lsc::field(desc, lsc::VECTOR) != 0
+                && (lsc::VECTOR_SIZES.get(lsc::field(desc, lsc::VECTOR) as usize))
+                    .is_some_and(|n| n.is_power_of_two()) =>
         {
             match lsc::field(desc, lsc::OPCODE) {
                 LSC_LOAD => Kind::BlockRead,
@@ -159,6 +164,8 @@ mod tests {
         // scan writing a unit's sum from its first lane).
         assert_eq!(classify(Platform::Dg2, 0xF, 0x620E_8504), Kind::Other);
         assert_eq!(classify(Platform::Dg2, 0xF, 0x6428_0500), Kind::Other);
+        // IGC's uniform copy of a 12-byte struct (`store.ugm.d32x3t.a32.wb.wb.bti[1]`).
+        assert_eq!(classify(Platform::Dg2, 0xF, 0x620E_A504), Kind::Other);
         // Descriptors from ocloc's skl kernels: DC0 "oword aligned block read x4" (type 1,
         // byte offset) and "oword block write x4" (type 8) to BTI 1 and 0.
         assert_eq!(classify(Platform::Skl, 0xA, 0x0228_4300), Kind::BlockRead);

@@ -86,6 +86,31 @@ __kernel void bug_barrier_divergent(__global const int *a, __global int *b, int 
     b[get_global_id(0)] = l < n ? t[63 - l] : 0;
 }
 
+// initcheck: a struct whose `pad` member nobody sets, copied whole from local memory to `b`
+// by the first work-item of each group: C lets a struct with an indeterminate member be copied
+// (the twin). The bug adds that member to another.
+typedef struct { int lo; int hi; int pad; } span3;
+__kernel void ok_struct_member(__global const int *a, __global int *b, int n) {
+    __local span3 t[64];
+    int l = get_local_id(0);
+    t[l].lo = a[get_global_id(0)];
+    t[l].hi = -a[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == 0)
+        ((__global span3 *)b)[get_group_id(0)] = t[(n + 5) & 63];
+}
+__kernel void bug_struct_member(__global const int *a, __global int *b, int n) {
+    __local span3 t[64];
+    int l = get_local_id(0);
+    t[l].lo = a[get_global_id(0)];
+    t[l].hi = -a[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == 0) {
+        span3 s = t[(n + 5) & 63];
+        b[get_group_id(0)] = s.lo + s.pad;
+    }
+}
+
 // OpenCL C 2.0 from here (Oclgrind 21.10 has no work-group functions).
 // synccheck: a work-group function called by the work-items below n only.
 __kernel void ok_wg_divergent(__global const int *a, __global int *b, int n) {

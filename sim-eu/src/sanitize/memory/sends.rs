@@ -11,7 +11,7 @@ use crate::exec::masks;
 use crate::program::channels::Channels;
 use crate::regfile::{Thread, A0, FLAG, REG_BYTES};
 use crate::sanitize::checks::Check;
-use crate::sanitize::replay::Replay;
+use crate::sanitize::replay::{Op, Replay};
 
 /// The flag file's bytes: the replay leaves them as they are (the send's lanes are given).
 const FLAGS: std::ops::Range<usize> = FLAG..FLAG + 8;
@@ -160,6 +160,13 @@ impl Sanitizing<'_> {
             );
             return;
         }
+        let aggregate = self.prog.insts[ip as usize].no_mask && {
+            let stored: u64 = (self.log.entries.iter())
+                .filter(|e| !e.slm && e.op == Op::Write)
+                .map(|e| e.len as u64)
+                .sum();
+            stored > tainted.iter().filter(|w| !w.slm).map(|w| w.len).sum()
+        };
         for w in tainted {
             if w.slm {
                 // Stays unwritten: a later use is reported.
@@ -167,6 +174,14 @@ impl Sanitizing<'_> {
             } else if self.scope.per_thread.iter().any(|p| p.contains(&w.addr)) {
                 if let Some(mine) = self.group.private.get_mut(th) {
                     mine.unmark(w.addr, w.len);
+                }
+            } else if aggregate {
+                // A NoMask store writes one value for the whole sub-group (IGC emits them for
+                // uniform data): partly defined, it is an aggregate copied whole with members
+                // nobody set, which C allows (Oclgrind's memcpy rule). Its unset bytes stay
+                // unwritten, so a later use of them is reported.
+                if let Some((start, d)) = self.scope.written_at(w.addr) {
+                    d.unmark(w.addr - start, w.len);
                 }
             } else {
                 let alloc = self.describe(w.addr);
