@@ -438,3 +438,26 @@ fn kernels_that_read_unwritten_bytes_and_discard_them_are_clean() {
         }
     }
 }
+
+/// IGC builds 64-bit atomics on local memory from a lock on Gen9-Gen12LP: its plain loads and
+/// stores of the value, by different sub-groups, are ordered by the lock's atomics, so a
+/// correct kernel gives no race (nor any other finding) and computes the same sum.
+#[test]
+fn a_lock_built_from_atomics_orders_the_accesses_it_guards() {
+    let tools = tools!();
+    for p in Platform::ALL {
+        let bin = compile(&tools, p);
+        let name = "ok_local_atomic64";
+        let listed = listing(&tools.ocloc, &tools.iga, &bin, name, p);
+        let locked = listed.iter().any(|(_, t)| t.contains("compare and swap"));
+        assert_eq!(locked, p != Platform::Dg2, "{p}: {listed:#?}");
+        let got = run(p, &bin, &[name], "all", 5, true);
+        let plain = run(p, &bin, &[name], "", 5, true);
+        assert_eq!(got.result, Ok(()), "{p}");
+        assert!(got.findings.is_empty(), "{p}: {:#?}", got.findings);
+        assert_eq!(got.b_bytes, plain.b_bytes, "{p}");
+        // Each group's sum: n plus its 64 values of a (3i + 1).
+        let first = i32::from_le_bytes(plain.b_bytes[..4].try_into().unwrap());
+        assert_eq!(first, 5 + (0..64).map(|i| 3 * i + 1).sum::<i32>(), "{p}");
+    }
+}

@@ -6,6 +6,7 @@
 use super::checks::{Check, Checks};
 use super::finding::{Finding, Findings};
 use super::race_cells::Cells;
+use super::race_sync::Clocks;
 use super::regs::RegShadow;
 use super::shadow::{Defined, Sparse};
 use crate::regfile::Thread;
@@ -29,6 +30,8 @@ pub struct Group {
     pub(crate) epoch: u32,
     pub(crate) slm_defined: Defined,
     pub(crate) slm_cells: Cells,
+    /// racecheck's ordering through atomics between the group's threads.
+    pub(crate) clocks: Clocks,
     /// Per thread: the private-memory bytes it wrote.
     pub(crate) private: Vec<Sparse>,
     /// Per thread: the offset of the barrier `send` it signalled, until the gateway releases it.
@@ -46,6 +49,7 @@ impl Default for Group {
             epoch: 0,
             slm_defined: Defined::new(0, false),
             slm_cells: Cells::default(),
+            clocks: Clocks::default(),
             private: Vec::new(),
             barrier_at: Vec::new(),
             regs: Vec::new(),
@@ -77,6 +81,7 @@ impl Group {
         }
         if checks.has(Check::Racecheck) {
             self.slm_cells.reset(slm);
+            self.clocks.reset(threads);
         }
         if checks.has(Check::Initcheck) {
             self.regs.resize_with(threads, RegShadow::default);

@@ -221,6 +221,7 @@ impl<'a> Sanitizing<'a> {
             group: self.group.key,
             thread: self.place.thread as u16,
             epoch: self.group.epoch,
+            clock: self.group.clocks.own(self.place.thread as usize),
             pc: self.send.map_or(u32::MAX, |s| s.pc),
             atomic,
             write,
@@ -270,7 +271,8 @@ impl<'a> Sanitizing<'a> {
             if let Lookup::Inside(a) = scope.allocations.find(addr, len64) {
                 if a.exact && !a.freed {
                     let me = self.access(write, atomic);
-                    if let Some((at, other)) = scope.races.access(addr, len64, me) {
+                    let seen = self.group.clocks.seen(self.place.thread as usize);
+                    if let Some((at, other)) = scope.races.access(addr, len64, me, seen) {
                         let verb = if write { "write" } else { "read" };
                         let what = format!(
                             "{len}-byte {verb} of global memory races with {} (no barrier \
@@ -294,7 +296,8 @@ impl<'a> Sanitizing<'a> {
         }
         if checks.has(Check::Racecheck) {
             let me = self.access(write, atomic);
-            let race = self.group.slm_cells.access(offset as usize, len, me);
+            let seen = self.group.clocks.seen(self.place.thread as usize);
+            let race = (self.group.slm_cells).access(offset as usize, len, me, seen);
             if let Some((at, other)) = race {
                 let verb = if write { "write" } else { "read" };
                 let what = format!(
@@ -644,6 +647,9 @@ impl Memory for Sanitizing<'_> {
         if logs {
             self.undefined_mask(false, addr, &mut mask[..width.min(8)]);
         }
+        if self.scope.checks.has(Check::Racecheck) {
+            (self.group.clocks).atomic(self.place.thread as usize, false, addr);
+        }
         self.global_access(addr, width, true, true);
         let old = self.inner.atomic(addr, width, update)?;
         if logs {
@@ -720,6 +726,9 @@ impl Memory for Sanitizing<'_> {
         self.inner.fence()
     }
     fn slm_atomic(&mut self, offset: u32) {
+        if self.scope.checks.has(Check::Racecheck) {
+            (self.group.clocks).atomic(self.place.thread as usize, true, u64::from(offset));
+        }
         self.slm_atomic = Some(offset);
         self.inner.slm_atomic(offset)
     }

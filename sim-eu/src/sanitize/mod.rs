@@ -65,6 +65,7 @@ pub mod memory;
 pub mod race;
 pub mod race_cells;
 pub mod race_global;
+pub mod race_sync;
 pub mod regs;
 pub mod replay;
 pub mod rules;

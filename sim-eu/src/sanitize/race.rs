@@ -5,7 +5,9 @@
 //! not both atomic):
 //! - the same hardware thread (one sub-group): its instructions execute in program order, and
 //!   the lanes of one instruction together;
-//! - the same work-group, separated by a barrier the gateway released (the epoch counts them).
+//! - the same work-group, separated by a barrier the gateway released (the epoch counts them);
+//! - the same work-group, through atomics on one location after a fence, as a lock orders
+//!   (`race_sync`'s vector clocks).
 //!
 //! Work-groups of one dispatch are never ordered. A fence alone orders nothing between threads.
 //!
@@ -21,6 +23,8 @@ pub struct Access {
     pub thread: u16,
     /// Barriers the group passed before the access.
     pub epoch: u32,
+    /// The thread's own clock (`race_sync`): releases it made before the access.
+    pub clock: u32,
     /// The instruction's offset in the kernel.
     pub pc: u32,
     pub atomic: bool,
@@ -32,9 +36,15 @@ impl Access {
         self.group != 0
     }
 
-    /// Whether `self` happens before `later` (or they cannot race: both atomic).
-    fn ordered_before(&self, later: &Access) -> bool {
-        (self.group == later.group && (self.thread == later.thread || self.epoch < later.epoch))
+    /// Whether `self` happens before `later` (or they cannot race: both atomic), `seen`
+    /// being what `later`'s thread has seen of each thread's releases.
+    fn ordered_before(&self, later: &Access, seen: &[u32]) -> bool {
+        (self.group == later.group
+            && (self.thread == later.thread
+                || self.epoch < later.epoch
+                || seen
+                    .get(usize::from(self.thread))
+                    .is_some_and(|&c| c > self.clock)))
             || (self.atomic && later.atomic)
     }
 }
@@ -47,10 +57,11 @@ pub struct Cell {
 }
 
 impl Cell {
-    /// Records `a`; the earlier access it races with, if any.
-    pub fn access(&mut self, a: Access) -> Option<Access> {
+    /// Records `a`, made by a thread that has seen `seen` of each thread's releases; the
+    /// earlier access it races with, if any.
+    pub fn access(&mut self, a: Access, seen: &[u32]) -> Option<Access> {
         let mut race = None;
-        if self.write.is_some() && !self.write.ordered_before(&a) {
+        if self.write.is_some() && !self.write.ordered_before(&a, seen) {
             race = Some(self.write);
         }
         if a.write {
@@ -58,7 +69,7 @@ impl Cell {
                 race = self
                     .reads
                     .iter()
-                    .find(|r| r.is_some() && !r.ordered_before(&a))
+                    .find(|r| r.is_some() && !r.ordered_before(&a, seen))
                     .copied();
             }
             self.write = a;
@@ -70,7 +81,7 @@ impl Cell {
             match self
                 .reads
                 .iter()
-                .position(|r| !r.is_some() || r.ordered_before(&a))
+                .position(|r| !r.is_some() || r.ordered_before(&a, seen))
             {
                 Some(i) => self.reads[i] = a,
                 None => self.reads[1] = a,
@@ -89,6 +100,7 @@ mod tests {
             group,
             thread,
             epoch,
+            clock: 0,
             pc: 0,
             atomic,
             write,
@@ -99,25 +111,25 @@ mod tests {
     fn only_unordered_conflicting_accesses_race() {
         let mut c = Cell::default();
         // One thread writes then reads: program order.
-        assert!(c.access(acc(1, 0, 0, true, false)).is_none());
-        assert!(c.access(acc(1, 0, 0, false, false)).is_none());
+        assert!(c.access(acc(1, 0, 0, true, false), &[]).is_none());
+        assert!(c.access(acc(1, 0, 0, false, false), &[]).is_none());
         // Another thread of the group reads in the same epoch: races with the write.
-        assert!(c.access(acc(1, 1, 0, false, false)).is_some());
+        assert!(c.access(acc(1, 1, 0, false, false), &[]).is_some());
         // After a barrier: ordered.
         let mut c = Cell::default();
-        c.access(acc(1, 0, 0, true, false));
-        assert!(c.access(acc(1, 1, 1, false, false)).is_none());
+        c.access(acc(1, 0, 0, true, false), &[]);
+        assert!(c.access(acc(1, 1, 1, false, false), &[]).is_none());
         // A write after reads of two threads in that epoch races with the other's read.
-        assert!(c.access(acc(1, 2, 1, false, false)).is_none());
-        assert!(c.access(acc(1, 1, 1, true, false)).is_some());
+        assert!(c.access(acc(1, 2, 1, false, false), &[]).is_none());
+        assert!(c.access(acc(1, 1, 1, true, false), &[]).is_some());
         // Atomics never race with atomics, do race with plain accesses.
         let mut c = Cell::default();
-        assert!(c.access(acc(1, 0, 0, true, true)).is_none());
-        assert!(c.access(acc(2, 3, 0, true, true)).is_none());
-        assert!(c.access(acc(3, 0, 0, false, false)).is_some());
+        assert!(c.access(acc(1, 0, 0, true, true), &[]).is_none());
+        assert!(c.access(acc(2, 3, 0, true, true), &[]).is_none());
+        assert!(c.access(acc(3, 0, 0, false, false), &[]).is_some());
         // Different groups are never ordered, whatever their epochs.
         let mut c = Cell::default();
-        c.access(acc(1, 0, 0, true, false));
-        assert!(c.access(acc(2, 0, 5, true, false)).is_some());
+        c.access(acc(1, 0, 0, true, false), &[]);
+        assert!(c.access(acc(2, 0, 5, true, false), &[]).is_some());
     }
 }

@@ -111,6 +111,21 @@ __kernel void bug_struct_member(__global const int *a, __global int *b, int n) {
     }
 }
 
+// racecheck, correct: a 64-bit atomic add on local memory, which IGC builds on Gen9-Gen12LP
+// from a lock (a `cmpxchg` on a lock word, plain loads and stores of the value, an atomic
+// store): the lock orders the plain accesses of different sub-groups.
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+__kernel void ok_local_atomic64(__global const int *a, __global int *b, int n) {
+    __local long s;
+    int l = get_local_id(0);
+    if (l == 0)
+        s = n;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atom_add(&s, (long)a[get_global_id(0)]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    b[get_global_id(0)] = (int)s;
+}
+
 // OpenCL C 2.0 from here (Oclgrind 21.10 has no work-group functions).
 // synccheck: a work-group function called by the work-items below n only.
 __kernel void ok_wg_divergent(__global const int *a, __global int *b, int n) {
