@@ -326,16 +326,18 @@ fn results(json: &str) -> BTreeMap<String, String> {
 fn run_suite(suite: &str, args: &[&str], device: &str, expect_pass: &[&str]) {
     let cmake = require!(Oracle::CtsBuild);
     let _ocloc = require!(Oracle::Ocloc);
-    run_checked(&cmake, suite, args, device, expect_pass);
+    run_checked(&cmake, suite, args, device, expect_pass, &[]);
 }
 
-/// [`run_suite`] once the oracles are found; returns what the harness printed.
+/// [`run_suite`] once the oracles are found, with `env` added to the harness's environment;
+/// returns what the harness printed.
 fn run_checked(
     cmake: &Path,
     suite: &str,
     args: &[&str],
     device: &str,
     expect_pass: &[&str],
+    env: &[(&str, &str)],
 ) -> String {
     let dir = build(cmake);
     let exe = dir.join(
@@ -360,6 +362,7 @@ fn run_checked(
     cmd.args(args)
         .env("CL_CONFORMANCE_RESULTS_FILENAME", &json)
         .env("CL_WIMPY_MODE", "1")
+        .envs(env.iter().copied())
         .current_dir(icd.dir.path());
     let out = cmd
         .output()
@@ -555,7 +558,7 @@ const ATOMICS: &[&str] = &[
 fn atomics(device: &str) {
     let cmake = require!(Oracle::CtsBuild);
     let _ocloc = require!(Oracle::Ocloc);
-    let log = run_checked(&cmake, "test_atomics", &[], device, ATOMICS);
+    let log = run_checked(&cmake, "test_atomics", &[], device, ATOMICS, &[]);
     // Every sub-test but the two index ones runs atom_* on each 64-bit type in each space.
     let with_int64 = ATOMICS.len() - 2;
     for variant in [
@@ -589,6 +592,59 @@ fn atomics_tgllp() {
 #[test]
 fn atomics_dg2() {
     atomics("sim:dg2");
+}
+
+/// test_atomics under every memory and synchronization check of the kernel sanitizer
+/// (`api` left out: the harness probes with bad arguments on purpose), on sim:tgllp, where IGC
+/// builds the 64-bit local atomics from a lock. Every sub-test passes as without, and the
+/// only findings are races Oclgrind reports as well (`oclgrind --data-races test_atomics
+/// atomic_cmpxchg`): atomic_cmpxchg's kernel reads `origValue = destMemory[0]` with a plain
+/// load while other work-items' `atom_cmpxchg` write it. The kernels' other conflicts are
+/// every work-item storing one value to the same place (not races, as in Oclgrind) and the
+/// lock's guarded accesses (ordered by its atomics).
+#[test]
+fn atomics_tgllp_under_the_sanitizer() {
+    let cmake = require!(Oracle::CtsBuild);
+    let _ocloc = require!(Oracle::Ocloc);
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let checks = (
+        "INTEL_GPU_SANITIZE",
+        "memcheck,initcheck,racecheck,synccheck,alignment",
+    );
+    let others: Vec<&str> = ATOMICS
+        .iter()
+        .copied()
+        .filter(|n| *n != "atomic_cmpxchg")
+        .collect();
+    let cmpxchg = vec!["atomic_cmpxchg"];
+    for (run, names, judged) in [
+        ("others", &others, &[][..]),
+        (
+            "cmpxchg",
+            &cmpxchg,
+            &[
+                (
+                    "racecheck",
+                    "test_atomic_fn",
+                    "read of global memory races with an atomic write",
+                ),
+                (
+                    "racecheck",
+                    "test_atomic_fn",
+                    "read of shared local memory races with",
+                ),
+            ][..],
+        ),
+    ] {
+        let log = dir.path().join(format!("{run}.jsonl"));
+        let env = [
+            checks,
+            ("INTEL_GPU_SANITIZE_LOG", log.to_str().expect("utf-8 path")),
+        ];
+        run_checked(&cmake, "test_atomics", names, "sim:tgllp", names, &env);
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        support::assert_judged_findings(&text, judged);
+    }
 }
 
 /// test_api sub-tests that pass on sim:tgllp (the rest, with why, in `opencl/README.md`).

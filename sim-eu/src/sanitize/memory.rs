@@ -121,6 +121,8 @@ pub struct Sanitizing<'a> {
     send: Option<Send>,
     /// The SLM offset of the atomic being executed (its read and write are atomic).
     slm_atomic: Option<u32>,
+    /// racecheck: the bytes the plain write being checked stores.
+    storing: Vec<u8>,
     /// r0 DWords 3 and 5 as the thread was dispatched (from its first send).
     dispatched: [u32; 2],
     /// memcheck: the thread's own scratch and private slots, found at its first access there.
@@ -154,6 +156,7 @@ impl<'a> Sanitizing<'a> {
             group,
             send: None,
             slm_atomic: None,
+            storing: Vec::new(),
             dispatched: [0; 2],
             own: None,
             sources: Vec::new(),
@@ -215,6 +218,15 @@ impl<'a> Sanitizing<'a> {
         });
     }
 
+    /// racecheck: the plain write checked next stores `data` (two writes of one value do not
+    /// race).
+    fn stores(&mut self, data: &[u8]) {
+        if self.scope.checks.has(Check::Racecheck) {
+            self.storing.clear();
+            self.storing.extend_from_slice(data);
+        }
+    }
+
     /// racecheck's record of an access by this thread now.
     fn access(&self, write: bool, atomic: bool) -> Access {
         Access {
@@ -272,7 +284,8 @@ impl<'a> Sanitizing<'a> {
                 if a.exact && !a.freed {
                     let me = self.access(write, atomic);
                     let seen = self.group.clocks.seen(self.place.thread as usize);
-                    if let Some((at, other)) = scope.races.access(addr, len64, me, seen) {
+                    let data = (write && !atomic).then_some(&self.storing[..]);
+                    if let Some((at, other)) = scope.races.access(addr, len64, me, seen, data) {
                         let verb = if write { "write" } else { "read" };
                         let what = format!(
                             "{len}-byte {verb} of global memory races with {} (no barrier \
@@ -297,7 +310,8 @@ impl<'a> Sanitizing<'a> {
         if checks.has(Check::Racecheck) {
             let me = self.access(write, atomic);
             let seen = self.group.clocks.seen(self.place.thread as usize);
-            let race = (self.group.slm_cells).access(offset as usize, len, me, seen);
+            let data = (write && !atomic).then_some(&self.storing[..]);
+            let race = (self.group.slm_cells).access(offset as usize, len, me, seen, data);
             if let Some((at, other)) = race {
                 let verb = if write { "write" } else { "read" };
                 let what = format!(
@@ -620,6 +634,7 @@ impl Memory for Sanitizing<'_> {
     }
     fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
         self.log_write(false, addr, data);
+        self.stores(data);
         self.global(addr, data.len(), true);
         self.inner.write(addr, data)
     }
@@ -631,6 +646,7 @@ impl Memory for Sanitizing<'_> {
     }
     fn slm_write(&mut self, offset: u32, data: &[u8]) -> Result<(), MemFault> {
         self.log_write(true, u64::from(offset), data);
+        self.stores(data);
         self.slm(offset, data.len(), true);
         self.inner.slm_write(offset, data)
     }
@@ -671,6 +687,7 @@ impl Memory for Sanitizing<'_> {
         let done = self.inner.write_all(addr, data);
         if done {
             self.log_write(false, addr, data);
+            self.stores(data);
             self.global(addr, data.len(), true);
         }
         done
@@ -699,6 +716,7 @@ impl Memory for Sanitizing<'_> {
         let done = self.inner.surface_write_all(bti, offset, align, data);
         if done {
             self.log_write(false, base.wrapping_add(offset), data);
+            self.stores(data);
             self.global(base.wrapping_add(offset), data.len(), true);
         }
         done
@@ -715,6 +733,7 @@ impl Memory for Sanitizing<'_> {
         let done = self.inner.slm_write_all(offset, data);
         if done {
             self.log_write(true, u64::from(offset), data);
+            self.stores(data);
             self.slm(offset, data.len(), true);
         }
         done

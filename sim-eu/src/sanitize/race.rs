@@ -49,19 +49,23 @@ impl Access {
     }
 }
 
-/// One byte's accesses.
+/// One byte's accesses (or a DWord's, while every access covered all of it).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Cell {
     write: Access,
     reads: [Access; 2],
+    /// The bytes the last write stored (little-endian; None: not known, as an atomic's).
+    value: Option<u32>,
 }
 
 impl Cell {
-    /// Records `a`, made by a thread that has seen `seen` of each thread's releases; the
-    /// earlier access it races with, if any.
-    pub fn access(&mut self, a: Access, seen: &[u32]) -> Option<Access> {
+    /// Records `a`, made by a thread that has seen `seen` of each thread's releases and, for
+    /// a plain write, storing `value`; the earlier access it races with, if any. Two writes
+    /// of the same value do not race (Oclgrind's default, "uniform writes").
+    pub fn access(&mut self, a: Access, seen: &[u32], value: Option<u32>) -> Option<Access> {
         let mut race = None;
-        if self.write.is_some() && !self.write.ordered_before(&a, seen) {
+        let uniform = a.write && value.is_some() && value == self.value;
+        if self.write.is_some() && !self.write.ordered_before(&a, seen) && !uniform {
             race = Some(self.write);
         }
         if a.write {
@@ -73,6 +77,7 @@ impl Cell {
                     .copied();
             }
             self.write = a;
+            self.value = value;
             self.reads = [Access::default(); 2];
         } else {
             // Keep reads that may race with a later write: replace a free one or one this read
@@ -111,25 +116,41 @@ mod tests {
     fn only_unordered_conflicting_accesses_race() {
         let mut c = Cell::default();
         // One thread writes then reads: program order.
-        assert!(c.access(acc(1, 0, 0, true, false), &[]).is_none());
-        assert!(c.access(acc(1, 0, 0, false, false), &[]).is_none());
+        assert!(c.access(acc(1, 0, 0, true, false), &[], None).is_none());
+        assert!(c.access(acc(1, 0, 0, false, false), &[], None).is_none());
         // Another thread of the group reads in the same epoch: races with the write.
-        assert!(c.access(acc(1, 1, 0, false, false), &[]).is_some());
+        assert!(c.access(acc(1, 1, 0, false, false), &[], None).is_some());
         // After a barrier: ordered.
         let mut c = Cell::default();
-        c.access(acc(1, 0, 0, true, false), &[]);
-        assert!(c.access(acc(1, 1, 1, false, false), &[]).is_none());
+        c.access(acc(1, 0, 0, true, false), &[], None);
+        assert!(c.access(acc(1, 1, 1, false, false), &[], None).is_none());
         // A write after reads of two threads in that epoch races with the other's read.
-        assert!(c.access(acc(1, 2, 1, false, false), &[]).is_none());
-        assert!(c.access(acc(1, 1, 1, true, false), &[]).is_some());
+        assert!(c.access(acc(1, 2, 1, false, false), &[], None).is_none());
+        assert!(c.access(acc(1, 1, 1, true, false), &[], None).is_some());
         // Atomics never race with atomics, do race with plain accesses.
         let mut c = Cell::default();
-        assert!(c.access(acc(1, 0, 0, true, true), &[]).is_none());
-        assert!(c.access(acc(2, 3, 0, true, true), &[]).is_none());
-        assert!(c.access(acc(3, 0, 0, false, false), &[]).is_some());
+        assert!(c.access(acc(1, 0, 0, true, true), &[], None).is_none());
+        assert!(c.access(acc(2, 3, 0, true, true), &[], None).is_none());
+        assert!(c.access(acc(3, 0, 0, false, false), &[], None).is_some());
         // Different groups are never ordered, whatever their epochs.
         let mut c = Cell::default();
-        c.access(acc(1, 0, 0, true, false), &[]);
-        assert!(c.access(acc(2, 0, 5, true, false), &[]).is_some());
+        c.access(acc(1, 0, 0, true, false), &[], None);
+        assert!(c.access(acc(2, 0, 5, true, false), &[], None).is_some());
+    }
+
+    #[test]
+    fn writes_of_the_same_value_do_not_race_with_each_other() {
+        let mut c = Cell::default();
+        assert!(c.access(acc(1, 0, 0, true, false), &[], Some(7)).is_none());
+        // Another sub-group stores the same value: uniform, no race.
+        assert!(c.access(acc(1, 1, 0, true, false), &[], Some(7)).is_none());
+        // A different value races.
+        assert!(c.access(acc(1, 2, 0, true, false), &[], Some(8)).is_some());
+        // A read still races with the unordered write.
+        assert!(c.access(acc(1, 3, 0, false, false), &[], None).is_some());
+        // A value not known (an atomic's) is never uniform.
+        let mut c = Cell::default();
+        c.access(acc(1, 0, 0, true, false), &[], None);
+        assert!(c.access(acc(2, 0, 0, true, false), &[], None).is_some());
     }
 }

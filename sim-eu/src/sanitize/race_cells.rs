@@ -55,14 +55,21 @@ impl Cells {
     }
 
     /// Records `len` bytes at `off` (the part inside the range) by `a`, whose thread has seen
-    /// `seen` (`race_sync`); the first byte that raced and the access it raced with.
+    /// `seen` (`race_sync`) and which stores `data` (`len` bytes; None: a read, or a value
+    /// not known); the first byte that raced and the access it raced with.
     pub fn access(
         &mut self,
         off: usize,
         len: usize,
         a: Access,
         seen: &[u32],
+        data: Option<&[u8]>,
     ) -> Option<(usize, Access)> {
+        // The bytes stored at `from..to` of the range, as a cell keeps them.
+        let value = |from: usize, to: usize| -> Option<u32> {
+            let d = data?.get(from - off..to - off)?;
+            Some(d.iter().rev().fold(0u32, |v, &b| v << 8 | u32::from(b)))
+        };
         let end = off.saturating_add(len).min(self.len);
         let mut first = None;
         let mut at = off;
@@ -73,7 +80,7 @@ impl Cells {
             let hi = end.min(g_end);
             let granule = &mut self.granules[g];
             if granule.split == 0 && at == g_start && hi == g_end {
-                if let Some(r) = granule.cell.access(a, seen) {
+                if let Some(r) = granule.cell.access(a, seen, value(at, hi)) {
                     first.get_or_insert((at, r));
                 }
             } else {
@@ -83,7 +90,7 @@ impl Cells {
                 }
                 let bytes = &mut self.split[granule.split as usize - 1];
                 for b in at..hi {
-                    if let Some(r) = bytes[b - g_start].access(a, seen) {
+                    if let Some(r) = bytes[b - g_start].access(a, seen, value(b, b + 1)) {
                         first.get_or_insert((b, r));
                     }
                 }
@@ -115,7 +122,7 @@ mod tests {
         let end = (off + len).min(cells.len());
         let mut first = None;
         for (b, c) in cells.iter_mut().enumerate().take(end).skip(off) {
-            if let Some(r) = c.access(a, &[]) {
+            if let Some(r) = c.access(a, &[], None) {
                 first.get_or_insert((b, r));
             }
         }
@@ -126,13 +133,13 @@ mod tests {
     fn a_granule_written_in_parts_by_two_groups_races_only_where_they_overlap() {
         let mut c = Cells::new(16);
         // Group 1 writes bytes 4..6, group 2 bytes 6..8 of the same granule: no byte shared.
-        assert_eq!(c.access(4, 2, acc(1, 0, true, 0x10), &[]), None);
-        assert_eq!(c.access(6, 2, acc(2, 0, true, 0x20), &[]), None);
+        assert_eq!(c.access(4, 2, acc(1, 0, true, 0x10), &[], None), None);
+        assert_eq!(c.access(6, 2, acc(2, 0, true, 0x20), &[], None), None);
         // A word read by group 3 meets group 1's write at byte 4 first.
-        let (at, other) = c.access(4, 4, acc(3, 0, false, 0x30), &[]).unwrap();
+        let (at, other) = c.access(4, 4, acc(3, 0, false, 0x30), &[], None).unwrap();
         assert_eq!((at, other.group, other.pc), (4, 1, 0x10));
         // Byte 7 alone: group 2's write.
-        let (at, other) = c.access(7, 1, acc(4, 0, true, 0x40), &[]).unwrap();
+        let (at, other) = c.access(7, 1, acc(4, 0, true, 0x40), &[], None).unwrap();
         assert_eq!((at, other.group), (7, 2));
     }
 
@@ -140,13 +147,13 @@ mod tests {
     fn whole_granules_and_a_partial_last_one_report_the_first_raced_byte() {
         // 10 bytes: the last granule holds 2.
         let mut c = Cells::new(10);
-        assert_eq!(c.access(0, 10, acc(1, 0, true, 0), &[]), None);
-        let (at, _) = c.access(3, 7, acc(2, 0, false, 0), &[]).unwrap();
+        assert_eq!(c.access(0, 10, acc(1, 0, true, 0), &[], None), None);
+        let (at, _) = c.access(3, 7, acc(2, 0, false, 0), &[], None).unwrap();
         assert_eq!(at, 3);
-        let (at, _) = c.access(8, 8, acc(3, 0, true, 0), &[]).unwrap();
+        let (at, _) = c.access(8, 8, acc(3, 0, true, 0), &[], None).unwrap();
         assert_eq!(at, 8);
         // Past the range: not recorded.
-        assert_eq!(c.access(10, 4, acc(4, 0, true, 0), &[]), None);
+        assert_eq!(c.access(10, 4, acc(4, 0, true, 0), &[], None), None);
     }
 
     #[test]
@@ -175,7 +182,7 @@ mod tests {
                 let off = next(len as u64 + 2) as usize;
                 let n = 1 + next(9) as usize;
                 assert_eq!(
-                    dense.access(off, n, a, &[]),
+                    dense.access(off, n, a, &[], None),
                     per_byte(&mut bytes, off, n, a),
                     "access {i}: {n} bytes at {off} of {len}"
                 );

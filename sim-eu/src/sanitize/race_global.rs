@@ -58,7 +58,15 @@ impl GlobalCells {
     /// Records `len` bytes at `addr` by `a` (the part inside a registered buffer: racecheck
     /// asks for accesses wholly inside one); the first byte that raced and the access it raced
     /// with.
-    pub fn access(&self, addr: u64, len: u64, a: Access, seen: &[u32]) -> Option<(u64, Access)> {
+    pub fn access(
+        &self,
+        addr: u64,
+        len: u64,
+        a: Access,
+        seen: &[u32],
+        data: Option<&[u8]>,
+    ) -> Option<(u64, Access)> {
+        let first_off = addr;
         let i = self.buffers.partition_point(|b| b.start <= addr);
         let b = self.buffers.get(i.checked_sub(1)?)?;
         let mut off = addr - b.start;
@@ -76,7 +84,11 @@ impl GlobalCells {
             if cells.is_empty() {
                 *cells = Cells::new((b.len - c_start).min(CHUNK) as usize);
             }
-            let r = cells.access((off - c_start) as usize, (hi - off) as usize, a, seen);
+            let part = data.and_then(|d| {
+                let from = (b.start + off - first_off) as usize;
+                d.get(from..from + (hi - off) as usize)
+            });
+            let r = cells.access((off - c_start) as usize, (hi - off) as usize, a, seen, part);
             drop(cells);
             if let Some((at, other)) = r {
                 first.get_or_insert((b.start + c_start + at as u64, other));
@@ -124,22 +136,27 @@ mod tests {
         let g = buffers();
         let base = 0x10_0000;
         // Group 1 writes 8 bytes straddling the first chunk boundary.
-        assert_eq!(g.access(base + CHUNK - 4, 8, acc(1, true, 0x10), &[]), None);
+        assert_eq!(
+            g.access(base + CHUNK - 4, 8, acc(1, true, 0x10), &[], None),
+            None
+        );
         // Group 2 reads the second half only: the race is at the boundary's first byte.
-        let (at, other) = g.access(base + CHUNK, 4, acc(2, false, 0x20), &[]).unwrap();
+        let (at, other) = g
+            .access(base + CHUNK, 4, acc(2, false, 0x20), &[], None)
+            .unwrap();
         assert_eq!((at, other.group, other.pc), (base + CHUNK, 1, 0x10));
         // Group 3 writes a range over three chunks that begins before group 1's bytes.
         let (at, other) = g
-            .access(base + CHUNK - 100, 2 * CHUNK, acc(3, true, 0x30), &[])
+            .access(base + CHUNK - 100, 2 * CHUNK, acc(3, true, 0x30), &[], None)
             .unwrap();
         assert_eq!((at, other.group), (base + CHUNK - 4, 1));
         // The buffer's last, partial chunk, and the bytes past the buffer (not tracked).
         assert_eq!(
-            g.access(base + 3 * CHUNK, 10, acc(4, true, 0x40), &[]),
+            g.access(base + 3 * CHUNK, 10, acc(4, true, 0x40), &[], None),
             None
         );
         let (at, _) = g
-            .access(base + 3 * CHUNK + 9, 8, acc(5, true, 0), &[])
+            .access(base + 3 * CHUNK + 9, 8, acc(5, true, 0), &[], None)
             .unwrap();
         assert_eq!(at, base + 3 * CHUNK + 9);
     }
@@ -148,12 +165,12 @@ mod tests {
     fn only_registered_buffers_are_tracked() {
         let g = buffers();
         // A GEM object's bytes (not an exact allocation) and addresses outside everything.
-        assert_eq!(g.access(0x20_0000, 4, acc(1, true, 0), &[]), None);
-        assert_eq!(g.access(0x20_0000, 4, acc(2, true, 0), &[]), None);
-        assert_eq!(g.access(0x100, 4, acc(2, true, 0), &[]), None);
-        assert_eq!(g.access(0x100, 4, acc(3, true, 0), &[]), None);
+        assert_eq!(g.access(0x20_0000, 4, acc(1, true, 0), &[], None), None);
+        assert_eq!(g.access(0x20_0000, 4, acc(2, true, 0), &[], None), None);
+        assert_eq!(g.access(0x100, 4, acc(2, true, 0), &[], None), None);
+        assert_eq!(g.access(0x100, 4, acc(3, true, 0), &[], None), None);
         // A write then another group's write to the same bytes of the buffer: a race.
-        assert_eq!(g.access(0x10_0000, 4, acc(1, true, 0), &[]), None);
-        assert!(g.access(0x10_0002, 1, acc(2, true, 0), &[]).is_some());
+        assert_eq!(g.access(0x10_0000, 4, acc(1, true, 0), &[], None), None);
+        assert!(g.access(0x10_0002, 1, acc(2, true, 0), &[], None).is_some());
     }
 }
