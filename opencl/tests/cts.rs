@@ -13,7 +13,8 @@
 //! `test_atomics` whole (int, uint and, through cl_khr_int64_{base,extended}_atomics, long and
 //! ulong; under a minute each) on sim:skl, sim:tgllp and sim:dg2; the image suites' mip-map mode on
 //! sim:tgllp. OpenCL 3.0's versioned queries are test_computeinfo's `extended_versioning` sub-test
-//! (the CTS has no separate suite for them).
+//! (the CTS has no separate suite for them). `test_subgroups` whole and `test_atomics` also run
+//! under the kernel sanitizer on sim:tgllp, each finding judged.
 //! Sub-tests that fail are listed in [`KNOWN_FAIL`] with the reason and asserted to fail. What is
 //! left: `opencl/README.md`.
 
@@ -499,6 +500,50 @@ fn subgroups_tgllp() {
 #[test]
 fn subgroups_dg2() {
     subgroups("sim:dg2", SUBGROUPS_CORE, &[]);
+}
+
+/// test_subgroups whole on sim:tgllp (every cl_khr_subgroup_* extension's sub-test, each
+/// element type) under every memory and synchronization check of the kernel sanitizer
+/// (`api` left out: the harness probes with bad arguments on purpose): the sub-tests pass as
+/// without, and the one finding is true: before each test the harness runs the kernel on
+/// zeroed inputs to learn the sub-group layout, and there the ballot test's
+/// `sub_group_non_uniform_broadcast(x, xy[gid].w)` in the upper half of the sub-group names
+/// lane 0, which took the other branch (SPIR-V's OpGroupNonUniformBroadcast: "The resulting
+/// value is undefined if Id is an inactive invocation"); IGC reads it with a per-lane indirect
+/// `mov`, which synccheck reports as a shuffle from a disabled lane.
+#[test]
+fn subgroups_tgllp_under_the_sanitizer() {
+    let cmake = require!(Oracle::CtsBuild);
+    let _ocloc = require!(Oracle::Ocloc);
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let log = dir.path().join("findings.jsonl");
+    let env = [
+        (
+            "INTEL_GPU_SANITIZE",
+            "memcheck,initcheck,racecheck,synccheck,alignment",
+        ),
+        ("INTEL_GPU_SANITIZE_LOG", log.to_str().expect("utf-8 path")),
+    ];
+    let mut expect: Vec<&str> = SUBGROUPS_CORE.to_vec();
+    expect.extend_from_slice(&[
+        "subgroup_functions_extended_types",
+        "subgroup_functions_non_uniform_vote",
+        "subgroup_functions_non_uniform_arithmetic",
+        "subgroup_functions_ballot",
+        "subgroup_functions_clustered_reduce",
+        "subgroup_functions_shuffle",
+        "subgroup_functions_shuffle_relative",
+    ]);
+    run_checked(&cmake, "test_subgroups", &[], "sim:tgllp", &expect, &env);
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    support::assert_judged_findings(
+        &text,
+        &[(
+            "synccheck",
+            "test_sub_group_non_uniform_broadcast",
+            "reads the value of disabled lane 0",
+        )],
+    );
 }
 
 /// test_computeinfo: every device query, with OpenCL 3.0's versioned queries and the
