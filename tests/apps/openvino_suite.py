@@ -231,6 +231,91 @@ def onnx_models():
     return out
 
 
+def light_models():
+    """The onnx wheel's `light` networks (real architectures: AlexNet, DenseNet-121, Inception v1
+    and v2, ResNet-50, ShuffleNet, SqueezeNet, VGG-19, ZFNet-512 at 224x224), whose weights are
+    ConstantOfShape nodes (constant values)."""
+    import onnx
+    root = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light")
+    return [("onnx/light/%s" % os.path.basename(f)[len("light_"):-len(".onnx")], f)
+            for f in sorted(glob.glob(os.path.join(root, "light_*.onnx")))]
+
+
+def load_light(path, core, seed=300):
+    """(model, inputs, K) of a light network with seeded random weights in place of its constant
+    ones: He-scaled convolution and fully connected weights, batch-norm scale near 1 (0.2 where a
+    residual sum follows), mean and bias near 0, variance in [0.5, 1.5), small biases; a random image as input; its output taken before
+    the final softmax. K is the longest dot product (a Conv's or Gemm's fan-in)."""
+    import numpy as np, onnx
+    from onnx import numpy_helper
+    m = onnx.load(path)
+    inits = {i.name: i for i in m.graph.initializer}
+    uses = {}
+    for n in m.graph.node:
+        for k, t in enumerate(n.input):
+            uses.setdefault(t, []).append((n, k))
+    rs = np.random.RandomState(seed)
+    nodes, made, shapes_used, K = [], [], set(), 64
+    for n in m.graph.node:
+        if n.op_type != "ConstantOfShape" or n.input[0] not in inits:
+            nodes.append(n)
+            continue
+        shapes_used.add(n.input[0])
+        shape = [int(d) for d in numpy_helper.to_array(inits[n.input[0]])]
+        user, k = (uses.get(n.output[0]) or [(None, 0)])[0]
+        op = user.op_type if user is not None else ""
+        if op == "Conv" and k == 1:
+            fan = int(np.prod(shape[1:]))
+            v = rs.randn(*shape) * math.sqrt(2.0 / fan)
+        elif op == "Gemm" and k == 1:
+            tb = any(a.name == "transB" and a.i for a in user.attribute)
+            fan = shape[1] if tb else shape[0]
+            v = rs.randn(*shape) * math.sqrt(1.0 / fan)
+        elif op == "BatchNormalization" and k in (1, 2, 3, 4):
+            # A residual branch's last batch norm starts small (as "zero-gamma" initialization
+            # does): otherwise every residual sum doubles the activations' variance, and after
+            # ResNet-50's 16 blocks they exceed f16's range.
+            g = 0.2 if any(u.op_type in ("Sum", "Add") for u, _ in uses.get(user.output[0], [])) else 1
+            v = {1: g * (1 + 0.1 * rs.randn(*shape)), 2: 0.1 * g * rs.randn(*shape),
+                 3: 0.1 * rs.randn(*shape), 4: rs.uniform(0.5, 1.5, shape)}[k]
+            fan = 0
+        else:
+            v = 0.05 * rs.randn(*shape)
+            fan = 0
+        K = max(K, fan)
+        made.append(numpy_helper.from_array(v.astype(np.float32), n.output[0]))
+    # Compared at the logits: a softmax over 1000 random logits is nearly one-hot, and f16
+    # rounding of the two largest would flip the whole output.
+    last = {o: n for n in nodes for o in n.output}
+    for o in m.graph.output:
+        sm = last.get(o.name)
+        if sm is not None and sm.op_type == "Softmax":
+            nodes.remove(sm)
+            o.name = sm.input[0]
+            o.type.tensor_type.ClearField("shape")
+    keep = [i for i in m.graph.initializer if i.name not in shapes_used]
+    del m.graph.node[:]
+    m.graph.node.extend(nodes)
+    del m.graph.initializer[:]
+    m.graph.initializer.extend(keep + made)
+    names = {i.name for i in m.graph.initializer}
+    feeds = [i for i in m.graph.input if i.name not in names and i.name not in shapes_used]
+    keep_inputs = [i for i in m.graph.input if i.name not in shapes_used]
+    del m.graph.input[:]
+    m.graph.input.extend(keep_inputs)
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "model.onnx")
+            onnx.save(m, f)
+            model = core.read_model(f)
+    except Exception as e:
+        raise SkipModel("CPU plugin / ONNX frontend cannot read it: %s" % first_line(e))
+    irs = np.random.RandomState(seed + 1)
+    inputs = [irs.randn(*[d.dim_value for d in f.type.tensor_type.shape.dim]).astype(np.float32)
+              for f in feeds]
+    return model, inputs, K
+
+
 def load_onnx(d, core):
     """(model, inputs) or raises SkipModel when the CPU side cannot even read it."""
     import onnx
@@ -343,6 +428,8 @@ def worker(args):
         items.append((name, "synth", (build, K)))
     for name, d in onnx_models():
         items.append((name, "onnx", d))
+    for name, f in light_models():
+        items.append((name, "light", f))
     rx = re.compile(args.filter) if args.filter else None
     for name, kind, data in items:
         if args.slice == "ci" and name not in CI_SYNTH and name not in CI_ONNX:
@@ -356,6 +443,8 @@ def worker(args):
             if kind == "synth":
                 model, inputs = data[0]()
                 K = data[1]
+            elif kind == "light":
+                model, inputs, K = load_light(data, core)
             else:
                 model, inputs = load_onnx(data, core)
                 K = 64

@@ -193,9 +193,10 @@ fn is_write(t: &str) -> bool {
     t.contains("write") || t.contains("store")
 }
 
-/// A block message: HDC OWord block, LSC transposed (`d32x16t`, `d64x8t`).
+/// A block message: HDC OWord block, LSC transposed (`d32x16t`, `d64x8t`; one element,
+/// `d32x1t`, is IGC's uniform scalar load, not a block).
 fn is_block(t: &str) -> bool {
-    t.contains("block") || t.contains("t.a32") || t.contains("t.a64")
+    t.contains("block") || ((t.contains("t.a32") || t.contains("t.a64")) && !t.contains("x1t."))
 }
 
 /// One seeded bug: its kernel pair, launch, the check that must catch it, the sends that make
@@ -224,7 +225,7 @@ fn anywhere(_: &Ran) -> std::ops::Range<u64> {
     0..u64::MAX
 }
 
-const CASES: [Case; 9] = [
+const CASES: [Case; 10] = [
     Case {
         name: "global_overflow",
         items: 64,
@@ -234,6 +235,20 @@ const CASES: [Case; 9] = [
         check: "memcheck",
         access: (Target::A, false, false),
         // a[i + 1] of the last work-item: one int past a's 256 bytes.
+        setup: Setup::Plain,
+        address: |r| r.a + 256..r.a + 257,
+        allocation: |r| format!("buffer of 256 bytes at {:#x}", r.a),
+        what: "",
+    },
+    // a[61 + 3] of every work-item: one int past a's 256 bytes, read once for the sub-group.
+    Case {
+        name: "uniform_tail",
+        items: 64,
+        local: 64,
+        n: 61,
+        read_only: false,
+        check: "memcheck",
+        access: (Target::A, false, false),
         setup: Setup::Plain,
         address: |r| r.a + 256..r.a + 257,
         allocation: |r| format!("buffer of 256 bytes at {:#x}", r.a),

@@ -302,7 +302,7 @@ fn step<const TRACK: bool>(
                 mem.on_send(t, t.ip, mask);
             }
             let out = dataport::execute(t, prog.platform, plan, inst.n, mask, mem)?;
-            if TRACK {
+            if TRACK || t.observe_sends {
                 mem.after_send(t, t.ip, mask);
             }
             if out.eot {

@@ -108,6 +108,13 @@ struct Send {
     /// A sampler or LSC typed message (they convert formats): initcheck counts its loads as
     /// defined.
     image: bool,
+    /// Executed with no mask (`(W)`): its lanes are not work-items but one uniform load.
+    uniform: bool,
+    /// It read global memory inside a surface's bounds.
+    read_inside: bool,
+    /// The first read past a surface's bounds of a uniform send, reported at its end unless
+    /// it read inside too (base, limit, offset, length).
+    overhang: Option<(u64, u64, u64, usize)>,
 }
 
 /// A thread's memory under the sanitizer.
@@ -623,10 +630,35 @@ impl<'a> Sanitizing<'a> {
             _ => {}
         }
     }
+
+    /// memcheck: `len` bytes at `offset` of a `limit`-byte surface at `base`, past its end.
+    fn surface_overrun(&mut self, base: u64, limit: u64, offset: u64, len: usize, write: bool) {
+        // A 32-bit offset with its top bit set is a negative index that wrapped.
+        let signed = match u32::try_from(offset) {
+            Ok(o) => i64::from(o as i32),
+            Err(_) => offset as i64,
+        };
+        let addr = base.wrapping_add(signed as u64);
+        let verb = if write { "write" } else { "read" };
+        let d = self.describe(addr);
+        self.report(
+            Check::Memcheck,
+            format!(
+                "{len}-byte {verb} at offset {signed} of a {limit}-byte buffer surface, past its \
+                 bounds (the data port {})",
+                if write { "drops it" } else { "reads zeros" }
+            ),
+            Some(addr),
+            d,
+        );
+    }
 }
 
 impl Memory for Sanitizing<'_> {
     fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
+        if let Some(s) = self.send.as_mut() {
+            s.read_inside = true;
+        }
         self.global(addr, buf.len(), false);
         self.inner.read(addr, buf)?;
         self.log_read(false, addr, buf);
@@ -678,6 +710,9 @@ impl Memory for Sanitizing<'_> {
         // Checked only when it happened: otherwise the one-by-one accesses follow.
         let done = self.inner.read_all(addr, buf);
         if done {
+            if let Some(s) = self.send.as_mut() {
+                s.read_inside = true;
+            }
             self.global(addr, buf.len(), false);
             self.log_read(false, addr, buf);
         }
@@ -701,6 +736,9 @@ impl Memory for Sanitizing<'_> {
         }
         let done = self.inner.surface_read_all(bti, offset, align, buf);
         if done {
+            if let Some(s) = self.send.as_mut() {
+                s.read_inside = true;
+            }
             self.global(base.wrapping_add(offset), buf.len(), false);
             self.log_read(false, base.wrapping_add(offset), buf);
         }
@@ -755,24 +793,31 @@ impl Memory for Sanitizing<'_> {
         if !self.scope.checks.has(Check::Memcheck) {
             return;
         }
-        // A 32-bit offset with its top bit set is a negative index that wrapped.
-        let signed = match u32::try_from(offset) {
-            Ok(o) => i64::from(o as i32),
-            Err(_) => offset as i64,
-        };
-        let addr = base.wrapping_add(signed as u64);
-        let verb = if write { "write" } else { "read" };
-        let d = self.describe(addr);
-        self.report(
-            Check::Memcheck,
-            format!(
-                "{len}-byte {verb} at offset {signed} of a {limit}-byte buffer surface, past its \
-                 bounds (the data port {})",
-                if write { "drops it" } else { "reads zeros" }
-            ),
-            Some(addr),
-            d,
-        );
+        // IGC rounds a uniform load up to whole lanes and relies on the surface's bounds check
+        // for the rest: a `(W)` gather that starts inside the surface, or whose message also
+        // reads inside it, is such a load (as Valgrind's partial loads are), decided at the
+        // send's end. Block reads are left out: the sub-group block built-ins use them.
+        let gather = |s: &&mut Send| s.uniform && !write && s.kind == Kind::Other;
+        if let Some(s) = self.send.as_mut().filter(gather) {
+            if offset < limit {
+                s.read_inside = true;
+            } else {
+                s.overhang.get_or_insert((base, limit, offset, len));
+            }
+            return;
+        }
+        self.surface_overrun(base, limit, offset, len, write);
+    }
+
+    fn after_send(&mut self, t: &Thread, ip: u32, mask: u32) {
+        if let Some(s) = self.send.as_mut() {
+            if let (Some((base, limit, offset, len)), false) = (s.overhang.take(), s.read_inside) {
+                self.surface_overrun(base, limit, offset, len, false);
+            }
+        }
+        if self.scope.checks.has(Check::Initcheck) {
+            self.send_ends(t, ip, mask);
+        }
     }
     fn out_of_image(&mut self, o: &OutOfImage) {
         self.inner.out_of_image(o);
@@ -859,6 +904,9 @@ impl Memory for Sanitizing<'_> {
                 Sfid::decode(self.prog.platform, plan.sfid),
                 Some(Sfid::Sampler | Sfid::Tgm)
             ),
+            uniform: inst.no_mask,
+            read_inside: false,
+            overhang: None,
         });
         self.slm_atomic = None;
         self.dispatched = t.dispatched_scratch;
@@ -942,11 +990,6 @@ impl Memory for Sanitizing<'_> {
                 "indirect register address (a0) derived from memory never written".into(),
             ),
             None => {}
-        }
-    }
-    fn after_send(&mut self, t: &Thread, ip: u32, mask: u32) {
-        if self.scope.checks.has(Check::Initcheck) {
-            self.send_ends(t, ip, mask);
         }
     }
 }

@@ -10,6 +10,16 @@ __kernel void bug_global_overflow(__global const int *a, __global int *b, int n)
     int i = get_global_id(0);
     b[i] = a[i + 1] + 1; // faulty access
 }
+// memcheck, a uniform load (one `(W)` message for the whole sub-group, which memcheck treats
+// apart: IGC pads such loads past a buffer's end): the twin loads the last three ints with
+// vload3, the bug reads the int past the end.
+__kernel void ok_uniform_tail(__global const int *a, __global int *b, int n) {
+    int3 v = vload3(0, a + n);
+    b[get_global_id(0)] = v.x + v.y + v.z;
+}
+__kernel void bug_uniform_tail(__global const int *a, __global int *b, int n) {
+    b[get_global_id(0)] = a[n + 3] + 1;
+}
 __kernel void ok_negative_index(__global const int *a, __global int *b, int n) {
     int i = get_global_id(0);
     b[i] = a[i] * 2;
