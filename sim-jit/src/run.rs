@@ -52,6 +52,7 @@ pub fn run_counted(
                 && FLAG + 8 <= t.file().len()
                 && Rounding::of(t) == Rounding::NearestEven
             {
+                let check = checking().then(|| t.clone());
                 let active = t.active();
                 let file = t.file_mut().as_mut_ptr();
                 // SAFETY: the run's instructions touch register-file bytes below `e.extent`
@@ -59,6 +60,9 @@ pub fn run_counted(
                 // above; the file is borrowed mutably for the call.
                 unsafe { (e.run)(file, active) };
                 t.retire(e.len);
+                if let Some(mut reference) = check {
+                    compare_with_interpreter(&mut reference, t, prog, mem, ip, e.len)?;
+                }
                 left -= u64::from(e.len);
                 *translated += u64::from(e.len);
                 continue;
@@ -76,5 +80,84 @@ pub fn run_counted(
         if st != Status::Budget {
             return Ok(st);
         }
+    }
+}
+
+/// The environment variable that makes every translated run be checked against the
+/// interpreter (`1`): a debugging aid for the translator, many times slower.
+pub const ENV_CHECK: &str = "INTEL_GPU_SIM_JIT_CHECK";
+
+/// Whether [`ENV_CHECK`] is `1` (read once per process).
+fn checking() -> bool {
+    static CHECK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CHECK.get_or_init(|| std::env::var(ENV_CHECK).is_ok_and(|v| v == "1"))
+}
+
+/// Runs the `len` instructions from `ip` on `reference` (the thread before the translated run)
+/// with the interpreter and compares the register files: a difference is a translation
+/// error, reported with the run and the first differing byte.
+fn compare_with_interpreter(
+    reference: &mut Thread,
+    t: &Thread,
+    prog: &Program,
+    mem: &mut dyn Memory,
+    ip: u32,
+    len: u32,
+) -> Result<(), EuError> {
+    let _ = sim_eu::run(reference, prog, mem, u64::from(len))?;
+    let (want, got) = (reference.file(), t.file());
+    // tm0 and ip are the interpreter's bookkeeping (it writes tm0 when entered).
+    let bookkeeping = sim_eu::regfile::TM0..sim_eu::regfile::IP + 32;
+    let differs = |&i: &usize| want[i] != got[i] && !bookkeeping.contains(&i);
+    let Some(at) = (0..want.len().min(got.len())).find(differs) else {
+        return Ok(());
+    };
+    let pcs: Vec<String> = (ip..ip + len)
+        .filter_map(|i| prog.insts.get(i as usize))
+        .map(|i| format!("{:#x}", i.pc))
+        .collect();
+    Err(sim_eu::EuErrorKind::Illegal(format!(
+        "{ENV_CHECK}: the translated run of instructions {ip}..{} (offsets {}) differs from \
+             the interpreter at register-file byte {at} (r{}.{}): {:#04x} translated, {:#04x} \
+             interpreted",
+        ip + len,
+        pcs.join(" "),
+        at / sim_eu::regfile::REG_BYTES,
+        at % sim_eu::regfile::REG_BYTES,
+        got[at],
+        want[at]
+    ))
+    .at(prog.insts.get(ip as usize).map_or(0, |i| i.pc)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use platform::Platform;
+    use sim_eu::NoMemory;
+
+    #[test]
+    fn the_check_names_the_first_register_byte_the_interpreter_disagrees_with() {
+        let text = "add (16|M0) r10.0<1>:d r2.0<8;8,1>:d 3:d\nmul (16|M0) r12.0<1>:d r10.0<8;8,1>:d r2.0<8;8,1>:d\nnop\n";
+        let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        let mut t = Thread::new(0xffff);
+        for (i, b) in t.grf_mut().iter_mut().enumerate() {
+            *b = i as u8;
+        }
+        let before = t.clone();
+        sim_eu::run(&mut t, &prog, &mut NoMemory, 2).expect("runs");
+        // The same instructions from the same state: no difference.
+        compare_with_interpreter(&mut before.clone(), &t, &prog, &mut NoMemory, 0, 2)
+            .expect("equal");
+        // One wrong byte of r12 (as a faulty translation would leave it) is named.
+        let at = 12 * 32 + 5;
+        t.file_mut()[at] ^= 0x40;
+        let e = compare_with_interpreter(&mut before.clone(), &t, &prog, &mut NoMemory, 0, 2)
+            .expect_err("differs");
+        assert!(
+            e.to_string().contains("register-file byte 389 (r12.5)"),
+            "{e}"
+        );
     }
 }
