@@ -22,10 +22,11 @@ use sim_eu::{EuError, Memory, Program, Status, Thread};
 /// The environment variable switching translated code on (`1`) or off (`0`).
 pub const ENV_JIT: &str = "INTEL_GPU_SIM_JIT";
 
-/// The switch when `INTEL_GPU_SIM_JIT` is unset: on wherever the translator is built in. With
-/// the tier-up no kernel measured runs slower translated (host instructions per dispatch,
-/// BENCHMARKS.md: saxpy −18 %, mad_loop −62 %, group_sum and branchy within 1 %).
-pub const DEFAULT: bool = cfg!(feature = "jit");
+/// The switch when `INTEL_GPU_SIM_JIT` is unset: off. With translated code on, OpenVINO's
+/// fully connected layer of AlexNet gives wrong results in some runs with more than one host
+/// thread, and NEO's OpenVINO runs on sim:dg2 end in heap corruption in some runs; neither
+/// happens interpreted. Until that is found translation is asked for (`1`).
+pub const DEFAULT: bool = false;
 
 /// A value of `INTEL_GPU_SIM_JIT` other than `0` and `1`, or `1` in a build without the
 /// translator.
@@ -168,7 +169,7 @@ mod tests {
             Err(SwitchError::NotBuilt)
         };
         assert_eq!(parse(Some("1")), one);
-        assert_eq!(parse(None), Ok(cfg!(feature = "jit")));
+        assert_eq!(parse(None), Ok(false));
         assert_eq!(parse(Some("yes")), Err(SwitchError::Value("yes".into())));
         assert_eq!(parse(Some("")), Err(SwitchError::Value(String::new())));
     }
