@@ -225,6 +225,13 @@ impl<'a> Sanitizing<'a> {
         });
     }
 
+    /// memcheck: the send being executed read global memory inside a surface's bounds.
+    fn reads_inside(&mut self) {
+        if let Some(s) = self.send.as_mut() {
+            s.read_inside = true;
+        }
+    }
+
     /// racecheck: the plain write checked next stores `data` (two writes of one value do not
     /// race).
     fn stores(&mut self, data: &[u8]) {
@@ -656,9 +663,7 @@ impl<'a> Sanitizing<'a> {
 
 impl Memory for Sanitizing<'_> {
     fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
-        if let Some(s) = self.send.as_mut() {
-            s.read_inside = true;
-        }
+        self.reads_inside();
         self.global(addr, buf.len(), false);
         self.inner.read(addr, buf)?;
         self.log_read(false, addr, buf);
@@ -710,9 +715,7 @@ impl Memory for Sanitizing<'_> {
         // Checked only when it happened: otherwise the one-by-one accesses follow.
         let done = self.inner.read_all(addr, buf);
         if done {
-            if let Some(s) = self.send.as_mut() {
-                s.read_inside = true;
-            }
+            self.reads_inside();
             self.global(addr, buf.len(), false);
             self.log_read(false, addr, buf);
         }
@@ -736,9 +739,7 @@ impl Memory for Sanitizing<'_> {
         }
         let done = self.inner.surface_read_all(bti, offset, align, buf);
         if done {
-            if let Some(s) = self.send.as_mut() {
-                s.read_inside = true;
-            }
+            self.reads_inside();
             self.global(base.wrapping_add(offset), buf.len(), false);
             self.log_read(false, base.wrapping_add(offset), buf);
         }

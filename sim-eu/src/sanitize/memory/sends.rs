@@ -178,8 +178,8 @@ impl Sanitizing<'_> {
             } else if aggregate {
                 // A NoMask store writes one value for the whole sub-group (IGC emits them for
                 // uniform data): partly defined, it is an aggregate copied whole with members
-                // nobody set, which C allows (Oclgrind's memcpy rule). Its unset bytes stay
-                // unwritten, so a later use of them is reported.
+                // nobody set, which C allows (C11 6.2.6.1). Its unset bytes stay unwritten,
+                // so a later use of them is reported.
                 if let Some((start, d)) = self.scope.written_at(w.addr) {
                     d.unmark(w.addr - start, w.len);
                 }
