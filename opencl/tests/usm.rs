@@ -75,6 +75,7 @@ const SPEC: &[(&str, &str)] = &[
     ("info.host_inside.base_is_expected", "1"),
     ("info.host_last.size", "1024"),
     ("info.device.type", "16792"),
+    ("alias.host_pages_at_device_pointer", "0"),
     ("info.device.device_is_expected", "1"),
     ("info.shared.type", "16793"),
     ("info.shared_no_device.device_is_expected", "1"),

@@ -19,6 +19,9 @@ pub(crate) struct Bo {
     pub map: Mapping,
     pub caching: Caching,
     pub userptr: bool,
+    /// A device USM allocation's range of the host address space, held so that no host memory
+    /// takes the address its pointer has (released after the BO, on drop).
+    pub(crate) _address_held: Option<crate::usm::HostPages>,
 }
 
 impl Drop for Bo {
@@ -70,6 +73,7 @@ impl Inner {
             map: raw.map,
             caching: raw.caching,
             userptr: false,
+            _address_held: None,
         }))
     }
 }
@@ -128,6 +132,7 @@ impl Inner {
                 map: host,
                 caching: Caching::Wb,
                 userptr: true,
+                _address_held: None,
             }),
             offset: 0,
             size,

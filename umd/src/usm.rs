@@ -5,9 +5,13 @@
 //!   GEM_USERPTR, xe MAP_USERPTR) and softpinned at their own host address: the pointer the
 //!   host reads and writes is the one kernels dereference, and both see one copy of the bytes.
 //!   The address is taken out of the device's VA heap, so no BO is ever placed over it.
-//! - **Device** allocations are GEM BOs at an address of the VA heap; the pointer is their GPU
-//!   address, which the host does not dereference (it reads and writes them through the
-//!   [`Buffer`]).
+//! - **Device** allocations are GEM BOs whose pointer is their GPU address, which the host does
+//!   not dereference (it reads and writes them through the [`Buffer`]). That address is a
+//!   range of the process's own address space held inaccessible (`PROT_NONE`) for the
+//!   allocation's life, as NEO reserves a CPU range for each device allocation: no host memory
+//!   can ever sit at a device pointer, so a pointer names one allocation or host memory, never
+//!   both (the extension tells them apart by value: clGetMemAllocInfoINTEL, and copies and
+//!   fills whose pointers may be either).
 //!
 //! A kernel reaches an allocation only while its BO is part of the submission: pass the
 //! allocations a dispatch may touch besides its arguments to [`crate::queue::Queue::dispatch_resident`].
@@ -28,7 +32,7 @@ const TRIES: usize = 4;
 /// Anonymous host pages this driver mapped for a host allocation; unmapped when the last user
 /// (the BO, the application's buffer) lets go.
 #[derive(Debug)]
-struct HostPages {
+pub(crate) struct HostPages {
     ptr: *mut u8,
     len: usize,
 }
@@ -51,21 +55,33 @@ impl HostPages {
     /// `len` bytes of fresh zeroed pages starting at a multiple of `align` (a power of two, at
     /// least the page size).
     fn map(len: usize, align: usize) -> Result<HostPages> {
+        HostPages::mapped(
+            len,
+            align,
+            ProtFlags::PROT_READ | ProtFlags::PROT_WRITE,
+            MapFlags::MAP_PRIVATE,
+        )
+    }
+
+    /// `len` bytes of the address space starting at a multiple of `align`, held with no
+    /// access and no memory behind them: an address no host memory can take while it lives.
+    pub(crate) fn reserve(len: usize, align: usize) -> Result<HostPages> {
+        HostPages::mapped(
+            len,
+            align,
+            ProtFlags::PROT_NONE,
+            MapFlags::MAP_PRIVATE | MapFlags::MAP_NORESERVE,
+        )
+    }
+
+    fn mapped(len: usize, align: usize, prot: ProtFlags, flags: MapFlags) -> Result<HostPages> {
         let fail = |e: nix::Error| Error::OutOfRange(format!("mmap of {len:#x} bytes: {e}"));
         let total = len
             .checked_add(align)
             .and_then(std::num::NonZeroUsize::new)
             .ok_or_else(|| Error::OutOfRange(format!("{len:#x} bytes do not fit")))?;
         // SAFETY: a new private anonymous mapping; nothing else refers to it.
-        let base = unsafe {
-            mmap_anonymous(
-                None,
-                total,
-                ProtFlags::PROT_READ | ProtFlags::PROT_WRITE,
-                MapFlags::MAP_PRIVATE,
-            )
-        }
-        .map_err(fail)?;
+        let base = unsafe { mmap_anonymous(None, total, prot, flags) }.map_err(fail)?;
         let start = (base.as_ptr() as usize).next_multiple_of(align);
         let (head, tail) = (
             start - base.as_ptr() as usize,
@@ -137,6 +153,7 @@ impl Inner {
                 map,
                 caching: Caching::Wb,
                 userptr: true,
+                _address_held: None,
             });
             return Ok(Buffer::whole(bo, size));
         }
@@ -152,28 +169,44 @@ impl Inner {
                 "an allocation needs at least one byte".into(),
             ));
         }
-        let (gpu_address, len) = self.va().alloc_aligned(size, align).ok_or_else(|| {
-            Error::OutOfRange(format!("no GPU address space left for {size} bytes"))
-        })?;
-        let raw = match self.backend().create(len, gpu_address) {
-            Ok(r) => r,
-            Err(e) => {
-                self.va().free(gpu_address, len);
-                return Err(e);
+        let granule = self.va().align();
+        let len = size
+            .checked_next_multiple_of(granule)
+            .ok_or_else(|| Error::OutOfRange(format!("{size:#x} bytes do not fit")))?;
+        let align = align.max(granule);
+        let mut refused = Vec::new();
+        for _ in 0..TRIES {
+            let held = HostPages::reserve(len as usize, align as usize)?;
+            let gpu_address = held.ptr as u64;
+            if !self.va().reserve(gpu_address, len) {
+                // A BO sits at that GPU address: keep the range so the next try differs.
+                refused.push(held);
+                continue;
             }
-        };
-        self.sanitize
-            .usm(gpu_address, size, "device USM allocation");
-        let bo = Arc::new(Bo {
-            dev: self.clone(),
-            handle: raw.handle,
-            gpu_address,
-            size: len,
-            map: raw.map,
-            caching: raw.caching,
-            userptr: false,
-        });
-        Ok(Buffer::whole(bo, size))
+            let raw = match self.backend().create(len, gpu_address) {
+                Ok(r) => r,
+                Err(e) => {
+                    self.va().free(gpu_address, len);
+                    return Err(e);
+                }
+            };
+            self.sanitize
+                .usm(gpu_address, size, "device USM allocation");
+            let bo = Arc::new(Bo {
+                dev: self.clone(),
+                handle: raw.handle,
+                gpu_address,
+                size: len,
+                map: raw.map,
+                caching: raw.caching,
+                userptr: false,
+                _address_held: Some(held),
+            });
+            return Ok(Buffer::whole(bo, size));
+        }
+        Err(Error::OutOfRange(format!(
+            "no host address range of {len:#x} bytes that is free as a GPU address"
+        )))
     }
 }
 

@@ -8,6 +8,7 @@
  *                       these lines);
  *   "FAIL ..."          a kernel result or a required answer that is wrong.
  * Ends with "<checks> checks, <failures> failed"; exits 1 on any failure. */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, MAP_FIXED_NOREPLACE */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static int failures, checks;
 /* Run under NEO as the oracle ("--neo", see main). */
@@ -360,6 +362,22 @@ int main(int argc, char **argv) {
     SAY("arg.bad_index", arg_pointer(axpy, 7, host));
     SAY("arg.bad_kernel", arg_pointer((cl_kernel)ctx, 0, host));
     SAY("arg.null", arg_pointer(axpy, 0, NULL));
+
+    /* A device pointer is an address of the process no host memory can take (the extension
+     * tells host memory and allocations apart by the pointer's value): placing host pages at
+     * it must fail. Were it to succeed, a copy from those host pages would have to copy them,
+     * not the allocation's bytes. */
+    void *page = (void *)((uintptr_t)dev & ~(uintptr_t)4095);
+    void *m = mmap(page, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    SAY("alias.host_pages_at_device_pointer", m == page);
+    if (m == page) {
+        memset(m, 0x77, 4096);
+        cl_int from_host[4];
+        EXPECT("copy from host pages at a device pointer",
+               memcpy_intel(q, CL_TRUE, from_host, (char *)m + ((uintptr_t)dev & 4095), sizeof from_host, 0, NULL, NULL), CL_SUCCESS);
+        EXPECT("the host pages' bytes", (cl_uint)from_host[0], 0x77777777u);
+    }
+    if (m != MAP_FAILED) munmap(m, 4096);
     if (neo) {
         exec_errors(ctx, indirect);
         EXPECT("free", mem_free(ctx, dev), CL_SUCCESS);
