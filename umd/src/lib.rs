@@ -18,6 +18,7 @@ pub mod error;
 /// Needs the simulator: it dispatches on a simulated device with short watchdogs.
 #[cfg(feature = "sim")]
 pub mod fuzz;
+mod host_pages;
 pub mod image;
 pub mod kernel;
 pub mod limits;

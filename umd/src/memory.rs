@@ -21,7 +21,7 @@ pub(crate) struct Bo {
     pub userptr: bool,
     /// A device USM allocation's range of the host address space, held so that no host memory
     /// takes the address its pointer has (released after the BO, on drop).
-    pub(crate) _address_held: Option<crate::usm::HostPages>,
+    pub(crate) _address_held: Option<crate::host_pages::HostPages>,
 }
 
 impl Drop for Bo {
