@@ -30,8 +30,16 @@ use crate::memory::{Bo, Buffer};
 const TRIES: usize = 4;
 
 impl Inner {
-    /// [`Device::alloc_host_usm`].
-    fn alloc_host_usm(self: &Arc<Self>, size: u64, align: u64) -> Result<Buffer> {
+    /// `size` bytes (rounded up to whole VA granules: the returned length) of the host address
+    /// space, from `take` (pages or a held range, at a multiple of `align`, at least the
+    /// granule), at an address also taken out of the VA heap: the allocation's pointer is the
+    /// same number to the host and to the GPU.
+    fn host_and_gpu_range(
+        &self,
+        size: u64,
+        align: u64,
+        take: fn(usize, usize) -> Result<HostPages>,
+    ) -> Result<(HostPages, u64)> {
         if size == 0 {
             return Err(Error::OutOfRange(
                 "an allocation needs at least one byte".into(),
@@ -44,84 +52,68 @@ impl Inner {
         let align = align.max(granule);
         let mut refused = Vec::new();
         for _ in 0..TRIES {
-            let pages = HostPages::map(len as usize, align as usize)?;
-            let at = pages.ptr as u64;
-            if !self.va().reserve(at, len) {
-                // A BO sits at that GPU address: keep these pages so the next try differs.
-                refused.push(pages);
-                continue;
+            let pages = take(len as usize, align as usize)?;
+            if self.va().reserve(pages.ptr as u64, len) {
+                return Ok((pages, len));
             }
-            let map = Mapping::new(Arc::new(pages));
-            let handle = match self.backend().userptr(&map, at) {
-                Ok(h) => h,
-                Err(e) => {
-                    self.va().free(at, len);
-                    return Err(e);
-                }
-            };
-            self.sanitize.usm(at, size, "host USM allocation");
-            let bo = Arc::new(Bo {
-                dev: self.clone(),
-                handle,
-                gpu_address: at,
-                size: len,
-                map,
-                caching: Caching::Wb,
-                userptr: true,
-                _address_held: None,
-            });
-            return Ok(Buffer::whole(bo, size));
+            // A BO sits at that GPU address: keep the range so the next try differs.
+            refused.push(pages);
         }
         Err(Error::OutOfRange(format!(
             "no host range of {len:#x} bytes whose address is free as a GPU address"
         )))
     }
 
+    /// [`Device::alloc_host_usm`].
+    fn alloc_host_usm(self: &Arc<Self>, size: u64, align: u64) -> Result<Buffer> {
+        let (pages, len) = self.host_and_gpu_range(size, align, HostPages::map)?;
+        let at = pages.ptr as u64;
+        let map = Mapping::new(Arc::new(pages));
+        let handle = match self.backend().userptr(&map, at) {
+            Ok(h) => h,
+            Err(e) => {
+                self.va().free(at, len);
+                return Err(e);
+            }
+        };
+        self.sanitize.usm(at, size, "host USM allocation");
+        let bo = Arc::new(Bo {
+            dev: self.clone(),
+            handle,
+            gpu_address: at,
+            size: len,
+            map,
+            caching: Caching::Wb,
+            userptr: true,
+            _address_held: None,
+        });
+        Ok(Buffer::whole(bo, size))
+    }
+
     /// [`Device::alloc_device_usm`].
     fn alloc_device_usm(self: &Arc<Self>, size: u64, align: u64) -> Result<Buffer> {
-        if size == 0 {
-            return Err(Error::OutOfRange(
-                "an allocation needs at least one byte".into(),
-            ));
-        }
-        let granule = self.va().align();
-        let len = size
-            .checked_next_multiple_of(granule)
-            .ok_or_else(|| Error::OutOfRange(format!("{size:#x} bytes do not fit")))?;
-        let align = align.max(granule);
-        let mut refused = Vec::new();
-        for _ in 0..TRIES {
-            let held = HostPages::reserve(len as usize, align as usize)?;
-            let gpu_address = held.ptr as u64;
-            if !self.va().reserve(gpu_address, len) {
-                // A BO sits at that GPU address: keep the range so the next try differs.
-                refused.push(held);
-                continue;
+        let (held, len) = self.host_and_gpu_range(size, align, HostPages::reserve)?;
+        let gpu_address = held.ptr as u64;
+        let raw = match self.backend().create(len, gpu_address) {
+            Ok(r) => r,
+            Err(e) => {
+                self.va().free(gpu_address, len);
+                return Err(e);
             }
-            let raw = match self.backend().create(len, gpu_address) {
-                Ok(r) => r,
-                Err(e) => {
-                    self.va().free(gpu_address, len);
-                    return Err(e);
-                }
-            };
-            self.sanitize
-                .usm(gpu_address, size, "device USM allocation");
-            let bo = Arc::new(Bo {
-                dev: self.clone(),
-                handle: raw.handle,
-                gpu_address,
-                size: len,
-                map: raw.map,
-                caching: raw.caching,
-                userptr: false,
-                _address_held: Some(held),
-            });
-            return Ok(Buffer::whole(bo, size));
-        }
-        Err(Error::OutOfRange(format!(
-            "no host address range of {len:#x} bytes that is free as a GPU address"
-        )))
+        };
+        self.sanitize
+            .usm(gpu_address, size, "device USM allocation");
+        let bo = Arc::new(Bo {
+            dev: self.clone(),
+            handle: raw.handle,
+            gpu_address,
+            size: len,
+            map: raw.map,
+            caching: raw.caching,
+            userptr: false,
+            _address_held: Some(held),
+        });
+        Ok(Buffer::whole(bo, size))
     }
 }
 
