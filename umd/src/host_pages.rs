@@ -43,6 +43,7 @@ impl HostPages {
 
     /// `len` bytes of the address space starting at a multiple of `align`, held with no
     /// access and no memory behind them: an address no host memory can take while it lives.
+    /// Only held, never read or written (never wrapped in a `Mapping`).
     pub(crate) fn reserve(len: usize, align: usize) -> Result<HostPages> {
         HostPages::mapped(
             len,
