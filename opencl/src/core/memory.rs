@@ -151,15 +151,16 @@ impl Mem {
     }
 }
 
-/// Application memory wrapped for userptr: page-aligned, whole pages.
-struct HostPages {
+/// Application memory wrapped for userptr: page-aligned, whole pages, borrowed (the
+/// application unmaps it, not the driver; umd's own USM pages are another type, which unmaps).
+struct AppPages {
     ptr: *mut u8,
     len: usize,
 }
 
 // SAFETY: the application guarantees `host_ptr` stays valid while the buffer lives
 // (CL_MEM_USE_HOST_PTR's contract), and the pages around it belong to the same mappings.
-unsafe impl MapBacking for HostPages {
+unsafe impl MapBacking for AppPages {
     fn as_ptr(&self) -> *mut u8 {
         self.ptr
     }
@@ -168,9 +169,9 @@ unsafe impl MapBacking for HostPages {
     }
 }
 // SAFETY: plain addresses.
-unsafe impl Send for HostPages {}
+unsafe impl Send for AppPages {}
 // SAFETY: plain addresses.
-unsafe impl Sync for HostPages {}
+unsafe impl Sync for AppPages {}
 
 const PAGE: usize = 4096;
 
@@ -185,7 +186,7 @@ pub(crate) fn use_host_ptr(
     let mut last = CL_MEM_OBJECT_ALLOCATION_FAILURE;
     for granule in [PAGE, 64 << 10] {
         let len = (offset + size).next_multiple_of(granule);
-        let map = Mapping::new(Arc::new(HostPages {
+        let map = Mapping::new(Arc::new(AppPages {
             ptr: start as *mut u8,
             len,
         }));
