@@ -97,11 +97,12 @@ impl Target {
     /// Reads `buf` at `offset`; bytes past the surface's end read as zeros.
     fn read(&self, mem: &mut dyn Memory, offset: u64, buf: &mut [u8]) -> Result<(), EuErrorKind> {
         let n = self.inside(offset, buf.len());
+        let mut fill = 0;
         if n < buf.len() {
-            mem.out_of_surface(self.base, self.limit, offset, buf.len(), false);
+            fill = mem.out_of_surface(self.base, self.limit, offset, buf.len(), false);
         }
         let (inside, past) = buf.split_at_mut(n);
-        past.fill(0);
+        past.fill(fill);
         if inside.is_empty() {
             return Ok(());
         }

@@ -334,8 +334,18 @@ pub trait Memory {
     }
     /// `len` bytes at byte `offset` of the buffer surface at `base`, `limit` bytes wide, lie
     /// (partly) past its end: the data port reads zeros for them or drops the write, as the
-    /// hardware's bounds check does; the sanitizer reports it.
-    fn out_of_surface(&mut self, _base: u64, _limit: u64, _offset: u64, _len: usize, _write: bool) {
+    /// hardware's bounds check does; the sanitizer reports it. Returns the byte a read gets
+    /// there: 0, as on hardware (the sanitizer's replay of a send answers otherwise, to find
+    /// the registers those bytes reach).
+    fn out_of_surface(
+        &mut self,
+        _base: u64,
+        _limit: u64,
+        _offset: u64,
+        _len: usize,
+        _write: bool,
+    ) -> u8 {
+        0
     }
     /// A typed read or write (`read_image*`/`write_image*` without a sampler) named a texel
     /// outside its image: the data port reads 0 or drops the write, as the hardware's bounds

@@ -7,6 +7,7 @@ use super::checks::{Check, Checks};
 use super::finding::{Finding, Findings};
 use super::race_cells::Cells;
 use super::race_sync::Clocks;
+use super::past_end::PastEnd;
 use super::regs::RegShadow;
 use super::shadow::{Defined, Sparse};
 use crate::regfile::Thread;
@@ -38,6 +39,8 @@ pub struct Group {
     pub(crate) barrier_at: Vec<Option<u32>>,
     /// Per thread: which register bytes hold undefined values (initcheck).
     pub(crate) regs: Vec<RegShadow>,
+    /// Per thread: which register bytes hold bytes read past a buffer's end (memcheck).
+    pub(crate) past_end: Vec<PastEnd>,
     pub(crate) spare: Spare,
 }
 
@@ -53,6 +56,7 @@ impl Default for Group {
             private: Vec::new(),
             barrier_at: Vec::new(),
             regs: Vec::new(),
+            past_end: Vec::new(),
             spare: Spare::default(),
         }
     }
@@ -86,6 +90,10 @@ impl Group {
         if checks.has(Check::Initcheck) {
             self.regs.resize_with(threads, RegShadow::default);
             self.regs.iter_mut().for_each(RegShadow::clear);
+        }
+        if checks.has(Check::Memcheck) {
+            self.past_end.resize_with(threads, PastEnd::default);
+            self.past_end.iter_mut().for_each(PastEnd::clear);
         }
         self.private.resize_with(threads, Sparse::default);
         self.private.iter_mut().for_each(Sparse::clear);

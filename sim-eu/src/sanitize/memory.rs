@@ -1,6 +1,7 @@
 //! The sanitizing view of a thread's memory: a [`Memory`] that checks each access and passes
 //! it on unchanged, so that a finding never changes what the kernel computes.
 
+mod past_end;
 mod sends;
 
 use std::ops::Range;
@@ -108,13 +109,12 @@ struct Send {
     /// A sampler or LSC typed message (they convert formats): initcheck counts its loads as
     /// defined.
     image: bool,
-    /// Executed with no mask (`(W)`): its lanes are not work-items but one uniform load.
-    uniform: bool,
-    /// It read global memory inside a surface's bounds.
-    read_inside: bool,
-    /// The first read past a surface's bounds of a uniform send, reported at its end unless
-    /// it read inside too (base, limit, offset, length).
-    overhang: Option<(u64, u64, u64, usize)>,
+    /// memcheck: its reads past a surface's end may be IGC's padding, followed to their use
+    /// instead of reported ([`crate::sanitize::past_end`]): a `(W)` message (one load for the
+    /// whole sub-group) or a block read.
+    defers: bool,
+    /// The first read past a surface's end it deferred (base, limit, offset, length).
+    past_end: Option<(u64, u64, u64, usize)>,
 }
 
 /// A thread's memory under the sanitizer.
@@ -173,9 +173,11 @@ impl<'a> Sanitizing<'a> {
         }
     }
 
-    /// initcheck: whether the accesses of the send being executed are logged.
+    /// initcheck and memcheck (which replay sends): whether the accesses of the send being
+    /// executed are logged.
     fn logs(&self) -> bool {
-        self.scope.checks.has(Check::Initcheck) && self.send.is_some_and(|s| !s.spill)
+        self.scope.checks.has_any(&[Check::Initcheck, Check::Memcheck])
+            && self.send.is_some_and(|s| !s.spill)
     }
 
     /// Sets `out[i]` to 1 where byte `addr + i` of global memory (`slm`: shared local memory)
@@ -194,8 +196,10 @@ impl<'a> Sanitizing<'a> {
         let image = self.send.is_some_and(|s| s.image);
         let th = self.place.thread as usize;
         let mask = self.log.read(slm, addr, bytes);
-        undefined_mask(self.scope, self.group, th, image, (slm, addr), mask);
-        self.log.read_undefined |= mask.iter().any(|&m| m != 0);
+        if self.scope.checks.has(Check::Initcheck) {
+            undefined_mask(self.scope, self.group, th, image, (slm, addr), mask);
+            self.log.read_undefined |= mask.iter().any(|&m| m != 0);
+        }
     }
 
     fn log_write(&mut self, slm: bool, addr: u64, bytes: &[u8]) {
@@ -206,6 +210,19 @@ impl<'a> Sanitizing<'a> {
 
     /// A finding of `check` at the instruction at index `ip` (not a send's access).
     fn report_inst(&mut self, check: Check, ip: u32, lanes: u32, what: String) {
+        self.report_inst_at(check, ip, lanes, what, None, None);
+    }
+
+    /// [`Sanitizing::report_inst`] naming an address and its allocation.
+    fn report_inst_at(
+        &mut self,
+        check: Check,
+        ip: u32,
+        lanes: u32,
+        what: String,
+        address: Option<u64>,
+        allocation: Option<String>,
+    ) {
         let Some(inst) = self.prog.insts.get(ip as usize) else {
             return;
         };
@@ -219,17 +236,10 @@ impl<'a> Sanitizing<'a> {
             group: self.place.group,
             thread: self.place.thread,
             lanes: lanes << inst.chan_off,
-            address: None,
-            allocation: None,
+            address,
+            allocation,
             count: 1,
         });
-    }
-
-    /// memcheck: the send being executed read global memory inside a surface's bounds.
-    fn reads_inside(&mut self) {
-        if let Some(s) = self.send.as_mut() {
-            s.read_inside = true;
-        }
     }
 
     /// racecheck: the plain write checked next stores `data` (two writes of one value do not
@@ -663,7 +673,6 @@ impl<'a> Sanitizing<'a> {
 
 impl Memory for Sanitizing<'_> {
     fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
-        self.reads_inside();
         self.global(addr, buf.len(), false);
         self.inner.read(addr, buf)?;
         self.log_read(false, addr, buf);
@@ -697,7 +706,7 @@ impl Memory for Sanitizing<'_> {
         // The old word's state before the atomic marks it written.
         let mut mask = [0u8; 8];
         let logs = self.logs();
-        if logs {
+        if logs && self.scope.checks.has(Check::Initcheck) {
             self.undefined_mask(false, addr, &mut mask[..width.min(8)]);
         }
         if self.scope.checks.has(Check::Racecheck) {
@@ -715,8 +724,7 @@ impl Memory for Sanitizing<'_> {
         // Checked only when it happened: otherwise the one-by-one accesses follow.
         let done = self.inner.read_all(addr, buf);
         if done {
-            self.reads_inside();
-            self.global(addr, buf.len(), false);
+                self.global(addr, buf.len(), false);
             self.log_read(false, addr, buf);
         }
         done
@@ -739,8 +747,7 @@ impl Memory for Sanitizing<'_> {
         }
         let done = self.inner.surface_read_all(bti, offset, align, buf);
         if done {
-            self.reads_inside();
-            self.global(base.wrapping_add(offset), buf.len(), false);
+                self.global(base.wrapping_add(offset), buf.len(), false);
             self.log_read(false, base.wrapping_add(offset), buf);
         }
         done
@@ -790,34 +797,29 @@ impl Memory for Sanitizing<'_> {
         self.slm_atomic = Some(offset);
         self.inner.slm_atomic(offset)
     }
-    fn out_of_surface(&mut self, base: u64, limit: u64, offset: u64, len: usize, write: bool) {
+    fn out_of_surface(&mut self, base: u64, limit: u64, offset: u64, len: usize, w: bool) -> u8 {
         if !self.scope.checks.has(Check::Memcheck) {
-            return;
+            return 0;
         }
-        // IGC rounds a uniform load up to whole lanes and relies on the surface's bounds check
-        // for the rest: a `(W)` gather that starts inside the surface, or whose message also
-        // reads inside it, is such a load (as Valgrind's partial loads are), decided at the
-        // send's end. Block reads are left out: the sub-group block built-ins use them.
-        let gather = |s: &&mut Send| s.uniform && !write && s.kind == Kind::Other;
-        if let Some(s) = self.send.as_mut().filter(gather) {
-            if offset < limit {
-                s.read_inside = true;
-            } else {
-                s.overhang.get_or_insert((base, limit, offset, len));
-            }
-            return;
+        // IGC pads uniform loads and reads OWord blocks whole, relying on the surface's bounds
+        // check for the rest: such a read's bytes past the end are followed to their use
+        // (`past_end`). A negative offset (top bit set: an index before the buffer) is never
+        // padding.
+        let padding = !w && offset < 1 << 31;
+        if let Some(s) = self.send.as_mut().filter(|s| s.defers && padding) {
+            s.past_end.get_or_insert((base, limit, offset, len));
+            return 0;
         }
-        self.surface_overrun(base, limit, offset, len, write);
+        self.surface_overrun(base, limit, offset, len, w);
+        0
     }
 
     fn after_send(&mut self, t: &Thread, ip: u32, mask: u32) {
-        if let Some(s) = self.send.as_mut() {
-            if let (Some((base, limit, offset, len)), false) = (s.overhang.take(), s.read_inside) {
-                self.surface_overrun(base, limit, offset, len, false);
-            }
-        }
         if self.scope.checks.has(Check::Initcheck) {
             self.send_ends(t, ip, mask);
+        }
+        if self.scope.checks.has(Check::Memcheck) {
+            self.past_end_ends(t, ip, mask);
         }
     }
     fn out_of_image(&mut self, o: &OutOfImage) {
@@ -905,9 +907,8 @@ impl Memory for Sanitizing<'_> {
                 Sfid::decode(self.prog.platform, plan.sfid),
                 Some(Sfid::Sampler | Sfid::Tgm)
             ),
-            uniform: inst.no_mask,
-            read_inside: false,
-            overhang: None,
+            defers: inst.no_mask || kind == Kind::BlockRead,
+            past_end: None,
         });
         self.slm_atomic = None;
         self.dispatched = t.dispatched_scratch;
@@ -944,38 +945,39 @@ impl Memory for Sanitizing<'_> {
         if self.scope.checks.has(Check::Alignment) {
             self.header_rules(t, ip, kind, usize::from(plan.src0_reg) * REG_BYTES);
         }
-        if self.scope.checks.has(Check::Initcheck) {
+        if self.tracks_registers() {
             self.send_begins(t, ip);
         }
     }
     fn tracks_registers(&self) -> bool {
-        self.scope.checks.has(Check::Initcheck)
+        // memcheck follows bytes read past a buffer's end as initcheck follows undefined ones.
+        (self.scope.checks).has_any(&[Check::Initcheck, Check::Memcheck])
     }
     fn registers_clean(&self) -> bool {
-        self.group
-            .regs
-            .get(self.place.thread as usize)
-            .is_none_or(|r| r.is_clean())
+        let th = self.place.thread as usize;
+        self.group.regs.get(th).is_none_or(|r| r.is_clean())
+            && self.group.past_end.get(th).is_none_or(|p| p.regs.is_clean())
     }
     fn on_inst(&mut self, t: &Thread, ip: u32, enabled: u32, pred: u32) {
         let th = self.place.thread as usize;
-        let (Some(inst), Some(shadow)) = (
-            self.prog.insts.get(ip as usize),
-            self.group.regs.get_mut(th),
-        ) else {
+        let Some(inst) = self.prog.insts.get(ip as usize) else {
+            return;
+        };
+        if let Some(p) = self.group.past_end.get_mut(th) {
+            if !p.regs.is_clean() {
+                if let Some(used) = follow(&mut p.regs, t, inst, enabled, pred) {
+                    self.past_end_used(ip, inst.opcode.mnemonic(), used);
+                }
+            }
+        }
+        let Some(shadow) = self.group.regs.get_mut(th) else {
             return;
         };
         if shadow.is_clean() {
             return;
         }
-        let used = match inst.opcode.shape() {
-            Shape::Branch => shadow.branch(inst, enabled),
-            Shape::Ternary if matches!(inst.opcode, Opcode::Dpas | Opcode::Dpasw) => None,
-            Shape::Unary | Shape::Binary | Shape::Ternary => shadow.alu(t, inst, enabled, pred),
-            _ => None,
-        };
-        match used {
-            Some(Use::Branch(lanes)) => self.report_inst(
+        match follow(shadow, t, inst, enabled, pred) {
+            Some(Use::Branch(lanes, _)) => self.report_inst(
                 Check::Initcheck,
                 ip,
                 lanes,
@@ -984,7 +986,7 @@ impl Memory for Sanitizing<'_> {
                     inst.opcode.mnemonic()
                 ),
             ),
-            Some(Use::IndirectAddress(lanes)) => self.report_inst(
+            Some(Use::IndirectAddress(lanes, _)) => self.report_inst(
                 Check::Initcheck,
                 ip,
                 lanes,
@@ -992,6 +994,23 @@ impl Memory for Sanitizing<'_> {
             ),
             None => {}
         }
+    }
+}
+
+/// Follows the ALU or branch instruction `inst` through `shadow`: the use it makes of a value
+/// the shadow marks, if any.
+fn follow(
+    shadow: &mut super::regs::RegShadow,
+    t: &Thread,
+    inst: &crate::program::Inst,
+    enabled: u32,
+    pred: u32,
+) -> Option<Use> {
+    match inst.opcode.shape() {
+        Shape::Branch => shadow.branch(inst, enabled),
+        Shape::Ternary if matches!(inst.opcode, Opcode::Dpas | Opcode::Dpasw) => None,
+        Shape::Unary | Shape::Binary | Shape::Ternary => shadow.alu(t, inst, enabled, pred),
+        _ => None,
     }
 }
 

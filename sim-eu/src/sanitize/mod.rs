@@ -16,6 +16,8 @@
 //!   memory, an address, a branch), never the read that loaded them. A memory that follows
 //!   registers ([`crate::Memory::tracks_registers`]) runs every instruction on the
 //!   interpreter's general path, which then calls its hooks; otherwise they compile out.
+//! - [`past_end`]: memcheck's bytes loaded from past a buffer's end by the messages IGC
+//!   pads, followed through a second register shadow and reported at their use.
 //! - [`replay`]: a send's accesses logged, and the send replayed with undefined bytes
 //!   inverted: the bytes it loads, stores or addresses differently are those derived from
 //!   undefined ones.
@@ -62,6 +64,7 @@ pub mod collective;
 pub mod finding;
 pub mod group;
 pub mod memory;
+pub mod past_end;
 pub mod race;
 pub mod race_cells;
 pub mod race_global;

@@ -6,6 +6,11 @@
 //! values); the register bytes a thread never wrote are not tracked. The flag file has one
 //! shadow bit per flag bit. The accumulator bits an instruction writes implicitly (`mac`,
 //! `mach`, `addc`) and `dpas` results keep the shadow they had.
+//!
+//! memcheck keeps a second shadow of the same kind for bytes loaded from past a buffer's end
+//! ([`crate::sanitize::past_end`]); its bytes hold a tag (1 to 255) naming the read they came
+//! from, which an instruction's result takes from the first tagged byte it reads. initcheck's
+//! bytes are all tagged 1.
 
 use isa_encoder::model::{Opcode, PredCtrl, Predicate, SrcMod};
 
@@ -20,22 +25,26 @@ const FLAG_BYTES: usize = 8;
 /// A use of an undefined value an ALU or branch instruction makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Use {
-    /// An indirect operand's address register (a0) holds undefined bits, in these lanes.
-    IndirectAddress(u32),
+    /// An indirect operand's address register (a0) holds undefined bits, in these lanes; the
+    /// tag of the first such byte.
+    IndirectAddress(u32, u8),
     /// A branch's direction is decided by undefined flag bits (or an undefined register
-    /// target), in these lanes.
-    Branch(u32),
+    /// target), in these lanes; their tag.
+    Branch(u32, u8),
 }
 
 /// One thread's register shadow.
 #[derive(Debug, Clone)]
 pub struct RegShadow {
-    /// Per byte of the thread's register file: 1 when it holds an undefined value.
+    /// Per byte of the thread's register file: its tag (not 0) when it holds an undefined
+    /// value.
     bytes: Box<[u8]>,
-    /// How many of `bytes` are 1: propagation is skipped while it and `flags` are zero.
+    /// How many of `bytes` are tagged: propagation is skipped while it and `flags` are zero.
     undefined: usize,
     /// Per bit of the flag file: set when undefined.
     flags: u64,
+    /// The tag of the undefined flag bits (the last set).
+    flag_tag: u8,
 }
 
 impl Default for RegShadow {
@@ -44,6 +53,7 @@ impl Default for RegShadow {
             bytes: vec![0u8; FILE_BYTES].into_boxed_slice(),
             undefined: 0,
             flags: 0,
+            flag_tag: 0,
         }
     }
 }
@@ -75,43 +85,72 @@ impl RegShadow {
 
     /// Whether any of `len` bytes from file byte `at` is undefined.
     pub fn any(&self, at: usize, len: usize) -> bool {
+        self.tag(at, len) != 0
+    }
+
+    /// The tag of the first undefined byte of `len` bytes from file byte `at` (0: none).
+    pub fn tag(&self, at: usize, len: usize) -> u8 {
         if (FLAG..FLAG + FLAG_BYTES).contains(&at) {
-            return self.flags & flag_bits(at, len) != 0;
+            return if self.flags & flag_bits(at, len) != 0 {
+                self.flag_tag
+            } else {
+                0
+            };
         }
         self.bytes
             .get(at..at + len)
-            .is_some_and(|b| b.iter().any(|&x| x != 0))
+            .and_then(|b| b.iter().copied().find(|&x| x != 0))
+            .unwrap_or(0)
     }
 
-    /// Marks `len` bytes from file byte `at` undefined (`u`) or defined.
+    /// Marks `len` bytes from file byte `at` undefined (`u`, tag 1) or defined.
     pub fn set(&mut self, at: usize, len: usize, u: bool) {
+        self.set_tag(at, len, u8::from(u));
+    }
+
+    /// Tags `len` bytes from file byte `at` with `tag` (0: defined).
+    pub fn set_tag(&mut self, at: usize, len: usize, tag: u8) {
         if (FLAG..FLAG + FLAG_BYTES).contains(&at) {
             let m = flag_bits(at, len);
-            self.flags = if u { self.flags | m } else { self.flags & !m };
+            self.set_flags(m, tag);
             return;
         }
         let Some(b) = self.bytes.get_mut(at..at + len) else {
             return;
         };
-        let v = u8::from(u);
         for x in b {
-            if *x != v {
-                *x = v;
-                if u {
+            if *x != tag {
+                if *x == 0 {
                     self.undefined += 1;
-                } else {
+                } else if tag == 0 {
                     self.undefined -= 1;
                 }
+                *x = tag;
             }
         }
     }
 
-    /// The shadow byte of file byte `at` (1: undefined).
-    pub fn byte(&self, at: usize) -> u8 {
-        if (FLAG..FLAG + FLAG_BYTES).contains(&at) {
-            return u8::from(self.flags & flag_bits(at, 1) != 0);
+    /// Sets the flag bits `m` undefined with `tag`, or defined (0).
+    fn set_flags(&mut self, m: u64, tag: u8) {
+        if tag == 0 {
+            self.flags &= !m;
+        } else {
+            self.flags |= m;
+            self.flag_tag = tag;
         }
-        self.bytes.get(at).copied().unwrap_or(0)
+    }
+
+    /// The tag of the first undefined register byte, else of the flags (0: clean).
+    pub fn first_tag(&self) -> u8 {
+        let first = (self.undefined != 0)
+            .then(|| self.bytes.iter().copied().find(|&x| x != 0))
+            .flatten();
+        first.unwrap_or(if self.flags != 0 { self.flag_tag } else { 0 })
+    }
+
+    /// The shadow byte of file byte `at` (its tag; 0: defined).
+    pub fn byte(&self, at: usize) -> u8 {
+        self.tag(at, 1)
     }
 
     /// The lanes (bit i: the instruction's channel i) of an `n`-channel instruction whose
@@ -136,16 +175,16 @@ impl RegShadow {
         }
     }
 
-    /// Whether the address subregisters an indirect operand's lanes in `on` use hold
-    /// undefined bits.
-    fn address_undefined(&self, o: &Opnd, n: usize, on: u32) -> bool {
+    /// The tag of the address subregisters an indirect operand's lanes in `on` use, where
+    /// they hold undefined bits (0: none).
+    fn address_undefined(&self, o: &Opnd, n: usize, on: u32) -> u8 {
         let Loc::Indirect {
             addr_sub,
             vxh_width,
             ..
         } = o.loc
         else {
-            return false;
+            return 0;
         };
         let rows = if vxh_width == 0 || on == 0 {
             1
@@ -153,7 +192,7 @@ impl RegShadow {
             let last = 31 - on.leading_zeros() as usize;
             last.min(n.saturating_sub(1)) / vxh_width as usize + 1
         };
-        self.any(A0 + usize::from(addr_sub) * 2, rows * 2)
+        self.tag(A0 + usize::from(addr_sub) * 2, rows * 2)
     }
 
     /// Follows the ALU instruction `inst` about to execute on `t` (its enabled channels and
@@ -178,12 +217,11 @@ impl RegShadow {
         }
         let nsrc = usize::from(inst.nsrc).min(3);
         let mut used = None;
-        if inst.src[..nsrc]
-            .iter()
-            .chain([&inst.dst])
-            .any(|o| self.address_undefined(o, n, lanes))
-        {
-            used = Some(Use::IndirectAddress(lanes));
+        let address = (inst.src[..nsrc].iter().chain([&inst.dst]))
+            .map(|o| self.address_undefined(o, n, lanes))
+            .find(|&t| t != 0);
+        if let Some(tag) = address {
+            used = Some(Use::IndirectAddress(lanes, tag));
         }
         // `sel` by predicate reads only the source it picks; by a condition (min/max), both.
         let by_pred = inst.opcode == Opcode::Sel && inst.cond.is_none() && inst.pred.is_some();
@@ -212,48 +250,52 @@ impl RegShadow {
                 if let Some(d) = &dst {
                     let decides = if inst.opcode == Opcode::And { 0 } else { 0xff };
                     for j in 0..dsize {
-                        let mut u = [false; 2];
+                        let mut u = [0u8; 2];
                         let mut v = [0u8; 2];
                         for k in 0..2 {
                             let o = &inst.src[k];
                             (u[k], v[k]) = match &src[k] {
                                 Some(offs) => {
                                     let at = usize::from(offs[i]) + j;
-                                    (self.byte(at) != 0, t.file.get(at).copied().unwrap_or(0))
+                                    (self.byte(at), t.file.get(at).copied().unwrap_or(0))
                                 }
                                 None => (
-                                    false,
+                                    0,
                                     o.imm.get(usize::from(o.offs[i]) + j).copied().unwrap_or(0),
                                 ),
                             };
                         }
-                        let undefined =
-                            (u[0] && (u[1] || v[1] != decides)) || (u[1] && v[0] != decides);
-                        self.set(usize::from(d[i]) + j, 1, undefined);
+                        let tag = if u[0] != 0 && (u[1] != 0 || v[1] != decides) {
+                            u[0]
+                        } else if u[1] != 0 && v[0] != decides {
+                            u[1]
+                        } else {
+                            0
+                        };
+                        self.set_tag(usize::from(d[i]) + j, 1, tag);
                     }
                 }
                 if inst.cond.is_none() {
                     continue;
                 }
             }
-            let mut u = pred_u >> i & 1 != 0;
+            let mut tag = if pred_u >> i & 1 != 0 {
+                self.flag_tag
+            } else {
+                0
+            };
             for (k, offs) in src.iter().enumerate() {
                 let Some(offs) = offs else { continue };
-                if by_pred && k < 2 && k != usize::from(pred >> i & 1 == 0) {
+                if tag != 0 || (by_pred && k < 2 && k != usize::from(pred >> i & 1 == 0)) {
                     continue;
                 }
-                u |= self.any(usize::from(offs[i]), type_bytes(inst.src[k].ty));
+                tag = self.tag(usize::from(offs[i]), type_bytes(inst.src[k].ty));
             }
             if let Some(d) = &dst {
-                self.set(usize::from(d[i]), dsize, u);
+                self.set_tag(usize::from(d[i]), dsize, tag);
             }
             if inst.cond.is_some() {
-                let bit = 1u64.rotate_left(rot + i as u32);
-                self.flags = if u {
-                    self.flags | bit
-                } else {
-                    self.flags & !bit
-                };
+                self.set_flags(1u64.rotate_left(rot + i as u32), tag);
             }
         }
         used
@@ -267,6 +309,7 @@ impl RegShadow {
             .pred
             .map_or(0, |p| self.predicate_undefined(p, rot, inst.n))
             & enabled;
+        let mut tag = self.flag_tag;
         if inst.opcode == Opcode::Jmpi {
             // Scalar: lane 0's predicate moves every channel.
             u &= 1;
@@ -275,11 +318,13 @@ impl RegShadow {
             || (inst.opcode == Opcode::Jmpi && inst.jip.is_none() && inst.nsrc == 1);
         if reads_target && inst.src[0].loc == Loc::File {
             let at = usize::from(inst.src[0].offs[0]);
-            if self.any(at, type_bytes(inst.src[0].ty)) {
+            let target = self.tag(at, type_bytes(inst.src[0].ty));
+            if target != 0 {
                 u |= 1;
+                tag = target;
             }
         }
-        (u != 0).then_some(Use::Branch(u))
+        (u != 0).then_some(Use::Branch(u, tag))
     }
 }
 
@@ -403,7 +448,7 @@ mod tests {
             "jmpi reads lane 0's bit only"
         );
         let branch = inst("(f0.0) if (8|M0) L1 L1\nL1:");
-        assert_eq!(s.branch(&branch, 0xff), Some(Use::Branch(0b10)));
+        assert_eq!(s.branch(&branch, 0xff), Some(Use::Branch(0b10, 1)));
         assert_eq!(s.branch(&branch, 0xfd), None, "lane 1 disabled");
     }
 

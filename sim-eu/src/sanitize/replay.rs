@@ -6,6 +6,11 @@
 //! undefined ones: response bytes (which become undefined in the register shadow), stored
 //! bytes (a use when they reach global memory), and addresses (a use whatever the space: the
 //! replay then accesses other bytes than the send did).
+//!
+//! memcheck replays a send the same way for the bytes read past a buffer's end
+//! ([`crate::sanitize::past_end`]): its replay inverts the registers holding such bytes,
+//! answers loads with the logged data as it was, and reads past a surface's end as 0xff
+//! instead of the zeros the send read.
 
 use crate::dataport::{span_fits, Memory, Sampler, ScratchSurface, Surface};
 use crate::error::MemFault;
@@ -110,6 +115,10 @@ pub struct Replay<'a> {
     pub diverged: bool,
     /// Stored bytes derived from undefined ones.
     pub tainted: Vec<Tainted>,
+    /// Loads return the logged never-written bytes inverted (initcheck's replay).
+    pub invert_undefined: bool,
+    /// The byte a read past a surface's end returns (the send read zeros).
+    pub past_end: u8,
 }
 
 impl<'a> Replay<'a> {
@@ -120,6 +129,26 @@ impl<'a> Replay<'a> {
             next: 0,
             diverged: false,
             tainted: Vec::new(),
+            invert_undefined: true,
+            past_end: 0,
+        }
+    }
+
+    /// memcheck's replay: the logged data as loaded, reads past a surface's end as 0xff.
+    pub fn past_end(inner: &'a mut dyn Memory, log: &'a Log) -> Self {
+        Replay {
+            invert_undefined: false,
+            past_end: 0xff,
+            ..Replay::new(inner, log)
+        }
+    }
+
+    /// Byte `d` as this replay loads it, `m` its never-written mark.
+    fn loaded(&self, d: u8, m: u8) -> u8 {
+        if self.invert_undefined {
+            d ^ m.wrapping_neg()
+        } else {
+            d
         }
     }
 
@@ -147,7 +176,7 @@ impl<'a> Replay<'a> {
             Some(e) => {
                 let (data, mask) = self.log.data[e.at..e.at + 2 * e.len].split_at(e.len);
                 for ((b, d), m) in buf.iter_mut().zip(data).zip(mask) {
-                    *b = d ^ (m.wrapping_neg());
+                    *b = self.loaded(*d, *m);
                 }
                 true
             }
@@ -217,6 +246,13 @@ impl Memory for Replay<'_> {
         Ok(())
     }
     crate::sanitize::forward_state_lookups!(inner);
+    fn out_of_surface(&mut self, _base: u64, _limit: u64, _offset: u64, _len: usize, w: bool) -> u8 {
+        if w {
+            0
+        } else {
+            self.past_end
+        }
+    }
     fn atomic(
         &mut self,
         addr: u64,
@@ -234,7 +270,7 @@ impl Memory for Replay<'_> {
         let d = &self.log.data[e.at..e.at + 3 * width];
         let mut old = [0u8; 8];
         for (i, o) in old.iter_mut().enumerate().take(width) {
-            *o = d[i] ^ d[width + i].wrapping_neg();
+            *o = self.loaded(d[i], d[width + i]);
         }
         let old = u64::from_le_bytes(old);
         let new = update(old);

@@ -502,8 +502,8 @@ impl Memory for Counting<'_> {
         // The SLM atomic's read and write follow through slm_read and slm_write.
         self.inner.slm_atomic(offset)
     }
-    fn out_of_surface(&mut self, base: u64, limit: u64, offset: u64, len: usize, write: bool) {
-        self.inner.out_of_surface(base, limit, offset, len, write)
+    fn out_of_surface(&mut self, base: u64, limit: u64, offset: u64, len: usize, w: bool) -> u8 {
+        self.inner.out_of_surface(base, limit, offset, len, w)
     }
     fn out_of_image(&mut self, texel: &OutOfImage) {
         self.inner.out_of_image(texel)

@@ -9,15 +9,35 @@ use super::Sanitizing;
 use crate::dataport;
 use crate::exec::masks;
 use crate::program::channels::Channels;
+use crate::program::Inst;
 use crate::regfile::{Thread, A0, FLAG, REG_BYTES};
 use crate::sanitize::checks::Check;
+use crate::sanitize::regs::RegShadow;
 use crate::sanitize::replay::{Op, Replay};
 
+/// What a send reads before it accesses memory, in `shadow`: the lanes its predicate's flag
+/// bits mark (enabled lanes only), and the tag of its descriptor register (`a0`), 0 when
+/// unmarked.
+pub(super) fn send_inputs(shadow: &RegShadow, t: &Thread, inst: &Inst) -> (u32, u8) {
+    let enabled = masks(t, &Channels::of(inst)).0;
+    let rot = u32::from(inst.flag_base) + u32::from(inst.chan_off);
+    let pred_u = inst
+        .pred
+        .map_or(0, |p| shadow.predicate_undefined(p, rot, inst.n))
+        & enabled;
+    let desc_u = match inst.send.as_ref().map(|p| p.desc) {
+        Some(SendDesc::Reg(sub)) => shadow.tag(A0 + (sub as usize & 7) * 4, 4),
+        _ => 0,
+    };
+    (pred_u, desc_u)
+}
+
 /// The flag file's bytes: the replay leaves them as they are (the send's lanes are given).
-const FLAGS: std::ops::Range<usize> = FLAG..FLAG + 8;
+pub(super) const FLAGS: std::ops::Range<usize> = FLAG..FLAG + 8;
 
 impl Sanitizing<'_> {
-    /// The send at `ip` begins (after [`crate::Memory::on_send`]'s other checks).
+    /// The send at `ip` begins (after [`crate::Memory::on_send`]'s other checks): keeps its
+    /// response registers as they were (initcheck's and memcheck's replays start from them).
     pub(super) fn send_begins(&mut self, t: &Thread, ip: u32) {
         self.log.clear();
         let Some(inst) = self.prog.insts.get(ip as usize) else {
@@ -26,11 +46,6 @@ impl Sanitizing<'_> {
         let Some(plan) = inst.send.as_ref() else {
             return;
         };
-        let th = self.place.thread as usize;
-        let Some(shadow) = self.group.regs.get(th) else {
-            return;
-        };
-        self.regs_clean = shadow.is_clean();
         let desc = match plan.desc {
             SendDesc::Imm(v) => v,
             SendDesc::Reg(sub) => {
@@ -49,19 +64,16 @@ impl Sanitizing<'_> {
                 before.extend_from_slice(b);
             }
         }
+        self.past_end_begins(t, ip);
+        let th = self.place.thread as usize;
+        let Some(shadow) = self.group.regs.get(th) else {
+            return;
+        };
+        self.regs_clean = shadow.is_clean();
         if self.regs_clean {
             return;
         }
-        let enabled = masks(t, &Channels::of(inst)).0;
-        let rot = u32::from(inst.flag_base) + u32::from(inst.chan_off);
-        let pred_u = inst
-            .pred
-            .map_or(0, |p| shadow.predicate_undefined(p, rot, inst.n))
-            & enabled;
-        let desc_u = match plan.desc {
-            SendDesc::Reg(sub) => shadow.any(A0 + (sub as usize & 7) * 4, 4),
-            SendDesc::Imm(_) => false,
-        };
+        let (pred_u, desc_u) = send_inputs(shadow, t, inst);
         if pred_u != 0 {
             self.report(
                 Check::Initcheck,
@@ -72,7 +84,7 @@ impl Sanitizing<'_> {
                 None,
             );
         }
-        if desc_u {
+        if desc_u != 0 {
             self.report(
                 Check::Initcheck,
                 "send descriptor (a0) derived from memory never written".into(),
