@@ -113,8 +113,11 @@ struct Send {
     /// instead of reported ([`crate::sanitize::past_end`]): a `(W)` message (one load for the
     /// whole sub-group) or a block read.
     defers: bool,
-    /// The first read past a surface's end it deferred (base, limit, offset, length).
-    past_end: Option<(u64, u64, u64, usize)>,
+    /// The first read past an allocation's end it deferred (first byte past it, length).
+    past_end: Option<(u64, usize)>,
+    /// The global read being made was deferred: its load's bytes past the end are marked in
+    /// the log.
+    pending: bool,
 }
 
 /// A thread's memory under the sanitizer.
@@ -199,6 +202,13 @@ impl<'a> Sanitizing<'a> {
         if self.scope.checks.has(Check::Initcheck) {
             undefined_mask(self.scope, self.group, th, image, (slm, addr), mask);
             self.log.read_undefined |= mask.iter().any(|&m| m != 0);
+        }
+        if !slm {
+            // Borrowed apart from the log: `mark_past_end` needs `self`.
+            let at = self.log.data.len() - bytes.len();
+            let mut m = std::mem::take(&mut self.log.data);
+            self.mark_past_end(addr, &mut m[at..]);
+            self.log.data = m;
         }
     }
 
@@ -403,6 +413,7 @@ impl<'a> Sanitizing<'a> {
                     );
                 }
                 Lookup::Inside(_) => {}
+                Lookup::Outside(near) if !write && self.defers_past_end(addr, len, near) => {}
                 Lookup::Outside(near) => {
                     // A 32-bit surface offset that wrapped (a negative index through a
                     // binding table with no bounds check, LSC) lands 4 GiB past its buffer.
@@ -674,7 +685,10 @@ impl<'a> Sanitizing<'a> {
 impl Memory for Sanitizing<'_> {
     fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
         self.global(addr, buf.len(), false);
-        self.inner.read(addr, buf)?;
+        if let Err(e) = self.inner.read(addr, buf) {
+            self.past_end_faulted();
+            return Err(e);
+        }
         self.log_read(false, addr, buf);
         Ok(())
     }
@@ -807,7 +821,8 @@ impl Memory for Sanitizing<'_> {
         // padding.
         let padding = !w && offset < 1 << 31;
         if let Some(s) = self.send.as_mut().filter(|s| s.defers && padding) {
-            s.past_end.get_or_insert((base, limit, offset, len));
+            s.past_end
+                .get_or_insert((base.wrapping_add(offset.max(limit)), len));
             return 0;
         }
         self.surface_overrun(base, limit, offset, len, w);
@@ -909,6 +924,7 @@ impl Memory for Sanitizing<'_> {
             ),
             defers: inst.no_mask || kind == Kind::BlockRead,
             past_end: None,
+            pending: false,
         });
         self.slm_atomic = None;
         self.dispatched = t.dispatched_scratch;

@@ -11,23 +11,14 @@
 
 use super::regs::RegShadow;
 
-/// A read past a surface's end whose value memcheck follows: the send and what it read.
+/// A read past an allocation's end whose value memcheck follows: the send and what it read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Origin {
     /// The reading send's offset (before the walker's start is added).
     pub pc: u32,
-    /// The surface's base address and size, the access's offset into it and its length.
-    pub base: u64,
-    pub limit: u64,
-    pub offset: u64,
+    /// The first byte it read past the end, and the access's length.
+    pub address: u64,
     pub len: usize,
-}
-
-impl Origin {
-    /// The address of the first byte read past the end.
-    pub fn address(&self) -> u64 {
-        self.base.wrapping_add(self.offset.max(self.limit))
-    }
 }
 
 /// One thread's state: its register shadow and the reads its tags name (tag `i + 1`:
@@ -71,21 +62,18 @@ mod tests {
     fn at(pc: u32) -> Origin {
         Origin {
             pc,
-            base: 0x1000,
-            limit: 100,
-            offset: 96,
+            address: 0x1064,
             len: 16,
         }
     }
 
     #[test]
-    fn one_tag_per_send_and_the_address_is_the_first_byte_past_the_end() {
+    fn one_tag_per_send_and_the_last_shared_past_255() {
         let mut p = PastEnd::default();
         assert_eq!(p.tag_for(at(0x10)), 1);
         assert_eq!(p.tag_for(at(0x20)), 2);
         assert_eq!(p.tag_for(at(0x10)), 1);
         assert_eq!(p.origin(2).map(|o| o.pc), Some(0x20));
-        assert_eq!(at(0).address(), 0x1000 + 100);
         for pc in 0..400 {
             p.tag_for(at(0x100 + pc));
         }

@@ -53,8 +53,9 @@ impl Log {
         self.read_undefined = false;
     }
 
-    /// A load of `bytes`: returns the mask of its never-written bytes to fill (zeros), whose
-    /// undefined bytes the caller adds to [`Log::read_undefined`].
+    /// A load of `bytes`: returns the mask of its never-written bytes (1) and bytes past an
+    /// allocation's end (2) to fill (zeros), whose undefined bytes the caller adds to
+    /// [`Log::read_undefined`].
     pub fn read(&mut self, slm: bool, addr: u64, bytes: &[u8]) -> &mut [u8] {
         self.push(slm, addr, bytes.len(), Op::Read);
         self.data.extend_from_slice(bytes);
@@ -115,8 +116,9 @@ pub struct Replay<'a> {
     pub diverged: bool,
     /// Stored bytes derived from undefined ones.
     pub tainted: Vec<Tainted>,
-    /// Loads return the logged never-written bytes inverted (initcheck's replay).
-    pub invert_undefined: bool,
+    /// Loads return the logged bytes inverted whose mark has these bits: never written (1,
+    /// initcheck's replay) or past an allocation's end (2, memcheck's).
+    pub invert: u8,
     /// The byte a read past a surface's end returns (the send read zeros).
     pub past_end: u8,
 }
@@ -129,15 +131,16 @@ impl<'a> Replay<'a> {
             next: 0,
             diverged: false,
             tainted: Vec::new(),
-            invert_undefined: true,
+            invert: 1,
             past_end: 0,
         }
     }
 
-    /// memcheck's replay: the logged data as loaded, reads past a surface's end as 0xff.
+    /// memcheck's replay: the logged bytes past an allocation's end inverted, reads past a
+    /// surface's end as 0xff.
     pub fn past_end(inner: &'a mut dyn Memory, log: &'a Log) -> Self {
         Replay {
-            invert_undefined: false,
+            invert: 2,
             past_end: 0xff,
             ..Replay::new(inner, log)
         }
@@ -145,8 +148,8 @@ impl<'a> Replay<'a> {
 
     /// Byte `d` as this replay loads it, `m` its never-written mark.
     fn loaded(&self, d: u8, m: u8) -> u8 {
-        if self.invert_undefined {
-            d ^ m.wrapping_neg()
+        if m & self.invert != 0 {
+            !d
         } else {
             d
         }

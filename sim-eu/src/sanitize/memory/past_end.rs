@@ -19,18 +19,17 @@ impl Sanitizing<'_> {
         let th = self.place.thread as usize;
         let origin: Option<Origin> = self.group.past_end.get(th).and_then(|p| p.origin(tag));
         let Some(o) = origin else {
-            return (format!("{how} bytes read past a buffer's end"), None, None);
+            return (format!("{how} bytes read past an allocation's end"), None, None);
         };
         let what = format!(
-            "{how} bytes read past the end of a buffer surface: the {}-byte read at offset {} \
-             of the {}-byte surface by the send at offset {:#x} (the data port reads zeros \
-             there)",
+            "{how} bytes read past the end of an allocation: the {}-byte read of the send at \
+             offset {:#x}, which reached {:#x} (IGC pads such reads; only a use of what they \
+             load there is an error)",
             o.len,
-            o.offset,
-            o.limit,
-            o.pc.wrapping_add(self.scope.entry)
+            o.pc.wrapping_add(self.scope.entry),
+            o.address
         );
-        let at = o.address();
+        let at = o.address;
         (what, Some(at), self.describe(at))
     }
 
@@ -96,12 +95,10 @@ impl Sanitizing<'_> {
             p.regs.set_tag(start, len, 0);
             return;
         }
-        let read = send.past_end.map(|(base, limit, offset, len)| {
+        let read = send.past_end.map(|(address, len)| {
             p.tag_for(Origin {
                 pc: send.pc,
-                base,
-                limit,
-                offset,
+                address,
                 len,
             })
         });
@@ -154,3 +151,69 @@ impl Sanitizing<'_> {
         }
     }
 }
+
+impl Sanitizing<'_> {
+    /// memcheck: whether the global read of `len` bytes at `addr` outside every allocation,
+    /// `near` the nearest, is deferred: a read of the send being executed that may be IGC's
+    /// padding, past an allocation's end (not before it, not of a freed one). Records it.
+    pub(super) fn defers_past_end(
+        &mut self,
+        addr: u64,
+        len: usize,
+        near: Option<&crate::sanitize::Allocation>,
+    ) -> bool {
+        let past = near.is_some_and(|a| !a.freed && a.start <= addr);
+        let Some(s) = self.send.as_mut().filter(|s| s.defers && past) else {
+            return false;
+        };
+        let first_out = match near {
+            Some(a) if addr < a.end() => a.end(),
+            _ => addr,
+        };
+        s.past_end.get_or_insert((first_out, len));
+        s.pending = true;
+        true
+    }
+
+    /// memcheck: marks the bytes of the global load `mask` (at `addr`) lies over that are
+    /// outside every allocation, when the read was deferred ([`Self::defers_past_end`]); the
+    /// replay loads them changed.
+    pub(super) fn mark_past_end(&mut self, addr: u64, mask: &mut [u8]) {
+        let Some(s) = self.send.as_mut().filter(|s| s.pending) else {
+            return;
+        };
+        s.pending = false;
+        for (i, m) in mask.iter_mut().enumerate() {
+            let at = addr.wrapping_add(i as u64);
+            if !matches!(
+                self.scope.allocations.find(at, 1),
+                crate::sanitize::Lookup::Inside(_)
+            ) {
+                *m |= PAST_END;
+            }
+        }
+    }
+
+    /// memcheck: the deferred read faulted (unmapped memory past the allocation): no value
+    /// reaches a register, so it is reported as the read it is.
+    pub(super) fn past_end_faulted(&mut self) {
+        let Some(s) = self.send.as_mut().filter(|s| s.pending) else {
+            return;
+        };
+        s.pending = false;
+        let Some((at, len)) = s.past_end.take() else {
+            return;
+        };
+        let alloc = self.describe(at);
+        self.report(
+            Check::Memcheck,
+            format!("{len}-byte read outside every allocation"),
+            Some(at),
+            alloc,
+        );
+    }
+}
+
+/// The log's mark (beside initcheck's never-written bit) of a loaded byte past an
+/// allocation's end.
+pub(crate) const PAST_END: u8 = 2;
