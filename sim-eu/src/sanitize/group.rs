@@ -5,9 +5,9 @@
 
 use super::checks::{Check, Checks};
 use super::finding::{Finding, Findings};
+use super::past_end::PastEnd;
 use super::race_cells::Cells;
 use super::race_sync::Clocks;
-use super::past_end::PastEnd;
 use super::regs::RegShadow;
 use super::shadow::{Defined, Sparse};
 use crate::regfile::Thread;

@@ -179,7 +179,9 @@ impl<'a> Sanitizing<'a> {
     /// initcheck and memcheck (which replay sends): whether the accesses of the send being
     /// executed are logged.
     fn logs(&self) -> bool {
-        self.scope.checks.has_any(&[Check::Initcheck, Check::Memcheck])
+        self.scope
+            .checks
+            .has_any(&[Check::Initcheck, Check::Memcheck])
             && self.send.is_some_and(|s| !s.spill)
     }
 
@@ -738,7 +740,7 @@ impl Memory for Sanitizing<'_> {
         // Checked only when it happened: otherwise the one-by-one accesses follow.
         let done = self.inner.read_all(addr, buf);
         if done {
-                self.global(addr, buf.len(), false);
+            self.global(addr, buf.len(), false);
             self.log_read(false, addr, buf);
         }
         done
@@ -761,7 +763,7 @@ impl Memory for Sanitizing<'_> {
         }
         let done = self.inner.surface_read_all(bti, offset, align, buf);
         if done {
-                self.global(base.wrapping_add(offset), buf.len(), false);
+            self.global(base.wrapping_add(offset), buf.len(), false);
             self.log_read(false, base.wrapping_add(offset), buf);
         }
         done
@@ -812,6 +814,9 @@ impl Memory for Sanitizing<'_> {
         self.inner.slm_atomic(offset)
     }
     fn out_of_surface(&mut self, base: u64, limit: u64, offset: u64, len: usize, w: bool) -> u8 {
+        if self.logs() {
+            self.log.outside(base.wrapping_add(offset), len);
+        }
         if !self.scope.checks.has(Check::Memcheck) {
             return 0;
         }
@@ -972,7 +977,11 @@ impl Memory for Sanitizing<'_> {
     fn registers_clean(&self) -> bool {
         let th = self.place.thread as usize;
         self.group.regs.get(th).is_none_or(|r| r.is_clean())
-            && self.group.past_end.get(th).is_none_or(|p| p.regs.is_clean())
+            && self
+                .group
+                .past_end
+                .get(th)
+                .is_none_or(|p| p.regs.is_clean())
     }
     fn on_inst(&mut self, t: &Thread, ip: u32, enabled: u32, pred: u32) {
         let th = self.place.thread as usize;

@@ -25,6 +25,9 @@ pub enum Op {
     /// A global atomic on a `len`-byte word: the old word, its undefined bytes (as `Read`),
     /// then the word written (when the operation wrote one, `wrote`).
     Atomic { wrote: bool },
+    /// `len` bytes from `addr` lay (partly) past a surface's end: the data port did not
+    /// access them. No data.
+    Outside,
 }
 
 /// One access of the send, its bytes at `at` of the log's data.
@@ -62,6 +65,11 @@ impl Log {
         let at = self.data.len();
         self.data.resize(at + bytes.len(), 0);
         &mut self.data[at..]
+    }
+
+    /// An access past a surface's end (the replay must make the same).
+    pub fn outside(&mut self, addr: u64, len: usize) {
+        self.push(false, addr, len, Op::Outside);
     }
 
     pub fn write(&mut self, slm: bool, addr: u64, bytes: &[u8]) {
@@ -166,7 +174,7 @@ impl<'a> Replay<'a> {
         let same_op = match e.op {
             Op::Read => read,
             Op::Write => !read,
-            Op::Atomic { .. } => false,
+            Op::Atomic { .. } | Op::Outside => false,
         };
         (e.slm == slm && e.addr == addr && e.len == len && same_op).then(|| {
             self.next += 1;
@@ -249,7 +257,15 @@ impl Memory for Replay<'_> {
         Ok(())
     }
     crate::sanitize::forward_state_lookups!(inner);
-    fn out_of_surface(&mut self, _base: u64, _limit: u64, _offset: u64, _len: usize, w: bool) -> u8 {
+    fn out_of_surface(&mut self, base: u64, _limit: u64, offset: u64, len: usize, w: bool) -> u8 {
+        // An access past the end the send did not make: its address differs.
+        let addr = base.wrapping_add(offset);
+        let e = self.log.entries.get(self.next);
+        if e.is_some_and(|e| e.op == Op::Outside && e.addr == addr && e.len == len) {
+            self.next += 1;
+        } else {
+            self.diverged = true;
+        }
         if w {
             0
         } else {

@@ -19,7 +19,11 @@ impl Sanitizing<'_> {
         let th = self.place.thread as usize;
         let origin: Option<Origin> = self.group.past_end.get(th).and_then(|p| p.origin(tag));
         let Some(o) = origin else {
-            return (format!("{how} bytes read past an allocation's end"), None, None);
+            return (
+                format!("{how} bytes read past an allocation's end"),
+                None,
+                None,
+            );
         };
         let what = format!(
             "{how} bytes read past the end of an allocation: the {}-byte read of the send at \
@@ -60,8 +64,10 @@ impl Sanitizing<'_> {
     /// The send at `ip` begins: its predicate and descriptor.
     pub(super) fn past_end_begins(&mut self, t: &Thread, ip: u32) {
         let th = self.place.thread as usize;
-        let (Some(inst), Some(p)) = (self.prog.insts.get(ip as usize), self.group.past_end.get(th))
-        else {
+        let (Some(inst), Some(p)) = (
+            self.prog.insts.get(ip as usize),
+            self.group.past_end.get(th),
+        ) else {
             return;
         };
         if p.regs.is_clean() {
@@ -136,13 +142,19 @@ impl Sanitizing<'_> {
         // changes only with the data it loads or its address, an address being a use).
         let tag = read.unwrap_or(inputs);
         for i in start..start + len {
-            let differs = probe.file.get(i) != t.file.get(i);
+            // An access whose address is the use is reported once, there: memcheck checks
+            // what it loads as any other access's.
+            let differs = matched && probe.file.get(i) != t.file.get(i);
             p.regs.set_tag(i, 1, if differs { tag } else { 0 });
         }
         if !matched {
             self.past_end_report("the address of this access is derived from", inputs);
         } else if let Some(w) = stored {
-            let space = if w.slm { "shared local memory" } else { "memory" };
+            let space = if w.slm {
+                "shared local memory"
+            } else {
+                "memory"
+            };
             let how = format!(
                 "a store to {space} at {:#x} ({} byte(s) from there) of a value derived from",
                 w.addr, w.len
