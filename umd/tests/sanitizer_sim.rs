@@ -218,9 +218,9 @@ struct Case {
     allocation: fn(&Ran) -> String,
     /// Text the finding's sentence must contain.
     what: &'static str,
-    /// memcheck follows the read's bytes to their use (a `(W)` read through a binding table
-    /// on Gen9-Gen12LP, which reads zeros past the end): the finding may be at a use, then
-    /// naming the faulty send in its sentence.
+    /// memcheck follows the read's bytes past the end to their use (a `(W)` read, which may
+    /// be IGC's padding): the finding may be at the use, then naming the faulty send in its
+    /// sentence.
     at_use: bool,
 }
 

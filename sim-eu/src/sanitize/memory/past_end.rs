@@ -27,8 +27,8 @@ impl Sanitizing<'_> {
         };
         let what = format!(
             "{how} bytes read past the end of an allocation: the {}-byte read of the send at \
-             offset {:#x}, which reached {:#x} (IGC pads such reads; only a use of what they \
-             load there is an error)",
+             offset {:#x}, which reached {:#x} (a read IGC may pad, reported where what it \
+             loaded past the end is used)",
             o.len,
             o.pc.wrapping_add(self.scope.entry),
             o.address
