@@ -98,13 +98,17 @@ fn a_block_read_past_the_end_whose_bytes_are_discarded_is_no_finding() {
     }
 }
 
+/// A seeded use: the kernel, its `n`, how the finding's sentence starts, and which of iga64's
+/// instructions make the use.
+type Case = (&'static str, i32, &'static str, fn(&str) -> bool);
+
 #[test]
 fn bytes_read_past_the_end_are_reported_where_they_are_used() {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
     let iga = oracles::require!(oracles::Oracle::Iga64);
     let bin = compile(&ocloc);
     // (kernel, n, what the use is, the instructions that make it).
-    let cases: [(&str, i32, &str, fn(&str) -> bool); 3] = [
+    let cases: [Case; 3] = [
         ("bug_block_overhang", 4, "a store to memory at ", |t| {
             t.contains("send") && t.contains("write")
         }),
