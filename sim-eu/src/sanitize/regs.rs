@@ -453,6 +453,32 @@ mod tests {
     }
 
     #[test]
+    fn a_result_takes_the_tag_of_the_first_marked_byte_it_reads() {
+        let t = Thread::new(0xff);
+        let mut s = RegShadow::default();
+        s.set_tag(20 * R, 4, 3);
+        s.set_tag(30 * R, R, 5);
+        follow(
+            &mut s,
+            &t,
+            "add (8|M0) r10.0<1>:d r20.0<8;8,1>:d r30.0<8;8,1>:d",
+            u32::MAX,
+        );
+        assert_eq!(s.tag(10 * R, 4), 3);
+        assert_eq!(s.tag(10 * R + 4, 4), 5);
+        // A comparison carries the tag into the flags, and a branch on them names it.
+        follow(
+            &mut s,
+            &t,
+            "cmp (8|M0) (lt)f0.0 null<1>:d r30.0<8;8,1>:d 0:d",
+            u32::MAX,
+        );
+        let branch = inst("(f0.0) if (8|M0) L1 L1\nL1:");
+        assert_eq!(s.branch(&branch, 0xff), Some(Use::Branch(0xff, 5)));
+        assert_eq!(s.first_tag(), 3);
+    }
+
+    #[test]
     fn bytes_and_flags_count_and_clear() {
         let mut s = RegShadow::default();
         assert!(s.is_clean());

@@ -368,4 +368,26 @@ mod tests {
         r.slm_read(20, &mut buf).unwrap();
         assert!(!r.matched());
     }
+
+    #[test]
+    fn memchecks_replay_changes_only_bytes_past_an_end_and_follows_the_sends_overruns() {
+        let mut log = Log::default();
+        // Bytes 2 and 3 past an allocation's end, byte 1 never written.
+        log.read(false, 0x1000, &[1, 2, 3, 4])
+            .copy_from_slice(&[0, 1, 2, 2]);
+        log.outside(0x2000, 8);
+        let mut mem = NoMemory;
+        let mut r = Replay::past_end(&mut mem, &log);
+        let mut buf = [0u8; 4];
+        r.read(0x1000, &mut buf).unwrap();
+        assert_eq!(buf, [1, 2, !3, !4]);
+        // The overrun the send made: read as 0xff, and matched.
+        assert_eq!(r.out_of_surface(0x2000, 0, 0, 8, false), 0xff);
+        assert!(r.matched());
+        // One the send did not make: its address differs.
+        let mut r = Replay::past_end(&mut mem, &log);
+        r.read(0x1000, &mut buf).unwrap();
+        r.out_of_surface(0x2000, 0, 4, 8, false);
+        assert!(!r.matched());
+    }
 }
