@@ -1,8 +1,23 @@
-// Reads past a buffer's end (`umd/tests/sanitizer_past_end_sim.rs`): the `ok_*` kernel reads
-// past the end and discards what it read there; each `bug_*` kernel uses bytes read past the
-// end. `a` holds 16 ints. (IGC's own padding of OWord blocks and of 64-bit `vload3`, which
-// ocloc's standalone builds of such kernels do not reproduce, is Khronos' test_vector_creation
-// under `cargo test -p opencl --test cts basic_tgllp_under_the_sanitizer`.)
+// Reads past a buffer's end (`umd/tests/sanitizer_past_end_sim.rs`): the `ok_*` kernels read
+// past the end and discard what they read there; each `bug_*` kernel uses bytes read past the
+// end. `a` holds 16 ints (16 longs for ok_vector_creation).
+
+// Khronos' test_vector_creation for long16 (the first ten of its lines): IGC reads `src` with
+// uniform messages at constant offsets, some of them 32-byte OWord blocks overhanging the end
+// and, for a `vload3`, the padding fourth element with a message of its own wholly past it.
+// (Fewer lines, or a standalone vload3, compile to messages that stay inside.)
+__kernel void ok_vector_creation(__global long *src, __global long16 *result, int n) {
+	result[0] = (long16)(vload4(0,src+0),src[4],src[5],vload3(0,src+6),src[9],vload2(0,src+10),vload3(0,src+12),src[15]);
+	result[1] = (long16)(vload4(0,src+0),src[4],src[5],vload3(0,src+6),src[9],vload2(0,src+10),vload4(0,src+12));
+	result[2] = (long16)(vload4(0,src+0),src[4],src[5],vload3(0,src+6),src[9],vload3(0,src+10),src[13],src[14],src[15]);
+	result[3] = (long16)(vload4(0,src+0),src[4],src[5],vload3(0,src+6),src[9],vload3(0,src+10),src[13],vload2(0,src+14));
+	result[4] = (long16)(vload4(0,src+0),src[4],src[5],vload3(0,src+6),src[9],vload3(0,src+10),vload2(0,src+13),src[15]);
+	result[5] = (long16)(vload4(0,src+0),src[4],src[5],vload3(0,src+6),src[9],vload3(0,src+10),vload3(0,src+13));
+	result[6] = (long16)(vload4(0,src+0),src[4],src[5],vload3(0,src+6),src[9],vload4(0,src+10),src[14],src[15]);
+	result[7] = (long16)(vload4(0,src+0),src[4],src[5],vload3(0,src+6),src[9],vload4(0,src+10),vload2(0,src+14));
+	result[8] = (long16)(vload4(0,src+0),src[4],src[5],vload3(0,src+6),vload2(0,src+9),src[11],src[12],src[13],src[14],src[15]);
+	result[9] = (long16)(vload4(0,src+0),src[4],src[5],vload3(0,src+6),vload2(0,src+9),src[11],src[12],src[13],vload2(0,src+14));
+}
 
 // A sub-group block read from `a + off`: with off = 4, its last 16 bytes lie past the end,
 // and lanes 12 to 15 store what it read there.
