@@ -2,9 +2,10 @@
 //! (`data/sanitizer_bugs.cl`), compiled by ocloc and run on every simulated platform with
 //! `memcheck,alignment`. Each bug must give findings of its check only, naming the kernel, at
 //! instructions iga64 shows making the faulty access (a send to the right buffer, SLM or
-//! memory reached through a pointer), with the address the OpenCL C source computes; each
-//! twin, run with every check, none. Every kernel must compute the same with the sanitizer as
-//! without (or fail the same way: a misaligned block read stops the thread with a GPU error
+//! memory reached through a pointer; for a uniform read past the end, which memcheck follows
+//! to its use, the use, its sentence naming that send), with the address the OpenCL C source
+//! computes; each twin, run with every check, none. Every kernel must compute the same with
+//! the sanitizer as without (or fail the same way: a misaligned block read stops the thread with a GPU error
 //! either way, and so does a read of a freed USM allocation: its addresses are unmapped).
 
 mod sanitizer_support;
