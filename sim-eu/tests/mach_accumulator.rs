@@ -83,3 +83,41 @@ fn mach_reads_and_writes_the_accumulator_at_its_destinations_subregister() {
         assert_eq!(dword(&t, 7, 7), (p >> 32) as u32, "high of {a:#x} * {b:#x}");
     }
 }
+
+/// From oneDNN's Xe-HPG convolution (OpenVINO's f16 3x3 convolutions with 128 channels on
+/// dg2; `iga64 -d -p 12p71`): `(W) mul (1|M0) acc0.0<1>:d r6.0<0;1,0>:d 0x2493:uw`,
+/// `(W) mach (1|M0) r7.0<1>:d r6.0<0;1,0>:d 0x92492493:ud {AccWrEn}`,
+/// `(W) asr (1|M0) r7.0<1>:d r7.0<0;1,0>:d 0x4:uw`: r6.0 / 28 by an unsigned magic number.
+/// Each source is multiplied as its own type, a signed src0 by an unsigned src1: with the
+/// magic taken as signed the quotient is wrong and the kernel's rows land past its output.
+const DIV_BY_28: &str = "41010080608601200406000193249324490000806286050704060002932449926c010080608605070407000104000400";
+
+#[test]
+fn mach_multiplies_a_signed_source_by_an_unsigned_one_as_their_types_say() {
+    const MAGIC: i128 = 0x9249_2493;
+    for n in [
+        0i32,
+        1,
+        27,
+        28,
+        29,
+        55,
+        56,
+        1000,
+        0x7fff_ffff,
+        -1,
+        -5,
+        -28,
+        i32::MIN,
+    ] {
+        let mut t = Thread::new(0xff);
+        set_dword(&mut t, 6, 0, n as u32);
+        run_code(DIV_BY_28, &mut t, 3);
+        // The 64-bit product of the signed dword and the unsigned one, its high dword >> 4.
+        let want = ((i128::from(n) * MAGIC) >> 32) as i32 >> 4;
+        assert_eq!(dword(&t, 7, 0) as i32, want, "{n} * {MAGIC:#x}");
+        if n >= 0 {
+            assert_eq!(want, n / 28, "the magic divides by 28");
+        }
+    }
+}

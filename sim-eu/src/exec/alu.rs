@@ -839,7 +839,6 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
             ((i128::from(a) + i128::from(b) + 1) >> 1) as i64
         }),
         Opcode::Mach => {
-            let s = signed(inst.src[0].ty) || signed(inst.src[1].ty);
             let n = inst.n as usize;
             let a = load_int(t, &inst.src[0], n, false)?;
             let b = load_int(t, &inst.src[1], n, false)?;
@@ -861,13 +860,22 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
             // accumulator's value makes right.
             let acc = load_int(t, &inst.acc, n, false)?;
             let (mut hi, mut lo) = ([0i64; 32], [0i64; 32]);
+            // Each source is multiplied as its own type: oneDNN divides a signed dword by an
+            // unsigned magic number (`mach dst:d, n:d, magic:ud`).
+            let (sa, sb) = (signed(inst.src[0].ty), signed(inst.src[1].ty));
             for i in 0..n {
                 let acc = i128::from(acc_value(t, &inst.acc, i, acc[i]));
-                let p = if s {
-                    acc + ((i128::from(a[i] as i32) * i128::from((b[i] as i32) >> 16)) << 16)
+                let x = if sa {
+                    i128::from(a[i] as i32)
                 } else {
-                    acc + ((i128::from(a[i] as u32) * i128::from((b[i] as u32) >> 16)) << 16)
+                    i128::from(a[i] as u32)
                 };
+                let y = if sb {
+                    i128::from((b[i] as i32) >> 16)
+                } else {
+                    i128::from((b[i] as u32) >> 16)
+                };
+                let p = acc + ((x * y) << 16);
                 hi[i] = (p >> 32) as i64;
                 lo[i] = p as i64;
             }
