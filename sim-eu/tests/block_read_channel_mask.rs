@@ -60,13 +60,18 @@ impl Memory for Row {
 /// descriptor's message-control bits 4:3 are 0: a 16-byte-aligned read in Mesa's encoding,
 /// `brw_dp_a64_oword_block_rw_desc`, though iga64 names it "unaligned".)
 fn read_under(predicate: u16) -> Vec<u8> {
+    read_at(BASE, predicate).expect("the read runs")
+}
+
+/// [`read_under`] with the block at `addr`; the run's error when a read faulted.
+fn read_at(addr: u64, predicate: u16) -> Result<Vec<u8>, sim_eu::error::EuError> {
     let before = isa_encoder::assemble(
         P,
         &format!(
             "(W) mov (16|M0) r28.0<1>:f 0x0:f\n\
              (W) mov (1|M0) f0.0<1>:uw {predicate:#x}:uw\n\
              (W) mov (1|M0) r19.0<1>:uq {:#x}:uq\n",
-            BASE
+            addr
         ),
     )
     .unwrap();
@@ -76,8 +81,8 @@ fn read_under(predicate: u16) -> Vec<u8> {
     let prog = Program::decode(P, &code);
     let mut t = Thread::new(0xffff);
     let mut mem = Row((0..=255u8).map(|i| i.wrapping_add(1)).collect());
-    assert_eq!(run(&mut t, &prog, &mut mem, 4), Ok(Status::Budget));
-    t.grf()[28 * REG_BYTES..30 * REG_BYTES].to_vec()
+    assert_eq!(run(&mut t, &prog, &mut mem, 4)?, Status::Budget);
+    Ok(t.grf()[28 * REG_BYTES..30 * REG_BYTES].to_vec())
 }
 
 #[test]
@@ -100,4 +105,27 @@ fn all_channels_read_the_whole_block() {
     let got = read_under(0xffff);
     let want: Vec<u8> = (0..64).map(|b| (b + 1) as u8).collect();
     assert_eq!(got, want);
+}
+
+/// A disabled channel's DWord is not read at all: oneDNN's guard disables the DWords past a
+/// row's end, which may lie past the buffer (here: past the memory, where a read faults).
+#[test]
+fn disabled_channels_are_not_read() {
+    // The block's last 16 bytes (DWords 12..=15) lie past the memory's 256 bytes.
+    let at = BASE + 208;
+    let got = read_at(at, 0x0fff).expect("only the 48 bytes inside are read");
+    for i in 0..12 {
+        let want: Vec<u8> = (0..4).map(|b| (208 + 4 * i + b + 1) as u8).collect();
+        assert_eq!(&got[4 * i..4 * i + 4], &want[..], "DWord {i}");
+    }
+    assert_eq!(&got[48..64], [0; 16], "DWords 12..=15 stay zero");
+    assert!(
+        read_at(at, 0xffff).is_err(),
+        "enabled, DWords 12..=15 fault"
+    );
+    assert_eq!(
+        read_at(BASE + 0x1000, 0),
+        Ok(vec![0; 64]),
+        "no channel, no access"
+    );
 }
