@@ -1122,12 +1122,28 @@ const BUFFERS: &[&str] = &[
 /// (20 s each) the largest part.
 #[test]
 fn buffers_tgllp() {
+    run_suite("test_buffers", &buffers_run(), "sim:tgllp", BUFFERS);
+}
+
+/// What test_buffers runs: [`BUFFERS`] and the listed skips.
+fn buffers_run() -> Vec<&'static str> {
     let mut run = BUFFERS.to_vec();
-    run.extend([
-        "write_from_immutable_buffer_to_buffer",
-        "immutable_buffer_map_char",
-    ]);
-    run_suite("test_buffers", &run, "sim:tgllp", BUFFERS);
+    run.extend(
+        SKIPPED
+            .iter()
+            .filter(|(s, ..)| *s == "test_buffers")
+            .map(|(_, n, _)| *n),
+    );
+    run
+}
+
+/// [`buffers_tgllp`]'s sub-tests under the kernel sanitizer: they pass as without, with no
+/// finding (sub-buffers included, each bounding its dispatch). About 100 s.
+#[test]
+fn buffers_tgllp_under_the_sanitizer() {
+    let cmake = require!(Oracle::CtsBuild);
+    let _ocloc = require!(Oracle::Ocloc);
+    under_the_sanitizer(&cmake, "test_buffers", &buffers_run(), BUFFERS, &[]);
 }
 
 /// test_c11_atomics on sim:tgllp, with the harness's own options cutting threads and loop
@@ -1283,6 +1299,33 @@ const SPIRV_SPEC: &[&str] = &[
 #[test]
 fn spirv_new_tgllp() {
     run_suite("test_spirv_new", &[], "sim:tgllp", SPIRV_SPEC);
+}
+
+/// test_spirv_new's `decorate_fp_rounding_mode_*` sub-tests under the kernel sanitizer (the
+/// suite whole takes about 4 minutes there: `firmware-notes/sanitizer.md`). They pass as
+/// without, and memcheck's findings are true: `test_fp_rounding` (test_decorate.cpp) creates
+/// its output buffer `CL_MEM_READ_ONLY`, which the kernel `decorate_rounding_<mode>_<in>_<out>`
+/// then writes (OpenCL 3.0, clCreateBuffer: writing a read-only buffer inside a kernel is
+/// undefined). The `double_long` variants pass without running (no fp64 on Gen12LP).
+#[test]
+fn spirv_new_tgllp_under_the_sanitizer() {
+    let cmake = require!(Oracle::CtsBuild);
+    let _ocloc = require!(Oracle::Ocloc);
+    let modes = ["rte", "rtz", "rtp", "rtn"];
+    let run: Vec<String> = ["half_short", "float_int", "double_long"]
+        .iter()
+        .flat_map(|t| modes.map(|m| format!("decorate_fp_rounding_mode_{m}_{t}")))
+        .collect();
+    let run: Vec<&str> = run.iter().map(String::as_str).collect();
+    let kernels: Vec<String> = ["half_short", "float_int"]
+        .iter()
+        .flat_map(|t| modes.map(|m| format!("decorate_rounding_{m}_{t}")))
+        .collect();
+    let judged: Vec<support::Judged<'_>> = kernels
+        .iter()
+        .map(|k| ("memcheck", k.as_str(), "write to a read-only allocation"))
+        .collect();
+    under_the_sanitizer(&cmake, "test_spirv_new", &run, &run, &judged);
 }
 
 /// Specialization constants on Gen9, whose fp64 runs the double one too.
