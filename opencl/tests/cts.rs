@@ -13,8 +13,10 @@
 //! `test_atomics` whole (int, uint and, through cl_khr_int64_{base,extended}_atomics, long and
 //! ulong; under a minute each) on sim:skl, sim:tgllp and sim:dg2; the image suites' mip-map mode on
 //! sim:tgllp. OpenCL 3.0's versioned queries are test_computeinfo's `extended_versioning` sub-test
-//! (the CTS has no separate suite for them). `test_subgroups` whole and `test_atomics` also run
-//! under the kernel sanitizer on sim:tgllp, each finding judged.
+//! (the CTS has no separate suite for them). Under the kernel sanitizer on sim:tgllp, each
+//! finding judged (`firmware-notes/sanitizer.md`): `test_subgroups` whole, `test_atomics`, and
+//! the tgllp selections of `test_basic`, `test_api` and `test_buffers`, the image suites that
+//! run kernels, test_spirv_new's rounding-mode decorations and test_c11_atomics' `atomic_init`.
 //! Sub-tests that fail are listed in [`KNOWN_FAIL`] with the reason and asserted to fail. What is
 //! left: `opencl/README.md`.
 
