@@ -13,8 +13,10 @@
 //! `test_atomics` whole (int, uint and, through cl_khr_int64_{base,extended}_atomics, long and
 //! ulong; under a minute each) on sim:skl, sim:tgllp and sim:dg2; the image suites' mip-map mode on
 //! sim:tgllp. OpenCL 3.0's versioned queries are test_computeinfo's `extended_versioning` sub-test
-//! (the CTS has no separate suite for them). `test_subgroups` whole and `test_atomics` also run
-//! under the kernel sanitizer on sim:tgllp, each finding judged.
+//! (the CTS has no separate suite for them). Under the kernel sanitizer on sim:tgllp, each
+//! finding judged (`firmware-notes/sanitizer.md`): `test_subgroups` whole, `test_atomics`, and
+//! the tgllp selections of `test_basic`, `test_api` and `test_buffers`, the image suites that
+//! run kernels, test_spirv_new's rounding-mode decorations and test_c11_atomics' `atomic_init`.
 //! Sub-tests that fail are listed in [`KNOWN_FAIL`] with the reason and asserted to fail. What is
 //! left: `opencl/README.md`.
 
@@ -432,6 +434,31 @@ fn run_checked(
     log
 }
 
+/// The kernel sanitizer's checks the CTS suites run under: every memory and synchronization
+/// check (`api` left out: the harnesses probe with bad arguments on purpose).
+const SANITIZER_CHECKS: &str = "memcheck,initcheck,racecheck,synccheck,alignment";
+
+/// Runs `suite` with `args` on sim:tgllp under [`SANITIZER_CHECKS`], checks its results as
+/// [`run_checked`] does, and asserts that its findings are exactly `judged`
+/// ([`support::assert_judged_findings`]).
+fn under_the_sanitizer(
+    cmake: &Path,
+    suite: &str,
+    args: &[&str],
+    expect_pass: &[&str],
+    judged: &[support::Judged<'_>],
+) {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let log = dir.path().join("findings.jsonl");
+    let env = [
+        ("INTEL_GPU_SANITIZE", SANITIZER_CHECKS),
+        ("INTEL_GPU_SANITIZE_LOG", log.to_str().expect("utf-8 path")),
+    ];
+    run_checked(cmake, suite, args, "sim:tgllp", expect_pass, &env);
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    support::assert_judged_findings(&text, judged);
+}
+
 /// OpenCL 2.1 core sub-group tests: they pass on every device.
 const SUBGROUPS_CORE: &[&str] = &[
     "barrier_functions_core",
@@ -515,15 +542,6 @@ fn subgroups_dg2() {
 fn subgroups_tgllp_under_the_sanitizer() {
     let cmake = require!(Oracle::CtsBuild);
     let _ocloc = require!(Oracle::Ocloc);
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let log = dir.path().join("findings.jsonl");
-    let env = [
-        (
-            "INTEL_GPU_SANITIZE",
-            "memcheck,initcheck,racecheck,synccheck,alignment",
-        ),
-        ("INTEL_GPU_SANITIZE_LOG", log.to_str().expect("utf-8 path")),
-    ];
     let mut expect: Vec<&str> = SUBGROUPS_CORE.to_vec();
     expect.extend_from_slice(&[
         "subgroup_functions_extended_types",
@@ -534,10 +552,11 @@ fn subgroups_tgllp_under_the_sanitizer() {
         "subgroup_functions_shuffle",
         "subgroup_functions_shuffle_relative",
     ]);
-    run_checked(&cmake, "test_subgroups", &[], "sim:tgllp", &expect, &env);
-    let text = std::fs::read_to_string(&log).unwrap_or_default();
-    support::assert_judged_findings(
-        &text,
+    under_the_sanitizer(
+        &cmake,
+        "test_subgroups",
+        &[],
+        &expect,
         &[(
             "synccheck",
             "test_sub_group_non_uniform_broadcast",
@@ -651,45 +670,30 @@ fn atomics_dg2() {
 fn atomics_tgllp_under_the_sanitizer() {
     let cmake = require!(Oracle::CtsBuild);
     let _ocloc = require!(Oracle::Ocloc);
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let checks = (
-        "INTEL_GPU_SANITIZE",
-        "memcheck,initcheck,racecheck,synccheck,alignment",
-    );
     let others: Vec<&str> = ATOMICS
         .iter()
         .copied()
         .filter(|n| *n != "atomic_cmpxchg")
         .collect();
-    let cmpxchg = vec!["atomic_cmpxchg"];
-    for (run, names, judged) in [
-        ("others", &others, &[][..]),
-        (
-            "cmpxchg",
-            &cmpxchg,
-            &[
-                (
-                    "racecheck",
-                    "test_atomic_fn",
-                    "read of global memory races with an atomic write",
-                ),
-                (
-                    "racecheck",
-                    "test_atomic_fn",
-                    "read of shared local memory races with",
-                ),
-            ][..],
-        ),
-    ] {
-        let log = dir.path().join(format!("{run}.jsonl"));
-        let env = [
-            checks,
-            ("INTEL_GPU_SANITIZE_LOG", log.to_str().expect("utf-8 path")),
-        ];
-        run_checked(&cmake, "test_atomics", names, "sim:tgllp", names, &env);
-        let text = std::fs::read_to_string(&log).unwrap_or_default();
-        support::assert_judged_findings(&text, judged);
-    }
+    under_the_sanitizer(&cmake, "test_atomics", &others, &others, &[]);
+    under_the_sanitizer(
+        &cmake,
+        "test_atomics",
+        &["atomic_cmpxchg"],
+        &["atomic_cmpxchg"],
+        &[
+            (
+                "racecheck",
+                "test_atomic_fn",
+                "read of global memory races with an atomic write",
+            ),
+            (
+                "racecheck",
+                "test_atomic_fn",
+                "read of shared local memory races with",
+            ),
+        ],
+    );
 }
 
 /// test_api sub-tests that pass on sim:tgllp (the rest, with why, in `opencl/README.md`).
@@ -825,6 +829,47 @@ fn api_skl() {
 #[test]
 fn api_dg2() {
     run_suite("test_api", API, "sim:dg2", API);
+}
+
+/// test_api sub-tests that run a kernel on a buffer created without contents
+/// (`clCreateBuffer` with no host pointer, never written), which the kernel copies to its
+/// output: OpenCL leaves such a buffer's contents undefined, so initcheck's finding is true in
+/// each. `kernel_required_group_size` (test_queries.cpp): `dst[tid] = src[tid]` from `in`;
+/// `min_max_constant_args` (test_api_min_max.cpp): `dst[tid] = src1[tid] + …` from the
+/// `__constant` arguments' buffers; `release_during_execute` (test_retain_program.cpp):
+/// `dst[tid] = (int)src[tid]`. None of them checks the values.
+const API_UNDEFINED_INPUT: [&str; 3] = [
+    "kernel_required_group_size",
+    "min_max_constant_args",
+    "release_during_execute",
+];
+
+/// [`API`] on sim:tgllp under the kernel sanitizer: every sub-test passes as without; the only
+/// findings are initcheck's in [`API_UNDEFINED_INPUT`], each run on its own so that each is
+/// asserted. About 40 s.
+#[test]
+fn api_tgllp_under_the_sanitizer() {
+    let cmake = require!(Oracle::CtsBuild);
+    let _ocloc = require!(Oracle::Ocloc);
+    let others: Vec<&str> = API
+        .iter()
+        .copied()
+        .filter(|n| !API_UNDEFINED_INPUT.contains(n))
+        .collect();
+    under_the_sanitizer(&cmake, "test_api", &others, &others, &[]);
+    for name in API_UNDEFINED_INPUT {
+        under_the_sanitizer(
+            &cmake,
+            "test_api",
+            &[name],
+            &[name],
+            &[(
+                "initcheck",
+                "sample_test",
+                "write to global memory of a value derived from memory never written",
+            )],
+        );
+    }
 }
 
 /// test_compiler sub-tests run on sim:tgllp: every one that passes, and the known failures
@@ -1005,6 +1050,32 @@ fn depth_images_tgllp() {
     }
 }
 
+/// The image suites' kernels on sim:tgllp under the kernel sanitizer, as
+/// [`samplerless_reads_every_type_tgllp`], [`kernel_image_methods_every_format_tgllp`] and
+/// [`depth_images_tgllp`] run them: every sub-test passes as without, with no finding. (The
+/// other image suites, test_cl_fill_images, test_cl_copy_images, test_cl_read_write_images and
+/// test_cl_get_info, run no kernel: this ICD performs their commands on the host.) About 30 s.
+#[test]
+fn images_tgllp_under_the_sanitizer() {
+    let cmake = require!(Oracle::CtsBuild);
+    let _ocloc = require!(Oracle::Ocloc);
+    let mut every_type = IMAGE_TYPES.to_vec();
+    every_type.extend_from_slice(&["small_images", "CL_RGBA", "CL_UNSIGNED_INT8"]);
+    let depth = ["2D", "2Darray", "small_images", "CL_DEPTH"];
+    for (suite, args, expect) in [
+        ("test_samplerless_reads", &every_type[..], &IMAGE_TYPES[..]),
+        (
+            "test_kernel_image_methods",
+            &["2D", "small_images"],
+            &["2D"],
+        ),
+        ("test_samplerless_reads", &depth, &["2D", "2Darray"]),
+        ("test_kernel_image_methods", &depth, &["2D", "2Darray"]),
+    ] {
+        under_the_sanitizer(&cmake, suite, args, expect, &[]);
+    }
+}
+
 /// `test_cl_get_info` over every image type, each created with every host-pointer flag
 /// (CL_MEM_USE_HOST_PTR included) and queried; small images of the CL_UNSIGNED_INT8 formats
 /// (its harness takes a channel type, not an order). A second or two.
@@ -1053,12 +1124,28 @@ const BUFFERS: &[&str] = &[
 /// (20 s each) the largest part.
 #[test]
 fn buffers_tgllp() {
+    run_suite("test_buffers", &buffers_run(), "sim:tgllp", BUFFERS);
+}
+
+/// What test_buffers runs: [`BUFFERS`] and the listed skips.
+fn buffers_run() -> Vec<&'static str> {
     let mut run = BUFFERS.to_vec();
-    run.extend([
-        "write_from_immutable_buffer_to_buffer",
-        "immutable_buffer_map_char",
-    ]);
-    run_suite("test_buffers", &run, "sim:tgllp", BUFFERS);
+    run.extend(
+        SKIPPED
+            .iter()
+            .filter(|(s, ..)| *s == "test_buffers")
+            .map(|(_, n, _)| *n),
+    );
+    run
+}
+
+/// [`buffers_tgllp`]'s sub-tests under the kernel sanitizer: they pass as without, with no
+/// finding (sub-buffers included, each bounding its dispatch). About 100 s.
+#[test]
+fn buffers_tgllp_under_the_sanitizer() {
+    let cmake = require!(Oracle::CtsBuild);
+    let _ocloc = require!(Oracle::Ocloc);
+    under_the_sanitizer(&cmake, "test_buffers", &buffers_run(), BUFFERS, &[]);
 }
 
 /// test_c11_atomics on sim:tgllp, with the harness's own options cutting threads and loop
@@ -1073,6 +1160,24 @@ fn c11_atomics_tgllp() {
     let mut args = C11_ATOMICS.to_vec();
     args.extend(["-maxDeviceThreads", "64", "-internalIterations", "100"]);
     run_suite("test_c11_atomics", &args, "sim:tgllp", C11_ATOMICS);
+}
+
+/// test_c11_atomics' `atomic_init` under the kernel sanitizer, with [`c11_atomics_tgllp`]'s
+/// options: it passes as without, with no finding (about 25 s). `atomic_fetch_min` passes
+/// with no finding too, at minutes' cost; `atomic_flag`'s locks across work-groups are reported
+/// as races racecheck cannot order (`firmware-notes/sanitizer.md`).
+#[test]
+fn c11_atomics_tgllp_under_the_sanitizer() {
+    let cmake = require!(Oracle::CtsBuild);
+    let _ocloc = require!(Oracle::Ocloc);
+    let args = [
+        "atomic_init",
+        "-maxDeviceThreads",
+        "64",
+        "-internalIterations",
+        "100",
+    ];
+    under_the_sanitizer(&cmake, "test_c11_atomics", &args, &["atomic_init"], &[]);
 }
 
 /// test_basic sub-tests on sim:tgllp that take seconds each: work-item functions and offsets,
@@ -1180,19 +1285,11 @@ fn basic_tgllp() {
 fn basic_tgllp_under_the_sanitizer() {
     let cmake = require!(Oracle::CtsBuild);
     let _ocloc = require!(Oracle::Ocloc);
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let log = dir.path().join("findings.jsonl");
-    let env = [
-        (
-            "INTEL_GPU_SANITIZE",
-            "memcheck,initcheck,racecheck,synccheck,alignment",
-        ),
-        ("INTEL_GPU_SANITIZE_LOG", log.to_str().expect("utf-8 path")),
-    ];
-    run_checked(&cmake, "test_basic", &basic_run(), "sim:tgllp", BASIC, &env);
-    let text = std::fs::read_to_string(&log).unwrap_or_default();
-    support::assert_judged_findings(
-        &text,
+    under_the_sanitizer(
+        &cmake,
+        "test_basic",
+        &basic_run(),
+        BASIC,
         &[(
             "racecheck",
             "sample_kernel",
@@ -1222,6 +1319,33 @@ const SPIRV_SPEC: &[&str] = &[
 #[test]
 fn spirv_new_tgllp() {
     run_suite("test_spirv_new", &[], "sim:tgllp", SPIRV_SPEC);
+}
+
+/// test_spirv_new's `decorate_fp_rounding_mode_*` sub-tests under the kernel sanitizer (the
+/// suite whole takes about 4 minutes there: `firmware-notes/sanitizer.md`). They pass as
+/// without, and memcheck's findings are true: `test_fp_rounding` (test_decorate.cpp) creates
+/// its output buffer `CL_MEM_READ_ONLY`, which the kernel `decorate_rounding_<mode>_<in>_<out>`
+/// then writes (OpenCL 3.0, clCreateBuffer: writing a read-only buffer inside a kernel is
+/// undefined). The `double_long` variants pass without running (no fp64 on Gen12LP).
+#[test]
+fn spirv_new_tgllp_under_the_sanitizer() {
+    let cmake = require!(Oracle::CtsBuild);
+    let _ocloc = require!(Oracle::Ocloc);
+    let modes = ["rte", "rtz", "rtp", "rtn"];
+    let run: Vec<String> = ["half_short", "float_int", "double_long"]
+        .iter()
+        .flat_map(|t| modes.map(|m| format!("decorate_fp_rounding_mode_{m}_{t}")))
+        .collect();
+    let run: Vec<&str> = run.iter().map(String::as_str).collect();
+    let kernels: Vec<String> = ["half_short", "float_int"]
+        .iter()
+        .flat_map(|t| modes.map(|m| format!("decorate_rounding_{m}_{t}")))
+        .collect();
+    let judged: Vec<support::Judged<'_>> = kernels
+        .iter()
+        .map(|k| ("memcheck", k.as_str(), "write to a read-only allocation"))
+        .collect();
+    under_the_sanitizer(&cmake, "test_spirv_new", &run, &run, &judged);
 }
 
 /// Specialization constants on Gen9, whose fp64 runs the double one too.
