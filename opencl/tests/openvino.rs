@@ -17,8 +17,8 @@ fn openvino_gpu_plugin_ci_slice() {
     let python = require!(Oracle::OpenVino);
     let icd = support::icd();
     let cmd = support::command(&python, &icd, "sim:tgllp");
-    // Every device and precision ran the whole slice: 14 models x 4 devices x 2 precisions.
-    ci_slice(cmd, &icd, "sim:skl,sim:icllp,sim:tgllp,sim:dg2", 14 * 4 * 2);
+    // Every device and precision ran the whole slice: every model x 4 devices x 2 precisions.
+    ci_slice(cmd, &icd, "sim:skl,sim:icllp,sim:tgllp,sim:dg2", CI_MODELS * 4 * 2);
 }
 
 /// The same slice through Intel's runtime NEO on the simulated skl and tgllp (the suite's
@@ -37,7 +37,7 @@ fn openvino_gpu_plugin_ci_slice_through_neo_on_the_simulator() {
         "NEO_SUITE_SHIM",
         oracles::workspace::cdylib("sim-shim", "libintel_gpu_sim_shim.so"),
     );
-    ci_slice(cmd, &icd, "neo:skl,neo:tgllp", 14 * 2 * 2);
+    ci_slice(cmd, &icd, "neo:skl,neo:tgllp", CI_MODELS * 2 * 2);
 }
 
 /// The slice through NEO on the simulated dg2, where the GPU plugin also runs oneDNN's
@@ -67,7 +67,7 @@ fn openvino_gpu_plugin_ci_slice_through_neo_on_the_simulated_dg2() {
         oracles::workspace::cdylib("sim-shim", "libintel_gpu_sim_shim.so"),
     )
     .env("NEO_SUITE_LAYER", &layer);
-    ci_slice(cmd, &icd, "neo:dg2", 14 * 2);
+    ci_slice(cmd, &icd, "neo:dg2", CI_MODELS * 2);
 }
 
 /// The findings of every check on the slice's kernels, each judged against OpenVINO's source
@@ -116,7 +116,7 @@ fn openvino_gpu_plugin_ci_slice_under_the_sanitizer() {
     let mut cmd = support::command(&python, &icd, "sim:tgllp");
     cmd.env("INTEL_GPU_SANITIZE", "all")
         .env("INTEL_GPU_SANITIZE_LOG", &log);
-    ci_slice(cmd, &icd, "sim:tgllp", 14 * 2);
+    ci_slice(cmd, &icd, "sim:tgllp", CI_MODELS * 2);
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     let judged: Vec<support::Judged> = JUDGED.iter().map(|(c, k, w, _)| (*c, *k, *w)).collect();
     support::assert_judged_findings(&text, &judged);
@@ -124,6 +124,9 @@ fn openvino_gpu_plugin_ci_slice_under_the_sanitizer() {
 
 /// Runs the suite's `ci` slice at f32 and f16 on `devices` with `cmd` (python and its
 /// environment); every case must pass and `want` of them must have run.
+/// The models of the `ci` slice (tests/apps/openvino_suite.py's CI_SYNTH and CI_ONNX).
+const CI_MODELS: usize = 15;
+
 fn ci_slice(mut cmd: std::process::Command, icd: &support::Icd, devices: &str, want: usize) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/apps/openvino_suite.py");
     let json = icd.dir.path().join("results.json");
