@@ -23,11 +23,12 @@ use sim_eu::{EuError, Memory, Program, Status, Thread};
 pub const ENV_JIT: &str = "INTEL_GPU_SIM_JIT";
 
 /// The switch when `INTEL_GPU_SIM_JIT` is unset: off. With translated code on, NEO's OpenVINO
-/// runs through the shim on sim:dg2 end in heap corruption or a crash at exit in about one
-/// run in six. Translated code is not what does it: translating without ever running the
-/// result does it as often, and so does the interpreter alone when some walkers are made to
-/// last 150 ms longer (a translation's pause); some walker taking long is what NEO, or the
-/// shim under it, does not survive. Until that is found, translation is asked for (`1`).
+/// runs through the shim on sim:dg2 ended in heap corruption or a crash at exit in about one
+/// run in six, and only when the GPU plugin ran oneDNN's kernels (hiding DPAS from it: none
+/// in 22 runs). Those kernels' rows were misplaced by the interpreter's `mach` (a signed
+/// dword times an unsigned magic number, taken as signed), so they wrote past their outputs
+/// into other allocations; since that was fixed, no run in 12 has failed. Translation stays
+/// asked for (`1`) until more runs confirm it.
 pub const DEFAULT: bool = false;
 
 /// A value of `INTEL_GPU_SIM_JIT` other than `0` and `1`, or `1` in a build without the
