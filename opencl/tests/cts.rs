@@ -1130,13 +1130,16 @@ fn buffers_tgllp() {
 /// What test_buffers runs: [`BUFFERS`] and the listed skips.
 fn buffers_run() -> Vec<&'static str> {
     let mut run = BUFFERS.to_vec();
-    run.extend(
-        SKIPPED
-            .iter()
-            .filter(|(s, ..)| *s == "test_buffers")
-            .map(|(_, n, _)| *n),
-    );
+    run.extend(skipped_in("test_buffers"));
     run
+}
+
+/// The sub-tests of `suite` listed in [`SKIPPED`].
+fn skipped_in(suite: &str) -> impl Iterator<Item = &'static str> + '_ {
+    SKIPPED
+        .iter()
+        .filter(move |(s, ..)| *s == suite)
+        .map(|(_, n, _)| *n)
 }
 
 /// [`buffers_tgllp`]'s sub-tests under the kernel sanitizer: they pass as without, with no
@@ -1255,12 +1258,7 @@ fn basic_run() -> Vec<&'static str> {
             .filter(|(s, ..)| *s == "test_basic")
             .map(|(_, _, n, _)| *n),
     );
-    run.extend(
-        SKIPPED
-            .iter()
-            .filter(|(s, ..)| *s == "test_basic")
-            .map(|(_, n, _)| *n),
-    );
+    run.extend(skipped_in("test_basic"));
     run
 }
 
