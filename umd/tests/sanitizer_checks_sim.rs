@@ -465,8 +465,9 @@ fn a_lock_built_from_atomics_orders_the_accesses_it_guards() {
 /// A lock shared by work-groups (device-scope compare-exchange with acquire order, store with
 /// release order: IGC's fences around the atomics) orders the plain accesses it guards across
 /// the groups: no finding of any check, the same sum as without the sanitizer. The same
-/// increment with no lock, or under the lock built from relaxed atomics (no fence), is a race
-/// between the two groups at the counter, `b[1]`.
+/// increment with no lock, under the lock built from relaxed atomics (no fence), or from
+/// relaxed atomics and fences of local memory only, is a race between the two groups at the
+/// counter, `b[1]`.
 #[test]
 fn a_lock_shared_by_work_groups_orders_the_accesses_it_guards() {
     let tools = tools!();
@@ -485,7 +486,11 @@ fn a_lock_shared_by_work_groups_orders_the_accesses_it_guards() {
         assert_eq!(word(0), free, "{p}");
         assert_eq!(word(1), free + 1 + (3 * 64 + 1), "{p}");
 
-        for bug in ["bug_cross_group_no_lock", "bug_cross_group_relaxed_lock"] {
+        for bug in [
+            "bug_cross_group_no_lock",
+            "bug_cross_group_relaxed_lock",
+            "bug_cross_group_local_fence_lock",
+        ] {
             let got = run(p, &bin, &[bug], "racecheck", free, true);
             assert_eq!(got.result, Ok(()), "{p} {bug}");
             assert!(!got.findings.is_empty(), "{p} {bug}: not caught");

@@ -813,11 +813,12 @@ impl Memory for Sanitizing<'_> {
     fn barrier_signal(&mut self) {
         self.inner.barrier_signal()
     }
-    fn fence(&mut self) {
-        if self.scope.checks.has(Check::Racecheck) {
+    fn fence(&mut self, global: bool) {
+        // Only a fence of global memory beyond the work-group orders across groups.
+        if global && self.scope.checks.has(Check::Racecheck) {
             self.group.clocks.fence(self.place.thread as usize);
         }
-        self.inner.fence()
+        self.inner.fence(global)
     }
     fn slm_atomic(&mut self, offset: u32) {
         if self.scope.checks.has(Check::Racecheck) {

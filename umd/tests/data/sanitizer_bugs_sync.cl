@@ -258,3 +258,22 @@ __kernel void bug_cross_group_relaxed_lock(__global const int *a, __global int *
         atomic_store_explicit(lock, n, memory_order_relaxed, memory_scope_device);
     }
 }
+// The same lock with relaxed atomics and fences of local memory only: they order nothing
+// across work-groups.
+__kernel void bug_cross_group_local_fence_lock(__global const int *a, __global int *b, int n) {
+    volatile __global atomic_int *lock = (volatile __global atomic_int *)b;
+    if (get_local_id(0) == 0) {
+        int expected = n;
+        while (!atomic_compare_exchange_strong_explicit(lock, &expected, n + 1,
+                                                        memory_order_relaxed,
+                                                        memory_order_relaxed,
+                                                        memory_scope_device))
+            expected = n;
+        atomic_work_item_fence(CLK_LOCAL_MEM_FENCE, memory_order_acquire,
+                               memory_scope_work_group);
+        b[1] += a[get_global_id(0)];
+        atomic_work_item_fence(CLK_LOCAL_MEM_FENCE, memory_order_release,
+                               memory_scope_work_group);
+        atomic_store_explicit(lock, n, memory_order_relaxed, memory_scope_device);
+    }
+}
