@@ -151,7 +151,7 @@ mod tests {
         assert!(c
             .access(acc(3, 0, 0, false, false), Seen::NONE, None)
             .is_some());
-        // Different groups are never ordered, whatever their epochs.
+        // Different groups are not ordered by their epochs.
         let mut c = Cell::default();
         c.access(acc(1, 0, 0, true, false), Seen::NONE, None);
         assert!(c

@@ -9,8 +9,9 @@
 //! alone (OpenCL 1.2's are relaxed) gets wrong within a group is not reported.
 //!
 //! Across the work-groups of a walker, only as the OpenCL 2.0 (C11) memory model's fences
-//! order: a fence of the data port releases what its thread did before it through every
-//! global atomic the thread performs after it (IGC's `atomic_work_item_fence(..., release,
+//! order: a fence of global memory beyond the work-group (`dataport::fence_is_global`)
+//! releases what its thread did before it through every global atomic the thread performs
+//! after it (IGC's `atomic_work_item_fence(..., release,
 //! ...)` and release atomics are such a fence, then the atomic), and acquires what the global
 //! atomics the thread performed since its previous fence read of earlier releases at their
 //! location (an acquire fence, or an acquire atomic's fence after it). Relaxed atomics with no
