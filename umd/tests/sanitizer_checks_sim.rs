@@ -461,3 +461,47 @@ fn a_lock_built_from_atomics_orders_the_accesses_it_guards() {
         assert_eq!(first, 5 + (0..64).map(|i| 3 * i + 1).sum::<i32>(), "{p}");
     }
 }
+
+/// A lock shared by work-groups (device-scope compare-exchange with acquire order, store with
+/// release order: IGC's fences around the atomics) orders the plain accesses it guards across
+/// the groups: no finding of any check, the same sum as without the sanitizer. The same
+/// increment with no lock, under the lock built from relaxed atomics (no fence), or from
+/// relaxed atomics and fences of local memory only, is a race between the two groups at the
+/// counter, `b[1]`.
+#[test]
+fn a_lock_shared_by_work_groups_orders_the_accesses_it_guards() {
+    let tools = tools!();
+    // b[0] (the lock) is free while it holds what the host wrote: 0x11 bytes.
+    let free = 0x1111_1111;
+    for p in Platform::ALL {
+        let bin = compile(&tools, p);
+        let name = "ok_cross_group_lock";
+        let got = run(p, &bin, &[name], "all", free, true);
+        let plain = run(p, &bin, &[name], "", free, true);
+        assert_eq!(got.result, Ok(()), "{p}");
+        assert!(got.findings.is_empty(), "{p}: {:#?}", got.findings);
+        assert_eq!(got.b_bytes, plain.b_bytes, "{p}");
+        let word = |i: usize| i32::from_le_bytes(got.b_bytes[4 * i..4 * i + 4].try_into().unwrap());
+        // Free again; the counter: its first value plus a[0] and a[64] (3i + 1).
+        assert_eq!(word(0), free, "{p}");
+        assert_eq!(word(1), free + 1 + (3 * 64 + 1), "{p}");
+
+        for bug in [
+            "bug_cross_group_no_lock",
+            "bug_cross_group_relaxed_lock",
+            "bug_cross_group_local_fence_lock",
+        ] {
+            let got = run(p, &bin, &[bug], "racecheck", free, true);
+            assert_eq!(got.result, Ok(()), "{p} {bug}");
+            assert!(!got.findings.is_empty(), "{p} {bug}: not caught");
+            for f in &got.findings {
+                let what = format!("{p} {bug}: {f}");
+                assert_eq!(f["check"], "racecheck", "{what}");
+                assert_eq!(f["kernel"], bug, "{what}");
+                assert_eq!(f["address"].as_u64(), Some(got.b + 4), "{what}");
+                let sentence = f["what"].as_str().unwrap();
+                assert!(sentence.contains("of work-group number"), "{what}");
+            }
+        }
+    }
+}

@@ -185,7 +185,7 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
         (Sfid::Dc0, 0x04) => byte_scattered(msg, mem, false),
         (Sfid::Dc0, 0x0C) => byte_scattered(msg, mem, true),
         (Sfid::Dc0, 0x07) => {
-            mem.fence();
+            mem.fence(super::fence_is_global(sfid, msg.desc));
             Ok(())
         }
         (Sfid::Dc1, 0x01) => untyped(msg, mem, false, false),

@@ -54,7 +54,7 @@ pub(super) fn execute_tgm(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuE
     let code = f(msg, OPCODE);
     let op = find_op(code).ok_or_else(|| EuErrorKind::Illegal(format!("LSC opcode {code:#x}")))?;
     if op.class == Class::Fence {
-        mem.fence();
+        mem.fence(super::fence_is_global(Sfid::Tgm, msg.desc));
         return Ok(());
     }
     Err(EuErrorKind::Unsupported(format!(
@@ -67,7 +67,7 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
     let code = f(msg, OPCODE);
     let op = find_op(code).ok_or_else(|| EuErrorKind::Illegal(format!("LSC opcode {code:#x}")))?;
     if op.class == Class::Fence {
-        mem.fence();
+        mem.fence(super::fence_is_global(sfid, msg.desc));
         return Ok(());
     }
     let (_, reg_bits, mem_bits) = *DATA_SIZES

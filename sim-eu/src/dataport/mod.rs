@@ -322,8 +322,10 @@ pub trait Memory {
     }
     /// The thread signalled the gateway barrier of its thread group.
     fn barrier_signal(&mut self) {}
-    /// A memory fence: the simulator's memory is coherent, so this only orders.
-    fn fence(&mut self) {}
+    /// A memory fence: the simulator's memory is coherent, so this only orders. `global`: it
+    /// orders global memory beyond the work-group ([`fence_is_global`]: not an SLM fence, not
+    /// an LSC fence of group or slice scope).
+    fn fence(&mut self, _global: bool) {}
     /// The shared-local-memory read and write at `offset` that follow are one atomic's (the
     /// sanitizer's hook: atomics never race with atomics).
     fn slm_atomic(&mut self, _offset: u32) {}
@@ -854,4 +856,33 @@ pub(crate) fn atomic_at(
             mem_read(mem, space, addr, word)
         }
     })
+}
+
+/// Whether a fence message (`sfid`, descriptor `desc`) orders global memory beyond the
+/// work-group: an HDC fence not of shared local memory (binding table index 0xFE), an LSC
+/// fence of UGM or TGM at tile, GPU or system scope.
+pub fn fence_is_global(sfid: Sfid, desc: u32) -> bool {
+    use isa_encoder::sendmsg::lsc::FENCE_SCOPE;
+    match sfid {
+        Sfid::Dc0 | Sfid::Dc1 => desc & 0xff != 0xfe,
+        Sfid::Ugm | Sfid::Ugml | Sfid::Tgm => (desc >> FENCE_SCOPE.0) & 7 >= 2,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod fence_tests {
+    use super::*;
+
+    #[test]
+    fn fences_of_global_memory_beyond_the_group_are_told_apart() {
+        // iga64's texts of IGC's fences (Gen12LP HDC, Xe-HPG LSC).
+        assert!(fence_is_global(Sfid::Dc0, 0x0219_E000)); // synchronized global fence
+        assert!(fence_is_global(Sfid::Dc0, 0x0219_E100)); // ... flushing L1
+        assert!(!fence_is_global(Sfid::Dc0, 0x0219_E0FE)); // synchronized SLM fence
+        assert!(fence_is_global(Sfid::Ugm, 0x0214_171F)); // fence.ugm.evict.gpu
+        assert!(fence_is_global(Sfid::Tgm, 0x0210_171F)); // fence.tgm.evict.gpu
+        assert!(!fence_is_global(Sfid::Ugm, 0x0214_031F)); // fence.ugm.none.local
+        assert!(!fence_is_global(Sfid::Slm, 0x0210_011F)); // fence.slm.none.group
+    }
 }

@@ -45,8 +45,9 @@ pub enum Base {
 pub enum Quick {
     /// Changes neither registers nor memory (end of thread, a non-barrier gateway message).
     Nothing,
-    /// A fence: the memory is told, the response registers keep their contents.
-    Fence,
+    /// A fence (true: of global memory beyond the work-group, [`super::fence_is_global`]): the
+    /// memory is told, the response registers keep their contents.
+    Fence(bool),
     /// One DWord per lane at per-lane addresses: lane `i` accesses `base + address[i] +
     /// chan_off`, its register DWord is `i` of the data (stores) or response (loads).
     Lanes(Lanes),
@@ -124,7 +125,9 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
     match sfid {
         Sfid::ThreadSpawner | Sfid::Null => Some(Quick::Nothing),
         Sfid::Gateway if desc & 7 != gateway::GATEWAY_BARRIER => Some(Quick::Nothing),
-        Sfid::Dc0 if !scratch::is_scratch(desc) && field(14, 5) == 0x07 => Some(Quick::Fence),
+        Sfid::Dc0 if !scratch::is_scratch(desc) && field(14, 5) == 0x07 => {
+            Some(Quick::Fence(super::fence_is_global(sfid, desc)))
+        }
         Sfid::Dc1 if matches!(field(14, 5), 0x01 | 0x09 | 0x11 | 0x19) => {
             let ty = field(14, 5);
             let write = ty & 0x08 != 0;
@@ -165,7 +168,7 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
             let f = |(off, len): (u32, u32)| field(off, len);
             let op = find_op(f(OPCODE))?;
             if op.class == Class::Fence {
-                return Some(Quick::Fence);
+                return Some(Quick::Fence(super::fence_is_global(sfid, desc)));
             }
             if sfid == Sfid::Tgm
                 || !matches!(op.class, Class::Load | Class::Store)
@@ -221,8 +224,8 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
 pub fn run(t: &mut Thread, q: Quick, mask: u32, mem: &mut dyn Memory) -> bool {
     match q {
         Quick::Nothing => true,
-        Quick::Fence => {
-            mem.fence();
+        Quick::Fence(global) => {
+            mem.fence(global);
             true
         }
         Quick::Lanes(l) => lanes(t, l, mask, mem),

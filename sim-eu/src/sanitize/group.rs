@@ -31,7 +31,7 @@ pub struct Group {
     pub(crate) epoch: u32,
     pub(crate) slm_defined: Defined,
     pub(crate) slm_cells: Cells,
-    /// racecheck's ordering through atomics between the group's threads.
+    /// racecheck's ordering through atomics and fences of the group's threads.
     pub(crate) clocks: Clocks,
     /// Per thread: the private-memory bytes it wrote.
     pub(crate) private: Vec<Sparse>,
@@ -85,7 +85,7 @@ impl Group {
         }
         if checks.has(Check::Racecheck) {
             self.slm_cells.reset(slm);
-            self.clocks.reset(threads);
+            self.clocks.reset(threads, self.key);
         }
         if checks.has(Check::Initcheck) {
             self.regs.resize_with(threads, RegShadow::default);

@@ -725,11 +725,21 @@ impl Memory for Sanitizing<'_> {
         if logs && self.scope.checks.has(Check::Initcheck) {
             self.undefined_mask(false, addr, &mut mask[..width.min(8)]);
         }
-        if self.scope.checks.has(Check::Racecheck) {
+        let racecheck = self.scope.checks.has(Check::Racecheck);
+        if racecheck {
             (self.group.clocks).atomic(self.place.thread as usize, false, addr);
         }
         self.global_access(addr, width, true, true);
-        let old = self.inner.atomic(addr, width, update)?;
+        let old = if racecheck {
+            // The location's clock is locked while the atomic is performed: the releases it
+            // reads are those of the atomics before it there.
+            let mut locations = self.scope.races.locations.lock(addr);
+            let at = locations.entry(addr).or_default();
+            (self.group.clocks).global_atomic(self.place.thread as usize, at);
+            self.inner.atomic(addr, width, update)?
+        } else {
+            self.inner.atomic(addr, width, update)?
+        };
         if logs {
             self.log
                 .atomic(addr, width.min(8), old, &mask[..width.min(8)], update(old));
@@ -803,8 +813,12 @@ impl Memory for Sanitizing<'_> {
     fn barrier_signal(&mut self) {
         self.inner.barrier_signal()
     }
-    fn fence(&mut self) {
-        self.inner.fence()
+    fn fence(&mut self, global: bool) {
+        // Only a fence of global memory beyond the work-group orders across groups.
+        if global && self.scope.checks.has(Check::Racecheck) {
+            self.group.clocks.fence(self.place.thread as usize);
+        }
+        self.inner.fence(global)
     }
     fn slm_atomic(&mut self, offset: u32) {
         if self.scope.checks.has(Check::Racecheck) {

@@ -6,13 +6,17 @@
 //! - the same hardware thread (one sub-group): its instructions execute in program order, and
 //!   the lanes of one instruction together;
 //! - the same work-group, separated by a barrier the gateway released (the epoch counts them);
-//! - the same work-group, through atomics on one location after a fence, as a lock orders
-//!   (`race_sync`'s vector clocks).
+//! - the same work-group, through atomics on one location, as a lock orders (`race_sync`'s
+//!   vector clocks);
+//! - any two threads of the walker, through a fence and a global atomic releasing and a global
+//!   atomic and a fence acquiring at the same location (`race_sync`).
 //!
-//! Work-groups of one dispatch are never ordered. A fence alone orders nothing between threads.
+//! Work-groups are otherwise never ordered. A fence alone orders nothing between threads.
 //!
 //! Where the cells live: `race_cells` (a dense range), `race_global` (the
 //! registered buffers of a walker).
+
+use super::race_sync::Seen;
 
 /// Who made an access, and how.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -38,13 +42,10 @@ impl Access {
 
     /// Whether `self` happens before `later` (or they cannot race: both atomic), `seen`
     /// being what `later`'s thread has seen of each thread's releases.
-    fn ordered_before(&self, later: &Access, seen: &[u32]) -> bool {
-        (self.group == later.group
-            && (self.thread == later.thread
-                || self.epoch < later.epoch
-                || seen
-                    .get(usize::from(self.thread))
-                    .is_some_and(|&c| c > self.clock)))
+    fn ordered_before(&self, later: &Access, seen: Seen<'_>) -> bool {
+        let same = self.group == later.group;
+        (same && (self.thread == later.thread || self.epoch < later.epoch))
+            || seen.of(same, self.group, self.thread) > self.clock
             || (self.atomic && later.atomic)
     }
 }
@@ -62,7 +63,7 @@ impl Cell {
     /// Records `a`, made by a thread that has seen `seen` of each thread's releases and, for
     /// a plain write, storing `value`; the earlier access it races with, if any. Two writes
     /// of the same value do not race (Oclgrind's default, "uniform writes").
-    pub fn access(&mut self, a: Access, seen: &[u32], value: Option<u32>) -> Option<Access> {
+    pub fn access(&mut self, a: Access, seen: Seen<'_>, value: Option<u32>) -> Option<Access> {
         let mut race = None;
         let uniform = a.write && value.is_some() && value == self.value;
         if self.write.is_some() && !self.write.ordered_before(&a, seen) && !uniform {
@@ -116,41 +117,93 @@ mod tests {
     fn only_unordered_conflicting_accesses_race() {
         let mut c = Cell::default();
         // One thread writes then reads: program order.
-        assert!(c.access(acc(1, 0, 0, true, false), &[], None).is_none());
-        assert!(c.access(acc(1, 0, 0, false, false), &[], None).is_none());
+        assert!(c
+            .access(acc(1, 0, 0, true, false), Seen::NONE, None)
+            .is_none());
+        assert!(c
+            .access(acc(1, 0, 0, false, false), Seen::NONE, None)
+            .is_none());
         // Another thread of the group reads in the same epoch: races with the write.
-        assert!(c.access(acc(1, 1, 0, false, false), &[], None).is_some());
+        assert!(c
+            .access(acc(1, 1, 0, false, false), Seen::NONE, None)
+            .is_some());
         // After a barrier: ordered.
         let mut c = Cell::default();
-        c.access(acc(1, 0, 0, true, false), &[], None);
-        assert!(c.access(acc(1, 1, 1, false, false), &[], None).is_none());
+        c.access(acc(1, 0, 0, true, false), Seen::NONE, None);
+        assert!(c
+            .access(acc(1, 1, 1, false, false), Seen::NONE, None)
+            .is_none());
         // A write after reads of two threads in that epoch races with the other's read.
-        assert!(c.access(acc(1, 2, 1, false, false), &[], None).is_none());
-        assert!(c.access(acc(1, 1, 1, true, false), &[], None).is_some());
+        assert!(c
+            .access(acc(1, 2, 1, false, false), Seen::NONE, None)
+            .is_none());
+        assert!(c
+            .access(acc(1, 1, 1, true, false), Seen::NONE, None)
+            .is_some());
         // Atomics never race with atomics, do race with plain accesses.
         let mut c = Cell::default();
-        assert!(c.access(acc(1, 0, 0, true, true), &[], None).is_none());
-        assert!(c.access(acc(2, 3, 0, true, true), &[], None).is_none());
-        assert!(c.access(acc(3, 0, 0, false, false), &[], None).is_some());
-        // Different groups are never ordered, whatever their epochs.
+        assert!(c
+            .access(acc(1, 0, 0, true, true), Seen::NONE, None)
+            .is_none());
+        assert!(c
+            .access(acc(2, 3, 0, true, true), Seen::NONE, None)
+            .is_none());
+        assert!(c
+            .access(acc(3, 0, 0, false, false), Seen::NONE, None)
+            .is_some());
+        // Different groups are not ordered by their epochs.
         let mut c = Cell::default();
-        c.access(acc(1, 0, 0, true, false), &[], None);
-        assert!(c.access(acc(2, 0, 5, true, false), &[], None).is_some());
+        c.access(acc(1, 0, 0, true, false), Seen::NONE, None);
+        assert!(c
+            .access(acc(2, 0, 5, true, false), Seen::NONE, None)
+            .is_some());
     }
 
     #[test]
     fn writes_of_the_same_value_do_not_race_with_each_other() {
         let mut c = Cell::default();
-        assert!(c.access(acc(1, 0, 0, true, false), &[], Some(7)).is_none());
+        assert!(c
+            .access(acc(1, 0, 0, true, false), Seen::NONE, Some(7))
+            .is_none());
         // Another sub-group stores the same value: uniform, no race.
-        assert!(c.access(acc(1, 1, 0, true, false), &[], Some(7)).is_none());
+        assert!(c
+            .access(acc(1, 1, 0, true, false), Seen::NONE, Some(7))
+            .is_none());
         // A different value races.
-        assert!(c.access(acc(1, 2, 0, true, false), &[], Some(8)).is_some());
+        assert!(c
+            .access(acc(1, 2, 0, true, false), Seen::NONE, Some(8))
+            .is_some());
         // A read still races with the unordered write.
-        assert!(c.access(acc(1, 3, 0, false, false), &[], None).is_some());
+        assert!(c
+            .access(acc(1, 3, 0, false, false), Seen::NONE, None)
+            .is_some());
         // A value not known (an atomic's) is never uniform.
         let mut c = Cell::default();
-        c.access(acc(1, 0, 0, true, false), &[], None);
-        assert!(c.access(acc(2, 0, 0, true, false), &[], None).is_some());
+        c.access(acc(1, 0, 0, true, false), Seen::NONE, None);
+        assert!(c
+            .access(acc(2, 0, 0, true, false), Seen::NONE, None)
+            .is_some());
+    }
+
+    #[test]
+    fn threads_of_different_groups_are_ordered_by_what_they_saw() {
+        let mut c = Cell::default();
+        let mut w = acc(1, 2, 0, true, false);
+        w.clock = 3;
+        c.access(w, Seen::NONE, None);
+        let mut saw = crate::sanitize::race_sync::Vc::new();
+        saw.insert((1, 2), 3);
+        let seen = Seen {
+            row: &[],
+            foreign: Some(&saw),
+        };
+        // Seen up to the write's clock only: not after it.
+        assert!(c.access(acc(2, 0, 0, false, false), seen, None).is_some());
+        saw.insert((1, 2), 4);
+        let seen = Seen {
+            row: &[],
+            foreign: Some(&saw),
+        };
+        assert!(c.access(acc(2, 0, 0, false, false), seen, None).is_none());
     }
 }

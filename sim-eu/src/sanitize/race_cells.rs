@@ -9,6 +9,7 @@
 //! first raced byte.
 
 use super::race::{Access, Cell};
+use super::race_sync::Seen;
 
 /// Bytes per granule: a DWord, the unit of most accesses (a lane's word).
 pub const GRANULE: usize = 4;
@@ -62,7 +63,7 @@ impl Cells {
         off: usize,
         len: usize,
         a: Access,
-        seen: &[u32],
+        seen: Seen<'_>,
         data: Option<&[u8]>,
     ) -> Option<(usize, Access)> {
         // The bytes stored at `from..to` of the range, as a cell keeps them.
@@ -122,7 +123,7 @@ mod tests {
         let end = (off + len).min(cells.len());
         let mut first = None;
         for (b, c) in cells.iter_mut().enumerate().take(end).skip(off) {
-            if let Some(r) = c.access(a, &[], None) {
+            if let Some(r) = c.access(a, Seen::NONE, None) {
                 first.get_or_insert((b, r));
             }
         }
@@ -133,13 +134,23 @@ mod tests {
     fn a_granule_written_in_parts_by_two_groups_races_only_where_they_overlap() {
         let mut c = Cells::new(16);
         // Group 1 writes bytes 4..6, group 2 bytes 6..8 of the same granule: no byte shared.
-        assert_eq!(c.access(4, 2, acc(1, 0, true, 0x10), &[], None), None);
-        assert_eq!(c.access(6, 2, acc(2, 0, true, 0x20), &[], None), None);
+        assert_eq!(
+            c.access(4, 2, acc(1, 0, true, 0x10), Seen::NONE, None),
+            None
+        );
+        assert_eq!(
+            c.access(6, 2, acc(2, 0, true, 0x20), Seen::NONE, None),
+            None
+        );
         // A word read by group 3 meets group 1's write at byte 4 first.
-        let (at, other) = c.access(4, 4, acc(3, 0, false, 0x30), &[], None).unwrap();
+        let (at, other) = c
+            .access(4, 4, acc(3, 0, false, 0x30), Seen::NONE, None)
+            .unwrap();
         assert_eq!((at, other.group, other.pc), (4, 1, 0x10));
         // Byte 7 alone: group 2's write.
-        let (at, other) = c.access(7, 1, acc(4, 0, true, 0x40), &[], None).unwrap();
+        let (at, other) = c
+            .access(7, 1, acc(4, 0, true, 0x40), Seen::NONE, None)
+            .unwrap();
         assert_eq!((at, other.group), (7, 2));
     }
 
@@ -147,13 +158,17 @@ mod tests {
     fn whole_granules_and_a_partial_last_one_report_the_first_raced_byte() {
         // 10 bytes: the last granule holds 2.
         let mut c = Cells::new(10);
-        assert_eq!(c.access(0, 10, acc(1, 0, true, 0), &[], None), None);
-        let (at, _) = c.access(3, 7, acc(2, 0, false, 0), &[], None).unwrap();
+        assert_eq!(c.access(0, 10, acc(1, 0, true, 0), Seen::NONE, None), None);
+        let (at, _) = c
+            .access(3, 7, acc(2, 0, false, 0), Seen::NONE, None)
+            .unwrap();
         assert_eq!(at, 3);
-        let (at, _) = c.access(8, 8, acc(3, 0, true, 0), &[], None).unwrap();
+        let (at, _) = c
+            .access(8, 8, acc(3, 0, true, 0), Seen::NONE, None)
+            .unwrap();
         assert_eq!(at, 8);
         // Past the range: not recorded.
-        assert_eq!(c.access(10, 4, acc(4, 0, true, 0), &[], None), None);
+        assert_eq!(c.access(10, 4, acc(4, 0, true, 0), Seen::NONE, None), None);
     }
 
     #[test]
@@ -182,7 +197,7 @@ mod tests {
                 let off = next(len as u64 + 2) as usize;
                 let n = 1 + next(9) as usize;
                 assert_eq!(
-                    dense.access(off, n, a, &[], None),
+                    dense.access(off, n, a, Seen::NONE, None),
                     per_byte(&mut bytes, off, n, a),
                     "access {i}: {n} bytes at {off} of {len}"
                 );

@@ -1,13 +1,15 @@
 //! racecheck's shadow of the buffers a walker may reach: per registered buffer, its bytes in
 //! chunks of [`CHUNK`] bytes, each a dense [`Cells`] behind its own lock, made at the first
 //! access to it. The groups of one walker run on several host threads; they wait for each
-//! other only when they touch the same chunk at the same time.
+//! other only when they touch the same chunk at the same time. The clocks released at atomic
+//! locations across groups (`race_sync`) live here too.
 
 use std::sync::{Mutex, OnceLock};
 
 use super::alloc::Allocations;
 use super::race::Access;
 use super::race_cells::Cells;
+use super::race_sync::{Locations, Seen};
 
 /// Bytes of a buffer per chunk (a lock and a shadow made on first touch).
 pub const CHUNK: u64 = 16 * 1024;
@@ -36,6 +38,8 @@ impl Buffer {
 pub struct GlobalCells {
     /// By start address, not overlapping.
     buffers: Vec<Buffer>,
+    /// The clocks released at the global atomic locations of the walker (`race_sync`).
+    pub locations: Locations,
 }
 
 impl GlobalCells {
@@ -52,6 +56,7 @@ impl GlobalCells {
                     chunks: OnceLock::new(),
                 })
                 .collect(),
+            locations: Locations::default(),
         }
     }
 
@@ -63,7 +68,7 @@ impl GlobalCells {
         addr: u64,
         len: u64,
         a: Access,
-        seen: &[u32],
+        seen: Seen<'_>,
         data: Option<&[u8]>,
     ) -> Option<(u64, Access)> {
         let first_off = addr;
@@ -137,26 +142,32 @@ mod tests {
         let base = 0x10_0000;
         // Group 1 writes 8 bytes straddling the first chunk boundary.
         assert_eq!(
-            g.access(base + CHUNK - 4, 8, acc(1, true, 0x10), &[], None),
+            g.access(base + CHUNK - 4, 8, acc(1, true, 0x10), Seen::NONE, None),
             None
         );
         // Group 2 reads the second half only: the race is at the boundary's first byte.
         let (at, other) = g
-            .access(base + CHUNK, 4, acc(2, false, 0x20), &[], None)
+            .access(base + CHUNK, 4, acc(2, false, 0x20), Seen::NONE, None)
             .unwrap();
         assert_eq!((at, other.group, other.pc), (base + CHUNK, 1, 0x10));
         // Group 3 writes a range over three chunks that begins before group 1's bytes.
         let (at, other) = g
-            .access(base + CHUNK - 100, 2 * CHUNK, acc(3, true, 0x30), &[], None)
+            .access(
+                base + CHUNK - 100,
+                2 * CHUNK,
+                acc(3, true, 0x30),
+                Seen::NONE,
+                None,
+            )
             .unwrap();
         assert_eq!((at, other.group), (base + CHUNK - 4, 1));
         // The buffer's last, partial chunk, and the bytes past the buffer (not tracked).
         assert_eq!(
-            g.access(base + 3 * CHUNK, 10, acc(4, true, 0x40), &[], None),
+            g.access(base + 3 * CHUNK, 10, acc(4, true, 0x40), Seen::NONE, None),
             None
         );
         let (at, _) = g
-            .access(base + 3 * CHUNK + 9, 8, acc(5, true, 0), &[], None)
+            .access(base + 3 * CHUNK + 9, 8, acc(5, true, 0), Seen::NONE, None)
             .unwrap();
         assert_eq!(at, base + 3 * CHUNK + 9);
     }
@@ -165,12 +176,23 @@ mod tests {
     fn only_registered_buffers_are_tracked() {
         let g = buffers();
         // A GEM object's bytes (not an exact allocation) and addresses outside everything.
-        assert_eq!(g.access(0x20_0000, 4, acc(1, true, 0), &[], None), None);
-        assert_eq!(g.access(0x20_0000, 4, acc(2, true, 0), &[], None), None);
-        assert_eq!(g.access(0x100, 4, acc(2, true, 0), &[], None), None);
-        assert_eq!(g.access(0x100, 4, acc(3, true, 0), &[], None), None);
+        assert_eq!(
+            g.access(0x20_0000, 4, acc(1, true, 0), Seen::NONE, None),
+            None
+        );
+        assert_eq!(
+            g.access(0x20_0000, 4, acc(2, true, 0), Seen::NONE, None),
+            None
+        );
+        assert_eq!(g.access(0x100, 4, acc(2, true, 0), Seen::NONE, None), None);
+        assert_eq!(g.access(0x100, 4, acc(3, true, 0), Seen::NONE, None), None);
         // A write then another group's write to the same bytes of the buffer: a race.
-        assert_eq!(g.access(0x10_0000, 4, acc(1, true, 0), &[], None), None);
-        assert!(g.access(0x10_0002, 1, acc(2, true, 0), &[], None).is_some());
+        assert_eq!(
+            g.access(0x10_0000, 4, acc(1, true, 0), Seen::NONE, None),
+            None
+        );
+        assert!(g
+            .access(0x10_0002, 1, acc(2, true, 0), Seen::NONE, None)
+            .is_some());
     }
 }

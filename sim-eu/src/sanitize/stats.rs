@@ -495,8 +495,8 @@ impl Memory for Counting<'_> {
     fn barrier_signal(&mut self) {
         self.inner.barrier_signal()
     }
-    fn fence(&mut self) {
-        self.inner.fence()
+    fn fence(&mut self, global: bool) {
+        self.inner.fence(global)
     }
     fn slm_atomic(&mut self, offset: u32) {
         // The SLM atomic's read and write follow through slm_read and slm_write.

@@ -218,3 +218,62 @@ __kernel void ok_global_read_unused(__global const int *a, __global int *b, int 
     int v = b[g];
     b[g] = g >= (int)get_global_size(0) + n ? v : a[g] * 2;
 }
+
+// racecheck across work-groups: work-item 0 of each group takes a lock (b[0], free while it
+// holds n) by a compare-exchange of device scope with acquire order, adds its a[] to the
+// plain counter b[1], and releases the lock by a store with release order. The lock's
+// release and acquire (IGC: a fence before the atomic store, one after the compare-exchange)
+// order the counter's plain accesses of different groups. It spins, and ends however groups
+// are scheduled: the holder is the only work-item of its group taking the lock, and groups
+// start in walker order, so it runs on another host thread or has finished.
+__kernel void ok_cross_group_lock(__global const int *a, __global int *b, int n) {
+    volatile __global atomic_int *lock = (volatile __global atomic_int *)b;
+    if (get_local_id(0) == 0) {
+        int expected = n;
+        while (!atomic_compare_exchange_strong_explicit(lock, &expected, n + 1,
+                                                        memory_order_acquire,
+                                                        memory_order_relaxed,
+                                                        memory_scope_device))
+            expected = n;
+        b[1] += a[get_global_id(0)];
+        atomic_store_explicit(lock, n, memory_order_release, memory_scope_device);
+    }
+}
+// The same increment with no lock: the groups' plain accesses race.
+__kernel void bug_cross_group_no_lock(__global const int *a, __global int *b, int n) {
+    if (get_local_id(0) == 0)
+        b[1] += a[get_global_id(0)];
+}
+// The same lock with relaxed atomics: no fence, so nothing orders the counter's accesses.
+__kernel void bug_cross_group_relaxed_lock(__global const int *a, __global int *b, int n) {
+    volatile __global atomic_int *lock = (volatile __global atomic_int *)b;
+    if (get_local_id(0) == 0) {
+        int expected = n;
+        while (!atomic_compare_exchange_strong_explicit(lock, &expected, n + 1,
+                                                        memory_order_relaxed,
+                                                        memory_order_relaxed,
+                                                        memory_scope_device))
+            expected = n;
+        b[1] += a[get_global_id(0)];
+        atomic_store_explicit(lock, n, memory_order_relaxed, memory_scope_device);
+    }
+}
+// The same lock with relaxed atomics and fences of local memory only: they order nothing
+// across work-groups.
+__kernel void bug_cross_group_local_fence_lock(__global const int *a, __global int *b, int n) {
+    volatile __global atomic_int *lock = (volatile __global atomic_int *)b;
+    if (get_local_id(0) == 0) {
+        int expected = n;
+        while (!atomic_compare_exchange_strong_explicit(lock, &expected, n + 1,
+                                                        memory_order_relaxed,
+                                                        memory_order_relaxed,
+                                                        memory_scope_device))
+            expected = n;
+        atomic_work_item_fence(CLK_LOCAL_MEM_FENCE, memory_order_acquire,
+                               memory_scope_work_group);
+        b[1] += a[get_global_id(0)];
+        atomic_work_item_fence(CLK_LOCAL_MEM_FENCE, memory_order_release,
+                               memory_scope_work_group);
+        atomic_store_explicit(lock, n, memory_order_relaxed, memory_scope_device);
+    }
+}

@@ -93,7 +93,7 @@ impl Memory for VecMem {
     fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
         self.surface(offset >> 6)
     }
-    fn fence(&mut self) {
+    fn fence(&mut self, _global: bool) {
         self.fences += 1;
     }
 }
