@@ -14,9 +14,6 @@ use super::{
 use crate::error::EuErrorKind;
 use crate::regfile::REG_BYTES;
 
-/// Binding-table index of shared local memory.
-const BTI_SLM: u32 = 254;
-
 /// OWords per block-size code \[10:8\] (1L and 1H both move one OWord).
 const OWORDS: [usize; 8] = [1, 1, 2, 4, 8, 16, 0, 0];
 
@@ -49,7 +46,7 @@ struct Target {
 
 fn bti_target(msg: &Msg, mem: &mut dyn Memory) -> Result<Target, EuErrorKind> {
     let bti = msg.desc & 0xff;
-    if bti == BTI_SLM {
+    if bti == u32::from(isa_encoder::sendmsg::build::BTI_SLM) {
         return Ok(Target {
             space: Space::Slm(msg.platform),
             base: 0,

@@ -859,12 +859,13 @@ pub(crate) fn atomic_at(
 }
 
 /// Whether a fence message (`sfid`, descriptor `desc`) orders global memory beyond the
-/// work-group: an HDC fence not of shared local memory (binding table index 0xFE), an LSC
+/// work-group: an HDC fence not of shared local memory (binding table index `BTI_SLM`), an LSC
 /// fence of UGM or TGM at tile, GPU or system scope.
 pub fn fence_is_global(sfid: Sfid, desc: u32) -> bool {
+    use isa_encoder::sendmsg::build::BTI_SLM;
     use isa_encoder::sendmsg::lsc::FENCE_SCOPE;
     match sfid {
-        Sfid::Dc0 | Sfid::Dc1 => desc & 0xff != 0xfe,
+        Sfid::Dc0 | Sfid::Dc1 => desc & 0xff != u32::from(BTI_SLM),
         Sfid::Ugm | Sfid::Ugml | Sfid::Tgm => (desc >> FENCE_SCOPE.0) & 7 >= 2,
         _ => false,
     }

@@ -26,8 +26,7 @@ use super::{mem_read_all, mem_write_all, scratch, Memory, Space};
 use crate::lane_mask::lane_bits;
 use crate::regfile::{Thread, REG_BYTES};
 
-/// Binding-table index of shared local memory (HDC).
-const BTI_SLM: u8 = 254;
+use isa_encoder::sendmsg::build::BTI_SLM;
 
 /// Where a classified message's per-lane addresses point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
