@@ -1,9 +1,10 @@
 //! memcheck on reads past a buffer's end (`data/sanitizer_past_end.cl`), compiled by ocloc
 //! and run on sim:tgllp, whose binding-table surfaces read zeros past the end. A block read
-//! overhanging the end whose bytes past it the kernel discards is no finding. A kernel that
-//! uses bytes read past the end (stores them, computes an address or decides a branch with
-//! them) is reported where it uses them, naming the read (its send, iga64's `(W)` or block
-//! read of `a`), the first byte past the end and `a`'s allocation; also with memcheck alone.
+//! overhanging the end whose bytes past it the kernel discards is no finding, also when it
+//! stages them in local memory first. A kernel that uses bytes read past the end (stores them,
+//! also after a trip through local memory, computes an address or decides a branch with them)
+//! is reported where it uses them, naming the read (its send, iga64's `(W)` or block read of
+//! `a`), the first byte past the end and `a`'s allocation; also with memcheck alone.
 //! Every kernel computes the same with the sanitizer as without.
 
 mod sanitizer_support;
@@ -79,9 +80,9 @@ fn a_block_read_past_the_end_whose_bytes_are_discarded_is_no_finding() {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
     let iga = oracles::require!(oracles::Oracle::Iga64);
     let bin = compile(&ocloc);
-    // Lanes 12 to 15 of the block lie past the end; the kernel stores 7 there instead.
-    let (name, n) = ("ok_block_overhang", 4);
-    {
+    // Lanes 12 to 15 of the block lie past the end; the kernel stores 7 there instead
+    // (`ok_past_end_through_slm`: after staging the block in SLM and reading it back).
+    for (name, n) in [("ok_block_overhang", 4), ("ok_past_end_through_slm", 4)] {
         let text = listing(&ocloc, &iga, &bin, name, P);
         assert!(
             text.iter()
@@ -107,10 +108,17 @@ fn bytes_read_past_the_end_are_reported_where_they_are_used() {
     let iga = oracles::require!(oracles::Oracle::Iga64);
     let bin = compile(&ocloc);
     // (kernel, n, what the use is, the instructions that make it).
-    let cases: [Case; 3] = [
+    let cases: [Case; 4] = [
         ("bug_block_overhang", 4, "a store to memory at ", |t| {
             t.contains("send") && t.contains("write")
         }),
+        // Through SLM the bytes keep their read: the use is the store to `b`, not to SLM.
+        (
+            "bug_past_end_through_slm",
+            4,
+            "a store to memory at ",
+            |t| t.contains("send") && t.contains("write"),
+        ),
         (
             "bug_past_end_address",
             16,

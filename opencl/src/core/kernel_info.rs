@@ -101,7 +101,14 @@ impl Kernel {
             return Err(CL_INVALID_ARG_INDEX);
         }
         if !self.arg_info {
-            return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+            return Err(crate::core::reason::why(
+                CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+                || {
+                    "the program was not built from source with -cl-kernel-arg-info (a program \
+                 from a binary carries no argument information)"
+                        .into()
+                },
+            ));
         }
         let a = self
             .described()

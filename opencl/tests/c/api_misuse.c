@@ -42,15 +42,19 @@ static int expect(const char *call, cl_int got, cl_int want) {
     return got == want ? 0 : 1;
 }
 
-static cl_program build(const char *src, cl_int *status) {
+static cl_program build_with(const char *src, const char *options, cl_int *status) {
     cl_int err;
     cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
     if (err != CL_SUCCESS) {
         *status = err;
         return NULL;
     }
-    *status = clBuildProgram(p, 1, &device, "", NULL, NULL);
+    *status = clBuildProgram(p, 1, &device, options, NULL, NULL);
     return p;
+}
+
+static cl_program build(const char *src, cl_int *status) {
+    return build_with(src, "", status);
 }
 
 static cl_mem buffer(size_t bytes) {
@@ -67,6 +71,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     int ok = strncmp(argv[1], "ok_", 3) == 0;
+    int r0;
     const char *name = ok ? argv[1] + 3 : argv[1];
     cl_platform_id platform;
     cl_int err;
@@ -82,6 +87,20 @@ int main(int argc, char **argv) {
         cl_program p = build(ok ? source : broken, &err);
         clReleaseProgram(p);
         return expect("clBuildProgram", err, ok ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE);
+    }
+    if (strcmp(name, "arg_info") == 0) {
+        /* Argument names from a program built without -cl-kernel-arg-info:
+         * CL_KERNEL_ARG_INFO_NOT_AVAILABLE. */
+        cl_program p = build_with(source, ok ? "-cl-kernel-arg-info" : "", &err);
+        CHECK("clBuildProgram", err);
+        cl_kernel k = clCreateKernel(p, "add", &err);
+        CHECK("clCreateKernel", err);
+        char arg_name[64];
+        r0 = expect("clGetKernelArgInfo", clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof arg_name, arg_name, NULL),
+                    ok ? CL_SUCCESS : CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+        return r0;
     }
     cl_program program = build(source, &err);
     CHECK("clBuildProgram", err);
@@ -145,6 +164,12 @@ int main(int argc, char **argv) {
         /* A 2-byte place for CL_DEVICE_NAME: CL_INVALID_VALUE. */
         char name_buf[256];
         r = expect("clGetDeviceInfo", clGetDeviceInfo(device, CL_DEVICE_NAME, ok ? sizeof name_buf : 2, name_buf, NULL),
+                   ok ? CL_SUCCESS : CL_INVALID_VALUE);
+    } else if (strcmp(name, "device_query") == 0) {
+        /* A param_name no device query has (0xFFF, below the first, CL_DEVICE_TYPE 0x1000):
+         * CL_INVALID_VALUE. */
+        char name_buf[256];
+        r = expect("clGetDeviceInfo", clGetDeviceInfo(device, ok ? CL_DEVICE_NAME : 0xFFF, sizeof name_buf, name_buf, NULL),
                    ok ? CL_SUCCESS : CL_INVALID_VALUE);
     } else if (strcmp(name, "buffer_size") == 0) {
         /* A zero-byte buffer: CL_INVALID_BUFFER_SIZE. */

@@ -5,7 +5,7 @@
 
 use super::checks::{Check, Checks};
 use super::finding::{Finding, Findings};
-use super::past_end::PastEnd;
+use super::past_end::{PastEnd, SlmPastEnd};
 use super::race_cells::Cells;
 use super::race_sync::Clocks;
 use super::regs::RegShadow;
@@ -41,6 +41,8 @@ pub struct Group {
     pub(crate) regs: Vec<RegShadow>,
     /// Per thread: which register bytes hold bytes read past a buffer's end (memcheck).
     pub(crate) past_end: Vec<PastEnd>,
+    /// Which SLM bytes hold bytes read past a buffer's end (memcheck).
+    pub(crate) slm_past_end: SlmPastEnd,
     pub(crate) spare: Spare,
 }
 
@@ -57,6 +59,7 @@ impl Default for Group {
             barrier_at: Vec::new(),
             regs: Vec::new(),
             past_end: Vec::new(),
+            slm_past_end: SlmPastEnd::default(),
             spare: Spare::default(),
         }
     }
@@ -94,6 +97,7 @@ impl Group {
         if checks.has(Check::Memcheck) {
             self.past_end.resize_with(threads, PastEnd::default);
             self.past_end.iter_mut().for_each(PastEnd::clear);
+            self.slm_past_end.reset(slm);
         }
         self.private.resize_with(threads, Sparse::default);
         self.private.iter_mut().for_each(Sparse::clear);

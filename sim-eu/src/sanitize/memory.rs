@@ -118,6 +118,9 @@ struct Send {
     /// The global read being made was deferred: its load's bytes past the end are marked in
     /// the log.
     pending: bool,
+    /// The tag (in the thread's registers) of the read past an end whose bytes it loaded
+    /// from shared local memory.
+    slm_tag: Option<u8>,
 }
 
 /// A thread's memory under the sanitizer.
@@ -205,7 +208,9 @@ impl<'a> Sanitizing<'a> {
             undefined_mask(self.scope, self.group, th, image, (slm, addr), mask);
             self.log.read_undefined |= mask.iter().any(|&m| m != 0);
         }
-        if !slm {
+        if slm {
+            self.mark_slm_past_end(addr, bytes.len());
+        } else {
             // Borrowed apart from the log: `mark_past_end` needs `self`.
             let at = self.log.data.len() - bytes.len();
             let mut m = std::mem::take(&mut self.log.data);
@@ -543,6 +548,10 @@ impl<'a> Sanitizing<'a> {
         }
         if !self.scope.checks.has(Check::Memcheck) {
             return;
+        }
+        if write {
+            // Stored bytes hold what they hold now: the send's end tags those read past an end.
+            (self.group.slm_past_end).store(u64::from(offset), len as u64, None);
         }
         if let Some(size) = self.scope.slm_bytes {
             if u64::from(offset) + len as u64 > u64::from(size) {
@@ -944,6 +953,7 @@ impl Memory for Sanitizing<'_> {
             defers: inst.no_mask || kind == Kind::BlockRead,
             past_end: None,
             pending: false,
+            slm_tag: None,
         });
         self.slm_atomic = None;
         self.dispatched = t.dispatched_scratch;

@@ -43,3 +43,24 @@ __kernel void bug_past_end_branch(__global const int *a, __global int *b, int n)
     if (a[n] == 0)
         b[i] = 1;
 }
+// bug_block_overhang's block staged in local memory and read back reversed (lane i reads
+// what lane 15 - i loaded): lanes 0 to 3 store what it read past the end.
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void bug_past_end_through_slm(__global const uint *a, __global uint *b, int off) {
+    __local uint tile[16];
+    uint i = get_local_id(0);
+    tile[i] = intel_sub_group_block_read(a + off);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    b[get_global_id(0)] = tile[15 - i];
+}
+// The twin discards what it reads back from past the end, as oneDNN's GEMM kernels discard
+// the padding of the tiles they stage in local memory.
+__attribute__((intel_reqd_sub_group_size(16)))
+__kernel void ok_past_end_through_slm(__global const uint *a, __global uint *b, int off) {
+    __local uint tile[16];
+    uint i = get_local_id(0);
+    tile[i] = intel_sub_group_block_read(a + off);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint v = tile[15 - i];
+    b[get_global_id(0)] = 15 - i + off < 16 ? v : 7u;
+}

@@ -101,13 +101,16 @@ impl Sanitizing<'_> {
             p.regs.set_tag(start, len, 0);
             return;
         }
-        let read = send.past_end.map(|(address, len)| {
-            p.tag_for(Origin {
-                pc: send.pc,
-                address,
-                len,
+        let read = send
+            .past_end
+            .map(|(address, len)| {
+                p.tag_for(Origin {
+                    pc: send.pc,
+                    address,
+                    len,
+                })
             })
-        });
+            .or(send.slm_tag);
         let inputs = p.regs.first_tag();
         if inputs == 0 && read.is_none() {
             return;
@@ -137,7 +140,6 @@ impl Sanitizing<'_> {
         let mut replay = Replay::past_end(&mut *self.inner, &self.log);
         let ran = dataport::execute(probe, self.prog.platform, plan, inst.n, mask, &mut replay);
         let matched = ran.is_ok() && replay.matched();
-        let stored = replay.tainted.first().copied();
         // The bytes this read loaded past the end, else the registers' (a load's response
         // changes only with the data it loads or its address, an address being a use).
         let tag = read.unwrap_or(inputs);
@@ -149,18 +151,44 @@ impl Sanitizing<'_> {
         }
         if !matched {
             self.past_end_report("the address of this access is derived from", inputs);
-        } else if let Some(w) = stored {
-            let space = if w.slm {
-                "shared local memory"
+            return;
+        }
+        // Stored to SLM, the bytes keep their read; stored to memory, they are used.
+        let origin = p.origin(inputs);
+        let mut stored = None;
+        for w in &replay.tainted {
+            if w.slm {
+                (self.group.slm_past_end).store(w.addr, w.len, origin);
             } else {
-                "memory"
-            };
+                stored = stored.or(Some(*w));
+            }
+        }
+        if let Some(w) = stored {
             let how = format!(
-                "a store to {space} at {:#x} ({} byte(s) from there) of a value derived from",
+                "a store to memory at {:#x} ({} byte(s) from there) of a value derived from",
                 w.addr, w.len
             );
             self.past_end_report(&how, inputs);
         }
+    }
+
+    /// memcheck: the SLM load of `len` bytes at `offset` just logged: marks those holding
+    /// bytes read past an end in the log, for the replay to load them changed, and names
+    /// their read in the thread's registers.
+    pub(super) fn mark_slm_past_end(&mut self, offset: u64, len: usize) {
+        if !self.scope.checks.has(Check::Memcheck) {
+            return;
+        }
+        let at = self.log.data.len() - len;
+        let mask = &mut self.log.data[at..];
+        let Some(origin) = self.group.slm_past_end.load(offset, mask, PAST_END) else {
+            return;
+        };
+        let th = self.place.thread as usize;
+        let (Some(p), Some(s)) = (self.group.past_end.get_mut(th), self.send.as_mut()) else {
+            return;
+        };
+        s.slm_tag.get_or_insert(p.tag_for(origin));
     }
 }
 
