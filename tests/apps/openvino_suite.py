@@ -502,13 +502,15 @@ def crash_report(scratch, rc):
     try:
         out = subprocess.run([gdb, "-batch", "-nx", "-ex", "set print frame-arguments none",
                               "-ex", "set print frame-info short-location", "-ex", "bt 40",
+                              # Which library each `??` frame's address lies in.
+                              "-ex", "info sharedlibrary",
                               "-ex", "thread apply all bt 12",
                               sys.executable, cores[0]], capture_output=True, text=True, timeout=300).stdout
     except (OSError, subprocess.TimeoutExpired) as e:
         return "\n(gdb on the core failed: %s)" % e
     out = "\n".join(l for l in out.splitlines() if not l.startswith(("[New LWP", "warning: ")))
     # The signalled thread's stack comes first.
-    return "\nnative stacks (gdb):\n" + out[:12000]
+    return "\nnative stacks (gdb):\n" + out[:24000]
 
 
 def emit(recs, device, t0):
