@@ -38,3 +38,28 @@ fn opencv_opencl_paths_match_its_cpu_paths() {
         );
     }
 }
+
+/// The suite on sim:tgllp (a platform the test above leaves out) with every sanitizer check
+/// on: the same results, and no finding (OpenCV's kernels and calls are correct programs).
+#[test]
+fn opencv_opencl_paths_give_no_sanitizer_finding() {
+    let python = require!(Oracle::OpenCv);
+    let icd = support::icd();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/apps/opencv_suite.py");
+    let log = icd.dir.path().join("findings.jsonl");
+    let mut cmd = support::command(&python, &icd, "sim:tgllp");
+    cmd.arg(&script)
+        .env("INTEL_GPU_SANITIZE", "all")
+        .env("INTEL_GPU_SANITIZE_LOG", &log);
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.contains(" passed, 0 failed"),
+        "OpenCV suite under the sanitizer failed:\n{stdout}\n{stderr}"
+    );
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    support::assert_judged_findings(&text, &[]);
+}
