@@ -49,7 +49,8 @@ fn openvino_gpu_plugin_ci_slice_through_neo_on_the_simulator() {
 /// generated kernels (XMX `dpasw`; at f16 `test_operator_mm` takes their path for a leading
 /// dimension that is not a DWord multiple, D64 loads per lane at 2-byte-aligned addresses),
 /// with the suite's OpenCL layer (`tests/apps/neo_arg_info_layer.c`: NEO 22.43 crashes
-/// answering clGetKernelArgInfo for their programs).
+/// answering clGetKernelArgInfo for their programs, and corrupts its heap setting USM pointer
+/// arguments the kernel never addresses statelessly, so the layer hides its USM extension).
 #[test]
 fn openvino_gpu_plugin_ci_slice_through_neo_on_the_simulated_dg2() {
     let python = require!(Oracle::OpenVino);

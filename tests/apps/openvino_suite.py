@@ -402,8 +402,9 @@ def worker_env(dev):
         env.update(LD_PRELOAD=shim, INTEL_GPU_SIM=dev[4:] + "@i915", OCL_ICD_VENDORS=NEO_ICD)
         env.pop("INTEL_GPU_DEVICES")
         # dg2: the GPU plugin runs oneDNN's generated kernels, and NEO 22.43 crashes in
-        # clGetKernelArgInfo on their programs; NEO_SUITE_LAYER (scripts/openvino-suite builds
-        # it from neo_arg_info_layer.c) answers that query as "not available" instead.
+        # clGetKernelArgInfo on their programs, and corrupts its heap setting USM pointer
+        # arguments; NEO_SUITE_LAYER (scripts/openvino-suite builds it from
+        # neo_arg_info_layer.c) answers that query as "not available" and hides NEO's USM.
         layer = os.environ.get("NEO_SUITE_LAYER", "")
         if dev == "neo:dg2" and os.path.isfile(layer):
             env["OPENCL_LAYERS"] = layer

@@ -22,14 +22,12 @@ use sim_eu::{EuError, Memory, Program, Status, Thread};
 /// The environment variable switching translated code on (`1`) or off (`0`).
 pub const ENV_JIT: &str = "INTEL_GPU_SIM_JIT";
 
-/// The switch when `INTEL_GPU_SIM_JIT` is unset: off. With translated code on, NEO's OpenVINO
-/// runs through the shim on sim:dg2 ended in heap corruption or a crash at exit in about one
-/// run in six, and only when the GPU plugin ran oneDNN's kernels (hiding DPAS from it: none
-/// in 22 runs). Those kernels' rows were misplaced by the interpreter's `mach` (a signed
-/// dword times an unsigned magic number, taken as signed), so they wrote past their outputs
-/// into other allocations; since that was fixed, no run in 12 has failed. Translation stays
-/// asked for (`1`) until more runs confirm it.
-pub const DEFAULT: bool = false;
+/// The switch when `INTEL_GPU_SIM_JIT` is unset: on wherever the translator is built in. With
+/// the tier-up no kernel measured runs slower translated (host instructions per dispatch,
+/// BENCHMARKS.md). (It was off for a while: NEO's OpenVINO runs through the shim on sim:dg2
+/// sometimes ended in heap corruption, translated or not; the cause was NEO 22.43's own
+/// out-of-bounds store setting USM pointer arguments, tests/apps/README.md.)
+pub const DEFAULT: bool = cfg!(feature = "jit");
 
 /// A value of `INTEL_GPU_SIM_JIT` other than `0` and `1`, or `1` in a build without the
 /// translator.
@@ -172,7 +170,7 @@ mod tests {
             Err(SwitchError::NotBuilt)
         };
         assert_eq!(parse(Some("1")), one);
-        assert_eq!(parse(None), Ok(false));
+        assert_eq!(parse(None), Ok(cfg!(feature = "jit")));
         assert_eq!(parse(Some("yes")), Err(SwitchError::Value("yes".into())));
         assert_eq!(parse(Some("")), Err(SwitchError::Value(String::new())));
     }
