@@ -44,7 +44,7 @@ entry! {
                 CL_ACCELERATOR_REFERENCE_COUNT_INTEL => Info::Uint(a.ref_count()),
                 CL_ACCELERATOR_CONTEXT_INTEL => Info::Ptr(a.obj.context.raw()),
                 CL_ACCELERATOR_TYPE_INTEL => Info::Uint(a.obj.kind),
-                _ => return Err(CL_INVALID_VALUE),
+                _ => return Err(crate::core::reason::unknown_query("accelerator", param_name)),
             })
         })
     }

@@ -149,7 +149,7 @@ entry! {
                 CL_CONTEXT_PROPERTIES => {
                     Info::Ptrs(c.obj.properties.iter().map(|p| *p as *mut c_void).collect())
                 }
-                _ => return Err(CL_INVALID_VALUE),
+                _ => return Err(crate::core::reason::unknown_query("context", param_name)),
             })
         })
     }

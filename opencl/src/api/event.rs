@@ -73,7 +73,7 @@ entry! {
                 CL_EVENT_COMMAND_TYPE => Info::Uint(e.obj.command),
                 CL_EVENT_COMMAND_EXECUTION_STATUS => Info::Int(e.obj.status_told()),
                 CL_EVENT_REFERENCE_COUNT => Info::Uint(e.ref_count()),
-                _ => return Err(CL_INVALID_VALUE),
+                _ => return Err(crate::core::reason::unknown_query("event", param_name)),
             })
         })
     }
@@ -99,7 +99,7 @@ entry! {
                 CL_PROFILING_COMMAND_START => t.start,
                 CL_PROFILING_COMMAND_END => t.end,
                 CL_PROFILING_COMMAND_COMPLETE => t.complete,
-                _ => return Err(CL_INVALID_VALUE),
+                _ => return Err(crate::core::reason::unknown_query("event profiling", param_name)),
             }))
         })
     }

@@ -197,7 +197,7 @@ entry! {
                 }),
                 CL_IMAGE_NUM_MIP_LEVELS => Info::Uint(im.num_mip_levels),
                 CL_IMAGE_NUM_SAMPLES => Info::Uint(0),
-                _ => return Err(CL_INVALID_VALUE),
+                _ => return Err(crate::core::reason::unknown_query("image", param_name)),
             })
         })
     }

@@ -199,7 +199,7 @@ entry! {
                 CL_MEM_OFFSET => Info::Size(o.offset),
                 CL_MEM_USES_SVM_POINTER => Info::Bool(false),
                 CL_MEM_PROPERTIES => Info::Ulongs(o.properties.clone()),
-                _ => return Err(CL_INVALID_VALUE),
+                _ => return Err(crate::core::reason::unknown_query("memory object", param_name)),
             })
         })
     }

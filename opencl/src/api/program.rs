@@ -306,7 +306,7 @@ entry! {
                         .and_then(|bin| umd::program::parse(&bin).ok())
                         .map_or(0, |p| p.global_data.len()),
                 ),
-                _ => return Err(CL_INVALID_VALUE),
+                _ => return Err(crate::core::reason::unknown_query("program build", param_name)),
             })
         })()
     }

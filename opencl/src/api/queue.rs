@@ -117,7 +117,7 @@ entry! {
                 CL_QUEUE_DEVICE_DEFAULT => Info::Ptr(std::ptr::null_mut()),
                 FAMILY_INTEL => Info::Uint(q.obj.family.0),
                 INDEX_INTEL => Info::Uint(q.obj.family.1),
-                _ => return Err(CL_INVALID_VALUE),
+                _ => return Err(crate::core::reason::unknown_query("command-queue", param_name)),
             })
         })
     }

@@ -72,7 +72,7 @@ entry! {
                 CL_SAMPLER_MIP_FILTER_MODE => Info::Uint(smp.mip.filter as u32),
                 CL_SAMPLER_LOD_MIN => Info::Bytes(smp.mip.lod_min().to_ne_bytes().to_vec()),
                 CL_SAMPLER_LOD_MAX => Info::Bytes(smp.mip.lod_max().to_ne_bytes().to_vec()),
-                _ => return Err(CL_INVALID_VALUE),
+                _ => return Err(crate::core::reason::unknown_query("sampler", param_name)),
             })
         })
     }

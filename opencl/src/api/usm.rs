@@ -118,7 +118,7 @@ entry! {
                         .and_then(|a| a.device.as_ref().map(|d| d.raw()))
                         .unwrap_or(std::ptr::null_mut()),
                 ),
-                _ => return Err(CL_INVALID_VALUE),
+                _ => return Err(crate::core::reason::unknown_query("USM allocation", param_name)),
             })
         })
     }

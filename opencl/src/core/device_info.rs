@@ -257,14 +257,7 @@ impl Device {
             CL_DEVICE_FEATURE_CAPABILITIES_INTEL => {
                 Info::Ulong(crate::core::facts::feature_capabilities(i.platform))
             }
-            _ => {
-                return Err(crate::core::reason::why(CL_INVALID_VALUE, || {
-                    format!(
-                        "param_name {param:#x} is not a device query of OpenCL 3.0 or of an \
-                         extension this device lists"
-                    )
-                }))
-            }
+            _ => return Err(crate::core::reason::unknown_query("device", param)),
         })
     }
 }

@@ -90,7 +90,7 @@ impl Kernel {
             CL_KERNEL_CONTEXT => Info::Ptr(k.obj.program.obj.context.raw()),
             CL_KERNEL_PROGRAM => Info::Ptr(k.obj.program.raw()),
             CL_KERNEL_ATTRIBUTES => Info::Str(k.obj.attributes()),
-            _ => return Err(CL_INVALID_VALUE),
+            _ => return Err(crate::core::reason::unknown_query("kernel", param)),
         })
     }
 
@@ -123,7 +123,7 @@ impl Kernel {
                 Info::Ulong(u64::from(type_qualifiers(&a.type_qualifiers)))
             }
             CL_KERNEL_ARG_NAME => Info::Str(a.name.clone()),
-            _ => return Err(CL_INVALID_VALUE),
+            _ => return Err(crate::core::reason::unknown_query("kernel argument", param)),
         })
     }
 
@@ -177,7 +177,12 @@ impl Kernel {
             CL_KERNEL_PRIVATE_MEM_SIZE => Info::Ulong(self.private_mem_size()),
             CL_KERNEL_SPILL_MEM_SIZE_INTEL => Info::Ulong(uk.spill_mem_size()),
             // CL_KERNEL_GLOBAL_WORK_SIZE is only for custom devices and built-in kernels.
-            _ => return Err(CL_INVALID_VALUE),
+            _ => {
+                return Err(crate::core::reason::unknown_query(
+                    "kernel work-group",
+                    param,
+                ))
+            }
         })
     }
 
@@ -220,7 +225,12 @@ impl Kernel {
             // No attribute requires a number of sub-groups in OpenCL C for this compiler.
             CL_KERNEL_COMPILE_NUM_SUB_GROUPS => Info::Size(0),
             CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL => Info::Size(uk.compile_sub_group_size()),
-            _ => return Err(CL_INVALID_VALUE),
+            _ => {
+                return Err(crate::core::reason::unknown_query(
+                    "kernel sub-group",
+                    param,
+                ))
+            }
         })
     }
 }

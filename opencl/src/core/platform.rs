@@ -130,7 +130,7 @@ pub fn platform_info(param: cl_platform_info) -> Result<Info, cl_int> {
         ),
         CL_PLATFORM_HOST_TIMER_RESOLUTION => Info::Ulong(crate::core::timer::host_resolution_ns()),
         CL_PLATFORM_ICD_SUFFIX_KHR => Info::Str(ICD_SUFFIX.into()),
-        _ => return Err(CL_INVALID_VALUE),
+        _ => return Err(crate::core::reason::unknown_query("platform", param)),
     })
 }
 

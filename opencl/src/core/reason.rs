@@ -38,6 +38,16 @@ pub fn why(code: cl_int, cause: impl FnOnce() -> String) -> cl_int {
     code
 }
 
+/// CL_INVALID_VALUE for a clGet*Info `param_name` that no `what` query has, noted as such.
+pub fn unknown_query(what: &str, param: u32) -> cl_int {
+    why(opencl_sys::CL_INVALID_VALUE, || {
+        format!(
+            "param_name {param:#x} is not a {what} query of OpenCL 3.0 or of an extension \
+             this device lists"
+        )
+    })
+}
+
 /// The cause noted for `code` since [`clear`], taken; None when the last note was of another
 /// code (the call turned one error into another) or there is none.
 pub fn take(code: cl_int) -> Option<String> {
