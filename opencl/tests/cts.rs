@@ -448,13 +448,25 @@ fn under_the_sanitizer(
     expect_pass: &[&str],
     judged: &[support::Judged<'_>],
 ) {
+    under_the_sanitizer_on(cmake, "sim:tgllp", suite, args, expect_pass, judged);
+}
+
+/// [`under_the_sanitizer`] on `device`.
+fn under_the_sanitizer_on(
+    cmake: &Path,
+    device: &str,
+    suite: &str,
+    args: &[&str],
+    expect_pass: &[&str],
+    judged: &[support::Judged<'_>],
+) {
     let dir = tempfile::tempdir().expect("temporary directory");
     let log = dir.path().join("findings.jsonl");
     let env = [
         ("INTEL_GPU_SANITIZE", SANITIZER_CHECKS),
         ("INTEL_GPU_SANITIZE_LOG", log.to_str().expect("utf-8 path")),
     ];
-    run_checked(cmake, suite, args, "sim:tgllp", expect_pass, &env);
+    run_checked(cmake, suite, args, device, expect_pass, &env);
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     support::assert_judged_findings(&text, judged);
 }
@@ -562,6 +574,22 @@ fn subgroups_tgllp_under_the_sanitizer() {
             "test_sub_group_non_uniform_broadcast",
             "reads the value of disabled lane 0",
         )],
+    );
+}
+
+/// The core sub-group tests on sim:dg2 (LSC messages, SIMD16 and SIMD32 kernels) under every
+/// memory and synchronization check: they pass as without, with no finding.
+#[test]
+fn subgroups_dg2_under_the_sanitizer() {
+    let cmake = require!(Oracle::CtsBuild);
+    let _ocloc = require!(Oracle::Ocloc);
+    under_the_sanitizer_on(
+        &cmake,
+        "sim:dg2",
+        "test_subgroups",
+        SUBGROUPS_CORE,
+        SUBGROUPS_CORE,
+        &[],
     );
 }
 
@@ -681,6 +709,34 @@ fn atomics_tgllp_under_the_sanitizer() {
         "test_atomics",
         &["atomic_cmpxchg"],
         &["atomic_cmpxchg"],
+        &[
+            (
+                "racecheck",
+                "test_atomic_fn",
+                "read of global memory races with an atomic write",
+            ),
+            (
+                "racecheck",
+                "test_atomic_fn",
+                "read of shared local memory races with",
+            ),
+        ],
+    );
+}
+
+/// test_atomics on sim:dg2 (LSC atomics, 64-bit ones native) under every memory and
+/// synchronization check: as on tgllp, every sub-test passes and the only findings are
+/// atomic_cmpxchg's plain reads (global and local) racing with the other work-items' atomics.
+#[test]
+fn atomics_dg2_under_the_sanitizer() {
+    let cmake = require!(Oracle::CtsBuild);
+    let _ocloc = require!(Oracle::Ocloc);
+    under_the_sanitizer_on(
+        &cmake,
+        "sim:dg2",
+        "test_atomics",
+        ATOMICS,
+        ATOMICS,
         &[
             (
                 "racecheck",

@@ -381,6 +381,7 @@ impl Sanitizer {
             written,
             races,
             entry: info.as_ref().map_or(0, |i| i.entry),
+            simd: None,
         };
         let name = info.map_or_else(
             || KernelNames {

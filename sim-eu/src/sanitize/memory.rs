@@ -52,6 +52,9 @@ pub struct Scope {
     /// own offset is shifted by them when it is reported; an offset a finding's sentence names
     /// (racecheck's earlier access) is shifted here.
     pub entry: u32,
+    /// The walker's SIMD width (None: unknown): a sub-group's block moves at least one byte
+    /// per lane, so a smaller transposed LSC message is not one ([`rules::refine`]).
+    pub simd: Option<u32>,
 }
 
 impl Scope {
@@ -936,7 +939,8 @@ impl Memory for Sanitizing<'_> {
         };
         let kind = match plan.desc {
             isa_encoder::model::SendDesc::Imm(desc) => {
-                rules::classify(self.prog.platform, plan.sfid, desc)
+                let kind = rules::classify(self.prog.platform, plan.sfid, desc);
+                rules::refine(kind, self.prog.platform, plan.sfid, desc, self.scope.simd)
             }
             isa_encoder::model::SendDesc::Reg(_) => Kind::Other,
         };
@@ -1097,6 +1101,7 @@ mod tests {
             written: Vec::new(),
             races: GlobalCells::default(),
             entry: 0,
+            simd: None,
         }
     }
 

@@ -133,6 +133,24 @@ pub fn classify(p: Platform, sfid: u8, desc: u32) -> Kind {
     }
 }
 
+/// `kind` of a message in a walker of `simd` lanes: a transposed LSC message that moves fewer
+/// bytes than the walker has lanes is no sub-group block (one of those moves at least a byte
+/// per lane) but IGC's uniform load or store of a small value (`store.ugm.d32x2t` of one
+/// `long` in a SIMD16 kernel): [`Kind::Other`].
+pub fn refine(kind: Kind, p: Platform, sfid: u8, desc: u32, simd: Option<u32>) -> Kind {
+    let transposed = Sfid::decode(p, sfid) == Some(Sfid::Ugm)
+        && lsc::field(desc, lsc::TRANSPOSED) != 0
+        && matches!(kind, Kind::BlockRead | Kind::BlockWrite);
+    let bytes = lsc::DATA_SIZES
+        .get(lsc::field(desc, lsc::DATA_SIZE) as usize)
+        .zip(lsc::VECTOR_SIZES.get(lsc::field(desc, lsc::VECTOR) as usize))
+        .map(|((_, _, mem_bits), n)| mem_bits / 8 * n);
+    match (simd, bytes) {
+        (Some(lanes), Some(b)) if transposed && b < lanes => Kind::Other,
+        _ => kind,
+    }
+}
+
 /// The rule a misaligned address breaks for a message of `kind`, when a spec states one.
 pub fn address_rule(kind: Kind) -> Option<Rule> {
     match kind {
@@ -172,6 +190,30 @@ mod tests {
         assert_eq!(
             classify(Platform::Skl, 0xA, 0x020A_0301),
             Kind::BlockWriteOwords { bti: 1 }
+        );
+    }
+
+    #[test]
+    fn transposed_messages_smaller_than_a_byte_per_lane_are_no_block() {
+        // `store.ugm.d32x2t.a32.wb.wb.bti[0]` (iga64 -p 12p71), 8 bytes: IGC's uniform store of
+        // a long in CTS test_atomics' SIMD16 kernel; at SIMD8 it may be eight uchars' block.
+        let d32x2t = 0x620E_9504;
+        assert_eq!(classify(Platform::Dg2, 0xF, d32x2t), Kind::BlockWrite);
+        let refined = |simd| refine(Kind::BlockWrite, Platform::Dg2, 0xF, d32x2t, simd);
+        assert_eq!(refined(Some(16)), Kind::Other);
+        assert_eq!(refined(Some(32)), Kind::Other);
+        assert_eq!(refined(Some(8)), Kind::BlockWrite);
+        assert_eq!(refined(None), Kind::BlockWrite);
+        // A sub-group's 64-byte block read (`load.ugm.d32x16t`) stays one at SIMD16 and 32.
+        for simd in [16, 32] {
+            let k = refine(Kind::BlockRead, Platform::Dg2, 0xF, 0x6228_D500, Some(simd));
+            assert_eq!(k, Kind::BlockRead);
+        }
+        // HDC messages are left as classified.
+        let owords = classify(Platform::Skl, 0xA, 0x0228_4300);
+        assert_eq!(
+            refine(owords, Platform::Skl, 0xA, 0x0228_4300, Some(32)),
+            owords
         );
     }
 }
