@@ -307,12 +307,13 @@ impl Sanitizer {
 
     /// What a walker's checks know, and how its findings name the kernel: its name (its
     /// address where none was registered), the offset of the walker's start in it and its
-    /// source lines.
+    /// source lines. `simd`: the walker's SIMD width.
     pub(crate) fn scope(
         &self,
         vm: &AddressSpace,
         kernel: u64,
         indirect: u64,
+        simd: u32,
     ) -> (Scope, KernelNames) {
         let mut list: Vec<Allocation> = vm
             .bindings()
@@ -381,7 +382,7 @@ impl Sanitizer {
             written,
             races,
             entry: info.as_ref().map_or(0, |i| i.entry),
-            simd: None,
+            simd: Some(simd),
         };
         let name = info.map_or_else(
             || KernelNames {

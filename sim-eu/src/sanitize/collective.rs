@@ -8,7 +8,7 @@
 //!   transposed LSC stores. IGC uses none of them for anything else but register spills
 //!   (scratch messages, left out); a uniform store in divergent code is a `(W)` scattered
 //!   write, or on Xe-HPG a transposed store of fewer bytes than the walker has lanes (`d32x1t`,
-//!   `d32x2t` at SIMD16: not a block, `rules::refine`). Buffer block *reads* are not checked:
+//!   `d32x2t` at SIMD16: not a block, `rules::classify`). Buffer block *reads* are not checked:
 //!   IGC loads uniform values with the same
 //!   OWord block read, legitimately inside divergent code.
 //! - Shuffles (`intel_sub_group_shuffle*`, `sub_group_shuffle*` with a per-lane index): a

@@ -53,7 +53,7 @@ pub struct Scope {
     /// (racecheck's earlier access) is shifted here.
     pub entry: u32,
     /// The walker's SIMD width (None: unknown): a sub-group's block moves at least one byte
-    /// per lane, so a smaller transposed LSC message is not one ([`rules::refine`]).
+    /// per lane, so a smaller transposed LSC message is not one ([`rules::classify`]).
     pub simd: Option<u32>,
 }
 
@@ -939,8 +939,7 @@ impl Memory for Sanitizing<'_> {
         };
         let kind = match plan.desc {
             isa_encoder::model::SendDesc::Imm(desc) => {
-                let kind = rules::classify(self.prog.platform, plan.sfid, desc);
-                rules::refine(kind, self.prog.platform, plan.sfid, desc, self.scope.simd)
+                rules::classify(self.prog.platform, plan.sfid, desc, self.scope.simd)
             }
             isa_encoder::model::SendDesc::Reg(_) => Kind::Other,
         };

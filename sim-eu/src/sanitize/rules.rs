@@ -95,8 +95,9 @@ pub enum Kind {
     Other,
 }
 
-/// The kind of the message with `sfid` and descriptor `desc` on `p`.
-pub fn classify(p: Platform, sfid: u8, desc: u32) -> Kind {
+/// The kind of the message with `sfid` and descriptor `desc` on `p`, in a walker of `simd`
+/// lanes (None: unknown).
+pub fn classify(p: Platform, sfid: u8, desc: u32, simd: Option<u32>) -> Kind {
     let ty = desc >> 14 & 0x1f;
     match Sfid::decode(p, sfid) {
         Some(Sfid::Dc0) => match ty {
@@ -109,12 +110,15 @@ pub fn classify(p: Platform, sfid: u8, desc: u32) -> Kind {
         // or store (one lane's `if (lid == 0) out[g] = v;`), never a sub-group's block: the
         // smallest of those, eight `uchar`s, IGC moves as `d32x2t`. A sub-group's block is
         // sub-group size × element × count bytes, all powers of two: three elements
-        // (`d32x3t`) are IGC's uniform copy of a 12-byte struct, not a block.
+        // (`d32x3t`) are IGC's uniform copy of a 12-byte struct, not a block. And a block
+        // moves at least a byte per lane: fewer bytes than the walker has lanes are IGC's
+        // uniform load or store of a small value (`store.ugm.d32x2t` of one `long` at SIMD16).
         Some(Sfid::Ugm)
             if lsc::field(desc, lsc::TRANSPOSED) != 0
                 && lsc::field(desc, lsc::VECTOR) != 0
-                && (lsc::VECTOR_SIZES.get(lsc::field(desc, lsc::VECTOR) as usize))
-                    .is_some_and(|n| n.is_power_of_two()) =>
+                && transposed_bytes(desc).is_some_and(|(n, bytes)| {
+                    n.is_power_of_two() && simd.is_none_or(|lanes| bytes >= lanes)
+                }) =>
         {
             match lsc::field(desc, lsc::OPCODE) {
                 LSC_LOAD => Kind::BlockRead,
@@ -133,22 +137,11 @@ pub fn classify(p: Platform, sfid: u8, desc: u32) -> Kind {
     }
 }
 
-/// `kind` of a message in a walker of `simd` lanes: a transposed LSC message that moves fewer
-/// bytes than the walker has lanes is no sub-group block (one of those moves at least a byte
-/// per lane) but IGC's uniform load or store of a small value (`store.ugm.d32x2t` of one
-/// `long` in a SIMD16 kernel): [`Kind::Other`].
-pub fn refine(kind: Kind, p: Platform, sfid: u8, desc: u32, simd: Option<u32>) -> Kind {
-    let transposed = Sfid::decode(p, sfid) == Some(Sfid::Ugm)
-        && lsc::field(desc, lsc::TRANSPOSED) != 0
-        && matches!(kind, Kind::BlockRead | Kind::BlockWrite);
-    let bytes = lsc::DATA_SIZES
-        .get(lsc::field(desc, lsc::DATA_SIZE) as usize)
-        .zip(lsc::VECTOR_SIZES.get(lsc::field(desc, lsc::VECTOR) as usize))
-        .map(|((_, _, mem_bits), n)| mem_bits / 8 * n);
-    match (simd, bytes) {
-        (Some(lanes), Some(b)) if transposed && b < lanes => Kind::Other,
-        _ => kind,
-    }
+/// A transposed LSC message's elements and the bytes they move.
+fn transposed_bytes(desc: u32) -> Option<(u32, u32)> {
+    let n = *lsc::VECTOR_SIZES.get(lsc::field(desc, lsc::VECTOR) as usize)?;
+    let (_, _, mem_bits) = lsc::DATA_SIZES.get(lsc::field(desc, lsc::DATA_SIZE) as usize)?;
+    Some((n, mem_bits / 8 * n))
 }
 
 /// The rule a misaligned address breaks for a message of `kind`, when a spec states one.
@@ -176,19 +169,28 @@ mod tests {
     #[test]
     fn igc_block_messages_classify() {
         // ocloc's dg2 block read and write: load.ugm.d32x16t and store.ugm.d64x8t (BTI).
-        assert_eq!(classify(Platform::Dg2, 0xF, 0x6228_D500), Kind::BlockRead);
-        assert_eq!(classify(Platform::Dg2, 0xF, 0x620E_C704), Kind::BlockWrite);
+        assert_eq!(
+            classify(Platform::Dg2, 0xF, 0x6228_D500, None),
+            Kind::BlockRead
+        );
+        assert_eq!(
+            classify(Platform::Dg2, 0xF, 0x620E_C704, None),
+            Kind::BlockWrite
+        );
         // IGC's uniform store of one dword (`store.ugm.d32x1t.a32...bti[3]`, PyOpenCL's
         // scan writing a unit's sum from its first lane).
-        assert_eq!(classify(Platform::Dg2, 0xF, 0x620E_8504), Kind::Other);
-        assert_eq!(classify(Platform::Dg2, 0xF, 0x6428_0500), Kind::Other);
+        assert_eq!(classify(Platform::Dg2, 0xF, 0x620E_8504, None), Kind::Other);
+        assert_eq!(classify(Platform::Dg2, 0xF, 0x6428_0500, None), Kind::Other);
         // IGC's uniform copy of a 12-byte struct (`store.ugm.d32x3t.a32.wb.wb.bti[1]`).
-        assert_eq!(classify(Platform::Dg2, 0xF, 0x620E_A504), Kind::Other);
+        assert_eq!(classify(Platform::Dg2, 0xF, 0x620E_A504, None), Kind::Other);
         // Descriptors from ocloc's skl kernels: DC0 "oword aligned block read x4" (type 1,
         // byte offset) and "oword block write x4" (type 8) to BTI 1 and 0.
-        assert_eq!(classify(Platform::Skl, 0xA, 0x0228_4300), Kind::BlockRead);
         assert_eq!(
-            classify(Platform::Skl, 0xA, 0x020A_0301),
+            classify(Platform::Skl, 0xA, 0x0228_4300, None),
+            Kind::BlockRead
+        );
+        assert_eq!(
+            classify(Platform::Skl, 0xA, 0x020A_0301, None),
             Kind::BlockWriteOwords { bti: 1 }
         );
     }
@@ -198,22 +200,18 @@ mod tests {
         // `store.ugm.d32x2t.a32.wb.wb.bti[0]` (iga64 -p 12p71), 8 bytes: IGC's uniform store of
         // a long in CTS test_atomics' SIMD16 kernel; at SIMD8 it may be eight uchars' block.
         let d32x2t = 0x620E_9504;
-        assert_eq!(classify(Platform::Dg2, 0xF, d32x2t), Kind::BlockWrite);
-        let refined = |simd| refine(Kind::BlockWrite, Platform::Dg2, 0xF, d32x2t, simd);
-        assert_eq!(refined(Some(16)), Kind::Other);
-        assert_eq!(refined(Some(32)), Kind::Other);
-        assert_eq!(refined(Some(8)), Kind::BlockWrite);
-        assert_eq!(refined(None), Kind::BlockWrite);
+        let at = |simd| classify(Platform::Dg2, 0xF, d32x2t, simd);
+        assert_eq!(at(Some(16)), Kind::Other);
+        assert_eq!(at(Some(32)), Kind::Other);
+        assert_eq!(at(Some(8)), Kind::BlockWrite);
+        assert_eq!(at(None), Kind::BlockWrite);
         // A sub-group's 64-byte block read (`load.ugm.d32x16t`) stays one at SIMD16 and 32.
         for simd in [16, 32] {
-            let k = refine(Kind::BlockRead, Platform::Dg2, 0xF, 0x6228_D500, Some(simd));
+            let k = classify(Platform::Dg2, 0xF, 0x6228_D500, Some(simd));
             assert_eq!(k, Kind::BlockRead);
         }
-        // HDC messages are left as classified.
-        let owords = classify(Platform::Skl, 0xA, 0x0228_4300);
-        assert_eq!(
-            refine(owords, Platform::Skl, 0xA, 0x0228_4300, Some(32)),
-            owords
-        );
+        // HDC messages are classified whatever the width.
+        let owords = classify(Platform::Skl, 0xA, 0x0228_4300, Some(32));
+        assert_eq!(owords, Kind::BlockRead);
     }
 }

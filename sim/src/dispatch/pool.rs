@@ -170,11 +170,9 @@ pub(super) fn run_groups(
         [0, 1, 2].map(|k| u64::from(d.group_end[k].saturating_sub(d.group_start[k])));
     let total = dims[0].saturating_mul(dims[1]).saturating_mul(dims[2]);
     // The sanitizer's allocations and names, looked up once per walker.
-    let scoped = w.sanitizer.map(|s| {
-        let (mut scope, names) = s.scope(w.memory, d.kernel, d.indirect);
-        scope.simd = Some(d.simd);
-        (scope, names)
-    });
+    let scoped = w
+        .sanitizer
+        .map(|s| s.scope(w.memory, d.kernel, d.indirect, d.simd));
     let workers = pool_size(host_threads)
         .min(usize::try_from(total).unwrap_or(usize::MAX))
         .min(groups_at_once(w.platform, d));
