@@ -330,23 +330,43 @@ mod tests {
     fn a_stored_result_is_found_by_an_equal_key_only() {
         let dir = tempfile::tempdir().unwrap();
         let c = cache(dir.path(), 1 << 20);
-        let key = c.key(&["-device", "tgllp"], &[("program.cl", b"kernel void k(){}")]);
+        let key = c.key(
+            &["-device", "tgllp"],
+            &[("program.cl", b"kernel void k(){}")],
+        );
         assert!(c.load(&key).is_none());
         c.store(&key, &outcome("warning: x", b"\x7fELF binary"));
         let got = c.load(&key).expect("stored");
         assert_eq!(got.status, 0);
         assert_eq!(got.log, "warning: x");
-        assert_eq!(got.files, vec![("program".to_string(), b"\x7fELF binary".to_vec())]);
+        assert_eq!(
+            got.files,
+            vec![("program".to_string(), b"\x7fELF binary".to_vec())]
+        );
         // Any part of the key changed: another option, device, input byte, input name, compiler.
         for other in [
             c.key(&["-device", "dg2"], &[("program.cl", b"kernel void k(){}")]),
-            c.key(&["-device", "tgllp", "-O0"], &[("program.cl", b"kernel void k(){}")]),
-            c.key(&["-device", "tgllp"], &[("program.cl", b"kernel void k(){ }")]),
-            c.key(&["-device", "tgllp"], &[("program.spv", b"kernel void k(){}")]),
-            DiskCache::at(dir.path().into(), "compiler B".into(), 1 << 20)
-                .key(&["-device", "tgllp"], &[("program.cl", b"kernel void k(){}")]),
+            c.key(
+                &["-device", "tgllp", "-O0"],
+                &[("program.cl", b"kernel void k(){}")],
+            ),
+            c.key(
+                &["-device", "tgllp"],
+                &[("program.cl", b"kernel void k(){ }")],
+            ),
+            c.key(
+                &["-device", "tgllp"],
+                &[("program.spv", b"kernel void k(){}")],
+            ),
+            DiskCache::at(dir.path().into(), "compiler B".into(), 1 << 20).key(
+                &["-device", "tgllp"],
+                &[("program.cl", b"kernel void k(){}")],
+            ),
             // Lengths are part of the key: moving a byte between fields is another key.
-            c.key(&["-device", "tgll", "p"], &[("program.cl", b"kernel void k(){}")]),
+            c.key(
+                &["-device", "tgll", "p"],
+                &[("program.cl", b"kernel void k(){}")],
+            ),
         ] {
             assert_ne!(other.bytes, key.bytes);
             assert!(c.load(&other).is_none());
@@ -420,9 +440,17 @@ mod tests {
             // Older the earlier stored, but the first one used since.
             let p = dir.path().join(&key.name);
             let t = old + Duration::from_secs(i as u64);
-            fs::File::options().append(true).open(&p).unwrap().set_modified(t).unwrap();
+            fs::File::options()
+                .append(true)
+                .open(&p)
+                .unwrap()
+                .set_modified(t)
+                .unwrap();
             if i > 0 {
-                assert!(c.load(&keys[0]).is_some(), "the entry in use was removed at {i}");
+                assert!(
+                    c.load(&keys[0]).is_some(),
+                    "the entry in use was removed at {i}"
+                );
             }
         }
         c.sweep();
@@ -433,6 +461,9 @@ mod tests {
         assert!(total <= 64 * 1024, "{total} bytes kept");
         assert!(c.load(&keys[0]).is_some());
         assert!(c.load(&keys[39]).is_some());
-        assert!(c.load(&keys[1]).is_none(), "the least recently used entry was kept");
+        assert!(
+            c.load(&keys[1]).is_none(),
+            "the least recently used entry was kept"
+        );
     }
 }

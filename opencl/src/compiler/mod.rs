@@ -4,6 +4,7 @@
 //! and libraries ([`binary`]) and their IR ([`link`]). Nothing here knows the OpenCL objects.
 
 pub mod binary;
+pub mod cache;
 pub mod link;
 mod quiet_stdout;
 pub mod spirv;
@@ -77,13 +78,23 @@ pub fn invoke(args: &[&str], name: &str, source: &[u8]) -> Result<Outcome, Strin
 
 /// Runs ocloc with `args` over in-memory input files, each (name, contents); `ocloc link`
 /// takes several.
+/// A successful run's result is kept in the compiler cache ([`cache`]) and later runs with
+/// the same arguments and inputs read it from there.
 /// Every run is traced (`INTEL_GPU_OPENCL_TRACE`): its options, then its status and log.
 pub fn invoke_files(args: &[&str], inputs: &[(&str, &[u8])]) -> Result<Outcome, String> {
+    let cache = cache::get().map(|c| (c, c.key(args, inputs)));
+    if let Some(hit) = cache.as_ref().and_then(|(c, key)| c.load(key)) {
+        tracing::debug!(options = ?args, log = %hit.log, "ocloc result from the compiler cache");
+        return Ok(hit);
+    }
     tracing::debug!(options = ?args, "ocloc");
     let result = run(args, inputs);
     match &result {
         Ok(outcome) => tracing::debug!(status = outcome.status, log = %outcome.log, "ocloc done"),
         Err(e) => tracing::debug!(error = %e, "ocloc not run"),
+    }
+    if let (Some((c, key)), Ok(outcome)) = (&cache, &result) {
+        c.store(key, outcome);
     }
     result
 }
