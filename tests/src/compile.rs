@@ -93,6 +93,23 @@ impl Compiler {
         })
     }
 
+    /// The cache entry of (ocloc, `what`), without its extension.
+    fn entry(&self, what: impl Hash) -> PathBuf {
+        let mut h = DefaultHasher::new();
+        (self.stamp, what).hash(&mut h);
+        self.cache.join(format!("{:016x}", h.finish()))
+    }
+
+    /// Whether ocloc rejected `instance` on its own for `p` at `simd` in a direct compile of
+    /// either format (a cached failure: an earlier run's, or another test's).
+    fn rejected_before(&self, p: Platform, file: &File, simd: u32, instance: &Instance) -> bool {
+        let (src, opts) = (file.source(&[instance]), options(simd));
+        [false, true].into_iter().any(|zebin| {
+            let what = (p.ocloc_device(), src.as_str(), opts.as_str(), zebin);
+            self.entry(what).with_extension("err").is_file()
+        })
+    }
+
     /// `make`'s result, from the cache when an entry for (ocloc, `what`) is there.
     fn cached(
         &self,
@@ -100,9 +117,7 @@ impl Compiler {
         (ok, err): (&str, &str),
         make: impl FnOnce() -> Result<Vec<u8>, String>,
     ) -> Result<Vec<u8>, String> {
-        let mut h = DefaultHasher::new();
-        (self.stamp, what).hash(&mut h);
-        let key = self.cache.join(format!("{:016x}", h.finish()));
+        let key = self.entry(what);
         let (ok, err) = (key.with_extension(ok), key.with_extension(err));
         if let Ok(b) = std::fs::read(&ok) {
             return Ok(b);
@@ -133,8 +148,20 @@ impl Compiler {
             binaries: Vec::new(),
             rejected: Vec::new(),
         };
-        let all: Vec<&Instance> = file.instances.iter().collect();
-        self.split(p, file, simd, f, &all, &mut out);
+        // Instances ocloc rejected alone before (in the other format, say) are compiled alone,
+        // after the rest in one piece: finding them again by halving costs a failing ocloc
+        // run per step, each as dear as a successful one. A rejection not known before is
+        // still found by halving.
+        let (known, rest): (Vec<&Instance>, Vec<&Instance>) = file
+            .instances
+            .iter()
+            .partition(|i| self.rejected_before(p, file, simd, i));
+        if !rest.is_empty() {
+            self.split(p, file, simd, f, &rest, &mut out);
+        }
+        for i in known {
+            self.split(p, file, simd, f, &[i], &mut out);
+        }
         out
     }
 
