@@ -228,6 +228,10 @@ fn cmake_args(root: &Path) -> Vec<String> {
     let tp = root.join("third_party");
     vec![
         "-DCMAKE_BUILD_TYPE=Release".into(),
+        // -O1: the harness's host code is light beside the simulated kernels, and its 281
+        // files compile in about two thirds of -O3's time (the release default).
+        "-DCMAKE_C_FLAGS_RELEASE=-O1 -DNDEBUG".into(),
+        "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG".into(),
         format!("-DCL_INCLUDE_DIR={}", tp.join("opencl-headers").display()),
         "-DCL_LIB_DIR=/usr/lib/x86_64-linux-gnu".into(),
         "-DOPENCL_LIBRARIES=OpenCL".into(),
