@@ -103,7 +103,8 @@ pub enum BinaryError {
     WrongDevice { binary: String, device: String },
 }
 
-fn fnv(bytes: &[u8]) -> u64 {
+/// FNV-1a of `bytes`: the containers' checksum (and the compiler cache's entry names and check).
+pub(crate) fn fnv(bytes: &[u8]) -> u64 {
     let mut h = fnv::FnvHasher::default();
     h.write(bytes);
     h.finish()

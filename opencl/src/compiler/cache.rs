@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, SystemTime};
 
+use super::binary::fnv as checksum;
 use super::Outcome;
 
 /// The first bytes of every entry; the number changes with the layout.
@@ -299,15 +300,6 @@ fn put_u64(b: &mut Vec<u8>, v: u64) {
 fn put_bytes(b: &mut Vec<u8>, v: &[u8]) {
     put_u64(b, v.len() as u64);
     b.extend_from_slice(v);
-}
-
-/// FNV-1a over `bytes`: entries' names and their integrity check (the key itself is compared
-/// whole, so a shared name never gives another key's result).
-fn checksum(bytes: &[u8]) -> u64 {
-    use std::hash::Hasher;
-    let mut h = fnv::FnvHasher::default();
-    h.write(bytes);
-    h.finish()
 }
 
 #[cfg(test)]
