@@ -59,6 +59,11 @@ pub enum Oracle {
     /// gcc with CLBlast's C API and library (Debian `libclblast-dev`), the tuned OpenCL BLAS.
     /// The path found is gcc's.
     ClBlast,
+    /// CLBlast's own programs (Debian `clblast-tests` and `clblast-utils`): a correctness test
+    /// per BLAS routine, `clblast_test_x<routine>`, and the kernel tuners, `clblast_tuner_<kernel>`,
+    /// which check every configuration they time against a reference run. The path found is
+    /// the directory holding them.
+    ClBlastPrograms,
     /// The workspace's `.venv-apps/bin/python` (made by `scripts/setup-apps`, never by a test)
     /// with the pinned openvino, onnx and numpy of `tests/apps/requirements.txt` importable.
     OpenVino,
@@ -99,6 +104,9 @@ impl Oracle {
             Oracle::Hashcat => "hashcat (Debian package hashcat)",
             Oracle::OpenCv => "/usr/bin/python3 with cv2 (Debian package python3-opencv)",
             Oracle::ClBlast => "gcc with clblast_c.h and libclblast.so (Debian package libclblast-dev)",
+            Oracle::ClBlastPrograms => {
+                "clblast_test_xgemm and clblast_tuner_xgemm (Debian packages clblast-tests, clblast-utils)"
+            }
             Oracle::PackageInstall => "apt-get and dpkg-deb, as root (to install a built package)",
             Oracle::Oclgrind => "oclgrind (Debian package oclgrind)",
             Oracle::OpenVino => {
@@ -128,6 +136,11 @@ impl Oracle {
             Oracle::ClBlast => Oracle::OpenClC
                 .locate()
                 .filter(|_| Path::new("/usr/include/clblast_c.h").is_file()),
+            Oracle::ClBlastPrograms => {
+                let test = find_program("clblast_test_xgemm", &["/usr/bin/clblast_test_xgemm"])?;
+                let tuner = test.with_file_name("clblast_tuner_xgemm");
+                is_executable(&tuner).then(|| test.parent().map(Path::to_path_buf))?
+            }
             Oracle::PackageInstall => find_program("apt-get", &["/usr/bin/apt-get"])
                 .filter(|_| find_program("dpkg-deb", &["/usr/bin/dpkg-deb"]).is_some())
                 .filter(|_| is_root()),
