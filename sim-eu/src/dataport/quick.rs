@@ -8,9 +8,12 @@
 //! faults, bounds and alignment errors are exactly its own.
 //!
 //! Classified: messages with no effect on registers or memory (the thread spawner's end of
-//! thread, gateway messages other than the barrier, HDC and LSC fences), one-channel untyped
-//! surface reads and writes (BTI, SLM and A64; DC1 0x01/0x09/0x11/0x19), and LSC `load`/`store`
-//! of one 32-bit element per lane (UGM, UGML, SLM; flat, BTI, A32 or A64).
+//! thread, gateway messages other than the barrier, HDC and LSC fences), untyped surface reads
+//! and writes of one channel or of channels x to xyzw (BTI, SLM and A64; DC1
+//! 0x01/0x09/0x11/0x19), and LSC `load`/`store` of one to four 32-bit elements per lane (UGM,
+//! UGML, SLM; flat, BTI, A32 or A64). Several DWords per lane are the common case when each
+//! lane's vector follows the previous one's (a `float2` or `float4` array indexed by
+//! work-item).
 
 use isa_encoder::model::SendDesc;
 use isa_encoder::sendmsg::lsc::{
@@ -47,12 +50,14 @@ pub enum Quick {
     /// A fence (true: of global memory beyond the work-group, [`super::fence_is_global`]): the
     /// memory is told, the response registers keep their contents.
     Fence(bool),
-    /// One DWord per lane at per-lane addresses: lane `i` accesses `base + address[i] +
-    /// chan_off`, its register DWord is `i` of the data (stores) or response (loads).
+    /// `vec` DWords per lane at per-lane addresses: lane `i` accesses `vec` DWords at `base +
+    /// address[i] + chan_off`; component `k` of lane `i` is register DWord `i` of block `k`
+    /// of the data (stores) or response (loads).
     Lanes(Lanes),
 }
 
-/// A one-channel, 32-bit-per-lane read or write (see [`Quick::Lanes`]).
+/// A 32-bit-per-component read or write of one to four components per lane (see
+/// [`Quick::Lanes`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Lanes {
     pub write: bool,
@@ -65,6 +70,10 @@ pub struct Lanes {
     pub addr_at: u16,
     /// Byte added to every lane's address (the enabled untyped channel times 4).
     pub chan_off: u8,
+    /// DWords per lane, back to back in memory (untyped channels x to xyzw, an LSC vector of
+    /// 1 to 4); in the registers component `k` of every lane is block `k`
+    /// ([`component_block`]).
+    pub vec: u8,
     /// GRF byte of lane 0's store data, or of the response.
     pub data_at: u16,
     /// The alignment rule of the run's first address (the general path checks it per lane).
@@ -133,12 +142,14 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
             let a64 = ty & 0x10 != 0;
             let lanes: usize = if field(12, 2) == 1 { 16 } else { 8 };
             let chans = !field(8, 4) & 0xf;
-            if chans.count_ones() != 1 {
+            // One channel, or channels x, xy, xyz, xyzw (a vector per lane).
+            let vec = chans.count_ones() as usize;
+            if vec == 0 || vec > 1 && chans != (1 << vec) - 1 {
                 return None;
             }
             let h = if field(19, 1) != 0 { REG_BYTES } else { 0 };
             let addr_bytes = if a64 { 8 } else { 4 };
-            let len = 4 * lanes;
+            let len = vec * component_block(lanes);
             let addr_at = payload_byte(plan, mlen, ex_mlen, h, lanes * addr_bytes)?;
             let data_at = if write {
                 let block = (lanes * addr_bytes).div_ceil(REG_BYTES) * REG_BYTES;
@@ -159,6 +170,7 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
                 addr_bytes: addr_bytes as u8,
                 addr_at,
                 chan_off: 4 * chans.trailing_zeros() as u8,
+                vec: vec as u8,
                 data_at,
                 align: alignment(Access::Untyped) as u8,
             }))
@@ -172,12 +184,14 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
             if sfid == Sfid::Tgm
                 || !matches!(op.class, Class::Load | Class::Store)
                 || f(TRANSPOSED) != 0
-                || f(VECTOR) != 0
+                // Vectors of 1 to 4 (codes 0 to 3).
+                || f(VECTOR) > 3
                 // d32: 32 bits in registers and in memory.
                 || f(DATA_SIZE) != 2
             {
                 return None;
             }
+            let vec = f(VECTOR) as usize + 1;
             let addr_bytes: usize = match f(ADDR_SIZE) {
                 2 => 4,
                 3 => 8,
@@ -191,7 +205,7 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
             };
             let lanes = usize::from(n);
             let write = op.class == Class::Store;
-            let len = 4 * lanes;
+            let len = vec * component_block(lanes);
             // The payload's lanes come from src0's length (see the general path), so a
             // message whose layout has more lanes than it executes is left to it.
             if mlen * REG_BYTES / addr_bytes != lanes {
@@ -210,8 +224,13 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
                 addr_bytes: addr_bytes as u8,
                 addr_at,
                 chan_off: 0,
+                vec: vec as u8,
                 data_at,
-                align: alignment(Access::LscLane { elem: 4 }) as u8,
+                align: alignment(if vec == 1 {
+                    Access::LscLane { elem: 4 }
+                } else {
+                    Access::LscVector { elem: 4 }
+                }) as u8,
             }))
         }
         _ => None,
@@ -231,46 +250,52 @@ pub fn run(t: &mut Thread, q: Quick, mask: u32, mem: &mut dyn Memory) -> bool {
     }
 }
 
+/// Bytes of one component's block in the registers: a DWord per lane, whole registers.
+pub(crate) fn component_block(lanes: usize) -> usize {
+    (4 * lanes).div_ceil(REG_BYTES) * REG_BYTES
+}
+
 /// Lane 0's address when the `n` addresses of `bytes` each (4 or 8) from GRF byte `at` step
-/// by one DWord without wrapping (A32 values stay below 2^32).
-fn consecutive(file: &[u8], at: usize, n: usize, bytes: u8) -> Option<u64> {
+/// by `step` bytes without wrapping (A32 values stay below 2^32).
+fn consecutive(file: &[u8], at: usize, n: usize, bytes: u8, step: u32) -> Option<u64> {
     // The common lane counts as constants, so each check unrolls into vector code.
     match (n, bytes) {
-        (8, 8) => steps64(file, at, 8),
-        (16, 8) => steps64(file, at, 16),
-        (_, 8) => steps64(file, at, n),
-        (8, _) => steps32(file, at, 8),
-        (16, _) => steps32(file, at, 16),
-        (32, _) => steps32(file, at, 32),
-        _ => steps32(file, at, n),
+        (8, 8) => steps64(file, at, 8, step),
+        (16, 8) => steps64(file, at, 16, step),
+        (_, 8) => steps64(file, at, n, step),
+        (8, _) => steps32(file, at, 8, step),
+        (16, _) => steps32(file, at, 16, step),
+        (32, _) => steps32(file, at, 32, step),
+        _ => steps32(file, at, n, step),
     }
 }
 
 /// [`consecutive`] for 32-bit addresses. One pass over the slice without an early exit.
 #[inline(always)]
-fn steps32(file: &[u8], at: usize, n: usize) -> Option<u64> {
+fn steps32(file: &[u8], at: usize, n: usize, step: u32) -> Option<u64> {
     let addrs = file.get(at..at.checked_add(4 * n)?)?;
     let first = u32::from_le_bytes(addrs.get(..4)?.try_into().ok()?);
-    u32::try_from(4 * n.checked_sub(1)?)
+    u32::try_from(n.checked_sub(1)?)
         .ok()
+        .and_then(|k| k.checked_mul(step))
         .and_then(|d| first.checked_add(d))?;
     let mut diff = 0u32;
     for (i, c) in addrs.chunks_exact(4).enumerate() {
-        diff |= u32::from_le_bytes([c[0], c[1], c[2], c[3]]) ^ first.wrapping_add(4 * i as u32);
+        diff |= u32::from_le_bytes([c[0], c[1], c[2], c[3]]) ^ first.wrapping_add(step * i as u32);
     }
     (diff == 0).then_some(u64::from(first))
 }
 
 /// [`consecutive`] for 64-bit addresses.
 #[inline(always)]
-fn steps64(file: &[u8], at: usize, n: usize) -> Option<u64> {
+fn steps64(file: &[u8], at: usize, n: usize, step: u32) -> Option<u64> {
     let addrs = file.get(at..at.checked_add(8 * n)?)?;
     let first = u64::from_le_bytes(addrs.get(..8)?.try_into().ok()?);
-    first.checked_add(4 * n as u64)?;
+    first.checked_add(u64::from(step) * n as u64)?;
     let mut diff = 0u64;
     for (i, c) in addrs.chunks_exact(8).enumerate() {
         let v = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-        diff |= v ^ first.wrapping_add(4 * i as u64);
+        diff |= v ^ first.wrapping_add(u64::from(step) * i as u64);
     }
     (diff == 0).then_some(first)
 }
@@ -281,10 +306,12 @@ fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
     if mask & all != all {
         return false;
     }
-    let Some(first) = consecutive(&t.file, usize::from(l.addr_at), n, l.addr_bytes) else {
+    let vec = usize::from(l.vec);
+    let step = 4 * u32::from(l.vec);
+    let Some(first) = consecutive(&t.file, usize::from(l.addr_at), n, l.addr_bytes, step) else {
         return false;
     };
-    let len = 4 * n;
+    let len = 4 * vec * n;
     let Some(off) = first
         .checked_add(u64::from(l.chan_off))
         .filter(|o| o.checked_add(len as u64).is_some())
@@ -293,33 +320,60 @@ fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
     };
     let data = usize::from(l.data_at);
     let align = u64::from(l.align);
-    // The lanes step by 4 and `chan_off` is a multiple of 4 (the alignment): all lanes meet
-    // the rule when the run's first address does. A surface checks its bounds, alignment and
-    // binding in one call; flat and SLM runs check the alignment here.
+    // The lanes step by a multiple of 4 and `chan_off` is a multiple of 4 (the alignment):
+    // all lanes meet the rule when the run's first address does. A surface checks its bounds,
+    // alignment and binding in one call; flat and SLM runs check the alignment here.
     let aligned = first.is_multiple_of(align);
-    if l.write {
-        let src = &t.file[data..data + len];
-        return match l.base {
-            Base::Bti(b) => mem.surface_write_all(u32::from(b), off, align, src),
-            Base::Flat => aligned && mem_write_all(mem, Space::Global, off, src),
-            Base::Slm(p) => aligned && mem_write_all(mem, Space::Slm(p), off, src),
-        };
-    }
     let space = match l.base {
-        // Straight into the registers: a refused surface run leaves them as they were.
-        Base::Bti(b) => {
+        Base::Bti(_) => None,
+        Base::Flat => Some(Space::Global),
+        Base::Slm(p) => Some(Space::Slm(p)),
+    };
+    if vec == 1 {
+        if l.write {
+            let src = &t.file[data..data + len];
+            return match (l.base, space) {
+                (Base::Bti(b), _) => mem.surface_write_all(u32::from(b), off, align, src),
+                (_, Some(space)) => aligned && mem_write_all(mem, space, off, src),
+                _ => false,
+            };
+        }
+        if let Base::Bti(b) = l.base {
+            // Straight into the registers: a refused surface run leaves them as they were.
             let dst = &mut t.file[data..data + len];
             return mem.surface_read_all(u32::from(b), off, align, dst);
         }
-        Base::Flat => Space::Global,
-        Base::Slm(p) => Space::Slm(p),
-    };
-    // Through a buffer: a failed run leaves the registers as they were.
-    let mut buf = [0u8; 32 * 4];
+    }
+    // Through a buffer, the components sorted between memory order (lane by lane) and the
+    // registers' (component by component); a failed read leaves the registers as they were.
+    let mut buf = [0u8; 32 * 4 * 4];
     let buf = &mut buf[..len];
-    let read = aligned && mem_read_all(mem, space, off, buf);
+    let blk = component_block(n);
+    if l.write {
+        for (i, v) in buf.chunks_exact_mut(4 * vec).enumerate() {
+            for (k, d) in v.chunks_exact_mut(4).enumerate() {
+                let at = data + k * blk + 4 * i;
+                d.copy_from_slice(&t.file[at..at + 4]);
+            }
+        }
+        return match (l.base, space) {
+            (Base::Bti(b), _) => mem.surface_write_all(u32::from(b), off, align, buf),
+            (_, Some(space)) => aligned && mem_write_all(mem, space, off, buf),
+            _ => false,
+        };
+    }
+    let read = match (l.base, space) {
+        (Base::Bti(b), _) => mem.surface_read_all(u32::from(b), off, align, buf),
+        (_, Some(space)) => aligned && mem_read_all(mem, space, off, buf),
+        _ => false,
+    };
     if read {
-        t.file[data..data + len].copy_from_slice(buf);
+        for (i, v) in buf.chunks_exact(4 * vec).enumerate() {
+            for (k, d) in v.chunks_exact(4).enumerate() {
+                let at = data + k * blk + 4 * i;
+                t.file[at..at + 4].copy_from_slice(d);
+            }
+        }
     }
     read
 }

@@ -7,8 +7,8 @@ use platform::Platform;
 use proptest::prelude::*;
 
 use super::{run as quick_run, Quick};
-use crate::dataport::{execute, Memory, SendPlan, Surface};
-use crate::error::MemFault;
+use crate::dataport::{execute, Memory, Outcome, SendPlan, Surface};
+use crate::error::{EuErrorKind, MemFault};
 use crate::lane_mask::lane_bits;
 use crate::program::Program;
 use crate::Thread;
@@ -20,13 +20,15 @@ const SURFACE: u64 = BASE + 0x100;
 const SLM: usize = 0x800;
 
 /// Memory of one mapped range at `BASE`, an SLM array and one buffer surface; the
-/// whole-run accesses succeed only when every byte is there, as the simulator's do.
+/// whole-run accesses succeed only when every byte is there, as the simulator's do, or, with
+/// `lane_by_lane`, never (every access then goes one by one: the reference).
 #[derive(Clone, PartialEq, Debug)]
 struct VecMem {
     bytes: Vec<u8>,
     slm: Vec<u8>,
     width: u64,
     fences: u32,
+    lane_by_lane: bool,
 }
 
 impl VecMem {
@@ -54,9 +56,15 @@ impl Memory for VecMem {
         Ok(())
     }
     fn read_all(&mut self, addr: u64, buf: &mut [u8]) -> bool {
+        if self.lane_by_lane {
+            return false;
+        }
         self.read(addr, buf).is_ok()
     }
     fn write_all(&mut self, addr: u64, data: &[u8]) -> bool {
+        if self.lane_by_lane {
+            return false;
+        }
         self.write(addr, data).is_ok()
     }
     fn slm_read(&mut self, offset: u32, buf: &mut [u8]) -> Result<(), MemFault> {
@@ -76,9 +84,15 @@ impl Memory for VecMem {
         Ok(())
     }
     fn slm_read_all(&mut self, offset: u32, buf: &mut [u8]) -> bool {
+        if self.lane_by_lane {
+            return false;
+        }
         self.slm_read(offset, buf).is_ok()
     }
     fn slm_write_all(&mut self, offset: u32, data: &[u8]) -> bool {
+        if self.lane_by_lane {
+            return false;
+        }
         self.slm_write(offset, data).is_ok()
     }
     fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
@@ -178,6 +192,84 @@ const MESSAGES: &[(Platform, &str, usize, usize, Addr)] = &[
         16,
         8,
         Addr::Va,
+    ),
+    // vectors per lane: untyped xy, xyz, xyzw (BTI, SLM, A64), LSC d32x2, x3, x4
+    (
+        Platform::Tgllp,
+        "send.dc1 (16|M0) r20 r4 null 0x0 0x04405C01",
+        16,
+        4,
+        Addr::Bti,
+    ),
+    (
+        Platform::Tgllp,
+        "send.dc1 (16|M0) null r4 r12 0x100 0x04025C01",
+        16,
+        4,
+        Addr::Bti,
+    ),
+    (
+        Platform::Tgllp,
+        "send.dc1 (8|M0) r20 r4 null 0x0 0x02406001",
+        8,
+        4,
+        Addr::Bti,
+    ),
+    (
+        Platform::Tgllp,
+        "send.dc1 (8|M0) null r4 r12 0xC0 0x02026801",
+        8,
+        4,
+        Addr::Bti,
+    ),
+    (
+        Platform::Tgllp,
+        "send.dc1 (16|M0) r20 r4 null 0x0 0x04405CFE",
+        16,
+        4,
+        Addr::Slm,
+    ),
+    (
+        Platform::Tgllp,
+        "send.dc1 (8|M0) r20 r4 null 0x0 0x044460FD",
+        8,
+        8,
+        Addr::Va,
+    ),
+    (
+        Platform::Tgllp,
+        "send.dc1 (8|M0) null r4 r12 0x80 0x04066CFD",
+        8,
+        8,
+        Addr::Va,
+    ),
+    (
+        Platform::Dg2,
+        "send.ugm (16|M0) r20 r4 null:0 0x0 0x08401580",
+        16,
+        8,
+        Addr::Va,
+    ),
+    (
+        Platform::Dg2,
+        "send.ugm (16|M0) null r4 r12:4 0x0 0x08001584",
+        16,
+        8,
+        Addr::Va,
+    ),
+    (
+        Platform::Dg2,
+        "send.ugm (16|M0) r20 r4 null:0 0x0 0x04803500",
+        16,
+        4,
+        Addr::Va,
+    ),
+    (
+        Platform::Dg2,
+        "send.slm (16|M0) null r4 r12:6 0x0 0x04002504",
+        16,
+        4,
+        Addr::Slm,
     ),
     // fences and end of thread
     (
@@ -293,17 +385,19 @@ fn case() -> impl Strategy<Value = Case> {
         )
 }
 
-/// Lane `i`'s address value for the message's addressing.
-fn address(c: &Case, addr: Addr, i: usize) -> u64 {
+/// Lane `i`'s address value for the message's addressing, for a message of `vec` DWords per
+/// lane (consecutive lanes step by `4 * vec` bytes).
+fn address(c: &Case, addr: Addr, i: usize, vec: u64) -> u64 {
+    let step = 4 * vec * i as u64;
     let off = match c.pattern {
-        0 => (c.start & !3) + 4 * i as u64,
-        1 => c.start + 4 * i as u64,
+        0 => (c.start & !3) + step,
+        1 => c.start + step,
         2 => c.lane_offs[i],
         // Lane 8 (or 4 for A64) is the first past the top.
         _ => {
             return match addr {
-                Addr::Va => (u64::MAX - 0xf).wrapping_add(4 * i as u64),
-                _ => (0xffff_ffe0u64 + 4 * i as u64) & 0xffff_ffff,
+                Addr::Va => (u64::MAX - 0xf).wrapping_add(step),
+                _ => (0xffff_ffe0u64 + step) & 0xffff_ffff,
             };
         }
     };
@@ -318,11 +412,15 @@ fn setup(c: &Case) -> (Program, Thread, VecMem) {
     let (platform, text, lanes, addr_bytes, addr) = MESSAGES[c.msg];
     let bytes = isa_encoder::assemble(platform, text).expect("assembles");
     let prog = Program::decode(platform, &bytes);
+    let vec = match prog.insts[0].send.and_then(|p| p.quick) {
+        Some(Quick::Lanes(l)) => u64::from(l.vec),
+        _ => 1,
+    };
     let mut t = Thread::new(u32::MAX);
     // r0..r31 random (addresses overwrite r4 on), the response and data registers included.
     t.file[..c.grf.len()].copy_from_slice(&c.grf);
     for i in 0..lanes {
-        let a = address(c, addr, i);
+        let a = address(c, addr, i, vec);
         let at = 4 * 32 + addr_bytes * i;
         t.file[at..at + addr_bytes].copy_from_slice(&a.to_le_bytes()[..addr_bytes]);
     }
@@ -335,6 +433,7 @@ fn setup(c: &Case) -> (Program, Thread, VecMem) {
         bytes,
         width: c.width,
         fences: 0,
+        lane_by_lane: false,
     };
     (prog, t, mem)
 }
@@ -352,15 +451,27 @@ fn same_as_general(c: &Case) -> Result<(), TestCaseError> {
     };
     let mask = c.mask & lane_bits(inst.n);
     let (mut tq, mut mq) = (t0.clone(), mem0.clone());
-    let (mut tg, mut mg) = (t0, mem0);
+    let (mut tg, mut mg) = (t0.clone(), mem0.clone());
+    // The general path with no whole-run access anywhere: every lane and channel alone.
+    let (mut tl, mut ml) = (
+        t0,
+        VecMem {
+            lane_by_lane: true,
+            ..mem0
+        },
+    );
     let q = execute(&mut tq, prog.platform, &plan, inst.n, mask, &mut mq);
     let g = execute(&mut tg, prog.platform, &general, inst.n, mask, &mut mg);
-    prop_assert_eq!(
-        q.as_ref().map(|o| o.eot).map_err(|e| e.clone()),
-        g.as_ref().map(|o| o.eot).map_err(|e| e.clone())
-    );
+    let l = execute(&mut tl, prog.platform, &general, inst.n, mask, &mut ml);
+    let outcome =
+        |r: &Result<Outcome, EuErrorKind>| r.as_ref().map(|o| o.eot).map_err(|e| e.clone());
+    prop_assert_eq!(outcome(&q), outcome(&g));
+    prop_assert_eq!(outcome(&q), outcome(&l));
     prop_assert!(tq.file == tg.file, "registers differ");
+    prop_assert!(tq.file == tl.file, "registers differ from lane by lane");
     prop_assert!(mq == mg, "memory differs");
+    ml.lane_by_lane = false;
+    prop_assert!(mq == ml, "memory differs from lane by lane");
     Ok(())
 }
 
