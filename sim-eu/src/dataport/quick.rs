@@ -72,7 +72,7 @@ pub struct Lanes {
     pub chan_off: u8,
     /// DWords per lane, back to back in memory (untyped channels x to xyzw, an LSC vector of
     /// 1 to 4); in the registers component `k` of every lane is block `k`
-    /// ([`component_block`]).
+    /// (`component_block`).
     pub vec: u8,
     /// GRF byte of lane 0's store data, or of the response.
     pub data_at: u16,
