@@ -288,12 +288,19 @@ fn runs(programs: Vec<(String, PathBuf, Vec<String>, bool)>) -> Vec<Run> {
         .collect()
 }
 
-/// Runs `runs` as many at a time as there are cores, each in its own directory (tuners write
-/// their results there); `judge` turns a run's stdout into its problems. All problems found.
+/// Runs `runs`, each in its own directory (tuners write their results there); `judge` turns a
+/// run's stdout into its problems. All problems found. The whole suite runs as many at a time
+/// as there are cores; the CI slice one at a time, as a test binary beside the others
+/// (`scripts/run-test-binaries` already keeps every core busy).
 fn run_all(runs: &[Run], judge: impl Fn(&Run, &str) -> Vec<String> + Sync) -> Vec<String> {
     let icd = support::icd();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let whole = std::env::var("CLBLAST_SUITE").is_ok_and(|v| v == "all");
+    let workers = if whole {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        1
+    };
     let problems = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..workers {
