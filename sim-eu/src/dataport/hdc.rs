@@ -168,7 +168,7 @@ fn header_bytes(msg: &Msg) -> usize {
 }
 
 /// Bytes of one per-lane block of `elem` bytes, padded to whole registers.
-fn block(lanes: usize, elem: usize) -> usize {
+pub(super) fn block(lanes: usize, elem: usize) -> usize {
     (lanes * elem).div_ceil(REG_BYTES) * REG_BYTES
 }
 

@@ -252,7 +252,7 @@ pub fn run(t: &mut Thread, q: Quick, mask: u32, mem: &mut dyn Memory) -> bool {
 
 /// Bytes of one component's block in the registers: a DWord per lane, whole registers.
 pub(crate) fn component_block(lanes: usize) -> usize {
-    (4 * lanes).div_ceil(REG_BYTES) * REG_BYTES
+    super::hdc::block(lanes, 4)
 }
 
 /// Lane 0's address when the `n` addresses of `bytes` each (4 or 8) from GRF byte `at` step
