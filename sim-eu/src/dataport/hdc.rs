@@ -135,15 +135,15 @@ impl Target {
 }
 
 /// The first lane's address when all `lanes` lanes are enabled and their addresses step by
-/// `step` bytes without wrapping.
-fn lane_run(msg: &Msg, h: usize, lanes: usize, a64: bool, step: u64) -> Option<u64> {
+/// one DWord without wrapping.
+fn dword_run(msg: &Msg, h: usize, lanes: usize, a64: bool) -> Option<u64> {
     if msg.n < lanes || msg.lane_bits(lanes).count_ones() as usize != lanes {
         return None;
     }
     let first = lane_address(msg, h, 0, a64);
-    first.checked_add(step * lanes as u64)?;
+    first.checked_add(4 * lanes as u64)?;
     (1..lanes)
-        .all(|i| lane_address(msg, h, i, a64) == first + step * i as u64)
+        .all(|i| lane_address(msg, h, i, a64) == first + 4 * i as u64)
         .then_some(first)
 }
 
@@ -375,7 +375,7 @@ fn untyped(msg: &mut Msg, mem: &mut dyn Memory, write: bool, a64: bool) -> Resul
     // One channel, every lane enabled at consecutive DWord addresses (a work-item-indexed
     // buffer): one access of the whole run does what the loop below does lane by lane.
     if chans.count_ones() == 1 {
-        if let Some(first) = lane_run(msg, h, lanes, a64, 4) {
+        if let Some(first) = dword_run(msg, h, lanes, a64) {
             // The lanes step by 4: all are aligned when the first is.
             let aligned = check(Access::Untyped, target.base.wrapping_add(first)).is_ok();
             let a = first.wrapping_add(4 * u64::from(chans.trailing_zeros()));
@@ -388,43 +388,6 @@ fn untyped(msg: &mut Msg, mem: &mut dyn Memory, write: bool, a64: bool) -> Resul
                     msg.resp
                         .get_mut(..len)
                         .is_some_and(|b| target.read_all(mem, a, b))
-                };
-            if done {
-                return Ok(());
-            }
-        }
-    }
-    // Channels x, xy or xyz(w) of a vector per work-item, the vectors back to back (a
-    // `float2`/`float4` array indexed by work-item): one access of the whole run, the channels
-    // then sorted out of (or into) their per-channel register blocks.
-    let n = chans.count_ones() as usize;
-    if n > 1 && chans == (1 << n) - 1 {
-        let step = 4 * n as u64;
-        if let Some(first) = lane_run(msg, h, lanes, a64, step) {
-            let aligned = check(Access::Untyped, target.base.wrapping_add(first)).is_ok();
-            let mut run = [0u8; 16 * 4 * 4];
-            let run = &mut run[..4 * n * lanes];
-            let chan_block = block(lanes, 4);
-            let done = aligned
-                && if write {
-                    let whole = msg.data(data_at, n * chan_block).len() == n * chan_block;
-                    whole && {
-                        for (i, v) in run.chunks_exact_mut(4 * n).enumerate() {
-                            for (k, d) in v.chunks_exact_mut(4).enumerate() {
-                                d.copy_from_slice(msg.data(data_at + k * chan_block + 4 * i, 4));
-                            }
-                        }
-                        target.write_all(mem, first, run)
-                    }
-                } else {
-                    msg.resp.len() >= n * chan_block && target.read_all(mem, first, run) && {
-                        for (i, v) in run.chunks_exact(4 * n).enumerate() {
-                            for (k, d) in v.chunks_exact(4).enumerate() {
-                                msg.put(k * chan_block + 4 * i, d);
-                            }
-                        }
-                        true
-                    }
                 };
             if done {
                 return Ok(());

@@ -18,7 +18,7 @@
 use isa_encoder::model::SendDesc;
 use isa_encoder::sendmsg::lsc::{
     find_op, Class, ADDR_BTI, ADDR_FLAT, ADDR_SIZE, ADDR_TYPE, DATA_SIZE, EX_BTI, OPCODE,
-    TRANSPOSED, VECTOR,
+    TRANSPOSED, VECTOR, VECTOR_SIZES,
 };
 use isa_encoder::sendmsg::{gateway, Sfid};
 use platform::Platform;
@@ -184,14 +184,14 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
             if sfid == Sfid::Tgm
                 || !matches!(op.class, Class::Load | Class::Store)
                 || f(TRANSPOSED) != 0
-                // Vectors of 1 to 4 (codes 0 to 3).
-                || f(VECTOR) > 3
+                // Vectors of 1 to 4 elements per lane.
+                || VECTOR_SIZES[f(VECTOR) as usize] > 4
                 // d32: 32 bits in registers and in memory.
                 || f(DATA_SIZE) != 2
             {
                 return None;
             }
-            let vec = f(VECTOR) as usize + 1;
+            let vec = VECTOR_SIZES[f(VECTOR) as usize] as usize;
             let addr_bytes: usize = match f(ADDR_SIZE) {
                 2 => 4,
                 3 => 8,
