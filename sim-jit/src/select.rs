@@ -6,7 +6,7 @@
 
 use isa_encoder::model::{CondMod, PredCtrl};
 use sim_eu::program::channels::Channels;
-use sim_eu::program::fast::{Elem, Fast, FastOp, Num, Src};
+use sim_eu::program::fast::{Elem, Fast, FastOp, Num, Sign, Src};
 
 /// An operation a translated instruction computes on 32-bit lanes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,6 +92,10 @@ impl Step {
 
 /// The translated form of `f`, or `None` when the interpreter keeps it.
 pub fn select(f: &Fast) -> Option<Step> {
+    // Half results stay interpreted.
+    if f.num == Num::Half {
+        return None;
+    }
     let op = match (f.num, f.op) {
         (_, FastOp::Mov) => Op::Mov,
         (Num::Int, FastOp::Not) => Op::Not,
@@ -132,6 +136,10 @@ pub fn select(f: &Fast) -> Option<Step> {
     let mut src = [Lanes::Imm(0); 3];
     for (k, s) in src.iter_mut().enumerate().take(op.arity()) {
         let fs = f.src[k];
+        // Source modifiers stay interpreted.
+        if fs.sign != Sign::NONE {
+            return None;
+        }
         *s = match fs.at {
             Src::Imm(v) => Lanes::Imm(v),
             Src::Region { base, stride: 0 } => Lanes::Scalar(base, fs.elem),

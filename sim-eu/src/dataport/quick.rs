@@ -1,11 +1,12 @@
 //! The common sends without the general message frame. A send whose descriptors are
 //! immediates is classified once, when its kernel is pre-decoded ([`classify`]); at run time a
-//! classified send reads its addresses from the GRF, and when the enabled lanes, addresses and
-//! bounds are the common case it makes one access of the whole run straight between memory
-//! and the registers ([`run`]). Anything else (a lane off, addresses that do not step by one
-//! element, a misaligned or out-of-bounds run, memory that is not all mapped) returns `false`
-//! having changed nothing, and the general path ([`super::execute`]) executes the message, so
-//! faults, bounds and alignment errors are exactly its own.
+//! classified send reads its addresses from the GRF. When every lane is enabled and the lanes'
+//! addresses follow each other it makes one access of the whole run straight between memory
+//! and the registers ([`run`]); otherwise (a gather from a local-memory tile, a tail of partly
+//! enabled lanes) one access per enabled lane. When an access cannot be made whole (a
+//! misaligned address, bytes out of bounds or not mapped) it returns `false` having changed
+//! no register, and the general path ([`super::execute`]) executes the message, so faults,
+//! bounds and alignment errors are exactly its own.
 //!
 //! Classified: messages with no effect on registers or memory (the thread spawner's end of
 //! thread, gateway messages other than the barrier, HDC and LSC fences), untyped surface reads
@@ -25,7 +26,7 @@ use platform::Platform;
 
 use super::align::{alignment, Access};
 use super::SendPlan;
-use super::{mem_read_all, mem_write_all, scratch, Memory, Space};
+use super::{lanes_of, mem_read_all, mem_write_all, scratch, Memory, Space};
 use crate::lane_mask::lane_bits;
 use crate::regfile::{Thread, REG_BYTES};
 
@@ -303,45 +304,77 @@ fn steps64(file: &[u8], at: usize, n: usize, step: u32) -> Option<u64> {
 fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
     let n = usize::from(l.lanes);
     let all = lane_bits(l.lanes);
-    if mask & all != all {
-        return false;
-    }
-    let vec = usize::from(l.vec);
     let step = 4 * u32::from(l.vec);
-    let Some(first) = consecutive(&t.file, usize::from(l.addr_at), n, l.addr_bytes, step) else {
-        return false;
-    };
-    let len = 4 * vec * n;
-    let Some(off) = first
-        .checked_add(u64::from(l.chan_off))
-        .filter(|o| o.checked_add(len as u64).is_some())
-    else {
-        return false;
-    };
-    let data = usize::from(l.data_at);
-    let align = u64::from(l.align);
-    // The lanes step by a multiple of 4 and `chan_off` is a multiple of 4 (the alignment):
-    // all lanes meet the rule when the run's first address does. A surface checks its bounds,
-    // alignment and binding in one call; flat and SLM runs check the alignment here.
-    let aligned = first.is_multiple_of(align);
-    let space = match l.base {
+    if mask & all == all {
+        if let Some(first) = consecutive(&t.file, usize::from(l.addr_at), n, l.addr_bytes, step) {
+            return run_of_lanes(t, l, first, mem);
+        }
+    }
+    lane_by_lane(t, l, mask & all, mem)
+}
+
+/// Where `l`'s lanes point and how their accesses are checked: the surface or the space,
+/// and the alignment rule's unit.
+fn space_of(l: &Lanes) -> Option<Space> {
+    match l.base {
         Base::Bti(_) => None,
         Base::Flat => Some(Space::Global),
         Base::Slm(p) => Some(Space::Slm(p)),
+    }
+}
+
+/// Reads `buf` from lane address `addr` plus the channel offset: through the surface (which
+/// checks bounds and the alignment rule itself), or from the space when `addr` meets the
+/// rule. False when any byte is not there.
+fn read_at(l: &Lanes, addr: u64, mem: &mut dyn Memory, buf: &mut [u8]) -> bool {
+    let align = u64::from(l.align);
+    let Some(off) = addr
+        .checked_add(u64::from(l.chan_off))
+        .filter(|o| o.checked_add(buf.len() as u64).is_some())
+    else {
+        return false;
     };
+    match (l.base, space_of(l)) {
+        (Base::Bti(b), _) => mem.surface_read_all(u32::from(b), off, align, buf),
+        (_, Some(space)) => addr.is_multiple_of(align) && mem_read_all(mem, space, off, buf),
+        _ => false,
+    }
+}
+
+/// [`read_at`] for writes.
+fn write_at(l: &Lanes, addr: u64, mem: &mut dyn Memory, data: &[u8]) -> bool {
+    let align = u64::from(l.align);
+    let Some(off) = addr
+        .checked_add(u64::from(l.chan_off))
+        .filter(|o| o.checked_add(data.len() as u64).is_some())
+    else {
+        return false;
+    };
+    match (l.base, space_of(l)) {
+        (Base::Bti(b), _) => mem.surface_write_all(u32::from(b), off, align, data),
+        (_, Some(space)) => addr.is_multiple_of(align) && mem_write_all(mem, space, off, data),
+        _ => false,
+    }
+}
+
+/// Every lane enabled, lane `i`'s vector at `first + i * 4 * vec`: one access of the whole
+/// run.
+fn run_of_lanes(t: &mut Thread, l: Lanes, first: u64, mem: &mut dyn Memory) -> bool {
+    let n = usize::from(l.lanes);
+    let vec = usize::from(l.vec);
+    let len = 4 * vec * n;
+    let data = usize::from(l.data_at);
+    // The lanes step by a multiple of 4 and `chan_off` is a multiple of 4 (the alignment):
+    // all lanes meet the rule when the run's first address does.
     if vec == 1 {
         if l.write {
             let src = &t.file[data..data + len];
-            return match (l.base, space) {
-                (Base::Bti(b), _) => mem.surface_write_all(u32::from(b), off, align, src),
-                (_, Some(space)) => aligned && mem_write_all(mem, space, off, src),
-                _ => false,
-            };
+            return write_at(&l, first, mem, src);
         }
-        if let Base::Bti(b) = l.base {
+        if let Base::Bti(_) = l.base {
             // Straight into the registers: a refused surface run leaves them as they were.
             let dst = &mut t.file[data..data + len];
-            return mem.surface_read_all(u32::from(b), off, align, dst);
+            return read_at(&l, first, mem, dst);
         }
     }
     // Through a buffer, the components sorted between memory order (lane by lane) and the
@@ -351,31 +384,85 @@ fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
     let blk = component_block(n);
     if l.write {
         for (i, v) in buf.chunks_exact_mut(4 * vec).enumerate() {
-            for (k, d) in v.chunks_exact_mut(4).enumerate() {
-                let at = data + k * blk + 4 * i;
-                d.copy_from_slice(&t.file[at..at + 4]);
-            }
+            gather_lane(&t.file, data, blk, i, v);
         }
-        return match (l.base, space) {
-            (Base::Bti(b), _) => mem.surface_write_all(u32::from(b), off, align, buf),
-            (_, Some(space)) => aligned && mem_write_all(mem, space, off, buf),
-            _ => false,
-        };
+        return write_at(&l, first, mem, buf);
     }
-    let read = match (l.base, space) {
-        (Base::Bti(b), _) => mem.surface_read_all(u32::from(b), off, align, buf),
-        (_, Some(space)) => aligned && mem_read_all(mem, space, off, buf),
-        _ => false,
+    if !read_at(&l, first, mem, buf) {
+        return false;
+    }
+    for (i, v) in buf.chunks_exact(4 * vec).enumerate() {
+        scatter_lane(&mut t.file, data, blk, i, v);
+    }
+    true
+}
+
+/// Lane `i`'s components (register blocks of `blk` bytes from `data`) into `v`, memory order.
+#[inline(always)]
+fn gather_lane(file: &[u8], data: usize, blk: usize, i: usize, v: &mut [u8]) {
+    for (k, d) in v.chunks_exact_mut(4).enumerate() {
+        let at = data + k * blk + 4 * i;
+        d.copy_from_slice(&file[at..at + 4]);
+    }
+}
+
+/// [`gather_lane`] the other way: `v` (memory order) into lane `i`'s register slots.
+#[inline(always)]
+fn scatter_lane(file: &mut [u8], data: usize, blk: usize, i: usize, v: &[u8]) {
+    for (k, d) in v.chunks_exact(4).enumerate() {
+        let at = data + k * blk + 4 * i;
+        file[at..at + 4].copy_from_slice(d);
+    }
+}
+
+/// The enabled lanes one access each, in lane order as the general path goes (a gather from
+/// a local-memory tile, a tail of partly enabled lanes). Reads land in the registers only
+/// when every lane's read succeeded. A write that fails at some lane returns false after
+/// the lanes before it were written: the general path then writes those lanes again with the
+/// same bytes (the registers did not change) before it meets that lane itself, so memory ends
+/// as it alone would leave it.
+fn lane_by_lane(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
+    if mask == 0 {
+        // Nothing to access; the general path still checks what the message names.
+        return false;
+    }
+    let vec = usize::from(l.vec);
+    let len = 4 * vec;
+    let blk = component_block(usize::from(l.lanes));
+    let data = usize::from(l.data_at);
+    let bytes = usize::from(l.addr_bytes);
+    let addr = |file: &[u8], i: usize| -> Option<u64> {
+        let at = usize::from(l.addr_at) + i * bytes;
+        let mut b = [0u8; 8];
+        b[..bytes].copy_from_slice(file.get(at..at + bytes)?);
+        Some(u64::from_le_bytes(b))
     };
-    if read {
-        for (i, v) in buf.chunks_exact(4 * vec).enumerate() {
-            for (k, d) in v.chunks_exact(4).enumerate() {
-                let at = data + k * blk + 4 * i;
-                t.file[at..at + 4].copy_from_slice(d);
+    if l.write {
+        for i in lanes_of(mask) {
+            let mut v = [0u8; 16];
+            gather_lane(&t.file, data, blk, i, &mut v[..len]);
+            let Some(a) = addr(&t.file, i) else {
+                return false;
+            };
+            if !write_at(&l, a, mem, &v[..len]) {
+                return false;
             }
         }
+        return true;
     }
-    read
+    let mut buf = [0u8; 32 * 16];
+    for i in lanes_of(mask) {
+        let Some(a) = addr(&t.file, i) else {
+            return false;
+        };
+        if !read_at(&l, a, mem, &mut buf[len * i..len * (i + 1)]) {
+            return false;
+        }
+    }
+    for i in lanes_of(mask) {
+        scatter_lane(&mut t.file, data, blk, i, &buf[len * i..len * (i + 1)]);
+    }
+    true
 }
 
 #[cfg(test)]

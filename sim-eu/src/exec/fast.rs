@@ -3,11 +3,15 @@
 //! fixed 32-lane array so the loops vectorise, and stored with the execution mask. Every
 //! result equals the general path's (`alu::exec`); the tests run both on random instructions.
 
+use crate::convert::f16_to_f32;
 use crate::dataport::Memory;
 use crate::lane_mask::lane_bits;
-use crate::program::fast::forms::{extend, Elem, Fast, FastDst, FastOp, FastSrc, Kernel, Num, Src};
+use crate::program::fast::forms::{
+    extend, Elem, Fast, FastDst, FastOp, FastSrc, Kernel, Num, Sign, Src,
+};
 use crate::program::{Inst, Program};
 use crate::regfile::Thread;
+use crate::rounding::Rounding;
 
 use isa_encoder::model::CondMod;
 
@@ -135,6 +139,7 @@ fn exec_lanes<const L: usize>(t: &mut Thread, f: &Fast, inst: &Inst) {
     let (flags, store_mask, r) = match f.num {
         Num::Int => int_op(f, n, [&a, &b, &c], enabled, pred),
         Num::F32 => f32_op(f, n, [&a, &b, &c], enabled, pred),
+        Num::Half => half_op(f, [&a, &b, &c], enabled, pred),
     };
     if let Some((mask, bits)) = flags {
         let m = u64::from(mask).rotate_left(rot);
@@ -170,11 +175,22 @@ fn row<const L: usize>(file: &[u8], base: usize) -> Option<Lanes<L>> {
 /// A word-form source's lanes: a row of `L` DWords, or one value for every lane.
 #[inline(always)]
 fn word_src<const L: usize>(file: &[u8], s: &FastSrc) -> Option<Lanes<L>> {
-    match s.at {
-        Src::Imm(v) => Some([v; L]),
-        Src::Region { base, stride: 0 } => Some([read(file, usize::from(base), s.elem); L]),
-        Src::Region { base, .. } => row(file, usize::from(base)),
-        Src::Gather => None,
+    let v = match s.at {
+        Src::Imm(v) => [v; L],
+        Src::Region { base, stride: 0 } => [read(file, usize::from(base), s.elem); L],
+        Src::Region { base, .. } => row(file, usize::from(base))?,
+        Src::Gather => return None,
+    };
+    Some(signed(s.sign, v))
+}
+
+/// `v` with the source modifier `sign` applied (one branch per source, none per lane).
+#[inline(always)]
+fn signed<const L: usize>(sign: Sign, v: Lanes<L>) -> Lanes<L> {
+    if sign == Sign::NONE {
+        v
+    } else {
+        v.map(|x| sign.apply(x))
     }
 }
 
@@ -378,6 +394,8 @@ fn cond_row<const L: usize>(c: CondMod, num: Num, signed: bool, r: &Lanes<L>) ->
                 CondMod::Eo => 0,
             }
         }
+        // Half results have no word form ([`word`] and the kernels refuse them).
+        Num::Half => 0,
     }
 }
 
@@ -397,7 +415,7 @@ fn word_cmp<const L: usize>(
             let bias = if f.src[0].elem.signed { 0 } else { 0x8000_0000 };
             Some(int_cmp_row::<L>(c, bias, a, b))
         }
-        Num::Int => None,
+        Num::Int | Num::Half => None,
     }
 }
 
@@ -424,6 +442,9 @@ fn pick_row<const L: usize>(
 /// Returns false, having changed nothing, when it does not apply.
 #[inline(always)]
 fn word<const L: usize>(t: &mut Thread, f: &Fast, enabled: u32, pred: u32) -> bool {
+    if f.num == Num::Half {
+        return false;
+    }
     let mask = enabled & pred;
     if f.cond.is_none() && !matches!(f.op, FastOp::Cmp { .. } | FastOp::Sel | FastOp::Csel) {
         return word_plain::<L>(t, f, mask);
@@ -780,6 +801,55 @@ fn f32_op<const L: usize>(
     (flags, mask, f32_bits(&r))
 }
 
+/// [`Num::Half`] lanes: the sources widened by size (`:hf` or `:f`), the result rounded to
+/// half with the general path's `Rounding::to_f16`.
+#[inline(always)]
+fn half_op<const L: usize>(
+    f: &Fast,
+    [a, b, c]: [&Lanes<L>; 3],
+    enabled: u32,
+    pred: u32,
+) -> Outcome<L> {
+    let mask = enabled & pred;
+    let wide = |v: &Lanes<L>, e: Elem| -> [f32; L] {
+        v.map(|x| {
+            if e.size == 2 {
+                f16_to_f32(x as u16)
+            } else {
+                f32::from_bits(x)
+            }
+        })
+    };
+    let round = |v: f64| u32::from(Rounding::NearestEven.to_f16(v));
+    let x = wide(a, f.src[0].elem);
+    let mut r = [0u32; L];
+    match f.op {
+        FastOp::Mov => {
+            for i in 0..L {
+                r[i] = round(f64::from(x[i]));
+            }
+        }
+        FastOp::Add | FastOp::Mul => {
+            let y = wide(b, f.src[1].elem);
+            let add = f.op == FastOp::Add;
+            for i in 0..L {
+                let v = if add { x[i] + y[i] } else { x[i] * y[i] };
+                r[i] = round(f64::from(x[i].nan_first(y[i], v)));
+            }
+        }
+        FastOp::Mad => {
+            let (y, z) = (wide(b, f.src[1].elem), wide(c, f.src[2].elem));
+            for i in 0..L {
+                let (p, q, s) = (f64::from(x[i]), f64::from(y[i]), f64::from(z[i]));
+                r[i] = round(p.nan_first3(q, s, q.mul_add(s, p)));
+            }
+        }
+        // Classification gives half results to these four operations only.
+        _ => return (None, 0, r),
+    }
+    (None, mask, r)
+}
+
 #[inline(always)]
 fn float_cond<const L: usize>(f: &Fast, n: usize, r: &[f32; L]) -> Option<u32> {
     let c = f.cond?;
@@ -881,7 +951,7 @@ fn load<const L: usize>(t: &Thread, s: &FastSrc, offs: &[u16; 32], n: usize) -> 
             }
         }
     }
-    out
+    signed(s.sign, out)
 }
 
 /// The first `n` lanes of the region at byte `base` stepping `stride` bytes (consecutive

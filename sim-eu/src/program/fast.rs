@@ -15,7 +15,7 @@ use crate::exec::fast::kernel;
 
 pub mod forms;
 
-pub use forms::{extend, Elem, Fast, FastDst, FastOp, FastSrc, Kernel, KernelFn, Num, Src};
+pub use forms::{extend, Elem, Fast, FastDst, FastOp, FastSrc, Kernel, KernelFn, Num, Sign, Src};
 
 const UNUSED: FastSrc = FastSrc {
     at: Src::Imm(0),
@@ -23,6 +23,7 @@ const UNUSED: FastSrc = FastSrc {
         size: 4,
         signed: false,
     },
+    sign: Sign::NONE,
 };
 
 fn int_elem(ty: DataType) -> Option<Elem> {
@@ -41,6 +42,14 @@ fn int_elem(ty: DataType) -> Option<Elem> {
 fn raw_elem(ty: DataType) -> Option<Elem> {
     use DataType::*;
     matches!(ty, Ub | B | Uw | W | Ud | D | Hf | Bf | F).then_some(Elem {
+        size: type_bytes(ty) as u8,
+        signed: false,
+    })
+}
+
+/// A [`Num::Half`] operand: `:hf` or `:f`, told apart by size.
+fn half_elem(ty: DataType) -> Option<Elem> {
+    matches!(ty, DataType::Hf | DataType::F).then_some(Elem {
         size: type_bytes(ty) as u8,
         signed: false,
     })
@@ -65,8 +74,10 @@ fn step(offs: &[u16; 32], n: usize) -> Option<(u16, u16)> {
         .then_some((base, stride))
 }
 
-fn source(o: &Opnd, n: usize, elem: fn(DataType) -> Option<Elem>) -> Option<FastSrc> {
-    if o.modifier != SrcMod::None {
+/// `o`'s fast form; a source modifier only where `float` (`:f` sources: a sign-bit
+/// operation; an integer's would take the 64-bit value the general path computes on).
+fn source(o: &Opnd, n: usize, elem: fn(DataType) -> Option<Elem>, float: bool) -> Option<FastSrc> {
+    if o.modifier != SrcMod::None && !float {
         return None;
     }
     let e = elem(o.ty)?;
@@ -82,7 +93,11 @@ fn source(o: &Opnd, n: usize, elem: fn(DataType) -> Option<Elem>) -> Option<Fast
         }
         Loc::Imm | Loc::Null | Loc::Indirect { .. } => return None,
     };
-    Some(FastSrc { at, elem: e })
+    Some(FastSrc {
+        at,
+        elem: e,
+        sign: Sign::of(o.modifier),
+    })
 }
 
 /// Whether `inst` writes the accumulators through its destination.
@@ -133,9 +148,13 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         && inst.src[0].ty == inst.dst.ty
         && inst.src[0].modifier == SrcMod::None
         && type_bytes(inst.dst.ty) <= 4;
+    let half = inst.dst.ty == DataType::Hf
+        && inst.cond.is_none()
+        && matches!(op, FastOp::Mov | FastOp::Add | FastOp::Mul | FastOp::Mad);
     let num = match inst.domain {
         _ if raw => Num::Int,
         Domain::Int => Num::Int,
+        Domain::F32 if half => Num::Half,
         Domain::F32 => Num::F32,
         Domain::F64 => return None,
     };
@@ -143,18 +162,19 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         op,
         FastOp::And | FastOp::Or | FastOp::Xor | FastOp::Not | FastOp::Shl | FastOp::Shr
     ) || op == FastOp::Asr;
-    if num == Num::F32 && logic_or_shift {
+    if num != Num::Int && logic_or_shift {
         return None;
     }
     let elem: fn(DataType) -> Option<Elem> = match num {
         _ if raw => raw_elem,
         Num::Int => int_elem,
         Num::F32 => f32_elem,
+        Num::Half => half_elem,
     };
     let n = usize::from(inst.n);
     let mut src = [UNUSED; 3];
     for (k, s) in src.iter_mut().enumerate().take(arity) {
-        *s = source(&inst.src[k], n, elem)?;
+        *s = source(&inst.src[k], n, elem, num == Num::F32 && !raw)?;
     }
     // The general path shifts src0 at its own width: only 32-bit src0 is the u32 shift here.
     if matches!(op, FastOp::Shr | FastOp::Asr) && src[0].elem.size != 4 {
@@ -188,7 +208,8 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
     // A `null` destination's type matters only to a condition on the result: `cmp` flags
     // come from its sources.
     let cmp_to_null = dst.is_none() && matches!(op, FastOp::Cmp { .. });
-    let word = op != FastOp::Csel
+    let word = num != Num::Half
+        && op != FastOp::Csel
         && !(compares && num == Num::Int && src[0].elem.signed != src[1].elem.signed)
         && (dst_elem.size == 4 || cmp_to_null)
         && dst.is_none_or(|d| d.stride == 4 || n == 1)

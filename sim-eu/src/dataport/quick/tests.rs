@@ -350,7 +350,9 @@ struct Case {
     msg: usize,
     /// 0: consecutive DWords; 1: consecutive from any byte; 2: random per lane; 3:
     /// consecutive DWords that wrap past the top of the address (2^32 for A32 values, 2^64 for
-    /// A64), which the classified form must leave to the general path.
+    /// A64), which the classified form must leave to the general path; 4: random DWords per
+    /// lane (a gather); 5: four neighbouring DWords shared by the lanes (vectors that overlap,
+    /// so the order of the lanes' writes shows).
     pattern: u8,
     start: u64,
     lane_offs: Vec<u64>,
@@ -363,7 +365,7 @@ struct Case {
 fn case() -> impl Strategy<Value = Case> {
     (
         0..MESSAGES.len(),
-        0u8..4,
+        0u8..6,
         0u64..0x1100,
         proptest::collection::vec(0u64..0x1100, 16),
         prop_oneof![Just(u32::MAX), Just(0xffff), any::<u32>()],
@@ -393,6 +395,8 @@ fn address(c: &Case, addr: Addr, i: usize, vec: u64) -> u64 {
         0 => (c.start & !3) + step,
         1 => c.start + step,
         2 => c.lane_offs[i],
+        4 => c.lane_offs[i] & !3,
+        5 => (c.start & !3) + 4 * (c.lane_offs[i] & 3),
         // Lane 8 (or 4 for A64) is the first past the top.
         _ => {
             return match addr {
@@ -539,5 +543,40 @@ fn consecutive_in_bounds_lanes_take_the_classified_path() {
             (1u32 << lanes) - 1
         };
         assert!(quick_run(&mut t, q, mask, &mut mem), "{text}");
+    }
+}
+
+/// Gathers and scatters (lanes at DWords in no order, some sharing one) and partly enabled
+/// lanes take the classified path too, one access per lane, when every access is whole.
+#[test]
+fn scattered_and_partly_enabled_lanes_take_the_classified_path() {
+    for (k, &(_, text, lanes, _, _)) in MESSAGES.iter().enumerate() {
+        if lanes == 0 {
+            continue;
+        }
+        for (pattern, mask) in [(4, u32::MAX), (5, u32::MAX), (0, 0x7), (4, 0xa5a5)] {
+            let c = Case {
+                msg: k,
+                pattern,
+                start: 0x140,
+                // In bounds for every message's addressing, DWord-aligned.
+                lane_offs: (0..16).map(|i| 0x100 + 0x24 * ((i * 7) % 16)).collect(),
+                mask,
+                width: 0x1000,
+                grf: vec![7; 32 * 32],
+                mem: vec![3; 64],
+            };
+            let (prog, mut t, mut mem) = setup(&c);
+            let inst = &prog.insts[0];
+            let q: Quick = inst.send.and_then(|p| p.quick).expect("classified");
+            let mask = mask & lane_bits(inst.n);
+            assert!(
+                quick_run(&mut t, q, mask, &mut mem),
+                "{text}, pattern {pattern}, mask {mask:#x}"
+            );
+            if let Err(e) = same_as_general(&c) {
+                panic!("{text}, pattern {pattern}, mask {mask:#x}: {e}");
+            }
+        }
     }
 }

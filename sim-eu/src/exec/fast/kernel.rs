@@ -13,7 +13,9 @@
 
 use std::mem::MaybeUninit;
 
-use crate::program::fast::forms::{Fast, FastDst, FastOp, FastSrc, Kernel, KernelFn, Num, Src};
+use crate::program::fast::forms::{
+    Fast, FastDst, FastOp, FastSrc, Kernel, KernelFn, Num, Sign, Src,
+};
 use crate::regfile::Thread;
 
 use super::{arity, commit, cond_row, pick_row, read, region, store_row, word_cmp, word_op};
@@ -451,6 +453,9 @@ fn scalar(op: u8, cond: bool) -> Option<KernelFn> {
 /// an operation with a condition modifier on a 32-bit result; a `sel` picked by the
 /// predicate; and a one-channel `mov` to a Byte or Word.
 pub fn select(f: &Fast) -> Option<Kernel> {
+    if f.num == Num::Half {
+        return None;
+    }
     if f.op == FastOp::Mov && f.num == Num::Int && f.ch.n == 1 && f.cond.is_none() {
         let narrow = f.dst.is_some() && f.dst_elem.size < 4;
         let one = matches!(f.src[0].at, Src::Imm(_) | Src::Region { .. });
@@ -473,7 +478,11 @@ pub fn select(f: &Fast) -> Option<Kernel> {
         return None;
     }
     let read = &f.src[..arity(f.op)];
-    if read.iter().any(|s| s.at == Src::Gather) {
+    // Kernels read their sources as they are: a source modifier takes the loop.
+    if read
+        .iter()
+        .any(|s| s.at == Src::Gather || s.sign != Sign::NONE)
+    {
         return None;
     }
     let row = |s: &FastSrc| matches!(s.at, Src::Region { stride: 4, .. }) && s.elem.size == 4;

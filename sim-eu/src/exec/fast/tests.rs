@@ -5,7 +5,7 @@
 use platform::Platform;
 use proptest::prelude::*;
 
-use crate::program::fast::FastOp;
+use crate::program::fast::{FastOp, Num};
 use crate::{run, NoMemory, Program, Status, Thread};
 
 const INT_TYPES: [&str; 6] = ["b", "ub", "w", "uw", "d", "ud"];
@@ -79,6 +79,8 @@ prop_compose! {
         no_mask in any::<bool>(),
         null_dst in any::<bool>(),
         dword in any::<bool>(),
+        mods in proptest::array::uniform3(0usize..8),
+        half in any::<bool>(),
         file in proptest::collection::vec(any::<u8>(), 4096),
         active in any::<u32>(),
         flags in any::<u64>(),
@@ -94,8 +96,13 @@ prop_compose! {
         let arity = match opname { "mov" | "not" => 1, "mad" | "csel" => 3, _ => 2 };
         // Raw moves of half-precision bit patterns.
         let raw = opname == "mov" && raw_ty > 0;
+        // Half results of `:hf` and `:f` sources (no condition, no source modifier).
+        let half = half && float && !raw && cond.is_none()
+            && matches!(opname, "mov" | "add" | "mul" | "mad");
         let ty = |k: usize| if raw {
             ["hf", "bf"][raw_ty - 1]
+        } else if half {
+            if k == 3 || tys[k] % 2 == 0 { "hf" } else { "f" }
         } else if float {
             "f"
         } else if dword {
@@ -120,6 +127,13 @@ prop_compose! {
                     && (arity == 2 && k == 1 || arity == 3 && k != 1 || arity == 1);
                 // No half-precision immediates (raw moves), no :f or :*d ternary immediates.
                 let imm_ok = !(t == "hf" || t == "bf" || arity == 3 && (t == "f" || t.ends_with('d')));
+                // `:f` register sources with a source modifier half the time.
+                let m = if float && !raw && !half {
+                    ["", "-", "(abs)", "-(abs)"][mods[k] % 4]
+                } else {
+                    ""
+                };
+                let m = if mods[k] < 4 { "" } else { m };
                 if is_imm && imm_ok {
                     imm(imm_bits, t)
                 } else if arity == 3 {
@@ -128,9 +142,9 @@ prop_compose! {
                     } else {
                         REGIONS3[regions[k] % 3]
                     };
-                    reg(regs[k], subs[k], rg, t)
+                    format!("{m}{}", reg(regs[k], subs[k], rg, t))
                 } else {
-                    reg(regs[k], subs[k], REGIONS[regions[k]], t)
+                    format!("{m}{}", reg(regs[k], subs[k], REGIONS[regions[k]], t))
                 }
             })
             .collect();
@@ -252,7 +266,8 @@ fn modifiers_saturation_and_wide_types_stay_on_the_general_path() {
         "add (16|M0) (sat)r10.0<1>:ud r12.0<8;8,1>:ud r14.0<8;8,1>:ud",
         "add (8|M0) r10.0<1>:q r12.0<4;4,1>:q r14.0<4;4,1>:q",
         "mov (16|M0) r10.0<1>:f r12.0<8;8,1>:d",
-        "add (16|M0) r10.0<1>:hf r12.0<8;8,1>:hf r14.0<8;8,1>:hf",
+        "add (16|M0) (lt)f0.0 r10.0<1>:hf r12.0<8;8,1>:hf r14.0<8;8,1>:hf",
+        "add (16|M0) r10.0<1>:hf -r12.0<8;8,1>:hf r14.0<8;8,1>:hf",
         "mov (16|M0) r10.0<1>:d r[a0.0]<1,0>:d",
         "shr (16|M0) r10.0<1>:uw r12.0<8;8,1>:uw r14.0<8;8,1>:uw",
         // Changes the rounding mode: the fast path would not see it.
@@ -282,6 +297,14 @@ fn common_igc_forms_take_the_fast_path() {
         "and (16|M0) (eq)f1.0 null<1>:d r10.0<8;8,1>:d r3.3<0;1,0>:d",
         "cmp (16|M0) (lt)f0.1 null<1>:d r3.1<0;1,0>:ud r12.0<8;8,1>:ud",
         "(f1.0) sel (16|M0) r14.0<1>:d r18.0<8;8,1>:d r16.0<8;8,1>:d",
+        // `:f` source modifiers (a GEMM kernel's `alpha * -x`, a `fabs`).
+        "mul (8|M0) r16.0<1>:f r10.0<8;8,1>:f -r12.0<8;8,1>:f",
+        "mad (16|M0) r10.0<1>:f -r10.0<1;0>:f r12.0<1;0>:f (abs)r14.0<1>:f",
+        "sel (16|M0) (ge)f0.0 r14.0<1>:f -(abs)r18.0<8;8,1>:f r16.0<8;8,1>:f",
+        // Half results (an f16 network's arithmetic, a conversion to half).
+        "mad (16|M0) r10.0<1>:hf r10.0<1;0>:hf r12.0<1;0>:hf r14.0<1>:hf",
+        "mul (16|M0) r10.0<1>:hf r12.0<8;8,1>:hf r14.0<8;8,1>:hf",
+        "(W) mov (1|M0) r3.8<1>:hf r4.0<0;1,0>:f",
     ] {
         let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect(text);
         let prog = Program::decode(Platform::Tgllp, &bytes);
@@ -840,4 +863,101 @@ fn fast_runs_stop_where_waiting_channels_rejoin_and_within_the_budget() {
 /// The error a thread gets when it runs past the program's last instruction.
 fn ran_off(prog: &Program) -> crate::EuError {
     crate::error::EuErrorKind::RanOffEnd.at(prog.end)
+}
+
+/// Halves rich in the values where rounding and NaN rules show: NaNs (quiet, signalling,
+/// negative), infinities, zeros, subnormals, the largest finite half, and ordinary numbers.
+fn half_value() -> impl Strategy<Value = u16> {
+    prop_oneof![
+        any::<u16>(),
+        prop::sample::select(vec![
+            0x7e00u16, 0x7c01, 0xfe01, 0x7d00, 0x7c00, 0xfc00, 0x0000, 0x8000, 0x0001, 0x03ff,
+            0x8001, 0x7bff, 0xfbff, 0x3c00, 0x3c01, 0x0400,
+        ]),
+    ]
+}
+
+prop_compose! {
+    /// A half-result `mov`, `add`, `mul` or `mad` of `:hf` and `:f` sources in r12, r14, r16
+    /// (16 lanes), with those registers' halves drawn from [`half_value`].
+    fn half_case()(
+        op in 0usize..4,
+        src_hf in proptest::array::uniform3(any::<bool>()),
+        scalar in proptest::array::uniform3(any::<bool>()),
+        n in prop::sample::select(vec![1u32, 8, 16]),
+        halves in proptest::collection::vec(half_value(), 3 * 32),
+        active in any::<u32>(),
+    ) -> Case {
+        let opname = ["mov", "add", "mul", "mad"][op];
+        let arity = [1, 2, 2, 3][op];
+        let srcs: Vec<String> = (0..arity)
+            .map(|k| {
+                let ty = if src_hf[k] { "hf" } else { "f" };
+                let r = 12 + 2 * k;
+                match (arity, scalar[k]) {
+                    (3, true) => format!("r{r}.1<0;0>:{ty}"),
+                    (3, false) if k == 2 => format!("r{r}.0<1>:{ty}"),
+                    (3, false) => format!("r{r}.0<1;0>:{ty}"),
+                    (_, true) => format!("r{r}.1<0;1,0>:{ty}"),
+                    (_, false) => format!("r{r}.0<8;8,1>:{ty}"),
+                }
+            })
+            .collect();
+        let text = format!("{opname} ({n}|M0) r10.0<1>:hf {}\nnop\n", srcs.join(" "));
+        let mut file = vec![0u8; 4096];
+        for (k, h) in halves.iter().enumerate() {
+            // Each source register pair holds 32 halves (or 16 singles, each two halves).
+            let at = (12 + 2 * (k / 32)) * 32 + 2 * (k % 32);
+            file[at..at + 2].copy_from_slice(&h.to_le_bytes());
+        }
+        Case { text, file, active: active | 1, flags: 0 }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn half_results_match_general_path(c in half_case()) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, &c.text).expect("assembles");
+        let fast = Program::decode(Platform::Tgllp, &bytes);
+        prop_assert!(fast.insts[0].invalid.is_none(), "{}", c.text);
+        // (`mov` of `:hf` to `:hf` copies bits: a raw move.)
+        let raw = c.text.starts_with("mov") && !c.text.contains(":f");
+        let num = if raw { Num::Int } else { Num::Half };
+        prop_assert_eq!(fast.fast[0].map(|f| f.num), Some(num), "{}", c.text);
+        let mut general = fast.clone();
+        general.fast[0] = None;
+        let g = one(&general, &c).expect("general path ran");
+        let f = one(&fast, &c).expect("fast path ran");
+        prop_assert!(g.file == f.file, "{}", c.text);
+    }
+}
+
+/// A half `mad` rounds once (IEEE 754 fusedMultiplyAdd): 2^-24 + (1 + 2^-6)(1 + 2^-5) lies
+/// just above the midpoint 1 + 2^-5 + 2^-6 + 2^-11 between two halves, so it rounds up to
+/// 0x3C31; rounding the exact sum to f32 first lands on the midpoint itself and then rounds
+/// to even, 0x3C30.
+#[test]
+fn half_mad_rounds_once() {
+    let text = "mad (8|M0) r10.0<1>:hf r12.0<1;0>:hf r14.0<1;0>:hf r16.0<1>:hf\nnop\n";
+    let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+    let fast = Program::decode(Platform::Tgllp, &bytes);
+    assert_eq!(fast.fast[0].map(|f| f.num), Some(Num::Half));
+    let mut general = fast.clone();
+    general.fast[0] = None;
+    for prog in [&fast, &general] {
+        let mut t = Thread::new(0xff);
+        for (r, h) in [(12, 0x0001u16), (14, 0x3c10), (16, 0x3c20)] {
+            for i in 0..8 {
+                t.grf_mut()[r * 32 + 2 * i..][..2].copy_from_slice(&h.to_le_bytes());
+            }
+        }
+        assert!(matches!(
+            run(&mut t, prog, &mut NoMemory, 1),
+            Ok(Status::Budget)
+        ));
+        let r = u16::from_le_bytes([t.grf_mut()[320], t.grf_mut()[321]]);
+        assert_eq!(r, 0x3c31);
+    }
 }

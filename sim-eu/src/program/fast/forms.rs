@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use isa_encoder::model::CondMod;
+use isa_encoder::model::{CondMod, SrcMod};
 
 use crate::program::channels::Channels;
 use crate::regfile::Thread;
@@ -39,11 +39,16 @@ pub enum FastOp {
 }
 
 /// The lane domain: integers computed modulo 2^32 (every destination is at most 32 bits
-/// wide, so the low bits are all the general path's 64-bit results keep), or f32.
+/// wide, so the low bits are all the general path's 64-bit results keep), f32, or half
+/// results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Num {
     Int,
     F32,
+    /// A `:hf` destination of `mov`, `add`, `mul` or `mad` from `:hf` (2-byte elements) or
+    /// `:f` (4-byte) sources, widened exactly: as the general path, `mov`, `add` and `mul`
+    /// compute in f32 and `mad` in f64, each result rounded once to half (nearest even).
+    Half,
 }
 
 /// An element in the register file: its size in bytes and whether it sign-extends.
@@ -68,6 +73,45 @@ pub enum Src {
 pub struct FastSrc {
     pub at: Src,
     pub elem: Elem,
+    /// The source modifier of an `:f` source; integer sources have none.
+    pub sign: Sign,
+}
+
+/// An `:f` source modifier as what it does to the value's bits, `(v & and) ^ xor`: negation
+/// flips the sign bit, `(abs)` clears it, `-(abs)` sets it (NaNs included, as the general
+/// path's `-x`, `x.abs()` and `-x.abs()` do).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sign {
+    pub and: u32,
+    pub xor: u32,
+}
+
+impl Sign {
+    pub const NONE: Sign = Sign {
+        and: u32::MAX,
+        xor: 0,
+    };
+
+    pub fn of(m: SrcMod) -> Sign {
+        const SIGN: u32 = 0x8000_0000;
+        match m {
+            SrcMod::None => Sign::NONE,
+            SrcMod::Neg => Sign {
+                and: u32::MAX,
+                xor: SIGN,
+            },
+            SrcMod::Abs => Sign { and: !SIGN, xor: 0 },
+            SrcMod::NegAbs => Sign {
+                and: !SIGN,
+                xor: SIGN,
+            },
+        }
+    }
+
+    #[inline(always)]
+    pub fn apply(self, v: u32) -> u32 {
+        (v & self.and) ^ self.xor
+    }
 }
 
 /// A destination region: lane i at `base + i * stride`.
