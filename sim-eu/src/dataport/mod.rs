@@ -312,6 +312,21 @@ pub trait Memory {
             Err(_) => false,
         }
     }
+    /// Reads a gather: the pieces of `out` (`out.len() / offsets.len()` bytes each) from each
+    /// of `offsets` of the buffer surface at `bti`, each as [`Memory::surface_read_all`] reads
+    /// a run; false when some piece is not all there (`out` then holds no promise). The
+    /// default reads piece by piece. An implementation whose single accesses are dear (a
+    /// system call each) may read the span the pieces lie in at once, where reading the bytes
+    /// between them has no effect.
+    fn surface_gather(&mut self, bti: u32, offsets: &[u64], align: u64, out: &mut [u8]) -> bool {
+        gather_each(offsets, out, |o, piece| {
+            self.surface_read_all(bti, o, align, piece)
+        })
+    }
+    /// [`Memory::surface_gather`] at virtual addresses, each piece as [`Memory::read_all`].
+    fn read_gather(&mut self, addrs: &[u64], out: &mut [u8]) -> bool {
+        gather_each(addrs, out, |a, piece| self.read_all(a, piece))
+    }
     /// [`Memory::read_all`] for shared local memory.
     fn slm_read_all(&mut self, _offset: u32, _buf: &mut [u8]) -> bool {
         false
@@ -496,6 +511,24 @@ impl Msg {
     pub fn data(&self, byte: usize, len: usize) -> &[u8] {
         self.payload.get(byte..byte + len).unwrap_or(&[])
     }
+}
+
+/// Reads `out`'s pieces (`out.len() / at.len()` bytes each) one by one with `read`, each from
+/// its entry of `at`; false at the first that fails.
+pub fn gather_each(
+    at: &[u64],
+    out: &mut [u8],
+    mut read: impl FnMut(u64, &mut [u8]) -> bool,
+) -> bool {
+    let Some(len) = out.len().checked_div(at.len()) else {
+        return true;
+    };
+    if len == 0 {
+        return out.is_empty();
+    }
+    at.iter()
+        .zip(out.chunks_exact_mut(len))
+        .all(|(&a, piece)| read(a, piece))
 }
 
 /// The bits of `n` channels (32 and more: all).

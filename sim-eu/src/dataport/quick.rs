@@ -26,7 +26,7 @@ use platform::Platform;
 
 use super::align::{alignment, Access};
 use super::SendPlan;
-use super::{lanes_of, mem_read_all, mem_write_all, scratch, Memory, Space};
+use super::{gather_each, lanes_of, mem_read_all, mem_write_all, scratch, Memory, Space};
 use crate::lane_mask::lane_bits;
 use crate::regfile::{Thread, REG_BYTES};
 
@@ -450,17 +450,42 @@ fn lane_by_lane(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bo
         }
         return true;
     }
-    let mut buf = [0u8; 32 * 16];
+    // The enabled lanes' offsets (channel offset added), then one gather of them all: memory
+    // whose accesses are dear reads the span they lie in at once.
+    let mut at = [0u64; 32];
+    let mut k = 0;
+    let align = u64::from(l.align);
     for i in lanes_of(mask) {
         let Some(a) = addr(&t.file, i) else {
             return false;
         };
-        if !read_at(&l, a, mem, &mut buf[len * i..len * (i + 1)]) {
+        let Some(off) = a
+            .checked_add(u64::from(l.chan_off))
+            .filter(|o| o.checked_add(len as u64).is_some())
+        else {
+            return false;
+        };
+        if !matches!(l.base, Base::Bti(_)) && !a.is_multiple_of(align) {
             return false;
         }
+        at[k] = off;
+        k += 1;
     }
-    for i in lanes_of(mask) {
-        scatter_lane(&mut t.file, data, blk, i, &buf[len * i..len * (i + 1)]);
+    let mut buf = [0u8; 32 * 16];
+    let buf = &mut buf[..k * len];
+    let read = match (l.base, space_of(&l)) {
+        (Base::Bti(b), _) => mem.surface_gather(u32::from(b), &at[..k], align, buf),
+        (_, Some(Space::Global)) => mem.read_gather(&at[..k], buf),
+        (_, Some(space)) => {
+            gather_each(&at[..k], buf, |o, piece| mem_read_all(mem, space, o, piece))
+        }
+        _ => false,
+    };
+    if !read {
+        return false;
+    }
+    for (i, v) in lanes_of(mask).zip(buf.chunks_exact(len)) {
+        scatter_lane(&mut t.file, data, blk, i, v);
     }
     true
 }

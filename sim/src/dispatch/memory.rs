@@ -10,7 +10,7 @@ use platform::Platform;
 use super::state::Bases;
 use crate::mem::{Access, AddressSpace, Binding, GpuFault, VA_BITS, VA_MASK};
 use kmd_iface::seam::Mapping;
-use sim_eu::dataport::span_fits;
+use sim_eu::dataport::{gather_each, span_fits};
 use sim_eu::tiling::Tiling;
 use sim_eu::{
     ImageMips, ImageSurface, MemFault, Memory, Sampler, ScratchSurface, Surface,
@@ -64,7 +64,14 @@ pub struct VmMemory<'a> {
     /// access maps: a kernel's surface messages skip the surface and binding look-ups after
     /// the first.
     windows: Vec<Option<Window<'a>>>,
+    /// The span a gather reads at once ([`Memory::read_gather`]), kept between gathers.
+    span: Vec<u8>,
 }
+
+/// The widest span a gather reads at once. A gather's pieces in host pages (userptr) would
+/// each be a system call; the lanes of one message mostly lie within a few rows of an
+/// array, and a copy of this much costs about what a few of those calls do.
+const GATHER_SPAN: u64 = 16 << 10;
 
 /// The offsets `[start, end)` of a surface at `base` that one binding of a BO the simulator
 /// owns maps (and that lie within the surface's width): a whole-run access inside them is
@@ -144,6 +151,7 @@ impl<'a> VmMemory<'a> {
             refusal: None,
             recent: [None; RECENT_BINDINGS],
             windows: Vec::new(),
+            span: Vec::new(),
         }
     }
 
@@ -494,6 +502,56 @@ impl Memory for VmMemory<'_> {
             self.bind_surface(bti, addr);
         }
         ok
+    }
+
+    fn surface_gather(&mut self, bti: u32, offsets: &[u64], align: u64, out: &mut [u8]) -> bool {
+        let pieces = offsets.len();
+        if self.window(bti).is_some() || !(2..=32).contains(&pieces) {
+            // A remembered window is the simulator's own memory: each piece is one copy.
+            return gather_each(offsets, out, |o, piece| {
+                self.surface_read_all(bti, o, align, piece)
+            });
+        }
+        let len = out.len() / pieces;
+        let mut addrs = [0u64; 32];
+        for (a, &o) in addrs.iter_mut().zip(offsets) {
+            let Some(at) = self.surface_run(bti, o, align, len) else {
+                return false;
+            };
+            *a = at;
+        }
+        let done = self.read_gather(&addrs[..pieces], out);
+        if done {
+            self.bind_surface(bti, addrs[0]);
+        }
+        done
+    }
+
+    fn read_gather(&mut self, addrs: &[u64], out: &mut [u8]) -> bool {
+        let len = out.len() / addrs.len().max(1);
+        if addrs.len() >= 2 && len > 0 {
+            let lo = addrs.iter().copied().min().unwrap_or(0);
+            let hi = addrs
+                .iter()
+                .try_fold(0u64, |hi, &a| Some(hi.max(a.checked_add(len as u64)?)));
+            if let Some(span) = hi.map(|hi| hi - lo).filter(|&s| s <= GATHER_SPAN) {
+                let mut buf = std::mem::take(&mut self.span);
+                buf.resize(span as usize, 0);
+                let done = self.read_all(lo, &mut buf);
+                if done {
+                    for (&a, piece) in addrs.iter().zip(out.chunks_exact_mut(len)) {
+                        let at = (a - lo) as usize;
+                        piece.copy_from_slice(&buf[at..at + len]);
+                    }
+                }
+                self.span = buf;
+                if done {
+                    return true;
+                }
+            }
+        }
+        // Wider, or some byte of the span is not mapped: piece by piece.
+        gather_each(addrs, out, |a, piece| self.read_all(a, piece))
     }
 
     fn slm_read_all(&mut self, offset: u32, buf: &mut [u8]) -> bool {
