@@ -534,16 +534,23 @@ fn consecutive_in_bounds_lanes_take_the_classified_path() {
             grf: vec![7; 32 * 32],
             mem: vec![3; 64],
         };
-        let (prog, mut t, mut mem) = setup(&c);
-        let inst = &prog.insts[0];
-        let q: Quick = inst.send.and_then(|p| p.quick).expect("classified");
         let mask = if lanes == 0 {
             0xff
         } else {
-            (1u32 << lanes) - 1
+            lane_bits(lanes as u8)
         };
-        assert!(quick_run(&mut t, q, mask, &mut mem), "{text}");
+        assert!(classified_run(&c, mask), "{text}");
     }
+}
+
+/// Whether `c`'s message, classified, runs on the lanes in `mask` without the general path.
+fn classified_run(c: &Case, mask: u32) -> bool {
+    let (prog, mut t, mut mem) = setup(c);
+    let q: Quick = prog.insts[0]
+        .send
+        .and_then(|p| p.quick)
+        .expect("classified");
+    quick_run(&mut t, q, mask, &mut mem)
 }
 
 /// Gathers and scatters (lanes at DWords in no order, some sharing one) and partly enabled
@@ -566,12 +573,9 @@ fn scattered_and_partly_enabled_lanes_take_the_classified_path() {
                 grf: vec![7; 32 * 32],
                 mem: vec![3; 64],
             };
-            let (prog, mut t, mut mem) = setup(&c);
-            let inst = &prog.insts[0];
-            let q: Quick = inst.send.and_then(|p| p.quick).expect("classified");
-            let mask = mask & lane_bits(inst.n);
+            let mask = mask & lane_bits(lanes as u8);
             assert!(
-                quick_run(&mut t, q, mask, &mut mem),
+                classified_run(&c, mask),
                 "{text}, pattern {pattern}, mask {mask:#x}"
             );
             if let Err(e) = same_as_general(&c) {

@@ -194,6 +194,14 @@ fn one(prog: &Program, c: &Case) -> Option<Thread> {
     }
 }
 
+/// `c` run through `prog` with its first instruction's fast form removed (the general path),
+/// then through `prog` as it is.
+fn both_paths(prog: &Program, c: &Case) -> (Option<Thread>, Option<Thread>) {
+    let mut general = prog.clone();
+    general.fast[0] = None;
+    (one(&general, c), one(prog, c))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, max_global_rejects: 100_000, ..ProptestConfig::default() })]
 
@@ -204,11 +212,9 @@ proptest! {
         let fast = Program::decode(Platform::Tgllp, &bytes.unwrap_or_default());
         prop_assume!(fast.insts.len() == 2 && fast.insts[0].invalid.is_none());
         prop_assert!(fast.fast[0].is_some(), "not on the fast path: {}", c.text);
-        let mut general = fast.clone();
-        general.fast[0] = None;
-        let g = one(&general, &c);
+        let (g, f) = both_paths(&fast, &c);
         prop_assume!(g.is_some());
-        let f = one(&fast, &c).expect("fast path ran");
+        let f = f.expect("fast path ran");
         let g = g.expect("general path ran");
         for (at, (x, y)) in g.file.iter().zip(f.file.iter()).enumerate() {
             prop_assert_eq!(x, y, "byte {} differs for {}", at, c.text);
@@ -251,10 +257,8 @@ proptest! {
         let bytes = isa_encoder::assemble(Platform::Tgllp, &c.text).expect("assembles");
         let fast = Program::decode(Platform::Tgllp, &bytes);
         prop_assert_eq!(fast.fast[0].map(|f| f.op), Some(FastOp::Keep), "{}", c.text);
-        let mut general = fast.clone();
-        general.fast[0] = None;
-        let g = one(&general, &c).expect("general path ran");
-        let f = one(&fast, &c).expect("fast path ran");
+        let (g, f) = both_paths(&fast, &c);
+        let (g, f) = (g.expect("general path ran"), f.expect("fast path ran"));
         prop_assert!(g.file == f.file, "{}", c.text);
     }
 }
@@ -926,10 +930,8 @@ proptest! {
         let raw = c.text.starts_with("mov") && !c.text.contains(":f");
         let num = if raw { Num::Int } else { Num::Half };
         prop_assert_eq!(fast.fast[0].map(|f| f.num), Some(num), "{}", c.text);
-        let mut general = fast.clone();
-        general.fast[0] = None;
-        let g = one(&general, &c).expect("general path ran");
-        let f = one(&fast, &c).expect("fast path ran");
+        let (g, f) = both_paths(&fast, &c);
+        let (g, f) = (g.expect("general path ran"), f.expect("fast path ran"));
         prop_assert!(g.file == f.file, "{}", c.text);
     }
 }
