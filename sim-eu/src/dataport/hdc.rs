@@ -15,7 +15,9 @@ use crate::error::EuErrorKind;
 use crate::regfile::REG_BYTES;
 
 /// OWords per block-size code \[10:8\] (1L and 1H both move one OWord).
-const OWORDS: [usize; 8] = [1, 1, 2, 4, 8, 16, 0, 0];
+/// OWords of a block message by its block-size code (desc\[10:8\]; 1: one OWord in the high
+/// half of its register).
+pub(super) const OWORDS: [usize; 8] = [1, 1, 2, 4, 8, 16, 0, 0];
 
 /// HDC integer atomic operations by desc\[11:8\]; 0 (64-bit compare-exchange) is not modeled.
 const INT_ATOMICS: [Option<AtomicOp>; 16] = [

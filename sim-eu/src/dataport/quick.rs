@@ -11,8 +11,10 @@
 //! Classified: messages with no effect on registers or memory (the thread spawner's end of
 //! thread, gateway messages other than the barrier, HDC and LSC fences), untyped surface reads
 //! and writes of one channel or of channels x to xyzw (BTI, SLM and A64; DC1
-//! 0x01/0x09/0x11/0x19), and LSC `load`/`store` of one to four 32-bit elements per lane (UGM,
-//! UGML, SLM; flat, BTI, A32 or A64). Several DWords per lane are the common case when each
+//! 0x01/0x09/0x11/0x19), LSC `load`/`store` of one to four 32-bit elements per lane (UGM,
+//! UGML, SLM; flat, BTI, A32 or A64), and OWord block reads and writes through a binding-table
+//! entry or SLM with every channel enabled (DC0 0x00/0x01/0x08: the sub-group block reads and
+//! writes of `cl_intel_subgroups`). Several DWords per lane are the common case when each
 //! lane's vector follows the previous one's (a `float2` or `float4` array indexed by
 //! work-item).
 
@@ -25,8 +27,8 @@ use isa_encoder::sendmsg::{gateway, Sfid};
 use platform::Platform;
 
 use super::align::{alignment, Access};
-use super::SendPlan;
 use super::{gather_each, lanes_of, mem_read_all, mem_write_all, scratch, Memory, Space};
+use super::{hdc, SendPlan};
 use crate::lane_mask::lane_bits;
 use crate::regfile::{Thread, REG_BYTES};
 
@@ -55,6 +57,30 @@ pub enum Quick {
     /// address[i] + chan_off`; component `k` of lane `i` is register DWord `i` of block `k`
     /// of the data (stores) or response (loads).
     Lanes(Lanes),
+    /// An OWord block read or write through a binding-table entry (DC0 0x00, 0x01, 0x08: what
+    /// IGC emits for `intel_sub_group_block_read`/`write`): one run of bytes between memory
+    /// and consecutive registers.
+    Block(Block),
+}
+
+/// A classified OWord block message (see [`Quick::Block`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Block {
+    pub write: bool,
+    /// The surface, or shared local memory.
+    pub base: Base,
+    /// Channels of the send: every one must be enabled (a masked block moves only some
+    /// DWords, the general path's case).
+    pub lanes: u8,
+    /// GRF byte of the header's DWord 2, the offset.
+    pub offset_at: u16,
+    /// The offset counts OWords (the aligned forms) rather than bytes.
+    pub in_owords: bool,
+    /// GRF byte of the data (writes) or of where the response lands (reads).
+    pub data_at: u16,
+    pub bytes: u16,
+    /// The alignment rule of the block's address.
+    pub align: u8,
 }
 
 /// A 32-bit-per-component read or write of one to four components per lane (see
@@ -136,6 +162,41 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
         Sfid::Gateway if desc & 7 != gateway::GATEWAY_BARRIER => Some(Quick::Nothing),
         Sfid::Dc0 if !scratch::is_scratch(desc) && field(14, 5) == 0x07 => {
             Some(Quick::Fence(super::fence_is_global(sfid, desc)))
+        }
+        Sfid::Dc0 if !scratch::is_scratch(desc) && matches!(field(14, 5), 0x00 | 0x01 | 0x08) => {
+            let ty = field(14, 5);
+            let write = ty == 0x08;
+            let code = field(8, 3) as usize;
+            let bytes = hdc::OWORDS[code] * 16;
+            if bytes == 0 {
+                return None;
+            }
+            // One OWord lands in (or comes from) the high half of its register.
+            let half = if code == 1 { 16 } else { 0 };
+            let data_at = if write {
+                payload_byte(plan, mlen, ex_mlen, REG_BYTES + half, bytes)?
+            } else {
+                resp(half + bytes)? + half as u16
+            };
+            let bti = field(0, 8) as u8;
+            Some(Quick::Block(Block {
+                write,
+                base: if bti == BTI_SLM {
+                    Base::Slm(platform)
+                } else {
+                    Base::Bti(bti)
+                },
+                lanes: n,
+                offset_at: payload_byte(plan, mlen, ex_mlen, 8, 4)?,
+                in_owords: ty != 0x01,
+                data_at,
+                bytes: bytes as u16,
+                align: alignment(if ty == 0x01 {
+                    Access::OwordBlockUnaligned
+                } else {
+                    Access::OwordBlock
+                }) as u8,
+            }))
         }
         Sfid::Dc1 if matches!(field(14, 5), 0x01 | 0x09 | 0x11 | 0x19) => {
             let ty = field(14, 5);
@@ -248,6 +309,38 @@ pub fn run(t: &mut Thread, q: Quick, mask: u32, mem: &mut dyn Memory) -> bool {
             true
         }
         Quick::Lanes(l) => lanes(t, l, mask, mem),
+        Quick::Block(b) => block(t, b, mask, mem),
+    }
+}
+
+/// A block message with every channel enabled, in bounds and aligned: one access, straight
+/// between memory and the registers (a refused read leaves them as they were).
+fn block(t: &mut Thread, b: Block, mask: u32, mem: &mut dyn Memory) -> bool {
+    let all = lane_bits(b.lanes);
+    if mask & all != all {
+        return false;
+    }
+    let at = usize::from(b.offset_at);
+    let Some(raw) = t.file.get(at..at + 4) else {
+        return false;
+    };
+    let raw = u64::from(u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]));
+    let off = if b.in_owords { raw * 16 } else { raw };
+    let align = u64::from(b.align);
+    let data = usize::from(b.data_at);
+    let Some(regs) = t.file.get_mut(data..data + usize::from(b.bytes)) else {
+        return false;
+    };
+    match (b.base, b.write) {
+        (Base::Bti(bti), false) => mem.surface_read_all(u32::from(bti), off, align, regs),
+        (Base::Bti(bti), true) => mem.surface_write_all(u32::from(bti), off, align, regs),
+        (Base::Slm(p), false) => {
+            off.is_multiple_of(align) && mem_read_all(mem, Space::Slm(p), off, regs)
+        }
+        (Base::Slm(p), true) => {
+            off.is_multiple_of(align) && mem_write_all(mem, Space::Slm(p), off, regs)
+        }
+        (Base::Flat, _) => false,
     }
 }
 

@@ -124,6 +124,9 @@ enum Addr {
     Slm,
     /// No addresses (fences, end of thread).
     None,
+    /// A block message's offset in header DWord 2 (r4.2) into surface 1 (or SLM): in bytes,
+    /// or (`owords`) in OWords.
+    Block { owords: bool },
 }
 
 const MESSAGES: &[(Platform, &str, usize, usize, Addr)] = &[
@@ -271,6 +274,50 @@ const MESSAGES: &[(Platform, &str, usize, usize, Addr)] = &[
         4,
         Addr::Slm,
     ),
+    // OWord block reads and writes (DC0): unaligned 4 and 8 OWords, aligned 2 OWords and the
+    // single high OWord, an aligned 4-OWord write, an unaligned SLM read
+    (
+        Platform::Tgllp,
+        "send.dc0 (16|M0) r20 r4 null 0x0 0x02284301",
+        16,
+        4,
+        Addr::Block { owords: false },
+    ),
+    (
+        Platform::Tgllp,
+        "send.dc0 (16|M0) r20 r4 null 0x0 0x02484401",
+        16,
+        4,
+        Addr::Block { owords: false },
+    ),
+    (
+        Platform::Tgllp,
+        "send.dc0 (8|M0) r20 r4 null 0x0 0x02180201",
+        8,
+        4,
+        Addr::Block { owords: true },
+    ),
+    (
+        Platform::Tgllp,
+        "send.dc0 (8|M0) r20 r4 null 0x0 0x02180101",
+        8,
+        4,
+        Addr::Block { owords: true },
+    ),
+    (
+        Platform::Tgllp,
+        "send.dc0 (16|M0) null r4 r12 0x80 0x020A0301",
+        16,
+        4,
+        Addr::Block { owords: true },
+    ),
+    (
+        Platform::Tgllp,
+        "send.dc0 (16|M0) r20 r4 null 0x0 0x022843FE",
+        16,
+        4,
+        Addr::Block { owords: false },
+    ),
     // fences and end of thread
     (
         Platform::Tgllp,
@@ -408,7 +455,8 @@ fn address(c: &Case, addr: Addr, i: usize, vec: u64) -> u64 {
     match addr {
         // Around the mapped range: some runs start before it or leave it.
         Addr::Va => BASE - 0x40 + off,
-        Addr::Bti | Addr::Slm | Addr::None => off,
+        Addr::Block { owords: true } => off >> 4,
+        Addr::Bti | Addr::Slm | Addr::None | Addr::Block { .. } => off,
     }
 }
 
@@ -423,10 +471,16 @@ fn setup(c: &Case) -> (Program, Thread, VecMem) {
     let mut t = Thread::new(u32::MAX);
     // r0..r31 random (addresses overwrite r4 on), the response and data registers included.
     t.file[..c.grf.len()].copy_from_slice(&c.grf);
-    for i in 0..lanes {
-        let a = address(c, addr, i, vec);
-        let at = 4 * 32 + addr_bytes * i;
-        t.file[at..at + addr_bytes].copy_from_slice(&a.to_le_bytes()[..addr_bytes]);
+    if let Addr::Block { .. } = addr {
+        // The offset in header DWord 2.
+        let a = address(c, addr, 0, vec);
+        t.file[4 * 32 + 8..4 * 32 + 12].copy_from_slice(&a.to_le_bytes()[..4]);
+    } else {
+        for i in 0..lanes {
+            let a = address(c, addr, i, vec);
+            let at = 4 * 32 + addr_bytes * i;
+            t.file[at..at + addr_bytes].copy_from_slice(&a.to_le_bytes()[..addr_bytes]);
+        }
     }
     let mut bytes = vec![0u8; SIZE];
     for (k, b) in bytes.iter_mut().enumerate() {
@@ -557,8 +611,9 @@ fn classified_run(c: &Case, mask: u32) -> bool {
 /// lanes take the classified path too, one access per lane, when every access is whole.
 #[test]
 fn scattered_and_partly_enabled_lanes_take_the_classified_path() {
-    for (k, &(_, text, lanes, _, _)) in MESSAGES.iter().enumerate() {
-        if lanes == 0 {
+    for (k, &(_, text, lanes, _, addr)) in MESSAGES.iter().enumerate() {
+        // (A block message has one address, and moves only some DWords when channels are off.)
+        if lanes == 0 || matches!(addr, Addr::Block { .. }) {
             continue;
         }
         for (pattern, mask) in [(4, u32::MAX), (5, u32::MAX), (0, 0x7), (4, 0xa5a5)] {
