@@ -132,10 +132,12 @@ impl Program {
         }
         let mut fast: Vec<_> = insts.iter().map(fast::classify).collect();
         // A `mach` with AccWrEn adds to the accumulator's full-precision value, which only the
-        // general path keeps (`exec::alu`): in its program, writes to the accumulator run there.
+        // general path keeps (`exec::alu`): in its program, integer writes to the accumulator
+        // run there. Float results (a convolution's `mad acc0:f`) are plain DWords on both
+        // paths and stay fast.
         if insts.iter().any(|i| i.opcode == Opcode::Mach && i.acc_wr) {
             for (f, i) in fast.iter_mut().zip(&insts) {
-                if fast::writes_accumulator(i) {
+                if fast::writes_accumulator(i) && f.is_some_and(|f| f.num == fast::Num::Int) {
                     *f = None;
                 }
             }

@@ -963,3 +963,44 @@ fn half_mad_rounds_once() {
         assert_eq!(r, 0x3c31);
     }
 }
+
+/// IGC's 32-bit multiply (`mul acc0`, `mach {AccWrEn}`: the accumulator's wide integer value,
+/// which only the general path keeps) in a kernel whose float arithmetic accumulates in acc0
+/// (OpenVINO's convolutions).
+const ACC_TEXT: &str = "(W) mul (8|M0) acc0.0<1>:d r10.0<8;8,1>:d r11.0<0;1,0>:uw
+(W) mach (8|M0) r12.0<1>:d r10.0<8;8,1>:d r11.0<0;1,0>:d {AccWrEn}
+mad (8|M0) acc0.0<1>:f r20.0<1;0>:f r21.0<1;0>:f r22.0<0;0>:f
+mad (8|M0) r23.0<1>:f acc0.0<1;0>:f r21.0<1;0>:f r22.1<0;0>:f
+add (8|M0) acc0.0<1>:f acc0.0<8;8,1>:f r24.0<8;8,1>:f
+(W) mul (8|M0) acc0.0<1>:d r13.0<8;8,1>:d r11.0<0;1,0>:uw
+(W) mach (8|M0) r14.0<1>:d r13.0<8;8,1>:d r11.0<0;1,0>:d {AccWrEn}
+mov (8|M0) r25.0<1>:f acc0.0<8;8,1>:f
+nop
+";
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    /// There integer writes to the accumulator stay on the general path and float ones take
+    /// the fast path; the whole program gives the general path's registers.
+    #[test]
+    fn float_accumulation_beside_mach_matches_general_path(
+        words in proptest::collection::vec((any::<u32>(), 0usize..2 * SPECIAL.len()), 1024),
+        active in any::<u32>(),
+    ) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, ACC_TEXT).expect("assembles");
+        let fast = Program::decode(Platform::Tgllp, &bytes);
+        let forms: Vec<bool> = fast.fast.iter().map(Option::is_some).collect();
+        prop_assert_eq!(&forms[..8], &[false, false, true, true, true, false, false, true]);
+        let mut file = Vec::with_capacity(4096);
+        for (bits, pick) in words {
+            file.extend_from_slice(&SPECIAL.get(pick).copied().unwrap_or(bits).to_le_bytes());
+        }
+        let c = Case { text: ACC_TEXT.into(), file, active: active | 1, flags: 0 };
+        let mut general = fast.clone();
+        general.fast.iter_mut().for_each(|f| *f = None);
+        let g = all_but_last(&general, &c).expect("general path ran");
+        let f = all_but_last(&fast, &c).expect("fast path ran");
+        prop_assert!(g.file == f.file);
+    }
+}
