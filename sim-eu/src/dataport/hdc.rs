@@ -15,9 +15,20 @@ use crate::error::EuErrorKind;
 use crate::regfile::REG_BYTES;
 
 /// OWords per block-size code \[10:8\] (1L and 1H both move one OWord).
-/// OWords of a block message by its block-size code (desc\[10:8\]; 1: one OWord in the high
-/// half of its register).
-pub(super) const OWORDS: [usize; 8] = [1, 1, 2, 4, 8, 16, 0, 0];
+/// OWords of a block message by its block-size code (desc\[10:8\]).
+const OWORDS: [usize; 8] = [1, 1, 2, 4, 8, 16, 0, 0];
+
+/// DC0 message types of the OWord block messages through a binding-table entry.
+pub(super) const OWORD_READ: u32 = 0x00;
+pub(super) const OWORD_READ_UNALIGNED: u32 = 0x01;
+pub(super) const OWORD_WRITE: u32 = 0x08;
+
+/// An OWord block message's bytes and where they start in their first register, by its
+/// block-size code: code 1 is one OWord in the high half of its register.
+pub(super) fn oword_block(code: u32) -> (usize, usize) {
+    let bytes = OWORDS[(code & 7) as usize] * 16;
+    (bytes, if code == 1 { 16 } else { 0 })
+}
 
 /// HDC integer atomic operations by desc\[11:8\]; 0 (64-bit compare-exchange) is not modeled.
 const INT_ATOMICS: [Option<AtomicOp>; 16] = [
@@ -177,8 +188,10 @@ pub(super) fn block(lanes: usize, elem: usize) -> usize {
 pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
     let ty = msg.field(14, 5);
     match (sfid, ty) {
-        (Sfid::Dc0, 0x00 | 0x01) => oword_read_bti(msg, mem, ty == 0x01),
-        (Sfid::Dc0, 0x08) => oword_write_bti(msg, mem),
+        (Sfid::Dc0, OWORD_READ | OWORD_READ_UNALIGNED) => {
+            oword_read_bti(msg, mem, ty == OWORD_READ_UNALIGNED)
+        }
+        (Sfid::Dc0, OWORD_WRITE) => oword_write_bti(msg, mem),
         (Sfid::Dc0, 0x03) => dword_scattered(msg, mem, false),
         (Sfid::Dc0, 0x0B) => dword_scattered(msg, mem, true),
         (Sfid::Dc0, 0x04) => byte_scattered(msg, mem, false),
@@ -220,10 +233,7 @@ fn oword_read_bti(msg: &mut Msg, mem: &mut dyn Memory, unaligned: bool) -> Resul
         (aligned_oword_offset(msg), Access::OwordBlock)
     };
     check(access, target.base.wrapping_add(off))?;
-    let code = msg.field(8, 3) as usize;
-    let bytes = OWORDS[code] * 16;
-    // 1H: the single OWord lands in the high half of the register.
-    let at = if code == 1 { 16 } else { 0 };
+    let (bytes, at) = oword_block(msg.field(8, 3));
     block_read_masked(msg, at, bytes, |o, buf| target.read(mem, off + o, buf))
 }
 
@@ -286,10 +296,8 @@ fn oword_write_bti(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKin
     let target = bti_target(msg, mem)?;
     let off = aligned_oword_offset(msg);
     check(Access::OwordBlock, target.base.wrapping_add(off))?;
-    let code = msg.field(8, 3) as usize;
-    let bytes = OWORDS[code] * 16;
-    let src = if code == 1 { REG_BYTES + 16 } else { REG_BYTES };
-    block_write_masked(msg, src, bytes, |at, data| {
+    let (bytes, half) = oword_block(msg.field(8, 3));
+    block_write_masked(msg, REG_BYTES + half, bytes, |at, data| {
         target.write(mem, off + at, data)
     })
 }

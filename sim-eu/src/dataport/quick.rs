@@ -163,16 +163,19 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
         Sfid::Dc0 if !scratch::is_scratch(desc) && field(14, 5) == 0x07 => {
             Some(Quick::Fence(super::fence_is_global(sfid, desc)))
         }
-        Sfid::Dc0 if !scratch::is_scratch(desc) && matches!(field(14, 5), 0x00 | 0x01 | 0x08) => {
+        Sfid::Dc0
+            if !scratch::is_scratch(desc)
+                && matches!(
+                    field(14, 5),
+                    hdc::OWORD_READ | hdc::OWORD_READ_UNALIGNED | hdc::OWORD_WRITE
+                ) =>
+        {
             let ty = field(14, 5);
-            let write = ty == 0x08;
-            let code = field(8, 3) as usize;
-            let bytes = hdc::OWORDS[code] * 16;
+            let write = ty == hdc::OWORD_WRITE;
+            let (bytes, half) = hdc::oword_block(field(8, 3));
             if bytes == 0 {
                 return None;
             }
-            // One OWord lands in (or comes from) the high half of its register.
-            let half = if code == 1 { 16 } else { 0 };
             let data_at = if write {
                 payload_byte(plan, mlen, ex_mlen, REG_BYTES + half, bytes)?
             } else {
@@ -188,10 +191,10 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
                 },
                 lanes: n,
                 offset_at: payload_byte(plan, mlen, ex_mlen, 8, 4)?,
-                in_owords: ty != 0x01,
+                in_owords: ty != hdc::OWORD_READ_UNALIGNED,
                 data_at,
                 bytes: bytes as u16,
-                align: alignment(if ty == 0x01 {
+                align: alignment(if ty == hdc::OWORD_READ_UNALIGNED {
                     Access::OwordBlockUnaligned
                 } else {
                     Access::OwordBlock
@@ -416,36 +419,37 @@ fn space_of(l: &Lanes) -> Option<Space> {
     }
 }
 
-/// Reads `buf` from lane address `addr` plus the channel offset: through the surface (which
-/// checks bounds and the alignment rule itself), or from the space when `addr` meets the
-/// rule. False when any byte is not there.
-fn read_at(l: &Lanes, addr: u64, mem: &mut dyn Memory, buf: &mut [u8]) -> bool {
-    let align = u64::from(l.align);
-    let Some(off) = addr
+/// The offset of `len` bytes at lane address `addr` (the channel offset added) when it does
+/// not wrap and, outside a surface (which checks its own rule), `addr` meets the alignment
+/// rule.
+fn lane_offset(l: &Lanes, addr: u64, len: usize) -> Option<u64> {
+    let off = addr
         .checked_add(u64::from(l.chan_off))
-        .filter(|o| o.checked_add(buf.len() as u64).is_some())
-    else {
+        .filter(|o| o.checked_add(len as u64).is_some())?;
+    (matches!(l.base, Base::Bti(_)) || addr.is_multiple_of(u64::from(l.align))).then_some(off)
+}
+
+/// Reads `buf` from lane address `addr` ([`lane_offset`]): through the surface, which checks
+/// bounds and the alignment rule, or from the space. False when any byte is not there.
+fn read_at(l: &Lanes, addr: u64, mem: &mut dyn Memory, buf: &mut [u8]) -> bool {
+    let Some(off) = lane_offset(l, addr, buf.len()) else {
         return false;
     };
     match (l.base, space_of(l)) {
-        (Base::Bti(b), _) => mem.surface_read_all(u32::from(b), off, align, buf),
-        (_, Some(space)) => addr.is_multiple_of(align) && mem_read_all(mem, space, off, buf),
+        (Base::Bti(b), _) => mem.surface_read_all(u32::from(b), off, u64::from(l.align), buf),
+        (_, Some(space)) => mem_read_all(mem, space, off, buf),
         _ => false,
     }
 }
 
 /// [`read_at`] for writes.
 fn write_at(l: &Lanes, addr: u64, mem: &mut dyn Memory, data: &[u8]) -> bool {
-    let align = u64::from(l.align);
-    let Some(off) = addr
-        .checked_add(u64::from(l.chan_off))
-        .filter(|o| o.checked_add(data.len() as u64).is_some())
-    else {
+    let Some(off) = lane_offset(l, addr, data.len()) else {
         return false;
     };
     match (l.base, space_of(l)) {
-        (Base::Bti(b), _) => mem.surface_write_all(u32::from(b), off, align, data),
-        (_, Some(space)) => addr.is_multiple_of(align) && mem_write_all(mem, space, off, data),
+        (Base::Bti(b), _) => mem.surface_write_all(u32::from(b), off, u64::from(l.align), data),
+        (_, Some(space)) => mem_write_all(mem, space, off, data),
         _ => false,
     }
 }
@@ -547,23 +551,14 @@ fn lane_by_lane(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bo
     // whose accesses are dear reads the span they lie in at once.
     let mut at = [0u64; 32];
     let mut k = 0;
-    let align = u64::from(l.align);
     for i in lanes_of(mask) {
-        let Some(a) = addr(&t.file, i) else {
+        let Some(off) = addr(&t.file, i).and_then(|a| lane_offset(&l, a, len)) else {
             return false;
         };
-        let Some(off) = a
-            .checked_add(u64::from(l.chan_off))
-            .filter(|o| o.checked_add(len as u64).is_some())
-        else {
-            return false;
-        };
-        if !matches!(l.base, Base::Bti(_)) && !a.is_multiple_of(align) {
-            return false;
-        }
         at[k] = off;
         k += 1;
     }
+    let align = u64::from(l.align);
     let mut buf = [0u8; 32 * 16];
     let buf = &mut buf[..k * len];
     let read = match (l.base, space_of(&l)) {
