@@ -409,8 +409,8 @@ fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
     lane_by_lane(t, l, mask & all, mem)
 }
 
-/// Where `l`'s lanes point and how their accesses are checked: the surface or the space,
-/// and the alignment rule's unit.
+/// The memory space `l`'s lanes address; `None` for a surface (reached through
+/// [`Memory::surface_read_all`] and its kin, which check the surface's rule).
 fn space_of(l: &Lanes) -> Option<Space> {
     match l.base {
         Base::Bti(_) => None,
