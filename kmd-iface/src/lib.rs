@@ -17,6 +17,7 @@ pub mod call;
 pub mod discovery;
 pub mod drm_core;
 pub mod error;
+pub mod fixed_pages;
 pub mod flags;
 pub mod gpu_error;
 pub mod gt_freq;

@@ -1,6 +1,7 @@
 //! The real device: a [`DeviceFile`] over an opened DRM render node (nix ioctl, memmap2 mmap).
 
 use std::fs::{File, OpenOptions};
+use std::num::NonZeroUsize;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -8,8 +9,10 @@ use std::sync::Arc;
 
 use drm::node::{DrmNode, NodeType};
 use memmap2::{MmapOptions, MmapRaw};
+use nix::sys::mman::{mmap, MapFlags, ProtFlags};
 
 use crate::error::{Error, Result};
+use crate::fixed_pages::FixedPages;
 use crate::ioc;
 use crate::seam::{DeviceFile, Errno, MapBacking, Mapping};
 
@@ -80,6 +83,34 @@ impl DeviceFile for RenderNode {
             .map_raw(&self.file)
             .map_err(|e| Errno::from_raw(e.raw_os_error().unwrap_or(Errno::EINVAL as i32)))?;
         Ok(Mapping::new(Arc::new(MmapBacking(map))))
+    }
+
+    unsafe fn mmap_at(
+        &self,
+        offset: u64,
+        len: usize,
+        at: *mut u8,
+    ) -> std::result::Result<Mapping, Errno> {
+        let (Some(size), Some(addr)) = (NonZeroUsize::new(len), NonZeroUsize::new(at as usize))
+        else {
+            return Err(Errno::EINVAL);
+        };
+        let offset = i64::try_from(offset).map_err(|_| Errno::EINVAL)?;
+        // SAFETY: the range at `at` is the caller's to replace (this function's contract); the
+        // new mapping is handed to `FixedPages`, its only owner.
+        let p = unsafe {
+            mmap(
+                Some(addr),
+                size,
+                ProtFlags::PROT_READ | ProtFlags::PROT_WRITE,
+                MapFlags::MAP_SHARED | MapFlags::MAP_FIXED,
+                &self.file,
+                offset,
+            )
+        }?;
+        // SAFETY: the read-write mapping of `len` bytes just made, owned by nothing else.
+        let pages = unsafe { FixedPages::adopt(p.cast(), len) };
+        Ok(Mapping::new(Arc::new(pages)))
     }
 
     fn sysfs_dir(&self) -> Option<PathBuf> {

@@ -41,12 +41,41 @@ pub trait DeviceFile: Send + Sync + fmt::Debug {
     /// `mmap(NULL, len, PROT_READ|PROT_WRITE, MAP_SHARED, fd, offset)`.
     fn mmap(&self, offset: u64, len: usize) -> Result<Mapping, Errno>;
 
+    /// `mmap(at, len, PROT_READ|PROT_WRITE, MAP_SHARED|MAP_FIXED, fd, offset)`: as [`Self::mmap`],
+    /// at exactly `at` (page aligned), replacing what was mapped there. The returned mapping
+    /// unmaps the range when its last clone is dropped.
+    ///
+    /// # Safety
+    /// `at..at + len` must be a range of this process's address space that the caller owns
+    /// (a reservation it mapped) and that nothing reads, writes or unmaps from now on except
+    /// through the returned [`Mapping`]: whatever was there is replaced, and the caller must not
+    /// unmap its reservation afterwards.
+    unsafe fn mmap_at(&self, offset: u64, len: usize, at: *mut u8) -> Result<Mapping, Errno>;
+
+    /// How memory the host and the GPU share in place (a USM host allocation, whose pointer is
+    /// the same number to both) is best made on this device.
+    fn shared_host_memory(&self) -> SharedHostMemory {
+        SharedHostMemory::Userptr
+    }
+
     /// The device's sysfs directory (the render node's, e.g. `/sys/dev/char/226:128`), where
     /// the kernel's error capture is found ([`crate::gpu_error::read_capture`]). `None` for a
     /// device without one (the simulator keeps its own error log).
     fn sysfs_dir(&self) -> Option<std::path::PathBuf> {
         None
     }
+}
+
+/// Two ways to give the host and the GPU one copy of the same bytes at the same address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SharedHostMemory {
+    /// Host pages wrapped as a userptr object (i915 GEM_USERPTR, xe MAP_USERPTR): what NEO
+    /// does, and free for a real GPU, which reaches host pages by DMA.
+    Userptr,
+    /// A BO mapped for the CPU at its own GPU address ([`DeviceFile::mmap_at`]): for a device
+    /// that reaches userptr pages only through fault-checked copies (a system call each, in the
+    /// simulator) but its own BOs' pages directly.
+    MappedBo,
 }
 
 /// Memory that backs a [`Mapping`].

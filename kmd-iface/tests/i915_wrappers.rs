@@ -7,7 +7,7 @@ use kmd_iface::i915::uapi::*;
 use kmd_iface::i915::{ContextParams, Execbuf, MmapMode, PinnedObject, I915};
 use kmd_iface::seam::Errno;
 use kmd_iface::Error;
-use support::{read_user, read_user_struct, write_user, FakeDevice};
+use support::{read_user, read_user_struct, write_user, FakeDevice, Reservation};
 use zerocopy::IntoBytes;
 
 fn device() -> (std::sync::Arc<FakeDevice>, I915) {
@@ -211,6 +211,22 @@ fn gem_mmap_maps_at_the_offset_the_kernel_returned() {
     let m = i915.gem_mmap(5, 4096, MmapMode::Fixed).unwrap();
     assert_eq!(m.len(), 4096);
     assert_eq!(fake.mmaps(), [(0x10_0000, 4096)]);
+}
+
+#[test]
+fn gem_mmap_at_maps_at_the_offset_the_kernel_returned_and_the_address_given() {
+    let (fake, i915) = device();
+    fake.on(|a: &mut drm_i915_gem_mmap_offset| {
+        assert_eq!((a.handle, a.flags), (6, I915_MMAP_OFFSET_WB));
+        a.offset = 0x20_0000;
+        Ok(0)
+    });
+    let held = Reservation::new(8192);
+    // SAFETY: `held` is this test's reservation, not touched again but to be given up.
+    let m = unsafe { i915.gem_mmap_at(6, 8192, MmapMode::Wb, held.give_up()) }.unwrap();
+    assert_eq!((m.as_ptr(), m.len()), (held.at, 8192));
+    m.write(8188, &[1, 2, 3, 4]).unwrap();
+    assert_eq!(fake.fixed_mmaps(), [(0x20_0000, 8192, held.at as usize)]);
 }
 
 #[test]

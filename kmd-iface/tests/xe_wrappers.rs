@@ -10,7 +10,7 @@ use kmd_iface::seam::Errno;
 use kmd_iface::xe::uapi::*;
 use kmd_iface::xe::{bind_op, sync, GemCreate, UserFenceWait, Xe};
 use kmd_iface::Error;
-use support::{read_user, read_user_struct, write_user, FakeDevice};
+use support::{read_user, read_user_struct, write_user, FakeDevice, Reservation};
 use zerocopy::IntoBytes;
 
 fn device() -> (std::sync::Arc<FakeDevice>, Xe) {
@@ -110,6 +110,22 @@ fn gem_create_and_mmap() {
     let m = xe.gem_mmap(h, 1 << 20).unwrap();
     assert_eq!(m.len(), 1 << 20);
     assert_eq!(fake.mmaps(), [(0x2000_0000, 1 << 20)]);
+}
+
+#[test]
+fn gem_mmap_at_maps_at_the_offset_the_kernel_returned_and_the_address_given() {
+    let (fake, xe) = device();
+    fake.on(|a: &mut drm_xe_gem_mmap_offset| {
+        assert_eq!(a.handle, 9);
+        a.offset = 0x3000_0000;
+        Ok(0)
+    });
+    let held = Reservation::new(4096);
+    // SAFETY: `held` is this test's reservation, not touched again but to be given up.
+    let m = unsafe { xe.gem_mmap_at(9, 4096, held.give_up()) }.unwrap();
+    assert_eq!((m.as_ptr(), m.len()), (held.at, 4096));
+    assert_eq!(m.load_u32(0), Ok(0));
+    assert_eq!(fake.fixed_mmaps(), [(0x3000_0000, 4096, held.at as usize)]);
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use kmd_iface::seam::{DeviceFile, Errno, Mapping};
+use kmd_iface::seam::{DeviceFile, Errno, Mapping, SharedHostMemory};
 use platform::Platform;
 
 use crate::device_info::DeviceInfo;
@@ -296,6 +296,16 @@ impl DeviceFile for SimDevice {
 
     fn mmap(&self, offset: u64, len: usize) -> Result<Mapping, Errno> {
         self.lock().gem.mapping(offset, len)
+    }
+
+    unsafe fn mmap_at(&self, offset: u64, len: usize, at: *mut u8) -> Result<Mapping, Errno> {
+        // SAFETY: forwarded from the trait's contract.
+        unsafe { self.lock().gem.mapping_at(offset, len, at) }
+    }
+
+    /// Userptr pages are reached with a system call per access; BO pages directly.
+    fn shared_host_memory(&self) -> SharedHostMemory {
+        SharedHostMemory::MappedBo
     }
 
     /// The node's directory in the simulated sysfs tree, with the writes made to it so far

@@ -256,6 +256,21 @@ impl GemTable {
         Ok(bo.mapping())
     }
 
+    /// [`Self::mapping`] placed at `at` ([`Bo::map_at`]).
+    ///
+    /// # Safety
+    /// As [`kmd_iface::seam::DeviceFile::mmap_at`].
+    pub unsafe fn mapping_at(
+        &self,
+        offset: u64,
+        len: usize,
+        at: *mut u8,
+    ) -> Result<Mapping, Errno> {
+        let bo = self.mmaps.get(&offset).ok_or(Errno::EINVAL)?;
+        // SAFETY: forwarded from this function's contract.
+        unsafe { bo.map_at(len, at) }.ok_or(Errno::EINVAL)
+    }
+
     /// The pages behind mmap offset `offset`, for another process to map (see
     /// [`crate::mem::share_bo_pages`]); `len` is checked as for [`Self::mapping`].
     pub fn shared_pages(&self, offset: u64, len: usize) -> Result<SharedPages, Errno> {

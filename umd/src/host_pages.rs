@@ -53,6 +53,11 @@ impl HostPages {
         )
     }
 
+    /// Hands the range over to a mapping that replaced it (and unmaps it when done).
+    pub(crate) fn give_up(self) {
+        std::mem::forget(self);
+    }
+
     fn mapped(len: usize, align: usize, prot: ProtFlags, flags: MapFlags) -> Result<HostPages> {
         let fail = |e: nix::Error| Error::OutOfRange(format!("mmap of {len:#x} bytes: {e}"));
         let total = len

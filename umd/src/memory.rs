@@ -18,7 +18,9 @@ pub(crate) struct Bo {
     pub size: u64,
     pub map: Mapping,
     pub caching: Caching,
-    pub userptr: bool,
+    /// Host memory: the host reads and writes the bytes in place at their GPU address
+    /// (userptr pages, or a USM host allocation's BO mapped there).
+    pub host_memory: bool,
     /// A device USM allocation's range of the host address space, held so that no host memory
     /// takes the address its pointer has (released after the BO, on drop).
     pub(crate) _address_held: Option<crate::host_pages::HostPages>,
@@ -72,7 +74,7 @@ impl Inner {
             size,
             map: raw.map,
             caching: raw.caching,
-            userptr: false,
+            host_memory: false,
             _address_held: None,
         }))
     }
@@ -131,7 +133,7 @@ impl Inner {
                 size,
                 map: host,
                 caching: Caching::Wb,
-                userptr: true,
+                host_memory: true,
                 _address_held: None,
             }),
             offset: 0,
@@ -220,7 +222,7 @@ impl Buffer {
 
     /// True for a host-memory (userptr) buffer.
     pub fn is_host_memory(&self) -> bool {
-        self.bo.userptr
+        self.bo.host_memory
     }
 
     /// The host_ptr of the CL_MEM_USE_HOST_PTR buffer this one is (or is a sub-buffer of).

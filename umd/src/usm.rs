@@ -4,7 +4,9 @@
 //! - **Host** allocations are anonymous host pages wrapped as a userptr object (i915
 //!   GEM_USERPTR, xe MAP_USERPTR) and softpinned at their own host address: the pointer the
 //!   host reads and writes is the one kernels dereference, and both see one copy of the bytes.
-//!   The address is taken out of the device's VA heap, so no BO is ever placed over it.
+//!   The address is taken out of the device's VA heap, so no BO is ever placed over it. On a
+//!   device that reaches userptr pages only through copies (the simulator) they are instead a
+//!   BO whose CPU mapping sits at its GPU address: the same contract, the device's own pages.
 //! - **Device** allocations are GEM BOs whose pointer is their GPU address, which the host does
 //!   not dereference (it reads and writes them through the [`Buffer`]). That address is a
 //!   range of the process's own address space held inaccessible (`PROT_NONE`) for the
@@ -18,7 +20,7 @@
 
 use std::sync::Arc;
 
-use kmd_iface::seam::Mapping;
+use kmd_iface::seam::{Mapping, SharedHostMemory};
 
 use crate::device::{Caching, Device, Inner};
 use crate::error::{Error, Result};
@@ -64,16 +66,36 @@ impl Inner {
         )))
     }
 
-    /// [`Device::alloc_host_usm`].
+    /// [`Device::alloc_host_usm`]: host pages wrapped as userptr, or a BO mapped at its own
+    /// address, as the device prefers ([`SharedHostMemory`]).
     fn alloc_host_usm(self: &Arc<Self>, size: u64, align: u64) -> Result<Buffer> {
-        let (pages, len) = self.host_and_gpu_range(size, align, HostPages::map)?;
-        let at = pages.ptr as u64;
-        let map = Mapping::new(Arc::new(pages));
-        let handle = match self.backend().userptr(&map, at) {
-            Ok(h) => h,
-            Err(e) => {
-                self.va().free(at, len);
-                return Err(e);
+        let (handle, at, len, map, caching) = match self.backend().shared_host_memory() {
+            SharedHostMemory::Userptr => {
+                let (pages, len) = self.host_and_gpu_range(size, align, HostPages::map)?;
+                let at = pages.ptr as u64;
+                let map = Mapping::new(Arc::new(pages));
+                match self.backend().userptr(&map, at) {
+                    Ok(h) => (h, at, len, map, Caching::Wb),
+                    Err(e) => {
+                        self.va().free(at, len);
+                        return Err(e);
+                    }
+                }
+            }
+            SharedHostMemory::MappedBo => {
+                let (held, len) = self.host_and_gpu_range(size, align, HostPages::reserve)?;
+                let at = held.ptr as u64;
+                // SAFETY: `held` is this allocation's own reservation, given up on success.
+                match unsafe { self.backend().create_mapped_at(len, held.ptr) } {
+                    Ok(raw) => {
+                        held.give_up();
+                        (raw.handle, at, len, raw.map, raw.caching)
+                    }
+                    Err(e) => {
+                        self.va().free(at, len);
+                        return Err(e);
+                    }
+                }
             }
         };
         self.sanitize.usm(at, size, "host USM allocation");
@@ -83,8 +105,8 @@ impl Inner {
             gpu_address: at,
             size: len,
             map,
-            caching: Caching::Wb,
-            userptr: true,
+            caching,
+            host_memory: true,
             _address_held: None,
         });
         Ok(Buffer::whole(bo, size))
@@ -110,7 +132,7 @@ impl Inner {
             size: len,
             map: raw.map,
             caching: raw.caching,
-            userptr: false,
+            host_memory: false,
             _address_held: Some(held),
         });
         Ok(Buffer::whole(bo, size))

@@ -37,6 +37,13 @@ impl DeviceFile for Binds {
     fn mmap(&self, offset: u64, len: usize) -> Result<Mapping, Errno> {
         self.inner.mmap(offset, len)
     }
+    unsafe fn mmap_at(&self, offset: u64, len: usize, at: *mut u8) -> Result<Mapping, Errno> {
+        // SAFETY: forwarded from the trait's contract.
+        unsafe { self.inner.mmap_at(offset, len, at) }
+    }
+    fn shared_host_memory(&self) -> kmd_iface::seam::SharedHostMemory {
+        self.inner.shared_host_memory()
+    }
     fn sysfs_dir(&self) -> Option<std::path::PathBuf> {
         DeviceFile::sysfs_dir(&*self.inner)
     }

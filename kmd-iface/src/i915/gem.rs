@@ -117,6 +117,27 @@ impl I915 {
             .map_err(|errno| Error::Mmap { offset, len, errno })
     }
 
+    /// Maps `len` bytes of a BO for the CPU at exactly `at`, replacing the mapping there.
+    ///
+    /// # Safety
+    /// As [`crate::seam::DeviceFile::mmap_at`]: the range at `at` is the caller's reservation,
+    /// given up to the returned mapping.
+    pub unsafe fn gem_mmap_at(
+        &self,
+        handle: u32,
+        len: usize,
+        mode: MmapMode,
+        at: *mut u8,
+    ) -> Result<Mapping> {
+        let offset = self.gem_mmap_offset(handle, mode)?;
+        // SAFETY: forwarded from this function's contract.
+        unsafe { self.file().mmap_at(offset, len, at) }.map_err(|errno| Error::Mmap {
+            offset,
+            len,
+            errno,
+        })
+    }
+
     /// `DRM_IOCTL_I915_GEM_SET_DOMAIN` (`I915_GEM_DOMAIN_*`).
     pub fn gem_set_domain(&self, handle: u32, read_domains: u32, write_domain: u32) -> Result<()> {
         let mut arg = drm_i915_gem_set_domain {

@@ -54,6 +54,21 @@ impl Xe {
             .map_err(|errno| Error::Mmap { offset, len, errno })
     }
 
+    /// Maps `len` bytes of a BO for the CPU at exactly `at`, replacing the mapping there.
+    ///
+    /// # Safety
+    /// As [`crate::seam::DeviceFile::mmap_at`]: the range at `at` is the caller's reservation,
+    /// given up to the returned mapping.
+    pub unsafe fn gem_mmap_at(&self, handle: u32, len: usize, at: *mut u8) -> Result<Mapping> {
+        let offset = self.gem_mmap_offset(handle)?;
+        // SAFETY: forwarded from this function's contract.
+        unsafe { self.file().mmap_at(offset, len, at) }.map_err(|errno| Error::Mmap {
+            offset,
+            len,
+            errno,
+        })
+    }
+
     /// `DRM_IOCTL_GEM_CLOSE`.
     pub fn gem_close(&self, handle: u32) -> Result<()> {
         crate::drm_core::gem_close(self.file(), handle)

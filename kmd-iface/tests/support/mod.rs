@@ -29,6 +29,7 @@ type Reply = Box<dyn FnMut(&mut [u8]) -> Result<i32, Errno> + Send>;
 pub struct FakeDevice {
     calls: Mutex<Vec<Call>>,
     mmaps: Mutex<Vec<(u64, usize)>>,
+    fixed_mmaps: Mutex<Vec<(u64, usize, usize)>>,
     script: Mutex<VecDeque<Reply>>,
 }
 
@@ -79,6 +80,11 @@ impl FakeDevice {
         self.mmaps.lock().unwrap().clone()
     }
 
+    /// `mmap_at` calls: (offset, length, address).
+    pub fn fixed_mmaps(&self) -> Vec<(u64, usize, usize)> {
+        self.fixed_mmaps.lock().unwrap().clone()
+    }
+
     pub fn script_is_done(&self) -> bool {
         self.script.lock().unwrap().is_empty()
     }
@@ -101,6 +107,29 @@ impl DeviceFile for FakeDevice {
         self.mmaps.lock().unwrap().push((offset, len));
         let backing = HeapBacking::zeroed(len).ok_or(Errno::EINVAL)?;
         Ok(Mapping::new(Arc::new(backing)))
+    }
+
+    /// Records the call and maps fresh zeroed pages at `at`, as the kernel would map the BO.
+    unsafe fn mmap_at(&self, offset: u64, len: usize, at: *mut u8) -> Result<Mapping, Errno> {
+        self.fixed_mmaps
+            .lock()
+            .unwrap()
+            .push((offset, len, at as usize));
+        let size = std::num::NonZeroUsize::new(len).ok_or(Errno::EINVAL)?;
+        let addr = std::num::NonZeroUsize::new(at as usize).ok_or(Errno::EINVAL)?;
+        use nix::sys::mman::{mmap_anonymous, MapFlags, ProtFlags};
+        // SAFETY: the caller gave up the range at `at` (the trait's contract).
+        let p = unsafe {
+            mmap_anonymous(
+                Some(addr),
+                size,
+                ProtFlags::PROT_READ | ProtFlags::PROT_WRITE,
+                MapFlags::MAP_PRIVATE | MapFlags::MAP_FIXED,
+            )
+        }?;
+        // SAFETY: the mapping just made, owned by nothing else.
+        let pages = unsafe { kmd_iface::fixed_pages::FixedPages::adopt(p.cast(), len) };
+        Ok(Mapping::new(Arc::new(pages)))
     }
 }
 
@@ -134,4 +163,28 @@ pub unsafe fn write_user(addr: u64, bytes: &[u8]) {
     assert_ne!(addr, 0, "null user pointer");
     // SAFETY: per this function's contract; the buffer is the wrapper's, distinct from `bytes`.
     unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), addr as *mut u8, bytes.len()) };
+}
+
+/// A range of this process's address space held with no access, to be given up to an
+/// `mmap_at` (which replaces it and unmaps it when done: this value never unmaps it).
+pub struct Reservation {
+    pub at: *mut u8,
+}
+
+impl Reservation {
+    pub fn new(len: usize) -> Reservation {
+        use nix::sys::mman::{mmap_anonymous, MapFlags, ProtFlags};
+        let len = std::num::NonZeroUsize::new(len).expect("a non-empty reservation");
+        // SAFETY: a new private mapping nothing else refers to.
+        let p = unsafe { mmap_anonymous(None, len, ProtFlags::PROT_NONE, MapFlags::MAP_PRIVATE) }
+            .expect("address space for the reservation");
+        Reservation {
+            at: p.as_ptr().cast(),
+        }
+    }
+
+    /// The address, for a call that takes the range over.
+    pub fn give_up(&self) -> *mut u8 {
+        self.at
+    }
 }

@@ -180,6 +180,42 @@ impl Bo {
         }
     }
 
+    /// A second CPU mapping of the first `len` bytes of this BO's pages at exactly `at`,
+    /// replacing what was mapped there (`mremap` with an old size of 0 duplicates a shared
+    /// mapping): the same memory, not a copy. Refused (`None`) for a userptr BO, whose pages
+    /// are the host's already, and for a bad length.
+    ///
+    /// # Safety
+    /// As [`kmd_iface::seam::DeviceFile::mmap_at`]: the range at `at` is the caller's
+    /// reservation, given up to the returned mapping.
+    pub unsafe fn map_at(&self, len: usize, at: *mut u8) -> Option<Mapping> {
+        use nix::sys::mman::{mremap, MRemapFlags};
+        let Storage::Owned(m, _) = &self.storage else {
+            return None;
+        };
+        if len == 0 || len > m.len() {
+            return None;
+        }
+        let src = std::ptr::NonNull::new(m.as_ptr())?.cast();
+        let dst = std::ptr::NonNull::new(at)?.cast();
+        // SAFETY: `src` is this BO's shared mapping, alive while `self` is; the destination is
+        // the caller's to replace (this function's contract).
+        let p = unsafe {
+            mremap(
+                src,
+                0,
+                len,
+                MRemapFlags::MREMAP_MAYMOVE | MRemapFlags::MREMAP_FIXED,
+                Some(dst),
+            )
+        }
+        .ok()?;
+        // SAFETY: the read-write mapping of `len` bytes just made, owned by nothing else; the
+        // memfd pages behind it live as long as any mapping of them.
+        let pages = unsafe { kmd_iface::fixed_pages::FixedPages::adopt(p.cast(), len) };
+        Some(Mapping::new(Arc::new(pages)))
+    }
+
     /// The memory of a BO the simulator allocated, which it reads and writes directly
     /// ([`Mapping::read`] and [`Mapping::write`] copy nothing when they fail); `None` for a
     /// userptr BO, reached with copies that may fail part way.

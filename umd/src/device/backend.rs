@@ -10,7 +10,7 @@ use kmd_iface::flags::i915::ExecFenceFlags;
 use kmd_iface::flags::xe::{GemCreateFlags, VmCreateFlags};
 use kmd_iface::gpu_error::{capture_path, read_capture, Capture, CaptureError};
 use kmd_iface::i915::{uapi as i915_uapi, ContextParams, Execbuf, MmapMode, PinnedObject, I915};
-use kmd_iface::seam::{Errno, Mapping};
+use kmd_iface::seam::{Errno, Mapping, SharedHostMemory};
 use kmd_iface::xe::{bind_op, sync, uapi as xe_uapi, GemCreate, Xe};
 
 use crate::error::Result;
@@ -155,6 +155,18 @@ pub struct I915Path {
     local_memory: bool,
     /// The engine query lists a copy engine.
     copy: bool,
+}
+
+impl I915Path {
+    /// How BOs are mapped for the CPU: discrete parts take only FIXED, whose caching follows
+    /// placement (WC).
+    fn mmap_mode(&self) -> (MmapMode, Caching) {
+        if self.local_memory {
+            (MmapMode::Fixed, Caching::Wc)
+        } else {
+            (MmapMode::Wb, Caching::Wb)
+        }
+    }
 }
 
 /// The xe path: one VM; each queue has its own exec queue on a render (else compute) engine.
@@ -388,12 +400,7 @@ impl Backend {
         match self {
             Backend::I915(d) => {
                 let bo = d.dev.gem_create(size)?;
-                let (mode, caching) = if d.local_memory {
-                    // Discrete parts take only FIXED, whose caching follows placement (WC).
-                    (MmapMode::Fixed, Caching::Wc)
-                } else {
-                    (MmapMode::Wb, Caching::Wb)
-                };
+                let (mode, caching) = d.mmap_mode();
                 let map = d.dev.gem_mmap(bo.handle, size as usize, mode)?;
                 Ok(RawBo {
                     handle: bo.handle,
@@ -418,6 +425,66 @@ impl Backend {
                 })
             }
         }
+    }
+
+    /// As [`Self::create`] at GPU address `at`, with the CPU mapping also at `at`: one pointer
+    /// for the host and the GPU.
+    ///
+    /// # Safety
+    /// `at..at + size` is the caller's reservation of host address space. On success it is
+    /// given up to the returned mapping ([`kmd_iface::seam::DeviceFile::mmap_at`]); on failure
+    /// it stays the caller's (to unmap).
+    pub unsafe fn create_mapped_at(&self, size: u64, at: *mut u8) -> Result<RawBo> {
+        let gpu_address = at as u64;
+        let len = size as usize;
+        match self {
+            Backend::I915(d) => {
+                let bo = d.dev.gem_create(size)?;
+                let (mode, caching) = d.mmap_mode();
+                // SAFETY: forwarded from this function's contract.
+                match unsafe { d.dev.gem_mmap_at(bo.handle, len, mode, at) } {
+                    Ok(map) => Ok(RawBo {
+                        handle: bo.handle,
+                        map,
+                        caching,
+                    }),
+                    Err(e) => {
+                        let _ = d.dev.gem_close(bo.handle);
+                        Err(e.into())
+                    }
+                }
+            }
+            Backend::Xe(x) => {
+                let handle = x.dev.gem_create(&GemCreate {
+                    size,
+                    placement: x.placement,
+                    flags: GemCreateFlags::empty(),
+                    vm_id: x.vm,
+                    cpu_caching: x.caching.xe_cpu_caching(),
+                })?;
+                if let Err(e) = x.bind(bind_op::map(handle, 0, gpu_address, size, x.bo_pat)) {
+                    let _ = x.dev.gem_close(handle);
+                    return Err(e);
+                }
+                // SAFETY: forwarded from this function's contract.
+                match unsafe { x.dev.gem_mmap_at(handle, len, at) } {
+                    Ok(map) => Ok(RawBo {
+                        handle,
+                        map,
+                        caching: x.caching,
+                    }),
+                    Err(e) => {
+                        self.release(handle, gpu_address, size);
+                        Err(e.into())
+                    }
+                }
+            }
+        }
+    }
+
+    /// How this device best makes memory the host and the GPU share at one address.
+    pub fn shared_host_memory(&self) -> SharedHostMemory {
+        self.file().shared_host_memory()
     }
 
     /// Wraps host memory `map` (page-aligned, a granule multiple long) as a BO at `gpu_address`.
@@ -758,6 +825,18 @@ mod tests {
         }
         fn mmap(&self, offset: u64, len: usize) -> std::result::Result<Mapping, Errno> {
             self.0.mmap(offset, len)
+        }
+        unsafe fn mmap_at(
+            &self,
+            offset: u64,
+            len: usize,
+            at: *mut u8,
+        ) -> std::result::Result<Mapping, Errno> {
+            // SAFETY: forwarded from the trait's contract.
+            unsafe { self.0.mmap_at(offset, len, at) }
+        }
+        fn shared_host_memory(&self) -> kmd_iface::seam::SharedHostMemory {
+            self.0.shared_host_memory()
         }
         fn sysfs_dir(&self) -> Option<PathBuf> {
             Some(self.1.clone())
