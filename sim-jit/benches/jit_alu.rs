@@ -51,7 +51,7 @@ fn main() {
     for (name, lines) in cases {
         let prog = kernel(lines);
         let start = cpu();
-        let tr = Translated::new(&prog).expect("translates");
+        let tr = Translated::new(&prog, true).expect("translates");
         let translate = cpu() - start;
         println!(
             "jit_alu/{name}: {} of {} instructions translated in {:.1} ms CPU",

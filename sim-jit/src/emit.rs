@@ -29,11 +29,19 @@ use isa_encoder::model::CondMod;
 use sim_eu::program::fast::Elem;
 use sim_eu::regfile::FLAG;
 
-use crate::select::{Lanes, Op, Step};
+use crate::select::{Item, Lanes, Op, Step};
 
 /// The host function of one run: the thread's byte file (the flag registers at
-/// [`sim_eu::regfile::FLAG`] in it) and its executing channels; it executes the whole run.
-pub type RunFn = unsafe extern "C" fn(*mut u8, u32);
+/// [`sim_eu::regfile::FLAG`] in it), its executing channels, and for the run's interpreted
+/// instructions a context and the function that runs one ([`EscapeFn`]). It executes the
+/// whole run, or stops right after an interpreted instruction that asks it to.
+pub type RunFn = unsafe extern "C" fn(*mut u8, u32, *mut u8, EscapeFn);
+
+/// Runs `count` of the run's instructions from `index` (counted from the run's first) with the
+/// interpreter, given the context the run was called with. Returns 0 to go on, anything else
+/// to stop the run there. Called with every register-file byte the run wrote stored in the
+/// file, and the run reads the file afresh after it.
+pub type EscapeFn = unsafe extern "C" fn(*mut u8, u32, u32) -> u32;
 
 /// The EU's quiet bit of an f32 NaN.
 const QUIET: i64 = 0x0040_0000;
@@ -52,6 +60,18 @@ impl Emitter {
         let mut flags = settings::builder();
         flags
             .set("opt_level", "speed")
+            .map_err(|e| JitError::Setup(e.to_string()))?;
+        // Cranelift's IR verifier costs about a quarter of the translation time; it runs when
+        // the translations are being checked against the interpreter anyway.
+        flags
+            .set(
+                "enable_verifier",
+                if crate::run::checking() {
+                    "true"
+                } else {
+                    "false"
+                },
+            )
             .map_err(|e| JitError::Setup(e.to_string()))?;
         let isa = cranelift_native::builder()
             .map_err(|e| JitError::Setup(e.to_string()))?
@@ -79,29 +99,62 @@ impl Emitter {
     }
 
     /// Compiles one run; its code is callable after [`Emitter::finish`].
-    pub fn compile(&mut self, steps: &[Step]) -> Result<FuncId, JitError> {
+    pub fn compile(&mut self, items: &[Item]) -> Result<FuncId, JitError> {
         let config = self.module.target_config();
         let ptr = config.pointer_type();
         let mut sig = self.module.make_signature();
-        sig.params = vec![AbiParam::new(ptr), AbiParam::new(I32)];
+        sig.params = vec![
+            AbiParam::new(ptr),
+            AbiParam::new(I32),
+            AbiParam::new(ptr),
+            AbiParam::new(ptr),
+        ];
+        let mut escape_sig = self.module.make_signature();
+        escape_sig.params = vec![AbiParam::new(ptr), AbiParam::new(I32), AbiParam::new(I32)];
+        escape_sig.returns = vec![AbiParam::new(I32)];
         let id = self.module.declare_anonymous_function(&sig)?;
         self.ctx.func.signature = sig;
         {
             let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
+            let escape_sig = b.import_signature(escape_sig);
             let entry = b.create_block();
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
             let p = b.block_params(entry).to_vec();
-            let (file, active) = (p[0], p[1]);
+            let (file, active, ctx, escape) = (p[0], p[1], p[2], p[3]);
+            let stop = b.create_block();
             let mut e = StepEmitter {
                 b: &mut b,
                 file,
                 held: Held::default(),
             };
-            for step in steps {
-                e.step(step, active);
+            let mut k = 0;
+            for item in items {
+                match *item {
+                    Item::Step(ref step) => {
+                        e.step(step, active);
+                        k += 1;
+                    }
+                    Item::Interpreted(count) => {
+                        // The interpreter sees the file as the run has made it so far, and
+                        // may change any of it: nothing stays held across the call.
+                        e.write_back();
+                        let index = e.b.ins().iconst(I32, k as i64);
+                        let count_v = e.b.ins().iconst(I32, i64::from(count));
+                        k += count;
+                        let call =
+                            e.b.ins()
+                                .call_indirect(escape_sig, escape, &[ctx, index, count_v]);
+                        let asks_stop = e.b.inst_results(call)[0];
+                        let next = e.b.create_block();
+                        e.b.ins().brif(asks_stop, stop, &[], next, &[]);
+                        e.b.switch_to_block(next);
+                    }
+                }
             }
             e.write_back();
+            b.ins().return_(&[]);
+            b.switch_to_block(stop);
             b.ins().return_(&[]);
             b.seal_all_blocks();
             b.finalize(config);
@@ -122,7 +175,7 @@ impl Emitter {
             .map(|&id| {
                 let p = self.module.get_finalized_function(id);
                 // SAFETY: `p` is the finalized code of a function declared with exactly
-                // `RunFn`'s signature (pointer, u32; no result) in
+                // `RunFn`'s signature (pointer, u32, pointer, pointer; no result) in
                 // the host's default calling convention, which `extern "C"` is.
                 unsafe { std::mem::transmute::<*const u8, RunFn>(p) }
             })

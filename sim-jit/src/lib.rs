@@ -7,10 +7,12 @@
 //! words or bytes at a fixed step, one scalar element or an immediate, the destination
 //! consecutive DWords, with the execution mask and a per-channel predicate ([`select`] has
 //! the exact rule). Everything else (conditional `sel`, `csel`, condition modifiers on
-//! arithmetic, 8/16-bit destinations, gathered regions, sends, control flow) is interpreted,
-//! and so are runs of fewer than [`MIN_RUN`] instructions: [`run()`] enters a translated run at its
-//! first instruction and runs it whole, and calls [`sim_eu::run`] for the rest, on the same
-//! thread state.
+//! arithmetic, 8/16-bit destinations, gathered regions, sends, control flow) is interpreted:
+//! inside a run, called from its code, when it stays in sequence
+//! ([`sim_eu::exec::runs_inside_a_run`]: no branch, no write of the control registers), else
+//! between runs; runs of fewer than [`MIN_RUN`] translated instructions are not made.
+//! [`run()`] enters a translated run at its first instruction and runs it whole, and calls
+//! [`sim_eu::run`] for the rest, on the same thread state.
 //!
 //! - [`select`]: which pre-decoded instructions translate ([`select::Step`]).
 //! - [`emit`]: the Cranelift code of a run of them.

@@ -1,6 +1,7 @@
 //! Runs a thread with its translated runs interleaved with the interpreter: at the first
 //! instruction of a translated run the host code runs the whole run when the budget and the
-//! waiting channels allow; anything else goes to `sim_eu::run` up to the next run's start.
+//! waiting channels allow; anything else goes to `sim_eu::run` up to the next run's start or
+//! branch.
 //! Both work on the same register file and flags.
 
 use sim_eu::regfile::FLAG;
@@ -53,27 +54,57 @@ pub fn run_counted(
                 && Rounding::of(t) == Rounding::NearestEven
             {
                 let check = checking().then(|| t.clone());
+                let before = t.instructions_executed();
                 let active = t.active();
-                let file = t.file_mut().as_mut_ptr();
+                let thread: *mut Thread = t;
+                let mut inside = Inside {
+                    thread,
+                    prog,
+                    mem: &mut *mem,
+                    start: ip,
+                    done: 0,
+                    interpreted: 0,
+                    stopped: None,
+                };
+                // SAFETY: `thread` is `t`, not used through `t` until the call returns.
+                let file = unsafe { (*thread).file_mut().as_mut_ptr() };
+                let ctx: *mut Inside = &mut inside;
                 // SAFETY: the run's instructions touch register-file bytes below `e.extent`
                 // and the 8 flag bytes at `FLAG`, both checked to be inside the file just
-                // above; the file is borrowed mutably for the call.
-                unsafe { (e.run)(file, active) };
-                t.retire(e.len);
+                // above; the file (a boxed slice, never reallocated) is reached only by the
+                // run's code and, while the run waits for it, by `interpret` through `ctx`,
+                // which lives until the call returns.
+                unsafe { (e.run)(file, active, ctx.cast(), interpret) };
+                let Inside {
+                    done,
+                    interpreted,
+                    stopped,
+                    ..
+                } = inside;
+                if stopped.is_none() {
+                    t.retire(e.len - done);
+                }
+                let ran = t.instructions_executed() - before;
+                *translated += ran - interpreted;
+                left = left.saturating_sub(ran);
+                match stopped {
+                    None => {}
+                    Some(Ok(Status::Budget)) => continue,
+                    Some(other) => return other,
+                }
                 if let Some(mut reference) = check {
                     compare_with_interpreter(&mut reference, t, prog, mem, ip, e.len)?;
                 }
-                left -= u64::from(e.len);
-                *translated += u64::from(e.len);
                 continue;
             }
         }
         if left == 0 {
             return Ok(Status::Budget);
         }
-        // Interpret up to the next translated instruction (or one, if this one is).
-        let next = tr.next.get(ip as usize + 1).copied().unwrap_or(u32::MAX);
-        let stretch = u64::from(next.saturating_sub(ip)).clamp(1, left);
+        // Interpret up to the next run start, or the first branch (which may jump to a run
+        // start); at least this one instruction.
+        let stop = tr.stop.get(ip as usize + 1).copied().unwrap_or(u32::MAX);
+        let stretch = u64::from(stop.saturating_sub(ip)).clamp(1, left);
         let before = t.instructions_executed();
         let st = sim_eu::run(t, prog, mem, stretch)?;
         left = left.saturating_sub(t.instructions_executed() - before);
@@ -83,12 +114,58 @@ pub fn run_counted(
     }
 }
 
+/// What a translated run's interpreted instructions need ([`interpret`]'s context).
+struct Inside<'a> {
+    thread: *mut Thread,
+    prog: &'a Program,
+    mem: &'a mut dyn Memory,
+    /// The run's first instruction.
+    start: u32,
+    /// The run's instructions accounted for in the thread (retired or interpreted) so far.
+    done: u32,
+    /// Instructions the interpreter ran.
+    interpreted: u64,
+    /// Why the run stopped early: what the interpreter answered when its instructions did not
+    /// all run in sequence (an error, the thread's end, a barrier, a fused pair).
+    stopped: Option<Result<Status, EuError>>,
+}
+
+/// [`crate::emit::EscapeFn`]: retires the translated instructions run since the last call,
+/// then interprets `count` instructions from the run's `index`-th.
+///
+/// # Safety
+/// `ctx` is the [`Inside`] the run was called with, alive and not otherwise borrowed.
+unsafe extern "C" fn interpret(ctx: *mut u8, index: u32, count: u32) -> u32 {
+    // SAFETY: per this function's contract.
+    let inside = unsafe { &mut *ctx.cast::<Inside>() };
+    // SAFETY: the thread the run was entered for, which nothing else touches while the run
+    // waits for this call (the run's code stored what it held before calling).
+    let t = unsafe { &mut *inside.thread };
+    t.retire(index - inside.done);
+    let before = t.instructions_executed();
+    let r = sim_eu::run(t, inside.prog, inside.mem, u64::from(count));
+    let ran = t.instructions_executed() - before;
+    inside.interpreted += ran;
+    match r {
+        Ok(Status::Budget) if ran == u64::from(count) && t.ip() == inside.start + index + count => {
+            inside.done = index + count;
+            0
+        }
+        other => {
+            inside.stopped = Some(other);
+            1
+        }
+    }
+}
+
 /// The environment variable that makes every translated run be checked against the
-/// interpreter (`1`): a debugging aid for the translator, many times slower.
+/// interpreter (`1`): a debugging aid for the translator, many times slower. Kernels are
+/// then translated without interpreted instructions inside their runs (those may reach
+/// memory, which the check could not run twice).
 pub const ENV_CHECK: &str = "INTEL_GPU_SIM_JIT_CHECK";
 
 /// Whether [`ENV_CHECK`] is `1` (read once per process).
-fn checking() -> bool {
+pub(crate) fn checking() -> bool {
     static CHECK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *CHECK.get_or_init(|| std::env::var(ENV_CHECK).is_ok_and(|v| v == "1"))
 }

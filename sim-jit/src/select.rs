@@ -90,6 +90,16 @@ impl Step {
     }
 }
 
+/// Part of a translated run: one translated instruction, or consecutive instructions the
+/// interpreter runs from the run's code (ones that stay in sequence:
+/// [`sim_eu::exec::runs_inside_a_run`]), so that sends, `csel` and the like between
+/// translated instructions do not cut the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Item {
+    Step(Step),
+    Interpreted(u32),
+}
+
 /// The translated form of `f`, or `None` when the interpreter keeps it.
 pub fn select(f: &Fast) -> Option<Step> {
     // Half results stay interpreted.

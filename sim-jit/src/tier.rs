@@ -75,9 +75,11 @@ impl Tiered {
         if self.claimed.swap(true, Ordering::Relaxed) {
             return false;
         }
-        let _ = self
-            .translation
-            .set(Translated::new(prog).ok().map(Arc::new));
+        let _ = self.translation.set(
+            Translated::new(prog, !crate::run::checking())
+                .ok()
+                .map(Arc::new),
+        );
         true
     }
 

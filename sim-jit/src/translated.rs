@@ -10,20 +10,32 @@ use sim_eu::Program;
 
 use crate::emit::{Emitter, RunFn};
 use crate::error::JitError;
-use crate::select::{select, Step};
+use isa_encoder::model::Shape;
+use sim_eu::exec::runs_inside_a_run;
+
+use crate::select::{select, Item, Step};
+
+/// What a kernel's instruction is to a translation.
+enum Kind {
+    Step(Step),
+    /// Interpreted inside a run ([`Item::Interpreted`]).
+    Inside,
+    /// Ends a run.
+    Outside,
+}
 
 /// A translated run, entered at its first instruction.
 #[derive(Clone, Copy)]
 pub(crate) struct Entry {
     /// The run's host function.
     pub run: RunFn,
-    /// Its instructions.
+    /// Its instructions, the interpreted ones inside it included.
     pub len: u32,
     /// One past the last register-file byte the run touches.
     pub extent: usize,
 }
 
-/// The fewest instructions a run is translated with by [`Translated::new`]: each entry
+/// The fewest translated instructions a run is made with by [`Translated::new`]: each entry
 /// leaves the interpreter's loop for the host code and comes back through a new
 /// `sim_eu::run` call, which costs more than interpreting a short run. Not tuned by
 /// measurement yet: 8 keeps the one-to-four-instruction runs between sends and control flow
@@ -35,9 +47,11 @@ pub const MIN_RUN: usize = 8;
 pub struct Translated {
     /// Per instruction index: the translated run that starts there, if one does.
     pub(crate) entries: Vec<Option<Entry>>,
-    /// Per instruction index: the index of the next run start at or after it.
-    pub(crate) next: Vec<u32>,
-    /// Instructions inside translated runs.
+    /// Per instruction index k: where a stretch the interpreter runs from just before k stops
+    /// so as not to pass a run start: at the first run start at or after k, or just after the
+    /// first branch at or after k - 1 (which may land anywhere, on a run start too).
+    pub(crate) stop: Vec<u32>,
+    /// Translated instructions.
     translated: usize,
     /// Owns the code the entries point to; freed with the translation.
     module: Option<JITModule>,
@@ -61,23 +75,43 @@ impl Drop for Translated {
 }
 
 impl Translated {
-    /// Translates every maximal run of at least [`MIN_RUN`] consecutive translatable
-    /// instructions of `prog`.
-    pub fn new(prog: &Program) -> Result<Translated, JitError> {
-        Translated::with_min_run(prog, MIN_RUN)
+    /// Translates every maximal run of at least [`MIN_RUN`] translatable instructions of
+    /// `prog`, with the instructions between them that stay in sequence interpreted inside
+    /// the run ([`Item::Interpreted`]); without those when `interpreted_inside` is false.
+    pub fn new(prog: &Program, interpreted_inside: bool) -> Result<Translated, JitError> {
+        Translated::build(prog, MIN_RUN, interpreted_inside)
     }
 
-    /// Translates every maximal run of at least `min_run` (at least 1) consecutive
-    /// translatable instructions of `prog`. A run also ends before a branch target, so that
-    /// control flow enters runs only at their start (a run is entered only there).
+    /// Translates every maximal run of at least `min_run` (at least 1) translatable
+    /// instructions of `prog` ([`Translated::new`], with interpreted instructions inside).
     pub fn with_min_run(prog: &Program, min_run: usize) -> Result<Translated, JitError> {
+        Translated::build(prog, min_run, true)
+    }
+
+    /// A run starts and ends at a translated instruction; between them it holds translated
+    /// instructions and, with `interpreted_inside`, ones that stay in sequence. It also ends
+    /// before a branch target, so that control flow enters runs only at their start (a run
+    /// is entered only there).
+    fn build(
+        prog: &Program,
+        min_run: usize,
+        interpreted_inside: bool,
+    ) -> Result<Translated, JitError> {
         let mut em = Emitter::new()?;
-        let steps: Vec<Option<Step>> = prog
+        let kinds: Vec<Kind> = prog
             .fast
             .iter()
-            .map(|f| f.as_ref().and_then(select).filter(|s| em.supports(s.op)))
+            .zip(&prog.insts)
+            .map(
+                |(f, inst)| match f.as_ref().and_then(select).filter(|s| em.supports(s.op)) {
+                    Some(s) => Kind::Step(s),
+                    None if interpreted_inside && runs_inside_a_run(inst) => Kind::Inside,
+                    None => Kind::Outside,
+                },
+            )
             .collect();
-        let mut target = vec![false; steps.len()];
+        let n = kinds.len();
+        let mut target = vec![false; n];
         for i in &prog.insts {
             for t in [i.jip, i.uip].into_iter().flatten().flatten() {
                 if let Some(x) = target.get_mut(t as usize) {
@@ -87,46 +121,80 @@ impl Translated {
         }
         let mut runs = Vec::new();
         let mut i = 0;
-        while i < steps.len() {
-            if steps[i].is_none() {
+        while i < n {
+            if !matches!(kinds[i], Kind::Step(_)) {
                 i += 1;
                 continue;
             }
             let start = i;
+            let (mut end, mut steps) = (i + 1, 1);
             i += 1;
-            while steps.get(i).is_some_and(Option::is_some) && !target[i] {
+            while i < n && !target[i] && !matches!(kinds[i], Kind::Outside) {
+                if matches!(kinds[i], Kind::Step(_)) {
+                    end = i + 1;
+                    steps += 1;
+                }
                 i += 1;
             }
-            if i - start < min_run.max(1) {
+            i = end;
+            if steps < min_run.max(1) {
                 continue;
             }
-            let run: Vec<Step> = steps[start..i].iter().flatten().copied().collect();
-            let id = em.compile(&run)?;
-            runs.push((start, run, id));
+            let mut items: Vec<Item> = Vec::new();
+            for k in &kinds[start..end] {
+                match (k, items.last_mut()) {
+                    (Kind::Step(s), _) => items.push(Item::Step(*s)),
+                    (_, Some(Item::Interpreted(c))) => *c += 1,
+                    _ => items.push(Item::Interpreted(1)),
+                }
+            }
+            let id = em.compile(&items)?;
+            runs.push((start, end - start, steps, items, id));
         }
-        let ids: Vec<_> = runs.iter().map(|r| r.2).collect();
+        let ids: Vec<_> = runs.iter().map(|r| r.4).collect();
         let (module, fns) = em.finish(&ids)?;
-        let mut entries = vec![None; steps.len()];
+        let mut entries = vec![None; n];
         let mut translated = 0;
-        for ((start, run, _), f) in runs.iter().zip(fns) {
+        for ((start, len, steps, items, _), f) in runs.iter().zip(fns) {
             entries[*start] = Some(Entry {
                 run: f,
-                len: run.len() as u32,
-                extent: run.iter().map(Step::extent).max().unwrap_or(0),
+                len: *len as u32,
+                extent: items
+                    .iter()
+                    .map(|i| match i {
+                        Item::Step(s) => s.extent(),
+                        Item::Interpreted(_) => 0,
+                    })
+                    .max()
+                    .unwrap_or(0),
             });
-            translated += run.len();
+            translated += steps;
         }
-        let mut next = vec![u32::MAX; steps.len()];
-        let mut after = u32::MAX;
-        for k in (0..steps.len()).rev() {
+        let is_branch = |k: usize| matches!(prog.insts[k].opcode.shape(), Shape::Branch);
+        // The first branch at or after each index.
+        let mut first_branch = vec![u32::MAX; n + 1];
+        for m in (0..n).rev() {
+            first_branch[m] = if is_branch(m) {
+                m as u32
+            } else {
+                first_branch[m + 1]
+            };
+        }
+        let mut stop = vec![u32::MAX; n];
+        let mut start_after = u32::MAX;
+        for k in (0..n).rev() {
             if entries[k].is_some() {
-                after = k as u32;
+                start_after = k as u32;
             }
-            next[k] = after;
+            let after_branch = match k {
+                0 => u32::MAX,
+                _ => first_branch[k - 1].saturating_add(1),
+            };
+            stop[k] = start_after.min(after_branch);
         }
         Ok(Translated {
             entries,
-            next,
+            stop,
             translated,
             module: Some(module),
         })
@@ -135,6 +203,15 @@ impl Translated {
     /// How many instructions have a translated form.
     pub fn translated(&self) -> usize {
         self.translated
+    }
+
+    /// The translated runs: (first instruction, instructions), the interpreted ones inside
+    /// them included.
+    pub fn runs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| e.map(|e| (i, e.len as usize)))
     }
 
     /// How many instructions the kernel has.
@@ -177,7 +254,7 @@ impl TranslationCache {
         if let Some(t) = map.get(&key) {
             return Ok(Arc::clone(t));
         }
-        let t = Arc::new(Translated::new(prog)?);
+        let t = Arc::new(Translated::new(prog, !crate::run::checking())?);
         if map.len() >= CACHE_KERNELS {
             map.clear();
         }

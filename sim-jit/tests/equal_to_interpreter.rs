@@ -276,7 +276,12 @@ fn the_common_forms_translate() {
     assert_eq!(tr.translated(), 5, "mad, add, mul, shl, the f32 cmp");
     // By default a run that short stays interpreted.
     const { assert!(5 < MIN_RUN) };
-    assert_eq!(Translated::new(&prog).expect("translates").translated(), 0);
+    assert_eq!(
+        Translated::new(&prog, true)
+            .expect("translates")
+            .translated(),
+        0
+    );
 }
 
 /// Divergent control flow around translated runs: `if`/`else`, a loop with `break`, `jmpi`

@@ -17,6 +17,7 @@ mod goto;
 pub mod lanes;
 mod macros;
 mod translated;
+pub use translated::runs_inside_a_run;
 pub(crate) mod waits;
 
 use isa_encoder::model::{Opcode, PredCtrl, Predicate, Shape, Subfunction, SyncFn};

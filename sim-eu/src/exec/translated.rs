@@ -3,8 +3,41 @@
 //! instructions it ran exactly as the run loop does. Kept in its own file so that the thread's
 //! layout (`regfile`) can change without touching this seam.
 
+use isa_encoder::model::{Opcode, Shape};
+
 use super::advance;
-use crate::regfile::{Thread, FLAG};
+use crate::program::{Inst, Loc};
+use crate::regfile::{Thread, CE, FLAG, MME};
+
+/// Whether the interpreter may run `inst` on its own in the middle of a translated run, the
+/// run's code going on after it: it does not branch, and it writes nothing a run assumes
+/// fixed while it runs: the execution mask, `cr0` (the rounding mode), `ip` and the other
+/// control registers (`ce`, `sr0`, `n0`, `tm0`), which an indirect destination might be.
+/// The GRF, `a0`, the accumulators and the flags it may write: a run keeps none of those in
+/// host registers across such an instruction.
+pub fn runs_inside_a_run(inst: &Inst) -> bool {
+    if inst.invalid.is_some()
+        || matches!(inst.opcode.shape(), Shape::Branch)
+        || matches!(inst.opcode, Opcode::Illegal)
+    {
+        return false;
+    }
+    match inst.dst.loc {
+        Loc::Indirect { .. } => false,
+        Loc::Imm | Loc::Null => true,
+        Loc::File => {
+            let size = crate::program::type_bytes(inst.dst.ty).max(1);
+            inst.dst
+                .offs
+                .iter()
+                .take(usize::from(inst.n.max(1)))
+                .all(|&o| {
+                    let (lo, hi) = (usize::from(o), usize::from(o) + size);
+                    hi <= CE || lo >= MME
+                })
+        }
+    }
+}
 
 impl Thread {
     /// The thread's whole byte file (GRF, then the architecture registers); its length bounds

@@ -1,0 +1,181 @@
+//! Translated runs with interpreted instructions inside them (sends, `csel`, predicated
+//! scalar moves, strided regions: what IGC puts between the arithmetic of an unrolled
+//! convolution) against the interpreter alone: random registers, flags, block offsets
+//! (inside the surface, past its end: a fault), surface widths and budget slices. The
+//! outcome (the thread's end or the fault), the register files (`tm0` aside), the
+//! instruction pointer, the executed count and memory must all match.
+
+use platform::Platform;
+use proptest::prelude::*;
+use sim_eu::regfile::TM0;
+use sim_eu::{EuError, MemFault, Memory, NoMemory, Program, Status, Surface, Thread};
+use sim_jit::Translated;
+
+const BASE: u64 = 0x10_0000;
+const SIZE: usize = 0x1000;
+
+/// One buffer surface (binding table index 1) of `width` bytes at `BASE`.
+#[derive(Clone, PartialEq, Debug)]
+struct Buffer {
+    bytes: Vec<u8>,
+    width: u64,
+}
+
+impl Buffer {
+    fn at(&self, addr: u64, len: usize) -> Result<usize, MemFault> {
+        if addr < BASE || addr + len as u64 > BASE + SIZE as u64 {
+            return Err(MemFault { address: addr });
+        }
+        Ok((addr - BASE) as usize)
+    }
+}
+
+impl Memory for Buffer {
+    fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
+        let at = self.at(addr, buf.len())?;
+        buf.copy_from_slice(&self.bytes[at..at + buf.len()]);
+        Ok(())
+    }
+    fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        let at = self.at(addr, data.len())?;
+        self.bytes[at..at + data.len()].copy_from_slice(data);
+        Ok(())
+    }
+    fn slm_read(&mut self, offset: u32, _: &mut [u8]) -> Result<(), MemFault> {
+        NoMemory.slm_read(offset, &mut [])
+    }
+    fn slm_write(&mut self, offset: u32, _: &[u8]) -> Result<(), MemFault> {
+        NoMemory.slm_write(offset, &[])
+    }
+    fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
+        match bti {
+            1 => Ok(Surface::buffer(BASE, self.width)),
+            _ => Err(MemFault {
+                address: u64::from(bti),
+            }),
+        }
+    }
+    fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
+        self.surface(offset >> 6)
+    }
+}
+
+/// Arithmetic that translates, with a block read, a block write, `csel`, a predicated scalar
+/// move and a strided `add` between (payload header r2, offsets from r1.0 in bytes and r1.1
+/// in OWords), then the end of the thread.
+const KERNEL: &str = "
+(W) mov (8|M0) r2.0<1>:ud 0x0:ud
+(W) mov (1|M0) r2.2<1>:ud r1.0<0;1,0>:ud
+mad (16|M0) r40.0<1>:f r10.0<8;1>:f r20.0<8;1>:f r30.0<8;1>:f
+add (16|M0) r42.0<1>:d r12.0<8;8,1>:d r22.0<8;8,1>:d
+mul (16|M0) r44.0<1>:f r40.0<8;8,1>:f r14.0<8;8,1>:f
+(W) send.dc0 (16|M0) r36 r2 null 0x0 0x02484401
+mad (16|M0) r46.0<1>:f r36.0<8;1>:f r38.0<8;1>:f r44.0<8;1>:f
+(W) csel (4|M0) (eq)f0.0 r0.0<1>:w r0.0<4;1>:w r0.0<4;1>:w r0.0<1>:w
+(W&f0.0.any16h) mov (1|M0) r2.2<1>:ud r1.1<0;1,0>:ud
+add (16|M0) r50.0<1>:d r36.0<8;8,1>:d r42.0<8;8,1>:d
+add (16|M0) r52.0<1>:d r38.0<8;8,1>:d 0x5:d
+(W) send.dc0 (16|M0) null r2 r50 0x80 0x020A0301
+add (16|M0) r54.0<1>:d r50.0<8;8,1>:d r52.0<8;8,1>:d
+add (16|M0) r56.0<1>:f r46.0<8;8,1>:f r40.0<8;8,1>:f
+add (16|M0) r58.0<1>:d r16.0<16;8,2>:d r52.0<8;8,1>:d
+mul (16|M0) r60.0<1>:d r54.0<8;8,1>:d r58.0<8;8,1>:d
+(W) send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
+";
+
+fn thread(words: &[u32], flags: u64, offsets: (u32, u32)) -> Thread {
+    let mut t = Thread::new(0xffff);
+    for (c, w) in t.grf_mut().chunks_exact_mut(4).zip(words) {
+        c.copy_from_slice(&w.to_le_bytes());
+    }
+    let r1 = 32;
+    t.grf_mut()[r1..r1 + 4].copy_from_slice(&offsets.0.to_le_bytes());
+    t.grf_mut()[r1 + 4..r1 + 8].copy_from_slice(&offsets.1.to_le_bytes());
+    let f = t.flag_offset();
+    t.file_mut()[f..f + 8].copy_from_slice(&flags.to_le_bytes());
+    t
+}
+
+/// Runs `t` to its end (or fault) in budget slices, through `tr` when given.
+fn run(
+    t: &mut Thread,
+    prog: &Program,
+    tr: Option<&Translated>,
+    mem: &mut Buffer,
+    slices: &[u64],
+) -> Result<Status, EuError> {
+    for k in 0..10_000 {
+        let budget = slices[k % slices.len()];
+        let st = match tr {
+            Some(tr) => sim_jit::run(t, prog, tr, mem, budget),
+            None => sim_eu::run(t, prog, mem, budget),
+        };
+        if st != Ok(Status::Budget) {
+            return st;
+        }
+    }
+    Ok(Status::Budget)
+}
+
+#[test]
+fn the_kernel_is_one_run() {
+    let bytes = isa_encoder::assemble(Platform::Tgllp, KERNEL).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    let runs: Vec<_> = tr.runs().collect();
+    // From the first `mov` to the last `mul`: the sends, `csel`, the predicated move and the
+    // strided add run inside it; the end-of-thread send is after it.
+    assert_eq!(runs, [(0, 16)], "{runs:?}");
+    assert_eq!(tr.translated(), 11);
+    // Run whole: every translated instruction runs as translated code, none interpreted
+    // after the run stopped at an interpreted one.
+    let mut mem = Buffer {
+        bytes: vec![0; SIZE],
+        width: SIZE as u64,
+    };
+    let mut t = thread(&[0; 1024], 0, (0x100, 0x10));
+    let mut translated = 0;
+    let st = sim_jit::run_counted(&mut t, &prog, &tr, &mut mem, 1 << 20, &mut translated);
+    assert_eq!(st, Ok(Status::Ended));
+    assert_eq!((translated, t.instructions_executed()), (11, 17));
+    // Without interpreted instructions inside, the sends cut it.
+    let cut = Translated::new(&prog, false).expect("translates");
+    assert!(cut.runs().all(|(_, len)| len < 16));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    #[test]
+    fn interpreted_inside_matches_the_interpreter(
+        words in proptest::collection::vec(any::<u32>(), 1024),
+        flags in any::<u64>(),
+        read_at in prop_oneof![3 => 0u32..0x700, 1 => 0x700u32..0x2000],
+        write_at in prop_oneof![3 => 0u32..0x40, 1 => 0x40u32..0x200],
+        width in prop_oneof![Just(SIZE as u64), 0x200u64..SIZE as u64],
+        fill in any::<u8>(),
+        slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),
+    ) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, KERNEL).expect("assembles");
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        let memory = Buffer { bytes: (0..SIZE).map(|i| (i as u8) ^ fill).collect(), width };
+
+        let mut want_mem = memory.clone();
+        let mut want = thread(&words, flags, (read_at, write_at));
+        let want_st = run(&mut want, &prog, None, &mut want_mem, &[1 << 20]);
+
+        let mut got_mem = memory;
+        let mut got = thread(&words, flags, (read_at, write_at));
+        let got_st = run(&mut got, &prog, Some(&tr), &mut got_mem, &slices);
+
+        prop_assert_eq!(&got_st, &want_st);
+        prop_assert_eq!(got.ip(), want.ip());
+        prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
+        prop_assert!(got_mem == want_mem, "memory differs");
+        let (g, w) = (got.file(), want.file());
+        for at in (0..w.len()).filter(|a| !(TM0..TM0 + 16).contains(a)) {
+            prop_assert_eq!(g[at], w[at], "byte {} differs", at);
+        }
+    }
+}

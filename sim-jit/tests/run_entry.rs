@@ -1,0 +1,40 @@
+//! A translated run is entered whenever execution reaches its first instruction, the target of
+//! a forward jump included: the interpreter's stretches between runs stop after each branch
+//! instead of interpreting on past the place it landed.
+
+use platform::Platform;
+use sim_eu::{NoMemory, Program, Status, Thread};
+use sim_jit::Translated;
+
+/// A jump over three moves to a run of eight adds, then the end of the thread.
+const KERNEL: &str = "
+cmp (16|M0) (lt)f0.0 null<1>:d r2.0<8;8,1>:d 0x100:d
+(W) jmpi RUN
+mov (16|M0) r10.0<1>:d 0x1:d
+mov (16|M0) r12.0<1>:d 0x2:d
+mov (16|M0) r14.0<1>:d 0x3:d
+RUN:
+add (16|M0) r20.0<1>:d r2.0<8;8,1>:d 0x1:d
+add (16|M0) r22.0<1>:d r20.0<8;8,1>:d 0x2:d
+add (16|M0) r24.0<1>:d r22.0<8;8,1>:d 0x3:d
+add (16|M0) r26.0<1>:d r24.0<8;8,1>:d 0x4:d
+add (16|M0) r28.0<1>:d r26.0<8;8,1>:d 0x5:d
+add (16|M0) r30.0<1>:d r28.0<8;8,1>:d 0x6:d
+add (16|M0) r32.0<1>:d r30.0<8;8,1>:d 0x7:d
+add (16|M0) r34.0<1>:d r32.0<8;8,1>:d 0x8:d
+(W) send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
+";
+
+#[test]
+fn a_jump_to_a_run_start_enters_the_run() {
+    let bytes = isa_encoder::assemble(Platform::Tgllp, KERNEL).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::new(&prog, true).expect("translates");
+    assert_eq!(tr.runs().collect::<Vec<_>>(), [(5, 8)]);
+    let mut t = Thread::new(0xffff);
+    let mut translated = 0;
+    let st = sim_jit::run_counted(&mut t, &prog, &tr, &mut NoMemory, 1 << 20, &mut translated);
+    assert_eq!(st, Ok(Status::Ended));
+    // cmp, jmpi, the eight adds as translated code, the end of the thread.
+    assert_eq!((translated, t.instructions_executed()), (8, 11));
+}
