@@ -188,6 +188,19 @@ pub struct XePath {
     userptr_pat: u16,
 }
 
+impl XePath {
+    /// A new BO of `size` bytes with the device's placement and CPU caching, private to the VM.
+    fn gem_create(&self, size: u64) -> kmd_iface::Result<u32> {
+        self.dev.gem_create(&GemCreate {
+            size,
+            placement: self.placement,
+            flags: GemCreateFlags::empty(),
+            vm_id: self.vm,
+            cpu_caching: self.caching.xe_cpu_caching(),
+        })
+    }
+}
+
 /// The device's kernel-driver state. Immutable once opened (contexts belong to queues), so
 /// threads share it without a lock: allocation never waits behind a submission.
 #[derive(Debug)]
@@ -409,13 +422,7 @@ impl Backend {
                 })
             }
             Backend::Xe(x) => {
-                let handle = x.dev.gem_create(&GemCreate {
-                    size,
-                    placement: x.placement,
-                    flags: GemCreateFlags::empty(),
-                    vm_id: x.vm,
-                    cpu_caching: x.caching.xe_cpu_caching(),
-                })?;
+                let handle = x.gem_create(size)?;
                 let map = x.dev.gem_mmap(handle, size as usize)?;
                 x.bind(bind_op::map(handle, 0, gpu_address, size, x.bo_pat))?;
                 Ok(RawBo {
@@ -455,13 +462,7 @@ impl Backend {
                 }
             }
             Backend::Xe(x) => {
-                let handle = x.dev.gem_create(&GemCreate {
-                    size,
-                    placement: x.placement,
-                    flags: GemCreateFlags::empty(),
-                    vm_id: x.vm,
-                    cpu_caching: x.caching.xe_cpu_caching(),
-                })?;
+                let handle = x.gem_create(size)?;
                 if let Err(e) = x.bind(bind_op::map(handle, 0, gpu_address, size, x.bo_pat)) {
                     let _ = x.dev.gem_close(handle);
                     return Err(e);
