@@ -66,7 +66,7 @@ impl Emitter {
         flags
             .set(
                 "enable_verifier",
-                if crate::run::checking() {
+                if crate::check::checking() {
                     "true"
                 } else {
                     "false"

@@ -19,7 +19,9 @@
 //! - [`translated`]: a kernel's translation and the per-binary cache.
 //! - [`tier`]: translating a kernel binary only once it has run hot in the interpreter.
 //! - [`run`](mod@run): the interleaving run loop.
+//! - [`check`]: checking every translated run against the interpreter (`INTEL_GPU_SIM_JIT_CHECK`).
 
+pub mod check;
 pub mod emit;
 pub mod error;
 pub mod run;

@@ -8,6 +8,7 @@ use sim_eu::regfile::FLAG;
 use sim_eu::rounding::Rounding;
 use sim_eu::{EuError, Memory, Program, Status, Thread};
 
+use crate::check::{checking, ENV_CHECK};
 use crate::translated::Translated;
 
 /// [`sim_eu::run`] with `tr`, the translation of `prog`: the same result, the same thread
@@ -156,18 +157,6 @@ unsafe extern "C" fn interpret(ctx: *mut u8, index: u32, count: u32) -> u32 {
             1
         }
     }
-}
-
-/// The environment variable that makes every translated run be checked against the
-/// interpreter (`1`): a debugging aid for the translator, many times slower. Kernels are
-/// then translated without interpreted instructions inside their runs (those may reach
-/// memory, which the check could not run twice).
-pub const ENV_CHECK: &str = "INTEL_GPU_SIM_JIT_CHECK";
-
-/// Whether [`ENV_CHECK`] is `1` (read once per process).
-pub(crate) fn checking() -> bool {
-    static CHECK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *CHECK.get_or_init(|| std::env::var(ENV_CHECK).is_ok_and(|v| v == "1"))
 }
 
 /// Runs the `len` instructions from `ip` on `reference` (the thread before the translated run)

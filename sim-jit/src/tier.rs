@@ -76,7 +76,7 @@ impl Tiered {
             return false;
         }
         let _ = self.translation.set(
-            Translated::new(prog, !crate::run::checking())
+            Translated::new(prog, !crate::check::checking())
                 .ok()
                 .map(Arc::new),
         );

@@ -254,7 +254,7 @@ impl TranslationCache {
         if let Some(t) = map.get(&key) {
             return Ok(Arc::clone(t));
         }
-        let t = Arc::new(Translated::new(prog, !crate::run::checking())?);
+        let t = Arc::new(Translated::new(prog, !crate::check::checking())?);
         if map.len() >= CACHE_KERNELS {
             map.clear();
         }
