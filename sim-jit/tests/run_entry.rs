@@ -1,6 +1,7 @@
 //! A translated run is entered whenever execution reaches its first instruction, the target of
 //! a forward jump included: the interpreter's stretches between runs stop after each branch
-//! instead of interpreting on past the place it landed.
+//! instead of interpreting on past the place it landed; and a barrier, where a thread waits
+//! and later resumes, ends a run.
 
 use platform::Platform;
 use sim_eu::{NoMemory, Program, Status, Thread};
@@ -37,4 +38,25 @@ fn a_jump_to_a_run_start_enters_the_run() {
     assert_eq!(st, Ok(Status::Ended));
     // cmp, jmpi, the eight adds as translated code, the end of the thread.
     assert_eq!((translated, t.instructions_executed()), (8, 11));
+}
+
+/// A barrier ends a run: a thread waiting there resumes at the `sync.bar`, and the
+/// arithmetic after it must be a run of its own to be entered.
+#[test]
+fn a_barrier_ends_a_run() {
+    let adds = |from: u32| -> String {
+        (0..8)
+            .map(|k| format!("add (16|M0) r{}.0<1>:d r2.0<8;8,1>:d 0x1:d\n", from + 2 * k))
+            .collect()
+    };
+    let text = format!(
+        "{}(W) send.gtwy (1|M0) null r1 null 0x0 0x02000004\n(W) sync.bar null\n{}\
+         (W) send.ts (8|M0) null r127 null 0x0 0x02000010 {{EOT}}\n",
+        adds(20),
+        adds(40)
+    );
+    let bytes = isa_encoder::assemble(Platform::Tgllp, &text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::new(&prog, true).expect("translates");
+    assert_eq!(tr.runs().collect::<Vec<_>>(), [(0, 8), (10, 8)]);
 }

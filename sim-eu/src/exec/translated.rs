@@ -10,15 +10,18 @@ use crate::program::{Inst, Loc};
 use crate::regfile::{Thread, CE, FLAG, MME};
 
 /// Whether the interpreter may run `inst` on its own in the middle of a translated run, the
-/// run's code going on after it: it does not branch, and it writes nothing a run assumes
-/// fixed while it runs: the execution mask, `cr0` (the rounding mode), `ip` and the other
-/// control registers (`ce`, `sr0`, `n0`, `tm0`), which an indirect destination might be.
-/// The GRF, `a0`, the accumulators and the flags it may write: a run keeps none of those in
-/// host registers across such an instruction.
+/// run's code going on after it: it does not branch, it does not stop the thread to wait (a
+/// barrier's `sync.bar` or `wait`, a fused pair's `dpasw`: the thread would resume in the
+/// middle of the run, where it cannot be entered), and it writes nothing a run assumes fixed
+/// while it runs: the execution mask, `cr0` (the rounding mode), `ip` and the other control
+/// registers (`ce`, `sr0`, `n0`, `tm0`), which an indirect destination might be. The GRF,
+/// `a0`, the accumulators and the flags it may write: a run keeps none of those in host
+/// registers across such an instruction.
 pub fn runs_inside_a_run(inst: &Inst) -> bool {
     if inst.invalid.is_some()
         || matches!(inst.opcode.shape(), Shape::Branch)
-        || matches!(inst.opcode, Opcode::Illegal)
+        || matches!(inst.opcode, Opcode::Illegal | Opcode::Dpasw)
+        || super::holds_at_barrier(inst)
     {
         return false;
     }
