@@ -70,11 +70,11 @@ pub fn run_counted(
                 // SAFETY: `thread` is `t`, not used through `t` until the call returns.
                 let file = unsafe { (*thread).file_mut().as_mut_ptr() };
                 let ctx: *mut Inside = &mut inside;
-                // SAFETY: the run's instructions touch register-file bytes below `e.extent`
-                // and the 8 flag bytes at `FLAG`, both checked to be inside the file just
-                // above; the file (a boxed slice, never reallocated) is reached only by the
-                // run's code and, while the run waits for it, by `interpret` through `ctx`,
-                // which lives until the call returns.
+                // The file (a boxed slice, never reallocated) is reached only by the run's
+                // code and, while the run waits for it, by `interpret` through `ctx`, which
+                // lives until the call returns.
+                // SAFETY: the run touches file bytes below `e.extent` and the 8 flag bytes at
+                // `FLAG`, both checked above to be inside the file.
                 unsafe { (e.run)(file, active, ctx.cast(), interpret) };
                 let Inside {
                     done,
