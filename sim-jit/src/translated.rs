@@ -149,26 +149,29 @@ impl Translated {
                 }
             }
             let id = em.compile(&items)?;
-            runs.push((start, end - start, steps, items, id));
+            runs.push((start, items, id));
         }
-        let ids: Vec<_> = runs.iter().map(|r| r.4).collect();
+        let ids: Vec<_> = runs.iter().map(|r| r.2).collect();
         let (module, fns) = em.finish(&ids)?;
         let mut entries = vec![None; n];
         let mut translated = 0;
-        for ((start, len, steps, items, _), f) in runs.iter().zip(fns) {
+        for ((start, items, _), f) in runs.iter().zip(fns) {
+            let (mut len, mut extent) = (0, 0);
+            for item in items {
+                match item {
+                    Item::Step(s) => {
+                        len += 1;
+                        translated += 1;
+                        extent = extent.max(s.extent());
+                    }
+                    Item::Interpreted(c) => len += c,
+                }
+            }
             entries[*start] = Some(Entry {
                 run: f,
-                len: *len as u32,
-                extent: items
-                    .iter()
-                    .map(|i| match i {
-                        Item::Step(s) => s.extent(),
-                        Item::Interpreted(_) => 0,
-                    })
-                    .max()
-                    .unwrap_or(0),
+                len,
+                extent,
             });
-            translated += steps;
         }
         let is_branch = |k: usize| matches!(prog.insts[k].opcode.shape(), Shape::Branch);
         // The first branch at or after each index.
