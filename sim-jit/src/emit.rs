@@ -12,7 +12,7 @@
 //! file, after the held values it overlaps are stored (and, for a write, dropped).
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
+use cranelift_codegen::ir::types::{F32, F32X4, I16, I16X8, I32, I32X4, I64};
 use std::collections::BTreeMap;
 
 use cranelift_codegen::ir::{
@@ -296,6 +296,41 @@ impl StepEmitter<'_, '_> {
         self.b.ins().icmp(IntCC::Equal, sel, kv)
     }
 
+    /// All ones in the bytes of row `c` of a destination whose element's bit is set in the
+    /// store mask `store` (DWords: lanes `4c..4c + 4`; words: lanes `8c..8c + 8`).
+    fn row_mask(&mut self, store: Value, c: usize, words: bool) -> Value {
+        if !words {
+            let m = self.b.ins().splat(I32X4, store);
+            return self.lane_mask(m, c);
+        }
+        let m = self.b.ins().ushr_imm_u(store, 8 * c as i64);
+        let m = self.b.ins().ireduce(I16, m);
+        let m = self.b.ins().splat(I16X8, m);
+        let bits: Vec<u8> = (0..8).flat_map(|l| (1u16 << l).to_le_bytes()).collect();
+        let k = self.b.func.dfg.constants.insert(ConstantData::from(bits));
+        let kv = self.b.ins().vconst(I16X8, k);
+        let sel = self.b.ins().band(m, kv);
+        let on = self.b.ins().icmp(IntCC::Equal, sel, kv);
+        self.b.ins().bitcast(I32X4, lanes(), on)
+    }
+
+    /// Four-lane results (each lane's low 16 bits kept) packed two by two into rows of
+    /// eight words.
+    fn pack_words(&mut self, results: &[Value]) -> Vec<Value> {
+        let low = self.b.ins().iconst(I32, 0xffff);
+        let low = self.b.ins().splat(I32X4, low);
+        results
+            .chunks(2)
+            .map(|pair| {
+                let a = self.b.ins().band(pair[0], low);
+                let b = pair.get(1).map_or(a, |&b| self.b.ins().band(b, low));
+                // Every lane is in 0..=0xffff: the saturating narrow is exact.
+                let w = self.b.ins().unarrow(a, b);
+                self.b.ins().bitcast(I32X4, lanes(), w)
+            })
+            .collect()
+    }
+
     /// A comparison's lanes: all ones where it holds (four lanes in a vector, or one as I8
     /// widened to all ones or zero in an I32).
     fn compare(&mut self, op: Op, a: Value, b: Value, ty: Type, fty: Type) -> Value {
@@ -472,6 +507,13 @@ impl StepEmitter<'_, '_> {
             .then_some((row, ((off % ROW) / 4) as u8))
     }
 
+    /// The word at `off` when a held row has it (its row and word lane), else `None`.
+    fn held_word(&self, off: usize) -> Option<(usize, u8)> {
+        let row = off - off % ROW;
+        (off.is_multiple_of(2) && self.held.rows.contains_key(&row))
+            .then_some((row, ((off % ROW) / 2) as u8))
+    }
+
     fn addr(&self, off: u16) -> i32 {
         i32::from(off)
     }
@@ -487,6 +529,18 @@ impl StepEmitter<'_, '_> {
                     if let Some((row, lane)) = self.held_dword(at) {
                         let v = self.held_row(row);
                         return self.b.ins().extractlane(v, lane);
+                    }
+                }
+                if e.size == 2 {
+                    if let Some((row, lane)) = self.held_word(at) {
+                        let v = self.held_row(row);
+                        let w = self.b.ins().bitcast(I16X8, lanes(), v);
+                        let x = self.b.ins().extractlane(w, lane);
+                        return if e.signed {
+                            self.b.ins().sextend(I32, x)
+                        } else {
+                            self.b.ins().uextend(I32, x)
+                        };
                     }
                 }
                 self.flush(at, at + usize::from(e.size), false);
@@ -560,6 +614,10 @@ impl StepEmitter<'_, '_> {
         let Some(dst) = s.dst else {
             return;
         };
+        let words = s.dst_size == 2;
+        if words {
+            results = self.pack_words(&results);
+        }
         let store = if s.op == Op::Sel { m.enabled } else { m.both };
         // Every lane written (straight-line code mostly is): the results as they are;
         // otherwise each row blended with the bytes it replaces.
@@ -584,9 +642,8 @@ impl StepEmitter<'_, '_> {
             }
             self.b.ins().jump(done, &[]);
             self.b.switch_to_block(part);
-            let store = self.b.ins().splat(I32X4, store);
             for (c, &r) in results.iter().enumerate() {
-                let on = self.lane_mask(store, c);
+                let on = self.row_mask(store, c, words);
                 let off = self.addr(dst) + 16 * c as i32;
                 let old = self.b.ins().load(I32X4, mem(), self.file, off);
                 let new = self.b.ins().bitselect(on, r, old);
@@ -613,11 +670,10 @@ impl StepEmitter<'_, '_> {
         self.b.switch_to_block(whole);
         self.b.ins().jump(done, &plain);
         self.b.switch_to_block(part);
-        let store = self.b.ins().splat(I32X4, store);
         let mut blended = Vec::with_capacity(results.len());
         for (c, &r) in results.iter().enumerate() {
             let off = at + ROW * c;
-            let on = self.lane_mask(store, c);
+            let on = self.row_mask(store, c, words);
             let old = match self.held.rows.get(&off) {
                 Some(slot) => slot.v,
                 None => self.b.ins().load(I32X4, mem(), self.file, off as i32),
@@ -673,6 +729,17 @@ impl StepEmitter<'_, '_> {
         let at = usize::from(base) + usize::from(stride) * 4 * c;
         let off = at as i32;
         match (e.size, stride) {
+            // Half a row: from the row held (a row of words an instruction just wrote).
+            (2, 2) if at.is_multiple_of(8) => {
+                let v = self.held_row(at - at % ROW);
+                let w = self.b.ins().bitcast(I16X8, lanes(), v);
+                match (at.is_multiple_of(ROW), e.signed) {
+                    (true, true) => self.b.ins().swiden_low(w),
+                    (true, false) => self.b.ins().uwiden_low(w),
+                    (false, true) => self.b.ins().swiden_high(w),
+                    (false, false) => self.b.ins().uwiden_high(w),
+                }
+            }
             (2, 2) => {
                 self.flush(at, at + 8, false);
                 if e.signed {
@@ -812,6 +879,10 @@ impl StepEmitter<'_, '_> {
         let store = if s.op == Op::Sel { m.enabled } else { m.both };
         let on = self.b.ins().band_imm_u(store, 1);
         let at = usize::from(dst);
+        if s.dst_size == 2 {
+            self.scalar_word(at, on, r);
+            return;
+        }
         if let Some((row, lane)) = self.held_dword(at) {
             // In a held row: the row with that lane replaced.
             let v = self.held_row(row);
@@ -824,6 +895,26 @@ impl StepEmitter<'_, '_> {
         self.flush(at, at + 4, true);
         let off = self.addr(dst);
         let old = self.b.ins().load(I32, mem(), self.file, off);
+        let new = self.b.ins().select(on, r, old);
+        self.b.ins().store(mem(), new, self.file, off);
+    }
+
+    /// Writes the low 16 bits of `r` to the word at `at` where `on` is 1.
+    fn scalar_word(&mut self, at: usize, on: Value, r: Value) {
+        let r = self.b.ins().ireduce(I16, r);
+        if let Some((row, lane)) = self.held_word(at) {
+            let v = self.held_row(row);
+            let w = self.b.ins().bitcast(I16X8, lanes(), v);
+            let old = self.b.ins().extractlane(w, lane);
+            let new = self.b.ins().select(on, r, old);
+            let w = self.b.ins().insertlane(w, new, lane);
+            let v = self.b.ins().bitcast(I32X4, lanes(), w);
+            self.set_held_row(row, v);
+            return;
+        }
+        self.flush(at, at + 2, true);
+        let off = i32::try_from(at).unwrap_or(i32::MAX);
+        let old = self.b.ins().load(I16, mem(), self.file, off);
         let new = self.b.ins().select(on, r, old);
         self.b.ins().store(mem(), new, self.file, off);
     }

@@ -1,8 +1,9 @@
 //! Which pre-decoded instructions translate: the fast path's plain ALU operations (no condition
-//! modifier), word-form `cmp`/`cmpn` and predicate-selected `sel` on 1, 4, 8, 16 or 32 channels, predicated per channel or
-//! not, whose destination is consecutive DWords and whose sources are consecutive DWords,
-//! words at a 2- or 4-byte step, bytes at a 4-byte step, one scalar element or an immediate.
-//! Everything else stays with the interpreter.
+//! modifier), word-form `cmp`/`cmpn` and predicate-selected
+//! `sel` on 1, 4, 8, 16 or 32 channels, predicated per channel or not, whose destination is
+//! consecutive DWords or whole rows of consecutive words (or one element), and whose sources
+//! are consecutive DWords, words at a 2- or 4-byte step, bytes at a 4-byte step, one scalar
+//! element or an immediate. Everything else stays with the interpreter.
 
 use isa_encoder::model::{CondMod, PredCtrl};
 use sim_eu::program::channels::Channels;
@@ -59,8 +60,8 @@ pub enum Lanes {
     Imm(u32),
 }
 
-/// One translated instruction: `dst` (consecutive DWords from a byte offset) gets the result
-/// of `op` on `n` lanes in the channels enabled and predicated.
+/// One translated instruction: `dst` (consecutive elements of `dst_size` bytes from a byte
+/// offset) gets the result of `op` on `n` lanes in the channels enabled and predicated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Step {
     pub op: Op,
@@ -68,6 +69,9 @@ pub struct Step {
     pub ch: Channels,
     /// `None`: a `null` destination (a `cmp` for its flags only).
     pub dst: Option<u16>,
+    /// 4 (DWords), or 2: words, a whole number of 16-byte-aligned rows of them unless `n` is 1
+    /// (each lane's result truncated to its low 16 bits).
+    pub dst_size: u8,
     pub src: [Lanes; 3],
 }
 
@@ -75,7 +79,7 @@ impl Step {
     /// One past the last byte of the register file the instruction touches (the flag
     /// registers aside, which every thread has).
     pub fn extent(&self) -> usize {
-        let row = 4 * usize::from(self.n);
+        let row = usize::from(self.dst_size) * usize::from(self.n);
         let mut end = self.dst.map_or(0, |d| usize::from(d) + row);
         for s in self.src.iter().take(self.op.arity()) {
             end = end.max(match *s {
@@ -102,7 +106,9 @@ pub enum Item {
 
 /// The translated form of `f`, or `None` when the interpreter keeps it.
 pub fn select(f: &Fast) -> Option<Step> {
-    // Half results stay interpreted.
+    // Half results stay interpreted: rounding to half in Cranelift IR (no host half
+    // conversions there) made an f16 convolution's translation cost ~13 ms per instruction,
+    // more than the interpreter spends on it in a whole inference.
     if f.num == Num::Half {
         return None;
     }
@@ -138,8 +144,18 @@ pub fn select(f: &Fast) -> Option<Step> {
     if f.ch.pred.is_some_and(|p| p.ctrl != PredCtrl::Normal) {
         return None;
     }
+    let n = f.ch.n;
     let dst = match f.dst {
-        Some(d) if f.dst_elem.size == 4 && (d.stride == 4 || f.ch.n == 1) => Some(d.base),
+        Some(d) if f.dst_elem.size == 4 && (d.stride == 4 || n == 1) => Some(d.base),
+        // Words: SIMD8 and wider packed in whole rows (a raw SIMD16 `:hf` move, `:w`
+        // arithmetic), or one.
+        Some(d)
+            if f.dst_elem.size == 2
+                && !is_cmp
+                && (n == 1 || (n >= 8 && d.stride == 2 && d.base % 16 == 0)) =>
+        {
+            Some(d.base)
+        }
         None if is_cmp => None,
         _ => return None,
     };
@@ -170,6 +186,7 @@ pub fn select(f: &Fast) -> Option<Step> {
         n: f.ch.n,
         ch: f.ch,
         dst,
+        dst_size: f.dst_elem.size,
         src,
     })
 }

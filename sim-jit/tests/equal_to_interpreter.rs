@@ -7,8 +7,11 @@
 use platform::Platform;
 use proptest::prelude::*;
 use sim_eu::regfile::TM0;
-use sim_eu::{NoMemory, Program, Status, Thread};
+use sim_eu::{NoMemory, Program, Status};
 use sim_jit::{Translated, MIN_RUN};
+
+mod common;
+use common::{program, thread};
 
 /// f32 values where rounding, NaN propagation and denormals show: quiet and signalling NaNs
 /// with payloads of both signs, infinities, zeros, denormals, the extremes, ones.
@@ -173,36 +176,6 @@ fn text(i: &Ins) -> String {
     )
 }
 
-/// The lines that assemble on their own, assembled together (with a `nop` after the last so
-/// that the run stops at an instruction, not off the end).
-fn program(lines: &[String]) -> Option<(Program, usize)> {
-    let ok: Vec<&String> = lines
-        .iter()
-        .filter(|l| isa_encoder::assemble(Platform::Tgllp, &format!("{l}\nnop\n")).is_ok())
-        .collect();
-    if ok.is_empty() {
-        return None;
-    }
-    let mut text: String = ok.iter().map(|l| format!("{l}\n")).collect();
-    text.push_str("nop\n");
-    let bytes = isa_encoder::assemble(Platform::Tgllp, &text).ok()?;
-    let prog = Program::decode(Platform::Tgllp, &bytes);
-    prog.insts
-        .iter()
-        .all(|i| i.invalid.is_none())
-        .then_some((prog, ok.len()))
-}
-
-fn thread(file: &[u32], active: u32, flags: u64) -> Thread {
-    let mut t = Thread::new(active);
-    for (c, w) in t.grf_mut().chunks_exact_mut(4).zip(file) {
-        c.copy_from_slice(&w.to_le_bytes());
-    }
-    let f = t.flag_offset();
-    t.file_mut()[f..f + 8].copy_from_slice(&flags.to_le_bytes());
-    t
-}
-
 fn words() -> impl Strategy<Value = Vec<u32>> {
     proptest::collection::vec(
         prop_oneof![
@@ -234,26 +207,7 @@ proptest! {
         let tr = Translated::with_min_run(&prog, 1).expect("translates");
         let active = active | 1;
 
-        let mut want = thread(&file, active, flags);
-        let st = sim_eu::run(&mut want, &prog, &mut NoMemory, n as u64);
-        prop_assume!(matches!(st, Ok(Status::Budget)));
-
-        let mut got = thread(&file, active, flags);
-        let mut k = 0;
-        while got.instructions_executed() < n as u64 {
-            let left = n as u64 - got.instructions_executed();
-            let slice = slices[k % slices.len()].min(left);
-            k += 1;
-            let st = sim_jit::run(&mut got, &prog, &tr, &mut NoMemory, slice);
-            prop_assert!(matches!(st, Ok(Status::Budget)), "{:?} for\n{}", st, lines.join("\n"));
-        }
-        prop_assert_eq!(got.ip(), want.ip());
-        prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
-        let (g, w) = (got.file(), want.file());
-        for at in (0..w.len()).filter(|a| !(TM0..TM0 + 16).contains(a)) {
-            prop_assert_eq!(g[at], w[at], "byte {} differs ({} of {} translated) for\n{}",
-                at, tr.translated(), tr.instructions(), lines.join("\n"));
-        }
+        common::same_as_interpreter(&prog, &tr, n, &file, active, flags, &slices, &lines.join("\n"))?;
     }
 }
 

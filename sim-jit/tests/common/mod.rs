@@ -1,0 +1,84 @@
+//! What the property tests comparing translated runs with the interpreter share: assembling
+//! random instruction lines, a thread with given registers, and the comparison itself.
+
+use platform::Platform;
+use proptest::prelude::*;
+use sim_eu::regfile::TM0;
+use sim_eu::{NoMemory, Program, Status, Thread};
+use sim_jit::Translated;
+
+/// The lines that assemble on their own, assembled together (with a `nop` after the last so
+/// that the run stops at an instruction, not off the end), and how many there are.
+pub fn program(lines: &[String]) -> Option<(Program, usize)> {
+    let ok: Vec<&String> = lines
+        .iter()
+        .filter(|l| isa_encoder::assemble(Platform::Tgllp, &format!("{l}\nnop\n")).is_ok())
+        .collect();
+    if ok.is_empty() {
+        return None;
+    }
+    let mut text: String = ok.iter().map(|l| format!("{l}\n")).collect();
+    text.push_str("nop\n");
+    let bytes = isa_encoder::assemble(Platform::Tgllp, &text).ok()?;
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    prog.insts
+        .iter()
+        .all(|i| i.invalid.is_none())
+        .then_some((prog, ok.len()))
+}
+
+/// A thread whose GRF starts with `file`'s DWords, with the flag registers `flags`.
+pub fn thread(file: &[u32], active: u32, flags: u64) -> Thread {
+    let mut t = Thread::new(active);
+    for (c, w) in t.grf_mut().chunks_exact_mut(4).zip(file) {
+        c.copy_from_slice(&w.to_le_bytes());
+    }
+    let f = t.flag_offset();
+    t.file_mut()[f..f + 8].copy_from_slice(&flags.to_le_bytes());
+    t
+}
+
+/// Runs `n` instructions of `prog` on a thread made of `file`, `active` and `flags` through
+/// the interpreter, and through `sim_jit::run` with `tr` in budget slices taken in turn from
+/// `slices`; the instruction pointers, executed counts and register files (`tm0` aside)
+/// must match. `what` names the case in a failure.
+#[allow(clippy::too_many_arguments)]
+pub fn same_as_interpreter(
+    prog: &Program,
+    tr: &Translated,
+    n: usize,
+    file: &[u32],
+    active: u32,
+    flags: u64,
+    slices: &[u64],
+    what: &str,
+) -> Result<(), TestCaseError> {
+    let mut want = thread(file, active, flags);
+    let st = sim_eu::run(&mut want, prog, &mut NoMemory, n as u64);
+    prop_assume!(matches!(st, Ok(Status::Budget)));
+
+    let mut got = thread(file, active, flags);
+    let mut k = 0;
+    while got.instructions_executed() < n as u64 {
+        let left = n as u64 - got.instructions_executed();
+        let slice = slices[k % slices.len()].min(left);
+        k += 1;
+        let st = sim_jit::run(&mut got, prog, tr, &mut NoMemory, slice);
+        prop_assert!(matches!(st, Ok(Status::Budget)), "{:?} for\n{}", st, what);
+    }
+    prop_assert_eq!(got.ip(), want.ip());
+    prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
+    let (g, w) = (got.file(), want.file());
+    for at in (0..w.len()).filter(|a| !(TM0..TM0 + 16).contains(a)) {
+        prop_assert_eq!(
+            g[at],
+            w[at],
+            "byte {} differs ({} of {} translated) for\n{}",
+            at,
+            tr.translated(),
+            tr.instructions(),
+            what
+        );
+    }
+    Ok(())
+}
