@@ -806,7 +806,8 @@ fn f32_op<const L: usize>(
 }
 
 /// [`Num::Half`] lanes: the sources widened by size (`:hf` or `:f`), the result rounded to
-/// half with the general path's `Rounding::to_f16`.
+/// half with the general path's `Rounding::to_f16`; eight lanes at a time with the host's
+/// half conversions where the CPU has them (`half_simd`, the same bits).
 #[inline(always)]
 fn half_op<const L: usize>(
     f: &Fast,
@@ -815,6 +816,17 @@ fn half_op<const L: usize>(
     pred: u32,
 ) -> Outcome<L> {
     let mask = enabled & pred;
+    #[cfg(target_arch = "x86_64")]
+    if L.is_multiple_of(8)
+        && half_simd::available()
+        && matches!(f.op, FastOp::Mov | FastOp::Add | FastOp::Mul | FastOp::Mad)
+    {
+        let half = [0, 1, 2].map(|k| f.src[k].elem.size == 2);
+        // SAFETY: the fast path runs only on CPUs with AVX2 and FMA (`run_block`), and
+        // `available` checked F16C.
+        let r = unsafe { half_simd::lanes::<L>(f.op, half, [a, b, c]) };
+        return (None, mask, r);
+    }
     let wide = |v: &Lanes<L>, e: Elem| -> [f32; L] {
         v.map(|x| {
             if e.size == 2 {
@@ -1050,6 +1062,7 @@ fn store<const L: usize>(file: &mut [u8], d: FastDst, size: u8, n: usize, mask: 
     }
 }
 
+mod half_simd;
 pub mod kernel;
 #[cfg(test)]
 mod tests;
