@@ -500,18 +500,12 @@ impl StepEmitter<'_, '_> {
         self.flush(0, usize::MAX, true);
     }
 
-    /// The DWord at `off` when a held row has it (its row and lane), else `None`.
-    fn held_dword(&self, off: usize) -> Option<(usize, u8)> {
+    /// The element of `size` bytes (4 or 2) at `off` when a held row has it (its row and lane
+    /// in the row viewed as elements of that size), else `None`.
+    fn held_lane(&self, off: usize, size: usize) -> Option<(usize, u8)> {
         let row = off - off % ROW;
-        (off.is_multiple_of(4) && self.held.rows.contains_key(&row))
-            .then_some((row, ((off % ROW) / 4) as u8))
-    }
-
-    /// The word at `off` when a held row has it (its row and word lane), else `None`.
-    fn held_word(&self, off: usize) -> Option<(usize, u8)> {
-        let row = off - off % ROW;
-        (off.is_multiple_of(2) && self.held.rows.contains_key(&row))
-            .then_some((row, ((off % ROW) / 2) as u8))
+        (off.is_multiple_of(size) && self.held.rows.contains_key(&row))
+            .then_some((row, ((off % ROW) / size) as u8))
     }
 
     fn addr(&self, off: u16) -> i32 {
@@ -526,13 +520,13 @@ impl StepEmitter<'_, '_> {
             Lanes::Scalar(base, e) | Lanes::Row { base, elem: e, .. } => {
                 let at = usize::from(base);
                 if e.size == 4 {
-                    if let Some((row, lane)) = self.held_dword(at) {
+                    if let Some((row, lane)) = self.held_lane(at, 4) {
                         let v = self.held_row(row);
                         return self.b.ins().extractlane(v, lane);
                     }
                 }
                 if e.size == 2 {
-                    if let Some((row, lane)) = self.held_word(at) {
+                    if let Some((row, lane)) = self.held_lane(at, 2) {
                         let v = self.held_row(row);
                         let w = self.b.ins().bitcast(I16X8, lanes(), v);
                         let x = self.b.ins().extractlane(w, lane);
@@ -883,7 +877,7 @@ impl StepEmitter<'_, '_> {
             self.scalar_word(at, on, r);
             return;
         }
-        if let Some((row, lane)) = self.held_dword(at) {
+        if let Some((row, lane)) = self.held_lane(at, 4) {
             // In a held row: the row with that lane replaced.
             let v = self.held_row(row);
             let old = self.b.ins().extractlane(v, lane);
@@ -902,7 +896,7 @@ impl StepEmitter<'_, '_> {
     /// Writes the low 16 bits of `r` to the word at `at` where `on` is 1.
     fn scalar_word(&mut self, at: usize, on: Value, r: Value) {
         let r = self.b.ins().ireduce(I16, r);
-        if let Some((row, lane)) = self.held_word(at) {
+        if let Some((row, lane)) = self.held_lane(at, 2) {
             let v = self.held_row(row);
             let w = self.b.ins().bitcast(I16X8, lanes(), v);
             let old = self.b.ins().extractlane(w, lane);
@@ -913,7 +907,7 @@ impl StepEmitter<'_, '_> {
             return;
         }
         self.flush(at, at + 2, true);
-        let off = i32::try_from(at).unwrap_or(i32::MAX);
+        let off = at as i32;
         let old = self.b.ins().load(I16, mem(), self.file, off);
         let new = self.b.ins().select(on, r, old);
         self.b.ins().store(mem(), new, self.file, off);
