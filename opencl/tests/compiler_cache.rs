@@ -2,7 +2,8 @@
 //! its kernels; run again with the same cache directory, every build that succeeded the first
 //! time is read from the cache (no ocloc run) and the kernels still give the client's expected
 //! results; with every entry damaged, the builds run ocloc again and still succeed; with
-//! `INTEL_GPU_CACHE=0`, nothing is read or written.
+//! `INTEL_GPU_CACHE=0`, nothing is read or written. clCompileProgram with input headers is
+//! known by the headers' names and texts.
 
 mod support;
 
@@ -88,4 +89,35 @@ fn the_cache_can_be_turned_off() {
     assert!(entries(cache.path()).is_empty());
     let (again, cached) = run(&exe, &icd, cache.path(), &off);
     assert_eq!((again, cached), (compiled, 0));
+}
+
+/// clCompileProgram writes its input headers to a new private directory each time; the cache
+/// knows such a compile by the headers' names and texts, not the directory: another process
+/// compiling with the same header reads every build, a changed header text compiles again
+/// (and the kernel gives the new header's value), and a compile without headers is read back
+/// whatever headers the others had.
+#[test]
+fn compiles_with_input_headers_are_known_by_the_headers_text() {
+    let gcc = require!(Oracle::OpenClC);
+    let _ocloc = require!(Oracle::Ocloc);
+    let icd = support::icd();
+    let exe = support::compile_c(&gcc, &icd, "header_cache");
+    let cache = tempfile::tempdir().expect("cache directory");
+    let seven = [("HEADER_VALUE", "7")];
+    let (compiled, cached) = run(&exe, &icd, cache.path(), &seven);
+    assert!(compiled > 0, "the client built nothing");
+    assert_eq!(cached, 0);
+
+    let (again, from_cache) = run(&exe, &icd, cache.path(), &seven);
+    assert_eq!(
+        (again, from_cache),
+        (0, compiled),
+        "the same header in another process"
+    );
+
+    // The client checks that its kernel gives 9; the compile without headers is read back.
+    let (rebuilt, read) = run(&exe, &icd, cache.path(), &[("HEADER_VALUE", "9")]);
+    assert!(rebuilt > 0, "a changed header was answered from the cache");
+    assert!(read > 0, "the compile without headers was not read back");
+    assert_eq!(rebuilt + read, compiled);
 }

@@ -82,7 +82,22 @@ pub fn invoke(args: &[&str], name: &str, source: &[u8]) -> Result<Outcome, Strin
 /// the same arguments and inputs read it from there.
 /// Every run is traced (`INTEL_GPU_OPENCL_TRACE`): its options, then its status and log.
 pub fn invoke_files(args: &[&str], inputs: &[(&str, &[u8])]) -> Result<Outcome, String> {
-    let cache = cache::get().map(|c| (c, c.key(args, inputs)));
+    invoke_keyed(args, inputs, args, &[])
+}
+
+/// [`invoke_files`] with the cache keyed by `key_args` in place of `args` and by `key_inputs`
+/// besides `inputs`: for a run whose arguments name a private temporary directory (the input
+/// headers of clCompileProgram), keyed by what the directory holds instead of where it is.
+pub fn invoke_keyed(
+    args: &[&str],
+    inputs: &[(&str, &[u8])],
+    key_args: &[&str],
+    key_inputs: &[(&str, &[u8])],
+) -> Result<Outcome, String> {
+    let cache = cache::get().map(|c| {
+        let all: Vec<(&str, &[u8])> = inputs.iter().chain(key_inputs).copied().collect();
+        (c, c.key(key_args, &all))
+    });
     if let Some(hit) = cache.as_ref().and_then(|(c, key)| c.load(key)) {
         tracing::debug!(options = ?args, log = %hit.log, "ocloc result from the compiler cache");
         return Ok(hit);

@@ -64,28 +64,66 @@ pub fn valid_include_name(name: &str) -> bool {
             .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
 }
 
-/// Compiles OpenCL C `source` for `device` into SPIR-V: (log, the object or nothing).
-pub fn compile_object(device: &Device, source: &str, options: &str) -> (String, Option<Ir>) {
+/// Compiles OpenCL C `source` for `device` into SPIR-V: (log, the object or nothing). `headers`
+/// is the directory of clCompileProgram's input headers and what it holds, searched for its
+/// `#include`s; the compiler cache knows the compile by the headers' names and texts (the
+/// directory's path is new each time).
+pub fn compile_object(
+    device: &Device,
+    source: &str,
+    options: &str,
+    headers: Option<(&HeaderDir, &[(String, String)])>,
+) -> (String, Option<Ir>) {
     let target = device.umd.platform().ocloc_device();
-    let mut args = vec![
-        "-q",
-        "-file",
-        "object.cl",
-        "-device",
-        target,
-        "-spv_only",
-        "-output",
-        "object",
-        "-output_no_suffix",
-    ];
-    if !options.trim().is_empty() {
-        args.extend(["-options", options]);
-    }
     let internal = device.compiler_extensions(asks_opencl_c_3(options));
-    args.extend(["-internal_options", &internal]);
+    let args_with = |options: String| -> Vec<String> {
+        let mut args: Vec<String> = [
+            "-q",
+            "-file",
+            "object.cl",
+            "-device",
+            target,
+            "-spv_only",
+            "-output",
+            "object",
+            "-output_no_suffix",
+        ]
+        .map(String::from)
+        .to_vec();
+        if !options.trim().is_empty() {
+            args.extend(["-options".to_string(), options]);
+        }
+        args.extend(["-internal_options".to_string(), internal.clone()]);
+        args
+    };
+    let (args, key_args) = match headers {
+        None => (args_with(options.to_string()), None),
+        Some((dir, _)) => (
+            args_with(format!("{options} -I {}", dir.0.display())),
+            Some(args_with(format!("{options} -I <input headers>"))),
+        ),
+    };
+    let header_names: Vec<String> = headers
+        .map(|(_, h)| {
+            h.iter()
+                .map(|(n, _)| format!("<input headers>/{n}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    let key_inputs: Vec<(&str, &[u8])> = headers
+        .map(|(_, h)| h)
+        .unwrap_or_default()
+        .iter()
+        .zip(&header_names)
+        .map(|((_, text), name)| (name.as_str(), text.as_bytes()))
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let key_args: Vec<&str> = key_args
+        .as_ref()
+        .map_or(args.clone(), |k| k.iter().map(String::as_str).collect());
     let mut data = source.as_bytes().to_vec();
     data.push(0);
-    match compiler::invoke(&args, "object.cl", &data) {
+    match compiler::invoke_keyed(&args, &[("object.cl", &data)], &key_args, &key_inputs) {
         Err(e) => (e, None),
         Ok(out) => {
             let spv = out.files.into_iter().find(|(n, _)| n == "object.spv");

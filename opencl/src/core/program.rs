@@ -364,8 +364,12 @@ pub fn compile_objects(
             })
             .collect(),
         Origin::Source(source) => {
-            let dir = header_dir(headers)?;
-            let full = format!("{options} -I {}", dir.0.display());
+            // The input headers go in a private directory ocloc searches; none: no directory.
+            let dir = if headers.is_empty() {
+                None
+            } else {
+                Some(header_dir(headers)?)
+            };
             // SPIR-V differs by device only through its macros: one compile per target.
             let mut by_target: HashMap<&str, (bool, String, Option<Arc<Ir>>)> = HashMap::new();
             targets
@@ -375,7 +379,12 @@ pub fn compile_objects(
                     by_target
                         .entry(d.umd.platform().ocloc_device())
                         .or_insert_with(|| {
-                            let (log, ir) = compile_object(d, source, &full);
+                            let (log, ir) = compile_object(
+                                d,
+                                source,
+                                options,
+                                dir.as_ref().map(|dir| (dir, headers)),
+                            );
                             (ir.is_some(), log, ir.map(Arc::new))
                         })
                         .clone()
