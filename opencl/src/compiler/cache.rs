@@ -7,7 +7,9 @@
 //! two keys sharing a file name never answer for each other, and a checksum over the file, so
 //! a damaged entry is a miss. Only successful runs are kept. Entries are written to a
 //! temporary name and renamed into place, so processes sharing the directory see whole entries
-//! only. The directory is kept under a size limit, least recently used entries removed first.
+//! only. A compile holds a lock on its key while it runs, so processes and threads compiling
+//! the same inputs at the same time compile them once: the others wait and read the entry.
+//! The directory is kept under a size limit, least recently used entries removed first.
 //!
 //! Settings (read once per process): `INTEL_GPU_CACHE=0` turns the cache off;
 //! `INTEL_GPU_CACHE_DIR` is its directory (default `$XDG_CACHE_HOME/intel-gpu-compute`, else
@@ -29,7 +31,9 @@ const MAGIC: &[u8] = b"intel-gpu-ocloc-cache 1\0";
 /// Entries' file-name suffix: what a sweep may count and remove.
 const SUFFIX: &str = ".ocloc";
 const DEFAULT_LIMIT: u64 = 1 << 30;
-/// A temporary file this old was left by a process that died while writing it.
+/// Lock files of claims ([`DiskCache::claim`]): `.<entry name>.lock`.
+const CLAIM_SUFFIX: &str = ".lock";
+/// A temporary or lock file this old was left by a process that died while writing it.
 const STALE_TEMPORARY: Duration = Duration::from_secs(3600);
 /// The libraries that compile (ocloc and what it loads), by file-name prefix: their files
 /// identify the compiler.
@@ -213,8 +217,24 @@ impl DiskCache {
         }
     }
 
+    /// Claims `key`'s compile for this thread, waiting while another process or thread holds
+    /// it: whoever compiles the same inputs at the same time (test processes running the same
+    /// suite, an application's threads) waits for the first one's result instead of compiling
+    /// them again. Nothing when the lock cannot be made (then everyone compiles).
+    pub fn claim(&self, key: &Key) -> Option<Claim> {
+        let path = self.dir.join(format!(".{}{CLAIM_SUFFIX}", key.name));
+        let file = fs::File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .ok()?;
+        file.lock().ok()?;
+        Some(Claim { path, _file: file })
+    }
+
     /// Removes the least recently used entries while the directory holds more than the limit
-    /// (down to three quarters of it), and temporary files left by processes that died.
+    /// (down to three quarters of it), and temporary and lock files left by processes that died.
     pub fn sweep(&self) {
         let Ok(entries) = fs::read_dir(&self.dir) else {
             return;
@@ -227,7 +247,7 @@ impl DiskCache {
             let name = name.to_string_lossy();
             let Ok(m) = e.metadata() else { continue };
             let modified = m.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-            if name.starts_with('.') && name.ends_with(".tmp") {
+            if name.starts_with('.') && (name.ends_with(".tmp") || name.ends_with(CLAIM_SUFFIX)) {
                 if now.duration_since(modified).unwrap_or_default() > STALE_TEMPORARY {
                     let _ = fs::remove_file(e.path());
                 }
@@ -249,6 +269,20 @@ impl DiskCache {
                 total -= len;
             }
         }
+    }
+}
+
+/// A held claim on one key's compile ([`DiskCache::claim`]); released when dropped. Its lock
+/// file is removed first: a process already waiting on it then finds the stored result, one
+/// arriving later makes a new file and finds it too.
+pub struct Claim {
+    path: PathBuf,
+    _file: fs::File,
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.path);
     }
 }
 

@@ -94,16 +94,35 @@ pub fn invoke_keyed(
     key_args: &[&str],
     key_inputs: &[(&str, &[u8])],
 ) -> Result<Outcome, String> {
-    let cache = cache::get().map(|c| {
-        let all: Vec<(&str, &[u8])> = inputs.iter().chain(key_inputs).copied().collect();
-        (c, c.key(key_args, &all))
-    });
-    if let Some(hit) = cache.as_ref().and_then(|(c, key)| c.load(key)) {
+    let all: Vec<(&str, &[u8])> = inputs.iter().chain(key_inputs).copied().collect();
+    let cache = cache::get().map(|c| (c, c.key(key_args, &all)));
+    through_cache(cache, args, || run(args, inputs))
+}
+
+/// `compile`'s result through the cache: read when stored, else compiled once while holding
+/// the key's claim (so another process or thread compiling the same waits and reads it), and
+/// stored. `args` are for the trace.
+fn through_cache(
+    cache: Option<(&cache::DiskCache, cache::Key)>,
+    args: &[&str],
+    compile: impl FnOnce() -> Result<Outcome, String>,
+) -> Result<Outcome, String> {
+    let cached = || {
+        let hit = cache.as_ref().and_then(|(c, key)| c.load(key))?;
         tracing::debug!(options = ?args, log = %hit.log, "ocloc result from the compiler cache");
+        Some(hit)
+    };
+    if let Some(hit) = cached() {
+        return Ok(hit);
+    }
+    // Taken before `OCLOC_RUNS` (in `run`), never while holding it: a thread holding that lock
+    // then never waits for another claim, so claims and the lock cannot wait on each other.
+    let _claim = cache.as_ref().and_then(|(c, key)| c.claim(key));
+    if let Some(hit) = cached() {
         return Ok(hit);
     }
     tracing::debug!(options = ?args, "ocloc");
-    let result = run(args, inputs);
+    let result = compile();
     match &result {
         Ok(outcome) => tracing::debug!(status = outcome.status, log = %outcome.log, "ocloc done"),
         Err(e) => tracing::debug!(error = %e, "ocloc not run"),
@@ -199,4 +218,84 @@ fn run(args: &[&str], inputs: &[(&str, &[u8])]) -> Result<Outcome, String> {
     // SAFETY: exactly what oclocInvoke returned, freed once.
     unsafe { free(&mut n, &mut outs, &mut out_lens, &mut out_names) };
     Ok(outcome)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc;
+
+    fn compiled(binary: &[u8]) -> Result<Outcome, String> {
+        Ok(Outcome {
+            status: 0,
+            log: String::new(),
+            files: vec![("program".into(), binary.to_vec())],
+        })
+    }
+
+    /// Whether thread `tid` of this process is blocked in `flock` (its claim's wait).
+    fn in_flock(tid: i32) -> bool {
+        std::fs::read_to_string(format!("/proc/self/task/{tid}/syscall"))
+            .is_ok_and(|s| s.split_whitespace().next() == Some(&nix::libc::SYS_flock.to_string()))
+    }
+
+    /// Two threads compiling the same inputs at once: the second waits for the first's claim
+    /// and reads its result; it never compiles.
+    #[test]
+    fn a_second_compile_of_the_same_inputs_waits_for_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = cache::DiskCache::at(dir.path().into(), "compiler A".into(), 1 << 20);
+        let key = || {
+            cache.key(
+                &["-device", "tgllp"],
+                &[("program.cl", b"kernel void k(){}")],
+            )
+        };
+        let (started_tx, started) = mpsc::channel();
+        let (finish, finish_rx) = mpsc::channel::<()>();
+        let (tid_tx, tid) = mpsc::channel();
+        let second_compiles = AtomicUsize::new(0);
+        let second_done = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let first = s.spawn(|| {
+                through_cache(Some((&cache, key())), &[], move || {
+                    started_tx.send(()).unwrap();
+                    finish_rx.recv().unwrap();
+                    compiled(b"first")
+                })
+            });
+            // The first holds the claim from here until it is told to finish.
+            started.recv().unwrap();
+            let second = s.spawn(|| {
+                tid_tx.send(nix::unistd::gettid().as_raw()).unwrap();
+                let r = through_cache(Some((&cache, key())), &[], || {
+                    second_compiles.fetch_add(1, Ordering::SeqCst);
+                    compiled(b"second")
+                });
+                second_done.store(true, Ordering::SeqCst);
+                r
+            });
+            // The first finishes once the second waits for the claim (or, were there no claim,
+            // has compiled or returned by itself).
+            let tid = tid.recv().unwrap();
+            while !in_flock(tid)
+                && second_compiles.load(Ordering::SeqCst) == 0
+                && !second_done.load(Ordering::SeqCst)
+            {
+                std::thread::yield_now();
+            }
+            finish.send(()).unwrap();
+            let (a, b) = (first.join().unwrap(), second.join().unwrap());
+            assert_eq!(a.unwrap().files, b.unwrap().files);
+        });
+        assert_eq!(second_compiles.load(Ordering::SeqCst), 0);
+        // The claim's lock file is gone with it.
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .filter(|n| n.to_string_lossy().ends_with(".lock"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
 }
