@@ -125,6 +125,15 @@ impl Compiler {
         if let Ok(e) = std::fs::read_to_string(&err) {
             return Err(e);
         }
+        // Tests running at the same time compile the same files: whoever comes second waits
+        // for the first's result instead of running ocloc again.
+        let _claim = Claim::take(&key.with_extension("lock"));
+        if let Ok(b) = std::fs::read(&ok) {
+            return Ok(b);
+        }
+        if let Ok(e) = std::fs::read_to_string(&err) {
+            return Err(e);
+        }
         let r = make();
         // Tests running at the same time may want the same entry: write aside, then rename
         // (atomic), so nobody reads half a file.
@@ -200,5 +209,95 @@ impl Compiler {
                 self.split(p, file, simd, f, b, out);
             }
         }
+    }
+}
+
+/// An exclusive lock on a cache entry being made, held until dropped; its file is removed
+/// first, so a waiter then finds the entry. Nothing when the lock cannot be made (then both
+/// compile, as without it).
+struct Claim {
+    path: PathBuf,
+    _file: std::fs::File,
+}
+
+impl Claim {
+    fn take(path: &Path) -> Option<Claim> {
+        let file = std::fs::File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .ok()?;
+        file.lock().ok()?;
+        Some(Claim {
+            path: path.to_path_buf(),
+            _file: file,
+        })
+    }
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::mpsc;
+
+    /// Whether thread `tid` of this process is blocked in `flock` (a claim's wait).
+    fn in_flock(tid: i32) -> bool {
+        std::fs::read_to_string(format!("/proc/self/task/{tid}/syscall"))
+            .is_ok_and(|s| s.split_whitespace().next() == Some(&nix::libc::SYS_flock.to_string()))
+    }
+
+    /// Two threads wanting the same entry at once: the second waits for the first's claim and
+    /// reads its result; it never compiles.
+    #[test]
+    fn a_second_compile_of_the_same_entry_waits_for_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Compiler::new(dir.path().join("no-ocloc"), &dir.path().join("cache"));
+        let what = ("tgllp", "kernel void k(){}", "-DSIMD=16", true);
+        let (started_tx, started) = mpsc::channel();
+        let (finish, finish_rx) = mpsc::channel::<()>();
+        let (tid_tx, tid) = mpsc::channel();
+        let second_compiles = AtomicUsize::new(0);
+        let second_done = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let first = s.spawn(|| {
+                c.cached(what, ("bin", "err"), move || {
+                    started_tx.send(()).unwrap();
+                    finish_rx.recv().unwrap();
+                    Ok(b"first".to_vec())
+                })
+            });
+            // The first holds the claim from here until it is told to finish.
+            started.recv().unwrap();
+            let second = s.spawn(|| {
+                tid_tx.send(nix::unistd::gettid().as_raw()).unwrap();
+                let r = c.cached(what, ("bin", "err"), || {
+                    second_compiles.fetch_add(1, Ordering::SeqCst);
+                    Ok(b"second".to_vec())
+                });
+                second_done.store(true, Ordering::SeqCst);
+                r
+            });
+            // The first finishes once the second waits for the claim (or, were there no claim,
+            // has compiled or returned by itself).
+            let tid = tid.recv().unwrap();
+            while !in_flock(tid)
+                && second_compiles.load(Ordering::SeqCst) == 0
+                && !second_done.load(Ordering::SeqCst)
+            {
+                std::thread::yield_now();
+            }
+            finish.send(()).unwrap();
+            assert_eq!(first.join().unwrap(), Ok(b"first".to_vec()));
+            assert_eq!(second.join().unwrap(), Ok(b"first".to_vec()));
+        });
+        assert_eq!(second_compiles.load(Ordering::SeqCst), 0);
     }
 }
