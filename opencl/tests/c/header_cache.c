@@ -7,17 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int failures, checks;
-
-#define EXPECT(what, got, want)                                                        \
-    do {                                                                               \
-        long long g_ = (long long)(got), w_ = (long long)(want);                       \
-        checks++;                                                                      \
-        if (g_ != w_) {                                                                \
-            failures++;                                                                \
-            printf("FAIL %s: got %lld, want %lld (line %d)\n", what, g_, w_, __LINE__); \
-        }                                                                              \
-    } while (0)
+#include "expect.h"
 
 static const char *SRC = "#include \"cfg/value.h\"\n"
                          "kernel void k(global int *o) { o[0] = VALUE; }\n";
