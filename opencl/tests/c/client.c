@@ -10,21 +10,11 @@
 #include <string.h>
 #include <time.h>
 
-static int failures, checks;
+#include "expect.h"
 
 /* cl_khr_subgroups' entry point, looked up by name (the header's own typedef is deprecated). */
 typedef cl_int (*sub_group_info_khr)(cl_kernel, cl_device_id, cl_kernel_sub_group_info, size_t, const void *,
                                      size_t, void *, size_t *);
-
-#define EXPECT(what, got, want)                                                        \
-    do {                                                                               \
-        long long g_ = (long long)(got), w_ = (long long)(want);                       \
-        checks++;                                                                      \
-        if (g_ != w_) {                                                                \
-            failures++;                                                                \
-            printf("FAIL %s: got %lld, want %lld (line %d)\n", what, g_, w_, __LINE__); \
-        }                                                                              \
-    } while (0)
 
 static char notified[1024];
 static void CL_CALLBACK notify(const char *errinfo, const void *info, size_t cb, void *user) {

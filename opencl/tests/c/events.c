@@ -15,17 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-static int failures, checks;
-
-#define EXPECT(what, got, want)                                                        \
-    do {                                                                               \
-        long long g_ = (long long)(got), w_ = (long long)(want);                       \
-        checks++;                                                                      \
-        if (g_ != w_) {                                                                \
-            failures++;                                                                \
-            printf("FAIL %s: got %lld, want %lld (line %d)\n", what, g_, w_, __LINE__); \
-        }                                                                              \
-    } while (0)
+#include "expect.h"
 
 static cl_int status_of(cl_event e) {
     cl_int st = 99;

@@ -19,17 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, checks;
-
-#define EXPECT(what, got, want)                                                        \
-    do {                                                                               \
-        long long g_ = (long long)(got), w_ = (long long)(want);                       \
-        checks++;                                                                      \
-        if (g_ != w_) {                                                                \
-            failures++;                                                                \
-            printf("FAIL %s: got %lld, want %lld (line %d)\n", what, g_, w_, __LINE__); \
-        }                                                                              \
-    } while (0)
+#include "expect.h"
 
 #define SAY(name, value) printf("= %s %lld\n", name, (long long)(value))
 

@@ -18,19 +18,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-static int failures, checks;
+#include "expect.h"
 /* Run under NEO as the oracle ("--neo", see main). */
 static int neo;
-
-#define EXPECT(what, got, want)                                                        \
-    do {                                                                               \
-        long long g_ = (long long)(got), w_ = (long long)(want);                       \
-        checks++;                                                                      \
-        if (g_ != w_) {                                                                \
-            failures++;                                                                \
-            printf("FAIL %s: got %lld, want %lld (line %d)\n", what, g_, w_, __LINE__); \
-        }                                                                              \
-    } while (0)
 
 /* An answer both runtimes should give alike. */
 #define SAY(name, value) printf("= %s %lld\n", name, (long long)(value))
