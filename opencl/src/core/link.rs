@@ -76,53 +76,31 @@ pub fn compile_object(
 ) -> (String, Option<Ir>) {
     let target = device.umd.platform().ocloc_device();
     let internal = device.compiler_extensions(asks_opencl_c_3(options));
-    let args_with = |options: String| -> Vec<String> {
-        let mut args: Vec<String> = [
-            "-q",
-            "-file",
-            "object.cl",
-            "-device",
-            target,
-            "-spv_only",
-            "-output",
-            "object",
-            "-output_no_suffix",
-        ]
-        .map(String::from)
-        .to_vec();
-        if !options.trim().is_empty() {
-            args.extend(["-options".to_string(), options]);
-        }
-        args.extend(["-internal_options".to_string(), internal.clone()]);
-        args
-    };
-    let (args, key_args) = match headers {
-        None => (args_with(options.to_string()), None),
+    // What ocloc is given, and what the cache knows the compile by: the headers' directory is
+    // new each time, so the key names it by a fixed word and holds the headers themselves.
+    const HEADERS: &str = "<input headers>";
+    let (run_options, key_options) = match headers {
+        None => (options.to_string(), options.to_string()),
         Some((dir, _)) => (
-            args_with(format!("{options} -I {}", dir.0.display())),
-            Some(args_with(format!("{options} -I <input headers>"))),
+            format!("{options} -I {}", dir.0.display()),
+            format!("{options} -I {HEADERS}"),
         ),
     };
-    let header_names: Vec<String> = headers
-        .map(|(_, h)| {
-            h.iter()
-                .map(|(n, _)| format!("<input headers>/{n}"))
-                .collect()
-        })
-        .unwrap_or_default();
-    let key_inputs: Vec<(&str, &[u8])> = headers
-        .map(|(_, h)| h)
-        .unwrap_or_default()
+    let names: Vec<String> = headers
+        .map_or(&[][..], |(_, h)| h)
         .iter()
-        .zip(&header_names)
+        .map(|(name, _)| format!("{HEADERS}/{name}"))
+        .collect();
+    let key_inputs: Vec<(&str, &[u8])> = headers
+        .map_or(&[][..], |(_, h)| h)
+        .iter()
+        .zip(&names)
         .map(|((_, text), name)| (name.as_str(), text.as_bytes()))
         .collect();
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let key_args: Vec<&str> = key_args
-        .as_ref()
-        .map_or(args.clone(), |k| k.iter().map(String::as_str).collect());
     let mut data = source.as_bytes().to_vec();
     data.push(0);
+    let args = object_args(target, &run_options, &internal);
+    let key_args = object_args(target, &key_options, &internal);
     match compiler::invoke_keyed(&args, &[("object.cl", &data)], &key_args, &key_inputs) {
         Err(e) => (e, None),
         Ok(out) => {
@@ -140,6 +118,26 @@ pub fn compile_object(
             }
         }
     }
+}
+
+/// ocloc's arguments for a compile of `object.cl` into SPIR-V for `target`.
+fn object_args<'a>(target: &'a str, options: &'a str, internal: &'a str) -> Vec<&'a str> {
+    let mut args = vec![
+        "-q",
+        "-file",
+        "object.cl",
+        "-device",
+        target,
+        "-spv_only",
+        "-output",
+        "object",
+        "-output_no_suffix",
+    ];
+    if !options.trim().is_empty() {
+        args.extend(["-options", options]);
+    }
+    args.extend(["-internal_options", internal]);
+    args
 }
 
 /// clLinkProgram's options (OpenCL 3.0 API 5.8.6.4, 5.8.6.5).
