@@ -805,31 +805,37 @@ fn f32_op<const L: usize>(
     (flags, mask, f32_bits(&r))
 }
 
-/// [`Num::Half`] lanes: the sources widened by size (`:hf` or `:f`), the result rounded to
-/// half with the general path's `Rounding::to_f16`; eight lanes at a time with the host's
-/// half conversions where the CPU has them (`half_simd`, the same bits).
+/// [`Num::Half`] lanes: [`half_results`] in the enabled and predicated channels.
 #[inline(always)]
-fn half_op<const L: usize>(
-    f: &Fast,
+fn half_op<const L: usize>(f: &Fast, src: [&Lanes<L>; 3], enabled: u32, pred: u32) -> Outcome<L> {
+    let hf = [0, 1, 2].map(|k| f.src[k].elem.size == 2);
+    (None, enabled & pred, half_results(f.op, hf, src))
+}
+
+/// The half results of `op` (`mov`, `add`, `mul` or `mad`: the operations
+/// [`Num::Half`] covers; zeros for others) on `L` lanes of `a`, `b`, `c`, source k `:hf`
+/// (each lane's low 16 bits) where `hf[k]`, else `:f`: each result in its lane's low 16
+/// bits. The sources widened exactly, the result rounded to half with the general path's
+/// `Rounding::to_f16`; eight lanes at a time with the host's half conversions where the CPU
+/// has them (`half_simd`, the same bits). Public so that translated code rounds exactly as
+/// the interpreter does.
+#[inline(always)]
+pub fn half_results<const L: usize>(
+    op: FastOp,
+    hf: [bool; 3],
     [a, b, c]: [&Lanes<L>; 3],
-    enabled: u32,
-    pred: u32,
-) -> Outcome<L> {
-    let mask = enabled & pred;
+) -> Lanes<L> {
     #[cfg(target_arch = "x86_64")]
     if L.is_multiple_of(8)
         && half_simd::available()
-        && matches!(f.op, FastOp::Mov | FastOp::Add | FastOp::Mul | FastOp::Mad)
+        && matches!(op, FastOp::Mov | FastOp::Add | FastOp::Mul | FastOp::Mad)
     {
-        let half = [0, 1, 2].map(|k| f.src[k].elem.size == 2);
-        // SAFETY: the fast path runs only on CPUs with AVX2 and FMA (`run_block`), and
-        // `available` checked F16C.
-        let r = unsafe { half_simd::lanes::<L>(f.op, half, [a, b, c]) };
-        return (None, mask, r);
+        // SAFETY: `available` checked AVX2, FMA and F16C.
+        return unsafe { half_simd::lanes::<L>(op, hf, [a, b, c]) };
     }
-    let wide = |v: &Lanes<L>, e: Elem| -> [f32; L] {
+    let wide = |v: &Lanes<L>, half: bool| -> [f32; L] {
         v.map(|x| {
-            if e.size == 2 {
+            if half {
                 f16_to_f32(x as u16)
             } else {
                 f32::from_bits(x)
@@ -837,33 +843,33 @@ fn half_op<const L: usize>(
         })
     };
     let round = |v: f64| u32::from(Rounding::NearestEven.to_f16(v));
-    let x = wide(a, f.src[0].elem);
+    let x = wide(a, hf[0]);
     let mut r = [0u32; L];
-    match f.op {
+    match op {
         FastOp::Mov => {
             for i in 0..L {
                 r[i] = round(f64::from(x[i]));
             }
         }
         FastOp::Add | FastOp::Mul => {
-            let y = wide(b, f.src[1].elem);
-            let add = f.op == FastOp::Add;
+            let y = wide(b, hf[1]);
+            let add = op == FastOp::Add;
             for i in 0..L {
                 let v = if add { x[i] + y[i] } else { x[i] * y[i] };
                 r[i] = round(f64::from(x[i].nan_first(y[i], v)));
             }
         }
         FastOp::Mad => {
-            let (y, z) = (wide(b, f.src[1].elem), wide(c, f.src[2].elem));
+            let (y, z) = (wide(b, hf[1]), wide(c, hf[2]));
             for i in 0..L {
                 let (p, q, s) = (f64::from(x[i]), f64::from(y[i]), f64::from(z[i]));
                 r[i] = round(p.nan_first3(q, s, q.mul_add(s, p)));
             }
         }
         // Classification gives half results to these four operations only.
-        _ => return (None, 0, r),
+        _ => {}
     }
-    (None, mask, r)
+    r
 }
 
 #[inline(always)]

@@ -3,7 +3,9 @@
 //! computes with `f16_to_f32` and `Rounding::to_f16`: `:hf` sources widened exactly, `mov`,
 //! `add` and `mul` in f32 rounded to nearest even half, `mad` in f64 (exact product, one
 //! rounding of the sum) narrowed to f32 rounding to odd and then to nearest even half (which
-//! rounds the f64 value once: single precision carries more than twice half's bits), and the
+//! rounds the f64 value once: single precision carries more than twice half's bits) — or,
+//! with three `:hf` sources, rounded to odd in f32 directly (the exact sum of three halves'
+//! `mad` is f64's value: it rounds on a half midpoint only where it is one), and the
 //! first NaN source, quieted, where there is one.
 //!
 //! The per-lane loop spends most of an f16 network's convolution time in its branchy
@@ -15,9 +17,11 @@ use std::arch::x86_64::*;
 
 use crate::program::fast::forms::FastOp;
 
-/// Whether the CPU has what [`lanes`] needs beyond the fast path's AVX2 + FMA.
+/// Whether the CPU has what [`lanes`] needs: AVX2, FMA and F16C.
 pub fn available() -> bool {
-    std::arch::is_x86_feature_detected!("f16c")
+    std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("fma")
+        && std::arch::is_x86_feature_detected!("f16c")
 }
 
 /// The f32 quiet bit.
@@ -68,6 +72,34 @@ fn mad_to_odd(p: __m128, q: __m128, s: __m128) -> __m128 {
     _mm_castsi128_ps(bits)
 }
 
+/// `p + q * s` for eight lanes of halves widened to f32, rounded to odd in f32: the product
+/// of two halves (11 significant bits each) is exact in f32, the sum's rounding error is
+/// exact too (TwoSum: no overflow, and every value is a multiple of 2^-48, far above f32's
+/// smallest), so the exact sum is `sum + err` and its truncation toward zero is `sum`, or
+/// one step below it in magnitude where the error points toward zero; inexact results get
+/// their last bit set. Twice the lanes per instruction of [`mad_to_odd`]'s f64 route, which
+/// `:f` sources need (their product is not exact in f32).
+#[inline]
+#[target_feature(enable = "avx2,fma,f16c")]
+fn mad_halves_to_odd(p: __m256, q: __m256, s: __m256) -> __m256 {
+    let prod = _mm256_mul_ps(q, s);
+    let sum = _mm256_add_ps(p, prod);
+    let back = _mm256_sub_ps(sum, p);
+    let err = _mm256_add_ps(
+        _mm256_sub_ps(p, _mm256_sub_ps(sum, back)),
+        _mm256_sub_ps(prod, back),
+    );
+    // Ordered: an infinite or NaN sum (its error NaN) stays as it is.
+    let inexact = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_NEQ_OQ>(err, _mm256_setzero_ps()));
+    let bits = _mm256_castps_si256(sum);
+    // All ones where the error's sign differs from the sum's: the exact value is smaller in
+    // magnitude, one step back (the magnitude's bits minus one).
+    let toward_zero = _mm256_srai_epi32::<31>(_mm256_xor_si256(bits, _mm256_castps_si256(err)));
+    let bits = _mm256_add_epi32(bits, _mm256_and_si256(toward_zero, inexact));
+    let bits = _mm256_or_si256(bits, _mm256_and_si256(inexact, _mm256_set1_epi32(1)));
+    _mm256_castsi256_ps(bits)
+}
+
 /// The half results of `op` on lanes `a`, `b`, `c` (`half[k]`: source k is `:hf`) for
 /// `L` (a multiple of 8) lanes, each in its lane's low 16 bits.
 #[target_feature(enable = "avx2,fma,f16c")]
@@ -87,6 +119,7 @@ pub fn lanes<const L: usize>(op: FastOp, half: [bool; 3], [a, b, c]: [&[u32; L];
         let mut x = match op {
             FastOp::Add => _mm256_add_ps(w[0], w[1]),
             FastOp::Mul => _mm256_mul_ps(w[0], w[1]),
+            FastOp::Mad if half == [true; 3] => mad_halves_to_odd(w[0], w[1], w[2]),
             FastOp::Mad => {
                 let lo = |v: __m256| _mm256_castps256_ps128(v);
                 let hi = |v: __m256| _mm256_extractf128_ps::<1>(v);
@@ -97,8 +130,10 @@ pub fn lanes<const L: usize>(op: FastOp, half: [bool; 3], [a, b, c]: [&[u32; L];
             _ => w[0],
         };
         // The first NaN source, quieted (applied last for the first source, so it wins);
-        // `mov` rounds its NaN as it is (the conversion quiets it).
-        if op != FastOp::Mov {
+        // `mov` rounds its NaN as it is (the conversion quiets it). A NaN source gives a NaN
+        // result (the odd rounding keeps it one), so results without NaN need no rule.
+        let any_nan = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_UNORD_Q>(x, x)) != 0;
+        if op != FastOp::Mov && any_nan {
             let quiet = _mm256_castsi256_ps(_mm256_set1_epi32(QUIET));
             for k in (0..arity).rev() {
                 let nan = _mm256_cmp_ps::<_CMP_UNORD_Q>(w[k], w[k]);
