@@ -16,7 +16,8 @@ use cranelift_codegen::ir::types::{F32, F32X4, I16, I16X8, I32, I32X4, I64};
 use std::collections::BTreeMap;
 
 use cranelift_codegen::ir::{
-    AbiParam, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData, Type, Value,
+    AbiParam, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData, SigRef, StackSlot,
+    StackSlotData, StackSlotKind, Type, Value,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
@@ -26,7 +27,8 @@ use cranelift_module::{default_libcall_names, FuncId, Module};
 
 use crate::error::JitError;
 use isa_encoder::model::CondMod;
-use sim_eu::program::fast::Elem;
+use sim_eu::exec::fast::half_results;
+use sim_eu::program::fast::{Elem, FastOp};
 use sim_eu::regfile::FLAG;
 
 use crate::select::{Item, Lanes, Op, Step};
@@ -45,6 +47,50 @@ pub type EscapeFn = unsafe extern "C" fn(*mut u8, u32, u32) -> u32;
 
 /// The EU's quiet bit of an f32 NaN.
 const QUIET: i64 = 0x0040_0000;
+
+/// Lanes per source in the buffer translated code passes to [`half_lanes`].
+const HALF_LANES: usize = 32;
+
+/// The [`Op::Half`] operations by the code translated code passes to [`half_lanes`].
+const HALF_OPS: [FastOp; 4] = [FastOp::Mov, FastOp::Add, FastOp::Mul, FastOp::Mad];
+
+/// Half results for translated code: `HALF_OPS[op]` on the first `n` (at most
+/// [`HALF_LANES`]) lanes of three sources, source k `:hf` where bit k of `hf` is set, through
+/// the interpreter's own [`half_results`]; each result in its lane's low 16 bits of `out`.
+///
+/// # Safety
+/// `src` points to three rows of [`HALF_LANES`] readable DWords, `out` to [`HALF_LANES`]
+/// writable ones, neither overlapping the other.
+unsafe extern "C" fn half_lanes(
+    op: u32,
+    hf: u32,
+    n: u32,
+    src: *const [[u32; HALF_LANES]; 3],
+    out: *mut [u32; HALF_LANES],
+) {
+    // SAFETY: the caller's contract above.
+    let (src, out) = unsafe { (&*src, &mut *out) };
+    let op = HALF_OPS[op as usize % HALF_OPS.len()];
+    let hf = [0, 1, 2].map(|k| hf >> k & 1 != 0);
+    fn lanes<const L: usize>(
+        op: FastOp,
+        hf: [bool; 3],
+        src: &[[u32; HALF_LANES]; 3],
+        out: &mut [u32; HALF_LANES],
+    ) {
+        let [Some(a), Some(b), Some(c)] = src.each_ref().map(|r| r.first_chunk::<L>()) else {
+            return;
+        };
+        if let Some(o) = out.first_chunk_mut::<L>() {
+            *o = half_results::<L>(op, hf, [a, b, c]);
+        }
+    }
+    match n {
+        0..=8 => lanes::<8>(op, hf, src, out),
+        9..=16 => lanes::<16>(op, hf, src, out),
+        _ => lanes::<HALF_LANES>(op, hf, src, out),
+    }
+}
 
 /// A Cranelift JIT module and the contexts reused across the functions it compiles.
 pub struct Emitter {
@@ -112,11 +158,20 @@ impl Emitter {
         let mut escape_sig = self.module.make_signature();
         escape_sig.params = vec![AbiParam::new(ptr), AbiParam::new(I32), AbiParam::new(I32)];
         escape_sig.returns = vec![AbiParam::new(I32)];
+        let mut half_sig = self.module.make_signature();
+        half_sig.params = vec![
+            AbiParam::new(I32),
+            AbiParam::new(I32),
+            AbiParam::new(I32),
+            AbiParam::new(ptr),
+            AbiParam::new(ptr),
+        ];
         let id = self.module.declare_anonymous_function(&sig)?;
         self.ctx.func.signature = sig;
         {
             let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
             let escape_sig = b.import_signature(escape_sig);
+            let half_sig = b.import_signature(half_sig);
             let entry = b.create_block();
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
@@ -127,6 +182,11 @@ impl Emitter {
                 b: &mut b,
                 file,
                 held: Held::default(),
+                half: Half {
+                    sig: half_sig,
+                    ptr,
+                    slot: None,
+                },
             };
             let mut k = 0;
             for item in items {
@@ -217,6 +277,16 @@ struct StepEmitter<'a, 'b> {
     b: &'a mut FunctionBuilder<'b>,
     file: Value,
     held: Held,
+    half: Half,
+}
+
+/// What calls to [`half_lanes`] need in the function being built.
+struct Half {
+    sig: SigRef,
+    ptr: Type,
+    /// The sources' three rows and the results' row of [`HALF_LANES`] DWords, made at the
+    /// first call.
+    slot: Option<StackSlot>,
 }
 
 /// Register-file bytes: unaligned, in bounds (checked before a run is entered), little-endian.
@@ -594,10 +664,15 @@ impl StepEmitter<'_, '_> {
                     }
                     None => v[0],
                 },
+                // Computed for every chunk at once below.
+                Op::Half { .. } => v[0],
                 op => self.op_vec(op, &v, ones[1]),
             };
             results.push(r);
             sources.push(v);
+        }
+        if let Op::Half { op, hf } = s.op {
+            results = self.half_call(op, hf, s.n, &sources, I32X4);
         }
         if matches!(s.op, Op::FAdd | Op::FMul | Op::FMad) {
             results = self.nan_branch(&sources, results);
@@ -771,8 +846,8 @@ impl StepEmitter<'_, '_> {
         let bv = v.get(1).copied();
         let cv = v.get(2).copied();
         match op {
-            // The callers compute these from the masks.
-            Op::Mov | Op::Cmp { .. } | Op::Sel => a,
+            // The callers compute these from the masks, or all chunks at once.
+            Op::Mov | Op::Cmp { .. } | Op::Sel | Op::Half { .. } => a,
             Op::Not => self.b.ins().bnot(a),
             Op::Add => self.b.ins().iadd(a, bv.unwrap_or(a)),
             Op::Mul => self.b.ins().imul(a, bv.unwrap_or(a)),
@@ -836,6 +911,58 @@ impl StepEmitter<'_, '_> {
         r
     }
 
+    /// The half results of `op` on `n` lanes: `chunks[c][k]` holds lanes `4c..4c + 4` of
+    /// source k (`ty` I32X4), or its one lane (`ty` I32, `n` 1); one value of `ty` per chunk.
+    /// The sources go through a stack buffer to [`half_lanes`] and the results come back
+    /// through it.
+    fn half_call(
+        &mut self,
+        op: FastOp,
+        hf: [bool; 3],
+        n: u8,
+        chunks: &[Vec<Value>],
+        ty: Type,
+    ) -> Vec<Value> {
+        let row = (4 * HALF_LANES) as i32;
+        let slot = *self.half.slot.get_or_insert_with(|| {
+            self.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                4 * row as u32,
+                4,
+            ))
+        });
+        let step = i32::from(ty.bytes() as u8);
+        let ptr = self.half.ptr;
+        for (c, v) in chunks.iter().enumerate() {
+            for (k, &x) in v.iter().enumerate() {
+                self.b
+                    .ins()
+                    .stack_store(ptr, x, slot, k as i32 * row + step * c as i32);
+            }
+        }
+        let code = HALF_OPS.iter().position(|&o| o == op).unwrap_or(0);
+        let hf = hf.iter().rev().fold(0, |m, &h| m << 1 | i64::from(h));
+        let args = [
+            self.b.ins().iconst(I32, code as i64),
+            self.b.ins().iconst(I32, hf),
+            self.b.ins().iconst(I32, i64::from(n)),
+            self.b.ins().stack_addr(ptr, slot, 0),
+            self.b.ins().stack_addr(ptr, slot, 3 * row),
+        ];
+        let callee = self
+            .b
+            .ins()
+            .iconst(ptr, half_lanes as *const () as usize as i64);
+        self.b.ins().call_indirect(self.half.sig, callee, &args);
+        (0..chunks.len())
+            .map(|c| {
+                self.b
+                    .ins()
+                    .stack_load(ptr, ty, slot, 3 * row + step * c as i32)
+            })
+            .collect()
+    }
+
     fn shift(&mut self, op: Op, x: Value, n: Value) -> Value {
         match op {
             Op::Shl => self.b.ins().ishl(x, n),
@@ -865,6 +992,7 @@ impl StepEmitter<'_, '_> {
                 }
                 None => v[0],
             },
+            Op::Half { op, hf } => self.half_call(op, hf, 1, &[v], I32)[0],
             op => self.op_scalar(op, &v),
         };
         let Some(dst) = s.dst else {
@@ -918,8 +1046,8 @@ impl StepEmitter<'_, '_> {
         let b = v.get(1).copied().unwrap_or(a);
         let c = v.get(2).copied().unwrap_or(a);
         match op {
-            // The callers compute these from the masks.
-            Op::Mov | Op::Cmp { .. } | Op::Sel => a,
+            // The callers compute these from the masks, or call `half_lanes`.
+            Op::Mov | Op::Cmp { .. } | Op::Sel | Op::Half { .. } => a,
             Op::Not => self.b.ins().bnot(a),
             Op::Add => self.b.ins().iadd(a, b),
             Op::Mul => self.b.ins().imul(a, b),

@@ -2,7 +2,8 @@
 //!
 //! What translates: runs of consecutive instructions in the fast path's word form without a
 //! condition modifier — `mov`, `not`, `add`, `mul`, `mad`, `and`, `or`, `xor`, `shl`, `shr`,
-//! `asr` on integers, `mov`, `add`, `mul`, `mad` on `:f`, `cmp`/`cmpn` with their flags and
+//! `asr` on integers, `mov`, `add`, `mul`, `mad` on `:f` and to `:hf` (the half rounding by a
+//! call to the interpreter's own), `cmp`/`cmpn` with their flags and
 //! predicate-selected `sel` — on 1, 4, 8, 16 or 32 channels, each source consecutive DWords,
 //! words or bytes at a fixed step, one scalar element or an immediate, the destination
 //! consecutive DWords, with the execution mask and a per-channel predicate ([`select`] has

@@ -1,5 +1,5 @@
 //! Which pre-decoded instructions translate: the fast path's plain ALU operations (no condition
-//! modifier), word-form `cmp`/`cmpn` and predicate-selected
+//! modifier; half results included), word-form `cmp`/`cmpn` and predicate-selected
 //! `sel` on 1, 4, 8, 16 or 32 channels, predicated per channel or not, whose destination is
 //! consecutive DWords or whole rows of consecutive words (or one element), and whose sources
 //! are consecutive DWords, words at a 2- or 4-byte step, bytes at a 4-byte step, one scalar
@@ -36,6 +36,13 @@ pub enum Op {
     /// `sel` without a condition: src0 where the predicate is set, else src1, in every
     /// enabled lane.
     Sel,
+    /// `mov`, `add`, `mul` or `mad` to `:hf`, source k `:hf` where `hf[k]`, else `:f`:
+    /// computed by the interpreter's own rounding ([`sim_eu::exec::fast::half_results`]),
+    /// called from the translated code.
+    Half {
+        op: FastOp,
+        hf: [bool; 3],
+    },
 }
 
 impl Op {
@@ -43,6 +50,12 @@ impl Op {
         match self {
             Op::Mov | Op::Not => 1,
             Op::Mad | Op::FMad => 3,
+            Op::Half {
+                op: FastOp::Mov, ..
+            } => 1,
+            Op::Half {
+                op: FastOp::Mad, ..
+            } => 3,
             _ => 2,
         }
     }
@@ -106,13 +119,15 @@ pub enum Item {
 
 /// The translated form of `f`, or `None` when the interpreter keeps it.
 pub fn select(f: &Fast) -> Option<Step> {
-    // Half results stay interpreted: rounding to half in Cranelift IR (no host half
-    // conversions there) made an f16 convolution's translation cost ~13 ms per instruction,
-    // more than the interpreter spends on it in a whole inference.
-    if f.num == Num::Half {
-        return None;
-    }
     let op = match (f.num, f.op) {
+        // Rounding to half in Cranelift IR (it has no half conversions on x86-64) made an f16
+        // convolution's translation cost ~13 ms per instruction: the translated code calls
+        // the interpreter's rounding instead.
+        (Num::Half, FastOp::Mov | FastOp::Add | FastOp::Mul | FastOp::Mad) => Op::Half {
+            op: f.op,
+            hf: [0, 1, 2].map(|k| f.src[k].elem.size == 2),
+        },
+        (Num::Half, _) => return None,
         (_, FastOp::Mov) => Op::Mov,
         (Num::Int, FastOp::Not) => Op::Not,
         (Num::Int, FastOp::Add) => Op::Add,
