@@ -27,7 +27,7 @@ use cranelift_module::{default_libcall_names, FuncId, Module};
 
 use crate::error::JitError;
 use isa_encoder::model::CondMod;
-use sim_eu::exec::fast::half_results;
+use sim_eu::exec::fast::half_results_packed;
 use sim_eu::program::fast::{Elem, FastOp};
 use sim_eu::regfile::FLAG;
 
@@ -48,48 +48,42 @@ pub type EscapeFn = unsafe extern "C" fn(*mut u8, u32, u32) -> u32;
 /// The EU's quiet bit of an f32 NaN.
 const QUIET: i64 = 0x0040_0000;
 
-/// Lanes per source in the buffer translated code passes to [`half_lanes`].
-const HALF_LANES: usize = 32;
+/// Bytes per source in the buffer translated code passes to [`half_lanes`]: 32 lanes of
+/// `:f`, or of `:hf` in the first half.
+const HALF_SOURCE: usize = 128;
 
 /// The [`Op::Half`] operations by the code translated code passes to [`half_lanes`].
 const HALF_OPS: [FastOp; 4] = [FastOp::Mov, FastOp::Add, FastOp::Mul, FastOp::Mad];
 
-/// Half results for translated code: `HALF_OPS[op]` on the first `n` (at most
-/// [`HALF_LANES`]) lanes of three sources, source k `:hf` where bit k of `hf` is set, through
-/// the interpreter's own [`half_results`]; each result in its lane's low 16 bits of `out`.
+/// Half results for translated code: `HALF_OPS[op]` on `groups` groups of eight lanes of the
+/// sources at `src + k * HALF_SOURCE`, source k packed `:hf` where bit k of `hf` is set, else
+/// `:f` ([`half_results_packed`], the interpreter's own rounding); the results packed at
+/// `out`, two bytes a lane.
 ///
 /// # Safety
-/// `src` points to three rows of [`HALF_LANES`] readable DWords, `out` to [`HALF_LANES`]
-/// writable ones, neither overlapping the other.
-unsafe extern "C" fn half_lanes(
-    op: u32,
-    hf: u32,
-    n: u32,
-    src: *const [[u32; HALF_LANES]; 3],
-    out: *mut [u32; HALF_LANES],
-) {
-    // SAFETY: the caller's contract above.
-    let (src, out) = unsafe { (&*src, &mut *out) };
+/// For each source the operation reads, `src + k * HALF_SOURCE` points to `groups * 16`
+/// (`:hf`) or `groups * 32` (`:f`) initialized bytes, and `out` to `groups * 16` writable
+/// ones apart from them; `groups` is 1 to 4.
+unsafe extern "C" fn half_lanes(op: u32, hf: u32, groups: u32, src: *const u8, out: *mut u16) {
     let op = HALF_OPS[op as usize % HALF_OPS.len()];
     let hf = [0, 1, 2].map(|k| hf >> k & 1 != 0);
-    fn lanes<const L: usize>(
-        op: FastOp,
-        hf: [bool; 3],
-        src: &[[u32; HALF_LANES]; 3],
-        out: &mut [u32; HALF_LANES],
-    ) {
-        let [Some(a), Some(b), Some(c)] = src.each_ref().map(|r| r.first_chunk::<L>()) else {
-            return;
-        };
-        if let Some(o) = out.first_chunk_mut::<L>() {
-            *o = half_results::<L>(op, hf, [a, b, c]);
+    let groups = (groups as usize).min(4);
+    let reads = match op {
+        FastOp::Mov => 1,
+        FastOp::Mad => 3,
+        _ => 2,
+    };
+    let source = |k: usize| -> &[u8] {
+        if k >= reads {
+            return &[];
         }
-    }
-    match n {
-        0..=8 => lanes::<8>(op, hf, src, out),
-        9..=16 => lanes::<16>(op, hf, src, out),
-        _ => lanes::<HALF_LANES>(op, hf, src, out),
-    }
+        let len = groups * if hf[k] { 16 } else { 32 };
+        // SAFETY: the caller's contract: these bytes are initialized and readable.
+        unsafe { std::slice::from_raw_parts(src.add(k * HALF_SOURCE), len) }
+    };
+    let r = half_results_packed(op, hf, groups, [source(0), source(1), source(2)]);
+    // SAFETY: the caller's contract: `out` has `groups * 8` writable halves, apart from `r`.
+    unsafe { std::ptr::copy_nonoverlapping(r.as_ptr(), out, 8 * groups) };
 }
 
 /// A Cranelift JIT module and the contexts reused across the functions it compiles.
@@ -284,8 +278,8 @@ struct StepEmitter<'a, 'b> {
 struct Half {
     sig: SigRef,
     ptr: Type,
-    /// The sources' three rows and the results' row of [`HALF_LANES`] DWords, made at the
-    /// first call.
+    /// The three sources' [`HALF_SOURCE`] bytes each and the results' 64, made at the first
+    /// call.
     slot: Option<StackSlot>,
 }
 
@@ -622,6 +616,11 @@ impl StepEmitter<'_, '_> {
 
     /// One instruction on four-lane vectors: all results computed, then stored.
     fn vector(&mut self, s: &Step, m: &Masks) {
+        if let Op::Half { op, hf } = s.op {
+            let rows = self.half_rows(s, op, hf);
+            self.write_rows(s, m, rows, true);
+            return;
+        }
         let arity = s.op.arity();
         let mut ones = [None; 3];
         let mut splats = [None; 3];
@@ -664,15 +663,10 @@ impl StepEmitter<'_, '_> {
                     }
                     None => v[0],
                 },
-                // Computed for every chunk at once below.
-                Op::Half { .. } => v[0],
                 op => self.op_vec(op, &v, ones[1]),
             };
             results.push(r);
             sources.push(v);
-        }
-        if let Op::Half { op, hf } = s.op {
-            results = self.half_call(op, hf, s.n, &sources, I32X4);
         }
         if matches!(s.op, Op::FAdd | Op::FMul | Op::FMad) {
             results = self.nan_branch(&sources, results);
@@ -680,13 +674,19 @@ impl StepEmitter<'_, '_> {
         if let Some(bits) = bits {
             self.set_flags(s, m, bits);
         }
-        let Some(dst) = s.dst else {
-            return;
-        };
         let words = s.dst_size == 2;
         if words {
             results = self.pack_words(&results);
         }
+        self.write_rows(s, m, results, words);
+    }
+
+    /// Writes an instruction's result rows (each 16 bytes of its destination: four DWords, or
+    /// eight words when `words`) to its destination with its masks.
+    fn write_rows(&mut self, s: &Step, m: &Masks, results: Vec<Value>, words: bool) {
+        let Some(dst) = s.dst else {
+            return;
+        };
         let store = if s.op == Op::Sel { m.enabled } else { m.both };
         // Every lane written (straight-line code mostly is): the results as they are;
         // otherwise each row blended with the bytes it replaces.
@@ -911,56 +911,131 @@ impl StepEmitter<'_, '_> {
         r
     }
 
-    /// The half results of `op` on `n` lanes: `chunks[c][k]` holds lanes `4c..4c + 4` of
-    /// source k (`ty` I32X4), or its one lane (`ty` I32, `n` 1); one value of `ty` per chunk.
-    /// The sources go through a stack buffer to [`half_lanes`] and the results come back
-    /// through it.
-    fn half_call(
-        &mut self,
-        op: FastOp,
-        hf: [bool; 3],
-        n: u8,
-        chunks: &[Vec<Value>],
-        ty: Type,
-    ) -> Vec<Value> {
-        let row = (4 * HALF_LANES) as i32;
-        let slot = *self.half.slot.get_or_insert_with(|| {
+    /// The stack buffer of the calls to [`half_lanes`]: three sources of [`HALF_SOURCE`]
+    /// bytes, then the results.
+    fn half_slot(&mut self) -> StackSlot {
+        *self.half.slot.get_or_insert_with(|| {
             self.b.create_sized_stack_slot(StackSlotData::new(
                 StackSlotKind::ExplicitSlot,
-                4 * row as u32,
+                (3 * HALF_SOURCE + 64) as u32,
                 4,
             ))
-        });
-        let step = i32::from(ty.bytes() as u8);
+        })
+    }
+
+    /// Calls [`half_lanes`] on `groups` groups of eight lanes of the sources stored in the
+    /// buffer; its results are at `3 * HALF_SOURCE` in it.
+    fn half_call(&mut self, op: FastOp, hf: [bool; 3], groups: usize) {
+        let slot = self.half_slot();
         let ptr = self.half.ptr;
-        for (c, v) in chunks.iter().enumerate() {
-            for (k, &x) in v.iter().enumerate() {
-                self.b
-                    .ins()
-                    .stack_store(ptr, x, slot, k as i32 * row + step * c as i32);
-            }
-        }
         let code = HALF_OPS.iter().position(|&o| o == op).unwrap_or(0);
         let hf = hf.iter().rev().fold(0, |m, &h| m << 1 | i64::from(h));
         let args = [
             self.b.ins().iconst(I32, code as i64),
             self.b.ins().iconst(I32, hf),
-            self.b.ins().iconst(I32, i64::from(n)),
+            self.b.ins().iconst(I32, groups as i64),
             self.b.ins().stack_addr(ptr, slot, 0),
-            self.b.ins().stack_addr(ptr, slot, 3 * row),
+            self.b.ins().stack_addr(ptr, slot, 3 * HALF_SOURCE as i32),
         ];
         let callee = self
             .b
             .ins()
             .iconst(ptr, half_lanes as *const () as usize as i64);
         self.b.ins().call_indirect(self.half.sig, callee, &args);
-        (0..chunks.len())
-            .map(|c| {
+    }
+
+    /// The half results of a vector instruction as rows of eight packed halves: each source
+    /// stored in the buffer in [`half_lanes`]' layout (a packed `:hf` row as its 16-byte
+    /// pieces of the file, held or loaded, other `:hf` lanes narrowed to words, `:f` lanes as
+    /// DWords), the call, the result rows loaded.
+    fn half_rows(&mut self, s: &Step, op: FastOp, hf: [bool; 3]) -> Vec<Value> {
+        let slot = self.half_slot();
+        let ptr = self.half.ptr;
+        let n = usize::from(s.n);
+        let groups = n.div_ceil(8);
+        for (k, &src) in s.src.iter().enumerate().take(s.op.arity()) {
+            let base = (k * HALF_SOURCE) as i32;
+            let pieces: Vec<Value> = match src {
+                // Packed halves: the file's bytes as they are.
+                Lanes::Row {
+                    base: at,
+                    stride: 2,
+                    elem,
+                } if elem.size == 2 => (0..groups)
+                    .map(|g| self.bytes16(usize::from(at) + 16 * g))
+                    .collect(),
+                Lanes::Row {
+                    base: at,
+                    stride,
+                    elem,
+                } => {
+                    let chunks: Vec<Value> =
+                        (0..n / 4).map(|c| self.row(at, stride, elem, c)).collect();
+                    if hf[k] {
+                        self.pack_words(&chunks)
+                    } else {
+                        chunks
+                    }
+                }
+                Lanes::Scalar(..) | Lanes::Imm(_) => {
+                    let v = self.first(src);
+                    if hf[k] {
+                        let w = self.b.ins().ireduce(I16, v);
+                        let w = self.b.ins().splat(I16X8, w);
+                        let row = self.b.ins().bitcast(I32X4, lanes(), w);
+                        vec![row; groups]
+                    } else {
+                        vec![self.b.ins().splat(I32X4, v); n / 4]
+                    }
+                }
+            };
+            for (j, &p) in pieces.iter().enumerate() {
+                self.b.ins().stack_store(ptr, p, slot, base + 16 * j as i32);
+            }
+        }
+        self.half_call(op, hf, groups);
+        let out = 3 * HALF_SOURCE as i32;
+        (0..groups)
+            .map(|g| {
                 self.b
                     .ins()
-                    .stack_load(ptr, ty, slot, 3 * row + step * c as i32)
+                    .stack_load(ptr, I32X4, slot, out + 16 * g as i32)
             })
             .collect()
+    }
+
+    /// The half result of a one-channel instruction (`v` its sources' one values), in the low
+    /// 16 bits: each source splat to eight lanes for [`half_lanes`].
+    fn half_scalar(&mut self, op: FastOp, hf: [bool; 3], v: &[Value]) -> Value {
+        let slot = self.half_slot();
+        let ptr = self.half.ptr;
+        for (k, &x) in v.iter().enumerate() {
+            let base = (k * HALF_SOURCE) as i32;
+            if hf[k] {
+                let w = self.b.ins().ireduce(I16, x);
+                let w = self.b.ins().splat(I16X8, w);
+                self.b.ins().stack_store(ptr, w, slot, base);
+            } else {
+                let d = self.b.ins().splat(I32X4, x);
+                self.b.ins().stack_store(ptr, d, slot, base);
+                self.b.ins().stack_store(ptr, d, slot, base + 16);
+            }
+        }
+        self.half_call(op, hf, 1);
+        let r = self
+            .b
+            .ins()
+            .stack_load(ptr, I16, slot, 3 * HALF_SOURCE as i32);
+        self.b.ins().uextend(I32, r)
+    }
+
+    /// The 16 bytes of the file at `at`: from a held row when `at` starts one, else loaded.
+    fn bytes16(&mut self, at: usize) -> Value {
+        if at.is_multiple_of(ROW) {
+            return self.held_row(at);
+        }
+        self.flush(at, at + ROW, false);
+        self.b.ins().load(I32X4, mem(), self.file, at as i32)
     }
 
     fn shift(&mut self, op: Op, x: Value, n: Value) -> Value {
@@ -992,7 +1067,7 @@ impl StepEmitter<'_, '_> {
                 }
                 None => v[0],
             },
-            Op::Half { op, hf } => self.half_call(op, hf, 1, &[v], I32)[0],
+            Op::Half { op, hf } => self.half_scalar(op, hf, &v),
             op => self.op_scalar(op, &v),
         };
         let Some(dst) = s.dst else {

@@ -872,6 +872,35 @@ pub fn half_results<const L: usize>(
     r
 }
 
+/// [`half_results`] on sources laid out as translated code passes them: source k's lane i at
+/// bytes `2i..2i + 2` of `src[k]` where `hf[k]` (a packed `:hf` row), else at `4i..4i + 4`
+/// (`:f`); `groups` groups of eight lanes (at most 4, and no more than every source read
+/// holds). Lane i's half result is `out[i]` (0 past the groups).
+pub fn half_results_packed(op: FastOp, hf: [bool; 3], groups: usize, src: [&[u8]; 3]) -> [u16; 32] {
+    #[cfg(target_arch = "x86_64")]
+    if half_simd::available() {
+        // SAFETY: `available` checked AVX2, FMA and F16C.
+        return unsafe { half_simd::packed(op, hf, groups, src) };
+    }
+    let held = (0..arity(op))
+        .map(|k| src[k].len() / if hf[k] { 16 } else { 32 })
+        .fold(groups.min(4), usize::min);
+    let lanes = |k: usize| -> [u32; 32] {
+        std::array::from_fn(|i| {
+            let b = src[k];
+            if hf[k] {
+                b.get(2 * i..2 * i + 2)
+                    .map_or(0, |x| u32::from(u16::from_le_bytes([x[0], x[1]])))
+            } else {
+                b.get(4 * i..4 * i + 4)
+                    .map_or(0, |x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
+            }
+        })
+    };
+    let r = half_results::<32>(op, hf, [&lanes(0), &lanes(1), &lanes(2)]);
+    std::array::from_fn(|i| if i < 8 * held { r[i] as u16 } else { 0 })
+}
+
 #[inline(always)]
 fn float_cond<const L: usize>(f: &Fast, n: usize, r: &[f32; L]) -> Option<u32> {
     let c = f.cond?;

@@ -100,50 +100,90 @@ fn mad_halves_to_odd(p: __m256, q: __m256, s: __m256) -> __m256 {
     _mm256_castsi256_ps(bits)
 }
 
+/// The sources an operation of half results reads.
+fn arity(op: FastOp) -> usize {
+    match op {
+        FastOp::Mov => 1,
+        FastOp::Mad => 3,
+        _ => 2,
+    }
+}
+
+/// Eight half results of `op` on sources `w` widened to f32 (`half[k]`: source k was `:hf`).
+#[inline]
+#[target_feature(enable = "avx2,fma,f16c")]
+fn eight(op: FastOp, half: [bool; 3], w: [__m256; 3]) -> __m128i {
+    let mut x = match op {
+        FastOp::Add => _mm256_add_ps(w[0], w[1]),
+        FastOp::Mul => _mm256_mul_ps(w[0], w[1]),
+        FastOp::Mad if half == [true; 3] => mad_halves_to_odd(w[0], w[1], w[2]),
+        FastOp::Mad => {
+            let lo = |v: __m256| _mm256_castps256_ps128(v);
+            let hi = |v: __m256| _mm256_extractf128_ps::<1>(v);
+            let l = mad_to_odd(lo(w[0]), lo(w[1]), lo(w[2]));
+            let h = mad_to_odd(hi(w[0]), hi(w[1]), hi(w[2]));
+            _mm256_set_m128(h, l)
+        }
+        _ => w[0],
+    };
+    // The first NaN source, quieted (applied last for the first source, so it wins);
+    // `mov` rounds its NaN as it is (the conversion quiets it). A NaN source gives a NaN
+    // result (the odd rounding keeps it one), so results without NaN need no rule.
+    let any_nan = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_UNORD_Q>(x, x)) != 0;
+    if op != FastOp::Mov && any_nan {
+        let quiet = _mm256_castsi256_ps(_mm256_set1_epi32(QUIET));
+        for k in (0..arity(op)).rev() {
+            let nan = _mm256_cmp_ps::<_CMP_UNORD_Q>(w[k], w[k]);
+            x = _mm256_blendv_ps(x, _mm256_or_ps(w[k], quiet), nan);
+        }
+    }
+    _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(x)
+}
+
 /// The half results of `op` on lanes `a`, `b`, `c` (`half[k]`: source k is `:hf`) for
 /// `L` (a multiple of 8) lanes, each in its lane's low 16 bits.
 #[target_feature(enable = "avx2,fma,f16c")]
 pub fn lanes<const L: usize>(op: FastOp, half: [bool; 3], [a, b, c]: [&[u32; L]; 3]) -> [u32; L] {
     let mut r = [0u32; L];
-    let arity = match op {
-        FastOp::Mov => 1,
-        FastOp::Mad => 3,
-        _ => 2,
-    };
     for at in (0..L).step_by(8) {
         let srcs = [a, b, c];
         let mut w = [_mm256_setzero_ps(); 3];
-        for k in 0..arity {
+        for k in 0..arity(op) {
             w[k] = widen!(srcs[k], at, half[k]);
         }
-        let mut x = match op {
-            FastOp::Add => _mm256_add_ps(w[0], w[1]),
-            FastOp::Mul => _mm256_mul_ps(w[0], w[1]),
-            FastOp::Mad if half == [true; 3] => mad_halves_to_odd(w[0], w[1], w[2]),
-            FastOp::Mad => {
-                let lo = |v: __m256| _mm256_castps256_ps128(v);
-                let hi = |v: __m256| _mm256_extractf128_ps::<1>(v);
-                let l = mad_to_odd(lo(w[0]), lo(w[1]), lo(w[2]));
-                let h = mad_to_odd(hi(w[0]), hi(w[1]), hi(w[2]));
-                _mm256_set_m128(h, l)
-            }
-            _ => w[0],
-        };
-        // The first NaN source, quieted (applied last for the first source, so it wins);
-        // `mov` rounds its NaN as it is (the conversion quiets it). A NaN source gives a NaN
-        // result (the odd rounding keeps it one), so results without NaN need no rule.
-        let any_nan = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_UNORD_Q>(x, x)) != 0;
-        if op != FastOp::Mov && any_nan {
-            let quiet = _mm256_castsi256_ps(_mm256_set1_epi32(QUIET));
-            for k in (0..arity).rev() {
-                let nan = _mm256_cmp_ps::<_CMP_UNORD_Q>(w[k], w[k]);
-                x = _mm256_blendv_ps(x, _mm256_or_ps(w[k], quiet), nan);
-            }
-        }
-        let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(x);
+        let h = eight(op, half, w);
         let out = &mut r[at..at + 8];
         // SAFETY: `out` is 8 DWords (32 writable bytes); unaligned stores are allowed.
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_cvtepu16_epi32(h)) };
     }
     r
+}
+
+/// [`lanes`] on sources laid out as `super::half_results_packed` takes them: eight lanes per
+/// group, as many groups (at most 4) as every source read holds; the results packed, lane i's
+/// half in `out[i]`.
+#[target_feature(enable = "avx2,fma,f16c")]
+pub fn packed(op: FastOp, half: [bool; 3], groups: usize, src: [&[u8]; 3]) -> [u16; 32] {
+    let mut out = [0u16; 32];
+    for g in 0..groups.min(4) {
+        let mut w = [_mm256_setzero_ps(); 3];
+        for k in 0..arity(op) {
+            let size = if half[k] { 16 } else { 32 };
+            let Some(b) = src[k].get(size * g..size * (g + 1)) else {
+                return out;
+            };
+            w[k] = if half[k] {
+                // SAFETY: `b` is 16 readable bytes; unaligned loads are allowed.
+                _mm256_cvtph_ps(unsafe { _mm_loadu_si128(b.as_ptr().cast()) })
+            } else {
+                // SAFETY: `b` is 32 readable bytes; unaligned loads are allowed.
+                _mm256_castsi256_ps(unsafe { _mm256_loadu_si256(b.as_ptr().cast()) })
+            };
+        }
+        let h = eight(op, half, w);
+        let o = &mut out[8 * g..8 * g + 8];
+        // SAFETY: `o` is 8 halves (16 writable bytes); unaligned stores are allowed.
+        unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), h) };
+    }
+    out
 }

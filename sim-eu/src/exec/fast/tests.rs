@@ -1085,3 +1085,40 @@ proptest! {
         prop_assert!(g.file == f.file);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// The packed layout translated code passes (`:hf` sources two bytes a lane, `:f` four,
+    /// results packed) gives what [`super::half_results`] gives on the same lanes.
+    #[test]
+    fn packed_half_results_match_the_lanes(
+        op in prop::sample::select(vec![FastOp::Mov, FastOp::Add, FastOp::Mul, FastOp::Mad]),
+        hf in proptest::array::uniform3(any::<bool>()),
+        groups in 1usize..=4,
+        halves in proptest::collection::vec(half_value(), 3 * 32),
+        singles in proptest::collection::vec(any::<u32>(), 3 * 32),
+    ) {
+        let mut src = [[0u8; 128]; 3];
+        let mut lanes = [[0u32; 32]; 3];
+        for k in 0..3 {
+            for i in 0..32 {
+                if hf[k] {
+                    let h = halves[32 * k + i];
+                    lanes[k][i] = u32::from(h);
+                    src[k][2 * i..2 * i + 2].copy_from_slice(&h.to_le_bytes());
+                } else {
+                    let f = singles[32 * k + i];
+                    lanes[k][i] = f;
+                    src[k][4 * i..4 * i + 4].copy_from_slice(&f.to_le_bytes());
+                }
+            }
+        }
+        let want = super::half_results::<32>(op, hf, [&lanes[0], &lanes[1], &lanes[2]]);
+        let got = super::half_results_packed(op, hf, groups, [&src[0][..], &src[1][..], &src[2][..]]);
+        for i in 0..32 {
+            let w = if i < 8 * groups { want[i] as u16 } else { 0 };
+            prop_assert_eq!(got[i], w, "lane {}", i);
+        }
+    }
+}
