@@ -81,9 +81,10 @@ unsafe extern "C" fn half_lanes(op: u32, hf: u32, groups: u32, src: *const u8, o
         // SAFETY: the caller's contract: these bytes are initialized and readable.
         unsafe { std::slice::from_raw_parts(src.add(k * HALF_SOURCE), len) }
     };
-    let r = half_results_packed(op, hf, groups, [source(0), source(1), source(2)]);
-    // SAFETY: the caller's contract: `out` has `groups * 8` writable halves, apart from `r`.
-    unsafe { std::ptr::copy_nonoverlapping(r.as_ptr(), out, 8 * groups) };
+    // SAFETY: the caller's contract: `out` has `groups * 8` writable halves, apart from the
+    // sources (maybe uninitialized: written, not read).
+    let out = unsafe { std::slice::from_raw_parts_mut(out.cast(), 8 * groups) };
+    half_results_packed(op, hf, groups, [source(0), source(1), source(2)], out);
 }
 
 /// A Cranelift JIT module and the contexts reused across the functions it compiles.

@@ -875,16 +875,23 @@ pub fn half_results<const L: usize>(
 /// [`half_results`] on sources laid out as translated code passes them: source k's lane i at
 /// bytes `2i..2i + 2` of `src[k]` where `hf[k]` (a packed `:hf` row), else at `4i..4i + 4`
 /// (`:f`); `groups` groups of eight lanes (at most 4, and no more than every source read
-/// holds). Lane i's half result is `out[i]` (0 past the groups).
-pub fn half_results_packed(op: FastOp, hf: [bool; 3], groups: usize, src: [&[u8]; 3]) -> [u16; 32] {
+/// holds and `out` has room for). Lane i's half result is written to `out[i]`; returns the
+/// groups written. `out` may be uninitialized memory (translated code's stack).
+pub fn half_results_packed(
+    op: FastOp,
+    hf: [bool; 3],
+    groups: usize,
+    src: [&[u8]; 3],
+    out: &mut [std::mem::MaybeUninit<u16>],
+) -> usize {
     #[cfg(target_arch = "x86_64")]
     if half_simd::available() {
         // SAFETY: `available` checked AVX2, FMA and F16C.
-        return unsafe { half_simd::packed(op, hf, groups, src) };
+        return unsafe { half_simd::packed(op, hf, groups, src, out) };
     }
     let held = (0..arity(op))
         .map(|k| src[k].len() / if hf[k] { 16 } else { 32 })
-        .fold(groups.min(4), usize::min);
+        .fold(groups.min(4).min(out.len() / 8), usize::min);
     let lanes = |k: usize| -> [u32; 32] {
         std::array::from_fn(|i| {
             let b = src[k];
@@ -898,7 +905,10 @@ pub fn half_results_packed(op: FastOp, hf: [bool; 3], groups: usize, src: [&[u8]
         })
     };
     let r = half_results::<32>(op, hf, [&lanes(0), &lanes(1), &lanes(2)]);
-    std::array::from_fn(|i| if i < 8 * held { r[i] as u16 } else { 0 })
+    for (o, &v) in out.iter_mut().zip(&r).take(8 * held) {
+        o.write(v as u16);
+    }
+    held
 }
 
 #[inline(always)]

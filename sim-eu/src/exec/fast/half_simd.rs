@@ -14,6 +14,7 @@
 #![cfg(target_arch = "x86_64")]
 
 use std::arch::x86_64::*;
+use std::mem::MaybeUninit;
 
 use crate::program::fast::forms::FastOp;
 
@@ -160,17 +161,24 @@ pub fn lanes<const L: usize>(op: FastOp, half: [bool; 3], [a, b, c]: [&[u32; L];
 }
 
 /// [`lanes`] on sources laid out as `super::half_results_packed` takes them: eight lanes per
-/// group, as many groups (at most 4) as every source read holds; the results packed, lane i's
-/// half in `out[i]`.
+/// group, as many groups (at most 4) as every source read holds and `out` has room for; lane
+/// i's half written to `out[i]`. Returns the groups written. Each group's 16 bytes are stored
+/// at once, and a caller reading them back in the same pieces gets them forwarded from the
+/// stores (a returned array read back whole stalled on that).
 #[target_feature(enable = "avx2,fma,f16c")]
-pub fn packed(op: FastOp, half: [bool; 3], groups: usize, src: [&[u8]; 3]) -> [u16; 32] {
-    let mut out = [0u16; 32];
+pub fn packed(
+    op: FastOp,
+    half: [bool; 3],
+    groups: usize,
+    src: [&[u8]; 3],
+    out: &mut [MaybeUninit<u16>],
+) -> usize {
     for g in 0..groups.min(4) {
         let mut w = [_mm256_setzero_ps(); 3];
         for k in 0..arity(op) {
             let size = if half[k] { 16 } else { 32 };
             let Some(b) = src[k].get(size * g..size * (g + 1)) else {
-                return out;
+                return g;
             };
             w[k] = if half[k] {
                 // SAFETY: `b` is 16 readable bytes; unaligned loads are allowed.
@@ -180,10 +188,12 @@ pub fn packed(op: FastOp, half: [bool; 3], groups: usize, src: [&[u8]; 3]) -> [u
                 _mm256_castsi256_ps(unsafe { _mm256_loadu_si256(b.as_ptr().cast()) })
             };
         }
+        let Some(o) = out.get_mut(8 * g..8 * g + 8) else {
+            return g;
+        };
         let h = eight(op, half, w);
-        let o = &mut out[8 * g..8 * g + 8];
         // SAFETY: `o` is 8 halves (16 writable bytes); unaligned stores are allowed.
         unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), h) };
     }
-    out
+    groups.min(4)
 }
