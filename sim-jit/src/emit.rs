@@ -143,24 +143,16 @@ impl Emitter {
     pub fn compile(&mut self, items: &[Item]) -> Result<FuncId, JitError> {
         let config = self.module.target_config();
         let ptr = config.pointer_type();
-        let mut sig = self.module.make_signature();
-        sig.params = vec![
-            AbiParam::new(ptr),
-            AbiParam::new(I32),
-            AbiParam::new(ptr),
-            AbiParam::new(ptr),
-        ];
-        let mut escape_sig = self.module.make_signature();
-        escape_sig.params = vec![AbiParam::new(ptr), AbiParam::new(I32), AbiParam::new(I32)];
-        escape_sig.returns = vec![AbiParam::new(I32)];
-        let mut half_sig = self.module.make_signature();
-        half_sig.params = vec![
-            AbiParam::new(I32),
-            AbiParam::new(I32),
-            AbiParam::new(I32),
-            AbiParam::new(ptr),
-            AbiParam::new(ptr),
-        ];
+        let signature = |params: &[Type], returns: &[Type]| {
+            let mut sig = self.module.make_signature();
+            sig.params = params.iter().map(|&t| AbiParam::new(t)).collect();
+            sig.returns = returns.iter().map(|&t| AbiParam::new(t)).collect();
+            sig
+        };
+        // `RunFn`, `EscapeFn` and `half_lanes`.
+        let sig = signature(&[ptr, I32, ptr, ptr], &[]);
+        let escape_sig = signature(&[ptr, I32, I32], &[I32]);
+        let half_sig = signature(&[I32, I32, I32, ptr, ptr], &[]);
         let id = self.module.declare_anonymous_function(&sig)?;
         self.ctx.func.signature = sig;
         {
