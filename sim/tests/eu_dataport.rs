@@ -254,6 +254,44 @@ fn lsc_load_store_transposed_slm_and_atomics_on_xe_hpg() {
     assert_eq!(u32s(&t, 12, 8), data[..8].to_vec());
 }
 
+/// A transposed LSC load or store (a sub-group block read or write on Xe-HPG) moves its
+/// consecutive elements in one memory access when they are all mapped, and element by element
+/// otherwise: up to the first unmapped one, where it faults.
+#[test]
+fn lsc_transposed_blocks_are_one_access_and_fault_at_the_first_unmapped_element() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    // d32x8t load from r2's address into r12, then store of r12 at r3's address (both A64).
+    let body = "
+        send.ugm (1|M0) r12 r2 null:0 0x0 0x0210C580
+        send.ugm (1|M0) null r3 r12:1 0x0 0x0200C584
+        ";
+    let prog = program(&iga, Platform::Dg2, body);
+    let data = values(8, 3);
+    let mut mem = TestMem::new(BASE, 0x1000);
+    mem.put_u32s(BASE + 0x100, &data);
+    let t = run_on(&prog, 16, &mut mem, |t| {
+        set_u32s(t, 2, &a64_addrs(BASE + 0x100, 1, 0));
+        set_u32s(t, 3, &a64_addrs(BASE + 0x200, 1, 0));
+    })
+    .unwrap();
+    assert_eq!(u32s(&t, 12, 8), data);
+    let stored: Vec<u32> = (0..8).map(|i| mem.u32_at(BASE + 0x200 + 4 * i)).collect();
+    assert_eq!(stored, data);
+    assert_eq!((mem.whole, mem.one_by_one), (2, 0), "one access each");
+    // The last three elements past the memory's end: the first five are read one by one, and
+    // the sixth faults.
+    let mut mem = TestMem::new(BASE, 0x1000);
+    let Err(err) = run_on(&prog, 16, &mut mem, |t| {
+        set_u32s(t, 2, &a64_addrs(BASE + 0x1000 - 20, 1, 0));
+        set_u32s(t, 3, &a64_addrs(BASE + 0x200, 1, 0));
+    }) else {
+        panic!("a load past the memory's end ran");
+    };
+    assert_eq!((mem.one_by_one, mem.whole), (6, 0), "{err:?}");
+    let at = format!("PageFault {{ address: {} }}", BASE + 0x1000);
+    assert!(format!("{err:?}").contains(&at), "{err:?}");
+}
+
 /// SLM OWord block reads (BTI 254): the aligned form's header DWord 2 counts OWords (IGC
 /// turns `localStorage[i]` in a loop into `offset >> 4` with this message, as in the CTS's
 /// test_basic local_kernel_scope); the unaligned form's counts bytes.

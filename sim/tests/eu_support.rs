@@ -17,6 +17,10 @@ pub struct TestMem {
     /// The sampler table, by sampler index.
     pub samplers: HashMap<u32, Sampler>,
     pub barriers: u32,
+    /// Accesses made one element at a time ([`Memory::read`], [`Memory::write`]) and as one
+    /// run ([`Memory::read_all`], [`Memory::write_all`]).
+    pub one_by_one: u32,
+    pub whole: u32,
 }
 
 impl TestMem {
@@ -28,6 +32,8 @@ impl TestMem {
             surfaces: HashMap::new(),
             samplers: HashMap::new(),
             barriers: 0,
+            one_by_one: 0,
+            whole: 0,
         }
     }
 
@@ -58,14 +64,32 @@ impl TestMem {
 
 impl Memory for TestMem {
     fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
+        self.one_by_one += 1;
         let r = self.range(addr, buf.len())?;
         buf.copy_from_slice(&self.bytes[r]);
         Ok(())
     }
     fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        self.one_by_one += 1;
         let r = self.range(addr, data.len())?;
         self.bytes[r].copy_from_slice(data);
         Ok(())
+    }
+    fn read_all(&mut self, addr: u64, buf: &mut [u8]) -> bool {
+        let Ok(r) = self.range(addr, buf.len()) else {
+            return false;
+        };
+        self.whole += 1;
+        buf.copy_from_slice(&self.bytes[r]);
+        true
+    }
+    fn write_all(&mut self, addr: u64, data: &[u8]) -> bool {
+        let Ok(r) = self.range(addr, data.len()) else {
+            return false;
+        };
+        self.whole += 1;
+        self.bytes[r].copy_from_slice(data);
+        true
     }
     fn slm_read(&mut self, offset: u32, buf: &mut [u8]) -> Result<(), MemFault> {
         let at = offset as usize;

@@ -13,7 +13,10 @@ use isa_encoder::sendmsg::lsc::{
 use isa_encoder::sendmsg::Sfid;
 
 use super::align::{check, Access};
-use super::{atomic_at, lanes_of, mem_read, mem_write, AtomicOp, Memory, Msg, Space};
+use super::{
+    atomic_at, lanes_of, mem_read, mem_read_all, mem_write, mem_write_all, AtomicOp, Memory, Msg,
+    Space,
+};
 use crate::error::EuErrorKind;
 use crate::regfile::REG_BYTES;
 
@@ -122,6 +125,24 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
                 }
                 let a = addr_of(msg, 0);
                 check(Access::LscTransposed { elem: mem_b as u32 }, a)?;
+                // The elements are consecutive in memory and in the registers (without a
+                // widening data size): one access for all of them when it succeeds, else the
+                // per-element accesses below, which fault where the hardware would.
+                let len = elems.len() * mem_b;
+                if reg_b == mem_b {
+                    let done = if store {
+                        let data = msg.data(data_at, len);
+                        data.len() == len && mem_write_all(mem, space, a, data)
+                    } else {
+                        msg.fill_resp(0, len, |buf| {
+                            mem_read_all(mem, space, a, buf).then_some(()).ok_or(())
+                        })
+                        .is_ok()
+                    };
+                    if done {
+                        return Ok(());
+                    }
+                }
                 for (k, &e) in elems.iter().enumerate() {
                     access(
                         msg,
