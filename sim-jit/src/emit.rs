@@ -27,7 +27,7 @@ use cranelift_module::{default_libcall_names, FuncId, Module};
 
 use crate::error::JitError;
 use isa_encoder::model::CondMod;
-use sim_eu::exec::fast::half_results_packed;
+use sim_eu::exec::fast::{arity, half_results_packed};
 use sim_eu::program::fast::{Elem, FastOp};
 use sim_eu::regfile::FLAG;
 
@@ -68,11 +68,7 @@ unsafe extern "C" fn half_lanes(op: u32, hf: u32, groups: u32, src: *const u8, o
     let op = HALF_OPS[op as usize % HALF_OPS.len()];
     let hf = [0, 1, 2].map(|k| hf >> k & 1 != 0);
     let groups = (groups as usize).min(4);
-    let reads = match op {
-        FastOp::Mov => 1,
-        FastOp::Mad => 3,
-        _ => 2,
-    };
+    let reads = arity(op);
     let source = |k: usize| -> &[u8] {
         if k >= reads {
             return &[];

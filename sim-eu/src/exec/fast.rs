@@ -153,7 +153,7 @@ fn exec_lanes<const L: usize>(t: &mut Thread, f: &Fast, inst: &Inst) {
 }
 
 /// The sources an operation reads (`mov`, `not`: 1; `mad`, `csel`: 3; otherwise 2).
-const fn arity(op: FastOp) -> usize {
+pub const fn arity(op: FastOp) -> usize {
     match op {
         FastOp::Mov | FastOp::Not | FastOp::Keep => 1,
         FastOp::Mad | FastOp::Csel => 3,

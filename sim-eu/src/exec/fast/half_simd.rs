@@ -16,6 +16,7 @@
 use std::arch::x86_64::*;
 use std::mem::MaybeUninit;
 
+use super::arity;
 use crate::program::fast::forms::FastOp;
 
 /// Whether the CPU has what [`lanes`] needs: AVX2, FMA and F16C.
@@ -99,15 +100,6 @@ fn mad_halves_to_odd(p: __m256, q: __m256, s: __m256) -> __m256 {
     let bits = _mm256_add_epi32(bits, _mm256_and_si256(toward_zero, inexact));
     let bits = _mm256_or_si256(bits, _mm256_and_si256(inexact, _mm256_set1_epi32(1)));
     _mm256_castsi256_ps(bits)
-}
-
-/// The sources an operation of half results reads.
-fn arity(op: FastOp) -> usize {
-    match op {
-        FastOp::Mov => 1,
-        FastOp::Mad => 3,
-        _ => 2,
-    }
 }
 
 /// Eight half results of `op` on sources `w` widened to f32 (`half[k]`: source k was `:hf`).
