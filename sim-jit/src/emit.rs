@@ -835,7 +835,7 @@ impl StepEmitter<'_, '_> {
         let bv = v.get(1).copied();
         let cv = v.get(2).copied();
         match op {
-            // The callers compute these from the masks, or all chunks at once.
+            // The callers compute these from the masks; `vector` takes half results apart.
             Op::Mov | Op::Cmp { .. } | Op::Sel | Op::Half { .. } => a,
             Op::Not => self.b.ins().bnot(a),
             Op::Add => self.b.ins().iadd(a, bv.unwrap_or(a)),
@@ -968,14 +968,7 @@ impl StepEmitter<'_, '_> {
                 }
                 Lanes::Scalar(..) | Lanes::Imm(_) => {
                     let v = self.first(src);
-                    if hf[k] {
-                        let w = self.b.ins().ireduce(I16, v);
-                        let w = self.b.ins().splat(I16X8, w);
-                        let row = self.b.ins().bitcast(I32X4, lanes(), w);
-                        vec![row; groups]
-                    } else {
-                        vec![self.b.ins().splat(I32X4, v); n / 4]
-                    }
+                    self.half_splat(v, hf[k], n)
                 }
             };
             for (j, &p) in pieces.iter().enumerate() {
@@ -994,20 +987,16 @@ impl StepEmitter<'_, '_> {
     }
 
     /// The half result of a one-channel instruction (`v` its sources' one values), in the low
-    /// 16 bits: each source splat to eight lanes for [`half_lanes`].
+    /// 16 bits: each source splat to one group of eight lanes for [`half_lanes`].
     fn half_scalar(&mut self, op: FastOp, hf: [bool; 3], v: &[Value]) -> Value {
         let slot = self.half_slot();
         let ptr = self.half.ptr;
         for (k, &x) in v.iter().enumerate() {
             let base = (k * HALF_SOURCE) as i32;
-            if hf[k] {
-                let w = self.b.ins().ireduce(I16, x);
-                let w = self.b.ins().splat(I16X8, w);
-                self.b.ins().stack_store(ptr, w, slot, base);
-            } else {
-                let d = self.b.ins().splat(I32X4, x);
-                self.b.ins().stack_store(ptr, d, slot, base);
-                self.b.ins().stack_store(ptr, d, slot, base + 16);
+            for (j, row) in self.half_splat(x, hf[k], 8).into_iter().enumerate() {
+                self.b
+                    .ins()
+                    .stack_store(ptr, row, slot, base + 16 * j as i32);
             }
         }
         self.half_call(op, hf, 1);
@@ -1016,6 +1005,18 @@ impl StepEmitter<'_, '_> {
             .ins()
             .stack_load(ptr, I16, slot, 3 * HALF_SOURCE as i32);
         self.b.ins().uextend(I32, r)
+    }
+
+    /// One value (in the low 16 bits when `hf`) for `n` lanes in [`half_lanes`]' layout: 16-byte
+    /// rows of eight halves, or of four DWords.
+    fn half_splat(&mut self, v: Value, hf: bool, n: usize) -> Vec<Value> {
+        if hf {
+            let w = self.b.ins().ireduce(I16, v);
+            let w = self.b.ins().splat(I16X8, w);
+            vec![self.b.ins().bitcast(I32X4, lanes(), w); n.div_ceil(8)]
+        } else {
+            vec![self.b.ins().splat(I32X4, v); n.div_ceil(4)]
+        }
     }
 
     /// The 16 bytes of the file at `at`: from a held row when `at` starts one, else loaded.
