@@ -27,7 +27,7 @@ use cranelift_module::{default_libcall_names, FuncId, Module};
 
 use crate::error::JitError;
 use isa_encoder::model::CondMod;
-use sim_eu::exec::fast::{arity, half_results_packed};
+use sim_eu::exec::fast::{arity, half_results_packed, packed_group_bytes};
 use sim_eu::program::fast::{Elem, FastOp};
 use sim_eu::regfile::FLAG;
 
@@ -48,9 +48,9 @@ pub type EscapeFn = unsafe extern "C" fn(*mut u8, u32, u32) -> u32;
 /// The EU's quiet bit of an f32 NaN.
 const QUIET: i64 = 0x0040_0000;
 
-/// Bytes per source in the buffer translated code passes to [`half_lanes`]: 32 lanes of
-/// `:f`, or of `:hf` in the first half.
-const HALF_SOURCE: usize = 128;
+/// Bytes per source in the buffer translated code passes to [`half_lanes`]: 32 lanes (four
+/// groups of eight) of `:f`, or of `:hf` in the first half.
+const HALF_SOURCE: usize = 4 * packed_group_bytes(false);
 
 /// The [`Op::Half`] operations by the code translated code passes to [`half_lanes`].
 const HALF_OPS: [FastOp; 4] = [FastOp::Mov, FastOp::Add, FastOp::Mul, FastOp::Mad];
@@ -73,7 +73,7 @@ unsafe extern "C" fn half_lanes(op: u32, hf: u32, groups: u32, src: *const u8, o
         if k >= reads {
             return &[];
         }
-        let len = groups * if hf[k] { 16 } else { 32 };
+        let len = groups * packed_group_bytes(hf[k]);
         // SAFETY: the caller's contract: these bytes are initialized and readable.
         unsafe { std::slice::from_raw_parts(src.add(k * HALF_SOURCE), len) }
     };

@@ -872,6 +872,11 @@ pub fn half_results<const L: usize>(
     r
 }
 
+/// Bytes of a group of eight lanes of a [`half_results_packed`] source: `:hf` or `:f`.
+pub const fn packed_group_bytes(hf: bool) -> usize {
+    8 * if hf { 2 } else { 4 }
+}
+
 /// [`half_results`] on sources laid out as translated code passes them: source k's lane i at
 /// bytes `2i..2i + 2` of `src[k]` where `hf[k]` (a packed `:hf` row), else at `4i..4i + 4`
 /// (`:f`); `groups` groups of eight lanes (at most 4, and no more than every source read
@@ -889,20 +894,26 @@ pub fn half_results_packed(
         // SAFETY: `available` checked AVX2, FMA and F16C.
         return unsafe { half_simd::packed(op, hf, groups, src, out) };
     }
+    packed_by_lanes(op, hf, groups, src, out)
+}
+
+/// [`half_results_packed`] through [`half_results`]' per-lane loop: on CPUs without F16C.
+fn packed_by_lanes(
+    op: FastOp,
+    hf: [bool; 3],
+    groups: usize,
+    src: [&[u8]; 3],
+    out: &mut [std::mem::MaybeUninit<u16>],
+) -> usize {
     let held = (0..arity(op))
-        .map(|k| src[k].len() / if hf[k] { 16 } else { 32 })
+        .map(|k| src[k].len() / packed_group_bytes(hf[k]))
         .fold(groups.min(4).min(out.len() / 8), usize::min);
     let lanes = |k: usize| -> [u32; 32] {
-        std::array::from_fn(|i| {
-            let b = src[k];
-            if hf[k] {
-                b.get(2 * i..2 * i + 2)
-                    .map_or(0, |x| u32::from(u16::from_le_bytes([x[0], x[1]])))
-            } else {
-                b.get(4 * i..4 * i + 4)
-                    .map_or(0, |x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
-            }
-        })
+        let e = Elem {
+            size: if hf[k] { 2 } else { 4 },
+            signed: false,
+        };
+        std::array::from_fn(|i| read(src[k], i * usize::from(e.size), e))
     };
     let r = half_results::<32>(op, hf, [&lanes(0), &lanes(1), &lanes(2)]);
     for (o, &v) in out.iter_mut().zip(&r).take(8 * held) {

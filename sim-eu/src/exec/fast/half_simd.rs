@@ -16,7 +16,7 @@
 use std::arch::x86_64::*;
 use std::mem::MaybeUninit;
 
-use super::arity;
+use super::{arity, packed_group_bytes};
 use crate::program::fast::forms::FastOp;
 
 /// Whether the CPU has what [`lanes`] needs: AVX2, FMA and F16C.
@@ -168,7 +168,7 @@ pub fn packed(
     for g in 0..groups.min(4) {
         let mut w = [_mm256_setzero_ps(); 3];
         for k in 0..arity(op) {
-            let size = if half[k] { 16 } else { 32 };
+            let size = packed_group_bytes(half[k]);
             let Some(b) = src[k].get(size * g..size * (g + 1)) else {
                 return g;
             };

@@ -1090,7 +1090,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
     /// The packed layout translated code passes (`:hf` sources two bytes a lane, `:f` four,
-    /// results packed) gives what [`super::half_results`] gives on the same lanes.
+    /// results packed) gives what [`super::half_results`] gives on the same lanes, on the
+    /// host's path and on the per-lane one.
     #[test]
     fn packed_half_results_match_the_lanes(
         op in prop::sample::select(vec![FastOp::Mov, FastOp::Add, FastOp::Mul, FastOp::Mad]),
@@ -1115,15 +1116,23 @@ proptest! {
             }
         }
         let want = super::half_results::<32>(op, hf, [&lanes[0], &lanes[1], &lanes[2]]);
-        let mut out = [std::mem::MaybeUninit::new(0xdead_u16); 32];
         let srcs = [&src[0][..], &src[1][..], &src[2][..]];
-        let written = super::half_results_packed(op, hf, groups, srcs, &mut out);
-        prop_assert_eq!(written, groups);
-        for i in 0..32 {
-            // SAFETY: every element was initialized above.
-            let got = unsafe { out[i].assume_init() };
-            let w = if i < 8 * groups { want[i] as u16 } else { 0xdead };
-            prop_assert_eq!(got, w, "lane {}", i);
+        // The host's path (F16C here) and the per-lane one of CPUs without it.
+        type Packed = fn(FastOp, [bool; 3], usize, [&[u8]; 3], &mut [std::mem::MaybeUninit<u16>]) -> usize;
+        let paths: [(&str, Packed); 2] = [
+            ("host", super::half_results_packed),
+            ("per lane", super::packed_by_lanes),
+        ];
+        for (path, packed) in paths {
+            let mut out = [std::mem::MaybeUninit::new(0xdead_u16); 32];
+            let written = packed(op, hf, groups, srcs, &mut out);
+            prop_assert_eq!(written, groups, "{}", path);
+            for i in 0..32 {
+                // SAFETY: every element was initialized above.
+                let got = unsafe { out[i].assume_init() };
+                let w = if i < 8 * groups { want[i] as u16 } else { 0xdead };
+                prop_assert_eq!(got, w, "{} lane {}", path, i);
+            }
         }
     }
 }
