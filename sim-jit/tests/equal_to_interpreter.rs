@@ -32,10 +32,10 @@ const SPECIAL: [u32; 14] = [
     0x3380_0000,
 ];
 
-const INT_OPS: [&str; 11] = [
-    "mov", "add", "mul", "mad", "and", "or", "xor", "not", "shl", "shr", "asr",
+const INT_OPS: [&str; 12] = [
+    "mov", "add", "mul", "mad", "and", "or", "xor", "not", "shl", "shr", "asr", "mac",
 ];
-const F_OPS: [&str; 4] = ["mov", "add", "mul", "mad"];
+const F_OPS: [&str; 5] = ["mov", "add", "mul", "mad", "mac"];
 /// Binary-source regions: consecutive, scalar, strided (stays interpreted).
 const REGIONS: [&str; 4] = ["<8;8,1>", "<0;1,0>", "<8;8,1>", "<16;8,2>"];
 const REGIONS3: [&str; 3] = ["<1;0>", "<0;0>", "<2;0>"];
@@ -65,7 +65,7 @@ fn ins() -> impl Strategy<Value = Ins> {
     (
         (
             any::<bool>(),
-            0usize..11,
+            0usize..INT_OPS.len(),
             0usize..SIZES.len(),
             proptest::array::uniform4(0usize..8),
         ),
@@ -110,7 +110,7 @@ fn text(i: &Ins) -> String {
     let opname = if let Some((k, _)) = i.cmp {
         ["cmp", "cmpn", "sel"][k]
     } else if i.float {
-        F_OPS[i.op % 4]
+        F_OPS[i.op % F_OPS.len()]
     } else {
         INT_OPS[i.op]
     };

@@ -132,7 +132,8 @@ fn exec_lanes<const L: usize>(t: &mut Thread, f: &Fast, inst: &Inst) {
     }
     // Each source read once, before the operation's match: a read per arm of the match
     // inlined the region reader a dozen times per lane count.
-    let src = |k: usize| load::<L>(t, &f.src[k], &inst.src[k].offs, n);
+    let operands = inst.fast_sources();
+    let src = |k: usize| load::<L>(t, &f.src[k], &operands[k].offs, n);
     let a = src(0);
     let b = if arity(f.op) >= 2 { src(1) } else { [0; L] };
     let c = if arity(f.op) == 3 { src(2) } else { [0; L] };

@@ -135,18 +135,23 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         // `mul acc0; mach` idiom for a 32-bit multiply): a 32-bit `mul`. It reads no
         // accumulator on the general path either.
         Opcode::Mach if inst.domain == Domain::Int => (FastOp::Mul, 2),
+        // `mac` is `mad` with the implicit accumulator as its addend (Gen11's IGC emits it for
+        // `mad`s whose addend it kept in acc0): the general path computes both alike.
+        Opcode::Mac => (FastOp::Mad, 3),
         Opcode::Csel if inst.cond.is_some() => (FastOp::Csel, 3),
         _ => return None,
     };
-    if usize::from(inst.nsrc) != arity {
+    let operands = inst.fast_sources();
+    let explicit = arity - usize::from(inst.opcode == Opcode::Mac);
+    if usize::from(inst.nsrc) != explicit {
         return None;
     }
     // A raw `mov` (same type in and out, no modifier, no condition) copies bits of any
     // element size up to a DWord (`:hf`, `:bf` included): the integer lanes do exactly that.
     let raw = op == FastOp::Mov
         && inst.cond.is_none()
-        && inst.src[0].ty == inst.dst.ty
-        && inst.src[0].modifier == SrcMod::None
+        && operands[0].ty == inst.dst.ty
+        && operands[0].modifier == SrcMod::None
         && type_bytes(inst.dst.ty) <= 4;
     let half = inst.dst.ty == DataType::Hf
         && inst.cond.is_none()
@@ -174,7 +179,7 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
     let n = usize::from(inst.n);
     let mut src = [UNUSED; 3];
     for (k, s) in src.iter_mut().enumerate().take(arity) {
-        *s = source(&inst.src[k], n, elem, num == Num::F32 && !raw)?;
+        *s = source(operands[k], n, elem, num == Num::F32 && !raw)?;
     }
     // The general path shifts src0 at its own width: only 32-bit src0 is the u32 shift here.
     if matches!(op, FastOp::Shr | FastOp::Asr) && src[0].elem.size != 4 {

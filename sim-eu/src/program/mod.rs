@@ -72,6 +72,17 @@ pub struct Inst {
     pub invalid: Option<EuErrorKind>,
 }
 
+impl Inst {
+    /// The sources in the order the fast path computes on ([`fast::FastOp`]'s operands):
+    /// `mac`'s implicit accumulator first, as the addend `mad` takes as src0.
+    pub fn fast_sources(&self) -> [&Opnd; 3] {
+        match self.opcode {
+            Opcode::Mac => [&self.acc, &self.src[0], &self.src[1]],
+            _ => [&self.src[0], &self.src[1], &self.src[2]],
+        }
+    }
+}
+
 /// A pre-decoded kernel.
 #[derive(Debug, Clone)]
 pub struct Program {

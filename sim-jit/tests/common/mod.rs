@@ -3,7 +3,7 @@
 
 use platform::Platform;
 use proptest::prelude::*;
-use sim_eu::regfile::TM0;
+use sim_eu::regfile::{ACC, TM0};
 use sim_eu::{NoMemory, Program, Status, Thread};
 use sim_jit::Translated;
 
@@ -27,10 +27,16 @@ pub fn program(lines: &[String]) -> Option<(Program, usize)> {
         .then_some((prog, ok.len()))
 }
 
-/// A thread whose GRF starts with `file`'s DWords, with the flag registers `flags`.
+/// A thread whose GRF starts with `file`'s DWords, with the flag registers `flags`; its
+/// accumulators (which `mac` adds to) hold `file`'s last 64 DWords.
 pub fn thread(file: &[u32], active: u32, flags: u64) -> Thread {
     let mut t = Thread::new(active);
     for (c, w) in t.grf_mut().chunks_exact_mut(4).zip(file) {
+        c.copy_from_slice(&w.to_le_bytes());
+    }
+    let acc = &mut t.file_mut()[ACC..ACC + 8 * 32];
+    let last = &file[file.len().saturating_sub(acc.len() / 4)..];
+    for (c, w) in acc.chunks_exact_mut(4).zip(last) {
         c.copy_from_slice(&w.to_le_bytes());
     }
     let f = t.flag_offset();

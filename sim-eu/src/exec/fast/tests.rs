@@ -63,7 +63,7 @@ fn imm(bits: u32, ty: &str) -> String {
 prop_compose! {
     fn case()(
         float in any::<bool>(),
-        op in 0usize..15,
+        op in 0usize..16,
         size in 0usize..SIZES.len(),
         tys in proptest::array::uniform4(0usize..INT_TYPES.len()),
         regs in proptest::array::uniform4(10u32..40),
@@ -88,9 +88,9 @@ prop_compose! {
     ) -> Case {
         let (n, m) = SIZES[size];
         let ops = ["mov", "add", "mul", "mad", "and", "or", "xor", "not", "shl", "shr", "asr",
-                   "cmp", "sel", "mach", "csel"];
+                   "cmp", "sel", "mach", "csel", "mac"];
         let opname = if float {
-            ["mov", "add", "mul", "mad", "cmp", "cmpn", "sel", "csel"][op % 8]
+            ["mov", "add", "mul", "mad", "cmp", "cmpn", "sel", "csel", "mac"][op % 9]
         } else {
             ops[op]
         };
@@ -99,7 +99,7 @@ prop_compose! {
         let raw = opname == "mov" && raw_ty > 0;
         // Half results of `:hf` and `:f` sources (no condition, no source modifier).
         let half = half && float && !raw && cond.is_none()
-            && matches!(opname, "mov" | "add" | "mul" | "mad");
+            && matches!(opname, "mov" | "add" | "mul" | "mad" | "mac");
         let ty = |k: usize| if raw {
             ["hf", "bf"][raw_ty - 1]
         } else if half {
@@ -181,6 +181,10 @@ prop_compose! {
 fn thread(c: &Case) -> Thread {
     let mut t = Thread::new(c.active);
     t.grf_mut().copy_from_slice(&c.file);
+    // Random accumulators too (`mac` adds to them): the file's last registers' bytes.
+    let acc = crate::regfile::ACC..crate::regfile::ACC + 8 * 32;
+    let len = acc.len();
+    t.file[acc].copy_from_slice(&c.file[c.file.len() - len..]);
     t.set_flags(c.flags);
     t
 }
