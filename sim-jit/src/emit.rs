@@ -384,6 +384,39 @@ impl StepEmitter<'_, '_> {
             .collect()
     }
 
+    /// A conditional `sel`'s choice: all ones where src0 is picked. `lt` and `ge` on floats
+    /// (`min`, `max`) pick the number where one source is NaN (the interpreter's `sel_f`).
+    fn sel_pick(&mut self, op: Op, a: Value, b: Value, ty: Type, fty: Type) -> Value {
+        let Op::SelCmp {
+            cond,
+            float,
+            signed,
+        } = op
+        else {
+            return a;
+        };
+        let cmp = Op::Cmp {
+            cond,
+            float,
+            signed,
+            nan_true: false,
+        };
+        let r = self.compare(cmp, a, b, ty, fty);
+        if !(float && matches!(cond, CondMod::Lt | CondMod::Ge)) {
+            return r;
+        }
+        let fa = self.b.ins().bitcast(fty, lanes(), a);
+        let fb = self.b.ins().bitcast(fty, lanes(), b);
+        let b_nan = self.b.ins().fcmp(FloatCC::Unordered, fb, fb);
+        let a_number = self.b.ins().fcmp(FloatCC::Ordered, fa, fa);
+        let mut only_b = self.b.ins().band(b_nan, a_number);
+        if ty == I32 {
+            let w = self.b.ins().uextend(I32, only_b);
+            only_b = self.b.ins().ineg(w);
+        }
+        self.b.ins().bor(r, only_b)
+    }
+
     /// A comparison's lanes: all ones where it holds (four lanes in a vector, or one as I8
     /// widened to all ones or zero in an I32).
     fn compare(&mut self, op: Op, a: Value, b: Value, ty: Type, fty: Type) -> Value {
@@ -652,6 +685,10 @@ impl StepEmitter<'_, '_> {
                     }
                     None => v[0],
                 },
+                Op::SelCmp { .. } => {
+                    let on = self.sel_pick(s.op, v[0], v[1], I32X4, F32X4);
+                    self.b.ins().bitselect(on, v[0], v[1])
+                }
                 op => self.op_vec(op, &v, ones[1]),
             };
             results.push(r);
@@ -676,7 +713,11 @@ impl StepEmitter<'_, '_> {
         let Some(dst) = s.dst else {
             return;
         };
-        let store = if s.op == Op::Sel { m.enabled } else { m.both };
+        let store = if s.op.writes_enabled_lanes() {
+            m.enabled
+        } else {
+            m.both
+        };
         // Every lane written (straight-line code mostly is): the results as they are;
         // otherwise each row blended with the bytes it replaces.
         let full = self
@@ -836,7 +877,7 @@ impl StepEmitter<'_, '_> {
         let cv = v.get(2).copied();
         match op {
             // The callers compute these from the masks; `vector` takes half results apart.
-            Op::Mov | Op::Cmp { .. } | Op::Sel | Op::Half { .. } => a,
+            Op::Mov | Op::Cmp { .. } | Op::Sel | Op::SelCmp { .. } | Op::Half { .. } => a,
             Op::Not => self.b.ins().bnot(a),
             Op::Add => self.b.ins().iadd(a, bv.unwrap_or(a)),
             Op::Mul => self.b.ins().imul(a, bv.unwrap_or(a)),
@@ -1057,13 +1098,21 @@ impl StepEmitter<'_, '_> {
                 }
                 None => v[0],
             },
+            Op::SelCmp { .. } => {
+                let on = self.sel_pick(s.op, v[0], v[1], I32, F32);
+                self.b.ins().select(on, v[0], v[1])
+            }
             Op::Half { op, hf } => self.half_scalar(op, hf, &v),
             op => self.op_scalar(op, &v),
         };
         let Some(dst) = s.dst else {
             return;
         };
-        let store = if s.op == Op::Sel { m.enabled } else { m.both };
+        let store = if s.op.writes_enabled_lanes() {
+            m.enabled
+        } else {
+            m.both
+        };
         let on = self.b.ins().band_imm_u(store, 1);
         let at = usize::from(dst);
         if s.dst_size == 2 {
@@ -1112,7 +1161,7 @@ impl StepEmitter<'_, '_> {
         let c = v.get(2).copied().unwrap_or(a);
         match op {
             // The callers compute these from the masks, or call `half_lanes`.
-            Op::Mov | Op::Cmp { .. } | Op::Sel | Op::Half { .. } => a,
+            Op::Mov | Op::Cmp { .. } | Op::Sel | Op::SelCmp { .. } | Op::Half { .. } => a,
             Op::Not => self.b.ins().bnot(a),
             Op::Add => self.b.ins().iadd(a, b),
             Op::Mul => self.b.ins().imul(a, b),

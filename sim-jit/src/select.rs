@@ -36,6 +36,13 @@ pub enum Op {
     /// `sel` without a condition: src0 where the predicate is set, else src1, in every
     /// enabled lane.
     Sel,
+    /// `sel` with a condition (`max` as `sel.ge`, `min` as `sel.l`): src0 where src0 `cond`
+    /// src1 holds, else src1, in every enabled lane; no flags written, no predicate read.
+    SelCmp {
+        cond: CondMod,
+        float: bool,
+        signed: bool,
+    },
     /// `mov`, `add`, `mul` or `mad` to `:hf`, source k `:hf` where `hf[k]`, else `:f`:
     /// computed by the interpreter's own rounding ([`sim_eu::exec::fast::half_results`]),
     /// called from the translated code.
@@ -46,6 +53,12 @@ pub enum Op {
 }
 
 impl Op {
+    /// Whether the result goes to every enabled lane, not only the predicated ones (`sel`
+    /// takes its predicate as its choice).
+    pub fn writes_enabled_lanes(self) -> bool {
+        matches!(self, Op::Sel | Op::SelCmp { .. })
+    }
+
     pub fn arity(self) -> usize {
         match self {
             Op::Mov | Op::Not => 1,
@@ -150,10 +163,19 @@ pub fn select(f: &Fast) -> Option<Step> {
             nan_true,
         },
         (_, FastOp::Sel) if f.cond.is_none() => Op::Sel,
+        // Integer sources compared at one signedness (the interpreter's word form).
+        (num, FastOp::Sel) if num == Num::F32 || f.src[0].elem.signed == f.src[1].elem.signed => {
+            Op::SelCmp {
+                cond: f.cond?,
+                float: num == Num::F32,
+                signed: f.src[0].elem.signed,
+            }
+        }
         _ => return None,
     };
     let is_cmp = matches!(op, Op::Cmp { .. });
-    if (f.cond.is_some() && !is_cmp) || !matches!(f.ch.n, 1 | 4 | 8 | 16 | 32) {
+    let reads_cond = is_cmp || matches!(op, Op::SelCmp { .. });
+    if (f.cond.is_some() && !reads_cond) || !matches!(f.ch.n, 1 | 4 | 8 | 16 | 32) {
         return None;
     }
     if f.ch.pred.is_some_and(|p| p.ctrl != PredCtrl::Normal) {

@@ -57,7 +57,8 @@ struct Ins {
     dst_stride: u32,
     imm: Option<(usize, u32)>,
     pred: usize,
-    /// A `cmp`, `cmpn` (condition `cond`) or `sel` instead: flags a later predicate reads.
+    /// A `cmp`, `cmpn` (condition `cond`: flags a later predicate reads), a `sel` by the
+    /// predicate or a `sel` by the condition (`min`, `max`) instead.
     cmp: Option<(usize, usize)>,
 }
 
@@ -80,7 +81,7 @@ fn ins() -> impl Strategy<Value = Ins> {
         (
             proptest::option::of((0usize..3, any::<u32>())),
             0usize..PREDS.len(),
-            proptest::option::weighted(0.3, (0usize..3, 0usize..CONDS.len())),
+            proptest::option::weighted(0.3, (0usize..4, 0usize..CONDS.len())),
         ),
     )
         .prop_map(
@@ -108,7 +109,7 @@ fn int_ty(k: usize) -> &'static str {
 fn text(i: &Ins) -> String {
     let (n, m) = SIZES[i.size];
     let opname = if let Some((k, _)) = i.cmp {
-        ["cmp", "cmpn", "sel"][k]
+        ["cmp", "cmpn", "sel", "sel"][k]
     } else if i.float {
         F_OPS[i.op % F_OPS.len()]
     } else {
@@ -153,11 +154,11 @@ fn text(i: &Ins) -> String {
         })
         .collect();
     let cond = match i.cmp {
-        Some((k, c)) if k < 2 => format!("({}){} ", CONDS[c], FLAGS[c % 3]),
+        Some((k, c)) if k != 2 => format!("({}){} ", CONDS[c], FLAGS[c % 3]),
         _ => String::new(),
     };
     // Comparisons may write only the flags.
-    if !cond.is_empty() && i.dst_stride == 2 {
+    if !cond.is_empty() && opname != "sel" && i.dst_stride == 2 {
         return format!(
             "{}{opname} ({n}|M{m}) {cond}null<1>:{} {}",
             PREDS[i.pred],
@@ -211,8 +212,9 @@ proptest! {
     }
 }
 
-/// The generator reaches the translated form: a SIMD16 f32 `mad`, `add`, `cmp`, i32 `mul` and
-/// a predicated shift translate; a `cmp` of mixed signedness and a strided-DWord `add` do not.
+/// The generator reaches the translated form: a SIMD16 f32 `mad`, `add`, `cmp`, `max` (an f32
+/// ReLU's `sel.ge`, from `ocloc` output for ICL), i32 `mul` and a predicated shift translate;
+/// a `cmp` of mixed signedness and a strided-DWord `add` do not.
 #[test]
 fn the_common_forms_translate() {
     let text = "mad (16|M0) r10.0<1>:f r20.0<1;0>:f r30.0<1;0>:f r40.0<1>:f\n\
@@ -222,14 +224,19 @@ fn the_common_forms_translate() {
                 cmp (16|M0) (lt)f0.0 r14.0<1>:f r24.0<8;8,1>:f r34.0<8;8,1>:f\n\
                 cmp (8|M0) (lt)f0.0 r14.0<1>:d r24.0<8;8,1>:d r34.0<8;8,1>:ud\n\
                 add (8|M0) r15.0<1>:d r25.0<16;8,2>:d r35.0<8;8,1>:d\n\
+                sel (16|M0) (ge)f0.0 r16.0<1>:f r26.0<8;8,1>:f 0.0:f\n\
                 nop\n";
     let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
     let prog = Program::decode(Platform::Tgllp, &bytes);
     let tr = Translated::with_min_run(&prog, 1).expect("translates");
-    assert_eq!(tr.instructions(), 8);
-    assert_eq!(tr.translated(), 5, "mad, add, mul, shl, the f32 cmp");
+    assert_eq!(tr.instructions(), 9);
+    assert_eq!(
+        tr.translated(),
+        6,
+        "mad, add, mul, shl, the f32 cmp, the max"
+    );
     // By default a run that short stays interpreted.
-    const { assert!(5 < MIN_RUN) };
+    const { assert!(6 < MIN_RUN) };
     assert_eq!(
         Translated::new(&prog, true)
             .expect("translates")
