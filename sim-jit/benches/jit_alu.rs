@@ -1,5 +1,7 @@
 //! Translated-path throughput in lane-ops per CPU-second: `eu_alu`'s kernels (512 straight-line
-//! SIMD16 f32 `mad`/`add` or i32 `add`/`mul` instructions, then an EOT send) run to EOT, once
+//! SIMD16 f32 `mad`/`add` or i32 `add`/`mul` instructions, then an EOT send) and an f16
+//! convolution's accumulation (`:hf` `mad`s with a broadcast weight, on registers holding
+//! activations near 0.5 and weights near 0.01) run to EOT, once
 //! through the interpreter and once through `sim_jit::run`, alternately, on this thread's CPU
 //! time (wall-clock time on a shared machine says little). `JIT_ALU_RUNS` sets the runs per
 //! case and path (2000).
@@ -43,6 +45,13 @@ fn main() {
                 "mul (16|M0) r16.0<1>:d r10.0<8;8,1>:d r12.0<16;8,2>:w",
             ],
         ),
+        (
+            "hf_mad_simd16",
+            [
+                "mad (16|M0) r10.0<1>:hf r10.0<8;1>:hf r12.0<8;1>:hf r14.0<0>:hf",
+                "mad (16|M0) r11.0<1>:hf r11.0<8;1>:hf r12.0<8;1>:hf r14.1<0>:hf",
+            ],
+        ),
     ];
     let runs: usize = std::env::var("JIT_ALU_RUNS")
         .ok()
@@ -60,6 +69,16 @@ fn main() {
             translate * 1e3
         );
         let mut t = Thread::new(0xffff);
+        if name.starts_with("hf") {
+            // Activations 0.5 to 0.62 and weights near 0.01, as halves.
+            for i in 0..16u16 {
+                let put = |t: &mut Thread, at: usize, h: u16| {
+                    t.grf_mut()[at..at + 2].copy_from_slice(&h.to_le_bytes())
+                };
+                put(&mut t, 12 * 32 + 2 * usize::from(i), 0x3800 + 16 * i);
+                put(&mut t, 14 * 32 + 2 * usize::from(i), 0x211f + i);
+            }
+        }
         for jit in [false, true] {
             let start = cpu();
             for _ in 0..runs {

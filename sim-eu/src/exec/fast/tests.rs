@@ -1024,7 +1024,9 @@ fn every_half_matches_general_path() {
 /// A half `mad` rounds once (IEEE 754 fusedMultiplyAdd): 2^-24 + (1 + 2^-6)(1 + 2^-5) lies
 /// just above the midpoint 1 + 2^-5 + 2^-6 + 2^-11 between two halves, so it rounds up to
 /// 0x3C31; rounding the exact sum to f32 first lands on the midpoint itself and then rounds
-/// to even, 0x3C30.
+/// to even, 0x3C30. The same below half's normal range: 2^-15 + (99 * 2^-20)(331 * 2^-20) is
+/// 2^-40 above the subnormals' midpoint 512.5 * 2^-24 and rounds up to 0x0201, while its f32
+/// rounding is the midpoint, which rounds to even, 0x0200.
 #[test]
 fn half_mad_rounds_once() {
     let text = "mad (8|M0) r10.0<1>:hf r12.0<1;0>:hf r14.0<1;0>:hf r16.0<1>:hf\nnop\n";
@@ -1033,19 +1035,26 @@ fn half_mad_rounds_once() {
     assert_eq!(fast.fast[0].map(|f| f.num), Some(Num::Half));
     let mut general = fast.clone();
     general.fast[0] = None;
-    for prog in [&fast, &general] {
-        let mut t = Thread::new(0xff);
-        for (r, h) in [(12, 0x0001u16), (14, 0x3c10), (16, 0x3c20)] {
-            for i in 0..8 {
-                t.grf_mut()[r * 32 + 2 * i..][..2].copy_from_slice(&h.to_le_bytes());
+    // (addend, multiplicands, the exact sum rounded once)
+    let cases = [
+        ([0x0001u16, 0x3c10, 0x3c20], 0x3c31u16),
+        ([0x0200, 0x0630, 0x0d2c], 0x0201),
+    ];
+    for (halves, want) in cases {
+        for prog in [&fast, &general] {
+            let mut t = Thread::new(0xff);
+            for (r, h) in [12, 14, 16].into_iter().zip(halves) {
+                for i in 0..8 {
+                    t.grf_mut()[r * 32 + 2 * i..][..2].copy_from_slice(&h.to_le_bytes());
+                }
             }
+            assert!(matches!(
+                run(&mut t, prog, &mut NoMemory, 1),
+                Ok(Status::Budget)
+            ));
+            let r = u16::from_le_bytes([t.grf_mut()[320], t.grf_mut()[321]]);
+            assert_eq!(r, want, "mad of {halves:04x?}");
         }
-        assert!(matches!(
-            run(&mut t, prog, &mut NoMemory, 1),
-            Ok(Status::Budget)
-        ));
-        let r = u16::from_le_bytes([t.grf_mut()[320], t.grf_mut()[321]]);
-        assert_eq!(r, 0x3c31);
     }
 }
 
