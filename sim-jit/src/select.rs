@@ -1,9 +1,10 @@
 //! Which pre-decoded instructions translate: the fast path's plain ALU operations (no condition
-//! modifier; half results included), word-form `cmp`/`cmpn` and predicate-selected
-//! `sel` on 1, 4, 8, 16 or 32 channels, predicated per channel or not, whose destination is
-//! consecutive DWords or whole rows of consecutive words (or one element), and whose sources
-//! are consecutive DWords, words at a 2- or 4-byte step, bytes at a 4-byte step, one scalar
-//! element or an immediate. Everything else stays with the interpreter.
+//! modifier; half results included; `mac` as the fast path's `mad`), word-form `cmp`/`cmpn`,
+//! and `sel` by the predicate or by a condition (`min`, `max`) on 1, 4, 8, 16 or 32 channels,
+//! predicated per channel or not, whose destination is consecutive DWords or whole rows of
+//! consecutive words (or one element), and whose sources are consecutive DWords, words at a
+//! 2- or 4-byte step, bytes at a 4-byte step, one scalar element or an immediate. Everything
+//! else stays with the interpreter.
 
 use isa_encoder::model::{CondMod, PredCtrl};
 use sim_eu::program::channels::Channels;
