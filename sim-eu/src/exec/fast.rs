@@ -132,8 +132,7 @@ fn exec_lanes<const L: usize>(t: &mut Thread, f: &Fast, inst: &Inst) {
     }
     // Each source read once, before the operation's match: a read per arm of the match
     // inlined the region reader a dozen times per lane count.
-    let operands = inst.fast_sources();
-    let src = |k: usize| load::<L>(t, &f.src[k], &operands[k].offs, n);
+    let src = |k: usize| load::<L>(t, &f.src[k], inst, k, n);
     let a = src(0);
     let b = if arity(f.op) >= 2 { src(1) } else { [0; L] };
     let c = if arity(f.op) == 3 { src(2) } else { [0; L] };
@@ -873,9 +872,18 @@ pub fn half_results<const L: usize>(
     r
 }
 
-/// Bytes of a group of eight lanes of a [`half_results_packed`] source: `:hf` or `:f`.
+/// Bytes of one lane of a [`half_results_packed`] source: `:hf` or `:f`.
+const fn packed_lane_bytes(hf: bool) -> usize {
+    if hf {
+        2
+    } else {
+        4
+    }
+}
+
+/// Bytes of a group of eight lanes of a [`half_results_packed`] source.
 pub const fn packed_group_bytes(hf: bool) -> usize {
-    8 * if hf { 2 } else { 4 }
+    8 * packed_lane_bytes(hf)
 }
 
 /// [`half_results`] on sources laid out as translated code passes them: source k's lane i at
@@ -911,7 +919,7 @@ fn packed_by_lanes(
         .fold(groups.min(4).min(out.len() / 8), usize::min);
     let lanes = |k: usize| -> [u32; 32] {
         let e = Elem {
-            size: if hf[k] { 2 } else { 4 },
+            size: packed_lane_bytes(hf[k]) as u8,
             signed: false,
         };
         std::array::from_fn(|i| read(src[k], i * usize::from(e.size), e))
@@ -1006,9 +1014,10 @@ fn store_contiguous<const Z: usize, const L: usize>(bytes: &mut [u8], n: usize, 
     }
 }
 
-/// A source's first `n` lanes (lanes past `n` are zero or repeat a scalar).
+/// Source `k`'s first `n` lanes (lanes past `n` are zero or repeat a scalar); a gather reads
+/// the offsets of `inst`'s operand `k` ([`Inst::fast_sources`]).
 #[inline(always)]
-fn load<const L: usize>(t: &Thread, s: &FastSrc, offs: &[u16; 32], n: usize) -> Lanes<L> {
+fn load<const L: usize>(t: &Thread, s: &FastSrc, inst: &Inst, k: usize, n: usize) -> Lanes<L> {
     let file = &t.file[..];
     let e = s.elem;
     let mut out = [0u32; L];
@@ -1019,6 +1028,7 @@ fn load<const L: usize>(t: &Thread, s: &FastSrc, offs: &[u16; 32], n: usize) -> 
             out = region::<L>(file, usize::from(base), usize::from(stride), e, n);
         }
         Src::Gather => {
+            let offs = &inst.fast_sources()[k].offs;
             for (o, &at) in out.iter_mut().zip(offs.iter()).take(n) {
                 *o = read(file, usize::from(at), e);
             }
