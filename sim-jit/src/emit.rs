@@ -26,7 +26,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Module};
 
 use crate::error::JitError;
-use isa_encoder::model::CondMod;
+use isa_encoder::model::{CondMod, PredCtrl};
 use sim_eu::exec::fast::{arity, half_results_packed, packed_group_bytes};
 use sim_eu::program::fast::{Elem, FastOp};
 use sim_eu::regfile::FLAG;
@@ -227,6 +227,27 @@ impl Emitter {
     }
 }
 
+/// The lanes of one group of a horizontal group predicate, `None` for a per-channel one.
+fn group_size(ctrl: PredCtrl) -> Option<u32> {
+    match ctrl {
+        PredCtrl::Any2h | PredCtrl::All2h => Some(2),
+        PredCtrl::Any4h | PredCtrl::All4h => Some(4),
+        PredCtrl::Any8h | PredCtrl::All8h => Some(8),
+        PredCtrl::Any16h | PredCtrl::All16h => Some(16),
+        PredCtrl::Any32h | PredCtrl::All32h => Some(32),
+        // Vertical predicates never reach here (`select` refuses them).
+        PredCtrl::Normal | PredCtrl::AnyV | PredCtrl::AllV => None,
+    }
+}
+
+/// Whether a group predicate needs every flag bit of its group set.
+fn is_all(ctrl: PredCtrl) -> bool {
+    matches!(
+        ctrl,
+        PredCtrl::All2h | PredCtrl::All4h | PredCtrl::All8h | PredCtrl::All16h | PredCtrl::All32h
+    )
+}
+
 /// An instruction's channel masks (bit i for lane i) and where the flags are.
 struct Masks {
     enabled: Value,
@@ -286,6 +307,9 @@ fn lanes() -> MemFlagsData {
 
 impl StepEmitter<'_, '_> {
     fn step(&mut self, s: &Step, active: Value) {
+        if s.op == Op::Keep {
+            return;
+        }
         let (enabled, pred) = self.masks(s, active);
         let m = Masks {
             enabled,
@@ -317,11 +341,42 @@ impl StepEmitter<'_, '_> {
         };
         let flags = self.flags();
         let rot = self.b.ins().rotr_imm_u(flags, i64::from(c.flag_rot()));
-        let mut pred = self.b.ins().ireduce(I32, rot);
+        let mut pred = match group_size(p.ctrl) {
+            None => self.b.ins().ireduce(I32, rot),
+            Some(g) => self.group_predicate(rot, g, p.ctrl, c.n),
+        };
         if p.invert {
             pred = self.b.ins().bnot(pred);
         }
         (enabled, Some(pred))
+    }
+
+    /// A horizontal group predicate (`.any16h`, `.all8h`, ...) on the flags `f` rotated to
+    /// the instruction's first channel, as the interpreter's `predicate_bits`: each group of
+    /// `g` lanes from lane 0, for the groups that start below `n`, is all ones when any (or
+    /// all) of its `g` flag bits are set, else zero.
+    fn group_predicate(&mut self, f: Value, g: u32, ctrl: PredCtrl, n: u8) -> Value {
+        let all = is_all(ctrl);
+        let gm = if g == 32 {
+            u64::from(u32::MAX)
+        } else {
+            (1u64 << g) - 1
+        };
+        let mut out = self.b.ins().iconst(I32, 0);
+        for start in (0..u32::from(n.max(1))).step_by(g as usize) {
+            let m = (gm << start) as i64;
+            let bits = self.b.ins().band_imm_u(f, m);
+            let on = if all {
+                self.b.ins().icmp_imm_u(IntCC::Equal, bits, m)
+            } else {
+                self.b.ins().icmp_imm_u(IntCC::NotEqual, bits, 0)
+            };
+            let lanes = self.b.ins().iconst(I32, i64::from((gm << start) as u32));
+            let zero = self.b.ins().iconst(I32, 0);
+            let v = self.b.ins().select(on, lanes, zero);
+            out = self.b.ins().bor(out, v);
+        }
+        out
     }
 
     /// Sets the flag bits `bits` of the lanes in `mask` in the instruction's flag register.
@@ -876,8 +931,11 @@ impl StepEmitter<'_, '_> {
         let bv = v.get(1).copied();
         let cv = v.get(2).copied();
         match op {
-            // The callers compute these from the masks; `vector` takes half results apart.
-            Op::Mov | Op::Cmp { .. } | Op::Sel | Op::SelCmp { .. } | Op::Half { .. } => a,
+            // The callers compute these from the masks; `vector` takes half results apart;
+            // `step` emits nothing for `Keep`.
+            Op::Mov | Op::Cmp { .. } | Op::Sel | Op::SelCmp { .. } | Op::Half { .. } | Op::Keep => {
+                a
+            }
             Op::Not => self.b.ins().bnot(a),
             Op::Add => self.b.ins().iadd(a, bv.unwrap_or(a)),
             Op::Mul => self.b.ins().imul(a, bv.unwrap_or(a)),
@@ -1160,8 +1218,11 @@ impl StepEmitter<'_, '_> {
         let b = v.get(1).copied().unwrap_or(a);
         let c = v.get(2).copied().unwrap_or(a);
         match op {
-            // The callers compute these from the masks, or call `half_lanes`.
-            Op::Mov | Op::Cmp { .. } | Op::Sel | Op::SelCmp { .. } | Op::Half { .. } => a,
+            // The callers compute these from the masks, or call `half_lanes`; `step` emits
+            // nothing for `Keep`.
+            Op::Mov | Op::Cmp { .. } | Op::Sel | Op::SelCmp { .. } | Op::Half { .. } | Op::Keep => {
+                a
+            }
             Op::Not => self.b.ins().bnot(a),
             Op::Add => self.b.ins().iadd(a, b),
             Op::Mul => self.b.ins().imul(a, b),

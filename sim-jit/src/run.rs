@@ -144,7 +144,16 @@ unsafe extern "C" fn interpret(ctx: *mut u8, index: u32, count: u32) -> u32 {
     let t = unsafe { &mut *inside.thread };
     t.retire(index - inside.done);
     let before = t.instructions_executed();
-    let r = sim_eu::run(t, inside.prog, inside.mem, u64::from(count));
+    // One send (most calls out: IGC's block reads between arithmetic) skips the run loop.
+    let one = if count == 1 {
+        sim_eu::exec::run_one_simple(t, inside.prog, inside.mem)
+    } else {
+        None
+    };
+    let r = match one {
+        Some(st) => Ok(st),
+        None => sim_eu::run(t, inside.prog, inside.mem, u64::from(count)),
+    };
     let ran = t.instructions_executed() - before;
     inside.interpreted += ran;
     match r {

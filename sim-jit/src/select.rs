@@ -1,10 +1,11 @@
 //! Which pre-decoded instructions translate: the fast path's plain ALU operations (no condition
 //! modifier; half results included; `mac` as the fast path's `mad`), word-form `cmp`/`cmpn`,
 //! and `sel` by the predicate or by a condition (`min`, `max`) on 1, 4, 8, 16 or 32 channels,
-//! predicated per channel or not, whose destination is consecutive DWords or whole rows of
-//! consecutive words (or one element), and whose sources are consecutive DWords, words at a
-//! 2- or 4-byte step, bytes at a 4-byte step, one scalar element or an immediate. Everything
-//! else stays with the interpreter.
+//! predicated per channel, by a horizontal group of channels (`.any16h`) or not, whose
+//! destination is consecutive DWords or whole rows of consecutive words (or one element), and
+//! whose sources are consecutive DWords, words at a 2- or 4-byte step, bytes at a 4-byte step,
+//! one scalar element or an immediate; and instructions that change nothing. Everything else
+//! stays with the interpreter.
 
 use isa_encoder::model::{CondMod, PredCtrl};
 use sim_eu::program::channels::Channels;
@@ -44,6 +45,10 @@ pub enum Op {
         float: bool,
         signed: bool,
     },
+    /// Changes nothing (the fast path's `Keep`: an integer `csel` that picks its own
+    /// destination's bytes, an operation to `null` without a condition; a `nop`, a `sync`
+    /// other than a barrier wait): no code, counted as executed.
+    Keep,
     /// `mov`, `add`, `mul` or `mad` to `:hf`, source k `:hf` where `hf[k]`, else `:f`:
     /// computed by the interpreter's own rounding ([`sim_eu::exec::fast::half_results`]),
     /// called from the translated code.
@@ -62,6 +67,7 @@ impl Op {
 
     pub fn arity(self) -> usize {
         match self {
+            Op::Keep => 0,
             Op::Mov | Op::Not => 1,
             Op::Mad | Op::FMad => 3,
             Op::Half {
@@ -103,6 +109,18 @@ pub struct Step {
 }
 
 impl Step {
+    /// An instruction that changes nothing ([`Op::Keep`]) on the channels `ch`.
+    pub fn keep(ch: Channels) -> Step {
+        Step {
+            op: Op::Keep,
+            n: ch.n,
+            ch,
+            dst: None,
+            dst_size: 4,
+            src: [Lanes::Imm(0); 3],
+        }
+    }
+
     /// One past the last byte of the register file the instruction touches (the flag
     /// registers aside, which every thread has).
     pub fn extent(&self) -> usize {
@@ -134,6 +152,7 @@ pub enum Item {
 /// The translated form of `f`, or `None` when the interpreter keeps it.
 pub fn select(f: &Fast) -> Option<Step> {
     let op = match (f.num, f.op) {
+        (_, FastOp::Keep) => return Some(Step::keep(f.ch)),
         // Rounding to half in Cranelift IR (it has no half conversions on x86-64) made an f16
         // convolution's translation cost ~13 ms per instruction: the translated code calls
         // the interpreter's rounding instead.
@@ -179,7 +198,12 @@ pub fn select(f: &Fast) -> Option<Step> {
     if (f.cond.is_some() && !reads_cond) || !matches!(f.ch.n, 1 | 4 | 8 | 16 | 32) {
         return None;
     }
-    if f.ch.pred.is_some_and(|p| p.ctrl != PredCtrl::Normal) {
+    // Per-channel and horizontal group predicates (`.any16h`: IGC's scalar block-read
+    // set-up); the vertical ones (`.anyv`) combine two flag registers and stay interpreted.
+    if f.ch
+        .pred
+        .is_some_and(|p| matches!(p.ctrl, PredCtrl::AnyV | PredCtrl::AllV))
+    {
         return None;
     }
     let n = f.ch.n;

@@ -102,13 +102,20 @@ impl Translated {
             .fast
             .iter()
             .zip(&prog.insts)
-            .map(
-                |(f, inst)| match f.as_ref().and_then(select).filter(|s| em.supports(s.op)) {
+            .zip(&prog.simple)
+            .map(|((f, inst), simple)| {
+                let step = f.as_ref().and_then(select).or_else(|| {
+                    // A `nop` or a `sync` other than a barrier wait does nothing here.
+                    simple
+                        .filter(|s| s.send.is_none())
+                        .map(|s| Step::keep(s.ch))
+                });
+                match step.filter(|s| em.supports(s.op)) {
                     Some(s) => Kind::Step(s),
                     None if interpreted_inside && runs_inside_a_run(inst) => Kind::Inside,
                     None => Kind::Outside,
-                },
-            )
+                }
+            })
             .collect();
         let n = kinds.len();
         let mut target = vec![false; n];

@@ -43,7 +43,28 @@ const REGIONS3_SRC2: [&str; 3] = ["<1>", "<0>", "<2>"];
 const SIZES: [(u32, u32); 7] = [(1, 0), (8, 0), (8, 8), (16, 0), (16, 16), (32, 0), (4, 0)];
 const CONDS: [&str; 8] = ["eq", "ne", "lt", "gt", "le", "ge", "ov", "un"];
 const FLAGS: [&str; 3] = ["f0.0", "f1.1", "f0.1"];
-const PREDS: [&str; 6] = ["", "", "(f0.0) ", "(~f1.1) ", "(W) ", "(f0.1.any4h) "];
+const PREDS: [&str; 11] = [
+    "",
+    "",
+    "(f0.0) ",
+    "(~f1.1) ",
+    "(W) ",
+    "(f0.1.any4h) ",
+    // Horizontal groups: IGC's scalar block-read set-up, and the other widths.
+    "(W&f0.0.any16h) ",
+    "(~f1.0.all8h) ",
+    "(f0.1.any2h) ",
+    "(f1.1.all32h) ",
+    "(~f0.0.any32h) ",
+];
+/// Instructions that change nothing (IGC's `csel` of a register with itself, a `mov` to
+/// `null` waiting for a fence, `sync.nop`, `nop`), placed before an instruction.
+const KEEPS: [&str; 4] = [
+    "(W) csel (4|M0) (eq)f0.0 r11.0<1>:w r11.0<4;1>:w r11.0<4;1>:w r11.0<1>:w",
+    "mov (8|M0) null<1>:ud r12.0<8;8,1>:ud",
+    "sync.nop null",
+    "nop",
+];
 
 #[derive(Debug, Clone)]
 struct Ins {
@@ -60,6 +81,8 @@ struct Ins {
     /// A `cmp`, `cmpn` (condition `cond`: flags a later predicate reads), a `sel` by the
     /// predicate or a `sel` by the condition (`min`, `max`) instead.
     cmp: Option<(usize, usize)>,
+    /// One of [`KEEPS`] before it.
+    keep: Option<usize>,
 }
 
 fn ins() -> impl Strategy<Value = Ins> {
@@ -82,10 +105,16 @@ fn ins() -> impl Strategy<Value = Ins> {
             proptest::option::of((0usize..3, any::<u32>())),
             0usize..PREDS.len(),
             proptest::option::weighted(0.3, (0usize..4, 0usize..CONDS.len())),
+            proptest::option::weighted(0.2, 0usize..KEEPS.len()),
         ),
     )
         .prop_map(
-            |((float, op, size, ty), (regs, subs), (regions, dst_stride), (imm, pred, cmp))| Ins {
+            |(
+                (float, op, size, ty),
+                (regs, subs),
+                (regions, dst_stride),
+                (imm, pred, cmp, keep),
+            )| Ins {
                 float,
                 op,
                 size,
@@ -97,6 +126,7 @@ fn ins() -> impl Strategy<Value = Ins> {
                 imm,
                 pred,
                 cmp,
+                keep,
             },
         )
 }
@@ -201,7 +231,10 @@ proptest! {
         // Short slices cut runs (which then run interpreted), long ones let them run whole.
         slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),
     ) {
-        let lines: Vec<String> = seq.iter().map(text).collect();
+        let lines: Vec<String> = seq
+            .iter()
+            .flat_map(|i| i.keep.map(|k| KEEPS[k].to_string()).into_iter().chain([text(i)]))
+            .collect();
         let Some((prog, n)) = program(&lines) else {
             return Err(TestCaseError::reject("nothing assembles"));
         };
@@ -213,8 +246,8 @@ proptest! {
 }
 
 /// The generator reaches the translated form: a SIMD16 f32 `mad`, `add`, `cmp`, `max` (an f32
-/// ReLU's `sel.ge`, from `ocloc` output for ICL), i32 `mul` and a predicated shift translate;
-/// a `cmp` of mixed signedness and a strided-DWord `add` do not.
+/// ReLU's `sel.ge`, from `ocloc` output for ICL), i32 `mul`, a predicated shift and a `nop`
+/// translate; a `cmp` of mixed signedness and a strided-DWord `add` do not.
 #[test]
 fn the_common_forms_translate() {
     let text = "mad (16|M0) r10.0<1>:f r20.0<1;0>:f r30.0<1;0>:f r40.0<1>:f\n\
@@ -232,17 +265,42 @@ fn the_common_forms_translate() {
     assert_eq!(tr.instructions(), 9);
     assert_eq!(
         tr.translated(),
-        6,
-        "mad, add, mul, shl, the f32 cmp, the max"
+        7,
+        "mad, add, mul, shl, the f32 cmp, the max, the nop"
     );
     // By default a run that short stays interpreted.
-    const { assert!(6 < MIN_RUN) };
+    const { assert!(7 < MIN_RUN) };
     assert_eq!(
         Translated::new(&prog, true)
             .expect("translates")
             .translated(),
         0
     );
+}
+
+/// IGC's set-up of a sub-group block read in Gen12 convolution loops (from `ocloc` output for
+/// TGL: OpenVINO's `convolution_gpu_bfyx_f16`): a `csel` of r0 with itself, scalar address
+/// moves predicated on any channel being on (`.any16h`), the read, and `sync.nop`. All but
+/// the send translate, so the send is the only call out of the run.
+#[test]
+fn block_read_set_up_translates() {
+    let text = "(W) mov (1|M0) f0.0<1>:uw 0x0:uw\n\
+                cmp (16|M0) (eq)f0.0 null<1>:uw r2.0<0;1,0>:uw r2.0<0;1,0>:uw\n\
+                (W&f0.0.any16h) add (1|M0) r35.2<1>:ud r20.0<0;1,0>:ud 256:w\n\
+                (W&f0.0.any16h) mov (1|M0) r24.2<1>:f r35.2<0;1,0>:f\n\
+                (W) csel (4|M0) (eq)f0.0 r0.0<1>:w r0.0<4;1>:w r0.0<4;1>:w r0.0<1>:w\n\
+                (W&f0.0.any16h) send.dc0 (16|M0) r3 r24 null 0x0 0x02484400\n\
+                sync.nop null\n\
+                (W&f0.0.any16h) mov (1|M0) r2.2<1>:f r35.2<0;1,0>:f\n\
+                add (16|M0) r22.0<1>:d r20.0<8;8,1>:d 512:w\n\
+                nop\n";
+    let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    assert_eq!(tr.instructions(), 10);
+    assert_eq!(tr.translated(), 9, "all but the send");
+    let runs: Vec<_> = tr.runs().collect();
+    assert_eq!(runs, [(0, 10)], "one run with the send inside");
 }
 
 /// Divergent control flow around translated runs: `if`/`else`, a loop with `break`, `jmpi`

@@ -17,7 +17,7 @@ mod goto;
 pub mod lanes;
 mod macros;
 mod translated;
-pub use translated::runs_inside_a_run;
+pub use translated::{run_one_simple, runs_inside_a_run};
 pub(crate) mod waits;
 
 use isa_encoder::model::{Opcode, PredCtrl, Predicate, Shape, Subfunction, SyncFn};

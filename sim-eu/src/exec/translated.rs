@@ -1,13 +1,14 @@
 //! What a translator of pre-decoded instructions to host code (the `sim-jit` crate) needs of a
-//! thread beyond the public API: the whole byte file, the executing channels, and retiring
-//! instructions it ran exactly as the run loop does. Kept in its own file so that the thread's
+//! thread beyond the public API: the whole byte file, the executing channels, retiring
+//! instructions it ran exactly as the run loop does, and running one send on its own. Kept in its own file so that the thread's
 //! layout (`regfile`) can change without touching this seam.
 
 use isa_encoder::model::{Opcode, Shape};
 
-use super::advance;
-use crate::program::{Inst, Loc};
-use crate::regfile::{Thread, CE, FLAG, MME};
+use super::{advance, run_simple, Flow, Status};
+use crate::dataport::Memory;
+use crate::program::{Inst, Loc, Program};
+use crate::regfile::{Thread, CE, FLAG, MME, REG_BYTES, TM0};
 
 /// Whether the interpreter may run `inst` on its own in the middle of a translated run, the
 /// run's code going on after it: it does not branch, it does not stop the thread to wait (a
@@ -38,6 +39,37 @@ pub fn runs_inside_a_run(inst: &Inst) -> bool {
                     let (lo, hi) = (usize::from(o), usize::from(o) + size);
                     hi <= CE || lo >= MME
                 })
+        }
+    }
+}
+
+/// Runs the instruction at the thread's `ip` when it has a simple form (a classified send, a
+/// `nop`, a `sync` that does not wait) exactly as `run(t, prog, mem, 1)` does, without the run
+/// loop's set-up and look-ups: a translated run's call out for one send pays only for the
+/// send. `None`, having changed nothing, when the instruction has no simple form, when its
+/// simple form does not apply after all, or when the thread or the memory need the run loop
+/// (a thread's first instruction, a memory that follows registers): then `run` it.
+pub fn run_one_simple(t: &mut Thread, prog: &Program, mem: &mut dyn Memory) -> Option<Status> {
+    if t.ended || t.executed == 0 || mem.tracks_registers() {
+        return None;
+    }
+    let s = prog.simple.get(t.ip as usize)?.as_ref()?;
+    // The run loop's entry, as far as a simple instruction sees it.
+    t.file[TM0..TM0 + 8].copy_from_slice(&t.executed.to_le_bytes());
+    t.observe_sends = mem.observes_sends();
+    t.track_regs = false;
+    t.grf_bytes = prog.grf_regs * REG_BYTES;
+    match run_simple(t, s, mem)? {
+        Flow::Ended => {
+            // Counted, not advanced, as the run loop does.
+            t.executed += 1;
+            Some(Status::Ended)
+        }
+        // Next: a simple instruction never jumps or waits.
+        _ => {
+            t.executed += 1;
+            advance(t);
+            Some(Status::Budget)
         }
     }
 }

@@ -7,8 +7,13 @@ use sim_eu::regfile::{ACC, TM0};
 use sim_eu::{NoMemory, Program, Status, Thread};
 use sim_jit::Translated;
 
-/// The lines that assemble on their own, assembled together (with a `nop` after the last so
-/// that the run stops at an instruction, not off the end), and how many there are.
+/// The thread's end: an instruction that does not translate.
+const END: &str = "send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}\n";
+
+/// The lines that assemble on their own, assembled together (with the thread's end after the
+/// last, an instruction that does not translate, so that a run of the lines fits in a budget
+/// of their count and the thread stops at an instruction, not off the end), and how many
+/// there are.
 pub fn program(lines: &[String]) -> Option<(Program, usize)> {
     let ok: Vec<&String> = lines
         .iter()
@@ -18,7 +23,7 @@ pub fn program(lines: &[String]) -> Option<(Program, usize)> {
         return None;
     }
     let mut text: String = ok.iter().map(|l| format!("{l}\n")).collect();
-    text.push_str("nop\n");
+    text.push_str(END);
     let bytes = isa_encoder::assemble(Platform::Tgllp, &text).ok()?;
     let prog = Program::decode(Platform::Tgllp, &bytes);
     prog.insts
