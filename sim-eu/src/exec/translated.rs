@@ -1,7 +1,7 @@
 //! What a translator of pre-decoded instructions to host code (the `sim-jit` crate) needs of a
 //! thread beyond the public API: the whole byte file, the executing channels, retiring
-//! instructions it ran exactly as the run loop does, and running one send on its own. Kept in its own file so that the thread's
-//! layout (`regfile`) can change without touching this seam.
+//! instructions it ran exactly as the run loop does, and running one send on its own. Kept in
+//! its own file so that the thread's layout (`regfile`) can change without touching this seam.
 
 use isa_encoder::model::{Opcode, Shape};
 
