@@ -48,15 +48,16 @@ pub fn runs_inside_a_run(inst: &Inst) -> bool {
 /// loop's set-up and look-ups: a translated run's call out for one send pays only for the
 /// send. `None`, having changed nothing, when the instruction has no simple form, when its
 /// simple form does not apply after all, or when the thread or the memory need the run loop
-/// (a thread's first instruction, a memory that follows registers): then `run` it.
+/// (a thread's first instruction, a memory that follows registers or watches sends): then
+/// `run` it.
 pub fn run_one_simple(t: &mut Thread, prog: &Program, mem: &mut dyn Memory) -> Option<Status> {
-    if t.ended || t.executed == 0 || mem.tracks_registers() {
+    if t.ended || t.executed == 0 || mem.tracks_registers() || mem.observes_sends() {
         return None;
     }
     let s = prog.simple.get(t.ip as usize)?.as_ref()?;
     // The run loop's entry, as far as a simple instruction sees it.
     t.file[TM0..TM0 + 8].copy_from_slice(&t.executed.to_le_bytes());
-    t.observe_sends = mem.observes_sends();
+    t.observe_sends = false;
     t.track_regs = false;
     t.grf_bytes = prog.grf_regs * REG_BYTES;
     match run_simple(t, s, mem)? {
