@@ -26,7 +26,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Module};
 
 use crate::error::JitError;
-use isa_encoder::model::{CondMod, PredCtrl};
+use isa_encoder::model::CondMod;
 use sim_eu::exec::fast::{arity, half_results_packed, packed_group_bytes};
 use sim_eu::program::fast::{Elem, FastOp};
 use sim_eu::regfile::FLAG;
@@ -227,27 +227,6 @@ impl Emitter {
     }
 }
 
-/// The lanes of one group of a horizontal group predicate, `None` for a per-channel one.
-fn group_size(ctrl: PredCtrl) -> Option<u32> {
-    match ctrl {
-        PredCtrl::Any2h | PredCtrl::All2h => Some(2),
-        PredCtrl::Any4h | PredCtrl::All4h => Some(4),
-        PredCtrl::Any8h | PredCtrl::All8h => Some(8),
-        PredCtrl::Any16h | PredCtrl::All16h => Some(16),
-        PredCtrl::Any32h | PredCtrl::All32h => Some(32),
-        // Vertical predicates never reach here (`select` refuses them).
-        PredCtrl::Normal | PredCtrl::AnyV | PredCtrl::AllV => None,
-    }
-}
-
-/// Whether a group predicate needs every flag bit of its group set.
-fn is_all(ctrl: PredCtrl) -> bool {
-    matches!(
-        ctrl,
-        PredCtrl::All2h | PredCtrl::All4h | PredCtrl::All8h | PredCtrl::All16h | PredCtrl::All32h
-    )
-}
-
 /// An instruction's channel masks (bit i for lane i) and where the flags are.
 struct Masks {
     enabled: Value,
@@ -341,9 +320,10 @@ impl StepEmitter<'_, '_> {
         };
         let flags = self.flags();
         let rot = self.b.ins().rotr_imm_u(flags, i64::from(c.flag_rot()));
-        let mut pred = match group_size(p.ctrl) {
+        // Vertical predicates never reach here (`select` refuses them).
+        let mut pred = match p.ctrl.horizontal_group() {
             None => self.b.ins().ireduce(I32, rot),
-            Some(g) => self.group_predicate(rot, g, p.ctrl, c.n),
+            Some((g, all)) => self.group_predicate(rot, g, all, c.n),
         };
         if p.invert {
             pred = self.b.ins().bnot(pred);
@@ -353,10 +333,9 @@ impl StepEmitter<'_, '_> {
 
     /// A horizontal group predicate (`.any16h`, `.all8h`, ...) on the flags `f` rotated to
     /// the instruction's first channel, as the interpreter's `predicate_bits`: each group of
-    /// `g` lanes from lane 0, for the groups that start below `n`, is all ones when any (or
-    /// all) of its `g` flag bits are set, else zero.
-    fn group_predicate(&mut self, f: Value, g: u32, ctrl: PredCtrl, n: u8) -> Value {
-        let all = is_all(ctrl);
+    /// `g` lanes from lane 0, for the groups that start below `n`, is all ones when any (or,
+    /// with `all`, all) of its `g` flag bits are set, else zero.
+    fn group_predicate(&mut self, f: Value, g: u32, all: bool, n: u8) -> Value {
         let gm = if g == 32 {
             u64::from(u32::MAX)
         } else {

@@ -153,6 +153,24 @@ impl PredCtrl {
     pub fn from_encoding(v: u8) -> Option<PredCtrl> {
         PRED_CTRLS.iter().find(|c| c.0 as u8 == v).map(|c| c.0)
     }
+    /// A horizontal group predicate's channels per group and whether a group is on only when
+    /// all of its flag bits are set (`.all8h`) rather than any (`.any8h`); `None` for the
+    /// per-channel and the vertical ones.
+    pub fn horizontal_group(self) -> Option<(u32, bool)> {
+        match self {
+            PredCtrl::Normal | PredCtrl::AnyV | PredCtrl::AllV => None,
+            PredCtrl::Any2h => Some((2, false)),
+            PredCtrl::All2h => Some((2, true)),
+            PredCtrl::Any4h => Some((4, false)),
+            PredCtrl::All4h => Some((4, true)),
+            PredCtrl::Any8h => Some((8, false)),
+            PredCtrl::All8h => Some((8, true)),
+            PredCtrl::Any16h => Some((16, false)),
+            PredCtrl::All16h => Some((16, true)),
+            PredCtrl::Any32h => Some((32, false)),
+            PredCtrl::All32h => Some((32, true)),
+        }
+    }
 }
 
 /// Predication: `(f0.1)`, `(~f0.0.any16h)`. The flag register is [`Instruction::flag`].

@@ -58,45 +58,29 @@ enum Flow {
 #[inline]
 pub(crate) fn predicate_bits(flags: u64, p: Predicate, rot: u32, n: u8) -> u32 {
     let f = flags.rotate_right(rot);
-    let group = match p.ctrl {
-        PredCtrl::AnyV | PredCtrl::AllV => {
-            let bits = vertical(flags, p.ctrl == PredCtrl::AllV, rot);
-            return if p.invert { !bits } else { bits };
-        }
-        PredCtrl::Normal => 0,
-        PredCtrl::Any2h | PredCtrl::All2h => 2,
-        PredCtrl::Any4h | PredCtrl::All4h => 4,
-        PredCtrl::Any8h | PredCtrl::All8h => 8,
-        PredCtrl::Any16h | PredCtrl::All16h => 16,
-        PredCtrl::Any32h | PredCtrl::All32h => 32,
-    };
-    let bits = if group == 0 {
-        f as u32
-    } else {
-        let all = matches!(
-            p.ctrl,
-            PredCtrl::All2h
-                | PredCtrl::All4h
-                | PredCtrl::All8h
-                | PredCtrl::All16h
-                | PredCtrl::All32h
-        );
-        let gm = if group == 32 {
-            u64::from(u32::MAX)
-        } else {
-            (1u64 << group) - 1
-        };
-        let mut out = 0u32;
-        let mut start = 0;
-        while start < u32::from(n.max(1)) {
-            let g = (f >> start) & gm;
-            let v = if all { g == gm } else { g != 0 };
-            if v {
-                out |= (gm as u32) << start;
+    let bits = match p.ctrl {
+        PredCtrl::AnyV | PredCtrl::AllV => vertical(flags, p.ctrl == PredCtrl::AllV, rot),
+        ctrl => match ctrl.horizontal_group() {
+            None => f as u32,
+            Some((group, all)) => {
+                let gm = if group == 32 {
+                    u64::from(u32::MAX)
+                } else {
+                    (1u64 << group) - 1
+                };
+                let mut out = 0u32;
+                let mut start = 0;
+                while start < u32::from(n.max(1)) {
+                    let g = (f >> start) & gm;
+                    let v = if all { g == gm } else { g != 0 };
+                    if v {
+                        out |= (gm as u32) << start;
+                    }
+                    start += group;
+                }
+                out
             }
-            start += group;
-        }
-        out
+        },
     };
     if p.invert {
         !bits
