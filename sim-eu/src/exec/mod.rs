@@ -374,6 +374,25 @@ pub fn run(
     run_loop::<Uncounted, false, false>(t, prog, mem, budget, &mut Uncounted)
 }
 
+/// What entering the interpreter sets on the thread: `tm0` (the count executed so far), a
+/// starting thread's dispatched scratch fields, whether the memory hears of sends and follows
+/// registers, and the GRF size its program was decoded for.
+#[inline(always)]
+fn enter(t: &mut Thread, prog: &Program, observe_sends: bool, track_regs: bool) {
+    t.file[TM0..TM0 + 8].copy_from_slice(&t.executed.to_le_bytes());
+    if t.executed == 0 {
+        // The thread starts: keep the scratch fields it was dispatched with, as the hardware
+        // does (scratch messages take the slice from here, whatever their header holds).
+        t.dispatched_scratch = [
+            t.grf_u32(0, scratch::R0_SCRATCH_SIZE),
+            t.grf_u32(0, scratch::R0_SCRATCH_POINTER),
+        ];
+    }
+    t.observe_sends = observe_sends;
+    t.track_regs = track_regs;
+    t.grf_bytes = prog.grf_regs * REG_BYTES;
+}
+
 /// [`run`], telling `counter` of each instruction with the lanes it acts on before executing
 /// it. Every instruction takes the general path (the fast path's blocks run without a hook
 /// per instruction); the results are [`run`]'s.
@@ -406,19 +425,7 @@ fn run_loop<C: Counter, const COUNT: bool, const TRACK: bool>(
     if t.ended {
         return Ok(Status::Ended);
     }
-    t.file[TM0..TM0 + 8].copy_from_slice(&t.executed.to_le_bytes());
-    if t.executed == 0 {
-        // The thread starts: keep the scratch fields it was dispatched with, as the hardware
-        // does (scratch messages take the slice from here, whatever their header holds).
-        t.dispatched_scratch = [
-            t.grf_u32(0, scratch::R0_SCRATCH_SIZE),
-            t.grf_u32(0, scratch::R0_SCRATCH_POINTER),
-        ];
-    }
-    t.observe_sends = mem.observes_sends();
-    t.track_regs = TRACK;
-    // The thread has the registers its program was decoded for.
-    t.grf_bytes = prog.grf_regs * REG_BYTES;
+    enter(t, prog, mem.observes_sends(), TRACK);
     let mut left = budget;
     // The fast path rounds to nearest: a directed mode in cr0 takes the interpreter. cr0 is
     // read before each fast run only when the mode can be directed: the thread starts so or

@@ -5,10 +5,10 @@
 
 use isa_encoder::model::{Opcode, Shape};
 
-use super::{advance, run_simple, Flow, Status};
+use super::{advance, enter, run_simple, Flow, Status};
 use crate::dataport::Memory;
 use crate::program::{Inst, Loc, Program};
-use crate::regfile::{Thread, CE, FLAG, MME, REG_BYTES, TM0};
+use crate::regfile::{Thread, CE, FLAG, MME};
 
 /// Whether the interpreter may run `inst` on its own in the middle of a translated run, the
 /// run's code going on after it: it does not branch, it does not stop the thread to wait (a
@@ -45,21 +45,17 @@ pub fn runs_inside_a_run(inst: &Inst) -> bool {
 
 /// Runs the instruction at the thread's `ip` when it has a simple form (a classified send, a
 /// `nop`, a `sync` that does not wait) exactly as `run(t, prog, mem, 1)` does, without the run
-/// loop's set-up and look-ups: a translated run's call out for one send pays only for the
-/// send. `None`, having changed nothing, when the instruction has no simple form, when its
-/// simple form does not apply after all, or when the thread or the memory need the run loop
-/// (a thread's first instruction, a memory that follows registers or watches sends): then
-/// `run` it.
+/// loop's look-ups: a translated run's call out for one send pays only for the send and the
+/// interpreter's entry. `None`, with no instruction run (the entry's bookkeeping at most, as
+/// `run` sets it again), when the instruction has no simple form, when its simple form does
+/// not apply after all, or when the thread has ended or the memory needs the run loop (it
+/// follows registers or watches sends): then `run` it.
 pub fn run_one_simple(t: &mut Thread, prog: &Program, mem: &mut dyn Memory) -> Option<Status> {
-    if t.ended || t.executed == 0 || mem.tracks_registers() || mem.observes_sends() {
+    if t.ended || mem.tracks_registers() || mem.observes_sends() {
         return None;
     }
     let s = prog.simple.get(t.ip as usize)?.as_ref()?;
-    // The run loop's entry, as far as a simple instruction sees it.
-    t.file[TM0..TM0 + 8].copy_from_slice(&t.executed.to_le_bytes());
-    t.observe_sends = false;
-    t.track_regs = false;
-    t.grf_bytes = prog.grf_regs * REG_BYTES;
+    enter(t, prog, false, false);
     match run_simple(t, s, mem)? {
         Flow::Ended => {
             // Counted, not advanced, as the run loop does.
