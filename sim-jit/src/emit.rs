@@ -89,6 +89,9 @@ pub struct Emitter {
     ctx: Context,
     fctx: FunctionBuilderContext,
     fma: bool,
+    /// Per compiled run, its IR and host code listing when dumping, and its code size
+    /// ([`crate::dump`]); empty otherwise.
+    listings: Vec<(String, String, u32)>,
 }
 
 impl Emitter {
@@ -127,6 +130,7 @@ impl Emitter {
             ctx,
             fctx: FunctionBuilderContext::new(),
             fma,
+            listings: Vec::new(),
         })
     }
 
@@ -202,11 +206,30 @@ impl Emitter {
             b.seal_all_blocks();
             b.finalize(config);
         }
+        let texts = crate::dump::texts();
+        let clif = if texts {
+            self.ctx.func.display().to_string()
+        } else {
+            String::new()
+        };
+        self.ctx.set_disasm(texts);
         self.module
             .define_function(id, &mut self.ctx)
             .map_err(|e| JitError::Compile(format!("{e:?}")))?;
+        if crate::dump::enabled() {
+            let code = self.ctx.compiled_code();
+            let host = code.and_then(|c| c.vcode.clone()).unwrap_or_default();
+            let size = code.map_or(0, |c| c.code_info().total_size);
+            self.listings.push((clif, host, size));
+        }
         self.module.clear_context(&mut self.ctx);
         Ok(id)
+    }
+
+    /// The IR, host code listing and code size of each run compiled so far, in order, when
+    /// [`crate::dump`] asks for them (else empty).
+    pub(crate) fn take_listings(&mut self) -> Vec<(String, String, u32)> {
+        std::mem::take(&mut self.listings)
     }
 
     /// Makes every compiled function callable and returns the module that owns their code

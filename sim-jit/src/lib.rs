@@ -21,8 +21,11 @@
 //! - [`tier`]: translating a kernel binary only once it has run hot in the interpreter.
 //! - [`run`](mod@run): the interleaving run loop.
 //! - [`check`]: checking every translated run against the interpreter (`INTEL_GPU_SIM_JIT_CHECK`).
+//! - [`dump`]: translated runs named for `perf` and written out as text
+//!   (`INTEL_GPU_SIM_JIT_PERF_MAP`, `INTEL_GPU_SIM_JIT_DUMP`).
 
 pub mod check;
+pub mod dump;
 pub mod emit;
 pub mod error;
 pub mod run;

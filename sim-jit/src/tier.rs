@@ -40,6 +40,8 @@ pub struct Tiered {
     claimed: AtomicBool,
     /// The translation once made; `None` inside: it failed, and the kernel stays interpreted.
     translation: OnceLock<Option<Arc<Translated>>>,
+    /// The kernel's bytes, kept only for [`crate::dump`].
+    source: Option<Vec<u8>>,
 }
 
 impl Tiered {
@@ -50,6 +52,7 @@ impl Tiered {
             threshold,
             claimed: AtomicBool::new(false),
             translation: OnceLock::new(),
+            source: None,
         }
     }
 
@@ -75,11 +78,12 @@ impl Tiered {
         if self.claimed.swap(true, Ordering::Relaxed) {
             return false;
         }
-        let _ = self.translation.set(
-            Translated::new(prog, !crate::check::checking())
-                .ok()
-                .map(Arc::new),
-        );
+        let inside = !crate::check::checking();
+        let t = match &self.source {
+            Some(bytes) => Translated::of_kernel(prog, bytes, inside),
+            None => Translated::new(prog, inside),
+        };
+        let _ = self.translation.set(t.ok().map(Arc::new));
         true
     }
 
@@ -132,7 +136,9 @@ impl TierCache {
                 kernels.clear();
             }
             let threshold = per_instruction.saturating_mul(prog.fast.len().max(1) as u64);
-            let t = Arc::new(Tiered::new(threshold));
+            let mut t = Tiered::new(threshold);
+            t.source = crate::dump::enabled().then(|| bytes.to_vec());
+            let t = Arc::new(t);
             kernels.insert(bytes.to_vec(), Arc::clone(&t));
             t
         };

@@ -8,6 +8,7 @@ use cranelift_jit::JITModule;
 use platform::Platform;
 use sim_eu::Program;
 
+use crate::dump::RunText;
 use crate::emit::{Emitter, RunFn};
 use crate::error::JitError;
 use isa_encoder::model::Shape;
@@ -79,23 +80,34 @@ impl Translated {
     /// `prog`, with the instructions between them that stay in sequence interpreted inside
     /// the run ([`Item::Interpreted`]); without those when `interpreted_inside` is false.
     pub fn new(prog: &Program, interpreted_inside: bool) -> Result<Translated, JitError> {
-        Translated::build(prog, MIN_RUN, interpreted_inside)
+        Translated::build(prog, MIN_RUN, interpreted_inside, None)
+    }
+
+    /// [`Translated::new`] of the kernel `bytes` (`prog` their decoded form): the same
+    /// translation, with the EU instructions' text in what [`crate::dump`] writes.
+    pub fn of_kernel(
+        prog: &Program,
+        bytes: &[u8],
+        interpreted_inside: bool,
+    ) -> Result<Translated, JitError> {
+        Translated::build(prog, MIN_RUN, interpreted_inside, Some(bytes))
     }
 
     /// Translates every maximal run of at least `min_run` (at least 1) translatable
     /// instructions of `prog` ([`Translated::new`], with interpreted instructions inside).
     pub fn with_min_run(prog: &Program, min_run: usize) -> Result<Translated, JitError> {
-        Translated::build(prog, min_run, true)
+        Translated::build(prog, min_run, true, None)
     }
 
     /// A run starts and ends at a translated instruction; between them it holds translated
     /// instructions and, with `interpreted_inside`, ones that stay in sequence. It also ends
     /// before a branch target, so that control flow enters runs only at their start (a run
-    /// is entered only there).
+    /// is entered only there). `source`: the kernel's bytes, for [`crate::dump`].
     fn build(
         prog: &Program,
         min_run: usize,
         interpreted_inside: bool,
+        source: Option<&[u8]>,
     ) -> Result<Translated, JitError> {
         let mut em = Emitter::new()?;
         let kinds: Vec<Kind> = prog
@@ -159,7 +171,24 @@ impl Translated {
             runs.push((start, items, id));
         }
         let ids: Vec<_> = runs.iter().map(|r| r.2).collect();
+        let listings = em.take_listings();
         let (module, fns) = em.finish(&ids)?;
+        if crate::dump::enabled() {
+            let texts: Vec<RunText> = runs
+                .iter()
+                .zip(&fns)
+                .zip(listings)
+                .map(|(((start, items, _), f), (clif, host, size))| RunText {
+                    start: *start,
+                    items: items.clone(),
+                    clif,
+                    host,
+                    size,
+                    addr: *f as usize,
+                })
+                .collect();
+            crate::dump::write(prog, source, &texts);
+        }
         let mut entries = vec![None; n];
         let mut translated = 0;
         for ((start, items, _), f) in runs.iter().zip(fns) {
@@ -264,7 +293,11 @@ impl TranslationCache {
         if let Some(t) = map.get(&key) {
             return Ok(Arc::clone(t));
         }
-        let t = Arc::new(Translated::new(prog, !crate::check::checking())?);
+        let t = Arc::new(Translated::of_kernel(
+            prog,
+            bytes,
+            !crate::check::checking(),
+        )?);
         if map.len() >= CACHE_KERNELS {
             map.clear();
         }

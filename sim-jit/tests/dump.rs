@@ -1,0 +1,93 @@
+//! The translator's debugging outputs: with `INTEL_GPU_SIM_JIT_DUMP` each translated kernel's
+//! runs are written out (EU instructions, Cranelift IR, host code) and with
+//! `INTEL_GPU_SIM_JIT_PERF_MAP=1` each run is named in `/tmp/perf-<pid>.map`, perf's file for
+//! code made at run time. Both variables are read once per process: this binary sets them
+//! before anything translates.
+
+use platform::Platform;
+use sim_eu::Program;
+use sim_jit::TranslationCache;
+
+/// Eight adds, a send interpreted inside the run, eight more, the end of the thread.
+const KERNEL: &str = "
+add (16|M0) r20.0<1>:d r2.0<8;8,1>:d 0x1:d
+add (16|M0) r22.0<1>:d r20.0<8;8,1>:d 0x2:d
+add (16|M0) r24.0<1>:d r22.0<8;8,1>:d 0x3:d
+add (16|M0) r26.0<1>:d r24.0<8;8,1>:d 0x4:d
+add (16|M0) r28.0<1>:d r26.0<8;8,1>:d 0x5:d
+add (16|M0) r30.0<1>:d r28.0<8;8,1>:d 0x6:d
+add (16|M0) r32.0<1>:d r30.0<8;8,1>:d 0x7:d
+add (16|M0) r34.0<1>:d r32.0<8;8,1>:d 0x8:d
+send.dc1 (16|M0) r40 r4 null 0x0 0x04405E00
+add (16|M0) r50.0<1>:d r40.0<8;8,1>:d 0x1:d
+add (16|M0) r52.0<1>:d r50.0<8;8,1>:d 0x2:d
+add (16|M0) r54.0<1>:d r52.0<8;8,1>:d 0x3:d
+add (16|M0) r56.0<1>:d r54.0<8;8,1>:d 0x4:d
+add (16|M0) r58.0<1>:d r56.0<8;8,1>:d 0x5:d
+add (16|M0) r60.0<1>:d r58.0<8;8,1>:d 0x6:d
+add (16|M0) r62.0<1>:d r60.0<8;8,1>:d 0x7:d
+add (16|M0) r64.0<1>:d r62.0<8;8,1>:d 0x8:d
+(W) send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
+";
+
+#[test]
+fn translated_runs_are_dumped_and_named_for_perf() {
+    let dir = std::env::temp_dir().join(format!("sim-jit-dump-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dump directory");
+    std::env::set_var(sim_jit::dump::ENV_DUMP, &dir);
+    std::env::set_var(sim_jit::dump::ENV_PERF_MAP, "1");
+
+    let bytes = isa_encoder::assemble(Platform::Tgllp, KERNEL).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = TranslationCache::new()
+        .get_or_translate(Platform::Tgllp, &bytes, &prog)
+        .expect("translates");
+    assert_eq!(tr.runs().collect::<Vec<_>>(), [(0, 17)]);
+
+    // The dump: one file for the kernel, each instruction of the run with its index, its
+    // offset and its text as iga64 prints it, marked translated (T) or interpreted (i).
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dump directory")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let dump = std::fs::read_to_string(&files[0]).expect("dump");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::write("/tmp/dd/x.txt", &dump).unwrap();
+    let listing = isa_encoder::disassemble(Platform::Tgllp, &bytes).expect("disassembles");
+    let eu: Vec<&str> = listing.lines().filter(|l| !l.ends_with(':')).collect();
+    let pc = |k: usize| prog.insts[k].pc;
+    assert_eq!(eu.len(), 18, "{listing}");
+    for (k, text) in eu.iter().enumerate().take(17) {
+        let mark = if k == 8 { 'i' } else { 'T' };
+        let want = format!("{mark} {k:5} {:#07x}  {}", pc(k), text.trim());
+        assert!(dump.lines().any(|l| l == want), "{want:?} not in:\n{dump}");
+    }
+    let name = format!("tgllp insts 0..17 pc 0x0..{:#x}", pc(17));
+    assert!(dump.starts_with("== sim-jit k"), "{dump}");
+    assert!(
+        dump.lines().next().is_some_and(|l| l.contains(&name)),
+        "{dump}"
+    );
+    // Cranelift's IR (a function) and the host code (x86-64 or AArch64 listing) follow.
+    let ir = dump.split("-- Cranelift IR\n").nth(1).expect("IR section");
+    assert!(ir.starts_with("function "), "{ir}");
+    let host = ir
+        .split("-- host code\n")
+        .nth(1)
+        .expect("host code section");
+    assert!(host.lines().count() > 17, "{host}");
+
+    // The perf map: the run's address and code size in hex, then its name.
+    let map =
+        std::fs::read_to_string(format!("/tmp/perf-{}.map", std::process::id())).expect("perf map");
+    let line = map
+        .lines()
+        .find(|l| l.ends_with(&name))
+        .unwrap_or_else(|| panic!("no run named {name:?} in:\n{map}"));
+    let mut f = line.split(' ');
+    let addr = u64::from_str_radix(f.next().expect("address"), 16).expect("hex address");
+    let size = u64::from_str_radix(f.next().expect("size"), 16).expect("hex size");
+    assert!(addr != 0 && size > 0, "{line}");
+    let _ = std::fs::remove_file(format!("/tmp/perf-{}.map", std::process::id()));
+}
