@@ -16,8 +16,8 @@ use cranelift_codegen::ir::types::{F32, F32X4, I16, I16X8, I32, I32X4, I64};
 use std::collections::BTreeMap;
 
 use cranelift_codegen::ir::{
-    AbiParam, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData, SigRef, StackSlot,
-    StackSlotData, StackSlotKind, Type, Value,
+    AbiParam, Block, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData, SigRef,
+    StackSlot, StackSlotData, StackSlotKind, Type, Value,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
@@ -165,42 +165,40 @@ impl Emitter {
             let p = b.block_params(entry).to_vec();
             let (file, active, ctx, escape) = (p[0], p[1], p[2], p[3]);
             let stop = b.create_block();
-            let mut e = StepEmitter {
-                b: &mut b,
-                file,
-                held: Held::default(),
-                half: Half {
-                    sig: half_sig,
-                    ptr,
-                    slot: None,
-                },
+            let call = Call {
+                active,
+                ctx,
+                escape,
+                escape_sig,
+                stop,
             };
-            let mut k = 0;
-            for item in items {
-                match *item {
-                    Item::Step(ref step) => {
-                        e.step(step, active);
-                        k += 1;
+            let mut half = Half {
+                sig: half_sig,
+                ptr,
+                slot: None,
+            };
+            // The execution mask does not change during a run: when every channel its masked
+            // instructions use is executing (a thread that has not diverged), a copy of the
+            // run without per-instruction execution masks runs.
+            let used = items
+                .iter()
+                .filter_map(|i| match i {
+                    Item::Step(s) if s.op != Op::Keep && !s.ch.no_mask => {
+                        Some(s.ch.lanes << s.ch.chan_off)
                     }
-                    Item::Interpreted(count) => {
-                        // The interpreter sees the file as the run has made it so far, and
-                        // may change any of it: nothing stays held across the call.
-                        e.write_back();
-                        let index = e.b.ins().iconst(I32, k as i64);
-                        let count_v = e.b.ins().iconst(I32, i64::from(count));
-                        k += count;
-                        let call =
-                            e.b.ins()
-                                .call_indirect(escape_sig, escape, &[ctx, index, count_v]);
-                        let asks_stop = e.b.inst_results(call)[0];
-                        let next = e.b.create_block();
-                        e.b.ins().brif(asks_stop, stop, &[], next, &[]);
-                        e.b.switch_to_block(next);
-                    }
-                }
+                    _ => None,
+                })
+                .fold(0u32, |a, m| a | m);
+            if used != 0 {
+                let (all, some) = (b.create_block(), b.create_block());
+                let on = b.ins().band_imm_u(active, i64::from(used));
+                let full = b.ins().icmp_imm_u(IntCC::Equal, on, i64::from(used));
+                b.ins().brif(full, all, &[], some, &[]);
+                b.switch_to_block(all);
+                half = body(&mut b, file, half, &call, items, true);
+                b.switch_to_block(some);
             }
-            e.write_back();
-            b.ins().return_(&[]);
+            body(&mut b, file, half, &call, items, false);
             b.switch_to_block(stop);
             b.ins().return_(&[]);
             b.seal_all_blocks();
@@ -250,12 +248,81 @@ impl Emitter {
     }
 }
 
+/// What a run's body needs to call out to the interpreter: the run function's parameters
+/// and the block that returns when the interpreter asks the run to stop.
+struct Call {
+    active: Value,
+    ctx: Value,
+    escape: Value,
+    escape_sig: SigRef,
+    stop: Block,
+}
+
+/// Emits `items` from the current block to a return, holding nothing at the start;
+/// `all_enabled`: every channel of the run's masked instructions executes. Returns the
+/// half-precision helper's state for the next body (one stack slot serves both).
+fn body(
+    b: &mut FunctionBuilder<'_>,
+    file: Value,
+    half: Half,
+    call: &Call,
+    items: &[Item],
+    all_enabled: bool,
+) -> Half {
+    let mut e = StepEmitter {
+        b,
+        file,
+        held: Held::default(),
+        half,
+        all_enabled,
+    };
+    let mut k = 0;
+    for item in items {
+        match *item {
+            Item::Step(ref step) => {
+                e.step(step, call.active);
+                k += 1;
+            }
+            Item::Interpreted(count) => {
+                // The interpreter sees the file as the run has made it so far, and may change
+                // any of it: nothing stays held across the call.
+                e.write_back();
+                let index = e.b.ins().iconst(I32, k as i64);
+                let count_v = e.b.ins().iconst(I32, i64::from(count));
+                k += count;
+                let c = e.b.ins().call_indirect(
+                    call.escape_sig,
+                    call.escape,
+                    &[call.ctx, index, count_v],
+                );
+                let asks_stop = e.b.inst_results(c)[0];
+                let next = e.b.create_block();
+                e.b.ins().brif(asks_stop, call.stop, &[], next, &[]);
+                e.b.switch_to_block(next);
+            }
+        }
+    }
+    e.write_back();
+    e.b.ins().return_(&[]);
+    e.half
+}
+
 /// An instruction's channel masks (bit i for lane i) and where the flags are.
 struct Masks {
     enabled: Value,
+    /// `enabled` is every channel of the instruction, known when it is emitted.
+    enabled_all: bool,
     pred: Option<Value>,
     /// Enabled and predicated: the lanes an operation writes.
     both: Value,
+}
+
+impl Masks {
+    /// Whether `s` writes every lane of its destination, known when it is emitted: all its
+    /// channels are enabled and it writes them whatever the predicate says (or has none).
+    fn writes_all(&self, s: &Step) -> bool {
+        self.enabled_all && (self.pred.is_none() || s.op.writes_enabled_lanes())
+    }
 }
 
 /// A register-file value held in an SSA value.
@@ -284,6 +351,8 @@ struct StepEmitter<'a, 'b> {
     file: Value,
     held: Held,
     half: Half,
+    /// Every channel the run's masked instructions use executes ([`body`]).
+    all_enabled: bool,
 }
 
 /// What calls to [`half_lanes`] need in the function being built.
@@ -315,6 +384,7 @@ impl StepEmitter<'_, '_> {
         let (enabled, pred) = self.masks(s, active);
         let m = Masks {
             enabled,
+            enabled_all: s.ch.no_mask || self.all_enabled,
             pred,
             both: match pred {
                 Some(p) => self.b.ins().band(enabled, p),
@@ -332,7 +402,7 @@ impl StepEmitter<'_, '_> {
     fn masks(&mut self, s: &Step, active: Value) -> (Value, Option<Value>) {
         let c = &s.ch;
         let lanes = i64::from(c.lanes);
-        let enabled = if c.no_mask {
+        let enabled = if c.no_mask || self.all_enabled {
             self.b.ins().iconst(I32, lanes)
         } else {
             let a = self.b.ins().ushr_imm_u(active, i64::from(c.chan_off));
@@ -770,6 +840,22 @@ impl StepEmitter<'_, '_> {
         let Some(dst) = s.dst else {
             return;
         };
+        let at = usize::from(dst);
+        if m.writes_all(s) {
+            // Every lane written, known here: the results as they are.
+            if at % ROW != 0 {
+                self.flush(at, at + ROW * results.len(), true);
+                for (c, &r) in results.iter().enumerate() {
+                    let off = self.addr(dst) + 16 * c as i32;
+                    self.b.ins().store(mem(), r, self.file, off);
+                }
+            } else {
+                for (c, &r) in results.iter().enumerate() {
+                    self.set_held_row(at + ROW * c, r);
+                }
+            }
+            return;
+        }
         let store = if s.op.writes_enabled_lanes() {
             m.enabled
         } else {
@@ -786,7 +872,6 @@ impl StepEmitter<'_, '_> {
             self.b.create_block(),
             self.b.create_block(),
         );
-        let at = usize::from(dst);
         if at % ROW != 0 {
             // Not row-aligned: written to the file.
             self.flush(at, at + ROW * results.len(), true);
@@ -849,9 +934,14 @@ impl StepEmitter<'_, '_> {
     /// NaN IEEE result, so results without NaN need no rule).
     fn nan_branch(&mut self, v: &[Vec<Value>], r: Vec<Value>) -> Vec<Value> {
         let mut any = None;
-        for &x in &r {
-            let fx = self.b.ins().bitcast(F32X4, lanes(), x);
-            let nan = self.b.ins().fcmp(FloatCC::Unordered, fx, fx);
+        // `unordered(x, y)` is true where either lane is NaN: one compare per two vectors.
+        for pair in r.chunks(2) {
+            let fx = self.b.ins().bitcast(F32X4, lanes(), pair[0]);
+            let fy = match pair.get(1) {
+                Some(&y) => self.b.ins().bitcast(F32X4, lanes(), y),
+                None => fx,
+            };
+            let nan = self.b.ins().fcmp(FloatCC::Unordered, fx, fy);
             any = Some(match any {
                 Some(a) => self.b.ins().bor(a, nan),
                 None => nan,
@@ -1173,7 +1263,11 @@ impl StepEmitter<'_, '_> {
         } else {
             m.both
         };
-        let on = self.b.ins().band_imm_u(store, 1);
+        let on = if m.writes_all(s) {
+            self.b.ins().iconst(I32, 1)
+        } else {
+            self.b.ins().band_imm_u(store, 1)
+        };
         let at = usize::from(dst);
         if s.dst_size == 2 {
             self.scalar_word(at, on, r);

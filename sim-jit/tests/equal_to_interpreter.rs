@@ -226,7 +226,7 @@ proptest! {
     fn translated_runs_match_the_interpreter(
         seq in proptest::collection::vec(ins(), 1..10),
         file in words(),
-        active in any::<u32>(),
+        active in common::active(),
         flags in any::<u64>(),
         // Short slices cut runs (which then run interpreted), long ones let them run whole.
         slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),

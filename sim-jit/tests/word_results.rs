@@ -175,7 +175,7 @@ proptest! {
     fn word_results_match_the_interpreter(
         seq in proptest::collection::vec(ins(), 1..10),
         file in proptest::collection::vec(word(), 1024),
-        active in any::<u32>(),
+        active in common::active(),
         flags in any::<u64>(),
         slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),
     ) {

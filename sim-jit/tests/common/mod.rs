@@ -32,6 +32,19 @@ pub fn program(lines: &[String]) -> Option<(Program, usize)> {
         .then_some((prog, ok.len()))
 }
 
+/// An execution mask: every channel (a thread that has not diverged: a translated run then
+/// takes its copy without per-instruction masks) or the first 16 or 8 about half the time,
+/// any other the rest.
+pub fn active() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        Just(u32::MAX),
+        Just(0xffff),
+        Just(0xff),
+        any::<u32>(),
+        any::<u32>()
+    ]
+}
+
 /// A thread whose GRF starts with `file`'s DWords, with the flag registers `flags`; its
 /// accumulators (which `mac` adds to) hold `file`'s last 64 DWords.
 pub fn thread(file: &[u32], active: u32, flags: u64) -> Thread {
