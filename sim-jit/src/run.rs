@@ -40,6 +40,8 @@ pub fn run_counted(
         return Ok(st);
     }
     let mut left = budget;
+    // Asked once: the calls out of the runs for one send need it.
+    let needs_run_loop = mem.tracks_registers() || mem.observes_sends();
     loop {
         let ip = t.ip();
         let entry = tr.entries.get(ip as usize).copied().flatten();
@@ -63,6 +65,7 @@ pub fn run_counted(
                     prog,
                     mem: &mut *mem,
                     start: ip,
+                    needs_run_loop,
                     done: 0,
                     interpreted: 0,
                     stopped: None,
@@ -122,6 +125,8 @@ struct Inside<'a> {
     mem: &'a mut dyn Memory,
     /// The run's first instruction.
     start: u32,
+    /// The memory's `tracks_registers() || observes_sends()`.
+    needs_run_loop: bool,
     /// The run's instructions accounted for in the thread (retired or interpreted) so far.
     done: u32,
     /// Instructions the interpreter ran.
@@ -146,7 +151,7 @@ unsafe extern "C" fn interpret(ctx: *mut u8, index: u32, count: u32) -> u32 {
     let before = t.instructions_executed();
     // One send (most calls out: IGC's block reads between arithmetic) skips the run loop.
     let one = if count == 1 {
-        sim_eu::exec::run_one_simple(t, inside.prog, inside.mem)
+        sim_eu::exec::run_one_simple(t, inside.prog, inside.mem, inside.needs_run_loop)
     } else {
         None
     };

@@ -19,6 +19,9 @@ const SIZE: usize = 0x1000;
 struct Buffer {
     bytes: Vec<u8>,
     width: u64,
+    /// Asks to hear of each send (as the sanitizer does), and the instruction indices heard.
+    watch: bool,
+    heard: Vec<u32>,
 }
 
 impl Buffer {
@@ -65,6 +68,12 @@ impl Memory for Buffer {
     }
     fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
         self.surface(offset >> 6)
+    }
+    fn observes_sends(&self) -> bool {
+        self.watch
+    }
+    fn on_send(&mut self, _: &Thread, ip: u32, _: u32) {
+        self.heard.push(ip);
     }
 }
 
@@ -141,6 +150,8 @@ fn the_kernel_is_one_run() {
     let mut mem = Buffer {
         bytes: vec![0; SIZE],
         width: SIZE as u64,
+        watch: false,
+        heard: Vec::new(),
     };
     let mut t = thread(&[0; 1024], 0, (0x100, 0x10));
     let mut translated = 0;
@@ -150,6 +161,35 @@ fn the_kernel_is_one_run() {
     // Without interpreted instructions inside, the sends cut it.
     let cut = Translated::new(&prog, false).expect("translates");
     assert!(cut.runs().all(|(_, len)| len < 16));
+}
+
+/// A memory that watches sends (the sanitizer's) hears of every send the translated runs
+/// call out for, once each, as with the interpreter alone.
+#[test]
+fn a_memory_that_watches_sends_hears_each_once() {
+    let bytes = isa_encoder::assemble(Platform::Tgllp, KERNEL).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    let memory = || Buffer {
+        bytes: vec![0; SIZE],
+        width: SIZE as u64,
+        watch: true,
+        heard: Vec::new(),
+    };
+    let (mut want_mem, mut got_mem) = (memory(), memory());
+    let mut want = thread(&[0; 1024], 0, (0x100, 0x10));
+    let mut got = want.clone();
+    assert_eq!(
+        run(&mut want, &prog, None, &mut want_mem, &[1 << 20]),
+        Ok(Status::Ended)
+    );
+    assert_eq!(
+        run(&mut got, &prog, Some(&tr), &mut got_mem, &[1 << 20]),
+        Ok(Status::Ended)
+    );
+    // The block read, the block write and the end of the thread.
+    assert_eq!(want_mem.heard, [5, 11, 16]);
+    assert_eq!(got_mem.heard, want_mem.heard);
 }
 
 proptest! {
@@ -168,7 +208,12 @@ proptest! {
         let bytes = isa_encoder::assemble(Platform::Tgllp, KERNEL).expect("assembles");
         let prog = Program::decode(Platform::Tgllp, &bytes);
         let tr = Translated::with_min_run(&prog, 1).expect("translates");
-        let memory = Buffer { bytes: (0..SIZE).map(|i| (i as u8) ^ fill).collect(), width };
+        let memory = Buffer {
+            bytes: (0..SIZE).map(|i| (i as u8) ^ fill).collect(),
+            width,
+            watch: false,
+            heard: Vec::new(),
+        };
 
         let mut want_mem = memory.clone();
         let mut want = thread(&words, flags, (read_at, write_at));

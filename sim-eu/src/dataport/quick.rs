@@ -27,7 +27,7 @@ use isa_encoder::sendmsg::{gateway, Sfid};
 use platform::Platform;
 
 use super::align::{alignment, Access};
-use super::{gather_each, lanes_of, mem_read_all, mem_write_all, scratch, Memory, Space};
+use super::{aligned, gather_each, lanes_of, mem_read_all, mem_write_all, scratch, Memory, Space};
 use super::{hdc, SendPlan};
 use crate::lane_mask::lane_bits;
 use crate::regfile::{Thread, REG_BYTES};
@@ -337,12 +337,8 @@ fn block(t: &mut Thread, b: Block, mask: u32, mem: &mut dyn Memory) -> bool {
     match (b.base, b.write) {
         (Base::Bti(bti), false) => mem.surface_read_all(u32::from(bti), off, align, regs),
         (Base::Bti(bti), true) => mem.surface_write_all(u32::from(bti), off, align, regs),
-        (Base::Slm(p), false) => {
-            off.is_multiple_of(align) && mem_read_all(mem, Space::Slm(p), off, regs)
-        }
-        (Base::Slm(p), true) => {
-            off.is_multiple_of(align) && mem_write_all(mem, Space::Slm(p), off, regs)
-        }
+        (Base::Slm(p), false) => aligned(off, align) && mem_read_all(mem, Space::Slm(p), off, regs),
+        (Base::Slm(p), true) => aligned(off, align) && mem_write_all(mem, Space::Slm(p), off, regs),
         (Base::Flat, _) => false,
     }
 }
@@ -426,7 +422,7 @@ fn lane_offset(l: &Lanes, addr: u64, len: usize) -> Option<u64> {
     let off = addr
         .checked_add(u64::from(l.chan_off))
         .filter(|o| o.checked_add(len as u64).is_some())?;
-    (matches!(l.base, Base::Bti(_)) || addr.is_multiple_of(u64::from(l.align))).then_some(off)
+    (matches!(l.base, Base::Bti(_)) || aligned(addr, u64::from(l.align))).then_some(off)
 }
 
 /// Reads `buf` from lane address `addr` ([`lane_offset`]): through the surface, which checks

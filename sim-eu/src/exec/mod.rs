@@ -222,14 +222,12 @@ fn run_simple(t: &mut Thread, s: &Simple, mem: &mut dyn Memory) -> Option<Flow> 
     let Some((q, eot)) = s.send else {
         return Some(Flow::Next);
     };
-    let (enabled, pred) = masks(t, &s.ch);
     if t.observe_sends {
-        if t.track_regs {
-            // The general path tells the memory what the send did.
-            return None;
-        }
-        mem.on_send(t, t.ip, enabled & pred);
+        // The general path tells the memory of the send, once, whichever form executes it
+        // (a quick form that declines would have it told twice).
+        return None;
     }
+    let (enabled, pred) = masks(t, &s.ch);
     if !dataport::quick::run(t, q, enabled & pred, mem) {
         return None;
     }

@@ -49,9 +49,16 @@ pub fn runs_inside_a_run(inst: &Inst) -> bool {
 /// interpreter's entry. `None`, with no instruction run (the entry's bookkeeping at most, as
 /// `run` sets it again), when the instruction has no simple form, when its simple form does
 /// not apply after all, or when the thread has ended or the memory needs the run loop (it
-/// follows registers or watches sends): then `run` it.
-pub fn run_one_simple(t: &mut Thread, prog: &Program, mem: &mut dyn Memory) -> Option<Status> {
-    if t.ended || mem.tracks_registers() || mem.observes_sends() {
+/// follows registers or watches sends): then `run` it. `needs_run_loop`: the memory's
+/// [`Memory::tracks_registers`] or [`Memory::observes_sends`], which a caller that makes many
+/// calls with one memory asks once.
+pub fn run_one_simple(
+    t: &mut Thread,
+    prog: &Program,
+    mem: &mut dyn Memory,
+    needs_run_loop: bool,
+) -> Option<Status> {
+    if t.ended || needs_run_loop {
         return None;
     }
     let s = prog.simple.get(t.ip as usize)?.as_ref()?;

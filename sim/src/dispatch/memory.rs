@@ -10,7 +10,7 @@ use platform::Platform;
 use super::state::Bases;
 use crate::mem::{Access, AddressSpace, Binding, GpuFault, VA_BITS, VA_MASK};
 use kmd_iface::seam::Mapping;
-use sim_eu::dataport::{gather_each, span_fits};
+use sim_eu::dataport::{aligned, gather_each, span_fits};
 use sim_eu::tiling::Tiling;
 use sim_eu::{
     ImageMips, ImageSurface, MemFault, Memory, Sampler, ScratchSurface, Surface,
@@ -114,7 +114,7 @@ impl<'a> Window<'a> {
     fn at(&self, offset: u64, len: usize, align: u64, write: bool) -> Option<usize> {
         let end = offset.checked_add(len as u64)?;
         let inside = offset >= self.start && end <= self.end;
-        let aligned = self.base.wrapping_add(offset).is_multiple_of(align);
+        let aligned = aligned(self.base.wrapping_add(offset), align);
         if inside && aligned && !(write && self.read_only) {
             usize::try_from(offset.wrapping_add(self.delta)).ok()
         } else {
