@@ -19,9 +19,10 @@ use crate::translated::{Translated, CACHE_KERNELS};
 /// and it pays back only through the instructions run afterwards. Translating once the
 /// interpreter has spent about as much CPU on the kernel as its translation costs bounds the
 /// loss on a kernel that stops right then to about 2× its interpreted time. Measured (release
-/// build, BENCHMARKS.md): `jit_alu`'s fully translatable kernels cost 0.11–0.43 ms CPU per
-/// instruction to translate and 6.7–10 ns per interpreted SIMD16 instruction, a ratio of
-/// 11,000–64,000; kernels with sends and control flow translate only part of their
+/// build, BENCHMARKS.md): `jit_alu`'s fully translatable kernels cost 0.12–0.73 ms CPU per
+/// instruction to translate (each run compiled twice, with and without execution masks) and
+/// 6.7–10 ns per interpreted SIMD16 instruction, a ratio of 12,000–110,000; kernels with
+/// sends and control flow translate only part of their
 /// instructions, so per kernel instruction they cost less. With 32,768 the `sim_kernels`
 /// `mad_loop` kernel translated only after 5–7 of its dispatches (about 60 ms of interpreted
 /// CPU); 8,192, below the measured range, translates it in its second dispatch, while the
