@@ -269,17 +269,28 @@ fn body(
     items: &[Item],
     all_enabled: bool,
 ) -> Half {
+    let len = items
+        .iter()
+        .map(|i| match i {
+            Item::Step(_) => 1,
+            Item::Interpreted(c) => *c,
+        })
+        .sum();
     let mut e = StepEmitter {
         b,
         file,
         held: Held::default(),
         half,
         all_enabled,
+        call,
+        index: 0,
+        len,
     };
     let mut k = 0;
     for item in items {
         match *item {
             Item::Step(ref step) => {
+                e.index = k;
                 e.step(step, call.active);
                 k += 1;
             }
@@ -334,7 +345,7 @@ struct Slot {
 }
 
 /// The register-file bytes a run holds in SSA values so far.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Held {
     /// Rows of four DWords (I32X4) by their 16-byte-aligned byte offset.
     rows: BTreeMap<usize, Slot>,
@@ -353,6 +364,11 @@ struct StepEmitter<'a, 'b> {
     half: Half,
     /// Every channel the run's masked instructions use executes ([`body`]).
     all_enabled: bool,
+    /// The interpreter's entry, for the rest of the run after an f32 NaN ([`nan_branch`]).
+    call: &'a Call,
+    /// The instruction being emitted, counted from the run's first, and the run's length.
+    index: u32,
+    len: u32,
 }
 
 /// What calls to [`half_lanes`] need in the function being built.
@@ -783,7 +799,6 @@ impl StepEmitter<'_, '_> {
         let pred = m.pred.map(|p| self.b.ins().splat(I32X4, p));
         let chunks = usize::from(s.n) / 4;
         let mut results = Vec::with_capacity(chunks);
-        let mut sources = Vec::with_capacity(chunks);
         let mut bits = None;
         for c in 0..chunks {
             let mut v = Vec::with_capacity(arity);
@@ -819,10 +834,9 @@ impl StepEmitter<'_, '_> {
                 op => self.op_vec(op, &v, ones[1]),
             };
             results.push(r);
-            sources.push(v);
         }
         if matches!(s.op, Op::FAdd | Op::FMul | Op::FMad) {
-            results = self.nan_branch(&sources, results);
+            results = self.nan_branch(results);
         }
         if let Some(bits) = bits {
             self.set_flags(s, m, bits);
@@ -929,10 +943,11 @@ impl StepEmitter<'_, '_> {
         }
     }
 
-    /// The f32 results `r` (one vector per chunk of lanes, `v` their sources) with the NaN
-    /// rule applied, on a branch taken only when a result lane is NaN (a NaN source gives a
-    /// NaN IEEE result, so results without NaN need no rule).
-    fn nan_branch(&mut self, v: &[Vec<Value>], r: Vec<Value>) -> Vec<Value> {
+    /// The f32 results `r` (one vector per chunk of lanes) when none is NaN. A NaN source
+    /// gives a NaN IEEE result, so results without NaN need none of the EU's NaN rule (the
+    /// first NaN source, quieted); where one is NaN the interpreter, which has the rule, runs
+    /// the instruction and the rest of the run.
+    fn nan_branch(&mut self, r: Vec<Value>) -> Vec<Value> {
         let mut any = None;
         // `unordered(x, y)` is true where either lane is NaN: one compare per two vectors.
         for pair in r.chunks(2) {
@@ -951,22 +966,25 @@ impl StepEmitter<'_, '_> {
             return r;
         };
         let any = self.b.ins().vany_true(any);
-        let fix = self.b.create_block();
-        let join = self.b.create_block();
-        for _ in &r {
-            self.b.append_block_param(join, I32X4);
-        }
-        let plain: Vec<BlockArg> = r.iter().map(|&x| BlockArg::Value(x)).collect();
-        self.b.ins().brif(any, fix, &[], join, &plain);
-        self.b.switch_to_block(fix);
-        let fixed: Vec<BlockArg> = r
-            .iter()
-            .zip(v)
-            .map(|(&x, src)| BlockArg::Value(self.nan_rule(src, x)))
-            .collect();
-        self.b.ins().jump(join, &fixed);
-        self.b.switch_to_block(join);
-        self.b.block_params(join).to_vec()
+        let (cold, hot) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(any, cold, &[], hot, &[]);
+        // A NaN result (rare): the interpreter runs this instruction and the rest of the run,
+        // from the file as it stood before it, and the run returns. No values join back into
+        // the code after the test, so the rows held across it stay in registers.
+        self.b.switch_to_block(cold);
+        let held = self.held.clone();
+        self.write_back();
+        let index = self.b.ins().iconst(I32, i64::from(self.index));
+        let count = self.b.ins().iconst(I32, i64::from(self.len - self.index));
+        self.b.ins().call_indirect(
+            self.call.escape_sig,
+            self.call.escape,
+            &[self.call.ctx, index, count],
+        );
+        self.b.ins().return_(&[]);
+        self.held = held;
+        self.b.switch_to_block(hot);
+        r
     }
 
     /// Lanes `4c..4c + 4` of a row source.
@@ -1071,24 +1089,11 @@ impl StepEmitter<'_, '_> {
                         self.b.ins().fma(fb, fc, fa)
                     }
                 };
-                // The NaN rule (`nan_rule`) only where a result is NaN: `vector` branches.
+                // The EU's NaN rule: where a result is NaN, `vector` leaves the rest of the
+                // run to the interpreter.
                 self.b.ins().bitcast(I32X4, lanes(), r)
             }
         }
-    }
-
-    /// The EU's NaN rule on IEEE results `r` of sources `v`: the first NaN source,
-    /// quieted (applied last for the first source, so that it wins).
-    fn nan_rule(&mut self, v: &[Value], mut r: Value) -> Value {
-        let q = self.b.ins().iconst(I32, QUIET);
-        let q = self.b.ins().splat(I32X4, q);
-        for &x in v.iter().rev() {
-            let fx = self.b.ins().bitcast(F32X4, lanes(), x);
-            let nan = self.b.ins().fcmp(FloatCC::Unordered, fx, fx);
-            let quiet = self.b.ins().bor(x, q);
-            r = self.b.ins().bitselect(nan, quiet, r);
-        }
-        r
     }
 
     /// The stack buffer of the calls to [`half_lanes`]: three sources of [`HALF_SOURCE`]
