@@ -8,27 +8,29 @@ use platform::Platform;
 use sim_eu::Program;
 use sim_jit::TranslationCache;
 
+/// Eight chained adds into r`from`, r`from + 2`, ...
+fn adds(from: u32, src: u32) -> String {
+    (0..8)
+        .map(|k| {
+            let a = if k == 0 { src } else { from + 2 * k - 2 };
+            format!(
+                "add (16|M0) r{}.0<1>:d r{a}.0<8;8,1>:d 0x{:x}:d\n",
+                from + 2 * k,
+                k + 1
+            )
+        })
+        .collect()
+}
+
 /// Eight adds, a send interpreted inside the run, eight more, the end of the thread.
-const KERNEL: &str = "
-add (16|M0) r20.0<1>:d r2.0<8;8,1>:d 0x1:d
-add (16|M0) r22.0<1>:d r20.0<8;8,1>:d 0x2:d
-add (16|M0) r24.0<1>:d r22.0<8;8,1>:d 0x3:d
-add (16|M0) r26.0<1>:d r24.0<8;8,1>:d 0x4:d
-add (16|M0) r28.0<1>:d r26.0<8;8,1>:d 0x5:d
-add (16|M0) r30.0<1>:d r28.0<8;8,1>:d 0x6:d
-add (16|M0) r32.0<1>:d r30.0<8;8,1>:d 0x7:d
-add (16|M0) r34.0<1>:d r32.0<8;8,1>:d 0x8:d
-send.dc1 (16|M0) r40 r4 null 0x0 0x04405E00
-add (16|M0) r50.0<1>:d r40.0<8;8,1>:d 0x1:d
-add (16|M0) r52.0<1>:d r50.0<8;8,1>:d 0x2:d
-add (16|M0) r54.0<1>:d r52.0<8;8,1>:d 0x3:d
-add (16|M0) r56.0<1>:d r54.0<8;8,1>:d 0x4:d
-add (16|M0) r58.0<1>:d r56.0<8;8,1>:d 0x5:d
-add (16|M0) r60.0<1>:d r58.0<8;8,1>:d 0x6:d
-add (16|M0) r62.0<1>:d r60.0<8;8,1>:d 0x7:d
-add (16|M0) r64.0<1>:d r62.0<8;8,1>:d 0x8:d
-(W) send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
-";
+fn kernel() -> String {
+    format!(
+        "{}send.dc1 (16|M0) r40 r4 null 0x0 0x04405E00\n{}\
+         (W) send.ts (8|M0) null r127 null 0x0 0x02000010 {{EOT}}\n",
+        adds(20, 2),
+        adds(50, 40)
+    )
+}
 
 #[test]
 fn translated_runs_are_dumped_and_named_for_perf() {
@@ -37,7 +39,7 @@ fn translated_runs_are_dumped_and_named_for_perf() {
     std::env::set_var(sim_jit::dump::ENV_DUMP, &dir);
     std::env::set_var(sim_jit::dump::ENV_PERF_MAP, "1");
 
-    let bytes = isa_encoder::assemble(Platform::Tgllp, KERNEL).expect("assembles");
+    let bytes = isa_encoder::assemble(Platform::Tgllp, &kernel()).expect("assembles");
     let prog = Program::decode(Platform::Tgllp, &bytes);
     let tr = TranslationCache::new()
         .get_or_translate(Platform::Tgllp, &bytes, &prog)
