@@ -400,7 +400,7 @@ impl StepEmitter<'_, '_> {
         let (enabled, pred) = self.masks(s, active);
         let m = Masks {
             enabled,
-            enabled_all: s.ch.no_mask || self.all_enabled,
+            enabled_all: self.all_channels(s),
             pred,
             both: match pred {
                 Some(p) => self.b.ins().band(enabled, p),
@@ -414,11 +414,17 @@ impl StepEmitter<'_, '_> {
         }
     }
 
+    /// Whether every channel of `s` is enabled, known when it is emitted: `NoMask`, or the
+    /// run's copy for threads that have not diverged.
+    fn all_channels(&self, s: &Step) -> bool {
+        s.ch.no_mask || self.all_enabled
+    }
+
     /// The enabled channels and the predicate (`None`: none), bit i for lane i.
     fn masks(&mut self, s: &Step, active: Value) -> (Value, Option<Value>) {
         let c = &s.ch;
         let lanes = i64::from(c.lanes);
-        let enabled = if c.no_mask || self.all_enabled {
+        let enabled = if self.all_channels(s) {
             self.b.ins().iconst(I32, lanes)
         } else {
             let a = self.b.ins().ushr_imm_u(active, i64::from(c.chan_off));
