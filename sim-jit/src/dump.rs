@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use platform::Platform;
 use sim_eu::Program;
 
-use crate::select::Item;
+use crate::select::{run_len, Item};
 
 /// The environment variable naming a directory to write, per translated kernel,
 /// `sim-jit-<pid>-k<n>.txt`: each run's EU instructions (`T` translated, `i` interpreted
@@ -73,7 +73,7 @@ pub(crate) fn write(prog: &Program, source: Option<&[u8]>, runs: &[RunText]) {
     let w = wanted();
     let pc = |i: usize| prog.insts.get(i).map_or(prog.end, |x| x.pc);
     let name = |r: &RunText| {
-        let len = run_len(&r.items);
+        let len = run_len(&r.items) as usize;
         format!(
             "sim-jit k{k} {} insts {}..{} pc {:#x}..{:#x}",
             prog.platform,
@@ -106,10 +106,11 @@ pub(crate) fn write(prog: &Program, source: Option<&[u8]>, runs: &[RunText]) {
         let _ = writeln!(out, "== {} ({} bytes of host code)", name(r), r.size);
         let mut i = r.start;
         for item in &r.items {
-            let (mark, n) = match item {
-                Item::Step(_) => ('T', 1),
-                Item::Interpreted(c) => ('i', *c as usize),
+            let mark = match item {
+                Item::Step(_) => 'T',
+                Item::Interpreted(_) => 'i',
             };
+            let n = item.instructions() as usize;
             for k in i..i + n {
                 let eu = text
                     .as_ref()
@@ -125,17 +126,6 @@ pub(crate) fn write(prog: &Program, source: Option<&[u8]>, runs: &[RunText]) {
     if let Err(e) = std::fs::write(&path, out) {
         warn_once(&format!("{ENV_DUMP}: writing {}: {e}", path.display()));
     }
-}
-
-/// Instructions a run covers, the interpreted ones inside it included.
-fn run_len(items: &[Item]) -> usize {
-    items
-        .iter()
-        .map(|i| match i {
-            Item::Step(_) => 1,
-            Item::Interpreted(c) => *c as usize,
-        })
-        .sum()
 }
 
 /// Each instruction's IGA text by its PC, when the kernel's bytes are known and decode.

@@ -269,13 +269,7 @@ fn body(
     items: &[Item],
     all_enabled: bool,
 ) -> Half {
-    let len = items
-        .iter()
-        .map(|i| match i {
-            Item::Step(_) => 1,
-            Item::Interpreted(c) => *c,
-        })
-        .sum();
+    let len = crate::select::run_len(items);
     let mut e = StepEmitter {
         b,
         file,
@@ -865,14 +859,9 @@ impl StepEmitter<'_, '_> {
             // Every lane written, known here: the results as they are.
             if at % ROW != 0 {
                 self.flush(at, at + ROW * results.len(), true);
-                for (c, &r) in results.iter().enumerate() {
-                    let off = self.addr(dst) + 16 * c as i32;
-                    self.b.ins().store(mem(), r, self.file, off);
-                }
+                self.store_rows(dst, &results);
             } else {
-                for (c, &r) in results.iter().enumerate() {
-                    self.set_held_row(at + ROW * c, r);
-                }
+                self.hold_rows(at, &results);
             }
             return;
         }
@@ -897,10 +886,7 @@ impl StepEmitter<'_, '_> {
             self.flush(at, at + ROW * results.len(), true);
             self.b.ins().brif(full, whole, &[], part, &[]);
             self.b.switch_to_block(whole);
-            for (c, &r) in results.iter().enumerate() {
-                let off = self.addr(dst) + 16 * c as i32;
-                self.b.ins().store(mem(), r, self.file, off);
-            }
+            self.store_rows(dst, &results);
             self.b.ins().jump(done, &[]);
             self.b.switch_to_block(part);
             for (c, &r) in results.iter().enumerate() {
@@ -944,7 +930,20 @@ impl StepEmitter<'_, '_> {
         self.b.ins().jump(done, &blended);
         self.b.switch_to_block(done);
         let rows = self.b.block_params(done).to_vec();
-        for (c, v) in rows.into_iter().enumerate() {
+        self.hold_rows(at, &rows);
+    }
+
+    /// Stores whole result rows to the file from byte `dst` (not row-aligned: not held).
+    fn store_rows(&mut self, dst: u16, rows: &[Value]) {
+        for (c, &r) in rows.iter().enumerate() {
+            let off = self.addr(dst) + 16 * c as i32;
+            self.b.ins().store(mem(), r, self.file, off);
+        }
+    }
+
+    /// Holds whole result rows as the file's rows from the row-aligned byte `at`.
+    fn hold_rows(&mut self, at: usize, rows: &[Value]) {
+        for (c, &v) in rows.iter().enumerate() {
             self.set_held_row(at + ROW * c, v);
         }
     }

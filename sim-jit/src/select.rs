@@ -149,6 +149,21 @@ pub enum Item {
     Interpreted(u32),
 }
 
+impl Item {
+    /// The kernel instructions it covers.
+    pub fn instructions(&self) -> u32 {
+        match self {
+            Item::Step(_) => 1,
+            Item::Interpreted(c) => *c,
+        }
+    }
+}
+
+/// The kernel instructions a run of `items` covers.
+pub fn run_len(items: &[Item]) -> u32 {
+    items.iter().map(Item::instructions).sum()
+}
+
 /// The translated form of `f`, or `None` when the interpreter keeps it.
 pub fn select(f: &Fast) -> Option<Step> {
     let op = match (f.num, f.op) {

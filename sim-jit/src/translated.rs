@@ -192,20 +192,16 @@ impl Translated {
         let mut entries = vec![None; n];
         let mut translated = 0;
         for ((start, items, _), f) in runs.iter().zip(fns) {
-            let (mut len, mut extent) = (0, 0);
+            let mut extent = 0;
             for item in items {
-                match item {
-                    Item::Step(s) => {
-                        len += 1;
-                        translated += 1;
-                        extent = extent.max(s.extent());
-                    }
-                    Item::Interpreted(c) => len += c,
+                if let Item::Step(s) = item {
+                    translated += 1;
+                    extent = extent.max(s.extent());
                 }
             }
             entries[*start] = Some(Entry {
                 run: f,
-                len,
+                len: crate::select::run_len(items),
                 extent,
             });
         }
