@@ -3,10 +3,13 @@
 //! `isa_encoder::sendmsg::hdc`: \[19\] header present, \[18:14\] message type, \[13:8\] message
 //! control, \[7:0\] binding table index.
 
+use isa_encoder::sendmsg::build::{BTI_STATELESS, BTI_STATELESS_NONCOHERENT};
 use isa_encoder::sendmsg::Sfid;
+use platform::Platform;
 
 use super::align::{check, Access};
 use super::media;
+use super::scratch::{self, ScratchStyle};
 use super::{
     atomic_at, lanes_of, mem_read, mem_read_all, mem_write, mem_write_all, AtomicOp, Memory, Msg,
     Space,
@@ -232,6 +235,7 @@ fn oword_read_bti(msg: &mut Msg, mem: &mut dyn Memory, unaligned: bool) -> Resul
     } else {
         (aligned_oword_offset(msg), Access::OwordBlock)
     };
+    let off = off + base_offset(msg);
     check(access, target.base.wrapping_add(off))?;
     let (bytes, at) = oword_block(msg.field(8, 3));
     block_read_masked(msg, at, bytes, |o, buf| target.read(mem, off + o, buf))
@@ -290,11 +294,35 @@ fn aligned_oword_offset(msg: &Msg) -> u64 {
     u64::from(msg.u32_at(8)) * 16
 }
 
+/// The header DWord that holds a stateless block message's Buffer Base Offset.
+pub(super) const HEADER_BASE_OFFSET: usize = scratch::R0_SCRATCH_POINTER;
+
+/// Whether a block message to `bti` adds its header's Buffer Base Offset (DWord 5 \[31:10\])
+/// to its offset: the stateless indices do, on the platforms whose threads find scratch
+/// relative to General State Base Address, where a header copied from r0 carries the thread's
+/// scratch pointer. So a stateless block message whose header is r0 reaches the thread's own
+/// scratch slice: Mesa's Gen6 spills were built so, and IGC's are when a kernel's private
+/// memory leaves the scratch block message's 128 KiB (vISA's OWord spill path, header r0 with
+/// the offset in OWords in DWord 2). Headers that IGC builds from zero add nothing.
+pub(super) fn adds_base_offset(p: Platform, bti: u32) -> bool {
+    scratch::style(p) == ScratchStyle::GeneralState
+        && (bti == u32::from(BTI_STATELESS) || bti == u32::from(BTI_STATELESS_NONCOHERENT))
+}
+
+/// The Buffer Base Offset a block message adds to its offset (see [`adds_base_offset`]).
+fn base_offset(msg: &Msg) -> u64 {
+    if adds_base_offset(msg.platform, msg.desc & 0xff) {
+        u64::from(msg.u32_at(4 * HEADER_BASE_OFFSET) & scratch::POINTER_MASK)
+    } else {
+        0
+    }
+}
+
 /// OWord block write: header DWord 2 is the offset in OWords (IGC shifts the byte offset
 /// right by 4).
 fn oword_write_bti(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
     let target = bti_target(msg, mem)?;
-    let off = aligned_oword_offset(msg);
+    let off = aligned_oword_offset(msg) + base_offset(msg);
     check(Access::OwordBlock, target.base.wrapping_add(off))?;
     let (bytes, half) = oword_block(msg.field(8, 3));
     block_write_masked(msg, REG_BYTES + half, bytes, |at, data| {

@@ -76,6 +76,9 @@ pub struct Block {
     pub offset_at: u16,
     /// The offset counts OWords (the aligned forms) rather than bytes.
     pub in_owords: bool,
+    /// GRF byte of the header's Buffer Base Offset DWord, added to the offset (stateless
+    /// blocks where the platform adds it: `hdc::adds_base_offset`).
+    pub base_offset_at: Option<u16>,
     /// GRF byte of the data (writes) or of where the response lands (reads).
     pub data_at: u16,
     pub bytes: u16,
@@ -192,6 +195,17 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
                 lanes: n,
                 offset_at: payload_byte(plan, mlen, ex_mlen, 8, 4)?,
                 in_owords: ty != hdc::OWORD_READ_UNALIGNED,
+                base_offset_at: if hdc::adds_base_offset(platform, u32::from(bti)) {
+                    Some(payload_byte(
+                        plan,
+                        mlen,
+                        ex_mlen,
+                        4 * hdc::HEADER_BASE_OFFSET,
+                        4,
+                    )?)
+                } else {
+                    None
+                },
                 data_at,
                 bytes: bytes as u16,
                 align: alignment(if ty == hdc::OWORD_READ_UNALIGNED {
@@ -328,7 +342,13 @@ fn block(t: &mut Thread, b: Block, mask: u32, mem: &mut dyn Memory) -> bool {
         return false;
     };
     let raw = u64::from(u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]));
-    let off = if b.in_owords { raw * 16 } else { raw };
+    let mut off = if b.in_owords { raw * 16 } else { raw };
+    if let Some(at) = b.base_offset_at {
+        let Some(dw) = t.file.get(usize::from(at)..usize::from(at) + 4) else {
+            return false;
+        };
+        off += u64::from(u32::from_le_bytes([dw[0], dw[1], dw[2], dw[3]]) & scratch::POINTER_MASK);
+    }
     let align = u64::from(b.align);
     let data = usize::from(b.data_at);
     let Some(regs) = t.file.get_mut(data..data + usize::from(b.bytes)) else {
