@@ -8,7 +8,7 @@ mod program_support;
 
 use oracles::ocloc::Format;
 use platform::Platform;
-use umd::device::{sim_kmds, Device};
+use umd::device::{sim_kmds, Device, KmdChoice};
 use umd::kernel::Kernel;
 use umd::ndrange::NdRange;
 use umd::payload::ArgValue;
@@ -114,6 +114,27 @@ fn run(d: &Device, kernel: &Kernel, words: &[u32]) -> Result<Vec<u32>, umd::Erro
         .collect())
 }
 
+/// Runs `kernel` on `words` on a new device of `p` under `kmd` and panics, naming `what` and
+/// the first differing word, unless the result is `want`; returns the device.
+fn run_checked(
+    p: Platform,
+    kmd: KmdChoice,
+    kernel: &Kernel,
+    words: &[u32],
+    want: &[u32],
+    what: &str,
+) -> Device {
+    let d = Device::open_sim(p, Some(kmd)).unwrap();
+    let got = run(&d, kernel, words).unwrap_or_else(|e| panic!("{what}: {e}"));
+    if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
+        panic!(
+            "{what}: word {i} is {:#x}, reference {:#x}",
+            got[i], want[i]
+        );
+    }
+    d
+}
+
 #[test]
 fn reference_is_not_the_identity() {
     // The check below could not fail if the reference left the buffer as it was.
@@ -141,15 +162,8 @@ fn spilling_kernels_run_on_every_platform_and_kmd() {
                     "{p} {format:?} {name}: no spill"
                 );
                 for kmd in sim_kmds(p) {
-                    let d = Device::open_sim(p, Some(kmd)).unwrap();
-                    let got = run(&d, &kernel, &words)
-                        .unwrap_or_else(|e| panic!("{p} {kmd:?} {format:?} {name}: {e}"));
-                    if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
-                        panic!(
-                            "{p} {kmd:?} {format:?} {name}: word {i} is {:#x}, reference {:#x}",
-                            got[i], want[i]
-                        );
-                    }
+                    let what = format!("{p} {kmd:?} {format:?} {name}");
+                    let d = run_checked(p, kmd, &kernel, &words, &want, &what);
                     let s = d.scratch_space().expect("a scratch buffer");
                     assert!(u64::from(s.slice) >= kernel.spill_mem_size());
                     cases += 1;
@@ -250,15 +264,8 @@ fn spills_past_the_scratch_message_reach_stay_in_each_threads_slice() {
                 kernel.spill_mem_size()
             );
             for kmd in sim_kmds(p) {
-                let d = Device::open_sim(p, Some(kmd)).unwrap();
-                let got = run(&d, &kernel, &words)
-                    .unwrap_or_else(|e| panic!("{p} {kmd:?} {format:?}: {e}"));
-                if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
-                    panic!(
-                        "{p} {kmd:?} {format:?}: word {i} is {:#x}, reference {:#x}",
-                        got[i], want[i]
-                    );
-                }
+                let what = format!("{p} {kmd:?} {format:?}");
+                run_checked(p, kmd, &kernel, &words, &want, &what);
             }
         }
     }
