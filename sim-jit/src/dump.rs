@@ -16,7 +16,8 @@ use crate::select::{run_len, Item};
 
 /// The environment variable naming a directory to write, per translated kernel,
 /// `sim-jit-<pid>-k<n>.txt`: each run's EU instructions (`T` translated, `i` interpreted
-/// inside the run), its Cranelift IR and its host code.
+/// inside the run), its Cranelift IR and its host code; then the instructions outside every
+/// run (`-`, the interpreter's between runs).
 pub const ENV_DUMP: &str = "INTEL_GPU_SIM_JIT_DUMP";
 
 /// The environment variable (`1`) that appends each translated run to `/tmp/perf-<pid>.map`,
@@ -121,6 +122,20 @@ pub(crate) fn write(prog: &Program, source: Option<&[u8]>, runs: &[RunText]) {
             i += n;
         }
         let _ = writeln!(out, "-- Cranelift IR\n{}-- host code\n{}", r.clif, r.host);
+    }
+    // What the interpreter runs between the runs: where a kernel's untranslated time goes.
+    let mut inside = vec![false; prog.insts.len()];
+    for r in runs {
+        let end = (r.start + run_len(&r.items) as usize).min(inside.len());
+        inside[r.start.min(end)..end].fill(true);
+    }
+    let _ = writeln!(out, "== outside the runs");
+    for k in (0..inside.len()).filter(|&k| !inside[k]) {
+        let eu = text
+            .as_ref()
+            .and_then(|t| t.get(&pc(k)))
+            .map_or("", String::as_str);
+        let _ = writeln!(out, "- {k:5} {:#07x}  {eu}", pc(k));
     }
     let path = dir.join(format!("sim-jit-{pid}-k{k}.txt"));
     if let Err(e) = std::fs::write(&path, out) {

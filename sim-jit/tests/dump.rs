@@ -55,16 +55,28 @@ fn translated_runs_are_dumped_and_named_for_perf() {
     assert_eq!(files.len(), 1, "{files:?}");
     let dump = std::fs::read_to_string(&files[0]).expect("dump");
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::write("/tmp/dd/x.txt", &dump).unwrap();
     let listing = isa_encoder::disassemble(Platform::Tgllp, &bytes).expect("disassembles");
     let eu: Vec<&str> = listing.lines().filter(|l| !l.ends_with(':')).collect();
     let pc = |k: usize| prog.insts[k].pc;
     assert_eq!(eu.len(), 18, "{listing}");
-    for (k, text) in eu.iter().enumerate().take(17) {
-        let mark = if k == 8 { 'i' } else { 'T' };
+    // Every instruction once: the run's, then the end of thread outside it (-).
+    for (k, text) in eu.iter().enumerate() {
+        let mark = match k {
+            8 => 'i',
+            17 => '-',
+            _ => 'T',
+        };
         let want = format!("{mark} {k:5} {:#07x}  {}", pc(k), text.trim());
+        let found = dump
+            .lines()
+            .filter(|l| {
+                matches!(l.get(..1), Some("T" | "i" | "-")) && l.get(1..8) == want.get(1..8)
+            })
+            .count();
         assert!(dump.lines().any(|l| l == want), "{want:?} not in:\n{dump}");
+        assert_eq!(found, 1, "instruction {k} listed {found} times:\n{dump}");
     }
+    assert!(dump.contains("\n== outside the runs\n- "), "{dump}");
     let name = format!("tgllp insts 0..17 pc 0x0..{:#x}", pc(17));
     assert!(dump.starts_with("== sim-jit k"), "{dump}");
     assert!(

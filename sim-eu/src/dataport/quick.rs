@@ -544,11 +544,14 @@ fn lane_by_lane(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bo
     let blk = component_block(usize::from(l.lanes));
     let data = usize::from(l.data_at);
     let bytes = usize::from(l.addr_bytes);
+    // Two fixed widths, not a copy of `bytes` bytes: a variable-length copy is a call per lane.
     let addr = |file: &[u8], i: usize| -> Option<u64> {
         let at = usize::from(l.addr_at) + i * bytes;
-        let mut b = [0u8; 8];
-        b[..bytes].copy_from_slice(file.get(at..at + bytes)?);
-        Some(u64::from_le_bytes(b))
+        let b = file.get(at..at + bytes)?;
+        Some(match *b {
+            [a0, a1, a2, a3] => u64::from(u32::from_le_bytes([a0, a1, a2, a3])),
+            _ => u64::from_le_bytes(b.try_into().ok()?),
+        })
     };
     if l.write {
         for i in lanes_of(mask) {
