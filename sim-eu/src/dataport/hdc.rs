@@ -3,7 +3,7 @@
 //! `isa_encoder::sendmsg::hdc`: \[19\] header present, \[18:14\] message type, \[13:8\] message
 //! control, \[7:0\] binding table index.
 
-use isa_encoder::sendmsg::build::{BTI_STATELESS, BTI_STATELESS_NONCOHERENT};
+use isa_encoder::sendmsg::build::is_stateless_bti;
 use isa_encoder::sendmsg::Sfid;
 use platform::Platform;
 
@@ -305,8 +305,7 @@ pub(super) const HEADER_BASE_OFFSET: usize = scratch::R0_SCRATCH_POINTER;
 /// memory leaves the scratch block message's 128 KiB (vISA's OWord spill path, header r0 with
 /// the offset in OWords in DWord 2). Headers that IGC builds from zero add nothing.
 pub(super) fn adds_base_offset(p: Platform, bti: u32) -> bool {
-    scratch::style(p) == ScratchStyle::GeneralState
-        && (bti == u32::from(BTI_STATELESS) || bti == u32::from(BTI_STATELESS_NONCOHERENT))
+    scratch::style(p) == ScratchStyle::GeneralState && is_stateless_bti(bti)
 }
 
 /// The Buffer Base Offset a block message adds to its offset (see [`adds_base_offset`]).

@@ -17,9 +17,6 @@ use sim_eu::{
     SAMPLER_STATE_BYTES,
 };
 
-/// Binding-table indices of the stateless (General State Base relative) surfaces.
-const STATELESS_BTIS: [u32; 2] = [255, 253];
-
 /// Binding-table indices a message can name (an 8-bit descriptor field): the surfaces
 /// cache holds one entry per index.
 const BTI_COUNT: usize = 256;
@@ -604,7 +601,7 @@ impl Memory for VmMemory<'_> {
         if let Some(Some(s)) = self.surfaces.get(slot) {
             return Ok(*s);
         }
-        let s = if STATELESS_BTIS.contains(&bti) {
+        let s = if isa_encoder::sendmsg::build::is_stateless_bti(bti) {
             let general = self.bases.general;
             Surface::buffer(general, (1u64 << VA_BITS).saturating_sub(general))
         } else {

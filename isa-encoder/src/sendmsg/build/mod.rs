@@ -26,6 +26,12 @@ pub const BTI_SLM: u8 = 0xFE;
 pub const BTI_STATELESS: u8 = 0xFF;
 pub const BTI_STATELESS_NONCOHERENT: u8 = 0xFD;
 
+/// Whether binding-table index `bti` names no surface but the stateless (A32, General State
+/// relative) space: 255, or 253 for its non-coherent form.
+pub fn is_stateless_bti(bti: u32) -> bool {
+    bti == u32::from(BTI_STATELESS) || bti == u32::from(BTI_STATELESS_NONCOHERENT)
+}
+
 /// A send message ready to encode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Message {
