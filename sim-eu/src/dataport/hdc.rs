@@ -3,13 +3,11 @@
 //! `isa_encoder::sendmsg::hdc`: \[19\] header present, \[18:14\] message type, \[13:8\] message
 //! control, \[7:0\] binding table index.
 
-use isa_encoder::sendmsg::build::is_stateless_bti;
 use isa_encoder::sendmsg::Sfid;
-use platform::Platform;
 
 use super::align::{check, Access};
 use super::media;
-use super::scratch::{self, ScratchStyle};
+use super::scratch;
 use super::{
     atomic_at, lanes_of, mem_read, mem_read_all, mem_write, mem_write_all, AtomicOp, Memory, Msg,
     Space,
@@ -294,24 +292,11 @@ fn aligned_oword_offset(msg: &Msg) -> u64 {
     u64::from(msg.u32_at(8)) * 16
 }
 
-/// The header DWord that holds a stateless block message's Buffer Base Offset.
-pub(super) const HEADER_BASE_OFFSET: usize = scratch::R0_SCRATCH_POINTER;
-
-/// Whether a block message to `bti` adds its header's Buffer Base Offset (DWord 5 \[31:10\])
-/// to its offset: the stateless indices do, on the platforms whose threads find scratch
-/// relative to General State Base Address, where a header copied from r0 carries the thread's
-/// scratch pointer. So a stateless block message whose header is r0 reaches the thread's own
-/// scratch slice: Mesa's Gen6 spills were built so, and IGC's are when a kernel's private
-/// memory leaves the scratch block message's 128 KiB (vISA's OWord spill path, header r0 with
-/// the offset in OWords in DWord 2). Headers that IGC builds from zero add nothing.
-pub(super) fn adds_base_offset(p: Platform, bti: u32) -> bool {
-    scratch::style(p) == ScratchStyle::GeneralState && is_stateless_bti(bti)
-}
-
-/// The Buffer Base Offset a block message adds to its offset (see [`adds_base_offset`]).
+/// The Buffer Base Offset a block message adds to its offset
+/// ([`scratch::adds_block_base_offset`]).
 fn base_offset(msg: &Msg) -> u64 {
-    if adds_base_offset(msg.platform, msg.desc & 0xff) {
-        u64::from(msg.u32_at(4 * HEADER_BASE_OFFSET) & scratch::POINTER_MASK)
+    if scratch::adds_block_base_offset(msg.platform, msg.desc & 0xff) {
+        scratch::block_base_offset(msg.u32_at(4 * scratch::R0_SCRATCH_POINTER))
     } else {
         0
     }

@@ -77,7 +77,7 @@ pub struct Block {
     /// The offset counts OWords (the aligned forms) rather than bytes.
     pub in_owords: bool,
     /// GRF byte of the header's Buffer Base Offset DWord, added to the offset (stateless
-    /// blocks where the platform adds it: `hdc::adds_base_offset`).
+    /// blocks where the platform adds it: [`scratch::adds_block_base_offset`]).
     pub base_offset_at: Option<u16>,
     /// GRF byte of the data (writes) or of where the response lands (reads).
     pub data_at: u16,
@@ -195,14 +195,9 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
                 lanes: n,
                 offset_at: payload_byte(plan, mlen, ex_mlen, 8, 4)?,
                 in_owords: ty != hdc::OWORD_READ_UNALIGNED,
-                base_offset_at: if hdc::adds_base_offset(platform, u32::from(bti)) {
-                    Some(payload_byte(
-                        plan,
-                        mlen,
-                        ex_mlen,
-                        4 * hdc::HEADER_BASE_OFFSET,
-                        4,
-                    )?)
+                base_offset_at: if scratch::adds_block_base_offset(platform, u32::from(bti)) {
+                    let at = 4 * scratch::R0_SCRATCH_POINTER;
+                    Some(payload_byte(plan, mlen, ex_mlen, at, 4)?)
                 } else {
                     None
                 },
@@ -338,16 +333,19 @@ fn block(t: &mut Thread, b: Block, mask: u32, mem: &mut dyn Memory) -> bool {
         return false;
     }
     let at = usize::from(b.offset_at);
-    let Some(raw) = t.file.get(at..at + 4) else {
+    let dword = |at: usize| -> Option<u32> {
+        let d = t.file.get(at..at + 4)?;
+        Some(u32::from_le_bytes([d[0], d[1], d[2], d[3]]))
+    };
+    let Some(raw) = dword(at).map(u64::from) else {
         return false;
     };
-    let raw = u64::from(u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]));
     let mut off = if b.in_owords { raw * 16 } else { raw };
     if let Some(at) = b.base_offset_at {
-        let Some(dw) = t.file.get(usize::from(at)..usize::from(at) + 4) else {
+        let Some(dw5) = dword(usize::from(at)) else {
             return false;
         };
-        off += u64::from(u32::from_le_bytes([dw[0], dw[1], dw[2], dw[3]]) & scratch::POINTER_MASK);
+        off += scratch::block_base_offset(dw5);
     }
     let align = u64::from(b.align);
     let data = usize::from(b.data_at);

@@ -53,6 +53,23 @@ pub const R0_SCRATCH_SIZE: usize = 3;
 /// Bits 31:10 of DWord 5 hold the pointer; bits 9:0 the FFTID.
 pub const POINTER_MASK: u32 = !0x3ff;
 
+/// Whether a block message to `bti` adds its header's Buffer Base Offset
+/// ([`block_base_offset`] of DWord [`R0_SCRATCH_POINTER`]) to its offset: the stateless
+/// indices do, on the platforms whose threads find scratch relative to General State Base
+/// Address, where a header copied from r0 carries the thread's scratch pointer. So a
+/// stateless block message whose header is r0 reaches the thread's own slice: Mesa's Gen6
+/// spills were built so, and IGC's are when a kernel's private memory leaves the scratch
+/// block message's 128 KiB (vISA's OWord spill path: header r0, the offset in OWords in
+/// DWord 2). Headers that IGC builds from zero add nothing.
+pub fn adds_block_base_offset(p: Platform, bti: u32) -> bool {
+    style(p) == ScratchStyle::GeneralState && isa_encoder::sendmsg::build::is_stateless_bti(bti)
+}
+
+/// The Buffer Base Offset a header DWord 5 `dw5` holds (bits 31:10, as r0's slice pointer).
+pub fn block_base_offset(dw5: u32) -> u64 {
+    u64::from(dw5 & POINTER_MASK)
+}
+
 /// Descriptor bit 18: a scratch block message.
 pub fn is_scratch(desc: u32) -> bool {
     desc >> 18 & 1 != 0

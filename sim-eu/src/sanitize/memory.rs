@@ -22,7 +22,7 @@ use super::replay::Log;
 use super::rules::{self, Kind};
 use super::shadow::Defined;
 use super::slots::{Own, Slots};
-use crate::dataport::{span_fits, Memory, OutOfImage, Sampler, ScratchSurface, Surface};
+use crate::dataport::{scratch, span_fits, Memory, OutOfImage, Sampler, ScratchSurface, Surface};
 use crate::error::{EuError, EuErrorKind, MemFault};
 use crate::program::operand::Loc;
 use crate::program::Program;
@@ -629,7 +629,11 @@ impl<'a> Sanitizing<'a> {
         };
         match kind {
             Kind::BlockWriteOwords { bti } => {
-                if let Some(off) = self.oword_byte_offset(t, ip, src0) {
+                if let Some(mut off) = self.oword_byte_offset(t, ip, src0) {
+                    // Where the data port puts it: a stateless block adds the header's base.
+                    if scratch::adds_block_base_offset(self.prog.platform, bti) {
+                        off += scratch::block_base_offset(dw(scratch::R0_SCRATCH_POINTER));
+                    }
                     if let Ok((base, _)) = self.inner.surface_span(bti) {
                         self.block_address(kind, base.wrapping_add(off));
                     }
@@ -1136,6 +1140,78 @@ mod tests {
         assert_eq!(f[0].count, 4);
         assert_eq!(f[0].check, Check::Memcheck);
         assert_eq!(f[0].address, Some(0x1000 + 98));
+    }
+
+    /// Index 255's space from General State Base Address 0x800; nothing else.
+    struct General;
+
+    impl Memory for General {
+        fn read(&mut self, addr: u64, _buf: &mut [u8]) -> Result<(), MemFault> {
+            Err(MemFault { address: addr })
+        }
+        fn write(&mut self, addr: u64, _data: &[u8]) -> Result<(), MemFault> {
+            Err(MemFault { address: addr })
+        }
+        fn slm_read(&mut self, offset: u32, _buf: &mut [u8]) -> Result<(), MemFault> {
+            Err(MemFault {
+                address: u64::from(offset),
+            })
+        }
+        fn slm_write(&mut self, offset: u32, _data: &[u8]) -> Result<(), MemFault> {
+            Err(MemFault {
+                address: u64::from(offset),
+            })
+        }
+        fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
+            match bti {
+                255 => Ok(Surface::buffer(0x800, 1 << 40)),
+                _ => Err(MemFault {
+                    address: u64::from(bti),
+                }),
+            }
+        }
+        fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
+            Err(MemFault {
+                address: u64::from(offset),
+            })
+        }
+    }
+
+    #[test]
+    fn a_misaligned_stateless_oword_write_is_reported_where_the_data_port_puts_it() {
+        // IGC's form: the byte offset shifted to OWords into the header (r0's copy, r2).
+        let code = isa_encoder::assemble(
+            Platform::Tgllp,
+            "(W) shr (1|M0) r2.2<1>:ud r10.0<0;1,0>:ud 0x4:ud\n\
+             (W) send.dc0 (8|M0) null r2 r3 0x40 0x020A02FF\n",
+        )
+        .unwrap();
+        let prog = Program::decode(Platform::Tgllp, &code);
+        let scope = scope();
+        let mut findings = Findings::default();
+        let mut mem = General;
+        let mut group = Group::default();
+        let mut s = Sanitizing::new(
+            &mut mem,
+            &prog,
+            &scope,
+            Place::default(),
+            &mut findings,
+            &mut group,
+        );
+        let mut t = Thread::new(0xff);
+        let put = |t: &mut Thread, at: usize, v: u32| {
+            t.file_mut()[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        };
+        put(&mut t, 10 * REG_BYTES, 0x104);
+        put(&mut t, 2 * REG_BYTES + 8, 0x10);
+        // The header's DWord 5: slice pointer 0x400, FFTID 3.
+        put(&mut t, 2 * REG_BYTES + 20, 0x403);
+        s.header_rules(&t, 1, Kind::BlockWriteOwords { bti: 255 }, 2 * REG_BYTES);
+        let f = findings.into_vec();
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].check, Check::Alignment);
+        assert_eq!(f[0].address, Some(0x800 + 0x400 + 0x104));
     }
 
     #[test]
