@@ -1108,33 +1108,44 @@ mod tests {
         }
     }
 
-    #[test]
-    fn accesses_are_checked_at_byte_granularity_and_passed_on() {
-        let prog = Program::decode(Platform::Tgllp, &[]);
+    /// Runs `f` on a sanitizing memory over `mem` with [`scope`]; gives the findings.
+    fn sanitized(
+        mem: &mut dyn Memory,
+        prog: &Program,
+        f: impl FnOnce(&mut Sanitizing),
+    ) -> Vec<Finding> {
         let scope = scope();
         let mut findings = Findings::default();
-        let mut mem = NoMemory;
         let mut group = Group::default();
         let mut s = Sanitizing::new(
-            &mut mem,
-            &prog,
+            mem,
+            prog,
             &scope,
             Place::default(),
             &mut findings,
             &mut group,
         );
-        let mut buf = [0u8; 4];
-        // Inside: no finding (NoMemory still faults: the access is passed on unchanged).
-        assert!(s.read(0x1000 + 96, &mut buf).is_err());
-        // The buffer's last 2 bytes and 2 of padding; a write to the read-only buffer.
-        let _ = s.read(0x1000 + 98, &mut buf);
-        let _ = s.write(0x1000, &buf);
-        // SLM: the last int is fine, one past it not.
-        let _ = s.slm_read(252, &mut buf);
-        let _ = s.slm_write(256, &buf);
-        // Past a surface: a negative 32-bit offset is reported where it points.
-        s.out_of_surface(0x1000, 100, 0xffff_fffc, 4, false);
-        let f = findings.into_vec();
+        f(&mut s);
+        drop(s);
+        findings.into_vec()
+    }
+
+    #[test]
+    fn accesses_are_checked_at_byte_granularity_and_passed_on() {
+        let prog = Program::decode(Platform::Tgllp, &[]);
+        let f = sanitized(&mut NoMemory, &prog, |s| {
+            let mut buf = [0u8; 4];
+            // Inside: no finding (NoMemory still faults: the access is passed on unchanged).
+            assert!(s.read(0x1000 + 96, &mut buf).is_err());
+            // The buffer's last 2 bytes and 2 of padding; a write to the read-only buffer.
+            let _ = s.read(0x1000 + 98, &mut buf);
+            let _ = s.write(0x1000, &buf);
+            // SLM: the last int is fine, one past it not.
+            let _ = s.slm_read(252, &mut buf);
+            let _ = s.slm_write(256, &buf);
+            // Past a surface: a negative 32-bit offset is reported where it points.
+            s.out_of_surface(0x1000, 100, 0xffff_fffc, 4, false);
+        });
         assert_eq!(f.len(), 1, "{f:?}");
         // One instruction (none: offset u32::MAX here), one check: counted.
         assert_eq!(f[0].count, 4);
@@ -1187,28 +1198,17 @@ mod tests {
         )
         .unwrap();
         let prog = Program::decode(Platform::Tgllp, &code);
-        let scope = scope();
-        let mut findings = Findings::default();
-        let mut mem = General;
-        let mut group = Group::default();
-        let mut s = Sanitizing::new(
-            &mut mem,
-            &prog,
-            &scope,
-            Place::default(),
-            &mut findings,
-            &mut group,
-        );
-        let mut t = Thread::new(0xff);
-        let put = |t: &mut Thread, at: usize, v: u32| {
-            t.file_mut()[at..at + 4].copy_from_slice(&v.to_le_bytes());
-        };
-        put(&mut t, 10 * REG_BYTES, 0x104);
-        put(&mut t, 2 * REG_BYTES + 8, 0x10);
-        // The header's DWord 5: slice pointer 0x400, FFTID 3.
-        put(&mut t, 2 * REG_BYTES + 20, 0x403);
-        s.header_rules(&t, 1, Kind::BlockWriteOwords { bti: 255 }, 2 * REG_BYTES);
-        let f = findings.into_vec();
+        let f = sanitized(&mut General, &prog, |s| {
+            let mut t = Thread::new(0xff);
+            let put = |t: &mut Thread, at: usize, v: u32| {
+                t.file_mut()[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            };
+            put(&mut t, 10 * REG_BYTES, 0x104);
+            put(&mut t, 2 * REG_BYTES + 8, 0x10);
+            // The header's DWord 5: slice pointer 0x400, FFTID 3.
+            put(&mut t, 2 * REG_BYTES + 20, 0x403);
+            s.header_rules(&t, 1, Kind::BlockWriteOwords { bti: 255 }, 2 * REG_BYTES);
+        });
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].check, Check::Alignment);
         assert_eq!(f[0].address, Some(0x800 + 0x400 + 0x104));
@@ -1217,22 +1217,11 @@ mod tests {
     #[test]
     fn unwrapped_negative_offsets_name_the_buffer_before_them() {
         let prog = Program::decode(Platform::Dg2, &[]);
-        let scope = scope();
-        let mut findings = Findings::default();
-        let mut mem = NoMemory;
-        let mut group = Group::default();
-        let mut s = Sanitizing::new(
-            &mut mem,
-            &prog,
-            &scope,
-            Place::default(),
-            &mut findings,
-            &mut group,
-        );
-        let mut buf = [0u8; 4];
-        // LSC through a binding table: base 0x1000 + 0xfffffffc, no bounds check.
-        let _ = s.read(0x1000 + 0xffff_fffc, &mut buf);
-        let f = findings.into_vec();
+        let f = sanitized(&mut NoMemory, &prog, |s| {
+            let mut buf = [0u8; 4];
+            // LSC through a binding table: base 0x1000 + 0xfffffffc, no bounds check.
+            let _ = s.read(0x1000 + 0xffff_fffc, &mut buf);
+        });
         assert_eq!(f[0].address, Some(0xffc));
         assert!(f[0]
             .allocation
