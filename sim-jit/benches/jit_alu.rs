@@ -4,7 +4,7 @@
 //! activations near 0.5 and weights near 0.01) run to EOT, once
 //! through the interpreter and once through `sim_jit::run`, alternately, on this thread's CPU
 //! time (wall-clock time on a shared machine says little). `JIT_ALU_RUNS` sets the runs per
-//! case and path (2000).
+//! case and path (2000); `INTEL_GPU_SIM_JIT_DUMP` writes the kernels' translations out.
 
 use platform::Platform;
 use sim_eu::{NoMemory, Program, Status, Thread};
@@ -12,7 +12,7 @@ use sim_jit::Translated;
 
 const BODY: usize = 512;
 
-fn kernel(lines: [&str; 2]) -> Program {
+fn kernel(lines: [&str; 2]) -> (Program, Vec<u8>) {
     let mut text = String::new();
     for i in 0..BODY {
         text.push_str(lines[i % 2]);
@@ -20,7 +20,7 @@ fn kernel(lines: [&str; 2]) -> Program {
     }
     text.push_str("send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}\n");
     let bytes = isa_encoder::assemble(Platform::Tgllp, &text).expect("assembles");
-    Program::decode(Platform::Tgllp, &bytes)
+    (Program::decode(Platform::Tgllp, &bytes), bytes)
 }
 
 fn cpu() -> f64 {
@@ -58,9 +58,9 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(2000);
     for (name, lines) in cases {
-        let prog = kernel(lines);
+        let (prog, bytes) = kernel(lines);
         let start = cpu();
-        let tr = Translated::new(&prog, true).expect("translates");
+        let tr = Translated::of_kernel(&prog, &bytes, true).expect("translates");
         let translate = cpu() - start;
         println!(
             "jit_alu/{name}: {} of {} instructions translated in {:.1} ms CPU",

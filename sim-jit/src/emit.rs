@@ -279,9 +279,17 @@ fn body(
         call,
         index: 0,
         len,
+        nan_tests_ahead: false,
     };
+    // Per item: whether it or a later one tests f32 results for NaN.
+    let mut ahead = vec![false; items.len() + 1];
+    for (i, item) in items.iter().enumerate().rev() {
+        let tests = matches!(item, Item::Step(s) if tests_for_nan(s.op));
+        ahead[i] = ahead[i + 1] || tests;
+    }
     let mut k = 0;
-    for item in items {
+    for (i, item) in items.iter().enumerate() {
+        e.nan_tests_ahead = ahead[i];
         match *item {
             Item::Step(ref step) => {
                 e.index = k;
@@ -312,6 +320,11 @@ fn body(
     e.half
 }
 
+/// Whether the translated code tests the results of `op` for NaN ([`StepEmitter::nan_branch`]).
+fn tests_for_nan(op: Op) -> bool {
+    matches!(op, Op::FAdd | Op::FMul | Op::FMad)
+}
+
 /// An instruction's channel masks (bit i for lane i) and where the flags are.
 struct Masks {
     enabled: Value,
@@ -334,21 +347,34 @@ impl Masks {
 #[derive(Clone, Copy)]
 struct Slot {
     v: Value,
-    /// Written since it was loaded: stored at the run's end.
+    /// Written since it was loaded: stored when it stops being held.
     dirty: bool,
+    /// When it was last asked for ([`Held::clock`]).
+    used: u64,
 }
 
 /// The register-file bytes a run holds in SSA values so far.
 #[derive(Default, Clone)]
 struct Held {
-    /// Rows of four DWords (I32X4) by their 16-byte-aligned byte offset.
+    /// Rows of four DWords (I32X4) by their 16-byte-aligned byte offset; at most
+    /// [`HELD_ROWS`].
     rows: BTreeMap<usize, Slot>,
     /// The 8 flag bytes at [`FLAG`] (I64).
     flags: Option<Slot>,
+    /// Counts the rows asked for, to find the one least recently used.
+    clock: u64,
 }
 
 /// Bytes per held row.
 const ROW: usize = 16;
+
+/// The most rows a run holds at once; past it, the least recently used one goes back to the
+/// file (stored if written). SSA values beyond the host's vector registers (16 on x86-64)
+/// are spilled by the register allocator to stack slots anyway, and every held row that was
+/// written costs a store at each call out of the run and on each f32 NaN exit: a convolution
+/// run of ~500 instructions holding every row it touched was ~1 MB of host code, nearly all
+/// spills and write-backs.
+const HELD_ROWS: usize = 16;
 
 /// Emits one instruction into the function being built.
 struct StepEmitter<'a, 'b> {
@@ -363,6 +389,9 @@ struct StepEmitter<'a, 'b> {
     /// The instruction being emitted, counted from the run's first, and the run's length.
     index: u32,
     len: u32,
+    /// An f32 instruction with a NaN test ([`nan_branch`]) is among the run's next ones (this
+    /// one included).
+    nan_tests_ahead: bool,
 }
 
 /// What calls to [`half_lanes`] need in the function being built.
@@ -689,21 +718,45 @@ impl StepEmitter<'_, '_> {
 
     /// The row of four DWords at the 16-byte-aligned offset `off`, loaded at its first use.
     fn held_row(&mut self, off: usize) -> Value {
-        if let Some(slot) = self.held.rows.get(&off) {
+        self.held.clock += 1;
+        let now = self.held.clock;
+        if let Some(slot) = self.held.rows.get_mut(&off) {
+            slot.used = now;
             return slot.v;
         }
         self.flush(off, off + ROW, false);
         let v = self.b.ins().load(I32X4, mem(), self.file, off as i32);
-        self.held.rows.insert(off, Slot { v, dirty: false });
+        self.hold(off, v, false);
         v
     }
 
-    /// Writes the row at the 16-byte-aligned offset `off` (stored at the run's end).
+    /// Writes the row at the 16-byte-aligned offset `off` (stored when it stops being held).
     fn set_held_row(&mut self, off: usize, v: Value) {
         // The row it replaces needs no store; other held bytes there (the flags) do.
         self.held.rows.remove(&off);
         self.flush(off, off + ROW, true);
-        self.held.rows.insert(off, Slot { v, dirty: true });
+        self.held.clock += 1;
+        self.hold(off, v, true);
+    }
+
+    /// Holds `v` as the row at `off` (not held now), making room for it first.
+    fn hold(&mut self, off: usize, v: Value, dirty: bool) {
+        while self.held.rows.len() >= HELD_ROWS {
+            let Some((&lru, _)) = self.held.rows.iter().min_by_key(|(_, s)| s.used) else {
+                break;
+            };
+            self.flush(lru, lru + ROW, true);
+        }
+        let used = self.held.clock;
+        // Before an f32 instruction's NaN test, a written row is stored at once: each test's
+        // exit to the interpreter would otherwise store it again (code, not time: the exits
+        // are rare, but a run's code grew by a store per written row per f32 instruction).
+        let through = dirty && self.nan_tests_ahead;
+        if through {
+            self.b.ins().store(mem(), v, self.file, off as i32);
+        }
+        let dirty = dirty && !through;
+        self.held.rows.insert(off, Slot { v, dirty, used });
     }
 
     /// The flag registers' 8 bytes, loaded at their first use.
@@ -713,7 +766,7 @@ impl StepEmitter<'_, '_> {
         }
         self.flush(FLAG, FLAG + 8, false);
         let v = self.b.ins().load(I64, mem(), self.file, FLAG as i32);
-        self.held.flags = Some(Slot { v, dirty: false });
+        self.held.flags = Some(Slot { v, dirty: false, used: 0 });
         v
     }
 
@@ -721,7 +774,7 @@ impl StepEmitter<'_, '_> {
     fn set_held_flags(&mut self, v: Value) {
         self.held.flags = None;
         self.flush(FLAG, FLAG + 8, true);
-        self.held.flags = Some(Slot { v, dirty: true });
+        self.held.flags = Some(Slot { v, dirty: true, used: 0 });
     }
 
     /// Stores every held value that was written: the run ends.
@@ -835,7 +888,7 @@ impl StepEmitter<'_, '_> {
             };
             results.push(r);
         }
-        if matches!(s.op, Op::FAdd | Op::FMul | Op::FMad) {
+        if tests_for_nan(s.op) {
             results = self.nan_branch(results);
         }
         if let Some(bits) = bits {

@@ -86,6 +86,11 @@ struct Ins {
 }
 
 fn ins() -> impl Strategy<Value = Ins> {
+    ins_in(10..18)
+}
+
+/// [`ins`] with its registers from `regs`.
+fn ins_in(regs: std::ops::Range<u32>) -> impl Strategy<Value = Ins> {
     (
         (
             any::<bool>(),
@@ -94,7 +99,7 @@ fn ins() -> impl Strategy<Value = Ins> {
             proptest::array::uniform4(0usize..8),
         ),
         (
-            proptest::array::uniform4(10u32..18),
+            proptest::array::uniform4(regs),
             proptest::array::uniform4(0u32..3),
         ),
         (
@@ -242,6 +247,27 @@ proptest! {
         let active = active | 1;
 
         common::same_as_interpreter(&prog, &tr, n, &file, active, flags, &slices, &lines.join("\n"))?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Longer runs over more registers than a run holds in host values at once: rows leave
+    /// and come back, written ones stored on the way.
+    #[test]
+    fn runs_over_many_registers_match_the_interpreter(
+        seq in proptest::collection::vec(ins_in(10..50), 20..40),
+        file in words(),
+        active in common::active(),
+        flags in any::<u64>(),
+    ) {
+        let lines: Vec<String> = seq.iter().map(text).collect();
+        let Some((prog, n)) = program(&lines) else {
+            return Err(TestCaseError::reject("nothing assembles"));
+        };
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        common::same_as_interpreter(&prog, &tr, n, &file, active | 1, flags, &[1 << 20], &lines.join("\n"))?;
     }
 }
 
