@@ -28,6 +28,8 @@ use cranelift_module::{default_libcall_names, FuncId, Module};
 use crate::error::JitError;
 use isa_encoder::model::CondMod;
 use sim_eu::exec::fast::{arity, half_results_packed, packed_group_bytes};
+#[cfg(target_arch = "x86_64")]
+use sim_eu::exec::fast::{half_results_fixed_available, half_results_packed_fixed};
 use sim_eu::program::fast::{Elem, FastOp};
 use sim_eu::regfile::FLAG;
 
@@ -52,8 +54,8 @@ const QUIET: i64 = 0x0040_0000;
 /// groups of eight) of `:f`, or of `:hf` in the first half.
 const HALF_SOURCE: usize = 4 * packed_group_bytes(false);
 
-/// The [`Op::Half`] operations by the code translated code passes to [`half_lanes`].
-const HALF_OPS: [FastOp; 4] = [FastOp::Mov, FastOp::Add, FastOp::Mul, FastOp::Mad];
+// The [`Op::Half`] operations by the code translated code passes to `half_lanes`.
+use sim_eu::exec::fast::HALF_FIXED_OPS as HALF_OPS;
 
 /// Half results for translated code: `HALF_OPS[op]` on `groups` groups of eight lanes of the
 /// sources at `src + k * HALF_SOURCE`, source k packed `:hf` where bit k of `hf` is set, else
@@ -82,6 +84,67 @@ unsafe extern "C" fn half_lanes(op: u32, hf: u32, groups: u32, src: *const u8, o
     let out = unsafe { std::slice::from_raw_parts_mut(out.cast(), 8 * groups) };
     half_results_packed(op, hf, groups, [source(0), source(1), source(2)], out);
 }
+
+/// [`half_lanes`] for `HALF_OPS[OP]` with source k `:hf` where bit k of `HF` is set (its own
+/// `op` and `hf` ignored), compiled for that form alone.
+///
+/// # Safety
+/// [`half_lanes`]' contract, and the CPU has AVX2, FMA and F16C
+/// ([`half_results_fixed_available`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,f16c")]
+unsafe extern "C" fn half_lanes_fixed<const OP: usize, const HF: u8>(
+    _op: u32,
+    _hf: u32,
+    groups: u32,
+    src: *const u8,
+    out: *mut u16,
+) {
+    let groups = (groups as usize).min(4);
+    let reads = arity(HALF_OPS[OP]);
+    let source = |k: usize| -> &[u8] {
+        if k >= reads {
+            return &[];
+        }
+        let len = groups * packed_group_bytes(HF >> k & 1 != 0);
+        // SAFETY: the caller's contract: these bytes are initialized and readable.
+        unsafe { std::slice::from_raw_parts(src.add(k * HALF_SOURCE), len) }
+    };
+    // SAFETY: the caller's contract, as in `half_lanes`.
+    let out = unsafe { std::slice::from_raw_parts_mut(out.cast(), 8 * groups) };
+    // SAFETY: the caller's contract: AVX2, FMA and F16C.
+    unsafe { half_results_packed_fixed::<OP, HF>(groups, [source(0), source(1), source(2)], out) };
+}
+
+/// The function translated code calls for `HALF_OPS[op]` with source k `:hf` where bit k of
+/// `hf` is set: the form's own compiled [`half_lanes_fixed`] where the CPU has what it
+/// needs, else [`half_lanes`].
+fn half_callee(op: usize, hf: u8) -> HalfFn {
+    #[cfg(target_arch = "x86_64")]
+    if half_results_fixed_available() {
+        macro_rules! by_hf {
+            ($o:literal) => {
+                [
+                    half_lanes_fixed::<$o, 0> as HalfFn,
+                    half_lanes_fixed::<$o, 1>,
+                    half_lanes_fixed::<$o, 2>,
+                    half_lanes_fixed::<$o, 3>,
+                    half_lanes_fixed::<$o, 4>,
+                    half_lanes_fixed::<$o, 5>,
+                    half_lanes_fixed::<$o, 6>,
+                    half_lanes_fixed::<$o, 7>,
+                ]
+            };
+        }
+        let table: [[HalfFn; 8]; 4] = [by_hf!(0), by_hf!(1), by_hf!(2), by_hf!(3)];
+        return table[op % 4][usize::from(hf % 8)];
+    }
+    let _ = (op, hf);
+    half_lanes
+}
+
+/// [`half_lanes`]' type.
+type HalfFn = unsafe extern "C" fn(u32, u32, u32, *const u8, *mut u16);
 
 /// A Cranelift JIT module and the contexts reused across the functions it compiles.
 pub struct Emitter {
@@ -766,7 +829,11 @@ impl StepEmitter<'_, '_> {
         }
         self.flush(FLAG, FLAG + 8, false);
         let v = self.b.ins().load(I64, mem(), self.file, FLAG as i32);
-        self.held.flags = Some(Slot { v, dirty: false, used: 0 });
+        self.held.flags = Some(Slot {
+            v,
+            dirty: false,
+            used: 0,
+        });
         v
     }
 
@@ -774,7 +841,11 @@ impl StepEmitter<'_, '_> {
     fn set_held_flags(&mut self, v: Value) {
         self.held.flags = None;
         self.flush(FLAG, FLAG + 8, true);
-        self.held.flags = Some(Slot { v, dirty: true, used: 0 });
+        self.held.flags = Some(Slot {
+            v,
+            dirty: true,
+            used: 0,
+        });
     }
 
     /// Stores every held value that was written: the run ends.
@@ -1180,10 +1251,11 @@ impl StepEmitter<'_, '_> {
             self.b.ins().stack_addr(ptr, slot, 0),
             self.b.ins().stack_addr(ptr, slot, 3 * HALF_SOURCE as i32),
         ];
+        let callee = half_callee(code, hf as u8);
         let callee = self
             .b
             .ins()
-            .iconst(ptr, half_lanes as *const () as usize as i64);
+            .iconst(ptr, callee as *const () as usize as i64);
         self.b.ins().call_indirect(self.half.sig, callee, &args);
     }
 

@@ -906,6 +906,35 @@ pub fn half_results_packed(
     packed_by_lanes(op, hf, groups, src, out)
 }
 
+/// Whether [`half_results_packed_fixed`] may be called: the CPU has AVX2, FMA and F16C.
+pub fn half_results_fixed_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return half_simd::available();
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
+}
+
+/// The operations of [`half_results_packed_fixed`]'s `OP`, by index.
+pub const HALF_FIXED_OPS: [FastOp; 4] = [FastOp::Mov, FastOp::Add, FastOp::Mul, FastOp::Mad];
+
+/// [`half_results_packed`] of `HALF_FIXED_OPS[OP]` with source k `:hf` where bit k of `HF` is
+/// set: the same results, compiled for that one operation and source layout (translated
+/// code calls it per instruction, and the general form's choices and checks cost about as
+/// much as an f16 convolution's arithmetic).
+///
+/// # Safety
+/// [`half_results_fixed_available`] is true.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2,fma,f16c")]
+pub unsafe fn half_results_packed_fixed<const OP: usize, const HF: u8>(
+    groups: usize,
+    src: [&[u8]; 3],
+    out: &mut [std::mem::MaybeUninit<u16>],
+) -> usize {
+    half_simd::packed_fixed::<OP, HF>(groups, src, out)
+}
+
 /// [`half_results_packed`] through [`half_results`]' per-lane loop: on CPUs without F16C.
 fn packed_by_lanes(
     op: FastOp,

@@ -157,6 +157,7 @@ pub fn lanes<const L: usize>(op: FastOp, half: [bool; 3], [a, b, c]: [&[u32; L];
 /// i's half written to `out[i]`. Returns the groups written. Each group's 16 bytes are stored
 /// at once, and a caller reading them back in the same pieces gets them forwarded from the
 /// stores (a returned array read back whole stalled on that).
+#[inline]
 #[target_feature(enable = "avx2,fma,f16c")]
 pub fn packed(
     op: FastOp,
@@ -188,4 +189,17 @@ pub fn packed(
         unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), h) };
     }
     groups.min(4)
+}
+
+/// [`packed`] of `super::HALF_FIXED_OPS[OP]` with source k `:hf` where bit k of `HF` is set,
+/// inlined here so that the operation and the sources' layout are constants where it is
+/// compiled.
+#[target_feature(enable = "avx2,fma,f16c")]
+pub fn packed_fixed<const OP: usize, const HF: u8>(
+    groups: usize,
+    src: [&[u8]; 3],
+    out: &mut [MaybeUninit<u16>],
+) -> usize {
+    let half = [HF & 1 != 0, HF & 2 != 0, HF & 4 != 0];
+    packed(super::HALF_FIXED_OPS[OP], half, groups, src, out)
 }
