@@ -54,7 +54,7 @@ const QUIET: i64 = 0x0040_0000;
 /// groups of eight) of `:f`, or of `:hf` in the first half.
 const HALF_SOURCE: usize = 4 * packed_group_bytes(false);
 
-// The [`Op::Half`] operations by the code translated code passes to `half_lanes`.
+// The `Op::Half` operations, by the code translated code passes to `half_lanes`.
 use sim_eu::exec::fast::HALF_FIXED_OPS as HALF_OPS;
 
 /// Half results for translated code: `HALF_OPS[op]` on `groups` groups of eight lanes of the
