@@ -69,9 +69,28 @@ use sim_eu::exec::fast::HALF_FIXED_OPS as HALF_OPS;
 unsafe extern "C" fn half_lanes(op: u32, hf: u32, groups: u32, src: *const u8, out: *mut u16) {
     let op = HALF_OPS[op as usize % HALF_OPS.len()];
     let hf = [0, 1, 2].map(|k| hf >> k & 1 != 0);
+    // SAFETY: the caller's contract.
+    let (groups, src, out) = unsafe { half_buffers(op, hf, groups, src, out) };
+    half_results_packed(op, hf, groups, src, out);
+}
+
+/// The sources and results [`half_lanes`] is given, as slices: `groups` (at most 4) groups of
+/// eight lanes of each source `op` reads (`:hf` where `hf[k]`, else `:f`) at `src + k *
+/// HALF_SOURCE`, and the results' `groups * 8` halves at `out`.
+///
+/// # Safety
+/// [`half_lanes`]' contract, for the slices' lifetime `'a`.
+#[inline(always)]
+unsafe fn half_buffers<'a>(
+    op: FastOp,
+    hf: [bool; 3],
+    groups: u32,
+    src: *const u8,
+    out: *mut u16,
+) -> (usize, [&'a [u8]; 3], &'a mut [std::mem::MaybeUninit<u16>]) {
     let groups = (groups as usize).min(4);
     let reads = arity(op);
-    let source = |k: usize| -> &[u8] {
+    let source = |k: usize| -> &'a [u8] {
         if k >= reads {
             return &[];
         }
@@ -82,7 +101,7 @@ unsafe extern "C" fn half_lanes(op: u32, hf: u32, groups: u32, src: *const u8, o
     // SAFETY: the caller's contract: `out` has `groups * 8` writable halves, apart from the
     // sources (maybe uninitialized: written, not read).
     let out = unsafe { std::slice::from_raw_parts_mut(out.cast(), 8 * groups) };
-    half_results_packed(op, hf, groups, [source(0), source(1), source(2)], out);
+    (groups, [source(0), source(1), source(2)], out)
 }
 
 /// [`half_lanes`] for `HALF_OPS[OP]` with source k `:hf` where bit k of `HF` is set (its own
@@ -100,20 +119,11 @@ unsafe extern "C" fn half_lanes_fixed<const OP: usize, const HF: u8>(
     src: *const u8,
     out: *mut u16,
 ) {
-    let groups = (groups as usize).min(4);
-    let reads = arity(HALF_OPS[OP]);
-    let source = |k: usize| -> &[u8] {
-        if k >= reads {
-            return &[];
-        }
-        let len = groups * packed_group_bytes(HF >> k & 1 != 0);
-        // SAFETY: the caller's contract: these bytes are initialized and readable.
-        unsafe { std::slice::from_raw_parts(src.add(k * HALF_SOURCE), len) }
-    };
-    // SAFETY: the caller's contract, as in `half_lanes`.
-    let out = unsafe { std::slice::from_raw_parts_mut(out.cast(), 8 * groups) };
+    let hf = [HF & 1 != 0, HF & 2 != 0, HF & 4 != 0];
+    // SAFETY: the caller's contract, as `half_lanes`'.
+    let (groups, src, out) = unsafe { half_buffers(HALF_OPS[OP], hf, groups, src, out) };
     // SAFETY: the caller's contract: AVX2, FMA and F16C.
-    unsafe { half_results_packed_fixed::<OP, HF>(groups, [source(0), source(1), source(2)], out) };
+    unsafe { half_results_packed_fixed::<OP, HF>(groups, src, out) };
 }
 
 /// The function translated code calls for `HALF_OPS[op]` with source k `:hf` where bit k of
