@@ -1153,38 +1153,31 @@ mod tests {
         assert_eq!(f[0].address, Some(0x1000 + 98));
     }
 
-    /// Index 255's space from General State Base Address 0x800; nothing else.
+    /// Index 255's space from General State Base Address 0x800; anything else is `NoMemory`'s
+    /// fault.
     struct General;
 
     impl Memory for General {
-        fn read(&mut self, addr: u64, _buf: &mut [u8]) -> Result<(), MemFault> {
-            Err(MemFault { address: addr })
+        fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
+            crate::NoMemory.read(addr, buf)
         }
-        fn write(&mut self, addr: u64, _data: &[u8]) -> Result<(), MemFault> {
-            Err(MemFault { address: addr })
+        fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+            crate::NoMemory.write(addr, data)
         }
-        fn slm_read(&mut self, offset: u32, _buf: &mut [u8]) -> Result<(), MemFault> {
-            Err(MemFault {
-                address: u64::from(offset),
-            })
+        fn slm_read(&mut self, offset: u32, buf: &mut [u8]) -> Result<(), MemFault> {
+            crate::NoMemory.slm_read(offset, buf)
         }
-        fn slm_write(&mut self, offset: u32, _data: &[u8]) -> Result<(), MemFault> {
-            Err(MemFault {
-                address: u64::from(offset),
-            })
+        fn slm_write(&mut self, offset: u32, data: &[u8]) -> Result<(), MemFault> {
+            crate::NoMemory.slm_write(offset, data)
         }
         fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
             match bti {
                 255 => Ok(Surface::buffer(0x800, 1 << 40)),
-                _ => Err(MemFault {
-                    address: u64::from(bti),
-                }),
+                _ => crate::NoMemory.surface(bti),
             }
         }
         fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
-            Err(MemFault {
-                address: u64::from(offset),
-            })
+            crate::NoMemory.surface_state(offset)
         }
     }
 
