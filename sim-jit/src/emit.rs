@@ -48,7 +48,7 @@ pub type RunFn = unsafe extern "C" fn(*mut u8, u32, *mut u8, EscapeFn);
 pub type EscapeFn = unsafe extern "C" fn(*mut u8, u32, u32) -> u32;
 
 /// The EU's quiet bit of an f32 NaN.
-const QUIET: i64 = 0x0040_0000;
+const QUIET: i64 = sim_eu::exec::alu::F32_QUIET as i64;
 
 /// Bytes per source in the buffer translated code passes to [`half_lanes`]: 32 lanes (four
 /// groups of eight) of `:f`, or of `:hf` in the first half.

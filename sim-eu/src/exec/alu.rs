@@ -720,6 +720,9 @@ pub(crate) trait NanFirst: Copy {
     fn nan_first3(self, b: Self, c: Self, result: Self) -> Self;
 }
 
+/// The quiet bit of an f32 NaN: a NaN source becomes a result with it set.
+pub const F32_QUIET: u32 = 0x0040_0000;
+
 macro_rules! nan_first {
     ($t:ty, $quiet:expr) => {
         impl NanFirst for $t {
@@ -752,7 +755,7 @@ macro_rules! nan_first {
     };
 }
 
-nan_first!(f32, 0x0040_0000);
+nan_first!(f32, F32_QUIET);
 nan_first!(f64, 0x0008_0000_0000_0000);
 
 /// PRM Vol 2a "Move": a `mov` with the same source and destination type, no source modifier

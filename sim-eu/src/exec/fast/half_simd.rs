@@ -27,7 +27,7 @@ pub fn available() -> bool {
 }
 
 /// The f32 quiet bit.
-const QUIET: i32 = 0x0040_0000;
+const QUIET: i32 = crate::exec::alu::F32_QUIET as i32;
 
 /// Eight lanes of source `v` from lane `at`: `:hf` bits (each lane's low 16 bits, zero
 /// above) widened, or f32 bits as they are. A macro, not a function: debug builds do not
