@@ -110,6 +110,7 @@ pub(crate) fn write(prog: &Program, source: Option<&[u8]>, runs: &[RunText]) {
             let mark = match item {
                 Item::Step(_) => 'T',
                 Item::Interpreted(_) => 'i',
+                Item::Branch(_) => 'b',
             };
             let n = item.instructions() as usize;
             for k in i..i + n {

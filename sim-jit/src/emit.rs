@@ -1,23 +1,31 @@
-//! Cranelift code for a run of translated instructions ([`Step`]s): one host function per run,
-//! `fn(file, active)`, that executes the whole run on the thread's byte file. Lanes are
-//! computed four at a time in 128-bit vectors, the result row written with the execution mask
-//! (lanes outside it keep their bytes), exactly as the interpreter's word form does: every
-//! source read before the destination is written, f32 arithmetic IEEE with the EU's NaN rule
-//! (the first NaN source, quieted), integers modulo 2^32.
+//! Cranelift code for a run of translated instructions ([`Step`]s) and structured branches:
+//! one host function per run ([`RunFn`]) that executes it on the thread's byte file from one
+//! of its blocks until it leaves. Lanes are computed four at a time in 128-bit vectors, the
+//! result row written with the execution mask (lanes outside it keep their bytes), exactly as
+//! the interpreter's word form does: every source read before the destination is written,
+//! f32 arithmetic IEEE with the EU's NaN rule (the first NaN source, quieted), integers
+//! modulo 2^32.
 //!
-//! Register-file bytes stay in SSA values across the run's instructions (`Held`): each
+//! A block is a branch target or the instruction after a branch. At a structured branch the
+//! host code computes the interpreter's jumping channels ([`Jumps`]); when all executing
+//! channels jump, or none, it goes where they go (a jump back only while the budget allows
+//! another pass); when they part ways the run leaves before the branch and the interpreter
+//! takes it. A run also leaves at a block where channels wait (they would change the
+//! execution mask, which a run takes as fixed), and at its end.
+//!
+//! Register-file bytes stay in SSA values across a block's instructions (`Held`): each
 //! 16-byte-aligned row of four DWords is loaded once, at its first use, and stored once, at
-//! the run's end, if an instruction wrote it; the flag registers likewise. An access the held
-//! values do not serve (words, bytes, unaligned rows, scalars outside a held row) goes to the
-//! file, after the held values it overlaps are stored (and, for a write, dropped).
+//! the block's end, if an instruction wrote it; the flag registers likewise. An access the
+//! held values do not serve (words, bytes, unaligned rows, scalars outside a held row) goes to
+//! the file, after the held values it overlaps are stored (and, for a write, dropped).
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F32X4, I16, I16X8, I32, I32X4, I64};
 use std::collections::BTreeMap;
 
 use cranelift_codegen::ir::{
-    AbiParam, Block, BlockArg, ConstantData, Endianness, InstBuilder, MemFlagsData, SigRef,
-    StackSlot, StackSlotData, StackSlotKind, Type, Value,
+    AbiParam, Block, BlockArg, BlockCall, ConstantData, Endianness, InstBuilder, JumpTableData,
+    MemFlagsData, SigRef, StackSlot, StackSlotData, StackSlotKind, Type, Value,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
@@ -33,19 +41,26 @@ use sim_eu::exec::fast::{half_results_fixed_available, half_results_packed_fixed
 use sim_eu::program::fast::{Elem, FastOp};
 use sim_eu::regfile::FLAG;
 
-use crate::select::{Item, Lanes, Op, Step};
+use crate::select::{Branch, Item, Lanes, Op, Step};
+use sim_eu::exec::structured::Jumps;
+use sim_eu::program::channels::Channels;
 
 /// The host function of one run: the thread's byte file (the flag registers at
-/// [`sim_eu::regfile::FLAG`] in it), its executing channels, and for the run's interpreted
-/// instructions a context and the function that runs one ([`EscapeFn`]). It executes the
-/// whole run, or stops right after an interpreted instruction that asks it to.
-pub type RunFn = unsafe extern "C" fn(*mut u8, u32, *mut u8, EscapeFn);
+/// [`sim_eu::regfile::FLAG`] in it), its executing channels, for the run's interpreted
+/// instructions a context and the function that runs them ([`EscapeFn`]), the most
+/// instructions it may execute, the block it starts at (its number among the run's blocks)
+/// and the first instruction, counted from the run's first, at which channels wait (the run
+/// leaves before executing it). It runs until it leaves the run: every way out calls the
+/// escape function last, which puts the thread where the run left off.
+pub type RunFn = unsafe extern "C" fn(*mut u8, u32, *mut u8, EscapeFn, u64, u32, u32);
 
-/// Runs `count` of the run's instructions from `index` (counted from the run's first) with the
-/// interpreter, given the context the run was called with. Returns 0 to go on, anything else
-/// to stop the run there. Called with every register-file byte the run wrote stored in the
-/// file, and the run reads the file afresh after it.
-pub type EscapeFn = unsafe extern "C" fn(*mut u8, u32, u32) -> u32;
+/// Puts the thread at the run's instruction `index` (counted from the run's first), having
+/// executed `ran` instructions since the run was entered, then runs `count` instructions from
+/// there with the interpreter (none: the run leaves there), given the context the run was
+/// called with. Returns 0 to go on, anything else to stop the run there. Called with every
+/// register-file byte the run wrote stored in the file, and the run reads the file afresh
+/// after it.
+pub type EscapeFn = unsafe extern "C" fn(*mut u8, u32, u32, u64) -> u32;
 
 /// The EU's quiet bit of an f32 NaN.
 const QUIET: i64 = sim_eu::exec::alu::F32_QUIET as i64;
@@ -212,8 +227,10 @@ impl Emitter {
         op != Op::FMad || self.fma
     }
 
-    /// Compiles one run; its code is callable after [`Emitter::finish`].
-    pub fn compile(&mut self, items: &[Item]) -> Result<FuncId, JitError> {
+    /// Compiles one run whose blocks start at the instructions `blocks` (counted from its
+    /// first; the first is 0; every branch target inside the run and every instruction after
+    /// a branch among them); its code is callable after [`Emitter::finish`].
+    pub fn compile(&mut self, items: &[Item], blocks: &[u32]) -> Result<FuncId, JitError> {
         let config = self.module.target_config();
         let ptr = config.pointer_type();
         let signature = |params: &[Type], returns: &[Type]| {
@@ -223,8 +240,8 @@ impl Emitter {
             sig
         };
         // `RunFn`, `EscapeFn` and `half_lanes`.
-        let sig = signature(&[ptr, I32, ptr, ptr], &[]);
-        let escape_sig = signature(&[ptr, I32, I32], &[I32]);
+        let sig = signature(&[ptr, I32, ptr, ptr, I64, I32, I32], &[]);
+        let escape_sig = signature(&[ptr, I32, I32, I64], &[I32]);
         let half_sig = signature(&[I32, I32, I32, ptr, ptr], &[]);
         let id = self.module.declare_anonymous_function(&sig)?;
         self.ctx.func.signature = sig;
@@ -236,15 +253,18 @@ impl Emitter {
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
             let p = b.block_params(entry).to_vec();
-            let (file, active, ctx, escape) = (p[0], p[1], p[2], p[3]);
             let stop = b.create_block();
             let call = Call {
-                active,
-                ctx,
-                escape,
+                active: p[1],
+                ctx: p[2],
+                escape: p[3],
                 escape_sig,
                 stop,
+                budget: p[4],
+                block: p[5],
+                wake: p[6],
             };
+            let file = p[0];
             let mut half = Half {
                 sig: half_sig,
                 ptr,
@@ -264,14 +284,14 @@ impl Emitter {
                 .fold(0u32, |a, m| a | m);
             if used != 0 {
                 let (all, some) = (b.create_block(), b.create_block());
-                let on = b.ins().band_imm_u(active, i64::from(used));
+                let on = b.ins().band_imm_u(call.active, i64::from(used));
                 let full = b.ins().icmp_imm_u(IntCC::Equal, on, i64::from(used));
                 b.ins().brif(full, all, &[], some, &[]);
                 b.switch_to_block(all);
-                half = body(&mut b, file, half, &call, items, true);
+                half = body(&mut b, file, half, &call, items, blocks, true);
                 b.switch_to_block(some);
             }
-            body(&mut b, file, half, &call, items, false);
+            body(&mut b, file, half, &call, items, blocks, false);
             b.switch_to_block(stop);
             b.ins().return_(&[]);
             b.seal_all_blocks();
@@ -321,17 +341,58 @@ impl Emitter {
     }
 }
 
-/// What a run's body needs to call out to the interpreter: the run function's parameters
-/// and the block that returns when the interpreter asks the run to stop.
+/// What a run's body needs to call out to the interpreter and to leave: the run function's
+/// parameters and the block that returns when the interpreter asks the run to stop.
 struct Call {
     active: Value,
     ctx: Value,
     escape: Value,
     escape_sig: SigRef,
     stop: Block,
+    /// The most instructions the run may execute (I64).
+    budget: Value,
+    /// The block to start at (I32).
+    block: Value,
+    /// The first instruction at which channels wait (I32, counted from the run's first).
+    wake: Value,
 }
 
-/// Emits `items` from the current block to a return, holding nothing at the start;
+/// Where a run's body is: each instruction's block number in it and the executed count.
+struct Blocks<'a> {
+    /// The first instruction of each block, counted from the run's first.
+    starts: &'a [u32],
+    /// Per block: its host block, with one I64 parameter, the instructions executed since
+    /// the run was entered.
+    host: Vec<Block>,
+    /// Leaves the run: parameters the instruction to leave at (I32) and the executed count
+    /// (I64).
+    exit: Block,
+    /// The run's instructions.
+    len: u32,
+}
+
+impl Blocks<'_> {
+    /// The host block that continues at instruction `to` with `ran` executed: its block, or
+    /// the exit when `to` is the run's end (or, defensively, not a block's start).
+    fn goto(&self, b: &mut FunctionBuilder<'_>, to: u32, ran: Value) -> (Block, Vec<BlockArg>) {
+        match self.starts.binary_search(&to) {
+            Ok(k) => (self.host[k], vec![BlockArg::Value(ran)]),
+            Err(_) => {
+                let at = b.ins().iconst(I32, i64::from(to.min(self.len)));
+                (self.exit, vec![BlockArg::Value(at), BlockArg::Value(ran)])
+            }
+        }
+    }
+
+    /// Leaves the run at instruction `at` with `ran` executed.
+    fn leave(&self, b: &mut FunctionBuilder<'_>, at: u32, ran: Value) -> (Block, Vec<BlockArg>) {
+        let at = b.ins().iconst(I32, i64::from(at));
+        (self.exit, vec![BlockArg::Value(at), BlockArg::Value(ran)])
+    }
+}
+
+/// Emits `items` from the current block: a jump to the block `call.block` names, the blocks
+/// (each starting with nothing held, leaving at a block where channels wait), and the exit;
 /// `all_enabled`: every channel of the run's masked instructions executes. Returns the
 /// half-precision helper's state for the next body (one stack slot serves both).
 fn body(
@@ -340,9 +401,40 @@ fn body(
     half: Half,
     call: &Call,
     items: &[Item],
+    starts: &[u32],
     all_enabled: bool,
 ) -> Half {
     let len = crate::select::run_len(items);
+    let host: Vec<Block> = starts
+        .iter()
+        .map(|_| {
+            let h = b.create_block();
+            b.append_block_param(h, I64);
+            h
+        })
+        .collect();
+    let exit = b.create_block();
+    b.append_block_param(exit, I32);
+    b.append_block_param(exit, I64);
+    let blocks = Blocks {
+        starts,
+        host,
+        exit,
+        len,
+    };
+    // Into the block asked for, nothing executed yet; a number past the blocks (never
+    // given) returns at once.
+    let zero = b.ins().iconst(I64, 0);
+    let arg = [BlockArg::Value(zero)];
+    let table: Vec<BlockCall> = blocks
+        .host
+        .iter()
+        .map(|&h| b.func.dfg.block_call(h, &arg))
+        .collect();
+    let none = b.func.dfg.block_call(call.stop, &[]);
+    let jt = b.create_jump_table(JumpTableData::new(none, &table));
+    b.ins().br_table(call.block, jt);
+
     let mut e = StepEmitter {
         b,
         file,
@@ -351,7 +443,8 @@ fn body(
         all_enabled,
         call,
         index: 0,
-        len,
+        ran: zero,
+        block_start: 0,
         nan_tests_ahead: false,
     };
     // Per item: whether it or a later one tests f32 results for NaN.
@@ -361,11 +454,25 @@ fn body(
         ahead[i] = ahead[i + 1] || tests;
     }
     let mut k = 0;
+    let mut next_block = 0;
+    // The current host block has no terminator yet.
+    let mut open = false;
     for (i, item) in items.iter().enumerate() {
+        if starts.get(next_block) == Some(&k) {
+            if open {
+                e.write_back();
+                let ran = e.ran_at(k);
+                let (to, args) = blocks.goto(e.b, k, ran);
+                e.b.ins().jump(to, &args);
+            }
+            e.start_block(&blocks, next_block, k);
+            next_block += 1;
+            open = true;
+        }
         e.nan_tests_ahead = ahead[i];
+        e.index = k;
         match *item {
             Item::Step(ref step) => {
-                e.index = k;
                 e.step(step, call.active);
                 k += 1;
             }
@@ -373,22 +480,42 @@ fn body(
                 // The interpreter sees the file as the run has made it so far, and may change
                 // any of it: nothing stays held across the call.
                 e.write_back();
-                let index = e.b.ins().iconst(I32, k as i64);
+                let ran = e.ran_at(k);
+                let index = e.b.ins().iconst(I32, i64::from(k));
                 let count_v = e.b.ins().iconst(I32, i64::from(count));
                 k += count;
                 let c = e.b.ins().call_indirect(
                     call.escape_sig,
                     call.escape,
-                    &[call.ctx, index, count_v],
+                    &[call.ctx, index, count_v, ran],
                 );
                 let asks_stop = e.b.inst_results(c)[0];
                 let next = e.b.create_block();
                 e.b.ins().brif(asks_stop, call.stop, &[], next, &[]);
                 e.b.switch_to_block(next);
             }
+            Item::Branch(ref br) => {
+                e.branch(br, &blocks);
+                k += 1;
+                open = false;
+            }
         }
     }
-    e.write_back();
+    if open {
+        e.write_back();
+        let ran = e.ran_at(len);
+        let (to, args) = blocks.leave(e.b, len, ran);
+        e.b.ins().jump(to, &args);
+    }
+    // The exit: the thread put where the run left off.
+    e.b.switch_to_block(exit);
+    let p = e.b.block_params(exit).to_vec();
+    let nothing = e.b.ins().iconst(I32, 0);
+    e.b.ins().call_indirect(
+        call.escape_sig,
+        call.escape,
+        &[call.ctx, p[0], nothing, p[1]],
+    );
     e.b.ins().return_(&[]);
     e.half
 }
@@ -459,9 +586,12 @@ struct StepEmitter<'a, 'b> {
     all_enabled: bool,
     /// The interpreter's entry, for the rest of the run after an f32 NaN ([`nan_branch`]).
     call: &'a Call,
-    /// The instruction being emitted, counted from the run's first, and the run's length.
+    /// The instruction being emitted, counted from the run's first.
     index: u32,
-    len: u32,
+    /// The instructions executed since the run was entered when its current block started
+    /// (I64), and that block's first instruction.
+    ran: Value,
+    block_start: u32,
     /// An f32 instruction with a NaN test ([`nan_branch`]) is among the run's next ones (this
     /// one included).
     nan_tests_ahead: bool,
@@ -526,9 +656,12 @@ impl StepEmitter<'_, '_> {
             let a = self.b.ins().ushr_imm_u(active, i64::from(c.chan_off));
             self.b.ins().band_imm_u(a, lanes)
         };
-        let Some(p) = c.pred else {
-            return (enabled, None);
-        };
+        (enabled, self.predicate(c))
+    }
+
+    /// The predicate of the channels `c` (`None`: none), bit i for lane i.
+    fn predicate(&mut self, c: &Channels) -> Option<Value> {
+        let p = c.pred?;
         let flags = self.flags();
         let rot = self.b.ins().rotr_imm_u(flags, i64::from(c.flag_rot()));
         // Vertical predicates never reach here (`select` refuses them).
@@ -539,7 +672,97 @@ impl StepEmitter<'_, '_> {
         if p.invert {
             pred = self.b.ins().bnot(pred);
         }
-        (enabled, Some(pred))
+        Some(pred)
+    }
+
+    /// The executed count at the current block's instruction `k` (I64).
+    fn ran_at(&mut self, k: u32) -> Value {
+        match k - self.block_start {
+            0 => self.ran,
+            d => self.b.ins().iadd_imm_u(self.ran, i64::from(d)),
+        }
+    }
+
+    /// Starts block number `block` (instruction `k`), holding nothing: the run leaves there
+    /// when channels wait at it or before it.
+    fn start_block(&mut self, blocks: &Blocks<'_>, block: usize, k: u32) {
+        let h = blocks.host[block];
+        self.b.switch_to_block(h);
+        self.held = Held {
+            clock: self.held.clock,
+            ..Held::default()
+        };
+        self.ran = self.b.block_params(h)[0];
+        self.block_start = k;
+        let waits =
+            self.b
+                .ins()
+                .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, self.call.wake, i64::from(k));
+        let (out, args) = blocks.leave(self.b, k, self.ran);
+        let go_on = self.b.create_block();
+        self.b.ins().brif(waits, out, &args, go_on, &[]);
+        self.b.switch_to_block(go_on);
+    }
+
+    /// A structured branch, ending the current block: where every executing channel goes,
+    /// the host code goes (a jump back only while the budget allows another pass to the
+    /// run's end); when they part ways the run leaves before the branch, for the interpreter.
+    fn branch(&mut self, br: &Branch, blocks: &Blocks<'_>) {
+        let k = self.index;
+        let active = self.call.active;
+        // The interpreter's acting channels: enabled (`NoMask` or executing) and executing.
+        let c = &br.ch;
+        let acting = (u64::from(c.lanes) << c.chan_off) as u32;
+        let a = self.b.ins().band_imm_u(active, i64::from(acting));
+        let p = match self.predicate(c) {
+            None => a,
+            Some(pred) => {
+                let at = self.b.ins().ishl_imm_u(pred, i64::from(c.chan_off));
+                self.b.ins().band(at, a)
+            }
+        };
+        let jump = match br.jumps {
+            Jumps::Unpredicated => self.b.ins().band_not(a, p),
+            Jumps::All => a,
+            Jumps::Predicated => p,
+            Jumps::Nothing => self.b.ins().iconst(I32, 0),
+        };
+        self.write_back();
+        let ran = self.ran_at(k);
+        let after = self.b.ins().iadd_imm_u(ran, 1);
+        let (next, next_args) = blocks.goto(self.b, k + 1, after);
+        if br.jumps == Jumps::Nothing {
+            self.b.ins().jump(next, &next_args);
+            return;
+        }
+        let none = self.b.ins().icmp_imm_u(IntCC::Equal, jump, 0);
+        let some = self.b.create_block();
+        self.b.ins().brif(none, next, &next_args, some, &[]);
+        self.b.switch_to_block(some);
+        let all = self.b.ins().icmp(IntCC::Equal, jump, active);
+        let (taken, parted) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(all, taken, &[], parted, &[]);
+        self.b.switch_to_block(parted);
+        let (out, out_args) = blocks.leave(self.b, k, ran);
+        self.b.ins().jump(out, &out_args);
+        self.b.switch_to_block(taken);
+        let (to, to_args) = blocks.goto(self.b, br.to, after);
+        if br.to > k {
+            self.b.ins().jump(to, &to_args);
+            return;
+        }
+        // Back: from `to` the run executes at most `len - to` instructions before its next
+        // jump back or its end.
+        let need = self
+            .b
+            .ins()
+            .iadd_imm_u(after, i64::from(blocks.len - br.to));
+        let over = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThan, need, self.call.budget);
+        let (out, out_args) = blocks.leave(self.b, k, ran);
+        self.b.ins().brif(over, out, &out_args, to, &to_args);
     }
 
     /// A horizontal group predicate (`.any16h`, `.all8h`, ...) on the flags `f` rotated to
@@ -1107,18 +1330,19 @@ impl StepEmitter<'_, '_> {
         let any = self.b.ins().vany_true(any);
         let (cold, hot) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(any, cold, &[], hot, &[]);
-        // A NaN result (rare): the interpreter runs this instruction and the rest of the run,
-        // from the file as it stood before it, and the run returns. No values join back into
+        // A NaN result (rare): the interpreter runs this instruction, from the file as it
+        // stood before it, and the run returns (the run loop goes on after it). No values join back into
         // the code after the test, so the rows held across it stay in registers.
         self.b.switch_to_block(cold);
         let held = self.held.clone();
         self.write_back();
         let index = self.b.ins().iconst(I32, i64::from(self.index));
-        let count = self.b.ins().iconst(I32, i64::from(self.len - self.index));
+        let count = self.b.ins().iconst(I32, 1);
+        let ran = self.ran_at(self.index);
         self.b.ins().call_indirect(
             self.call.escape_sig,
             self.call.escape,
-            &[self.call.ctx, index, count],
+            &[self.call.ctx, index, count, ran],
         );
         self.b.ins().return_(&[]);
         self.held = held;

@@ -7,13 +7,16 @@
 //! predicate-selected `sel` — on 1, 4, 8, 16 or 32 channels, each source consecutive DWords,
 //! words or bytes at a fixed step, one scalar element or an immediate, the destination
 //! consecutive DWords, with the execution mask and a per-channel predicate ([`select`] has
-//! the exact rule). Everything else (conditional `sel`, `csel`, condition modifiers on
-//! arithmetic, 8/16-bit destinations, gathered regions, sends, control flow) is interpreted:
-//! inside a run, called from its code, when it stays in sequence
-//! ([`sim_eu::exec::runs_inside_a_run`]: no branch, no write of the control registers), else
-//! between runs; runs of fewer than [`MIN_RUN`] translated instructions are not made.
-//! [`run()`] enters a translated run at its first instruction and runs it whole, and calls
-//! [`sim_eu::run`] for the rest, on the same thread state.
+//! the exact rule) — and the structured branches (`if`, `else`, `endif`, `join`, `while`,
+//! `break`, `cont`, `halt`) whose targets are inside the run, as host jumps while every
+//! executing channel goes the same way. Everything else (conditional `sel`, `csel`,
+//! condition modifiers on arithmetic, 8/16-bit destinations, gathered regions, sends, other
+//! branches, branches whose channels part ways) is interpreted: inside a run, called from its
+//! code, when it stays in sequence ([`sim_eu::exec::runs_inside_a_run`]: no branch, no write
+//! of the control registers), else between runs; runs of fewer than [`MIN_RUN`] translated
+//! instructions are not made. [`run()`] enters a translated run at its first instruction or
+//! one of its blocks and runs it until it leaves, and calls [`sim_eu::run`] for the rest, on
+//! the same thread state.
 //!
 //! - [`select`]: which pre-decoded instructions translate ([`select::Step`]).
 //! - [`emit`]: the Cranelift code of a run of them.

@@ -1,8 +1,7 @@
-//! Runs a thread with its translated runs interleaved with the interpreter: at the first
-//! instruction of a translated run the host code runs the whole run when the budget and the
-//! waiting channels allow; anything else goes to `sim_eu::run` up to the next run's start or
-//! branch.
-//! Both work on the same register file and flags.
+//! Runs a thread with its translated runs interleaved with the interpreter: at an instruction
+//! where a translated run is entered the host code runs until it leaves the run, when the
+//! budget and the waiting channels allow; anything else goes to `sim_eu::run` up to the next
+//! such instruction or branch. Both work on the same register file and flags.
 
 use sim_eu::regfile::FLAG;
 use sim_eu::rounding::Rounding;
@@ -46,12 +45,15 @@ pub fn run_counted(
         let ip = t.ip();
         let entry = tr.entries.get(ip as usize).copied().flatten();
         if let Some(e) = entry {
-            // The whole run or none of it: it must fit in the budget, and no waiting channels
-            // may rejoin inside it (they change the execution mask; rejoining after its last
-            // instruction happens in `retire`, as after any instruction).
-            let end = u64::from(ip) + u64::from(e.len);
-            if u64::from(e.len) <= left
-                && u64::from(t.next_wake()) >= end
+            // The run is entered when its rest fits in the budget (a jump back checks again),
+            // and channels that wait rejoin only where it checks for them: at its blocks'
+            // starts (it leaves there), or past its end. Waiting channels change the
+            // execution mask, which a run takes as fixed.
+            let end = u64::from(e.start) + u64::from(e.len);
+            let rest = end - u64::from(ip);
+            if rest <= left
+                && t.active() != 0
+                && (tr.waits_at_blocks || u64::from(t.next_wake()) >= end)
                 && e.extent <= t.file().len()
                 && FLAG + 8 <= t.file().len()
                 && Rounding::of(t) == Rounding::NearestEven
@@ -59,14 +61,15 @@ pub fn run_counted(
                 let check = checking().then(|| t.clone());
                 let before = t.instructions_executed();
                 let active = t.active();
+                let wake = t.next_wake().saturating_sub(e.start);
                 let thread: *mut Thread = t;
                 let mut inside = Inside {
                     thread,
                     prog,
                     mem: &mut *mem,
-                    start: ip,
+                    start: e.start,
+                    base: before,
                     needs_run_loop,
-                    done: 0,
                     interpreted: 0,
                     stopped: None,
                 };
@@ -74,20 +77,16 @@ pub fn run_counted(
                 let file = unsafe { (*thread).file_mut().as_mut_ptr() };
                 let ctx: *mut Inside = &mut inside;
                 // The file (a boxed slice, never reallocated) is reached only by the run's
-                // code and, while the run waits for it, by `interpret` through `ctx`, which
+                // code and, while the run waits for it, by `escape` through `ctx`, which
                 // lives until the call returns.
                 // SAFETY: the run touches file bytes below `e.extent` and the 8 flag bytes at
                 // `FLAG`, both checked above to be inside the file.
-                unsafe { (e.run)(file, active, ctx.cast(), interpret) };
+                unsafe { (e.run)(file, active, ctx.cast(), escape, left, e.block, wake) };
                 let Inside {
-                    done,
                     interpreted,
                     stopped,
                     ..
                 } = inside;
-                if stopped.is_none() {
-                    t.retire(e.len - done);
-                }
                 let ran = t.instructions_executed() - before;
                 *translated += ran - interpreted;
                 left = left.saturating_sub(ran);
@@ -97,9 +96,13 @@ pub fn run_counted(
                     Some(other) => return other,
                 }
                 if let Some(mut reference) = check {
-                    compare_with_interpreter(&mut reference, t, prog, mem, ip, e.len)?;
+                    compare_with_interpreter(&mut reference, t, prog, mem, ip, ran)?;
                 }
-                continue;
+                // A run that left before its first instruction (its channels part ways at a
+                // branch there) leaves that instruction to the interpreter.
+                if ran != 0 {
+                    continue;
+                }
             }
         }
         if left == 0 {
@@ -118,17 +121,17 @@ pub fn run_counted(
     }
 }
 
-/// What a translated run's interpreted instructions need ([`interpret`]'s context).
+/// What a translated run's interpreted instructions need ([`escape`]'s context).
 struct Inside<'a> {
     thread: *mut Thread,
     prog: &'a Program,
     mem: &'a mut dyn Memory,
     /// The run's first instruction.
     start: u32,
+    /// The thread's executed count when the run was entered.
+    base: u64,
     /// The memory's `tracks_registers() || observes_sends()`.
     needs_run_loop: bool,
-    /// The run's instructions accounted for in the thread (retired or interpreted) so far.
-    done: u32,
     /// Instructions the interpreter ran.
     interpreted: u64,
     /// Why the run stopped early: what the interpreter answered when its instructions did not
@@ -136,18 +139,22 @@ struct Inside<'a> {
     stopped: Option<Result<Status, EuError>>,
 }
 
-/// [`crate::emit::EscapeFn`]: retires the translated instructions run since the last call,
-/// then interprets `count` instructions from the run's `index`-th.
+/// [`crate::emit::EscapeFn`]: puts the thread at the run's instruction `index` with `ran`
+/// executed since the run was entered, then interprets `count` instructions from there.
 ///
 /// # Safety
 /// `ctx` is the [`Inside`] the run was called with, alive and not otherwise borrowed.
-unsafe extern "C" fn interpret(ctx: *mut u8, index: u32, count: u32) -> u32 {
+unsafe extern "C" fn escape(ctx: *mut u8, index: u32, count: u32, ran: u64) -> u32 {
     // SAFETY: per this function's contract.
     let inside = unsafe { &mut *ctx.cast::<Inside>() };
     // SAFETY: the thread the run was entered for, which nothing else touches while the run
     // waits for this call (the run's code stored what it held before calling).
     let t = unsafe { &mut *inside.thread };
-    t.retire(index - inside.done);
+    let at = inside.start + index;
+    t.resume(at, inside.base + ran);
+    if count == 0 {
+        return 0;
+    }
     let before = t.instructions_executed();
     // One send (most calls out: IGC's block reads between arithmetic) skips the run loop.
     let one = if count == 1 {
@@ -162,10 +169,7 @@ unsafe extern "C" fn interpret(ctx: *mut u8, index: u32, count: u32) -> u32 {
     let ran = t.instructions_executed() - before;
     inside.interpreted += ran;
     match r {
-        Ok(Status::Budget) if ran == u64::from(count) && t.ip() == inside.start + index + count => {
-            inside.done = index + count;
-            0
-        }
+        Ok(Status::Budget) if ran == u64::from(count) && t.ip() == at + count => 0,
         other => {
             inside.stopped = Some(other);
             1
@@ -173,7 +177,7 @@ unsafe extern "C" fn interpret(ctx: *mut u8, index: u32, count: u32) -> u32 {
     }
 }
 
-/// Runs the `len` instructions from `ip` on `reference` (the thread before the translated run)
+/// Runs `len` instructions from `ip` on `reference` (the thread before the translated run)
 /// with the interpreter and compares the register files: a difference is a translation
 /// error, reported with the run and the first differing byte.
 fn compare_with_interpreter(
@@ -182,9 +186,26 @@ fn compare_with_interpreter(
     prog: &Program,
     mem: &mut dyn Memory,
     ip: u32,
-    len: u32,
+    len: u64,
 ) -> Result<(), EuError> {
-    let _ = sim_eu::run(reference, prog, mem, u64::from(len))?;
+    let _ = sim_eu::run(reference, prog, mem, len)?;
+    let at_pc = |i: u32| prog.insts.get(i as usize).map_or(0, |x| x.pc);
+    let entered = format!(
+        "{ENV_CHECK}: the translated run entered at instruction {ip} (offset {:#x}) for {len} \
+         instructions",
+        at_pc(ip)
+    );
+    if (reference.ip(), reference.active()) != (t.ip(), t.active()) {
+        return Err(sim_eu::EuErrorKind::Illegal(format!(
+            "{entered} left the thread at instruction {} with channels {:#x}, the interpreter \
+             at {} with {:#x}",
+            t.ip(),
+            t.active(),
+            reference.ip(),
+            reference.active()
+        ))
+        .at(at_pc(ip)));
+    }
     let (want, got) = (reference.file(), t.file());
     // tm0 and ip are the interpreter's bookkeeping (it writes tm0 when entered).
     let bookkeeping = sim_eu::regfile::TM0..sim_eu::regfile::IP + 32;
@@ -192,22 +213,15 @@ fn compare_with_interpreter(
     let Some(at) = (0..want.len().min(got.len())).find(differs) else {
         return Ok(());
     };
-    let pcs: Vec<String> = (ip..ip + len)
-        .filter_map(|i| prog.insts.get(i as usize))
-        .map(|i| format!("{:#x}", i.pc))
-        .collect();
     Err(sim_eu::EuErrorKind::Illegal(format!(
-        "{ENV_CHECK}: the translated run of instructions {ip}..{} (offsets {}) differs from \
-             the interpreter at register-file byte {at} (r{}.{}): {:#04x} translated, {:#04x} \
-             interpreted",
-        ip + len,
-        pcs.join(" "),
+        "{entered} differs from the interpreter at register-file byte {at} (r{}.{}): {:#04x} \
+         translated, {:#04x} interpreted",
         at / sim_eu::regfile::REG_BYTES,
         at % sim_eu::regfile::REG_BYTES,
         got[at],
         want[at]
     ))
-    .at(prog.insts.get(ip as usize).map_or(0, |i| i.pc)))
+    .at(at_pc(ip)))
 }
 
 #[cfg(test)]

@@ -4,12 +4,15 @@
 //! predicated per channel, by a horizontal group of channels (`.any16h`) or not, whose
 //! destination is consecutive DWords or whole rows of consecutive words (or one element), and
 //! whose sources are consecutive DWords, words at a 2- or 4-byte step, bytes at a 4-byte step,
-//! one scalar element or an immediate; and instructions that change nothing. Everything else
+//! one scalar element or an immediate; instructions that change nothing; and the structured
+//! branches with a resolved target and no vertical predicate ([`branch`]). Everything else
 //! stays with the interpreter.
 
 use isa_encoder::model::{CondMod, PredCtrl};
+use sim_eu::exec::structured::{structured, Jumps};
 use sim_eu::program::channels::Channels;
 use sim_eu::program::fast::{Elem, Fast, FastOp, Num, Sign, Src};
+use sim_eu::program::Inst;
 
 /// An operation a translated instruction computes on 32-bit lanes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,16 +150,52 @@ impl Step {
 pub enum Item {
     Step(Step),
     Interpreted(u32),
+    Branch(Branch),
 }
 
 impl Item {
     /// The kernel instructions it covers.
     pub fn instructions(&self) -> u32 {
         match self {
-            Item::Step(_) => 1,
+            Item::Step(_) | Item::Branch(_) => 1,
             Item::Interpreted(c) => *c,
         }
     }
+}
+
+/// A structured branch inside a translated run: the host code jumps where every executing
+/// channel goes, to `to` (counted from the run's first instruction; the run's length when it
+/// leaves the run) or to the next instruction, and leaves the run before the branch when the
+/// channels part ways.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Branch {
+    pub jumps: Jumps,
+    pub to: u32,
+    pub ch: Channels,
+}
+
+/// The translated form of the structured branch `inst` at instruction `at`, whose target is
+/// instruction `to` (its own, not a field of `inst`, for an `endif` or `join`), or `None`
+/// when it stays interpreted: not a structured branch, a target that does not resolve, or a
+/// vertical predicate (the interpreter's alone).
+pub fn branch(inst: &Inst, at: u32) -> Option<(Jumps, u32, Channels)> {
+    if inst.invalid.is_some() {
+        return None;
+    }
+    let (jumps, target, _) = structured(inst)?;
+    let to = match (jumps, target) {
+        (Jumps::Nothing, _) => at + 1,
+        (_, Some(Ok(t))) => t,
+        _ => return None,
+    };
+    let ch = Channels::of(inst);
+    if ch
+        .pred
+        .is_some_and(|p| matches!(p.ctrl, PredCtrl::AnyV | PredCtrl::AllV))
+    {
+        return None;
+    }
+    Some((jumps, to, ch))
 }
 
 /// The kernel instructions a run of `items` covers.

@@ -1,5 +1,6 @@
-//! A kernel's translation: its runs of translatable instructions compiled to host functions,
-//! looked up by instruction index, and a cache of translations per kernel binary and platform.
+//! A kernel's translation: its runs of translatable instructions and structured branches
+//! compiled to host functions, looked up by the instruction index they are entered at, and a
+//! cache of translations per kernel binary and platform.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -11,26 +12,36 @@ use sim_eu::Program;
 use crate::dump::RunText;
 use crate::emit::{Emitter, RunFn};
 use crate::error::JitError;
-use isa_encoder::model::Shape;
+use isa_encoder::model::{Opcode, Shape};
 use sim_eu::exec::runs_inside_a_run;
 
-use crate::select::{select, Item, Step};
+use crate::select::{branch, select, Branch, Item, Step};
+use sim_eu::exec::structured::Jumps;
+use sim_eu::program::channels::Channels;
 
 /// What a kernel's instruction is to a translation.
+#[derive(Clone, Copy)]
 enum Kind {
     Step(Step),
     /// Interpreted inside a run ([`Item::Interpreted`]).
     Inside,
+    /// A structured branch to the instruction (absolute index) ([`Item::Branch`]).
+    Branch(Jumps, u32, Channels),
     /// Ends a run.
     Outside,
 }
 
-/// A translated run, entered at its first instruction.
+/// Where a translated run may be entered: at one of its blocks (its first instruction, a
+/// branch target, the instruction after a branch).
 #[derive(Clone, Copy)]
 pub(crate) struct Entry {
     /// The run's host function.
     pub run: RunFn,
-    /// Its instructions, the interpreted ones inside it included.
+    /// The block's number in the run ([`RunFn`]'s `entry`).
+    pub block: u32,
+    /// The run's first instruction.
+    pub start: u32,
+    /// The run's instructions, the interpreted ones inside it included.
     pub len: u32,
     /// One past the last register-file byte the run touches.
     pub extent: usize,
@@ -52,6 +63,10 @@ pub struct Translated {
     /// so as not to pass a run start: at the first run start at or after k, or just after the
     /// first branch at or after k - 1 (which may land anywhere, on a run start too).
     pub(crate) stop: Vec<u32>,
+    /// Channels wait only at the runs' block starts (no branch of the kernel lands on an
+    /// instruction computed at run time: a register `jmpi`, a `ret`), so a run checks for
+    /// them there; otherwise a run is entered only when none waits before its end.
+    pub(crate) waits_at_blocks: bool,
     /// Translated instructions.
     translated: usize,
     /// Owns the code the entries point to; freed with the translation.
@@ -99,10 +114,12 @@ impl Translated {
         Translated::build(prog, min_run, true, None)
     }
 
-    /// A run starts and ends at a translated instruction; between them it holds translated
-    /// instructions and, with `interpreted_inside`, ones that stay in sequence. It also ends
-    /// before a branch target, so that control flow enters runs only at their start (a run
-    /// is entered only there). `source`: the kernel's bytes, for [`crate::dump`].
+    /// A run starts at a translated instruction and ends at one or at a structured branch;
+    /// between them it holds translated instructions, structured branches whose targets are
+    /// inside it (or its end) and, with `interpreted_inside`, instructions that stay in
+    /// sequence. It is entered at its first instruction and at those of its blocks (branch
+    /// targets, instructions after a branch) that lead to enough translated code or lie in
+    /// one of its loops. `source`: the kernel's bytes, for [`crate::dump`].
     fn build(
         prog: &Program,
         min_run: usize,
@@ -115,13 +132,17 @@ impl Translated {
             .iter()
             .zip(&prog.insts)
             .zip(&prog.simple)
-            .map(|((f, inst), simple)| {
+            .enumerate()
+            .map(|(k, ((f, inst), simple))| {
                 let step = f.as_ref().and_then(select).or_else(|| {
                     // A `nop` or a `sync` other than a barrier wait does nothing here.
                     simple
                         .filter(|s| s.send.is_none())
                         .map(|s| Step::keep(s.ch))
                 });
+                if let Some((jumps, to, ch)) = branch(inst, k as u32) {
+                    return Kind::Branch(jumps, to, ch);
+                }
                 match step.filter(|s| em.supports(s.op)) {
                     Some(s) => Kind::Step(s),
                     None if interpreted_inside && runs_inside_a_run(inst) => Kind::Inside,
@@ -130,14 +151,7 @@ impl Translated {
             })
             .collect();
         let n = kinds.len();
-        let mut target = vec![false; n];
-        for i in &prog.insts {
-            for t in [i.jip, i.uip].into_iter().flatten().flatten() {
-                if let Some(x) = target.get_mut(t as usize) {
-                    *x = true;
-                }
-            }
-        }
+        let blocks = Blocks::of(prog);
         let mut runs = Vec::new();
         let mut i = 0;
         while i < n {
@@ -146,31 +160,38 @@ impl Translated {
                 continue;
             }
             let start = i;
-            let (mut end, mut steps) = (i + 1, 1);
-            i += 1;
-            while i < n && !target[i] && !matches!(kinds[i], Kind::Outside) {
-                if matches!(kinds[i], Kind::Step(_)) {
-                    end = i + 1;
-                    steps += 1;
-                }
-                i += 1;
-            }
+            let end = run_end(&kinds, start);
             i = end;
+            let steps = kinds[start..end]
+                .iter()
+                .filter(|k| matches!(k, Kind::Step(_)))
+                .count();
             if steps < min_run.max(1) {
                 continue;
             }
+            // The run's blocks, counted from its first instruction.
+            let starts: Vec<u32> = (start..end)
+                .filter(|&k| k == start || blocks.starts[k])
+                .map(|k| (k - start) as u32)
+                .collect();
             let mut items: Vec<Item> = Vec::new();
-            for k in &kinds[start..end] {
-                match (k, items.last_mut()) {
-                    (Kind::Step(s), _) => items.push(Item::Step(*s)),
-                    (_, Some(Item::Interpreted(c))) => *c += 1,
+            for (k, kind) in kinds.iter().enumerate().take(end).skip(start) {
+                let new_block = k != start && blocks.starts[k];
+                match (*kind, items.last_mut()) {
+                    (Kind::Step(s), _) => items.push(Item::Step(s)),
+                    (Kind::Branch(jumps, to, ch), _) => items.push(Item::Branch(Branch {
+                        jumps,
+                        to: (to - start as u32),
+                        ch,
+                    })),
+                    (_, Some(Item::Interpreted(c))) if !new_block => *c += 1,
                     _ => items.push(Item::Interpreted(1)),
                 }
             }
-            let id = em.compile(&items)?;
-            runs.push((start, items, id));
+            let id = em.compile(&items, &starts)?;
+            runs.push((start, items, starts, id));
         }
-        let ids: Vec<_> = runs.iter().map(|r| r.2).collect();
+        let ids: Vec<_> = runs.iter().map(|r| r.3).collect();
         let listings = em.take_listings();
         let (module, fns) = em.finish(&ids)?;
         if crate::dump::enabled() {
@@ -178,7 +199,7 @@ impl Translated {
                 .iter()
                 .zip(&fns)
                 .zip(listings)
-                .map(|(((start, items, _), f), (clif, host, size))| RunText {
+                .map(|(((start, items, _, _), f), (clif, host, size))| RunText {
                     start: *start,
                     items: items.clone(),
                     clif,
@@ -191,7 +212,7 @@ impl Translated {
         }
         let mut entries = vec![None; n];
         let mut translated = 0;
-        for ((start, items, _), f) in runs.iter().zip(fns) {
+        for ((start, items, starts, _), f) in runs.iter().zip(fns) {
             let mut extent = 0;
             for item in items {
                 if let Item::Step(s) = item {
@@ -199,11 +220,43 @@ impl Translated {
                     extent = extent.max(s.extent());
                 }
             }
-            entries[*start] = Some(Entry {
-                run: f,
-                len: crate::select::run_len(items),
-                extent,
-            });
+            let len = crate::select::run_len(items);
+            // Steps from each instruction of the run to its end.
+            let mut steps_after = vec![0usize; len as usize + 1];
+            let mut at = len as usize;
+            for item in items.iter().rev() {
+                let c = item.instructions() as usize;
+                let here = usize::from(matches!(item, Item::Step(_)));
+                for k in (at - c..at).rev() {
+                    steps_after[k] = steps_after[k + 1] + here;
+                }
+                at -= c;
+            }
+            // The run's jumps back: (branch, target).
+            let mut backs = Vec::new();
+            let mut k = 0;
+            for item in items {
+                if let Item::Branch(br) = item {
+                    if br.to <= k {
+                        backs.push((k, br.to));
+                    }
+                }
+                k += item.instructions();
+            }
+            let loops = |b: u32| backs.iter().any(|&(at, to)| to <= b && b <= at);
+            for (block, &b) in starts.iter().enumerate() {
+                // A block is entered when enough translated code follows it, or it is in a
+                // loop of the run (whose iterations then stay in host code).
+                if b == 0 || steps_after[b as usize] >= min_run.max(1) || loops(b) {
+                    entries[*start + b as usize] = Some(Entry {
+                        run: f,
+                        block: block as u32,
+                        start: *start as u32,
+                        len,
+                        extent,
+                    });
+                }
+            }
         }
         let is_branch = |k: usize| matches!(prog.insts[k].opcode.shape(), Shape::Branch);
         // The first branch at or after each index.
@@ -230,6 +283,7 @@ impl Translated {
         Ok(Translated {
             entries,
             stop,
+            waits_at_blocks: blocks.waits_at_blocks,
             translated,
             module: Some(module),
         })
@@ -246,12 +300,81 @@ impl Translated {
         self.entries
             .iter()
             .enumerate()
-            .filter_map(|(i, e)| e.map(|e| (i, e.len as usize)))
+            .filter_map(|(i, e)| e.filter(|e| e.start as usize == i))
+            .map(|e| (e.start as usize, e.len as usize))
+    }
+
+    /// The instructions at which translated code is entered: the runs' first instructions and
+    /// those of their blocks that lead to enough translated instructions or lie in a loop.
+    pub fn entries(&self) -> impl Iterator<Item = usize> + '_ {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| e.map(|_| i))
     }
 
     /// How many instructions the kernel has.
     pub fn instructions(&self) -> usize {
         self.entries.len()
+    }
+}
+
+/// Where channels may wait in a kernel: at a branch target or the instruction after a branch
+/// (the run loop adds waiting channels only there), unless a branch lands on an instruction
+/// computed at run time.
+struct Blocks {
+    /// Per instruction index (and one past the last): a block starts there.
+    starts: Vec<bool>,
+    waits_at_blocks: bool,
+}
+
+impl Blocks {
+    fn of(prog: &Program) -> Blocks {
+        let n = prog.insts.len();
+        let mut starts = vec![false; n + 1];
+        let mut waits_at_blocks = true;
+        for (k, i) in prog.insts.iter().enumerate() {
+            for t in [i.jip, i.uip].into_iter().flatten().flatten() {
+                if let Some(x) = starts.get_mut(t as usize) {
+                    *x = true;
+                }
+            }
+            if matches!(i.opcode.shape(), Shape::Branch) {
+                starts[k + 1] = true;
+                let computed = match i.opcode {
+                    Opcode::Ret => true,
+                    Opcode::Jmpi => i.jip.is_none(),
+                    _ => false,
+                };
+                waits_at_blocks &= !computed;
+            }
+        }
+        Blocks {
+            starts,
+            waits_at_blocks,
+        }
+    }
+}
+
+/// One past the last instruction of the run starting at the translated instruction `start`:
+/// it holds translated instructions, instructions that stay in sequence and structured
+/// branches whose targets are inside it (or its end), and ends at a translated instruction or
+/// a branch.
+fn run_end(kinds: &[Kind], start: usize) -> usize {
+    let mut end = (start..kinds.len())
+        .find(|&k| matches!(kinds[k], Kind::Outside))
+        .unwrap_or(kinds.len());
+    loop {
+        while end > start + 1 && matches!(kinds[end - 1], Kind::Inside) {
+            end -= 1;
+        }
+        let leaves = (start..end).find(|&k| {
+            matches!(kinds[k], Kind::Branch(_, to, _) if !(start..=end).contains(&(to as usize)))
+        });
+        match leaves {
+            Some(k) => end = k,
+            None => return end,
+        }
     }
 }
 

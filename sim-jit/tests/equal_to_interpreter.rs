@@ -387,28 +387,74 @@ proptest! {
         let mut words = vec![0u32; 1024];
         words[16..32].copy_from_slice(&a);
         words[32..48].copy_from_slice(&n);
+        flow_same_as_interpreter(&prog, &tr, &words, mask, &slices)?;
+    }
+}
 
-        let mut want = thread(&words, mask, 0);
-        let st = sim_eu::run(&mut want, &prog, &mut NoMemory, 100_000);
-        prop_assert_eq!(st, Ok(Status::Ended));
+/// Runs `prog` to its end on a thread of `words` and `mask` through the interpreter and
+/// through `sim_jit::run_counted` in budget slices taken in turn from `slices`: the executed
+/// counts and register files must match. Returns the instructions translated code ran.
+fn flow_same_as_interpreter(
+    prog: &Program,
+    tr: &Translated,
+    words: &[u32],
+    mask: u32,
+    slices: &[u64],
+) -> Result<u64, TestCaseError> {
+    let mut want = thread(words, mask, 0);
+    let st = sim_eu::run(&mut want, prog, &mut NoMemory, 100_000);
+    prop_assert_eq!(st, Ok(Status::Ended));
 
-        let mut got = thread(&words, mask, 0);
-        let mut k = 0;
-        loop {
-            let st = sim_jit::run(&mut got, &prog, &tr, &mut NoMemory, slices[k % slices.len()]);
-            k += 1;
-            match st {
-                Ok(Status::Budget) if k < 100_000 => continue,
-                st => {
-                    prop_assert_eq!(st, Ok(Status::Ended));
-                    break;
-                }
+    let mut got = thread(words, mask, 0);
+    let mut translated = 0;
+    let mut k = 0;
+    loop {
+        let before = got.instructions_executed();
+        let slice = slices[k % slices.len()];
+        let st = sim_jit::run_counted(&mut got, prog, tr, &mut NoMemory, slice, &mut translated);
+        // A run never goes past its budget.
+        prop_assert!(got.instructions_executed() - before <= slice);
+        k += 1;
+        match st {
+            Ok(Status::Budget) if k < 100_000 => continue,
+            st => {
+                prop_assert_eq!(st, Ok(Status::Ended));
+                break;
             }
         }
-        prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
-        let (g, w) = (got.file(), want.file());
-        for at in (0..w.len()).filter(|a| !(TM0..TM0 + 16).contains(a)) {
-            prop_assert_eq!(g[at], w[at], "byte {} differs", at);
+    }
+    prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
+    let (g, w) = (got.file(), want.file());
+    for at in (0..w.len()).filter(|a| !(TM0..TM0 + 16).contains(a)) {
+        prop_assert_eq!(g[at], w[at], "byte {} differs", at);
+    }
+    Ok(translated)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Every channel taking the same way through `if`/`else`, the loop and its `break`: the
+    /// branches run in translated code (all but the `jmpi` and the thread's end, when no
+    /// budget cuts a run short), with budgets ending anywhere, loops included.
+    #[test]
+    fn uniform_flow_stays_in_translated_code(
+        a in 0u32..16,
+        n in 0u32..30,
+        mask in prop_oneof![Just(0xffffu32), Just(0xff), 1u32..0x1_0000],
+        slices in proptest::collection::vec(prop_oneof![1u64..40, Just(1u64 << 20)], 1..4),
+    ) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, FLOW).expect("assembles");
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        let mut words = vec![0u32; 1024];
+        words[16..32].fill(a);
+        words[32..48].fill(n);
+        let translated = flow_same_as_interpreter(&prog, &tr, &words, mask, &slices)?;
+        if slices == [1 << 20] {
+            let mut t = thread(&words, mask, 0);
+            sim_eu::run(&mut t, &prog, &mut NoMemory, 100_000).expect("runs");
+            prop_assert_eq!(translated, t.instructions_executed() - 2);
         }
     }
 }

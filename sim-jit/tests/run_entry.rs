@@ -1,7 +1,7 @@
-//! A translated run is entered whenever execution reaches its first instruction, the target of
-//! a forward jump included: the interpreter's stretches between runs stop after each branch
-//! instead of interpreting on past the place it landed; and a barrier, where a thread waits
-//! and later resumes, ends a run.
+//! A translated run is entered whenever execution reaches its first instruction or a branch
+//! target inside it: the interpreter's stretches between runs stop after each branch instead
+//! of interpreting on past the place it landed; and a barrier, where a thread waits and later
+//! resumes, ends a run.
 
 use platform::Platform;
 use sim_eu::{NoMemory, Program, Status, Thread};
@@ -31,7 +31,10 @@ fn a_jump_to_a_run_start_enters_the_run() {
     let bytes = isa_encoder::assemble(Platform::Tgllp, KERNEL).expect("assembles");
     let prog = Program::decode(Platform::Tgllp, &bytes);
     let tr = Translated::new(&prog, true).expect("translates");
-    assert_eq!(tr.runs().collect::<Vec<_>>(), [(5, 8)]);
+    // One run from the first move (the `jmpi` stays interpreted), entered at its start and
+    // at the jump's target.
+    assert_eq!(tr.runs().collect::<Vec<_>>(), [(2, 11)]);
+    assert_eq!(tr.entries().collect::<Vec<_>>(), [2, 5]);
     let mut t = Thread::new(0xffff);
     let mut translated = 0;
     let st = sim_jit::run_counted(&mut t, &prog, &tr, &mut NoMemory, 1 << 20, &mut translated);

@@ -16,6 +16,7 @@ mod flags;
 mod goto;
 pub mod lanes;
 mod macros;
+pub mod structured;
 mod translated;
 pub use translated::{run_one_simple, runs_inside_a_run};
 pub(crate) mod waits;
@@ -154,15 +155,17 @@ fn branch(
     let a = (enabled << off) & t.active;
     let p = (pred << off) & a;
     let (jump, to) = match inst.opcode {
-        Opcode::If => (a & !p, resolve(inst.jip, "JIP")?),
-        Opcode::Else => (a, resolve(inst.jip, "JIP")?),
-        Opcode::Endif | Opcode::Join => (0, next),
-        Opcode::While => (p, resolve(inst.jip, "JIP")?),
+        _ if let Some((rule, target, field)) = structured::structured(inst) => {
+            let to = match rule {
+                structured::Jumps::Nothing => next,
+                _ => resolve(target, field)?,
+            };
+            (rule.of(a, p), to)
+        }
         Opcode::Goto => {
             let to = resolve(inst.uip.or(inst.jip), "UIP")?;
             (goto::jumping(prog.platform, t.ip, to, a, p), to)
         }
-        Opcode::Break | Opcode::Cont | Opcode::Halt => (p, resolve(inst.uip.or(inst.jip), "UIP")?),
         Opcode::Jmpi => {
             // jmpi is scalar: lane 0's predicate moves every active channel.
             let take = inst.pred.is_none() || pred & 1 != 0;

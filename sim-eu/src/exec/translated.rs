@@ -106,18 +106,16 @@ impl Thread {
         self.next_wake
     }
 
-    /// Counts and advances past `n` instructions that ran in sequence from [`Thread::ip`], as
-    /// the run loop does after each (waiting channels rejoin where theirs is reached).
-    pub fn retire(&mut self, n: u32) {
-        // No waiting channel resumes on the way: one step (a long run retires hundreds).
-        if u64::from(self.ip) + u64::from(n) < u64::from(self.next_wake) {
-            self.ip += n;
-            self.executed += u64::from(n);
-            return;
-        }
-        for _ in 0..n {
-            self.executed += 1;
-            advance(self);
+    /// Puts the thread at instruction `ip` with `executed` instructions executed in all, as
+    /// the run loop leaves it after reaching `ip` by sequential execution or by a branch
+    /// whose channels all jumped (or none did) — what translated code that ran from
+    /// [`Thread::ip`] with the same executing channels reports: channels waiting at `ip` or
+    /// before it rejoin, and the thread continues at the first instruction any waits at.
+    pub fn resume(&mut self, ip: u32, executed: u64) {
+        self.executed = executed;
+        self.ip = ip;
+        if ip >= self.next_wake {
+            super::rejoin(self);
         }
     }
 }
