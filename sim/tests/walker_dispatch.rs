@@ -1127,7 +1127,9 @@ fn the_host_time_backstop_spares_walkers_whose_groups_complete() {
         },
     );
     let busy = Kernel::build(&ocloc, p, BUSY);
-    let n = 200u32;
+    // Long enough per item that the grid outlasts the backstop before its buffer outgrows
+    // the address space, translated loop or not.
+    let n = 4000u32;
     let want = |x: u32| (0..n).fold(x, |v, _| v.wrapping_mul(1664525).wrapping_add(1013904223));
     let mut groups = 256u32;
     loop {
