@@ -15,8 +15,9 @@ use sim_eu::Program;
 use crate::select::{run_len, Item};
 
 /// The environment variable naming a directory to write, per translated kernel,
-/// `sim-jit-<pid>-k<n>.txt`: each run's EU instructions (`T` translated, `i` interpreted
-/// inside the run), its Cranelift IR and its host code; then the instructions outside every
+/// `sim-jit-<pid>-k<n>.txt`: each run's EU instructions (`T` translated, `b` a structured
+/// branch, `s` a send called from the run's code, `i` interpreted inside the run), its
+/// Cranelift IR and its host code; then the instructions outside every
 /// run (`-`, the interpreter's between runs).
 pub const ENV_DUMP: &str = "INTEL_GPU_SIM_JIT_DUMP";
 
@@ -111,6 +112,7 @@ pub(crate) fn write(prog: &Program, source: Option<&[u8]>, runs: &[RunText]) {
                 Item::Step(_) => 'T',
                 Item::Interpreted(_) => 'i',
                 Item::Branch(_) => 'b',
+                Item::Send(_) => 's',
             };
             let n = item.instructions() as usize;
             for k in i..i + n {

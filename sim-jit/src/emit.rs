@@ -52,7 +52,14 @@ use sim_eu::program::channels::Channels;
 /// and the first instruction, counted from the run's first, at which channels wait (the run
 /// leaves before executing it). It runs until it leaves the run: every way out calls the
 /// escape function last, which puts the thread where the run left off.
-pub type RunFn = unsafe extern "C" fn(*mut u8, u32, *mut u8, EscapeFn, u64, u32, u32);
+pub type RunFn = unsafe extern "C" fn(*mut u8, u32, *mut u8, EscapeFn, u64, u32, u32, SendFn);
+
+/// Runs the classified send at the run's instruction `index` on the channels of the mask
+/// given (enabled and predicated), given the context the run was called with, without
+/// counting it ([`sim_eu::exec::run_send`]). Returns 0 when it ran, anything else when it
+/// did not (nothing changed: the run then interprets it). Called with every register-file
+/// byte the run wrote stored in the file, and the run reads the file afresh after it.
+pub type SendFn = unsafe extern "C" fn(*mut u8, u32, u32) -> u32;
 
 /// Puts the thread at the run's instruction `index` (counted from the run's first), having
 /// executed `ran` instructions since the run was entered, then runs `count` instructions from
@@ -240,14 +247,16 @@ impl Emitter {
             sig
         };
         // `RunFn`, `EscapeFn` and `half_lanes`.
-        let sig = signature(&[ptr, I32, ptr, ptr, I64, I32, I32], &[]);
+        let sig = signature(&[ptr, I32, ptr, ptr, I64, I32, I32, ptr], &[]);
         let escape_sig = signature(&[ptr, I32, I32, I64], &[I32]);
+        let send_sig = signature(&[ptr, I32, I32], &[I32]);
         let half_sig = signature(&[I32, I32, I32, ptr, ptr], &[]);
         let id = self.module.declare_anonymous_function(&sig)?;
         self.ctx.func.signature = sig;
         {
             let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
             let escape_sig = b.import_signature(escape_sig);
+            let send_sig = b.import_signature(send_sig);
             let half_sig = b.import_signature(half_sig);
             let entry = b.create_block();
             b.append_block_params_for_function_params(entry);
@@ -263,6 +272,8 @@ impl Emitter {
                 budget: p[4],
                 block: p[5],
                 wake: p[6],
+                send: p[7],
+                send_sig,
             };
             let file = p[0];
             let mut half = Half {
@@ -355,6 +366,9 @@ struct Call {
     block: Value,
     /// The first instruction at which channels wait (I32, counted from the run's first).
     wake: Value,
+    /// The classified sends' function ([`SendFn`]).
+    send: Value,
+    send_sig: SigRef,
 }
 
 /// Where a run's body is: each instruction's block number in it and the executed count.
@@ -498,6 +512,10 @@ fn body(
                 e.branch(br, &blocks);
                 k += 1;
                 open = false;
+            }
+            Item::Send(ref ch) => {
+                e.send(ch);
+                k += 1;
             }
         }
     }
@@ -673,6 +691,46 @@ impl StepEmitter<'_, '_> {
             pred = self.b.ins().bnot(pred);
         }
         Some(pred)
+    }
+
+    /// A classified send, called directly on its enabled and predicated channels; when it
+    /// declines, the interpreter runs it (and the run stops if the interpreter asks).
+    fn send(&mut self, ch: &Channels) {
+        let active = self.call.active;
+        // From the execution mask even in the copy for threads that have not diverged: that
+        // copy knows only the translated instructions' channels to be executing.
+        let enabled = if ch.no_mask {
+            self.b.ins().iconst(I32, i64::from(ch.lanes))
+        } else {
+            let a = self.b.ins().ushr_imm_u(active, i64::from(ch.chan_off));
+            self.b.ins().band_imm_u(a, i64::from(ch.lanes))
+        };
+        let mask = match self.predicate(ch) {
+            Some(p) => self.b.ins().band(enabled, p),
+            None => enabled,
+        };
+        // The send reads and writes the file.
+        self.write_back();
+        let index = self.b.ins().iconst(I32, i64::from(self.index));
+        let c = self.b.ins().call_indirect(
+            self.call.send_sig,
+            self.call.send,
+            &[self.call.ctx, index, mask],
+        );
+        let declined = self.b.inst_results(c)[0];
+        let (slow, done) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(declined, slow, &[], done, &[]);
+        self.b.switch_to_block(slow);
+        let ran = self.ran_at(self.index);
+        let one = self.b.ins().iconst(I32, 1);
+        let c = self.b.ins().call_indirect(
+            self.call.escape_sig,
+            self.call.escape,
+            &[self.call.ctx, index, one, ran],
+        );
+        let asks_stop = self.b.inst_results(c)[0];
+        self.b.ins().brif(asks_stop, self.call.stop, &[], done, &[]);
+        self.b.switch_to_block(done);
     }
 
     /// The executed count at the current block's instruction `k` (I64).

@@ -81,7 +81,7 @@ pub fn run_counted(
                 // lives until the call returns.
                 // SAFETY: the run touches file bytes below `e.extent` and the 8 flag bytes at
                 // `FLAG`, both checked above to be inside the file.
-                unsafe { (e.run)(file, active, ctx.cast(), escape, left, e.block, wake) };
+                unsafe { (e.run)(file, active, ctx.cast(), escape, left, e.block, wake, send) };
                 let Inside {
                     interpreted,
                     stopped,
@@ -175,6 +175,21 @@ unsafe extern "C" fn escape(ctx: *mut u8, index: u32, count: u32, ran: u64) -> u
             1
         }
     }
+}
+
+/// [`crate::emit::SendFn`]: the classified send at the run's instruction `index` on the
+/// channels `mask`, uncounted ([`sim_eu::exec::run_send`]).
+///
+/// # Safety
+/// `ctx` is the [`Inside`] the run was called with, alive and not otherwise borrowed.
+unsafe extern "C" fn send(ctx: *mut u8, index: u32, mask: u32) -> u32 {
+    // SAFETY: per this function's contract.
+    let inside = unsafe { &mut *ctx.cast::<Inside>() };
+    // SAFETY: the thread the run was entered for, which nothing else touches while the run
+    // waits for this call (the run's code stored what it held before calling).
+    let t = unsafe { &mut *inside.thread };
+    let ran = sim_eu::exec::run_send(t, inside.prog, inside.start + index, mask, inside.mem);
+    u32::from(!ran)
 }
 
 /// Runs `len` instructions from `ip` on `reference` (the thread before the translated run)

@@ -4,14 +4,17 @@
 //! predicated per channel, by a horizontal group of channels (`.any16h`) or not, whose
 //! destination is consecutive DWords or whole rows of consecutive words (or one element), and
 //! whose sources are consecutive DWords, words at a 2- or 4-byte step, bytes at a 4-byte step,
-//! one scalar element or an immediate; instructions that change nothing; and the structured
-//! branches with a resolved target and no vertical predicate ([`branch`]). Everything else
+//! one scalar element or an immediate; instructions that change nothing; the structured
+//! branches with a resolved target and no vertical predicate ([`branch`]); and the classified
+//! sends, called directly ([`send`]). Everything else
 //! stays with the interpreter.
 
 use isa_encoder::model::{CondMod, PredCtrl};
+use sim_eu::exec::runs_inside_a_run;
 use sim_eu::exec::structured::{structured, Jumps};
 use sim_eu::program::channels::Channels;
 use sim_eu::program::fast::{Elem, Fast, FastOp, Num, Sign, Src};
+use sim_eu::program::simple::Simple;
 use sim_eu::program::Inst;
 
 /// An operation a translated instruction computes on 32-bit lanes.
@@ -151,13 +154,16 @@ pub enum Item {
     Step(Step),
     Interpreted(u32),
     Branch(Branch),
+    /// A classified send on the channels `Channels` (no vertical predicate), called directly
+    /// ([`sim_eu::exec::run_send`]); interpreted when it declines.
+    Send(Channels),
 }
 
 impl Item {
     /// The kernel instructions it covers.
     pub fn instructions(&self) -> u32 {
         match self {
-            Item::Step(_) | Item::Branch(_) => 1,
+            Item::Step(_) | Item::Branch(_) | Item::Send(_) => 1,
             Item::Interpreted(c) => *c,
         }
     }
@@ -172,6 +178,24 @@ pub struct Branch {
     pub jumps: Jumps,
     pub to: u32,
     pub ch: Channels,
+}
+
+/// The channels of `inst` when it is a classified send that translated code calls directly
+/// (it has a simple form, does not end the thread, stays in sequence and has no vertical
+/// predicate).
+pub fn send(inst: &Inst, simple: Option<&Simple>) -> Option<Channels> {
+    let s = simple?;
+    if !matches!(s.send, Some((_, false))) || !runs_inside_a_run(inst) || vertical(&s.ch) {
+        return None;
+    }
+    Some(s.ch)
+}
+
+/// Whether the channels' predicate combines two flag registers (`.anyv`, `.allv`): the
+/// interpreter's alone.
+fn vertical(ch: &Channels) -> bool {
+    ch.pred
+        .is_some_and(|p| matches!(p.ctrl, PredCtrl::AnyV | PredCtrl::AllV))
 }
 
 /// The translated form of the structured branch `inst` at instruction `at`, whose target is
@@ -189,10 +213,7 @@ pub fn branch(inst: &Inst, at: u32) -> Option<(Jumps, u32, Channels)> {
         _ => return None,
     };
     let ch = Channels::of(inst);
-    if ch
-        .pred
-        .is_some_and(|p| matches!(p.ctrl, PredCtrl::AnyV | PredCtrl::AllV))
-    {
+    if vertical(&ch) {
         return None;
     }
     Some((jumps, to, ch))
@@ -254,10 +275,7 @@ pub fn select(f: &Fast) -> Option<Step> {
     }
     // Per-channel and horizontal group predicates (`.any16h`: IGC's scalar block-read
     // set-up); the vertical ones (`.anyv`) combine two flag registers and stay interpreted.
-    if f.ch
-        .pred
-        .is_some_and(|p| matches!(p.ctrl, PredCtrl::AnyV | PredCtrl::AllV))
-    {
+    if vertical(&f.ch) {
         return None;
     }
     let n = f.ch.n;

@@ -15,7 +15,7 @@ use crate::error::JitError;
 use isa_encoder::model::{Opcode, Shape};
 use sim_eu::exec::runs_inside_a_run;
 
-use crate::select::{branch, select, Branch, Item, Step};
+use crate::select::{branch, select, send, Branch, Item, Step};
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
 
@@ -27,6 +27,8 @@ enum Kind {
     Inside,
     /// A structured branch to the instruction (absolute index) ([`Item::Branch`]).
     Branch(Jumps, u32, Channels),
+    /// A classified send called directly ([`Item::Send`]).
+    Send(Channels),
     /// Ends a run.
     Outside,
 }
@@ -145,7 +147,9 @@ impl Translated {
                 }
                 match step.filter(|s| em.supports(s.op)) {
                     Some(s) => Kind::Step(s),
-                    None if interpreted_inside && runs_inside_a_run(inst) => Kind::Inside,
+                    None if !interpreted_inside => Kind::Outside,
+                    None if let Some(ch) = send(inst, simple.as_ref()) => Kind::Send(ch),
+                    None if runs_inside_a_run(inst) => Kind::Inside,
                     None => Kind::Outside,
                 }
             })
@@ -179,6 +183,7 @@ impl Translated {
                 let new_block = k != start && blocks.starts[k];
                 match (*kind, items.last_mut()) {
                     (Kind::Step(s), _) => items.push(Item::Step(s)),
+                    (Kind::Send(ch), _) => items.push(Item::Send(ch)),
                     (Kind::Branch(jumps, to, ch), _) => items.push(Item::Branch(Branch {
                         jumps,
                         to: (to - start as u32),
@@ -365,7 +370,7 @@ fn run_end(kinds: &[Kind], start: usize) -> usize {
         .find(|&k| matches!(kinds[k], Kind::Outside))
         .unwrap_or(kinds.len());
     loop {
-        while end > start + 1 && matches!(kinds[end - 1], Kind::Inside) {
+        while end > start + 1 && matches!(kinds[end - 1], Kind::Inside | Kind::Send(_)) {
             end -= 1;
         }
         let leaves = (start..end).find(|&k| {

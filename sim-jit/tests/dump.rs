@@ -22,7 +22,7 @@ fn adds(from: u32, src: u32) -> String {
         .collect()
 }
 
-/// Eight adds, a send interpreted inside the run, eight more, the end of the thread.
+/// Eight adds, a send called from the run, eight more, the end of the thread.
 fn kernel() -> String {
     format!(
         "{}send.dc1 (16|M0) r40 r4 null 0x0 0x04405E00\n{}\
@@ -47,7 +47,8 @@ fn translated_runs_are_dumped_and_named_for_perf() {
     assert_eq!(tr.runs().collect::<Vec<_>>(), [(0, 17)]);
 
     // The dump: one file for the kernel, each instruction of the run with its index, its
-    // offset and its text as iga64 prints it, marked translated (T) or interpreted (i).
+    // offset and its text as iga64 prints it, marked translated (T), a send called from the
+    // run (s), a branch (b) or interpreted (i).
     let files: Vec<_> = std::fs::read_dir(&dir)
         .expect("dump directory")
         .map(|e| e.expect("entry").path())
@@ -62,7 +63,7 @@ fn translated_runs_are_dumped_and_named_for_perf() {
     // Every instruction once: the run's, then the end of thread outside it (-).
     for (k, text) in eu.iter().enumerate() {
         let mark = match k {
-            8 => 'i',
+            8 => 's',
             17 => '-',
             _ => 'T',
         };
@@ -70,7 +71,8 @@ fn translated_runs_are_dumped_and_named_for_perf() {
         let found = dump
             .lines()
             .filter(|l| {
-                matches!(l.get(..1), Some("T" | "i" | "-")) && l.get(1..8) == want.get(1..8)
+                matches!(l.get(..1), Some("T" | "s" | "b" | "i" | "-"))
+                    && l.get(1..8) == want.get(1..8)
             })
             .count();
         assert!(dump.lines().any(|l| l == want), "{want:?} not in:\n{dump}");

@@ -146,18 +146,33 @@ fn the_kernel_is_one_run() {
     assert_eq!(runs, [(0, 16)], "{runs:?}");
     assert_eq!(tr.translated(), 13);
     // Run whole: every translated instruction runs as translated code, none interpreted
-    // after the run stopped at an interpreted one.
+    // after the run stopped at an interpreted one; the two block messages, in bounds and
+    // aligned, are called from the run's code directly and count as its own.
     let mut mem = Buffer {
         bytes: vec![0; SIZE],
         width: SIZE as u64,
         watch: false,
         heard: Vec::new(),
     };
+    let mut t = thread(&[0; 1024], 0, (0x10, 0x10));
+    let mut translated = 0;
+    let st = sim_jit::run_counted(
+        &mut t,
+        &prog,
+        &tr,
+        &mut mem.clone(),
+        1 << 20,
+        &mut translated,
+    );
+    assert_eq!(st, Ok(Status::Ended));
+    assert_eq!((translated, t.instructions_executed()), (15, 17));
+    // A read past the buffer's end declines the direct call: the interpreter runs it (its
+    // out-of-bounds rule is the general path's).
     let mut t = thread(&[0; 1024], 0, (0x100, 0x10));
     let mut translated = 0;
     let st = sim_jit::run_counted(&mut t, &prog, &tr, &mut mem, 1 << 20, &mut translated);
     assert_eq!(st, Ok(Status::Ended));
-    assert_eq!((translated, t.instructions_executed()), (13, 17));
+    assert_eq!((translated, t.instructions_executed()), (14, 17));
     // Without interpreted instructions inside, the sends cut it.
     let cut = Translated::new(&prog, false).expect("translates");
     assert!(cut.runs().all(|(_, len)| len < 16));
@@ -227,6 +242,79 @@ proptest! {
         prop_assert_eq!(got.ip(), want.ip());
         prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
         prop_assert!(got_mem == want_mem, "memory differs");
+        let (g, w) = (got.file(), want.file());
+        for at in (0..w.len()).filter(|a| !(TM0..TM0 + 16).contains(a)) {
+            prop_assert_eq!(g[at], w[at], "byte {} differs", at);
+        }
+    }
+}
+
+/// Untyped surface reads of one DWord per lane between translated instructions: predicated
+/// per channel, by a horizontal group with `NoMask`, and by the execution mask alone; on
+/// sixteen channels among instructions on eight (a run's copy for threads that have not
+/// diverged knows only the first eight to be executing).
+const LANES: &str = "
+add (8|M0) r10.0<1>:d r20.0<8;8,1>:d 0x1:d
+(f0.0) send.dc1 (16|M0) r40 r4 null 0x0 0x04205E01
+add (8|M0) r12.0<1>:d r40.0<8;8,1>:d r10.0<8;8,1>:d
+(W&f0.1.any16h) send.dc1 (16|M0) r44 r4 null 0x0 0x04205E01
+add (8|M0) r14.0<1>:d r44.0<8;8,1>:d r12.0<8;8,1>:d
+send.dc1 (16|M0) r48 r4 null 0x0 0x04205E01
+add (8|M0) r16.0<1>:d r48.0<8;8,1>:d r14.0<8;8,1>:d
+(W) send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
+";
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// The channels a send called from a run's code acts on are the interpreter's: its
+    /// execution mask, predicate and `NoMask`, in the run's copies for threads that have
+    /// diverged and that have not.
+    #[test]
+    fn sends_called_from_runs_act_on_the_interpreters_channels(
+        words in proptest::collection::vec(any::<u32>(), 1024),
+        active in prop_oneof![Just(0xffffu32), Just(u32::MAX), any::<u32>()],
+        flags in prop_oneof![Just(u64::MAX), any::<u64>()],
+        first in 0u32..0x100,
+        consecutive in any::<bool>(),
+    ) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, LANES).expect("assembles");
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        let mut words = words;
+        // r4..r5: the lanes' byte offsets, one after the other (one access) or anywhere in
+        // the buffer (one per lane).
+        for (i, w) in words[32..48].iter_mut().enumerate() {
+            *w = if consecutive { 4 * (first + i as u32) } else { (*w % (SIZE as u32 / 4)) * 4 };
+        }
+        let memory = Buffer {
+            bytes: (0..SIZE).map(|i| (i * 7) as u8).collect(),
+            width: SIZE as u64,
+            watch: false,
+            heard: Vec::new(),
+        };
+        let start = |words: &[u32]| {
+            let mut t = Thread::new(active);
+            for (c, w) in t.grf_mut().chunks_exact_mut(4).zip(words) {
+                c.copy_from_slice(&w.to_le_bytes());
+            }
+            let f = t.flag_offset();
+            t.file_mut()[f..f + 8].copy_from_slice(&flags.to_le_bytes());
+            t
+        };
+        let mut want = start(&words);
+        let want_st = run(&mut want, &prog, None, &mut memory.clone(), &[1 << 20]);
+        let mut got = start(&words);
+        let mut translated = 0;
+        let got_st =
+            sim_jit::run_counted(&mut got, &prog, &tr, &mut memory.clone(), 1 << 20, &mut translated);
+        prop_assert_eq!(&got_st, &want_st);
+        prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
+        // Every channel on and every send in bounds: all but the thread's end ran from the
+        // run's code.
+        if active & 0xffff == 0xffff && flags == u64::MAX {
+            prop_assert_eq!(translated, got.instructions_executed() - 1);
+        }
         let (g, w) = (got.file(), want.file());
         for at in (0..w.len()).filter(|a| !(TM0..TM0 + 16).contains(a)) {
             prop_assert_eq!(g[at], w[at], "byte {} differs", at);

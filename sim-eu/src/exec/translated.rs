@@ -6,7 +6,8 @@
 use isa_encoder::model::{Opcode, Shape};
 
 use super::{advance, enter, run_simple, Flow, Status};
-use crate::dataport::Memory;
+use crate::dataport::{self, Memory};
+use crate::program::simple::Simple;
 use crate::program::{Inst, Loc, Program};
 use crate::regfile::{Thread, CE, FLAG, MME};
 
@@ -76,6 +77,27 @@ pub fn run_one_simple(
             Some(Status::Budget)
         }
     }
+}
+
+/// Runs the classified send at instruction `ip` (not one that ends the thread) on the
+/// channels `mask` (enabled and predicated, bit 0 its first channel) as the run loop does,
+/// without counting it or moving past it: what translated code calls for a send between its
+/// instructions. `false`, having changed nothing, when the send has no classified form, when
+/// the memory hears of sends or follows registers (the run loop tells it), or when the form
+/// declines (a masked block, a misaligned or unmapped access): then the run loop runs it.
+#[inline]
+pub fn run_send(t: &mut Thread, prog: &Program, ip: u32, mask: u32, mem: &mut dyn Memory) -> bool {
+    let Some(Some(Simple {
+        send: Some((q, false)),
+        ..
+    })) = prog.simple.get(ip as usize)
+    else {
+        return false;
+    };
+    if t.observe_sends || t.track_regs {
+        return false;
+    }
+    dataport::quick::run(t, *q, mask, mem)
 }
 
 impl Thread {
