@@ -155,7 +155,7 @@ impl Translated {
             })
             .collect();
         let n = kinds.len();
-        let blocks = Blocks::of(prog);
+        let blocks = BlockStarts::of(prog);
         let mut runs = Vec::new();
         let mut i = 0;
         while i < n {
@@ -327,14 +327,14 @@ impl Translated {
 /// Where channels may wait in a kernel: at a branch target or the instruction after a branch
 /// (the run loop adds waiting channels only there), unless a branch lands on an instruction
 /// computed at run time.
-struct Blocks {
+struct BlockStarts {
     /// Per instruction index (and one past the last): a block starts there.
     starts: Vec<bool>,
     waits_at_blocks: bool,
 }
 
-impl Blocks {
-    fn of(prog: &Program) -> Blocks {
+impl BlockStarts {
+    fn of(prog: &Program) -> BlockStarts {
         let n = prog.insts.len();
         let mut starts = vec![false; n + 1];
         let mut waits_at_blocks = true;
@@ -354,7 +354,7 @@ impl Blocks {
                 waits_at_blocks &= !computed;
             }
         }
-        Blocks {
+        BlockStarts {
             starts,
             waits_at_blocks,
         }
