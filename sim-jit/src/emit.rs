@@ -38,7 +38,7 @@ use isa_encoder::model::CondMod;
 use sim_eu::exec::fast::{arity, half_results_packed, packed_group_bytes};
 #[cfg(target_arch = "x86_64")]
 use sim_eu::exec::fast::{half_results_fixed_available, half_results_packed_fixed};
-use sim_eu::program::fast::{Elem, FastOp};
+use sim_eu::program::fast::{Elem, FastOp, Sign};
 use sim_eu::regfile::FLAG;
 
 use crate::select::{Branch, Item, Lanes, Op, Step};
@@ -1207,6 +1207,7 @@ impl StepEmitter<'_, '_> {
         for k in 0..arity {
             if !matches!(s.src[k], Lanes::Row { .. }) {
                 let v = self.first(s.src[k]);
+                let v = self.signed(v, s.sign[k], I32);
                 ones[k] = Some(v);
                 splats[k] = Some(self.b.ins().splat(I32X4, v));
             }
@@ -1217,11 +1218,18 @@ impl StepEmitter<'_, '_> {
         let mut bits = None;
         for c in 0..chunks {
             let mut v = Vec::with_capacity(arity);
-            for (&src, &splat) in s.src.iter().zip(&splats).take(arity) {
+            for ((&src, &splat), &sign) in s.src.iter().zip(&splats).zip(&s.sign).take(arity) {
                 v.push(match (src, splat) {
                     (_, Some(x)) => x,
-                    (Lanes::Row { base, stride, elem }, None) => self.row(base, stride, elem, c),
-                    (l, None) => self.first(l),
+                    (Lanes::Row { base, stride, elem }, None) => {
+                        let r = self.row(base, stride, elem, c);
+                        self.signed(r, sign, I32X4)
+                    }
+                    (l, None) => {
+                        let x = self.first(l);
+                        let x = self.signed(x, sign, I32);
+                        self.b.ins().splat(I32X4, x)
+                    }
                 });
             }
             let r = match s.op {
@@ -1406,6 +1414,41 @@ impl StepEmitter<'_, '_> {
         self.held = held;
         self.b.switch_to_block(hot);
         r
+    }
+
+    /// `v` (I32, or I32X4 lanes) with the source modifier `sign` applied, as the fast path's
+    /// [`Sign::apply`].
+    fn signed(&mut self, v: Value, sign: Sign, ty: Type) -> Value {
+        if sign == Sign::NONE {
+            return v;
+        }
+        if sign == Sign::INT_NEG {
+            return self.b.ins().ineg(v);
+        }
+        let mut v = v;
+        if sign.and != u32::MAX {
+            let c = self.lanes_of(sign.and, ty);
+            v = self.b.ins().band(v, c);
+        }
+        if sign.xor != 0 {
+            let c = self.lanes_of(sign.xor, ty);
+            v = self.b.ins().bxor(v, c);
+        }
+        if sign.add != 0 {
+            let c = self.lanes_of(sign.add, ty);
+            v = self.b.ins().iadd(v, c);
+        }
+        v
+    }
+
+    /// `x` as an I32, or in every lane of an I32X4.
+    fn lanes_of(&mut self, x: u32, ty: Type) -> Value {
+        let c = self.b.ins().iconst(I32, i64::from(x as i32));
+        if ty == I32 {
+            c
+        } else {
+            self.b.ins().splat(ty, c)
+        }
     }
 
     /// Lanes `4c..4c + 4` of a row source.
@@ -1659,7 +1702,7 @@ impl StepEmitter<'_, '_> {
         let mut v = Vec::with_capacity(3);
         for k in 0..s.op.arity() {
             let x = self.first(s.src[k]);
-            v.push(x);
+            v.push(self.signed(x, s.sign[k], I32));
         }
         let r = match s.op {
             Op::Cmp { .. } => {

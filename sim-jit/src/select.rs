@@ -112,6 +112,9 @@ pub struct Step {
     /// (each lane's result truncated to its low 16 bits).
     pub dst_size: u8,
     pub src: [Lanes; 3],
+    /// Each source's modifier, applied to its 32-bit lanes as they are read (an `:f`
+    /// source's sign-bit operation, an integer's negation: the fast form's own).
+    pub sign: [Sign; 3],
 }
 
 impl Step {
@@ -124,6 +127,7 @@ impl Step {
             dst: None,
             dst_size: 4,
             src: [Lanes::Imm(0); 3],
+            sign: [Sign::NONE; 3],
         }
     }
 
@@ -294,12 +298,14 @@ pub fn select(f: &Fast) -> Option<Step> {
         _ => return None,
     };
     let mut src = [Lanes::Imm(0); 3];
+    let mut sign = [Sign::NONE; 3];
     for (k, s) in src.iter_mut().enumerate().take(op.arity()) {
         let fs = f.src[k];
-        // Source modifiers stay interpreted.
-        if fs.sign != Sign::NONE {
+        // The half helper takes its sources as they are.
+        if fs.sign != Sign::NONE && matches!(op, Op::Half { .. }) {
             return None;
         }
+        sign[k] = fs.sign;
         *s = match fs.at {
             Src::Imm(v) => Lanes::Imm(v),
             Src::Region { base, stride: 0 } => Lanes::Scalar(base, fs.elem),
@@ -322,5 +328,6 @@ pub fn select(f: &Fast) -> Option<Step> {
         dst,
         dst_size: f.dst_elem.size,
         src,
+        sign,
     })
 }

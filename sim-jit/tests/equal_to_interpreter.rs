@@ -83,6 +83,10 @@ struct Ins {
     cmp: Option<(usize, usize)>,
     /// One of [`KEEPS`] before it.
     keep: Option<usize>,
+    /// Per source: a modifier on a register source when below 4 (`:f`: `-`, `(abs)`,
+    /// `-(abs)`; integers: `-` alone, which translates where only the result's low 32 bits
+    /// matter and is `not` to a logic instruction).
+    mods: [usize; 3],
 }
 
 fn ins() -> impl Strategy<Value = Ins> {
@@ -105,6 +109,7 @@ fn ins_in(regs: std::ops::Range<u32>) -> impl Strategy<Value = Ins> {
         (
             proptest::array::uniform3(0usize..4),
             prop_oneof![4 => Just(1u32), 1 => Just(2u32)],
+            proptest::array::uniform3(0usize..8),
         ),
         (
             proptest::option::of((0usize..3, any::<u32>())),
@@ -117,7 +122,7 @@ fn ins_in(regs: std::ops::Range<u32>) -> impl Strategy<Value = Ins> {
             |(
                 (float, op, size, ty),
                 (regs, subs),
-                (regions, dst_stride),
+                (regions, dst_stride, mods),
                 (imm, pred, cmp, keep),
             )| Ins {
                 float,
@@ -132,6 +137,7 @@ fn ins_in(regs: std::ops::Range<u32>) -> impl Strategy<Value = Ins> {
                 pred,
                 cmp,
                 keep,
+                mods,
             },
         )
 }
@@ -183,7 +189,13 @@ fn text(i: &Ins) -> String {
                     } else {
                         REGIONS[i.regions[k]]
                     };
-                    format!("r{}.{}{rg}:{t}", i.regs[k], i.subs[k])
+                    let m = match i.mods[k] {
+                        1 => "-",
+                        2 if t == "f" => "(abs)",
+                        3 if t == "f" => "-(abs)",
+                        _ => "",
+                    };
+                    format!("{m}r{}.{}{rg}:{t}", i.regs[k], i.subs[k])
                 }
             }
         })
@@ -302,6 +314,24 @@ fn the_common_forms_translate() {
             .translated(),
         0
     );
+}
+
+/// Source modifiers translate as the fast path has them: IGC's `a - b` as an `add` of a
+/// negated integer, a negated pick, `:f` sign operations. A negated integer compared, or under
+/// a logic instruction (where `-` is `not`), stays interpreted.
+#[test]
+fn negated_sources_translate() {
+    let text = "add (16|M0) r36.0<1>:d r11.0<8;8,1>:d -r36.0<8;8,1>:d\n\
+                (f0.0) sel (16|M0) r12.0<1>:d -r10.0<8;8,1>:d 0:w\n\
+                mad (16|M0) r23.0<1>:d r17.0<8;1>:d -r21.0<8;1>:d -3:w\n\
+                mul (16|M0) r16.0<1>:f r10.0<8;8,1>:f -(abs)r12.0<8;8,1>:f\n\
+                cmp (16|M0) (lt)f0.0 null<1>:d -r12.0<8;8,1>:d r14.0<8;8,1>:d\n\
+                and (16|M0) r10.0<1>:d -r12.0<8;8,1>:d r14.0<8;8,1>:d\n\
+                nop\n";
+    let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    assert_eq!(tr.translated(), 5, "add, sel, mad, mul, nop");
 }
 
 /// IGC's set-up of a sub-group block read in Gen12 convolution loops (from `ocloc` output for

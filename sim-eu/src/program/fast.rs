@@ -74,12 +74,22 @@ fn step(offs: &[u16; 32], n: usize) -> Option<(u16, u16)> {
         .then_some((base, stride))
 }
 
-/// `o`'s fast form; a source modifier only where `float` (`:f` sources: a sign-bit
-/// operation; an integer's would take the 64-bit value the general path computes on).
-fn source(o: &Opnd, n: usize, elem: fn(DataType) -> Option<Elem>, float: bool) -> Option<FastSrc> {
-    if o.modifier != SrcMod::None && !float {
-        return None;
-    }
+/// `o`'s fast form; a source modifier where `float` (`:f` sources: a sign-bit operation), or
+/// an integer's negation where `int_neg` ([`Sign::INT_NEG`]; other integer modifiers take the
+/// 64-bit value the general path computes on).
+fn source(
+    o: &Opnd,
+    n: usize,
+    elem: fn(DataType) -> Option<Elem>,
+    float: bool,
+    int_neg: bool,
+) -> Option<FastSrc> {
+    let sign = match o.modifier {
+        SrcMod::None => Sign::NONE,
+        m if float => Sign::of(m),
+        SrcMod::Neg if int_neg => Sign::INT_NEG,
+        _ => return None,
+    };
     let e = elem(o.ty)?;
     let at = match o.loc {
         Loc::File => match step(&o.offs, n) {
@@ -93,11 +103,7 @@ fn source(o: &Opnd, n: usize, elem: fn(DataType) -> Option<Elem>, float: bool) -
         }
         Loc::Imm | Loc::Null | Loc::Indirect { .. } => return None,
     };
-    Some(FastSrc {
-        at,
-        elem: e,
-        sign: Sign::of(o.modifier),
-    })
+    Some(FastSrc { at, elem: e, sign })
 }
 
 /// Whether `inst` writes the accumulators through its destination.
@@ -177,9 +183,19 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         Num::Half => half_elem,
     };
     let n = usize::from(inst.n);
+    // Integer negation (IGC's `a - b` as `add a -b`) where only the result's low 32 bits
+    // matter: arithmetic and moves without a condition (logic instructions read `-` as
+    // `not`; comparisons and conditions see the 64-bit value).
+    let int_neg = num == Num::Int
+        && !raw
+        && inst.cond.is_none()
+        && matches!(
+            inst.opcode,
+            Opcode::Add | Opcode::Mul | Opcode::Mad | Opcode::Mov | Opcode::Sel
+        );
     let mut src = [UNUSED; 3];
     for (k, s) in src.iter_mut().enumerate().take(arity) {
-        *s = source(operands[k], n, elem, num == Num::F32 && !raw)?;
+        *s = source(operands[k], n, elem, num == Num::F32 && !raw, int_neg)?;
     }
     // The general path shifts src0 at its own width: only 32-bit src0 is the u32 shift here.
     if matches!(op, FastOp::Shr | FastOp::Asr) && src[0].elem.size != 4 {

@@ -458,7 +458,8 @@ pub fn select(f: &Fast) -> Option<Kernel> {
     }
     if f.op == FastOp::Mov && f.num == Num::Int && f.ch.n == 1 && f.cond.is_none() {
         let narrow = f.dst.is_some() && f.dst_elem.size < 4;
-        let one = matches!(f.src[0].at, Src::Imm(_) | Src::Region { .. });
+        let one =
+            matches!(f.src[0].at, Src::Imm(_) | Src::Region { .. }) && f.src[0].sign == Sign::NONE;
         if narrow && one {
             return scalar_mov();
         }

@@ -128,9 +128,15 @@ prop_compose! {
                     && (arity == 2 && k == 1 || arity == 3 && k != 1 || arity == 1);
                 // No half-precision immediates (raw moves), no :f or :*d ternary immediates.
                 let imm_ok = !(t == "hf" || t == "bf" || arity == 3 && (t == "f" || t.ends_with('d')));
-                // `:f` register sources with a source modifier half the time.
+                // `:f` register sources with a source modifier half the time; integer ones
+                // negated a quarter of the time where only the result's low 32 bits matter
+                // (arithmetic, moves and picks without a condition).
+                let int_neg = matches!(opname, "add" | "mul" | "mad" | "mov" | "sel")
+                    && cond.is_none();
                 let m = if float && !raw && !half {
                     ["", "-", "(abs)", "-(abs)"][mods[k] % 4]
+                } else if !float && !raw && int_neg {
+                    ["", "-", "", ""][mods[k] % 4]
                 } else {
                     ""
                 };
@@ -271,7 +277,12 @@ proptest! {
 #[test]
 fn modifiers_saturation_and_wide_types_stay_on_the_general_path() {
     for text in [
-        "add (16|M0) r10.0<1>:d -r12.0<8;8,1>:d r14.0<8;8,1>:d",
+        // Integer modifiers other than a negation the result's low bits alone show: `(abs)`,
+        // `-` read as `not` by a logic instruction, a negation compared or tested.
+        "add (16|M0) r10.0<1>:d (abs)r12.0<8;8,1>:d r14.0<8;8,1>:d",
+        "and (16|M0) r10.0<1>:d -r12.0<8;8,1>:d r14.0<8;8,1>:d",
+        "add (16|M0) (lt)f0.0 r10.0<1>:d -r12.0<8;8,1>:d r14.0<8;8,1>:d",
+        "cmp (16|M0) (lt)f0.0 null<1>:d -r12.0<8;8,1>:d r14.0<8;8,1>:d",
         "add (16|M0) (sat)r10.0<1>:ud r12.0<8;8,1>:ud r14.0<8;8,1>:ud",
         "add (8|M0) r10.0<1>:q r12.0<4;4,1>:q r14.0<4;4,1>:q",
         "mov (16|M0) r10.0<1>:f r12.0<8;8,1>:d",
@@ -310,6 +321,10 @@ fn common_igc_forms_take_the_fast_path() {
         "mul (8|M0) r16.0<1>:f r10.0<8;8,1>:f -r12.0<8;8,1>:f",
         "mad (16|M0) r10.0<1>:f -r10.0<1;0>:f r12.0<1;0>:f (abs)r14.0<1>:f",
         "sel (16|M0) (ge)f0.0 r14.0<1>:f -(abs)r18.0<8;8,1>:f r16.0<8;8,1>:f",
+        // Integer negation (IGC's `a - b`, a negated pick).
+        "add (16|M0) r36.0<1>:d r11.0<8;8,1>:d -r36.0<8;8,1>:d",
+        "(f0.0) sel (16|M0) r12.0<1>:d -r10.0<8;8,1>:d 0:w",
+        "mad (16|M0) r23.0<1>:d r17.0<8;1>:d -r21.0<8;1>:d -3:w",
         // Half results (an f16 network's arithmetic, a conversion to half).
         "mad (16|M0) r10.0<1>:hf r10.0<1;0>:hf r12.0<1;0>:hf r14.0<1>:hf",
         "mul (16|M0) r10.0<1>:hf r12.0<8;8,1>:hf r14.0<8;8,1>:hf",

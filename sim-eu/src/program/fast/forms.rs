@@ -73,44 +73,54 @@ pub enum Src {
 pub struct FastSrc {
     pub at: Src,
     pub elem: Elem,
-    /// The source modifier of an `:f` source; integer sources have none.
+    /// The source modifier: an `:f` source's, or an integer's negation where the fast form
+    /// takes it (see [`Sign::INT_NEG`]).
     pub sign: Sign,
 }
 
-/// An `:f` source modifier as what it does to the value's bits, `(v & and) ^ xor`: negation
-/// flips the sign bit, `(abs)` clears it, `-(abs)` sets it (NaNs included, as the general
-/// path's `-x`, `x.abs()` and `-x.abs()` do).
+/// A source modifier as what it does to the value's bits, `((v & and) ^ xor) + add` (modulo
+/// 2^32). On `:f`: negation flips the sign bit, `(abs)` clears it, `-(abs)` sets it (NaNs
+/// included, as the general path's `-x`, `x.abs()` and `-x.abs()` do). On an integer:
+/// negation, two's complement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sign {
     pub and: u32,
     pub xor: u32,
+    pub add: u32,
 }
 
 impl Sign {
     pub const NONE: Sign = Sign {
         and: u32::MAX,
         xor: 0,
+        add: 0,
     };
 
+    /// An integer source's negation on 32-bit lanes. The general path negates the 64-bit
+    /// value; the two agree modulo 2^32, so the fast form takes it only where nothing but the
+    /// low 32 bits of the result matters (`add`, `mul`, `mad`, `mov`, `sel` without a
+    /// condition modifier, to a destination of at most 32 bits).
+    pub const INT_NEG: Sign = Sign {
+        and: u32::MAX,
+        xor: u32::MAX,
+        add: 1,
+    };
+
+    /// The modifier of an `:f` source.
     pub fn of(m: SrcMod) -> Sign {
         const SIGN: u32 = 0x8000_0000;
-        match m {
-            SrcMod::None => Sign::NONE,
-            SrcMod::Neg => Sign {
-                and: u32::MAX,
-                xor: SIGN,
-            },
-            SrcMod::Abs => Sign { and: !SIGN, xor: 0 },
-            SrcMod::NegAbs => Sign {
-                and: !SIGN,
-                xor: SIGN,
-            },
-        }
+        let (and, xor) = match m {
+            SrcMod::None => return Sign::NONE,
+            SrcMod::Neg => (u32::MAX, SIGN),
+            SrcMod::Abs => (!SIGN, 0),
+            SrcMod::NegAbs => (!SIGN, SIGN),
+        };
+        Sign { and, xor, add: 0 }
     }
 
     #[inline(always)]
     pub fn apply(self, v: u32) -> u32 {
-        (v & self.and) ^ self.xor
+        ((v & self.and) ^ self.xor).wrapping_add(self.add)
     }
 }
 
