@@ -5,9 +5,9 @@
 //! `asr` on integers, `mov`, `add`, `mul`, `mad` on `:f` and to `:hf` (the half rounding by a
 //! call to the interpreter's own), `cmp`/`cmpn` with their flags and
 //! predicate-selected `sel` — on 1, 4, 8, 16 or 32 channels, each source consecutive DWords,
-//! words or bytes at a fixed step, one scalar element or an immediate, the destination
-//! consecutive DWords, with the execution mask and a per-channel predicate ([`select`] has
-//! the exact rule) — and the structured branches (`if`, `else`, `endif`, `join`, `while`,
+//! words or bytes at a fixed step, one scalar element or an immediate (with the fast path's
+//! source modifiers), the destination consecutive DWords, with the execution mask and a
+//! per-channel predicate ([`select`] has the exact rule) — and the structured branches (`if`, `else`, `endif`, `join`, `while`,
 //! `break`, `cont`, `halt`) whose targets are inside the run, as host jumps while every
 //! executing channel goes the same way. Everything else (conditional `sel`, `csel`,
 //! condition modifiers on arithmetic, 8/16-bit destinations, gathered regions, sends, other
