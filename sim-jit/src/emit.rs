@@ -666,15 +666,19 @@ impl StepEmitter<'_, '_> {
 
     /// The enabled channels and the predicate (`None`: none), bit i for lane i.
     fn masks(&mut self, s: &Step, active: Value) -> (Value, Option<Value>) {
-        let c = &s.ch;
+        let enabled = self.enabled(&s.ch, active, self.all_channels(s));
+        (enabled, self.predicate(&s.ch))
+    }
+
+    /// The enabled channels of `c` (bit i for lane i): all of them when `all` is known, else
+    /// the executing ones from its first channel on.
+    fn enabled(&mut self, c: &Channels, active: Value, all: bool) -> Value {
         let lanes = i64::from(c.lanes);
-        let enabled = if self.all_channels(s) {
-            self.b.ins().iconst(I32, lanes)
-        } else {
-            let a = self.b.ins().ushr_imm_u(active, i64::from(c.chan_off));
-            self.b.ins().band_imm_u(a, lanes)
-        };
-        (enabled, self.predicate(c))
+        if all {
+            return self.b.ins().iconst(I32, lanes);
+        }
+        let a = self.b.ins().ushr_imm_u(active, i64::from(c.chan_off));
+        self.b.ins().band_imm_u(a, lanes)
     }
 
     /// The predicate of the channels `c` (`None`: none), bit i for lane i.
@@ -696,15 +700,9 @@ impl StepEmitter<'_, '_> {
     /// A classified send, called directly on its enabled and predicated channels; when it
     /// declines, the interpreter runs it (and the run stops if the interpreter asks).
     fn send(&mut self, ch: &Channels) {
-        let active = self.call.active;
         // From the execution mask even in the copy for threads that have not diverged: that
         // copy knows only the translated instructions' channels to be executing.
-        let enabled = if ch.no_mask {
-            self.b.ins().iconst(I32, i64::from(ch.lanes))
-        } else {
-            let a = self.b.ins().ushr_imm_u(active, i64::from(ch.chan_off));
-            self.b.ins().band_imm_u(a, i64::from(ch.lanes))
-        };
+        let enabled = self.enabled(ch, self.call.active, ch.no_mask);
         let mask = match self.predicate(ch) {
             Some(p) => self.b.ins().band(enabled, p),
             None => enabled,

@@ -136,15 +136,15 @@ impl Translated {
             .zip(&prog.simple)
             .enumerate()
             .map(|(k, ((f, inst), simple))| {
+                if let Some((jumps, to, ch)) = branch(inst, k as u32) {
+                    return Kind::Branch(jumps, to, ch);
+                }
                 let step = f.as_ref().and_then(select).or_else(|| {
                     // A `nop` or a `sync` other than a barrier wait does nothing here.
                     simple
                         .filter(|s| s.send.is_none())
                         .map(|s| Step::keep(s.ch))
                 });
-                if let Some((jumps, to, ch)) = branch(inst, k as u32) {
-                    return Kind::Branch(jumps, to, ch);
-                }
                 match step.filter(|s| em.supports(s.op)) {
                     Some(s) => Kind::Step(s),
                     None if !interpreted_inside => Kind::Outside,
