@@ -13,7 +13,7 @@ use crate::dump::RunText;
 use crate::emit::{Emitter, RunFn};
 use crate::error::JitError;
 use isa_encoder::model::{Opcode, Shape};
-use sim_eu::exec::runs_inside_a_run;
+use sim_eu::exec::{runs_inside_a_run, stops_for_a_barrier};
 
 use crate::select::{branch, select, send, Branch, Item, Step};
 use sim_eu::exec::structured::Jumps;
@@ -324,9 +324,10 @@ impl Translated {
     }
 }
 
-/// Where channels may wait in a kernel: at a branch target or the instruction after a branch
-/// (the run loop adds waiting channels only there), unless a branch lands on an instruction
-/// computed at run time.
+/// Where a run may be entered: at a branch target or the instruction after a branch (the
+/// run loop adds waiting channels only there, so channels wait only at block starts unless a
+/// branch lands on an instruction computed at run time), and after a barrier's wait (where a
+/// thread that stopped for the barrier goes on).
 struct BlockStarts {
     /// Per instruction index (and one past the last): a block starts there.
     starts: Vec<bool>,
@@ -343,6 +344,11 @@ impl BlockStarts {
                 if let Some(x) = starts.get_mut(t as usize) {
                     *x = true;
                 }
+            }
+            // A thread stopped at a barrier's wait resumes there and goes on to the next
+            // instruction, where its run must be entered again.
+            if stops_for_a_barrier(i) {
+                starts[k + 1] = true;
             }
             if matches!(i.opcode.shape(), Shape::Branch) {
                 starts[k + 1] = true;

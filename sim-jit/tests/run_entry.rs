@@ -1,7 +1,7 @@
 //! A translated run is entered whenever execution reaches its first instruction or a branch
 //! target inside it: the interpreter's stretches between runs stop after each branch instead
-//! of interpreting on past the place it landed; and a barrier, where a thread waits and later
-//! resumes, ends a run.
+//! of interpreting on past the place it landed; and after a barrier's wait, where a thread
+//! that stopped for the barrier goes on.
 
 use platform::Platform;
 use sim_eu::{NoMemory, Program, Status, Thread};
@@ -43,13 +43,20 @@ fn a_jump_to_a_run_start_enters_the_run() {
     assert_eq!((translated, t.instructions_executed()), (8, 11));
 }
 
-/// A barrier ends a run: a thread waiting there resumes at the `sync.bar`, and the
-/// arithmetic after it must be a run of its own to be entered.
+/// A barrier's wait inside a run: the run leaves where the thread stops for the barrier, and
+/// the thread, released, goes on in the same run, entered again at the instruction after the
+/// wait; a thread whose barrier already completed runs through without leaving.
 #[test]
-fn a_barrier_ends_a_run() {
+fn a_barrier_wait_leaves_the_run_and_is_entered_after() {
     let adds = |from: u32| -> String {
         (0..8)
-            .map(|k| format!("add (16|M0) r{}.0<1>:d r2.0<8;8,1>:d 0x1:d\n", from + 2 * k))
+            .map(|k| {
+                format!(
+                    "add (16|M0) r{}.0<1>:d r2.0<8;8,1>:d 0x{:x}:d\n",
+                    from + 2 * k,
+                    k + 1
+                )
+            })
             .collect()
     };
     let text = format!(
@@ -61,5 +68,45 @@ fn a_barrier_ends_a_run() {
     let bytes = isa_encoder::assemble(Platform::Tgllp, &text).expect("assembles");
     let prog = Program::decode(Platform::Tgllp, &bytes);
     let tr = Translated::new(&prog, true).expect("translates");
-    assert_eq!(tr.runs().collect::<Vec<_>>(), [(0, 8), (10, 8)]);
+    // The signal and the wait are interpreted inside one run of both groups of adds.
+    assert_eq!(tr.runs().collect::<Vec<_>>(), [(0, 18)]);
+    assert_eq!(tr.entries().collect::<Vec<_>>(), [0, 10]);
+
+    let start = || {
+        let mut t = Thread::new(0xffff);
+        for (i, b) in t.grf_mut()[64..96].iter_mut().enumerate() {
+            *b = i as u8 * 7;
+        }
+        t
+    };
+    // The interpreter's way: it stops at the wait (ip 9), is released, ends.
+    let mut want = start();
+    assert_eq!(
+        sim_eu::run(&mut want, &prog, &mut NoMemory, 1 << 20),
+        Ok(Status::Barrier)
+    );
+    assert_eq!(want.ip(), 9);
+    let at_wait = want.clone();
+    want.release_barrier();
+    assert_eq!(
+        sim_eu::run(&mut want, &prog, &mut NoMemory, 1 << 20),
+        Ok(Status::Ended)
+    );
+
+    let mut t = start();
+    let mut translated = 0;
+    let st = sim_jit::run_counted(&mut t, &prog, &tr, &mut NoMemory, 1 << 20, &mut translated);
+    assert_eq!(st, Ok(Status::Barrier));
+    // Stopped at the wait as the interpreter did, the first adds done in host code.
+    assert_eq!((t.ip(), translated), (9, 8));
+    assert_eq!(t.instructions_executed(), at_wait.instructions_executed());
+    assert_eq!(t.file()[..128 * 32], at_wait.file()[..128 * 32]);
+    assert!(t.barrier_pending());
+    t.release_barrier();
+    let st = sim_jit::run_counted(&mut t, &prog, &tr, &mut NoMemory, 1 << 20, &mut translated);
+    assert_eq!(st, Ok(Status::Ended));
+    // The wait again (now passing), the second adds in host code, the end.
+    assert_eq!(translated, 16);
+    assert_eq!(t.instructions_executed(), want.instructions_executed());
+    assert_eq!(t.file()[..128 * 32], want.file()[..128 * 32]);
 }

@@ -12,9 +12,10 @@ use crate::program::{Inst, Loc, Program};
 use crate::regfile::{Thread, CE, FLAG, MME};
 
 /// Whether the interpreter may run `inst` on its own in the middle of a translated run, the
-/// run's code going on after it: it does not branch, it does not stop the thread to wait (a
-/// barrier's `sync.bar` or `wait`, a fused pair's `dpasw`: the thread would resume in the
-/// middle of the run, where it cannot be entered), and it writes nothing a run assumes fixed
+/// run's code going on after it or, where the thread stops to wait for a barrier (`sync.bar`,
+/// `wait`: [`stops_for_a_barrier`]), leaving the run there, to be entered again at the next
+/// instruction: it does not branch, it is not a fused pair's `dpasw` (which both threads of
+/// the pair run together, outside any run), and it writes nothing a run assumes fixed
 /// while it runs: the execution mask, `cr0` (the rounding mode), `ip` and the other control
 /// registers (`ce`, `sr0`, `n0`, `tm0`), which an indirect destination might be. The GRF,
 /// `a0`, the accumulators and the flags it may write: a run keeps none of those in host
@@ -23,7 +24,6 @@ pub fn runs_inside_a_run(inst: &Inst) -> bool {
     if inst.invalid.is_some()
         || matches!(inst.opcode.shape(), Shape::Branch)
         || matches!(inst.opcode, Opcode::Illegal | Opcode::Dpasw)
-        || super::holds_at_barrier(inst)
     {
         return false;
     }
@@ -42,6 +42,13 @@ pub fn runs_inside_a_run(inst: &Inst) -> bool {
                 })
         }
     }
+}
+
+/// Whether a thread may stop at `inst` to wait for its barrier ([`super::waits_at_barrier`]):
+/// it resumes at that instruction, which then lets it go on to the next, so a translation
+/// makes the next one a place where its run is entered again.
+pub fn stops_for_a_barrier(inst: &Inst) -> bool {
+    super::holds_at_barrier(inst)
 }
 
 /// Runs the instruction at the thread's `ip` when it has a simple form (a classified send, a
