@@ -941,6 +941,26 @@ impl StepEmitter<'_, '_> {
         self.b.ins().bor(r, only_b)
     }
 
+    /// An integer operation's condition ([`Step::flag`]) on its result lanes `r`: all ones
+    /// where the result compares with zero by it (as [`Self::compare`]); `None` without one.
+    fn tests_result(&mut self, s: &Step, r: Value, ty: Type) -> Option<Value> {
+        let (cond, signed) = s.flag?;
+        let test = Op::Cmp {
+            cond,
+            float: false,
+            signed,
+            nan_true: false,
+        };
+        let zero = self.b.ins().iconst(I32, 0);
+        let zero = if ty == I32 {
+            zero
+        } else {
+            self.b.ins().splat(ty, zero)
+        };
+        let fty = if ty == I32 { F32 } else { F32X4 };
+        Some(self.compare(test, r, zero, ty, fty))
+    }
+
     /// A comparison's lanes: all ones where it holds (four lanes in a vector, or one as I8
     /// widened to all ones or zero in an I32).
     fn compare(&mut self, op: Op, a: Value, b: Value, ty: Type, fty: Type) -> Value {
@@ -1252,7 +1272,18 @@ impl StepEmitter<'_, '_> {
                     let on = self.sel_pick(s.op, v[0], v[1], I32X4, F32X4);
                     self.b.ins().bitselect(on, v[0], v[1])
                 }
-                op => self.op_vec(op, &v, ones[1]),
+                op => {
+                    let r = self.op_vec(op, &v, ones[1]);
+                    if let Some(t) = self.tests_result(s, r, I32X4) {
+                        let hi = self.b.ins().vhigh_bits(I32, t);
+                        let hi = self.b.ins().ishl_imm_u(hi, 4 * c as i64);
+                        bits = Some(match bits {
+                            Some(b) => self.b.ins().bor(b, hi),
+                            None => hi,
+                        });
+                    }
+                    r
+                }
             };
             results.push(r);
         }
@@ -1721,7 +1752,14 @@ impl StepEmitter<'_, '_> {
                 self.b.ins().select(on, v[0], v[1])
             }
             Op::Half { op, hf } => self.half_scalar(op, hf, &v),
-            op => self.op_scalar(op, &v),
+            op => {
+                let r = self.op_scalar(op, &v);
+                if let Some(t) = self.tests_result(s, r, I32) {
+                    let bits = self.b.ins().band_imm_u(t, 1);
+                    self.set_flags(s, m, bits);
+                }
+                r
+            }
         };
         let Some(dst) = s.dst else {
             return;

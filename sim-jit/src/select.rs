@@ -1,6 +1,7 @@
-//! Which pre-decoded instructions translate: the fast path's plain ALU operations (no condition
-//! modifier; half results included; `mac` as the fast path's `mad`), word-form `cmp`/`cmpn`,
-//! and `sel` by the predicate or by a condition (`min`, `max`) on 1, 4, 8, 16 or 32 channels,
+//! Which pre-decoded instructions translate: the fast path's plain ALU operations (half results
+//! included; `mac` as the fast path's `mad`; a condition modifier only as a one- or
+//! two-source integer operation's test of its result), word-form `cmp`/`cmpn`, and `sel` by
+//! the predicate or by a condition (`min`, `max`) on 1, 4, 8, 16 or 32 channels,
 //! predicated per channel, by a horizontal group of channels (`.any16h`) or not, whose
 //! destination is consecutive DWords or whole rows of consecutive words (or one element), and
 //! whose sources are consecutive DWords, words at a 2- or 4-byte step, bytes at a 4-byte step,
@@ -115,6 +116,11 @@ pub struct Step {
     /// Each source's modifier, applied to its 32-bit lanes as they are read (an `:f`
     /// source's sign-bit operation, an integer's negation: the fast form's own).
     pub sign: [Sign; 3],
+    /// An integer operation's condition modifier (`cmp` and conditional `sel` have theirs in
+    /// `op`): the flag bit of each enabled, predicated lane is whether its 32-bit result
+    /// compares with zero by the condition, signed when the destination type is (IGC's
+    /// `and (eq)f1.0 null:d` bit test).
+    pub flag: Option<(CondMod, bool)>,
 }
 
 impl Step {
@@ -128,6 +134,7 @@ impl Step {
             dst_size: 4,
             src: [Lanes::Imm(0); 3],
             sign: [Sign::NONE; 3],
+            flag: None,
         }
     }
 
@@ -274,7 +281,30 @@ pub fn select(f: &Fast) -> Option<Step> {
     };
     let is_cmp = matches!(op, Op::Cmp { .. });
     let reads_cond = is_cmp || matches!(op, Op::SelCmp { .. });
-    if (f.cond.is_some() && !reads_cond) || !matches!(f.ch.n, 1 | 4 | 8 | 16 | 32) {
+    // Another operation's condition: the word form's test of an integer's 32-bit result.
+    let flag = match f.cond {
+        Some(c) if !reads_cond => {
+            let integer = matches!(
+                op,
+                Op::Mov
+                    | Op::Not
+                    | Op::Add
+                    | Op::Mul
+                    | Op::And
+                    | Op::Or
+                    | Op::Xor
+                    | Op::Shl
+                    | Op::Shr
+                    | Op::Asr
+            );
+            if !(f.word && f.num == Num::Int && integer && f.dst_elem.size == 4) {
+                return None;
+            }
+            Some((c, f.dst_elem.signed))
+        }
+        _ => None,
+    };
+    if !matches!(f.ch.n, 1 | 4 | 8 | 16 | 32) {
         return None;
     }
     // Per-channel and horizontal group predicates (`.any16h`: IGC's scalar block-read
@@ -294,7 +324,7 @@ pub fn select(f: &Fast) -> Option<Step> {
         {
             Some(d.base)
         }
-        None if is_cmp => None,
+        None if is_cmp || flag.is_some() => None,
         _ => return None,
     };
     let mut src = [Lanes::Imm(0); 3];
@@ -329,5 +359,6 @@ pub fn select(f: &Fast) -> Option<Step> {
         dst_size: f.dst_elem.size,
         src,
         sign,
+        flag,
     })
 }

@@ -79,7 +79,8 @@ struct Ins {
     imm: Option<(usize, u32)>,
     pred: usize,
     /// A `cmp`, `cmpn` (condition `cond`: flags a later predicate reads), a `sel` by the
-    /// predicate or a `sel` by the condition (`min`, `max`) instead.
+    /// predicate or a `sel` by the condition (`min`, `max`) instead; or (4) the instruction
+    /// itself with a condition modifier (IGC's `and (eq)f1.0 null:d` bit test).
     cmp: Option<(usize, usize)>,
     /// One of [`KEEPS`] before it.
     keep: Option<usize>,
@@ -114,7 +115,7 @@ fn ins_in(regs: std::ops::Range<u32>) -> impl Strategy<Value = Ins> {
         (
             proptest::option::of((0usize..3, any::<u32>())),
             0usize..PREDS.len(),
-            proptest::option::weighted(0.3, (0usize..4, 0usize..CONDS.len())),
+            proptest::option::weighted(0.3, (0usize..5, 0usize..CONDS.len())),
             proptest::option::weighted(0.2, 0usize..KEEPS.len()),
         ),
     )
@@ -149,7 +150,7 @@ fn int_ty(k: usize) -> &'static str {
 
 fn text(i: &Ins) -> String {
     let (n, m) = SIZES[i.size];
-    let opname = if let Some((k, _)) = i.cmp {
+    let opname = if let Some((k @ 0..4, _)) = i.cmp {
         ["cmp", "cmpn", "sel", "sel"][k]
     } else if i.float {
         F_OPS[i.op % F_OPS.len()]
