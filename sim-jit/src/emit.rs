@@ -6,12 +6,16 @@
 //! f32 arithmetic IEEE with the EU's NaN rule (the first NaN source, quieted), integers
 //! modulo 2^32.
 //!
-//! A block is a branch target or the instruction after a branch. At a structured branch the
-//! host code computes the interpreter's jumping channels ([`Jumps`]); when all executing
-//! channels jump, or none, it goes where they go (a jump back only while the budget allows
-//! another pass); when they part ways the run leaves before the branch and the interpreter
-//! takes it. A run also leaves at a block where channels wait (they would change the
-//! execution mask, which a run takes as fixed), and at its end.
+//! A block is a branch target, the instruction after a branch or after a barrier's wait. At
+//! a structured branch the host code computes the interpreter's jumping channels
+//! ([`Jumps`]); when all executing channels jump, or none, it goes where they go (a jump back
+//! only while the budget allows another pass). When they part ways, a call ([`PartFn`])
+//! takes the branch as the run loop does (the interpreter's waiting channels hold both
+//! groups) and the run goes on in its copy with masks at the block where the thread
+//! continues, with the execution mask and first waiting instruction it returns (block
+//! parameters); at a block where channels wait, the same call lets them rejoin. Where a
+//! kernel's channels may wait outside the blocks (a computed jump), the run leaves instead,
+//! before the branch and at such a block. A run also leaves at its end.
 //!
 //! Register-file bytes stay in SSA values across a block's instructions (`Held`): each
 //! 16-byte-aligned row of four DWords is loaded once, at its first use, and stored once, at
@@ -50,9 +54,28 @@ use sim_eu::program::channels::Channels;
 /// instructions a context and the function that runs them ([`EscapeFn`]), the most
 /// instructions it may execute, the block it starts at (its number among the run's blocks)
 /// and the first instruction, counted from the run's first, at which channels wait (the run
-/// leaves before executing it). It runs until it leaves the run: every way out calls the
-/// escape function last, which puts the thread where the run left off.
-pub type RunFn = unsafe extern "C" fn(*mut u8, u32, *mut u8, EscapeFn, u64, u32, u32, SendFn);
+/// leaves before executing it), the classified sends' function and the parting branches'
+/// ([`PartFn`]). It runs until it leaves the run: every way out calls the escape function
+/// last, which puts the thread where the run left off, but one where the parting branches'
+/// function put it outside the run.
+pub type RunFn =
+    unsafe extern "C" fn(*mut u8, u32, *mut u8, EscapeFn, u64, u32, u32, SendFn, PartFn);
+
+/// Takes the structured branch at the run's instruction `index` whose executing channels part
+/// ways, those of the mask given (bit i: channel i) going to the run's instruction `to` and
+/// the others on, `ran` instructions executed since the run was entered, given the context
+/// the run was called with ([`sim_eu::Thread::take_branch`]: the interpreter's waiting
+/// channels hold both groups). Returns the run's block where the thread goes on, with three
+/// words written at the pointer given: that block's instruction, the executing channels and
+/// the first instruction at which channels wait (both instructions counted from the run's
+/// first); `u32::MAX` when the thread ended or goes on outside the run's blocks, where it
+/// then is. Called with every register-file byte the run wrote stored in the file.
+pub type PartFn = unsafe extern "C" fn(*mut u8, u32, u32, u32, u64, *mut u32) -> u32;
+
+/// [`PartFn`]'s `to` for an instruction reached in sequence where channels wait: they rejoin
+/// as the run loop lets them ([`sim_eu::Thread::resume`]), and the run goes on at the first
+/// instruction any channel waits at.
+pub const REJOIN: u32 = u32::MAX;
 
 /// Runs the classified send at the run's instruction `index` on the channels of the mask
 /// given (enabled and predicated), given the context the run was called with, without
@@ -237,7 +260,14 @@ impl Emitter {
     /// Compiles one run whose blocks start at the instructions `blocks` (counted from its
     /// first; the first is 0; every branch target inside the run and every instruction after
     /// a branch among them); its code is callable after [`Emitter::finish`].
-    pub fn compile(&mut self, items: &[Item], blocks: &[u32]) -> Result<FuncId, JitError> {
+    /// `parts`: a branch whose channels part ways goes on in the run
+    /// ([`PartFn`]); else the run leaves before it.
+    pub fn compile(
+        &mut self,
+        items: &[Item],
+        blocks: &[u32],
+        parts: bool,
+    ) -> Result<FuncId, JitError> {
         let config = self.module.target_config();
         let ptr = config.pointer_type();
         let signature = |params: &[Type], returns: &[Type]| {
@@ -247,9 +277,10 @@ impl Emitter {
             sig
         };
         // `RunFn`, `EscapeFn` and `half_lanes`.
-        let sig = signature(&[ptr, I32, ptr, ptr, I64, I32, I32, ptr], &[]);
+        let sig = signature(&[ptr, I32, ptr, ptr, I64, I32, I32, ptr, ptr], &[]);
         let escape_sig = signature(&[ptr, I32, I32, I64], &[I32]);
         let send_sig = signature(&[ptr, I32, I32], &[I32]);
+        let part_sig = signature(&[ptr, I32, I32, I32, I64, ptr], &[I32]);
         let half_sig = signature(&[I32, I32, I32, ptr, ptr], &[]);
         let id = self.module.declare_anonymous_function(&sig)?;
         self.ctx.func.signature = sig;
@@ -258,11 +289,20 @@ impl Emitter {
             let escape_sig = b.import_signature(escape_sig);
             let send_sig = b.import_signature(send_sig);
             let half_sig = b.import_signature(half_sig);
+            let part_sig = b.import_signature(part_sig);
             let entry = b.create_block();
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
             let p = b.block_params(entry).to_vec();
             let stop = b.create_block();
+            let part = parts.then(|| {
+                let out = b.create_sized_stack_slot(StackSlotData::new(
+                    StackSlotKind::ExplicitSlot,
+                    12,
+                    2,
+                ));
+                (p[8], part_sig, out)
+            });
             let call = Call {
                 active: p[1],
                 ctx: p[2],
@@ -274,6 +314,7 @@ impl Emitter {
                 wake: p[6],
                 send: p[7],
                 send_sig,
+                part,
             };
             let file = p[0];
             let mut half = Half {
@@ -293,16 +334,25 @@ impl Emitter {
                     _ => None,
                 })
                 .fold(0u32, |a, m| a | m);
+            // Channels that part ways at a branch go on in the copy with masks, at its
+            // blocks, through one dispatch.
+            let len = crate::select::run_len(items);
+            let dispatch = call.part.map(|_| Blocks::dispatch(&mut b));
+            let general = Blocks::new(&mut b, blocks, len, dispatch);
             if used != 0 {
                 let (all, some) = (b.create_block(), b.create_block());
                 let on = b.ins().band_imm_u(call.active, i64::from(used));
                 let full = b.ins().icmp_imm_u(IntCC::Equal, on, i64::from(used));
                 b.ins().brif(full, all, &[], some, &[]);
                 b.switch_to_block(all);
-                half = body(&mut b, file, half, &call, items, blocks, true);
+                let own = Blocks::new(&mut b, blocks, len, dispatch);
+                half = body(&mut b, file, half, &call, items, &own, true);
                 b.switch_to_block(some);
             }
-            body(&mut b, file, half, &call, items, blocks, false);
+            body(&mut b, file, half, &call, items, &general, false);
+            if let Some(d) = dispatch {
+                general.fill(&mut b, d, &call);
+            }
             b.switch_to_block(stop);
             b.ins().return_(&[]);
             b.seal_all_blocks();
@@ -369,28 +419,116 @@ struct Call {
     /// The classified sends' function ([`SendFn`]).
     send: Value,
     send_sig: SigRef,
+    /// The parting branches' function ([`PartFn`]), its signature and the three words it
+    /// writes; `None` when channels that part ways leave the run (where a kernel's channels
+    /// may wait at instructions no run checks for them).
+    part: Option<(Value, SigRef, StackSlot)>,
 }
 
 /// Where a run's body is: each instruction's block number in it and the executed count.
 struct Blocks<'a> {
     /// The first instruction of each block, counted from the run's first.
     starts: &'a [u32],
-    /// Per block: its host block, with one I64 parameter, the instructions executed since
-    /// the run was entered.
+    /// Per block: its host block, with three parameters: the instructions executed since the
+    /// run was entered (I64), the executing channels and the first instruction at which
+    /// channels wait (I32 each: they change where channels part ways).
     host: Vec<Block>,
     /// Leaves the run: parameters the instruction to leave at (I32) and the executed count
     /// (I64).
     exit: Block,
     /// The run's instructions.
     len: u32,
+    /// Where channels that part ways at a branch go on: the copy with masks'
+    /// [`Blocks::dispatch`] (`None`: they leave the run).
+    dispatch: Option<Block>,
 }
 
-impl Blocks<'_> {
-    /// The host block that continues at instruction `to` with `ran` executed: its block, or
-    /// the exit when `to` is the run's end (or, defensively, not a block's start).
-    fn goto(&self, b: &mut FunctionBuilder<'_>, to: u32, ran: Value) -> (Block, Vec<BlockArg>) {
+impl<'a> Blocks<'a> {
+    /// The host blocks of a run of `len` instructions whose blocks start at `starts`, and its
+    /// exit; `dispatch` where channels that part ways go on.
+    fn new(
+        b: &mut FunctionBuilder<'_>,
+        starts: &'a [u32],
+        len: u32,
+        dispatch: Option<Block>,
+    ) -> Blocks<'a> {
+        let host: Vec<Block> = starts
+            .iter()
+            .map(|_| {
+                let h = b.create_block();
+                b.append_block_param(h, I64);
+                b.append_block_param(h, I32);
+                b.append_block_param(h, I32);
+                h
+            })
+            .collect();
+        let exit = b.create_block();
+        b.append_block_param(exit, I32);
+        b.append_block_param(exit, I64);
+        Blocks {
+            starts,
+            host,
+            exit,
+            len,
+            dispatch,
+        }
+    }
+
+    /// A block that goes on at block number `block` (I32; its instruction `at`, I32) with
+    /// `ran` executed (I64), the executing channels and the first waiting instruction (I32
+    /// each) as [`PartFn`] returned them; it returns when the rest of the run from `at` might
+    /// pass the budget (the thread is where the function put it).
+    /// Made before the bodies that jump to it and emitted after them ([`Blocks::fill`]): a
+    /// block switched to before the entry block has code would become the entry.
+    fn dispatch(b: &mut FunctionBuilder<'_>) -> Block {
+        let d = b.create_block();
+        for t in [I32, I32, I64, I32, I32] {
+            b.append_block_param(d, t);
+        }
+        d
+    }
+
+    /// Emits the dispatch block `d` ([`Blocks::dispatch`]) to these blocks.
+    fn fill(&self, b: &mut FunctionBuilder<'_>, d: Block, call: &Call) {
+        b.switch_to_block(d);
+        let p = b.block_params(d).to_vec();
+        let at = b.ins().uextend(I64, p[1]);
+        let need = b.ins().isub(p[2], at);
+        let need = b.ins().iadd_imm_u(need, i64::from(self.len));
+        let over = b.ins().icmp(IntCC::UnsignedGreaterThan, need, call.budget);
+        let go = b.create_block();
+        b.ins().brif(over, call.stop, &[], go, &[]);
+        b.switch_to_block(go);
+        let args = [p[2], p[3], p[4]].map(BlockArg::Value);
+        let table: Vec<BlockCall> = self
+            .host
+            .iter()
+            .map(|&h| b.func.dfg.block_call(h, &args))
+            .collect();
+        let none = b.func.dfg.block_call(call.stop, &[]);
+        let jt = b.create_jump_table(JumpTableData::new(none, &table));
+        b.ins().br_table(p[0], jt);
+    }
+
+    /// The host block that continues at instruction `to` with `ran` executed and the
+    /// executing channels and first waiting instruction `now`: its block, or the exit when
+    /// `to` is the run's end (or, defensively, not a block's start).
+    fn goto(
+        &self,
+        b: &mut FunctionBuilder<'_>,
+        to: u32,
+        ran: Value,
+        now: (Value, Value),
+    ) -> (Block, Vec<BlockArg>) {
         match self.starts.binary_search(&to) {
-            Ok(k) => (self.host[k], vec![BlockArg::Value(ran)]),
+            Ok(k) => (
+                self.host[k],
+                vec![
+                    BlockArg::Value(ran),
+                    BlockArg::Value(now.0),
+                    BlockArg::Value(now.1),
+                ],
+            ),
             Err(_) => {
                 let at = b.ins().iconst(I32, i64::from(to.min(self.len)));
                 (self.exit, vec![BlockArg::Value(at), BlockArg::Value(ran)])
@@ -415,31 +553,14 @@ fn body(
     half: Half,
     call: &Call,
     items: &[Item],
-    starts: &[u32],
+    blocks: &Blocks<'_>,
     all_enabled: bool,
 ) -> Half {
-    let len = crate::select::run_len(items);
-    let host: Vec<Block> = starts
-        .iter()
-        .map(|_| {
-            let h = b.create_block();
-            b.append_block_param(h, I64);
-            h
-        })
-        .collect();
-    let exit = b.create_block();
-    b.append_block_param(exit, I32);
-    b.append_block_param(exit, I64);
-    let blocks = Blocks {
-        starts,
-        host,
-        exit,
-        len,
-    };
+    let (starts, len) = (blocks.starts, blocks.len);
     // Into the block asked for, nothing executed yet; a number past the blocks (never
     // given) returns at once.
     let zero = b.ins().iconst(I64, 0);
-    let arg = [BlockArg::Value(zero)];
+    let arg = [zero, call.active, call.wake].map(BlockArg::Value);
     let table: Vec<BlockCall> = blocks
         .host
         .iter()
@@ -458,6 +579,9 @@ fn body(
         call,
         index: 0,
         ran: zero,
+        active: call.active,
+        wake: call.wake,
+        dispatch: blocks.dispatch,
         block_start: 0,
         nan_tests_ahead: false,
     };
@@ -476,10 +600,10 @@ fn body(
             if open {
                 e.write_back();
                 let ran = e.ran_at(k);
-                let (to, args) = blocks.goto(e.b, k, ran);
+                let (to, args) = blocks.goto(e.b, k, ran, (e.active, e.wake));
                 e.b.ins().jump(to, &args);
             }
-            e.start_block(&blocks, next_block, k);
+            e.start_block(blocks, next_block, k);
             next_block += 1;
             open = true;
         }
@@ -487,7 +611,7 @@ fn body(
         e.index = k;
         match *item {
             Item::Step(ref step) => {
-                e.step(step, call.active);
+                e.step(step, e.active);
                 k += 1;
             }
             Item::Interpreted(count) => {
@@ -509,7 +633,7 @@ fn body(
                 e.b.switch_to_block(next);
             }
             Item::Branch(ref br) => {
-                e.branch(br, &blocks);
+                e.branch(br, blocks);
                 k += 1;
                 open = false;
             }
@@ -526,8 +650,8 @@ fn body(
         e.b.ins().jump(to, &args);
     }
     // The exit: the thread put where the run left off.
-    e.b.switch_to_block(exit);
-    let p = e.b.block_params(exit).to_vec();
+    e.b.switch_to_block(blocks.exit);
+    let p = e.b.block_params(blocks.exit).to_vec();
     let nothing = e.b.ins().iconst(I32, 0);
     e.b.ins().call_indirect(
         call.escape_sig,
@@ -594,6 +718,17 @@ const ROW: usize = 16;
 /// spills and write-backs.
 const HELD_ROWS: usize = 16;
 
+/// A structured branch being emitted: its instruction `k`, its jumping channels (I32), the
+/// executed count before it and with it (I64), and the executing channels and first waiting
+/// instruction where it is (I32 each).
+struct Taken {
+    k: u32,
+    jump: Value,
+    ran: Value,
+    after: Value,
+    now: (Value, Value),
+}
+
 /// Emits one instruction into the function being built.
 struct StepEmitter<'a, 'b> {
     b: &'a mut FunctionBuilder<'b>,
@@ -609,6 +744,13 @@ struct StepEmitter<'a, 'b> {
     /// The instructions executed since the run was entered when its current block started
     /// (I64), and that block's first instruction.
     ran: Value,
+    /// The executing channels and the first instruction at which channels wait (I32 each):
+    /// the current block's.
+    active: Value,
+    wake: Value,
+    /// Where channels that part ways at a branch go on ([`Blocks::dispatch`]); `None`: they
+    /// leave the run.
+    dispatch: Option<Block>,
     block_start: u32,
     /// An f32 instruction with a NaN test ([`nan_branch`]) is among the run's next ones (this
     /// one included).
@@ -702,7 +844,7 @@ impl StepEmitter<'_, '_> {
     fn send(&mut self, ch: &Channels) {
         // From the execution mask even in the copy for threads that have not diverged: that
         // copy knows only the translated instructions' channels to be executing.
-        let enabled = self.enabled(ch, self.call.active, ch.no_mask);
+        let enabled = self.enabled(ch, self.active, ch.no_mask);
         let mask = match self.predicate(ch) {
             Some(p) => self.b.ins().band(enabled, p),
             None => enabled,
@@ -748,24 +890,35 @@ impl StepEmitter<'_, '_> {
             clock: self.held.clock,
             ..Held::default()
         };
-        self.ran = self.b.block_params(h)[0];
+        let p = self.b.block_params(h).to_vec();
+        (self.ran, self.active, self.wake) = (p[0], p[1], p[2]);
         self.block_start = k;
         let waits =
             self.b
                 .ins()
-                .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, self.call.wake, i64::from(k));
-        let (out, args) = blocks.leave(self.b, k, self.ran);
+                .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, self.wake, i64::from(k));
         let go_on = self.b.create_block();
-        self.b.ins().brif(waits, out, &args, go_on, &[]);
+        if self.dispatch.is_some() {
+            // Channels join here: the run goes on where the run loop would.
+            let rejoin = self.b.create_block();
+            self.b.ins().brif(waits, rejoin, &[], go_on, &[]);
+            self.b.switch_to_block(rejoin);
+            let none = self.b.ins().iconst(I32, 0);
+            self.call_part(k, REJOIN, none, self.ran, self.ran);
+        } else {
+            let (out, args) = blocks.leave(self.b, k, self.ran);
+            self.b.ins().brif(waits, out, &args, go_on, &[]);
+        }
         self.b.switch_to_block(go_on);
     }
 
     /// A structured branch, ending the current block: where every executing channel goes,
     /// the host code goes (a jump back only while the budget allows another pass to the
-    /// run's end); when they part ways the run leaves before the branch, for the interpreter.
+    /// run's end); when they part ways, [`Self::part`].
     fn branch(&mut self, br: &Branch, blocks: &Blocks<'_>) {
         let k = self.index;
-        let active = self.call.active;
+        let active = self.active;
+        let now = (active, self.wake);
         // The interpreter's acting channels: enabled (`NoMask` or executing) and executing.
         let c = &br.ch;
         let acting = (u64::from(c.lanes) << c.chan_off) as u32;
@@ -786,39 +939,97 @@ impl StepEmitter<'_, '_> {
         self.write_back();
         let ran = self.ran_at(k);
         let after = self.b.ins().iadd_imm_u(ran, 1);
-        let (next, next_args) = blocks.goto(self.b, k + 1, after);
+        let at = Taken {
+            k,
+            jump,
+            ran,
+            after,
+            now,
+        };
         if br.jumps == Jumps::Nothing {
-            self.b.ins().jump(next, &next_args);
+            self.go(&at, k + 1, blocks);
             return;
         }
         let none = self.b.ins().icmp_imm_u(IntCC::Equal, jump, 0);
-        let some = self.b.create_block();
-        self.b.ins().brif(none, next, &next_args, some, &[]);
+        let (on, some) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(none, on, &[], some, &[]);
         self.b.switch_to_block(some);
         let all = self.b.ins().icmp(IntCC::Equal, jump, active);
         let (taken, parted) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(all, taken, &[], parted, &[]);
         self.b.switch_to_block(parted);
-        let (out, out_args) = blocks.leave(self.b, k, ran);
-        self.b.ins().jump(out, &out_args);
+        self.part(br, &at, blocks);
         self.b.switch_to_block(taken);
-        let (to, to_args) = blocks.goto(self.b, br.to, after);
-        if br.to > k {
+        self.go(&at, br.to, blocks);
+        self.b.switch_to_block(on);
+        self.go(&at, k + 1, blocks);
+    }
+
+    /// Ends the current block going where every executing channel of the branch `at` goes,
+    /// instruction `dest`: a jump to its block (back only while the budget allows another
+    /// pass to the run's end), whose start lets channels waiting there or before rejoin.
+    fn go(&mut self, at: &Taken, dest: u32, blocks: &Blocks<'_>) {
+        let (to, to_args) = blocks.goto(self.b, dest, at.after, at.now);
+        if dest > at.k {
             self.b.ins().jump(to, &to_args);
             return;
         }
-        // Back: from `to` the run executes at most `len - to` instructions before its next
-        // jump back or its end.
+        // Back: from `dest` the run executes at most `len - dest` instructions before its
+        // next jump back or its end.
         let need = self
             .b
             .ins()
-            .iadd_imm_u(after, i64::from(blocks.len - br.to));
+            .iadd_imm_u(at.after, i64::from(blocks.len - dest));
         let over = self
             .b
             .ins()
             .icmp(IntCC::UnsignedGreaterThan, need, self.call.budget);
-        let (out, out_args) = blocks.leave(self.b, k, ran);
+        let (out, out_args) = blocks.leave(self.b, at.k, at.ran);
         self.b.ins().brif(over, out, &out_args, to, &to_args);
+    }
+
+    /// The branch `at` whose channels part ways, taken by the parting branches' function,
+    /// which puts them where the run loop would; the run goes on where the thread does
+    /// ([`Blocks::dispatch`]). Without the function the run leaves before the branch, for
+    /// the interpreter.
+    fn part(&mut self, br: &Branch, at: &Taken, blocks: &Blocks<'_>) {
+        if self.dispatch.is_none() {
+            let (out, out_args) = blocks.leave(self.b, at.k, at.ran);
+            self.b.ins().jump(out, &out_args);
+            return;
+        }
+        self.call_part(at.k, br.to, at.jump, at.ran, at.after);
+    }
+
+    /// Ends the current block with a call of the parting branches' function for the
+    /// instruction `k` (`to`, `jump`, `ran` its arguments; `to` [`REJOIN`]: reached in
+    /// sequence) and a jump to the dispatch with `after` executed.
+    fn call_part(&mut self, k: u32, to: u32, jump: Value, ran: Value, after: Value) {
+        let (Some((f, sig, out)), Some(d)) = (self.call.part, self.dispatch) else {
+            return;
+        };
+        let ptr = self.half.ptr;
+        let index = self.b.ins().iconst(I32, i64::from(k));
+        let to = self.b.ins().iconst(I32, i64::from(to));
+        let words = self.b.ins().stack_addr(ptr, out, 0);
+        let c = self
+            .b
+            .ins()
+            .call_indirect(sig, f, &[self.call.ctx, index, to, jump, ran, words]);
+        let block = self.b.inst_results(c)[0];
+        let gone = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::Equal, block, i64::from(u32::MAX));
+        let go = self.b.create_block();
+        self.b.ins().brif(gone, self.call.stop, &[], go, &[]);
+        self.b.switch_to_block(go);
+        let word = |e: &mut Self, at: i32| e.b.ins().stack_load(ptr, I32, out, at);
+        let (at, active, wake) = (word(self, 0), word(self, 4), word(self, 8));
+        let args = [block, at].map(BlockArg::Value);
+        let rest = [after, active, wake].map(BlockArg::Value);
+        let all: Vec<BlockArg> = args.into_iter().chain(rest).collect();
+        self.b.ins().jump(d, &all);
     }
 
     /// A horizontal group predicate (`.any16h`, `.all8h`, ...) on the flags `f` rotated to

@@ -32,6 +32,30 @@ pub fn run_counted(
     budget: u64,
     translated: &mut u64,
 ) -> Result<Status, EuError> {
+    let mut counts = Counts::default();
+    let st = run_counting(t, prog, tr, mem, budget, &mut counts);
+    *translated += counts.translated;
+    st
+}
+
+/// What [`run_counting`] adds up.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// Instructions the translated code executed.
+    pub translated: u64,
+    /// Times a translated run was entered.
+    pub entered: u64,
+}
+
+/// [`run`], adding to `counts`.
+pub fn run_counting(
+    t: &mut Thread,
+    prog: &Program,
+    tr: &Translated,
+    mem: &mut dyn Memory,
+    budget: u64,
+    counts: &mut Counts,
+) -> Result<Status, EuError> {
     // A run without budget does the interpreter's start-of-run bookkeeping (tm0, the
     // dispatched scratch fields of a starting thread) and stops before any instruction.
     let st = sim_eu::run(t, prog, mem, 0)?;
@@ -68,6 +92,8 @@ pub fn run_counted(
                     prog,
                     mem: &mut *mem,
                     start: e.start,
+                    len: e.len,
+                    blocks: &tr.block_of,
                     base: before,
                     needs_run_loop,
                     interpreted: 0,
@@ -81,14 +107,27 @@ pub fn run_counted(
                 // lives until the call returns.
                 // SAFETY: the run touches file bytes below `e.extent` and the 8 flag bytes at
                 // `FLAG`, both checked above to be inside the file.
-                unsafe { (e.run)(file, active, ctx.cast(), escape, left, e.block, wake, send) };
+                unsafe {
+                    (e.run)(
+                        file,
+                        active,
+                        ctx.cast(),
+                        escape,
+                        left,
+                        e.block,
+                        wake,
+                        send,
+                        part,
+                    )
+                };
                 let Inside {
                     interpreted,
                     stopped,
                     ..
                 } = inside;
                 let ran = t.instructions_executed() - before;
-                *translated += ran - interpreted;
+                counts.translated += ran - interpreted;
+                counts.entered += 1;
                 left = left.saturating_sub(ran);
                 match stopped {
                     None => {}
@@ -126,8 +165,11 @@ struct Inside<'a> {
     thread: *mut Thread,
     prog: &'a Program,
     mem: &'a mut dyn Memory,
-    /// The run's first instruction.
+    /// The run's first instruction and its instructions.
     start: u32,
+    len: u32,
+    /// [`Translated::block_of`].
+    blocks: &'a [u32],
     /// The thread's executed count when the run was entered.
     base: u64,
     /// The memory's `tracks_registers() || observes_sends()`.
@@ -190,6 +232,49 @@ unsafe extern "C" fn send(ctx: *mut u8, index: u32, mask: u32) -> u32 {
     let t = unsafe { &mut *inside.thread };
     let ran = sim_eu::exec::run_send(t, inside.prog, inside.start + index, mask, inside.mem);
     u32::from(!ran)
+}
+
+/// [`crate::emit::PartFn`]: the branch at the run's instruction `index`, its channels `jump`
+/// going to the run's instruction `to`, taken as the run loop does
+/// ([`Thread::take_branch`]), or the instruction `index` reached in sequence
+/// ([`crate::emit::REJOIN`]: [`Thread::resume`]); the run goes on at the block where the thread continues, or
+/// returns (`u32::MAX`) when it ended or continues outside the run's blocks.
+///
+/// # Safety
+/// `ctx` is the [`Inside`] the run was called with, alive and not otherwise borrowed; `out`
+/// points to three writable, 4-byte aligned words.
+unsafe extern "C" fn part(
+    ctx: *mut u8,
+    index: u32,
+    to: u32,
+    jump: u32,
+    ran: u64,
+    out: *mut u32,
+) -> u32 {
+    // SAFETY: per this function's contract.
+    let inside = unsafe { &mut *ctx.cast::<Inside>() };
+    // SAFETY: the thread the run was entered for, which nothing else touches while the run
+    // waits for this call (the run's code stored what it held before calling).
+    let t = unsafe { &mut *inside.thread };
+    let (start, len) = (inside.start, inside.len);
+    if to == crate::emit::REJOIN {
+        t.resume(start + index, inside.base + ran);
+    } else if !t.take_branch(start + index, inside.base + ran, start + to, jump) {
+        inside.stopped = Some(Ok(Status::Ended));
+        return u32::MAX;
+    }
+    let ip = t.ip();
+    let block = match ip.checked_sub(start) {
+        Some(at) if at < len => inside.blocks.get(ip as usize).copied(),
+        _ => None,
+    };
+    let Some(block) = block.filter(|&b| b != u32::MAX) else {
+        return u32::MAX;
+    };
+    let words = [ip - start, t.active(), t.next_wake().saturating_sub(start)];
+    // SAFETY: per this function's contract.
+    unsafe { std::ptr::copy_nonoverlapping(words.as_ptr(), out, 3) };
+    block
 }
 
 /// Runs `len` instructions from `ip` on `reference` (the thread before the translated run)

@@ -182,8 +182,8 @@ impl Item {
 
 /// A structured branch inside a translated run: the host code jumps where every executing
 /// channel goes, to `to` (counted from the run's first instruction; the run's length when it
-/// leaves the run) or to the next instruction, and leaves the run before the branch when the
-/// channels part ways.
+/// leaves the run) or to the next instruction, and calls out to take it when the channels
+/// part ways ([`crate::emit::PartFn`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Branch {
     pub jumps: Jumps,

@@ -69,6 +69,10 @@ pub struct Translated {
     /// instruction computed at run time: a register `jmpi`, a `ret`), so a run checks for
     /// them there; otherwise a run is entered only when none waits before its end.
     pub(crate) waits_at_blocks: bool,
+    /// Per instruction index: its block's number in the run it starts a block of
+    /// ([`Entry::block`]), `u32::MAX` where none starts: where a run goes on after a branch
+    /// whose channels part ways.
+    pub(crate) block_of: Vec<u32>,
     /// Translated instructions.
     translated: usize,
     /// Owns the code the entries point to; freed with the translation.
@@ -193,7 +197,7 @@ impl Translated {
                     _ => items.push(Item::Interpreted(1)),
                 }
             }
-            let id = em.compile(&items, &starts)?;
+            let id = em.compile(&items, &starts, blocks.waits_at_blocks)?;
             runs.push((start, items, starts, id));
         }
         let ids: Vec<_> = runs.iter().map(|r| r.3).collect();
@@ -216,6 +220,7 @@ impl Translated {
             crate::dump::write(prog, source, &texts);
         }
         let mut entries = vec![None; n];
+        let mut block_of = vec![u32::MAX; n];
         let mut translated = 0;
         for ((start, items, starts, _), f) in runs.iter().zip(fns) {
             let mut extent = 0;
@@ -250,6 +255,7 @@ impl Translated {
             }
             let loops = |b: u32| backs.iter().any(|&(at, to)| to <= b && b <= at);
             for (block, &b) in starts.iter().enumerate() {
+                block_of[*start + b as usize] = block as u32;
                 // A block is entered when enough translated code follows it, or it is in a
                 // loop of the run (whose iterations then stay in host code).
                 if b == 0 || steps_after[b as usize] >= min_run.max(1) || loops(b) {
@@ -289,6 +295,7 @@ impl Translated {
             entries,
             stop,
             waits_at_blocks: blocks.waits_at_blocks,
+            block_of,
             translated,
             module: Some(module),
         })

@@ -418,31 +418,41 @@ proptest! {
         let mut words = vec![0u32; 1024];
         words[16..32].copy_from_slice(&a);
         words[32..48].copy_from_slice(&n);
-        flow_same_as_interpreter(&prog, &tr, &words, mask, &slices)?;
+        let counts = flow_same_as_interpreter(&prog, &tr, &words, mask, &slices)?;
+        // Channels that part ways at a branch go on in the run: one slice enters the first
+        // run and, after the `jmpi`, the second, and runs all but the `jmpi` and the
+        // thread's end in translated code.
+        if slices == [1 << 20] {
+            let mut t = thread(&words, mask, 0);
+            sim_eu::run(&mut t, &prog, &mut NoMemory, 100_000).expect("runs");
+            prop_assert_eq!(counts.translated, t.instructions_executed() - 2);
+            prop_assert_eq!(counts.entered, 2);
+        }
     }
 }
 
 /// Runs `prog` to its end on a thread of `words` and `mask` through the interpreter and
 /// through `sim_jit::run_counted` in budget slices taken in turn from `slices`: the executed
-/// counts and register files must match. Returns the instructions translated code ran.
+/// counts and register files must match. Returns what translated code ran and how often a
+/// run was entered.
 fn flow_same_as_interpreter(
     prog: &Program,
     tr: &Translated,
     words: &[u32],
     mask: u32,
     slices: &[u64],
-) -> Result<u64, TestCaseError> {
+) -> Result<sim_jit::Counts, TestCaseError> {
     let mut want = thread(words, mask, 0);
     let st = sim_eu::run(&mut want, prog, &mut NoMemory, 100_000);
     prop_assert_eq!(st, Ok(Status::Ended));
 
     let mut got = thread(words, mask, 0);
-    let mut translated = 0;
+    let mut counts = sim_jit::Counts::default();
     let mut k = 0;
     loop {
         let before = got.instructions_executed();
         let slice = slices[k % slices.len()];
-        let st = sim_jit::run_counted(&mut got, prog, tr, &mut NoMemory, slice, &mut translated);
+        let st = sim_jit::run_counting(&mut got, prog, tr, &mut NoMemory, slice, &mut counts);
         // A run never goes past its budget.
         prop_assert!(got.instructions_executed() - before <= slice);
         k += 1;
@@ -459,7 +469,7 @@ fn flow_same_as_interpreter(
     for at in (0..w.len()).filter(|a| !(TM0..TM0 + 16).contains(a)) {
         prop_assert_eq!(g[at], w[at], "byte {} differs", at);
     }
-    Ok(translated)
+    Ok(counts)
 }
 
 proptest! {
@@ -481,11 +491,12 @@ proptest! {
         let mut words = vec![0u32; 1024];
         words[16..32].fill(a);
         words[32..48].fill(n);
-        let translated = flow_same_as_interpreter(&prog, &tr, &words, mask, &slices)?;
+        let counts = flow_same_as_interpreter(&prog, &tr, &words, mask, &slices)?;
         if slices == [1 << 20] {
             let mut t = thread(&words, mask, 0);
             sim_eu::run(&mut t, &prog, &mut NoMemory, 100_000).expect("runs");
-            prop_assert_eq!(translated, t.instructions_executed() - 2);
+            prop_assert_eq!(counts.translated, t.instructions_executed() - 2);
+            prop_assert_eq!(counts.entered, 2);
         }
     }
 }

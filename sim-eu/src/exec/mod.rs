@@ -206,15 +206,22 @@ fn branch(
             )))
         }
     };
+    Ok(take_branch(t, next, to, jump))
+}
+
+/// The executing channels `jump` of a branch go to `to`, the others to `next`; the thread
+/// goes on at the first instruction any channel waits at, or ends when none is left.
+#[inline]
+fn take_branch(t: &mut Thread, next: u32, to: u32, jump: u32) -> Flow {
     let jump = jump & t.active;
     t.waits.add(to, jump);
     t.waits.add(next, t.active & !jump);
     reschedule(t);
     if t.live == 0 || t.ip == u32::MAX {
         t.ended = true;
-        return Ok(Flow::Ended);
+        return Flow::Ended;
     }
-    Ok(Flow::Jumped)
+    Flow::Jumped
 }
 
 /// Runs an instruction in its [`Simple`] form as [`step`] would: `Flow::Next`, or

@@ -5,7 +5,7 @@
 
 use isa_encoder::model::{Opcode, Shape};
 
-use super::{advance, enter, run_simple, Flow, Status};
+use super::{advance, enter, run_simple, take_branch, Flow, Status};
 use crate::dataport::{self, Memory};
 use crate::program::simple::Simple;
 use crate::program::{Inst, Loc, Program};
@@ -146,5 +146,19 @@ impl Thread {
         if ip >= self.next_wake {
             super::rejoin(self);
         }
+    }
+
+    /// Executes the branch at `ip`, reached as [`Thread::resume`] describes with `executed`
+    /// instructions before it, whose executing channels `jump` go to instruction `to` and
+    /// the others to the next (the rule `exec::structured` gives): as the run loop does,
+    /// the branch is counted, both groups wait, and the thread continues at the first
+    /// instruction any channel waits at ([`Thread::ip`], [`Thread::active`],
+    /// [`Thread::next_wake`]). False when no channel is left: the thread has ended.
+    /// No channel waits at `ip` or before it (translated code leaves its run where one
+    /// does).
+    pub fn take_branch(&mut self, ip: u32, executed: u64, to: u32, jump: u32) -> bool {
+        self.executed = executed + 1;
+        self.ip = ip;
+        !matches!(take_branch(self, ip + 1, to, jump), Flow::Ended)
     }
 }
