@@ -50,6 +50,9 @@ pub enum Base {
 pub enum Quick {
     /// Changes neither registers nor memory (end of thread, a non-barrier gateway message).
     Nothing,
+    /// The gateway's barrier signal: the thread's barrier is pending and the memory is told
+    /// ([`super::Memory::barrier_signal`]); the response registers keep their contents.
+    Barrier,
     /// A fence (true: of global memory beyond the work-group, [`super::fence_is_global`]): the
     /// memory is told, the response registers keep their contents.
     Fence(bool),
@@ -163,6 +166,7 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
     match sfid {
         Sfid::ThreadSpawner | Sfid::Null => Some(Quick::Nothing),
         Sfid::Gateway if desc & 7 != gateway::GATEWAY_BARRIER => Some(Quick::Nothing),
+        Sfid::Gateway => Some(Quick::Barrier),
         Sfid::Dc0 if !scratch::is_scratch(desc) && field(14, 5) == 0x07 => {
             Some(Quick::Fence(super::fence_is_global(sfid, desc)))
         }
@@ -316,6 +320,11 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
 pub fn run(t: &mut Thread, q: Quick, mask: u32, mem: &mut dyn Memory) -> bool {
     match q {
         Quick::Nothing => true,
+        Quick::Barrier => {
+            t.barrier_pending = true;
+            mem.barrier_signal();
+            true
+        }
         Quick::Fence(global) => {
             mem.fence(global);
             true

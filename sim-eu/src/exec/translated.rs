@@ -52,7 +52,9 @@ pub fn stops_for_a_barrier(inst: &Inst) -> bool {
 }
 
 /// Runs the instruction at the thread's `ip` when it has a simple form (a classified send, a
-/// `nop`, a `sync` that does not wait) exactly as `run(t, prog, mem, 1)` does, without the run
+/// `nop`, a `sync` that does not wait) or is a barrier's wait (`sync.bar`, `wait`: the thread
+/// stops there, [`Status::Barrier`], while its barrier is pending) exactly as
+/// `run(t, prog, mem, 1)` does, without the run
 /// loop's look-ups: a translated run's call out for one send pays only for the send and the
 /// interpreter's entry. `None`, with no instruction run (the entry's bookkeeping at most, as
 /// `run` sets it again), when the instruction has no simple form, when its simple form does
@@ -68,6 +70,18 @@ pub fn run_one_simple(
 ) -> Option<Status> {
     if t.ended || needs_run_loop {
         return None;
+    }
+    let inst = prog.insts.get(t.ip as usize)?;
+    if inst.invalid.is_none() && super::holds_at_barrier(inst) {
+        // A barrier's wait, as the run loop's step: counted, and passed once the barrier
+        // completed.
+        enter(t, prog, false, false);
+        t.executed += 1;
+        if t.barrier_pending {
+            return Some(Status::Barrier);
+        }
+        advance(t);
+        return Some(Status::Budget);
     }
     let s = prog.simple.get(t.ip as usize)?.as_ref()?;
     enter(t, prog, false, false);

@@ -28,6 +28,8 @@ struct VecMem {
     slm: Vec<u8>,
     width: u64,
     fences: u32,
+    /// Barrier signals heard.
+    signals: u32,
     lane_by_lane: bool,
 }
 
@@ -109,6 +111,9 @@ impl Memory for VecMem {
     }
     fn fence(&mut self, _global: bool) {
         self.fences += 1;
+    }
+    fn barrier_signal(&mut self) {
+        self.signals += 1;
     }
 }
 
@@ -340,6 +345,21 @@ const MESSAGES: &[(Platform, &str, usize, usize, Addr)] = &[
         0,
         Addr::None,
     ),
+    // the gateway's barrier signal (IGC's `barrier()`), with and without a response register
+    (
+        Platform::Tgllp,
+        "send.gtwy (1|M0) null r8 null 0x0 0x02000004",
+        0,
+        0,
+        Addr::None,
+    ),
+    (
+        Platform::Dg2,
+        "send.gtwy (1|M0) r20 r8 null:0 0x0 0x02100004",
+        0,
+        0,
+        Addr::None,
+    ),
     // LSC d32 load/store: a64 and a32 flat, SLM
     (
         Platform::Dg2,
@@ -491,6 +511,7 @@ fn setup(c: &Case) -> (Program, Thread, VecMem) {
         bytes,
         width: c.width,
         fences: 0,
+        signals: 0,
         lane_by_lane: false,
     };
     (prog, t, mem)
@@ -526,6 +547,7 @@ fn same_as_general(c: &Case) -> Result<(), TestCaseError> {
     prop_assert_eq!(outcome(&q), outcome(&g));
     prop_assert_eq!(outcome(&q), outcome(&l));
     prop_assert!(tq.file == tg.file, "registers differ");
+    prop_assert_eq!(tq.barrier_pending, tg.barrier_pending);
     prop_assert!(tq.file == tl.file, "registers differ from lane by lane");
     prop_assert!(mq == mg, "memory differs");
     ml.lane_by_lane = false;
