@@ -478,6 +478,7 @@ impl<'a> Blocks<'a> {
     /// `ran` executed (I64), the executing channels and the first waiting instruction (I32
     /// each) as [`PartFn`] returned them; it returns when the rest of the run from `at` might
     /// pass the budget (the thread is where the function put it).
+    ///
     /// Made before the bodies that jump to it and emitted after them ([`Blocks::fill`]): a
     /// block switched to before the entry block has code would become the entry.
     fn dispatch(b: &mut FunctionBuilder<'_>) -> Block {

@@ -53,10 +53,9 @@ pub fn stops_for_a_barrier(inst: &Inst) -> bool {
 
 /// Runs the instruction at the thread's `ip` when it has a simple form (a classified send, a
 /// `nop`, a `sync` that does not wait) or is a barrier's wait (`sync.bar`, `wait`: the thread
-/// stops there, [`Status::Barrier`], while its barrier is pending) exactly as
-/// `run(t, prog, mem, 1)` does, without the run
-/// loop's look-ups: a translated run's call out for one send pays only for the send and the
-/// interpreter's entry. `None`, with no instruction run (the entry's bookkeeping at most, as
+/// stops there, [`Status::Barrier`], while its barrier is pending) exactly as `run(t, prog,
+/// mem, 1)` does, without the run loop's look-ups: a translated run's call out for one send
+/// pays only for the send and the interpreter's entry. `None`, with no instruction run (the entry's bookkeeping at most, as
 /// `run` sets it again), when the instruction has no simple form, when its simple form does
 /// not apply after all, or when the thread has ended or the memory needs the run loop (it
 /// follows registers or watches sends): then `run` it. `needs_run_loop`: the memory's
@@ -163,13 +162,12 @@ impl Thread {
     }
 
     /// Executes the branch at `ip`, reached as [`Thread::resume`] describes with `executed`
-    /// instructions before it, whose executing channels `jump` go to instruction `to` and
-    /// the others to the next (the rule `exec::structured` gives): as the run loop does,
-    /// the branch is counted, both groups wait, and the thread continues at the first
-    /// instruction any channel waits at ([`Thread::ip`], [`Thread::active`],
-    /// [`Thread::next_wake`]). False when no channel is left: the thread has ended.
-    /// No channel waits at `ip` or before it (translated code leaves its run where one
-    /// does).
+    /// instructions before it and no channel waiting there or before it, whose executing
+    /// channels `jump` go to instruction `to` and the others to the next (the rule
+    /// `exec::structured` gives): as the run loop does, the branch is counted, both groups
+    /// wait, and the thread continues at the first instruction any channel waits at
+    /// ([`Thread::ip`], [`Thread::active`], [`Thread::next_wake`]). False when no channel is
+    /// left: the thread has ended.
     pub fn take_branch(&mut self, ip: u32, executed: u64, to: u32, jump: u32) -> bool {
         self.executed = executed + 1;
         self.ip = ip;
