@@ -333,8 +333,9 @@ impl Translated {
 
 /// Where a run may be entered: at a branch target or the instruction after a branch (the
 /// run loop adds waiting channels only there, so channels wait only at block starts unless a
-/// branch lands on an instruction computed at run time), and after a barrier's wait (where a
-/// thread that stopped for the barrier goes on).
+/// branch lands on an instruction computed at run time), and at and after a barrier's wait
+/// (where a thread that stopped for the barrier resumes, and where one that passed it
+/// outside a run goes on).
 struct BlockStarts {
     /// Per instruction index (and one past the last): a block starts there.
     starts: Vec<bool>,
@@ -352,9 +353,10 @@ impl BlockStarts {
                     *x = true;
                 }
             }
-            // A thread stopped at a barrier's wait resumes there and goes on to the next
-            // instruction, where its run must be entered again.
+            // A thread stopped at a barrier's wait resumes there, where its run is entered
+            // again (one interpreted a wait between runs goes on at the next instruction).
             if stops_for_a_barrier(i) {
+                starts[k] = true;
                 starts[k + 1] = true;
             }
             if matches!(i.opcode.shape(), Shape::Branch) {
