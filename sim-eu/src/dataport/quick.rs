@@ -423,6 +423,12 @@ fn steps64(file: &[u8], at: usize, n: usize, step: u32) -> Option<u64> {
 fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
     let n = usize::from(l.lanes);
     let all = lane_bits(l.lanes);
+    if mask & all == 0 {
+        // No lane reaches memory (a divergent loop's upper half): shared local memory and
+        // flat addresses name nothing else, so the message does nothing; a surface's binding
+        // the general path still checks.
+        return space_of(&l).is_some();
+    }
     let step = 4 * u32::from(l.vec);
     if mask & all == all {
         if let Some(first) = consecutive(&t.file, usize::from(l.addr_at), n, l.addr_bytes, step) {

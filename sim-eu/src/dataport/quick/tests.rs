@@ -619,6 +619,42 @@ fn consecutive_in_bounds_lanes_take_the_classified_path() {
     }
 }
 
+/// With no lane enabled, an SLM or flat message is done without the general path (it changes
+/// nothing); one through a surface asks the general path, which checks the binding.
+#[test]
+fn messages_without_lanes_do_nothing_unless_a_surface_is_named() {
+    for (k, &(_, text, lanes, _, addr)) in MESSAGES.iter().enumerate() {
+        if lanes == 0 || matches!(addr, Addr::Block { .. }) {
+            continue;
+        }
+        let c = Case {
+            msg: k,
+            pattern: 0,
+            start: 0x140,
+            lane_offs: vec![0; 16],
+            mask: 0,
+            width: 0x1000,
+            grf: vec![7; 32 * 32],
+            mem: vec![3; 64],
+        };
+        let (prog, t0, mem0) = setup(&c);
+        let (mut t, mut mem) = (t0.clone(), mem0.clone());
+        let done = classified_run(&c, 0);
+        assert_eq!(done, matches!(addr, Addr::Slm | Addr::Va), "{text}");
+        if done {
+            let q = prog.insts[0]
+                .send
+                .and_then(|p| p.quick)
+                .expect("classified");
+            quick_run(&mut t, q, 0, &mut mem);
+            assert!(t.file == t0.file && mem == mem0, "{text} changed something");
+        }
+        if let Err(e) = same_as_general(&c) {
+            panic!("{text}: {e}");
+        }
+    }
+}
+
 /// Whether `c`'s message, classified, runs on the lanes in `mask` without the general path.
 fn classified_run(c: &Case, mask: u32) -> bool {
     let (prog, mut t, mut mem) = setup(c);
