@@ -261,13 +261,20 @@ pub fn select(f: &Fast) -> Option<Step> {
         (Num::F32, FastOp::Add) => Op::FAdd,
         (Num::F32, FastOp::Mul) => Op::FMul,
         (Num::F32, FastOp::Mad) => Op::FMad,
-        // The word form's comparison: sources of one signedness, every channel in the row.
-        (num, FastOp::Cmp { nan_true }) if f.word && matches!(f.ch.n, 1 | 8 | 16 | 32) => Op::Cmp {
-            cond: f.cond?,
-            float: num == Num::F32,
-            signed: f.src[0].elem.signed,
-            nan_true,
-        },
+        // The word form's comparison (sources of one signedness), or one of integers of one
+        // signedness read as rows of words or bytes (IGC's `cmp (eq) null:w r1:w 0:w` on the
+        // local ids), each extended to 32 bits; every channel in the row.
+        (num, FastOp::Cmp { nan_true })
+            if (f.word || (num == Num::Int && f.src[0].elem.signed == f.src[1].elem.signed))
+                && matches!(f.ch.n, 1 | 8 | 16 | 32) =>
+        {
+            Op::Cmp {
+                cond: f.cond?,
+                float: num == Num::F32,
+                signed: f.src[0].elem.signed,
+                nan_true,
+            }
+        }
         (_, FastOp::Sel) if f.cond.is_none() => Op::Sel,
         // Integer sources compared at one signedness (the interpreter's word form).
         (num, FastOp::Sel) if num == Num::F32 || f.src[0].elem.signed == f.src[1].elem.signed => {
