@@ -1,7 +1,8 @@
 //! Which pre-decoded instructions translate: the fast path's plain ALU operations (half results
 //! included; `mac` as the fast path's `mad`; a condition modifier only as a one- or
-//! two-source integer operation's test of its result), word-form `cmp`/`cmpn`, and `sel` by
-//! the predicate or by a condition (`min`, `max`) on 1, 4, 8, 16 or 32 channels,
+//! two-source integer operation's test of its result), `cmp`/`cmpn` (the word form's, or on
+//! integers of one signedness in rows of words or bytes), and `sel` by the predicate or by a
+//! condition (`min`, `max`) on 1, 4, 8, 16 or 32 channels,
 //! predicated per channel, by a horizontal group of channels (`.any16h`) or not, whose
 //! destination is consecutive DWords or whole rows of consecutive words (or one element), and
 //! whose sources are consecutive DWords, words at a 2- or 4-byte step, bytes at a 4-byte step,
