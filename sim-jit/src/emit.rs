@@ -500,15 +500,22 @@ impl<'a> Blocks<'a> {
         let go = b.create_block();
         b.ins().brif(over, call.stop, &[], go, &[]);
         b.switch_to_block(go);
-        let args = [p[2], p[3], p[4]].map(BlockArg::Value);
+        self.switch(b, p[0], [p[2], p[3], p[4]], call.stop);
+    }
+
+    /// Ends the current block with a jump to block number `block` (I32) with `args` (the
+    /// executed count, the executing channels, the first waiting instruction); a number past
+    /// the blocks goes to `none`.
+    fn switch(&self, b: &mut FunctionBuilder<'_>, block: Value, args: [Value; 3], none: Block) {
+        let args = args.map(BlockArg::Value);
         let table: Vec<BlockCall> = self
             .host
             .iter()
             .map(|&h| b.func.dfg.block_call(h, &args))
             .collect();
-        let none = b.func.dfg.block_call(call.stop, &[]);
+        let none = b.func.dfg.block_call(none, &[]);
         let jt = b.create_jump_table(JumpTableData::new(none, &table));
-        b.ins().br_table(p[0], jt);
+        b.ins().br_table(block, jt);
     }
 
     /// The host block that continues at instruction `to` with `ran` executed and the
@@ -561,15 +568,7 @@ fn body(
     // Into the block asked for, nothing executed yet; a number past the blocks (never
     // given) returns at once.
     let zero = b.ins().iconst(I64, 0);
-    let arg = [zero, call.active, call.wake].map(BlockArg::Value);
-    let table: Vec<BlockCall> = blocks
-        .host
-        .iter()
-        .map(|&h| b.func.dfg.block_call(h, &arg))
-        .collect();
-    let none = b.func.dfg.block_call(call.stop, &[]);
-    let jt = b.create_jump_table(JumpTableData::new(none, &table));
-    b.ins().br_table(call.block, jt);
+    blocks.switch(b, call.block, [zero, call.active, call.wake], call.stop);
 
     let mut e = StepEmitter {
         b,
