@@ -502,6 +502,17 @@ fn run_of_lanes(t: &mut Thread, l: Lanes, first: u64, mem: &mut dyn Memory) -> b
             let dst = &mut t.file[data..data + len];
             return read_at(&l, first, mem, dst);
         }
+        // Through a buffer of the run's size (a failed read leaves the registers as they
+        // were), which is the registers' bytes in order: one DWord per lane.
+        let mut buf = [0u8; 4 * 32];
+        let Some(buf) = buf.get_mut(..len) else {
+            return false;
+        };
+        if !read_at(&l, first, mem, buf) {
+            return false;
+        }
+        t.file[data..data + len].copy_from_slice(buf);
+        return true;
     }
     // Through a buffer, the components sorted between memory order (lane by lane) and the
     // registers' (component by component); a failed read leaves the registers as they were.
