@@ -56,9 +56,9 @@ pub fn run_counting(
     budget: u64,
     counts: &mut Counts,
 ) -> Result<Status, EuError> {
-    // A run without budget does the interpreter's start-of-run bookkeeping (tm0, the
-    // dispatched scratch fields of a starting thread) and stops before any instruction.
-    let st = sim_eu::run(t, prog, mem, 0)?;
+    // The interpreter's start-of-run bookkeeping (tm0, the dispatched scratch fields of a
+    // starting thread), as a run without budget does it.
+    let st = sim_eu::exec::begin(t, prog, mem)?;
     if st != Status::Budget {
         return Ok(st);
     }

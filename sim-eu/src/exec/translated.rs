@@ -7,6 +7,7 @@ use isa_encoder::model::{Opcode, Shape};
 
 use super::{advance, enter, run_simple, take_branch, Flow, Status};
 use crate::dataport::{self, Memory};
+use crate::error::{EuError, EuErrorKind};
 use crate::program::simple::Simple;
 use crate::program::{Inst, Loc, Program};
 use crate::regfile::{Thread, CE, FLAG, MME};
@@ -41,6 +42,23 @@ pub fn runs_inside_a_run(inst: &Inst) -> bool {
                     hi <= CE || lo >= MME
                 })
         }
+    }
+}
+
+/// What `run(t, prog, mem, 0)` does and answers, without the run loop: the interpreter's
+/// start-of-run bookkeeping (`tm0`, a starting thread's dispatched scratch fields, whether
+/// the memory hears of sends or follows registers), then [`Status::Ended`] for an ended
+/// thread, [`Status::Fused`] at a fused pair's `dpasw`, an error past the kernel's end, else
+/// [`Status::Budget`]: what translated code's run loop does before each stretch it runs.
+pub fn begin(t: &mut Thread, prog: &Program, mem: &mut dyn Memory) -> Result<Status, EuError> {
+    if t.ended {
+        return Ok(Status::Ended);
+    }
+    enter(t, prog, mem.observes_sends(), mem.tracks_registers());
+    match prog.insts.get(t.ip as usize) {
+        None => Err(EuErrorKind::RanOffEnd.at(prog.end)),
+        Some(i) if i.opcode == Opcode::Dpasw && i.invalid.is_none() => Ok(Status::Fused),
+        Some(_) => Ok(Status::Budget),
     }
 }
 
