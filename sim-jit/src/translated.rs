@@ -25,6 +25,10 @@ enum Kind {
     Step(Step),
     /// Interpreted inside a run ([`Item::Interpreted`]).
     Inside,
+    /// The thread's end (a classified end-of-thread send), interpreted inside a run: the last
+    /// instruction a run holds, so that the thread ends there instead of after a return to
+    /// the run loop.
+    End,
     /// A structured branch to the instruction (absolute index) ([`Item::Branch`]).
     Branch(Jumps, u32, Channels),
     /// A classified send called directly ([`Item::Send`]).
@@ -153,6 +157,7 @@ impl Translated {
                     Some(s) => Kind::Step(s),
                     None if !interpreted_inside => Kind::Outside,
                     None if let Some(ch) = send(inst, simple.as_ref()) => Kind::Send(ch),
+                    None if ends_thread(simple.as_ref()) && runs_inside_a_run(inst) => Kind::End,
                     None if runs_inside_a_run(inst) => Kind::Inside,
                     None => Kind::Outside,
                 }
@@ -385,6 +390,8 @@ fn run_end(kinds: &[Kind], start: usize) -> usize {
         .find(|&k| matches!(kinds[k], Kind::Outside))
         .unwrap_or(kinds.len());
     loop {
+        // Interpreted instructions at the end go back to the run loop, but for the thread's
+        // end (the run loop would take it just the same, after a return).
         while end > start + 1 && matches!(kinds[end - 1], Kind::Inside | Kind::Send(_)) {
             end -= 1;
         }
@@ -396,6 +403,11 @@ fn run_end(kinds: &[Kind], start: usize) -> usize {
             None => return end,
         }
     }
+}
+
+/// Whether `simple` is a classified end-of-thread send.
+fn ends_thread(simple: Option<&sim_eu::program::simple::Simple>) -> bool {
+    simple.is_some_and(|s| matches!(s.send, Some((_, true))))
 }
 
 /// A kernel binary, the platform it runs on and its threads' GRF register count (the decoded

@@ -22,10 +22,11 @@ fn adds(from: u32, src: u32) -> String {
         .collect()
 }
 
-/// Eight adds, a send called from the run, eight more, the end of the thread.
+/// A jump outside any run, eight adds, a send called from the run, eight more, the end of the
+/// thread (interpreted inside the run).
 fn kernel() -> String {
     format!(
-        "{}send.dc1 (16|M0) r40 r4 null 0x0 0x04405E00\n{}\
+        "(W) jmpi START\nSTART:\n{}send.dc1 (16|M0) r40 r4 null 0x0 0x04405E00\n{}\
          (W) send.ts (8|M0) null r127 null 0x0 0x02000010 {{EOT}}\n",
         adds(20, 2),
         adds(50, 40)
@@ -44,7 +45,7 @@ fn translated_runs_are_dumped_and_named_for_perf() {
     let tr = TranslationCache::new()
         .get_or_translate(Platform::Tgllp, &bytes, &prog)
         .expect("translates");
-    assert_eq!(tr.runs().collect::<Vec<_>>(), [(0, 17)]);
+    assert_eq!(tr.runs().collect::<Vec<_>>(), [(1, 18)]);
 
     // The dump: one file for the kernel, each instruction of the run with its index, its
     // offset and its text as iga64 prints it, marked translated (T), a send called from the
@@ -59,12 +60,13 @@ fn translated_runs_are_dumped_and_named_for_perf() {
     let listing = isa_encoder::disassemble(Platform::Tgllp, &bytes).expect("disassembles");
     let eu: Vec<&str> = listing.lines().filter(|l| !l.ends_with(':')).collect();
     let pc = |k: usize| prog.insts[k].pc;
-    assert_eq!(eu.len(), 18, "{listing}");
-    // Every instruction once: the run's, then the end of thread outside it (-).
+    assert_eq!(eu.len(), 19, "{listing}");
+    // Every instruction once: the jump outside the run (-), then the run's.
     for (k, text) in eu.iter().enumerate() {
         let mark = match k {
-            8 => 's',
-            17 => '-',
+            0 => '-',
+            9 => 's',
+            18 => 'i',
             _ => 'T',
         };
         let want = format!("{mark} {k:5} {:#07x}  {}", pc(k), text.trim());
@@ -79,7 +81,7 @@ fn translated_runs_are_dumped_and_named_for_perf() {
         assert_eq!(found, 1, "instruction {k} listed {found} times:\n{dump}");
     }
     assert!(dump.contains("\n== outside the runs\n- "), "{dump}");
-    let name = format!("tgllp insts 0..17 pc 0x0..{:#x}", pc(17));
+    let name = format!("tgllp insts 1..19 pc {:#x}..{:#x}", pc(1), prog.end);
     assert!(dump.starts_with("== sim-jit k"), "{dump}");
     assert!(
         dump.lines().next().is_some_and(|l| l.contains(&name)),

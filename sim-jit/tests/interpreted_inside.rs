@@ -140,10 +140,10 @@ fn the_kernel_is_one_run() {
     let prog = Program::decode(Platform::Tgllp, &bytes);
     let tr = Translated::with_min_run(&prog, 1).expect("translates");
     let runs: Vec<_> = tr.runs().collect();
-    // From the first `mov` to the last `mul`: the sends and the strided add run inside it
-    // (`csel` of its own bytes and the group-predicated move translate); the end-of-thread
-    // send is after it.
-    assert_eq!(runs, [(0, 16)], "{runs:?}");
+    // From the first `mov` to the end of the thread: the sends and the strided add run
+    // inside it (`csel` of its own bytes and the group-predicated move translate), and the
+    // end-of-thread send is its last instruction.
+    assert_eq!(runs, [(0, 17)], "{runs:?}");
     assert_eq!(tr.translated(), 13);
     // Run whole: every translated instruction runs as translated code, none interpreted
     // after the run stopped at an interpreted one; the two block messages, in bounds and

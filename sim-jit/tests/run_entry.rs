@@ -31,9 +31,9 @@ fn a_jump_to_a_run_start_enters_the_run() {
     let bytes = isa_encoder::assemble(Platform::Tgllp, KERNEL).expect("assembles");
     let prog = Program::decode(Platform::Tgllp, &bytes);
     let tr = Translated::new(&prog, true).expect("translates");
-    // One run from the first move (the `jmpi` stays interpreted), entered at its start and
-    // at the jump's target.
-    assert_eq!(tr.runs().collect::<Vec<_>>(), [(2, 11)]);
+    // One run from the first move to the end of the thread (the `jmpi` stays interpreted),
+    // entered at its start and at the jump's target.
+    assert_eq!(tr.runs().collect::<Vec<_>>(), [(2, 12)]);
     assert_eq!(tr.entries().collect::<Vec<_>>(), [2, 5]);
     let mut t = Thread::new(0xffff);
     let mut translated = 0;
@@ -68,9 +68,9 @@ fn a_barrier_wait_leaves_the_run_and_is_entered_after() {
     let bytes = isa_encoder::assemble(Platform::Tgllp, &text).expect("assembles");
     let prog = Program::decode(Platform::Tgllp, &bytes);
     let tr = Translated::new(&prog, true).expect("translates");
-    // One run of both groups of adds, the signal (a send called from the run) and the wait
-    // (interpreted inside it).
-    assert_eq!(tr.runs().collect::<Vec<_>>(), [(0, 18)]);
+    // One run of both groups of adds, the signal (a send called from the run), the wait and
+    // the end of the thread (interpreted inside it).
+    assert_eq!(tr.runs().collect::<Vec<_>>(), [(0, 19)]);
     assert_eq!(tr.entries().collect::<Vec<_>>(), [0, 9, 10]);
 
     let start = || {
