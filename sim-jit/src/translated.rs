@@ -383,8 +383,8 @@ impl BlockStarts {
 
 /// One past the last instruction of the run starting at the translated instruction `start`:
 /// it holds translated instructions, instructions that stay in sequence and structured
-/// branches whose targets are inside it (or its end), and ends at a translated instruction or
-/// a branch.
+/// branches whose targets are inside it (or its end), and ends at a translated instruction, a
+/// branch or the thread's end.
 fn run_end(kinds: &[Kind], start: usize) -> usize {
     let mut end = (start..kinds.len())
         .find(|&k| matches!(kinds[k], Kind::Outside))
