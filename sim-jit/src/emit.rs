@@ -295,13 +295,15 @@ impl Emitter {
             b.switch_to_block(entry);
             let p = b.block_params(entry).to_vec();
             let stop = b.create_block();
-            let part = parts.then(|| {
-                let out = b.create_sized_stack_slot(StackSlotData::new(
+            let part = parts.then(|| Parting {
+                f: p[8],
+                sig: part_sig,
+                out: b.create_sized_stack_slot(StackSlotData::new(
                     StackSlotKind::ExplicitSlot,
                     12,
                     2,
-                ));
-                (p[8], part_sig, out)
+                )),
+                dispatch: Blocks::dispatch(&mut b),
             });
             let call = Call {
                 active: p[1],
@@ -337,21 +339,20 @@ impl Emitter {
             // Channels that part ways at a branch go on in the copy with masks, at its
             // blocks, through one dispatch.
             let len = crate::select::run_len(items);
-            let dispatch = call.part.map(|_| Blocks::dispatch(&mut b));
-            let general = Blocks::new(&mut b, blocks, len, dispatch);
+            let general = Blocks::new(&mut b, blocks, len);
             if used != 0 {
                 let (all, some) = (b.create_block(), b.create_block());
                 let on = b.ins().band_imm_u(call.active, i64::from(used));
                 let full = b.ins().icmp_imm_u(IntCC::Equal, on, i64::from(used));
                 b.ins().brif(full, all, &[], some, &[]);
                 b.switch_to_block(all);
-                let own = Blocks::new(&mut b, blocks, len, dispatch);
+                let own = Blocks::new(&mut b, blocks, len);
                 half = body(&mut b, file, half, &call, items, &own, true);
                 b.switch_to_block(some);
             }
             body(&mut b, file, half, &call, items, &general, false);
-            if let Some(d) = dispatch {
-                general.fill(&mut b, d, &call);
+            if let Some(part) = &call.part {
+                general.fill(&mut b, part.dispatch, &call);
             }
             b.switch_to_block(stop);
             b.ins().return_(&[]);
@@ -419,10 +420,21 @@ struct Call {
     /// The classified sends' function ([`SendFn`]).
     send: Value,
     send_sig: SigRef,
-    /// The parting branches' function ([`PartFn`]), its signature and the three words it
-    /// writes; `None` when channels that part ways leave the run (where a kernel's channels
-    /// may wait at instructions no run checks for them).
-    part: Option<(Value, SigRef, StackSlot)>,
+    /// Where channels that part ways at a branch, or rejoin at a block, go on; `None` when
+    /// the run leaves there instead (where a kernel's channels may wait at instructions no
+    /// run checks for them).
+    part: Option<Parting>,
+}
+
+/// The parting branches' function ([`PartFn`]) as a run calls it.
+#[derive(Clone, Copy)]
+struct Parting {
+    f: Value,
+    sig: SigRef,
+    /// The three words it writes.
+    out: StackSlot,
+    /// The copy with masks' [`Blocks::dispatch`], where the run goes on after the call.
+    dispatch: Block,
 }
 
 /// Where a run's body is: each instruction's block number in it and the executed count.
@@ -438,20 +450,12 @@ struct Blocks<'a> {
     exit: Block,
     /// The run's instructions.
     len: u32,
-    /// Where channels that part ways at a branch go on: the copy with masks'
-    /// [`Blocks::dispatch`] (`None`: they leave the run).
-    dispatch: Option<Block>,
 }
 
 impl<'a> Blocks<'a> {
     /// The host blocks of a run of `len` instructions whose blocks start at `starts`, and its
-    /// exit; `dispatch` where channels that part ways go on.
-    fn new(
-        b: &mut FunctionBuilder<'_>,
-        starts: &'a [u32],
-        len: u32,
-        dispatch: Option<Block>,
-    ) -> Blocks<'a> {
+    /// exit.
+    fn new(b: &mut FunctionBuilder<'_>, starts: &'a [u32], len: u32) -> Blocks<'a> {
         let host: Vec<Block> = starts
             .iter()
             .map(|_| {
@@ -470,7 +474,6 @@ impl<'a> Blocks<'a> {
             host,
             exit,
             len,
-            dispatch,
         }
     }
 
@@ -581,7 +584,6 @@ fn body(
         ran: zero,
         active: call.active,
         wake: call.wake,
-        dispatch: blocks.dispatch,
         block_start: 0,
         nan_tests_ahead: false,
     };
@@ -748,9 +750,6 @@ struct StepEmitter<'a, 'b> {
     /// the current block's.
     active: Value,
     wake: Value,
-    /// Where channels that part ways at a branch go on ([`Blocks::dispatch`]); `None`: they
-    /// leave the run.
-    dispatch: Option<Block>,
     block_start: u32,
     /// An f32 instruction with a NaN test ([`nan_branch`]) is among the run's next ones (this
     /// one included).
@@ -898,13 +897,13 @@ impl StepEmitter<'_, '_> {
                 .ins()
                 .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, self.wake, i64::from(k));
         let go_on = self.b.create_block();
-        if self.dispatch.is_some() {
+        if let Some(part) = self.call.part {
             // Channels join here: the run goes on where the run loop would.
             let rejoin = self.b.create_block();
             self.b.ins().brif(waits, rejoin, &[], go_on, &[]);
             self.b.switch_to_block(rejoin);
             let none = self.b.ins().iconst(I32, 0);
-            self.call_part(k, REJOIN, none, self.ran, self.ran);
+            self.call_part(part, k, REJOIN, none, self.ran, self.ran);
         } else {
             let (out, args) = blocks.leave(self.b, k, self.ran);
             self.b.ins().brif(waits, out, &args, go_on, &[]);
@@ -993,21 +992,25 @@ impl StepEmitter<'_, '_> {
     /// ([`Blocks::dispatch`]). Without the function the run leaves before the branch, for
     /// the interpreter.
     fn part(&mut self, br: &Branch, at: &Taken, blocks: &Blocks<'_>) {
-        if self.dispatch.is_none() {
-            let (out, out_args) = blocks.leave(self.b, at.k, at.ran);
-            self.b.ins().jump(out, &out_args);
-            return;
+        match self.call.part {
+            Some(part) => self.call_part(part, at.k, br.to, at.jump, at.ran, at.after),
+            None => {
+                let (out, out_args) = blocks.leave(self.b, at.k, at.ran);
+                self.b.ins().jump(out, &out_args);
+            }
         }
-        self.call_part(at.k, br.to, at.jump, at.ran, at.after);
     }
 
-    /// Ends the current block with a call of the parting branches' function for the
+    /// Ends the current block with a call of the parting branches' function `part` for the
     /// instruction `k` (`to`, `jump`, `ran` its arguments; `to` [`REJOIN`]: reached in
-    /// sequence) and a jump to the dispatch with `after` executed.
-    fn call_part(&mut self, k: u32, to: u32, jump: Value, ran: Value, after: Value) {
-        let (Some((f, sig, out)), Some(d)) = (self.call.part, self.dispatch) else {
-            return;
-        };
+    /// sequence) and a jump to its dispatch with `after` executed.
+    fn call_part(&mut self, part: Parting, k: u32, to: u32, jump: Value, ran: Value, after: Value) {
+        let Parting {
+            f,
+            sig,
+            out,
+            dispatch,
+        } = part;
         let ptr = self.half.ptr;
         let index = self.b.ins().iconst(I32, i64::from(k));
         let to = self.b.ins().iconst(I32, i64::from(to));
@@ -1029,7 +1032,7 @@ impl StepEmitter<'_, '_> {
         let args = [block, at].map(BlockArg::Value);
         let rest = [after, active, wake].map(BlockArg::Value);
         let all: Vec<BlockArg> = args.into_iter().chain(rest).collect();
-        self.b.ins().jump(d, &all);
+        self.b.ins().jump(dispatch, &all);
     }
 
     /// A horizontal group predicate (`.any16h`, `.all8h`, ...) on the flags `f` rotated to
@@ -1461,41 +1464,37 @@ impl StepEmitter<'_, '_> {
                     }
                 });
             }
-            let r = match s.op {
+            // The result, and the lanes whose flag bit is set (all ones where it is), if the
+            // instruction writes flags.
+            let (r, flagged) = match s.op {
                 Op::Cmp { .. } => {
                     let r = self.compare(s.op, v[0], v[1], I32X4, F32X4);
-                    let hi = self.b.ins().vhigh_bits(I32, r);
-                    let hi = self.b.ins().ishl_imm_u(hi, 4 * c as i64);
-                    bits = Some(match bits {
-                        Some(b) => self.b.ins().bor(b, hi),
-                        None => hi,
-                    });
-                    r
+                    (r, Some(r))
                 }
                 Op::Sel => match pred {
                     Some(p) => {
                         let on = self.lane_mask(p, c);
-                        self.b.ins().bitselect(on, v[0], v[1])
+                        (self.b.ins().bitselect(on, v[0], v[1]), None)
                     }
-                    None => v[0],
+                    None => (v[0], None),
                 },
                 Op::SelCmp { .. } => {
                     let on = self.sel_pick(s.op, v[0], v[1], I32X4, F32X4);
-                    self.b.ins().bitselect(on, v[0], v[1])
+                    (self.b.ins().bitselect(on, v[0], v[1]), None)
                 }
                 op => {
                     let r = self.op_vec(op, &v, ones[1]);
-                    if let Some(t) = self.tests_result(s, r, I32X4) {
-                        let hi = self.b.ins().vhigh_bits(I32, t);
-                        let hi = self.b.ins().ishl_imm_u(hi, 4 * c as i64);
-                        bits = Some(match bits {
-                            Some(b) => self.b.ins().bor(b, hi),
-                            None => hi,
-                        });
-                    }
-                    r
+                    (r, self.tests_result(s, r, I32X4))
                 }
             };
+            if let Some(t) = flagged {
+                let hi = self.b.ins().vhigh_bits(I32, t);
+                let hi = self.b.ins().ishl_imm_u(hi, 4 * c as i64);
+                bits = Some(match bits {
+                    Some(b) => self.b.ins().bor(b, hi),
+                    None => hi,
+                });
+            }
             results.push(r);
         }
         if tests_for_nan(s.op) {
@@ -1944,34 +1943,33 @@ impl StepEmitter<'_, '_> {
             let x = self.first(s.src[k]);
             v.push(self.signed(x, s.sign[k], I32));
         }
-        let r = match s.op {
+        // The result, and all ones if the instruction sets its flag bit.
+        let (r, flagged) = match s.op {
             Op::Cmp { .. } => {
                 let r = self.compare(s.op, v[0], v[1], I32, F32);
-                let bits = self.b.ins().band_imm_u(r, 1);
-                self.set_flags(s, m, bits);
-                r
+                (r, Some(r))
             }
             Op::Sel => match m.pred {
                 Some(p) => {
                     let on = self.b.ins().band_imm_u(p, 1);
-                    self.b.ins().select(on, v[0], v[1])
+                    (self.b.ins().select(on, v[0], v[1]), None)
                 }
-                None => v[0],
+                None => (v[0], None),
             },
             Op::SelCmp { .. } => {
                 let on = self.sel_pick(s.op, v[0], v[1], I32, F32);
-                self.b.ins().select(on, v[0], v[1])
+                (self.b.ins().select(on, v[0], v[1]), None)
             }
-            Op::Half { op, hf } => self.half_scalar(op, hf, &v),
+            Op::Half { op, hf } => (self.half_scalar(op, hf, &v), None),
             op => {
                 let r = self.op_scalar(op, &v);
-                if let Some(t) = self.tests_result(s, r, I32) {
-                    let bits = self.b.ins().band_imm_u(t, 1);
-                    self.set_flags(s, m, bits);
-                }
-                r
+                (r, self.tests_result(s, r, I32))
             }
         };
+        if let Some(t) = flagged {
+            let bits = self.b.ins().band_imm_u(t, 1);
+            self.set_flags(s, m, bits);
+        }
         let Some(dst) = s.dst else {
             return;
         };

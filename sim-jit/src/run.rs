@@ -237,8 +237,9 @@ unsafe extern "C" fn send(ctx: *mut u8, index: u32, mask: u32) -> u32 {
 /// [`crate::emit::PartFn`]: the branch at the run's instruction `index`, its channels `jump`
 /// going to the run's instruction `to`, taken as the run loop does
 /// ([`Thread::take_branch`]), or the instruction `index` reached in sequence
-/// ([`crate::emit::REJOIN`]: [`Thread::resume`]); the run goes on at the block where the thread continues, or
-/// returns (`u32::MAX`) when it ended or continues outside the run's blocks.
+/// ([`crate::emit::REJOIN`]: [`Thread::resume`]); the run goes on at the block where the
+/// thread continues, or returns (`u32::MAX`) when it ended or continues outside the run's
+/// blocks.
 ///
 /// # Safety
 /// `ctx` is the [`Inside`] the run was called with, alive and not otherwise borrowed; `out`

@@ -203,6 +203,12 @@ pub fn send(inst: &Inst, simple: Option<&Simple>) -> Option<Channels> {
     Some(s.ch)
 }
 
+/// Whether `inst` is a classified end-of-thread send (its simple form `simple`) that the
+/// interpreter may run inside a run, the run's last instruction.
+pub fn ends_thread(inst: &Inst, simple: Option<&Simple>) -> bool {
+    simple.is_some_and(|s| matches!(s.send, Some((_, true)))) && runs_inside_a_run(inst)
+}
+
 /// Whether the channels' predicate combines two flag registers (`.anyv`, `.allv`): the
 /// interpreter's alone.
 fn vertical(ch: &Channels) -> bool {

@@ -15,7 +15,7 @@ use crate::error::JitError;
 use isa_encoder::model::{Opcode, Shape};
 use sim_eu::exec::{runs_inside_a_run, stops_for_a_barrier};
 
-use crate::select::{branch, select, send, Branch, Item, Step};
+use crate::select::{branch, ends_thread, select, send, Branch, Item, Step};
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
 
@@ -157,7 +157,7 @@ impl Translated {
                     Some(s) => Kind::Step(s),
                     None if !interpreted_inside => Kind::Outside,
                     None if let Some(ch) = send(inst, simple.as_ref()) => Kind::Send(ch),
-                    None if ends_thread(simple.as_ref()) && runs_inside_a_run(inst) => Kind::End,
+                    None if ends_thread(inst, simple.as_ref()) => Kind::End,
                     None if runs_inside_a_run(inst) => Kind::Inside,
                     None => Kind::Outside,
                 }
@@ -359,7 +359,7 @@ impl BlockStarts {
                 }
             }
             // A thread stopped at a barrier's wait resumes there, where its run is entered
-            // again (one interpreted a wait between runs goes on at the next instruction).
+            // again; one that passed the wait outside a run goes on at the next instruction.
             if stops_for_a_barrier(i) {
                 starts[k] = true;
                 starts[k + 1] = true;
@@ -403,11 +403,6 @@ fn run_end(kinds: &[Kind], start: usize) -> usize {
             None => return end,
         }
     }
-}
-
-/// Whether `simple` is a classified end-of-thread send.
-fn ends_thread(simple: Option<&sim_eu::program::simple::Simple>) -> bool {
-    simple.is_some_and(|s| matches!(s.send, Some((_, true))))
 }
 
 /// A kernel binary, the platform it runs on and its threads' GRF register count (the decoded

@@ -308,12 +308,7 @@ fn step<const TRACK: bool>(
             Err(EuErrorKind::Illegal("the illegal opcode".into()))
         }
         Shape::Nullary => Ok(Flow::Next),
-        Shape::Sync | Shape::Wait => {
-            if t.barrier_pending && holds_at_barrier(inst) {
-                return Ok(Flow::Wait);
-            }
-            Ok(Flow::Next)
-        }
+        Shape::Sync | Shape::Wait => Ok(sync(t, inst)),
         Shape::Ternary if matches!(inst.opcode, Opcode::Dpas | Opcode::Dpasw) => {
             dpas::exec(t, prog.platform, inst, enabled).map(|()| Flow::Next)
         }
@@ -495,6 +490,18 @@ pub fn waits_at_barrier(t: &Thread, prog: &Program) -> bool {
             .insts
             .get(t.ip() as usize)
             .is_some_and(holds_at_barrier)
+}
+
+/// A `sync` or `wait`: the thread waits while its barrier is pending and this is a barrier's
+/// wait; otherwise (other `sync`s: a functional simulator's messages are complete when they
+/// return) it goes on.
+#[inline]
+fn sync(t: &Thread, inst: &Inst) -> Flow {
+    if t.barrier_pending && holds_at_barrier(inst) {
+        Flow::Wait
+    } else {
+        Flow::Next
+    }
 }
 
 /// The instructions at which a thread with a pending barrier waits: `sync.bar` and `wait`.

@@ -5,7 +5,7 @@
 
 use isa_encoder::model::{Opcode, Shape};
 
-use super::{advance, enter, run_simple, take_branch, Flow, Status};
+use super::{advance, enter, run_simple, sync, take_branch, Flow, Status};
 use crate::dataport::{self, Memory};
 use crate::error::{EuError, EuErrorKind};
 use crate::program::simple::Simple;
@@ -14,8 +14,8 @@ use crate::regfile::{Thread, CE, FLAG, MME};
 
 /// Whether the interpreter may run `inst` on its own in the middle of a translated run, the
 /// run's code going on after it or, where the thread stops to wait for a barrier (`sync.bar`,
-/// `wait`: [`stops_for_a_barrier`]), leaving the run there, to be entered again at the next
-/// instruction: it does not branch, it is not a fused pair's `dpasw` (which both threads of
+/// `wait`: [`stops_for_a_barrier`]), leaving the run there, to be entered again at the wait:
+/// it does not branch, it is not a fused pair's `dpasw` (which both threads of
 /// the pair run together, outside any run), and it writes nothing a run assumes fixed
 /// while it runs: the execution mask, `cr0` (the rounding mode), `ip` and the other control
 /// registers (`ce`, `sr0`, `n0`, `tm0`), which an indirect destination might be. The GRF,
@@ -64,7 +64,7 @@ pub fn begin(t: &mut Thread, prog: &Program, mem: &mut dyn Memory) -> Result<Sta
 
 /// Whether a thread may stop at `inst` to wait for its barrier ([`super::waits_at_barrier`]):
 /// it resumes at that instruction, which then lets it go on to the next, so a translation
-/// makes the next one a place where its run is entered again.
+/// makes both places where its run is entered again.
 pub fn stops_for_a_barrier(inst: &Inst) -> bool {
     super::holds_at_barrier(inst)
 }
@@ -73,8 +73,9 @@ pub fn stops_for_a_barrier(inst: &Inst) -> bool {
 /// `nop`, a `sync` that does not wait) or is a barrier's wait (`sync.bar`, `wait`: the thread
 /// stops there, [`Status::Barrier`], while its barrier is pending) exactly as `run(t, prog,
 /// mem, 1)` does, without the run loop's look-ups: a translated run's call out for one send
-/// pays only for the send and the interpreter's entry. `None`, with no instruction run (the entry's bookkeeping at most, as
-/// `run` sets it again), when the instruction has no simple form, when its simple form does
+/// pays only for the send and the interpreter's entry. `None`, with no instruction run (the
+/// entry's bookkeeping at most, as `run` sets it again), when the instruction has no simple
+/// form, when its simple form does
 /// not apply after all, or when the thread has ended or the memory needs the run loop (it
 /// follows registers or watches sends): then `run` it. `needs_run_loop`: the memory's
 /// [`Memory::tracks_registers`] or [`Memory::observes_sends`], which a caller that makes many
@@ -94,7 +95,7 @@ pub fn run_one_simple(
         // completed.
         enter(t, prog, false, false);
         t.executed += 1;
-        if t.barrier_pending {
+        if let Flow::Wait = sync(t, inst) {
             return Some(Status::Barrier);
         }
         advance(t);
