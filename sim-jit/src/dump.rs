@@ -112,7 +112,7 @@ pub(crate) fn write(prog: &Program, source: Option<&[u8]>, runs: &[RunText]) {
                 Item::Step(_) => 'T',
                 Item::Interpreted(_) => 'i',
                 Item::Branch(_) => 'b',
-                Item::Send(_) => 's',
+                Item::Send(..) => 's',
             };
             let n = item.instructions() as usize;
             for k in i..i + n {

@@ -39,6 +39,7 @@ use cranelift_module::{default_libcall_names, FuncId, Module};
 
 use crate::error::JitError;
 use isa_encoder::model::CondMod;
+use sim_eu::dataport::direct::{Direct, DirectWindow, Offset};
 use sim_eu::exec::fast::{arity, half_results_packed, packed_group_bytes};
 #[cfg(target_arch = "x86_64")]
 use sim_eu::exec::fast::{half_results_fixed_available, half_results_packed_fixed};
@@ -55,11 +56,22 @@ use sim_eu::program::channels::Channels;
 /// instructions it may execute, the block it starts at (its number among the run's blocks)
 /// and the first instruction, counted from the run's first, at which channels wait (the run
 /// leaves before executing it), the classified sends' function and the parting branches'
-/// ([`PartFn`]). It runs until it leaves the run: every way out calls the escape function
+/// ([`PartFn`]), and the memory's surface windows ([`sim_eu::Memory::direct_windows`], which
+/// the sends with a direct form copy through). It runs until it leaves the run: every way out calls the escape function
 /// last, which puts the thread where the run left off, but one where the parting branches'
 /// function put it outside the run.
-pub type RunFn =
-    unsafe extern "C" fn(*mut u8, u32, *mut u8, EscapeFn, u64, u32, u32, SendFn, PartFn);
+pub type RunFn = unsafe extern "C" fn(
+    *mut u8,
+    u32,
+    *mut u8,
+    EscapeFn,
+    u64,
+    u32,
+    u32,
+    SendFn,
+    PartFn,
+    *const DirectWindow,
+);
 
 /// Takes the structured branch at the run's instruction `index` whose executing channels part
 /// ways, those of the mask given (bit i: channel i) going to the run's instruction `to` and
@@ -277,7 +289,7 @@ impl Emitter {
             sig
         };
         // `RunFn`, `EscapeFn` and `half_lanes`.
-        let sig = signature(&[ptr, I32, ptr, ptr, I64, I32, I32, ptr, ptr], &[]);
+        let sig = signature(&[ptr, I32, ptr, ptr, I64, I32, I32, ptr, ptr, ptr], &[]);
         let escape_sig = signature(&[ptr, I32, I32, I64], &[I32]);
         let send_sig = signature(&[ptr, I32, I32], &[I32]);
         let part_sig = signature(&[ptr, I32, I32, I32, I64, ptr], &[I32]);
@@ -317,6 +329,7 @@ impl Emitter {
                 send: p[7],
                 send_sig,
                 part,
+                windows: p[9],
             };
             let file = p[0];
             let mut half = Half {
@@ -420,6 +433,8 @@ struct Call {
     /// The classified sends' function ([`SendFn`]).
     send: Value,
     send_sig: SigRef,
+    /// The memory's surface windows ([`DirectWindow`]s by binding-table index).
+    windows: Value,
     /// Where channels that part ways at a branch, or rejoin at a block, go on; `None` when
     /// the run leaves there instead (where a kernel's channels may wait at instructions no
     /// run checks for them).
@@ -639,8 +654,8 @@ fn body(
                 k += 1;
                 open = false;
             }
-            Item::Send(ref ch) => {
-                e.send(ch);
+            Item::Send(ref ch, direct) => {
+                e.send(ch, direct);
                 k += 1;
             }
         }
@@ -662,6 +677,16 @@ fn body(
     );
     e.b.ins().return_(&[]);
     e.half
+}
+
+/// Whether the host code performs `d` itself: lanes four at a time (or one), a power-of-two
+/// alignment, whole DWords.
+fn direct_translates(d: &Direct) -> bool {
+    let lanes_fit = match d.offset {
+        Offset::Lanes { .. } => d.lanes == 1 || d.lanes.is_multiple_of(4),
+        Offset::Header { .. } => true,
+    };
+    lanes_fit && d.align.is_power_of_two() && d.len.is_multiple_of(4)
 }
 
 /// Whether the translated code tests the results of `op` for NaN ([`StepEmitter::nan_branch`]).
@@ -839,8 +864,10 @@ impl StepEmitter<'_, '_> {
     }
 
     /// A classified send, called directly on its enabled and predicated channels; when it
-    /// declines, the interpreter runs it (and the run stops if the interpreter asks).
-    fn send(&mut self, ch: &Channels) {
+    /// declines, the interpreter runs it (and the run stops if the interpreter asks). With a
+    /// direct form, the host code first copies through the surface's window itself
+    /// ([`StepEmitter::direct`]).
+    fn send(&mut self, ch: &Channels, direct: Option<Direct>) {
         // From the execution mask even in the copy for threads that have not diverged: that
         // copy knows only the translated instructions' channels to be executing.
         let enabled = self.enabled(ch, self.active, ch.no_mask);
@@ -850,6 +877,12 @@ impl StepEmitter<'_, '_> {
         };
         // The send reads and writes the file.
         self.write_back();
+        let done = self.b.create_block();
+        if let Some(d) = direct.filter(direct_translates) {
+            let call = self.b.create_block();
+            self.direct(d, mask, call, done);
+            self.b.switch_to_block(call);
+        }
         let index = self.b.ins().iconst(I32, i64::from(self.index));
         let c = self.b.ins().call_indirect(
             self.call.send_sig,
@@ -857,7 +890,7 @@ impl StepEmitter<'_, '_> {
             &[self.call.ctx, index, mask],
         );
         let declined = self.b.inst_results(c)[0];
-        let (slow, done) = (self.b.create_block(), self.b.create_block());
+        let slow = self.b.create_block();
         self.b.ins().brif(declined, slow, &[], done, &[]);
         self.b.switch_to_block(slow);
         let ran = self.ran_at(self.index);
@@ -870,6 +903,109 @@ impl StepEmitter<'_, '_> {
         let asks_stop = self.b.inst_results(c)[0];
         self.b.ins().brif(asks_stop, self.call.stop, &[], done, &[]);
         self.b.switch_to_block(done);
+    }
+
+    /// The send `d` through its surface's window, everything it reads already in the file:
+    /// when every channel is in `mask`, the offset is what the classified send would take,
+    /// and the window holds the access at the alignment rule, the bytes are copied and the
+    /// code goes on at `done`; otherwise at `call` (the classified send's own checks, then
+    /// the general path's), having changed nothing.
+    fn direct(&mut self, d: Direct, mask: Value, call: Block, done: Block) {
+        let f = self.file;
+        let ok = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::Equal, mask, i64::from(d.all()));
+        self.or_else(ok, call);
+        let off = match d.offset {
+            Offset::Lanes { at, chan_off } => {
+                let first = self.b.ins().load(I32, mem(), f, i32::from(at));
+                if d.lanes > 1 {
+                    // Lane i's offset is lane 0's plus 4 i, none past 2^32 (`quick`'s rule).
+                    let last = i64::from(u32::MAX - 4 * (u32::from(d.lanes) - 1));
+                    let fits = self
+                        .b
+                        .ins()
+                        .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, first, last);
+                    self.or_else(fits, call);
+                    let firsts = self.b.ins().splat(I32X4, first);
+                    let mut differ = None;
+                    for k in 0..i64::from(d.lanes) / 4 {
+                        let row = self
+                            .b
+                            .ins()
+                            .load(I32X4, mem(), f, i32::from(at) + 16 * k as i32);
+                        let steps = self.i32x4_const([0, 4, 8, 12].map(|s| (16 * k + s) as u32));
+                        let want = self.b.ins().iadd(firsts, steps);
+                        let x = self.b.ins().bxor(row, want);
+                        differ = Some(match differ {
+                            Some(acc) => self.b.ins().bor(acc, x),
+                            None => x,
+                        });
+                    }
+                    if let Some(x) = differ {
+                        let any = self.b.ins().vany_true(x);
+                        let same = self.b.ins().icmp_imm_u(IntCC::Equal, any, 0);
+                        self.or_else(same, call);
+                    }
+                }
+                let wide = self.b.ins().uextend(I64, first);
+                self.b.ins().iadd_imm_u(wide, i64::from(chan_off))
+            }
+            Offset::Header { at, shift } => {
+                let raw = self.b.ins().load(I32, mem(), f, i32::from(at));
+                let wide = self.b.ins().uextend(I64, raw);
+                self.b.ins().ishl_imm_u(wide, i64::from(shift))
+            }
+        };
+        // The window of the binding-table index (offsets stay below 2^37: no wrap).
+        let w = self.b.ins().iadd_imm_u(
+            self.call.windows,
+            i64::from(d.bti) * DirectWindow::SIZE as i64,
+        );
+        let flags = MemFlagsData::trusted();
+        let start = self.b.ins().load(I64, flags, w, DirectWindow::START);
+        let end_at = if d.write {
+            DirectWindow::WRITE_END
+        } else {
+            DirectWindow::END
+        };
+        let end = self.b.ins().load(I64, flags, w, end_at);
+        let base = self.b.ins().load(I64, flags, w, DirectWindow::BASE);
+        let past = self.b.ins().iadd_imm_u(off, i64::from(d.len));
+        let from = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, off, start);
+        let to = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, past, end);
+        let addr = self.b.ins().iadd(base, off);
+        let rem = self.b.ins().band_imm_u(addr, i64::from(d.align) - 1);
+        let aligned = self.b.ins().icmp_imm_u(IntCC::Equal, rem, 0);
+        let inside = self.b.ins().band(from, to);
+        let ok = self.b.ins().band(inside, aligned);
+        self.or_else(ok, call);
+        let host = self.b.ins().load(I64, flags, w, DirectWindow::HOST);
+        let p = self.b.ins().iadd(host, off);
+        let (src, dst, reg_src) = if d.write { (f, p, true) } else { (p, f, false) };
+        let data = i32::from(d.data_at);
+        let (src_off, dst_off) = if reg_src { (data, 0) } else { (0, data) };
+        let mut k = 0i32;
+        let len = i32::from(d.len);
+        for (ty, size) in [(I32X4, 16), (I64, 8), (I32, 4)] {
+            while k + size <= len {
+                let v = self.b.ins().load(ty, mem(), src, src_off + k);
+                self.b.ins().store(mem(), v, dst, dst_off + k);
+                k += size;
+            }
+        }
+        self.b.ins().jump(done, &[]);
+    }
+
+    /// Goes on in a new block when `ok` (an I8 condition) holds, else jumps to `other`.
+    fn or_else(&mut self, ok: Value, other: Block) {
+        let next = self.b.create_block();
+        self.b.ins().brif(ok, next, &[], other, &[]);
+        self.b.switch_to_block(next);
     }
 
     /// The executed count at the current block's instruction `k` (I64).
@@ -1074,6 +1210,13 @@ impl StepEmitter<'_, '_> {
         let set = self.b.ins().band(v, mask);
         let new = self.b.ins().bor(keep, set);
         self.set_held_flags(new);
+    }
+
+    /// The vector of four DWords `v`.
+    fn i32x4_const(&mut self, v: [u32; 4]) -> Value {
+        let bits: Vec<u8> = v.iter().flat_map(|d| d.to_le_bytes()).collect();
+        let k = self.b.func.dfg.constants.insert(ConstantData::from(bits));
+        self.b.ins().vconst(I32X4, k)
     }
 
     /// All ones in the lanes `4c..4c + 4` whose bit is set in the splatted mask `m`.

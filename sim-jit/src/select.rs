@@ -12,6 +12,8 @@
 //! stays with the interpreter.
 
 use isa_encoder::model::{CondMod, PredCtrl};
+use sim_eu::dataport::direct::direct;
+use sim_eu::dataport::direct::Direct;
 use sim_eu::exec::runs_inside_a_run;
 use sim_eu::exec::structured::{structured, Jumps};
 use sim_eu::program::channels::Channels;
@@ -167,15 +169,16 @@ pub enum Item {
     Interpreted(u32),
     Branch(Branch),
     /// A classified send on the channels `Channels` (no vertical predicate), called directly
-    /// ([`sim_eu::exec::run_send`]); interpreted when it declines.
-    Send(Channels),
+    /// ([`sim_eu::exec::run_send`]); interpreted when it declines. With a direct form, the
+    /// host code first tries the surface's window itself.
+    Send(Channels, Option<Direct>),
 }
 
 impl Item {
     /// The kernel instructions it covers.
     pub fn instructions(&self) -> u32 {
         match self {
-            Item::Step(_) | Item::Branch(_) | Item::Send(_) => 1,
+            Item::Step(_) | Item::Branch(_) | Item::Send(..) => 1,
             Item::Interpreted(c) => *c,
         }
     }
@@ -194,13 +197,16 @@ pub struct Branch {
 
 /// The channels of `inst` when it is a classified send that translated code calls directly
 /// (it has a simple form, does not end the thread, stays in sequence and has no vertical
-/// predicate).
-pub fn send(inst: &Inst, simple: Option<&Simple>) -> Option<Channels> {
+/// predicate), and its direct form if it has one.
+pub fn send(inst: &Inst, simple: Option<&Simple>) -> Option<(Channels, Option<Direct>)> {
     let s = simple?;
-    if !matches!(s.send, Some((_, false))) || !runs_inside_a_run(inst) || vertical(&s.ch) {
+    let Some((q, false)) = s.send else {
+        return None;
+    };
+    if !runs_inside_a_run(inst) || vertical(&s.ch) {
         return None;
     }
-    Some(s.ch)
+    Some((s.ch, direct(q)))
 }
 
 /// Whether `inst` is a classified end-of-thread send (its simple form `simple`) that the

@@ -16,6 +16,7 @@ use isa_encoder::model::{Opcode, Shape};
 use sim_eu::exec::{runs_inside_a_run, stops_for_a_barrier};
 
 use crate::select::{branch, ends_thread, select, send, Branch, Item, Step};
+use sim_eu::dataport::direct::Direct;
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
 
@@ -32,7 +33,7 @@ enum Kind {
     /// A structured branch to the instruction (absolute index) ([`Item::Branch`]).
     Branch(Jumps, u32, Channels),
     /// A classified send called directly ([`Item::Send`]).
-    Send(Channels),
+    Send(Channels, Option<Direct>),
     /// Ends a run.
     Outside,
 }
@@ -156,7 +157,7 @@ impl Translated {
                 match step.filter(|s| em.supports(s.op)) {
                     Some(s) => Kind::Step(s),
                     None if !interpreted_inside => Kind::Outside,
-                    None if let Some(ch) = send(inst, simple.as_ref()) => Kind::Send(ch),
+                    None if let Some((ch, d)) = send(inst, simple.as_ref()) => Kind::Send(ch, d),
                     None if ends_thread(inst, simple.as_ref()) => Kind::End,
                     None if runs_inside_a_run(inst) => Kind::Inside,
                     None => Kind::Outside,
@@ -192,7 +193,7 @@ impl Translated {
                 let new_block = k != start && blocks.starts[k];
                 match (*kind, items.last_mut()) {
                     (Kind::Step(s), _) => items.push(Item::Step(s)),
-                    (Kind::Send(ch), _) => items.push(Item::Send(ch)),
+                    (Kind::Send(ch, d), _) => items.push(Item::Send(ch, d)),
                     (Kind::Branch(jumps, to, ch), _) => items.push(Item::Branch(Branch {
                         jumps,
                         to: (to - start as u32),
@@ -230,9 +231,14 @@ impl Translated {
         for ((start, items, starts, _), f) in runs.iter().zip(fns) {
             let mut extent = 0;
             for item in items {
-                if let Item::Step(s) = item {
-                    translated += 1;
-                    extent = extent.max(s.extent());
+                match item {
+                    Item::Step(s) => {
+                        translated += 1;
+                        extent = extent.max(s.extent());
+                    }
+                    // The host code reads the offsets and copies the data itself.
+                    Item::Send(_, Some(d)) => extent = extent.max(d.extent()),
+                    _ => {}
                 }
             }
             let len = crate::select::run_len(items);
@@ -392,7 +398,7 @@ fn run_end(kinds: &[Kind], start: usize) -> usize {
     loop {
         // Interpreted instructions at the end go back to the run loop, but for the thread's
         // end (the run loop would take it just the same, after a return).
-        while end > start + 1 && matches!(kinds[end - 1], Kind::Inside | Kind::Send(_)) {
+        while end > start + 1 && matches!(kinds[end - 1], Kind::Inside | Kind::Send(..)) {
             end -= 1;
         }
         let leaves = (start..end).find(|&k| {

@@ -7,6 +7,7 @@
 
 use platform::Platform;
 use proptest::prelude::*;
+use sim_eu::dataport::direct::{DirectWindow, DirectWindows};
 use sim_eu::regfile::TM0;
 use sim_eu::{EuError, MemFault, Memory, NoMemory, Program, Status, Surface, Thread};
 use sim_jit::Translated;
@@ -77,6 +78,76 @@ impl Memory for Buffer {
     }
 }
 
+/// [`Buffer`] with its surface's window published for translated code
+/// ([`Memory::direct_windows`]), writable or not, counting the whole-run surface accesses
+/// that reach the memory.
+struct Windowed {
+    buf: Buffer,
+    table: DirectWindows,
+    calls: usize,
+}
+
+impl Windowed {
+    fn new(mut buf: Buffer, writable: bool) -> Windowed {
+        let mut table = DirectWindows::new();
+        // The offsets `surface_read_all` answers: inside the surface's width and the bytes.
+        let end = buf.width.min(SIZE as u64);
+        table.set(
+            1,
+            DirectWindow {
+                host: buf.bytes.as_mut_ptr() as u64,
+                start: 0,
+                end,
+                write_end: if writable { end } else { 0 },
+                base: BASE,
+            },
+        );
+        Windowed {
+            buf,
+            table,
+            calls: 0,
+        }
+    }
+}
+
+impl Memory for Windowed {
+    fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
+        self.buf.read(addr, buf)
+    }
+    fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        self.buf.write(addr, data)
+    }
+    fn read_all(&mut self, addr: u64, buf: &mut [u8]) -> bool {
+        self.buf.read_all(addr, buf)
+    }
+    fn write_all(&mut self, addr: u64, data: &[u8]) -> bool {
+        self.buf.write_all(addr, data)
+    }
+    fn surface_read_all(&mut self, bti: u32, offset: u64, align: u64, buf: &mut [u8]) -> bool {
+        self.calls += 1;
+        self.buf.surface_read_all(bti, offset, align, buf)
+    }
+    fn surface_write_all(&mut self, bti: u32, offset: u64, align: u64, data: &[u8]) -> bool {
+        self.calls += 1;
+        self.buf.surface_write_all(bti, offset, align, data)
+    }
+    fn slm_read(&mut self, offset: u32, buf: &mut [u8]) -> Result<(), MemFault> {
+        self.buf.slm_read(offset, buf)
+    }
+    fn slm_write(&mut self, offset: u32, data: &[u8]) -> Result<(), MemFault> {
+        self.buf.slm_write(offset, data)
+    }
+    fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
+        self.buf.surface(bti)
+    }
+    fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
+        self.buf.surface_state(offset)
+    }
+    fn direct_windows(&self) -> *const DirectWindow {
+        self.table.as_ptr()
+    }
+}
+
 /// Arithmetic that translates, with a block read, a block write, `csel`, a predicated scalar
 /// move and a strided `add` between (payload header r2, offsets from r1.0 in bytes and r1.1
 /// in OWords), then the end of the thread.
@@ -118,7 +189,7 @@ fn run(
     t: &mut Thread,
     prog: &Program,
     tr: Option<&Translated>,
-    mem: &mut Buffer,
+    mem: &mut dyn Memory,
     slices: &[u64],
 ) -> Result<Status, EuError> {
     for k in 0..10_000 {
@@ -219,6 +290,8 @@ proptest! {
         width in prop_oneof![Just(SIZE as u64), 0x200u64..SIZE as u64],
         fill in any::<u8>(),
         slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),
+        windowed in any::<bool>(),
+        writable in any::<bool>(),
     ) {
         let bytes = isa_encoder::assemble(Platform::Tgllp, KERNEL).expect("assembles");
         let prog = Program::decode(Platform::Tgllp, &bytes);
@@ -234,14 +307,20 @@ proptest! {
         let mut want = thread(&words, flags, (read_at, write_at));
         let want_st = run(&mut want, &prog, None, &mut want_mem, &[1 << 20]);
 
-        let mut got_mem = memory;
         let mut got = thread(&words, flags, (read_at, write_at));
-        let got_st = run(&mut got, &prog, Some(&tr), &mut got_mem, &slices);
+        // Through the surface's window (the translated code's own copies) or the calls.
+        let (got_st, got_bytes) = if windowed {
+            let mut m = Windowed::new(memory, writable);
+            (run(&mut got, &prog, Some(&tr), &mut m, &slices), m.buf.bytes)
+        } else {
+            let mut m = memory;
+            (run(&mut got, &prog, Some(&tr), &mut m, &slices), m.bytes)
+        };
 
         prop_assert_eq!(&got_st, &want_st);
         prop_assert_eq!(got.ip(), want.ip());
         prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
-        prop_assert!(got_mem == want_mem, "memory differs");
+        prop_assert!(got_bytes == want_mem.bytes, "memory differs");
         let (g, w) = (got.file(), want.file());
         for at in (0..w.len()).filter(|a| !(TM0..TM0 + 16).contains(a)) {
             prop_assert_eq!(g[at], w[at], "byte {} differs", at);
@@ -275,8 +354,9 @@ proptest! {
         words in proptest::collection::vec(any::<u32>(), 1024),
         active in prop_oneof![Just(0xffffu32), Just(u32::MAX), any::<u32>()],
         flags in prop_oneof![Just(u64::MAX), any::<u64>()],
-        first in 0u32..0x100,
+        first in prop_oneof![3 => 0u32..0x100, 1 => 0x3f0u32..0x400, 1 => any::<u32>()],
         consecutive in any::<bool>(),
+        windowed in any::<bool>(),
     ) {
         let bytes = isa_encoder::assemble(Platform::Tgllp, LANES).expect("assembles");
         let prog = Program::decode(Platform::Tgllp, &bytes);
@@ -285,7 +365,11 @@ proptest! {
         // r4..r5: the lanes' byte offsets, one after the other (one access) or anywhere in
         // the buffer (one per lane).
         for (i, w) in words[32..48].iter_mut().enumerate() {
-            *w = if consecutive { 4 * (first + i as u32) } else { (*w % (SIZE as u32 / 4)) * 4 };
+            *w = if consecutive {
+                first.wrapping_add(i as u32).wrapping_mul(4)
+            } else {
+                (*w % (SIZE as u32 / 4)) * 4
+            };
         }
         let memory = Buffer {
             bytes: (0..SIZE).map(|i| (i * 7) as u8).collect(),
@@ -306,18 +390,76 @@ proptest! {
         let want_st = run(&mut want, &prog, None, &mut memory.clone(), &[1 << 20]);
         let mut got = start(&words);
         let mut translated = 0;
+        let mut got_mem: Box<dyn Memory> = if windowed {
+            Box::new(Windowed::new(memory.clone(), true))
+        } else {
+            Box::new(memory.clone())
+        };
         let got_st =
-            sim_jit::run_counted(&mut got, &prog, &tr, &mut memory.clone(), 1 << 20, &mut translated);
+            sim_jit::run_counted(&mut got, &prog, &tr, &mut *got_mem, 1 << 20, &mut translated);
         prop_assert_eq!(&got_st, &want_st);
         prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
         // Every channel on and every send in bounds: all but the thread's end ran from the
         // run's code.
-        if active & 0xffff == 0xffff && flags == u64::MAX {
+        let in_bounds = !consecutive || u64::from(first.wrapping_mul(4)) + 64 <= SIZE as u64;
+        if active & 0xffff == 0xffff && flags == u64::MAX && in_bounds {
             prop_assert_eq!(translated, got.instructions_executed() - 1);
         }
         let (g, w) = (got.file(), want.file());
         for at in (0..w.len()).filter(|a| !(TM0..TM0 + 16).contains(a)) {
             prop_assert_eq!(g[at], w[at], "byte {} differs", at);
         }
+    }
+}
+
+/// With the surface's window published, block reads and writes inside it are the run's own
+/// copies: the memory is not called; outside it (past the end, a read-only binding for the
+/// write) the classified send's call takes them, with the same outcome.
+#[test]
+fn sends_inside_a_window_copy_without_calling_the_memory() {
+    let bytes = isa_encoder::assemble(Platform::Tgllp, KERNEL).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    // Bytes below 0x40: no value is a NaN, which the run would leave for.
+    let memory = || Buffer {
+        bytes: (0..SIZE).map(|i| (i * 13) as u8 & 0x3f).collect(),
+        width: SIZE as u64,
+        watch: false,
+        heard: Vec::new(),
+    };
+    // (offset: bytes for the read, OWords for the write; writable binding) -> whether the
+    // memory is called, and the instructions the run's code executed: both sends in the
+    // window are its copies; a write to a read-only binding is called (the classified send
+    // does it); a write past the surface's end is declined and interpreted (and the
+    // general path tries its pieces). All else but the interpreted `csel` and the thread's
+    // end runs as the run's code.
+    let cases = [
+        ((0x10, true), false, 15),
+        ((0x10, false), true, 15),
+        ((0x100, true), true, 14),
+    ];
+    for ((read_at, writable), called, run_code) in cases {
+        let words: Vec<u32> = (0..1024u32)
+            .map(|i| i.wrapping_mul(0x9e37_79b9) & 0x3f3f_3f3f)
+            .collect();
+        let mut want_mem = memory();
+        let mut want = thread(&words, 0, (read_at, 0x10));
+        let want_st = run(&mut want, &prog, None, &mut want_mem, &[1 << 20]);
+        let mut got_mem = Windowed::new(memory(), writable);
+        let mut got = thread(&words, 0, (read_at, 0x10));
+        let mut translated = 0;
+        let got_st =
+            sim_jit::run_counted(&mut got, &prog, &tr, &mut got_mem, 1 << 20, &mut translated);
+        assert_eq!(got_st, want_st, "read at {read_at:#x}");
+        assert_eq!(
+            got_mem.calls != 0,
+            called,
+            "at {read_at:#x}, writable {writable}"
+        );
+        assert_eq!((translated, got.instructions_executed()), (run_code, 17));
+        assert!(got_mem.buf.bytes == want_mem.bytes, "memory differs");
+        let (g, w) = (got.file(), want.file());
+        let differs = (0..w.len()).find(|&a| !(TM0..TM0 + 16).contains(&a) && g[a] != w[a]);
+        assert_eq!(differs, None, "read at {read_at:#x}");
     }
 }

@@ -7,6 +7,7 @@
 //! disables neither access memory nor change their response bytes.
 
 mod align;
+pub mod direct;
 mod filter;
 mod hdc;
 mod lsc;
@@ -334,6 +335,14 @@ pub trait Memory {
     /// [`Memory::write_all`] for shared local memory.
     fn slm_write_all(&mut self, _offset: u32, _data: &[u8]) -> bool {
         false
+    }
+    /// The surface windows translated code copies through without a call
+    /// ([`direct::DirectWindows`]): the first of [`direct::WINDOWS`] entries, valid for reads
+    /// while the memory lives, whose contents change only inside this memory's own methods.
+    /// A window must answer exactly as [`Memory::surface_read_all`] and
+    /// [`Memory::surface_write_all`] would for the offsets it holds. The default has none.
+    fn direct_windows(&self) -> *const direct::DirectWindow {
+        direct::NO_WINDOWS.as_ptr()
     }
     /// The thread signalled the gateway barrier of its thread group.
     fn barrier_signal(&mut self) {}

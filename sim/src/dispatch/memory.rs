@@ -10,6 +10,7 @@ use platform::Platform;
 use super::state::Bases;
 use crate::mem::{Access, AddressSpace, Binding, GpuFault, VA_BITS, VA_MASK};
 use kmd_iface::seam::Mapping;
+use sim_eu::dataport::direct::{DirectWindow, DirectWindows};
 use sim_eu::dataport::{aligned, gather_each, span_fits};
 use sim_eu::tiling::Tiling;
 use sim_eu::{
@@ -61,6 +62,8 @@ pub struct VmMemory<'a> {
     /// access maps: a kernel's surface messages skip the surface and binding look-ups after
     /// the first.
     windows: Vec<Option<Window<'a>>>,
+    /// `windows` as translated code reads them ([`Memory::direct_windows`]).
+    direct: DirectWindows,
     /// The span a gather reads at once ([`Memory::read_gather`]), kept between gathers.
     span: Vec<u8>,
 }
@@ -101,6 +104,25 @@ impl<'a> Window<'a> {
             delta: b.bo_offset.wrapping_add(base).wrapping_sub(b.start),
             map,
             read_only: b.read_only,
+        })
+    }
+
+    /// The window as translated code reads it: offsets `[start, end)` at host address
+    /// `host + offset`, when those lie inside the mapping (else `None`: no direct access).
+    fn direct(&self) -> Option<DirectWindow> {
+        let len = self.end.checked_sub(self.start)?;
+        let first = self.start.wrapping_add(self.delta);
+        let mapped = self.map.len() as u64;
+        if first > mapped || len > mapped - first {
+            return None;
+        }
+        let end = self.end;
+        Some(DirectWindow {
+            host: (self.map.as_ptr() as u64).wrapping_add(self.delta),
+            start: self.start,
+            end,
+            write_end: if self.read_only { self.start } else { end },
+            base: self.base,
         })
     }
 
@@ -148,6 +170,7 @@ impl<'a> VmMemory<'a> {
             refusal: None,
             recent: [None; RECENT_BINDINGS],
             windows: Vec::new(),
+            direct: DirectWindows::new(),
             span: Vec::new(),
         }
     }
@@ -191,6 +214,8 @@ impl<'a> VmMemory<'a> {
         if self.windows.len() <= slot {
             self.windows.resize(slot + 1, None);
         }
+        self.direct
+            .set(bti, w.as_ref().and_then(Window::direct).unwrap_or_default());
         self.windows[slot] = w;
     }
 
@@ -481,6 +506,10 @@ impl Memory for VmMemory<'_> {
         buf.copy_from_slice(&tmp);
         self.bind_surface(bti, addr);
         true
+    }
+
+    fn direct_windows(&self) -> *const DirectWindow {
+        self.direct.as_ptr()
     }
 
     fn surface_write_all(&mut self, bti: u32, offset: u64, align: u64, data: &[u8]) -> bool {

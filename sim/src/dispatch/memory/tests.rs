@@ -80,7 +80,7 @@ fn whole_run_surface_accesses_follow_the_rule() {
     // Each surface and offset twice, interleaved, so later runs go through the binding the
     // earlier ones left (also one another surface's).
     let offsets = [0u64, 0x40, 0x2, 0xc0, 0xc4, 0x80, 0x40, 0, 0x1_0000_0000];
-    let mut n = 0;
+    let (mut n, mut direct_hits) = (0, 0);
     for round in 0..2 {
         for &(bti, base, _) in SURFACES.iter().chain(&[(9, 0, 0)]) {
             for &off in &offsets {
@@ -97,6 +97,7 @@ fn whole_run_surface_accesses_follow_the_rule() {
                         assert_eq!(buf, direct, "bti {bti} +{off:#x}");
                         n += 1;
                     }
+                    direct_hits += window_agrees(&mem, &vm, bti, base, off, len);
                     let want = allowed(bti, off, len, true);
                     let data: Vec<u8> = (0..len)
                         .map(|i| (i as u8).wrapping_mul(3) ^ round)
@@ -121,8 +122,58 @@ fn whole_run_surface_accesses_follow_the_rule() {
             }
         }
     }
-    // Some runs of each kind were made (the test would pass if none were).
+    // Some runs of each kind were made (the test would pass if none were), and the windows
+    // translated code reads held some of them.
     assert!(n >= 12, "{n} reads");
+    assert!(
+        direct_hits >= 6,
+        "{direct_hits} accesses inside published windows"
+    );
+}
+
+/// Whether the window `mem` publishes for `bti` ([`Memory::direct_windows`]) holds the read
+/// and the write of `len` bytes at `off` (1 each); those it holds must be ones the rule
+/// allows, and its host address must show the surface's bytes there.
+fn window_agrees(
+    mem: &VmMemory<'_>,
+    vm: &AddressSpace,
+    bti: u32,
+    base: u64,
+    off: u64,
+    len: usize,
+) -> usize {
+    let Some(w) = usize::try_from(bti)
+        .ok()
+        .filter(|&b| b < sim_eu::dataport::direct::WINDOWS)
+        // SAFETY: an index below the table's length, while `mem` lives.
+        .map(|b| unsafe { *mem.direct_windows().add(b) })
+    else {
+        return 0;
+    };
+    let holds = |end: u64| {
+        off >= w.start && off + len as u64 <= end && w.base.wrapping_add(off).is_multiple_of(4)
+    };
+    let mut hits = 0;
+    if holds(w.end) {
+        assert!(
+            allowed(bti, off, len, false),
+            "window of {bti} holds +{off:#x} x{len}"
+        );
+        let mut want = vec![0u8; len];
+        vm.read(base + off, &mut want).unwrap();
+        // SAFETY: the window holds [off, off+len): mapped bytes of a BO `vm` keeps alive.
+        let got = unsafe { std::slice::from_raw_parts(w.host.wrapping_add(off) as *const u8, len) };
+        assert_eq!(got, &want[..], "window of {bti} at +{off:#x}");
+        hits += 1;
+    }
+    if holds(w.write_end) {
+        assert!(
+            allowed(bti, off, len, true),
+            "window of {bti} holds a write at +{off:#x}"
+        );
+        hits += 1;
+    }
+    hits
 }
 
 /// Surface 4: 0x2000 bytes of host pages (userptr) at `HOST_VA`, the last page of the host

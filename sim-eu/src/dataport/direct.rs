@@ -1,0 +1,226 @@
+//! Surfaces translated code reaches without a call: per binding-table index, where the
+//! memory's whole-run surface accesses ([`super::Memory::surface_read_all`] and its write)
+//! would copy for the offsets it holds, as a host address. A classified send whose form is
+//! [`Direct`] checks the window and copies between it and the registers itself; anything
+//! the window does not answer (no window, out of it, misaligned, a write to a read-only
+//! binding) goes the classified send's way, then the general path's, so faults and bounds
+//! stay theirs.
+
+use std::ptr::NonNull;
+
+use super::quick::{Base, Quick};
+use crate::lane_mask::lane_bits;
+
+/// Binding-table indices a window table holds (a message's BTI is an 8-bit field).
+pub const WINDOWS: usize = 256;
+
+/// One surface's window, as translated code reads it (`#[repr(C)]`: it loads the fields at
+/// the offsets below). Offsets `o` with `start <= o` and `o + len <= end` (`write_end` for
+/// writes) are host address `host + o`, when `base + o` meets the access's alignment rule.
+/// All zero: no window (every access falls back).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DirectWindow {
+    /// Host address of offset 0 (modulo 2^64: only offsets inside the window are used).
+    pub host: u64,
+    pub start: u64,
+    /// One past the last offset a read may touch.
+    pub end: u64,
+    /// One past the last offset a write may touch (`start` when the binding is read-only).
+    pub write_end: u64,
+    /// The surface's base address, which the alignment rule is about.
+    pub base: u64,
+}
+
+impl DirectWindow {
+    pub const HOST: i32 = 0;
+    pub const START: i32 = 8;
+    pub const END: i32 = 16;
+    pub const WRITE_END: i32 = 24;
+    pub const BASE: i32 = 32;
+    /// Bytes per entry.
+    pub const SIZE: usize = std::mem::size_of::<DirectWindow>();
+}
+
+/// The window table a memory keeps for translated code ([`super::Memory::direct_windows`]):
+/// [`WINDOWS`] entries on the heap, reached only through a raw pointer, so that code holding
+/// [`DirectWindows::as_ptr`] reads what [`DirectWindows::set`] writes later.
+pub struct DirectWindows {
+    table: NonNull<DirectWindow>,
+}
+
+// SAFETY: the table is a heap allocation owned by this value alone (as a Box would be); it is
+// only read and written through `&self`/`&mut self` methods and pointers the owner hands out
+// for the time it keeps the value, never shared between threads by this type.
+unsafe impl Send for DirectWindows {}
+
+impl DirectWindows {
+    /// A table without windows.
+    pub fn new() -> DirectWindows {
+        let table: Box<[DirectWindow]> = vec![DirectWindow::default(); WINDOWS].into_boxed_slice();
+        let raw = Box::into_raw(table).cast::<DirectWindow>();
+        DirectWindows {
+            // Box::into_raw never gives null.
+            table: NonNull::new(raw).unwrap_or(NonNull::dangling()),
+        }
+    }
+
+    /// Makes `w` the window of `bti` (indices past the table are ignored).
+    pub fn set(&mut self, bti: u32, w: DirectWindow) {
+        if (bti as usize) < WINDOWS {
+            // SAFETY: the table has WINDOWS entries and bti is below that.
+            unsafe { self.table.as_ptr().add(bti as usize).write(w) };
+        }
+    }
+
+    /// The table's first entry: valid for reads of [`WINDOWS`] entries while this value
+    /// lives (it never moves).
+    pub fn as_ptr(&self) -> *const DirectWindow {
+        self.table.as_ptr()
+    }
+}
+
+impl Default for DirectWindows {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for DirectWindows {
+    fn drop(&mut self) {
+        let slice = std::ptr::slice_from_raw_parts_mut(self.table.as_ptr(), WINDOWS);
+        // SAFETY: `slice` is the Box `new` leaked, dropped once here.
+        drop(unsafe { Box::from_raw(slice) });
+    }
+}
+
+/// A table with no window, for memories that keep none: every direct access falls back.
+pub static NO_WINDOWS: [DirectWindow; WINDOWS] = [DirectWindow {
+    host: 0,
+    start: 0,
+    end: 0,
+    write_end: 0,
+    base: 0,
+}; WINDOWS];
+
+/// A classified send translated code may perform through a window: every one of `lanes`
+/// channels enabled, `len` bytes between surface `bti` at `offset` and the registers at
+/// `data_at`, the offset's start and end checked against the window and `base + offset`
+/// against `align`. Anything else is the classified send's ([`super::quick::run`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Direct {
+    pub write: bool,
+    pub bti: u8,
+    /// Channels of the send, all of which must be enabled.
+    pub lanes: u8,
+    pub offset: Offset,
+    pub data_at: u16,
+    pub len: u16,
+    pub align: u8,
+}
+
+/// Where a [`Direct`] access's offset comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Offset {
+    /// Untyped one-channel lanes: lane `i`'s 32-bit offset at GRF byte `at + 4 i` must be
+    /// lane 0's plus `4 i` (without wrapping past 2^32); the access starts at lane 0's
+    /// plus `chan_off`.
+    Lanes { at: u16, chan_off: u8 },
+    /// An OWord block: the header DWord at GRF byte `at`, shifted left by `shift` (4 for the
+    /// aligned forms, which count OWords).
+    Header { at: u16, shift: u8 },
+}
+
+impl Direct {
+    /// The channel mask the access needs (every channel of the send).
+    pub fn all(&self) -> u32 {
+        lane_bits(self.lanes)
+    }
+
+    /// One past the last register-file byte the access reads or writes.
+    pub fn extent(&self) -> usize {
+        let offsets = match self.offset {
+            Offset::Lanes { at, .. } => usize::from(at) + 4 * usize::from(self.lanes),
+            Offset::Header { at, .. } => usize::from(at) + 4,
+        };
+        offsets.max(usize::from(self.data_at) + usize::from(self.len))
+    }
+}
+
+/// The direct form of `q`: one DWord per lane, or an OWord block, through a binding-table
+/// index with 32-bit offsets.
+pub fn direct(q: Quick) -> Option<Direct> {
+    match q {
+        Quick::Lanes(l) => {
+            let Base::Bti(bti) = l.base else {
+                return None;
+            };
+            (l.vec == 1 && l.addr_bytes == 4).then_some(Direct {
+                write: l.write,
+                bti,
+                lanes: l.lanes,
+                offset: Offset::Lanes {
+                    at: l.addr_at,
+                    chan_off: l.chan_off,
+                },
+                data_at: l.data_at,
+                len: 4 * u16::from(l.lanes),
+                align: l.align,
+            })
+        }
+        Quick::Block(b) => {
+            let Base::Bti(bti) = b.base else {
+                return None;
+            };
+            b.base_offset_at.is_none().then_some(Direct {
+                write: b.write,
+                bti,
+                lanes: b.lanes,
+                offset: Offset::Header {
+                    at: b.offset_at,
+                    shift: if b.in_owords { 4 } else { 0 },
+                },
+                data_at: b.data_at,
+                len: b.bytes,
+                align: b.align,
+            })
+        }
+        Quick::Nothing | Quick::Barrier | Quick::Fence(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_reads_back_what_was_set_and_ignores_indices_past_it() {
+        let mut t = DirectWindows::new();
+        let w = DirectWindow {
+            host: 0x1000,
+            start: 4,
+            end: 64,
+            write_end: 4,
+            base: 0x8000,
+        };
+        t.set(7, w);
+        t.set(WINDOWS as u32, w);
+        let p = t.as_ptr();
+        // SAFETY: entries 0 and 7 of a live table.
+        let (e0, e7) = unsafe { (*p, *p.add(7)) };
+        assert_eq!(e0, DirectWindow::default());
+        assert_eq!(e7, w);
+    }
+
+    #[test]
+    fn field_offsets_are_the_ones_translated_code_loads() {
+        let w = DirectWindow::default();
+        let at = |f: &u64| (f as *const u64 as usize - &w as *const _ as usize) as i32;
+        assert_eq!(at(&w.host), DirectWindow::HOST);
+        assert_eq!(at(&w.start), DirectWindow::START);
+        assert_eq!(at(&w.end), DirectWindow::END);
+        assert_eq!(at(&w.write_end), DirectWindow::WRITE_END);
+        assert_eq!(at(&w.base), DirectWindow::BASE);
+        assert_eq!(DirectWindow::SIZE, 40);
+    }
+}
