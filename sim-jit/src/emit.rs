@@ -39,14 +39,14 @@ use cranelift_module::{default_libcall_names, FuncId, Module};
 
 use crate::error::JitError;
 use isa_encoder::model::CondMod;
-use sim_eu::dataport::direct::{Direct, DirectWindow, Offset};
+use sim_eu::dataport::direct::{Direct, DirectTable, DirectWindow, Offset};
 use sim_eu::exec::fast::{arity, half_results_packed, packed_group_bytes};
 #[cfg(target_arch = "x86_64")]
 use sim_eu::exec::fast::{half_results_fixed_available, half_results_packed_fixed};
 use sim_eu::program::fast::{Elem, FastOp, Sign};
 use sim_eu::regfile::FLAG;
 
-use crate::select::{Branch, Item, Lanes, Op, Step};
+use crate::select::{Branch, Item, Lanes, Op, Own, Step};
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
 
@@ -70,7 +70,7 @@ pub type RunFn = unsafe extern "C" fn(
     u32,
     SendFn,
     PartFn,
-    *const DirectWindow,
+    *const DirectTable,
 );
 
 /// Takes the structured branch at the run's instruction `index` whose executing channels part
@@ -654,8 +654,8 @@ fn body(
                 k += 1;
                 open = false;
             }
-            Item::Send(ref ch, direct) => {
-                e.send(ch, direct);
+            Item::Send(ref ch, own) => {
+                e.send(ch, own);
                 k += 1;
             }
         }
@@ -865,9 +865,9 @@ impl StepEmitter<'_, '_> {
 
     /// A classified send, called directly on its enabled and predicated channels; when it
     /// declines, the interpreter runs it (and the run stops if the interpreter asks). With a
-    /// direct form, the host code first copies through the surface's window itself
-    /// ([`StepEmitter::direct`]).
-    fn send(&mut self, ch: &Channels, direct: Option<Direct>) {
+    /// copy through a window, the host code first tries it itself ([`StepEmitter::direct`]);
+    /// a fence is skipped when the memory's fences are quiet.
+    fn send(&mut self, ch: &Channels, own: Own) {
         // From the execution mask even in the copy for threads that have not diverged: that
         // copy knows only the translated instructions' channels to be executing.
         let enabled = self.enabled(ch, self.active, ch.no_mask);
@@ -878,10 +878,24 @@ impl StepEmitter<'_, '_> {
         // The send reads and writes the file.
         self.write_back();
         let done = self.b.create_block();
-        if let Some(d) = direct.filter(direct_translates) {
-            let call = self.b.create_block();
-            self.direct(d, mask, call, done);
-            self.b.switch_to_block(call);
+        match own {
+            Own::Copy(d) if direct_translates(&d) => {
+                let call = self.b.create_block();
+                self.direct(d, mask, call, done);
+                self.b.switch_to_block(call);
+            }
+            Own::Fence => {
+                let call = self.b.create_block();
+                let quiet = self.b.ins().load(
+                    I64,
+                    MemFlagsData::trusted(),
+                    self.call.windows,
+                    DirectTable::QUIET_FENCES,
+                );
+                self.b.ins().brif(quiet, done, &[], call, &[]);
+                self.b.switch_to_block(call);
+            }
+            Own::Copy(_) | Own::Call => {}
         }
         let index = self.b.ins().iconst(I32, i64::from(self.index));
         let c = self.b.ins().call_indirect(

@@ -3,7 +3,7 @@
 //! budget and the waiting channels allow; anything else goes to `sim_eu::run` up to the next
 //! such instruction or branch. Both work on the same register file and flags.
 
-use sim_eu::dataport::direct::NO_WINDOWS;
+use sim_eu::dataport::direct::{DirectTable, NO_WINDOWS};
 use sim_eu::regfile::FLAG;
 use sim_eu::rounding::Rounding;
 use sim_eu::{EuError, Memory, Program, Status, Thread};
@@ -67,8 +67,8 @@ pub fn run_counting(
     // Asked once: the calls out of the runs for one send need it.
     let needs_run_loop = mem.tracks_registers() || mem.observes_sends();
     // A memory that hears of sends sees each one through the classified send's call.
-    let windows = if needs_run_loop {
-        NO_WINDOWS.as_ptr()
+    let windows: *const DirectTable = if needs_run_loop {
+        &NO_WINDOWS
     } else {
         mem.direct_windows()
     };
@@ -113,8 +113,8 @@ pub fn run_counting(
                 // code and, while the run waits for it, by `escape` through `ctx`, which
                 // lives until the call returns.
                 // SAFETY: the run touches file bytes below `e.extent` and the 8 flag bytes at
-                // `FLAG`, both checked above to be inside the file; it reads `windows`
-                // entries (a table of `WINDOWS`, alive while `mem` is) and copies only
+                // `FLAG`, both checked above to be inside the file; it reads the `windows`
+                // table (alive while `mem` is) and copies only
                 // within a window it read, which the memory keeps mapped
                 // (`Memory::direct_windows`).
                 unsafe {

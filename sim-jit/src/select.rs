@@ -14,6 +14,7 @@
 use isa_encoder::model::{CondMod, PredCtrl};
 use sim_eu::dataport::direct::direct;
 use sim_eu::dataport::direct::Direct;
+use sim_eu::dataport::quick::Quick;
 use sim_eu::exec::runs_inside_a_run;
 use sim_eu::exec::structured::{structured, Jumps};
 use sim_eu::program::channels::Channels;
@@ -169,9 +170,9 @@ pub enum Item {
     Interpreted(u32),
     Branch(Branch),
     /// A classified send on the channels `Channels` (no vertical predicate), called directly
-    /// ([`sim_eu::exec::run_send`]); interpreted when it declines. With a direct form, the
-    /// host code first tries the surface's window itself.
-    Send(Channels, Option<Direct>),
+    /// ([`sim_eu::exec::run_send`]); interpreted when it declines. Before the call, what the
+    /// host code may do itself ([`Own`]).
+    Send(Channels, Own),
 }
 
 impl Item {
@@ -180,6 +181,27 @@ impl Item {
         match self {
             Item::Step(_) | Item::Branch(_) | Item::Send(..) => 1,
             Item::Interpreted(c) => *c,
+        }
+    }
+}
+
+/// What the host code does itself for a classified send before it calls it, through the
+/// memory's [`sim_eu::dataport::direct::DirectTable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Own {
+    /// Nothing.
+    Call,
+    /// The copy through the surface's window.
+    Copy(Direct),
+    /// A fence: nothing more when the memory's fences are quiet.
+    Fence,
+}
+
+impl Own {
+    fn of(q: Quick) -> Own {
+        match q {
+            Quick::Fence(_) => Own::Fence,
+            _ => direct(q).map_or(Own::Call, Own::Copy),
         }
     }
 }
@@ -197,8 +219,8 @@ pub struct Branch {
 
 /// The channels of `inst` when it is a classified send that translated code calls directly
 /// (it has a simple form, does not end the thread, stays in sequence and has no vertical
-/// predicate), and its direct form if it has one.
-pub fn send(inst: &Inst, simple: Option<&Simple>) -> Option<(Channels, Option<Direct>)> {
+/// predicate), and what the host code does itself before the call.
+pub fn send(inst: &Inst, simple: Option<&Simple>) -> Option<(Channels, Own)> {
     let s = simple?;
     let Some((q, false)) = s.send else {
         return None;
@@ -206,7 +228,7 @@ pub fn send(inst: &Inst, simple: Option<&Simple>) -> Option<(Channels, Option<Di
     if !runs_inside_a_run(inst) || vertical(&s.ch) {
         return None;
     }
-    Some((s.ch, direct(q)))
+    Some((s.ch, Own::of(q)))
 }
 
 /// Whether `inst` is a classified end-of-thread send (its simple form `simple`) that the

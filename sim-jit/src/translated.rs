@@ -15,8 +15,7 @@ use crate::error::JitError;
 use isa_encoder::model::{Opcode, Shape};
 use sim_eu::exec::{runs_inside_a_run, stops_for_a_barrier};
 
-use crate::select::{branch, ends_thread, select, send, Branch, Item, Step};
-use sim_eu::dataport::direct::Direct;
+use crate::select::{branch, ends_thread, select, send, Branch, Item, Own, Step};
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
 
@@ -33,7 +32,7 @@ enum Kind {
     /// A structured branch to the instruction (absolute index) ([`Item::Branch`]).
     Branch(Jumps, u32, Channels),
     /// A classified send called directly ([`Item::Send`]).
-    Send(Channels, Option<Direct>),
+    Send(Channels, Own),
     /// Ends a run.
     Outside,
 }
@@ -237,7 +236,7 @@ impl Translated {
                         extent = extent.max(s.extent());
                     }
                     // The host code reads the offsets and copies the data itself.
-                    Item::Send(_, Some(d)) => extent = extent.max(d.extent()),
+                    Item::Send(_, Own::Copy(d)) => extent = extent.max(d.extent()),
                     _ => {}
                 }
             }

@@ -7,7 +7,7 @@
 
 use platform::Platform;
 use proptest::prelude::*;
-use sim_eu::dataport::direct::{DirectWindow, DirectWindows};
+use sim_eu::dataport::direct::{DirectTable, DirectWindow, DirectWindows};
 use sim_eu::regfile::TM0;
 use sim_eu::{EuError, MemFault, Memory, NoMemory, Program, Status, Surface, Thread};
 use sim_jit::Translated;
@@ -80,16 +80,22 @@ impl Memory for Buffer {
 
 /// [`Buffer`] with its surface's window published for translated code
 /// ([`Memory::direct_windows`]), writable or not, counting the whole-run surface accesses
-/// that reach the memory.
+/// and the fences that reach the memory (fences do nothing else: the table may call them
+/// quiet).
 struct Windowed {
     buf: Buffer,
     table: DirectWindows,
     calls: usize,
+    fences: usize,
 }
 
 impl Windowed {
-    fn new(mut buf: Buffer, writable: bool) -> Windowed {
-        let mut table = DirectWindows::new();
+    fn new(buf: Buffer, writable: bool) -> Windowed {
+        Windowed::with_fences(buf, writable, false)
+    }
+
+    fn with_fences(mut buf: Buffer, writable: bool, quiet_fences: bool) -> Windowed {
+        let mut table = DirectWindows::new(quiet_fences);
         // The offsets `surface_read_all` answers: inside the surface's width and the bytes.
         let end = buf.width.min(SIZE as u64);
         table.set(
@@ -106,6 +112,7 @@ impl Windowed {
             buf,
             table,
             calls: 0,
+            fences: 0,
         }
     }
 }
@@ -143,8 +150,11 @@ impl Memory for Windowed {
     fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
         self.buf.surface_state(offset)
     }
-    fn direct_windows(&self) -> *const DirectWindow {
+    fn direct_windows(&self) -> *const DirectTable {
         self.table.as_ptr()
+    }
+    fn fence(&mut self, _global: bool) {
+        self.fences += 1;
     }
 }
 
@@ -461,5 +471,47 @@ fn sends_inside_a_window_copy_without_calling_the_memory() {
         let (g, w) = (got.file(), want.file());
         let differs = (0..w.len()).find(|&a| !(TM0..TM0 + 16).contains(&a) && g[a] != w[a]);
         assert_eq!(differs, None, "read at {read_at:#x}");
+    }
+}
+
+/// A fence between translated instructions (IGC's before the end of a thread that wrote
+/// global memory): called when the memory's fences are not quiet, skipped by the run's code
+/// when they are, with the same registers either way.
+#[test]
+fn quiet_fences_are_not_called() {
+    let text = "
+add (8|M0) r10.0<1>:d r20.0<8;8,1>:d 0x1:d
+(W) send.dc0 (8|M0) r23 r3 null 0x0 0x0219E000
+add (8|M0) r12.0<1>:d r10.0<8;8,1>:d r23.0<8;8,1>:d
+(W) send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
+";
+    let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    let words: Vec<u32> = (0..1024u32).map(|i| i.wrapping_mul(0x0101_0101)).collect();
+    let buffer = || Buffer {
+        bytes: vec![0; SIZE],
+        width: SIZE as u64,
+        watch: false,
+        heard: Vec::new(),
+    };
+    let mut want = thread(&words, 0, (0, 0));
+    let mut want_mem = Windowed::new(buffer(), true);
+    assert_eq!(
+        run(&mut want, &prog, None, &mut want_mem, &[1 << 20]),
+        Ok(Status::Ended)
+    );
+    assert_eq!(want_mem.fences, 1, "the interpreter tells the memory");
+    for (quiet, fences) in [(false, 1), (true, 0)] {
+        let mut got = thread(&words, 0, (0, 0));
+        let mut mem = Windowed::with_fences(buffer(), true, quiet);
+        let mut translated = 0;
+        let st = sim_jit::run_counted(&mut got, &prog, &tr, &mut mem, 1 << 20, &mut translated);
+        assert_eq!(st, Ok(Status::Ended));
+        assert_eq!(mem.fences, fences, "quiet {quiet}");
+        assert_eq!((translated, got.instructions_executed()), (3, 4));
+        let (g, w) = (got.file(), want.file());
+        let differs = (0..w.len()).find(|&a| !(TM0..TM0 + 16).contains(&a) && g[a] != w[a]);
+        assert_eq!(differs, None, "quiet {quiet}");
     }
 }

@@ -42,11 +42,26 @@ impl DirectWindow {
     pub const SIZE: usize = std::mem::size_of::<DirectWindow>();
 }
 
-/// The window table a memory keeps for translated code ([`super::Memory::direct_windows`]):
-/// [`WINDOWS`] entries on the heap, reached only through a raw pointer, so that code holding
-/// [`DirectWindows::as_ptr`] reads what [`DirectWindows::set`] writes later.
+/// What a memory lets translated code do without calling it ([`super::Memory::direct_windows`]):
+/// copy through its surfaces' windows, by binding-table index, and skip fences when its
+/// [`super::Memory::fence`] does nothing (`quiet_fences` non-zero). `#[repr(C)]`: translated
+/// code loads the fields at [`DirectTable::QUIET_FENCES`] and `bti * DirectWindow::SIZE`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DirectTable {
+    pub windows: [DirectWindow; WINDOWS],
+    pub quiet_fences: u64,
+}
+
+impl DirectTable {
+    pub const QUIET_FENCES: i32 = (WINDOWS * DirectWindow::SIZE) as i32;
+}
+
+/// The table a memory keeps for translated code: on the heap, reached only through a raw
+/// pointer, so that code holding [`DirectWindows::as_ptr`] reads what [`DirectWindows::set`]
+/// writes later.
 pub struct DirectWindows {
-    table: NonNull<DirectWindow>,
+    table: NonNull<DirectTable>,
 }
 
 // SAFETY: the table is a heap allocation owned by this value alone (as a Box would be); it is
@@ -55,53 +70,56 @@ pub struct DirectWindows {
 unsafe impl Send for DirectWindows {}
 
 impl DirectWindows {
-    /// A table without windows.
-    pub fn new() -> DirectWindows {
-        let table: Box<[DirectWindow]> = vec![DirectWindow::default(); WINDOWS].into_boxed_slice();
-        let raw = Box::into_raw(table).cast::<DirectWindow>();
+    /// A table without windows, for a memory whose `fence` does nothing when `quiet_fences`.
+    pub fn new(quiet_fences: bool) -> DirectWindows {
+        let table = Box::new(DirectTable {
+            windows: [DirectWindow::default(); WINDOWS],
+            quiet_fences: u64::from(quiet_fences),
+        });
         DirectWindows {
-            // Box::into_raw never gives null.
-            table: NonNull::new(raw).unwrap_or(NonNull::dangling()),
+            table: NonNull::from(Box::leak(table)),
         }
     }
 
     /// Makes `w` the window of `bti` (indices past the table are ignored).
     pub fn set(&mut self, bti: u32, w: DirectWindow) {
         if (bti as usize) < WINDOWS {
-            // SAFETY: the table has WINDOWS entries and bti is below that.
-            unsafe { self.table.as_ptr().add(bti as usize).write(w) };
+            // SAFETY: the table is alive and `bti` indexes its windows; written through the
+            // raw pointer alone, as translated code reads it.
+            unsafe {
+                std::ptr::addr_of_mut!((*self.table.as_ptr()).windows)
+                    .cast::<DirectWindow>()
+                    .add(bti as usize)
+                    .write(w)
+            };
         }
     }
 
-    /// The table's first entry: valid for reads of [`WINDOWS`] entries while this value
-    /// lives (it never moves).
-    pub fn as_ptr(&self) -> *const DirectWindow {
+    /// The table: valid for reads while this value lives (it never moves).
+    pub fn as_ptr(&self) -> *const DirectTable {
         self.table.as_ptr()
-    }
-}
-
-impl Default for DirectWindows {
-    fn default() -> Self {
-        Self::new()
     }
 }
 
 impl Drop for DirectWindows {
     fn drop(&mut self) {
-        let slice = std::ptr::slice_from_raw_parts_mut(self.table.as_ptr(), WINDOWS);
-        // SAFETY: `slice` is the Box `new` leaked, dropped once here.
-        drop(unsafe { Box::from_raw(slice) });
+        // SAFETY: the Box `new` leaked, dropped once here.
+        drop(unsafe { Box::from_raw(self.table.as_ptr()) });
     }
 }
 
-/// A table with no window, for memories that keep none: every direct access falls back.
-pub static NO_WINDOWS: [DirectWindow; WINDOWS] = [DirectWindow {
-    host: 0,
-    start: 0,
-    end: 0,
-    write_end: 0,
-    base: 0,
-}; WINDOWS];
+/// A table with no window and fences that must be called, for memories that keep none: every
+/// direct access falls back.
+pub static NO_WINDOWS: DirectTable = DirectTable {
+    windows: [DirectWindow {
+        host: 0,
+        start: 0,
+        end: 0,
+        write_end: 0,
+        base: 0,
+    }; WINDOWS],
+    quiet_fences: 0,
+};
 
 /// A classified send translated code may perform through a window: every one of `lanes`
 /// channels enabled, `len` bytes between surface `bti` at `offset` and the registers at
@@ -195,7 +213,7 @@ mod tests {
 
     #[test]
     fn a_table_reads_back_what_was_set_and_ignores_indices_past_it() {
-        let mut t = DirectWindows::new();
+        let mut t = DirectWindows::new(true);
         let w = DirectWindow {
             host: 0x1000,
             start: 4,
@@ -205,11 +223,14 @@ mod tests {
         };
         t.set(7, w);
         t.set(WINDOWS as u32, w);
-        let p = t.as_ptr();
-        // SAFETY: entries 0 and 7 of a live table.
-        let (e0, e7) = unsafe { (*p, *p.add(7)) };
-        assert_eq!(e0, DirectWindow::default());
-        assert_eq!(e7, w);
+        // SAFETY: a live table.
+        let table = unsafe { *t.as_ptr() };
+        assert_eq!(table.windows[0], DirectWindow::default());
+        assert_eq!(table.windows[7], w);
+        assert_eq!(table.quiet_fences, 1);
+        let loud = DirectWindows::new(false);
+        // SAFETY: a live table.
+        assert_eq!(unsafe { (*loud.as_ptr()).quiet_fences }, 0);
     }
 
     #[test]
@@ -222,5 +243,8 @@ mod tests {
         assert_eq!(at(&w.write_end), DirectWindow::WRITE_END);
         assert_eq!(at(&w.base), DirectWindow::BASE);
         assert_eq!(DirectWindow::SIZE, 40);
+        let t = &NO_WINDOWS;
+        let at = (&t.quiet_fences as *const u64 as usize) - (t as *const DirectTable as usize);
+        assert_eq!(at as i32, DirectTable::QUIET_FENCES);
     }
 }

@@ -336,19 +336,20 @@ pub trait Memory {
     fn slm_write_all(&mut self, _offset: u32, _data: &[u8]) -> bool {
         false
     }
-    /// The surface windows translated code copies through without a call
-    /// ([`direct::DirectWindows`]): the first of [`direct::WINDOWS`] entries, valid for reads
-    /// while the memory lives, whose contents change only inside this memory's own methods.
-    /// A window must answer exactly as [`Memory::surface_read_all`] and
-    /// [`Memory::surface_write_all`] would for the offsets it holds. The default has none.
-    fn direct_windows(&self) -> *const direct::DirectWindow {
-        direct::NO_WINDOWS.as_ptr()
+    /// What translated code may do without calling the memory ([`direct::DirectTable`]):
+    /// valid for reads while the memory lives, its contents changed only inside this memory's
+    /// own methods. A window must answer exactly as [`Memory::surface_read_all`] and
+    /// [`Memory::surface_write_all`] would for the offsets it holds; `quiet_fences` only when
+    /// [`Memory::fence`] does nothing. The default: no window, every fence called.
+    fn direct_windows(&self) -> *const direct::DirectTable {
+        &direct::NO_WINDOWS
     }
     /// The thread signalled the gateway barrier of its thread group.
     fn barrier_signal(&mut self) {}
     /// A memory fence: the simulator's memory is coherent, so this only orders. `global`: it
     /// orders global memory beyond the work-group ([`fence_is_global`]: not an SLM fence, not
-    /// an LSC fence of group or slice scope).
+    /// an LSC fence of group or slice scope). A memory that acts on it must not publish
+    /// `quiet_fences` ([`Memory::direct_windows`]).
     fn fence(&mut self, _global: bool) {}
     /// The shared-local-memory read and write at `offset` that follow are one atomic's (the
     /// sanitizer's hook: atomics never race with atomics).

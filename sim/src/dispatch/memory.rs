@@ -10,7 +10,7 @@ use platform::Platform;
 use super::state::Bases;
 use crate::mem::{Access, AddressSpace, Binding, GpuFault, VA_BITS, VA_MASK};
 use kmd_iface::seam::Mapping;
-use sim_eu::dataport::direct::{DirectWindow, DirectWindows};
+use sim_eu::dataport::direct::{DirectTable, DirectWindow, DirectWindows};
 use sim_eu::dataport::{aligned, gather_each, span_fits};
 use sim_eu::tiling::Tiling;
 use sim_eu::{
@@ -170,7 +170,8 @@ impl<'a> VmMemory<'a> {
             refusal: None,
             recent: [None; RECENT_BINDINGS],
             windows: Vec::new(),
-            direct: DirectWindows::new(),
+            // `fence` is the trait's: nothing to do (the memory is coherent).
+            direct: DirectWindows::new(true),
             span: Vec::new(),
         }
     }
@@ -508,7 +509,7 @@ impl Memory for VmMemory<'_> {
         true
     }
 
-    fn direct_windows(&self) -> *const DirectWindow {
+    fn direct_windows(&self) -> *const DirectTable {
         self.direct.as_ptr()
     }
 

@@ -146,7 +146,7 @@ fn window_agrees(
         .ok()
         .filter(|&b| b < sim_eu::dataport::direct::WINDOWS)
         // SAFETY: an index below the table's length, while `mem` lives.
-        .map(|b| unsafe { *mem.direct_windows().add(b) })
+        .map(|b| unsafe { (*mem.direct_windows()).windows[b] })
     else {
         return 0;
     };
