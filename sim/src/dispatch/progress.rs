@@ -191,6 +191,9 @@ pub struct Cycles {
     saved: Vec<Option<Thread>>,
     power: Vec<u64>,
     lam: Vec<u64>,
+    /// A state was recorded since the last reset (most groups end within their first slice
+    /// and record none: their reset has nothing to forget).
+    recorded: bool,
 }
 
 impl Cycles {
@@ -199,11 +202,16 @@ impl Cycles {
             saved: vec![None; threads],
             power: vec![1; threads],
             lam: vec![0; threads],
+            recorded: false,
         }
     }
 
     /// Forgets every thread's states and tracks `threads` threads, keeping the memory.
     pub fn reset(&mut self, threads: usize) {
+        if !self.recorded && self.saved.len() == threads {
+            return;
+        }
+        self.recorded = false;
         self.saved.clear();
         self.saved.resize(threads, None);
         self.power.clear();
@@ -225,6 +233,7 @@ impl Cycles {
         if saved.as_ref().is_some_and(|s| s.same_state(t)) {
             return true;
         }
+        self.recorded = true;
         *lam += 1;
         if saved.is_none() || *lam == *power {
             *saved = Some(t.clone());
@@ -332,5 +341,21 @@ mod tests {
         assert!(!other.repeats(0, &u));
         u.grf_mut()[0] ^= 1;
         assert!(!other.repeats(0, &u));
+    }
+
+    /// A reset forgets the states recorded before it, also when the next group has as many
+    /// threads (the reset that finds nothing recorded keeps what it has).
+    #[test]
+    fn a_reset_forgets_earlier_groups_states() {
+        let mut c = Cycles::new(2);
+        let t = Thread::new(0xff);
+        c.reset(2);
+        assert!(!c.repeats(1, &t));
+        c.reset(2);
+        assert!(!c.repeats(1, &t), "a state of the group before");
+        c.reset(2);
+        c.reset(3);
+        assert!(!c.repeats(2, &t));
+        assert!(c.repeats(2, &t));
     }
 }
