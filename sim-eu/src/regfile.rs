@@ -430,6 +430,20 @@ mod tests {
         assert_eq!(GrfSet::range(5, 0), GrfSet::EMPTY);
     }
 
+    /// Every range, register by register: `first..first + count` clipped to the GRF.
+    #[test]
+    fn grf_set_ranges_hold_exactly_their_registers() {
+        for first in 0..MAX_GRF_REGS + 4 {
+            for count in (0..MAX_GRF_REGS + 4).chain([usize::MAX]) {
+                let r = GrfSet::range(first, count);
+                let end = first.saturating_add(count).min(MAX_GRF_REGS);
+                for x in 0..MAX_GRF_REGS {
+                    assert_eq!(r.contains(x), (first..end).contains(&x), "{first}+{count}: r{x}");
+                }
+            }
+        }
+    }
+
     /// A reused thread whose runs wrote the registers in `grf` and any architecture register
     /// (not the null area, which nothing writes) resets to exactly a new thread's state.
     #[test]
