@@ -24,7 +24,7 @@
 //! the file, after the held values it overlaps are stored (and, for a write, dropped).
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F32, F32X4, I16, I16X8, I32, I32X4, I64};
+use cranelift_codegen::ir::types::{F32, F32X4, I16, I16X8, I32, I32X4, I64, I8X16};
 use std::collections::BTreeMap;
 
 use cranelift_codegen::ir::{
@@ -683,7 +683,8 @@ fn body(
 /// alignment, whole DWords.
 fn direct_translates(d: &Direct) -> bool {
     let lanes_fit = match d.offset {
-        Offset::Lanes { .. } => d.lanes == 1 || d.lanes.is_multiple_of(4),
+        Offset::Lanes { vec: 1, .. } => d.lanes == 1 || d.lanes.is_multiple_of(4),
+        Offset::Lanes { vec, .. } => matches!(vec, 2 | 4) && d.lanes.is_multiple_of(4),
         Offset::Header { .. } => true,
     };
     lanes_fit && d.align.is_power_of_two() && d.len.is_multiple_of(4)
@@ -932,11 +933,14 @@ impl StepEmitter<'_, '_> {
             .icmp_imm_u(IntCC::Equal, mask, i64::from(d.all()));
         self.or_else(ok, call);
         let off = match d.offset {
-            Offset::Lanes { at, chan_off } => {
+            Offset::Lanes {
+                at, chan_off, vec, ..
+            } => {
                 let first = self.b.ins().load(I32, mem(), f, i32::from(at));
+                // Lane i's offset is lane 0's plus 4 vec i, none past 2^32 (`quick`'s rule).
+                let step = 4 * u32::from(vec);
                 if d.lanes > 1 {
-                    // Lane i's offset is lane 0's plus 4 i, none past 2^32 (`quick`'s rule).
-                    let last = i64::from(u32::MAX - 4 * (u32::from(d.lanes) - 1));
+                    let last = i64::from(u32::MAX - step * (u32::from(d.lanes) - 1));
                     let fits = self
                         .b
                         .ins()
@@ -949,7 +953,8 @@ impl StepEmitter<'_, '_> {
                             .b
                             .ins()
                             .load(I32X4, mem(), f, i32::from(at) + 16 * k as i32);
-                        let steps = self.i32x4_const([0, 4, 8, 12].map(|s| (16 * k + s) as u32));
+                        let steps =
+                            self.i32x4_const([0, 1, 2, 3].map(|l| (4 * k as u32 + l) * step));
                         let want = self.b.ins().iadd(firsts, steps);
                         let x = self.b.ins().bxor(row, want);
                         differ = Some(match differ {
@@ -1000,6 +1005,19 @@ impl StepEmitter<'_, '_> {
         self.or_else(ok, call);
         let host = self.b.ins().load(I64, flags, w, DirectWindow::HOST);
         let p = self.b.ins().iadd(host, off);
+        match d.offset {
+            Offset::Lanes { vec, component, .. } if vec > 1 => {
+                self.copy_vectors(d, p, vec, i32::from(component))
+            }
+            _ => self.copy_run(d, p),
+        }
+        self.b.ins().jump(done, &[]);
+    }
+
+    /// [`StepEmitter::direct`]'s copy when the bytes are in the same order in memory (at
+    /// `p`) and in the registers.
+    fn copy_run(&mut self, d: Direct, p: Value) {
+        let f = self.file;
         let (src, dst, reg_src) = if d.write { (f, p, true) } else { (p, f, false) };
         let data = i32::from(d.data_at);
         let (src_off, dst_off) = if reg_src { (data, 0) } else { (0, data) };
@@ -1012,7 +1030,74 @@ impl StepEmitter<'_, '_> {
                 k += size;
             }
         }
-        self.b.ins().jump(done, &[]);
+    }
+
+    /// [`StepEmitter::direct`]'s copy of `vec` (2 or 4) DWords per lane, four lanes at a
+    /// time: lane-major in memory (at `p`), component-major in the registers (component `k`
+    /// at `component` bytes times `k` from the data); the 4x4 (or 4x2) transposition is its
+    /// own inverse, so reads and writes share it.
+    fn copy_vectors(&mut self, d: Direct, p: Value, vec: u8, component: i32) {
+        let f = self.file;
+        let data = i32::from(d.data_at);
+        let vec = usize::from(vec);
+        for j in 0..i32::from(d.lanes) / 4 {
+            // Memory: four lanes' vectors, 16 * vec bytes from lane 4j's.
+            let mem_at = |r: usize| 16 * vec as i32 * j + 16 * r as i32;
+            // Registers: component k of lanes 4j..4j+3.
+            let reg_at = |k: usize| data + component * k as i32 + 16 * j;
+            let rows: Vec<Value> = (0..vec)
+                .map(|r| {
+                    if d.write {
+                        self.b.ins().load(I32X4, mem(), f, reg_at(r))
+                    } else {
+                        self.b.ins().load(I32X4, mem(), p, mem_at(r))
+                    }
+                })
+                .collect();
+            let out = match (vec, d.write) {
+                // [x0 y0 x1 y1] [x2 y2 x3 y3] <-> [x0 x1 x2 x3] [y0 y1 y2 y3]
+                (2, false) => vec![
+                    self.dwords(rows[0], rows[1], [0, 2, 4, 6]),
+                    self.dwords(rows[0], rows[1], [1, 3, 5, 7]),
+                ],
+                (2, true) => vec![
+                    self.dwords(rows[0], rows[1], [0, 4, 1, 5]),
+                    self.dwords(rows[0], rows[1], [2, 6, 3, 7]),
+                ],
+                _ => {
+                    let t0 = self.dwords(rows[0], rows[1], [0, 4, 1, 5]);
+                    let t1 = self.dwords(rows[0], rows[1], [2, 6, 3, 7]);
+                    let t2 = self.dwords(rows[2], rows[3], [0, 4, 1, 5]);
+                    let t3 = self.dwords(rows[2], rows[3], [2, 6, 3, 7]);
+                    vec![
+                        self.dwords(t0, t2, [0, 1, 4, 5]),
+                        self.dwords(t0, t2, [2, 3, 6, 7]),
+                        self.dwords(t1, t3, [0, 1, 4, 5]),
+                        self.dwords(t1, t3, [2, 3, 6, 7]),
+                    ]
+                }
+            };
+            for (r, v) in out.into_iter().enumerate() {
+                if d.write {
+                    self.b.ins().store(mem(), v, p, mem_at(r));
+                } else {
+                    self.b.ins().store(mem(), v, f, reg_at(r));
+                }
+            }
+        }
+    }
+
+    /// The DWords `pick` of `a` (0..4) and `b` (4..8), as a four-DWord vector.
+    fn dwords(&mut self, a: Value, b: Value, pick: [u8; 4]) -> Value {
+        let bytes: Vec<u8> = pick
+            .iter()
+            .flat_map(|&d| (0..4).map(move |i| 4 * d + i))
+            .collect();
+        let mask = self.b.func.dfg.immediates.push(ConstantData::from(bytes));
+        let a = self.b.ins().bitcast(I8X16, lanes(), a);
+        let b = self.b.ins().bitcast(I8X16, lanes(), b);
+        let v = self.b.ins().shuffle(a, b, mask);
+        self.b.ins().bitcast(I32X4, lanes(), v)
     }
 
     /// Goes on in a new block when `ok` (an I8 condition) holds, else jumps to `other`.

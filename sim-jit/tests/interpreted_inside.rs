@@ -515,3 +515,122 @@ add (8|M0) r12.0<1>:d r10.0<8;8,1>:d r23.0<8;8,1>:d
         assert_eq!(differs, None, "quiet {quiet}");
     }
 }
+
+/// Untyped reads and writes of two and four DWords per lane (channels xy and xyzw) between
+/// translated instructions: lane-major in memory, component-major in the registers. Offsets
+/// of the four sends in r4 (xyzw read), r8 (xy read), r6 (xyzw write), r2 (xy write).
+const VECTORS: &str = "
+add (8|M0) r10.0<1>:d r20.0<8;8,1>:d 0x1:d
+send.dc1 (16|M0) r40 r4 null 0x0 0x04805001
+add (8|M0) r12.0<1>:d r40.0<8;8,1>:d r46.0<8;8,1>:d
+send.dc1 (16|M0) r50 r8 null 0x0 0x04405C01
+add (8|M0) r14.0<1>:d r52.0<8;8,1>:d r12.0<8;8,1>:d
+send.dc1 (16|M0) null r6 r40 0x200 0x04025001
+add (8|M0) r16.0<1>:d r14.0<8;8,1>:d 0x2:d
+send.dc1 (16|M0) null r2 r50 0x100 0x04025C01
+add (8|M0) r18.0<1>:d r16.0<8;8,1>:d r50.0<8;8,1>:d
+(W) send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
+";
+
+/// The first GRF DWord of each send's offsets in [`VECTORS`] and its lanes' step.
+const VECTOR_OFFSETS: [(usize, u32); 4] = [(32, 16), (64, 8), (48, 16), (16, 8)];
+
+fn vector_thread(words: &[u32], active: u32, firsts: [u32; 4], consecutive: [bool; 4]) -> Thread {
+    let mut words = words.to_vec();
+    for (k, &(at, step)) in VECTOR_OFFSETS.iter().enumerate() {
+        for (i, w) in words[at..at + 16].iter_mut().enumerate() {
+            *w = if consecutive[k] {
+                firsts[k].wrapping_add(step * i as u32)
+            } else {
+                (*w % (SIZE as u32 / 16)) * 16
+            };
+        }
+    }
+    let mut t = Thread::new(active);
+    for (c, w) in t.grf_mut().chunks_exact_mut(4).zip(&words) {
+        c.copy_from_slice(&w.to_le_bytes());
+    }
+    t
+}
+
+/// With every channel on and every send's lanes consecutive inside the window, the four
+/// sends are the run's own copies: the memory is not called, and all agrees with the
+/// interpreter.
+#[test]
+fn vectors_per_lane_copy_through_the_window() {
+    let bytes = isa_encoder::assemble(Platform::Tgllp, VECTORS).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    let words: Vec<u32> = (0..1024u32).map(|i| i.wrapping_mul(0x2545_f491)).collect();
+    let memory = Buffer {
+        bytes: (0..SIZE).map(|i| (i * 29 + 3) as u8).collect(),
+        width: SIZE as u64,
+        watch: false,
+        heard: Vec::new(),
+    };
+    let firsts = [0x40, 0x300, 0x600, 0x900];
+    let mut want = vector_thread(&words, 0xffff, firsts, [true; 4]);
+    let mut want_mem = memory.clone();
+    let want_st = run(&mut want, &prog, None, &mut want_mem, &[1 << 20]);
+    assert_eq!(want_st, Ok(Status::Ended));
+    let mut got = vector_thread(&words, 0xffff, firsts, [true; 4]);
+    let mut got_mem = Windowed::new(memory, true);
+    let mut translated = 0;
+    let got_st = sim_jit::run_counted(&mut got, &prog, &tr, &mut got_mem, 1 << 20, &mut translated);
+    assert_eq!(got_st, want_st);
+    assert_eq!(got_mem.calls, 0, "every send the run's copy");
+    assert_eq!((translated, got.instructions_executed()), (9, 10));
+    assert!(got_mem.buf.bytes == want_mem.bytes, "memory differs");
+    let (g, w) = (got.file(), want.file());
+    let differs = (0..w.len()).find(|&a| !(TM0..TM0 + 16).contains(&a) && g[a] != w[a]);
+    assert_eq!(differs, None);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Vectors per lane through the window or the calls, against the interpreter: channels,
+    /// offsets consecutive or scattered, in and out of the surface.
+    #[test]
+    fn vectors_per_lane_match_the_interpreter(
+        words in proptest::collection::vec(any::<u32>(), 1024),
+        active in prop_oneof![Just(0xffffu32), Just(u32::MAX), any::<u32>()],
+        firsts in proptest::array::uniform4(prop_oneof![
+            3 => (0u32..0xf0).prop_map(|x| x * 16),
+            1 => 0xf00u32..0x1100,
+            1 => any::<u32>(),
+        ]),
+        consecutive in proptest::array::uniform4(prop_oneof![3 => Just(true), 1 => Just(false)]),
+        width in prop_oneof![Just(SIZE as u64), 0x200u64..SIZE as u64],
+        windowed in any::<bool>(),
+        writable in any::<bool>(),
+    ) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, VECTORS).expect("assembles");
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        let memory = Buffer {
+            bytes: (0..SIZE).map(|i| (i * 31) as u8).collect(),
+            width,
+            watch: false,
+            heard: Vec::new(),
+        };
+        let mut want = vector_thread(&words, active, firsts, consecutive);
+        let mut want_mem = memory.clone();
+        let want_st = run(&mut want, &prog, None, &mut want_mem, &[1 << 20]);
+        let mut got = vector_thread(&words, active, firsts, consecutive);
+        let (got_st, got_bytes) = if windowed {
+            let mut m = Windowed::new(memory, writable);
+            (run(&mut got, &prog, Some(&tr), &mut m, &[1 << 20]), m.buf.bytes)
+        } else {
+            let mut m = memory;
+            (run(&mut got, &prog, Some(&tr), &mut m, &[1 << 20]), m.bytes)
+        };
+        prop_assert_eq!(&got_st, &want_st);
+        prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
+        prop_assert!(got_bytes == want_mem.bytes, "memory differs");
+        let (g, w) = (got.file(), want.file());
+        for at in (0..w.len()).filter(|a| !(TM0..TM0 + 16).contains(a)) {
+            prop_assert_eq!(g[at], w[at], "byte {} differs", at);
+        }
+    }
+}

@@ -140,10 +140,17 @@ pub struct Direct {
 /// Where a [`Direct`] access's offset comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Offset {
-    /// Untyped one-channel lanes: lane `i`'s 32-bit offset at GRF byte `at + 4 i` must be
-    /// lane 0's plus `4 i` (without wrapping past 2^32); the access starts at lane 0's
-    /// plus `chan_off`.
-    Lanes { at: u16, chan_off: u8 },
+    /// Untyped lanes of `vec` DWords each (channels x to xyzw): lane `i`'s 32-bit offset at
+    /// GRF byte `at + 4 i` must be lane 0's plus `4 vec i` (without wrapping past 2^32); the
+    /// access starts at lane 0's plus `chan_off`. In memory the lanes' vectors follow each
+    /// other; in the registers component `k` of lane `i` is at `data_at + k component + 4 i`
+    /// (`component`: whole registers of a DWord per lane).
+    Lanes {
+        at: u16,
+        chan_off: u8,
+        vec: u8,
+        component: u16,
+    },
     /// An OWord block: the header DWord at GRF byte `at`, shifted left by `shift` (4 for the
     /// aligned forms, which count OWords).
     Header { at: u16, shift: u8 },
@@ -161,28 +168,36 @@ impl Direct {
             Offset::Lanes { at, .. } => usize::from(at) + 4 * usize::from(self.lanes),
             Offset::Header { at, .. } => usize::from(at) + 4,
         };
-        offsets.max(usize::from(self.data_at) + usize::from(self.len))
+        let data = match self.offset {
+            Offset::Lanes { vec, component, .. } if vec > 1 => {
+                usize::from(vec) * usize::from(component)
+            }
+            _ => usize::from(self.len),
+        };
+        offsets.max(usize::from(self.data_at) + data)
     }
 }
 
-/// The direct form of `q`: one DWord per lane, or an OWord block, through a binding-table
-/// index with 32-bit offsets.
+/// The direct form of `q`: one to four DWords per lane, or an OWord block, through a
+/// binding-table index with 32-bit offsets.
 pub fn direct(q: Quick) -> Option<Direct> {
     match q {
         Quick::Lanes(l) => {
             let Base::Bti(bti) = l.base else {
                 return None;
             };
-            (l.vec == 1 && l.addr_bytes == 4).then_some(Direct {
+            (l.addr_bytes == 4).then_some(Direct {
                 write: l.write,
                 bti,
                 lanes: l.lanes,
                 offset: Offset::Lanes {
                     at: l.addr_at,
                     chan_off: l.chan_off,
+                    vec: l.vec,
+                    component: super::quick::component_block(usize::from(l.lanes)) as u16,
                 },
                 data_at: l.data_at,
-                len: 4 * u16::from(l.lanes),
+                len: 4 * u16::from(l.vec) * u16::from(l.lanes),
                 align: l.align,
             })
         }
