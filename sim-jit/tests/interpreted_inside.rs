@@ -194,6 +194,13 @@ fn thread(words: &[u32], flags: u64, offsets: (u32, u32)) -> Thread {
     t
 }
 
+/// The first register-file byte where `got` and `want` differ, `tm0` aside (the
+/// interpreter writes it when entered).
+fn first_difference(got: &Thread, want: &Thread) -> Option<usize> {
+    let (g, w) = (got.file(), want.file());
+    (0..w.len()).find(|&a| !(TM0..TM0 + 16).contains(&a) && g[a] != w[a])
+}
+
 /// Runs `t` to its end (or fault) in budget slices, through `tr` when given.
 fn run(
     t: &mut Thread,
@@ -468,9 +475,7 @@ fn sends_inside_a_window_copy_without_calling_the_memory() {
         );
         assert_eq!((translated, got.instructions_executed()), (run_code, 17));
         assert!(got_mem.buf.bytes == want_mem.bytes, "memory differs");
-        let (g, w) = (got.file(), want.file());
-        let differs = (0..w.len()).find(|&a| !(TM0..TM0 + 16).contains(&a) && g[a] != w[a]);
-        assert_eq!(differs, None, "read at {read_at:#x}");
+        assert_eq!(first_difference(&got, &want), None, "read at {read_at:#x}");
     }
 }
 
@@ -510,9 +515,7 @@ add (8|M0) r12.0<1>:d r10.0<8;8,1>:d r23.0<8;8,1>:d
         assert_eq!(st, Ok(Status::Ended));
         assert_eq!(mem.fences, fences, "quiet {quiet}");
         assert_eq!((translated, got.instructions_executed()), (3, 4));
-        let (g, w) = (got.file(), want.file());
-        let differs = (0..w.len()).find(|&a| !(TM0..TM0 + 16).contains(&a) && g[a] != w[a]);
-        assert_eq!(differs, None, "quiet {quiet}");
+        assert_eq!(first_difference(&got, &want), None, "quiet {quiet}");
     }
 }
 
@@ -581,9 +584,7 @@ fn vectors_per_lane_copy_through_the_window() {
     assert_eq!(got_mem.calls, 0, "every send the run's copy");
     assert_eq!((translated, got.instructions_executed()), (9, 10));
     assert!(got_mem.buf.bytes == want_mem.bytes, "memory differs");
-    let (g, w) = (got.file(), want.file());
-    let differs = (0..w.len()).find(|&a| !(TM0..TM0 + 16).contains(&a) && g[a] != w[a]);
-    assert_eq!(differs, None);
+    assert_eq!(first_difference(&got, &want), None);
 }
 
 proptest! {
