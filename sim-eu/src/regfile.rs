@@ -438,7 +438,11 @@ mod tests {
                 let r = GrfSet::range(first, count);
                 let end = first.saturating_add(count).min(MAX_GRF_REGS);
                 for x in 0..MAX_GRF_REGS {
-                    assert_eq!(r.contains(x), (first..end).contains(&x), "{first}+{count}: r{x}");
+                    assert_eq!(
+                        r.contains(x),
+                        (first..end).contains(&x),
+                        "{first}+{count}: r{x}"
+                    );
                 }
             }
         }

@@ -39,7 +39,7 @@ use cranelift_module::{default_libcall_names, FuncId, Module};
 
 use crate::error::JitError;
 use isa_encoder::model::CondMod;
-use sim_eu::dataport::direct::{Direct, DirectTable, DirectWindow, Offset};
+use sim_eu::dataport::direct::{Direct, DirectSpace, DirectTable, DirectWindow, Offset};
 use sim_eu::exec::fast::{arity, half_results_packed, packed_group_bytes};
 #[cfg(target_arch = "x86_64")]
 use sim_eu::exec::fast::{half_results_fixed_available, half_results_packed_fixed};
@@ -977,11 +977,23 @@ impl StepEmitter<'_, '_> {
                 self.b.ins().ishl_imm_u(wide, i64::from(shift))
             }
         };
-        // The window of the binding-table index (offsets stay below 2^37: no wrap).
-        let w = self.b.ins().iadd_imm_u(
-            self.call.windows,
-            i64::from(d.bti) * DirectWindow::SIZE as i64,
-        );
+        // The window (offsets stay below 2^37: no wrap).
+        let (off, at) = match d.space {
+            DirectSpace::Bti(bti) => (off, i64::from(bti) * DirectWindow::SIZE as i64),
+            DirectSpace::Slm { mask } => {
+                // The run's bytes are consecutive SLM bytes when its last one has a 32-bit
+                // offset and the masked offset's run lies in the SLM (smaller than the mask).
+                let past = self.b.ins().iadd_imm_u(off, i64::from(d.len));
+                let fits =
+                    self.b
+                        .ins()
+                        .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, past, 1i64 << 32);
+                self.or_else(fits, call);
+                let masked = self.b.ins().band_imm_u(off, i64::from(mask));
+                (masked, i64::from(DirectTable::SLM))
+            }
+        };
+        let w = self.b.ins().iadd_imm_u(self.call.windows, at);
         let flags = MemFlagsData::trusted();
         let start = self.b.ins().load(I64, flags, w, DirectWindow::START);
         let end_at = if d.write {

@@ -9,11 +9,12 @@ use platform::Platform;
 use proptest::prelude::*;
 use sim_eu::dataport::direct::{DirectTable, DirectWindow, DirectWindows};
 use sim_eu::regfile::TM0;
-use sim_eu::{EuError, MemFault, Memory, NoMemory, Program, Status, Surface, Thread};
+use sim_eu::{EuError, MemFault, Memory, Program, Status, Surface, Thread};
 use sim_jit::Translated;
 
 const BASE: u64 = 0x10_0000;
 const SIZE: usize = 0x1000;
+const SLM: usize = 0x800;
 
 /// One buffer surface (binding table index 1) of `width` bytes at `BASE`.
 #[derive(Clone, PartialEq, Debug)]
@@ -23,6 +24,8 @@ struct Buffer {
     /// Asks to hear of each send (as the sanitizer does), and the instruction indices heard.
     watch: bool,
     heard: Vec<u32>,
+    /// Shared local memory: `SLM` bytes.
+    slm: Vec<u8>,
 }
 
 impl Buffer {
@@ -53,11 +56,27 @@ impl Memory for Buffer {
     fn write_all(&mut self, addr: u64, data: &[u8]) -> bool {
         self.write(addr, data).is_ok()
     }
-    fn slm_read(&mut self, offset: u32, _: &mut [u8]) -> Result<(), MemFault> {
-        NoMemory.slm_read(offset, &mut [])
+    fn slm_read(&mut self, offset: u32, buf: &mut [u8]) -> Result<(), MemFault> {
+        let at = offset as usize;
+        let s = self.slm.get(at..at + buf.len()).ok_or(MemFault {
+            address: u64::from(offset),
+        })?;
+        buf.copy_from_slice(s);
+        Ok(())
     }
-    fn slm_write(&mut self, offset: u32, _: &[u8]) -> Result<(), MemFault> {
-        NoMemory.slm_write(offset, &[])
+    fn slm_write(&mut self, offset: u32, data: &[u8]) -> Result<(), MemFault> {
+        let at = offset as usize;
+        let s = self.slm.get_mut(at..at + data.len()).ok_or(MemFault {
+            address: u64::from(offset),
+        })?;
+        s.copy_from_slice(data);
+        Ok(())
+    }
+    fn slm_read_all(&mut self, offset: u32, buf: &mut [u8]) -> bool {
+        self.slm_read(offset, buf).is_ok()
+    }
+    fn slm_write_all(&mut self, offset: u32, data: &[u8]) -> bool {
+        self.slm_write(offset, data).is_ok()
     }
     fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
         match bti {
@@ -108,6 +127,13 @@ impl Windowed {
                 base: BASE,
             },
         );
+        table.set_slm(DirectWindow {
+            host: buf.slm.as_mut_ptr() as u64,
+            start: 0,
+            end: SLM as u64,
+            write_end: SLM as u64,
+            base: 0,
+        });
         Windowed {
             buf,
             table,
@@ -143,6 +169,14 @@ impl Memory for Windowed {
     }
     fn slm_write(&mut self, offset: u32, data: &[u8]) -> Result<(), MemFault> {
         self.buf.slm_write(offset, data)
+    }
+    fn slm_read_all(&mut self, offset: u32, buf: &mut [u8]) -> bool {
+        self.calls += 1;
+        self.buf.slm_read_all(offset, buf)
+    }
+    fn slm_write_all(&mut self, offset: u32, data: &[u8]) -> bool {
+        self.calls += 1;
+        self.buf.slm_write_all(offset, data)
     }
     fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
         self.buf.surface(bti)
@@ -241,6 +275,7 @@ fn the_kernel_is_one_run() {
         width: SIZE as u64,
         watch: false,
         heard: Vec::new(),
+        slm: vec![0; SLM],
     };
     let mut t = thread(&[0; 1024], 0, (0x10, 0x10));
     let mut translated = 0;
@@ -278,6 +313,7 @@ fn a_memory_that_watches_sends_hears_each_once() {
         width: SIZE as u64,
         watch: true,
         heard: Vec::new(),
+        slm: vec![0; SLM],
     };
     let (mut want_mem, mut got_mem) = (memory(), memory());
     let mut want = thread(&[0; 1024], 0, (0x100, 0x10));
@@ -318,6 +354,7 @@ proptest! {
             width,
             watch: false,
             heard: Vec::new(),
+        slm: vec![0; SLM],
         };
 
         let mut want_mem = memory.clone();
@@ -393,6 +430,7 @@ proptest! {
             width: SIZE as u64,
             watch: false,
             heard: Vec::new(),
+        slm: vec![0; SLM],
         };
         let start = |words: &[u32]| {
             let mut t = Thread::new(active);
@@ -443,6 +481,7 @@ fn sends_inside_a_window_copy_without_calling_the_memory() {
         width: SIZE as u64,
         watch: false,
         heard: Vec::new(),
+        slm: vec![0; SLM],
     };
     // (offset: bytes for the read, OWords for the write; writable binding) -> whether the
     // memory is called, and the instructions the run's code executed: both sends in the
@@ -499,6 +538,7 @@ add (8|M0) r12.0<1>:d r10.0<8;8,1>:d r23.0<8;8,1>:d
         width: SIZE as u64,
         watch: false,
         heard: Vec::new(),
+        slm: vec![0; SLM],
     };
     let mut want = thread(&words, 0, (0, 0));
     let mut want_mem = Windowed::new(buffer(), true);
@@ -570,6 +610,7 @@ fn vectors_per_lane_copy_through_the_window() {
         width: SIZE as u64,
         watch: false,
         heard: Vec::new(),
+        slm: vec![0; SLM],
     };
     let firsts = [0x40, 0x300, 0x600, 0x900];
     let mut want = vector_thread(&words, 0xffff, firsts, [true; 4]);
@@ -614,6 +655,7 @@ proptest! {
             width,
             watch: false,
             heard: Vec::new(),
+        slm: vec![0; SLM],
         };
         let mut want = vector_thread(&words, active, firsts, consecutive);
         let mut want_mem = memory.clone();
@@ -633,5 +675,138 @@ proptest! {
         for at in (0..w.len()).filter(|a| !(TM0..TM0 + 16).contains(a)) {
             prop_assert_eq!(g[at], w[at], "byte {} differs", at);
         }
+    }
+}
+
+/// Shared local memory between translated instructions, as IGC addresses it (binding-table
+/// index 254; offsets may carry IGC's tag in bits 31:28): an untyped read and write of one
+/// DWord per lane (offsets in r4 and r6), of four (r8), and an OWord block read and write
+/// (header r2, its offset from r1.0 in OWords).
+const SHARED: &str = "
+(W) mov (8|M0) r2.0<1>:ud 0x0:ud
+(W) mov (1|M0) r2.2<1>:ud r1.0<0;1,0>:ud
+add (8|M0) r10.0<1>:d r20.0<8;8,1>:d 0x1:d
+send.dc1 (16|M0) r40 r4 null 0x0 0x04205EFE
+add (8|M0) r12.0<1>:d r40.0<8;8,1>:d r10.0<8;8,1>:d
+send.dc1 (16|M0) null r6 r40 0x80 0x04025EFE
+send.dc1 (16|M0) r44 r8 null 0x0 0x048050FE
+add (8|M0) r14.0<1>:d r44.0<8;8,1>:d r50.0<8;8,1>:d
+(W) send.dc0 (16|M0) r52 r2 null 0x0 0x024844FE
+(W) send.dc0 (16|M0) null r2 r44 0x80 0x020A03FE
+add (8|M0) r16.0<1>:d r52.0<8;8,1>:d r14.0<8;8,1>:d
+(W) send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
+";
+
+/// The first GRF DWord of each lane send's offsets in [`SHARED`] and its lanes' step.
+const SHARED_OFFSETS: [(usize, u32); 3] = [(32, 4), (48, 4), (64, 16)];
+
+fn shared_thread(
+    words: &[u32],
+    active: u32,
+    firsts: [u32; 3],
+    consecutive: [bool; 3],
+    block: u32,
+) -> Thread {
+    let mut words = words.to_vec();
+    for (k, &(at, step)) in SHARED_OFFSETS.iter().enumerate() {
+        for (i, w) in words[at..at + 16].iter_mut().enumerate() {
+            *w = if consecutive[k] {
+                firsts[k].wrapping_add(step * i as u32)
+            } else {
+                (*w % (SLM as u32 / 16)) * 16
+            };
+        }
+    }
+    words[8] = block;
+    let mut t = Thread::new(active);
+    for (c, w) in t.grf_mut().chunks_exact_mut(4).zip(&words) {
+        c.copy_from_slice(&w.to_le_bytes());
+    }
+    t
+}
+
+fn shared_memory() -> Buffer {
+    Buffer {
+        bytes: vec![0; SIZE],
+        width: SIZE as u64,
+        watch: false,
+        heard: Vec::new(),
+        slm: (0..SLM).map(|i| (i * 37 + 1) as u8).collect(),
+    }
+}
+
+/// Every channel on and every access inside the SLM (offsets tagged as IGC tags them): the
+/// run's own copies, the memory not called, all equal to the interpreter.
+#[test]
+fn shared_local_memory_copies_through_its_window() {
+    let bytes = isa_encoder::assemble(Platform::Tgllp, SHARED).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    let words: Vec<u32> = (0..1024u32).map(|i| i.wrapping_mul(0x6c8e_9cf5)).collect();
+    let firsts = [0x1000_0040, 0x200, 0x1000_0400];
+    let mut want = shared_thread(&words, 0xffff, firsts, [true; 3], 0x10);
+    let mut want_mem = shared_memory();
+    let want_st = run(&mut want, &prog, None, &mut want_mem, &[1 << 20]);
+    assert_eq!(want_st, Ok(Status::Ended));
+    let mut got = shared_thread(&words, 0xffff, firsts, [true; 3], 0x10);
+    let mut got_mem = Windowed::new(shared_memory(), true);
+    let mut translated = 0;
+    let got_st = sim_jit::run_counted(&mut got, &prog, &tr, &mut got_mem, 1 << 20, &mut translated);
+    assert_eq!(got_st, want_st);
+    assert_eq!(got_mem.calls, 0, "every send the run's copy");
+    assert_eq!((translated, got.instructions_executed()), (11, 12));
+    assert!(
+        got_mem.buf.slm == want_mem.slm,
+        "shared local memory differs"
+    );
+    assert_eq!(first_difference(&got, &want), None);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Shared local memory through its window or the calls, against the interpreter:
+    /// channels, offsets consecutive or scattered, tagged, in and out of the SLM, blocks
+    /// anywhere.
+    #[test]
+    fn shared_local_memory_matches_the_interpreter(
+        words in proptest::collection::vec(any::<u32>(), 1024),
+        active in prop_oneof![Just(0xffffu32), any::<u32>()],
+        firsts in proptest::array::uniform3(prop_oneof![
+            3 => (0u32..0x200).prop_map(|x| x * 4),
+            1 => (0u32..0x200).prop_map(|x| 0x1000_0000 | (x * 4)),
+            // An address bit, not a tag: past the SLM.
+            1 => (0u32..0x200).prop_map(|x| 0x0800_0000 | (x * 4)),
+            1 => 0x7c0u32..0x840,
+            1 => any::<u32>(),
+        ]),
+        consecutive in proptest::array::uniform3(prop_oneof![3 => Just(true), 1 => Just(false)]),
+        // The write counts OWords: tagged once multiplied by 16, or past 32 bits then.
+        block in prop_oneof![
+            3 => 0u32..0x80,
+            1 => (0u32..0x80).prop_map(|x| 0x0100_0000 | x),
+            1 => (0u32..0x80).prop_map(|x| 0x1000_0000 | x),
+            1 => any::<u32>(),
+        ],
+        windowed in any::<bool>(),
+    ) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, SHARED).expect("assembles");
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        let mut want = shared_thread(&words, active, firsts, consecutive, block);
+        let mut want_mem = shared_memory();
+        let want_st = run(&mut want, &prog, None, &mut want_mem, &[1 << 20]);
+        let mut got = shared_thread(&words, active, firsts, consecutive, block);
+        let (got_st, got_slm) = if windowed {
+            let mut m = Windowed::new(shared_memory(), true);
+            (run(&mut got, &prog, Some(&tr), &mut m, &[1 << 20]), m.buf.slm)
+        } else {
+            let mut m = shared_memory();
+            (run(&mut got, &prog, Some(&tr), &mut m, &[1 << 20]), m.slm)
+        };
+        prop_assert_eq!(&got_st, &want_st);
+        prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
+        prop_assert!(got_slm == want_mem.slm, "shared local memory differs");
+        prop_assert_eq!(first_difference(&got, &want), None);
     }
 }

@@ -43,18 +43,22 @@ impl DirectWindow {
 }
 
 /// What a memory lets translated code do without calling it ([`super::Memory::direct_windows`]):
-/// copy through its surfaces' windows, by binding-table index, and skip fences when its
-/// [`super::Memory::fence`] does nothing (`quiet_fences` non-zero). `#[repr(C)]`: translated
-/// code loads the fields at [`DirectTable::QUIET_FENCES`] and `bti * DirectWindow::SIZE`.
+/// copy through its surfaces' windows, by binding-table index, and through the group's shared
+/// local memory (`slm`: offsets as [`super::Memory::slm_read_all`] takes them, base 0), and
+/// skip fences when its [`super::Memory::fence`] does nothing (`quiet_fences` non-zero).
+/// `#[repr(C)]`: translated code loads the fields at `bti * DirectWindow::SIZE`,
+/// [`DirectTable::SLM`] and [`DirectTable::QUIET_FENCES`].
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DirectTable {
     pub windows: [DirectWindow; WINDOWS],
+    pub slm: DirectWindow,
     pub quiet_fences: u64,
 }
 
 impl DirectTable {
-    pub const QUIET_FENCES: i32 = (WINDOWS * DirectWindow::SIZE) as i32;
+    pub const SLM: i32 = (WINDOWS * DirectWindow::SIZE) as i32;
+    pub const QUIET_FENCES: i32 = Self::SLM + DirectWindow::SIZE as i32;
 }
 
 /// The table a memory keeps for translated code: on the heap, reached only through a raw
@@ -74,6 +78,7 @@ impl DirectWindows {
     pub fn new(quiet_fences: bool) -> DirectWindows {
         let table = Box::new(DirectTable {
             windows: [DirectWindow::default(); WINDOWS],
+            slm: DirectWindow::default(),
             quiet_fences: u64::from(quiet_fences),
         });
         DirectWindows {
@@ -93,6 +98,12 @@ impl DirectWindows {
                     .write(w)
             };
         }
+    }
+
+    /// Makes `w` the shared local memory's window.
+    pub fn set_slm(&mut self, w: DirectWindow) {
+        // SAFETY: the table is alive; written through the raw pointer alone.
+        unsafe { std::ptr::addr_of_mut!((*self.table.as_ptr()).slm).write(w) };
     }
 
     /// The table: valid for reads while this value lives (it never moves).
@@ -118,6 +129,13 @@ pub static NO_WINDOWS: DirectTable = DirectTable {
         write_end: 0,
         base: 0,
     }; WINDOWS],
+    slm: DirectWindow {
+        host: 0,
+        start: 0,
+        end: 0,
+        write_end: 0,
+        base: 0,
+    },
     quiet_fences: 0,
 };
 
@@ -128,13 +146,23 @@ pub static NO_WINDOWS: DirectTable = DirectTable {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Direct {
     pub write: bool,
-    pub bti: u8,
+    pub space: DirectSpace,
     /// Channels of the send, all of which must be enabled.
     pub lanes: u8,
     pub offset: Offset,
     pub data_at: u16,
     pub len: u16,
     pub align: u8,
+}
+
+/// What a [`Direct`] access's offset is into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DirectSpace {
+    /// The surface at this binding-table index.
+    Bti(u8),
+    /// The group's shared local memory: an offset whose run fits in 32 bits, masked to its
+    /// `mask` (the platform's SLM address bits: [`super::slm`]), then the SLM's window.
+    Slm { mask: u32 },
 }
 
 /// Where a [`Direct`] access's offset comes from.
@@ -183,12 +211,10 @@ impl Direct {
 pub fn direct(q: Quick) -> Option<Direct> {
     match q {
         Quick::Lanes(l) => {
-            let Base::Bti(bti) = l.base else {
-                return None;
-            };
+            let space = space(l.base)?;
             (l.addr_bytes == 4).then_some(Direct {
                 write: l.write,
-                bti,
+                space,
                 lanes: l.lanes,
                 offset: Offset::Lanes {
                     at: l.addr_at,
@@ -202,12 +228,10 @@ pub fn direct(q: Quick) -> Option<Direct> {
             })
         }
         Quick::Block(b) => {
-            let Base::Bti(bti) = b.base else {
-                return None;
-            };
+            let space = space(b.base)?;
             b.base_offset_at.is_none().then_some(Direct {
                 write: b.write,
-                bti,
+                space,
                 lanes: b.lanes,
                 offset: Offset::Header {
                     at: b.offset_at,
@@ -219,6 +243,17 @@ pub fn direct(q: Quick) -> Option<Direct> {
             })
         }
         Quick::Nothing | Quick::Barrier | Quick::Fence(_) => None,
+    }
+}
+
+/// The direct space of a classified send's base: flat addresses have none.
+fn space(base: Base) -> Option<DirectSpace> {
+    match base {
+        Base::Bti(b) => Some(DirectSpace::Bti(b)),
+        Base::Slm(p) => Some(DirectSpace::Slm {
+            mask: super::slm::address(p, u32::MAX),
+        }),
+        Base::Flat => None,
     }
 }
 
@@ -261,5 +296,7 @@ mod tests {
         let t = &NO_WINDOWS;
         let at = (&t.quiet_fences as *const u64 as usize) - (t as *const DirectTable as usize);
         assert_eq!(at as i32, DirectTable::QUIET_FENCES);
+        let at = (&t.slm as *const DirectWindow as usize) - (t as *const DirectTable as usize);
+        assert_eq!(at as i32, DirectTable::SLM);
     }
 }

@@ -50,7 +50,9 @@ pub struct VmMemory<'a> {
     sampler_table: u64,
     /// Surfaces by binding-table index, looked up once per dispatch and host thread.
     surfaces: Vec<Option<Surface>>,
-    pub slm: Vec<u8>,
+    /// The running group's shared local memory ([`VmMemory::set_slm_len`]): never
+    /// reallocated but there, as translated code copies through its window.
+    slm: Vec<u8>,
     /// The first refusal, explaining the `MemFault` the EU reports.
     pub refusal: Option<Refusal>,
     /// Held across each global atomic: the walker's other groups may run on other host threads.
@@ -190,6 +192,30 @@ impl<'a> VmMemory<'a> {
     fn surface_run(&mut self, bti: u32, offset: u64, align: u64, len: usize) -> Option<u64> {
         let (base, width) = self.surface_span(bti).ok()?;
         span_fits(base, width, offset, align, len).then(|| base.wrapping_add(offset))
+    }
+
+    /// Gives the groups `len` bytes of shared local memory (zero), published as the SLM's
+    /// window for translated code.
+    pub fn set_slm_len(&mut self, len: usize) {
+        self.slm = vec![0; len];
+        let end = len as u64;
+        self.direct.set_slm(DirectWindow {
+            host: self.slm.as_mut_ptr() as u64,
+            start: 0,
+            end,
+            write_end: end,
+            base: 0,
+        });
+    }
+
+    /// Zeroes the shared local memory (a group's start).
+    pub fn clear_slm(&mut self) {
+        self.slm.fill(0);
+    }
+
+    /// Bytes of shared local memory.
+    pub fn slm_len(&self) -> usize {
+        self.slm.len()
     }
 
     /// Where surface `bti`'s last whole-run access went, if remembered.

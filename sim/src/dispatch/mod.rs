@@ -298,11 +298,11 @@ impl Run<'_, '_> {
             }
         }
         let threads = &mut threads[..];
-        self.mem.slm.fill(0);
+        self.mem.clear_slm();
         if let Some(scope) = self.shared.sanitize {
             let slm = scope
                 .slm_bytes
-                .map_or(self.mem.slm.len(), |b| (b as usize).min(self.mem.slm.len()));
+                .map_or(self.mem.slm_len(), |b| (b as usize).min(self.mem.slm_len()));
             self.group
                 .start(scope.checks, id, ordinal, threads.len(), slm);
         }

@@ -295,7 +295,7 @@ fn worker(
         stats: sim_eu::sanitize::ExecStats::default(),
         group: sim_eu::sanitize::Group::default(),
     };
-    run.mem.slm = vec![0; slm_bytes(&d.idd)];
+    run.mem.set_slm_len(slm_bytes(&d.idd));
     // The longest thread's instructions of each group of the current run.
     let mut longest = Vec::with_capacity(shared.run as usize);
     loop {

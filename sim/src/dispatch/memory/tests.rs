@@ -265,3 +265,28 @@ fn gathers_read_what_their_pieces_read() {
     // Gathers in host pages were made (the test would pass if every one failed).
     assert!(spans >= 6, "{spans} host gathers");
 }
+
+/// The shared local memory's window is the group's SLM: its bytes at the host address, as
+/// many as the group has, writable; none before the walker sets its size.
+#[test]
+fn the_slm_window_is_the_groups_slm() {
+    let vm = space();
+    let lock = Mutex::new(());
+    let mut mem = VmMemory::new(P, &vm, Bases::default(), BT, 0, &lock);
+    // SAFETY: the table lives as long as `mem`.
+    let slm = |m: &VmMemory<'_>| unsafe { (*m.direct_windows()).slm };
+    assert_eq!(slm(&mem).end, 0, "no SLM, no window");
+    mem.set_slm_len(0x100);
+    let data: Vec<u8> = (0..0x40u8).collect();
+    assert!(mem.slm_write_all(0x80, &data));
+    let w = slm(&mem);
+    assert_eq!((w.start, w.end, w.write_end, w.base), (0, 0x100, 0x100, 0));
+    // SAFETY: [0x80, 0xc0) lies in the window's 0x100 bytes, which `mem` keeps; each copy is
+    // made while nothing writes them.
+    let seen = |w: sim_eu::dataport::direct::DirectWindow| unsafe {
+        std::slice::from_raw_parts((w.host + 0x80) as *const u8, 0x40).to_vec()
+    };
+    assert_eq!(seen(w), data);
+    mem.clear_slm();
+    assert!(seen(slm(&mem)).iter().all(|&b| b == 0));
+}
