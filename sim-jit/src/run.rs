@@ -111,12 +111,10 @@ pub fn run_counting(
                 let ctx: *mut Inside = &mut inside;
                 // The file (a boxed slice, never reallocated) is reached only by the run's
                 // code and, while the run waits for it, by `escape` through `ctx`, which
-                // lives until the call returns.
+                // lives until the call returns. The run reads the `windows` table and copies
+                // only within windows it read, both kept by `mem` (`Memory::direct_windows`).
                 // SAFETY: the run touches file bytes below `e.extent` and the 8 flag bytes at
-                // `FLAG`, both checked above to be inside the file; it reads the `windows`
-                // table (alive while `mem` is) and copies only
-                // within a window it read, which the memory keeps mapped
-                // (`Memory::direct_windows`).
+                // `FLAG`, both checked above to be inside the file; the windows as above.
                 unsafe {
                     (e.run)(
                         file,

@@ -235,6 +235,28 @@ fn first_difference(got: &Thread, want: &Thread) -> Option<usize> {
     (0..w.len()).find(|&a| !(TM0..TM0 + 16).contains(&a) && g[a] != w[a])
 }
 
+/// Runs `t` through `tr` on `memory` as [`run`] does, with the surfaces' windows published
+/// (`Some(writable)`: [`Windowed`]) or not: the outcome and the memory after.
+fn run_translated(
+    t: &mut Thread,
+    prog: &Program,
+    tr: &Translated,
+    memory: Buffer,
+    windows: Option<bool>,
+    slices: &[u64],
+) -> (Result<Status, EuError>, Buffer) {
+    match windows {
+        Some(writable) => {
+            let mut m = Windowed::new(memory, writable);
+            (run(t, prog, Some(tr), &mut m, slices), m.buf)
+        }
+        None => {
+            let mut m = memory;
+            (run(t, prog, Some(tr), &mut m, slices), m)
+        }
+    }
+}
+
 /// Runs `t` to its end (or fault) in budget slices, through `tr` when given.
 fn run(
     t: &mut Thread,
@@ -363,13 +385,9 @@ proptest! {
 
         let mut got = thread(&words, flags, (read_at, write_at));
         // Through the surface's window (the translated code's own copies) or the calls.
-        let (got_st, got_bytes) = if windowed {
-            let mut m = Windowed::new(memory, writable);
-            (run(&mut got, &prog, Some(&tr), &mut m, &slices), m.buf.bytes)
-        } else {
-            let mut m = memory;
-            (run(&mut got, &prog, Some(&tr), &mut m, &slices), m.bytes)
-        };
+        let (got_st, got_mem) =
+            run_translated(&mut got, &prog, &tr, memory, windowed.then_some(writable), &slices);
+        let got_bytes = got_mem.bytes;
 
         prop_assert_eq!(&got_st, &want_st);
         prop_assert_eq!(got.ip(), want.ip());
@@ -661,13 +679,9 @@ proptest! {
         let mut want_mem = memory.clone();
         let want_st = run(&mut want, &prog, None, &mut want_mem, &[1 << 20]);
         let mut got = vector_thread(&words, active, firsts, consecutive);
-        let (got_st, got_bytes) = if windowed {
-            let mut m = Windowed::new(memory, writable);
-            (run(&mut got, &prog, Some(&tr), &mut m, &[1 << 20]), m.buf.bytes)
-        } else {
-            let mut m = memory;
-            (run(&mut got, &prog, Some(&tr), &mut m, &[1 << 20]), m.bytes)
-        };
+        let (got_st, got_mem) =
+            run_translated(&mut got, &prog, &tr, memory, windowed.then_some(writable), &[1 << 20]);
+        let got_bytes = got_mem.bytes;
         prop_assert_eq!(&got_st, &want_st);
         prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
         prop_assert!(got_bytes == want_mem.bytes, "memory differs");
@@ -797,13 +811,9 @@ proptest! {
         let mut want_mem = shared_memory();
         let want_st = run(&mut want, &prog, None, &mut want_mem, &[1 << 20]);
         let mut got = shared_thread(&words, active, firsts, consecutive, block);
-        let (got_st, got_slm) = if windowed {
-            let mut m = Windowed::new(shared_memory(), true);
-            (run(&mut got, &prog, Some(&tr), &mut m, &[1 << 20]), m.buf.slm)
-        } else {
-            let mut m = shared_memory();
-            (run(&mut got, &prog, Some(&tr), &mut m, &[1 << 20]), m.slm)
-        };
+        let (got_st, got_mem) =
+            run_translated(&mut got, &prog, &tr, shared_memory(), windowed.then_some(true), &[1 << 20]);
+        let got_slm = got_mem.slm;
         prop_assert_eq!(&got_st, &want_st);
         prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
         prop_assert!(got_slm == want_mem.slm, "shared local memory differs");
