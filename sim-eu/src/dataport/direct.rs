@@ -161,7 +161,7 @@ pub enum DirectSpace {
     /// The surface at this binding-table index.
     Bti(u8),
     /// The group's shared local memory: an offset whose run fits in 32 bits, masked to its
-    /// `mask` (the platform's SLM address bits: [`super::slm`]), then the SLM's window.
+    /// `mask` (the platform's SLM address bits), then the SLM's window.
     Slm { mask: u32 },
 }
 
