@@ -56,8 +56,9 @@ use sim_eu::program::channels::Channels;
 /// instructions it may execute, the block it starts at (its number among the run's blocks)
 /// and the first instruction, counted from the run's first, at which channels wait (the run
 /// leaves before executing it), the classified sends' function and the parting branches'
-/// ([`PartFn`]), and the memory's surface windows ([`sim_eu::Memory::direct_windows`], which
-/// the sends with a direct form copy through). It runs until it leaves the run: every way out calls the escape function
+/// ([`PartFn`]), and what the memory lets the run do without calling it
+/// ([`sim_eu::Memory::direct_windows`]: the windows sends with a direct form copy through,
+/// quiet fences). It runs until it leaves the run: every way out calls the escape function
 /// last, which puts the thread where the run left off, but one where the parting branches'
 /// function put it outside the run.
 pub type RunFn = unsafe extern "C" fn(
@@ -433,7 +434,7 @@ struct Call {
     /// The classified sends' function ([`SendFn`]).
     send: Value,
     send_sig: SigRef,
-    /// The memory's surface windows ([`DirectWindow`]s by binding-table index).
+    /// What the memory lets the run do without calling it ([`DirectTable`]).
     windows: Value,
     /// Where channels that part ways at a branch, or rejoin at a block, go on; `None` when
     /// the run leaves there instead (where a kernel's channels may wait at instructions no
@@ -679,17 +680,6 @@ fn body(
     e.half
 }
 
-/// Whether the host code performs `d` itself: lanes four at a time (or one), a power-of-two
-/// alignment, whole DWords.
-fn direct_translates(d: &Direct) -> bool {
-    let lanes_fit = match d.offset {
-        Offset::Lanes { vec: 1, .. } => d.lanes == 1 || d.lanes.is_multiple_of(4),
-        Offset::Lanes { vec, .. } => matches!(vec, 2 | 4) && d.lanes.is_multiple_of(4),
-        Offset::Header { .. } => true,
-    };
-    lanes_fit && d.align.is_power_of_two() && d.len.is_multiple_of(4)
-}
-
 /// Whether the translated code tests the results of `op` for NaN ([`StepEmitter::nan_branch`]).
 fn tests_for_nan(op: Op) -> bool {
     matches!(op, Op::FAdd | Op::FMul | Op::FMad)
@@ -880,7 +870,7 @@ impl StepEmitter<'_, '_> {
         self.write_back();
         let done = self.b.create_block();
         match own {
-            Own::Copy(d) if direct_translates(&d) => {
+            Own::Copy(d) => {
                 let call = self.b.create_block();
                 self.direct(d, mask, call, done);
                 self.b.switch_to_block(call);
@@ -896,7 +886,7 @@ impl StepEmitter<'_, '_> {
                 self.b.ins().brif(quiet, done, &[], call, &[]);
                 self.b.switch_to_block(call);
             }
-            Own::Copy(_) | Own::Call => {}
+            Own::Call => {}
         }
         let index = self.b.ins().iconst(I32, i64::from(self.index));
         let c = self.b.ins().call_indirect(
@@ -1332,11 +1322,7 @@ impl StepEmitter<'_, '_> {
 
     /// All ones in the lanes `4c..4c + 4` whose bit is set in the splatted mask `m`.
     fn lane_mask(&mut self, m: Value, c: usize) -> Value {
-        let bits: Vec<u8> = (0..4)
-            .flat_map(|l| (1u32 << (4 * c + l)).to_le_bytes())
-            .collect();
-        let k = self.b.func.dfg.constants.insert(ConstantData::from(bits));
-        let kv = self.b.ins().vconst(I32X4, k);
+        let kv = self.i32x4_const([0, 1, 2, 3].map(|l| 1u32 << (4 * c + l)));
         let sel = self.b.ins().band(m, kv);
         self.b.ins().icmp(IntCC::Equal, sel, kv)
     }

@@ -92,20 +92,10 @@ impl Memory for TestMem {
         true
     }
     fn slm_read(&mut self, offset: u32, buf: &mut [u8]) -> Result<(), MemFault> {
-        let at = offset as usize;
-        let s = self.slm.get(at..at + buf.len()).ok_or(MemFault {
-            address: u64::from(offset),
-        })?;
-        buf.copy_from_slice(s);
-        Ok(())
+        sim_eu::dataport::read_bytes_at(&self.slm, offset, buf)
     }
     fn slm_write(&mut self, offset: u32, data: &[u8]) -> Result<(), MemFault> {
-        let at = offset as usize;
-        let s = self.slm.get_mut(at..at + data.len()).ok_or(MemFault {
-            address: u64::from(offset),
-        })?;
-        s.copy_from_slice(data);
-        Ok(())
+        sim_eu::dataport::write_bytes_at(&mut self.slm, offset, data)
     }
     fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
         if bti == 255 || bti == 253 {

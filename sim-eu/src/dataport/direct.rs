@@ -206,9 +206,23 @@ impl Direct {
     }
 }
 
-/// The direct form of `q`: one to four DWords per lane, or an OWord block, through a
-/// binding-table index with 32-bit offsets.
+/// The direct form of `q`: one, two or four DWords per lane (one lane, or lanes four at a
+/// time), or an OWord block, through a binding-table index or into shared local memory,
+/// with 32-bit offsets, whole DWords and a power-of-two alignment: the shapes translated
+/// code copies.
 pub fn direct(q: Quick) -> Option<Direct> {
+    direct_any(q).filter(|d| {
+        let lanes_fit = match d.offset {
+            Offset::Lanes { vec: 1, .. } => d.lanes == 1 || d.lanes.is_multiple_of(4),
+            Offset::Lanes { vec, .. } => matches!(vec, 2 | 4) && d.lanes.is_multiple_of(4),
+            Offset::Header { .. } => true,
+        };
+        lanes_fit && d.align.is_power_of_two() && d.len.is_multiple_of(4)
+    })
+}
+
+/// [`direct`] of any shape.
+fn direct_any(q: Quick) -> Option<Direct> {
     match q {
         Quick::Lanes(l) => {
             let space = space(l.base)?;

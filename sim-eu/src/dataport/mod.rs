@@ -429,6 +429,28 @@ pub fn span_fits(base: u64, width: u64, offset: u64, align: u64, len: usize) -> 
             .is_some_and(|end| end <= width)
 }
 
+/// Reads `buf.len()` bytes at byte `offset` of `bytes` (a memory kept as one byte vector,
+/// such as a test memory's shared local memory); a fault naming the offset when they are
+/// not all there.
+pub fn read_bytes_at(bytes: &[u8], offset: u32, buf: &mut [u8]) -> Result<(), MemFault> {
+    let at = offset as usize;
+    let s = bytes.get(at..at + buf.len()).ok_or(MemFault {
+        address: u64::from(offset),
+    })?;
+    buf.copy_from_slice(s);
+    Ok(())
+}
+
+/// [`read_bytes_at`] for writes.
+pub fn write_bytes_at(bytes: &mut [u8], offset: u32, data: &[u8]) -> Result<(), MemFault> {
+    let at = offset as usize;
+    let s = bytes.get_mut(at..at + data.len()).ok_or(MemFault {
+        address: u64::from(offset),
+    })?;
+    s.copy_from_slice(data);
+    Ok(())
+}
+
 /// No memory at all: every access faults at the address (or offset, or index) it names. For
 /// kernels that only compute in registers: benchmarks and ALU property tests.
 pub struct NoMemory;

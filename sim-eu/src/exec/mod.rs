@@ -23,6 +23,7 @@ pub(crate) mod waits;
 
 use isa_encoder::model::{Opcode, PredCtrl, Predicate, Shape, Subfunction, SyncFn};
 
+use crate::dataport::quick::Quick;
 use crate::dataport::{self, scratch, Memory};
 use crate::error::{EuError, EuErrorKind};
 use crate::program::channels::Channels;
@@ -236,6 +237,12 @@ fn run_simple(t: &mut Thread, s: &Simple, mem: &mut dyn Memory) -> Option<Flow> 
         // The general path tells the memory of the send, once, whichever form executes it
         // (a quick form that declines would have it told twice).
         return None;
+    }
+    if let (Quick::Nothing, true) = (q, eot) {
+        // The thread spawner's end of thread (nearly every thread's last instruction): no
+        // channel or memory matters.
+        t.ended = true;
+        return Some(Flow::Ended);
     }
     let (enabled, pred) = masks(t, &s.ch);
     if !dataport::quick::run(t, q, enabled & pred, mem) {

@@ -6,7 +6,6 @@
 use isa_encoder::model::{Opcode, Shape};
 
 use super::{advance, enter, run_simple, sync, take_branch, Flow, Status};
-use crate::dataport::quick::Quick;
 use crate::dataport::{self, Memory};
 use crate::error::{EuError, EuErrorKind};
 use crate::program::simple::Simple;
@@ -104,13 +103,6 @@ pub fn run_one_simple(
     }
     let s = prog.simple.get(t.ip as usize)?.as_ref()?;
     enter(t, prog, false, false);
-    if let Some((Quick::Nothing, true)) = s.send {
-        // The thread spawner's end of thread (nearly every thread's last instruction): what
-        // `run_simple` does for it, without the classified sends' dispatch.
-        t.ended = true;
-        t.executed += 1;
-        return Some(Status::Ended);
-    }
     match run_simple(t, s, mem)? {
         Flow::Ended => {
             // Counted, not advanced, as the run loop does.

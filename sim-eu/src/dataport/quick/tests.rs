@@ -70,20 +70,10 @@ impl Memory for VecMem {
         self.write(addr, data).is_ok()
     }
     fn slm_read(&mut self, offset: u32, buf: &mut [u8]) -> Result<(), MemFault> {
-        let at = offset as usize;
-        let s = self.slm.get(at..at + buf.len()).ok_or(MemFault {
-            address: u64::from(offset),
-        })?;
-        buf.copy_from_slice(s);
-        Ok(())
+        crate::dataport::read_bytes_at(&self.slm, offset, buf)
     }
     fn slm_write(&mut self, offset: u32, data: &[u8]) -> Result<(), MemFault> {
-        let at = offset as usize;
-        let s = self.slm.get_mut(at..at + data.len()).ok_or(MemFault {
-            address: u64::from(offset),
-        })?;
-        s.copy_from_slice(data);
-        Ok(())
+        crate::dataport::write_bytes_at(&mut self.slm, offset, data)
     }
     fn slm_read_all(&mut self, offset: u32, buf: &mut [u8]) -> bool {
         if self.lane_by_lane {
