@@ -12,8 +12,7 @@
 //! stays with the interpreter.
 
 use isa_encoder::model::{CondMod, PredCtrl};
-use sim_eu::dataport::direct::direct;
-use sim_eu::dataport::direct::Direct;
+use sim_eu::dataport::direct::{direct, Direct};
 use sim_eu::dataport::quick::Quick;
 use sim_eu::exec::runs_inside_a_run;
 use sim_eu::exec::structured::{structured, Jumps};
