@@ -8,7 +8,8 @@
 
 use std::ptr::NonNull;
 
-use super::quick::{Base, Quick};
+use super::quick::{component_block, Base, Lanes, Quick};
+use super::{aligned, lanes_of, slm_run};
 use crate::lane_mask::lane_bits;
 
 /// Binding-table indices a window table holds (a message's BTI is an 8-bit field).
@@ -258,6 +259,92 @@ fn direct_any(q: Quick) -> Option<Direct> {
         }
         Quick::Nothing | Quick::Barrier | Quick::Fence(_) => None,
     }
+}
+
+/// The enabled lanes `mask` of the untyped message `l` (32-bit lane offsets, any order), each
+/// lane's vector copied through the window of `table` its base names, as the memory's
+/// whole-run accesses of one lane each would copy it (a gather from a local-memory tile, a
+/// scatter into one, a tail of partly enabled lanes): true when every enabled lane's access
+/// lies in the window at its alignment rule and every lane was copied, in lane order; false,
+/// having changed nothing, otherwise (no window, a lane out of it, misaligned, a write to a
+/// read-only binding): the memory's own path then runs the message.
+///
+/// # Safety
+/// `table` is a memory's [`super::Memory::direct_windows`] table, read while that memory
+/// lives and is not otherwise used: its windows' host addresses are then valid for the
+/// accesses they admit.
+pub(crate) unsafe fn lanes_through(
+    table: &DirectTable,
+    file: &mut [u8],
+    l: &Lanes,
+    mask: u32,
+) -> bool {
+    let (w, slm) = match l.base {
+        Base::Bti(b) => (&table.windows[usize::from(b)], None),
+        Base::Slm(p) => (&table.slm, Some(p)),
+        Base::Flat => return false,
+    };
+    if l.addr_bytes != 4 || w.end <= w.start || mask == 0 {
+        return false;
+    }
+    let vec = usize::from(l.vec);
+    let len = 4 * vec as u64;
+    let blk = component_block(usize::from(l.lanes));
+    let data = usize::from(l.data_at);
+    let addr_at = usize::from(l.addr_at);
+    let lanes = 32 - mask.leading_zeros() as usize;
+    // Every register byte the copy touches, checked once.
+    let regs_end = data + (vec - 1) * blk + 4 * lanes;
+    if regs_end > file.len() || addr_at + 4 * lanes > file.len() || vec == 0 {
+        return false;
+    }
+    let end = if l.write { w.write_end } else { w.end };
+    let align = u64::from(l.align);
+    // All lanes' host addresses first: a read's response may overwrite the offsets.
+    let mut host = [0u64; 32];
+    for i in lanes_of(mask) {
+        let at = addr_at + 4 * i;
+        let a = u64::from(u32::from_le_bytes([
+            file[at],
+            file[at + 1],
+            file[at + 2],
+            file[at + 3],
+        ]));
+        let off = a + u64::from(l.chan_off);
+        // The offset in the window: a surface's rule is the alignment of its base plus the
+        // offset; shared local memory's is the lane address's, then its address bits.
+        let o = match slm {
+            None if aligned(w.base.wrapping_add(off), align) => off,
+            Some(p) if aligned(a, align) => match slm_run(p, off, len as usize) {
+                Some(o) => u64::from(o),
+                None => return false,
+            },
+            _ => return false,
+        };
+        let h = w.host.wrapping_add(o);
+        if o < w.start || o + len > end || !h.is_multiple_of(4) {
+            return false;
+        }
+        host[i] = h;
+    }
+    for i in lanes_of(mask) {
+        for k in 0..vec {
+            let r = data + k * blk + 4 * i;
+            let p = host[i].wrapping_add(4 * k as u64) as *mut u32;
+            if l.write {
+                let v = u32::from_ne_bytes([file[r], file[r + 1], file[r + 2], file[r + 3]]);
+                // SAFETY: `p` lies in the window (checked above), whose host bytes the
+                // caller vouches for, and is 4-byte aligned; volatile, as the memory's own
+                // copies: other threads may access the same memory.
+                unsafe { p.write_volatile(v) };
+            } else {
+                // SAFETY: as for the write.
+                let v = unsafe { p.read_volatile() };
+                file[r..r + 4].copy_from_slice(&v.to_ne_bytes());
+            }
+        }
+    }
+    true
 }
 
 /// The direct space of a classified send's base: flat addresses have none.

@@ -435,6 +435,11 @@ fn lanes(t: &mut Thread, l: Lanes, mask: u32, mem: &mut dyn Memory) -> bool {
             return run_of_lanes(t, l, first, mem);
         }
     }
+    // SAFETY: the memory's own table, read while `mem` is borrowed here and not used.
+    if unsafe { super::direct::lanes_through(&*mem.direct_windows(), &mut t.file, &l, mask & all) }
+    {
+        return true;
+    }
     lane_by_lane(t, l, mask & all, mem)
 }
 

@@ -7,6 +7,7 @@ use platform::Platform;
 use proptest::prelude::*;
 
 use super::{run as quick_run, Quick};
+use crate::dataport::direct::{DirectTable, DirectWindow, DirectWindows, NO_WINDOWS};
 use crate::dataport::{execute, Memory, Outcome, SendPlan, Surface};
 use crate::error::{EuErrorKind, MemFault};
 use crate::lane_mask::lane_bits;
@@ -31,9 +32,78 @@ struct VecMem {
     /// Barrier signals heard.
     signals: u32,
     lane_by_lane: bool,
+    /// The mapped range refuses writes (a read-only binding): a write faults.
+    read_only: bool,
+    published: Published,
+}
+
+/// The windows a memory publishes over its own bytes ([`VecMem::publish`]), and how many
+/// whole-run accesses it was asked for since. Never compared, and not cloned: a clone's bytes
+/// are elsewhere, so it publishes its own.
+#[derive(Default)]
+struct Published {
+    table: Option<DirectWindows>,
+    calls: u32,
+}
+
+impl Clone for Published {
+    fn clone(&self) -> Self {
+        Published::default()
+    }
+}
+
+impl PartialEq for Published {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Published {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "published: {}", self.table.is_some())
+    }
 }
 
 impl VecMem {
+    /// Publishes windows that answer as this memory's whole-run accesses do: the buffer
+    /// surface's mapped part, the stateless surfaces' mapped range, and the SLM.
+    fn publish(&mut self) {
+        let host = self.bytes.as_ptr() as u64;
+        let mapped_end = BASE + SIZE as u64;
+        let mut t = DirectWindows::new(false);
+        let end = self.width.min(mapped_end - SURFACE);
+        t.set(
+            1,
+            DirectWindow {
+                host: host + (SURFACE - BASE),
+                start: 0,
+                end,
+                write_end: if self.read_only { 0 } else { end },
+                base: SURFACE,
+            },
+        );
+        for bti in [253, 255] {
+            t.set(
+                bti,
+                DirectWindow {
+                    host: host.wrapping_sub(BASE),
+                    start: BASE,
+                    end: mapped_end,
+                    write_end: if self.read_only { BASE } else { mapped_end },
+                    base: 0,
+                },
+            );
+        }
+        t.set_slm(DirectWindow {
+            host: self.slm.as_ptr() as u64,
+            start: 0,
+            end: self.slm.len() as u64,
+            write_end: self.slm.len() as u64,
+            base: 0,
+        });
+        self.published.table = Some(t);
+    }
+
     fn at(&self, addr: u64, len: usize) -> Result<usize, MemFault> {
         let end = BASE + SIZE as u64;
         if addr < BASE || addr >= end {
@@ -54,16 +124,21 @@ impl Memory for VecMem {
     }
     fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
         let at = self.at(addr, data.len())?;
+        if self.read_only {
+            return Err(MemFault { address: addr });
+        }
         self.bytes[at..at + data.len()].copy_from_slice(data);
         Ok(())
     }
     fn read_all(&mut self, addr: u64, buf: &mut [u8]) -> bool {
+        self.published.calls += 1;
         if self.lane_by_lane {
             return false;
         }
         self.read(addr, buf).is_ok()
     }
     fn write_all(&mut self, addr: u64, data: &[u8]) -> bool {
+        self.published.calls += 1;
         if self.lane_by_lane {
             return false;
         }
@@ -76,12 +151,14 @@ impl Memory for VecMem {
         crate::dataport::write_bytes_at(&mut self.slm, offset, data)
     }
     fn slm_read_all(&mut self, offset: u32, buf: &mut [u8]) -> bool {
+        self.published.calls += 1;
         if self.lane_by_lane {
             return false;
         }
         self.slm_read(offset, buf).is_ok()
     }
     fn slm_write_all(&mut self, offset: u32, data: &[u8]) -> bool {
+        self.published.calls += 1;
         if self.lane_by_lane {
             return false;
         }
@@ -101,6 +178,12 @@ impl Memory for VecMem {
     }
     fn fence(&mut self, _global: bool) {
         self.fences += 1;
+    }
+    fn direct_windows(&self) -> *const DirectTable {
+        self.published
+            .table
+            .as_ref()
+            .map_or(&NO_WINDOWS, DirectWindows::as_ptr)
     }
     fn barrier_signal(&mut self) {
         self.signals += 1;
@@ -417,6 +500,7 @@ struct Case {
     width: u64,
     grf: Vec<u8>,
     mem: Vec<u8>,
+    read_only: bool,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -429,9 +513,10 @@ fn case() -> impl Strategy<Value = Case> {
         prop_oneof![Just(0x1000u64), 0u64..0x1000],
         proptest::collection::vec(any::<u8>(), 32 * 32),
         proptest::collection::vec(any::<u8>(), 64),
+        proptest::bool::weighted(0.2),
     )
         .prop_map(
-            |(msg, pattern, start, lane_offs, mask, width, grf, mem)| Case {
+            |(msg, pattern, start, lane_offs, mask, width, grf, mem, read_only)| Case {
                 msg,
                 pattern,
                 start,
@@ -440,6 +525,7 @@ fn case() -> impl Strategy<Value = Case> {
                 width,
                 grf,
                 mem,
+                read_only,
             },
         )
 }
@@ -503,6 +589,8 @@ fn setup(c: &Case) -> (Program, Thread, VecMem) {
         fences: 0,
         signals: 0,
         lane_by_lane: false,
+        read_only: c.read_only,
+        published: Published::default(),
     };
     (prog, t, mem)
 }
@@ -529,13 +617,20 @@ fn same_as_general(c: &Case) -> Result<(), TestCaseError> {
             ..mem0
         },
     );
+    // Classified with the memory's windows published: what translated code's calls meet.
+    let (mut tw, mut mw) = (tq.clone(), mq.clone());
+    mw.publish();
     let q = execute(&mut tq, prog.platform, &plan, inst.n, mask, &mut mq);
+    let w = execute(&mut tw, prog.platform, &plan, inst.n, mask, &mut mw);
     let g = execute(&mut tg, prog.platform, &general, inst.n, mask, &mut mg);
     let l = execute(&mut tl, prog.platform, &general, inst.n, mask, &mut ml);
     let outcome =
         |r: &Result<Outcome, EuErrorKind>| r.as_ref().map(|o| o.eot).map_err(|e| e.clone());
     prop_assert_eq!(outcome(&q), outcome(&g));
     prop_assert_eq!(outcome(&q), outcome(&l));
+    prop_assert_eq!(outcome(&q), outcome(&w));
+    prop_assert!(tq.file == tw.file, "registers differ through the windows");
+    prop_assert!(mq == mw, "memory differs through the windows");
     prop_assert!(tq.file == tg.file, "registers differ");
     prop_assert_eq!(tq.barrier_pending, tg.barrier_pending);
     prop_assert!(tq.file == tl.file, "registers differ from lane by lane");
@@ -576,6 +671,7 @@ fn surface_runs_at_the_width_edge_equal_the_general_path() {
                     width,
                     grf: (0..32 * 32).map(|i| i as u8).collect(),
                     mem: (0..64).map(|i| 0x80 | i as u8).collect(),
+                    read_only: false,
                 };
                 if let Err(e) = same_as_general(&c) {
                     panic!("{text}, width {width:#x}, mask {mask:#x}: {e}");
@@ -599,6 +695,7 @@ fn consecutive_in_bounds_lanes_take_the_classified_path() {
             width: 0x1000,
             grf: vec![7; 32 * 32],
             mem: vec![3; 64],
+            read_only: false,
         };
         let mask = if lanes == 0 {
             0xff
@@ -626,6 +723,7 @@ fn messages_without_lanes_do_nothing_unless_a_surface_is_named() {
             width: 0x1000,
             grf: vec![7; 32 * 32],
             mem: vec![3; 64],
+            read_only: false,
         };
         let (prog, t0, mem0) = setup(&c);
         let (mut t, mut mem) = (t0.clone(), mem0.clone());
@@ -675,6 +773,7 @@ fn scattered_and_partly_enabled_lanes_take_the_classified_path() {
                 width: 0x1000,
                 grf: vec![7; 32 * 32],
                 mem: vec![3; 64],
+                read_only: false,
             };
             let mask = mask & lane_bits(lanes as u8);
             assert!(
@@ -684,6 +783,101 @@ fn scattered_and_partly_enabled_lanes_take_the_classified_path() {
             if let Err(e) = same_as_general(&c) {
                 panic!("{text}, pattern {pattern}, mask {mask:#x}: {e}");
             }
+        }
+    }
+}
+
+/// Gathers, scatters and partly enabled lanes of a surface or the SLM copy through the
+/// memory's published windows without asking the memory for any access, and leave what the
+/// memory itself would (the property above compares them on random cases).
+#[test]
+fn scattered_lanes_copy_through_published_windows() {
+    let mut through = 0;
+    for (k, &(_, text, lanes, addr_bytes, addr)) in MESSAGES.iter().enumerate() {
+        if lanes == 0 || addr_bytes != 4 || !matches!(addr, Addr::Bti | Addr::Slm) {
+            continue;
+        }
+        for (pattern, mask) in [(4, u32::MAX), (5, u32::MAX), (0, 0x7), (4, 0xa5a5)] {
+            let c = Case {
+                msg: k,
+                pattern,
+                start: 0x140,
+                lane_offs: (0..16).map(|i| 0x100 + 0x24 * ((i * 7) % 16)).collect(),
+                mask,
+                width: 0x1000,
+                grf: (0..32 * 32).map(|i| (i * 7) as u8).collect(),
+                mem: (0..64).map(|i| 0x80 | i as u8).collect(),
+                read_only: false,
+            };
+            let mask = mask & lane_bits(lanes as u8);
+            let (prog, t0, mem0) = setup(&c);
+            let q: Quick = prog.insts[0]
+                .send
+                .and_then(|p| p.quick)
+                .expect("classified");
+            let (mut tw, mut mw) = (t0.clone(), mem0.clone());
+            mw.publish();
+            assert!(quick_run(&mut tw, q, mask, &mut mw), "{text}");
+            assert_eq!(
+                mw.published.calls, 0,
+                "{text}, pattern {pattern}, mask {mask:#x}"
+            );
+            let (mut tm, mut mm) = (t0, mem0);
+            assert!(quick_run(&mut tm, q, mask, &mut mm), "{text}");
+            assert!(
+                tw.file == tm.file && mw == mm,
+                "{text}, pattern {pattern}, mask {mask:#x}"
+            );
+            through += 1;
+        }
+    }
+    assert!(through >= 8, "only {through} cases");
+}
+
+/// A scattered lane outside the window, misaligned, or writing a read-only binding leaves
+/// the whole message to the memory, nothing copied before it.
+#[test]
+fn a_lane_the_window_does_not_hold_leaves_the_message_to_the_memory() {
+    for (k, &(_, text, lanes, addr_bytes, addr)) in MESSAGES.iter().enumerate() {
+        if lanes < 8 || addr_bytes != 4 || !matches!(addr, Addr::Bti) {
+            continue;
+        }
+        let mut offs: Vec<u64> = (0..16).map(|i| 0x100 + 0x24 * ((i * 7) % 16)).collect();
+        for (lane, off) in [(5usize, 0x2000u64), (7, 0x101)] {
+            offs[lane] = off;
+            let c = Case {
+                msg: k,
+                pattern: 2,
+                start: 0,
+                lane_offs: offs.clone(),
+                mask: u32::MAX,
+                width: 0x1000,
+                grf: (0..32 * 32).map(|i| (i * 5) as u8).collect(),
+                mem: (0..64).map(|i| 0x40 | i as u8).collect(),
+                read_only: false,
+            };
+            let (prog, t0, mut mem) = setup(&c);
+            mem.publish();
+            let q: Quick = prog.insts[0]
+                .send
+                .and_then(|p| p.quick)
+                .expect("classified");
+            let table = mem.direct_windows();
+            let mut t = t0.clone();
+            let l = match q {
+                Quick::Lanes(l) => l,
+                _ => panic!("{text}: lanes"),
+            };
+            let bytes = mem.bytes.clone();
+            // SAFETY: the memory's own table, the memory alive and unused meanwhile.
+            let done = unsafe {
+                crate::dataport::direct::lanes_through(&*table, &mut t.file, &l, lane_bits(16))
+            };
+            assert!(!done, "{text}: lane {lane} at {off:#x} copied");
+            assert!(
+                t.file == t0.file && mem.bytes == bytes,
+                "{text}: changed something"
+            );
         }
     }
 }
