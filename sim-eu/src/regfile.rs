@@ -4,8 +4,8 @@
 //! Layout (bytes): GRF r0..r255 (32 bytes each; a thread outside Large GRF Mode reaches r0..r127
 //! only), then a0 (16 x 16-bit subregisters), acc0..acc7
 //! (32 bytes each), f0 and f1 (32 bits each), ce0, sr0, cr0, n0, tm0, ip, the math-macro
-//! accumulators' extra bits (`.mme0`..`.mme7`, one byte per lane), and a zero area that `null`
-//! sources read.
+//! accumulators' extra bits (`.mme0`..`.mme7`, one byte per lane), the accumulator DWords'
+//! integer values beyond 32 bits ([`ACC_WIDE`]), and a zero area that `null` sources read.
 
 use std::ops::Range;
 
@@ -137,9 +137,15 @@ pub const IP: usize = TM0 + 32;
 /// only the IEEE macro instructions reach them (see `ieee_macro`).
 pub const MME: usize = IP + 32;
 pub const MME_ACCS: usize = 8;
+/// The accumulator's integer precision beyond the DWords it shows: per accumulator DWord
+/// ([`ACC_DWORDS`]) the full value (i64, little-endian) of the last integer result written
+/// there, which `mach` adds to (see `exec::alu`); valid while that DWord still holds its low
+/// 32 bits. In the file, so that translated code keeps it as the interpreter does; no operand
+/// names it. Zero when a thread starts.
+pub const ACC_WIDE: usize = MME + MME_ACCS * 32;
 /// `null` reads as zeros: a region as large as the widest operand footprint (32 lanes x 8
 /// bytes x stride 4).
-pub const ZERO: usize = MME + MME_ACCS * 32;
+pub const ZERO: usize = ACC_WIDE + ACC_DWORDS * 8;
 pub const ZERO_LEN: usize = 32 * 8 * 4;
 /// Total bytes, with slack so an 8-byte read at any validated offset stays inside.
 pub const FILE_BYTES: usize = ZERO + ZERO_LEN + 8;
@@ -223,10 +229,6 @@ pub struct Thread {
     /// Mode count. A thread has the registers of the program it runs (the dispatcher decodes
     /// the program for the walker's mode), so [`crate::run`] takes it from the program.
     pub(crate) grf_bytes: usize,
-    /// The accumulator's integer precision beyond the DWords the file holds: the full value
-    /// of the last integer result written to each accumulator DWord ([`ACC_DWORDS`]), which
-    /// `mach` adds to (see `exec::alu`). Valid while that DWord still holds its low 32 bits.
-    pub(crate) acc_wide: [i64; ACC_DWORDS],
 }
 
 /// DWords of acc0–acc7.
@@ -264,10 +266,26 @@ impl Thread {
             observe_sends: false,
             track_regs: false,
             grf_bytes: GRF_REGS * REG_BYTES,
-            acc_wide: [0; ACC_DWORDS],
         };
         t.restart(dispatch_mask);
         t
+    }
+
+    /// The wide value kept for accumulator DWord `k` ([`ACC_WIDE`]).
+    pub(crate) fn acc_wide(&self, k: usize) -> i64 {
+        let at = ACC_WIDE + 8 * k;
+        self.file
+            .get(at..at + 8)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, i64::from_le_bytes)
+    }
+
+    /// Keeps `v` as accumulator DWord `k`'s wide value.
+    pub(crate) fn set_acc_wide(&mut self, k: usize, v: i64) {
+        let at = ACC_WIDE + 8 * k;
+        if let Some(b) = self.file.get_mut(at..at + 8) {
+            b.copy_from_slice(&v.to_le_bytes());
+        }
     }
 
     /// Makes this thread what [`Thread::new`] gives for `dispatch_mask` (every register zero,
@@ -292,7 +310,8 @@ impl Thread {
                 b.fill(0);
             }
         }
-        if let Some(arf) = self.file.get_mut(MAX_GRF_BYTES..ZERO) {
+        // The accumulator's wide values `restart` clears.
+        if let Some(arf) = self.file.get_mut(MAX_GRF_BYTES..ACC_WIDE) {
             arf.fill(0);
         }
         self.executed = 0;
@@ -315,7 +334,9 @@ impl Thread {
         self.ended = dispatch_mask == 0;
         self.barrier_pending = false;
         self.exec_lanes = u32::MAX;
-        self.acc_wide = [0; ACC_DWORDS];
+        if let Some(wide) = self.file.get_mut(ACC_WIDE..ZERO) {
+            wide.fill(0);
+        }
     }
 
     /// The GRF as bytes (r0 at 0, 32 bytes per register), as many registers as the thread

@@ -303,13 +303,10 @@ pub(crate) unsafe fn lanes_through(
     // All lanes' host addresses first: a read's response may overwrite the offsets.
     let mut host = [0u64; 32];
     for i in lanes_of(mask) {
-        let at = addr_at + 4 * i;
-        let a = u64::from(u32::from_le_bytes([
-            file[at],
-            file[at + 1],
-            file[at + 2],
-            file[at + 3],
-        ]));
+        let Some(a) = dword(file, addr_at + 4 * i) else {
+            return false;
+        };
+        let a = u64::from(u32::from_le(a));
         let off = a + u64::from(l.chan_off);
         // The offset in the window: a surface's rule is the alignment of its base plus the
         // offset; shared local memory's is the lane address's, then its address bits.
@@ -332,19 +329,26 @@ pub(crate) unsafe fn lanes_through(
             let r = data + k * blk + 4 * i;
             let p = host[i].wrapping_add(4 * k as u64) as *mut u32;
             if l.write {
-                let v = u32::from_ne_bytes([file[r], file[r + 1], file[r + 2], file[r + 3]]);
+                let v = dword(file, r).unwrap_or(0);
                 // SAFETY: `p` lies in the window (checked above), whose host bytes the
                 // caller vouches for, and is 4-byte aligned; volatile, as the memory's own
                 // copies: other threads may access the same memory.
                 unsafe { p.write_volatile(v) };
-            } else {
+            } else if let Some(d) = file.get_mut(r..r + 4) {
                 // SAFETY: as for the write.
                 let v = unsafe { p.read_volatile() };
-                file[r..r + 4].copy_from_slice(&v.to_ne_bytes());
+                d.copy_from_slice(&v.to_ne_bytes());
             }
         }
     }
     true
+}
+
+/// The 4 bytes at `at` of `file` as they lie in memory (native order).
+#[inline(always)]
+fn dword(file: &[u8], at: usize) -> Option<u32> {
+    let b: [u8; 4] = file.get(at..at + 4)?.try_into().ok()?;
+    Some(u32::from_ne_bytes(b))
 }
 
 /// The direct space of a classified send's base: flat addresses have none.

@@ -104,7 +104,7 @@ fn keep_acc_precision(t: &mut Thread, o: &Opnd, n: usize, mask: u32, r: &Lanes<i
             continue;
         }
         if let Some(k) = acc_dword(o.offs[i]) {
-            t.acc_wide[k] = v;
+            t.set_acc_wide(k, v);
         }
     }
 }
@@ -113,7 +113,7 @@ fn keep_acc_precision(t: &mut Thread, o: &Opnd, n: usize, mask: u32, r: &Lanes<i
 /// when the DWord still holds its low 32 bits, else the DWord itself.
 fn acc_value(t: &Thread, acc: &Opnd, i: usize, low: i64) -> i64 {
     match acc_dword(acc.offs[i]) {
-        Some(k) if t.acc_wide[k] as u32 == low as u32 => t.acc_wide[k],
+        Some(k) if t.acc_wide(k) as u32 == low as u32 => t.acc_wide(k),
         _ => low,
     }
 }
