@@ -7,13 +7,15 @@ use sim_eu::regfile::{ACC, TM0};
 use sim_eu::{NoMemory, Program, Status, Thread};
 use sim_jit::Translated;
 
-/// The thread's end: an instruction that does not translate.
-const END: &str = "send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}\n";
+/// After the lines: an instruction that neither translates nor runs inside a translated run
+/// (an indirect destination), so a run of the lines ends before it and fits in a budget of
+/// their count. (The thread's end would not do: a run takes it as its last instruction, and a
+/// run longer than the budget is never entered.) The budget stops the thread before it.
+const END: &str = "mov (1|M0) r[a0.0]<1>:ud 0x0:ud\n";
 
-/// The lines that assemble on their own, assembled together (with the thread's end after the
-/// last, an instruction that does not translate, so that a run of the lines fits in a budget
-/// of their count and the thread stops at an instruction, not off the end), and how many
-/// there are.
+/// The lines that assemble on their own, assembled together (with [`END`] after the last, so
+/// that a run of the lines fits in a budget of their count and the thread stops at an
+/// instruction, not off the end), and how many there are.
 pub fn program(lines: &[String]) -> Option<(Program, usize)> {
     let ok: Vec<&String> = lines
         .iter()
