@@ -44,7 +44,7 @@ use sim_eu::exec::fast::{arity, half_results_packed, packed_group_bytes};
 #[cfg(target_arch = "x86_64")]
 use sim_eu::exec::fast::{half_results_fixed_available, half_results_packed_fixed};
 use sim_eu::program::fast::{Elem, FastOp, Sign};
-use sim_eu::regfile::FLAG;
+use sim_eu::regfile::{ACC, ACC_WIDE, FLAG};
 
 use crate::select::{Branch, Item, Lanes, Op, Own, Step};
 use sim_eu::exec::structured::Jumps;
@@ -782,6 +782,11 @@ struct Half {
 }
 
 /// Register-file bytes: unaligned, in bounds (checked before a run is entered), little-endian.
+/// The file offset of the wide value ([`ACC_WIDE`]) of the accumulator DWord at `at`.
+fn wide_slot(at: usize) -> i32 {
+    (ACC_WIDE + 2 * (at - ACC)) as i32
+}
+
 fn mem() -> MemFlagsData {
     MemFlagsData::new()
         .with_notrap()
@@ -808,10 +813,105 @@ impl StepEmitter<'_, '_> {
                 None => enabled,
             },
         };
-        if s.n == 1 {
+        if matches!(s.op, Op::MulAcc { .. } | Op::Mach { .. }) {
+            self.wide(s, &m);
+        } else if s.n == 1 {
             self.scalar(s, &m);
         } else {
             self.vector(s, &m);
+        }
+    }
+
+    /// IGC's multiply-high pair ([`Op::MulAcc`], [`Op::Mach`]) lane by lane in 64-bit host
+    /// integers, as `sim_eu::exec::alu` computes it in 128 bits: every value it stores (the
+    /// destination's bits 32..63, the accumulator's low 32 and its wide value's low 64) is
+    /// a function of the sum's low 64 bits, and src0 times src1's high word fits in 64.
+    fn wide(&mut self, s: &Step, m: &Masks) {
+        let (signed, high) = match s.op {
+            Op::MulAcc { signed } => ([signed[0], signed[1], false], false),
+            Op::Mach { signed } => (signed, true),
+            _ => return,
+        };
+        let Some(dst) = s.dst else {
+            return;
+        };
+        let acc = match (high, s.src[2]) {
+            (false, _) => dst,
+            (true, Lanes::Row { base, .. }) => base,
+            (true, _) => return,
+        };
+        let n = usize::from(s.n);
+        // Every lane's sources before any store: a destination may be a source.
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let x = self.lane64(s.src[0], i, signed[0]);
+            let y = self.lane64(s.src[1], i, signed[1]);
+            if !high {
+                out.push((self.b.ins().imul(x, y), None));
+                continue;
+            }
+            let at = usize::from(acc) + 4 * i;
+            let low = self.first(Lanes::Scalar(
+                at as u16,
+                Elem {
+                    size: 4,
+                    signed: signed[2],
+                },
+            ));
+            let wide = self.b.ins().load(I64, mem(), self.file, wide_slot(at));
+            // The wide value while the DWord still holds its low 32 bits, else the DWord.
+            let wide_low = self.b.ins().ireduce(I32, wide);
+            let same = self.b.ins().icmp(IntCC::Equal, wide_low, low);
+            let dword = if signed[2] {
+                self.b.ins().sextend(I64, low)
+            } else {
+                self.b.ins().uextend(I64, low)
+            };
+            let a = self.b.ins().select(same, wide, dword);
+            let y_high = if signed[1] {
+                self.b.ins().sshr_imm_u(y, 16)
+            } else {
+                self.b.ins().ushr_imm_u(y, 16)
+            };
+            let p = self.b.ins().imul(x, y_high);
+            let p = self.b.ins().ishl_imm_u(p, 16);
+            let p = self.b.ins().iadd(a, p);
+            let hi = self.b.ins().ushr_imm_u(p, 32);
+            out.push((p, Some(self.b.ins().ireduce(I32, hi))));
+        }
+        for (i, (v, hi)) in out.into_iter().enumerate() {
+            let on = if m.writes_all(s) {
+                self.b.ins().iconst(I32, 1)
+            } else {
+                let bit = self.b.ins().ushr_imm_u(m.both, i as i64);
+                self.b.ins().band_imm_u(bit, 1)
+            };
+            let at = usize::from(acc) + 4 * i;
+            let low = self.b.ins().ireduce(I32, v);
+            self.store_dword(at, on, low);
+            let slot = wide_slot(at);
+            let old = self.b.ins().load(I64, mem(), self.file, slot);
+            let new = self.b.ins().select(on, v, old);
+            self.b.ins().store(mem(), new, self.file, slot);
+            if let Some(h) = hi {
+                self.store_dword(usize::from(dst) + 4 * i, on, h);
+            }
+        }
+    }
+
+    /// Lane `i` of a source, extended to 64 bits as its type is `signed`.
+    fn lane64(&mut self, l: Lanes, i: usize, signed: bool) -> Value {
+        let l = match l {
+            Lanes::Row { base, stride, elem } => {
+                Lanes::Scalar(base + u16::from(stride) * i as u16, elem)
+            }
+            other => other,
+        };
+        let v = self.first(l);
+        if signed {
+            self.b.ins().sextend(I64, v)
+        } else {
+            self.b.ins().uextend(I64, v)
         }
     }
 
@@ -1986,9 +2086,14 @@ impl StepEmitter<'_, '_> {
         match op {
             // The callers compute these from the masks; `vector` takes half results apart;
             // `step` emits nothing for `Keep`.
-            Op::Mov | Op::Cmp { .. } | Op::Sel | Op::SelCmp { .. } | Op::Half { .. } | Op::Keep => {
-                a
-            }
+            Op::Mov
+            | Op::Cmp { .. }
+            | Op::Sel
+            | Op::SelCmp { .. }
+            | Op::Half { .. }
+            | Op::Keep
+            | Op::MulAcc { .. }
+            | Op::Mach { .. } => a,
             Op::Not => self.b.ins().bnot(a),
             Op::Add => self.b.ins().iadd(a, bv.unwrap_or(a)),
             Op::Mul => self.b.ins().imul(a, bv.unwrap_or(a)),
@@ -2228,6 +2333,11 @@ impl StepEmitter<'_, '_> {
             self.scalar_word(at, on, r);
             return;
         }
+        self.store_dword(at, on, r);
+    }
+
+    /// Writes the DWord `r` at `at` where `on` is 1.
+    fn store_dword(&mut self, at: usize, on: Value, r: Value) {
         if let Some((row, lane)) = self.held_lane(at, 4) {
             // In a held row: the row with that lane replaced.
             let v = self.held_row(row);
@@ -2238,7 +2348,7 @@ impl StepEmitter<'_, '_> {
             return;
         }
         self.flush(at, at + 4, true);
-        let off = self.addr(dst);
+        let off = at as i32;
         let old = self.b.ins().load(I32, mem(), self.file, off);
         let new = self.b.ins().select(on, r, old);
         self.b.ins().store(mem(), new, self.file, off);
@@ -2270,10 +2380,15 @@ impl StepEmitter<'_, '_> {
         let c = v.get(2).copied().unwrap_or(a);
         match op {
             // The callers compute these from the masks, or call `half_lanes`; `step` emits
-            // nothing for `Keep`.
-            Op::Mov | Op::Cmp { .. } | Op::Sel | Op::SelCmp { .. } | Op::Half { .. } | Op::Keep => {
-                a
-            }
+            // nothing for `Keep` and the multiply-high pair through `wide`.
+            Op::Mov
+            | Op::Cmp { .. }
+            | Op::Sel
+            | Op::SelCmp { .. }
+            | Op::Half { .. }
+            | Op::Keep
+            | Op::MulAcc { .. }
+            | Op::Mach { .. } => a,
             Op::Not => self.b.ins().bnot(a),
             Op::Add => self.b.ins().iadd(a, b),
             Op::Mul => self.b.ins().imul(a, b),

@@ -7,19 +7,22 @@
 //! destination is consecutive DWords or whole rows of consecutive words (or one element), and
 //! whose sources are consecutive DWords, words at a 2- or 4-byte step, bytes at a 4-byte step,
 //! one scalar element or an immediate; instructions that change nothing; the structured
-//! branches with a resolved target and no vertical predicate ([`branch`]); and the classified
-//! sends, called directly ([`send`]). Everything else
-//! stays with the interpreter.
+//! branches with a resolved target and no vertical predicate ([`branch`]); the classified
+//! sends, called directly ([`send`]); and IGC's multiply-high pair, `mul` to the accumulator
+//! and `mach` with AccWrEn ([`wide`]). Everything else stays with the interpreter.
 
-use isa_encoder::model::{CondMod, PredCtrl};
+use isa_encoder::model::SrcMod;
+use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl};
 use sim_eu::dataport::direct::{direct, Direct};
 use sim_eu::dataport::quick::Quick;
 use sim_eu::exec::runs_inside_a_run;
 use sim_eu::exec::structured::{structured, Jumps};
 use sim_eu::program::channels::Channels;
 use sim_eu::program::fast::{Elem, Fast, FastOp, Num, Sign, Src};
+use sim_eu::program::operand::{Loc, Opnd};
 use sim_eu::program::simple::Simple;
-use sim_eu::program::Inst;
+use sim_eu::program::{Domain, Inst};
+use sim_eu::regfile::{acc_dword, ZERO};
 
 /// An operation a translated instruction computes on 32-bit lanes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,6 +69,20 @@ pub enum Op {
         op: FastOp,
         hf: [bool; 3],
     },
+    /// An integer `mul` to accumulator DWords (IGC's `mul (8) acc0.0:ud x:ud y:uw`, the low
+    /// half of a 32x32 -> 64 multiply): each lane's product, computed in 64 bits with each
+    /// source as its own type (`signed`), goes to its DWord (low 32 bits) and to the
+    /// accumulator's wide value ([`sim_eu::regfile::ACC_WIDE`]), as the interpreter keeps it.
+    MulAcc {
+        signed: [bool; 2],
+    },
+    /// `mach` with AccWrEn (the pair's high half): the accumulator (src2: its DWords, each
+    /// read as its wide value while that still matches) plus src0 times src1's high word
+    /// shifted left 16; bits 32..63 to the destination, the low 64 bits to the accumulator
+    /// DWords and their wide values.
+    Mach {
+        signed: [bool; 3],
+    },
 }
 
 impl Op {
@@ -79,7 +96,7 @@ impl Op {
         match self {
             Op::Keep => 0,
             Op::Mov | Op::Not => 1,
-            Op::Mad | Op::FMad => 3,
+            Op::Mad | Op::FMad | Op::Mach { .. } => 3,
             Op::Half {
                 op: FastOp::Mov, ..
             } => 1,
@@ -154,6 +171,10 @@ impl Step {
                 Lanes::Scalar(b, e) => usize::from(b) + usize::from(e.size),
                 Lanes::Imm(_) => 0,
             });
+        }
+        if matches!(self.op, Op::MulAcc { .. } | Op::Mach { .. }) {
+            // The accumulator's wide values, which lie before the zero area.
+            end = end.max(ZERO);
         }
         end
     }
@@ -267,6 +288,116 @@ pub fn branch(inst: &Inst, at: u32) -> Option<(Jumps, u32, Channels)> {
 /// The kernel instructions a run of `items` covers.
 pub fn run_len(items: &[Item]) -> u32 {
     items.iter().map(Item::instructions).sum()
+}
+
+/// The translated form of IGC's multiply-high pair: `mul` of 32-bit and 16-bit integers to
+/// consecutive accumulator DWords, and `mach` with AccWrEn from the accumulator to
+/// consecutive DWords outside it; sources consecutive DWords or words, one element or an
+/// immediate, without modifiers; no condition, saturation or vertical predicate. `None` for
+/// anything else (a `mach` without AccWrEn is the fast path's 32-bit `mul`).
+pub fn wide(inst: &Inst) -> Option<Step> {
+    if inst.invalid.is_some()
+        || inst.sat
+        || inst.cond.is_some()
+        || inst.reads_ce
+        || inst.domain != Domain::Int
+        || inst.nsrc != 2
+    {
+        return None;
+    }
+    let ch = Channels::of(inst);
+    if vertical(&ch) || !matches!(ch.n, 1 | 4 | 8 | 16 | 32) {
+        return None;
+    }
+    let n = usize::from(ch.n);
+    let dst = dwords(&inst.dst, n)?;
+    let in_acc = |base: u16| (0..n).all(|i| acc_dword(base + 4 * i as u16).is_some());
+    let (a, sa) = wide_source(&inst.src[0], n)?;
+    let (b, sb) = wide_source(&inst.src[1], n)?;
+    let (op, src) = match inst.opcode {
+        Opcode::Mul if !inst.acc_wr && in_acc(dst) => {
+            (Op::MulAcc { signed: [sa, sb] }, [a, b, Lanes::Imm(0)])
+        }
+        Opcode::Mach if inst.acc_wr && (0..n).all(|i| acc_dword(dst + 4 * i as u16).is_none()) => {
+            let acc = dwords(&inst.acc, n).filter(|&b| in_acc(b))?;
+            let signed = inst.acc.ty == DataType::D;
+            let elem = Elem { size: 4, signed };
+            (
+                Op::Mach {
+                    signed: [sa, sb, signed],
+                },
+                [
+                    a,
+                    b,
+                    Lanes::Row {
+                        base: acc,
+                        stride: 4,
+                        elem,
+                    },
+                ],
+            )
+        }
+        _ => return None,
+    };
+    Some(Step {
+        op,
+        n: ch.n,
+        ch,
+        dst: Some(dst),
+        dst_size: 4,
+        src,
+        sign: [Sign::NONE; 3],
+        flag: None,
+    })
+}
+
+/// The first byte of `o` when it is `n` consecutive `:d`/`:ud` DWords of the file.
+fn dwords(o: &Opnd, n: usize) -> Option<u16> {
+    let base = o.offs[0];
+    (o.loc == Loc::File
+        && matches!(o.ty, DataType::D | DataType::Ud)
+        && (0..n).all(|i| o.offs[i] == base + 4 * i as u16))
+    .then_some(base)
+}
+
+/// A source of [`wide`] and whether its type is signed: `:d`, `:ud`, `:w` or `:uw`, one
+/// element (an immediate too) or consecutive ones, no modifier.
+fn wide_source(o: &Opnd, n: usize) -> Option<(Lanes, bool)> {
+    let (size, signed) = match o.ty {
+        DataType::D => (4, true),
+        DataType::Ud => (4, false),
+        DataType::W => (2, true),
+        DataType::Uw => (2, false),
+        _ => return None,
+    };
+    if o.modifier != SrcMod::None {
+        return None;
+    }
+    let elem = Elem { size, signed };
+    let lanes = match o.loc {
+        Loc::Imm if o.scalar => {
+            let at = usize::from(o.offs[0]);
+            let b = o.imm.get(at..at + usize::from(size))?;
+            let v = match (size, signed) {
+                (2, true) => i32::from(i16::from_le_bytes([b[0], b[1]])) as u32,
+                (2, false) => u32::from(u16::from_le_bytes([b[0], b[1]])),
+                _ => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+            };
+            Lanes::Imm(v)
+        }
+        Loc::File if o.scalar || (0..n).all(|i| o.offs[i] == o.offs[0]) => {
+            Lanes::Scalar(o.offs[0], elem)
+        }
+        Loc::File if (0..n).all(|i| o.offs[i] == o.offs[0] + u16::from(size) * i as u16) => {
+            Lanes::Row {
+                base: o.offs[0],
+                stride: size,
+                elem,
+            }
+        }
+        _ => return None,
+    };
+    Some((lanes, signed))
 }
 
 /// The translated form of `f`, or `None` when the interpreter keeps it.

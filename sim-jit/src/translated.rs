@@ -15,7 +15,7 @@ use crate::error::JitError;
 use isa_encoder::model::{Opcode, Shape};
 use sim_eu::exec::{runs_inside_a_run, stops_for_a_barrier};
 
-use crate::select::{branch, ends_thread, select, send, Branch, Item, Own, Step};
+use crate::select::{branch, ends_thread, select, send, wide, Branch, Item, Own, Step};
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
 
@@ -147,12 +147,16 @@ impl Translated {
                 if let Some((jumps, to, ch)) = branch(inst, k as u32) {
                     return Kind::Branch(jumps, to, ch);
                 }
-                let step = f.as_ref().and_then(select).or_else(|| {
-                    // A `nop` or a `sync` other than a barrier wait does nothing here.
-                    simple
-                        .filter(|s| s.send.is_none())
-                        .map(|s| Step::keep(s.ch))
-                });
+                let step = f
+                    .as_ref()
+                    .and_then(select)
+                    .or_else(|| wide(inst))
+                    .or_else(|| {
+                        // A `nop` or a `sync` other than a barrier wait does nothing here.
+                        simple
+                            .filter(|s| s.send.is_none())
+                            .map(|s| Step::keep(s.ch))
+                    });
                 match step.filter(|s| em.supports(s.op)) {
                     Some(s) => Kind::Step(s),
                     None if !interpreted_inside => Kind::Outside,

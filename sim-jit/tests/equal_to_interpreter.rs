@@ -507,3 +507,147 @@ proptest! {
         }
     }
 }
+
+/// IGC's multiply-high pair (`mul (n) acc0:ud x:ud y:uw`, then `mach (n) dst x y {AccWrEn}`:
+/// a division by a constant, a 32x32 -> 64 multiply) and what else may feed its accumulator.
+#[derive(Debug, Clone)]
+struct Pair {
+    size: usize,
+    /// The accumulator's and destination's type is `:d` (else `:ud`); src0's likewise.
+    signed: [bool; 2],
+    regs: [u32; 3],
+    subs: [u32; 2],
+    /// src0 one element (else consecutive DWords).
+    scalar: bool,
+    mul_src: usize,
+    mach_src: usize,
+    imm: u32,
+    pred: usize,
+    /// 0: `mul` then `mach`; 1: an `add` to the accumulator (the interpreter's, with its
+    /// wide value) then `mach`; 2: `mul`, that `add`, `mach`; 3: `mul`, another instruction,
+    /// `mach`; 4: `mach` alone (on the accumulator as the thread has it).
+    feed: usize,
+    between: Ins,
+    /// The `mach` in the other half of the channels (IGC's `(8|M8)` after an `(8|M0)` mul).
+    mach_m8: bool,
+}
+
+fn pair() -> impl Strategy<Value = Pair> {
+    (
+        (
+            0usize..5,
+            any::<[bool; 2]>(),
+            proptest::array::uniform3(10u32..18),
+        ),
+        (proptest::array::uniform2(0u32..4), any::<bool>()),
+        (0usize..5, 0usize..5, any::<u32>(), 0usize..PREDS.len()),
+        (0usize..5, ins(), any::<bool>()),
+    )
+        .prop_map(
+            |(
+                (size, signed, regs),
+                (subs, scalar),
+                (mul_src, mach_src, imm, pred),
+                (feed, between, mach_m8),
+            )| Pair {
+                size,
+                signed,
+                regs,
+                subs,
+                scalar,
+                mul_src,
+                mach_src,
+                imm,
+                pred,
+                feed,
+                between,
+                mach_m8,
+            },
+        )
+}
+
+fn pair_lines(p: &Pair) -> Vec<String> {
+    let (n, m) = [(1, 0), (8, 0), (8, 8), (16, 0), (16, 16)][p.size];
+    let mach_m = if p.mach_m8 && n == 8 { 8 } else { m };
+    let t = if p.signed[0] { "d" } else { "ud" };
+    let t0 = if p.signed[1] { "d" } else { "ud" };
+    let [x, y, d] = p.regs;
+    let row = |ty: &str| match (n, ty) {
+        (1, _) => "<0;1,0>".to_string(),
+        (_, "uw" | "w") => format!("<{n};{n},1>"),
+        _ => "<8;8,1>".to_string(),
+    };
+    let src0 = if p.scalar || n == 1 {
+        format!("r{x}.{}<0;1,0>:{t0}", p.subs[0])
+    } else {
+        format!("r{x}.0{}:{t0}", row(t0))
+    };
+    let mul_src = match p.mul_src {
+        0 => format!("r{y}.{}<0;1,0>:uw", p.subs[1]),
+        1 => format!("r{y}.0{}:uw", row("uw")),
+        2 => format!("0x{:x}:uw", p.imm & 0xffff),
+        3 => format!("{}:w", p.imm as u16 as i16),
+        _ => format!("r{y}.{}<0;1,0>:w", p.subs[1]),
+    };
+    let mach_src = match p.mach_src {
+        0 => format!("r{y}.{}<0;1,0>:ud", p.subs[1]),
+        1 => format!("r{y}.0{}:d", row("d")),
+        2 => format!("0x{:x}:ud", p.imm),
+        3 => "0x0:ud".to_string(),
+        _ => format!("{}:d", p.imm as i32),
+    };
+    let pred = PREDS[p.pred];
+    let mul = format!("{pred}mul ({n}|M{m}) acc0.0<1>:{t} {src0} {mul_src}");
+    let add = format!(
+        "add ({n}|M{m}) acc0.0<1>:{t} r12.0{}:{t} r13.0{}:{t}",
+        row(t),
+        row(t)
+    );
+    let mach = format!("mach ({n}|M{mach_m}) r{d}.0<1>:{t} {src0} {mach_src} {{AccWrEn}}");
+    match p.feed {
+        0 => vec![mul, mach],
+        1 => vec![add, mach],
+        2 => vec![mul, add, mach],
+        3 => vec![mul, text(&p.between), mach],
+        _ => vec![mach],
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+
+    /// The multiply-high pair, translated, against the interpreter: the destination, the
+    /// accumulator and its wide values (the register file's) must match, whatever fed the
+    /// accumulator.
+    #[test]
+    fn multiply_high_pairs_match_the_interpreter(
+        pairs in proptest::collection::vec(pair(), 1..4),
+        file in words(),
+        active in common::active(),
+        flags in any::<u64>(),
+        slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),
+    ) {
+        let lines: Vec<String> = pairs.iter().flat_map(pair_lines).collect();
+        let Some((prog, n)) = program(&lines) else {
+            return Err(TestCaseError::reject("nothing assembles"));
+        };
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        common::same_as_interpreter(&prog, &tr, n, &file, active | 1, flags, &slices, &lines.join("\n"))?;
+    }
+}
+
+/// IGC's pairs as `ocloc` writes them for TGL (OpenVINO's `convolution_gpu_bfyx_f16`: an index
+/// divided by 7 through its magic number; a 32-bit product's high half) translate, `mul` and
+/// `mach` both.
+#[test]
+fn igc_multiply_high_pairs_translate() {
+    let text = "(W&f0.0.any16h) mul (8|M0) acc0.0<1>:ud r7.0<8;8,1>:ud 0x2493:uw\n\
+                mach (8|M8) r11.0<1>:ud r7.0<8;8,1>:ud 0x92492493:ud {AccWrEn}\n\
+                (W) mul (1|M0) acc0.0<1>:d r8.4<0;1,0>:d r5.2<0;1,0>:uw\n\
+                (W) mach (1|M0) r6.0<1>:d r8.4<0;1,0>:d r5.1<0;1,0>:d {AccWrEn}\n\
+                nop\n";
+    let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    assert_eq!(tr.translated(), 5, "both pairs and the nop");
+}
