@@ -310,17 +310,25 @@ impl Thread {
                 b.fill(0);
             }
         }
-        // The accumulator's wide values `restart` clears.
-        if let Some(arf) = self.file.get_mut(MAX_GRF_BYTES..ACC_WIDE) {
+        // The architecture registers and the accumulator's wide values, in one fill.
+        if let Some(arf) = self.file.get_mut(MAX_GRF_BYTES..ZERO) {
             arf.fill(0);
         }
         self.executed = 0;
-        self.restart(dispatch_mask);
+        self.restart_cleared(dispatch_mask);
     }
 
     /// Restarts the thread at the kernel's first instruction with `dispatch_mask`, keeping the
     /// register contents (a dispatcher reusing one thread object overwrites the payload).
     pub fn restart(&mut self, dispatch_mask: u32) {
+        if let Some(wide) = self.file.get_mut(ACC_WIDE..ZERO) {
+            wide.fill(0);
+        }
+        self.restart_cleared(dispatch_mask);
+    }
+
+    /// [`Thread::restart`] when the accumulator's wide values are already zero.
+    fn restart_cleared(&mut self, dispatch_mask: u32) {
         self.ip = 0;
         // sr0.2 is the dispatch mask and sr0.3 the vector mask, which for a compute thread is
         // the same (Mesa brw_reg.h: brw_dmask_reg, brw_vmask_reg). IGC reads sr0.2 for the
@@ -334,9 +342,6 @@ impl Thread {
         self.ended = dispatch_mask == 0;
         self.barrier_pending = false;
         self.exec_lanes = u32::MAX;
-        if let Some(wide) = self.file.get_mut(ACC_WIDE..ZERO) {
-            wide.fill(0);
-        }
     }
 
     /// The GRF as bytes (r0 at 0, 32 bytes per register), as many registers as the thread

@@ -191,10 +191,12 @@ struct Run<'a, 'w> {
     /// The EU threads of the group being run, reused group after group (reset to zero
     /// registers each time, so nothing of an earlier group shows).
     threads: Vec<Thread>,
-    /// The GRF registers payloads loaded so far wrote.
-    payload_regs: regfile::GrfSet,
-    /// The GRF byte ranges a reused thread clears, worked out per group (kept for its memory).
+    /// The GRF registers from r0 that payloads loaded so far wrote.
+    payload_regs: usize,
+    /// The GRF byte ranges a reused thread clears, and the `payload_regs` they were worked
+    /// out for (again only when that grows: every group's payload has one layout).
     clear: Vec<std::ops::Range<usize>>,
+    clear_for: Option<usize>,
     /// The group's cycle detector, kept to reuse its memory.
     cycles: Cycles,
     /// Instructions this host thread executed and not yet taken off the walker's budget:
@@ -272,10 +274,13 @@ impl Run<'_, '_> {
         threads.truncate(n as usize);
         // A reused thread ran this program with this payload layout: only registers those
         // wrote can be non-zero, and those the payload rewrites whole need no clearing.
-        let dirty =
-            (self.prog.grf_writes | self.payload_regs) & !payload::rewritten(self.w.platform, d);
-        self.clear.clear();
-        self.clear.extend(regfile::grf_runs(dirty));
+        if self.clear_for != Some(self.payload_regs) {
+            let loaded = regfile::GrfSet::range(0, self.payload_regs);
+            let dirty = (self.prog.grf_writes | loaded) & !payload::rewritten(self.w.platform, d);
+            self.clear.clear();
+            self.clear.extend(regfile::grf_runs(dirty));
+            self.clear_for = Some(self.payload_regs);
+        }
         for i in 0..n {
             let mask = if i + 1 == n { d.last_mask } else { full };
             match threads.get_mut(i as usize) {
@@ -284,7 +289,7 @@ impl Run<'_, '_> {
             }
             if let Some(t) = threads.get_mut(i as usize) {
                 t.set_grf_regs(self.prog.grf_regs);
-                self.payload_regs |= payload::load(
+                let regs = payload::load(
                     self.w.platform,
                     d,
                     self.w.memory,
@@ -295,6 +300,7 @@ impl Run<'_, '_> {
                     i,
                     self.first_slot + i,
                 )?;
+                self.payload_regs = self.payload_regs.max(regs);
             }
         }
         let threads = &mut threads[..];

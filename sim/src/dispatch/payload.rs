@@ -107,7 +107,7 @@ pub fn load(
     ordinal: u64,
     index: u32,
     slot: u32,
-) -> Result<GrfSet, GpuFault> {
+) -> Result<usize, GpuFault> {
     let g = gen_dispatch(p);
     t.set_sr0_ids(g.sr0_ids(slot));
     let grf = t.grf_mut();
@@ -159,7 +159,7 @@ pub fn load(
             at += 4 * inline.len();
         }
     }
-    Ok(GrfSet::range(0, at.div_ceil(GRF)))
+    Ok(at.div_ceil(GRF))
 }
 
 /// The GRF registers [`load`] writes whole for every thread of `d` (bit r = register r): r0
