@@ -659,6 +659,33 @@ fn body(
                 e.send(ch, own);
                 k += 1;
             }
+            Item::Wait => {
+                // No barrier pending (a released thread entering its run at the wait): the
+                // wait passes, counted as the interpreter counts it. Else the interpreter's,
+                // where the thread stops and the run returns.
+                e.write_back();
+                let pending = e.b.ins().load(
+                    I32,
+                    MemFlagsData::trusted(),
+                    call.ctx,
+                    crate::run::BARRIER_PENDING,
+                );
+                let (wait, next) = (e.b.create_block(), e.b.create_block());
+                e.b.ins().brif(pending, wait, &[], next, &[]);
+                e.b.switch_to_block(wait);
+                let ran = e.ran_at(k);
+                let index = e.b.ins().iconst(I32, i64::from(k));
+                let one = e.b.ins().iconst(I32, 1);
+                let c = e.b.ins().call_indirect(
+                    call.escape_sig,
+                    call.escape,
+                    &[call.ctx, index, one, ran],
+                );
+                let asks_stop = e.b.inst_results(c)[0];
+                e.b.ins().brif(asks_stop, call.stop, &[], next, &[]);
+                e.b.switch_to_block(next);
+                k += 1;
+            }
         }
     }
     if open {

@@ -95,6 +95,7 @@ pub fn run_counting(
                 let wake = t.next_wake().saturating_sub(e.start);
                 let thread: *mut Thread = t;
                 let mut inside = Inside {
+                    barrier_pending: u32::from(t.barrier_pending()),
                     thread,
                     prog,
                     mem: &mut *mem,
@@ -169,8 +170,13 @@ pub fn run_counting(
     }
 }
 
-/// What a translated run's interpreted instructions need ([`escape`]'s context).
+/// What a translated run's interpreted instructions need ([`escape`]'s context), and what
+/// its code reads of the thread: whether its barrier is pending ([`BARRIER_PENDING`]).
+#[repr(C)]
 struct Inside<'a> {
+    /// 1 while the thread's barrier is pending (signalled, not yet released), else 0: kept
+    /// by every call out of the run that may signal it.
+    barrier_pending: u32,
     thread: *mut Thread,
     prog: &'a Program,
     mem: &'a mut dyn Memory,
@@ -189,6 +195,10 @@ struct Inside<'a> {
     /// all run in sequence (an error, the thread's end, a barrier, a fused pair).
     stopped: Option<Result<Status, EuError>>,
 }
+
+/// The byte offset of the barrier's pending flag (a u32) in the context a run is called with.
+pub(crate) const BARRIER_PENDING: i32 =
+    std::mem::offset_of!(Inside<'static>, barrier_pending) as i32;
 
 /// [`crate::emit::EscapeFn`]: puts the thread at the run's instruction `index` with `ran`
 /// executed since the run was entered, then interprets `count` instructions from there.
@@ -219,6 +229,7 @@ unsafe extern "C" fn escape(ctx: *mut u8, index: u32, count: u32, ran: u64) -> u
     };
     let ran = t.instructions_executed() - before;
     inside.interpreted += ran;
+    inside.barrier_pending = u32::from(t.barrier_pending());
     match r {
         Ok(Status::Budget) if ran == u64::from(count) && t.ip() == at + count => 0,
         other => {
@@ -240,6 +251,8 @@ unsafe extern "C" fn send(ctx: *mut u8, index: u32, mask: u32) -> u32 {
     // waits for this call (the run's code stored what it held before calling).
     let t = unsafe { &mut *inside.thread };
     let ran = sim_eu::exec::run_send(t, inside.prog, inside.start + index, mask, inside.mem);
+    // A gateway message may have signalled the barrier.
+    inside.barrier_pending = u32::from(t.barrier_pending());
     u32::from(!ran)
 }
 

@@ -193,13 +193,17 @@ pub enum Item {
     /// ([`sim_eu::exec::run_send`]); interpreted when it declines. Before the call, what the
     /// host code may do itself ([`Own`]).
     Send(Channels, Own),
+    /// A barrier's wait (`sync.bar`, `wait`): passed in host code when the thread's barrier
+    /// is not pending (the run knows: `crate::run`'s context), else interpreted, where the
+    /// thread stops to wait and the run returns.
+    Wait,
 }
 
 impl Item {
     /// The kernel instructions it covers.
     pub fn instructions(&self) -> u32 {
         match self {
-            Item::Step(_) | Item::Branch(_) | Item::Send(..) => 1,
+            Item::Step(_) | Item::Branch(_) | Item::Send(..) | Item::Wait => 1,
             Item::Interpreted(c) => *c,
         }
     }

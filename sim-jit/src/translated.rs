@@ -33,6 +33,8 @@ enum Kind {
     Branch(Jumps, u32, Channels),
     /// A classified send called directly ([`Item::Send`]).
     Send(Channels, Own),
+    /// A barrier's wait ([`Item::Wait`]).
+    Wait,
     /// Ends a run.
     Outside,
 }
@@ -162,6 +164,7 @@ impl Translated {
                     None if !interpreted_inside => Kind::Outside,
                     None if let Some((ch, d)) = send(inst, simple.as_ref()) => Kind::Send(ch, d),
                     None if ends_thread(inst, simple.as_ref()) => Kind::End,
+                    None if inst.invalid.is_none() && stops_for_a_barrier(inst) => Kind::Wait,
                     None if runs_inside_a_run(inst) => Kind::Inside,
                     None => Kind::Outside,
                 }
@@ -197,6 +200,7 @@ impl Translated {
                 match (*kind, items.last_mut()) {
                     (Kind::Step(s), _) => items.push(Item::Step(s)),
                     (Kind::Send(ch, d), _) => items.push(Item::Send(ch, d)),
+                    (Kind::Wait, _) => items.push(Item::Wait),
                     (Kind::Branch(jumps, to, ch), _) => items.push(Item::Branch(Branch {
                         jumps,
                         to: (to - start as u32),
@@ -401,7 +405,9 @@ fn run_end(kinds: &[Kind], start: usize) -> usize {
     loop {
         // Interpreted instructions at the end go back to the run loop, but for the thread's
         // end (the run loop would take it just the same, after a return).
-        while end > start + 1 && matches!(kinds[end - 1], Kind::Inside | Kind::Send(..)) {
+        while end > start + 1
+            && matches!(kinds[end - 1], Kind::Inside | Kind::Send(..) | Kind::Wait)
+        {
             end -= 1;
         }
         let leaves = (start..end).find(|&k| {

@@ -94,6 +94,19 @@ fn a_barrier_wait_leaves_the_run_and_is_entered_after() {
         Ok(Status::Ended)
     );
 
+    // A budget that ends right after the signal: entered again at the wait with the barrier
+    // pending, the run stops there as the interpreter does.
+    let mut sliced = start();
+    let st = sim_jit::run(&mut sliced, &prog, &tr, &mut NoMemory, 9);
+    assert_eq!((st, sliced.ip()), (Ok(Status::Budget), 9));
+    assert!(sliced.barrier_pending());
+    let st = sim_jit::run(&mut sliced, &prog, &tr, &mut NoMemory, 1 << 20);
+    assert_eq!((st, sliced.ip()), (Ok(Status::Barrier), 9));
+    assert_eq!(
+        sliced.instructions_executed(),
+        at_wait.instructions_executed()
+    );
+
     let mut t = start();
     let mut translated = 0;
     let st = sim_jit::run_counted(&mut t, &prog, &tr, &mut NoMemory, 1 << 20, &mut translated);
@@ -107,8 +120,9 @@ fn a_barrier_wait_leaves_the_run_and_is_entered_after() {
     t.release_barrier();
     let st = sim_jit::run_counted(&mut t, &prog, &tr, &mut NoMemory, 1 << 20, &mut translated);
     assert_eq!(st, Ok(Status::Ended));
-    // The wait again (now passing), the second adds in host code, the end.
-    assert_eq!(translated, 17);
+    // The wait again (now passing, in host code: no barrier pending), the second adds in
+    // host code, the end.
+    assert_eq!(translated, 18);
     assert_eq!(t.instructions_executed(), want.instructions_executed());
     assert_eq!(t.file()[..128 * 32], want.file()[..128 * 32]);
 }
