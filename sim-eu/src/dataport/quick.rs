@@ -3,7 +3,8 @@
 //! classified send reads its addresses from the GRF. When every lane is enabled and the lanes'
 //! addresses follow each other it makes one access of the whole run straight between memory
 //! and the registers ([`run`]); otherwise (a gather from a local-memory tile, a tail of partly
-//! enabled lanes) one access per enabled lane. When an access cannot be made whole (a
+//! enabled lanes) one access per enabled lane, copied through the memory's windows when it
+//! publishes them ([`super::direct`]), else asked of the memory. When an access cannot be made whole (a
 //! misaligned address, bytes out of bounds or not mapped) it returns `false` having changed
 //! no register, and the general path ([`super::execute`]) executes the message, so faults,
 //! bounds and alignment errors are exactly its own.
