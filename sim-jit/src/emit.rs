@@ -664,12 +664,9 @@ fn body(
                 // wait passes, counted as the interpreter counts it. Else the interpreter's,
                 // where the thread stops and the run returns.
                 e.write_back();
-                let pending = e.b.ins().load(
-                    I32,
-                    MemFlagsData::trusted(),
-                    call.ctx,
-                    crate::run::BARRIER_PENDING,
-                );
+                let pending =
+                    e.b.ins()
+                        .load(I32, MemFlagsData::trusted(), call.ctx, BARRIER_PENDING);
                 let (wait, next) = (e.b.create_block(), e.b.create_block());
                 e.b.ins().brif(pending, wait, &[], next, &[]);
                 e.b.switch_to_block(wait);
@@ -809,6 +806,11 @@ struct Half {
 }
 
 /// Register-file bytes: unaligned, in bounds (checked before a run is entered), little-endian.
+/// Where a run's context (the `ctx` its calls out take) holds the thread's barrier-pending
+/// flag, a u32 that is 1 while the barrier is signalled and not yet released: the context's
+/// first field (`crate::run` builds the context and checks the offset).
+pub(crate) const BARRIER_PENDING: i32 = 0;
+
 /// The file offset of the wide value ([`ACC_WIDE`]) of the accumulator DWord at `at`.
 fn wide_slot(at: usize) -> i32 {
     (ACC_WIDE + 2 * (at - ACC)) as i32

@@ -9,6 +9,7 @@ use sim_eu::rounding::Rounding;
 use sim_eu::{EuError, Memory, Program, Status, Thread};
 
 use crate::check::{checking, ENV_CHECK};
+use crate::emit::BARRIER_PENDING;
 use crate::translated::Translated;
 
 /// [`sim_eu::run`] with `tr`, the translation of `prog`: the same result, the same thread
@@ -171,7 +172,7 @@ pub fn run_counting(
 }
 
 /// What a translated run's interpreted instructions need ([`escape`]'s context), and what
-/// its code reads of the thread: whether its barrier is pending ([`BARRIER_PENDING`]).
+/// its code reads of the thread: whether its barrier is pending (at [`BARRIER_PENDING`]).
 #[repr(C)]
 struct Inside<'a> {
     /// 1 while the thread's barrier is pending (signalled, not yet released), else 0: kept
@@ -196,9 +197,9 @@ struct Inside<'a> {
     stopped: Option<Result<Status, EuError>>,
 }
 
-/// The byte offset of the barrier's pending flag (a u32) in the context a run is called with.
-pub(crate) const BARRIER_PENDING: i32 =
-    std::mem::offset_of!(Inside<'static>, barrier_pending) as i32;
+// The translated code reads the flag where the emitter says it is.
+const _: () =
+    assert!(std::mem::offset_of!(Inside<'static>, barrier_pending) as i32 == BARRIER_PENDING);
 
 /// [`crate::emit::EscapeFn`]: puts the thread at the run's instruction `index` with `ran`
 /// executed since the run was entered, then interprets `count` instructions from there.

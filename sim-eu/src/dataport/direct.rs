@@ -8,7 +8,7 @@
 
 use std::ptr::NonNull;
 
-use super::quick::{component_block, Base, Lanes, Quick};
+use super::classified::{component_block, Base, Lanes, Quick};
 use super::{aligned, lanes_of, slm_run};
 use crate::lane_mask::lane_bits;
 
@@ -143,7 +143,7 @@ pub static NO_WINDOWS: DirectTable = DirectTable {
 /// A classified send translated code may perform through a window: every one of `lanes`
 /// channels enabled, `len` bytes between surface `bti` at `offset` and the registers at
 /// `data_at`, the offset's start and end checked against the window and `base + offset`
-/// against `align`. Anything else is the classified send's ([`super::quick::run`]).
+/// against `align`. Anything else is the classified send's (`super::quick::run`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Direct {
     pub write: bool,
@@ -235,7 +235,7 @@ fn direct_any(q: Quick) -> Option<Direct> {
                     at: l.addr_at,
                     chan_off: l.chan_off,
                     vec: l.vec,
-                    component: super::quick::component_block(usize::from(l.lanes)) as u16,
+                    component: component_block(usize::from(l.lanes)) as u16,
                 },
                 data_at: l.data_at,
                 len: 4 * u16::from(l.vec) * u16::from(l.lanes),

@@ -7,6 +7,7 @@
 //! disables neither access memory nor change their response bytes.
 
 mod align;
+mod classified;
 pub mod direct;
 mod filter;
 mod hdc;

@@ -753,6 +753,22 @@ fn classified_run(c: &Case, mask: u32) -> bool {
     quick_run(&mut t, q, mask, &mut mem)
 }
 
+/// Message `msg` with lanes in `pattern` (4: DWords in no order, 5: some sharing one, 0:
+/// consecutive) at offsets in bounds for every message's addressing, DWord-aligned.
+fn scattered(msg: usize, pattern: u8, mask: u32, grf: Vec<u8>, mem: Vec<u8>) -> Case {
+    Case {
+        msg,
+        pattern,
+        start: 0x140,
+        lane_offs: (0..16).map(|i| 0x100 + 0x24 * ((i * 7) % 16)).collect(),
+        mask,
+        width: 0x1000,
+        grf,
+        mem,
+        read_only: false,
+    }
+}
+
 /// Gathers and scatters (lanes at DWords in no order, some sharing one) and partly enabled
 /// lanes take the classified path too, one access per lane, when every access is whole.
 #[test]
@@ -763,18 +779,7 @@ fn scattered_and_partly_enabled_lanes_take_the_classified_path() {
             continue;
         }
         for (pattern, mask) in [(4, u32::MAX), (5, u32::MAX), (0, 0x7), (4, 0xa5a5)] {
-            let c = Case {
-                msg: k,
-                pattern,
-                start: 0x140,
-                // In bounds for every message's addressing, DWord-aligned.
-                lane_offs: (0..16).map(|i| 0x100 + 0x24 * ((i * 7) % 16)).collect(),
-                mask,
-                width: 0x1000,
-                grf: vec![7; 32 * 32],
-                mem: vec![3; 64],
-                read_only: false,
-            };
+            let c = scattered(k, pattern, mask, vec![7; 32 * 32], vec![3; 64]);
             let mask = mask & lane_bits(lanes as u8);
             assert!(
                 classified_run(&c, mask),
@@ -798,17 +803,14 @@ fn scattered_lanes_copy_through_published_windows() {
             continue;
         }
         for (pattern, mask) in [(4, u32::MAX), (5, u32::MAX), (0, 0x7), (4, 0xa5a5)] {
-            let c = Case {
-                msg: k,
+            let grf = (0..32 * 32).map(|i| (i * 7) as u8).collect();
+            let c = scattered(
+                k,
                 pattern,
-                start: 0x140,
-                lane_offs: (0..16).map(|i| 0x100 + 0x24 * ((i * 7) % 16)).collect(),
                 mask,
-                width: 0x1000,
-                grf: (0..32 * 32).map(|i| (i * 7) as u8).collect(),
-                mem: (0..64).map(|i| 0x80 | i as u8).collect(),
-                read_only: false,
-            };
+                grf,
+                (0..64).map(|i| 0x80 | i as u8).collect(),
+            );
             let mask = mask & lane_bits(lanes as u8);
             let (prog, t0, mem0) = setup(&c);
             let q: Quick = prog.insts[0]
