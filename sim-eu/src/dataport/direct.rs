@@ -284,7 +284,7 @@ pub(crate) unsafe fn lanes_through(
         Base::Slm(p) => (&table.slm, Some(p)),
         Base::Flat => return false,
     };
-    if l.addr_bytes != 4 || w.end <= w.start || mask == 0 {
+    if l.addr_bytes != 4 || l.vec == 0 || w.end <= w.start || mask == 0 {
         return false;
     }
     let vec = usize::from(l.vec);
@@ -295,7 +295,7 @@ pub(crate) unsafe fn lanes_through(
     let lanes = 32 - mask.leading_zeros() as usize;
     // Every register byte the copy touches, checked once.
     let regs_end = data + (vec - 1) * blk + 4 * lanes;
-    if regs_end > file.len() || addr_at + 4 * lanes > file.len() || vec == 0 {
+    if regs_end > file.len() || addr_at + 4 * lanes > file.len() {
         return false;
     }
     let end = if l.write { w.write_end } else { w.end };
