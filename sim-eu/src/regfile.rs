@@ -319,7 +319,8 @@ impl Thread {
     }
 
     /// Restarts the thread at the kernel's first instruction with `dispatch_mask`, keeping the
-    /// register contents (a dispatcher reusing one thread object overwrites the payload).
+    /// register contents (a dispatcher reusing one thread object overwrites the payload) but
+    /// not the accumulator's wide values ([`ACC_WIDE`]), which are zero when a thread starts.
     pub fn restart(&mut self, dispatch_mask: u32) {
         if let Some(wide) = self.file.get_mut(ACC_WIDE..ZERO) {
             wide.fill(0);
