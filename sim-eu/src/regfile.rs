@@ -234,6 +234,11 @@ pub struct Thread {
 /// DWords of acc0–acc7.
 pub const ACC_DWORDS: usize = 8 * 32 / 4;
 
+/// The file offset of accumulator DWord `k`'s wide value ([`ACC_WIDE`]: 8 bytes each).
+pub const fn acc_wide_at(k: usize) -> usize {
+    ACC_WIDE + 8 * k
+}
+
 /// The accumulator DWord at file offset `off`, if it is one.
 pub fn acc_dword(off: u16) -> Option<usize> {
     let k = usize::from(off).checked_sub(ACC)? / 4;
@@ -273,7 +278,7 @@ impl Thread {
 
     /// The wide value kept for accumulator DWord `k` ([`ACC_WIDE`]).
     pub(crate) fn acc_wide(&self, k: usize) -> i64 {
-        let at = ACC_WIDE + 8 * k;
+        let at = acc_wide_at(k);
         self.file
             .get(at..at + 8)
             .and_then(|b| b.try_into().ok())
@@ -282,7 +287,7 @@ impl Thread {
 
     /// Keeps `v` as accumulator DWord `k`'s wide value.
     pub(crate) fn set_acc_wide(&mut self, k: usize, v: i64) {
-        let at = ACC_WIDE + 8 * k;
+        let at = acc_wide_at(k);
         if let Some(b) = self.file.get_mut(at..at + 8) {
             b.copy_from_slice(&v.to_le_bytes());
         }

@@ -44,7 +44,7 @@ use sim_eu::exec::fast::{arity, half_results_packed, packed_group_bytes};
 #[cfg(target_arch = "x86_64")]
 use sim_eu::exec::fast::{half_results_fixed_available, half_results_packed_fixed};
 use sim_eu::program::fast::{Elem, FastOp, Sign};
-use sim_eu::regfile::{ACC, ACC_WIDE, FLAG};
+use sim_eu::regfile::{acc_dword, acc_wide_at, FLAG};
 
 use crate::select::{Branch, Item, Lanes, Op, Own, Step};
 use sim_eu::exec::structured::Jumps;
@@ -811,11 +811,6 @@ struct Half {
 /// first field (`crate::run` builds the context and checks the offset).
 pub(crate) const BARRIER_PENDING: i32 = 0;
 
-/// The file offset of the wide value ([`ACC_WIDE`]) of the accumulator DWord at `at`.
-fn wide_slot(at: usize) -> i32 {
-    (ACC_WIDE + 2 * (at - ACC)) as i32
-}
-
 fn mem() -> MemFlagsData {
     MemFlagsData::new()
         .with_notrap()
@@ -856,19 +851,20 @@ impl StepEmitter<'_, '_> {
     /// destination's bits 32..63, the accumulator's low 32 and its wide value's low 64) is
     /// a function of the sum's low 64 bits, and src0 times src1's high word fits in 64.
     fn wide(&mut self, s: &Step, m: &Masks) {
-        let (signed, high) = match s.op {
-            Op::MulAcc { signed } => ([signed[0], signed[1], false], false),
-            Op::Mach { signed } => (signed, true),
-            _ => return,
-        };
         let Some(dst) = s.dst else {
             return;
         };
-        let acc = match (high, s.src[2]) {
-            (false, _) => dst,
-            (true, Lanes::Row { base, .. }) => base,
-            (true, _) => return,
+        // The accumulator DWords: `mul`'s destination, `mach`'s implicit source.
+        let (signed, high, acc) = match s.op {
+            Op::MulAcc { signed } => ([signed[0], signed[1], false], false, dst),
+            Op::Mach { signed, acc } => (signed, true, acc),
+            _ => return,
         };
+        // Lane i's wide value: `select::wide` takes only lanes that are accumulator DWords.
+        let Some(k0) = acc_dword(acc) else {
+            return;
+        };
+        let wide_slot = |i: usize| acc_wide_at(k0 + i) as i32;
         let n = usize::from(s.n);
         // Every lane's sources before any store: a destination may be a source.
         let mut out = Vec::with_capacity(n);
@@ -887,7 +883,7 @@ impl StepEmitter<'_, '_> {
                     signed: signed[2],
                 },
             ));
-            let wide = self.b.ins().load(I64, mem(), self.file, wide_slot(at));
+            let wide = self.b.ins().load(I64, mem(), self.file, wide_slot(i));
             // The wide value while the DWord still holds its low 32 bits, else the DWord.
             let wide_low = self.b.ins().ireduce(I32, wide);
             let same = self.b.ins().icmp(IntCC::Equal, wide_low, low);
@@ -918,7 +914,7 @@ impl StepEmitter<'_, '_> {
             let at = usize::from(acc) + 4 * i;
             let low = self.b.ins().ireduce(I32, v);
             self.store_dword(at, on, low);
-            let slot = wide_slot(at);
+            let slot = wide_slot(i);
             let old = self.b.ins().load(I64, mem(), self.file, slot);
             let new = self.b.ins().select(on, v, old);
             self.b.ins().store(mem(), new, self.file, slot);

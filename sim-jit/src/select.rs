@@ -11,14 +11,13 @@
 //! sends, called directly ([`send`]); and IGC's multiply-high pair, `mul` to the accumulator
 //! and `mach` with AccWrEn ([`wide`]). Everything else stays with the interpreter.
 
-use isa_encoder::model::SrcMod;
 use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl};
 use sim_eu::dataport::direct::{direct, Direct};
 use sim_eu::dataport::quick::Quick;
 use sim_eu::exec::runs_inside_a_run;
 use sim_eu::exec::structured::{structured, Jumps};
 use sim_eu::program::channels::Channels;
-use sim_eu::program::fast::{Elem, Fast, FastOp, Num, Sign, Src};
+use sim_eu::program::fast::{int_source, step, Elem, Fast, FastOp, FastSrc, Num, Sign, Src};
 use sim_eu::program::operand::{Loc, Opnd};
 use sim_eu::program::simple::Simple;
 use sim_eu::program::{Domain, Inst};
@@ -76,12 +75,13 @@ pub enum Op {
     MulAcc {
         signed: [bool; 2],
     },
-    /// `mach` with AccWrEn (the pair's high half): the accumulator (src2: its DWords, each
-    /// read as its wide value while that still matches) plus src0 times src1's high word
-    /// shifted left 16; bits 32..63 to the destination, the low 64 bits to the accumulator
-    /// DWords and their wide values.
+    /// `mach` with AccWrEn (the pair's high half): the accumulator (its DWords from file byte
+    /// `acc`, each read as its wide value while that still matches, `signed[2]` its type's
+    /// signedness) plus src0 times src1's high word shifted left 16; bits 32..63 to the
+    /// destination, the low 64 bits to the accumulator DWords and their wide values.
     Mach {
         signed: [bool; 3],
+        acc: u16,
     },
 }
 
@@ -96,7 +96,7 @@ impl Op {
         match self {
             Op::Keep => 0,
             Op::Mov | Op::Not => 1,
-            Op::Mad | Op::FMad | Op::Mach { .. } => 3,
+            Op::Mad | Op::FMad => 3,
             Op::Half {
                 op: FastOp::Mov, ..
             } => 1,
@@ -316,30 +316,18 @@ pub fn wide(inst: &Inst) -> Option<Step> {
     let n = usize::from(ch.n);
     let dst = dwords(&inst.dst, n)?;
     let in_acc = |base: u16| (0..n).all(|i| acc_dword(base + 4 * i as u16).is_some());
-    let (a, sa) = wide_source(&inst.src[0], n)?;
-    let (b, sb) = wide_source(&inst.src[1], n)?;
-    let (op, src) = match inst.opcode {
-        Opcode::Mul if !inst.acc_wr && in_acc(dst) => {
-            (Op::MulAcc { signed: [sa, sb] }, [a, b, Lanes::Imm(0)])
-        }
+    let a = int_source(&inst.src[0], n)?;
+    let b = int_source(&inst.src[1], n)?;
+    let src = [lanes(&a, ch.n)?, lanes(&b, ch.n)?, Lanes::Imm(0)];
+    let signed = [a.elem.signed, b.elem.signed];
+    let op = match inst.opcode {
+        Opcode::Mul if !inst.acc_wr && in_acc(dst) => Op::MulAcc { signed },
         Opcode::Mach if inst.acc_wr && (0..n).all(|i| acc_dword(dst + 4 * i as u16).is_none()) => {
             let acc = dwords(&inst.acc, n).filter(|&b| in_acc(b))?;
-            let signed = inst.acc.ty == DataType::D;
-            let elem = Elem { size: 4, signed };
-            (
-                Op::Mach {
-                    signed: [sa, sb, signed],
-                },
-                [
-                    a,
-                    b,
-                    Lanes::Row {
-                        base: acc,
-                        stride: 4,
-                        elem,
-                    },
-                ],
-            )
+            Op::Mach {
+                signed: [signed[0], signed[1], inst.acc.ty == DataType::D],
+                acc,
+            }
         }
         _ => return None,
     };
@@ -357,51 +345,31 @@ pub fn wide(inst: &Inst) -> Option<Step> {
 
 /// The first byte of `o` when it is `n` consecutive `:d`/`:ud` DWords of the file.
 fn dwords(o: &Opnd, n: usize) -> Option<u16> {
-    let base = o.offs[0];
-    (o.loc == Loc::File
-        && matches!(o.ty, DataType::D | DataType::Ud)
-        && (0..n).all(|i| o.offs[i] == base + 4 * i as u16))
-    .then_some(base)
-}
-
-/// A source of [`wide`] and whether its type is signed: `:d`, `:ud`, `:w` or `:uw`, one
-/// element (an immediate too) or consecutive ones, no modifier.
-fn wide_source(o: &Opnd, n: usize) -> Option<(Lanes, bool)> {
-    let (size, signed) = match o.ty {
-        DataType::D => (4, true),
-        DataType::Ud => (4, false),
-        DataType::W => (2, true),
-        DataType::Uw => (2, false),
-        _ => return None,
-    };
-    if o.modifier != SrcMod::None {
+    if o.loc != Loc::File || !matches!(o.ty, DataType::D | DataType::Ud) {
         return None;
     }
-    let elem = Elem { size, signed };
-    let lanes = match o.loc {
-        Loc::Imm if o.scalar => {
-            let at = usize::from(o.offs[0]);
-            let b = o.imm.get(at..at + usize::from(size))?;
-            let v = match (size, signed) {
-                (2, true) => i32::from(i16::from_le_bytes([b[0], b[1]])) as u32,
-                (2, false) => u32::from(u16::from_le_bytes([b[0], b[1]])),
-                _ => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-            };
-            Lanes::Imm(v)
-        }
-        Loc::File if o.scalar || (0..n).all(|i| o.offs[i] == o.offs[0]) => {
-            Lanes::Scalar(o.offs[0], elem)
-        }
-        Loc::File if (0..n).all(|i| o.offs[i] == o.offs[0] + u16::from(size) * i as u16) => {
-            Lanes::Row {
-                base: o.offs[0],
-                stride: size,
-                elem,
-            }
-        }
+    step(&o.offs, n)
+        .filter(|&(_, stride)| stride == 4 || n == 1)
+        .map(|(base, _)| base)
+}
+
+/// Where a fast-form source's lanes come from in translated code (`n` lanes), or `None` for
+/// a region it does not read.
+fn lanes(fs: &FastSrc, n: u8) -> Option<Lanes> {
+    Some(match fs.at {
+        Src::Imm(v) => Lanes::Imm(v),
+        Src::Region { base, stride: 0 } => Lanes::Scalar(base, fs.elem),
+        Src::Region { base, .. } if n == 1 => Lanes::Scalar(base, fs.elem),
+        Src::Region { base, stride } => match (fs.elem.size, stride) {
+            (4, 4) | (2, 2) | (2, 4) | (1, 4) => Lanes::Row {
+                base,
+                stride: stride as u8,
+                elem: fs.elem,
+            },
+            _ => return None,
+        },
         _ => return None,
-    };
-    Some((lanes, signed))
+    })
 }
 
 /// The translated form of `f`, or `None` when the interpreter keeps it.
@@ -512,20 +480,7 @@ pub fn select(f: &Fast) -> Option<Step> {
             return None;
         }
         sign[k] = fs.sign;
-        *s = match fs.at {
-            Src::Imm(v) => Lanes::Imm(v),
-            Src::Region { base, stride: 0 } => Lanes::Scalar(base, fs.elem),
-            Src::Region { base, .. } if f.ch.n == 1 => Lanes::Scalar(base, fs.elem),
-            Src::Region { base, stride } => match (fs.elem.size, stride) {
-                (4, 4) | (2, 2) | (2, 4) | (1, 4) => Lanes::Row {
-                    base,
-                    stride: stride as u8,
-                    elem: fs.elem,
-                },
-                _ => return None,
-            },
-            _ => return None,
-        };
+        *s = lanes(&fs, f.ch.n)?;
     }
     Some(Step {
         op,

@@ -41,6 +41,13 @@ impl DirectWindow {
     pub const BASE: i32 = 32;
     /// Bytes per entry.
     pub const SIZE: usize = std::mem::size_of::<DirectWindow>();
+
+    /// Whether offsets `o..o + len` lie in the window for a read, or for a `write` (the
+    /// alignment rule aside). Translated code checks the same in its own instructions.
+    pub fn holds(&self, o: u64, len: u64, write: bool) -> bool {
+        let end = if write { self.write_end } else { self.end };
+        o >= self.start && o.checked_add(len).is_some_and(|e| e <= end)
+    }
 }
 
 /// What a memory lets translated code do without calling it ([`super::Memory::direct_windows`]):
@@ -298,7 +305,6 @@ pub(crate) unsafe fn lanes_through(
     if regs_end > file.len() || addr_at + 4 * lanes > file.len() {
         return false;
     }
-    let end = if l.write { w.write_end } else { w.end };
     let align = u64::from(l.align);
     // All lanes' host addresses first: a read's response may overwrite the offsets.
     let mut host = [0u64; 32];
@@ -319,7 +325,7 @@ pub(crate) unsafe fn lanes_through(
             _ => return false,
         };
         let h = w.host.wrapping_add(o);
-        if o < w.start || o + len > end || !h.is_multiple_of(4) {
+        if !w.holds(o, len, l.write) || !h.is_multiple_of(4) {
             return false;
         }
         host[i] = h;

@@ -62,8 +62,9 @@ fn f32_elem(ty: DataType) -> Option<Elem> {
     })
 }
 
-/// The constant byte step between the first `n` lane offsets, if there is one.
-fn step(offs: &[u16; 32], n: usize) -> Option<(u16, u16)> {
+/// The first of the first `n` lane offsets and the constant byte step between them, if
+/// there is one (0 for one lane).
+pub fn step(offs: &[u16; 32], n: usize) -> Option<(u16, u16)> {
     let base = offs[0];
     if n < 2 {
         return Some((base, 0));
@@ -72,6 +73,12 @@ fn step(offs: &[u16; 32], n: usize) -> Option<(u16, u16)> {
     (0..n)
         .all(|i| usize::from(offs[i]) == usize::from(base) + i * usize::from(stride))
         .then_some((base, stride))
+}
+
+/// `o`'s fast form as an integer source of `n` lanes without a modifier (what a translator
+/// reading an instruction the fast path does not classify may take, as this path would).
+pub fn int_source(o: &Opnd, n: usize) -> Option<FastSrc> {
+    source(o, n, int_elem, false, false)
 }
 
 /// `o`'s fast form; a source modifier where `float` (`:f` sources: a sign-bit operation), or
