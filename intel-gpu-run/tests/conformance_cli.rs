@@ -3,7 +3,7 @@
 //! outputs as files, zebin binaries (`ocloc --format zebin`); sim:skl and sim:icllp through
 //! i915, sim:tgllp and sim:dg2 through i915 and xe.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use conformance::compile::Compiler;
 use conformance::runner::{Cli, Runner};
@@ -13,8 +13,7 @@ use umd::device::KmdChoice;
 
 fn corpus(p: Platform, kmd: KmdChoice) {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache"));
+    let compiler = Compiler::shared(ocloc);
     let work = tempfile::tempdir().unwrap();
     let exe = Path::new(env!("CARGO_BIN_EXE_intel-gpu-run"));
     let report = conformance::suite::run(p, &compiler, Format::Zebin, 1, work.path(), &|| {
@@ -36,8 +35,7 @@ const GENERATED_EVERY: usize = 16;
 
 fn generated_slice(p: Platform, kmd: KmdChoice) {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache"));
+    let compiler = Compiler::shared(ocloc);
     let files = conformance::generate::slice(GENERATED_EVERY).expect("the generator's files");
     let work = tempfile::tempdir().unwrap();
     let exe = Path::new(env!("CARGO_BIN_EXE_intel-gpu-run"));

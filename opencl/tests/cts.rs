@@ -1,8 +1,10 @@
 //! Khronos' OpenCL conformance tests (OpenCL-CTS, vendored under `third_party/` at the commits
 //! `third_party/README.md` names) run under this ICD on simulated devices.
 //!
-//! The CTS is built with cmake and g++ into `target/opencl-cts/<hash>/`, the hash taken over the
-//! vendored sources and the build settings, so a second run reuses the build. Each suite runs with
+//! The CTS is built with cmake and g++ into the tests' cache (`opencl-cts/<hash>/` under
+//! [`oracles::cache::dir`]'s root), the hash taken over the vendored sources, the build
+//! settings and the toolchain's files, so a second run, in this checkout or another, reuses the
+//! build. Each suite runs with
 //! the loader pointed at this ICD alone; its per-test results come from the harness's JSON file
 //! (`CL_CONFORMANCE_RESULTS_FILENAME`). A test passes only when every sub-test expected to pass
 //! passes and every sub-test the CTS skips is in [`SKIPPED`] with the specification's reason.
@@ -183,15 +185,6 @@ fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
-/// `target/`, found from this test binary's path (`target/<profile>/deps/cts-…`).
-fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    exe.ancestors()
-        .nth(3)
-        .expect("target directory above target/<profile>/deps")
-        .to_path_buf()
-}
-
 /// FNV-1a, 64 bits: a stable content key (std's hasher may change between Rust releases).
 struct Fnv(u64);
 
@@ -256,7 +249,28 @@ fn run_logged(cmd: &mut Command, log: &Path) {
     );
 }
 
-/// Builds the CTS suites (once per content hash) and returns the build directory.
+/// The build tools' and the loader's files: a new compiler or loader is a new build.
+fn toolchain(cmake: &Path) -> String {
+    let on_path = |name: &str| {
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| PathBuf::from(name))
+    };
+    let mut files = vec![cmake.to_path_buf(), on_path("c++"), on_path("g++")];
+    if let Ok(entries) = std::fs::read_dir("/usr/lib/x86_64-linux-gnu") {
+        files.extend(entries.flatten().map(|e| e.path()).filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("libOpenCL.so"))
+        }));
+    }
+    files.sort();
+    oracles::cache::files_identity(&files)
+}
+
+/// Builds the CTS suites (once per content hash of the vendored sources, the build's options
+/// and the toolchain) into the tests' cache, kept between runs and checkouts (the two most
+/// recently used builds), and returns the build directory.
 fn build(cmake: &Path) -> PathBuf {
     static LOCK: Mutex<()> = Mutex::new(());
     let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
@@ -267,6 +281,7 @@ fn build(cmake: &Path) -> PathBuf {
     for a in &args {
         key.feed(a.as_bytes());
     }
+    key.feed(toolchain(cmake).as_bytes());
     for src in SOURCES {
         let mut files = Vec::new();
         files_under(&root.join(src), &mut files);
@@ -280,13 +295,24 @@ fn build(cmake: &Path) -> PathBuf {
             key.feed(&std::fs::read(&f).expect("read vendored file"));
         }
     }
-    let dir = target_dir()
-        .join("opencl-cts")
-        .join(format!("{:016x}", key.0));
+    let builds = oracles::cache::dir("opencl-cts");
+    let dir = builds.join(format!("{:016x}", key.0));
+    // Another checkout's test run may be building the same sources: one builds, the other
+    // waits for it and uses its build.
+    let lock = std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(builds.join(format!("{:016x}.lock", key.0)))
+        .expect("open the CTS build's lock file");
+    lock.lock().expect("lock the CTS build");
     let stamp = dir.join("built");
     if stamp.is_file() && SUITES.iter().all(|(_, exe)| dir.join(exe).is_file()) {
+        oracles::cache::touch(&dir);
         return dir;
     }
+    // A build that did not finish (its process died) starts again from nothing.
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create CTS build directory");
     eprintln!("cts: building OpenCL-CTS into {} (minutes)", dir.display());
     run_logged(
@@ -310,6 +336,7 @@ fn build(cmake: &Path) -> PathBuf {
         &dir.join("build.log"),
     );
     std::fs::write(&stamp, "").expect("write build stamp");
+    oracles::cache::keep_newest(&builds, 2);
     dir
 }
 

@@ -13,6 +13,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub mod cache;
 pub mod iga64;
 pub mod ocloc;
 pub mod workspace;

@@ -41,14 +41,17 @@ pub fn options(simd: u32) -> String {
     format!("-DSIMD={simd} -cl-std=CL2.0")
 }
 
+/// The most bytes the shared corpus cache ([`Compiler::shared`]) keeps; past it the entries
+/// used least recently go (a whole cold run's corpus is about a tenth of it).
+const SHARED_LIMIT: u64 = 1 << 30;
+
 impl Compiler {
+    /// A compiler whose results are kept in `cache`, under a key naming the compiler's files
+    /// ([`oracles::cache::ocloc_identity`]): an upgraded compiler never answers from an older
+    /// one's entries.
     pub fn new(ocloc: PathBuf, cache: &Path) -> Compiler {
         let mut h = DefaultHasher::new();
-        if let Ok(m) = std::fs::metadata(&ocloc) {
-            m.len().hash(&mut h);
-            m.modified().ok().hash(&mut h);
-        }
-        ocloc.hash(&mut h);
+        oracles::cache::ocloc_identity(&ocloc).hash(&mut h);
         let _ = std::fs::create_dir_all(cache);
         Compiler {
             ocloc,
@@ -56,6 +59,15 @@ impl Compiler {
             stamp: h.finish(),
             route: Route::Direct,
         }
+    }
+
+    /// A compiler whose cache is the tests' shared one ([`oracles::cache::dir`]), kept between
+    /// runs and checkouts and kept under a size limit.
+    pub fn shared(ocloc: PathBuf) -> Compiler {
+        static SWEPT: std::sync::Once = std::sync::Once::new();
+        let dir = oracles::cache::dir("ocloc-corpus");
+        SWEPT.call_once(|| oracles::cache::sweep(&dir, SHARED_LIMIT));
+        Compiler::new(ocloc, &dir)
     }
 
     /// The same compiler, compiling by `route`.
@@ -120,9 +132,11 @@ impl Compiler {
         let key = self.entry(what);
         let (ok, err) = (key.with_extension(ok), key.with_extension(err));
         if let Ok(b) = std::fs::read(&ok) {
+            oracles::cache::touch(&ok);
             return Ok(b);
         }
         if let Ok(e) = std::fs::read_to_string(&err) {
+            oracles::cache::touch(&err);
             return Err(e);
         }
         // Tests running at the same time compile the same files: whoever comes second waits

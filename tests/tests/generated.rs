@@ -3,8 +3,6 @@
 //! process, patch-token binaries: sim:skl and sim:icllp through i915, sim:tgllp and sim:dg2
 //! through xe (the hand-listed corpus covers every KMD; this covers the cross product).
 
-use std::path::PathBuf;
-
 use conformance::compile::Compiler;
 use conformance::runner::{Runner, Umd};
 use oracles::ocloc::Format;
@@ -13,8 +11,7 @@ use umd::device::KmdChoice;
 
 fn generated(p: Platform, kmd: KmdChoice) {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache"));
+    let compiler = Compiler::shared(ocloc);
     let files = conformance::generate::files().expect("the generator's files parse");
     let work = tempfile::tempdir().unwrap();
     let report = conformance::suite::run_files(

@@ -170,8 +170,7 @@ fn faults_and_hangs(ocloc: &std::path::Path, p: Platform, kmd: KmdChoice, exact:
 
 fn run_on_node(ocloc: PathBuf, p: Platform, kmd: KmdChoice) {
     faults_and_hangs(&ocloc, p, kmd, std::env::var_os(CHILD).is_some());
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache"));
+    let compiler = Compiler::shared(ocloc);
     let work = tempfile::tempdir().unwrap();
     let report = conformance::suite::run_files(
         p,

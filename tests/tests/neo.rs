@@ -476,8 +476,7 @@ fn files() -> Vec<conformance::corpus::File> {
 }
 
 fn run_through_neo(ocloc: PathBuf, p: Platform) {
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache"));
+    let compiler = Compiler::shared(ocloc);
     let work = tempfile::tempdir().unwrap();
     let neo = Neo::new().expect("NEO opens the simulated device");
     let name = neo.device_name();
@@ -561,8 +560,7 @@ fn corpus_through_neo() {
 /// NEO's run is compared with.
 fn run_through_umd(ocloc: PathBuf, p: Platform) {
     use conformance::runner::{Umd, Via};
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache"));
+    let compiler = Compiler::shared(ocloc);
     let work = tempfile::tempdir().unwrap();
     let report = conformance::suite::run_files(
         p,

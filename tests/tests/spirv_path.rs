@@ -4,8 +4,6 @@
 //! instruction its built-in maps to. The modules are then compiled (`-spirv_input`) and the
 //! cases run through umd on the simulator against the same CPU references as the direct path.
 
-use std::path::PathBuf;
-
 use conformance::compile::{self, Compiler, Route};
 use conformance::corpus::{self, File, Instance};
 use conformance::runner::{Runner, Umd};
@@ -124,8 +122,7 @@ fn check_binaries(c: &Compiler, p: Platform, file: &File, simd: u32) -> Vec<Stri
 
 fn spirv_route(p: Platform, kmd: KmdChoice) {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache")).with_route(Route::SpirV);
+    let compiler = Compiler::shared(ocloc).with_route(Route::SpirV);
     let files = files();
     assert_eq!(files.len(), FILES.len());
     let mut bad = Vec::new();
@@ -162,8 +159,7 @@ const GENERATED_EVERY: usize = 16;
 
 fn generated_slice(p: Platform, kmd: KmdChoice) {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache")).with_route(Route::SpirV);
+    let compiler = Compiler::shared(ocloc).with_route(Route::SpirV);
     let files = conformance::generate::slice(GENERATED_EVERY).expect("the generator's files");
     let work = tempfile::tempdir().unwrap();
     let report = suite::run_files(
@@ -212,8 +208,7 @@ fn dg2_xe() {
 #[test]
 fn module_checks_reject_mismatches() {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache")).with_route(Route::SpirV);
+    let compiler = Compiler::shared(ocloc).with_route(Route::SpirV);
     let p = Platform::Tgllp;
     for (file, kind, other) in [
         ("shuffle.cl", "SHUFFLE", "SHUFFLE_XOR"),

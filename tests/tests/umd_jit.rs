@@ -5,8 +5,6 @@
 //! run (`umd_path`). `sim-jit`'s proptests compare
 //! the two on random instruction sequences; this runs them on ocloc's kernels.
 
-use std::path::PathBuf;
-
 use conformance::compile::Compiler;
 use conformance::runner::{Runner, Umd, Via};
 use oracles::ocloc::Format;
@@ -15,8 +13,7 @@ use umd::device::KmdChoice;
 
 fn corpus(p: Platform, kmd: KmdChoice) {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache"));
+    let compiler = Compiler::shared(ocloc);
     let work = tempfile::tempdir().unwrap();
     let report =
         conformance::suite::run(p, &compiler, Format::PatchTokens, 1, work.path(), &|| {

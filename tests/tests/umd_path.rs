@@ -1,8 +1,6 @@
 //! The conformance corpus through umd → batchbuffer → kmd-iface → simulator, in process, with
 //! ocloc's default (patch-token) binaries: skl and icllp through i915; tgllp and dg2 through i915 and xe.
 
-use std::path::PathBuf;
-
 use conformance::compile::Compiler;
 use conformance::runner::{Runner, Umd};
 use oracles::ocloc::Format;
@@ -11,8 +9,7 @@ use umd::device::KmdChoice;
 
 fn corpus(p: Platform, kmd: KmdChoice) {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache"));
+    let compiler = Compiler::shared(ocloc);
     let work = tempfile::tempdir().unwrap();
     let report =
         conformance::suite::run(p, &compiler, Format::PatchTokens, 1, work.path(), &|| {

@@ -10,8 +10,6 @@
 //! (not a block message, so the sanitizer cannot see the rule there), Xe-HPG a
 //! `store.ugm.d64x1t`, whose data-port rule is 8 bytes; there the sanitizer reports it.
 
-use std::path::PathBuf;
-
 use conformance::compile::Compiler;
 use conformance::runner::{Runner, Umd, Via};
 use oracles::ocloc::Format;
@@ -20,8 +18,7 @@ use umd::device::KmdChoice;
 
 fn corpus(p: Platform, kmd: KmdChoice) {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let compiler = Compiler::new(ocloc, &tmp.join("conformance-cache"));
+    let compiler = Compiler::shared(ocloc);
     let work = tempfile::tempdir().unwrap();
     let log = work.path().join("findings.jsonl");
     let report =
