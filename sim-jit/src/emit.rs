@@ -1791,6 +1791,27 @@ impl StepEmitter<'_, '_> {
         }
     }
 
+    /// Source `k` of `s` in every lane, when it is one aligned DWord of the file: taken from
+    /// its row, held (one load for the scalars of a row, as IGC's weights and coefficients
+    /// are read one after another), by a lane shuffle (`pshufd`) instead of a load, a move to
+    /// a vector register and a broadcast each time. `None` for other sources and for a shift's
+    /// count (its one value serves the shift).
+    fn dword_splat(&mut self, s: &Step, k: usize) -> Option<Value> {
+        let Lanes::Scalar(base, e) = s.src[k] else {
+            return None;
+        };
+        let shift = matches!(s.op, Op::Shl | Op::Shr | Op::Asr);
+        if e.size != 4 || !base.is_multiple_of(4) || (k == 1 && shift) {
+            return None;
+        }
+        let at = usize::from(base);
+        let row = at - at % ROW;
+        let lane = ((at % ROW) / 4) as u8;
+        let v = self.held_row(row);
+        let x = self.dwords(v, v, [lane; 4]);
+        Some(self.signed(x, s.sign[k], I32X4))
+    }
+
     /// One instruction on four-lane vectors: all results computed, then stored.
     fn vector(&mut self, s: &Step, m: &Masks) {
         if let Op::Half { op, hf } = s.op {
@@ -1802,6 +1823,10 @@ impl StepEmitter<'_, '_> {
         let mut ones = [None; 3];
         let mut splats = [None; 3];
         for k in 0..arity {
+            if let Some(x) = self.dword_splat(s, k) {
+                splats[k] = Some(x);
+                continue;
+            }
             if !matches!(s.src[k], Lanes::Row { .. }) {
                 let v = self.first(s.src[k]);
                 let v = self.signed(v, s.sign[k], I32);
