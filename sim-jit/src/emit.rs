@@ -1619,6 +1619,22 @@ impl StepEmitter<'_, '_> {
                 CondMod::Le => Some(le),
                 CondMod::Ov | CondMod::Un | CondMod::Eo => None,
             };
+            // x86 has no unsigned vector `>`: with the sign bits flipped the signed compare
+            // gives the unsigned order (two XORs and `pcmpgtd` instead of `pminud`, `pcmpeqd`
+            // and a NOT; a uniform source's XOR is made once for all its chunks).
+            let vector_unsigned = !signed && ty != I32;
+            let biased = match cond {
+                CondMod::Gt if vector_unsigned => Some(IntCC::SignedGreaterThan),
+                CondMod::Lt if vector_unsigned => Some(IntCC::SignedLessThan),
+                _ => None,
+            };
+            if let Some(cc) = biased {
+                let bias = self.lanes_of(0x8000_0000, ty);
+                let a = self.b.ins().bxor(a, bias);
+                let b = self.b.ins().bxor(b, bias);
+                let v = self.b.ins().icmp(cc, a, b);
+                return widen(self, v);
+            }
             match cc {
                 Some(cc) => {
                     let v = self.b.ins().icmp(cc, a, b);

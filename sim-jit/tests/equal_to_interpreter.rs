@@ -284,6 +284,34 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Integer compares where the orders differ: values at the sign boundary and equal lanes,
+    /// every condition, both signednesses, row and uniform sources, flags and a destination.
+    #[test]
+    fn integer_compares_match_the_interpreter(
+        file in proptest::collection::vec(
+            proptest::sample::select(vec![0u32, 1, 2, 0x7fff_ffff, 0x8000_0000, 0x8000_0001, 0xffff_ffff]),
+            1024,
+        ),
+        cond in proptest::sample::select(vec!["eq", "ne", "lt", "gt", "le", "ge"]),
+        ty in proptest::sample::select(vec!["ud", "d"]),
+        uniform in any::<bool>(),
+        active in common::active(),
+    ) {
+        let b = if uniform { "r20.3<0;1,0>" } else { "r20.0<8;8,1>" };
+        let lines = vec![
+            format!("cmp (16|M0) ({cond})f0.0 null<1>:{ty} r10.0<8;8,1>:{ty} {b}:{ty}"),
+            format!("cmp (16|M0) ({cond})f1.0 r30.0<1>:{ty} {b}:{ty} r12.0<8;8,1>:{ty}"),
+        ];
+        let (prog, n) = program(&lines).expect("assembles");
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        prop_assert_eq!(tr.translated(), 2);
+        common::same_as_interpreter(&prog, &tr, n, &file, active | 1, 0, &[1 << 20], &lines.join("\n"))?;
+    }
+}
+
 /// The generator reaches the translated form: a SIMD16 f32 `mad`, `add`, `cmp`, `max` (an f32
 /// ReLU's `sel.ge`, from `ocloc` output for ICL), i32 `mul`, a predicated shift and a `nop`
 /// translate; a `cmp` of mixed signedness and a strided-DWord `add` do not.
