@@ -25,7 +25,7 @@
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F32X4, I16, I16X8, I32, I32X4, I64, I8X16};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use cranelift_codegen::ir::{
     AbiParam, Block, BlockArg, BlockCall, ConstantData, Endianness, InstBuilder, JumpTableData,
@@ -593,6 +593,7 @@ fn body(
         b,
         file,
         held: Held::default(),
+        written_in_part: rows_written_in_part(items),
         half,
         all_enabled,
         call,
@@ -704,6 +705,24 @@ fn body(
     e.half
 }
 
+/// The rows some translated instruction of `items` writes in part (a scalar, words, bytes not
+/// starting or ending at a row's edge).
+fn rows_written_in_part(items: &[Item]) -> BTreeSet<usize> {
+    let mut rows = BTreeSet::new();
+    for item in items {
+        let Item::Step(s) = item else { continue };
+        let Some(d) = s.dst else { continue };
+        let (lo, hi) = (
+            usize::from(d),
+            usize::from(d) + usize::from(s.n) * usize::from(s.dst_size),
+        );
+        if lo % ROW != 0 || hi % ROW != 0 {
+            rows.extend((lo - lo % ROW..hi).step_by(ROW));
+        }
+    }
+    rows
+}
+
 /// Whether the translated code tests the results of `op` for NaN ([`StepEmitter::nan_branch`]).
 fn tests_for_nan(op: Op) -> bool {
     matches!(op, Op::FAdd | Op::FMul | Op::FMad)
@@ -791,6 +810,8 @@ struct StepEmitter<'a, 'b> {
     active: Value,
     wake: Value,
     block_start: u32,
+    /// [`rows_written_in_part`] of the run.
+    written_in_part: BTreeSet<usize>,
     /// An f32 instruction with a NaN test ([`nan_branch`]) is among the run's next ones (this
     /// one included).
     nan_tests_ahead: bool,
@@ -1810,8 +1831,11 @@ impl StepEmitter<'_, '_> {
     /// Source `k` of `s` in every lane, when it is one aligned DWord of the file: taken from
     /// its row, held (one load for the scalars of a row, as IGC's weights and coefficients
     /// are read one after another), by a lane shuffle (`pshufd`) instead of a load, a move to
-    /// a vector register and a broadcast each time. `None` for other sources and for a shift's
-    /// count (its one value serves the shift).
+    /// a vector register and a broadcast each time. `None` for other sources, for a shift's
+    /// count (its one value serves the shift) and for a row the run also writes in part and
+    /// does not hold now: holding it would make those scalar writes lane inserts, and loading
+    /// it right after one of them stalls the host's store forwarding (IGC's loop counters
+    /// and masks sit in such rows).
     fn dword_splat(&mut self, s: &Step, k: usize) -> Option<Value> {
         let Lanes::Scalar(base, e) = s.src[k] else {
             return None;
@@ -1822,6 +1846,9 @@ impl StepEmitter<'_, '_> {
         }
         let at = usize::from(base);
         let row = at - at % ROW;
+        if self.written_in_part.contains(&row) && !self.held.rows.contains_key(&row) {
+            return None;
+        }
         let lane = ((at % ROW) / 4) as u8;
         let v = self.held_row(row);
         let x = self.dwords(v, v, [lane; 4]);
