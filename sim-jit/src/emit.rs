@@ -764,12 +764,21 @@ struct Held {
     rows: BTreeMap<usize, Slot>,
     /// The 8 flag bytes at [`FLAG`] (I64).
     flags: Option<Slot>,
-    /// Counts the rows asked for, to find the one least recently used.
+    /// Single DWords (I32) by their 4-byte-aligned byte offset, outside every held row (a
+    /// row taken into `rows` takes its DWords' values with it); at most [`HELD_DWORDS`].
+    /// IGC's scalar counters and masks: read and written by consecutive instructions, which
+    /// would otherwise each load what the one before stored.
+    dwords: BTreeMap<usize, Slot>,
+    /// Counts the rows and DWords asked for, to find the one least recently used.
     clock: u64,
 }
 
 /// Bytes per held row.
 const ROW: usize = 16;
+
+/// The most single DWords a run holds at once (in general registers; x86-64 has 16, some of
+/// them the run's context and addresses).
+const HELD_DWORDS: usize = 8;
 
 /// The most rows a run holds at once; past it, the least recently used one goes back to the
 /// file (stored if written). SSA values beyond the host's vector registers (16 on x86-64)
@@ -1691,6 +1700,32 @@ impl StepEmitter<'_, '_> {
                 );
             }
         }
+        let keys: Vec<usize> = self
+            .held
+            .dwords
+            .range(lo.saturating_sub(3)..hi)
+            .map(|(&k, _)| k)
+            .collect();
+        for k in keys {
+            if k + 4 <= lo {
+                continue;
+            }
+            let slot = self.held.dwords[&k];
+            if slot.dirty {
+                self.b.ins().store(mem(), slot.v, self.file, k as i32);
+            }
+            if drop {
+                self.held.dwords.remove(&k);
+            } else {
+                self.held.dwords.insert(
+                    k,
+                    Slot {
+                        dirty: false,
+                        ..slot
+                    },
+                );
+            }
+        }
         if let Some(slot) = self.held.flags {
             if FLAG < hi && lo < FLAG + 8 {
                 if slot.dirty {
@@ -1729,6 +1764,22 @@ impl StepEmitter<'_, '_> {
 
     /// Holds `v` as the row at `off` (not held now), making room for it first.
     fn hold(&mut self, off: usize, v: Value, dirty: bool) {
+        // The callers stored the row's written DWords (a load) or dropped them (a write):
+        // from here the row holds their values.
+        debug_assert!(self
+            .held
+            .dwords
+            .range(off..off + ROW)
+            .all(|(_, d)| !d.dirty));
+        let inside: Vec<usize> = self
+            .held
+            .dwords
+            .range(off..off + ROW)
+            .map(|(&k, _)| k)
+            .collect();
+        for k in inside {
+            self.held.dwords.remove(&k);
+        }
         while self.held.rows.len() >= HELD_ROWS {
             let Some((&lru, _)) = self.held.rows.iter().min_by_key(|(_, s)| s.used) else {
                 break;
@@ -1801,6 +1852,9 @@ impl StepEmitter<'_, '_> {
                     if let Some((row, lane)) = self.held_lane(at, 4) {
                         let v = self.held_row(row);
                         return self.b.ins().extractlane(v, lane);
+                    }
+                    if at.is_multiple_of(4) {
+                        return self.held_dword(at);
                     }
                 }
                 if e.size == 2 {
@@ -2440,11 +2494,46 @@ impl StepEmitter<'_, '_> {
             self.set_held_row(row, v);
             return;
         }
-        self.flush(at, at + 4, true);
-        let off = at as i32;
-        let old = self.b.ins().load(I32, mem(), self.file, off);
+        if !at.is_multiple_of(4) {
+            self.flush(at, at + 4, true);
+            let off = at as i32;
+            let old = self.b.ins().load(I32, mem(), self.file, off);
+            let new = self.b.ins().select(on, r, old);
+            self.b.ins().store(mem(), new, self.file, off);
+            return;
+        }
+        // Held (stored when it stops being held), as the rows are.
+        let old = self.held_dword(at);
         let new = self.b.ins().select(on, r, old);
-        self.b.ins().store(mem(), new, self.file, off);
+        self.held.dwords.remove(&at);
+        self.flush(at, at + 4, true);
+        self.hold_dword(at, new, true);
+    }
+
+    /// The aligned DWord at `at` (outside every held row), loaded at its first use.
+    fn held_dword(&mut self, at: usize) -> Value {
+        self.held.clock += 1;
+        let now = self.held.clock;
+        if let Some(slot) = self.held.dwords.get_mut(&at) {
+            slot.used = now;
+            return slot.v;
+        }
+        self.flush(at, at + 4, false);
+        let v = self.b.ins().load(I32, mem(), self.file, at as i32);
+        self.hold_dword(at, v, false);
+        v
+    }
+
+    /// Holds `v` as the DWord at `at` (not held now), making room for it first.
+    fn hold_dword(&mut self, at: usize, v: Value, dirty: bool) {
+        while self.held.dwords.len() >= HELD_DWORDS {
+            let Some((&lru, _)) = self.held.dwords.iter().min_by_key(|(_, s)| s.used) else {
+                break;
+            };
+            self.flush(lru, lru + 4, true);
+        }
+        let used = self.held.clock;
+        self.held.dwords.insert(at, Slot { v, dirty, used });
     }
 
     /// Writes the low 16 bits of `r` to the word at `at` where `on` is 1.
