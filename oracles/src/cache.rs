@@ -160,23 +160,30 @@ pub fn keep_newest(dir: &Path, keep: usize) {
 mod tests {
     use super::*;
 
+    /// `names` made in `dir` by `make`, last modified long ago a second apart, in order.
+    fn made_in_order(dir: &Path, names: &[&str], make: impl Fn(&Path)) {
+        let old = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
+        for (i, name) in names.iter().enumerate() {
+            let p = dir.join(name);
+            make(&p);
+            set_modified(&p, old + std::time::Duration::from_secs(i as u64));
+        }
+    }
+
+    fn present(dir: &Path, names: &[&str]) -> Vec<bool> {
+        names.iter().map(|n| dir.join(n).exists()).collect()
+    }
+
     #[test]
     fn sweep_removes_the_least_recently_used_files_first() {
         let d = tempfile::tempdir().unwrap();
-        let old = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
-        for (i, name) in ["a", "b", "c"].iter().enumerate() {
-            let p = d.path().join(name);
-            std::fs::write(&p, [0u8; 100]).unwrap();
-            set_modified(&p, old + std::time::Duration::from_secs(i as u64));
-        }
+        made_in_order(d.path(), &["a", "b", "c"], |p| {
+            std::fs::write(p, [0u8; 100]).unwrap()
+        });
         // "a" is the oldest but was just used.
         touch(&d.path().join("a"));
         sweep(d.path(), 250);
-        let left: Vec<bool> = ["a", "b", "c"]
-            .iter()
-            .map(|n| d.path().join(n).exists())
-            .collect();
-        assert_eq!(left, [true, false, true]);
+        assert_eq!(present(d.path(), &["a", "b", "c"]), [true, false, true]);
         sweep(d.path(), 1000);
         assert!(d.path().join("c").exists(), "under the limit nothing goes");
     }
@@ -184,19 +191,15 @@ mod tests {
     #[test]
     fn keep_newest_leaves_the_most_recent_directories() {
         let d = tempfile::tempdir().unwrap();
-        let old = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
-        for (i, name) in ["x", "y", "z"].iter().enumerate() {
-            let p = d.path().join(name);
-            std::fs::create_dir(&p).unwrap();
-            set_modified(&p, old + std::time::Duration::from_secs(i as u64));
-        }
+        made_in_order(d.path(), &["x", "y", "z"], |p| {
+            std::fs::create_dir(p).unwrap()
+        });
         std::fs::write(d.path().join("file"), b"kept").unwrap();
         keep_newest(d.path(), 2);
-        let left: Vec<bool> = ["x", "y", "z", "file"]
-            .iter()
-            .map(|n| d.path().join(n).exists())
-            .collect();
-        assert_eq!(left, [false, true, true, true]);
+        assert_eq!(
+            present(d.path(), &["x", "y", "z", "file"]),
+            [false, true, true, true]
+        );
     }
 
     #[test]

@@ -723,6 +723,40 @@ fn rows_written_in_part(items: &[Item]) -> BTreeSet<usize> {
     rows
 }
 
+/// Stores the written values of `slots` (each `size` bytes at its byte offset) that overlap
+/// bytes `lo..hi`; with `drop`, forgets them, else keeps them as stored.
+fn flush_slots(
+    b: &mut FunctionBuilder<'_>,
+    file: Value,
+    slots: &mut BTreeMap<usize, Slot>,
+    size: usize,
+    (lo, hi): (usize, usize),
+    drop: bool,
+) {
+    let from = lo.saturating_sub(size - 1);
+    let keys: Vec<usize> = slots.range(from..hi).map(|(&k, _)| k).collect();
+    for k in keys {
+        if k + size <= lo {
+            continue;
+        }
+        let slot = slots[&k];
+        if slot.dirty {
+            b.ins().store(mem(), slot.v, file, k as i32);
+        }
+        if drop {
+            slots.remove(&k);
+        } else {
+            slots.insert(
+                k,
+                Slot {
+                    dirty: false,
+                    ..slot
+                },
+            );
+        }
+    }
+}
+
 /// Whether the translated code tests the results of `op` for NaN ([`StepEmitter::nan_branch`]).
 fn tests_for_nan(op: Op) -> bool {
     matches!(op, Op::FAdd | Op::FMul | Op::FMad)
@@ -1678,54 +1712,9 @@ impl StepEmitter<'_, '_> {
     /// Stores the held values that overlap bytes `lo..hi` and were written; with `drop`,
     /// forgets them too (the file is about to be written there).
     fn flush(&mut self, lo: usize, hi: usize, drop: bool) {
-        let from = lo.saturating_sub(ROW - 1);
-        let keys: Vec<usize> = self.held.rows.range(from..hi).map(|(&k, _)| k).collect();
-        for k in keys {
-            if k + ROW <= lo {
-                continue;
-            }
-            let slot = self.held.rows[&k];
-            if slot.dirty {
-                self.b.ins().store(mem(), slot.v, self.file, k as i32);
-            }
-            if drop {
-                self.held.rows.remove(&k);
-            } else {
-                self.held.rows.insert(
-                    k,
-                    Slot {
-                        dirty: false,
-                        ..slot
-                    },
-                );
-            }
-        }
-        let keys: Vec<usize> = self
-            .held
-            .dwords
-            .range(lo.saturating_sub(3)..hi)
-            .map(|(&k, _)| k)
-            .collect();
-        for k in keys {
-            if k + 4 <= lo {
-                continue;
-            }
-            let slot = self.held.dwords[&k];
-            if slot.dirty {
-                self.b.ins().store(mem(), slot.v, self.file, k as i32);
-            }
-            if drop {
-                self.held.dwords.remove(&k);
-            } else {
-                self.held.dwords.insert(
-                    k,
-                    Slot {
-                        dirty: false,
-                        ..slot
-                    },
-                );
-            }
-        }
+        let (b, file) = (&mut *self.b, self.file);
+        flush_slots(b, file, &mut self.held.rows, ROW, (lo, hi), drop);
+        flush_slots(b, file, &mut self.held.dwords, 4, (lo, hi), drop);
         if let Some(slot) = self.held.flags {
             if FLAG < hi && lo < FLAG + 8 {
                 if slot.dirty {

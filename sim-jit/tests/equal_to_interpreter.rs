@@ -312,6 +312,40 @@ proptest! {
     }
 }
 
+/// A DWord held on its own, then its row held (read by a vector instruction), written as a
+/// scalar lane of that row, the row pushed out of the held rows by twenty others, and the DWord
+/// read again: it comes from the file, as the row left it.
+#[test]
+fn a_dword_whose_row_was_held_is_read_as_the_row_left_it() {
+    let mut lines = vec![
+        "add (1|M0) r5.0<1>:d r3.1<0;1,0>:d 0x1:d".to_string(),
+        "add (8|M0) r10.0<1>:d r3.0<8;8,1>:d 0x1:d".to_string(),
+        "mov (1|M0) r3.1<1>:d 0x7:d".to_string(),
+    ];
+    for r in (20..60).step_by(2) {
+        lines.push(format!(
+            "add (16|M0) r{r}.0<1>:d r{}.0<8;8,1>:d 0x2:d",
+            r + 40
+        ));
+    }
+    lines.push("add (1|M0) r6.0<1>:d r3.1<0;1,0>:d 0x0:d".to_string());
+    let (prog, n) = program(&lines).expect("assembles");
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    assert_eq!(tr.translated(), n, "every line translates");
+    let file: Vec<u32> = (0..1024u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+    common::same_as_interpreter(
+        &prog,
+        &tr,
+        n,
+        &file,
+        u32::MAX,
+        0,
+        &[1 << 20],
+        &lines.join("\n"),
+    )
+    .expect("same as the interpreter");
+}
+
 /// The generator reaches the translated form: a SIMD16 f32 `mad`, `add`, `cmp`, `max` (an f32
 /// ReLU's `sel.ge`, from `ocloc` output for ICL), i32 `mul`, a predicated shift and a `nop`
 /// translate; a `cmp` of mixed signedness and a strided-DWord `add` do not.
