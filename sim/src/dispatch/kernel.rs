@@ -45,7 +45,13 @@ pub fn fetch(vm: &AddressSpace, addr: u64) -> Vec<u8> {
     }
 }
 
-/// Decoded kernels by address, re-decoded when the bytes at an address change.
+/// Kernel addresses whose bytes and decoded programs are kept; past it all are forgotten
+/// (a process that builds programs without end keeps moving its kernels to new addresses).
+const MAX_KERNELS: usize = 512;
+
+/// Decoded kernels by address, re-decoded when the bytes at an address change. Every
+/// address's bytes are kept: a queue alternates between its programs' kernels (a network's
+/// layers, a BLAS routine's copy and compute kernels), each decoded once.
 #[derive(Default)]
 pub struct Kernels {
     cache: ProgramCache,
@@ -66,8 +72,12 @@ impl Kernels {
     ) -> (Arc<Program>, Option<Tier>) {
         let bytes = fetch(vm, addr);
         if self.bytes.get(&(p, addr)) != Some(&bytes) {
-            self.cache.invalidate();
-            self.bytes.clear();
+            // New there, or rewritten: what was decoded from that address is stale.
+            self.cache.invalidate_at(p, addr);
+            if self.bytes.len() >= MAX_KERNELS {
+                self.cache.invalidate();
+                self.bytes.clear();
+            }
             self.bytes.insert((p, addr), bytes.clone());
         }
         // The closure never fails, so neither does the lookup.
@@ -104,6 +114,37 @@ mod tests {
         let got = fetch(&vm_with(&k), 0x1000);
         assert_eq!(got.len(), 16 + 8 + 16);
         assert_eq!(&got[..24], &k[..24]);
+    }
+
+    #[test]
+    fn kernels_at_two_addresses_decode_once_each_until_rewritten() {
+        // One native instruction (any bytes not all zero, no compaction bit) then an all-zero
+        // one (the end), twice: at 0x1000 and 0x1100.
+        let mov = [0x61u8; 16];
+        let mut page = vec![0u8; PAGE_SIZE as usize];
+        page[..16].copy_from_slice(&mov);
+        page[0x100..0x110].copy_from_slice(&mov);
+        let bo = Bo::new(PAGE_SIZE).unwrap();
+        bo.write(0, &page).unwrap();
+        let mut vm = AddressSpace::new();
+        vm.bind(0x1000, PAGE_SIZE, bo.clone(), 0, false).unwrap();
+        let mut k = Kernels::default();
+        let p = Platform::Tgllp;
+        let a = k.get(p, &vm, 0x1000, 128, None).0;
+        let b = k.get(p, &vm, 0x1100, 128, None).0;
+        // Alternating between them decodes neither again.
+        assert!(Arc::ptr_eq(&a, &k.get(p, &vm, 0x1000, 128, None).0));
+        assert!(Arc::ptr_eq(&b, &k.get(p, &vm, 0x1100, 128, None).0));
+        // Rewriting one address re-decodes that kernel alone.
+        bo.write(0x100, &[0u8; 16]).unwrap();
+        let b2 = k.get(p, &vm, 0x1100, 128, None).0;
+        assert!(!Arc::ptr_eq(&b, &b2));
+        assert_eq!(
+            b2.insts.len(),
+            1,
+            "the rewritten kernel is its one end instruction"
+        );
+        assert!(Arc::ptr_eq(&a, &k.get(p, &vm, 0x1000, 128, None).0));
     }
 
     #[test]
