@@ -723,6 +723,11 @@ fn rows_written_in_part(items: &[Item]) -> BTreeSet<usize> {
     rows
 }
 
+/// The offset of the least recently used of `slots`.
+fn least_used(slots: &BTreeMap<usize, Slot>) -> Option<usize> {
+    slots.iter().min_by_key(|(_, s)| s.used).map(|(&k, _)| k)
+}
+
 /// Stores the written values of `slots` (each `size` bytes at its byte offset) that overlap
 /// bytes `lo..hi`; with `drop`, forgets them, else keeps them as stored.
 fn flush_slots(
@@ -1760,17 +1765,11 @@ impl StepEmitter<'_, '_> {
             .dwords
             .range(off..off + ROW)
             .all(|(_, d)| !d.dirty));
-        let inside: Vec<usize> = self
-            .held
+        self.held
             .dwords
-            .range(off..off + ROW)
-            .map(|(&k, _)| k)
-            .collect();
-        for k in inside {
-            self.held.dwords.remove(&k);
-        }
+            .retain(|&k, _| !(off..off + ROW).contains(&k));
         while self.held.rows.len() >= HELD_ROWS {
-            let Some((&lru, _)) = self.held.rows.iter().min_by_key(|(_, s)| s.used) else {
+            let Some(lru) = least_used(&self.held.rows) else {
                 break;
             };
             self.flush(lru, lru + ROW, true);
@@ -2516,7 +2515,7 @@ impl StepEmitter<'_, '_> {
     /// Holds `v` as the DWord at `at` (not held now), making room for it first.
     fn hold_dword(&mut self, at: usize, v: Value, dirty: bool) {
         while self.held.dwords.len() >= HELD_DWORDS {
-            let Some((&lru, _)) = self.held.dwords.iter().min_by_key(|(_, s)| s.used) else {
+            let Some(lru) = least_used(&self.held.dwords) else {
                 break;
             };
             self.flush(lru, lru + 4, true);
