@@ -495,13 +495,4 @@ impl ProgramCache {
     pub fn invalidate_at(&mut self, platform: Platform, addr: u64) {
         self.map.retain(|&(p, a, _), _| (p, a) != (platform, addr));
     }
-
-    /// How many decoded kernels are kept.
-    pub fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
-    }
 }
