@@ -37,8 +37,11 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Module};
 
+mod loops;
+
 use crate::error::JitError;
 use isa_encoder::model::CondMod;
+use loops::{loop_carries, Looping};
 use sim_eu::dataport::direct::{Direct, DirectSpace, DirectTable, DirectWindow, Offset};
 use sim_eu::exec::fast::{arity, half_results_packed, packed_group_bytes};
 #[cfg(target_arch = "x86_64")]
@@ -89,6 +92,11 @@ pub type PartFn = unsafe extern "C" fn(*mut u8, u32, u32, u32, u64, *mut u32) ->
 /// as the run loop lets them ([`sim_eu::Thread::resume`]), and the run goes on at the first
 /// instruction any channel waits at.
 pub const REJOIN: u32 = u32::MAX;
+
+/// [`PartFn`]'s `to` from a loop that parted its channels itself ([`loops`]): the mask given
+/// waits at instruction `index + 1`, the executing channels are the first word at the
+/// pointer given ([`sim_eu::Thread::park`]); returns 0. The run then leaves at `index`.
+pub const PARK: u32 = u32::MAX - 1;
 
 /// Runs the classified send at the run's instruction `index` on the channels of the mask
 /// given (enabled and predicated), given the context the run was called with, without
@@ -589,11 +597,14 @@ fn body(
     let zero = b.ins().iconst(I64, 0);
     blocks.switch(b, call.block, [zero, call.active, call.wake], call.stop);
 
+    let written_in_part = rows_written_in_part(items);
+    let mut carries = loop_carries(items, starts, &written_in_part);
     let mut e = StepEmitter {
         b,
         file,
         held: Held::default(),
-        written_in_part: rows_written_in_part(items),
+        looping: None,
+        written_in_part,
         half,
         all_enabled,
         call,
@@ -623,6 +634,9 @@ fn body(
                 e.b.ins().jump(to, &args);
             }
             e.start_block(blocks, next_block, k);
+            if let Some(carry) = carries.get_mut(next_block).and_then(Option::take) {
+                e.enter_loop(carry);
+            }
             next_block += 1;
             open = true;
         }
@@ -830,6 +844,7 @@ const HELD_ROWS: usize = 16;
 /// A structured branch being emitted: its instruction `k`, its jumping channels (I32), the
 /// executed count before it and with it (I64), and the executing channels and first waiting
 /// instruction where it is (I32 each).
+#[derive(Clone, Copy)]
 struct Taken {
     k: u32,
     jump: Value,
@@ -843,6 +858,8 @@ struct StepEmitter<'a, 'b> {
     b: &'a mut FunctionBuilder<'b>,
     file: Value,
     held: Held,
+    /// The loop of the current block, when it is one ([`loops`]).
+    looping: Option<Looping>,
     half: Half,
     /// Every channel the run's masked instructions use executes ([`body`]).
     all_enabled: bool,
@@ -1320,6 +1337,7 @@ impl StepEmitter<'_, '_> {
             clock: self.held.clock,
             ..Held::default()
         };
+        self.looping = None;
         let p = self.b.block_params(h).to_vec();
         (self.ran, self.active, self.wake) = (p[0], p[1], p[2]);
         self.block_start = k;
@@ -1366,7 +1384,10 @@ impl StepEmitter<'_, '_> {
             Jumps::Predicated => p,
             Jumps::Nothing => self.b.ins().iconst(I32, 0),
         };
-        self.write_back();
+        let looped = br.jumps != Jumps::Nothing && self.loops_to(br.to);
+        if !looped {
+            self.write_back();
+        }
         let ran = self.ran_at(k);
         let after = self.b.ins().iadd_imm_u(ran, 1);
         let at = Taken {
@@ -1376,6 +1397,10 @@ impl StepEmitter<'_, '_> {
             after,
             now,
         };
+        if looped {
+            self.loop_branch(&at, br.to, blocks, |e| e.part(br, &at, blocks));
+            return;
+        }
         if br.jumps == Jumps::Nothing {
             self.go(&at, k + 1, blocks);
             return;

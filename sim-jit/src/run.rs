@@ -260,7 +260,8 @@ unsafe extern "C" fn send(ctx: *mut u8, index: u32, mask: u32) -> u32 {
 /// [`crate::emit::PartFn`]: the branch at the run's instruction `index`, its channels `jump`
 /// going to the run's instruction `to`, taken as the run loop does
 /// ([`Thread::take_branch`]), or the instruction `index` reached in sequence
-/// ([`crate::emit::REJOIN`]: [`Thread::resume`]); the run goes on at the block where the
+/// ([`crate::emit::REJOIN`]: [`Thread::resume`]), or channels a loop parted itself put
+/// waiting ([`crate::emit::PARK`]); the run goes on at the block where the
 /// thread continues, or returns (`u32::MAX`) when it ended or continues outside the run's
 /// blocks.
 ///
@@ -281,6 +282,12 @@ unsafe extern "C" fn part(
     // waits for this call (the run's code stored what it held before calling).
     let t = unsafe { &mut *inside.thread };
     let (start, len) = (inside.start, inside.len);
+    if to == crate::emit::PARK {
+        // SAFETY: per this function's contract.
+        let active = unsafe { out.read() };
+        t.park(start + index + 1, jump, active);
+        return 0;
+    }
     if to == crate::emit::REJOIN {
         t.resume(start + index, inside.base + ran);
     } else if !t.take_branch(start + index, inside.base + ran, start + to, jump) {

@@ -570,6 +570,66 @@ proptest! {
     }
 }
 
+/// Loops of one block each, their channels leaving at different passes, as IGC makes a
+/// `for` with a per-channel trip count. The first has an f32 add in its body (a NaN test,
+/// which calls out of the run). The second sits inside an `if`, so that channels wait after
+/// it from before it was entered; it counts with a scalar (IGC's loop counter) and
+/// per-channel DWords, ends at each channel's own count, sets its `while` flag in every
+/// channel first (channels that left must not take it), and uses more rows than translated
+/// code holds (a value carried around the loop is stored when it must make room).
+const LOOPS: &str = "
+        mov (16|M0) r10.0<1>:d 0x0:d
+        mov (16|M0) r12.0<1>:d 0x0:d
+        mov (16|M0) r14.0<1>:f 0x0:f
+        mov (16|M0) r22.0<1>:d r4.0<8;8,1>:d
+LOOP2:
+        add (16|M0) r14.0<1>:f r14.0<8;8,1>:f 0x3f800000:f
+        add (16|M0) r22.0<1>:d r22.0<8;8,1>:d -1:d
+        cmp (16|M0) (gt)f0.1 null<1>:d r22.0<8;8,1>:d r2.0<8;8,1>:d
+        (f0.1) while (16|M0) LOOP2
+        (W) mov (1|M0) r3.1<1>:d 0x0:d
+        cmp (16|M0) (lt)f0.0 null<1>:d r2.0<8;8,1>:d 0xc:d
+        (f0.0) if (16|M0) ENDIF1 ENDIF1
+LOOP1:
+        (W) mov (1|M0) f0.1<1>:uw 0xffff:uw
+        (W) add (1|M0) r3.1<1>:d r3.1<0;1,0>:d 0x1:d
+        add (16|M0) r12.0<1>:d r12.0<8;8,1>:d r10.0<8;8,1>:d
+        xor (16|M0) r16.0<1>:d r12.0<8;8,1>:d r2.0<8;8,1>:d
+        add (16|M0) r18.0<1>:d r16.0<8;8,1>:d r4.0<8;8,1>:d
+        add (16|M0) r10.0<1>:d r10.0<8;8,1>:d r3.1<0;1,0>:d
+        cmp (16|M0) (lt)f0.1 null<1>:d r3.1<0;1,0>:d r4.0<8;8,1>:d
+        (f0.1) while (16|M0) LOOP1
+ENDIF1:
+        endif (16|M0) END
+END:
+        add (16|M0) r20.0<1>:d r16.0<8;8,1>:d r12.0<8;8,1>:d
+        send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
+";
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Channels leaving loops of one block at different passes (those parted by the loop's
+    /// own code and told to the thread only when the run leaves from inside it), with
+    /// budgets ending runs anywhere, loops included: as the interpreter leaves them.
+    #[test]
+    fn loops_whose_channels_leave_at_different_passes_match_the_interpreter(
+        a in proptest::array::uniform16(0u32..16),
+        n in proptest::array::uniform16(0u32..12),
+        mask in prop_oneof![Just(0xffffu32), 1u32..0x1_0000],
+        slices in proptest::collection::vec(prop_oneof![1u64..64, Just(1u64 << 20)], 1..4),
+    ) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, LOOPS).expect("assembles");
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        prop_assert!(tr.translated() >= 17, "{} translated", tr.translated());
+        let mut words = vec![0u32; 1024];
+        words[16..32].copy_from_slice(&a);
+        words[32..48].copy_from_slice(&n);
+        flow_same_as_interpreter(&prog, &tr, &words, mask, &slices)?;
+    }
+}
+
 /// IGC's multiply-high pair (`mul (n) acc0:ud x:ud y:uw`, then `mach (n) dst x y {AccWrEn}`:
 /// a division by a constant, a 32x32 -> 64 multiply) and what else may feed its accumulator.
 #[derive(Debug, Clone)]

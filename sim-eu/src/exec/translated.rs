@@ -180,6 +180,16 @@ impl Thread {
         }
     }
 
+    /// Channels `parked` wait at instruction `at` and channels `active` execute: what a
+    /// loop's passes left them as translated code ran them without telling the thread (each
+    /// pass's back edge as [`Thread::take_branch`] takes it, the channels that left the loop
+    /// waiting after it).
+    pub fn park(&mut self, at: u32, parked: u32, active: u32) {
+        self.waits.add(at, parked & !active);
+        self.active = active;
+        self.next_wake = self.waits.first();
+    }
+
     /// Executes the branch at `ip`, reached as [`Thread::resume`] describes with `executed`
     /// instructions before it and no channel waiting there or before it, whose executing
     /// channels `jump` go to instruction `to` and the others to the next (the rule
