@@ -2144,6 +2144,7 @@ impl StepEmitter<'_, '_> {
         let index = self.b.ins().iconst(I32, i64::from(self.index));
         let count = self.b.ins().iconst(I32, 1);
         let ran = self.ran_at(self.index);
+        self.leaving(ran);
         self.b.ins().call_indirect(
             self.call.escape_sig,
             self.call.escape,

@@ -571,8 +571,10 @@ proptest! {
 }
 
 /// Loops of one block each, their channels leaving at different passes, as IGC makes a
-/// `for` with a per-channel trip count. The first has an f32 add in its body (a NaN test,
-/// which calls out of the run). The second sits inside an `if`, so that channels wait after
+/// `for` with a per-channel trip count. The first has f32 multiplies in its body: a channel
+/// whose product overflows to infinity (after four passes, by 2^32 each) makes a NaN (times
+/// zero), whose test leaves the run for the interpreter, maybe after other channels left
+/// the loop. The second sits inside an `if`, so that channels wait after
 /// it from before it was entered; it counts with a scalar (IGC's loop counter) and
 /// per-channel DWords, ends at each channel's own count, sets its `while` flag in every
 /// channel first (channels that left must not take it), and uses more rows than translated
@@ -580,10 +582,11 @@ proptest! {
 const LOOPS: &str = "
         mov (16|M0) r10.0<1>:d 0x0:d
         mov (16|M0) r12.0<1>:d 0x0:d
-        mov (16|M0) r14.0<1>:f 0x0:f
+        mov (16|M0) r14.0<1>:f 0x3f800000:f
         mov (16|M0) r22.0<1>:d r4.0<8;8,1>:d
 LOOP2:
-        add (16|M0) r14.0<1>:f r14.0<8;8,1>:f 0x3f800000:f
+        mul (16|M0) r14.0<1>:f r14.0<8;8,1>:f r6.0<8;8,1>:f
+        mul (16|M0) r24.0<1>:f r14.0<8;8,1>:f r8.0<8;8,1>:f
         add (16|M0) r22.0<1>:d r22.0<8;8,1>:d -1:d
         cmp (16|M0) (gt)f0.1 null<1>:d r22.0<8;8,1>:d r2.0<8;8,1>:d
         (f0.1) while (16|M0) LOOP2
@@ -616,16 +619,20 @@ proptest! {
     fn loops_whose_channels_leave_at_different_passes_match_the_interpreter(
         a in proptest::array::uniform16(0u32..16),
         n in proptest::array::uniform16(0u32..12),
+        f in proptest::array::uniform16(prop_oneof![3 => Just(1.0f32), 1 => Just(4294967296.0f32)]),
         mask in prop_oneof![Just(0xffffu32), 1u32..0x1_0000],
         slices in proptest::collection::vec(prop_oneof![1u64..64, Just(1u64 << 20)], 1..4),
     ) {
         let bytes = isa_encoder::assemble(Platform::Tgllp, LOOPS).expect("assembles");
         let prog = Program::decode(Platform::Tgllp, &bytes);
         let tr = Translated::with_min_run(&prog, 1).expect("translates");
-        prop_assert!(tr.translated() >= 17, "{} translated", tr.translated());
+        prop_assert!(tr.translated() >= 18, "{} translated", tr.translated());
         let mut words = vec![0u32; 1024];
         words[16..32].copy_from_slice(&a);
         words[32..48].copy_from_slice(&n);
+        for (w, x) in words[48..64].iter_mut().zip(f) {
+            *w = x.to_bits();
+        }
         flow_same_as_interpreter(&prog, &tr, &words, mask, &slices)?;
     }
 }

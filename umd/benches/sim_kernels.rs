@@ -84,6 +84,11 @@ const CASES: &[Case] = &[
         args: &[Arg::Input, Arg::Output],
     },
     Case {
+        name: "escape_time",
+        portable: true,
+        args: &[Arg::Input, Arg::Output],
+    },
+    Case {
         name: "block_shuffle",
         portable: false,
         args: &[Arg::Input, Arg::Output],
@@ -224,7 +229,8 @@ for line in sys.stdin:
     zero = np.zeros(nout, dtype=np.uint32)
     k = getattr(prg, name)
     args = {"saxpy": (xin, out, np.float32(2.5)), "mad_loop": (xin, out),
-            "group_sum": (xin, out, cl.LocalMemory(local * 4)), "branchy": (xin, out)}[name]
+            "group_sum": (xin, out, cl.LocalMemory(local * 4)), "branchy": (xin, out),
+            "escape_time": (xin, out)}[name]
     ts = []
     for r in range(runs + 1):
         cl.enqueue_copy(q, out, zero); q.finish()

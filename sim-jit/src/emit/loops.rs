@@ -19,9 +19,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Type, Value};
 
-use super::{
-    mem, tests_for_nan, Blocks, Held, Slot, StepEmitter, Taken, HELD_DWORDS, HELD_ROWS, PARK, ROW,
-};
+use super::{mem, Blocks, Held, Slot, StepEmitter, Taken, HELD_DWORDS, HELD_ROWS, PARK, ROW};
 use crate::select::{Item, Lanes, Op};
 use sim_eu::regfile::FLAG;
 
@@ -42,9 +40,12 @@ pub(super) struct Carry {
     /// Whether the flag registers' 8 bytes go around too (I64).
     flags: bool,
     /// Whether the loop can part its channels itself: nothing in it calls out of the run
-    /// (no send, interpreted instruction or f32 NaN test), so only its ways out need the
-    /// thread told of the channels that left.
+    /// and comes back (no send, interpreted instruction or barrier wait), so only its ways
+    /// out (the budget at the back edge, an f32 NaN test's exit) tell the thread of the
+    /// channels that left.
     parts: bool,
+    /// The loop's `while` (counted from the run's first instruction).
+    branch: u32,
     /// The byte ranges the loop's instructions write: a carried value there is held as
     /// written at the loop's top.
     written: Vec<(usize, usize)>,
@@ -76,7 +77,7 @@ pub(super) fn loop_carries(
         k += item.instructions();
         if let (Item::Branch(br), Some((b, first))) = (item, block) {
             if br.to == starts[b] && br.to < k {
-                out[b] = Some(carry_of(&items[first..=i], written_in_part));
+                out[b] = Some(carry_of(&items[first..=i], written_in_part, k - 1));
             }
             block = None;
         }
@@ -87,7 +88,7 @@ pub(super) fn loop_carries(
 /// What the loop `body` (a block's items, its back edge last) carries: the rows its vector
 /// instructions read or write most, the single DWords its scalar ones use outside those
 /// rows, and the flags when it writes them.
-fn carry_of(body: &[Item], written_in_part: &BTreeSet<usize>) -> Carry {
+fn carry_of(body: &[Item], written_in_part: &BTreeSet<usize>, branch: u32) -> Carry {
     let mut rows: BTreeMap<usize, u32> = BTreeMap::new();
     let mut dwords: BTreeMap<usize, u32> = BTreeMap::new();
     let mut written = Vec::new();
@@ -103,7 +104,6 @@ fn carry_of(body: &[Item], written_in_part: &BTreeSet<usize>) -> Carry {
                 continue;
             }
         };
-        parts &= !tests_for_nan(s.op);
         if s.op == Op::Keep {
             continue;
         }
@@ -172,6 +172,7 @@ fn carry_of(body: &[Item], written_in_part: &BTreeSet<usize>) -> Carry {
         dwords,
         flags,
         parts,
+        branch,
         written,
     }
 }
@@ -383,19 +384,7 @@ impl StepEmitter<'_, '_> {
         self.b.switch_to_block(out);
         let held = self.held.clone();
         self.write_back();
-        if let (true, Some(part)) = (looping.parts, self.call.part) {
-            self.b
-                .ins()
-                .stack_store(self.half.ptr, at.now.0, part.out, 0);
-            let words = self.b.ins().stack_addr(self.half.ptr, part.out, 0);
-            let index = self.b.ins().iconst(I32, i64::from(at.k));
-            let park = self.b.ins().iconst(I32, i64::from(PARK));
-            self.b.ins().call_indirect(
-                part.sig,
-                part.f,
-                &[self.call.ctx, index, park, looping.parked, at.ran, words],
-            );
-        }
+        self.tell_parked(&looping, at.ran);
         let (exit, exit_args) = blocks.leave(self.b, at.k, at.ran);
         self.b.ins().jump(exit, &exit_args);
         self.b.switch_to_block(again);
@@ -405,6 +394,35 @@ impl StepEmitter<'_, '_> {
         let args: Vec<BlockArg> = args.into_iter().map(BlockArg::Value).collect();
         self.b.ins().jump(looping.head, &args);
         self.looping = Some(looping);
+    }
+
+    /// Before the run leaves from inside the loop `l` with `ran` executed (the thread's
+    /// state is then the interpreter's): when the loop parts its channels itself, the thread
+    /// told of those that left it ([`PARK`]) and of those executing.
+    fn tell_parked(&mut self, l: &Looping, ran: Value) {
+        let (true, Some(part)) = (l.parts, self.call.part) else {
+            return;
+        };
+        self.b
+            .ins()
+            .stack_store(self.half.ptr, self.active, part.out, 0);
+        let words = self.b.ins().stack_addr(self.half.ptr, part.out, 0);
+        let index = self.b.ins().iconst(I32, i64::from(l.carry.branch));
+        let park = self.b.ins().iconst(I32, i64::from(PARK));
+        self.b.ins().call_indirect(
+            part.sig,
+            part.f,
+            &[self.call.ctx, index, park, l.parked, ran, words],
+        );
+    }
+
+    /// Before the run leaves from the current instruction, [`Self::tell_parked`] for the
+    /// loop it is in, if any.
+    pub(super) fn leaving(&mut self, ran: Value) {
+        if let Some(l) = self.looping.take() {
+            self.tell_parked(&l, ran);
+            self.looping = Some(l);
+        }
     }
 
     /// The carried values at the back edge, in [`Carry::values`] order: each as held (stored

@@ -33,3 +33,20 @@ __kernel void branchy(__global const uint *in, __global uint *out) {
   }
   out[get_global_id(0)] = acc;
 }
+
+// A divergent f32 loop (an escape-time fractal): each item iterates until its point leaves
+// the circle of radius 2, at most 64 times, so the channels of a thread leave at different
+// passes.
+__kernel void escape_time(__global const float *x, __global uint *out) {
+  uint i = get_global_id(0);
+  float cr = x[i] * 0.008f - 0.5f, ci = (float)(i % 512) * 0.004f - 1.0f;
+  float zr = 0.0f, zi = 0.0f;
+  uint n = 0;
+  while (n < 64 && zr * zr + zi * zi < 4.0f) {
+    float t = zr * zr - zi * zi + cr;
+    zi = 2.0f * zr * zi + ci;
+    zr = t;
+    n++;
+  }
+  out[i] = n;
+}
