@@ -346,6 +346,37 @@ fn a_dword_whose_row_was_held_is_read_as_the_row_left_it() {
     .expect("same as the interpreter");
 }
 
+/// An f32 `mad` whose addend row is read from the file (not held as a row) right after a
+/// scalar write into that row, which is held as a single DWord: the addend has the new
+/// DWord.
+#[test]
+fn a_mad_addend_read_from_the_file_has_the_held_dwords_of_its_row() {
+    let lines = [
+        "mov (1|M0) r20.1<1>:f 0x40400000:f",
+        "mad (8|M0) r30.0<1>:f r20.0<8;1>:f r22.0<8;1>:f r24.0<8;1>:f",
+        "nop",
+    ]
+    .map(String::from);
+    let (prog, n) = program(&lines).expect("assembles");
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    assert_eq!(tr.translated(), n, "every line translates");
+    // Small floats everywhere: no NaN test leaves the run.
+    let file: Vec<u32> = (0..1024u32)
+        .map(|i| (1.0 + i as f32 / 64.0).to_bits())
+        .collect();
+    common::same_as_interpreter(
+        &prog,
+        &tr,
+        n,
+        &file,
+        u32::MAX,
+        0,
+        &[1 << 20],
+        &lines.join("\n"),
+    )
+    .expect("same as the interpreter");
+}
+
 /// The generator reaches the translated form: a SIMD16 f32 `mad`, `add`, `cmp`, `max` (an f32
 /// ReLU's `sel.ge`, from `ocloc` output for ICL), i32 `mul`, a predicated shift and a `nop`
 /// translate; a `cmp` of mixed signedness and a strided-DWord `add` do not.
