@@ -93,9 +93,10 @@ pub type PartFn = unsafe extern "C" fn(*mut u8, u32, u32, u32, u64, *mut u32) ->
 /// instruction any channel waits at.
 pub const REJOIN: u32 = u32::MAX;
 
-/// [`PartFn`]'s `to` from a loop that parted its channels itself ([`loops`]): the mask given
-/// waits at instruction `index + 1`, the executing channels are the first word at the
-/// pointer given ([`sim_eu::Thread::park`]); returns 0. The run then leaves at `index`.
+/// [`PartFn`]'s `to` from a loop of one block that parted its channels itself: the mask
+/// given waits at instruction `index + 1` (after the loop's `while`, at `index`), the
+/// executing channels are the first word at the pointer given ([`sim_eu::Thread::park`]);
+/// returns 0. The run then leaves.
 pub const PARK: u32 = u32::MAX - 1;
 
 /// Runs the classified send at the run's instruction `index` on the channels of the mask
