@@ -267,7 +267,8 @@ unsafe extern "C" fn send(ctx: *mut u8, index: u32, mask: u32) -> u32 {
 ///
 /// # Safety
 /// `ctx` is the [`Inside`] the run was called with, alive and not otherwise borrowed; `out`
-/// points to three writable, 4-byte aligned words.
+/// points to three writable, 4-byte aligned words, the first written when `to` is
+/// [`crate::emit::PARK`].
 unsafe extern "C" fn part(
     ctx: *mut u8,
     index: u32,
