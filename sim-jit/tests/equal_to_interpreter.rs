@@ -504,9 +504,7 @@ proptest! {
         mask in 1u32..0x1_0000,
         slices in proptest::collection::vec(prop_oneof![1u64..8, Just(1u64 << 20)], 1..4),
     ) {
-        let bytes = isa_encoder::assemble(Platform::Tgllp, FLOW).expect("assembles");
-        let prog = Program::decode(Platform::Tgllp, &bytes);
-        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        let (prog, tr) = translated_flow(FLOW);
         prop_assert!(tr.translated() >= 10, "{} translated", tr.translated());
         let mut words = vec![0u32; 1024];
         words[16..32].copy_from_slice(&a);
@@ -517,6 +515,15 @@ proptest! {
             one_slice_runs_two_entries(&prog, &words, mask, counts)?;
         }
     }
+}
+
+/// A program of branches and loops (`text`) for TGL, decoded and translated with runs of any
+/// length.
+fn translated_flow(text: &str) -> (Program, Translated) {
+    let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    (prog, tr)
 }
 
 /// With one whole slice, `FLOW` enters its first run and, after the `jmpi`, its second, and
@@ -588,9 +595,7 @@ proptest! {
         mask in prop_oneof![Just(0xffffu32), Just(0xff), 1u32..0x1_0000],
         slices in proptest::collection::vec(prop_oneof![1u64..40, Just(1u64 << 20)], 1..4),
     ) {
-        let bytes = isa_encoder::assemble(Platform::Tgllp, FLOW).expect("assembles");
-        let prog = Program::decode(Platform::Tgllp, &bytes);
-        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        let (prog, tr) = translated_flow(FLOW);
         let mut words = vec![0u32; 1024];
         words[16..32].fill(a);
         words[32..48].fill(n);
@@ -654,9 +659,7 @@ proptest! {
         mask in prop_oneof![Just(0xffffu32), 1u32..0x1_0000],
         slices in proptest::collection::vec(prop_oneof![1u64..64, Just(1u64 << 20)], 1..4),
     ) {
-        let bytes = isa_encoder::assemble(Platform::Tgllp, LOOPS).expect("assembles");
-        let prog = Program::decode(Platform::Tgllp, &bytes);
-        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        let (prog, tr) = translated_flow(LOOPS);
         prop_assert!(tr.translated() >= 18, "{} translated", tr.translated());
         let mut words = vec![0u32; 1024];
         words[16..32].copy_from_slice(&a);
