@@ -614,7 +614,9 @@ proptest! {
 /// it from before it was entered; it counts with a scalar (IGC's loop counter) and
 /// per-channel DWords, ends at each channel's own count, sets its `while` flag in every
 /// channel first (channels that left must not take it), and uses more rows than translated
-/// code holds (a value carried around the loop is stored when it must make room).
+/// code holds (a value carried around the loop is stored when it must make room). The third
+/// is IGC's `while (a && b)`: two `break`s to the unconditional `while` (the channels that
+/// break resume after it), so three blocks.
 const LOOPS: &str = "
         mov (16|M0) r10.0<1>:d 0x0:d
         mov (16|M0) r12.0<1>:d 0x0:d
@@ -639,8 +641,17 @@ LOOP1:
         cmp (16|M0) (lt)f0.1 null<1>:d r3.1<0;1,0>:d r4.0<8;8,1>:d
         (f0.1) while (16|M0) LOOP1
 ENDIF1:
-        endif (16|M0) END
-END:
+        endif (16|M0) LOOP3
+LOOP3:
+        add (16|M0) r26.0<1>:d r26.0<8;8,1>:d 0x1:d
+        cmp (16|M0) (ge)f0.0 null<1>:d r26.0<8;8,1>:d r4.0<8;8,1>:d
+        (f0.0) break (16|M0) WHILE3 WHILE3
+        add (16|M0) r28.0<1>:d r28.0<8;8,1>:d r26.0<8;8,1>:d
+        cmp (16|M0) (gt)f0.0 null<1>:d r28.0<8;8,1>:d r2.0<8;8,1>:d
+        (f0.0) break (16|M0) WHILE3 WHILE3
+        xor (16|M0) r30.0<1>:d r30.0<8;8,1>:d r28.0<8;8,1>:d
+WHILE3:
+        while (16|M0) LOOP3
         add (16|M0) r20.0<1>:d r16.0<8;8,1>:d r12.0<8;8,1>:d
         send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
 ";
@@ -660,7 +671,7 @@ proptest! {
         slices in proptest::collection::vec(prop_oneof![1u64..64, Just(1u64 << 20)], 1..4),
     ) {
         let (prog, tr) = translated_flow(LOOPS);
-        prop_assert!(tr.translated() >= 18, "{} translated", tr.translated());
+        prop_assert!(tr.translated() >= 23, "{} translated", tr.translated());
         let mut words = vec![0u32; 1024];
         words[16..32].copy_from_slice(&a);
         words[32..48].copy_from_slice(&n);
