@@ -329,15 +329,21 @@ fn a_dword_whose_row_was_held_is_read_as_the_row_left_it() {
         ));
     }
     lines.push("add (1|M0) r6.0<1>:d r3.1<0;1,0>:d 0x0:d".to_string());
-    let (prog, n) = program(&lines).expect("assembles");
+    let file: Vec<u32> = (0..1024u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+    every_line_translates_and_matches(&lines, &file);
+}
+
+/// Translates `lines` (each must translate) and runs them on every channel of a thread whose
+/// file starts as `file`, translated and interpreted: the same results.
+fn every_line_translates_and_matches(lines: &[String], file: &[u32]) {
+    let (prog, n) = program(lines).expect("assembles");
     let tr = Translated::with_min_run(&prog, 1).expect("translates");
     assert_eq!(tr.translated(), n, "every line translates");
-    let file: Vec<u32> = (0..1024u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
     common::same_as_interpreter(
         &prog,
         &tr,
         n,
-        &file,
+        file,
         u32::MAX,
         0,
         &[1 << 20],
@@ -357,24 +363,11 @@ fn a_mad_addend_read_from_the_file_has_the_held_dwords_of_its_row() {
         "nop",
     ]
     .map(String::from);
-    let (prog, n) = program(&lines).expect("assembles");
-    let tr = Translated::with_min_run(&prog, 1).expect("translates");
-    assert_eq!(tr.translated(), n, "every line translates");
     // Small floats everywhere: no NaN test leaves the run.
     let file: Vec<u32> = (0..1024u32)
         .map(|i| (1.0 + i as f32 / 64.0).to_bits())
         .collect();
-    common::same_as_interpreter(
-        &prog,
-        &tr,
-        n,
-        &file,
-        u32::MAX,
-        0,
-        &[1 << 20],
-        &lines.join("\n"),
-    )
-    .expect("same as the interpreter");
+    every_line_translates_and_matches(&lines, &file);
 }
 
 /// The generator reaches the translated form: a SIMD16 f32 `mad`, `add`, `cmp`, `max` (an f32
