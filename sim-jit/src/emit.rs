@@ -726,11 +726,9 @@ fn rows_written_in_part(items: &[Item]) -> BTreeSet<usize> {
     let mut rows = BTreeSet::new();
     for item in items {
         let Item::Step(s) = item else { continue };
-        let Some(d) = s.dst else { continue };
-        let (lo, hi) = (
-            usize::from(d),
-            usize::from(d) + usize::from(s.n) * usize::from(s.dst_size),
-        );
+        let Some((lo, hi)) = s.dst_bytes() else {
+            continue;
+        };
         if lo % ROW != 0 || hi % ROW != 0 {
             rows.extend((lo - lo % ROW..hi).step_by(ROW));
         }
@@ -1462,21 +1460,9 @@ impl StepEmitter<'_, '_> {
     /// instruction `k` (`to`, `jump`, `ran` its arguments; `to` [`REJOIN`]: reached in
     /// sequence) and a jump to its dispatch with `after` executed.
     fn call_part(&mut self, part: Parting, k: u32, to: u32, jump: Value, ran: Value, after: Value) {
-        let Parting {
-            f,
-            sig,
-            out,
-            dispatch,
-        } = part;
+        let Parting { out, dispatch, .. } = part;
         let ptr = self.half.ptr;
-        let index = self.b.ins().iconst(I32, i64::from(k));
-        let to = self.b.ins().iconst(I32, i64::from(to));
-        let words = self.b.ins().stack_addr(ptr, out, 0);
-        let c = self
-            .b
-            .ins()
-            .call_indirect(sig, f, &[self.call.ctx, index, to, jump, ran, words]);
-        let block = self.b.inst_results(c)[0];
+        let block = self.parting_call(part, k, to, jump, ran);
         let gone = self
             .b
             .ins()
@@ -1490,6 +1476,20 @@ impl StepEmitter<'_, '_> {
         let rest = [after, active, wake].map(BlockArg::Value);
         let all: Vec<BlockArg> = args.into_iter().chain(rest).collect();
         self.b.ins().jump(dispatch, &all);
+    }
+
+    /// The call of the parting branches' function `part` with the instruction `k`, `to`,
+    /// `jump` and `ran` (its out words at `part.out`); returns its answer.
+    fn parting_call(&mut self, part: Parting, k: u32, to: u32, jump: Value, ran: Value) -> Value {
+        let index = self.b.ins().iconst(I32, i64::from(k));
+        let to = self.b.ins().iconst(I32, i64::from(to));
+        let words = self.b.ins().stack_addr(self.half.ptr, part.out, 0);
+        let c = self.b.ins().call_indirect(
+            part.sig,
+            part.f,
+            &[self.call.ctx, index, to, jump, ran, words],
+        );
+        self.b.inst_results(c)[0]
     }
 
     /// A horizontal group predicate (`.any16h`, `.all8h`, ...) on the flags `f` rotated to

@@ -158,11 +158,16 @@ impl Step {
         }
     }
 
+    /// The file bytes `lo..hi` its destination spans (`None` for `null`).
+    pub fn dst_bytes(&self) -> Option<(usize, usize)> {
+        let d = usize::from(self.dst?);
+        Some((d, d + usize::from(self.n) * usize::from(self.dst_size)))
+    }
+
     /// One past the last byte of the register file the instruction touches (the flag
     /// registers aside, which every thread has).
     pub fn extent(&self) -> usize {
-        let row = usize::from(self.dst_size) * usize::from(self.n);
-        let mut end = self.dst.map_or(0, |d| usize::from(d) + row);
+        let mut end = self.dst_bytes().map_or(0, |(_, hi)| hi);
         for s in self.src.iter().take(self.op.arity()) {
             end = end.max(match *s {
                 Lanes::Row { base, stride, .. } => {

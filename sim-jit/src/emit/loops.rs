@@ -147,12 +147,13 @@ fn carry_of(body: &[Item], written_in_part: &BTreeSet<usize>, branch: u32) -> Ca
                 _ => {}
             }
         }
-        let Some(d) = s.dst else { continue };
-        let (at, bytes) = (usize::from(d), n * usize::from(s.dst_size));
-        written.push((at, at + bytes));
+        let Some((at, end)) = s.dst_bytes() else {
+            continue;
+        };
+        written.push((at, end));
         if vector && at.is_multiple_of(ROW) {
-            for c in (0..bytes).step_by(ROW) {
-                row_use(at + c);
+            for row in (at..end).step_by(ROW) {
+                row_use(row);
             }
         } else if n == 1 && s.dst_size == 4 && at.is_multiple_of(4) {
             *dwords.entry(at).or_default() += 1;
@@ -406,14 +407,7 @@ impl StepEmitter<'_, '_> {
         self.b
             .ins()
             .stack_store(self.half.ptr, self.active, part.out, 0);
-        let words = self.b.ins().stack_addr(self.half.ptr, part.out, 0);
-        let index = self.b.ins().iconst(I32, i64::from(l.carry.branch));
-        let park = self.b.ins().iconst(I32, i64::from(PARK));
-        self.b.ins().call_indirect(
-            part.sig,
-            part.f,
-            &[self.call.ctx, index, park, l.parked, ran, words],
-        );
+        self.parting_call(part, l.carry.branch, PARK, l.parked, ran);
     }
 
     /// Before the run leaves from the current instruction, [`Self::tell_parked`] for the
