@@ -810,3 +810,29 @@ proptest! {
         prop_assert_eq!(first_difference(&got, &want), None);
     }
 }
+
+/// With every translated run checked against the interpreter, this file's tests pass too:
+/// runs that called out for sends (which may write what the interpreter's second go would
+/// read) are not compared, so the check reports no difference that is not one.
+#[test]
+fn the_tests_pass_with_every_run_checked() {
+    if std::env::var(sim_jit::check::ENV_CHECK).is_ok_and(|v| v == "1") {
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().expect("test binary"))
+        .args([
+            "--skip",
+            "the_tests_pass_with_every_run_checked",
+            "--test-threads",
+            "2",
+        ])
+        .env(sim_jit::check::ENV_CHECK, "1")
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
