@@ -16,10 +16,9 @@ use crate::select::{run_len, Item};
 
 /// The environment variable naming a directory to write, per translated kernel,
 /// `sim-jit-<pid>-k<n>.txt`: each run's EU instructions (`T` translated, `b` a structured
-/// branch, `s` a send called from the run's code, `w` a barrier's wait, `i` interpreted
-/// inside the run), its
-/// Cranelift IR and its host code; then the instructions outside every
-/// run (`-`, the interpreter's between runs).
+/// branch, `s` a send called from the run's code, `w` a barrier's wait, `e` the thread's end,
+/// `i` interpreted inside the run), its Cranelift IR and its host code; then the instructions
+/// outside every run (`-`, the interpreter's between runs).
 pub const ENV_DUMP: &str = "INTEL_GPU_SIM_JIT_DUMP";
 
 /// The environment variable (`1`) that appends each translated run to `/tmp/perf-<pid>.map`,
@@ -113,6 +112,7 @@ pub(crate) fn write(prog: &Program, source: Option<&[u8]>, runs: &[RunText]) {
                 Item::Step(_) => 'T',
                 Item::Interpreted(_) => 'i',
                 Item::Wait => 'w',
+                Item::End => 'e',
                 Item::Branch(_) => 'b',
                 Item::Send(..) => 's',
             };

@@ -675,6 +675,22 @@ fn body(
                 e.send(ch, own);
                 k += 1;
             }
+            Item::End => {
+                // The thread ends here: the file as the interpreter would leave it, the end
+                // told through the context, and the run returns (`crate::run` ends the
+                // thread, or has the interpreter run the instruction).
+                e.write_back();
+                let ran = e.ran_at(k);
+                let index = e.b.ins().iconst(I32, i64::from(k));
+                let flags = MemFlagsData::trusted();
+                e.b.ins().store(flags, index, call.ctx, END_AT);
+                e.b.ins().store(flags, ran, call.ctx, END_RAN);
+                e.b.ins().jump(call.stop, &[]);
+                // What follows in the run is reached only at a block of its own.
+                let next = e.b.create_block();
+                e.b.switch_to_block(next);
+                k += 1;
+            }
             Item::Wait => {
                 // No barrier pending (a released thread entering its run at the wait): the
                 // wait passes, counted as the interpreter counts it. Else the interpreter's,
@@ -895,6 +911,12 @@ struct Half {
 /// flag, a u32 that is 1 while the barrier is signalled and not yet released: the context's
 /// first field (`crate::run` builds the context and checks the offset).
 pub(crate) const BARRIER_PENDING: i32 = 0;
+
+/// Where a run that reached an [`Item::End`] writes that instruction's index (u32, counted
+/// from the run's first; the context holds `u32::MAX` until then) and the instructions
+/// executed before it since the run was entered (u64, at [`END_RAN`]).
+pub(crate) const END_AT: i32 = 4;
+pub(crate) const END_RAN: i32 = 8;
 
 fn mem() -> MemFlagsData {
     MemFlagsData::new()

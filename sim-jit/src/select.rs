@@ -202,13 +202,17 @@ pub enum Item {
     /// is not pending (the run knows: `crate::run`'s context), else interpreted, where the
     /// thread stops to wait and the run returns.
     Wait,
+    /// The thread spawner's end of thread (a classified end-of-thread send with no other
+    /// effect), the run's last instruction: the run returns and the thread ends there
+    /// ([`sim_eu::exec::end_plain`]) without a call out, unless the memory hears of sends.
+    End,
 }
 
 impl Item {
     /// The kernel instructions it covers.
     pub fn instructions(&self) -> u32 {
         match self {
-            Item::Step(_) | Item::Branch(_) | Item::Send(..) | Item::Wait => 1,
+            Item::Step(_) | Item::Branch(_) | Item::Send(..) | Item::Wait | Item::End => 1,
             Item::Interpreted(c) => *c,
         }
     }
@@ -264,6 +268,12 @@ pub fn send(inst: &Inst, simple: Option<&Simple>) -> Option<(Channels, Own)> {
 /// interpreter may run inside a run, the run's last instruction.
 pub fn ends_thread(inst: &Inst, simple: Option<&Simple>) -> bool {
     simple.is_some_and(|s| matches!(s.send, Some((_, true)))) && runs_inside_a_run(inst)
+}
+
+/// Whether `simple` is the thread spawner's end of thread, which nothing but the thread's
+/// end follows from ([`Item::End`]).
+pub fn ends_plainly(simple: Option<&Simple>) -> bool {
+    simple.is_some_and(|s| matches!(s.send, Some((Quick::Nothing, true))))
 }
 
 /// Whether the channels' predicate combines two flag registers (`.anyv`, `.allv`): the

@@ -15,7 +15,9 @@ use crate::error::JitError;
 use isa_encoder::model::{Opcode, Shape};
 use sim_eu::exec::{runs_inside_a_run, stops_for_a_barrier};
 
-use crate::select::{branch, ends_thread, select, send, wide, Branch, Item, Own, Step};
+use crate::select::{
+    branch, ends_plainly, ends_thread, select, send, wide, Branch, Item, Own, Step,
+};
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
 
@@ -27,8 +29,8 @@ enum Kind {
     Inside,
     /// The thread's end (a classified end-of-thread send), interpreted inside a run: the last
     /// instruction a run holds, so that the thread ends there instead of after a return to
-    /// the run loop.
-    End,
+    /// the run loop; the thread spawner's ([`Item::End`]) when `true`.
+    End(bool),
     /// A structured branch to the instruction (absolute index) ([`Item::Branch`]).
     Branch(Jumps, u32, Channels),
     /// A classified send called directly ([`Item::Send`]).
@@ -163,7 +165,9 @@ impl Translated {
                     Some(s) => Kind::Step(s),
                     None if !interpreted_inside => Kind::Outside,
                     None if let Some((ch, d)) = send(inst, simple.as_ref()) => Kind::Send(ch, d),
-                    None if ends_thread(inst, simple.as_ref()) => Kind::End,
+                    None if ends_thread(inst, simple.as_ref()) => {
+                        Kind::End(ends_plainly(simple.as_ref()))
+                    }
                     None if inst.invalid.is_none() && stops_for_a_barrier(inst) => Kind::Wait,
                     None if runs_inside_a_run(inst) => Kind::Inside,
                     None => Kind::Outside,
@@ -201,6 +205,7 @@ impl Translated {
                     (Kind::Step(s), _) => items.push(Item::Step(s)),
                     (Kind::Send(ch, d), _) => items.push(Item::Send(ch, d)),
                     (Kind::Wait, _) => items.push(Item::Wait),
+                    (Kind::End(true), _) => items.push(Item::End),
                     (Kind::Branch(jumps, to, ch), _) => items.push(Item::Branch(Branch {
                         jumps,
                         to: (to - start as u32),

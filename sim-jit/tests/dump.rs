@@ -69,14 +69,14 @@ fn translated_runs_are_dumped_and_named_for_perf() {
         let mark = match k {
             0 => '-',
             9 => 's',
-            18 => 'i',
+            18 => 'e',
             _ => 'T',
         };
         let want = format!("{mark} {k:5} {:#07x}  {}", pc(k), text.trim());
         let found = dump
             .lines()
             .filter(|l| {
-                matches!(l.get(..1), Some("T" | "s" | "b" | "i" | "-"))
+                matches!(l.get(..1), Some("T" | "s" | "b" | "i" | "e" | "-"))
                     && l.get(1..8) == want.get(1..8)
             })
             .count();

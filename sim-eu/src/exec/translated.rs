@@ -118,6 +118,28 @@ pub fn run_one_simple(
     }
 }
 
+/// Ends the thread at its instruction when that is the thread spawner's end of thread (a
+/// classified end-of-thread send with nothing else to it), exactly as [`run_one_simple`]
+/// does with a memory that neither follows registers nor hears of sends (the caller's to
+/// know): counted, not advanced. `false`, having changed nothing, for any other instruction
+/// or an ended thread.
+pub fn end_plain(t: &mut Thread, prog: &Program) -> bool {
+    let plain = matches!(
+        prog.simple.get(t.ip as usize),
+        Some(Some(Simple {
+            send: Some((dataport::quick::Quick::Nothing, true)),
+            ..
+        }))
+    );
+    if t.ended || !plain {
+        return false;
+    }
+    enter(t, prog, false, false);
+    t.executed += 1;
+    t.ended = true;
+    true
+}
+
 /// Runs the classified send at instruction `ip` (not one that ends the thread) on the
 /// channels `mask` (enabled and predicated, bit 0 its first channel) as the run loop does,
 /// without counting it or moving past it: what translated code calls for a send between its
