@@ -247,6 +247,7 @@ pub fn acc_dword(off: u16) -> Option<usize> {
 
 impl Thread {
     /// The instruction the thread executes next (an index into its program).
+    #[inline]
     pub fn ip(&self) -> u32 {
         self.ip
     }
@@ -357,12 +358,14 @@ impl Thread {
     }
 
     /// The GRF, writable (the dispatcher loads r0 and the payload here).
+    #[inline]
     pub fn grf_mut(&mut self) -> &mut [u8] {
         &mut self.file[..self.grf_bytes]
     }
 
     /// Gives the thread `regs` GRF registers (at most [`MAX_GRF_REGS`]), as the program it is
     /// to run was decoded for ([`crate::Program::grf_regs`]; [`crate::run`] sets it too).
+    #[inline]
     pub fn set_grf_regs(&mut self, regs: usize) {
         self.grf_bytes = regs.min(MAX_GRF_REGS) * REG_BYTES;
     }
@@ -373,6 +376,7 @@ impl Thread {
     }
 
     /// Dword `sub` of GRF register `reg` (0 outside the GRF).
+    #[inline]
     pub fn grf_u32(&self, reg: usize, sub: usize) -> u32 {
         let at = reg * REG_BYTES + sub * 4;
         self.file
@@ -394,6 +398,7 @@ impl Thread {
 
     /// Writes sr0.0, the thread's slice, subslice, EU and thread identifiers (the dispatcher's
     /// choice of hardware thread slot).
+    #[inline]
     pub fn set_sr0_ids(&mut self, dword0: u32) {
         self.file[SR0..SR0 + 4].copy_from_slice(&dword0.to_le_bytes());
     }
@@ -409,11 +414,13 @@ impl Thread {
     }
 
     /// True once the thread sent its end-of-thread message or all its channels halted.
+    #[inline]
     pub fn is_ended(&self) -> bool {
         self.ended
     }
 
     /// True while the thread waits at a barrier the dispatcher has not released.
+    #[inline]
     pub fn barrier_pending(&self) -> bool {
         self.barrier_pending
     }
@@ -424,6 +431,7 @@ impl Thread {
     }
 
     /// Instructions executed so far.
+    #[inline]
     pub fn instructions_executed(&self) -> u64 {
         self.executed
     }

@@ -4,12 +4,17 @@
 //! ended one, one at a fused pair's `dpasw`.
 
 use platform::Platform;
-use sim_eu::{exec, run, EuError, NoMemory, Program, Status, Thread};
+use sim_eu::{exec, run, EuError, Memory, NoMemory, Program, Status, Thread};
 
 fn same_start(prog: &Program, t: &Thread) -> Result<Status, EuError> {
     let (mut a, mut b) = (t.clone(), t.clone());
     let want = run(&mut a, prog, &mut NoMemory, 0);
-    let got = exec::begin(&mut b, prog, &mut NoMemory);
+    let got = exec::begin(
+        &mut b,
+        prog,
+        NoMemory.observes_sends(),
+        NoMemory.tracks_registers(),
+    );
     assert_eq!(got, want);
     assert!(a.same_state(&b), "the threads differ after the start");
     assert_eq!(a.file(), b.file());
@@ -46,4 +51,36 @@ fn begin_is_a_run_without_budget() {
     let bytes = isa_encoder::assemble(Platform::Dg2, text).expect("assembles");
     let prog = Program::decode(Platform::Dg2, &bytes);
     assert_eq!(same_start(&prog, &Thread::new(0xff)), Ok(Status::Fused));
+}
+
+/// `exec::end_plain` at the thread spawner's end of thread ends the thread as the interpreter
+/// does (counted, not advanced; `tm0` aside, which nothing reads after the end), and at any
+/// other instruction changes nothing.
+#[test]
+fn the_plain_end_ends_as_the_interpreter_does() {
+    let text = "add (16|M0) r10.0<1>:d r2.0<8;8,1>:d 0x1:d\n\
+                (W) send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}\n";
+    let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let mut t = Thread::new(0xffff);
+    for (i, b) in t.grf_mut().iter_mut().enumerate() {
+        *b = (i * 3) as u8;
+    }
+    assert_eq!(exec::begin(&mut t, &prog, false, false), Ok(Status::Budget));
+    // At the `add`: not an end.
+    let before = t.clone();
+    assert!(!exec::end_plain(&mut t, &prog));
+    assert!(t.same_state(&before) && t.file() == before.file());
+    run(&mut t, &prog, &mut NoMemory, 1).expect("runs");
+    assert_eq!(t.ip(), 1);
+    let (mut want, mut got) = (t.clone(), t.clone());
+    assert_eq!(run(&mut want, &prog, &mut NoMemory, 1), Ok(Status::Ended));
+    assert!(exec::end_plain(&mut got, &prog));
+    assert!(got.same_state(&want), "the threads differ after the end");
+    assert_eq!(got.instructions_executed(), want.instructions_executed());
+    assert_eq!((got.ip(), got.is_ended()), (1, true));
+    // Ended: nothing more.
+    let ended = got.clone();
+    assert!(!exec::end_plain(&mut got, &prog));
+    assert!(got.same_state(&ended));
 }

@@ -26,6 +26,7 @@ pub fn run(
 }
 
 /// [`run`], adding to `translated` the instructions the translated code executed.
+#[inline]
 pub fn run_counted(
     t: &mut Thread,
     prog: &Program,
@@ -60,13 +61,14 @@ pub fn run_counting(
 ) -> Result<Status, EuError> {
     // The interpreter's start-of-run bookkeeping (tm0, the dispatched scratch fields of a
     // starting thread), as a run without budget does it.
-    let st = sim_eu::exec::begin(t, prog, mem)?;
+    // Asked once: the start and the calls out of the runs need them.
+    let (observes, tracks) = (mem.observes_sends(), mem.tracks_registers());
+    let st = sim_eu::exec::begin(t, prog, observes, tracks)?;
     if st != Status::Budget {
         return Ok(st);
     }
     let mut left = budget;
-    // Asked once: the calls out of the runs for one send need it.
-    let needs_run_loop = mem.tracks_registers() || mem.observes_sends();
+    let needs_run_loop = tracks || observes;
     // A memory that hears of sends sees each one through the classified send's call.
     let windows: *const DirectTable = if needs_run_loop {
         &NO_WINDOWS

@@ -493,6 +493,7 @@ fn run_loop<C: Counter, const COUNT: bool, const TRACK: bool>(
 /// `sync.bar` or `wait`. Signalling does not stop a thread (the gateway message returns at
 /// once): it runs on to its wait, which is how split barriers work (oneDNN signals early and
 /// waits late, with `dpasw` between).
+#[inline]
 pub fn waits_at_barrier(t: &Thread, prog: &Program) -> bool {
     t.barrier_pending
         && prog

@@ -47,14 +47,21 @@ pub fn runs_inside_a_run(inst: &Inst) -> bool {
 
 /// What `run(t, prog, mem, 0)` does and answers, without the run loop: the interpreter's
 /// start-of-run bookkeeping (`tm0`, a starting thread's dispatched scratch fields, whether
-/// the memory hears of sends or follows registers), then [`Status::Ended`] for an ended
-/// thread, [`Status::Fused`] at a fused pair's `dpasw`, an error past the kernel's end, else
-/// [`Status::Budget`]: what translated code's run loop does before each stretch it runs.
-pub fn begin(t: &mut Thread, prog: &Program, mem: &mut dyn Memory) -> Result<Status, EuError> {
+/// the memory hears of sends or follows registers: its [`Memory::observes_sends`] and
+/// [`Memory::tracks_registers`], asked by the caller), then [`Status::Ended`] for an ended
+/// thread, [`Status::Fused`] at a fused pair's `dpasw`, an error past the kernel's end,
+/// else [`Status::Budget`]: what translated code's run loop does before each stretch it runs.
+#[inline]
+pub fn begin(
+    t: &mut Thread,
+    prog: &Program,
+    observes_sends: bool,
+    tracks_registers: bool,
+) -> Result<Status, EuError> {
     if t.ended {
         return Ok(Status::Ended);
     }
-    enter(t, prog, mem.observes_sends(), mem.tracks_registers());
+    enter(t, prog, observes_sends, tracks_registers);
     match prog.insts.get(t.ip as usize) {
         None => Err(EuErrorKind::RanOffEnd.at(prog.end)),
         Some(i) if i.opcode == Opcode::Dpasw && i.invalid.is_none() => Ok(Status::Fused),
@@ -119,10 +126,12 @@ pub fn run_one_simple(
 }
 
 /// Ends the thread at its instruction when that is the thread spawner's end of thread (a
-/// classified end-of-thread send with nothing else to it), exactly as [`run_one_simple`]
-/// does with a memory that neither follows registers nor hears of sends (the caller's to
-/// know): counted, not advanced. `false`, having changed nothing, for any other instruction
-/// or an ended thread.
+/// classified end-of-thread send with nothing else to it), as [`run_one_simple`] does for a
+/// thread started by [`begin`] with a memory that neither follows registers nor hears of
+/// sends (the caller's to know): counted, not advanced; `tm0`, which nothing reads after the
+/// end, keeps the count `begin` wrote. `false`, having changed nothing, for any other
+/// instruction or an ended thread.
+#[inline]
 pub fn end_plain(t: &mut Thread, prog: &Program) -> bool {
     let plain = matches!(
         prog.simple.get(t.ip as usize),
@@ -134,7 +143,6 @@ pub fn end_plain(t: &mut Thread, prog: &Program) -> bool {
     if t.ended || !plain {
         return false;
     }
-    enter(t, prog, false, false);
     t.executed += 1;
     t.ended = true;
     true
@@ -164,11 +172,13 @@ pub fn run_send(t: &mut Thread, prog: &Program, ip: u32, mask: u32, mem: &mut dy
 impl Thread {
     /// The thread's whole byte file (GRF, then the architecture registers); its length bounds
     /// every operand offset a decoded instruction holds.
+    #[inline]
     pub fn file(&self) -> &[u8] {
         &self.file
     }
 
     /// [`Thread::file`], writable.
+    #[inline]
     pub fn file_mut(&mut self) -> &mut [u8] {
         &mut self.file
     }
@@ -179,12 +189,14 @@ impl Thread {
     }
 
     /// The channels executing at [`Thread::ip`].
+    #[inline]
     pub fn active(&self) -> u32 {
         self.active
     }
 
     /// The first instruction a waiting channel resumes at (`u32::MAX`: none waits): the run
     /// loop lets those channels rejoin when sequential execution reaches it.
+    #[inline]
     pub fn next_wake(&self) -> u32 {
         self.next_wake
     }
@@ -194,6 +206,7 @@ impl Thread {
     /// whose channels all jumped (or none did) — what translated code that ran from
     /// [`Thread::ip`] with the same executing channels reports: channels waiting at `ip` or
     /// before it rejoin, and the thread continues at the first instruction any waits at.
+    #[inline]
     pub fn resume(&mut self, ip: u32, executed: u64) {
         self.executed = executed;
         self.ip = ip;
