@@ -678,14 +678,9 @@ fn body(
             Item::End => {
                 // The thread ends here: the file as the interpreter would leave it, the end
                 // told through the context, and the run returns (`crate::run` ends the
-                // thread, or has the interpreter run the instruction).
+                // thread).
                 e.write_back();
-                let ran = e.ran_at(k);
-                let index = e.b.ins().iconst(I32, i64::from(k));
-                let flags = MemFlagsData::trusted();
-                e.b.ins().store(flags, index, call.ctx, END_AT);
-                e.b.ins().store(flags, ran, call.ctx, END_RAN);
-                e.b.ins().jump(call.stop, &[]);
+                e.leave_at(k);
                 // What follows in the run is reached only at a block of its own.
                 let next = e.b.create_block();
                 e.b.switch_to_block(next);
@@ -701,17 +696,10 @@ fn body(
                         .load(I32, MemFlagsData::trusted(), call.ctx, BARRIER_PENDING);
                 let (wait, next) = (e.b.create_block(), e.b.create_block());
                 e.b.ins().brif(pending, wait, &[], next, &[]);
+                // The thread stops at the wait: the run leaves (`crate::run` has the
+                // interpreter run the wait).
                 e.b.switch_to_block(wait);
-                let ran = e.ran_at(k);
-                let index = e.b.ins().iconst(I32, i64::from(k));
-                let one = e.b.ins().iconst(I32, 1);
-                let c = e.b.ins().call_indirect(
-                    call.escape_sig,
-                    call.escape,
-                    &[call.ctx, index, one, ran],
-                );
-                let asks_stop = e.b.inst_results(c)[0];
-                e.b.ins().brif(asks_stop, call.stop, &[], next, &[]);
+                e.leave_at(k);
                 e.b.switch_to_block(next);
                 k += 1;
             }
@@ -912,11 +900,12 @@ struct Half {
 /// first field (`crate::run` builds the context and checks the offset).
 pub(crate) const BARRIER_PENDING: i32 = 0;
 
-/// Where a run that reached an [`Item::End`] writes that instruction's index (u32, counted
-/// from the run's first; the context holds `u32::MAX` until then) and the instructions
-/// executed before it since the run was entered (u64, at [`END_RAN`]).
-pub(crate) const END_AT: i32 = 4;
-pub(crate) const END_RAN: i32 = 8;
+/// Where a run that leaves for the interpreter to run one instruction without a call out (an
+/// [`Item::End`], or an [`Item::Wait`] whose barrier is pending) writes that instruction's
+/// index (u32, counted from the run's first; the context holds `u32::MAX` until then) and
+/// the instructions executed before it since the run was entered (u64, at [`LEFT_RAN`]).
+pub(crate) const LEFT_AT: i32 = 4;
+pub(crate) const LEFT_RAN: i32 = 8;
 
 fn mem() -> MemFlagsData {
     MemFlagsData::new()
@@ -1339,6 +1328,18 @@ impl StepEmitter<'_, '_> {
         let next = self.b.create_block();
         self.b.ins().brif(ok, next, &[], other, &[]);
         self.b.switch_to_block(next);
+    }
+
+    /// Leaves the run at its instruction `k` for the interpreter to run that instruction
+    /// (`crate::run`): writes where, and after how many instructions ([`LEFT_AT`],
+    /// [`LEFT_RAN`]), then returns. Called with the file written back.
+    fn leave_at(&mut self, k: u32) {
+        let ran = self.ran_at(k);
+        let index = self.b.ins().iconst(I32, i64::from(k));
+        let flags = MemFlagsData::trusted();
+        self.b.ins().store(flags, index, self.call.ctx, LEFT_AT);
+        self.b.ins().store(flags, ran, self.call.ctx, LEFT_RAN);
+        self.b.ins().jump(self.call.stop, &[]);
     }
 
     /// The executed count at the current block's instruction `k` (I64).

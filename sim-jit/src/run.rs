@@ -9,7 +9,7 @@ use sim_eu::rounding::Rounding;
 use sim_eu::{EuError, Memory, Program, Status, Thread};
 
 use crate::check::{checking, ENV_CHECK};
-use crate::emit::{BARRIER_PENDING, END_AT, END_RAN};
+use crate::emit::{BARRIER_PENDING, LEFT_AT, LEFT_RAN};
 use crate::translated::Translated;
 
 /// [`sim_eu::run`] with `tr`, the translation of `prog`: the same result, the same thread
@@ -99,8 +99,8 @@ pub fn run_counting(
                 let thread: *mut Thread = t;
                 let mut inside = Inside {
                     barrier_pending: u32::from(t.barrier_pending()),
-                    end_at: NO_END,
-                    end_ran: 0,
+                    left_at: NOT_LEFT,
+                    left_ran: 0,
                     thread,
                     prog,
                     mem: &mut *mem,
@@ -140,18 +140,24 @@ pub fn run_counting(
                     mut interpreted,
                     called_out,
                     mut stopped,
-                    end_at,
-                    end_ran,
+                    left_at,
+                    left_ran,
                     ..
                 } = inside;
-                if end_at != NO_END {
-                    // The thread spawner's end of thread: the interpreter's, with a memory
-                    // that hears of sends (the run loop then runs it, below).
-                    t.resume(e.start + end_at, before + end_ran);
-                    if !needs_run_loop && sim_eu::exec::end_plain(t, prog) {
-                        interpreted += 1;
-                        stopped = Some(Ok(Status::Ended));
-                    }
+                if left_at != NOT_LEFT {
+                    // The run left for the interpreter to run one instruction: the thread
+                    // spawner's end, or a barrier's wait where the thread stops.
+                    t.resume(e.start + left_at, before + left_ran);
+                    let r = if !needs_run_loop && sim_eu::exec::end_plain(t, prog) {
+                        Ok(Status::Ended)
+                    } else {
+                        match sim_eu::exec::run_one_simple(t, prog, mem, needs_run_loop) {
+                            Some(st) => Ok(st),
+                            None => sim_eu::run(t, prog, mem, 1),
+                        }
+                    };
+                    interpreted += t.instructions_executed() - (before + left_ran);
+                    stopped = Some(r);
                 }
                 let ran = t.instructions_executed() - before;
                 counts.translated += ran - interpreted;
@@ -198,10 +204,11 @@ struct Inside<'a> {
     /// 1 while the thread's barrier is pending (signalled, not yet released), else 0: kept
     /// by every call out of the run that may signal it.
     barrier_pending: u32,
-    /// Where the run reached the thread's end ([`crate::select::Item::End`]), [`NO_END`]
-    /// if it did not, and the instructions it executed before ([`END_AT`], [`END_RAN`]).
-    end_at: u32,
-    end_ran: u64,
+    /// Where the run left for the interpreter to run one instruction (the thread's end or a
+    /// barrier's wait), [`NOT_LEFT`] if it did not, and the instructions it executed before
+    /// ([`LEFT_AT`], [`LEFT_RAN`]).
+    left_at: u32,
+    left_ran: u64,
     thread: *mut Thread,
     prog: &'a Program,
     mem: &'a mut dyn Memory,
@@ -223,14 +230,14 @@ struct Inside<'a> {
     stopped: Option<Result<Status, EuError>>,
 }
 
-/// [`Inside::end_at`] of a run that did not reach the thread's end.
-const NO_END: u32 = u32::MAX;
+/// [`Inside::left_at`] of a run that did not leave for one instruction.
+const NOT_LEFT: u32 = u32::MAX;
 
 // The translated code reads and writes these where the emitter says they are.
 const _: () = {
     assert!(std::mem::offset_of!(Inside<'static>, barrier_pending) as i32 == BARRIER_PENDING);
-    assert!(std::mem::offset_of!(Inside<'static>, end_at) as i32 == END_AT);
-    assert!(std::mem::offset_of!(Inside<'static>, end_ran) as i32 == END_RAN);
+    assert!(std::mem::offset_of!(Inside<'static>, left_at) as i32 == LEFT_AT);
+    assert!(std::mem::offset_of!(Inside<'static>, left_ran) as i32 == LEFT_RAN);
 };
 
 /// [`crate::emit::EscapeFn`]: puts the thread at the run's instruction `index` with `ran`

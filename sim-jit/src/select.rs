@@ -199,12 +199,12 @@ pub enum Item {
     /// host code may do itself ([`Own`]).
     Send(Channels, Own),
     /// A barrier's wait (`sync.bar`, `wait`): passed in host code when the thread's barrier
-    /// is not pending (the run knows: `crate::run`'s context), else interpreted, where the
-    /// thread stops to wait and the run returns.
+    /// is not pending (the run knows: `crate::run`'s context), else the run returns there
+    /// and the interpreter runs it: the thread stops to wait.
     Wait,
     /// The thread spawner's end of thread (a classified end-of-thread send with no other
-    /// effect), the run's last instruction: the run returns and the thread ends there
-    /// ([`sim_eu::exec::end_plain`]) without a call out, unless the memory hears of sends.
+    /// effect): the run returns there and the thread ends ([`sim_eu::exec::end_plain`], or
+    /// the interpreter when the memory hears of sends), without a call out.
     End,
 }
 

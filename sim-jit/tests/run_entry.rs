@@ -4,7 +4,9 @@
 //! that stopped for the barrier goes on.
 
 use platform::Platform;
-use sim_eu::{NoMemory, Program, Status, Thread};
+use sim_eu::dataport::Surface;
+use sim_eu::error::MemFault;
+use sim_eu::{Memory, NoMemory, Program, Status, Thread};
 use sim_jit::Translated;
 
 /// A jump over three moves to a run of eight adds, then the end of the thread.
@@ -69,7 +71,7 @@ fn a_barrier_wait_leaves_the_run_and_is_entered_after() {
     let prog = Program::decode(Platform::Tgllp, &bytes);
     let tr = Translated::new(&prog, true).expect("translates");
     // One run of both groups of adds, the signal (a send called from the run), the wait and
-    // the end of the thread (interpreted inside it).
+    // the end of the thread (the run leaves at both for the interpreter).
     assert_eq!(tr.runs().collect::<Vec<_>>(), [(0, 19)]);
     assert_eq!(tr.entries().collect::<Vec<_>>(), [0, 9, 10]);
 
@@ -124,5 +126,75 @@ fn a_barrier_wait_leaves_the_run_and_is_entered_after() {
     // host code, the end.
     assert_eq!(translated, 18);
     assert_eq!(t.instructions_executed(), want.instructions_executed());
+    assert_eq!(t.file()[..128 * 32], want.file()[..128 * 32]);
+}
+
+/// No memory, but one that hears of every send, as the sanitizer's does: the interpreter's
+/// run loop then runs each send (and a barrier's wait where the thread stops) on its own.
+#[derive(Default)]
+struct Hearing {
+    sends: Vec<u32>,
+}
+
+impl Memory for Hearing {
+    fn read(&mut self, addr: u64, b: &mut [u8]) -> Result<(), MemFault> {
+        NoMemory.read(addr, b)
+    }
+    fn write(&mut self, addr: u64, b: &[u8]) -> Result<(), MemFault> {
+        NoMemory.write(addr, b)
+    }
+    fn slm_read(&mut self, offset: u32, b: &mut [u8]) -> Result<(), MemFault> {
+        NoMemory.slm_read(offset, b)
+    }
+    fn slm_write(&mut self, offset: u32, b: &[u8]) -> Result<(), MemFault> {
+        NoMemory.slm_write(offset, b)
+    }
+    fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
+        NoMemory.surface(bti)
+    }
+    fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
+        NoMemory.surface_state(offset)
+    }
+    fn observes_sends(&self) -> bool {
+        true
+    }
+    fn on_send(&mut self, _: &Thread, ip: u32, _: u32) {
+        self.sends.push(ip);
+    }
+}
+
+/// The same barrier with a memory that hears of sends: the thread stops at the wait and ends
+/// as the interpreter's do, and the memory hears of the signal and the end once each.
+#[test]
+fn a_barrier_wait_with_a_memory_that_hears_of_sends() {
+    let adds: String = (0..8)
+        .map(|k| {
+            format!(
+                "add (16|M0) r{}.0<1>:d r2.0<8;8,1>:d 0x{:x}:d\n",
+                20 + 2 * k,
+                k + 1
+            )
+        })
+        .collect();
+    let text = format!(
+        "{adds}(W) send.gtwy (1|M0) null r1 null 0x0 0x02000004\n(W) sync.bar null\n{adds}\
+         (W) send.ts (8|M0) null r127 null 0x0 0x02000010 {{EOT}}\n"
+    );
+    let bytes = isa_encoder::assemble(Platform::Tgllp, &text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::new(&prog, true).expect("translates");
+    let (mut want, mut t) = (Thread::new(0xffff), Thread::new(0xffff));
+    let (mut heard_want, mut heard) = (Hearing::default(), Hearing::default());
+    for (status, ip) in [(Status::Barrier, 9), (Status::Ended, 18)] {
+        let w = sim_eu::run(&mut want, &prog, &mut heard_want, 1 << 20);
+        let g = sim_jit::run(&mut t, &prog, &tr, &mut heard, 1 << 20);
+        assert_eq!((w, want.ip()), (Ok(status), ip));
+        assert_eq!((g, t.ip()), (Ok(status), ip));
+        assert_eq!(t.instructions_executed(), want.instructions_executed());
+        want.release_barrier();
+        t.release_barrier();
+    }
+    assert_eq!(heard.sends, heard_want.sends);
+    assert_eq!(heard.sends, [8, 18]);
     assert_eq!(t.file()[..128 * 32], want.file()[..128 * 32]);
 }
