@@ -63,7 +63,8 @@ use sim_eu::program::channels::Channels;
 /// ([`sim_eu::Memory::direct_windows`]: the windows sends with a direct form copy through,
 /// quiet fences). It runs until it leaves the run: every way out calls the escape function
 /// last, which puts the thread where the run left off, but one where the parting branches'
-/// function put it outside the run.
+/// function put it outside the run and one for the interpreter to run the instruction it
+/// stopped at, which writes where into the context instead (`crate::run` reads it).
 pub type RunFn = unsafe extern "C" fn(
     *mut u8,
     u32,

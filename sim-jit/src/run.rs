@@ -121,7 +121,9 @@ pub fn run_counting(
                 // lives until the call returns. The run reads the `windows` table and copies
                 // only within windows it read, both kept by `mem` (`Memory::direct_windows`).
                 // SAFETY: the run touches file bytes below `e.extent` and the 8 flag bytes at
-                // `FLAG`, both checked above to be inside the file; the windows as above.
+                // `FLAG`, both checked above to be inside the file; the windows as above; of
+                // `inside` it reads the barrier flag and writes the `left_` fields, at the
+                // offsets checked below (`Inside` is `repr(C)`).
                 unsafe {
                     (e.run)(
                         file,
