@@ -14,7 +14,7 @@
 //! whole on sim:tgllp; spirv_new's specialization-constant sub-tests on sim:skl and sim:dg2;
 //! `test_atomics` whole (int, uint and, through cl_khr_int64_{base,extended}_atomics, long and
 //! ulong; under a minute each) on sim:skl, sim:tgllp and sim:dg2; the image suites' mip-map mode on
-//! sim:tgllp. OpenCL 3.0's versioned queries are test_computeinfo's `extended_versioning` sub-test
+//! sim:tgllp; `test_events` and `test_printf` whole on sim:tgllp. OpenCL 3.0's versioned queries are test_computeinfo's `extended_versioning` sub-test
 //! (the CTS has no separate suite for them). Under the kernel sanitizer on sim:tgllp, each
 //! finding judged (`firmware-notes/sanitizer.md`): `test_subgroups` whole, `test_atomics`, and
 //! the tgllp selections of `test_basic`, `test_api` and `test_buffers`, the image suites that
@@ -32,7 +32,7 @@ use std::sync::Mutex;
 use oracles::{require, Oracle};
 
 /// The CTS executables built, with their path inside the build directory.
-const SUITES: [(&str, &str); 15] = [
+const SUITES: [(&str, &str); 17] = [
     (
         "test_subgroups",
         "test_conformance/subgroups/test_subgroups",
@@ -78,6 +78,8 @@ const SUITES: [(&str, &str); 15] = [
         "test_kernel_image_methods",
         "test_conformance/images/kernel_image_methods/test_kernel_image_methods",
     ),
+    ("test_events", "test_conformance/events/test_events"),
+    ("test_printf", "test_conformance/printf/test_printf"),
 ];
 
 /// Why cl_khr_subgroups is absent on Gen12LP and Xe-HPG (see `opencl/src/core/facts.rs`).
@@ -98,6 +100,10 @@ const NEWER_SPIRV: &str = "the module's SPIR-V version is above those the device
 /// Why fp64 sub-tests are skipped on Gen12LP and Xe-HPG.
 const NO_FP64: &str = "double precision is optional (cl_khr_fp64 / __opencl_c_fp64); Gen12LP \
     and Xe-HPG do not report it (as NEO)";
+
+/// Why sub-tests registered for a later OpenCL version are skipped.
+const NEWER_OPENCL: &str = "the sub-test is registered for OpenCL 3.1 and later; the device \
+    reports OpenCL 3.0";
 
 /// Sub-tests skipped by name prefix (suite, prefix, reason).
 const SKIPPED_PREFIXES: &[(&str, &str, &str)] = &[
@@ -156,6 +162,10 @@ const SKIPPED: &[(&str, &str, &str)] = &[
         "extinst_printf_operands_scalar_fp64",
         NO_FP64,
     ),
+    ("test_printf", "double", NO_FP64),
+    ("test_printf", "double_limits", NO_FP64),
+    ("test_printf", "size_t", NEWER_OPENCL),
+    ("test_printf", "ptrdiff_t", NEWER_OPENCL),
 ];
 
 /// Sub-tests that fail on a device, each with what the CTS found and why: the test asserts they
@@ -427,9 +437,10 @@ fn run_checked(
             other => wrong.push(format!("{name}: expected pass, got {other:?}")),
         }
     }
+    // The known failures of the sub-tests this run selects (all of them when it names none).
     for (_, _, name, why) in KNOWN_FAIL
         .iter()
-        .filter(|(s, d, _, _)| *s == suite && *d == device)
+        .filter(|(s, d, n, _)| *s == suite && *d == device && (args.is_empty() || args.contains(n)))
     {
         match got.get(*name).map(String::as_str) {
             Some("fail") => {}
@@ -1357,6 +1368,22 @@ fn basic_tgllp() {
     run_suite("test_basic", &basic_run(), "sim:tgllp", BASIC);
 }
 
+/// test_basic's work-group async copies on sim:tgllp (`async_work_group_copy` and
+/// `async_work_group_strided_copy`, global to local and back, every element type and vector
+/// size, then `wait_group_events`): each took 5 to 7 minutes interpreted, under two with
+/// translated code.
+const BASIC_ASYNC: &[&str] = &[
+    "async_copy_global_to_local",
+    "async_copy_local_to_global",
+    "async_strided_copy_global_to_local",
+    "async_strided_copy_local_to_global",
+];
+
+#[test]
+fn basic_async_copies_tgllp() {
+    run_suite("test_basic", BASIC_ASYNC, "sim:tgllp", BASIC_ASYNC);
+}
+
 /// test_basic's sub-tests [`basic_tgllp`] runs, on sim:tgllp under every memory and
 /// synchronization check of the kernel sanitizer (`api` left out: the harness probes with bad
 /// arguments on purpose): they pass (and fail) as without. vector_creation loads whole small
@@ -1449,4 +1476,76 @@ fn spirv_new_spec_constants_dg2() {
     let mut run = SPIRV_SPEC.to_vec();
     run.push("op_spec_constant_double_simple");
     run_suite("test_spirv_new", &run, "sim:dg2", SPIRV_SPEC);
+}
+
+/// test_events whole on sim:tgllp: event status and info, waits and finishes, markers and
+/// barriers with and without wait lists, out-of-order wait lists on one and several queues,
+/// user events (also set from other threads), callbacks (also on an error status). The
+/// `multi_device` sub-tests pass with the one device there is.
+const EVENTS: &[&str] = &[
+    "callbacks",
+    "callbacks_simultaneous",
+    "callback_on_error_simple",
+    "callback_on_error_enqueue_command",
+    "out_of_order_event_waitlist_single_queue",
+    "out_of_order_event_waitlist_multi_queue",
+    "out_of_order_event_waitlist_multi_queue_multi_device",
+    "out_of_order_event_enqueue_wait_for_events_single_queue",
+    "out_of_order_event_enqueue_wait_for_events_multi_queue",
+    "out_of_order_event_enqueue_barrier_single_queue",
+    "out_of_order_event_enqueue_marker_single_queue",
+    "out_of_order_event_enqueue_marker_multi_queue",
+    "out_of_order_event_enqueue_marker_multi_queue_multi_device",
+    "waitlists",
+    "userevents",
+    "userevents_multithreaded",
+    "event_get_execute_status",
+    "event_get_info",
+    "event_get_write_array_status",
+    "event_get_read_array_status",
+    "event_wait_for_execute",
+    "event_wait_for_array",
+    "event_flush",
+    "event_finish_execute",
+    "event_finish_array",
+    "event_release_before_done",
+    "event_enqueue_marker",
+    "event_enqueue_marker_with_event_list",
+    "event_enqueue_barrier_with_event_list",
+];
+
+#[test]
+fn events_tgllp() {
+    run_suite("test_events", &[], "sim:tgllp", EVENTS);
+}
+
+/// test_printf whole on sim:tgllp: every conversion of OpenCL C's printf (integers of each
+/// length modifier, half and float with their limits, octal, hexadecimal, characters, strings,
+/// vectors, address spaces), format strings, random mixed formats, the buffer's size and
+/// printf's return value; the output each kernel prints is compared with the host's printf.
+/// fp64 and the OpenCL 3.1 sub-tests are listed skips.
+const PRINTF: &[&str] = &[
+    "int",
+    "long",
+    "half",
+    "half_limits",
+    "float",
+    "float_limits",
+    "octal",
+    "unsigned",
+    "hexadecimal",
+    "char",
+    "string",
+    "format_string",
+    "vector",
+    "address_space",
+    "mixed_format_random",
+    "length_specifier",
+    "buffer_size",
+    "return_value",
+];
+
+#[test]
+fn printf_tgllp() {
+    run_suite("test_printf", &[], "sim:tgllp", PRINTF);
 }
