@@ -120,10 +120,10 @@ pub fn run_counting(
                 // code and, while the run waits for it, by `escape` through `ctx`, which
                 // lives until the call returns. The run reads the `windows` table and copies
                 // only within windows it read, both kept by `mem` (`Memory::direct_windows`).
-                // SAFETY: the run touches file bytes below `e.extent` and the 8 flag bytes at
-                // `FLAG`, both checked above to be inside the file; the windows as above; of
-                // `inside` it reads the barrier flag and writes the `left_` fields, at the
+                // Of `inside` it reads the barrier flag and writes the `left_` fields, at the
                 // offsets checked below (`Inside` is `repr(C)`).
+                // SAFETY: the run touches file bytes below `e.extent` and the 8 flag bytes at
+                // `FLAG`, both checked above to be inside the file; the rest as above.
                 unsafe {
                     (e.run)(
                         file,
