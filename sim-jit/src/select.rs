@@ -273,7 +273,7 @@ pub fn ends_thread(inst: &Inst, simple: Option<&Simple>) -> bool {
 /// Whether `simple` is the thread spawner's end of thread, which nothing but the thread's
 /// end follows from ([`Item::End`]).
 pub fn ends_plainly(simple: Option<&Simple>) -> bool {
-    simple.is_some_and(|s| matches!(s.send, Some((Quick::Nothing, true))))
+    simple.is_some_and(Simple::ends_plainly)
 }
 
 /// Whether the channels' predicate combines two flag registers (`.anyv`, `.allv`): the

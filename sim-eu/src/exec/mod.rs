@@ -25,7 +25,6 @@ pub(crate) mod waits;
 
 use isa_encoder::model::{Opcode, PredCtrl, Predicate, Shape, Subfunction, SyncFn};
 
-use crate::dataport::quick::Quick;
 use crate::dataport::{self, scratch, Memory};
 use crate::error::{EuError, EuErrorKind};
 use crate::program::channels::Channels;
@@ -240,7 +239,7 @@ fn run_simple(t: &mut Thread, s: &Simple, mem: &mut dyn Memory) -> Option<Flow> 
         // (a quick form that declines would have it told twice).
         return None;
     }
-    if let (Quick::Nothing, true) = (q, eot) {
+    if s.ends_plainly() {
         // The thread spawner's end of thread (nearly every thread's last instruction): no
         // channel or memory matters.
         t.ended = true;

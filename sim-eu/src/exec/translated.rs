@@ -133,13 +133,10 @@ pub fn run_one_simple(
 /// instruction or an ended thread.
 #[inline]
 pub fn end_plain(t: &mut Thread, prog: &Program) -> bool {
-    let plain = matches!(
-        prog.simple.get(t.ip as usize),
-        Some(Some(Simple {
-            send: Some((dataport::quick::Quick::Nothing, true)),
-            ..
-        }))
-    );
+    let plain = prog
+        .simple
+        .get(t.ip as usize)
+        .is_some_and(|s| s.is_some_and(|s| s.ends_plainly()));
     if t.ended || !plain {
         return false;
     }

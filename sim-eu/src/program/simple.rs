@@ -17,6 +17,15 @@ pub struct Simple {
     pub ch: Channels,
 }
 
+impl Simple {
+    /// Whether it is the thread spawner's end of thread: an end-of-thread message with no
+    /// other effect, where no channel or memory matters.
+    #[inline]
+    pub fn ends_plainly(&self) -> bool {
+        matches!(self.send, Some((Quick::Nothing, true)))
+    }
+}
+
 /// The [`Simple`] form of `inst`, if it has one.
 pub fn classify(inst: &Inst) -> Option<Simple> {
     if inst.invalid.is_some() || inst.reads_ce {
