@@ -1452,18 +1452,22 @@ impl StepEmitter<'_, '_> {
             self.b.ins().jump(to, &to_args);
             return;
         }
-        // Back: from `dest` the run executes at most `len - dest` instructions before its
-        // next jump back or its end.
+        let over = self.past_budget(at, dest, blocks);
+        let (out, out_args) = blocks.leave(self.b, at.k, at.ran);
+        self.b.ins().brif(over, out, &out_args, to, &to_args);
+    }
+
+    /// Whether going back from the branch `at` to the run's instruction `dest` could pass the
+    /// budget (I8): from `dest` the run executes at most `len - dest` instructions before its
+    /// next jump back or its end.
+    fn past_budget(&mut self, at: &Taken, dest: u32, blocks: &Blocks<'_>) -> Value {
         let need = self
             .b
             .ins()
             .iadd_imm_u(at.after, i64::from(blocks.len - dest));
-        let over = self
-            .b
+        self.b
             .ins()
-            .icmp(IntCC::UnsignedGreaterThan, need, self.call.budget);
-        let (out, out_args) = blocks.leave(self.b, at.k, at.ran);
-        self.b.ins().brif(over, out, &out_args, to, &to_args);
+            .icmp(IntCC::UnsignedGreaterThan, need, self.call.budget)
     }
 
     /// The branch `at` whose channels part ways, taken by the parting branches' function,

@@ -270,12 +270,6 @@ pub fn ends_thread(inst: &Inst, simple: Option<&Simple>) -> bool {
     simple.is_some_and(|s| matches!(s.send, Some((_, true)))) && runs_inside_a_run(inst)
 }
 
-/// Whether `simple` is the thread spawner's end of thread, which nothing but the thread's
-/// end follows from ([`Item::End`]).
-pub fn ends_plainly(simple: Option<&Simple>) -> bool {
-    simple.is_some_and(Simple::ends_plainly)
-}
-
 /// Whether the channels' predicate combines two flag registers (`.anyv`, `.allv`): the
 /// interpreter's alone.
 fn vertical(ch: &Channels) -> bool {

@@ -15,9 +15,7 @@ use crate::error::JitError;
 use isa_encoder::model::{Opcode, Shape};
 use sim_eu::exec::{runs_inside_a_run, stops_for_a_barrier};
 
-use crate::select::{
-    branch, ends_plainly, ends_thread, select, send, wide, Branch, Item, Own, Step,
-};
+use crate::select::{branch, ends_thread, select, send, wide, Branch, Item, Own, Step};
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
 
@@ -166,7 +164,7 @@ impl Translated {
                     None if !interpreted_inside => Kind::Outside,
                     None if let Some((ch, d)) = send(inst, simple.as_ref()) => Kind::Send(ch, d),
                     None if ends_thread(inst, simple.as_ref()) => {
-                        Kind::End(ends_plainly(simple.as_ref()))
+                        Kind::End(simple.is_some_and(|s| s.ends_plainly()))
                     }
                     None if inst.invalid.is_none() && stops_for_a_barrier(inst) => Kind::Wait,
                     None if runs_inside_a_run(inst) => Kind::Inside,

@@ -372,14 +372,7 @@ impl StepEmitter<'_, '_> {
         let Some(looping) = self.looping.take() else {
             return;
         };
-        let need = self
-            .b
-            .ins()
-            .iadd_imm_u(at.after, i64::from(blocks.len - to));
-        let over = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThan, need, self.call.budget);
+        let over = self.past_budget(at, to, blocks);
         let (out, again) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(over, out, &[], again, &[]);
         self.b.switch_to_block(out);
