@@ -936,6 +936,8 @@ impl StepEmitter<'_, '_> {
         };
         if matches!(s.op, Op::MulAcc { .. } | Op::Mach { .. }) {
             self.wide(s, &m);
+        } else if let Op::Carry { sub, acc } = s.op {
+            self.carry(s, &m, sub, acc);
         } else if s.n == 1 {
             self.scalar(s, &m);
         } else {
@@ -1002,12 +1004,7 @@ impl StepEmitter<'_, '_> {
             out.push((p, Some(self.b.ins().ireduce(I32, hi))));
         }
         for (i, (v, hi)) in out.into_iter().enumerate() {
-            let on = if m.writes_all(s) {
-                self.b.ins().iconst(I32, 1)
-            } else {
-                let bit = self.b.ins().ushr_imm_u(m.both, i as i64);
-                self.b.ins().band_imm_u(bit, 1)
-            };
+            let on = self.lane_writes(s, m, i);
             let at = usize::from(acc) + 4 * i;
             let low = self.b.ins().ireduce(I32, v);
             self.store_dword(at, on, low);
@@ -1021,15 +1018,59 @@ impl StepEmitter<'_, '_> {
         }
     }
 
-    /// Lane `i` of a source, extended to 64 bits as its type is `signed`.
-    fn lane64(&mut self, l: Lanes, i: usize, signed: bool) -> Value {
+    /// `addc`/`subb` ([`Op::Carry`]) lane by lane: every lane's result and carry (borrow)
+    /// before any store (a destination may be a source), then the carries to the accumulator
+    /// DWords from `acc` and the results to the destination, in the lanes that write.
+    fn carry(&mut self, s: &Step, m: &Masks, sub: bool, acc: u16) {
+        let Some(dst) = s.dst else {
+            return;
+        };
+        let mut out = Vec::with_capacity(usize::from(s.n));
+        for i in 0..usize::from(s.n) {
+            let x = self.lane32(s.src[0], i);
+            let y = self.lane32(s.src[1], i);
+            let (v, c) = if sub {
+                (
+                    self.b.ins().isub(x, y),
+                    self.b.ins().icmp(IntCC::UnsignedLessThan, x, y),
+                )
+            } else {
+                let v = self.b.ins().iadd(x, y);
+                (v, self.b.ins().icmp(IntCC::UnsignedLessThan, v, x))
+            };
+            out.push((v, self.b.ins().uextend(I32, c)));
+        }
+        for (i, (v, c)) in out.into_iter().enumerate() {
+            let on = self.lane_writes(s, m, i);
+            self.store_dword(usize::from(acc) + 4 * i, on, c);
+            self.store_dword(usize::from(dst) + 4 * i, on, v);
+        }
+    }
+
+    /// 1 when lane `i` of `s` writes its destination (enabled and predicated), else 0.
+    fn lane_writes(&mut self, s: &Step, m: &Masks, i: usize) -> Value {
+        if m.writes_all(s) {
+            self.b.ins().iconst(I32, 1)
+        } else {
+            let bit = self.b.ins().ushr_imm_u(m.both, i as i64);
+            self.b.ins().band_imm_u(bit, 1)
+        }
+    }
+
+    /// Lane `i` of a source as 32 bits (narrower elements extended as their type is signed).
+    fn lane32(&mut self, l: Lanes, i: usize) -> Value {
         let l = match l {
             Lanes::Row { base, stride, elem } => {
                 Lanes::Scalar(base + u16::from(stride) * i as u16, elem)
             }
             other => other,
         };
-        let v = self.first(l);
+        self.first(l)
+    }
+
+    /// Lane `i` of a source, extended to 64 bits as its type is `signed`.
+    fn lane64(&mut self, l: Lanes, i: usize, signed: bool) -> Value {
+        let v = self.lane32(l, i);
         if signed {
             self.b.ins().sextend(I64, v)
         } else {
@@ -2283,7 +2324,8 @@ impl StepEmitter<'_, '_> {
             | Op::Half { .. }
             | Op::Keep
             | Op::MulAcc { .. }
-            | Op::Mach { .. } => a,
+            | Op::Mach { .. }
+            | Op::Carry { .. } => a,
             Op::Not => self.b.ins().bnot(a),
             Op::Add => self.b.ins().iadd(a, bv.unwrap_or(a)),
             Op::Mul => self.b.ins().imul(a, bv.unwrap_or(a)),
@@ -2613,7 +2655,8 @@ impl StepEmitter<'_, '_> {
             | Op::Half { .. }
             | Op::Keep
             | Op::MulAcc { .. }
-            | Op::Mach { .. } => a,
+            | Op::Mach { .. }
+            | Op::Carry { .. } => a,
             Op::Not => self.b.ins().bnot(a),
             Op::Add => self.b.ins().iadd(a, b),
             Op::Mul => self.b.ins().imul(a, b),

@@ -8,8 +8,8 @@
 //! whose sources are consecutive DWords, words at a 2- or 4-byte step, bytes at a 4-byte step,
 //! one scalar element or an immediate; instructions that change nothing; the structured
 //! branches with a resolved target and no vertical predicate ([`branch`]); the classified
-//! sends, called directly ([`send`]); and IGC's multiply-high pair, `mul` to the accumulator
-//! and `mach` with AccWrEn ([`wide`]). Everything else stays with the interpreter.
+//! sends, called directly ([`send`]); IGC's multiply-high pair, `mul` to the accumulator
+//! and `mach` with AccWrEn, and `addc`/`subb` ([`wide`]). Everything else stays with the interpreter.
 
 use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl};
 use sim_eu::dataport::direct::{direct, Direct};
@@ -81,6 +81,14 @@ pub enum Op {
     /// destination, the low 64 bits to the accumulator DWords and their wide values.
     Mach {
         signed: [bool; 3],
+        acc: u16,
+    },
+    /// `addc` (`subb` where `sub`): each lane's sources as 32-bit values, their sum
+    /// (difference) to the destination DWord and its carry (borrow), 1 or 0, to the
+    /// accumulator DWords from file byte `acc`, whose wide values stay as they are (the
+    /// interpreter's `addc` writes only the DWords): the low half of IGC's 64-bit addition.
+    Carry {
+        sub: bool,
         acc: u16,
     },
 }
@@ -177,8 +185,11 @@ impl Step {
                 Lanes::Imm(_) => 0,
             });
         }
-        if matches!(self.op, Op::MulAcc { .. } | Op::Mach { .. }) {
-            // The accumulator's wide values, which lie before the zero area.
+        if matches!(
+            self.op,
+            Op::MulAcc { .. } | Op::Mach { .. } | Op::Carry { .. }
+        ) {
+            // The accumulator's DWords and wide values, which lie before the zero area.
             end = end.max(ZERO);
         }
         end
@@ -305,9 +316,11 @@ pub fn run_len(items: &[Item]) -> u32 {
 
 /// The translated form of IGC's multiply-high pair: `mul` of 32-bit and 16-bit integers to
 /// consecutive accumulator DWords, and `mach` with AccWrEn from the accumulator to
-/// consecutive DWords outside it; sources consecutive DWords or words, one element or an
-/// immediate, without modifiers; no condition, saturation or vertical predicate. `None` for
-/// anything else (a `mach` without AccWrEn is the fast path's 32-bit `mul`).
+/// consecutive DWords outside it; and of `addc`/`subb` to consecutive DWords outside the
+/// accumulator, with their carries to consecutive accumulator DWords. Sources consecutive
+/// DWords or words, one element or an immediate, without modifiers; no condition,
+/// saturation or vertical predicate. `None` for anything else (a `mach` without AccWrEn is
+/// the fast path's 32-bit `mul`).
 pub fn wide(inst: &Inst) -> Option<Step> {
     if inst.invalid.is_some()
         || inst.sat
@@ -325,19 +338,24 @@ pub fn wide(inst: &Inst) -> Option<Step> {
     let n = usize::from(ch.n);
     let dst = dwords(&inst.dst, n)?;
     let in_acc = |base: u16| (0..n).all(|i| acc_dword(base + 4 * i as u16).is_some());
+    let outside_acc = (0..n).all(|i| acc_dword(dst + 4 * i as u16).is_none());
     let a = int_source(&inst.src[0], n)?;
     let b = int_source(&inst.src[1], n)?;
     let src = [lanes(&a, ch.n)?, lanes(&b, ch.n)?, Lanes::Imm(0)];
     let signed = [a.elem.signed, b.elem.signed];
     let op = match inst.opcode {
         Opcode::Mul if !inst.acc_wr && in_acc(dst) => Op::MulAcc { signed },
-        Opcode::Mach if inst.acc_wr && (0..n).all(|i| acc_dword(dst + 4 * i as u16).is_none()) => {
+        Opcode::Mach if inst.acc_wr && outside_acc => {
             let acc = dwords(&inst.acc, n).filter(|&b| in_acc(b))?;
             Op::Mach {
                 signed: [signed[0], signed[1], inst.acc.ty == DataType::D],
                 acc,
             }
         }
+        Opcode::Addc | Opcode::Subb if outside_acc => Op::Carry {
+            sub: inst.opcode == Opcode::Subb,
+            acc: dwords(&inst.acc, n).filter(|&b| in_acc(b))?,
+        },
         _ => return None,
     };
     Some(Step {

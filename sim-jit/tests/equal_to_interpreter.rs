@@ -818,3 +818,138 @@ fn igc_multiply_high_pairs_translate() {
     let tr = Translated::with_min_run(&prog, 1).expect("translates");
     assert_eq!(tr.translated(), 5, "both pairs and the nop");
 }
+
+/// IGC's 64-bit addition without 64-bit integer units: `addc` of the low DWords (its carries
+/// to the accumulator), then the high DWords added with the accumulator; or `subb` (borrows).
+#[derive(Debug, Clone)]
+struct Carry {
+    size: usize,
+    sub: bool,
+    /// Each source: 0 consecutive `:ud` DWords, 1 one `:ud` element, 2 an immediate, 3
+    /// consecutive `:uw` words, 4 one `:d` element.
+    src: [usize; 2],
+    regs: [u32; 3],
+    sub_reg: u32,
+    imm: u32,
+    pred: usize,
+    /// 0: the carries read from the accumulator (IGC's `mov`, or an `add` with the high
+    /// DWords), 1: an `add3` reads them, 2: another instruction between, 3: the carry alone;
+    /// 4: the destination is a source.
+    then: usize,
+    between: Ins,
+}
+
+fn carry() -> impl Strategy<Value = Carry> {
+    (
+        (
+            0usize..5,
+            any::<bool>(),
+            proptest::array::uniform2(0usize..5),
+        ),
+        (proptest::array::uniform3(10u32..18), 0u32..8, any::<u32>()),
+        (0usize..PREDS.len(), 0usize..5, ins()),
+    )
+        .prop_map(
+            |((size, sub, src), (regs, sub_reg, imm), (pred, then, between))| Carry {
+                size,
+                sub,
+                src,
+                regs,
+                sub_reg,
+                imm,
+                pred,
+                then,
+                between,
+            },
+        )
+}
+
+fn carry_lines(c: &Carry) -> Vec<String> {
+    let (n, m) = [(1, 0), (8, 0), (8, 8), (16, 0), (4, 0)][c.size];
+    let [x, y, d] = c.regs;
+    let region = |ty: &str| match (n, ty) {
+        (1, _) => "<0;1,0>".to_string(),
+        (_, "uw") => format!("<{n};{n},1>"),
+        (4, _) => "<4;4,1>".to_string(),
+        _ => "<8;8,1>".to_string(),
+    };
+    let source = |k: usize, r: u32| match c.src[k] {
+        0 => format!("r{r}.0{}:ud", region("ud")),
+        1 => format!("r{r}.{}<0;1,0>:ud", c.sub_reg),
+        2 => format!("0x{:x}:ud", c.imm),
+        3 => format!("r{r}.0{}:uw", region("uw")),
+        _ => format!("r{r}.{}<0;1,0>:d", c.sub_reg),
+    };
+    let op = if c.sub { "subb" } else { "addc" };
+    let dst = if c.then == 4 { x } else { d };
+    let low = format!(
+        "{}{op} ({n}|M{m}) r{dst}.0<1>:ud {} {} {{AccWrEn}}",
+        PREDS[c.pred],
+        source(0, x),
+        source(1, y)
+    );
+    let acc = format!("acc0.0{}:ud", region("ud"));
+    let high = if c.imm % 2 == 0 {
+        format!("mov ({n}|M{m}) r{}.0<1>:ud {acc}", d + 1)
+    } else {
+        format!(
+            "add ({n}|M{m}) r{}.0<1>:ud {acc} r{y}.0{}:ud",
+            d + 1,
+            region("ud")
+        )
+    };
+    match c.then {
+        0 | 4 => vec![low, high],
+        1 => vec![
+            low,
+            format!(
+                "add3 ({n}|M{m}) r{}.0<1>:d {acc} r{x}.0{}:d r{y}.0{}:d",
+                d + 1,
+                region("ud"),
+                region("ud")
+            ),
+        ],
+        2 => vec![low, text(&c.between), high],
+        _ => vec![low],
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// `addc` and `subb`, translated, against the interpreter: their results, the carries in
+    /// the accumulator (its DWords and the wide values they leave alone) and what reads them.
+    #[test]
+    fn additions_with_carry_match_the_interpreter(
+        carries in proptest::collection::vec(carry(), 1..4),
+        file in words(),
+        active in common::active(),
+        flags in any::<u64>(),
+        slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),
+    ) {
+        let lines: Vec<String> = carries.iter().flat_map(carry_lines).collect();
+        let Some((prog, n)) = program(&lines) else {
+            return Err(TestCaseError::reject("nothing assembles"));
+        };
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        common::same_as_interpreter(&prog, &tr, n, &file, active | 1, flags, &slices, &lines.join("\n"))?;
+    }
+}
+
+/// IGC's 64-bit additions as `ocloc` writes them for TGL (the CTS' asynchronous copies: a
+/// global pointer plus a byte offset, SIMD16 in two halves, each half's carries moved out of
+/// the accumulator) translate, every instruction.
+#[test]
+fn igc_additions_with_carry_translate() {
+    let text = "addc (8|M0) r45.0<1>:ud r28.0<8;8,1>:ud r25.0<0;1,0>:ud {AccWrEn}\n\
+                add (16|M0) r32.0<1>:d r5.4<0;1,0>:d r32.0<8;8,1>:d\n\
+                mov (8|M0) r47.0<1>:ud acc0.0<8;8,1>:ud\n\
+                addc (8|M8) r46.0<1>:ud r29.0<8;8,1>:ud r25.0<0;1,0>:ud {AccWrEn}\n\
+                add (8|M0) r30.0<1>:ud r47.0<8;8,1>:ud r30.0<8;8,1>:ud\n\
+                mov (8|M8) r48.0<1>:ud acc0.0<8;8,1>:ud\n\
+                nop\n";
+    let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    assert_eq!(tr.translated(), 7, "every instruction");
+}

@@ -109,13 +109,16 @@ fn carry_of(body: &[Item], written_in_part: &BTreeSet<usize>, branch: u32) -> Ca
         }
         flags |= s.flag.is_some() || matches!(s.op, Op::Cmp { .. });
         let n = usize::from(s.n);
-        if let Op::MulAcc { .. } | Op::Mach { .. } = s.op {
-            // Lane by lane into the accumulator's DWords (and `mach`'s destination).
+        if let Op::MulAcc { .. } | Op::Mach { .. } | Op::Carry { .. } = s.op {
+            // Lane by lane into the accumulator's DWords (and `mach`'s or `addc`'s
+            // destination).
             let acc = match s.op {
-                Op::Mach { acc, .. } => Some(acc),
+                Op::Mach { acc, .. } | Op::Carry { acc, .. } => Some(acc),
                 _ => s.dst,
             };
-            let high = matches!(s.op, Op::Mach { .. }).then_some(s.dst).flatten();
+            let high = matches!(s.op, Op::Mach { .. } | Op::Carry { .. })
+                .then_some(s.dst)
+                .flatten();
             for at in [acc, high].into_iter().flatten() {
                 let at = usize::from(at);
                 for c in (0..4 * n).step_by(ROW) {
