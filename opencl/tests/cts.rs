@@ -3,8 +3,8 @@
 //!
 //! The CTS is built with cmake and g++ into the tests' cache (`opencl-cts/<hash>/` under
 //! [`oracles::cache::dir`]'s root), the hash taken over the vendored sources, the build
-//! settings and the toolchain's files, so a second run, in this checkout or another, reuses the
-//! build. Each suite runs with
+//! settings and the toolchain's files; it configures from a copy of the sources it keeps, so a
+//! second run, in this checkout or another anywhere, reuses the build. Each suite runs with
 //! the loader pointed at this ICD alone; its per-test results come from the harness's JSON file
 //! (`CL_CONFORMANCE_RESULTS_FILENAME`). A test passes only when every sub-test expected to pass
 //! passes and every sub-test the CTS skips is in [`SKIPPED`] with the specification's reason.
@@ -212,6 +212,11 @@ impl Fnv {
     }
 }
 
+/// `f`'s path inside the checkout `root`.
+fn relative<'a>(f: &'a Path, root: &Path) -> &'a Path {
+    f.strip_prefix(root).expect("under the checkout")
+}
+
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
@@ -286,24 +291,20 @@ fn build(cmake: &Path) -> PathBuf {
     let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
 
     let root = workspace();
-    let args = cmake_args(&root);
+    // The key names no path of this checkout: the build configures from its own copy of the
+    // sources, so a clone anywhere else finds it.
     let mut key = Fnv::new();
-    for a in &args {
+    for a in cmake_args(Path::new("/sources")) {
         key.feed(a.as_bytes());
     }
     key.feed(toolchain(cmake).as_bytes());
+    let mut files = Vec::new();
     for src in SOURCES {
-        let mut files = Vec::new();
         files_under(&root.join(src), &mut files);
-        for f in files {
-            key.feed(
-                f.strip_prefix(&root)
-                    .expect("under root")
-                    .as_os_str()
-                    .as_encoded_bytes(),
-            );
-            key.feed(&std::fs::read(&f).expect("read vendored file"));
-        }
+    }
+    for f in &files {
+        key.feed(relative(f, &root).as_os_str().as_encoded_bytes());
+        key.feed(&std::fs::read(f).expect("read vendored file"));
     }
     let builds = oracles::cache::dir("opencl-cts");
     let dir = builds.join(format!("{:016x}", key.0));
@@ -325,13 +326,20 @@ fn build(cmake: &Path) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create CTS build directory");
     eprintln!("cts: building OpenCL-CTS into {} (minutes)", dir.display());
+    let sources = dir.join("sources");
+    for f in &files {
+        let to = sources.join(relative(f, &root));
+        std::fs::create_dir_all(to.parent().expect("a file's directory"))
+            .expect("create a sources directory");
+        std::fs::copy(f, &to).unwrap_or_else(|e| panic!("copy {}: {e}", f.display()));
+    }
     run_logged(
         Command::new(cmake)
             .arg("-S")
-            .arg(root.join("third_party/opencl-cts"))
+            .arg(sources.join("third_party/opencl-cts"))
             .arg("-B")
             .arg(&dir)
-            .args(&args),
+            .args(cmake_args(&sources)),
         &dir.join("configure.log"),
     );
     let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
