@@ -2327,6 +2327,22 @@ impl StepEmitter<'_, '_> {
             | Op::Mach { .. }
             | Op::Carry { .. } => a,
             Op::Not => self.b.ins().bnot(a),
+            Op::IntToFloat { unsigned } => {
+                let f = if unsigned {
+                    self.b.ins().fcvt_from_uint(F32X4, a)
+                } else {
+                    self.b.ins().fcvt_from_sint(F32X4, a)
+                };
+                self.b.ins().bitcast(I32X4, lanes(), f)
+            }
+            Op::FloatToInt { unsigned } => {
+                let f = self.b.ins().bitcast(F32X4, lanes(), a);
+                if unsigned {
+                    self.b.ins().fcvt_to_uint_sat(I32X4, f)
+                } else {
+                    self.b.ins().fcvt_to_sint_sat(I32X4, f)
+                }
+            }
             Op::Add => self.b.ins().iadd(a, bv.unwrap_or(a)),
             Op::Mul => self.b.ins().imul(a, bv.unwrap_or(a)),
             Op::Mad => {
@@ -2658,6 +2674,22 @@ impl StepEmitter<'_, '_> {
             | Op::Mach { .. }
             | Op::Carry { .. } => a,
             Op::Not => self.b.ins().bnot(a),
+            Op::IntToFloat { unsigned } => {
+                let f = if unsigned {
+                    self.b.ins().fcvt_from_uint(F32, a)
+                } else {
+                    self.b.ins().fcvt_from_sint(F32, a)
+                };
+                self.b.ins().bitcast(I32, MemFlagsData::new(), f)
+            }
+            Op::FloatToInt { unsigned } => {
+                let f = self.b.ins().bitcast(F32, MemFlagsData::new(), a);
+                if unsigned {
+                    self.b.ins().fcvt_to_uint_sat(I32, f)
+                } else {
+                    self.b.ins().fcvt_to_sint_sat(I32, f)
+                }
+            }
             Op::Add => self.b.ins().iadd(a, b),
             Op::Mul => self.b.ins().imul(a, b),
             Op::Mad => {

@@ -9,7 +9,8 @@
 //! one scalar element or an immediate; instructions that change nothing; the structured
 //! branches with a resolved target and no vertical predicate ([`branch`]); the classified
 //! sends, called directly ([`send`]); IGC's multiply-high pair, `mul` to the accumulator
-//! and `mach` with AccWrEn, and `addc`/`subb` ([`wide`]). Everything else stays with the interpreter.
+//! and `mach` with AccWrEn, and `addc`/`subb` ([`wide`]); conversions between single
+//! precision and 32-bit integers ([`convert`]). Everything else stays with the interpreter.
 
 use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl};
 use sim_eu::dataport::direct::{direct, Direct};
@@ -17,11 +18,13 @@ use sim_eu::dataport::quick::Quick;
 use sim_eu::exec::runs_inside_a_run;
 use sim_eu::exec::structured::{structured, Jumps};
 use sim_eu::program::channels::Channels;
-use sim_eu::program::fast::{int_source, step, Elem, Fast, FastOp, FastSrc, Num, Sign, Src};
+use sim_eu::program::fast::{
+    f32_source, int_source, step, Elem, Fast, FastOp, FastSrc, Num, Sign, Src,
+};
 use sim_eu::program::operand::{Loc, Opnd};
 use sim_eu::program::simple::Simple;
 use sim_eu::program::{Domain, Inst};
-use sim_eu::regfile::{acc_dword, ZERO};
+use sim_eu::regfile::{acc_dword, MAX_GRF_BYTES, ZERO};
 
 /// An operation a translated instruction computes on 32-bit lanes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,6 +94,18 @@ pub enum Op {
         sub: bool,
         acc: u16,
     },
+    /// A conversion `mov` from integers (each lane extended to 32 bits by its type, then read
+    /// as unsigned where `unsigned`, else signed) to `:f`, rounded to nearest even: the only
+    /// rounding mode translated code runs in, and the interpreter's (its 64-bit value, exact
+    /// in double precision, rounded once to single).
+    IntToFloat {
+        unsigned: bool,
+    },
+    /// A conversion `mov` from `:f` to `:d` (`:ud` where `unsigned`): truncated toward zero,
+    /// saturated to the type's range, NaN to 0, as the interpreter's Rust `as` does.
+    FloatToInt {
+        unsigned: bool,
+    },
 }
 
 impl Op {
@@ -103,7 +118,7 @@ impl Op {
     pub fn arity(self) -> usize {
         match self {
             Op::Keep => 0,
-            Op::Mov | Op::Not => 1,
+            Op::Mov | Op::Not | Op::IntToFloat { .. } | Op::FloatToInt { .. } => 1,
             Op::Mad | Op::FMad => 3,
             Op::Half {
                 op: FastOp::Mov, ..
@@ -316,8 +331,8 @@ pub fn run_len(items: &[Item]) -> u32 {
 
 /// The translated form of IGC's multiply-high pair: `mul` of 32-bit and 16-bit integers to
 /// consecutive accumulator DWords, and `mach` with AccWrEn from the accumulator to
-/// consecutive DWords outside it; and of `addc`/`subb` to consecutive DWords outside the
-/// accumulator, with their carries to consecutive accumulator DWords. Sources consecutive
+/// consecutive DWords of the GRF; and of `addc`/`subb` to consecutive DWords of the GRF,
+/// with their carries to consecutive accumulator DWords. Sources consecutive
 /// DWords or words, one element or an immediate, without modifiers; no condition,
 /// saturation or vertical predicate. `None` for anything else (a `mach` without AccWrEn is
 /// the fast path's 32-bit `mul`).
@@ -338,21 +353,23 @@ pub fn wide(inst: &Inst) -> Option<Step> {
     let n = usize::from(ch.n);
     let dst = dwords(&inst.dst, n)?;
     let in_acc = |base: u16| (0..n).all(|i| acc_dword(base + 4 * i as u16).is_some());
-    let outside_acc = (0..n).all(|i| acc_dword(dst + 4 * i as u16).is_none());
+    // `mach`'s and `addc`'s destination in the GRF: not the accumulator, nor cr0 (whose
+    // rounding mode translated code does not follow).
+    let grf = in_grf(dst, n);
     let a = int_source(&inst.src[0], n)?;
     let b = int_source(&inst.src[1], n)?;
     let src = [lanes(&a, ch.n)?, lanes(&b, ch.n)?, Lanes::Imm(0)];
     let signed = [a.elem.signed, b.elem.signed];
     let op = match inst.opcode {
         Opcode::Mul if !inst.acc_wr && in_acc(dst) => Op::MulAcc { signed },
-        Opcode::Mach if inst.acc_wr && outside_acc => {
+        Opcode::Mach if inst.acc_wr && grf => {
             let acc = dwords(&inst.acc, n).filter(|&b| in_acc(b))?;
             Op::Mach {
                 signed: [signed[0], signed[1], inst.acc.ty == DataType::D],
                 acc,
             }
         }
-        Opcode::Addc | Opcode::Subb if outside_acc => Op::Carry {
+        Opcode::Addc | Opcode::Subb if grf => Op::Carry {
             sub: inst.opcode == Opcode::Subb,
             acc: dwords(&inst.acc, n).filter(|&b| in_acc(b))?,
         },
@@ -370,14 +387,78 @@ pub fn wide(inst: &Inst) -> Option<Step> {
     })
 }
 
-/// The first byte of `o` when it is `n` consecutive `:d`/`:ud` DWords of the file.
-fn dwords(o: &Opnd, n: usize) -> Option<u16> {
-    if o.loc != Loc::File || !matches!(o.ty, DataType::D | DataType::Ud) {
+/// The translated form of a conversion `mov` between single precision and integers:
+/// integers (consecutive DWords, words at a 2- or 4-byte step, bytes at a 4-byte step, one
+/// element or an immediate) to consecutive `:f` DWords, or `:f` to consecutive `:d`/`:ud`
+/// DWords; no modifier, saturation, condition, accumulator write or vertical predicate, the
+/// destination outside the accumulator (whose wide values an integer result would set).
+/// `None` for anything else.
+pub fn convert(inst: &Inst) -> Option<Step> {
+    if inst.opcode != Opcode::Mov
+        || inst.invalid.is_some()
+        || inst.sat
+        || inst.cond.is_some()
+        || inst.acc_wr
+        || inst.reads_ce
+        || inst.nsrc != 1
+    {
+        return None;
+    }
+    let ch = Channels::of(inst);
+    if vertical(&ch) || !matches!(ch.n, 1 | 4 | 8 | 16 | 32) {
+        return None;
+    }
+    let n = usize::from(ch.n);
+    let s = &inst.src[0];
+    let (op, src) = match (inst.dst.ty, s.ty) {
+        (DataType::F, t) if !t.is_float() => {
+            let a = int_source(s, n)?;
+            // Narrower unsigned types extend to values a signed conversion takes exactly.
+            let unsigned = !a.elem.signed && a.elem.size == 4;
+            (Op::IntToFloat { unsigned }, a)
+        }
+        (DataType::D | DataType::Ud, DataType::F) => {
+            let unsigned = inst.dst.ty == DataType::Ud;
+            (Op::FloatToInt { unsigned }, f32_source(s, n)?)
+        }
+        _ => return None,
+    };
+    // In the GRF: not the accumulator (whose wide values an integer result would set) nor
+    // cr0 (whose rounding mode translated code does not follow).
+    let dst = file_dwords(&inst.dst, n).filter(|&d| in_grf(d, n))?;
+    Some(Step {
+        op,
+        n: ch.n,
+        ch,
+        dst: Some(dst),
+        dst_size: 4,
+        src: [lanes(&src, ch.n)?, Lanes::Imm(0), Lanes::Imm(0)],
+        sign: [Sign::NONE; 3],
+        flag: None,
+    })
+}
+
+/// Whether `n` DWords from file byte `at` lie in the GRF.
+fn in_grf(at: u16, n: usize) -> bool {
+    usize::from(at) + 4 * n <= MAX_GRF_BYTES
+}
+
+/// The first byte of `o` when it is `n` consecutive DWords (any 4-byte type) of the file.
+fn file_dwords(o: &Opnd, n: usize) -> Option<u16> {
+    if o.loc != Loc::File || !matches!(o.ty, DataType::D | DataType::Ud | DataType::F) {
         return None;
     }
     step(&o.offs, n)
         .filter(|&(_, stride)| stride == 4 || n == 1)
         .map(|(base, _)| base)
+}
+
+/// The first byte of `o` when it is `n` consecutive `:d`/`:ud` DWords of the file.
+fn dwords(o: &Opnd, n: usize) -> Option<u16> {
+    if !matches!(o.ty, DataType::D | DataType::Ud) {
+        return None;
+    }
+    file_dwords(o, n)
 }
 
 /// Where a fast-form source's lanes come from in translated code (`n` lanes), or `None` for

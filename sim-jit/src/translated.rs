@@ -15,7 +15,7 @@ use crate::error::JitError;
 use isa_encoder::model::{Opcode, Shape};
 use sim_eu::exec::{runs_inside_a_run, stops_for_a_barrier};
 
-use crate::select::{branch, ends_thread, select, send, wide, Branch, Item, Own, Step};
+use crate::select::{branch, convert, ends_thread, select, send, wide, Branch, Item, Own, Step};
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
 
@@ -153,6 +153,7 @@ impl Translated {
                     .as_ref()
                     .and_then(select)
                     .or_else(|| wide(inst))
+                    .or_else(|| convert(inst))
                     .or_else(|| {
                         // A `nop` or a `sync` other than a barrier wait does nothing here.
                         simple

@@ -936,6 +936,141 @@ proptest! {
     }
 }
 
+/// A conversion `mov` between single precision and integers: the source type (`:d`, `:ud`,
+/// `:w`, `:uw`, `:b`, `:ub` to `:f`, or `:f` to `:d`/`:ud`) and its region, the channels, the
+/// predicate, the registers; with another instruction after it that reads its result.
+#[derive(Debug, Clone)]
+struct Conversion {
+    size: usize,
+    /// Index into [`CONVERSIONS`].
+    kind: usize,
+    /// 0: a row, 1: one element, 2: an immediate.
+    form: usize,
+    regs: [u32; 2],
+    sub: u32,
+    imm: u32,
+    pred: usize,
+    then: Option<Ins>,
+}
+
+/// (destination type, source type, the source's row region as IGA writes it for 16 lanes).
+const CONVERSIONS: [(&str, &str, &str); 12] = [
+    ("f", "d", "<8;8,1>"),
+    ("f", "ud", "<8;8,1>"),
+    ("f", "w", "<16;16,1>"),
+    ("f", "uw", "<16;16,1>"),
+    ("f", "uw", "<2;1,0>"),
+    ("f", "w", "<2;1,0>"),
+    ("f", "ub", "<4;1,0>"),
+    ("f", "b", "<4;1,0>"),
+    ("d", "f", "<8;8,1>"),
+    ("ud", "f", "<8;8,1>"),
+    ("d", "f", "<8;8,1>"),
+    ("ud", "f", "<8;8,1>"),
+];
+
+fn conversion() -> impl Strategy<Value = Conversion> {
+    (
+        (
+            0usize..5,
+            0usize..CONVERSIONS.len(),
+            prop_oneof![3 => Just(0usize), 1 => 1usize..3],
+        ),
+        (proptest::array::uniform2(10u32..18), 0u32..8, any::<u32>()),
+        (0usize..PREDS.len(), proptest::option::of(ins())),
+    )
+        .prop_map(
+            |((size, kind, form), (regs, sub, imm), (pred, then))| Conversion {
+                size,
+                kind,
+                form,
+                regs,
+                sub,
+                imm,
+                pred,
+                then,
+            },
+        )
+}
+
+fn conversion_lines(c: &Conversion) -> Vec<String> {
+    let (n, m) = [(1, 0), (8, 0), (8, 8), (16, 0), (16, 16)][c.size];
+    let (dt, st, row) = CONVERSIONS[c.kind];
+    let [d, x] = c.regs;
+    let src = match (c.form, n) {
+        (2, _) if st != "b" && st != "ub" => match st {
+            "f" => format!("{:e}:f", f32::from_bits(c.imm)),
+            "w" | "uw" => format!("0x{:x}:{st}", c.imm & 0xffff),
+            _ => format!("0x{:x}:{st}", c.imm),
+        },
+        (0, 1) | (1, _) | (2, _) => format!("r{x}.{}<0;1,0>:{st}", c.sub),
+        // A row of eight DWords or words spans the region IGA writes for 8 lanes.
+        (_, 8) if row == "<8;8,1>" || row == "<16;16,1>" => format!("r{x}.0<8;8,1>:{st}"),
+        _ => format!("r{x}.0{row}:{st}"),
+    };
+    let mut lines = vec![format!(
+        "{}mov ({n}|M{m}) r{d}.0<1>:{dt} {src}",
+        PREDS[c.pred]
+    )];
+    if let Some(i) = &c.then {
+        lines.push(text(i));
+    }
+    lines
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// Conversions between single precision and integers, translated, against the
+    /// interpreter: every source type and region the translation takes, NaNs, infinities
+    /// and values past the integer range included.
+    #[test]
+    fn conversions_match_the_interpreter(
+        convs in proptest::collection::vec(conversion(), 1..4),
+        file in words(),
+        active in common::active(),
+        flags in any::<u64>(),
+        slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),
+    ) {
+        let lines: Vec<String> = convs.iter().flat_map(conversion_lines).collect();
+        let Some((prog, n)) = program(&lines) else {
+            return Err(TestCaseError::reject("nothing assembles"));
+        };
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        common::same_as_interpreter(&prog, &tr, n, &file, active | 1, flags, &slices, &lines.join("\n"))?;
+    }
+}
+
+/// Conversions as `ocloc` writes them for TGL (the CTS' basic suite: `(float)` of an int, a
+/// uchar read at a 4-byte step, a ushort at a 2-byte step; `(int)` of a float) translate.
+#[test]
+fn igc_conversions_translate() {
+    let text = "mov (16|M0) r12.0<1>:f r10.0<8;8,1>:d\n\
+                mov (16|M16) r14.0<1>:f r20.0<4;1,0>:ub\n\
+                mov (16|M0) r16.0<1>:f r22.0<2;1,0>:uw\n\
+                mov (16|M0) r18.0<1>:d r12.0<8;8,1>:f\n\
+                mov (16|M0) r24.0<1>:ud r12.0<8;8,1>:f\n\
+                nop\n";
+    let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    assert_eq!(tr.translated(), 6, "every instruction");
+}
+
+/// A conversion or an `addc` whose destination is an architecture register (cr0, whose
+/// rounding mode translated code does not follow, or the accumulator) stays interpreted.
+#[test]
+fn conversions_and_additions_to_control_registers_stay_interpreted() {
+    let text = "mov (1|M0) cr0.0<1>:ud r5.0<0;1,0>:f\n\
+                mov (8|M0) acc0.0<1>:f r10.0<8;8,1>:d\n\
+                addc (1|M0) cr0.0<1>:ud r5.0<0;1,0>:ud r5.1<0;1,0>:ud {AccWrEn}\n\
+                nop\n";
+    let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    assert_eq!(tr.translated(), 1, "the nop alone");
+}
+
 /// IGC's 64-bit additions as `ocloc` writes them for TGL (the CTS' asynchronous copies: a
 /// global pointer plus a byte offset, SIMD16 in two halves, each half's carries moved out of
 /// the accumulator) translate, every instruction.

@@ -81,6 +81,12 @@ pub fn int_source(o: &Opnd, n: usize) -> Option<FastSrc> {
     source(o, n, int_elem, false, false)
 }
 
+/// `o`'s fast form as an `:f` source of `n` lanes without a modifier (a translator's
+/// conversion from single precision).
+pub fn f32_source(o: &Opnd, n: usize) -> Option<FastSrc> {
+    source(o, n, f32_elem, false, false)
+}
+
 /// `o`'s fast form; a source modifier where `float` (`:f` sources: a sign-bit operation), or
 /// an integer's negation where `int_neg` ([`Sign::INT_NEG`]; other integer modifiers take the
 /// 64-bit value the general path computes on).
