@@ -889,7 +889,7 @@ fn carry_lines(c: &Carry) -> Vec<String> {
         source(1, y)
     );
     let acc = format!("acc0.0{}:ud", region("ud"));
-    let high = if c.imm % 2 == 0 {
+    let high = if c.imm.is_multiple_of(2) {
         format!("mov ({n}|M{m}) r{}.0<1>:ud {acc}", d + 1)
     } else {
         format!(
