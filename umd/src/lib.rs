@@ -11,6 +11,7 @@ pub mod program;
 
 mod batch_memo;
 pub mod blockio;
+mod bo_reuse;
 pub mod device;
 pub mod dispatch;
 mod driver_addresses;

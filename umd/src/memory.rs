@@ -6,6 +6,7 @@ use std::sync::Arc;
 use kmd_iface::seam::Mapping;
 
 use crate::blockio::{BlockAccess, Rule};
+use crate::bo_reuse::Freed;
 use crate::device::{Caching, ExecObject, Inner};
 use crate::error::{Error, Result};
 
@@ -24,6 +25,8 @@ pub(crate) struct Bo {
     /// A device USM allocation's range of the host address space, held so that no host memory
     /// takes the address its pointer has (released after the BO, on drop).
     pub(crate) _address_held: Option<crate::host_pages::HostPages>,
+    /// Kept for reuse when freed ([`crate::bo_reuse`]): an ordinary BO of the device's heap.
+    pub(crate) reuse: bool,
 }
 
 impl Drop for Bo {
@@ -31,12 +34,32 @@ impl Drop for Bo {
         self.dev
             .sanitize
             .release(self.gpu_address..self.gpu_address + self.size);
-        self.dev
-            .backend()
-            .release(self.handle, self.gpu_address, self.size);
-        self.dev.va().free(self.gpu_address, self.size);
+        let release = if self.reuse {
+            self.dev.kept.keep(Freed {
+                handle: self.handle,
+                gpu_address: self.gpu_address,
+                size: self.size,
+                map: self.map.clone(),
+                caching: self.caching,
+            })
+        } else {
+            vec![Freed {
+                handle: self.handle,
+                gpu_address: self.gpu_address,
+                size: self.size,
+                map: self.map.clone(),
+                caching: self.caching,
+            }]
+        };
+        for f in release {
+            self.dev.backend().release(f.handle, f.gpu_address, f.size);
+            self.dev.va().free(f.gpu_address, f.size);
+        }
     }
 }
+
+/// Zeros for clearing a kept BO that is handed out again.
+static ZEROS: [u8; 64 << 10] = [0; 64 << 10];
 
 impl Bo {
     /// True when it belongs to `dev`.
@@ -57,6 +80,35 @@ impl Bo {
 impl Inner {
     /// A new BO of at least `size` bytes, zero-filled.
     pub(crate) fn alloc_bo(self: &Arc<Self>, size: u64) -> Result<Arc<Bo>> {
+        self.alloc_bo_zero_from(size, 0)
+    }
+
+    /// A BO of at least `size` bytes whose bytes from `from` on are zero (the caller writes
+    /// the ones before): a freed one of about that size when the device kept one
+    /// ([`crate::bo_reuse`]), else a new one.
+    pub(crate) fn alloc_bo_zero_from(self: &Arc<Self>, size: u64, from: u64) -> Result<Arc<Bo>> {
+        let want = self.va().round(size).ok_or_else(|| {
+            Error::OutOfRange(format!("no GPU address space left for {size} bytes"))
+        })?;
+        if let Some(f) = self.kept.take(want) {
+            let mut at = from.min(f.size) as usize;
+            while at < f.size as usize {
+                let n = ZEROS.len().min(f.size as usize - at);
+                f.map.write(at, &ZEROS[..n])?;
+                at += n;
+            }
+            return Ok(Arc::new(Bo {
+                dev: self.clone(),
+                handle: f.handle,
+                gpu_address: f.gpu_address,
+                size: f.size,
+                map: f.map,
+                caching: f.caching,
+                host_memory: false,
+                _address_held: None,
+                reuse: true,
+            }));
+        }
         let (gpu_address, size) = self.va().alloc(size).ok_or_else(|| {
             Error::OutOfRange(format!("no GPU address space left for {size} bytes"))
         })?;
@@ -76,6 +128,7 @@ impl Inner {
             caching: raw.caching,
             host_memory: false,
             _address_held: None,
+            reuse: true,
         }))
     }
 }
@@ -95,6 +148,24 @@ impl Inner {
             size,
             host_ptr: None,
         })
+    }
+
+    /// [`crate::device::Device::create_buffer_with`].
+    pub(crate) fn create_buffer_with(self: &Arc<Self>, bytes: &[u8]) -> Result<Buffer> {
+        if bytes.is_empty() {
+            return Err(Error::OutOfRange("a buffer needs at least one byte".into()));
+        }
+        let size = bytes.len() as u64;
+        let bo = self.alloc_bo_zero_from(size, size)?;
+        self.sanitize.buffer(bo.gpu_address, size, false);
+        let b = Buffer {
+            bo,
+            offset: 0,
+            size,
+            host_ptr: None,
+        };
+        b.write(0, bytes)?;
+        Ok(b)
     }
 
     /// [`crate::device::Device::create_buffer_from_host`].
@@ -135,6 +206,7 @@ impl Inner {
                 caching: Caching::Wb,
                 host_memory: true,
                 _address_held: None,
+                reuse: false,
             }),
             offset: 0,
             size,

@@ -108,6 +108,7 @@ impl Inner {
             caching,
             host_memory: true,
             _address_held: None,
+            reuse: false,
         });
         Ok(Buffer::whole(bo, size))
     }
@@ -134,6 +135,7 @@ impl Inner {
             caching: raw.caching,
             host_memory: false,
             _address_held: Some(held),
+            reuse: false,
         });
         Ok(Buffer::whole(bo, size))
     }

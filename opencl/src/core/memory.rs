@@ -296,22 +296,31 @@ pub fn create_buffer(
         hint(&c.obj, CL_CONTEXT_DIAGNOSTICS_LEVEL_GOOD_INTEL, &text);
         b
     } else {
+        let copy = flags & CL_MEM_COPY_HOST_PTR != 0;
         let b = if force_host {
             // Host pages the GPU reaches in place (what a USM host allocation is).
-            umd.alloc_host_usm(size as u64, 0)
-        } else {
-            umd.create_buffer(size as u64)
-        }
-        .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
-        if flags & CL_MEM_COPY_HOST_PTR != 0 {
+            let b = umd
+                .alloc_host_usm(size as u64, 0)
+                .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
+            if copy {
+                // SAFETY: the application passes `size` readable bytes at host_ptr.
+                let src = unsafe { std::slice::from_raw_parts(host_ptr as *const u8, size) };
+                b.write(0, src).map_err(|_| CL_OUT_OF_RESOURCES)?;
+            }
+            b
+        } else if copy {
             // SAFETY: the application passes `size` readable bytes at host_ptr.
             let src = unsafe { std::slice::from_raw_parts(host_ptr as *const u8, size) };
-            b.write(0, src).map_err(|_| CL_OUT_OF_RESOURCES)?;
-        }
+            umd.create_buffer_with(src)
+                .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?
+        } else {
+            umd.create_buffer(size as u64)
+                .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?
+        };
         let text = format!(
             "clCreateBuffer allocates {size} bytes of {} memory for the buffer{}",
             if b.is_host_memory() { "host" } else { "GPU" },
-            if flags & CL_MEM_COPY_HOST_PTR != 0 {
+            if copy {
                 " and copies host_ptr's bytes into it"
             } else {
                 ""

@@ -122,6 +122,12 @@ impl Device {
         self.inner.create_buffer(size)
     }
 
+    /// A buffer holding a copy of `bytes` (at least one): [`Device::create_buffer`] then
+    /// [`Buffer::write`], without clearing bytes it writes over.
+    pub fn create_buffer_with(&self, bytes: &[u8]) -> Result<Buffer> {
+        self.inner.create_buffer_with(bytes)
+    }
+
     /// Wraps host memory (a page-aligned mapping whose length is a multiple of the device's
     /// page granule) as a buffer the GPU accesses in place (userptr).
     pub fn create_buffer_from_host(&self, host: Mapping) -> Result<Buffer> {

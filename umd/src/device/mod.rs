@@ -201,12 +201,17 @@ pub(crate) struct Inner {
     queues: Mutex<Vec<Weak<dyn HoldsWork>>>,
     /// The in-process simulator's sanitizer, told of buffers and dispatches.
     pub(crate) sanitize: sanitize::Sanitize,
+    /// Freed BOs kept for the next allocation of about their size.
+    pub(crate) kept: crate::bo_reuse::Kept,
 }
 
 impl Drop for Inner {
-    /// Last of the device to go (every buffer, kernel upload and queue holds it), so its VM
-    /// is empty by now.
+    /// Last of the device to go (every buffer, kernel upload and queue holds it): the BOs it
+    /// kept are all its VM still holds.
     fn drop(&mut self) {
+        for f in self.kept.drain() {
+            self.backend.release(f.handle, f.gpu_address, f.size);
+        }
         self.backend.vm_destroy();
     }
 }
@@ -312,6 +317,7 @@ impl Inner {
             va: Mutex::new(va),
             queues: Mutex::default(),
             sanitize: sanitize::Sanitize::default(),
+            kept: Default::default(),
         }))
     }
 
