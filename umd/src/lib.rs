@@ -11,7 +11,6 @@ pub mod program;
 
 mod batch_memo;
 pub mod blockio;
-mod bo_reuse;
 pub mod device;
 pub mod dispatch;
 mod driver_addresses;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use kmd_iface::seam::Mapping;
 
 use crate::blockio::{BlockAccess, Rule};
-use crate::bo_reuse::Freed;
+use crate::device::bo_reuse::Freed;
 use crate::device::{Caching, ExecObject, Inner};
 use crate::error::{Error, Result};
 
@@ -25,7 +25,7 @@ pub(crate) struct Bo {
     /// A device USM allocation's range of the host address space, held so that no host memory
     /// takes the address its pointer has (released after the BO, on drop).
     pub(crate) _address_held: Option<crate::host_pages::HostPages>,
-    /// Kept for reuse when freed ([`crate::bo_reuse`]): an ordinary BO of the device's heap.
+    /// Kept for reuse when freed ([`crate::device::bo_reuse`]): an ordinary BO of the device's heap.
     pub(crate) reuse: bool,
 }
 
@@ -85,7 +85,7 @@ impl Inner {
 
     /// A BO of at least `size` bytes whose bytes from `from` on are zero (the caller writes
     /// the ones before): a freed one of about that size when the device kept one
-    /// ([`crate::bo_reuse`]), else a new one.
+    /// ([`crate::device::bo_reuse`]), else a new one.
     pub(crate) fn alloc_bo_zero_from(self: &Arc<Self>, size: u64, from: u64) -> Result<Arc<Bo>> {
         let want = self.va().round(size).ok_or_else(|| {
             Error::OutOfRange(format!("no GPU address space left for {size} bytes"))

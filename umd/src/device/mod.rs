@@ -10,6 +10,7 @@
 //! queue on top of them, in `handle.rs`.
 
 mod backend;
+pub(crate) mod bo_reuse;
 mod group_size;
 mod handle;
 pub(crate) mod sanitize;
@@ -202,7 +203,7 @@ pub(crate) struct Inner {
     /// The in-process simulator's sanitizer, told of buffers and dispatches.
     pub(crate) sanitize: sanitize::Sanitize,
     /// Freed BOs kept for the next allocation of about their size.
-    pub(crate) kept: crate::bo_reuse::Kept,
+    pub(crate) kept: bo_reuse::Kept,
 }
 
 impl Drop for Inner {

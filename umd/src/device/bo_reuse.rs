@@ -15,7 +15,7 @@ use std::sync::Mutex;
 
 use kmd_iface::seam::Mapping;
 
-use crate::device::Caching;
+use super::backend::Caching;
 
 /// Bytes of freed BOs a device keeps at most.
 pub(crate) const KEEP_BYTES: u64 = 256 << 20;
