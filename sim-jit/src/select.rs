@@ -337,19 +337,10 @@ pub fn run_len(items: &[Item]) -> u32 {
 /// saturation or vertical predicate. `None` for anything else (a `mach` without AccWrEn is
 /// the fast path's 32-bit `mul`).
 pub fn wide(inst: &Inst) -> Option<Step> {
-    if inst.invalid.is_some()
-        || inst.sat
-        || inst.cond.is_some()
-        || inst.reads_ce
-        || inst.domain != Domain::Int
-        || inst.nsrc != 2
-    {
+    if inst.domain != Domain::Int {
         return None;
     }
-    let ch = Channels::of(inst);
-    if vertical(&ch) || !matches!(ch.n, 1 | 4 | 8 | 16 | 32) {
-        return None;
-    }
+    let ch = plain_channels(inst, 2)?;
     let n = usize::from(ch.n);
     let dst = dwords(&inst.dst, n)?;
     let in_acc = |base: u16| (0..n).all(|i| acc_dword(base + 4 * i as u16).is_some());
@@ -394,20 +385,10 @@ pub fn wide(inst: &Inst) -> Option<Step> {
 /// destination outside the accumulator (whose wide values an integer result would set).
 /// `None` for anything else.
 pub fn convert(inst: &Inst) -> Option<Step> {
-    if inst.opcode != Opcode::Mov
-        || inst.invalid.is_some()
-        || inst.sat
-        || inst.cond.is_some()
-        || inst.acc_wr
-        || inst.reads_ce
-        || inst.nsrc != 1
-    {
+    if inst.opcode != Opcode::Mov || inst.acc_wr {
         return None;
     }
-    let ch = Channels::of(inst);
-    if vertical(&ch) || !matches!(ch.n, 1 | 4 | 8 | 16 | 32) {
-        return None;
-    }
+    let ch = plain_channels(inst, 1)?;
     let n = usize::from(ch.n);
     let s = &inst.src[0];
     let (op, src) = match (inst.dst.ty, s.ty) {
@@ -436,6 +417,21 @@ pub fn convert(inst: &Inst) -> Option<Step> {
         sign: [Sign::NONE; 3],
         flag: None,
     })
+}
+
+/// The channels of `inst` when it is valid, has `nsrc` sources, no saturation, condition,
+/// vertical predicate or `ce` read, and a width translated steps take; `None` otherwise.
+fn plain_channels(inst: &Inst, nsrc: u8) -> Option<Channels> {
+    if inst.invalid.is_some()
+        || inst.sat
+        || inst.cond.is_some()
+        || inst.reads_ce
+        || inst.nsrc != nsrc
+    {
+        return None;
+    }
+    let ch = Channels::of(inst);
+    (!vertical(&ch) && matches!(ch.n, 1 | 4 | 8 | 16 | 32)).then_some(ch)
 }
 
 /// Whether `n` DWords from file byte `at` lie in the GRF.
