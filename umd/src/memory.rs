@@ -7,7 +7,7 @@ use kmd_iface::seam::Mapping;
 
 use crate::blockio::{BlockAccess, Rule};
 use crate::device::bo_reuse::Freed;
-use crate::device::{Caching, ExecObject, Inner};
+use crate::device::{Caching, ExecObject, Inner, RawBo};
 use crate::error::{Error, Result};
 
 /// One kernel BO (or userptr range) and its GPU address; freed on drop.
@@ -109,14 +109,20 @@ impl Inner {
                 reuse: true,
             }));
         }
-        let (gpu_address, size) = self.va().alloc(size).ok_or_else(|| {
-            Error::OutOfRange(format!("no GPU address space left for {size} bytes"))
-        })?;
-        let raw = match self.backend().create(size, gpu_address) {
-            Ok(r) => r,
+        let (gpu_address, size, raw) = match self.new_bo(size) {
+            Ok(made) => made,
             Err(e) => {
-                self.va().free(gpu_address, size);
-                return Err(e);
+                // What the device keeps may be what the kernel driver is short of: let it go
+                // and try once more.
+                let kept = self.kept.drain();
+                if kept.is_empty() {
+                    return Err(e);
+                }
+                for f in kept {
+                    self.backend().release(f.handle, f.gpu_address, f.size);
+                    self.va().free(f.gpu_address, f.size);
+                }
+                self.new_bo(size)?
             }
         };
         Ok(Arc::new(Bo {
@@ -130,6 +136,23 @@ impl Inner {
             _address_held: None,
             reuse: true,
         }))
+    }
+}
+
+impl Inner {
+    /// A new BO of at least `size` bytes at a new GPU address: the address, the BO's size
+    /// and the kernel driver's object.
+    fn new_bo(&self, size: u64) -> Result<(u64, u64, RawBo)> {
+        let (gpu_address, size) = self.va().alloc(size).ok_or_else(|| {
+            Error::OutOfRange(format!("no GPU address space left for {size} bytes"))
+        })?;
+        match self.backend().create(size, gpu_address) {
+            Ok(r) => Ok((gpu_address, size, r)),
+            Err(e) => {
+                self.va().free(gpu_address, size);
+                Err(e)
+            }
+        }
     }
 }
 

@@ -3,7 +3,14 @@
 //! contract of `create_buffer` and images) or as the bytes it was made with; a BO a queued
 //! kernel still names is not handed out. On every simulated platform and uAPI.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
 use batchbuffer::PacketId;
+use kmd_iface::drm_core::uapi::DRM_IOCTL_GEM_CLOSE;
+use kmd_iface::i915::uapi::DRM_IOCTL_I915_GEM_CREATE;
+use kmd_iface::seam::{DeviceFile, Errno, Mapping};
+use kmd_iface::xe::uapi::DRM_IOCTL_XE_GEM_CREATE;
 use platform::Platform;
 use umd::device::{Device, KmdChoice};
 use umd::image::ImageFormat;
@@ -78,5 +85,77 @@ fn a_bo_a_queued_copy_names_is_not_handed_out() {
         gate.signal().unwrap();
         copy.wait(None).unwrap();
         assert_eq!(b_view.to_vec().unwrap(), [0x3c; 64], "{p:?} {k:?}");
+    }
+}
+
+/// A simulated device file whose kernel driver refuses a BO (ENOMEM) while `cap` of them are
+/// open: a machine short of memory.
+#[derive(Debug)]
+struct Capped {
+    sim: Arc<dyn DeviceFile>,
+    open: AtomicUsize,
+    cap: AtomicUsize,
+}
+
+impl DeviceFile for Capped {
+    unsafe fn ioctl(&self, request: u64, arg: &mut [u8]) -> Result<i32, Errno> {
+        let create = request == DRM_IOCTL_I915_GEM_CREATE || request == DRM_IOCTL_XE_GEM_CREATE;
+        if create && self.open.load(Ordering::SeqCst) >= self.cap.load(Ordering::SeqCst) {
+            return Err(Errno::ENOMEM);
+        }
+        // SAFETY: forwarded unchanged from this call's own contract.
+        let r = unsafe { self.sim.ioctl(request, arg) }?;
+        if create {
+            self.open.fetch_add(1, Ordering::SeqCst);
+        } else if request == DRM_IOCTL_GEM_CLOSE {
+            self.open.fetch_sub(1, Ordering::SeqCst);
+        }
+        Ok(r)
+    }
+
+    fn mmap(&self, offset: u64, len: usize) -> Result<Mapping, Errno> {
+        self.sim.mmap(offset, len)
+    }
+
+    unsafe fn mmap_at(&self, offset: u64, len: usize, at: *mut u8) -> Result<Mapping, Errno> {
+        // SAFETY: forwarded unchanged from this call's own contract.
+        unsafe { self.sim.mmap_at(offset, len, at) }
+    }
+
+    fn shared_host_memory(&self) -> kmd_iface::seam::SharedHostMemory {
+        self.sim.shared_host_memory()
+    }
+}
+
+/// When the kernel driver has no memory for a new BO, the BOs the device keeps are released
+/// and the allocation tried again: keeping freed BOs never makes an allocation fail.
+#[test]
+fn kept_bos_give_way_when_the_kernel_driver_is_short_of_memory() {
+    for (p, k) in combos() {
+        let kmd = match k {
+            KmdChoice::I915 => sim::Kmd::I915,
+            KmdChoice::Xe => sim::Kmd::Xe,
+        };
+        let file = Arc::new(Capped {
+            sim: sim::open_device(p, kmd, sim::SimConfig::default()).unwrap(),
+            open: AtomicUsize::new(0),
+            cap: AtomicUsize::new(usize::MAX),
+        });
+        let d =
+            Device::open_device_file(format!("sim:{}", p.name()), file.clone(), Some(k)).unwrap();
+        let a = d.create_buffer(256 << 10).unwrap();
+        let at = a.gpu_address();
+        drop(a);
+        // Every BO the driver may have is open now, the kept one among them.
+        file.cap
+            .store(file.open.load(Ordering::SeqCst), Ordering::SeqCst);
+        let b = d.create_buffer(4 << 20).expect("the kept BO gives way");
+        assert!(b.to_vec().unwrap().iter().all(|&x| x == 0), "{p:?} {k:?}");
+        // The kept BO went back to the driver: a buffer of its size is a new BO, and the
+        // driver has no room for it.
+        assert!(
+            d.create_buffer(256 << 10).is_err(),
+            "{p:?} {k:?}: {at:#x} was still kept"
+        );
     }
 }

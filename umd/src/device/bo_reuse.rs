@@ -8,7 +8,8 @@
 //! Only BOs that retired: a BO is freed when its last reference goes, and a submission holds
 //! references to every BO it names until it retires (`crate::queue`), so nothing the GPU still
 //! uses is handed out again. At most [`KEEP_BYTES`] and [`KEEP_COUNT`] are kept, the oldest
-//! freed first out; the device releases the rest when it closes.
+//! freed first out; all of them go back to the kernel driver when it has no memory for a new
+//! BO (and the allocation is tried again), and when the device closes.
 
 use std::collections::VecDeque;
 use std::sync::Mutex;

@@ -28,6 +28,7 @@ use kmd_iface::Kmd;
 use platform::Platform;
 
 pub(crate) use backend::Backend;
+pub(crate) use backend::RawBo;
 pub(crate) use backend::SubmitScratch;
 pub use backend::{Caching, Engine, ExecObject, GpuClock, Outcome, QueuePriority};
 pub use handle::Device;
