@@ -34,27 +34,19 @@ impl Drop for Bo {
         self.dev
             .sanitize
             .release(self.gpu_address..self.gpu_address + self.size);
-        let release = if self.reuse {
-            self.dev.kept.keep(Freed {
-                handle: self.handle,
-                gpu_address: self.gpu_address,
-                size: self.size,
-                map: self.map.clone(),
-                caching: self.caching,
-            })
-        } else {
-            vec![Freed {
-                handle: self.handle,
-                gpu_address: self.gpu_address,
-                size: self.size,
-                map: self.map.clone(),
-                caching: self.caching,
-            }]
+        let f = Freed {
+            handle: self.handle,
+            gpu_address: self.gpu_address,
+            size: self.size,
+            map: self.map.clone(),
+            caching: self.caching,
         };
-        for f in release {
-            self.dev.backend().release(f.handle, f.gpu_address, f.size);
-            self.dev.va().free(f.gpu_address, f.size);
-        }
+        let release = if self.reuse {
+            self.dev.kept.keep(f)
+        } else {
+            vec![f]
+        };
+        self.dev.give_back(release);
     }
 }
 
@@ -94,7 +86,10 @@ impl Inner {
             let mut at = from.min(f.size) as usize;
             while at < f.size as usize {
                 let n = ZEROS.len().min(f.size as usize - at);
-                f.map.write(at, &ZEROS[..n])?;
+                if let Err(e) = f.map.write(at, &ZEROS[..n]) {
+                    self.give_back([f]);
+                    return Err(e.into());
+                }
                 at += n;
             }
             return Ok(Arc::new(Bo {
@@ -118,10 +113,7 @@ impl Inner {
                 if kept.is_empty() {
                     return Err(e);
                 }
-                for f in kept {
-                    self.backend().release(f.handle, f.gpu_address, f.size);
-                    self.va().free(f.gpu_address, f.size);
-                }
+                self.give_back(kept);
                 self.new_bo(size)?
             }
         };
@@ -140,6 +132,14 @@ impl Inner {
 }
 
 impl Inner {
+    /// Releases freed BOs to the kernel driver and their GPU addresses to the heap.
+    pub(crate) fn give_back(&self, freed: impl IntoIterator<Item = Freed>) {
+        for f in freed {
+            self.backend().release(f.handle, f.gpu_address, f.size);
+            self.va().free(f.gpu_address, f.size);
+        }
+    }
+
     /// A new BO of at least `size` bytes at a new GPU address: the address, the BO's size
     /// and the kernel driver's object.
     fn new_bo(&self, size: u64) -> Result<(u64, u64, RawBo)> {

@@ -211,9 +211,8 @@ impl Drop for Inner {
     /// Last of the device to go (every buffer, kernel upload and queue holds it): the BOs it
     /// kept are all its VM still holds.
     fn drop(&mut self) {
-        for f in self.kept.drain() {
-            self.backend.release(f.handle, f.gpu_address, f.size);
-        }
+        let kept = self.kept.drain();
+        self.give_back(kept);
         self.backend.vm_destroy();
     }
 }
