@@ -181,6 +181,21 @@ impl Step {
         }
     }
 
+    /// `op` on the channels `ch` to consecutive DWords from file byte `dst`, its sources
+    /// without modifiers, no flag written.
+    pub fn dwords(op: Op, ch: Channels, dst: u16, src: [Lanes; 3]) -> Step {
+        Step {
+            op,
+            n: ch.n,
+            ch,
+            dst: Some(dst),
+            dst_size: 4,
+            src,
+            sign: [Sign::NONE; 3],
+            flag: None,
+        }
+    }
+
     /// The file bytes `lo..hi` its destination spans (`None` for `null`).
     pub fn dst_bytes(&self) -> Option<(usize, usize)> {
         let d = usize::from(self.dst?);
@@ -366,16 +381,7 @@ pub fn wide(inst: &Inst) -> Option<Step> {
         },
         _ => return None,
     };
-    Some(Step {
-        op,
-        n: ch.n,
-        ch,
-        dst: Some(dst),
-        dst_size: 4,
-        src,
-        sign: [Sign::NONE; 3],
-        flag: None,
-    })
+    Some(Step::dwords(op, ch, dst, src))
 }
 
 /// The translated form of a conversion `mov` between single precision and integers:
@@ -407,16 +413,8 @@ pub fn convert(inst: &Inst) -> Option<Step> {
     // In the GRF: not the accumulator (whose wide values an integer result would set) nor
     // cr0 (whose rounding mode translated code does not follow).
     let dst = file_dwords(&inst.dst, n).filter(|&d| in_grf(d, n))?;
-    Some(Step {
-        op,
-        n: ch.n,
-        ch,
-        dst: Some(dst),
-        dst_size: 4,
-        src: [lanes(&src, ch.n)?, Lanes::Imm(0), Lanes::Imm(0)],
-        sign: [Sign::NONE; 3],
-        flag: None,
-    })
+    let src = [lanes(&src, ch.n)?, Lanes::Imm(0), Lanes::Imm(0)];
+    Some(Step::dwords(op, ch, dst, src))
 }
 
 /// The channels of `inst` when it is valid, has `nsrc` sources, no saturation, condition,
