@@ -1047,6 +1047,35 @@ impl StepEmitter<'_, '_> {
         }
     }
 
+    /// [`Op::IntToFloat`] or [`Op::FloatToInt`] on `a`: four lanes (I32X4) where `vector`,
+    /// else one (I32); any other `op` leaves `a` as it is.
+    fn conversion(&mut self, op: Op, a: Value, vector: bool) -> Value {
+        let (int, float, flags) = if vector {
+            (I32X4, F32X4, lanes())
+        } else {
+            (I32, F32, MemFlagsData::new())
+        };
+        match op {
+            Op::IntToFloat { unsigned } => {
+                let f = if unsigned {
+                    self.b.ins().fcvt_from_uint(float, a)
+                } else {
+                    self.b.ins().fcvt_from_sint(float, a)
+                };
+                self.b.ins().bitcast(int, flags, f)
+            }
+            Op::FloatToInt { unsigned } => {
+                let f = self.b.ins().bitcast(float, flags, a);
+                if unsigned {
+                    self.b.ins().fcvt_to_uint_sat(int, f)
+                } else {
+                    self.b.ins().fcvt_to_sint_sat(int, f)
+                }
+            }
+            _ => a,
+        }
+    }
+
     /// 1 when lane `i` of `s` writes its destination (enabled and predicated), else 0.
     fn lane_writes(&mut self, s: &Step, m: &Masks, i: usize) -> Value {
         if m.writes_all(s) {
@@ -2327,22 +2356,7 @@ impl StepEmitter<'_, '_> {
             | Op::Mach { .. }
             | Op::Carry { .. } => a,
             Op::Not => self.b.ins().bnot(a),
-            Op::IntToFloat { unsigned } => {
-                let f = if unsigned {
-                    self.b.ins().fcvt_from_uint(F32X4, a)
-                } else {
-                    self.b.ins().fcvt_from_sint(F32X4, a)
-                };
-                self.b.ins().bitcast(I32X4, lanes(), f)
-            }
-            Op::FloatToInt { unsigned } => {
-                let f = self.b.ins().bitcast(F32X4, lanes(), a);
-                if unsigned {
-                    self.b.ins().fcvt_to_uint_sat(I32X4, f)
-                } else {
-                    self.b.ins().fcvt_to_sint_sat(I32X4, f)
-                }
-            }
+            Op::IntToFloat { .. } | Op::FloatToInt { .. } => self.conversion(op, a, true),
             Op::Add => self.b.ins().iadd(a, bv.unwrap_or(a)),
             Op::Mul => self.b.ins().imul(a, bv.unwrap_or(a)),
             Op::Mad => {
@@ -2674,22 +2688,7 @@ impl StepEmitter<'_, '_> {
             | Op::Mach { .. }
             | Op::Carry { .. } => a,
             Op::Not => self.b.ins().bnot(a),
-            Op::IntToFloat { unsigned } => {
-                let f = if unsigned {
-                    self.b.ins().fcvt_from_uint(F32, a)
-                } else {
-                    self.b.ins().fcvt_from_sint(F32, a)
-                };
-                self.b.ins().bitcast(I32, MemFlagsData::new(), f)
-            }
-            Op::FloatToInt { unsigned } => {
-                let f = self.b.ins().bitcast(F32, MemFlagsData::new(), a);
-                if unsigned {
-                    self.b.ins().fcvt_to_uint_sat(I32, f)
-                } else {
-                    self.b.ins().fcvt_to_sint_sat(I32, f)
-                }
-            }
+            Op::IntToFloat { .. } | Op::FloatToInt { .. } => self.conversion(op, a, false),
             Op::Add => self.b.ins().iadd(a, b),
             Op::Mul => self.b.ins().imul(a, b),
             Op::Mad => {

@@ -297,25 +297,26 @@ pub fn create_buffer(
         b
     } else {
         let copy = flags & CL_MEM_COPY_HOST_PTR != 0;
-        let b = if force_host {
+        // SAFETY: with CL_MEM_COPY_HOST_PTR the application passes `size` readable bytes at
+        // host_ptr.
+        let src = copy.then(|| unsafe { std::slice::from_raw_parts(host_ptr as *const u8, size) });
+        let b = match (force_host, src) {
             // Host pages the GPU reaches in place (what a USM host allocation is).
-            let b = umd
-                .alloc_host_usm(size as u64, 0)
-                .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
-            if copy {
-                // SAFETY: the application passes `size` readable bytes at host_ptr.
-                let src = unsafe { std::slice::from_raw_parts(host_ptr as *const u8, size) };
-                b.write(0, src).map_err(|_| CL_OUT_OF_RESOURCES)?;
+            (true, _) => {
+                let b = umd
+                    .alloc_host_usm(size as u64, 0)
+                    .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
+                if let Some(src) = src {
+                    b.write(0, src).map_err(|_| CL_OUT_OF_RESOURCES)?;
+                }
+                b
             }
-            b
-        } else if copy {
-            // SAFETY: the application passes `size` readable bytes at host_ptr.
-            let src = unsafe { std::slice::from_raw_parts(host_ptr as *const u8, size) };
-            umd.create_buffer_with(src)
-                .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?
-        } else {
-            umd.create_buffer(size as u64)
-                .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?
+            (false, Some(src)) => umd
+                .create_buffer_with(src)
+                .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?,
+            (false, None) => umd
+                .create_buffer(size as u64)
+                .map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?,
         };
         let text = format!(
             "clCreateBuffer allocates {size} bytes of {} memory for the buffer{}",
