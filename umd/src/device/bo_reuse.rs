@@ -18,8 +18,11 @@ use kmd_iface::seam::Mapping;
 
 use super::backend::Caching;
 
-/// Bytes of freed BOs a device keeps at most.
-pub(crate) const KEEP_BYTES: u64 = 256 << 20;
+/// Bytes of freed BOs a device keeps at most. Room for two freed buffers of a quarter of the
+/// simulated device's largest allocation each and more: test harnesses free a pair of about
+/// that size and ask for the next pair of a size of their own (the CTS' strided copies: 13 GB
+/// of new BOs in 16 GB asked for at 256 MiB, 1 GB at 512 MiB).
+pub(crate) const KEEP_BYTES: u64 = 512 << 20;
 /// Freed BOs a device keeps at most.
 pub(crate) const KEEP_COUNT: usize = 32;
 
@@ -45,10 +48,13 @@ impl Kept {
         self.list.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The smallest kept BO of `size` bytes (a granule multiple) to a quarter more, removed.
+    /// The smallest kept BO of `size` bytes (a granule multiple) to twice that, removed.
+    /// Clearing the bytes past the caller's in a larger one costs a fraction of the page faults
+    /// and page clearing of a new BO (its pages are there already); a harness's sizes change
+    /// from one step to the next (by a quarter to a half in the CTS' copy tests).
     pub fn take(&self, size: u64) -> Option<Freed> {
         let mut list = self.list();
-        let most = size.saturating_add(size / 4);
+        let most = size.saturating_mul(2);
         let (i, _) = list
             .iter()
             .enumerate()
@@ -97,19 +103,20 @@ mod tests {
     }
 
     #[test]
-    fn takes_the_smallest_that_fits_within_a_quarter_more() {
+    fn takes_the_smallest_that_fits_within_twice_the_size() {
         let k = Kept::default();
-        for (h, size) in [(1, 100 << 10), (2, 80 << 10), (3, 64 << 10), (4, 256 << 10)] {
+        for (h, size) in [(1, 150 << 10), (2, 80 << 10), (3, 64 << 10), (4, 256 << 10)] {
             assert!(k.keep(freed(h, size)).is_empty());
         }
-        // 64 KiB asked: 64 fits exactly, 80 is more than a quarter more.
+        // 64 KiB asked: 64 fits exactly, before 80.
         assert_eq!(k.take(64 << 10).map(|f| f.handle), Some(3));
-        // 70 KiB: 80 fits (at most 87.5), 100 does not.
+        // 70 KiB: 80 fits (at most 140), 150 would too but is larger.
         assert_eq!(k.take(70 << 10).map(|f| f.handle), Some(2));
-        assert!(k.take(70 << 10).is_none(), "100 KiB is past a quarter more");
+        assert!(k.take(70 << 10).is_none(), "150 KiB is past twice 70");
         assert!(k.take(300 << 10).is_none(), "none is large enough");
-        assert_eq!(k.take(240 << 10).map(|f| f.handle), Some(4));
-        assert_eq!(k.drain().len(), 1);
+        assert_eq!(k.take(128 << 10).map(|f| f.handle), Some(1));
+        assert_eq!(k.take(128 << 10).map(|f| f.handle), Some(4));
+        assert!(k.drain().is_empty());
     }
 
     #[test]
