@@ -152,6 +152,10 @@ pub struct Sanitizing<'a> {
     regs_clean: bool,
     /// initcheck: the send's response registers before it (file byte offset, bytes).
     dst_before: (usize, Vec<u8>),
+    /// The allocation (memcheck, racecheck) and the racecheck shadow's buffer the last
+    /// global access was in: the next lookups try them first.
+    alloc_hint: usize,
+    race_hint: usize,
 }
 
 impl<'a> Sanitizing<'a> {
@@ -179,6 +183,8 @@ impl<'a> Sanitizing<'a> {
             log: Log::default(),
             regs_clean: true,
             dst_before: (0, Vec::new()),
+            alloc_hint: 0,
+            race_hint: 0,
         }
     }
 
@@ -324,12 +330,18 @@ impl<'a> Sanitizing<'a> {
             }
         }
         if checks.has(Check::Racecheck) && !private {
-            if let Lookup::Inside(a) = scope.allocations.find(addr, len64) {
+            if let Lookup::Inside(a) =
+                scope
+                    .allocations
+                    .find_hinted(&mut self.alloc_hint, addr, len64)
+            {
                 if a.exact && !a.freed {
                     let me = self.access(write, atomic);
                     let seen = self.group.clocks.seen(self.place.thread as usize);
                     let data = (write && !atomic).then_some(&self.storing[..]);
-                    if let Some((at, other)) = scope.races.access(addr, len64, me, seen, data) {
+                    let hint = &mut self.race_hint;
+                    if let Some((at, other)) = scope.races.access(hint, addr, len64, me, seen, data)
+                    {
                         let verb = if write { "write" } else { "read" };
                         let what = format!(
                             "{len}-byte {verb} of global memory races with {} (no barrier \
@@ -408,7 +420,11 @@ impl<'a> Sanitizing<'a> {
         }
         if self.scope.checks.has(Check::Memcheck) && !self.strays(addr, len, write) {
             let verb = if write { "write" } else { "read" };
-            match self.scope.allocations.find(addr, len as u64) {
+            let scope = self.scope;
+            match scope
+                .allocations
+                .find_hinted(&mut self.alloc_hint, addr, len as u64)
+            {
                 Lookup::Inside(a) if a.freed => self.use_after_free(addr, len, verb, a),
                 Lookup::Outside(Some(a)) if a.freed && addr >= a.start && addr < a.end() => {
                     self.use_after_free(addr, len, verb, a)

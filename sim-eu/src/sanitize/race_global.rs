@@ -62,9 +62,11 @@ impl GlobalCells {
 
     /// Records `len` bytes at `addr` by `a` (the part inside a registered buffer: racecheck
     /// asks for accesses wholly inside one); the first byte that raced and the access it raced
-    /// with.
+    /// with. `hint`: the index of the buffer the caller's last access was in, tried first
+    /// (the buffers do not overlap) and updated.
     pub fn access(
         &self,
+        hint: &mut usize,
         addr: u64,
         len: u64,
         a: Access,
@@ -72,8 +74,15 @@ impl GlobalCells {
         data: Option<&[u8]>,
     ) -> Option<(u64, Access)> {
         let first_off = addr;
-        let i = self.buffers.partition_point(|b| b.start <= addr);
-        let b = self.buffers.get(i.checked_sub(1)?)?;
+        let last = |i: usize| self.buffers.get(i + 1).is_none_or(|n| n.start > addr);
+        let b = match self.buffers.get(*hint) {
+            Some(b) if b.start <= addr && last(*hint) => b,
+            _ => {
+                let i = self.buffers.partition_point(|b| b.start <= addr);
+                *hint = i.checked_sub(1)?;
+                self.buffers.get(*hint)?
+            }
+        };
         let mut off = addr - b.start;
         let end = off.saturating_add(len).min(b.len);
         if off >= end {
@@ -142,17 +151,32 @@ mod tests {
         let base = 0x10_0000;
         // Group 1 writes 8 bytes straddling the first chunk boundary.
         assert_eq!(
-            g.access(base + CHUNK - 4, 8, acc(1, true, 0x10), Seen::NONE, None),
+            g.access(
+                &mut 0,
+                base + CHUNK - 4,
+                8,
+                acc(1, true, 0x10),
+                Seen::NONE,
+                None
+            ),
             None
         );
         // Group 2 reads the second half only: the race is at the boundary's first byte.
         let (at, other) = g
-            .access(base + CHUNK, 4, acc(2, false, 0x20), Seen::NONE, None)
+            .access(
+                &mut 0,
+                base + CHUNK,
+                4,
+                acc(2, false, 0x20),
+                Seen::NONE,
+                None,
+            )
             .unwrap();
         assert_eq!((at, other.group, other.pc), (base + CHUNK, 1, 0x10));
         // Group 3 writes a range over three chunks that begins before group 1's bytes.
         let (at, other) = g
             .access(
+                &mut 0,
                 base + CHUNK - 100,
                 2 * CHUNK,
                 acc(3, true, 0x30),
@@ -163,11 +187,25 @@ mod tests {
         assert_eq!((at, other.group), (base + CHUNK - 4, 1));
         // The buffer's last, partial chunk, and the bytes past the buffer (not tracked).
         assert_eq!(
-            g.access(base + 3 * CHUNK, 10, acc(4, true, 0x40), Seen::NONE, None),
+            g.access(
+                &mut 0,
+                base + 3 * CHUNK,
+                10,
+                acc(4, true, 0x40),
+                Seen::NONE,
+                None
+            ),
             None
         );
         let (at, _) = g
-            .access(base + 3 * CHUNK + 9, 8, acc(5, true, 0), Seen::NONE, None)
+            .access(
+                &mut 0,
+                base + 3 * CHUNK + 9,
+                8,
+                acc(5, true, 0),
+                Seen::NONE,
+                None,
+            )
             .unwrap();
         assert_eq!(at, base + 3 * CHUNK + 9);
     }
@@ -177,22 +215,66 @@ mod tests {
         let g = buffers();
         // A GEM object's bytes (not an exact allocation) and addresses outside everything.
         assert_eq!(
-            g.access(0x20_0000, 4, acc(1, true, 0), Seen::NONE, None),
+            g.access(&mut 0, 0x20_0000, 4, acc(1, true, 0), Seen::NONE, None),
             None
         );
         assert_eq!(
-            g.access(0x20_0000, 4, acc(2, true, 0), Seen::NONE, None),
+            g.access(&mut 0, 0x20_0000, 4, acc(2, true, 0), Seen::NONE, None),
             None
         );
-        assert_eq!(g.access(0x100, 4, acc(2, true, 0), Seen::NONE, None), None);
-        assert_eq!(g.access(0x100, 4, acc(3, true, 0), Seen::NONE, None), None);
+        assert_eq!(
+            g.access(&mut 0, 0x100, 4, acc(2, true, 0), Seen::NONE, None),
+            None
+        );
+        assert_eq!(
+            g.access(&mut 0, 0x100, 4, acc(3, true, 0), Seen::NONE, None),
+            None
+        );
         // A write then another group's write to the same bytes of the buffer: a race.
         assert_eq!(
-            g.access(0x10_0000, 4, acc(1, true, 0), Seen::NONE, None),
+            g.access(&mut 0, 0x10_0000, 4, acc(1, true, 0), Seen::NONE, None),
             None
         );
         assert!(g
-            .access(0x10_0002, 1, acc(2, true, 0), Seen::NONE, None)
+            .access(&mut 0, 0x10_0002, 1, acc(2, true, 0), Seen::NONE, None)
             .is_some());
+    }
+
+    proptest::proptest! {
+        /// Accesses carrying a hint from one to the next find the races accesses without one
+        /// find, at the same bytes.
+        #[test]
+        fn a_hint_changes_no_finding(
+            accesses in proptest::collection::vec(
+                (0u64..5, 0u64..3 * CHUNK + 64, 1u64..64, 1u32..4, proptest::bool::ANY),
+                1..48,
+            ),
+        ) {
+            let (hinted, plain) = (buffers_at_many(), buffers_at_many());
+            let mut hint = 0;
+            for (buffer, off, len, group, write) in accesses {
+                let mut none = usize::MAX;
+                let addr = 0x10_0000 * (buffer + 1) + off;
+                let a = acc(group, write, 0);
+                proptest::prop_assert_eq!(
+                    hinted.access(&mut hint, addr, len, a, Seen::NONE, None),
+                    plain.access(&mut none, addr, len, a, Seen::NONE, None)
+                );
+            }
+        }
+    }
+
+    /// Four buffers 1 MiB apart, of one to four chunks less 3 bytes (the tests' fifth MiB
+    /// holds none).
+    fn buffers_at_many() -> GlobalCells {
+        let a = |i: u64| Allocation {
+            start: 0x10_0000 * (i + 1),
+            size: (i + 1) * CHUNK - 3,
+            label: "buffer".into(),
+            read_only: false,
+            exact: true,
+            freed: false,
+        };
+        GlobalCells::new(&Allocations::new((0..4).map(a).collect()))
     }
 }
