@@ -213,23 +213,12 @@ mod tests {
     #[test]
     fn only_registered_buffers_are_tracked() {
         let g = buffers();
-        // A GEM object's bytes (not an exact allocation) and addresses outside everything.
-        assert_eq!(
-            g.access(&mut 0, 0x20_0000, 4, acc(1, true, 0), Seen::NONE, None),
-            None
-        );
-        assert_eq!(
-            g.access(&mut 0, 0x20_0000, 4, acc(2, true, 0), Seen::NONE, None),
-            None
-        );
-        assert_eq!(
-            g.access(&mut 0, 0x100, 4, acc(2, true, 0), Seen::NONE, None),
-            None
-        );
-        assert_eq!(
-            g.access(&mut 0, 0x100, 4, acc(3, true, 0), Seen::NONE, None),
-            None
-        );
+        // A GEM object's bytes (not an exact allocation) and addresses outside everything,
+        // written by two groups each.
+        for (addr, group) in [(0x20_0000, 1), (0x20_0000, 2), (0x100, 2), (0x100, 3)] {
+            let a = acc(group, true, 0);
+            assert_eq!(g.access(&mut 0, addr, 4, a, Seen::NONE, None), None);
+        }
         // A write then another group's write to the same bytes of the buffer: a race.
         assert_eq!(
             g.access(&mut 0, 0x10_0000, 4, acc(1, true, 0), Seen::NONE, None),
