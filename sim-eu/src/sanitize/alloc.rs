@@ -117,31 +117,16 @@ impl Allocations {
 
     /// Where `len` bytes at `addr` lie.
     pub fn find(&self, addr: u64, len: u64) -> Lookup<'_> {
-        // No index: the search alone.
         let mut no_hint = usize::MAX;
         self.find_hinted(&mut no_hint, addr, len)
     }
 
-    /// [`Allocations::find`], trying first the allocation at index `hint`, which it sets to
-    /// the allocation an access is found inside: one thread's accesses mostly stay in one
-    /// buffer, and the binary search was a twentieth of a sanitized run of byte-wise kernels.
-    /// The hinted one answers only where the search would land on it (the last to start at
-    /// or before `addr`: GEM objects' ranges may overlap).
+    /// [`Allocations::find`] with a thread's hint ([`last_at_or_before`]).
     pub fn find_hinted(&self, hint: &mut usize, addr: u64, len: u64) -> Lookup<'_> {
-        if let Some(a) = self.list.get(*hint) {
-            let last = self
-                .list
-                .get(*hint + 1)
-                .is_none_or(|next| next.start > addr);
-            if last && a.holds(addr, len.max(1)) {
-                return Lookup::Inside(a);
-            }
-        }
-        let i = self.list.partition_point(|a| a.start <= addr);
+        let i = last_at_or_before(&self.list, |a| a.start, hint, addr).map_or(0, |j| j + 1);
         if i > 0 {
             let a = &self.list[i - 1];
             if a.holds(addr, len.max(1)) {
-                *hint = i - 1;
                 return Lookup::Inside(a);
             }
             if addr < a.end() {
@@ -160,6 +145,26 @@ impl Allocations {
         };
         Lookup::Outside(nearest)
     }
+}
+
+/// The index of the last of `list` (sorted by `start`) to start at or before `addr`, as a
+/// binary search finds it; the index in `hint` is tried first and set to the answer. One
+/// thread's accesses mostly stay in one buffer, and the search was a twentieth of a
+/// sanitized run of byte-wise kernels.
+pub(super) fn last_at_or_before<T>(
+    list: &[T],
+    start: impl Fn(&T) -> u64,
+    hint: &mut usize,
+    addr: u64,
+) -> Option<usize> {
+    let is_it = |i: usize| {
+        list.get(i).is_some_and(|x| start(x) <= addr)
+            && list.get(i + 1).is_none_or(|n| start(n) > addr)
+    };
+    if !is_it(*hint) {
+        *hint = list.partition_point(|x| start(x) <= addr).checked_sub(1)?;
+    }
+    Some(*hint)
 }
 
 #[cfg(test)]

@@ -58,6 +58,15 @@ pub struct Scope {
 }
 
 impl Scope {
+    /// Whether the walker's groups should go to host threads in long runs of neighbours:
+    /// racecheck locks its shadow of global memory per 16 KiB chunk at each access
+    /// (`race_global`), and host threads on neighbouring groups, whose data is usually
+    /// neighbouring too, took turns at one chunk's lock nearly every access (CTS
+    /// `sub_buffers_read_write`, groups of 256 bytes: 32 s against 13 s).
+    pub fn wants_long_runs(&self) -> bool {
+        self.checks.has(Check::Racecheck)
+    }
+
     /// The registered buffer holding `addr` and its written bytes.
     pub(super) fn written_at(&self, addr: u64) -> Option<(u64, &Defined)> {
         let i = self.written.partition_point(|(s, _)| *s <= addr);

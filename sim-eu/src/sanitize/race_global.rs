@@ -6,7 +6,7 @@
 
 use std::sync::{Mutex, OnceLock};
 
-use super::alloc::Allocations;
+use super::alloc::{last_at_or_before, Allocations};
 use super::race::Access;
 use super::race_cells::Cells;
 use super::race_sync::{Locations, Seen};
@@ -62,8 +62,7 @@ impl GlobalCells {
 
     /// Records `len` bytes at `addr` by `a` (the part inside a registered buffer: racecheck
     /// asks for accesses wholly inside one); the first byte that raced and the access it raced
-    /// with. `hint`: the index of the buffer the caller's last access was in, tried first
-    /// (the buffers do not overlap) and updated.
+    /// with. `hint`: the caller's ([`last_at_or_before`]).
     pub fn access(
         &self,
         hint: &mut usize,
@@ -74,15 +73,7 @@ impl GlobalCells {
         data: Option<&[u8]>,
     ) -> Option<(u64, Access)> {
         let first_off = addr;
-        let last = |i: usize| self.buffers.get(i + 1).is_none_or(|n| n.start > addr);
-        let b = match self.buffers.get(*hint) {
-            Some(b) if b.start <= addr && last(*hint) => b,
-            _ => {
-                let i = self.buffers.partition_point(|b| b.start <= addr);
-                *hint = i.checked_sub(1)?;
-                self.buffers.get(*hint)?
-            }
-        };
+        let b = &self.buffers[last_at_or_before(&self.buffers, |b| b.start, hint, addr)?];
         let mut off = addr - b.start;
         let end = off.saturating_add(len).min(b.len);
         if off >= end {

@@ -190,9 +190,7 @@ pub(super) fn run_groups(
         run: run_length(
             total,
             workers,
-            scoped
-                .as_ref()
-                .is_some_and(|(s, _)| s.checks.has(sim_eu::sanitize::Check::Racecheck)),
+            scoped.as_ref().is_some_and(|(s, _)| s.wants_long_runs()),
         ),
         left: AtomicU64::new(budget.instructions),
         started: Instant::now(),
@@ -356,15 +354,13 @@ fn worker(
 /// touched once per run rather than per group, yet about 64 runs per host thread, so that
 /// the last run to finish keeps the others waiting only briefly.
 ///
-/// Under racecheck, runs of up to 256 groups (about 8 per host thread): its shadow of global
-/// memory is locked per 16 KiB chunk at each access, and host threads on neighbouring groups
-/// (whose data is usually neighbouring too) took turns at the same chunk's lock nearly every
-/// access (CTS `sub_buffers_read_write`, groups of 256 bytes: 32 s against 13 s).
-fn run_length(total: u64, workers: usize, racecheck: bool) -> u64 {
+/// `long` (the sanitizer's `Scope::wants_long_runs`): runs of up to 256 groups, about 8 per
+/// host thread, so that host threads seldom work on neighbouring groups.
+fn run_length(total: u64, workers: usize, long: bool) -> u64 {
     if workers <= 1 {
         return 1;
     }
-    if racecheck {
+    if long {
         return (total / (workers as u64 * 8)).clamp(1, 256);
     }
     (total / (workers as u64 * 64)).clamp(1, 16)
@@ -379,14 +375,14 @@ mod tests {
     use super::run_length;
 
     #[test]
-    fn one_host_thread_takes_one_group_and_racecheck_takes_longer_runs() {
-        for racecheck in [false, true] {
-            assert_eq!(run_length(16384, 1, racecheck), 1);
-            assert_eq!(run_length(3, 2, racecheck), 1);
+    fn one_host_thread_takes_one_group_and_long_runs_are_longer() {
+        for long in [false, true] {
+            assert_eq!(run_length(16384, 1, long), 1);
+            assert_eq!(run_length(3, 2, long), 1);
         }
         // 16384 groups on 2 host threads: 64 runs each of 128 capped at 16 ...
         assert_eq!(run_length(16384, 2, false), 16);
-        // ... under racecheck 8 runs each of 1024, capped at 256.
+        // ... long ones: 8 runs each of 1024, capped at 256.
         assert_eq!(run_length(16384, 2, true), 256);
         assert_eq!(run_length(160, 2, true), 10);
     }
