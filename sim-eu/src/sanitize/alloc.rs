@@ -121,7 +121,7 @@ impl Allocations {
         self.find_hinted(&mut no_hint, addr, len)
     }
 
-    /// [`Allocations::find`] with a thread's hint ([`last_at_or_before`]).
+    /// [`Allocations::find`] with a thread's hint (`last_at_or_before`).
     pub fn find_hinted(&self, hint: &mut usize, addr: u64, len: u64) -> Lookup<'_> {
         let i = last_at_or_before(&self.list, |a| a.start, hint, addr).map_or(0, |j| j + 1);
         if i > 0 {

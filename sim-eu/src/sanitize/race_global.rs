@@ -62,7 +62,7 @@ impl GlobalCells {
 
     /// Records `len` bytes at `addr` by `a` (the part inside a registered buffer: racecheck
     /// asks for accesses wholly inside one); the first byte that raced and the access it raced
-    /// with. `hint`: the caller's ([`last_at_or_before`]).
+    /// with. `hint`: the caller's (`last_at_or_before`).
     pub fn access(
         &self,
         hint: &mut usize,
