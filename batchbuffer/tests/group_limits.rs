@@ -2,7 +2,7 @@
 //! generation is exactly what the walker's fields can carry (genxml widths in
 //! third_party/genxml; 64 threads per group on Gen9–Gen12LP GPGPU_WALKER compute).
 
-mod common;
+use crate::common;
 
 use batchbuffer::builder::*;
 use batchbuffer::layout::low_mask;

@@ -1,6 +1,6 @@
 //! pack -> unpack round trips for every packet on every generation it exists on.
 
-mod common;
+use crate::common;
 
 use batchbuffer::layout::read_bits;
 use batchbuffer::{Kind, Loc, PacketId};

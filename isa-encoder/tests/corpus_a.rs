@@ -8,7 +8,7 @@
 //! checks compare with iga64's re-assembly and a note is printed; decoding and re-encoding
 //! without text must still reproduce the heap exactly.
 
-mod common;
+use crate::common;
 
 use isa_encoder::native;
 use oracles::{iga64, Oracle};

@@ -4,7 +4,7 @@
 //! disassembly must equal iga64's, our assembly of that text must equal iga64's bytes, and
 //! decoding then re-encoding every word must keep it.
 
-mod common;
+use crate::common;
 
 use oracles::Oracle;
 use platform::Platform;

@@ -4,7 +4,7 @@
 //! our disassembly equals iga64's and our assembly of iga64's text equals iga64's bytes.
 //! Also: which mnemonics exist per platform equals `iga64 -Xlist-ops`.
 
-mod common;
+use crate::common;
 
 use isa_encoder::model::OPCODES;
 use oracles::Oracle;

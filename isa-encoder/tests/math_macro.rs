@@ -4,7 +4,7 @@
 //! our assembly of iga64's text must equal iga64's bytes. Also: the encodings iga64 ignores
 //! bits of are refused by our decoder, and macro operands outside macros do not encode.
 
-mod common;
+use crate::common;
 
 use isa_encoder::model::{MathMacroAcc, Opcode, Operand};
 use oracles::{iga64, Oracle};

@@ -5,7 +5,7 @@
 //! - assembling iga64's text with our assembler gives back the same bytes, and
 //! - iga64 -a of our text gives back the same bytes.
 
-mod common;
+use crate::common;
 
 use isa_encoder::kernel::decode_kernel;
 use isa_encoder::native;

@@ -2,7 +2,7 @@
 //! payload sizes the builder computed and the message name the builder intends; and describe()
 //! of the built message equals iga64's comment.
 
-mod sendmsg_support;
+use crate::sendmsg_support;
 
 use isa_encoder::sendmsg::build::*;
 use isa_encoder::sendmsg::{describe, DescValue, SendDescription, Sfid};

@@ -1,6 +1,6 @@
 //! Every send in real ocloc-compiled kernels: describe() must print what `iga64 -d` prints.
 
-mod sendmsg_support;
+use crate::sendmsg_support;
 
 use oracles::ocloc::{compile, kernel_heaps, Format};
 use oracles::{require, Oracle};

@@ -1,7 +1,7 @@
 //! describe() against iga64 on hand-picked sends: the messages named in the issue, register
 //! descriptors, unknown SFIDs and reserved encodings; plus describe() never panics.
 
-mod sendmsg_support;
+use crate::sendmsg_support;
 
 use isa_encoder::sendmsg::{describe, DescValue, SendDescription};
 use oracles::{require, Oracle};

@@ -1,7 +1,7 @@
 //! describe() against iga64 over random descriptor fields, per message family and platform.
 //! Each case is one batch of sends: one `iga64 -a` and one `iga64 -d` per platform.
 
-mod sendmsg_support;
+use crate::sendmsg_support;
 
 use isa_encoder::sendmsg::Sfid;
 use oracles::{require, Oracle};

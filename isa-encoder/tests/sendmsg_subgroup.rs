@@ -2,7 +2,7 @@
 //! Intel's compiler emits for the same built-in, kernel by kernel, on every platform, for
 //! buffers (stateful and stateless) and images.
 
-mod sendmsg_support;
+use crate::sendmsg_support;
 
 use isa_encoder::sendmsg::subgroup::{block_io, BlockIo, BlockSurface};
 use isa_encoder::sendmsg::{describe, DescValue, Sfid};

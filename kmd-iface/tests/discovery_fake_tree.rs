@@ -1,7 +1,7 @@
 //! Discovery on a fake /dev/dri + sysfs tree, with a fake opener answering DRM VERSION; and the
 //! real opener's errors for paths that are not render nodes.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::sync::Arc;

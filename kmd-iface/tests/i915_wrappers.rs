@@ -1,7 +1,7 @@
 //! The i915 wrappers against a recording fake device: request numbers, argument bytes,
 //! pointed-to arrays and extension chains, scripted replies, EINTR/EAGAIN retry.
 
-mod support;
+use crate::support;
 
 use kmd_iface::i915::uapi::*;
 use kmd_iface::i915::{ContextParams, Execbuf, MmapMode, PinnedObject, I915};

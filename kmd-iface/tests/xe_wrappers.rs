@@ -1,6 +1,6 @@
 //! The xe and core-DRM wrappers against a recording fake device.
 
-mod support;
+use crate::support;
 
 use kmd_iface::flags::drm::SyncobjWaitFlags;
 use std::os::fd::{AsFd, AsRawFd, IntoRawFd, OwnedFd};

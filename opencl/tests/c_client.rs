@@ -2,7 +2,7 @@
 //! kernels, sub-group queries and the specification's error codes for bad input, on every
 //! simulated device.
 
-mod support;
+use crate::support;
 
 use oracles::{require, Oracle};
 

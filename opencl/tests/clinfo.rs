@@ -2,7 +2,7 @@
 //! device, every query answered without an error, and the extension list matching what
 //! Intel's compiler (the ocloc oracle) defines for that device.
 
-mod support;
+use crate::support;
 
 use oracles::{require, Oracle, Platform};
 
@@ -292,7 +292,7 @@ fn device_identity_and_attributes_match_neo_on_every_platform() {
         }
         // The first seven lines: the eighth, correctly rounded divide and sqrt, NEO ties to
         // 64-bit math (`ftrSupports64BitMath`, not on icllp) while this runtime has it on
-        // every platform (`umd --test ieee_div_sqrt_sim`).
+        // every platform (`umd --test integration ieee_div_sqrt_sim::`).
         assert_eq!(
             section(&mine, "Single-precision Floating-point support", 7),
             section(&theirs, "Single-precision Floating-point support", 7),

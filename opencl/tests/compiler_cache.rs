@@ -5,7 +5,7 @@
 //! `INTEL_GPU_CACHE=0`, nothing is read or written. clCompileProgram with input headers is
 //! known by the headers' names and texts.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! barriers, profiling order, out-of-order queues, a GPU fault and a hang beside a working
 //! queue, and threads enqueuing at once, on every simulated device.
 
-mod support;
+use crate::support;
 
 use oracles::{require, Oracle};
 

@@ -4,7 +4,7 @@
 //! such images of each type with padded pitches on the default device, the application's
 //! memory checked against values worked out here (texel * 3 + coordinates).
 
-mod in_process;
+use crate::in_process;
 use in_process::context;
 
 use std::ffi::c_void;

@@ -6,7 +6,7 @@
 //! (CL_IMAGE_BUFFER, CL_MEM_ASSOCIATED_MEMOBJECT, inherited flags, sizes) and a kernel that
 //! reads one image buffer and writes another, seen through the buffers' own memory.
 
-mod in_process;
+use crate::in_process;
 use in_process::context;
 
 use std::ffi::c_void;

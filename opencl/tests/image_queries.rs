@@ -5,7 +5,7 @@
 //! none for kernel read-and-write access (read-write images are not reported) or for a type not
 //! provided.
 
-mod in_process;
+use crate::in_process;
 use in_process::context;
 
 use std::ffi::c_void;

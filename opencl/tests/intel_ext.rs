@@ -6,7 +6,7 @@
 //! Intel's runtime (NEO) running the same program on the same simulated GPU under the simulator
 //! shim, and with the extension specifications' text.
 
-mod support;
+use crate::support;
 
 use oracles::{require, Oracle, Platform};
 

@@ -12,7 +12,7 @@
 //! reaches by query, and checks the context (and the parent buffer) are destroyed exactly
 //! when the last release goes, not before, not never.
 
-mod in_process;
+use crate::in_process;
 use in_process::context;
 
 use std::ffi::c_void;

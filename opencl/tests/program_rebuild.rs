@@ -4,7 +4,7 @@
 //! `multiple_build_program`, which rebuilds right after clReleaseKernel and raced the queue's
 //! clean-up of the finished command.
 
-mod in_process;
+use crate::in_process;
 use in_process::context;
 
 use std::ptr::{null, null_mut};

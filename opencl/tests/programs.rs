@@ -3,7 +3,7 @@
 //! with a header from `input_headers`, linked directly and through a library, the kernel's
 //! results checked, and the specification's errors.
 
-mod support;
+use crate::support;
 
 use oracles::{require, Oracle};
 

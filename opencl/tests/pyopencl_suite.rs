@@ -59,7 +59,7 @@ const DESELECT: &str = "not (test_scan and int64)";
 /// skips on every platform whose vendor is "Intel(R) Corporation", as this one's is (Intel's
 /// runtime, NEO, gets the same): an image test it calls "crashy" on Intel and the compiler
 /// unloading test (test_wrapper.py lines 488 and 795). Its `test_get_info` likewise leaves out
-/// the sampler queries on Intel; samplers are covered by `--test samplers` and the CTS.
+/// the sampler queries on Intel; samplers are covered by `--test integration samplers::` and the CTS.
 const PASSED: usize = 85;
 
 #[test]

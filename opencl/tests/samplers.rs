@@ -3,7 +3,7 @@
 //! clReleaseSampler and clSetKernelArg (for a sampler_t argument), and a kernel taking a
 //! sampler argument run on the default device.
 
-mod in_process;
+use crate::in_process;
 use in_process::context;
 
 use std::ffi::c_void;

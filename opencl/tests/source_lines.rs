@@ -3,7 +3,7 @@
 //! source names the line of the faulty access (the line the source marks `// faulty access`);
 //! built without `-g`, its `file` and `line` are null.
 
-mod support;
+use crate::support;
 
 use oracles::{require, Oracle};
 use serde_json::Value;

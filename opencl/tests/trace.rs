@@ -2,7 +2,7 @@
 //! prints its calls, arguments and results (and the program build's options) on stderr;
 //! without it, none of that.
 
-mod support;
+use crate::support;
 
 use std::process::Command;
 

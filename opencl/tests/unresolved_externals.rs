@@ -7,7 +7,7 @@
 //! CL_INVALID_BINARY; the specification's code for a build that fails is
 //! CL_BUILD_PROGRAM_FAILURE, which this ICD returns.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 

@@ -9,7 +9,7 @@
 //! the kernels and the errors that need no command; the rest is checked against the
 //! specification only (`SPEC`).
 
-mod support;
+use crate::support;
 
 use oracles::{require, Oracle, Platform};
 

@@ -4,7 +4,7 @@
 //! xe_drm.h, drm.h). Every batch that must stay busy waits on an MI_SEMAPHORE_WAIT the test
 //! releases, so no result depends on host timing.
 
-mod common;
+use crate::common;
 
 use kmd_iface::flags::drm::SyncobjWaitFlags;
 use kmd_iface::flags::xe::VmCreateFlags;

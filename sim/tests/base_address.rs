@@ -2,7 +2,7 @@
 //! only one base keeps the others (their Modify Enable is clear), and the walker resolves its
 //! kernel, interface descriptor and payload through the kept bases.
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 

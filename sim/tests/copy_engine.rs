@@ -5,7 +5,7 @@
 //! MI_FLUSH_DW's post-sync write, and the errors of bad blits, which reach the same error
 //! capture as bad compute batches.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

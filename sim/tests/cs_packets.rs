@@ -6,7 +6,7 @@
 //! Expected values follow the PRM's definitions of each operation (Vol. 2a: MI_ATOMIC's
 //! operation table, MI_PREDICATE's load/combine rules), computed here by hand.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -9,10 +9,8 @@
 //! OpenCL 2.1 spec (get_sub_group_size): the number of work-items in the subgroup, which for
 //! the last subgroup of a work-group whose size is not a multiple of it is the remainder.
 
-#[path = "eu_support.rs"]
-mod support;
-#[path = "zebin/mod.rs"]
-mod zebin;
+use crate::eu_support as support;
+use crate::zebin;
 
 use platform::Platform;
 use sim_eu::{run, Status, Thread};

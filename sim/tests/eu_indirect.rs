@@ -13,8 +13,7 @@
 // Lanes index several parallel arrays at once.
 #![allow(clippy::needless_range_loop)]
 
-#[path = "eu_support.rs"]
-mod support;
+use crate::eu_support as support;
 
 use platform::Platform;
 use sim_eu::{EuErrorKind, Thread};

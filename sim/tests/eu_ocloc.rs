@@ -5,10 +5,8 @@
 // Lanes index several parallel arrays at once.
 #![allow(clippy::needless_range_loop)]
 
-#[path = "eu_support.rs"]
-mod support;
-#[path = "zebin/mod.rs"]
-mod zebin;
+use crate::eu_support as support;
+use crate::zebin;
 
 use platform::Platform;
 use support::*;

@@ -13,8 +13,7 @@
 //! alpha. Linear results are compared within the spec's allowance for the sampler's reduced
 //! sub-texel precision (here 2/256 of the texel range).
 
-#[path = "eu_support.rs"]
-mod support;
+use crate::eu_support as support;
 
 use batchbuffer::surface_format as sf;
 use batchbuffer::SamplerState;

@@ -4,7 +4,7 @@
 //! SURFTYPE_SCRATCH surface named by r0.5\[31:10\] and the thread's slot in r0.5\[9:0\]), and a
 //! block leaving the slice is an EU error, not an access.
 
-mod eu_support;
+use crate::eu_support;
 
 use eu_support::{program, run_on, TestMem};
 use platform::Platform;

@@ -8,8 +8,7 @@
 
 #![allow(clippy::needless_range_loop)]
 
-#[path = "eu_support.rs"]
-mod support;
+use crate::eu_support as support;
 
 use batchbuffer::surface_format as sf;
 use platform::Platform;

@@ -4,7 +4,7 @@
 //! same memory and the object's size; the name lasts while any handle of the object does;
 //! unknown handles and names answer ENOENT.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

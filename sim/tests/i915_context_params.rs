@@ -3,7 +3,7 @@
 //! `isPooledEuSupported`/`getMinEuInPool`), with the kernel's (6.12) answers and errors; structs
 //! laid out as `i915_drm.h` defines them.
 
-mod common;
+use crate::common;
 
 use common::*;
 use kmd_iface::i915::uapi::*;

@@ -1,7 +1,7 @@
 //! IGT-style i915 tests (gem_exec_basic, gem_exec_store, reset/fault/hang, queries) on every
 //! simulated i915 platform, through kmd-iface's i915 wrappers only.
 
-mod common;
+use crate::common;
 
 use kmd_iface::flags::drm::SyncobjWaitFlags;
 use std::time::Duration;

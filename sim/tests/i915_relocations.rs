@@ -4,7 +4,7 @@
 //! or entirely with `I915_EXEC_NO_RELOC` when nothing moved; targets by handle or, with
 //! `I915_EXEC_HANDLE_LUT`, by index; 64-bit values written at 4-byte aligned offsets.
 
-mod common;
+use crate::common;
 
 use common::*;
 use kmd_iface::i915::uapi::*;

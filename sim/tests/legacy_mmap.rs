@@ -6,7 +6,7 @@
 //! GPU-visible mapping holds. The shim's mapping of them runs under IGT's gem_blt
 //! (`sim-shim/tests/igt.rs`).
 
-mod common;
+use crate::common;
 
 use common::*;
 use kmd_iface::i915::uapi::*;

@@ -2,7 +2,7 @@
 //! through i915 execbuffer2: every pair is loaded in order, Byte Write Disables keep the
 //! disabled bytes, and MI_STORE_REGISTER_MEM reads the registers back.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

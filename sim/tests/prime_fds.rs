@@ -4,7 +4,7 @@
 //! and sync files (`drm_syncobj.c`), and busy tracking per object across files
 //! (`i915_gem_busy.c` reads the object's reservation, whichever file the handle is in).
 
-mod common;
+use crate::common;
 
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 use std::sync::Arc;

@@ -25,8 +25,7 @@
 //!   multiplies a 3D tiled surface's QPitch by the tile depth), tile rows pitch × tile rows ×
 //!   tile depth bytes apart (the tiles of a slab row-major, 64 KiB each).
 
-#[path = "eu_support.rs"]
-mod support;
+use crate::eu_support as support;
 
 use batchbuffer::surface_format as sf;
 use platform::Platform;

@@ -3,7 +3,7 @@
 //! platform, negative tests check each of the kernels' rules through the raw seam (errnos as
 //! i915_gem_userptr_ioctl, i915 execbuf page pinning and xe's vm_bind_ioctl_check_args return).
 
-mod common;
+use crate::common;
 
 use kmd_iface::flags::drm::SyncobjWaitFlags;
 use kmd_iface::flags::xe::VmCreateFlags;

@@ -2,7 +2,7 @@
 //! DeviceFile seam with kmd-iface's uAPI structs (the safe wrappers cannot build bad arguments).
 //! Each expected errno is what the kernel driver returns for the same call.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -3,7 +3,7 @@
 //! through kmd-iface, and the output checked against a CPU reference from the OpenCL spec.
 //! The payload layout comes from the binary's patch tokens as `ocloc disasm -dump` prints them.
 
-mod common;
+use crate::common;
 
 use kmd_iface::flags::drm::SyncobjWaitFlags;
 use kmd_iface::flags::xe::VmCreateFlags;

@@ -1,7 +1,7 @@
 //! IGT-style xe tests (xe_exec_basic, user fences, fault/hang, queries) on every simulated xe
 //! platform, through kmd-iface's xe wrappers only.
 
-mod common;
+use crate::common;
 
 use kmd_iface::flags::drm::SyncobjWaitFlags;
 use kmd_iface::flags::xe::VmCreateFlags;

@@ -3,7 +3,7 @@
 //! coherency mode is not `XE_COH_NONE` (EINVAL otherwise); a write-combined object may use any
 //! entry. Which entries are coherent is the kernel's `xe_pat.c` table (`kmd_iface::xe::pat`).
 
-mod common;
+use crate::common;
 
 use common::*;
 use kmd_iface::flags::xe::{GemCreateFlags, VmCreateFlags};

@@ -5,7 +5,7 @@
 //! the data port takes at any byte address. The reference is the OpenCL C spec's definition:
 //! `vloadn(i, p)` reads the n elements at `p + i * n`, `vstoren(v, i, p)` writes them there.
 
-mod byte_addressed_support;
+use crate::byte_addressed_support;
 
 use byte_addressed_support::{sends, Buffers, Tools, OFFSETS, TYPES, WIDTHS};
 use platform::Platform;

@@ -1,6 +1,6 @@
 //! A fused-off part (`sim:<platform>-<part>`): umd's limits follow the topology its kernel
 //! driver reports. Expected values are worked by hand from the peers' formulas (as in
-//! `batchbuffer --test device_limits`):
+//! `batchbuffer --test integration device_limits::`):
 //! - front end's Maximum Number of Threads: Mesa's max_cs_threads × subslice_total (each
 //!   enabled subslice whole, 8 dispatch threads per EU on Gen12LP as NEO's
 //!   getMaxThreadsForVfe);
@@ -11,7 +11,7 @@
 //! Then a kernel at the part's largest work-group runs correctly and one item more is refused
 //! with umd's ND-range error, where the full part would take it.
 
-mod program_support;
+use crate::program_support;
 
 use oracles::ocloc::Format;
 use platform::Platform;

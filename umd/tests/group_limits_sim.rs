@@ -5,7 +5,7 @@
 //! Counter Maximum; a Gen12LP dual-subslice holds 112), 1024 work-items on Xe-HPG. Kernels
 //! compiled by ocloc; results checked against the kernel's definition.
 
-mod program_support;
+use crate::program_support;
 
 use oracles::ocloc::Format;
 use platform::Platform;

@@ -3,7 +3,7 @@
 //! value) and runs it as `intel-gpu-run run` does: kernel, ND-range, dispatch on the
 //! simulator. Each used to panic or to allocate without bound; each must be a specific error.
 
-mod program_support;
+use crate::program_support;
 
 use oracles::ocloc::Format;
 use platform::Platform;

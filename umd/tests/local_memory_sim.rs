@@ -7,7 +7,7 @@
 //! spec's definition: `vloadn(i, p)` reads the n elements at `p + i * n`, `vstoren(v, i, p)`
 //! writes them there; a barrier makes a group's local stores visible to the whole group.
 
-mod byte_addressed_support;
+use crate::byte_addressed_support;
 
 use byte_addressed_support::{listing, Buffers, Tools, OFFSETS, TYPES, WIDTHS};
 use platform::Platform;

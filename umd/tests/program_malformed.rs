@@ -1,6 +1,6 @@
 //! Malformed binaries give a specific error (structure, offset, problem), never a panic.
 
-mod program_support;
+use crate::program_support;
 
 use program_support::*;
 use umd::program::{self, ProgramError};

@@ -1,7 +1,7 @@
 //! Real ocloc binaries, mutated at random: the parser returns a program or an error, and
 //! never panics.
 
-mod program_support;
+use crate::program_support;
 
 use std::sync::OnceLock;
 

@@ -1,6 +1,6 @@
 //! The program parsers against ocloc: every corpus kernel, every platform, both formats.
 
-mod program_support;
+use crate::program_support;
 
 use std::collections::BTreeSet;
 

@@ -1,7 +1,7 @@
 //! The kernel queries that depend only on the binary, against the specs' definitions
 //! (cl_intel_required_subgroup_size, cl_khr_subgroups), on ocloc-compiled kernels.
 
-mod program_support;
+use crate::program_support;
 
 use program_support::*;
 use umd::program::{self, QueryError};

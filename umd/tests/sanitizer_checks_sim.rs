@@ -8,7 +8,7 @@
 //! read never-written bytes and discard them give no finding. Every kernel must compute the
 //! same with the sanitizer as without.
 
-mod sanitizer_support;
+use crate::sanitizer_support;
 
 use platform::Platform;
 use sanitizer_support::{findings, listing};

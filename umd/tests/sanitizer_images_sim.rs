@@ -6,7 +6,7 @@
 //! the image's size, one occurrence per row; the twin, run with every check, none. The texels in bounds are the same
 //! with the sanitizer as without (the data port drops the write out of bounds either way).
 
-mod sanitizer_support;
+use crate::sanitizer_support;
 
 use platform::Platform;
 use sanitizer_support::{findings, listing, offsets};

@@ -4,7 +4,7 @@
 //! the same kernels without `-g`, or with their debug data damaged, still load and run and
 //! their findings have no line.
 
-mod sanitizer_support;
+use crate::sanitizer_support;
 
 use std::path::Path;
 

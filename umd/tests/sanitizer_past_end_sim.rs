@@ -7,7 +7,7 @@
 //! `a`), the first byte past the end and `a`'s allocation; also with memcheck alone.
 //! Every kernel computes the same with the sanitizer as without.
 
-mod sanitizer_support;
+use crate::sanitizer_support;
 
 use platform::Platform;
 use sanitizer_support::{findings, listing, offsets};

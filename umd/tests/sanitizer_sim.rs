@@ -8,7 +8,7 @@
 //! the sanitizer as without (or fail the same way: a misaligned block read stops the thread with a GPU error
 //! either way, and so does a read of a freed USM allocation: its addresses are unmapped).
 
-mod sanitizer_support;
+use crate::sanitizer_support;
 
 use platform::Platform;
 use serde_json::Value;

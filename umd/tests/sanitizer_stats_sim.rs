@@ -9,7 +9,7 @@
 //! - `guarded` acts on 5 of every 8 consecutive work-items, so the sends that read `a` and
 //!   write `b` act on 5/8 of their lanes, moving 4 bytes per acting work-item each way.
 
-mod sanitizer_support;
+use crate::sanitizer_support;
 
 use platform::Platform;
 use sanitizer_support::listing;

@@ -8,7 +8,7 @@
 //! whose divergent code IGC compiles to the same instruction forms, run with every check, none.
 //! Every kernel must compute the same with the sanitizer as without.
 
-mod sanitizer_support;
+use crate::sanitizer_support;
 
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 //! reference written from the kernel's source. The device keeps one scratch buffer across
 //! dispatches and replaces it only when a kernel needs larger slices.
 
-mod program_support;
+use crate::program_support;
 
 use oracles::ocloc::Format;
 use platform::Platform;

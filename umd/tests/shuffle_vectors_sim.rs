@@ -7,7 +7,7 @@
 //! umd → batchbuffer → kmd-iface → simulator on every platform and kernel driver, and checked
 //! against a CPU reference written from the cl_intel_subgroups (and _char) spec text.
 
-mod program_support;
+use crate::program_support;
 
 use oracles::ocloc::Format;
 use platform::Platform;

@@ -8,7 +8,7 @@
 //! `ld[i]` and `ld[i + c]` of the last steps with one untyped surface read whose channel
 //! mask enables X and Z (c = 2) or X and Y (c = 1): channel Z is the DWord at address + 8.
 
-mod program_support;
+use crate::program_support;
 
 use oracles::ocloc::Format;
 use platform::Platform;

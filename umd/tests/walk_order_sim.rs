@@ -11,8 +11,6 @@
 //! load (`offset_to_skip_per_thread_data_load`, non-zero in these binaries); the test checks
 //! the walker fields too.
 
-mod program_support;
-
 use std::path::Path;
 use std::process::Command;
 

@@ -26,7 +26,7 @@ pub const HALF_FP_CONFIG: cl_device_fp_config = CL_FP_ROUND_TO_NEAREST
 /// reports only with 64-bit math (not on icllp) and this runtime everywhere. The EU's float math takes the rounding mode from cr0 (all four IEEE modes:
 /// sim-eu's `rounding.rs`), keeps denormals, and its `mad` is fused (one rounding);
 /// correctly rounded divide and sqrt under -cl-fp32-correctly-rounded-divide-sqrt on every
-/// platform (`umd --test ieee_div_sqrt_sim`, `--test pyopencl` cr_divide.py).
+/// platform (`umd --test integration ieee_div_sqrt_sim::`, `--test pyopencl` cr_divide.py).
 pub const SINGLE_FP_CONFIG: cl_device_fp_config =
     HALF_FP_CONFIG | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
 

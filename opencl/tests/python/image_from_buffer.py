@@ -50,7 +50,7 @@ def main():
 
     check("cl_khr_image2d_from_buffer" in dev.extensions.split(), "extension reported")
     # CL_DEVICE_IMAGE_PITCH_ALIGNMENT, in pixels (PyOpenCL 2022.3 cannot query it; the value is
-    # checked by `opencl --test image_queries`): block IO's 64-byte pitch for 1-byte pixels.
+    # checked by `opencl --test integration image_queries::`): block IO's 64-byte pitch for 1-byte pixels.
     pitch_align = 64
 
     rgba8 = cl.ImageFormat(ch.RGBA, ty.UNSIGNED_INT8)

@@ -6,7 +6,7 @@
 use platform::Platform;
 use sim_eu::{run, Program, Status, Surface, Thread};
 
-use crate::support::{set_u32s, TestMem};
+use crate::eu_support::{set_u32s, TestMem};
 
 /// Where the tests map their memory (the Xe-HPG indirect data sits at `BASE + 0x4000`).
 pub const BASE: u64 = 0x20_0000;

@@ -3,7 +3,7 @@
 //! made with CL_MEM_COPY_HOST_PTR read by `read_imagef` through nearest and linear samplers
 //! on the default device, against values worked out here from the texels.
 
-mod in_process;
+use crate::in_process;
 use in_process::context;
 
 use std::ffi::c_void;

@@ -1,0 +1,15 @@
+//! sim-eu's integration tests as one binary: each module is one file of `tests/`
+//! (one compile of the shared helpers and one link, instead of one per file). A new
+//! file of tests is a `mod` line here (`scripts/check-test-files` finds one left out).
+
+mod begin;
+mod block_read_channel_mask;
+mod block_write_channel_mask;
+mod csel_without_condition;
+mod dpas;
+mod jmpi_register;
+mod large_grf;
+mod mach_accumulator;
+mod sel_min_max;
+mod stateless_block_base_offset;
+mod vertical_predicates;
