@@ -10,7 +10,7 @@ use sim_eu::regfile::TM0;
 use sim_eu::{NoMemory, Program, Status};
 use sim_jit::{Translated, MIN_RUN};
 
-mod common;
+use crate::common;
 use common::{program, thread};
 
 /// f32 values where rounding, NaN propagation and denormals show: quiet and signalling NaNs

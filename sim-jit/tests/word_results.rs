@@ -10,7 +10,7 @@ use sim_eu::convert::f16_to_f32;
 use sim_eu::Program;
 use sim_jit::Translated;
 
-mod common;
+use crate::common;
 use common::program;
 
 /// Halves where conversions and rounding show: NaNs (quiet, signalling, payloads, both

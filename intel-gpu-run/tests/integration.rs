@@ -1,0 +1,8 @@
+//! intel-gpu-run's integration tests as one binary: each module is one file of `tests/`
+//! (one compile of the shared helpers and one link, instead of one per file). A new
+//! file of tests is a `mod` line here (`scripts/check-test-files` finds one left out).
+
+mod cli;
+mod isa_cli;
+mod run;
+mod under_shim;
