@@ -150,6 +150,46 @@ pub const ZERO_LEN: usize = 32 * 8 * 4;
 /// Total bytes, with slack so an 8-byte read at any validated offset stays inside.
 pub const FILE_BYTES: usize = ZERO + ZERO_LEN + 8;
 
+/// 64 bytes at a 64-byte boundary: what a thread's byte file is allocated in.
+#[derive(Clone, Copy, zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::Immutable)]
+#[repr(C, align(64))]
+struct Line([u8; 64]);
+
+/// A thread's byte file ([`FILE_BYTES`] bytes, the layout above) starting at a 64-byte
+/// boundary, so that a SIMD16 `:f` operand (two registers from an even one, as IGC allocates
+/// them) is one cache line: host code that moves it in one 64-byte access (translated code's
+/// runs of `mad`s) crosses no line. A plain allocation of bytes is 16-byte aligned, and a
+/// 64-byte access crosses a line in three threads of four.
+#[derive(Clone)]
+pub(crate) struct File(Box<[Line]>);
+
+impl File {
+    fn zeroed() -> File {
+        File(vec![Line([0; 64]); FILE_BYTES.div_ceil(64)].into_boxed_slice())
+    }
+}
+
+impl std::ops::Deref for File {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        let bytes: &[u8] = zerocopy::IntoBytes::as_bytes(&*self.0);
+        &bytes[..FILE_BYTES]
+    }
+}
+
+impl std::ops::DerefMut for File {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        let bytes: &mut [u8] = zerocopy::IntoBytes::as_mut_bytes(&mut *self.0);
+        &mut bytes[..FILE_BYTES]
+    }
+}
+
+impl PartialEq for File {
+    fn eq(&self, o: &File) -> bool {
+        **self == **o
+    }
+}
+
 /// The GRF byte ranges of the registers in `grf`: one per run of consecutive registers (a
 /// kernel's registers mostly are one run from r0 up; a run through r127 and r128 is two).
 pub fn grf_runs(grf: GrfSet) -> impl Iterator<Item = Range<usize>> {
@@ -193,7 +233,7 @@ pub fn arf_slot(file: RegFile) -> Option<&'static ArfSlot> {
 /// Per-thread state: registers, channel masks and the per-channel instruction pointers.
 #[derive(Clone)]
 pub struct Thread {
-    pub(crate) file: Box<[u8]>,
+    pub(crate) file: File,
     /// Current instruction (index into the program).
     pub(crate) ip: u32,
     /// Channels that are still running (dispatch mask minus halted channels).
@@ -256,7 +296,7 @@ impl Thread {
     /// zero, starting at the kernel's first instruction.
     pub fn new(dispatch_mask: u32) -> Thread {
         let mut t = Thread {
-            file: vec![0u8; FILE_BYTES].into_boxed_slice(),
+            file: File::zeroed(),
             ip: 0,
             live: dispatch_mask,
             active: dispatch_mask,
@@ -458,6 +498,16 @@ impl Thread {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte file starts at a cache line and is exactly the layout's size, new and cloned.
+    #[test]
+    fn the_file_starts_at_a_cache_line() {
+        for t in [Thread::new(0xffff), Thread::new(1).clone()] {
+            assert_eq!(t.file.as_ptr() as usize % 64, 0);
+            assert_eq!(t.file.len(), FILE_BYTES);
+            assert!(t.grf().iter().all(|&b| b == 0));
+        }
+    }
 
     #[test]
     fn grf_set_ranges_span_both_halves() {
