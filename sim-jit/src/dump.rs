@@ -18,7 +18,10 @@ use crate::select::{run_len, Item};
 /// `sim-jit-<pid>-k<n>.txt`: each run's EU instructions (`T` translated, `b` a structured
 /// branch, `s` a send called from the run's code, `w` a barrier's wait, `e` the thread's end,
 /// `i` interpreted inside the run), its Cranelift IR and its host code; then the instructions
-/// outside every run (`-`, the interpreter's between runs).
+/// outside every run (`-`, the interpreter's between runs). Beside it, each run's host code
+/// as bytes, `sim-jit-<pid>-k<n>-<first instruction>.bin`, so that the offsets of `perf`
+/// samples inside a run (its address is in the perf map) can be read in a disassembly
+/// (`objdump -D -b binary -m i386:x86-64 <file>`).
 pub const ENV_DUMP: &str = "INTEL_GPU_SIM_JIT_DUMP";
 
 /// The environment variable (`1`) that appends each translated run to `/tmp/perf-<pid>.map`,
@@ -62,6 +65,8 @@ pub(crate) struct RunText {
     pub clif: String,
     pub host: String,
     pub size: u32,
+    /// The host code's bytes as compiled (calls out not yet relocated), when dumping.
+    pub bytes: Vec<u8>,
     pub addr: usize,
 }
 
@@ -127,6 +132,12 @@ pub(crate) fn write(prog: &Program, source: Option<&[u8]>, runs: &[RunText]) {
             i += n;
         }
         let _ = writeln!(out, "-- Cranelift IR\n{}-- host code\n{}", r.clif, r.host);
+        if !r.bytes.is_empty() {
+            let bin = dir.join(format!("sim-jit-{pid}-k{k}-{}.bin", r.start));
+            if let Err(e) = std::fs::write(&bin, &r.bytes) {
+                warn_once(&format!("{ENV_DUMP}: writing {}: {e}", bin.display()));
+            }
+        }
     }
     // What the interpreter runs between the runs: where a kernel's untranslated time goes.
     let mut inside = vec![false; prog.insts.len()];

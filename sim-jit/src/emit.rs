@@ -49,6 +49,7 @@ use sim_eu::exec::fast::{half_results_fixed_available, half_results_packed_fixed
 use sim_eu::program::fast::{Elem, FastOp, Sign};
 use sim_eu::regfile::{acc_dword, acc_wide_at, FLAG};
 
+use crate::mads::{self, Mad};
 use crate::select::{Branch, Item, Lanes, Op, Own, Step};
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
@@ -225,14 +226,26 @@ fn half_callee(op: usize, hf: u8) -> HalfFn {
 type HalfFn = unsafe extern "C" fn(u32, u32, u32, *const u8, *mut u16);
 
 /// A Cranelift JIT module and the contexts reused across the functions it compiles.
+/// What [`crate::dump`] shows of one compiled run: its Cranelift IR, Cranelift's listing of
+/// the host code, the code's size, and its bytes (only when the texts are dumped).
+pub(crate) struct Listing {
+    pub clif: String,
+    pub host: String,
+    pub size: u32,
+    pub bytes: Vec<u8>,
+}
+
 pub struct Emitter {
     module: JITModule,
     ctx: Context,
     fctx: FunctionBuilderContext,
     fma: bool,
+    /// The tables of the runs of `mad`s the compiled code computes by a call ([`mads`]):
+    /// they live as long as the code.
+    mad_tables: Vec<Box<[Mad]>>,
     /// Per compiled run, its IR and host code listing when dumping, and its code size
     /// ([`crate::dump`]); empty otherwise.
-    listings: Vec<(String, String, u32)>,
+    listings: Vec<Listing>,
 }
 
 impl Emitter {
@@ -271,6 +284,7 @@ impl Emitter {
             ctx,
             fctx: FunctionBuilderContext::new(),
             fma,
+            mad_tables: Vec::new(),
             listings: Vec::new(),
         })
     }
@@ -305,6 +319,7 @@ impl Emitter {
         let send_sig = signature(&[ptr, I32, I32], &[I32]);
         let part_sig = signature(&[ptr, I32, I32, I32, I64, ptr], &[I32]);
         let half_sig = signature(&[I32, I32, I32, ptr, ptr], &[]);
+        let mads_sig = signature(&[ptr, ptr, I32], &[I32]);
         let id = self.module.declare_anonymous_function(&sig)?;
         self.ctx.func.signature = sig;
         {
@@ -313,6 +328,7 @@ impl Emitter {
             let send_sig = b.import_signature(send_sig);
             let half_sig = b.import_signature(half_sig);
             let part_sig = b.import_signature(part_sig);
+            let mads_sig = b.import_signature(mads_sig);
             let entry = b.create_block();
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
@@ -341,6 +357,7 @@ impl Emitter {
                 send_sig,
                 part,
                 windows: p[9],
+                mads_sig,
             };
             let file = p[0];
             let mut half = Half {
@@ -371,10 +388,28 @@ impl Emitter {
                 b.ins().brif(full, all, &[], some, &[]);
                 b.switch_to_block(all);
                 let own = Blocks::new(&mut b, blocks, len);
-                half = body(&mut b, file, half, &call, items, &own, true);
+                half = body(
+                    &mut b,
+                    file,
+                    half,
+                    &call,
+                    items,
+                    &own,
+                    true,
+                    &mut self.mad_tables,
+                );
                 b.switch_to_block(some);
             }
-            body(&mut b, file, half, &call, items, &general, false);
+            body(
+                &mut b,
+                file,
+                half,
+                &call,
+                items,
+                &general,
+                false,
+                &mut self.mad_tables,
+            );
             if let Some(part) = &call.part {
                 general.fill(&mut b, part.dispatch, &call);
             }
@@ -395,23 +430,31 @@ impl Emitter {
             .map_err(|e| JitError::Compile(format!("{e:?}")))?;
         if crate::dump::enabled() {
             let code = self.ctx.compiled_code();
-            let host = code.and_then(|c| c.vcode.clone()).unwrap_or_default();
-            let size = code.map_or(0, |c| c.code_info().total_size);
-            self.listings.push((clif, host, size));
+            self.listings.push(Listing {
+                clif,
+                host: code.and_then(|c| c.vcode.clone()).unwrap_or_default(),
+                size: code.map_or(0, |c| c.code_info().total_size),
+                // Before relocation: calls out show unpatched, the rest as it runs.
+                bytes: if texts {
+                    code.map(|c| c.code_buffer().to_vec()).unwrap_or_default()
+                } else {
+                    Vec::new()
+                },
+            });
         }
         self.module.clear_context(&mut self.ctx);
         Ok(id)
     }
 
-    /// The IR, host code listing and code size of each run compiled so far, in order, when
+    /// The IR, host code listing and code of each run compiled so far, in order, when
     /// [`crate::dump`] asks for them (else empty).
-    pub(crate) fn take_listings(&mut self) -> Vec<(String, String, u32)> {
+    pub(crate) fn take_listings(&mut self) -> Vec<Listing> {
         std::mem::take(&mut self.listings)
     }
 
-    /// Makes every compiled function callable and returns the module that owns their code
-    /// with each function's address.
-    pub fn finish(mut self, ids: &[FuncId]) -> Result<(JITModule, Vec<RunFn>), JitError> {
+    /// Makes every compiled function callable and returns what owns their code (the module
+    /// and the tables it reads) with each function's address.
+    pub fn finish(mut self, ids: &[FuncId]) -> Result<(Code, Vec<RunFn>), JitError> {
         self.module.finalize_definitions()?;
         let fns = ids
             .iter()
@@ -423,8 +466,21 @@ impl Emitter {
                 unsafe { std::mem::transmute::<*const u8, RunFn>(p) }
             })
             .collect();
-        Ok((self.module, fns))
+        Ok((
+            Code {
+                module: self.module,
+                mad_tables: self.mad_tables,
+            },
+            fns,
+        ))
     }
+}
+
+/// What compiled runs need while they may be called: the module owning their code, and the
+/// tables of their runs of `mad`s ([`mads`]).
+pub struct Code {
+    pub module: JITModule,
+    pub mad_tables: Vec<Box<[Mad]>>,
 }
 
 /// What a run's body needs to call out to the interpreter and to leave: the run function's
@@ -446,6 +502,8 @@ struct Call {
     send_sig: SigRef,
     /// What the memory lets the run do without calling it ([`DirectTable`]).
     windows: Value,
+    /// [`mads::MadsFn`]'s signature.
+    mads_sig: SigRef,
     /// Where channels that part ways at a branch, or rejoin at a block, go on; `None` when
     /// the run leaves there instead (where a kernel's channels may wait at instructions no
     /// run checks for them).
@@ -584,6 +642,7 @@ impl<'a> Blocks<'a> {
 /// (each starting with nothing held, leaving at a block where channels wait), and the exit;
 /// `all_enabled`: every channel of the run's masked instructions executes. Returns the
 /// half-precision helper's state for the next body (one stack slot serves both).
+#[allow(clippy::too_many_arguments)]
 fn body(
     b: &mut FunctionBuilder<'_>,
     file: Value,
@@ -592,6 +651,7 @@ fn body(
     items: &[Item],
     blocks: &Blocks<'_>,
     all_enabled: bool,
+    mad_tables: &mut Vec<Box<[Mad]>>,
 ) -> Half {
     let (starts, len) = (blocks.starts, blocks.len);
     // Into the block asked for, nothing executed yet; a number past the blocks (never
@@ -616,6 +676,7 @@ fn body(
         wake: call.wake,
         block_start: 0,
         nan_tests_ahead: false,
+        mad_tables,
     };
     // Per item: whether it or a later one tests f32 results for NaN.
     let mut ahead = vec![false; items.len() + 1];
@@ -627,7 +688,13 @@ fn body(
     let mut next_block = 0;
     // The current host block has no terminator yet.
     let mut open = false;
+    // Items already emitted with an earlier one (a run of `mad`s).
+    let mut skip = 0;
     for (i, item) in items.iter().enumerate() {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
         if starts.get(next_block) == Some(&k) {
             if open {
                 e.write_back();
@@ -645,6 +712,12 @@ fn body(
         e.nan_tests_ahead = ahead[i];
         e.index = k;
         match *item {
+            Item::Step(_) if e.all_enabled && mad_run(&items[i..], k, starts).is_some() => {
+                let table = mad_run(&items[i..], k, starts).unwrap_or_default();
+                k += table.len() as u32;
+                skip = table.len() - 1;
+                e.mads(table);
+            }
             Item::Step(ref step) => {
                 e.step(step, e.active);
                 k += 1;
@@ -723,6 +796,21 @@ fn body(
     );
     e.b.ins().return_(&[]);
     e.half
+}
+
+/// The first `items` (the first at instruction `k`) that are `mad`s [`mads`] computes, none
+/// of them after the first starting a block (`starts`), when they are worth a call
+/// ([`mads::worth_a_call`]).
+fn mad_run(items: &[Item], k: u32, starts: &[u32]) -> Option<Box<[Mad]>> {
+    let table: Box<[Mad]> = items
+        .iter()
+        .enumerate()
+        .map_while(|(j, item)| match item {
+            Item::Step(s) if j == 0 || !starts.contains(&(k + j as u32)) => Mad::of(s),
+            _ => None,
+        })
+        .collect();
+    mads::worth_a_call(&table).then_some(table)
 }
 
 /// The rows some translated instruction of `items` writes in part (a scalar, words, bytes not
@@ -884,6 +972,8 @@ struct StepEmitter<'a, 'b> {
     /// An f32 instruction with a NaN test ([`nan_branch`]) is among the run's next ones (this
     /// one included).
     nan_tests_ahead: bool,
+    /// Where the tables of the runs of `mad`s go ([`Emitter::mad_tables`]).
+    mad_tables: &'a mut Vec<Box<[Mad]>>,
 }
 
 /// What calls to [`half_lanes`] need in the function being built.
@@ -2253,6 +2343,46 @@ impl StepEmitter<'_, '_> {
         self.held = held;
         self.b.switch_to_block(hot);
         r
+    }
+
+    /// The run of f32 `mad`s `table` (the current instruction and the next ones, every
+    /// channel enabled: [`mad_run`]) by one call to [`mads::call`]. When it stops at a NaN
+    /// result, the interpreter runs that instruction, from the file as it stood before it,
+    /// and the run returns, as at an inline NaN test ([`nan_branch`]).
+    fn mads(&mut self, table: Box<[Mad]>) {
+        let count = table.len() as i64;
+        // The call reads and writes the file.
+        self.write_back();
+        let ptr = self.half.ptr;
+        let callee = self
+            .b
+            .ins()
+            .iconst(ptr, mads::call as mads::MadsFn as usize as i64);
+        let at = self.b.ins().iconst(ptr, table.as_ptr() as usize as i64);
+        self.mad_tables.push(table);
+        let n = self.b.ins().iconst(I32, count);
+        let c = self
+            .b
+            .ins()
+            .call_indirect(self.call.mads_sig, callee, &[self.file, at, n]);
+        let done = self.b.inst_results(c)[0];
+        let all = self.b.ins().icmp_imm_u(IntCC::Equal, done, count);
+        let (cold, hot) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(all, hot, &[], cold, &[]);
+        self.b.switch_to_block(cold);
+        let index = self.b.ins().iadd_imm_u(done, i64::from(self.index));
+        let before = self.ran_at(self.index);
+        let done = self.b.ins().uextend(I64, done);
+        let ran = self.b.ins().iadd(before, done);
+        self.leaving(ran);
+        let one = self.b.ins().iconst(I32, 1);
+        self.b.ins().call_indirect(
+            self.call.escape_sig,
+            self.call.escape,
+            &[self.call.ctx, index, one, ran],
+        );
+        self.b.ins().return_(&[]);
+        self.b.switch_to_block(hot);
     }
 
     /// `v` (I32, or I32X4 lanes) with the source modifier `sign` applied, as the fast path's

@@ -22,6 +22,7 @@
 //!
 //! - [`select`]: which pre-decoded instructions translate ([`select::Step`]).
 //! - [`emit`]: the Cranelift code of a run of them.
+//! - [`mads`]: runs of f32 `mad`s, computed by one call from that code.
 //! - [`translated`]: a kernel's translation and the per-binary cache.
 //! - [`tier`]: translating a kernel binary only once it has run hot in the interpreter.
 //! - [`run`](mod@run): the interleaving run loop.
@@ -33,6 +34,7 @@ pub mod check;
 pub mod dump;
 pub mod emit;
 pub mod error;
+pub mod mads;
 pub mod run;
 pub mod select;
 pub mod tier;

@@ -83,6 +83,8 @@ pub struct Translated {
     translated: usize,
     /// Owns the code the entries point to; freed with the translation.
     module: Option<JITModule>,
+    /// The tables of the runs of `mad`s the code reads ([`crate::mads`]), by address.
+    _mad_tables: Vec<Box<[crate::mads::Mad]>>,
 }
 
 // SAFETY: after `finalize_definitions` the module is never used again except to free its
@@ -219,18 +221,19 @@ impl Translated {
         }
         let ids: Vec<_> = runs.iter().map(|r| r.3).collect();
         let listings = em.take_listings();
-        let (module, fns) = em.finish(&ids)?;
+        let (code, fns) = em.finish(&ids)?;
         if crate::dump::enabled() {
             let texts: Vec<RunText> = runs
                 .iter()
                 .zip(&fns)
                 .zip(listings)
-                .map(|(((start, items, _, _), f), (clif, host, size))| RunText {
+                .map(|(((start, items, _, _), f), l)| RunText {
                     start: *start,
                     items: items.clone(),
-                    clif,
-                    host,
-                    size,
+                    clif: l.clif,
+                    host: l.host,
+                    size: l.size,
+                    bytes: l.bytes,
                     addr: *f as usize,
                 })
                 .collect();
@@ -319,7 +322,8 @@ impl Translated {
             waits_at_blocks: blocks.waits_at_blocks,
             block_of,
             translated,
-            module: Some(module),
+            module: Some(code.module),
+            _mad_tables: code.mad_tables,
         })
     }
 

@@ -1,5 +1,5 @@
 //! The translator's debugging outputs: with `INTEL_GPU_SIM_JIT_DUMP` each translated kernel's
-//! runs are written out (EU instructions, Cranelift IR, host code) and with
+//! runs are written out (EU instructions, Cranelift IR, host code, and the code's bytes) and with
 //! `INTEL_GPU_SIM_JIT_PERF_MAP=1` each run is named in `/tmp/perf-<pid>.map`, perf's file for
 //! code made at run time. Both variables are read once per process: this binary sets them
 //! before anything translates.
@@ -57,8 +57,23 @@ fn translated_runs_are_dumped_and_named_for_perf() {
         .expect("dump directory")
         .map(|e| e.expect("entry").path())
         .collect();
-    assert_eq!(files.len(), 1, "{files:?}");
-    let dump = std::fs::read_to_string(&files[0]).expect("dump");
+    let texts: Vec<_> = files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    assert_eq!(texts.len(), 1, "{files:?}");
+    let dump = std::fs::read_to_string(texts[0]).expect("dump");
+    // Beside it, the run's host code as bytes, named by the kernel and the run's first
+    // instruction.
+    let bins: Vec<_> = files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "bin"))
+        .collect();
+    assert_eq!(bins.len(), 1, "{files:?}");
+    let bin_name = bins[0].file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let text_name = texts[0].file_stem().and_then(|n| n.to_str()).unwrap_or("?");
+    assert_eq!(bin_name, format!("{text_name}-1.bin"));
+    let code = std::fs::read(bins[0]).expect("host code bytes");
     let _ = std::fs::remove_dir_all(&dir);
     let listing = isa_encoder::disassemble(Platform::Tgllp, &bytes).expect("disassembles");
     let eu: Vec<&str> = listing.lines().filter(|l| !l.ends_with(':')).collect();
@@ -110,5 +125,6 @@ fn translated_runs_are_dumped_and_named_for_perf() {
     let addr = u64::from_str_radix(f.next().expect("address"), 16).expect("hex address");
     let size = u64::from_str_radix(f.next().expect("size"), 16).expect("hex size");
     assert!(addr != 0 && size > 0, "{line}");
+    assert_eq!(code.len() as u64, size, "the bytes are the run's code");
     let _ = std::fs::remove_file(format!("/tmp/perf-{}.map", std::process::id()));
 }

@@ -5,5 +5,6 @@
 mod common;
 
 mod equal_to_interpreter;
+mod mad_runs;
 mod run_entry;
 mod word_results;

@@ -1,0 +1,388 @@
+//! Runs of f32 `mad`s on every channel, computed by one call from translated code. They are
+//! the bulk of a convolution's instructions (a `while` body of 1,600 with runs of up to 128
+//! `mad`s between its block reads), and Cranelift's x86-64 vectors are 128 bits: inline, a
+//! SIMD16 `mad` is four FMAs, and its accumulator, one of more than the host's sixteen vector
+//! registers hold, is loaded and stored as four rows. Here it is one 512-bit FMA (two 256-bit
+//! ones without AVX-512), one load per source and one store.
+//!
+//! The result is the inline code's: src1 × src2 + src0 fused, IEEE, rounded to nearest even
+//! (translated code runs only in that mode); every source read before the destination is
+//! written. A result with a NaN lane stops the run before that instruction writes anything:
+//! the caller has the interpreter run it (the EU's NaN rule), as the inline code's NaN test
+//! does.
+
+use crate::select::{Lanes, Op, Step};
+use sim_eu::program::fast::Sign;
+use sim_eu::regfile::FILE_BYTES;
+
+/// The fewest consecutive `mad`s translated code computes by a call rather than inline.
+pub const MIN_MADS: usize = 4;
+
+/// The fewest `mad`s between one that writes a row and one that reads it, in a run the call
+/// computes. Through the call each result goes to the file and the next `mad` of its chain
+/// loads it back: a chain of dependent `mad`s (`sim_kernels`' `mad_loop`, two chains
+/// interleaved) runs faster inline, where its value stays in a host register; a
+/// convolution's eight interleaved accumulators hide the store and load.
+pub const MIN_APART: usize = 4;
+
+/// One `mad` of a run: `lanes` (8, 16 or 32) DWords from file byte `dst` get src1 × src2 +
+/// src0, each source `lanes` consecutive DWords from its byte, or one DWord for every lane.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mad {
+    dst: u16,
+    /// File bytes of src0 (the addend), src1 and src2.
+    src: [u16; 3],
+    /// Bit k set: source k is one DWord for every lane.
+    scalar: u8,
+    lanes: u8,
+}
+
+impl Mad {
+    /// The call's form of `s` when it is an f32 `mad` it computes: 8, 16 or 32 lanes, no
+    /// predicate, flag or source modifier, DWord rows or scalars as sources. The caller knows
+    /// every channel to be enabled.
+    pub fn of(s: &Step) -> Option<Mad> {
+        if s.op != Op::FMad
+            || !matches!(s.n, 8 | 16 | 32)
+            || s.ch.pred.is_some()
+            || s.flag.is_some()
+            || s.dst_size != 4
+            || s.sign != [Sign::NONE; 3]
+        {
+            return None;
+        }
+        let mut src = [0; 3];
+        let mut scalar = 0;
+        for (k, l) in s.src.iter().enumerate() {
+            src[k] = match *l {
+                Lanes::Row { base, stride, elem } if stride == 4 && elem.size == 4 => base,
+                Lanes::Scalar(base, elem) if elem.size == 4 => {
+                    scalar |= 1 << k;
+                    base
+                }
+                _ => return None,
+            };
+        }
+        let m = Mad {
+            dst: s.dst?,
+            src,
+            scalar,
+            lanes: s.n,
+        };
+        m.fits(FILE_BYTES).then_some(m)
+    }
+
+    fn bytes(&self) -> usize {
+        4 * usize::from(self.lanes)
+    }
+
+    /// Whether it reads a byte `w` writes.
+    fn reads_from(&self, w: &Mad) -> bool {
+        let (lo, hi) = (usize::from(w.dst), usize::from(w.dst) + w.bytes());
+        (0..3).any(|k| {
+            let at = usize::from(self.src[k]);
+            let end = at
+                + if self.scalar >> k & 1 != 0 {
+                    4
+                } else {
+                    self.bytes()
+                };
+            at < hi && lo < end
+        })
+    }
+}
+
+/// Whether translated code should compute `mads` (consecutive, every channel enabled) by a
+/// call: at least [`MIN_MADS`] of them, none reading what one of the [`MIN_APART`] - 1
+/// before it wrote.
+pub fn worth_a_call(mads: &[Mad]) -> bool {
+    mads.len() >= MIN_MADS
+        && mads.iter().enumerate().all(|(j, m)| {
+            mads[j.saturating_sub(MIN_APART - 1)..j]
+                .iter()
+                .all(|w| !m.reads_from(w))
+        })
+}
+
+impl Mad {
+    /// Whether every byte it reads or writes lies in a file of `len` bytes.
+    fn fits(&self, len: usize) -> bool {
+        let end = |at: u16, scalar: bool| usize::from(at) + if scalar { 4 } else { self.bytes() };
+        end(self.dst, false) <= len
+            && (0..3).all(|k| end(self.src[k], self.scalar >> k & 1 != 0) <= len)
+    }
+}
+
+/// Runs `mads` in order on `file` (a thread's register file); returns how many ran: all of
+/// them, or the index of the first one whose result has a NaN lane (it wrote nothing). None
+/// runs on a file shorter than a thread's.
+pub fn run(file: &mut [u8], mads: &[Mad]) -> usize {
+    if file.len() < FILE_BYTES {
+        return 0;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512F; the file is a thread's.
+            return unsafe { x86::run_avx512(file, mads) };
+        }
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU has AVX2 and FMA; the file is a thread's.
+            return unsafe { x86::run_avx2(file, mads) };
+        }
+    }
+    run_lanes(file, mads)
+}
+
+/// [`run`] lane by lane (hosts without the vector extensions, and the reference the tests
+/// hold the others to).
+pub fn run_lanes(file: &mut [u8], mads: &[Mad]) -> usize {
+    for (i, m) in mads.iter().enumerate() {
+        if !m.fits(file.len()) {
+            return i;
+        }
+        let lane = |k: usize, l: usize| {
+            let at = usize::from(m.src[k]) + if m.scalar >> k & 1 != 0 { 0 } else { 4 * l };
+            let mut b = [0; 4];
+            b.copy_from_slice(&file[at..at + 4]);
+            f32::from_le_bytes(b)
+        };
+        let mut r = [0f32; 32];
+        for (l, r) in r.iter_mut().enumerate().take(usize::from(m.lanes)) {
+            *r = lane(1, l).mul_add(lane(2, l), lane(0, l));
+        }
+        let r = &r[..usize::from(m.lanes)];
+        if r.iter().any(|x| x.is_nan()) {
+            return i;
+        }
+        let dst = usize::from(m.dst);
+        for (c, x) in file[dst..dst + m.bytes()].chunks_exact_mut(4).zip(r) {
+            c.copy_from_slice(&x.to_le_bytes());
+        }
+    }
+    mads.len()
+}
+
+/// What translated code calls: [`run`] on the thread's file.
+pub(crate) type MadsFn = unsafe extern "C" fn(*mut u8, *const Mad, u32) -> u32;
+
+/// [`run`] on the `FILE_BYTES` bytes at `file` and the `count` entries at `mads`.
+///
+/// # Safety
+/// `file` points to a thread's register file ([`FILE_BYTES`] bytes), which nothing else
+/// reads or writes during the call; `mads` points to `count` entries.
+pub(crate) unsafe extern "C" fn call(file: *mut u8, mads: *const Mad, count: u32) -> u32 {
+    // SAFETY: the caller's contract.
+    let file = unsafe { std::slice::from_raw_parts_mut(file, FILE_BYTES) };
+    // SAFETY: the caller's contract.
+    let mads = unsafe { std::slice::from_raw_parts(mads, count as usize) };
+    run(file, mads) as u32
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::Mad;
+
+    /// Source `k` of `m` as 16 lanes from lane `16 * c`. Loads are whole (no masks): a
+    /// masked load of bytes a recent store wrote is not forwarded from that store on some
+    /// CPUs, and every accumulator is such a row.
+    ///
+    /// # Safety
+    /// `file` points to at least `FILE_BYTES` bytes, which `m` fits ([`Mad::of`]); `c` is
+    /// 0, or 1 for 32 lanes.
+    #[inline(always)]
+    unsafe fn source16(file: *const u8, m: &Mad, k: usize, c: usize) -> __m512 {
+        let at = usize::from(m.src[k]);
+        // SAFETY: the caller's contract: `m`'s bytes lie in the file.
+        unsafe {
+            if m.scalar >> k & 1 != 0 {
+                _mm512_set1_ps(file.add(at).cast::<f32>().read_unaligned())
+            } else {
+                _mm512_loadu_ps(file.add(at + 64 * c).cast())
+            }
+        }
+    }
+
+    /// Chunk `c` (16 lanes) of `m`'s result, or `None` when a lane is NaN.
+    ///
+    /// # Safety
+    /// As [`source16`]'s.
+    #[inline(always)]
+    unsafe fn result16(file: *const u8, m: &Mad, c: usize) -> Option<__m512> {
+        // SAFETY: the caller's contract.
+        let r = unsafe {
+            _mm512_fmadd_ps(
+                source16(file, m, 1, c),
+                source16(file, m, 2, c),
+                source16(file, m, 0, c),
+            )
+        };
+        (_mm512_cmp_ps_mask::<_CMP_UNORD_Q>(r, r) == 0).then_some(r)
+    }
+
+    /// [`super::run`] with 512-bit vectors (and 256-bit ones for 8 lanes).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F (and so AVX2 and FMA); `file` has at least `FILE_BYTES` bytes.
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub unsafe fn run_avx512(file: &mut [u8], mads: &[Mad]) -> usize {
+        let f = file.as_mut_ptr();
+        for (i, m) in mads.iter().enumerate() {
+            let dst = usize::from(m.dst);
+            // SAFETY (each block): `file` has `FILE_BYTES` bytes (the caller's contract), which
+            // every `Mad` fits (its fields are private, made only by `Mad::of`).
+            match (m.lanes, m.scalar) {
+                // A convolution's form (a row times one weight, added to a row), spelled out
+                // so that it compiles to straight loads without tests of the form.
+                (16, 0b100) => unsafe {
+                    let r = _mm512_fmadd_ps(
+                        _mm512_loadu_ps(f.add(usize::from(m.src[1])).cast()),
+                        _mm512_set1_ps(f.add(usize::from(m.src[2])).cast::<f32>().read_unaligned()),
+                        _mm512_loadu_ps(f.add(usize::from(m.src[0])).cast()),
+                    );
+                    if _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(r, r) != 0 {
+                        return i;
+                    }
+                    _mm512_storeu_ps(f.add(dst).cast(), r);
+                },
+                (16, _) => unsafe {
+                    let Some(r) = result16(f, m, 0) else {
+                        return i;
+                    };
+                    _mm512_storeu_ps(f.add(dst).cast(), r);
+                },
+                (32, _) => unsafe {
+                    let (Some(r0), Some(r1)) = (result16(f, m, 0), result16(f, m, 1)) else {
+                        return i;
+                    };
+                    _mm512_storeu_ps(f.add(dst).cast(), r0);
+                    _mm512_storeu_ps(f.add(dst + 64).cast(), r1);
+                },
+                _ => {
+                    // SAFETY: AVX2 and FMA, which AVX-512F hosts have; the file as above.
+                    if unsafe { run_avx2(file, std::slice::from_ref(m)) } == 0 {
+                        return i;
+                    }
+                }
+            }
+        }
+        mads.len()
+    }
+
+    /// Source `k` of `m` as 8 lanes from lane `8 * c`.
+    ///
+    /// # Safety
+    /// `file` points to at least `FILE_BYTES` bytes, which `m` fits ([`Mad::of`]); `8 * c`
+    /// is below its lanes.
+    #[inline(always)]
+    unsafe fn source8(file: *const u8, m: &Mad, k: usize, c: usize) -> __m256 {
+        let at = usize::from(m.src[k]);
+        // SAFETY: the caller's contract: `m`'s bytes lie in the file.
+        unsafe {
+            if m.scalar >> k & 1 != 0 {
+                _mm256_set1_ps(file.add(at).cast::<f32>().read_unaligned())
+            } else {
+                _mm256_loadu_ps(file.add(at + 32 * c).cast())
+            }
+        }
+    }
+
+    /// [`super::run`] with 256-bit vectors.
+    ///
+    /// # Safety
+    /// The CPU has AVX2 and FMA; `file` has at least `FILE_BYTES` bytes.
+    #[target_feature(enable = "avx2,fma")]
+    pub unsafe fn run_avx2(file: &mut [u8], mads: &[Mad]) -> usize {
+        let f = file.as_mut_ptr();
+        for (i, m) in mads.iter().enumerate() {
+            let chunks = usize::from(m.lanes) / 8;
+            let mut out = [_mm256_setzero_ps(); 4];
+            for (c, o) in out.iter_mut().enumerate().take(chunks) {
+                // SAFETY: as `source8`'s contract: the caller's, and `c < lanes / 8`.
+                *o = unsafe {
+                    _mm256_fmadd_ps(
+                        source8(f, m, 1, c),
+                        source8(f, m, 2, c),
+                        source8(f, m, 0, c),
+                    )
+                };
+                if _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_UNORD_Q>(*o, *o)) != 0 {
+                    return i;
+                }
+            }
+            for (c, o) in out.iter().enumerate().take(chunks) {
+                // SAFETY: the destination's `lanes` DWords lie in the file (as above).
+                unsafe { _mm256_storeu_ps(f.add(usize::from(m.dst) + 32 * c).cast(), *o) };
+            }
+        }
+        mads.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn mad() -> impl Strategy<Value = Mad> {
+        (
+            proptest::sample::select(vec![8u8, 16, 32]),
+            0u16..64,
+            proptest::array::uniform3(0u16..64),
+            0u8..8,
+        )
+            .prop_map(|(lanes, dst, src, scalar)| Mad {
+                dst: dst * 32,
+                src: src.map(|r| r * 32 + if scalar != 0 { 4 } else { 0 }),
+                scalar,
+                lanes,
+            })
+    }
+
+    proptest! {
+        /// The host's vector paths give the lane-by-lane results: the same count run, the
+        /// same bytes (destinations overlapping sources, NaN stops and all).
+        #[test]
+        fn vectors_match_lanes(
+            mads in proptest::collection::vec(mad(), 1..24),
+            words in proptest::collection::vec(
+                prop_oneof![
+                    20 => (-3.0f32..3.0).prop_map(f32::to_bits),
+                    1 => proptest::sample::select(vec![
+                        0x7fc0_0000u32, 0xff80_0001, 0x7f80_0000, 0xff80_0000, 1, 0x8000_0000,
+                    ]),
+                ],
+                FILE_BYTES / 4,
+            ),
+        ) {
+            let file: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            let mut want = file.clone();
+            let n = run_lanes(&mut want, &mads);
+            let mut got = file.clone();
+            prop_assert_eq!(run(&mut got, &mads), n);
+            prop_assert!(got == want);
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+                let mut got = file.clone();
+                // SAFETY: the CPU has AVX2 and FMA; the file is a thread's size.
+                prop_assert_eq!(unsafe { x86::run_avx2(&mut got, &mads) }, n);
+                prop_assert!(got == want);
+            }
+        }
+    }
+
+    /// A file shorter than a thread's runs nothing.
+    #[test]
+    fn a_short_file_runs_nothing() {
+        let m = Mad {
+            dst: 0,
+            src: [0; 3],
+            scalar: 0,
+            lanes: 16,
+        };
+        assert_eq!(run(&mut [0; 64], &[m]), 0);
+    }
+}

@@ -1,0 +1,157 @@
+//! Runs of f32 `mad`s, which translated code computes by one call (`sim_jit::mads`) when
+//! every channel is enabled, against the interpreter: random runs over overlapping registers
+//! (a destination read by a later `mad`, or by the same one), scalar sources, the
+//! accumulator, SIMD8/16/32, register files with NaNs, infinities and denormals (a NaN result
+//! stops the call; the interpreter runs that `mad`), every execution mask (a thread that has
+//! diverged runs the inline code) and budgets that cut the runs.
+
+use proptest::prelude::*;
+use sim_jit::mads::Mad;
+use sim_jit::select::select;
+use sim_jit::Translated;
+
+use crate::common;
+
+/// f32 values where the rules show: NaNs (quiet, signalling, with payloads), infinities,
+/// zeros, denormals, the largest finite value.
+const SPECIAL: [u32; 10] = [
+    0x7fc0_0000,
+    0xffc0_1234,
+    0x7f80_0001,
+    0x7f80_0000,
+    0xff80_0000,
+    0,
+    0x8000_0000,
+    0x0000_0001,
+    0x807f_ffff,
+    0x7f7f_ffff,
+];
+
+#[derive(Debug, Clone)]
+struct M {
+    width: u32,
+    dst: u32,
+    src: [u32; 3],
+    /// Per source: one DWord (its subregister) for every lane instead of a row.
+    scalar: [Option<u32>; 3],
+    /// The destination and src0 the accumulator (a convolution's `mad acc0 acc0 ...`).
+    acc: bool,
+}
+
+fn mad() -> impl Strategy<Value = M> {
+    (
+        prop_oneof![1 => Just(8u32), 4 => Just(16u32), 1 => Just(32u32)],
+        10u32..30,
+        proptest::array::uniform3(10u32..30),
+        proptest::array::uniform3(proptest::option::weighted(0.3, 0u32..8)),
+        proptest::bool::weighted(0.15),
+    )
+        .prop_map(|(width, dst, src, scalar, acc)| M {
+            width,
+            dst,
+            src,
+            scalar,
+            acc,
+        })
+}
+
+fn text(m: &M) -> String {
+    let row = |k: usize| -> String {
+        match (m.scalar[k], k) {
+            (Some(s), 2) => format!("r{}.{s}<0>:f", m.src[k]),
+            (Some(s), _) => format!("r{}.{s}<0;0>:f", m.src[k]),
+            (None, 2) => format!("r{}.0<1>:f", m.src[k]),
+            (None, _) => format!("r{}.0<1;0>:f", m.src[k]),
+        }
+    };
+    let (dst, src0) = if m.acc {
+        ("acc0.0<1>:f".to_string(), "acc0.0<1;0>:f".to_string())
+    } else {
+        (format!("r{}.0<1>:f", m.dst), row(0))
+    };
+    format!("mad ({}|M0) {dst} {src0} {} {}", m.width, row(1), row(2))
+}
+
+/// Register files of ordinary floats with a special value now and then.
+fn floats() -> impl Strategy<Value = Vec<u32>> {
+    proptest::collection::vec(
+        prop_oneof![
+            40 => (-4.0f32..4.0).prop_map(f32::to_bits),
+            1 => proptest::sample::select(SPECIAL.to_vec()),
+        ],
+        1024,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mad_runs_match_the_interpreter(
+        seq in proptest::collection::vec(mad(), 1..40),
+        file in floats(),
+        // Mostly a thread that has not diverged: the call's case.
+        active in prop_oneof![3 => Just(u32::MAX), 2 => common::active()],
+        slices in proptest::collection::vec(prop_oneof![1 => 1u64..12, 3 => Just(1u64 << 20)], 1..4),
+    ) {
+        let lines: Vec<String> = seq.iter().map(text).collect();
+        let Some((prog, n)) = common::program(&lines) else {
+            return Err(TestCaseError::reject("nothing assembles"));
+        };
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        common::same_as_interpreter(&prog, &tr, n, &file, active | 1, 0, &slices, &lines.join("\n"))?;
+    }
+}
+
+/// A stretch of IGC's inner loop of OpenVINO's `convolution_gpu_bfyx_f16` for TGL (sixteen
+/// of the `mad`s of its 128-long runs): the accumulator rows renamed from `mad` to `mad`, a
+/// block-read row times one weight each. Every one is a `mad` the call computes, and the
+/// run, whole or cut by budgets, leaves the registers as the interpreter does, also with a
+/// NaN weight part-way (the call stops there; the interpreter runs that `mad`).
+#[test]
+fn igc_convolution_mads_take_the_call() {
+    let lines: Vec<String> = [
+        "mad (16|M0) acc0.0<1>:f r68.0<8;1>:f r36.0<8;1>:f r3.0<0>:f",
+        "mad (16|M0) r64.0<1>:f r60.0<8;1>:f r36.0<8;1>:f r5.0<0>:f",
+        "mad (16|M0) r60.0<1>:f r72.0<8;1>:f r36.0<8;1>:f r7.0<0>:f",
+        "mad (16|M0) r66.0<1>:f r76.0<8;1>:f r36.0<8;1>:f r9.0<0>:f",
+        "mad (16|M0) r68.0<1>:f r80.0<8;1>:f r36.0<8;1>:f r11.0<0>:f",
+        "mad (16|M0) r70.0<1>:f r82.0<8;1>:f r36.0<8;1>:f r13.0<0>:f",
+        "mad (16|M0) r72.0<1>:f r84.0<8;1>:f r36.0<8;1>:f r15.0<0>:f",
+        "mad (16|M0) r80.0<1>:f r74.0<8;1>:f r36.0<8;1>:f r17.0<0>:f",
+        "mad (16|M0) acc0.0<1>:f acc0.0<8;1>:f r38.0<8;1>:f r3.1<0>:f",
+        "mad (16|M0) r62.0<1>:f r64.0<8;1>:f r38.0<8;1>:f r5.1<0>:f",
+        "mad (16|M0) r64.0<1>:f r60.0<8;1>:f r38.0<8;1>:f r7.1<0>:f",
+        "mad (16|M0) r60.0<1>:f r66.0<8;1>:f r38.0<8;1>:f r9.1<0>:f",
+        "mad (16|M0) r66.0<1>:f r68.0<8;1>:f r38.0<8;1>:f r11.1<0>:f",
+        "mad (16|M0) r68.0<1>:f r70.0<8;1>:f r38.0<8;1>:f r13.1<0>:f",
+        "mad (16|M0) r70.0<1>:f r72.0<8;1>:f r38.0<8;1>:f r15.1<0>:f",
+        "mad (16|M0) r72.0<1>:f r80.0<8;1>:f r38.0<8;1>:f r17.1<0>:f",
+    ]
+    .map(String::from)
+    .to_vec();
+    let (prog, n) = common::program(&lines).expect("assembles");
+    assert_eq!(n, lines.len());
+    for (i, f) in prog.fast.iter().take(n).enumerate() {
+        let step = f.as_ref().and_then(select);
+        assert!(
+            step.as_ref().and_then(Mad::of).is_some(),
+            "{}: {step:?}",
+            lines[i]
+        );
+    }
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    assert_eq!(tr.translated(), n);
+    let mut file: Vec<u32> = (0..1024u32)
+        .map(|i| (0.5 + (i % 97) as f32 / 64.0).to_bits())
+        .collect();
+    let what = lines.join("\n");
+    for slices in [&[1u64 << 20][..], &[3, 5], &[1]] {
+        common::same_as_interpreter(&prog, &tr, n, &file, u32::MAX, 0, slices, &what)
+            .expect("as the interpreter");
+    }
+    // r9.1 is the weight of the twelfth `mad`.
+    file[9 * 8 + 1] = 0x7fc0_0042;
+    common::same_as_interpreter(&prog, &tr, n, &file, u32::MAX, 0, &[1 << 20], &what)
+        .expect("as the interpreter with a NaN weight");
+}
