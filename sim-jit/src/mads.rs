@@ -235,19 +235,6 @@ mod x86 {
             // SAFETY (each block): `file` has `FILE_BYTES` bytes (the caller's contract), which
             // every `Mad` fits (its fields are private, made only by `Mad::of`).
             match (m.lanes, m.scalar) {
-                // A convolution's form (a row times one weight, added to a row), spelled out
-                // so that it compiles to straight loads without tests of the form.
-                (16, 0b100) => unsafe {
-                    let r = _mm512_fmadd_ps(
-                        _mm512_loadu_ps(f.add(usize::from(m.src[1])).cast()),
-                        _mm512_set1_ps(f.add(usize::from(m.src[2])).cast::<f32>().read_unaligned()),
-                        _mm512_loadu_ps(f.add(usize::from(m.src[0])).cast()),
-                    );
-                    if _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(r, r) != 0 {
-                        return i;
-                    }
-                    _mm512_storeu_ps(f.add(dst).cast(), r);
-                },
                 (16, _) => unsafe {
                     let Some(r) = result16(f, m, 0) else {
                         return i;
@@ -261,12 +248,12 @@ mod x86 {
                     _mm512_storeu_ps(f.add(dst).cast(), r0);
                     _mm512_storeu_ps(f.add(dst + 64).cast(), r1);
                 },
-                _ => {
-                    // SAFETY: AVX2 and FMA, which AVX-512F hosts have; the file as above.
-                    if unsafe { run_avx2(file, std::slice::from_ref(m)) } == 0 {
+                _ => unsafe {
+                    let Some(r) = result8(f, m, 0) else {
                         return i;
-                    }
-                }
+                    };
+                    _mm256_storeu_ps(f.add(dst).cast(), r);
+                },
             }
         }
         mads.len()
@@ -290,7 +277,25 @@ mod x86 {
         }
     }
 
-    /// [`super::run`] with 256-bit vectors.
+    /// Chunk `c` (8 lanes) of `m`'s result, or `None` when a lane is NaN.
+    ///
+    /// # Safety
+    /// As [`source8`]'s.
+    #[inline(always)]
+    unsafe fn result8(file: *const u8, m: &Mad, c: usize) -> Option<__m256> {
+        // SAFETY: the caller's contract.
+        let r = unsafe {
+            _mm256_fmadd_ps(
+                source8(file, m, 1, c),
+                source8(file, m, 2, c),
+                source8(file, m, 0, c),
+            )
+        };
+        (_mm256_movemask_ps(_mm256_cmp_ps::<_CMP_UNORD_Q>(r, r)) == 0).then_some(r)
+    }
+
+    /// [`super::run`] with 256-bit vectors. Each width spelled out: a loop over an array of
+    /// chunks compiled to copies through the stack.
     ///
     /// # Safety
     /// The CPU has AVX2 and FMA; `file` has at least `FILE_BYTES` bytes.
@@ -298,24 +303,38 @@ mod x86 {
     pub unsafe fn run_avx2(file: &mut [u8], mads: &[Mad]) -> usize {
         let f = file.as_mut_ptr();
         for (i, m) in mads.iter().enumerate() {
-            let chunks = usize::from(m.lanes) / 8;
-            let mut out = [_mm256_setzero_ps(); 4];
-            for (c, o) in out.iter_mut().enumerate().take(chunks) {
-                // SAFETY: as `source8`'s contract: the caller's, and `c < lanes / 8`.
-                *o = unsafe {
-                    _mm256_fmadd_ps(
-                        source8(f, m, 1, c),
-                        source8(f, m, 2, c),
-                        source8(f, m, 0, c),
-                    )
-                };
-                if _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_UNORD_Q>(*o, *o)) != 0 {
-                    return i;
-                }
-            }
-            for (c, o) in out.iter().enumerate().take(chunks) {
-                // SAFETY: the destination's `lanes` DWords lie in the file (as above).
-                unsafe { _mm256_storeu_ps(f.add(usize::from(m.dst) + 32 * c).cast(), *o) };
+            // SAFETY (each block): `file` has `FILE_BYTES` bytes (the caller's contract), which
+            // every `Mad` fits (its fields are private, made only by `Mad::of`), and each
+            // chunk is below its lanes.
+            let d = unsafe { f.add(usize::from(m.dst)) };
+            match m.lanes {
+                8 => unsafe {
+                    let Some(r0) = result8(f, m, 0) else {
+                        return i;
+                    };
+                    _mm256_storeu_ps(d.cast(), r0);
+                },
+                16 => unsafe {
+                    let (Some(r0), Some(r1)) = (result8(f, m, 0), result8(f, m, 1)) else {
+                        return i;
+                    };
+                    _mm256_storeu_ps(d.cast(), r0);
+                    _mm256_storeu_ps(d.add(32).cast(), r1);
+                },
+                _ => unsafe {
+                    let (Some(r0), Some(r1), Some(r2), Some(r3)) = (
+                        result8(f, m, 0),
+                        result8(f, m, 1),
+                        result8(f, m, 2),
+                        result8(f, m, 3),
+                    ) else {
+                        return i;
+                    };
+                    _mm256_storeu_ps(d.cast(), r0);
+                    _mm256_storeu_ps(d.add(32).cast(), r1);
+                    _mm256_storeu_ps(d.add(64).cast(), r2);
+                    _mm256_storeu_ps(d.add(96).cast(), r3);
+                },
             }
         }
         mads.len()
