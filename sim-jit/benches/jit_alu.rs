@@ -1,7 +1,8 @@
 //! Translated-path throughput in lane-ops per CPU-second: `eu_alu`'s kernels (512 straight-line
 //! SIMD16 f32 `mad`/`add` or i32 `add`/`mul` instructions, then an EOT send) and an f16
 //! convolution's accumulation (`:hf` `mad`s with a broadcast weight, on registers holding
-//! activations near 0.5 and weights near 0.01) run to EOT, once
+//! activations near 0.5 and weights near 0.01) and an f32 one (eight accumulators in turn, each
+//! a row times a broadcast weight: the runs of `mad`s `sim_jit::mads` computes) run to EOT, once
 //! through the interpreter and once through `sim_jit::run`, alternately, on this thread's CPU
 //! time (wall-clock time on a shared machine says little). `JIT_ALU_RUNS` sets the runs per
 //! case and path (2000); `INTEL_GPU_SIM_JIT_DUMP` writes the kernels' translations out.
@@ -12,10 +13,10 @@ use sim_jit::Translated;
 
 const BODY: usize = 512;
 
-fn kernel(lines: [&str; 2]) -> (Program, Vec<u8>) {
+fn kernel(lines: &[&str]) -> (Program, Vec<u8>) {
     let mut text = String::new();
     for i in 0..BODY {
-        text.push_str(lines[i % 2]);
+        text.push_str(lines[i % lines.len()]);
         text.push('\n');
     }
     text.push_str("send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}\n");
@@ -30,26 +31,41 @@ fn cpu() -> f64 {
 }
 
 fn main() {
-    let cases = [
+    let cases: [(&str, &[&str]); 4] = [
         (
             "f32_mad_add_simd16",
-            [
+            &[
                 "mad (16|M0) r10.0<1>:f r10.0<1;0>:f r12.0<1;0>:f r14.0<1>:f",
                 "add (16|M0) r16.0<1>:f r10.0<8;8,1>:f r12.0<8;8,1>:f",
             ],
         ),
         (
             "d_add_mul_simd16",
-            [
+            &[
                 "add (16|M0) r10.0<1>:d r10.0<8;8,1>:d r12.0<8;8,1>:d",
                 "mul (16|M0) r16.0<1>:d r10.0<8;8,1>:d r12.0<16;8,2>:w",
             ],
         ),
         (
             "hf_mad_simd16",
-            [
+            &[
                 "mad (16|M0) r10.0<1>:hf r10.0<8;1>:hf r12.0<8;1>:hf r14.0<0>:hf",
                 "mad (16|M0) r11.0<1>:hf r11.0<8;1>:hf r12.0<8;1>:hf r14.1<0>:hf",
+            ],
+        ),
+        // An f32 convolution's accumulation: eight accumulators in turn, a row times one
+        // weight each (the runs of `mad`s translated code computes by a call).
+        (
+            "f32_conv_mads_simd16",
+            &[
+                "mad (16|M0) r20.0<1>:f r20.0<1;0>:f r12.0<1;0>:f r14.0<0>:f",
+                "mad (16|M0) r22.0<1>:f r22.0<1;0>:f r12.0<1;0>:f r14.1<0>:f",
+                "mad (16|M0) r24.0<1>:f r24.0<1;0>:f r12.0<1;0>:f r14.2<0>:f",
+                "mad (16|M0) r26.0<1>:f r26.0<1;0>:f r12.0<1;0>:f r14.3<0>:f",
+                "mad (16|M0) r28.0<1>:f r28.0<1;0>:f r12.0<1;0>:f r14.4<0>:f",
+                "mad (16|M0) r30.0<1>:f r30.0<1;0>:f r12.0<1;0>:f r14.5<0>:f",
+                "mad (16|M0) r32.0<1>:f r32.0<1;0>:f r12.0<1;0>:f r14.6<0>:f",
+                "mad (16|M0) r34.0<1>:f r34.0<1;0>:f r12.0<1;0>:f r14.7<0>:f",
             ],
         ),
     ];
