@@ -11,26 +11,7 @@ use sim_eu::{NoMemory, Program, Status};
 use sim_jit::{Translated, MIN_RUN};
 
 use crate::common;
-use common::{program, thread};
-
-/// f32 values where rounding, NaN propagation and denormals show: quiet and signalling NaNs
-/// with payloads of both signs, infinities, zeros, denormals, the extremes, ones.
-const SPECIAL: [u32; 14] = [
-    0x7fc0_0000,
-    0xffc0_1234,
-    0x7f80_0001,
-    0xff80_4321,
-    0x7f80_0000,
-    0xff80_0000,
-    0,
-    0x8000_0000,
-    0x0000_0001,
-    0x807f_ffff,
-    0x7f7f_ffff,
-    0x3f80_0000,
-    0xbf80_0000,
-    0x3380_0000,
-];
+use common::{program, thread, SPECIAL};
 
 const INT_OPS: [&str; 12] = [
     "mov", "add", "mul", "mad", "and", "or", "xor", "not", "shl", "shr", "asr", "mac",

@@ -11,21 +11,7 @@ use sim_jit::select::select;
 use sim_jit::Translated;
 
 use crate::common;
-
-/// f32 values where the rules show: NaNs (quiet, signalling, with payloads), infinities,
-/// zeros, denormals, the largest finite value.
-const SPECIAL: [u32; 10] = [
-    0x7fc0_0000,
-    0xffc0_1234,
-    0x7f80_0001,
-    0x7f80_0000,
-    0xff80_0000,
-    0,
-    0x8000_0000,
-    0x0000_0001,
-    0x807f_ffff,
-    0x7f7f_ffff,
-];
+use common::SPECIAL;
 
 #[derive(Debug, Clone)]
 struct M {
@@ -72,7 +58,8 @@ fn text(m: &M) -> String {
     format!("mad ({}|M0) {dst} {src0} {} {}", m.width, row(1), row(2))
 }
 
-/// Register files of ordinary floats with a special value now and then.
+/// Register files of ordinary floats with a special value now and then (NaNs, infinities,
+/// zeros, denormals, the extremes).
 fn floats() -> impl Strategy<Value = Vec<u32>> {
     proptest::collection::vec(
         prop_oneof![

@@ -7,6 +7,25 @@ use sim_eu::regfile::{ACC, TM0};
 use sim_eu::{NoMemory, Program, Status, Thread};
 use sim_jit::Translated;
 
+/// f32 values where rounding, NaN propagation and denormals show: quiet and signalling NaNs
+/// with payloads of both signs, infinities, zeros, denormals, the extremes, ones.
+pub const SPECIAL: [u32; 14] = [
+    0x7fc0_0000,
+    0xffc0_1234,
+    0x7f80_0001,
+    0xff80_4321,
+    0x7f80_0000,
+    0xff80_0000,
+    0,
+    0x8000_0000,
+    0x0000_0001,
+    0x807f_ffff,
+    0x7f7f_ffff,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x3380_0000,
+];
+
 /// After the lines: an instruction that neither translates nor runs inside a translated run
 /// (an indirect destination), so a run of the lines ends before it and fits in a budget of
 /// their count. (The thread's end would not do: a run takes it as its last instruction, and a
