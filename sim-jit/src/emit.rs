@@ -225,7 +225,6 @@ fn half_callee(op: usize, hf: u8) -> HalfFn {
 /// [`half_lanes`]' type.
 type HalfFn = unsafe extern "C" fn(u32, u32, u32, *const u8, *mut u16);
 
-/// A Cranelift JIT module and the contexts reused across the functions it compiles.
 /// What [`crate::dump`] shows of one compiled run: its Cranelift IR, Cranelift's listing of
 /// the host code, the code's size, and its bytes (only when the texts are dumped).
 pub(crate) struct Listing {
@@ -235,6 +234,7 @@ pub(crate) struct Listing {
     pub bytes: Vec<u8>,
 }
 
+/// A Cranelift JIT module and the contexts reused across the functions it compiles.
 pub struct Emitter {
     module: JITModule,
     ctx: Context,
@@ -711,13 +711,17 @@ fn body(
         }
         e.nan_tests_ahead = ahead[i];
         e.index = k;
+        if let Some(table) = e
+            .all_enabled
+            .then(|| mad_run(&items[i..], k, starts))
+            .flatten()
+        {
+            k += table.len() as u32;
+            skip = table.len().saturating_sub(1);
+            e.mads(table);
+            continue;
+        }
         match *item {
-            Item::Step(_) if e.all_enabled && mad_run(&items[i..], k, starts).is_some() => {
-                let table = mad_run(&items[i..], k, starts).unwrap_or_default();
-                k += table.len() as u32;
-                skip = table.len() - 1;
-                e.mads(table);
-            }
             Item::Step(ref step) => {
                 e.step(step, e.active);
                 k += 1;
@@ -798,15 +802,16 @@ fn body(
     e.half
 }
 
-/// The first `items` (the first at instruction `k`) that are `mad`s [`mads`] computes, none
-/// of them after the first starting a block (`starts`), when they are worth a call
-/// ([`mads::worth_a_call`]).
+/// The first `items` (the first at instruction `k`) that are `mad`s [`mads`] computes, at
+/// most [`mads::MAX_MADS`], none of them after the first starting a block (`starts`, in
+/// order), when they are worth a call ([`mads::worth_a_call`]).
 fn mad_run(items: &[Item], k: u32, starts: &[u32]) -> Option<Box<[Mad]>> {
     let table: Box<[Mad]> = items
         .iter()
+        .take(mads::MAX_MADS)
         .enumerate()
         .map_while(|(j, item)| match item {
-            Item::Step(s) if j == 0 || !starts.contains(&(k + j as u32)) => Mad::of(s),
+            Item::Step(s) if j == 0 || starts.binary_search(&(k + j as u32)).is_err() => Mad::of(s),
             _ => None,
         })
         .collect();

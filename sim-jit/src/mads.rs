@@ -18,6 +18,10 @@ use sim_eu::regfile::FILE_BYTES;
 /// The fewest consecutive `mad`s translated code computes by a call rather than inline.
 pub const MIN_MADS: usize = 4;
 
+/// The most `mad`s one call computes (a longer run is several calls): bounds the work of
+/// finding a run at each instruction while a kernel is translated.
+pub const MAX_MADS: usize = 256;
+
 /// The fewest `mad`s between one that writes a row and one that reads it, in a run the call
 /// computes. Through the call each result goes to the file and the next `mad` of its chain
 /// loads it back: a chain of dependent `mad`s (`sim_kernels`' `mad_loop`, two chains
