@@ -238,20 +238,23 @@ mod x86 {
             let dst = usize::from(m.dst);
             // SAFETY (each block): `file` has `FILE_BYTES` bytes (the caller's contract), which
             // every `Mad` fits (its fields are private, made only by `Mad::of`).
-            match (m.lanes, m.scalar) {
-                (16, _) => unsafe {
+            match m.lanes {
+                // SAFETY: as above.
+                16 => unsafe {
                     let Some(r) = result16(f, m, 0) else {
                         return i;
                     };
                     _mm512_storeu_ps(f.add(dst).cast(), r);
                 },
-                (32, _) => unsafe {
+                // SAFETY: as above.
+                32 => unsafe {
                     let (Some(r0), Some(r1)) = (result16(f, m, 0), result16(f, m, 1)) else {
                         return i;
                     };
                     _mm512_storeu_ps(f.add(dst).cast(), r0);
                     _mm512_storeu_ps(f.add(dst + 64).cast(), r1);
                 },
+                // SAFETY: as above.
                 _ => unsafe {
                     let Some(r) = result8(f, m, 0) else {
                         return i;
@@ -312,12 +315,14 @@ mod x86 {
             // chunk is below its lanes.
             let d = unsafe { f.add(usize::from(m.dst)) };
             match m.lanes {
+                // SAFETY: as above.
                 8 => unsafe {
                     let Some(r0) = result8(f, m, 0) else {
                         return i;
                     };
                     _mm256_storeu_ps(d.cast(), r0);
                 },
+                // SAFETY: as above.
                 16 => unsafe {
                     let (Some(r0), Some(r1)) = (result8(f, m, 0), result8(f, m, 1)) else {
                         return i;
@@ -325,6 +330,7 @@ mod x86 {
                     _mm256_storeu_ps(d.cast(), r0);
                     _mm256_storeu_ps(d.add(32).cast(), r1);
                 },
+                // SAFETY: as above.
                 _ => unsafe {
                     let (Some(r0), Some(r1), Some(r2), Some(r3)) = (
                         result8(f, m, 0),
