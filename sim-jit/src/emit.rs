@@ -804,9 +804,10 @@ fn body(
 
 /// The first `items` (the first at instruction `k`) that are `mad`s [`mads`] computes, at
 /// most [`mads::MAX_MADS`], none of them after the first starting a block (`starts`, in
-/// order), when they are worth a call ([`mads::worth_a_call`]).
+/// order), when they are worth a call ([`mads::worth_a_call`]), their groups marked
+/// ([`mads::group`]).
 fn mad_run(items: &[Item], k: u32, starts: &[u32]) -> Option<Box<[Mad]>> {
-    let table: Box<[Mad]> = items
+    let mut table: Box<[Mad]> = items
         .iter()
         .take(mads::MAX_MADS)
         .enumerate()
@@ -815,7 +816,11 @@ fn mad_run(items: &[Item], k: u32, starts: &[u32]) -> Option<Box<[Mad]>> {
             _ => None,
         })
         .collect();
-    mads::worth_a_call(&table).then_some(table)
+    if !mads::worth_a_call(&table) {
+        return None;
+    }
+    mads::group(&mut table);
+    Some(table)
 }
 
 /// The rows some translated instruction of `items` writes in part (a scalar, words, bytes not
