@@ -9,7 +9,8 @@
 //! (translated code runs only in that mode); every source read before the destination is
 //! written. A result with a NaN lane stops the run before that instruction writes anything:
 //! the caller has the interpreter run it (the EU's NaN rule), as the inline code's NaN test
-//! does.
+//! does. With AVX-512, groups of independent SIMD16 `mad`s ([`group`]) are computed before
+//! any of them is stored, with the same results.
 
 use crate::select::{Lanes, Op, Step};
 use sim_eu::program::fast::Sign;
@@ -84,6 +85,13 @@ impl Mad {
         4 * usize::from(self.lanes)
     }
 
+    /// Whether every byte it reads or writes lies in a file of `len` bytes.
+    fn fits(&self, len: usize) -> bool {
+        let end = |at: u16, scalar: bool| usize::from(at) + if scalar { 4 } else { self.bytes() };
+        end(self.dst, false) <= len
+            && (0..3).all(|k| end(self.src[k], self.scalar >> k & 1 != 0) <= len)
+    }
+
     /// Whether it reads a byte `w` writes.
     fn reads_from(&self, w: &Mad) -> bool {
         let (lo, hi) = (usize::from(w.dst), usize::from(w.dst) + w.bytes());
@@ -142,15 +150,6 @@ pub fn group(mads: &mut [Mad]) {
             m.group = 0;
         }
         at += len;
-    }
-}
-
-impl Mad {
-    /// Whether every byte it reads or writes lies in a file of `len` bytes.
-    fn fits(&self, len: usize) -> bool {
-        let end = |at: u16, scalar: bool| usize::from(at) + if scalar { 4 } else { self.bytes() };
-        end(self.dst, false) <= len
-            && (0..3).all(|k| end(self.src[k], self.scalar >> k & 1 != 0) <= len)
     }
 }
 
