@@ -147,8 +147,9 @@ pub const ACC_WIDE: usize = MME + MME_ACCS * 32;
 /// bytes x stride 4).
 pub const ZERO: usize = ACC_WIDE + ACC_DWORDS * 8;
 pub const ZERO_LEN: usize = 32 * 8 * 4;
-/// Total bytes, with slack so an 8-byte read at any validated offset stays inside.
-pub const FILE_BYTES: usize = ZERO + ZERO_LEN + 8;
+/// Total bytes, with slack so an 8-byte read at any validated offset stays inside, in whole
+/// 64-byte lines ([`File`]).
+pub const FILE_BYTES: usize = (ZERO + ZERO_LEN + 8).next_multiple_of(64);
 
 /// 64 bytes at a 64-byte boundary: what a thread's byte file is allocated in.
 #[derive(Clone, Copy, zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::Immutable)]
@@ -165,22 +166,20 @@ pub(crate) struct File(Box<[Line]>);
 
 impl File {
     fn zeroed() -> File {
-        File(vec![Line([0; 64]); FILE_BYTES.div_ceil(64)].into_boxed_slice())
+        File(vec![Line([0; 64]); FILE_BYTES / 64].into_boxed_slice())
     }
 }
 
 impl std::ops::Deref for File {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        let bytes: &[u8] = zerocopy::IntoBytes::as_bytes(&*self.0);
-        &bytes[..FILE_BYTES]
+        zerocopy::IntoBytes::as_bytes(&*self.0)
     }
 }
 
 impl std::ops::DerefMut for File {
     fn deref_mut(&mut self) -> &mut [u8] {
-        let bytes: &mut [u8] = zerocopy::IntoBytes::as_mut_bytes(&mut *self.0);
-        &mut bytes[..FILE_BYTES]
+        zerocopy::IntoBytes::as_mut_bytes(&mut *self.0)
     }
 }
 

@@ -2341,15 +2341,8 @@ impl StepEmitter<'_, '_> {
         let held = self.held.clone();
         self.write_back();
         let index = self.b.ins().iconst(I32, i64::from(self.index));
-        let count = self.b.ins().iconst(I32, 1);
         let ran = self.ran_at(self.index);
-        self.leaving(ran);
-        self.b.ins().call_indirect(
-            self.call.escape_sig,
-            self.call.escape,
-            &[self.call.ctx, index, count, ran],
-        );
-        self.b.ins().return_(&[]);
+        self.interpret_one_and_return(index, ran);
         self.held = held;
         self.b.switch_to_block(hot);
         r
@@ -2384,6 +2377,14 @@ impl StepEmitter<'_, '_> {
         let before = self.ran_at(self.index);
         let done = self.b.ins().uextend(I64, done);
         let ran = self.b.ins().iadd(before, done);
+        self.interpret_one_and_return(index, ran);
+        self.b.switch_to_block(hot);
+    }
+
+    /// The way out of a run at an f32 NaN result: instruction `index` (I32, counted from the
+    /// run's first), with `ran` executed before it (I64) and the file as it stood before it,
+    /// run by the interpreter, and the run returns (the run loop goes on after it).
+    fn interpret_one_and_return(&mut self, index: Value, ran: Value) {
         self.leaving(ran);
         let one = self.b.ins().iconst(I32, 1);
         self.b.ins().call_indirect(
@@ -2392,7 +2393,6 @@ impl StepEmitter<'_, '_> {
             &[self.call.ctx, index, one, ran],
         );
         self.b.ins().return_(&[]);
-        self.b.switch_to_block(hot);
     }
 
     /// `v` (I32, or I32X4 lanes) with the source modifier `sign` applied, as the fast path's
