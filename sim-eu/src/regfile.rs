@@ -148,7 +148,7 @@ pub const ACC_WIDE: usize = MME + MME_ACCS * 32;
 pub const ZERO: usize = ACC_WIDE + ACC_DWORDS * 8;
 pub const ZERO_LEN: usize = 32 * 8 * 4;
 /// Total bytes, with slack so an 8-byte read at any validated offset stays inside, in whole
-/// 64-byte lines ([`File`]).
+/// 64-byte lines (what a thread's file is allocated in).
 pub const FILE_BYTES: usize = (ZERO + ZERO_LEN + 8).next_multiple_of(64);
 
 /// 64 bytes at a 64-byte boundary: what a thread's byte file is allocated in.
