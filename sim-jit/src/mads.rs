@@ -1,4 +1,4 @@
-//! Runs of f32 `mad`s on every channel, computed by one call from translated code. They are
+//! Runs of f32 and f16 `mad`s on every channel, computed by one call from translated code. They are
 //! the bulk of a convolution's instructions (a `while` body of 1,600 with runs of up to 128
 //! `mad`s between its block reads), and Cranelift's x86-64 vectors are 128 bits: inline, a
 //! SIMD16 `mad` is four FMAs, and its accumulator, one of more than the host's sixteen vector
@@ -11,8 +11,17 @@
 //! the caller has the interpreter run it (the EU's NaN rule), as the inline code's NaN test
 //! does. With AVX-512, groups of independent SIMD16 `mad`s ([`group`]) are computed before
 //! any of them is stored, with the same results.
+//!
+//! An f16 `mad` (every operand `:hf`, an f16 convolution's accumulation) gives the
+//! interpreter's result ([`sim_eu::exec::fast::half_results`]): the sources widened, src1 ×
+//! src2 + src0 in double precision, rounded once to half. With AVX-512 the sum is taken in
+//! single precision rounded to odd (the product of two halves is exact there), which rounded
+//! to half gives the same value; elsewhere the interpreter's own routine computes it. A
+//! `sync.nop` and the other instructions that change nothing may sit inside a run.
 
 use crate::select::{Lanes, Op, Step};
+use sim_eu::exec::fast::half_results;
+use sim_eu::program::fast::FastOp;
 use sim_eu::program::fast::Sign;
 use sim_eu::regfile::FILE_BYTES;
 
@@ -30,43 +39,80 @@ pub const MAX_MADS: usize = 256;
 /// convolution's eight interleaved accumulators hide the store and load.
 pub const MIN_APART: usize = 4;
 
-/// One `mad` of a run: `lanes` (8, 16 or 32) DWords from file byte `dst` get src1 × src2 +
-/// src0, each source `lanes` consecutive DWords from its byte, or one DWord for every lane.
+/// What an entry of a run computes.
+#[repr(u8)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    F32,
+    F16,
+    /// An instruction that changes nothing (counted as run).
+    Nop,
+}
+
+/// One `mad` of a run: `lanes` (8, 16 or 32) DWords (halves for f16) from file byte `dst`
+/// get src1 × src2 + src0, each source `lanes` consecutive elements from its byte, one
+/// element for every lane, or (f16) an immediate.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Mad {
     dst: u16,
-    /// File bytes of src0 (the addend), src1 and src2.
+    /// File bytes of src0 (the addend), src1 and src2; an immediate's half bits.
     src: [u16; 3],
-    /// Bit k set: source k is one DWord for every lane.
+    /// Bit k set: source k is one element for every lane.
     scalar: u8,
+    /// Bit k set: source k is the immediate in `src[k]`.
+    imm: u8,
     lanes: u8,
     /// On the first `mad` of a group ([`group`]) the group's length, else 0.
     group: u8,
+    kind: Kind,
 }
 
 impl Mad {
-    /// The call's form of `s` when it is an f32 `mad` it computes: 8, 16 or 32 lanes, no
-    /// predicate, flag or source modifier, DWord rows or scalars as sources. The caller knows
-    /// every channel to be enabled.
+    const NOP: Mad = Mad {
+        dst: 0,
+        src: [0; 3],
+        scalar: 0,
+        imm: 0,
+        lanes: 0,
+        group: 0,
+        kind: Kind::Nop,
+    };
+
+    /// The call's form of `s` when it computes it: an f32 `mad` (sources DWord rows or
+    /// scalars) or an f16 one (every operand `:hf`: word rows, scalars or immediates) on 8,
+    /// 16 or 32 lanes without predicate, flag or source modifier; or an instruction that
+    /// changes nothing. The caller knows every channel to be enabled.
     pub fn of(s: &Step) -> Option<Mad> {
-        if s.op != Op::FMad
-            || !matches!(s.n, 8 | 16 | 32)
+        let (kind, size) = match s.op {
+            Op::Keep => return Some(Mad::NOP),
+            Op::FMad => (Kind::F32, 4),
+            Op::Half {
+                op: FastOp::Mad,
+                hf: [true, true, true],
+            } => (Kind::F16, 2),
+            _ => return None,
+        };
+        if !matches!(s.n, 8 | 16 | 32)
             || s.ch.pred.is_some()
             || s.flag.is_some()
-            || s.dst_size != 4
+            || s.dst_size != size
             || s.sign != [Sign::NONE; 3]
         {
             return None;
         }
         let mut src = [0; 3];
-        let mut scalar = 0;
+        let (mut scalar, mut imm) = (0, 0);
         for (k, l) in s.src.iter().enumerate() {
             src[k] = match *l {
-                Lanes::Row { base, stride, elem } if stride == 4 && elem.size == 4 => base,
-                Lanes::Scalar(base, elem) if elem.size == 4 => {
+                Lanes::Row { base, stride, elem } if stride == size && elem.size == size => base,
+                Lanes::Scalar(base, elem) if elem.size == size => {
                     scalar |= 1 << k;
                     base
+                }
+                Lanes::Imm(v) if kind == Kind::F16 => {
+                    imm |= 1 << k;
+                    v as u16
                 }
                 _ => return None,
             };
@@ -75,44 +121,60 @@ impl Mad {
             dst: s.dst?,
             src,
             scalar,
+            imm,
             lanes: s.n,
             group: 0,
+            kind,
         };
         m.fits(FILE_BYTES).then_some(m)
     }
 
+    /// Bytes of one element.
+    fn size(&self) -> usize {
+        match self.kind {
+            Kind::F32 => 4,
+            Kind::F16 => 2,
+            Kind::Nop => 0,
+        }
+    }
+
+    /// Bytes of a row (none for a nop).
     fn bytes(&self) -> usize {
-        4 * usize::from(self.lanes)
+        self.size() * usize::from(self.lanes)
+    }
+
+    /// The file bytes source `k` reads (none for an immediate).
+    fn source_bytes(&self, k: usize) -> std::ops::Range<usize> {
+        let at = usize::from(self.src[k]);
+        match (self.imm >> k & 1 != 0, self.scalar >> k & 1 != 0) {
+            (true, _) => 0..0,
+            (_, true) => at..at + self.size(),
+            _ => at..at + self.bytes(),
+        }
     }
 
     /// Whether every byte it reads or writes lies in a file of `len` bytes.
     fn fits(&self, len: usize) -> bool {
-        let end = |at: u16, scalar: bool| usize::from(at) + if scalar { 4 } else { self.bytes() };
-        end(self.dst, false) <= len
-            && (0..3).all(|k| end(self.src[k], self.scalar >> k & 1 != 0) <= len)
+        usize::from(self.dst) + self.bytes() <= len
+            && (0..3).all(|k| self.source_bytes(k).end <= len)
     }
 
     /// Whether it reads a byte `w` writes.
     fn reads_from(&self, w: &Mad) -> bool {
         let (lo, hi) = (usize::from(w.dst), usize::from(w.dst) + w.bytes());
-        (0..3).any(|k| {
-            let at = usize::from(self.src[k]);
-            let end = at
-                + if self.scalar >> k & 1 != 0 {
-                    4
-                } else {
-                    self.bytes()
-                };
-            at < hi && lo < end
-        })
+        self.kind != Kind::Nop
+            && (0..3).any(|k| {
+                let r = self.source_bytes(k);
+                r.start < hi && lo < r.end
+            })
     }
 }
 
 /// Whether translated code should compute `mads` (consecutive, every channel enabled) by a
-/// call: at least [`MIN_MADS`] of them, none reading what one of the [`MIN_APART`] - 1
+/// call: at least [`MIN_MADS`] of them `mad`s, none reading what one of the [`MIN_APART`] - 1
 /// before it wrote.
 pub fn worth_a_call(mads: &[Mad]) -> bool {
-    mads.len() >= MIN_MADS
+    mads.iter().filter(|m| m.kind != Kind::Nop).count() >= MIN_MADS
         && mads.iter().enumerate().all(|(j, m)| {
             mads[j.saturating_sub(MIN_APART - 1)..j]
                 .iter()
@@ -128,16 +190,18 @@ pub const GROUP: usize = 8;
 /// run in, so the AVX-512 path computes them all, then tests them for NaN, then stores them
 /// in order (up to the first with a NaN lane): a convolution's accumulators then pass from
 /// one `mad` to the next without each waiting for the last one's store (about a sixth less
-/// time per `mad` in a chain of eight accumulators, measured on this project's host). Other
-/// widths are groups of one.
+/// time per `mad` in a chain of eight accumulators, measured on this project's host). A
+/// group's `mad`s are of one kind (f32 or f16); other widths are groups of one.
 pub fn group(mads: &mut [Mad]) {
     let mut at = 0;
     while at < mads.len() {
         let mut len = 1;
-        if mads[at].lanes == 16 {
+        let kind = mads[at].kind;
+        if mads[at].lanes == 16 && kind != Kind::Nop {
             while at + len < mads.len()
                 && len < GROUP
                 && mads[at + len].lanes == 16
+                && mads[at + len].kind == kind
                 && mads[at..at + len]
                     .iter()
                     .all(|w| !mads[at + len].reads_from(w))
@@ -181,26 +245,65 @@ pub fn run_lanes(file: &mut [u8], mads: &[Mad]) -> usize {
         if !m.fits(file.len()) {
             return i;
         }
-        let lane = |k: usize, l: usize| {
-            let at = usize::from(m.src[k]) + if m.scalar >> k & 1 != 0 { 0 } else { 4 * l };
-            let mut b = [0; 4];
-            b.copy_from_slice(&file[at..at + 4]);
-            f32::from_le_bytes(b)
+        let ran = match m.kind {
+            Kind::Nop => true,
+            Kind::F32 => f32_by_lanes(file, m),
+            Kind::F16 => f16_by_lanes(file, m),
         };
-        let mut r = [0f32; 32];
-        for (l, r) in r.iter_mut().enumerate().take(usize::from(m.lanes)) {
-            *r = lane(1, l).mul_add(lane(2, l), lane(0, l));
-        }
-        let r = &r[..usize::from(m.lanes)];
-        if r.iter().any(|x| x.is_nan()) {
+        if !ran {
             return i;
-        }
-        let dst = usize::from(m.dst);
-        for (c, x) in file[dst..dst + m.bytes()].chunks_exact_mut(4).zip(r) {
-            c.copy_from_slice(&x.to_le_bytes());
         }
     }
     mads.len()
+}
+
+/// Element `l` of source `k` of `m` (which fits `file`), as its bits.
+fn lane(file: &[u8], m: &Mad, k: usize, l: usize) -> u32 {
+    if m.imm >> k & 1 != 0 {
+        return u32::from(m.src[k]);
+    }
+    let size = m.size();
+    let at = usize::from(m.src[k]) + if m.scalar >> k & 1 != 0 { 0 } else { size * l };
+    let mut b = [0; 4];
+    b[..size].copy_from_slice(&file[at..at + size]);
+    u32::from_le_bytes(b)
+}
+
+/// The f32 `mad` `m` (which fits `file`) lane by lane: false, having written nothing, when a
+/// result is NaN.
+fn f32_by_lanes(file: &mut [u8], m: &Mad) -> bool {
+    let f = |k, l| f32::from_bits(lane(file, m, k, l));
+    let mut r = [0f32; 32];
+    for (l, r) in r.iter_mut().enumerate().take(usize::from(m.lanes)) {
+        *r = f(1, l).mul_add(f(2, l), f(0, l));
+    }
+    let r = &r[..usize::from(m.lanes)];
+    if r.iter().any(|x| x.is_nan()) {
+        return false;
+    }
+    let dst = usize::from(m.dst);
+    for (c, x) in file[dst..dst + m.bytes()].chunks_exact_mut(4).zip(r) {
+        c.copy_from_slice(&x.to_le_bytes());
+    }
+    true
+}
+
+/// The f16 `mad` `m` (which fits `file`) by the interpreter's own half arithmetic: false,
+/// having written nothing, when a result is NaN.
+fn f16_by_lanes(file: &mut [u8], m: &Mad) -> bool {
+    let n = usize::from(m.lanes);
+    let src =
+        |k| std::array::from_fn::<u32, 32, _>(|l| if l < n { lane(file, m, k, l) } else { 0 });
+    let r = half_results::<32>(FastOp::Mad, [true; 3], [&src(0), &src(1), &src(2)]);
+    let r = &r[..n];
+    if r.iter().any(|&h| h & 0x7c00 == 0x7c00 && h & 0x3ff != 0) {
+        return false;
+    }
+    let dst = usize::from(m.dst);
+    for (c, &h) in file[dst..dst + m.bytes()].chunks_exact_mut(2).zip(r) {
+        c.copy_from_slice(&(h as u16).to_le_bytes());
+    }
+    true
 }
 
 /// What translated code calls: [`run`] on the thread's file.
@@ -223,7 +326,7 @@ pub(crate) unsafe extern "C" fn call(file: *mut u8, mads: *const Mad, count: u32
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::Mad;
+    use super::{Kind, Mad};
 
     /// Source `k` of `m` as 16 lanes from lane `16 * c`. Loads are whole (no masks): a
     /// masked load of bytes a recent store wrote is not forwarded from that store on some
@@ -272,34 +375,134 @@ mod x86 {
         (_mm512_cmp_ps_mask::<_CMP_UNORD_Q>(r, r) == 0).then_some(r)
     }
 
+    /// Source `k` of the f16 `m` as 16 lanes from lane `16 * c` (8 lanes, the rest zero,
+    /// when `m` has 8), widened to single precision (exactly).
+    ///
+    /// # Safety
+    /// As [`source16`]'s.
+    #[inline(always)]
+    unsafe fn half16(file: *const u8, m: &Mad, k: usize, c: usize) -> __m512 {
+        let at = usize::from(m.src[k]);
+        // SAFETY: the caller's contract: `m`'s bytes lie in the file.
+        let h = unsafe {
+            if m.imm >> k & 1 != 0 {
+                _mm256_set1_epi16(m.src[k] as i16)
+            } else if m.scalar >> k & 1 != 0 {
+                _mm256_set1_epi16(file.add(at).cast::<i16>().read_unaligned())
+            } else if m.lanes == 8 {
+                _mm256_zextsi128_si256(_mm_loadu_si128(file.add(at).cast()))
+            } else {
+                _mm256_loadu_si256(file.add(at + 32 * c).cast())
+            }
+        };
+        _mm512_cvtph_ps(h)
+    }
+
+    /// Chunk `c` (16 lanes, or 8 with the rest undefined) of the f16 `m`'s result as halves,
+    /// or `None` when one of its lanes is NaN. The product of two halves is exact in single
+    /// precision; the sum is rounded to odd there (towards zero, then the last bit set when
+    /// inexact: rounding down and up differ), which, rounded to nearest even half, gives the
+    /// sum rounded once to half: the interpreter's value, whose double-precision sum of
+    /// halves is exact whenever the result is finite.
+    ///
+    /// # Safety
+    /// As [`source16`]'s.
+    #[inline(always)]
+    unsafe fn half_mad16(file: *const u8, m: &Mad, c: usize) -> Option<__m256i> {
+        // SAFETY: the caller's contract.
+        let (p, q, s) = unsafe {
+            (
+                half16(file, m, 0, c),
+                half16(file, m, 1, c),
+                half16(file, m, 2, c),
+            )
+        };
+        let x = _mm512_mul_ps(q, s);
+        let rz = _mm512_add_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(x, p);
+        let lanes = if m.lanes == 8 { 0xff } else { 0xffff };
+        if _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(rz, rz) & lanes != 0 {
+            return None;
+        }
+        let down = _mm512_add_round_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(x, p);
+        let up = _mm512_add_round_ps::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>(x, p);
+        let inexact = _mm512_cmp_ps_mask::<_CMP_NEQ_OQ>(down, up);
+        let z = _mm512_castps_si512(rz);
+        let odd = _mm512_mask_or_epi32(z, inexact, z, _mm512_set1_epi32(1));
+        Some(_mm512_cvtps_ph::<
+            { _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC },
+        >(_mm512_castsi512_ps(odd)))
+    }
+
+    /// Runs the group `g` of f32 SIMD16 `mad`s ([`super::group`]): computes all, then stores
+    /// them in order up to the first with a NaN lane; returns how many it stored.
+    ///
+    /// # Safety
+    /// As [`source16`]'s for each of `g`.
+    #[inline(always)]
+    unsafe fn group_f32(f: *mut u8, g: &[Mad]) -> usize {
+        let mut r = [_mm512_setzero_ps(); super::GROUP];
+        let mut nan = 0u32;
+        for (k, (m, r)) in g.iter().zip(r.iter_mut()).enumerate() {
+            // SAFETY: the caller's contract.
+            *r = unsafe { fma16(f, m, 0) };
+            nan |= u32::from(_mm512_cmp_ps_mask::<_CMP_UNORD_Q>(*r, *r) != 0) << k;
+        }
+        let ok = (nan.trailing_zeros() as usize).min(g.len());
+        for (m, r) in g.iter().zip(r).take(ok) {
+            // SAFETY: the caller's contract: the destination's 64 bytes lie in the file.
+            unsafe { _mm512_storeu_ps(f.add(usize::from(m.dst)).cast(), r) };
+        }
+        ok
+    }
+
+    /// [`group_f32`] for a group of f16 SIMD16 `mad`s.
+    ///
+    /// # Safety
+    /// As [`group_f32`]'s.
+    #[inline(always)]
+    unsafe fn group_f16(f: *mut u8, g: &[Mad]) -> usize {
+        let mut r = [_mm256_setzero_si256(); super::GROUP];
+        let mut ok = g.len();
+        for (k, (m, r)) in g.iter().zip(r.iter_mut()).enumerate() {
+            // SAFETY: the caller's contract.
+            match unsafe { half_mad16(f, m, 0) } {
+                Some(v) => *r = v,
+                None => {
+                    ok = k;
+                    break;
+                }
+            }
+        }
+        for (m, r) in g.iter().zip(r).take(ok) {
+            // SAFETY: the caller's contract: the destination's 32 bytes lie in the file.
+            unsafe { _mm256_storeu_si256(f.add(usize::from(m.dst)).cast(), r) };
+        }
+        ok
+    }
+
     /// [`super::run`] with 512-bit vectors (and 256-bit ones for 8 lanes).
     ///
     /// # Safety
-    /// The CPU has AVX-512F (and so AVX2 and FMA); `file` has at least `FILE_BYTES` bytes.
-    #[target_feature(enable = "avx512f,avx2,fma")]
+    /// The CPU has AVX-512F (and so AVX2, FMA and F16C); `file` has at least `FILE_BYTES`
+    /// bytes.
+    #[target_feature(enable = "avx512f,avx2,fma,f16c")]
     pub unsafe fn run_avx512(file: &mut [u8], mads: &[Mad]) -> usize {
         let f = file.as_mut_ptr();
         let mut i = 0;
         while let Some(m) = mads.get(i) {
             let len = usize::from(m.group).clamp(1, mads.len() - i);
             if len > 1 {
-                // A group ([`super::group`]): SIMD16 `mad`s, each result independent of the
-                // others' stores.
+                // A group ([`super::group`]): SIMD16 `mad`s of one kind, each result
+                // independent of the others' stores.
                 let g = &mads[i..i + len];
-                let mut r = [_mm512_setzero_ps(); super::GROUP];
-                let mut nan = 0u32;
-                for (k, (m, r)) in g.iter().zip(r.iter_mut()).enumerate() {
-                    // SAFETY: `file` has `FILE_BYTES` bytes (the caller's contract), which
-                    // every `Mad` fits (its fields are private, made only by `Mad::of`).
-                    *r = unsafe { fma16(f, m, 0) };
-                    nan |= u32::from(_mm512_cmp_ps_mask::<_CMP_UNORD_Q>(*r, *r) != 0) << k;
-                }
-                // Stored in order up to the first with a NaN lane.
-                let ok = (nan.trailing_zeros() as usize).min(len);
-                for (m, r) in g.iter().zip(r).take(ok) {
-                    // SAFETY: as above: the destination's 64 bytes lie in the file.
-                    unsafe { _mm512_storeu_ps(f.add(usize::from(m.dst)).cast(), r) };
-                }
+                // SAFETY: `file` has `FILE_BYTES` bytes (the caller's contract), which every
+                // `Mad` fits (its fields are private, made only by `Mad::of`).
+                let ok = unsafe {
+                    match m.kind {
+                        Kind::F16 => group_f16(f, g),
+                        _ => group_f32(f, g),
+                    }
+                };
                 if ok < len {
                     return i + ok;
                 }
@@ -309,16 +512,17 @@ mod x86 {
             let dst = usize::from(m.dst);
             // SAFETY (each block): `file` has `FILE_BYTES` bytes (the caller's contract), which
             // every `Mad` fits (its fields are private, made only by `Mad::of`).
-            match m.lanes {
+            match (m.kind, m.lanes) {
+                (Kind::Nop, _) => {}
                 // SAFETY: as above.
-                16 => unsafe {
+                (Kind::F32, 16) => unsafe {
                     let Some(r) = result16(f, m, 0) else {
                         return i;
                     };
                     _mm512_storeu_ps(f.add(dst).cast(), r);
                 },
                 // SAFETY: as above.
-                32 => unsafe {
+                (Kind::F32, 32) => unsafe {
                     let (Some(r0), Some(r1)) = (result16(f, m, 0), result16(f, m, 1)) else {
                         return i;
                     };
@@ -326,11 +530,33 @@ mod x86 {
                     _mm512_storeu_ps(f.add(dst + 64).cast(), r1);
                 },
                 // SAFETY: as above.
-                _ => unsafe {
+                (Kind::F32, _) => unsafe {
                     let Some(r) = result8(f, m, 0) else {
                         return i;
                     };
                     _mm256_storeu_ps(f.add(dst).cast(), r);
+                },
+                // SAFETY: as above.
+                (Kind::F16, 16) => unsafe {
+                    let Some(r) = half_mad16(f, m, 0) else {
+                        return i;
+                    };
+                    _mm256_storeu_si256(f.add(dst).cast(), r);
+                },
+                // SAFETY: as above.
+                (Kind::F16, 32) => unsafe {
+                    let (Some(r0), Some(r1)) = (half_mad16(f, m, 0), half_mad16(f, m, 1)) else {
+                        return i;
+                    };
+                    _mm256_storeu_si256(f.add(dst).cast(), r0);
+                    _mm256_storeu_si256(f.add(dst + 32).cast(), r1);
+                },
+                // SAFETY: as above.
+                (Kind::F16, _) => unsafe {
+                    let Some(r) = half_mad16(f, m, 0) else {
+                        return i;
+                    };
+                    _mm_storeu_si128(f.add(dst).cast(), _mm256_castsi256_si128(r));
                 },
             }
             i += 1;
@@ -380,8 +606,15 @@ mod x86 {
     /// The CPU has AVX2 and FMA; `file` has at least `FILE_BYTES` bytes.
     #[target_feature(enable = "avx2,fma")]
     pub unsafe fn run_avx2(file: &mut [u8], mads: &[Mad]) -> usize {
-        let f = file.as_mut_ptr();
         for (i, m) in mads.iter().enumerate() {
+            match m.kind {
+                Kind::F32 => {}
+                Kind::Nop => continue,
+                // The interpreter's half arithmetic (its own vector code).
+                Kind::F16 if super::f16_by_lanes(file, m) => continue,
+                Kind::F16 => return i,
+            }
+            let f = file.as_mut_ptr();
             // SAFETY (each block): `file` has `FILE_BYTES` bytes (the caller's contract), which
             // every `Mad` fits (its fields are private, made only by `Mad::of`), and each
             // chunk is below its lanes.
@@ -440,7 +673,52 @@ mod tests {
                 src: src.map(|r| r * 32 + if scalar != 0 { 4 } else { 0 }),
                 scalar,
                 lanes,
-                group: 0,
+                ..Mad::NOP
+            })
+            .prop_map(|m| Mad {
+                kind: Kind::F32,
+                ..m
+            })
+    }
+
+    /// Halves that matter to rounding: small values, both zeros, subnormals, the largest,
+    /// infinities and NaNs.
+    fn half() -> impl Strategy<Value = u16> {
+        prop_oneof![
+            20 => (-4.0f32..4.0).prop_map(|x| sim_eu::convert::f32_to_f16(x)),
+            4 => any::<u16>(),
+            1 => proptest::sample::select(vec![
+                0u16, 0x8000, 1, 0x8001, 0x3ff, 0x400, 0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00,
+                0x7c01, 0x3c00, 0x3c01, 0xbc00,
+            ]),
+        ]
+    }
+
+    /// An f16 `mad`: rows, scalars (at any half) and immediates.
+    fn half_mad() -> impl Strategy<Value = Mad> {
+        (
+            proptest::sample::select(vec![8u8, 16, 32]),
+            0u16..64,
+            proptest::array::uniform3((0u16..64, 0u16..16)),
+            0u8..8,
+            0u8..8,
+            half(),
+        )
+            .prop_map(|(lanes, dst, src, scalar, imm, h)| {
+                let imm = imm & !scalar;
+                Mad {
+                    dst: dst * 32,
+                    src: std::array::from_fn(|k| match (imm >> k & 1, scalar >> k & 1) {
+                        (1, _) => h,
+                        (_, 1) => src[k].0 * 32 + 2 * src[k].1,
+                        _ => src[k].0 * 32,
+                    }),
+                    scalar,
+                    imm,
+                    lanes,
+                    group: 0,
+                    kind: Kind::F16,
+                }
             })
     }
 
@@ -465,19 +743,42 @@ mod tests {
                 group(&mut mads);
             }
             let file: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-            let mut want = file.clone();
-            let n = run_lanes(&mut want, &mads);
-            let mut got = file.clone();
-            prop_assert_eq!(run(&mut got, &mads), n);
-            prop_assert!(got == want);
-            #[cfg(target_arch = "x86_64")]
-            if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-                let mut got = file.clone();
-                // SAFETY: the CPU has AVX2 and FMA; the file is a thread's size.
-                prop_assert_eq!(unsafe { x86::run_avx2(&mut got, &mads) }, n);
-                prop_assert!(got == want);
-            }
+            same_by_every_path(&file, &mads)?;
         }
+
+        /// So do f16 `mad`s (and nops) among f32 ones, on halves.
+        #[test]
+        fn half_vectors_match_lanes(
+            mut mads in proptest::collection::vec(
+                prop_oneof![4 => half_mad(), 1 => mad(), 1 => Just(Mad::NOP)],
+                1..24,
+            ),
+            grouped in any::<bool>(),
+            halves in proptest::collection::vec(half(), FILE_BYTES / 2),
+        ) {
+            if grouped {
+                group(&mut mads);
+            }
+            let file: Vec<u8> = halves.iter().flat_map(|h| h.to_le_bytes()).collect();
+            same_by_every_path(&file, &mads)?;
+        }
+    }
+
+    /// [`run`] and the AVX2 path (where the host has it) give [`run_lanes`]' count and bytes.
+    fn same_by_every_path(file: &[u8], mads: &[Mad]) -> Result<(), TestCaseError> {
+        let mut want = file.to_vec();
+        let n = run_lanes(&mut want, mads);
+        let mut got = file.to_vec();
+        prop_assert_eq!(run(&mut got, mads), n);
+        prop_assert!(got == want);
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            let mut got = file.to_vec();
+            // SAFETY: the CPU has AVX2 and FMA; the file is a thread's size.
+            prop_assert_eq!(unsafe { x86::run_avx2(&mut got, mads) }, n);
+            prop_assert!(got == want);
+        }
+        Ok(())
     }
 
     /// A convolution's shape: SIMD16 `mad`s over `accs` accumulators in turn, each adding a
@@ -498,7 +799,8 @@ mod tests {
                             src: [acc, 64 * (2 + row), 64 * 10 + 4 * w],
                             scalar: 0b100,
                             lanes: 16,
-                            group: 0,
+                            kind: Kind::F32,
+                            ..Mad::NOP
                         }
                     })
                     .collect()
@@ -540,7 +842,8 @@ mod tests {
             src: [src0, 1024, 1280],
             scalar: 0b100,
             lanes,
-            group: 0,
+            kind: Kind::F32,
+            ..Mad::NOP
         };
         let mut mads: Vec<Mad> = (0..10).map(|k| m(64 * k, 64 * k, 16)).collect();
         // Reads the destination of the one before it, in its group: a new group starts.
@@ -556,11 +859,9 @@ mod tests {
     #[test]
     fn a_short_file_runs_nothing() {
         let m = Mad {
-            dst: 0,
-            src: [0; 3],
-            scalar: 0,
             lanes: 16,
-            group: 0,
+            kind: Kind::F32,
+            ..Mad::NOP
         };
         assert_eq!(run(&mut [0; 64], &[m]), 0);
     }

@@ -1,9 +1,10 @@
-//! Runs of f32 `mad`s, which translated code computes by one call (`sim_jit::mads`) when
+//! Runs of f32 and f16 `mad`s, which translated code computes by one call (`sim_jit::mads`) when
 //! every channel is enabled, against the interpreter: random runs over overlapping registers
 //! (a destination read by a later `mad`, or by the same one), scalar sources, the
 //! accumulator, SIMD8/16/32, register files with NaNs, infinities and denormals (a NaN result
 //! stops the call; the interpreter runs that `mad`), every execution mask (a thread that has
-//! diverged runs the inline code) and budgets that cut the runs.
+//! diverged runs the inline code) and budgets that cut the runs. The f16 runs also take
+//! immediates and have `sync.nop`s among them, as IGC's f16 convolutions do.
 
 use proptest::prelude::*;
 use sim_jit::mads::Mad;
@@ -139,6 +140,167 @@ fn igc_convolution_mads_take_the_call() {
     }
     // r9.1 is the weight of the twelfth `mad`.
     file[9 * 8 + 1] = 0x7fc0_0042;
+    common::same_as_interpreter(&prog, &tr, n, &file, u32::MAX, 0, &[1 << 20], &what)
+        .expect("as the interpreter with a NaN weight");
+}
+
+/// An f16 `mad`: rows, a half of a register for every lane, an immediate addend, the
+/// accumulator; or a `sync.nop`.
+#[derive(Debug, Clone)]
+enum H {
+    Mad {
+        width: u32,
+        dst: u32,
+        src: [u32; 3],
+        /// Per source: one half (its subregister) for every lane instead of a row.
+        scalar: [Option<u32>; 3],
+        /// src0 this immediate half instead.
+        imm: Option<u16>,
+        acc: bool,
+    },
+    Nop,
+}
+
+fn half_mad() -> impl Strategy<Value = H> {
+    let m = (
+        prop_oneof![1 => Just(8u32), 6 => Just(16u32), 1 => Just(32u32)],
+        10u32..30,
+        proptest::array::uniform3(10u32..30),
+        proptest::array::uniform3(proptest::option::weighted(0.3, 0u32..16)),
+        proptest::option::weighted(0.2, prop_oneof![Just(0u16), any::<u16>()]),
+        proptest::bool::weighted(0.15),
+    )
+        .prop_map(|(width, dst, src, scalar, imm, acc)| H::Mad {
+            width,
+            dst,
+            src,
+            scalar,
+            imm,
+            acc,
+        });
+    prop_oneof![8 => m, 1 => Just(H::Nop)]
+}
+
+fn half_text(h: &H) -> String {
+    let H::Mad {
+        width,
+        dst,
+        src,
+        scalar,
+        imm,
+        acc,
+    } = h
+    else {
+        return "sync.nop null".to_string();
+    };
+    let row = |k: usize| -> String {
+        match scalar[k] {
+            Some(s) => format!("r{}.{s}<0>:hf", src[k]),
+            None => format!("r{}.0<8;1>:hf", src[k]),
+        }
+    };
+    let (dst, src0) = if *acc {
+        ("acc0.0<1>:hf".to_string(), "acc0.0<8;1>:hf".to_string())
+    } else {
+        (format!("r{dst}.0<1>:hf"), row(0))
+    };
+    let src0 = imm.map_or(src0, |v| format!("0x{v:x}:hf"));
+    format!("mad ({width}|M0) {dst} {src0} {} {}", row(1), row(2))
+}
+
+/// Register files of halves: ordinary values with a special one now and then (NaNs,
+/// infinities, zeros, subnormals, the extremes), two to a DWord.
+fn halves() -> impl Strategy<Value = Vec<u32>> {
+    let half = prop_oneof![
+        40 => (-4.0f32..4.0).prop_map(sim_eu::convert::f32_to_f16),
+        1 => proptest::sample::select(vec![
+            0x7e00u16, 0xfe01, 0x7c01, 0x7c00, 0xfc00, 0, 0x8000, 1, 0x83ff, 0x7bff, 0x3c00,
+        ]),
+    ];
+    proptest::collection::vec((half.clone(), half), 1024).prop_map(|v| {
+        v.into_iter()
+            .map(|(a, b)| u32::from(a) | u32::from(b) << 16)
+            .collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    #[test]
+    fn half_mad_runs_match_the_interpreter(
+        seq in proptest::collection::vec(half_mad(), 1..40),
+        file in halves(),
+        active in prop_oneof![3 => Just(u32::MAX), 2 => common::active()],
+        slices in proptest::collection::vec(prop_oneof![1 => 1u64..12, 3 => Just(1u64 << 20)], 1..4),
+    ) {
+        let lines: Vec<String> = seq.iter().map(half_text).collect();
+        let Some((prog, n)) = common::program(&lines) else {
+            return Err(TestCaseError::reject("nothing assembles"));
+        };
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        common::same_as_interpreter(&prog, &tr, n, &file, u32::MAX & active | 1, 0, &slices, &lines.join("\n"))?;
+    }
+}
+
+/// A stretch of IGC's inner loop of OpenVINO's `convolution_gpu_bfyx_f16` at f16 for TGL:
+/// eight accumulators (two of them acc0 and acc1) started from an immediate zero, then added
+/// to, a block-read row times one weight each, with a `sync.nop` inside a run. Every line is
+/// an entry of the call, and the runs, whole or cut by budgets, leave the registers as the
+/// interpreter does, also with a NaN weight part-way.
+#[test]
+fn igc_f16_convolution_mads_take_the_call() {
+    let lines: Vec<String> = [
+        "mad (16|M0) acc0.0<1>:hf 0.0:hf r4.0<8;1>:hf r105.0<0>:hf",
+        "mad (16|M0) acc1.0<1>:hf 0.0:hf r4.0<8;1>:hf r105.2<0>:hf",
+        "mad (16|M0) r9.0<1>:hf 0.0:hf r4.0<8;1>:hf r105.4<0>:hf",
+        "mad (16|M0) r19.0<1>:hf 0.0:hf r4.0<8;1>:hf r105.6<0>:hf",
+        "mad (16|M0) r11.0<1>:hf 0.0:hf r4.0<8;1>:hf r105.8<0>:hf",
+        "mad (16|M0) r21.0<1>:hf 0.0:hf r4.0<8;1>:hf r105.10<0>:hf",
+        "mad (16|M0) r13.0<1>:hf 0.0:hf r4.0<8;1>:hf r105.12<0>:hf",
+        "mad (16|M0) r23.0<1>:hf 0.0:hf r4.0<8;1>:hf r105.14<0>:hf",
+        "mad (16|M0) acc0.0<1>:hf acc0.0<8;1>:hf r6.0<8;1>:hf r112.0<0>:hf",
+        "mad (16|M0) acc1.0<1>:hf acc1.0<8;1>:hf r6.0<8;1>:hf r112.2<0>:hf",
+        "sync.nop null",
+        "mad (16|M0) r9.0<1>:hf r9.0<8;1>:hf r6.0<8;1>:hf r112.4<0>:hf",
+        "mad (16|M0) r19.0<1>:hf r19.0<8;1>:hf r6.0<8;1>:hf r112.6<0>:hf",
+        "mad (16|M0) r11.0<1>:hf r11.0<8;1>:hf r6.0<8;1>:hf r112.8<0>:hf",
+        "mad (16|M0) r21.0<1>:hf r21.0<8;1>:hf r6.0<8;1>:hf r112.10<0>:hf",
+        "mad (16|M0) r13.0<1>:hf r13.0<8;1>:hf r6.0<8;1>:hf r112.12<0>:hf",
+        "mad (16|M0) r23.0<1>:hf r23.0<8;1>:hf r6.0<8;1>:hf r112.14<0>:hf",
+    ]
+    .map(String::from)
+    .to_vec();
+    let (prog, n) = common::program(&lines).expect("assembles");
+    assert_eq!(n, lines.len());
+    // The `sync.nop` has no fast form (the translation makes it a step that changes nothing).
+    for (i, f) in prog
+        .fast
+        .iter()
+        .take(n)
+        .enumerate()
+        .filter(|(i, _)| i != &10)
+    {
+        let step = f.as_ref().and_then(select);
+        assert!(
+            step.as_ref().and_then(Mad::of).is_some(),
+            "{}: {step:?}",
+            lines[i]
+        );
+    }
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    assert_eq!(tr.translated(), n);
+    let half = |x: f32| u32::from(sim_eu::convert::f32_to_f16(x));
+    let mut file: Vec<u32> = (0..1024u32)
+        .map(|i| half(0.5 + (i % 97) as f32 / 64.0) | half(-0.25 + (i % 13) as f32 / 16.0) << 16)
+        .collect();
+    let what = lines.join("\n");
+    for slices in [&[1u64 << 20][..], &[3, 5], &[1]] {
+        common::same_as_interpreter(&prog, &tr, n, &file, u32::MAX, 0, slices, &what)
+            .expect("as the interpreter");
+    }
+    // r112.8 (the low half of DWord 4) is the weight of the fourteenth line.
+    file[112 * 8 + 4] = file[112 * 8 + 4] & 0xffff_0000 | 0x7e00;
     common::same_as_interpreter(&prog, &tr, n, &file, u32::MAX, 0, &[1 << 20], &what)
         .expect("as the interpreter with a NaN weight");
 }
