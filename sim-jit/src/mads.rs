@@ -483,9 +483,8 @@ mod x86 {
     /// [`super::run`] with 512-bit vectors (and 256-bit ones for 8 lanes).
     ///
     /// # Safety
-    /// The CPU has AVX-512F (and so AVX2, FMA and F16C); `file` has at least `FILE_BYTES`
-    /// bytes.
-    #[target_feature(enable = "avx512f,avx2,fma,f16c")]
+    /// The CPU has AVX-512F (and so AVX2 and FMA); `file` has at least `FILE_BYTES` bytes.
+    #[target_feature(enable = "avx512f,avx2,fma")]
     pub unsafe fn run_avx512(file: &mut [u8], mads: &[Mad]) -> usize {
         let f = file.as_mut_ptr();
         let mut i = 0;
@@ -685,7 +684,7 @@ mod tests {
     /// infinities and NaNs.
     fn half() -> impl Strategy<Value = u16> {
         prop_oneof![
-            20 => (-4.0f32..4.0).prop_map(|x| sim_eu::convert::f32_to_f16(x)),
+            20 => (-4.0f32..4.0).prop_map(sim_eu::convert::f32_to_f16),
             4 => any::<u16>(),
             1 => proptest::sample::select(vec![
                 0u16, 0x8000, 1, 0x8001, 0x3ff, 0x400, 0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00,

@@ -239,7 +239,7 @@ proptest! {
             return Err(TestCaseError::reject("nothing assembles"));
         };
         let tr = Translated::with_min_run(&prog, 1).expect("translates");
-        common::same_as_interpreter(&prog, &tr, n, &file, u32::MAX & active | 1, 0, &slices, &lines.join("\n"))?;
+        common::same_as_interpreter(&prog, &tr, n, &file, active | 1, 0, &slices, &lines.join("\n"))?;
     }
 }
 
