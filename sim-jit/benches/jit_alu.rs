@@ -2,7 +2,8 @@
 //! SIMD16 f32 `mad`/`add` or i32 `add`/`mul` instructions, then an EOT send) and an f16
 //! convolution's accumulation (`:hf` `mad`s with a broadcast weight, on registers holding
 //! activations near 0.5 and weights near 0.01) and an f32 one (eight accumulators in turn, each
-//! a row times a broadcast weight: the runs of `mad`s `sim_jit::mads` computes) run to EOT, once
+//! a row times a broadcast weight: the runs of `mad`s `sim_jit::mads` computes; the same at f16)
+//! run to EOT, once
 //! through the interpreter and once through `sim_jit::run`, alternately, on this thread's CPU
 //! time (wall-clock time on a shared machine says little). `JIT_ALU_RUNS` sets the runs per
 //! case and path (2000); `INTEL_GPU_SIM_JIT_DUMP` writes the kernels' translations out.
@@ -31,7 +32,7 @@ fn cpu() -> f64 {
 }
 
 fn main() {
-    let cases: [(&str, &[&str]); 4] = [
+    let cases: [(&str, &[&str]); 5] = [
         (
             "f32_mad_add_simd16",
             &[
@@ -66,6 +67,21 @@ fn main() {
                 "mad (16|M0) r30.0<1>:f r30.0<1;0>:f r12.0<1;0>:f r14.5<0>:f",
                 "mad (16|M0) r32.0<1>:f r32.0<1;0>:f r12.0<1;0>:f r14.6<0>:f",
                 "mad (16|M0) r34.0<1>:f r34.0<1;0>:f r12.0<1;0>:f r14.7<0>:f",
+            ],
+        ),
+        // The same at f16 (IGC's f16 convolution: eight `:hf` accumulators, one register
+        // each).
+        (
+            "hf_conv_mads_simd16",
+            &[
+                "mad (16|M0) r20.0<1>:hf r20.0<8;1>:hf r12.0<8;1>:hf r14.0<0>:hf",
+                "mad (16|M0) r21.0<1>:hf r21.0<8;1>:hf r12.0<8;1>:hf r14.1<0>:hf",
+                "mad (16|M0) r22.0<1>:hf r22.0<8;1>:hf r12.0<8;1>:hf r14.2<0>:hf",
+                "mad (16|M0) r23.0<1>:hf r23.0<8;1>:hf r12.0<8;1>:hf r14.3<0>:hf",
+                "mad (16|M0) r24.0<1>:hf r24.0<8;1>:hf r12.0<8;1>:hf r14.4<0>:hf",
+                "mad (16|M0) r25.0<1>:hf r25.0<8;1>:hf r12.0<8;1>:hf r14.5<0>:hf",
+                "mad (16|M0) r26.0<1>:hf r26.0<8;1>:hf r12.0<8;1>:hf r14.6<0>:hf",
+                "mad (16|M0) r27.0<1>:hf r27.0<8;1>:hf r12.0<8;1>:hf r14.7<0>:hf",
             ],
         ),
     ];

@@ -403,7 +403,8 @@ mod x86 {
     /// precision; the sum is rounded to odd there (towards zero, then the last bit set when
     /// inexact: rounding down and up differ), which, rounded to nearest even half, gives the
     /// sum rounded once to half: the interpreter's value, whose double-precision sum of
-    /// halves is exact whenever the result is finite.
+    /// halves is exact whenever the result is finite. (The two conversions cost more than
+    /// this rounding: without it the `jit_alu` f16 case ran about an eighth faster.)
     ///
     /// # Safety
     /// As [`source16`]'s.
@@ -417,14 +418,13 @@ mod x86 {
                 half16(file, m, 2, c),
             )
         };
-        let x = _mm512_mul_ps(q, s);
-        let rz = _mm512_add_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(x, p);
+        let rz = _mm512_fmadd_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(q, s, p);
         let lanes = if m.lanes == 8 { 0xff } else { 0xffff };
         if _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(rz, rz) & lanes != 0 {
             return None;
         }
-        let down = _mm512_add_round_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(x, p);
-        let up = _mm512_add_round_ps::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>(x, p);
+        let down = _mm512_fmadd_round_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(q, s, p);
+        let up = _mm512_fmadd_round_ps::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>(q, s, p);
         let inexact = _mm512_cmp_ps_mask::<_CMP_NEQ_OQ>(down, up);
         let z = _mm512_castps_si512(rz);
         let odd = _mm512_mask_or_epi32(z, inexact, z, _mm512_set1_epi32(1));
