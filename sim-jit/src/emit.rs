@@ -43,14 +43,14 @@ use crate::error::JitError;
 use isa_encoder::model::CondMod;
 use loops::{loop_carries, Looping};
 use sim_eu::dataport::direct::{Direct, DirectSpace, DirectTable, DirectWindow, Offset};
-use sim_eu::exec::fast::{arity, half_results_packed, packed_group_bytes};
+use sim_eu::exec::fast::{arity, half_results_packed, half_sel, packed_group_bytes};
 #[cfg(target_arch = "x86_64")]
 use sim_eu::exec::fast::{half_results_fixed_available, half_results_packed_fixed};
 use sim_eu::program::fast::{Elem, FastOp, Sign};
 use sim_eu::regfile::{acc_dword, acc_wide_at, FLAG};
 
 use crate::mads::{self, Mad};
-use crate::select::{Branch, Item, Lanes, Op, Own, Step};
+use crate::select::{Branch, Item, Lanes, Op, Own, Step, SEL_CONDS};
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
 
@@ -136,11 +136,46 @@ use sim_eu::exec::fast::HALF_FIXED_OPS as HALF_OPS;
 /// (`:hf`) or `groups * 32` (`:f`) initialized bytes, and `out` to `groups * 16` writable
 /// ones apart from them; `groups` is 1 to 4.
 unsafe extern "C" fn half_lanes(op: u32, hf: u32, groups: u32, src: *const u8, out: *mut u16) {
-    let op = HALF_OPS[op as usize % HALF_OPS.len()];
     let hf = [0, 1, 2].map(|k| hf >> k & 1 != 0);
+    if let Some(&cond) = (op as usize)
+        .checked_sub(HALF_OPS.len())
+        .and_then(|c| SEL_CONDS.get(c))
+    {
+        // SAFETY: the caller's contract.
+        let (groups, src, out) = unsafe { half_buffers(FastOp::Sel, hf, groups, src, out) };
+        half_sel_packed(cond, [hf[0], hf[1]], groups, src, out);
+        return;
+    }
+    let op = HALF_OPS[op as usize % HALF_OPS.len()];
     // SAFETY: the caller's contract.
     let (groups, src, out) = unsafe { half_buffers(op, hf, groups, src, out) };
     half_results_packed(op, hf, groups, src, out);
+}
+
+/// [`half_sel`] of `cond` on `groups` groups of eight lanes of `src[0]` and `src[1]` laid out
+/// as [`half_lanes`] takes them (`:hf` where `hf[k]`, else `:f`), the results to `out`.
+fn half_sel_packed(
+    cond: CondMod,
+    hf: [bool; 2],
+    groups: usize,
+    src: [&[u8]; 3],
+    out: &mut [std::mem::MaybeUninit<u16>],
+) {
+    let lanes = (8 * groups).min(out.len()).min(32);
+    let source = |k: usize| -> [u32; 32] {
+        let size = if hf[k] { 2 } else { 4 };
+        std::array::from_fn(|i| {
+            let mut b = [0; 4];
+            if let Some(x) = src[k].get(size * i..size * (i + 1)).filter(|_| i < lanes) {
+                b[..size].copy_from_slice(x);
+            }
+            u32::from_le_bytes(b)
+        })
+    };
+    let r = half_sel::<32>(Some(cond), 0, hf, [&source(0), &source(1)]);
+    for (o, &v) in out.iter_mut().zip(&r).take(lanes) {
+        o.write(v as u16);
+    }
 }
 
 /// The sources and results [`half_lanes`] is given, as slices: `groups` (at most 4) groups of
@@ -200,7 +235,7 @@ unsafe extern "C" fn half_lanes_fixed<const OP: usize, const HF: u8>(
 /// needs, else [`half_lanes`].
 fn half_callee(op: usize, hf: u8) -> HalfFn {
     #[cfg(target_arch = "x86_64")]
-    if half_results_fixed_available() {
+    if half_results_fixed_available() && op < HALF_OPS.len() {
         macro_rules! by_hf {
             ($o:literal) => {
                 [
@@ -2123,8 +2158,8 @@ impl StepEmitter<'_, '_> {
 
     /// One instruction on four-lane vectors: all results computed, then stored.
     fn vector(&mut self, s: &Step, m: &Masks) {
-        if let Op::Half { op, hf } = s.op {
-            let rows = self.half_rows(s, op, hf);
+        if let Op::Half { op, hf, cond } = s.op {
+            let rows = self.half_rows(s, op, hf, cond);
             self.write_rows(s, m, rows, true);
             return;
         }
@@ -2560,10 +2595,13 @@ impl StepEmitter<'_, '_> {
 
     /// Calls [`half_lanes`] on `groups` groups of eight lanes of the sources stored in the
     /// buffer; its results are at `3 * HALF_SOURCE` in it.
-    fn half_call(&mut self, op: FastOp, hf: [bool; 3], groups: usize) {
+    fn half_call(&mut self, op: FastOp, hf: [bool; 3], cond: Option<CondMod>, groups: usize) {
         let slot = self.half_slot();
         let ptr = self.half.ptr;
-        let code = HALF_OPS.iter().position(|&o| o == op).unwrap_or(0);
+        let code = match cond {
+            Some(c) => HALF_OPS.len() + SEL_CONDS.iter().position(|&k| k == c).unwrap_or(0),
+            None => HALF_OPS.iter().position(|&o| o == op).unwrap_or(0),
+        };
         let hf = hf.iter().rev().fold(0, |m, &h| m << 1 | i64::from(h));
         let args = [
             self.b.ins().iconst(I32, code as i64),
@@ -2584,7 +2622,13 @@ impl StepEmitter<'_, '_> {
     /// stored in the buffer in [`half_lanes`]' layout (a packed `:hf` row as its 16-byte
     /// pieces of the file, held or loaded, other `:hf` lanes narrowed to words, `:f` lanes as
     /// DWords), the call, the result rows loaded.
-    fn half_rows(&mut self, s: &Step, op: FastOp, hf: [bool; 3]) -> Vec<Value> {
+    fn half_rows(
+        &mut self,
+        s: &Step,
+        op: FastOp,
+        hf: [bool; 3],
+        cond: Option<CondMod>,
+    ) -> Vec<Value> {
         let slot = self.half_slot();
         let ptr = self.half.ptr;
         let n = usize::from(s.n);
@@ -2622,7 +2666,7 @@ impl StepEmitter<'_, '_> {
                 self.b.ins().stack_store(ptr, p, slot, base + 16 * j as i32);
             }
         }
-        self.half_call(op, hf, groups);
+        self.half_call(op, hf, cond, groups);
         let out = 3 * HALF_SOURCE as i32;
         (0..groups)
             .map(|g| {
@@ -2635,7 +2679,13 @@ impl StepEmitter<'_, '_> {
 
     /// The half result of a one-channel instruction (`v` its sources' one values), in the low
     /// 16 bits: each source splat to one group of eight lanes for [`half_lanes`].
-    fn half_scalar(&mut self, op: FastOp, hf: [bool; 3], v: &[Value]) -> Value {
+    fn half_scalar(
+        &mut self,
+        op: FastOp,
+        hf: [bool; 3],
+        cond: Option<CondMod>,
+        v: &[Value],
+    ) -> Value {
         let slot = self.half_slot();
         let ptr = self.half.ptr;
         for (k, &x) in v.iter().enumerate() {
@@ -2646,7 +2696,7 @@ impl StepEmitter<'_, '_> {
                     .stack_store(ptr, row, slot, base + 16 * j as i32);
             }
         }
-        self.half_call(op, hf, 1);
+        self.half_call(op, hf, cond, 1);
         let r = self
             .b
             .ins()
@@ -2707,7 +2757,7 @@ impl StepEmitter<'_, '_> {
                 let on = self.sel_pick(s.op, v[0], v[1], I32, F32);
                 (self.b.ins().select(on, v[0], v[1]), None)
             }
-            Op::Half { op, hf } => (self.half_scalar(op, hf, &v), None),
+            Op::Half { op, hf, cond } => (self.half_scalar(op, hf, cond, &v), None),
             op => {
                 let r = self.op_scalar(op, &v);
                 (r, self.tests_result(s, r, I32))

@@ -90,6 +90,7 @@ impl Mad {
             Op::Half {
                 op: FastOp::Mad,
                 hf: [true, true, true],
+                cond: None,
             } => (Kind::F16, 2),
             _ => return None,
         };

@@ -66,10 +66,12 @@ pub enum Op {
     Keep,
     /// `mov`, `add`, `mul` or `mad` to `:hf`, source k `:hf` where `hf[k]`, else `:f`:
     /// computed by the interpreter's own rounding ([`sim_eu::exec::fast::half_results`]),
-    /// called from the translated code.
+    /// called from the translated code; or `sel` with the condition `cond` (not predicated):
+    /// [`sim_eu::exec::fast::half_sel`].
     Half {
         op: FastOp,
         hf: [bool; 3],
+        cond: Option<CondMod>,
     },
     /// An integer `mul` to accumulator DWords (IGC's `mul (8) acc0.0:ud x:ud y:uw`, the low
     /// half of a 32x32 -> 64 multiply): each lane's product, computed in 64 bits with each
@@ -130,6 +132,17 @@ impl Op {
         }
     }
 }
+
+/// The conditions of a translated half `sel` ([`Op::Half`]), by the code translated code
+/// passes for them.
+pub const SEL_CONDS: [CondMod; 6] = [
+    CondMod::Eq,
+    CondMod::Ne,
+    CondMod::Gt,
+    CondMod::Ge,
+    CondMod::Lt,
+    CondMod::Le,
+];
 
 /// Where a translated source's lanes come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -484,7 +497,18 @@ pub fn select(f: &Fast) -> Option<Step> {
         (Num::Half, FastOp::Mov | FastOp::Add | FastOp::Mul | FastOp::Mad) => Op::Half {
             op: f.op,
             hf: [0, 1, 2].map(|k| f.src[k].elem.size == 2),
+            cond: None,
         },
+        // A ReLU's `sel.ge` with 0.0: picked by its comparison, every enabled lane written.
+        (Num::Half, FastOp::Sel)
+            if f.ch.pred.is_none() && f.cond.is_some_and(|c| SEL_CONDS.contains(&c)) =>
+        {
+            Op::Half {
+                op: f.op,
+                hf: [0, 1, 2].map(|k| f.src[k].elem.size == 2),
+                cond: f.cond,
+            }
+        }
         (Num::Half, _) => return None,
         (_, FastOp::Mov) => Op::Mov,
         (Num::Int, FastOp::Not) => Op::Not,
@@ -526,7 +550,7 @@ pub fn select(f: &Fast) -> Option<Step> {
         _ => return None,
     };
     let is_cmp = matches!(op, Op::Cmp { .. });
-    let reads_cond = is_cmp || matches!(op, Op::SelCmp { .. });
+    let reads_cond = is_cmp || matches!(op, Op::SelCmp { .. } | Op::Half { cond: Some(_), .. });
     // Another operation's condition: the word form's test of an integer's 32-bit result.
     let flag = match f.cond {
         Some(c) if !reads_cond => {

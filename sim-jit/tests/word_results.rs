@@ -58,7 +58,8 @@ const PREDS: [&str; 5] = ["", "", "(f0.0) ", "(~f1.1) ", "(W) "];
 struct Ins {
     /// 0..4: `mov`, `add`, `mul`, `mad` to `:hf`; 4: a raw `:hf` move; 5..8: `:w`/`:uw`
     /// `add`, `mul`, `mov`; 8: an f32 `add`; 9: a DWord `add`; 10: a DWord `add` of `:uw`
-    /// or `:w` sources; 11: `mac` to `:hf` (adding to the accumulator).
+    /// or `:w` sources; 11: `mac` to `:hf` (adding to the accumulator); 12, 13: `sel.ge`,
+    /// `sel.l` to `:hf` (a ReLU's).
     kind: usize,
     size: usize,
     /// Per source: `:f` instead of `:hf`.
@@ -75,7 +76,7 @@ struct Ins {
 
 fn ins() -> impl Strategy<Value = Ins> {
     (
-        (0usize..12, 0usize..SIZES.len(), any::<[bool; 3]>()),
+        (0usize..14, 0usize..SIZES.len(), any::<[bool; 3]>()),
         (
             proptest::array::uniform4(10u32..18),
             proptest::array::uniform4(proptest::sample::select(vec![0u32, 0, 1, 4, 8])),
@@ -112,6 +113,7 @@ fn text(i: &Ins) -> String {
         2 => ("mul", 2, "hf"),
         3 => ("mad", 3, "hf"),
         11 => ("mac", 2, "hf"),
+        12 | 13 => ("sel", 2, "hf"),
         4 => ("mov", 1, "hf"),
         5 => ("add", 2, "w"),
         6 => ("mul", 2, "uw"),
@@ -122,8 +124,8 @@ fn text(i: &Ins) -> String {
     let word_src = |k: usize| if i.f[k] { "uw" } else { "w" };
     let src_ty = |k: usize| match i.kind {
         0 if !i.f[0] => "f",
-        0..=3 | 11 if i.f[k] => "f",
-        0..=4 | 11 => "hf",
+        0..=3 | 11..=13 if i.f[k] => "f",
+        0..=4 | 11..=13 => "hf",
         10 => word_src(k),
         _ => dst_ty,
     };
@@ -159,8 +161,13 @@ fn text(i: &Ins) -> String {
     } else {
         sub
     };
+    let cond = match i.kind {
+        12 => "(ge)f0.0 ",
+        13 => "(lt)f0.0 ",
+        _ => "",
+    };
     format!(
-        "{}{op} ({n}|M{m}) r{}.{sub}<{}>:{dst_ty} {}",
+        "{}{op} ({n}|M{m}) {cond}r{}.{sub}<{}>:{dst_ty} {}",
         PREDS[i.pred],
         i.regs[3],
         i.dst_stride,
@@ -192,8 +199,8 @@ proptest! {
 
 /// Of the forms IGC emits for an f16 convolution's inner loop (from `ocloc` output for TGL:
 /// `mad` into rows of halves with a broadcast weight, raw `:hf` moves and zeroing, a
-/// conversion from f32; Gen11's `mac`, the same `mad` adding to the accumulator), everything
-/// translates but a `:hf` destination that starts inside a row.
+/// conversion from f32; Gen11's `mac`, the same `mad` adding to the accumulator; the ReLU's
+/// `sel.ge` with 0.0), everything translates but a `:hf` destination that starts inside a row.
 #[test]
 fn the_convolution_forms_translate() {
     let text = "mad (16|M0) r26.0<1>:hf r7.0<8;1>:hf r14.0<8;1>:hf r24.0<0>:hf\n\
@@ -206,14 +213,15 @@ fn the_convolution_forms_translate() {
                 add (16|M0) r11.0<1>:w r12.0<16;16,1>:w r13.0<16;16,1>:w\n\
                 mov (8|M0) r15.4<1>:hf r5.0<8;8,1>:hf\n\
                 mac (16|M0) r28.0<1>:hf r7.0<16;16,1>:hf r24.0<0;1,0>:hf\n\
+                sel (16|M0) (ge)f0.0 r30.0<1>:hf r26.0<16;16,1>:hf 0.0:hf\n\
                 nop\n";
     let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
     let prog = Program::decode(Platform::Tgllp, &bytes);
     let tr = Translated::with_min_run(&prog, 1).expect("translates");
-    assert_eq!(tr.instructions(), 11);
+    assert_eq!(tr.instructions(), 12);
     assert_eq!(
         tr.translated(),
-        10,
-        "the half arithmetic, the three raw moves, the word add and the nop"
+        11,
+        "the half arithmetic, the three raw moves, the word add, the ReLU's `sel` and the nop"
     );
 }

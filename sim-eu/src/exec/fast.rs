@@ -805,11 +805,47 @@ fn f32_op<const L: usize>(
     (flags, mask, f32_bits(&r))
 }
 
-/// [`Num::Half`] lanes: [`half_results`] in the enabled and predicated channels.
+/// [`Num::Half`] lanes: [`half_results`] in the enabled and predicated channels; `sel`'s
+/// ([`half_sel`]) in the enabled ones, as the general path's `sel` writes.
 #[inline(always)]
 fn half_op<const L: usize>(f: &Fast, src: [&Lanes<L>; 3], enabled: u32, pred: u32) -> Outcome<L> {
     let hf = [0, 1, 2].map(|k| f.src[k].elem.size == 2);
+    if f.op == FastOp::Sel {
+        let [a, b, _] = src;
+        return (
+            None,
+            enabled,
+            half_sel(f.cond, pred, [hf[0], hf[1]], [a, b]),
+        );
+    }
     (None, enabled & pred, half_results(f.op, hf, src))
+}
+
+/// `sel` to `:hf` on `L` lanes of `a` and `b` (source k `:hf` where `hf[k]`, else `:f`): with
+/// a condition, `a` where `a cond b` holds (the general path's comparison, NaN rules
+/// included), else `b`; without one, `a` in the channels of `pred`. The picked value
+/// rounded to half as a `mov` rounds it (exact for a `:hf` source).
+pub fn half_sel<const L: usize>(
+    cond: Option<CondMod>,
+    pred: u32,
+    hf: [bool; 2],
+    [a, b]: [&Lanes<L>; 2],
+) -> Lanes<L> {
+    let wide = |v: u32, half: bool| {
+        if half {
+            f64::from(f16_to_f32(v as u16))
+        } else {
+            f64::from(f32::from_bits(v))
+        }
+    };
+    let pick = match cond {
+        Some(c) => lanes_where::<L>(|i| sel_f(c, wide(a[i], hf[0]), wide(b[i], hf[1]))),
+        None => pred,
+    };
+    let zero = [0; L];
+    let x = half_results(FastOp::Mov, [hf[0], false, false], [a, &zero, &zero]);
+    let y = half_results(FastOp::Mov, [hf[1], false, false], [b, &zero, &zero]);
+    blend(pick, &x, &y)
 }
 
 /// The half results of `op` (`mov`, `add`, `mul` or `mad`: the operations

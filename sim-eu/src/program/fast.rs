@@ -172,9 +172,12 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         && operands[0].ty == inst.dst.ty
         && operands[0].modifier == SrcMod::None
         && type_bytes(inst.dst.ty) <= 4;
+    // `sel` to `:hf` picks one source's value, which `:hf` holds exactly (a ReLU: `sel.ge`
+    // with 0.0).
     let half = inst.dst.ty == DataType::Hf
-        && inst.cond.is_none()
-        && matches!(op, FastOp::Mov | FastOp::Add | FastOp::Mul | FastOp::Mad);
+        && ((inst.cond.is_none()
+            && matches!(op, FastOp::Mov | FastOp::Add | FastOp::Mul | FastOp::Mad))
+            || op == FastOp::Sel);
     let num = match inst.domain {
         _ if raw => Num::Int,
         Domain::Int => Num::Int,

@@ -914,18 +914,21 @@ fn half_value() -> impl Strategy<Value = u16> {
 }
 
 prop_compose! {
-    /// A half-result `mov`, `add`, `mul` or `mad` of `:hf` and `:f` sources in r12, r14, r16
-    /// (16 lanes), with those registers' halves drawn from [`half_value`].
+    /// A half-result `mov`, `add`, `mul`, `mad` or `sel` (with a condition, or picked by the
+    /// predicate) of `:hf` and `:f` sources in r12, r14, r16 (16 lanes), with those registers'
+    /// halves drawn from [`half_value`].
     fn half_case()(
-        op in 0usize..4,
+        op in 0usize..7,
+        flags in any::<u32>(),
         src_hf in proptest::array::uniform3(any::<bool>()),
         scalar in proptest::array::uniform3(any::<bool>()),
         n in prop::sample::select(vec![1u32, 8, 16]),
         halves in proptest::collection::vec(half_value(), 3 * 32),
         active in any::<u32>(),
     ) -> Case {
-        let opname = ["mov", "add", "mul", "mad"][op];
-        let arity = [1, 2, 2, 3][op];
+        let opname = ["mov", "add", "mul", "mad", "sel", "sel", "(f0.0) sel"][op];
+        let cond = ["", "", "", "", "(ge)f0.0 ", "(lt)f0.0 ", ""][op];
+        let arity = [1, 2, 2, 3, 2, 2, 2][op];
         let srcs: Vec<String> = (0..arity)
             .map(|k| {
                 let ty = if src_hf[k] { "hf" } else { "f" };
@@ -939,14 +942,14 @@ prop_compose! {
                 }
             })
             .collect();
-        let text = format!("{opname} ({n}|M0) r10.0<1>:hf {}\nnop\n", srcs.join(" "));
+        let text = format!("{opname} ({n}|M0) {cond}r10.0<1>:hf {}\nnop\n", srcs.join(" "));
         let mut file = vec![0u8; 4096];
         for (k, h) in halves.iter().enumerate() {
             // Each source register pair holds 32 halves (or 16 singles, each two halves).
             let at = (12 + 2 * (k / 32)) * 32 + 2 * (k % 32);
             file[at..at + 2].copy_from_slice(&h.to_le_bytes());
         }
-        Case { text, file, active: active | 1, flags: 0 }
+        Case { text, file, active: active | 1, flags: u64::from(flags) }
     }
 }
 
