@@ -163,14 +163,17 @@ fn half_sel_packed(
 ) {
     let lanes = (8 * groups).min(out.len()).min(32);
     let source = |k: usize| -> [u32; 32] {
-        let size = if hf[k] { 2 } else { 4 };
-        std::array::from_fn(|i| {
-            let mut b = [0; 4];
-            if let Some(x) = src[k].get(size * i..size * (i + 1)).filter(|_| i < lanes) {
-                b[..size].copy_from_slice(x);
+        let mut v = [0u32; 32];
+        if hf[k] {
+            for (v, b) in v.iter_mut().zip(src[k].chunks_exact(2)).take(lanes) {
+                *v = u32::from(u16::from_le_bytes([b[0], b[1]]));
             }
-            u32::from_le_bytes(b)
-        })
+        } else {
+            for (v, b) in v.iter_mut().zip(src[k].chunks_exact(4)).take(lanes) {
+                *v = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            }
+        }
+        v
     };
     let r = half_sel::<32>(Some(cond), 0, hf, [&source(0), &source(1)]);
     for (o, &v) in out.iter_mut().zip(&r).take(lanes) {

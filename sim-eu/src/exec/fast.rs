@@ -831,15 +831,51 @@ pub fn half_sel<const L: usize>(
     hf: [bool; 2],
     [a, b]: [&Lanes<L>; 2],
 ) -> Lanes<L> {
-    let wide = |v: u32, half: bool| {
-        if half {
-            f64::from(f16_to_f32(v as u16))
-        } else {
-            f64::from(f32::from_bits(v))
-        }
-    };
     let pick = match cond {
-        Some(c) => lanes_where::<L>(|i| sel_f(c, wide(a[i], hf[0]), wide(b[i], hf[1]))),
+        // Two halves compare as their sign-magnitude bits ordered as integers (both zeros
+        // alike), a NaN as `sel_f` has it: the common case (a ReLU's `sel.ge x 0.0`) without
+        // widening each lane.
+        Some(c) if hf == [true, true] => {
+            let nan = |h: u32| h & 0x7fff > 0x7c00;
+            let key = |h: u32| {
+                let m = (h & 0x7fff) as i32;
+                if h & 0x8000 != 0 {
+                    -m
+                } else {
+                    m
+                }
+            };
+            lanes_where::<L>(|i| match (nan(a[i]), nan(b[i])) {
+                (false, false) => {
+                    let (x, y) = (key(a[i]), key(b[i]));
+                    match c {
+                        CondMod::Eq => x == y,
+                        CondMod::Ne => x != y,
+                        CondMod::Gt => x > y,
+                        CondMod::Ge => x >= y,
+                        CondMod::Lt => x < y,
+                        CondMod::Le => x <= y,
+                        CondMod::Ov | CondMod::Eo => false,
+                        CondMod::Un => false,
+                    }
+                }
+                (x, y) => sel_f(
+                    c,
+                    if x { f64::NAN } else { 0.0 },
+                    if y { f64::NAN } else { 0.0 },
+                ),
+            })
+        }
+        Some(c) => {
+            let wide = |v: u32, half: bool| {
+                if half {
+                    f64::from(f16_to_f32(v as u16))
+                } else {
+                    f64::from(f32::from_bits(v))
+                }
+            };
+            lanes_where::<L>(|i| sel_f(c, wide(a[i], hf[0]), wide(b[i], hf[1])))
+        }
         None => pred,
     };
     let zero = [0; L];

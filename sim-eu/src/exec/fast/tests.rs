@@ -971,10 +971,10 @@ proptest! {
     }
 }
 
-/// Every one of the 65,536 half bit patterns as each source of SIMD16 `add`, `mul` and `mad`
-/// (beside partners cycling through the special values and a spread of finite halves), and
-/// f32 values at, around and between every pair of neighbouring halves through the
-/// conversion: the fast path (eight lanes at a time on a CPU with F16C) gives the general
+/// Every one of the 65,536 half bit patterns as each source of SIMD16 `add`, `mul`, `mad` and
+/// `sel` with a condition (beside partners cycling through the special values and a spread of
+/// finite halves), and f32 values at, around and between every pair of neighbouring halves
+/// through the conversion: the fast path (eight lanes at a time on a CPU with F16C) gives the general
 /// path's results.
 #[test]
 fn every_half_matches_general_path() {
@@ -1000,6 +1000,10 @@ fn every_half_matches_general_path() {
         "mad (16|M0) r10.0<1>:hf r22.0<1;0>:hf r21.0<1;0>:hf r20.0<1>:hf",
         "mov (16|M0) r10.0<1>:hf r24.0<8;8,1>:f",
         "mul (16|M0) r10.0<1>:hf r24.0<8;8,1>:f r21.0<16;16,1>:hf",
+        "sel (16|M0) (ge)f0.0 r10.0<1>:hf r20.0<16;16,1>:hf r21.0<16;16,1>:hf",
+        "sel (16|M0) (lt)f0.0 r10.0<1>:hf r21.0<16;16,1>:hf r20.0<16;16,1>:hf",
+        "sel (16|M0) (eq)f0.0 r10.0<1>:hf r20.0<16;16,1>:hf r22.0<16;16,1>:hf",
+        "sel (16|M0) (ge)f0.0 r10.0<1>:hf r24.0<8;8,1>:f r21.0<16;16,1>:hf",
     ];
     let progs: Vec<Program> = texts
         .iter()
