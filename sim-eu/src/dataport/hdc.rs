@@ -161,6 +161,18 @@ fn dword_run(msg: &Msg, h: usize, lanes: usize, a64: bool) -> Option<u64> {
         .then_some(first)
 }
 
+/// The first lane's offset when all `lanes` of the byte scattered message `msg` (header
+/// `h` bytes) are enabled at consecutive offsets `size` apart.
+fn byte_run(msg: &Msg, h: usize, lanes: usize, size: usize) -> Option<u64> {
+    if msg.n < lanes || msg.lane_bits(lanes).count_ones() as usize != lanes {
+        return None;
+    }
+    let first = u64::from(msg.u32_at(h));
+    (1..lanes)
+        .all(|i| u64::from(msg.u32_at(h + 4 * i)) == first + (size * i) as u64)
+        .then_some(first)
+}
+
 /// Lanes of an untyped/scattered message from its SIMD-mode bits. The SIMD mode, not the
 /// instruction's execution size, lays out the payload: a `(1|M0)` SIMD8 A64 write (IGC's store
 /// of a uniform value) still carries eight address slots before its data. The execution size
@@ -364,6 +376,34 @@ fn byte_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<()
     let size = 1usize << msg.field(10, 2).min(2);
     let h = header_bytes(msg);
     let data_at = h + block(lanes, 4);
+    // Every lane enabled at consecutive offsets `size` apart (a work-item-indexed buffer of
+    // bytes or halves, as IGC reads and writes `half` tensors): one access of the whole run,
+    // spread over the lanes' DWord slots or gathered from them.
+    if let Some(first) = byte_run(msg, h, lanes, size) {
+        let mut buf = [0u8; 4 * 16];
+        let run = &mut buf[..size * lanes];
+        let done = if write {
+            let data = msg.data(data_at, 4 * lanes);
+            data.len() == 4 * lanes && {
+                for (r, d) in run.chunks_exact_mut(size).zip(data.chunks_exact(4)) {
+                    r.copy_from_slice(&d[..size]);
+                }
+                target.write_all(mem, first, run)
+            }
+        } else {
+            target.read_all(mem, first, run) && {
+                for (i, r) in run.chunks_exact(size).enumerate() {
+                    let mut b = [0u8; 4];
+                    b[..size].copy_from_slice(r);
+                    msg.put(4 * i, &b);
+                }
+                true
+            }
+        };
+        if done {
+            return Ok(());
+        }
+    }
     for i in lanes_of(msg.lane_bits(lanes)) {
         let off = u64::from(msg.u32_at(h + 4 * i));
         check(Access::ByteScattered, off)?;
