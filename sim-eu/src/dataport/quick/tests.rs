@@ -921,8 +921,8 @@ proptest! {
         let plan = inst.send.expect("a send");
         let mut t = Thread::new(u32::MAX);
         t.file[..grf.len()].copy_from_slice(&grf);
-        for i in 0..lanes {
-            let a = if consecutive { start + (size * i) as u64 } else { lane_offs[i] } as u32;
+        for (i, &o) in lane_offs.iter().enumerate().take(lanes) {
+            let a = if consecutive { start + (size * i) as u64 } else { o } as u32;
             t.file[4 * 32 + 4 * i..4 * 32 + 4 * i + 4].copy_from_slice(&a.to_le_bytes());
         }
         let mut bytes = vec![0u8; SIZE];
