@@ -71,6 +71,15 @@ fn floats() -> impl Strategy<Value = Vec<u32>> {
     )
 }
 
+/// A thread's execution mask (mostly one that has not diverged: the call's case) and the
+/// budgets its runs get.
+fn threads() -> impl Strategy<Value = (u32, Vec<u64>)> {
+    (
+        prop_oneof![3 => Just(u32::MAX), 2 => common::active()],
+        proptest::collection::vec(prop_oneof![1 => 1u64..12, 3 => Just(1u64 << 20)], 1..4),
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
 
@@ -78,17 +87,79 @@ proptest! {
     fn mad_runs_match_the_interpreter(
         seq in proptest::collection::vec(mad(), 1..40),
         file in floats(),
-        // Mostly a thread that has not diverged: the call's case.
-        active in prop_oneof![3 => Just(u32::MAX), 2 => common::active()],
-        slices in proptest::collection::vec(prop_oneof![1 => 1u64..12, 3 => Just(1u64 << 20)], 1..4),
+        (active, slices) in threads(),
     ) {
         let lines: Vec<String> = seq.iter().map(text).collect();
-        let Some((prog, n)) = common::program(&lines) else {
-            return Err(TestCaseError::reject("nothing assembles"));
-        };
-        let tr = Translated::with_min_run(&prog, 1).expect("translates");
-        common::same_as_interpreter(&prog, &tr, n, &file, active | 1, 0, &slices, &lines.join("\n"))?;
+        against_the_interpreter(&lines, &file, active, &slices)?;
     }
+
+    #[test]
+    fn half_mad_runs_match_the_interpreter(
+        seq in proptest::collection::vec(half_mad(), 1..40),
+        file in halves(),
+        (active, slices) in threads(),
+    ) {
+        let lines: Vec<String> = seq.iter().map(half_text).collect();
+        against_the_interpreter(&lines, &file, active, &slices)?;
+    }
+}
+
+/// `lines` assembled (those that do), translated and run against the interpreter.
+fn against_the_interpreter(
+    lines: &[String],
+    file: &[u32],
+    active: u32,
+    slices: &[u64],
+) -> Result<(), TestCaseError> {
+    let Some((prog, n)) = common::program(lines) else {
+        return Err(TestCaseError::reject("nothing assembles"));
+    };
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    common::same_as_interpreter(
+        &prog,
+        &tr,
+        n,
+        file,
+        active | 1,
+        0,
+        slices,
+        &lines.join("\n"),
+    )
+}
+
+/// `lines` (IGC's, every one assembling) are all entries of the call but those at `not_steps`
+/// (which have no fast form) and all translate; the runs, whole or cut by budgets, leave the
+/// registers as the interpreter does, also with DWord `nan.0` of `file` made `nan.1`.
+fn igc_lines_take_the_call(
+    lines: &[&str],
+    not_steps: &[usize],
+    mut file: Vec<u32>,
+    nan: (usize, u32),
+) {
+    let lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let (prog, n) = common::program(&lines).expect("assembles");
+    assert_eq!(n, lines.len());
+    for (i, f) in prog.fast.iter().take(n).enumerate() {
+        if not_steps.contains(&i) {
+            continue;
+        }
+        let step = f.as_ref().and_then(select);
+        assert!(
+            step.as_ref().and_then(Mad::of).is_some(),
+            "{}: {step:?}",
+            lines[i]
+        );
+    }
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    assert_eq!(tr.translated(), n);
+    let what = lines.join("\n");
+    for slices in [&[1u64 << 20][..], &[3, 5], &[1]] {
+        common::same_as_interpreter(&prog, &tr, n, &file, u32::MAX, 0, slices, &what)
+            .expect("as the interpreter");
+    }
+    file[nan.0] = nan.1;
+    common::same_as_interpreter(&prog, &tr, n, &file, u32::MAX, 0, &[1 << 20], &what)
+        .expect("as the interpreter with a NaN weight");
 }
 
 /// A stretch of IGC's inner loop of OpenVINO's `convolution_gpu_bfyx_f16` for TGL (sixteen
@@ -98,7 +169,7 @@ proptest! {
 /// NaN weight part-way (the call stops there; the interpreter runs that `mad`).
 #[test]
 fn igc_convolution_mads_take_the_call() {
-    let lines: Vec<String> = [
+    let lines = [
         "mad (16|M0) acc0.0<1>:f r68.0<8;1>:f r36.0<8;1>:f r3.0<0>:f",
         "mad (16|M0) r64.0<1>:f r60.0<8;1>:f r36.0<8;1>:f r5.0<0>:f",
         "mad (16|M0) r60.0<1>:f r72.0<8;1>:f r36.0<8;1>:f r7.0<0>:f",
@@ -115,33 +186,12 @@ fn igc_convolution_mads_take_the_call() {
         "mad (16|M0) r68.0<1>:f r70.0<8;1>:f r38.0<8;1>:f r13.1<0>:f",
         "mad (16|M0) r70.0<1>:f r72.0<8;1>:f r38.0<8;1>:f r15.1<0>:f",
         "mad (16|M0) r72.0<1>:f r80.0<8;1>:f r38.0<8;1>:f r17.1<0>:f",
-    ]
-    .map(String::from)
-    .to_vec();
-    let (prog, n) = common::program(&lines).expect("assembles");
-    assert_eq!(n, lines.len());
-    for (i, f) in prog.fast.iter().take(n).enumerate() {
-        let step = f.as_ref().and_then(select);
-        assert!(
-            step.as_ref().and_then(Mad::of).is_some(),
-            "{}: {step:?}",
-            lines[i]
-        );
-    }
-    let tr = Translated::with_min_run(&prog, 1).expect("translates");
-    assert_eq!(tr.translated(), n);
-    let mut file: Vec<u32> = (0..1024u32)
+    ];
+    let file: Vec<u32> = (0..1024u32)
         .map(|i| (0.5 + (i % 97) as f32 / 64.0).to_bits())
         .collect();
-    let what = lines.join("\n");
-    for slices in [&[1u64 << 20][..], &[3, 5], &[1]] {
-        common::same_as_interpreter(&prog, &tr, n, &file, u32::MAX, 0, slices, &what)
-            .expect("as the interpreter");
-    }
     // r9.1 is the weight of the twelfth `mad`.
-    file[9 * 8 + 1] = 0x7fc0_0042;
-    common::same_as_interpreter(&prog, &tr, n, &file, u32::MAX, 0, &[1 << 20], &what)
-        .expect("as the interpreter with a NaN weight");
+    igc_lines_take_the_call(&lines, &[], file, (9 * 8 + 1, 0x7fc0_0042));
 }
 
 /// An f16 `mad`: rows, a half of a register for every lane, an immediate addend, the
@@ -224,25 +274,6 @@ fn halves() -> impl Strategy<Value = Vec<u32>> {
     })
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
-
-    #[test]
-    fn half_mad_runs_match_the_interpreter(
-        seq in proptest::collection::vec(half_mad(), 1..40),
-        file in halves(),
-        active in prop_oneof![3 => Just(u32::MAX), 2 => common::active()],
-        slices in proptest::collection::vec(prop_oneof![1 => 1u64..12, 3 => Just(1u64 << 20)], 1..4),
-    ) {
-        let lines: Vec<String> = seq.iter().map(half_text).collect();
-        let Some((prog, n)) = common::program(&lines) else {
-            return Err(TestCaseError::reject("nothing assembles"));
-        };
-        let tr = Translated::with_min_run(&prog, 1).expect("translates");
-        common::same_as_interpreter(&prog, &tr, n, &file, active | 1, 0, &slices, &lines.join("\n"))?;
-    }
-}
-
 /// A stretch of IGC's inner loop of OpenVINO's `convolution_gpu_bfyx_f16` at f16 for TGL:
 /// eight accumulators (two of them acc0 and acc1) started from an immediate zero, then added
 /// to, a block-read row times one weight each, with a `sync.nop` inside a run. Every line is
@@ -250,7 +281,7 @@ proptest! {
 /// interpreter does, also with a NaN weight part-way.
 #[test]
 fn igc_f16_convolution_mads_take_the_call() {
-    let lines: Vec<String> = [
+    let lines = [
         "mad (16|M0) acc0.0<1>:hf 0.0:hf r4.0<8;1>:hf r105.0<0>:hf",
         "mad (16|M0) acc1.0<1>:hf 0.0:hf r4.0<8;1>:hf r105.2<0>:hf",
         "mad (16|M0) r9.0<1>:hf 0.0:hf r4.0<8;1>:hf r105.4<0>:hf",
@@ -268,39 +299,13 @@ fn igc_f16_convolution_mads_take_the_call() {
         "mad (16|M0) r21.0<1>:hf r21.0<8;1>:hf r6.0<8;1>:hf r112.10<0>:hf",
         "mad (16|M0) r13.0<1>:hf r13.0<8;1>:hf r6.0<8;1>:hf r112.12<0>:hf",
         "mad (16|M0) r23.0<1>:hf r23.0<8;1>:hf r6.0<8;1>:hf r112.14<0>:hf",
-    ]
-    .map(String::from)
-    .to_vec();
-    let (prog, n) = common::program(&lines).expect("assembles");
-    assert_eq!(n, lines.len());
-    // The `sync.nop` has no fast form (the translation makes it a step that changes nothing).
-    for (i, f) in prog
-        .fast
-        .iter()
-        .take(n)
-        .enumerate()
-        .filter(|(i, _)| i != &10)
-    {
-        let step = f.as_ref().and_then(select);
-        assert!(
-            step.as_ref().and_then(Mad::of).is_some(),
-            "{}: {step:?}",
-            lines[i]
-        );
-    }
-    let tr = Translated::with_min_run(&prog, 1).expect("translates");
-    assert_eq!(tr.translated(), n);
+    ];
     let half = |x: f32| u32::from(sim_eu::convert::f32_to_f16(x));
-    let mut file: Vec<u32> = (0..1024u32)
+    let file: Vec<u32> = (0..1024u32)
         .map(|i| half(0.5 + (i % 97) as f32 / 64.0) | half(-0.25 + (i % 13) as f32 / 16.0) << 16)
         .collect();
-    let what = lines.join("\n");
-    for slices in [&[1u64 << 20][..], &[3, 5], &[1]] {
-        common::same_as_interpreter(&prog, &tr, n, &file, u32::MAX, 0, slices, &what)
-            .expect("as the interpreter");
-    }
-    // r112.8 (the low half of DWord 4) is the weight of the fourteenth line.
-    file[112 * 8 + 4] = file[112 * 8 + 4] & 0xffff_0000 | 0x7e00;
-    common::same_as_interpreter(&prog, &tr, n, &file, u32::MAX, 0, &[1 << 20], &what)
-        .expect("as the interpreter with a NaN weight");
+    // The `sync.nop` (line 10) has no fast form: the translation makes it a step that changes
+    // nothing. r112.8 (the low half of DWord 4) is the weight of the fourteenth line.
+    let nan = file[112 * 8 + 4] & 0xffff_0000 | 0x7e00;
+    igc_lines_take_the_call(&lines, &[10], file, (112 * 8 + 4, nan));
 }

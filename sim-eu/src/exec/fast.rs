@@ -846,19 +846,8 @@ pub fn half_sel<const L: usize>(
                 }
             };
             lanes_where::<L>(|i| match (nan(a[i]), nan(b[i])) {
-                (false, false) => {
-                    let (x, y) = (key(a[i]), key(b[i]));
-                    match c {
-                        CondMod::Eq => x == y,
-                        CondMod::Ne => x != y,
-                        CondMod::Gt => x > y,
-                        CondMod::Ge => x >= y,
-                        CondMod::Lt => x < y,
-                        CondMod::Le => x <= y,
-                        CondMod::Ov | CondMod::Eo => false,
-                        CondMod::Un => false,
-                    }
-                }
+                // The keys are exact in double precision: the general path's comparison.
+                (false, false) => cmp_f(c, f64::from(key(a[i])), f64::from(key(b[i]))),
                 (x, y) => sel_f(
                     c,
                     if x { f64::NAN } else { 0.0 },
