@@ -127,8 +127,8 @@ const HALF_SOURCE: usize = 4 * packed_group_bytes(false);
 use sim_eu::exec::fast::HALF_FIXED_OPS as HALF_OPS;
 
 /// Half results for translated code: `HALF_OPS[op]` (past those, `sel` with the condition
-/// `SEL_CONDS[op - HALF_OPS.len()]`) on `groups` groups of eight lanes of the sources at `src
-/// + k * HALF_SOURCE`, source k packed `:hf` where bit k of `hf` is set, else `:f`
+/// `SEL_CONDS[op - HALF_OPS.len()]`) on `groups` groups of eight lanes of the sources at
+/// `src + k * HALF_SOURCE`, source k packed `:hf` where bit k of `hf` is set, else `:f`
 /// ([`half_results_packed`], [`half_sel`]: the interpreter's own rounding); the results
 /// packed at `out`, two bytes a lane.
 ///
