@@ -1,6 +1,12 @@
 //! IEEE half and bfloat16 conversions (round to nearest even), and the packed vector
 //! immediates `:v`, `:uv`, `:vf`.
 
+/// Whether IEEE binary16 bits `h` (in the low 16 bits) are a NaN: exponent all ones, a
+/// non-zero fraction.
+pub fn f16_is_nan(h: u32) -> bool {
+    h & 0x7fff > 0x7c00
+}
+
 /// IEEE binary16 bits to f32 (exact).
 pub fn f16_to_f32(h: u16) -> f32 {
     let sign = u32::from(h >> 15) << 31;
@@ -91,6 +97,13 @@ pub fn vf_to_f32(b: u8) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn f16_is_nan_is_the_widened_value_a_nan() {
+        for h in 0..=u16::MAX {
+            assert_eq!(f16_is_nan(u32::from(h)), f16_to_f32(h).is_nan(), "{h:#06x}");
+        }
+    }
 
     #[test]
     fn half_round_trips_every_value() {

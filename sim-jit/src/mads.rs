@@ -297,7 +297,7 @@ fn f16_by_lanes(file: &mut [u8], m: &Mad) -> bool {
         |k| std::array::from_fn::<u32, 32, _>(|l| if l < n { lane(file, m, k, l) } else { 0 });
     let r = half_results::<32>(FastOp::Mad, [true; 3], [&src(0), &src(1), &src(2)]);
     let r = &r[..n];
-    if r.iter().any(|&h| h & 0x7c00 == 0x7c00 && h & 0x3ff != 0) {
+    if r.iter().any(|&h| sim_eu::convert::f16_is_nan(h)) {
         return false;
     }
     let dst = usize::from(m.dst);

@@ -149,27 +149,15 @@ impl Target {
 }
 
 /// The first lane's address when all `lanes` lanes are enabled and their addresses step by
-/// one DWord without wrapping.
-fn dword_run(msg: &Msg, h: usize, lanes: usize, a64: bool) -> Option<u64> {
+/// `step` bytes (a DWord, or a byte scattered message's element) without wrapping.
+fn lane_run(msg: &Msg, h: usize, lanes: usize, a64: bool, step: u64) -> Option<u64> {
     if msg.n < lanes || msg.lane_bits(lanes).count_ones() as usize != lanes {
         return None;
     }
     let first = lane_address(msg, h, 0, a64);
-    first.checked_add(4 * lanes as u64)?;
+    first.checked_add(step * lanes as u64)?;
     (1..lanes)
-        .all(|i| lane_address(msg, h, i, a64) == first + 4 * i as u64)
-        .then_some(first)
-}
-
-/// The first lane's offset when all `lanes` of the byte scattered message `msg` (header
-/// `h` bytes) are enabled at consecutive offsets `size` apart.
-fn byte_run(msg: &Msg, h: usize, lanes: usize, size: usize) -> Option<u64> {
-    if msg.n < lanes || msg.lane_bits(lanes).count_ones() as usize != lanes {
-        return None;
-    }
-    let first = u64::from(msg.u32_at(h));
-    (1..lanes)
-        .all(|i| u64::from(msg.u32_at(h + 4 * i)) == first + (size * i) as u64)
+        .all(|i| lane_address(msg, h, i, a64) == first + step * i as u64)
         .then_some(first)
 }
 
@@ -379,7 +367,7 @@ fn byte_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<()
     // Every lane enabled at consecutive offsets `size` apart (a work-item-indexed buffer of
     // bytes or halves, as IGC reads and writes `half` tensors): one access of the whole run,
     // spread over the lanes' DWord slots or gathered from them.
-    if let Some(first) = byte_run(msg, h, lanes, size) {
+    if let Some(first) = lane_run(msg, h, lanes, false, size as u64) {
         let mut buf = [0u8; 4 * 16];
         let run = &mut buf[..size * lanes];
         let done = if write {
@@ -437,7 +425,7 @@ fn untyped(msg: &mut Msg, mem: &mut dyn Memory, write: bool, a64: bool) -> Resul
     // One channel, every lane enabled at consecutive DWord addresses (a work-item-indexed
     // buffer): one access of the whole run does what the loop below does lane by lane.
     if chans.count_ones() == 1 {
-        if let Some(first) = dword_run(msg, h, lanes, a64) {
+        if let Some(first) = lane_run(msg, h, lanes, a64, 4) {
             // The lanes step by 4: all are aligned when the first is.
             let aligned = check(Access::Untyped, target.base.wrapping_add(first)).is_ok();
             let a = first.wrapping_add(4 * u64::from(chans.trailing_zeros()));

@@ -836,7 +836,7 @@ pub fn half_sel<const L: usize>(
         // alike), a NaN as `sel_f` has it: the common case (a ReLU's `sel.ge x 0.0`) without
         // widening each lane.
         Some(c) if hf == [true, true] => {
-            let nan = |h: u32| h & 0x7fff > 0x7c00;
+            let nan = crate::convert::f16_is_nan;
             let key = |h: u32| {
                 let m = (h & 0x7fff) as i32;
                 if h & 0x8000 != 0 {
