@@ -1408,6 +1408,23 @@ fn basic_async_copies_tgllp() {
     run_suite("test_basic", BASIC_ASYNC, "sim:tgllp", BASIC_ASYNC);
 }
 
+/// test_basic's `imagedim_pow2` on sim:tgllp: a kernel copying a 2D image through a sampler
+/// for every power-of-two width × height up to the largest the device's memory allows
+/// (16384 × 16384 here: a quarter of the reported 4 GB), the work-group size left to the
+/// runtime. About two and a half minutes with translated code (interpreted, it did not finish
+/// in 15 minutes). Its sibling `imagedim_non_pow2` is not run: its images one less than each
+/// power of two in both dimensions go with 1 × 1 work-groups, about a billion one-item
+/// work-groups in all.
+#[test]
+fn basic_imagedim_pow2_tgllp() {
+    run_suite(
+        "test_basic",
+        &["imagedim_pow2"],
+        "sim:tgllp",
+        &["imagedim_pow2"],
+    );
+}
+
 /// test_basic's sub-tests [`basic_tgllp`] runs, on sim:tgllp under every memory and
 /// synchronization check of the kernel sanitizer (`api` left out: the harness probes with bad
 /// arguments on purpose): they pass (and fail) as without. vector_creation loads whole small
