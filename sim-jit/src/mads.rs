@@ -192,7 +192,8 @@ pub const GROUP: usize = 8;
 /// in order (up to the first with a NaN lane): a convolution's accumulators then pass from
 /// one `mad` to the next without each waiting for the last one's store (about a sixth less
 /// time per `mad` in a chain of eight accumulators, measured on this project's host). A
-/// group's `mad`s are of one kind (f32 or f16); other widths are groups of one.
+/// group's `mad`s are of one kind (f32 or f16: f16 groups store each result in turn, see
+/// `group_f16`); other widths are groups of one.
 pub fn group(mads: &mut [Mad]) {
     let mut at = 0;
     while at < mads.len() {
@@ -550,31 +551,26 @@ mod x86 {
         ok
     }
 
-    /// [`group_f32`] for a group of f16 SIMD16 `mad`s: again one NaN test for the group
-    /// (with the sources' forms known, 8.0–8.2 → 8.4–8.6 G lane-ops/s in `jit_alu`).
+    /// [`group_f32`] for a group of f16 SIMD16 `mad`s, though each is stored as soon as it is
+    /// computed (after its NaN test): an f16 `mad`'s arithmetic takes long enough that its
+    /// store does not hold the next one up, and results kept for the group's end went through
+    /// the stack (`jit_alu`'s f16 convolution case 8.4–8.6 G lane-ops/s so, 9.5–9.8 G now; the
+    /// same loop as arms of [`run_avx512`]'s match, without groups, 6.5–7.0 G).
     ///
     /// # Safety
     /// As [`group_f32`]'s.
     #[inline(always)]
     unsafe fn group_f16(f: *mut u8, g: &[Mad]) -> usize {
-        let mut r = [_mm256_setzero_si256(); super::GROUP];
-        let mut nan = [0 as __mmask16; super::GROUP];
-        let mut any: __mmask16 = 0;
-        for ((m, r), nan) in g.iter().zip(r.iter_mut()).zip(nan.iter_mut()) {
+        for (k, m) in g.iter().enumerate() {
             // SAFETY: the caller's contract.
-            (*r, *nan) = unsafe { half_mad16_formed(f, m) };
-            any |= *nan;
-        }
-        let ok = if any == 0 {
-            g.len()
-        } else {
-            nan.iter().position(|&n| n != 0).unwrap_or(g.len())
-        };
-        for (m, r) in g.iter().zip(r).take(ok) {
+            let (v, nan) = unsafe { half_mad16_formed(f, m) };
+            if nan != 0 {
+                return k;
+            }
             // SAFETY: the caller's contract: the destination's 32 bytes lie in the file.
-            unsafe { _mm256_storeu_si256(f.add(usize::from(m.dst)).cast(), r) };
+            unsafe { _mm256_storeu_si256(f.add(usize::from(m.dst)).cast(), v) };
         }
-        ok
+        g.len()
     }
 
     /// [`super::run`] with 512-bit vectors (and 256-bit ones for 8 lanes).
