@@ -33,6 +33,11 @@ pub enum Quick {
     /// IGC emits for `intel_sub_group_block_read`/`write`): one run of bytes between memory
     /// and consecutive registers.
     Block(Block),
+    /// An HDC byte scattered read or write through a binding-table entry (DC0 0x04, 0x0C: what
+    /// IGC emits for `half` and `char` elements it cannot read as DWords): lane `i` accesses
+    /// `size` bytes at the surface's offset `address[i]`, the low bytes of register DWord `i`
+    /// of the data (stores) or response (loads, whose other bytes are zero).
+    Bytes(Bytes),
 }
 
 /// A classified OWord block message (see [`Quick::Block`]).
@@ -56,6 +61,22 @@ pub struct Block {
     pub bytes: u16,
     /// The alignment rule of the block's address.
     pub align: u8,
+}
+
+/// A classified byte scattered message (see [`Quick::Bytes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bytes {
+    pub write: bool,
+    /// The binding-table index of the surface.
+    pub bti: u8,
+    /// Lanes the payload lays out (8 or 16).
+    pub lanes: u8,
+    /// Bytes per lane: 1, 2 or 4.
+    pub size: u8,
+    /// GRF byte of lane 0's 32-bit offset.
+    pub addr_at: u16,
+    /// GRF byte of lane 0's data DWord (stores) or response DWord (loads).
+    pub data_at: u16,
 }
 
 /// A 32-bit-per-component read or write of one to four components per lane (see

@@ -264,7 +264,7 @@ fn direct_any(q: Quick) -> Option<Direct> {
                 align: b.align,
             })
         }
-        Quick::Nothing | Quick::Barrier | Quick::Fence(_) => None,
+        Quick::Nothing | Quick::Barrier | Quick::Fence(_) | Quick::Bytes(_) => None,
     }
 }
 

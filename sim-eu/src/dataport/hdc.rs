@@ -23,6 +23,9 @@ const OWORDS: [usize; 8] = [1, 1, 2, 4, 8, 16, 0, 0];
 pub(super) const OWORD_READ: u32 = 0x00;
 pub(super) const OWORD_READ_UNALIGNED: u32 = 0x01;
 pub(super) const OWORD_WRITE: u32 = 0x08;
+/// DC0 message types of the byte scattered messages.
+pub(super) const BYTE_SCATTERED_READ: u32 = 0x04;
+pub(super) const BYTE_SCATTERED_WRITE: u32 = 0x0C;
 
 /// An OWord block message's bytes and where they start in their first register, by its
 /// block-size code: code 1 is one OWord in the high half of its register.
@@ -195,8 +198,8 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
         (Sfid::Dc0, OWORD_WRITE) => oword_write_bti(msg, mem),
         (Sfid::Dc0, 0x03) => dword_scattered(msg, mem, false),
         (Sfid::Dc0, 0x0B) => dword_scattered(msg, mem, true),
-        (Sfid::Dc0, 0x04) => byte_scattered(msg, mem, false),
-        (Sfid::Dc0, 0x0C) => byte_scattered(msg, mem, true),
+        (Sfid::Dc0, BYTE_SCATTERED_READ) => byte_scattered(msg, mem, false),
+        (Sfid::Dc0, BYTE_SCATTERED_WRITE) => byte_scattered(msg, mem, true),
         (Sfid::Dc0, 0x07) => {
             mem.fence(super::fence_is_global(sfid, msg.desc));
             Ok(())

@@ -15,7 +15,8 @@
 //! 0x01/0x09/0x11/0x19), LSC `load`/`store` of one to four 32-bit elements per lane (UGM,
 //! UGML, SLM; flat, BTI, A32 or A64), and OWord block reads and writes through a binding-table
 //! entry or SLM with every channel enabled (DC0 0x00/0x01/0x08: the sub-group block reads and
-//! writes of `cl_intel_subgroups`). Several DWords per lane are the common case when each
+//! writes of `cl_intel_subgroups`), and byte scattered reads and writes of 1, 2 or 4 bytes per
+//! lane through a binding-table entry (DC0 0x04/0x0C: `half` and `char` elements). Several DWords per lane are the common case when each
 //! lane's vector follows the previous one's (a `float2` or `float4` array indexed by
 //! work-item).
 
@@ -36,7 +37,7 @@ use crate::regfile::{Thread, REG_BYTES};
 use isa_encoder::sendmsg::build::BTI_SLM;
 
 pub(crate) use super::classified::component_block;
-pub use super::classified::{Base, Block, Lanes, Quick};
+pub use super::classified::{Base, Block, Bytes, Lanes, Quick};
 
 fn imm(d: SendDesc) -> Option<u32> {
     match d {
@@ -137,6 +138,34 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
                 } else {
                     Access::OwordBlock
                 }) as u8,
+            }))
+        }
+        Sfid::Dc0
+            if !scratch::is_scratch(desc)
+                && matches!(
+                    field(14, 5),
+                    hdc::BYTE_SCATTERED_READ | hdc::BYTE_SCATTERED_WRITE
+                )
+                && field(0, 8) != u32::from(BTI_SLM) =>
+        {
+            let write = field(14, 5) == hdc::BYTE_SCATTERED_WRITE;
+            let lanes: usize = if field(8, 1) != 0 { 16 } else { 8 };
+            let h = if field(19, 1) != 0 { REG_BYTES } else { 0 };
+            // One DWord per lane: the offsets, the data, the response.
+            let slots = hdc::block(lanes, 4);
+            let addr_at = payload_byte(plan, mlen, ex_mlen, h, 4 * lanes)?;
+            let data_at = if write {
+                payload_byte(plan, mlen, ex_mlen, h + slots, 4 * lanes)?
+            } else {
+                resp(slots)?
+            };
+            Some(Quick::Bytes(Bytes {
+                write,
+                bti: field(0, 8) as u8,
+                lanes: lanes as u8,
+                size: 1 << field(10, 2).min(2),
+                addr_at,
+                data_at,
             }))
         }
         Sfid::Dc1 if matches!(field(14, 5), 0x01 | 0x09 | 0x11 | 0x19) => {
@@ -256,7 +285,85 @@ pub fn run(t: &mut Thread, q: Quick, mask: u32, mem: &mut dyn Memory) -> bool {
         }
         Quick::Lanes(l) => lanes(t, l, mask, mem),
         Quick::Block(b) => block(t, b, mask, mem),
+        Quick::Bytes(b) => bytes(t, b, mask, mem),
     }
+}
+
+/// A byte scattered message on the enabled lanes in `mask`: every lane enabled at offsets
+/// `size` apart, one access of the whole run; otherwise each enabled lane's bytes (reads
+/// gathered at once, landing in the registers only when every lane's read succeeded;
+/// writes in lane order, as [`lane_by_lane`] writes). False, with no register changed, when
+/// some access cannot be made (the general path then executes the message, faults and
+/// bounds its own).
+fn bytes(t: &mut Thread, b: Bytes, mask: u32, mem: &mut dyn Memory) -> bool {
+    let n = usize::from(b.lanes);
+    let live = mask & lane_bits(b.lanes);
+    let size = usize::from(b.size);
+    let (addr_at, data_at) = (usize::from(b.addr_at), usize::from(b.data_at));
+    let bti = u32::from(b.bti);
+    if live == 0 || t.file.len() < addr_at.max(data_at) + 4 * n || !matches!(size, 1 | 2 | 4) {
+        // No lane: the general path still checks the binding.
+        return false;
+    }
+    let mut buf = [0u8; 4 * 16];
+    if live == lane_bits(b.lanes) {
+        if let Some(first) = consecutive(&t.file, addr_at, n, 4, size as u32) {
+            let run = &mut buf[..size * n];
+            if b.write {
+                for (i, r) in run.chunks_exact_mut(size).enumerate() {
+                    let at = data_at + 4 * i;
+                    r.copy_from_slice(&t.file[at..at + size]);
+                }
+                return mem.surface_write_all(bti, first, 1, run);
+            }
+            if !mem.surface_read_all(bti, first, 1, run) {
+                return false;
+            }
+            for (i, r) in run.chunks_exact(size).enumerate() {
+                put_zero_extended(&mut t.file, data_at + 4 * i, r);
+            }
+            return true;
+        }
+    }
+    let offset = |file: &[u8], i: usize| {
+        let at = addr_at + 4 * i;
+        u64::from(u32::from_le_bytes([
+            file[at],
+            file[at + 1],
+            file[at + 2],
+            file[at + 3],
+        ]))
+    };
+    if b.write {
+        for i in lanes_of(live) {
+            let at = data_at + 4 * i;
+            if !mem.surface_write_all(bti, offset(&t.file, i), 1, &t.file[at..at + size]) {
+                return false;
+            }
+        }
+        return true;
+    }
+    let mut offs = [0u64; 16];
+    let mut k = 0;
+    for i in lanes_of(live) {
+        offs[k] = offset(&t.file, i);
+        k += 1;
+    }
+    let got = &mut buf[..k * size];
+    if !mem.surface_gather(bti, &offs[..k], 1, got) {
+        return false;
+    }
+    for (i, r) in lanes_of(live).zip(got.chunks_exact(size)) {
+        put_zero_extended(&mut t.file, data_at + 4 * i, r);
+    }
+    true
+}
+
+/// `r` (1 to 4 bytes) as the DWord at file byte `at`, the bytes above it zero.
+fn put_zero_extended(file: &mut [u8], at: usize, r: &[u8]) {
+    let mut d = [0u8; 4];
+    d[..r.len()].copy_from_slice(r);
+    file[at..at + 4].copy_from_slice(&d);
 }
 
 /// A block message with every channel enabled, in bounds and aligned: one access, straight

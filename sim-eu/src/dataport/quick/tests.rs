@@ -901,7 +901,9 @@ proptest! {
 
     /// Byte scattered messages of 1, 2 and 4 bytes per lane, SIMD8 and SIMD16: consecutive
     /// lanes `size` apart (one whole-run access) or anywhere, any mask, widths, read-only
-    /// memory: the same results, registers and memory as every lane alone.
+    /// memory: classified (also with the memory's windows published, as translated code's
+    /// calls meet it), the same results, registers and memory as the general path's and as
+    /// every lane alone.
     #[test]
     fn byte_scattered_runs_equal_lane_by_lane(
         msg in 0..BYTE_SCATTERED.len(),
@@ -940,14 +942,27 @@ proptest! {
             published: Published::default(),
         };
         let mask = mask & lane_bits(inst.n);
+        prop_assert!(matches!(plan.quick, Some(Quick::Bytes(_))), "{} is classified", text);
+        let general = SendPlan { quick: None, ..plan };
         let (mut tr, mut mr) = (t.clone(), m0.clone());
+        let (mut tw, mut mw) = (t.clone(), m0.clone());
+        mw.publish();
+        let (mut tg, mut mg) = (t.clone(), m0.clone());
         let (mut tl, mut ml) = (t, VecMem { lane_by_lane: true, ..m0 });
         let r = execute(&mut tr, prog.platform, &plan, inst.n, mask, &mut mr);
-        let l = execute(&mut tl, prog.platform, &plan, inst.n, mask, &mut ml);
+        let w = execute(&mut tw, prog.platform, &plan, inst.n, mask, &mut mw);
+        let g = execute(&mut tg, prog.platform, &general, inst.n, mask, &mut mg);
+        let l = execute(&mut tl, prog.platform, &general, inst.n, mask, &mut ml);
         let outcome =
             |r: &Result<Outcome, EuErrorKind>| r.as_ref().map(|o| o.eot).map_err(|e| e.clone());
+        prop_assert_eq!(outcome(&r), outcome(&g), "{}", text);
+        prop_assert_eq!(outcome(&r), outcome(&w), "{}", text);
         prop_assert_eq!(outcome(&r), outcome(&l), "{}", text);
+        prop_assert!(tr.file == tg.file, "registers differ from the general path: {}", text);
+        prop_assert!(tr.file == tw.file, "registers differ through the windows: {}", text);
         prop_assert!(tr.file == tl.file, "registers differ: {}", text);
+        prop_assert!(mr == mg, "memory differs from the general path: {}", text);
+        prop_assert!(mr == mw, "memory differs through the windows: {}", text);
         ml.lane_by_lane = false;
         prop_assert!(mr == ml, "memory differs: {}", text);
     }
