@@ -183,7 +183,8 @@ pub fn worth_a_call(mads: &[Mad]) -> bool {
         })
 }
 
-/// The most SIMD16 `mad`s the AVX-512 path computes before it stores any of them.
+/// The most SIMD16 `mad`s in a group ([`group`]): for f32, the most the AVX-512 path computes
+/// before it stores any of them.
 pub const GROUP: usize = 8;
 
 /// Marks groups in `mads`: runs of up to [`GROUP`] SIMD16 `mad`s none of which reads what an
@@ -554,7 +555,7 @@ mod x86 {
     /// [`group_f32`] for a group of f16 SIMD16 `mad`s, though each is stored as soon as it is
     /// computed (after its NaN test): an f16 `mad`'s arithmetic takes long enough that its
     /// store does not hold the next one up, and results kept for the group's end went through
-    /// the stack (`jit_alu`'s f16 convolution case 8.4–8.6 G lane-ops/s so, 9.5–9.8 G now; the
+    /// the stack (`jit_alu`'s f16 convolution case 8.4–8.7 G lane-ops/s so, 9.5–10.0 G now; the
     /// same loop as arms of [`run_avx512`]'s match, without groups, 6.5–7.0 G).
     ///
     /// # Safety

@@ -361,11 +361,20 @@ fn dword_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(
     Ok(())
 }
 
+/// A byte scattered message's lanes (desc\[8\]: SIMD16), bytes per lane (desc\[11:10\]: 1, 2
+/// or 4) and header bytes (desc\[19\]).
+pub(super) fn byte_scattered_shape(desc: u32) -> (usize, usize, usize) {
+    let h = if desc >> 19 & 1 != 0 { REG_BYTES } else { 0 };
+    (
+        simd_lanes(desc >> 8 & 1 != 0),
+        1 << (desc >> 10 & 3).min(2),
+        h,
+    )
+}
+
 fn byte_scattered(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Result<(), EuErrorKind> {
     let target = bti_target(msg, mem)?;
-    let lanes = simd_lanes(msg.field(8, 1) != 0);
-    let size = 1usize << msg.field(10, 2).min(2);
-    let h = header_bytes(msg);
+    let (lanes, size, h) = byte_scattered_shape(msg.desc);
     let data_at = h + block(lanes, 4);
     // Every lane enabled at consecutive offsets `size` apart (a work-item-indexed buffer of
     // bytes or halves, as IGC reads and writes `half` tensors): one access of the whole run,

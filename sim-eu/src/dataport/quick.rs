@@ -149,8 +149,7 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
                 && field(0, 8) != u32::from(BTI_SLM) =>
         {
             let write = field(14, 5) == hdc::BYTE_SCATTERED_WRITE;
-            let lanes: usize = if field(8, 1) != 0 { 16 } else { 8 };
-            let h = if field(19, 1) != 0 { REG_BYTES } else { 0 };
+            let (lanes, size, h) = hdc::byte_scattered_shape(desc);
             // One DWord per lane: the offsets, the data, the response.
             let slots = hdc::block(lanes, 4);
             let addr_at = payload_byte(plan, mlen, ex_mlen, h, 4 * lanes)?;
@@ -163,7 +162,7 @@ pub fn classify(platform: Platform, plan: &SendPlan, n: u8, grf_regs: usize) -> 
                 write,
                 bti: field(0, 8) as u8,
                 lanes: lanes as u8,
-                size: 1 << field(10, 2).min(2),
+                size: size as u8,
                 addr_at,
                 data_at,
             }))
