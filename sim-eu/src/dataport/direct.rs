@@ -8,7 +8,7 @@
 
 use std::ptr::NonNull;
 
-use super::classified::{component_block, Base, Lanes, Quick};
+use super::classified::{component_block, Base, Bytes, Lanes, Quick};
 use super::{aligned, lanes_of, slm_run};
 use crate::lane_mask::lane_bits;
 
@@ -352,6 +352,63 @@ pub(crate) unsafe fn lanes_through(
 
 /// The 4 bytes at `at` of `file` as they lie in memory (native order).
 #[inline(always)]
+/// [`lanes_through`] for the byte scattered message `b` (any alignment): each enabled lane's
+/// `size` bytes copied through the window of its surface, reads zero-extended into the lane's
+/// DWord once every lane's bytes were read, writes in lane order after every lane was checked;
+/// false, having changed nothing, when a lane's bytes are not all in the window.
+///
+/// # Safety
+/// As [`lanes_through`]'s.
+pub(crate) unsafe fn bytes_through(
+    table: &DirectTable,
+    file: &mut [u8],
+    b: &Bytes,
+    mask: u32,
+) -> bool {
+    let w = &table.windows[usize::from(b.bti)];
+    let size = usize::from(b.size);
+    let (addr_at, data_at) = (usize::from(b.addr_at), usize::from(b.data_at));
+    let lanes = 32 - mask.leading_zeros() as usize;
+    if w.end <= w.start || mask == 0 || size > 4 || file.len() < addr_at.max(data_at) + 4 * lanes {
+        return false;
+    }
+    let mut host = [0u64; 32];
+    for i in lanes_of(mask) {
+        let Some(o) = dword(file, addr_at + 4 * i) else {
+            return false;
+        };
+        let o = u64::from(u32::from_le(o));
+        if !w.holds(o, size as u64, b.write) {
+            return false;
+        }
+        host[i] = w.host.wrapping_add(o);
+    }
+    if b.write {
+        for i in lanes_of(mask) {
+            for k in 0..size {
+                let p = host[i].wrapping_add(k as u64) as *mut u8;
+                // SAFETY: `p` lies in the window (checked above), whose host bytes the caller
+                // vouches for; volatile, as the memory's own copies: other threads may access
+                // the same memory.
+                unsafe { p.write_volatile(file[data_at + 4 * i + k]) };
+            }
+        }
+        return true;
+    }
+    let mut got = [[0u8; 4]; 32];
+    for i in lanes_of(mask) {
+        for (k, g) in got[i][..size].iter_mut().enumerate() {
+            let p = host[i].wrapping_add(k as u64) as *const u8;
+            // SAFETY: as for the writes above.
+            *g = unsafe { p.read_volatile() };
+        }
+    }
+    for i in lanes_of(mask) {
+        file[data_at + 4 * i..data_at + 4 * i + 4].copy_from_slice(&got[i]);
+    }
+    true
+}
+
 fn dword(file: &[u8], at: usize) -> Option<u32> {
     let b: [u8; 4] = file.get(at..at + 4)?.try_into().ok()?;
     Some(u32::from_ne_bytes(b))

@@ -289,8 +289,8 @@ pub fn run(t: &mut Thread, q: Quick, mask: u32, mem: &mut dyn Memory) -> bool {
 }
 
 /// A byte scattered message on the enabled lanes in `mask`: every lane enabled at offsets
-/// `size` apart, one access of the whole run; otherwise each enabled lane's bytes (reads
-/// gathered at once, landing in the registers only when every lane's read succeeded;
+/// `size` apart, one access of the whole run; otherwise each enabled lane's bytes through the
+/// surface's window when it holds them all, else asked of the memory (reads gathered at once, landing in the registers only when every lane's read succeeded;
 /// writes in lane order, as [`lane_by_lane`] writes). False, with no register changed, when
 /// some access cannot be made (the general path then executes the message, faults and
 /// bounds its own).
@@ -323,6 +323,10 @@ fn bytes(t: &mut Thread, b: Bytes, mask: u32, mem: &mut dyn Memory) -> bool {
             }
             return true;
         }
+    }
+    // SAFETY: the memory's own table, read while `mem` is borrowed here and not used.
+    if unsafe { super::direct::bytes_through(&*mem.direct_windows(), &mut t.file, &b, live) } {
+        return true;
     }
     let offset = |file: &[u8], i: usize| {
         let at = addr_at + 4 * i;
