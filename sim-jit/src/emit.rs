@@ -2459,6 +2459,15 @@ impl StepEmitter<'_, '_> {
         v
     }
 
+    /// [`Op::LowWord`]: the low word of `a` beside the high word of `b` (I32, or I32X4 lanes).
+    fn low_word(&mut self, a: Value, b: Value, ty: Type) -> Value {
+        let low = self.lanes_of(0xffff, ty);
+        let high = self.lanes_of(0xffff_0000, ty);
+        let a = self.b.ins().band(a, low);
+        let b = self.b.ins().band(b, high);
+        self.b.ins().bor(a, b)
+    }
+
     /// `x` as an I32, or in every lane of an I32X4.
     fn lanes_of(&mut self, x: u32, ty: Type) -> Value {
         let c = self.b.ins().iconst(I32, i64::from(x as i32));
@@ -2544,6 +2553,7 @@ impl StepEmitter<'_, '_> {
             }
             Op::And => self.b.ins().band(a, bv.unwrap_or(a)),
             Op::Or => self.b.ins().bor(a, bv.unwrap_or(a)),
+            Op::LowWord => self.low_word(a, bv.unwrap_or(a), I32X4),
             Op::Xor => self.b.ins().bxor(a, bv.unwrap_or(a)),
             Op::Shl | Op::Shr | Op::Asr => match uniform_b {
                 // One shift count for every lane: a vector shift.
@@ -2891,6 +2901,7 @@ impl StepEmitter<'_, '_> {
             }
             Op::And => self.b.ins().band(a, b),
             Op::Or => self.b.ins().bor(a, b),
+            Op::LowWord => self.low_word(a, b, I32),
             Op::Xor => self.b.ins().bxor(a, b),
             Op::Shl | Op::Shr | Op::Asr => {
                 let n = self.b.ins().band_imm_u(b, 31);

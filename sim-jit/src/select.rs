@@ -96,6 +96,11 @@ pub enum Op {
         sub: bool,
         acc: u16,
     },
+    /// An integer `mov` to words every other word (`mov (16|M0) r7.0<2>:hf r27.0<16;16,1>:hf`,
+    /// halves spread out for a byte scattered write): src0's low word into the low word of
+    /// each destination DWord, src1 (the destination's DWords themselves) keeping the high
+    /// one.
+    LowWord,
     /// A conversion `mov` from integers (each lane extended to 32 bits by its type, then read
     /// as unsigned where `unsigned`, else signed) to `:f`, rounded to nearest even: the only
     /// rounding mode translated code runs in, and the interpreter's (its 64-bit value, exact
@@ -583,7 +588,15 @@ pub fn select(f: &Fast) -> Option<Step> {
         return None;
     }
     let n = f.ch.n;
+    // Words every other word from a DWord's start: the DWords merged.
+    let low_word = op == Op::Mov
+        && f.num == Num::Int
+        && flag.is_none()
+        && f.dst_elem.size == 2
+        && n >= 4
+        && f.dst.is_some_and(|d| d.stride == 4 && d.base % 4 == 0);
     let dst = match f.dst {
+        Some(d) if low_word => Some(d.base),
         Some(d) if f.dst_elem.size == 4 && (d.stride == 4 || n == 1) => Some(d.base),
         // Words: SIMD8 and wider packed in whole rows (a raw SIMD16 `:hf` move, `:w`
         // arithmetic), or one.
@@ -607,6 +620,27 @@ pub fn select(f: &Fast) -> Option<Step> {
         }
         sign[k] = fs.sign;
         *s = lanes(&fs, f.ch.n)?;
+    }
+    if let (true, Some(base)) = (low_word, dst) {
+        let dwords = Elem {
+            size: 4,
+            signed: false,
+        };
+        src[1] = Lanes::Row {
+            base,
+            stride: 4,
+            elem: dwords,
+        };
+        return Some(Step {
+            op: Op::LowWord,
+            n: f.ch.n,
+            ch: f.ch,
+            dst,
+            dst_size: 4,
+            src,
+            sign,
+            flag,
+        });
     }
     Some(Step {
         op,
