@@ -2468,6 +2468,37 @@ impl StepEmitter<'_, '_> {
         self.b.ins().bor(a, b)
     }
 
+    /// [`Op::IntDiv`] of two I32s: the interpreter's rule (`sim_eu`'s `int_div32`), the
+    /// divisor made 1 where Cranelift's division would trap (by zero, `i32::MIN / -1`).
+    fn int_div(&mut self, x: Value, y: Value, rem: bool, unsigned: bool) -> Value {
+        let zero = self.b.ins().icmp_imm_s(IntCC::Equal, y, 0);
+        let one = self.b.ins().iconst(I32, 1);
+        let r = if unsigned {
+            let y = self.b.ins().select(zero, one, y);
+            if rem {
+                self.b.ins().urem(x, y)
+            } else {
+                self.b.ins().udiv(x, y)
+            }
+        } else {
+            let min = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::Equal, x, i64::from(i32::MIN));
+            let minus_one = self.b.ins().icmp_imm_s(IntCC::Equal, y, -1);
+            let overflow = self.b.ins().band(min, minus_one);
+            let trap = self.b.ins().bor(zero, overflow);
+            let y = self.b.ins().select(trap, one, y);
+            if rem {
+                self.b.ins().srem(x, y)
+            } else {
+                self.b.ins().sdiv(x, y)
+            }
+        };
+        let by_zero = if rem { x } else { self.b.ins().iconst(I32, -1) };
+        self.b.ins().select(zero, by_zero, r)
+    }
+
     /// `x` as an I32, or in every lane of an I32X4.
     fn lanes_of(&mut self, x: u32, ty: Type) -> Value {
         let c = self.b.ins().iconst(I32, i64::from(x as i32));
@@ -2555,6 +2586,18 @@ impl StepEmitter<'_, '_> {
             Op::Or => self.b.ins().bor(a, bv.unwrap_or(a)),
             Op::LowWord => self.low_word(a, bv.unwrap_or(a), I32X4),
             Op::Xor => self.b.ins().bxor(a, bv.unwrap_or(a)),
+            // No vector division: lane by lane.
+            Op::IntDiv { rem, unsigned } => {
+                let b = bv.unwrap_or(a);
+                let mut r = a;
+                for l in 0..4u8 {
+                    let x = self.b.ins().extractlane(a, l);
+                    let y = self.b.ins().extractlane(b, l);
+                    let z = self.int_div(x, y, rem, unsigned);
+                    r = self.b.ins().insertlane(r, z, l);
+                }
+                r
+            }
             Op::Shl | Op::Shr | Op::Asr => match uniform_b {
                 // One shift count for every lane: a vector shift.
                 Some(n) => {
@@ -2903,6 +2946,7 @@ impl StepEmitter<'_, '_> {
             Op::Or => self.b.ins().bor(a, b),
             Op::LowWord => self.low_word(a, b, I32),
             Op::Xor => self.b.ins().bxor(a, b),
+            Op::IntDiv { rem, unsigned } => self.int_div(a, b, rem, unsigned),
             Op::Shl | Op::Shr | Op::Asr => {
                 let n = self.b.ins().band_imm_u(b, 31);
                 self.shift(op, a, n)

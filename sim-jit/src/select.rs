@@ -40,6 +40,12 @@ pub enum Op {
     Shl,
     Shr,
     Asr,
+    /// `math.iqot` / `math.irem` (`rem`): 32-bit division, unsigned when src0 is `:ud`, as
+    /// the interpreter's rule has it (by zero: all ones, or the dividend).
+    IntDiv {
+        rem: bool,
+        unsigned: bool,
+    },
     FAdd,
     FMul,
     FMad,
@@ -526,6 +532,10 @@ pub fn select(f: &Fast) -> Option<Step> {
         (Num::Int, FastOp::Shl) => Op::Shl,
         (Num::Int, FastOp::Shr) => Op::Shr,
         (Num::Int, FastOp::Asr) => Op::Asr,
+        (Num::Int, FastOp::IntDiv { rem }) => Op::IntDiv {
+            rem,
+            unsigned: f.src[0].elem.size == 4 && !f.src[0].elem.signed,
+        },
         (Num::F32, FastOp::Add) => Op::FAdd,
         (Num::F32, FastOp::Mul) => Op::FMul,
         (Num::F32, FastOp::Mad) => Op::FMad,

@@ -13,8 +13,21 @@ use sim_jit::{Translated, MIN_RUN};
 use crate::common;
 use common::{program, thread, SPECIAL};
 
-const INT_OPS: [&str; 12] = [
-    "mov", "add", "mul", "mad", "and", "or", "xor", "not", "shl", "shr", "asr", "mac",
+const INT_OPS: [&str; 14] = [
+    "mov",
+    "add",
+    "mul",
+    "mad",
+    "and",
+    "or",
+    "xor",
+    "not",
+    "shl",
+    "shr",
+    "asr",
+    "mac",
+    "math.iqot",
+    "math.irem",
 ];
 const F_OPS: [&str; 5] = ["mov", "add", "mul", "mad", "mac"];
 /// Binary-source regions: consecutive, scalar, strided (stays interpreted).
@@ -382,6 +395,33 @@ fn the_common_forms_translate() {
             .translated(),
         0
     );
+}
+
+/// IGC's integer division (`math.iqot` / `math.irem` on both halves of a SIMD16 index, from
+/// `ocloc` output for TGL: the convolutions' index arithmetic), signed and unsigned, by a
+/// row and by a scalar, translates and matches the interpreter, divisors of 0 and -1 and the
+/// dividend `i32::MIN` among the lanes.
+#[test]
+fn integer_division_translates() {
+    let lines: Vec<String> = [
+        "math.iqot (8|M0) r20.0<1>:d r10.0<8;8,1>:d r12.0<0;1,0>:d",
+        "math.irem (8|M8) r21.0<1>:d r11.0<8;8,1>:d r12.0<0;1,0>:d",
+        "math.iqot (8|M0) r22.0<1>:ud r13.0<8;8,1>:ud r14.0<8;8,1>:ud",
+        "math.irem (8|M0) r23.0<1>:ud r13.0<8;8,1>:ud r14.0<8;8,1>:ud",
+        "math.iqot (16|M0) r24.0<1>:d r15.0<8;8,1>:d r17.0<8;8,1>:d",
+        "math.irem (1|M0) r26.0<1>:d r15.0<0;1,0>:d r17.1<0;1,0>:d",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut file = vec![0u32; 128 * 8];
+    for (k, w) in file.iter_mut().enumerate() {
+        *w = [7, 0x8000_0000, u32::MAX, 0, 1_000_003, 3, 0xffff_fff9, 16][k % 8]
+            .wrapping_mul(1 + (k as u32 / 8) % 3);
+    }
+    // `i32::MIN / -1`: by the scalar r12.0 in lane 1 of r10, and lane 1 of r15 by r17's.
+    file[12 * 8] = u32::MAX;
+    file[17 * 8 + 1] = u32::MAX;
+    every_line_translates_and_matches(&lines, &file);
 }
 
 /// Source modifiers translate as the fast path has them: IGC's `a - b` as an `add` of a

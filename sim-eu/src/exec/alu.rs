@@ -663,6 +663,21 @@ fn bit_op(t: &mut Thread, inst: &Inst, mask: u32) -> R {
     }
 }
 
+/// `math.iqot` (quotient) or `math.irem` (`rem`) of two 32-bit values, unsigned or signed
+/// (wrapping: `i32::MIN / -1` is `i32::MIN`, remainder 0). Division by zero has no defined
+/// result; the hardware's all-ones quotient and unchanged dividend as remainder are what the
+/// simulator returns.
+pub(crate) fn int_div32(a: u32, b: u32, rem: bool, unsigned: bool) -> u32 {
+    match (b, unsigned, rem) {
+        (0, _, false) => u32::MAX,
+        (0, _, true) => a,
+        (_, true, false) => a / b,
+        (_, true, true) => a % b,
+        (_, false, false) => (a as i32).wrapping_div(b as i32) as u32,
+        (_, false, true) => (a as i32).wrapping_rem(b as i32) as u32,
+    }
+}
+
 fn math(t: &mut Thread, inst: &Inst, mask: u32) -> R {
     let Subfunction::Math(f) = inst.func else {
         return Err(EuErrorKind::Illegal("math without a function".into()));
@@ -682,21 +697,16 @@ fn math(t: &mut Thread, inst: &Inst, mask: u32) -> R {
             let unsigned = inst.src[0].ty == DataType::Ud;
             let rem = f == MathFn::Irem;
             int_op(t, inst, mask, false, move |[a, b]| {
-                // Division by zero has no defined result; the hardware's all-ones quotient and
-                // unchanged remainder are what the interpreter returns.
-                if b == 0 {
-                    return if rem { a } else { -1 };
+                // The dividend itself as the remainder by zero, as `int_div32` has it for its
+                // low 32 bits.
+                if b == 0 && rem {
+                    return a;
                 }
+                let r = int_div32(a as u32, b as u32, rem, unsigned);
                 if unsigned {
-                    let (x, y) = (a as u32, b as u32);
-                    i64::from(if rem { x % y } else { x / y })
+                    i64::from(r)
                 } else {
-                    let (x, y) = (a as i32, b as i32);
-                    i64::from(if rem {
-                        x.wrapping_rem(y)
-                    } else {
-                        x.wrapping_div(y)
-                    })
+                    i64::from(r as i32)
                 }
             })
         }
@@ -993,5 +1003,31 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
             "instruction {}",
             other.mnemonic()
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::int_div32;
+
+    /// Quotients truncate towards zero and remainders take the dividend's sign (OpenCL C's `/`
+    /// and `%`, which IGC lowers to these); `i32::MIN / -1` wraps; by zero, all ones and the
+    /// dividend.
+    #[test]
+    fn integer_division_follows_its_rule() {
+        let s = |a: i32, b: i32, rem| int_div32(a as u32, b as u32, rem, false) as i32;
+        assert_eq!((s(-7, 2, false), s(-7, 2, true)), (-3, -1));
+        assert_eq!((s(7, -2, false), s(7, -2, true)), (-3, 1));
+        assert_eq!(
+            (s(i32::MIN, -1, false), s(i32::MIN, -1, true)),
+            (i32::MIN, 0)
+        );
+        assert_eq!((s(-7, 0, false), s(-7, 0, true)), (-1, -7));
+        let u = |a: u32, b: u32, rem| int_div32(a, b, rem, true);
+        assert_eq!(
+            (u(u32::MAX, 7, false), u(u32::MAX, 7, true)),
+            (613_566_756, 3)
+        );
+        assert_eq!((u(9, 0, false), u(9, 0, true)), (u32::MAX, 9));
     }
 }

@@ -641,6 +641,10 @@ fn int_op<const L: usize>(
         FastOp::Shl => zip2(a, b, |x, y| x << (y & 31)),
         FastOp::Shr => zip2(a, b, |x, y| x >> (y & 31)),
         FastOp::Asr => zip2(a, b, |x, y| ((x as i32) >> (y & 31)) as u32),
+        FastOp::IntDiv { rem } => {
+            let unsigned = f.src[0].elem.size == 4 && !f.src[0].elem.signed;
+            zip2(a, b, |x, y| super::alu::int_div32(x, y, rem, unsigned))
+        }
         FastOp::Mad => {
             let mut r = [0u32; L];
             for i in 0..L {
@@ -792,14 +796,15 @@ fn f32_op<const L: usize>(
             }
             return (None, enabled, blend(pick, a, b));
         }
-        // Classification keeps logic and shifts in the integer domain.
+        // Classification keeps logic, shifts and division in the integer domain.
         FastOp::Not
         | FastOp::And
         | FastOp::Or
         | FastOp::Xor
         | FastOp::Shl
         | FastOp::Shr
-        | FastOp::Asr => x,
+        | FastOp::Asr
+        | FastOp::IntDiv { .. } => x,
     };
     let flags = float_cond(f, n, &r).map(|b| (mask, b));
     (flags, mask, f32_bits(&r))

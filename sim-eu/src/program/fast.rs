@@ -7,7 +7,7 @@
 //! Classification reads the lowered [`Inst`], so it sees exactly the operands the general path
 //! would execute; anything it does not recognise stays on the general path.
 
-use isa_encoder::model::{DataType, Opcode, SrcMod};
+use isa_encoder::model::{DataType, MathFn, Opcode, SrcMod, Subfunction};
 
 use super::channels::Channels;
 use super::{type_bytes, Domain, Inst, Loc, Opnd};
@@ -158,6 +158,11 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         // `mad`s whose addend it kept in acc0): the general path computes both alike.
         Opcode::Mac => (FastOp::Mad, 3),
         Opcode::Csel if inst.cond.is_some() => (FastOp::Csel, 3),
+        Opcode::Math if inst.domain == Domain::Int && inst.cond.is_none() => match inst.func {
+            Subfunction::Math(MathFn::Iqot) => (FastOp::IntDiv { rem: false }, 2),
+            Subfunction::Math(MathFn::Irem) => (FastOp::IntDiv { rem: true }, 2),
+            _ => return None,
+        },
         _ => return None,
     };
     let operands = inst.fast_sources();
@@ -247,6 +252,7 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
     let cmp_to_null = dst.is_none() && matches!(op, FastOp::Cmp { .. });
     let word = num != Num::Half
         && op != FastOp::Csel
+        && !matches!(op, FastOp::IntDiv { .. })
         && !(compares && num == Num::Int && src[0].elem.signed != src[1].elem.signed)
         && (dst_elem.size == 4 || cmp_to_null)
         && dst.is_none_or(|d| d.stride == 4 || n == 1)

@@ -1183,3 +1183,67 @@ proptest! {
         }
     }
 }
+
+prop_compose! {
+    /// `math.iqot` and `math.irem` of any integer types and regions, SIMD1 to SIMD32, over a
+    /// file whose DWords are often 0, -1, 1 and `i32::MIN` (division by zero, the one signed
+    /// overflow).
+    fn div_case()(
+        rem in any::<bool>(),
+        size in 0usize..SIZES.len(),
+        tys in proptest::array::uniform3(0usize..INT_TYPES.len()),
+        regs in proptest::array::uniform3(10u32..40),
+        regions in proptest::array::uniform2(0usize..REGIONS.len()),
+        divisor in proptest::option::of(prop_oneof![Just(0u32), Just(u32::MAX), any::<u32>()]),
+        words in proptest::collection::vec(
+            prop_oneof![
+                Just(0u32),
+                Just(u32::MAX),
+                Just(1),
+                Just(0x8000_0000),
+                any::<u32>(),
+            ],
+            1024,
+        ),
+        active in any::<u32>(),
+        flags in any::<u64>(),
+    ) -> Case {
+        let (n, m) = SIZES[size];
+        let ty = |k: usize| INT_TYPES[tys[k]];
+        let src1 = match divisor {
+            Some(bits) => imm(bits, ty(1)),
+            None => reg(regs[2], 0, REGIONS[regions[1]], ty(1)),
+        };
+        let text = format!(
+            "math.{} ({n}|M{m}) {} {} {src1}\nnop\n",
+            if rem { "irem" } else { "iqot" },
+            reg(regs[0], 0, "<1>", ty(2)),
+            reg(regs[1], 0, REGIONS[regions[0]], ty(0)),
+        );
+        let file = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        Case { text, file, active: active | 1, flags }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, max_global_rejects: 100_000, ..ProptestConfig::default() })]
+
+    /// Integer division on the fast path gives the general path's bytes.
+    #[test]
+    fn integer_division_matches_general_path(c in div_case()) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, &c.text);
+        prop_assume!(bytes.is_ok());
+        let fast = Program::decode(Platform::Tgllp, &bytes.unwrap_or_default());
+        prop_assume!(fast.insts.len() == 2 && fast.insts[0].invalid.is_none());
+        prop_assert!(
+            matches!(fast.fast[0], Some(ref f) if matches!(f.op, FastOp::IntDiv { .. })),
+            "not on the fast path: {}",
+            c.text
+        );
+        let (g, f) = both_paths(&fast, &c);
+        prop_assume!(g.is_some());
+        let f = f.expect("fast path ran");
+        let g = g.expect("general path ran");
+        prop_assert!(f.file == g.file, "{}", c.text);
+    }
+}
