@@ -2459,12 +2459,16 @@ impl StepEmitter<'_, '_> {
         v
     }
 
-    /// [`Op::LowWord`]: the low word of `a` beside the high word of `b` (I32, or I32X4 lanes).
-    fn low_word(&mut self, a: Value, b: Value, ty: Type) -> Value {
+    /// [`Op::Words`]: the low word of `a` as the low word (`high`: the high word) of each
+    /// result, beside the other word of `b` (I32, or I32X4 lanes).
+    fn words(&mut self, a: Value, b: Value, high: bool, ty: Type) -> Value {
         let low = self.lanes_of(0xffff, ty);
-        let high = self.lanes_of(0xffff_0000, ty);
-        let a = self.b.ins().band(a, low);
-        let b = self.b.ins().band(b, high);
+        let (a, keep) = if high {
+            (self.b.ins().ishl_imm_u(a, 16), low)
+        } else {
+            (self.b.ins().band(a, low), self.lanes_of(0xffff_0000, ty))
+        };
+        let b = self.b.ins().band(b, keep);
         self.b.ins().bor(a, b)
     }
 
@@ -2584,7 +2588,7 @@ impl StepEmitter<'_, '_> {
             }
             Op::And => self.b.ins().band(a, bv.unwrap_or(a)),
             Op::Or => self.b.ins().bor(a, bv.unwrap_or(a)),
-            Op::LowWord => self.low_word(a, bv.unwrap_or(a), I32X4),
+            Op::Words { high } => self.words(a, bv.unwrap_or(a), high, I32X4),
             Op::Xor => self.b.ins().bxor(a, bv.unwrap_or(a)),
             // No vector division: lane by lane.
             Op::IntDiv { rem, unsigned } => {
@@ -2944,7 +2948,7 @@ impl StepEmitter<'_, '_> {
             }
             Op::And => self.b.ins().band(a, b),
             Op::Or => self.b.ins().bor(a, b),
-            Op::LowWord => self.low_word(a, b, I32),
+            Op::Words { high } => self.words(a, b, high, I32),
             Op::Xor => self.b.ins().bxor(a, b),
             Op::IntDiv { rem, unsigned } => self.int_div(a, b, rem, unsigned),
             Op::Shl | Op::Shr | Op::Asr => {

@@ -103,10 +103,13 @@ pub enum Op {
         acc: u16,
     },
     /// An integer `mov` to words every other word (`mov (16|M0) r7.0<2>:hf r27.0<16;16,1>:hf`,
-    /// halves spread out for a byte scattered write): src0's low word into the low word of
-    /// each destination DWord, src1 (the destination's DWords themselves) keeping the high
-    /// one.
-    LowWord,
+    /// halves spread out for a byte scattered write; `r7.1<2>:hf`, the high halves of pairs
+    /// packed for a DWord write): src0's low word into the low word (`high`: the high word)
+    /// of each destination DWord, src1 (the destination's DWords themselves) keeping the
+    /// other one.
+    Words {
+        high: bool,
+    },
     /// A conversion `mov` from integers (each lane extended to 32 bits by its type, then read
     /// as unsigned where `unsigned`, else signed) to `:f`, rounded to nearest even: the only
     /// rounding mode translated code runs in, and the interpreter's (its 64-bit value, exact
@@ -599,14 +602,15 @@ pub fn select(f: &Fast) -> Option<Step> {
     }
     let n = f.ch.n;
     // Words every other word from a DWord's start: the DWords merged.
-    let low_word = op == Op::Mov
+    let words = op == Op::Mov
         && f.num == Num::Int
         && flag.is_none()
         && f.dst_elem.size == 2
         && n >= 4
-        && f.dst.is_some_and(|d| d.stride == 4 && d.base % 4 == 0);
+        && f.dst.is_some_and(|d| d.stride == 4 && d.base % 2 == 0);
     let dst = match f.dst {
-        Some(d) if low_word => Some(d.base),
+        // The DWords whose low or high words it writes.
+        Some(d) if words => Some(d.base & !3),
         Some(d) if f.dst_elem.size == 4 && (d.stride == 4 || n == 1) => Some(d.base),
         // Words: SIMD8 and wider packed in whole rows (a raw SIMD16 `:hf` move, `:w`
         // arithmetic), or one.
@@ -631,7 +635,7 @@ pub fn select(f: &Fast) -> Option<Step> {
         sign[k] = fs.sign;
         *s = lanes(&fs, f.ch.n)?;
     }
-    if let (true, Some(base)) = (low_word, dst) {
+    if let (true, Some(base), Some(d)) = (words, dst, f.dst) {
         let dwords = Elem {
             size: 4,
             signed: false,
@@ -642,7 +646,9 @@ pub fn select(f: &Fast) -> Option<Step> {
             elem: dwords,
         };
         return Some(Step {
-            op: Op::LowWord,
+            op: Op::Words {
+                high: d.base % 4 == 2,
+            },
             n: f.ch.n,
             ch: f.ch,
             dst,

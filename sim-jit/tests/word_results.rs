@@ -200,8 +200,9 @@ proptest! {
 /// Of the forms IGC emits for an f16 convolution's inner loop (from `ocloc` output for TGL:
 /// `mad` into rows of halves with a broadcast weight, raw `:hf` moves and zeroing, a
 /// conversion from f32; Gen11's `mac`, the same `mad` adding to the accumulator; the ReLU's
-/// `sel.ge` with 0.0; halves spread to every other word for a byte scattered write), everything
-/// translates but a `:hf` destination that starts inside a row.
+/// `sel.ge` with 0.0; halves spread to every other word for a byte scattered write, and into
+/// the high words for a DWord write), everything translates but a `:hf` destination that
+/// starts inside a row.
 #[test]
 fn the_convolution_forms_translate() {
     let text = "mad (16|M0) r26.0<1>:hf r7.0<8;1>:hf r14.0<8;1>:hf r24.0<0>:hf\n\
@@ -216,14 +217,15 @@ fn the_convolution_forms_translate() {
                 mac (16|M0) r28.0<1>:hf r7.0<16;16,1>:hf r24.0<0;1,0>:hf\n\
                 sel (16|M0) (ge)f0.0 r30.0<1>:hf r26.0<16;16,1>:hf 0.0:hf\n\
                 mov (16|M0) r34.0<2>:hf r30.0<16;16,1>:hf\n\
+                mov (16|M0) r34.1<2>:hf r31.0<16;16,1>:hf\n\
                 nop\n";
     let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
     let prog = Program::decode(Platform::Tgllp, &bytes);
     let tr = Translated::with_min_run(&prog, 1).expect("translates");
-    assert_eq!(tr.instructions(), 13);
+    assert_eq!(tr.instructions(), 14);
     assert_eq!(
         tr.translated(),
-        12,
-        "the half arithmetic, the four raw moves, the word add, the ReLU's `sel` and the nop"
+        13,
+        "the half arithmetic, the five raw moves, the word add, the ReLU's `sel` and the nop"
     );
 }
