@@ -973,7 +973,7 @@ proptest! {
 
 /// Every one of the 65,536 half bit patterns as each source of SIMD16 `add`, `mul`, `mad` and
 /// `sel` with a condition (beside partners cycling through the special values and a spread of
-/// finite halves), and f32 values at, around and between every pair of neighbouring halves
+/// finite halves, and beside itself and its negation), and f32 values at, around and between every pair of neighbouring halves
 /// through the conversion: the fast path (eight lanes at a time on a CPU with F16C) gives the general
 /// path's results.
 #[test]
@@ -1004,6 +1004,13 @@ fn every_half_matches_general_path() {
         "sel (16|M0) (lt)f0.0 r10.0<1>:hf r21.0<16;16,1>:hf r20.0<16;16,1>:hf",
         "sel (16|M0) (eq)f0.0 r10.0<1>:hf r20.0<16;16,1>:hf r22.0<16;16,1>:hf",
         "sel (16|M0) (ge)f0.0 r10.0<1>:hf r24.0<8;8,1>:f r21.0<16;16,1>:hf",
+        // Against itself and its negation (both zeros equal): every condition.
+        "sel (16|M0) (ge)f0.0 r10.0<1>:hf r20.0<16;16,1>:hf r23.0<16;16,1>:hf",
+        "sel (16|M0) (gt)f0.0 r10.0<1>:hf r20.0<16;16,1>:hf r23.0<16;16,1>:hf",
+        "sel (16|M0) (le)f0.0 r10.0<1>:hf r23.0<16;16,1>:hf r20.0<16;16,1>:hf",
+        "sel (16|M0) (lt)f0.0 r10.0<1>:hf r20.0<16;16,1>:hf r23.0<16;16,1>:hf",
+        "sel (16|M0) (eq)f0.0 r10.0<1>:hf r20.0<16;16,1>:hf r23.0<16;16,1>:hf",
+        "sel (16|M0) (ne)f0.0 r10.0<1>:hf r23.0<16;16,1>:hf r20.0<16;16,1>:hf",
     ];
     let progs: Vec<Program> = texts
         .iter()
@@ -1030,6 +1037,8 @@ fn every_half_matches_general_path() {
                 22 * 32 + at,
                 &partner(h.wrapping_add(7)).to_le_bytes(),
             );
+            let same = if l % 2 == 0 { h } else { h ^ 0x8000 };
+            put(&mut file, 23 * 32 + at, &(same as u16).to_le_bytes());
             let wide = f16_to_f32(h as u16).to_bits();
             let f = wide.wrapping_add(NEAR[(h % 6) as usize]);
             put(&mut file, 24 * 32 + 4 * l as usize, &f.to_le_bytes());
