@@ -205,6 +205,13 @@ fn one(prog: &Program, c: &Case) -> Option<Thread> {
     }
 }
 
+/// The case's program when its text assembles into one valid instruction and the `nop`.
+fn decoded(c: &Case) -> Option<Program> {
+    let bytes = isa_encoder::assemble(Platform::Tgllp, &c.text).ok()?;
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    (prog.insts.len() == 2 && prog.insts[0].invalid.is_none()).then_some(prog)
+}
+
 /// `c` run through `prog` with its first instruction's fast form removed (the general path),
 /// then through `prog` as it is.
 fn both_paths(prog: &Program, c: &Case) -> (Option<Thread>, Option<Thread>) {
@@ -218,10 +225,9 @@ proptest! {
 
     #[test]
     fn fast_path_matches_general_path(c in case()) {
-        let bytes = isa_encoder::assemble(Platform::Tgllp, &c.text);
-        prop_assume!(bytes.is_ok());
-        let fast = Program::decode(Platform::Tgllp, &bytes.unwrap_or_default());
-        prop_assume!(fast.insts.len() == 2 && fast.insts[0].invalid.is_none());
+        let Some(fast) = decoded(&c) else {
+            return Err(TestCaseError::reject("not one valid instruction"));
+        };
         prop_assert!(fast.fast[0].is_some(), "not on the fast path: {}", c.text);
         let (g, f) = both_paths(&fast, &c);
         prop_assume!(g.is_some());
@@ -1240,10 +1246,9 @@ proptest! {
     /// Integer division on the fast path gives the general path's bytes.
     #[test]
     fn integer_division_matches_general_path(c in div_case()) {
-        let bytes = isa_encoder::assemble(Platform::Tgllp, &c.text);
-        prop_assume!(bytes.is_ok());
-        let fast = Program::decode(Platform::Tgllp, &bytes.unwrap_or_default());
-        prop_assume!(fast.insts.len() == 2 && fast.insts[0].invalid.is_none());
+        let Some(fast) = decoded(&c) else {
+            return Err(TestCaseError::reject("not one valid instruction"));
+        };
         prop_assert!(
             matches!(fast.fast[0], Some(ref f) if matches!(f.op, FastOp::IntDiv { .. })),
             "not on the fast path: {}",
