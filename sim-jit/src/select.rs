@@ -535,10 +535,7 @@ pub fn select(f: &Fast) -> Option<Step> {
         (Num::Int, FastOp::Shl) => Op::Shl,
         (Num::Int, FastOp::Shr) => Op::Shr,
         (Num::Int, FastOp::Asr) => Op::Asr,
-        (Num::Int, FastOp::IntDiv { rem }) => Op::IntDiv {
-            rem,
-            unsigned: f.src[0].elem.size == 4 && !f.src[0].elem.signed,
-        },
+        (Num::Int, FastOp::IntDiv { rem, unsigned }) => Op::IntDiv { rem, unsigned },
         (Num::F32, FastOp::Add) => Op::FAdd,
         (Num::F32, FastOp::Mul) => Op::FMul,
         (Num::F32, FastOp::Mad) => Op::FMad,
@@ -601,7 +598,7 @@ pub fn select(f: &Fast) -> Option<Step> {
         return None;
     }
     let n = f.ch.n;
-    // Words every other word from a DWord's start: the DWords merged.
+    // Words every other word (the low or the high words of DWords): the DWords merged.
     let words = op == Op::Mov
         && f.num == Num::Int
         && flag.is_none()

@@ -641,8 +641,7 @@ fn int_op<const L: usize>(
         FastOp::Shl => zip2(a, b, |x, y| x << (y & 31)),
         FastOp::Shr => zip2(a, b, |x, y| x >> (y & 31)),
         FastOp::Asr => zip2(a, b, |x, y| ((x as i32) >> (y & 31)) as u32),
-        FastOp::IntDiv { rem } => {
-            let unsigned = f.src[0].elem.size == 4 && !f.src[0].elem.signed;
+        FastOp::IntDiv { rem, unsigned } => {
             zip2(a, b, |x, y| super::alu::int_div32(x, y, rem, unsigned))
         }
         FastOp::Mad => {

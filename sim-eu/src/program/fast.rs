@@ -158,11 +158,26 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         // `mad`s whose addend it kept in acc0): the general path computes both alike.
         Opcode::Mac => (FastOp::Mad, 3),
         Opcode::Csel if inst.cond.is_some() => (FastOp::Csel, 3),
-        Opcode::Math if inst.domain == Domain::Int && inst.cond.is_none() => match inst.func {
-            Subfunction::Math(MathFn::Iqot) => (FastOp::IntDiv { rem: false }, 2),
-            Subfunction::Math(MathFn::Irem) => (FastOp::IntDiv { rem: true }, 2),
-            _ => return None,
-        },
+        Opcode::Math if inst.domain == Domain::Int && inst.cond.is_none() => {
+            let unsigned = inst.src[0].ty == DataType::Ud;
+            match inst.func {
+                Subfunction::Math(MathFn::Iqot) => (
+                    FastOp::IntDiv {
+                        rem: false,
+                        unsigned,
+                    },
+                    2,
+                ),
+                Subfunction::Math(MathFn::Irem) => (
+                    FastOp::IntDiv {
+                        rem: true,
+                        unsigned,
+                    },
+                    2,
+                ),
+                _ => return None,
+            }
+        }
         _ => return None,
     };
     let operands = inst.fast_sources();

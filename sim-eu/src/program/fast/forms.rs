@@ -36,10 +36,11 @@ pub enum FastOp {
     /// bytes already there; or an operation to `null` without a condition (IGC's `mov (8|M0)
     /// null<1>:ud r23.0<8;8,1>:ud` that waits for a fence's response).
     Keep,
-    /// `math.iqot`, or `math.irem` (`rem`): 32-bit integer division, unsigned when src0 is
+    /// `math.iqot`, or `math.irem` (`rem`): 32-bit integer division, `unsigned` when src0 is
     /// `:ud` (the general path's rule, `exec::alu::int_div32`).
     IntDiv {
         rem: bool,
+        unsigned: bool,
     },
 }
 
