@@ -350,8 +350,6 @@ pub(crate) unsafe fn lanes_through(
     true
 }
 
-/// The 4 bytes at `at` of `file` as they lie in memory (native order).
-#[inline(always)]
 /// [`lanes_through`] for the byte scattered message `b` (any alignment): each enabled lane's
 /// `size` bytes copied through the window of its surface, reads zero-extended into the lane's
 /// DWord once every lane's bytes were read, writes in lane order after every lane was checked;
@@ -409,6 +407,8 @@ pub(crate) unsafe fn bytes_through(
     true
 }
 
+/// The 4 bytes at `at` of `file` as they lie in memory (native order).
+#[inline(always)]
 fn dword(file: &[u8], at: usize) -> Option<u32> {
     let b: [u8; 4] = file.get(at..at + 4)?.try_into().ok()?;
     Some(u32::from_ne_bytes(b))

@@ -16,9 +16,9 @@
 //! UGML, SLM; flat, BTI, A32 or A64), and OWord block reads and writes through a binding-table
 //! entry or SLM with every channel enabled (DC0 0x00/0x01/0x08: the sub-group block reads and
 //! writes of `cl_intel_subgroups`), and byte scattered reads and writes of 1, 2 or 4 bytes per
-//! lane through a binding-table entry (DC0 0x04/0x0C: `half` and `char` elements). Several DWords per lane are the common case when each
-//! lane's vector follows the previous one's (a `float2` or `float4` array indexed by
-//! work-item).
+//! lane through a binding-table entry (DC0 0x04/0x0C: `half` and `char` elements). Several
+//! DWords per lane are the common case when each lane's vector follows the previous one's (a
+//! `float2` or `float4` array indexed by work-item).
 
 use isa_encoder::model::SendDesc;
 use isa_encoder::sendmsg::lsc::{
@@ -290,10 +290,10 @@ pub fn run(t: &mut Thread, q: Quick, mask: u32, mem: &mut dyn Memory) -> bool {
 
 /// A byte scattered message on the enabled lanes in `mask`: every lane enabled at offsets
 /// `size` apart, one access of the whole run; otherwise each enabled lane's bytes through the
-/// surface's window when it holds them all, else asked of the memory (reads gathered at once, landing in the registers only when every lane's read succeeded;
-/// writes in lane order, as [`lane_by_lane`] writes). False, with no register changed, when
-/// some access cannot be made (the general path then executes the message, faults and
-/// bounds its own).
+/// surface's window when it holds them all, else asked of the memory (reads gathered at once,
+/// landing in the registers only when every lane's read succeeded; writes in lane order, as
+/// [`lane_by_lane`] writes). False, with no register changed, when some access cannot be made
+/// (the general path then executes the message, faults and bounds its own).
 fn bytes(t: &mut Thread, b: Bytes, mask: u32, mem: &mut dyn Memory) -> bool {
     let n = usize::from(b.lanes);
     let live = mask & lane_bits(b.lanes);

@@ -663,6 +663,12 @@ fn bit_op(t: &mut Thread, inst: &Inst, mask: u32) -> R {
     }
 }
 
+/// Whether `math.iqot` / `math.irem` `inst` divides unsigned: src0 is `:ud` (whatever src1
+/// is).
+pub(crate) fn int_div_unsigned(inst: &Inst) -> bool {
+    inst.src[0].ty == DataType::Ud
+}
+
 /// `math.iqot` (quotient) or `math.irem` (`rem`) of two 32-bit values, unsigned or signed
 /// (wrapping: `i32::MIN / -1` is `i32::MIN`, remainder 0). Division by zero has no defined
 /// result; the hardware's all-ones quotient and unchanged dividend as remainder are what the
@@ -694,7 +700,7 @@ fn math(t: &mut Thread, inst: &Inst, mask: u32) -> R {
         MathFn::Pow => float_op(t, inst, mask, |[a, b]| a.powf(b), |[a, b]| a.powf(b)),
         MathFn::Invm | MathFn::Rsqtm => super::macros::math(t, inst, mask, f),
         MathFn::Iqot | MathFn::Irem => {
-            let unsigned = inst.src[0].ty == DataType::Ud;
+            let unsigned = int_div_unsigned(inst);
             let rem = f == MathFn::Irem;
             int_op(t, inst, mask, false, move |[a, b]| {
                 // The dividend itself as the remainder by zero, as `int_div32` has it for its

@@ -159,7 +159,7 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         Opcode::Mac => (FastOp::Mad, 3),
         Opcode::Csel if inst.cond.is_some() => (FastOp::Csel, 3),
         Opcode::Math if inst.domain == Domain::Int && inst.cond.is_none() => {
-            let unsigned = inst.src[0].ty == DataType::Ud;
+            let unsigned = crate::exec::alu::int_div_unsigned(inst);
             match inst.func {
                 Subfunction::Math(MathFn::Iqot) => (
                     FastOp::IntDiv {

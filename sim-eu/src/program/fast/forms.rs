@@ -37,7 +37,7 @@ pub enum FastOp {
     /// null<1>:ud r23.0<8;8,1>:ud` that waits for a fence's response).
     Keep,
     /// `math.iqot`, or `math.irem` (`rem`): 32-bit integer division, `unsigned` when src0 is
-    /// `:ud` (the general path's rule, `exec::alu::int_div32`).
+    /// `:ud` (the general path's rules, `exec::alu::int_div_unsigned` and `int_div32`).
     IntDiv {
         rem: bool,
         unsigned: bool,
