@@ -261,6 +261,20 @@ fn half_callee(op: usize, hf: u8) -> HalfFn {
     half_lanes
 }
 
+/// The comparison of two halves' keys (sign-magnitude bits as integers) for the condition
+/// `c`, when it is one of `sel`'s orderings.
+fn half_order(c: CondMod) -> Option<IntCC> {
+    Some(match c {
+        CondMod::Eq => IntCC::Equal,
+        CondMod::Ne => IntCC::NotEqual,
+        CondMod::Gt => IntCC::SignedGreaterThan,
+        CondMod::Ge => IntCC::SignedGreaterThanOrEqual,
+        CondMod::Lt => IntCC::SignedLessThan,
+        CondMod::Le => IntCC::SignedLessThanOrEqual,
+        _ => return None,
+    })
+}
+
 /// [`half_lanes`]' type.
 type HalfFn = unsafe extern "C" fn(u32, u32, u32, *const u8, *mut u16);
 
@@ -358,7 +372,7 @@ impl Emitter {
         let send_sig = signature(&[ptr, I32, I32], &[I32]);
         let part_sig = signature(&[ptr, I32, I32, I32, I64, ptr], &[I32]);
         let half_sig = signature(&[I32, I32, I32, ptr, ptr], &[]);
-        let mads_sig = signature(&[ptr, ptr, I32], &[I32]);
+        let mads_sig = signature(&[ptr, ptr, I32, I32], &[I32]);
         let id = self.module.declare_anonymous_function(&sig)?;
         self.ctx.func.signature = sig;
         {
@@ -750,11 +764,7 @@ fn body(
         }
         e.nan_tests_ahead = ahead[i];
         e.index = k;
-        if let Some(table) = e
-            .all_enabled
-            .then(|| mad_run(&items[i..], k, starts))
-            .flatten()
-        {
+        if let Some(table) = mad_run(&items[i..], k, starts) {
             k += table.len() as u32;
             skip = table.len().saturating_sub(1);
             e.mads(table);
@@ -2387,12 +2397,19 @@ impl StepEmitter<'_, '_> {
         r
     }
 
-    /// The run of f32 `mad`s `table` (the current instruction and the next ones, every
-    /// channel enabled: [`mad_run`]) by one call to [`mads::call`]. When it stops at a NaN
-    /// result, the interpreter runs that instruction, from the file as it stood before it,
-    /// and the run returns, as at an inline NaN test ([`nan_branch`]).
+    /// The run of `mad`s `table` (the current instruction and the next ones: [`mad_run`]) by
+    /// one call to [`mads::call`], given the execution mask with every channel they do not
+    /// use set (all ones, its fast way, where every channel they use executes). When it
+    /// stops at an f32 NaN result, the interpreter runs that instruction, from the file as
+    /// it stood before it, and the run returns, as at an inline NaN test ([`nan_branch`]).
     fn mads(&mut self, table: Box<[Mad]>) {
         let count = table.len() as i64;
+        let used = table.iter().fold(0, |u, m| u | m.channels());
+        let active = if self.all_enabled {
+            self.b.ins().iconst(I32, -1)
+        } else {
+            self.b.ins().bor_imm_u(self.active, i64::from(!used))
+        };
         // The call reads and writes the file.
         self.write_back();
         let ptr = self.half.ptr;
@@ -2406,7 +2423,7 @@ impl StepEmitter<'_, '_> {
         let c = self
             .b
             .ins()
-            .call_indirect(self.call.mads_sig, callee, &[self.file, at, n]);
+            .call_indirect(self.call.mads_sig, callee, &[self.file, at, n, active]);
         let done = self.b.inst_results(c)[0];
         let all = self.b.ins().icmp_imm_u(IntCC::Equal, done, count);
         let (cold, hot) = (self.b.create_block(), self.b.create_block());
@@ -2690,12 +2707,10 @@ impl StepEmitter<'_, '_> {
         hf: [bool; 3],
         cond: Option<CondMod>,
     ) -> Vec<Value> {
-        let slot = self.half_slot();
-        let ptr = self.half.ptr;
         let n = usize::from(s.n);
         let groups = n.div_ceil(8);
+        let mut sources = Vec::with_capacity(3);
         for (k, &src) in s.src.iter().enumerate().take(s.op.arity()) {
-            let base = (k * HALF_SOURCE) as i32;
             let pieces: Vec<Value> = match src {
                 // Packed halves: the file's bytes as they are.
                 Lanes::Row {
@@ -2723,6 +2738,15 @@ impl StepEmitter<'_, '_> {
                     self.half_splat(v, hf[k], n)
                 }
             };
+            sources.push(pieces);
+        }
+        if let Some(rows) = self.half_inline(op, hf, cond, &sources) {
+            return rows;
+        }
+        let slot = self.half_slot();
+        let ptr = self.half.ptr;
+        for (k, pieces) in sources.iter().enumerate() {
+            let base = (k * HALF_SOURCE) as i32;
             for (j, &p) in pieces.iter().enumerate() {
                 self.b.ins().stack_store(ptr, p, slot, base + 16 * j as i32);
             }
@@ -2736,6 +2760,90 @@ impl StepEmitter<'_, '_> {
                     .stack_load(ptr, I32X4, slot, out + 16 * g as i32)
             })
             .collect()
+    }
+
+    /// The rows of a conditional half `sel` whose sources are both `:hf` (`sources`: rows of
+    /// eight halves), computed inline on the halves' bits: no rounding happens there, so the
+    /// result is the picked half itself, but for a NaN, which comes out quiet (bit 9 set, as
+    /// the interpreter's widening and rounding gives it). The comparison is [`half_sel`]'s
+    /// for two halves: their sign-magnitude bits ordered as integers (both zeros alike), and
+    /// where one is NaN the interpreter's rule. `None` for the rest (their arithmetic rounds:
+    /// [`half_lanes`] computes it).
+    fn half_inline(
+        &mut self,
+        op: FastOp,
+        hf: [bool; 3],
+        cond: Option<CondMod>,
+        sources: &[Vec<Value>],
+    ) -> Option<Vec<Value>> {
+        match (op, cond) {
+            (FastOp::Sel, Some(c)) if hf[0] && hf[1] && half_order(c).is_some() => {
+                let (a, b) = (sources.first()?, sources.get(1)?);
+                Some(
+                    a.iter()
+                        .zip(b)
+                        .map(|(&x, &y)| {
+                            let x = self.b.ins().bitcast(I16X8, lanes(), x);
+                            let y = self.b.ins().bitcast(I16X8, lanes(), y);
+                            let pick = self.half_pick(c, x, y);
+                            let r = self.b.ins().bitselect(pick, x, y);
+                            let r = self.b.ins().bitcast(I32X4, lanes(), r);
+                            self.half_quiet(r)
+                        })
+                        .collect(),
+                )
+            }
+            _ => None,
+        }
+    }
+
+    /// All ones in the words of `x` (eight halves) that are NaN.
+    fn half_nan(&mut self, x: Value) -> Value {
+        let magnitude = self.i16x8_splat(0x7fff);
+        let inf = self.i16x8_splat(0x7c00);
+        let m = self.b.ins().band(x, magnitude);
+        self.b.ins().icmp(IntCC::SignedGreaterThan, m, inf)
+    }
+
+    /// The row `x` (eight halves) with the quiet bit set in its NaNs.
+    fn half_quiet(&mut self, x: Value) -> Value {
+        let x = self.b.ins().bitcast(I16X8, lanes(), x);
+        let nan = self.half_nan(x);
+        let quiet = self.i16x8_splat(0x0200);
+        let q = self.b.ins().band(nan, quiet);
+        let r = self.b.ins().bor(x, q);
+        self.b.ins().bitcast(I32X4, lanes(), r)
+    }
+
+    /// All ones in the words where `sel` with condition `c` picks `a` over `b` (eight
+    /// halves each): [`half_sel`]'s choice.
+    fn half_pick(&mut self, c: CondMod, a: Value, b: Value) -> Value {
+        let key = |e: &mut Self, x: Value| {
+            let magnitude = e.i16x8_splat(0x7fff);
+            let m = e.b.ins().band(x, magnitude);
+            let sign = e.b.ins().sshr_imm_u(x, 15);
+            let flipped = e.b.ins().bxor(m, sign);
+            e.b.ins().isub(flipped, sign)
+        };
+        let (ka, kb) = (key(self, a), key(self, b));
+        let cc = half_order(c).unwrap_or(IntCC::Equal);
+        let ordered = self.b.ins().icmp(cc, ka, kb);
+        let (na, nb) = (self.half_nan(a), self.half_nan(b));
+        let either = self.b.ins().bor(na, nb);
+        // Where one is NaN: `lt` and `ge` (`min`, `max`) pick the number, `ne` holds, the
+        // others do not (the interpreter's `sel_f`).
+        let unordered = match c {
+            CondMod::Lt | CondMod::Ge => self.b.ins().band_not(nb, na),
+            CondMod::Ne => either,
+            _ => self.i16x8_splat(0),
+        };
+        self.b.ins().bitselect(either, unordered, ordered)
+    }
+
+    /// Eight words of `v`.
+    fn i16x8_splat(&mut self, v: u16) -> Value {
+        let w = self.b.ins().iconst(I16, i64::from(v as i16));
+        self.b.ins().splat(I16X8, w)
     }
 
     /// The half result of a one-channel instruction (`v` its sources' one values), in the low

@@ -7,16 +7,21 @@
 //!
 //! The result is the inline code's: src1 × src2 + src0 fused, IEEE, rounded to nearest even
 //! (translated code runs only in that mode); every source read before the destination is
-//! written. A result with a NaN lane stops the run before that instruction writes anything:
-//! the caller has the interpreter run it (the EU's NaN rule), as the inline code's NaN test
-//! does. With AVX-512, groups of independent SIMD16 `mad`s ([`group`]) are computed before
-//! any of them is stored, with the same results.
+//! written. An f32 result with a NaN lane stops the run before that instruction writes
+//! anything: the caller has the interpreter run it (the EU's NaN rule), as the inline code's
+//! NaN test does. With AVX-512, groups of independent SIMD16 `mad`s ([`group`]) are computed
+//! before any of them is stored, with the same results.
+//!
+//! Only the channels of the thread's execution mask are written (a thread that has diverged:
+//! an image's edge, where some lanes' inputs lie outside); the call goes the fastest way when
+//! every channel its `mad`s use executes.
 //!
 //! An f16 `mad` (every operand `:hf`, an f16 convolution's accumulation) gives the
 //! interpreter's result ([`sim_eu::exec::fast::half_results`]): the sources widened, src1 ×
 //! src2 + src0 in double precision, rounded once to half. With AVX-512 the sum is taken in
 //! single precision rounded to odd (the product of two halves is exact there), which rounded
-//! to half gives the same value; elsewhere the interpreter's own routine computes it. A
+//! to half gives the same value; elsewhere the interpreter's own routine computes it, and so
+//! it does an f16 `mad` with a NaN result (the EU's NaN rule): an f16 run never stops. A
 //! `sync.nop` and the other instructions that change nothing may sit inside a run.
 
 use crate::select::{Lanes, Op, Step};
@@ -66,6 +71,10 @@ pub struct Mad {
     /// On the first `mad` of a group ([`group`]) the group's length, else 0.
     group: u8,
     kind: Kind,
+    /// Its first channel (`M0`..`M28`): its lane i is the thread's channel `chan + i`.
+    chan: u8,
+    /// Every lane written whatever the execution mask (`NoMask`).
+    no_mask: bool,
 }
 
 impl Mad {
@@ -77,12 +86,14 @@ impl Mad {
         lanes: 0,
         group: 0,
         kind: Kind::Nop,
+        chan: 0,
+        no_mask: false,
     };
 
     /// The call's form of `s` when it computes it: an f32 `mad` (sources DWord rows or
     /// scalars) or an f16 one (every operand `:hf`: word rows, scalars or immediates) on 8,
     /// 16 or 32 lanes without predicate, flag or source modifier; or an instruction that
-    /// changes nothing. The caller knows every channel to be enabled.
+    /// changes nothing.
     pub fn of(s: &Step) -> Option<Mad> {
         let (kind, size) = match s.op {
             Op::Keep => return Some(Mad::NOP),
@@ -126,8 +137,34 @@ impl Mad {
             lanes: s.n,
             group: 0,
             kind,
+            chan: s.ch.chan_off,
+            no_mask: s.ch.no_mask,
         };
-        m.fits(FILE_BYTES).then_some(m)
+        (m.fits(FILE_BYTES) && u32::from(m.chan) + u32::from(m.lanes) <= 32).then_some(m)
+    }
+
+    /// Bit i set for each of its lanes.
+    fn lane_bits(&self) -> u32 {
+        u32::MAX >> (32 - u32::from(self.lanes).clamp(1, 32))
+    }
+
+    /// The lanes it writes when the thread's execution mask is `active` (bit i for lane i).
+    fn enabled(&self, active: u32) -> u32 {
+        match self.kind {
+            Kind::Nop => 0,
+            _ if self.no_mask => self.lane_bits(),
+            _ => active.checked_shr(u32::from(self.chan)).unwrap_or(0) & self.lane_bits(),
+        }
+    }
+
+    /// The channels of a thread's execution mask it reads (none for a nop or `NoMask`).
+    pub fn channels(&self) -> u32 {
+        if self.kind == Kind::Nop || self.no_mask {
+            return 0;
+        }
+        self.lane_bits()
+            .checked_shl(u32::from(self.chan))
+            .unwrap_or(0)
     }
 
     /// Bytes of one element.
@@ -220,41 +257,49 @@ pub fn group(mads: &mut [Mad]) {
     }
 }
 
-/// Runs `mads` in order on `file` (a thread's register file); returns how many ran: all of
-/// them, or the index of the first one whose result has a NaN lane (it wrote nothing). None
-/// runs on a file shorter than a thread's.
-pub fn run(file: &mut [u8], mads: &[Mad]) -> usize {
+/// Runs `mads` in order on `file` (a thread's register file) in the channels of `active`
+/// (the execution mask; all ones when every channel they use executes, see
+/// [`Mad::channels`]); returns how many ran: all of them, or the index of the first f32
+/// one whose result has a NaN lane (it wrote nothing). None runs on a file shorter than a
+/// thread's.
+pub fn run(file: &mut [u8], mads: &[Mad], active: u32) -> usize {
     if file.len() < FILE_BYTES {
         return 0;
     }
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has AVX-512F; the file is a thread's.
-            return unsafe { x86::run_avx512(file, mads) };
+            // SAFETY (both): the CPU has AVX-512F; the file is a thread's.
+            return if active == u32::MAX {
+                unsafe { x86::run_avx512(file, mads) }
+            } else {
+                unsafe { x86::run_avx512_masked(file, mads, active) }
+            };
         }
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        if active == u32::MAX
+            && std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("fma")
+        {
             // SAFETY: the CPU has AVX2 and FMA; the file is a thread's.
             return unsafe { x86::run_avx2(file, mads) };
         }
     }
-    run_lanes(file, mads)
+    run_lanes(file, mads, active)
 }
 
 /// [`run`] lane by lane (hosts without the vector extensions, and the reference the tests
 /// hold the others to).
-pub fn run_lanes(file: &mut [u8], mads: &[Mad]) -> usize {
+pub fn run_lanes(file: &mut [u8], mads: &[Mad], active: u32) -> usize {
     for (i, m) in mads.iter().enumerate() {
         if !m.fits(file.len()) {
             return i;
         }
-        let ran = match m.kind {
-            Kind::Nop => true,
-            Kind::F32 => f32_by_lanes(file, m),
-            Kind::F16 => f16_by_lanes(file, m),
-        };
-        if !ran {
-            return i;
+        let on = m.enabled(active);
+        match m.kind {
+            Kind::Nop => {}
+            Kind::F32 if f32_by_lanes(file, m, on) => {}
+            Kind::F32 => return i,
+            Kind::F16 => f16_by_lanes(file, m, on),
         }
     }
     mads.len()
@@ -272,64 +317,94 @@ fn lane(file: &[u8], m: &Mad, k: usize, l: usize) -> u32 {
     u32::from_le_bytes(b)
 }
 
-/// The f32 `mad` `m` (which fits `file`) lane by lane: false, having written nothing, when a
-/// result is NaN.
-fn f32_by_lanes(file: &mut [u8], m: &Mad) -> bool {
+/// The f32 `mad` `m` (which fits `file`) lane by lane in its lanes `on`: false, having
+/// written nothing, when one of their results is NaN.
+fn f32_by_lanes(file: &mut [u8], m: &Mad, on: u32) -> bool {
     let f = |k, l| f32::from_bits(lane(file, m, k, l));
     let mut r = [0f32; 32];
     for (l, r) in r.iter_mut().enumerate().take(usize::from(m.lanes)) {
         *r = f(1, l).mul_add(f(2, l), f(0, l));
     }
     let r = &r[..usize::from(m.lanes)];
-    if r.iter().any(|x| x.is_nan()) {
+    if r.iter()
+        .enumerate()
+        .any(|(l, x)| on >> l & 1 != 0 && x.is_nan())
+    {
         return false;
     }
     let dst = usize::from(m.dst);
-    for (c, x) in file[dst..dst + m.bytes()].chunks_exact_mut(4).zip(r) {
-        c.copy_from_slice(&x.to_le_bytes());
+    for (l, (c, x)) in file[dst..dst + m.bytes()]
+        .chunks_exact_mut(4)
+        .zip(r)
+        .enumerate()
+    {
+        if on >> l & 1 != 0 {
+            c.copy_from_slice(&x.to_le_bytes());
+        }
     }
     true
 }
 
-/// The f16 `mad` `m` (which fits `file`) by the interpreter's own half arithmetic: false,
-/// having written nothing, when a result is NaN.
-fn f16_by_lanes(file: &mut [u8], m: &Mad) -> bool {
+/// The f16 `mad` `m` (which fits `file`) in its lanes `on` by the interpreter's own half
+/// arithmetic, NaN rule included.
+fn f16_by_lanes(file: &mut [u8], m: &Mad, on: u32) {
     let n = usize::from(m.lanes);
     let src =
         |k| std::array::from_fn::<u32, 32, _>(|l| if l < n { lane(file, m, k, l) } else { 0 });
     let r = half_results::<32>(FastOp::Mad, [true; 3], [&src(0), &src(1), &src(2)]);
-    let r = &r[..n];
-    if r.iter().any(|&h| sim_eu::convert::f16_is_nan(h)) {
-        return false;
-    }
     let dst = usize::from(m.dst);
-    for (c, &h) in file[dst..dst + m.bytes()].chunks_exact_mut(2).zip(r) {
-        c.copy_from_slice(&(h as u16).to_le_bytes());
+    for (l, (c, &h)) in file[dst..dst + m.bytes()]
+        .chunks_exact_mut(2)
+        .zip(&r[..n])
+        .enumerate()
+    {
+        if on >> l & 1 != 0 {
+            c.copy_from_slice(&(h as u16).to_le_bytes());
+        }
     }
-    true
 }
 
 /// What translated code calls: [`run`] on the thread's file.
-pub(crate) type MadsFn = unsafe extern "C" fn(*mut u8, *const Mad, u32) -> u32;
+pub(crate) type MadsFn = unsafe extern "C" fn(*mut u8, *const Mad, u32, u32) -> u32;
 
-/// [`run`] on the `FILE_BYTES` bytes at `file` and the `count` entries at `mads`.
+/// [`run`] on the `FILE_BYTES` bytes at `file`, the `count` entries at `mads` and the
+/// execution mask `active`.
 ///
 /// # Safety
 /// `file` points to a thread's register file ([`FILE_BYTES`] bytes), which nothing else
 /// reads or writes during the call; `mads` points to `count` entries.
-pub(crate) unsafe extern "C" fn call(file: *mut u8, mads: *const Mad, count: u32) -> u32 {
+pub(crate) unsafe extern "C" fn call(
+    file: *mut u8,
+    mads: *const Mad,
+    count: u32,
+    active: u32,
+) -> u32 {
     // SAFETY: the caller's contract.
     let file = unsafe { std::slice::from_raw_parts_mut(file, FILE_BYTES) };
     // SAFETY: the caller's contract.
     let mads = unsafe { std::slice::from_raw_parts(mads, count as usize) };
-    run(file, mads) as u32
+    run(file, mads, active) as u32
+}
+
+/// [`f16_by_lanes`] on the thread's file at `file`.
+///
+/// # Safety
+/// `file` points to [`FILE_BYTES`] bytes, which `m` fits, and nothing else reads or writes
+/// them during the call.
+unsafe fn f16_at(file: *mut u8, m: &Mad, on: u32) {
+    // SAFETY: the caller's contract.
+    f16_by_lanes(
+        unsafe { std::slice::from_raw_parts_mut(file, FILE_BYTES) },
+        m,
+        on,
+    );
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::{Kind, Mad};
+    use super::{f16_at, Kind, Mad};
 
     /// Source `k` of `m` as 16 lanes from lane `16 * c`. Loads are whole (no masks): a
     /// masked load of bytes a recent store wrote is not forwarded from that store on some
@@ -556,22 +631,24 @@ mod x86 {
     /// computed (after its NaN test): an f16 `mad`'s arithmetic takes long enough that its
     /// store does not hold the next one up, and results kept for the group's end went through
     /// the stack (`jit_alu`'s f16 convolution case 8.4–8.7 G lane-ops/s so, 9.5–10.0 G now; the
-    /// same loop as arms of [`run_avx512`]'s match, without groups, 6.5–7.0 G).
+    /// same loop as arms of [`run_avx512`]'s match, without groups, 6.5–7.0 G). One with a NaN
+    /// lane is computed again by the interpreter's routine, NaN rule included.
     ///
     /// # Safety
-    /// As [`group_f32`]'s.
+    /// As [`group_f32`]'s, and nothing else reads or writes the file during the call.
     #[inline(always)]
-    unsafe fn group_f16(f: *mut u8, g: &[Mad]) -> usize {
-        for (k, m) in g.iter().enumerate() {
+    unsafe fn group_f16(f: *mut u8, g: &[Mad]) {
+        for m in g {
             // SAFETY: the caller's contract.
             let (v, nan) = unsafe { half_mad16_formed(f, m) };
             if nan != 0 {
-                return k;
+                // SAFETY: the caller's contract.
+                unsafe { f16_at(f, m, u32::MAX) };
+                continue;
             }
             // SAFETY: the caller's contract: the destination's 32 bytes lie in the file.
             unsafe { _mm256_storeu_si256(f.add(usize::from(m.dst)).cast(), v) };
         }
-        g.len()
     }
 
     /// [`super::run`] with 512-bit vectors (and 256-bit ones for 8 lanes).
@@ -592,7 +669,10 @@ mod x86 {
                 // `Mad` fits (its fields are private, made only by `Mad::of`).
                 let ok = unsafe {
                     match m.kind {
-                        Kind::F16 => group_f16(f, g),
+                        Kind::F16 => {
+                            group_f16(f, g);
+                            len
+                        }
                         _ => group_f32(f, g),
                     }
                 };
@@ -629,30 +709,106 @@ mod x86 {
                     };
                     _mm256_storeu_ps(f.add(dst).cast(), r);
                 },
+                // A NaN lane: the interpreter's routine, NaN rule included.
                 // SAFETY: as above.
                 (Kind::F16, 16) => unsafe {
-                    let Some(r) = half_mad16(f, m, 0) else {
-                        return i;
-                    };
-                    _mm256_storeu_si256(f.add(dst).cast(), r);
+                    match half_mad16(f, m, 0) {
+                        Some(r) => _mm256_storeu_si256(f.add(dst).cast(), r),
+                        None => f16_at(f, m, u32::MAX),
+                    }
                 },
                 // SAFETY: as above.
                 (Kind::F16, 32) => unsafe {
-                    let (Some(r0), Some(r1)) = (half_mad16(f, m, 0), half_mad16(f, m, 1)) else {
-                        return i;
-                    };
-                    _mm256_storeu_si256(f.add(dst).cast(), r0);
-                    _mm256_storeu_si256(f.add(dst + 32).cast(), r1);
+                    match (half_mad16(f, m, 0), half_mad16(f, m, 1)) {
+                        (Some(r0), Some(r1)) => {
+                            _mm256_storeu_si256(f.add(dst).cast(), r0);
+                            _mm256_storeu_si256(f.add(dst + 32).cast(), r1);
+                        }
+                        _ => f16_at(f, m, u32::MAX),
+                    }
                 },
                 // SAFETY: as above.
                 (Kind::F16, _) => unsafe {
-                    let Some(r) = half_mad16(f, m, 0) else {
-                        return i;
-                    };
-                    _mm_storeu_si128(f.add(dst).cast(), _mm256_castsi256_si128(r));
+                    match half_mad16(f, m, 0) {
+                        Some(r) => _mm_storeu_si128(f.add(dst).cast(), _mm256_castsi256_si128(r)),
+                        None => f16_at(f, m, u32::MAX),
+                    }
                 },
             }
             i += 1;
+        }
+        mads.len()
+    }
+
+    /// [`super::run`] for a thread whose execution mask `active` leaves out some channel the
+    /// `mad`s use: each computed as [`run_avx512`] computes it, its enabled lanes stored (the
+    /// others keep their bytes), one after another.
+    ///
+    /// # Safety
+    /// As [`run_avx512`]'s.
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub unsafe fn run_avx512_masked(file: &mut [u8], mads: &[Mad], active: u32) -> usize {
+        let f = file.as_mut_ptr();
+        // Bit l of lane l, to spread a lane mask over words.
+        let bits = _mm256_setr_epi16(
+            1,
+            2,
+            4,
+            8,
+            16,
+            32,
+            64,
+            128,
+            256,
+            512,
+            1024,
+            2048,
+            4096,
+            8192,
+            16384,
+            i16::MIN,
+        );
+        for (i, m) in mads.iter().enumerate() {
+            let on = m.enabled(active);
+            if on == 0 {
+                continue;
+            }
+            let d = usize::from(m.dst);
+            // SAFETY (each block): `file` has `FILE_BYTES` bytes (the caller's contract), which
+            // every `Mad` fits (its fields are private, made only by `Mad::of`).
+            match (m.kind, m.lanes) {
+                (Kind::Nop, _) => {}
+                // SAFETY: as above.
+                (Kind::F32, 16) => unsafe {
+                    let r = fma16(f, m, 0);
+                    let on = on as __mmask16;
+                    if _mm512_mask_cmp_ps_mask::<_CMP_UNORD_Q>(on, r, r) != 0 {
+                        return i;
+                    }
+                    _mm512_mask_storeu_ps(f.add(d).cast(), on, r);
+                },
+                // SAFETY: as above.
+                (Kind::F16, 16) => unsafe {
+                    let (v, nan) = half_mad16_formed(f, m);
+                    if nan & on as __mmask16 != 0 {
+                        f16_at(f, m, on);
+                        continue;
+                    }
+                    let spread = _mm256_set1_epi16(on as u16 as i16);
+                    let pick = _mm256_cmpeq_epi16(_mm256_and_si256(spread, bits), bits);
+                    let old = _mm256_loadu_si256(f.add(d).cast());
+                    _mm256_storeu_si256(f.add(d).cast(), _mm256_blendv_epi8(old, v, pick));
+                },
+                // SAFETY: as above.
+                (Kind::F16, _) => unsafe { f16_at(f, m, on) },
+                // SAFETY: as above.
+                (Kind::F32, _) => unsafe {
+                    let file = std::slice::from_raw_parts_mut(f, super::FILE_BYTES);
+                    if !super::f32_by_lanes(file, m, on) {
+                        return i;
+                    }
+                },
+            }
         }
         mads.len()
     }
@@ -704,8 +860,10 @@ mod x86 {
                 Kind::F32 => {}
                 Kind::Nop => continue,
                 // The interpreter's half arithmetic (its own vector code).
-                Kind::F16 if super::f16_by_lanes(file, m) => continue,
-                Kind::F16 => return i,
+                Kind::F16 => {
+                    super::f16_by_lanes(file, m, u32::MAX);
+                    continue;
+                }
             }
             let f = file.as_mut_ptr();
             // SAFETY (each block): `file` has `FILE_BYTES` bytes (the caller's contract), which
@@ -809,18 +967,51 @@ mod tests {
                     scalar,
                     imm,
                     lanes,
-                    group: 0,
                     kind: Kind::F16,
+                    ..Mad::NOP
                 }
             })
     }
 
+    /// A thread's execution mask: mostly every channel (the fast way), else any.
+    fn active() -> impl Strategy<Value = u32> {
+        prop_oneof![2 => Just(u32::MAX), 1 => any::<u32>(), 1 => Just(0xffff)]
+    }
+
+    /// `mads` with each one's first channel and `NoMask` bit from `chans` in turn.
+    fn placed(mads: Vec<Mad>, chans: &[(u8, bool)]) -> Vec<Mad> {
+        mads.into_iter()
+            .zip(chans.iter().cycle())
+            .map(|(m, &(c, no_mask))| Mad {
+                chan: if u32::from(c) + u32::from(m.lanes) <= 32 {
+                    c
+                } else {
+                    0
+                },
+                no_mask,
+                ..m
+            })
+            .collect()
+    }
+
+    fn chans() -> impl Strategy<Value = Vec<(u8, bool)>> {
+        proptest::collection::vec(
+            (
+                proptest::sample::select(vec![0u8, 0, 8, 16]),
+                proptest::bool::weighted(0.1),
+            ),
+            1..4,
+        )
+    }
+
     proptest! {
         /// The host's vector paths give the lane-by-lane results: the same count run, the
-        /// same bytes (destinations overlapping sources, NaN stops and all).
+        /// same bytes (destinations overlapping sources, NaN stops, execution masks and all).
         #[test]
         fn vectors_match_lanes(
-            mut mads in proptest::collection::vec(mad(), 1..24),
+            mads in proptest::collection::vec(mad(), 1..24),
+            chans in chans(),
+            active in active(),
             grouped in any::<bool>(),
             words in proptest::collection::vec(
                 prop_oneof![
@@ -832,40 +1023,48 @@ mod tests {
                 FILE_BYTES / 4,
             ),
         ) {
+            let mut mads = placed(mads, &chans);
             if grouped {
                 group(&mut mads);
             }
             let file: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-            same_by_every_path(&file, &mads)?;
+            same_by_every_path(&file, &mads, active)?;
         }
 
         /// So do f16 `mad`s (and nops) among f32 ones, on halves.
         #[test]
         fn half_vectors_match_lanes(
-            mut mads in proptest::collection::vec(
+            mads in proptest::collection::vec(
                 prop_oneof![4 => half_mad(), 1 => mad(), 1 => Just(Mad::NOP)],
                 1..24,
             ),
+            chans in chans(),
+            active in active(),
             grouped in any::<bool>(),
             halves in proptest::collection::vec(half(), FILE_BYTES / 2),
         ) {
+            let mut mads = placed(mads, &chans);
             if grouped {
                 group(&mut mads);
             }
             let file: Vec<u8> = halves.iter().flat_map(|h| h.to_le_bytes()).collect();
-            same_by_every_path(&file, &mads)?;
+            same_by_every_path(&file, &mads, active)?;
         }
     }
 
-    /// [`run`] and the AVX2 path (where the host has it) give [`run_lanes`]' count and bytes.
-    fn same_by_every_path(file: &[u8], mads: &[Mad]) -> Result<(), TestCaseError> {
+    /// [`run`] and the AVX2 path (where the host has it, every channel executing) give
+    /// [`run_lanes`]' count and bytes.
+    fn same_by_every_path(file: &[u8], mads: &[Mad], active: u32) -> Result<(), TestCaseError> {
         let mut want = file.to_vec();
-        let n = run_lanes(&mut want, mads);
+        let n = run_lanes(&mut want, mads, active);
         let mut got = file.to_vec();
-        prop_assert_eq!(run(&mut got, mads), n);
+        prop_assert_eq!(run(&mut got, mads, active), n);
         prop_assert!(got == want);
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        if active == u32::MAX
+            && std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("fma")
+        {
             let mut got = file.to_vec();
             // SAFETY: the CPU has AVX2 and FMA; the file is a thread's size.
             prop_assert_eq!(unsafe { x86::run_avx2(&mut got, mads) }, n);
@@ -906,9 +1105,9 @@ mod tests {
         group(&mut mads);
         prop_assert!(mads.iter().all(|m| usize::from(m.group) <= GROUP));
         let mut want = file.to_vec();
-        let n = run_lanes(&mut want, &mads);
+        let n = run_lanes(&mut want, &mads, u32::MAX);
         let mut got = file.to_vec();
-        prop_assert_eq!(run(&mut got, &mads), n);
+        prop_assert_eq!(run(&mut got, &mads, u32::MAX), n);
         prop_assert!(got == want);
         Ok(())
     }
@@ -973,6 +1172,6 @@ mod tests {
             kind: Kind::F32,
             ..Mad::NOP
         };
-        assert_eq!(run(&mut [0; 64], &[m]), 0);
+        assert_eq!(run(&mut [0; 64], &[m], u32::MAX), 0);
     }
 }

@@ -2,9 +2,10 @@
 //! every channel is enabled, against the interpreter: random runs over overlapping registers
 //! (a destination read by a later `mad`, or by the same one), scalar sources, the
 //! accumulator, SIMD8/16/32, register files with NaNs, infinities and denormals (a NaN result
-//! stops the call; the interpreter runs that `mad`), every execution mask (a thread that has
-//! diverged runs the inline code) and budgets that cut the runs. The f16 runs also take
-//! immediates and have `sync.nop`s among them, as IGC's f16 convolutions do.
+//! stops the call; the interpreter runs that `mad`; an f16 one the call computes by the
+//! interpreter's routine), every execution mask (a thread that has diverged passes it to the
+//! call), channels from M0 to M24 and `NoMask`, and budgets that cut the runs. The f16 runs
+//! also take immediates and have `sync.nop`s among them, as IGC's f16 convolutions do.
 
 use proptest::prelude::*;
 use sim_jit::mads::Mad;
@@ -23,6 +24,23 @@ struct M {
     scalar: [Option<u32>; 3],
     /// The destination and src0 the accumulator (a convolution's `mad acc0 acc0 ...`).
     acc: bool,
+    /// Its first channel and `NoMask` ([`placed`]).
+    place: (u32, bool),
+}
+
+/// A first channel (picked by `pick` among those a `width`-channel instruction may start at)
+/// and a `NoMask` bit.
+fn place() -> impl Strategy<Value = (u32, bool)> {
+    (0u32..4, proptest::bool::weighted(0.1))
+}
+
+/// The instruction's head for `width` channels placed at `place`: `(W) mad (8|M16)` and the
+/// like.
+fn placed(op: &str, width: u32, (pick, no_mask): (u32, bool)) -> String {
+    let starts = (32 / width).min(4);
+    let chan = width * (pick % starts);
+    let w = if no_mask { "(W) " } else { "" };
+    format!("{w}{op} ({width}|M{chan})")
 }
 
 fn mad() -> impl Strategy<Value = M> {
@@ -32,13 +50,15 @@ fn mad() -> impl Strategy<Value = M> {
         proptest::array::uniform3(10u32..30),
         proptest::array::uniform3(proptest::option::weighted(0.3, 0u32..8)),
         proptest::bool::weighted(0.15),
+        place(),
     )
-        .prop_map(|(width, dst, src, scalar, acc)| M {
+        .prop_map(|(width, dst, src, scalar, acc, place)| M {
             width,
             dst,
             src,
             scalar,
             acc,
+            place,
         })
 }
 
@@ -56,7 +76,8 @@ fn text(m: &M) -> String {
     } else {
         (format!("r{}.0<1>:f", m.dst), row(0))
     };
-    format!("mad ({}|M0) {dst} {src0} {} {}", m.width, row(1), row(2))
+    let head = placed("mad", m.width, m.place);
+    format!("{head} {dst} {src0} {} {}", row(1), row(2))
 }
 
 /// Register files of ordinary floats with a special value now and then (NaNs, infinities,
@@ -207,6 +228,7 @@ enum H {
         /// src0 this immediate half instead.
         imm: Option<u16>,
         acc: bool,
+        place: (u32, bool),
     },
     Nop,
 }
@@ -219,14 +241,16 @@ fn half_mad() -> impl Strategy<Value = H> {
         proptest::array::uniform3(proptest::option::weighted(0.3, 0u32..16)),
         proptest::option::weighted(0.2, prop_oneof![Just(0u16), any::<u16>()]),
         proptest::bool::weighted(0.15),
+        place(),
     )
-        .prop_map(|(width, dst, src, scalar, imm, acc)| H::Mad {
+        .prop_map(|(width, dst, src, scalar, imm, acc, place)| H::Mad {
             width,
             dst,
             src,
             scalar,
             imm,
             acc,
+            place,
         });
     prop_oneof![8 => m, 1 => Just(H::Nop)]
 }
@@ -239,6 +263,7 @@ fn half_text(h: &H) -> String {
         scalar,
         imm,
         acc,
+        place,
     } = h
     else {
         return "sync.nop null".to_string();
@@ -255,7 +280,8 @@ fn half_text(h: &H) -> String {
         (format!("r{dst}.0<1>:hf"), row(0))
     };
     let src0 = imm.map_or(src0, |v| format!("0x{v:x}:hf"));
-    format!("mad ({width}|M0) {dst} {src0} {} {}", row(1), row(2))
+    let head = placed("mad", *width, *place);
+    format!("{head} {dst} {src0} {} {}", row(1), row(2))
 }
 
 /// Register files of halves: ordinary values with a special one now and then (NaNs,

@@ -52,14 +52,23 @@ const HF_REGIONS: [&str; 3] = ["<16;16,1>", "<0;1,0>", "<16;8,2>"];
 /// Three-source regions for src0/src1 and src2: packed, scalar, a 2-element step.
 const REGIONS3: [&str; 3] = ["<1;0>", "<0;0>", "<2;0>"];
 const REGIONS3_SRC2: [&str; 3] = ["<1>", "<0>", "<2>"];
+/// `sel`'s conditions the translated path computes.
+const SEL_CONDS: [&str; 6] = [
+    "(ge)f0.0 ",
+    "(lt)f0.0 ",
+    "(eq)f1.0 ",
+    "(ne)f0.1 ",
+    "(gt)f0.0 ",
+    "(le)f1.1 ",
+];
 const PREDS: [&str; 5] = ["", "", "(f0.0) ", "(~f1.1) ", "(W) "];
 
 #[derive(Debug, Clone)]
 struct Ins {
     /// 0..4: `mov`, `add`, `mul`, `mad` to `:hf`; 4: a raw `:hf` move; 5..8: `:w`/`:uw`
     /// `add`, `mul`, `mov`; 8: an f32 `add`; 9: a DWord `add`; 10: a DWord `add` of `:uw`
-    /// or `:w` sources; 11: `mac` to `:hf` (adding to the accumulator); 12, 13: `sel.ge`,
-    /// `sel.l` to `:hf` (a ReLU's).
+    /// or `:w` sources; 11: `mac` to `:hf` (adding to the accumulator); 12..18: `sel` to
+    /// `:hf` under each ordering ([`SEL_CONDS`]: `ge` a ReLU's, `lt` and `ge` a pooling's).
     kind: usize,
     size: usize,
     /// Per source: `:f` instead of `:hf`.
@@ -76,7 +85,7 @@ struct Ins {
 
 fn ins() -> impl Strategy<Value = Ins> {
     (
-        (0usize..14, 0usize..SIZES.len(), any::<[bool; 3]>()),
+        (0usize..18, 0usize..SIZES.len(), any::<[bool; 3]>()),
         (
             proptest::array::uniform4(10u32..18),
             proptest::array::uniform4(proptest::sample::select(vec![0u32, 0, 1, 4, 8])),
@@ -86,7 +95,15 @@ fn ins() -> impl Strategy<Value = Ins> {
             prop_oneof![4 => Just(1u32), 1 => Just(2u32)],
         ),
         (
-            proptest::option::weighted(0.2, any::<u32>()),
+            // Special halves too: a `sel` of a register's +0 and an immediate -0 (or the
+            // reverse) tells an ordering that takes the zeros for different values.
+            proptest::option::weighted(
+                0.2,
+                prop_oneof![
+                    2 => any::<u32>(),
+                    1 => proptest::sample::select(SPECIAL.to_vec()).prop_map(u32::from),
+                ],
+            ),
             0usize..PREDS.len(),
         ),
     )
@@ -113,7 +130,7 @@ fn text(i: &Ins) -> String {
         2 => ("mul", 2, "hf"),
         3 => ("mad", 3, "hf"),
         11 => ("mac", 2, "hf"),
-        12 | 13 => ("sel", 2, "hf"),
+        12..=17 => ("sel", 2, "hf"),
         4 => ("mov", 1, "hf"),
         5 => ("add", 2, "w"),
         6 => ("mul", 2, "uw"),
@@ -124,8 +141,8 @@ fn text(i: &Ins) -> String {
     let word_src = |k: usize| if i.f[k] { "uw" } else { "w" };
     let src_ty = |k: usize| match i.kind {
         0 if !i.f[0] => "f",
-        0..=3 | 11..=13 if i.f[k] => "f",
-        0..=4 | 11..=13 => "hf",
+        0..=3 | 11..=17 if i.f[k] => "f",
+        0..=4 | 11..=17 => "hf",
         10 => word_src(k),
         _ => dst_ty,
     };
@@ -162,8 +179,7 @@ fn text(i: &Ins) -> String {
         sub
     };
     let cond = match i.kind {
-        12 => "(ge)f0.0 ",
-        13 => "(lt)f0.0 ",
+        12..=17 => SEL_CONDS[i.kind - 12],
         _ => "",
     };
     format!(
@@ -228,4 +244,39 @@ fn the_convolution_forms_translate() {
         13,
         "the half arithmetic, the five raw moves, the word add, the ReLU's `sel` and the nop"
     );
+}
+
+/// `sel` of two halves under each ordering, on every pair of [`SPECIAL`] halves (both
+/// zeros against each other, NaNs against numbers and each other), translated against the
+/// interpreter: picks that random halves meet only rarely.
+#[test]
+fn sel_orders_every_pair_of_special_halves() {
+    // Row 10 + j holds SPECIAL[j] in every lane, row 30 + j SPECIAL in lane order: the pair
+    // (SPECIAL[j], SPECIAL[l]) is lane l of `sel` row 10 + j against row 30 + j.
+    let mut file = vec![0u32; 1024];
+    for (j, &a) in SPECIAL.iter().enumerate() {
+        for l in 0..8 {
+            file[(10 + j) * 8 + l] = u32::from(a) * 0x1_0001;
+            file[(30 + j) * 8 + l] =
+                u32::from(SPECIAL[2 * l]) | u32::from(SPECIAL[2 * l + 1]) << 16;
+        }
+    }
+    for cond in SEL_CONDS {
+        let lines: Vec<String> = (0..SPECIAL.len())
+            .map(|j| {
+                format!(
+                    "sel (16|M0) {cond}r{}.0<1>:hf r{}.0<16;16,1>:hf r{}.0<16;16,1>:hf",
+                    50 + j,
+                    10 + j,
+                    30 + j
+                )
+            })
+            .collect();
+        let (prog, n) = program(&lines).expect("assembles");
+        assert_eq!(n, SPECIAL.len(), "every line assembles");
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        assert_eq!(tr.translated(), n, "{cond}: every `sel` translates");
+        let r = common::same_as_interpreter(&prog, &tr, n, &file, u32::MAX, 0, &[1 << 20], cond);
+        assert!(r.is_ok(), "{cond}: {r:?}");
+    }
 }
