@@ -476,13 +476,13 @@ mod x86 {
         _mm512_cvtph_ps(h)
     }
 
-    /// Chunk `c` (16 lanes, or 8 with the rest undefined) of the f16 `m`'s result as halves,
-    /// or `None` when one of its lanes is NaN ([`half_sum`]).
+    /// Chunk `c` (16 lanes, or 8 with the rest undefined) of the f16 `m`'s result as halves
+    /// ([`half_sum`]).
     ///
     /// # Safety
     /// As [`source16`]'s.
     #[inline(always)]
-    unsafe fn half_mad16(file: *const u8, m: &Mad, c: usize) -> Option<__m256i> {
+    unsafe fn half_mad16(file: *const u8, m: &Mad, c: usize) -> __m256i {
         // SAFETY: the caller's contract.
         let (p, q, s) = unsafe {
             (
@@ -491,18 +491,20 @@ mod x86 {
                 half16(file, m, 2, c),
             )
         };
-        let lanes = if m.lanes == 8 { 0xff } else { 0xffff };
         // SAFETY: the caller's contract.
-        let (v, nan) = unsafe { half_sum(p, q, s) };
-        (nan & lanes == 0).then_some(v)
+        unsafe { half_sum(p, q, s) }
     }
 
-    /// `q` × `s` + `p` (widened halves) rounded once to half, and its NaN lanes. The product
-    /// of two halves is exact in single precision; the sum is rounded to odd there (of the
-    /// sums rounded down and up, the one whose last bit is set: neighbours when inexact, so
-    /// one is odd; equal when exact; an exact zero is +0, rounded up, as to nearest), which,
-    /// rounded to nearest even half, gives the sum rounded once to half: the interpreter's
-    /// value, whose double-precision sum of halves is exact whenever the result is finite.
+    /// `q` × `s` + `p` (widened halves) rounded once to half. The product of two halves is
+    /// exact in single precision; the sum is rounded to odd there (of the sums rounded down
+    /// and up, the one whose last bit is set: neighbours when inexact, so one is odd; equal
+    /// when exact; an exact zero is +0, rounded up, as to nearest), which, rounded to nearest
+    /// even half, gives the sum rounded once to half: the interpreter's value, whose
+    /// double-precision sum of halves is exact whenever the result is finite. A NaN result
+    /// follows the interpreter's rule: the first NaN source (src0, src1, src2), quieted, or
+    /// where none is, the host's default NaN (as the interpreter's vector routine,
+    /// `sim_eu::exec::fast::half_simd`, takes it); an f16 network's padding lanes give NaNs
+    /// in every `mad` once one holds one, so they stay here rather than going lane by lane.
     /// (Without the odd rounding the `jit_alu` f16 case ran 5–10 % faster, without the
     /// conversions no faster; a test for a midpoint sum, to round to odd only there, ran
     /// slower, and so did rounding towards zero with the last bit set where down and up
@@ -511,19 +513,24 @@ mod x86 {
     /// # Safety
     /// The CPU has AVX-512F (as every function here: [`run_avx512`] is their only caller).
     #[inline(always)]
-    unsafe fn half_sum(p: __m512, q: __m512, s: __m512) -> (__m256i, __mmask16) {
+    unsafe fn half_sum(p: __m512, q: __m512, s: __m512) -> __m256i {
         let down = _mm512_fmadd_round_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(q, s, p);
         let nan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(down, down);
         let up = _mm512_fmadd_round_ps::<{ _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC }>(q, s, p);
         let (down, up) = (_mm512_castps_si512(down), _mm512_castps_si512(up));
         let down_odd = _mm512_test_epi32_mask(down, _mm512_set1_epi32(1));
-        let odd = _mm512_mask_blend_epi32(down_odd, up, down);
-        (
-            _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
-                _mm512_castsi512_ps(odd),
-            ),
-            nan,
-        )
+        let mut odd = _mm512_mask_blend_epi32(down_odd, up, down);
+        if nan != 0 {
+            // The last blended wins: src0's NaN over src1's over src2's. Widening a half
+            // quietens its NaN already.
+            for w in [s, q, p] {
+                let w_nan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(w, w);
+                odd = _mm512_mask_blend_epi32(w_nan, odd, _mm512_castps_si512(w));
+            }
+        }
+        _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm512_castsi512_ps(
+            odd,
+        ))
     }
 
     /// Source `k` of the SIMD16 f16 `m` whose sources have the form `F` ([`form`]), widened.
@@ -546,15 +553,15 @@ mod x86 {
         _mm512_cvtph_ps(h)
     }
 
-    /// The result of a SIMD16 `m` whose sources have the form `F` and its NaN lanes
-    /// ([`half_sum`]): the operands' kinds known when compiled, so a group's `mad` takes one
-    /// jump to its form's code instead of a test per operand (`jit_alu`'s f16 convolution
-    /// case 7.4–7.5 → 8.0–8.2 G lane-ops/s).
+    /// The result of a SIMD16 `m` whose sources have the form `F` ([`half_sum`]): the
+    /// operands' kinds known when compiled, so a group's `mad` takes one jump to its form's
+    /// code instead of a test per operand (`jit_alu`'s f16 convolution case 7.4–7.5 →
+    /// 8.0–8.2 G lane-ops/s).
     ///
     /// # Safety
     /// As [`source16`]'s; `m` has 16 lanes.
     #[inline(always)]
-    unsafe fn half_mad16_in<const F: u8>(file: *const u8, m: &Mad) -> (__m256i, __mmask16) {
+    unsafe fn half_mad16_in<const F: u8>(file: *const u8, m: &Mad) -> __m256i {
         // SAFETY: the caller's contract.
         let (p, q, s) = unsafe {
             (
@@ -578,16 +585,14 @@ mod x86 {
     /// # Safety
     /// As [`half_mad16_in`]'s.
     #[inline(always)]
-    unsafe fn half_mad16_formed(file: *const u8, m: &Mad) -> (__m256i, __mmask16) {
+    unsafe fn half_mad16_formed(file: *const u8, m: &Mad) -> __m256i {
         macro_rules! by_form {
             ($($f:literal)*) => {
                 match form(m) {
                     // SAFETY: the caller's contract.
                     $($f => unsafe { half_mad16_in::<$f>(file, m) },)*
                     // SAFETY: the caller's contract.
-                    _ => unsafe {
-                        half_mad16(file, m, 0).map_or((_mm256_setzero_si256(), 1), |v| (v, 0))
-                    },
+                    _ => unsafe { half_mad16(file, m, 0) },
                 }
             };
         }
@@ -628,26 +633,22 @@ mod x86 {
     }
 
     /// [`group_f32`] for a group of f16 SIMD16 `mad`s, though each is stored as soon as it is
-    /// computed (after its NaN test): an f16 `mad`'s arithmetic takes long enough that its
-    /// store does not hold the next one up, and results kept for the group's end went through
-    /// the stack (`jit_alu`'s f16 convolution case 8.4–8.7 G lane-ops/s so, 9.5–10.0 G now; the
-    /// same loop as arms of [`run_avx512`]'s match, without groups, 6.5–7.0 G). One with a NaN
-    /// lane is computed again by the interpreter's routine, NaN rule included.
+    /// computed: an f16 `mad`'s arithmetic takes long enough that its store does not hold the
+    /// next one up, and results kept for the group's end went through the stack (`jit_alu`'s
+    /// f16 convolution case 8.4–8.7 G lane-ops/s so, 9.5–10.0 G now; the same loop as arms of
+    /// [`run_avx512`]'s match, without groups, 6.5–7.0 G). An f16 group never stops: NaN
+    /// results have their rule in [`half_sum`].
     ///
     /// # Safety
-    /// As [`group_f32`]'s, and nothing else reads or writes the file during the call.
+    /// As [`group_f32`]'s.
     #[inline(always)]
     unsafe fn group_f16(f: *mut u8, g: &[Mad]) {
         for m in g {
-            // SAFETY: the caller's contract.
-            let (v, nan) = unsafe { half_mad16_formed(f, m) };
-            if nan != 0 {
-                // SAFETY: the caller's contract.
-                unsafe { f16_at(f, m, u32::MAX) };
-                continue;
-            }
             // SAFETY: the caller's contract: the destination's 32 bytes lie in the file.
-            unsafe { _mm256_storeu_si256(f.add(usize::from(m.dst)).cast(), v) };
+            unsafe {
+                let v = half_mad16_formed(f, m);
+                _mm256_storeu_si256(f.add(usize::from(m.dst)).cast(), v);
+            }
         }
     }
 
@@ -709,30 +710,22 @@ mod x86 {
                     };
                     _mm256_storeu_ps(f.add(dst).cast(), r);
                 },
-                // A NaN lane: the interpreter's routine, NaN rule included.
                 // SAFETY: as above.
                 (Kind::F16, 16) => unsafe {
-                    match half_mad16(f, m, 0) {
-                        Some(r) => _mm256_storeu_si256(f.add(dst).cast(), r),
-                        None => f16_at(f, m, u32::MAX),
-                    }
+                    _mm256_storeu_si256(f.add(dst).cast(), half_mad16(f, m, 0));
                 },
                 // SAFETY: as above.
                 (Kind::F16, 32) => unsafe {
-                    match (half_mad16(f, m, 0), half_mad16(f, m, 1)) {
-                        (Some(r0), Some(r1)) => {
-                            _mm256_storeu_si256(f.add(dst).cast(), r0);
-                            _mm256_storeu_si256(f.add(dst + 32).cast(), r1);
-                        }
-                        _ => f16_at(f, m, u32::MAX),
-                    }
+                    // Both halves computed before either is stored (the destination may be a
+                    // source).
+                    let (r0, r1) = (half_mad16(f, m, 0), half_mad16(f, m, 1));
+                    _mm256_storeu_si256(f.add(dst).cast(), r0);
+                    _mm256_storeu_si256(f.add(dst + 32).cast(), r1);
                 },
                 // SAFETY: as above.
                 (Kind::F16, _) => unsafe {
-                    match half_mad16(f, m, 0) {
-                        Some(r) => _mm_storeu_si128(f.add(dst).cast(), _mm256_castsi256_si128(r)),
-                        None => f16_at(f, m, u32::MAX),
-                    }
+                    let r = half_mad16(f, m, 0);
+                    _mm_storeu_si128(f.add(dst).cast(), _mm256_castsi256_si128(r));
                 },
             }
             i += 1;
@@ -789,11 +782,7 @@ mod x86 {
                 },
                 // SAFETY: as above.
                 (Kind::F16, 16) => unsafe {
-                    let (v, nan) = half_mad16_formed(f, m);
-                    if nan & on as __mmask16 != 0 {
-                        f16_at(f, m, on);
-                        continue;
-                    }
+                    let v = half_mad16_formed(f, m);
                     let spread = _mm256_set1_epi16(on as u16 as i16);
                     let pick = _mm256_cmpeq_epi16(_mm256_and_si256(spread, bits), bits);
                     let old = _mm256_loadu_si256(f.add(d).cast());
