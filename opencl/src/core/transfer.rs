@@ -275,7 +275,9 @@ pub unsafe fn fill_buffer(
             submit,
         ));
     }
-    let mut bytes: Vec<u8> = pat.iter().copied().cycle().take(size).collect();
+    // Built by doubling copies, not byte by byte.
+    let mut bytes = pat.repeat(size.div_ceil(pat.len().max(1)));
+    bytes.truncate(size);
     Ok(on_host(&q, CL_COMMAND_FILL_BUFFER, false, move || {
         Way::Write.buffer_bytes(&m.obj, offset, &mut bytes)
     }))
