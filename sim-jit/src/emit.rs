@@ -2398,7 +2398,7 @@ impl StepEmitter<'_, '_> {
     }
 
     /// The run of `mad`s `table` (the current instruction and the next ones: [`mad_run`]) by
-    /// one call to [`mads::call`], given the execution mask with every channel they do not
+    /// one call to [`mads::call`] (or its AVX-512 form), given the execution mask with every channel they do not
     /// use set (all ones, its fast way, where every channel they use executes). When it
     /// stops at an f32 NaN result, the interpreter runs that instruction, from the file as
     /// it stood before it, and the run returns, as at an inline NaN test ([`nan_branch`]).
@@ -2413,10 +2413,7 @@ impl StepEmitter<'_, '_> {
         // The call reads and writes the file.
         self.write_back();
         let ptr = self.half.ptr;
-        let callee = self
-            .b
-            .ins()
-            .iconst(ptr, mads::call as mads::MadsFn as usize as i64);
+        let callee = self.b.ins().iconst(ptr, mads::callee() as usize as i64);
         let at = self.b.ins().iconst(ptr, table.as_ptr() as usize as i64);
         self.mad_tables.push(table);
         let n = self.b.ins().iconst(I32, count);

@@ -386,6 +386,17 @@ pub(crate) unsafe extern "C" fn call(
     run(file, mads, active) as u32
 }
 
+/// The function translated code calls for a run: [`call`], or where the CPU has AVX-512F
+/// its vector paths directly (the feature test and the file's length check of [`run`] are
+/// then made once, not per call: a convolution calls once per eight `mad`s).
+pub(crate) fn callee() -> MadsFn {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx512f") {
+        return x86::call_avx512;
+    }
+    call
+}
+
 /// [`f16_by_lanes`] on the thread's file at `file`.
 ///
 /// # Safety
@@ -650,6 +661,32 @@ mod x86 {
                 _mm256_storeu_si256(f.add(usize::from(m.dst)).cast(), v);
             }
         }
+    }
+
+    /// [`super::call`] where the CPU has AVX-512F.
+    ///
+    /// # Safety
+    /// [`super::call`]'s contract, and the CPU has AVX-512F.
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub(super) unsafe extern "C" fn call_avx512(
+        file: *mut u8,
+        mads: *const Mad,
+        count: u32,
+        active: u32,
+    ) -> u32 {
+        // SAFETY: the caller's contract.
+        let file = unsafe { std::slice::from_raw_parts_mut(file, super::FILE_BYTES) };
+        // SAFETY: the caller's contract.
+        let mads = unsafe { std::slice::from_raw_parts(mads, count as usize) };
+        // SAFETY: the CPU has AVX-512F; the file is a thread's.
+        let ran = unsafe {
+            if active == u32::MAX {
+                run_avx512(file, mads)
+            } else {
+                run_avx512_masked(file, mads, active)
+            }
+        };
+        ran as u32
     }
 
     /// [`super::run`] with 512-bit vectors (and 256-bit ones for 8 lanes).
