@@ -2404,6 +2404,7 @@ impl StepEmitter<'_, '_> {
     /// it stood before it, and the run returns, as at an inline NaN test ([`nan_branch`]).
     fn mads(&mut self, table: Box<[Mad]>) {
         let count = table.len() as i64;
+        let may_stop = mads::may_stop(&table);
         let used = table.iter().fold(0, |u, m| u | m.channels());
         let active = if self.all_enabled {
             self.b.ins().iconst(I32, -1)
@@ -2422,6 +2423,9 @@ impl StepEmitter<'_, '_> {
             .ins()
             .call_indirect(self.call.mads_sig, callee, &[self.file, at, n, active]);
         let done = self.b.inst_results(c)[0];
+        if !may_stop {
+            return;
+        }
         let all = self.b.ins().icmp_imm_u(IntCC::Equal, done, count);
         let (cold, hot) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(all, hot, &[], cold, &[]);

@@ -220,6 +220,11 @@ pub fn worth_a_call(mads: &[Mad]) -> bool {
         })
 }
 
+/// Whether [`run`] may stop before the end of `mads`: only at an f32 `mad` (a NaN result).
+pub fn may_stop(mads: &[Mad]) -> bool {
+    mads.iter().any(|m| m.kind == Kind::F32)
+}
+
 /// The most SIMD16 `mad`s in a group ([`group`]): for f32, the most the AVX-512 path computes
 /// before it stores any of them.
 pub const GROUP: usize = 8;
