@@ -2398,10 +2398,11 @@ impl StepEmitter<'_, '_> {
     }
 
     /// The run of `mad`s `table` (the current instruction and the next ones: [`mad_run`]) by
-    /// one call to [`mads::call`] (or its AVX-512 form), given the execution mask with every channel they do not
-    /// use set (all ones, its fast way, where every channel they use executes). When it
-    /// stops at an f32 NaN result, the interpreter runs that instruction, from the file as
-    /// it stood before it, and the run returns, as at an inline NaN test ([`nan_branch`]).
+    /// one call to [`mads::call`] (or its AVX-512 form), given the execution mask with every
+    /// channel they do not use set (all ones, its fast way, where every channel they use
+    /// executes). When it stops at an f32 NaN result, the interpreter runs that instruction,
+    /// from the file as it stood before it, and the run returns, as at an inline NaN test
+    /// ([`nan_branch`]).
     fn mads(&mut self, table: Box<[Mad]>) {
         let count = table.len() as i64;
         let may_stop = mads::may_stop(&table);

@@ -274,12 +274,8 @@ pub fn run(file: &mut [u8], mads: &[Mad], active: u32) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("avx512f") {
-            // SAFETY (both): the CPU has AVX-512F; the file is a thread's.
-            return if active == u32::MAX {
-                unsafe { x86::run_avx512(file, mads) }
-            } else {
-                unsafe { x86::run_avx512_masked(file, mads, active) }
-            };
+            // SAFETY: the CPU has AVX-512F; the file is a thread's.
+            return unsafe { x86::run_avx512_in(file, mads, active) };
         }
         if active == u32::MAX
             && std::is_x86_feature_detected!("avx2")
@@ -683,15 +679,23 @@ mod x86 {
         let file = unsafe { std::slice::from_raw_parts_mut(file, super::FILE_BYTES) };
         // SAFETY: the caller's contract.
         let mads = unsafe { std::slice::from_raw_parts(mads, count as usize) };
-        // SAFETY: the CPU has AVX-512F; the file is a thread's.
-        let ran = unsafe {
-            if active == u32::MAX {
-                run_avx512(file, mads)
-            } else {
-                run_avx512_masked(file, mads, active)
-            }
-        };
-        ran as u32
+        // SAFETY: the CPU has AVX-512F (the caller's contract); the file is a thread's.
+        unsafe { run_avx512_in(file, mads, active) as u32 }
+    }
+
+    /// [`super::run`] with AVX-512: [`run_avx512`] where every channel executes (`active`
+    /// all ones), else [`run_avx512_masked`].
+    ///
+    /// # Safety
+    /// As [`run_avx512`]'s.
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub unsafe fn run_avx512_in(file: &mut [u8], mads: &[Mad], active: u32) -> usize {
+        // SAFETY (both): the caller's contract.
+        if active == u32::MAX {
+            unsafe { run_avx512(file, mads) }
+        } else {
+            unsafe { run_avx512_masked(file, mads, active) }
+        }
     }
 
     /// [`super::run`] with 512-bit vectors (and 256-bit ones for 8 lanes).
