@@ -690,10 +690,11 @@ mod x86 {
     /// As [`run_avx512`]'s.
     #[target_feature(enable = "avx512f,avx2,fma")]
     pub unsafe fn run_avx512_in(file: &mut [u8], mads: &[Mad], active: u32) -> usize {
-        // SAFETY (both): the caller's contract.
         if active == u32::MAX {
+            // SAFETY: the caller's contract.
             unsafe { run_avx512(file, mads) }
         } else {
+            // SAFETY: the caller's contract.
             unsafe { run_avx512_masked(file, mads, active) }
         }
     }
