@@ -1,10 +1,16 @@
 //! IEEE half and bfloat16 conversions (round to nearest even), and the packed vector
 //! immediates `:v`, `:uv`, `:vf`.
 
+/// IEEE binary16: the bits below the sign, an infinity's bits (exponent all ones, zero
+/// fraction: above them, a NaN), and a NaN's quiet bit (the fraction's highest).
+pub const F16_MAGNITUDE: u16 = 0x7fff;
+pub const F16_INFINITY: u16 = 0x7c00;
+pub const F16_QUIET: u16 = 0x0200;
+
 /// Whether IEEE binary16 bits `h` (in the low 16 bits) are a NaN: exponent all ones, a
 /// non-zero fraction.
 pub fn f16_is_nan(h: u32) -> bool {
-    h & 0x7fff > 0x7c00
+    h & u32::from(F16_MAGNITUDE) > u32::from(F16_INFINITY)
 }
 
 /// IEEE binary16 bits to f32 (exact).
@@ -34,16 +40,16 @@ pub fn f32_to_f16(f: f32) -> u16 {
     let man = x & 0x7f_ffff;
     if exp == 0xff {
         return sign
-            | 0x7c00
+            | F16_INFINITY
             | if man != 0 {
-                0x200 | (man >> 13) as u16
+                F16_QUIET | (man >> 13) as u16
             } else {
                 0
             };
     }
     let e = exp - 127 + 15;
     if e >= 0x1f {
-        return sign | 0x7c00;
+        return sign | F16_INFINITY;
     }
     if e <= 0 {
         if e < -10 {

@@ -42,6 +42,7 @@ mod loops;
 use crate::error::JitError;
 use isa_encoder::model::CondMod;
 use loops::{loop_carries, Looping};
+use sim_eu::convert::{F16_INFINITY, F16_MAGNITUDE, F16_QUIET};
 use sim_eu::dataport::direct::{Direct, DirectSpace, DirectTable, DirectWindow, Offset};
 use sim_eu::exec::fast::{arity, half_results_packed, half_sel, packed_group_bytes};
 #[cfg(target_arch = "x86_64")]
@@ -2801,8 +2802,8 @@ impl StepEmitter<'_, '_> {
 
     /// All ones in the words of `x` (eight halves) that are NaN.
     fn half_nan(&mut self, x: Value) -> Value {
-        let magnitude = self.i16x8_splat(0x7fff);
-        let inf = self.i16x8_splat(0x7c00);
+        let magnitude = self.i16x8_splat(F16_MAGNITUDE);
+        let inf = self.i16x8_splat(F16_INFINITY);
         let m = self.b.ins().band(x, magnitude);
         self.b.ins().icmp(IntCC::SignedGreaterThan, m, inf)
     }
@@ -2811,7 +2812,7 @@ impl StepEmitter<'_, '_> {
     fn half_quiet(&mut self, x: Value) -> Value {
         let x = self.b.ins().bitcast(I16X8, lanes(), x);
         let nan = self.half_nan(x);
-        let quiet = self.i16x8_splat(0x0200);
+        let quiet = self.i16x8_splat(F16_QUIET);
         let q = self.b.ins().band(nan, quiet);
         let r = self.b.ins().bor(x, q);
         self.b.ins().bitcast(I32X4, lanes(), r)
@@ -2821,7 +2822,7 @@ impl StepEmitter<'_, '_> {
     /// halves each): [`half_sel`]'s choice.
     fn half_pick(&mut self, c: CondMod, a: Value, b: Value) -> Value {
         let key = |e: &mut Self, x: Value| {
-            let magnitude = e.i16x8_splat(0x7fff);
+            let magnitude = e.i16x8_splat(F16_MAGNITUDE);
             let m = e.b.ins().band(x, magnitude);
             let sign = e.b.ins().sshr_imm_u(x, 15);
             let flipped = e.b.ins().bxor(m, sign);
