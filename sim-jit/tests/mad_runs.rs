@@ -1,5 +1,5 @@
-//! Runs of f32 and f16 `mad`s, which translated code computes by one call (`sim_jit::mads`) when
-//! every channel is enabled, against the interpreter: random runs over overlapping registers
+//! Runs of f32 and f16 `mad`s, which translated code computes by one call (`sim_jit::mads`),
+//! against the interpreter: random runs over overlapping registers
 //! (a destination read by a later `mad`, or by the same one), scalar sources, the
 //! accumulator, SIMD8/16/32, register files with NaNs, infinities and denormals (a NaN result
 //! stops the call; the interpreter runs that `mad`; an f16 one the call computes by the
@@ -28,8 +28,8 @@ struct M {
     place: (u32, bool),
 }
 
-/// A first channel (picked by `pick` among those a `width`-channel instruction may start at)
-/// and a `NoMask` bit.
+/// Which of the first channels a `width`-channel instruction may start at it starts at (see
+/// [`placed`]), and a `NoMask` bit.
 fn place() -> impl Strategy<Value = (u32, bool)> {
     (0u32..4, proptest::bool::weighted(0.1))
 }
