@@ -26,6 +26,7 @@
 
 use crate::select::{Lanes, Op, Step};
 use sim_eu::exec::fast::half_results;
+use sim_eu::lane_mask::lane_bits;
 use sim_eu::program::fast::FastOp;
 use sim_eu::program::fast::Sign;
 use sim_eu::regfile::FILE_BYTES;
@@ -143,17 +144,12 @@ impl Mad {
         (m.fits(FILE_BYTES) && u32::from(m.chan) + u32::from(m.lanes) <= 32).then_some(m)
     }
 
-    /// Bit i set for each of its lanes.
-    fn lane_bits(&self) -> u32 {
-        u32::MAX >> (32 - u32::from(self.lanes).clamp(1, 32))
-    }
-
     /// The lanes it writes when the thread's execution mask is `active` (bit i for lane i).
     fn enabled(&self, active: u32) -> u32 {
         match self.kind {
             Kind::Nop => 0,
-            _ if self.no_mask => self.lane_bits(),
-            _ => active.checked_shr(u32::from(self.chan)).unwrap_or(0) & self.lane_bits(),
+            _ if self.no_mask => lane_bits(self.lanes),
+            _ => active.checked_shr(u32::from(self.chan)).unwrap_or(0) & lane_bits(self.lanes),
         }
     }
 
@@ -162,7 +158,7 @@ impl Mad {
         if self.kind == Kind::Nop || self.no_mask {
             return 0;
         }
-        self.lane_bits()
+        lane_bits(self.lanes)
             .checked_shl(u32::from(self.chan))
             .unwrap_or(0)
     }

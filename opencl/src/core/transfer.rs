@@ -275,12 +275,18 @@ pub unsafe fn fill_buffer(
             submit,
         ));
     }
-    // Built by doubling copies, not byte by byte.
-    let mut bytes = pat.repeat(size.div_ceil(pat.len().max(1)));
-    bytes.truncate(size);
+    let mut bytes = repeated(pat, size);
     Ok(on_host(&q, CL_COMMAND_FILL_BUFFER, false, move || {
         Way::Write.buffer_bytes(&m.obj, offset, &mut bytes)
     }))
+}
+
+/// `size` bytes of `pattern` repeated (empty for an empty pattern), built by doubling copies
+/// rather than byte by byte (OpenVINO fills its buffers at every inference).
+pub fn repeated(pattern: &[u8], size: usize) -> Vec<u8> {
+    let mut bytes = pattern.repeat(size.div_ceil(pattern.len().max(1)));
+    bytes.truncate(size);
+    bytes
 }
 
 /// clEnqueueUnmapMemObject, of a buffer or an image: a written map's copy goes back.

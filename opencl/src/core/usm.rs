@@ -270,9 +270,7 @@ pub fn fill(
         ));
     }
     let d = Place::of(q, dst, size)?;
-    // Built by doubling copies (an iterator cycling the pattern byte by byte was 1 % of an
-    // OpenVINO inference, which fills its buffers each time).
-    let bytes = pattern.repeat(size / n);
+    let bytes = crate::core::transfer::repeated(pattern, size);
     Ok(Command::new(
         q,
         CL_COMMAND_MEMFILL_INTEL,

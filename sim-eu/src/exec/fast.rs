@@ -842,8 +842,9 @@ pub fn half_sel<const L: usize>(
         Some(c) if hf == [true, true] => {
             let nan = crate::convert::f16_is_nan;
             let key = |h: u32| {
-                let m = (h & 0x7fff) as i32;
-                if h & 0x8000 != 0 {
+                let magnitude = crate::convert::F16_MAGNITUDE;
+                let m = (h & u32::from(magnitude)) as i32;
+                if h & u32::from(!magnitude) != 0 {
                     -m
                 } else {
                     m
