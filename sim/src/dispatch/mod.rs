@@ -211,6 +211,15 @@ struct Run<'a, 'w> {
     stats: eu::sanitize::ExecStats,
     /// The sanitizer's state of the group being run (unused when it is off).
     group: eu::sanitize::Group,
+    /// `prog` has a `dpasw`, whose fused EU pairs are threads 2j and 2j + 1.
+    fused: bool,
+}
+
+/// Why a thread's slice stopped its group.
+enum Stop {
+    /// The walker's instruction budget is spent.
+    Hang,
+    Eu(EuError),
 }
 
 impl Run<'_, '_> {
@@ -270,8 +279,7 @@ impl Run<'_, '_> {
         } else {
             (1 << d.simd) - 1
         };
-        let n = d.threads_per_group;
-        threads.truncate(n as usize);
+        let n = d.threads_per_group as usize;
         // A reused thread ran this program with this payload layout: only registers those
         // wrote can be non-zero, and those the payload rewrites whole need no clearing.
         if self.clear_for != Some(self.payload_regs) {
@@ -281,102 +289,61 @@ impl Run<'_, '_> {
             self.clear.extend(regfile::grf_runs(dirty));
             self.clear_for = Some(self.payload_regs);
         }
-        for i in 0..n {
-            let mask = if i + 1 == n { d.last_mask } else { full };
-            match threads.get_mut(i as usize) {
-                Some(t) => t.reset_runs(mask, &self.clear),
-                None => threads.push(Thread::new(mask)),
-            }
-            if let Some(t) = threads.get_mut(i as usize) {
-                t.set_grf_regs(self.prog.grf_regs);
-                let regs = payload::load(
-                    self.w.platform,
-                    d,
-                    self.w.memory,
-                    self.shared.indirect.as_ref(),
-                    t,
-                    id,
-                    ordinal,
-                    i,
-                    self.first_slot + i,
-                )?;
-                self.payload_regs = self.payload_regs.max(regs);
-            }
-        }
-        let threads = &mut threads[..];
         self.mem.clear_slm();
         if let Some(scope) = self.shared.sanitize {
             let slm = scope
                 .slm_bytes
                 .map_or(self.mem.slm_len(), |b| (b as usize).min(self.mem.slm_len()));
-            self.group
-                .start(scope.checks, id, ordinal, threads.len(), slm);
+            self.group.start(scope.checks, id, ordinal, n, slm);
         }
-        cycles.reset(threads.len());
-        loop {
-            // Whether every thread that ran this round came back to an earlier state.
-            let mut endless = true;
-            for (i, t) in threads.iter_mut().enumerate() {
-                if t.is_ended() || eu::waits_at_barrier(t, self.prog) || self.at_dpasw(t) {
-                    continue;
-                }
-                let before = t.instructions_executed();
-                let left = self.shared.left().saturating_sub(self.pending);
-                let status = match self.shared.sanitize {
-                    None => jit::run(
-                        t,
-                        self.prog,
-                        self.tr,
-                        &mut self.mem,
-                        SLICE.min(left),
-                        &mut self.translated,
-                    ),
-                    Some(scope) => {
-                        let place = eu::sanitize::Place {
-                            group: id,
-                            thread: i as u32,
-                        };
-                        let mut s = eu::sanitize::Sanitizing::new(
-                            &mut self.mem,
-                            self.prog,
-                            scope,
-                            place,
-                            &mut self.findings,
-                            &mut self.group,
-                        );
-                        let budget = SLICE.min(left);
-                        let r = if scope.checks.has(eu::sanitize::Check::Stats) {
-                            let eu::sanitize::ExecStats { counts, bytes } = &mut self.stats;
-                            let mut c = eu::sanitize::Counting::new(&mut s, bytes);
-                            eu::run_counted(t, self.prog, &mut c, budget, counts)
-                        } else {
-                            eu::run(t, self.prog, &mut s, budget)
-                        };
-                        if let Err(e) = &r {
-                            s.stopped(e);
-                        }
-                        r
-                    }
-                };
-                self.pending += t.instructions_executed() - before;
-                match status {
-                    Ok(Status::Ended | Status::Barrier | Status::Fused) => endless = false,
-                    Ok(Status::Budget) => {
-                        self.settle();
-                        if self.shared.exhausted() {
-                            return Err(self.hang(threads));
-                        }
-                        endless &= cycles.repeats(i, t);
-                    }
-                    Err(e) => return Err(self.eu_error(e)),
-                }
+        cycles.reset(n);
+        // The first round starts the threads in dispatch order, each loaded just before its
+        // first slice. A thread that ends in it hands its register file on to the next (a
+        // short kernel's group then works in one file, which stays in the host's cache),
+        // unless threads are told apart by their place: the sanitizer's reports and the fused
+        // EU pairs of `dpasw` name them by dispatch order.
+        let reuse = self.shared.sanitize.is_none() && !self.fused;
+        let mut kept = 0;
+        let mut ended_longest = 0;
+        let mut endless = true;
+        for i in 0..n {
+            let mask = if i + 1 == n { d.last_mask } else { full };
+            let at = if reuse { kept } else { i };
+            match threads.get_mut(at) {
+                Some(t) => t.reset_runs(mask, &self.clear),
+                None => threads.push(Thread::new(mask)),
             }
+            let Some(t) = threads.get_mut(at) else {
+                continue;
+            };
+            t.set_grf_regs(self.prog.grf_regs);
+            let regs = payload::load(
+                self.w.platform,
+                d,
+                self.w.memory,
+                self.shared.indirect.as_ref(),
+                t,
+                id,
+                ordinal,
+                i as u32,
+                self.first_slot + i as u32,
+            )?;
+            self.payload_regs = self.payload_regs.max(regs);
+            let slice = self.slice(t, at, id, cycles, &mut endless);
+            if reuse && t.is_ended() {
+                ended_longest = ended_longest.max(t.instructions_executed());
+            } else {
+                kept += 1;
+            }
+            slice.map_err(|stop| self.stopped(stop, &threads[..kept]))?;
+        }
+        let threads = &mut threads[..kept];
+        loop {
             self.run_fused_pairs(threads)?;
             let longest = threads
                 .iter()
                 .map(Thread::instructions_executed)
-                .max()
-                .unwrap_or(0);
+                .fold(ended_longest, u64::max);
             if threads.iter().all(Thread::is_ended) {
                 return Ok(longest);
             }
@@ -392,6 +359,87 @@ impl Run<'_, '_> {
                 }
                 threads.iter_mut().for_each(Thread::release_barrier);
             }
+            // Whether every thread that ran this round came back to an earlier state.
+            endless = true;
+            for i in 0..threads.len() {
+                let t = &mut threads[i];
+                if t.is_ended() || eu::waits_at_barrier(t, self.prog) || self.at_dpasw(t) {
+                    continue;
+                }
+                self.slice(t, i, id, cycles, &mut endless)
+                    .map_err(|stop| self.stopped(stop, threads))?;
+            }
+        }
+    }
+
+    /// Runs thread `i` (`t`) for a slice of its instructions; clears `endless` unless it came
+    /// back to an earlier state.
+    fn slice(
+        &mut self,
+        t: &mut Thread,
+        i: usize,
+        id: [u32; 3],
+        cycles: &mut Cycles,
+        endless: &mut bool,
+    ) -> Result<(), Stop> {
+        let before = t.instructions_executed();
+        let left = self.shared.left().saturating_sub(self.pending);
+        let status = match self.shared.sanitize {
+            None => jit::run(
+                t,
+                self.prog,
+                self.tr,
+                &mut self.mem,
+                SLICE.min(left),
+                &mut self.translated,
+            ),
+            Some(scope) => {
+                let place = eu::sanitize::Place {
+                    group: id,
+                    thread: i as u32,
+                };
+                let mut s = eu::sanitize::Sanitizing::new(
+                    &mut self.mem,
+                    self.prog,
+                    scope,
+                    place,
+                    &mut self.findings,
+                    &mut self.group,
+                );
+                let budget = SLICE.min(left);
+                let r = if scope.checks.has(eu::sanitize::Check::Stats) {
+                    let eu::sanitize::ExecStats { counts, bytes } = &mut self.stats;
+                    let mut c = eu::sanitize::Counting::new(&mut s, bytes);
+                    eu::run_counted(t, self.prog, &mut c, budget, counts)
+                } else {
+                    eu::run(t, self.prog, &mut s, budget)
+                };
+                if let Err(e) = &r {
+                    s.stopped(e);
+                }
+                r
+            }
+        };
+        self.pending += t.instructions_executed() - before;
+        match status {
+            Ok(Status::Ended | Status::Barrier | Status::Fused) => *endless = false,
+            Ok(Status::Budget) => {
+                self.settle();
+                if self.shared.exhausted() {
+                    return Err(Stop::Hang);
+                }
+                *endless &= cycles.repeats(i, t);
+            }
+            Err(e) => return Err(Stop::Eu(e)),
+        }
+        Ok(())
+    }
+
+    /// The GPU error for a group stopped in a slice, `threads` its threads being run.
+    fn stopped(&mut self, stop: Stop, threads: &[Thread]) -> GpuErrorKind {
+        match stop {
+            Stop::Hang => self.hang(threads),
+            Stop::Eu(e) => self.eu_error(e),
         }
     }
 

@@ -299,6 +299,10 @@ fn worker(
         findings: sim_eu::sanitize::Findings::default(),
         stats: sim_eu::sanitize::ExecStats::default(),
         group: sim_eu::sanitize::Group::default(),
+        fused: prog
+            .insts
+            .iter()
+            .any(|i| i.opcode == isa_encoder::model::Opcode::Dpasw),
     };
     run.mem.set_slm_len(slm_bytes(&d.idd));
     // The longest thread's instructions of each group of the current run.
