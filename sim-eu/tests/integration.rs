@@ -11,5 +11,6 @@ mod jmpi_register;
 mod large_grf;
 mod mach_accumulator;
 mod sel_min_max;
+mod sends_without_channels;
 mod stateless_block_base_offset;
 mod vertical_predicates;

@@ -189,39 +189,115 @@ pub(super) fn block(lanes: usize, elem: usize) -> usize {
     (lanes * elem).div_ceil(REG_BYTES) * REG_BYTES
 }
 
+/// The HDC messages the simulator models, by SFID and message type (desc\[18:14\]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    OwordRead { unaligned: bool },
+    OwordWrite,
+    DwordScattered { write: bool },
+    ByteScattered { write: bool },
+    Fence,
+    Untyped { write: bool, a64: bool },
+    A64Scattered { write: bool },
+    A64Block { write: bool },
+    Atomic { a64: bool },
+    Typed { write: bool },
+    MediaRead,
+    MediaWrite,
+}
+
+impl Op {
+    fn of(sfid: Sfid, ty: u32) -> Option<Op> {
+        Some(match (sfid, ty) {
+            (Sfid::Dc0, OWORD_READ) => Op::OwordRead { unaligned: false },
+            (Sfid::Dc0, OWORD_READ_UNALIGNED) => Op::OwordRead { unaligned: true },
+            (Sfid::Dc0, OWORD_WRITE) => Op::OwordWrite,
+            (Sfid::Dc0, 0x03) => Op::DwordScattered { write: false },
+            (Sfid::Dc0, 0x0B) => Op::DwordScattered { write: true },
+            (Sfid::Dc0, BYTE_SCATTERED_READ) => Op::ByteScattered { write: false },
+            (Sfid::Dc0, BYTE_SCATTERED_WRITE) => Op::ByteScattered { write: true },
+            (Sfid::Dc0, 0x07) => Op::Fence,
+            (Sfid::Dc1, 0x01) => Op::Untyped {
+                write: false,
+                a64: false,
+            },
+            (Sfid::Dc1, 0x09) => Op::Untyped {
+                write: true,
+                a64: false,
+            },
+            (Sfid::Dc1, 0x11) => Op::Untyped {
+                write: false,
+                a64: true,
+            },
+            (Sfid::Dc1, 0x19) => Op::Untyped {
+                write: true,
+                a64: true,
+            },
+            (Sfid::Dc1, 0x10) => Op::A64Scattered { write: false },
+            (Sfid::Dc1, 0x1A) => Op::A64Scattered { write: true },
+            (Sfid::Dc1, 0x14) => Op::A64Block { write: false },
+            (Sfid::Dc1, 0x15) => Op::A64Block { write: true },
+            (Sfid::Dc1, 0x02) => Op::Atomic { a64: false },
+            (Sfid::Dc1, 0x12) => Op::Atomic { a64: true },
+            (Sfid::Dc1, 0x05) => Op::Typed { write: false },
+            (Sfid::Dc1, 0x0D) => Op::Typed { write: true },
+            (Sfid::Dc1, 0x04) => Op::MediaRead,
+            (Sfid::Dc1, 0x0A) => Op::MediaWrite,
+            _ => return None,
+        })
+    }
+
+    /// Whether everything the message does is done per enabled channel: an address and data
+    /// per lane, none from a header or the message as a whole (block and media messages move
+    /// a block whatever the mask, a fence orders everything).
+    fn per_channel(self) -> bool {
+        match self {
+            Op::DwordScattered { .. }
+            | Op::ByteScattered { .. }
+            | Op::Untyped { .. }
+            | Op::A64Scattered { .. }
+            | Op::Atomic { .. }
+            | Op::Typed { .. } => true,
+            Op::OwordRead { .. }
+            | Op::OwordWrite
+            | Op::Fence
+            | Op::A64Block { .. }
+            | Op::MediaRead
+            | Op::MediaWrite => false,
+        }
+    }
+}
+
+/// Whether the HDC message `desc` to `sfid` acts per enabled channel only (so with none
+/// enabled it does nothing).
+pub(super) fn per_channel(sfid: Sfid, desc: u32) -> bool {
+    Op::of(sfid, desc >> 14 & 0x1f).is_some_and(Op::per_channel)
+}
+
 pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
     let ty = msg.field(14, 5);
-    match (sfid, ty) {
-        (Sfid::Dc0, OWORD_READ | OWORD_READ_UNALIGNED) => {
-            oword_read_bti(msg, mem, ty == OWORD_READ_UNALIGNED)
-        }
-        (Sfid::Dc0, OWORD_WRITE) => oword_write_bti(msg, mem),
-        (Sfid::Dc0, 0x03) => dword_scattered(msg, mem, false),
-        (Sfid::Dc0, 0x0B) => dword_scattered(msg, mem, true),
-        (Sfid::Dc0, BYTE_SCATTERED_READ) => byte_scattered(msg, mem, false),
-        (Sfid::Dc0, BYTE_SCATTERED_WRITE) => byte_scattered(msg, mem, true),
-        (Sfid::Dc0, 0x07) => {
+    let Some(op) = Op::of(sfid, ty) else {
+        return Err(EuErrorKind::Unsupported(format!(
+            "{sfid:?} message type {ty:#x} (desc {:#010x})",
+            msg.desc
+        )));
+    };
+    match op {
+        Op::OwordRead { unaligned } => oword_read_bti(msg, mem, unaligned),
+        Op::OwordWrite => oword_write_bti(msg, mem),
+        Op::DwordScattered { write } => dword_scattered(msg, mem, write),
+        Op::ByteScattered { write } => byte_scattered(msg, mem, write),
+        Op::Fence => {
             mem.fence(super::fence_is_global(sfid, msg.desc));
             Ok(())
         }
-        (Sfid::Dc1, 0x01) => untyped(msg, mem, false, false),
-        (Sfid::Dc1, 0x09) => untyped(msg, mem, true, false),
-        (Sfid::Dc1, 0x11) => untyped(msg, mem, false, true),
-        (Sfid::Dc1, 0x19) => untyped(msg, mem, true, true),
-        (Sfid::Dc1, 0x10) => a64_scattered(msg, mem, false),
-        (Sfid::Dc1, 0x1A) => a64_scattered(msg, mem, true),
-        (Sfid::Dc1, 0x14) => a64_block(msg, mem, false),
-        (Sfid::Dc1, 0x15) => a64_block(msg, mem, true),
-        (Sfid::Dc1, 0x02) => atomic(msg, mem, false),
-        (Sfid::Dc1, 0x12) => atomic(msg, mem, true),
-        (Sfid::Dc1, 0x05) => super::typed::execute(msg, mem, false),
-        (Sfid::Dc1, 0x0D) => super::typed::execute(msg, mem, true),
-        (Sfid::Dc1, 0x04) => media::read(msg, mem),
-        (Sfid::Dc1, 0x0A) => media::write(msg, mem),
-        _ => Err(EuErrorKind::Unsupported(format!(
-            "{sfid:?} message type {ty:#x} (desc {:#010x})",
-            msg.desc
-        ))),
+        Op::Untyped { write, a64 } => untyped(msg, mem, write, a64),
+        Op::A64Scattered { write } => a64_scattered(msg, mem, write),
+        Op::A64Block { write } => a64_block(msg, mem, write),
+        Op::Atomic { a64 } => atomic(msg, mem, a64),
+        Op::Typed { write } => super::typed::execute(msg, mem, write),
+        Op::MediaRead => media::read(msg, mem),
+        Op::MediaWrite => media::write(msg, mem),
     }
 }
 

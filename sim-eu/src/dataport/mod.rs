@@ -649,6 +649,13 @@ fn execute_frame(
     mem: &mut dyn Memory,
 ) -> Result<Outcome, EuErrorKind> {
     let desc = desc_value(t, plan.desc);
+    let sfid = Sfid::decode(platform, plan.sfid)
+        .ok_or_else(|| EuErrorKind::Illegal(format!("SFID {} on {platform}", plan.sfid)))?;
+    if mask & all_of(usize::from(n)) == 0 && per_channel(sfid, desc) {
+        // Nothing to do (the response keeps its registers' bytes, as disabled channels'
+        // do): a SIMD32 thread's second half when fewer than 17 channels are dispatched.
+        return Ok(Outcome { eot: plan.eot });
+    }
     let ex_desc = desc_value(t, plan.ex_desc);
     let mlen = isa_encoder::sendmsg::message_len(desc) as usize;
     let rlen = isa_encoder::sendmsg::response_len(desc) as usize;
@@ -668,8 +675,6 @@ fn execute_frame(
         Some(r) => resp.extend_from_slice(regs(t, r, rlen)?),
         None => resp.resize(rlen * REG_BYTES, 0),
     }
-    let sfid = Sfid::decode(platform, plan.sfid)
-        .ok_or_else(|| EuErrorKind::Illegal(format!("SFID {} on {platform}", plan.sfid)))?;
     let mut msg = Msg {
         mlen,
         desc,
@@ -708,6 +713,18 @@ fn execute_frame(
     t.msg_payload = msg.payload;
     t.msg_resp = msg.resp;
     Ok(Outcome { eot: plan.eot })
+}
+
+/// Whether the message `desc` to `sfid` acts per enabled channel only, doing nothing when
+/// none is: the sampler's messages (its cache flush has no effect either) and the HDC's
+/// per-lane ones ([`hdc::per_channel`]).
+fn per_channel(sfid: Sfid, desc: u32) -> bool {
+    match sfid {
+        Sfid::Sampler => true,
+        Sfid::Dc0 if scratch::is_scratch(desc) => false,
+        Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro => hdc::per_channel(sfid, desc),
+        _ => false,
+    }
 }
 
 /// The integer atomic operations of the HDC encoding (desc\[11:8\]); LSC maps onto them.
