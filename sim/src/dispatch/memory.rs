@@ -22,6 +22,9 @@ use sim_eu::{
 /// cache holds one entry per index.
 const BTI_COUNT: usize = 256;
 
+/// Sampler indices a message can name (a 4-bit descriptor field).
+const SAMPLER_INDICES: usize = 16;
+
 /// Bindings remembered by the last accesses: a kernel streams through a few buffers at once
 /// (SAXPY reads two and writes one), so one entry would miss at every other message.
 const RECENT_BINDINGS: usize = 4;
@@ -50,6 +53,9 @@ pub struct VmMemory<'a> {
     sampler_table: u64,
     /// Surfaces by binding-table index, looked up once per dispatch and host thread.
     surfaces: Vec<Option<Surface>>,
+    /// Samplers by the messages' sampler index, looked up once per dispatch and host thread
+    /// (as surfaces are).
+    samplers: [Option<Sampler>; SAMPLER_INDICES],
     /// The running group's shared local memory ([`VmMemory::set_slm_len`]): never
     /// reallocated but there, as translated code copies through its window.
     slm: Vec<u8>,
@@ -168,6 +174,7 @@ impl<'a> VmMemory<'a> {
             binding_table: bases.binding_tables.wrapping_add(u64::from(bt_pointer)),
             sampler_table: bases.dynamic.wrapping_add(u64::from(sampler_pointer)),
             surfaces: Vec::new(),
+            samplers: [None; SAMPLER_INDICES],
             slm: Vec::new(),
             refusal: None,
             recent: [None; RECENT_BINDINGS],
@@ -211,6 +218,36 @@ impl<'a> VmMemory<'a> {
     /// Zeroes the shared local memory (a group's start).
     pub fn clear_slm(&mut self) {
         self.slm.fill(0);
+    }
+
+    /// Sampler `index` of the dispatch's table, read and decoded.
+    fn sampler_at(&mut self, index: u32) -> Result<Sampler, MemFault> {
+        let at = self
+            .sampler_table
+            .wrapping_add(u64::from(index) * SAMPLER_STATE_BYTES);
+        let mut b = [0u8; 16];
+        self.read(at, &mut b)?;
+        let state: [u32; 4] = std::array::from_fn(|i| {
+            u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+        });
+        let decoded = batchbuffer::SamplerState::unpack(self.platform, &state).map_err(|e| {
+            let why = format!("SAMPLER_STATE at {at:#x}: {e}");
+            self.refuse(Refusal::BadSurface(why), at)
+        })?;
+        // SAMPLER_BORDER_COLOR_STATE: its first four DWords are the R, G, B, A border values
+        // (as 32-bit floats or integers, read as the surface's channel type).
+        let border_at = self
+            .bases
+            .dynamic
+            .wrapping_add(u64::from(decoded.border_color_pointer));
+        self.read(border_at, &mut b)?;
+        let border = std::array::from_fn(|i| {
+            u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+        });
+        Ok(Sampler {
+            state: decoded,
+            border,
+        })
     }
 
     /// Bytes of shared local memory.
@@ -685,32 +722,15 @@ impl Memory for VmMemory<'_> {
     }
 
     fn sampler(&mut self, index: u32) -> Result<Sampler, MemFault> {
-        let at = self
-            .sampler_table
-            .wrapping_add(u64::from(index) * SAMPLER_STATE_BYTES);
-        let mut b = [0u8; 16];
-        self.read(at, &mut b)?;
-        let state: [u32; 4] = std::array::from_fn(|i| {
-            u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
-        });
-        let decoded = batchbuffer::SamplerState::unpack(self.platform, &state).map_err(|e| {
-            let why = format!("SAMPLER_STATE at {at:#x}: {e}");
-            self.refuse(Refusal::BadSurface(why), at)
-        })?;
-        // SAMPLER_BORDER_COLOR_STATE: its first four DWords are the R, G, B, A border values
-        // (as 32-bit floats or integers, read as the surface's channel type).
-        let border_at = self
-            .bases
-            .dynamic
-            .wrapping_add(u64::from(decoded.border_color_pointer));
-        self.read(border_at, &mut b)?;
-        let border = std::array::from_fn(|i| {
-            u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
-        });
-        Ok(Sampler {
-            state: decoded,
-            border,
-        })
+        let slot = self.samplers.get_mut(index as usize);
+        if let Some(Some(s)) = slot {
+            return Ok(*s);
+        }
+        let s = self.sampler_at(index)?;
+        if let Some(slot) = self.samplers.get_mut(index as usize) {
+            *slot = Some(s);
+        }
+        Ok(s)
     }
 
     fn surface_state(&mut self, offset: u32) -> Result<Surface, MemFault> {
