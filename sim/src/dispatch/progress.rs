@@ -16,7 +16,7 @@
 //! On Gen9 i915 sets command-level GPGPU preemption (`WaDisableGPGPUMidCmdPreemption`,
 //! `intel_workarounds.c`): a whole walker is one stretch.
 
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 use std::sync::Mutex;
 
 use platform::Platform;
@@ -63,8 +63,9 @@ struct Done {
     frontier: u64,
     /// Sum of the times (ns) of the groups below `frontier`.
     prefix_ns: u128,
-    /// Finished groups at or past `frontier`: ordinal → time (ns).
-    later: BTreeMap<u64, u128>,
+    /// Finished groups at or past `frontier`: entry `k` the time (ns) of group `frontier + k`
+    /// if it finished (other host threads run groups ahead of the frontier, a few runs each).
+    later: VecDeque<Option<u128>>,
     /// The first reset in walker order, once the prefix reaches it.
     reset: Option<Reset>,
 }
@@ -150,17 +151,19 @@ impl<'a> Progress<'a> {
         let mut d = self.done();
         for (ordinal, &n) in (first..).zip(max_instructions) {
             let ns = u128::from(n) * u128::from(NS_PER_INSTRUCTION);
-            // The next group in walker order (always so on one host thread) skips the map.
-            let mut next = if ordinal == d.frontier {
-                Some(ns)
-            } else {
-                d.later.insert(ordinal, ns);
-                None
+            // Each group is reported once, so never below the frontier.
+            let Some(k) = ordinal
+                .checked_sub(d.frontier)
+                .and_then(|k| usize::try_from(k).ok())
+            else {
+                continue;
             };
-            while let Some(ns) = next.take().or_else(|| {
-                let f = d.frontier;
-                d.later.remove(&f)
-            }) {
+            if d.later.len() <= k {
+                d.later.resize(k + 1, None);
+            }
+            d.later[k] = Some(ns);
+            while let Some(Some(ns)) = d.later.front().copied() {
+                d.later.pop_front();
                 self.extend_prefix(&mut d, ns);
             }
         }
