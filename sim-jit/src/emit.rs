@@ -1086,6 +1086,8 @@ impl StepEmitter<'_, '_> {
         };
         if matches!(s.op, Op::MulAcc { .. } | Op::Mach { .. }) {
             self.wide(s, &m);
+        } else if let Op::IntToFloatAcc { unsigned, signed } = s.op {
+            self.to_acc(s, &m, unsigned, signed);
         } else if let Op::Carry { sub, acc } = s.op {
             self.carry(s, &m, sub, acc);
         } else if s.n == 1 {
@@ -1165,6 +1167,38 @@ impl StepEmitter<'_, '_> {
             if let Some(h) = hi {
                 self.store_dword(usize::from(dst) + 4 * i, on, h);
             }
+        }
+    }
+
+    /// [`Op::IntToFloatAcc`] lane by lane: each lane's float to its accumulator DWord and its
+    /// integer to the DWord's wide value, in the lanes that write.
+    fn to_acc(&mut self, s: &Step, m: &Masks, unsigned: bool, signed: bool) {
+        let Some(dst) = s.dst else {
+            return;
+        };
+        let Some(k0) = acc_dword(dst) else {
+            return;
+        };
+        // Every lane's source before any store: the source may be the accumulator.
+        let lanes: Vec<_> = (0..usize::from(s.n))
+            .map(|i| {
+                let x = self.lane32(s.src[0], i);
+                let wide = if signed {
+                    self.b.ins().sextend(I64, x)
+                } else {
+                    self.b.ins().uextend(I64, x)
+                };
+                let f = self.conversion(Op::IntToFloat { unsigned }, x, false);
+                (f, wide)
+            })
+            .collect();
+        for (i, (f, wide)) in lanes.into_iter().enumerate() {
+            let on = self.lane_writes(s, m, i);
+            self.store_dword(usize::from(dst) + 4 * i, on, f);
+            let slot = acc_wide_at(k0 + i) as i32;
+            let old = self.b.ins().load(I64, mem(), self.file, slot);
+            let new = self.b.ins().select(on, wide, old);
+            self.b.ins().store(mem(), new, self.file, slot);
         }
     }
 
@@ -2588,13 +2622,15 @@ impl StepEmitter<'_, '_> {
         let cv = v.get(2).copied();
         match op {
             // The callers compute these from the masks; `vector` takes half results apart;
-            // `step` emits nothing for `Keep`.
+            // `step` emits nothing for `Keep` and the accumulator's lane-by-lane operations
+            // itself (`wide`, `carry`, `to_acc`).
             Op::Mov
             | Op::Cmp { .. }
             | Op::Sel
             | Op::SelCmp { .. }
             | Op::Half { .. }
             | Op::Keep
+            | Op::IntToFloatAcc { .. }
             | Op::MulAcc { .. }
             | Op::Mach { .. }
             | Op::Carry { .. } => a,
@@ -3039,13 +3075,15 @@ impl StepEmitter<'_, '_> {
         let c = v.get(2).copied().unwrap_or(a);
         match op {
             // The callers compute these from the masks, or call `half_lanes`; `step` emits
-            // nothing for `Keep` and the multiply-high pair through `wide`.
+            // nothing for `Keep`, the multiply-high pair through `wide` and a conversion to
+            // the accumulator through `to_acc`.
             Op::Mov
             | Op::Cmp { .. }
             | Op::Sel
             | Op::SelCmp { .. }
             | Op::Half { .. }
             | Op::Keep
+            | Op::IntToFloatAcc { .. }
             | Op::MulAcc { .. }
             | Op::Mach { .. }
             | Op::Carry { .. } => a,

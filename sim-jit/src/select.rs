@@ -10,7 +10,8 @@
 //! branches with a resolved target and no vertical predicate ([`branch`]); the classified
 //! sends, called directly ([`send`]); IGC's multiply-high pair, `mul` to the accumulator
 //! and `mach` with AccWrEn, and `addc`/`subb` ([`wide`]); conversions between single
-//! precision and 32-bit integers ([`convert`]). Everything else stays with the interpreter.
+//! precision and 32-bit integers, from integers to the accumulator too ([`convert`]).
+//! Everything else stays with the interpreter.
 
 use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl};
 use sim_eu::dataport::direct::{direct, Direct};
@@ -117,6 +118,14 @@ pub enum Op {
     IntToFloat {
         unsigned: bool,
     },
+    /// [`Op::IntToFloat`] to accumulator DWords (IGC's `mov (16) acc0.0:f r22.0:d` before a
+    /// `sel`): as the interpreter computes it, in its integer domain, each lane's integer
+    /// (extended to 64 bits as its type is `signed`) also becomes the DWord's wide value
+    /// ([`sim_eu::regfile::ACC_WIDE`]).
+    IntToFloatAcc {
+        unsigned: bool,
+        signed: bool,
+    },
     /// A conversion `mov` from `:f` to `:d` (`:ud` where `unsigned`): truncated toward zero,
     /// saturated to the type's range, NaN to 0, as the interpreter's Rust `as` does.
     FloatToInt {
@@ -134,7 +143,11 @@ impl Op {
     pub fn arity(self) -> usize {
         match self {
             Op::Keep => 0,
-            Op::Mov | Op::Not | Op::IntToFloat { .. } | Op::FloatToInt { .. } => 1,
+            Op::Mov
+            | Op::Not
+            | Op::IntToFloat { .. }
+            | Op::IntToFloatAcc { .. }
+            | Op::FloatToInt { .. } => 1,
             Op::Mad | Op::FMad => 3,
             Op::Half {
                 op: FastOp::Mov, ..
@@ -244,7 +257,7 @@ impl Step {
         }
         if matches!(
             self.op,
-            Op::MulAcc { .. } | Op::Mach { .. } | Op::Carry { .. }
+            Op::MulAcc { .. } | Op::Mach { .. } | Op::Carry { .. } | Op::IntToFloatAcc { .. }
         ) {
             // The accumulator's DWords and wide values, which lie before the zero area.
             end = end.max(ZERO);
@@ -437,9 +450,19 @@ pub fn convert(inst: &Inst) -> Option<Step> {
         }
         _ => return None,
     };
-    // In the GRF: not the accumulator (whose wide values an integer result would set) nor
-    // cr0 (whose rounding mode translated code does not follow).
-    let dst = file_dwords(&inst.dst, n).filter(|&d| in_grf(d, n))?;
+    let dst = file_dwords(&inst.dst, n)?;
+    // In the GRF, or (from integers) the accumulator, whose wide values the lanes' integers
+    // become; not cr0, whose rounding mode translated code does not follow.
+    let op = match op {
+        _ if in_grf(dst, n) => op,
+        Op::IntToFloat { unsigned } if (0..n).all(|i| acc_dword(dst + 4 * i as u16).is_some()) => {
+            Op::IntToFloatAcc {
+                unsigned,
+                signed: src.elem.signed,
+            }
+        }
+        _ => return None,
+    };
     let src = [lanes(&src, ch.n)?, Lanes::Imm(0), Lanes::Imm(0)];
     Some(Step::dwords(op, ch, dst, src))
 }

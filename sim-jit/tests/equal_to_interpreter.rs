@@ -840,6 +840,105 @@ fn igc_multiply_high_pairs_translate() {
     assert_eq!(tr.translated(), 5, "both pairs and the nop");
 }
 
+/// A conversion from integers to the accumulator (IGC's `mov (16|M0) acc0.0<1>:f r22.0:d`
+/// before a `sel` that reads it, in an image kernel's coordinates), then what reads it: the
+/// interpreter computes it in its integer domain, so each lane's integer becomes the DWord's
+/// wide value too, which a `mach` reads where the DWord still holds its low 32 bits.
+#[derive(Debug, Clone)]
+struct ToAcc {
+    size: usize,
+    /// 0 `:d`, 1 `:ud`, 2 `:w` (words), 3 `:uw`, 4 one `:d` element.
+    src: usize,
+    reg: u32,
+    sub: u32,
+    pred: usize,
+    /// 0: a `mov` reads the floats back; 1: a `mach` reads the accumulator; 2: an
+    /// instruction between, then the `mov`; 3: the conversion alone.
+    then: usize,
+    between: Ins,
+}
+
+fn to_acc() -> impl Strategy<Value = ToAcc> {
+    (
+        (0usize..5, 0usize..5, 10u32..18, 0u32..8),
+        (0usize..PREDS.len(), 0usize..4, ins()),
+    )
+        .prop_map(|((size, src, reg, sub), (pred, then, between))| ToAcc {
+            size,
+            src,
+            reg,
+            sub,
+            pred,
+            then,
+            between,
+        })
+}
+
+fn to_acc_lines(c: &ToAcc) -> Vec<String> {
+    let (n, m) = [(1, 0), (8, 0), (8, 8), (16, 0), (16, 16)][c.size];
+    let r = c.reg;
+    let rows = |words: bool| match (n, words) {
+        (1, _) => "<0;1,0>".to_string(),
+        (_, true) => format!("<{n};{n},1>"),
+        _ => "<8;8,1>".to_string(),
+    };
+    let src = match c.src {
+        0 => format!("r{r}.0{}:d", rows(false)),
+        1 => format!("r{r}.0{}:ud", rows(false)),
+        2 => format!("r{r}.0{}:w", rows(true)),
+        3 => format!("r{r}.0{}:uw", rows(true)),
+        _ => format!("r{r}.{}<0;1,0>:d", c.sub),
+    };
+    let pred = PREDS[c.pred];
+    let conv = format!("{pred}mov ({n}|M{m}) acc0.0<1>:f {src}");
+    let back = format!("mov ({n}|M{m}) r14.0<1>:f acc0.0{}:f", rows(false));
+    let mach = format!(
+        "mach ({n}|M{m}) r15.0<1>:d r16.0{}:d 0x3:d {{AccWrEn}}",
+        rows(false)
+    );
+    match c.then {
+        0 => vec![conv, back],
+        1 => vec![conv, mach],
+        2 => vec![conv, text(&c.between), back],
+        _ => vec![conv],
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+
+    /// Conversions to the accumulator, translated, against the interpreter: the accumulator's
+    /// DWords and wide values (the register file's) and whatever read them must match.
+    #[test]
+    fn conversions_to_the_accumulator_match_the_interpreter(
+        convs in proptest::collection::vec(to_acc(), 1..4),
+        file in words(),
+        active in common::active(),
+        flags in any::<u64>(),
+        slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),
+    ) {
+        let lines: Vec<String> = convs.iter().flat_map(to_acc_lines).collect();
+        let Some((prog, n)) = program(&lines) else {
+            return Err(TestCaseError::reject("nothing assembles"));
+        };
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        common::same_as_interpreter(&prog, &tr, n, &file, active | 1, flags, &slices, &lines.join("\n"))?;
+    }
+}
+
+/// IGC's conversion to the accumulator as `ocloc` writes it for TGL (an image copy's
+/// coordinates, `read_imagef` with a sampler) translates, and so does the `sel` reading it.
+#[test]
+fn igc_conversion_to_the_accumulator_translates() {
+    let text = "mov (16|M0) acc0.0<1>:f r22.0<8;8,1>:d\n\
+                (~f1.0) sel (16|M0) r38.0<1>:f acc0.0<8;8,1>:f -1.0:f\n\
+                nop\n";
+    let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    assert_eq!(tr.translated(), 3);
+}
+
 /// IGC's 64-bit addition without 64-bit integer units: `addc` of the low DWords (its carries
 /// to the accumulator), then the high DWords added with the accumulator; or `subb` (borrows).
 #[derive(Debug, Clone)]
@@ -1078,12 +1177,13 @@ fn igc_conversions_translate() {
     assert_eq!(tr.translated(), 6, "every instruction");
 }
 
-/// A conversion or an `addc` whose destination is an architecture register (cr0, whose
-/// rounding mode translated code does not follow, or the accumulator) stays interpreted.
+/// A conversion or an `addc` whose destination is cr0 (whose rounding mode translated code
+/// does not follow) stays interpreted, and so does a conversion from `:f` to accumulator
+/// DWords (integers to the accumulator translate: `conversions_to_the_accumulator_...`).
 #[test]
 fn conversions_and_additions_to_control_registers_stay_interpreted() {
     let text = "mov (1|M0) cr0.0<1>:ud r5.0<0;1,0>:f\n\
-                mov (8|M0) acc0.0<1>:f r10.0<8;8,1>:d\n\
+                mov (8|M0) acc0.0<1>:d r10.0<8;8,1>:f\n\
                 addc (1|M0) cr0.0<1>:ud r5.0<0;1,0>:ud r5.1<0;1,0>:ud {AccWrEn}\n\
                 nop\n";
     let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");

@@ -109,7 +109,9 @@ fn carry_of(body: &[Item], written_in_part: &BTreeSet<usize>, branch: u32) -> Ca
         }
         flags |= s.flag.is_some() || matches!(s.op, Op::Cmp { .. });
         let n = usize::from(s.n);
-        if let Op::MulAcc { .. } | Op::Mach { .. } | Op::Carry { .. } = s.op {
+        if let Op::MulAcc { .. } | Op::Mach { .. } | Op::Carry { .. } | Op::IntToFloatAcc { .. } =
+            s.op
+        {
             // Lane by lane into the accumulator's DWords (and `mach`'s or `addc`'s
             // destination).
             let acc = match s.op {
