@@ -324,16 +324,16 @@ fn worker(
         }
         longest.clear();
         let mut failed = None;
+        // The run's first group's place in the grid, X fastest; the next ones step from it
+        // (a division per dimension per group was a one-item group's noticeable cost).
+        let at = |k: usize, div: u64| first / div % dims[k];
+        let mut place = [at(0, 1), at(1, dims[0]), at(2, dims[0] * dims[1])];
         for ordinal in first..first.saturating_add(shared.run).min(total) {
             if ordinal > shared.stop_after.load(Ordering::Relaxed) {
                 break;
             }
-            let at = |k: usize, div: u64| (ordinal / div % dims[k]) as u32;
-            let id = [
-                d.group_start[0] + at(0, 1),
-                d.group_start[1] + at(1, dims[0]),
-                d.group_start[2] + at(2, dims[0] * dims[1]),
-            ];
+            let id: [u32; 3] = std::array::from_fn(|k| d.group_start[k] + place[k] as u32);
+            next_place(&mut place, dims);
             match run.group(id, ordinal) {
                 Ok(n) => longest.push(n),
                 Err(e) => {
@@ -350,6 +350,18 @@ fn worker(
             return;
         }
         shared.group_done();
+    }
+}
+
+/// Steps `place` to the next group in walker order (X fastest, then Y, then Z) in a grid of
+/// `dims` groups.
+fn next_place(place: &mut [u64; 3], dims: [u64; 3]) {
+    for (p, &n) in place.iter_mut().zip(&dims) {
+        *p += 1;
+        if *p < n {
+            return;
+        }
+        *p = 0;
     }
 }
 
@@ -376,7 +388,24 @@ fn nanos(d: Duration) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::run_length;
+    use super::{next_place, run_length};
+
+    /// Stepping walks the grid in the walker's order, X fastest: group `o`'s place is
+    /// (o mod X, o / X mod Y, o / (X Y)), from any group a run starts at.
+    #[test]
+    fn places_step_x_fastest() {
+        for dims in [[1, 1, 1], [5, 1, 1], [1, 4, 1], [3, 2, 4], [1, 1, 3], [2, 3, 1]] {
+            let total = dims.iter().product::<u64>();
+            let of = |o: u64| [o % dims[0], o / dims[0] % dims[1], o / (dims[0] * dims[1])];
+            for first in 0..total {
+                let mut place = of(first);
+                for o in first + 1..total {
+                    next_place(&mut place, dims);
+                    assert_eq!(place, of(o), "{dims:?} from {first}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn one_host_thread_takes_one_group_and_long_runs_are_longer() {
