@@ -394,7 +394,14 @@ mod tests {
     /// (o mod X, o / X mod Y, o / (X Y)), from any group a run starts at.
     #[test]
     fn places_step_x_fastest() {
-        for dims in [[1, 1, 1], [5, 1, 1], [1, 4, 1], [3, 2, 4], [1, 1, 3], [2, 3, 1]] {
+        for dims in [
+            [1, 1, 1],
+            [5, 1, 1],
+            [1, 4, 1],
+            [3, 2, 4],
+            [1, 1, 3],
+            [2, 3, 1],
+        ] {
             let total = dims.iter().product::<u64>();
             let of = |o: u64| [o % dims[0], o / dims[0] % dims[1], o / (dims[0] * dims[1])];
             for first in 0..total {
