@@ -153,10 +153,8 @@ pub fn run_counting(
                     let r = if !needs_run_loop && sim_eu::exec::end_plain(t, prog) {
                         Ok(Status::Ended)
                     } else {
-                        match sim_eu::exec::run_one_simple(t, prog, mem, needs_run_loop) {
-                            Some(st) => Ok(st),
-                            None => sim_eu::run(t, prog, mem, 1),
-                        }
+                        sim_eu::exec::run_one(t, prog, mem, needs_run_loop)
+                            .unwrap_or_else(|| sim_eu::run(t, prog, mem, 1))
                     };
                     interpreted += t.instructions_executed() - (before + left_ran);
                     stopped = Some(r);
@@ -260,16 +258,23 @@ unsafe extern "C" fn escape(ctx: *mut u8, index: u32, count: u32, ran: u64) -> u
     }
     inside.called_out = true;
     let before = t.instructions_executed();
-    // One send (most calls out: IGC's block reads between arithmetic) skips the run loop.
-    let one = if count == 1 {
-        sim_eu::exec::run_one_simple(t, inside.prog, inside.mem, inside.needs_run_loop)
-    } else {
-        None
-    };
-    let r = match one {
-        Some(st) => Ok(st),
-        None => sim_eu::run(t, inside.prog, inside.mem, u64::from(count)),
-    };
+    // Sends (most calls out: IGC's block reads between arithmetic, an image's sampler
+    // messages) skip the run loop, one at a time; the rest of the stretch from the first
+    // instruction that is not one goes to the run loop.
+    let mut r = Ok(Status::Budget);
+    for left in (1..=count).rev() {
+        match sim_eu::exec::run_one(t, inside.prog, inside.mem, inside.needs_run_loop) {
+            Some(Ok(Status::Budget)) => {}
+            Some(other) => {
+                r = other;
+                break;
+            }
+            None => {
+                r = sim_eu::run(t, inside.prog, inside.mem, u64::from(left));
+                break;
+            }
+        }
+    }
     let ran = t.instructions_executed() - before;
     inside.interpreted += ran;
     inside.barrier_pending = u32::from(t.barrier_pending());

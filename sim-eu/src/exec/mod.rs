@@ -18,9 +18,7 @@ pub mod lanes;
 mod macros;
 pub mod structured;
 mod translated;
-pub use translated::{
-    begin, end_plain, run_one_simple, run_send, runs_inside_a_run, stops_for_a_barrier,
-};
+pub use translated::{begin, end_plain, run_one, run_send, runs_inside_a_run, stops_for_a_barrier};
 pub(crate) mod waits;
 
 use isa_encoder::model::{Opcode, PredCtrl, Predicate, Shape, Subfunction, SyncFn};

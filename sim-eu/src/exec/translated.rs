@@ -76,57 +76,94 @@ pub fn stops_for_a_barrier(inst: &Inst) -> bool {
     super::holds_at_barrier(inst)
 }
 
-/// Runs the instruction at the thread's `ip` when it has a simple form (a classified send, a
-/// `nop`, a `sync` that does not wait) or is a barrier's wait (`sync.bar`, `wait`: the thread
-/// stops there, [`Status::Barrier`], while its barrier is pending) exactly as `run(t, prog,
-/// mem, 1)` does, without the run loop's look-ups: a translated run's call out for one send
-/// pays only for the send and the interpreter's entry. `None`, with no instruction run (the
-/// entry's bookkeeping at most, as `run` sets it again), when the instruction has no simple
-/// form, when its simple form does
-/// not apply after all, or when the thread has ended or the memory needs the run loop (it
-/// follows registers or watches sends): then `run` it. `needs_run_loop`: the memory's
-/// [`Memory::tracks_registers`] or [`Memory::observes_sends`], which a caller that makes many
-/// calls with one memory asks once.
-pub fn run_one_simple(
+/// Runs the instruction at the thread's `ip` when it is a send (its classified form when it
+/// has one), has another simple form (a `nop`, a `sync` that does not wait) or is a barrier's
+/// wait (`sync.bar`, `wait`: the thread stops there, [`Status::Barrier`], while its barrier
+/// is pending) exactly as `run(t, prog, mem, 1)` does, with its result and error, without the
+/// run loop's look-ups: a translated run's call out for a send pays only for the send and
+/// the interpreter's entry. `None`, with no instruction run (the entry's bookkeeping at most,
+/// as `run` sets it again), for any other instruction, or when the thread has ended or the
+/// memory needs the run loop (it follows registers or watches sends): then `run` it.
+/// `needs_run_loop`: the memory's [`Memory::tracks_registers`] or
+/// [`Memory::observes_sends`], which a caller that makes many calls with one memory asks
+/// once.
+pub fn run_one(
     t: &mut Thread,
     prog: &Program,
     mem: &mut dyn Memory,
     needs_run_loop: bool,
-) -> Option<Status> {
+) -> Option<Result<Status, EuError>> {
     if t.ended || needs_run_loop {
         return None;
     }
     let inst = prog.insts.get(t.ip as usize)?;
-    if inst.invalid.is_none() && super::holds_at_barrier(inst) {
+    if inst.invalid.is_some() {
+        return None;
+    }
+    if super::holds_at_barrier(inst) {
         // A barrier's wait, as the run loop's step: counted, and passed once the barrier
         // completed.
         enter(t, prog, false, false);
         t.executed += 1;
         if let Flow::Wait = sync(t, inst) {
-            return Some(Status::Barrier);
+            return Some(Ok(Status::Barrier));
         }
         advance(t);
-        return Some(Status::Budget);
+        return Some(Ok(Status::Budget));
     }
-    let s = prog.simple.get(t.ip as usize)?.as_ref()?;
-    enter(t, prog, false, false);
-    match run_simple(t, s, mem)? {
-        Flow::Ended => {
-            // Counted, not advanced, as the run loop does.
-            t.executed += 1;
-            Some(Status::Ended)
+    let flow = match prog.simple.get(t.ip as usize) {
+        Some(Some(s)) => {
+            enter(t, prog, false, false);
+            match run_simple(t, s, mem) {
+                Some(flow) => Ok(flow),
+                // The classified form declined: the general frame, as the run loop's step.
+                None if s.send.is_some() => send(t, prog, inst, mem),
+                None => return None,
+            }
         }
-        // Next: a simple instruction never jumps or waits.
-        _ => {
-            t.executed += 1;
+        _ if inst.opcode.shape() == Shape::Send && !inst.reads_ce => {
+            enter(t, prog, false, false);
+            send(t, prog, inst, mem)
+        }
+        _ => return None,
+    };
+    // Counted as the run loop counts it: before it runs, so an error too.
+    t.executed += 1;
+    Some(match flow {
+        // Counted, not advanced, as the run loop does.
+        Ok(Flow::Ended) => Ok(Status::Ended),
+        // Next: a send or a simple instruction never jumps or waits.
+        Ok(_) => {
             advance(t);
-            Some(Status::Budget)
+            Ok(Status::Budget)
         }
+        Err(k) => Err(k.at(inst.pc)),
+    })
+}
+
+/// The run loop's step for the send `inst` (the thread neither hears of sends nor follows
+/// registers).
+fn send(
+    t: &mut Thread,
+    prog: &Program,
+    inst: &Inst,
+    mem: &mut dyn Memory,
+) -> Result<Flow, EuErrorKind> {
+    let (enabled, pred) = super::channels(t, inst);
+    let plan = inst
+        .send
+        .as_ref()
+        .ok_or_else(|| EuErrorKind::Illegal("send without a plan".into()))?;
+    let out = dataport::execute(t, prog.platform, plan, inst.n, enabled & pred, mem)?;
+    if out.eot {
+        t.ended = true;
+        return Ok(Flow::Ended);
     }
+    Ok(Flow::Next)
 }
 
 /// Ends the thread at its instruction when that is the thread spawner's end of thread (a
-/// classified end-of-thread send with nothing else to it), as [`run_one_simple`] does for a
+/// classified end-of-thread send with nothing else to it), as [`run_one`] does for a
 /// thread started by [`begin`] with a memory that neither follows registers nor hears of
 /// sends (the caller's to know): counted, not advanced; `tm0`, which nothing reads after the
 /// end, keeps the count `begin` wrote. `false`, having changed nothing, for any other
