@@ -374,6 +374,7 @@ impl Run<'_, '_> {
 
     /// Runs thread `i` (`t`) for a slice of its instructions; clears `endless` unless it came
     /// back to an earlier state.
+    #[inline(always)]
     fn slice(
         &mut self,
         t: &mut Thread,

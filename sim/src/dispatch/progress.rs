@@ -158,6 +158,11 @@ impl<'a> Progress<'a> {
             else {
                 continue;
             };
+            if k == 0 && d.later.is_empty() {
+                // The next group in walker order (always so on one host thread).
+                self.extend_prefix(&mut d, ns);
+                continue;
+            }
             if d.later.len() <= k {
                 d.later.resize(k + 1, None);
             }
