@@ -1087,7 +1087,7 @@ impl StepEmitter<'_, '_> {
         if matches!(s.op, Op::MulAcc { .. } | Op::Mach { .. }) {
             self.wide(s, &m);
         } else if let Op::IntToFloatAcc { unsigned, signed } = s.op {
-            self.to_acc(s, &m, unsigned, signed);
+            self.converted_to_acc(s, &m, unsigned, signed);
         } else if let Op::Carry { sub, acc } = s.op {
             self.carry(s, &m, sub, acc);
         } else if s.n == 1 {
@@ -1172,7 +1172,7 @@ impl StepEmitter<'_, '_> {
 
     /// [`Op::IntToFloatAcc`] lane by lane: each lane's float to its accumulator DWord and its
     /// integer to the DWord's wide value, in the lanes that write.
-    fn to_acc(&mut self, s: &Step, m: &Masks, unsigned: bool, signed: bool) {
+    fn converted_to_acc(&mut self, s: &Step, m: &Masks, unsigned: bool, signed: bool) {
         let Some(dst) = s.dst else {
             return;
         };
@@ -2623,7 +2623,7 @@ impl StepEmitter<'_, '_> {
         match op {
             // The callers compute these from the masks; `vector` takes half results apart;
             // `step` emits nothing for `Keep` and the accumulator's lane-by-lane operations
-            // itself (`wide`, `carry`, `to_acc`).
+            // itself (`wide`, `carry`, `converted_to_acc`).
             Op::Mov
             | Op::Cmp { .. }
             | Op::Sel
@@ -3076,7 +3076,7 @@ impl StepEmitter<'_, '_> {
         match op {
             // The callers compute these from the masks, or call `half_lanes`; `step` emits
             // nothing for `Keep`, the multiply-high pair through `wide` and a conversion to
-            // the accumulator through `to_acc`.
+            // the accumulator through `converted_to_acc`.
             Op::Mov
             | Op::Cmp { .. }
             | Op::Sel
