@@ -696,6 +696,24 @@ proptest! {
     }
 }
 
+/// `lines` translated in runs from one instruction on, against the interpreter
+/// ([`common::same_as_interpreter`], channel 0 always executing); rejected when nothing
+/// assembles.
+fn lines_match(
+    lines: &[String],
+    file: &[u32],
+    active: u32,
+    flags: u64,
+    slices: &[u64],
+) -> Result<(), TestCaseError> {
+    let Some((prog, n)) = program(lines) else {
+        return Err(TestCaseError::reject("nothing assembles"));
+    };
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    let what = lines.join("\n");
+    common::same_as_interpreter(&prog, &tr, n, file, active | 1, flags, slices, &what)
+}
+
 /// IGC's multiply-high pair (`mul (n) acc0:ud x:ud y:uw`, then `mach (n) dst x y {AccWrEn}`:
 /// a division by a constant, a 32x32 -> 64 multiply) and what else may feed its accumulator.
 #[derive(Debug, Clone)]
@@ -816,11 +834,7 @@ proptest! {
         slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),
     ) {
         let lines: Vec<String> = pairs.iter().flat_map(pair_lines).collect();
-        let Some((prog, n)) = program(&lines) else {
-            return Err(TestCaseError::reject("nothing assembles"));
-        };
-        let tr = Translated::with_min_run(&prog, 1).expect("translates");
-        common::same_as_interpreter(&prog, &tr, n, &file, active | 1, flags, &slices, &lines.join("\n"))?;
+        lines_match(&lines, &file, active, flags, &slices)?;
     }
 }
 
@@ -918,11 +932,7 @@ proptest! {
         slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),
     ) {
         let lines: Vec<String> = convs.iter().flat_map(to_acc_lines).collect();
-        let Some((prog, n)) = program(&lines) else {
-            return Err(TestCaseError::reject("nothing assembles"));
-        };
-        let tr = Translated::with_min_run(&prog, 1).expect("translates");
-        common::same_as_interpreter(&prog, &tr, n, &file, active | 1, flags, &slices, &lines.join("\n"))?;
+        lines_match(&lines, &file, active, flags, &slices)?;
     }
 }
 
@@ -1048,11 +1058,7 @@ proptest! {
         slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),
     ) {
         let lines: Vec<String> = carries.iter().flat_map(carry_lines).collect();
-        let Some((prog, n)) = program(&lines) else {
-            return Err(TestCaseError::reject("nothing assembles"));
-        };
-        let tr = Translated::with_min_run(&prog, 1).expect("translates");
-        common::same_as_interpreter(&prog, &tr, n, &file, active | 1, flags, &slices, &lines.join("\n"))?;
+        lines_match(&lines, &file, active, flags, &slices)?;
     }
 }
 
@@ -1153,11 +1159,7 @@ proptest! {
         slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),
     ) {
         let lines: Vec<String> = convs.iter().flat_map(conversion_lines).collect();
-        let Some((prog, n)) = program(&lines) else {
-            return Err(TestCaseError::reject("nothing assembles"));
-        };
-        let tr = Translated::with_min_run(&prog, 1).expect("translates");
-        common::same_as_interpreter(&prog, &tr, n, &file, active | 1, flags, &slices, &lines.join("\n"))?;
+        lines_match(&lines, &file, active, flags, &slices)?;
     }
 }
 
