@@ -293,22 +293,14 @@ fn step<const TRACK: bool>(
         Shape::Branch => branch(t, prog, inst, enabled, pred),
         Shape::Send => {
             let mask = enabled & pred;
-            let plan = inst
-                .send
-                .as_ref()
-                .ok_or_else(|| EuErrorKind::Illegal("send without a plan".into()))?;
             if t.observe_sends {
                 mem.on_send(t, t.ip, mask);
             }
-            let out = dataport::execute(t, prog.platform, plan, inst.n, mask, mem)?;
+            let flow = send(t, prog, inst, mask, mem)?;
             if TRACK || t.observe_sends {
                 mem.after_send(t, t.ip, mask);
             }
-            if out.eot {
-                t.ended = true;
-                return Ok(Flow::Ended);
-            }
-            Ok(Flow::Next)
+            Ok(flow)
         }
         Shape::Nullary if inst.opcode == Opcode::Illegal => {
             Err(EuErrorKind::Illegal("the illegal opcode".into()))
@@ -325,6 +317,25 @@ fn step<const TRACK: bool>(
             alu::exec(t, inst, enabled, pred).map(|()| Flow::Next)
         }
     }
+}
+
+/// The send `inst` on the channels `mask`: its message, then the thread's end when it says so.
+fn send(
+    t: &mut Thread,
+    prog: &Program,
+    inst: &Inst,
+    mask: u32,
+    mem: &mut dyn Memory,
+) -> Result<Flow, EuErrorKind> {
+    let plan = inst
+        .send
+        .as_ref()
+        .ok_or_else(|| EuErrorKind::Illegal("send without a plan".into()))?;
+    if dataport::execute(t, prog.platform, plan, inst.n, mask, mem)?.eot {
+        t.ended = true;
+        return Ok(Flow::Ended);
+    }
+    Ok(Flow::Next)
 }
 
 /// Whether the instruction at `ip` starts a block: it has a fast form or a [`Simple`] one.

@@ -5,7 +5,7 @@
 
 use isa_encoder::model::{Opcode, Shape};
 
-use super::{advance, enter, run_simple, sync, take_branch, Flow, Status};
+use super::{advance, enter, run_simple, send, sync, take_branch, Flow, Status};
 use crate::dataport::{self, Memory};
 use crate::error::{EuError, EuErrorKind};
 use crate::program::simple::Simple;
@@ -111,19 +111,24 @@ pub fn run_one(
         advance(t);
         return Some(Ok(Status::Budget));
     }
+    // The run loop's step for a send.
+    let general = |t: &mut Thread, mem: &mut dyn Memory| {
+        let (enabled, pred) = super::channels(t, inst);
+        send(t, prog, inst, enabled & pred, mem)
+    };
     let flow = match prog.simple.get(t.ip as usize) {
         Some(Some(s)) => {
             enter(t, prog, false, false);
             match run_simple(t, s, mem) {
                 Some(flow) => Ok(flow),
-                // The classified form declined: the general frame, as the run loop's step.
-                None if s.send.is_some() => send(t, prog, inst, mem),
+                // The classified form declined: the general frame.
+                None if s.send.is_some() => general(t, mem),
                 None => return None,
             }
         }
         _ if inst.opcode.shape() == Shape::Send && !inst.reads_ce => {
             enter(t, prog, false, false);
-            send(t, prog, inst, mem)
+            general(t, mem)
         }
         _ => return None,
     };
@@ -139,27 +144,6 @@ pub fn run_one(
         }
         Err(k) => Err(k.at(inst.pc)),
     })
-}
-
-/// The run loop's step for the send `inst` (the thread neither hears of sends nor follows
-/// registers).
-fn send(
-    t: &mut Thread,
-    prog: &Program,
-    inst: &Inst,
-    mem: &mut dyn Memory,
-) -> Result<Flow, EuErrorKind> {
-    let (enabled, pred) = super::channels(t, inst);
-    let plan = inst
-        .send
-        .as_ref()
-        .ok_or_else(|| EuErrorKind::Illegal("send without a plan".into()))?;
-    let out = dataport::execute(t, prog.platform, plan, inst.n, enabled & pred, mem)?;
-    if out.eot {
-        t.ended = true;
-        return Ok(Flow::Ended);
-    }
-    Ok(Flow::Next)
 }
 
 /// Ends the thread at its instruction when that is the thread spawner's end of thread (a
