@@ -16,6 +16,36 @@ use super::sfid::Sfid;
 /// Message type field, desc\[18:14\].
 pub const MSG_TYPE: (u32, u32) = (14, 5);
 
+/// The message types the encoder builds and the simulator executes, by SFID (their rows in
+/// [`MESSAGES`] say how iga64 names them).
+pub mod types {
+    /// DC0: OWord block read, offset in OWords.
+    pub const DC0_OWORD_READ: u32 = 0x00;
+    /// DC0: OWord block read, offset in bytes (iga64: "oword aligned block read").
+    pub const DC0_OWORD_READ_UNALIGNED: u32 = 0x01;
+    pub const DC0_DWORD_GATHER: u32 = 0x03;
+    pub const DC0_BYTE_GATHER: u32 = 0x04;
+    pub const DC0_FENCE: u32 = 0x07;
+    pub const DC0_OWORD_WRITE: u32 = 0x08;
+    pub const DC0_DWORD_SCATTER: u32 = 0x0B;
+    pub const DC0_BYTE_SCATTER: u32 = 0x0C;
+    pub const DC1_UNTYPED_READ: u32 = 0x01;
+    pub const DC1_ATOMIC: u32 = 0x02;
+    pub const DC1_MEDIA_READ: u32 = 0x04;
+    pub const DC1_TYPED_READ: u32 = 0x05;
+    pub const DC1_UNTYPED_WRITE: u32 = 0x09;
+    pub const DC1_MEDIA_WRITE: u32 = 0x0A;
+    pub const DC1_TYPED_WRITE: u32 = 0x0D;
+    pub const DC1_A64_GATHER: u32 = 0x10;
+    pub const DC1_A64_UNTYPED_READ: u32 = 0x11;
+    pub const DC1_A64_ATOMIC: u32 = 0x12;
+    pub const DC1_A64_BLOCK_READ: u32 = 0x14;
+    pub const DC1_A64_BLOCK_WRITE: u32 = 0x15;
+    pub const DC1_A64_UNTYPED_WRITE: u32 = 0x19;
+    pub const DC1_A64_SCATTER: u32 = 0x1A;
+}
+use types::*;
+
 /// How a message type's control bits read, and so how iga64 names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -79,42 +109,42 @@ const fn row(sfid: Sfid, msg_type: u32, kind: Kind) -> Row {
 #[rustfmt::skip]
 pub const MESSAGES: &[Row] = &[
     // DC0
-    row(Sfid::Dc0, 0x00, Kind::OwBlock("oword block read")),
-    row(Sfid::Dc0, 0x01, Kind::AlignedBlockRead),
+    row(Sfid::Dc0, DC0_OWORD_READ, Kind::OwBlock("oword block read")),
+    row(Sfid::Dc0, DC0_OWORD_READ_UNALIGNED, Kind::AlignedBlockRead),
     row(Sfid::Dc0, 0x02, Kind::NameOnly("oword dual block read")),
-    row(Sfid::Dc0, 0x03, Kind::DwordScattered("dword gathering read")),
-    row(Sfid::Dc0, 0x04, Kind::ByteScattered("byte gathering read")),
+    row(Sfid::Dc0, DC0_DWORD_GATHER, Kind::DwordScattered("dword gathering read")),
+    row(Sfid::Dc0, DC0_BYTE_GATHER, Kind::ByteScattered("byte gathering read")),
     // iga64 names both QWord directions "read".
     row(Sfid::Dc0, 0x05, Kind::NameOnly("qword gathering read")),
-    row(Sfid::Dc0, 0x07, Kind::Fence),
-    row(Sfid::Dc0, 0x08, Kind::OwBlock("oword block write")),
+    row(Sfid::Dc0, DC0_FENCE, Kind::Fence),
+    row(Sfid::Dc0, DC0_OWORD_WRITE, Kind::OwBlock("oword block write")),
     row(Sfid::Dc0, 0x09, Kind::OwBlock("hword aligned block write")),
     row(Sfid::Dc0, 0x0A, Kind::NameOnly("oword dual block write")),
-    row(Sfid::Dc0, 0x0B, Kind::DwordScattered("dword scattering write")),
-    row(Sfid::Dc0, 0x0C, Kind::ByteScattered("byte scattering write")),
+    row(Sfid::Dc0, DC0_DWORD_SCATTER, Kind::DwordScattered("dword scattering write")),
+    row(Sfid::Dc0, DC0_BYTE_SCATTER, Kind::ByteScattered("byte scattering write")),
     row(Sfid::Dc0, 0x0D, Kind::NameOnly("qword gathering read")),
     // DC1
-    row(Sfid::Dc1, 0x01, Kind::Untyped("untyped surface read")),
-    row(Sfid::Dc1, 0x02, Kind::IntAtomic("atomic int32")),
+    row(Sfid::Dc1, DC1_UNTYPED_READ, Kind::Untyped("untyped surface read")),
+    row(Sfid::Dc1, DC1_ATOMIC, Kind::IntAtomic("atomic int32")),
     Row { sfid: Sfid::Dc1, msg_type: 0x03, kind: Kind::IntAtomic("atomic int16"), since: Platform::Tgllp },
-    row(Sfid::Dc1, 0x04, Kind::MediaBlock { read: true }),
-    row(Sfid::Dc1, 0x05, Kind::Typed { name: "typed surface read", status: false }),
+    row(Sfid::Dc1, DC1_MEDIA_READ, Kind::MediaBlock { read: true }),
+    row(Sfid::Dc1, DC1_TYPED_READ, Kind::Typed { name: "typed surface read", status: false }),
     row(Sfid::Dc1, 0x06, Kind::TypedAtomic { name: "atomic 32-bit integer", coordinates: false }),
     row(Sfid::Dc1, 0x07, Kind::TypedAtomic { name: "atomic 16-bit integer", coordinates: true }),
-    row(Sfid::Dc1, 0x09, Kind::Untyped("untyped surface write")),
-    row(Sfid::Dc1, 0x0A, Kind::MediaBlock { read: false }),
+    row(Sfid::Dc1, DC1_UNTYPED_WRITE, Kind::Untyped("untyped surface write")),
+    row(Sfid::Dc1, DC1_MEDIA_WRITE, Kind::MediaBlock { read: false }),
     row(Sfid::Dc1, 0x0B, Kind::TypedCounter("atomic 32-bit counter")),
     row(Sfid::Dc1, 0x0C, Kind::TypedCounter("atomic 16-bit counter")),
-    row(Sfid::Dc1, 0x0D, Kind::Typed { name: "typed surface write", status: false }),
+    row(Sfid::Dc1, DC1_TYPED_WRITE, Kind::Typed { name: "typed surface write", status: false }),
     row(Sfid::Dc1, 0x0E, Kind::Typed { name: "typed surface read", status: true }),
-    row(Sfid::Dc1, 0x10, Kind::A64Scattered { read: true }),
-    row(Sfid::Dc1, 0x11, Kind::Untyped("a64 untyped surface read")),
-    row(Sfid::Dc1, 0x12, Kind::A64IntAtomic),
+    row(Sfid::Dc1, DC1_A64_GATHER, Kind::A64Scattered { read: true }),
+    row(Sfid::Dc1, DC1_A64_UNTYPED_READ, Kind::Untyped("a64 untyped surface read")),
+    row(Sfid::Dc1, DC1_A64_ATOMIC, Kind::A64IntAtomic),
     Row { sfid: Sfid::Dc1, msg_type: 0x13, kind: Kind::IntAtomic("a64 atomic int16"), since: Platform::Tgllp },
-    row(Sfid::Dc1, 0x14, Kind::A64Block { read: true }),
-    row(Sfid::Dc1, 0x15, Kind::A64Block { read: false }),
-    row(Sfid::Dc1, 0x19, Kind::Untyped("a64 untyped surface write")),
-    row(Sfid::Dc1, 0x1A, Kind::A64Scattered { read: false }),
+    row(Sfid::Dc1, DC1_A64_BLOCK_READ, Kind::A64Block { read: true }),
+    row(Sfid::Dc1, DC1_A64_BLOCK_WRITE, Kind::A64Block { read: false }),
+    row(Sfid::Dc1, DC1_A64_UNTYPED_WRITE, Kind::Untyped("a64 untyped surface write")),
+    row(Sfid::Dc1, DC1_A64_SCATTER, Kind::A64Scattered { read: false }),
     row(Sfid::Dc1, 0x1B, Kind::FloatAtomic { name: "float atomic", data_bits: 32 }),
     Row { sfid: Sfid::Dc1, msg_type: 0x1C, kind: Kind::FloatAtomic { name: "untyped half-float atomic", data_bits: 16 }, since: Platform::Tgllp },
     row(Sfid::Dc1, 0x1D, Kind::FloatAtomic { name: "a64 float atomic", data_bits: 32 }),

@@ -19,13 +19,15 @@ use crate::regfile::REG_BYTES;
 /// OWords of a block message by its block-size code (desc\[10:8\]).
 const OWORDS: [usize; 8] = [1, 1, 2, 4, 8, 16, 0, 0];
 
-/// DC0 message types of the OWord block messages through a binding-table entry.
-pub(super) const OWORD_READ: u32 = 0x00;
-pub(super) const OWORD_READ_UNALIGNED: u32 = 0x01;
-pub(super) const OWORD_WRITE: u32 = 0x08;
 /// DC0 message types of the byte scattered messages.
-pub(super) const BYTE_SCATTERED_READ: u32 = 0x04;
-pub(super) const BYTE_SCATTERED_WRITE: u32 = 0x0C;
+pub(super) use isa_encoder::sendmsg::hdc::types::{
+    DC0_BYTE_GATHER as BYTE_SCATTERED_READ, DC0_BYTE_SCATTER as BYTE_SCATTERED_WRITE,
+};
+/// DC0 message types of the OWord block messages through a binding-table entry.
+pub(super) use isa_encoder::sendmsg::hdc::types::{
+    DC0_OWORD_READ as OWORD_READ, DC0_OWORD_READ_UNALIGNED as OWORD_READ_UNALIGNED,
+    DC0_OWORD_WRITE as OWORD_WRITE,
+};
 
 /// An OWord block message's bytes and where they start in their first register, by its
 /// block-size code: code 1 is one OWord in the high half of its register.
@@ -208,41 +210,42 @@ enum Op {
 
 impl Op {
     fn of(sfid: Sfid, ty: u32) -> Option<Op> {
+        use isa_encoder::sendmsg::hdc::types::*;
         Some(match (sfid, ty) {
-            (Sfid::Dc0, OWORD_READ) => Op::OwordRead { unaligned: false },
-            (Sfid::Dc0, OWORD_READ_UNALIGNED) => Op::OwordRead { unaligned: true },
-            (Sfid::Dc0, OWORD_WRITE) => Op::OwordWrite,
-            (Sfid::Dc0, 0x03) => Op::DwordScattered { write: false },
-            (Sfid::Dc0, 0x0B) => Op::DwordScattered { write: true },
-            (Sfid::Dc0, BYTE_SCATTERED_READ) => Op::ByteScattered { write: false },
-            (Sfid::Dc0, BYTE_SCATTERED_WRITE) => Op::ByteScattered { write: true },
-            (Sfid::Dc0, 0x07) => Op::Fence,
-            (Sfid::Dc1, 0x01) => Op::Untyped {
+            (Sfid::Dc0, DC0_OWORD_READ) => Op::OwordRead { unaligned: false },
+            (Sfid::Dc0, DC0_OWORD_READ_UNALIGNED) => Op::OwordRead { unaligned: true },
+            (Sfid::Dc0, DC0_OWORD_WRITE) => Op::OwordWrite,
+            (Sfid::Dc0, DC0_DWORD_GATHER) => Op::DwordScattered { write: false },
+            (Sfid::Dc0, DC0_DWORD_SCATTER) => Op::DwordScattered { write: true },
+            (Sfid::Dc0, DC0_BYTE_GATHER) => Op::ByteScattered { write: false },
+            (Sfid::Dc0, DC0_BYTE_SCATTER) => Op::ByteScattered { write: true },
+            (Sfid::Dc0, DC0_FENCE) => Op::Fence,
+            (Sfid::Dc1, DC1_UNTYPED_READ) => Op::Untyped {
                 write: false,
                 a64: false,
             },
-            (Sfid::Dc1, 0x09) => Op::Untyped {
+            (Sfid::Dc1, DC1_UNTYPED_WRITE) => Op::Untyped {
                 write: true,
                 a64: false,
             },
-            (Sfid::Dc1, 0x11) => Op::Untyped {
+            (Sfid::Dc1, DC1_A64_UNTYPED_READ) => Op::Untyped {
                 write: false,
                 a64: true,
             },
-            (Sfid::Dc1, 0x19) => Op::Untyped {
+            (Sfid::Dc1, DC1_A64_UNTYPED_WRITE) => Op::Untyped {
                 write: true,
                 a64: true,
             },
-            (Sfid::Dc1, 0x10) => Op::A64Scattered { write: false },
-            (Sfid::Dc1, 0x1A) => Op::A64Scattered { write: true },
-            (Sfid::Dc1, 0x14) => Op::A64Block { write: false },
-            (Sfid::Dc1, 0x15) => Op::A64Block { write: true },
-            (Sfid::Dc1, 0x02) => Op::Atomic { a64: false },
-            (Sfid::Dc1, 0x12) => Op::Atomic { a64: true },
-            (Sfid::Dc1, 0x05) => Op::Typed { write: false },
-            (Sfid::Dc1, 0x0D) => Op::Typed { write: true },
-            (Sfid::Dc1, 0x04) => Op::MediaRead,
-            (Sfid::Dc1, 0x0A) => Op::MediaWrite,
+            (Sfid::Dc1, DC1_A64_GATHER) => Op::A64Scattered { write: false },
+            (Sfid::Dc1, DC1_A64_SCATTER) => Op::A64Scattered { write: true },
+            (Sfid::Dc1, DC1_A64_BLOCK_READ) => Op::A64Block { write: false },
+            (Sfid::Dc1, DC1_A64_BLOCK_WRITE) => Op::A64Block { write: true },
+            (Sfid::Dc1, DC1_ATOMIC) => Op::Atomic { a64: false },
+            (Sfid::Dc1, DC1_A64_ATOMIC) => Op::Atomic { a64: true },
+            (Sfid::Dc1, DC1_TYPED_READ) => Op::Typed { write: false },
+            (Sfid::Dc1, DC1_TYPED_WRITE) => Op::Typed { write: true },
+            (Sfid::Dc1, DC1_MEDIA_READ) => Op::MediaRead,
+            (Sfid::Dc1, DC1_MEDIA_WRITE) => Op::MediaWrite,
             _ => return None,
         })
     }
@@ -271,11 +274,17 @@ impl Op {
 /// Whether the HDC message `desc` to `sfid` acts per enabled channel only (so with none
 /// enabled it does nothing).
 pub(super) fn per_channel(sfid: Sfid, desc: u32) -> bool {
-    Op::of(sfid, desc >> 14 & 0x1f).is_some_and(Op::per_channel)
+    Op::of(sfid, message_type(desc)).is_some_and(Op::per_channel)
+}
+
+/// The message type field of `desc`.
+fn message_type(desc: u32) -> u32 {
+    let (at, len) = isa_encoder::sendmsg::hdc::MSG_TYPE;
+    desc >> at & ((1 << len) - 1)
 }
 
 pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
-    let ty = msg.field(14, 5);
+    let ty = message_type(msg.desc);
     let Some(op) = Op::of(sfid, ty) else {
         return Err(EuErrorKind::Unsupported(format!(
             "{sfid:?} message type {ty:#x} (desc {:#010x})",

@@ -722,8 +722,7 @@ impl Memory for VmMemory<'_> {
     }
 
     fn sampler(&mut self, index: u32) -> Result<Sampler, MemFault> {
-        let slot = self.samplers.get_mut(index as usize);
-        if let Some(Some(s)) = slot {
+        if let Some(Some(s)) = self.samplers.get(index as usize) {
             return Ok(*s);
         }
         let s = self.sampler_at(index)?;

@@ -5,10 +5,12 @@ use platform::Platform;
 
 use super::{finish, regs, BuildError, Message, Result, BTI_SLM, BTI_STATELESS};
 use crate::sendmsg::fields::with_bits;
+use crate::sendmsg::hdc::types::*;
+use crate::sendmsg::hdc::MSG_TYPE;
 use crate::sendmsg::sfid::Sfid;
 
 fn hdc_message(msg_type: u32, control: u32, bti: u8) -> u32 {
-    let d = with_bits(0, 14, 5, msg_type);
+    let d = with_bits(0, MSG_TYPE.0, MSG_TYPE.1, msg_type);
     let d = with_bits(d, 8, 6, control);
     with_bits(d, 0, 8, u32::from(bti))
 }
@@ -42,14 +44,22 @@ pub fn oword_block_read(
     aligned: bool,
 ) -> Result<Message> {
     let code = oword_code(platform, owords)?;
-    let desc = hdc_message(if aligned { 0x01 } else { 0x00 }, code, bti);
+    let desc = hdc_message(
+        if aligned {
+            DC0_OWORD_READ_UNALIGNED
+        } else {
+            DC0_OWORD_READ
+        },
+        code,
+        bti,
+    );
     finish(Sfid::Dc0, desc, 0, 1, 0, regs(owords * 16), true)
 }
 
 /// OWord block write through a binding table entry (DC0): header in src0, data in src1.
 pub fn oword_block_write(platform: Platform, bti: u8, owords: u32) -> Result<Message> {
     let code = oword_code(platform, owords)?;
-    let desc = hdc_message(0x08, code, bti);
+    let desc = hdc_message(DC0_OWORD_WRITE, code, bti);
     finish(Sfid::Dc0, desc, 0, 1, regs(owords * 16), 0, true)
 }
 
@@ -57,14 +67,14 @@ pub fn oword_block_write(platform: Platform, bti: u8, owords: u32) -> Result<Mes
 pub fn a64_oword_block_read(platform: Platform, owords: u32, aligned: bool) -> Result<Message> {
     let code = oword_code(platform, owords)?;
     let control = code | (u32::from(aligned) << 3);
-    let desc = hdc_message(0x14, control, BTI_STATELESS);
+    let desc = hdc_message(DC1_A64_BLOCK_READ, control, BTI_STATELESS);
     finish(Sfid::Dc1, desc, 0, 1, 0, regs(owords * 16), true)
 }
 
 /// A64 (stateless) OWord block write (DC1, unaligned form).
 pub fn a64_oword_block_write(platform: Platform, owords: u32) -> Result<Message> {
     let code = oword_code(platform, owords)?;
-    let desc = hdc_message(0x15, code, BTI_STATELESS);
+    let desc = hdc_message(DC1_A64_BLOCK_WRITE, code, BTI_STATELESS);
     finish(Sfid::Dc1, desc, 0, 1, regs(owords * 16), 0, true)
 }
 
@@ -99,13 +109,29 @@ fn media_regs(width: u32, height: u32) -> Result<u32> {
 /// Media block read of a 2D surface (DC1): header with x (bytes), y (rows) and the block size.
 pub fn media_block_read(_platform: Platform, bti: u8, width: u32, height: u32) -> Result<Message> {
     let r = media_regs(width, height)?;
-    finish(Sfid::Dc1, hdc_message(0x04, 0, bti), 0, 1, 0, r, true)
+    finish(
+        Sfid::Dc1,
+        hdc_message(DC1_MEDIA_READ, 0, bti),
+        0,
+        1,
+        0,
+        r,
+        true,
+    )
 }
 
 /// Media block write of a 2D surface (DC1): header in src0, data in src1.
 pub fn media_block_write(_platform: Platform, bti: u8, width: u32, height: u32) -> Result<Message> {
     let r = media_regs(width, height)?;
-    finish(Sfid::Dc1, hdc_message(0x0A, 0, bti), 0, 1, r, 0, true)
+    finish(
+        Sfid::Dc1,
+        hdc_message(DC1_MEDIA_WRITE, 0, bti),
+        0,
+        1,
+        r,
+        0,
+        true,
+    )
 }
 
 /// SIMD width of a SIMD8/16 message.
@@ -141,10 +167,10 @@ fn untyped(read: bool, a64: bool, simd: u32, bti: u8, channels: u8) -> Result<Me
     let mode = if simd == 16 { 1 } else { 2 };
     let control = (mode << 4) | u32::from(!channels & 0xF);
     let msg_type = match (read, a64) {
-        (true, false) => 0x01,
-        (false, false) => 0x09,
-        (true, true) => 0x11,
-        (false, true) => 0x19,
+        (true, false) => DC1_UNTYPED_READ,
+        (false, false) => DC1_UNTYPED_WRITE,
+        (true, true) => DC1_A64_UNTYPED_READ,
+        (false, true) => DC1_A64_UNTYPED_WRITE,
     };
     let bti = if a64 { BTI_STATELESS } else { bti };
     let desc = hdc_message(msg_type, control, bti);
@@ -210,7 +236,15 @@ pub fn byte_scattered(
     let size = byte_size_code(bytes)?;
     let r = simd_regs(simd, 4)?;
     let control = (size << 2) | u32::from(simd == 16);
-    let desc = hdc_message(if read { 0x04 } else { 0x0C }, control, bti);
+    let desc = hdc_message(
+        if read {
+            DC0_BYTE_GATHER
+        } else {
+            DC0_BYTE_SCATTER
+        },
+        control,
+        bti,
+    );
     if read {
         finish(Sfid::Dc0, desc, 0, r, 0, r, false)
     } else {
@@ -223,7 +257,15 @@ pub fn dword_scattered(_platform: Platform, read: bool, bti: u8, simd: u32) -> R
     let r = simd_regs(simd, 4)?;
     // [9] is the legacy SIMD-mode bit that must be set, [8] selects SIMD16.
     let control = 0b10 | u32::from(simd == 16);
-    let desc = hdc_message(if read { 0x03 } else { 0x0B }, control, bti);
+    let desc = hdc_message(
+        if read {
+            DC0_DWORD_GATHER
+        } else {
+            DC0_DWORD_SCATTER
+        },
+        control,
+        bti,
+    );
     if read {
         finish(Sfid::Dc0, desc, 0, r, 0, r, false)
     } else {
@@ -255,7 +297,15 @@ pub fn a64_scattered(
     };
     let data = simd_regs(simd, lane_bytes)?;
     let control = (u32::from(simd == 16) << 4) | (size << 2) | sub;
-    let desc = hdc_message(if read { 0x10 } else { 0x1A }, control, BTI_STATELESS);
+    let desc = hdc_message(
+        if read {
+            DC1_A64_GATHER
+        } else {
+            DC1_A64_SCATTER
+        },
+        control,
+        BTI_STATELESS,
+    );
     if read {
         finish(Sfid::Dc1, desc, 0, addr, 0, data, false)
     } else {
@@ -305,7 +355,7 @@ pub fn untyped_atomic(
     let r = simd_regs(simd, 4)?;
     // [13] return data, [12] SIMD8 when set.
     let control = (u32::from(returns) << 5) | (u32::from(simd == 8) << 4) | op as u32;
-    let desc = hdc_message(0x02, control, bti);
+    let desc = hdc_message(DC1_ATOMIC, control, bti);
     finish(
         Sfid::Dc1,
         desc,
@@ -328,7 +378,7 @@ pub fn a64_untyped_atomic(
     let data = regs(8 * if bits64 { 8 } else { 4 });
     // [13] return data, [12] 64-bit data.
     let control = (u32::from(returns) << 5) | (u32::from(bits64) << 4) | op as u32;
-    let desc = hdc_message(0x12, control, BTI_STATELESS);
+    let desc = hdc_message(DC1_A64_ATOMIC, control, BTI_STATELESS);
     finish(
         Sfid::Dc1,
         desc,
@@ -354,6 +404,6 @@ pub fn hdc_fence(_platform: Platform, target: FenceTarget, commit: bool) -> Resu
         FenceTarget::Global => 0,
         FenceTarget::Slm => BTI_SLM,
     };
-    let desc = hdc_message(0x07, u32::from(commit) << 5, bti);
+    let desc = hdc_message(DC0_FENCE, u32::from(commit) << 5, bti);
     finish(Sfid::Dc0, desc, 0, 1, 0, u32::from(commit), true)
 }
