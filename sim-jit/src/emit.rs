@@ -714,6 +714,7 @@ fn body(
     blocks.switch(b, call.block, [zero, call.active, call.wake], call.stop);
 
     let written_in_part = rows_written_in_part(items);
+    let reads = rows_read(items);
     let mut carries = loop_carries(items, starts, &written_in_part);
     let mut e = StepEmitter {
         b,
@@ -731,6 +732,8 @@ fn body(
         block_start: 0,
         nan_tests_ahead: false,
         mad_tables,
+        reads: &reads,
+        item: 0,
     };
     // Per item: whether it or a later one tests f32 results for NaN.
     let mut ahead = vec![false; items.len() + 1];
@@ -765,6 +768,7 @@ fn body(
         }
         e.nan_tests_ahead = ahead[i];
         e.index = k;
+        e.item = i;
         if let Some(table) = mad_run(&items[i..], k, starts) {
             k += table.len() as u32;
             skip = table.len().saturating_sub(1);
@@ -888,6 +892,37 @@ fn rows_written_in_part(items: &[Item]) -> BTreeSet<usize> {
     }
     rows
 }
+
+/// The rows (16-byte-aligned byte offsets) each of `items` reads from the file, for choosing
+/// which held row to let go ([`StepEmitter::next_read`]); `None` for what is not a step (a
+/// branch, a send, a call out: held rows go back to the file there or the block ends).
+fn rows_read(items: &[Item]) -> Vec<Option<Vec<usize>>> {
+    items
+        .iter()
+        .map(|item| {
+            let Item::Step(s) = item else {
+                return None;
+            };
+            let n = usize::from(s.n);
+            let mut rows = Vec::new();
+            for src in s.src.iter().take(s.op.arity()) {
+                let (lo, hi) = match *src {
+                    Lanes::Row { base, stride, .. } => {
+                        let lo = usize::from(base);
+                        (lo, lo + usize::from(stride) * n.max(1))
+                    }
+                    Lanes::Scalar(b, e) => (usize::from(b), usize::from(b) + usize::from(e.size)),
+                    Lanes::Imm(_) => continue,
+                };
+                rows.extend((lo - lo % ROW..hi).step_by(ROW));
+            }
+            Some(rows)
+        })
+        .collect()
+}
+
+/// The most items ahead [`StepEmitter::next_read`] looks for a held row's next read.
+const LOOK_AHEAD: usize = 32;
 
 /// The offset of the least recently used of `slots`.
 fn least_used(slots: &BTreeMap<usize, Slot>) -> Option<usize> {
@@ -1034,6 +1069,9 @@ struct StepEmitter<'a, 'b> {
     nan_tests_ahead: bool,
     /// Where the tables of the runs of `mad`s go ([`Emitter::mad_tables`]).
     mad_tables: &'a mut Vec<Box<[Mad]>>,
+    /// [`rows_read`] of the run's items, and the item being emitted.
+    reads: &'a [Option<Vec<usize>>],
+    item: usize,
 }
 
 /// What calls to [`half_lanes`] need in the function being built.
@@ -2077,10 +2115,12 @@ impl StepEmitter<'_, '_> {
             .dwords
             .retain(|&k, _| !(off..off + ROW).contains(&k));
         while self.held.rows.len() >= HELD_ROWS {
-            let Some(lru) = least_used(&self.held.rows) else {
+            // A result is held once the instruction has read its sources: what only it
+            // reads may go then.
+            let Some(far) = self.read_last(usize::from(dirty)) else {
                 break;
             };
-            self.flush(lru, lru + ROW, true);
+            self.flush(far, far + ROW, true);
         }
         let used = self.held.clock;
         // Before an f32 instruction's NaN test, a written row is stored at once: each test's
@@ -2118,6 +2158,31 @@ impl StepEmitter<'_, '_> {
             dirty: true,
             used: 0,
         });
+    }
+
+    /// Of the held rows, the one read furthest ahead from `ahead` items past the current one
+    /// ([`next_read`]; the least recently used among equals): letting it go costs the fewest
+    /// loads again. Two SIMD16 chains of dependent `mad`s (clpeak's, IGC's M0 and M16
+    /// halves) need exactly the sixteen rows held; the least recently used one was the row
+    /// the other chain read next.
+    fn read_last(&self, ahead: usize) -> Option<usize> {
+        self.held
+            .rows
+            .iter()
+            .max_by_key(|&(&at, s)| (self.next_read(at, ahead), std::cmp::Reverse(s.used)))
+            .map(|(&k, _)| k)
+    }
+
+    /// How many items from `ahead` past the current one the row at `at` is read next, up to
+    /// [`LOOK_AHEAD`] and not past the first item that is not a step (`usize::MAX` if not).
+    fn next_read(&self, at: usize, ahead: usize) -> usize {
+        self.reads
+            .iter()
+            .skip(self.item + ahead)
+            .take(LOOK_AHEAD)
+            .map_while(Option::as_ref)
+            .position(|r| r.contains(&at))
+            .unwrap_or(usize::MAX)
     }
 
     /// Stores every held value that was written: the run ends.
