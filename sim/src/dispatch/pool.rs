@@ -109,10 +109,13 @@ impl Shared<'_> {
     }
 }
 
-/// Host threads for `requested` (0: one per host core).
+/// Host threads for `requested` (0: one per host core, asked of the host once per process:
+/// `available_parallelism` reads the cgroup's CPU quota files each time, about ten system
+/// calls, which a walker of a few groups felt).
 fn pool_size(requested: usize) -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
     match requested {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        0 => *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         n => n,
     }
 }
