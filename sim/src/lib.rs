@@ -54,6 +54,7 @@ mod device;
 pub mod device_info;
 pub mod dispatch;
 mod drm;
+mod file_changes;
 pub mod flink;
 pub mod fuzz;
 mod gem;

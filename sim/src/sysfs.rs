@@ -38,8 +38,9 @@
 //! What the simulator cannot do with plain files: react to a write when it happens. It applies
 //! writes when it next looks ([`SysfsTree::sync`]): a capture file whose text is no longer the
 //! one it published was written, and is cleared as the kernel would have; a property file is
-//! read back at each job, and a value the kernel would have refused (not a number, out of its
-//! range) is put back to the previous one, as the refused write would have left it.
+//! read back at each job once it was written (inotify tells; without it, at every job), and a
+//! value the kernel would have refused (not a number, out of its range) is put back to the
+//! previous one, as the refused write would have left it.
 
 use std::fs;
 use std::io;
@@ -48,6 +49,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use crate::device_info::{DeviceInfo, EngineClass};
+use crate::file_changes::FileChanges;
 use crate::Kmd;
 
 /// The DRM character-device major number (`DRM_MAJOR`).
@@ -200,8 +202,9 @@ pub struct SysfsTree {
     made: OnceLock<std::result::Result<(), String>>,
     /// The capture text last published, to tell a user's write (a clear) from it.
     published: Mutex<Option<String>>,
-    /// The last accepted value of each property file read, what a refused write leaves.
-    accepted: Mutex<std::collections::HashMap<String, u64>>,
+    /// The last accepted value of each property file read, what a refused write leaves, and
+    /// which of those files were not written since.
+    accepted: Mutex<(std::collections::HashMap<String, u64>, FileChanges)>,
 }
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -503,17 +506,23 @@ impl SysfsTree {
     /// kernel holds it after the writes so far: a value the kernel would have refused (not a
     /// number, outside `min..=max`) is put back to the last accepted one (first: `default`).
     fn property_in(&self, rel: &str, min: u64, max: u64, default: u64) -> u64 {
-        let mut accepted = self.accepted.lock().unwrap_or_else(|e| e.into_inner());
+        let mut guard = self.accepted.lock().unwrap_or_else(|e| e.into_inner());
+        let (accepted, changes) = &mut *guard;
         let previous = *accepted.get(rel).unwrap_or(&default);
         if !self.is_made() {
             // Nobody has had the path, so nobody has written the file.
             return previous;
         }
         let path = self.pci.join(rel);
+        if changes.unchanged(&path) {
+            // Read since, holding `previous` (accepted, or put back).
+            return previous;
+        }
+        changes.watch(&path);
         let parsed = fs::read_to_string(&path)
             .ok()
             .and_then(|t| parse_kstrtoull(t.trim_end_matches('\n')));
-        match parsed {
+        let v = match parsed {
             Some(v) if (min..=max).contains(&v) => {
                 accepted.insert(rel.to_owned(), v);
                 v
@@ -522,7 +531,9 @@ impl SysfsTree {
                 let _ = write(&path, &format!("{previous}\n"));
                 previous
             }
-        }
+        };
+        changes.read(&path);
+        v
     }
 
     /// The engine property `p` of i915 engine `name` (`card0/engine/<name>/<file>`).
@@ -648,6 +659,41 @@ mod tests {
         assert_eq!(parse_kstrtoull("0"), Some(0));
         assert_eq!(parse_kstrtoull("-1"), None);
         assert_eq!(parse_kstrtoull("1ms"), None);
+    }
+
+    /// A property is read again only after its file changed, and every write is seen at the
+    /// next read: writes of the same length within one tick of the file clock (which stamps
+    /// them alike), a file replaced by a rename, one removed.
+    #[test]
+    fn every_write_is_seen_at_the_next_read() {
+        let info = DeviceInfo::get(Platform::Tgllp);
+        let t = SysfsTree::new(info, Kmd::I915);
+        let props = i915_engine_properties(info, EngineClass::Render);
+        let p = &props[0];
+        let file = t
+            .pci_dir()
+            .join(format!("drm/card0/engine/rcs0/{}", p.file));
+        for k in 0..200u64 {
+            let v = 1000 + k % 2 * 1000;
+            fs::write(&file, format!("{v}\n")).unwrap();
+            assert_eq!(t.i915_engine_property("rcs0", p), v, "write {k}");
+            assert_eq!(
+                t.i915_engine_property("rcs0", p),
+                v,
+                "read again after write {k}"
+            );
+        }
+        // Renamed from another directory: only the property's directory hears of it.
+        let tmp = t.pci_dir().join("property.new");
+        fs::write(&tmp, "3000\n").unwrap();
+        fs::rename(&tmp, &file).unwrap();
+        assert_eq!(t.i915_engine_property("rcs0", p), 3000);
+        // Gone: put back as the last accepted value.
+        fs::remove_file(&file).unwrap();
+        assert_eq!(t.i915_engine_property("rcs0", p), 3000);
+        assert_eq!(read(&file), "3000\n");
+        fs::write(&file, "4000").unwrap();
+        assert_eq!(t.i915_engine_property("rcs0", p), 4000);
     }
 
     #[test]
