@@ -165,6 +165,7 @@ impl Event {
 
     /// Blocks until the status is `status` or later (or failed); returns it.
     pub fn wait_for(&self, status: cl_int) -> cl_int {
+        crate::core::spin::spin_for(&self.state, |st| st.status <= status);
         let mut st = self.lock();
         while st.status > status {
             st = self.changed.wait(st).unwrap_or_else(|e| e.into_inner());

@@ -36,6 +36,7 @@ pub mod queue;
 pub mod queue_family;
 pub mod reason;
 pub mod sampler;
+pub mod spin;
 pub mod timer;
 pub mod transfer;
 pub mod usm;

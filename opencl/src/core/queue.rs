@@ -32,7 +32,7 @@ use std::collections::VecDeque;
 use std::ffi::c_void;
 use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use opencl_sys::*;
 
@@ -249,37 +249,10 @@ struct Exec {
 /// How long the thread waits for a running kernel before looking for new commands to submit.
 const POLL_SLICE: Duration = Duration::from_millis(2);
 
-/// How long clFinish and the queue's thread look for what they wait for before they sleep.
-/// A command is handed from the application's thread to the queue's and its end back, and
-/// most take a few microseconds: a thread put to sleep for each costs two context switches,
-/// and on a virtual machine whose other core went idle meanwhile the wake-up costs tens of
-/// microseconds more (CLBlast's tests, a clFinish every few commands, spent more time so than
-/// running kernels).
-const SPIN: Duration = Duration::from_micros(50);
-
 impl Exec {
     fn lock(&self) -> MutexGuard<'_, ExecState> {
         // Every update is a single field change: a panic cannot tear the state.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Looks for `ready` for up to [`SPIN`] without sleeping (never waiting for the lock);
-    /// the caller then takes the lock and sleeps if it is still not so.
-    fn spin_for(&self, ready: impl Fn(&ExecState) -> bool) {
-        let until = Instant::now() + SPIN;
-        loop {
-            if let Ok(st) = self.state.try_lock() {
-                if ready(&st) {
-                    return;
-                }
-            }
-            for _ in 0..64 {
-                std::hint::spin_loop();
-            }
-            if Instant::now() >= until {
-                return;
-            }
-        }
     }
 
     fn done(&self) {
@@ -292,7 +265,7 @@ impl Exec {
 
     /// Waits for every command; false if one failed that the application was not told of.
     fn finish(&self) -> bool {
-        self.spin_for(|st| st.unfinished == 0);
+        crate::core::spin::spin_for(&self.state, |st| st.unfinished == 0);
         let mut st = self.lock();
         while st.unfinished > 0 {
             st = self.idle.wait(st).unwrap_or_else(|e| e.into_inner());
@@ -570,7 +543,7 @@ fn worker(x: Arc<Exec>) {
                     return;
                 }
                 drop(st);
-                x.spin_for(|st| !st.pending.is_empty() || st.closing);
+                crate::core::spin::spin_for(&x.state, |st| !st.pending.is_empty() || st.closing);
                 st = x.lock();
                 if st.pending.is_empty() && !st.closing {
                     st = x.wake.wait(st).unwrap_or_else(|e| e.into_inner());
