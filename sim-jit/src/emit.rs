@@ -1020,8 +1020,8 @@ const ROW: usize = 16;
 /// them the run's context and addresses).
 const HELD_DWORDS: usize = 8;
 
-/// The most rows a run holds at once; past it, the least recently used one goes back to the
-/// file (stored if written). SSA values beyond the host's vector registers (16 on x86-64)
+/// The most rows a run holds at once; past it, the one read furthest ahead goes back to the
+/// file (stored if written; [`StepEmitter::read_last`]). SSA values beyond the host's vector registers (16 on x86-64)
 /// are spilled by the register allocator to stack slots anyway, and every held row that was
 /// written costs a store at each call out of the run and on each f32 NaN exit: a convolution
 /// run of ~500 instructions holding every row it touched was ~1 MB of host code, nearly all
