@@ -7,7 +7,7 @@
 //!
 //! On a machine whose cores are all busy a spinning thread takes a core from the one it waits
 //! for, so looking is adaptive: it goes on while looks mostly end in what was waited for, and
-//! stops (but for one look in [`PROBE`]) once they mostly run out.
+//! stops (but for one wait in 32) once they mostly run out.
 
 use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
 use std::sync::Mutex;
