@@ -3,7 +3,8 @@
 //! next one, as the kernel's does at once), and reading two files is ten system calls where
 //! asking inotify is one. Anything the watch cannot vouch for counts as a change: no inotify
 //! (the files are then read every time, as before), an overflowed queue, a directory that
-//! could not be watched.
+//! could not be watched, a forked child (which shares the parent's queue of events: either
+//! could take the other's).
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -27,8 +28,9 @@ fn changing() -> AddWatchFlags {
 /// Directories watched, and the files read since the last change among them.
 #[derive(Debug, Default)]
 pub(crate) struct FileChanges {
-    /// Made at the first watch; `Err` where inotify is not to be had.
-    inotify: Option<Result<Inotify, Errno>>,
+    /// Made at the first watch, with the process that made it; `Err` where inotify is not
+    /// to be had.
+    inotify: Option<Result<(Inotify, u32), Errno>>,
     dirs: HashSet<PathBuf>,
     unchanged: HashSet<PathBuf>,
 }
@@ -38,9 +40,12 @@ impl FileChanges {
     /// event in the watched directories since (the events are taken, so a change forgets
     /// every file read before it).
     pub fn unchanged(&mut self, file: &Path) -> bool {
-        let Some(Ok(inotify)) = &self.inotify else {
+        let Some(Ok((inotify, pid))) = &self.inotify else {
             return false;
         };
+        if *pid != std::process::id() {
+            return false;
+        }
         match inotify.read_events() {
             Err(Errno::EAGAIN) => {}
             // Events (an overflow is one), or a failure to tell: everything is read again.
@@ -56,10 +61,11 @@ impl FileChanges {
     /// Watches `file`'s directory; call before reading the file, then [`FileChanges::read`]
     /// after, so that a write between the two shows as a change.
     pub fn watch(&mut self, file: &Path) {
-        let inotify = self
-            .inotify
-            .get_or_insert_with(|| Inotify::init(InitFlags::IN_NONBLOCK | InitFlags::IN_CLOEXEC));
-        let (Ok(inotify), Some(dir)) = (inotify, file.parent()) else {
+        let inotify = self.inotify.get_or_insert_with(|| {
+            Inotify::init(InitFlags::IN_NONBLOCK | InitFlags::IN_CLOEXEC)
+                .map(|i| (i, std::process::id()))
+        });
+        let (Ok((inotify, _)), Some(dir)) = (inotify, file.parent()) else {
             return;
         };
         if !self.dirs.contains(dir) && inotify.add_watch(dir, changing()).is_ok() {
