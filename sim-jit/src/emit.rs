@@ -903,20 +903,11 @@ fn rows_read(items: &[Item]) -> Vec<Option<Vec<usize>>> {
             let Item::Step(s) = item else {
                 return None;
             };
-            let n = usize::from(s.n);
-            let mut rows = Vec::new();
-            for src in s.src.iter().take(s.op.arity()) {
-                let (lo, hi) = match *src {
-                    Lanes::Row { base, stride, .. } => {
-                        let lo = usize::from(base);
-                        (lo, lo + usize::from(stride) * n.max(1))
-                    }
-                    Lanes::Scalar(b, e) => (usize::from(b), usize::from(b) + usize::from(e.size)),
-                    Lanes::Imm(_) => continue,
-                };
-                rows.extend((lo - lo % ROW..hi).step_by(ROW));
-            }
-            Some(rows)
+            Some(
+                s.source_bytes()
+                    .flat_map(|(lo, hi)| (lo - lo % ROW..hi).step_by(ROW))
+                    .collect(),
+            )
         })
         .collect()
 }

@@ -236,6 +236,23 @@ impl Step {
         }
     }
 
+    /// The file bytes each source the operation reads spans (`lo..hi`; none for an
+    /// immediate).
+    pub fn source_bytes(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let n = usize::from(self.n);
+        self.src
+            .iter()
+            .take(self.op.arity())
+            .filter_map(move |s| match *s {
+                Lanes::Row { base, stride, .. } => {
+                    let lo = usize::from(base);
+                    Some((lo, lo + usize::from(stride) * n))
+                }
+                Lanes::Scalar(b, e) => Some((usize::from(b), usize::from(b) + usize::from(e.size))),
+                Lanes::Imm(_) => None,
+            })
+    }
+
     /// The file bytes `lo..hi` its destination spans (`None` for `null`).
     pub fn dst_bytes(&self) -> Option<(usize, usize)> {
         let d = usize::from(self.dst?);
@@ -246,14 +263,8 @@ impl Step {
     /// registers aside, which every thread has).
     pub fn extent(&self) -> usize {
         let mut end = self.dst_bytes().map_or(0, |(_, hi)| hi);
-        for s in self.src.iter().take(self.op.arity()) {
-            end = end.max(match *s {
-                Lanes::Row { base, stride, .. } => {
-                    usize::from(base) + usize::from(stride) * usize::from(self.n)
-                }
-                Lanes::Scalar(b, e) => usize::from(b) + usize::from(e.size),
-                Lanes::Imm(_) => 0,
-            });
+        for (_, hi) in self.source_bytes() {
+            end = end.max(hi);
         }
         if matches!(
             self.op,

@@ -198,7 +198,8 @@ fn two_chains(steps: u32) -> String {
 /// Which held row a run lets go when it needs room: the one read furthest ahead. Two chains
 /// of dependent `mad`s need sixteen rows held (each chain's last two results); letting go of
 /// the least recently used one loaded each `mad`'s older source again from the file, after
-/// it had just been stored there (clpeak's `compute_sp` on sim:tgllp 31 → 38 GFLOPS).
+/// it had just been stored there (`tests/apps/mad_chains.py`'s float chains on sim:tgllp 31 →
+/// 38–44 GFLOPS).
 #[test]
 fn chained_mads_load_each_row_once() {
     let (dir, _one_at_a_time) = dump_dir();
