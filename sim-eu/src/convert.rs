@@ -100,6 +100,36 @@ pub fn vf_to_f32(b: u8) -> f32 {
     sign * (1.0 + man / 16.0) * 2f32.powi(exp - 3)
 }
 
+/// 2^23: from here on every f32 is an integer.
+const INTEGRAL: f32 = 8_388_608.0;
+
+/// `x` rounded to the nearest integer, ties to even, as `f32::round_ties_even`, without the
+/// libm call the baseline x86-64 build makes for it (it has no rounding instruction): below
+/// 2^23 in magnitude, adding 2^23 leaves only integers, so the addition itself rounds to
+/// nearest even and taking 2^23 away again is exact.
+#[inline]
+pub fn rint(x: f32) -> f32 {
+    if !(x.abs() < INTEGRAL) {
+        // Already an integer, an infinity or a NaN.
+        return x;
+    }
+    let r = (x.abs() + INTEGRAL) - INTEGRAL;
+    r.copysign(x)
+}
+
+/// `floor(x) as i64` (saturating, NaN 0), without the libm call `f32::floor` makes in the
+/// baseline x86-64 build: truncation is one instruction, and it is one too high exactly
+/// when it lands above `x`.
+#[inline]
+pub fn floor_i64(x: f32) -> i64 {
+    let t = x as i64;
+    if (t as f32) > x {
+        t.saturating_sub(1)
+    } else {
+        t
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +150,45 @@ mod tests {
             } else {
                 assert_eq!(f32_to_f16(f), h, "{h:#x}");
             }
+        }
+    }
+
+    /// Values to check rounding on: a spread over every bit pattern (a prime stride), and
+    /// around each half-integer up to 2^17 on both sides of zero, where ties are.
+    fn rounding_cases() -> impl Iterator<Item = f32> {
+        let spread = (0..=u32::MAX).step_by(4099).map(f32::from_bits);
+        let halves = (0..1u32 << 17).flat_map(|n| {
+            let h = n as f32 + 0.5;
+            [
+                h,
+                h.next_up(),
+                h.next_down(),
+                n as f32,
+                -h,
+                -h.next_up(),
+                -(n as f32),
+            ]
+        });
+        spread
+            .chain(halves)
+            .chain([f32::INFINITY, f32::NEG_INFINITY, f32::MAX, -0.0])
+    }
+
+    #[test]
+    fn rint_is_round_ties_even() {
+        for x in rounding_cases() {
+            let (got, want) = (rint(x), x.round_ties_even());
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "rint({x:e}) = {got:e}, want {want:e}"
+            );
+        }
+    }
+
+    #[test]
+    fn floor_i64_is_floor_cast() {
+        for x in rounding_cases() {
+            assert_eq!(floor_i64(x), x.floor() as i64, "floor_i64({x:e})");
         }
     }
 

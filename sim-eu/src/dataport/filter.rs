@@ -25,6 +25,7 @@
 use batchbuffer::surface_format::ChannelType;
 use batchbuffer::{MapFilter, TextureCoordinateMode as Tcm};
 
+use crate::convert::{floor_i64, rint};
 use crate::error::EuErrorKind;
 
 use super::{ImageSurface, Sampler};
@@ -193,20 +194,33 @@ impl Sampling {
         size: [u32; 3],
         mut fetch: impl FnMut([u32; 3]) -> Result<[u32; 4], EuErrorKind>,
     ) -> Result<[u32; 4], EuErrorKind> {
+        // The layer is the coordinate after the last dimension, as typed messages address it.
+        let layer = self.array.then(|| {
+            let layers = size[2];
+            rint(c[self.axes]).clamp(0.0, (layers - 1) as f32) as u32
+        });
+        if !self.linear {
+            // One texel: each axis's nearest index, or the border when any falls outside.
+            let mut t = [0u32; 3];
+            for (a, i) in t.iter_mut().enumerate().take(self.axes) {
+                match self.nearest(c[a], size[a], self.modes[a]) {
+                    Some(n) => *i = n,
+                    None => return Ok(self.border),
+                }
+            }
+            if let Some(l) = layer {
+                t[self.axes] = l;
+            }
+            return fetch(t);
+        }
         let mut taps = [[(Some(0), 1.0), (None, 0.0)]; 3];
         for (a, t) in taps.iter_mut().enumerate().take(self.axes) {
             *t = self.axis(c[a], size[a], self.modes[a]);
         }
-        if self.array {
-            let layers = size[2];
-            let layer = c[self.axes]
-                .round_ties_even()
-                .clamp(0.0, (layers - 1) as f32) as u32;
-            // The layer is the coordinate after the last dimension, as typed messages address it.
-            taps[self.axes] = [(Some(layer), 1.0), (None, 0.0)];
+        if let Some(l) = layer {
+            taps[self.axes] = [(Some(l), 1.0), (None, 0.0)];
         }
         let mut sum = [0f32; 4];
-        let mut nearest = [0u32; 4];
         for tz in taps[2] {
             for ty in taps[1] {
                 for tx in taps[0] {
@@ -218,56 +232,55 @@ impl Sampling {
                         (Some(x), Some(y), Some(z)) => fetch([x, y, z])?,
                         _ => self.border,
                     };
-                    if !self.linear {
-                        nearest = texel;
-                    }
-                    if self.float {
-                        for (s, t) in sum.iter_mut().zip(texel) {
-                            *s += w * f32::from_bits(t);
-                        }
+                    for (s, t) in sum.iter_mut().zip(texel) {
+                        *s += w * f32::from_bits(t);
                     }
                 }
             }
         }
-        Ok(if self.linear {
-            sum.map(f32::to_bits)
-        } else {
-            nearest
-        })
+        Ok(sum.map(f32::to_bits))
     }
 
-    /// The one (nearest) or two (linear) texels along an axis of `size` texels.
+    /// The nearest texel's index along an axis of `size` texels, None for the border.
+    fn nearest(&self, c: f32, size: u32, mode: Tcm) -> Option<u32> {
+        let u = if self.normalized { c * size as f32 } else { c };
+        wrap(floor_i64(u), size, mode)
+    }
+
+    /// The two texels along an axis of `size` texels a linear filter weighs.
     fn axis(&self, c: f32, size: u32, mode: Tcm) -> [Tap; 2] {
         let u = if self.normalized { c * size as f32 } else { c };
-        let wrap = |i: i64| -> Option<u32> {
-            let n = i64::from(size);
-            let i = match mode {
-                Tcm::Wrap => i.rem_euclid(n),
-                Tcm::Mirror => {
-                    let m = i.rem_euclid(2 * n);
-                    if m >= n {
-                        2 * n - 1 - m
-                    } else {
-                        m
-                    }
-                }
-                Tcm::Clamp => i.clamp(0, n - 1),
-                _ => {
-                    if !(0..n).contains(&i) {
-                        return None;
-                    }
-                    i
-                }
-            };
-            Some(i as u32)
-        };
-        if !self.linear {
-            return [(wrap(u.floor() as i64), 1.0), (None, 0.0)];
-        }
         let t = u - 0.5;
         let i0 = t.floor();
         let a = ((t - i0) * SUBTEXEL_STEPS).floor() / SUBTEXEL_STEPS;
         let i0 = i0 as i64;
-        [(wrap(i0), 1.0 - a), (wrap(i0 + 1), a)]
+        [
+            (wrap(i0, size, mode), 1.0 - a),
+            (wrap(i0 + 1, size, mode), a),
+        ]
     }
+}
+
+/// Texel index `i` of an axis of `size` texels under address mode `mode`; None for the border.
+fn wrap(i: i64, size: u32, mode: Tcm) -> Option<u32> {
+    let n = i64::from(size);
+    let i = match mode {
+        Tcm::Wrap => i.rem_euclid(n),
+        Tcm::Mirror => {
+            let m = i.rem_euclid(2 * n);
+            if m >= n {
+                2 * n - 1 - m
+            } else {
+                m
+            }
+        }
+        Tcm::Clamp => i.clamp(0, n - 1),
+        _ => {
+            if !(0..n).contains(&i) {
+                return None;
+            }
+            i
+        }
+    };
+    Some(i as u32)
 }

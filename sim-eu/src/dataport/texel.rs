@@ -14,7 +14,7 @@
 
 use batchbuffer::surface_format::{ChannelOrder, ChannelType, SurfaceFormat};
 
-use crate::convert::{f16_to_f32, f32_to_f16};
+use crate::convert::{f16_to_f32, f32_to_f16, rint};
 
 /// The value of a missing alpha channel.
 fn one(t: ChannelType) -> u32 {
@@ -59,6 +59,18 @@ pub(crate) fn decode_in_unit(f: &SurfaceFormat, bytes: &[u8], index: u32) -> [u3
     ]
 }
 
+/// `v / 255.0` for every UNORM8 value `v` (the same quotients, looked up: image reads of the
+/// commonest formats divide once per channel otherwise).
+const UNORM8: [f32; 256] = {
+    let mut t = [0f32; 256];
+    let mut v = 0;
+    while v < 256 {
+        t[v] = v as f32 / 255.0;
+        v += 1;
+    }
+    t
+};
+
 /// The R, G, B, A values of the texel in `bytes` (at least `bytes_per_element` long).
 pub(crate) fn decode(f: &SurfaceFormat, bytes: &[u8]) -> [u32; 4] {
     let t = f.channel_type;
@@ -74,6 +86,7 @@ pub(crate) fn decode(f: &SurfaceFormat, bytes: &[u8]) -> [u32; 4] {
         out[c] = match t {
             ChannelType::Uint | ChannelType::Raw => raw,
             ChannelType::Sint => sign_extend(raw, bits) as u32,
+            ChannelType::Unorm if bits == 8 => UNORM8[(raw & 0xff) as usize].to_bits(),
             ChannelType::Unorm => (raw as f32 / low_bits(bits) as f32).to_bits(),
             ChannelType::Snorm => {
                 let max = low_bits(bits - 1) as f32;
@@ -92,7 +105,7 @@ fn norm(x: f32, lo: f32, hi: f32, scale: u32) -> i64 {
     if x.is_nan() {
         return 0;
     }
-    (x.clamp(lo, hi) * scale as f32).round_ties_even() as i64
+    rint(x.clamp(lo, hi) * scale as f32) as i64
 }
 
 /// Stores `value`'s channels whose bit is set in `mask` (bit 0 R .. bit 3 A) into the texel
@@ -163,6 +176,17 @@ mod tests {
         assert_eq!(b, [255]);
         encode(&sf::R8_UNORM, [f32::NAN.to_bits(), 0, 0, 0], 1, &mut b);
         assert_eq!(b, [0]);
+    }
+
+    #[test]
+    fn unorm8_table_holds_the_quotients() {
+        for v in 0..=255u8 {
+            assert_eq!(
+                decode(&sf::R8_UNORM, &[v])[0],
+                (f32::from(v) / 255.0).to_bits(),
+                "{v}"
+            );
+        }
     }
 
     #[test]

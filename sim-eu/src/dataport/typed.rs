@@ -86,9 +86,18 @@ pub(super) fn load(
         return load_planar(surface, img, c, mem);
     }
     let per_unit = img.format.order.texels_per_unit();
-    let first = [c[0] - c[0] % per_unit, c[1], c[2], c[3]];
+    let at = texel_place(surface, img, c);
     // The first texel of a unit is in bounds when any of its texels is.
-    let Some(at) = texel_place(surface, img, c).and(texel_place(surface, img, first)) else {
+    let at = if per_unit == 1 {
+        at
+    } else {
+        at.and(texel_place(
+            surface,
+            img,
+            [c[0] - c[0] % per_unit, c[1], c[2], c[3]],
+        ))
+    };
+    let Some(at) = at else {
         return Ok([0; 4]);
     };
     let mut buf = [0u8; 16];
