@@ -78,11 +78,7 @@ pub(crate) fn decode(f: &SurfaceFormat, bytes: &[u8]) -> [u32; 4] {
     let size = (bits / 8) as usize;
     let mut out = [0, 0, 0, one(t)];
     for (k, &c) in f.order.channels().iter().enumerate() {
-        let mut word = [0u8; 4];
-        if let Some(b) = bytes.get(k * size..(k + 1) * size) {
-            word[..size].copy_from_slice(b);
-        }
-        let raw = u32::from_le_bytes(word);
+        let raw = channel(bytes, k, size);
         out[c] = match t {
             ChannelType::Uint | ChannelType::Raw => raw,
             ChannelType::Sint => sign_extend(raw, bits) as u32,
@@ -133,9 +129,41 @@ pub(crate) fn encode(f: &SurfaceFormat, value: [u32; 4], mask: u32, bytes: &mut 
             ChannelType::Float if bits == 16 => u32::from(f32_to_f16(f32::from_bits(v))),
             ChannelType::Float => v,
         };
-        if let Some(b) = bytes.get_mut(k * size..(k + 1) * size) {
-            b.copy_from_slice(&raw.to_le_bytes()[..size]);
+        put_channel(bytes, k, size, raw);
+    }
+}
+
+/// Channel `k` of `size` bytes of a texel, little-endian; 0 past its end. Sizes 1, 2 and 4
+/// (every format's) are read without a copy of variable length, once per channel of every
+/// texel an image message touches.
+#[inline]
+fn channel(bytes: &[u8], k: usize, size: usize) -> u32 {
+    let at = |n: usize| bytes.get(k * n..(k + 1) * n);
+    match size {
+        1 => bytes.get(k).map_or(0, |&b| u32::from(b)),
+        2 => at(2).map_or(0, |b| u32::from(u16::from_le_bytes([b[0], b[1]]))),
+        4 => at(4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        _ => {
+            let mut word = [0u8; 4];
+            if let Some(b) = at(size).filter(|b| b.len() <= 4) {
+                word[..size].copy_from_slice(b);
+            }
+            u32::from_le_bytes(word)
         }
+    }
+}
+
+/// Stores the low `size` bytes of `raw` as channel `k` of a texel ([`channel`]'s inverse);
+/// nothing past its end.
+#[inline]
+fn put_channel(bytes: &mut [u8], k: usize, size: usize, raw: u32) {
+    let le = raw.to_le_bytes();
+    match bytes.get_mut(k * size..(k + 1) * size) {
+        Some([b]) => *b = le[0],
+        Some([b0, b1]) => [*b0, *b1] = [le[0], le[1]],
+        Some([b0, b1, b2, b3]) => [*b0, *b1, *b2, *b3] = le,
+        Some(b) if b.len() <= 4 => b.copy_from_slice(&le[..size]),
+        _ => {}
     }
 }
 
