@@ -17,6 +17,7 @@
 use platform::Platform;
 
 /// The size of dimension `n` at level `l`.
+#[inline]
 pub fn minify(n: u32, l: u32) -> u32 {
     n.checked_shr(l).unwrap_or(0).max(1)
 }

@@ -186,6 +186,12 @@ impl Mapping {
             unsafe { load::<Wide>(p, dst) };
             return Ok(());
         }
+        if dst.len() == 4 && (p as usize).is_multiple_of(4) {
+            // One DWord (an image's texel, most often), in one load too.
+            // SAFETY: as above, for a 4-byte aligned DWord.
+            unsafe { load::<u32>(p, dst) };
+            return Ok(());
+        }
         // SAFETY: `check` proved [p, p+len) lies in the backing.
         unsafe { Self::read_pieces(p, dst) };
         Ok(())
@@ -220,6 +226,11 @@ impl Mapping {
         if (p as usize | src.len()).is_multiple_of(WIDE) {
             // SAFETY: as in `read`'s wide-word case.
             unsafe { store::<Wide>(p, src) };
+            return Ok(());
+        }
+        if src.len() == 4 && (p as usize).is_multiple_of(4) {
+            // SAFETY: as in `read`'s DWord case.
+            unsafe { store::<u32>(p, src) };
             return Ok(());
         }
         // SAFETY: `check` proved [p, p+len) lies in the backing.

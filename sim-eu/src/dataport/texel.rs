@@ -75,22 +75,32 @@ const UNORM8: [f32; 256] = {
 pub(crate) fn decode(f: &SurfaceFormat, bytes: &[u8]) -> [u32; 4] {
     let t = f.channel_type;
     let bits = f.channel_bits();
-    let size = (bits / 8) as usize;
     let mut out = [0, 0, 0, one(t)];
-    for (k, &c) in f.order.channels().iter().enumerate() {
-        let raw = channel(bytes, k, size);
-        out[c] = match t {
-            ChannelType::Uint | ChannelType::Raw => raw,
-            ChannelType::Sint => sign_extend(raw, bits) as u32,
-            ChannelType::Unorm if bits == 8 => UNORM8[(raw & 0xff) as usize].to_bits(),
-            ChannelType::Unorm => (raw as f32 / low_bits(bits) as f32).to_bits(),
-            ChannelType::Snorm => {
-                let max = low_bits(bits - 1) as f32;
+    let each = Channels {
+        order: f.order.channels(),
+        size: (bits / 8) as usize,
+    };
+    match t {
+        ChannelType::Float if bits == 16 => {
+            each.load(bytes, &mut out, |raw| f16_to_f32(raw as u16).to_bits())
+        }
+        ChannelType::Uint | ChannelType::Raw | ChannelType::Float => {
+            each.load(bytes, &mut out, |raw| raw)
+        }
+        ChannelType::Sint => each.load(bytes, &mut out, |raw| sign_extend(raw, bits) as u32),
+        ChannelType::Unorm if bits == 8 => each.load(bytes, &mut out, |raw| {
+            UNORM8[(raw & 0xff) as usize].to_bits()
+        }),
+        ChannelType::Unorm => {
+            let max = low_bits(bits) as f32;
+            each.load(bytes, &mut out, |raw| (raw as f32 / max).to_bits())
+        }
+        ChannelType::Snorm => {
+            let max = low_bits(bits - 1) as f32;
+            each.load(bytes, &mut out, |raw| {
                 (sign_extend(raw, bits) as f32 / max).max(-1.0).to_bits()
-            }
-            ChannelType::Float if bits == 16 => f16_to_f32(raw as u16).to_bits(),
-            ChannelType::Float => raw,
-        };
+            })
+        }
     }
     out
 }
@@ -110,26 +120,65 @@ pub(crate) fn encode(f: &SurfaceFormat, value: [u32; 4], mask: u32, bytes: &mut 
     if f.order.is_ycbcr() {
         return;
     }
-    let t = f.channel_type;
     let bits = f.channel_bits();
-    let size = (bits / 8) as usize;
-    for (k, &c) in f.order.channels().iter().enumerate() {
-        if mask & (1 << c) == 0 {
-            continue;
+    let each = Channels {
+        order: f.order.channels(),
+        size: (bits / 8) as usize,
+    };
+    let (v, m) = (value, mask);
+    match f.channel_type {
+        ChannelType::Uint | ChannelType::Raw => {
+            let max = low_bits(bits);
+            each.store(v, m, bytes, |v| v.min(max))
         }
-        let v = value[c];
-        let raw: u32 = match t {
-            ChannelType::Uint | ChannelType::Raw => v.min(low_bits(bits)),
-            ChannelType::Sint => {
-                let max = low_bits(bits - 1) as i32;
-                (v as i32).clamp(-max - 1, max) as u32
+        ChannelType::Sint => {
+            let max = low_bits(bits - 1) as i32;
+            each.store(v, m, bytes, |v| (v as i32).clamp(-max - 1, max) as u32)
+        }
+        ChannelType::Unorm => {
+            let max = low_bits(bits);
+            each.store(v, m, bytes, |v| {
+                norm(f32::from_bits(v), 0.0, 1.0, max) as u32
+            })
+        }
+        ChannelType::Snorm => {
+            let max = low_bits(bits - 1);
+            each.store(v, m, bytes, |v| {
+                norm(f32::from_bits(v), -1.0, 1.0, max) as u32
+            })
+        }
+        ChannelType::Float if bits == 16 => {
+            each.store(v, m, bytes, |v| u32::from(f32_to_f16(f32::from_bits(v))))
+        }
+        ChannelType::Float => each.store(v, m, bytes, |v| v),
+    }
+}
+
+/// A format's stored channels: their order (the R, G, B, A index of each in memory order)
+/// and bytes per channel. Its loops take the channel type's conversion as a parameter, so
+/// each type's loop is compiled on its own (no choice of type per channel of every texel).
+struct Channels {
+    order: &'static [usize],
+    size: usize,
+}
+
+impl Channels {
+    /// Each stored channel of `bytes`, converted, into its place in `out`.
+    #[inline(always)]
+    fn load(&self, bytes: &[u8], out: &mut [u32; 4], conv: impl Fn(u32) -> u32) {
+        for (k, &c) in self.order.iter().enumerate() {
+            out[c] = conv(channel(bytes, k, self.size));
+        }
+    }
+
+    /// Each stored channel enabled in `mask`, converted from `value`, into `bytes`.
+    #[inline(always)]
+    fn store(&self, value: [u32; 4], mask: u32, bytes: &mut [u8], conv: impl Fn(u32) -> u32) {
+        for (k, &c) in self.order.iter().enumerate() {
+            if mask & (1 << c) != 0 {
+                put_channel(bytes, k, self.size, conv(value[c]));
             }
-            ChannelType::Unorm => norm(f32::from_bits(v), 0.0, 1.0, low_bits(bits)) as u32,
-            ChannelType::Snorm => norm(f32::from_bits(v), -1.0, 1.0, low_bits(bits - 1)) as u32,
-            ChannelType::Float if bits == 16 => u32::from(f32_to_f16(f32::from_bits(v))),
-            ChannelType::Float => v,
-        };
-        put_channel(bytes, k, size, raw);
+        }
     }
 }
 
