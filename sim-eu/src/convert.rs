@@ -109,7 +109,7 @@ const INTEGRAL: f32 = 8_388_608.0;
 /// nearest even and taking 2^23 away again is exact.
 #[inline]
 pub fn rint(x: f32) -> f32 {
-    if !(x.abs() < INTEGRAL) {
+    if x.abs() >= INTEGRAL || x.is_nan() {
         // Already an integer, an infinity or a NaN.
         return x;
     }
