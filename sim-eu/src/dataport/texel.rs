@@ -129,28 +129,28 @@ pub(crate) fn encode(f: &SurfaceFormat, value: [u32; 4], mask: u32, bytes: &mut 
     match f.channel_type {
         ChannelType::Uint | ChannelType::Raw => {
             let max = low_bits(bits);
-            each.store(v, m, bytes, |v| v.min(max))
+            each.store(v, m, bytes, |x| x.min(max))
         }
         ChannelType::Sint => {
             let max = low_bits(bits - 1) as i32;
-            each.store(v, m, bytes, |v| (v as i32).clamp(-max - 1, max) as u32)
+            each.store(v, m, bytes, |x| (x as i32).clamp(-max - 1, max) as u32)
         }
         ChannelType::Unorm => {
             let max = low_bits(bits);
-            each.store(v, m, bytes, |v| {
-                norm(f32::from_bits(v), 0.0, 1.0, max) as u32
+            each.store(v, m, bytes, |x| {
+                norm(f32::from_bits(x), 0.0, 1.0, max) as u32
             })
         }
         ChannelType::Snorm => {
             let max = low_bits(bits - 1);
-            each.store(v, m, bytes, |v| {
-                norm(f32::from_bits(v), -1.0, 1.0, max) as u32
+            each.store(v, m, bytes, |x| {
+                norm(f32::from_bits(x), -1.0, 1.0, max) as u32
             })
         }
         ChannelType::Float if bits == 16 => {
-            each.store(v, m, bytes, |v| u32::from(f32_to_f16(f32::from_bits(v))))
+            each.store(v, m, bytes, |x| u32::from(f32_to_f16(f32::from_bits(x))))
         }
-        ChannelType::Float => each.store(v, m, bytes, |v| v),
+        ChannelType::Float => each.store(v, m, bytes, |x| x),
     }
 }
 
