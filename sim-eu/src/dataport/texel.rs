@@ -114,6 +114,16 @@ fn norm(x: f32, lo: f32, hi: f32, scale: u32) -> i64 {
     rint(x.clamp(lo, hi) * scale as f32) as i64
 }
 
+/// [`norm`] for UNORM8 (`convert_uchar_sat_rte(x * 255.0f)`, NaN 0): the product, 0 to 255,
+/// plus 2^23 leaves the rounded integer (ties to even, as the addition rounds) in the low
+/// bits of the sum.
+fn unorm8(x: f32) -> u32 {
+    if x.is_nan() {
+        return 0;
+    }
+    (x.clamp(0.0, 1.0) * 255.0 + 8_388_608.0).to_bits() & 0xff
+}
+
 /// Stores `value`'s channels whose bit is set in `mask` (bit 0 R .. bit 3 A) into the texel
 /// `bytes`, leaving the others as they are.
 pub(crate) fn encode(f: &SurfaceFormat, value: [u32; 4], mask: u32, bytes: &mut [u8]) {
@@ -135,6 +145,7 @@ pub(crate) fn encode(f: &SurfaceFormat, value: [u32; 4], mask: u32, bytes: &mut 
             let max = low_bits(bits - 1) as i32;
             each.store(v, m, bytes, |x| (x as i32).clamp(-max - 1, max) as u32)
         }
+        ChannelType::Unorm if bits == 8 => each.store(v, m, bytes, |x| unorm8(f32::from_bits(x))),
         ChannelType::Unorm => {
             let max = low_bits(bits);
             each.store(v, m, bytes, |x| {
@@ -263,6 +274,26 @@ mod tests {
                 (f32::from(v) / 255.0).to_bits(),
                 "{v}"
             );
+        }
+    }
+
+    /// The UNORM8 write agrees with the spec's rounding on every f32 from -0.5 to 1.5 in
+    /// steps of 2^-16 (ties at each n + 0.5 over 255 among them), NaN and the infinities.
+    #[test]
+    fn unorm8_writes_round_to_nearest_even() {
+        let edge = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0, 0.0, 1.0];
+        let steps = (-(1i32 << 15)..=(3 << 15)).map(|i| i as f32 / 65536.0);
+        let ties = (0..255).map(|n| (n as f32 + 0.5) / 255.0);
+        for x in edge.into_iter().chain(steps).chain(ties) {
+            for y in [x, x.next_up(), x.next_down()] {
+                // convert_uchar_sat_rte(y * 255.0f), NaN 0, by the standard library.
+                let want = if y.is_nan() {
+                    0
+                } else {
+                    (y.clamp(0.0, 1.0) * 255.0).round_ties_even() as u32
+                };
+                assert_eq!(unorm8(y), want, "{y:e}");
+            }
         }
     }
 
