@@ -101,7 +101,7 @@ pub fn vf_to_f32(b: u8) -> f32 {
 }
 
 /// 2^23: from here on every f32 is an integer.
-const INTEGRAL: f32 = 8_388_608.0;
+pub(crate) const INTEGRAL: f32 = 8_388_608.0;
 
 /// `x` rounded to the nearest integer, ties to even, as `f32::round_ties_even`, without the
 /// libm call the baseline x86-64 build makes for it (it has no rounding instruction): below

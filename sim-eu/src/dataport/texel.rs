@@ -14,7 +14,7 @@
 
 use batchbuffer::surface_format::{ChannelOrder, ChannelType, SurfaceFormat};
 
-use crate::convert::{f16_to_f32, f32_to_f16, rint};
+use crate::convert::{f16_to_f32, f32_to_f16, rint, INTEGRAL};
 
 /// The value of a missing alpha channel.
 fn one(t: ChannelType) -> u32 {
@@ -47,10 +47,7 @@ pub(crate) fn decode_in_unit(f: &SurfaceFormat, bytes: &[u8], index: u32) -> [u3
     let ChannelOrder::Ycrcb(p) = f.order else {
         return decode(f, bytes);
     };
-    let unorm = |at: u8| {
-        let v = bytes.get(usize::from(at)).copied().unwrap_or(0);
-        (f32::from(v) / 255.0).to_bits()
-    };
+    let unorm = |at: u8| unorm8_bits(bytes.get(usize::from(at)).copied().unwrap_or(0));
     [
         unorm(p.cr),
         unorm(p.y[(index & 1) as usize]),
@@ -71,6 +68,12 @@ const UNORM8: [f32; 256] = {
     t
 };
 
+/// The f32 bits a UNORM8 channel reads as.
+#[inline]
+pub(crate) fn unorm8_bits(v: u8) -> u32 {
+    UNORM8[usize::from(v)].to_bits()
+}
+
 /// The R, G, B, A values of the texel in `bytes` (at least `bytes_per_element` long).
 pub(crate) fn decode(f: &SurfaceFormat, bytes: &[u8]) -> [u32; 4] {
     let t = f.channel_type;
@@ -88,9 +91,7 @@ pub(crate) fn decode(f: &SurfaceFormat, bytes: &[u8]) -> [u32; 4] {
             each.load(bytes, &mut out, |raw| raw)
         }
         ChannelType::Sint => each.load(bytes, &mut out, |raw| sign_extend(raw, bits) as u32),
-        ChannelType::Unorm if bits == 8 => each.load(bytes, &mut out, |raw| {
-            UNORM8[(raw & 0xff) as usize].to_bits()
-        }),
+        ChannelType::Unorm if bits == 8 => each.load(bytes, &mut out, |raw| unorm8_bits(raw as u8)),
         ChannelType::Unorm => {
             let max = low_bits(bits) as f32;
             each.load(bytes, &mut out, |raw| (raw as f32 / max).to_bits())
@@ -121,7 +122,7 @@ fn unorm8(x: f32) -> u32 {
     if x.is_nan() {
         return 0;
     }
-    (x.clamp(0.0, 1.0) * 255.0 + 8_388_608.0).to_bits() & 0xff
+    (x.clamp(0.0, 1.0) * 255.0 + INTEGRAL).to_bits() & 0xff
 }
 
 /// Stores `value`'s channels whose bit is set in `mask` (bit 0 R .. bit 3 A) into the texel

@@ -129,11 +129,10 @@ fn load_planar(
     };
     let mut cbcr = [0u8; 2];
     surface.read_place(mem, chroma, &mut cbcr)?;
-    let unorm = |v: u8| (f32::from(v) / 255.0).to_bits();
     Ok([
-        unorm(cbcr[1]),
-        unorm(y[0]),
-        unorm(cbcr[0]),
+        texel::unorm8_bits(cbcr[1]),
+        texel::unorm8_bits(y[0]),
+        texel::unorm8_bits(cbcr[0]),
         1.0f32.to_bits(),
     ])
 }
