@@ -784,19 +784,15 @@ fn body(
                 // The interpreter sees the file as the run has made it so far, and may change
                 // any of it: nothing stays held across the call.
                 e.write_back();
-                let ran = e.ran_at(k);
-                let index = e.b.ins().iconst(I32, i64::from(k));
-                let count_v = e.b.ins().iconst(I32, i64::from(count));
-                k += count;
-                let c = e.b.ins().call_indirect(
-                    call.escape_sig,
-                    call.escape,
-                    &[call.ctx, index, count_v, ran],
-                );
-                let asks_stop = e.b.inst_results(c)[0];
                 let next = e.b.create_block();
-                e.b.ins().brif(asks_stop, call.stop, &[], next, &[]);
+                e.interpret(k, count, next);
                 e.b.switch_to_block(next);
+                k += count;
+            }
+            Item::IdleSend(ref ch) => {
+                e.write_back();
+                e.idle_send(ch, k);
+                k += 1;
             }
             Item::Branch(ref br) => {
                 e.branch(br, blocks);
@@ -1086,6 +1082,10 @@ pub(crate) const BARRIER_PENDING: i32 = 0;
 /// the instructions executed before it since the run was entered (u64, at [`LEFT_RAN`]).
 pub(crate) const LEFT_AT: i32 = 4;
 pub(crate) const LEFT_RAN: i32 = 8;
+
+/// Where the context holds whether the memory hears of sends (u32, 1 if so): an
+/// [`Item::IdleSend`] without channels is skipped only when it does not.
+pub(crate) const HEARS_SENDS: i32 = 16;
 
 fn mem() -> MemFlagsData {
     MemFlagsData::new()
@@ -1403,16 +1403,46 @@ impl StepEmitter<'_, '_> {
         let slow = self.b.create_block();
         self.b.ins().brif(declined, slow, &[], done, &[]);
         self.b.switch_to_block(slow);
-        let ran = self.ran_at(self.index);
-        let one = self.b.ins().iconst(I32, 1);
+        self.interpret(self.index, 1, done);
+        self.b.switch_to_block(done);
+    }
+
+    /// Calls the interpreter for the `count` instructions from the run's instruction `k`
+    /// (nothing held: the caller wrote it back), then goes on at `next`, or stops the run
+    /// when the interpreter asks.
+    fn interpret(&mut self, k: u32, count: u32, next: Block) {
+        let ran = self.ran_at(k);
+        let index = self.b.ins().iconst(I32, i64::from(k));
+        let count = self.b.ins().iconst(I32, i64::from(count));
         let c = self.b.ins().call_indirect(
             self.call.escape_sig,
             self.call.escape,
-            &[self.call.ctx, index, one, ran],
+            &[self.call.ctx, index, count, ran],
         );
         let asks_stop = self.b.inst_results(c)[0];
-        self.b.ins().brif(asks_stop, self.call.stop, &[], done, &[]);
-        self.b.switch_to_block(done);
+        self.b.ins().brif(asks_stop, self.call.stop, &[], next, &[]);
+    }
+
+    /// The send at the run's instruction `k` that does nothing without channels: skipped
+    /// when none of `ch` is enabled and predicated and the memory does not hear of sends
+    /// (the interpreter would return at once: no frame, no surface, registers unchanged),
+    /// else interpreted (nothing held: the caller wrote it back).
+    fn idle_send(&mut self, ch: &Channels, k: u32) {
+        let enabled = self.enabled(ch, self.active, ch.no_mask);
+        let mask = match self.predicate(ch) {
+            Some(p) => self.b.ins().band(enabled, p),
+            None => enabled,
+        };
+        let hears = self
+            .b
+            .ins()
+            .load(I32, MemFlagsData::trusted(), self.call.ctx, HEARS_SENDS);
+        let acts = self.b.ins().bor(mask, hears);
+        let (call, next) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(acts, call, &[], next, &[]);
+        self.b.switch_to_block(call);
+        self.interpret(k, 1, next);
+        self.b.switch_to_block(next);
     }
 
     /// The send `d` through its surface's window, everything it reads already in the file:

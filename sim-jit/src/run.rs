@@ -9,7 +9,7 @@ use sim_eu::rounding::Rounding;
 use sim_eu::{EuError, Memory, Program, Status, Thread};
 
 use crate::check::{checking, ENV_CHECK};
-use crate::emit::{BARRIER_PENDING, LEFT_AT, LEFT_RAN};
+use crate::emit::{BARRIER_PENDING, HEARS_SENDS, LEFT_AT, LEFT_RAN};
 use crate::translated::Translated;
 
 /// [`sim_eu::run`] with `tr`, the translation of `prog`: the same result, the same thread
@@ -101,6 +101,7 @@ pub fn run_counting(
                     barrier_pending: u32::from(t.barrier_pending()),
                     left_at: NOT_LEFT,
                     left_ran: 0,
+                    hears_sends: u32::from(needs_run_loop),
                     thread,
                     prog,
                     mem: &mut *mem,
@@ -209,6 +210,9 @@ struct Inside<'a> {
     /// ([`LEFT_AT`], [`LEFT_RAN`]).
     left_at: u32,
     left_ran: u64,
+    /// 1 when the memory hears of sends or follows registers (`needs_run_loop`): then no
+    /// send is skipped for having no channels ([`crate::emit::HEARS_SENDS`]).
+    hears_sends: u32,
     thread: *mut Thread,
     prog: &'a Program,
     mem: &'a mut dyn Memory,
@@ -238,6 +242,7 @@ const _: () = {
     assert!(std::mem::offset_of!(Inside<'static>, barrier_pending) as i32 == BARRIER_PENDING);
     assert!(std::mem::offset_of!(Inside<'static>, left_at) as i32 == LEFT_AT);
     assert!(std::mem::offset_of!(Inside<'static>, left_ran) as i32 == LEFT_RAN);
+    assert!(std::mem::offset_of!(Inside<'static>, hears_sends) as i32 == HEARS_SENDS);
 };
 
 /// [`crate::emit::EscapeFn`]: puts the thread at the run's instruction `index` with `ran`

@@ -14,6 +14,7 @@
 //! Everything else stays with the interpreter.
 
 use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl};
+use platform::Platform;
 use sim_eu::dataport::direct::{direct, Direct};
 use sim_eu::dataport::quick::Quick;
 use sim_eu::exec::runs_inside_a_run;
@@ -290,6 +291,10 @@ pub enum Item {
     /// ([`sim_eu::exec::run_send`]); interpreted when it declines. Before the call, what the
     /// host code may do itself ([`Own`]).
     Send(Channels, Own),
+    /// A send that does nothing without channels ([`idle_send`]) on the channels
+    /// `Channels`: skipped when none is enabled and predicated and the memory does not hear
+    /// of sends, else interpreted (as [`Item::Interpreted`] of one instruction).
+    IdleSend(Channels),
     /// A barrier's wait (`sync.bar`, `wait`): passed in host code when the thread's barrier
     /// is not pending (the run knows: `crate::run`'s context), else the run returns there
     /// and the interpreter runs it: the thread stops to wait.
@@ -304,7 +309,12 @@ impl Item {
     /// The kernel instructions it covers.
     pub fn instructions(&self) -> u32 {
         match self {
-            Item::Step(_) | Item::Branch(_) | Item::Send(..) | Item::Wait | Item::End => 1,
+            Item::Step(_)
+            | Item::Branch(_)
+            | Item::Send(..)
+            | Item::IdleSend(_)
+            | Item::Wait
+            | Item::End => 1,
             Item::Interpreted(c) => *c,
         }
     }
@@ -354,6 +364,20 @@ pub fn send(inst: &Inst, simple: Option<&Simple>) -> Option<(Channels, Own)> {
         return None;
     }
     Some((s.ch, Own::of(q)))
+}
+
+/// The channels of `inst` when it is a send that does nothing without channels
+/// ([`sim_eu::dataport::SendPlan::idle_without_channels`]) and that the interpreter runs inside
+/// a run: translated code skips it when none of those channels is enabled and predicated.
+/// Not for one that reads `ce` (the interpreter writes it first) or has a vertical predicate.
+pub fn idle_send(inst: &Inst, platform: Platform) -> Option<Channels> {
+    let plan = inst.send.as_ref()?;
+    let ch = Channels::of(inst);
+    let idles = plan.idle_without_channels(platform)
+        && !inst.reads_ce
+        && !vertical(&ch)
+        && runs_inside_a_run(inst);
+    idles.then_some(ch)
 }
 
 /// Whether `inst` is a classified end-of-thread send (its simple form `simple`) that the

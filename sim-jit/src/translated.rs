@@ -15,7 +15,9 @@ use crate::error::JitError;
 use isa_encoder::model::{Opcode, Shape};
 use sim_eu::exec::{runs_inside_a_run, stops_for_a_barrier};
 
-use crate::select::{branch, convert, ends_thread, select, send, wide, Branch, Item, Own, Step};
+use crate::select::{
+    branch, convert, ends_thread, idle_send, select, send, wide, Branch, Item, Own, Step,
+};
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
 
@@ -33,6 +35,8 @@ enum Kind {
     Branch(Jumps, u32, Channels),
     /// A classified send called directly ([`Item::Send`]).
     Send(Channels, Own),
+    /// A send skipped without channels, else interpreted ([`Item::IdleSend`]).
+    IdleSend(Channels),
     /// A barrier's wait ([`Item::Wait`]).
     Wait,
     /// Ends a run.
@@ -170,6 +174,7 @@ impl Translated {
                         Kind::End(simple.is_some_and(|s| s.ends_plainly()))
                     }
                     None if inst.invalid.is_none() && stops_for_a_barrier(inst) => Kind::Wait,
+                    None if let Some(ch) = idle_send(inst, prog.platform) => Kind::IdleSend(ch),
                     None if runs_inside_a_run(inst) => Kind::Inside,
                     None => Kind::Outside,
                 }
@@ -205,6 +210,7 @@ impl Translated {
                 match (*kind, items.last_mut()) {
                     (Kind::Step(s), _) => items.push(Item::Step(s)),
                     (Kind::Send(ch, d), _) => items.push(Item::Send(ch, d)),
+                    (Kind::IdleSend(ch), _) => items.push(Item::IdleSend(ch)),
                     (Kind::Wait, _) => items.push(Item::Wait),
                     (Kind::End(true), _) => items.push(Item::End),
                     (Kind::Branch(jumps, to, ch), _) => items.push(Item::Branch(Branch {
@@ -414,7 +420,10 @@ fn run_end(kinds: &[Kind], start: usize) -> usize {
         // Interpreted instructions at the end go back to the run loop, but for the thread's
         // end (the run loop would take it just the same, after a return).
         while end > start + 1
-            && matches!(kinds[end - 1], Kind::Inside | Kind::Send(..) | Kind::Wait)
+            && matches!(
+                kinds[end - 1],
+                Kind::Inside | Kind::Send(..) | Kind::IdleSend(_) | Kind::Wait
+            )
         {
             end -= 1;
         }

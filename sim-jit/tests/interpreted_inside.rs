@@ -567,6 +567,128 @@ add (8|M0) r12.0<1>:d r10.0<8;8,1>:d r23.0<8;8,1>:d
     }
 }
 
+/// Untyped atomic adds (no classified form: interpreted inside the run) on the first and
+/// the second sixteen channels of a SIMD32 thread: predicated per channel, by the execution
+/// mask alone, and by a horizontal group with `NoMask`. Offsets of the first in r4..r5, of
+/// the others in r6..r7; data in r30..r31 and r32..r33.
+const ATOMICS: &str = "
+add (16|M0) r10.0<1>:d r20.0<8;8,1>:d 0x1:d
+(f0.0) send.dc1 (16|M0) null r4 r30 0x80 0x04008701
+add (16|M16) r12.0<1>:d r22.0<8;8,1>:d r10.0<8;8,1>:d
+send.dc1 (16|M16) null r6 r32 0x80 0x04008701
+(W&f1.0.any16h) send.dc1 (16|M16) null r6 r32 0x80 0x04008701
+add (16|M0) r14.0<1>:d r12.0<8;8,1>:d 0x2:d
+(W) send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
+";
+
+/// A SIMD32 thread with `active` channels for [`ATOMICS`]: registers from `words`, the
+/// offsets' DWords (r4..r7) made byte offsets inside the buffer, flags `flags`.
+fn atomics_thread(words: &[u32], active: u32, flags: u64) -> Thread {
+    let mut t = Thread::new(active);
+    for (i, (c, w)) in t.grf_mut().chunks_exact_mut(4).zip(words).enumerate() {
+        let w = if (32..64).contains(&i) {
+            (w % (SIZE as u32 / 4)) * 4
+        } else {
+            *w
+        };
+        c.copy_from_slice(&w.to_le_bytes());
+    }
+    let f = t.flag_offset();
+    t.file_mut()[f..f + 8].copy_from_slice(&flags.to_le_bytes());
+    t
+}
+
+/// A send that acts per channel only, with none of its channels enabled and predicated, is
+/// skipped by the run's code (counted as its own instruction, the memory not asked); with
+/// channels, or when the memory hears of sends, the interpreter runs it, as alone.
+#[test]
+fn sends_without_channels_are_skipped_by_the_runs_code() {
+    let bytes = isa_encoder::assemble(Platform::Tgllp, ATOMICS).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    assert_eq!(tr.runs().collect::<Vec<_>>(), [(0, 7)]);
+    let words: Vec<u32> = (0..1024u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+    // (channels, flags) -> the sends the interpreter runs from the run's code (the first
+    // when channel 0 executes and f0.0's bit 0 is on, the second when channel 16 executes,
+    // the third when any of f1.1's bits, the second sixteen channels' of f1, is on): the
+    // thread's end and those are what the run's code does not count as its own.
+    let cases = [
+        (0x1, 0x1, 1),
+        (0x1, 0x0, 0),
+        (0x1, 1 << 48, 1),
+        (0x1, 1 << 32, 0),
+        (0x1_0001, 0x1, 2),
+        (0x1_0000, 0x1, 1),
+        (0x1_0001, 1 << 63 | 1, 3),
+    ];
+    for (active, flags, interpreted) in cases {
+        for watch in [false, true] {
+            let memory = || Buffer {
+                bytes: (0..SIZE).map(|i| (i * 7) as u8).collect(),
+                width: SIZE as u64,
+                watch,
+                heard: Vec::new(),
+                slm: vec![0; SLM],
+            };
+            let mut want_mem = memory();
+            let mut want = atomics_thread(&words, active, flags);
+            let want_st = run(&mut want, &prog, None, &mut want_mem, &[1 << 20]);
+            assert_eq!(want_st, Ok(Status::Ended));
+            let mut got_mem = memory();
+            let mut got = atomics_thread(&words, active, flags);
+            let mut translated = 0;
+            let got_st =
+                sim_jit::run_counted(&mut got, &prog, &tr, &mut got_mem, 1 << 20, &mut translated);
+            let case = format!("channels {active:#x}, flags {flags:#x}, watched {watch}");
+            assert_eq!(got_st, want_st, "{case}");
+            // A memory that hears of sends hears every one, with channels or not.
+            let skipped = if watch { 0 } else { 3 - interpreted };
+            assert_eq!(
+                (translated, got.instructions_executed()),
+                (3 + skipped, 7),
+                "{case}"
+            );
+            assert_eq!(got_mem.heard, want_mem.heard, "{case}");
+            assert!(got_mem.bytes == want_mem.bytes, "memory differs: {case}");
+            assert_eq!(first_difference(&got, &want), None, "{case}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The channels of sends the run's code may skip are the interpreter's: any execution
+    /// mask and flags give the interpreter's memory, registers and count.
+    #[test]
+    fn skipped_sends_are_the_ones_without_channels(
+        words in proptest::collection::vec(any::<u32>(), 1024),
+        active in prop_oneof![Just(1u32), Just(0x1_0000u32), Just(u32::MAX), any::<u32>()],
+        flags in prop_oneof![Just(0u64), Just(u64::MAX), any::<u64>()],
+    ) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, ATOMICS).expect("assembles");
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        let memory = Buffer {
+            bytes: (0..SIZE).map(|i| (i * 7) as u8).collect(),
+            width: SIZE as u64,
+            watch: false,
+            heard: Vec::new(),
+            slm: vec![0; SLM],
+        };
+        let mut want_mem = memory.clone();
+        let mut want = atomics_thread(&words, active, flags);
+        let want_st = run(&mut want, &prog, None, &mut want_mem, &[1 << 20]);
+        let mut got_mem = memory;
+        let mut got = atomics_thread(&words, active, flags);
+        let got_st = run(&mut got, &prog, Some(&tr), &mut got_mem, &[1 << 20]);
+        prop_assert_eq!(&got_st, &want_st);
+        prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
+        prop_assert!(got_mem.bytes == want_mem.bytes, "memory differs");
+        prop_assert_eq!(first_difference(&got, &want), None);
+    }
+}
+
 /// Untyped reads and writes of two and four DWords per lane (channels xy and xyzw) between
 /// translated instructions: lane-major in memory, component-major in the registers. Offsets
 /// of the four sends in r4 (xyzw read), r8 (xy read), r6 (xyzw write), r2 (xy write).

@@ -2,6 +2,8 @@
 //! response registers, and its classified form.
 
 use isa_encoder::model::SendDesc;
+use isa_encoder::sendmsg::Sfid;
+use platform::Platform;
 
 use super::quick::Quick;
 
@@ -21,4 +23,53 @@ pub struct SendPlan {
     /// The message's classified form, when it has one (immediate descriptors, a common
     /// message): tried before the general path.
     pub quick: Option<Quick>,
+}
+
+impl SendPlan {
+    /// Whether the send does nothing at all when none of its channels is enabled and
+    /// predicated, known from its immediate descriptor: a message that acts per channel only
+    /// (the sampler's, the HDC's per-lane ones) and does not end the thread. What translated
+    /// code may skip without calling out.
+    pub fn idle_without_channels(&self, platform: Platform) -> bool {
+        let SendDesc::Imm(desc) = self.desc else {
+            return false;
+        };
+        !self.eot
+            && Sfid::decode(platform, self.sfid).is_some_and(|sfid| super::per_channel(sfid, desc))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(sfid: Sfid, desc: SendDesc, eot: bool) -> SendPlan {
+        SendPlan {
+            sfid: sfid.encode(Platform::Tgllp).expect("an SFID of Gen12LP"),
+            desc,
+            ex_desc: SendDesc::Imm(0),
+            src1_len: None,
+            dst_reg: None,
+            src0_reg: 2,
+            src1_reg: None,
+            eot,
+            quick: None,
+        }
+    }
+
+    #[test]
+    fn idle_sends_are_the_per_channel_messages_known_from_their_descriptor() {
+        let p = Platform::Tgllp;
+        // IGC's sampler message and typed write (the descriptors iga64 shows for them), an
+        // untyped atomic add: per channel.
+        assert!(plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), false).idle_without_channels(p));
+        assert!(plan(Sfid::Dc1, SendDesc::Imm(0x0203_5001), false).idle_without_channels(p));
+        assert!(plan(Sfid::Dc1, SendDesc::Imm(0x0400_8701), false).idle_without_channels(p));
+        // A fence and an OWord block read act whatever the mask; a descriptor in a0 is not
+        // known; a message that ends the thread ends it.
+        assert!(!plan(Sfid::Dc0, SendDesc::Imm(0x0219_E000), false).idle_without_channels(p));
+        assert!(!plan(Sfid::Dc0, SendDesc::Imm(0x0248_4401), false).idle_without_channels(p));
+        assert!(!plan(Sfid::Dc1, SendDesc::Reg(0), false).idle_without_channels(p));
+        assert!(!plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), true).idle_without_channels(p));
+    }
 }
