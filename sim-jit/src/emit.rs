@@ -449,10 +449,31 @@ impl Emitter {
                     &call,
                     items,
                     &own,
-                    true,
+                    (true, u32::MAX),
                     &mut self.mad_tables,
                 );
                 b.switch_to_block(some);
+            }
+            // A thread with only its first channels executing (a work-group of one item: one
+            // channel of a SIMD32 thread) runs a copy that leaves out what the others would
+            // compute, when the run has masked instructions on other channels.
+            if used & !FEW != 0 {
+                let (few, rest) = (b.create_block(), b.create_block());
+                let others = b.ins().band_imm_u(call.active, i64::from(!FEW));
+                b.ins().brif(others, rest, &[], few, &[]);
+                b.switch_to_block(few);
+                let own = Blocks::new(&mut b, blocks, len);
+                half = body(
+                    &mut b,
+                    file,
+                    half,
+                    &call,
+                    items,
+                    &own,
+                    (false, FEW),
+                    &mut self.mad_tables,
+                );
+                b.switch_to_block(rest);
             }
             body(
                 &mut b,
@@ -461,7 +482,7 @@ impl Emitter {
                 &call,
                 items,
                 &general,
-                false,
+                (false, u32::MAX),
                 &mut self.mad_tables,
             );
             if let Some(part) = &call.part {
@@ -694,8 +715,9 @@ impl<'a> Blocks<'a> {
 
 /// Emits `items` from the current block: a jump to the block `call.block` names, the blocks
 /// (each starting with nothing held, leaving at a block where channels wait), and the exit;
-/// `all_enabled`: every channel of the run's masked instructions executes. Returns the
-/// half-precision helper's state for the next body (one stack slot serves both).
+/// `all_enabled`: every channel of the run's masked instructions executes; `live`: no
+/// channel outside it executes ([`FEW`] in the copy for such threads, else all ones).
+/// Returns the half-precision helper's state for the next body (one stack slot serves all).
 #[allow(clippy::too_many_arguments)]
 fn body(
     b: &mut FunctionBuilder<'_>,
@@ -704,7 +726,7 @@ fn body(
     call: &Call,
     items: &[Item],
     blocks: &Blocks<'_>,
-    all_enabled: bool,
+    (all_enabled, live): (bool, u32),
     mad_tables: &mut Vec<Box<[Mad]>>,
 ) -> Half {
     let (starts, len) = (blocks.starts, blocks.len);
@@ -724,6 +746,7 @@ fn body(
         written_in_part,
         half,
         all_enabled,
+        live,
         call,
         index: 0,
         ran: zero,
@@ -1037,6 +1060,9 @@ struct StepEmitter<'a, 'b> {
     half: Half,
     /// Every channel the run's masked instructions use executes ([`body`]).
     all_enabled: bool,
+    /// No channel outside these executes ([`body`]): masked instructions on none of them
+    /// change nothing, and rows of lanes past them are neither computed nor written.
+    live: u32,
     /// The interpreter's entry, for the rest of the run after an f32 NaN ([`nan_branch`]).
     call: &'a Call,
     /// The instruction being emitted, counted from the run's first.
@@ -1076,6 +1102,10 @@ struct Half {
 /// first field (`crate::run` builds the context and checks the offset).
 pub(crate) const BARRIER_PENDING: i32 = 0;
 
+/// The channels of the copy of a run for threads with no other channel executing: one row of
+/// four DWords per instruction at most.
+const FEW: u32 = 0xf;
+
 /// Where a run that leaves for the interpreter to run one instruction without a call out (an
 /// [`Item::End`], or an [`Item::Wait`] whose barrier is pending) writes that instruction's
 /// index (u32, counted from the run's first; the context holds `u32::MAX` until then) and
@@ -1100,7 +1130,7 @@ fn lanes() -> MemFlagsData {
 
 impl StepEmitter<'_, '_> {
     fn step(&mut self, s: &Step, active: Value) {
-        if s.op == Op::Keep {
+        if s.op == Op::Keep || self.may_execute(&s.ch) == 0 {
             return;
         }
         let (enabled, pred) = self.masks(s, active);
@@ -1326,6 +1356,16 @@ impl StepEmitter<'_, '_> {
         s.ch.no_mask || self.all_enabled
     }
 
+    /// The channels of `c` that may execute in this copy of the run (bit i for lane i), known
+    /// when it is emitted: none leaves a masked instruction without effect.
+    fn may_execute(&self, c: &Channels) -> u32 {
+        if c.no_mask {
+            c.lanes
+        } else {
+            self.live.checked_shr(u32::from(c.chan_off)).unwrap_or(0) & c.lanes
+        }
+    }
+
     /// The enabled channels and the predicate (`None`: none), bit i for lane i.
     fn masks(&mut self, s: &Step, active: Value) -> (Value, Option<Value>) {
         let enabled = self.enabled(&s.ch, active, self.all_channels(s));
@@ -1428,16 +1468,22 @@ impl StepEmitter<'_, '_> {
     /// (the interpreter would return at once: no frame, no surface, registers unchanged),
     /// else interpreted (nothing held: the caller wrote it back).
     fn idle_send(&mut self, ch: &Channels, k: u32) {
-        let enabled = self.enabled(ch, self.active, ch.no_mask);
-        let mask = match self.predicate(ch) {
-            Some(p) => self.b.ins().band(enabled, p),
-            None => enabled,
-        };
         let hears = self
             .b
             .ins()
             .load(I32, MemFlagsData::trusted(), self.call.ctx, HEARS_SENDS);
-        let acts = self.b.ins().bor(mask, hears);
+        // In a copy where none of its channels may execute, only a memory that hears of
+        // sends has it run.
+        let acts = if self.may_execute(ch) == 0 {
+            hears
+        } else {
+            let enabled = self.enabled(ch, self.active, ch.no_mask);
+            let mask = match self.predicate(ch) {
+                Some(p) => self.b.ins().band(enabled, p),
+                None => enabled,
+            };
+            self.b.ins().bor(mask, hears)
+        };
         let (call, next) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(acts, call, &[], next, &[]);
         self.b.switch_to_block(call);
@@ -2314,7 +2360,15 @@ impl StepEmitter<'_, '_> {
             }
         }
         let pred = m.pred.map(|p| self.b.ins().splat(I32X4, p));
-        let chunks = usize::from(s.n) / 4;
+        let words = s.dst_size == 2;
+        // Rows of lanes that may execute in this copy, the first ones: those past them are
+        // left as they are (DWord results; word results pack two rows into one).
+        let may = self.may_execute(&s.ch);
+        let chunks = match words {
+            false => (32 - may.leading_zeros()).div_ceil(4) as usize,
+            true => usize::from(s.n) / 4,
+        }
+        .min(usize::from(s.n) / 4);
         let mut results = Vec::with_capacity(chunks);
         let mut bits = None;
         for c in 0..chunks {
@@ -2372,9 +2426,19 @@ impl StepEmitter<'_, '_> {
         if let Some(bits) = bits {
             self.set_flags(s, m, bits);
         }
-        let words = s.dst_size == 2;
         if words {
             results = self.pack_words(&results);
+        }
+        if 4 * chunks < usize::from(s.n) {
+            // Written as the instruction on its first rows' lanes (no other may execute).
+            let n = 4 * chunks as u8;
+            let ch = Channels {
+                n,
+                lanes: sim_eu::lane_mask::lane_bits(n),
+                ..s.ch
+            };
+            self.write_rows(&Step { n, ch, ..*s }, m, results, false);
+            return;
         }
         self.write_rows(s, m, results, words);
     }
