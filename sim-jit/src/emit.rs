@@ -353,11 +353,15 @@ impl Emitter {
     /// a branch among them); its code is callable after [`Emitter::finish`].
     /// `parts`: a branch whose channels part ways goes on in the run
     /// ([`PartFn`]); else the run leaves before it.
+    /// Compiles the run `items` (its blocks starting at `blocks`; `parts`: channels may
+    /// part ways at its branches) for threads of which no channel outside `live` executes
+    /// (all ones: any thread).
     pub fn compile(
         &mut self,
         items: &[Item],
         blocks: &[u32],
         parts: bool,
+        live: u32,
     ) -> Result<FuncId, JitError> {
         let config = self.module.target_config();
         let ptr = config.pointer_type();
@@ -421,7 +425,8 @@ impl Emitter {
             };
             // The execution mask does not change during a run: when every channel its masked
             // instructions use is executing (a thread that has not diverged), a copy of the
-            // run without per-instruction execution masks runs.
+            // run without per-instruction execution masks runs. (Not for threads with only
+            // some channels: their masked instructions on the others are left out instead.)
             let used = items
                 .iter()
                 .filter_map(|i| match i {
@@ -435,7 +440,7 @@ impl Emitter {
             // blocks, through one dispatch.
             let len = crate::select::run_len(items);
             let general = Blocks::new(&mut b, blocks, len);
-            if used != 0 {
+            if used != 0 && live == u32::MAX {
                 let (all, some) = (b.create_block(), b.create_block());
                 let on = b.ins().band_imm_u(call.active, i64::from(used));
                 let full = b.ins().icmp_imm_u(IntCC::Equal, on, i64::from(used));
@@ -454,27 +459,6 @@ impl Emitter {
                 );
                 b.switch_to_block(some);
             }
-            // A thread with only its first channels executing (a work-group of one item: one
-            // channel of a SIMD32 thread) runs a copy that leaves out what the others would
-            // compute, when the run has masked instructions on other channels.
-            if used & !FEW != 0 {
-                let (few, rest) = (b.create_block(), b.create_block());
-                let others = b.ins().band_imm_u(call.active, i64::from(!FEW));
-                b.ins().brif(others, rest, &[], few, &[]);
-                b.switch_to_block(few);
-                let own = Blocks::new(&mut b, blocks, len);
-                half = body(
-                    &mut b,
-                    file,
-                    half,
-                    &call,
-                    items,
-                    &own,
-                    (false, FEW),
-                    &mut self.mad_tables,
-                );
-                b.switch_to_block(rest);
-            }
             body(
                 &mut b,
                 file,
@@ -482,7 +466,7 @@ impl Emitter {
                 &call,
                 items,
                 &general,
-                (false, u32::MAX),
+                (false, live),
                 &mut self.mad_tables,
             );
             if let Some(part) = &call.part {
@@ -716,8 +700,8 @@ impl<'a> Blocks<'a> {
 /// Emits `items` from the current block: a jump to the block `call.block` names, the blocks
 /// (each starting with nothing held, leaving at a block where channels wait), and the exit;
 /// `all_enabled`: every channel of the run's masked instructions executes; `live`: no
-/// channel outside it executes ([`FEW`] in the copy for such threads, else all ones).
-/// Returns the half-precision helper's state for the next body (one stack slot serves all).
+/// channel outside it executes ([`Emitter::compile`]'s). Returns the half-precision helper's
+/// state for the next body (one stack slot serves both).
 #[allow(clippy::too_many_arguments)]
 fn body(
     b: &mut FunctionBuilder<'_>,
@@ -1101,10 +1085,6 @@ struct Half {
 /// flag, a u32 that is 1 while the barrier is signalled and not yet released: the context's
 /// first field (`crate::run` builds the context and checks the offset).
 pub(crate) const BARRIER_PENDING: i32 = 0;
-
-/// The channels of the copy of a run for threads with no other channel executing: one row of
-/// four DWords per instruction at most.
-const FEW: u32 = 0xf;
 
 /// Where a run that leaves for the interpreter to run one instruction without a call out (an
 /// [`Item::End`], or an [`Item::Wait`] whose barrier is pending) writes that instruction's

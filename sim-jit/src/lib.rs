@@ -43,4 +43,4 @@ pub mod translated;
 pub use error::JitError;
 pub use run::{run, run_counted, run_counting, Counts};
 pub use tier::{TierCache, Tiered, HOT_PER_INSTRUCTION};
-pub use translated::{Translated, TranslationCache, MIN_RUN};
+pub use translated::{Translated, TranslationCache, FIRST_CHANNELS, MIN_RUN};

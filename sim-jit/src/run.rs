@@ -87,6 +87,7 @@ pub fn run_counting(
             let rest = end - u64::from(ip);
             if rest <= left
                 && t.active() != 0
+                && t.live() & !tr.live == 0
                 && (tr.waits_at_blocks || u64::from(t.next_wake()) >= end)
                 && e.extent <= t.file().len()
                 && FLAG + 8 <= t.file().len()

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use platform::Platform;
 use sim_eu::Program;
 
-use crate::translated::{Translated, CACHE_KERNELS};
+use crate::translated::{Translated, CACHE_KERNELS, FIRST_CHANNELS, MIN_RUN};
 
 /// Interpreted instructions per instruction of a kernel after which it translates: a kernel
 /// of `n` instructions translates once its threads have run `n * HOT_PER_INSTRUCTION`
@@ -32,65 +32,115 @@ pub const HOT_PER_INSTRUCTION: u64 = 1 << 13;
 /// A kernel binary on its way from the interpreter to translated code. The count is relaxed
 /// (only compared with the threshold); the host thread whose count crosses the threshold
 /// translates, the others keep interpreting meanwhile.
+///
+/// Once translated, threads with only their first channels ([`FIRST_CHANNELS`]: work-groups
+/// of one item) run it until they too have executed the threshold's instructions; then a
+/// translation of their own is made ([`Translated::for_first_channels`]), which leaves out
+/// what the other channels would compute.
 pub struct Tiered {
-    /// Interpreted instructions its threads executed so far.
-    interpreted: AtomicU64,
-    /// [`Tiered::interpreted`] at which it translates.
+    /// Instructions its threads executed interpreted, and the translation.
+    all: Stage,
+    /// Instructions threads with only their first channels executed after that, and their
+    /// translation.
+    first: Stage,
+    /// Counts at which a stage translates.
     threshold: u64,
-    /// Taken by the host thread that translates.
-    claimed: AtomicBool,
-    /// The translation once made; `None` inside: it failed, and the kernel stays interpreted.
-    translation: OnceLock<Option<Arc<Translated>>>,
     /// The kernel's bytes, kept only for [`crate::dump`].
     source: Option<Vec<u8>>,
+}
+
+/// A translation on its way: instructions counted towards it, the host thread that makes it,
+/// and it once made (`None` inside: it failed, and what would run it stays as it was).
+#[derive(Default)]
+struct Stage {
+    counted: AtomicU64,
+    claimed: AtomicBool,
+    translation: OnceLock<Option<Arc<Translated>>>,
+}
+
+impl Stage {
+    fn ready(&self) -> Option<&Arc<Translated>> {
+        self.translation.get().and_then(Option::as_ref)
+    }
+
+    /// Counts `n`; the call that crosses `threshold` translates with `make` unless another
+    /// thread has or is doing so. Returns whether this call translated.
+    fn note(
+        &self,
+        n: u64,
+        threshold: u64,
+        make: impl FnOnce() -> Result<Translated, crate::JitError>,
+    ) -> bool {
+        if n == 0 || self.translation.get().is_some() {
+            return false;
+        }
+        let before = self.counted.fetch_add(n, Ordering::Relaxed);
+        before.saturating_add(n) >= threshold && self.translate(make)
+    }
+
+    fn translate(&self, make: impl FnOnce() -> Result<Translated, crate::JitError>) -> bool {
+        if self.claimed.swap(true, Ordering::Relaxed) {
+            return false;
+        }
+        let _ = self.translation.set(make().ok().map(Arc::new));
+        true
+    }
 }
 
 impl Tiered {
     /// A kernel that translates after `threshold` interpreted instructions.
     pub fn new(threshold: u64) -> Tiered {
         Tiered {
-            interpreted: AtomicU64::new(0),
+            all: Stage::default(),
+            first: Stage::default(),
             threshold,
-            claimed: AtomicBool::new(false),
-            translation: OnceLock::new(),
             source: None,
         }
     }
 
     /// The translation, once made.
     pub fn ready(&self) -> Option<&Arc<Translated>> {
-        self.translation.get().and_then(Option::as_ref)
+        self.all.ready()
+    }
+
+    /// The translation for threads with only their [`FIRST_CHANNELS`], once made.
+    pub fn ready_for_first_channels(&self) -> Option<&Arc<Translated>> {
+        self.first.ready()
     }
 
     /// Counts `n` instructions the kernel's threads ran interpreted; the call that crosses
     /// the threshold translates `prog` (the kernel decoded) on the calling thread. Returns
     /// whether this call translated it.
     pub fn note_interpreted(&self, n: u64, prog: &Program) -> bool {
-        if n == 0 || self.translation.get().is_some() {
-            return false;
-        }
-        let before = self.interpreted.fetch_add(n, Ordering::Relaxed);
-        before.saturating_add(n) >= self.threshold && self.translate(prog)
+        self.all
+            .note(n, self.threshold, || self.make(prog, u32::MAX))
     }
 
-    /// Translates `prog` (the kernel decoded) on the calling thread unless another thread
-    /// has or is doing so; returns whether this call translated it.
-    fn translate(&self, prog: &Program) -> bool {
-        if self.claimed.swap(true, Ordering::Relaxed) {
+    /// Counts `n` instructions threads with only their [`FIRST_CHANNELS`] ran after the
+    /// kernel translated; the call that crosses the threshold makes their translation on the
+    /// calling thread. Returns whether this call translated.
+    pub fn note_first_channels(&self, n: u64, prog: &Program) -> bool {
+        if self.all.ready().is_none() {
             return false;
         }
+        self.first
+            .note(n, self.threshold, || self.make(prog, FIRST_CHANNELS))
+    }
+
+    /// `prog` translated for threads whose channels are all in `live`.
+    fn make(&self, prog: &Program, live: u32) -> Result<Translated, crate::JitError> {
         let inside = !crate::check::checking();
-        let t = match &self.source {
-            Some(bytes) => Translated::of_kernel(prog, bytes, inside),
-            None => Translated::new(prog, inside),
-        };
-        let _ = self.translation.set(t.ok().map(Arc::new));
-        true
+        Translated::build(prog, MIN_RUN, inside, self.source.as_deref(), live)
+    }
+
+    /// Translates `prog` now, unless another thread has or is doing so.
+    fn translate(&self, prog: &Program) -> bool {
+        self.all.translate(|| self.make(prog, u32::MAX))
     }
 
     /// Interpreted instructions counted so far.
     pub fn interpreted(&self) -> u64 {
-        self.interpreted.load(Ordering::Relaxed)
+        self.all.counted.load(Ordering::Relaxed)
     }
 }
 
@@ -211,6 +261,38 @@ mod tests {
         let (runs, translated) = runs_until_translated(&TierCache::new(), 0);
         assert_eq!(runs, 0);
         assert_eq!(translated, crate::MIN_RUN as u64);
+    }
+
+    #[test]
+    fn threads_of_few_channels_get_their_translation_once_hot_after_the_kernels() {
+        let cache = TierCache::new();
+        let (bytes, prog) = kernel();
+        let t = cache.get(Platform::Tgllp, &bytes, &prog, 10);
+        let threshold = 10 * prog.fast.len() as u64;
+        // Before the kernel translates, their instructions count for the kernel only.
+        assert!(!t.note_first_channels(threshold, &prog));
+        assert!(t.ready_for_first_channels().is_none());
+        assert!(t.note_interpreted(threshold, &prog));
+        assert!(!t.note_first_channels(threshold - 1, &prog));
+        assert!(t.ready_for_first_channels().is_none());
+        assert!(t.note_first_channels(1, &prog));
+        let first = t.ready_for_first_channels().expect("translated");
+        assert!(!t.note_first_channels(threshold, &prog), "translated once");
+        // A thread of the first four channels runs its runs; one with others does not.
+        for (mask, runs_it) in [(0x1, true), (0xf, true), (0x1f, false), (0xffff, false)] {
+            let mut th = Thread::new(mask);
+            let mut translated = 0;
+            let st = crate::run_counted(
+                &mut th,
+                &prog,
+                first,
+                &mut NoMemory,
+                u64::MAX,
+                &mut translated,
+            );
+            assert_eq!(st.expect("runs"), Status::Ended);
+            assert_eq!(translated != 0, runs_it, "channels {mask:#x}");
+        }
     }
 
     #[test]

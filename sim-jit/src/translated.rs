@@ -67,6 +67,10 @@ pub(crate) struct Entry {
 /// translates `mad_loop`'s 128-instruction loop body and `jit_alu`'s kernels.
 pub const MIN_RUN: usize = 8;
 
+/// The channels a thread may have for [`Translated::for_first_channels`]'s translation: its
+/// first four (a work-group of one item is one channel of one thread).
+pub const FIRST_CHANNELS: u32 = 0xf;
+
 /// A kernel's translated runs.
 pub struct Translated {
     /// Per instruction index: the translated run that starts there, if one does.
@@ -83,6 +87,9 @@ pub struct Translated {
     /// ([`Entry::block`]), `u32::MAX` where none starts: where a run goes on after a branch
     /// whose channels part ways.
     pub(crate) block_of: Vec<u32>,
+    /// No thread with channels outside these (dispatched and not halted:
+    /// [`sim_eu::Thread::live`]) enters the runs: all ones, or [`FIRST_CHANNELS`].
+    pub(crate) live: u32,
     /// Translated instructions.
     translated: usize,
     /// Owns the code the entries point to; freed with the translation.
@@ -113,7 +120,18 @@ impl Translated {
     /// `prog`, with the instructions between them that stay in sequence interpreted inside
     /// the run ([`Item::Interpreted`]); without those when `interpreted_inside` is false.
     pub fn new(prog: &Program, interpreted_inside: bool) -> Result<Translated, JitError> {
-        Translated::build(prog, MIN_RUN, interpreted_inside, None)
+        Translated::build(prog, MIN_RUN, interpreted_inside, None, u32::MAX)
+    }
+
+    /// [`Translated::new`] for threads with only their [`FIRST_CHANNELS`]: what masked
+    /// instructions would do on other channels is left out (nothing: no such channel
+    /// executes), and their results past the first row of four DWords are neither computed
+    /// nor written. Other threads do not enter its runs.
+    pub fn for_first_channels(
+        prog: &Program,
+        interpreted_inside: bool,
+    ) -> Result<Translated, JitError> {
+        Translated::build(prog, MIN_RUN, interpreted_inside, None, FIRST_CHANNELS)
     }
 
     /// [`Translated::new`] of the kernel `bytes` (`prog` their decoded form): the same
@@ -123,13 +141,23 @@ impl Translated {
         bytes: &[u8],
         interpreted_inside: bool,
     ) -> Result<Translated, JitError> {
-        Translated::build(prog, MIN_RUN, interpreted_inside, Some(bytes))
+        Translated::build(prog, MIN_RUN, interpreted_inside, Some(bytes), u32::MAX)
     }
 
     /// Translates every maximal run of at least `min_run` (at least 1) translatable
     /// instructions of `prog` ([`Translated::new`], with interpreted instructions inside).
     pub fn with_min_run(prog: &Program, min_run: usize) -> Result<Translated, JitError> {
-        Translated::build(prog, min_run, true, None)
+        Translated::build(prog, min_run, true, None, u32::MAX)
+    }
+
+    /// [`Translated::with_min_run`] for threads whose channels are all in `live`
+    /// ([`Translated::for_first_channels`]'s, with another set of channels).
+    pub fn with_min_run_for(
+        prog: &Program,
+        min_run: usize,
+        live: u32,
+    ) -> Result<Translated, JitError> {
+        Translated::build(prog, min_run, true, None, live)
     }
 
     /// A run starts at a translated instruction and ends at one or at a structured branch;
@@ -137,12 +165,14 @@ impl Translated {
     /// inside it (or its end) and, with `interpreted_inside`, instructions that stay in
     /// sequence. It is entered at its first instruction and at those of its blocks (branch
     /// targets, instructions after a branch) that lead to enough translated code or lie in
-    /// one of its loops. `source`: the kernel's bytes, for [`crate::dump`].
-    fn build(
+    /// one of its loops. `source`: the kernel's bytes, for [`crate::dump`]; `live`: the
+    /// channels threads that enter its runs may have.
+    pub(crate) fn build(
         prog: &Program,
         min_run: usize,
         interpreted_inside: bool,
         source: Option<&[u8]>,
+        live: u32,
     ) -> Result<Translated, JitError> {
         let mut em = Emitter::new()?;
         let kinds: Vec<Kind> = prog
@@ -222,7 +252,7 @@ impl Translated {
                     _ => items.push(Item::Interpreted(1)),
                 }
             }
-            let id = em.compile(&items, &starts, blocks.waits_at_blocks)?;
+            let id = em.compile(&items, &starts, blocks.waits_at_blocks, live)?;
             runs.push((start, items, starts, id));
         }
         let ids: Vec<_> = runs.iter().map(|r| r.3).collect();
@@ -327,6 +357,7 @@ impl Translated {
             stop,
             waits_at_blocks: blocks.waits_at_blocks,
             block_of,
+            live,
             translated,
             module: Some(code.module),
             _mad_tables: code.mad_tables,

@@ -212,6 +212,12 @@ impl Thread {
         self.active
     }
 
+    /// The channels still running: those dispatched, less those that halted.
+    #[inline]
+    pub fn live(&self) -> u32 {
+        self.live
+    }
+
     /// The first instruction a waiting channel resumes at (`u32::MAX`: none waits): the run
     /// loop lets those channels rejoin when sequential execution reaches it.
     #[inline]

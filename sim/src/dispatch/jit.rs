@@ -119,6 +119,40 @@ pub fn ready(tier: Option<&Tier>) -> Option<&Translation> {
     }
 }
 
+/// The kernel's translation for threads with only their first channels (work-groups of one
+/// item: [`FIRST_CHANNELS`]), if it has been made (and did not fail).
+pub fn ready_for_first_channels(tier: Option<&Tier>) -> Option<&Translation> {
+    match tier {
+        #[cfg(feature = "jit")]
+        Some(t) => t.ready_for_first_channels(),
+        #[cfg(not(feature = "jit"))]
+        Some(never) => match *never {},
+        None => None,
+    }
+}
+
+/// The channels a thread may have to run [`ready_for_first_channels`]'s translation.
+#[cfg(feature = "jit")]
+pub const FIRST_CHANNELS: u32 = sim_jit::FIRST_CHANNELS;
+/// No thread runs translated code without the translator.
+#[cfg(not(feature = "jit"))]
+pub const FIRST_CHANNELS: u32 = 0;
+
+/// Counts `n` instructions threads with only their [`FIRST_CHANNELS`] ran; makes their
+/// translation (on this thread) when that makes them hot, once the kernel has translated.
+#[cfg_attr(not(feature = "jit"), allow(unused_variables))]
+pub fn note_first_channels(tier: Option<&Tier>, n: u64, prog: &Program) {
+    match tier {
+        #[cfg(feature = "jit")]
+        Some(t) => {
+            t.note_first_channels(n, prog);
+        }
+        #[cfg(not(feature = "jit"))]
+        Some(never) => match *never {},
+        None => {}
+    }
+}
+
 /// Counts `n` instructions the kernel's threads ran interpreted; translates it (on this
 /// thread) when that makes it hot.
 #[cfg_attr(not(feature = "jit"), allow(unused_variables))]

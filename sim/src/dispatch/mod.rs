@@ -184,6 +184,9 @@ struct Run<'a, 'w> {
     /// `prog`'s translated runs, when the group being run runs them (picked up at each
     /// group's start, so a group's threads run one way from start to end).
     tr: Option<&'a jit::Translation>,
+    /// `prog`'s translation for threads with only their first channels
+    /// ([`jit::FIRST_CHANNELS`]), when made (picked up as `tr`).
+    tr_first: Option<&'a jit::Translation>,
     shared: &'a Shared<'w>,
     /// The hardware thread slot of the group's first thread (the others follow).
     first_slot: u32,
@@ -205,6 +208,9 @@ struct Run<'a, 'w> {
     pending: u64,
     /// Instructions this host thread ran as translated code, not yet added to the walker's.
     translated: u64,
+    /// Instructions threads with only their first channels ran on this host thread, not yet
+    /// counted towards their own translation.
+    first_channels: u64,
     /// The sanitizer's findings of the group being run (handed to the walker's after it).
     findings: eu::sanitize::Findings,
     /// The execution statistics of the group being run (`stats`; handed over as findings).
@@ -228,6 +234,7 @@ impl Run<'_, '_> {
     /// ([`Run::settle`]), for a run of groups at a time.
     fn group(&mut self, id: [u32; 3], ordinal: u64) -> Result<u64, GpuErrorKind> {
         self.tr = jit::ready(self.tier);
+        self.tr_first = jit::ready_for_first_channels(self.tier);
         let mut threads = std::mem::take(&mut self.threads);
         let mut cycles = std::mem::take(&mut self.cycles);
         let res = self.run_group(&mut threads, &mut cycles, id, ordinal);
@@ -258,6 +265,11 @@ impl Run<'_, '_> {
         jit::note_interpreted(
             self.tier,
             self.pending.saturating_sub(self.translated),
+            self.prog,
+        );
+        jit::note_first_channels(
+            self.tier,
+            std::mem::take(&mut self.first_channels),
             self.prog,
         );
         self.shared.spend(std::mem::take(&mut self.pending));
@@ -386,6 +398,18 @@ impl Run<'_, '_> {
         let before = t.instructions_executed();
         let left = self.shared.left().saturating_sub(self.pending);
         let status = match self.shared.sanitize {
+            None if t.live() & !jit::FIRST_CHANNELS == 0 => {
+                let r = jit::run(
+                    t,
+                    self.prog,
+                    self.tr_first.or(self.tr),
+                    &mut self.mem,
+                    SLICE.min(left),
+                    &mut self.translated,
+                );
+                self.first_channels += t.instructions_executed() - before;
+                r
+            }
             None => jit::run(
                 t,
                 self.prog,

@@ -282,6 +282,7 @@ fn worker(
         prog,
         tier,
         tr: None,
+        tr_first: None,
         shared,
         first_slot,
         mem: VmMemory::new(
@@ -299,6 +300,7 @@ fn worker(
         cycles: Cycles::default(),
         pending: 0,
         translated: 0,
+        first_channels: 0,
         findings: sim_eu::sanitize::Findings::default(),
         stats: sim_eu::sanitize::ExecStats::default(),
         group: sim_eu::sanitize::Group::default(),
