@@ -17,7 +17,7 @@ use crate::select::{run_len, Item};
 /// The environment variable naming a directory to write, per translated kernel,
 /// `sim-jit-<pid>-k<n>.txt`: each run's EU instructions (`T` translated, `b` a structured
 /// branch, `s` a send called from the run's code, `w` a barrier's wait, `e` the thread's end,
-/// `i` interpreted inside the run, `m` a send interpreted only when it has channels), its
+/// `i` interpreted inside the run, `m` a send skipped without channels or run by the data port directly), its
 /// Cranelift IR and its host code; then the instructions outside every run (`-`, the
 /// interpreter's between runs). Beside it, each run's host code
 /// as bytes, `sim-jit-<pid>-k<n>-<first instruction>.bin`, so that the offsets of `perf`
@@ -121,7 +121,7 @@ pub(crate) fn write(prog: &Program, source: Option<&[u8]>, runs: &[RunText]) {
                 Item::End => 'e',
                 Item::Branch(_) => 'b',
                 Item::Send(..) => 's',
-                Item::IdleSend(_) => 'm',
+                Item::Message(..) => 'm',
             };
             let n = item.instructions() as usize;
             for k in i..i + n {

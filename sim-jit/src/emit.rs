@@ -51,7 +51,7 @@ use sim_eu::program::fast::{Elem, FastOp, Sign};
 use sim_eu::regfile::{acc_dword, acc_wide_at, FLAG};
 
 use crate::mads::{self, Mad};
-use crate::select::{Branch, Item, Lanes, Op, Own, Step, SEL_CONDS};
+use crate::select::{Branch, Item, Lanes, Message, Op, Own, Step, SEL_CONDS};
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
 
@@ -102,11 +102,13 @@ pub const REJOIN: u32 = u32::MAX;
 /// returns 0. The run then leaves.
 pub const PARK: u32 = u32::MAX - 1;
 
-/// Runs the classified send at the run's instruction `index` on the channels of the mask
-/// given (enabled and predicated), given the context the run was called with, without
-/// counting it ([`sim_eu::exec::run_send`]). Returns 0 when it ran, anything else when it
-/// did not (nothing changed: the run then interprets it). Called with every register-file
-/// byte the run wrote stored in the file, and the run reads the file afresh after it.
+/// Runs the send at the run's instruction `index` (a classified one, or a load or store the
+/// data port may run again) on the channels of the mask given (enabled and predicated),
+/// given the context the run was called with, without counting it
+/// ([`sim_eu::exec::run_send`]). Returns 0 when it ran, anything else when it did not (the
+/// run then interprets it: from the start, which gives what one run gives). Called with
+/// every register-file byte the run wrote stored in the file, and the run reads the file
+/// afresh after it.
 pub type SendFn = unsafe extern "C" fn(*mut u8, u32, u32) -> u32;
 
 /// Puts the thread at the run's instruction `index` (counted from the run's first), having
@@ -796,9 +798,9 @@ fn body(
                 e.b.switch_to_block(next);
                 k += count;
             }
-            Item::IdleSend(ref ch) => {
+            Item::Message(ref ch, m) => {
                 e.write_back();
-                e.idle_send(ch, k);
+                e.message(ch, m, k);
                 k += 1;
             }
             Item::Branch(ref br) => {
@@ -1094,7 +1096,7 @@ pub(crate) const LEFT_AT: i32 = 4;
 pub(crate) const LEFT_RAN: i32 = 8;
 
 /// Where the context holds whether the memory hears of sends (u32, 1 if so): an
-/// [`Item::IdleSend`] without channels is skipped only when it does not.
+/// [`Item::Message`] without channels is skipped only when it does not.
 pub(crate) const HEARS_SENDS: i32 = 16;
 
 fn mem() -> MemFlagsData {
@@ -1443,30 +1445,51 @@ impl StepEmitter<'_, '_> {
         self.b.ins().brif(asks_stop, self.call.stop, &[], next, &[]);
     }
 
-    /// The send at the run's instruction `k` that does nothing without channels: skipped
-    /// when none of `ch` is enabled and predicated and the memory does not hear of sends
-    /// (the interpreter would return at once: no frame, no surface, registers unchanged),
-    /// else interpreted (nothing held: the caller wrote it back).
-    fn idle_send(&mut self, ch: &Channels, k: u32) {
-        let hears = self
-            .b
-            .ins()
-            .load(I32, MemFlagsData::trusted(), self.call.ctx, HEARS_SENDS);
-        // In a copy where none of its channels may execute, only a memory that hears of
-        // sends has it run.
-        let acts = if self.may_execute(ch) == 0 {
-            hears
+    /// The send at the run's instruction `k` without a classified form, on the channels `ch`
+    /// (nothing held: the caller wrote it back). One that does nothing without channels
+    /// (`m.idle`) is skipped when none is enabled and predicated and the memory does not hear
+    /// of sends (the interpreter would return at once: no frame, no surface, registers
+    /// unchanged); one that loads or stores only (`m.direct`) is run by the classified
+    /// sends' function on those channels; the rest, and what that declines, the interpreter
+    /// runs.
+    fn message(&mut self, ch: &Channels, m: Message, k: u32) {
+        // In a copy where none of its channels may execute, the mask is known empty.
+        let mask = if self.may_execute(ch) == 0 {
+            None
         } else {
             let enabled = self.enabled(ch, self.active, ch.no_mask);
-            let mask = match self.predicate(ch) {
+            Some(match self.predicate(ch) {
                 Some(p) => self.b.ins().band(enabled, p),
                 None => enabled,
-            };
-            self.b.ins().bor(mask, hears)
+            })
         };
-        let (call, next) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(acts, call, &[], next, &[]);
-        self.b.switch_to_block(call);
+        let next = self.b.create_block();
+        if m.idle {
+            let hears = self
+                .b
+                .ins()
+                .load(I32, MemFlagsData::trusted(), self.call.ctx, HEARS_SENDS);
+            let acts = match mask {
+                Some(mask) => self.b.ins().bor(mask, hears),
+                None => hears,
+            };
+            let call = self.b.create_block();
+            self.b.ins().brif(acts, call, &[], next, &[]);
+            self.b.switch_to_block(call);
+        }
+        if m.direct {
+            let mask = mask.unwrap_or_else(|| self.b.ins().iconst(I32, 0));
+            let index = self.b.ins().iconst(I32, i64::from(k));
+            let c = self.b.ins().call_indirect(
+                self.call.send_sig,
+                self.call.send,
+                &[self.call.ctx, index, mask],
+            );
+            let declined = self.b.inst_results(c)[0];
+            let slow = self.b.create_block();
+            self.b.ins().brif(declined, slow, &[], next, &[]);
+            self.b.switch_to_block(slow);
+        }
         self.interpret(k, 1, next);
         self.b.switch_to_block(next);
     }

@@ -293,8 +293,8 @@ unsafe extern "C" fn escape(ctx: *mut u8, index: u32, count: u32, ran: u64) -> u
     }
 }
 
-/// [`crate::emit::SendFn`]: the classified send at the run's instruction `index` on the
-/// channels `mask`, uncounted ([`sim_eu::exec::run_send`]).
+/// [`crate::emit::SendFn`]: the send at the run's instruction `index` on the channels
+/// `mask`, uncounted ([`sim_eu::exec::run_send`]).
 ///
 /// # Safety
 /// `ctx` is the [`Inside`] the run was called with, alive and not otherwise borrowed.

@@ -291,10 +291,10 @@ pub enum Item {
     /// ([`sim_eu::exec::run_send`]); interpreted when it declines. Before the call, what the
     /// host code may do itself ([`Own`]).
     Send(Channels, Own),
-    /// A send that does nothing without channels ([`idle_send`]) on the channels
-    /// `Channels`: skipped when none is enabled and predicated and the memory does not hear
-    /// of sends, else interpreted (as [`Item::Interpreted`] of one instruction).
-    IdleSend(Channels),
+    /// A send without a classified form that translated code handles in part ([`message`])
+    /// on the channels `Channels`: skipped without channels, called directly, or both; else
+    /// interpreted (as [`Item::Interpreted`] of one instruction).
+    Message(Channels, Message),
     /// A barrier's wait (`sync.bar`, `wait`): passed in host code when the thread's barrier
     /// is not pending (the run knows: `crate::run`'s context), else the run returns there
     /// and the interpreter runs it: the thread stops to wait.
@@ -312,7 +312,7 @@ impl Item {
             Item::Step(_)
             | Item::Branch(_)
             | Item::Send(..)
-            | Item::IdleSend(_)
+            | Item::Message(..)
             | Item::Wait
             | Item::End => 1,
             Item::Interpreted(c) => *c,
@@ -366,18 +366,33 @@ pub fn send(inst: &Inst, simple: Option<&Simple>) -> Option<(Channels, Own)> {
     Some((s.ch, Own::of(q)))
 }
 
-/// The channels of `inst` when it is a send that does nothing without channels
-/// ([`sim_eu::dataport::SendPlan::idle_without_channels`]) and that the interpreter runs inside
-/// a run: translated code skips it when none of those channels is enabled and predicated.
-/// Not for one that reads `ce` (the interpreter writes it first) or has a vertical predicate.
-pub fn idle_send(inst: &Inst, platform: Platform) -> Option<Channels> {
+/// What translated code does itself for a send without a classified form ([`message`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Message {
+    /// It does nothing without channels
+    /// ([`sim_eu::dataport::SendPlan::idle_without_channels`]): skipped when none is enabled
+    /// and predicated and the memory does not hear of sends.
+    pub idle: bool,
+    /// It loads or stores only ([`sim_eu::dataport::SendPlan::repeatable`]): called directly
+    /// ([`sim_eu::exec::run_send`]), interpreted when that declines.
+    pub direct: bool,
+}
+
+/// The channels of `inst` and what translated code does itself when it is a send without a
+/// classified form that the interpreter runs inside a run and that does nothing without
+/// channels or loads or stores only. Not for one that reads `ce` (the interpreter writes it
+/// first) or has a vertical predicate.
+pub fn message(inst: &Inst, platform: Platform) -> Option<(Channels, Message)> {
     let plan = inst.send.as_ref()?;
     let ch = Channels::of(inst);
-    let idles = plan.idle_without_channels(platform)
-        && !inst.reads_ce
-        && !vertical(&ch)
-        && runs_inside_a_run(inst);
-    idles.then_some(ch)
+    if inst.reads_ce || vertical(&ch) || !runs_inside_a_run(inst) {
+        return None;
+    }
+    let m = Message {
+        idle: plan.idle_without_channels(platform),
+        direct: plan.repeatable(platform),
+    };
+    (m.idle || m.direct).then_some((ch, m))
 }
 
 /// Whether `inst` is a classified end-of-thread send (its simple form `simple`) that the

@@ -16,7 +16,7 @@ use isa_encoder::model::{Opcode, Shape};
 use sim_eu::exec::{runs_inside_a_run, stops_for_a_barrier};
 
 use crate::select::{
-    branch, convert, ends_thread, idle_send, select, send, wide, Branch, Item, Own, Step,
+    branch, convert, ends_thread, message, select, send, wide, Branch, Item, Message, Own, Step,
 };
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
@@ -35,8 +35,9 @@ enum Kind {
     Branch(Jumps, u32, Channels),
     /// A classified send called directly ([`Item::Send`]).
     Send(Channels, Own),
-    /// A send skipped without channels, else interpreted ([`Item::IdleSend`]).
-    IdleSend(Channels),
+    /// A send without a classified form handled in part by the run's code
+    /// ([`Item::Message`]).
+    Message(Channels, Message),
     /// A barrier's wait ([`Item::Wait`]).
     Wait,
     /// Ends a run.
@@ -204,7 +205,9 @@ impl Translated {
                         Kind::End(simple.is_some_and(|s| s.ends_plainly()))
                     }
                     None if inst.invalid.is_none() && stops_for_a_barrier(inst) => Kind::Wait,
-                    None if let Some(ch) = idle_send(inst, prog.platform) => Kind::IdleSend(ch),
+                    None if let Some((ch, m)) = message(inst, prog.platform) => {
+                        Kind::Message(ch, m)
+                    }
                     None if runs_inside_a_run(inst) => Kind::Inside,
                     None => Kind::Outside,
                 }
@@ -240,7 +243,7 @@ impl Translated {
                 match (*kind, items.last_mut()) {
                     (Kind::Step(s), _) => items.push(Item::Step(s)),
                     (Kind::Send(ch, d), _) => items.push(Item::Send(ch, d)),
-                    (Kind::IdleSend(ch), _) => items.push(Item::IdleSend(ch)),
+                    (Kind::Message(ch, m), _) => items.push(Item::Message(ch, m)),
                     (Kind::Wait, _) => items.push(Item::Wait),
                     (Kind::End(true), _) => items.push(Item::End),
                     (Kind::Branch(jumps, to, ch), _) => items.push(Item::Branch(Branch {
@@ -453,7 +456,7 @@ fn run_end(kinds: &[Kind], start: usize) -> usize {
         while end > start + 1
             && matches!(
                 kinds[end - 1],
-                Kind::Inside | Kind::Send(..) | Kind::IdleSend(_) | Kind::Wait
+                Kind::Inside | Kind::Send(..) | Kind::Message(..) | Kind::Wait
             )
         {
             end -= 1;

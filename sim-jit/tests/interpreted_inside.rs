@@ -9,8 +9,11 @@ use platform::Platform;
 use proptest::prelude::*;
 use sim_eu::dataport::direct::{DirectTable, DirectWindow, DirectWindows};
 use sim_eu::regfile::TM0;
-use sim_eu::{EuError, MemFault, Memory, Program, Status, Surface, Thread};
-use sim_jit::Translated;
+use sim_eu::tiling::Tiling;
+use sim_eu::{
+    EuError, ImageMips, ImageSurface, MemFault, Memory, Program, Sampler, Status, Surface, Thread,
+};
+use sim_jit::{Translated, FIRST_CHANNELS};
 
 const BASE: u64 = 0x10_0000;
 const SIZE: usize = 0x1000;
@@ -71,8 +74,25 @@ impl Memory for Buffer {
     fn surface(&mut self, bti: u32) -> Result<Surface, MemFault> {
         match bti {
             1 => Ok(Surface::buffer(BASE, self.width)),
+            IMAGE_IN | IMAGE_OUT => Ok(image(bti)),
             _ => Err(MemFault {
                 address: u64::from(bti),
+            }),
+        }
+    }
+    fn sampler(&mut self, index: u32) -> Result<Sampler, MemFault> {
+        match index {
+            0 => Ok(Sampler {
+                state: batchbuffer::SamplerState {
+                    tcx_address_control_mode: batchbuffer::TextureCoordinateMode::Clamp,
+                    tcy_address_control_mode: batchbuffer::TextureCoordinateMode::Clamp,
+                    non_normalized_coordinate_enable: true,
+                    ..Default::default()
+                },
+                border: [0; 4],
+            }),
+            _ => Err(MemFault {
+                address: u64::from(index),
             }),
         }
     }
@@ -84,6 +104,34 @@ impl Memory for Buffer {
     }
     fn on_send(&mut self, _: &Thread, ip: u32, _: u32) {
         self.heard.push(ip);
+    }
+}
+
+/// Binding-table indices of two RGBA8 images of `IMAGE_SIZE` texels in the buffer's bytes: the
+/// sampler's source at `BASE + 0x400`, the typed writes' target at `BASE + 0x800`.
+const IMAGE_IN: u32 = 2;
+const IMAGE_OUT: u32 = 3;
+const IMAGE_SIZE: [u32; 2] = [13, 5];
+
+fn image(bti: u32) -> Surface {
+    let [w, h] = IMAGE_SIZE;
+    let pitch = 64;
+    Surface {
+        base: BASE + if bti == IMAGE_IN { 0x400 } else { 0x800 },
+        width: u64::from(4 * w),
+        height: h,
+        pitch,
+        tiling: Tiling::Linear,
+        image: Some(ImageSurface {
+            format: batchbuffer::surface_format::R8G8B8A8_UNORM,
+            dims: 2,
+            array: false,
+            size: [w, h, 1],
+            slice_pitch: u64::from(h) * pitch,
+            row_pitch: pitch,
+            mip: ImageMips::NONE,
+            chroma_row: 0,
+        }),
     }
 }
 
@@ -686,6 +734,144 @@ proptest! {
         prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
         prop_assert!(got_mem.bytes == want_mem.bytes, "memory differs");
         prop_assert_eq!(first_difference(&got, &want), None);
+    }
+}
+
+/// The image copy of the Khronos CTS's `imagedim` kernel as IGC writes it for a SIMD32 thread
+/// (its listing for Gen12LP, registers renumbered): the coordinates made floats, the sampler's
+/// `sample_lz` on each sixteen channels (unnormalized, nearest, clamped to the edge), the
+/// texels moved into four typed writes of eight channels each. Coordinates: u in r10..r13,
+/// v in r14..r17 (floats for the sampler), the same as integers in r20..r23 and r24..r27.
+const IMAGE_COPY: &str = "
+add (16|M0) r34.0<1>:f r10.0<8;8,1>:f 0x0:f
+add (16|M16) r36.0<1>:f r12.0<8;8,1>:f 0x0:f
+add (16|M0) r38.0<1>:f r14.0<8;8,1>:f 0x0:f
+add (16|M16) r40.0<1>:f r16.0<8;8,1>:f 0x0:f
+send.smpl (16|M0) r42 r34 r38 0x80 0x04858002
+send.smpl (16|M16) r50 r36 r40 0x80 0x04858002
+mov (8|M0) r58.0<1>:f r24.0<8;8,1>:f
+mov (8|M8) r63.0<1>:f r25.0<8;8,1>:f
+mov (8|M16) r68.0<1>:f r26.0<8;8,1>:f
+mov (8|M24) r73.0<1>:f r27.0<8;8,1>:f
+mov (8|M0) r59.0<1>:f r42.0<8;8,1>:f
+mov (8|M0) r60.0<1>:f r44.0<8;8,1>:f
+mov (8|M0) r61.0<1>:f r46.0<8;8,1>:f
+mov (8|M0) r62.0<1>:f r48.0<8;8,1>:f
+mov (8|M8) r64.0<1>:f r43.0<8;8,1>:f
+mov (8|M8) r65.0<1>:f r45.0<8;8,1>:f
+mov (8|M8) r66.0<1>:f r47.0<8;8,1>:f
+mov (8|M8) r67.0<1>:f r49.0<8;8,1>:f
+mov (8|M16) r69.0<1>:f r50.0<8;8,1>:f
+mov (8|M16) r70.0<1>:f r52.0<8;8,1>:f
+mov (8|M16) r71.0<1>:f r54.0<8;8,1>:f
+mov (8|M16) r72.0<1>:f r56.0<8;8,1>:f
+mov (8|M24) r74.0<1>:f r51.0<8;8,1>:f
+mov (8|M24) r75.0<1>:f r53.0<8;8,1>:f
+mov (8|M24) r76.0<1>:f r55.0<8;8,1>:f
+mov (8|M24) r77.0<1>:f r57.0<8;8,1>:f
+send.dc1 (8|M0) null r20 r58 0x140 0x02035003
+send.dc1 (8|M8) null r21 r63 0x140 0x02035003
+send.dc1 (8|M16) null r22 r68 0x140 0x02035003
+send.dc1 (8|M24) null r23 r73 0x140 0x02035003
+add (16|M0) r80.0<1>:d r42.0<8;8,1>:d 0x1:d
+(W) send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
+";
+
+/// A SIMD32 thread with `active` channels for [`IMAGE_COPY`]: lane i's texel coordinates
+/// `coords[i]` (some outside the image), as floats and as integers; other registers from
+/// `words`.
+fn image_thread(words: &[u32], active: u32, coords: &[(i32, i32)]) -> Thread {
+    let mut t = Thread::new(active);
+    for (c, w) in t.grf_mut().chunks_exact_mut(4).zip(words) {
+        c.copy_from_slice(&w.to_le_bytes());
+    }
+    for (i, &(u, v)) in coords.iter().enumerate().take(32) {
+        let put = |t: &mut Thread, reg: usize, x: u32| {
+            let at = reg * 32 + 4 * i;
+            t.grf_mut()[at..at + 4].copy_from_slice(&x.to_le_bytes());
+        };
+        put(&mut t, 10, (u as f32).to_bits());
+        put(&mut t, 14, (v as f32).to_bits());
+        put(&mut t, 20, u as u32);
+        put(&mut t, 24, v as u32);
+    }
+    t
+}
+
+fn image_memory() -> Buffer {
+    Buffer {
+        bytes: (0..SIZE).map(|i| (i * 37 + 11) as u8).collect(),
+        width: SIZE as u64,
+        watch: false,
+        heard: Vec::new(),
+        slm: vec![0; SLM],
+    }
+}
+
+/// One channel (a work-group of one item): the sampler and the typed write of the first
+/// sixteen and eight channels run from the run's code (the data port called directly), the
+/// others are skipped; the texel is copied as the interpreter copies it, through the kernel's
+/// translation and through the one for threads of their first four channels.
+#[test]
+fn image_messages_of_one_channel_run_from_the_runs_code() {
+    let bytes = isa_encoder::assemble(Platform::Tgllp, IMAGE_COPY).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let whole = Translated::with_min_run(&prog, 1).expect("translates");
+    let first = Translated::with_min_run_for(&prog, 1, FIRST_CHANNELS).expect("translates");
+    let words = vec![0u32; 1024];
+    for (u, v) in [(0, 0), (3, 2), (12, 4), (-1, 7)] {
+        let coords = [(u, v); 32];
+        let mut want_mem = image_memory();
+        let mut want = image_thread(&words, 0x1, &coords);
+        assert_eq!(
+            run(&mut want, &prog, None, &mut want_mem, &[1 << 20]),
+            Ok(Status::Ended)
+        );
+        for tr in [&whole, &first] {
+            let mut got_mem = image_memory();
+            let mut got = image_thread(&words, 0x1, &coords);
+            let mut translated = 0;
+            let st =
+                sim_jit::run_counted(&mut got, &prog, tr, &mut got_mem, 1 << 20, &mut translated);
+            assert_eq!(st, Ok(Status::Ended));
+            // All but the end of the thread: nothing interpreted.
+            assert_eq!((translated, got.instructions_executed()), (31, 32));
+            assert!(
+                got_mem.bytes == want_mem.bytes,
+                "memory differs at ({u}, {v})"
+            );
+            assert_eq!(first_difference(&got, &want), None, "at ({u}, {v})");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Sampler and typed messages from translated code, on any channels and coordinates,
+    /// inside the image and past its edges: the interpreter's registers, memory and count.
+    #[test]
+    fn image_messages_from_runs_match_the_interpreter(
+        words in proptest::collection::vec(any::<u32>(), 1024),
+        active in prop_oneof![Just(1u32), 1u32..16, Just(u32::MAX), any::<u32>()],
+        coords in proptest::collection::vec((-3i32..16, -3i32..8), 32),
+    ) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, IMAGE_COPY).expect("assembles");
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        let whole = Translated::with_min_run(&prog, 1).expect("translates");
+        let first = Translated::with_min_run_for(&prog, 1, FIRST_CHANNELS).expect("translates");
+        let mut want_mem = image_memory();
+        let mut want = image_thread(&words, active, &coords);
+        let want_st = run(&mut want, &prog, None, &mut want_mem, &[1 << 20]);
+        for tr in [&whole, &first] {
+            let mut got_mem = image_memory();
+            let mut got = image_thread(&words, active, &coords);
+            let got_st = run(&mut got, &prog, Some(tr), &mut got_mem, &[1 << 20]);
+            prop_assert_eq!(&got_st, &want_st);
+            prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
+            prop_assert!(got_mem.bytes == want_mem.bytes, "memory differs");
+            prop_assert_eq!(first_difference(&got, &want), None);
+        }
     }
 }
 

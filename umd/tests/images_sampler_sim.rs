@@ -5,10 +5,13 @@
 //! Expected values come from the OpenCL C specification's addressing and filtering formulas
 //! ("Image addressing and filtering", written here from its text); the border color of
 //! CLK_ADDRESS_CLAMP is (0, 0, 0, 0) for this RGBA image. Linear results are compared within
-//! 2/256 of the texel range (the sampler's reduced sub-texel precision).
+//! 2/256 of the texel range (the sampler's reduced sub-texel precision). Each runs twice: with
+//! the work-group size umd picks on the default device, and in work-groups of one item on a
+//! device that translates every kernel before it runs (threads of one channel, which get a
+//! translation of their own once hot).
 
 use platform::Platform;
-use umd::device::Device;
+use umd::device::{Device, KmdChoice};
 use umd::image::ImageFormat;
 use umd::kernel::Kernel;
 use umd::ndrange::NdRange;
@@ -138,12 +141,22 @@ fn read_imagef_with_samplers_follows_the_opencl_formulas() {
         }
     }
     let mut failed = Vec::new();
-    for p in [Platform::Skl, Platform::Tgllp, Platform::Dg2] {
+    let ways: [(
+        fn(Platform, Option<KmdChoice>) -> umd::Result<Device>,
+        Option<&[u32]>,
+    ); 2] = [
+        (Device::open_sim, None),
+        (Device::open_sim_translating_every_kernel, Some(&[1])),
+    ];
+    for (p, (open, local)) in [Platform::Skl, Platform::Tgllp, Platform::Dg2]
+        .into_iter()
+        .flat_map(|p| ways.map(|w| (p, w)))
+    {
         let bin = oracles::ocloc::compile(&ocloc, p, SRC, "", oracles::ocloc::Format::PatchTokens)
             .unwrap();
         let samp = Kernel::from_ocloc(&bin, Some("samp"), Some(p)).unwrap();
         let samp_inline = Kernel::from_ocloc(&bin, Some("samp_inline"), Some(p)).unwrap();
-        let d = Device::open_sim(p, None).unwrap();
+        let d = open(p, None).unwrap();
         let img = d.create_image(W, H, ImageFormat::Rgba8).unwrap();
         img.write_packed(&texels).unwrap();
         let out = d.create_buffer(16 * N as u64).unwrap();
@@ -169,9 +182,9 @@ fn read_imagef_with_samplers_follows_the_opencl_formulas() {
             }
             args.push(ArgValue::Buffer(out.clone()));
             args.push(ArgValue::Buffer(cbuf.clone()));
-            let range = NdRange::new(&[N as u32], None, kernel.simd, None).unwrap();
+            let range = NdRange::new(&[N as u32], local, kernel.simd, None).unwrap();
             if let Err(e) = d.dispatch(kernel, &range, &args) {
-                failed.push(format!("{p} {smp:?} inline {inline}: {e}"));
+                failed.push(format!("{p} {smp:?} inline {inline} local {local:?}: {e}"));
                 return;
             }
             let got: Vec<f32> = out
@@ -190,7 +203,8 @@ fn read_imagef_with_samplers_follows_the_opencl_formulas() {
                 let g = &got[4 * i..4 * i + 4];
                 if g.iter().zip(want).any(|(g, w)| (g - w).abs() > tol) {
                     failed.push(format!(
-                        "{p} {smp:?} inline {inline} ({s}, {t}): got {g:?}, want {want:?}"
+                        "{p} {smp:?} inline {inline} local {local:?} ({s}, {t}): got {g:?}, \
+                         want {want:?}"
                     ));
                     return;
                 }

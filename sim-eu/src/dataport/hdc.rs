@@ -277,6 +277,13 @@ pub(super) fn per_channel(sfid: Sfid, desc: u32) -> bool {
     Op::of(sfid, message_type(desc)).is_some_and(Op::per_channel)
 }
 
+/// Whether the HDC message `desc` to `sfid` is a load or a store: run again after a fault
+/// part way, it leaves registers and memory as one run would (not an atomic operation,
+/// whose first run's lanes would apply twice; not a fence).
+pub(super) fn loads_or_stores(sfid: Sfid, desc: u32) -> bool {
+    Op::of(sfid, message_type(desc)).is_some_and(|op| !matches!(op, Op::Atomic { .. } | Op::Fence))
+}
+
 /// The message type field of `desc`.
 fn message_type(desc: u32) -> u32 {
     let (at, len) = isa_encoder::sendmsg::hdc::MSG_TYPE;

@@ -37,6 +37,25 @@ impl SendPlan {
         !self.eot
             && Sfid::decode(platform, self.sfid).is_some_and(|sfid| super::per_channel(sfid, desc))
     }
+
+    /// Whether the send, known from its immediate descriptor, loads or stores only (the
+    /// sampler's messages, the HDC's loads and stores) and does not end the thread: run
+    /// again after it failed part way (a fault), it leaves registers and memory as one run
+    /// does, so translated code may run it directly and leave a failure to the interpreter.
+    pub fn repeatable(&self, platform: Platform) -> bool {
+        let SendDesc::Imm(desc) = self.desc else {
+            return false;
+        };
+        !self.eot
+            && match Sfid::decode(platform, self.sfid) {
+                Some(Sfid::Sampler) => true,
+                Some(Sfid::Dc0) if super::scratch::is_scratch(desc) => false,
+                Some(sfid @ (Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro)) => {
+                    super::hdc::loads_or_stores(sfid, desc)
+                }
+                _ => false,
+            }
+    }
 }
 
 #[cfg(test)]
@@ -71,5 +90,20 @@ mod tests {
         assert!(!plan(Sfid::Dc0, SendDesc::Imm(0x0248_4401), false).idle_without_channels(p));
         assert!(!plan(Sfid::Dc1, SendDesc::Reg(0), false).idle_without_channels(p));
         assert!(!plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), true).idle_without_channels(p));
+    }
+
+    #[test]
+    fn repeatable_sends_are_loads_and_stores_known_from_their_descriptor() {
+        let p = Platform::Tgllp;
+        // The sampler message, the typed write, an OWord block read.
+        assert!(plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), false).repeatable(p));
+        assert!(plan(Sfid::Dc1, SendDesc::Imm(0x0203_5001), false).repeatable(p));
+        assert!(plan(Sfid::Dc0, SendDesc::Imm(0x0248_4401), false).repeatable(p));
+        // An atomic add would add twice, a fence is not a load or store, a descriptor in a0
+        // is not known, the end of the thread ends it.
+        assert!(!plan(Sfid::Dc1, SendDesc::Imm(0x0400_8701), false).repeatable(p));
+        assert!(!plan(Sfid::Dc0, SendDesc::Imm(0x0219_E000), false).repeatable(p));
+        assert!(!plan(Sfid::Dc1, SendDesc::Reg(0), false).repeatable(p));
+        assert!(!plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), true).repeatable(p));
     }
 }

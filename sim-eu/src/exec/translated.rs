@@ -166,25 +166,41 @@ pub fn end_plain(t: &mut Thread, prog: &Program) -> bool {
     true
 }
 
-/// Runs the classified send at instruction `ip` (not one that ends the thread) on the
-/// channels `mask` (enabled and predicated, bit 0 its first channel) as the run loop does,
-/// without counting it or moving past it: what translated code calls for a send between its
-/// instructions. `false`, having changed nothing, when the send has no classified form, when
-/// the memory hears of sends or follows registers (the run loop tells it), or when the form
-/// declines (a masked block, a misaligned or unmapped access): then the run loop runs it.
+/// Runs the send at instruction `ip` (not one that ends the thread) on the channels `mask`
+/// (enabled and predicated, bit 0 its first channel) as the run loop does, without counting
+/// it or moving past it: what translated code calls for a send between its instructions.
+/// A classified send runs its classified form; a load or store the data port may run again
+/// ([`dataport::SendPlan::repeatable`]: the sampler's, the HDC's) runs whole. `false` when
+/// the send is neither, when the memory hears of sends or follows registers (the run loop
+/// tells it), when the classified form declines (a masked block, a misaligned or unmapped
+/// access; nothing changed) or when the load or store fails (a fault, part of it done: run
+/// again, it fails the same way): then the run loop runs it.
 #[inline]
 pub fn run_send(t: &mut Thread, prog: &Program, ip: u32, mask: u32, mem: &mut dyn Memory) -> bool {
-    let Some(Some(Simple {
-        send: Some((q, false)),
-        ..
-    })) = prog.simple.get(ip as usize)
-    else {
-        return false;
-    };
     if t.observe_sends || t.track_regs {
         return false;
     }
-    dataport::quick::run(t, *q, mask, mem)
+    match prog.simple.get(ip as usize) {
+        Some(Some(Simple {
+            send: Some((q, false)),
+            ..
+        })) => dataport::quick::run(t, *q, mask, mem),
+        _ => {
+            let Some(inst) = prog.insts.get(ip as usize) else {
+                return false;
+            };
+            if inst.invalid.is_some() || inst.reads_ce {
+                return false;
+            }
+            match &inst.send {
+                Some(plan) if plan.repeatable(prog.platform) => matches!(
+                    dataport::execute(t, prog.platform, plan, inst.n, mask, mem),
+                    Ok(out) if !out.eot
+                ),
+                _ => false,
+            }
+        }
+    }
 }
 
 impl Thread {
