@@ -108,6 +108,9 @@ fn expected(texels: &[u8], smp: Sampler, s: f32, t: f32) -> [f32; 4] {
     want
 }
 
+/// How a test device is opened.
+type Open = fn(Platform, Option<KmdChoice>) -> umd::Result<Device>;
+
 #[test]
 fn read_imagef_with_samplers_follows_the_opencl_formulas() {
     let ocloc = oracles::require!(oracles::Oracle::Ocloc);
@@ -141,10 +144,7 @@ fn read_imagef_with_samplers_follows_the_opencl_formulas() {
         }
     }
     let mut failed = Vec::new();
-    let ways: [(
-        fn(Platform, Option<KmdChoice>) -> umd::Result<Device>,
-        Option<&[u32]>,
-    ); 2] = [
+    let ways: [(Open, Option<&[u32]>); 2] = [
         (Device::open_sim, None),
         (Device::open_sim_translating_every_kernel, Some(&[1])),
     ];
