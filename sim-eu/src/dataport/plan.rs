@@ -23,6 +23,9 @@ pub struct SendPlan {
     /// The message's classified form, when it has one (immediate descriptors, a common
     /// message): tried before the general path.
     pub quick: Option<Quick>,
+    /// [`SendPlan::repeatable`] on the platform the send was decoded for (asked per send by
+    /// translated code's calls).
+    pub repeats: bool,
 }
 
 impl SendPlan {
@@ -73,6 +76,7 @@ mod tests {
             src1_reg: None,
             eot,
             quick: None,
+            repeats: false,
         }
     }
 

@@ -193,7 +193,7 @@ pub fn run_send(t: &mut Thread, prog: &Program, ip: u32, mask: u32, mem: &mut dy
                 return false;
             }
             match &inst.send {
-                Some(plan) if plan.repeatable(prog.platform) => matches!(
+                Some(plan) if plan.repeats => matches!(
                     dataport::execute(t, prog.platform, plan, inst.n, mask, mem),
                     Ok(out) if !out.eot
                 ),

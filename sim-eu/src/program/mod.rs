@@ -380,8 +380,10 @@ fn send_plan(
         src1_reg: reg_of(&inst.src[1])?,
         eot: inst.opts.contains(InstOpts::EOT),
         quick: None,
+        repeats: false,
     };
     plan.quick = quick::classify(platform, &plan, n, grf_regs);
+    plan.repeats = plan.repeatable(platform);
     Ok(plan)
 }
 
