@@ -350,7 +350,10 @@ impl Thread {
         // test that stops at the first non-zero one was a one-item work-group's largest
         // cost in the tests' builds.)
         debug_assert!(
-            self.file[ZERO..ZERO + ZERO_LEN].iter().fold(0, |a, &b| a | b) == 0,
+            self.file[ZERO..ZERO + ZERO_LEN]
+                .iter()
+                .fold(0, |a, &b| a | b)
+                == 0,
             "the null area was written"
         );
         for r in runs {
