@@ -1415,7 +1415,14 @@ impl StepEmitter<'_, '_> {
             }
             Own::Call => {}
         }
-        let index = self.b.ins().iconst(I32, i64::from(self.index));
+        self.call_send(self.index, mask, done);
+        self.b.switch_to_block(done);
+    }
+
+    /// Calls the send function ([`SendFn`]) for the run's instruction `k` on the channels
+    /// `mask`, then goes on at `next`; when it declines, the interpreter runs the send first.
+    fn call_send(&mut self, k: u32, mask: Value, next: Block) {
+        let index = self.b.ins().iconst(I32, i64::from(k));
         let c = self.b.ins().call_indirect(
             self.call.send_sig,
             self.call.send,
@@ -1423,10 +1430,9 @@ impl StepEmitter<'_, '_> {
         );
         let declined = self.b.inst_results(c)[0];
         let slow = self.b.create_block();
-        self.b.ins().brif(declined, slow, &[], done, &[]);
+        self.b.ins().brif(declined, slow, &[], next, &[]);
         self.b.switch_to_block(slow);
-        self.interpret(self.index, 1, done);
-        self.b.switch_to_block(done);
+        self.interpret(k, 1, next);
     }
 
     /// Calls the interpreter for the `count` instructions from the run's instruction `k`
@@ -1479,18 +1485,10 @@ impl StepEmitter<'_, '_> {
         }
         if m.direct {
             let mask = mask.unwrap_or_else(|| self.b.ins().iconst(I32, 0));
-            let index = self.b.ins().iconst(I32, i64::from(k));
-            let c = self.b.ins().call_indirect(
-                self.call.send_sig,
-                self.call.send,
-                &[self.call.ctx, index, mask],
-            );
-            let declined = self.b.inst_results(c)[0];
-            let slow = self.b.create_block();
-            self.b.ins().brif(declined, slow, &[], next, &[]);
-            self.b.switch_to_block(slow);
+            self.call_send(k, mask, next);
+        } else {
+            self.interpret(k, 1, next);
         }
-        self.interpret(k, 1, next);
         self.b.switch_to_block(next);
     }
 

@@ -34,11 +34,18 @@ impl SendPlan {
     /// (the sampler's, the HDC's per-lane ones) and does not end the thread. What translated
     /// code may skip without calling out.
     pub fn idle_without_channels(&self, platform: Platform) -> bool {
+        self.known(platform)
+            .is_some_and(|(sfid, desc)| super::per_channel(sfid, desc))
+    }
+
+    /// The shared function and immediate descriptor of a send that does not end the thread
+    /// (`None` for one that does, or whose descriptor is in a register).
+    fn known(&self, platform: Platform) -> Option<(Sfid, u32)> {
         let SendDesc::Imm(desc) = self.desc else {
-            return false;
+            return None;
         };
-        !self.eot
-            && Sfid::decode(platform, self.sfid).is_some_and(|sfid| super::per_channel(sfid, desc))
+        let sfid = Sfid::decode(platform, self.sfid)?;
+        (!self.eot).then_some((sfid, desc))
     }
 
     /// Whether the send, known from its immediate descriptor, loads or stores only (the
@@ -46,18 +53,14 @@ impl SendPlan {
     /// again after it failed part way (a fault), it leaves registers and memory as one run
     /// does, so translated code may run it directly and leave a failure to the interpreter.
     pub fn repeatable(&self, platform: Platform) -> bool {
-        let SendDesc::Imm(desc) = self.desc else {
-            return false;
-        };
-        !self.eot
-            && match Sfid::decode(platform, self.sfid) {
-                Some(Sfid::Sampler) => true,
-                Some(Sfid::Dc0) if super::scratch::is_scratch(desc) => false,
-                Some(sfid @ (Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro)) => {
-                    super::hdc::loads_or_stores(sfid, desc)
-                }
-                _ => false,
+        match self.known(platform) {
+            Some((Sfid::Sampler, _)) => true,
+            Some((Sfid::Dc0, desc)) if super::scratch::is_scratch(desc) => false,
+            Some((sfid @ (Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro), desc)) => {
+                super::hdc::loads_or_stores(sfid, desc)
             }
+            _ => false,
+        }
     }
 }
 
