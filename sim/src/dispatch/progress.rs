@@ -89,7 +89,12 @@ impl<'a> Progress<'a> {
 
     /// Simulated time after groups totalling `sum_ns` ran.
     fn after(&self, sum_ns: u128) -> u64 {
-        let done = u64::try_from(sum_ns / self.concurrent).unwrap_or(u64::MAX);
+        // In 64 bits when both fit (always, in practice): a 128-bit division is a library
+        // call, and this runs once per work-group.
+        let done = match (u64::try_from(sum_ns), u64::try_from(self.concurrent)) {
+            (Ok(sum), Ok(n)) => sum / n,
+            _ => u64::try_from(sum_ns / self.concurrent).unwrap_or(u64::MAX),
+        };
         self.walker_start.saturating_add(done)
     }
 
