@@ -14,7 +14,6 @@
 //! Everything else stays with the interpreter.
 
 use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl};
-use platform::Platform;
 use sim_eu::dataport::direct::{direct, Direct};
 use sim_eu::dataport::quick::Quick;
 use sim_eu::exec::runs_inside_a_run;
@@ -382,15 +381,15 @@ pub struct Message {
 /// classified form that the interpreter runs inside a run and that does nothing without
 /// channels or loads or stores only. Not for one that reads `ce` (the interpreter writes it
 /// first) or has a vertical predicate.
-pub fn message(inst: &Inst, platform: Platform) -> Option<(Channels, Message)> {
+pub fn message(inst: &Inst) -> Option<(Channels, Message)> {
     let plan = inst.send.as_ref()?;
     let ch = Channels::of(inst);
     if inst.reads_ce || vertical(&ch) || !runs_inside_a_run(inst) {
         return None;
     }
     let m = Message {
-        idle: plan.idle_without_channels(platform),
-        direct: plan.repeatable(platform),
+        idle: plan.idle_without_channels(),
+        direct: plan.repeatable(),
     };
     (m.idle || m.direct).then_some((ch, m))
 }

@@ -205,9 +205,7 @@ impl Translated {
                         Kind::End(simple.is_some_and(|s| s.ends_plainly()))
                     }
                     None if inst.invalid.is_none() && stops_for_a_barrier(inst) => Kind::Wait,
-                    None if let Some((ch, m)) = message(inst, prog.platform) => {
-                        Kind::Message(ch, m)
-                    }
+                    None if let Some((ch, m)) = message(inst) => Kind::Message(ch, m),
                     None if runs_inside_a_run(inst) => Kind::Inside,
                     None => Kind::Outside,
                 }

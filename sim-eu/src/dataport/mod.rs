@@ -649,7 +649,8 @@ fn execute_frame(
     mem: &mut dyn Memory,
 ) -> Result<Outcome, EuErrorKind> {
     let desc = desc_value(t, plan.desc);
-    let sfid = Sfid::decode(platform, plan.sfid)
+    let sfid = plan
+        .shared
         .ok_or_else(|| EuErrorKind::Illegal(format!("SFID {} on {platform}", plan.sfid)))?;
     if mask & all_of(usize::from(n)) == 0 && per_channel(sfid, desc) {
         // Nothing to do (the response keeps its registers' bytes, as disabled channels'

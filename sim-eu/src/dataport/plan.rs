@@ -3,7 +3,6 @@
 
 use isa_encoder::model::SendDesc;
 use isa_encoder::sendmsg::Sfid;
-use platform::Platform;
 
 use super::quick::Quick;
 
@@ -11,6 +10,8 @@ use super::quick::Quick;
 #[derive(Debug, Clone, Copy)]
 pub struct SendPlan {
     pub sfid: u8,
+    /// `sfid` decoded for the platform the send was decoded for (`None`: unassigned there).
+    pub shared: Option<Sfid>,
     pub desc: SendDesc,
     pub ex_desc: SendDesc,
     pub src1_len: Option<u8>,
@@ -33,18 +34,18 @@ impl SendPlan {
     /// predicated, known from its immediate descriptor: a message that acts per channel only
     /// (the sampler's, the HDC's per-lane ones) and does not end the thread. What translated
     /// code may skip without calling out.
-    pub fn idle_without_channels(&self, platform: Platform) -> bool {
-        self.known(platform)
+    pub fn idle_without_channels(&self) -> bool {
+        self.known()
             .is_some_and(|(sfid, desc)| super::per_channel(sfid, desc))
     }
 
     /// The shared function and immediate descriptor of a send that does not end the thread
     /// (`None` for one that does, or whose descriptor is in a register).
-    fn known(&self, platform: Platform) -> Option<(Sfid, u32)> {
+    fn known(&self) -> Option<(Sfid, u32)> {
         let SendDesc::Imm(desc) = self.desc else {
             return None;
         };
-        let sfid = Sfid::decode(platform, self.sfid)?;
+        let sfid = self.shared?;
         (!self.eot).then_some((sfid, desc))
     }
 
@@ -52,8 +53,8 @@ impl SendPlan {
     /// sampler's messages, the HDC's loads and stores) and does not end the thread: run
     /// again after it failed part way (a fault), it leaves registers and memory as one run
     /// does, so translated code may run it directly and leave a failure to the interpreter.
-    pub fn repeatable(&self, platform: Platform) -> bool {
-        match self.known(platform) {
+    pub fn repeatable(&self) -> bool {
+        match self.known() {
             Some((Sfid::Sampler, _)) => true,
             Some((Sfid::Dc0, desc)) if super::scratch::is_scratch(desc) => false,
             Some((sfid @ (Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro), desc)) => {
@@ -67,10 +68,12 @@ impl SendPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use platform::Platform;
 
     fn plan(sfid: Sfid, desc: SendDesc, eot: bool) -> SendPlan {
         SendPlan {
             sfid: sfid.encode(Platform::Tgllp).expect("an SFID of Gen12LP"),
+            shared: Some(sfid),
             desc,
             ex_desc: SendDesc::Imm(0),
             src1_len: None,
@@ -85,32 +88,30 @@ mod tests {
 
     #[test]
     fn idle_sends_are_the_per_channel_messages_known_from_their_descriptor() {
-        let p = Platform::Tgllp;
         // IGC's sampler message and typed write (the descriptors iga64 shows for them), an
         // untyped atomic add: per channel.
-        assert!(plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), false).idle_without_channels(p));
-        assert!(plan(Sfid::Dc1, SendDesc::Imm(0x0203_5001), false).idle_without_channels(p));
-        assert!(plan(Sfid::Dc1, SendDesc::Imm(0x0400_8701), false).idle_without_channels(p));
+        assert!(plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), false).idle_without_channels());
+        assert!(plan(Sfid::Dc1, SendDesc::Imm(0x0203_5001), false).idle_without_channels());
+        assert!(plan(Sfid::Dc1, SendDesc::Imm(0x0400_8701), false).idle_without_channels());
         // A fence and an OWord block read act whatever the mask; a descriptor in a0 is not
         // known; a message that ends the thread ends it.
-        assert!(!plan(Sfid::Dc0, SendDesc::Imm(0x0219_E000), false).idle_without_channels(p));
-        assert!(!plan(Sfid::Dc0, SendDesc::Imm(0x0248_4401), false).idle_without_channels(p));
-        assert!(!plan(Sfid::Dc1, SendDesc::Reg(0), false).idle_without_channels(p));
-        assert!(!plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), true).idle_without_channels(p));
+        assert!(!plan(Sfid::Dc0, SendDesc::Imm(0x0219_E000), false).idle_without_channels());
+        assert!(!plan(Sfid::Dc0, SendDesc::Imm(0x0248_4401), false).idle_without_channels());
+        assert!(!plan(Sfid::Dc1, SendDesc::Reg(0), false).idle_without_channels());
+        assert!(!plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), true).idle_without_channels());
     }
 
     #[test]
     fn repeatable_sends_are_loads_and_stores_known_from_their_descriptor() {
-        let p = Platform::Tgllp;
         // The sampler message, the typed write, an OWord block read.
-        assert!(plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), false).repeatable(p));
-        assert!(plan(Sfid::Dc1, SendDesc::Imm(0x0203_5001), false).repeatable(p));
-        assert!(plan(Sfid::Dc0, SendDesc::Imm(0x0248_4401), false).repeatable(p));
+        assert!(plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), false).repeatable());
+        assert!(plan(Sfid::Dc1, SendDesc::Imm(0x0203_5001), false).repeatable());
+        assert!(plan(Sfid::Dc0, SendDesc::Imm(0x0248_4401), false).repeatable());
         // An atomic add would add twice, a fence is not a load or store, a descriptor in a0
         // is not known, the end of the thread ends it.
-        assert!(!plan(Sfid::Dc1, SendDesc::Imm(0x0400_8701), false).repeatable(p));
-        assert!(!plan(Sfid::Dc0, SendDesc::Imm(0x0219_E000), false).repeatable(p));
-        assert!(!plan(Sfid::Dc1, SendDesc::Reg(0), false).repeatable(p));
-        assert!(!plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), true).repeatable(p));
+        assert!(!plan(Sfid::Dc1, SendDesc::Imm(0x0400_8701), false).repeatable());
+        assert!(!plan(Sfid::Dc0, SendDesc::Imm(0x0219_E000), false).repeatable());
+        assert!(!plan(Sfid::Dc1, SendDesc::Reg(0), false).repeatable());
+        assert!(!plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), true).repeatable());
     }
 }

@@ -371,6 +371,7 @@ fn send_plan(
         .ok_or_else(|| EuErrorKind::Illegal("send without descriptors".into()))?;
     let mut plan = SendPlan {
         sfid: info.sfid,
+        shared: isa_encoder::sendmsg::Sfid::decode(platform, info.sfid),
         desc: info.desc,
         ex_desc: info.ex_desc,
         src1_len: info.src1_len,
@@ -383,7 +384,7 @@ fn send_plan(
         repeats: false,
     };
     plan.quick = quick::classify(platform, &plan, n, grf_regs);
-    plan.repeats = plan.repeatable(platform);
+    plan.repeats = plan.repeatable();
     Ok(plan)
 }
 
