@@ -87,31 +87,32 @@ mod tests {
     }
 
     #[test]
-    fn idle_sends_are_the_per_channel_messages_known_from_their_descriptor() {
-        // IGC's sampler message and typed write (the descriptors iga64 shows for them), an
-        // untyped atomic add: per channel.
-        assert!(plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), false).idle_without_channels());
-        assert!(plan(Sfid::Dc1, SendDesc::Imm(0x0203_5001), false).idle_without_channels());
-        assert!(plan(Sfid::Dc1, SendDesc::Imm(0x0400_8701), false).idle_without_channels());
-        // A fence and an OWord block read act whatever the mask; a descriptor in a0 is not
-        // known; a message that ends the thread ends it.
-        assert!(!plan(Sfid::Dc0, SendDesc::Imm(0x0219_E000), false).idle_without_channels());
-        assert!(!plan(Sfid::Dc0, SendDesc::Imm(0x0248_4401), false).idle_without_channels());
-        assert!(!plan(Sfid::Dc1, SendDesc::Reg(0), false).idle_without_channels());
-        assert!(!plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), true).idle_without_channels());
-    }
-
-    #[test]
-    fn repeatable_sends_are_loads_and_stores_known_from_their_descriptor() {
-        // The sampler message, the typed write, an OWord block read.
-        assert!(plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), false).repeatable());
-        assert!(plan(Sfid::Dc1, SendDesc::Imm(0x0203_5001), false).repeatable());
-        assert!(plan(Sfid::Dc0, SendDesc::Imm(0x0248_4401), false).repeatable());
-        // An atomic add would add twice, a fence is not a load or store, a descriptor in a0
-        // is not known, the end of the thread ends it.
-        assert!(!plan(Sfid::Dc1, SendDesc::Imm(0x0400_8701), false).repeatable());
-        assert!(!plan(Sfid::Dc0, SendDesc::Imm(0x0219_E000), false).repeatable());
-        assert!(!plan(Sfid::Dc1, SendDesc::Reg(0), false).repeatable());
-        assert!(!plan(Sfid::Sampler, SendDesc::Imm(0x0485_8000), true).repeatable());
+    fn idle_and_repeatable_sends_are_known_from_their_descriptors() {
+        // (shared function, descriptor, ends the thread) -> does nothing without channels,
+        // may run again after a fault part way. IGC's sampler message and typed write (the
+        // descriptors iga64 shows for them) and an untyped atomic add act per channel; the
+        // atomic add would add twice. A fence and an OWord block read act whatever the mask
+        // (the read is a load); a descriptor in a0 is not known; the end of the thread ends it.
+        let rows = [
+            (Sfid::Sampler, SendDesc::Imm(0x0485_8000), false, true, true),
+            (Sfid::Dc1, SendDesc::Imm(0x0203_5001), false, true, true),
+            (Sfid::Dc1, SendDesc::Imm(0x0400_8701), false, true, false),
+            (Sfid::Dc0, SendDesc::Imm(0x0219_E000), false, false, false),
+            (Sfid::Dc0, SendDesc::Imm(0x0248_4401), false, false, true),
+            (Sfid::Dc1, SendDesc::Reg(0), false, false, false),
+            (
+                Sfid::Sampler,
+                SendDesc::Imm(0x0485_8000),
+                true,
+                false,
+                false,
+            ),
+        ];
+        for (sfid, desc, eot, idle, repeatable) in rows {
+            let p = plan(sfid, desc, eot);
+            let what = format!("{sfid:?} {desc:?} eot {eot}");
+            assert_eq!(p.idle_without_channels(), idle, "{what}");
+            assert_eq!(p.repeatable(), repeatable, "{what}");
+        }
     }
 }
