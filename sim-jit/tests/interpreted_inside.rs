@@ -32,6 +32,18 @@ struct Buffer {
 }
 
 impl Buffer {
+    /// `SIZE` bytes, byte `i` the low byte of `mul * i + add`, the whole buffer a surface,
+    /// sends heard when `watch`, the shared local memory zero.
+    fn filled(mul: usize, add: usize, watch: bool) -> Buffer {
+        Buffer {
+            bytes: (0..SIZE).map(|i| (i * mul + add) as u8).collect(),
+            width: SIZE as u64,
+            watch,
+            heard: Vec::new(),
+            slm: vec![0; SLM],
+        }
+    }
+
     fn at(&self, addr: u64, len: usize) -> Result<usize, MemFault> {
         if addr < BASE || addr + len as u64 > BASE + SIZE as u64 {
             return Err(MemFault { address: addr });
@@ -496,13 +508,7 @@ proptest! {
                 (*w % (SIZE as u32 / 4)) * 4
             };
         }
-        let memory = Buffer {
-            bytes: (0..SIZE).map(|i| (i * 7) as u8).collect(),
-            width: SIZE as u64,
-            watch: false,
-            heard: Vec::new(),
-        slm: vec![0; SLM],
-        };
+        let memory = Buffer::filled(7, 0, false);
         let start = |words: &[u32]| {
             let mut t = Thread::new(active);
             for (c, w) in t.grf_mut().chunks_exact_mut(4).zip(words) {
@@ -686,13 +692,7 @@ fn sends_without_channels_are_skipped_by_the_runs_code() {
     ];
     for (active, flags, interpreted) in cases {
         for watch in [false, true] {
-            let memory = || Buffer {
-                bytes: (0..SIZE).map(|i| (i * 7) as u8).collect(),
-                width: SIZE as u64,
-                watch,
-                heard: Vec::new(),
-                slm: vec![0; SLM],
-            };
+            let memory = || Buffer::filled(7, 0, watch);
             let mut want_mem = memory();
             let mut want = atomics_thread(&words, active, flags);
             let want_st = run(&mut want, &prog, None, &mut want_mem, &[1 << 20]);
@@ -727,13 +727,7 @@ proptest! {
         let bytes = isa_encoder::assemble(Platform::Tgllp, ATOMICS).expect("assembles");
         let prog = Program::decode(Platform::Tgllp, &bytes);
         let tr = Translated::with_min_run(&prog, 1).expect("translates");
-        let memory = Buffer {
-            bytes: (0..SIZE).map(|i| (i * 7) as u8).collect(),
-            width: SIZE as u64,
-            watch: false,
-            heard: Vec::new(),
-            slm: vec![0; SLM],
-        };
+        let memory = Buffer::filled(7, 0, false);
         let mut want_mem = memory.clone();
         let mut want = atomics_thread(&words, active, flags);
         let want_st = run(&mut want, &prog, None, &mut want_mem, &[1 << 20]);
@@ -806,13 +800,7 @@ fn image_thread(words: &[u32], active: u32, coords: &[(i32, i32)]) -> Thread {
 }
 
 fn image_memory() -> Buffer {
-    Buffer {
-        bytes: (0..SIZE).map(|i| (i * 37 + 11) as u8).collect(),
-        width: SIZE as u64,
-        watch: false,
-        heard: Vec::new(),
-        slm: vec![0; SLM],
-    }
+    Buffer::filled(37, 11, false)
 }
 
 /// One channel (a work-group of one item): the sampler and the typed write of the first
