@@ -144,6 +144,12 @@ impl Mad {
         (m.fits(FILE_BYTES) && u32::from(m.chan) + u32::from(m.lanes) <= 32).then_some(m)
     }
 
+    /// The form of its sources: bit k source k is one element for every lane, bit 3 + k the
+    /// immediate.
+    fn form(&self) -> u8 {
+        self.scalar & 7 | (self.imm & 7) << 3
+    }
+
     /// The lanes it writes when the thread's execution mask is `active` (bit i for lane i).
     fn enabled(&self, active: u32) -> u32 {
         match self.kind {
@@ -232,17 +238,20 @@ pub const GROUP: usize = 8;
 /// one `mad` to the next without each waiting for the last one's store (about a sixth less
 /// time per `mad` in a chain of eight accumulators, measured on this project's host). A
 /// group's `mad`s are of one kind (f32 or f16: f16 groups store each result in turn, see
-/// `group_f16`); other widths are groups of one.
+/// `group_f16`), and an f16 group's of one form of sources (row, scalar or immediate each:
+/// the AVX-512 path picks the form's code once per group); other widths are groups of one.
 pub fn group(mads: &mut [Mad]) {
     let mut at = 0;
     while at < mads.len() {
         let mut len = 1;
         let kind = mads[at].kind;
+        let form = mads[at].form();
         if mads[at].lanes == 16 && kind != Kind::Nop {
             while at + len < mads.len()
                 && len < GROUP
                 && mads[at + len].lanes == 16
                 && mads[at + len].kind == kind
+                && (kind != Kind::F16 || mads[at + len].form() == form)
                 && mads[at..at + len]
                     .iter()
                     .all(|w| !mads[at + len].reads_from(w))
@@ -582,13 +591,15 @@ mod x86 {
         unsafe { half_sum(p, q, s) }
     }
 
-    /// The sources' form of `m`: bit k source k is a scalar, bit 3 + k an immediate.
-    fn form(m: &Mad) -> u8 {
-        m.scalar & 7 | (m.imm & 7) << 3
+    /// Calls macro `$m` with every form ([`Mad::form`]) whose scalar and immediate bits are
+    /// apart (a form with both bits of a source set runs the general way).
+    macro_rules! with_forms {
+        ($m:ident) => {
+            $m!(0 1 2 3 4 5 6 7 8 10 12 14 16 17 20 21 24 28 32 33 34 35 40 42 48 49 56)
+        };
     }
 
-    /// [`half_mad16_in`] for `m`'s form (a form with both bits of a source set runs the
-    /// general way).
+    /// [`half_mad16_in`] for `m`'s form.
     ///
     /// # Safety
     /// As [`half_mad16_in`]'s.
@@ -596,7 +607,7 @@ mod x86 {
     unsafe fn half_mad16_formed(file: *const u8, m: &Mad) -> __m256i {
         macro_rules! by_form {
             ($($f:literal)*) => {
-                match form(m) {
+                match m.form() {
                     // SAFETY: the caller's contract.
                     $($f => unsafe { half_mad16_in::<$f>(file, m) },)*
                     // SAFETY: the caller's contract.
@@ -604,8 +615,7 @@ mod x86 {
                 }
             };
         }
-        // Every form whose scalar and immediate bits are apart.
-        by_form!(0 1 2 3 4 5 6 7 8 10 12 14 16 17 20 21 24 28 32 33 34 35 40 42 48 49 56)
+        with_forms!(by_form)
     }
 
     /// Runs the group `g` of f32 SIMD16 `mad`s ([`super::group`]): computes all, then stores
@@ -643,7 +653,7 @@ mod x86 {
     /// [`group_f32`] for a group of f16 SIMD16 `mad`s, though each is stored as soon as it is
     /// computed: an f16 `mad`'s arithmetic takes long enough that its store does not hold the
     /// next one up, and results kept for the group's end went through the stack (`jit_alu`'s
-    /// f16 convolution case 8.4–8.7 G lane-ops/s so, 9.5–10.0 G now; the same loop as arms of
+    /// f16 convolution case 8.4–8.7 G lane-ops/s so, 9.5–10.0 G storing each at once; the same loop as arms of
     /// [`run_avx512`]'s match, without groups, 6.5–7.0 G). An f16 group never stops: NaN
     /// results have their rule in [`half_sum`].
     ///
@@ -651,13 +661,38 @@ mod x86 {
     /// As [`group_f32`]'s.
     #[inline(always)]
     unsafe fn group_f16(f: *mut u8, g: &[Mad]) {
-        for m in g {
-            // SAFETY: the caller's contract: the destination's 32 bytes lie in the file.
-            unsafe {
-                let v = half_mad16_formed(f, m);
-                _mm256_storeu_si256(f.add(usize::from(m.dst)).cast(), v);
+        /// Not a form: sources tested one by one ([`half_mad16`]).
+        const ANY: u8 = u8::MAX;
+        /// The group, every `mad` of it of form `F`.
+        #[inline(always)]
+        unsafe fn each<const F: u8>(f: *mut u8, g: &[Mad]) {
+            for m in g {
+                // SAFETY: the caller's contract: the destination's 32 bytes lie in the file.
+                unsafe {
+                    let v = if F == ANY {
+                        half_mad16(f, m, 0)
+                    } else {
+                        half_mad16_in::<F>(f, m)
+                    };
+                    _mm256_storeu_si256(f.add(usize::from(m.dst)).cast(), v);
+                }
             }
         }
+        // A group's `mad`s have one form ([`super::group`]): its code is picked once for
+        // them (one jump per `mad` before: `jit_alu`'s f16 convolution case 9.0-10.2 ->
+        // 11.8-12.1 G lane-ops/s).
+        debug_assert!(g.iter().all(|m| m.form() == g[0].form()));
+        macro_rules! by_form {
+            ($($f:literal)*) => {
+                match g.first().map_or(0, Mad::form) {
+                    // SAFETY: the caller's contract.
+                    $($f => unsafe { each::<$f>(f, g) },)*
+                    // SAFETY: the caller's contract.
+                    _ => unsafe { each::<ANY>(f, g) },
+                }
+            };
+        }
+        with_forms!(by_form)
     }
 
     /// [`super::call`] where the CPU has AVX-512F.
