@@ -653,9 +653,9 @@ mod x86 {
     /// [`group_f32`] for a group of f16 SIMD16 `mad`s, though each is stored as soon as it is
     /// computed: an f16 `mad`'s arithmetic takes long enough that its store does not hold the
     /// next one up, and results kept for the group's end went through the stack (`jit_alu`'s
-    /// f16 convolution case 8.4–8.7 G lane-ops/s so, 9.5–10.0 G storing each at once; the same loop as arms of
-    /// [`run_avx512`]'s match, without groups, 6.5–7.0 G). An f16 group never stops: NaN
-    /// results have their rule in [`half_sum`].
+    /// f16 convolution case 8.4–8.7 G lane-ops/s so, 9.5–10.0 G storing each at once; the
+    /// same loop as arms of [`run_avx512`]'s match, without groups, 6.5–7.0 G). An f16 group
+    /// never stops: NaN results have their rule in [`half_sum`].
     ///
     /// # Safety
     /// As [`group_f32`]'s.
