@@ -978,10 +978,7 @@ impl Memory for Sanitizing<'_> {
             kind,
             block_checked: false,
             spill: false,
-            image: matches!(
-                Sfid::decode(self.prog.platform, plan.sfid),
-                Some(Sfid::Sampler | Sfid::Tgm)
-            ),
+            image: matches!(plan.shared, Some(Sfid::Sampler | Sfid::Tgm)),
             defers: inst.no_mask || kind == Kind::BlockRead,
             past_end: None,
             pending: false,
@@ -990,13 +987,13 @@ impl Memory for Sanitizing<'_> {
         self.slm_atomic = None;
         self.dispatched = t.dispatched_scratch;
         if let isa_encoder::model::SendDesc::Imm(desc) = plan.desc {
-            let sfid = Sfid::decode(self.prog.platform, plan.sfid);
-            if sfid == Some(Sfid::Dc0) && crate::dataport::scratch::is_scratch(desc) {
+            if plan.shared == Some(Sfid::Dc0) && crate::dataport::scratch::is_scratch(desc) {
                 if let Some(s) = self.send.as_mut() {
                     s.spill = true;
                 }
             }
-            let barrier = sfid == Some(Sfid::Gateway) && desc & 7 == gateway::GATEWAY_BARRIER;
+            let barrier =
+                plan.shared == Some(Sfid::Gateway) && desc & 7 == gateway::GATEWAY_BARRIER;
             if barrier {
                 let thread = self.place.thread as usize;
                 self.group.signal(

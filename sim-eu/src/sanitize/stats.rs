@@ -147,7 +147,7 @@ impl ExecStats {
                 if r == 0 && w == 0 {
                     continue;
                 }
-                let mut name = send_type(prog, inst);
+                let mut name = send_type(inst);
                 if in_slm && !name.starts_with("slm") {
                     name += " (slm)";
                 }
@@ -325,11 +325,11 @@ impl Report {
 /// A send's type: its shared function and message kind, from its descriptor's message type
 /// (HDC: the message types' table; LSC: the opcode's mnemonic); the shared function alone
 /// for the others, or when the descriptor is in a register.
-fn send_type(prog: &Program, inst: &crate::program::Inst) -> String {
+fn send_type(inst: &crate::program::Inst) -> String {
     let Some(plan) = inst.send.as_ref() else {
         return "send".into();
     };
-    let Some(sfid) = Sfid::decode(prog.platform, plan.sfid) else {
+    let Some(sfid) = plan.shared else {
         return format!("sfid {}", plan.sfid);
     };
     let name = sfid.mnemonic();
