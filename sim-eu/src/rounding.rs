@@ -72,6 +72,40 @@ impl Rounding {
 }
 
 impl Rounding {
+    /// The 64-bit integer `v` (its bits read as unsigned when `unsigned`) as single precision,
+    /// rounded once in this mode (through double precision, a value past 2^53 would be rounded
+    /// twice).
+    pub fn int_to_f32(self, v: i64, unsigned: bool) -> f32 {
+        let (negative, magnitude) = if unsigned {
+            (false, v as u64)
+        } else {
+            (v < 0, v.unsigned_abs())
+        };
+        if magnitude < 1 << 53 {
+            // Exact in double precision: one rounding, in `to_f32`.
+            let m = magnitude as f64;
+            return self.to_f32(if negative { -m } else { m });
+        }
+        // Keep the 24 leading bits; the rest decides the direction.
+        let shift = 64 - magnitude.leading_zeros() - 24;
+        let kept = magnitude >> shift;
+        let rest = magnitude & ((1 << shift) - 1);
+        let half = 1 << (shift - 1);
+        let away = match self {
+            Rounding::NearestEven => rest > half || (rest == half && kept & 1 == 1),
+            Rounding::Up => rest != 0 && !negative,
+            Rounding::Down => rest != 0 && negative,
+            Rounding::TowardZero => false,
+        };
+        // Exact: at most 2^24 times a power of two below 2^41 (its bits: the biased exponent).
+        let m = (kept + u64::from(away)) as f32 * f32::from_bits((127 + shift) << 23);
+        if negative {
+            -m
+        } else {
+            m
+        }
+    }
+
     /// `x` rounded to IEEE half precision in this mode (bits); NaN stays NaN.
     pub fn to_f16(self, x: f64) -> u16 {
         if x.is_nan() {

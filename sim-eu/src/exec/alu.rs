@@ -136,10 +136,10 @@ fn finish_int_acc(t: &mut Thread, inst: &Inst, mask: u32, r: &Lanes<i64>, acc_wr
         }
         write_flags(t, inst, mask, bits);
     }
-    store_int(t, &inst.dst, n, mask, r, inst.sat)?;
+    store_int(t, &inst.dst, n, mask, r, inst.sat, inst.unsigned64)?;
     keep_acc_precision(t, &inst.dst, n, mask, r);
     if acc_wr {
-        store_int(t, &inst.acc, n, mask, r, false)?;
+        store_int(t, &inst.acc, n, mask, r, false, inst.unsigned64)?;
         keep_acc_precision(t, &inst.acc, n, mask, r);
     }
     Ok(())
@@ -474,7 +474,7 @@ fn sel(
             for i in 0..n {
                 r[i] = if pick >> i & 1 != 0 { a[i] } else { b[i] };
             }
-            store_int(t, &inst.dst, n, enabled, &r, sat)
+            store_int(t, &inst.dst, n, enabled, &r, sat, inst.unsigned64)
         }
         Domain::F32 => {
             let a = load_f32(t, &inst.src[p], n)?;
@@ -898,7 +898,7 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
                 hi[i] = (p >> 32) as i64;
                 lo[i] = p as i64;
             }
-            store_int(t, &inst.acc, n, mask, &lo, false)?;
+            store_int(t, &inst.acc, n, mask, &lo, false, false)?;
             keep_acc_precision(t, &inst.acc, n, mask, &lo);
             finish_int_acc(t, inst, mask, &hi, false)
         }
@@ -946,7 +946,7 @@ fn dispatch(t: &mut Thread, inst: &Inst, enabled: u32, pred: u32) -> R {
                 r[i] = i64::from(v);
                 carry[i] = i64::from(c);
             }
-            store_int(t, &inst.acc, n, mask, &carry, false)?;
+            store_int(t, &inst.acc, n, mask, &carry, false, false)?;
             finish_int_acc(t, inst, mask, &r, false)
         }
         Opcode::And => int_op(t, inst, mask, true, |[a, b]| a & b),

@@ -328,7 +328,24 @@ pub fn int_to_type(ty: DataType, v: i64, sat: bool) -> i64 {
     }
 }
 
-/// Writes integer lanes to a destination of any type.
+/// What a value above i64::MAX (a large `:uq`) saturates to in integer type `ty`: its largest
+/// value (as its bits in an i64); `None` for `:uq`, which holds it, and for floating point.
+fn above_i64_saturated(ty: DataType) -> Option<i64> {
+    Some(match ty {
+        DataType::Ub => 0xff,
+        DataType::B => 0x7f,
+        DataType::Uw => 0xffff,
+        DataType::W => 0x7fff,
+        DataType::Ud => 0xffff_ffff,
+        DataType::D => 0x7fff_ffff,
+        DataType::Q => i64::MAX,
+        _ => return None,
+    })
+}
+
+/// Writes integer lanes to a destination of any type. `unsigned64`: the lanes hold `:uq`
+/// values (an instruction whose sources include `:uq`), read as unsigned 64-bit numbers where
+/// the type changes: converted to floating point, or saturated.
 pub fn store_int(
     t: &mut Thread,
     d: &Opnd,
@@ -336,51 +353,64 @@ pub fn store_int(
     mask: u32,
     vals: &Lanes<i64>,
     sat: bool,
+    unsigned64: bool,
 ) -> Result<(), EuErrorKind> {
     let Some(offs) = dest(t, d, n, mask)? else {
         return Ok(());
     };
     let ty = d.ty;
+    // To an integer type: wrapped or saturated; a :uq value of 2^63 or more (negative here) is
+    // above every signed bound, so it saturates to the type's largest value (itself, for :uq).
+    let int = |v: i64| {
+        if sat && unsigned64 && v < 0 {
+            above_i64_saturated(ty).unwrap_or(v)
+        } else {
+            int_to_type(ty, v, sat)
+        }
+    };
+    // Integer to floating point: the value's magnitude, rounded once.
+    let wide = |v: i64| {
+        if unsigned64 {
+            v as u64 as f64
+        } else {
+            v as f64
+        }
+    };
     match ty {
         DataType::Ub | DataType::B => {
-            store_loop!(t, d, offs, n, mask, vals, |v| [
-                int_to_type(ty, v, sat) as u8
-            ])
+            store_loop!(t, d, offs, n, mask, vals, |v| [int(v) as u8])
         }
         DataType::Uw | DataType::W => {
-            store_loop!(t, d, offs, n, mask, vals, |v| (int_to_type(ty, v, sat)
-                as u16)
-                .to_le_bytes())
+            store_loop!(t, d, offs, n, mask, vals, |v| (int(v) as u16).to_le_bytes())
         }
         DataType::Ud | DataType::D => {
-            store_loop!(t, d, offs, n, mask, vals, |v| (int_to_type(ty, v, sat)
-                as u32)
-                .to_le_bytes())
+            store_loop!(t, d, offs, n, mask, vals, |v| (int(v) as u32).to_le_bytes())
         }
         DataType::Uq | DataType::Q => {
-            store_loop!(t, d, offs, n, mask, vals, |v| int_to_type(ty, v, sat)
-                .to_le_bytes())
+            store_loop!(t, d, offs, n, mask, vals, |v| int(v).to_le_bytes())
         }
         DataType::F => {
             // Integer to single precision rounds in cr0's mode (`rounding`).
             let mode = Rounding::of(t);
             store_loop!(t, d, offs, n, mask, vals, |v| sat_f32(
-                mode.to_f32(v as f64),
+                mode.int_to_f32(v, unsigned64),
                 sat
             )
             .to_le_bytes())
         }
         DataType::Hf => {
+            // Past 2^53, where `wide` rounds, every value is beyond half's range in each mode.
             let mode = Rounding::of(t);
             store_loop!(t, d, offs, n, mask, vals, |v| mode
-                .to_f16(sat_f64(v as f64, sat))
+                .to_f16(sat_f64(wide(v), sat))
                 .to_le_bytes())
         }
         DataType::Bf => store_loop!(t, d, offs, n, mask, vals, |v| f32_to_bf16(sat_f32(
-            v as f32, sat
+            Rounding::NearestEven.int_to_f32(v, unsigned64),
+            sat
         ))
         .to_le_bytes()),
-        DataType::Df => store_loop!(t, d, offs, n, mask, vals, |v| sat_f64(v as f64, sat)
+        DataType::Df => store_loop!(t, d, offs, n, mask, vals, |v| sat_f64(wide(v), sat)
             .to_le_bytes()),
         other => return Err(unsupported_type(other)),
     }

@@ -188,7 +188,7 @@ fn branch(
             let ret = prog.insts.get(next as usize).map_or(u32::MAX, |i| i.pc);
             let mut v = [0i64; 32];
             v[0] = i64::from(ret);
-            lanes::store_int(t, &inst.dst, 1, 1, &v, false)?;
+            lanes::store_int(t, &inst.dst, 1, 1, &v, false, false)?;
             (t.active, resolve(inst.jip, "JIP")?)
         }
         Opcode::Ret => {
