@@ -13,5 +13,6 @@ mod large_grf;
 mod mach_accumulator;
 mod sel_min_max;
 mod sends_without_channels;
+mod signed_source_modifiers;
 mod stateless_block_base_offset;
 mod vertical_predicates;

@@ -168,7 +168,7 @@ pub fn load_int(t: &Thread, o: &Opnd, n: usize, logic: bool) -> Result<Lanes<i64
         other => return Err(unsupported_type(other)),
     }
     match (o.modifier, logic) {
-        (SrcMod::None, _) => {}
+        (SrcMod::None, _) => return Ok(out),
         (SrcMod::Neg, true) => out.iter_mut().take(n).for_each(|v| *v = !*v),
         (SrcMod::Neg, false) => out.iter_mut().take(n).for_each(|v| *v = v.wrapping_neg()),
         (SrcMod::Abs, _) => out.iter_mut().take(n).for_each(|v| *v = v.wrapping_abs()),
@@ -176,6 +176,15 @@ pub fn load_int(t: &Thread, o: &Opnd, n: usize, logic: bool) -> Result<Lanes<i64
             .iter_mut()
             .take(n)
             .for_each(|v| *v = v.wrapping_abs().wrapping_neg()),
+    }
+    // On a signed source narrower than 64 bits the result keeps the source's width: the most
+    // negative value is its own negation and absolute value, as abs(0x80000000:d) is
+    // 0x80000000. IGC counts on it: it compiles `(short)(a + b) == 0` to `cmp.eq a:w, -b:w`,
+    // and `(long)as_char(abs(x))` to `mov :d (abs)x:b`.
+    if matches!(o.ty, DataType::B | DataType::W | DataType::D) {
+        out.iter_mut()
+            .take(n)
+            .for_each(|v| *v = int_to_type(o.ty, *v, false));
     }
     Ok(out)
 }

@@ -130,9 +130,11 @@ prop_compose! {
                 let imm_ok = !(t == "hf" || t == "bf" || arity == 3 && (t == "f" || t.ends_with('d')));
                 // `:f` register sources with a source modifier half the time; integer ones
                 // negated a quarter of the time where only the result's low 32 bits matter
-                // (arithmetic, moves and picks without a condition).
+                // (arithmetic, moves and picks without a condition), but not signed bytes and
+                // words, negated in their own width by the general path alone.
                 let int_neg = matches!(opname, "add" | "mul" | "mad" | "mov" | "sel")
-                    && cond.is_none();
+                    && cond.is_none()
+                    && !matches!(t, "b" | "w");
                 let m = if float && !raw && !half {
                     ["", "-", "(abs)", "-(abs)"][mods[k] % 4]
                 } else if !float && !raw && int_neg {

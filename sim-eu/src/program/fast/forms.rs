@@ -103,9 +103,10 @@ impl Sign {
     };
 
     /// An integer source's negation on 32-bit lanes. The general path negates the 64-bit
-    /// value; the two agree modulo 2^32, so the fast form takes it only where nothing but the
-    /// low 32 bits of the result matters (`add`, `mul`, `mad`, `mov`, `sel` without a
-    /// condition modifier, to a destination of at most 32 bits).
+    /// value (a signed source's in its own width); the two agree modulo 2^32 except on a
+    /// signed byte or word, which the fast form leaves to the general path, and it takes the
+    /// rest only where nothing but the low 32 bits of the result matters (`add`, `mul`, `mad`,
+    /// `mov`, `sel` without a condition modifier, to a destination of at most 32 bits).
     pub const INT_NEG: Sign = Sign {
         and: u32::MAX,
         xor: u32::MAX,

@@ -1,0 +1,104 @@
+//! Negation and absolute value of a signed integer source keep the source's width: the most
+//! negative `:b`, `:w` or `:d` is its own negation and absolute value. IGC's code depends on it
+//! (each case below is an instruction of IGC's output for an OpenCL C expression whose value the
+//! specification defines; PoCL and Oclgrind compute the same values):
+//! - `(short)(a + b) == 0` becomes `cmp.eq a:w, -b:w`: with a = b = -32768 the sum is 0 in
+//!   16 bits, so the comparison holds only if -(-32768:w) is -32768;
+//! - `(long)as_char(abs(x))` becomes `mov :d (abs)x:b`: abs(-128) is the uchar 128, as a char
+//!   -128;
+//! - abs(0x80000000:d) is 0x80000000 (the PRM's own example of the rule).
+
+use platform::Platform;
+use sim_eu::{run, NoMemory, Program, Status, Thread};
+
+const REG: usize = 32;
+
+/// Runs `text` (SIMD8) with r20 and r30 holding `a` and `b` in every DWord lane; returns r10's
+/// DWords and the flag register f0.0.
+fn run_one(p: Platform, text: &str, a: u32, b: u32) -> ([u32; 8], u32) {
+    let code = isa_encoder::assemble(p, &format!("{text}\nnop\n")).expect(text);
+    let prog = Program::decode(p, &code);
+    let mut t = Thread::new(0xff);
+    for i in 0..8 {
+        t.grf_mut()[20 * REG + 4 * i..][..4].copy_from_slice(&a.to_le_bytes());
+        t.grf_mut()[30 * REG + 4 * i..][..4].copy_from_slice(&b.to_le_bytes());
+    }
+    assert_eq!(
+        run(&mut t, &prog, &mut NoMemory, 1),
+        Ok(Status::Budget),
+        "{text}"
+    );
+    let d = std::array::from_fn(|i| {
+        u32::from_le_bytes(t.grf()[10 * REG + 4 * i..][..4].try_into().unwrap())
+    });
+    (d, (t.flags() & 0xff) as u32)
+}
+
+const PLATFORMS: [Platform; 4] = [
+    Platform::Skl,
+    Platform::Icllp,
+    Platform::Tgllp,
+    Platform::Dg2,
+];
+
+#[test]
+fn negated_most_negative_word_equals_itself() {
+    for p in PLATFORMS {
+        // Words at a 4-byte step: the low word of each DWord lane.
+        let text = "cmp (8|M0) (eq)f0.0 null<1>:w r20.0<2;1,0>:w -r30.0<2;1,0>:w";
+        let (_, flags) = run_one(p, text, 0x8000, 0x8000);
+        assert_eq!(flags, 0xff, "{p} {text}");
+        let (_, flags) = run_one(p, text, 0x7fff, 0x8001);
+        assert_eq!(flags, 0xff, "{p} {text}: 32767 = -(-32767)");
+        let (_, flags) = run_one(p, text, 0x7fff, 0x8000);
+        assert_eq!(flags, 0, "{p} {text}: 32767 != -(-32768)");
+    }
+}
+
+#[test]
+fn absolute_most_negative_byte_widens_to_itself() {
+    for p in PLATFORMS {
+        let text = "mov (8|M0) r10.0<1>:d (abs)r20.0<4;1,0>:b";
+        for (x, want) in [(0x80u32, -128i32), (0x81, 127), (0xff, 1), (0x7f, 127)] {
+            let (d, _) = run_one(p, text, x, 0);
+            assert_eq!(d, [want as u32; 8], "{p} {text}: x = {x:#x}");
+        }
+    }
+}
+
+#[test]
+fn negated_and_absolute_most_negative_dword_is_itself() {
+    for p in PLATFORMS {
+        for text in [
+            "mov (8|M0) r10.0<1>:q (abs)r20.0<1;1,0>:d",
+            "mov (8|M0) r10.0<1>:q -r20.0<1;1,0>:d",
+        ] {
+            let (d, _) = run_one(p, text, 0x8000_0000, 0);
+            // Lanes 0..3 as 64-bit values: the sign-extended most negative DWord.
+            for lane in 0..4 {
+                let v = u64::from(d[2 * lane]) | u64::from(d[2 * lane + 1]) << 32;
+                assert_eq!(v as i64, i64::from(i32::MIN), "{p} {text}: lane {lane}");
+            }
+        }
+    }
+}
+
+#[test]
+fn negated_most_negative_word_widens_to_itself() {
+    // `mov` and `add` are instructions the interpreter's fast path and the translated code take:
+    // both must agree with the general path on the most negative word.
+    for p in PLATFORMS {
+        for (text, want) in [
+            ("mov (8|M0) r10.0<1>:d -r20.0<2;1,0>:w", -32768i32),
+            (
+                "add (8|M0) r10.0<1>:d -r20.0<2;1,0>:w r30.0<1;1,0>:d",
+                -32767,
+            ),
+            ("mov (8|M0) r10.0<1>:d -r20.0<4;1,0>:b", -128),
+        ] {
+            let x = if text.contains(":b") { 0x80 } else { 0x8000 };
+            let (d, _) = run_one(p, text, x, 1);
+            assert_eq!(d, [want as u32; 8], "{p} {text}");
+        }
+    }
+}
