@@ -249,3 +249,71 @@ fn scratch_surface_slices_on_xe_hpg() {
     assert!(scratch_error(r), "HWords 31-32 of a 32-HWord slice");
     assert_eq!(mem.u32_at(0x3000 + 1024), 0, "slot 1 untouched");
 }
+
+/// IGC's spill of one register at SIMD8 inside divergent code: a one-HWord write under the
+/// channels then enabled, without NoMask (its Gen11-and-later kernels fill the slot whole
+/// afterwards, so a disabled channel's DWord must keep what was spilled there before).
+fn masked_spill(p: Platform, enabled: u8) -> String {
+    let write = 0x020F_0000 | 4;
+    let send = match p {
+        Platform::Skl | Platform::Icllp => {
+            format!("sends (8|M0) null:uw r6 r10 0x4A {write:#010X}")
+        }
+        Platform::Tgllp => format!("send.dc0 (8|M0) null r6 r10 0x40 {write:#010X}"),
+        Platform::Dg2 => format!("send.dc0 (8|M0) null r6 r10:1 0x0 {write:#010X}"),
+    };
+    format!(
+        "(W) mov (8|M0) r6.0<1>:ud r0.0<1;1,0>:ud\n\
+         (W) mov (1|M0) f0.0<1>:uw {enabled:#x}:uw\n\
+         (f0.0) {send}\n"
+    )
+}
+
+#[test]
+fn a_spill_under_a_partial_mask_writes_the_enabled_channels_dwords() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let enabled = 0b1010_0101u8;
+    let old = 0xEEEE_EEEEu32;
+    let check = |p: Platform, mem: &TestMem, at: u64| {
+        for i in 0..8u64 {
+            let want = if enabled >> i & 1 != 0 {
+                0xA000_0000 | i as u32
+            } else {
+                old
+            };
+            assert_eq!(mem.u32_at(at + 4 * i), want, "{p} dword {i}");
+        }
+        // The block is one HWord: nothing after it changed.
+        assert_eq!(mem.u32_at(at + 32), old, "{p} past the block");
+    };
+    for p in [Platform::Skl, Platform::Icllp, Platform::Tgllp] {
+        let prog = program(&iga, p, &masked_spill(p, enabled));
+        let mut mem = TestMem::new(MEM_BASE, MEM_BYTES);
+        mem.put_u32s(0x2000, &[old; 64]);
+        run_on(&prog, 16, &mut mem, |t| {
+            set_dw(t, 0, 5, 0x2000);
+            set_dw(t, 0, 3, 1);
+            payload(t);
+        })
+        .unwrap_or_else(|e| panic!("{p}: {e}"));
+        check(p, &mem, 0x2000 + 4 * 32);
+    }
+    let p = Platform::Dg2;
+    let mut m = WithScratch {
+        mem: TestMem::new(MEM_BASE, MEM_BYTES),
+        offset: 0x140,
+        surface: ScratchSurface {
+            base: 0x3000,
+            slice: 1024,
+            slices: 4,
+        },
+    };
+    m.mem.put_u32s(0x3000, &[old; 256]);
+    let prog = program(&iga, p, &masked_spill(p, enabled));
+    run_on_mem(&prog, &mut m, |t| {
+        set_dw(t, 0, 5, (0x140 >> 6) << 10);
+        payload(t);
+    })
+    .unwrap_or_else(|e| panic!("{p}: {e}"));
+    check(p, &m.mem, 0x3000 + 4 * 32);
+}

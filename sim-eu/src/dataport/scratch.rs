@@ -16,8 +16,13 @@
 //!   hardware thread slot, which the dispatcher puts in DWord 5 \[9:0\] (the FFTID field).
 //!
 //! A block that leaves the thread's slice is an error, never an access to a neighbour's slice.
-//! Write blocks are stored whole when any channel is enabled (IGC pre-loads partially written
-//! spills, so the channel masking the descriptor's bit 16 offers on Gen9 never changes a value).
+//! A write stores DWord `i` of its block only where channel `i` is enabled, as the OWord block
+//! messages do (`hdc::block_write_masked`): IGC's spill code writes one-HWord blocks at SIMD8
+//! without NoMask inside divergent code and fills them whole afterwards, so the disabled
+//! channels' DWords must keep what was spilled there before (stored whole, kernels that spill
+//! computed wrong values on Gen11 and later where the same kernel compiled without spills did
+//! not). A block longer than the execution size under a partial mask is stored whole: how its
+//! DWords past the channels map is not known here. Reads fill the whole block.
 
 use platform::Platform;
 
@@ -143,7 +148,16 @@ pub(super) fn execute(
                 data.len()
             )));
         }
-        mem.write(at, data)?;
+        if msg.all_enabled() || bytes / 4 > msg.n {
+            mem.write(at, data)?;
+        } else {
+            let lanes = msg.lane_bits(32);
+            for (i, d) in data.chunks_exact(4).enumerate() {
+                if lanes >> i & 1 != 0 {
+                    mem.write(at + 4 * i as u64, d)?;
+                }
+            }
+        }
     } else {
         if msg.resp.len() < bytes {
             return Err(EuErrorKind::Illegal(format!(
