@@ -74,6 +74,9 @@ pub enum Oracle {
     /// Oclgrind (Debian `oclgrind`), the OpenCL device simulator whose `--check-api` the
     /// sanitizer's `api` check is compared with.
     Oclgrind,
+    /// PoCL's CPU device (Debian `pocl-opencl-icd`), a second OpenCL implementation to compare
+    /// results with. The path found is its vendor file.
+    Pocl,
 }
 
 impl Oracle {
@@ -110,6 +113,7 @@ impl Oracle {
             }
             Oracle::PackageInstall => "apt-get and dpkg-deb, as root (to install a built package)",
             Oracle::Oclgrind => "oclgrind (Debian package oclgrind)",
+            Oracle::Pocl => "/etc/OpenCL/vendors/pocl.icd (Debian package pocl-opencl-icd)",
             Oracle::OpenVino => {
                 ".venv-apps/bin/python with openvino, onnx and numpy (made by scripts/setup-apps)"
             }
@@ -133,6 +137,10 @@ impl Oracle {
             Oracle::Clinfo => find_program("clinfo", &["/usr/bin/clinfo"]),
             Oracle::Hashcat => find_program("hashcat", &["/usr/bin/hashcat"]),
             Oracle::Oclgrind => find_program("oclgrind", &["/usr/bin/oclgrind"]),
+            Oracle::Pocl => {
+                let icd = PathBuf::from("/etc/OpenCL/vendors/pocl.icd");
+                icd.is_file().then_some(icd)
+            }
             Oracle::OpenCv => python_with("import cv2"),
             Oracle::ClBlast => Oracle::OpenClC
                 .locate()
