@@ -1,11 +1,14 @@
-//! Negation and absolute value of a signed integer source keep the source's width: the most
-//! negative `:b`, `:w` or `:d` is its own negation and absolute value. IGC's code depends on it
-//! (each case below is an instruction of IGC's output for an OpenCL C expression whose value the
+//! The absolute value of a signed integer source keeps the source's width, and its negation
+//! the instruction's execution width (the widest source type, a byte counting as a word except
+//! in `mov`): the most negative value of that width is its own absolute value or negation,
+//! while a narrower source negated in wider arithmetic widens first. IGC's code depends on each
+//! case below (an instruction of IGC's output for an OpenCL C expression whose value the
 //! specification defines; PoCL and Oclgrind compute the same values):
 //! - `(short)(a + b) == 0` becomes `cmp.eq a:w, -b:w`: with a = b = -32768 the sum is 0 in
 //!   16 bits, so the comparison holds only if -(-32768:w) is -32768;
 //! - `(long)as_char(abs(x))` becomes `mov :d (abs)x:b`: abs(-128) is the uchar 128, as a char
-//!   -128;
+//!   -128; `abs_diff(as_char(abs_diff(0, y)), a)` compares `(abs)y:b` with a word the same way;
+//! - `(ushort)y - (short)c` for a char c becomes `add :w -c:b, y:w`: -(-128:b) is 128 there;
 //! - abs(0x80000000:d) is 0x80000000 (the PRM's own example of the rule).
 
 use platform::Platform;
@@ -63,6 +66,10 @@ fn absolute_most_negative_byte_widens_to_itself() {
             let (d, _) = run_one(p, text, x, 0);
             assert_eq!(d, [want as u32; 8], "{p} {text}: x = {x:#x}");
         }
+        // In word arithmetic too: |-128| as a byte is -128, not above 0.
+        let text = "cmp (8|M0) (gt)f0.0 null<1>:w (abs)r20.0<4;1,0>:b r30.0<2;1,0>:w";
+        assert_eq!(run_one(p, text, 0x80, 0).1, 0, "{p} {text}: -128");
+        assert_eq!(run_one(p, text, 0x81, 0).1, 0xff, "{p} {text}: 127");
     }
 }
 
@@ -84,20 +91,28 @@ fn negated_and_absolute_most_negative_dword_is_itself() {
 }
 
 #[test]
-fn negated_most_negative_word_widens_to_itself() {
+fn negation_takes_the_execution_width() {
     // `mov` and `add` are instructions the interpreter's fast path and the translated code take:
-    // both must agree with the general path on the most negative word.
+    // both must agree with the general path on the most negative values.
     for p in PLATFORMS {
         for (text, want) in [
             ("mov (8|M0) r10.0<1>:d -r20.0<2;1,0>:w", -32768i32),
+            ("mov (8|M0) r10.0<1>:d -r20.0<4;1,0>:b", -128),
+            // A DWord source makes the execution width 32 bits: the word widens first.
             (
                 "add (8|M0) r10.0<1>:d -r20.0<2;1,0>:w r30.0<1;1,0>:d",
-                -32767,
+                32769,
             ),
-            ("mov (8|M0) r10.0<1>:d -r20.0<4;1,0>:b", -128),
+            // Bytes execute as words outside `mov`: 128 + 1 (in the low word of each DWord).
+            ("add (8|M0) r10.0<2>:w -r20.0<4;1,0>:b r30.0<2;1,0>:w", 129),
         ] {
             let x = if text.contains(":b") { 0x80 } else { 0x8000 };
             let (d, _) = run_one(p, text, x, 1);
+            let d = if text.contains("<2>:w") {
+                d.map(|v| v & 0xffff)
+            } else {
+                d
+            };
             assert_eq!(d, [want as u32; 8], "{p} {text}");
         }
     }

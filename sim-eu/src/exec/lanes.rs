@@ -167,24 +167,27 @@ pub fn load_int(t: &Thread, o: &Opnd, n: usize, logic: bool) -> Result<Lanes<i64
         DataType::Df => load_loop!(o, b, offs, n, out, 8, |x| f64::from_le_bytes(x) as i64),
         other => return Err(unsupported_type(other)),
     }
+    // On a signed source the absolute value keeps the source's width and the negation the
+    // instruction's execution width ([`crate::program::operand::exec_int_bits`]):
+    // (abs)(-128:b) is -128, -(-128:b) is 128 in word arithmetic, -(-32768:w) is -32768 there.
+    let signed = matches!(o.ty, DataType::B | DataType::W | DataType::D);
+    let wrap = |v: i64, bits: u32| {
+        if signed && bits < 64 {
+            (v << (64 - bits)) >> (64 - bits)
+        } else {
+            v
+        }
+    };
+    let (src_bits, exec_bits) = (o.ty.bits(), u32::from(o.mod_bits));
+    let abs = |v: i64| wrap(v.wrapping_abs(), src_bits);
+    let neg = |v: i64| wrap(v.wrapping_neg(), exec_bits);
+    let lanes = out.iter_mut().take(n);
     match (o.modifier, logic) {
-        (SrcMod::None, _) => return Ok(out),
-        (SrcMod::Neg, true) => out.iter_mut().take(n).for_each(|v| *v = !*v),
-        (SrcMod::Neg, false) => out.iter_mut().take(n).for_each(|v| *v = v.wrapping_neg()),
-        (SrcMod::Abs, _) => out.iter_mut().take(n).for_each(|v| *v = v.wrapping_abs()),
-        (SrcMod::NegAbs, _) => out
-            .iter_mut()
-            .take(n)
-            .for_each(|v| *v = v.wrapping_abs().wrapping_neg()),
-    }
-    // On a signed source narrower than 64 bits the result keeps the source's width: the most
-    // negative value is its own negation and absolute value, as abs(0x80000000:d) is
-    // 0x80000000. IGC counts on it: it compiles `(short)(a + b) == 0` to `cmp.eq a:w, -b:w`,
-    // and `(long)as_char(abs(x))` to `mov :d (abs)x:b`.
-    if matches!(o.ty, DataType::B | DataType::W | DataType::D) {
-        out.iter_mut()
-            .take(n)
-            .for_each(|v| *v = int_to_type(o.ty, *v, false));
+        (SrcMod::None, _) => {}
+        (SrcMod::Neg, true) => lanes.for_each(|v| *v = !*v),
+        (SrcMod::Neg, false) => lanes.for_each(|v| *v = neg(*v)),
+        (SrcMod::Abs, _) => lanes.for_each(|v| *v = abs(*v)),
+        (SrcMod::NegAbs, _) => lanes.for_each(|v| *v = neg(abs(*v))),
     }
     Ok(out)
 }

@@ -100,8 +100,9 @@ fn source(
     let sign = match o.modifier {
         SrcMod::None => Sign::NONE,
         m if float => Sign::of(m),
-        // Not of a signed byte or word: the general path negates those in their own width
-        // (-(-32768:w) is -32768), which a negation of the extended 32-bit value is not.
+        // Not of a signed byte or word: the general path negates those in the instruction's
+        // execution width (-(-32768:w) is -32768 in word arithmetic), which a negation of the
+        // extended 32-bit value is not.
         SrcMod::Neg if int_neg && !matches!(o.ty, DataType::B | DataType::W) => Sign::INT_NEG,
         _ => return None,
     };

@@ -448,6 +448,13 @@ fn lower(platform: Platform, d: &Decoded, pcs: &[u32], grf_regs: usize) -> Inst 
                         out.nsrc = k as u8 + 1;
                     }
                 }
+                let bits = operand::exec_int_bits(
+                    i.src.iter().flatten().map(|s| s.ty()),
+                    i.opcode == Opcode::Mov,
+                );
+                for s in &mut out.src {
+                    s.mod_bits = bits;
+                }
             }
         }
         Ok(())

@@ -45,6 +45,9 @@ pub struct Opnd {
     pub scalar: bool,
     /// A math-macro operand's accumulator (`.mme0`..`.mme7`); [`NO_MME`] otherwise.
     pub mme: u8,
+    /// The width in bits a signed integer source's negation is taken in: the instruction's
+    /// execution type ([`exec_int_bits`]); 64 for every other operand.
+    pub mod_bits: u8,
 }
 
 /// The `mme` of an operand without a math-macro accumulator (`.nomme`, ordinary operands).
@@ -60,12 +63,31 @@ impl Opnd {
         contig: None,
         scalar: true,
         mme: NO_MME,
+        mod_bits: 64,
     };
 
     /// True for a direct `null` operand.
     pub fn is_null(&self) -> bool {
         self.loc == Loc::Null
     }
+}
+
+/// The integer execution type's width of an instruction with sources of types `tys`, in which a
+/// signed source's negation is taken: the widest source, a byte counting as a word except in
+/// `mov` (which executes in bytes). So -(-128:b) is 128 in `add :w -x:b, y:w` and -(-32768:w)
+/// is -32768 in `cmp a:w, -b:w`, as IGC's code has them. (An absolute value keeps the source's
+/// own width: (abs)(-128:b) is -128, abs(0x80000000:d) is 0x80000000, the PRM's example.)
+pub fn exec_int_bits(tys: impl Iterator<Item = DataType>, mov: bool) -> u8 {
+    tys.filter(|t| !t.is_float())
+        .map(|t| {
+            if t.bits() == 8 && !mov {
+                16
+            } else {
+                t.bits() as u8
+            }
+        })
+        .max()
+        .unwrap_or(64)
 }
 
 /// Element size in bytes of a register operand type.
@@ -125,6 +147,7 @@ pub fn resolve(op: &Operand, lanes: usize, grf_bytes: usize) -> Result<Opnd, EuE
                 contig: None,
                 scalar: false,
                 mme: NO_MME,
+                mod_bits: 64,
             };
             match r.addr {
                 Addressing::Direct(reg) if reg.file == RegFile::Null => {
@@ -200,6 +223,7 @@ fn macro_operand(m: &MacroOperand, lanes: usize, grf_bytes: usize) -> Result<Opn
         contig: Some(base as u16),
         scalar: lanes == 1,
         mme: m.acc.index(),
+        mod_bits: 64,
     })
 }
 
@@ -215,6 +239,7 @@ fn immediate(imm: &Immediate) -> Opnd {
         contig: None,
         scalar: !matches!(imm.ty, DataType::V | DataType::Uv | DataType::Vf),
         mme: NO_MME,
+        mod_bits: 64,
     };
     match imm.ty {
         DataType::V | DataType::Uv => {
@@ -321,5 +346,6 @@ pub fn accumulator(platform: Platform, ty: DataType, chan_off: u8, dst: &Opnd) -
         contig: Some(offs[0]),
         scalar: false,
         mme: NO_MME,
+        mod_bits: 64,
     }
 }

@@ -103,7 +103,7 @@ impl Sign {
     };
 
     /// An integer source's negation on 32-bit lanes. The general path negates the 64-bit
-    /// value (a signed source's in its own width); the two agree modulo 2^32 except on a
+    /// value (a signed source's in the execution width); the two agree modulo 2^32 except on a
     /// signed byte or word, which the fast form leaves to the general path, and it takes the
     /// rest only where nothing but the low 32 bits of the result matters (`add`, `mul`, `mad`,
     /// `mov`, `sel` without a condition modifier, to a destination of at most 32 bits).
