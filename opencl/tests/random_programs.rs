@@ -3,8 +3,8 @@
 //! conversions with saturation and rounding modes, lane shuffles, divergent loops and branches,
 //! and kernels large enough that IGC spills registers. Every expression is one whose value the
 //! OpenCL C specification defines for every input, so where the two references agree the
-//! simulator must give the same bits (where they disagree with each other the seed is counted,
-//! not judged). The constructs traced to IGC's own code are left out (the script's `LEFT_OUT`).
+//! simulator must give the same bits, and where they split (a reference's own bug) one of
+//! theirs. The constructs traced to IGC's own code are left out (the script's `LEFT_OUT`).
 
 mod support;
 

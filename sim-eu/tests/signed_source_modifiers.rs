@@ -1,7 +1,8 @@
 //! The absolute value of a signed integer source keeps the source's width, and its negation
 //! the instruction's execution width (the widest source type, a byte counting as a word except
-//! in `mov`): the most negative value of that width is its own absolute value or negation,
-//! while a narrower source negated in wider arithmetic widens first. IGC's code depends on each
+//! in `mov`, widened to an integer destination): the most negative value of that width is its
+//! own absolute value or negation, while a narrower source negated in wider arithmetic widens
+//! first. IGC's code depends on each
 //! case below (an instruction of IGC's output for an OpenCL C expression whose value the
 //! specification defines; PoCL and Oclgrind compute the same values):
 //! - `(short)(a + b) == 0` becomes `cmp.eq a:w, -b:w`: with a = b = -32768 the sum is 0 in
@@ -9,6 +10,7 @@
 //! - `(long)as_char(abs(x))` becomes `mov :d (abs)x:b`: abs(-128) is the uchar 128, as a char
 //!   -128; `abs_diff(as_char(abs_diff(0, y)), a)` compares `(abs)y:b` with a word the same way;
 //! - `(ushort)y - (short)c` for a char c becomes `add :w -c:b, y:w`: -(-128:b) is 128 there;
+//! - `abs((long)s)` for a short s becomes `sel :q -s:w, s:w`: -(-32768:w) is 32768 there;
 //! - abs(0x80000000:d) is 0x80000000 (the PRM's own example of the rule).
 
 use platform::Platform;
@@ -74,17 +76,30 @@ fn absolute_most_negative_byte_widens_to_itself() {
 }
 
 #[test]
-fn negated_and_absolute_most_negative_dword_is_itself() {
+fn absolute_most_negative_dword_is_itself_and_its_negation_widens() {
     for p in PLATFORMS {
-        for text in [
-            "mov (8|M0) r10.0<1>:q (abs)r20.0<1;1,0>:d",
-            "mov (8|M0) r10.0<1>:q -r20.0<1;1,0>:d",
+        for (text, want) in [
+            // abs keeps the DWord: the sign-extended most negative DWord.
+            (
+                "mov (8|M0) r10.0<1>:q (abs)r20.0<1;1,0>:d",
+                i64::from(i32::MIN),
+            ),
+            // Negation into a QWord executes in 64 bits.
+            ("mov (8|M0) r10.0<1>:q -r20.0<1;1,0>:d", 1 << 31),
+            // In DWord arithmetic it is itself.
+            (
+                "mov (8|M0) r10.0<1>:d -r20.0<1;1,0>:d",
+                i64::from(i32::MIN) & 0xffff_ffff,
+            ),
         ] {
             let (d, _) = run_one(p, text, 0x8000_0000, 0);
-            // Lanes 0..3 as 64-bit values: the sign-extended most negative DWord.
             for lane in 0..4 {
-                let v = u64::from(d[2 * lane]) | u64::from(d[2 * lane + 1]) << 32;
-                assert_eq!(v as i64, i64::from(i32::MIN), "{p} {text}: lane {lane}");
+                let v = if text.contains(":q") {
+                    (u64::from(d[2 * lane]) | u64::from(d[2 * lane + 1]) << 32) as i64
+                } else {
+                    i64::from(d[lane])
+                };
+                assert_eq!(v, want, "{p} {text}: lane {lane}");
             }
         }
     }
@@ -93,17 +108,19 @@ fn negated_and_absolute_most_negative_dword_is_itself() {
 #[test]
 fn negation_takes_the_execution_width() {
     // `mov` and `add` are instructions the interpreter's fast path and the translated code take:
-    // both must agree with the general path on the most negative values.
+    // both must agree with the general path on the most negative values. Word results are
+    // compared in the low word of each DWord.
     for p in PLATFORMS {
         for (text, want) in [
-            ("mov (8|M0) r10.0<1>:d -r20.0<2;1,0>:w", -32768i32),
-            ("mov (8|M0) r10.0<1>:d -r20.0<4;1,0>:b", -128),
-            // A DWord source makes the execution width 32 bits: the word widens first.
+            ("mov (8|M0) r10.0<2>:w -r20.0<2;1,0>:w", 0x8000u32),
+            // An integer destination widens the execution type: the word widens first.
+            ("mov (8|M0) r10.0<1>:d -r20.0<2;1,0>:w", 32768),
+            ("mov (8|M0) r10.0<1>:d -r20.0<4;1,0>:b", 128),
             (
                 "add (8|M0) r10.0<1>:d -r20.0<2;1,0>:w r30.0<1;1,0>:d",
                 32769,
             ),
-            // Bytes execute as words outside `mov`: 128 + 1 (in the low word of each DWord).
+            // Bytes execute as words outside `mov`: 128 + 1.
             ("add (8|M0) r10.0<2>:w -r20.0<4;1,0>:b r30.0<2;1,0>:w", 129),
         ] {
             let x = if text.contains(":b") { 0x80 } else { 0x8000 };
@@ -113,7 +130,55 @@ fn negation_takes_the_execution_width() {
             } else {
                 d
             };
-            assert_eq!(d, [want as u32; 8], "{p} {text}");
+            assert_eq!(d, [want; 8], "{p} {text}");
         }
+    }
+}
+
+#[test]
+fn absolute_value_of_an_unsigned_source_reads_its_bits_as_signed() {
+    // IGC's signed 64-bit division of values that fit in 32 bits: `mov :ud (abs)x:ud` for |x|,
+    // then an unsigned `math.iqot`, then the sign put back.
+    for p in PLATFORMS {
+        let text = "mov (8|M0) r10.0<1>:ud (abs)r20.0<1;1,0>:ud";
+        for (x, want) in [
+            (0xffff_ffffu32, 1u32),
+            (0xf923_0f6f, 0x06dc_f091),
+            (0x8000_0000, 0x8000_0000),
+            (0x7fff_ffff, 0x7fff_ffff),
+            (5, 5),
+        ] {
+            let (d, _) = run_one(p, text, x, 0);
+            assert_eq!(d, [want; 8], "{p} {text}: x = {x:#x}");
+        }
+        let text = "mov (8|M0) r10.0<1>:ud (abs)r20.0<2;1,0>:uw";
+        assert_eq!(run_one(p, text, 0xffff, 0).0, [1; 8], "{p} {text}");
+    }
+}
+
+#[test]
+fn integer_division_into_a_signed_destination_is_signed() {
+    // IGC's `(char)(c % d)`: the char sign-extended and the divisor moved to `:ud`, then
+    // `math.irem :d`; -128 % 3 is -2 (OpenCL C: the remainder has the dividend's sign).
+    for p in PLATFORMS {
+        let text = "math.irem (8|M0) r10.0<1>:d r20.0<1;1,0>:ud r30.0<1;1,0>:ud";
+        assert_eq!(
+            run_one(p, text, (-128i32) as u32, 3).0,
+            [(-2i32) as u32; 8],
+            "{p} {text}"
+        );
+        let text = "math.iqot (8|M0) r10.0<1>:d r20.0<1;1,0>:ud r30.0<1;1,0>:ud";
+        assert_eq!(
+            run_one(p, text, (-128i32) as u32, 3).0,
+            [(-42i32) as u32; 8],
+            "{p} {text}"
+        );
+        // Unsigned destination and dividend: unsigned.
+        let text = "math.irem (8|M0) r10.0<1>:ud r20.0<1;1,0>:ud r30.0<1;1,0>:ud";
+        assert_eq!(
+            run_one(p, text, (-128i32) as u32, 3).0,
+            [2; 8],
+            "{p} {text}"
+        );
     }
 }

@@ -663,10 +663,12 @@ fn bit_op(t: &mut Thread, inst: &Inst, mask: u32) -> R {
     }
 }
 
-/// Whether `math.iqot` / `math.irem` `inst` divides unsigned: src0 is `:ud` (whatever src1
-/// is).
+/// Whether `math.iqot` / `math.irem` `inst` divides unsigned: src0 and the destination are
+/// `:ud` (whatever src1 is). A `:d` destination divides signed: IGC computes a char's `%` as
+/// `math.irem :d` of the sign-extended dividend and the divisor moved to `:ud` (-128 % 3 is -2),
+/// and a long's `/` of values that fit in 32 bits as `math.iqot :ud` of their magnitudes.
 pub(crate) fn int_div_unsigned(inst: &Inst) -> bool {
-    inst.src[0].ty == DataType::Ud
+    inst.src[0].ty == DataType::Ud && inst.dst.ty != DataType::D
 }
 
 /// `math.iqot` (quotient) or `math.irem` (`rem`) of two 32-bit values, unsigned or signed

@@ -167,20 +167,35 @@ pub fn load_int(t: &Thread, o: &Opnd, n: usize, logic: bool) -> Result<Lanes<i64
         DataType::Df => load_loop!(o, b, offs, n, out, 8, |x| f64::from_le_bytes(x) as i64),
         other => return Err(unsupported_type(other)),
     }
-    // On a signed source the absolute value keeps the source's width and the negation the
-    // instruction's execution width ([`crate::program::operand::exec_int_bits`]):
-    // (abs)(-128:b) is -128, -(-128:b) is 128 in word arithmetic, -(-32768:w) is -32768 there.
+    // The absolute value is of the source's bits as a signed number of its width, and keeps
+    // that width ((abs)(-128:b) is -128; (abs)x:ud of 0xffffffff is 1, IGC's |x| before an
+    // unsigned division); a signed source's negation takes the instruction's execution width
+    // ([`crate::program::operand::exec_int_bits`]): -(-128:b) is 128 in word arithmetic,
+    // -(-32768:w) is -32768 there but 32768 into a QWord.
     let signed = matches!(o.ty, DataType::B | DataType::W | DataType::D);
-    let wrap = |v: i64, bits: u32| {
-        if signed && bits < 64 {
+    let sign_extend = |v: i64, bits: u32| {
+        if bits < 64 {
             (v << (64 - bits)) >> (64 - bits)
         } else {
             v
         }
     };
     let (src_bits, exec_bits) = (o.ty.bits(), u32::from(o.mod_bits));
-    let abs = |v: i64| wrap(v.wrapping_abs(), src_bits);
-    let neg = |v: i64| wrap(v.wrapping_neg(), exec_bits);
+    let abs = |v: i64| {
+        let a = sign_extend(v, src_bits).wrapping_abs();
+        if signed || src_bits >= 64 {
+            sign_extend(a, src_bits)
+        } else {
+            a & ((1 << src_bits) - 1)
+        }
+    };
+    let neg = |v: i64| {
+        if signed {
+            sign_extend(v.wrapping_neg(), exec_bits)
+        } else {
+            v.wrapping_neg()
+        }
+    };
     let lanes = out.iter_mut().take(n);
     match (o.modifier, logic) {
         (SrcMod::None, _) => {}

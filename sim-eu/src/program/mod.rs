@@ -450,6 +450,7 @@ fn lower(platform: Platform, d: &Decoded, pcs: &[u32], grf_regs: usize) -> Inst 
                 }
                 let bits = operand::exec_int_bits(
                     i.src.iter().flatten().map(|s| s.ty()),
+                    out.dst.ty,
                     i.opcode == Opcode::Mov,
                 );
                 for s in &mut out.src {
