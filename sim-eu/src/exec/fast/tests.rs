@@ -131,7 +131,7 @@ prop_compose! {
                 // `:f` register sources with a source modifier half the time; integer ones
                 // negated a quarter of the time where only the result's low 32 bits matter
                 // (arithmetic, moves and picks without a condition), but not signed bytes and
-                // words, negated in their own width by the general path alone.
+                // words, negated in the execution width by the general path alone.
                 let int_neg = matches!(opname, "add" | "mul" | "mad" | "mov" | "sel")
                     && cond.is_none()
                     && !matches!(t, "b" | "w");
