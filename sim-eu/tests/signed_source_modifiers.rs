@@ -1,6 +1,6 @@
 //! The absolute value of a signed integer source keeps the source's width, and its negation
-//! the instruction's execution width (the widest source type, a byte counting as a word except
-//! in `mov`, widened to an integer destination): the most negative value of that width is its
+//! the instruction's execution width (the widest integer source, a byte counting as a word,
+//! widened to an integer destination): the most negative value of that width is its
 //! own absolute value or negation, while a narrower source negated in wider arithmetic widens
 //! first. IGC's code depends on each
 //! case below (an instruction of IGC's output for an OpenCL C expression whose value the
@@ -120,7 +120,7 @@ fn negation_takes_the_execution_width() {
                 "add (8|M0) r10.0<1>:d -r20.0<2;1,0>:w r30.0<1;1,0>:d",
                 32769,
             ),
-            // Bytes execute as words outside `mov`: 128 + 1.
+            // Bytes execute as words: 128 + 1.
             ("add (8|M0) r10.0<2>:w -r20.0<4;1,0>:b r30.0<2;1,0>:w", 129),
         ] {
             let x = if text.contains(":b") { 0x80 } else { 0x8000 };

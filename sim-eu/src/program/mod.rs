@@ -448,11 +448,8 @@ fn lower(platform: Platform, d: &Decoded, pcs: &[u32], grf_regs: usize) -> Inst 
                         out.nsrc = k as u8 + 1;
                     }
                 }
-                let bits = operand::exec_int_bits(
-                    i.src.iter().flatten().map(|s| s.ty()),
-                    out.dst.ty,
-                    i.opcode == Opcode::Mov,
-                );
+                let bits =
+                    operand::exec_int_bits(i.src.iter().flatten().map(|s| s.ty()), out.dst.ty);
                 for s in &mut out.src {
                     s.mod_bits = bits;
                 }

@@ -74,22 +74,15 @@ impl Opnd {
 
 /// The width in bits a signed source's negation is taken in, for an instruction with sources
 /// of types `tys` and a destination of type `dst`: its integer execution type, the widest
-/// source (a byte counting as a word except in `mov`, which executes in bytes), widened to an
-/// integer destination. So -(-32768:w) is -32768 in `cmp.eq null:w a:w, -b:w`, but 32768 in
-/// `sel :q -x:w, x:w` and -(-128:b) is 128 in `add :w -c:b, y:w`: IGC's code counts on each.
-/// (An absolute value keeps the source's own width: (abs)(-128:b) is -128, abs(0x80000000:d)
-/// is 0x80000000, the PRM's example.)
-pub fn exec_int_bits(tys: impl Iterator<Item = DataType>, dst: DataType, mov: bool) -> u8 {
-    let dst_bits = if dst.is_float() { 0 } else { dst.bits() as u8 };
-    tys.filter(|t| !t.is_float())
-        .map(|t| {
-            if t.bits() == 8 && !mov {
-                16
-            } else {
-                t.bits() as u8
-            }
-        })
-        .chain([dst_bits])
+/// integer source (a byte counting as a word) widened to an integer destination; 64 without
+/// either. So -(-32768:w) is -32768 in `cmp.eq null:w a:w, -b:w`, but 32768 in `sel :q -x:w,
+/// x:w` and -(-128:b) is 128 in `add :w -c:b, y:w`: IGC's code counts on each. (An absolute
+/// value keeps the source's own width: (abs)(-128:b) is -128, abs(0x80000000:d) is 0x80000000,
+/// the PRM's example.)
+pub fn exec_int_bits(tys: impl Iterator<Item = DataType>, dst: DataType) -> u8 {
+    tys.chain([dst])
+        .filter(|t| !t.is_float())
+        .map(|t| (t.bits() as u8).max(16))
         .max()
         .unwrap_or(64)
 }
