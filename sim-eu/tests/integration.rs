@@ -7,6 +7,7 @@ mod block_read_channel_mask;
 mod block_write_channel_mask;
 mod csel_without_condition;
 mod dpas;
+mod float_condition_flags;
 mod int64_to_float;
 mod jmpi_register;
 mod large_grf;

@@ -6,7 +6,7 @@ use isa_encoder::model::{CondMod, DataType, MathFn, Opcode, SrcMod, Subfunction}
 
 use super::flags::write_flags;
 use super::lanes::{
-    int_to_type, load_bits, load_f32, load_f64, load_int, store_bits, store_f32, store_f64,
+    float_as_stored, int_to_type, load_bits, load_f32, load_f64, load_int, store_bits, store_f32, store_f64,
     store_int, Lanes,
 };
 use crate::error::EuErrorKind;
@@ -148,10 +148,11 @@ fn finish_int_acc(t: &mut Thread, inst: &Inst, mask: u32, r: &Lanes<i64>, acc_wr
 fn finish_f32(t: &mut Thread, inst: &Inst, mask: u32, r: &Lanes<f32>) -> R {
     let n = inst.n as usize;
     if let Some(c) = inst.cond {
+        let mode = Rounding::of(t);
         let mut bits = 0u32;
         for (i, &v) in r.iter().enumerate().take(n) {
-            let v = super::lanes::sat_f32(v, inst.sat);
-            bits |= u32::from(cond_f(c, f64::from(v))) << i;
+            let v = float_as_stored(inst.dst.ty, f64::from(v), inst.sat, mode);
+            bits |= u32::from(cond_f(c, v)) << i;
         }
         write_flags(t, inst, mask, bits);
     }
@@ -165,9 +166,11 @@ fn finish_f32(t: &mut Thread, inst: &Inst, mask: u32, r: &Lanes<f32>) -> R {
 fn finish_f64(t: &mut Thread, inst: &Inst, mask: u32, r: &Lanes<f64>) -> R {
     let n = inst.n as usize;
     if let Some(c) = inst.cond {
+        let mode = Rounding::of(t);
         let mut bits = 0u32;
         for (i, &v) in r.iter().enumerate().take(n) {
-            bits |= u32::from(cond_f(c, super::lanes::sat_f64(v, inst.sat))) << i;
+            let v = float_as_stored(inst.dst.ty, v, inst.sat, mode);
+            bits |= u32::from(cond_f(c, v)) << i;
         }
         write_flags(t, inst, mask, bits);
     }

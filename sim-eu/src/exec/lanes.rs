@@ -467,6 +467,29 @@ pub fn sat_f64(v: f64, sat: bool) -> f64 {
     }
 }
 
+/// The value a float result `v` has once written to a destination of type `ty` (after `sat`,
+/// in rounding mode `mode`), as a number: what a condition modifier tests. The flags come from
+/// the value written, after saturation and format conversion (Mesa's conditional-modifier
+/// propagation, from the PRM's post_zero and tests on GPUs): IGC's `mov (lt)f0.0
+/// (sat)null:b r:f` takes the sign of the saturated byte, a float -108.0 sets the flag. An
+/// integer keeps its sign and zero-ness as a float, which is all a condition looks at.
+pub fn float_as_stored(ty: DataType, v: f64, sat: bool, mode: Rounding) -> f64 {
+    match ty {
+        DataType::F => f64::from(sat_f64(v, sat) as f32),
+        DataType::Hf => f64::from(f16_to_f32(mode.to_f16(sat_f64(v, sat)))),
+        DataType::Bf => f64::from(bf16_to_f32(f32_to_bf16(sat_f64(v, sat) as f32))),
+        DataType::Ub => f64::from(v as u8),
+        DataType::B => f64::from(v as i8),
+        DataType::Uw => f64::from(v as u16),
+        DataType::W => f64::from(v as i16),
+        DataType::Ud => f64::from(v as u32),
+        DataType::D => f64::from(v as i32),
+        DataType::Uq => v as u64 as f64,
+        DataType::Q => v as i64 as f64,
+        _ => sat_f64(v, sat),
+    }
+}
+
 /// Writes f32 lanes to a destination of any type (float to integer rounds toward zero and
 /// saturates to the type's range; NaN becomes 0).
 pub fn store_f32(
