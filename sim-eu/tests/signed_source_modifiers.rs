@@ -11,7 +11,8 @@
 //!   -128; `abs_diff(as_char(abs_diff(0, y)), a)` compares `(abs)y:b` with a word the same way;
 //! - `(ushort)y - (short)c` for a char c becomes `add :w -c:b, y:w`, and `short s = -c` becomes
 //!   `mov :w -c:b`: -(-128:b) is 128 there;
-//! - `abs((long)s)` for a short s becomes `sel :q -s:w, s:w`: -(-32768:w) is 32768 there;
+//! - `abs((long)s)` for a short s becomes `sel :q -s:w, s:w`, and `int x = -s` becomes `mov :d
+//!   -s:w`: -(-32768:w) is 32768 there;
 //! - abs(0x80000000:d) is 0x80000000 (the PRM's own example of the rule).
 
 use platform::Platform;
@@ -114,7 +115,8 @@ fn negation_takes_the_execution_width() {
     for p in PLATFORMS {
         for (text, want) in [
             ("mov (8|M0) r10.0<2>:w -r20.0<2;1,0>:w", 0x8000u32),
-            // An integer destination widens the execution type: the word widens first.
+            // An integer destination widens the execution type: the word widens first
+            // (IGC's `int x = -s` for a short s).
             ("mov (8|M0) r10.0<1>:d -r20.0<2;1,0>:w", 32768),
             ("mov (8|M0) r10.0<1>:d -r20.0<4;1,0>:b", 128),
             // IGC's `short s = -c` for a char c: -(-128) is the short 128.
