@@ -241,6 +241,12 @@ pub struct Thread {
     pub(crate) active: u32,
     /// The channels not executing at `ip`, by the instruction each resumes at.
     pub(crate) waits: Waits,
+    /// Per `call` still running, innermost last: the channels outside it, by the instruction
+    /// each resumes at (those that returned wait at the return address). A call moves the
+    /// whole thread, as the hardware's single instruction pointer does: until every channel
+    /// that entered has returned, only they run (a callee placed after the caller's loop would
+    /// otherwise wait behind channels spinning in it).
+    pub(crate) calls: Vec<Waits>,
     /// The first instruction a channel waits at (`u32::MAX`: none).
     pub(crate) next_wake: u32,
     pub(crate) ended: bool,
@@ -300,6 +306,7 @@ impl Thread {
             live: dispatch_mask,
             active: dispatch_mask,
             waits: Waits::EMPTY,
+            calls: Vec::new(),
             next_wake: u32::MAX,
             ended: dispatch_mask == 0,
             barrier_pending: false,
@@ -390,6 +397,7 @@ impl Thread {
         self.live = dispatch_mask;
         self.active = dispatch_mask;
         self.waits = Waits::EMPTY;
+        self.calls.clear();
         self.next_wake = u32::MAX;
         self.ended = dispatch_mask == 0;
         self.barrier_pending = false;

@@ -5,6 +5,7 @@
 mod begin;
 mod block_read_channel_mask;
 mod block_write_channel_mask;
+mod call_under_divergence;
 mod csel_without_condition;
 mod dpas;
 mod float_condition_flags;

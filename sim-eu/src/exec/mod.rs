@@ -30,6 +30,7 @@ use crate::program::simple::Simple;
 use crate::program::{Inst, Program, Target};
 use crate::regfile::{Thread, CE, REG_BYTES, TM0};
 use crate::rounding::Rounding;
+use waits::Waits;
 
 /// Why [`run`] returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,7 +112,17 @@ fn vertical(flags: u64, all: bool, rot: u32) -> u32 {
 /// waiting: the thread has no channel left to run).
 #[inline]
 fn reschedule(t: &mut Thread) {
-    let (ip, active) = t.waits.pop().unwrap_or((u32::MAX, 0));
+    let (ip, active) = match t.waits.pop() {
+        Some(next) => next,
+        // Every channel that entered the innermost call has returned: the caller's resume.
+        None => match t.calls.pop() {
+            Some(outer) => {
+                t.waits = outer;
+                return reschedule(t);
+            }
+            None => (u32::MAX, 0),
+        },
+    };
     t.ip = ip;
     t.active = active;
     t.next_wake = t.waits.first();
@@ -189,7 +200,11 @@ fn branch(
             let mut v = [0i64; 32];
             v[0] = i64::from(ret);
             lanes::store_int(t, &inst.dst, 1, 1, &v, false, false)?;
-            (t.active, resolve(inst.jip, "JIP")?)
+            let to = resolve(inst.jip, "JIP")?;
+            // The channels outside the call wait until it returns (`Thread::calls`).
+            let outside = std::mem::replace(&mut t.waits, Waits::EMPTY);
+            t.calls.push(outside);
+            (t.active, to)
         }
         Opcode::Ret => {
             let v = lanes::load_int(t, &inst.src[0], 1, false)?;
@@ -197,6 +212,12 @@ fn branch(
             let to = prog.index_of(pc).ok_or(EuErrorKind::BadBranchTarget {
                 target: i64::from(pc),
             })?;
+            if let Some(outside) = t.calls.last_mut() {
+                // Back in the caller, behind the channels still in the callee.
+                outside.add(to, t.active);
+                t.active = 0;
+                return Ok(take_branch(t, next, to, 0));
+            }
             (t.active, to)
         }
         other => {
