@@ -55,13 +55,25 @@ fn a_float_to_integer_move_flags_the_converted_value() {
                 "mov (16|M0) (lt)f0.0 (sat)null<4>:b r50.0<8;8,1>:f",
                 lanes(|v| (v as i8) < 0),
             ),
-            ("mov (16|M0) (lt)f0.0 (sat)r10.0<4>:b r50.0<8;8,1>:f", lanes(|v| (v as i8) < 0)),
+            (
+                "mov (16|M0) (lt)f0.0 (sat)r10.0<4>:b r50.0<8;8,1>:f",
+                lanes(|v| (v as i8) < 0),
+            ),
             // Toward zero: 0.25, -0.75 and 1e-9 are 0 as integers.
-            ("mov (16|M0) (eq)f0.0 r10.0<1>:d r50.0<8;8,1>:f", lanes(|v| v as i32 == 0)),
-            ("mov (16|M0) (gt)f0.0 r10.0<1>:d r50.0<8;8,1>:f", lanes(|v| v as i32 > 0)),
+            (
+                "mov (16|M0) (eq)f0.0 r10.0<1>:d r50.0<8;8,1>:f",
+                lanes(|v| v as i32 == 0),
+            ),
+            (
+                "mov (16|M0) (gt)f0.0 r10.0<1>:d r50.0<8;8,1>:f",
+                lanes(|v| v as i32 > 0),
+            ),
             // An unsigned destination holds no negative value.
             ("mov (16|M0) (lt)f0.0 r10.0<1>:ud r50.0<8;8,1>:f", 0),
-            ("mov (16|M0) (eq)f0.0 r10.0<1>:ud r50.0<8;8,1>:f", lanes(|v| v as u32 == 0)),
+            (
+                "mov (16|M0) (eq)f0.0 r10.0<1>:ud r50.0<8;8,1>:f",
+                lanes(|v| v as u32 == 0),
+            ),
         ] {
             assert_eq!(flags(p, text), want, "{p} {text}");
         }

@@ -6,8 +6,8 @@ use isa_encoder::model::{CondMod, DataType, MathFn, Opcode, SrcMod, Subfunction}
 
 use super::flags::write_flags;
 use super::lanes::{
-    float_as_stored, int_to_type, load_bits, load_f32, load_f64, load_int, store_bits, store_f32, store_f64,
-    store_int, Lanes,
+    float_as_stored, int_to_type, load_bits, load_f32, load_f64, load_int, store_bits, store_f32,
+    store_f64, store_int, Lanes,
 };
 use crate::error::EuErrorKind;
 use crate::program::{type_bytes, Domain, Inst, Loc, Opnd};
