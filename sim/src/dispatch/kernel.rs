@@ -9,8 +9,10 @@ use super::jit::{self, Tier};
 use crate::mem::{AddressSpace, PAGE_SIZE};
 use sim_eu::{Program, ProgramCache};
 
-/// Longest kernel fetched (IGC kernels are a few KiB; this bounds a runaway scan).
-const MAX_KERNEL_BYTES: usize = 1 << 20;
+/// Longest kernel fetched: a bound on a runaway scan, not on real kernels. Most of IGC's
+/// kernels are a few KiB, but its unoptimized code (`-cl-opt-disable`) for a large kernel
+/// passes 1 MiB (1.25 MiB seen, 80,000 instructions).
+const MAX_KERNEL_BYTES: usize = 16 << 20;
 /// CompactControl (bit 29 of the first dword): an 8-byte compacted instruction.
 const COMPACT_BIT: u8 = 1 << 5;
 
@@ -114,6 +116,18 @@ mod tests {
         let got = fetch(&vm_with(&k), 0x1000);
         assert_eq!(got.len(), 16 + 8 + 16);
         assert_eq!(&got[..24], &k[..24]);
+    }
+
+    #[test]
+    fn fetch_takes_a_kernel_of_more_than_a_mebibyte_whole() {
+        // 1.25 MiB of native instructions (any bytes not all zero, no compaction bit), then
+        // the all-zero one that ends it.
+        let len = 0x14_0000;
+        let bo = Bo::new(len + PAGE_SIZE).unwrap();
+        bo.write(0, &vec![0x61u8; len as usize]).unwrap();
+        let mut vm = AddressSpace::new();
+        vm.bind(0x1000, len + PAGE_SIZE, bo, 0, false).unwrap();
+        assert_eq!(fetch(&vm, 0x1000).len(), len as usize + 16);
     }
 
     #[test]
