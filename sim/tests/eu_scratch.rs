@@ -202,6 +202,9 @@ impl Memory for WithScratch {
             })
         }
     }
+    fn is_scratch_surface(&mut self, offset: u32) -> bool {
+        offset == self.offset
+    }
 }
 
 #[test]
@@ -248,6 +251,43 @@ fn scratch_surface_slices_on_xe_hpg() {
     let (r, mem) = run(&program(&iga, p, &spill_fill(p, 31, 0)), 0);
     assert!(scratch_error(r), "HWords 31-32 of a 32-HWord slice");
     assert_eq!(mem.u32_at(0x3000 + 1024), 0, "slot 1 untouched");
+}
+
+/// IGC's stack on Xe-HPG (its stack calls, and unoptimized code): LSC through the scratch
+/// surface that r0.5 names, `a0.2` holding r0.5 >> 4 (the surface state's offset), so that
+/// each thread reaches its own slice as the scratch messages do.
+#[test]
+fn lsc_through_the_scratch_surface_reaches_the_threads_slice() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let p = Platform::Dg2;
+    let text = "(W) shr (1|M0) a0.2<1>:ud r0.5<0;1,0>:ud 0x4:ud\n\
+                (W) send.ugm (1|M0) null r6 r10:1 a0.2 0x4200C504 {ExBSO}\n\
+                (W) send.ugm (1|M0) r20 r6 null:0 a0.2 0x4210C500 {ExBSO}\n";
+    let prog = program(&iga, p, text);
+    let mut m = WithScratch {
+        mem: TestMem::new(MEM_BASE, MEM_BYTES),
+        offset: 0x140,
+        surface: ScratchSurface {
+            base: 0x3000,
+            slice: 1024,
+            slices: 4,
+        },
+    };
+    let t = run_on_mem(&prog, &mut m, |t| {
+        set_dw(t, 0, 5, (0x140 >> 6) << 10 | 2);
+        set_dw(t, 6, 0, 0x40);
+        payload(t);
+    })
+    .unwrap();
+    for i in 0..8u64 {
+        let want = 0xA000_0000 | i as u32;
+        assert_eq!(
+            m.mem.u32_at(0x3000 + 2 * 1024 + 0x40 + 4 * i),
+            want,
+            "dword {i}"
+        );
+        assert_eq!(dw(&t, 20, i as usize), want, "r20 {i}");
+    }
 }
 
 /// IGC's spill of one register at SIMD8 inside divergent code: a one-HWord write under the

@@ -66,7 +66,14 @@ pub(super) fn execute_tgm(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuE
     )))
 }
 
-pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result<(), EuErrorKind> {
+/// Executes an LSC message of a thread dispatched with r0 DWords 3 and 5 `dispatched` (its
+/// scratch slot, for a message through the scratch surface).
+pub(super) fn execute(
+    msg: &mut Msg,
+    sfid: Sfid,
+    dispatched: [u32; 2],
+    mem: &mut dyn Memory,
+) -> Result<(), EuErrorKind> {
     let code = f(msg, OPCODE);
     let op = find_op(code).ok_or_else(|| EuErrorKind::Illegal(format!("LSC opcode {code:#x}")))?;
     if op.class == Class::Fence {
@@ -86,6 +93,12 @@ pub(super) fn execute(msg: &mut Msg, sfid: Sfid, mem: &mut dyn Memory) -> Result
         (_, ADDR_BTI) => (
             Space::Global,
             mem.surface((msg.ex_desc >> EX_BTI.0) & 0xff)?.base,
+        ),
+        // IGC's stack on Xe-HPG (stack calls, unoptimized code): `store.ugm ... a32.ss[a0.2]`
+        // with r0.5's scratch-surface offset in a0.2, each thread in its own slice.
+        (_, ADDR_SS | ADDR_BSS) if mem.is_scratch_surface(msg.ex_desc & !0x3f) => (
+            Space::Global,
+            super::scratch::surface_slice(msg.ex_desc & !0x3f, dispatched[1], mem)?.base,
         ),
         (_, ADDR_SS | ADDR_BSS) => (Space::Global, mem.surface_state(msg.ex_desc & !0x3f)?.base),
         _ => (Space::Global, 0),

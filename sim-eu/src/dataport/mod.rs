@@ -263,6 +263,11 @@ pub trait Memory {
             address: u64::from(offset),
         })
     }
+    /// Whether the surface state at `offset` in the surface-state heap is a SURFTYPE_SCRATCH
+    /// one (asking refuses nothing). The default has none.
+    fn is_scratch_surface(&mut self, _offset: u32) -> bool {
+        false
+    }
     /// A read-modify-write of the `width`-byte (4 or 8) little-endian word of global memory
     /// at `addr`: reads the old word, writes `update(old)` (its low `width` bytes) when that
     /// gives a value, and returns the old word. Implementations whose memory other host threads
@@ -691,7 +696,9 @@ fn execute_frame(
             scratch::execute(&mut msg, t.dispatched_scratch, platform, mem)?
         }
         Sfid::Dc0 | Sfid::Dc1 | Sfid::Dc2 | Sfid::Dcro => hdc::execute(&mut msg, sfid, mem)?,
-        Sfid::Ugm | Sfid::Ugml | Sfid::Slm => lsc::execute(&mut msg, sfid, mem)?,
+        Sfid::Ugm | Sfid::Ugml | Sfid::Slm => {
+            lsc::execute(&mut msg, sfid, t.dispatched_scratch, mem)?
+        }
         Sfid::Tgm => lsc::execute_tgm(&mut msg, mem)?,
         Sfid::Sampler => sampler::execute(&mut msg, mem)?,
         Sfid::Gateway => {

@@ -100,21 +100,31 @@ pub(crate) fn slice(
                 bytes: 1024 << (dw3 & 0xf),
             })
         }
-        ScratchStyle::Surface => {
-            let s = mem.scratch_surface((dw5 >> 10) << 6)?;
-            let slot = u64::from(dw5 & !POINTER_MASK);
-            if slot >= s.slices {
-                return Err(EuErrorKind::Scratch(format!(
-                    "thread slot {slot} beyond the {} slices of the scratch surface",
-                    s.slices
-                )));
-            }
-            Ok(Slice {
-                base: s.base.wrapping_add(slot * s.slice),
-                bytes: s.slice,
-            })
-        }
+        ScratchStyle::Surface => surface_slice((dw5 >> 10) << 6, dw5, mem),
     }
+}
+
+/// The slice of the SURFTYPE_SCRATCH surface whose state is at `offset` (in the surface-state
+/// heap) that the thread dispatched with r0 DWord 5 `dw5` owns: the slot in its low bits picks
+/// it, as the hardware picks a thread's slice from a scratch surface however a message names
+/// the surface.
+pub(crate) fn surface_slice(
+    offset: u32,
+    dw5: u32,
+    mem: &mut dyn Memory,
+) -> Result<Slice, EuErrorKind> {
+    let s = mem.scratch_surface(offset)?;
+    let slot = u64::from(dw5 & !POINTER_MASK);
+    if slot >= s.slices {
+        return Err(EuErrorKind::Scratch(format!(
+            "thread slot {slot} beyond the {} slices of the scratch surface",
+            s.slices
+        )));
+    }
+    Ok(Slice {
+        base: s.base.wrapping_add(slot * s.slice),
+        bytes: s.slice,
+    })
 }
 
 /// Executes a HWord scratch block read or write for a thread dispatched with r0 DWords 3 and 5

@@ -54,6 +54,9 @@ macro_rules! forward_state_lookups {
         fn scratch_surface(&mut self, offset: u32) -> Result<ScratchSurface, MemFault> {
             self.$inner.scratch_surface(offset)
         }
+        fn is_scratch_surface(&mut self, offset: u32) -> bool {
+            self.$inner.is_scratch_surface(offset)
+        }
     };
 }
 pub(crate) use forward_state_lookups;

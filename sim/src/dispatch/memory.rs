@@ -740,6 +740,20 @@ impl Memory for VmMemory<'_> {
         Ok(self.bases.general)
     }
 
+    fn is_scratch_surface(&mut self, offset: u32) -> bool {
+        let at = self.bases.surface.wrapping_add(u64::from(offset));
+        let mut bytes = [0u8; 64];
+        if self.vm.read(at, &mut bytes).is_err() {
+            return false;
+        }
+        let dw: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        RenderSurfaceState::unpack(self.platform, &dw)
+            .is_ok_and(|s| s.surface_type == SURFTYPE_SCRATCH)
+    }
+
     fn scratch_surface(&mut self, offset: u32) -> Result<ScratchSurface, MemFault> {
         let at = self.bases.surface.wrapping_add(u64::from(offset));
         let s = self.surface_state_at(at)?;
