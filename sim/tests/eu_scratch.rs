@@ -174,6 +174,21 @@ struct WithScratch {
     surface: ScratchSurface,
 }
 
+impl WithScratch {
+    /// The scratch surface state at offset 0x140: four 1 KiB slices from 0x3000.
+    fn four_slices() -> WithScratch {
+        WithScratch {
+            mem: TestMem::new(MEM_BASE, MEM_BYTES),
+            offset: 0x140,
+            surface: ScratchSurface {
+                base: 0x3000,
+                slice: 1024,
+                slices: 4,
+            },
+        }
+    }
+}
+
 impl Memory for WithScratch {
     fn read(&mut self, addr: u64, buf: &mut [u8]) -> Result<(), MemFault> {
         self.mem.read(addr, buf)
@@ -211,17 +226,8 @@ impl Memory for WithScratch {
 fn scratch_surface_slices_on_xe_hpg() {
     let iga = oracles::require!(oracles::Oracle::Iga64);
     let p = Platform::Dg2;
-    let surface = ScratchSurface {
-        base: 0x3000,
-        slice: 1024,
-        slices: 4,
-    };
     let run = |prog: &Program, slot: u32| {
-        let mut m = WithScratch {
-            mem: TestMem::new(MEM_BASE, MEM_BYTES),
-            offset: 0x140,
-            surface,
-        };
+        let mut m = WithScratch::four_slices();
         // r0.5: the surface state's offset in 64-byte units in [31:10], the slot in [9:0].
         let r = run_on_mem(prog, &mut m, |t| {
             set_dw(t, 0, 5, (0x140 >> 6) << 10 | slot);
@@ -264,15 +270,7 @@ fn lsc_through_the_scratch_surface_reaches_the_threads_slice() {
                 (W) send.ugm (1|M0) null r6 r10:1 a0.2 0x4200C504 {ExBSO}\n\
                 (W) send.ugm (1|M0) r20 r6 null:0 a0.2 0x4210C500 {ExBSO}\n";
     let prog = program(&iga, p, text);
-    let mut m = WithScratch {
-        mem: TestMem::new(MEM_BASE, MEM_BYTES),
-        offset: 0x140,
-        surface: ScratchSurface {
-            base: 0x3000,
-            slice: 1024,
-            slices: 4,
-        },
-    };
+    let mut m = WithScratch::four_slices();
     let t = run_on_mem(&prog, &mut m, |t| {
         set_dw(t, 0, 5, (0x140 >> 6) << 10 | 2);
         set_dw(t, 6, 0, 0x40);
@@ -339,15 +337,7 @@ fn a_spill_under_a_partial_mask_writes_the_enabled_channels_dwords() {
         check(p, &mem, 0x2000 + 4 * 32);
     }
     let p = Platform::Dg2;
-    let mut m = WithScratch {
-        mem: TestMem::new(MEM_BASE, MEM_BYTES),
-        offset: 0x140,
-        surface: ScratchSurface {
-            base: 0x3000,
-            slice: 1024,
-            slices: 4,
-        },
-    };
+    let mut m = WithScratch::four_slices();
     m.mem.put_u32s(0x3000, &[old; 256]);
     let prog = program(&iga, p, &masked_spill(p, enabled));
     run_on_mem(&prog, &mut m, |t| {
