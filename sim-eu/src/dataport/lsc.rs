@@ -95,11 +95,17 @@ pub(super) fn execute(
             mem.surface((msg.ex_desc >> EX_BTI.0) & 0xff)?.base,
         ),
         // IGC's stack on Xe-HPG (stack calls, unoptimized code): `store.ugm ... a32.ss[a0.2]`
-        // with r0.5's scratch-surface offset in a0.2, each thread in its own slice.
-        (_, ADDR_SS | ADDR_BSS) if mem.is_scratch_surface(msg.ex_desc & !0x3f) => (
-            Space::Global,
-            super::scratch::surface_slice(msg.ex_desc & !0x3f, dispatched[1], mem)?.base,
-        ),
+        // with r0.5's scratch-surface offset in a0.2, each thread in its own slice. (Only the
+        // thread's own scratch surface state is read twice.)
+        (_, ADDR_SS | ADDR_BSS)
+            if msg.ex_desc & !0x3f == (dispatched[1] >> 10) << 6
+                && mem.is_scratch_surface(msg.ex_desc & !0x3f) =>
+        {
+            (
+                Space::Global,
+                super::scratch::surface_slice(msg.ex_desc & !0x3f, dispatched[1], mem)?.base,
+            )
+        }
         (_, ADDR_SS | ADDR_BSS) => (Space::Global, mem.surface_state(msg.ex_desc & !0x3f)?.base),
         _ => (Space::Global, 0),
     };

@@ -312,22 +312,25 @@ impl<'a> VmMemory<'a> {
         Ok(start)
     }
 
-    /// Reads and unpacks the RENDER_SURFACE_STATE at `at`.
-    fn surface_state_at(&mut self, at: u64) -> Result<RenderSurfaceState, MemFault> {
+    /// Reads and unpacks the RENDER_SURFACE_STATE at `at`, refusing nothing: the fault, or
+    /// why the state cannot be unpacked.
+    fn read_surface_state(&self, at: u64) -> Result<RenderSurfaceState, Result<GpuFault, String>> {
         let mut bytes = [0u8; 64];
-        if let Err(f) = self.vm.read(at, &mut bytes) {
-            return Err(self.fault(f));
-        }
+        self.vm.read(at, &mut bytes).map_err(Ok)?;
         let dw: Vec<u32> = bytes
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        match RenderSurfaceState::unpack(self.platform, &dw) {
+        RenderSurfaceState::unpack(self.platform, &dw)
+            .map_err(|e| Err(format!("RENDER_SURFACE_STATE at {at:#x}: {e}")))
+    }
+
+    /// Reads and unpacks the RENDER_SURFACE_STATE at `at`.
+    fn surface_state_at(&mut self, at: u64) -> Result<RenderSurfaceState, MemFault> {
+        match self.read_surface_state(at) {
             Ok(s) => Ok(s),
-            Err(e) => {
-                let why = format!("RENDER_SURFACE_STATE at {at:#x}: {e}");
-                Err(self.refuse(Refusal::BadSurface(why), at))
-            }
+            Err(Ok(f)) => Err(self.fault(f)),
+            Err(Err(why)) => Err(self.refuse(Refusal::BadSurface(why), at)),
         }
     }
 
@@ -742,15 +745,7 @@ impl Memory for VmMemory<'_> {
 
     fn is_scratch_surface(&mut self, offset: u32) -> bool {
         let at = self.bases.surface.wrapping_add(u64::from(offset));
-        let mut bytes = [0u8; 64];
-        if self.vm.read(at, &mut bytes).is_err() {
-            return false;
-        }
-        let dw: Vec<u32> = bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        RenderSurfaceState::unpack(self.platform, &dw)
+        self.read_surface_state(at)
             .is_ok_and(|s| s.surface_type == SURFTYPE_SCRATCH)
     }
 
