@@ -98,7 +98,7 @@ pub(super) fn execute(
         // with r0.5's scratch-surface offset in a0.2, each thread in its own slice. (Only the
         // thread's own scratch surface state is read twice.)
         (_, ADDR_SS | ADDR_BSS)
-            if msg.ex_desc & !0x3f == (dispatched[1] >> 10) << 6
+            if msg.ex_desc & !0x3f == super::scratch::surface_state_offset(dispatched[1])
                 && mem.is_scratch_surface(msg.ex_desc & !0x3f) =>
         {
             (

@@ -100,8 +100,14 @@ pub(crate) fn slice(
                 bytes: 1024 << (dw3 & 0xf),
             })
         }
-        ScratchStyle::Surface => surface_slice((dw5 >> 10) << 6, dw5, mem),
+        ScratchStyle::Surface => surface_slice(surface_state_offset(dw5), dw5, mem),
     }
+}
+
+/// Xe-HPG: the offset in the surface-state heap of the SURFTYPE_SCRATCH surface state that r0
+/// DWord 5 `dw5` names (bits 31:10, in 64-byte units).
+pub(crate) fn surface_state_offset(dw5: u32) -> u32 {
+    (dw5 >> 10) << 6
 }
 
 /// The slice of the SURFTYPE_SCRATCH surface whose state is at `offset` (in the surface-state

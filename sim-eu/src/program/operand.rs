@@ -76,7 +76,8 @@ impl Opnd {
 /// of types `tys` and a destination of type `dst`: its integer execution type, the widest
 /// integer source (a byte counting as a word) widened to an integer destination; 64 without
 /// either. So -(-32768:w) is -32768 in `cmp.eq null:w a:w, -b:w`, but 32768 in `sel :q -x:w,
-/// x:w` and -(-128:b) is 128 in `add :w -c:b, y:w`: IGC's code counts on each. (An absolute
+/// x:w` and `mov :d -s:w` (`int x = -s`), and -(-128:b) is 128 in `add :w -c:b, y:w` and `mov
+/// :w -c:b` (`short s = -c`): IGC's code counts on each. (An absolute
 /// value keeps the source's own width: (abs)(-128:b) is -128, abs(0x80000000:d) is 0x80000000,
 /// the PRM's example.)
 pub fn exec_int_bits(tys: impl Iterator<Item = DataType>, dst: DataType) -> u8 {
