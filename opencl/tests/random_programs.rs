@@ -3,9 +3,10 @@
 //! conversions with saturation and rounding modes, lane shuffles, divergent loops and branches,
 //! kernels large enough that IGC spills registers, values exchanged through local memory and
 //! atomics, private arrays, exact float built-ins, the sub-group functions of cl_intel_subgroups
-//! (with `_char` and `_short`) at required sub-group sizes of 8, 16 and 32 against the same
-//! exchanges through local memory on the references; and the same programs compiled without
-//! optimization (IGC's stack calls, emulated 64-bit local atomics, kernels past a mebibyte).
+//! (with `_char`, `_short` and `_long`) and of the cl_khr_subgroup_* extensions at required
+//! sub-group sizes of 8, 16 and 32 against the same exchanges through local memory on the
+//! references; and the same programs compiled without optimization (IGC's stack calls,
+//! emulated 64-bit local atomics, kernels past a mebibyte).
 //! Every expression is one whose value the OpenCL C specification defines for every input, so
 //! where the two references agree the simulator must give the same bits, and where they split
 //! (a reference's own bug) one of theirs. The constructs traced to IGC's own code are left out
