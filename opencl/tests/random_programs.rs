@@ -11,7 +11,7 @@
 //! where the two references agree the simulator must give the same bits, and where they split
 //! (a reference's own bug) one of theirs. The constructs traced to IGC's own code are left out
 //! (the script's `LEFT_OUT`), and single programs it compiles wrongly are counted apart
-//! (`KNOWN_MISCOMPILES`).
+//! (`MISCOMPILE_CLASSES`).
 
 mod support;
 
