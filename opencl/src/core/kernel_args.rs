@@ -83,20 +83,47 @@ pub fn arg_read(
     }
 }
 
-/// The argument clSetKernelArg sets at `index`, of kind `slot` (a by-value type of `declared`
-/// bytes when the metadata says), from `arg_size` and `input`, for a kernel of `context`.
-/// The errors are the specification's, in the order the checks run: CL_INVALID_ARG_SIZE
-/// ([`arg_read`]), CL_INVALID_ARG_VALUE for a NULL arg_value where a value or handle is needed
-/// and a non-NULL one for a local pointer, CL_INVALID_MEM_OBJECT for a buffer argument's image,
-/// an image argument's buffer or another context's memory, CL_INVALID_SAMPLER for another
-/// context's sampler.
+/// What the kernel declares of an argument: its kind, a by-value type's size and an image's
+/// access qualifier (CL_KERNEL_ARG_ACCESS_*), the last two when the binary's metadata says.
+#[derive(Clone, Copy, Debug)]
+pub struct Declared {
+    pub slot: ArgSlot,
+    pub size: Option<usize>,
+    pub access: Option<cl_kernel_arg_access_qualifier>,
+}
+
+impl Declared {
+    /// An argument of kind `slot` the metadata says nothing more of.
+    pub fn kind(slot: ArgSlot) -> Declared {
+        Declared {
+            slot,
+            size: None,
+            access: None,
+        }
+    }
+}
+
+/// The argument clSetKernelArg sets at `index`, declared as `declared`, from `arg_size` and
+/// `input`, for a kernel of `context`. The errors are the specification's, in the order the
+/// checks run: CL_INVALID_ARG_SIZE ([`arg_read`]), CL_INVALID_ARG_VALUE for a NULL arg_value
+/// where a value, buffer or image is needed and a non-NULL one for a local pointer,
+/// CL_INVALID_MEM_OBJECT for a buffer argument's image, an image argument's buffer or another
+/// context's memory, CL_INVALID_ARG_VALUE for an image created CL_MEM_READ_ONLY given to a
+/// `write_only` argument or one created CL_MEM_WRITE_ONLY to a `read_only` one, and
+/// CL_INVALID_SAMPLER where a sampler argument's arg_value is no sampler of the context (NULL
+/// too: the CTS's negative_invalid_arg_sampler).
 pub fn arg_from(
     index: cl_uint,
-    (slot, declared): (ArgSlot, Option<usize>),
+    declared: Declared,
     arg_size: usize,
     input: ArgInput,
     context: &Arc<Handle<Context>>,
 ) -> Result<Arg, cl_int> {
+    let Declared {
+        slot,
+        size: declared,
+        access,
+    } = declared;
     let read = arg_read(index, slot, declared, arg_size)?;
     let same_context = |c: &Arc<Handle<Context>>| Arc::ptr_eq(c, context);
     let no_handle = || {
@@ -160,7 +187,12 @@ pub fn arg_from(
             Arg::Value(v)
         }
         ArgSlot::Sampler => {
-            let s = Handle::<Sampler>::get(handle()?)?;
+            let ArgInput::Handle(h) = input else {
+                return Err(why(CL_INVALID_SAMPLER, || {
+                    format!("argument {index} is a sampler_t; arg_value is NULL")
+                }));
+            };
+            let s = Handle::<Sampler>::get(h)?;
             if !same_context(&s.obj.context) {
                 return Err(CL_INVALID_SAMPLER);
             }
@@ -170,6 +202,28 @@ pub fn arg_from(
             let m = Handle::<Mem>::get(handle()?)?;
             if m.obj.image.is_none() || !same_context(&m.obj.context) {
                 return Err(CL_INVALID_MEM_OBJECT);
+            }
+            let refused = match access {
+                Some(CL_KERNEL_ARG_ACCESS_WRITE_ONLY) => CL_MEM_READ_ONLY,
+                Some(CL_KERNEL_ARG_ACCESS_READ_ONLY) => CL_MEM_WRITE_ONLY,
+                _ => 0,
+            };
+            if m.obj.flags & refused != 0 {
+                return Err(why(CL_INVALID_ARG_VALUE, || {
+                    format!(
+                        "argument {index} is a {} image; the image was created {}",
+                        if refused == CL_MEM_READ_ONLY {
+                            "write_only"
+                        } else {
+                            "read_only"
+                        },
+                        if refused == CL_MEM_READ_ONLY {
+                            "CL_MEM_READ_ONLY"
+                        } else {
+                            "CL_MEM_WRITE_ONLY"
+                        }
+                    )
+                }));
             }
             Arg::Mem(Arc::downgrade(&m))
         }
@@ -243,6 +297,19 @@ impl Kernel {
         self.declared_sizes.get(index as usize).copied().flatten()
     }
 
+    /// Argument `index`'s access qualifier (CL_KERNEL_ARG_ACCESS_*), when the binary's metadata
+    /// names one (builds from source and IL always carry it).
+    fn access(&self, index: cl_uint) -> Option<cl_kernel_arg_access_qualifier> {
+        let a = self
+            .described()?
+            .arg_info
+            .iter()
+            .find(|a| a.index == index)?;
+        Some(crate::core::kernel_info::access_qualifier(
+            &a.access_qualifier,
+        ))
+    }
+
     /// What clSetKernelArg reads at a non-NULL arg_value for argument `index` given
     /// `arg_size`: CL_INVALID_ARG_INDEX or CL_INVALID_ARG_SIZE when it reads nothing.
     pub fn arg_read(&self, index: cl_uint, arg_size: usize) -> Result<ArgRead, cl_int> {
@@ -257,8 +324,12 @@ impl Kernel {
         arg_size: usize,
         input: ArgInput,
     ) -> Result<(), cl_int> {
-        let slot = (self.slot(index)?, self.declared(index));
-        let arg = arg_from(index, slot, arg_size, input, &self.program.obj.context)?;
+        let declared = Declared {
+            slot: self.slot(index)?,
+            size: self.declared(index),
+            access: self.access(index),
+        };
+        let arg = arg_from(index, declared, arg_size, input, &self.program.obj.context)?;
         self.set_arg(index, arg);
         Ok(())
     }
@@ -375,7 +446,10 @@ mod tests {
     #[test]
     fn a_value_needs_its_bytes_and_fills_the_rest_of_its_slot_with_zeros() {
         let c = context();
-        let slot = (ArgSlot::Value(8), Some(4));
+        let slot = Declared {
+            size: Some(4),
+            ..Declared::kind(ArgSlot::Value(8))
+        };
         let err = arg_from(0, slot, 4, ArgInput::Null, &c).err();
         assert_eq!(err, Some(CL_INVALID_ARG_VALUE));
         let arg = arg_from(0, slot, 8, ArgInput::Bytes(&[1, 2, 3, 4, 5, 6, 7, 8]), &c);
@@ -385,7 +459,7 @@ mod tests {
     #[test]
     fn a_local_pointer_takes_a_size_and_no_value() {
         let c = context();
-        let local = |size, input| arg_from(2, (ArgSlot::Local, None), size, input, &c);
+        let local = |size, input| arg_from(2, Declared::kind(ArgSlot::Local), size, input, &c);
         assert_eq!(
             local(16, ArgInput::Unread).err(),
             Some(CL_INVALID_ARG_VALUE)
@@ -399,7 +473,7 @@ mod tests {
     #[test]
     fn a_null_buffer_is_a_null_pointer_and_a_stranger_is_no_memory_object() {
         let c = context();
-        let buffer = |input| arg_from(0, (ArgSlot::Buffer, None), HANDLE_BYTES, input, &c);
+        let buffer = |input| arg_from(0, Declared::kind(ArgSlot::Buffer), HANDLE_BYTES, input, &c);
         assert!(matches!(buffer(ArgInput::Null), Ok(Arg::NullMem)));
         let null = ArgInput::Handle(std::ptr::null_mut());
         assert!(matches!(buffer(null), Ok(Arg::NullMem)));
@@ -410,14 +484,20 @@ mod tests {
     #[test]
     fn images_and_samplers_need_a_valid_handle() {
         let c = context();
-        let arg = |slot, input| arg_from(0, (slot, None), HANDLE_BYTES, input, &c).err();
+        let arg = |slot, input| arg_from(0, Declared::kind(slot), HANDLE_BYTES, input, &c).err();
         assert_eq!(
             arg(ArgSlot::Image, ArgInput::Null),
             Some(CL_INVALID_ARG_VALUE)
         );
+        // A sampler argument's NULL arg_value is no valid sampler object (the CTS's
+        // negative_invalid_arg_sampler asks for CL_INVALID_SAMPLER).
         assert_eq!(
             arg(ArgSlot::Sampler, ArgInput::Null),
-            Some(CL_INVALID_ARG_VALUE)
+            Some(CL_INVALID_SAMPLER)
+        );
+        assert_eq!(
+            arg(ArgSlot::Sampler, ArgInput::Handle(std::ptr::null_mut())),
+            Some(CL_INVALID_SAMPLER)
         );
         let stranger = ArgInput::Handle(STRANGER);
         assert_eq!(arg(ArgSlot::Image, stranger), Some(CL_INVALID_MEM_OBJECT));
