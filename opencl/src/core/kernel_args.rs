@@ -203,26 +203,19 @@ pub fn arg_from(
             if m.obj.image.is_none() || !same_context(&m.obj.context) {
                 return Err(CL_INVALID_MEM_OBJECT);
             }
+            // The argument's qualifier, the creation flag it refuses and that flag's name.
             let refused = match access {
-                Some(CL_KERNEL_ARG_ACCESS_WRITE_ONLY) => CL_MEM_READ_ONLY,
-                Some(CL_KERNEL_ARG_ACCESS_READ_ONLY) => CL_MEM_WRITE_ONLY,
-                _ => 0,
+                Some(CL_KERNEL_ARG_ACCESS_WRITE_ONLY) => {
+                    Some(("write_only", CL_MEM_READ_ONLY, "CL_MEM_READ_ONLY"))
+                }
+                Some(CL_KERNEL_ARG_ACCESS_READ_ONLY) => {
+                    Some(("read_only", CL_MEM_WRITE_ONLY, "CL_MEM_WRITE_ONLY"))
+                }
+                _ => None,
             };
-            if m.obj.flags & refused != 0 {
+            if let Some((qualifier, _, flag)) = refused.filter(|r| m.obj.flags & r.1 != 0) {
                 return Err(why(CL_INVALID_ARG_VALUE, || {
-                    format!(
-                        "argument {index} is a {} image; the image was created {}",
-                        if refused == CL_MEM_READ_ONLY {
-                            "write_only"
-                        } else {
-                            "read_only"
-                        },
-                        if refused == CL_MEM_READ_ONLY {
-                            "CL_MEM_READ_ONLY"
-                        } else {
-                            "CL_MEM_WRITE_ONLY"
-                        }
-                    )
+                    format!("argument {index} is a {qualifier} image; the image was created {flag}")
                 }));
             }
             Arg::Mem(Arc::downgrade(&m))
