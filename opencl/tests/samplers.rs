@@ -338,9 +338,11 @@ fn sampler_kernel_arguments() {
             kernel::clSetKernelArg(k, 0, 4, (&b as *const cl_sampler).cast()),
             CL_INVALID_ARG_SIZE
         );
+        // A NULL arg_value is no valid sampler object either (the CTS's
+        // negative_invalid_arg_sampler asks for CL_INVALID_SAMPLER).
         assert_eq!(
             kernel::clSetKernelArg(k, 0, ptr_size, null()),
-            CL_INVALID_ARG_VALUE
+            CL_INVALID_SAMPLER
         );
         // A sampler of another context.
         let (_d2, other) = context();
