@@ -1184,14 +1184,15 @@ fn samplerless_reads_every_type_tgllp() {
 }
 
 /// get_image_width/height/depth/array_size/channel_data_type/channel_order in kernels on 2D
-/// images of every reported format (no format named; about a minute on a loaded machine).
+/// images and 1D image buffers (a row pitch given) of every reported format (no format named;
+/// about a minute on a loaded machine).
 #[test]
 fn kernel_image_methods_every_format_tgllp() {
     run_suite(
         "test_kernel_image_methods",
-        &["2D", "small_images"],
+        &["2D", "1Dbuffer", "small_images"],
         "sim:tgllp",
-        &["2D"],
+        &["2D", "1Dbuffer"],
     );
 }
 

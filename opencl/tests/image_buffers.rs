@@ -85,9 +85,22 @@ fn descriptions_and_create_errors() {
     );
     assert_eq!(e(desc(4, null_mut())), Some(CL_INVALID_IMAGE_DESCRIPTOR));
     assert_eq!(e(desc(0, some)), Some(CL_INVALID_IMAGE_DESCRIPTOR));
+    // A row pitch its one row of 4 x 8 bytes fits, or none: the CTS' kernel_image_methods
+    // passes the packed row's (its 1Dbuffer sub-test).
+    for pitch in [0, 32, 40] {
+        let d = cl_image_desc {
+            image_row_pitch: pitch,
+            ..desc(4, some)
+        };
+        assert!(e(d).is_none(), "row pitch {pitch}");
+    }
     for d in [
         cl_image_desc {
-            image_row_pitch: 32,
+            image_row_pitch: 24,
+            ..desc(4, some)
+        },
+        cl_image_desc {
+            image_row_pitch: 36,
             ..desc(4, some)
         },
         cl_image_desc {

@@ -124,8 +124,8 @@ pub fn format_of(format: Option<&cl_image_format>) -> Result<ImageFormat, cl_int
 /// none belongs or pitches that do not fit; CL_INVALID_IMAGE_SIZE past the largest image umd
 /// describes (a surface's 14-bit width and height, 11-bit depth and array size; a typed
 /// buffer surface's 2^27 elements); CL_INVALID_OPERATION for image types this runtime does
-/// not provide. A 1D image buffer needs a buffer and no pitches (its memory is the buffer's);
-/// the buffer itself is checked by [`image_buffer`].
+/// not provide. A 1D image buffer needs a buffer and at most a row pitch its one row fits
+/// (its memory is the buffer's); the buffer itself is checked by [`image_buffer`].
 pub fn check_desc(
     d: Option<&cl_image_desc>,
     element: usize,
@@ -133,17 +133,19 @@ pub fn check_desc(
 ) -> Result<Checked, cl_int> {
     let d = d.ok_or(CL_INVALID_IMAGE_DESCRIPTOR)?;
     if d.image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER {
-        let no_extras = d.num_mip_levels == 0
-            && d.num_samples == 0
-            && d.image_row_pitch == 0
-            && d.image_slice_pitch == 0;
+        let row = d.image_width.saturating_mul(element);
+        // Its one row is the buffer's bytes: a row pitch, which the CTS passes (as for a 2D
+        // image from a buffer), is 0 or one a 1D image with host data could have; the slice
+        // pitch is ignored, as for every image without slices.
+        let pitch_fits = d.image_row_pitch == 0
+            || (d.image_row_pitch >= row && d.image_row_pitch % element == 0);
+        let no_extras = d.num_mip_levels == 0 && d.num_samples == 0 && pitch_fits;
         if d.buffer.is_null() || d.image_width == 0 || !no_extras {
             return Err(CL_INVALID_IMAGE_DESCRIPTOR);
         }
         if d.image_width > crate::core::device::IMAGE_MAX_BUFFER_ELEMENTS {
             return Err(CL_INVALID_IMAGE_SIZE);
         }
-        let row = d.image_width * element;
         return Ok(Checked {
             desc: ImageDesc {
                 ty: ImageType::D1Buffer,
