@@ -13,7 +13,9 @@
 //!   `mov :w -c:b`: -(-128:b) is 128 there;
 //! - `abs((long)s)` for a short s becomes `sel :q -s:w, s:w`, and `int x = -s` becomes `mov :d
 //!   -s:w`: -(-32768:w) is 32768 there;
-//! - abs(0x80000000:d) is 0x80000000 (the PRM's own example of the rule).
+//! - abs(0x80000000:d) is 0x80000000 (the PRM's own example of the rule);
+//! - `rhadd(0 - (long)u, y)` for a ushort u becomes, on Gen9, `asr :q -u:uw, 1:w` for the half
+//!   of -u: the negated source is a signed QWord, so -40000 halves to -20000.
 
 use platform::Platform;
 use sim_eu::{run, NoMemory, Program, Status, Thread};
@@ -185,5 +187,20 @@ fn integer_division_into_a_signed_destination_is_signed() {
             [2; 8],
             "{p} {text}"
         );
+    }
+}
+
+#[test]
+fn arithmetic_shift_of_a_negated_unsigned_word_keeps_the_widened_sign() {
+    // The unsigned word shifts as a signed value, of the width its negation took: a QWord.
+    for p in PLATFORMS {
+        let text = "asr (8|M0) r10.0<1>:q -r20.0<2;1,0>:uw 1:w";
+        for (x, want) in [(40000u32, -20000i64), (3, -2), (0xffff, -32768), (0, 0)] {
+            let (d, _) = run_one(p, text, x, 0);
+            for lane in 0..4 {
+                let v = (u64::from(d[2 * lane]) | u64::from(d[2 * lane + 1]) << 32) as i64;
+                assert_eq!(v, want, "{p} {text}: x = {x}, lane {lane}");
+            }
+        }
     }
 }

@@ -575,10 +575,19 @@ fn shift(t: &mut Thread, inst: &Inst, mask: u32) -> R {
         Opcode::Shr => int_op(t, inst, mask, false, |[a, b]| {
             (zext(a, w0) >> (b & m)) as i64
         }),
-        Opcode::Asr => int_op(t, inst, mask, false, |[a, b]| {
-            let a = if signed0 { a } else { sext(a, w0) };
-            a >> (b & m)
-        }),
+        Opcode::Asr => {
+            // An unsigned src0 shifts as a signed value of its width; a negated one already is
+            // a signed value of the execution width its negation took (`asr :q -x:uw, 1`, IGC's
+            // half of a negated ushort widened to long, is -x / 2, not (65536 - x) / 2).
+            let from = match inst.src[0].modifier {
+                SrcMod::Neg | SrcMod::NegAbs => u32::from(inst.src[0].mod_bits),
+                _ => w0,
+            };
+            int_op(t, inst, mask, false, |[a, b]| {
+                let a = if signed0 { a } else { sext(a, from) };
+                a >> (b & m)
+            })
+        }
         Opcode::Rol | Opcode::Ror => {
             let w = width_bits(inst.dst.ty).max(w0).min(64);
             let left = inst.opcode == Opcode::Rol;
