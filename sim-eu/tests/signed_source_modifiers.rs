@@ -15,7 +15,10 @@
 //!   -s:w`: -(-32768:w) is 32768 there;
 //! - abs(0x80000000:d) is 0x80000000 (the PRM's own example of the rule);
 //! - `rhadd(0 - (long)u, y)` for a ushort u becomes, on Gen9, `asr :q -u:uw, 1:w` for the half
-//!   of -u: the negated source is a signed QWord, so -40000 halves to -20000.
+//!   of -u: the negated source is a signed QWord, so -40000 halves to -20000;
+//! - `(ulong)(0 - (long)u) >> 1` becomes `mov :q -u:uw` and a `shr` of that QWord: a `shr`
+//!   reading `-u:uw` itself shifts the same 64-bit value (a logical shift of a negated source
+//!   is not its 16-bit two's complement shifted).
 
 use platform::Platform;
 use sim_eu::{run, NoMemory, Program, Status, Thread};
@@ -200,6 +203,27 @@ fn arithmetic_shift_of_a_negated_unsigned_word_keeps_the_widened_sign() {
             for lane in 0..4 {
                 let v = (u64::from(d[2 * lane]) | u64::from(d[2 * lane + 1]) << 32) as i64;
                 assert_eq!(v, want, "{p} {text}: x = {x}, lane {lane}");
+            }
+        }
+    }
+}
+
+#[test]
+fn logical_shift_of_a_negated_unsigned_word_shifts_the_widened_negation() {
+    // The value of `(ulong)(0 - (long)u) >> n`, whether the negation is a `mov` first (IGC's
+    // code) or folded into the shift's source.
+    for p in PLATFORMS {
+        for (n, text) in [
+            (1, "shr (8|M0) r10.0<1>:uq -r20.0<2;1,0>:uw 1:w"),
+            (33, "shr (8|M0) r10.0<1>:uq -r20.0<2;1,0>:uw 33:w"),
+        ] {
+            for x in [40000u32, 3, 0xffff, 0] {
+                let want = ((0i64 - i64::from(x)) as u64) >> n;
+                let (d, _) = run_one(p, text, x, 0);
+                for lane in 0..4 {
+                    let v = u64::from(d[2 * lane]) | u64::from(d[2 * lane + 1]) << 32;
+                    assert_eq!(v, want, "{p} {text}: x = {x}, lane {lane}");
+                }
             }
         }
     }

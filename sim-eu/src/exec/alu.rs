@@ -568,26 +568,26 @@ fn shift(t: &mut Thread, inst: &Inst, mask: u32) -> R {
         inst.src[0].ty,
         DataType::B | DataType::W | DataType::D | DataType::Q
     );
+    // src0's width as a shift sees it: its type's, or for a negated src0 the execution width
+    // its negation took (`asr :q -x:uw, 1`, IGC's half of a negated ushort widened to long, is
+    // -x / 2, not (65536 - x) / 2; `shr` shifts the same value as the `mov :q -x:uw` before it
+    // would give it).
+    let from = match inst.src[0].modifier {
+        SrcMod::Neg | SrcMod::NegAbs => u32::from(inst.src[0].mod_bits),
+        _ => w0,
+    };
     match inst.opcode {
         Opcode::Shl => int_op(t, inst, mask, false, |[a, b]| {
             a.wrapping_shl((b & m) as u32)
         }),
         Opcode::Shr => int_op(t, inst, mask, false, |[a, b]| {
-            (zext(a, w0) >> (b & m)) as i64
+            (zext(a, from) >> (b & m)) as i64
         }),
-        Opcode::Asr => {
-            // An unsigned src0 shifts as a signed value of its width; a negated one already is
-            // a signed value of the execution width its negation took (`asr :q -x:uw, 1`, IGC's
-            // half of a negated ushort widened to long, is -x / 2, not (65536 - x) / 2).
-            let from = match inst.src[0].modifier {
-                SrcMod::Neg | SrcMod::NegAbs => u32::from(inst.src[0].mod_bits),
-                _ => w0,
-            };
-            int_op(t, inst, mask, false, |[a, b]| {
-                let a = if signed0 { a } else { sext(a, from) };
-                a >> (b & m)
-            })
-        }
+        // An unsigned src0 shifts as a signed value of that width.
+        Opcode::Asr => int_op(t, inst, mask, false, |[a, b]| {
+            let a = if signed0 { a } else { sext(a, from) };
+            a >> (b & m)
+        }),
         Opcode::Rol | Opcode::Ror => {
             let w = width_bits(inst.dst.ty).max(w0).min(64);
             let left = inst.opcode == Opcode::Rol;
