@@ -206,6 +206,19 @@ pub fn grf_runs(grf: GrfSet) -> impl Iterator<Item = Range<usize>> {
     })
 }
 
+/// [`grf_runs`] with runs fewer than `gap` registers apart joined: clearing the registers
+/// between (zero already, or holding values nothing reads first) costs less than a call more.
+pub fn grf_runs_joined(grf: GrfSet, gap: usize) -> impl Iterator<Item = Range<usize>> {
+    let mut runs = grf_runs(grf).peekable();
+    std::iter::from_fn(move || {
+        let mut run = runs.next()?;
+        while let Some(next) = runs.next_if(|n| n.start - run.end < gap * REG_BYTES) {
+            run.end = next.end;
+        }
+        Some(run)
+    })
+}
+
 /// The architecture registers the interpreter models, and where they live.
 #[rustfmt::skip]
 pub const ARF_SLOTS: &[ArfSlot] = &[
@@ -570,5 +583,16 @@ mod tests {
         assert!(t.file == new.file);
         assert!(t.same_state(&new));
         assert_eq!(t.instructions_executed(), 0);
+    }
+
+    #[test]
+    fn runs_closer_than_the_gap_are_joined() {
+        // r1-r2, r5 (two registers after), r20 (fourteen after), r127-r128 (across the halves).
+        let grf = GrfSet([0b110 | 1 << 5 | 1 << 20 | 1 << 127, 1]);
+        let regs = |a: usize, b: usize| a * REG_BYTES..b * REG_BYTES;
+        let joined: Vec<_> = grf_runs_joined(grf, 8).collect();
+        assert_eq!(joined, [regs(1, 6), regs(20, 21), regs(127, 129)]);
+        let apart: Vec<_> = grf_runs_joined(grf, 0).collect();
+        assert_eq!(apart, grf_runs(grf).collect::<Vec<_>>());
     }
 }

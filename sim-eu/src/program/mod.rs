@@ -5,6 +5,7 @@
 pub mod channels;
 pub mod fast;
 pub mod operand;
+pub mod read_first;
 pub mod simple;
 
 use std::collections::HashMap;
@@ -100,6 +101,10 @@ pub struct Program {
     /// The GRF registers some instruction may write: a dispatcher that reuses a thread object
     /// for this program clears only these and the payload's.
     pub grf_writes: GrfSet,
+    /// Per SIMD width 8, 16 and 32: the GRF registers a thread of that width with every
+    /// channel dispatched may read before writing them ([`read_first`]); the others a reused
+    /// thread object need not clear.
+    pub grf_read_first: [GrfSet; 3],
     /// Some instruction may change cr0.0's rounding-mode field (`sets_rounding`): only then
     /// does the run loop read cr0 before each run of fast-path instructions.
     pub sets_rounding: bool,
@@ -155,6 +160,8 @@ impl Program {
         }
         let simple = insts.iter().map(simple::classify).collect();
         let grf_writes = grf_writes(&insts, grf_bytes);
+        let grf_read_first =
+            [8, 16, 32].map(|simd| read_first::read_before_written(&insts, grf_bytes, simd));
         let sets_rounding = insts.iter().any(sets_rounding);
         Program {
             platform,
@@ -164,7 +171,19 @@ impl Program {
             end: bytes.len() as u32,
             grf_regs,
             grf_writes,
+            grf_read_first,
             sets_rounding,
+        }
+    }
+
+    /// The GRF registers a thread of `simd` channels, every one dispatched, may read before
+    /// writing them (every register for another width).
+    pub fn read_first(&self, simd: u32) -> GrfSet {
+        match simd {
+            8 => self.grf_read_first[0],
+            16 => self.grf_read_first[1],
+            32 => self.grf_read_first[2],
+            _ => GrfSet::ALL,
         }
     }
 

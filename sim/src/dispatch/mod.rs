@@ -42,6 +42,10 @@ use sim_eu::regfile;
 use sim_eu::{self as eu, EuError, EuErrorKind, Status, Thread};
 use state::{resolve, Dispatch};
 
+/// Registers between two runs a reused thread clears below which it clears them as one run
+/// (eight registers, 256 bytes: a few vector stores, against a `memset` call per run).
+const JOIN_GAP: usize = 8;
+
 /// The simulator's own limits on one walker, behind the kernel drivers' hang rules (which
 /// count simulated GPU time, [`progress`]): for fuzzing, and for loops no rule ends (i915 with
 /// its heartbeat off) or ends only after more simulated seconds than is worth interpreting.
@@ -199,6 +203,9 @@ struct Run<'a, 'w> {
     /// The GRF byte ranges a reused thread clears, and the `payload_regs` they were worked
     /// out for (again only when that grows: every group's payload has one layout).
     clear: Vec<std::ops::Range<usize>>,
+    /// Of those, the ones a reused thread with every channel dispatched clears: the registers
+    /// the program may read before writing them ([`sim_eu::Program::read_first`]).
+    clear_read_first: Vec<std::ops::Range<usize>>,
     clear_for: Option<usize>,
     /// The group's cycle detector, kept to reuse its memory.
     cycles: Cycles,
@@ -298,7 +305,11 @@ impl Run<'_, '_> {
             let loaded = regfile::GrfSet::range(0, self.payload_regs);
             let dirty = (self.prog.grf_writes | loaded) & !payload::rewritten(self.w.platform, d);
             self.clear.clear();
-            self.clear.extend(regfile::grf_runs(dirty));
+            self.clear.extend(regfile::grf_runs_joined(dirty, JOIN_GAP));
+            self.clear_read_first.clear();
+            let read_first = dirty & self.prog.read_first(d.simd);
+            self.clear_read_first
+                .extend(regfile::grf_runs_joined(read_first, JOIN_GAP));
             self.clear_for = Some(self.payload_regs);
         }
         self.mem.clear_slm();
@@ -321,8 +332,15 @@ impl Run<'_, '_> {
         for i in 0..n {
             let mask = if i + 1 == n { d.last_mask } else { full };
             let at = if reuse { kept } else { i };
+            // A thread with channels left out may read registers the walk took as written
+            // (by its other channels), and the sanitizer's threads are not handed on.
+            let clear = if reuse && mask == full {
+                &self.clear_read_first
+            } else {
+                &self.clear
+            };
             match threads.get_mut(at) {
-                Some(t) => t.reset_runs(mask, &self.clear),
+                Some(t) => t.reset_runs(mask, clear),
                 None => threads.push(Thread::new(mask)),
             }
             let Some(t) = threads.get_mut(at) else {

@@ -296,6 +296,7 @@ fn worker(
         threads: Vec::new(),
         payload_regs: 0,
         clear: Vec::new(),
+        clear_read_first: Vec::new(),
         clear_for: None,
         cycles: Cycles::default(),
         pending: 0,
