@@ -137,7 +137,8 @@ pub fn check_desc(
         // Its one row is the buffer's bytes: a row pitch, which the CTS passes (as for a 2D
         // image from a buffer), is 0 or one a 1D image with host data could have; the slice
         // pitch is ignored, as for every image without slices.
-        let pitch_fits = row_pitch(d.image_row_pitch, row, element).is_some();
+        let pitch_fits =
+            crate::core::image_desc::row_pitch(d.image_row_pitch, row, element).is_some();
         let no_extras = d.num_mip_levels == 0 && d.num_samples == 0 && pitch_fits;
         if d.buffer.is_null() || d.image_width == 0 || !no_extras {
             return Err(CL_INVALID_IMAGE_DESCRIPTOR);
@@ -207,8 +208,8 @@ pub fn check_desc(
     if !has_host_ptr && (d.image_row_pitch != 0 || d.image_slice_pitch != 0) {
         return Err(CL_INVALID_IMAGE_DESCRIPTOR);
     }
-    let row_pitch =
-        row_pitch(d.image_row_pitch, row, element).ok_or(CL_INVALID_IMAGE_DESCRIPTOR)?;
+    let row_pitch = crate::core::image_desc::row_pitch(d.image_row_pitch, row, element)
+        .ok_or(CL_INVALID_IMAGE_DESCRIPTOR)?;
     let packed_slice = row_pitch * slice_rows;
     let slice_pitch = match d.image_slice_pitch {
         0 => packed_slice,
@@ -234,17 +235,6 @@ pub fn check_desc(
         num_mip_levels: d.num_mip_levels,
         buffer: std::ptr::null_mut(),
     })
-}
-
-/// The row pitch a description's `given` one stands for: the packed `row` for 0, else `given`
-/// when a row fits in it at element boundaries (at least `row` bytes, a multiple of the
-/// `element` size); None for any other.
-pub(crate) fn row_pitch(given: usize, row: usize, element: usize) -> Option<usize> {
-    match given {
-        0 => Some(row),
-        p if p >= row && p % element == 0 => Some(p),
-        _ => None,
-    }
 }
 
 /// An image in `c`, filled from `host_ptr` when given (CL_MEM_COPY_HOST_PTR), past the

@@ -77,3 +77,14 @@ impl Region {
             })
     }
 }
+
+/// The row pitch a description's `given` one stands for: the packed `row` for 0, else `given`
+/// when a row fits in it at element boundaries (at least `row` bytes, a multiple of the
+/// `element` size); None for any other.
+pub fn row_pitch(given: usize, row: usize, element: usize) -> Option<usize> {
+    match given {
+        0 => Some(row),
+        p if p >= row && p % element == 0 => Some(p),
+        _ => None,
+    }
+}

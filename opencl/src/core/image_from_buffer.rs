@@ -61,7 +61,7 @@ pub fn check_desc(d: &cl_image_desc, element: usize) -> Result<Checked, cl_int> 
         return Err(CL_INVALID_IMAGE_SIZE);
     }
     let row = d.image_width * element;
-    let pitch = crate::core::image::row_pitch(d.image_row_pitch, row, element)
+    let pitch = crate::core::image_desc::row_pitch(d.image_row_pitch, row, element)
         .ok_or(CL_INVALID_IMAGE_DESCRIPTOR)?;
     if pitch % (PITCH_ALIGNMENT as usize * element) != 0 || u32::try_from(pitch).is_err() {
         return Err(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
