@@ -52,14 +52,26 @@ impl Default for Bytes {
 }
 
 impl Bytes {
+    /// The words and masks of bytes `at..at + len` (a large kernel's start is thousands of
+    /// instructions, each walked for three widths: a word at a time, not a bit).
+    fn words(at: usize, len: usize) -> impl Iterator<Item = (usize, u64)> {
+        let end = at + len;
+        let last = if len == 0 { at / 64 } else { end.div_ceil(64) };
+        (at / 64..last).map(move |w| {
+            let lo = at.max(w * 64) - w * 64;
+            let hi = end.min(w * 64 + 64) - w * 64;
+            (w, (u64::MAX >> (64 - (hi - lo))) << lo)
+        })
+    }
+
     fn set(&mut self, at: usize, len: usize) {
-        for b in at..(at + len).min(MAX_GRF_BYTES) {
-            self.0[b / 64] |= 1 << (b % 64);
+        for (w, m) in Bytes::words(at, len.min(MAX_GRF_BYTES.saturating_sub(at))) {
+            self.0[w] |= m;
         }
     }
 
     fn all(&self, at: usize, len: usize) -> bool {
-        (at..at + len).all(|b| b < MAX_GRF_BYTES && self.0[b / 64] >> (b % 64) & 1 != 0)
+        at + len <= MAX_GRF_BYTES && Bytes::words(at, len).all(|(w, m)| self.0[w] & m == m)
     }
 
     /// The registers below `regs` with some byte not set.
@@ -236,4 +248,23 @@ fn per_channel(op: Opcode) -> bool {
             | Lrp
             | Bfn
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Bytes;
+
+    #[test]
+    fn byte_ranges_set_and_test_whole_words_and_parts() {
+        let mut b = Bytes::default();
+        b.set(60, 8); // across a word boundary
+        b.set(128, 64); // a whole word
+        assert!(b.all(60, 8) && b.all(61, 3) && b.all(128, 64) && b.all(130, 0));
+        assert!(!b.all(59, 2) && !b.all(66, 3) && !b.all(127, 2) && !b.all(190, 3));
+        assert_eq!(b.0[0], 0xf << 60);
+        assert_eq!(b.0[1], 0xf);
+        assert_eq!(b.0[2], u64::MAX);
+        b.set(8190, 8); // clipped at the file's end
+        assert!(b.all(8190, 2) && !b.all(8190, 3));
+    }
 }
