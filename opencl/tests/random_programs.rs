@@ -5,8 +5,10 @@
 //! atomics, private arrays, exact float built-ins, the sub-group functions of cl_intel_subgroups
 //! (with `_char`, `_short` and `_long`) and of the cl_khr_subgroup_* extensions at required
 //! sub-group sizes of 8, 16 and 32 against the same exchanges through local memory on the
-//! references; and the same programs compiled without optimization (IGC's stack calls,
-//! emulated 64-bit local atomics, kernels past a mebibyte).
+//! references; the same programs compiled without optimization (IGC's stack calls,
+//! emulated 64-bit local atomics, kernels past a mebibyte); and their double variants on Gen9,
+//! the one platform with IEEE double precision (correctly rounded `+`, `-`, `*`, `/`, `sqrt`
+//! and `fma` over converted integers and raw 64-bit patterns: denormals, infinities, NaNs).
 //! Every expression is one whose value the OpenCL C specification defines for every input, so
 //! where the two references agree the simulator must give the same bits, and where they split
 //! (a reference's own bug) one of theirs. The constructs traced to IGC's own code are left out
@@ -26,10 +28,12 @@ const UNOPTIMIZED_SEEDS: u32 = 100;
 /// Gen9's and Xe-HPG's stacks differ (scratch through General State, LSC through the scratch
 /// surface); Gen11 and Gen12LP take Gen9's messages.
 const UNOPTIMIZED_DEVICES: [&str; 2] = ["sim:tgllp", "sim:dg2"];
+/// Seeds run as their double variants (`--fp64`) on sim:skl.
+const DOUBLE_SEEDS: u32 = 40;
 
-/// Runs the script over `seeds` seeds on `devices` with build `options` and checks that every
-/// device judged most of them and none failed.
-fn run_script(seeds: u32, devices: &[&str], options: &str) {
+/// Runs the script over `seeds` seeds on `devices` with build `options` (and the script's own
+/// `flags`) and checks that every device judged most of them and none failed.
+fn run_script(seeds: u32, devices: &[&str], options: &str, flags: &[&str]) {
     let python = require!(Oracle::PyOpenCl);
     require!(Oracle::Pocl);
     require!(Oracle::Oclgrind);
@@ -38,6 +42,7 @@ fn run_script(seeds: u32, devices: &[&str], options: &str) {
     cmd.arg(script)
         .args(["--first", "0", "--count", &seeds.to_string()])
         .arg(format!("--options={options}"))
+        .args(flags)
         .arg("--icd")
         .arg(support::library());
     for dev in devices {
@@ -72,10 +77,20 @@ fn run_script(seeds: u32, devices: &[&str], options: &str) {
 
 #[test]
 fn random_programs_match_pocl_and_oclgrind_on_every_simulated_device() {
-    run_script(SEEDS, &support::SIM_DEVICES, "");
+    run_script(SEEDS, &support::SIM_DEVICES, "", &[]);
 }
 
 #[test]
 fn random_programs_compiled_without_optimization_match_too() {
-    run_script(UNOPTIMIZED_SEEDS, &UNOPTIMIZED_DEVICES, "-cl-opt-disable");
+    run_script(
+        UNOPTIMIZED_SEEDS,
+        &UNOPTIMIZED_DEVICES,
+        "-cl-opt-disable",
+        &[],
+    );
+}
+
+#[test]
+fn random_double_programs_match_on_gen9() {
+    run_script(DOUBLE_SEEDS, &["sim:skl"], "", &["--fp64"]);
 }
