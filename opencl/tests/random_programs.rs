@@ -6,9 +6,11 @@
 //! (with `_char`, `_short` and `_long`) and of the cl_khr_subgroup_* extensions at required
 //! sub-group sizes of 8, 16 and 32 against the same exchanges through local memory on the
 //! references; the same programs compiled without optimization (IGC's stack calls,
-//! emulated 64-bit local atomics, kernels past a mebibyte); and their double variants on Gen9,
+//! emulated 64-bit local atomics, kernels past a mebibyte); their double variants on Gen9,
 //! the one platform with IEEE double precision (correctly rounded `+`, `-`, `*`, `/`, `sqrt`
-//! and `fma` over converted integers and raw 64-bit patterns: denormals, infinities, NaNs).
+//! and `fma` over converted integers and raw 64-bit patterns: denormals, infinities, NaNs);
+//! and their half-storage variants on every device (float values stored as half with each
+//! rounding mode, `vstore_half`, and loaded back, `vload_half`).
 //! Every expression is one whose value the OpenCL C specification defines for every input, so
 //! where the two references agree the simulator must give the same bits, and where they split
 //! (a reference's own bug) one of theirs. The constructs traced to IGC's own code are left out
@@ -30,6 +32,8 @@ const UNOPTIMIZED_SEEDS: u32 = 100;
 const UNOPTIMIZED_DEVICES: [&str; 2] = ["sim:tgllp", "sim:dg2"];
 /// Seeds run as their double variants (`--fp64`) on sim:skl.
 const DOUBLE_SEEDS: u32 = 40;
+/// Seeds run as their half-storage variants (`--half`) on every simulated device.
+const HALF_SEEDS: u32 = 40;
 
 /// Runs the script over `seeds` seeds on `devices` with build `options` (and the script's own
 /// `flags`) and checks that every device judged most of them and none failed.
@@ -93,4 +97,9 @@ fn random_programs_compiled_without_optimization_match_too() {
 #[test]
 fn random_double_programs_match_on_gen9() {
     run_script(DOUBLE_SEEDS, &["sim:skl"], "", &["--fp64"]);
+}
+
+#[test]
+fn random_half_storage_programs_match_on_every_simulated_device() {
+    run_script(HALF_SEEDS, &support::SIM_DEVICES, "", &["--half"]);
 }
