@@ -35,9 +35,12 @@ pub fn cdylib(package: &str, file: &str) -> PathBuf {
 }
 
 /// The binary `name` of workspace package `package`, as an absolute path, in `target/<profile>/`
-/// (the parent of the running test binary's `deps/`), brought up to date with `cargo build -p
-/// <package> --bin <name>` first: a test of another package that runs it would otherwise run
-/// whatever copy an earlier build left, or none.
+/// (the parent of the running test binary's `deps/`), brought up to date with `cargo build
+/// --workspace --bin <name>` first: a test of another package that runs it would otherwise run
+/// whatever copy an earlier build left, or none. The whole workspace is named so that its
+/// dependencies get the features the test build gave them (`-p <package>` alone resolves a
+/// package's own: `intel-gpu-run` without the simulator's translator, rebuilding the simulator
+/// and a handful of crates under it a second time, and replacing the test build's binary).
 ///
 /// Panics when it cannot be built or found: a broken test set-up, not a skip.
 pub fn binary(package: &str, name: &str) -> PathBuf {
@@ -48,14 +51,14 @@ pub fn binary(package: &str, name: &str) -> PathBuf {
         .expect("target/<profile> dir");
     let cargo = option_env!("CARGO").unwrap_or("cargo");
     let mut cmd = Command::new(cargo);
-    cmd.args(["build", "-p", package, "--bin", name]);
+    cmd.args(["build", "--workspace", "--bin", name]);
     if profile_dir.file_name().is_some_and(|n| n == "release") {
         cmd.arg("--release");
     }
     let status = cmd.status().expect("run cargo build");
     assert!(
         status.success(),
-        "cargo build -p {package} --bin {name} failed"
+        "cargo build --workspace --bin {name} (package {package}) failed"
     );
     let bin = profile_dir.join(name);
     assert!(bin.is_file(), "{} missing", bin.display());
