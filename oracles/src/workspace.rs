@@ -34,7 +34,7 @@ pub fn cdylib(package: &str, file: &str) -> PathBuf {
     lib.canonicalize().expect("library path")
 }
 
-/// The binary `name` of workspace package `package`, as an absolute path, in `target/<profile>/`
+/// The binary `name` of a workspace package, as an absolute path, in `target/<profile>/`
 /// (the parent of the running test binary's `deps/`), brought up to date with `cargo build
 /// --workspace --bin <name>` first: a test of another package that runs it would otherwise run
 /// whatever copy an earlier build left, or none. The whole workspace is named so that its
@@ -43,7 +43,7 @@ pub fn cdylib(package: &str, file: &str) -> PathBuf {
 /// and a handful of crates under it a second time, and replacing the test build's binary).
 ///
 /// Panics when it cannot be built or found: a broken test set-up, not a skip.
-pub fn binary(package: &str, name: &str) -> PathBuf {
+pub fn binary(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
     let profile_dir = exe
         .parent()
@@ -58,7 +58,7 @@ pub fn binary(package: &str, name: &str) -> PathBuf {
     let status = cmd.status().expect("run cargo build");
     assert!(
         status.success(),
-        "cargo build --workspace --bin {name} (package {package}) failed"
+        "cargo build --workspace --bin {name} failed"
     );
     let bin = profile_dir.join(name);
     assert!(bin.is_file(), "{} missing", bin.display());

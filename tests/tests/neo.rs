@@ -647,7 +647,7 @@ fn batch_diff_of_neo_and_umd() {
     let case = "shuffle_float simd16";
     capture(true, "tgllp@i915", case, &neo, &icd);
     capture(false, "tgllp@i915", case, &ours, &icd);
-    let tool = oracles::workspace::binary("intel-gpu-run", "intel-gpu-run");
+    let tool = oracles::workspace::binary("intel-gpu-run");
     let diff = batch_diff(&tool, Platform::Tgllp, &neo, &ours);
     eprintln!("{diff}");
     for want in [
