@@ -2793,6 +2793,10 @@ impl StepEmitter<'_, '_> {
                 let p = self.b.ins().imul(bv.unwrap_or(a), cv.unwrap_or(a));
                 self.b.ins().iadd(a, p)
             }
+            Op::Add3 => {
+                let s = self.b.ins().iadd(a, bv.unwrap_or(a));
+                self.b.ins().iadd(s, cv.unwrap_or(a))
+            }
             Op::And => self.b.ins().band(a, bv.unwrap_or(a)),
             Op::Or => self.b.ins().bor(a, bv.unwrap_or(a)),
             Op::Words { high } => self.words(a, bv.unwrap_or(a), high, I32X4),
@@ -3245,6 +3249,10 @@ impl StepEmitter<'_, '_> {
             Op::Mad => {
                 let p = self.b.ins().imul(b, c);
                 self.b.ins().iadd(a, p)
+            }
+            Op::Add3 => {
+                let s = self.b.ins().iadd(a, b);
+                self.b.ins().iadd(s, c)
             }
             Op::And => self.b.ins().band(a, b),
             Op::Or => self.b.ins().bor(a, b),

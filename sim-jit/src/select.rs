@@ -35,6 +35,8 @@ pub enum Op {
     Add,
     Mul,
     Mad,
+    /// `add3`: the three sources' sum.
+    Add3,
     And,
     Or,
     Xor,
@@ -148,7 +150,7 @@ impl Op {
             | Op::IntToFloat { .. }
             | Op::IntToFloatAcc { .. }
             | Op::FloatToInt { .. } => 1,
-            Op::Mad | Op::FMad => 3,
+            Op::Mad | Op::Add3 | Op::FMad => 3,
             Op::Half {
                 op: FastOp::Mov, ..
             } => 1,
@@ -601,6 +603,7 @@ pub fn select(f: &Fast) -> Option<Step> {
         (Num::Int, FastOp::Add) => Op::Add,
         (Num::Int, FastOp::Mul) => Op::Mul,
         (Num::Int, FastOp::Mad) => Op::Mad,
+        (Num::Int, FastOp::Add3) => Op::Add3,
         (Num::Int, FastOp::And) => Op::And,
         (Num::Int, FastOp::Or) => Op::Or,
         (Num::Int, FastOp::Xor) => Op::Xor,

@@ -156,7 +156,7 @@ fn exec_lanes<const L: usize>(t: &mut Thread, f: &Fast, inst: &Inst) {
 pub const fn arity(op: FastOp) -> usize {
     match op {
         FastOp::Mov | FastOp::Not | FastOp::Keep => 1,
-        FastOp::Mad | FastOp::Csel => 3,
+        FastOp::Mad | FastOp::Add3 | FastOp::Csel => 3,
         _ => 2,
     }
 }
@@ -232,6 +232,11 @@ fn word_op<const L: usize>(
         (Num::Int, FastOp::Mad) => {
             for i in 0..L {
                 r[i] = a(i).wrapping_add(b(i).wrapping_mul(c(i)));
+            }
+        }
+        (Num::Int, FastOp::Add3) => {
+            for i in 0..L {
+                r[i] = a(i).wrapping_add(b(i)).wrapping_add(c(i));
             }
         }
         (Num::Int, FastOp::And) => {
@@ -651,6 +656,13 @@ fn int_op<const L: usize>(
             }
             r
         }
+        FastOp::Add3 => {
+            let mut r = [0u32; L];
+            for i in 0..L {
+                r[i] = a[i].wrapping_add(b[i]).wrapping_add(c[i]);
+            }
+            r
+        }
         FastOp::Cmp { .. } => {
             let c = f.cond.unwrap_or(isa_encoder::model::CondMod::Eq);
             let (ea, eb) = (f.src[0].elem, f.src[1].elem);
@@ -795,8 +807,9 @@ fn f32_op<const L: usize>(
             }
             return (None, enabled, blend(pick, a, b));
         }
-        // Classification keeps logic, shifts and division in the integer domain.
+        // Classification keeps logic, shifts, `add3` and division in the integer domain.
         FastOp::Not
+        | FastOp::Add3
         | FastOp::And
         | FastOp::Or
         | FastOp::Xor

@@ -153,6 +153,7 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         Opcode::Cmpn if inst.cond.is_some() => (FastOp::Cmp { nan_true: true }, 2),
         Opcode::Sel => (FastOp::Sel, 2),
         Opcode::Mad => (FastOp::Mad, 3),
+        Opcode::Add3 if inst.domain == Domain::Int => (FastOp::Add3, 3),
         // Without AccWrEn `mach` leaves the low DWord of the product in dst (IGC's
         // `mul acc0; mach` idiom for a 32-bit multiply): a 32-bit `mul`. It reads no
         // accumulator on the general path either.
@@ -230,7 +231,7 @@ pub fn classify(inst: &Inst) -> Option<Fast> {
         && inst.cond.is_none()
         && matches!(
             inst.opcode,
-            Opcode::Add | Opcode::Mul | Opcode::Mad | Opcode::Mov | Opcode::Sel
+            Opcode::Add | Opcode::Add3 | Opcode::Mul | Opcode::Mad | Opcode::Mov | Opcode::Sel
         );
     let mut src = [UNUSED; 3];
     for (k, s) in src.iter_mut().enumerate().take(arity) {

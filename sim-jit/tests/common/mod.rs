@@ -36,17 +36,22 @@ const END: &str = "mov (1|M0) r[a0.0]<1>:ud 0x0:ud\n";
 /// that a run of the lines fits in a budget of their count and the thread stops at an
 /// instruction, not off the end), and how many there are.
 pub fn program(lines: &[String]) -> Option<(Program, usize)> {
+    program_on(Platform::Tgllp, lines)
+}
+
+/// [`program`] in `platform`'s encoding.
+pub fn program_on(platform: Platform, lines: &[String]) -> Option<(Program, usize)> {
     let ok: Vec<&String> = lines
         .iter()
-        .filter(|l| isa_encoder::assemble(Platform::Tgllp, &format!("{l}\nnop\n")).is_ok())
+        .filter(|l| isa_encoder::assemble(platform, &format!("{l}\nnop\n")).is_ok())
         .collect();
     if ok.is_empty() {
         return None;
     }
     let mut text: String = ok.iter().map(|l| format!("{l}\n")).collect();
     text.push_str(END);
-    let bytes = isa_encoder::assemble(Platform::Tgllp, &text).ok()?;
-    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let bytes = isa_encoder::assemble(platform, &text).ok()?;
+    let prog = Program::decode(platform, &bytes);
     prog.insts
         .iter()
         .all(|i| i.invalid.is_none())

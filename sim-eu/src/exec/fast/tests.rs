@@ -209,8 +209,13 @@ fn one(prog: &Program, c: &Case) -> Option<Thread> {
 
 /// The case's program when its text assembles into one valid instruction and the `nop`.
 fn decoded(c: &Case) -> Option<Program> {
-    let bytes = isa_encoder::assemble(Platform::Tgllp, &c.text).ok()?;
-    let prog = Program::decode(Platform::Tgllp, &bytes);
+    decoded_on(Platform::Tgllp, c)
+}
+
+/// [`decoded`] for `platform`'s encoding.
+fn decoded_on(platform: Platform, c: &Case) -> Option<Program> {
+    let bytes = isa_encoder::assemble(platform, &c.text).ok()?;
+    let prog = Program::decode(platform, &bytes);
     (prog.insts.len() == 2 && prog.insts[0].invalid.is_none()).then_some(prog)
 }
 
@@ -1261,5 +1266,70 @@ proptest! {
         let f = f.expect("fast path ran");
         let g = g.expect("general path ran");
         prop_assert!(f.file == g.file, "{}", c.text);
+    }
+}
+
+prop_compose! {
+    /// Xe-HPG's `add3` (IGC's address arithmetic there): word and DWord sources of either
+    /// signedness in the Align1 ternary regions, 16-bit immediates in src0 or src2, a
+    /// negated source where the general path negates in 32 bits (not a signed word).
+    fn add3_case()(
+        size in 0usize..SIZES.len(),
+        tys in proptest::array::uniform4(2usize..INT_TYPES.len()),
+        regs in proptest::array::uniform4(10u32..40),
+        subs in proptest::array::uniform4(0u32..3),
+        regions in proptest::array::uniform3(0usize..3),
+        dst_stride in 1u32..3,
+        imm_src in 0usize..4,
+        imm_bits in any::<u32>(),
+        negs in proptest::array::uniform3(0usize..4),
+        pred in proptest::option::of((any::<bool>(), 0u32..4)),
+        no_mask in any::<bool>(),
+        file in proptest::collection::vec(any::<u8>(), 4096),
+        active in any::<u32>(),
+        flags in any::<u64>(),
+    ) -> Case {
+        let (n, m) = SIZES[size];
+        let srcs: Vec<String> = (0..3)
+            .map(|k| {
+                let t = INT_TYPES[tys[k]];
+                if imm_src == k + 1 && k != 1 && matches!(t, "w" | "uw") {
+                    return imm(imm_bits, t);
+                }
+                let neg = if negs[k] == 0 && t != "w" { "-" } else { "" };
+                let rg = if k == 2 { REGIONS3_SRC2[regions[k]] } else { REGIONS3[regions[k]] };
+                format!("{neg}{}", reg(regs[k], subs[k], rg, t))
+            })
+            .collect();
+        let pred_text = match (pred, no_mask) {
+            (Some((inv, f)), w) => format!(
+                "({}{}f{}.{}) ",
+                if w { "W&" } else { "" },
+                if inv { "~" } else { "" },
+                f / 2,
+                f % 2
+            ),
+            (None, true) => "(W) ".to_string(),
+            (None, false) => String::new(),
+        };
+        let dst = reg(regs[3], subs[3], &format!("<{dst_stride}>"), INT_TYPES[tys[3]]);
+        let text = format!("{pred_text}add3 ({n}|M{m}) {dst} {}\nnop\n", srcs.join(" "));
+        Case { text, file, active: active | 1, flags }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, max_global_rejects: 100_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn add3_fast_path_matches_general_path(c in add3_case()) {
+        let Some(fast) = decoded_on(Platform::Dg2, &c) else {
+            return Err(TestCaseError::reject("not one valid instruction"));
+        };
+        prop_assert_eq!(fast.fast[0].map(|f| f.op), Some(FastOp::Add3), "{}", c.text);
+        let (g, f) = both_paths(&fast, &c);
+        prop_assume!(g.is_some());
+        let (g, f) = (g.expect("general path ran"), f.expect("fast path ran"));
+        prop_assert!(g.file == f.file, "{}", c.text);
     }
 }

@@ -16,6 +16,8 @@ pub enum FastOp {
     Add,
     Mul,
     Mad,
+    /// `add3`: the sum of three integer sources (Xe-HPG's address arithmetic).
+    Add3,
     And,
     Or,
     Xor,
