@@ -1,7 +1,7 @@
 //! Translation of the EU interpreter's pre-decoded kernels to host code with Cranelift.
 //!
 //! What translates: runs of consecutive instructions in the fast path's word form — `mov`,
-//! `not`, `add`, `mul`, `mad`, `and`, `or`, `xor`, `shl`, `shr`, `asr` on integers (a
+//! `not`, `add`, `add3`, `mul`, `mad`, `and`, `or`, `xor`, `shl`, `shr`, `asr` on integers (a
 //! condition modifier testing the result of the one- and two-source ones), `mov`, `add`,
 //! `mul`, `mad` on `:f` and to `:hf` (the half rounding by a call to the interpreter's own),
 //! `cmp`/`cmpn` with their flags and `sel` by the predicate or a condition — on 1, 4, 8, 16

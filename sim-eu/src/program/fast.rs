@@ -1,5 +1,5 @@
 //! The typed fast path's pre-decoded form. The common ALU instructions IGC emits (`mov`, `add`,
-//! `mul`, `mad`, `mac`, logic, shifts, `cmp`, `sel` on 8/16/32-bit integers or `:f`, direct regions
+//! `add3`, `mul`, `mad`, `mac`, logic, shifts, `cmp`, `sel` on 8/16/32-bit integers or `:f`, direct regions
 //! whose lanes step by a constant number of bytes, source modifiers on `:f` and an integer's
 //! negation where only the result's low 32 bits matter, no saturation, no accumulator write) are classified once per kernel into a [`Fast`] that the executor runs on
 //! 32-bit lanes without the general path's per-operand conversions.
