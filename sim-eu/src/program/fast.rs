@@ -127,6 +127,70 @@ pub fn writes_accumulator(inst: &Inst) -> bool {
     inst.dst.loc == Loc::File && crate::regfile::acc_dword(inst.dst.offs[0]).is_some()
 }
 
+/// Per instruction of `insts`, whether an integer write of it to the accumulator must keep
+/// the accumulator's wide values, the general path's (`exec::alu` keeps each integer
+/// result's full value beside its DWord, which only a `mach` with AccWrEn reads). Where every
+/// such `mach` directly follows a `mul` that fills the accumulator DWords it reads in every
+/// channel it runs, and no jump lands between the two (IGC's `mul acc0; mach` pair), only
+/// those `mul`s: whatever else wrote the accumulator, the `mach` reads what its `mul` left.
+/// Otherwise every instruction.
+pub fn keeps_wide_accumulator(insts: &[Inst]) -> Vec<bool> {
+    let machs = insts
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.opcode == Opcode::Mach && i.acc_wr);
+    let mut keep = vec![false; insts.len()];
+    let Some(landed) = landing_points(insts) else {
+        return vec![true; insts.len()];
+    };
+    for (k, mach) in machs {
+        match k.checked_sub(1) {
+            Some(m) if !landed[k] && fills_wide_accumulator(&insts[m], mach) => keep[m] = true,
+            _ => return vec![true; insts.len()],
+        }
+    }
+    keep
+}
+
+/// Whether `mul` writes the wide values of every accumulator DWord the `mach` after it reads,
+/// in every channel the `mach` runs: an integer `mul` without AccWrEn to DWords, without a
+/// predicate, to the `mach`'s accumulator region, in the same channels or all of them.
+fn fills_wide_accumulator(mul: &Inst, mach: &Inst) -> bool {
+    let n = usize::from(mach.n);
+    mul.opcode == Opcode::Mul
+        && mul.invalid.is_none()
+        && mul.domain == Domain::Int
+        && !mul.acc_wr
+        && mul.pred.is_none()
+        && mul.n == mach.n
+        && mul.dst.loc == Loc::File
+        && type_bytes(mul.dst.ty) == 4
+        && mul.dst.offs[..n] == mach.acc.offs[..n]
+        && (mul.no_mask || (!mach.no_mask && mul.chan_off == mach.chan_off))
+}
+
+/// Per instruction of `insts`, whether control may arrive there other than from the
+/// instruction before it: a branch's target, the instruction after a call (where its return
+/// lands). `None` when a jump's target is computed at run time (`jmpi` from a register, `ret`
+/// to the address a register holds).
+fn landing_points(insts: &[Inst]) -> Option<Vec<bool>> {
+    let mut landed = vec![false; insts.len() + 1];
+    for (k, i) in insts.iter().enumerate() {
+        match i.opcode {
+            Opcode::Jmpi if i.jip.is_none() => return None,
+            Opcode::Ret => return None,
+            Opcode::Call | Opcode::Calla => landed[k + 1] = true,
+            _ => {}
+        }
+        for t in [i.jip, i.uip].into_iter().flatten().flatten() {
+            if let Some(x) = landed.get_mut(t as usize) {
+                *x = true;
+            }
+        }
+    }
+    Some(landed)
+}
+
 /// The fast form of `inst`, or `None` when only the general path executes it.
 pub fn classify(inst: &Inst) -> Option<Fast> {
     if inst.invalid.is_some() || inst.reads_ce || inst.sat || inst.acc_wr {

@@ -148,14 +148,13 @@ impl Program {
         }
         let mut fast: Vec<_> = insts.iter().map(fast::classify).collect();
         // A `mach` with AccWrEn adds to the accumulator's full-precision value, which only the
-        // general path keeps (`exec::alu`): in its program, integer writes to the accumulator
-        // run there. Float results (a convolution's `mad acc0:f`) are plain DWords on both
-        // paths and stay fast.
-        if insts.iter().any(|i| i.opcode == Opcode::Mach && i.acc_wr) {
-            for (f, i) in fast.iter_mut().zip(&insts) {
-                if fast::writes_accumulator(i) && f.is_some_and(|f| f.num == fast::Num::Int) {
-                    *f = None;
-                }
+        // general path keeps (`exec::alu`): the integer writes to the accumulator that may
+        // reach one run there. Float results (a convolution's `mad acc0:f`) are plain DWords
+        // on both paths and stay fast.
+        let keep_wide = fast::keeps_wide_accumulator(&insts);
+        for ((f, i), keep) in fast.iter_mut().zip(&insts).zip(keep_wide) {
+            if keep && fast::writes_accumulator(i) && f.is_some_and(|f| f.num == fast::Num::Int) {
+                *f = None;
             }
         }
         let simple = insts.iter().map(simple::classify).collect();

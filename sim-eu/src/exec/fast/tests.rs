@@ -240,8 +240,8 @@ proptest! {
         prop_assume!(g.is_some());
         let f = f.expect("fast path ran");
         let g = g.expect("general path ran");
-        // The accumulator's wide values matter only to a `mach` with AccWrEn, in whose
-        // programs integer writes to the accumulator take the general path alone.
+        // The accumulator's wide values matter only to a `mach` with AccWrEn: the integer
+        // writes to the accumulator that may reach one take the general path alone.
         let wide = crate::regfile::ACC_WIDE..crate::regfile::ZERO;
         for (at, (x, y)) in g.file.iter().zip(f.file.iter()).enumerate() {
             if wide.contains(&at) {
@@ -752,8 +752,8 @@ proptest! {
         prop_assume!(g.is_some());
         let f = all_but_last(&fast, &c).expect("fast path ran");
         let g = g.expect("general path ran");
-        // The accumulator's wide values matter only to a `mach` with AccWrEn, in whose
-        // programs integer writes to the accumulator take the general path alone.
+        // The accumulator's wide values matter only to a `mach` with AccWrEn: the integer
+        // writes to the accumulator that may reach one take the general path alone.
         let wide = crate::regfile::ACC_WIDE..crate::regfile::ZERO;
         for (at, (x, y)) in g.file.iter().zip(f.file.iter()).enumerate() {
             if wide.contains(&at) {
@@ -1152,6 +1152,118 @@ proptest! {
         let g = all_but_last(&general, &c).expect("general path ran");
         let f = all_but_last(&fast, &c).expect("fast path ran");
         prop_assert!(g.file == f.file);
+    }
+}
+
+/// IGC's Xe-HPG code for `size_t` arithmetic (from the OpenCL-CTS kernel
+/// `test_wg_scan_local_work_group_size`, compiled by `ocloc -device dg2`): multiply-high pairs
+/// beside other integer writes to the accumulator (`add3 acc2`, `mov acc0 acc0`).
+const WIDE_PAIRS_TEXT: &str = "(W) mul (1|M0) acc0.0<1>:d r9.4<0;1,0>:d r115.2<0;1,0>:uw
+(W) mach (1|M0) r10.0<1>:d r9.4<0;1,0>:d r115.1<0;1,0>:d
+add3 (16|M0) r11.0<1>:d r10.0<0;0>:d r1.0<1;0>:uw r7.0<0>:d
+subb (8|M0) r116.0<1>:ud r11.0<1;1,0>:ud r7.0<0;1,0>:ud {AccWrEn}
+mov (8|M0) r15.0<1>:ud acc0.0<1;1,0>:ud
+mov (8|M24) acc0.0<1>:ud acc0.0<1;1,0>:ud
+mov (8|M24) r123.0<1>:ud -acc0.0<1;1,0>:ud
+mul (8|M0) acc0.0<1>:ud r15.0<1;1,0>:ud r8.8<0;1,0>:uw
+mach (8|M0) r27.0<1>:ud r15.0<1;1,0>:ud r8.4<0;1,0>:ud {AccWrEn}
+mov (8|M0) r29.0<1>:ud acc0.0<1;1,0>:ud
+mul (8|M8) acc0.0<1>:ud r16.0<1;1,0>:ud r8.8<0;1,0>:uw
+mach (8|M8) r28.0<1>:ud r16.0<1;1,0>:ud r8.4<0;1,0>:ud {AccWrEn}
+mov (8|M8) r30.0<1>:ud acc0.0<1;1,0>:ud
+add3 (8|M0) acc2.0<1>:ud -r54.0<1;0>:ud r35.0<1;0>:ud 0x0:uw
+add (8|M0) r67.0<1>:ud r66.0<1;1,0>:ud acc2.0<1;1,0>:ud
+mul (8|M16) acc0.0<1>:ud r21.0<1;1,0>:ud r8.8<0;1,0>:uw
+mach (8|M16) r37.0<1>:ud r21.0<1;1,0>:ud r8.4<0;1,0>:ud {AccWrEn}
+add3 (8|M16) acc2.0<1>:ud -r60.0<1;0>:ud r45.0<1;0>:ud 0x0:uw
+add (8|M16) r73.0<1>:ud r72.0<1;1,0>:ud acc2.0<1;1,0>:ud
+nop
+";
+
+/// What may write or read the accumulator around a `mach` with AccWrEn: 0–3 integer writes
+/// to it, 4 a multiply-high pair (`mul acc0`, `mach`) in the channels `m`, its `mul` without
+/// a mask where `w`, 5 a `mach` without its `mul`, 6 a read of it.
+fn wide_item((kind, m, w): (usize, u32, bool)) -> Vec<String> {
+    let w = if w { "(W) " } else { "" };
+    let line = match kind {
+        0 => "add (8|M0) acc0.0<1>:ud r12.0<8;8,1>:ud r13.0<8;8,1>:ud".to_string(),
+        1 => "add3 (8|M8) acc2.0<1>:ud -r54.0<1;0>:ud r35.0<1;0>:ud 0x0:uw".to_string(),
+        2 => "mov (8|M0) acc0.0<1>:ud acc0.0<8;8,1>:ud".to_string(),
+        3 => format!("mov (8|M{m}) acc0.0<1>:d r20.0<8;8,1>:d"),
+        4 => {
+            return vec![
+                format!("{w}mul (8|M{m}) acc0.0<1>:ud r15.0<8;8,1>:ud r8.8<0;1,0>:uw"),
+                format!("mach (8|M{m}) r27.0<1>:ud r15.0<8;8,1>:ud r8.4<0;1,0>:ud {{AccWrEn}}"),
+            ]
+        }
+        5 => format!("mach (8|M{m}) r28.0<1>:ud r16.0<8;8,1>:ud r8.4<0;1,0>:ud {{AccWrEn}}"),
+        _ => format!("add (8|M{m}) r40.0<1>:ud r41.0<8;8,1>:ud acc0.0<8;8,1>:ud"),
+    };
+    vec![line]
+}
+
+/// `prog`'s result without its fast forms and with them: every byte of the register file but
+/// the accumulator's wide values (kept by the general path alone) must match.
+fn same_but_wide(prog: &Program, c: &Case) -> Result<(), TestCaseError> {
+    let mut general = prog.clone();
+    general.fast.iter_mut().for_each(|f| *f = None);
+    let g = all_but_last(&general, c).expect("general path ran");
+    let f = all_but_last(prog, c).expect("fast path ran");
+    let wide = crate::regfile::ACC_WIDE..crate::regfile::ZERO;
+    for (at, (x, y)) in g.file.iter().zip(f.file.iter()).enumerate() {
+        if !wide.contains(&at) {
+            prop_assert_eq!(x, y, "byte {} differs for\n{}", at, c.text);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// Where each `mach` with AccWrEn directly follows the `mul` that fills its accumulator
+    /// DWords, only those `mul`s keep the wide values (the general path): other integer
+    /// writes to the accumulator take the fast path. A `mach` after anything else reads what
+    /// the instruction before left, so there every integer write stays general. Either way
+    /// the program's registers are the general path's.
+    #[test]
+    fn accumulator_writes_beside_mach_match_general_path(
+        items in proptest::collection::vec((0usize..7, prop::sample::select(vec![0u32, 8, 16]), any::<bool>()), 1..8),
+        file in proptest::collection::vec(any::<u8>(), 4096),
+        active in any::<u32>(),
+    ) {
+        let lines: Vec<String> = items.iter().copied().flat_map(wide_item).collect();
+        let text = lines.join("\n") + "\nnop\n";
+        let bytes = isa_encoder::assemble(Platform::Dg2, &text).expect("assembles");
+        let prog = Program::decode(Platform::Dg2, &bytes);
+        let lone_mach = items.iter().any(|&(kind, ..)| kind == 5);
+        let mut k = 0;
+        for &(kind, ..) in &items {
+            let fast = prog.fast[k].is_some();
+            match kind {
+                0..=3 => prop_assert_eq!(fast, !lone_mach, "{}: {}", k, text),
+                4 => prop_assert!(!fast && prog.fast[k + 1].is_none(), "{}: {}", k, text),
+                _ => {}
+            }
+            k += if kind == 4 { 2 } else { 1 };
+        }
+        same_but_wide(&prog, &Case { text, file, active: active | 1, flags: 0 })?;
+    }
+
+    /// IGC's own code: its `add3` and `mov` to the accumulator are fast, the `mul`s that feed
+    /// a `mach` are not, and the registers are the general path's.
+    #[test]
+    fn igc_wide_pairs_take_the_fast_path_beside_them(
+        file in proptest::collection::vec(any::<u8>(), 4096),
+        active in any::<u32>(),
+    ) {
+        let bytes = isa_encoder::assemble(Platform::Dg2, WIDE_PAIRS_TEXT).expect("assembles");
+        let prog = Program::decode(Platform::Dg2, &bytes);
+        let fast: Vec<usize> = (0..prog.fast.len()).filter(|&k| prog.fast[k].is_some()).collect();
+        // The `mul`s at 7, 10 and 15, their `mach`s and the `subb` stay general (the first
+        // pair's `mach` has no AccWrEn: a 32-bit `mul`, as is the `mul` before it).
+        prop_assert_eq!(fast, vec![0, 1, 2, 4, 5, 6, 9, 12, 13, 14, 17, 18]);
+        same_but_wide(&prog, &Case { text: WIDE_PAIRS_TEXT.into(), file, active: active | 1, flags: 0 })?;
     }
 }
 
