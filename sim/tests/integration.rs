@@ -25,6 +25,7 @@ mod gem_names;
 mod i915_context_params;
 mod i915_exec;
 mod i915_relocations;
+mod image_rows;
 mod legacy_mmap;
 mod load_register_imm;
 mod no_panic;

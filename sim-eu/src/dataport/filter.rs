@@ -172,6 +172,9 @@ impl Sampling {
         lod: f32,
         mut fetch: impl FnMut([u32; 4]) -> Result<[u32; 4], EuErrorKind>,
     ) -> Result<[u32; 4], EuErrorKind> {
+        if let Some(one) = self.nearest_texel(c, lod) {
+            return one.map_or(Ok(self.border), fetch);
+        }
         let [(l0, w0), (l1, w1)] = self.levels(lod);
         let mut at = |l: u32| {
             let size = super::typed::level_size(&self.img, self.img.mip.min_lod + l);
@@ -187,6 +190,45 @@ impl Sampling {
         }))
     }
 
+    /// The one texel (u, v, r and level, as typed messages address it) a sampling at `c` and
+    /// `lod` reads, or `Some(None)` for the border; `None` when it weighs several texels
+    /// (linear filtering, or two levels of a float format).
+    pub(super) fn nearest_texel(&self, c: [f32; 3], lod: f32) -> Option<Option<[u32; 4]>> {
+        if self.linear {
+            return None;
+        }
+        let [(l0, _), (_, w1)] = self.levels(lod);
+        if w1 != 0.0 && self.float {
+            return None;
+        }
+        let size = super::typed::level_size(&self.img, self.img.mip.min_lod + l0);
+        Some(
+            self.nearest_at_level(c, size)
+                .map(|[x, y, z]| [x, y, z, l0]),
+        )
+    }
+
+    /// The texel at coordinates `c` of one level of `size` texels without filtering (each
+    /// axis's nearest index, the layer after the last dimension), or `None` for the border
+    /// (an axis outside).
+    fn nearest_at_level(&self, c: [f32; 3], size: [u32; 3]) -> Option<[u32; 3]> {
+        let mut t = [0u32; 3];
+        for (a, i) in t.iter_mut().enumerate().take(self.axes) {
+            *i = self.nearest(c[a], size[a], self.modes[a])?;
+        }
+        if let Some(l) = self.layer(c, size) {
+            t[self.axes] = l;
+        }
+        Some(t)
+    }
+
+    /// The layer of an array at coordinates `c` of a level of `size` (`size[2]` layers): the
+    /// coordinate after the last dimension, rounded and clamped.
+    fn layer(&self, c: [f32; 3], size: [u32; 3]) -> Option<u32> {
+        self.array
+            .then(|| rint(c[self.axes]).clamp(0.0, (size[2] - 1) as f32) as u32)
+    }
+
     /// The filtered R, G, B, A at coordinates `c` of one level of `size` texels.
     fn at_level(
         &self,
@@ -194,25 +236,12 @@ impl Sampling {
         size: [u32; 3],
         mut fetch: impl FnMut([u32; 3]) -> Result<[u32; 4], EuErrorKind>,
     ) -> Result<[u32; 4], EuErrorKind> {
-        // The layer is the coordinate after the last dimension, as typed messages address it.
-        let layer = self.array.then(|| {
-            let layers = size[2];
-            rint(c[self.axes]).clamp(0.0, (layers - 1) as f32) as u32
-        });
         if !self.linear {
-            // One texel: each axis's nearest index, or the border when any falls outside.
-            let mut t = [0u32; 3];
-            for (a, i) in t.iter_mut().enumerate().take(self.axes) {
-                match self.nearest(c[a], size[a], self.modes[a]) {
-                    Some(n) => *i = n,
-                    None => return Ok(self.border),
-                }
-            }
-            if let Some(l) = layer {
-                t[self.axes] = l;
-            }
-            return fetch(t);
+            return self
+                .nearest_at_level(c, size)
+                .map_or(Ok(self.border), fetch);
         }
+        let layer = self.layer(c, size);
         let mut taps = [[(Some(0), 1.0), (None, 0.0)]; 3];
         for (a, t) in taps.iter_mut().enumerate().take(self.axes) {
             *t = self.axis(c[a], size[a], self.modes[a]);

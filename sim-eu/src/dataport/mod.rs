@@ -19,6 +19,7 @@ mod sampler;
 pub mod scratch;
 mod slm;
 mod texel;
+mod texel_row;
 mod typed;
 
 use isa_encoder::model::SendDesc;

@@ -29,7 +29,7 @@ use crate::error::EuErrorKind;
 use crate::regfile::REG_BYTES;
 
 use super::typed::load;
-use super::{filter, lanes_of, Memory, Msg};
+use super::{filter, lanes_of, texel_row, Memory, Msg};
 
 const LD: u32 = 0x07;
 const LD_LZ: u32 = 0x1A;
@@ -85,50 +85,87 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory) -> Result<(), EuError
     } else {
         None
     };
-    for i in lanes_of(msg.lane_bits(lanes)) {
-        let p = |j: usize| {
-            if j < params {
-                msg.u32_at(h + j * width + 4 * i)
-            } else {
-                0
-            }
-        };
-        if let Some(smp) = &sampler {
+    let p = |msg: &Msg, i: usize, j: usize| {
+        if j < params {
+            msg.u32_at(h + j * width + 4 * i)
+        } else {
+            0
+        }
+    };
+    // A lane's coordinates: the sampler's (U, V, R and the LOD), or the load's texel
+    // `(u, v, r, lod)`.
+    let sampled = |msg: &Msg, i: usize| {
+        let p = |j| p(msg, i, j);
+        if op == SAMPLE_L {
             // `sample_l` sends the LOD first, then U, V, R (IGC's code on all four platforms: a
             // 1D read sends two parameters, the LOD argument then the coordinate).
-            let (c, lod) = if op == SAMPLE_L {
-                ([p(1), p(2), p(3)].map(f32::from_bits), f32::from_bits(p(0)))
-            } else if op == SAMPLE_D {
-                let f = |j| f32::from_bits(p(j));
-                // (coordinate, d/dx, d/dy) per dimension, U, V, R; an array's layer is the
-                // coordinate after the last dimension's.
-                let d = usize::from(img.dims);
-                let mut c = [0f32; 3];
-                let mut grads = [[0f32; 2]; 3];
-                for a in 0..d {
-                    c[a] = f(3 * a);
-                    grads[a] = [f(3 * a + 1), f(3 * a + 2)];
-                }
-                if img.array && d < 3 {
-                    c[d] = f(3 * d);
-                }
-                (c, smp.lod_of_gradients(&grads[..d]))
-            } else {
-                ([p(0), p(1), p(2)].map(f32::from_bits), 0.0)
-            };
-            let value = smp.sample(c, lod, |t| load(&surface, &img, t, mem))?;
-            for (k, ch) in lanes_of(chans).enumerate() {
-                msg.put(k * width + 4 * i, &value[ch].to_le_bytes());
+            ([p(1), p(2), p(3)].map(f32::from_bits), f32::from_bits(p(0)))
+        } else if op == SAMPLE_D {
+            let f = |j| f32::from_bits(p(j));
+            // (coordinate, d/dx, d/dy) per dimension, U, V, R; an array's layer is the
+            // coordinate after the last dimension's.
+            let d = usize::from(img.dims);
+            let mut c = [0f32; 3];
+            let mut grads = [[0f32; 2]; 3];
+            for a in 0..d {
+                c[a] = f(3 * a);
+                grads[a] = [f(3 * a + 1), f(3 * a + 2)];
             }
-            continue;
+            if img.array && d < 3 {
+                c[d] = f(3 * d);
+            }
+            let lod = sampler
+                .as_ref()
+                .map_or(0.0, |s| s.lod_of_gradients(&grads[..d]));
+            (c, lod)
+        } else {
+            ([p(0), p(1), p(2)].map(f32::from_bits), 0.0)
         }
-        // (u, v, r, lod)
-        let c = if op == LD {
+    };
+    let loaded = |msg: &Msg, i: usize| {
+        let p = |j| p(msg, i, j);
+        if op == LD {
             [p(0), p(1), p(3), p(2)]
         } else {
             [p(0), p(1), p(2), 0]
+        }
+    };
+    // Every lane one texel, the lanes consecutive texels of a row: read as one.
+    let enabled = msg.lane_bits(lanes);
+    if enabled == (1 << lanes) - 1 {
+        let mut coords = [[0u32; 4]; texel_row::MAX_LANES];
+        let one = (0..lanes).all(|i| {
+            let texel = match &sampler {
+                Some(smp) => {
+                    let (c, lod) = sampled(msg, i);
+                    smp.nearest_texel(c, lod).flatten()
+                }
+                None => Some(loaded(msg, i)),
+            };
+            texel.map(|t| coords[i] = t).is_some()
+        });
+        let mut values = [[0u32; 4]; texel_row::MAX_LANES];
+        if one
+            && texel_row::consecutive(&coords[..lanes]).is_some_and(|first| {
+                texel_row::load(&surface, &img, first, mem, &mut values[..lanes])
+            })
+        {
+            for (i, value) in values[..lanes].iter().enumerate() {
+                for (k, ch) in lanes_of(chans).enumerate() {
+                    msg.put(k * width + 4 * i, &value[ch].to_le_bytes());
+                }
+            }
+            return Ok(());
+        }
+    }
+    for i in lanes_of(enabled) {
+        let value = match &sampler {
+            Some(smp) => {
+                let (c, lod) = sampled(msg, i);
+                smp.sample(c, lod, |t| load(&surface, &img, t, mem))?
+            }
+            None => load(&surface, &img, loaded(msg, i), mem)?,
         };
-        let value = load(&surface, &img, c, mem)?;
         for (k, ch) in lanes_of(chans).enumerate() {
             msg.put(k * width + 4 * i, &value[ch].to_le_bytes());
         }

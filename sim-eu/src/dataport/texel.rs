@@ -76,34 +76,44 @@ pub(crate) fn unorm8_bits(v: u8) -> u32 {
 
 /// The R, G, B, A values of the texel in `bytes` (at least `bytes_per_element` long).
 pub(crate) fn decode(f: &SurfaceFormat, bytes: &[u8]) -> [u32; 4] {
+    let mut out = [[0; 4]];
+    decode_row(f, bytes, &mut out);
+    out[0]
+}
+
+/// [`decode`] of consecutive texels: texel k's bytes start `bytes_per_element * k` into
+/// `bytes`, its values go to `out[k]`. The format is read once for all of them.
+pub(crate) fn decode_row(f: &SurfaceFormat, bytes: &[u8], out: &mut [[u32; 4]]) {
     let t = f.channel_type;
     let bits = f.channel_bits();
-    let mut out = [0, 0, 0, one(t)];
+    let init = [0, 0, 0, one(t)];
     let each = Channels {
         order: f.order.channels(),
         size: (bits / 8) as usize,
+        stride: f.bytes_per_element as usize,
     };
     match t {
         ChannelType::Float if bits == 16 => {
-            each.load(bytes, &mut out, |raw| f16_to_f32(raw as u16).to_bits())
+            each.load(bytes, out, init, |raw| f16_to_f32(raw as u16).to_bits())
         }
         ChannelType::Uint | ChannelType::Raw | ChannelType::Float => {
-            each.load(bytes, &mut out, |raw| raw)
+            each.load(bytes, out, init, |raw| raw)
         }
-        ChannelType::Sint => each.load(bytes, &mut out, |raw| sign_extend(raw, bits) as u32),
-        ChannelType::Unorm if bits == 8 => each.load(bytes, &mut out, |raw| unorm8_bits(raw as u8)),
+        ChannelType::Sint => each.load(bytes, out, init, |raw| sign_extend(raw, bits) as u32),
+        ChannelType::Unorm if bits == 8 => {
+            each.load(bytes, out, init, |raw| unorm8_bits(raw as u8))
+        }
         ChannelType::Unorm => {
             let max = low_bits(bits) as f32;
-            each.load(bytes, &mut out, |raw| (raw as f32 / max).to_bits())
+            each.load(bytes, out, init, |raw| (raw as f32 / max).to_bits())
         }
         ChannelType::Snorm => {
             let max = low_bits(bits - 1) as f32;
-            each.load(bytes, &mut out, |raw| {
+            each.load(bytes, out, init, |raw| {
                 (sign_extend(raw, bits) as f32 / max).max(-1.0).to_bits()
             })
         }
     }
-    out
 }
 
 /// `x` clamped to `lo..=hi`, scaled (an f32 product, as the spec's `f * 255.0f`) and rounded
@@ -128,6 +138,12 @@ fn unorm8(x: f32) -> u32 {
 /// Stores `value`'s channels whose bit is set in `mask` (bit 0 R .. bit 3 A) into the texel
 /// `bytes`, leaving the others as they are.
 pub(crate) fn encode(f: &SurfaceFormat, value: [u32; 4], mask: u32, bytes: &mut [u8]) {
+    encode_row(f, &[value], mask, bytes);
+}
+
+/// [`encode`] of consecutive texels: `values[k]` into the texel `bytes_per_element * k` into
+/// `bytes`. The format is read once for all of them.
+pub(crate) fn encode_row(f: &SurfaceFormat, values: &[[u32; 4]], mask: u32, bytes: &mut [u8]) {
     if f.order.is_ycbcr() {
         return;
     }
@@ -135,8 +151,9 @@ pub(crate) fn encode(f: &SurfaceFormat, value: [u32; 4], mask: u32, bytes: &mut 
     let each = Channels {
         order: f.order.channels(),
         size: (bits / 8) as usize,
+        stride: f.bytes_per_element as usize,
     };
-    let (v, m) = (value, mask);
+    let (v, m) = (values, mask);
     match f.channel_type {
         ChannelType::Uint | ChannelType::Raw => {
             let max = low_bits(bits);
@@ -166,29 +183,81 @@ pub(crate) fn encode(f: &SurfaceFormat, value: [u32; 4], mask: u32, bytes: &mut 
     }
 }
 
-/// A format's stored channels: their order (the R, G, B, A index of each in memory order)
-/// and bytes per channel. Its loops take the channel type's conversion as a parameter, so
-/// each type's loop is compiled on its own (no choice of type per channel of every texel).
+/// The channels `f` stores, bit 0 R .. bit 3 A (a write that disables one of them keeps
+/// its bytes).
+pub(crate) fn stored_channels(f: &SurfaceFormat) -> u32 {
+    f.order.channels().iter().map(|c| 1 << c).sum()
+}
+
+/// A format's stored channels: their order (the R, G, B, A index of each in memory order),
+/// bytes per channel and bytes from one texel to the next. Its loops take the channel type's
+/// conversion as a parameter, so each type's loop is compiled on its own (no choice of type
+/// per channel of every texel).
 struct Channels {
     order: &'static [usize],
     size: usize,
+    stride: usize,
 }
 
 impl Channels {
-    /// Each stored channel of `bytes`, converted, into its place in `out`.
+    /// The texels of `bytes`, one per element of `out`: each starts as `init` (the values of
+    /// channels the format lacks), then gets its stored channels, converted.
     #[inline(always)]
-    fn load(&self, bytes: &[u8], out: &mut [u32; 4], conv: impl Fn(u32) -> u32) {
-        for (k, &c) in self.order.iter().enumerate() {
-            out[c] = conv(channel(bytes, k, self.size));
+    fn load(&self, bytes: &[u8], out: &mut [[u32; 4]], init: [u32; 4], conv: impl Fn(u32) -> u32) {
+        // Each channel size's loop on its own: no choice of size per channel of every texel.
+        match self.size {
+            1 => self.load_sized::<1>(bytes, out, init, conv),
+            2 => self.load_sized::<2>(bytes, out, init, conv),
+            4 => self.load_sized::<4>(bytes, out, init, conv),
+            _ => self.load_sized::<0>(bytes, out, init, conv),
         }
     }
 
-    /// Each stored channel enabled in `mask`, converted from `value`, into `bytes`.
+    /// [`Channels::load`] with channels of `N` bytes (0: of `self.size`).
     #[inline(always)]
-    fn store(&self, value: [u32; 4], mask: u32, bytes: &mut [u8], conv: impl Fn(u32) -> u32) {
-        for (k, &c) in self.order.iter().enumerate() {
-            if mask & (1 << c) != 0 {
-                put_channel(bytes, k, self.size, conv(value[c]));
+    fn load_sized<const N: usize>(
+        &self,
+        bytes: &[u8],
+        out: &mut [[u32; 4]],
+        init: [u32; 4],
+        conv: impl Fn(u32) -> u32,
+    ) {
+        let size = if N == 0 { self.size } else { N };
+        for (o, b) in out.iter_mut().zip(bytes.chunks(self.stride.max(1))) {
+            *o = init;
+            for (k, &c) in self.order.iter().enumerate() {
+                o[c] = conv(channel(b, k, size));
+            }
+        }
+    }
+
+    /// Each stored channel enabled in `mask` of each of `values`, converted, into its texel
+    /// of `bytes`.
+    #[inline(always)]
+    fn store(&self, values: &[[u32; 4]], mask: u32, bytes: &mut [u8], conv: impl Fn(u32) -> u32) {
+        match self.size {
+            1 => self.store_sized::<1>(values, mask, bytes, conv),
+            2 => self.store_sized::<2>(values, mask, bytes, conv),
+            4 => self.store_sized::<4>(values, mask, bytes, conv),
+            _ => self.store_sized::<0>(values, mask, bytes, conv),
+        }
+    }
+
+    /// [`Channels::store`] with channels of `N` bytes (0: of `self.size`).
+    #[inline(always)]
+    fn store_sized<const N: usize>(
+        &self,
+        values: &[[u32; 4]],
+        mask: u32,
+        bytes: &mut [u8],
+        conv: impl Fn(u32) -> u32,
+    ) {
+        let size = if N == 0 { self.size } else { N };
+        for (value, b) in values.iter().zip(bytes.chunks_mut(self.stride.max(1))) {
+            for (k, &c) in self.order.iter().enumerate() {
+                if mask & (1 << c) != 0 {
+                    put_channel(b, k, size, conv(value[c]));
+                }
             }
         }
     }
@@ -197,7 +266,7 @@ impl Channels {
 /// Channel `k` of `size` bytes of a texel, little-endian; 0 past its end. Sizes 1, 2 and 4
 /// (every format's) are read without a copy of variable length, once per channel of every
 /// texel an image message touches.
-#[inline]
+#[inline(always)]
 fn channel(bytes: &[u8], k: usize, size: usize) -> u32 {
     let at = |n: usize| bytes.get(k * n..(k + 1) * n);
     match size {
@@ -216,7 +285,7 @@ fn channel(bytes: &[u8], k: usize, size: usize) -> u32 {
 
 /// Stores the low `size` bytes of `raw` as channel `k` of a texel ([`channel`]'s inverse);
 /// nothing past its end.
-#[inline]
+#[inline(always)]
 fn put_channel(bytes: &mut [u8], k: usize, size: usize, raw: u32) {
     let le = raw.to_le_bytes();
     match bytes.get_mut(k * size..(k + 1) * size) {

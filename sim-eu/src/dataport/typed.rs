@@ -21,7 +21,9 @@ use batchbuffer::surface_format::ChannelOrder;
 use crate::error::EuErrorKind;
 use crate::regfile::REG_BYTES;
 
-use super::{lanes_of, texel, ImageSurface, Memory, Msg, OutOfImage, Place, Surface, Tiling};
+use super::{
+    lanes_of, texel, texel_row, ImageSurface, Memory, Msg, OutOfImage, Place, Surface, Tiling,
+};
 
 /// Lanes of a typed message.
 const LANES: usize = 8;
@@ -204,12 +206,47 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Resul
     }
     let h = header * REG_BYTES;
     let bpe = img.format.bytes_per_element as usize;
-    let mut texel = [0u8; 16];
-    for i in lanes_of(msg.lane_bits(LANES)) {
+    let data = h + coords * REG_BYTES;
+    let coord = |msg: &Msg, i: usize| {
         let mut c = [0u32; 4];
         for (j, cj) in c.iter_mut().enumerate().take(coords) {
             *cj = msg.u32_at(h + j * REG_BYTES + 4 * i);
         }
+        c
+    };
+    let sent = |msg: &Msg, i: usize| {
+        let mut value = [0u32; 4];
+        for (k, ch) in lanes_of(chans).enumerate() {
+            value[ch] = msg.u32_at(data + k * REG_BYTES + 4 * i);
+        }
+        value
+    };
+    // Every lane enabled, the lanes consecutive texels of a row: one access.
+    let enabled = msg.lane_bits(LANES);
+    if enabled == (1 << LANES) - 1 {
+        let all: [[u32; 4]; LANES] = std::array::from_fn(|i| coord(msg, i));
+        if let Some(first) = texel_row::consecutive(&all) {
+            if write {
+                let values: [[u32; 4]; LANES] = std::array::from_fn(|i| sent(msg, i));
+                if texel_row::store(&surface, &img, first, mem, &values, chans) {
+                    return Ok(());
+                }
+            } else {
+                let mut values = [[0u32; 4]; LANES];
+                if texel_row::load(&surface, &img, first, mem, &mut values) {
+                    for (i, value) in values.iter().enumerate() {
+                        for (k, ch) in lanes_of(chans).enumerate() {
+                            msg.put(k * REG_BYTES + 4 * i, &value[ch].to_le_bytes());
+                        }
+                    }
+                    return Ok(());
+                }
+            }
+        }
+    }
+    let mut texel = [0u8; 16];
+    for i in lanes_of(enabled) {
+        let c = coord(msg, i);
         let at = texel_place(&surface, &img, c);
         if at.is_none() {
             mem.out_of_image(&outside(&surface, &img, c, coords, write));
@@ -217,14 +254,9 @@ pub(super) fn execute(msg: &mut Msg, mem: &mut dyn Memory, write: bool) -> Resul
         let buf = &mut texel[..bpe];
         if write {
             let Some(addr) = at else { continue };
-            let data = h + coords * REG_BYTES;
-            let mut value = [0u32; 4];
-            for (k, ch) in lanes_of(chans).enumerate() {
-                value[ch] = msg.u32_at(data + k * REG_BYTES + 4 * i);
-            }
+            let value = sent(msg, i);
             // Channels the message disables keep their memory bytes.
-            let stored: u32 = img.format.order.channels().iter().map(|c| 1 << c).sum();
-            if stored & !chans != 0 {
+            if texel::stored_channels(&img.format) & !chans != 0 {
                 surface.read_place(mem, addr, buf)?;
             }
             texel::encode(&img.format, value, chans, buf);
