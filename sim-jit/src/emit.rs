@@ -891,7 +891,7 @@ fn rows_written_in_part(items: &[Item]) -> BTreeSet<usize> {
         let Some((lo, hi)) = s.dst_bytes() else {
             continue;
         };
-        if lo % ROW != 0 || hi % ROW != 0 {
+        if lo % ROW != 0 || hi % ROW != 0 || s.writes_in_part() {
             rows.extend((lo - lo % ROW..hi).step_by(ROW));
         }
     }
@@ -1131,6 +1131,8 @@ impl StepEmitter<'_, '_> {
             self.converted_to_acc(s, &m, unsigned, signed);
         } else if let Op::Carry { sub, acc } = s.op {
             self.carry(s, &m, sub, acc);
+        } else if let Op::Spread { dst_stride } = s.op {
+            self.spread(s, &m, dst_stride);
         } else if s.n == 1 {
             self.scalar(s, &m);
         } else {
@@ -1208,6 +1210,25 @@ impl StepEmitter<'_, '_> {
             if let Some(h) = hi {
                 self.store_dword(usize::from(dst) + 4 * i, on, h);
             }
+        }
+    }
+
+    /// [`Op::Spread`] lane by lane: every lane's DWord read before any store (the destination
+    /// may overlap the source), then each stored `dst_stride` bytes after the one before, in
+    /// the lanes that write.
+    fn spread(&mut self, s: &Step, m: &Masks, dst_stride: u8) {
+        let Some(dst) = s.dst else {
+            return;
+        };
+        let values: Vec<Value> = (0..usize::from(s.n))
+            .map(|i| {
+                let x = self.lane32(s.src[0], i);
+                self.signed(x, s.sign[0], I32)
+            })
+            .collect();
+        for (i, v) in values.into_iter().enumerate() {
+            let on = self.lane_writes(s, m, i);
+            self.store_dword(usize::from(dst) + usize::from(dst_stride) * i, on, v);
         }
     }
 
@@ -2773,8 +2794,8 @@ impl StepEmitter<'_, '_> {
         let cv = v.get(2).copied();
         match op {
             // The callers compute these from the masks; `vector` takes half results apart;
-            // `step` emits nothing for `Keep` and the accumulator's lane-by-lane operations
-            // itself (`wide`, `carry`, `converted_to_acc`).
+            // `step` emits nothing for `Keep` and the lane-by-lane operations itself (`wide`,
+            // `carry`, `converted_to_acc`, `spread`).
             Op::Mov
             | Op::Cmp { .. }
             | Op::Sel
@@ -2784,7 +2805,8 @@ impl StepEmitter<'_, '_> {
             | Op::IntToFloatAcc { .. }
             | Op::MulAcc { .. }
             | Op::Mach { .. }
-            | Op::Carry { .. } => a,
+            | Op::Carry { .. }
+            | Op::Spread { .. } => a,
             Op::Not => self.b.ins().bnot(a),
             Op::IntToFloat { .. } | Op::FloatToInt { .. } => self.conversion(op, a, true),
             Op::Add => self.b.ins().iadd(a, bv.unwrap_or(a)),
@@ -3230,8 +3252,8 @@ impl StepEmitter<'_, '_> {
         let c = v.get(2).copied().unwrap_or(a);
         match op {
             // The callers compute these from the masks, or call `half_lanes`; `step` emits
-            // nothing for `Keep`, the multiply-high pair through `wide` and a conversion to
-            // the accumulator through `converted_to_acc`.
+            // nothing for `Keep`, the multiply-high pair through `wide`, a conversion to the
+            // accumulator through `converted_to_acc` and DWords 8 bytes apart through `spread`.
             Op::Mov
             | Op::Cmp { .. }
             | Op::Sel
@@ -3241,7 +3263,8 @@ impl StepEmitter<'_, '_> {
             | Op::IntToFloatAcc { .. }
             | Op::MulAcc { .. }
             | Op::Mach { .. }
-            | Op::Carry { .. } => a,
+            | Op::Carry { .. }
+            | Op::Spread { .. } => a,
             Op::Not => self.b.ins().bnot(a),
             Op::IntToFloat { .. } | Op::FloatToInt { .. } => self.conversion(op, a, false),
             Op::Add => self.b.ins().iadd(a, b),

@@ -133,6 +133,14 @@ pub enum Op {
     FloatToInt {
         unsigned: bool,
     },
+    /// An integer `mov` of DWords whose source or destination steps by 8 bytes: the halves of
+    /// 64-bit values IGC takes apart (`mov (8|M0) r23.0<1>:ud r14.0<2;1,0>:ud`, the low
+    /// DWords) and puts together (`mov (8|M0) r33.1<2>:d r29.0<8;8,1>:d`, the high ones).
+    /// Lane by lane: every lane's DWord (its source modifier applied) read, then each stored
+    /// `dst_stride` bytes after the one before, in the lanes that write.
+    Spread {
+        dst_stride: u8,
+    },
 }
 
 impl Op {
@@ -149,7 +157,8 @@ impl Op {
             | Op::Not
             | Op::IntToFloat { .. }
             | Op::IntToFloatAcc { .. }
-            | Op::FloatToInt { .. } => 1,
+            | Op::FloatToInt { .. }
+            | Op::Spread { .. } => 1,
             Op::Mad | Op::Add3 | Op::FMad => 3,
             Op::Half {
                 op: FastOp::Mov, ..
@@ -258,7 +267,17 @@ impl Step {
     /// The file bytes `lo..hi` its destination spans (`None` for `null`).
     pub fn dst_bytes(&self) -> Option<(usize, usize)> {
         let d = usize::from(self.dst?);
-        Some((d, d + usize::from(self.n) * usize::from(self.dst_size)))
+        let step = match self.op {
+            Op::Spread { dst_stride } => dst_stride,
+            _ => self.dst_size,
+        };
+        Some((d, d + usize::from(self.n) * usize::from(step)))
+    }
+
+    /// Whether it writes bytes of its destination's span in between the ones it leaves as
+    /// they were (DWords 8 bytes apart).
+    pub fn writes_in_part(&self) -> bool {
+        matches!(self.op, Op::Spread { dst_stride } if dst_stride != self.dst_size)
     }
 
     /// One past the last byte of the register file the instruction touches (the flag
@@ -672,6 +691,9 @@ pub fn select(f: &Fast) -> Option<Step> {
     if vertical(&f.ch) {
         return None;
     }
+    if let Some(step) = spread(f, op, flag) {
+        return Some(step);
+    }
     let n = f.ch.n;
     // Words every other word (the low or the high words of DWords): the DWords merged.
     let words = op == Op::Mov
@@ -739,5 +761,45 @@ pub fn select(f: &Fast) -> Option<Step> {
         src,
         sign,
         flag,
+    })
+}
+
+/// [`Op::Spread`]: an integer `mov` of DWords without a condition whose source steps by 8
+/// bytes or whose destination does (and the other by 4, or one element), on more than one
+/// channel.
+fn spread(f: &Fast, op: Op, flag: Option<(CondMod, bool)>) -> Option<Step> {
+    let s = f.src[0];
+    if op != Op::Mov || f.num != Num::Int || flag.is_some() || f.ch.n < 2 {
+        return None;
+    }
+    if f.dst_elem.size != 4 || s.elem.size != 4 {
+        return None;
+    }
+    let d = f.dst?;
+    let (src, strided) = match s.at {
+        Src::Region { base, stride: 8 } => (
+            Lanes::Row {
+                base,
+                stride: 8,
+                elem: s.elem,
+            },
+            true,
+        ),
+        _ => (lanes(&s, f.ch.n)?, false),
+    };
+    if !(d.stride == 8 || (strided && d.stride == 4)) {
+        return None;
+    }
+    Some(Step {
+        op: Op::Spread {
+            dst_stride: d.stride as u8,
+        },
+        n: f.ch.n,
+        ch: f.ch,
+        dst: Some(d.base),
+        dst_size: 4,
+        src: [src, Lanes::Imm(0), Lanes::Imm(0)],
+        sign: [s.sign, Sign::NONE, Sign::NONE],
+        flag: None,
     })
 }

@@ -1246,3 +1246,92 @@ fn igc_additions_with_carry_translate() {
     let tr = Translated::with_min_run(&prog, 1).expect("translates");
     assert_eq!(tr.translated(), 7, "every instruction");
 }
+
+/// An integer `mov` of DWords 8 bytes apart: IGC's halves of 64-bit values taken apart (`mov
+/// (8|M0) r23.0<1>:ud r14.0<2;1,0>:ud`, `r14.1<2;1,0>` the high ones) and put together (`mov
+/// (8|M0) r33.0<2>:ud r27.0<8;8,1>:ud`, `r33.1<2>:d` the high ones), with IGC's negation of
+/// a half (`mov r120.0<1>:ud -r15.0<1;1,0>:ud`), between other instructions.
+#[derive(Debug, Clone)]
+struct Halves {
+    size: usize,
+    /// 0: the source steps by 8 bytes, the destination by 4; 1: the other way round; 2: both.
+    form: usize,
+    regs: [u32; 2],
+    subs: [u32; 2],
+    signed: bool,
+    neg: bool,
+    pred: usize,
+    /// An instruction after it.
+    then: Option<Ins>,
+}
+
+fn halves() -> impl Strategy<Value = Halves> {
+    (
+        (1usize..SIZES.len(), 0usize..3, proptest::array::uniform2(10u32..18)),
+        (proptest::array::uniform2(0u32..2), any::<bool>(), any::<bool>()),
+        (0usize..PREDS.len(), proptest::option::of(ins())),
+    )
+        .prop_map(|((size, form, regs), (subs, signed, neg), (pred, then))| Halves {
+            size,
+            form,
+            regs,
+            subs,
+            signed,
+            neg,
+            pred,
+            then,
+        })
+}
+
+fn halves_lines(h: &Halves) -> Vec<String> {
+    let (n, m) = SIZES[h.size];
+    let t = if h.signed { "d" } else { "ud" };
+    let [d, s] = h.regs;
+    let (dst, src) = match h.form {
+        0 => (format!("r{d}.0<1>"), format!("r{s}.{}<2;1,0>", h.subs[1])),
+        1 => (format!("r{d}.{}<2>", h.subs[0]), format!("r{s}.0<8;8,1>")),
+        _ => (
+            format!("r{d}.{}<2>", h.subs[0]),
+            format!("r{s}.{}<2;1,0>", h.subs[1]),
+        ),
+    };
+    let neg = if h.neg { "-" } else { "" };
+    let mut lines = vec![format!(
+        "{}mov ({n}|M{m}) {dst}:{t} {neg}{src}:{t}",
+        PREDS[h.pred]
+    )];
+    lines.extend(h.then.as_ref().map(text));
+    lines
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+
+    /// DWords 8 bytes apart, translated, against the interpreter: the whole register file.
+    #[test]
+    fn halves_of_64_bit_values_match_the_interpreter(
+        moves in proptest::collection::vec(halves(), 1..5),
+        file in words(),
+        active in common::active(),
+        flags in any::<u64>(),
+        slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),
+    ) {
+        let lines: Vec<String> = moves.iter().flat_map(halves_lines).collect();
+        lines_match(&lines, &file, active, flags, &slices)?;
+    }
+}
+
+/// IGC's Gen9 code taking `:q` values apart and putting them together translates.
+#[test]
+fn igc_halves_of_64_bit_values_translate() {
+    let text = "mov (8|M0) r23.0<1>:ud r14.0<2;1,0>:ud\n\
+                mov (8|M8) r25.0<1>:ud r16.1<2;1,0>:ud\n\
+                mov (8|M0) r33.0<2>:ud r27.0<8;8,1>:ud\n\
+                mov (8|M0) r33.1<2>:d r29.0<8;8,1>:d\n\
+                mov (8|M0) r120.0<1>:ud -r15.0<2;1,0>:ud\n\
+                nop\n";
+    let bytes = isa_encoder::assemble(Platform::Skl, text).expect("assembles");
+    let prog = Program::decode(Platform::Skl, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    assert_eq!(tr.translated(), 6, "the five moves and the nop");
+}
