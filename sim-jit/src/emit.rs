@@ -1271,6 +1271,10 @@ impl StepEmitter<'_, '_> {
         let Some(dst) = s.dst else {
             return;
         };
+        if s.n >= 4 && s.n % 4 == 0 {
+            self.carry_rows(s, m, sub, acc);
+            return;
+        }
         let mut out = Vec::with_capacity(usize::from(s.n));
         for i in 0..usize::from(s.n) {
             let x = self.lane32(s.src[0], i);
@@ -1290,6 +1294,49 @@ impl StepEmitter<'_, '_> {
             let on = self.lane_writes(s, m, i);
             self.store_dword(usize::from(acc) + 4 * i, on, c);
             self.store_dword(usize::from(dst) + 4 * i, on, v);
+        }
+    }
+
+    /// [`Op::Carry`] on rows of four lanes: every row's results and carries (borrows) before
+    /// any store, then the carries to the accumulator's rows and the results to the
+    /// destination's, with the instruction's masks.
+    fn carry_rows(&mut self, s: &Step, m: &Masks, sub: bool, acc: u16) {
+        let chunks = usize::from(s.n) / 4;
+        let mut values = Vec::with_capacity(chunks);
+        let mut carries = Vec::with_capacity(chunks);
+        for c in 0..chunks {
+            let x = self.source_row(s.src[0], c);
+            let y = self.source_row(s.src[1], c);
+            let (v, out) = if sub {
+                (
+                    self.b.ins().isub(x, y),
+                    self.b.ins().icmp(IntCC::UnsignedLessThan, x, y),
+                )
+            } else {
+                let v = self.b.ins().iadd(x, y);
+                (v, self.b.ins().icmp(IntCC::UnsignedLessThan, v, x))
+            };
+            values.push(v);
+            // All ones where it carries: 1 there.
+            carries.push(self.b.ins().ushr_imm_u(out, 31));
+        }
+        let to_acc = Step {
+            dst: Some(acc),
+            ..*s
+        };
+        self.write_rows(&to_acc, m, carries, false);
+        self.write_rows(s, m, values, false);
+    }
+
+    /// Row `c` (lanes `4c..4c + 4`) of a source as four 32-bit lanes: its row, or its one
+    /// value in every lane.
+    fn source_row(&mut self, l: Lanes, c: usize) -> Value {
+        match l {
+            Lanes::Row { base, stride, elem } => self.row(base, stride, elem, c),
+            other => {
+                let x = self.first(other);
+                self.b.ins().splat(I32X4, x)
+            }
         }
     }
 
