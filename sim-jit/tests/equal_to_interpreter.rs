@@ -1267,20 +1267,30 @@ struct Halves {
 
 fn halves() -> impl Strategy<Value = Halves> {
     (
-        (1usize..SIZES.len(), 0usize..3, proptest::array::uniform2(10u32..18)),
-        (proptest::array::uniform2(0u32..2), any::<bool>(), any::<bool>()),
+        (
+            1usize..SIZES.len(),
+            0usize..3,
+            proptest::array::uniform2(10u32..18),
+        ),
+        (
+            proptest::array::uniform2(0u32..2),
+            any::<bool>(),
+            any::<bool>(),
+        ),
         (0usize..PREDS.len(), proptest::option::of(ins())),
     )
-        .prop_map(|((size, form, regs), (subs, signed, neg), (pred, then))| Halves {
-            size,
-            form,
-            regs,
-            subs,
-            signed,
-            neg,
-            pred,
-            then,
-        })
+        .prop_map(
+            |((size, form, regs), (subs, signed, neg), (pred, then))| Halves {
+                size,
+                form,
+                regs,
+                subs,
+                signed,
+                neg,
+                pred,
+                then,
+            },
+        )
 }
 
 fn halves_lines(h: &Halves) -> Vec<String> {
