@@ -24,7 +24,7 @@
 //! the file, after the held values it overlaps are stored (and, for a write, dropped).
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F32, F32X4, I16, I16X8, I32, I32X4, I64, I8X16};
+use cranelift_codegen::ir::types::{F32, F32X4, I16, I16X8, I32, I32X4, I64, I64X2, I8X16};
 use std::collections::{BTreeMap, BTreeSet};
 
 use cranelift_codegen::ir::{
@@ -1158,6 +1158,10 @@ impl StepEmitter<'_, '_> {
         let Some(k0) = acc_dword(acc) else {
             return;
         };
+        if s.n >= 4 && s.n % 4 == 0 {
+            self.wide_rows(s, m, dst, signed, high, acc, k0);
+            return;
+        }
         let wide_slot = |i: usize| acc_wide_at(k0 + i) as i32;
         let n = usize::from(s.n);
         // Every lane's sources before any store: a destination may be a source.
@@ -1229,6 +1233,123 @@ impl StepEmitter<'_, '_> {
         for (i, v) in values.into_iter().enumerate() {
             let on = self.lane_writes(s, m, i);
             self.store_dword(usize::from(dst) + usize::from(dst_stride) * i, on, v);
+        }
+    }
+
+    /// [`wide`](Self::wide) on rows of four lanes, each pair of lanes in 64-bit vector lanes:
+    /// every row's products (`high`: `mach`'s sums) before any store, then their low DWords
+    /// to the accumulator's rows from `acc` (accumulator DWord `k0` on), their low 64 bits to
+    /// the wide values and, for `mach`, their bits 32..63 to the destination `dst`.
+    #[allow(clippy::too_many_arguments)]
+    fn wide_rows(
+        &mut self,
+        s: &Step,
+        m: &Masks,
+        dst: u16,
+        signed: [bool; 3],
+        high: bool,
+        acc: u16,
+        k0: usize,
+    ) {
+        let chunks = usize::from(s.n) / 4;
+        // Per row, its two pairs of lanes' 64-bit values.
+        let mut sums: Vec<[Value; 2]> = Vec::with_capacity(chunks);
+        let acc_lanes = Lanes::Row {
+            base: acc,
+            stride: 4,
+            elem: Elem {
+                size: 4,
+                signed: signed[2],
+            },
+        };
+        for c in 0..chunks {
+            let x = self.source_row(s.src[0], c);
+            let y = self.source_row(s.src[1], c);
+            // `mach` multiplies by src1's high word.
+            let y = match (high, signed[1]) {
+                (false, _) => y,
+                (true, true) => self.b.ins().sshr_imm_u(y, 16),
+                (true, false) => self.b.ins().ushr_imm_u(y, 16),
+            };
+            let low = high.then(|| self.source_row(acc_lanes, c));
+            let mut pair = [x; 2];
+            for (h, v) in pair.iter_mut().enumerate() {
+                let x = self.widen(x, signed[0], h == 1);
+                let y = self.widen(y, signed[1], h == 1);
+                let p = self.b.ins().imul(x, y);
+                let Some(low) = low else {
+                    *v = p;
+                    continue;
+                };
+                let p = self.b.ins().ishl_imm_u(p, 16);
+                // The wide value while the DWord still holds its low 32 bits, else the DWord.
+                let slot = acc_wide_at(k0 + 4 * c + 2 * h) as i32;
+                let wide = self.b.ins().load(I64X2, mem(), self.file, slot);
+                let dword = self.widen(low, signed[2], h == 1);
+                let a = self.b.ins().ishl_imm_u(wide, 32);
+                let b = self.b.ins().ishl_imm_u(dword, 32);
+                let same = self.b.ins().icmp(IntCC::Equal, a, b);
+                let base = self.b.ins().bitselect(same, wide, dword);
+                *v = self.b.ins().iadd(base, p);
+            }
+            sums.push(pair);
+        }
+        let halves = |em: &mut Self, pick: [u8; 4]| -> Vec<Value> {
+            sums.iter()
+                .map(|&[a, b]| {
+                    let a = em.b.ins().bitcast(I32X4, lanes(), a);
+                    let b = em.b.ins().bitcast(I32X4, lanes(), b);
+                    em.dwords(a, b, pick)
+                })
+                .collect()
+        };
+        let lows = halves(self, [0, 2, 4, 6]);
+        let highs = high.then(|| halves(self, [1, 3, 5, 7]));
+        let to_acc = Step {
+            dst: Some(acc),
+            ..*s
+        };
+        self.write_rows(&to_acc, m, lows, false);
+        for (c, pair) in sums.iter().enumerate() {
+            let on = if m.writes_all(s) {
+                None
+            } else {
+                Some(self.row_mask(m.both, c, false))
+            };
+            for (h, &v) in pair.iter().enumerate() {
+                let slot = acc_wide_at(k0 + 4 * c + 2 * h) as i32;
+                let new = match on {
+                    None => v,
+                    Some(on) => {
+                        let on = if h == 0 {
+                            self.b.ins().swiden_low(on)
+                        } else {
+                            self.b.ins().swiden_high(on)
+                        };
+                        let old = self.b.ins().load(I64X2, mem(), self.file, slot);
+                        self.b.ins().bitselect(on, v, old)
+                    }
+                };
+                self.b.ins().store(mem(), new, self.file, slot);
+            }
+        }
+        if let Some(highs) = highs {
+            let to_dst = Step {
+                dst: Some(dst),
+                ..*s
+            };
+            self.write_rows(&to_dst, m, highs, false);
+        }
+    }
+
+    /// Lanes 0 and 1 (`upper`: 2 and 3) of the four 32-bit lanes `v`, extended to 64 bits as
+    /// they are `signed`.
+    fn widen(&mut self, v: Value, signed: bool, upper: bool) -> Value {
+        match (signed, upper) {
+            (true, false) => self.b.ins().swiden_low(v),
+            (true, true) => self.b.ins().swiden_high(v),
+            (false, false) => self.b.ins().uwiden_low(v),
+            (false, true) => self.b.ins().uwiden_high(v),
         }
     }
 
