@@ -1158,7 +1158,7 @@ impl StepEmitter<'_, '_> {
         let Some(k0) = acc_dword(acc) else {
             return;
         };
-        if s.n >= 4 && s.n % 4 == 0 {
+        if s.n >= 4 && s.n.is_multiple_of(4) {
             self.wide_rows(s, m, dst, signed, high, acc, k0);
             return;
         }
@@ -1392,7 +1392,7 @@ impl StepEmitter<'_, '_> {
         let Some(dst) = s.dst else {
             return;
         };
-        if s.n >= 4 && s.n % 4 == 0 {
+        if s.n >= 4 && s.n.is_multiple_of(4) {
             self.carry_rows(s, m, sub, acc);
             return;
         }
