@@ -6,8 +6,10 @@
 //! predicated per channel, by a horizontal group of channels (`.any16h`) or not, whose
 //! destination is consecutive DWords or whole rows of consecutive words (or one element), and
 //! whose sources are consecutive DWords, words at a 2- or 4-byte step, bytes at a 4-byte step,
-//! one scalar element or an immediate; instructions that change nothing; the structured
-//! branches with a resolved target and no vertical predicate ([`branch`]); the classified
+//! one scalar element or an immediate; integer `mov`s of DWords whose source or destination
+//! steps by 8 bytes (64-bit values' halves, [`Op::Spread`]); instructions that change
+//! nothing; the structured branches with a resolved target and no vertical predicate
+//! ([`branch`]); the classified
 //! sends, called directly ([`send`]); IGC's multiply-high pair, `mul` to the accumulator
 //! and `mach` with AccWrEn, and `addc`/`subb` ([`wide`]); conversions between single
 //! precision and 32-bit integers, from integers to the accumulator too ([`convert`]).
