@@ -177,7 +177,7 @@ impl Sampling {
         }
         let [(l0, w0), (l1, w1)] = self.levels(lod);
         let mut at = |l: u32| {
-            let size = super::typed::level_size(&self.img, self.img.mip.min_lod + l);
+            let size = super::texel_place::level_size(&self.img, self.img.mip.min_lod + l);
             self.at_level(c, size, |[x, y, z]| fetch([x, y, z, l]))
         };
         let a = at(l0)?;
@@ -201,7 +201,7 @@ impl Sampling {
         if w1 != 0.0 && self.float {
             return None;
         }
-        let size = super::typed::level_size(&self.img, self.img.mip.min_lod + l0);
+        let size = super::texel_place::level_size(&self.img, self.img.mip.min_lod + l0);
         Some(
             self.nearest_at_level(c, size)
                 .map(|[x, y, z]| [x, y, z, l0]),

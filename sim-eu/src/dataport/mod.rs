@@ -19,6 +19,7 @@ mod sampler;
 pub mod scratch;
 mod slm;
 mod texel;
+mod texel_place;
 mod texel_row;
 mod typed;
 

@@ -8,7 +8,7 @@
 
 use batchbuffer::surface_format::ChannelOrder;
 
-use super::typed::texel_place;
+use super::texel_place::texel_place;
 use super::{texel, ImageSurface, Memory, Place, Surface};
 
 /// Lanes of the widest image message (the sampler's SIMD16).
