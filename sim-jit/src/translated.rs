@@ -62,11 +62,13 @@ pub(crate) struct Entry {
 
 /// The fewest translated instructions a run is made with by [`Translated::new`]: each entry
 /// leaves the interpreter's loop for the host code and comes back through a new
-/// `sim_eu::run` call, which costs more than interpreting a short run. Not tuned by
-/// measurement yet: 8 keeps the one-to-four-instruction runs between sends and control flow
-/// of `sim_kernels`' `group_sum` and `branchy` (IGC's code, disassembled) interpreted and
-/// translates `mad_loop`'s 128-instruction loop body and `jit_alu`'s kernels.
-pub const MIN_RUN: usize = 8;
+/// `sim_eu::run` call, which costs more than interpreting one short instruction but less
+/// than interpreting two. Measured (BENCHMARKS.md, "The shortest translated run"): CTS
+/// `work_group_suggested_local_size_3D` on sim:dg2 took 20-30 % less CPU with 1 or 2 than
+/// with 8 (IGC's Xe-HPG code there has short runs between instructions that leave a run),
+/// and `sim_kernels`' cases, whose runs hold their sends and branches, ran the same host
+/// instructions with 1, 2, 4, 8 and 16.
+pub const MIN_RUN: usize = 2;
 
 /// The channels a thread may have for [`Translated::for_first_channels`]'s translation: its
 /// first four (a work-group of one item is one channel of one thread).

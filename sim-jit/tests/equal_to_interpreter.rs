@@ -422,13 +422,24 @@ fn the_common_forms_translate() {
         7,
         "mad, add, mul, shl, the f32 cmp, the max, the nop"
     );
-    // By default a run that short stays interpreted.
-    const { assert!(7 < MIN_RUN) };
+    // By default a run of fewer translated instructions than `MIN_RUN` stays interpreted:
+    // the `mad` alone, before an indirect `mov` (which leaves runs).
+    const { assert!(1 < MIN_RUN) };
+    let text = "mad (16|M0) r10.0<1>:f r20.0<1;0>:f r30.0<1;0>:f r40.0<1>:f\n\
+                mov (1|M0) r[a0.0]<1>:ud 0x0:ud\n";
+    let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
     assert_eq!(
         Translated::new(&prog, true)
             .expect("translates")
             .translated(),
         0
+    );
+    assert_eq!(
+        Translated::with_min_run(&prog, 1)
+            .expect("translates")
+            .translated(),
+        1
     );
 }
 
