@@ -37,6 +37,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Module};
 
+mod double;
 mod loops;
 
 use crate::error::JitError;
@@ -51,7 +52,7 @@ use sim_eu::program::fast::{Elem, FastOp, Sign};
 use sim_eu::regfile::{acc_dword, acc_wide_at, FLAG};
 
 use crate::mads::{self, Mad};
-use crate::select::{Branch, Item, Lanes, Message, Op, Own, Step, SEL_CONDS};
+use crate::select::{Branch, DoubleOp, Item, Lanes, Message, Op, Own, Step, SEL_CONDS};
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
 
@@ -347,7 +348,7 @@ impl Emitter {
 
     /// Whether `op` translates on this host.
     pub fn supports(&self, op: Op) -> bool {
-        op != Op::FMad || self.fma
+        !matches!(op, Op::FMad | Op::Double(DoubleOp::Mad)) || self.fma
     }
 
     /// Compiles one run whose blocks start at the instructions `blocks` (counted from its
@@ -1133,6 +1134,8 @@ impl StepEmitter<'_, '_> {
             self.carry(s, &m, sub, acc);
         } else if let Op::Spread { dst_stride } = s.op {
             self.spread(s, &m, dst_stride);
+        } else if let Op::Double(op) = s.op {
+            self.double(s, &m, op);
         } else if s.n == 1 {
             self.scalar(s, &m);
         } else {
@@ -2963,7 +2966,7 @@ impl StepEmitter<'_, '_> {
         match op {
             // The callers compute these from the masks; `vector` takes half results apart;
             // `step` emits nothing for `Keep` and the lane-by-lane operations itself (`wide`,
-            // `carry`, `converted_to_acc`, `spread`).
+            // `carry`, `converted_to_acc`, `spread`, `double`).
             Op::Mov
             | Op::Cmp { .. }
             | Op::Sel
@@ -2974,7 +2977,8 @@ impl StepEmitter<'_, '_> {
             | Op::MulAcc { .. }
             | Op::Mach { .. }
             | Op::Carry { .. }
-            | Op::Spread { .. } => a,
+            | Op::Spread { .. }
+            | Op::Double(_) => a,
             Op::Not => self.b.ins().bnot(a),
             Op::IntToFloat { .. } | Op::FloatToInt { .. } => self.conversion(op, a, true),
             Op::Add => self.b.ins().iadd(a, bv.unwrap_or(a)),
@@ -3432,7 +3436,8 @@ impl StepEmitter<'_, '_> {
             | Op::MulAcc { .. }
             | Op::Mach { .. }
             | Op::Carry { .. }
-            | Op::Spread { .. } => a,
+            | Op::Spread { .. }
+            | Op::Double(_) => a,
             Op::Not => self.b.ins().bnot(a),
             Op::IntToFloat { .. } | Op::FloatToInt { .. } => self.conversion(op, a, false),
             Op::Add => self.b.ins().iadd(a, b),

@@ -12,8 +12,9 @@
 //! ([`branch`]); the classified
 //! sends, called directly ([`send`]); IGC's multiply-high pair, `mul` to the accumulator
 //! and `mach` with AccWrEn, and `addc`/`subb` ([`wide`]); conversions between single
-//! precision and 32-bit integers, from integers to the accumulator too ([`convert`]).
-//! Everything else stays with the interpreter.
+//! precision and 32-bit integers, from integers to the accumulator too ([`convert`]);
+//! double-precision `mov`, `add`, `mul` and `mad` ([`double`]). Everything else stays with
+//! the interpreter.
 
 use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl};
 use sim_eu::dataport::direct::{direct, Direct};
@@ -143,6 +144,21 @@ pub enum Op {
     Spread {
         dst_stride: u8,
     },
+    /// Double-precision arithmetic on `:df` lanes (Gen9's and Gen11's `mov`, `add`, `mul`,
+    /// `mad`), lane by lane in host doubles ([`double`]): each source 8 bytes a lane from its
+    /// base (a row) or one element, its modifier a sign-bit operation; `dst_size` is 8.
+    Double(DoubleOp),
+}
+
+/// The operation of an [`Op::Double`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DoubleOp {
+    /// A copy (the sign-bit operation of a modifier applied).
+    Mov,
+    Add,
+    Mul,
+    /// `src1 * src2 + src0`, fused.
+    Mad,
 }
 
 impl Op {
@@ -160,8 +176,9 @@ impl Op {
             | Op::IntToFloat { .. }
             | Op::IntToFloatAcc { .. }
             | Op::FloatToInt { .. }
-            | Op::Spread { .. } => 1,
-            Op::Mad | Op::Add3 | Op::FMad => 3,
+            | Op::Spread { .. }
+            | Op::Double(DoubleOp::Mov) => 1,
+            Op::Mad | Op::Add3 | Op::FMad | Op::Double(DoubleOp::Mad) => 3,
             Op::Half {
                 op: FastOp::Mov, ..
             } => 1,
@@ -537,6 +554,70 @@ pub fn convert(inst: &Inst) -> Option<Step> {
     };
     let src = [lanes(&src, ch.n)?, Lanes::Imm(0), Lanes::Imm(0)];
     Some(Step::dwords(op, ch, dst, src))
+}
+
+/// A `:df` element as a translated source reads it (two DWords, [`Op::Double`]).
+const QWORD: Elem = Elem {
+    size: 8,
+    signed: false,
+};
+
+/// The translated form of double-precision arithmetic (IGC's `:df` code for Gen9 and
+/// Gen11): `mov`, `add`, `mul` or `mad` whose destination and sources are all `:df`, the
+/// destination consecutive elements of the GRF (or one), each source consecutive elements
+/// (`<4;4,1>`, the three-source `<2;1>`) or one, with or without a modifier; no immediate,
+/// saturation, condition, accumulator write or vertical predicate. `None` for anything else.
+pub fn double(inst: &Inst) -> Option<Step> {
+    if inst.domain != Domain::F64 || inst.acc_wr || inst.dst.ty != DataType::Df {
+        return None;
+    }
+    let (op, nsrc) = match inst.opcode {
+        Opcode::Mov => (DoubleOp::Mov, 1),
+        Opcode::Add => (DoubleOp::Add, 2),
+        Opcode::Mul => (DoubleOp::Mul, 2),
+        Opcode::Mad => (DoubleOp::Mad, 3),
+        _ => return None,
+    };
+    let ch = plain_channels(inst, nsrc)?;
+    let n = usize::from(ch.n);
+    let d = &inst.dst;
+    if d.loc != Loc::File {
+        return None;
+    }
+    let dst = step(&d.offs, n)
+        .filter(|&(base, stride)| {
+            (stride == 8 || n == 1) && usize::from(base) + 8 * n <= MAX_GRF_BYTES
+        })?
+        .0;
+    let mut src = [Lanes::Imm(0); 3];
+    let mut sign = [Sign::NONE; 3];
+    for k in 0..usize::from(nsrc) {
+        let o = &inst.src[k];
+        if o.ty != DataType::Df || o.loc != Loc::File {
+            return None;
+        }
+        src[k] = match step(&o.offs, n)? {
+            (base, 0) => Lanes::Scalar(base, QWORD),
+            (base, _) if n == 1 => Lanes::Scalar(base, QWORD),
+            (base, 8) => Lanes::Row {
+                base,
+                stride: 8,
+                elem: QWORD,
+            },
+            _ => return None,
+        };
+        sign[k] = Sign::of(o.modifier);
+    }
+    Some(Step {
+        op: Op::Double(op),
+        n: ch.n,
+        ch,
+        dst: Some(dst),
+        dst_size: 8,
+        src,
+        sign,
+        flag: None,
+    })
 }
 
 /// The channels of `inst` when it is valid, has `nsrc` sources, no saturation, condition,

@@ -16,7 +16,8 @@ use isa_encoder::model::{Opcode, Shape};
 use sim_eu::exec::{runs_inside_a_run, stops_for_a_barrier};
 
 use crate::select::{
-    branch, convert, ends_thread, message, select, send, wide, Branch, Item, Message, Own, Step,
+    branch, convert, double, ends_thread, message, select, send, wide, Branch, Item, Message, Own,
+    Step,
 };
 use sim_eu::exec::structured::Jumps;
 use sim_eu::program::channels::Channels;
@@ -193,6 +194,7 @@ impl Translated {
                     .and_then(select)
                     .or_else(|| wide(inst))
                     .or_else(|| convert(inst))
+                    .or_else(|| double(inst))
                     .or_else(|| {
                         // A `nop` or a `sync` other than a barrier wait does nothing here.
                         simple

@@ -4,6 +4,7 @@
 
 mod common;
 
+mod doubles;
 mod equal_to_interpreter;
 mod mad_runs;
 mod run_entry;

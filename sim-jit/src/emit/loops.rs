@@ -133,6 +133,15 @@ fn carry_of(body: &[Item], written_in_part: &BTreeSet<usize>, branch: u32) -> Ca
         let vector = n > 1;
         for src in s.src.iter().take(s.op.arity()) {
             match *src {
+                // A `:df` row ([`Op::Double`]): every row it spans.
+                Lanes::Row {
+                    base, stride: 8, ..
+                } if vector && base.is_multiple_of(8) => {
+                    let at = usize::from(base);
+                    for row in (at - at % ROW..at + 8 * n).step_by(ROW) {
+                        row_use(row);
+                    }
+                }
                 Lanes::Row { base, stride, elem } if vector => {
                     for c in 0..n / 4 {
                         let at = usize::from(base) + usize::from(stride) * 4 * c;

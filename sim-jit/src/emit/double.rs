@@ -1,0 +1,185 @@
+//! IGC's double-precision arithmetic ([`Op::Double`]) lane by lane in host doubles, as
+//! `sim_eu::exec::alu` computes it: each lane's sources are two DWords of the file, the
+//! modifier a sign-bit operation on the high one; a NaN source gives its quieted self (the
+//! first NaN of src0, src1, src2), `mad` is fused, and every result is rounded to nearest
+//! even (the interpreter's double precision follows no other rounding mode). Two lanes at a
+//! time in a row (F64X2) where the destination starts a row, else lane by lane: a lane's
+//! own code is about four times a row's, and a kernel of `:df` `mad`s took seconds to
+//! translate lane by lane.
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{F64, F64X2, I32, I32X4, I64, I64X2};
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
+
+use super::{lanes, Masks, StepEmitter, ROW};
+use crate::select::{DoubleOp, Lanes, Step};
+use sim_eu::program::fast::{Elem, Sign};
+
+/// The quiet bit of an f64 NaN.
+const F64_QUIET: i64 = 0x0008_0000_0000_0000;
+
+const DWORD: Elem = Elem {
+    size: 4,
+    signed: false,
+};
+
+impl StepEmitter<'_, '_> {
+    /// Every lane's sources read before any store (the destination may be a source), then
+    /// each lane's result stored as its two DWords in the lanes that write.
+    pub(super) fn double(&mut self, s: &Step, m: &Masks, op: DoubleOp) {
+        let Some(dst) = s.dst else {
+            return;
+        };
+        if s.n >= 2 && usize::from(dst).is_multiple_of(ROW) {
+            self.double_rows(s, m, op, dst);
+            return;
+        }
+        let arity = s.op.arity();
+        let results: Vec<Value> = (0..usize::from(s.n))
+            .map(|i| {
+                let v: Vec<Value> = (0..arity)
+                    .map(|k| self.lane_f64(s.src[k], s.sign[k], i))
+                    .collect();
+                let r = match op {
+                    DoubleOp::Mov => return self.b.ins().bitcast(I64, MemFlagsData::new(), v[0]),
+                    DoubleOp::Add => self.b.ins().fadd(v[0], v[1]),
+                    DoubleOp::Mul => self.b.ins().fmul(v[0], v[1]),
+                    DoubleOp::Mad => self.b.ins().fma(v[1], v[2], v[0]),
+                };
+                let r = self.nan_first_f64(&v, r);
+                self.b.ins().bitcast(I64, MemFlagsData::new(), r)
+            })
+            .collect();
+        for (i, bits) in results.into_iter().enumerate() {
+            let on = self.lane_writes(s, m, i);
+            let at = usize::from(dst) + 8 * i;
+            let low = self.b.ins().ireduce(I32, bits);
+            let high = self.b.ins().ushr_imm_u(bits, 32);
+            let high = self.b.ins().ireduce(I32, high);
+            self.store_dword(at, on, low);
+            self.store_dword(at + 4, on, high);
+        }
+    }
+
+    /// Lane `i` of a `:df` source (consecutive, or one element) with its modifier, as F64.
+    fn lane_f64(&mut self, l: Lanes, sign: Sign, i: usize) -> Value {
+        let at = match l {
+            Lanes::Row { base, stride, .. } => base + u16::from(stride) * i as u16,
+            Lanes::Scalar(base, _) => base,
+            // `select::double` takes no immediate; one would be its 32 bits, zero-extended.
+            Lanes::Imm(v) => {
+                let bits = self.b.ins().iconst(I64, i64::from(v));
+                return self.b.ins().bitcast(F64, MemFlagsData::new(), bits);
+            }
+        };
+        let low = self.first(Lanes::Scalar(at, DWORD));
+        let high = self.first(Lanes::Scalar(at + 4, DWORD));
+        let high = self.signed(high, sign, I32);
+        let low = self.b.ins().uextend(I64, low);
+        let high = self.b.ins().uextend(I64, high);
+        let high = self.b.ins().ishl_imm_u(high, 32);
+        let bits = self.b.ins().bor(low, high);
+        self.b.ins().bitcast(F64, MemFlagsData::new(), bits)
+    }
+
+    /// `r`, unless one of `srcs` is a NaN: then the first such, quieted.
+    fn nan_first_f64(&mut self, srcs: &[Value], r: Value) -> Value {
+        let mut out = r;
+        for &x in srcs.iter().rev() {
+            let bits = self.b.ins().bitcast(I64, MemFlagsData::new(), x);
+            let quiet = self.b.ins().bor_imm_u(bits, F64_QUIET);
+            let quiet = self.b.ins().bitcast(F64, MemFlagsData::new(), quiet);
+            let nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+            out = self.b.ins().select(nan, quiet, out);
+        }
+        out
+    }
+
+    /// [`double`](Self::double) two lanes a row: every row's result before any store, then
+    /// each row held, blended with the row it replaces where a lane does not write.
+    fn double_rows(&mut self, s: &Step, m: &Masks, op: DoubleOp, dst: u16) {
+        let arity = s.op.arity();
+        let rows = usize::from(s.n) / 2;
+        let results: Vec<Value> = (0..rows)
+            .map(|c| {
+                let v: Vec<Value> = (0..arity)
+                    .map(|k| self.row_f64(s.src[k], s.sign[k], c))
+                    .collect();
+                let r = match op {
+                    DoubleOp::Mov => return self.b.ins().bitcast(I32X4, lanes(), v[0]),
+                    DoubleOp::Add => self.b.ins().fadd(v[0], v[1]),
+                    DoubleOp::Mul => self.b.ins().fmul(v[0], v[1]),
+                    DoubleOp::Mad => self.b.ins().fma(v[1], v[2], v[0]),
+                };
+                let r = self.nan_first_f64x2(&v, r);
+                self.b.ins().bitcast(I32X4, lanes(), r)
+            })
+            .collect();
+        let at = usize::from(dst);
+        if m.writes_all(s) {
+            for (c, r) in results.into_iter().enumerate() {
+                self.set_held_row(at + ROW * c, r);
+            }
+            return;
+        }
+        let store = self.b.ins().splat(I32X4, m.both);
+        for (c, r) in results.into_iter().enumerate() {
+            // Lane 2c's bit in the row's low two DWords, lane 2c + 1's in its high two.
+            let bits = [2 * c, 2 * c, 2 * c + 1, 2 * c + 1].map(|l| 1u32 << l);
+            let kv = self.i32x4_const(bits);
+            let sel = self.b.ins().band(store, kv);
+            let on = self.b.ins().icmp(IntCC::Equal, sel, kv);
+            let old = self.held_row(at + ROW * c);
+            let new = self.b.ins().bitselect(on, r, old);
+            self.set_held_row(at + ROW * c, new);
+        }
+    }
+
+    /// Lanes `2c` and `2c + 1` of a `:df` source with its modifier, as F64X2.
+    fn row_f64(&mut self, l: Lanes, sign: Sign, c: usize) -> Value {
+        let v = match l {
+            Lanes::Row { base, stride, .. } => {
+                let at = usize::from(base) + 2 * usize::from(stride) * c;
+                if at.is_multiple_of(ROW) {
+                    self.held_row(at)
+                } else {
+                    self.flush(at, at + ROW, false);
+                    let (file, off) = (self.file, self.addr(at as u16));
+                    self.b.ins().load(I32X4, super::mem(), file, off)
+                }
+            }
+            Lanes::Scalar(..) | Lanes::Imm(_) => {
+                let x = self.lane_f64(l, sign, 0);
+                return self.b.ins().splat(F64X2, x);
+            }
+        };
+        // The modifier on each lane's high DWord.
+        let v = if sign.and != u32::MAX {
+            let k = self.i32x4_const([u32::MAX, sign.and, u32::MAX, sign.and]);
+            self.b.ins().band(v, k)
+        } else {
+            v
+        };
+        let v = if sign.xor != 0 {
+            let k = self.i32x4_const([0, sign.xor, 0, sign.xor]);
+            self.b.ins().bxor(v, k)
+        } else {
+            v
+        };
+        self.b.ins().bitcast(F64X2, lanes(), v)
+    }
+
+    /// [`nan_first_f64`](Self::nan_first_f64) on two lanes.
+    fn nan_first_f64x2(&mut self, srcs: &[Value], r: Value) -> Value {
+        let quiet_bit = self.b.ins().iconst(I64, F64_QUIET);
+        let quiet_bit = self.b.ins().splat(I64X2, quiet_bit);
+        let mut out = self.b.ins().bitcast(I64X2, lanes(), r);
+        for &x in srcs.iter().rev() {
+            let bits = self.b.ins().bitcast(I64X2, lanes(), x);
+            let quiet = self.b.ins().bor(bits, quiet_bit);
+            let nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+            out = self.b.ins().bitselect(nan, quiet, out);
+        }
+        self.b.ins().bitcast(F64X2, lanes(), out)
+    }
+}
