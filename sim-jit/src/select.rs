@@ -144,9 +144,9 @@ pub enum Op {
     Spread {
         dst_stride: u8,
     },
-    /// Double-precision arithmetic on `:df` lanes (Gen9's and Gen11's `mov`, `add`, `mul`,
-    /// `mad`), lane by lane in host doubles ([`double`]): each source 8 bytes a lane from its
-    /// base (a row) or one element, its modifier a sign-bit operation; `dst_size` is 8.
+    /// Double-precision arithmetic on `:df` lanes (`mov`, `add`, `mul`, `mad`) in host
+    /// doubles ([`double`]): each source 8 bytes a lane from its base (a row) or one element,
+    /// its modifier a sign-bit operation; `dst_size` is 8.
     Double(DoubleOp),
 }
 
@@ -562,8 +562,8 @@ const QWORD: Elem = Elem {
     signed: false,
 };
 
-/// The translated form of double-precision arithmetic (IGC's `:df` code for Gen9 and
-/// Gen11): `mov`, `add`, `mul` or `mad` whose destination and sources are all `:df`, the
+/// The translated form of double-precision arithmetic (IGC's `:df` code for Gen9):
+/// `mov`, `add`, `mul` or `mad` whose destination and sources are all `:df`, the
 /// destination consecutive elements of the GRF (or one), each source consecutive elements
 /// (`<4;4,1>`, the three-source `<2;1>`) or one, with or without a modifier; no immediate,
 /// saturation, condition, accumulator write or vertical predicate. `None` for anything else.

@@ -1,4 +1,4 @@
-//! Double-precision arithmetic translated (`Op::Double`: Gen9's and Gen11's `:df` `mov`,
+//! Double-precision arithmetic translated (`Op::Double`: `:df` `mov`,
 //! `add`, `mul`, `mad`) against the interpreter: random sequences on register files of
 //! special doubles (NaNs of both kinds and signs with payloads, infinities, zeros,
 //! denormals, the extremes), every channel count the encoding allows, predicates, source
