@@ -144,7 +144,7 @@ pub enum Op {
     Spread {
         dst_stride: u8,
     },
-    /// Double-precision arithmetic on `:df` lanes (`mov`, `add`, `mul`, `mad`) in host
+    /// Double-precision arithmetic on `:df` lanes (`mov`, `add`, `mul`, `mad`, `sel`) in host
     /// doubles ([`double`]): each source 8 bytes a lane from its base (a row) or one element,
     /// its modifier a sign-bit operation; `dst_size` is 8.
     Double(DoubleOp),
@@ -159,13 +159,19 @@ pub enum DoubleOp {
     Mul,
     /// `src1 * src2 + src0`, fused.
     Mad,
+    /// `sel` without a condition: src0 where the predicate is set, else src1, in every
+    /// enabled lane (bits as they are, the modifiers' sign-bit operations applied).
+    Sel,
 }
 
 impl Op {
     /// Whether the result goes to every enabled lane, not only the predicated ones (`sel`
     /// takes its predicate as its choice).
     pub fn writes_enabled_lanes(self) -> bool {
-        matches!(self, Op::Sel | Op::SelCmp { .. })
+        matches!(
+            self,
+            Op::Sel | Op::SelCmp { .. } | Op::Double(DoubleOp::Sel)
+        )
     }
 
     pub fn arity(self) -> usize {
@@ -563,7 +569,8 @@ const QWORD: Elem = Elem {
 };
 
 /// The translated form of double-precision arithmetic (IGC's `:df` code for Gen9):
-/// `mov`, `add`, `mul` or `mad` whose destination and sources are all `:df`, the
+/// `mov`, `add`, `mul`, `mad` or `sel` by the predicate whose destination and sources are all
+/// `:df`, the
 /// destination consecutive elements of the GRF (or one), each source consecutive elements
 /// (`<4;4,1>`, the three-source `<2;1>`) or one, with or without a modifier; no immediate,
 /// saturation, condition, accumulator write or vertical predicate. `None` for anything else.
@@ -576,6 +583,7 @@ pub fn double(inst: &Inst) -> Option<Step> {
         Opcode::Add => (DoubleOp::Add, 2),
         Opcode::Mul => (DoubleOp::Mul, 2),
         Opcode::Mad => (DoubleOp::Mad, 3),
+        Opcode::Sel => (DoubleOp::Sel, 2),
         _ => return None,
     };
     let ch = plain_channels(inst, nsrc)?;

@@ -1,5 +1,5 @@
-//! Double-precision arithmetic translated (`Op::Double`: `:df` `mov`,
-//! `add`, `mul`, `mad`) against the interpreter: random sequences on register files of
+//! Double-precision arithmetic translated (`Op::Double`: `:df` `mov`, `add`, `mul`, `mad`,
+//! `sel` by the predicate) against the interpreter: random sequences on register files of
 //! special doubles (NaNs of both kinds and signs with payloads, infinities, zeros,
 //! denormals, the extremes), every channel count the encoding allows, predicates, source
 //! modifiers, scalar sources and destinations that are sources; and IGC's own lines.
@@ -31,7 +31,7 @@ const SPECIAL: [u64; 16] = [
     0x3ca0_0000_0000_0000,
 ];
 
-const OPS: [&str; 4] = ["mov", "add", "mul", "mad"];
+const OPS: [&str; 5] = ["mov", "add", "mul", "mad", "sel"];
 const MODS: [&str; 5] = ["", "", "-", "(abs)", "-(abs)"];
 const PREDS: [&str; 5] = ["", "", "(f0.0) ", "(~f1.1) ", "(W) "];
 /// Channels and the first channel: SIMD8 `:df` spans two registers, the most an operand may.
@@ -187,6 +187,8 @@ fn igc_double_lines_translate() {
         "mad (8|M0) r40.0<1>:df r77.0<2;1>:df r93.0<2;1>:df r40.0<1>:df",
         "add (8|M0) r60.0<1>:df r40.0<4;4,1>:df -r77.0<4;4,1>:df",
         "mul (8|M8) r62.0<1>:df r56.0<4;4,1>:df r8.2<0;1,0>:df",
+        // CLBlast's complex double kernels (`ocloc -device skl`): a negation picked by a flag.
+        "(f1.0) sel (8|M0) r64.0<1>:df r60.0<4;4,1>:df -r62.0<4;4,1>:df",
     ]
     .map(String::from);
     let file: Vec<u32> = (0..1024u32)

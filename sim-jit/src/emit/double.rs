@@ -42,6 +42,17 @@ impl StepEmitter<'_, '_> {
                     .collect();
                 let r = match op {
                     DoubleOp::Mov => return self.b.ins().bitcast(I64, MemFlagsData::new(), v[0]),
+                    DoubleOp::Sel => {
+                        let picked = match m.pred {
+                            Some(p) => {
+                                let bit = self.b.ins().ushr_imm_u(p, i as i64);
+                                let bit = self.b.ins().band_imm_u(bit, 1);
+                                self.b.ins().select(bit, v[0], v[1])
+                            }
+                            None => v[0],
+                        };
+                        return self.b.ins().bitcast(I64, MemFlagsData::new(), picked);
+                    }
                     DoubleOp::Add => self.b.ins().fadd(v[0], v[1]),
                     DoubleOp::Mul => self.b.ins().fmul(v[0], v[1]),
                     DoubleOp::Mad => self.b.ins().fma(v[1], v[2], v[0]),
@@ -50,8 +61,15 @@ impl StepEmitter<'_, '_> {
                 self.b.ins().bitcast(I64, MemFlagsData::new(), r)
             })
             .collect();
+        let store = self.double_store_mask(s, m);
         for (i, bits) in results.into_iter().enumerate() {
-            let on = self.lane_writes(s, m, i);
+            let on = match store {
+                None => self.b.ins().iconst(I32, 1),
+                Some(w) => {
+                    let bit = self.b.ins().ushr_imm_u(w, i as i64);
+                    self.b.ins().band_imm_u(bit, 1)
+                }
+            };
             let at = usize::from(dst) + 8 * i;
             let low = self.b.ins().ireduce(I32, bits);
             let high = self.b.ins().ushr_imm_u(bits, 32);
@@ -107,6 +125,15 @@ impl StepEmitter<'_, '_> {
                     .collect();
                 let r = match op {
                     DoubleOp::Mov => return self.b.ins().bitcast(I32X4, lanes(), v[0]),
+                    DoubleOp::Sel => {
+                        let a = self.b.ins().bitcast(I32X4, lanes(), v[0]);
+                        let Some(p) = m.pred else {
+                            return a;
+                        };
+                        let b = self.b.ins().bitcast(I32X4, lanes(), v[1]);
+                        let pick = self.row_lanes(p, c);
+                        return self.b.ins().bitselect(pick, a, b);
+                    }
                     DoubleOp::Add => self.b.ins().fadd(v[0], v[1]),
                     DoubleOp::Mul => self.b.ins().fmul(v[0], v[1]),
                     DoubleOp::Mad => self.b.ins().fma(v[1], v[2], v[0]),
@@ -116,23 +143,40 @@ impl StepEmitter<'_, '_> {
             })
             .collect();
         let at = usize::from(dst);
-        if m.writes_all(s) {
+        let Some(store) = self.double_store_mask(s, m) else {
             for (c, r) in results.into_iter().enumerate() {
                 self.set_held_row(at + ROW * c, r);
             }
             return;
-        }
-        let store = self.b.ins().splat(I32X4, m.both);
+        };
         for (c, r) in results.into_iter().enumerate() {
-            // Lane 2c's bit in the row's low two DWords, lane 2c + 1's in its high two.
-            let bits = [2 * c, 2 * c, 2 * c + 1, 2 * c + 1].map(|l| 1u32 << l);
-            let kv = self.i32x4_const(bits);
-            let sel = self.b.ins().band(store, kv);
-            let on = self.b.ins().icmp(IntCC::Equal, sel, kv);
+            let on = self.row_lanes(store, c);
             let old = self.held_row(at + ROW * c);
             let new = self.b.ins().bitselect(on, r, old);
             self.set_held_row(at + ROW * c, new);
         }
+    }
+
+    /// The lanes an [`Op::Double`] writes (bit i for lane i): `None` when every one, known
+    /// here; `sel` writes every enabled lane, the rest the enabled and predicated ones.
+    fn double_store_mask(&mut self, s: &Step, m: &Masks) -> Option<Value> {
+        if m.writes_all(s) {
+            None
+        } else if s.op.writes_enabled_lanes() {
+            Some(m.enabled)
+        } else {
+            Some(m.both)
+        }
+    }
+
+    /// All ones in the DWords of row `c` (lanes `2c` and `2c + 1`, two DWords each) whose bit
+    /// is set in the lane mask `mask`.
+    fn row_lanes(&mut self, mask: Value, c: usize) -> Value {
+        let m = self.b.ins().splat(I32X4, mask);
+        let bits = [2 * c, 2 * c, 2 * c + 1, 2 * c + 1].map(|l| 1u32 << l);
+        let kv = self.i32x4_const(bits);
+        let sel = self.b.ins().band(m, kv);
+        self.b.ins().icmp(IntCC::Equal, sel, kv)
     }
 
     /// Lanes `2c` and `2c + 1` of a `:df` source with its modifier, as F64X2.
