@@ -6,7 +6,6 @@
 
 use platform::Platform;
 use proptest::prelude::*;
-use sim_jit::Translated;
 
 use crate::common;
 
@@ -137,25 +136,6 @@ fn doubles() -> impl Strategy<Value = Vec<u32>> {
     })
 }
 
-/// `lines` assembled for `platform`; each line that assembles translates, and the run
-/// matches the interpreter's.
-fn doubles_match(
-    platform: Platform,
-    lines: &[String],
-    file: &[u32],
-    active: u32,
-    flags: u64,
-    slices: &[u64],
-) -> Result<(), TestCaseError> {
-    let Some((prog, n)) = common::program_on(platform, lines) else {
-        return Err(TestCaseError::reject("nothing assembles"));
-    };
-    let tr = Translated::with_min_run(&prog, 1).expect("translates");
-    let what = lines.join("\n");
-    prop_assert_eq!(tr.translated(), n, "every line translates:\n{}", what);
-    common::same_as_interpreter(&prog, &tr, n, file, active | 1, flags, slices, &what)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
 
@@ -170,7 +150,7 @@ proptest! {
     ) {
         let platform = if icl { Platform::Icllp } else { Platform::Skl };
         let lines: Vec<String> = ds.iter().map(df_line).collect();
-        doubles_match(platform, &lines, &file, active, flags, &slices)?;
+        common::lines_match_on(platform, &lines, &file, active, flags, &slices, true)?;
     }
 }
 
@@ -202,19 +182,5 @@ fn igc_double_lines_translate() {
             }
         })
         .collect();
-    let (prog, n) = common::program_on(Platform::Skl, &lines).expect("assembles");
-    assert_eq!(n, lines.len(), "every line assembles");
-    let tr = Translated::with_min_run(&prog, 1).expect("translates");
-    assert_eq!(tr.translated(), n, "every line translates");
-    common::same_as_interpreter(
-        &prog,
-        &tr,
-        n,
-        &file,
-        u32::MAX,
-        0,
-        &[1 << 20],
-        &lines.join("\n"),
-    )
-    .expect("same as the interpreter");
+    common::every_line_translates_and_matches_on(Platform::Skl, &lines, &file);
 }

@@ -362,23 +362,9 @@ fn a_dword_whose_row_was_held_is_read_as_the_row_left_it() {
     every_line_translates_and_matches(&lines, &file);
 }
 
-/// Translates `lines` (each must translate) and runs them on every channel of a thread whose
-/// file starts as `file`, translated and interpreted: the same results.
+/// [`common::every_line_translates_and_matches_on`] for Gen12LP.
 fn every_line_translates_and_matches(lines: &[String], file: &[u32]) {
-    let (prog, n) = program(lines).expect("assembles");
-    let tr = Translated::with_min_run(&prog, 1).expect("translates");
-    assert_eq!(tr.translated(), n, "every line translates");
-    common::same_as_interpreter(
-        &prog,
-        &tr,
-        n,
-        file,
-        u32::MAX,
-        0,
-        &[1 << 20],
-        &lines.join("\n"),
-    )
-    .expect("same as the interpreter");
+    common::every_line_translates_and_matches_on(Platform::Tgllp, lines, file);
 }
 
 /// An f32 `mad` whose addend row is read from the file (not held as a row) right after a
@@ -752,12 +738,7 @@ fn lines_match(
     flags: u64,
     slices: &[u64],
 ) -> Result<(), TestCaseError> {
-    let Some((prog, n)) = program(lines) else {
-        return Err(TestCaseError::reject("nothing assembles"));
-    };
-    let tr = Translated::with_min_run(&prog, 1).expect("translates");
-    let what = lines.join("\n");
-    common::same_as_interpreter(&prog, &tr, n, file, active | 1, flags, slices, &what)
+    common::lines_match_on(Platform::Tgllp, lines, file, active, flags, slices, false)
 }
 
 /// IGC's multiply-high pair (`mul (n) acc0:ud x:ud y:uw`, then `mach (n) dst x y {AccWrEn}`:

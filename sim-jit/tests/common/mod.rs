@@ -149,3 +149,48 @@ pub fn same_as_interpreter(
     }
     Ok(())
 }
+
+/// `lines` assembled for `platform` ([`program_on`]), translated with runs of any length and
+/// run against the interpreter ([`same_as_interpreter`], channels `active` and the first);
+/// with `all_translate`, every line that assembles must translate.
+#[allow(clippy::too_many_arguments)]
+pub fn lines_match_on(
+    platform: Platform,
+    lines: &[String],
+    file: &[u32],
+    active: u32,
+    flags: u64,
+    slices: &[u64],
+    all_translate: bool,
+) -> Result<(), TestCaseError> {
+    let Some((prog, n)) = program_on(platform, lines) else {
+        return Err(TestCaseError::reject("nothing assembles"));
+    };
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    let what = lines.join("\n");
+    if all_translate {
+        prop_assert_eq!(tr.translated(), n, "every line translates:\n{}", what);
+    }
+    same_as_interpreter(&prog, &tr, n, file, active | 1, flags, slices, &what)
+}
+
+/// Translates `lines` for `platform` (each must assemble and translate) and runs them on
+/// every channel of a thread whose file starts as `file`, translated and interpreted: the
+/// same results.
+pub fn every_line_translates_and_matches_on(platform: Platform, lines: &[String], file: &[u32]) {
+    let (prog, n) = program_on(platform, lines).expect("assembles");
+    assert_eq!(n, lines.len(), "every line assembles");
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    assert_eq!(tr.translated(), n, "every line translates");
+    same_as_interpreter(
+        &prog,
+        &tr,
+        n,
+        file,
+        u32::MAX,
+        0,
+        &[1 << 20],
+        &lines.join("\n"),
+    )
+    .expect("same as the interpreter");
+}
