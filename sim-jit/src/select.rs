@@ -144,9 +144,9 @@ pub enum Op {
     Spread {
         dst_stride: u8,
     },
-    /// Double-precision arithmetic on `:df` lanes (`mov`, `add`, `mul`, `mad`, `sel`) in host
-    /// doubles ([`double`]): each source 8 bytes a lane from its base (a row) or one element,
-    /// its modifier a sign-bit operation; `dst_size` is 8.
+    /// Double-precision arithmetic on `:df` lanes (`mov`, `add`, `mul`, `mad`, `sel`, `cmp`)
+    /// in host doubles ([`double`]): each source 8 bytes a lane from its base (a row) or one
+    /// element, its modifier a sign-bit operation; `dst_size` is 8.
     Double(DoubleOp),
 }
 
@@ -162,6 +162,12 @@ pub enum DoubleOp {
     /// `sel` without a condition: src0 where the predicate is set, else src1, in every
     /// enabled lane (bits as they are, the modifiers' sign-bit operations applied).
     Sel,
+    /// `cmp` (`cmpn` where `nan_true`: true where src1 is NaN) to `null`: each enabled,
+    /// predicated lane's flag bit.
+    Cmp {
+        cond: CondMod,
+        nan_true: bool,
+    },
 }
 
 impl Op {
@@ -569,8 +575,8 @@ const QWORD: Elem = Elem {
 };
 
 /// The translated form of double-precision arithmetic (IGC's `:df` code for Gen9):
-/// `mov`, `add`, `mul`, `mad` or `sel` by the predicate whose destination and sources are all
-/// `:df`, the
+/// `mov`, `add`, `mul`, `mad`, `sel` by the predicate or `cmp`/`cmpn` to `null` whose
+/// destination and sources are all `:df`, the
 /// destination consecutive elements of the GRF (or one), each source consecutive elements
 /// (`<4;4,1>`, the three-source `<2;1>`) or one, with or without a modifier; no immediate,
 /// saturation, condition, accumulator write or vertical predicate. `None` for anything else.
@@ -584,19 +590,33 @@ pub fn double(inst: &Inst) -> Option<Step> {
         Opcode::Mul => (DoubleOp::Mul, 2),
         Opcode::Mad => (DoubleOp::Mad, 3),
         Opcode::Sel => (DoubleOp::Sel, 2),
+        Opcode::Cmp | Opcode::Cmpn if inst.dst.loc == Loc::Null => (
+            DoubleOp::Cmp {
+                cond: inst.cond?,
+                nan_true: inst.opcode == Opcode::Cmpn,
+            },
+            2,
+        ),
         _ => return None,
     };
-    let ch = plain_channels(inst, nsrc)?;
+    let cmp = matches!(op, DoubleOp::Cmp { .. });
+    let ch = if cmp {
+        channels(inst, nsrc)?
+    } else {
+        plain_channels(inst, nsrc)?
+    };
     let n = usize::from(ch.n);
     let d = &inst.dst;
-    if d.loc != Loc::File {
+    let dst = if cmp {
+        None
+    } else if d.loc != Loc::File {
         return None;
-    }
-    let dst = step(&d.offs, n)
-        .filter(|&(base, stride)| {
+    } else {
+        let at = step(&d.offs, n).filter(|&(base, stride)| {
             (stride == 8 || n == 1) && usize::from(base) + 8 * n <= MAX_GRF_BYTES
-        })?
-        .0;
+        })?;
+        Some(at.0)
+    };
     let mut src = [Lanes::Imm(0); 3];
     let mut sign = [Sign::NONE; 3];
     for k in 0..usize::from(nsrc) {
@@ -620,7 +640,7 @@ pub fn double(inst: &Inst) -> Option<Step> {
         op: Op::Double(op),
         n: ch.n,
         ch,
-        dst: Some(dst),
+        dst,
         dst_size: 8,
         src,
         sign,
@@ -631,12 +651,15 @@ pub fn double(inst: &Inst) -> Option<Step> {
 /// The channels of `inst` when it is valid, has `nsrc` sources, no saturation, condition,
 /// vertical predicate or `ce` read, and a width translated steps take; `None` otherwise.
 fn plain_channels(inst: &Inst, nsrc: u8) -> Option<Channels> {
-    if inst.invalid.is_some()
-        || inst.sat
-        || inst.cond.is_some()
-        || inst.reads_ce
-        || inst.nsrc != nsrc
-    {
+    if inst.cond.is_some() {
+        return None;
+    }
+    channels(inst, nsrc)
+}
+
+/// [`plain_channels`] whatever the condition.
+fn channels(inst: &Inst, nsrc: u8) -> Option<Channels> {
+    if inst.invalid.is_some() || inst.sat || inst.reads_ce || inst.nsrc != nsrc {
         return None;
     }
     let ch = Channels::of(inst);

@@ -1,8 +1,9 @@
 //! Double-precision arithmetic translated (`Op::Double`: `:df` `mov`, `add`, `mul`, `mad`,
-//! `sel` by the predicate) against the interpreter: random sequences on register files of
-//! special doubles (NaNs of both kinds and signs with payloads, infinities, zeros,
-//! denormals, the extremes), every channel count the encoding allows, predicates, source
-//! modifiers, scalar sources and destinations that are sources; and IGC's own lines.
+//! `sel` by the predicate, `cmp`/`cmpn` to `null`) against the interpreter: random sequences
+//! on register files of special doubles (NaNs of both kinds and signs with payloads,
+//! infinities, zeros, denormals, the extremes), every channel count the encoding allows,
+//! predicates, source modifiers, scalar sources, destinations that are sources and flags
+//! read by later predicates; and IGC's own lines.
 
 use platform::Platform;
 use proptest::prelude::*;
@@ -30,7 +31,10 @@ const SPECIAL: [u64; 16] = [
     0x3ca0_0000_0000_0000,
 ];
 
-const OPS: [&str; 5] = ["mov", "add", "mul", "mad", "sel"];
+const OPS: [&str; 7] = ["mov", "add", "mul", "mad", "sel", "cmp", "cmpn"];
+const CONDS: [&str; 8] = ["eq", "ne", "lt", "gt", "le", "ge", "ov", "un"];
+/// The flag a `cmp` writes: the predicates read the first two.
+const FLAGS: [&str; 3] = ["f0.0", "f1.1", "f0.1"];
 const MODS: [&str; 5] = ["", "", "-", "(abs)", "-(abs)"];
 const PREDS: [&str; 5] = ["", "", "(f0.0) ", "(~f1.1) ", "(W) "];
 /// Channels and the first channel: SIMD8 `:df` spans two registers, the most an operand may.
@@ -51,6 +55,9 @@ struct Df {
     /// Up to four channels: the destination and two-source rows start one element into
     /// their register (not at a row of the register file).
     off_row: bool,
+    /// A `cmp`'s condition and flag register.
+    cond: usize,
+    flag: usize,
 }
 
 fn df() -> impl Strategy<Value = Df> {
@@ -66,9 +73,10 @@ fn df() -> impl Strategy<Value = Df> {
             any::<bool>(),
             any::<bool>(),
         ),
+        (0usize..CONDS.len(), 0usize..FLAGS.len()),
     )
         .prop_map(
-            |((op, size, pred), (regs, row, sub), (mods, in_place, off_row))| Df {
+            |((op, size, pred), (regs, row, sub), (mods, in_place, off_row), (cond, flag))| Df {
                 op,
                 size,
                 pred,
@@ -78,6 +86,8 @@ fn df() -> impl Strategy<Value = Df> {
                 mods,
                 in_place,
                 off_row,
+                cond,
+                flag,
             },
         )
 }
@@ -111,6 +121,15 @@ fn df_line(d: &Df) -> String {
             })
             .collect()
     };
+    if op.starts_with("cmp") {
+        return format!(
+            "{}{op} ({n}|M{m}) ({}){} null<1>:df {}",
+            PREDS[d.pred],
+            CONDS[d.cond],
+            FLAGS[d.flag],
+            srcs.join(" ")
+        );
+    }
     let dst_first = if op == "mad" { 0 } else { first };
     format!(
         "{}{op} ({n}|M{m}) r{dst}.{dst_first}<1>:df {}",
@@ -169,6 +188,8 @@ fn igc_double_lines_translate() {
         "mul (8|M8) r62.0<1>:df r56.0<4;4,1>:df r8.2<0;1,0>:df",
         // CLBlast's complex double kernels (`ocloc -device skl`): a negation picked by a flag.
         "(f1.0) sel (8|M0) r64.0<1>:df r60.0<4;4,1>:df -r62.0<4;4,1>:df",
+        "(W) cmp (8|M0) (eq)f1.1 null<1>:df r8.2<0;1,0>:df r56.1<0;1,0>:df",
+        "(W) cmp (1|M0) (eq)f0.0 null<1>:df r8.2<0;1,0>:df r8.2<0;1,0>:df",
     ]
     .map(String::from);
     let file: Vec<u32> = (0..1024u32)

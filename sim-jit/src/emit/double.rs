@@ -8,11 +8,12 @@
 //! translate lane by lane.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F64, F64X2, I32, I32X4, I64, I64X2};
+use cranelift_codegen::ir::types::{F64, F64X2, I32, I32X4, I64, I64X2, I8};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
 
 use super::{lanes, Masks, StepEmitter, ROW};
 use crate::select::{DoubleOp, Lanes, Step};
+use isa_encoder::model::CondMod;
 use sim_eu::program::fast::{Elem, Sign};
 
 /// The quiet bit of an f64 NaN.
@@ -27,6 +28,10 @@ impl StepEmitter<'_, '_> {
     /// Every lane's sources read before any store (the destination may be a source), then
     /// each lane's result stored as its two DWords in the lanes that write.
     pub(super) fn double(&mut self, s: &Step, m: &Masks, op: DoubleOp) {
+        if let DoubleOp::Cmp { cond, nan_true } = op {
+            self.double_cmp(s, m, cond, nan_true);
+            return;
+        }
         let Some(dst) = s.dst else {
             return;
         };
@@ -56,6 +61,7 @@ impl StepEmitter<'_, '_> {
                     DoubleOp::Add => self.b.ins().fadd(v[0], v[1]),
                     DoubleOp::Mul => self.b.ins().fmul(v[0], v[1]),
                     DoubleOp::Mad => self.b.ins().fma(v[1], v[2], v[0]),
+                    DoubleOp::Cmp { .. } => v[0],
                 };
                 let r = self.nan_first_f64(&v, r);
                 self.b.ins().bitcast(I64, MemFlagsData::new(), r)
@@ -137,6 +143,7 @@ impl StepEmitter<'_, '_> {
                     DoubleOp::Add => self.b.ins().fadd(v[0], v[1]),
                     DoubleOp::Mul => self.b.ins().fmul(v[0], v[1]),
                     DoubleOp::Mad => self.b.ins().fma(v[1], v[2], v[0]),
+                    DoubleOp::Cmp { .. } => v[0],
                 };
                 let r = self.nan_first_f64x2(&v, r);
                 self.b.ins().bitcast(I32X4, lanes(), r)
@@ -155,6 +162,39 @@ impl StepEmitter<'_, '_> {
             let new = self.b.ins().bitselect(on, r, old);
             self.set_held_row(at + ROW * c, new);
         }
+    }
+
+    /// [`DoubleOp::Cmp`]: each lane's comparison (as `sim_eu::exec::alu::cmp_f`: ordered but
+    /// for `ne` and `un`; `ov` and `eo` never), or src1 a NaN where `nan_true`, to the flag
+    /// bits of the enabled, predicated lanes.
+    fn double_cmp(&mut self, s: &Step, m: &Masks, cond: CondMod, nan_true: bool) {
+        let cc = match cond {
+            CondMod::Eq => Some(FloatCC::Equal),
+            CondMod::Ne => Some(FloatCC::NotEqual),
+            CondMod::Gt => Some(FloatCC::GreaterThan),
+            CondMod::Ge => Some(FloatCC::GreaterThanOrEqual),
+            CondMod::Lt => Some(FloatCC::LessThan),
+            CondMod::Le => Some(FloatCC::LessThanOrEqual),
+            CondMod::Un => Some(FloatCC::Unordered),
+            CondMod::Ov | CondMod::Eo => None,
+        };
+        let mut bits = self.b.ins().iconst(I32, 0);
+        for i in 0..usize::from(s.n) {
+            let a = self.lane_f64(s.src[0], s.sign[0], i);
+            let b = self.lane_f64(s.src[1], s.sign[1], i);
+            let mut r = match cc {
+                Some(cc) => self.b.ins().fcmp(cc, a, b),
+                None => self.b.ins().iconst(I8, 0),
+            };
+            if nan_true {
+                let nan = self.b.ins().fcmp(FloatCC::Unordered, b, b);
+                r = self.b.ins().bor(r, nan);
+            }
+            let r = self.b.ins().uextend(I32, r);
+            let r = self.b.ins().ishl_imm_u(r, i as i64);
+            bits = self.b.ins().bor(bits, r);
+        }
+        self.set_flags(s, m, bits);
     }
 
     /// The lanes an [`Op::Double`] writes (bit i for lane i): `None` when every one, known

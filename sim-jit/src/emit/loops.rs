@@ -20,7 +20,7 @@ use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Type, Value};
 
 use super::{mem, Blocks, Held, Slot, StepEmitter, Taken, HELD_DWORDS, HELD_ROWS, PARK, ROW};
-use crate::select::{Item, Lanes, Op};
+use crate::select::{DoubleOp, Item, Lanes, Op};
 use sim_eu::regfile::FLAG;
 
 /// The most rows a loop carries: the rest of [`HELD_ROWS`] is left to the rows a pass uses
@@ -107,7 +107,8 @@ fn carry_of(body: &[Item], written_in_part: &BTreeSet<usize>, branch: u32) -> Ca
         if s.op == Op::Keep {
             continue;
         }
-        flags |= s.flag.is_some() || matches!(s.op, Op::Cmp { .. });
+        flags |=
+            s.flag.is_some() || matches!(s.op, Op::Cmp { .. } | Op::Double(DoubleOp::Cmp { .. }));
         let n = usize::from(s.n);
         if let Op::MulAcc { .. } | Op::Mach { .. } | Op::Carry { .. } | Op::IntToFloatAcc { .. } =
             s.op
