@@ -16,7 +16,7 @@
 //! double-precision `mov`, `add`, `mul` and `mad` ([`double`]). Everything else stays with
 //! the interpreter.
 
-use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl};
+use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl, SrcMod};
 use sim_eu::dataport::direct::{direct, Direct};
 use sim_eu::dataport::quick::Quick;
 use sim_eu::exec::runs_inside_a_run;
@@ -146,7 +146,8 @@ pub enum Op {
     },
     /// Double-precision arithmetic on `:df` lanes (`mov`, `add`, `mul`, `mad`, `sel`, `cmp`)
     /// in host doubles ([`double`]): each source 8 bytes a lane from its base (a row) or one
-    /// element, its modifier a sign-bit operation; `dst_size` is 8.
+    /// element, its modifier a sign-bit operation, or an immediate whose low DWord is zero
+    /// (`Lanes::Imm` holds its high DWord, the modifier applied); `dst_size` is 8.
     Double(DoubleOp),
 }
 
@@ -574,12 +575,13 @@ const QWORD: Elem = Elem {
     signed: false,
 };
 
-/// The translated form of double-precision arithmetic (IGC's `:df` code for Gen9):
-/// `mov`, `add`, `mul`, `mad`, `sel` by the predicate or `cmp`/`cmpn` to `null` whose
-/// destination and sources are all `:df`, the
-/// destination consecutive elements of the GRF (or one), each source consecutive elements
-/// (`<4;4,1>`, the three-source `<2;1>`) or one, with or without a modifier; no immediate,
-/// saturation, condition, accumulator write or vertical predicate. `None` for anything else.
+/// The translated form of double-precision arithmetic (IGC's `:df` code for Gen9): `mov`,
+/// `add`, `mul`, `mad`, `sel` by the predicate or `cmp`/`cmpn` to `null` whose destination and
+/// sources are all `:df`, the destination consecutive elements of the GRF (or one), each
+/// source consecutive elements (`<4;4,1>`, the three-source `<2;1>`), one, or an immediate
+/// whose low DWord is zero, with or without a modifier; on 1, 2, 4, 8 or 16 channels; no other
+/// immediate, no saturation, accumulator write or vertical predicate, no condition but a
+/// `cmp`'s. `None` for anything else.
 pub fn double(inst: &Inst) -> Option<Step> {
     if inst.domain != Domain::F64 || inst.acc_wr || inst.dst.ty != DataType::Df {
         return None;
@@ -600,11 +602,9 @@ pub fn double(inst: &Inst) -> Option<Step> {
         _ => return None,
     };
     let cmp = matches!(op, DoubleOp::Cmp { .. });
-    let ch = if cmp {
-        channels(inst, nsrc)?
-    } else {
-        plain_channels(inst, nsrc)?
-    };
+    // IGC clears pairs of doubles too (`(W) mov (2|M0) r4.0<1>:df 0.0:df`).
+    let ch = any_channels(inst, nsrc)
+        .filter(|ch| (cmp || inst.cond.is_none()) && matches!(ch.n, 1 | 2 | 4 | 8 | 16))?;
     let n = usize::from(ch.n);
     let d = &inst.dst;
     let dst = if cmp {
@@ -621,7 +621,26 @@ pub fn double(inst: &Inst) -> Option<Step> {
     let mut sign = [Sign::NONE; 3];
     for k in 0..usize::from(nsrc) {
         let o = &inst.src[k];
-        if o.ty != DataType::Df || o.loc != Loc::File {
+        if o.ty != DataType::Df {
+            return None;
+        }
+        if o.loc == Loc::Imm && o.scalar {
+            // A double whose low DWord is zero (0.0, 1.0, 0.5, -2.0: the ones IGC writes) as
+            // its high DWord; the modifier applied here.
+            let bits = u64::from_le_bytes(o.imm[..8].try_into().ok()?);
+            let bits = match o.modifier {
+                SrcMod::None => bits,
+                SrcMod::Neg => bits ^ (1 << 63),
+                SrcMod::Abs => bits & !(1 << 63),
+                SrcMod::NegAbs => bits | (1 << 63),
+            };
+            if bits as u32 != 0 {
+                return None;
+            }
+            src[k] = Lanes::Imm((bits >> 32) as u32);
+            continue;
+        }
+        if o.loc != Loc::File {
             return None;
         }
         src[k] = match step(&o.offs, n)? {
@@ -659,11 +678,16 @@ fn plain_channels(inst: &Inst, nsrc: u8) -> Option<Channels> {
 
 /// [`plain_channels`] whatever the condition.
 fn channels(inst: &Inst, nsrc: u8) -> Option<Channels> {
+    any_channels(inst, nsrc).filter(|ch| matches!(ch.n, 1 | 4 | 8 | 16 | 32))
+}
+
+/// [`channels`] of any width.
+fn any_channels(inst: &Inst, nsrc: u8) -> Option<Channels> {
     if inst.invalid.is_some() || inst.sat || inst.reads_ce || inst.nsrc != nsrc {
         return None;
     }
     let ch = Channels::of(inst);
-    (!vertical(&ch) && matches!(ch.n, 1 | 4 | 8 | 16 | 32)).then_some(ch)
+    (!vertical(&ch)).then_some(ch)
 }
 
 /// Whether `n` DWords from file byte `at` lie in the GRF.

@@ -33,12 +33,20 @@ const SPECIAL: [u64; 16] = [
 
 const OPS: [&str; 7] = ["mov", "add", "mul", "mad", "sel", "cmp", "cmpn"];
 const CONDS: [&str; 8] = ["eq", "ne", "lt", "gt", "le", "ge", "ov", "un"];
+/// Immediates translated code takes: doubles whose low DWord is zero.
+const IMMS: [&str; 5] = [
+    "0.0:df",
+    "1.0:df",
+    "-2.5:df",
+    "0x7FF8000000000000:df",
+    "0xFFF0000000000000:df",
+];
 /// The flag a `cmp` writes: the predicates read the first two.
 const FLAGS: [&str; 3] = ["f0.0", "f1.1", "f0.1"];
 const MODS: [&str; 5] = ["", "", "-", "(abs)", "-(abs)"];
 const PREDS: [&str; 5] = ["", "", "(f0.0) ", "(~f1.1) ", "(W) "];
 /// Channels and the first channel: SIMD8 `:df` spans two registers, the most an operand may.
-const SIZES: [(u32, u32); 4] = [(1, 0), (4, 0), (8, 0), (8, 8)];
+const SIZES: [(u32, u32); 5] = [(1, 0), (2, 0), (4, 0), (8, 0), (8, 8)];
 
 #[derive(Debug, Clone)]
 struct Df {
@@ -112,6 +120,11 @@ fn df_line(d: &Df) -> String {
         let nsrc = if op == "mov" { 1 } else { 2 };
         (0..nsrc)
             .map(|k| {
+                if op == "mov" && !d.row[k] && d.sub[k] == 3 {
+                    // A `mov` may take an immediate (one whose low DWord is zero); iga64
+                    // encodes no 64-bit immediate in two-source instructions for Gen9.
+                    return IMMS[d.cond % IMMS.len()].to_string();
+                }
                 let at = if d.row[k] && n > 1 {
                     format!("r{}.{first}<4;4,1>", reg[k])
                 } else {
@@ -190,6 +203,9 @@ fn igc_double_lines_translate() {
         "(f1.0) sel (8|M0) r64.0<1>:df r60.0<4;4,1>:df -r62.0<4;4,1>:df",
         "(W) cmp (8|M0) (eq)f1.1 null<1>:df r8.2<0;1,0>:df r56.1<0;1,0>:df",
         "(W) cmp (1|M0) (eq)f0.0 null<1>:df r8.2<0;1,0>:df r8.2<0;1,0>:df",
+        // Accumulators cleared.
+        "(W) mov (2|M0) r4.0<1>:df 0.0:df",
+        "mov (8|M0) r66.0<1>:df 0.0:df",
     ]
     .map(String::from);
     let file: Vec<u32> = (0..1024u32)

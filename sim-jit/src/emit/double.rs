@@ -90,9 +90,9 @@ impl StepEmitter<'_, '_> {
         let at = match l {
             Lanes::Row { base, stride, .. } => base + u16::from(stride) * i as u16,
             Lanes::Scalar(base, _) => base,
-            // `select::double` takes no immediate; one would be its 32 bits, zero-extended.
+            // An immediate's high DWord (`select::double`), its modifier applied.
             Lanes::Imm(v) => {
-                let bits = self.b.ins().iconst(I64, i64::from(v));
+                let bits = self.b.ins().iconst(I64, (u64::from(v) << 32) as i64);
                 return self.b.ins().bitcast(F64, MemFlagsData::new(), bits);
             }
         };
