@@ -148,3 +148,19 @@ proptest! {
 fn the_valid_sample_assembles() {
     assemble(Platform::Tgllp, VALID).expect("sample");
 }
+
+/// A 64-bit immediate fills the upper 64 bits of an instruction, src1's fields with them:
+/// iga64 encodes one in a `mov` and refuses one in an `add`, on every platform; so do we, and
+/// the `mov` comes out as iga64's bytes.
+#[test]
+fn a_64_bit_immediate_only_in_a_one_source_instruction() {
+    let iga = oracles::require!(oracles::Oracle::Iga64);
+    let mov = "mov (1|M0) r10.0<1>:q 0x123456789:q\n";
+    let add = "add (1|M0) r10.0<1>:q r10.0<0;1,0>:q 0x123456789:q\n";
+    for p in Platform::ALL {
+        let theirs = oracles::iga64::asm(&iga, p, mov, &[]).expect("iga64 encodes the mov");
+        assert_eq!(assemble(p, mov).expect("mov"), theirs, "{p}");
+        assert!(oracles::iga64::asm(&iga, p, add, &[]).is_err(), "iga64 on {p}");
+        assert!(assemble(p, add).is_err(), "{p}");
+    }
+}

@@ -13,7 +13,7 @@ use platform::Platform;
 
 use super::bits::Bits;
 use super::shared::{
-    code_by_type, code_of, codes_by_type, ill, macro_operand, missing, mod_bits, put,
+    code_by_type, code_of, codes_by_type, ill, imm64_alone, macro_operand, missing, mod_bits, put,
     put_src_region_mods, reg_at, reg_fields, reg_from, sign_extend, src_mod, src_region,
     stride_code, table_get, TYPE_SLOTS,
 };
@@ -456,6 +456,7 @@ fn encode_basic(b: &mut Bits, i: &Instruction) -> Result<(), EncodeError> {
     }
     b.set_bit(34, i.saturate);
     b.set_bit(33, i.opts.contains(InstOpts::ACC_WR_EN));
+    imm64_alone(i)?;
     let s0 = i.src[0].ok_or_else(|| missing("src0"))?;
     match s0 {
         Operand::Imm(imm) => {

@@ -13,9 +13,9 @@ use platform::Platform;
 
 use super::bits::Bits;
 use super::shared::{
-    code_by_type, code_of, codes_by_type, elem_bytes, ill, lookup, macro_operand, missing,
-    mod_bits, put, put_src_region_mods, reg_at, reg_fields, reg_from, sign_extend, src_mod,
-    src_region, stride_code, table_get, unsupported, TYPE_SLOTS,
+    code_by_type, code_of, codes_by_type, elem_bytes, ill, imm64_alone, lookup, macro_operand,
+    missing, mod_bits, put, put_src_region_mods, reg_at, reg_fields, reg_from, sign_extend,
+    src_mod, src_region, stride_code, table_get, unsupported, TYPE_SLOTS,
 };
 use crate::error::{DecodeError, EncodeError};
 use crate::model::{
@@ -758,6 +758,7 @@ fn encode_basic(platform: Platform, b: &mut Bits, i: &Instruction) -> Result<(),
     };
     encode_dst(platform, b, &dst)?;
     encode_flags_sat(b, i);
+    imm64_alone(i)?;
     let s0 = i.src[0].ok_or_else(|| missing("src0"))?;
     encode_src(platform, b, &SRC0, &s0)?;
     if let Some(s1) = i.src[1] {

@@ -4,7 +4,9 @@
 
 use super::Bits;
 use crate::error::{DecodeError, EncodeError};
-use crate::model::{DataType, MacroOperand, MathMacroAcc, Operand, Reg, RegFile, Region, SrcMod};
+use crate::model::{
+    DataType, Instruction, MacroOperand, MathMacroAcc, Operand, Reg, RegFile, Region, SrcMod,
+};
 
 /// Two-source region encodings -> element counts, the same on every platform here.
 pub const HSTRIDES: [u8; 4] = [0, 1, 2, 4];
@@ -23,6 +25,22 @@ pub(super) fn unsupported(what: &str) -> EncodeError {
 
 pub(super) fn missing(what: &str) -> EncodeError {
     EncodeError::Unencodable(format!("missing {what}"))
+}
+
+/// A 64-bit immediate fills the instruction's upper 64 bits, where a second source's fields
+/// lie: only a one-source instruction has one (iga64 refuses `add (1|M0) r10.0<1>:q
+/// r10.0<0;1,0>:q 0x100000000:q` on every platform here: `GED_SetSrc1DataType`).
+pub(super) fn imm64_alone(i: &Instruction) -> Result<(), EncodeError> {
+    let imm64 = i
+        .src
+        .iter()
+        .any(|s| matches!(s, Some(Operand::Imm(imm)) if imm.ty.is_64bit()));
+    if imm64 && i.src[1].is_some() {
+        return Err(unsupported(
+            "a 64-bit immediate in a two-source instruction (it fills src1's fields)",
+        ));
+    }
+    Ok(())
 }
 
 pub(super) fn macro_operand() -> EncodeError {
