@@ -160,7 +160,10 @@ fn a_64_bit_immediate_only_in_a_one_source_instruction() {
     for p in Platform::ALL {
         let theirs = oracles::iga64::asm(&iga, p, mov, &[]).expect("iga64 encodes the mov");
         assert_eq!(assemble(p, mov).expect("mov"), theirs, "{p}");
-        assert!(oracles::iga64::asm(&iga, p, add, &[]).is_err(), "iga64 on {p}");
+        assert!(
+            oracles::iga64::asm(&iga, p, add, &[]).is_err(),
+            "iga64 on {p}"
+        );
         assert!(assemble(p, add).is_err(), "{p}");
     }
 }
