@@ -960,6 +960,21 @@ fn flush_slots(
     }
 }
 
+/// The host comparison of a float `cmp` by `cond`, as `sim_eu::exec::alu::cmp_f` compares:
+/// ordered but for `ne` and `un`; `None` for `ov` and `eo`, which are never true.
+fn float_cc(cond: CondMod) -> Option<FloatCC> {
+    match cond {
+        CondMod::Eq => Some(FloatCC::Equal),
+        CondMod::Ne => Some(FloatCC::NotEqual),
+        CondMod::Gt => Some(FloatCC::GreaterThan),
+        CondMod::Ge => Some(FloatCC::GreaterThanOrEqual),
+        CondMod::Lt => Some(FloatCC::LessThan),
+        CondMod::Le => Some(FloatCC::LessThanOrEqual),
+        CondMod::Un => Some(FloatCC::Unordered),
+        CondMod::Ov | CondMod::Eo => None,
+    }
+}
+
 /// Whether the translated code tests the results of `op` for NaN ([`StepEmitter::nan_branch`]).
 fn tests_for_nan(op: Op) -> bool {
     matches!(op, Op::FAdd | Op::FMul | Op::FMad)
@@ -2246,17 +2261,7 @@ impl StepEmitter<'_, '_> {
         if float {
             let fa = self.b.ins().bitcast(fty, lanes(), a);
             let fb = self.b.ins().bitcast(fty, lanes(), b);
-            let cc = match cond {
-                CondMod::Eq => Some(FloatCC::Equal),
-                CondMod::Ne => Some(FloatCC::NotEqual),
-                CondMod::Gt => Some(FloatCC::GreaterThan),
-                CondMod::Ge => Some(FloatCC::GreaterThanOrEqual),
-                CondMod::Lt => Some(FloatCC::LessThan),
-                CondMod::Le => Some(FloatCC::LessThanOrEqual),
-                CondMod::Un => Some(FloatCC::Unordered),
-                CondMod::Ov | CondMod::Eo => None,
-            };
-            let mut r = match cc {
+            let mut r = match float_cc(cond) {
                 Some(cc) => {
                     let v = self.b.ins().fcmp(cc, fa, fb);
                     widen(self, v)

@@ -11,7 +11,7 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F64, F64X2, I32, I32X4, I64, I64X2, I8};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
 
-use super::{lanes, Masks, StepEmitter, ROW};
+use super::{float_cc, lanes, Masks, StepEmitter, ROW};
 use crate::select::{DoubleOp, Lanes, Step};
 use isa_encoder::model::CondMod;
 use sim_eu::program::fast::{Elem, Sign};
@@ -164,20 +164,10 @@ impl StepEmitter<'_, '_> {
         }
     }
 
-    /// [`DoubleOp::Cmp`]: each lane's comparison (as `sim_eu::exec::alu::cmp_f`: ordered but
-    /// for `ne` and `un`; `ov` and `eo` never), or src1 a NaN where `nan_true`, to the flag
-    /// bits of the enabled, predicated lanes.
+    /// [`DoubleOp::Cmp`]: each lane's comparison ([`float_cc`]), or src1 a NaN where
+    /// `nan_true`, to the flag bits of the enabled, predicated lanes.
     fn double_cmp(&mut self, s: &Step, m: &Masks, cond: CondMod, nan_true: bool) {
-        let cc = match cond {
-            CondMod::Eq => Some(FloatCC::Equal),
-            CondMod::Ne => Some(FloatCC::NotEqual),
-            CondMod::Gt => Some(FloatCC::GreaterThan),
-            CondMod::Ge => Some(FloatCC::GreaterThanOrEqual),
-            CondMod::Lt => Some(FloatCC::LessThan),
-            CondMod::Le => Some(FloatCC::LessThanOrEqual),
-            CondMod::Un => Some(FloatCC::Unordered),
-            CondMod::Ov | CondMod::Eo => None,
-        };
+        let cc = float_cc(cond);
         let mut bits = self.b.ins().iconst(I32, 0);
         for i in 0..usize::from(s.n) {
             let a = self.lane_f64(s.src[0], s.sign[0], i);
