@@ -1,4 +1,4 @@
-//! IGC's double-precision arithmetic ([`Op::Double`]) lane by lane in host doubles, as
+//! IGC's double-precision arithmetic ([`Op::Double`]) in host doubles, as
 //! `sim_eu::exec::alu` computes it: each lane's sources are two DWords of the file, the
 //! modifier a sign-bit operation on the high one; a NaN source gives its quieted self (the
 //! first NaN of src0, src1, src2), `mad` is fused, and every result is rounded to nearest
@@ -61,6 +61,7 @@ impl StepEmitter<'_, '_> {
                     DoubleOp::Add => self.b.ins().fadd(v[0], v[1]),
                     DoubleOp::Mul => self.b.ins().fmul(v[0], v[1]),
                     DoubleOp::Mad => self.b.ins().fma(v[1], v[2], v[0]),
+                    // `double_cmp`'s.
                     DoubleOp::Cmp { .. } => v[0],
                 };
                 let r = self.nan_first_f64(&v, r);
@@ -143,6 +144,7 @@ impl StepEmitter<'_, '_> {
                     DoubleOp::Add => self.b.ins().fadd(v[0], v[1]),
                     DoubleOp::Mul => self.b.ins().fmul(v[0], v[1]),
                     DoubleOp::Mad => self.b.ins().fma(v[1], v[2], v[0]),
+                    // `double_cmp`'s.
                     DoubleOp::Cmp { .. } => v[0],
                 };
                 let r = self.nan_first_f64x2(&v, r);
