@@ -16,7 +16,7 @@
 //! double-precision `mov`, `add`, `mul` and `mad` ([`double`]). Everything else stays with
 //! the interpreter.
 
-use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl, SrcMod};
+use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl};
 use sim_eu::dataport::direct::{direct, Direct};
 use sim_eu::dataport::quick::Quick;
 use sim_eu::exec::runs_inside_a_run;
@@ -628,16 +628,10 @@ pub fn double(inst: &Inst) -> Option<Step> {
             // A double whose low DWord is zero (0.0, 1.0, 0.5, -2.0: the ones IGC writes) as
             // its high DWord; the modifier applied here.
             let bits = u64::from_le_bytes(o.imm[..8].try_into().ok()?);
-            let bits = match o.modifier {
-                SrcMod::None => bits,
-                SrcMod::Neg => bits ^ (1 << 63),
-                SrcMod::Abs => bits & !(1 << 63),
-                SrcMod::NegAbs => bits | (1 << 63),
-            };
             if bits as u32 != 0 {
                 return None;
             }
-            src[k] = Lanes::Imm((bits >> 32) as u32);
+            src[k] = Lanes::Imm(Sign::of(o.modifier).apply((bits >> 32) as u32));
             continue;
         }
         if o.loc != Loc::File {
