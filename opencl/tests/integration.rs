@@ -10,6 +10,7 @@ mod c_client;
 mod clinfo;
 mod compiler_cache;
 mod events;
+mod host_commands;
 mod host_images;
 mod image_buffers;
 mod image_objects;

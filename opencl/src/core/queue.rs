@@ -14,6 +14,10 @@
 //! - anything else (buffer reads, writes, copies, fills, maps on the host; markers and
 //!   barriers), and a kernel whose wait list is not complete, first waits for every earlier
 //!   command of the queue and for its wait list;
+//! - a host command or a marker enqueued while the queue has nothing unfinished, whose wait
+//!   list is complete, runs on the application's thread before the enqueue returns (the
+//!   queue's thread starts nothing meanwhile): in order all the same, without two thread
+//!   wake-ups per command;
 //! - a command whose wait list holds a failed event does not run: its event fails with
 //!   CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
 //! - a GPU fault or hang fails that kernel's event (CL_OUT_OF_RESOURCES) after the context's
@@ -124,14 +128,18 @@ impl Drop for Queue {
 
 /// What a command does once its turn came.
 pub enum Work {
-    /// Runs on the queue's thread; an error becomes the event's (negative) status.
-    Host(Box<dyn FnOnce() -> Result<(), cl_int> + Send>),
+    /// Runs on the queue's thread (or the application's, when the queue has nothing else to
+    /// do); an error becomes the event's (negative) status.
+    Host(HostWork),
     Kernel(KernelRun),
     /// A buffer copy or fill on the device's copy engine, submitted like a kernel.
     Blit(BlitRun),
     /// Markers, barriers, migrations: only their place in the order.
     Nothing,
 }
+
+/// A command done on the host: a buffer read, write, copy or fill, a map.
+pub type HostWork = Box<dyn FnOnce() -> Result<(), cl_int> + Send>;
 
 /// Submits a blit on the queue's umd queue after the given events.
 pub type BlitSubmit = Box<
@@ -228,6 +236,9 @@ struct ExecState {
     pending: VecDeque<Queued>,
     /// Commands enqueued and not yet complete (or failed).
     unfinished: usize,
+    /// An application thread is running a host command of this queue itself ([`enqueue`]):
+    /// the queue's thread starts nothing meanwhile.
+    inline: bool,
     closing: bool,
     failures: Failures,
     /// What the last command that failed on its own said, for clFinish's report.
@@ -391,6 +402,52 @@ impl Exec {
         }
     }
 
+    /// Ends `c` without running it when a command before it or its wait list failed; true
+    /// then.
+    fn refused(&self, c: &Queued) -> bool {
+        if self.shares_failure(c.seq, c.waits) {
+            self.end(&c.event, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+            return true;
+        }
+        if c.deps.iter().any(|d| d.obj.status() < 0) {
+            self.fail(
+                c.seq,
+                &c.event,
+                CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+            );
+            return true;
+        }
+        false
+    }
+
+    /// Runs host command `seq` and ends it with what it returned.
+    fn host(&self, seq: Seq, event: &Option<Arc<Handle<Event>>>, f: HostWork) {
+        if let Some(e) = event {
+            set_status(e, CL_SUBMITTED);
+            set_status(e, CL_RUNNING);
+        }
+        match f() {
+            Ok(()) => self.end(event, CL_COMPLETE),
+            Err(e) => self.fail(seq, event, e),
+        }
+    }
+
+    /// Runs `c`, a host command or a marker the application's thread took while the queue had
+    /// nothing else ([`enqueue`]), then lets the queue's thread go on.
+    fn run_inline(&self, c: Queued) {
+        if !self.refused(&c) {
+            match c.work {
+                Work::Host(f) => self.host(c.seq, &c.event, f),
+                _ => self.end(&c.event, CL_COMPLETE),
+            }
+        }
+        let mut st = self.lock();
+        st.inline = false;
+        if !st.pending.is_empty() {
+            self.wake.notify_one();
+        }
+    }
+
     fn run(&self, flight: &mut VecDeque<Flight>, c: Queued) {
         // A kernel goes to the GPU at once when each event it waits for is complete or is a
         // kernel of this device (any queue): the GPU waits for those itself, once they are
@@ -441,31 +498,13 @@ impl Exec {
                 d.obj.wait();
             }
         }
-        if self.shares_failure(c.seq, c.waits) {
-            self.end(&c.event, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-            return;
-        }
-        if c.deps.iter().any(|d| d.obj.status() < 0) {
-            self.fail(
-                c.seq,
-                &c.event,
-                CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
-            );
+        if self.refused(&c) {
             return;
         }
         // What umd was handed (or why not), under the command's name for error reports.
         let (what, submitted) = match c.work {
             Work::Nothing => return self.end(&c.event, CL_COMPLETE),
-            Work::Host(f) => {
-                if let Some(e) = &c.event {
-                    set_status(e, CL_SUBMITTED);
-                    set_status(e, CL_RUNNING);
-                }
-                return match f() {
-                    Ok(()) => self.end(&c.event, CL_COMPLETE),
-                    Err(e) => self.fail(c.seq, &c.event, e),
-                };
-            }
+            Work::Host(f) => return self.host(c.seq, &c.event, f),
             Work::Kernel(k) => {
                 if let Err(e) = crate::core::image::host::before_kernel(k.mems.iter()) {
                     self.drain(flight);
@@ -532,20 +571,24 @@ fn worker(x: Arc<Exec>) {
     loop {
         let next = {
             let mut st = x.lock();
+            // Something to do: a command whose turn came, or closing.
+            let due = |st: &ExecState| (!st.inline && !st.pending.is_empty()) || st.closing;
             loop {
-                if let Some(c) = st.pending.pop_front() {
-                    break Some(c);
+                if !st.inline {
+                    if let Some(c) = st.pending.pop_front() {
+                        break Some(c);
+                    }
                 }
                 if !flight.is_empty() {
                     break None;
                 }
-                if st.closing {
+                if st.closing && !st.inline {
                     return;
                 }
                 drop(st);
-                crate::core::spin::spin_for(&x.state, |st| !st.pending.is_empty() || st.closing);
+                crate::core::spin::spin_for(&x.state, due);
                 st = x.lock();
-                if st.pending.is_empty() && !st.closing {
+                if !due(&st) {
                     st = x.wake.wait(st).unwrap_or_else(|e| e.into_inner());
                 }
             }
@@ -589,24 +632,39 @@ pub fn enqueue(
         CL_COMMAND_MARKER if deps.is_empty() => Waits::Marker,
         _ => Waits::Own,
     };
+    // A host command or a marker with nothing before it to wait for runs here, on the
+    // application's thread: handing it to the queue's thread and its end back cost two
+    // thread wake-ups, more than a small copy (CLBlast's tests enqueue a few hundred bytes and
+    // finish, thousands of times).
+    let may_inline = matches!(work, Work::Host(_) | Work::Nothing)
+        && deps.iter().all(|d| d.obj.status() == CL_COMPLETE);
     let x = &queue.obj.exec;
-    let seq = {
+    let (seq, inline) = {
         let mut st = x.lock();
         let seq = st.failures.enqueue();
         if let Some((_, e)) = &ev {
             e.obj.set_seq(seq);
         }
-        st.pending.push_back(Queued {
+        let c = Queued {
             seq,
             waits,
             event: ev.as_ref().map(|(_, e)| e.clone()),
             deps,
             work,
-        });
+        };
         st.unfinished += 1;
-        seq
+        if may_inline && st.unfinished == 1 && !st.inline {
+            st.inline = true;
+            (seq, Some(c))
+        } else {
+            st.pending.push_back(c);
+            (seq, None)
+        }
     };
-    x.wake.notify_one();
+    match inline {
+        Some(c) => x.run_inline(c),
+        None => x.wake.notify_one(),
+    }
     let Some((raw, ev)) = ev else {
         return Ok(None);
     };
@@ -671,6 +729,7 @@ pub fn create_queue(
         state: Mutex::new(ExecState {
             pending: VecDeque::new(),
             unfinished: 0,
+            inline: false,
             closing: false,
             failures: Failures::new(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE == 0),
             last_failure: None,
