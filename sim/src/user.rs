@@ -129,36 +129,52 @@ pub enum Need {
 /// come from the calling process's /proc/<pid>/maps, so nothing is touched; where it cannot be
 /// read, every page is read once instead (which checks `Exists`/`Read` only).
 pub fn probe(addr: u64, len: u64, need: Need) -> Result<(), Errno> {
-    let end = addr.checked_add(len).ok_or(Errno::EFAULT)?;
-    let maps = match caller() {
-        None => std::fs::read_to_string("/proc/self/maps"),
-        Some(pid) => std::fs::read_to_string(format!("/proc/{pid}/maps")),
-    };
-    let Ok(maps) = maps else {
-        let mut at = addr;
-        while at < end {
-            read(at, &mut [0u8])?;
-            at = (at | 0xfff) + 1;
-        }
-        return Ok(());
-    };
-    let mut at = addr;
-    for vma in maps.lines().filter_map(Vma::parse) {
-        if at >= end {
-            break;
-        }
-        if vma.end <= at {
-            continue;
-        }
-        if vma.start > at || !vma.allows(need) {
-            return Err(Errno::EFAULT);
-        }
-        at = vma.end;
+    Mappings::read().probe(addr, len, need)
+}
+
+/// The calling process's mappings, read once for several [`Mappings::probe`]s: a request
+/// pinning many userptr objects reads the map file once, not once per object (it is long in a
+/// process with many libraries, and the kernel builds it anew at each read).
+pub struct Mappings(Option<String>);
+
+impl Mappings {
+    pub fn read() -> Mappings {
+        let maps = match caller() {
+            None => std::fs::read_to_string("/proc/self/maps"),
+            Some(pid) => std::fs::read_to_string(format!("/proc/{pid}/maps")),
+        };
+        Mappings(maps.ok())
     }
-    if at >= end {
-        Ok(())
-    } else {
-        Err(Errno::EFAULT)
+
+    /// [`probe`] against these mappings.
+    pub fn probe(&self, addr: u64, len: u64, need: Need) -> Result<(), Errno> {
+        let end = addr.checked_add(len).ok_or(Errno::EFAULT)?;
+        let Some(maps) = &self.0 else {
+            let mut at = addr;
+            while at < end {
+                read(at, &mut [0u8])?;
+                at = (at | 0xfff) + 1;
+            }
+            return Ok(());
+        };
+        let mut at = addr;
+        for vma in maps.lines().filter_map(Vma::parse) {
+            if at >= end {
+                break;
+            }
+            if vma.end <= at {
+                continue;
+            }
+            if vma.start > at || !vma.allows(need) {
+                return Err(Errno::EFAULT);
+            }
+            at = vma.end;
+        }
+        if at >= end {
+            Ok(())
+        } else {
+            Err(Errno::EFAULT)
+        }
     }
 }
 

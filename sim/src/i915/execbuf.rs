@@ -237,6 +237,8 @@ fn validate_objects(
 ) -> Result<Vec<Object>, Errno> {
     let mut seen = HashSet::new();
     let mut objects = Vec::with_capacity(entries.len());
+    // The process's mappings, read at the first userptr object, once for all of them.
+    let mut maps: Option<user::Mappings> = None;
     for e in entries {
         // Every exec-object flag bit the uAPI defines (up to EXEC_OBJECT_CAPTURE).
         let Some(f) = ExecObjectFlags::from_bits(e.flags) else {
@@ -261,7 +263,8 @@ fn validate_objects(
             } else {
                 user::Need::ReadWrite
             };
-            user::probe(r.addr, r.len, need)?;
+            maps.get_or_insert_with(user::Mappings::read)
+                .probe(r.addr, r.len, need)?;
         }
         let size = obj.bo.size().max(pad_to_size(e));
         // Padding beyond the address space can never be placed.
