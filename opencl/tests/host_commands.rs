@@ -190,6 +190,16 @@ fn a_write_behind_a_pending_marker_waits_for_it() {
     }
 }
 
+/// Enqueues `work` on `queue` as a non-blocking write without an event.
+fn enqueue_host(queue: &Arc<Handle<Queue>>, work: Work) {
+    enqueue(
+        Command::new(queue, CL_COMMAND_WRITE_BUFFER, false, work),
+        vec![],
+        false,
+    )
+    .expect("enqueued");
+}
+
 /// A host command running on one application thread holds back a command another thread
 /// enqueued behind it. The first command waits (at most a second) for the second to start:
 /// run in order, it never does; a runtime that started it beside the first is caught.
@@ -198,7 +208,6 @@ fn a_command_from_another_thread_starts_after_the_running_one() {
     let (dev, ctx) = context();
     let q = profiling_queue(ctx, dev);
     let queue = Handle::<Queue>::get(q.cast()).expect("the queue's handle");
-    let second_started = Arc::new(AtomicBool::new(false));
     let first_done = Arc::new(AtomicBool::new(false));
     let (started_tx, started_rx) = mpsc::channel();
     let (second_tx, second_rx) = mpsc::channel::<()>();
@@ -213,36 +222,21 @@ fn a_command_from_another_thread_starts_after_the_running_one() {
                 first_done.store(true, Ordering::SeqCst);
                 Ok(())
             }));
-            enqueue(
-                Command::new(&queue, CL_COMMAND_WRITE_BUFFER, false, work),
-                vec![],
-                false,
-            )
-            .expect("enqueued");
+            enqueue_host(&queue, work);
         })
     };
     started_rx.recv().expect("the first command started");
     let saw_first_done = Arc::new(AtomicBool::new(false));
     let work = {
-        let (first_done, second_started, saw) = (
-            first_done.clone(),
-            second_started.clone(),
-            saw_first_done.clone(),
-        );
+        let (first_done, saw) = (first_done.clone(), saw_first_done.clone());
         Work::Host(Box::new(move || {
-            second_started.store(true, Ordering::SeqCst);
             saw.store(first_done.load(Ordering::SeqCst), Ordering::SeqCst);
             // Wakes the first command if it is (wrongly) still running.
             let _ = second_tx.send(());
             Ok(())
         }))
     };
-    enqueue(
-        Command::new(&queue, CL_COMMAND_WRITE_BUFFER, false, work),
-        vec![],
-        false,
-    )
-    .expect("enqueued");
+    enqueue_host(&queue, work);
     first.join().expect("the first thread");
     finish(q);
     assert!(
