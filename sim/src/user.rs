@@ -138,6 +138,7 @@ pub fn probe(addr: u64, len: u64, need: Need) -> Result<(), Errno> {
 pub struct Mappings(Option<String>);
 
 impl Mappings {
+    /// The caller's mappings now (none readable: probes then read each page instead).
     pub fn read() -> Mappings {
         let maps = match caller() {
             None => std::fs::read_to_string("/proc/self/maps"),
