@@ -13,10 +13,10 @@
 //! sends, called directly ([`send`]); IGC's multiply-high pair, `mul` to the accumulator
 //! and `mach` with AccWrEn, and `addc`/`subb` ([`wide`]); conversions between single
 //! precision and 32-bit integers, from integers to the accumulator too ([`convert`]);
-//! double-precision `mov`, `add`, `mul` and `mad` ([`double`]). Everything else stays with
-//! the interpreter.
+//! double-precision `mov` (of any immediate, and to and from `:f`, `:d`, `:ud`), `add`,
+//! `mul`, `mad`, `sel` and `cmp` ([`double`]). Everything else stays with the interpreter.
 
-use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl};
+use isa_encoder::model::{CondMod, DataType, Opcode, PredCtrl, SrcMod};
 use sim_eu::dataport::direct::{direct, Direct};
 use sim_eu::dataport::quick::Quick;
 use sim_eu::exec::runs_inside_a_run;
@@ -163,6 +163,27 @@ pub enum DoubleOp {
     /// `sel` without a condition: src0 where the predicate is set, else src1, in every
     /// enabled lane (bits as they are, the modifiers' sign-bit operations applied).
     Sel,
+    /// `sel` with a condition and no predicate (`fmin` as `sel.l`, `fmax` as `sel.ge`): src0
+    /// where src0 `cond` src1 holds, else src1, in every enabled lane, bits as [`Self::Sel`];
+    /// `l` and `ge` pick the number where exactly one source is a NaN (the interpreter's
+    /// `sel_f`). No flag is written.
+    SelCmp {
+        cond: CondMod,
+    },
+    /// A `mov` of an immediate whose low DWord is not zero (IGC's `0.1:df`): these bits in
+    /// every enabled, predicated lane.
+    Const(u64),
+    /// A `mov` to `:df` from DWords of this type, exactly (an `:f` NaN quieted, as the
+    /// host's conversion does it).
+    Widen(DwordType),
+    /// A `mov` from `:df` to DWords of this type, as the interpreter stores a double: `:f`
+    /// rounded to nearest even (whatever `cr0` says), integers truncated and saturated to the
+    /// type's range, NaN to 0. The DWords `stride` bytes apart: 4, or 8 (IGC's
+    /// `mov (8|M0) r56.0<2>:d r7.0<4;4,1>:df`, the DWords between left as they were).
+    Narrow {
+        ty: DwordType,
+        stride: u8,
+    },
     /// `cmp` (`cmpn` where `nan_true`: true where src1 is NaN) to `null`: each enabled,
     /// predicated lane's flag bit.
     Cmp {
@@ -171,26 +192,45 @@ pub enum DoubleOp {
     },
 }
 
+/// The DWord types a double converts from and to ([`DoubleOp::Widen`], [`DoubleOp::Narrow`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DwordType {
+    F,
+    D,
+    Ud,
+}
+
+impl DwordType {
+    fn of(ty: DataType) -> Option<Self> {
+        match ty {
+            DataType::F => Some(DwordType::F),
+            DataType::D => Some(DwordType::D),
+            DataType::Ud => Some(DwordType::Ud),
+            _ => None,
+        }
+    }
+}
+
 impl Op {
     /// Whether the result goes to every enabled lane, not only the predicated ones (`sel`
     /// takes its predicate as its choice).
     pub fn writes_enabled_lanes(self) -> bool {
         matches!(
             self,
-            Op::Sel | Op::SelCmp { .. } | Op::Double(DoubleOp::Sel)
+            Op::Sel | Op::SelCmp { .. } | Op::Double(DoubleOp::Sel | DoubleOp::SelCmp { .. })
         )
     }
 
     pub fn arity(self) -> usize {
         match self {
-            Op::Keep => 0,
+            Op::Keep | Op::Double(DoubleOp::Const(_)) => 0,
             Op::Mov
             | Op::Not
             | Op::IntToFloat { .. }
             | Op::IntToFloatAcc { .. }
             | Op::FloatToInt { .. }
             | Op::Spread { .. }
-            | Op::Double(DoubleOp::Mov) => 1,
+            | Op::Double(DoubleOp::Mov | DoubleOp::Widen(_) | DoubleOp::Narrow { .. }) => 1,
             Op::Mad | Op::Add3 | Op::FMad | Op::Double(DoubleOp::Mad) => 3,
             Op::Half {
                 op: FastOp::Mov, ..
@@ -300,7 +340,10 @@ impl Step {
     pub fn dst_bytes(&self) -> Option<(usize, usize)> {
         let d = usize::from(self.dst?);
         let step = match self.op {
-            Op::Spread { dst_stride } => dst_stride,
+            Op::Spread { dst_stride }
+            | Op::Double(DoubleOp::Narrow {
+                stride: dst_stride, ..
+            }) => dst_stride,
             _ => self.dst_size,
         };
         Some((d, d + usize::from(self.n) * usize::from(step)))
@@ -309,7 +352,13 @@ impl Step {
     /// Whether it writes bytes of its destination's span in between the ones it leaves as
     /// they were (DWords 8 bytes apart).
     pub fn writes_in_part(&self) -> bool {
-        matches!(self.op, Op::Spread { dst_stride } if dst_stride != self.dst_size)
+        match self.op {
+            Op::Spread { dst_stride }
+            | Op::Double(DoubleOp::Narrow {
+                stride: dst_stride, ..
+            }) => dst_stride != self.dst_size,
+            _ => false,
+        }
     }
 
     /// One past the last byte of the register file the instruction touches (the flag
@@ -575,15 +624,32 @@ const QWORD: Elem = Elem {
     signed: false,
 };
 
+const DWORD: Elem = Elem {
+    size: 4,
+    signed: false,
+};
+
 /// The translated form of double-precision arithmetic (IGC's `:df` code for Gen9): `mov`,
-/// `add`, `mul`, `mad`, `sel` by the predicate or `cmp`/`cmpn` to `null` whose destination and
-/// sources are all `:df`, the destination consecutive elements of the GRF (or one), each
-/// source consecutive elements (`<4;4,1>`, the three-source `<2;1>`), one, or an immediate
-/// whose low DWord is zero, with or without a modifier; on 1, 2, 4, 8 or 16 channels; no other
-/// immediate, no saturation, accumulator write or vertical predicate, no condition but a
-/// `cmp`'s. `None` for anything else.
+/// `add`, `mul`, `mad`, `sel` by the predicate or by a comparison ([`SEL_CONDS`], no
+/// predicate) or `cmp`/`cmpn` to `null` whose destination and sources are all `:df`, the
+/// destination consecutive elements of the GRF (or one), each source consecutive elements
+/// (`<4;4,1>`, the three-source `<2;1>`), one, or an immediate whose low DWord is zero, with
+/// or without a modifier; a `mov` of any immediate; on 1, 2, 4, 8 or 16 channels; no
+/// saturation, accumulator write or vertical predicate, no other condition. `None` for
+/// anything else.
 pub fn double(inst: &Inst) -> Option<Step> {
-    if inst.domain != Domain::F64 || inst.acc_wr || inst.dst.ty != DataType::Df {
+    if inst.acc_wr {
+        return None;
+    }
+    // Its domain is its source's (the interpreter widens `:f` in single precision, `:d` and
+    // `:ud` as integers: exactly, either way).
+    if inst.opcode == Opcode::Mov
+        && inst.dst.ty != inst.src[0].ty
+        && (inst.dst.ty == DataType::Df || inst.src[0].ty == DataType::Df)
+    {
+        return double_conversion(inst);
+    }
+    if inst.domain != Domain::F64 || inst.dst.ty != DataType::Df {
         return None;
     }
     let (op, nsrc) = match inst.opcode {
@@ -591,7 +657,11 @@ pub fn double(inst: &Inst) -> Option<Step> {
         Opcode::Add => (DoubleOp::Add, 2),
         Opcode::Mul => (DoubleOp::Mul, 2),
         Opcode::Mad => (DoubleOp::Mad, 3),
-        Opcode::Sel => (DoubleOp::Sel, 2),
+        Opcode::Sel => match inst.cond {
+            None => (DoubleOp::Sel, 2),
+            Some(cond) if SEL_CONDS.contains(&cond) => (DoubleOp::SelCmp { cond }, 2),
+            Some(_) => return None,
+        },
         Opcode::Cmp | Opcode::Cmpn if inst.dst.loc == Loc::Null => (
             DoubleOp::Cmp {
                 cond: inst.cond?,
@@ -602,9 +672,13 @@ pub fn double(inst: &Inst) -> Option<Step> {
         _ => return None,
     };
     let cmp = matches!(op, DoubleOp::Cmp { .. });
+    // A conditional `sel` reads no predicate in the interpreter either: none is taken.
+    let sel_cmp = matches!(op, DoubleOp::SelCmp { .. });
     // IGC clears pairs of doubles too (`(W) mov (2|M0) r4.0<1>:df 0.0:df`).
-    let ch = any_channels(inst, nsrc)
-        .filter(|ch| (cmp || inst.cond.is_none()) && matches!(ch.n, 1 | 2 | 4 | 8 | 16))?;
+    let ch = any_channels(inst, nsrc).filter(|ch| {
+        (cmp || inst.cond.is_none() || (sel_cmp && ch.pred.is_none()))
+            && matches!(ch.n, 1 | 2 | 4 | 8 | 16)
+    })?;
     let n = usize::from(ch.n);
     let d = &inst.dst;
     let dst = if cmp {
@@ -619,19 +693,25 @@ pub fn double(inst: &Inst) -> Option<Step> {
     };
     let mut src = [Lanes::Imm(0); 3];
     let mut sign = [Sign::NONE; 3];
+    let mut op = op;
     for k in 0..usize::from(nsrc) {
         let o = &inst.src[k];
         if o.ty != DataType::Df {
             return None;
         }
         if o.loc == Loc::Imm && o.scalar {
-            // A double whose low DWord is zero (0.0, 1.0, 0.5, -2.0: the ones IGC writes) as
-            // its high DWord; the modifier applied here.
+            // A double whose low DWord is zero (0.0, 1.0, 0.5, -2.0) as its high DWord; the
+            // modifier applied here. Any other is a `mov`'s (Gen9 encodes no 64-bit
+            // immediate in two-source instructions): its bits.
             let bits = u64::from_le_bytes(o.imm[..8].try_into().ok()?);
+            let high = Sign::of(o.modifier).apply((bits >> 32) as u32);
             if bits as u32 != 0 {
-                return None;
+                if op != DoubleOp::Mov {
+                    return None;
+                }
+                op = DoubleOp::Const(u64::from(high) << 32 | (bits & 0xffff_ffff));
             }
-            src[k] = Lanes::Imm(Sign::of(o.modifier).apply((bits >> 32) as u32));
+            src[k] = Lanes::Imm(high);
             continue;
         }
         if o.loc != Loc::File {
@@ -657,6 +737,63 @@ pub fn double(inst: &Inst) -> Option<Step> {
         dst_size: 8,
         src,
         sign,
+        flag: None,
+    })
+}
+
+/// A `mov` between `:df` and `:f`, `:d` or `:ud` ([`DoubleOp::Widen`], [`DoubleOp::Narrow`]):
+/// IGC's `mov (8|M0) r22.0<1>:df r110.0<8;8,1>:f` and back; the destination consecutive
+/// elements of the GRF (or one), the source consecutive elements or one; on 1, 2, 4, 8 or
+/// 16 channels; no modifier, saturation or condition.
+fn double_conversion(inst: &Inst) -> Option<Step> {
+    let o = &inst.src[0];
+    let (widen, ty, dst_size, src_size) = match (inst.dst.ty, o.ty) {
+        (DataType::Df, t) => (true, DwordType::of(t)?, 8, 4),
+        (t, DataType::Df) => (false, DwordType::of(t)?, 4, 8),
+        _ => return None,
+    };
+    if inst.cond.is_some() || o.modifier != SrcMod::None || o.loc != Loc::File {
+        return None;
+    }
+    let ch = any_channels(inst, 1).filter(|ch| matches!(ch.n, 1 | 2 | 4 | 8 | 16))?;
+    let n = usize::from(ch.n);
+    let d = &inst.dst;
+    if d.loc != Loc::File {
+        return None;
+    }
+    // DWords from a double may also be a QWord apart.
+    let (dst, stride) = step(&d.offs, n).filter(|&(base, stride)| {
+        let stride = usize::from(stride);
+        (stride == dst_size || (!widen && stride == 8) || n == 1)
+            && usize::from(base) + stride.max(dst_size) * n <= MAX_GRF_BYTES
+    })?;
+    let op = if widen {
+        DoubleOp::Widen(ty)
+    } else {
+        DoubleOp::Narrow {
+            ty,
+            stride: if n == 1 { 4 } else { stride as u8 },
+        }
+    };
+    let elem = if src_size == 8 { QWORD } else { DWORD };
+    let src = match step(&o.offs, n)? {
+        (base, 0) => Lanes::Scalar(base, elem),
+        (base, _) if n == 1 => Lanes::Scalar(base, elem),
+        (base, stride) if usize::from(stride) == src_size => Lanes::Row {
+            base,
+            stride: stride as u8,
+            elem,
+        },
+        _ => return None,
+    };
+    Some(Step {
+        op: Op::Double(op),
+        n: ch.n,
+        ch,
+        dst: Some(dst),
+        dst_size: dst_size as u8,
+        src: [src, Lanes::Imm(0), Lanes::Imm(0)],
+        sign: [Sign::NONE; 3],
         flag: None,
     })
 }

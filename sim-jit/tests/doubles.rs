@@ -1,5 +1,6 @@
-//! Double-precision arithmetic translated (`Op::Double`: `:df` `mov`, `add`, `mul`, `mad`,
-//! `sel` by the predicate, `cmp`/`cmpn` to `null`) against the interpreter: random sequences
+//! Double-precision arithmetic translated (`Op::Double`: `:df` `mov` (of any immediate too),
+//! `add`, `mul`, `mad`, `sel` by the predicate or by a comparison, `cmp`/`cmpn` to `null`)
+//! against the interpreter: random sequences
 //! on register files of special doubles (NaNs of both kinds and signs with payloads,
 //! infinities, zeros, denormals, the extremes), every channel count the encoding allows,
 //! predicates, source modifiers, scalar sources, destinations that are sources and flags
@@ -31,15 +32,25 @@ const SPECIAL: [u64; 16] = [
     0x3ca0_0000_0000_0000,
 ];
 
-const OPS: [&str; 7] = ["mov", "add", "mul", "mad", "sel", "cmp", "cmpn"];
+/// `selc`: `sel` by a comparison (`fmin` is `sel.l`, `fmax` `sel.ge`), without a predicate.
+/// `widen`, `narrow`: a `mov` to `:df` from a DWord type ([`DWORD_TYPES`]) and back.
+const OPS: [&str; 10] = [
+    "mov", "add", "mul", "mad", "sel", "selc", "cmp", "cmpn", "widen", "narrow",
+];
+const DWORD_TYPES: [&str; 3] = ["f", "d", "ud"];
 const CONDS: [&str; 8] = ["eq", "ne", "lt", "gt", "le", "ge", "ov", "un"];
-/// Immediates translated code takes: doubles whose low DWord is zero.
-const IMMS: [&str; 5] = [
+/// Immediates of a `mov`: doubles whose low DWord is zero, and others (IGC's `0.1:df`, a
+/// signalling NaN with a low payload bit, the smallest denormal).
+const IMMS: [&str; 9] = [
     "0.0:df",
     "1.0:df",
     "-2.5:df",
     "0x7FF8000000000000:df",
     "0xFFF0000000000000:df",
+    "0.1:df",
+    "0xC00A666666666666:df",
+    "0x7FF0000000000001:df",
+    "0x0000000000000001:df",
 ];
 /// The flag a `cmp` writes: the predicates read the first two.
 const FLAGS: [&str; 3] = ["f0.0", "f1.1", "f0.1"];
@@ -120,10 +131,10 @@ fn df_line(d: &Df) -> String {
         let nsrc = if op == "mov" { 1 } else { 2 };
         (0..nsrc)
             .map(|k| {
-                if op == "mov" && !d.row[k] && d.sub[k] == 3 {
+                if op == "mov" && !d.row[k] && d.sub[k] >= 2 {
                     // A `mov` may take an immediate (one whose low DWord is zero); iga64
                     // encodes no 64-bit immediate in two-source instructions for Gen9.
-                    return IMMS[d.cond % IMMS.len()].to_string();
+                    return IMMS[(d.cond + d.flag * CONDS.len()) % IMMS.len()].to_string();
                 }
                 let at = if d.row[k] && n > 1 {
                     format!("r{}.{first}<4;4,1>", reg[k])
@@ -134,6 +145,48 @@ fn df_line(d: &Df) -> String {
             })
             .collect()
     };
+    if op == "widen" || op == "narrow" {
+        let ty = DWORD_TYPES[d.cond % DWORD_TYPES.len()];
+        let (dst_ty, src_ty, region) = if op == "widen" {
+            (
+                "df",
+                ty,
+                match n {
+                    1 => "<0;1,0>",
+                    2 => "<2;2,1>",
+                    4 => "<4;4,1>",
+                    _ => "<8;8,1>",
+                },
+            )
+        } else {
+            (ty, "df", if n == 1 { "<0;1,0>" } else { "<4;4,1>" })
+        };
+        let at = if d.row[0] || n == 1 {
+            format!("r{r0}.{first}{region}")
+        } else {
+            format!("r{r0}.{}<0;1,0>", d.sub[0])
+        };
+        // DWords from doubles a QWord apart too (IGC's `<2>`).
+        let dst_stride = if op == "narrow" && d.in_place == d.off_row {
+            2
+        } else {
+            1
+        };
+        return format!(
+            "{}mov ({n}|M{m}) r{dst}.{first}<{dst_stride}>:{dst_ty} {at}:{src_ty}",
+            PREDS[d.pred]
+        );
+    }
+    if op == "selc" {
+        // Only the comparisons `sel` takes, and no predicate (which it would ignore).
+        let pred = if PREDS[d.pred] == "(W) " { "(W) " } else { "" };
+        return format!(
+            "{pred}sel ({n}|M{m}) ({}){} r{dst}.{first}<1>:df {}",
+            CONDS[d.cond % 6],
+            FLAGS[d.flag],
+            srcs.join(" ")
+        );
+    }
     if op.starts_with("cmp") {
         return format!(
             "{}{op} ({n}|M{m}) ({}){} null<1>:df {}",
@@ -186,6 +239,32 @@ proptest! {
     }
 }
 
+/// A `mov` of each immediate that is not a double with a zero low DWord, on each channel
+/// count, predicated and not, into a row and one element in: every bit lands.
+#[test]
+fn double_immediates_of_any_bits_translate() {
+    let imms = [
+        "0.1:df",
+        "0xC00A666666666666:df",
+        "0x7FF0000000000001:df",
+        "0x0000000000000001:df",
+    ];
+    let mut lines = Vec::new();
+    for (k, imm) in imms.iter().enumerate() {
+        // Each line its own registers: a later one would hide an earlier one's result.
+        for (j, (n, pred)) in [(1, "(W) "), (2, ""), (4, "(f0.0) "), (8, "")]
+            .iter()
+            .enumerate()
+        {
+            let first = usize::from(*n <= 2 && k % 2 == 1);
+            let reg = 20 + 8 * k + 2 * j;
+            lines.push(format!("{pred}mov ({n}|M0) r{reg}.{first}<1>:df {imm}"));
+        }
+    }
+    let file: Vec<u32> = (0..1024u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+    common::every_line_translates_and_matches_on(Platform::Skl, &lines, &file);
+}
+
 /// IGC's double-precision lines (`ocloc -device skl` of a kernel of `fma` and `*` on
 /// `double`s, disassembled by iga64): the scalar argument broadcast by `mov`, the fused
 /// multiply-adds on both halves of SIMD16; every one translates and matches.
@@ -206,6 +285,23 @@ fn igc_double_lines_translate() {
         // Accumulators cleared.
         "(W) mov (2|M0) r4.0<1>:df 0.0:df",
         "mov (8|M0) r66.0<1>:df 0.0:df",
+        // `x * 0.1`, `fmin(x, 2.5)` and a `?:` (`ocloc -device skl`): the constants put in a
+        // register first, `fmin` a `sel.l`.
+        "(W) mov (1|M0) r3.0<1>:df 0.1:df",
+        "(W) mov (1|M0) r126.0<1>:df 3.3:df",
+        "mul (8|M0) r68.0<1>:df r40.0<4;4,1>:df r3.0<0;1,0>:df",
+        "cmp (8|M0) (gt)f0.0 null<1>:df r68.0<4;4,1>:df r40.0<4;4,1>:df",
+        "(f0.0) sel (8|M0) r70.0<1>:df r68.0<4;4,1>:df r60.0<4;4,1>:df",
+        "sel (8|M0) (lt)f0.0 r72.0<1>:df r70.0<4;4,1>:df r126.0<0;1,0>:df",
+        "sel (8|M8) (ge)f0.0 r74.0<1>:df r56.0<4;4,1>:df r3.0<0;1,0>:df",
+        // Conversions: `(double)f[i]`, and a double to `float` and `int`.
+        "mov (8|M16) r22.0<1>:df r110.0<8;8,1>:f",
+        "mov (8|M0) r76.0<1>:df r30.0<8;8,1>:d",
+        "mov (8|M0) r78.0<1>:f r72.0<4;4,1>:df",
+        "mov (8|M8) r79.0<1>:d r74.0<4;4,1>:df",
+        "mov (8|M0) r80.0<1>:ud r72.0<4;4,1>:df",
+        "mov (8|M0) r56.0<2>:d r7.0<4;4,1>:df",
+        "mov (8|M24) r10.0<1>:d r56.0<2;1,0>:d",
     ]
     .map(String::from);
     let file: Vec<u32> = (0..1024u32)

@@ -8,11 +8,11 @@
 //! translate lane by lane.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F64, F64X2, I32, I32X4, I64, I64X2, I8};
+use cranelift_codegen::ir::types::{F32, F64, F64X2, I32, I32X4, I64, I64X2, I8};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
 
 use super::{float_cc, lanes, Masks, StepEmitter, ROW};
-use crate::select::{DoubleOp, Lanes, Step};
+use crate::select::{DoubleOp, DwordType, Lanes, Step};
 use isa_encoder::model::CondMod;
 use sim_eu::program::fast::{Elem, Sign};
 
@@ -30,6 +30,10 @@ impl StepEmitter<'_, '_> {
     pub(super) fn double(&mut self, s: &Step, m: &Masks, op: DoubleOp) {
         if let DoubleOp::Cmp { cond, nan_true } = op {
             self.double_cmp(s, m, cond, nan_true);
+            return;
+        }
+        if let DoubleOp::Widen(_) | DoubleOp::Narrow { .. } = op {
+            self.double_conversion(s, m, op);
             return;
         }
         let Some(dst) = s.dst else {
@@ -58,11 +62,17 @@ impl StepEmitter<'_, '_> {
                         };
                         return self.b.ins().bitcast(I64, MemFlagsData::new(), picked);
                     }
+                    DoubleOp::SelCmp { cond } => {
+                        let pick = self.double_pick(cond, v[0], v[1]);
+                        let picked = self.b.ins().select(pick, v[0], v[1]);
+                        return self.b.ins().bitcast(I64, MemFlagsData::new(), picked);
+                    }
+                    DoubleOp::Const(bits) => return self.b.ins().iconst(I64, bits as i64),
                     DoubleOp::Add => self.b.ins().fadd(v[0], v[1]),
                     DoubleOp::Mul => self.b.ins().fmul(v[0], v[1]),
                     DoubleOp::Mad => self.b.ins().fma(v[1], v[2], v[0]),
-                    // `double_cmp`'s.
-                    DoubleOp::Cmp { .. } => v[0],
+                    // `double_cmp`'s and `double_conversion`'s.
+                    DoubleOp::Cmp { .. } | DoubleOp::Widen(_) | DoubleOp::Narrow { .. } => v[0],
                 };
                 let r = self.nan_first_f64(&v, r);
                 self.b.ins().bitcast(I64, MemFlagsData::new(), r)
@@ -141,11 +151,23 @@ impl StepEmitter<'_, '_> {
                         let pick = self.row_lanes(p, c);
                         return self.b.ins().bitselect(pick, a, b);
                     }
+                    DoubleOp::SelCmp { cond } => {
+                        let pick = self.double_pick(cond, v[0], v[1]);
+                        let pick = self.b.ins().bitcast(I32X4, lanes(), pick);
+                        let a = self.b.ins().bitcast(I32X4, lanes(), v[0]);
+                        let b = self.b.ins().bitcast(I32X4, lanes(), v[1]);
+                        return self.b.ins().bitselect(pick, a, b);
+                    }
+                    DoubleOp::Const(bits) => {
+                        let k = self.b.ins().iconst(I64, bits as i64);
+                        let k = self.b.ins().splat(I64X2, k);
+                        return self.b.ins().bitcast(I32X4, lanes(), k);
+                    }
                     DoubleOp::Add => self.b.ins().fadd(v[0], v[1]),
                     DoubleOp::Mul => self.b.ins().fmul(v[0], v[1]),
                     DoubleOp::Mad => self.b.ins().fma(v[1], v[2], v[0]),
-                    // `double_cmp`'s.
-                    DoubleOp::Cmp { .. } => v[0],
+                    // `double_cmp`'s and `double_conversion`'s.
+                    DoubleOp::Cmp { .. } | DoubleOp::Widen(_) | DoubleOp::Narrow { .. } => v[0],
                 };
                 let r = self.nan_first_f64x2(&v, r);
                 self.b.ins().bitcast(I32X4, lanes(), r)
@@ -164,6 +186,88 @@ impl StepEmitter<'_, '_> {
             let new = self.b.ins().bitselect(on, r, old);
             self.set_held_row(at + ROW * c, new);
         }
+    }
+
+    /// [`DoubleOp::Widen`] and [`DoubleOp::Narrow`] lane by lane: every lane converted
+    /// before any store (the destination may overlap the source), then stored in the
+    /// enabled, predicated lanes.
+    fn double_conversion(&mut self, s: &Step, m: &Masks, op: DoubleOp) {
+        let Some(dst) = s.dst else {
+            return;
+        };
+        let src = s.src[0];
+        // Each lane's result as the DWords it stores.
+        let results: Vec<Vec<Value>> = (0..usize::from(s.n))
+            .map(|i| match op {
+                DoubleOp::Widen(t) => {
+                    let at = match src {
+                        Lanes::Row { base, stride, .. } => base + u16::from(stride) * i as u16,
+                        // `select::double_conversion` takes no immediate.
+                        Lanes::Scalar(base, _) => base,
+                        Lanes::Imm(_) => 0,
+                    };
+                    let raw = self.first(Lanes::Scalar(at, DWORD));
+                    let x = match t {
+                        DwordType::F => {
+                            let f = self.b.ins().bitcast(F32, MemFlagsData::new(), raw);
+                            self.b.ins().fpromote(F64, f)
+                        }
+                        DwordType::D => self.b.ins().fcvt_from_sint(F64, raw),
+                        DwordType::Ud => self.b.ins().fcvt_from_uint(F64, raw),
+                    };
+                    let bits = self.b.ins().bitcast(I64, MemFlagsData::new(), x);
+                    let low = self.b.ins().ireduce(I32, bits);
+                    let high = self.b.ins().ushr_imm_u(bits, 32);
+                    let high = self.b.ins().ireduce(I32, high);
+                    vec![low, high]
+                }
+                DoubleOp::Narrow { ty: t, .. } => {
+                    let x = self.lane_f64(src, Sign::NONE, i);
+                    let r = match t {
+                        DwordType::F => {
+                            let f = self.b.ins().fdemote(F32, x);
+                            self.b.ins().bitcast(I32, MemFlagsData::new(), f)
+                        }
+                        DwordType::D => self.b.ins().fcvt_to_sint_sat(I32, x),
+                        DwordType::Ud => self.b.ins().fcvt_to_uint_sat(I32, x),
+                    };
+                    vec![r]
+                }
+                _ => Vec::new(),
+            })
+            .collect();
+        let store = self.double_store_mask(s, m);
+        let size = match op {
+            DoubleOp::Narrow { stride, .. } => usize::from(stride),
+            _ => usize::from(s.dst_size),
+        };
+        for (i, dwords) in results.into_iter().enumerate() {
+            let on = match store {
+                None => self.b.ins().iconst(I32, 1),
+                Some(w) => {
+                    let bit = self.b.ins().ushr_imm_u(w, i as i64);
+                    self.b.ins().band_imm_u(bit, 1)
+                }
+            };
+            for (k, d) in dwords.into_iter().enumerate() {
+                self.store_dword(usize::from(dst) + size * i + 4 * k, on, d);
+            }
+        }
+    }
+
+    /// A conditional `sel`'s choice of `a` over `b` (one lane as I8, or two as I64X2 masks):
+    /// the comparison, and for `l` and `ge` (`fmin`, `fmax`) also where `b` alone is a NaN.
+    /// Where `a` alone is one, the ordered comparison already picks `b`.
+    fn double_pick(&mut self, cond: CondMod, a: Value, b: Value) -> Value {
+        let cc = float_cc(cond).unwrap_or(FloatCC::Equal);
+        let r = self.b.ins().fcmp(cc, a, b);
+        if !matches!(cond, CondMod::Lt | CondMod::Ge) {
+            return r;
+        }
+        let b_nan = self.b.ins().fcmp(FloatCC::Unordered, b, b);
+        let a_number = self.b.ins().fcmp(FloatCC::Ordered, a, a);
+        let only_b = self.b.ins().band(b_nan, a_number);
+        self.b.ins().bor(r, only_b)
     }
 
     /// [`DoubleOp::Cmp`]: each lane's comparison ([`float_cc`]), or src1 a NaN where
