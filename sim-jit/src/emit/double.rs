@@ -80,20 +80,31 @@ impl StepEmitter<'_, '_> {
             .collect();
         let store = self.double_store_mask(s, m);
         for (i, bits) in results.into_iter().enumerate() {
-            let on = match store {
-                None => self.b.ins().iconst(I32, 1),
-                Some(w) => {
-                    let bit = self.b.ins().ushr_imm_u(w, i as i64);
-                    self.b.ins().band_imm_u(bit, 1)
-                }
-            };
+            let on = self.lane_stores(store, i);
             let at = usize::from(dst) + 8 * i;
-            let low = self.b.ins().ireduce(I32, bits);
-            let high = self.b.ins().ushr_imm_u(bits, 32);
-            let high = self.b.ins().ireduce(I32, high);
+            let (low, high) = self.dword_halves(bits);
             self.store_dword(at, on, low);
             self.store_dword(at + 4, on, high);
         }
+    }
+
+    /// Whether lane `i` stores (an I32 of 0 or 1): every lane where `store` is `None`
+    /// ([`Self::double_store_mask`]), else its bit there.
+    fn lane_stores(&mut self, store: Option<Value>, i: usize) -> Value {
+        match store {
+            None => self.b.ins().iconst(I32, 1),
+            Some(w) => {
+                let bit = self.b.ins().ushr_imm_u(w, i as i64);
+                self.b.ins().band_imm_u(bit, 1)
+            }
+        }
+    }
+
+    /// The low and high DWords of a QWord.
+    fn dword_halves(&mut self, bits: Value) -> (Value, Value) {
+        let low = self.b.ins().ireduce(I32, bits);
+        let high = self.b.ins().ushr_imm_u(bits, 32);
+        (low, self.b.ins().ireduce(I32, high))
     }
 
     /// Lane `i` of a `:df` source (consecutive, or one element) with its modifier, as F64.
@@ -216,9 +227,7 @@ impl StepEmitter<'_, '_> {
                         DwordType::Ud => self.b.ins().fcvt_from_uint(F64, raw),
                     };
                     let bits = self.b.ins().bitcast(I64, MemFlagsData::new(), x);
-                    let low = self.b.ins().ireduce(I32, bits);
-                    let high = self.b.ins().ushr_imm_u(bits, 32);
-                    let high = self.b.ins().ireduce(I32, high);
+                    let (low, high) = self.dword_halves(bits);
                     vec![low, high]
                 }
                 DoubleOp::Narrow { ty: t, .. } => {
@@ -242,13 +251,7 @@ impl StepEmitter<'_, '_> {
             _ => usize::from(s.dst_size),
         };
         for (i, dwords) in results.into_iter().enumerate() {
-            let on = match store {
-                None => self.b.ins().iconst(I32, 1),
-                Some(w) => {
-                    let bit = self.b.ins().ushr_imm_u(w, i as i64);
-                    self.b.ins().band_imm_u(bit, 1)
-                }
-            };
+            let on = self.lane_stores(store, i);
             for (k, d) in dwords.into_iter().enumerate() {
                 self.store_dword(usize::from(dst) + size * i + 4 * k, on, d);
             }
