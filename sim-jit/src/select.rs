@@ -624,7 +624,8 @@ const QWORD: Elem = Elem {
     signed: false,
 };
 
-const DWORD: Elem = Elem {
+/// A DWord read as it is (a `:df`'s halves, a conversion's source).
+pub(crate) const DWORD: Elem = Elem {
     size: 4,
     signed: false,
 };

@@ -12,17 +12,12 @@ use cranelift_codegen::ir::types::{F32, F64, F64X2, I32, I32X4, I64, I64X2, I8};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
 
 use super::{float_cc, lanes, Masks, StepEmitter, ROW};
-use crate::select::{DoubleOp, DwordType, Lanes, Step};
+use crate::select::{DoubleOp, DwordType, Lanes, Step, DWORD};
 use isa_encoder::model::CondMod;
-use sim_eu::program::fast::{Elem, Sign};
+use sim_eu::program::fast::Sign;
 
 /// The quiet bit of an f64 NaN.
 const F64_QUIET: i64 = 0x0008_0000_0000_0000;
-
-const DWORD: Elem = Elem {
-    size: 4,
-    signed: false,
-};
 
 impl StepEmitter<'_, '_> {
     /// Every lane's sources read before any store (the destination may be a source), then
