@@ -2200,14 +2200,20 @@ impl StepEmitter<'_, '_> {
         }
         let fa = self.b.ins().bitcast(fty, lanes(), a);
         let fb = self.b.ins().bitcast(fty, lanes(), b);
-        let b_nan = self.b.ins().fcmp(FloatCC::Unordered, fb, fb);
-        let a_number = self.b.ins().fcmp(FloatCC::Ordered, fa, fa);
-        let mut only_b = self.b.ins().band(b_nan, a_number);
+        let mut only_b = self.only_src1_nan(fa, fb);
         if ty == I32 {
             let w = self.b.ins().uextend(I32, only_b);
             only_b = self.b.ins().ineg(w);
         }
         self.b.ins().bor(r, only_b)
+    }
+
+    /// Where `b` is a NaN and `a` is not (`fcmp` lanes): where `sel.l` and `sel.ge` (`min`,
+    /// `max`) pick `a` although no comparison holds (the interpreter's `sel_f`).
+    pub(super) fn only_src1_nan(&mut self, a: Value, b: Value) -> Value {
+        let b_nan = self.b.ins().fcmp(FloatCC::Unordered, b, b);
+        let a_number = self.b.ins().fcmp(FloatCC::Ordered, a, a);
+        self.b.ins().band(b_nan, a_number)
     }
 
     /// An integer operation's condition ([`Step::flag`]) on its result lanes `r`: all ones

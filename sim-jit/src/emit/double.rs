@@ -262,9 +262,7 @@ impl StepEmitter<'_, '_> {
         if !matches!(cond, CondMod::Lt | CondMod::Ge) {
             return r;
         }
-        let b_nan = self.b.ins().fcmp(FloatCC::Unordered, b, b);
-        let a_number = self.b.ins().fcmp(FloatCC::Ordered, a, a);
-        let only_b = self.b.ins().band(b_nan, a_number);
+        let only_b = self.only_src1_nan(a, b);
         self.b.ins().bor(r, only_b)
     }
 
