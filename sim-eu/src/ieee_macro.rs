@@ -82,6 +82,7 @@ impl Format {
 
     /// The value of register bits `bits` extended by accumulator bits `extra` (the two bits
     /// below the register's last significand bit; 0 for `.nomme`).
+    #[inline(always)]
     pub fn decode(self, bits: u64, extra: u8) -> Val {
         let neg = bits & self.sign_bit() != 0;
         let exp = (bits >> self.frac_bits()) & self.exp_all_ones();
@@ -213,21 +214,23 @@ impl Format {
     }
 
     /// `a + b * c`, fused, rounded to p + `extra` bits.
+    #[inline]
     pub fn fma(self, a: Val, b: Val, c: Val, extra: u32, mode: Rounding) -> Out {
-        for v in [a, b, c] {
-            if let Val::Nan(bits) = v {
-                return (bits, 0);
-            }
+        // The first NaN operand, in operand order (matched in place: an array of the three
+        // values was a copy of them per lane).
+        if let (Val::Nan(bits), _, _) | (_, Val::Nan(bits), _) | (_, _, Val::Nan(bits)) = (a, b, c)
+        {
+            return (bits, 0);
         }
         let nan = (self.default_nan(), 0);
-        let is_zero = |v: Val| matches!(v, Val::Num { m: 0, .. });
-        let sign = |v: Val| match v {
+        let is_zero = |v: &Val| matches!(v, Val::Num { m: 0, .. });
+        let sign = |v: &Val| match *v {
             Val::Inf(n) | Val::Num { neg: n, .. } => n,
             Val::Nan(_) => false,
         };
-        let pneg = sign(b) ^ sign(c);
+        let pneg = sign(&b) ^ sign(&c);
         let pinf = matches!(b, Val::Inf(_)) || matches!(c, Val::Inf(_));
-        if pinf && (is_zero(b) || is_zero(c)) {
+        if pinf && (is_zero(&b) || is_zero(&c)) {
             return nan;
         }
         match (a, pinf) {

@@ -52,13 +52,40 @@ fn out_of_range(at: usize) -> EuErrorKind {
     }
 }
 
-fn read(t: &Thread, o: &Opnd, f: Format, lane: usize) -> Result<Val, EuErrorKind> {
-    let (at, n) = (usize::from(o.offs[lane]), bytes(f));
-    let raw = t.file.get(at..at + n).ok_or_else(|| out_of_range(at))?;
-    let mut b = [0u8; 8];
-    b[..n].copy_from_slice(raw);
+/// Checks that every lane in `mask` of `o` lies inside the register file, before any lane
+/// is read or written: the lanes are then read without a fallible step each.
+fn check_lanes(t: &Thread, o: &Opnd, f: Format, n: u8, mask: u32) -> R {
+    if o.loc == Loc::Null {
+        return Ok(());
+    }
+    let size = bytes(f);
+    for lane in (0..usize::from(n)).filter(|i| mask >> i & 1 != 0) {
+        let at = usize::from(o.offs[lane]);
+        if at + size > t.file.len() {
+            return Err(out_of_range(at));
+        }
+    }
+    Ok(())
+}
+
+/// Lane `lane` of `o` (checked by [`check_lanes`]) with its accumulator bits and modifier.
+/// Inlined: a value returned through memory cost more than the arithmetic on it.
+#[inline(always)]
+fn read(t: &Thread, o: &Opnd, f: Format, lane: usize) -> Val {
+    let at = usize::from(o.offs[lane]);
+    let bits = if f == F64 {
+        t.file
+            .get(at..at + 8)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u64::from_le_bytes)
+    } else {
+        t.file
+            .get(at..at + 4)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, |b| u64::from(u32::from_le_bytes(b)))
+    };
     let extra = mme_at(o, lane).map_or(0, |k| t.file[k]);
-    let v = f.decode(u64::from_le_bytes(b), extra);
+    let v = f.decode(bits, extra);
     use isa_encoder::model::SrcMod;
     let flip = |v: Val, neg: Option<bool>| match v {
         Val::Num { neg: n, m, e } => Val::Num {
@@ -69,29 +96,32 @@ fn read(t: &Thread, o: &Opnd, f: Format, lane: usize) -> Result<Val, EuErrorKind
         Val::Inf(n) => Val::Inf(neg.unwrap_or(!n)),
         nan => nan,
     };
-    Ok(match o.modifier {
+    match o.modifier {
         SrcMod::None => v,
         SrcMod::Neg => flip(v, None),
         SrcMod::Abs => flip(v, Some(false)),
         SrcMod::NegAbs => flip(v, Some(true)),
-    })
+    }
 }
 
-fn write(t: &mut Thread, d: &Opnd, f: Format, lane: usize, (bits, extra): Out) -> R {
+/// Writes lane `lane` of `d` (checked by [`check_lanes`]) and its accumulator bits.
+#[inline]
+fn write(t: &mut Thread, d: &Opnd, f: Format, lane: usize, (bits, extra): Out) {
     if d.loc == Loc::Null {
-        return Ok(());
+        return;
     }
     let (at, n) = (usize::from(d.offs[lane]), bytes(f));
-    let slot = t.file.get_mut(at..at + n).ok_or_else(|| out_of_range(at))?;
-    slot.copy_from_slice(&bits.to_le_bytes()[..n]);
+    if let Some(slot) = t.file.get_mut(at..at + n) {
+        slot.copy_from_slice(&bits.to_le_bytes()[..n]);
+    }
     if let Some(k) = mme_at(d, lane) {
         t.file[k] = extra;
     }
-    Ok(())
 }
 
-/// The format every operand shares; no saturation and no condition but `(eo)`.
-fn prepare(inst: &Inst, nsrc: usize) -> Result<Format, EuErrorKind> {
+/// The format every operand shares; no saturation and no condition but `(eo)`; every lane
+/// of the destination and the `nsrc` sources in the register file.
+fn prepare(t: &Thread, inst: &Inst, nsrc: usize, mask: u32) -> Result<Format, EuErrorKind> {
     let f = format(inst.dst.ty)?;
     if inst.dst.loc != Loc::Null {
         checked(&inst.dst, f)?;
@@ -104,18 +134,23 @@ fn prepare(inst: &Inst, nsrc: usize) -> Result<Format, EuErrorKind> {
             "math macros take no saturation and no condition but (eo)".into(),
         ));
     }
+    for o in inst.src[..nsrc].iter().chain([&inst.dst]) {
+        check_lanes(t, o, f, inst.n, mask)?;
+    }
     Ok(f)
 }
 
 /// `madm dst = src0 + src1 * src2`.
 pub fn madm(t: &mut Thread, inst: &Inst, mask: u32) -> R {
-    let f = prepare(inst, 3)?;
+    let f = prepare(t, inst, 3, mask)?;
     let m = Rounding::of(t);
     let extra = if inst.dst.mme < NO_MME { MME_BITS } else { 0 };
     for lane in (0..usize::from(inst.n)).filter(|i| mask >> i & 1 != 0) {
-        let [a, b, c] = [0, 1, 2].map(|k| read(t, &inst.src[k], f, lane));
-        let out = f.fma(a?, b?, c?, extra, m);
-        write(t, &inst.dst, f, lane, out)?;
+        let a = read(t, &inst.src[0], f, lane);
+        let b = read(t, &inst.src[1], f, lane);
+        let c = read(t, &inst.src[2], f, lane);
+        let out = f.fma(a, b, c, extra, m);
+        write(t, &inst.dst, f, lane, out);
     }
     if inst.cond.is_some() {
         // (eo) belongs to invm/rsqtm; on madm it reports no early out.
@@ -128,13 +163,13 @@ pub fn madm(t: &mut Thread, inst: &Inst, mask: u32) -> R {
 /// `(eo)` set where the destination already is the final IEEE result.
 pub fn math(t: &mut Thread, inst: &Inst, mask: u32, func: MathFn) -> R {
     let nsrc = if func == MathFn::Invm { 2 } else { 1 };
-    let f = prepare(inst, nsrc)?;
+    let f = prepare(t, inst, nsrc, mask)?;
     let m = Rounding::of(t);
     let mut eo_bits = 0u32;
     for lane in (0..usize::from(inst.n)).filter(|i| mask >> i & 1 != 0) {
-        let a = read(t, &inst.src[0], f, lane)?;
+        let a = read(t, &inst.src[0], f, lane);
         let (out, eo) = if func == MathFn::Invm {
-            ieee_macro::invm(f, a, read(t, &inst.src[1], f, lane)?, m)
+            ieee_macro::invm(f, a, read(t, &inst.src[1], f, lane), m)
         } else {
             ieee_macro::rsqtm(f, a, m)
         };
@@ -144,7 +179,7 @@ pub fn math(t: &mut Thread, inst: &Inst, mask: u32, func: MathFn) -> R {
         } else {
             (out.0, 0)
         };
-        write(t, &inst.dst, f, lane, out)?;
+        write(t, &inst.dst, f, lane, out);
         eo_bits |= u32::from(eo) << lane;
     }
     if inst.cond.is_some() {
