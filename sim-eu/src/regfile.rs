@@ -409,7 +409,7 @@ impl Thread {
         self.file[SR0 + 12..SR0 + 16].copy_from_slice(&dispatch_mask.to_le_bytes());
         self.live = dispatch_mask;
         self.active = dispatch_mask;
-        self.waits = Waits::EMPTY;
+        self.waits.clear();
         self.calls.clear();
         self.next_wake = u32::MAX;
         self.ended = dispatch_mask == 0;

@@ -22,6 +22,15 @@ impl Waits {
         masks: [0; 32],
     };
 
+    /// Makes these [`Waits::EMPTY`], writing nothing when they are (entries past `len` are
+    /// zero already): a reused thread's restart, where the whole struct's clearing showed.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        if self.len != 0 {
+            *self = Waits::EMPTY;
+        }
+    }
+
     /// The first instruction a channel waits at (`u32::MAX`: none waits).
     #[inline]
     pub(crate) fn first(&self) -> u32 {
@@ -95,6 +104,14 @@ mod tests {
         assert!(a == b);
         b.pop();
         assert!(a != b);
+        // Emptied by pops or cleared, both are the empty state (clearing writes nothing when
+        // empty, so what pops leave must be it).
+        b.pop();
+        assert!(b == Waits::EMPTY);
+        a.clear();
+        assert!(a == Waits::EMPTY);
+        b.clear();
+        assert!(b == Waits::EMPTY);
     }
 
     proptest::proptest! {
