@@ -22,7 +22,10 @@ use crate::select::{run_len, Item};
 /// interpreter's between runs). Beside it, each run's host code
 /// as bytes, `sim-jit-<pid>-k<n>-<first instruction>.bin`, so that the offsets of `perf`
 /// samples inside a run (its address is in the perf map) can be read in a disassembly
-/// (`objdump -D -b binary -m i386:x86-64 <file>`).
+/// (`objdump -D -b binary -m i386:x86-64 <file>`). A kernel that fails to translate gets
+/// `sim-jit-<pid>-f<n>.txt`, the error. A kernel appears only once it translates: when its
+/// threads have run it hot ([`crate::HOT_PER_INSTRUCTION`] interpreted instructions per
+/// instruction of it).
 pub const ENV_DUMP: &str = "INTEL_GPU_SIM_JIT_DUMP";
 
 /// The environment variable (`1`) that appends each translated run to `/tmp/perf-<pid>.map`,
@@ -161,6 +164,31 @@ pub(crate) fn write(prog: &Program, source: Option<&[u8]>, runs: &[RunText]) {
     }
 }
 
+/// Writes why a kernel did not translate, when dumping: `sim-jit-<pid>-f<n>.txt` with the
+/// platform, the kernel's length and the error (otherwise such a kernel only runs slower,
+/// interpreted, and nothing says so).
+pub(crate) fn failed(prog: &Program, err: &crate::JitError) {
+    if let Some(dir) = &wanted().dir {
+        failed_in(dir, prog, err);
+    }
+}
+
+fn failed_in(dir: &std::path::Path, prog: &Program, err: &crate::JitError) {
+    static SERIAL: AtomicU64 = AtomicU64::new(0);
+    let n = SERIAL.fetch_add(1, Ordering::Relaxed);
+    let path = dir.join(format!("sim-jit-{}-f{n}.txt", std::process::id()));
+    let text = format!(
+        "sim-jit f{n} {}: a kernel of {} instructions ({} bytes) did not translate and runs \
+         interpreted: {err}\n",
+        prog.platform,
+        prog.insts.len(),
+        prog.end
+    );
+    if let Err(e) = std::fs::write(&path, text) {
+        warn_once(&format!("{ENV_DUMP}: writing {}: {e}", path.display()));
+    }
+}
+
 /// Each instruction's IGA text by its PC, when the kernel's bytes are known and decode.
 fn eu_text(
     platform: Platform,
@@ -182,4 +210,29 @@ fn eu_text(
 fn warn_once(msg: &str) {
     static WARNED: std::sync::Once = std::sync::Once::new();
     WARNED.call_once(|| eprintln!("sim-jit: {msg}"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_translation_is_written_with_its_error() {
+        let dir = std::env::temp_dir().join(format!("sim-jit-failed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("directory");
+        let bytes = isa_encoder::assemble(Platform::Skl, "nop\nnop\n").expect("assembles");
+        let prog = Program::decode(Platform::Skl, &bytes);
+        let err = crate::JitError::Compile("verifier: bad operand".into());
+        failed_in(&dir, &prog, &err);
+        let written: Vec<String> = std::fs::read_dir(&dir)
+            .expect("listing")
+            .map(|e| std::fs::read_to_string(e.expect("entry").path()).expect("text"))
+            .collect();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(written.len(), 1, "{written:?}");
+        let text = &written[0];
+        assert!(text.contains("skl"), "{text}");
+        assert!(text.contains("2 instructions"), "{text}");
+        assert!(text.contains("verifier: bad operand"), "{text}");
+    }
 }

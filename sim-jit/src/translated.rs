@@ -178,6 +178,18 @@ impl Translated {
         source: Option<&[u8]>,
         live: u32,
     ) -> Result<Translated, JitError> {
+        Translated::translate(prog, min_run, interpreted_inside, source, live)
+            .inspect_err(|e| crate::dump::failed(prog, e))
+    }
+
+    /// [`Translated::build`] but for telling the dump of a failure.
+    fn translate(
+        prog: &Program,
+        min_run: usize,
+        interpreted_inside: bool,
+        source: Option<&[u8]>,
+        live: u32,
+    ) -> Result<Translated, JitError> {
         let mut em = Emitter::new()?;
         let kinds: Vec<Kind> = prog
             .fast
