@@ -13,6 +13,7 @@ mod int64_to_float;
 mod jmpi_register;
 mod large_grf;
 mod mach_accumulator;
+mod math_macro_operands;
 mod read_first;
 mod sel_min_max;
 mod sends_without_channels;

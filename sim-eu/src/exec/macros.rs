@@ -45,31 +45,9 @@ fn mme_at(o: &Opnd, lane: usize) -> Option<usize> {
     (o.mme < NO_MME).then(|| MME + usize::from(o.mme) * 32 + lane)
 }
 
-fn out_of_range(at: usize) -> EuErrorKind {
-    EuErrorKind::RegisterOutOfRange {
-        file: "the GRF",
-        byte: at as u32,
-    }
-}
-
-/// Checks that every lane in `mask` of `o` lies inside the register file, before any lane
-/// is read or written: the lanes are then read without a fallible step each.
-fn check_lanes(t: &Thread, o: &Opnd, f: Format, n: u8, mask: u32) -> R {
-    if o.loc == Loc::Null {
-        return Ok(());
-    }
-    let size = bytes(f);
-    for lane in (0..usize::from(n)).filter(|i| mask >> i & 1 != 0) {
-        let at = usize::from(o.offs[lane]);
-        if at + size > t.file.len() {
-            return Err(out_of_range(at));
-        }
-    }
-    Ok(())
-}
-
-/// Lane `lane` of `o` (checked by [`check_lanes`]) with its accumulator bits and modifier.
-/// Inlined: a value returned through memory cost more than the arithmetic on it.
+/// Lane `lane` of `o` with its accumulator bits and modifier. Decoding checked every lane of a
+/// register operand against the register file (`program::operand`), so the read does not fail;
+/// inlined: a value returned through memory cost more than the arithmetic on it.
 #[inline(always)]
 fn read(t: &Thread, o: &Opnd, f: Format, lane: usize) -> Val {
     let at = usize::from(o.offs[lane]);
@@ -104,7 +82,7 @@ fn read(t: &Thread, o: &Opnd, f: Format, lane: usize) -> Val {
     }
 }
 
-/// Writes lane `lane` of `d` (checked by [`check_lanes`]) and its accumulator bits.
+/// Writes lane `lane` of `d` (checked when decoded, as [`read`]'s) and its accumulator bits.
 #[inline]
 fn write(t: &mut Thread, d: &Opnd, f: Format, lane: usize, (bits, extra): Out) {
     if d.loc == Loc::Null {
@@ -119,9 +97,8 @@ fn write(t: &mut Thread, d: &Opnd, f: Format, lane: usize, (bits, extra): Out) {
     }
 }
 
-/// The format every operand shares; no saturation and no condition but `(eo)`; every lane
-/// of the destination and the `nsrc` sources in the register file.
-fn prepare(t: &Thread, inst: &Inst, nsrc: usize, mask: u32) -> Result<Format, EuErrorKind> {
+/// The format every operand shares; no saturation and no condition but `(eo)`.
+fn prepare(inst: &Inst, nsrc: usize) -> Result<Format, EuErrorKind> {
     let f = format(inst.dst.ty)?;
     if inst.dst.loc != Loc::Null {
         checked(&inst.dst, f)?;
@@ -134,15 +111,12 @@ fn prepare(t: &Thread, inst: &Inst, nsrc: usize, mask: u32) -> Result<Format, Eu
             "math macros take no saturation and no condition but (eo)".into(),
         ));
     }
-    for o in inst.src[..nsrc].iter().chain([&inst.dst]) {
-        check_lanes(t, o, f, inst.n, mask)?;
-    }
     Ok(f)
 }
 
 /// `madm dst = src0 + src1 * src2`.
 pub fn madm(t: &mut Thread, inst: &Inst, mask: u32) -> R {
-    let f = prepare(t, inst, 3, mask)?;
+    let f = prepare(inst, 3)?;
     let m = Rounding::of(t);
     let extra = if inst.dst.mme < NO_MME { MME_BITS } else { 0 };
     for lane in (0..usize::from(inst.n)).filter(|i| mask >> i & 1 != 0) {
@@ -163,7 +137,7 @@ pub fn madm(t: &mut Thread, inst: &Inst, mask: u32) -> R {
 /// `(eo)` set where the destination already is the final IEEE result.
 pub fn math(t: &mut Thread, inst: &Inst, mask: u32, func: MathFn) -> R {
     let nsrc = if func == MathFn::Invm { 2 } else { 1 };
-    let f = prepare(t, inst, nsrc, mask)?;
+    let f = prepare(inst, nsrc)?;
     let m = Rounding::of(t);
     let mut eo_bits = 0u32;
     for lane in (0..usize::from(inst.n)).filter(|i| mask >> i & 1 != 0) {
