@@ -24,7 +24,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use platform::Platform;
 
@@ -49,10 +49,11 @@ pub(super) struct Shared<'w> {
     run: u64,
     /// Instructions left for the whole walker.
     left: AtomicU64,
-    /// When the walker started, and when a group last completed (nanoseconds after `started`):
-    /// the host-time backstop counts from there, so a walker whose groups keep completing is
-    /// never stopped by host time, however long a loaded host takes over all of them.
-    started: Instant,
+    /// When the walker started ([`coarse_nanos`]), and when a group last completed
+    /// (nanoseconds after `started`): the host-time backstop counts from there, so a walker
+    /// whose groups keep completing is never stopped by host time, however long a loaded host
+    /// takes over all of them.
+    started: u64,
     last_done: AtomicU64,
     patience: Duration,
     /// The first failing group in walker order: (ordinal, error).
@@ -89,15 +90,17 @@ impl Shared<'_> {
 
     /// The instruction budget is spent, or no group completed for the budget's host time.
     pub(super) fn exhausted(&self) -> bool {
-        let now = nanos(self.started.elapsed());
+        let now = coarse_nanos().saturating_sub(self.started);
         let idle = now.saturating_sub(self.last_done.load(Ordering::Relaxed));
         self.left() == 0 || idle > nanos(self.patience)
     }
 
     /// A run of groups completed: the walker is making progress.
     fn group_done(&self) {
-        self.last_done
-            .fetch_max(nanos(self.started.elapsed()), Ordering::Relaxed);
+        self.last_done.fetch_max(
+            coarse_nanos().saturating_sub(self.started),
+            Ordering::Relaxed,
+        );
     }
 
     fn fail(&self, ordinal: u64, e: GpuErrorKind) {
@@ -196,7 +199,7 @@ pub(super) fn run_groups(
             scoped.as_ref().is_some_and(|(s, _)| s.wants_long_runs()),
         ),
         left: AtomicU64::new(budget.instructions),
-        started: Instant::now(),
+        started: coarse_nanos(),
         last_done: AtomicU64::new(0),
         patience: budget.time,
         failed: Mutex::new(None),
@@ -386,6 +389,22 @@ fn run_length(total: u64, workers: usize, long: bool) -> u64 {
         return (total / (workers as u64 * 8)).clamp(1, 256);
     }
     (total / (workers as u64 * 64)).clamp(1, 16)
+}
+
+/// The host's monotonic time in nanoseconds, read from its coarse clock: the backstop measures
+/// seconds of patience, and a host thread reads this twice per run of groups, which with the
+/// precise clock (`Instant`, 20 to 30 ns a read in a virtual machine, against 5) was a few per cent of a
+/// short kernel's dispatch. Its steps are the kernel's timer tick (1 to 10 ms).
+fn coarse_nanos() -> u64 {
+    use nix::time::{clock_gettime, ClockId};
+    match clock_gettime(ClockId::CLOCK_MONOTONIC_COARSE) {
+        Ok(t) => nanos(Duration::from(t)),
+        // Linux has had the clock since 2.6.32; elsewhere, the precise one.
+        Err(_) => {
+            static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+            nanos(EPOCH.get_or_init(std::time::Instant::now).elapsed())
+        }
+    }
 }
 
 fn nanos(d: Duration) -> u64 {
