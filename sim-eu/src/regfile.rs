@@ -151,6 +151,62 @@ pub const ZERO_LEN: usize = 32 * 8 * 4;
 /// 64-byte lines (what a thread's file is allocated in).
 pub const FILE_BYTES: usize = (ZERO + ZERO_LEN + 8).next_multiple_of(64);
 
+/// Pieces of [`ArfSet`]: the file from [`A0`] to [`ZERO`] (every architecture register the
+/// interpreter models, the `.mme` bits and the accumulator's wide values) in 32-byte pieces.
+pub const ARF_PIECES: usize = (ZERO - A0) / 32;
+const _: () = assert!((ZERO - A0).is_multiple_of(32) && ARF_PIECES <= 64);
+
+/// A set of the architecture-register file's 32-byte pieces (bit k = bytes `A0 + 32k` to
+/// `A0 + 32k + 32`): those a program may write ([`crate::Program::arf_writes`]), which a
+/// reused thread clears, the others staying zero from the thread's start.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ArfSet(pub u64);
+
+impl ArfSet {
+    pub const EMPTY: ArfSet = ArfSet(0);
+    pub const ALL: ArfSet = ArfSet(u64::MAX >> (64 - ARF_PIECES));
+
+    /// The pieces holding any of the file bytes `bytes` (those outside the ARF left out).
+    pub fn bytes(bytes: Range<usize>) -> ArfSet {
+        let (a, b) = (bytes.start.max(A0), bytes.end.min(ZERO));
+        if a >= b {
+            return ArfSet::EMPTY;
+        }
+        let (first, last) = ((a - A0) / 32, (b - 1 - A0) / 32);
+        ArfSet((u64::MAX >> (63 - (last - first))) << first)
+    }
+
+    /// The pieces an instruction writing the file bytes `bytes` changes: those, and where
+    /// they are accumulator DWords, those DWords' wide values ([`acc_wide_at`]).
+    pub fn written(bytes: Range<usize>) -> ArfSet {
+        let mut set = ArfSet::bytes(bytes.clone());
+        let (a, b) = (bytes.start.max(ACC), bytes.end.min(FLAG));
+        if a < b {
+            let (k0, k1) = ((a - ACC) / 4, (b - 1 - ACC) / 4);
+            set |= ArfSet::bytes(acc_wide_at(k0)..acc_wide_at(k1) + 8);
+        }
+        set
+    }
+
+    /// Whether piece `k` is in the set.
+    pub fn contains(self, k: usize) -> bool {
+        k < ARF_PIECES && self.0 >> k & 1 != 0
+    }
+}
+
+impl std::ops::BitOr for ArfSet {
+    type Output = ArfSet;
+    fn bitor(self, o: ArfSet) -> ArfSet {
+        ArfSet(self.0 | o.0)
+    }
+}
+
+impl std::ops::BitOrAssign for ArfSet {
+    fn bitor_assign(&mut self, o: ArfSet) {
+        self.0 |= o.0;
+    }
+}
+
 /// 64 bytes at a 64-byte boundary: what a thread's byte file is allocated in.
 #[derive(Clone, Copy, zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::Immutable)]
 #[repr(C, align(64))]
@@ -362,10 +418,11 @@ impl Thread {
     }
 
     /// [`Thread::reset`] when only the GRF bytes in `runs` ([`grf_runs`] of the registers a
-    /// kernel and its payload may write, worked out once per group) can be non-zero: clears
-    /// those and the architecture registers, leaving the others as they are (zero). The area
-    /// `null` reads is never written (destinations of `null` store nothing), so it stays zero.
-    pub fn reset_runs(&mut self, dispatch_mask: u32, runs: &[Range<usize>]) {
+    /// kernel and its payload may write, worked out once per group) and the architecture
+    /// registers in `arf` ([`crate::Program::arf_writes`]) can be non-zero: clears those,
+    /// leaving the others as they are (zero). The area `null` reads is never written
+    /// (destinations of `null` store nothing), so it stays zero.
+    pub fn reset_runs(&mut self, dispatch_mask: u32, runs: &[Range<usize>], arf: ArfSet) {
         // (An OR of every byte, which compiles to a few vector operations: a byte-by-byte
         // test that stops at the first non-zero one was a one-item work-group's largest
         // cost in the tests' builds.)
@@ -376,17 +433,42 @@ impl Thread {
                 == 0,
             "the null area was written"
         );
+        // What the program was found to write is all it wrote there: any other piece of the
+        // architecture registers is still zero (checked in the tests' builds, which run every
+        // kernel of the corpora, the CTS and the applications this way).
+        debug_assert!(
+            (0..ARF_PIECES).all(|k| arf.contains(k) || self.arf_piece(k) == [0; 32]),
+            "an architecture register the program was not found to write is not zero: byte {:?}",
+            (0..ARF_PIECES)
+                .find(|&k| !arf.contains(k) && self.arf_piece(k) != [0; 32])
+                .map(|k| A0 + 32 * k)
+        );
         for r in runs {
             if let Some(b) = self.file.get_mut(r.start..r.end.min(MAX_GRF_BYTES)) {
                 b.fill(0);
             }
         }
-        // The architecture registers and the accumulator's wide values, in one fill.
-        if let Some(arf) = self.file.get_mut(MAX_GRF_BYTES..ZERO) {
-            arf.fill(0);
+        // Piece by piece: a kernel writes a few (cr0, tm0, an accumulator), and a store of 32
+        // bytes each costs less than a call to fill a run (or all 1,280 bytes).
+        let mut m = arf.0 & ArfSet::ALL.0;
+        while m != 0 {
+            let at = A0 + 32 * m.trailing_zeros() as usize;
+            m &= m - 1;
+            if let Some(b) = self.file.get_mut(at..at + 32) {
+                b.copy_from_slice(&[0; 32]);
+            }
         }
         self.executed = 0;
         self.restart_cleared(dispatch_mask);
+    }
+
+    /// Piece `k` of [`ArfSet`].
+    fn arf_piece(&self, k: usize) -> [u8; 32] {
+        let at = A0 + 32 * k;
+        self.file
+            .get(at..at + 32)
+            .and_then(|b| b.try_into().ok())
+            .unwrap_or([0; 32])
     }
 
     /// Restarts the thread at the kernel's first instruction with `dispatch_mask`, keeping the
@@ -564,25 +646,75 @@ mod tests {
         }
     }
 
-    /// A reused thread whose runs wrote the registers in `grf` and any architecture register
-    /// (not the null area, which nothing writes) resets to exactly a new thread's state.
+    /// A reused thread whose runs wrote the registers in `grf` and the architecture registers
+    /// in `arf` (not the null area, which nothing writes) resets to exactly a new thread's
+    /// state.
     #[test]
     fn reset_regs_gives_a_new_threads_registers() {
         let grf = GrfSet([0b1011_0110 | 1 << 127 | 0xf << 40, 1 | 1 << 100]);
+        // sr0 as every thread has it (its dispatch mask), the flags and acc0.1 as written.
+        let arf = ArfSet::bytes(SR0..SR0 + 16)
+            | ArfSet::written(FLAG..FLAG + 4)
+            | ArfSet::written(ACC + 4..ACC + 8);
         let mut t = Thread::new(0xffff);
         for r in (0..MAX_GRF_REGS).filter(|&r| grf.contains(r)) {
             t.file[r * REG_BYTES..(r + 1) * REG_BYTES].fill(0xa5);
         }
-        t.file[MAX_GRF_BYTES..ZERO].fill(0x5a);
+        for k in (0..ARF_PIECES).filter(|&k| arf.contains(k)) {
+            t.file[A0 + 32 * k..A0 + 32 * k + 32].fill(0x5a);
+        }
         t.executed = 7;
         let runs: Vec<_> = grf_runs(grf).collect();
         // r127 and r128 are two runs (one per half of the set).
         assert_eq!(runs.len(), 7);
-        t.reset_runs(0xff, &runs);
+        t.reset_runs(0xff, &runs, arf);
         let new = Thread::new(0xff);
         assert!(t.file == new.file);
         assert!(t.same_state(&new));
         assert_eq!(t.instructions_executed(), 0);
+    }
+
+    /// An architecture register the program was not found to write but that is not zero is
+    /// caught in the tests' builds, not cleared silently.
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "not found to write is not zero: byte Some(8576)")]
+    fn reset_regs_refuses_a_write_the_program_was_not_found_to_make() {
+        // The message names cr0's place in the file.
+        assert_eq!(CR0, 8576);
+        let mut t = Thread::new(0xffff);
+        t.file[CR0] = 1;
+        let arf = ArfSet::bytes(SR0..SR0 + 16) | ArfSet::written(FLAG..FLAG + 4);
+        t.reset_runs(0xff, &[], arf);
+    }
+
+    /// A write of accumulator DWords takes their wide values with it; pieces are 32 bytes
+    /// from `a0`, and bytes outside the architecture registers are none of them.
+    #[test]
+    fn arf_pieces_of_a_write() {
+        assert_eq!(ArfSet::bytes(0..A0), ArfSet::EMPTY);
+        assert_eq!(ArfSet::bytes(ZERO..ZERO + 64), ArfSet::EMPTY);
+        assert_eq!(ArfSet::bytes(A0..ZERO), ArfSet::ALL);
+        assert_eq!(ArfSet::bytes(CR0..CR0 + 4), ArfSet(1 << ((CR0 - A0) / 32)));
+        assert_eq!(ArfSet::bytes(CR0 + 31..CR0 + 33).0.count_ones(), 2);
+        // acc0.1 (:d): its piece and the piece of its wide value.
+        assert_eq!(
+            ArfSet::written(ACC + 4..ACC + 8),
+            ArfSet::bytes(ACC..ACC + 1) | ArfSet::bytes(ACC_WIDE..ACC_WIDE + 1)
+        );
+        // acc1's eight DWords: their wide values are the accumulator's wide bytes 64..128.
+        assert_eq!(
+            ArfSet::written(ACC + 32..ACC + 64),
+            ArfSet::bytes(ACC + 32..ACC + 64) | ArfSet::bytes(ACC_WIDE + 64..ACC_WIDE + 128)
+        );
+        assert_eq!(
+            ArfSet::bytes(ACC_WIDE + 64..ACC_WIDE + 128).0.count_ones(),
+            2
+        );
+        assert_eq!(
+            ArfSet::written(FLAG..FLAG + 8),
+            ArfSet::bytes(FLAG..FLAG + 8)
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! (one compile of the shared helpers and one link, instead of one per file). A new
 //! file of tests is a `mod` line here (`scripts/check-test-files` finds one left out).
 
+mod arf_writes;
 mod begin;
 mod block_read_channel_mask;
 mod block_write_channel_mask;

@@ -21,7 +21,9 @@ use platform::Platform;
 
 use crate::dataport::{quick, SendPlan};
 use crate::error::{EuError, EuErrorKind};
-use crate::regfile::{GrfSet, CR0, GRF_REGS, MAX_GRF_REGS, REG_BYTES};
+use crate::regfile::{
+    ArfSet, GrfSet, CE, CR0, FLAG, GRF_REGS, MAX_GRF_REGS, MME, REG_BYTES, SR0, TM0,
+};
 use crate::rounding;
 pub use operand::{type_bytes, Loc, Opnd};
 
@@ -105,6 +107,9 @@ pub struct Program {
     /// channel dispatched may read before writing them ([`read_first`]); the others a reused
     /// thread object need not clear.
     pub grf_read_first: [GrfSet; 3],
+    /// The architecture-register pieces a thread running it may have written when it ends
+    /// ([`arf_writes`]): a reused thread clears only these.
+    pub arf_writes: ArfSet,
     /// Some instruction may change cr0.0's rounding-mode field (`sets_rounding`): only then
     /// does the run loop read cr0 before each run of fast-path instructions.
     pub sets_rounding: bool,
@@ -162,6 +167,7 @@ impl Program {
         let grf_read_first =
             [8, 16, 32].map(|simd| read_first::read_before_written(&insts, grf_bytes, simd));
         let sets_rounding = insts.iter().any(sets_rounding);
+        let arf_writes = arf_writes(&insts);
         Program {
             platform,
             insts,
@@ -171,6 +177,7 @@ impl Program {
             grf_regs,
             grf_writes,
             grf_read_first,
+            arf_writes,
             sets_rounding,
         }
     }
@@ -252,6 +259,47 @@ fn grf_writes(insts: &[Inst], grf_bytes: usize) -> GrfSet {
             }
             Loc::Indirect { .. } => return grf_range(0, MAX_GRF_REGS),
             Loc::Imm | Loc::Null => {}
+        }
+    }
+    m
+}
+
+/// The architecture-register pieces a thread running `insts` may have written: destination
+/// lanes (everything for an indirect destination), the flag register of a conditional
+/// modifier, the implicit accumulator of `addc`/`subb` and of AccWrEn (and of `mac`/`mach`,
+/// whatever their AccWrEn), accumulator DWords' wide values with them, a math macro's `.mme`
+/// bits; and what the interpreter keeps there for every thread: ce0 (refreshed for the
+/// instructions that read it), sr0 (the dispatcher's) and tm0 (the count of instructions).
+fn arf_writes(insts: &[Inst]) -> ArfSet {
+    let mut m =
+        ArfSet::bytes(CE..CE + 4) | ArfSet::bytes(SR0..SR0 + 16) | ArfSet::bytes(TM0..TM0 + 8);
+    let lanes = |o: &Opnd, n: usize| {
+        let size = type_bytes(o.ty);
+        o.offs.iter().take(n.max(1)).fold(ArfSet::EMPTY, |m, &at| {
+            m | ArfSet::written(usize::from(at)..usize::from(at) + size)
+        })
+    };
+    for i in insts {
+        let n = usize::from(i.n);
+        match i.dst.loc {
+            Loc::File => m |= lanes(&i.dst, n),
+            Loc::Indirect { .. } => return ArfSet::ALL,
+            Loc::Imm | Loc::Null => {}
+        }
+        if i.cond.is_some() {
+            m |= ArfSet::bytes(FLAG..FLAG + 8);
+        }
+        if i.acc_wr
+            || matches!(
+                i.opcode,
+                Opcode::Addc | Opcode::Subb | Opcode::Mac | Opcode::Mach
+            )
+        {
+            m |= lanes(&i.acc, n);
+        }
+        if i.dst.mme < operand::NO_MME {
+            let at = MME + usize::from(i.dst.mme) * REG_BYTES;
+            m |= ArfSet::bytes(at..at + REG_BYTES);
         }
     }
     m

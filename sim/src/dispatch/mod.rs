@@ -200,8 +200,9 @@ struct Run<'a, 'w> {
     threads: Vec<Thread>,
     /// The GRF registers from r0 that payloads loaded so far wrote.
     payload_regs: usize,
-    /// The GRF byte ranges a reused thread clears, and the `payload_regs` they were worked
-    /// out for (again only when that grows: every group's payload has one layout).
+    /// The GRF byte ranges a reused thread clears (with the architecture registers the
+    /// program may write, [`sim_eu::Program::arf_writes`]), and the `payload_regs` they were
+    /// worked out for (again only when that grows: every group's payload has one layout).
     clear: Vec<std::ops::Range<usize>>,
     /// Of those, the ones a reused thread with every channel dispatched clears: the registers
     /// the program may read before writing them ([`sim_eu::Program::read_first`]).
@@ -340,7 +341,7 @@ impl Run<'_, '_> {
                 &self.clear
             };
             match threads.get_mut(at) {
-                Some(t) => t.reset_runs(mask, clear),
+                Some(t) => t.reset_runs(mask, clear, self.prog.arf_writes),
                 None => threads.push(Thread::new(mask)),
             }
             let Some(t) = threads.get_mut(at) else {
