@@ -724,6 +724,19 @@ fn body(
 
     let written_in_part = rows_written_in_part(items);
     let reads = rows_read(items);
+    let writes: Vec<_> = items
+        .iter()
+        .map(|item| match item {
+            Item::Step(s) => s.dst_bytes(),
+            _ => None,
+        })
+        .collect();
+    // Per item: the first later one that tests f32 results for NaN (past the items if none).
+    let mut next_test = vec![items.len(); items.len()];
+    for i in (0..items.len().saturating_sub(1)).rev() {
+        let tests = matches!(&items[i + 1], Item::Step(s) if tests_for_nan(s.op));
+        next_test[i] = if tests { i + 1 } else { next_test[i + 1] };
+    }
     let mut carries = loop_carries(items, starts, &written_in_part);
     let mut e = StepEmitter {
         b,
@@ -743,6 +756,8 @@ fn body(
         nan_tests_ahead: false,
         mad_tables,
         reads: &reads,
+        writes: &writes,
+        next_test: &next_test,
         item: 0,
     };
     // Per item: whether it or a later one tests f32 results for NaN.
@@ -1086,6 +1101,10 @@ struct StepEmitter<'a, 'b> {
     mad_tables: &'a mut Vec<Box<[Mad]>>,
     /// [`rows_read`] of the run's items, and the item being emitted.
     reads: &'a [Option<Vec<usize>>],
+    /// Per item, the bytes its destination spans (`None` for what is not a step), and the
+    /// first later item that tests for NaN ([`StepEmitter::rewritten_before_a_test`]).
+    writes: &'a [Option<(usize, usize)>],
+    next_test: &'a [usize],
     item: usize,
 }
 
@@ -2397,7 +2416,10 @@ impl StepEmitter<'_, '_> {
         // Before an f32 instruction's NaN test, a written row is stored at once: each test's
         // exit to the interpreter would otherwise store it again (code, not time: the exits
         // are rare, but a run's code grew by a store per written row per f32 instruction).
-        let through = dirty && self.nan_tests_ahead;
+        // Not when a step before that test writes the row again (IGC's address arithmetic
+        // writes one register three times before its sends): that write's value is the one
+        // the test's exit would store.
+        let through = dirty && self.nan_tests_ahead && !self.rewritten_before_a_test(off);
         if through {
             self.b.ins().store(mem(), v, self.file, off as i32);
         }
@@ -2429,6 +2451,21 @@ impl StepEmitter<'_, '_> {
             dirty: true,
             used: 0,
         });
+    }
+
+    /// Whether a step after the current item, before the next item that tests for NaN and
+    /// within [`LOOK_AHEAD`] items, writes bytes of the row at `off`.
+    fn rewritten_before_a_test(&self, off: usize) -> bool {
+        let from = self.item + 1;
+        let to = self
+            .next_test
+            .get(self.item)
+            .map_or(from, |&t| t.min(from + LOOK_AHEAD));
+        self.writes.get(from..to.max(from)).is_some_and(|w| {
+            w.iter()
+                .flatten()
+                .any(|&(lo, hi)| lo < off + ROW && off < hi)
+        })
     }
 
     /// Of the held rows, the one read furthest ahead from `ahead` items past the current one
