@@ -319,17 +319,17 @@ fn worker(
     loop {
         let first = shared.next.fetch_add(shared.run, Ordering::Relaxed);
         if first >= total || first > shared.stop_after.load(Ordering::Relaxed) {
-            return;
+            break;
         }
         // Checked per run too: a huge grid of short threads must end as well.
         if shared.exhausted() {
             shared.fail(first, run.hang(&[]));
-            return;
+            break;
         }
         if let Err(r) = shared.progress.check(Some(0)) {
             // Gen9's stretch is the whole walker: its rule may expire between groups.
             shared.fail(first, run.timeout(r, &[]));
-            return;
+            break;
         }
         longest.clear();
         let mut failed = None;
@@ -356,10 +356,23 @@ fn worker(
         run.settle();
         if let Some((ordinal, e)) = failed {
             shared.fail(ordinal, e);
-            return;
+            break;
         }
         shared.group_done();
     }
+    // What the program was found to write in the architecture registers is all its threads
+    // wrote there: a reused thread clears only that (checked in the tests' builds, which run
+    // the corpora, the CTS and the applications; once per walker, as a stray byte stays).
+    debug_assert!(
+        run.threads
+            .iter()
+            .all(|t| t.stray_arf_piece(prog.arf_writes).is_none()),
+        "a thread wrote an architecture register its program was not found to write: file \
+         byte {:?}",
+        run.threads
+            .iter()
+            .find_map(|t| t.stray_arf_piece(prog.arf_writes))
+    );
 }
 
 /// Steps `place` to the next group in walker order (X fastest, then Y, then Z) in a grid of
