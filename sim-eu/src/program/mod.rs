@@ -107,8 +107,10 @@ pub struct Program {
     /// channel dispatched may read before writing them ([`read_first`]); the others a reused
     /// thread object need not clear.
     pub grf_read_first: [GrfSet; 3],
-    /// The architecture-register pieces a thread running it may have written when it ends
-    /// ([`arf_writes`]): a reused thread clears only these.
+    /// The architecture-register pieces a thread running it may have written when it ends:
+    /// destinations, a conditional modifier's flags, implicit accumulators with their wide
+    /// values, the math macros' `.mme` bits, and ce0/sr0/tm0, which every thread has written.
+    /// A reused thread clears only these.
     pub arf_writes: ArfSet,
     /// Some instruction may change cr0.0's rounding-mode field (`sets_rounding`): only then
     /// does the run loop read cr0 before each run of fast-path instructions.
@@ -225,7 +227,7 @@ fn undecodable(platform: Platform, e: &DecodeError) -> EuErrorKind {
 
 /// The GRF registers any of `insts` may write: destination lanes, send responses (31
 /// registers when the descriptor is only known at run time), everything for an indirect
-/// destination. Architecture registers are not counted (a reused thread clears them all).
+/// destination. Architecture registers are [`arf_writes`]'s.
 fn grf_writes(insts: &[Inst], grf_bytes: usize) -> GrfSet {
     let thread = GrfSet::range(0, grf_bytes / REG_BYTES);
     let grf_range = |first, count| GrfSet::range(first, count) & thread;
