@@ -731,11 +731,12 @@ fn body(
             _ => None,
         })
         .collect();
-    // Per item: the first later one that tests f32 results for NaN (past the items if none).
-    let mut next_test = vec![items.len(); items.len()];
-    for i in (0..items.len().saturating_sub(1)).rev() {
-        let tests = matches!(&items[i + 1], Item::Step(s) if tests_for_nan(s.op));
-        next_test[i] = if tests { i + 1 } else { next_test[i + 1] };
+    // Per item: the first item from it on that tests f32 results for NaN (`items.len()` if
+    // none).
+    let mut test_from = vec![items.len(); items.len() + 1];
+    for (i, item) in items.iter().enumerate().rev() {
+        let tests = matches!(item, Item::Step(s) if tests_for_nan(s.op));
+        test_from[i] = if tests { i } else { test_from[i + 1] };
     }
     let mut carries = loop_carries(items, starts, &written_in_part);
     let mut e = StepEmitter {
@@ -753,19 +754,12 @@ fn body(
         active: call.active,
         wake: call.wake,
         block_start: 0,
-        nan_tests_ahead: false,
         mad_tables,
         reads: &reads,
         writes: &writes,
-        next_test: &next_test,
+        test_from: &test_from,
         item: 0,
     };
-    // Per item: whether it or a later one tests f32 results for NaN.
-    let mut ahead = vec![false; items.len() + 1];
-    for (i, item) in items.iter().enumerate().rev() {
-        let tests = matches!(item, Item::Step(s) if tests_for_nan(s.op));
-        ahead[i] = ahead[i + 1] || tests;
-    }
     let mut k = 0;
     let mut next_block = 0;
     // The current host block has no terminator yet.
@@ -791,7 +785,6 @@ fn body(
             next_block += 1;
             open = true;
         }
-        e.nan_tests_ahead = ahead[i];
         e.index = k;
         e.item = i;
         if let Some(table) = mad_run(&items[i..], k, starts) {
@@ -1094,17 +1087,14 @@ struct StepEmitter<'a, 'b> {
     block_start: u32,
     /// [`rows_written_in_part`] of the run.
     written_in_part: BTreeSet<usize>,
-    /// An f32 instruction with a NaN test ([`nan_branch`]) is among the run's next ones (this
-    /// one included).
-    nan_tests_ahead: bool,
     /// Where the tables of the runs of `mad`s go ([`Emitter::mad_tables`]).
     mad_tables: &'a mut Vec<Box<[Mad]>>,
     /// [`rows_read`] of the run's items, and the item being emitted.
     reads: &'a [Option<Vec<usize>>],
     /// Per item, the bytes its destination spans (`None` for what is not a step), and the
-    /// first later item that tests for NaN ([`StepEmitter::rewritten_before_a_test`]).
+    /// first item from it on with an f32 NaN test ([`nan_branch`]; past the items if none).
     writes: &'a [Option<(usize, usize)>],
-    next_test: &'a [usize],
+    test_from: &'a [usize],
     item: usize,
 }
 
@@ -2419,7 +2409,8 @@ impl StepEmitter<'_, '_> {
         // Not when a step before that test writes the row again (IGC's address arithmetic
         // writes one register three times before its sends): that write's value is the one
         // the test's exit would store.
-        let through = dirty && self.nan_tests_ahead && !self.rewritten_before_a_test(off);
+        let tests_ahead = self.test_from.get(self.item) < Some(&self.writes.len());
+        let through = dirty && tests_ahead && !self.rewritten_before_a_test(off);
         if through {
             self.b.ins().store(mem(), v, self.file, off as i32);
         }
@@ -2458,8 +2449,8 @@ impl StepEmitter<'_, '_> {
     fn rewritten_before_a_test(&self, off: usize) -> bool {
         let from = self.item + 1;
         let to = self
-            .next_test
-            .get(self.item)
+            .test_from
+            .get(from)
             .map_or(from, |&t| t.min(from + LOOK_AHEAD));
         self.writes.get(from..to.max(from)).is_some_and(|w| {
             w.iter()
