@@ -49,7 +49,7 @@ use sim_eu::exec::fast::{arity, half_results_packed, half_sel, packed_group_byte
 #[cfg(target_arch = "x86_64")]
 use sim_eu::exec::fast::{half_results_fixed_available, half_results_packed_fixed};
 use sim_eu::program::fast::{Elem, FastOp, Sign};
-use sim_eu::regfile::{acc_dword, acc_wide_at, FLAG};
+use sim_eu::regfile::{acc_dword, acc_wide_at, FLAG, REG_BYTES};
 
 use crate::mads::{self, Mad};
 use crate::select::{Branch, DoubleOp, Item, Lanes, Message, Op, Own, Step, SEL_CONDS};
@@ -759,6 +759,7 @@ fn body(
         writes: &writes,
         test_from: &test_from,
         item: 0,
+        offsets: Vec::new(),
     };
     let mut k = 0;
     let mut next_block = 0;
@@ -791,6 +792,9 @@ fn body(
             k += table.len() as u32;
             skip = table.len().saturating_sub(1);
             e.mads(table);
+            for w in writes[i..=i + skip].iter().flatten() {
+                e.forget_offsets(*w);
+            }
             continue;
         }
         match *item {
@@ -850,6 +854,7 @@ fn body(
                 k += 1;
             }
         }
+        e.forget_offsets_after(item, writes[i]);
     }
     if open {
         e.write_back();
@@ -1096,6 +1101,23 @@ struct StepEmitter<'a, 'b> {
     writes: &'a [Option<(usize, usize)>],
     test_from: &'a [usize],
     item: usize,
+    /// Address registers whose lane offsets a send through a window has checked in the
+    /// current block, with nothing written to them since ([`StepEmitter::lane_offsets`]).
+    offsets: Vec<LaneOffsets>,
+}
+
+/// The lane offsets at GRF byte `at` as checked for a send through a window: lane 0's (I32)
+/// and, for more than one lane, whether lane `i`'s is lane 0's plus `step i` with none past
+/// 2^32 (I8). Emitted before the send's first branch, so the values serve every later send
+/// reading the same bytes until an item writes them or the block ends (IGC reads one
+/// address register for several surfaces, and for the store after the loads).
+#[derive(Clone, Copy)]
+struct LaneOffsets {
+    at: u16,
+    lanes: u8,
+    step: u32,
+    first: Value,
+    consecutive: Option<Value>,
 }
 
 /// What calls to [`half_lanes`] need in the function being built.
@@ -1715,56 +1737,31 @@ impl StepEmitter<'_, '_> {
     /// the general path's), having changed nothing.
     fn direct(&mut self, d: Direct, mask: Value, call: Block, done: Block) {
         let f = self.file;
-        let ok = self
-            .b
-            .ins()
-            .icmp_imm_u(IntCC::Equal, mask, i64::from(d.all()));
-        self.or_else(ok, call);
-        let off = match d.offset {
+        // The offsets' checks come before the first branch, for later sends to share.
+        let (off, consecutive) = match d.offset {
             Offset::Lanes {
                 at, chan_off, vec, ..
             } => {
-                let first = self.b.ins().load(I32, mem(), f, i32::from(at));
-                // Lane i's offset is lane 0's plus 4 vec i, none past 2^32 (`quick`'s rule).
-                let step = 4 * u32::from(vec);
-                if d.lanes > 1 {
-                    let last = i64::from(u32::MAX - step * (u32::from(d.lanes) - 1));
-                    let fits = self
-                        .b
-                        .ins()
-                        .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, first, last);
-                    self.or_else(fits, call);
-                    let firsts = self.b.ins().splat(I32X4, first);
-                    let mut differ = None;
-                    for k in 0..i64::from(d.lanes) / 4 {
-                        let row = self
-                            .b
-                            .ins()
-                            .load(I32X4, mem(), f, i32::from(at) + 16 * k as i32);
-                        let steps =
-                            self.i32x4_const([0, 1, 2, 3].map(|l| (4 * k as u32 + l) * step));
-                        let want = self.b.ins().iadd(firsts, steps);
-                        let x = self.b.ins().bxor(row, want);
-                        differ = Some(match differ {
-                            Some(acc) => self.b.ins().bor(acc, x),
-                            None => x,
-                        });
-                    }
-                    if let Some(x) = differ {
-                        let any = self.b.ins().vany_true(x);
-                        let same = self.b.ins().icmp_imm_u(IntCC::Equal, any, 0);
-                        self.or_else(same, call);
-                    }
-                }
+                let (first, consecutive) = self.lane_offsets(at, d.lanes, 4 * u32::from(vec));
                 let wide = self.b.ins().uextend(I64, first);
-                self.b.ins().iadd_imm_u(wide, i64::from(chan_off))
+                let off = self.b.ins().iadd_imm_u(wide, i64::from(chan_off));
+                (off, consecutive)
             }
             Offset::Header { at, shift } => {
                 let raw = self.b.ins().load(I32, mem(), f, i32::from(at));
                 let wide = self.b.ins().uextend(I64, raw);
-                self.b.ins().ishl_imm_u(wide, i64::from(shift))
+                (self.b.ins().ishl_imm_u(wide, i64::from(shift)), None)
             }
         };
+        let every = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::Equal, mask, i64::from(d.all()));
+        let ok = match consecutive {
+            Some(c) => self.b.ins().band(every, c),
+            None => every,
+        };
+        self.or_else(ok, call);
         // The window (offsets stay below 2^37: no wrap).
         let (off, at) = match d.space {
             DirectSpace::Bti(bti) => (off, i64::from(bti) * DirectWindow::SIZE as i64),
@@ -1812,6 +1809,93 @@ impl StepEmitter<'_, '_> {
             _ => self.copy_run(d, p),
         }
         self.b.ins().jump(done, &[]);
+    }
+
+    /// Lane 0's offset of the `lanes` at GRF byte `at` and, for more than one lane, whether
+    /// every lane's is lane 0's plus `step` times its number without passing 2^32
+    /// (`quick`'s rule): [`LaneOffsets`], checked here unless the block has checked them
+    /// since they were last written. The file holds the current values (written back).
+    fn lane_offsets(&mut self, at: u16, lanes: u8, step: u32) -> (Value, Option<Value>) {
+        let known = self
+            .offsets
+            .iter()
+            .find(|o| (o.at, o.lanes, o.step) == (at, lanes, step));
+        if let Some(o) = known {
+            return (o.first, o.consecutive);
+        }
+        let f = self.file;
+        let first = self.b.ins().load(I32, mem(), f, i32::from(at));
+        let consecutive = (lanes > 1).then(|| {
+            let last = i64::from(u32::MAX - step * (u32::from(lanes) - 1));
+            let fits = self
+                .b
+                .ins()
+                .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, first, last);
+            let firsts = self.b.ins().splat(I32X4, first);
+            let mut differ = None;
+            for k in 0..u32::from(lanes) / 4 {
+                let row = self
+                    .b
+                    .ins()
+                    .load(I32X4, mem(), f, i32::from(at) + 16 * k as i32);
+                let steps = self.i32x4_const([0, 1, 2, 3].map(|l| (4 * k + l) * step));
+                let want = self.b.ins().iadd(firsts, steps);
+                let x = self.b.ins().bxor(row, want);
+                differ = Some(match differ {
+                    Some(acc) => self.b.ins().bor(acc, x),
+                    None => x,
+                });
+            }
+            match differ {
+                Some(x) => {
+                    let any = self.b.ins().vany_true(x);
+                    let same = self.b.ins().icmp_imm_u(IntCC::Equal, any, 0);
+                    self.b.ins().band(fits, same)
+                }
+                None => fits,
+            }
+        });
+        self.offsets.push(LaneOffsets {
+            at,
+            lanes,
+            step,
+            first,
+            consecutive,
+        });
+        (first, consecutive)
+    }
+
+    /// Forgets the checked lane offsets ([`LaneOffsets`]) overlapping the file bytes
+    /// `lo..hi`.
+    fn forget_offsets(&mut self, (lo, hi): (usize, usize)) {
+        self.offsets.retain(|o| {
+            let at = usize::from(o.at);
+            at + 4 * usize::from(o.lanes) <= lo || hi <= at
+        });
+    }
+
+    /// Forgets the checked lane offsets `item` (at `wrote`, a step's destination) may have
+    /// changed: a step's or a send's destination bytes, everything for what the
+    /// interpreter or a call out runs (whole registers: a declined send's response is).
+    fn forget_offsets_after(&mut self, item: &Item, wrote: Option<(usize, usize)>) {
+        match *item {
+            Item::Step(_) => {
+                if let Some(w) = wrote {
+                    self.forget_offsets(w);
+                }
+            }
+            Item::Send(_, Own::Copy(d)) if d.write => {}
+            Item::Send(_, Own::Copy(d)) => {
+                let (lo, hi) = d.data_bytes();
+                self.forget_offsets((lo - lo % REG_BYTES, hi.next_multiple_of(REG_BYTES)));
+            }
+            Item::Send(..)
+            | Item::Interpreted(_)
+            | Item::Message(..)
+            | Item::Branch(_)
+            | Item::Wait
+            | Item::End => self.offsets.clear(),
+        }
     }
 
     /// [`StepEmitter::direct`]'s copy when the bytes are in the same order in memory (at
@@ -1937,6 +2021,7 @@ impl StepEmitter<'_, '_> {
             ..Held::default()
         };
         self.looping = None;
+        self.offsets.clear();
         let p = self.b.block_params(h).to_vec();
         (self.ran, self.active, self.wake) = (p[0], p[1], p[2]);
         self.block_start = k;

@@ -544,6 +544,77 @@ proptest! {
     }
 }
 
+/// Untyped reads through one address register (r4..r5) that changes between them: its
+/// second half by an `add`, then all of it by a read's response (the first `add` starts
+/// the run). The run's code checks the
+/// lanes' offsets once for the sends that share them, and again after each change.
+const ONE_ADDRESS_CHANGING: &str = "
+add (8|M0) r10.0<1>:d r20.0<8;8,1>:d 0x1:d
+send.dc1 (16|M0) r40 r4 null 0x0 0x04205E01
+send.dc1 (16|M0) r42 r4 null 0x0 0x04205E01
+add (8|M0) r5.0<1>:d r5.0<8;8,1>:d r20.0<8;8,1>:d
+send.dc1 (16|M0) r44 r4 null 0x0 0x04205E01
+send.dc1 (16|M0) r4 r4 null 0x0 0x04205E01
+send.dc1 (16|M0) r46 r4 null 0x0 0x04205E01
+send.dc1 (16|M0) r48 r4 null 0x0 0x04205E01
+(W) send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
+";
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// [`ONE_ADDRESS_CHANGING`] through the surface's window: consecutive offsets in r4..r5, the
+    /// `add`'s r20 zero (they stay so) or not, the buffer's DWords consecutive offsets from
+    /// `shift` (the response makes r4..r5 consecutive again from another first lane) or
+    /// not. Registers, memory and the outcome match the interpreter's.
+    #[test]
+    fn sends_sharing_an_address_register_see_its_changes(
+        words in proptest::collection::vec(any::<u32>(), 1024),
+        first in 0u32..0x100,
+        delta in prop_oneof![Just(0u32), 1u32..0x40, any::<u32>()],
+        shift in prop_oneof![3 => 0u32..0x300, 1 => any::<u32>()],
+        offsets_in_memory in any::<bool>(),
+    ) {
+        let bytes = isa_encoder::assemble(Platform::Tgllp, ONE_ADDRESS_CHANGING).expect("assembles");
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        let mut words = words;
+        for (i, w) in words[32..48].iter_mut().enumerate() {
+            *w = (first + i as u32) * 4;
+        }
+        for (i, w) in words[160..168].iter_mut().enumerate() {
+            *w = delta.wrapping_mul(i as u32 + 1);
+        }
+        let mut memory = Buffer::filled(7, 0, false);
+        if offsets_in_memory {
+            for (j, c) in memory.bytes.chunks_exact_mut(4).enumerate() {
+                let off = (j as u32).wrapping_add(shift).wrapping_mul(4) % SIZE as u32;
+                c.copy_from_slice(&off.to_le_bytes());
+            }
+        }
+        let start = |words: &[u32]| {
+            let mut t = Thread::new(0xffff);
+            for (c, w) in t.grf_mut().chunks_exact_mut(4).zip(words) {
+                c.copy_from_slice(&w.to_le_bytes());
+            }
+            t
+        };
+        let mut want = start(&words);
+        let mut want_mem = memory.clone();
+        let want_st = run(&mut want, &prog, None, &mut want_mem, &[1 << 20]);
+        let mut got = start(&words);
+        let mut got_mem = Windowed::new(memory, true);
+        let mut translated = 0;
+        let got_st =
+            sim_jit::run_counted(&mut got, &prog, &tr, &mut got_mem, 1 << 20, &mut translated);
+        prop_assert_eq!(&got_st, &want_st);
+        prop_assert_eq!(got.instructions_executed(), want.instructions_executed());
+        prop_assert!(translated > 0);
+        prop_assert!(got_mem.buf.bytes == want_mem.bytes, "memory differs");
+        prop_assert_eq!(first_difference(&got, &want), None);
+    }
+}
+
 /// With the surface's window published, block reads and writes inside it are the run's own
 /// copies: the memory is not called; outside it (past the end, a read-only binding for the
 /// write) the classified send's call takes them, with the same outcome.

@@ -204,13 +204,19 @@ impl Direct {
             Offset::Lanes { at, .. } => usize::from(at) + 4 * usize::from(self.lanes),
             Offset::Header { at, .. } => usize::from(at) + 4,
         };
-        let data = match self.offset {
+        offsets.max(self.data_bytes().1)
+    }
+
+    /// The register-file bytes `lo..hi` holding the data the access reads or writes.
+    pub fn data_bytes(&self) -> (usize, usize) {
+        let len = match self.offset {
             Offset::Lanes { vec, component, .. } if vec > 1 => {
                 usize::from(vec) * usize::from(component)
             }
             _ => usize::from(self.len),
         };
-        offsets.max(usize::from(self.data_at) + data)
+        let lo = usize::from(self.data_at);
+        (lo, lo + len)
     }
 }
 
