@@ -678,3 +678,38 @@ fn program_scope_data_end_to_end() {
         }
     }
 }
+
+/// A raw Gen12LP kernel (SIMD8, one buffer argument) that changes a register of its
+/// cross-thread data in place: each work-item stores the global size it read from r4.0 (the
+/// raw ABI's first cross-thread DWord, after r0 and three GRFs of local IDs), then adds one
+/// to that register. Every thread must start from the cross-thread data as loaded, whatever
+/// the thread that ran before it in the same register file did to it.
+const CROSS_THREAD_CHANGED: &str = "
+(W) mov (8|M0) r10.0<1>:ud r4.0<0;1,0>:ud
+(W) add (1|M0) r4.0<1>:ud r4.0<0;1,0>:ud 0x1:ud
+(W) mul (1|M0) r11.0<1>:ud r0.1<0;1,0>:ud r4.6<0;1,0>:uw
+add (8|M0) r12.0<1>:ud r1.0<8;8,1>:uw r11.0<0;1,0>:ud
+shl (8|M0) r12.0<1>:ud r12.0<8;8,1>:ud 0x2:ud
+send.dc1 (8|M0) null r12 r10 0x40 0x02026E00
+(W) mov (8|M0) r127.0<1>:ud r0.0<8;8,1>:ud
+(W) send.ts (8|M0) null r127 null 0x0 0x02000010 {EOT}
+";
+
+#[test]
+fn threads_sharing_a_register_file_start_from_the_loaded_cross_thread_data() {
+    let p = Platform::Tgllp;
+    let kernel = Kernel::from_asm(p, CROSS_THREAD_CHANGED, 8, "changed").unwrap();
+    for k in umd::device::sim_kmds(p) {
+        let d = Device::open_sim(p, Some(k)).unwrap();
+        let out = d.create_buffer(4 * 256).unwrap();
+        // Four threads a group, eight groups: most threads run in a file another used.
+        let range = NdRange::new(&[256], Some(&[32]), kernel.simd, None).unwrap();
+        d.dispatch(&kernel, &range, &[ArgValue::Buffer(out.clone())])
+            .unwrap_or_else(|e| panic!("{k:?}: {e}"));
+        let bytes = out.to_vec().unwrap();
+        for (i, v) in bytes.chunks_exact(4).enumerate() {
+            let v = u32::from_le_bytes(v.try_into().unwrap());
+            assert_eq!(v, 256, "{k:?} out[{i}]");
+        }
+    }
+}

@@ -208,6 +208,12 @@ struct Run<'a, 'w> {
     /// the program may read before writing them ([`sim_eu::Program::read_first`]).
     clear_read_first: Vec<std::ops::Range<usize>>,
     clear_for: Option<usize>,
+    /// The program never writes the registers of the walker's cross-thread data
+    /// ([`payload::loaded_alike`]): a thread object loaded before holds them.
+    keeps_alike: bool,
+    /// Per thread object: its registers hold the walker's cross-thread data, so a reload
+    /// need not copy them again.
+    holds_alike: Vec<bool>,
     /// The group's cycle detector, kept to reuse its memory.
     cycles: Cycles,
     /// Instructions this host thread executed and not yet taken off the walker's budget:
@@ -348,6 +354,10 @@ impl Run<'_, '_> {
                 continue;
             };
             t.set_grf_regs(self.prog.grf_regs);
+            if self.holds_alike.len() <= at {
+                self.holds_alike.resize(at + 1, false);
+            }
+            let held = std::mem::take(&mut self.holds_alike[at]);
             let regs = payload::load(
                 self.w.platform,
                 d,
@@ -358,7 +368,9 @@ impl Run<'_, '_> {
                 ordinal,
                 i as u32,
                 self.first_slot + i as u32,
+                held,
             )?;
+            self.holds_alike[at] = self.keeps_alike;
             self.payload_regs = self.payload_regs.max(regs);
             let slice = self.slice(t, at, id, cycles, &mut endless);
             if reuse && t.is_ended() {

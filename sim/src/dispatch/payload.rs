@@ -18,6 +18,7 @@ use crate::mem::{AddressSpace, GpuFault};
 use sim_eu::dataport::scratch;
 use sim_eu::regfile::GrfSet;
 use sim_eu::Thread;
+use zerocopy::IntoBytes;
 
 const GRF: usize = 32;
 
@@ -95,7 +96,10 @@ fn read_indirect(
 /// which no other thread running at the same time has). Only the r0 header, payload bytes
 /// and sr0.0 are written: `t` comes zeroed ([`Thread::new`] or [`Thread::reset`]). `ahead`:
 /// the walker's indirect data when it was read ahead ([`IndirectData::read`]); what a thread
-/// loads is the same either way. Returns the GRF registers it wrote (bit r = register r).
+/// loads is the same either way. `held`: `t`'s cross-thread registers already hold this
+/// walker's cross-thread data (a reused thread whose program never writes them), which is
+/// then not copied again when it was read ahead (a walker's threads do not write their
+/// indirect data). Returns the GRF registers it wrote (bit r = register r).
 #[allow(clippy::too_many_arguments)]
 pub fn load(
     p: Platform,
@@ -107,6 +111,7 @@ pub fn load(
     ordinal: u64,
     index: u32,
     slot: u32,
+    held: bool,
 ) -> Result<usize, GpuFault> {
     let g = gen_dispatch(p);
     t.set_sr0_ids(g.sr0_ids(slot));
@@ -128,8 +133,8 @@ pub fn load(
         r0[R0_BARRIER] |= index & 0xff;
         r0[0] = d.indirect_offset & !0x3f;
     }
-    for (i, v) in r0.iter().enumerate() {
-        grf[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
+    if let Some(r) = grf.get_mut(..GRF) {
+        r.copy_from_slice(r0.map(u32::to_le).as_bytes());
     }
     let mut at = GRF;
     if g.loads_curbe {
@@ -146,7 +151,9 @@ pub fn load(
         }
         read_indirect(vm, ahead, per_thread, &mut grf[at..at + pt])?;
         at += pt;
-        read_indirect(vm, ahead, d.indirect, &mut grf[at..at + ct])?;
+        if !(held && ahead.is_some()) {
+            read_indirect(vm, ahead, d.indirect, &mut grf[at..at + ct])?;
+        }
         at += ct;
     } else {
         if let Some(ids) = &d.hw_ids {
@@ -172,6 +179,18 @@ pub fn rewritten(p: Platform, d: &Dispatch) -> GrfSet {
         regs += d.idd.constant_urb_entry_read_length as usize;
     }
     GrfSet::range(0, regs)
+}
+
+/// The GRF registers [`load`] writes whole with the same bytes for every thread of `d`: the
+/// cross-thread data, where the platform loads it (a reused thread whose program never
+/// writes them keeps them: [`load`]'s `held`).
+pub fn loaded_alike(p: Platform, d: &Dispatch) -> GrfSet {
+    if !gen_dispatch(p).loads_curbe {
+        return GrfSet::EMPTY;
+    }
+    let pt = d.idd.constant_urb_entry_read_length as usize;
+    let ct = d.idd.cross_thread_constant_data_read_length as usize;
+    GrfSet::range(1 + pt, ct)
 }
 
 /// Writes the local IDs thread `index` of a group gets; returns the bytes written. Lane `l`
@@ -231,7 +250,7 @@ mod tests {
         // Thread 1 of its group, in slot `slot`.
         let r0 = |p: Platform, d: &Dispatch, slot: u32| {
             let mut t = Thread::new(0xff);
-            load(p, d, &vm, None, &mut t, [0; 3], 0, 1, slot).unwrap();
+            load(p, d, &vm, None, &mut t, [0; 3], 0, 1, slot, false).unwrap();
             (t.grf_u32(0, 5), t.grf_u32(0, 3))
         };
         let vfe = dispatch(
@@ -280,11 +299,23 @@ mod tests {
         };
         for slot in [0, 1, 7, 8, 31, 32, 100, 1023] {
             let mut t = Thread::new(0xffff);
-            load(Platform::Dg2, &d, &vm, None, &mut t, [0; 3], 0, 0, slot).unwrap();
+            load(
+                Platform::Dg2,
+                &d,
+                &vm,
+                None,
+                &mut t,
+                [0; 3],
+                0,
+                0,
+                slot,
+                false,
+            )
+            .unwrap();
             assert_eq!(igc_xe_hpg(t.sr0_ids()), slot, "dg2 slot {slot}");
             for p in [Platform::Skl, Platform::Icllp, Platform::Tgllp] {
                 let mut t = Thread::new(0xffff);
-                load(p, &d, &vm, None, &mut t, [0; 3], 0, 0, slot & 0x1ff).unwrap();
+                load(p, &d, &vm, None, &mut t, [0; 3], 0, 0, slot & 0x1ff, false).unwrap();
                 assert_eq!(t.grf_u32(0, 5) & 0x3ff, slot & 0x1ff, "{p} slot {slot}");
                 assert_eq!(t.sr0_ids(), 0, "{p}");
             }
@@ -308,7 +339,19 @@ mod tests {
         for i in 0..d.threads_per_group {
             let mut a = Thread::new(0xff);
             let mut b = Thread::new(0xff);
-            let wa = load(Platform::Tgllp, &d, &vm, None, &mut a, [1, 2, 3], 5, i, i).unwrap();
+            let wa = load(
+                Platform::Tgllp,
+                &d,
+                &vm,
+                None,
+                &mut a,
+                [1, 2, 3],
+                5,
+                i,
+                i,
+                false,
+            )
+            .unwrap();
             let wb = load(
                 Platform::Tgllp,
                 &d,
@@ -319,16 +362,85 @@ mod tests {
                 5,
                 i,
                 i,
+                false,
             )
             .unwrap();
             assert_eq!(wa, wb);
             assert_eq!(a.grf(), b.grf(), "thread {i}");
         }
+        // One thread object loaded for each thread in turn, as a dispatcher reuses it: after
+        // the first, its cross-thread registers are held and not copied again (garbage put
+        // there stays, which shows the copy skipped), unless the data was not read ahead.
+        let alike = loaded_alike(Platform::Tgllp, &d);
+        assert_eq!(alike, GrfSet::range(4, 2));
+        let mut reused = Thread::new(0xff);
+        for i in 0..d.threads_per_group {
+            let mut fresh = Thread::new(0xff);
+            load(
+                Platform::Tgllp,
+                &d,
+                &vm,
+                None,
+                &mut fresh,
+                [1, 2, 3],
+                5,
+                i,
+                i,
+                false,
+            )
+            .unwrap();
+            let ahead = Some(&ahead);
+            load(
+                Platform::Tgllp,
+                &d,
+                &vm,
+                ahead,
+                &mut reused,
+                [1, 2, 3],
+                5,
+                i,
+                i,
+                i > 0,
+            )
+            .unwrap();
+            assert_eq!(fresh.grf(), reused.grf(), "thread {i}");
+        }
+        let cross = 4 * GRF..6 * GRF;
+        for (ahead, kept) in [(Some(&ahead), true), (None, false)] {
+            reused.grf_mut()[cross.clone()].fill(0xa5);
+            load(
+                Platform::Tgllp,
+                &d,
+                &vm,
+                ahead,
+                &mut reused,
+                [1, 2, 3],
+                5,
+                0,
+                0,
+                true,
+            )
+            .unwrap();
+            let garbage = reused.grf()[cross.clone()].iter().all(|&b| b == 0xa5);
+            assert_eq!(garbage, kept, "read ahead: {}", ahead.is_some());
+        }
         // 2 cross-thread GRFs + 4 threads x 3 GRFs from 0x4fc0 run past the mapping.
         d.indirect = 0x4fc0;
         assert!(IndirectData::read(Platform::Tgllp, &d, &vm).is_none());
         let mut t = Thread::new(0xff);
-        assert!(load(Platform::Tgllp, &d, &vm, None, &mut t, [0; 3], 0, 0, 0).is_err());
+        assert!(load(
+            Platform::Tgllp,
+            &d,
+            &vm,
+            None,
+            &mut t,
+            [0; 3],
+            0,
+            0,
+            0,
+            false
+        )
+        .is_err());
         // Xe-HPG threads do not load indirect data.
         assert!(IndirectData::read(Platform::Dg2, &d, &vm).is_none());
     }
@@ -355,8 +467,8 @@ mod tests {
                 let mut clean = Thread::new(0xff);
                 let mut dirty = Thread::new(0xff);
                 dirty.grf_mut().fill(0xa5);
-                load(p, &d, &vm, None, &mut clean, [1, 2, 3], 5, i, i).unwrap();
-                load(p, &d, &vm, None, &mut dirty, [1, 2, 3], 5, i, i).unwrap();
+                load(p, &d, &vm, None, &mut clean, [1, 2, 3], 5, i, i, false).unwrap();
+                load(p, &d, &vm, None, &mut dirty, [1, 2, 3], 5, i, i, false).unwrap();
                 for r in (0..128).filter(|&r| regs.contains(r)) {
                     let at = r * GRF..(r + 1) * GRF;
                     assert_eq!(

@@ -301,6 +301,9 @@ fn worker(
         clear: Vec::new(),
         clear_read_first: Vec::new(),
         clear_for: None,
+        keeps_alike: (prog.grf_writes & super::payload::loaded_alike(w.platform, d))
+            == sim_eu::regfile::GrfSet::EMPTY,
+        holds_alike: Vec::new(),
         cycles: Cycles::default(),
         pending: 0,
         translated: 0,
