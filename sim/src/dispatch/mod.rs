@@ -333,6 +333,15 @@ impl Run<'_, '_> {
         // unless threads are told apart by their place: the sanitizer's reports and the fused
         // EU pairs of `dpasw` name them by dispatch order.
         let reuse = self.shared.sanitize.is_none() && !self.fused;
+        let (w, shared) = (self.w, self.shared);
+        let loader = payload::Loader::new(
+            w.platform,
+            d,
+            w.memory,
+            shared.indirect.as_ref(),
+            id,
+            ordinal,
+        );
         let mut kept = 0;
         let mut ended_longest = 0;
         let mut endless = true;
@@ -358,18 +367,7 @@ impl Run<'_, '_> {
                 self.holds_alike.resize(at + 1, false);
             }
             let held = std::mem::take(&mut self.holds_alike[at]);
-            let regs = payload::load(
-                self.w.platform,
-                d,
-                self.w.memory,
-                self.shared.indirect.as_ref(),
-                t,
-                id,
-                ordinal,
-                i as u32,
-                self.first_slot + i as u32,
-                held,
-            )?;
+            let regs = loader.load(t, i as u32, self.first_slot + i as u32, held)?;
             self.holds_alike[at] = self.keeps_alike;
             self.payload_regs = self.payload_regs.max(regs);
             let slice = self.slice(t, at, id, cycles, &mut endless);

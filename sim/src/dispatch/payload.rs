@@ -92,14 +92,7 @@ fn read_indirect(
 }
 
 /// Fills `t`'s GRF for thread `index` of the group `group` (`ordinal` counts groups), which
-/// runs in hardware thread slot `slot` (its FFTID: its scratch slice and hardware thread ID,
-/// which no other thread running at the same time has). Only the r0 header, payload bytes
-/// and sr0.0 are written: `t` comes zeroed ([`Thread::new`] or [`Thread::reset`]). `ahead`:
-/// the walker's indirect data when it was read ahead ([`IndirectData::read`]); what a thread
-/// loads is the same either way. `held`: `t`'s cross-thread registers already hold this
-/// walker's cross-thread data (a reused thread whose program never writes them), which is
-/// then not copied again when it was read ahead (a walker's threads do not write their
-/// indirect data). Returns the GRF registers it wrote (bit r = register r).
+/// runs in hardware thread slot `slot`: [`Loader::load`] of a loader made for the group.
 #[allow(clippy::too_many_arguments)]
 pub fn load(
     p: Platform,
@@ -113,60 +106,143 @@ pub fn load(
     slot: u32,
     held: bool,
 ) -> Result<usize, GpuFault> {
-    let g = gen_dispatch(p);
-    t.set_sr0_ids(g.sr0_ids(slot));
-    let grf = t.grf_mut();
-    let mut r0 = [0u32; 8];
-    for (dim, &dw) in R0_GROUP_ID.iter().enumerate() {
-        r0[dw] = group[dim];
-    }
-    let barrier = (ordinal % u64::from(BARRIER_IDS)) as u32;
-    r0[R0_BARRIER] = barrier << g.barrier_id_shift;
-    // Scratch: the slice pointer in r0.5[31:10] above the FFTID, the size code in r0.3[3:0].
-    let slice = d
-        .scratch
-        .pointer
-        .wrapping_add(d.scratch.stride.wrapping_mul(u64::from(slot)));
-    r0[R0_FFTID] = (slice as u32 & scratch::POINTER_MASK) | (slot & (g.fftid_slots() - 1));
-    r0[scratch::R0_SCRATCH_SIZE] = d.scratch.size_code & 0xf;
-    if g.r0_payload_pointers {
-        r0[R0_BARRIER] |= index & 0xff;
-        r0[0] = d.indirect_offset & !0x3f;
-    }
-    if let Some(r) = grf.get_mut(..GRF) {
-        r.copy_from_slice(r0.map(u32::to_le).as_bytes());
-    }
-    let mut at = GRF;
-    if g.loads_curbe {
-        let ct = d.idd.cross_thread_constant_data_read_length as usize * GRF;
-        let pt = d.idd.constant_urb_entry_read_length as usize * GRF;
-        let per_thread = d.indirect.wrapping_add((ct + pt * index as usize) as u64);
-        let end = at + pt + ct;
-        if end > grf.len() {
-            return Err(GpuFault {
-                address: d.indirect,
-                len: pt + ct,
-                access: crate::mem::Access::Read,
-            });
+    Loader::new(p, d, vm, ahead, group, ordinal).load(t, index, slot, held)
+}
+
+/// What the threads of one group load, worked out once for the group: r0 but for its
+/// per-thread fields, and where the per-thread and cross-thread data come from.
+pub struct Loader<'a> {
+    /// The platform, whose facts ([`gen_dispatch`]) each load looks up again: a constant
+    /// table the compiler then folds (its sr0 loop is empty but on Xe-HPG).
+    p: Platform,
+    d: &'a Dispatch,
+    vm: &'a AddressSpace,
+    ahead: Option<&'a IndirectData>,
+    /// r0 of the group's threads without the scratch slice and FFTID (r0.5) and, where r0
+    /// holds it, the thread's index (r0.2's low byte).
+    r0: [u32; 8],
+    /// Bytes of per-thread and cross-thread data a thread loads (Gen9–Gen12LP).
+    pt: usize,
+    ct: usize,
+    /// The group's per-thread blocks, one after the other, when read ahead.
+    blocks: Option<&'a [u8]>,
+}
+
+impl<'a> Loader<'a> {
+    /// The loader of group `group` (`ordinal` counts groups) of `d`; `ahead`: the walker's
+    /// indirect data when it was read ahead ([`IndirectData::read`]).
+    pub fn new(
+        p: Platform,
+        d: &'a Dispatch,
+        vm: &'a AddressSpace,
+        ahead: Option<&'a IndirectData>,
+        group: [u32; 3],
+        ordinal: u64,
+    ) -> Loader<'a> {
+        let g = gen_dispatch(p);
+        let mut r0 = [0u32; 8];
+        for (dim, &dw) in R0_GROUP_ID.iter().enumerate() {
+            r0[dw] = group[dim];
         }
-        read_indirect(vm, ahead, per_thread, &mut grf[at..at + pt])?;
-        at += pt;
-        if !(held && ahead.is_some()) {
-            read_indirect(vm, ahead, d.indirect, &mut grf[at..at + ct])?;
+        let barrier = (ordinal % u64::from(BARRIER_IDS)) as u32;
+        r0[R0_BARRIER] = barrier << g.barrier_id_shift;
+        // Scratch: the size code in r0.3[3:0] (the slice pointer is per thread).
+        r0[scratch::R0_SCRATCH_SIZE] = d.scratch.size_code & 0xf;
+        if g.r0_payload_pointers {
+            r0[0] = d.indirect_offset & !0x3f;
         }
-        at += ct;
-    } else {
-        if let Some(ids) = &d.hw_ids {
-            at += write_hw_ids(&mut grf[at..], ids, d.simd, index);
+        let (pt, ct) = if g.loads_curbe {
+            (
+                d.idd.constant_urb_entry_read_length as usize * GRF,
+                d.idd.cross_thread_constant_data_read_length as usize * GRF,
+            )
+        } else {
+            (0, 0)
+        };
+        let blocks = ahead.and_then(|a| {
+            let len = pt.checked_mul(d.threads_per_group as usize)?;
+            a.get(d.indirect.checked_add(ct as u64)?, len)
+        });
+        Loader {
+            p,
+            d,
+            vm,
+            ahead,
+            r0,
+            pt,
+            ct,
+            blocks,
         }
-        if let Some(inline) = &d.inline {
-            for (i, v) in inline.iter().enumerate() {
-                grf[at + 4 * i..at + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
+    }
+
+    /// Fills `t`'s GRF for thread `index` of the group, which runs in hardware thread slot
+    /// `slot` (its FFTID: its scratch slice and hardware thread ID, which no other thread
+    /// running at the same time has). Only the r0 header, payload bytes and sr0.0 are
+    /// written: `t` comes zeroed ([`Thread::new`] or [`Thread::reset`]); what a thread loads
+    /// is the same whether the indirect data was read ahead or not. `held`: `t`'s
+    /// cross-thread registers already hold this walker's cross-thread data (a reused thread
+    /// whose program never writes them), which is then not copied again when it was read
+    /// ahead (a walker's threads do not write their indirect data). Returns the GRF registers
+    /// it wrote (bit r = register r).
+    pub fn load(
+        &self,
+        t: &mut Thread,
+        index: u32,
+        slot: u32,
+        held: bool,
+    ) -> Result<usize, GpuFault> {
+        let (g, d) = (gen_dispatch(self.p), self.d);
+        t.set_sr0_ids(g.sr0_ids(slot));
+        let grf = t.grf_mut();
+        let mut r0 = self.r0;
+        // The slice pointer in r0.5[31:10] above the FFTID.
+        let slice = d
+            .scratch
+            .pointer
+            .wrapping_add(d.scratch.stride.wrapping_mul(u64::from(slot)));
+        r0[R0_FFTID] = (slice as u32 & scratch::POINTER_MASK) | (slot & (g.fftid_slots() - 1));
+        if g.r0_payload_pointers {
+            r0[R0_BARRIER] |= index & 0xff;
+        }
+        if let Some(r) = grf.get_mut(..GRF) {
+            r.copy_from_slice(r0.map(u32::to_le).as_bytes());
+        }
+        let mut at = GRF;
+        if g.loads_curbe {
+            let (pt, ct) = (self.pt, self.ct);
+            let Some(out) = grf.get_mut(at..at + pt + ct) else {
+                return Err(GpuFault {
+                    address: d.indirect,
+                    len: pt + ct,
+                    access: crate::mem::Access::Read,
+                });
+            };
+            let (own, cross) = out.split_at_mut(pt);
+            let block = index as usize * pt;
+            match self.blocks.and_then(|b| b.get(block..block + pt)) {
+                Some(from) => own.copy_from_slice(from),
+                None => {
+                    let va = d.indirect.wrapping_add((ct + block) as u64);
+                    read_indirect(self.vm, self.ahead, va, own)?;
+                }
             }
-            at += 4 * inline.len();
+            if !(held && self.ahead.is_some()) {
+                read_indirect(self.vm, self.ahead, d.indirect, cross)?;
+            }
+            at += pt + ct;
+        } else {
+            if let Some(ids) = &d.hw_ids {
+                at += write_hw_ids(&mut grf[at..], ids, d.simd, index);
+            }
+            if let Some(inline) = &d.inline {
+                for (i, v) in inline.iter().enumerate() {
+                    grf[at + 4 * i..at + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
+                }
+                at += 4 * inline.len();
+            }
         }
+        Ok(at.div_ceil(GRF))
     }
-    Ok(at.div_ceil(GRF))
 }
 
 /// The GRF registers [`load`] writes whole for every thread of `d` (bit r = register r): r0
@@ -368,15 +444,17 @@ mod tests {
             assert_eq!(wa, wb);
             assert_eq!(a.grf(), b.grf(), "thread {i}");
         }
-        // One thread object loaded for each thread in turn, as a dispatcher reuses it: after
-        // the first, its cross-thread registers are held and not copied again (garbage put
-        // there stays, which shows the copy skipped), unless the data was not read ahead.
+        // One thread object loaded for each thread in turn by one loader for the group, as
+        // the dispatcher does: after the first, its cross-thread registers are held and not
+        // copied again (garbage put there stays, which shows the copy skipped), unless the
+        // data was not read ahead.
         let alike = loaded_alike(Platform::Tgllp, &d);
         assert_eq!(alike, GrfSet::range(4, 2));
         let mut reused = Thread::new(0xff);
+        let group = Loader::new(Platform::Tgllp, &d, &vm, Some(&ahead), [1, 2, 3], 5);
         for i in 0..d.threads_per_group {
             let mut fresh = Thread::new(0xff);
-            load(
+            let loaded = load(
                 Platform::Tgllp,
                 &d,
                 &vm,
@@ -387,22 +465,8 @@ mod tests {
                 i,
                 i,
                 false,
-            )
-            .unwrap();
-            let ahead = Some(&ahead);
-            load(
-                Platform::Tgllp,
-                &d,
-                &vm,
-                ahead,
-                &mut reused,
-                [1, 2, 3],
-                5,
-                i,
-                i,
-                i > 0,
-            )
-            .unwrap();
+            );
+            assert_eq!(loaded, group.load(&mut reused, i, i, i > 0), "thread {i}");
             assert_eq!(fresh.grf(), reused.grf(), "thread {i}");
         }
         let cross = 4 * GRF..6 * GRF;
