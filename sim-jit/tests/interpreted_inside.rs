@@ -575,7 +575,8 @@ proptest! {
         shift in prop_oneof![3 => 0u32..0x300, 1 => any::<u32>()],
         offsets_in_memory in any::<bool>(),
     ) {
-        let bytes = isa_encoder::assemble(Platform::Tgllp, ONE_ADDRESS_CHANGING).expect("assembles");
+        let bytes =
+            isa_encoder::assemble(Platform::Tgllp, ONE_ADDRESS_CHANGING).expect("assembles");
         let prog = Program::decode(Platform::Tgllp, &bytes);
         let tr = Translated::with_min_run(&prog, 1).expect("translates");
         let mut words = words;

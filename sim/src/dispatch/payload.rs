@@ -12,7 +12,7 @@
 
 use platform::Platform;
 
-use super::gen::{gen_dispatch, BARRIER_IDS, R0_BARRIER, R0_FFTID, R0_GROUP_ID};
+use super::gen::{gen_dispatch, GenDispatch, BARRIER_IDS, R0_BARRIER, R0_FFTID, R0_GROUP_ID};
 use super::state::{Dispatch, HwLocalIds};
 use crate::mem::{AddressSpace, GpuFault};
 use sim_eu::dataport::scratch;
@@ -91,30 +91,10 @@ fn read_indirect(
     }
 }
 
-/// Fills `t`'s GRF for thread `index` of the group `group` (`ordinal` counts groups), which
-/// runs in hardware thread slot `slot`: [`Loader::load`] of a loader made for the group.
-#[allow(clippy::too_many_arguments)]
-pub fn load(
-    p: Platform,
-    d: &Dispatch,
-    vm: &AddressSpace,
-    ahead: Option<&IndirectData>,
-    t: &mut Thread,
-    group: [u32; 3],
-    ordinal: u64,
-    index: u32,
-    slot: u32,
-    held: bool,
-) -> Result<usize, GpuFault> {
-    Loader::new(p, d, vm, ahead, group, ordinal).load(t, index, slot, held)
-}
-
 /// What the threads of one group load, worked out once for the group: r0 but for its
 /// per-thread fields, and where the per-thread and cross-thread data come from.
 pub struct Loader<'a> {
-    /// The platform, whose facts ([`gen_dispatch`]) each load looks up again: a constant
-    /// table the compiler then folds (its sr0 loop is empty but on Xe-HPG).
-    p: Platform,
+    g: &'static GenDispatch,
     d: &'a Dispatch,
     vm: &'a AddressSpace,
     ahead: Option<&'a IndirectData>,
@@ -164,7 +144,7 @@ impl<'a> Loader<'a> {
             a.get(d.indirect.checked_add(ct as u64)?, len)
         });
         Loader {
-            p,
+            g,
             d,
             vm,
             ahead,
@@ -191,7 +171,7 @@ impl<'a> Loader<'a> {
         slot: u32,
         held: bool,
     ) -> Result<usize, GpuFault> {
-        let (g, d) = (gen_dispatch(self.p), self.d);
+        let (g, d) = (self.g, self.d);
         t.set_sr0_ids(g.sr0_ids(slot));
         let grf = t.grf_mut();
         let mut r0 = self.r0;
@@ -245,9 +225,9 @@ impl<'a> Loader<'a> {
     }
 }
 
-/// The GRF registers [`load`] writes whole for every thread of `d` (bit r = register r): r0
-/// and, where the platform loads them, the per-thread and cross-thread data registers. A
-/// reused thread need not clear these before its payload is loaded.
+/// The GRF registers [`Loader::load`] writes whole for every thread of `d` (bit r = register
+/// r): r0 and, where the platform loads them, the per-thread and cross-thread data registers.
+/// A reused thread need not clear these before its payload is loaded.
 pub fn rewritten(p: Platform, d: &Dispatch) -> GrfSet {
     let mut regs = 1;
     if gen_dispatch(p).loads_curbe {
@@ -257,9 +237,9 @@ pub fn rewritten(p: Platform, d: &Dispatch) -> GrfSet {
     GrfSet::range(0, regs)
 }
 
-/// The GRF registers [`load`] writes whole with the same bytes for every thread of `d`: the
-/// cross-thread data, where the platform loads it (a reused thread whose program never
-/// writes them keeps them: [`load`]'s `held`).
+/// The GRF registers [`Loader::load`] writes whole with the same bytes for every thread of
+/// `d`: the cross-thread data, where the platform loads it (a reused thread whose program
+/// never writes them keeps them: [`Loader::load`]'s `held`).
 pub fn loaded_alike(p: Platform, d: &Dispatch) -> GrfSet {
     if !gen_dispatch(p).loads_curbe {
         return GrfSet::EMPTY;
@@ -296,6 +276,24 @@ pub(super) fn write_hw_ids(out: &mut [u8], ids: &HwLocalIds, simd: u32, index: u
 mod tests {
     use super::*;
     use crate::dispatch::state::{Bases, ScratchR0};
+
+    /// Thread `index` of group `group` (`ordinal` counts groups) in slot `slot`, loaded by a
+    /// loader made for it alone.
+    #[allow(clippy::too_many_arguments)]
+    fn load(
+        p: Platform,
+        d: &Dispatch,
+        vm: &AddressSpace,
+        ahead: Option<&IndirectData>,
+        t: &mut Thread,
+        group: [u32; 3],
+        ordinal: u64,
+        index: u32,
+        slot: u32,
+        held: bool,
+    ) -> Result<usize, GpuFault> {
+        Loader::new(p, d, vm, ahead, group, ordinal).load(t, index, slot, held)
+    }
 
     fn dispatch(simd: u32, scratch: ScratchR0) -> Dispatch {
         Dispatch {
