@@ -854,7 +854,7 @@ fn body(
                 k += 1;
             }
         }
-        e.forget_offsets_after(item, writes[i]);
+        e.forget_offsets_after(item);
     }
     if open {
         e.write_back();
@@ -1874,13 +1874,13 @@ impl StepEmitter<'_, '_> {
         });
     }
 
-    /// Forgets the checked lane offsets `item` (at `wrote`, a step's destination) may have
-    /// changed: a step's or a send's destination bytes, everything for what the
-    /// interpreter or a call out runs (whole registers: a declined send's response is).
-    fn forget_offsets_after(&mut self, item: &Item, wrote: Option<(usize, usize)>) {
+    /// Forgets the checked lane offsets `item` (the one being emitted) may have changed: a
+    /// step's or a send's destination bytes, everything for what the interpreter or a call
+    /// out runs (whole registers: a declined send's response is).
+    fn forget_offsets_after(&mut self, item: &Item) {
         match *item {
             Item::Step(_) => {
-                if let Some(w) = wrote {
+                if let Some(&Some(w)) = self.writes.get(self.item) {
                     self.forget_offsets(w);
                 }
             }
