@@ -10,7 +10,7 @@ use sim_eu::{EuError, Memory, Program, Status, Thread};
 
 use crate::check::{checking, ENV_CHECK};
 use crate::emit::{BARRIER_PENDING, HEARS_SENDS, LEFT_AT, LEFT_RAN};
-use crate::translated::Translated;
+use crate::translated::{Entry, Translated};
 
 /// [`sim_eu::run`] with `tr`, the translation of `prog`: the same result, the same thread
 /// state, the same count of executed instructions (`tm0` aside: the interpreter writes the
@@ -94,74 +94,12 @@ pub fn run_counting(
                 && Rounding::of(t) == Rounding::NearestEven
             {
                 let check = checking().then(|| t.clone());
-                let before = t.instructions_executed();
-                let active = t.active();
-                let wake = t.next_wake().saturating_sub(e.start);
-                let thread: *mut Thread = t;
-                let mut inside = Inside {
-                    barrier_pending: u32::from(t.barrier_pending()),
-                    left_at: NOT_LEFT,
-                    left_ran: 0,
-                    hears_sends: u32::from(needs_run_loop),
-                    thread,
-                    prog,
-                    mem: &mut *mem,
-                    start: e.start,
-                    len: e.len,
-                    blocks: &tr.block_of,
-                    base: before,
-                    needs_run_loop,
-                    interpreted: 0,
-                    called_out: false,
-                    stopped: None,
-                };
-                // SAFETY: `thread` is `t`, not used through `t` until the call returns.
-                let file = unsafe { (*thread).file_mut().as_mut_ptr() };
-                let ctx: *mut Inside = &mut inside;
-                // The file (a boxed slice, never reallocated) is reached only by the run's
-                // code and, while the run waits for it, by `escape` through `ctx`, which
-                // lives until the call returns. The run reads the `windows` table and copies
-                // only within windows it read, both kept by `mem` (`Memory::direct_windows`).
-                // Of `inside` it reads the barrier flag and writes the `left_` fields, at the
-                // offsets checked below (`Inside` is `repr(C)`).
-                // SAFETY: the run touches file bytes below `e.extent` and the 8 flag bytes at
-                // `FLAG`, both checked above to be inside the file; the rest as above.
-                unsafe {
-                    (e.run)(
-                        file,
-                        active,
-                        ctx.cast(),
-                        escape,
-                        left,
-                        e.block,
-                        wake,
-                        send,
-                        part,
-                        windows,
-                    )
-                };
-                let Inside {
-                    mut interpreted,
+                let Entered {
+                    ran,
+                    interpreted,
                     called_out,
-                    mut stopped,
-                    left_at,
-                    left_ran,
-                    ..
-                } = inside;
-                if left_at != NOT_LEFT {
-                    // The run left for the interpreter to run one instruction: the thread
-                    // spawner's end, or a barrier's wait where the thread stops.
-                    t.resume(e.start + left_at, before + left_ran);
-                    let r = if !needs_run_loop && sim_eu::exec::end_plain(t, prog) {
-                        Ok(Status::Ended)
-                    } else {
-                        sim_eu::exec::run_one(t, prog, mem, needs_run_loop)
-                            .unwrap_or_else(|| sim_eu::run(t, prog, mem, 1))
-                    };
-                    interpreted += t.instructions_executed() - (before + left_ran);
-                    stopped = Some(r);
-                }
-                let ran = t.instructions_executed() - before;
+                    stopped,
+                } = enter(t, prog, tr, mem, &e, left, windows, needs_run_loop);
                 counts.translated += ran - interpreted;
                 counts.entered += 1;
                 left = left.saturating_sub(ran);
@@ -196,6 +134,187 @@ pub fn run_counting(
         if st != Status::Budget {
             return Ok(st);
         }
+    }
+}
+
+/// Threads that start at instruction 0 where a translated run starts, run one after another
+/// with one memory (a dispatcher's work-group): what [`run_counting`] works out at each
+/// thread's start that is the same for all of them (the memory's answers, the run, whether
+/// runs are checked), worked out once, so that a short thread pays only for its run.
+pub struct Starter<'a> {
+    prog: &'a Program,
+    tr: &'a Translated,
+    entry: Entry,
+    windows: *const DirectTable,
+}
+
+impl<'a> Starter<'a> {
+    /// `None` where a thread's start takes [`run_counting`]'s way all the same: no run starts
+    /// at instruction 0 (or it is a fused pair's `dpasw`), the memory hears of sends or
+    /// follows registers, or runs are checked against the interpreter ([`checking`]).
+    pub fn new(prog: &'a Program, tr: &'a Translated, mem: &dyn Memory) -> Option<Starter<'a>> {
+        let entry = tr.entries.first().copied().flatten()?;
+        let plain_first = prog
+            .insts
+            .first()
+            .is_some_and(|i| i.opcode != isa_encoder::model::Opcode::Dpasw);
+        if !plain_first || mem.observes_sends() || mem.tracks_registers() || checking() {
+            return None;
+        }
+        Some(Starter {
+            prog,
+            tr,
+            entry,
+            windows: mem.direct_windows(),
+        })
+    }
+
+    /// [`run_counting`] on `prog` and `tr` with `mem` (the memory this starter was made
+    /// for), for a thread that has executed nothing: the same result, thread and counts.
+    pub fn run(
+        &self,
+        t: &mut Thread,
+        mem: &mut dyn Memory,
+        budget: u64,
+        counts: &mut Counts,
+    ) -> Result<Status, EuError> {
+        let (prog, tr, e) = (self.prog, self.tr, &self.entry);
+        // `run_counting`'s conditions for entering the run at instruction 0.
+        let fits = t.instructions_executed() == 0
+            && t.ip() == 0
+            && !t.is_ended()
+            && u64::from(e.len) <= budget
+            && t.active() != 0
+            && t.live() & !tr.live == 0
+            && (tr.waits_at_blocks || u64::from(t.next_wake()) >= u64::from(e.len))
+            && e.extent <= t.file().len()
+            && FLAG + 8 <= t.file().len()
+            && Rounding::of(t) == Rounding::NearestEven;
+        if !fits {
+            return run_counting(t, prog, tr, mem, budget, counts);
+        }
+        // The start's bookkeeping; its answer is `Budget` (instruction 0 is there and not a
+        // `dpasw`), checked all the same.
+        if sim_eu::exec::begin(t, prog, false, false)? != Status::Budget {
+            return run_counting(t, prog, tr, mem, budget, counts);
+        }
+        let Entered {
+            ran,
+            interpreted,
+            stopped,
+            ..
+        } = enter(t, prog, tr, mem, e, budget, self.windows, false);
+        counts.translated += ran - interpreted;
+        counts.entered += 1;
+        match stopped {
+            // On as `run_counting` goes on (a run that left before its first instruction
+            // has the interpreter run it there, which `run_counting` does too).
+            None | Some(Ok(Status::Budget)) => {
+                run_counting(t, prog, tr, mem, budget.saturating_sub(ran), counts)
+            }
+            Some(other) => other,
+        }
+    }
+}
+
+/// What a run entered by [`enter`] did.
+struct Entered {
+    /// Instructions the thread executed in it, and of those the interpreter's.
+    ran: u64,
+    interpreted: u64,
+    /// Whether the run called out for a send or interpreted instructions.
+    called_out: bool,
+    /// Why it stopped early ([`Inside::stopped`]), the thread's end included.
+    stopped: Option<Result<Status, EuError>>,
+}
+
+/// Runs the translated run `e` from the thread's instruction (one of the run's block starts,
+/// where the caller checked the run may be entered) until it leaves, with up to `left`
+/// instructions; a run that leaves for the interpreter to run one instruction (the thread's
+/// end, a barrier's wait) has it run here.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn enter(
+    t: &mut Thread,
+    prog: &Program,
+    tr: &Translated,
+    mem: &mut dyn Memory,
+    e: &Entry,
+    left: u64,
+    windows: *const DirectTable,
+    needs_run_loop: bool,
+) -> Entered {
+    let before = t.instructions_executed();
+    let active = t.active();
+    let wake = t.next_wake().saturating_sub(e.start);
+    let thread: *mut Thread = t;
+    let mut inside = Inside {
+        barrier_pending: u32::from(t.barrier_pending()),
+        left_at: NOT_LEFT,
+        left_ran: 0,
+        hears_sends: u32::from(needs_run_loop),
+        thread,
+        prog,
+        mem: &mut *mem,
+        start: e.start,
+        len: e.len,
+        blocks: &tr.block_of,
+        base: before,
+        needs_run_loop,
+        interpreted: 0,
+        called_out: false,
+        stopped: None,
+    };
+    // SAFETY: `thread` is `t`, not used through `t` until the call returns.
+    let file = unsafe { (*thread).file_mut().as_mut_ptr() };
+    let ctx: *mut Inside = &mut inside;
+    // The file (a boxed slice, never reallocated) is reached only by the run's code and,
+    // while the run waits for it, by `escape` through `ctx`, which lives until the call
+    // returns. The run reads the `windows` table and copies only within windows it read,
+    // both kept by `mem` (`Memory::direct_windows`). Of `inside` it reads the barrier flag
+    // and writes the `left_` fields, at the offsets checked below (`Inside` is `repr(C)`).
+    // SAFETY: the run touches file bytes below `e.extent` and the 8 flag bytes at `FLAG`,
+    // which the caller checked to be inside the file; the rest as above.
+    unsafe {
+        (e.run)(
+            file,
+            active,
+            ctx.cast(),
+            escape,
+            left,
+            e.block,
+            wake,
+            send,
+            part,
+            windows,
+        )
+    };
+    let Inside {
+        mut interpreted,
+        called_out,
+        mut stopped,
+        left_at,
+        left_ran,
+        ..
+    } = inside;
+    if left_at != NOT_LEFT {
+        // The run left for the interpreter to run one instruction: the thread spawner's
+        // end, or a barrier's wait where the thread stops.
+        t.resume(e.start + left_at, before + left_ran);
+        let r = if !needs_run_loop && sim_eu::exec::end_plain(t, prog) {
+            Ok(Status::Ended)
+        } else {
+            sim_eu::exec::run_one(t, prog, mem, needs_run_loop)
+                .unwrap_or_else(|| sim_eu::run(t, prog, mem, 1))
+        };
+        interpreted += t.instructions_executed() - (before + left_ran);
+        stopped = Some(r);
+    }
+    Entered {
+        ran: t.instructions_executed() - before,
+        interpreted,
+        called_out,
+        stopped,
     }
 }
 

@@ -1205,3 +1205,86 @@ fn the_tests_pass_with_every_run_checked() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// A thread started through a [`sim_jit::Starter`] (the dispatcher's way for a group's
+    /// fresh threads) ends as `run_counting` leaves it: [`KERNEL`] (sends, interpreted
+    /// instructions inside its run, the end) and [`ONE_ADDRESS_CHANGING`], any channels, the
+    /// surface's window published or not, sends heard or not (no starter then), a first
+    /// budget shorter than the run or not, then on to the end in slices. Outcome, registers
+    /// (`tm0` aside), executed and translated counts and memory match.
+    #[test]
+    fn a_starter_runs_a_fresh_thread_as_the_run_loop_does(
+        words in proptest::collection::vec(any::<u32>(), 1024),
+        flags in any::<u64>(),
+        which in any::<bool>(),
+        active in prop_oneof![Just(0xffffu32), 1u32..0x10000],
+        read_at in prop_oneof![3 => 0u32..0x700, 1 => 0x700u32..0x2000],
+        first_budget in prop_oneof![1u64..20, Just(1u64 << 20)],
+        slices in proptest::collection::vec(prop_oneof![1u64..6, Just(1u64 << 20)], 1..4),
+        windowed in any::<bool>(),
+        watch in any::<bool>(),
+    ) {
+        let text = if which { KERNEL } else { ONE_ADDRESS_CHANGING };
+        let bytes = isa_encoder::assemble(Platform::Tgllp, text).expect("assembles");
+        let prog = Program::decode(Platform::Tgllp, &bytes);
+        let tr = Translated::with_min_run(&prog, 1).expect("translates");
+        let start = || {
+            let mut t = thread(&words, flags, (read_at, 0x10));
+            let mut fresh = Thread::new(active);
+            fresh.file_mut().copy_from_slice(t.file());
+            t = fresh;
+            if !which {
+                // Consecutive offsets in r4 (ONE_ADDRESS_CHANGING's address register).
+                for i in 0..16 {
+                    let at = 4 * 32 + 4 * i;
+                    let off = ((read_at % 0x300) + i as u32) * 4;
+                    t.grf_mut()[at..at + 4].copy_from_slice(&off.to_le_bytes());
+                }
+            }
+            t
+        };
+        // `run_counting` first, then on as the dispatcher goes on.
+        let go = |t: &mut Thread, mem: &mut dyn Memory, starter: bool| {
+            let mut counts = sim_jit::Counts::default();
+            let st = match sim_jit::Starter::new(&prog, &tr, mem).filter(|_| starter) {
+                Some(s) => s.run(t, mem, first_budget, &mut counts),
+                None => sim_jit::run_counting(t, &prog, &tr, mem, first_budget, &mut counts),
+            };
+            let mut st = st;
+            for k in 0..10_000 {
+                if st != Ok(Status::Budget) {
+                    break;
+                }
+                st = sim_jit::run_counting(t, &prog, &tr, mem, slices[k % slices.len()], &mut counts);
+            }
+            (st, counts.translated)
+        };
+        let memory = Buffer::filled(5, 3, watch);
+        let outcome = |starter: bool| {
+            let mut t = start();
+            if windowed {
+                let mut m = Windowed::new(memory.clone(), true);
+                m.buf.watch = watch;
+                let (st, n) = go(&mut t, &mut m, starter);
+                (st, n, t, m.buf)
+            } else {
+                let mut m = memory.clone();
+                let (st, n) = go(&mut t, &mut m, starter);
+                (st, n, t, m)
+            }
+        };
+        let (want_st, want_n, want, want_mem) = outcome(false);
+        let (got_st, got_n, got, got_mem) = outcome(true);
+        // (Checked runs take `run_counting`'s way: no starter then either.)
+        prop_assert_eq!(
+            sim_jit::Starter::new(&prog, &tr, &memory).is_some(),
+            !watch && !sim_jit::check::checking()
+        );
+        prop_assert_eq!(got_n, want_n);
+        prop_assert_eq!(got.ip(), want.ip());
+        same_outcome((&got_st, &got, &got_mem), (&want_st, &want, &want_mem))?;
+    }
+}

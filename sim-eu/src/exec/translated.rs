@@ -51,7 +51,7 @@ pub fn runs_inside_a_run(inst: &Inst) -> bool {
 /// [`Memory::tracks_registers`], asked by the caller), then [`Status::Ended`] for an ended
 /// thread, [`Status::Fused`] at a fused pair's `dpasw`, an error past the kernel's end,
 /// else [`Status::Budget`]: what translated code's run loop does before each stretch it runs.
-#[inline]
+#[inline(always)]
 pub fn begin(
     t: &mut Thread,
     prog: &Program,
@@ -152,7 +152,7 @@ pub fn run_one(
 /// sends (the caller's to know): counted, not advanced; `tm0`, which nothing reads after the
 /// end, keeps the count `begin` wrote. `false`, having changed nothing, for any other
 /// instruction or an ended thread.
-#[inline]
+#[inline(always)]
 pub fn end_plain(t: &mut Thread, prog: &Program) -> bool {
     let plain = prog
         .simple

@@ -168,6 +168,50 @@ pub fn note_interpreted(tier: Option<&Tier>, n: u64, prog: &Program) {
     }
 }
 
+/// Threads started through a kernel's translated run at instruction 0, with what that asks
+/// worked out once for a group's threads ([`sim_jit::Starter`]).
+#[cfg(feature = "jit")]
+pub type Starter<'a> = sim_jit::Starter<'a>;
+/// None without the translator.
+#[cfg(not(feature = "jit"))]
+pub struct Starter<'a>(std::convert::Infallible, std::marker::PhantomData<&'a ()>);
+
+/// The starter of `prog`'s translation `tr` with `mem`, where threads can take its way.
+#[cfg_attr(not(feature = "jit"), allow(unused_variables))]
+pub fn starter<'a>(
+    prog: &'a Program,
+    tr: Option<&'a Translation>,
+    mem: &dyn Memory,
+) -> Option<Starter<'a>> {
+    match tr {
+        #[cfg(feature = "jit")]
+        Some(tr) => sim_jit::Starter::new(prog, tr, mem),
+        #[cfg(not(feature = "jit"))]
+        Some(never) => match *never {},
+        None => None,
+    }
+}
+
+/// [`run`] for a thread that has executed nothing, through `starter` (made for `mem`).
+#[cfg_attr(not(feature = "jit"), allow(unused_variables))]
+pub fn start(
+    starter: &Starter<'_>,
+    t: &mut Thread,
+    mem: &mut dyn Memory,
+    budget: u64,
+    translated: &mut u64,
+) -> Result<Status, EuError> {
+    #[cfg(feature = "jit")]
+    {
+        let mut counts = sim_jit::Counts::default();
+        let st = starter.run(t, mem, budget, &mut counts);
+        *translated += counts.translated;
+        st
+    }
+    #[cfg(not(feature = "jit"))]
+    match starter.0 {}
+}
+
 /// Runs thread `t` for up to `budget` instructions as [`sim_eu::run`] does, through the
 /// translated code `tr` where it has some; adds to `translated` the instructions that ran as
 /// translated code.

@@ -191,6 +191,8 @@ struct Run<'a, 'w> {
     /// `prog`'s translation for threads with only their first channels
     /// ([`jit::FIRST_CHANNELS`]), when made (picked up as `tr`).
     tr_first: Option<&'a jit::Translation>,
+    /// How threads start through `tr` (made with it, at each group's start).
+    starter: Option<jit::Starter<'a>>,
     shared: &'a Shared<'w>,
     /// The hardware thread slot of the group's first thread (the others follow).
     first_slot: u32,
@@ -247,7 +249,12 @@ impl Run<'_, '_> {
     /// reports it to the walker's [`progress::Progress`] and settles the budget
     /// ([`Run::settle`]), for a run of groups at a time.
     fn group(&mut self, id: [u32; 3], ordinal: u64) -> Result<u64, GpuErrorKind> {
-        self.tr = jit::ready(self.tier);
+        let tr = jit::ready(self.tier);
+        // (A kernel translates once: this host thread's `tr` changes at most once a walker.)
+        if tr.is_some() != self.tr.is_some() {
+            self.starter = jit::starter(self.prog, tr, &self.mem);
+        }
+        self.tr = tr;
         self.tr_first = jit::ready_for_first_channels(self.tier);
         let mut threads = std::mem::take(&mut self.threads);
         let mut cycles = std::mem::take(&mut self.cycles);
@@ -439,14 +446,23 @@ impl Run<'_, '_> {
                 self.first_channels += t.instructions_executed() - before;
                 r
             }
-            None => jit::run(
-                t,
-                self.prog,
-                self.tr,
-                &mut self.mem,
-                SLICE.min(left),
-                &mut self.translated,
-            ),
+            None => match &self.starter {
+                Some(starter) if before == 0 => jit::start(
+                    starter,
+                    t,
+                    &mut self.mem,
+                    SLICE.min(left),
+                    &mut self.translated,
+                ),
+                _ => jit::run(
+                    t,
+                    self.prog,
+                    self.tr,
+                    &mut self.mem,
+                    SLICE.min(left),
+                    &mut self.translated,
+                ),
+            },
             Some(scope) => {
                 let place = eu::sanitize::Place {
                     group: id,

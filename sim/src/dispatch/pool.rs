@@ -286,6 +286,7 @@ fn worker(
         tier,
         tr: None,
         tr_first: None,
+        starter: None,
         shared,
         first_slot,
         mem: VmMemory::new(
