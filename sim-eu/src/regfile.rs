@@ -192,6 +192,11 @@ impl ArfSet {
     pub fn contains(self, k: usize) -> bool {
         k < ARF_PIECES && self.0 >> k & 1 != 0
     }
+
+    /// The pieces of `self` not in `other`.
+    pub fn without(self, other: ArfSet) -> ArfSet {
+        ArfSet(self.0 & !other.0)
+    }
 }
 
 impl std::ops::BitOr for ArfSet {

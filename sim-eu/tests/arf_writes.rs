@@ -85,3 +85,51 @@ fn a_math_macro_writes_its_mme_bits() {
     assert!(has(set, MME + 3 * REG_BYTES));
     assert!(!has(set, MME));
 }
+
+/// A thread object reused without clearing the pieces every start writes again
+/// (`Program::arf_rewritten_at_start`), its sr0 IDs set, starts with the architecture
+/// registers of a fresh thread; a program that writes sr0 or tm0 itself has them cleared.
+#[test]
+fn a_reused_thread_starts_with_a_fresh_threads_architecture_registers() {
+    use sim_eu::regfile::{SR0, TM0, ZERO};
+    let kernels = [
+        "mul (1|M0) acc0.0<1>:d r8.5<0;1,0>:d r3.2<0;1,0>:uw\n\
+         mach (1|M0) r4.0<1>:d r8.5<0;1,0>:d r3.1<0;1,0>:d {AccWrEn}\n\
+         or (1|M0) cr0.0<1>:ud cr0.0<0;1,0>:ud 0x4C0:uw",
+        "mov (1|M0) sr0.1<1>:ud 0x1234:ud\nmov (1|M0) tm0.2<1>:ud 0x77:ud",
+    ];
+    for text in kernels {
+        let code = isa_encoder::assemble(Platform::Tgllp, &format!("{text}\nnop\n")).expect(text);
+        let prog = Program::decode(Platform::Tgllp, &code);
+        let n = text.lines().count() as u64;
+        let start = |t: &mut Thread, ids: u32| {
+            t.set_sr0_ids(ids);
+            // A run of no instruction: the start's bookkeeping alone.
+            assert_eq!(
+                run(t, &prog, &mut NoMemory, 0),
+                Ok(Status::Budget),
+                "{text}"
+            );
+        };
+        let mut reused = Thread::new(0xffff);
+        start(&mut reused, 0x5a5a);
+        assert_eq!(
+            run(&mut reused, &prog, &mut NoMemory, n),
+            Ok(Status::Budget)
+        );
+        let clear = prog.arf_writes.without(prog.arf_rewritten_at_start);
+        reused.reset_runs(0xff, &[], clear);
+        start(&mut reused, 0x0101);
+        let mut fresh = Thread::new(0xff);
+        start(&mut fresh, 0x0101);
+        assert_eq!(
+            reused.file()[A0..ZERO],
+            fresh.file()[A0..ZERO],
+            "{text}: the reused thread's architecture registers"
+        );
+        // The program that writes into sr0 and tm0 has those pieces cleared.
+        let own = text.contains("sr0");
+        assert_eq!(has(prog.arf_rewritten_at_start, SR0), !own, "{text}");
+        assert_eq!(has(prog.arf_rewritten_at_start, TM0), !own, "{text}");
+    }
+}

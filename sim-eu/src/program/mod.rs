@@ -112,6 +112,12 @@ pub struct Program {
     /// values, the math macros' `.mme` bits, and ce0/sr0/tm0, which every thread has written.
     /// A reused thread clears only these.
     pub arf_writes: ArfSet,
+    /// Of `arf_writes`, the pieces only that bookkeeping writes and every thread's start
+    /// writes again (no instruction writes into them): sr0's (its IDs, which a dispatcher
+    /// sets for each thread, and the restart's masks; nothing writes its other bytes) and
+    /// tm0's (written when the thread starts to run). A dispatcher that sets sr0's IDs for
+    /// every thread need not clear these in a reused thread.
+    pub arf_rewritten_at_start: ArfSet,
     /// Some instruction may change cr0.0's rounding-mode field (`sets_rounding`): only then
     /// does the run loop read cr0 before each run of fast-path instructions.
     pub sets_rounding: bool,
@@ -169,7 +175,10 @@ impl Program {
         let grf_read_first =
             [8, 16, 32].map(|simd| read_first::read_before_written(&insts, grf_bytes, simd));
         let sets_rounding = insts.iter().any(sets_rounding);
-        let arf_writes = arf_writes(&insts);
+        let own_arf_writes = instruction_arf_writes(&insts);
+        let arf_writes = own_arf_writes | bookkeeping_arf_writes();
+        let arf_rewritten_at_start =
+            (ArfSet::bytes(SR0..SR0 + 16) | ArfSet::bytes(TM0..TM0 + 8)).without(own_arf_writes);
         Program {
             platform,
             insts,
@@ -180,6 +189,7 @@ impl Program {
             grf_writes,
             grf_read_first,
             arf_writes,
+            arf_rewritten_at_start,
             sets_rounding,
         }
     }
@@ -266,15 +276,19 @@ fn grf_writes(insts: &[Inst], grf_bytes: usize) -> GrfSet {
     m
 }
 
-/// The architecture-register pieces a thread running `insts` may have written: destination
-/// lanes (everything for an indirect destination), the flag register of a conditional
-/// modifier, the implicit accumulator of `addc`/`subb` and of AccWrEn (and of `mac`/`mach`,
-/// whatever their AccWrEn), accumulator DWords' wide values with them, a math macro's `.mme`
-/// bits; and what the interpreter keeps there for every thread: ce0 (refreshed for the
-/// instructions that read it), sr0 (the dispatcher's) and tm0 (the count of instructions).
-fn arf_writes(insts: &[Inst]) -> ArfSet {
-    let mut m =
-        ArfSet::bytes(CE..CE + 4) | ArfSet::bytes(SR0..SR0 + 16) | ArfSet::bytes(TM0..TM0 + 8);
+/// What the interpreter keeps in the architecture registers for every thread: ce0
+/// (refreshed for the instructions that read it), sr0 (the dispatcher's) and tm0 (the count
+/// of instructions).
+fn bookkeeping_arf_writes() -> ArfSet {
+    ArfSet::bytes(CE..CE + 4) | ArfSet::bytes(SR0..SR0 + 16) | ArfSet::bytes(TM0..TM0 + 8)
+}
+
+/// The architecture-register pieces `insts` may write: destination lanes (everything for an
+/// indirect destination), the flag register of a conditional modifier, the implicit
+/// accumulator of `addc`/`subb` and of AccWrEn (and of `mac`/`mach`, whatever their AccWrEn),
+/// accumulator DWords' wide values with them, a math macro's `.mme` bits.
+fn instruction_arf_writes(insts: &[Inst]) -> ArfSet {
+    let mut m = ArfSet::EMPTY;
     let lanes = |o: &Opnd, n: usize| {
         let size = type_bytes(o.ty);
         o.offs.iter().take(n.max(1)).fold(ArfSet::EMPTY, |m, &at| {

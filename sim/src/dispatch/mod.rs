@@ -210,6 +210,10 @@ struct Run<'a, 'w> {
     /// the program may read before writing them ([`sim_eu::Program::read_first`]).
     clear_read_first: Vec<std::ops::Range<usize>>,
     clear_for: Option<usize>,
+    /// The architecture-register pieces a reused thread clears: those the program may write
+    /// ([`sim_eu::Program::arf_writes`]) but the ones every thread's start writes again
+    /// ([`sim_eu::Program::arf_rewritten_at_start`]: the loader sets sr0's IDs for each).
+    arf_clear: regfile::ArfSet,
     /// The program never writes the registers of the walker's cross-thread data
     /// ([`payload::loaded_alike`]): a thread object loaded before holds them.
     keeps_alike: bool,
@@ -363,7 +367,7 @@ impl Run<'_, '_> {
                 &self.clear
             };
             match threads.get_mut(at) {
-                Some(t) => t.reset_runs(mask, clear, self.prog.arf_writes),
+                Some(t) => t.reset_runs(mask, clear, self.arf_clear),
                 None => threads.push(Thread::new(mask)),
             }
             let Some(t) = threads.get_mut(at) else {

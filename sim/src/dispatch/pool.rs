@@ -302,6 +302,7 @@ fn worker(
         clear: Vec::new(),
         clear_read_first: Vec::new(),
         clear_for: None,
+        arf_clear: prog.arf_writes.without(prog.arf_rewritten_at_start),
         keeps_alike: (prog.grf_writes & super::payload::loaded_alike(w.platform, d))
             == sim_eu::regfile::GrfSet::EMPTY,
         holds_alike: Vec::new(),
