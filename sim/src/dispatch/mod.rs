@@ -220,8 +220,8 @@ struct Run<'a, 'w> {
     /// Per thread object: its registers hold the walker's cross-thread data, so a reload
     /// need not copy them again.
     holds_alike: Vec<bool>,
-    /// The group's cycle detector, kept to reuse its memory.
-    cycles: Cycles,
+    /// The group's cycle detector, kept to reuse its memory (out while a group runs).
+    cycles: Option<Cycles>,
     /// Instructions this host thread executed and not yet taken off the walker's budget:
     /// settled once per group instead of once per EU thread (the budget is a shared atomic
     /// the other host threads update too). Runs are capped by the budget minus these.
@@ -261,10 +261,12 @@ impl Run<'_, '_> {
         self.tr = tr;
         self.tr_first = jit::ready_for_first_channels(self.tier);
         let mut threads = std::mem::take(&mut self.threads);
-        let mut cycles = std::mem::take(&mut self.cycles);
+        // (Taken out as an Option: a `Cycles` left in its place would be built and dropped
+        // once per group, a one-item group's noticeable cost.)
+        let mut cycles = self.cycles.take().unwrap_or_default();
         let res = self.run_group(&mut threads, &mut cycles, id, ordinal);
         self.threads = threads;
-        self.cycles = cycles;
+        self.cycles = Some(cycles);
         if !self.findings.is_empty() {
             let mine = std::mem::take(&mut self.findings);
             self.shared

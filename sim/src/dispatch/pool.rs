@@ -32,7 +32,7 @@ use super::gen::gen_dispatch;
 use super::jit::Tier;
 use super::memory::VmMemory;
 use super::payload::IndirectData;
-use super::progress::{Cycles, Progress};
+use super::progress::Progress;
 use super::state::{slm_bytes, Dispatch};
 use super::{timeout, EuBudget, Run};
 use crate::cs::Walker;
@@ -306,7 +306,7 @@ fn worker(
         keeps_alike: (prog.grf_writes & super::payload::loaded_alike(w.platform, d))
             == sim_eu::regfile::GrfSet::EMPTY,
         holds_alike: Vec::new(),
-        cycles: Cycles::default(),
+        cycles: None,
         pending: 0,
         translated: 0,
         first_channels: 0,
