@@ -79,20 +79,7 @@ pub fn run_counting(
         let ip = t.ip();
         let entry = tr.entries.get(ip as usize).copied().flatten();
         if let Some(e) = entry {
-            // The run is entered when its rest fits in the budget (a jump back checks again),
-            // and channels that wait rejoin only where it checks for them: at its blocks'
-            // starts (it leaves there), or past its end. Waiting channels change the
-            // execution mask, which a run takes as fixed.
-            let end = u64::from(e.start) + u64::from(e.len);
-            let rest = end - u64::from(ip);
-            if rest <= left
-                && t.active() != 0
-                && t.live() & !tr.live == 0
-                && (tr.waits_at_blocks || u64::from(t.next_wake()) >= end)
-                && e.extent <= t.file().len()
-                && FLAG + 8 <= t.file().len()
-                && Rounding::of(t) == Rounding::NearestEven
-            {
+            if may_enter(t, tr, &e, ip, left) {
                 let check = checking().then(|| t.clone());
                 let Entered {
                     ran,
@@ -179,18 +166,8 @@ impl<'a> Starter<'a> {
         counts: &mut Counts,
     ) -> Result<Status, EuError> {
         let (prog, tr, e) = (self.prog, self.tr, &self.entry);
-        // `run_counting`'s conditions for entering the run at instruction 0.
-        let fits = t.instructions_executed() == 0
-            && t.ip() == 0
-            && !t.is_ended()
-            && u64::from(e.len) <= budget
-            && t.active() != 0
-            && t.live() & !tr.live == 0
-            && (tr.waits_at_blocks || u64::from(t.next_wake()) >= u64::from(e.len))
-            && e.extent <= t.file().len()
-            && FLAG + 8 <= t.file().len()
-            && Rounding::of(t) == Rounding::NearestEven;
-        if !fits {
+        let fresh = t.instructions_executed() == 0 && t.ip() == 0 && !t.is_ended();
+        if !(fresh && may_enter(t, tr, e, 0, budget)) {
             return run_counting(t, prog, tr, mem, budget, counts);
         }
         // The start's bookkeeping; its answer is `Budget` (instruction 0 is there and not a
@@ -215,6 +192,25 @@ impl<'a> Starter<'a> {
             Some(other) => other,
         }
     }
+}
+
+/// Whether `t`, at instruction `ip` where the run `e` may be entered (its start or a block's),
+/// enters it with `left` instructions of budget: when the run's rest fits in the budget (a
+/// jump back checks again), channels that wait rejoin only where it checks for them (at its
+/// blocks' starts, where it leaves, or past its end: waiting channels change the execution
+/// mask, which a run takes as fixed), the bytes it touches are in the file and the rounding
+/// mode is the one it was made for.
+#[inline(always)]
+fn may_enter(t: &Thread, tr: &Translated, e: &Entry, ip: u32, left: u64) -> bool {
+    let end = u64::from(e.start) + u64::from(e.len);
+    let rest = end - u64::from(ip);
+    rest <= left
+        && t.active() != 0
+        && t.live() & !tr.live == 0
+        && (tr.waits_at_blocks || u64::from(t.next_wake()) >= end)
+        && e.extent <= t.file().len()
+        && FLAG + 8 <= t.file().len()
+        && Rounding::of(t) == Rounding::NearestEven
 }
 
 /// What a run entered by [`enter`] did.
