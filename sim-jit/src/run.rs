@@ -132,6 +132,8 @@ pub struct Starter<'a> {
     prog: &'a Program,
     tr: &'a Translated,
     entry: Entry,
+    /// The window table of the memory it was made for ([`Memory::direct_windows`]), which
+    /// the run's code reads: compared with the table of the memory each thread runs with.
     windows: *const DirectTable,
 }
 
@@ -156,8 +158,10 @@ impl<'a> Starter<'a> {
         })
     }
 
-    /// [`run_counting`] on `prog` and `tr` with `mem` (the memory this starter was made
-    /// for), for a thread that has executed nothing: the same result, thread and counts.
+    /// [`run_counting`] on `prog` and `tr` with `mem`, for a thread that has executed
+    /// nothing: the same result, thread and counts. A memory other than the one this starter
+    /// was made for (another window table) takes `run_counting`'s way: the run's code reads
+    /// the table this starter holds.
     pub fn run(
         &self,
         t: &mut Thread,
@@ -167,7 +171,7 @@ impl<'a> Starter<'a> {
     ) -> Result<Status, EuError> {
         let (prog, tr, e) = (self.prog, self.tr, &self.entry);
         let fresh = t.instructions_executed() == 0 && t.ip() == 0 && !t.is_ended();
-        if !(fresh && may_enter(t, tr, e, 0, budget)) {
+        if !(fresh && may_enter(t, tr, e, 0, budget) && mem.direct_windows() == self.windows) {
             return run_counting(t, prog, tr, mem, budget, counts);
         }
         // The start's bookkeeping; its answer is `Budget` (instruction 0 is there and not a

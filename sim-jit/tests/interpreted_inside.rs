@@ -1246,33 +1246,19 @@ proptest! {
             }
             t
         };
-        // `run_counting` first, then on as the dispatcher goes on.
-        let go = |t: &mut Thread, mem: &mut dyn Memory, starter: bool| {
-            let mut counts = sim_jit::Counts::default();
-            let st = match sim_jit::Starter::new(&prog, &tr, mem).filter(|_| starter) {
-                Some(s) => s.run(t, mem, first_budget, &mut counts),
-                None => sim_jit::run_counting(t, &prog, &tr, mem, first_budget, &mut counts),
-            };
-            let mut st = st;
-            for k in 0..10_000 {
-                if st != Ok(Status::Budget) {
-                    break;
-                }
-                st = sim_jit::run_counting(t, &prog, &tr, mem, slices[k % slices.len()], &mut counts);
-            }
-            (st, counts.translated)
-        };
         let memory = Buffer::filled(5, 3, watch);
         let outcome = |starter: bool| {
             let mut t = start();
             if windowed {
                 let mut m = Windowed::new(memory.clone(), true);
                 m.buf.watch = watch;
-                let (st, n) = go(&mut t, &mut m, starter);
+                let (st, n) =
+                    start_then_on(&mut t, &prog, &tr, &mut m, starter, first_budget, &slices);
                 (st, n, t, m.buf)
             } else {
                 let mut m = memory.clone();
-                let (st, n) = go(&mut t, &mut m, starter);
+                let (st, n) =
+                    start_then_on(&mut t, &prog, &tr, &mut m, starter, first_budget, &slices);
                 (st, n, t, m)
             }
         };
@@ -1287,4 +1273,65 @@ proptest! {
         prop_assert_eq!(got.ip(), want.ip());
         same_outcome((&got_st, &got, &got_mem), (&want_st, &want, &want_mem))?;
     }
+}
+
+/// Runs fresh thread `t` for `first_budget` instructions through a [`sim_jit::Starter`]
+/// made with `mem` (`starter`, when one is made) or `run_counting`, then on to its end in
+/// `slices` as the dispatcher goes on: the outcome and the instructions translated.
+fn start_then_on(
+    t: &mut Thread,
+    prog: &Program,
+    tr: &Translated,
+    mem: &mut dyn Memory,
+    starter: bool,
+    first_budget: u64,
+    slices: &[u64],
+) -> (Result<Status, EuError>, u64) {
+    let mut counts = sim_jit::Counts::default();
+    let mut st = match sim_jit::Starter::new(prog, tr, mem).filter(|_| starter) {
+        Some(s) => s.run(t, mem, first_budget, &mut counts),
+        None => sim_jit::run_counting(t, prog, tr, mem, first_budget, &mut counts),
+    };
+    for k in 0..10_000 {
+        if st != Ok(Status::Budget) {
+            break;
+        }
+        st = sim_jit::run_counting(t, prog, tr, mem, slices[k % slices.len()], &mut counts);
+    }
+    (st, counts.translated)
+}
+
+/// A starter made with one memory and given another (another window table, other bytes)
+/// runs the thread as `run_counting` does with the memory it is given: the run's code never
+/// reads the first memory's table.
+#[test]
+fn a_starter_given_another_memory_takes_the_run_loops_way() {
+    let bytes = isa_encoder::assemble(Platform::Tgllp, KERNEL).expect("assembles");
+    let prog = Program::decode(Platform::Tgllp, &bytes);
+    let tr = Translated::with_min_run(&prog, 1).expect("translates");
+    let words: Vec<u32> = (0..1024u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+    let made_for = Windowed::new(Buffer::filled(3, 1, false), true);
+    let Some(starter) = sim_jit::Starter::new(&prog, &tr, &made_for) else {
+        // Checked runs take `run_counting`'s way: no starter is made.
+        assert!(sim_jit::check::checking());
+        return;
+    };
+    let run_with = |use_starter: bool| {
+        let mut m = Windowed::new(Buffer::filled(5, 3, false), true);
+        let mut t = thread(&words, 0, (0x40, 0x10));
+        let mut counts = sim_jit::Counts::default();
+        let st = if use_starter {
+            starter.run(&mut t, &mut m, 1 << 20, &mut counts)
+        } else {
+            sim_jit::run_counting(&mut t, &prog, &tr, &mut m, 1 << 20, &mut counts)
+        };
+        (st, counts.translated, t, m.buf)
+    };
+    let (want_st, want_n, want, want_mem) = run_with(false);
+    let (got_st, got_n, got, got_mem) = run_with(true);
+    assert_eq!(got_st, want_st);
+    assert_eq!(got_st, Ok(Status::Ended));
+    assert_eq!(got_n, want_n);
+    assert!(got_mem.bytes == want_mem.bytes, "memory differs");
+    assert_eq!(first_difference(&got, &want), None);
 }
