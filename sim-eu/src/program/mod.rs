@@ -177,8 +177,10 @@ impl Program {
         let sets_rounding = insts.iter().any(sets_rounding);
         let own_arf_writes = instruction_arf_writes(&insts);
         let arf_writes = own_arf_writes | bookkeeping_arf_writes();
-        let arf_rewritten_at_start =
-            (ArfSet::bytes(SR0..SR0 + 16) | ArfSet::bytes(TM0..TM0 + 8)).without(own_arf_writes);
+        // All the bookkeeping but ce0, which is refreshed only for the instructions reading it.
+        let arf_rewritten_at_start = bookkeeping_arf_writes()
+            .without(ArfSet::bytes(CE..CE + 4))
+            .without(own_arf_writes);
         Program {
             platform,
             insts,
