@@ -41,6 +41,6 @@ pub mod tier;
 pub mod translated;
 
 pub use error::JitError;
-pub use run::{run, run_counted, run_counting, Counts, Starter};
+pub use run::{run, run_counted, run_counting, Bound, Counts, Starter};
 pub use tier::{TierCache, Tiered, HOT_PER_INSTRUCTION};
 pub use translated::{Translated, TranslationCache, FIRST_CHANNELS, MIN_RUN};

@@ -169,9 +169,45 @@ impl<'a> Starter<'a> {
         budget: u64,
         counts: &mut Counts,
     ) -> Result<Status, EuError> {
-        let (prog, tr, e) = (self.prog, self.tr, &self.entry);
+        match self.bind(mem) {
+            Some(mut bound) => bound.run(t, budget, counts),
+            None => run_counting(t, self.prog, self.tr, mem, budget, counts),
+        }
+    }
+
+    /// This starter with `mem` for a run of threads (a work-group's, one after another),
+    /// when `mem` is the memory it was made for (its window table); `None` for another.
+    #[inline]
+    pub fn bind<'s, 'm>(&'s self, mem: &'m mut dyn Memory) -> Option<Bound<'s, 'a, 'm>> {
+        (mem.direct_windows() == self.windows).then_some(Bound { starter: self, mem })
+    }
+}
+
+/// A [`Starter`] with the memory it was made for ([`Starter::bind`]), checked once for all
+/// the threads it starts.
+pub struct Bound<'s, 'a, 'm> {
+    starter: &'s Starter<'a>,
+    mem: &'m mut dyn Memory,
+}
+
+impl Bound<'_, '_, '_> {
+    /// [`Starter::run`] with the bound memory.
+    #[inline]
+    pub fn run(
+        &mut self,
+        t: &mut Thread,
+        budget: u64,
+        counts: &mut Counts,
+    ) -> Result<Status, EuError> {
+        let Starter {
+            prog,
+            tr,
+            ref entry,
+            windows,
+        } = *self.starter;
+        let mem = &mut *self.mem;
         let fresh = t.instructions_executed() == 0 && t.ip() == 0 && !t.is_ended();
-        if !(fresh && may_enter(t, tr, e, 0, budget) && mem.direct_windows() == self.windows) {
+        if !(fresh && may_enter(t, tr, entry, 0, budget)) {
             return run_counting(t, prog, tr, mem, budget, counts);
         }
         // The start's bookkeeping; its answer is `Budget` (instruction 0 is there and not a
@@ -184,7 +220,7 @@ impl<'a> Starter<'a> {
             interpreted,
             stopped,
             ..
-        } = enter(t, prog, tr, mem, e, budget, self.windows, false);
+        } = enter(t, prog, tr, mem, entry, budget, windows, false);
         counts.translated += ran - interpreted;
         counts.entered += 1;
         match stopped {
@@ -289,17 +325,13 @@ fn enter(
             windows,
         )
     };
-    let Inside {
-        mut interpreted,
-        called_out,
-        mut stopped,
-        left_at,
-        left_ran,
-        ..
-    } = inside;
-    if left_at != NOT_LEFT {
+    // (Field by field: the run's usual way out, the thread's end, then never copies the
+    // context's `stopped`, which it does not read.)
+    let (called_out, left_at, left_ran) = (inside.called_out, inside.left_at, inside.left_ran);
+    let (interpreted, stopped) = if left_at != NOT_LEFT {
         // The run left for the interpreter to run one instruction: the thread spawner's
         // end, or a barrier's wait where the thread stops.
+        let interpreted = inside.interpreted;
         t.resume(e.start + left_at, before + left_ran);
         let r = if !needs_run_loop && sim_eu::exec::end_plain(t, prog) {
             Ok(Status::Ended)
@@ -307,9 +339,13 @@ fn enter(
             sim_eu::exec::run_one(t, prog, mem, needs_run_loop)
                 .unwrap_or_else(|| sim_eu::run(t, prog, mem, 1))
         };
-        interpreted += t.instructions_executed() - (before + left_ran);
-        stopped = Some(r);
-    }
+        (
+            interpreted + t.instructions_executed() - (before + left_ran),
+            Some(r),
+        )
+    } else {
+        (inside.interpreted, inside.stopped)
+    };
     Entered {
         ran: t.instructions_executed() - before,
         interpreted,

@@ -192,6 +192,52 @@ pub fn starter<'a>(
     }
 }
 
+/// A starter with the memory it was made for, for a group's threads ([`sim_jit::Bound`]).
+#[cfg(feature = "jit")]
+pub type Bound<'s, 'a, 'm> = sim_jit::Bound<'s, 'a, 'm>;
+/// None without the translator.
+#[cfg(not(feature = "jit"))]
+pub struct Bound<'s, 'a, 'm>(
+    std::convert::Infallible,
+    std::marker::PhantomData<(&'s (), &'a (), &'m ())>,
+);
+
+/// `starter` with `mem`, when it is the memory the starter was made for.
+pub fn bind<'s, 'a, 'm>(
+    starter: &'s Starter<'a>,
+    mem: &'m mut dyn Memory,
+) -> Option<Bound<'s, 'a, 'm>> {
+    #[cfg(feature = "jit")]
+    {
+        starter.bind(mem)
+    }
+    #[cfg(not(feature = "jit"))]
+    {
+        let _ = mem;
+        match starter.0 {}
+    }
+}
+
+/// [`start`] through a bound starter.
+#[cfg_attr(not(feature = "jit"), allow(unused_variables))]
+#[inline]
+pub fn start_bound(
+    bound: &mut Bound<'_, '_, '_>,
+    t: &mut Thread,
+    budget: u64,
+    translated: &mut u64,
+) -> Result<Status, EuError> {
+    #[cfg(feature = "jit")]
+    {
+        let mut counts = sim_jit::Counts::default();
+        let st = bound.run(t, budget, &mut counts);
+        *translated += counts.translated;
+        st
+    }
+    #[cfg(not(feature = "jit"))]
+    match bound.0 {}
+}
+
 /// [`run`] for a thread that has executed nothing, through `starter` (made for `mem`).
 #[cfg_attr(not(feature = "jit"), allow(unused_variables))]
 pub fn start(

@@ -358,7 +358,61 @@ impl Run<'_, '_> {
         let mut kept = 0;
         let mut ended_longest = 0;
         let mut endless = true;
-        for i in 0..n {
+        let mut first = 0;
+        // Threads with every channel, one after another in one register file through the
+        // kernel's starter, for as long as each ends in its first slice: the loop below with
+        // what it asks of each thread that is the same for all of them asked once.
+        let fresh = if d.last_mask == full { n } else { n - 1 };
+        let bound = match &self.starter {
+            Some(s) if reuse && full & !jit::FIRST_CHANNELS != 0 && fresh > 0 => {
+                jit::bind(s, &mut self.mem)
+            }
+            _ => None,
+        };
+        if let Some(mut bound) = bound {
+            let made = threads.is_empty();
+            if made {
+                threads.push(Thread::new(full));
+            }
+            if self.holds_alike.is_empty() {
+                self.holds_alike.push(false);
+            }
+            let (t, held) = (&mut threads[0], &mut self.holds_alike[0]);
+            let mut stopped = None;
+            for i in 0..fresh {
+                if i > 0 || !made {
+                    t.reset_runs(full, &self.clear_read_first, self.arf_clear);
+                }
+                t.set_grf_regs(self.prog.grf_regs);
+                let regs = loader.load(t, i as u32, self.first_slot + i as u32, *held)?;
+                *held = self.keeps_alike;
+                self.payload_regs = self.payload_regs.max(regs);
+                let left = shared.left().saturating_sub(self.pending);
+                let st = jit::start_bound(&mut bound, t, SLICE.min(left), &mut self.translated);
+                let ran = t.instructions_executed();
+                self.pending += ran;
+                if matches!(st, Ok(Status::Ended)) && t.is_ended() {
+                    ended_longest = ended_longest.max(ran);
+                    endless = false;
+                } else {
+                    stopped = Some((i, st));
+                    break;
+                }
+            }
+            first = fresh;
+            if let Some((i, st)) = stopped {
+                let t = &mut threads[0];
+                let r = self.sliced(st, t, 0, cycles, &mut endless);
+                if t.is_ended() {
+                    ended_longest = ended_longest.max(t.instructions_executed());
+                } else {
+                    kept = 1;
+                }
+                r.map_err(|stop| self.stopped(stop, &threads[..kept]))?;
+                first = i + 1;
+            }
+        }
+        for i in first..n {
             let mask = if i + 1 == n { d.last_mask } else { full };
             let at = if reuse { kept } else { i };
             // A thread with channels left out may read registers the walk took as written
@@ -497,6 +551,21 @@ impl Run<'_, '_> {
             }
         };
         self.pending += t.instructions_executed() - before;
+        self.sliced(status, t, i, cycles, endless)
+    }
+
+    /// What follows thread `i`'s (`t`'s) slice that ended with `status`, its instructions
+    /// counted: the budget settled when it ran out, `endless` cleared unless the thread came
+    /// back to an earlier state.
+    #[inline(always)]
+    fn sliced(
+        &mut self,
+        status: Result<Status, EuError>,
+        t: &Thread,
+        i: usize,
+        cycles: &mut Cycles,
+        endless: &mut bool,
+    ) -> Result<(), Stop> {
         match status {
             Ok(Status::Ended | Status::Barrier | Status::Fused) => *endless = false,
             Ok(Status::Budget) => {
