@@ -427,6 +427,7 @@ impl Thread {
     /// registers in `arf` ([`crate::Program::arf_writes`]) can be non-zero: clears those,
     /// leaving the others as they are (zero). The area `null` reads is never written
     /// (destinations of `null` store nothing), so it stays zero.
+    #[inline]
     pub fn reset_runs(&mut self, dispatch_mask: u32, runs: &[Range<usize>], arf: ArfSet) {
         // (An OR of every byte, which compiles to a few vector operations: a byte-by-byte
         // test that stops at the first non-zero one was a one-item work-group's largest

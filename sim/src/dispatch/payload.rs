@@ -164,6 +164,7 @@ impl<'a> Loader<'a> {
     /// whose program never writes them), which is then not copied again when it was read
     /// ahead (a walker's threads do not write their indirect data). Returns the GRF registers
     /// it wrote (bit r = register r).
+    #[inline]
     pub fn load(
         &self,
         t: &mut Thread,
