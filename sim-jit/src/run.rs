@@ -86,10 +86,14 @@ pub fn run_counting(
                     interpreted,
                     called_out,
                     stopped,
+                    ended,
                 } = enter(t, prog, tr, mem, &e, left, windows, needs_run_loop);
                 counts.translated += ran - interpreted;
                 counts.entered += 1;
                 left = left.saturating_sub(ran);
+                if ended {
+                    return Ok(Status::Ended);
+                }
                 match stopped {
                     None => {}
                     Some(Ok(Status::Budget)) => continue,
@@ -219,10 +223,14 @@ impl Bound<'_, '_, '_> {
             ran,
             interpreted,
             stopped,
+            ended,
             ..
         } = enter(t, prog, tr, mem, entry, budget, windows, false);
         counts.translated += ran - interpreted;
         counts.entered += 1;
+        if ended {
+            return Ok(Status::Ended);
+        }
         match stopped {
             // On as `run_counting` goes on (a run that left before its first instruction
             // has the interpreter run it there, which `run_counting` does too).
@@ -260,8 +268,12 @@ struct Entered {
     interpreted: u64,
     /// Whether the run called out for a send or interpreted instructions.
     called_out: bool,
-    /// Why it stopped early ([`Inside::stopped`]), the thread's end included.
+    /// Why it stopped early ([`Inside::stopped`]), the thread's end included unless
+    /// `ended`.
     stopped: Option<Result<Status, EuError>>,
+    /// The thread ended plainly where the run left it (`stopped` is then `None`): apart,
+    /// so that the usual way out never moves a whole result about.
+    ended: bool,
 }
 
 /// Runs the translated run `e` from the thread's instruction (one of the run's block starts,
@@ -328,29 +340,32 @@ fn enter(
     // (Field by field: the run's usual way out, the thread's end, then never copies the
     // context's `stopped`, which it does not read.)
     let (called_out, left_at, left_ran) = (inside.called_out, inside.left_at, inside.left_ran);
-    let (interpreted, stopped) = if left_at != NOT_LEFT {
+    let (interpreted, stopped, ended) = if left_at != NOT_LEFT {
         // The run left for the interpreter to run one instruction: the thread spawner's
         // end, or a barrier's wait where the thread stops.
         let interpreted = inside.interpreted;
         t.resume(e.start + left_at, before + left_ran);
-        let r = if !needs_run_loop && sim_eu::exec::end_plain(t, prog) {
-            Ok(Status::Ended)
+        let (stopped, ended) = if !needs_run_loop && sim_eu::exec::end_plain(t, prog) {
+            (None, true)
         } else {
-            sim_eu::exec::run_one(t, prog, mem, needs_run_loop)
-                .unwrap_or_else(|| sim_eu::run(t, prog, mem, 1))
+            let r = sim_eu::exec::run_one(t, prog, mem, needs_run_loop)
+                .unwrap_or_else(|| sim_eu::run(t, prog, mem, 1));
+            (Some(r), false)
         };
         (
             interpreted + t.instructions_executed() - (before + left_ran),
-            Some(r),
+            stopped,
+            ended,
         )
     } else {
-        (inside.interpreted, inside.stopped)
+        (inside.interpreted, inside.stopped, false)
     };
     Entered {
         ran: t.instructions_executed() - before,
         interpreted,
         called_out,
         stopped,
+        ended,
     }
 }
 
