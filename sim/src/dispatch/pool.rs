@@ -1,9 +1,8 @@
 //! The thread groups of one walker on a pool of host threads.
 //!
 //! Each host thread takes the next run of groups in walker order (X fastest, then Y, then Z;
-//! one group at a time on a single host thread, a few with more: [`run_length`]) and runs all
-//! of each group's EU threads itself, so a group's barriers and shared local memory never
-//! cross host threads. Groups share only global memory, where the hardware does not order them
+//! a few at a time, [`run_length`]) and runs all of each group's EU threads itself, so a
+//! group's barriers and shared local memory never cross host threads. Groups share only global memory, where the hardware does not order them
 //! either: plain accesses of different groups are unordered, and global atomics are indivisible
 //! (`Memory::atomic`, one lock per walker). Whatever the number of host threads, a walker
 //! whose groups do not race on plain memory leaves the same memory image.
@@ -392,17 +391,15 @@ fn next_place(place: &mut [u64; 3], dims: [u64; 3]) {
     }
 }
 
-/// Groups a host thread takes at a time: one on a single host thread; with more, enough
-/// that the shared counters, budget and progress (cache lines every host thread writes) are
-/// touched once per run rather than per group, yet about 64 runs per host thread, so that
-/// the last run to finish keeps the others waiting only briefly.
+/// Groups a host thread takes at a time: enough that the shared counters, budget and
+/// progress (cache lines every host thread writes, and the clock read with them) are touched
+/// once per run rather than per group, yet about 64 runs per host thread, so that the last
+/// run to finish keeps the others waiting only briefly.
 ///
 /// `long` (the sanitizer's `Scope::wants_long_runs`): runs of up to 256 groups, about 8 per
 /// host thread, so that host threads seldom work on neighbouring groups.
 fn run_length(total: u64, workers: usize, long: bool) -> u64 {
-    if workers <= 1 {
-        return 1;
-    }
+    let workers = workers.max(1);
     if long {
         return (total / (workers as u64 * 8)).clamp(1, 256);
     }
@@ -458,11 +455,15 @@ mod tests {
     }
 
     #[test]
-    fn one_host_thread_takes_one_group_and_long_runs_are_longer() {
+    fn few_groups_go_one_at_a_time_and_long_runs_are_longer() {
         for long in [false, true] {
-            assert_eq!(run_length(16384, 1, long), 1);
             assert_eq!(run_length(3, 2, long), 1);
+            assert_eq!(run_length(3, 1, long), 1);
         }
+        // One host thread: runs as long as for several (the clock and the shared counters
+        // read once per run).
+        assert_eq!(run_length(16384, 1, false), 16);
+        assert_eq!(run_length(16384, 0, false), 16);
         // 16384 groups on 2 host threads: 64 runs each of 128 capped at 16 ...
         assert_eq!(run_length(16384, 2, false), 16);
         // ... long ones: 8 runs each of 1024, capped at 256.
