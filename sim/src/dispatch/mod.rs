@@ -196,6 +196,8 @@ struct Run<'a, 'w> {
     shared: &'a Shared<'w>,
     /// The hardware thread slot of the group's first thread (the others follow).
     first_slot: u32,
+    /// What the threads in those slots get, in the group's order ([`payload::SlotWords`]).
+    slots: Vec<payload::SlotWords>,
     mem: VmMemory<'a>,
     /// The EU threads of the group being run, reused group after group (reset to zero
     /// registers each time, so nothing of an earlier group shows).
@@ -355,6 +357,12 @@ impl Run<'_, '_> {
             id,
             ordinal,
         );
+        // (Every group of the walker runs in the same slots on this host thread.)
+        if self.slots.len() != n {
+            self.slots = (0..n as u32)
+                .map(|i| loader.slot_words(self.first_slot + i))
+                .collect();
+        }
         let mut kept = 0;
         let mut ended_longest = 0;
         let mut endless = true;
@@ -384,7 +392,7 @@ impl Run<'_, '_> {
                     t.reset_runs(full, &self.clear_read_first, self.arf_clear);
                 }
                 t.set_grf_regs(self.prog.grf_regs);
-                let regs = loader.load(t, i as u32, self.first_slot + i as u32, *held)?;
+                let regs = loader.load(t, i as u32, self.slots[i], *held)?;
                 *held = self.keeps_alike;
                 self.payload_regs = self.payload_regs.max(regs);
                 let left = shared.left().saturating_sub(self.pending);
@@ -434,7 +442,7 @@ impl Run<'_, '_> {
                 self.holds_alike.resize(at + 1, false);
             }
             let held = std::mem::take(&mut self.holds_alike[at]);
-            let regs = loader.load(t, i as u32, self.first_slot + i as u32, held)?;
+            let regs = loader.load(t, i as u32, self.slots[i], held)?;
             self.holds_alike[at] = self.keeps_alike;
             self.payload_regs = self.payload_regs.max(regs);
             let slice = self.slice(t, at, id, cycles, &mut endless);

@@ -91,6 +91,14 @@ fn read_indirect(
     }
 }
 
+/// What a thread running in one hardware thread slot gets whatever its group: sr0.0's IDs
+/// and r0.5 (its scratch slice above its FFTID), worked out once per walker and slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlotWords {
+    sr0: u32,
+    r0_fftid: u32,
+}
+
 /// What the threads of one group load, worked out once for the group: r0 but for its
 /// per-thread fields, and where the per-thread and cross-thread data come from.
 pub struct Loader<'a> {
@@ -155,9 +163,23 @@ impl<'a> Loader<'a> {
         }
     }
 
-    /// Fills `t`'s GRF for thread `index` of the group, which runs in hardware thread slot
-    /// `slot` (its FFTID: its scratch slice and hardware thread ID, which no other thread
-    /// running at the same time has). Only the r0 header, payload bytes and sr0.0 are
+    /// What a thread in hardware thread slot `slot` gets ([`SlotWords`]).
+    pub fn slot_words(&self, slot: u32) -> SlotWords {
+        let (g, d) = (self.g, self.d);
+        // The slice pointer in r0.5[31:10] above the FFTID.
+        let slice = d
+            .scratch
+            .pointer
+            .wrapping_add(d.scratch.stride.wrapping_mul(u64::from(slot)));
+        SlotWords {
+            sr0: g.sr0_ids(slot),
+            r0_fftid: (slice as u32 & scratch::POINTER_MASK) | (slot & (g.fftid_slots() - 1)),
+        }
+    }
+
+    /// Fills `t`'s GRF for thread `index` of the group, which runs in the hardware thread
+    /// slot whose words are `slot` ([`Loader::slot_words`]: its FFTID, its scratch slice and
+    /// hardware thread ID, which no other thread running at the same time has). Only the r0 header, payload bytes and sr0.0 are
     /// written: `t` comes zeroed ([`Thread::new`] or [`Thread::reset`]); what a thread loads
     /// is the same whether the indirect data was read ahead or not. `held`: `t`'s
     /// cross-thread registers already hold this walker's cross-thread data (a reused thread
@@ -169,19 +191,14 @@ impl<'a> Loader<'a> {
         &self,
         t: &mut Thread,
         index: u32,
-        slot: u32,
+        slot: SlotWords,
         held: bool,
     ) -> Result<usize, GpuFault> {
         let (g, d) = (self.g, self.d);
-        t.set_sr0_ids(g.sr0_ids(slot));
+        t.set_sr0_ids(slot.sr0);
         let grf = t.grf_mut();
         let mut r0 = self.r0;
-        // The slice pointer in r0.5[31:10] above the FFTID.
-        let slice = d
-            .scratch
-            .pointer
-            .wrapping_add(d.scratch.stride.wrapping_mul(u64::from(slot)));
-        r0[R0_FFTID] = (slice as u32 & scratch::POINTER_MASK) | (slot & (g.fftid_slots() - 1));
+        r0[R0_FFTID] = slot.r0_fftid;
         if g.r0_payload_pointers {
             r0[R0_BARRIER] |= index & 0xff;
         }
@@ -293,7 +310,8 @@ mod tests {
         slot: u32,
         held: bool,
     ) -> Result<usize, GpuFault> {
-        Loader::new(p, d, vm, ahead, group, ordinal).load(t, index, slot, held)
+        let loader = Loader::new(p, d, vm, ahead, group, ordinal);
+        loader.load(t, index, loader.slot_words(slot), held)
     }
 
     fn dispatch(simd: u32, scratch: ScratchR0) -> Dispatch {
@@ -465,7 +483,12 @@ mod tests {
                 i,
                 false,
             );
-            assert_eq!(loaded, group.load(&mut reused, i, i, i > 0), "thread {i}");
+            let slot = group.slot_words(i);
+            assert_eq!(
+                loaded,
+                group.load(&mut reused, i, slot, i > 0),
+                "thread {i}"
+            );
             assert_eq!(fresh.grf(), reused.grf(), "thread {i}");
         }
         let cross = 4 * GRF..6 * GRF;

@@ -288,6 +288,7 @@ fn worker(
         starter: None,
         shared,
         first_slot,
+        slots: Vec::new(),
         mem: VmMemory::new(
             w.platform,
             w.memory,
