@@ -44,8 +44,10 @@ pub(super) struct Shared<'w> {
     pub(super) progress: Progress<'w>,
     /// The next group ordinal to take.
     next: AtomicU64,
-    /// Groups a host thread takes at a time ([`run_length`]).
+    /// Groups a host thread takes at a time at most ([`run_length`]), and the host threads
+    /// taking them ([`Shared::take`]).
     run: u64,
+    workers: u64,
     /// Instructions left for the whole walker.
     left: AtomicU64,
     /// When the walker started ([`coarse_nanos`]), and when a group last completed
@@ -74,6 +76,26 @@ pub(super) struct Shared<'w> {
 }
 
 impl Shared<'_> {
+    /// The next run of a grid of `total` groups: its first group and its length, at most
+    /// [`Shared::run`] and shorter as the grid's end nears (a quarter of each host thread's
+    /// share of what is left), so that the host threads finish together: with runs of one
+    /// length, the last to take one kept the others waiting for up to a run's time.
+    fn take(&self, total: u64) -> (u64, u64) {
+        let mut first = self.next.load(Ordering::Relaxed);
+        loop {
+            let len = tail_run(total.saturating_sub(first), self.workers, self.run);
+            match self.next.compare_exchange_weak(
+                first,
+                first.saturating_add(len),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return (first, len),
+                Err(now) => first = now,
+            }
+        }
+    }
+
     pub(super) fn left(&self) -> u64 {
         self.left.load(Ordering::Relaxed)
     }
@@ -197,6 +219,7 @@ pub(super) fn run_groups(
             workers,
             scoped.as_ref().is_some_and(|(s, _)| s.wants_long_runs()),
         ),
+        workers: workers.max(1) as u64,
         left: AtomicU64::new(budget.instructions),
         started: coarse_nanos(),
         last_done: AtomicU64::new(0),
@@ -322,7 +345,7 @@ fn worker(
     // The longest thread's instructions of each group of the current run.
     let mut longest = Vec::with_capacity(shared.run as usize);
     loop {
-        let first = shared.next.fetch_add(shared.run, Ordering::Relaxed);
+        let (first, len) = shared.take(total);
         if first >= total || first > shared.stop_after.load(Ordering::Relaxed) {
             break;
         }
@@ -342,7 +365,7 @@ fn worker(
         // (a division per dimension per group was a one-item group's noticeable cost).
         let at = |k: usize, div: u64| first / div % dims[k];
         let mut place = [at(0, 1), at(1, dims[0]), at(2, dims[0] * dims[1])];
-        for ordinal in first..first.saturating_add(shared.run).min(total) {
+        for ordinal in first..first.saturating_add(len).min(total) {
             if ordinal > shared.stop_after.load(Ordering::Relaxed) {
                 break;
             }
@@ -407,6 +430,12 @@ fn run_length(total: u64, workers: usize, long: bool) -> u64 {
     (total / (workers as u64 * 64)).clamp(1, 16)
 }
 
+/// The length of the next run when `left` groups are left for `workers` host threads, at
+/// most `cap` ([`Shared::take`]).
+fn tail_run(left: u64, workers: u64, cap: u64) -> u64 {
+    (left / (workers * 4)).clamp(1, cap.max(1))
+}
+
 /// The host's monotonic time in nanoseconds, read from its coarse clock: the backstop measures
 /// seconds of patience, and a host thread reads this twice per run of groups, which with the
 /// precise clock (`Instant`, 20 to 30 ns a read in a virtual machine, against 5) was a few per cent of a
@@ -429,7 +458,7 @@ fn nanos(d: Duration) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{next_place, run_length};
+    use super::{next_place, run_length, tail_run};
 
     /// Stepping walks the grid in the walker's order, X fastest: group `o`'s place is
     /// (o mod X, o / X mod Y, o / (X Y)), from any group a run starts at.
@@ -451,6 +480,31 @@ mod tests {
                     next_place(&mut place, dims);
                     assert_eq!(place, of(o), "{dims:?} from {first}");
                 }
+            }
+        }
+    }
+
+    /// Runs taken one after another cover the grid once, in order, never longer than the
+    /// cap and never longer than the one before; the last ones are single groups.
+    #[test]
+    fn runs_shrink_towards_the_grids_end() {
+        for (total, workers, cap) in [(1024, 2, 8), (1000, 2, 16), (7, 2, 16), (5000, 1, 16)] {
+            let (mut first, mut last) = (0u64, u64::MAX);
+            let mut lens = Vec::new();
+            while first < total {
+                let len = tail_run(total - first, workers, cap);
+                assert!(
+                    len >= 1 && len <= cap && len <= last,
+                    "{total} {workers} {cap}"
+                );
+                lens.push(len);
+                (first, last) = (first + len, len);
+            }
+            assert_eq!(lens.iter().sum::<u64>(), total);
+            assert_eq!(lens.last(), Some(&1));
+            if total >= 1000 {
+                assert_eq!(lens[0], cap, "{total}: starts at the cap");
+                assert!(lens.ends_with(&[1; 4]), "{total}: {lens:?}");
             }
         }
     }
