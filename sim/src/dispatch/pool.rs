@@ -415,10 +415,12 @@ fn next_place(place: &mut [u64; 3], dims: [u64; 3]) {
     }
 }
 
-/// Groups a host thread takes at a time: enough that the shared counters, budget and
-/// progress (cache lines every host thread writes, and the clock read with them) are touched
-/// once per run rather than per group, yet about 64 runs per host thread, so that the last
-/// run to finish keeps the others waiting only briefly.
+/// Groups a host thread takes at a time at most: enough that the shared counters, budget
+/// and progress (cache lines every host thread writes, and the clock read with them) are
+/// touched once per run rather than per group (with runs of 8 groups, two host threads spent
+/// a tenth more CPU time on saxpy than one), yet about 16 runs per host thread; runs shrink
+/// towards the grid's end ([`Shared::take`]), so that the last to finish keeps the others
+/// waiting only briefly.
 ///
 /// `long` (the sanitizer's `Scope::wants_long_runs`): runs of up to 256 groups, about 8 per
 /// host thread, so that host threads seldom work on neighbouring groups.
@@ -427,7 +429,7 @@ fn run_length(total: u64, workers: usize, long: bool) -> u64 {
     if long {
         return (total / (workers as u64 * 8)).clamp(1, 256);
     }
-    (total / (workers as u64 * 64)).clamp(1, 16)
+    (total / (workers as u64 * 16)).clamp(1, 64)
 }
 
 /// The length of the next run when `left` groups are left for `workers` host threads, at
@@ -517,10 +519,12 @@ mod tests {
         }
         // One host thread: runs as long as for several (the clock and the shared counters
         // read once per run).
-        assert_eq!(run_length(16384, 1, false), 16);
-        assert_eq!(run_length(16384, 0, false), 16);
-        // 16384 groups on 2 host threads: 64 runs each of 128 capped at 16 ...
-        assert_eq!(run_length(16384, 2, false), 16);
+        assert_eq!(run_length(16384, 1, false), 64);
+        assert_eq!(run_length(16384, 0, false), 64);
+        assert_eq!(run_length(1024, 1, false), 64);
+        assert_eq!(run_length(1024, 2, false), 32);
+        // 16384 groups on 2 host threads: 16 runs each of 512 capped at 64 ...
+        assert_eq!(run_length(16384, 2, false), 64);
         // ... long ones: 8 runs each of 1024, capped at 256.
         assert_eq!(run_length(16384, 2, true), 256);
         assert_eq!(run_length(160, 2, true), 10);
