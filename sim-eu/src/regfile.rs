@@ -446,12 +446,19 @@ impl Thread {
         }
         // Piece by piece: a kernel writes a few (cr0, tm0, an accumulator), and a store of 32
         // bytes each costs less than a call to fill a run (or all 1,280 bytes).
-        let mut m = arf.0 & ArfSet::ALL.0;
-        while m != 0 {
-            let at = A0 + 32 * m.trailing_zeros() as usize;
-            m &= m - 1;
-            if let Some(b) = self.file.get_mut(at..at + 32) {
-                b.copy_from_slice(&[0; 32]);
+        // (The pieces as one array, its bounds checked once.)
+        if let Some(pieces) = self
+            .file
+            .get_mut(A0..ZERO)
+            .and_then(|b| <[[u8; 32]] as zerocopy::FromBytes>::mut_from_bytes(b).ok())
+        {
+            let mut m = arf.0;
+            while m != 0 {
+                let k = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if let Some(p) = pieces.get_mut(k) {
+                    *p = [0; 32];
+                }
             }
         }
         self.executed = 0;
