@@ -530,71 +530,75 @@ __kernel void mixed(__global uint *out, uint slow, uint steps) {
 /// in its first slice; a thread that does not (its loop outlasts the slice, or the budget)
 /// is the first to go on the general way, wherever it stands in its group, and the threads
 /// after it follow it there. Groups of 56 work-items (three threads with every channel and
-/// one with eight), the slow thread at every place: translated or interpreted, the results
-/// are the loop's, each work-item counts itself once (no channel past the group's runs) and
-/// nothing else is stored past the grid, and a budget that runs out in the slow thread is a
-/// hang either way.
+/// one with eight) and of 52 (the last with four), the slow thread at every place:
+/// translated or interpreted, the results are the loop's, each work-item counts itself once
+/// (no channel past the group's runs) and nothing else is stored past the grid, and a budget
+/// that runs out in the slow thread is a hang either way.
 #[cfg(feature = "jit")]
 #[test]
 fn a_group_thread_that_outlasts_its_first_slice_at_any_place_gives_the_loops_results() {
     let ocloc = require!(Oracle::Ocloc);
     let p = Platform::Tgllp;
     let k = Kernel::build(&ocloc, p, MIXED);
-    let items = 4 * 56u32;
-    let launch = |args: &'static [u64]| Launch {
-        kernel: &k,
-        simd: Simd::S16,
-        global: [items, 1, 1],
-        local: [56, 1, 1],
-        slm_bytes: 0,
-        barriers: 0,
-        args,
-        input: &[],
-        surfaces: &[],
-    };
-    let want = |slow: u32, steps: u32| -> Vec<u32> {
-        (0..items)
-            .map(|x| {
-                let n = if x % 56 / 16 == slow { steps } else { 1 };
-                (0..n).fold(x, |a, _| a.wrapping_mul(1664525).wrapping_add(1013904223))
-            })
-            .chain([0; 31])
-            .chain([items])
-            .collect()
-    };
     let budget = EuBudget {
         instructions: 1 << 22,
         time: Duration::from_secs(600),
     };
-    for jit in [true, false] {
-        let exec = Arc::new(EuExecutor::new(budget).with_jit(jit).with_jit_hot_after(0));
-        let g = i915_gpu(p, exec.clone());
-        // 20,000 turns outlast a slice of 16,384 instructions.
-        let cases: [&'static [u64]; 4] = [
-            &[OUTPUT, 0, 20_000],
-            &[OUTPUT, 1, 20_000],
-            &[OUTPUT, 2, 20_000],
-            &[OUTPUT, 3, 20_000],
-        ];
-        for (slow, args) in cases.into_iter().enumerate() {
-            let out = g
-                .launch(p, &launch(args), (items as usize + 32) * 4)
-                .unwrap();
-            assert_eq!(
-                u32s(&out),
-                want(slow as u32, 20_000),
-                "jit {jit}, slow {slow}"
+    // Groups of 56 (the last thread with eight channels) and of 52 (with its first four,
+    // which run their own translation).
+    for local in [56u32, 52] {
+        let items = 4 * local;
+        let launch = |args: &'static [u64]| Launch {
+            kernel: &k,
+            simd: Simd::S16,
+            global: [items, 1, 1],
+            local: [local, 1, 1],
+            slm_bytes: 0,
+            barriers: 0,
+            args,
+            input: &[],
+            surfaces: &[],
+        };
+        let want = |slow: u32, steps: u32| -> Vec<u32> {
+            (0..items)
+                .map(|x| {
+                    let n = if x % local / 16 == slow { steps } else { 1 };
+                    (0..n).fold(x, |a, _| a.wrapping_mul(1664525).wrapping_add(1013904223))
+                })
+                .chain([0; 31])
+                .chain([items])
+                .collect()
+        };
+        for jit in [true, false] {
+            let exec = Arc::new(EuExecutor::new(budget).with_jit(jit).with_jit_hot_after(0));
+            let g = i915_gpu(p, exec.clone());
+            // 20,000 turns outlast a slice of 16,384 instructions.
+            let cases: [&'static [u64]; 4] = [
+                &[OUTPUT, 0, 20_000],
+                &[OUTPUT, 1, 20_000],
+                &[OUTPUT, 2, 20_000],
+                &[OUTPUT, 3, 20_000],
+            ];
+            for (slow, args) in cases.into_iter().enumerate() {
+                let out = g
+                    .launch(p, &launch(args), (items as usize + 32) * 4)
+                    .unwrap();
+                assert_eq!(
+                    u32s(&out),
+                    want(slow as u32, 20_000),
+                    "local {local}, jit {jit}, slow {slow}"
+                );
+            }
+            assert_eq!(exec.instructions_translated() > 0, jit);
+            assert!(g.dev.error_states().is_empty());
+            // Past the budget in the third thread of the first group.
+            let err = g.launch(p, &launch(&[OUTPUT, 2, 1 << 30]), 64).unwrap_err();
+            let rec = g.dev.error_states().last().cloned().expect("a GPU error");
+            assert!(
+                matches!(rec.kind, GpuErrorKind::Hang(_)),
+                "local {local}, jit {jit}: expected a hang, got {rec} ({err})"
             );
         }
-        assert_eq!(exec.instructions_translated() > 0, jit);
-        assert!(g.dev.error_states().is_empty());
-        // Past the budget in the third thread of the first group.
-        let err = g.launch(p, &launch(&[OUTPUT, 2, 1 << 30]), 64).unwrap_err();
-        let rec = g.dev.error_states().last().cloned().expect("a GPU error");
-        assert!(
-            matches!(rec.kind, GpuErrorKind::Hang(_)),
-            "jit {jit}: expected a hang, got {rec} ({err})"
-        );
     }
 }
 

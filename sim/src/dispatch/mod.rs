@@ -367,20 +367,21 @@ impl Run<'_, '_> {
         let mut ended_longest = 0;
         let mut endless = true;
         let mut first = 0;
-        // Threads with every channel, one after another in one register file through the
-        // kernel's starter, for as long as each ends in its first slice: the loop below with
-        // what it asks of each thread that is the same for all of them asked once.
-        let fresh = if d.last_mask == full { n } else { n - 1 };
+        // The threads, one after another in one register file through the kernel's starter,
+        // for as long as each ends in its first slice: the loop below with what it asks of
+        // each thread that is the same for all of them asked once. A last thread with only
+        // its first channels is left to that loop (it runs their own translation).
+        let mask_of = |i: usize| if i + 1 == n { d.last_mask } else { full };
+        let wide = |mask: u32| mask & !jit::FIRST_CHANNELS != 0;
+        let fresh = if wide(d.last_mask) { n } else { n - 1 };
         let bound = match &self.starter {
-            Some(s) if reuse && full & !jit::FIRST_CHANNELS != 0 && fresh > 0 => {
-                jit::bind(s, &mut self.mem)
-            }
+            Some(s) if reuse && wide(full) && fresh > 0 => jit::bind(s, &mut self.mem),
             _ => None,
         };
         if let Some(mut bound) = bound {
             let made = threads.is_empty();
             if made {
-                threads.push(Thread::new(full));
+                threads.push(Thread::new(mask_of(0)));
             }
             if self.holds_alike.is_empty() {
                 self.holds_alike.push(false);
@@ -388,8 +389,16 @@ impl Run<'_, '_> {
             let (t, held) = (&mut threads[0], &mut self.holds_alike[0]);
             let mut stopped = None;
             for i in 0..fresh {
+                let mask = mask_of(i);
                 if i > 0 || !made {
-                    t.reset_runs(full, &self.clear_read_first, self.arf_clear);
+                    // As below: a thread with channels left out clears all a reused one may
+                    // hold.
+                    let clear = if mask == full {
+                        &self.clear_read_first
+                    } else {
+                        &self.clear
+                    };
+                    t.reset_runs(mask, clear, self.arf_clear);
                 }
                 t.set_grf_regs(self.prog.grf_regs);
                 let regs = loader.load(t, i as u32, self.slots[i], *held)?;
@@ -421,7 +430,7 @@ impl Run<'_, '_> {
             }
         }
         for i in first..n {
-            let mask = if i + 1 == n { d.last_mask } else { full };
+            let mask = mask_of(i);
             let at = if reuse { kept } else { i };
             // A thread with channels left out may read registers the walk took as written
             // (by its other channels), and the sanitizer's threads are not handed on.
