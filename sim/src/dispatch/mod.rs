@@ -373,7 +373,11 @@ impl Run<'_, '_> {
         // its first channels is left to that loop (it runs their own translation).
         let mask_of = |i: usize| if i + 1 == n { d.last_mask } else { full };
         let wide = |mask: u32| mask & !jit::FIRST_CHANNELS != 0;
-        let fresh = if wide(d.last_mask) { n } else { n.saturating_sub(1) };
+        let fresh = if wide(d.last_mask) {
+            n
+        } else {
+            n.saturating_sub(1)
+        };
         let bound = match &self.starter {
             Some(s) if reuse && wide(full) && fresh > 0 => jit::bind(s, &mut self.mem),
             _ => None,
