@@ -25,6 +25,7 @@ pub mod payload;
 mod pool;
 pub mod post_sync;
 pub mod progress;
+mod ready;
 pub mod record;
 pub mod state;
 
@@ -38,13 +39,8 @@ use kernel::Kernels;
 use memory::{Refusal, VmMemory};
 use pool::Shared;
 use progress::{Cycles, Reset};
-use sim_eu::regfile;
 use sim_eu::{self as eu, EuError, EuErrorKind, Status, Thread};
 use state::{resolve, Dispatch};
-
-/// Registers between two runs a reused thread clears below which it clears them as one run
-/// (eight registers, 256 bytes: a few vector stores, against a `memset` call per run).
-const JOIN_GAP: usize = 8;
 
 /// The simulator's own limits on one walker, behind the kernel drivers' hang rules (which
 /// count simulated GPU time, [`progress`]): for fuzzing, and for loops no rule ends (i915 with
@@ -196,32 +192,12 @@ struct Run<'a, 'w> {
     shared: &'a Shared<'w>,
     /// The hardware thread slot of the group's first thread (the others follow).
     first_slot: u32,
-    /// What the threads in those slots get, in the group's order ([`payload::SlotWords`]).
-    slots: Vec<payload::SlotWords>,
     mem: VmMemory<'a>,
     /// The EU threads of the group being run, reused group after group (reset to zero
     /// registers each time, so nothing of an earlier group shows).
     threads: Vec<Thread>,
-    /// The GRF registers from r0 that payloads loaded so far wrote.
-    payload_regs: usize,
-    /// The GRF byte ranges a reused thread clears (with the architecture registers the
-    /// program may write, [`sim_eu::Program::arf_writes`]), and the `payload_regs` they were
-    /// worked out for (again only when that grows: every group's payload has one layout).
-    clear: Vec<std::ops::Range<usize>>,
-    /// Of those, the ones a reused thread with every channel dispatched clears: the registers
-    /// the program may read before writing them ([`sim_eu::Program::read_first`]).
-    clear_read_first: Vec<std::ops::Range<usize>>,
-    clear_for: Option<usize>,
-    /// The architecture-register pieces a reused thread clears: those the program may write
-    /// ([`sim_eu::Program::arf_writes`]) but the ones every thread's start writes again
-    /// ([`sim_eu::Program::arf_rewritten_at_start`]: the loader sets sr0's IDs for each).
-    arf_clear: regfile::ArfSet,
-    /// The program never writes the registers of the walker's cross-thread data
-    /// ([`payload::loaded_alike`]): a thread object loaded before holds them.
-    keeps_alike: bool,
-    /// Per thread object: its registers hold the walker's cross-thread data, so a reload
-    /// need not copy them again.
-    holds_alike: Vec<bool>,
+    /// What readies a thread object for the group's next thread.
+    ready: ready::ThreadReady,
     /// The group's cycle detector, kept to reuse its memory (out while a group runs).
     cycles: Option<Cycles>,
     /// Instructions this host thread executed and not yet taken off the walker's budget:
@@ -321,19 +297,6 @@ impl Run<'_, '_> {
             (1 << d.simd) - 1
         };
         let n = d.threads_per_group as usize;
-        // A reused thread ran this program with this payload layout: only registers those
-        // wrote can be non-zero, and those the payload rewrites whole need no clearing.
-        if self.clear_for != Some(self.payload_regs) {
-            let loaded = regfile::GrfSet::range(0, self.payload_regs);
-            let dirty = (self.prog.grf_writes | loaded) & !payload::rewritten(self.w.platform, d);
-            self.clear.clear();
-            self.clear.extend(regfile::grf_runs_joined(dirty, JOIN_GAP));
-            self.clear_read_first.clear();
-            let read_first = dirty & self.prog.read_first(d.simd);
-            self.clear_read_first
-                .extend(regfile::grf_runs_joined(read_first, JOIN_GAP));
-            self.clear_for = Some(self.payload_regs);
-        }
         self.mem.clear_slm();
         if let Some(scope) = self.shared.sanitize {
             let slm = scope
@@ -357,12 +320,8 @@ impl Run<'_, '_> {
             id,
             ordinal,
         );
-        // (Every group of the walker runs in the same slots on this host thread.)
-        if self.slots.len() != n {
-            self.slots = (0..n as u32)
-                .map(|i| loader.slot_words(self.first_slot + i))
-                .collect();
-        }
+        self.ready
+            .group(w.platform, d, self.prog, &loader, self.first_slot);
         let mut kept = 0;
         let mut ended_longest = 0;
         let mut endless = true;
@@ -387,27 +346,13 @@ impl Run<'_, '_> {
             if made {
                 threads.push(Thread::new(mask_of(0)));
             }
-            if self.holds_alike.is_empty() {
-                self.holds_alike.push(false);
-            }
-            let (t, held) = (&mut threads[0], &mut self.holds_alike[0]);
+            let t = &mut threads[0];
             let mut stopped = None;
             for i in 0..fresh {
                 let mask = mask_of(i);
-                if i > 0 || !made {
-                    // As below: a thread with channels left out clears all a reused one may
-                    // hold.
-                    let clear = if mask == full {
-                        &self.clear_read_first
-                    } else {
-                        &self.clear
-                    };
-                    t.reset_runs(mask, clear, self.arf_clear);
-                }
-                t.set_grf_regs(self.prog.grf_regs);
-                let regs = loader.load(t, i as u32, self.slots[i], *held)?;
-                *held = self.keeps_alike;
-                self.payload_regs = self.payload_regs.max(regs);
+                let new = made && i == 0;
+                self.ready
+                    .ready(t, new, 0, i, mask, mask == full, &loader)?;
                 let left = shared.left().saturating_sub(self.pending);
                 let st = jit::start_bound(&mut bound, t, SLICE.min(left), &mut self.translated);
                 let ran = t.instructions_executed();
@@ -436,28 +381,16 @@ impl Run<'_, '_> {
         for i in first..n {
             let mask = mask_of(i);
             let at = if reuse { kept } else { i };
-            // A thread with channels left out may read registers the walk took as written
-            // (by its other channels), and the sanitizer's threads are not handed on.
-            let clear = if reuse && mask == full {
-                &self.clear_read_first
-            } else {
-                &self.clear
-            };
-            match threads.get_mut(at) {
-                Some(t) => t.reset_runs(mask, clear, self.arf_clear),
-                None => threads.push(Thread::new(mask)),
+            let new = threads.len() <= at;
+            if new {
+                threads.push(Thread::new(mask));
             }
             let Some(t) = threads.get_mut(at) else {
                 continue;
             };
-            t.set_grf_regs(self.prog.grf_regs);
-            if self.holds_alike.len() <= at {
-                self.holds_alike.resize(at + 1, false);
-            }
-            let held = std::mem::take(&mut self.holds_alike[at]);
-            let regs = loader.load(t, i as u32, self.slots[i], held)?;
-            self.holds_alike[at] = self.keeps_alike;
-            self.payload_regs = self.payload_regs.max(regs);
+            // The sanitizer's threads are not handed on: each clears all it may hold.
+            self.ready
+                .ready(t, new, at, i, mask, reuse && mask == full, &loader)?;
             let slice = self.slice(t, at, id, cycles, &mut endless);
             if reuse && t.is_ended() {
                 ended_longest = ended_longest.max(t.instructions_executed());

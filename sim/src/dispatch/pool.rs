@@ -311,7 +311,6 @@ fn worker(
         starter: None,
         shared,
         first_slot,
-        slots: Vec::new(),
         mem: VmMemory::new(
             w.platform,
             w.memory,
@@ -321,14 +320,7 @@ fn worker(
             &shared.atomics,
         ),
         threads: Vec::new(),
-        payload_regs: 0,
-        clear: Vec::new(),
-        clear_read_first: Vec::new(),
-        clear_for: None,
-        arf_clear: prog.arf_writes.without(prog.arf_rewritten_at_start),
-        keeps_alike: (prog.grf_writes & super::payload::loaded_alike(w.platform, d))
-            == sim_eu::regfile::GrfSet::EMPTY,
-        holds_alike: Vec::new(),
+        ready: super::ready::ThreadReady::new(w.platform, d, prog),
         cycles: None,
         pending: 0,
         translated: 0,
