@@ -14,7 +14,7 @@ use crate::flink::Names;
 use crate::gem::GemTable;
 use crate::gpu::{Gpu, GpuErrorRecord, KernelDriver};
 use crate::i915::state as i915;
-use crate::sync::{Doorbell, SyncFiles, SyncobjTable};
+use crate::sync::{Doorbell, Fence, SyncFiles, SyncobjTable};
 use crate::sysfs::SysfsTree;
 use crate::xe::state as xe;
 use crate::Kmd;
@@ -159,6 +159,10 @@ impl Deadline {
 
     /// An absolute CLOCK_MONOTONIC time in ns (syncobj waits, xe ABSTIME).
     pub fn monotonic_ns(ns: i64) -> Deadline {
+        // The farthest time there is: never (what callers pass for an unbounded wait).
+        if ns == i64::MAX {
+            return Deadline::Never;
+        }
         let now = nix::time::clock_gettime(nix::time::ClockId::CLOCK_MONOTONIC)
             .map(|t| t.tv_sec() as i128 * 1_000_000_000 + t.tv_nsec() as i128)
             .unwrap_or(0);
@@ -255,24 +259,35 @@ impl SimDevice {
 
     /// Sleeps until `check` yields a value or an error, or the deadline passes (ETIME).
     /// `poll` bounds each sleep for conditions on user memory, which no notification covers.
+    /// `check` adds to its second argument the fences it waits for, where it knows them: a
+    /// wait without a deadline runs their requests on this thread when their turn has come
+    /// ([`Fence::help`]) before sleeping. (A wait with a deadline never does: a request may
+    /// take longer than the time left.)
     pub(crate) fn wait_until<T>(
         &self,
         deadline: Deadline,
         poll: Option<Duration>,
-        mut check: impl FnMut(&mut State) -> Result<Option<T>, Errno>,
+        mut check: impl FnMut(&mut State, &mut Vec<Arc<Fence>>) -> Result<Option<T>, Errno>,
     ) -> Result<T, Errno> {
         let deadline = match (self.wait_limit, deadline) {
             (None, d) => d,
             (Some(l), Deadline::Never) => Deadline::At(Instant::now() + l),
             (Some(l), Deadline::At(t)) => Deadline::At(t.min(Instant::now() + l)),
         };
+        let mut pending = Vec::new();
         loop {
             let seen = self.doorbell.count();
-            if let Some(v) = check(&mut self.lock())? {
+            pending.clear();
+            if let Some(v) = check(&mut self.lock(), &mut pending)? {
                 return Ok(v);
             }
             let left = match deadline {
-                Deadline::Never => Duration::from_secs(3600),
+                Deadline::Never => {
+                    // A request run here rings the doorbell: the sleep below then returns at
+                    // once and the condition is checked again.
+                    pending.iter().for_each(|f| f.help());
+                    Duration::from_secs(3600)
+                }
                 Deadline::At(t) => {
                     let left = t.saturating_duration_since(Instant::now());
                     if left.is_zero() {

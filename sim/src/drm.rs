@@ -377,7 +377,7 @@ fn wait(
             }
         }
     }
-    dev.wait_until(Deadline::monotonic_ns(timeout_nsec), None, |st| {
+    dev.wait_until(Deadline::monotonic_ns(timeout_nsec), None, |st, pending| {
         let mut first = None;
         let mut done = 0;
         for (i, (h, p)) in handles.iter().zip(points).enumerate() {
@@ -385,7 +385,10 @@ fn wait(
             let ready = match s.point_status(*p) {
                 None => false,
                 Some(_) if available => true,
-                Some(FenceStatus::Pending) => false,
+                Some(FenceStatus::Pending) => {
+                    pending.extend(s.point_fences(*p).into_iter().flatten());
+                    false
+                }
                 Some(_) => true,
             };
             if ready {

@@ -6,10 +6,13 @@
 
 pub mod capture;
 mod driver;
+mod lane;
+mod request;
 mod submit;
 
 pub use crate::clock::Clock;
 pub use crate::gpu_error::{ErrorLog, GpuErrorKind, GpuErrorRecord, HangReason, KernelOffset};
 pub use crate::regs::{self, RegisterFile};
 pub use driver::KernelDriver;
-pub use submit::{Gpu, HwContext, Job};
+pub use request::Job;
+pub use submit::{Gpu, HwContext};

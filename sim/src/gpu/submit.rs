@@ -1,155 +1,60 @@
-//! The GPU as the personalities drive it: engines, hardware contexts that run their requests on
-//! their own host thread, and the reset path that turns a fault or hang into an error record, a
-//! banned context and a failed fence while every other context keeps running.
+//! The GPU as the personalities drive it: engines, hardware contexts whose requests run on
+//! their own host thread per engine, and the reset path that turns a fault or hang into an
+//! error record, a banned context and a failed fence while every other context keeps running.
 //!
 //! Submission only queues: EXECBUFFER2 and EXEC return once the request is on its context's
-//! queue. Each hardware context (i915 context, xe exec queue) has a worker thread per engine it
-//! uses, which takes the requests in submission order, waits for their in-fences, runs them
-//! through the context's ring on that engine (as execlists and GuC submission give each logical
-//! context its ring) and signals their fences. Contexts run side by side, as the kernel's schedulers interleave them on an engine,
-//! so a context blocked on MI_SEMAPHORE_WAIT never holds up the context that releases it. A
-//! request's result depends only on its batch and memory, never on host scheduling.
+//! queue. Each hardware context (i915 context, xe exec queue) has a lane per engine it uses
+//! ([`Lane`]) with a thread of its own, which takes the requests in submission order, waits for
+//! their in-fences, runs them through the context's ring on that engine (as execlists and GuC
+//! submission give each logical context its ring) and signals their fences; a thread waiting
+//! for a fence without a deadline runs its request itself when its turn has come
+//! ([`crate::sync::Fence::help`]). Contexts run side by side, as the kernel's schedulers
+//! interleave them on an engine, so a context blocked on MI_SEMAPHORE_WAIT never holds up the
+//! context that releases it. A request's result depends only on its batch and memory, never on
+//! host scheduling.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use crate::clock::Clock;
-use crate::cs::{
-    Budget, CommandLog, ComputeState, CsError, EngineRing, GpuTimer, HangRule, RingRun,
-    WalkerExecutor,
-};
+use crate::cs::{Budget, CsError, WalkerExecutor};
 use crate::device_info::{DeviceInfo, EngineClass};
 use crate::gpu_error::{ErrorLog, GpuErrorKind, HangReason};
-use crate::mem::{AddressSpace, BoError};
-use crate::regs::RegisterFile;
-use crate::sync::{Doorbell, Fence, FenceStatus};
+use crate::mem::BoError;
+use crate::sync::{Doorbell, Fence, Runner};
 
 use super::driver::KernelDriver;
-
-/// What every context's worker shares with the device.
-pub(crate) struct Shared {
-    info: &'static DeviceInfo,
-    clock: Clock,
-    budget: Budget,
-    walker: Arc<dyn WalkerExecutor>,
-    errors: Mutex<ErrorLog>,
-    doorbell: Arc<Doorbell>,
-    /// The kernel driver's hang rules and error publishing (none for a bare GPU).
-    driver: Option<Arc<dyn KernelDriver>>,
-    /// Where each request's executed commands go (`SimConfig::command_log`), and the count.
-    command_log: Option<(std::path::PathBuf, AtomicU64)>,
-    /// The sanitizer, when on: walkers run their threads under its checks.
-    sanitizer: Option<Arc<crate::sanitize::Sanitizer>>,
-}
-
-impl Shared {
-    /// Captures a GPU error of context `ctx` on `engine` and resets it: the context is banned
-    /// and charged. Returns the error's id.
-    fn report(&self, engine: usize, ctx: &ContextStatus, id: u32, batch: u64, e: CsError) -> u64 {
-        let name = self.info.engines.get(engine).map_or("?", |e| e.name);
-        let mut log = self.errors.lock().unwrap_or_else(|e| e.into_inner());
-        let error = log.capture(name, id, e.head, batch, e.kind);
-        if let (Some(driver), Some(rec)) = (&self.driver, log.records().last()) {
-            driver.publish_error(rec);
-        }
-        ctx.ban(error);
-        error
-    }
-
-    /// The kernel driver's hang rule for a request of context `ctx` on engine `e`.
-    fn hang_rule(&self, ctx: &ContextStatus, e: usize) -> HangRule {
-        let (Some(driver), Some(desc)) = (&self.driver, self.info.engines.get(e)) else {
-            return HangRule::None;
-        };
-        let job_timeout_ms = match ctx.job_timeout_ms.load(Ordering::SeqCst) {
-            NO_JOB_TIMEOUT => None,
-            ms => Some(ms),
-        };
-        driver.hang_rule(desc, job_timeout_ms)
-    }
-
-    /// Blocks until `ready` holds for every fence.
-    fn wait_for(&self, fences: &[Arc<Fence>], ready: impl Fn(&Fence) -> bool) {
-        loop {
-            let seen = self.doorbell.count();
-            if fences.iter().all(|f| ready(f)) {
-                return;
-            }
-            self.doorbell.wait(seen, Duration::from_millis(100));
-        }
-    }
-}
-
-/// A context's reset record, shared by the uAPI side and the context's worker.
-#[derive(Debug, Default)]
-struct ContextStatus {
-    banned: AtomicBool,
-    /// The error that banned the context; requests queued behind it are cancelled with it.
-    ban_error: AtomicU64,
-    /// Requests of this context that caused a reset (i915 `batch_active`).
-    guilty: AtomicU32,
-    /// The context's own job timeout in ms, fixed at creation (`NO_JOB_TIMEOUT` for
-    /// long-running contexts); 0: the kernel driver's default (xe exec queues set it).
-    job_timeout_ms: AtomicU64,
-}
-
-/// A long-running context's job timeout: none.
-const NO_JOB_TIMEOUT: u64 = u64::MAX;
-
-impl ContextStatus {
-    fn ban(&self, error: u64) {
-        self.guilty.fetch_add(1, Ordering::SeqCst);
-        self.ban_error.store(error, Ordering::SeqCst);
-        self.banned.store(true, Ordering::SeqCst);
-    }
-
-    fn ban_error(&self) -> Option<u64> {
-        self.banned
-            .load(Ordering::SeqCst)
-            .then(|| self.ban_error.load(Ordering::SeqCst))
-    }
-}
-
-/// One request: a batch for one engine of a context.
-pub struct Job {
-    pub engine: usize,
-    /// The address space as it was at submission: the objects the request uses stay bound
-    /// until it retires, as the kernel keeps their VMAs (i915) or orders unbinds after the
-    /// job (xe).
-    pub vm: AddressSpace,
-    pub batch: u64,
-    /// In-fences: the batch starts once they have signalled; one that failed cancels it with
-    /// its error, as the kernel propagates a fence error to the requests awaiting it.
-    pub after: Vec<Arc<Fence>>,
-    /// Submit fences (I915_EXEC_FENCE_SUBMIT): the batch starts once their requests started.
-    pub with: Vec<Arc<Fence>>,
-    /// xe's user fence: (GPU address, value) written through the VM after the batch.
-    pub user_fence: Option<(u64, u64)>,
-}
+use super::lane::Lane;
+use super::request::{ContextStatus, Job, Shared, NO_JOB_TIMEOUT};
 
 /// A hardware context (i915 context or xe exec queue): its record of resets and, per engine it
-/// has used, the queue into that engine's worker, which owns the engine's part of the context
-/// image (registers, compute state, ring). Each engine of an i915 context is its own timeline
-/// (an `intel_context` per engine): requests on the render and copy engines of one context run
+/// has used, its lane ([`Lane`]), which holds the engine's part of the context image
+/// (registers, compute state, ring). Each engine of an i915 context is its own timeline (an
+/// `intel_context` per engine): requests on the render and copy engines of one context run
 /// side by side, ordered only by fences. An xe exec queue has one engine.
 #[derive(Debug, Default)]
 pub struct HwContext {
     /// The uAPI id, for error records.
     pub id: u32,
     status: Arc<ContextStatus>,
-    queues: Vec<(usize, JobSender)>,
+    lanes: Vec<(usize, Arc<Lane>)>,
 }
 
-/// Where a context's requests for one engine go: to that engine's worker.
-type JobSender = Sender<(Job, Arc<Fence>)>;
+impl Drop for HwContext {
+    /// The lanes' threads run what is queued, then end.
+    fn drop(&mut self) {
+        for (_, lane) in &self.lanes {
+            lane.close();
+        }
+    }
+}
 
 impl HwContext {
     pub fn new(id: u32) -> Self {
         HwContext {
             id,
-            ..Default::default()
+            status: Arc::default(),
+            lanes: Vec::new(),
         }
     }
 
@@ -255,162 +160,196 @@ impl Gpu {
     /// cancelled). A request that faults or hangs signals its fence with the error's id, bans
     /// the context and cancels the requests queued behind it.
     pub fn submit(&mut self, ctx: &mut HwContext, job: Job) -> Arc<Fence> {
-        let fence = Fence::new();
         let engine = job.engine;
-        let at = match ctx.queues.iter().position(|(e, _)| *e == engine) {
-            Some(at) => at,
+        let lane = match ctx.lanes.iter().find(|(e, _)| *e == engine) {
+            Some((_, lane)) => lane.clone(),
             None => {
-                let (tx, rx) = channel();
-                let (shared, status, id) = (self.shared.clone(), ctx.status.clone(), ctx.id);
-                // Without a thread the receiver is dropped with the closure and the send below
-                // fails: each request is then reported as a hang, never silently left pending.
-                let _ = std::thread::Builder::new()
-                    .name(format!("sim-ctx-{id}-{engine}"))
-                    .spawn(move || worker(&shared, &status, id, rx));
-                ctx.queues.push((engine, tx));
-                ctx.queues.len() - 1
-            }
-        };
-        if let Err(e) = ctx.queues[at].1.send((job, fence.clone())) {
-            let (job, fence) = e.0;
-            let err = CsError {
-                head: job.batch,
-                kind: GpuErrorKind::Hang(HangReason::Unsupported {
-                    packet: "a request (the simulator could not start the context's thread)".into(),
-                }),
-            };
-            let id = self
-                .shared
-                .report(job.engine, &ctx.status, ctx.id, job.batch, err);
-            fence.signal(Some(id));
-            self.shared.doorbell.ring();
-        }
-        fence
-    }
-}
-
-/// The context image: what a context's requests leave behind for the next one.
-struct Image {
-    regs: Vec<RegisterFile>,
-    compute: Vec<ComputeState>,
-    rings: Vec<Option<EngineRing>>,
-}
-
-/// A context's worker for one engine: runs the requests in submission order until the context
-/// is gone.
-fn worker(shared: &Shared, status: &ContextStatus, id: u32, jobs: Receiver<(Job, Arc<Fence>)>) {
-    let n = shared.info.engines.len();
-    let mut image = Image {
-        regs: vec![RegisterFile::default(); n],
-        compute: vec![ComputeState::default(); n],
-        rings: (0..n).map(|_| None).collect(),
-    };
-    for (job, fence) in jobs {
-        shared.wait_for(&job.after, Fence::is_signaled);
-        shared.wait_for(&job.with, Fence::is_started);
-        let failed_in = job.after.iter().find_map(|f| match f.status() {
-            FenceStatus::Error { error_id } => Some(error_id),
-            _ => None,
-        });
-        match failed_in.or_else(|| status.ban_error()) {
-            Some(error) => fence.signal(Some(error)),
-            None => {
-                fence.start();
-                // A simulator bug must fail the request, not leave its fence pending forever.
-                let timer = GpuTimer::new(shared.hang_rule(status, job.engine));
-                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    run(shared, &mut image, &job, &timer)
-                }))
-                .unwrap_or_else(|p| {
-                    let why = p
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| p.downcast_ref::<String>().cloned())
-                        .unwrap_or_default();
-                    Err(CsError {
+                let lane = Arc::new(Lane::new(self.shared.clone(), ctx.status.clone(), ctx.id));
+                let own = lane.clone();
+                let spawned = std::thread::Builder::new()
+                    .name(format!("sim-ctx-{}-{engine}", ctx.id))
+                    .spawn(move || own.work());
+                if spawned.is_err() {
+                    // Without its thread a request waited for by nobody would never run: each
+                    // is reported as a hang until a thread can be had, never left pending.
+                    let err = CsError {
                         head: job.batch,
                         kind: GpuErrorKind::Hang(HangReason::Unsupported {
-                            packet: format!("a request (the simulator panicked: {why})"),
+                            packet: "a request (the simulator could not start the context's \
+                                     thread)"
+                                .into(),
                         }),
-                    })
-                });
-                match result {
-                    Ok(()) => fence.signal(None),
-                    Err(e) => {
-                        let error = shared.report(job.engine, status, id, job.batch, e);
-                        fence.signal(Some(error));
-                    }
+                    };
+                    let id = self
+                        .shared
+                        .report(job.engine, &ctx.status, ctx.id, job.batch, err);
+                    let fence = Fence::new();
+                    fence.signal(Some(id));
+                    self.shared.doorbell.ring();
+                    return fence;
                 }
+                ctx.lanes.push((engine, lane.clone()));
+                lane
             }
-        }
-        shared.doorbell.ring();
+        };
+        let runner: Weak<dyn Runner> = Arc::downgrade(&lane) as Weak<dyn Runner>;
+        let fence = Fence::run_by(runner);
+        lane.push(job, fence.clone());
+        fence
     }
-}
-
-/// Runs one request on the context's ring for its engine, then writes its user fence.
-fn run(shared: &Shared, image: &mut Image, job: &Job, timer: &GpuTimer) -> Result<(), CsError> {
-    let e = job.engine;
-    let (Some(desc), Some(slot)) = (shared.info.engines.get(e), image.rings.get_mut(e)) else {
-        return Err(CsError {
-            head: job.batch,
-            kind: GpuErrorKind::Hang(HangReason::Unsupported {
-                packet: format!("a request for engine {e}, which the device lacks"),
-            }),
-        });
-    };
-    let ring = match slot {
-        Some(r) => r,
-        None => slot.insert(EngineRing::new(desc).map_err(|b| CsError {
-            head: job.batch,
-            kind: GpuErrorKind::Hang(HangReason::BadCommand {
-                header: 0,
-                detail: format!("cannot allocate the context's ring: {b}"),
-            }),
-        })?),
-    };
-    let mut log = shared.command_log.as_ref().map(|_| CommandLog::default());
-    let done = ring.submit(RingRun {
-        platform: shared.info.platform,
-        topology: shared.info.topology,
-        clock: &shared.clock,
-        ppgtt: &job.vm,
-        regs: &mut image.regs[e],
-        compute: &mut image.compute[e],
-        walker: shared.walker.as_ref(),
-        sanitizer: shared.sanitizer.as_deref(),
-        budget: shared.budget,
-        timer,
-        batch: job.batch,
-        log: log.as_mut(),
-    });
-    if let (Some((dir, n)), Some(log)) = (&shared.command_log, log) {
-        let n = n.fetch_add(1, Ordering::Relaxed);
-        let bytes: Vec<u8> = log.dwords.iter().flat_map(|d| d.to_le_bytes()).collect();
-        let records: String = log.dispatches.iter().map(|r| format!("{r}\n")).collect();
-        // A log that cannot be written is a debugging aid lost, not a GPU error.
-        let _ = std::fs::write(dir.join(format!("{n:04}-{}.bin", desc.name)), bytes);
-        let _ = std::fs::write(
-            dir.join(format!("{n:04}-{}.dispatch.jsonl", desc.name)),
-            records,
-        );
-    }
-    done?;
-    // The kernel's ring writes the user fence after the batch, through the queue's VM.
-    if let Some((addr, value)) = job.user_fence {
-        job.vm.write_u64(addr, value).map_err(|f| CsError {
-            head: addr,
-            kind: GpuErrorKind::from(f),
-        })?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cs::NoWalkerExecutor;
-    use crate::mem::Bo;
+    use crate::mem::{AddressSpace, Bo};
+    use crate::sync::FenceStatus;
     use platform::Platform;
+    use std::time::Duration;
+
+    /// A GPU and jobs of a batch that only ends (MI_BATCH_BUFFER_END at 0x1800) or holds an
+    /// unknown command (0x1000), waiting for `after`.
+    fn gpu_and_jobs() -> (Gpu, impl Fn(u64, Vec<Arc<Fence>>) -> Job) {
+        let info = DeviceInfo::get(Platform::Tgllp);
+        let gpu = Gpu::new(info, Budget::default(), Arc::new(NoWalkerExecutor), None).unwrap();
+        let mut vm = AddressSpace::new();
+        let bo = Bo::new(4096).unwrap();
+        vm.bind(0x1000, 4096, bo.clone(), 0, false).unwrap();
+        bo.write(0, &0x1f80_0000u32.to_le_bytes()).unwrap();
+        bo.write(0x800, &0x0500_0000u32.to_le_bytes()).unwrap();
+        let job = move |batch, after| Job {
+            engine: 0,
+            vm: vm.clone(),
+            batch,
+            after,
+            with: vec![],
+            user_fence: None,
+        };
+        (gpu, job)
+    }
+
+    /// Fences of requests queued on a lane without its thread, each noting its index and
+    /// the thread that signalled it in `order`.
+    fn queue(
+        lane: &Arc<Lane>,
+        jobs: Vec<Job>,
+        order: &Arc<Mutex<Vec<(usize, std::thread::ThreadId)>>>,
+    ) -> Vec<Arc<Fence>> {
+        jobs.into_iter()
+            .enumerate()
+            .map(|(i, job)| {
+                let runner: Weak<dyn Runner> = Arc::downgrade(lane) as Weak<dyn Runner>;
+                let f = Fence::run_by(runner);
+                let o = order.clone();
+                f.on_signal(move |_| o.lock().unwrap().push((i, std::thread::current().id())));
+                lane.push(job, f.clone());
+                f
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_waiter_runs_the_requests_up_to_its_own_in_order_on_its_own_thread() {
+        let (gpu, job) = gpu_and_jobs();
+        let lane = Arc::new(Lane::new(gpu.shared.clone(), Arc::default(), 1));
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let jobs = (0..3).map(|_| job(0x1800, vec![])).collect();
+        let f = queue(&lane, jobs, &order);
+        f[1].help();
+        let me = std::thread::current().id();
+        assert_eq!(*order.lock().unwrap(), [(0, me), (1, me)]);
+        assert_eq!(f[2].status(), FenceStatus::Pending);
+        f[2].help();
+        assert_eq!(order.lock().unwrap().len(), 3);
+        assert!(f.iter().all(|f| f.status() == FenceStatus::Signaled));
+        // A signalled fence asks for nothing.
+        f[0].help();
+        assert_eq!(order.lock().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn a_waiter_on_a_small_stack_leaves_the_request_to_the_lane() {
+        let (gpu, job) = gpu_and_jobs();
+        let lane = Arc::new(Lane::new(gpu.shared.clone(), Arc::default(), 1));
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let f = queue(&lane, vec![job(0x1800, vec![])], &order);
+        let small = std::thread::Builder::new().stack_size(256 << 10);
+        let g = f[0].clone();
+        small.spawn(move || g.help()).unwrap().join().unwrap();
+        assert!(order.lock().unwrap().is_empty());
+        assert_eq!(f[0].status(), FenceStatus::Pending);
+        f[0].help();
+        assert_eq!(f[0].status(), FenceStatus::Signaled);
+    }
+
+    #[test]
+    fn a_waiter_leaves_a_request_whose_in_fence_is_pending_and_a_hang_still_bans() {
+        let (gpu, job) = gpu_and_jobs();
+        let status = Arc::new(ContextStatus::default());
+        let lane = Arc::new(Lane::new(gpu.shared.clone(), status.clone(), 7));
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let host = Fence::new();
+        let jobs = vec![
+            job(0x1800, vec![host.clone()]),
+            job(0x1000, vec![]),
+            job(0x1800, vec![]),
+        ];
+        let f = queue(&lane, jobs, &order);
+        f[1].help();
+        assert!(order.lock().unwrap().is_empty());
+        assert_eq!(f[0].status(), FenceStatus::Pending);
+        host.signal(None);
+        f[2].help();
+        let done: Vec<usize> = order.lock().unwrap().iter().map(|(i, _)| *i).collect();
+        assert_eq!(done, [0, 1, 2]);
+        assert_eq!(f[0].status(), FenceStatus::Signaled);
+        // The unknown command hangs the second; the third, queued behind it, is cancelled
+        // with its error, as the lane's own thread does it.
+        assert_eq!(f[1].status(), FenceStatus::Error { error_id: 1 });
+        assert_eq!(f[2].status(), FenceStatus::Error { error_id: 1 });
+        assert_eq!(status.ban_error(), Some(1));
+        let rec = gpu.errors().records()[0].clone();
+        assert_eq!((rec.context, rec.head), (7, 0x1000));
+    }
+
+    #[test]
+    fn requests_run_once_and_in_order_whichever_threads_run_them() {
+        let (mut gpu, job) = gpu_and_jobs();
+        let mut ctx = HwContext::new(1);
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let n = 300;
+        let fences: Vec<Arc<Fence>> = (0..n)
+            .map(|i| {
+                let f = gpu.submit(&mut ctx, job(0x1800, vec![]));
+                let o = order.clone();
+                f.on_signal(move |_| o.lock().unwrap().push(i));
+                f
+            })
+            .collect();
+        // Three waiters, each for every seventh, fifth or third fence from its own start,
+        // running what they can and sleeping otherwise, beside the lane's thread.
+        std::thread::scope(|s| {
+            for (first, step) in [(6, 7), (4, 5), (2, 3)] {
+                let (gpu, fences) = (&gpu, &fences);
+                s.spawn(move || {
+                    for f in fences.iter().skip(first).step_by(step) {
+                        while !f.is_signaled() {
+                            let seen = gpu.doorbell().count();
+                            f.help();
+                            if !f.is_signaled() {
+                                gpu.doorbell().wait(seen, Duration::from_millis(100));
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        for f in &fences {
+            assert_eq!(wait(&gpu, f), FenceStatus::Signaled);
+        }
+        assert_eq!(*order.lock().unwrap(), (0..n).collect::<Vec<_>>());
+    }
 
     fn wait(gpu: &Gpu, f: &Fence) -> FenceStatus {
         while !f.is_signaled() {

@@ -1,6 +1,8 @@
 //! GEM objects: create (plain and with extensions), userptr, mmap offsets, domains, wait,
 //! busy, pread and pwrite.
 
+use std::sync::Arc;
+
 use kmd_iface::flags::i915::{GemCreateExtFlags, UserptrFlags};
 use kmd_iface::i915::uapi::*;
 use kmd_iface::seam::Errno;
@@ -8,7 +10,7 @@ use kmd_iface::seam::Errno;
 use crate::device::{Deadline, SimDevice, State};
 use crate::gem::round_size;
 use crate::mem::{HostRange, PAGE_SIZE};
-use crate::sync::FenceStatus;
+use crate::sync::{Fence, FenceStatus};
 use crate::user;
 
 use super::extensions;
@@ -161,13 +163,25 @@ pub(crate) fn set_domain(dev: &SimDevice, a: &mut drm_i915_gem_set_domain) -> Re
         return Err(Errno::EINVAL);
     }
     // Moving to a CPU domain waits for the GPU; a failed request does not fail the move.
-    dev.wait_until(Deadline::Never, None, |st| idle(st, a.handle))
+    dev.wait_until(Deadline::Never, None, |st, pending| {
+        idle(st, a.handle, pending)
+    })
 }
 
-/// `Some(0)` once no request uses the object (done or failed alike), `None` before.
-fn idle(st: &State, handle: u32) -> Result<Option<i32>, Errno> {
-    Ok(match st.gem.get(handle)?.status() {
-        Some(FenceStatus::Pending) => None,
+/// `Some(0)` once no request uses the object (done or failed alike), `None` before (with the
+/// fences of those still running added to `pending`).
+fn idle(st: &State, handle: u32, pending: &mut Vec<Arc<Fence>>) -> Result<Option<i32>, Errno> {
+    let obj = st.gem.get(handle)?;
+    Ok(match obj.status() {
+        Some(FenceStatus::Pending) => {
+            pending.extend(
+                obj.requests()
+                    .into_iter()
+                    .map(|r| r.fence)
+                    .filter(|f| !f.is_signaled()),
+            );
+            None
+        }
         _ => Some(0),
     })
 }
@@ -180,7 +194,7 @@ pub(crate) fn wait(dev: &SimDevice, a: &mut drm_i915_gem_wait) -> Result<i32, Er
         return Err(Errno::EINVAL);
     }
     let deadline = Deadline::relative_ns(a.timeout_ns);
-    let r = dev.wait_until(deadline, None, |st| idle(st, a.bo_handle));
+    let r = dev.wait_until(deadline, None, |st, pending| idle(st, a.bo_handle, pending));
     if a.timeout_ns > 0 {
         a.timeout_ns = deadline.remaining_ns();
     }
@@ -244,13 +258,15 @@ pub(super) fn wait_idle(
     handle: u32,
     counts: fn(&crate::activity::Request) -> bool,
 ) -> Result<(), Errno> {
-    dev.wait_until(Deadline::Never, None, |st| {
+    dev.wait_until(Deadline::Never, None, |st, pending| {
         let obj = st.gem.get(handle)?;
-        let busy = obj
-            .requests()
-            .iter()
-            .any(|r| counts(r) && !r.fence.is_signaled());
-        Ok((!busy).then_some(()))
+        pending.extend(
+            obj.requests()
+                .into_iter()
+                .filter(|r| counts(r) && !r.fence.is_signaled())
+                .map(|r| r.fence),
+        );
+        Ok(pending.is_empty().then_some(()))
     })
 }
 

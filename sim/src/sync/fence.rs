@@ -1,7 +1,9 @@
 //! A one-shot completion: pending while the request is queued and while it runs, then signalled
-//! with success or with the GPU error that ended it.
+//! with success or with the GPU error that ended it. A request's fence knows what runs it
+//! ([`Runner`]): a thread about to sleep until it signals may run the request itself
+//! ([`Fence::help`]).
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 /// What a fence reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,9 +27,19 @@ struct Inner {
     on_signal: Vec<Callback>,
 }
 
+/// What runs the requests whose fences name it (a context's lane for one engine).
+pub trait Runner: Send + Sync {
+    /// Runs, on the calling thread, the requests up to and including `until`'s, for as long
+    /// as their turn has come and no other thread runs one; returns once `until` has
+    /// signalled or when it cannot go on (the caller then waits as it would have).
+    fn run_until(&self, until: &Fence);
+}
+
 #[derive(Default)]
 pub struct Fence {
     inner: Mutex<Inner>,
+    /// What runs the fence's request (none for fences no request signals).
+    runner: Option<Weak<dyn Runner>>,
 }
 
 impl std::fmt::Debug for Fence {
@@ -39,6 +51,27 @@ impl std::fmt::Debug for Fence {
 impl Fence {
     pub fn new() -> Arc<Fence> {
         Arc::new(Fence::default())
+    }
+
+    /// The fence of a request that `runner` runs.
+    pub fn run_by(runner: Weak<dyn Runner>) -> Arc<Fence> {
+        Arc::new(Fence {
+            inner: Mutex::default(),
+            runner: Some(runner),
+        })
+    }
+
+    /// For a thread about to sleep until this fence signals, with no deadline to keep: runs
+    /// the fence's request (and those queued before it) on this thread when their turn has
+    /// come ([`Runner::run_until`]), saving the wake-ups of handing it to the runner's own
+    /// thread and its completion back; returns at once when that cannot be done.
+    pub fn help(&self) {
+        if self.is_signaled() {
+            return;
+        }
+        if let Some(runner) = self.runner.as_ref().and_then(Weak::upgrade) {
+            runner.run_until(self);
+        }
     }
 
     /// An already signalled fence (syncobj SIGNAL, a stub for "no work").

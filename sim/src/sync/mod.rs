@@ -9,6 +9,6 @@ mod sync_file;
 mod syncobj;
 
 pub use doorbell::Doorbell;
-pub use fence::{Fence, FenceStatus};
+pub use fence::{Fence, FenceStatus, Runner};
 pub use sync_file::SyncFiles;
 pub use syncobj::{SharedSyncobj, Syncobj, SyncobjTable};

@@ -82,7 +82,7 @@ pub(crate) fn wait_user_fence(
         Deadline::relative_ns(a.timeout)
     };
     let (value, mask) = (a.value & a.mask, a.mask);
-    let r = dev.wait_until(deadline, Some(USER_FENCE_POLL), |st| {
+    let r = dev.wait_until(deadline, Some(USER_FENCE_POLL), |st, _| {
         let cur: u64 = user::read_val(a.addr)?;
         let cur = cur & mask;
         let passed = match a.op {
