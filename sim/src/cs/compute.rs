@@ -102,6 +102,11 @@ pub trait WalkerExecutor: Send + Sync {
     fn record(&self, _walker: &Walker<'_>, _ordinal: usize, _offset: usize) -> Option<String> {
         None
     }
+
+    /// A request was queued: host threads the executor keeps asleep between walkers may get
+    /// ready for one (a request's walkers start some tens of microseconds later, about what a
+    /// sleeping thread takes to wake in a virtual machine).
+    fn wake(&self) {}
 }
 
 /// What the command log (`SimConfig::command_log`) keeps of one request: the dwords of every

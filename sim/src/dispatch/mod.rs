@@ -172,6 +172,10 @@ impl WalkerExecutor for EuExecutor {
     fn record(&self, w: &Walker<'_>, ordinal: usize, offset: usize) -> Option<String> {
         Some(record::record(w, ordinal, offset))
     }
+
+    fn wake(&self) {
+        self.helpers.wake();
+    }
 }
 
 /// The groups one host thread runs: its own data-port view and shared local memory.

@@ -170,6 +170,19 @@ impl Helpers {
     }
 }
 
+impl Helpers {
+    /// Wakes the helper threads, if they were made, without work: each runs an empty job,
+    /// then idles a little before sleeping again, so a walker starting meanwhile finds them
+    /// awake.
+    pub(super) fn wake(&self) {
+        if let Some(Some((pool, pid))) = self.pool.get() {
+            if *pid == std::process::id() {
+                (0..pool.current_num_threads()).for_each(|_| pool.spawn(|| {}));
+            }
+        }
+    }
+}
+
 impl Drop for Helpers {
     fn drop(&mut self) {
         // In a forked child the pool's threads are gone and its locks may have been copied

@@ -195,6 +195,7 @@ impl Gpu {
         let runner: Weak<dyn Runner> = Arc::downgrade(&lane) as Weak<dyn Runner>;
         let fence = Fence::run_by(runner);
         lane.push(job, fence.clone());
+        self.shared.walker.wake();
         fence
     }
 }
