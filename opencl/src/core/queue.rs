@@ -36,7 +36,6 @@ use std::collections::VecDeque;
 use std::ffi::c_void;
 use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::Duration;
 
 use opencl_sys::*;
 
@@ -257,9 +256,6 @@ struct Exec {
     idle: Condvar,
 }
 
-/// How long the thread waits for a running kernel before looking for new commands to submit.
-const POLL_SLICE: Duration = Duration::from_millis(2);
-
 impl Exec {
     fn lock(&self) -> MutexGuard<'_, ExecState> {
         // Every update is a single field change: a panic cannot tear the state.
@@ -327,12 +323,15 @@ impl Exec {
         self.done();
     }
 
-    /// Waits (at most `slice`, None: until it is done) for the oldest kernel in flight and
-    /// settles its event; the next one is then running.
-    fn retire(&self, flight: &mut VecDeque<Flight>, slice: Option<Duration>) {
+    /// Waits until the oldest kernel in flight is done and settles its event; the next one is
+    /// then running. The wait has no deadline: on the simulator this thread then runs the
+    /// kernel itself when its turn has come, rather than sleeping while the simulator's
+    /// thread for the queue wakes to run it and wakes this one after. (Commands enqueued
+    /// meanwhile are handed to umd once it is done: they would run after it all the same.)
+    fn retire(&self, flight: &mut VecDeque<Flight>) {
         let Some(f) = flight.front() else { return };
         // The status, and whether the failure (if any) is the command's own.
-        let (status, own) = match f.done.wait(slice) {
+        let (status, own) = match f.done.wait(None) {
             Ok(false) => return,
             // Submitted before an earlier command's failure was known: cancelled with it, or
             // (a replaced context) run, but it shares the failure either way.
@@ -398,7 +397,7 @@ impl Exec {
 
     fn drain(&self, flight: &mut VecDeque<Flight>) {
         while !flight.is_empty() {
-            self.retire(flight, None);
+            self.retire(flight);
         }
     }
 
@@ -595,7 +594,7 @@ fn worker(x: Arc<Exec>) {
         };
         match next {
             Some(c) => x.run(&mut flight, c),
-            None => x.retire(&mut flight, Some(POLL_SLICE)),
+            None => x.retire(&mut flight),
         }
     }
 }
