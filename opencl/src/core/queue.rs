@@ -7,10 +7,12 @@
 //!
 //! The thread runs the queue's commands in order:
 //! - a kernel whose wait list is complete, or holds kernels already submitted on the same
-//!   device (any queue), is handed to umd at once (CL_SUBMITTED) without waiting for the
-//!   kernels before it: umd's queue keeps their order on the GPU and makes it wait for the
-//!   other queues' kernels; a kernel is CL_RUNNING once everything before it in its queue has
-//!   completed;
+//!   device (any queue), is handed to umd when the thread takes it (CL_SUBMITTED) without
+//!   waiting for the kernels before it: umd's queue keeps their order on the GPU and makes it
+//!   wait for the other queues' kernels; a kernel is CL_RUNNING once everything before it in
+//!   its queue has completed. With nothing left to take, the thread waits for its oldest
+//!   kernel without a deadline (on the simulator it then runs that kernel itself), and takes
+//!   what was enqueued meanwhile after it;
 //! - anything else (buffer reads, writes, copies, fills, maps on the host; markers and
 //!   barriers), and a kernel whose wait list is not complete, first waits for every earlier
 //!   command of the queue and for its wait list;
