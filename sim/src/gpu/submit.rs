@@ -28,7 +28,7 @@ use super::lane::Lane;
 use super::request::{ContextStatus, Job, Shared, NO_JOB_TIMEOUT};
 
 /// A hardware context (i915 context or xe exec queue): its record of resets and, per engine it
-/// has used, its lane ([`Lane`]), which holds the engine's part of the context image
+/// has used, its lane (`gpu::lane`), which holds the engine's part of the context image
 /// (registers, compute state, ring). Each engine of an i915 context is its own timeline (an
 /// `intel_context` per engine): requests on the render and copy engines of one context run
 /// side by side, ordered only by fences. An xe exec queue has one engine.
