@@ -110,3 +110,54 @@ fn set_enables_overwrite_even_with_zero() {
         .unwrap();
     assert_eq!(fresh, all_set());
 }
+
+/// A packet of `p` with a valid header and length and `words` for the rest.
+fn packet_with(p: Platform, words: &[u32]) -> Vec<u32> {
+    let mut dw = vec![0u32; 32];
+    let n = StateBaseAddress::default().pack(p, &mut dw).unwrap();
+    dw.truncate(n);
+    for (d, w) in dw.iter_mut().skip(1).zip(words) {
+        *d = *w;
+    }
+    dw
+}
+
+proptest::proptest! {
+    /// On the dwords, without unpacking: every field as `applied_over` gives it.
+    #[test]
+    fn applied_on_dwords_reads_back_as_applied_over(
+        new in proptest::collection::vec(proptest::num::u32::ANY, 31),
+        prev in proptest::collection::vec(proptest::num::u32::ANY, 31),
+    ) {
+        for p in Platform::ALL {
+            let new = packet_with(p, &new);
+            // A state recorded before is a packet that unpacks.
+            let Ok(prev_state) = StateBaseAddress::unpack(p, &packet_with(p, &prev)) else {
+                continue;
+            };
+            let prev = packet_with(p, &[]);
+            let mut prev = prev;
+            prev_state.pack(p, &mut prev).unwrap();
+            let want = StateBaseAddress::unpack(p, &new)
+                .and_then(|n| n.applied_over(p, &prev_state));
+            let got = StateBaseAddress::apply_dwords(p, &new, Some(&prev))
+                .and_then(|d| StateBaseAddress::unpack(p, &d));
+            proptest::prop_assert_eq!(got, want);
+            let first = StateBaseAddress::apply_dwords(p, &new, None);
+            let want = StateBaseAddress::unpack(p, &new).map(|_| new.clone());
+            proptest::prop_assert_eq!(first, want);
+        }
+    }
+}
+
+#[test]
+fn applied_on_dwords_checks_the_packets() {
+    let p = Platform::Tgllp;
+    let good = packet_with(p, &[]);
+    let short = &good[..4];
+    assert!(StateBaseAddress::apply_dwords(p, short, None).is_err());
+    assert!(StateBaseAddress::apply_dwords(p, short, Some(&good)).is_err());
+    let mut header = good.clone();
+    header[0] ^= 1 << 29;
+    assert!(StateBaseAddress::apply_dwords(p, &header, Some(&good)).is_err());
+}

@@ -3,10 +3,12 @@
 //! STATE_BASE_ADDRESS set (the PRM's "enable changing the base address and memory object
 //! control state", and the buffer-size enables). Every field name is genxml's.
 
+use std::sync::OnceLock;
+
 use super::state::StateBaseAddress;
-use crate::codec::Packet;
+use crate::codec::{begin_unpack, Packet};
 use crate::error::Error;
-use crate::layout::{read_bits, write_bits};
+use crate::layout::{read_bits, write_bits, Loc};
 use platform::Platform;
 
 /// Each Modify Enable and the fields it updates. The bindless sizes have no enable of their own:
@@ -97,4 +99,51 @@ impl StateBaseAddress {
         }
         Self::unpack(p, &new[..len])
     }
+
+    /// [`StateBaseAddress::applied_over`] on the packets' dwords: `new`, a whole packet of `p`
+    /// (refused as [`Packet::unpack`] refuses it), executed on top of the state `prev` holds (a
+    /// packet of `p` as this returned it; `None`: nothing set yet), as the dwords of the state
+    /// it leaves. Every field reads back as `applied_over` gives it; bits of no field are
+    /// `new`'s. For a command streamer that applies one per batch: `new` is unpacked once to
+    /// be checked, nothing is packed, and the fields' places are looked up once per platform.
+    pub fn apply_dwords(p: Platform, new: &[u32], prev: Option<&[u32]>) -> Result<Vec<u32>, Error> {
+        Self::unpack(p, new)?;
+        let body = begin_unpack(Self::LAYOUT, p, new)?;
+        let mut out = body.to_vec();
+        let Some(prev) = prev else {
+            return Ok(out);
+        };
+        let prev = begin_unpack(Self::LAYOUT, p, prev)?;
+        for (enable, fields) in modify_groups(p) {
+            if read_bits(body, *enable) != 0 {
+                continue;
+            }
+            for &at in std::iter::once(enable).chain(fields) {
+                write_bits(&mut out, at, read_bits(prev, at));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// [`SBA_MODIFY_ENABLES`] on `p`: each enable's place and its fields' places (those `p` has).
+fn modify_groups(p: Platform) -> &'static [(Loc, Vec<Loc>)] {
+    static GROUPS: OnceLock<Vec<Vec<(Loc, Vec<Loc>)>>> = OnceLock::new();
+    let all = GROUPS.get_or_init(|| {
+        Platform::ALL
+            .iter()
+            .map(|&p| {
+                let l = StateBaseAddress::LAYOUT;
+                let loc = |name: &str| l.field(name).and_then(|f| f.loc(p));
+                SBA_MODIFY_ENABLES
+                    .iter()
+                    .filter_map(|(enable, fields)| {
+                        Some((loc(enable)?, fields.iter().filter_map(|n| loc(n)).collect()))
+                    })
+                    .collect()
+            })
+            .collect()
+    });
+    let i = Platform::ALL.iter().position(|&q| q == p).unwrap_or(0);
+    all.get(i).map_or(&[], Vec::as_slice)
 }
