@@ -126,9 +126,12 @@ impl StateBaseAddress {
     }
 }
 
+/// A modify-enable bit's place and the places of the fields it guards.
+type ModifyGroup = (Loc, Vec<Loc>);
+
 /// [`SBA_MODIFY_ENABLES`] on `p`: each enable's place and its fields' places (those `p` has).
-fn modify_groups(p: Platform) -> &'static [(Loc, Vec<Loc>)] {
-    static GROUPS: OnceLock<Vec<Vec<(Loc, Vec<Loc>)>>> = OnceLock::new();
+fn modify_groups(p: Platform) -> &'static [ModifyGroup] {
+    static GROUPS: OnceLock<Vec<Vec<ModifyGroup>>> = OnceLock::new();
     let all = GROUPS.get_or_init(|| {
         Platform::ALL
             .iter()
