@@ -168,9 +168,7 @@ impl Helpers {
             .filter(|(_, pid)| *pid == std::process::id())
             .map(|(p, _)| p)
     }
-}
 
-impl Helpers {
     /// Wakes the helper threads, if they were made, without work: each runs an empty job,
     /// then idles a little before sleeping again, so a walker starting meanwhile finds them
     /// awake.
